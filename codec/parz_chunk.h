@@ -1,0 +1,128 @@
+/* ParZ chunk format: header + hybrid offset table + non-finite exceptions + codec payload.
+ *
+ * A chunk is self-describing: it decodes without the HDF5 dataset's cd_values. The byte-exact
+ * layout is specified in codec/FORMAT.md; this header is the C interface to it.
+ *
+ * Vocabulary: a block is 4^d values (the codec's unit); a segment is C consecutive blocks (one
+ * decoder thread's work); a partition is P consecutive segments and opens with an absolute 64-bit
+ * bit offset, so partitions decode independently of each other.
+ *
+ * Table records (all little-endian, each partition record padded to a multiple of 8 bytes):
+ *   OFFSETS: one u64 absolute payload bit offset per segment.
+ *   LENGTHS: one length per segment (u16 or u32, see length_bytes); offsets are a prefix sum.
+ *   HYBRID : per partition, one u64 absolute bit offset of its first segment, then the lengths
+ *            (u16 or u32) of all P segments in it (the last partition may hold fewer).
+ *   NONE   : fixed-rate chunks; segment s starts at bit s * C * maxbits.
+ */
+#ifndef PARZ_CHUNK_H
+#define PARZ_CHUNK_H
+
+#include "parz.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+  PARZ_TABLE_AUTO = 0,    /* HYBRID for variable-rate, NONE for fixed-rate */
+  PARZ_TABLE_NONE = 1,
+  PARZ_TABLE_OFFSETS = 2,
+  PARZ_TABLE_LENGTHS = 3,
+  PARZ_TABLE_HYBRID = 4
+} parz_table_kind;
+
+/* Defaults, chosen from the GPU and OpenMP measurements recorded in codec/FORMAT.md. */
+#define PARZ_DEFAULT_SEGMENT_BLOCKS 32u
+#define PARZ_DEFAULT_PARTITION_SEGMENTS 64u
+
+typedef struct {
+  parz_params params;
+  parz_table_kind table;
+  uint32_t segment_blocks;      /* C, blocks per segment; 0 = default */
+  uint32_t partition_segments;  /* P, segments per partition (HYBRID only); 0 = default */
+} parz_chunk_config;
+
+/* A parsed and validated chunk. Pointers point into the caller's chunk bytes. After a successful
+ * parz_chunk_parse every segment offset is inside the payload and offsets are monotone, so
+ * decoders may trust them (the payload bits themselves may still be corrupt: the bit reader is
+ * bounded anyway). */
+typedef struct {
+  parz_array array;             /* contiguous; type, rank and shape from the header */
+  parz_params params;
+  parz_table_kind table;        /* never AUTO here */
+  unsigned length_bytes;        /* 2 or 4 (LENGTHS, HYBRID), else 0 */
+  uint32_t segment_blocks;      /* C */
+  uint32_t partition_segments;  /* P (HYBRID), else 0 */
+  uint64_t nblocks;
+  uint64_t nsegments;           /* ceil(nblocks / C) */
+  uint64_t npartitions;         /* ceil(nsegments / P) for HYBRID, else 0 */
+  const unsigned char* table_data;
+  size_t table_bytes;
+  const unsigned char* exceptions;  /* nexceptions records, see FORMAT.md */
+  uint64_t nexceptions;
+  const unsigned char* payload;     /* little-endian 64-bit words */
+  size_t payload_bytes;             /* multiple of 8 */
+  uint64_t payload_bits;            /* bits used, <= 8 * payload_bytes */
+  size_t chunk_bytes;               /* header + table + exceptions + payload */
+  size_t raw_bytes;                 /* size of the decoded array */
+} parz_chunk_view;
+
+/* Upper bound on the encoded size of an array under cfg; NULL-safe, 0 on invalid input. */
+size_t parz_chunk_bound(const parz_array* a, const parz_chunk_config* cfg);
+
+/* Validates header, checksum and table against src_bytes before anything is decoded. A chunk
+ * from an unknown format or codec version gives PARZ_ERR_VERSION. */
+int parz_chunk_parse(const void* src, size_t src_bytes, parz_chunk_view* view, parz_error* err);
+
+/* Bit offset in the payload where segment s starts (s <= nsegments; s == nsegments gives the end
+ * of the payload bits). O(P) for HYBRID, O(s) for LENGTHS, O(1) otherwise. */
+uint64_t parz_chunk_segment_offset(const parz_chunk_view* v, uint64_t s);
+
+/* Decodes segments [first, first + count) into their places in dst (the whole chunk's contiguous
+ * array, raw_bytes long). Thread-safe for disjoint segment ranges. Checks that each segment ends
+ * exactly where the next begins; a mismatch is PARZ_ERR_STREAM. Does not patch exceptions. */
+int parz_chunk_decode_segments(const parz_chunk_view* v, void* dst, uint64_t first,
+                               uint64_t count, parz_error* err);
+
+/* Writes the non-finite values recorded in the chunk back into the decoded array. */
+int parz_chunk_patch_exceptions(const parz_chunk_view* v, void* dst, parz_error* err);
+
+/* Serial decode of a whole chunk: parse + decode all segments + patch exceptions. */
+int parz_chunk_decode(const void* src, size_t src_bytes, void* dst, size_t dst_bytes,
+                      parz_error* err);
+
+/* Encoding in three steps, so that parallel drivers (omp/) produce the same bytes as the serial
+ * one: begin (layout, exceptions, cleaned input), encode segments in any order into scratch
+ * buffers, then finish (header, table, exceptions, payload joined at the segments' offsets). */
+typedef struct parz_chunk_encoder parz_chunk_encoder;
+
+int parz_chunk_encoder_begin(parz_chunk_encoder** enc, const parz_array* a, const void* data,
+                             const parz_chunk_config* cfg, parz_error* err);
+uint64_t parz_chunk_encoder_segments(const parz_chunk_encoder* enc);
+/* Bytes of scratch that always hold the stream of `count` segments. */
+size_t parz_chunk_encoder_scratch_bound(const parz_chunk_encoder* enc, uint64_t count);
+/* Encodes segments [first, first + count) as one stream at bit 0 of scratch; records each
+ * segment's length in the encoder; bits (may be NULL) receives the stream's length. Thread-safe
+ * for disjoint ranges. */
+int parz_chunk_encode_segments(parz_chunk_encoder* enc, uint64_t first, uint64_t count,
+                               void* scratch, size_t scratch_bytes, uint64_t* bits,
+                               parz_error* err);
+/* Total chunk size once every segment has been encoded. */
+size_t parz_chunk_encoder_size(const parz_chunk_encoder* enc);
+/* Writes header, table and exceptions into dst and returns (in payload_offset) where the
+ * payload starts; the caller then places each encoded range at the bit offset returned by
+ * parz_chunk_encoder_bit_offset (with parz_bits_copy, or by encoding in place). */
+int parz_chunk_encoder_write_head(parz_chunk_encoder* enc, void* dst, size_t dst_bytes,
+                                  size_t* payload_offset, parz_error* err);
+uint64_t parz_chunk_encoder_bit_offset(const parz_chunk_encoder* enc, uint64_t segment);
+void parz_chunk_encoder_free(parz_chunk_encoder* enc);
+
+/* Serial encode of a whole chunk. */
+int parz_chunk_encode(const parz_array* a, const void* data, const parz_chunk_config* cfg,
+                      void* dst, size_t dst_bytes, size_t* written, parz_error* err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
