@@ -1,0 +1,15 @@
+/* CRC-32C (Castagnoli), the checksum of a chunk's header, table and exceptions.
+ * Reflected polynomial 0x82F63B78, initial value 0xFFFFFFFF, final XOR 0xFFFFFFFF: the CRC used by
+ * iSCSI, ext4 and Btrfs, so any independent implementation can check a chunk (codec/FORMAT.md).
+ * CRC-32C("123456789") == 0xE3069283. */
+#ifndef PARZ_CHECKSUM_H
+#define PARZ_CHECKSUM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Continues a CRC: crc = parz_crc32c(0, a, na); crc = parz_crc32c(crc, b, nb) gives the CRC of the
+ * concatenation a || b. Start with 0. */
+uint32_t parz_crc32c(uint32_t crc, const void* data, size_t bytes);
+
+#endif

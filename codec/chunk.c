@@ -1,0 +1,314 @@
+/* Chunk header: layout from a configuration, serialisation, and the parser that validates a
+ * chunk before any decoding; the serial chunk decoder. Byte layout: codec/FORMAT.md. */
+#include <string.h>
+
+#include "checksum.h"
+#include "exceptions.h"
+#include "table.h"
+#include "table_endian.h"
+
+#define MAGIC0 0x50u /* 'P' */
+#define MAGIC1 0x41u /* 'A' */
+#define MAGIC2 0x52u /* 'R' */
+#define MAGIC3 0x5Au /* 'Z' */
+#define FORMAT_VERSION 1u
+#define CODEC_ID_ZFP1 1u      /* zfp 1.0 stream, 64-bit words, no zfp header */
+#define CODEC_VERSION 1u
+
+/* Header field offsets (FORMAT.md, "Header"). */
+enum {
+  H_MAGIC = 0, H_FORMAT = 4, H_CODEC = 6, H_CODEC_VERSION = 8, H_TYPE = 10, H_RANK = 11,
+  H_TABLE = 12, H_WIDTH = 13, H_FLAGS = 14, H_SHAPE = 16, H_MINBITS = 48, H_MAXBITS = 52,
+  H_MAXPREC = 56, H_MINEXP = 60, H_SEGMENT_BLOCKS = 64, H_PARTITION_SEGMENTS = 68,
+  H_TABLE_BYTES = 72, H_NEXCEPTIONS = 80, H_PAYLOAD_BYTES = 88, H_PAYLOAD_BITS = 96,
+  H_RESERVED = 104, H_CHECKSUM = 108
+};
+
+/* Blocks per extent n: ceil(n / 4) without overflow. */
+static uint64_t blocks_along(uint64_t n) { return n / 4u + (n % 4u != 0); }
+
+int parz_chunk_layout(parz_chunk_view* v, const parz_array* a, const parz_chunk_config* cfg,
+                      parz_error* err) {
+  int rc;
+  unsigned k;
+  parz_params p;
+  uint64_t count = 1, nblocks = 1, size;
+  memset(v, 0, sizeof *v);
+  if (!a || !cfg)
+    return parz_fail(err, PARZ_ERR_ARG, "NULL array or chunk configuration");
+  if ((rc = parz_array_check(a, err)) != PARZ_OK)
+    return rc;
+  size = parz_type_size(a->type);
+  for (k = 0; k < a->dims; k++) {
+    uint64_t n = a->shape[k];
+    if (count > UINT64_MAX / n || count * n > SIZE_MAX / size)
+      return parz_fail(err, PARZ_ERR_DIMS, "array of more than SIZE_MAX bytes");
+    count *= n;
+    nblocks *= blocks_along(n);
+  }
+  if ((rc = parz_params_expert(&p, cfg->params.minbits, cfg->params.maxbits,
+                               cfg->params.maxprec, cfg->params.minexp, err)) != PARZ_OK)
+    return rc;
+  v->array.type = a->type;
+  v->array.dims = a->dims;
+  for (k = 0; k < a->dims; k++)
+    v->array.shape[k] = a->shape[k];
+  v->params = p;
+  v->nblocks = nblocks;
+  v->raw_bytes = (size_t)(count * size);
+  v->table = cfg->table;
+  if (v->table == PARZ_TABLE_AUTO)
+    v->table = parz_params_fixed_rate(&p) ? PARZ_TABLE_NONE : PARZ_TABLE_HYBRID;
+  if (v->table == PARZ_TABLE_NONE && !parz_params_fixed_rate(&p))
+    return parz_fail(err, PARZ_ERR_PARAM,
+                     "table kind NONE needs fixed-rate parameters (minbits %u != maxbits %u)",
+                     p.minbits, p.maxbits);
+  if (v->table < PARZ_TABLE_NONE || v->table > PARZ_TABLE_HYBRID)
+    return parz_fail(err, PARZ_ERR_PARAM, "unknown table kind %d", (int)cfg->table);
+  v->segment_blocks = cfg->segment_blocks ? cfg->segment_blocks : PARZ_DEFAULT_SEGMENT_BLOCKS;
+  if (v->segment_blocks > PARZ_MAX_SEGMENT_BLOCKS)
+    return parz_fail(err, PARZ_ERR_PARAM, "segment_blocks %u above the limit %u",
+                     v->segment_blocks, PARZ_MAX_SEGMENT_BLOCKS);
+  if (v->table == PARZ_TABLE_HYBRID) {
+    v->partition_segments =
+        cfg->partition_segments ? cfg->partition_segments : PARZ_DEFAULT_PARTITION_SEGMENTS;
+    if (v->partition_segments > PARZ_MAX_PARTITION_SEGMENTS)
+      return parz_fail(err, PARZ_ERR_PARAM, "partition_segments %u above the limit %u",
+                       v->partition_segments, PARZ_MAX_PARTITION_SEGMENTS);
+  }
+  if (v->table == PARZ_TABLE_LENGTHS || v->table == PARZ_TABLE_HYBRID)
+    v->length_bytes = parz_table_length_width(
+        (uint64_t)v->segment_blocks * parz_block_max_bits(a->type, a->dims, &p));
+  if (parz_table_layout(v, err) != PARZ_OK)   /* only absurd sizes get here */
+    return parz_fail(err, PARZ_ERR_PARAM, "table for %llu blocks too large",
+                     (unsigned long long)nblocks);
+  return PARZ_OK;
+}
+
+void parz_chunk_header_write(const parz_chunk_view* v, unsigned char* h) {
+  unsigned k;
+  memset(h, 0, PARZ_HEADER_BYTES);
+  h[H_MAGIC] = MAGIC0;
+  h[H_MAGIC + 1] = MAGIC1;
+  h[H_MAGIC + 2] = MAGIC2;
+  h[H_MAGIC + 3] = MAGIC3;
+  parz_store16(h + H_FORMAT, FORMAT_VERSION);
+  parz_store16(h + H_CODEC, CODEC_ID_ZFP1);
+  parz_store16(h + H_CODEC_VERSION, CODEC_VERSION);
+  h[H_TYPE] = (unsigned char)v->array.type;
+  h[H_RANK] = (unsigned char)v->array.dims;
+  h[H_TABLE] = (unsigned char)v->table;
+  h[H_WIDTH] = (unsigned char)v->length_bytes;
+  for (k = 0; k < v->array.dims; k++)
+    parz_store64(h + H_SHAPE + 8 * k, v->array.shape[k]);
+  parz_store32(h + H_MINBITS, v->params.minbits);
+  parz_store32(h + H_MAXBITS, v->params.maxbits);
+  parz_store32(h + H_MAXPREC, v->params.maxprec);
+  parz_store32(h + H_MINEXP, (uint32_t)v->params.minexp);
+  parz_store32(h + H_SEGMENT_BLOCKS, v->segment_blocks);
+  parz_store32(h + H_PARTITION_SEGMENTS, v->partition_segments);
+  parz_store64(h + H_TABLE_BYTES, v->table_bytes);
+  parz_store64(h + H_NEXCEPTIONS, v->nexceptions);
+  parz_store64(h + H_PAYLOAD_BYTES, v->payload_bytes);
+  parz_store64(h + H_PAYLOAD_BITS, v->payload_bits);
+}
+
+void parz_chunk_header_seal(unsigned char* h, size_t head_bytes) {
+  uint32_t crc = parz_crc32c(0, h, H_CHECKSUM);
+  crc = parz_crc32c(crc, h + PARZ_HEADER_BYTES, head_bytes - PARZ_HEADER_BYTES);
+  parz_store32(h + H_CHECKSUM, crc);
+}
+
+size_t parz_chunk_bound(const parz_array* a, const parz_chunk_config* cfg) {
+  parz_chunk_view v;
+  uint64_t total, exc = 0, stream;
+  if (parz_chunk_layout(&v, a, cfg, NULL) != PARZ_OK)
+    return 0;
+  if (a->type == PARZ_FLOAT || a->type == PARZ_DOUBLE)   /* every value may be non-finite */
+    exc = (uint64_t)(v.raw_bytes / parz_type_size(a->type)) * PARZ_EXCEPTION_BYTES;
+  stream = parz_stream_bound(a->type, a->dims, &v.params, (size_t)v.nblocks);
+  total = (uint64_t)PARZ_HEADER_BYTES + v.table_bytes;
+  if (stream == 0 || exc > UINT64_MAX - total || stream > UINT64_MAX - total - exc ||
+      total + exc + stream > SIZE_MAX)
+    return 0;
+  return (size_t)(total + exc + stream);
+}
+
+/* Takes `bytes` from the remaining *left bytes of the chunk, refusing when there are fewer. */
+static int take(uint64_t bytes, uint64_t* left) {
+  if (bytes > *left)
+    return 0;
+  *left -= bytes;
+  return 1;
+}
+
+int parz_chunk_parse(const void* src, size_t src_bytes, parz_chunk_view* view, parz_error* err) {
+  const unsigned char* h = (const unsigned char*)src;
+  parz_chunk_view v;
+  unsigned k, version, codec, codec_version, flags, type, rank;
+  uint64_t count = 1, nblocks = 1, left, table_bytes, nexc, payload_bytes, payload_bits;
+  uint32_t crc;
+  int rc;
+  if (!src || !view)
+    return parz_fail(err, PARZ_ERR_ARG, "parz_chunk_parse: NULL argument");
+  memset(view, 0, sizeof *view);
+  memset(&v, 0, sizeof v);
+  if (src_bytes < 4 || h[0] != MAGIC0 || h[1] != MAGIC1 || h[2] != MAGIC2 || h[3] != MAGIC3)
+    return parz_fail(err, PARZ_ERR_FORMAT, "not a ParZ chunk (bad magic, %zu bytes)", src_bytes);
+  if (src_bytes < H_CODEC_VERSION + 2)
+    return parz_fail(err, PARZ_ERR_FORMAT, "ParZ chunk truncated to %zu bytes", src_bytes);
+  /* versions first: a newer writer may have changed everything after them */
+  version = parz_load16(h + H_FORMAT);
+  codec = parz_load16(h + H_CODEC);
+  codec_version = parz_load16(h + H_CODEC_VERSION);
+  if (version != FORMAT_VERSION)
+    return parz_fail(err, version > FORMAT_VERSION ? PARZ_ERR_VERSION : PARZ_ERR_FORMAT,
+                     "ParZ chunk format version %u; this reader knows version %u", version,
+                     FORMAT_VERSION);
+  if (codec != CODEC_ID_ZFP1 || codec_version > CODEC_VERSION || codec_version == 0)
+    return parz_fail(err, PARZ_ERR_VERSION,
+                     "ParZ chunk codec %u version %u; this reader knows codec %u up to version %u",
+                     codec, codec_version, CODEC_ID_ZFP1, CODEC_VERSION);
+  if (src_bytes < PARZ_HEADER_BYTES)
+    return parz_fail(err, PARZ_ERR_FORMAT, "ParZ chunk truncated to %zu bytes (header is %u)",
+                     src_bytes, PARZ_HEADER_BYTES);
+  flags = parz_load16(h + H_FLAGS);
+  if (flags)
+    return parz_fail(err, PARZ_ERR_VERSION,
+                     "ParZ chunk uses feature flags 0x%x unknown to this reader", flags);
+
+  /* sizes: bounded by src_bytes before the checksum reads the table and exceptions */
+  left = src_bytes - PARZ_HEADER_BYTES;
+  table_bytes = parz_load64(h + H_TABLE_BYTES);
+  nexc = parz_load64(h + H_NEXCEPTIONS);
+  payload_bytes = parz_load64(h + H_PAYLOAD_BYTES);
+  payload_bits = parz_load64(h + H_PAYLOAD_BITS);
+  if (!take(table_bytes, &left) || nexc > left / PARZ_EXCEPTION_BYTES ||
+      !take(nexc * PARZ_EXCEPTION_BYTES, &left) || payload_bytes != left)
+    return parz_fail(err, PARZ_ERR_FORMAT,
+                     "ParZ chunk sizes (table %llu + %llu exceptions + payload %llu bytes) "
+                     "disagree with its %zu bytes",
+                     (unsigned long long)table_bytes, (unsigned long long)nexc,
+                     (unsigned long long)payload_bytes, src_bytes);
+  crc = parz_crc32c(0, h, H_CHECKSUM);
+  crc = parz_crc32c(crc, h + PARZ_HEADER_BYTES,
+                    (size_t)(table_bytes + nexc * PARZ_EXCEPTION_BYTES));
+  if (crc != parz_load32(h + H_CHECKSUM))
+    return parz_fail(err, PARZ_ERR_CHECKSUM,
+                     "ParZ chunk header/table checksum 0x%08x, computed 0x%08x",
+                     (unsigned)parz_load32(h + H_CHECKSUM), (unsigned)crc);
+  if (parz_load32(h + H_RESERVED))
+    return parz_fail(err, PARZ_ERR_FORMAT, "nonzero reserved header field");
+
+  /* array */
+  type = h[H_TYPE];
+  rank = h[H_RANK];
+  if (type < PARZ_INT32 || type > PARZ_DOUBLE)
+    return parz_fail(err, PARZ_ERR_FORMAT, "unknown scalar type %u", type);
+  if (rank < 1 || rank > 4)
+    return parz_fail(err, PARZ_ERR_FORMAT, "rank %u outside 1..4", rank);
+  v.array.type = (parz_type)type;
+  v.array.dims = rank;
+  for (k = 0; k < 4; k++) {
+    uint64_t n = parz_load64(h + H_SHAPE + 8 * k);
+    if (k >= rank) {
+      if (n != 0)
+        return parz_fail(err, PARZ_ERR_FORMAT, "extent %llu given for unused dimension %u",
+                         (unsigned long long)n, k);
+      continue;
+    }
+    if (n == 0 || count > UINT64_MAX / n || count * n > SIZE_MAX / parz_type_size(v.array.type))
+      return parz_fail(err, PARZ_ERR_FORMAT, "extent %llu of dimension %u: %s",
+                       (unsigned long long)n, k, n ? "array too large" : "zero");
+    count *= n;
+    nblocks *= blocks_along(n);
+    v.array.shape[k] = (size_t)n;
+  }
+  v.raw_bytes = (size_t)(count * parz_type_size(v.array.type));
+  v.nblocks = nblocks;
+
+  /* codec parameters, validated as zfp_stream_set_params does */
+  if (parz_params_expert(&v.params, parz_load32(h + H_MINBITS), parz_load32(h + H_MAXBITS),
+                         parz_load32(h + H_MAXPREC), (int32_t)parz_load32(h + H_MINEXP),
+                         NULL) != PARZ_OK)
+    return parz_fail(err, PARZ_ERR_FORMAT,
+                     "invalid codec parameters minbits %u maxbits %u maxprec %u minexp %d",
+                     (unsigned)parz_load32(h + H_MINBITS), (unsigned)parz_load32(h + H_MAXBITS),
+                     (unsigned)parz_load32(h + H_MAXPREC), (int)(int32_t)parz_load32(h + H_MINEXP));
+
+  /* payload: exactly the zfp stream, padded to whole 64-bit words; every block has at least
+   * one bit, which also bounds the size a small chunk may claim to decode to */
+  if (payload_bytes != 8u * (payload_bits / 64u + (payload_bits % 64u != 0)) ||
+      payload_bits < nblocks)
+    return parz_fail(err, PARZ_ERR_FORMAT,
+                     "payload of %llu bits in %llu bytes for %llu blocks",
+                     (unsigned long long)payload_bits, (unsigned long long)payload_bytes,
+                     (unsigned long long)nblocks);
+
+  /* table */
+  v.table = (parz_table_kind)h[H_TABLE];
+  v.length_bytes = h[H_WIDTH];
+  v.segment_blocks = parz_load32(h + H_SEGMENT_BLOCKS);
+  v.partition_segments = parz_load32(h + H_PARTITION_SEGMENTS);
+  if ((rc = parz_table_layout(&v, err)) != PARZ_OK)
+    return rc;
+  if (v.table_bytes != table_bytes)
+    return parz_fail(err, PARZ_ERR_FORMAT, "table of %llu bytes, its layout needs %zu",
+                     (unsigned long long)table_bytes, v.table_bytes);
+  v.table_data = h + PARZ_HEADER_BYTES;
+  v.exceptions = v.table_data + v.table_bytes;
+  v.nexceptions = nexc;
+  v.payload = v.exceptions + nexc * PARZ_EXCEPTION_BYTES;
+  v.payload_bytes = (size_t)payload_bytes;
+  v.payload_bits = payload_bits;
+  v.chunk_bytes = src_bytes;
+  if ((rc = parz_table_validate(&v, err)) != PARZ_OK)
+    return rc;
+  if ((rc = parz_exceptions_validate(&v, err)) != PARZ_OK)
+    return rc;
+  *view = v;
+  return PARZ_OK;
+}
+
+int parz_chunk_decode_segments(const parz_chunk_view* v, void* dst, uint64_t first,
+                               uint64_t count, parz_error* err) {
+  uint64_t s, bit;
+  if (!v || !dst)
+    return parz_fail(err, PARZ_ERR_ARG, "parz_chunk_decode_segments: NULL argument");
+  if (first > v->nsegments || count > v->nsegments - first)
+    return parz_fail(err, PARZ_ERR_ARG, "segments [%llu, +%llu) outside the chunk's %llu",
+                     (unsigned long long)first, (unsigned long long)count,
+                     (unsigned long long)v->nsegments);
+  bit = parz_chunk_segment_offset(v, first);
+  for (s = first; s < first + count; s++) {
+    uint64_t b0 = s * v->segment_blocks, nb = v->nblocks - b0, end;
+    uint64_t next = bit + parz_table_segment_bits(v, s);
+    int rc;
+    if (nb > v->segment_blocks)
+      nb = v->segment_blocks;
+    rc = parz_decode_blocks(&v->array, dst, &v->params, v->payload, v->payload_bytes, bit,
+                            (size_t)b0, (size_t)nb, &end, err);
+    if (rc != PARZ_OK)
+      return rc;
+    if (end != next)
+      return parz_fail(err, PARZ_ERR_STREAM,
+                       "segment %llu ends at bit %llu but the table says %llu: corrupt payload",
+                       (unsigned long long)s, (unsigned long long)end, (unsigned long long)next);
+    bit = next;
+  }
+  return PARZ_OK;
+}
+
+int parz_chunk_decode(const void* src, size_t src_bytes, void* dst, size_t dst_bytes,
+                      parz_error* err) {
+  parz_chunk_view v;
+  int rc = parz_chunk_parse(src, src_bytes, &v, err);
+  if (rc != PARZ_OK)
+    return rc;
+  if (!dst || dst_bytes < v.raw_bytes)
+    return parz_fail(err, PARZ_ERR_BUFFER, "chunk decodes to %zu bytes, buffer has %zu",
+                     v.raw_bytes, dst ? dst_bytes : 0);
+  if ((rc = parz_chunk_decode_segments(&v, dst, 0, v.nsegments, err)) != PARZ_OK)
+    return rc;
+  return parz_chunk_patch_exceptions(&v, dst, err);
+}

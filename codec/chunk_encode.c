@@ -1,0 +1,260 @@
+/* Chunk encoder in three steps (begin / encode segments / write head), shared by the serial path
+ * below and the OpenMP driver so that both write the same bytes. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "exceptions.h"
+#include "table.h"
+
+#define NOT_ENCODED UINT64_MAX
+
+struct parz_chunk_encoder {
+  parz_chunk_view v;        /* layout and sizes; its pointers are unused */
+  parz_array src;           /* what the codec reads: the caller's array or the cleaned copy */
+  const void* data;
+  void* cleaned;            /* owned; NULL when the array has no non-finite value */
+  unsigned char* records;   /* owned exception records, nexceptions * PARZ_EXCEPTION_BYTES */
+  uint64_t* seg_bits;       /* per segment, NOT_ENCODED until encoded */
+  uint64_t* seg_offset;     /* nsegments + 1 prefix sums, valid once `joined` */
+  uint32_t* block_bits;     /* per block scratch for the codec (NULL for fixed rate) */
+  size_t head_bytes;        /* header + table + exceptions */
+  int joined;
+};
+
+void parz_chunk_encoder_free(parz_chunk_encoder* enc) {
+  if (!enc)
+    return;
+  free(enc->cleaned);
+  free(enc->records);
+  free(enc->seg_bits);
+  free(enc->seg_offset);
+  free(enc->block_bits);
+  free(enc);
+}
+
+int parz_chunk_encoder_begin(parz_chunk_encoder** out, const parz_array* a, const void* data,
+                             const parz_chunk_config* cfg, parz_error* err) {
+  parz_chunk_encoder* enc;
+  uint64_t s, nexc;
+  int rc;
+  if (!out)
+    return parz_fail(err, PARZ_ERR_ARG, "parz_chunk_encoder_begin: NULL encoder pointer");
+  *out = NULL;
+  if (!data)
+    return parz_fail(err, PARZ_ERR_ARG, "parz_chunk_encoder_begin: NULL data");
+  enc = (parz_chunk_encoder*)calloc(1, sizeof *enc);
+  if (!enc)
+    return parz_fail(err, PARZ_ERR_NOMEM, "out of memory for the chunk encoder");
+  if ((rc = parz_chunk_layout(&enc->v, a, cfg, err)) != PARZ_OK) {
+    free(enc);
+    return rc;
+  }
+  enc->src = *a;
+  enc->data = data;
+  nexc = parz_exceptions_count(a, data);
+  if (nexc) {
+    /* only arrays holding NaN or Inf pay for a copy */
+    enc->cleaned = malloc(enc->v.raw_bytes);
+    enc->records = (unsigned char*)malloc((size_t)nexc * PARZ_EXCEPTION_BYTES);
+    if (!enc->cleaned || !enc->records) {
+      parz_chunk_encoder_free(enc);
+      return parz_fail(err, PARZ_ERR_NOMEM, "out of memory for %llu non-finite exceptions",
+                       (unsigned long long)nexc);
+    }
+    parz_exceptions_clean(a, data, enc->cleaned, enc->records);
+    enc->src = enc->v.array;   /* contiguous */
+    enc->data = enc->cleaned;
+    enc->v.nexceptions = nexc;
+  }
+  enc->seg_bits = (uint64_t*)malloc((size_t)enc->v.nsegments * sizeof(uint64_t));
+  enc->seg_offset = (uint64_t*)malloc(((size_t)enc->v.nsegments + 1) * sizeof(uint64_t));
+  if (!parz_params_fixed_rate(&enc->v.params))
+    enc->block_bits = (uint32_t*)malloc((size_t)enc->v.nblocks * sizeof(uint32_t));
+  if (!enc->seg_bits || !enc->seg_offset ||
+      (!enc->block_bits && !parz_params_fixed_rate(&enc->v.params))) {
+    uint64_t n = enc->v.nsegments;
+    parz_chunk_encoder_free(enc);
+    return parz_fail(err, PARZ_ERR_NOMEM, "out of memory for the table of %llu segments",
+                     (unsigned long long)n);
+  }
+  for (s = 0; s < enc->v.nsegments; s++)
+    enc->seg_bits[s] = NOT_ENCODED;
+  enc->head_bytes = PARZ_HEADER_BYTES + enc->v.table_bytes + (size_t)nexc * PARZ_EXCEPTION_BYTES;
+  *out = enc;
+  return PARZ_OK;
+}
+
+uint64_t parz_chunk_encoder_segments(const parz_chunk_encoder* enc) {
+  return enc ? enc->v.nsegments : 0;
+}
+
+/* Blocks of segments [first, first + count): [*b0, *b0 + return value). */
+static uint64_t segment_blocks(const parz_chunk_view* v, uint64_t first, uint64_t count,
+                               uint64_t* b0) {
+  uint64_t end = (first + count) * v->segment_blocks;
+  *b0 = first * v->segment_blocks;
+  return (end < v->nblocks ? end : v->nblocks) - *b0;
+}
+
+size_t parz_chunk_encoder_scratch_bound(const parz_chunk_encoder* enc, uint64_t count) {
+  uint64_t b0, nb;
+  if (!enc)
+    return 0;
+  if (count > enc->v.nsegments)
+    count = enc->v.nsegments;
+  nb = segment_blocks(&enc->v, 0, count, &b0);
+  return parz_stream_bound(enc->v.array.type, enc->v.array.dims, &enc->v.params, (size_t)nb);
+}
+
+int parz_chunk_encode_segments(parz_chunk_encoder* enc, uint64_t first, uint64_t count,
+                               void* scratch, size_t scratch_bytes, uint64_t* bits,
+                               parz_error* err) {
+  const parz_chunk_view* v;
+  uint64_t b0, nb, total, sum = 0, s;
+  uint32_t* bb;
+  int rc;
+  if (!enc || !scratch)
+    return parz_fail(err, PARZ_ERR_ARG, "parz_chunk_encode_segments: NULL argument");
+  v = &enc->v;
+  if (count == 0 || first >= v->nsegments || count > v->nsegments - first)
+    return parz_fail(err, PARZ_ERR_ARG, "segments [%llu, +%llu) outside the chunk's %llu",
+                     (unsigned long long)first, (unsigned long long)count,
+                     (unsigned long long)v->nsegments);
+  nb = segment_blocks(v, first, count, &b0);
+  bb = enc->block_bits ? enc->block_bits + b0 : NULL;
+  rc = parz_encode_blocks(&enc->src, enc->data, &v->params, (size_t)b0, (size_t)nb, scratch,
+                          scratch_bytes, &total, bb, err);
+  if (rc != PARZ_OK)
+    return rc;
+  for (s = first; s < first + count; s++) {
+    uint64_t sb0, snb = segment_blocks(v, s, 1, &sb0), n = 0, j;
+    if (bb) {
+      const uint32_t* p = enc->block_bits + sb0;
+      for (j = 0; j < snb; j++)
+        n += p[j];
+    } else {
+      n = snb * v->params.maxbits;
+    }
+    enc->seg_bits[s] = n;
+    sum += n;
+  }
+  if (sum != total)   /* the codec's block lengths must add up to its stream */
+    return parz_fail(err, PARZ_ERR_STREAM, "block lengths sum to %llu bits, stream has %llu",
+                     (unsigned long long)sum, (unsigned long long)total);
+  if (bits)
+    *bits = total;
+  return PARZ_OK;
+}
+
+/* Payload bits once every segment is encoded, or NOT_ENCODED. */
+static uint64_t payload_bits(const parz_chunk_encoder* enc) {
+  uint64_t s, sum = 0;
+  for (s = 0; s < enc->v.nsegments; s++) {
+    if (enc->seg_bits[s] == NOT_ENCODED)
+      return NOT_ENCODED;
+    sum += enc->seg_bits[s];
+  }
+  return sum;
+}
+
+static size_t padded_bytes(uint64_t bits) { return (size_t)(8u * (bits / 64u + (bits % 64u != 0))); }
+
+size_t parz_chunk_encoder_size(const parz_chunk_encoder* enc) {
+  uint64_t bits;
+  if (!enc)
+    return 0;
+  bits = enc->joined ? enc->v.payload_bits : payload_bits(enc);
+  return bits == NOT_ENCODED ? 0 : enc->head_bytes + padded_bytes(bits);
+}
+
+int parz_chunk_encoder_write_head(parz_chunk_encoder* enc, void* dst, size_t dst_bytes,
+                                  size_t* payload_offset, parz_error* err) {
+  unsigned char* d = (unsigned char*)dst;
+  uint64_t bits, s;
+  size_t size;
+  int rc;
+  if (!enc || !dst)
+    return parz_fail(err, PARZ_ERR_ARG, "parz_chunk_encoder_write_head: NULL argument");
+  bits = payload_bits(enc);
+  if (bits == NOT_ENCODED)
+    return parz_fail(err, PARZ_ERR_ARG, "write_head before every segment was encoded");
+  enc->v.payload_bits = bits;
+  enc->v.payload_bytes = padded_bytes(bits);
+  size = enc->head_bytes + enc->v.payload_bytes;
+  if (dst_bytes < size)
+    return parz_fail(err, PARZ_ERR_BUFFER, "chunk needs %zu bytes, buffer has %zu", size,
+                     dst_bytes);
+  enc->seg_offset[0] = 0;
+  for (s = 0; s < enc->v.nsegments; s++)
+    enc->seg_offset[s + 1] = enc->seg_offset[s] + enc->seg_bits[s];
+  enc->joined = 1;
+  parz_chunk_header_write(&enc->v, d);
+  rc = parz_table_write(&enc->v, enc->seg_bits, d + PARZ_HEADER_BYTES, err);
+  if (rc != PARZ_OK)
+    return rc;
+  if (enc->v.nexceptions)
+    memcpy(d + PARZ_HEADER_BYTES + enc->v.table_bytes, enc->records,
+           (size_t)enc->v.nexceptions * PARZ_EXCEPTION_BYTES);
+  parz_chunk_header_seal(d, enc->head_bytes);
+  if (payload_offset)
+    *payload_offset = enc->head_bytes;
+  return PARZ_OK;
+}
+
+uint64_t parz_chunk_encoder_bit_offset(const parz_chunk_encoder* enc, uint64_t segment) {
+  uint64_t s, sum = 0;
+  if (!enc || segment > enc->v.nsegments)
+    return NOT_ENCODED;
+  if (enc->joined)
+    return enc->seg_offset[segment];
+  for (s = 0; s < segment; s++) {
+    if (enc->seg_bits[s] == NOT_ENCODED)
+      return NOT_ENCODED;
+    sum += enc->seg_bits[s];
+  }
+  return sum;
+}
+
+int parz_chunk_encode(const parz_array* a, const void* data, const parz_chunk_config* cfg,
+                      void* dst, size_t dst_bytes, size_t* written, parz_error* err) {
+  parz_chunk_encoder* enc;
+  unsigned char* d = (unsigned char*)dst;
+  void* scratch = NULL;
+  size_t bound, room, size;
+  uint64_t nseg;
+  int rc;
+  if (written)
+    *written = 0;
+  if (!dst)
+    return parz_fail(err, PARZ_ERR_ARG, "parz_chunk_encode: NULL destination");
+  if ((rc = parz_chunk_encoder_begin(&enc, a, data, cfg, err)) != PARZ_OK)
+    return rc;
+  nseg = enc->v.nsegments;
+  if (dst_bytes < enc->head_bytes) {
+    size = enc->head_bytes;
+    parz_chunk_encoder_free(enc);
+    return parz_fail(err, PARZ_ERR_BUFFER, "chunk needs more than %zu bytes, buffer has %zu",
+                     size, dst_bytes);
+  }
+  /* Encode the payload straight into its place after the head when the room there is sure to
+   * hold it; otherwise into scratch, copied if it turns out to fit. */
+  bound = parz_chunk_encoder_scratch_bound(enc, nseg);
+  room = dst_bytes - enc->head_bytes;
+  if (room >= bound) {
+    rc = parz_chunk_encode_segments(enc, 0, nseg, d + enc->head_bytes, room, NULL, err);
+  } else {
+    scratch = malloc(bound ? bound : 1);
+    rc = scratch ? parz_chunk_encode_segments(enc, 0, nseg, scratch, bound, NULL, err)
+                 : parz_fail(err, PARZ_ERR_NOMEM, "out of memory for %zu bytes of scratch", bound);
+  }
+  if (rc == PARZ_OK)
+    rc = parz_chunk_encoder_write_head(enc, dst, dst_bytes, NULL, err);
+  size = parz_chunk_encoder_size(enc);
+  if (rc == PARZ_OK && scratch)
+    memcpy(d + enc->head_bytes, scratch, enc->v.payload_bytes);
+  if (rc == PARZ_OK && written)
+    *written = size;
+  free(scratch);
+  parz_chunk_encoder_free(enc);
+  return rc;
+}

@@ -1,0 +1,261 @@
+/* Non-finite exceptions: scan, cleaning with block-mean stand-ins, validation and patching. */
+#include <string.h>
+
+#include "exceptions.h"
+#include "table_endian.h"
+
+/* The array seen as 4-D: leading unit extents added, strides in elements. Blocks of a rank-d
+ * array are the same sets of values as the 4-D blocks of this view, since a unit extent puts one
+ * value per block along it. */
+typedef struct {
+  size_t n[4];
+  ptrdiff_t s[4];
+} view4;
+
+static view4 as_4d(const parz_array* a) {
+  view4 v;
+  unsigned k, d = a->dims, contiguous = 1;
+  for (k = 0; k < d; k++)
+    if (a->stride[k])
+      contiguous = 0;
+  for (k = 0; k < 4; k++) {
+    v.n[k] = 1;
+    v.s[k] = 0;
+  }
+  for (k = 0; k < d; k++) {
+    v.n[4 - d + k] = a->shape[k];
+    v.s[4 - d + k] = a->stride[k];
+  }
+  if (contiguous) {
+    ptrdiff_t st = 1;
+    for (k = 4; k-- > 0;) {
+      v.s[k] = st;
+      st *= (ptrdiff_t)v.n[k];
+    }
+  }
+  return v;
+}
+
+static int is_contiguous(const view4* v) {
+  return v->s[3] == 1 && v->s[2] == (ptrdiff_t)v->n[3] &&
+         v->s[1] == (ptrdiff_t)(v->n[3] * v->n[2]) &&
+         v->s[0] == (ptrdiff_t)(v->n[3] * v->n[2] * v->n[1]);
+}
+
+static int nonfinite32(uint32_t u) { return (u & 0x7f800000u) == 0x7f800000u; }
+static int nonfinite64(uint64_t u) {
+  return (u & 0x7ff0000000000000ull) == 0x7ff0000000000000ull;
+}
+
+/* Branch-free counting loops: this scan runs before every encode, so it must cost next to
+ * nothing next to the codec. */
+static uint64_t count32(const unsigned char* p, size_t n) {
+  uint64_t c = 0;
+  size_t i;
+  for (i = 0; i < n; i++) {
+    uint32_t u;
+    memcpy(&u, p + 4 * i, 4);
+    c += nonfinite32(u);
+  }
+  return c;
+}
+
+static uint64_t count64(const unsigned char* p, size_t n) {
+  uint64_t c = 0;
+  size_t i;
+  for (i = 0; i < n; i++) {
+    uint64_t u;
+    memcpy(&u, p + 8 * i, 8);
+    c += nonfinite64(u);
+  }
+  return c;
+}
+
+uint64_t parz_exceptions_count(const parz_array* a, const void* data) {
+  size_t size = parz_type_size(a->type), i, j, k;
+  uint64_t c = 0;
+  view4 v;
+  if (a->type != PARZ_FLOAT && a->type != PARZ_DOUBLE)
+    return 0;
+  v = as_4d(a);
+  if (is_contiguous(&v)) {
+    size_t n = v.n[0] * v.n[1] * v.n[2] * v.n[3];
+    return size == 4 ? count32((const unsigned char*)data, n)
+                     : count64((const unsigned char*)data, n);
+  }
+  /* strided: one row (last dimension) at a time */
+  for (i = 0; i < v.n[0]; i++)
+    for (j = 0; j < v.n[1]; j++)
+      for (k = 0; k < v.n[2]; k++) {
+        const unsigned char* row = (const unsigned char*)data +
+            (ptrdiff_t)size * ((ptrdiff_t)i * v.s[0] + (ptrdiff_t)j * v.s[1] + (ptrdiff_t)k * v.s[2]);
+        size_t x;
+        for (x = 0; x < v.n[3]; x++) {
+          const unsigned char* p = row + (ptrdiff_t)size * (ptrdiff_t)x * v.s[3];
+          if (size == 4) {
+            uint32_t u;
+            memcpy(&u, p, 4);
+            c += nonfinite32(u);
+          } else {
+            uint64_t u;
+            memcpy(&u, p, 8);
+            c += nonfinite64(u);
+          }
+        }
+      }
+  return c;
+}
+
+static uint64_t load_bits(const unsigned char* p, size_t size) {
+  if (size == 4) {
+    uint32_t u;
+    memcpy(&u, p, 4);
+    return u;
+  } else {
+    uint64_t u;
+    memcpy(&u, p, 8);
+    return u;
+  }
+}
+
+static int nonfinite(uint64_t bits, size_t size) {
+  return size == 4 ? nonfinite32((uint32_t)bits) : nonfinite64(bits);
+}
+
+/* Replaces the non-finite values of one block (the values at idx[0..n)) of the contiguous array
+ * c by the mean of its finite values, or 0. The mean is accumulated in double in C order, each
+ * term divided first so that doubles near DBL_MAX cannot overflow the sum. */
+static void clean_block(unsigned char* c, size_t size, const size_t* idx, unsigned n) {
+  unsigned i, finite = 0, bad = 0;
+  double mean = 0;
+  for (i = 0; i < n; i++) {
+    if (nonfinite(load_bits(c + size * idx[i], size), size))
+      bad++;
+    else
+      finite++;
+  }
+  if (!bad)
+    return;
+  for (i = 0; i < n; i++) {
+    const unsigned char* p = c + size * idx[i];
+    if (!nonfinite(load_bits(p, size), size)) {
+      double x;
+      if (size == 4) {
+        float f;
+        memcpy(&f, p, 4);
+        x = f;
+      } else {
+        memcpy(&x, p, 8);
+      }
+      mean += x / finite;
+    }
+  }
+  if (!(mean - mean == 0))   /* rounding pushed a mean of huge values past the range */
+    mean = 0;
+  for (i = 0; i < n; i++) {
+    unsigned char* p = c + size * idx[i];
+    if (nonfinite(load_bits(p, size), size)) {
+      if (size == 4) {
+        float f = (float)mean;
+        if (!(f - f == 0))
+          f = 0;
+        memcpy(p, &f, 4);
+      } else {
+        memcpy(p, &mean, 8);
+      }
+    }
+  }
+}
+
+void parz_exceptions_clean(const parz_array* a, const void* data, void* cleaned,
+                           unsigned char* records) {
+  size_t size = parz_type_size(a->type), i, j, k, x, pos = 0;
+  unsigned char* c = (unsigned char*)cleaned;
+  view4 v = as_4d(a);
+  size_t N[4];
+  size_t b[4];
+
+  /* 1. copy in C order, writing a record for each non-finite value */
+  for (i = 0; i < v.n[0]; i++)
+    for (j = 0; j < v.n[1]; j++)
+      for (k = 0; k < v.n[2]; k++)
+        for (x = 0; x < v.n[3]; x++, pos++) {
+          const unsigned char* p = (const unsigned char*)data +
+              (ptrdiff_t)size * ((ptrdiff_t)i * v.s[0] + (ptrdiff_t)j * v.s[1] +
+                                 (ptrdiff_t)k * v.s[2] + (ptrdiff_t)x * v.s[3]);
+          uint64_t bits = load_bits(p, size);
+          memcpy(c + size * pos, p, size);
+          if (nonfinite(bits, size)) {
+            parz_store64(records, pos);
+            parz_store64(records + 8, bits);
+            records += PARZ_EXCEPTION_BYTES;
+          }
+        }
+
+  /* 2. replace them block by block */
+  for (k = 0; k < 4; k++)
+    N[k] = v.n[k];
+  for (b[0] = 0; b[0] < N[0]; b[0] += 4)
+    for (b[1] = 0; b[1] < N[1]; b[1] += 4)
+      for (b[2] = 0; b[2] < N[2]; b[2] += 4)
+        for (b[3] = 0; b[3] < N[3]; b[3] += 4) {
+          size_t idx[256], e[4];
+          unsigned n = 0;
+          for (k = 0; k < 4; k++)
+            e[k] = N[k] - b[k] < 4 ? N[k] - b[k] : 4;
+          for (i = 0; i < e[0]; i++)
+            for (j = 0; j < e[1]; j++)
+              for (k = 0; k < e[2]; k++)
+                for (x = 0; x < e[3]; x++)
+                  idx[n++] = (((b[0] + i) * N[1] + b[1] + j) * N[2] + b[2] + k) * N[3] + b[3] + x;
+          clean_block(c, size, idx, n);
+        }
+}
+
+int parz_exceptions_validate(const parz_chunk_view* v, parz_error* err) {
+  uint64_t i, count = 1, prev = 0;
+  unsigned k;
+  size_t size = parz_type_size(v->array.type);
+  const unsigned char* r = v->exceptions;
+  if (v->nexceptions == 0)
+    return PARZ_OK;
+  if (v->array.type != PARZ_FLOAT && v->array.type != PARZ_DOUBLE)
+    return parz_fail(err, PARZ_ERR_FORMAT, "integer chunk with %llu non-finite exceptions",
+                     (unsigned long long)v->nexceptions);
+  for (k = 0; k < v->array.dims; k++)
+    count *= v->array.shape[k];   /* checked against overflow by the parser */
+  for (i = 0; i < v->nexceptions; i++, r += PARZ_EXCEPTION_BYTES) {
+    uint64_t pos = parz_load64(r), bits = parz_load64(r + 8);
+    if (pos >= count || (i > 0 && pos <= prev))
+      return parz_fail(err, PARZ_ERR_FORMAT,
+                       "exception %llu at position %llu: not increasing or outside %llu values",
+                       (unsigned long long)i, (unsigned long long)pos, (unsigned long long)count);
+    if ((size == 4 && bits >> 32) || !nonfinite(bits, size))
+      return parz_fail(err, PARZ_ERR_FORMAT,
+                       "exception %llu holds 0x%llx, not a non-finite value of the chunk's type",
+                       (unsigned long long)i, (unsigned long long)bits);
+    prev = pos;
+  }
+  return PARZ_OK;
+}
+
+int parz_chunk_patch_exceptions(const parz_chunk_view* v, void* dst, parz_error* err) {
+  uint64_t i;
+  size_t size = parz_type_size(v ? v->array.type : PARZ_FLOAT);
+  const unsigned char* r;
+  unsigned char* d = (unsigned char*)dst;
+  if (!v || (!dst && v->nexceptions))
+    return parz_fail(err, PARZ_ERR_ARG, "parz_chunk_patch_exceptions: NULL argument");
+  r = v->exceptions;
+  /* positions were validated by parz_chunk_parse: inside the array */
+  for (i = 0; i < v->nexceptions; i++, r += PARZ_EXCEPTION_BYTES) {
+    uint64_t pos = parz_load64(r), bits = parz_load64(r + 8);
+    if (size == 4) {
+      uint32_t u = (uint32_t)bits;
+      memcpy(d + 4 * pos, &u, 4);
+    } else {
+      memcpy(d + 8 * pos, &bits, 8);
+    }
+  }
+  return PARZ_OK;
+}
