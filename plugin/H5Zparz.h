@@ -1,0 +1,87 @@
+/* ParZ HDF5 filter: public constants and cd_values helpers for C programs.
+ *
+ * Header-only: include it and call H5Pset_filter; nothing to link (the filter itself is the
+ * dynamically loaded plugin libH5Zparz.so). Example, fixed accuracy 1e-3:
+ *
+ *   unsigned cd[H5Z_PARZ_USER_NELMTS_MAX];
+ *   size_t n = H5Z_parz_accuracy_cdata(1e-3, cd);
+ *   H5Pset_filter(dcpl, H5Z_FILTER_PARZ, H5Z_FLAG_MANDATORY, n, cd);
+ *
+ * User cd_values layout (README.md, "cd_values"): cd[0] = mode numbered as H5Z-ZFP numbers them,
+ * then the mode's values, then optionally segment_blocks C, partition_segments P, table kind.
+ * Doubles are given as the high and then the low 32 bits of their IEEE-754 binary64 bit pattern,
+ * so the values mean the same on every host. */
+#ifndef H5Z_PARZ_H
+#define H5Z_PARZ_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#define H5Z_FILTER_PARZ 37050
+#define H5Z_PARZ_NAME "parz"
+
+#define H5Z_PARZ_MODE_RATE 1
+#define H5Z_PARZ_MODE_PRECISION 2
+#define H5Z_PARZ_MODE_ACCURACY 3
+#define H5Z_PARZ_MODE_EXPERT 4
+#define H5Z_PARZ_MODE_REVERSIBLE 5
+
+/* Most user values: mode + 4 expert values + C + P + table kind. */
+#define H5Z_PARZ_USER_NELMTS_MAX 8
+
+/* High and low words of the binary64 bit pattern of x. memcpy into a uint64_t reads the bit
+ * pattern as a number (IEEE-754 hosts keep float and integer byte order the same), and the
+ * split by shifts then does not depend on the host's byte order. */
+static inline void H5Z_parz_double_words(double x, unsigned* hi, unsigned* lo) {
+  uint64_t bits;
+  memcpy(&bits, &x, sizeof bits);
+  *hi = (unsigned)(bits >> 32);
+  *lo = (unsigned)(bits & 0xffffffffu);
+}
+
+static inline size_t H5Z_parz_rate_cdata(double rate, unsigned* cd) {
+  cd[0] = H5Z_PARZ_MODE_RATE;
+  H5Z_parz_double_words(rate, &cd[1], &cd[2]);
+  return 3;
+}
+
+static inline size_t H5Z_parz_precision_cdata(unsigned precision, unsigned* cd) {
+  cd[0] = H5Z_PARZ_MODE_PRECISION;
+  cd[1] = precision;
+  return 2;
+}
+
+static inline size_t H5Z_parz_accuracy_cdata(double tolerance, unsigned* cd) {
+  cd[0] = H5Z_PARZ_MODE_ACCURACY;
+  H5Z_parz_double_words(tolerance, &cd[1], &cd[2]);
+  return 3;
+}
+
+static inline size_t H5Z_parz_expert_cdata(unsigned minbits, unsigned maxbits, unsigned maxprec,
+                                           int minexp, unsigned* cd) {
+  cd[0] = H5Z_PARZ_MODE_EXPERT;
+  cd[1] = minbits;
+  cd[2] = maxbits;
+  cd[3] = maxprec;
+  cd[4] = (unsigned)minexp; /* two's complement, read back as int32 */
+  return 5;
+}
+
+static inline size_t H5Z_parz_reversible_cdata(unsigned* cd) {
+  cd[0] = H5Z_PARZ_MODE_REVERSIBLE;
+  return 1;
+}
+
+/* Appends the optional offset-table settings after any of the above (n = what it returned):
+ * segment_blocks C, partition_segments P and table kind (parz_table_kind numbers); 0 = default. */
+static inline size_t H5Z_parz_table_cdata(size_t n, unsigned segment_blocks,
+                                          unsigned partition_segments, unsigned table_kind,
+                                          unsigned* cd) {
+  cd[n] = segment_blocks;
+  cd[n + 1] = partition_segments;
+  cd[n + 2] = table_kind;
+  return n + 3;
+}
+
+#endif

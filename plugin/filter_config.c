@@ -1,0 +1,224 @@
+/* cd_values of the ParZ filter (layouts in filter_config.h and README.md). */
+#include "filter_config.h"
+
+#include <string.h>
+
+int parz_cd_mode_values(unsigned mode) {
+  switch (mode) {
+    case PARZ_MODE_RATE: return 2;       /* binary64 hi, lo */
+    case PARZ_MODE_PRECISION: return 1;  /* precision */
+    case PARZ_MODE_ACCURACY: return 2;   /* binary64 hi, lo */
+    case PARZ_CD_MODE_EXPERT: return 4;  /* expert: minbits, maxbits, maxprec, minexp */
+    case PARZ_MODE_REVERSIBLE: return 0;
+    default: return -1;
+  }
+}
+
+static const char* mode_name(unsigned mode) {
+  static const char* const names[] = {"?", "rate", "precision", "accuracy", "expert",
+                                      "reversible"};
+  return mode <= 5 ? names[mode] : "?";
+}
+
+/* The double whose binary64 bit pattern is hi:lo (see H5Z_parz_double_words). */
+static double words_double(uint32_t hi, uint32_t lo) {
+  uint64_t bits = ((uint64_t)hi << 32) | lo;
+  double x;
+  memcpy(&x, &bits, sizeof x);
+  return x;
+}
+
+static int check_table(parz_filter_request* req, parz_error* err) {
+  if (req->table > PARZ_TABLE_HYBRID)
+    return parz_fail(err, PARZ_ERR_PARAM,
+                     "parz: table kind %u is unknown (0 auto, 1 none, 2 offsets, 3 lengths, "
+                     "4 hybrid)", req->table);
+  if (req->segment_blocks > PARZ_CD_MAX_SEGMENT_BLOCKS)
+    return parz_fail(err, PARZ_ERR_PARAM, "parz: segment_blocks %u is above the limit %u",
+                     (unsigned)req->segment_blocks, PARZ_CD_MAX_SEGMENT_BLOCKS);
+  if (req->partition_segments > PARZ_CD_MAX_PARTITION_SEGMENTS)
+    return parz_fail(err, PARZ_ERR_PARAM, "parz: partition_segments %u is above the limit %u",
+                     (unsigned)req->partition_segments, PARZ_CD_MAX_PARTITION_SEGMENTS);
+  return PARZ_OK;
+}
+
+int parz_cd_parse_request(size_t n, const unsigned* cd, parz_filter_request* req,
+                          parz_error* err) {
+  memset(req, 0, sizeof *req);
+  if (n == 0 || cd == NULL)
+    return parz_fail(err, PARZ_ERR_PARAM,
+                     "parz: no cd_values; the first value must be the mode (1 rate, "
+                     "2 precision, 3 accuracy, 4 expert, 5 reversible)");
+  if (cd[0] == PARZ_CD_INTERNAL_V1) {
+    /* Re-applied internal form (h5repack, H5Ocopy of a dataset creation property list). */
+    if (n != PARZ_CD_INTERNAL_NELMTS)
+      return parz_fail(err, PARZ_ERR_PARAM,
+                       "parz: internal cd_values version 1 need %u values, got %zu",
+                       PARZ_CD_INTERNAL_NELMTS, n);
+    req->mode = cd[1];
+    if (parz_cd_mode_values(req->mode) < 0)
+      return parz_fail(err, PARZ_ERR_PARAM, "parz: internal cd_values hold unknown mode %u",
+                       req->mode);
+    for (int i = 0; i < 4; i++) req->values[i] = cd[2 + i];
+    req->table = cd[6];
+    req->segment_blocks = cd[7];
+    req->partition_segments = cd[8];
+    return check_table(req, err);
+  }
+  if (cd[0] > 1000)
+    return parz_fail(err, PARZ_ERR_VERSION,
+                     "parz: cd_values in internal form %u, newer than this plugin knows (1001); "
+                     "upgrade the ParZ plugin", cd[0]);
+  int k = parz_cd_mode_values(cd[0]);
+  if (k < 0)
+    return parz_fail(err, PARZ_ERR_PARAM,
+                     "parz: unknown mode %u in cd_values[0] (1 rate, 2 precision, 3 accuracy, "
+                     "4 expert, 5 reversible)", cd[0]);
+  req->mode = cd[0];
+  if (n < 1 + (size_t)k)
+    return parz_fail(err, PARZ_ERR_PARAM, "parz: %s mode needs %d value%s after the mode, got %zu",
+                     mode_name(req->mode), k, k == 1 ? "" : "s", n - 1);
+  if (n > 1 + (size_t)k + 3)
+    return parz_fail(err, PARZ_ERR_PARAM,
+                     "parz: %zu cd_values for %s mode; at most %d (mode, %d value%s, "
+                     "segment_blocks, partition_segments, table kind)",
+                     n, mode_name(req->mode), k + 4, k, k == 1 ? "" : "s");
+  for (int i = 0; i < k; i++) req->values[i] = cd[1 + i];
+  size_t extra = n - 1 - (size_t)k;
+  if (extra > 0) req->segment_blocks = cd[1 + k];
+  if (extra > 1) req->partition_segments = cd[2 + k];
+  if (extra > 2) req->table = cd[3 + k];
+  return check_table(req, err);
+}
+
+int parz_cd_squeeze(unsigned rank, const uint64_t* chunk_dims, size_t out[4]) {
+  int d = 0;
+  for (int i = 0; i < 4; i++) out[i] = 0;
+  for (unsigned i = 0; i < rank; i++) {
+    if (chunk_dims[i] == 1) continue;
+    if (d == 4) return -1;
+    out[d++] = (size_t)chunk_dims[i];
+  }
+  if (d == 0) out[d++] = 1;
+  return d;
+}
+
+static int request_params(const parz_filter_request* req, parz_type type, unsigned dims,
+                          parz_params* p, parz_error* err) {
+  const uint32_t* v = req->values;
+  int floating = type == PARZ_FLOAT || type == PARZ_DOUBLE;
+  switch (req->mode) {
+    case PARZ_MODE_RATE: {
+      double rate = words_double(v[0], v[1]);
+      return parz_params_rate(p, rate, type, dims, NULL, err);
+    }
+    case PARZ_MODE_PRECISION:
+      return parz_params_precision(p, v[0], err);
+    case PARZ_MODE_ACCURACY: {
+      if (!floating)
+        return parz_fail(err, PARZ_ERR_PARAM,
+                         "parz: accuracy mode needs floating-point data; for %s datasets use "
+                         "precision, rate or reversible mode",
+                         type == PARZ_INT32 ? "int32" : "int64");
+      double tol = words_double(v[0], v[1]);
+      return parz_params_accuracy(p, tol, NULL, err);
+    }
+    case PARZ_CD_MODE_EXPERT:
+      return parz_params_expert(p, v[0], v[1], v[2], (int32_t)v[3], err);
+    case PARZ_MODE_REVERSIBLE:
+      parz_params_reversible(p);
+      return PARZ_OK;
+    default:
+      return parz_fail(err, PARZ_ERR_PARAM, "parz: unknown mode %u", req->mode);
+  }
+}
+
+int parz_cd_configure(const parz_filter_request* req, parz_type type, int big_endian,
+                      unsigned dims, const size_t shape[4], parz_filter_config* cfg,
+                      parz_error* err) {
+  memset(cfg, 0, sizeof *cfg);
+  cfg->request = *req;
+  cfg->big_endian = big_endian != 0;
+  cfg->chunk.type = type;
+  cfg->chunk.dims = dims;
+  for (unsigned i = 0; i < 4; i++) cfg->chunk.shape[i] = i < dims ? shape[i] : 0;
+  int rc = parz_array_check(&cfg->chunk, err);
+  if (rc != PARZ_OK) return rc;
+  rc = request_params(req, type, dims, &cfg->config.params, err);
+  if (rc != PARZ_OK) return rc;
+
+  int fixed = parz_params_fixed_rate(&cfg->config.params);
+  parz_table_kind table = (parz_table_kind)req->table;
+  if (table == PARZ_TABLE_AUTO) table = fixed ? PARZ_TABLE_NONE : PARZ_TABLE_HYBRID;
+  if (table == PARZ_TABLE_NONE && !fixed)
+    return parz_fail(err, PARZ_ERR_PARAM,
+                     "parz: table kind 1 (none) needs a fixed-rate mode; %s mode has "
+                     "variable-length blocks", mode_name(req->mode));
+  cfg->config.table = table;
+  cfg->config.segment_blocks = req->segment_blocks ? req->segment_blocks
+                                                   : PARZ_DEFAULT_SEGMENT_BLOCKS;
+  cfg->config.partition_segments =
+      table != PARZ_TABLE_HYBRID ? 0
+      : req->partition_segments ? req->partition_segments : PARZ_DEFAULT_PARTITION_SEGMENTS;
+  if (parz_chunk_bound(&cfg->chunk, &cfg->config) == 0)
+    return parz_fail(err, PARZ_ERR_PARAM,
+                     "parz: table kind %u with segment_blocks %u and partition_segments %u is "
+                     "not valid for this chunk", (unsigned)table,
+                     (unsigned)cfg->config.segment_blocks,
+                     (unsigned)cfg->config.partition_segments);
+  return PARZ_OK;
+}
+
+void parz_cd_store(const parz_filter_config* cfg, unsigned* cd) {
+  memset(cd, 0, PARZ_CD_INTERNAL_NELMTS * sizeof *cd);
+  cd[0] = PARZ_CD_INTERNAL_V1;
+  cd[1] = cfg->request.mode;
+  for (int i = 0; i < 4; i++) cd[2 + i] = cfg->request.values[i];
+  cd[6] = (unsigned)cfg->config.table;
+  cd[7] = cfg->config.segment_blocks;
+  cd[8] = cfg->config.partition_segments;
+  cd[9] = (unsigned)cfg->chunk.type;
+  cd[10] = cfg->big_endian ? 1u : 0u;
+  cd[11] = cfg->chunk.dims;
+  for (unsigned i = 0; i < cfg->chunk.dims; i++) cd[12 + i] = (unsigned)cfg->chunk.shape[i];
+  cd[16] = cfg->config.params.minbits;
+  cd[17] = cfg->config.params.maxbits;
+  cd[18] = cfg->config.params.maxprec;
+  cd[19] = (unsigned)(uint32_t)cfg->config.params.minexp;
+}
+
+int parz_cd_load(size_t n, const unsigned* cd, parz_filter_config* cfg, parz_error* err) {
+  memset(cfg, 0, sizeof *cfg);
+  if (n == 0 || cd == NULL || cd[0] != PARZ_CD_INTERNAL_V1) {
+    if (n > 0 && cd != NULL && cd[0] > PARZ_CD_INTERNAL_V1)
+      return parz_fail(err, PARZ_ERR_VERSION,
+                       "parz: dataset cd_values in internal form %u, newer than this plugin "
+                       "knows (1001); upgrade the ParZ plugin", cd[0]);
+    return parz_fail(err, PARZ_ERR_PARAM,
+                     "parz: dataset cd_values are not in ParZ's internal form (set_local did "
+                     "not run?)");
+  }
+  int rc = parz_cd_parse_request(n, cd, &cfg->request, err);
+  if (rc != PARZ_OK) return rc;
+  unsigned dims = cd[11];
+  if (cd[9] < PARZ_INT32 || cd[9] > PARZ_DOUBLE || cd[10] > 1 || dims < 1 || dims > 4)
+    return parz_fail(err, PARZ_ERR_PARAM,
+                     "parz: dataset cd_values corrupt (type %u, byte order %u, rank %u)", cd[9],
+                     cd[10], dims);
+  cfg->chunk.type = (parz_type)cd[9];
+  cfg->big_endian = (int)cd[10];
+  cfg->chunk.dims = dims;
+  for (unsigned i = 0; i < dims; i++) cfg->chunk.shape[i] = cd[12 + i];
+  rc = parz_array_check(&cfg->chunk, err);
+  if (rc != PARZ_OK) return rc;
+  rc = parz_params_expert(&cfg->config.params, cd[16], cd[17], cd[18], (int32_t)cd[19], err);
+  if (rc != PARZ_OK) return rc;
+  cfg->config.table = (parz_table_kind)cd[6];
+  cfg->config.segment_blocks = cd[7];
+  cfg->config.partition_segments = cd[8];
+  if (cfg->config.table == PARZ_TABLE_AUTO || parz_chunk_bound(&cfg->chunk, &cfg->config) == 0)
+    return parz_fail(err, PARZ_ERR_PARAM,
+                     "parz: dataset cd_values corrupt (table kind %u, segment_blocks %u, "
+                     "partition_segments %u)", cd[6], cd[7], cd[8]);
+  return PARZ_OK;
+}

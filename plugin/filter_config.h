@@ -1,0 +1,84 @@
+/* cd_values of the ParZ filter: user form -> codec settings -> internal (stored) form, and back.
+ *
+ * Pure C, no HDF5: the HDF5 callbacks (H5Zparz.c) only gather the dataset's type and chunk shape
+ * and hand them here, so every rule about cd_values is testable without a file.
+ *
+ * Internal form, version 1 (what set_local stores with H5Pmodify_filter and what h5dump shows),
+ * PARZ_CD_INTERNAL_NELMTS unsigned values:
+ *   [0]      1001 = internal form, version 1 (user forms start with a mode 1..5)
+ *   [1]      mode (1 rate, 2 precision, 3 accuracy, 4 expert, 5 reversible)
+ *   [2..5]   the user's values for that mode, zero padded (so set_local can redo the conversion,
+ *            e.g. when h5repack changes the chunk shape: rate mode depends on the rank)
+ *   [6]      table kind (resolved, never 0 = auto)
+ *   [7]      segment_blocks C (resolved)
+ *   [8]      partition_segments P (resolved; 0 unless the table is hybrid)
+ *   [9]      scalar type (parz_type: 1 int32, 2 int64, 3 float, 4 double)
+ *   [10]     byte order of the dataset type (0 little-endian, 1 big-endian)
+ *   [11]     rank of the squeezed chunk (1..4)
+ *   [12..15] squeezed chunk shape, slowest dimension first, unused entries 0
+ *   [16..19] codec parameters minbits, maxbits, maxprec, minexp (minexp as 32-bit two's
+ *            complement)
+ */
+#ifndef PARZ_FILTER_CONFIG_H
+#define PARZ_FILTER_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "parz_chunk.h"
+
+/* H5Z-ZFP numbers expert mode 4 (parz_mode calls it 0). */
+#define PARZ_CD_MODE_EXPERT 4u
+
+#define PARZ_CD_INTERNAL_V1 1001u
+#define PARZ_CD_INTERNAL_NELMTS 20u
+#define PARZ_CD_USER_NELMTS_MAX 8u
+
+/* Accepted table settings: generous limits that keep every size computation far from overflow. */
+#define PARZ_CD_MAX_SEGMENT_BLOCKS (1u << 20)
+#define PARZ_CD_MAX_PARTITION_SEGMENTS (1u << 20)
+
+/* What the user asked for, independent of the dataset. */
+typedef struct {
+  unsigned mode;        /* 1..5 */
+  uint32_t values[4];   /* the mode's values, zero padded */
+  unsigned table;       /* parz_table_kind, 0 = auto */
+  uint32_t segment_blocks;
+  uint32_t partition_segments;
+} parz_filter_request;
+
+/* Everything the filter function needs for one dataset. */
+typedef struct {
+  parz_filter_request request;
+  parz_array chunk;        /* type + squeezed chunk shape, contiguous */
+  int big_endian;          /* dataset values are big-endian: swap around the codec */
+  parz_chunk_config config;
+} parz_filter_config;
+
+/* Number of values the mode takes after cd[0]; -1 for an unknown mode. */
+int parz_cd_mode_values(unsigned mode);
+
+/* Reads a user form or an internal form (any version this build knows) into req.
+ * Clear message in err on a wrong count, unknown mode, or table settings out of range. */
+int parz_cd_parse_request(size_t n, const unsigned* cd, parz_filter_request* req,
+                          parz_error* err);
+
+/* Squeezes unit dimensions of an HDF5 chunk shape (any rank, slowest first) into out (at most 4
+ * entries). Returns the squeezed rank (>= 1: a chunk of one value is rank 1), or -1 when more
+ * than 4 dimensions exceed 1. */
+int parz_cd_squeeze(unsigned rank, const uint64_t* chunk_dims, size_t out[4]);
+
+/* Turns a request into codec parameters and table settings for this type and chunk shape
+ * (shape already squeezed). Invalid values are refused with a message naming them. */
+int parz_cd_configure(const parz_filter_request* req, parz_type type, int big_endian,
+                      unsigned dims, const size_t shape[4], parz_filter_config* cfg,
+                      parz_error* err);
+
+/* Writes the internal form (PARZ_CD_INTERNAL_NELMTS values). */
+void parz_cd_store(const parz_filter_config* cfg, unsigned* cd);
+
+/* Reads an internal form back, as the filter function does for every chunk; refuses user forms
+ * and unknown versions. Checks that the stored parameters are consistent. */
+int parz_cd_load(size_t n, const unsigned* cd, parz_filter_config* cfg, parz_error* err);
+
+#endif

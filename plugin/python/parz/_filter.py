@@ -1,0 +1,129 @@
+"""The Parz compression settings object and its cd_values (see parz.__doc__)."""
+import math
+import struct
+
+try:  # h5py >= 3.0 accepts FilterRefBase instances as compression=
+    from h5py.filters import FilterRefBase as _Base
+except ImportError:  # pragma: no cover - keep the settings usable without h5py
+    from collections.abc import Mapping as _Base
+
+FILTER_ID = 37050
+
+MODE_RATE = 1
+MODE_PRECISION = 2
+MODE_ACCURACY = 3
+MODE_EXPERT = 4
+MODE_REVERSIBLE = 5
+
+TABLE_AUTO = 0
+TABLE_NONE = 1
+TABLE_OFFSETS = 2
+TABLE_LENGTHS = 3
+TABLE_HYBRID = 4
+
+_U32 = 0xFFFFFFFF
+
+
+def double_words(x):
+    """(high, low) 32-bit words of the IEEE-754 binary64 bit pattern of x."""
+    (bits,) = struct.unpack("<Q", struct.pack("<d", float(x)))
+    return bits >> 32, bits & _U32
+
+
+def _check_u32(name, v):
+    if isinstance(v, bool) or int(v) != v or not 0 <= int(v) <= _U32:
+        raise ValueError("parz: %s must be an integer in 0..2**32-1, got %r" % (name, v))
+    return int(v)
+
+
+def cd_values(rate=None, precision=None, accuracy=None, reversible=False, expert=None,
+              segment_blocks=None, partition_segments=None, table=None):
+    """The user cd_values tuple for exactly one mode (keyword names as for Parz)."""
+    modes = [m for m, v in (("rate", rate), ("precision", precision), ("accuracy", accuracy),
+                            ("expert", expert)) if v is not None]
+    if reversible:
+        modes.append("reversible")
+    if len(modes) != 1:
+        raise ValueError("parz: give exactly one of rate=, precision=, accuracy=, expert=, "
+                         "reversible=True (got %s)" % (", ".join(modes) or "none"))
+    mode = modes[0]
+    if mode == "rate":
+        if not (math.isfinite(rate) and rate > 0):
+            raise ValueError("parz: rate must be a finite number > 0 (bits per value), got %r"
+                             % (rate,))
+        cd = (MODE_RATE,) + double_words(rate)
+    elif mode == "precision":
+        p = _check_u32("precision", precision)
+        if not 1 <= p <= 64:
+            raise ValueError("parz: precision must be 1..64 bit planes, got %r" % (precision,))
+        cd = (MODE_PRECISION, p)
+    elif mode == "accuracy":
+        if not (math.isfinite(accuracy) and accuracy > 0):
+            raise ValueError("parz: accuracy must be a finite tolerance > 0, got %r"
+                             % (accuracy,))
+        cd = (MODE_ACCURACY,) + double_words(accuracy)
+    elif mode == "expert":
+        try:
+            minbits, maxbits, maxprec, minexp = expert
+        except (TypeError, ValueError):
+            raise ValueError("parz: expert=(minbits, maxbits, maxprec, minexp), got %r"
+                             % (expert,))
+        minexp = int(minexp)
+        if not -2**31 <= minexp < 2**31:
+            raise ValueError("parz: expert minexp must fit in 32 bits, got %r" % (minexp,))
+        cd = (MODE_EXPERT, _check_u32("minbits", minbits), _check_u32("maxbits", maxbits),
+              _check_u32("maxprec", maxprec), minexp & _U32)
+    else:
+        cd = (MODE_REVERSIBLE,)
+    table_values = [segment_blocks, partition_segments, table]
+    names = ["segment_blocks", "partition_segments", "table"]
+    while table_values and table_values[-1] is None:
+        table_values.pop()
+    cd += tuple(_check_u32(n, 0 if v is None else v) for n, v in zip(names, table_values))
+    return cd
+
+
+class Parz(_Base):
+    """ParZ compression for h5py's ``create_dataset(compression=...)``.
+
+    Exactly one mode:
+      Parz(accuracy=1e-3)        absolute error bound (floating-point data)
+      Parz(rate=8)               fixed bits per value (every block the same size)
+      Parz(precision=20)         bit planes kept per block
+      Parz(reversible=True)      lossless
+      Parz(expert=(minbits, maxbits, maxprec, minexp))
+    Optional offset-table settings: segment_blocks (C, blocks per segment),
+    partition_segments (P, segments per partition), table (TABLE_* kind); 0 = default.
+    """
+    filter_id = FILTER_ID
+
+    def __init__(self, accuracy=None, rate=None, precision=None, reversible=False,
+                 expert=None, segment_blocks=None, partition_segments=None, table=None):
+        self.filter_options = cd_values(rate=rate, precision=precision, accuracy=accuracy,
+                                        reversible=reversible, expert=expert,
+                                        segment_blocks=segment_blocks,
+                                        partition_segments=partition_segments, table=table)
+
+    # Mapping interface (h5py < 3 and **Parz(...) in create_dataset)
+    @property
+    def _kwargs(self):
+        return {"compression": self.filter_id, "compression_opts": self.filter_options}
+
+    def __len__(self):
+        return len(self._kwargs)
+
+    def __iter__(self):
+        return iter(self._kwargs)
+
+    def __getitem__(self, item):
+        return self._kwargs[item]
+
+    def __hash__(self):
+        return hash((self.filter_id, self.filter_options))
+
+    def __eq__(self, other):
+        return (getattr(other, "filter_id", None) == self.filter_id
+                and tuple(getattr(other, "filter_options", ())) == self.filter_options)
+
+    def __repr__(self):
+        return "parz.Parz(filter_options=%r)" % (self.filter_options,)

@@ -1,0 +1,42 @@
+# Tests of the HDF5 filter plugin (issue 3). The HDF5 tests load the plugin like any user does:
+# from HDF5_PLUGIN_PATH, pointing at the build tree's plugin directory.
+if(NOT TARGET H5Zparz)
+  return()
+endif()
+
+add_executable(test_plugin_config test_plugin_config.c)
+target_link_libraries(test_plugin_config PRIVATE parz_filter_config)
+add_test(NAME test_plugin_config COMMAND test_plugin_config)
+
+set(PARZ_PLUGIN_TEST_ENV "HDF5_PLUGIN_PATH=${PARZ_PLUGIN_DIR}")
+file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/plugin_scratch)
+
+add_executable(test_plugin_hdf5 test_plugin_hdf5.c)
+target_include_directories(test_plugin_hdf5 PRIVATE ${PROJECT_SOURCE_DIR}/plugin)
+target_link_libraries(test_plugin_hdf5 PRIVATE parz_hdf5 m)
+add_dependencies(test_plugin_hdf5 H5Zparz)
+add_test(NAME test_plugin_hdf5
+         COMMAND test_plugin_hdf5 ${PARZ_SHARED_DATA} ${CMAKE_CURRENT_BINARY_DIR}/plugin_scratch)
+set_tests_properties(test_plugin_hdf5 PROPERTIES ENVIRONMENT "${PARZ_PLUGIN_TEST_ENV}")
+
+add_test(NAME test_plugin_symbols
+         COMMAND ${CMAKE_COMMAND} -DPLUGIN=$<TARGET_FILE:H5Zparz> -DNM=${CMAKE_NM}
+                 -DOBJDUMP=${CMAKE_OBJDUMP} -P ${CMAKE_CURRENT_SOURCE_DIR}/plugin_symbols.cmake)
+
+# The same module in Debian's OpenMPI parallel HDF5.
+find_package(MPI COMPONENTS C QUIET)
+find_library(PARZ_HDF5_OPENMPI_LIB NAMES hdf5 PATHS /usr/lib/x86_64-linux-gnu/hdf5/openmpi
+             NO_DEFAULT_PATH)
+find_path(PARZ_HDF5_OPENMPI_INCLUDE hdf5.h PATHS /usr/include/hdf5/openmpi NO_DEFAULT_PATH)
+if(MPI_C_FOUND AND PARZ_HDF5_OPENMPI_LIB AND PARZ_HDF5_OPENMPI_INCLUDE)
+  add_executable(test_plugin_mpi_load test_plugin_mpi_load.c)
+  target_include_directories(test_plugin_mpi_load PRIVATE ${PARZ_HDF5_OPENMPI_INCLUDE}
+                             ${PROJECT_SOURCE_DIR}/plugin)
+  target_link_libraries(test_plugin_mpi_load PRIVATE ${PARZ_HDF5_OPENMPI_LIB} MPI::MPI_C m)
+  add_dependencies(test_plugin_mpi_load H5Zparz)
+  add_test(NAME test_plugin_mpi_load
+           COMMAND test_plugin_mpi_load ${CMAKE_CURRENT_BINARY_DIR}/plugin_scratch/mpi_load.h5)
+  set_tests_properties(test_plugin_mpi_load PROPERTIES
+    ENVIRONMENT "${PARZ_PLUGIN_TEST_ENV};OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1"
+    PASS_REGULAR_EXPRESSION "filter \"parz\", round trip ok")
+endif()

@@ -1,0 +1,42 @@
+# ctest script: the plugin module must leave undefined only symbols that the loading process
+# provides (HDF5), the C/maths/OpenMP runtimes, and what the static CUDA runtime loads itself.
+# Usage: cmake -DPLUGIN=<libH5Zparz.so> -DNM=<nm> -DOBJDUMP=<objdump> -P plugin_symbols.cmake
+execute_process(COMMAND ${NM} -D --undefined-only ${PLUGIN} OUTPUT_VARIABLE undefined
+                RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "nm failed on ${PLUGIN}")
+endif()
+execute_process(COMMAND ${NM} -D --defined-only ${PLUGIN} OUTPUT_VARIABLE defined)
+string(REPLACE "\n" ";" lines "${undefined}")
+set(bad "")
+foreach(line IN LISTS lines)
+  string(REGEX REPLACE "^ *[UwvV] +" "" sym "${line}")
+  if(sym STREQUAL "")
+    continue()
+  endif()
+  if(sym MATCHES "^H5" OR sym MATCHES "@GLIBC_" OR sym MATCHES "@(GOMP|OMP|GOMP_[0-9.]+)"
+     OR sym MATCHES "^(omp_|GOMP_)" OR sym MATCHES "^_(ITM|_gmon|_cxa)" OR sym MATCHES "@GCC_")
+    continue()
+  endif()
+  list(APPEND bad "${sym}")
+endforeach()
+if(bad)
+  message(FATAL_ERROR "unexpected undefined symbols in ${PLUGIN}: ${bad}")
+endif()
+# Only the two HDF5 entry points are exported.
+string(REGEX MATCHALL " [TDBR] [A-Za-z_][A-Za-z0-9_]*" exported "${defined}")
+foreach(e IN LISTS exported)
+  string(REGEX REPLACE "^ [TDBR] " "" e "${e}")
+  if(NOT e MATCHES "^H5PLget_plugin_(type|info)$")
+    message(FATAL_ERROR "unexpected exported symbol ${e} in ${PLUGIN}")
+  endif()
+endforeach()
+# And no libhdf5 (nor libcudart) among its dependencies.
+execute_process(COMMAND ${OBJDUMP} -p ${PLUGIN} OUTPUT_VARIABLE headers)
+string(REGEX MATCHALL "NEEDED +[^\n]+" needed "${headers}")
+foreach(lib IN LISTS needed)
+  if(lib MATCHES "hdf5|cudart")
+    message(FATAL_ERROR "${PLUGIN} must not link ${lib}")
+  endif()
+endforeach()
+message(STATUS "symbols ok; ${needed}")

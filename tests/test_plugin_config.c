@@ -1,0 +1,167 @@
+/* cd_values rules of the filter (plugin/filter_config.c), without HDF5: user forms of every mode,
+ * the internal form round trip (what h5repack re-applies), squeezing, and refusals with clear
+ * messages. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "H5Zparz.h"
+#include "filter_config.h"
+
+static int failures = 0;
+#define CHECK(cond)                                                          \
+  do {                                                                       \
+    if (!(cond)) {                                                           \
+      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+      failures++;                                                            \
+    }                                                                        \
+  } while (0)
+
+static const size_t shape2[4] = {100, 128, 0, 0};
+
+/* Configures user values for a float 100x128 chunk; returns the status and the message. */
+static int configure(size_t n, const unsigned* cd, parz_type type, parz_filter_config* cfg,
+                     parz_error* e) {
+  parz_filter_request req;
+  int rc = parz_cd_parse_request(n, cd, &req, e);
+  if (rc != PARZ_OK) return rc;
+  return parz_cd_configure(&req, type, 0, 2, shape2, cfg, e);
+}
+
+static void expect_refusal(size_t n, const unsigned* cd, parz_type type, const char* needle) {
+  parz_filter_config cfg;
+  parz_error e = {0, ""};
+  int rc = configure(n, cd, type, &cfg, &e);
+  CHECK(rc != PARZ_OK);
+  if (rc != PARZ_OK && strstr(e.message, needle) == NULL) {
+    fprintf(stderr, "message \"%s\" lacks \"%s\"\n", e.message, needle);
+    failures++;
+  }
+}
+
+/* Every mode gives the setter's parameters, and the stored internal form loads back to the same
+ * configuration and is recognised again by set_local (h5repack). */
+static void test_modes_round_trip(void) {
+  unsigned cd[H5Z_PARZ_USER_NELMTS_MAX];
+  size_t counts[5];
+  unsigned forms[5][H5Z_PARZ_USER_NELMTS_MAX];
+  counts[0] = H5Z_parz_rate_cdata(8.0, forms[0]);
+  counts[1] = H5Z_parz_precision_cdata(20, forms[1]);
+  counts[2] = H5Z_parz_accuracy_cdata(0.01, forms[2]);
+  counts[3] = H5Z_parz_expert_cdata(1, 4000, 30, -20, forms[3]);
+  counts[4] = H5Z_parz_reversible_cdata(forms[4]);
+  parz_params expect[5];
+  CHECK(parz_params_rate(&expect[0], 8.0, PARZ_FLOAT, 2, NULL, NULL) == PARZ_OK);
+  CHECK(parz_params_precision(&expect[1], 20, NULL) == PARZ_OK);
+  CHECK(parz_params_accuracy(&expect[2], 0.01, NULL, NULL) == PARZ_OK);
+  CHECK(parz_params_expert(&expect[3], 1, 4000, 30, -20, NULL) == PARZ_OK);
+  parz_params_reversible(&expect[4]);
+  for (int m = 0; m < 5; m++) {
+    parz_filter_config cfg, back, again;
+    parz_error e = {0, ""};
+    CHECK(configure(counts[m], forms[m], PARZ_FLOAT, &cfg, &e) == PARZ_OK);
+    CHECK(memcmp(&cfg.config.params, &expect[m], sizeof expect[m]) == 0);
+    CHECK(cfg.config.table == (m == 0 ? PARZ_TABLE_NONE : PARZ_TABLE_HYBRID));
+    CHECK(cfg.config.segment_blocks == PARZ_DEFAULT_SEGMENT_BLOCKS);
+    unsigned stored[PARZ_CD_INTERNAL_NELMTS];
+    parz_cd_store(&cfg, stored);
+    CHECK(stored[0] == PARZ_CD_INTERNAL_V1);
+    CHECK(stored[1] == forms[m][0]);
+    CHECK(parz_cd_load(PARZ_CD_INTERNAL_NELMTS, stored, &back, &e) == PARZ_OK);
+    CHECK(memcmp(&back.config, &cfg.config, sizeof cfg.config) == 0);
+    CHECK(back.chunk.type == PARZ_FLOAT && back.chunk.dims == 2);
+    CHECK(back.chunk.shape[0] == 100 && back.chunk.shape[1] == 128);
+    /* Re-applying the stored form, as h5repack does, gives the same stored form. */
+    CHECK(configure(PARZ_CD_INTERNAL_NELMTS, stored, PARZ_FLOAT, &again, &e) == PARZ_OK);
+    unsigned stored2[PARZ_CD_INTERNAL_NELMTS];
+    parz_cd_store(&again, stored2);
+    CHECK(memcmp(stored, stored2, sizeof stored) == 0);
+    (void)cd;
+  }
+  /* The README's example: accuracy 0.01 = 0x3F847AE147AE147B. */
+  CHECK(forms[2][1] == 1065646817u && forms[2][2] == 1202590843u);
+}
+
+static void test_table_settings(void) {
+  unsigned cd[H5Z_PARZ_USER_NELMTS_MAX];
+  size_t n = H5Z_parz_accuracy_cdata(1e-3, cd);
+  n = H5Z_parz_table_cdata(n, 16, 8, PARZ_TABLE_LENGTHS, cd);
+  parz_filter_config cfg;
+  parz_error e = {0, ""};
+  CHECK(configure(n, cd, PARZ_FLOAT, &cfg, &e) == PARZ_OK);
+  CHECK(cfg.config.table == PARZ_TABLE_LENGTHS);
+  CHECK(cfg.config.segment_blocks == 16);
+  CHECK(cfg.config.partition_segments == 0); /* only hybrid tables have partitions */
+  n = H5Z_parz_accuracy_cdata(1e-3, cd);
+  cd[n++] = 0; /* C default */
+  cd[n++] = 4; /* P */
+  CHECK(configure(n, cd, PARZ_FLOAT, &cfg, &e) == PARZ_OK);
+  CHECK(cfg.config.table == PARZ_TABLE_HYBRID && cfg.config.partition_segments == 4);
+  CHECK(cfg.config.segment_blocks == PARZ_DEFAULT_SEGMENT_BLOCKS);
+}
+
+static void test_refusals(void) {
+  unsigned cd[16];
+  size_t n;
+  cd[0] = 9;
+  expect_refusal(1, cd, PARZ_FLOAT, "unknown mode 9");
+  expect_refusal(0, cd, PARZ_FLOAT, "mode");
+  n = H5Z_parz_accuracy_cdata(-1.0, cd);
+  expect_refusal(n, cd, PARZ_FLOAT, "");
+  n = H5Z_parz_accuracy_cdata(NAN, cd);
+  expect_refusal(n, cd, PARZ_FLOAT, "");
+  expect_refusal(2, cd, PARZ_FLOAT, "accuracy mode needs 2 values");
+  n = H5Z_parz_accuracy_cdata(1e-3, cd);
+  expect_refusal(n, cd, PARZ_INT32, "floating-point");
+  n = H5Z_parz_precision_cdata(0, cd);
+  expect_refusal(n, cd, PARZ_FLOAT, "");
+  n = H5Z_parz_precision_cdata(65, cd);
+  expect_refusal(n, cd, PARZ_FLOAT, "");
+  n = H5Z_parz_rate_cdata(0.0, cd);
+  expect_refusal(n, cd, PARZ_FLOAT, "");
+  n = H5Z_parz_reversible_cdata(cd);
+  n = H5Z_parz_table_cdata(n, 0, 0, 7, cd);
+  expect_refusal(n, cd, PARZ_FLOAT, "table kind 7");
+  n = H5Z_parz_reversible_cdata(cd);
+  n = H5Z_parz_table_cdata(n, 0, 0, PARZ_TABLE_NONE, cd);
+  expect_refusal(n, cd, PARZ_FLOAT, "fixed-rate");
+  n = H5Z_parz_reversible_cdata(cd);
+  n = H5Z_parz_table_cdata(n, 1u << 30, 0, 0, cd);
+  expect_refusal(n, cd, PARZ_FLOAT, "segment_blocks");
+  n = H5Z_parz_reversible_cdata(cd);
+  n = H5Z_parz_table_cdata(n, 0, 0, 0, cd);
+  cd[n++] = 1;
+  expect_refusal(n, cd, PARZ_FLOAT, "at most");
+  cd[0] = 1002; /* a future internal form */
+  expect_refusal(PARZ_CD_INTERNAL_NELMTS, cd, PARZ_FLOAT, "upgrade");
+  /* The filter refuses user forms where it expects the stored form. */
+  parz_filter_config cfg;
+  parz_error e = {0, ""};
+  n = H5Z_parz_reversible_cdata(cd);
+  CHECK(parz_cd_load(n, cd, &cfg, &e) != PARZ_OK);
+  CHECK(strstr(e.message, "internal form") != NULL);
+}
+
+static void test_squeeze(void) {
+  size_t out[4];
+  uint64_t a[5] = {1, 3, 16, 1, 16};
+  CHECK(parz_cd_squeeze(5, a, out) == 3);
+  CHECK(out[0] == 3 && out[1] == 16 && out[2] == 16 && out[3] == 0);
+  uint64_t b[5] = {2, 3, 4, 5, 6};
+  CHECK(parz_cd_squeeze(5, b, out) == -1);
+  uint64_t c[3] = {1, 1, 1};
+  CHECK(parz_cd_squeeze(3, c, out) == 1 && out[0] == 1);
+  uint64_t d[6] = {1, 2, 1, 3, 4, 5};
+  CHECK(parz_cd_squeeze(6, d, out) == 4);
+  CHECK(out[0] == 2 && out[1] == 3 && out[2] == 4 && out[3] == 5);
+}
+
+int main(void) {
+  test_modes_round_trip();
+  test_table_settings();
+  test_refusals();
+  test_squeeze();
+  if (failures) fprintf(stderr, "%d failure(s)\n", failures);
+  else printf("test_plugin_config: all passed\n");
+  return failures ? 1 : 0;
+}
