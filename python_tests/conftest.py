@@ -1,0 +1,97 @@
+"""Shared set-up for ParZ's pytest suite.
+
+Run by scripts/test.sh with Debian's python3, HDF5_PLUGIN_PATH = <build>/plugins (plus Debian's
+default plugin directory, for H5Z-ZFP) and PYTHONPATH = <build>/python. Run by hand, it finds a
+build tree next to the sources (build/ or build-*/) by itself.
+"""
+import glob
+import os
+import sys
+
+import numpy as np
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DEBIAN_PLUGIN_DIR = "/usr/lib/x86_64-linux-gnu/hdf5/serial/plugins"
+
+
+def _find_build_python():
+    for d in [os.path.join(ROOT, "build")] + sorted(glob.glob(os.path.join(ROOT, "build-*"))):
+        if os.path.isfile(os.path.join(d, "python", "parz", "_plugin_dir.py")):
+            return os.path.join(d, "python")
+    return None
+
+
+try:
+    import parz  # noqa: F401
+except ImportError:
+    _py = _find_build_python()
+    if _py is None:
+        raise
+    sys.path.insert(0, _py)
+    import parz  # noqa: F401
+
+PLUGIN_DIR = parz.plugin_dir()
+
+# HDF5 reads HDF5_PLUGIN_PATH when it initialises (before h5py is imported here) and so do the
+# h5dump / h5repack subprocesses: the build's plugin first, then Debian's directory (H5Z-ZFP).
+_paths = [p for p in os.environ.get("HDF5_PLUGIN_PATH", "").split(":") if p]
+for _p in (PLUGIN_DIR, DEBIAN_PLUGIN_DIR):
+    if _p and _p not in _paths:
+        _paths.append(_p)
+os.environ["HDF5_PLUGIN_PATH"] = ":".join(_paths)
+
+import h5py  # noqa: E402
+
+# In this process HDF5 may have read HDF5_PLUGIN_PATH already (importing parz imports h5py):
+# register both directories at run time as well.
+parz.register()
+if DEBIAN_PLUGIN_DIR not in [os.fsdecode(h5py.h5pl.get(i)) for i in range(h5py.h5pl.size())]:
+    h5py.h5pl.append(DEBIAN_PLUGIN_DIR.encode())
+
+DATA_DIR = os.environ.get("PARZ_SHARED_DATA", os.path.join(ROOT, "..", "shared", "data"))
+
+
+def load(name, shape=None):
+    """A real array from the shared data directory (type and shape from its file name)."""
+    path = os.path.join(DATA_DIR, name)
+    if not os.path.isfile(path):
+        pytest.skip("shared data file %s is missing" % path)
+    dims = tuple(int(s) for s in name.rsplit("_", 1)[1][:-4].split("x"))
+    dtype = np.dtype("<f8" if "_f64le_" in name else "<f4")
+    a = np.fromfile(path, dtype=dtype).reshape(dims)
+    return a if shape is None else a[tuple(slice(0, s) for s in shape)]
+
+
+@pytest.fixture(scope="session")
+def egm96():
+    return load("egm96_geoid_f32le_721x1440.bin")
+
+
+@pytest.fixture(scope="session")
+def vasp():
+    return load("vasp_fepo4_chgcar_f64le_72x192x160.bin", (24, 192, 160))
+
+
+@pytest.fixture(scope="session")
+def ccsm():
+    return load("ccsm_trefht_ens_f32le_8x110x64x128.bin", (2, 110, 64, 128))
+
+
+@pytest.fixture(scope="session")
+def levitus():
+    return load("levitus_temp_f32le_20x180x360.bin")
+
+
+@pytest.fixture(scope="session")
+def etopo():
+    return load("etopo5_relief_f32le_2161x4320.bin", (400, 4320))
+
+
+def write_read(path, data, chunks, compression, name="x", **kw):
+    """Writes data through the filter into a new file, reads it back; returns (back, stored)."""
+    with h5py.File(path, "w") as f:
+        f.create_dataset(name, data=data, chunks=chunks, compression=compression, **kw)
+    with h5py.File(path, "r") as f:
+        d = f[name]
+        return d[...], d.id.get_storage_size()

@@ -1,0 +1,119 @@
+"""Bad input: refused dataset creation with a clear ParZ message and nothing written; corrupt,
+truncated or foreign chunks fail only their own read with OSError."""
+import h5py
+import numpy as np
+import pytest
+
+import parz
+
+H5Z = parz.FILTER_ID
+
+
+def create(path, compression_opts=None, dtype="f4", shape=(64, 64), chunks=(32, 32),
+           compression=None, **kw):
+    with h5py.File(path, "w") as f:
+        f.create_dataset("x", shape=shape, dtype=dtype, chunks=chunks,
+                         compression=compression or H5Z, compression_opts=compression_opts,
+                         **kw)
+
+
+@pytest.mark.parametrize("opts,needle", [
+    ((9,), "unknown mode 9"),
+    ((3, 1), "accuracy mode needs 2 values"),
+    ((3,) + parz.double_words(-1.0), "parz"),
+    ((2, 0), "parz"),
+    ((2, 65), "parz"),
+    ((1, 0, 0), "parz"),
+    ((5, 0, 0, 9), "table kind 9"),
+    ((5, 0, 0, 1), "fixed-rate"),
+    ((5, 0, 0, 0, 1), "at most"),
+])
+def test_invalid_parameters(tmp_path, opts, needle):
+    with pytest.raises(Exception, match=needle) as e:
+        create(tmp_path / "bad.h5", opts)
+    assert "parz" in str(e.value)
+    with h5py.File(tmp_path / "bad.h5", "r") as f:
+        assert "x" not in f
+
+
+@pytest.mark.parametrize("dtype,needle", [
+    ("S8", "string"),
+    (np.dtype([("a", "f4"), ("b", "f4")]), "compound"),
+    ("u4", "unsigned"),
+    ("i2", "not supported"),
+    ("f2", "not supported"),
+])
+def test_unsupported_types(tmp_path, dtype, needle):
+    with pytest.raises(Exception, match=needle):
+        create(tmp_path / "bad.h5", parz.Parz(reversible=True).filter_options, dtype=dtype)
+    with h5py.File(tmp_path / "bad.h5", "r") as f:
+        assert "x" not in f
+
+
+def test_accuracy_on_integers_refused(tmp_path):
+    with pytest.raises(Exception, match="floating-point"):
+        create(tmp_path / "bad.h5", parz.Parz(accuracy=1e-3).filter_options, dtype="i4")
+
+
+def test_too_many_chunk_dims(tmp_path):
+    with pytest.raises(Exception, match="more than 4 dimensions"):
+        create(tmp_path / "bad.h5", (5,), shape=(4,) * 5, chunks=(2,) * 5)
+
+
+def test_python_helper_objects_give_the_same_errors(tmp_path):
+    with h5py.File(tmp_path / "bad.h5", "w") as f:
+        with pytest.raises(Exception, match="parz"):
+            f.create_dataset("x", shape=(8, 8), dtype="S4", chunks=(4, 4),
+                             compression=parz.Parz(reversible=True))
+        assert "x" not in f
+
+
+@pytest.fixture
+def four_chunks(tmp_path):
+    rng = np.random.default_rng(7)
+    data = (np.cumsum(rng.standard_normal((128, 128)), axis=1)).astype("f4")
+    path = tmp_path / "c.h5"
+    with h5py.File(path, "w") as f:
+        f.create_dataset("x", data=data, chunks=(64, 64), compression=parz.Parz(accuracy=1e-3))
+        f.create_dataset("other", data=data[:32, :32], chunks=(32, 32),
+                         compression=parz.Parz(accuracy=1e-3))
+    with h5py.File(path, "r") as f:
+        good = f["x"][...]
+    return path, good
+
+
+def damage_chunk(path, how):
+    with h5py.File(path, "r+") as f:
+        d = f["x"]
+        info = d.id.get_chunk_info_by_coord((0, 64))
+        mask, raw = d.id.read_direct_chunk((0, 64))
+        if how == "header":
+            # patch bytes of the chunk in the file itself, at its address
+            raw = bytearray(raw)
+            with open(path, "r+b") as fh:
+                fh.seek(info.byte_offset + 12)
+                fh.write(bytes(b ^ 0xA5 for b in raw[12:16]))
+            return
+        if how == "truncated":
+            d.id.write_direct_chunk((0, 64), raw[:len(raw) // 2], mask)
+        elif how == "foreign":
+            m2, other = f["other"].id.read_direct_chunk((0, 0))
+            d.id.write_direct_chunk((0, 64), other, m2)
+        elif how == "garbage":
+            d.id.write_direct_chunk((0, 64), bytes(range(256)) * 4, mask)
+        elif how == "empty-ish":
+            d.id.write_direct_chunk((0, 64), b"\0" * 8, mask)
+
+
+@pytest.mark.parametrize("how", ["header", "truncated", "foreign", "garbage", "empty-ish"])
+def test_bad_chunk_fails_only_its_read(four_chunks, how):
+    path, good = four_chunks
+    damage_chunk(path, how)
+    with h5py.File(path, "r") as f:
+        d = f["x"]
+        with pytest.raises(OSError, match="parz"):
+            d[...]
+        with pytest.raises(OSError):
+            d[0:64, 64:128]
+        assert np.array_equal(d[0:64, 0:64], good[0:64, 0:64])
+        assert np.array_equal(d[64:128, :], good[64:128, :])

@@ -1,0 +1,145 @@
+"""HDF5's command-line tools with the plugin, as subprocesses: h5dump and h5ls show the filter,
+h5repack compresses with UD=37050,..., re-applies stored settings, and converts H5Z-ZFP files
+(filter 32013) to ParZ and back with the values within the bound."""
+import os
+import shutil
+import subprocess
+
+import h5py
+import numpy as np
+import pytest
+
+import parz
+from conftest import write_read
+
+ZFP_ID = 32013
+
+
+def run(*args):
+    r = subprocess.run([str(a) for a in args], capture_output=True, text=True, env=os.environ)
+    assert r.returncode == 0, "%s failed:\n%s\n%s" % (args, r.stdout, r.stderr)
+    return r.stdout
+
+
+def ud(cd):
+    return "UD=%d,0,%d,%s" % (parz.FILTER_ID, len(cd), ",".join(str(v) for v in cd))
+
+
+def read(path, name="x"):
+    with h5py.File(path, "r") as f:
+        return f[name][...]
+
+
+def filter_values(path, fid, name="x"):
+    with h5py.File(path, "r") as f:
+        plist = f[name].id.get_create_plist()
+        for i in range(plist.get_nfilters()):
+            code, flags, values, fname = plist.get_filter(i)
+            if code == fid:
+                return values, fname
+    return None, None
+
+
+@pytest.fixture
+def parz_file(tmp_path, egm96):
+    path = tmp_path / "parz.h5"
+    write_read(path, egm96, (100, 128), parz.Parz(accuracy=1e-2))
+    return path
+
+
+def test_h5dump_shows_filter_and_data(parz_file, egm96):
+    out = run("h5dump", "-p", "-H", parz_file)
+    assert "FILTER_ID 37050" in out and "COMMENT parz" in out
+    assert "PARAMS { 1001 3 " in out  # internal form v1, accuracy mode
+    data = run("h5dump", "-d", "/x", "-s", "0,0", "-c", "1,4", "-m", "%.9g", parz_file)
+    values = [float(v) for v in data.split("(0,0):")[1].split("}")[0].replace(",", " ").split()]
+    assert np.allclose(values, egm96[0, :4], atol=1e-2, rtol=0)
+
+
+def test_h5ls_shows_filter(parz_file):
+    out = run("h5ls", "-v", parz_file)
+    assert "parz" in out and "37050" in out
+
+
+@pytest.mark.parametrize("cd,check", [
+    ((3, 0x3F847AE1, 0x47AE147B), lambda a, b: np.max(np.abs(a - b)) <= 0.01),
+    ((5,), lambda a, b: a.tobytes() == b.tobytes()),
+    ((2, 24), lambda a, b: np.max(np.abs(a - b)) < 1e-2),
+    ((1, 0x40200000, 0), lambda a, b: np.max(np.abs(a - b)) < 2.0),
+])
+def test_h5repack_compresses(tmp_path, egm96, cd, check):
+    raw = tmp_path / "raw.h5"
+    with h5py.File(raw, "w") as f:
+        f.create_dataset("x", data=egm96)
+    out = tmp_path / "out.h5"
+    run("h5repack", "-l", "x:CHUNK=100x256", "-f", "x:" + ud(cd), raw, out)
+    values, name = filter_values(out, parz.FILTER_ID)
+    assert name == b"parz" and values[0] == 1001 and values[1] == cd[0]
+    assert check(read(out).astype(np.float64), egm96.astype(np.float64))
+    assert os.path.getsize(out) < os.path.getsize(raw) or cd[0] == 5
+
+
+def test_h5repack_reapplies_stored_settings(tmp_path, parz_file, egm96):
+    # Same filter kept (stored internal form re-applied by set_local) with a new chunk shape:
+    # the internal form is recognised and the chunk shape in it follows the new chunks.
+    out = tmp_path / "rechunked.h5"
+    run("h5repack", "-l", "x:CHUNK=1x1440", parz_file, out)
+    values, _ = filter_values(out, parz.FILTER_ID)
+    assert values[0] == 1001 and values[11] == 1 and values[12] == 1440
+    assert np.max(np.abs(read(out) - egm96)) <= 1e-2 + 1e-2  # decoded, re-encoded once more
+    # Removing the filter gives the plain decoded values.
+    plain = tmp_path / "plain.h5"
+    run("h5repack", "-f", "NONE", parz_file, plain)
+    assert filter_values(plain, parz.FILTER_ID)[0] is None
+    assert np.array_equal(read(plain), read(parz_file))
+
+
+@pytest.mark.skipif(not os.path.isfile("/usr/lib/x86_64-linux-gnu/hdf5/serial/plugins/libh5zzfp.so"),
+                    reason="H5Z-ZFP (hdf5-filter-plugin-zfp-serial) not installed")
+def test_h5repack_converts_zfp_to_parz_and_back(tmp_path, egm96):
+    tol = 1e-3
+    # H5Z-ZFP generic cd_values: mode, unused, then the double in native (little-endian) word
+    # order: low word first.
+    hi, lo = parz.double_words(tol)
+    zfp_cd = (3, 0, lo, hi)
+    src = tmp_path / "zfp.h5"
+    with h5py.File(src, "w") as f:
+        f.create_dataset("x", data=egm96, chunks=(100, 256), compression=ZFP_ID,
+                         compression_opts=zfp_cd)
+    assert filter_values(src, ZFP_ID)[0] is not None
+    zfp_values = read(src)
+    assert np.max(np.abs(zfp_values - egm96)) <= tol
+
+    to_parz = tmp_path / "parz.h5"
+    run("h5repack", "-f", "x:" + ud((3, hi, lo)), src, to_parz)
+    assert filter_values(to_parz, ZFP_ID)[0] is None
+    assert filter_values(to_parz, parz.FILTER_ID)[1] == b"parz"
+    parz_values = read(to_parz)
+    assert np.max(np.abs(parz_values - zfp_values)) <= tol
+    assert np.max(np.abs(parz_values - egm96)) <= 2 * tol
+
+    back = tmp_path / "zfp_again.h5"
+    run("h5repack", "-f", "x:UD=%d,0,4,%s" % (ZFP_ID, ",".join(map(str, zfp_cd))), to_parz, back)
+    assert filter_values(back, parz.FILTER_ID)[0] is None
+    assert filter_values(back, ZFP_ID)[0] is not None
+    assert np.max(np.abs(read(back) - egm96)) <= 3 * tol
+
+
+def test_h5repack_reversible_round_trip_is_exact(tmp_path, vasp):
+    raw = tmp_path / "raw.h5"
+    with h5py.File(raw, "w") as f:
+        f.create_dataset("x", data=vasp, chunks=(8, 64, 64))
+    packed, unpacked = tmp_path / "p.h5", tmp_path / "u.h5"
+    run("h5repack", "-f", "x:" + ud((5,)), raw, packed)
+    run("h5repack", "-f", "NONE", packed, unpacked)
+    assert read(unpacked).tobytes() == vasp.tobytes()
+    assert os.path.getsize(packed) < os.path.getsize(raw)
+
+
+def test_h5repack_refuses_bad_parameters(tmp_path, egm96):
+    raw = tmp_path / "raw.h5"
+    with h5py.File(raw, "w") as f:
+        f.create_dataset("x", data=egm96[:64, :64])
+    r = subprocess.run(["h5repack", "-l", "x:CHUNK=32x32", "-f", "x:" + ud((2, 99)), str(raw),
+                        str(tmp_path / "bad.h5")], capture_output=True, text=True)
+    assert r.returncode != 0

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# All of ParZ's tests: packages, build, C tests (ctest), Python tests (pytest with Debian's
+# python3), then the sanitizer run when scripts/sanitize.sh exists. Exits non-zero if any fails.
+set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+cd "$PARZ_ROOT"
+
+"$PARZ_ROOT/scripts/deps.sh" || exit 1
+parz_build || { echo "test.sh: build FAILED" >&2; exit 1; }
+PY="$(parz_python)" || exit 1
+
+failed=()
+(cd "$PARZ_BUILD_DIR" && ctest --output-on-failure) || failed+=(ctest)
+
+parz_env
+"$PY" -m pytest -q -p no:cacheprovider "$PARZ_ROOT/python_tests" || failed+=(pytest)
+
+if [ -f "$PARZ_ROOT/scripts/sanitize.sh" ]; then
+  bash "$PARZ_ROOT/scripts/sanitize.sh" || failed+=(sanitize)
+fi
+
+if [ ${#failed[@]} -ne 0 ]; then
+  echo "test.sh: FAILED: ${failed[*]}" >&2
+  exit 1
+fi
+echo "test.sh: all tests passed"
