@@ -1,0 +1,155 @@
+/* OpenMP chunk encoder: the chunk encoder's three steps (codec/parz_chunk.h) with the middle one
+ * spread over a team. Each piece (a contiguous run of segments) is encoded into its own scratch
+ * stream; once every segment length is known the head is written and the pieces are joined at
+ * their bit offsets. The bytes are those of parz_chunk_encode for every thread count: the same
+ * encoder computes the layout, exceptions and table, and the payload is the same bits.
+ *
+ * The join runs in parallel too. Pieces start at arbitrary bit offsets, so neighbours share a
+ * boundary word; to write every payload word exactly once, word k belongs to the piece holding
+ * its first bit, and that piece ORs in the heads of the following pieces that reach into it. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "parz_omp.h"
+#include "team.h"
+
+/* Pieces per thread, handed out dynamically: segments of very different cost (fill regions,
+ * non-finite stand-ins) balance out. Each piece costs one scratch stream and one boundary word. */
+#define PIECES_PER_THREAD 4u
+
+static uint64_t load64le(const unsigned char* p) {
+  return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
+         (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 |
+         (uint64_t)p[7] << 56;
+}
+
+static void store64le(unsigned char* p, uint64_t w) {
+  int i;
+  for (i = 0; i < 8; i++)
+    p[i] = (unsigned char)(w >> (8 * i));
+}
+
+/* n (0..64) bits of stream s starting at bit pos; the caller guarantees pos + n <= its length, so
+ * no word past the stream is read. */
+static uint64_t get_bits(const unsigned char* s, uint64_t pos, unsigned n) {
+  uint64_t q = pos / 64u, w;
+  unsigned r = (unsigned)(pos % 64u);
+  if (n == 0)
+    return 0;
+  w = load64le(s + 8u * q) >> r;
+  if (r && r + n > 64u)
+    w |= load64le(s + 8u * (q + 1u)) << (64u - r);
+  return n < 64u ? w & (((uint64_t)1 << n) - 1u) : w;
+}
+
+typedef struct {
+  uint64_t first, count;    /* segments */
+  unsigned char* stream;    /* scratch */
+  size_t stream_bytes;
+  uint64_t bits;            /* encoded length */
+  uint64_t offset;          /* bit offset in the payload */
+} piece;
+
+/* Writes the payload words owned by piece i (see the file comment): those whose first bit lies in
+ * it. Bits past the last piece stay zero, the padding zfp_compress writes. */
+static void join_piece(unsigned char* payload, const piece* pc, uint64_t npieces, uint64_t i) {
+  const piece* p = &pc[i];
+  uint64_t lo = p->offset, hi = p->offset + p->bits;
+  uint64_t k = lo / 64u + (lo % 64u != 0), kend = hi / 64u + (hi % 64u != 0);
+  for (; k < kend; k++) {
+    uint64_t b = 64u * k, j;
+    uint64_t w = get_bits(p->stream, b - lo, (unsigned)(hi - b < 64u ? hi - b : 64u));
+    /* following pieces starting inside this word (several when pieces are tiny) */
+    for (j = i + 1; hi - b < 64u && j < npieces && pc[j].offset < b + 64u; j++) {
+      uint64_t jend = pc[j].offset + pc[j].bits;
+      uint64_t n = (jend < b + 64u ? jend : b + 64u) - pc[j].offset;
+      w |= get_bits(pc[j].stream, 0, (unsigned)n) << (pc[j].offset - b);
+    }
+    store64le(payload + 8u * k, w);
+  }
+}
+
+int parz_omp_chunk_encode(const parz_array* a, const void* data, const parz_chunk_config* cfg,
+                          void* dst, size_t dst_bytes, size_t* written, int threads,
+                          parz_error* err) {
+  parz_chunk_encoder* enc = NULL;
+  parz_omp_first_error first;
+  piece* pc = NULL;
+  unsigned char* scratch = NULL;
+  uint64_t nseg, npieces, i;
+  size_t total = 0, payload_offset = 0, raw;
+  int nthreads = parz_omp_team_size(threads), rc;
+  if (written)
+    *written = 0;
+  raw = parz_array_check(a, NULL) == PARZ_OK ? parz_array_count(a) * parz_type_size(a->type) : 0;
+  if (nthreads <= 1 || raw < PARZ_OMP_ENCODE_MIN_BYTES)
+    return parz_chunk_encode(a, data, cfg, dst, dst_bytes, written, err);
+  if (!dst)
+    return parz_fail(err, PARZ_ERR_ARG, "parz_omp_chunk_encode: NULL destination");
+  if ((rc = parz_chunk_encoder_begin(&enc, a, data, cfg, err)) != PARZ_OK)
+    return rc;
+  nseg = parz_chunk_encoder_segments(enc);
+  npieces = (uint64_t)nthreads * PIECES_PER_THREAD;
+  if (npieces > nseg)
+    npieces = nseg;
+  if ((uint64_t)nthreads > npieces)
+    nthreads = (int)npieces;
+  pc = (piece*)calloc((size_t)npieces, sizeof *pc);
+  for (i = 0; pc && i < npieces; i++) {
+    pc[i].first = nseg * i / npieces;
+    pc[i].count = nseg * (i + 1) / npieces - pc[i].first;
+    /* a bound for the first `count` segments bounds any `count` segments (the last segment may
+     * be shorter, never longer) */
+    pc[i].stream_bytes = parz_chunk_encoder_scratch_bound(enc, pc[i].count);
+    if (pc[i].stream_bytes == 0 || total > SIZE_MAX - pc[i].stream_bytes) {
+      total = 0;
+      break;
+    }
+    total += pc[i].stream_bytes;
+  }
+  if (pc && total)
+    scratch = (unsigned char*)malloc(total);
+  if (!scratch) {
+    free(pc);
+    parz_chunk_encoder_free(enc);
+    return parz_fail(err, PARZ_ERR_NOMEM, "out of memory for %zu bytes of encoder scratch",
+                     total);
+  }
+  for (i = 0, total = 0; i < npieces; total += pc[i].stream_bytes, i++)
+    pc[i].stream = scratch + total;   /* bounds are multiples of 8: streams stay word aligned */
+
+  parz_omp_first_error_init(&first);
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nthreads) schedule(dynamic, 1)
+#endif
+  for (int64_t j = 0; j < (int64_t)npieces; j++) {
+    parz_error e;
+    piece* p = &pc[j];
+    int prc;
+    if (parz_omp_first_error_skip(&first, (uint64_t)j))
+      continue;
+    prc = parz_chunk_encode_segments(enc, p->first, p->count, p->stream, p->stream_bytes,
+                                     &p->bits, &e);
+    if (prc != PARZ_OK)
+      parz_omp_first_error_record(&first, (uint64_t)j, prc, &e);
+  }
+  rc = parz_omp_first_error_result(&first, err);
+  if (rc == PARZ_OK)
+    rc = parz_chunk_encoder_write_head(enc, dst, dst_bytes, &payload_offset, err);
+  if (rc == PARZ_OK) {
+    unsigned char* payload = (unsigned char*)dst + payload_offset;
+    for (i = 0; i < npieces; i++)
+      pc[i].offset = parz_chunk_encoder_bit_offset(enc, pc[i].first);
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nthreads) schedule(static)
+#endif
+    for (int64_t j = 0; j < (int64_t)npieces; j++)
+      join_piece(payload, pc, npieces, (uint64_t)j);
+    if (written)
+      *written = parz_chunk_encoder_size(enc);
+  }
+  free(scratch);
+  free(pc);
+  parz_chunk_encoder_free(enc);
+  return rc;
+}

@@ -1,0 +1,72 @@
+/* Thread counts and first-error collection shared by the OpenMP decode and encode drivers. */
+#include "team.h"
+
+#include <string.h>
+
+#include "parz_omp.h"
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+int parz_omp_enabled(void) {
+#ifdef _OPENMP
+  return 1;
+#else
+  return 0;
+#endif
+}
+
+int parz_omp_team_size(int threads) {
+#ifdef _OPENMP
+  /* Inside an application's parallel region with nesting exhausted, a nested region runs on one
+   * thread: skip it rather than pay for it. Only queries; no OpenMP setting is changed. */
+  if (omp_get_active_level() >= omp_get_max_active_levels())
+    return 1;
+  if (threads <= 0)
+    threads = omp_get_max_threads();
+  return threads > 0 ? threads : 1;
+#else
+  (void)threads;
+  return 1;
+#endif
+}
+
+void parz_omp_first_error_init(parz_omp_first_error* f) {
+  f->index = UINT64_MAX;
+  memset(&f->err, 0, sizeof f->err);
+}
+
+void parz_omp_first_error_record(parz_omp_first_error* f, uint64_t index, int code,
+                                 const parz_error* e) {
+#ifdef _OPENMP
+#pragma omp critical(parz_omp_first_error)
+#endif
+  {
+    if (index < f->index) {
+      f->err = *e;
+      f->err.code = code;   /* the returned status is authoritative */
+#ifdef _OPENMP
+#pragma omp atomic write
+#endif
+      f->index = index;
+    }
+  }
+}
+
+int parz_omp_first_error_skip(parz_omp_first_error* f, uint64_t index) {
+  uint64_t first;
+#ifdef _OPENMP
+#pragma omp atomic read
+#endif
+  first = f->index;
+  return index > first;
+}
+
+int parz_omp_first_error_result(const parz_omp_first_error* f, parz_error* err) {
+  if (f->index == UINT64_MAX)
+    return PARZ_OK;
+  if (err)
+    *err = f->err;
+  return f->err.code;
+}

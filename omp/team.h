@@ -1,0 +1,38 @@
+/* Internal to omp/: how many threads a call uses, the measured size thresholds below which a
+ * chunk is handled serially, and the collection of the first error out of a parallel loop. */
+#ifndef PARZ_OMP_TEAM_H
+#define PARZ_OMP_TEAM_H
+
+#include <stdint.h>
+
+#include "parz.h"
+
+/* Below these decoded sizes a chunk is decoded / encoded serially whatever the thread count:
+ * waking a team costs more than the work. Measured with examples/bench_omp --threshold (see the
+ * comment in team.c for the numbers). */
+#define PARZ_OMP_DECODE_MIN_BYTES ((size_t)64 * 1024)
+#define PARZ_OMP_ENCODE_MIN_BYTES ((size_t)64 * 1024)
+
+/* Threads a parallel region would get for a request (0 = OpenMP's default); 1 when this build has
+ * no OpenMP or when the caller is already inside as many active parallel levels as OpenMP allows
+ * (the region would run on one thread anyway, so the drivers skip it). Reads OpenMP state only. */
+int parz_omp_team_size(int threads);
+
+/* The first error of a parallel loop over numbered work items: the one of the lowest item, so the
+ * message is the one the serial driver reports, whatever the thread count. Items above a recorded
+ * failure may be skipped; items below it must still run (one of them may fail first). */
+typedef struct {
+  uint64_t index;   /* lowest failed item, UINT64_MAX while none failed */
+  parz_error err;
+} parz_omp_first_error;
+
+void parz_omp_first_error_init(parz_omp_first_error* f);
+/* Thread-safe: keeps the status and message of the lowest failed item. */
+void parz_omp_first_error_record(parz_omp_first_error* f, uint64_t index, int code,
+                                 const parz_error* e);
+/* Thread-safe: nonzero when item `index` can no longer change the outcome. */
+int parz_omp_first_error_skip(parz_omp_first_error* f, uint64_t index);
+/* After the loop: PARZ_OK or the recorded error, copied into err. */
+int parz_omp_first_error_result(const parz_omp_first_error* f, parz_error* err);
+
+#endif

@@ -1,0 +1,97 @@
+/* Execution-policy dispatch of one chunk: serial, OpenMP or CUDA, with fallbacks. */
+#include "dispatch.h"
+
+#include <stdio.h>
+
+#include "exec_policy.h"
+#include "parz_omp.h"
+
+#ifdef PARZ_HAVE_CUDA
+#include <pthread.h>
+
+#include "parz_gpu.h"
+#endif
+
+/* auto mode: chunks that decode to at least this many bytes go to the GPU when one is usable;
+ * smaller ones stay on the CPU, where the host-device copies and kernel launches of the GPU path
+ * would dominate. TUNED BY THE GPU ENGINEER (issue 5) from measurements on the GPU machine. */
+#define PARZ_DISPATCH_GPU_MIN_BYTES ((size_t)4 * 1024 * 1024)
+
+#ifdef PARZ_HAVE_CUDA
+/* The GPU context is created lazily on the first GPU decode and reused for the life of the
+ * process, behind a mutex: HDF5 runs filters one at a time (its library lock), so one context
+ * serves every caller without waiting, and device buffers are not duplicated per thread. A
+ * context that failed is dropped and created again on the next GPU decode (a failure may be
+ * transient, e.g. one chunk too large for device memory). */
+static pthread_mutex_t gpu_lock = PTHREAD_MUTEX_INITIALIZER;
+static parz_gpu_context* gpu_ctx;
+static int gpu_usable = -1;   /* -1 not asked yet, else parz_gpu_available()'s answer */
+
+static int gpu_is_usable(void) {
+  int usable;
+  pthread_mutex_lock(&gpu_lock);
+  if (gpu_usable < 0)
+    gpu_usable = parz_gpu_available() != 0;
+  usable = gpu_usable;
+  pthread_mutex_unlock(&gpu_lock);
+  return usable;
+}
+
+/* PARZ_OK when the chunk was decoded on the GPU; anything else: decode it on the CPU. Device
+ * failures warn (once per message); other errors (a corrupt chunk) are left to the CPU decoder,
+ * whose message is authoritative. */
+static int gpu_decode(const void* src, size_t src_bytes, void* dst, size_t dst_bytes) {
+  parz_error e = {0, ""};
+  char msg[sizeof e.message + 64];
+  int rc;
+  pthread_mutex_lock(&gpu_lock);
+  rc = gpu_ctx ? PARZ_OK : parz_gpu_context_create(&gpu_ctx, 0, &e);
+  if (rc == PARZ_OK)
+    rc = parz_gpu_chunk_decode(gpu_ctx, src, src_bytes, dst, dst_bytes, &e);
+  if (rc == PARZ_ERR_DEVICE && gpu_ctx) {
+    parz_gpu_context_free(gpu_ctx);
+    gpu_ctx = NULL;
+  }
+  pthread_mutex_unlock(&gpu_lock);
+  if (rc == PARZ_ERR_DEVICE) {
+    snprintf(msg, sizeof msg, "GPU decoder failed (%s); decoding on the CPU", e.message);
+    parz_warn_once(msg);
+  }
+  return rc;
+}
+#endif
+
+int parz_dispatch_decode(const void* src, size_t src_bytes, void* dst, size_t dst_bytes,
+                         parz_error* err) {
+  parz_exec_policy pol;
+  parz_exec_policy_from_env(&pol);
+  if (pol.exec == PARZ_EXEC_SERIAL)
+    return parz_chunk_decode(src, src_bytes, dst, dst_bytes, err);
+#ifdef PARZ_HAVE_CUDA
+  if (pol.exec == PARZ_EXEC_CUDA || pol.exec == PARZ_EXEC_AUTO) {
+    int use = gpu_is_usable();
+    if (!use && pol.exec == PARZ_EXEC_CUDA)
+      parz_warn_once("PARZ_EXEC=cuda but no usable CUDA GPU: decoding with OpenMP");
+    if (use && pol.exec == PARZ_EXEC_AUTO) {
+      parz_chunk_view v;   /* only the decoded size is needed; the decoder parses again */
+      use = parz_chunk_parse(src, src_bytes, &v, NULL) == PARZ_OK &&
+            v.raw_bytes >= PARZ_DISPATCH_GPU_MIN_BYTES;
+    }
+    if (use && gpu_decode(src, src_bytes, dst, dst_bytes) == PARZ_OK)
+      return PARZ_OK;
+  }
+#else
+  if (pol.exec == PARZ_EXEC_CUDA)
+    parz_warn_once("PARZ_EXEC=cuda but this build has no CUDA support: decoding with OpenMP");
+#endif
+  return parz_omp_chunk_decode(src, src_bytes, dst, dst_bytes, pol.threads, err);
+}
+
+int parz_dispatch_encode(const parz_array* a, const void* data, const parz_chunk_config* cfg,
+                         void* dst, size_t dst_bytes, size_t* written, parz_error* err) {
+  parz_exec_policy pol;
+  parz_exec_policy_from_env(&pol);
+  if (pol.exec == PARZ_EXEC_SERIAL)
+    return parz_chunk_encode(a, data, cfg, dst, dst_bytes, written, err);
+  return parz_omp_chunk_encode(a, data, cfg, dst, dst_bytes, written, pol.threads, err);
+}

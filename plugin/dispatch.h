@@ -1,0 +1,32 @@
+/* One chunk through the decoder the execution policy picks (plugin/exec_policy.h): serial,
+ * OpenMP or CUDA, with fallbacks so that a read that can succeed never fails because of the
+ * policy. Every path gives the same bytes and the same array. */
+#ifndef PARZ_DISPATCH_H
+#define PARZ_DISPATCH_H
+
+#include "parz_chunk.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Decodes one compressed chunk (src, src_bytes) into dst, which must hold the chunk's decoded
+ * size (as parz_chunk_decode). Reads PARZ_EXEC / PARZ_THREADS on every call.
+ *   serial: parz_chunk_decode.  omp: parz_omp_chunk_decode (serial below its threshold).
+ *   cuda:   the GPU; without a usable GPU or a CUDA build, one warning, then OpenMP.
+ *   auto:   the GPU for chunks of at least PARZ_DISPATCH_GPU_MIN_BYTES (dispatch.c) when one is usable, else
+ *           OpenMP.
+ * A GPU failure prints one warning and the chunk is decoded on the CPU. */
+int parz_dispatch_decode(const void* src, size_t src_bytes, void* dst, size_t dst_bytes,
+                         parz_error* err);
+
+/* Encodes one chunk: serial for PARZ_EXEC=serial, else OpenMP (there is no GPU encoder; cuda
+ * encodes with OpenMP without a warning). Both give identical bytes. */
+int parz_dispatch_encode(const parz_array* a, const void* data, const parz_chunk_config* cfg,
+                         void* dst, size_t dst_bytes, size_t* written, parz_error* err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
