@@ -155,16 +155,16 @@ int parz_chunk_parse(const void* src, size_t src_bytes, parz_chunk_view* view, p
   memset(&v, 0, sizeof v);
   if (src_bytes < 4 || h[0] != MAGIC0 || h[1] != MAGIC1 || h[2] != MAGIC2 || h[3] != MAGIC3)
     return parz_fail(err, PARZ_ERR_FORMAT, "not a ParZ chunk (bad magic, %zu bytes)", src_bytes);
-  if (src_bytes < H_CODEC_VERSION + 2)
-    return parz_fail(err, PARZ_ERR_FORMAT, "ParZ chunk truncated to %zu bytes", src_bytes);
   /* versions first: a newer writer may have changed everything after them */
-  version = parz_load16(h + H_FORMAT);
-  codec = parz_load16(h + H_CODEC);
-  codec_version = parz_load16(h + H_CODEC_VERSION);
+  version = src_bytes >= H_FORMAT + 2 ? parz_load16(h + H_FORMAT) : FORMAT_VERSION;
   if (version != FORMAT_VERSION)
     return parz_fail(err, version > FORMAT_VERSION ? PARZ_ERR_VERSION : PARZ_ERR_FORMAT,
                      "ParZ chunk format version %u; this reader knows version %u", version,
                      FORMAT_VERSION);
+  if (src_bytes < H_CODEC_VERSION + 2)
+    return parz_fail(err, PARZ_ERR_FORMAT, "ParZ chunk truncated to %zu bytes", src_bytes);
+  codec = parz_load16(h + H_CODEC);
+  codec_version = parz_load16(h + H_CODEC_VERSION);
   if (codec != CODEC_ID_ZFP1 || codec_version > CODEC_VERSION || codec_version == 0)
     return parz_fail(err, PARZ_ERR_VERSION,
                      "ParZ chunk codec %u version %u; this reader knows codec %u up to version %u",

@@ -3,6 +3,7 @@
  * bad exception records (all re-sealed with a valid checksum so that validation, not the
  * checksum, must catch them), and payload corruption, which must give an error or data but never
  * a read out of bounds (run this test under -fsanitize=address,undefined: PARZ_SANITIZE=ON). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 

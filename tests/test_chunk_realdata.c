@@ -3,6 +3,7 @@
  * payload bytes) at the default C and P, and the times of the chunk path next to the bare codec.
  * With --sweep, also the overhead for C in {8, 16, 32, 64, 128, 256, 1024}.
  * Usage: test_chunk_realdata DATA_DIR [--sweep] */
+#define _POSIX_C_SOURCE 199309L
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -49,9 +49,12 @@ static void table_kind(parz_table_kind kind, unsigned width, uint32_t C, uint32_
       }
     }
   }
+  /* OFFSETS stores no end: its last segment runs to payload_bits, and the decoder's segment end
+   * check catches a wrong one */
   v.payload_bits = total + 1;
-  CHECK(parz_table_validate(&v, &err) == PARZ_ERR_FORMAT, "kind %d: wrong total accepted",
-        (int)kind);
+  if (kind != PARZ_TABLE_OFFSETS)
+    CHECK(parz_table_validate(&v, &err) == PARZ_ERR_FORMAT, "kind %d: wrong total accepted",
+          (int)kind);
   if (width == 2 && v.nsegments > 1) {   /* a length that overflows its field is refused */
     bits[1] = 65536;
     CHECK(parz_table_write(&v, bits, t, &err) == PARZ_ERR_PARAM, "16-bit overflow accepted");
