@@ -1,7 +1,8 @@
 /* The ParZ HDF5 filter: class, can_apply, set_local, filter function and plugin entry points.
  *
- * This module is loaded by HDF5 with dlopen and does not link libhdf5: every H5* symbol is
- * resolved from the process that loads it, so one build serves serial and parallel HDF5.
+ * This module is loaded by HDF5 with dlopen and does not link libhdf5: every HDF5 function and
+ * identifier comes from the HDF5 library that loaded it (h5_api.h), so one build serves serial
+ * and parallel HDF5, and h5py, which keeps libhdf5 out of the global symbol scope.
  * All rules about cd_values live in filter_config.c; this file only talks to HDF5.
  *
  * Errors go onto the HDF5 error stack (h5py shows the innermost message in its exception).
@@ -17,6 +18,7 @@
 #include "H5Zparz.h"
 #include "filter_config.h"
 #include "filter_exec.h"
+#include "h5_api.h"
 
 #define PARZ_EXPORT __attribute__((visibility("default")))
 
@@ -24,8 +26,9 @@
 #define PARZ_H5_MAX_RANK 32
 
 static void push_error(const char* func, int line, hid_t minor, const char* message) {
-  H5Epush2(H5E_DEFAULT, __FILE__, func, (unsigned)line, H5E_ERR_CLS, H5E_PLINE, minor, "%s",
-           message);
+  const parz_h5_api* h5 = parz_h5();
+  h5->H5Epush2(H5E_DEFAULT, __FILE__, func, (unsigned)line, *h5->H5E_ERR_CLS_g, *h5->H5E_PLINE_g,
+               minor, "%s", message);
 }
 #define PUSH(minor, message) push_error(__func__, __LINE__, (minor), (message))
 
@@ -60,27 +63,28 @@ static const char* class_name(H5T_class_t c) {
  * order (big-endian values are swapped around the codec). Anything else gets a message. */
 static int classify_type(hid_t type_id, parz_type* type, int* big_endian, char* why,
                          size_t why_size) {
+  const parz_h5_api* h5 = parz_h5();
   struct { hid_t le, be; parz_type type; } const known[] = {
-      {H5T_IEEE_F32LE, H5T_IEEE_F32BE, PARZ_FLOAT},
-      {H5T_IEEE_F64LE, H5T_IEEE_F64BE, PARZ_DOUBLE},
-      {H5T_STD_I32LE, H5T_STD_I32BE, PARZ_INT32},
-      {H5T_STD_I64LE, H5T_STD_I64BE, PARZ_INT64},
+      {*h5->H5T_IEEE_F32LE_g, *h5->H5T_IEEE_F32BE_g, PARZ_FLOAT},
+      {*h5->H5T_IEEE_F64LE_g, *h5->H5T_IEEE_F64BE_g, PARZ_DOUBLE},
+      {*h5->H5T_STD_I32LE_g, *h5->H5T_STD_I32BE_g, PARZ_INT32},
+      {*h5->H5T_STD_I64LE_g, *h5->H5T_STD_I64BE_g, PARZ_INT64},
   };
   for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
-    if (H5Tequal(type_id, known[i].le) > 0) {
+    if (h5->H5Tequal(type_id, known[i].le) > 0) {
       *type = known[i].type;
       *big_endian = 0;
       return 0;
     }
-    if (H5Tequal(type_id, known[i].be) > 0) {
+    if (h5->H5Tequal(type_id, known[i].be) > 0) {
       *type = known[i].type;
       *big_endian = 1;
       return 0;
     }
   }
-  H5T_class_t cls = H5Tget_class(type_id);
-  size_t size = H5Tget_size(type_id);
-  if (cls == H5T_INTEGER && H5Tget_sign(type_id) == H5T_SGN_NONE)
+  H5T_class_t cls = h5->H5Tget_class(type_id);
+  size_t size = h5->H5Tget_size(type_id);
+  if (cls == H5T_INTEGER && h5->H5Tget_sign(type_id) == H5T_SGN_NONE)
     snprintf(why, why_size,
              "parz: unsigned %zu-byte integer datasets are not supported (float32, float64, "
              "int32 and int64 only)", size);
@@ -93,12 +97,13 @@ static int classify_type(hid_t type_id, parz_type* type, int* big_endian, char* 
 
 /* Reads the chunk shape and squeezes unit dimensions; returns the squeezed rank or -1. */
 static int chunk_shape(hid_t dcpl_id, size_t shape[4], char* why, size_t why_size) {
-  if (H5Pget_layout(dcpl_id) != H5D_CHUNKED) {
+  const parz_h5_api* h5 = parz_h5();
+  if (h5->H5Pget_layout(dcpl_id) != H5D_CHUNKED) {
     snprintf(why, why_size, "parz: the dataset must use chunked layout (set chunks)");
     return -1;
   }
   hsize_t dims[PARZ_H5_MAX_RANK];
-  int rank = H5Pget_chunk(dcpl_id, PARZ_H5_MAX_RANK, dims);
+  int rank = h5->H5Pget_chunk(dcpl_id, PARZ_H5_MAX_RANK, dims);
   if (rank < 1) {
     snprintf(why, why_size, "parz: cannot read the chunk dimensions");
     return -1;
@@ -122,11 +127,11 @@ static htri_t parz_can_apply(hid_t dcpl_id, hid_t type_id, hid_t space_id) {
   int big_endian;
   size_t shape[4];
   if (classify_type(type_id, &type, &big_endian, why, sizeof why) < 0) {
-    PUSH(H5E_CANAPPLY, why);
+    PUSH(*parz_h5()->H5E_CANAPPLY_g, why);
     return -1;
   }
   if (chunk_shape(dcpl_id, shape, why, sizeof why) < 0) {
-    PUSH(H5E_CANAPPLY, why);
+    PUSH(*parz_h5()->H5E_CANAPPLY_g, why);
     return -1;
   }
   return 1;
@@ -138,19 +143,19 @@ static herr_t parz_set_local(hid_t dcpl_id, hid_t type_id, hid_t space_id) {
   unsigned flags = 0;
   size_t n = PARZ_CD_INTERNAL_NELMTS + 8;
   unsigned cd[PARZ_CD_INTERNAL_NELMTS + 8];
-  if (H5Pget_filter_by_id2(dcpl_id, H5Z_FILTER_PARZ, &flags, &n, cd, 0, NULL, NULL) < 0) {
-    PUSH(H5E_CANTGET, "parz: cannot read the filter's cd_values");
+  if (parz_h5()->H5Pget_filter_by_id2(dcpl_id, H5Z_FILTER_PARZ, &flags, &n, cd, 0, NULL, NULL) < 0) {
+    PUSH(*parz_h5()->H5E_CANTGET_g, "parz: cannot read the filter's cd_values");
     return -1;
   }
   if (n > PARZ_CD_INTERNAL_NELMTS + 8) {
     snprintf(why, sizeof why, "parz: %zu cd_values, far more than any ParZ layout uses", n);
-    PUSH(H5E_BADVALUE, why);
+    PUSH(*parz_h5()->H5E_BADVALUE_g, why);
     return -1;
   }
   parz_error e = {0, ""};
   parz_filter_request req;
   if (parz_cd_parse_request(n, cd, &req, &e) != PARZ_OK) {
-    PUSH(H5E_BADVALUE, e.message);
+    PUSH(*parz_h5()->H5E_BADVALUE_g, e.message);
     return -1;
   }
   parz_type type;
@@ -159,18 +164,23 @@ static herr_t parz_set_local(hid_t dcpl_id, hid_t type_id, hid_t space_id) {
   int dims;
   if (classify_type(type_id, &type, &big_endian, why, sizeof why) < 0 ||
       (dims = chunk_shape(dcpl_id, shape, why, sizeof why)) < 0) {
-    PUSH(H5E_CANAPPLY, why);
+    PUSH(*parz_h5()->H5E_CANAPPLY_g, why);
     return -1;
   }
   parz_filter_config cfg;
   if (parz_cd_configure(&req, type, big_endian, (unsigned)dims, shape, &cfg, &e) != PARZ_OK) {
-    PUSH(H5E_BADVALUE, e.message);
+    if (strncmp(e.message, "parz", 4) != 0) {  /* a codec setter's message */
+      snprintf(why, sizeof why, "parz: invalid parameters: %s", e.message);
+      PUSH(*parz_h5()->H5E_BADVALUE_g, why);
+    } else {
+      PUSH(*parz_h5()->H5E_BADVALUE_g, e.message);
+    }
     return -1;
   }
   unsigned stored[PARZ_CD_INTERNAL_NELMTS];
   parz_cd_store(&cfg, stored);
-  if (H5Pmodify_filter(dcpl_id, H5Z_FILTER_PARZ, flags, PARZ_CD_INTERNAL_NELMTS, stored) < 0) {
-    PUSH(H5E_CANTSET, "parz: cannot store the filter's cd_values");
+  if (parz_h5()->H5Pmodify_filter(dcpl_id, H5Z_FILTER_PARZ, flags, PARZ_CD_INTERNAL_NELMTS, stored) < 0) {
+    PUSH(*parz_h5()->H5E_CANTSET_g, "parz: cannot store the filter's cd_values");
     return -1;
   }
   return 0;
@@ -194,7 +204,7 @@ static size_t filter_encode(const parz_filter_config* cfg, size_t nbytes, size_t
     char msg[200];
     snprintf(msg, sizeof msg, "parz: chunk of %zu bytes, the dataset's chunk shape needs %zu",
              nbytes, raw);
-    PUSH(H5E_CANTFILTER, msg);
+    PUSH(*parz_h5()->H5E_CANTFILTER_g, msg);
     return 0;
   }
   const void* in = *buf;
@@ -202,7 +212,7 @@ static size_t filter_encode(const parz_filter_config* cfg, size_t nbytes, size_t
   if (cfg->big_endian) {
     swapped = malloc(raw);
     if (!swapped) {
-      PUSH(H5E_NOSPACE, "parz: out of memory swapping a big-endian chunk");
+      PUSH(*parz_h5()->H5E_NOSPACE_g, "parz: out of memory swapping a big-endian chunk");
       return 0;
     }
     memcpy(swapped, in, raw);
@@ -210,19 +220,19 @@ static size_t filter_encode(const parz_filter_config* cfg, size_t nbytes, size_t
     in = swapped;
   }
   size_t bound = parz_chunk_bound(&cfg->chunk, &cfg->config);
-  void* out = bound ? H5allocate_memory(bound, 0) : NULL;
+  void* out = bound ? parz_h5()->H5allocate_memory(bound, 0) : NULL;
   size_t written = 0;
   if (!out) {
-    PUSH(H5E_NOSPACE, "parz: cannot allocate the compressed chunk");
+    PUSH(*parz_h5()->H5E_NOSPACE_g, "parz: cannot allocate the compressed chunk");
   } else if (parz_filter_exec_encode(&cfg->chunk, in, &cfg->config, out, bound, &written, &e) !=
              PARZ_OK) {
-    PUSH_STATUS(H5E_CANTFILTER, "cannot encode chunk", &e);
-    H5free_memory(out);
+    PUSH_STATUS(*parz_h5()->H5E_CANTFILTER_g, "cannot encode chunk", &e);
+    parz_h5()->H5free_memory(out);
     out = NULL;
   }
   free(swapped);
   if (!out) return 0;
-  H5free_memory(*buf);
+  parz_h5()->H5free_memory(*buf);
   *buf = out;
   *buf_size = bound;
   return written;
@@ -233,7 +243,7 @@ static size_t filter_decode(const parz_filter_config* cfg, size_t nbytes, size_t
   parz_error e = {0, ""};
   parz_chunk_view view;
   if (parz_chunk_parse(*buf, nbytes, &view, &e) != PARZ_OK) {
-    PUSH_STATUS(H5E_READERROR, "cannot read chunk", &e);
+    PUSH_STATUS(*parz_h5()->H5E_READERROR_g, "cannot read chunk", &e);
     return 0;
   }
   /* The chunk describes itself; a chunk that disagrees with the dataset is foreign (copied from
@@ -250,21 +260,21 @@ static size_t filter_decode(const parz_filter_config* cfg, size_t nbytes, size_t
              view.array.shape[2], view.array.shape[3], (int)cfg->chunk.type, cfg->chunk.dims,
              cfg->chunk.shape[0], cfg->chunk.shape[1], cfg->chunk.shape[2],
              cfg->chunk.shape[3]);
-    PUSH(H5E_READERROR, msg);
+    PUSH(*parz_h5()->H5E_READERROR_g, msg);
     return 0;
   }
-  void* out = H5allocate_memory(view.raw_bytes, 0);
+  void* out = parz_h5()->H5allocate_memory(view.raw_bytes, 0);
   if (!out) {
-    PUSH(H5E_NOSPACE, "parz: cannot allocate the decoded chunk");
+    PUSH(*parz_h5()->H5E_NOSPACE_g, "parz: cannot allocate the decoded chunk");
     return 0;
   }
   if (parz_filter_exec_decode(*buf, nbytes, out, view.raw_bytes, &e) != PARZ_OK) {
-    PUSH_STATUS(H5E_READERROR, "cannot decode chunk", &e);
-    H5free_memory(out);
+    PUSH_STATUS(*parz_h5()->H5E_READERROR_g, "cannot decode chunk", &e);
+    parz_h5()->H5free_memory(out);
     return 0;
   }
   if (cfg->big_endian) swap_bytes(out, view.raw_bytes, parz_type_size(cfg->chunk.type));
-  H5free_memory(*buf);
+  parz_h5()->H5free_memory(*buf);
   *buf = out;
   *buf_size = view.raw_bytes;
   return view.raw_bytes;
@@ -275,7 +285,7 @@ static size_t parz_filter(unsigned flags, size_t cd_nelmts, const unsigned cd_va
   parz_error e = {0, ""};
   parz_filter_config cfg;
   if (parz_cd_load(cd_nelmts, cd_values, &cfg, &e) != PARZ_OK) {
-    PUSH(H5E_BADVALUE, e.message);
+    PUSH(*parz_h5()->H5E_BADVALUE_g, e.message);
     return 0;
   }
   if (flags & H5Z_FLAG_REVERSE) return filter_decode(&cfg, nbytes, buf_size, buf);
@@ -291,4 +301,13 @@ static const H5Z_class2_t parz_filter_class = {
 };
 
 PARZ_EXPORT H5PL_type_t H5PLget_plugin_type(void) { return H5PL_TYPE_FILTER; }
-PARZ_EXPORT const void* H5PLget_plugin_info(void) { return &parz_filter_class; }
+/* HDF5 calls this right after loading the module: the caller is HDF5 itself, the library in
+ * which h5_api.c looks up everything else. Returning NULL makes HDF5 refuse the plugin. */
+PARZ_EXPORT const void* H5PLget_plugin_info(void) {
+  char why[200];
+  if (parz_h5_api_load(__builtin_return_address(0), why, sizeof why) != 0) {
+    fprintf(stderr, "%s\n", why);
+    return NULL;
+  }
+  return &parz_filter_class;
+}

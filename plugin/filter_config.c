@@ -59,10 +59,11 @@ int parz_cd_parse_request(size_t n, const unsigned* cd, parz_filter_request* req
     if (parz_cd_mode_values(req->mode) < 0)
       return parz_fail(err, PARZ_ERR_PARAM, "parz: internal cd_values hold unknown mode %u",
                        req->mode);
-    for (int i = 0; i < 4; i++) req->values[i] = cd[2 + i];
-    req->table = cd[6];
-    req->segment_blocks = cd[7];
-    req->partition_segments = cd[8];
+    for (int i = 0; i < 4; i++)
+      req->values[i] = req->mode == PARZ_CD_MODE_EXPERT ? cd[12 + i] : i < 2 ? cd[2 + i] : 0;
+    req->table = cd[4];
+    req->segment_blocks = cd[5];
+    req->partition_segments = cd[6];
     return check_table(req, err);
   }
   if (cd[0] > 1000)
@@ -173,18 +174,19 @@ void parz_cd_store(const parz_filter_config* cfg, unsigned* cd) {
   memset(cd, 0, PARZ_CD_INTERNAL_NELMTS * sizeof *cd);
   cd[0] = PARZ_CD_INTERNAL_V1;
   cd[1] = cfg->request.mode;
-  for (int i = 0; i < 4; i++) cd[2 + i] = cfg->request.values[i];
-  cd[6] = (unsigned)cfg->config.table;
-  cd[7] = cfg->config.segment_blocks;
-  cd[8] = cfg->config.partition_segments;
-  cd[9] = (unsigned)cfg->chunk.type;
-  cd[10] = cfg->big_endian ? 1u : 0u;
-  cd[11] = cfg->chunk.dims;
-  for (unsigned i = 0; i < cfg->chunk.dims; i++) cd[12 + i] = (unsigned)cfg->chunk.shape[i];
-  cd[16] = cfg->config.params.minbits;
-  cd[17] = cfg->config.params.maxbits;
-  cd[18] = cfg->config.params.maxprec;
-  cd[19] = (unsigned)(uint32_t)cfg->config.params.minexp;
+  if (cfg->request.mode != PARZ_CD_MODE_EXPERT) {
+    cd[2] = cfg->request.values[0];
+    cd[3] = cfg->request.values[1];
+  }
+  cd[4] = (unsigned)cfg->config.table;
+  cd[5] = cfg->config.segment_blocks;
+  cd[6] = cfg->config.partition_segments;
+  cd[7] = (unsigned)cfg->chunk.type + (cfg->big_endian ? PARZ_CD_BIG_ENDIAN : 0u);
+  for (unsigned i = 0; i < cfg->chunk.dims; i++) cd[8 + i] = (unsigned)cfg->chunk.shape[i];
+  cd[12] = cfg->config.params.minbits;
+  cd[13] = cfg->config.params.maxbits;
+  cd[14] = cfg->config.params.maxprec;
+  cd[15] = (unsigned)(uint32_t)cfg->config.params.minexp;
 }
 
 int parz_cd_load(size_t n, const unsigned* cd, parz_filter_config* cfg, parz_error* err) {
@@ -200,25 +202,29 @@ int parz_cd_load(size_t n, const unsigned* cd, parz_filter_config* cfg, parz_err
   }
   int rc = parz_cd_parse_request(n, cd, &cfg->request, err);
   if (rc != PARZ_OK) return rc;
-  unsigned dims = cd[11];
-  if (cd[9] < PARZ_INT32 || cd[9] > PARZ_DOUBLE || cd[10] > 1 || dims < 1 || dims > 4)
+  unsigned type = cd[7] & (PARZ_CD_BIG_ENDIAN - 1u), dims = 0;
+  while (dims < 4 && cd[8 + dims] != 0) dims++;
+  for (unsigned i = dims; i < 4; i++)
+    if (cd[8 + i] != 0) dims = 0; /* a gap: not a shape this plugin wrote */
+  if (type < PARZ_INT32 || type > PARZ_DOUBLE || (cd[7] & ~(2 * PARZ_CD_BIG_ENDIAN - 1u)) ||
+      dims == 0)
     return parz_fail(err, PARZ_ERR_PARAM,
-                     "parz: dataset cd_values corrupt (type %u, byte order %u, rank %u)", cd[9],
-                     cd[10], dims);
-  cfg->chunk.type = (parz_type)cd[9];
-  cfg->big_endian = (int)cd[10];
+                     "parz: dataset cd_values corrupt (type %u, chunk shape %u %u %u %u)", cd[7],
+                     cd[8], cd[9], cd[10], cd[11]);
+  cfg->chunk.type = (parz_type)type;
+  cfg->big_endian = (cd[7] & PARZ_CD_BIG_ENDIAN) != 0;
   cfg->chunk.dims = dims;
-  for (unsigned i = 0; i < dims; i++) cfg->chunk.shape[i] = cd[12 + i];
+  for (unsigned i = 0; i < dims; i++) cfg->chunk.shape[i] = cd[8 + i];
   rc = parz_array_check(&cfg->chunk, err);
   if (rc != PARZ_OK) return rc;
-  rc = parz_params_expert(&cfg->config.params, cd[16], cd[17], cd[18], (int32_t)cd[19], err);
+  rc = parz_params_expert(&cfg->config.params, cd[12], cd[13], cd[14], (int32_t)cd[15], err);
   if (rc != PARZ_OK) return rc;
-  cfg->config.table = (parz_table_kind)cd[6];
-  cfg->config.segment_blocks = cd[7];
-  cfg->config.partition_segments = cd[8];
+  cfg->config.table = (parz_table_kind)cd[4];
+  cfg->config.segment_blocks = cd[5];
+  cfg->config.partition_segments = cd[6];
   if (cfg->config.table == PARZ_TABLE_AUTO || parz_chunk_bound(&cfg->chunk, &cfg->config) == 0)
     return parz_fail(err, PARZ_ERR_PARAM,
                      "parz: dataset cd_values corrupt (table kind %u, segment_blocks %u, "
-                     "partition_segments %u)", cd[6], cd[7], cd[8]);
+                     "partition_segments %u)", cd[4], cd[5], cd[6]);
   return PARZ_OK;
 }

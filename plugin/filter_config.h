@@ -4,19 +4,21 @@
  * and hand them here, so every rule about cd_values is testable without a file.
  *
  * Internal form, version 1 (what set_local stores with H5Pmodify_filter and what h5dump shows),
- * PARZ_CD_INTERNAL_NELMTS unsigned values:
+ * PARZ_CD_INTERNAL_NELMTS = 16 unsigned values (h5py reads at most 16 per filter):
  *   [0]      1001 = internal form, version 1 (user forms start with a mode 1..5)
  *   [1]      mode (1 rate, 2 precision, 3 accuracy, 4 expert, 5 reversible)
- *   [2..5]   the user's values for that mode, zero padded (so set_local can redo the conversion,
- *            e.g. when h5repack changes the chunk shape: rate mode depends on the rank)
- *   [6]      table kind (resolved, never 0 = auto)
- *   [7]      segment_blocks C (resolved)
- *   [8]      partition_segments P (resolved; 0 unless the table is hybrid)
- *   [9]      scalar type (parz_type: 1 int32, 2 int64, 3 float, 4 double)
- *   [10]     byte order of the dataset type (0 little-endian, 1 big-endian)
- *   [11]     rank of the squeezed chunk (1..4)
- *   [12..15] squeezed chunk shape, slowest dimension first, unused entries 0
- *   [16..19] codec parameters minbits, maxbits, maxprec, minexp (minexp as 32-bit two's
+ *   [2..3]   the user's values for rate / accuracy (binary64 high, low word) or precision
+ *            (precision, 0); 0 0 for expert (its values are [12..15]) and reversible. Kept so
+ *            set_local can redo the conversion, e.g. when h5repack changes the chunk shape
+ *            (rate mode depends on the rank).
+ *   [4]      table kind (resolved, never 0 = auto)
+ *   [5]      segment_blocks C (resolved)
+ *   [6]      partition_segments P (resolved; 0 unless the table is hybrid)
+ *   [7]      scalar type (parz_type: 1 int32, 2 int64, 3 float, 4 double), plus 16 when the
+ *            dataset's values are big-endian
+ *   [8..11]  squeezed chunk shape, slowest dimension first, unused entries 0 (rank = number
+ *            of non-zero entries)
+ *   [12..15] codec parameters minbits, maxbits, maxprec, minexp (minexp as 32-bit two's
  *            complement)
  */
 #ifndef PARZ_FILTER_CONFIG_H
@@ -31,7 +33,8 @@
 #define PARZ_CD_MODE_EXPERT 4u
 
 #define PARZ_CD_INTERNAL_V1 1001u
-#define PARZ_CD_INTERNAL_NELMTS 20u
+#define PARZ_CD_INTERNAL_NELMTS 16u
+#define PARZ_CD_BIG_ENDIAN 16u
 #define PARZ_CD_USER_NELMTS_MAX 8u
 
 /* Accepted table settings: generous limits that keep every size computation far from overflow. */
