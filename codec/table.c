@@ -44,8 +44,9 @@ int parz_table_layout(parz_chunk_view* v, parz_error* err) {
     if (v->length_bytes != 2 && v->length_bytes != 4)
       return parz_fail(err, PARZ_ERR_FORMAT, "length field width %u bytes (must be 2 or 4)",
                        v->length_bytes);
-    /* nsegments <= nblocks < 2^62 here (the caller bounds nblocks), so these never wrap */
-    if (v->nsegments > SIZE_MAX / 8u)
+    /* a record costs at most 16 bytes per segment (8 + pad8(4) with P = 1), so with this
+     * bound no table size below can wrap */
+    if (v->nsegments > SIZE_MAX / 16u)
       return parz_fail(err, PARZ_ERR_FORMAT, "%llu segments: table too large",
                        (unsigned long long)v->nsegments);
     if (v->table == PARZ_TABLE_LENGTHS) {

@@ -244,6 +244,49 @@ static void wide_lengths(void) {
   free(data);
 }
 
+/* All-zero arrays (the shortest blocks every mode can write) and strided input (encoded from a
+ * view with strides, it must give the bytes of its contiguous copy). */
+static void zeros_and_strides(void) {
+  size_t ti;
+  int mode;
+  for (ti = 0; ti < 4; ti++)
+    for (mode = 0; mode < TEST_MODES; mode++) {
+      parz_array a = test_array(types[ti], 2, 9, 10, 0, 0);
+      size_t size = parz_type_size(a.type), n1 = 0, n2 = 0, r, c;
+      unsigned char* zero = calloc(90, size);
+      unsigned char* big = malloc(18 * 30 * size);
+      unsigned char* compact = test_data(&a, 5);
+      unsigned char *c1, *c2;
+      parz_chunk_config cfg;
+      parz_error err;
+      parz_array view = a;
+      memset(&cfg, 0, sizeof cfg);
+      cfg.params = test_params(mode, a.type, 2);
+      one_case(&a, zero, mode, PARZ_TABLE_AUTO, 1, 1);
+      c1 = test_encode(&a, zero, &cfg, &n1);
+      {
+        parz_chunk_view v;
+        CHECK(c1 && parz_chunk_parse(c1, n1, &v, &err) == PARZ_OK, "zeros %s", test_mode_name(mode));
+      }
+      free(c1);
+      /* view: rows 0, 2, 4, ... and columns 0, 3, 6, ... of an 18 x 30 array */
+      for (r = 0; r < 9; r++)
+        for (c = 0; c < 10; c++)
+          memcpy(big + (2 * r * 30 + 3 * c) * size, compact + (r * 10 + c) * size, size);
+      view.stride[0] = 60;
+      view.stride[1] = 3;
+      c1 = test_encode(&a, compact, &cfg, &n1);
+      c2 = test_encode(&view, big, &cfg, &n2);
+      CHECK(c1 && c2 && n1 == n2 && !memcmp(c1, c2, n1), "strided %s %s differs",
+            type_names[a.type], test_mode_name(mode));
+      free(c1);
+      free(c2);
+      free(zero);
+      free(big);
+      free(compact);
+    }
+}
+
 int main(void) {
   size_t si, ti, li;
   int mode, kind;
@@ -259,5 +302,6 @@ int main(void) {
       free(data);
     }
   wide_lengths();
+  zeros_and_strides();
   return test_finish("test_chunk_roundtrip");
 }
