@@ -27,8 +27,8 @@
 
 static void push_error(const char* func, int line, hid_t minor, const char* message) {
   const parz_h5_api* h5 = parz_h5();
-  h5->H5Epush2(H5E_DEFAULT, __FILE__, func, (unsigned)line, *h5->H5E_ERR_CLS_g, *h5->H5E_PLINE_g,
-               minor, "%s", message);
+  h5->H5Epush2(H5E_DEFAULT, __FILE__, func, (unsigned)line, h5->err_class, h5->err_major, minor,
+               "%s", message);
 }
 #define PUSH(minor, message) push_error(__func__, __LINE__, (minor), (message))
 
@@ -60,30 +60,38 @@ static const char* class_name(H5T_class_t c) {
 }
 
 /* Accepts exactly IEEE binary32/binary64 and 32/64-bit two's complement integers, either byte
- * order (big-endian values are swapped around the codec). Anything else gets a message. */
+ * order (big-endian values are swapped around the codec). Anything else gets a message.
+ * Types are compared by their properties (h5_api.h says why not with H5T_IEEE_F32LE). */
 static int classify_type(hid_t type_id, parz_type* type, int* big_endian, char* why,
                          size_t why_size) {
   const parz_h5_api* h5 = parz_h5();
-  struct { hid_t le, be; parz_type type; } const known[] = {
-      {*h5->H5T_IEEE_F32LE_g, *h5->H5T_IEEE_F32BE_g, PARZ_FLOAT},
-      {*h5->H5T_IEEE_F64LE_g, *h5->H5T_IEEE_F64BE_g, PARZ_DOUBLE},
-      {*h5->H5T_STD_I32LE_g, *h5->H5T_STD_I32BE_g, PARZ_INT32},
-      {*h5->H5T_STD_I64LE_g, *h5->H5T_STD_I64BE_g, PARZ_INT64},
-  };
-  for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
-    if (h5->H5Tequal(type_id, known[i].le) > 0) {
-      *type = known[i].type;
-      *big_endian = 0;
-      return 0;
-    }
-    if (h5->H5Tequal(type_id, known[i].be) > 0) {
-      *type = known[i].type;
-      *big_endian = 1;
+  /* Property queries that do not apply to a class push HDF5 errors of their own, which h5py
+   * would show instead of ours: ask them only of integer and floating-point types. */
+  H5T_class_t cls = h5->H5Tget_class(type_id);
+  size_t size = h5->H5Tget_size(type_id);
+  int numeric = cls == H5T_FLOAT || cls == H5T_INTEGER;
+  H5T_order_t order = numeric ? h5->H5Tget_order(type_id) : H5T_ORDER_NONE;
+  int whole = numeric && (size == 4 || size == 8) && h5->H5Tget_precision(type_id) == 8 * size &&
+              h5->H5Tget_offset(type_id) == 0 && (order == H5T_ORDER_LE || order == H5T_ORDER_BE);
+  if (cls == H5T_FLOAT && whole) {
+    size_t spos, epos, esize, mpos, msize;
+    int ieee = h5->H5Tget_fields(type_id, &spos, &epos, &esize, &mpos, &msize) >= 0 &&
+               h5->H5Tget_norm(type_id) == H5T_NORM_IMPLIED && mpos == 0 &&
+               (size == 4 ? spos == 31 && epos == 23 && esize == 8 && msize == 23 &&
+                                h5->H5Tget_ebias(type_id) == 127
+                          : spos == 63 && epos == 52 && esize == 11 && msize == 52 &&
+                                h5->H5Tget_ebias(type_id) == 1023);
+    if (ieee) {
+      *type = size == 4 ? PARZ_FLOAT : PARZ_DOUBLE;
+      *big_endian = order == H5T_ORDER_BE;
       return 0;
     }
   }
-  H5T_class_t cls = h5->H5Tget_class(type_id);
-  size_t size = h5->H5Tget_size(type_id);
+  if (cls == H5T_INTEGER && whole && h5->H5Tget_sign(type_id) == H5T_SGN_2) {
+    *type = size == 4 ? PARZ_INT32 : PARZ_INT64;
+    *big_endian = order == H5T_ORDER_BE;
+    return 0;
+  }
   if (cls == H5T_INTEGER && h5->H5Tget_sign(type_id) == H5T_SGN_NONE)
     snprintf(why, why_size,
              "parz: unsigned %zu-byte integer datasets are not supported (float32, float64, "
@@ -127,11 +135,11 @@ static htri_t parz_can_apply(hid_t dcpl_id, hid_t type_id, hid_t space_id) {
   int big_endian;
   size_t shape[4];
   if (classify_type(type_id, &type, &big_endian, why, sizeof why) < 0) {
-    PUSH(*parz_h5()->H5E_CANAPPLY_g, why);
+    PUSH(parz_h5()->err_apply, why);
     return -1;
   }
   if (chunk_shape(dcpl_id, shape, why, sizeof why) < 0) {
-    PUSH(*parz_h5()->H5E_CANAPPLY_g, why);
+    PUSH(parz_h5()->err_apply, why);
     return -1;
   }
   return 1;
@@ -144,18 +152,18 @@ static herr_t parz_set_local(hid_t dcpl_id, hid_t type_id, hid_t space_id) {
   size_t n = PARZ_CD_INTERNAL_NELMTS + 8;
   unsigned cd[PARZ_CD_INTERNAL_NELMTS + 8];
   if (parz_h5()->H5Pget_filter_by_id2(dcpl_id, H5Z_FILTER_PARZ, &flags, &n, cd, 0, NULL, NULL) < 0) {
-    PUSH(*parz_h5()->H5E_CANTGET_g, "parz: cannot read the filter's cd_values");
+    PUSH(parz_h5()->err_apply, "parz: cannot read the filter's cd_values");
     return -1;
   }
   if (n > PARZ_CD_INTERNAL_NELMTS + 8) {
     snprintf(why, sizeof why, "parz: %zu cd_values, far more than any ParZ layout uses", n);
-    PUSH(*parz_h5()->H5E_BADVALUE_g, why);
+    PUSH(parz_h5()->err_param, why);
     return -1;
   }
   parz_error e = {0, ""};
   parz_filter_request req;
   if (parz_cd_parse_request(n, cd, &req, &e) != PARZ_OK) {
-    PUSH(*parz_h5()->H5E_BADVALUE_g, e.message);
+    PUSH(parz_h5()->err_param, e.message);
     return -1;
   }
   parz_type type;
@@ -164,23 +172,23 @@ static herr_t parz_set_local(hid_t dcpl_id, hid_t type_id, hid_t space_id) {
   int dims;
   if (classify_type(type_id, &type, &big_endian, why, sizeof why) < 0 ||
       (dims = chunk_shape(dcpl_id, shape, why, sizeof why)) < 0) {
-    PUSH(*parz_h5()->H5E_CANAPPLY_g, why);
+    PUSH(parz_h5()->err_apply, why);
     return -1;
   }
   parz_filter_config cfg;
   if (parz_cd_configure(&req, type, big_endian, (unsigned)dims, shape, &cfg, &e) != PARZ_OK) {
     if (strncmp(e.message, "parz", 4) != 0) {  /* a codec setter's message */
       snprintf(why, sizeof why, "parz: invalid parameters: %s", e.message);
-      PUSH(*parz_h5()->H5E_BADVALUE_g, why);
+      PUSH(parz_h5()->err_param, why);
     } else {
-      PUSH(*parz_h5()->H5E_BADVALUE_g, e.message);
+      PUSH(parz_h5()->err_param, e.message);
     }
     return -1;
   }
   unsigned stored[PARZ_CD_INTERNAL_NELMTS];
   parz_cd_store(&cfg, stored);
   if (parz_h5()->H5Pmodify_filter(dcpl_id, H5Z_FILTER_PARZ, flags, PARZ_CD_INTERNAL_NELMTS, stored) < 0) {
-    PUSH(*parz_h5()->H5E_CANTSET_g, "parz: cannot store the filter's cd_values");
+    PUSH(parz_h5()->err_apply, "parz: cannot store the filter's cd_values");
     return -1;
   }
   return 0;
@@ -204,7 +212,7 @@ static size_t filter_encode(const parz_filter_config* cfg, size_t nbytes, size_t
     char msg[200];
     snprintf(msg, sizeof msg, "parz: chunk of %zu bytes, the dataset's chunk shape needs %zu",
              nbytes, raw);
-    PUSH(*parz_h5()->H5E_CANTFILTER_g, msg);
+    PUSH(parz_h5()->err_encode, msg);
     return 0;
   }
   const void* in = *buf;
@@ -212,7 +220,7 @@ static size_t filter_encode(const parz_filter_config* cfg, size_t nbytes, size_t
   if (cfg->big_endian) {
     swapped = malloc(raw);
     if (!swapped) {
-      PUSH(*parz_h5()->H5E_NOSPACE_g, "parz: out of memory swapping a big-endian chunk");
+      PUSH(parz_h5()->err_memory, "parz: out of memory swapping a big-endian chunk");
       return 0;
     }
     memcpy(swapped, in, raw);
@@ -223,10 +231,10 @@ static size_t filter_encode(const parz_filter_config* cfg, size_t nbytes, size_t
   void* out = bound ? parz_h5()->H5allocate_memory(bound, 0) : NULL;
   size_t written = 0;
   if (!out) {
-    PUSH(*parz_h5()->H5E_NOSPACE_g, "parz: cannot allocate the compressed chunk");
+    PUSH(parz_h5()->err_memory, "parz: cannot allocate the compressed chunk");
   } else if (parz_filter_exec_encode(&cfg->chunk, in, &cfg->config, out, bound, &written, &e) !=
              PARZ_OK) {
-    PUSH_STATUS(*parz_h5()->H5E_CANTFILTER_g, "cannot encode chunk", &e);
+    PUSH_STATUS(parz_h5()->err_encode, "cannot encode chunk", &e);
     parz_h5()->H5free_memory(out);
     out = NULL;
   }
@@ -243,7 +251,7 @@ static size_t filter_decode(const parz_filter_config* cfg, size_t nbytes, size_t
   parz_error e = {0, ""};
   parz_chunk_view view;
   if (parz_chunk_parse(*buf, nbytes, &view, &e) != PARZ_OK) {
-    PUSH_STATUS(*parz_h5()->H5E_READERROR_g, "cannot read chunk", &e);
+    PUSH_STATUS(parz_h5()->err_decode, "cannot read chunk", &e);
     return 0;
   }
   /* The chunk describes itself; a chunk that disagrees with the dataset is foreign (copied from
@@ -260,16 +268,16 @@ static size_t filter_decode(const parz_filter_config* cfg, size_t nbytes, size_t
              view.array.shape[2], view.array.shape[3], (int)cfg->chunk.type, cfg->chunk.dims,
              cfg->chunk.shape[0], cfg->chunk.shape[1], cfg->chunk.shape[2],
              cfg->chunk.shape[3]);
-    PUSH(*parz_h5()->H5E_READERROR_g, msg);
+    PUSH(parz_h5()->err_decode, msg);
     return 0;
   }
   void* out = parz_h5()->H5allocate_memory(view.raw_bytes, 0);
   if (!out) {
-    PUSH(*parz_h5()->H5E_NOSPACE_g, "parz: cannot allocate the decoded chunk");
+    PUSH(parz_h5()->err_memory, "parz: cannot allocate the decoded chunk");
     return 0;
   }
   if (parz_filter_exec_decode(*buf, nbytes, out, view.raw_bytes, &e) != PARZ_OK) {
-    PUSH_STATUS(*parz_h5()->H5E_READERROR_g, "cannot decode chunk", &e);
+    PUSH_STATUS(parz_h5()->err_decode, "cannot decode chunk", &e);
     parz_h5()->H5free_memory(out);
     return 0;
   }
@@ -285,7 +293,7 @@ static size_t parz_filter(unsigned flags, size_t cd_nelmts, const unsigned cd_va
   parz_error e = {0, ""};
   parz_filter_config cfg;
   if (parz_cd_load(cd_nelmts, cd_values, &cfg, &e) != PARZ_OK) {
-    PUSH(*parz_h5()->H5E_BADVALUE_g, e.message);
+    PUSH(parz_h5()->err_param, e.message);
     return 0;
   }
   if (flags & H5Z_FLAG_REVERSE) return filter_decode(&cfg, nbytes, buf_size, buf);
