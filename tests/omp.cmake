@@ -1,0 +1,37 @@
+# OpenMP drivers, execution policy and dispatch (issue 4).
+# test_policy needs only the dispatcher library; the others reuse the chunk tests' helpers
+# (deterministic arrays, mode parameters; libzfp is linked there but not used here).
+if(TARGET parz_dispatch)
+  add_executable(test_policy ${CMAKE_CURRENT_SOURCE_DIR}/test_policy.c)
+  target_link_libraries(test_policy parz_dispatch)
+  add_test(NAME policy_parse COMMAND test_policy)
+endif()
+
+if(NOT TARGET parz_chunk_testutil)
+  message(WARNING "ParZ: chunk test helpers missing, OpenMP tests skipped")
+  return()
+endif()
+
+add_library(parz_omp_testutil STATIC ${CMAKE_CURRENT_SOURCE_DIR}/test_omp_common.c)
+target_include_directories(parz_omp_testutil PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
+target_link_libraries(parz_omp_testutil PUBLIC parz_codec)
+
+foreach(t equal nested errors)
+  add_executable(test_omp_${t} ${CMAKE_CURRENT_SOURCE_DIR}/test_omp_${t}.c)
+  target_link_libraries(test_omp_${t} parz_omp parz_omp_testutil parz_chunk_testutil)
+endforeach()
+# real arrays are optional: the test prints that it skipped them when the directory is missing
+add_test(NAME omp_equal COMMAND test_omp_equal "${PARZ_SHARED_DATA}")
+add_test(NAME omp_nested COMMAND test_omp_nested)
+add_test(NAME omp_errors COMMAND test_omp_errors)
+set_tests_properties(omp_equal omp_nested omp_errors PROPERTIES ENVIRONMENT "OMP_WAIT_POLICY=passive")
+
+if(TARGET parz_dispatch)
+  add_executable(test_policy_dispatch ${CMAKE_CURRENT_SOURCE_DIR}/test_policy_dispatch.c)
+  target_link_libraries(test_policy_dispatch parz_dispatch parz_chunk_testutil)
+  add_test(NAME policy_dispatch COMMAND test_policy_dispatch)
+  # cuda requested where no GPU is usable (this machine, or a build without CUDA): still decodes
+  add_test(NAME policy_dispatch_cuda_no_gpu COMMAND test_policy_dispatch)
+  set_tests_properties(policy_dispatch_cuda_no_gpu PROPERTIES
+    ENVIRONMENT "PARZ_EXEC=cuda;CUDA_VISIBLE_DEVICES=")
+endif()

@@ -1,0 +1,216 @@
+/* Every policy gives the same bytes: the OpenMP encoder writes exactly parz_chunk_encode's chunk
+ * and the OpenMP decoder exactly parz_chunk_decode's array, at 1, 2, 3, 4, 7 and 16 threads, over
+ * every mode, type and rank, with table settings that leave partial segments and partitions and
+ * with non-finite values; then on the real arrays (slabs) in accuracy and precision modes.
+ *
+ * Arrays are above the OpenMP drivers' serial thresholds so that the parallel paths run.
+ * Usage: test_omp_equal [DATA_DIR] */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parz_omp.h"
+#include "test_chunk_common.h"
+#include "test_omp_common.h"
+
+static const int thread_counts[] = {1, 2, 3, 4, 7, 16};
+#define NTHREADS (int)(sizeof thread_counts / sizeof thread_counts[0])
+
+static const char* type_name(parz_type t) {
+  switch (t) {
+  case PARZ_INT32: return "int32";
+  case PARZ_INT64: return "int64";
+  case PARZ_FLOAT: return "float";
+  default: return "double";
+  }
+}
+
+/* Encodes serially and with every thread count, compares the chunks; decodes the serial chunk
+ * serially and with every thread count, compares the arrays. Returns the number of checks. */
+static int check_policies(const char* what, const parz_array* a, const void* data,
+                          const parz_chunk_config* cfg) {
+  size_t cap = parz_chunk_bound(a, cfg), n_ser = 0, raw = test_count(a) * parz_type_size(a->type);
+  unsigned char *ref = (unsigned char*)malloc(cap ? cap : 1), *chunk = (unsigned char*)malloc(cap ? cap : 1);
+  unsigned char *dec_ref = (unsigned char*)malloc(raw), *dec = (unsigned char*)malloc(raw);
+  parz_error err;
+  int t, rc, checks = 0;
+  CHECK(cap > 0, "%s: no bound", what);
+  rc = parz_chunk_encode(a, data, cfg, ref, cap, &n_ser, &err);
+  CHECK(rc == PARZ_OK, "%s: serial encode: %s", what, err.message);
+  if (rc != PARZ_OK)
+    goto done;
+  rc = parz_chunk_decode(ref, n_ser, dec_ref, raw, &err);
+  CHECK(rc == PARZ_OK, "%s: serial decode: %s", what, err.message);
+  if (rc != PARZ_OK)
+    goto done;
+  for (t = 0; t < NTHREADS; t++) {
+    size_t n = 0;
+    memset(chunk, 0xA5, cap);   /* stale bytes must not survive into the chunk */
+    rc = parz_omp_chunk_encode(a, data, cfg, chunk, cap, &n, thread_counts[t], &err);
+    CHECK(rc == PARZ_OK && n == n_ser && memcmp(chunk, ref, n) == 0,
+          "%s: %d threads: encode rc %d, %zu vs %zu bytes, %s", what, thread_counts[t], rc, n,
+          n_ser, rc == PARZ_OK ? (n == n_ser ? "bytes differ" : "sizes differ") : err.message);
+    memset(dec, 0x5A, raw);
+    rc = parz_omp_chunk_decode(ref, n_ser, dec, raw, thread_counts[t], &err);
+    CHECK(rc == PARZ_OK && memcmp(dec, dec_ref, raw) == 0, "%s: %d threads: decode rc %d %s",
+          what, thread_counts[t], rc, rc == PARZ_OK ? "arrays differ" : err.message);
+    checks += 2;
+  }
+done:
+  free(ref);
+  free(chunk);
+  free(dec_ref);
+  free(dec);
+  return checks;
+}
+
+/* Shapes with partial blocks in every dimension, each above 64 KiB of int32/float. */
+static parz_array shape_for(parz_type type, unsigned dims) {
+  switch (dims) {
+  case 1: return test_array(type, 1, 17001, 0, 0, 0);
+  case 2: return test_array(type, 2, 131, 133, 0, 0);
+  case 3: return test_array(type, 3, 27, 25, 26, 0);
+  default: return test_array(type, 4, 13, 11, 12, 10);
+  }
+}
+
+/* Table settings: defaults (one partial partition), tiny C and P (many partitions, partial last
+ * segment and partition), C = 1, and the other table kinds. */
+typedef struct {
+  const char* name;
+  parz_table_kind table;
+  uint32_t c, p;
+} table_setting;
+static const table_setting settings[] = {
+    {"default", PARZ_TABLE_AUTO, 0, 0},     {"hybrid C7 P5", PARZ_TABLE_HYBRID, 7, 5},
+    {"hybrid C1 P3", PARZ_TABLE_HYBRID, 1, 3}, {"offsets C5", PARZ_TABLE_OFFSETS, 5, 0},
+    {"lengths C9", PARZ_TABLE_LENGTHS, 9, 0},
+};
+#define NSETTINGS (int)(sizeof settings / sizeof settings[0])
+
+static void synthetic(void) {
+  static const parz_type types[] = {PARZ_FLOAT, PARZ_DOUBLE, PARZ_INT32, PARZ_INT64};
+  int ti, m, s, checks = 0;
+  unsigned dims;
+  for (ti = 0; ti < 4; ti++)
+    for (dims = 1; dims <= 4; dims++) {
+      parz_array a = shape_for(types[ti], dims);
+      void* data = test_data(&a, 3u * dims + (unsigned)ti);
+      for (m = 0; m < TEST_MODES; m++)
+        for (s = 0; s < NSETTINGS; s++) {
+          parz_chunk_config cfg;
+          char what[160];
+          /* the NONE table needs fixed rate, the other kinds run in every mode; the
+           * per-combination sweep is thinned to keep the test short on 2 cores */
+          if (s >= 2 && (m + s + (int)dims) % 2)
+            continue;
+          memset(&cfg, 0, sizeof cfg);
+          cfg.params = test_params(m, a.type, a.dims);
+          cfg.table = settings[s].table;
+          cfg.segment_blocks = settings[s].c;
+          cfg.partition_segments = settings[s].p;
+          snprintf(what, sizeof what, "%s %uD %s %s", type_name(a.type), dims, test_mode_name(m),
+                   settings[s].name);
+          checks += check_policies(what, &a, data, &cfg);
+        }
+      free(data);
+    }
+  printf("synthetic: %d comparisons\n", checks);
+}
+
+/* Non-finite values: a few scattered ones, and so many that exceptions are patched in
+ * parallel. */
+static void nonfinite(void) {
+  static const parz_type types[] = {PARZ_FLOAT, PARZ_DOUBLE};
+  int ti, m, checks = 0;
+  for (ti = 0; ti < 2; ti++)
+    for (m = 0; m < TEST_MODES; m++) {
+      parz_array a = test_array(types[ti], 2, 203, 199, 0, 0);
+      size_t n = test_count(&a), i;
+      void* data = test_data(&a, 11u + (unsigned)m);
+      parz_chunk_config cfg;
+      char what[128];
+      for (i = 0; i < n; i += (m % 2 ? 3 : 997)) {
+        double v = (i / 3) % 3 == 0 ? NAN : (i % 2 ? INFINITY : -INFINITY);
+        if (a.type == PARZ_FLOAT)
+          ((float*)data)[i] = (float)v;
+        else
+          ((double*)data)[i] = v;
+      }
+      memset(&cfg, 0, sizeof cfg);
+      cfg.params = test_params(m, a.type, a.dims);
+      cfg.segment_blocks = 6;
+      cfg.partition_segments = 7;
+      snprintf(what, sizeof what, "%s non-finite every %d %s", type_name(a.type),
+               m % 2 ? 3 : 997, test_mode_name(m));
+      checks += check_policies(what, &a, data, &cfg);
+      free(data);
+    }
+  printf("non-finite: %d comparisons\n", checks);
+}
+
+/* Uniformly random bit patterns: every exponent, and NaN and Inf wherever the bits say so. */
+static void random_bits(void) {
+  static const parz_type types[] = {PARZ_FLOAT, PARZ_DOUBLE, PARZ_INT32, PARZ_INT64};
+  int ti, m, checks = 0;
+  uint64_t r = 0x9E3779B97F4A7C15ull;
+  for (ti = 0; ti < 4; ti++)
+    for (m = 0; m < TEST_MODES; m++) {
+      parz_array a = test_array(types[ti], 3, 23, 29, 31, 0);
+      size_t bytes = test_count(&a) * parz_type_size(a.type), i;
+      unsigned char* data = (unsigned char*)malloc(bytes);
+      parz_chunk_config cfg;
+      char what[128];
+      for (i = 0; i < bytes; i++) {
+        r ^= r << 13, r ^= r >> 7, r ^= r << 17;   /* xorshift64 */
+        data[i] = (unsigned char)(r >> 24);
+      }
+      memset(&cfg, 0, sizeof cfg);
+      cfg.params = test_params(m, a.type, a.dims);
+      cfg.segment_blocks = 5;
+      cfg.partition_segments = 3;
+      snprintf(what, sizeof what, "%s random bits %s", type_name(a.type), test_mode_name(m));
+      checks += check_policies(what, &a, data, &cfg);
+      free(data);
+    }
+  printf("random bits: %d comparisons\n", checks);
+}
+
+/* Real arrays, slabs of at most 3 MiB, in accuracy and precision modes. */
+static void realdata(const char* dir) {
+  size_t n = 0, i;
+  real_array* list = real_arrays_load(dir, (size_t)3 << 20, &n);
+  int checks = 0;
+  if (!list) {
+    printf("real data: none in %s, skipped\n", dir ? dir : "(no directory given)");
+    return;
+  }
+  for (i = 0; i < n; i++) {
+    parz_chunk_config cfg;
+    char what[160];
+    int m;
+    for (m = 0; m < 2; m++) {
+      memset(&cfg, 0, sizeof cfg);
+      if (m == 0)
+        parz_params_accuracy(&cfg.params, 1e-2, NULL, NULL);
+      else
+        parz_params_precision(&cfg.params, 16, NULL);
+      cfg.segment_blocks = i % 2 ? 0 : 48;   /* default, and C = 48 with a partial partition */
+      snprintf(what, sizeof what, "%s %s C%u", list[i].name, m ? "precision 16" : "accuracy 1e-2",
+               cfg.segment_blocks);
+      checks += check_policies(what, &list[i].array, list[i].data, &cfg);
+    }
+  }
+  printf("real data: %zu arrays, %d comparisons\n", n, checks);
+  real_arrays_free(list, n);
+}
+
+int main(int argc, char** argv) {
+  printf("OpenMP %s\n", parz_omp_enabled() ? "enabled" : "disabled (serial fallback)");
+  synthetic();
+  nonfinite();
+  random_bits();
+  realdata(argc > 1 ? argv[1] : NULL);
+  return test_finish("test_omp_equal");
+}
