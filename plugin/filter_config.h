@@ -37,9 +37,9 @@
 #define PARZ_CD_BIG_ENDIAN 16u
 #define PARZ_CD_USER_NELMTS_MAX 8u
 
-/* Accepted table settings: generous limits that keep every size computation far from overflow. */
-#define PARZ_CD_MAX_SEGMENT_BLOCKS (1u << 20)
-#define PARZ_CD_MAX_PARTITION_SEGMENTS (1u << 20)
+/* Accepted table settings: the chunk format's limits (codec/FORMAT.md). */
+#define PARZ_CD_MAX_SEGMENT_BLOCKS 65536u
+#define PARZ_CD_MAX_PARTITION_SEGMENTS 65536u
 
 /* What the user asked for, independent of the dataset. */
 typedef struct {
