@@ -29,8 +29,9 @@ parz_build() {
   cmake --build "$PARZ_BUILD_DIR" -j2
 }
 
-# Environment that lets HDF5 and Python find the build tree's plugin and helper.
+# Environment that lets HDF5 and Python find the build tree's plugin and helper. Setting
+# HDF5_PLUGIN_PATH replaces HDF5's default directory, so that one (H5Z-ZFP) is listed after it.
 parz_env() {
-  export HDF5_PLUGIN_PATH="$PARZ_BUILD_DIR/plugins"
+  export HDF5_PLUGIN_PATH="$PARZ_BUILD_DIR/plugins:/usr/lib/x86_64-linux-gnu/hdf5/serial/plugins"
   export PYTHONPATH="$PARZ_BUILD_DIR/python${PYTHONPATH:+:$PYTHONPATH}"
 }
