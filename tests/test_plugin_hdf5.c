@@ -50,16 +50,21 @@ static hid_t create_file(const char* name) {
   return f;
 }
 
-/* Collects the innermost message of the current error stack (what h5py shows). */
-static herr_t first_message(unsigned n, const H5E_error2_t* e, void* data) {
-  (void)n;
-  char* out = data;
-  if (out[0] == 0 && e->desc) snprintf(out, 512, "%s", e->desc);
-  return 0;
-}
+/* The ParZ message on the current error stack (h5py shows the innermost one). */
+static herr_t find_parz(unsigned n, const H5E_error2_t* e, void* data);
 static void last_error(char msg[512]) {
   msg[0] = 0;
-  H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, first_message, msg);
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, find_parz, msg);
+}
+
+/* The ParZ message of the last failed dataset creation (captured before any other call clears
+ * the error stack). */
+static char create_error[512];
+static herr_t find_parz(unsigned n, const H5E_error2_t* e, void* data) {
+  (void)n;
+  char* out = data;
+  if (e->desc && strstr(e->desc, "parz")) snprintf(out, 512, "%s", e->desc);
+  return 0;
 }
 
 /* Creates dataset "x" with the ParZ filter; returns the dataset id or a negative value. */
@@ -71,6 +76,8 @@ static hid_t create_dataset(hid_t file, const char* name, hid_t file_type, int r
   if (chunk) H5Pset_chunk(dcpl, rank, chunk);
   H5Pset_filter(dcpl, H5Z_FILTER_PARZ, H5Z_FLAG_MANDATORY, n, cd);
   hid_t d = H5Dcreate2(file, name, file_type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+  create_error[0] = 0;
+  if (d < 0) H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, find_parz, create_error);
   H5Pclose(dcpl);
   H5Sclose(space);
   return d;
@@ -150,14 +157,15 @@ static void test_float_modes(void) {
   CHECK(memcmp(in, out, count * 4) == 0);
   printf("egm96 reversible: ratio %.2f, bit exact\n", (double)count * 4 / (double)stored);
 
-  /* Fixed rate: every block takes exactly rate * 16 bits, so storage is ~ rate/32 of the raw
-   * size (plus headers and whole edge blocks). */
+  /* Fixed rate: every block takes exactly rate * 16 bits. HDF5 hands the filter whole chunks
+   * (edge chunks padded), so 8 x 12 chunks of 100x128 values at one byte per value, plus one
+   * 112-byte header each and nothing else (no table for fixed rate). */
   n = H5Z_parz_rate_cdata(8.0, cd);
   stored = round_trip("float_rate.h5", H5T_NATIVE_FLOAT, H5T_IEEE_F32LE, 2, dims, chunk, n, cd, in,
                       out);
   err = max_err_f(in, out, count);
   printf("egm96 rate 8: stored %llu bytes, max error %.3g\n", (unsigned long long)stored, err);
-  CHECK(stored >= count * 4 / 4 && stored < count * 4 / 4 * 1.15);
+  CHECK(stored >= 96 * 100 * 128 && stored <= 96 * (100 * 128 + 112 + 8));
   CHECK(err < 2.0); /* values span -107..85 m; 8 bits per value keeps them to ~1 m */
 
   n = H5Z_parz_precision_cdata(24, cd);
@@ -234,7 +242,8 @@ static void test_integer_modes(void) {
     if (e < 0) e = -e;
     if (e > worst) worst = e;
   }
-  CHECK(worst < 64);
+  printf("etopo int32 precision 28: max error %lld\n", (long long)worst);
+  CHECK(worst > 0 && worst <= 256);
   free(f);
   free(i32);
   free(o32);
@@ -279,25 +288,16 @@ static void expect_create_refused(hid_t file_type, int rank, const hsize_t* dims
                                   const hsize_t* chunk, size_t n, const unsigned* cd,
                                   const char* needle) {
   hid_t f = create_file("refused.h5");
-  hid_t d;
-  H5E_BEGIN_TRY { d = create_dataset(f, "x", file_type, rank, dims, chunk, n, cd); }
-  H5E_END_TRY;
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  hid_t d = create_dataset(f, "x", file_type, rank, dims, chunk, n, cd);
+  H5Eset_auto2(H5E_DEFAULT, (H5E_auto2_t)H5Eprint2, stderr);
   CHECK(d < 0);
   if (d >= 0) H5Dclose(d);
-  /* H5E_BEGIN_TRY keeps the stack: redo it to read the message. */
-  hid_t f2 = create_file("refused2.h5");
-  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-  d = create_dataset(f2, "x", file_type, rank, dims, chunk, n, cd);
-  char msg[512];
-  last_error(msg);
-  H5Eset_auto2(H5E_DEFAULT, (H5E_auto2_t)H5Eprint2, stderr);
-  if (d >= 0) H5Dclose(d);
-  if (strstr(msg, "parz") == NULL || strstr(msg, needle) == NULL) {
-    fprintf(stderr, "refusal message \"%s\" lacks \"%s\"\n", msg, needle);
+  if (strstr(create_error, needle) == NULL) {
+    fprintf(stderr, "refusal message \"%s\" lacks \"%s\"\n", create_error, needle);
     failures++;
   }
   CHECK(H5Lexists(f, "x", H5P_DEFAULT) == 0);
-  H5Fclose(f2);
   H5Fclose(f);
 }
 
@@ -346,6 +346,8 @@ static void test_bad_chunk(int how) {
   hid_t f = create_file("bad_chunk.h5");
   hid_t d = create_dataset(f, "x", H5T_IEEE_F32LE, 2, dims, chunk, n, cd);
   CHECK(H5Dwrite(d, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, in) >= 0);
+  H5Dclose(d); /* read back through the filter, not from the chunk cache */
+  d = H5Dopen2(f, "x", H5P_DEFAULT);
   CHECK(H5Dread(d, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, out) >= 0);
   float* good = malloc(count * 4);
   memcpy(good, out, count * 4);
