@@ -41,6 +41,12 @@ static decode_plan plan_units(const parz_chunk_view* v, int nthreads) {
 
 int parz_omp_chunk_decode(const void* src, size_t src_bytes, void* dst, size_t dst_bytes,
                           int threads, parz_error* err) {
+  return parz_omp_chunk_decode_above(src, src_bytes, dst, dst_bytes, threads,
+                                     PARZ_OMP_DECODE_MIN_BYTES, err);
+}
+
+int parz_omp_chunk_decode_above(const void* src, size_t src_bytes, void* dst, size_t dst_bytes,
+                                int threads, size_t min_bytes, parz_error* err) {
   parz_chunk_view v;
   decode_plan pl;
   parz_omp_first_error first;
@@ -53,7 +59,7 @@ int parz_omp_chunk_decode(const void* src, size_t src_bytes, void* dst, size_t d
                      v.raw_bytes, dst ? dst_bytes : 0);
   nthreads = parz_omp_team_size(threads);
   pl = plan_units(&v, nthreads);
-  if (nthreads <= 1 || v.raw_bytes < PARZ_OMP_DECODE_MIN_BYTES || pl.nunits < 2) {
+  if (nthreads <= 1 || v.raw_bytes < min_bytes || pl.nunits < 2) {
     if ((rc = parz_chunk_decode_segments(&v, dst, 0, v.nsegments, err)) != PARZ_OK)
       return rc;
     return parz_chunk_patch_exceptions(&v, dst, err);

@@ -72,6 +72,14 @@ static void join_piece(unsigned char* payload, const piece* pc, uint64_t npieces
 int parz_omp_chunk_encode(const parz_array* a, const void* data, const parz_chunk_config* cfg,
                           void* dst, size_t dst_bytes, size_t* written, int threads,
                           parz_error* err) {
+  return parz_omp_chunk_encode_above(a, data, cfg, dst, dst_bytes, written, threads,
+                                     PARZ_OMP_ENCODE_MIN_BYTES, err);
+}
+
+int parz_omp_chunk_encode_above(const parz_array* a, const void* data,
+                                const parz_chunk_config* cfg, void* dst, size_t dst_bytes,
+                                size_t* written, int threads, size_t min_bytes,
+                                parz_error* err) {
   parz_chunk_encoder* enc = NULL;
   parz_omp_first_error first;
   piece* pc = NULL;
@@ -82,7 +90,7 @@ int parz_omp_chunk_encode(const parz_array* a, const void* data, const parz_chun
   if (written)
     *written = 0;
   raw = parz_array_check(a, NULL) == PARZ_OK ? parz_array_count(a) * parz_type_size(a->type) : 0;
-  if (nthreads <= 1 || raw < PARZ_OMP_ENCODE_MIN_BYTES)
+  if (nthreads <= 1 || raw < min_bytes)
     return parz_chunk_encode(a, data, cfg, dst, dst_bytes, written, err);
   if (!dst)
     return parz_fail(err, PARZ_ERR_ARG, "parz_omp_chunk_encode: NULL destination");

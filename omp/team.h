@@ -5,13 +5,23 @@
 
 #include <stdint.h>
 
-#include "parz.h"
+#include "parz_chunk.h"
 
 /* Below these decoded sizes a chunk is decoded / encoded serially whatever the thread count:
  * waking a team costs more than the work. Measured with examples/bench_omp --threshold (see the
  * comment in team.c for the numbers). */
 #define PARZ_OMP_DECODE_MIN_BYTES ((size_t)64 * 1024)
 #define PARZ_OMP_ENCODE_MIN_BYTES ((size_t)64 * 1024)
+
+/* The drivers with the serial threshold as a parameter (0 = always parallel): what the public
+ * functions call with the constants above, and what examples/bench_omp --threshold uses to
+ * measure where parallel decoding starts to win. */
+int parz_omp_chunk_decode_above(const void* src, size_t src_bytes, void* dst, size_t dst_bytes,
+                                int threads, size_t min_bytes, parz_error* err);
+int parz_omp_chunk_encode_above(const parz_array* a, const void* data,
+                                const parz_chunk_config* cfg, void* dst, size_t dst_bytes,
+                                size_t* written, int threads, size_t min_bytes,
+                                parz_error* err);
 
 /* Threads a parallel region would get for a request (0 = OpenMP's default); 1 when this build has
  * no OpenMP or when the caller is already inside as many active parallel levels as OpenMP allows

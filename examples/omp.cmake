@@ -1,0 +1,6 @@
+# OpenMP benchmarks (issue 4). bench_omp: decode throughput through the library per thread
+# count, and the serial-threshold measurement. bench_h5read: an HDF5 read of the same data
+# compressed with ParZ and with H5Z-ZFP (filter 32013), side by side.
+add_executable(bench_omp bench_omp.c ${PROJECT_SOURCE_DIR}/tests/test_omp_common.c)
+target_include_directories(bench_omp PRIVATE ${PROJECT_SOURCE_DIR}/tests)
+target_link_libraries(bench_omp PRIVATE parz_omp m)
