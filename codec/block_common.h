@@ -1,0 +1,189 @@
+/* Pieces shared by the block encoder and the block decoder (internal, header-only).
+ *
+ * Contract: everything here compiles as C99 and as CUDA C++ (nvcc), so that the GPU decoder can
+ * #include block_decode.h and run literally the same code as the CPU. Hence: functions are
+ * PARZ_HD (static inline, plus __host__ __device__ under nvcc), no VLAs, no libc calls, no C-only
+ * syntax, fixed-size local arrays only, explicit casts everywhere. Lookup tables exist twice
+ * under nvcc (host copy and __constant__ copy) and PARZ_TABLE() picks the right one in each
+ * compilation pass.
+ */
+#ifndef PARZ_BLOCK_COMMON_H
+#define PARZ_BLOCK_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "parz.h"
+
+#if defined(__CUDACC__)
+#define PARZ_HD static __host__ __device__ __forceinline__
+#define PARZ_RESTRICT __restrict__
+#elif defined(__cplusplus)
+#define PARZ_HD static inline
+#define PARZ_RESTRICT __restrict
+#else
+#define PARZ_HD static inline
+#define PARZ_RESTRICT restrict
+#endif
+
+/* Table access: device code reads the __constant__ copy, host code the ordinary one. */
+#if defined(__CUDA_ARCH__)
+#define PARZ_TABLE(name) name##_dev
+#else
+#define PARZ_TABLE(name) name
+#endif
+
+#if defined(__CUDACC__)
+#define PARZ_DEFINE_TABLE(type, name, n, list) \
+  static const type name[n] = {list};          \
+  static __constant__ type name##_dev[n] = {list};
+#else
+#define PARZ_DEFINE_TABLE(type, name, n, list) static const type name[n] = {list};
+#endif
+
+#define PARZ_MIN(a, b) ((a) < (b) ? (a) : (b))
+#define PARZ_MAX(a, b) ((a) > (b) ? (a) : (b))
+
+/* Number of trailing zero bits of a nonzero word. */
+PARZ_HD unsigned parz_ctz64(uint64_t x)
+{
+#if defined(__CUDA_ARCH__)
+  return (unsigned)(__ffsll((long long)x) - 1);
+#elif defined(__GNUC__) || defined(__clang__)
+  return (unsigned)__builtin_ctzll(x);
+#else
+  unsigned n = 0;
+  while (!(x & 1u)) {
+    x >>= 1;
+    n++;
+  }
+  return n;
+#endif
+}
+
+/* Number of significant bits (0 for 0). */
+PARZ_HD unsigned parz_bitlen64(uint64_t x)
+{
+#if defined(__CUDA_ARCH__)
+  return (unsigned)(64 - __clzll((long long)x));
+#elif defined(__GNUC__) || defined(__clang__)
+  return x ? (unsigned)(64 - __builtin_clzll(x)) : 0u;
+#else
+  unsigned n = 0;
+  while (x) {
+    x >>= 1;
+    n++;
+  }
+  return n;
+#endif
+}
+
+/* Little-endian 64-bit word loads and stores, byte by byte: correct on any host and alignment,
+ * and compiled to a single move on little-endian machines. */
+PARZ_HD uint64_t parz_word_load(const unsigned char* p)
+{
+  return (uint64_t)p[0] | ((uint64_t)p[1] << 8) | ((uint64_t)p[2] << 16) |
+         ((uint64_t)p[3] << 24) | ((uint64_t)p[4] << 32) | ((uint64_t)p[5] << 40) |
+         ((uint64_t)p[6] << 48) | ((uint64_t)p[7] << 56);
+}
+
+PARZ_HD void parz_word_store(unsigned char* p, uint64_t v)
+{
+  p[0] = (unsigned char)v;
+  p[1] = (unsigned char)(v >> 8);
+  p[2] = (unsigned char)(v >> 16);
+  p[3] = (unsigned char)(v >> 24);
+  p[4] = (unsigned char)(v >> 32);
+  p[5] = (unsigned char)(v >> 40);
+  p[6] = (unsigned char)(v >> 48);
+  p[7] = (unsigned char)(v >> 56);
+}
+
+/* Float <-> bit pattern without type punning through pointers. */
+PARZ_HD uint32_t parz_f32_bits(float f)
+{
+  union {
+    float f;
+    uint32_t u;
+  } v;
+  v.f = f;
+  return v.u;
+}
+PARZ_HD float parz_f32_from(uint32_t u)
+{
+  union {
+    float f;
+    uint32_t u;
+  } v;
+  v.u = u;
+  return v.f;
+}
+PARZ_HD uint64_t parz_f64_bits(double f)
+{
+  union {
+    double f;
+    uint64_t u;
+  } v;
+  v.f = f;
+  return v.u;
+}
+PARZ_HD double parz_f64_from(uint64_t u)
+{
+  union {
+    double f;
+    uint64_t u;
+  } v;
+  v.u = u;
+  return v.f;
+}
+
+/* 2^e exactly as ldexp(1, e) rounds it: subnormal or zero below the normal range, +inf above. */
+PARZ_HD float parz_pow2f(int e)
+{
+  if (e > 127)
+    return parz_f32_from(0x7f800000u);
+  if (e >= -126)
+    return parz_f32_from((uint32_t)(e + 127) << 23);
+  if (e >= -149)
+    return parz_f32_from((uint32_t)1 << (e + 149));
+  return 0.0f;
+}
+PARZ_HD double parz_pow2(int e)
+{
+  if (e > 1023)
+    return parz_f64_from(UINT64_C(0x7ff0000000000000));
+  if (e >= -1022)
+    return parz_f64_from((uint64_t)(e + 1023) << 52);
+  if (e >= -1074)
+    return parz_f64_from((uint64_t)1 << (e + 1074));
+  return 0.0;
+}
+
+/* zfp's block precision: how many bit planes a block with largest exponent emax gets. The sum is
+ * done with 32-bit wraparound, as libzfp's int arithmetic behaves for absurd minexp values. */
+PARZ_HD unsigned parz_block_precision(int emax, unsigned maxprec, int minexp, unsigned dims)
+{
+  int32_t p = (int32_t)((uint32_t)emax - (uint32_t)minexp + 2u * dims + 2u);
+  unsigned q = p > 0 ? (unsigned)p : 0u;
+  return PARZ_MIN(maxprec, q);
+}
+
+/* Order in which the coefficients of a transformed block are coded (see block_perm.h); 1D
+ * blocks are coded in place. */
+#include "block_perm.h"
+PARZ_DEFINE_TABLE(unsigned char, parz_perm2, 16, PARZ_PERM2_LIST)
+PARZ_DEFINE_TABLE(unsigned char, parz_perm3, 64, PARZ_PERM3_LIST)
+PARZ_DEFINE_TABLE(unsigned char, parz_perm4, 256, PARZ_PERM4_LIST)
+
+/* The coding order for a rank: NULL means identity (1D). */
+PARZ_HD const unsigned char* parz_perm(unsigned dims)
+{
+  switch (dims) {
+    case 2: return PARZ_TABLE(parz_perm2);
+    case 3: return PARZ_TABLE(parz_perm3);
+    case 4: return PARZ_TABLE(parz_perm4);
+    default: return (const unsigned char*)0;
+  }
+}
+
+#endif

@@ -1,0 +1,222 @@
+/* Block decoder for one integer width; included twice by block_decode.h (PARZ_W = 32, 64).
+ * Integers are kept as unsigned two's complement patterns so that overflow on corrupt input
+ * wraps (as libzfp's arithmetic does in practice) instead of being undefined. */
+#include "block_width.h"
+
+/* Negabinary to two's complement. */
+PARZ_HD PARZ_UINT PARZ_FN(parz_uint2int)(PARZ_UINT x)
+{
+  return (PARZ_UINT)((x ^ PARZ_NBMASK) - PARZ_NBMASK);
+}
+
+/* Inverse of zfp's non-orthogonal lifting step on p[0], p[s], p[2s], p[3s]. */
+PARZ_HD void PARZ_FN(parz_inv_lift)(PARZ_UINT* p, unsigned s)
+{
+  PARZ_UINT x = p[0], y = p[s], z = p[2 * s], w = p[3 * s];
+  y += PARZ_ASR(w, 1);
+  w -= PARZ_ASR(y, 1);
+  y += w;
+  w <<= 1;
+  w -= y;
+  z += x;
+  x <<= 1;
+  x -= z;
+  y += z;
+  z <<= 1;
+  z -= y;
+  w += x;
+  x <<= 1;
+  x -= w;
+  p[0] = x;
+  p[s] = y;
+  p[2 * s] = z;
+  p[3 * s] = w;
+}
+
+/* Inverse of the reversible (Lorenzo) lifting step. */
+PARZ_HD void PARZ_FN(parz_rev_inv_lift)(PARZ_UINT* p, unsigned s)
+{
+  PARZ_UINT x = p[0], y = p[s], z = p[2 * s], w = p[3 * s];
+  w += z;
+  z += y;
+  w += z;
+  y += x;
+  z += y;
+  w += z;
+  p[1 * s] = y;
+  p[2 * s] = z;
+  p[3 * s] = w;
+}
+
+/* Inverse decorrelating transform: axes in reverse order of the forward one (w, z, y, x). */
+PARZ_HD void PARZ_FN(parz_inv_xform)(PARZ_UINT* p, unsigned dims, int reversible)
+{
+  unsigned a = dims;
+  while (a-- > 0) {
+    unsigned s = 1u << (2 * a);
+    unsigned i, n = 1u << (2 * dims);
+    for (i = 0; i < n; i++) {
+      if ((i >> (2 * a)) & 3u)
+        continue;
+      if (reversible)
+        PARZ_FN(parz_rev_inv_lift)(p + i, s);
+      else
+        PARZ_FN(parz_inv_lift)(p + i, s);
+    }
+  }
+}
+
+/* Embedded bit-plane decoder: fills data[0..size) from at most maxbits bits and maxprec bit
+ * planes; returns the bits read. Reproduces zfp's decode_ints / decode_many_ints bit for bit,
+ * including where the budget runs out in the middle of a plane. */
+PARZ_HD unsigned PARZ_FN(parz_decode_ints)(parz_reader* r, unsigned maxbits, unsigned maxprec,
+                                           PARZ_UINT* PARZ_RESTRICT data, unsigned size)
+{
+  parz_reader s = *r; /* local copy: data[] cannot alias it */
+  const unsigned intprec = PARZ_W;
+  unsigned kmin = intprec > maxprec ? intprec - maxprec : 0;
+  unsigned bits = maxbits;
+  unsigned i, k = intprec, n = 0;
+  for (i = 0; i < size; i++)
+    data[i] = 0;
+  while (bits && k > kmin) {
+    unsigned m;
+    PARZ_UINT one;
+    k--;
+    one = (PARZ_UINT)1 << k;
+    /* the first n values are known significant: one raw bit each */
+    m = PARZ_MIN(n, bits);
+    bits -= m;
+    for (i = 0; i < m; i += 64) {
+      unsigned c = PARZ_MIN(64u, m - i);
+      uint64_t x = parz_read_bits(&s, c);
+      while (x) {
+        data[i + parz_ctz64(x)] += one;
+        x &= x - 1;
+      }
+    }
+    /* the rest: group tests, each followed by a unary-coded position of the next one bit */
+    while (n < size && bits) {
+      unsigned lim, z;
+      bits--;
+      if (!parz_read_bit(&s))
+        break;
+      lim = PARZ_MIN(size - 1 - n, bits);
+      z = parz_read_zeros(&s, lim);
+      bits -= z < lim ? z + 1 : lim;
+      n += z;
+      data[n] += one;
+      n++;
+    }
+  }
+  *r = s;
+  return maxbits - bits;
+}
+
+/* Lossy integer block: coefficients, padding to minbits, reorder, inverse transform. */
+PARZ_HD unsigned PARZ_FN(parz_decode_iblock)(parz_reader* r, unsigned minbits, unsigned maxbits,
+                                             unsigned maxprec, unsigned dims, int reversible,
+                                             PARZ_UINT* block)
+{
+  PARZ_UINT u[256];
+  const unsigned char* perm = parz_perm(dims);
+  unsigned size = 1u << (2 * dims);
+  unsigned bits = 0, i;
+  if (reversible) {
+    maxprec = (unsigned)parz_read_bits(r, PARZ_PBITS) + 1;
+    bits = PARZ_PBITS;
+  }
+  bits += PARZ_FN(parz_decode_ints)(r, maxbits - bits, maxprec, u, size);
+  if (bits < minbits) {
+    parz_reader_skip(r, minbits - bits);
+    bits = minbits;
+  }
+  if (perm) {
+    for (i = 0; i < size; i++)
+      block[perm[i]] = PARZ_FN(parz_uint2int)(u[i]);
+  } else {
+    for (i = 0; i < size; i++)
+      block[i] = PARZ_FN(parz_uint2int)(u[i]);
+  }
+  PARZ_FN(parz_inv_xform)(block, dims, reversible);
+  return bits;
+}
+
+/* Integer arrays (int32, int64): no exponent, zfp's parameters used directly. */
+PARZ_HD unsigned PARZ_FN(parz_decode_sblock)(parz_reader* r, const parz_params* p, unsigned dims,
+                                             PARZ_UINT* out)
+{
+  int reversible = p->minexp < PARZ_MIN_EXP;
+  return PARZ_FN(parz_decode_iblock)(r, p->minbits, p->maxbits, p->maxprec, dims, reversible,
+                                     out);
+}
+
+/* Block-floating-point to floating point: value = integer * 2^(emax - (W - 2)). */
+PARZ_HD void PARZ_FN(parz_inv_cast)(const PARZ_UINT* ib, PARZ_UINT* out, unsigned n, int emax)
+{
+  PARZ_SCALAR s = PARZ_POW2(emax - (PARZ_W - 2));
+  unsigned i;
+  for (i = 0; i < n; i++)
+    out[i] = PARZ_TO_BITS((PARZ_SCALAR)(s * (PARZ_SCALAR)(PARZ_INT)ib[i]));
+}
+
+/* Floating-point arrays, reversible mode: a zero bit for an all-zero block; else 1, then 0 and
+ * the exponent for a block-floating-point block, or 1 for a block stored as bit patterns. */
+PARZ_HD unsigned PARZ_FN(parz_decode_rblock)(parz_reader* r, const parz_params* p, unsigned dims,
+                                             PARZ_UINT* out)
+{
+  unsigned n = 1u << (2 * dims);
+  unsigned bits = 2, i;
+  PARZ_UINT ib[256];
+  if (!parz_read_bit(r)) {
+    for (i = 0; i < n; i++)
+      out[i] = 0;
+    return 1;
+  }
+  if (!parz_read_bit(r)) {
+    int emax = (int)parz_read_bits(r, PARZ_EBITS) - PARZ_EBIAS;
+    bits += PARZ_EBITS;
+    bits += PARZ_FN(parz_decode_iblock)(r, p->minbits > bits ? p->minbits - bits : 0,
+                                        p->maxbits - bits, 0, dims, 1, ib);
+    PARZ_FN(parz_inv_cast)(ib, out, n, emax);
+  } else {
+    bits += PARZ_FN(parz_decode_iblock)(r, p->minbits > bits ? p->minbits - bits : 0,
+                                        p->maxbits - bits, 0, dims, 1, ib);
+    for (i = 0; i < n; i++) {
+      PARZ_UINT x = ib[i];
+      out[i] = (x & PARZ_SIGN) ? x ^ PARZ_TCMASK : x;
+    }
+  }
+  return bits;
+}
+
+/* Floating-point arrays, lossy modes: a zero bit for a block with nothing to code, else 1 and
+ * the biased block exponent, then the coefficients. */
+PARZ_HD unsigned PARZ_FN(parz_decode_fblock)(parz_reader* r, const parz_params* p, unsigned dims,
+                                             PARZ_UINT* out)
+{
+  unsigned n = 1u << (2 * dims);
+  unsigned bits = 1, i;
+  PARZ_UINT ib[256];
+  if (p->minexp < PARZ_MIN_EXP)
+    return PARZ_FN(parz_decode_rblock)(r, p, dims, out);
+  if (parz_read_bit(r)) {
+    int emax = (int)parz_read_bits(r, PARZ_EBITS) - PARZ_EBIAS;
+    unsigned maxprec = parz_block_precision(emax, p->maxprec, p->minexp, dims);
+    bits += PARZ_EBITS;
+    /* budgets wrap like libzfp's unsigned arithmetic; minbits below the header pads nothing */
+    bits += PARZ_FN(parz_decode_iblock)(r, p->minbits > bits ? p->minbits - bits : 0,
+                                        p->maxbits - bits, maxprec, dims, 0, ib);
+    PARZ_FN(parz_inv_cast)(ib, out, n, emax);
+  } else {
+    for (i = 0; i < n; i++)
+      out[i] = 0;
+    if (p->minbits > bits) {
+      parz_reader_skip(r, p->minbits - bits);
+      bits = p->minbits;
+    }
+  }
+  return bits;
+}
+
+#include "block_width_end.h"

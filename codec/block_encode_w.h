@@ -1,0 +1,275 @@
+/* Block encoder for one integer width; included twice by block_encode.h (PARZ_W = 32, 64).
+ * Integers are unsigned two's complement patterns: overflow wraps, as in libzfp. */
+#include "block_width.h"
+
+/* Two's complement to negabinary. */
+PARZ_HD PARZ_UINT PARZ_FN(parz_int2uint)(PARZ_UINT x)
+{
+  return (PARZ_UINT)((x + PARZ_NBMASK) ^ PARZ_NBMASK);
+}
+
+/* zfp's non-orthogonal forward lifting step on p[0], p[s], p[2s], p[3s]. */
+PARZ_HD void PARZ_FN(parz_fwd_lift)(PARZ_UINT* p, unsigned s)
+{
+  PARZ_UINT x = p[0], y = p[s], z = p[2 * s], w = p[3 * s];
+  x += w;
+  x = PARZ_ASR(x, 1);
+  w -= x;
+  z += y;
+  z = PARZ_ASR(z, 1);
+  y -= z;
+  x += z;
+  x = PARZ_ASR(x, 1);
+  z -= x;
+  w += y;
+  w = PARZ_ASR(w, 1);
+  y -= w;
+  w += PARZ_ASR(y, 1);
+  y -= PARZ_ASR(w, 1);
+  p[0] = x;
+  p[s] = y;
+  p[2 * s] = z;
+  p[3 * s] = w;
+}
+
+/* Reversible (Lorenzo) forward lifting step. */
+PARZ_HD void PARZ_FN(parz_rev_fwd_lift)(PARZ_UINT* p, unsigned s)
+{
+  PARZ_UINT x = p[0], y = p[s], z = p[2 * s], w = p[3 * s];
+  w -= z;
+  z -= y;
+  y -= x;
+  w -= z;
+  z -= y;
+  w -= z;
+  p[1 * s] = y;
+  p[2 * s] = z;
+  p[3 * s] = w;
+}
+
+/* Forward decorrelating transform along x, then y, z, w. */
+PARZ_HD void PARZ_FN(parz_fwd_xform)(PARZ_UINT* p, unsigned dims, int reversible)
+{
+  unsigned a;
+  for (a = 0; a < dims; a++) {
+    unsigned s = 1u << (2 * a);
+    unsigned i, n = 1u << (2 * dims);
+    for (i = 0; i < n; i++) {
+      if ((i >> (2 * a)) & 3u)
+        continue;
+      if (reversible)
+        PARZ_FN(parz_rev_fwd_lift)(p + i, s);
+      else
+        PARZ_FN(parz_fwd_lift)(p + i, s);
+    }
+  }
+}
+
+/* Embedded bit-plane coder, the inverse of parz_decode_ints: at most maxbits bits and maxprec
+ * bit planes of data[0..size); returns the bits written. */
+PARZ_HD unsigned PARZ_FN(parz_encode_ints)(parz_writer* w, unsigned maxbits, unsigned maxprec,
+                                           const PARZ_UINT* PARZ_RESTRICT data, unsigned size)
+{
+  parz_writer s = *w;
+  const unsigned intprec = PARZ_W;
+  unsigned kmin = intprec > maxprec ? intprec - maxprec : 0;
+  unsigned bits = maxbits;
+  unsigned i, k = intprec, n = 0;
+  while (bits && k > kmin) {
+    uint64_t plane[4] = {0, 0, 0, 0};
+    unsigned m;
+    k--;
+    for (i = 0; i < size; i++)
+      plane[i >> 6] |= (uint64_t)((data[i] >> k) & 1u) << (i & 63u);
+    m = PARZ_MIN(n, bits);
+    bits -= m;
+    for (i = 0; i < m; i += 64) {
+      unsigned c = PARZ_MIN(64u, m - i);
+      uint64_t v = plane[i >> 6];
+      if (c < 64)
+        v &= (UINT64_C(1) << c) - 1;
+      parz_write_bits(&s, v, c);
+    }
+    while (bits && n < size) {
+      unsigned lim, j;
+      bits--;
+      if (!parz_plane_any(plane, n, size)) {
+        parz_write_bit(&s, 0);
+        break;
+      }
+      parz_write_bit(&s, 1);
+      lim = PARZ_MIN(size - 1 - n, bits);
+      j = parz_plane_next(plane, n);
+      if (j - n < lim) {
+        parz_writer_pad(&s, j - n);
+        parz_write_bit(&s, 1);
+        bits -= j - n + 1;
+        n = j + 1;
+      } else {
+        parz_writer_pad(&s, lim);
+        bits -= lim;
+        n += lim + 1;
+      }
+    }
+  }
+  *w = s;
+  return maxbits - bits;
+}
+
+/* Integer block: transform, reorder to negabinary, code, pad to minbits. In reversible mode
+ * the precision is the one the block needs, written in PBITS bits first. */
+PARZ_HD unsigned PARZ_FN(parz_encode_iblock)(parz_writer* w, unsigned minbits, unsigned maxbits,
+                                             unsigned maxprec, unsigned dims, int reversible,
+                                             PARZ_UINT* block)
+{
+  PARZ_UINT u[256];
+  const unsigned char* perm = parz_perm(dims);
+  unsigned size = 1u << (2 * dims);
+  unsigned bits = 0, i;
+  PARZ_FN(parz_fwd_xform)(block, dims, reversible);
+  if (perm) {
+    for (i = 0; i < size; i++)
+      u[i] = PARZ_FN(parz_int2uint)(block[perm[i]]);
+  } else {
+    for (i = 0; i < size; i++)
+      u[i] = PARZ_FN(parz_int2uint)(block[i]);
+  }
+  if (reversible) {
+    /* planes needed down to the lowest one bit of any coefficient */
+    PARZ_UINT all = 0;
+    unsigned prec;
+    for (i = 0; i < size; i++)
+      all |= u[i];
+    prec = all ? PARZ_W - parz_ctz64((uint64_t)all) : 0u;
+    prec = PARZ_MAX(PARZ_MIN(prec, maxprec), 1u);
+    parz_write_bits(w, prec - 1, PARZ_PBITS);
+    bits = PARZ_PBITS;
+    maxprec = prec;
+  }
+  bits += PARZ_FN(parz_encode_ints)(w, maxbits - bits, maxprec, u, size);
+  if (bits < minbits) {
+    parz_writer_pad(w, minbits - bits);
+    bits = minbits;
+  }
+  return bits;
+}
+
+/* Integer arrays (int32, int64). */
+PARZ_HD unsigned PARZ_FN(parz_encode_sblock)(parz_writer* w, const parz_params* p, unsigned dims,
+                                             const PARZ_UINT* in)
+{
+  PARZ_UINT b[256];
+  unsigned i, n = 1u << (2 * dims);
+  for (i = 0; i < n; i++)
+    b[i] = in[i];
+  return PARZ_FN(parz_encode_iblock)(w, p->minbits, p->maxbits, p->maxprec, dims,
+                                     p->minexp < PARZ_MIN_EXP, b);
+}
+
+/* Largest exponent in the block as zfp computes it: frexp of the largest magnitude (NaN never
+ * wins the comparison; glibc's frexp gives 0 for infinity), clamped to 1 - EBIAS for
+ * subnormals; -EBIAS for an all-zero block. */
+PARZ_HD int PARZ_FN(parz_emax)(const PARZ_UINT* in, unsigned n)
+{
+  const PARZ_UINT inf = (PARZ_UINT)((((PARZ_UINT)1 << PARZ_EBITS) - 1) << PARZ_MANT);
+  PARZ_UINT max = 0, biased;
+  unsigned i;
+  for (i = 0; i < n; i++) {
+    PARZ_UINT a = in[i] & ~PARZ_SIGN;
+    if (a <= inf && a > max)
+      max = a;
+  }
+  if (!max)
+    return -PARZ_EBIAS;
+  biased = max >> PARZ_MANT;
+  if (max == inf)
+    return 0;
+  if (!biased)
+    return 1 - PARZ_EBIAS;
+  return (int)biased - (PARZ_EBIAS - 1);
+}
+
+/* Float to integer the way x86 truncating conversions behave: NaN and out-of-range values give
+ * the integer indefinite (sign bit only). Only blocks of subnormals or non-finite values get
+ * there, where libzfp depends on it too. */
+PARZ_HD PARZ_UINT PARZ_FN(parz_trunc)(PARZ_SCALAR v)
+{
+  const PARZ_SCALAR lim = (PARZ_SCALAR)PARZ_SIGN; /* 2^(W-1) */
+  if (v >= -lim && v < lim)
+    return (PARZ_UINT)(PARZ_INT)v;
+  return PARZ_SIGN;
+}
+
+/* Floating point to block-floating-point: integer = trunc(value * 2^((W - 2) - emax)). */
+PARZ_HD void PARZ_FN(parz_fwd_cast)(const PARZ_UINT* in, PARZ_UINT* ib, unsigned n, int emax)
+{
+  PARZ_SCALAR s = PARZ_POW2((PARZ_W - 2) - emax);
+  unsigned i;
+  for (i = 0; i < n; i++)
+    ib[i] = PARZ_FN(parz_trunc)((PARZ_SCALAR)(s * PARZ_FROM_BITS(in[i])));
+}
+
+/* Floating-point arrays, lossy and reversible modes. */
+PARZ_HD unsigned PARZ_FN(parz_encode_fblock)(parz_writer* w, const parz_params* p, unsigned dims,
+                                             const PARZ_UINT* in)
+{
+  unsigned n = 1u << (2 * dims);
+  unsigned bits = 1, i;
+  int emax = PARZ_FN(parz_emax)(in, n);
+  PARZ_UINT ib[256];
+  if (p->minexp >= PARZ_MIN_EXP) {
+    unsigned maxprec = parz_block_precision(emax, p->maxprec, p->minexp, dims);
+    unsigned e = maxprec ? (unsigned)(emax + PARZ_EBIAS) : 0u;
+    if (e) {
+      parz_write_bits(w, 2u * e + 1u, 1 + PARZ_EBITS);
+      bits += PARZ_EBITS;
+      PARZ_FN(parz_fwd_cast)(in, ib, n, emax);
+      bits += PARZ_FN(parz_encode_iblock)(w, p->minbits > bits ? p->minbits - bits : 0,
+                                          p->maxbits - bits, maxprec, dims, 0, ib);
+    } else {
+      parz_write_bit(w, 0);
+      if (p->minbits > bits) {
+        parz_writer_pad(w, p->minbits - bits);
+        bits = p->minbits;
+      }
+    }
+    return bits;
+  }
+  /* reversible: use block-floating-point only if it reproduces every bit */
+  {
+    int exact = 1;
+    if (emax != -PARZ_EBIAS) {
+      PARZ_SCALAR s = PARZ_POW2(emax - (PARZ_W - 2));
+      PARZ_FN(parz_fwd_cast)(in, ib, n, emax);
+      for (i = 0; i < n && exact; i++)
+        exact = PARZ_TO_BITS((PARZ_SCALAR)(s * (PARZ_SCALAR)(PARZ_INT)ib[i])) == in[i];
+    } else {
+      for (i = 0; i < n; i++) {
+        ib[i] = 0;
+        exact &= in[i] == 0;
+      }
+    }
+    if (exact && emax == -PARZ_EBIAS) {
+      /* all +0: one zero bit, nothing else (not even minbits padding) */
+      parz_write_bit(w, 0);
+      return 1;
+    }
+    if (exact) {
+      /* 1 = nonzero, 0 = block-floating-point, then the biased exponent */
+      parz_write_bits(w, 1u, 2);
+      parz_write_bits(w, (unsigned)(emax + PARZ_EBIAS), PARZ_EBITS);
+      bits = 2 + PARZ_EBITS;
+    } else {
+      /* 1 = nonzero, 1 = bit patterns */
+      for (i = 0; i < n; i++)
+        ib[i] = (in[i] & PARZ_SIGN) ? in[i] ^ PARZ_TCMASK : in[i];
+      parz_write_bits(w, 3u, 2);
+      bits = 2;
+    }
+    bits += PARZ_FN(parz_encode_iblock)(w, p->minbits > bits ? p->minbits - bits : 0,
+                                        p->maxbits - bits, p->maxprec, dims, 1, ib);
+  }
+  return bits;
+}
+
+#include "block_width_end.h"

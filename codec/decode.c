@@ -1,0 +1,51 @@
+/* Array-level decoder: blocks in stream order through the shared block decoder. */
+#include "block_decode.h"
+#include "grid.h"
+#include "parz.h"
+
+int parz_codec_check(const parz_array* a, const parz_params* p, size_t first, size_t count,
+                     parz_error* err);
+
+int parz_decode_blocks(const parz_array* a, void* data, const parz_params* p,
+                       const void* src, size_t src_bytes, uint64_t bit,
+                       size_t first, size_t count, uint64_t* end_bit, parz_error* err)
+{
+  parz_grid g;
+  parz_block_pos pos;
+  parz_reader r;
+  uint64_t block[256];
+  uint64_t limit = (uint64_t)src_bytes * 8;
+  size_t i;
+  int status = parz_codec_check(a, p, first, count, err);
+  if (status)
+    return status;
+  if (!data && count)
+    return parz_fail(err, PARZ_ERR_ARG, "NULL output array");
+  if (!src && src_bytes)
+    return parz_fail(err, PARZ_ERR_ARG, "NULL stream");
+  if (bit > limit)
+    return parz_fail(err, PARZ_ERR_STREAM, "start bit %llu past the end of a %zu-byte stream",
+                     (unsigned long long)bit, src_bytes);
+  parz_grid_init(&g, a);
+  parz_reader_init(&r, src, src_bytes, bit);
+  parz_grid_seek(&g, first, &pos);
+  for (i = 0; i < count; i++) {
+    parz_decode_block(&r, a->type, a->dims, p, block);
+    if (r.err || parz_reader_tell(&r) > limit)
+      return parz_fail(err, PARZ_ERR_STREAM,
+                       "stream of %zu bytes ends inside block %zu (truncated or corrupt)",
+                       src_bytes, first + i);
+    parz_grid_scatter(&g, &pos, block, data);
+    parz_grid_next(&g, &pos);
+  }
+  if (end_bit)
+    *end_bit = parz_reader_tell(&r);
+  return PARZ_OK;
+}
+
+int parz_decompress(const parz_array* a, void* data, const parz_params* p,
+                    const void* src, size_t src_bytes, parz_error* err)
+{
+  return parz_decode_blocks(a, data, p, src, src_bytes, 0, 0, a ? parz_block_count(a) : 0,
+                            NULL, err);
+}

@@ -1,0 +1,78 @@
+/* Array-level encoder: blocks in stream order through the shared block encoder. */
+#include "block_encode.h"
+#include "grid.h"
+#include "parz.h"
+
+/* Checks what encode and decode have in common. */
+int parz_codec_check(const parz_array* a, const parz_params* p, size_t first, size_t count,
+                     parz_error* err);
+
+int parz_codec_check(const parz_array* a, const parz_params* p, size_t first, size_t count,
+                     parz_error* err)
+{
+  int status = parz_array_check(a, err);
+  size_t nblocks;
+  if (status)
+    return status;
+  if (!p)
+    return parz_fail(err, PARZ_ERR_ARG, "NULL codec parameters");
+  if (p->minbits > p->maxbits)
+    return parz_fail(err, PARZ_ERR_PARAM, "minbits %u above maxbits %u", p->minbits, p->maxbits);
+  if (p->maxprec < 1 || p->maxprec > PARZ_MAX_PREC)
+    return parz_fail(err, PARZ_ERR_PARAM, "maxprec %u outside 1..%u", p->maxprec, PARZ_MAX_PREC);
+  nblocks = parz_block_count(a);
+  if (first > nblocks || count > nblocks - first)
+    return parz_fail(err, PARZ_ERR_ARG, "blocks %zu..%zu+%zu outside the %zu blocks of the array",
+                     first, first, count, nblocks);
+  return PARZ_OK;
+}
+
+int parz_encode_blocks(const parz_array* a, const void* data, const parz_params* p,
+                       size_t first, size_t count, void* dst, size_t dst_bytes,
+                       uint64_t* bits, uint32_t* block_bits, parz_error* err)
+{
+  parz_grid g;
+  parz_block_pos pos;
+  parz_writer w;
+  uint64_t block[256];
+  size_t i;
+  int status = parz_codec_check(a, p, first, count, err);
+  if (status)
+    return status;
+  if (!data && count)
+    return parz_fail(err, PARZ_ERR_ARG, "NULL input array");
+  if (!dst && dst_bytes)
+    return parz_fail(err, PARZ_ERR_ARG, "NULL output buffer");
+  parz_grid_init(&g, a);
+  parz_writer_init(&w, dst, dst_bytes);
+  parz_grid_seek(&g, first, &pos);
+  for (i = 0; i < count; i++) {
+    unsigned n;
+    parz_grid_gather(&g, &pos, data, block);
+    n = parz_encode_block(&w, a->type, a->dims, p, block);
+    if (block_bits)
+      block_bits[i] = n;
+    if (w.err)
+      break;
+    parz_grid_next(&g, &pos);
+  }
+  if (bits)
+    *bits = parz_writer_tell(&w);
+  parz_writer_flush(&w);
+  if (w.err)
+    return parz_fail(err, PARZ_ERR_BUFFER,
+                     "output buffer of %zu bytes too small for %zu blocks (bound %zu bytes)",
+                     dst_bytes, count, parz_stream_bound(a->type, a->dims, p, count));
+  return PARZ_OK;
+}
+
+int parz_compress(const parz_array* a, const void* data, const parz_params* p,
+                  void* dst, size_t dst_bytes, size_t* written, parz_error* err)
+{
+  uint64_t bits = 0;
+  int status = parz_encode_blocks(a, data, p, 0, a ? parz_block_count(a) : 0, dst, dst_bytes,
+                                  &bits, NULL, err);
+  if (written)
+    *written = status ? 0 : (size_t)((bits + 63) / 64 * 8);
+  return status;
+}

@@ -1,0 +1,16 @@
+# Codec tests (codec/parz.h). libzfp 1.0 is the oracle here and only here.
+find_path(PARZ_CODEC_ZFP_INCLUDE zfp.h)
+find_library(PARZ_CODEC_ZFP_LIB zfp)
+if(NOT PARZ_CODEC_ZFP_INCLUDE OR NOT PARZ_CODEC_ZFP_LIB)
+  message(WARNING "libzfp not found: codec tests skipped (apt-get install libzfp-dev)")
+  return()
+endif()
+add_library(parz_codec_testutil STATIC ${CMAKE_CURRENT_SOURCE_DIR}/test_codec_common.c)
+target_include_directories(parz_codec_testutil PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}
+                           ${PARZ_CODEC_ZFP_INCLUDE})
+target_link_libraries(parz_codec_testutil PUBLIC parz_codec ${PARZ_CODEC_ZFP_LIB})
+foreach(t zfp)
+  add_executable(test_codec_${t} ${CMAKE_CURRENT_SOURCE_DIR}/test_codec_${t}.c)
+  target_link_libraries(test_codec_${t} parz_codec_testutil)
+  add_test(NAME codec_${t} COMMAND test_codec_${t})
+endforeach()
