@@ -1,0 +1,109 @@
+/* Shared by the ParZ fuzz harnesses (tests/fuzz/README.md).
+ *
+ * Every harness input starts with one control byte. Bit 0 of it asks the harness to recompute
+ * the chunk's CRC-32C before use: without that, almost every mutation of the header or table
+ * would stop at the checksum and the fuzzer would never reach the validation and decoding code
+ * behind it. Seeds come both ways, so the checksum check itself is exercised too. */
+#ifndef PARZ_FUZZ_COMMON_H
+#define PARZ_FUZZ_COMMON_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checksum.h"
+#include "parz_chunk.h"
+
+#define PARZ_FUZZ_HEADER_BYTES 112u
+#define PARZ_FUZZ_FIX_CHECKSUM 1u
+
+/* Larger decoded sizes are skipped: a few kilobytes of chunk may legally claim megabytes of
+ * values (FORMAT.md allows 256 values per payload bit) and the fuzzer must stay fast. */
+#define PARZ_FUZZ_MAX_RAW_BYTES ((size_t)8 << 20)
+
+static inline uint64_t parz_fuzz_rd64(const unsigned char* p) {
+  uint64_t v = 0;
+  for (int i = 7; i >= 0; i--) v = (v << 8) | p[i];
+  return v;
+}
+
+static inline uint32_t parz_fuzz_rd32(const unsigned char* p) {
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* Rewrites the checksum field (bytes 108..111) so that it matches header, table and exceptions
+ * as the header's own sizes describe them, when those sizes lie inside the buffer. */
+static inline void parz_fuzz_fix_checksum(unsigned char* c, size_t size) {
+  if (size < PARZ_FUZZ_HEADER_BYTES) return;
+  uint64_t table = parz_fuzz_rd64(c + 72), nexc = parz_fuzz_rd64(c + 80);
+  uint64_t left = size - PARZ_FUZZ_HEADER_BYTES;
+  if (table > left || nexc > (left - table) / 16) return;
+  uint32_t crc = parz_crc32c(0, c, 108);
+  crc = parz_crc32c(crc, c + PARZ_FUZZ_HEADER_BYTES, (size_t)(table + 16 * nexc));
+  for (int i = 0; i < 4; i++) c[108 + i] = (unsigned char)(crc >> (8 * i));
+}
+
+/* A heap copy of exactly `size` bytes (so AddressSanitizer sees any read past the chunk), with
+ * the checksum fixed when the control byte asks for it. Never NULL for size 0: malloc(1). */
+static inline unsigned char* parz_fuzz_chunk_copy(const uint8_t* data, size_t size, unsigned ctl) {
+  unsigned char* c = (unsigned char*)malloc(size ? size : 1);
+  if (!c) abort();
+  if (size) memcpy(c, data, size);
+  if (ctl & PARZ_FUZZ_FIX_CHECKSUM) parz_fuzz_fix_checksum(c, size);
+  return c;
+}
+
+/* A broken invariant is a finding: print it and abort so libFuzzer saves the input. */
+#define PARZ_FUZZ_CHECK(cond)                                                          \
+  do {                                                                                 \
+    if (!(cond)) {                                                                     \
+      fprintf(stderr, "%s:%d: invariant failed: %s\n", __FILE__, __LINE__, #cond);     \
+      abort();                                                                         \
+    }                                                                                  \
+  } while (0)
+
+/* Every failure must say what went wrong: code set to the status, a non-empty message. */
+static inline void parz_fuzz_check_error(int rc, const parz_error* e) {
+  PARZ_FUZZ_CHECK(rc > PARZ_OK && rc <= PARZ_ERR_UNSUPPORTED);
+  PARZ_FUZZ_CHECK(e->code == rc);
+  PARZ_FUZZ_CHECK(memchr(e->message, 0, sizeof e->message) != NULL);
+  PARZ_FUZZ_CHECK(e->message[0] != 0);
+}
+
+/* The invariants parz_chunk_parse promises (parz_chunk.h, FORMAT.md "Validation"): every section
+ * inside the chunk, segment offsets monotone and inside the payload bits. */
+static inline void parz_fuzz_check_view(const parz_chunk_view* v, const unsigned char* c,
+                                        size_t size) {
+  PARZ_FUZZ_CHECK(v->chunk_bytes == size);
+  PARZ_FUZZ_CHECK(v->array.dims >= 1 && v->array.dims <= 4);
+  PARZ_FUZZ_CHECK(parz_type_size(v->array.type) != 0);
+  PARZ_FUZZ_CHECK(v->table != PARZ_TABLE_AUTO);
+  PARZ_FUZZ_CHECK(v->segment_blocks >= 1);
+  PARZ_FUZZ_CHECK(v->nblocks == parz_block_count(&v->array));
+  PARZ_FUZZ_CHECK(v->nsegments == (v->nblocks + v->segment_blocks - 1) / v->segment_blocks);
+  PARZ_FUZZ_CHECK(v->raw_bytes == parz_array_count(&v->array) * parz_type_size(v->array.type));
+  PARZ_FUZZ_CHECK(v->payload_bytes % 8 == 0);
+  PARZ_FUZZ_CHECK(v->payload_bits <= 8 * (uint64_t)v->payload_bytes);
+  PARZ_FUZZ_CHECK(v->payload >= c && v->payload_bytes <= size &&
+                  (size_t)(v->payload - c) <= size - v->payload_bytes);
+  if (v->table_bytes) {
+    PARZ_FUZZ_CHECK(v->table_data >= c && v->table_bytes <= size &&
+                    (size_t)(v->table_data - c) <= size - v->table_bytes);
+  }
+  if (v->nexceptions) {
+    PARZ_FUZZ_CHECK(v->exceptions >= c && v->nexceptions <= size / 16 &&
+                    (size_t)(v->exceptions - c) <= size - 16 * v->nexceptions);
+  }
+  /* Offsets: all of them for small tables, a sample for big ones (O(P) each for HYBRID). */
+  uint64_t step = v->nsegments > 4096 ? v->nsegments / 4096 : 1, prev = 0;
+  for (uint64_t s = 0; s <= v->nsegments; s += step) {
+    uint64_t off = parz_chunk_segment_offset(v, s);
+    PARZ_FUZZ_CHECK(off >= prev && off <= v->payload_bits);
+    prev = off;
+  }
+  PARZ_FUZZ_CHECK(parz_chunk_segment_offset(v, 0) == 0);
+  PARZ_FUZZ_CHECK(parz_chunk_segment_offset(v, v->nsegments) == v->payload_bits);
+}
+
+#endif

@@ -1,0 +1,125 @@
+/* Fuzz harness: the HDF5 filter callback itself (plugin/H5Zparz.c compiled into the harness,
+ * reached through H5PLget_plugin_info as HDF5 reaches it), both directions, arbitrary cd_values.
+ *
+ * Input: [0] control (bit 0: fix the chunk checksum; bit 1: decode direction, else encode and
+ *        then decode the result), [1] number of cd_values (b % 17), then that many cd_values
+ *        (u32 little-endian, exact heap array), then the chunk (decode) or the values (encode,
+ *        repeated to fill the chunk shape the cd_values describe).
+ * Properties: the callback returns 0 (an error pushed on HDF5's stack) or the decoded size; it
+ * never touches memory outside the buffers; what it encodes it decodes again, non-finite values
+ * bit for bit, reversible chunks entirely bit for bit. */
+#include <hdf5.h>
+#include <math.h>
+
+#include "filter_config.h"
+#include "fuzz_common.h"
+
+const void* H5PLget_plugin_info(void);
+
+#define MAX_ENCODE_BYTES ((size_t)1 << 20)
+
+static H5Z_func_t filter_callback(void) {
+  static H5Z_func_t f;
+  if (!f) {
+    const H5Z_class2_t* cls = (const H5Z_class2_t*)H5PLget_plugin_info();
+    PARZ_FUZZ_CHECK(cls != NULL && cls->filter != NULL);
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    f = cls->filter;
+  }
+  return f;
+}
+
+/* A chunk buffer the way HDF5 hands it to a filter: its own allocator, which the filter uses to
+ * free and replace it. */
+static void* h5_copy(const void* p, size_t n) {
+  void* b = H5allocate_memory(n ? n : 1, 0);
+  if (!b) abort();
+  if (n) memcpy(b, p, n);
+  return b;
+}
+
+static int is_nonfinite(const unsigned char* v, parz_type t) {
+  if (t == PARZ_FLOAT) {
+    float f;
+    memcpy(&f, v, 4);
+    return !isfinite(f);
+  }
+  if (t == PARZ_DOUBLE) {
+    double d;
+    memcpy(&d, v, 8);
+    return !isfinite(d);
+  }
+  return 0;
+}
+
+/* Values as stored on disk order for a big-endian dataset: compare in the codec's order. */
+static int value_nonfinite(const unsigned char* v, const parz_filter_config* cfg) {
+  size_t s = parz_type_size(cfg->chunk.type);
+  unsigned char t[8];
+  for (size_t i = 0; i < s; i++) t[i] = cfg->big_endian ? v[s - 1 - i] : v[i];
+  return is_nonfinite(t, cfg->chunk.type);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size < 2) return 0;
+  H5Z_func_t filter = filter_callback();
+  unsigned ctl = data[0];
+  size_t ncd = data[1] % 17;
+  if (size < 2 + 4 * ncd) return 0;
+  unsigned* cd = (unsigned*)malloc(ncd ? ncd * sizeof *cd : 1);
+  if (!cd) abort();
+  for (size_t i = 0; i < ncd; i++) cd[i] = parz_fuzz_rd32(data + 2 + 4 * i);
+  const uint8_t* body = data + 2 + 4 * ncd;
+  size_t body_bytes = size - 2 - 4 * ncd;
+
+  parz_filter_config cfg;
+  int loaded = parz_cd_load(ncd, cd, &cfg, NULL) == PARZ_OK;
+  size_t raw = loaded ? parz_array_count(&cfg.chunk) * parz_type_size(cfg.chunk.type) : 0;
+
+  if (ctl & 2) {
+    unsigned char* c = parz_fuzz_chunk_copy(body, body_bytes, ctl);
+    void* buf = h5_copy(c, body_bytes);
+    size_t buf_size = body_bytes;
+    size_t r = filter(H5Z_FLAG_REVERSE, ncd, cd, body_bytes, &buf_size, &buf);
+    if (r != 0) {
+      PARZ_FUZZ_CHECK(loaded && r == raw && buf_size >= r);
+    }
+    H5free_memory(buf);
+    free(c);
+  } else if (loaded && raw <= MAX_ENCODE_BYTES) {
+    unsigned char* in = (unsigned char*)malloc(raw);
+    if (!in) abort();
+    for (size_t i = 0; i < raw; i++) in[i] = body_bytes ? body[i % body_bytes] : (unsigned char)i;
+    void* buf = h5_copy(in, raw);
+    size_t buf_size = raw;
+    size_t n = filter(0, ncd, cd, raw, &buf_size, &buf);
+    /* A configuration the filter accepted encodes any values. */
+    PARZ_FUZZ_CHECK(n > 0 && n <= buf_size);
+    size_t r = filter(H5Z_FLAG_REVERSE, ncd, cd, n, &buf_size, &buf);
+    PARZ_FUZZ_CHECK(r == raw && buf_size >= r);
+    const unsigned char* out = (const unsigned char*)buf;
+    size_t vs = parz_type_size(cfg.chunk.type);
+    if (parz_params_mode(&cfg.config.params) == PARZ_MODE_REVERSIBLE) {
+      PARZ_FUZZ_CHECK(memcmp(out, in, raw) == 0);
+    } else {
+      for (size_t i = 0; i < raw; i += vs)
+        if (value_nonfinite(in + i, &cfg)) PARZ_FUZZ_CHECK(memcmp(out + i, in + i, vs) == 0);
+    }
+    H5free_memory(buf);
+    /* A buffer that does not match the chunk shape is refused. */
+    buf = h5_copy(in, raw);
+    buf_size = raw;
+    PARZ_FUZZ_CHECK(filter(0, ncd, cd, raw - 1, &buf_size, &buf) == 0);
+    H5free_memory(buf);
+    free(in);
+  } else {
+    void* buf = h5_copy(body, body_bytes);
+    size_t buf_size = body_bytes;
+    size_t n = filter(0, ncd, cd, body_bytes, &buf_size, &buf);
+    PARZ_FUZZ_CHECK(n == 0 || (loaded && body_bytes == raw));
+    H5free_memory(buf);
+  }
+  H5Eclear2(H5E_DEFAULT);
+  free(cd);
+  return 0;
+}

@@ -1,0 +1,278 @@
+/* Writes the seed corpora of the fuzz harnesses: valid chunks of every mode (rate, precision,
+ * accuracy, expert, reversible), scalar type, rank 1-4 and table kind, some with non-finite
+ * values, in the input format of each harness (see the harness sources and README.md).
+ *
+ *   gen_corpus OUTDIR      -> OUTDIR/{chunk_parse,chunk_decode,omp_decode,decode_blocks,filter}/
+ *
+ * Deterministic, so regenerating gives the same files. Kept small (< 2 MB in all): chunks of a
+ * few hundred values, plus for the OpenMP harness a few smooth chunks above its 64 KiB threshold
+ * that compress to little. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "filter_config.h"
+#include "parz_chunk.h"
+
+static const char* outdir;
+static size_t files, total_bytes;
+
+static void die(const char* what, const parz_error* e) {
+  fprintf(stderr, "gen_corpus: %s: %s\n", what, e ? e->message : strerror(errno));
+  exit(1);
+}
+
+static void write_seed(const char* harness, const char* name, const void* a, size_t na,
+                       const void* b, size_t nb) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s", outdir, harness);
+  mkdir(path, 0755);
+  snprintf(path, sizeof path, "%s/%s/%s", outdir, harness, name);
+  FILE* f = fopen(path, "wb");
+  if (!f) die(path, NULL);
+  if ((na && fwrite(a, 1, na, f) != na) || (nb && fwrite(b, 1, nb, f) != nb)) die(path, NULL);
+  fclose(f);
+  files++;
+  total_bytes += na + nb;
+}
+
+/* A smooth field with a little deterministic noise; optional NaN / +-Inf sprinkled in. */
+static void* make_data(const parz_array* a, unsigned seed, int nonfinite) {
+  size_t n = parz_array_count(a);
+  void* d = malloc(n * parz_type_size(a->type));
+  uint32_t r = 2463534242u ^ seed;
+  for (size_t i = 0; i < n; i++) {
+    r ^= r << 13;
+    r ^= r >> 17;
+    r ^= r << 5;
+    double x = sin(0.05 * (double)i) * 100.0 + (double)(r % 1000) / 500.0;
+    switch (a->type) {
+      case PARZ_INT32: ((int32_t*)d)[i] = (int32_t)(x * 1000); break;
+      case PARZ_INT64: ((int64_t*)d)[i] = (int64_t)(x * 100000); break;
+      case PARZ_FLOAT: ((float*)d)[i] = (float)x; break;
+      case PARZ_DOUBLE: ((double*)d)[i] = x; break;
+    }
+  }
+  if (nonfinite && (a->type == PARZ_FLOAT || a->type == PARZ_DOUBLE)) {
+    for (size_t i = 3; i < n; i += 29) {
+      double v = (i % 3 == 0) ? NAN : (i % 3 == 1) ? INFINITY : -INFINITY;
+      if (a->type == PARZ_FLOAT)
+        ((float*)d)[i] = (float)v;
+      else
+        ((double*)d)[i] = v;
+    }
+  }
+  return d;
+}
+
+static unsigned char* encode(const parz_array* a, const void* data, const parz_chunk_config* cfg,
+                             size_t* n) {
+  parz_error e;
+  size_t bound = parz_chunk_bound(a, cfg);
+  unsigned char* c = malloc(bound);
+  if (!c || parz_chunk_encode(a, data, cfg, c, bound, n, &e) != PARZ_OK) die("encode", &e);
+  return c;
+}
+
+static const char* type_name(parz_type t) {
+  static const char* const n[] = {"?", "i32", "i64", "f32", "f64"};
+  return n[t];
+}
+
+static parz_array array_of(parz_type t, unsigned dims, const size_t* shape) {
+  parz_array a;
+  memset(&a, 0, sizeof a);
+  a.type = t;
+  a.dims = dims;
+  for (unsigned k = 0; k < dims; k++) a.shape[k] = shape[k];
+  return a;
+}
+
+/* Chunk seeds for the parse, serial-decode and OpenMP-decode harnesses (control byte first). */
+static void chunk_seeds(void) {
+  static const size_t shapes[4][4] = {{37}, {9, 13}, {5, 6, 7}, {3, 4, 5, 6}};
+  static const char* const modes[] = {"rate", "prec", "acc", "expert", "rev"};
+  for (int t = PARZ_INT32; t <= PARZ_DOUBLE; t++)
+    for (unsigned d = 1; d <= 4; d++) {
+      parz_array a = array_of((parz_type)t, d, shapes[d - 1]);
+      for (int m = 0; m < 5; m++) {
+        parz_chunk_config cfg;
+        memset(&cfg, 0, sizeof cfg);
+        parz_error e;
+        int rc = PARZ_OK;
+        if (m == 0) rc = parz_params_rate(&cfg.params, 8.0 + 4 * d, a.type, d, NULL, &e);
+        if (m == 1) rc = parz_params_precision(&cfg.params, 14, &e);
+        if (m == 2) rc = parz_params_accuracy(&cfg.params, 1e-2, NULL, &e);
+        if (m == 3) rc = parz_params_expert(&cfg.params, 4, 900, 20, -30, &e);
+        if (m == 4) parz_params_reversible(&cfg.params);
+        if (rc != PARZ_OK) die("params", &e);
+        /* Table kinds: NONE/AUTO for rate; HYBRID with small C and P (several partitions),
+         * OFFSETS, LENGTHS otherwise; 4-byte lengths with a large C for reversible. */
+        static const parz_table_kind kinds[] = {PARZ_TABLE_AUTO, PARZ_TABLE_HYBRID,
+                                                PARZ_TABLE_OFFSETS, PARZ_TABLE_LENGTHS};
+        for (int k = 0; k < 4; k++) {
+          if (m == 0 && k > 1) continue;
+          if (m != 0 && k == 0 && t != PARZ_FLOAT) continue;
+          cfg.table = kinds[k];
+          cfg.segment_blocks = k == 0 ? 0 : (m == 4 && k == 3) ? 64 : 2;
+          cfg.partition_segments = kinds[k] == PARZ_TABLE_HYBRID ? 2 : 0;
+          int nonfinite = (m + k) % 2 == 0;
+          void* data = make_data(&a, (unsigned)(t * 100 + d * 10 + m), nonfinite);
+          size_t n;
+          unsigned char* c = encode(&a, data, &cfg, &n);
+          char name[128];
+          snprintf(name, sizeof name, "%s_%ud_%s_t%d%s", type_name(a.type), d, modes[m], k,
+                   nonfinite ? "_nf" : "");
+          unsigned char fix = 1, nofix = 0, small = 3;
+          write_seed("chunk_parse", name, &nofix, 1, c, n);
+          write_seed("chunk_decode", name, (k & 1) ? &small : &fix, 1, c, n);
+          if (d == (unsigned)(1 + (t + m) % 4)) write_seed("omp_decode", name, &fix, 1, c, n);
+          free(c);
+          free(data);
+        }
+      }
+    }
+}
+
+/* Chunks above the OpenMP threshold (64 KiB decoded) that compress to a few kilobytes, with
+ * several partitions, so the fuzzer drives the parallel path. */
+static void omp_seeds(void) {
+  static const size_t s1[] = {20000}, s2[] = {128, 160}, s3[] = {32, 32, 20};
+  const size_t* shapes[] = {s1, s2, s3};
+  for (int i = 0; i < 3; i++) {
+    parz_type t = i == 1 ? PARZ_DOUBLE : PARZ_FLOAT;
+    parz_array a = array_of(t, (unsigned)i + 1, shapes[i]);
+    size_t n = parz_array_count(&a);
+    void* data = malloc(n * parz_type_size(t));
+    for (size_t j = 0; j < n; j++) {
+      double x = (j % 977 == 5) ? NAN : (double)(j % 64) * 0.25;
+      if (t == PARZ_FLOAT)
+        ((float*)data)[j] = (float)x;
+      else
+        ((double*)data)[j] = x;
+    }
+    parz_chunk_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    parz_params_accuracy(&cfg.params, 0.5, NULL, NULL);
+    cfg.table = i == 2 ? PARZ_TABLE_OFFSETS : PARZ_TABLE_HYBRID;
+    cfg.segment_blocks = 16;
+    cfg.partition_segments = i == 2 ? 0 : 4;
+    size_t bytes;
+    unsigned char* c = encode(&a, data, &cfg, &bytes);
+    char name[64];
+    snprintf(name, sizeof name, "big_%s_%dd", type_name(t), i + 1);
+    unsigned char ctl = (unsigned char)(1 | (i << 1));
+    write_seed("omp_decode", name, &ctl, 1, c, bytes);
+    free(c);
+    free(data);
+  }
+}
+
+/* Seeds for fuzz_decode_blocks: its 20-byte prefix, then a stream the parameters wrote. */
+static void block_seeds(void) {
+  for (int t = PARZ_INT32; t <= PARZ_DOUBLE; t++)
+    for (unsigned d = 1; d <= 4; d++)
+      for (int m = 0; m < 3; m++) {
+        static const size_t shapes[4][4] = {{13}, {5, 7}, {4, 5, 3}, {2, 3, 5, 4}};
+        parz_array a = array_of((parz_type)t, d, shapes[d - 1]);
+        parz_params p;
+        if (m == 0) parz_params_rate(&p, 10.0, a.type, d, NULL, NULL);
+        if (m == 1) parz_params_accuracy(&p, 1e-3, NULL, NULL);
+        if (m == 2) parz_params_reversible(&p);
+        size_t nb = parz_block_count(&a);
+        void* data = make_data(&a, (unsigned)t * 7 + d, 0);
+        size_t bound = parz_stream_bound(a.type, d, &p, nb);
+        unsigned char* s = calloc(1, bound);
+        uint64_t bits;
+        parz_error e;
+        if (parz_encode_blocks(&a, data, &p, 0, nb, s, bound, &bits, NULL, &e) != PARZ_OK)
+          die("encode_blocks", &e);
+        unsigned char pre[20] = {0};
+        pre[0] = (unsigned char)(t - 1);
+        pre[1] = (unsigned char)(d - 1);
+        for (unsigned k = 0; k < d; k++) pre[2 + k] = (unsigned char)(a.shape[k] - 1);
+        pre[6] = (unsigned char)p.minbits;
+        pre[7] = (unsigned char)(p.minbits >> 8);
+        pre[8] = (unsigned char)p.maxbits;
+        pre[9] = (unsigned char)(p.maxbits >> 8);
+        pre[10] = (unsigned char)p.maxprec;
+        uint16_t me = (uint16_t)(int16_t)p.minexp;
+        pre[11] = (unsigned char)me;
+        pre[12] = (unsigned char)(me >> 8);
+        pre[17] = (unsigned char)nb; /* count = all blocks */
+        pre[19] = (unsigned char)(m == 2);
+        char name[64];
+        snprintf(name, sizeof name, "%s_%ud_m%d", type_name(a.type), d, m);
+        write_seed("decode_blocks", name, pre, sizeof pre, s, (size_t)((bits + 63) / 64 * 8));
+        free(s);
+        free(data);
+      }
+}
+
+/* Seeds for fuzz_filter: control, count, internal cd_values as set_local stores them, then a
+ * chunk (decode) or values (encode). */
+static void filter_seeds(void) {
+  static const unsigned user[][8] = {
+      {1, 0x40200000u, 0},            /* rate 8 */
+      {2, 16},                        /* precision 16 */
+      {3, 0x3F847AE1u, 0x47AE147Bu},  /* accuracy 0.01 */
+      {4, 8, 2000, 30, (unsigned)-40},
+      {5},
+      {3, 0x3F50624Du, 0xD2F1A9FCu, 2, 2, 4},  /* accuracy 1e-3, C = 2, P = 2, hybrid */
+  };
+  static const size_t nuser[] = {3, 2, 3, 5, 1, 6};
+  static const size_t shapes[4][4] = {{40}, {6, 9}, {3, 5, 6}, {2, 3, 4, 5}};
+  for (int u = 0; u < 6; u++)
+    for (int t = PARZ_INT32; t <= PARZ_DOUBLE; t++) {
+      unsigned d = 1 + (unsigned)(u + t) % 4;
+      int big_endian = (u == 2 && t == PARZ_DOUBLE);
+      if ((u == 2 || u == 5) && (t == PARZ_INT32 || t == PARZ_INT64))
+        continue; /* accuracy mode is for floating-point data only */
+      parz_filter_request req;
+      parz_filter_config cfg;
+      parz_error e;
+      if (parz_cd_parse_request(nuser[u], user[u], &req, &e) != PARZ_OK) die("request", &e);
+      if (parz_cd_configure(&req, (parz_type)t, big_endian, d, shapes[d - 1], &cfg, &e) !=
+          PARZ_OK)
+        die("configure", &e);
+      unsigned cd[PARZ_CD_INTERNAL_NELMTS];
+      parz_cd_store(&cfg, cd);
+      unsigned char head[2 + 4 * PARZ_CD_INTERNAL_NELMTS];
+      head[1] = PARZ_CD_INTERNAL_NELMTS;
+      for (unsigned i = 0; i < PARZ_CD_INTERNAL_NELMTS; i++)
+        for (int b = 0; b < 4; b++) head[2 + 4 * i + b] = (unsigned char)(cd[i] >> (8 * b));
+      void* data = make_data(&cfg.chunk, (unsigned)(u * 10 + t), u % 2);
+      size_t raw = parz_array_count(&cfg.chunk) * parz_type_size(cfg.chunk.type);
+      size_t n;
+      unsigned char* c = encode(&cfg.chunk, data, &cfg.config, &n);
+      char name[64];
+      snprintf(name, sizeof name, "dec_u%d_%s_%ud%s", u, type_name((parz_type)t), d,
+               big_endian ? "_be" : "");
+      head[0] = 3; /* decode, fix checksum */
+      write_seed("filter", name, head, sizeof head, c, n);
+      snprintf(name, sizeof name, "enc_u%d_%s_%ud%s", u, type_name((parz_type)t), d,
+               big_endian ? "_be" : "");
+      head[0] = 0;
+      write_seed("filter", name, head, sizeof head, data, raw < 512 ? raw : 512);
+      free(c);
+      free(data);
+    }
+}
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    fprintf(stderr, "usage: gen_corpus OUTDIR\n");
+    return 2;
+  }
+  outdir = argv[1];
+  mkdir(outdir, 0755);
+  chunk_seeds();
+  omp_seeds();
+  block_seeds();
+  filter_seeds();
+  printf("gen_corpus: %zu seeds, %zu bytes in %s\n", files, total_bytes, outdir);
+  return 0;
+}
