@@ -1,0 +1,368 @@
+/* MPI checkpoint through parallel HDF5 with the ParZ filter.
+ *
+ * N ranks each own a slab of rows of a 3D float64 field and of a 2D float32 field (smooth waves
+ * plus noise; NaN, +Inf and -Inf in the last rank's slab). Chunks are whole multiples of rows
+ * inside one slab, so no chunk is shared between ranks. The fields are written collectively
+ * with ParZ in accuracy mode and in reversible mode, the file is closed, reopened and read back
+ * collectively and then independently, and every value is checked: within the tolerance
+ * (accuracy) or bit for bit (reversible); non-finite values bit for bit in both.
+ *
+ *   mpirun -np N mpi_checkpoint --roundtrip FILE   write, then read back on the same ranks
+ *   mpirun -np N mpi_checkpoint --write FILE       write only (a checkpoint)
+ *   mpirun -np M mpi_checkpoint --read FILE        restart: read on any rank count M
+ *
+ * Options: --slab-rows R (3D rows per rank, 8), --ny (48), --nx (64), --chunk-rows (4),
+ *          --rows2 (2D rows per rank, 32), --cols (256), --chunk-rows2 (16),
+ *          --tolerance T (accuracy datasets, 1e-3), --mode M (their cd_values mode, 3),
+ *          --bad-rank R (--tolerance and --mode apply on rank R only; the others keep the
+ *          defaults: how a mistake on one rank looks), --h5-errors (print HDF5's error stacks).
+ * The plugin is found through HDF5_PLUGIN_PATH (or HDF5's default plugin directory).
+ *
+ * Failures: parameters are checked on each rank alone (the filter's own can_apply/set_local,
+ * on a private in-memory file) and compared between ranks, and all ranks agree through
+ * MPI_Allreduce before every collective HDF5 call. So a bad value on any rank stops every rank
+ * with a message and exit status 1 instead of a hang in a collective call that some ranks never
+ * reach. Should a collective HDF5 call fail on only some ranks, the ranks are out of step for
+ * good: the program then calls MPI_Abort, which also ends every rank. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "H5Zparz.h"
+#include "mpi_common.h"
+
+typedef struct {
+  const char* file;
+  int write, read;
+  uint64_t slab_rows, ny, nx, chunk_rows;
+  uint64_t rows2, cols, chunk_rows2;
+  double tolerance;
+  unsigned mode;
+  int bad_rank;      /* -1: options apply on every rank */
+  int h5_errors;
+} options;
+
+typedef struct {
+  MPI_Comm comm;
+  int rank, size;
+} team;
+
+static const double default_tolerance = 1e-3;
+static const char* const mode_names[2] = {"accuracy", "reversible"};
+static const char* const field_names[2] = {"field3d", "field2d"};
+
+static void usage(FILE* out) {
+  fprintf(out,
+          "usage: mpirun -np N mpi_checkpoint (--roundtrip | --write | --read) FILE\n"
+          "  [--slab-rows R] [--ny N] [--nx N] [--chunk-rows R]\n"
+          "  [--rows2 R] [--cols N] [--chunk-rows2 R]\n"
+          "  [--tolerance T] [--mode M] [--bad-rank R] [--h5-errors]\n");
+}
+
+/* Returns 0 on success, else prints why (rank 0 only) and returns 1. */
+static int parse(int argc, char** argv, options* o, int rank) {
+  *o = (options){NULL, 0, 0, 8, 48, 64, 4, 32, 256, 16, default_tolerance, H5Z_PARZ_MODE_ACCURACY, -1, 0};
+  for (int i = 1; i < argc; i++) {
+    const char* a = argv[i];
+    const char* v = i + 1 < argc ? argv[i + 1] : NULL;
+    uint64_t* u = !strcmp(a, "--slab-rows")     ? &o->slab_rows
+                  : !strcmp(a, "--ny")          ? &o->ny
+                  : !strcmp(a, "--nx")          ? &o->nx
+                  : !strcmp(a, "--chunk-rows")  ? &o->chunk_rows
+                  : !strcmp(a, "--rows2")       ? &o->rows2
+                  : !strcmp(a, "--cols")        ? &o->cols
+                  : !strcmp(a, "--chunk-rows2") ? &o->chunk_rows2
+                                                : NULL;
+    char* end = NULL;
+    if (!strcmp(a, "--roundtrip") || !strcmp(a, "--write") || !strcmp(a, "--read")) {
+      if (!v) goto bad;
+      o->file = v, i++;
+      o->write = strcmp(a, "--read") != 0;
+      o->read = strcmp(a, "--write") != 0;
+    } else if (u) {
+      if (!v) goto bad;
+      unsigned long long x = strtoull(v, &end, 10);
+      if (*end || x == 0 || v[0] == '-') {
+        if (rank == 0) fprintf(stderr, "mpi_checkpoint: %s needs a positive integer, not '%s'\n", a, v);
+        return 1;
+      }
+      *u = x, i++;
+    } else if (!strcmp(a, "--tolerance") && v) {
+      o->tolerance = strtod(v, &end), i++;
+      if (*end) goto bad_value;
+    } else if (!strcmp(a, "--mode") && v) {
+      o->mode = (unsigned)strtoul(v, &end, 10), i++;
+      if (*end) goto bad_value;
+    } else if (!strcmp(a, "--bad-rank") && v) {
+      o->bad_rank = (int)strtol(v, &end, 10), i++;
+      if (*end) goto bad_value;
+    } else if (!strcmp(a, "--h5-errors")) {
+      o->h5_errors = 1;
+    } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      if (rank == 0) usage(stdout);
+      return 1;
+    } else {
+      goto bad;
+    }
+    continue;
+  bad_value:
+    if (rank == 0) fprintf(stderr, "mpi_checkpoint: bad value '%s' for %s\n", v, a);
+    return 1;
+  }
+  if (o->file) return 0;
+bad:
+  if (rank == 0) usage(stderr);
+  return 1;
+}
+
+/* Collective: returns 1 when `ok` holds on every rank. When it fails on every rank the caller
+ * cleans up (collectively) and stops. When it fails on some ranks only, those ranks have left a
+ * collective HDF5 call that the others completed: nothing collective can follow, so abort. */
+static int step(const team* t, int ok, const char* what, int after_collective) {
+  int failed = ok ? 0 : 1, nfailed = 0;
+  MPI_Allreduce(&failed, &nfailed, 1, MPI_INT, MPI_SUM, t->comm);
+  if (nfailed == 0) return 1;
+  if (t->rank == 0)
+    fprintf(stderr, "mpi_checkpoint: %s failed on %d of %d ranks; stopping every rank\n", what,
+            nfailed, t->size);
+  if (after_collective && nfailed < t->size) {
+    if (t->rank == 0) fprintf(stderr, "mpi_checkpoint: ranks out of step, MPI_Abort\n");
+    MPI_Abort(t->comm, 1);
+  }
+  return 0;
+}
+
+/* Local failure report: the rank and the innermost HDF5 message. */
+static void rank_error(const team* t, const char* what) {
+  char msg[512];
+  mpi_h5_message(msg, sizeof msg);
+  fprintf(stderr, "rank %d: %s: %s\n", t->rank, what, msg);
+}
+
+static void filter_cd(const options* o, int rank, int reversible, unsigned* cd, size_t* ncd) {
+  if (reversible) {
+    *ncd = H5Z_parz_reversible_cdata(cd);
+    return;
+  }
+  int mine = o->bad_rank < 0 || o->bad_rank == rank;
+  *ncd = H5Z_parz_accuracy_cdata(mine ? o->tolerance : default_tolerance, cd);
+  cd[0] = mine ? o->mode : H5Z_PARZ_MODE_ACCURACY;
+}
+
+/* 1 when every rank passes the same cd_values (HDF5 requires identical creation arguments on
+ * all ranks; a difference would give each rank a different idea of the file). */
+static int same_on_all_ranks(const team* t, const unsigned* cd, size_t ncd) {
+  unsigned v[1 + H5Z_PARZ_USER_NELMTS_MAX] = {0}, lo[1 + H5Z_PARZ_USER_NELMTS_MAX],
+           hi[1 + H5Z_PARZ_USER_NELMTS_MAX];
+  v[0] = (unsigned)ncd;
+  memcpy(v + 1, cd, ncd * sizeof *cd);
+  int n = 1 + H5Z_PARZ_USER_NELMTS_MAX;
+  MPI_Allreduce(v, lo, n, MPI_UNSIGNED, MPI_MIN, t->comm);
+  MPI_Allreduce(v, hi, n, MPI_UNSIGNED, MPI_MAX, t->comm);
+  return memcmp(lo, hi, sizeof lo) == 0;
+}
+
+static double max_time(const team* t, double local) {
+  double m = 0;
+  MPI_Allreduce(&local, &m, 1, MPI_DOUBLE, MPI_MAX, t->comm);
+  return m;
+}
+
+static int write_checkpoint(const team* t, const options* o) {
+  mpi_field fields[2] = {
+      {3, {o->slab_rows * (uint64_t)t->size, o->ny, o->nx}, 1},
+      {2, {o->rows2 * (uint64_t)t->size, o->cols, 0}, 0},
+  };
+  const uint64_t slab[2] = {o->slab_rows, o->rows2}, chunk[2] = {o->chunk_rows, o->chunk_rows2};
+
+  /* 1. Local checks: chunk alignment, then the filter itself on a private in-memory file. */
+  int ok = 1;
+  for (int k = 0; k < 2; k++)
+    if (slab[k] % chunk[k] != 0) {
+      if (t->rank == 0)
+        fprintf(stderr, "mpi_checkpoint: %s chunk rows %llu do not divide the %llu rows of a "
+                "slab: chunks would be shared between ranks\n", field_names[k],
+                (unsigned long long)chunk[k], (unsigned long long)slab[k]);
+      ok = 0;
+    }
+  hid_t dcpl[2][2];
+  for (int m = 0; m < 2; m++) {
+    unsigned cd[H5Z_PARZ_USER_NELMTS_MAX];
+    size_t ncd;
+    filter_cd(o, t->rank, m, cd, &ncd);
+    for (int k = 0; k < 2; k++) {
+      dcpl[m][k] = mpi_dcpl(&fields[k], chunk[k], H5Z_FILTER_PARZ, cd, ncd);
+      char msg[512] = "cannot build the creation list";
+      if (dcpl[m][k] < 0 || (ok && !mpi_probe_dcpl(&fields[k], dcpl[m][k], msg, sizeof msg))) {
+        fprintf(stderr, "rank %d: %s/%s: ParZ refuses the parameters: %s\n", t->rank,
+                mode_names[m], field_names[k], msg);
+        ok = 0;
+      }
+    }
+    /* 2. Agreement: the same parameters everywhere (collective, so every rank runs it). */
+    if (!same_on_all_ranks(t, cd, ncd)) {
+      if (t->rank == 0)
+        fprintf(stderr, "mpi_checkpoint: %s filter parameters differ between ranks\n",
+                mode_names[m]);
+      ok = 0;
+    }
+  }
+  int status = 1;
+  hid_t file = H5I_INVALID_HID, fapl = H5I_INVALID_HID, dxpl = mpi_dxpl(1);
+  if (!step(t, ok, "checking the parameters (before any collective HDF5 call)", 0)) goto done;
+
+  /* 3. Collective creation and writes. */
+  fapl = mpi_fapl(t->comm);
+  file = H5Fcreate(o->file, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+  if (file < 0) rank_error(t, "H5Fcreate");
+  if (!step(t, file >= 0, "creating the file", 1)) goto done;
+  ok = mpi_attr_write_double(file, "writer_ranks", t->size) >= 0;
+  if (!step(t, ok, "writing the file attribute", 1)) goto done;
+  for (int m = 0; m < 2; m++) {
+    hid_t group = H5Gcreate2(file, mode_names[m], H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (!step(t, group >= 0, "creating a group", 1)) goto done;
+    for (int k = 0; k < 2 && ok; k++) {
+      const mpi_field* f = &fields[k];
+      uint64_t row0 = slab[k] * (uint64_t)t->rank;
+      void* buf = malloc(slab[k] * mpi_field_row_values(f) * mpi_field_value_size(f));
+      if (!step(t, buf != NULL, "allocating a slab", 0)) {
+        H5Gclose(group);
+        goto done;
+      }
+      mpi_field_fill(f, row0, slab[k], buf);
+      hid_t space = H5Screate_simple(f->rank, f->dims, NULL);
+      hid_t dset = H5Dcreate2(group, field_names[k], mpi_field_file_type(f), space, H5P_DEFAULT,
+                              dcpl[m][k], H5P_DEFAULT);
+      H5Sclose(space);
+      if (dset < 0) rank_error(t, "H5Dcreate2");
+      ok = step(t, dset >= 0, "creating a dataset", 1);
+      if (ok) {
+        ok = mpi_attr_write_double(dset, "parz_tolerance", m ? 0.0 : o->tolerance) >= 0;
+        ok = step(t, ok, "writing a dataset attribute", 1);
+      }
+      if (ok) {
+        MPI_Barrier(t->comm);
+        double t0 = MPI_Wtime();
+        herr_t st = mpi_write_rows(dset, f, row0, slab[k], dxpl, buf);
+        double dt = max_time(t, MPI_Wtime() - t0);
+        if (st < 0) rank_error(t, "collective H5Dwrite");
+        ok = step(t, st >= 0, "the collective write", 1);
+        if (ok && t->rank == 0) {
+          double raw = (double)f->dims[0] * (double)mpi_field_row_values(f) *
+                       (double)mpi_field_value_size(f);
+          double stored = (double)H5Dget_storage_size(dset);
+          printf("write %s/%s: %d ranks, %.2f MB raw, ratio %.2f, %.4f s (collective)\n",
+                 mode_names[m], field_names[k], t->size, raw / 1e6, raw / stored, dt);
+        }
+      }
+      if (dset >= 0) H5Dclose(dset);
+      free(buf);
+    }
+    H5Gclose(group);
+    if (!ok) goto done;
+  }
+  status = 0;
+done:
+  for (int m = 0; m < 2; m++)
+    for (int k = 0; k < 2; k++)
+      if (dcpl[m][k] >= 0) H5Pclose(dcpl[m][k]);
+  if (file >= 0 && H5Fclose(file) < 0) status = 1;
+  if (fapl >= 0) H5Pclose(fapl);
+  H5Pclose(dxpl);
+  return status;
+}
+
+/* Reads one dataset on this rank's share of rows, collectively and then independently. */
+static int read_dataset(const team* t, hid_t file, int m, int k, const hid_t dxpl[2]) {
+  char path[64];
+  snprintf(path, sizeof path, "%s/%s", mode_names[m], field_names[k]);
+  hid_t dset = H5Dopen2(file, path, H5P_DEFAULT);
+  if (dset < 0) rank_error(t, "H5Dopen2");
+  if (!step(t, dset >= 0, "opening a dataset", 1)) return 1;
+  mpi_field f = {0, {0, 0, 0}, 0};
+  hid_t space = H5Dget_space(dset), type = H5Dget_type(dset);
+  f.rank = H5Sget_simple_extent_ndims(space);
+  if (f.rank == 2 || f.rank == 3) H5Sget_simple_extent_dims(space, f.dims, NULL);
+  f.is_double = H5Tget_size(type) == 8;
+  H5Tclose(type);
+  H5Sclose(space);
+  double tol = -1;
+  mpi_attr_read_double(dset, "parz_tolerance", &tol);
+  uint64_t row0, rows;
+  mpi_split(f.dims[0], t->size, t->rank, &row0, &rows);
+  size_t bytes = (size_t)rows * mpi_field_row_values(&f) * mpi_field_value_size(&f);
+  void* buf = malloc(bytes ? bytes : 1);
+  int ok = (f.rank == 2 || f.rank == 3) && tol >= 0 && buf;
+  if (!ok) fprintf(stderr, "rank %d: %s: not a dataset this program wrote\n", t->rank, path);
+  int status = 1;
+  if (!step(t, ok, "inspecting a dataset", 0)) goto done;
+  for (int c = 0; c < 2; c++) {
+    memset(buf, 0x5A, bytes);  /* so that values never read cannot pass */
+    double t0 = MPI_Wtime();
+    herr_t st = mpi_read_rows(dset, &f, row0, rows, dxpl[c], buf);
+    double dt = max_time(t, MPI_Wtime() - t0);
+    if (st < 0) rank_error(t, c ? "independent H5Dread" : "collective H5Dread");
+    if (!step(t, st >= 0, c ? "an independent read" : "a collective read", c == 0)) goto done;
+    mpi_check chk;
+    mpi_field_check(&f, row0, rows, buf, tol, &chk);
+    mpi_check_allreduce(t->comm, &chk);
+    if (t->rank == 0) {
+      printf("read %s: %d ranks, %-11s %.4f s: %llu values, ", path, t->size,
+             c ? "independent" : "collective", dt, (unsigned long long)chk.values);
+      if (tol > 0)
+        printf("max |err| %.3g (tolerance %g), ", chk.max_err, tol);
+      else
+        printf("bit-exact check, ");
+      printf("non-finite %llu/%llu exact: %s\n",
+             (unsigned long long)(chk.nonfinite - chk.nonfinite_bad),
+             (unsigned long long)chk.nonfinite, chk.bad ? "FAILED" : "ok");
+      if (chk.bad)
+        fprintf(stderr, "mpi_checkpoint: %s: %llu values wrong (%s read)\n", path,
+                (unsigned long long)chk.bad, c ? "independent" : "collective");
+    }
+    if (chk.bad || chk.nonfinite == 0) goto done;  /* the last slab must hold non-finite values */
+  }
+  status = 0;
+done:
+  free(buf);
+  H5Dclose(dset);
+  return status;
+}
+
+static int read_checkpoint(const team* t, const options* o) {
+  hid_t fapl = mpi_fapl(t->comm);
+  hid_t file = H5Fopen(o->file, H5F_ACC_RDONLY, fapl);
+  H5Pclose(fapl);
+  if (file < 0) rank_error(t, "H5Fopen");
+  if (!step(t, file >= 0, "opening the file", 1)) return 1;
+  double writers = 0;
+  mpi_attr_read_double(file, "writer_ranks", &writers);
+  if (t->rank == 0)
+    printf("read: file written by %.0f ranks, read by %d ranks\n", writers, t->size);
+  hid_t dxpl[2] = {mpi_dxpl(1), mpi_dxpl(0)};
+  int status = 0;
+  for (int m = 0; m < 2 && !status; m++)
+    for (int k = 0; k < 2 && !status; k++) status = read_dataset(t, file, m, k, dxpl);
+  H5Pclose(dxpl[0]);
+  H5Pclose(dxpl[1]);
+  if (H5Fclose(file) < 0) status = 1;
+  return status;
+}
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  team t = {MPI_COMM_WORLD, 0, 1};
+  MPI_Comm_rank(t.comm, &t.rank);
+  MPI_Comm_size(t.comm, &t.size);
+  options o;
+  int status = parse(argc, argv, &o, t.rank);
+  if (!status) {
+    if (!o.h5_errors) H5Eset_auto2(H5E_DEFAULT, NULL, NULL);  /* our messages instead */
+    if (o.write) status = write_checkpoint(&t, &o);
+    if (!status && o.read) status = read_checkpoint(&t, &o);
+    if (t.rank == 0) printf("mpi_checkpoint: %s\n", status ? "FAILED" : "ok");
+  }
+  H5close();  /* before MPI_Finalize: HDF5's MPI-IO files must be gone by then */
+  MPI_Finalize();
+  return status;
+}

@@ -1,0 +1,68 @@
+# Parallel HDF5 tests (issue 6): mpi_checkpoint under mpiexec with 2 and 4 ranks (4 with
+# oversubscription), a restart read on other rank counts, and invalid parameters on one or all
+# ranks, which must end every rank with an error (no hang: a timeout fails the test).
+include(${PROJECT_SOURCE_DIR}/examples/mpi.cmake)
+if(NOT TARGET mpi_checkpoint OR NOT TARGET H5Zparz)
+  return()
+endif()
+
+set(_dir ${CMAKE_CURRENT_BINARY_DIR}/mpi_scratch)
+file(MAKE_DIRECTORY ${_dir})
+# As root (CI containers), OpenMPI refuses to start without these.
+set(_env "HDF5_PLUGIN_PATH=${PARZ_PLUGIN_DIR}" "OMPI_ALLOW_RUN_AS_ROOT=1"
+         "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1" "PARZ_THREADS=1")
+separate_arguments(_flags UNIX_COMMAND "${PARZ_MPIEXEC_FLAGS}")
+set(_small --slab-rows 8 --ny 24 --nx 40 --chunk-rows 4 --rows2 16 --cols 96 --chunk-rows2 8)
+
+# parz_add_mpi_test(name ranks args...)
+function(parz_add_mpi_test name np)
+  set(_over "")
+  if(np GREATER 2)
+    set(_over ${PARZ_MPIEXEC_OVERSUBSCRIBE})
+  endif()
+  add_test(NAME ${name}
+           COMMAND ${PARZ_MPIEXEC} ${MPIEXEC_NUMPROC_FLAG} ${np} ${_over} ${_flags}
+                   $<TARGET_FILE:mpi_checkpoint> ${ARGN})
+  set_tests_properties(${name} PROPERTIES ENVIRONMENT "${_env}" TIMEOUT 120 PROCESSORS ${np}
+                       PASS_REGULAR_EXPRESSION "mpi_checkpoint: ok")
+endfunction()
+
+parz_add_mpi_test(test_mpi_roundtrip_np2 2 --roundtrip ${_dir}/roundtrip2.h5 ${_small})
+parz_add_mpi_test(test_mpi_roundtrip_np4 4 --roundtrip ${_dir}/roundtrip4.h5 ${_small})
+
+# Restart: written by 2 ranks, read by 3 (uneven rows, chunks split between readers) and 1;
+# written by 4, read by 2.
+parz_add_mpi_test(test_mpi_restart_write_np2 2 --write ${_dir}/restart2.h5 ${_small})
+parz_add_mpi_test(test_mpi_restart_read_np3 3 --read ${_dir}/restart2.h5)
+parz_add_mpi_test(test_mpi_restart_read_np1 1 --read ${_dir}/restart2.h5)
+parz_add_mpi_test(test_mpi_restart_write_np4 4 --write ${_dir}/restart4.h5 ${_small})
+parz_add_mpi_test(test_mpi_restart_read_np2 2 --read ${_dir}/restart4.h5)
+set_tests_properties(test_mpi_restart_write_np2 PROPERTIES FIXTURES_SETUP parz_mpi_restart2)
+set_tests_properties(test_mpi_restart_read_np3 test_mpi_restart_read_np1 PROPERTIES
+                     FIXTURES_REQUIRED parz_mpi_restart2)
+set_tests_properties(test_mpi_restart_write_np4 PROPERTIES FIXTURES_SETUP parz_mpi_restart4)
+set_tests_properties(test_mpi_restart_read_np2 PROPERTIES FIXTURES_REQUIRED parz_mpi_restart4)
+
+# Invalid parameters: every rank must stop with exit status 1, a message, and no file written,
+# within the script's timeout. test_mpi_fail.sh <expected message> <file> <timeout> <command...>
+function(parz_add_mpi_fail_test name np expect)
+  set(_over "")
+  if(np GREATER 2)
+    set(_over ${PARZ_MPIEXEC_OVERSUBSCRIBE})
+  endif()
+  set(_file ${_dir}/${name}.h5)
+  add_test(NAME ${name}
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_mpi_fail.sh "${expect}" ${_file} 60
+                   ${PARZ_MPIEXEC} ${MPIEXEC_NUMPROC_FLAG} ${np} ${_over} ${_flags}
+                   $<TARGET_FILE:mpi_checkpoint> --roundtrip ${_file} ${_small} ${ARGN})
+  set_tests_properties(${name} PROPERTIES ENVIRONMENT "${_env}" TIMEOUT 90 PROCESSORS ${np})
+endfunction()
+
+parz_add_mpi_fail_test(test_mpi_invalid_tolerance_all 2 "ParZ refuses the parameters" --tolerance -1)
+parz_add_mpi_fail_test(test_mpi_invalid_mode_all 2 "ParZ refuses the parameters" --mode 9)
+parz_add_mpi_fail_test(test_mpi_invalid_tolerance_rank1 2 "ParZ refuses the parameters"
+                       --tolerance -1 --bad-rank 1)
+parz_add_mpi_fail_test(test_mpi_invalid_mode_rank3_np4 4 "ParZ refuses the parameters"
+                       --mode 9 --bad-rank 3)
+# Valid on every rank but not the same: must be refused too (HDF5 needs identical arguments).
+parz_add_mpi_fail_test(test_mpi_mismatch_rank0 2 "differ between ranks" --tolerance 0.5 --bad-rank 0)
