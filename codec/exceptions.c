@@ -42,8 +42,8 @@ static int is_contiguous(const view4* v) {
          v->s[0] == (ptrdiff_t)(v->n[3] * v->n[2] * v->n[1]);
 }
 
-static int nonfinite32(uint32_t u) { return (u & 0x7f800000u) == 0x7f800000u; }
-static int nonfinite64(uint64_t u) {
+static unsigned nonfinite32(uint32_t u) { return (u & 0x7f800000u) == 0x7f800000u; }
+static unsigned nonfinite64(uint64_t u) {
   return (u & 0x7ff0000000000000ull) == 0x7ff0000000000000ull;
 }
 
@@ -118,7 +118,7 @@ static uint64_t load_bits(const unsigned char* p, size_t size) {
   }
 }
 
-static int nonfinite(uint64_t bits, size_t size) {
+static unsigned nonfinite(uint64_t bits, size_t size) {
   return size == 4 ? nonfinite32((uint32_t)bits) : nonfinite64(bits);
 }
 
