@@ -74,3 +74,11 @@ set(PARZ_MPIEXEC_OVERSUBSCRIBE "")
 if(_parz_mpiexec_version MATCHES "Open MPI|OpenRTE")
   set(PARZ_MPIEXEC_OVERSUBSCRIBE "--oversubscribe")
 endif()
+
+# The benchmark also times the codec alone (parz_omp), outside HDF5.
+add_executable(bench_mpi ${PROJECT_SOURCE_DIR}/examples/bench_mpi.c)
+target_link_libraries(bench_mpi PRIVATE parz_mpi_common parz_omp)
+set_target_properties(bench_mpi PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/examples)
+if(TARGET H5Zparz)
+  add_dependencies(bench_mpi H5Zparz)
+endif()
