@@ -334,6 +334,39 @@ static void arguments(void) {
   CHECK(parz_chunk_decode_segments(&v, out, 0, v.nsegments, &err) == PARZ_OK, "full range");
   CHECK(parz_chunk_bound(NULL, NULL) == 0, "bound(NULL)");
   free(c);
+  /* encoder configurations: C and P limits, unknown table kind, misuse of the three steps */
+  {
+    float data[21 * 30] = {0};
+    unsigned char dst[16384];
+    size_t w = 0;
+    parz_chunk_config cfg;
+    parz_chunk_encoder* enc = NULL;
+    memset(&cfg, 0, sizeof cfg);
+    parz_params_accuracy(&cfg.params, 1e-3, NULL, NULL);
+    cfg.segment_blocks = 65537;
+    CHECK(parz_chunk_encode(&a, data, &cfg, dst, sizeof dst, &w, &err) == PARZ_ERR_PARAM, "C");
+    CHECK(parz_chunk_bound(&a, &cfg) == 0, "bound with C too large");
+    cfg.segment_blocks = 65536;
+    CHECK(parz_chunk_encode(&a, data, &cfg, dst, sizeof dst, &w, &err) == PARZ_OK, "C = 65536");
+    cfg.partition_segments = 65537;
+    CHECK(parz_chunk_encode(&a, data, &cfg, dst, sizeof dst, &w, &err) == PARZ_ERR_PARAM, "P");
+    cfg.partition_segments = 0;
+    cfg.table = (parz_table_kind)9;
+    CHECK(parz_chunk_encode(&a, data, &cfg, dst, sizeof dst, &w, &err) == PARZ_ERR_PARAM, "kind");
+    cfg.table = PARZ_TABLE_AUTO;
+    cfg.segment_blocks = 2;
+    CHECK(parz_chunk_encode(&a, NULL, &cfg, dst, sizeof dst, &w, &err) == PARZ_ERR_ARG, "data");
+    CHECK(parz_chunk_encoder_begin(&enc, &a, data, &cfg, &err) == PARZ_OK, "begin");
+    CHECK(parz_chunk_encoder_write_head(enc, dst, sizeof dst, NULL, &err) == PARZ_ERR_ARG,
+          "write_head before the segments");
+    CHECK(parz_chunk_encoder_size(enc) == 0, "size before the segments");
+    CHECK(parz_chunk_encode_segments(enc, 0, 0, dst, sizeof dst, NULL, &err) == PARZ_ERR_ARG,
+          "empty range");
+    CHECK(parz_chunk_encode_segments(enc, 1, parz_chunk_encoder_segments(enc), dst, sizeof dst,
+                                     NULL, &err) == PARZ_ERR_ARG, "range past the end");
+    parz_chunk_encoder_free(enc);
+    parz_chunk_encoder_free(NULL);
+  }
 }
 
 int main(void) {
