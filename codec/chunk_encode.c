@@ -219,9 +219,7 @@ int parz_chunk_encode(const parz_array* a, const void* data, const parz_chunk_co
                       void* dst, size_t dst_bytes, size_t* written, parz_error* err) {
   parz_chunk_encoder* enc;
   unsigned char* d = (unsigned char*)dst;
-  void* scratch = NULL;
-  size_t bound, room, size;
-  uint64_t nseg;
+  size_t head;
   int rc;
   if (written)
     *written = 0;
@@ -229,32 +227,23 @@ int parz_chunk_encode(const parz_array* a, const void* data, const parz_chunk_co
     return parz_fail(err, PARZ_ERR_ARG, "parz_chunk_encode: NULL destination");
   if ((rc = parz_chunk_encoder_begin(&enc, a, data, cfg, err)) != PARZ_OK)
     return rc;
-  nseg = enc->v.nsegments;
-  if (dst_bytes < enc->head_bytes) {
-    size = enc->head_bytes;
-    parz_chunk_encoder_free(enc);
-    return parz_fail(err, PARZ_ERR_BUFFER, "chunk needs more than %zu bytes, buffer has %zu",
-                     size, dst_bytes);
-  }
-  /* Encode the payload straight into its place after the head when the room there is sure to
-   * hold it; otherwise into scratch, copied if it turns out to fit. */
-  bound = parz_chunk_encoder_scratch_bound(enc, nseg);
-  room = dst_bytes - enc->head_bytes;
-  if (room >= bound) {
-    rc = parz_chunk_encode_segments(enc, 0, nseg, d + enc->head_bytes, room, NULL, err);
-  } else {
-    scratch = malloc(bound ? bound : 1);
-    rc = scratch ? parz_chunk_encode_segments(enc, 0, nseg, scratch, bound, NULL, err)
-                 : parz_fail(err, PARZ_ERR_NOMEM, "out of memory for %zu bytes of scratch", bound);
-  }
+  head = enc->head_bytes;
+  /* The head's size is known before encoding, so the payload is encoded straight into its place
+   * after it: no scratch, no copy. The codec never writes past the room it is given (it fails
+   * with PARZ_ERR_BUFFER instead), so a tight destination is safe too. */
+  if (dst_bytes < head)
+    rc = parz_fail(err, PARZ_ERR_BUFFER, "chunk needs more than %zu bytes, buffer has %zu", head,
+                   dst_bytes);
+  else
+    rc = parz_chunk_encode_segments(enc, 0, enc->v.nsegments, d + head, dst_bytes - head, NULL,
+                                    err);
+  if (rc == PARZ_ERR_BUFFER && dst_bytes >= head)
+    rc = parz_fail(err, PARZ_ERR_BUFFER, "chunk does not fit in %zu bytes (parz_chunk_bound: %zu)",
+                   dst_bytes, parz_chunk_bound(a, cfg));
   if (rc == PARZ_OK)
     rc = parz_chunk_encoder_write_head(enc, dst, dst_bytes, NULL, err);
-  size = parz_chunk_encoder_size(enc);
-  if (rc == PARZ_OK && scratch)
-    memcpy(d + enc->head_bytes, scratch, enc->v.payload_bytes);
   if (rc == PARZ_OK && written)
-    *written = size;
-  free(scratch);
+    *written = parz_chunk_encoder_size(enc);
   parz_chunk_encoder_free(enc);
   return rc;
 }

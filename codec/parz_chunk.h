@@ -117,7 +117,9 @@ int parz_chunk_encoder_write_head(parz_chunk_encoder* enc, void* dst, size_t dst
 uint64_t parz_chunk_encoder_bit_offset(const parz_chunk_encoder* enc, uint64_t segment);
 void parz_chunk_encoder_free(parz_chunk_encoder* enc);
 
-/* Serial encode of a whole chunk. */
+/* Serial encode of a whole chunk. dst_bytes = parz_chunk_bound() always suffices; a smaller
+ * destination works when the chunk fits, else PARZ_ERR_BUFFER (nothing is written past
+ * dst_bytes; what was written before is unspecified). */
 int parz_chunk_encode(const parz_array* a, const void* data, const parz_chunk_config* cfg,
                       void* dst, size_t dst_bytes, size_t* written, parz_error* err);
 
