@@ -1,8 +1,9 @@
 /* Real arrays from ../shared/data, each encoded as one chunk in accuracy mode with tolerance
  * 1e-3 of its value range: checks the error bound and prints the table overhead (table bytes /
  * payload bytes) at the default C and P, and the times of the chunk path next to the bare codec.
- * With --sweep, also the overhead for C in {8, 16, 32, 64, 128, 256, 1024}.
- * Usage: test_chunk_realdata DATA_DIR [--sweep] */
+ * With --sweep, also the overhead for C in {8, 16, 32, 64, 128, 256, 1024}; with --repeat N the
+ * times are the best of N runs (the numbers in codec/FORMAT.md and the reports).
+ * Usage: test_chunk_realdata DATA_DIR [--sweep] [--repeat N] */
 #define _POSIX_C_SOURCE 199309L
 #include <math.h>
 #include <stdlib.h>
@@ -49,8 +50,16 @@ static double value(const parz_array* a, const void* d, size_t i) {
 
 int main(int argc, char** argv) {
   static const uint32_t sweep[] = {8, 16, 32, 64, 128, 256, 1024};
-  int do_sweep = argc > 2 && !strcmp(argv[2], "--sweep");
+  int do_sweep = 0, repeat = 1, i0;
   size_t f;
+  for (i0 = 2; i0 < argc; i0++) {
+    if (!strcmp(argv[i0], "--sweep"))
+      do_sweep = 1;
+    else if (!strcmp(argv[i0], "--repeat") && i0 + 1 < argc)
+      repeat = atoi(argv[++i0]);
+  }
+  if (repeat < 1)
+    repeat = 1;
   if (argc < 2) {
     fprintf(stderr, "usage: %s DATA_DIR [--sweep]\n", argv[0]);
     return 2;
@@ -66,7 +75,9 @@ int main(int argc, char** argv) {
     size_t n, raw, i, bytes = 0, cap, zbytes = 0;
     void *data, *back, *zbuf;
     unsigned char* chunk;
-    double lo = INFINITY, hi = -INFINITY, tol, maxerr = 0, t0, t_enc, t_dec, t_zenc, t_zdec;
+    double lo = INFINITY, hi = -INFINITY, tol, maxerr = 0, t0;
+    double t_enc = INFINITY, t_dec = INFINITY, t_zenc = INFINITY, t_zdec = INFINITY;
+    int rep;
     FILE* fp;
     snprintf(path, sizeof path, "%s/%s", argv[1], files[f]);
     parse_name(files[f], &a);
@@ -90,29 +101,31 @@ int main(int argc, char** argv) {
     parz_params_accuracy(&cfg.params, tol, NULL, NULL);
     cap = parz_chunk_bound(&a, &cfg);
     chunk = malloc(cap);
-    t0 = now();
-    CHECK(parz_chunk_encode(&a, data, &cfg, chunk, cap, &bytes, &err) == PARZ_OK, "%s: %s",
-          files[f], err.message);
-    t_enc = now() - t0;
-    t0 = now();
-    CHECK(parz_chunk_decode(chunk, bytes, back, raw, &err) == PARZ_OK, "%s: %s", files[f],
-          err.message);
-    t_dec = now() - t0;
+    zbuf = malloc(parz_stream_bound(a.type, a.dims, &cfg.params, parz_block_count(&a)));
+    for (rep = 0; rep < repeat; rep++) {   /* interleaved, best of `repeat` */
+      size_t zcap = parz_stream_bound(a.type, a.dims, &cfg.params, parz_block_count(&a));
+      t0 = now();
+      CHECK(parz_chunk_encode(&a, data, &cfg, chunk, cap, &bytes, &err) == PARZ_OK, "%s: %s",
+            files[f], err.message);
+      t_enc = fmin(t_enc, now() - t0);
+      t0 = now();
+      CHECK(parz_chunk_decode(chunk, bytes, back, raw, &err) == PARZ_OK, "%s: %s", files[f],
+            err.message);
+      t_dec = fmin(t_dec, now() - t0);
+      /* the bare codec on the same data, for comparison */
+      t0 = now();
+      parz_compress(&a, data, &cfg.params, zbuf, zcap, &zbytes, NULL);
+      t_zenc = fmin(t_zenc, now() - t0);
+      t0 = now();
+      parz_decompress(&a, back, &cfg.params, zbuf, zbytes, NULL);
+      t_zdec = fmin(t_zdec, now() - t0);
+    }
+    parz_chunk_decode(chunk, bytes, back, raw, &err);
     for (i = 0; i < n; i++) {
       double e = fabs(value(&a, data, i) - value(&a, back, i));
       if (e > maxerr) maxerr = e;
     }
     CHECK(maxerr <= tol, "%s: max error %g above tolerance %g", files[f], maxerr, tol);
-    /* the bare codec on the same data, for comparison */
-    zbuf = malloc(parz_stream_bound(a.type, a.dims, &cfg.params, parz_block_count(&a)));
-    t0 = now();
-    parz_compress(&a, data, &cfg.params, zbuf,
-                  parz_stream_bound(a.type, a.dims, &cfg.params, parz_block_count(&a)), &zbytes,
-                  NULL);
-    t_zenc = now() - t0;
-    t0 = now();
-    parz_decompress(&a, back, &cfg.params, zbuf, zbytes, NULL);
-    t_zdec = now() - t0;
     parz_chunk_parse(chunk, bytes, &v, &err);
     printf("%-44.44s %8.2f %10zu %8zu %8.3f%% | %8.1f %8.1f %8.1f %8.1f\n", files[f],
            (double)raw / bytes, v.payload_bytes, v.table_bytes,
