@@ -8,46 +8,24 @@
 #include <string.h>
 
 #include "checksum.h"
+#include "table_endian.h"
 #include "test_chunk_common.h"
 
 #define HEADER 112u
 
-static uint64_t ld64(const unsigned char* p) {
-  uint64_t v = 0;
-  int i;
-  for (i = 7; i >= 0; i--)
-    v = v << 8 | p[i];
-  return v;
-}
-static void st64(unsigned char* p, uint64_t v) {
-  int i;
-  for (i = 0; i < 8; i++, v >>= 8)
-    p[i] = (unsigned char)v;
-}
-static unsigned ld16(const unsigned char* p) { return p[0] | p[1] << 8; }
-static void st16(unsigned char* p, unsigned v) {
-  p[0] = (unsigned char)v;
-  p[1] = (unsigned char)(v >> 8);
-}
-static void st32(unsigned char* p, uint32_t v) {
-  int i;
-  for (i = 0; i < 4; i++, v >>= 8)
-    p[i] = (unsigned char)v;
-}
-
 static size_t head_bytes(const unsigned char* c) {
-  return HEADER + (size_t)ld64(c + 72) + 16u * (size_t)ld64(c + 80);
+  return HEADER + (size_t)parz_load64(c + 72) + 16u * (size_t)parz_load64(c + 80);
 }
 
 /* Recomputes the checksum after a deliberate edit (of a chunk of n bytes; sizes edited past the
  * end are left for the parser to refuse). */
 static void reseal_n(unsigned char* c, size_t n) {
   uint32_t crc = parz_crc32c(0, c, 108);
-  uint64_t t = ld64(c + 72), e = ld64(c + 80);
+  uint64_t t = parz_load64(c + 72), e = parz_load64(c + 80);
   if (t > n || e > n / 16 || HEADER + t + 16 * e > n)
     return;
   crc = parz_crc32c(crc, c + HEADER, head_bytes(c) - HEADER);
-  st32(c + 108, crc);
+  parz_store32(c + 108, crc);
 }
 
 static void reseal(unsigned char* c) { reseal_n(c, SIZE_MAX / 2); }
@@ -190,32 +168,32 @@ static void edits(void) {
   expect(m, n, PARZ_ERR_FORMAT, "rank 5");
   memcpy(m, h, n); m[11] = 0;
   expect(m, n, PARZ_ERR_FORMAT, "rank 0");
-  memcpy(m, h, n); st64(m + 32, 4);           /* extent for an unused dimension */
+  memcpy(m, h, n); parz_store64(m + 32, 4);           /* extent for an unused dimension */
   expect(m, n, PARZ_ERR_FORMAT, "unused extent");
-  memcpy(m, h, n); st64(m + 16, 0);
+  memcpy(m, h, n); parz_store64(m + 16, 0);
   expect(m, n, PARZ_ERR_FORMAT, "zero extent");
   /* huge claimed sizes */
-  memcpy(m, h, n); st64(m + 16, 1ull << 40); st64(m + 24, 1ull << 40);
+  memcpy(m, h, n); parz_store64(m + 16, 1ull << 40); parz_store64(m + 24, 1ull << 40);
   expect(m, n, PARZ_ERR_FORMAT, "extents whose product overflows");
-  memcpy(m, h, n); st64(m + 16, 1ull << 20); st64(m + 24, 1ull << 20);
+  memcpy(m, h, n); parz_store64(m + 16, 1ull << 20); parz_store64(m + 24, 1ull << 20);
   expect(m, n, PARZ_ERR_FORMAT, "2^40 values claimed by a small chunk");
-  memcpy(m, h, n); st64(m + 16, 0xffffffffffffffffull);
+  memcpy(m, h, n); parz_store64(m + 16, 0xffffffffffffffffull);
   expect(m, n, PARZ_ERR_FORMAT, "extent 2^64-1");
-  memcpy(m, h, n); st64(m + 72, 0xfffffffffffffff8ull);
+  memcpy(m, h, n); parz_store64(m + 72, 0xfffffffffffffff8ull);
   expect(m, n, PARZ_ERR_FORMAT, "table bytes 2^64-8");
-  memcpy(m, h, n); st64(m + 80, 0x1000000000000001ull);
+  memcpy(m, h, n); parz_store64(m + 80, 0x1000000000000001ull);
   expect(m, n, PARZ_ERR_FORMAT, "exceptions * 16 wraps");
-  memcpy(m, h, n); st64(m + 88, ld64(m + 88) + 8);
+  memcpy(m, h, n); parz_store64(m + 88, parz_load64(m + 88) + 8);
   expect(m, n, PARZ_ERR_FORMAT, "payload bytes past the end");
-  memcpy(m, h, n); st64(m + 96, ld64(m + 96) + 64);
+  memcpy(m, h, n); parz_store64(m + 96, parz_load64(m + 96) + 64);
   expect(m, n, PARZ_ERR_FORMAT, "payload bits past the payload");
-  memcpy(m, h, n); st32(m + 64, 0);
+  memcpy(m, h, n); parz_store32(m + 64, 0);
   expect(m, n, PARZ_ERR_FORMAT, "C = 0");
-  memcpy(m, h, n); st32(m + 64, 1u << 20);
+  memcpy(m, h, n); parz_store32(m + 64, 1u << 20);
   expect(m, n, PARZ_ERR_FORMAT, "C = 2^20");
-  memcpy(m, h, n); st32(m + 68, 0);
+  memcpy(m, h, n); parz_store32(m + 68, 0);
   expect(m, n, PARZ_ERR_FORMAT, "P = 0");
-  memcpy(m, h, n); st32(m + 68, 4);
+  memcpy(m, h, n); parz_store32(m + 68, 4);
   expect(m, n, PARZ_ERR_FORMAT, "P changed: table size mismatch");
   memcpy(m, h, n); m[13] = 3;
   expect(m, n, PARZ_ERR_FORMAT, "width 3");
@@ -223,9 +201,9 @@ static void edits(void) {
   expect(m, n, PARZ_ERR_FORMAT, "table NONE for a variable-rate chunk");
   memcpy(m, h, n); m[12] = 0;
   expect(m, n, PARZ_ERR_FORMAT, "table AUTO stored");
-  memcpy(m, h, n); st32(m + 56, 0);
+  memcpy(m, h, n); parz_store32(m + 56, 0);
   expect(m, n, PARZ_ERR_FORMAT, "maxprec 0");
-  memcpy(m, h, n); st32(m + 48, 100000);
+  memcpy(m, h, n); parz_store32(m + 48, 100000);
   expect(m, n, PARZ_ERR_FORMAT, "minbits > maxbits");
 
   /* HYBRID: partition offsets and lengths */
@@ -234,9 +212,9 @@ static void edits(void) {
   {
     size_t rec = 8 + ((3 * 2 + 7) & ~(size_t)7);   /* P = 3 lengths of 2 bytes, padded */
     unsigned char* t = m + HEADER;
-    memcpy(m, h, n); st64(t + rec, ld64(t + rec) + 1);
+    memcpy(m, h, n); parz_store64(t + rec, parz_load64(t + rec) + 1);
     expect(m, n, PARZ_ERR_FORMAT, "partition 1 offset off by one");
-    memcpy(m, h, n); st64(t, 1);
+    memcpy(m, h, n); parz_store64(t, 1);
     expect(m, n, PARZ_ERR_FORMAT, "partition 0 offset not 0");
     memcpy(m, h, n); t[8] ^= 1;
     expect(m, n, PARZ_ERR_FORMAT, "lengths of partition 0 do not sum");
@@ -245,8 +223,8 @@ static void edits(void) {
     /* lengths that still sum but put segment ends in the wrong place: parse cannot tell,
      * decoding must (segment end check) */
     memcpy(m, h, n);
-    st16(t + 8, ld16(t + 8) + 1);
-    st16(t + 10, ld16(t + 10) - 1);
+    parz_store16(t + 8, (uint16_t)(parz_load16(t + 8) + 1));
+    parz_store16(t + 10, (uint16_t)(parz_load16(t + 10) - 1));
     expect(m, n, PARZ_OK, "shifted boundary parses");
     CHECK(decode_copy(m, n, 21 * 30 * 4) == PARZ_ERR_STREAM, "shifted boundary decodes");
   }
@@ -263,22 +241,22 @@ static void edits(void) {
     memcpy(m + HEADER + 8, m + HEADER + 16, 8);
     memcpy(m + HEADER + 16, tmp, 8);
     expect(m, no, PARZ_ERR_FORMAT, "non-monotone offsets");
-    memcpy(m, o, no); st64(m + HEADER, 5);
+    memcpy(m, o, no); parz_store64(m + HEADER, 5);
     expect(m, no, PARZ_ERR_FORMAT, "first offset not 0");
-    memcpy(m, o, no); st64(m + HEADER + 8, ld64(o + 96) + 1);
+    memcpy(m, o, no); parz_store64(m + HEADER + 8, parz_load64(o + 96) + 1);
     expect(m, no, PARZ_ERR_FORMAT, "offset past the payload");
   }
   /* exceptions: 3 records after the table */
   {
-    size_t e = HEADER + (size_t)ld64(h + 72);
-    CHECK(ld64(h + 80) == 3, "3 exceptions expected");
-    memcpy(m, h, n); st64(m + e + 16, ld64(m + e));   /* position repeated */
+    size_t e = HEADER + (size_t)parz_load64(h + 72);
+    CHECK(parz_load64(h + 80) == 3, "3 exceptions expected");
+    memcpy(m, h, n); parz_store64(m + e + 16, parz_load64(m + e));   /* position repeated */
     expect(m, n, PARZ_ERR_FORMAT, "exception positions not increasing");
-    memcpy(m, h, n); st64(m + e + 32, 21 * 30);       /* position outside */
+    memcpy(m, h, n); parz_store64(m + e + 32, 21 * 30);       /* position outside */
     expect(m, n, PARZ_ERR_FORMAT, "exception position outside");
-    memcpy(m, h, n); st64(m + e + 8, 0x3f800000u);    /* 1.0f is finite */
+    memcpy(m, h, n); parz_store64(m + e + 8, 0x3f800000u);    /* 1.0f is finite */
     expect(m, n, PARZ_ERR_FORMAT, "finite exception value");
-    memcpy(m, h, n); st64(m + e + 8, 0x7fc0000000000000ull);   /* high bits set for float */
+    memcpy(m, h, n); parz_store64(m + e + 8, 0x7fc0000000000000ull);   /* high bits set for float */
     expect(m, n, PARZ_ERR_FORMAT, "float exception with high bits");
   }
   free(m);
