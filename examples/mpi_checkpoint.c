@@ -194,7 +194,7 @@ static int write_checkpoint(const team* t, const options* o) {
       dcpl[m][k] = mpi_dcpl(&fields[k], chunk[k], H5Z_FILTER_PARZ, cd, ncd);
       char msg[512] = "cannot build the creation list";
       if (dcpl[m][k] < 0 || (ok && !mpi_probe_dcpl(&fields[k], dcpl[m][k], msg, sizeof msg))) {
-        fprintf(stderr, "rank %d: %s/%s: ParZ refuses the parameters: %s\n", t->rank,
+        fprintf(stderr, "rank %d: %s/%s: cannot create a ParZ dataset: %s\n", t->rank,
                 mode_names[m], field_names[k], msg);
         ok = 0;
       }
@@ -285,6 +285,10 @@ static int read_dataset(const team* t, hid_t file, int m, int k, const hid_t dxp
   if (f.rank == 2 || f.rank == 3) H5Sget_simple_extent_dims(space, f.dims, NULL);
   f.is_double = H5Tget_size(type) == 8;
   H5Tclose(type);
+  hid_t dcpl = H5Dget_create_plist(dset);
+  unsigned flags;
+  int parz = H5Pget_filter_by_id2(dcpl, H5Z_FILTER_PARZ, &flags, NULL, NULL, 0, NULL, NULL) >= 0;
+  H5Pclose(dcpl);
   H5Sclose(space);
   double tol = -1;
   mpi_attr_read_double(dset, "parz_tolerance", &tol);
@@ -292,8 +296,9 @@ static int read_dataset(const team* t, hid_t file, int m, int k, const hid_t dxp
   mpi_split(f.dims[0], t->size, t->rank, &row0, &rows);
   size_t bytes = (size_t)rows * mpi_field_row_values(&f) * mpi_field_value_size(&f);
   void* buf = malloc(bytes ? bytes : 1);
-  int ok = (f.rank == 2 || f.rank == 3) && tol >= 0 && buf;
-  if (!ok) fprintf(stderr, "rank %d: %s: not a dataset this program wrote\n", t->rank, path);
+  int ok = (f.rank == 2 || f.rank == 3) && tol >= 0 && parz && buf;
+  if (!ok)
+    fprintf(stderr, "rank %d: %s: not a ParZ dataset this program wrote\n", t->rank, path);
   int status = 1;
   if (!step(t, ok, "inspecting a dataset", 0)) goto done;
   for (int c = 0; c < 2; c++) {
@@ -330,6 +335,11 @@ done:
 }
 
 static int read_checkpoint(const team* t, const options* o) {
+  /* A rank without the plugin would fail inside the collective reads while the others go on:
+   * check on every rank first (this loads the plugin) and agree. */
+  int have = H5Zfilter_avail(H5Z_FILTER_PARZ) > 0;
+  if (!have) rank_error(t, "the ParZ filter (id 37050) is not available, check HDF5_PLUGIN_PATH");
+  if (!step(t, have, "loading the ParZ filter (before any collective HDF5 call)", 0)) return 1;
   hid_t fapl = mpi_fapl(t->comm);
   hid_t file = H5Fopen(o->file, H5F_ACC_RDONLY, fapl);
   H5Pclose(fapl);

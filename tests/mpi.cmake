@@ -58,11 +58,30 @@ function(parz_add_mpi_fail_test name np expect)
   set_tests_properties(${name} PROPERTIES ENVIRONMENT "${_env}" TIMEOUT 90 PROCESSORS ${np})
 endfunction()
 
-parz_add_mpi_fail_test(test_mpi_invalid_tolerance_all 2 "ParZ refuses the parameters" --tolerance -1)
-parz_add_mpi_fail_test(test_mpi_invalid_mode_all 2 "ParZ refuses the parameters" --mode 9)
-parz_add_mpi_fail_test(test_mpi_invalid_tolerance_rank1 2 "ParZ refuses the parameters"
+parz_add_mpi_fail_test(test_mpi_invalid_tolerance_all 2 "tolerance -1 must be positive" --tolerance -1)
+parz_add_mpi_fail_test(test_mpi_invalid_mode_all 2 "unknown mode 9" --mode 9)
+parz_add_mpi_fail_test(test_mpi_invalid_tolerance_rank1 2 "tolerance -1 must be positive"
                        --tolerance -1 --bad-rank 1)
-parz_add_mpi_fail_test(test_mpi_invalid_mode_rank3_np4 4 "ParZ refuses the parameters"
+parz_add_mpi_fail_test(test_mpi_invalid_mode_rank3_np4 4 "unknown mode 9"
                        --mode 9 --bad-rank 3)
 # Valid on every rank but not the same: must be refused too (HDF5 needs identical arguments).
 parz_add_mpi_fail_test(test_mpi_mismatch_rank0 2 "differ between ranks" --tolerance 0.5 --bad-rank 0)
+
+# The plugin missing on one rank only (a node without it): Open MPI's MPMD syntax gives rank 0
+# another HDF5_PLUGIN_PATH. Both the write and a restart read must stop every rank cleanly.
+if(PARZ_MPIEXEC_OVERSUBSCRIBE)  # Open MPI
+  set(_bad -x HDF5_PLUGIN_PATH=${_dir}/no_plugins_here)
+  add_test(NAME test_mpi_no_plugin_rank0_write
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_mpi_fail.sh "not registered"
+                   ${_dir}/no_plugin.h5 60 ${PARZ_MPIEXEC} ${_flags}
+                   -np 1 ${_bad} $<TARGET_FILE:mpi_checkpoint> --write ${_dir}/no_plugin.h5 ${_small}
+                   : -np 1 $<TARGET_FILE:mpi_checkpoint> --write ${_dir}/no_plugin.h5 ${_small})
+  add_test(NAME test_mpi_no_plugin_rank0_read
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_mpi_fail.sh "is not available"
+                   ${_dir}/never_written.h5 60 ${PARZ_MPIEXEC} ${_flags}
+                   -np 1 ${_bad} $<TARGET_FILE:mpi_checkpoint> --read ${_dir}/restart2.h5
+                   : -np 1 $<TARGET_FILE:mpi_checkpoint> --read ${_dir}/restart2.h5)
+  set_tests_properties(test_mpi_no_plugin_rank0_write test_mpi_no_plugin_rank0_read PROPERTIES
+                       ENVIRONMENT "${_env}" TIMEOUT 90 PROCESSORS 2)
+  set_tests_properties(test_mpi_no_plugin_rank0_read PROPERTIES FIXTURES_REQUIRED parz_mpi_restart2)
+endif()
