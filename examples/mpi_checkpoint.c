@@ -233,8 +233,8 @@ static int write_checkpoint(const team* t, const options* o) {
       hid_t space = H5Screate_simple(f->rank, f->dims, NULL);
       hid_t dset = H5Dcreate2(group, field_names[k], mpi_field_file_type(f), space, H5P_DEFAULT,
                               dcpl[m][k], H5P_DEFAULT);
-      H5Sclose(space);
       if (dset < 0) rank_error(t, "H5Dcreate2");
+      H5Sclose(space);
       ok = step(t, dset >= 0, "creating a dataset", 1);
       if (ok) {
         ok = mpi_attr_write_double(dset, "parz_tolerance", m ? 0.0 : o->tolerance) >= 0;
@@ -342,8 +342,8 @@ static int read_checkpoint(const team* t, const options* o) {
   if (!step(t, have, "loading the ParZ filter (before any collective HDF5 call)", 0)) return 1;
   hid_t fapl = mpi_fapl(t->comm);
   hid_t file = H5Fopen(o->file, H5F_ACC_RDONLY, fapl);
+  if (file < 0) rank_error(t, "H5Fopen");  /* before any other call clears the error stack */
   H5Pclose(fapl);
-  if (file < 0) rank_error(t, "H5Fopen");
   if (!step(t, file >= 0, "opening the file", 1)) return 1;
   double writers = 0;
   mpi_attr_read_double(file, "writer_ranks", &writers);

@@ -29,6 +29,11 @@ endfunction()
 
 parz_add_mpi_test(test_mpi_roundtrip_np2 2 --roundtrip ${_dir}/roundtrip2.h5 ${_small})
 parz_add_mpi_test(test_mpi_roundtrip_np4 4 --roundtrip ${_dir}/roundtrip4.h5 ${_small})
+# MPI + OpenMP: chunks above the OpenMP drivers' serial threshold, 2 threads per rank.
+parz_add_mpi_test(test_mpi_roundtrip_np2_omp 2 --roundtrip ${_dir}/roundtrip2omp.h5
+                  --slab-rows 8 --ny 64 --nx 64 --chunk-rows 4 --rows2 32 --cols 1024 --chunk-rows2 16)
+set_tests_properties(test_mpi_roundtrip_np2_omp PROPERTIES ENVIRONMENT
+  "HDF5_PLUGIN_PATH=${PARZ_PLUGIN_DIR};OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;PARZ_EXEC=omp;PARZ_THREADS=2")
 
 # Restart: written by 2 ranks, read by 3 (uneven rows, chunks split between readers) and 1;
 # written by 4, read by 2.
