@@ -59,6 +59,20 @@ def main():
         stored = f["data"].id.get_storage_size()
     t_read = time.perf_counter() - t0
 
+    # The same file read under each execution policy (read per chunk from the environment).
+    policy_times = {}
+    saved = os.environ.get("PARZ_EXEC")
+    for policy in ("serial", "omp"):
+        os.environ["PARZ_EXEC"] = policy
+        t0 = time.perf_counter()
+        with h5py.File(args.output, "r") as f:
+            same = np.array_equal(f["data"][...], back)
+        policy_times[policy] = (time.perf_counter() - t0, same)
+    if saved is None:
+        del os.environ["PARZ_EXEC"]
+    else:
+        os.environ["PARZ_EXEC"] = saved
+
     err = float(np.max(np.abs(back.astype(np.float64) - data.astype(np.float64))))
     mb = data.nbytes / 1e6
     print("written %s: %d bytes" % (args.output, stored))
@@ -67,7 +81,11 @@ def main():
           % (err, args.accuracy, "within bound" if err <= args.accuracy else "EXCEEDED"))
     print("time    write %.3f s (%.0f MB/s), read %.3f s (%.0f MB/s)"
           % (t_write, mb / t_write, t_read, mb / t_read))
-    return 0 if err <= args.accuracy else 1
+    for policy, (t, same) in policy_times.items():
+        print("read    PARZ_EXEC=%-6s %.3f s (%.0f MB/s)%s" % (policy, t, mb / t,
+                                                            "" if same else "  VALUES DIFFER"))
+    ok = err <= args.accuracy and all(same for _, same in policy_times.values())
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

@@ -7,8 +7,10 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 cd "$PARZ_ROOT"
 
 "$PARZ_ROOT/scripts/deps.sh"
-parz_build > "$PARZ_BUILD_DIR.log" 2>&1 || { cat "$PARZ_BUILD_DIR.log"; exit 1; }
-echo "built ParZ in $PARZ_BUILD_DIR (log: $PARZ_BUILD_DIR.log)"
+mkdir -p "$PARZ_BUILD_DIR"
+LOG="$PARZ_BUILD_DIR/build.log"
+parz_build > "$LOG" 2>&1 || { cat "$LOG"; exit 1; }
+echo "built ParZ in $PARZ_BUILD_DIR (log: $LOG)"
 PY="$(parz_python)"
 parz_env
 
@@ -21,6 +23,6 @@ mkdir -p "$(dirname "$OUT")"
 
 echo
 echo "== h5dump -p -H (filter and stored parameters) =="
-h5dump -p -H "$OUT" | sed -n '/FILTERS/,/}/p;/STORAGE_LAYOUT/,/}/p'
+h5dump -p -H "$OUT" | awk '/STORAGE_LAYOUT|FILTERS/ {on = 1} /FILLVALUE/ {on = 0} on'
 echo "== h5dump: first values of the first row =="
 h5dump -d /data -s 0,0 -c 1,6 "$OUT" | sed -n '/DATA {/,/}/p'
