@@ -223,24 +223,26 @@ static void slab_spaces(hid_t dset, const mpi_field* f, uint64_t row0, uint64_t 
   }
 }
 
-herr_t mpi_write_rows(hid_t dset, const mpi_field* f, uint64_t row0, uint64_t rows,
-                      hid_t dxpl, const void* buf) {
+/* Writes `in` (out == NULL) or reads into `out`: rows [row0, row0 + rows) of dset. */
+static herr_t rows_io(hid_t dset, const mpi_field* f, uint64_t row0, uint64_t rows, hid_t dxpl,
+                      const void* in, void* out) {
   hid_t fs, ms;
   slab_spaces(dset, f, row0, rows, &fs, &ms);
-  herr_t st = H5Dwrite(dset, mpi_field_mem_type(f), ms, fs, dxpl, buf);
+  hid_t type = mpi_field_mem_type(f);
+  herr_t st = out ? H5Dread(dset, type, ms, fs, dxpl, out) : H5Dwrite(dset, type, ms, fs, dxpl, in);
   H5Sclose(ms);
   H5Sclose(fs);
   return st;
 }
 
+herr_t mpi_write_rows(hid_t dset, const mpi_field* f, uint64_t row0, uint64_t rows,
+                      hid_t dxpl, const void* buf) {
+  return rows_io(dset, f, row0, rows, dxpl, buf, NULL);
+}
+
 herr_t mpi_read_rows(hid_t dset, const mpi_field* f, uint64_t row0, uint64_t rows,
                      hid_t dxpl, void* buf) {
-  hid_t fs, ms;
-  slab_spaces(dset, f, row0, rows, &fs, &ms);
-  herr_t st = H5Dread(dset, mpi_field_mem_type(f), ms, fs, dxpl, buf);
-  H5Sclose(ms);
-  H5Sclose(fs);
-  return st;
+  return rows_io(dset, f, row0, rows, dxpl, NULL, buf);
 }
 
 herr_t mpi_attr_write_double(hid_t obj, const char* name, double v) {
