@@ -210,9 +210,10 @@ static void bench_array(const real_array* r, const options* o) {
       free(chunk), free(ref), free(dst);
       continue;
     }
-    printf("  %s %u", m ? "precision" : "accuracy", m ? o->precision : 0);
-    if (!m)
-      printf(" (tolerance %.3g = %g x range)", o->accuracy * range, o->accuracy);
+    if (m)
+      printf("  precision %u", o->precision);
+    else
+      printf("  accuracy (tolerance %.3g = %g x range)", o->accuracy * range, o->accuracy);
     printf(": chunk %.1f MiB -> %.2f MiB (ratio %.2f)\n", t.bytes / 1048576.0, n / 1048576.0,
            (double)t.bytes / n);
     time_decode(chunk, n, ref, t.bytes, 1, 0, 1);   /* reference array; warms the pages */

@@ -4,3 +4,10 @@
 add_executable(bench_omp bench_omp.c ${PROJECT_SOURCE_DIR}/tests/test_omp_common.c)
 target_include_directories(bench_omp PRIVATE ${PROJECT_SOURCE_DIR}/tests)
 target_link_libraries(bench_omp PRIVATE parz_omp m)
+if(TARGET H5Zparz AND TARGET parz_hdf5)
+  add_executable(bench_h5read bench_h5read.c ${PROJECT_SOURCE_DIR}/tests/test_omp_common.c)
+  target_include_directories(bench_h5read PRIVATE ${PROJECT_SOURCE_DIR}/tests
+                             ${PROJECT_SOURCE_DIR}/plugin)
+  target_link_libraries(bench_h5read PRIVATE parz_hdf5 parz_codec m)
+  add_dependencies(bench_h5read H5Zparz)
+endif()

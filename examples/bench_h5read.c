@@ -1,0 +1,277 @@
+/* HDF5 read benchmark: the same real array stored with ParZ (filter 37050) and with H5Z-ZFP
+ * (filter 32013) at the same fixed accuracy and the same chunks, read back side by side with
+ * H5Dread through the plugins. ParZ is read at each PARZ_THREADS count (the policy is read per
+ * call, so one process sweeps them); the speed ratio ParZ / H5Z-ZFP is printed for each. Both
+ * filters write the same zfp stream for the same tolerance, so the arrays read back must be
+ * identical: that is checked too.
+ *
+ * Each array is tiled along its slowest dimension to at least --min-mib MiB; 4D arrays are read
+ * as 3D (the two slowest dimensions merged: same bytes) because H5Z-ZFP takes at most 3 non-unit
+ * chunk dimensions. The chunk is the whole dataset unless --chunk-mib asks for slabs.
+ *
+ * Plugins: HDF5_PLUGIN_PATH as usual; --plugin-dir DIR (repeatable) prepends a directory.
+ * Usage: bench_h5read [--data DIR] [--only NAME] [--file scratch.h5] [--accuracy REL]
+ *                     [--min-mib 16] [--chunk-mib 0] [--threads 1,2,4,8,16] [--reps 3]
+ *                     [--exec omp] [--segment-blocks C] [--plugin-dir DIR]... */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <hdf5.h>
+
+#include "H5Zparz.h"
+#include "test_omp_common.h"
+
+#define H5Z_FILTER_ZFP 32013
+#define ZFP_MODE_ACCURACY 3
+#define MAX_COUNTS 16
+
+typedef struct {
+  const char* data_dir;
+  const char* only;
+  const char* file;
+  double accuracy;
+  double min_mib, chunk_mib;
+  int threads[MAX_COUNTS], nthreads;
+  int reps;
+  const char* exec;
+  unsigned segment_blocks;
+} options;
+
+static void usage(void) {
+  fprintf(stderr,
+          "usage: bench_h5read [--data DIR] [--only NAME] [--file scratch.h5] [--accuracy REL]\n"
+          "                    [--min-mib 16] [--chunk-mib 0] [--threads 1,2,4,8,16] [--reps 3]\n"
+          "                    [--exec omp] [--segment-blocks C] [--plugin-dir DIR]...\n");
+  exit(2);
+}
+
+static void parse_args(int argc, char** argv, options* o) {
+  int i;
+  o->data_dir = "../shared/data";
+  o->only = NULL;
+  o->file = "bench_h5read.h5";
+  o->accuracy = 1e-4;
+  o->min_mib = 16;
+  o->chunk_mib = 0;
+  o->nthreads = 0;
+  o->reps = 3;
+  o->exec = "omp";
+  o->segment_blocks = 0;
+  for (i = 1; i + 1 < argc; i += 2) {
+    const char *a = argv[i], *v = argv[i + 1];
+    if (!strcmp(a, "--data"))
+      o->data_dir = v;
+    else if (!strcmp(a, "--only"))
+      o->only = v;
+    else if (!strcmp(a, "--file"))
+      o->file = v;
+    else if (!strcmp(a, "--accuracy"))
+      o->accuracy = atof(v);
+    else if (!strcmp(a, "--min-mib"))
+      o->min_mib = atof(v);
+    else if (!strcmp(a, "--chunk-mib"))
+      o->chunk_mib = atof(v);
+    else if (!strcmp(a, "--reps"))
+      o->reps = atoi(v) > 0 ? atoi(v) : 1;
+    else if (!strcmp(a, "--exec"))
+      o->exec = v;
+    else if (!strcmp(a, "--segment-blocks"))
+      o->segment_blocks = (unsigned)atoi(v);
+    else if (!strcmp(a, "--plugin-dir")) {
+      if (H5PLprepend(v) < 0)
+        fprintf(stderr, "bench_h5read: cannot add plugin directory %s\n", v);
+    } else if (!strcmp(a, "--threads")) {
+      const char* p = v;
+      char* end;
+      while (*p && o->nthreads < MAX_COUNTS) {
+        long n = strtol(p, &end, 10);
+        if (end == p || n < 1)
+          usage();
+        o->threads[o->nthreads++] = (int)n;
+        p = *end == ',' ? end + 1 : end;
+      }
+    } else
+      usage();
+  }
+  if (i != argc)
+    usage();
+  if (o->nthreads == 0) {
+    static const int dflt[] = {1, 2, 4, 8, 16};
+    memcpy(o->threads, dflt, sizeof dflt);
+    o->nthreads = 5;
+  }
+}
+
+/* Value range without non-finite and fill values (|v| >= 1e9), as bench_omp computes it. */
+static double value_range(const real_array* r) {
+  size_t n = r->bytes / parz_type_size(r->array.type), i;
+  double lo = INFINITY, hi = -INFINITY;
+  for (i = 0; i < n; i++) {
+    double v = r->array.type == PARZ_FLOAT ? ((const float*)r->data)[i]
+                                           : ((const double*)r->data)[i];
+    if (isfinite(v) && fabs(v) < 1e9) {
+      lo = v < lo ? v : lo;
+      hi = v > hi ? v : hi;
+    }
+  }
+  return hi > lo ? hi - lo : 1.0;
+}
+
+/* H5Z-ZFP's accuracy cd_values: mode, unused, then the double as two native words. */
+static size_t zfp_accuracy_cdata(double tol, unsigned* cd) {
+  cd[0] = ZFP_MODE_ACCURACY;
+  cd[1] = 0;
+  memcpy(&cd[2], &tol, sizeof tol);
+  return 4;
+}
+
+static int write_dataset(hid_t f, const char* name, hid_t type, int rank, const hsize_t* dims,
+                         const hsize_t* chunk, H5Z_filter_t filter, size_t ncd,
+                         const unsigned* cd, const void* data) {
+  hid_t space = H5Screate_simple(rank, dims, NULL), dcpl = H5Pcreate(H5P_DATASET_CREATE), d;
+  int ok = 0;
+  H5Pset_chunk(dcpl, rank, chunk);
+  if (H5Pset_filter(dcpl, filter, H5Z_FLAG_MANDATORY, ncd, cd) < 0) {
+    fprintf(stderr, "filter %d is not available: set HDF5_PLUGIN_PATH or --plugin-dir\n",
+            (int)filter);
+  } else {
+    d = H5Dcreate2(f, name, type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    ok = d >= 0 && H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) >= 0;
+    if (d >= 0)
+      H5Dclose(d);
+  }
+  H5Pclose(dcpl);
+  H5Sclose(space);
+  return ok;
+}
+
+/* Best H5Dread time of the whole dataset; negative on failure. */
+static double time_read(hid_t f, const char* name, hid_t type, void* out, int reps,
+                        hsize_t* stored) {
+  hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
+  double best = INFINITY;
+  int k;
+  if (d < 0)
+    return -1;
+  *stored = H5Dget_storage_size(d);
+  for (k = 0; k < reps; k++) {
+    double t0 = omp_test_now(), t;
+    if (H5Dread(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, out) < 0) {
+      H5Dclose(d);
+      return -1;
+    }
+    t = omp_test_now() - t0;
+    best = t < best ? t : best;
+  }
+  H5Dclose(d);
+  return best;
+}
+
+static void bench_array(const real_array* r, const options* o) {
+  size_t copies = 1, bytes, k;
+  hsize_t dims[4], chunk[4], s_parz = 0, s_zfp = 0;
+  int rank = (int)r->array.dims, i;
+  hid_t type = r->array.type == PARZ_FLOAT ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
+  unsigned cd[H5Z_PARZ_USER_NELMTS_MAX], zcd[4];
+  size_t ncd;
+  double tol = o->accuracy * value_range(r), t_zfp, t;
+  unsigned char *data, *out_parz, *out_zfp;
+  hid_t f;
+  while ((double)(copies * r->bytes) < o->min_mib * 1048576.0)
+    copies++;
+  bytes = copies * r->bytes;
+  data = (unsigned char*)malloc(bytes);
+  out_parz = (unsigned char*)malloc(bytes);
+  out_zfp = (unsigned char*)malloc(bytes);
+  if (!data || !out_parz || !out_zfp) {
+    fprintf(stderr, "%s: out of memory\n", r->name);
+    goto done;
+  }
+  for (k = 0; k < copies; k++)
+    memcpy(data + k * r->bytes, r->data, r->bytes);
+  for (i = 0; i < rank; i++)
+    dims[i] = r->array.shape[i];
+  dims[0] *= copies;
+  if (rank == 4) {   /* H5Z-ZFP: at most 3 non-unit chunk dimensions */
+    dims[1] *= dims[0];
+    memmove(dims, dims + 1, 3 * sizeof *dims);
+    rank = 3;
+  }
+  memcpy(chunk, dims, sizeof dims);
+  if (o->chunk_mib > 0) {
+    size_t rows = (size_t)(o->chunk_mib * 1048576.0 / (double)(bytes / dims[0]));
+    chunk[0] = rows < 1 ? 1 : rows > dims[0] ? dims[0] : rows;
+  }
+
+  f = H5Fcreate(o->file, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  ncd = H5Z_parz_accuracy_cdata(tol, cd);
+  if (o->segment_blocks)
+    cd[ncd++] = o->segment_blocks;
+  zfp_accuracy_cdata(tol, zcd);
+  setenv("PARZ_EXEC", "omp", 1);   /* writing: OpenMP encoder, whatever --exec reads with */
+  unsetenv("PARZ_THREADS");
+  if (f < 0 || !write_dataset(f, "parz", type, rank, dims, chunk, H5Z_FILTER_PARZ, ncd, cd, data) ||
+      !write_dataset(f, "zfp", type, rank, dims, chunk, H5Z_FILTER_ZFP, 4, zcd, data)) {
+    fprintf(stderr, "%s: writing %s failed\n", r->name, o->file);
+    if (f >= 0)
+      H5Fclose(f);
+    goto done;
+  }
+  H5Fclose(f);
+
+  f = H5Fopen(o->file, H5F_ACC_RDONLY, H5P_DEFAULT);
+  t_zfp = time_read(f, "zfp", type, out_zfp, o->reps, &s_zfp);
+  printf("%s: %.1f MiB, chunk", r->name, bytes / 1048576.0);
+  for (i = 0; i < rank; i++)
+    printf("%s%llu", i ? "x" : " ", (unsigned long long)chunk[i]);
+  printf(", accuracy %.3g (%g x range)\n", tol, o->accuracy);
+  if (t_zfp < 0) {
+    printf("  H5Z-ZFP read failed\n");
+    H5Fclose(f);
+    goto done;
+  }
+  printf("  H5Z-ZFP  (32013)          : %8.1f MB/s %8.2f ms  stored %.2f MiB\n",
+         bytes / t_zfp / 1e6, 1e3 * t_zfp, s_zfp / 1048576.0);
+  setenv("PARZ_EXEC", o->exec, 1);
+  for (i = 0; i < o->nthreads; i++) {
+    char n[16];
+    snprintf(n, sizeof n, "%d", o->threads[i]);
+    setenv("PARZ_THREADS", n, 1);
+    t = time_read(f, "parz", type, out_parz, o->reps, &s_parz);
+    if (t < 0) {
+      printf("  ParZ read failed\n");
+      break;
+    }
+    printf("  ParZ %-5s %3d threads    : %8.1f MB/s %8.2f ms  stored %.2f MiB  ParZ/H5Z-ZFP "
+           "speed %.2fx%s\n",
+           o->exec, o->threads[i], bytes / t / 1e6, 1e3 * t, s_parz / 1048576.0, t_zfp / t,
+           memcmp(out_parz, out_zfp, bytes) ? "  ARRAYS DIFFER" : "");
+  }
+  unsetenv("PARZ_THREADS");
+  H5Fclose(f);
+done:
+  free(data);
+  free(out_parz);
+  free(out_zfp);
+}
+
+int main(int argc, char** argv) {
+  options o;
+  size_t n = 0, i;
+  real_array* list;
+  parse_args(argc, argv, &o);
+  list = real_arrays_load(o.data_dir, 0, &n);
+  if (!list) {
+    fprintf(stderr, "bench_h5read: no arrays in %s (use --data DIR)\n", o.data_dir);
+    return 1;
+  }
+  for (i = 0; i < n; i++)
+    if (!o.only || strstr(list[i].name, o.only))
+      bench_array(&list[i], &o);
+  real_arrays_free(list, n);
+  remove(o.file);
+  return 0;
+}
