@@ -64,8 +64,8 @@ hid_t mpi_fapl(MPI_Comm comm);
 hid_t mpi_dxpl(int collective);
 
 /* Creation list for f: chunks of `chunk_rows` rows spanning the other dimensions, the filter
- * (filter id 0 = none) with its cd_values, and no fill-value writes (each chunk is written once,
- * whole, by its owner; filling it first would only run the filter for nothing). */
+ * (filter id 0 = none) with its cd_values, and fill values never written: each chunk is written
+ * once, whole, by its owner, so a fill value (should a caller set one) would be dead work. */
 hid_t mpi_dcpl(const mpi_field* f, hsize_t chunk_rows, unsigned filter, const unsigned* cd,
                size_t ncd);
 
