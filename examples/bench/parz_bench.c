@@ -1,0 +1,703 @@
+/* parz_bench: ParZ and its peers on the same arrays, in the same run (issue 8).
+ *
+ * For every dataset and every setting (fixed accuracy at tolerances relative to the value range,
+ * fixed precision, fixed rate, reversible) one *case* is measured: the array is compressed as ONE
+ * ParZ chunk (default table) and decoded by every path -- serial, OpenMP at each thread count,
+ * CUDA kernel and end-to-end -- next to libzfp serial with the same parameters, H5Z-ZFP and
+ * uncompressed HDF5 reads of the same array. All probes of a case run round-robin (warm-up
+ * rounds, then timed rounds), so noise hits ParZ and its peers alike. A table-size sweep
+ * (segment_blocks C) decodes one accuracy setting per dataset on the GPU and on all CPU threads.
+ *
+ * Output: OUT/results.csv (one row per probe; throughput in GB/s of uncompressed bytes, median
+ * and min-max over the timed rounds) and OUT/meta.txt (machine and run settings). The report
+ * (Markdown and plots) is drawn from them by bench_report.py. Progress goes to stderr.
+ *
+ * Usage: parz_bench [--out DIR] [--data PATH]... [--threads 1,2,4] [--reps N] [--warmup N]
+ *                   [--accuracy 1e-2,1e-3] [--precision 12,20] [--rate 4,8] [--no-reversible]
+ *                   [--sweep-c 1,4,16,64] [--sweep-accuracy 1e-3] [--max-mib M] [--only NAME]
+ *                   [--quick]
+ * PATH: a directory of raw arrays named like the shared ones (name_f32le_AxB.bin), one such
+ * file, or FILE.h5:/dataset. */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "parz_omp.h"
+#include "test_omp_common.h"
+
+#define MAX_LIST 16
+#define MAX_DATA 64
+#define MAX_PROBES 96
+
+typedef struct {
+  double v[MAX_LIST];
+  int n;
+} list;
+
+typedef struct {
+  const char* out_dir;
+  const char* data[MAX_DATA];
+  int ndata;
+  list threads, accuracy, precision, rate, sweep_c;
+  double sweep_accuracy;
+  int reversible;
+  int reps, warmup;
+  double max_mib;
+  const char* only;
+  int quick;
+} options;
+
+static void usage(void) {
+  fprintf(stderr,
+          "usage: parz_bench [--out DIR] [--data PATH]... [--threads 1,2,4] [--reps N]\n"
+          "                  [--warmup N] [--accuracy 1e-2,1e-3] [--precision 12,20]\n"
+          "                  [--rate 4,8] [--no-reversible] [--sweep-c 1,4,16,64]\n"
+          "                  [--sweep-accuracy 1e-3] [--max-mib M] [--only NAME] [--quick]\n"
+          "PATH: directory of name_f32le_AxB.bin arrays, one such file, or FILE.h5:/dataset\n");
+  exit(2);
+}
+
+static void parse_list(const char* s, list* l) {
+  char* end;
+  l->n = 0;
+  while (*s && l->n < MAX_LIST) {
+    double v = strtod(s, &end);
+    if (end == s || !(v > 0))
+      usage();
+    l->v[l->n++] = v;
+    s = *end == ',' ? end + 1 : end;
+    if (*end && *end != ',')
+      usage();
+  }
+}
+
+static void set_list(list* l, int n, const double* v) {
+  l->n = n;
+  memcpy(l->v, v, (size_t)n * sizeof *v);
+}
+
+static void parse_args(int argc, char** argv, options* o) {
+  static const double acc[] = {1e-2, 1e-3, 1e-4}, prec[] = {12, 20}, rate[] = {4, 8, 16},
+                      sweep[] = {1, 2, 4, 8, 16, 32, 64, 128, 256};
+  static const double q_acc[] = {1e-2, 1e-4}, q_prec[] = {16}, q_rate[] = {8},
+                      q_sweep[] = {1, 4, 16, 64, 256};
+  int i, explicit_reps = 0, explicit_mib = 0;
+  long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+  memset(o, 0, sizeof *o);
+  o->out_dir = "bench-out";
+  o->reversible = 1;
+  o->reps = 5;
+  o->warmup = 1;
+  o->sweep_accuracy = 1e-3;
+  for (i = 1; i < argc; i++)
+    if (!strcmp(argv[i], "--quick"))
+      o->quick = 1;
+  set_list(&o->accuracy, o->quick ? 2 : 3, o->quick ? q_acc : acc);
+  set_list(&o->precision, o->quick ? 1 : 2, o->quick ? q_prec : prec);
+  set_list(&o->rate, o->quick ? 1 : 3, o->quick ? q_rate : rate);
+  set_list(&o->sweep_c, o->quick ? 5 : 9, o->quick ? q_sweep : sweep);
+  /* default thread counts: powers of two up to the core count, and the core count */
+  for (o->threads.n = 0; o->threads.n < MAX_LIST && (1L << o->threads.n) <= ncpu; o->threads.n++)
+    o->threads.v[o->threads.n] = (double)(1L << o->threads.n);
+  if (o->threads.n < MAX_LIST && o->threads.v[o->threads.n - 1] != (double)ncpu)
+    o->threads.v[o->threads.n++] = (double)ncpu;
+  for (i = 1; i < argc; i++) {
+    const char* a = argv[i];
+    const char* v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp(a, "--quick"))
+      continue;
+    if (!strcmp(a, "--no-reversible")) {
+      o->reversible = 0;
+      continue;
+    }
+    if (!v || !strcmp(a, "--help"))
+      usage();
+    i++;
+    if (!strcmp(a, "--out"))
+      o->out_dir = v;
+    else if (!strcmp(a, "--data") && o->ndata < MAX_DATA)
+      o->data[o->ndata++] = v;
+    else if (!strcmp(a, "--threads"))
+      parse_list(v, &o->threads);
+    else if (!strcmp(a, "--accuracy"))
+      parse_list(v, &o->accuracy);
+    else if (!strcmp(a, "--precision"))
+      parse_list(v, &o->precision);
+    else if (!strcmp(a, "--rate"))
+      parse_list(v, &o->rate);
+    else if (!strcmp(a, "--sweep-c"))
+      parse_list(v, &o->sweep_c);
+    else if (!strcmp(a, "--sweep-accuracy"))
+      o->sweep_accuracy = atof(v);
+    else if (!strcmp(a, "--reps"))
+      o->reps = atoi(v), explicit_reps = 1;
+    else if (!strcmp(a, "--warmup"))
+      o->warmup = atoi(v);
+    else if (!strcmp(a, "--max-mib"))
+      o->max_mib = atof(v), explicit_mib = 1;
+    else if (!strcmp(a, "--only"))
+      o->only = v;
+    else
+      usage();
+  }
+  if (o->quick && !explicit_reps)
+    o->reps = 3;
+  if (o->quick && !explicit_mib)
+    o->max_mib = 4;
+  if (o->reps < 1 || o->reps + o->warmup > BENCH_MAX_REPS || o->warmup < 0 || o->threads.n < 1)
+    usage();
+  for (i = 0; i < o->threads.n; i++)
+    if (o->threads.v[i] > 1024)
+      usage();
+  if (!o->ndata)
+    o->data[o->ndata++] = getenv("PARZ_SHARED_DATA") ? getenv("PARZ_SHARED_DATA")
+                                                     : "../shared/data";
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Datasets */
+
+typedef struct {
+  bench_data* v;
+  int n;
+} dataset_list;
+
+static int add_raw(const char* path, const char* base, const options* o, dataset_list* l) {
+  real_array r;
+  bench_data* d;
+  FILE* f;
+  size_t slice;
+  if (!real_array_parse_name(base, &r))
+    return 0;
+  if (o->only && !strstr(r.name, o->only))
+    return 1;
+  slice = r.bytes / r.array.shape[0];
+  if (o->max_mib > 0 && (double)r.bytes > o->max_mib * 1048576.0) {
+    size_t keep = (size_t)(o->max_mib * 1048576.0 / (double)slice);
+    r.array.shape[0] = keep ? keep : 1;
+    r.bytes = r.array.shape[0] * slice;
+  }
+  if (l->n == MAX_DATA)
+    return 1;
+  d = &l->v[l->n];
+  memset(d, 0, sizeof *d);
+  snprintf(d->name, sizeof d->name, "%s", r.name);
+  d->array = r.array;
+  d->bytes = r.bytes;
+  d->data = malloc(d->bytes);
+  f = fopen(path, "rb");
+  if (!d->data || !f || fread(d->data, 1, d->bytes, f) != d->bytes) {
+    fprintf(stderr, "parz_bench: cannot read %s\n", path);
+    free(d->data);
+    if (f)
+      fclose(f);
+    return 1;
+  }
+  fclose(f);
+  l->n++;
+  return 1;
+}
+
+static int by_name(const void* a, const void* b) { return strcmp(*(char* const*)a, *(char* const*)b); }
+
+static void load_path(const char* path, const options* o, dataset_list* l) {
+  DIR* dir = opendir(path);
+  const char* base = strrchr(path, '/');
+  char msg[512];
+  if (dir) {
+    struct dirent* e;
+    char* names[256];
+    int n = 0, i;
+    while ((e = readdir(dir)) != NULL && n < 256)
+      if (strstr(e->d_name, ".bin"))
+        names[n++] = strdup(e->d_name);
+    closedir(dir);
+    qsort(names, (size_t)n, sizeof *names, by_name);
+    for (i = 0; i < n; i++) {
+      char full[4096];
+      snprintf(full, sizeof full, "%s/%s", path, names[i]);
+      add_raw(full, names[i], o, l);
+      free(names[i]);
+    }
+    return;
+  }
+  if (add_raw(path, base ? base + 1 : path, o, l))
+    return;
+  if (strchr(path, ':') && l->n < MAX_DATA) {
+    if (bench_h5_load(path, &l->v[l->n], msg, sizeof msg)) {
+      if (!o->only || strstr(l->v[l->n].name, o->only))
+        l->n++;
+      else
+        free(l->v[l->n].data);
+    } else {
+      fprintf(stderr, "parz_bench: %s\n", msg);
+    }
+    return;
+  }
+  fprintf(stderr, "parz_bench: %s: not a directory, a name_f32le_AxB.bin file or FILE.h5:/dataset\n",
+          path);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Settings */
+
+static int make_settings(const options* o, const bench_data* d, bench_setting* s) {
+  int n = 0, i;
+  for (i = 0; i < o->accuracy.n; i++, n++) {
+    s[n].mode = "accuracy";
+    snprintf(s[n].label, sizeof s[n].label, "%.0e", o->accuracy.v[i]);
+    s[n].value = o->accuracy.v[i] * d->range;
+    parz_params_accuracy(&s[n].params, s[n].value, NULL, NULL);
+  }
+  for (i = 0; i < o->precision.n; i++, n++) {
+    s[n].mode = "precision";
+    snprintf(s[n].label, sizeof s[n].label, "%g", o->precision.v[i]);
+    s[n].value = o->precision.v[i];
+    parz_params_precision(&s[n].params, (unsigned)s[n].value, NULL);
+  }
+  for (i = 0; i < o->rate.n; i++, n++) {
+    s[n].mode = "rate";
+    snprintf(s[n].label, sizeof s[n].label, "%g", o->rate.v[i]);
+    s[n].value = o->rate.v[i];
+    parz_params_rate(&s[n].params, s[n].value, d->array.type, d->array.dims, NULL, NULL);
+  }
+  if (o->reversible) {
+    s[n].mode = "reversible";
+    snprintf(s[n].label, sizeof s[n].label, "-");
+    s[n].value = 0;
+    parz_params_reversible(&s[n].params);
+    n++;
+  }
+  return n;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * ParZ probes */
+
+typedef struct {
+  const bench_data* d;
+  parz_chunk_config cfg;
+  const unsigned char* chunk;  /* the case's chunk, decoded by the decode probes */
+  size_t chunk_bytes;
+  unsigned char* enc;          /* scratch for the encode probes */
+  size_t enc_bytes;
+  void* out;
+  int threads;
+} parz_ctx;
+
+static double parz_encode_serial(void* p) {
+  parz_ctx* c = (parz_ctx*)p;
+  size_t w;
+  double t0 = bench_now();
+  return parz_chunk_encode(&c->d->array, c->d->data, &c->cfg, c->enc, c->enc_bytes, &w, NULL)
+             ? -1 : bench_now() - t0;
+}
+
+static double parz_encode_omp(void* p) {
+  parz_ctx* c = (parz_ctx*)p;
+  size_t w;
+  double t0 = bench_now();
+  return parz_omp_chunk_encode(&c->d->array, c->d->data, &c->cfg, c->enc, c->enc_bytes, &w,
+                               c->threads, NULL) ? -1 : bench_now() - t0;
+}
+
+static double parz_decode_serial(void* p) {
+  parz_ctx* c = (parz_ctx*)p;
+  double t0 = bench_now();
+  return parz_chunk_decode(c->chunk, c->chunk_bytes, c->out, c->d->bytes, NULL)
+             ? -1 : bench_now() - t0;
+}
+
+static double parz_decode_omp(void* p) {
+  parz_ctx* c = (parz_ctx*)p;
+  double t0 = bench_now();
+  return parz_omp_chunk_decode(c->chunk, c->chunk_bytes, c->out, c->d->bytes, c->threads, NULL)
+             ? -1 : bench_now() - t0;
+}
+
+/* Encodes d as one chunk under cfg into a malloc'd buffer; fills q from a serial decode. */
+static unsigned char* parz_case_chunk(const bench_data* d, const parz_chunk_config* cfg,
+                                      void* out, bench_quality* q, size_t* bytes) {
+  size_t cap = parz_chunk_bound(&d->array, cfg);
+  unsigned char* chunk = cap ? (unsigned char*)malloc(cap) : NULL;
+  parz_chunk_view v;
+  parz_error err;
+  if (!chunk || parz_chunk_encode(&d->array, d->data, cfg, chunk, cap, bytes, &err) ||
+      parz_chunk_parse(chunk, *bytes, &v, &err) ||
+      parz_chunk_decode(chunk, *bytes, out, d->bytes, &err)) {
+    fprintf(stderr, "parz_bench: %s: ParZ failed: %s\n", d->name, chunk ? err.message : "no memory");
+    free(chunk);
+    return NULL;
+  }
+  q->compressed_bytes = (double)*bytes;
+  q->table_bytes = (double)v.table_bytes;
+  q->payload_bytes = (double)v.payload_bytes;
+  bench_errors(&d->array, d->data, out, d->range, q);
+  return chunk;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Probe table, round-robin timing, CSV */
+
+typedef struct {
+  bench_probe p[MAX_PROBES];
+  int n;
+} probe_set;
+
+static bench_probe* add_probe(probe_set* s, const char* codec, const char* op, const char* exec,
+                              int threads, unsigned c, bench_run_fn run, void* ctx,
+                              const bench_quality* q) {
+  bench_probe* p;
+  if (s->n == MAX_PROBES || !ctx)
+    return NULL;
+  p = &s->p[s->n++];
+  memset(p, 0, sizeof *p);
+  snprintf(p->codec, sizeof p->codec, "%s", codec);
+  snprintf(p->op, sizeof p->op, "%s", op);
+  snprintf(p->exec, sizeof p->exec, "%s", exec);
+  p->threads = threads;
+  p->segment_blocks = c;
+  p->run = run;
+  p->ctx = ctx;
+  p->quality = q;
+  return p;
+}
+
+static void run_rounds(probe_set* s, const options* o) {
+  int r, i;
+  for (r = 0; r < o->warmup + o->reps; r++)
+    for (i = 0; i < s->n; i++) {
+      bench_probe* p = &s->p[i];
+      double t;
+      if (p->failed)
+        continue;
+      t = p->run(p->ctx);
+      if (t < 0)
+        p->failed = 1;
+      else if (r >= o->warmup)
+        p->samples[p->nsamples++] = t;
+    }
+}
+
+static FILE* g_csv;
+
+static void csv_header(void) {
+  fprintf(g_csv,
+          "dataset,dtype,shape,raw_bytes,mode,setting,value,codec,op,exec,threads,"
+          "segment_blocks,ratio,bits_per_value,table_overhead,max_err,rms_err,psnr,"
+          "gbps_median,gbps_min,gbps_max,reps,status\n");
+}
+
+static void csv_rows(const bench_data* d, const bench_setting* st, const probe_set* s) {
+  char shape[64] = "";
+  int i;
+  unsigned k;
+  for (k = 0; k < d->array.dims; k++)
+    snprintf(shape + strlen(shape), sizeof shape - strlen(shape), "%s%zu", k ? "x" : "",
+             d->array.shape[k]);
+  for (i = 0; i < s->n; i++) {
+    const bench_probe* p = &s->p[i];
+    const bench_quality* q = p->quality;
+    double med, lo, hi, n = (double)parz_array_count(&d->array);
+    bench_throughput(p, (double)d->bytes, &med, &lo, &hi);
+    fprintf(g_csv, "%s,%s,%s,%zu,%s,%s,%.17g,%s,%s,%s,%d,%u,", d->name,
+            d->array.type == PARZ_FLOAT ? "f32" : "f64", shape, d->bytes, st->mode, st->label,
+            st->value, p->codec, p->op, p->exec, p->threads, p->segment_blocks);
+    if (q && q->compressed_bytes > 0)
+      fprintf(g_csv, "%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,", (double)d->bytes / q->compressed_bytes,
+              8.0 * q->compressed_bytes / n,
+              q->table_bytes >= 0 ? q->table_bytes / q->payload_bytes : NAN, q->max_err,
+              q->rms_err, q->psnr);
+    else
+      fprintf(g_csv, ",,,,,,");
+    fprintf(g_csv, "%.6g,%.6g,%.6g,%d,%s\n", med, lo, hi, p->nsamples,
+            p->failed ? "failed" : "ok");
+  }
+  fflush(g_csv);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Progress */
+
+static double g_start;
+static int g_done, g_total;
+
+static void progress(const bench_data* d, const char* what) {
+  double el = bench_now() - g_start;
+  fprintf(stderr, "\r[%3d/%3d] %5.0fs  %-28.28s %-24.24s", g_done, g_total, el, d->name, what);
+  if (g_done > 0 && g_done < g_total)
+    fprintf(stderr, " ~%.0fs left ", el / g_done * (g_total - g_done));
+  fflush(stderr);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * One case: a dataset under one setting, every path. */
+
+typedef struct {
+  int zfp, h5, h5_parz, h5_zfp, gpu;
+} peers;
+
+static void run_case(const options* o, const peers* have, const bench_data* d,
+                     const bench_setting* st, int case_id) {
+  probe_set* s = (probe_set*)calloc(1, sizeof *s);
+  parz_ctx base, ctx_enc[MAX_LIST + 1], ctx_dec[MAX_LIST + 1];
+  bench_quality q_parz = {0}, q_zfp = {0}, q_none = {0}, q_h5zfp = {0}, q_h5parz = {0};
+  bench_zfp* z = NULL;
+  bench_gpu* g = NULL;
+  bench_h5 *h_none = NULL, *h_zfp = NULL, *h_parz = NULL;
+  bench_h5_reader rd_none, rd_zfp, rd_parz[MAX_LIST + 1];
+  char path[4096];
+  void* ref = malloc(d->bytes);
+  int i;
+  memset(&base, 0, sizeof base);
+  base.d = d;
+  base.cfg.params = st->params;
+  base.out = malloc(d->bytes);
+  if (!s || !ref || !base.out)
+    goto done;
+  bench_touch(base.out, d->bytes);
+  base.chunk = parz_case_chunk(d, &base.cfg, ref, &q_parz, &base.chunk_bytes);
+  base.enc_bytes = parz_chunk_bound(&d->array, &base.cfg);
+  base.enc = (unsigned char*)malloc(base.enc_bytes);
+  if (!base.chunk || !base.enc)
+    goto done;
+  bench_touch(base.enc, base.enc_bytes);
+
+  /* ParZ, library calls */
+  ctx_enc[0] = base;
+  ctx_dec[0] = base;
+  add_probe(s, "parz", "encode", "serial", 1, 0, parz_encode_serial, &ctx_enc[0], &q_parz);
+  add_probe(s, "parz", "decode", "serial", 1, 0, parz_decode_serial, &ctx_dec[0], &q_parz);
+  for (i = 0; i < o->threads.n; i++) {
+    ctx_enc[i + 1] = base;
+    ctx_enc[i + 1].threads = (int)o->threads.v[i];
+    ctx_dec[i + 1] = ctx_enc[i + 1];
+    add_probe(s, "parz", "encode", "omp", ctx_enc[i + 1].threads, 0, parz_encode_omp,
+              &ctx_enc[i + 1], &q_parz);
+    add_probe(s, "parz", "decode", "omp", ctx_dec[i + 1].threads, 0, parz_decode_omp,
+              &ctx_dec[i + 1], &q_parz);
+  }
+  /* GPU */
+  if (have->gpu && (g = bench_gpu_create(base.chunk, base.chunk_bytes, d)) != NULL) {
+    if (bench_gpu_kernel(g) < 0 || bench_gpu_e2e(g) < 0 || !bench_gpu_check(g, ref)) {
+      fprintf(stderr, "\nparz_bench: %s %s %s: GPU decode failed or differs from serial\n",
+              d->name, st->mode, st->label);
+    } else {
+      add_probe(s, "parz", "decode", "cuda-kernel", 0, 0, bench_gpu_kernel, g, &q_parz);
+      add_probe(s, "parz", "decode", "cuda-e2e", 0, 0, bench_gpu_e2e, g, &q_parz);
+      add_probe(s, "cuda-copy", "copy", "cuda-d2d", 0, 0, bench_gpu_d2d, g, NULL);
+    }
+  }
+  /* libzfp */
+  if (have->zfp && (z = bench_zfp_create(d, st, &q_zfp)) != NULL) {
+    add_probe(s, "zfp", "encode", "serial", 1, 0, bench_zfp_encode, z, &q_zfp);
+    add_probe(s, "zfp", "decode", "serial", 1, 0, bench_zfp_decode, z, &q_zfp);
+  }
+  /* HDF5 reads: no filter, H5Z-ZFP, ParZ at each thread count (and CUDA) */
+  if (have->h5) {
+    snprintf(path, sizeof path, "%s/scratch-%d-none.h5", o->out_dir, case_id);
+    if ((h_none = bench_h5_create(path, d, st, BENCH_H5_NONE, &q_none)) != NULL) {
+      rd_none.h = h_none, rd_none.exec = NULL, rd_none.threads = 0;
+      add_probe(s, "hdf5-none", "read", "hdf5", 1, 0, bench_h5_read, &rd_none, &q_none);
+    }
+    snprintf(path, sizeof path, "%s/scratch-%d-zfp.h5", o->out_dir, case_id);
+    if (have->h5_zfp && (h_zfp = bench_h5_create(path, d, st, BENCH_H5_ZFP, &q_h5zfp)) != NULL) {
+      rd_zfp.h = h_zfp, rd_zfp.exec = NULL, rd_zfp.threads = 0;
+      add_probe(s, "h5z-zfp", "read", "hdf5", 1, 0, bench_h5_read, &rd_zfp, &q_h5zfp);
+    }
+    snprintf(path, sizeof path, "%s/scratch-%d-parz.h5", o->out_dir, case_id);
+    if (have->h5_parz &&
+        (h_parz = bench_h5_create(path, d, st, BENCH_H5_PARZ, &q_h5parz)) != NULL) {
+      for (i = 0; i < o->threads.n; i++) {
+        rd_parz[i].h = h_parz, rd_parz[i].exec = "omp", rd_parz[i].threads = (int)o->threads.v[i];
+        add_probe(s, "parz", "read", "hdf5-omp", rd_parz[i].threads, 0, bench_h5_read,
+                  &rd_parz[i], &q_h5parz);
+      }
+      if (have->gpu) {
+        rd_parz[i].h = h_parz, rd_parz[i].exec = "cuda", rd_parz[i].threads = 0;
+        add_probe(s, "parz", "read", "hdf5-cuda", 0, 0, bench_h5_read, &rd_parz[i], &q_h5parz);
+      }
+    }
+  }
+  run_rounds(s, o);
+  /* every parallel decode must give the serial array */
+  for (i = 0; i < o->threads.n; i++)
+    if (parz_omp_chunk_decode(base.chunk, base.chunk_bytes, base.out, d->bytes,
+                              (int)o->threads.v[i], NULL) ||
+        memcmp(base.out, ref, d->bytes))
+      fprintf(stderr, "\nparz_bench: %s %s %s: OpenMP decode at %d threads differs\n", d->name,
+              st->mode, st->label, (int)o->threads.v[i]);
+  csv_rows(d, st, s);
+done:
+  bench_gpu_free(g);
+  bench_zfp_free(z);
+  bench_h5_free(h_none);
+  bench_h5_free(h_zfp);
+  bench_h5_free(h_parz);
+  free((void*)base.chunk);
+  free(base.enc);
+  free(base.out);
+  free(ref);
+  free(s);
+}
+
+/* Table-size sweep: one accuracy setting, segment_blocks C over a list, decoded by the GPU
+ * kernel (when present) and by OpenMP on the most threads. */
+static void run_sweep(const options* o, const peers* have, const bench_data* d) {
+  probe_set* s = (probe_set*)calloc(1, sizeof *s);
+  parz_ctx ctx[MAX_LIST];
+  bench_quality q[MAX_LIST];
+  bench_gpu* g[MAX_LIST] = {0};
+  bench_setting st;
+  void* ref = malloc(d->bytes);
+  int i, maxt = 1;
+  memset(ctx, 0, sizeof ctx);
+  memset(q, 0, sizeof q);
+  st.mode = "accuracy";
+  snprintf(st.label, sizeof st.label, "%.0e", o->sweep_accuracy);
+  st.value = o->sweep_accuracy * d->range;
+  parz_params_accuracy(&st.params, st.value, NULL, NULL);
+  for (i = 0; i < o->threads.n; i++)
+    maxt = (int)o->threads.v[i] > maxt ? (int)o->threads.v[i] : maxt;
+  if (!s || !ref)
+    goto done;
+  for (i = 0; i < o->sweep_c.n; i++) {
+    parz_ctx* c = &ctx[i];
+    c->d = d;
+    c->cfg.params = st.params;
+    c->cfg.segment_blocks = (uint32_t)o->sweep_c.v[i];
+    c->threads = maxt;
+    c->out = malloc(d->bytes);
+    if (!c->out)
+      continue;
+    bench_touch(c->out, d->bytes);
+    c->chunk = parz_case_chunk(d, &c->cfg, ref, &q[i], &c->chunk_bytes);
+    if (!c->chunk)
+      continue;
+    add_probe(s, "parz", "decode", "omp", maxt, c->cfg.segment_blocks, parz_decode_omp, c, &q[i]);
+    if (have->gpu && (g[i] = bench_gpu_create(c->chunk, c->chunk_bytes, d)) != NULL &&
+        bench_gpu_kernel(g[i]) >= 0 && bench_gpu_check(g[i], ref))
+      add_probe(s, "parz", "decode", "cuda-kernel", 0, c->cfg.segment_blocks, bench_gpu_kernel,
+                g[i], &q[i]);
+  }
+  run_rounds(s, o);
+  st.mode = "sweep";  /* rows of the sweep are told apart from the cases by their mode */
+  csv_rows(d, &st, s);
+done:
+  for (i = 0; i < o->sweep_c.n; i++) {
+    bench_gpu_free(g[i]);
+    free((void*)ctx[i].chunk);
+    free(ctx[i].out);
+  }
+  free(ref);
+  free(s);
+}
+
+static void write_meta(const options* o, const peers* have, const dataset_list* l) {
+  char path[4096], host[256] = "?", cpu[256] = "?", line[512];
+  FILE *f, *c = fopen("/proc/cpuinfo", "r");
+  struct utsname u;
+  time_t now = time(NULL);
+  int i;
+  if (c) {
+    while (fgets(line, sizeof line, c))
+      if (!strncmp(line, "model name", 10) && strchr(line, ':')) {
+        snprintf(cpu, sizeof cpu, "%s", strchr(line, ':') + 2);
+        cpu[strcspn(cpu, "\n")] = '\0';
+        break;
+      }
+    fclose(c);
+  }
+  if (!uname(&u))
+    snprintf(host, sizeof host, "%s %s", u.nodename, u.machine);
+  snprintf(path, sizeof path, "%s/meta.txt", o->out_dir);
+  if (!(f = fopen(path, "w")))
+    return;
+  fprintf(f, "date: %s", asctime(gmtime(&now)));
+  fprintf(f, "host: %s\ncpu: %s\ncores: %ld\n", host, cpu, sysconf(_SC_NPROCESSORS_ONLN));
+  fprintf(f, "gpu: %s\n", have->gpu ? bench_gpu_name() : "none");
+  fprintf(f, "openmp: %s\n", parz_omp_enabled() ? "yes" : "no");
+  fprintf(f, "threads:");
+  for (i = 0; i < o->threads.n; i++)
+    fprintf(f, " %g", o->threads.v[i]);
+  fprintf(f, "\nreps: %d timed + %d warm-up, round-robin over all probes of a case\n", o->reps,
+          o->warmup);
+  fprintf(f, "quick: %s\nmax_mib: %g\n", o->quick ? "yes" : "no", o->max_mib);
+  fprintf(f, "peers: libzfp=%s hdf5=%s h5z-zfp=%s parz-plugin=%s\n", have->zfp ? "yes" : "no",
+          have->h5 ? "yes" : "no", have->h5_zfp ? "yes" : "no", have->h5_parz ? "yes" : "no");
+  fprintf(f, "table: default C=%u P=%u (sweep at accuracy %g x range)\n",
+          PARZ_DEFAULT_SEGMENT_BLOCKS, PARZ_DEFAULT_PARTITION_SEGMENTS, o->sweep_accuracy);
+  for (i = 0; i < l->n; i++)
+    fprintf(f, "dataset: %s %s %zu bytes range %.6g\n", l->v[i].name,
+            l->v[i].array.type == PARZ_FLOAT ? "f32" : "f64", l->v[i].bytes, l->v[i].range);
+  fclose(f);
+}
+
+int main(int argc, char** argv) {
+  options o;
+  peers have;
+  dataset_list l;
+  bench_setting settings[3 * MAX_LIST + 1];
+  char path[4096];
+  int i, k, nset = 0, case_id = 0;
+  parse_args(argc, argv, &o);
+  l.v = (bench_data*)calloc(MAX_DATA, sizeof *l.v);
+  l.n = 0;
+  for (i = 0; l.v && i < o.ndata; i++)
+    load_path(o.data[i], &o, &l);
+  if (!l.n) {
+    fprintf(stderr, "parz_bench: no dataset loaded\n");
+    return 1;
+  }
+  have.zfp = bench_zfp_available();
+  have.h5 = bench_h5_available();
+  have.h5_zfp = have.h5 && bench_h5_filter_available(BENCH_H5_ZFP);
+  have.h5_parz = have.h5 && bench_h5_filter_available(BENCH_H5_PARZ);
+  have.gpu = bench_gpu_available();
+  fprintf(stderr, "parz_bench: %d datasets; peers: libzfp %s, HDF5 %s, H5Z-ZFP %s, ParZ plugin %s, "
+                  "GPU %s\n", l.n, have.zfp ? "yes" : "MISSING", have.h5 ? "yes" : "MISSING",
+          have.h5_zfp ? "yes" : "MISSING", have.h5_parz ? "yes" : "MISSING",
+          have.gpu ? bench_gpu_name() : "none");
+  snprintf(path, sizeof path, "%s/results.csv", o.out_dir);
+  if (!(g_csv = fopen(path, "w"))) {
+    fprintf(stderr, "parz_bench: cannot write %s\n", path);
+    return 1;
+  }
+  csv_header();
+  for (i = 0; i < l.n; i++)
+    l.v[i].range = bench_range(&l.v[i].array, l.v[i].data);
+  write_meta(&o, &have, &l);
+  nset = make_settings(&o, &l.v[0], settings);
+  g_total = l.n * (nset + (o.sweep_c.n > 0));
+  g_start = bench_now();
+  for (i = 0; i < l.n; i++) {
+    const bench_data* d = &l.v[i];
+    nset = make_settings(&o, d, settings);
+    for (k = 0; k < nset; k++) {
+      char what[64];
+      snprintf(what, sizeof what, "%s %s", settings[k].mode, settings[k].label);
+      progress(d, what);
+      run_case(&o, &have, d, &settings[k], case_id++);
+      g_done++;
+    }
+    if (o.sweep_c.n > 0) {
+      progress(d, "table-size sweep");
+      run_sweep(&o, &have, d);
+      g_done++;
+    }
+    progress(d, "done");
+  }
+  fprintf(stderr, "\nparz_bench: %.0f s, wrote %s\n", bench_now() - g_start, path);
+  fclose(g_csv);
+  for (i = 0; i < l.n; i++)
+    free(l.v[i].data);
+  free(l.v);
+  return 0;
+}
