@@ -75,7 +75,7 @@ int main(int argc, char** argv) {
       n++;
     }
     closedir(d);
-    qsort(names, n, sizeof *names, cmp);
+    if (n) qsort(names, n, sizeof *names, cmp);
     for (size_t k = 0; k < n; k++) {
       struct stat fs;
       if (stat(names[k], &fs) == 0 && S_ISREG(fs.st_mode)) {
