@@ -15,7 +15,8 @@
  *          --rows2 (2D rows per rank, 32), --cols (256), --chunk-rows2 (16),
  *          --tolerance T (accuracy datasets, 1e-3), --mode M (their cd_values mode, 3),
  *          --bad-rank R (--tolerance and --mode apply on rank R only; the others keep the
- *          defaults: how a mistake on one rank looks), --h5-errors (print HDF5's error stacks).
+ *          defaults: how a mistake on one rank looks), --h5-errors (print HDF5's error stacks),
+ *          --agree-timeout S (30), --fault-write-rank R (tests: rank R's H5Dwrite fails locally).
  * The plugin is found through HDF5_PLUGIN_PATH (or HDF5's default plugin directory).
  *
  * Failures: parameters are checked on each rank alone (the filter's own can_apply/set_local,
@@ -23,10 +24,15 @@
  * MPI_Allreduce before every collective HDF5 call. So a bad value on any rank stops every rank
  * with a message and exit status 1 instead of a hang in a collective call that some ranks never
  * reach. Should a collective HDF5 call fail on only some ranks, the ranks are out of step for
- * good: the program then calls MPI_Abort, which also ends every rank. */
+ * good: the program then calls MPI_Abort, which also ends every rank. A rank whose call failed
+ * waits at most --agree-timeout seconds for the others to agree: they may be blocked inside the
+ * collective call, waiting for it, and never come (HDF5 works on its own duplicate of the
+ * communicator); it then calls MPI_Abort itself. */
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "H5Zparz.h"
 #include "mpi_common.h"
@@ -40,11 +46,14 @@ typedef struct {
   unsigned mode;
   int bad_rank;      /* -1: options apply on every rank */
   int h5_errors;
+  double agree_timeout;
+  int fault_write_rank;  /* -1: none */
 } options;
 
 typedef struct {
   MPI_Comm comm;
   int rank, size;
+  double agree_timeout;  /* seconds a failed rank waits for the others to agree */
 } team;
 
 static const double default_tolerance = 1e-3;
@@ -56,12 +65,14 @@ static void usage(FILE* out) {
           "usage: mpirun -np N mpi_checkpoint (--roundtrip | --write | --read) FILE\n"
           "  [--slab-rows R] [--ny N] [--nx N] [--chunk-rows R]\n"
           "  [--rows2 R] [--cols N] [--chunk-rows2 R]\n"
-          "  [--tolerance T] [--mode M] [--bad-rank R] [--h5-errors]\n");
+          "  [--tolerance T] [--mode M] [--bad-rank R] [--h5-errors]\n"
+          "  [--agree-timeout S] [--fault-write-rank R]\n");
 }
 
 /* Returns 0 on success, else prints why (rank 0 only) and returns 1. */
 static int parse(int argc, char** argv, options* o, int rank) {
-  *o = (options){NULL, 0, 0, 8, 48, 64, 4, 32, 256, 16, default_tolerance, H5Z_PARZ_MODE_ACCURACY, -1, 0};
+  *o = (options){NULL, 0, 0, 8, 48, 64, 4, 32, 256, 16, default_tolerance, H5Z_PARZ_MODE_ACCURACY, -1, 0,
+                 30.0, -1};
   for (int i = 1; i < argc; i++) {
     const char* a = argv[i];
     const char* v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -96,6 +107,12 @@ static int parse(int argc, char** argv, options* o, int rank) {
     } else if (!strcmp(a, "--bad-rank") && v) {
       o->bad_rank = (int)strtol(v, &end, 10), i++;
       if (*end) goto bad_value;
+    } else if (!strcmp(a, "--agree-timeout") && v) {
+      o->agree_timeout = strtod(v, &end), i++;
+      if (*end || !(o->agree_timeout > 0)) goto bad_value;
+    } else if (!strcmp(a, "--fault-write-rank") && v) {
+      o->fault_write_rank = (int)strtol(v, &end, 10), i++;
+      if (*end) goto bad_value;
     } else if (!strcmp(a, "--h5-errors")) {
       o->h5_errors = 1;
     } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -119,8 +136,24 @@ bad:
  * cleans up (collectively) and stops. When it fails on some ranks only, those ranks have left a
  * collective HDF5 call that the others completed: nothing collective can follow, so abort. */
 static int step(const team* t, int ok, const char* what, int after_collective) {
-  int failed = ok ? 0 : 1, nfailed = 0;
-  MPI_Allreduce(&failed, &nfailed, 1, MPI_INT, MPI_SUM, t->comm);
+  int failed = ok ? 0 : 1, nfailed = 0, done = 0;
+  MPI_Request req;
+  MPI_Iallreduce(&failed, &nfailed, 1, MPI_INT, MPI_SUM, t->comm, &req);
+  if (!failed) {
+    MPI_Wait(&req, MPI_STATUS_IGNORE);  /* a rank that succeeded has no reason to give up */
+  } else {
+    double deadline = MPI_Wtime() + t->agree_timeout;
+    const struct timespec pause = {0, 1000000};  /* 1 ms */
+    while (MPI_Test(&req, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && !done) {
+      if (MPI_Wtime() > deadline) {
+        fprintf(stderr, "rank %d: %s failed here and the other ranks did not answer within "
+                "%g s (blocked in the collective call?): MPI_Abort\n", t->rank, what,
+                t->agree_timeout);
+        MPI_Abort(t->comm, 1);
+      }
+      nanosleep(&pause, NULL);
+    }
+  }
   if (nfailed == 0) return 1;
   if (t->rank == 0)
     fprintf(stderr, "mpi_checkpoint: %s failed on %d of %d ranks; stopping every rank\n", what,
@@ -243,10 +276,14 @@ static int write_checkpoint(const team* t, const options* o) {
       if (ok) {
         MPI_Barrier(t->comm);
         double t0 = MPI_Wtime();
-        herr_t st = mpi_write_rows(dset, f, row0, slab[k], dxpl, buf);
-        double dt = max_time(t, MPI_Wtime() - t0);
+        mpi_field wrong = *f;  /* --fault-write-rank: a selection beyond the extent */
+        wrong.dims[1] += 1;
+        herr_t st = mpi_write_rows(dset, t->rank == o->fault_write_rank ? &wrong : f, row0,
+                                   slab[k], dxpl, buf);
+        double dt = MPI_Wtime() - t0;
         if (st < 0) rank_error(t, "collective H5Dwrite");
-        ok = step(t, st >= 0, "the collective write", 1);
+        ok = step(t, st >= 0, "the collective write", 1);  /* first: before any other collective */
+        dt = ok ? max_time(t, dt) : dt;
         if (ok && t->rank == 0) {
           double raw = (double)f->dims[0] * (double)mpi_field_row_values(f) *
                        (double)mpi_field_value_size(f);
@@ -305,9 +342,10 @@ static int read_dataset(const team* t, hid_t file, int m, int k, const hid_t dxp
     memset(buf, 0x5A, bytes);  /* so that values never read cannot pass */
     double t0 = MPI_Wtime();
     herr_t st = mpi_read_rows(dset, &f, row0, rows, dxpl[c], buf);
-    double dt = max_time(t, MPI_Wtime() - t0);
+    double dt = MPI_Wtime() - t0;
     if (st < 0) rank_error(t, c ? "independent H5Dread" : "collective H5Dread");
     if (!step(t, st >= 0, c ? "an independent read" : "a collective read", c == 0)) goto done;
+    dt = max_time(t, dt);
     mpi_check chk;
     mpi_field_check(&f, row0, rows, buf, tol, &chk);
     mpi_check_allreduce(t->comm, &chk);
@@ -361,12 +399,13 @@ static int read_checkpoint(const team* t, const options* o) {
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
-  team t = {MPI_COMM_WORLD, 0, 1};
+  team t = {MPI_COMM_WORLD, 0, 1, 30.0};
   MPI_Comm_rank(t.comm, &t.rank);
   MPI_Comm_size(t.comm, &t.size);
   options o;
   int status = parse(argc, argv, &o, t.rank);
   if (!status) {
+    t.agree_timeout = o.agree_timeout;
     if (!o.h5_errors) H5Eset_auto2(H5E_DEFAULT, NULL, NULL);  /* our messages instead */
     if (o.write) status = write_checkpoint(&t, &o);
     if (!status && o.read) status = read_checkpoint(&t, &o);

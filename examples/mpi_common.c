@@ -230,8 +230,10 @@ static herr_t rows_io(hid_t dset, const mpi_field* f, uint64_t row0, uint64_t ro
   slab_spaces(dset, f, row0, rows, &fs, &ms);
   hid_t type = mpi_field_mem_type(f);
   herr_t st = out ? H5Dread(dset, type, ms, fs, dxpl, out) : H5Dwrite(dset, type, ms, fs, dxpl, in);
+  hid_t errors = st < 0 ? H5Eget_current_stack() : H5I_INVALID_HID;  /* H5Sclose clears it */
   H5Sclose(ms);
   H5Sclose(fs);
+  if (errors >= 0) H5Eset_current_stack(errors);
   return st;
 }
 

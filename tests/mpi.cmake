@@ -49,7 +49,7 @@ set_tests_properties(test_mpi_restart_write_np4 PROPERTIES FIXTURES_SETUP parz_m
 set_tests_properties(test_mpi_restart_read_np2 PROPERTIES FIXTURES_REQUIRED parz_mpi_restart4)
 
 # Invalid parameters: every rank must stop with exit status 1, a message, and no file written,
-# within the script's timeout. test_mpi_fail.sh <expected message> <file> <timeout> <command...>
+# within the script's timeout. test_mpi_fail.sh clean|abort <message> <file> <timeout> <command...>
 function(parz_add_mpi_fail_test name np expect)
   set(_over "")
   if(np GREATER 2)
@@ -57,7 +57,7 @@ function(parz_add_mpi_fail_test name np expect)
   endif()
   set(_file ${_dir}/${name}.h5)
   add_test(NAME ${name}
-           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_mpi_fail.sh "${expect}" ${_file} 60
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_mpi_fail.sh clean "${expect}" ${_file} 60
                    ${PARZ_MPIEXEC} ${MPIEXEC_NUMPROC_FLAG} ${np} ${_over} ${_flags}
                    $<TARGET_FILE:mpi_checkpoint> --roundtrip ${_file} ${_small} ${ARGN})
   set_tests_properties(${name} PROPERTIES ENVIRONMENT "${_env}" TIMEOUT 90 PROCESSORS ${np})
@@ -72,17 +72,26 @@ parz_add_mpi_fail_test(test_mpi_invalid_mode_rank3_np4 4 "unknown mode 9"
 # Valid on every rank but not the same: must be refused too (HDF5 needs identical arguments).
 parz_add_mpi_fail_test(test_mpi_mismatch_rank0 2 "differ between ranks" --tolerance 0.5 --bad-rank 0)
 
+# The worst case: H5Dwrite fails on rank 1 alone (a selection beyond the extent) while rank 0
+# waits inside the collective write for it. Rank 1 must give up waiting and MPI_Abort the job.
+add_test(NAME test_mpi_write_fails_rank1
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_mpi_fail.sh abort "not within extent" - 60
+                 ${PARZ_MPIEXEC} ${MPIEXEC_NUMPROC_FLAG} 2 ${_flags} $<TARGET_FILE:mpi_checkpoint>
+                 --roundtrip ${_dir}/write_fails.h5 ${_small} --fault-write-rank 1 --agree-timeout 3)
+set_tests_properties(test_mpi_write_fails_rank1 PROPERTIES ENVIRONMENT "${_env}" TIMEOUT 90
+                     PROCESSORS 2)
+
 # The plugin missing on one rank only (a node without it): Open MPI's MPMD syntax gives rank 0
 # another HDF5_PLUGIN_PATH. Both the write and a restart read must stop every rank cleanly.
 if(PARZ_MPIEXEC_OVERSUBSCRIBE)  # Open MPI
   set(_bad -x HDF5_PLUGIN_PATH=${_dir}/no_plugins_here)
   add_test(NAME test_mpi_no_plugin_rank0_write
-           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_mpi_fail.sh "not registered"
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_mpi_fail.sh clean "not registered"
                    ${_dir}/no_plugin.h5 60 ${PARZ_MPIEXEC} ${_flags}
                    -np 1 ${_bad} $<TARGET_FILE:mpi_checkpoint> --write ${_dir}/no_plugin.h5 ${_small}
                    : -np 1 $<TARGET_FILE:mpi_checkpoint> --write ${_dir}/no_plugin.h5 ${_small})
   add_test(NAME test_mpi_no_plugin_rank0_read
-           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_mpi_fail.sh "is not available"
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_mpi_fail.sh clean "is not available"
                    ${_dir}/never_written.h5 60 ${PARZ_MPIEXEC} ${_flags}
                    -np 1 ${_bad} $<TARGET_FILE:mpi_checkpoint> --read ${_dir}/restart2.h5
                    : -np 1 $<TARGET_FILE:mpi_checkpoint> --read ${_dir}/restart2.h5)
