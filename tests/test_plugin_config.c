@@ -8,14 +8,7 @@
 #include "H5Zparz.h"
 #include "filter_config.h"
 
-static int failures = 0;
-#define CHECK(cond)                                                          \
-  do {                                                                       \
-    if (!(cond)) {                                                           \
-      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-      failures++;                                                            \
-    }                                                                        \
-  } while (0)
+#include "test_plugin_common.h"
 
 static const size_t shape2[4] = {100, 128, 0, 0};
 

@@ -13,14 +13,7 @@
 
 #include "H5Zparz.h"
 
-static int failures = 0;
-#define CHECK(cond)                                                          \
-  do {                                                                       \
-    if (!(cond)) {                                                           \
-      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-      failures++;                                                            \
-    }                                                                        \
-  } while (0)
+#include "test_plugin_common.h"
 
 static const char* data_dir;
 static const char* scratch_dir;

@@ -36,6 +36,17 @@ def _check_u32(name, v):
     return int(v)
 
 
+def _positive_double(name, meaning, x):
+    """The two words of a finite x > 0 (rate and tolerance), else a ValueError naming it."""
+    try:
+        ok = math.isfinite(x) and x > 0
+    except TypeError:
+        ok = False
+    if not ok:
+        raise ValueError("parz: %s must be a finite number > 0 (%s), got %r" % (name, meaning, x))
+    return double_words(x)
+
+
 def cd_values(rate=None, precision=None, accuracy=None, reversible=False, expert=None,
               segment_blocks=None, partition_segments=None, table=None):
     """The user cd_values tuple for exactly one mode (keyword names as for Parz)."""
@@ -48,20 +59,14 @@ def cd_values(rate=None, precision=None, accuracy=None, reversible=False, expert
                          "reversible=True (got %s)" % (", ".join(modes) or "none"))
     mode = modes[0]
     if mode == "rate":
-        if not (math.isfinite(rate) and rate > 0):
-            raise ValueError("parz: rate must be a finite number > 0 (bits per value), got %r"
-                             % (rate,))
-        cd = (MODE_RATE,) + double_words(rate)
+        cd = (MODE_RATE,) + _positive_double("rate", "bits per value", rate)
     elif mode == "precision":
         p = _check_u32("precision", precision)
         if not 1 <= p <= 64:
             raise ValueError("parz: precision must be 1..64 bit planes, got %r" % (precision,))
         cd = (MODE_PRECISION, p)
     elif mode == "accuracy":
-        if not (math.isfinite(accuracy) and accuracy > 0):
-            raise ValueError("parz: accuracy must be a finite tolerance > 0, got %r"
-                             % (accuracy,))
-        cd = (MODE_ACCURACY,) + double_words(accuracy)
+        cd = (MODE_ACCURACY,) + _positive_double("accuracy", "absolute tolerance", accuracy)
     elif mode == "expert":
         try:
             minbits, maxbits, maxprec, minexp = expert
