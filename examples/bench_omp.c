@@ -13,7 +13,10 @@
  *
  * Usage: bench_omp [--data DIR] [--threads 1,2,4,8,16] [--min-mib 16] [--reps 3]
  *                  [--accuracy 1e-4] [--precision 16] [--cpu-c 1024] [--only NAME]
- *                  [--threshold] */
+ *                  [--threshold] [--ceiling]
+ *
+ * --ceiling adds, per thread count, the efficiency of n independent serial decodes of the same
+ * chunk at once: the machine's own limit for this work. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,13 +43,14 @@ typedef struct {
   unsigned cpu_c;
   const char* only;
   int threshold;
+  int ceiling;
 } options;
 
 static void usage(void) {
   fprintf(stderr,
           "usage: bench_omp [--data DIR] [--threads 1,2,4,8,16] [--min-mib 16] [--reps 3]\n"
           "                 [--accuracy REL] [--precision BITS] [--cpu-c C] [--only NAME]\n"
-          "                 [--threshold]\n");
+          "                 [--threshold] [--ceiling]\n");
   exit(2);
 }
 
@@ -61,11 +65,12 @@ static void parse_args(int argc, char** argv, options* o) {
   o->cpu_c = 1024;
   o->only = NULL;
   o->threshold = 0;
+  o->ceiling = 0;
   for (i = 1; i < argc; i++) {
     const char* a = argv[i];
     const char* v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp(a, "--threshold")) {
-      o->threshold = 1;
+    if (!strcmp(a, "--threshold") || !strcmp(a, "--ceiling")) {
+      *(a[2] == 't' ? &o->threshold : &o->ceiling) = 1;
       continue;
     }
     if (!v)
@@ -165,6 +170,64 @@ static double time_decode(const unsigned char* chunk, size_t n, void* dst, size_
   return best;
 }
 
+/* The hardware's ceiling for the same work: n threads each decode their own copy of the chunk
+ * serially (nothing shared, no table), timed together. Its efficiency separates what the
+ * machine loses at n busy cores (turbo clocks, shared caches, SMT siblings) from what the
+ * driver loses. */
+static double time_independent(const unsigned char* chunk, size_t n, size_t raw, int threads,
+                               int reps) {
+  double best = INFINITY;
+  unsigned char* dst = (unsigned char*)malloc(raw * (size_t)threads);
+  int k;
+  if (!dst)
+    return NAN;
+  memset(dst, 0, raw * (size_t)threads);
+  for (k = 0; k < reps; k++) {
+    double t0 = omp_test_now(), t;
+#ifdef _OPENMP
+#pragma omp parallel num_threads(threads)
+#endif
+    {
+      int me = 0;
+#ifdef _OPENMP
+      me = omp_get_thread_num();
+#endif
+      parz_chunk_decode(chunk, n, dst + raw * (size_t)me, raw, NULL);
+    }
+    t = omp_test_now() - t0;
+    best = t < best ? t : best;
+  }
+  free(dst);
+  return best;
+}
+
+/* Encode throughput at the first and last thread counts; the chunk must be the same bytes. */
+static void encode_line(const real_array* r, const parz_chunk_config* cfg,
+                        const unsigned char* ref, size_t nref, const options* o) {
+  size_t cap = parz_chunk_bound(&r->array, cfg);
+  unsigned char* chunk = (unsigned char*)malloc(cap ? cap : 1);
+  int ends[2], e;
+  ends[0] = o->threads[0];
+  ends[1] = o->threads[o->nthreads - 1];
+  printf("    encode:");
+  for (e = 0; e < 2 && chunk; e++) {
+    double best = INFINITY;
+    size_t n = 0;
+    int k, same = 1;
+    for (k = 0; k < o->reps; k++) {
+      double t0 = omp_test_now(), t;
+      parz_omp_chunk_encode(&r->array, r->data, cfg, chunk, cap, &n, ends[e], NULL);
+      t = omp_test_now() - t0;
+      best = t < best ? t : best;
+      same = same && n == nref && !memcmp(chunk, ref, n);
+    }
+    printf("  %d threads %.1f MB/s%s", ends[e], r->bytes / best / 1e6,
+           same ? "" : " (BYTES DIFFER)");
+  }
+  printf("\n");
+  free(chunk);
+}
+
 static void table_fractions(const real_array* r, const options* o, parz_params p) {
   unsigned cs[2];
   int k;
@@ -198,7 +261,7 @@ static void bench_array(const real_array* r, const options* o) {
     size_t n = 0;
     unsigned char* chunk;
     unsigned char *ref = (unsigned char*)malloc(t.bytes), *dst = (unsigned char*)malloc(t.bytes);
-    double t1 = 0;
+    double t1 = 0, c1 = 0;
     int k;
     memset(&cfg, 0, sizeof cfg);
     if (m == 0)
@@ -222,10 +285,17 @@ static void bench_array(const real_array* r, const options* o) {
       double s = time_decode(chunk, n, dst, t.bytes, th, 0, o->reps);
       if (k == 0)
         t1 = s * th;   /* efficiency relative to the first count (normally 1) */
-      printf("    %2d threads: %8.1f MB/s  %7.2f ms  speed-up %5.2f  efficiency %5.1f%%%s\n",
-             th, t.bytes / s / 1e6, 1e3 * s, t1 / s, 100.0 * t1 / (s * th),
-             memcmp(dst, ref, t.bytes) ? "  MISMATCH" : "");
+      double c = o->ceiling ? time_independent(chunk, n, t.bytes, th, o->reps) : 0;
+      if (k == 0)
+        c1 = c;
+      printf("    %2d threads: %8.1f MB/s  %7.2f ms  speed-up %5.2f  efficiency %5.1f%%", th,
+             t.bytes / s / 1e6, 1e3 * s, t1 / s, 100.0 * t1 / (s * th));
+      if (o->ceiling)
+        printf("  (ceiling: %d independent serial decodes, efficiency %5.1f%%)", th,
+               100.0 * c1 / c);
+      printf("%s\n", memcmp(dst, ref, t.bytes) ? "  MISMATCH" : "");
     }
+    encode_line(&t, &cfg, chunk, n, o);
     table_fractions(&t, o, cfg.params);
     free(chunk);
     free(ref);

@@ -14,9 +14,10 @@
 #include "parz_omp.h"
 #include "team.h"
 
-/* Units per thread: enough for dynamic scheduling to even out uneven segments, few enough that
- * each unit is a long run of blocks. */
-#define UNITS_PER_THREAD 8u
+/* Units per thread: enough for dynamic scheduling to even out uneven segments (the last units
+ * bound the tail: at 16 per thread a thread idles at most about 1/16 of its share), few enough
+ * that each unit is a long run of blocks (16 MiB chunk, 16 threads: 256 units of 64 KiB). */
+#define UNITS_PER_THREAD 16u
 
 typedef struct {
   uint64_t unit_segments;   /* segments per work unit (the last may hold fewer) */

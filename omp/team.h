@@ -8,10 +8,16 @@
 #include "parz_chunk.h"
 
 /* Below these decoded sizes a chunk is decoded / encoded serially whatever the thread count:
- * waking a team costs more than the work. Measured with examples/bench_omp --threshold (see the
- * comment in team.c for the numbers). */
-#define PARZ_OMP_DECODE_MIN_BYTES ((size_t)64 * 1024)
-#define PARZ_OMP_ENCODE_MIN_BYTES ((size_t)64 * 1024)
+ * waking a team costs more than the work. Measured with `bench_omp --threshold` (best of 20
+ * decodes of 1D runs of the real arrays, accuracy 1e-4 x range, default C and P):
+ *   this 2-core machine (shared, loaded), 2 threads: parallel/serial 1.2-2.1 at 4 KiB,
+ *     0.7-1.3 at 8 KiB, 0.5-0.9 at 16 KiB, 0.5-0.8 at 32 KiB and above;
+ *   the GPU host's 16 cores, 16 threads: 0.22-0.29 at 4 KiB, 0.12 at 16 KiB, 0.1 above.
+ * A hot loop hides the wake-up of a sleeping team (tens of microseconds), so the cut-off sits
+ * where 2 threads win clearly even on the loaded 2-core machine: 16 KiB, where a serial decode
+ * takes 50-350 us. Encoding costs more per byte than decoding, so the same cut-off is safe. */
+#define PARZ_OMP_DECODE_MIN_BYTES ((size_t)16 * 1024)
+#define PARZ_OMP_ENCODE_MIN_BYTES ((size_t)16 * 1024)
 
 /* The drivers with the serial threshold as a parameter (0 = always parallel): what the public
  * functions call with the constants above, and what examples/bench_omp --threshold uses to

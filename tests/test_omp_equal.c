@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "parz_omp.h"
+#include "team.h"   /* the drivers with the serial cut-off as a parameter */
 #include "test_chunk_common.h"
 #include "test_omp_common.h"
 
@@ -28,8 +29,8 @@ static const char* type_name(parz_type t) {
 
 /* Encodes serially and with every thread count, compares the chunks; decodes the serial chunk
  * serially and with every thread count, compares the arrays. Returns the number of checks. */
-static int check_policies(const char* what, const parz_array* a, const void* data,
-                          const parz_chunk_config* cfg) {
+static int check_policies_above(const char* what, const parz_array* a, const void* data,
+                                const parz_chunk_config* cfg, size_t min_bytes) {
   size_t cap = parz_chunk_bound(a, cfg), n_ser = 0, raw = test_count(a) * parz_type_size(a->type);
   unsigned char *ref = (unsigned char*)malloc(cap ? cap : 1), *chunk = (unsigned char*)malloc(cap ? cap : 1);
   unsigned char *dec_ref = (unsigned char*)malloc(raw), *dec = (unsigned char*)malloc(raw);
@@ -47,12 +48,13 @@ static int check_policies(const char* what, const parz_array* a, const void* dat
   for (t = 0; t < NTHREADS; t++) {
     size_t n = 0;
     memset(chunk, 0xA5, cap);   /* stale bytes must not survive into the chunk */
-    rc = parz_omp_chunk_encode(a, data, cfg, chunk, cap, &n, thread_counts[t], &err);
+    rc = parz_omp_chunk_encode_above(a, data, cfg, chunk, cap, &n, thread_counts[t], min_bytes,
+                                     &err);
     CHECK(rc == PARZ_OK && n == n_ser && memcmp(chunk, ref, n) == 0,
           "%s: %d threads: encode rc %d, %zu vs %zu bytes, %s", what, thread_counts[t], rc, n,
           n_ser, rc == PARZ_OK ? (n == n_ser ? "bytes differ" : "sizes differ") : err.message);
     memset(dec, 0x5A, raw);
-    rc = parz_omp_chunk_decode(ref, n_ser, dec, raw, thread_counts[t], &err);
+    rc = parz_omp_chunk_decode_above(ref, n_ser, dec, raw, thread_counts[t], min_bytes, &err);
     CHECK(rc == PARZ_OK && memcmp(dec, dec_ref, raw) == 0, "%s: %d threads: decode rc %d %s",
           what, thread_counts[t], rc, rc == PARZ_OK ? "arrays differ" : err.message);
     checks += 2;
@@ -63,6 +65,44 @@ done:
   free(dec_ref);
   free(dec);
   return checks;
+}
+
+static int check_policies(const char* what, const parz_array* a, const void* data,
+                          const parz_chunk_config* cfg) {
+  return check_policies_above(what, a, data, cfg, PARZ_OMP_DECODE_MIN_BYTES);
+}
+
+/* Tiny arrays (one block, one partial block, fewer segments than threads) through the parallel
+ * paths, the serial cut-off turned off. */
+static void tiny(void) {
+  static const size_t shapes[][4] = {{1, 0, 0, 0}, {3, 0, 0, 0}, {9, 0, 0, 0}, {1, 1, 0, 0},
+                                     {5, 7, 0, 0}, {4, 4, 4, 0}, {2, 3, 5, 0}, {1, 2, 1, 3},
+                                     {6, 5, 4, 3}};
+  static const unsigned ranks[] = {1, 1, 1, 2, 2, 3, 3, 4, 4};
+  static const parz_type types[] = {PARZ_FLOAT, PARZ_DOUBLE, PARZ_INT32, PARZ_INT64};
+  size_t k;
+  int ti, m, checks = 0;
+  for (k = 0; k < sizeof ranks / sizeof ranks[0]; k++)
+    for (ti = 0; ti < 4; ti++) {
+      parz_array a = test_array(types[ti], ranks[k], shapes[k][0], shapes[k][1], shapes[k][2],
+                                shapes[k][3]);
+      void* data = test_data(&a, (unsigned)k);
+      if (types[ti] == PARZ_DOUBLE && test_count(&a) > 2)
+        ((double*)data)[1] = -INFINITY;
+      for (m = 0; m < TEST_MODES; m++) {
+        parz_chunk_config cfg;
+        char what[128];
+        memset(&cfg, 0, sizeof cfg);
+        cfg.params = test_params(m, a.type, a.dims);
+        cfg.segment_blocks = 1 + (uint32_t)(k % 2);
+        cfg.partition_segments = 2;
+        snprintf(what, sizeof what, "tiny %s %uD #%zu %s", type_name(a.type), a.dims, k,
+                 test_mode_name(m));
+        checks += check_policies_above(what, &a, data, &cfg, 0);
+      }
+      free(data);
+    }
+  printf("tiny: %d comparisons\n", checks);
 }
 
 /* Shapes with partial blocks in every dimension, each above 64 KiB of int32/float. */
@@ -208,6 +248,7 @@ static void realdata(const char* dir) {
 
 int main(int argc, char** argv) {
   printf("OpenMP %s\n", parz_omp_enabled() ? "enabled" : "disabled (serial fallback)");
+  tiny();
   synthetic();
   nonfinite();
   random_bits();
