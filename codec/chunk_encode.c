@@ -122,6 +122,7 @@ int parz_chunk_encode_segments(parz_chunk_encoder* enc, uint64_t first, uint64_t
                      (unsigned long long)v->nsegments);
   nb = segment_blocks(v, first, count, &b0);
   bb = enc->block_bits ? enc->block_bits + b0 : NULL;
+  enc->joined = 0;   /* a segment encoded (again) after write_head makes its offsets stale */
   rc = parz_encode_blocks(&enc->src, enc->data, &v->params, (size_t)b0, (size_t)nb, scratch,
                           scratch_bytes, &total, bb, err);
   if (rc != PARZ_OK)
