@@ -15,7 +15,10 @@ struct parz_chunk_encoder {
   void* cleaned;            /* owned; NULL when the array has no non-finite value */
   unsigned char* records;   /* owned exception records, nexceptions * PARZ_EXCEPTION_BYTES */
   uint64_t* seg_bits;       /* per segment, NOT_ENCODED until encoded */
-  uint64_t* seg_offset;     /* nsegments + 1 prefix sums, valid once `joined` */
+  uint64_t* seg_offset;     /* nsegments + 1 prefix sums, computed by write_head (`joined`);
+                             * re-encoding a segment afterwards needs another write_head.
+                             * encode_segments writes no shared field: threads may run it at
+                             * once on disjoint ranges without a data race */
   uint32_t* block_bits;     /* per block scratch for the codec (NULL for fixed rate) */
   size_t head_bytes;        /* header + table + exceptions */
   int joined;
@@ -122,7 +125,6 @@ int parz_chunk_encode_segments(parz_chunk_encoder* enc, uint64_t first, uint64_t
                      (unsigned long long)v->nsegments);
   nb = segment_blocks(v, first, count, &b0);
   bb = enc->block_bits ? enc->block_bits + b0 : NULL;
-  enc->joined = 0;   /* a segment encoded (again) after write_head makes its offsets stale */
   rc = parz_encode_blocks(&enc->src, enc->data, &v->params, (size_t)b0, (size_t)nb, scratch,
                           scratch_bytes, &total, bb, err);
   if (rc != PARZ_OK)
