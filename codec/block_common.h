@@ -21,6 +21,10 @@
 #elif defined(__cplusplus)
 #define PARZ_HD static inline
 #define PARZ_RESTRICT __restrict
+#elif defined(__GNUC__)
+/* forced inlining lets the rank and type become constants inside each block function */
+#define PARZ_HD static inline __attribute__((always_inline))
+#define PARZ_RESTRICT restrict
 #else
 #define PARZ_HD static inline
 #define PARZ_RESTRICT restrict
@@ -76,6 +80,33 @@ PARZ_HD unsigned parz_bitlen64(uint64_t x)
   }
   return n;
 #endif
+}
+
+/* The bit-plane coders gather whole planes of blocks of 64 or 256 values and transpose them
+ * (fast on CPUs). On the GPU the 2 KiB of planes per thread would spill, so device code
+ * deposits bit by bit instead; both produce the same values. */
+#if !defined(PARZ_PLANAR)
+#if defined(__CUDA_ARCH__)
+#define PARZ_PLANAR 0
+#else
+#define PARZ_PLANAR 1
+#endif
+#endif
+
+/* Transposes a 64 x 64 bit matrix in place: afterwards bit i of a[k] is what bit k of a[i]
+ * was. Turns 64 values into their 64 bit planes and back in 6 rounds of masked swaps (each
+ * round swaps the off-diagonal sub-blocks of half the size of the previous round). */
+PARZ_HD void parz_transpose64(uint64_t* a)
+{
+  unsigned j, r;
+  uint64_t m = UINT64_C(0x00000000ffffffff);
+  for (j = 32; j; j >>= 1, m ^= m << j) {
+    for (r = 0; r < 64; r = ((r | j) + 1) & ~j) {
+      uint64_t t = ((a[r] >> j) ^ a[r | j]) & m;
+      a[r] ^= t << j;
+      a[r | j] ^= t;
+    }
+  }
 }
 
 /* Little-endian 64-bit word loads and stores, byte by byte: correct on any host and alignment,

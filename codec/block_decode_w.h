@@ -48,53 +48,62 @@ PARZ_HD void PARZ_FN(parz_rev_inv_lift)(PARZ_UINT* p, unsigned s)
   p[3 * s] = w;
 }
 
-/* Inverse decorrelating transform: axes in reverse order of the forward one (w, z, y, x). */
-PARZ_HD void PARZ_FN(parz_inv_xform)(PARZ_UINT* p, unsigned dims, int reversible)
+/* Inverse decorrelating transform: axes in reverse order of the forward one (w, z, y, x).
+ * Along axis a (stride s = 4^a) the 4-vectors start at the offsets whose digit a is zero:
+ * offset j of the n/4 of them spreads to (j mod s) + 4 s (j div s). */
+PARZ_HD void PARZ_FN(parz_inv_xform)(PARZ_UINT* p, unsigned dims)
 {
-  unsigned a = dims;
+  unsigned a = dims, j, quarter = 1u << (2 * dims - 2);
   while (a-- > 0) {
     unsigned s = 1u << (2 * a);
-    unsigned i, n = 1u << (2 * dims);
-    for (i = 0; i < n; i++) {
-      if ((i >> (2 * a)) & 3u)
-        continue;
-      if (reversible)
-        PARZ_FN(parz_rev_inv_lift)(p + i, s);
-      else
-        PARZ_FN(parz_inv_lift)(p + i, s);
-    }
+    for (j = 0; j < quarter; j++)
+      PARZ_FN(parz_inv_lift)(p + ((j & (s - 1)) | ((j & ~(s - 1)) << 2)), s);
+  }
+}
+
+PARZ_HD void PARZ_FN(parz_rev_inv_xform)(PARZ_UINT* p, unsigned dims)
+{
+  unsigned a = dims, j, quarter = 1u << (2 * dims - 2);
+  while (a-- > 0) {
+    unsigned s = 1u << (2 * a);
+    for (j = 0; j < quarter; j++)
+      PARZ_FN(parz_rev_inv_lift)(p + ((j & (s - 1)) | ((j & ~(s - 1)) << 2)), s);
   }
 }
 
 /* Embedded bit-plane decoder: fills data[0..size) from at most maxbits bits and maxprec bit
  * planes; returns the bits read. Reproduces zfp's decode_ints / decode_many_ints bit for bit,
- * including where the budget runs out in the middle of a plane. */
+ * including where the budget runs out in the middle of a plane. Small blocks (1D, 2D) deposit
+ * each bit into its value; larger ones collect whole bit planes and transpose them at the end,
+ * which is cheaper than touching the values once per one bit. */
 PARZ_HD unsigned PARZ_FN(parz_decode_ints)(parz_reader* r, unsigned maxbits, unsigned maxprec,
                                            PARZ_UINT* PARZ_RESTRICT data, unsigned size)
 {
   parz_reader s = *r; /* local copy: data[] cannot alias it */
   const unsigned intprec = PARZ_W;
+  const int planar = PARZ_PLANAR && size > 16;
+  const unsigned nw = (size + 63) / 64;
   unsigned kmin = intprec > maxprec ? intprec - maxprec : 0;
   unsigned bits = maxbits;
-  unsigned i, k = intprec, n = 0;
-  for (i = 0; i < size; i++)
-    data[i] = 0;
+  unsigned i, c, k = intprec, n = 0;
+  uint64_t pl[4][64];
+  if (planar) {
+    for (c = 0; c < nw; c++)
+      for (i = 0; i < 64; i++)
+        pl[c][i] = 0;
+  } else {
+    for (i = 0; i < size; i++)
+      data[i] = 0;
+  }
   while (bits && k > kmin) {
+    uint64_t x[4] = {0, 0, 0, 0};
     unsigned m;
-    PARZ_UINT one;
     k--;
-    one = (PARZ_UINT)1 << k;
     /* the first n values are known significant: one raw bit each */
     m = PARZ_MIN(n, bits);
     bits -= m;
-    for (i = 0; i < m; i += 64) {
-      unsigned c = PARZ_MIN(64u, m - i);
-      uint64_t x = parz_read_bits(&s, c);
-      while (x) {
-        data[i + parz_ctz64(x)] += one;
-        x &= x - 1;
-      }
-    }
+    for (i = 0; i < m; i += 64)
+      x[i >> 6] = parz_read_bits(&s, PARZ_MIN(64u, m - i));
     /* the rest: group tests, each followed by a unary-coded position of the next one bit */
     while (n < size && bits) {
       unsigned lim, z;
@@ -105,8 +114,22 @@ PARZ_HD unsigned PARZ_FN(parz_decode_ints)(parz_reader* r, unsigned maxbits, uns
       z = parz_read_zeros(&s, lim);
       bits -= z < lim ? z + 1 : lim;
       n += z;
-      data[n] += one;
+      x[n >> 6] |= UINT64_C(1) << (n & 63u);
       n++;
+    }
+    if (planar) {
+      for (c = 0; c < nw; c++)
+        pl[c][k] = x[c];
+    } else {
+      for (i = 0; i < size; i++)
+        data[i] += (PARZ_UINT)((x[i >> 6] >> (i & 63u)) & 1u) << k;
+    }
+  }
+  if (planar) {
+    for (c = 0; c < nw; c++) {
+      parz_transpose64(pl[c]);
+      for (i = 0; i < 64; i++)
+        data[64 * c + i] = (PARZ_UINT)pl[c][i];
     }
   }
   *r = s;
@@ -138,7 +161,10 @@ PARZ_HD unsigned PARZ_FN(parz_decode_iblock)(parz_reader* r, unsigned minbits, u
     for (i = 0; i < size; i++)
       block[i] = PARZ_FN(parz_uint2int)(u[i]);
   }
-  PARZ_FN(parz_inv_xform)(block, dims, reversible);
+  if (reversible)
+    PARZ_FN(parz_rev_inv_xform)(block, dims);
+  else
+    PARZ_FN(parz_inv_xform)(block, dims);
   return bits;
 }
 

@@ -47,49 +47,71 @@ PARZ_HD void PARZ_FN(parz_rev_fwd_lift)(PARZ_UINT* p, unsigned s)
   p[3 * s] = w;
 }
 
-/* Forward decorrelating transform along x, then y, z, w. */
-PARZ_HD void PARZ_FN(parz_fwd_xform)(PARZ_UINT* p, unsigned dims, int reversible)
+/* Forward decorrelating transform along x, then y, z, w (see parz_inv_xform for the
+ * offsets of the 4-vectors along each axis). */
+PARZ_HD void PARZ_FN(parz_fwd_xform)(PARZ_UINT* p, unsigned dims)
 {
-  unsigned a;
+  unsigned a, j, quarter = 1u << (2 * dims - 2);
   for (a = 0; a < dims; a++) {
     unsigned s = 1u << (2 * a);
-    unsigned i, n = 1u << (2 * dims);
-    for (i = 0; i < n; i++) {
-      if ((i >> (2 * a)) & 3u)
-        continue;
-      if (reversible)
-        PARZ_FN(parz_rev_fwd_lift)(p + i, s);
-      else
-        PARZ_FN(parz_fwd_lift)(p + i, s);
-    }
+    for (j = 0; j < quarter; j++)
+      PARZ_FN(parz_fwd_lift)(p + ((j & (s - 1)) | ((j & ~(s - 1)) << 2)), s);
+  }
+}
+
+PARZ_HD void PARZ_FN(parz_rev_fwd_xform)(PARZ_UINT* p, unsigned dims)
+{
+  unsigned a, j, quarter = 1u << (2 * dims - 2);
+  for (a = 0; a < dims; a++) {
+    unsigned s = 1u << (2 * a);
+    for (j = 0; j < quarter; j++)
+      PARZ_FN(parz_rev_fwd_lift)(p + ((j & (s - 1)) | ((j & ~(s - 1)) << 2)), s);
   }
 }
 
 /* Embedded bit-plane coder, the inverse of parz_decode_ints: at most maxbits bits and maxprec
- * bit planes of data[0..size); returns the bits written. */
+ * bit planes of data[0..size); returns the bits written. Blocks of 64 and more values get
+ * their bit planes by transposition. */
 PARZ_HD unsigned PARZ_FN(parz_encode_ints)(parz_writer* w, unsigned maxbits, unsigned maxprec,
                                            const PARZ_UINT* PARZ_RESTRICT data, unsigned size)
 {
   parz_writer s = *w;
   const unsigned intprec = PARZ_W;
+  const int planar = PARZ_PLANAR && size > 16;
+  const unsigned nw = (size + 63) / 64;
   unsigned kmin = intprec > maxprec ? intprec - maxprec : 0;
   unsigned bits = maxbits;
-  unsigned i, k = intprec, n = 0;
+  unsigned i, c, k = intprec, n = 0;
+  uint64_t pl[4][64];
+  if (planar) {
+    for (c = 0; c < nw; c++) {
+      for (i = 0; i < 64; i++)
+        pl[c][i] = data[64 * c + i];
+      parz_transpose64(pl[c]);
+    }
+  }
   while (bits && k > kmin) {
     uint64_t plane[4] = {0, 0, 0, 0};
     unsigned m;
     k--;
-    for (i = 0; i < size; i++)
-      plane[i >> 6] |= (uint64_t)((data[i] >> k) & 1u) << (i & 63u);
+    if (planar) {
+      for (c = 0; c < nw; c++)
+        plane[c] = pl[c][k];
+    } else {
+      for (i = 0; i < size; i++)
+        plane[i >> 6] |= (uint64_t)((data[i] >> k) & 1u) << (i & 63u);
+    }
+    /* the first n values are known significant: one raw bit each */
     m = PARZ_MIN(n, bits);
     bits -= m;
     for (i = 0; i < m; i += 64) {
-      unsigned c = PARZ_MIN(64u, m - i);
+      unsigned cnt = PARZ_MIN(64u, m - i);
       uint64_t v = plane[i >> 6];
-      if (c < 64)
-        v &= (UINT64_C(1) << c) - 1;
-      parz_write_bits(&s, v, c);
+      if (cnt < 64)
+        v &= (UINT64_C(1) << cnt) - 1;
+      parz_write_bits(&s, v, cnt);
     }
+    /* the rest: group tests, each followed by the unary-coded position of the next one bit */
     while (bits && n < size) {
       unsigned lim, j;
       bits--;
@@ -126,7 +148,10 @@ PARZ_HD unsigned PARZ_FN(parz_encode_iblock)(parz_writer* w, unsigned minbits, u
   const unsigned char* perm = parz_perm(dims);
   unsigned size = 1u << (2 * dims);
   unsigned bits = 0, i;
-  PARZ_FN(parz_fwd_xform)(block, dims, reversible);
+  if (reversible)
+    PARZ_FN(parz_rev_fwd_xform)(block, dims);
+  else
+    PARZ_FN(parz_fwd_xform)(block, dims);
   if (perm) {
     for (i = 0; i < size; i++)
       u[i] = PARZ_FN(parz_int2uint)(block[perm[i]]);
