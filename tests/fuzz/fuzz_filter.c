@@ -16,7 +16,7 @@
 
 const void* H5PLget_plugin_info(void);
 
-#define MAX_ENCODE_BYTES ((size_t)1 << 20)
+#define MAX_ENCODE_BYTES ((size_t)128 << 10)
 
 static H5Z_func_t filter_callback(void) {
   static H5Z_func_t f;
