@@ -65,7 +65,9 @@ double bench_now(void);
  * e.g. levitus' -1e10); 1 when the array is constant. */
 double bench_range(const parz_array* a, const void* data);
 
-/* Error of `out` against `ref` (non-finite reference values skipped); PSNR from `range`. */
+/* Error of `out` against `ref` over the values bench_range counts (non-finite and fill values
+ * skipped: the codec keeps them, but their errors would drown those of the data); PSNR from
+ * `range`. */
 void bench_errors(const parz_array* a, const void* ref, const void* out, double range,
                   bench_quality* q);
 

@@ -150,7 +150,7 @@ static void parse_args(int argc, char** argv, options* o) {
   if (o->quick && !explicit_reps)
     o->reps = 3;
   if (o->quick && !explicit_mib)
-    o->max_mib = 4;
+    o->max_mib = 2;
   if (o->reps < 1 || o->reps + o->warmup > BENCH_MAX_REPS || o->warmup < 0 || o->threads.n < 1)
     usage();
   for (i = 0; i < o->threads.n; i++)
@@ -169,6 +169,20 @@ typedef struct {
   int n;
 } dataset_list;
 
+/* Drops unit dimensions (as the filter does with HDF5 chunks): an extent of 1 would pad every
+ * block of that dimension to 4 values. */
+static void squeeze(parz_array* a) {
+  unsigned k, n = 0;
+  for (k = 0; k < a->dims; k++)
+    if (a->shape[k] != 1)
+      a->shape[n++] = a->shape[k];
+  for (k = n; k < 4; k++)
+    a->shape[k] = 0;
+  if (!n)
+    a->shape[n++] = 1;
+  a->dims = n;
+}
+
 static int add_raw(const char* path, const char* base, const options* o, dataset_list* l) {
   real_array r;
   bench_data* d;
@@ -184,6 +198,7 @@ static int add_raw(const char* path, const char* base, const options* o, dataset
     r.array.shape[0] = keep ? keep : 1;
     r.bytes = r.array.shape[0] * slice;
   }
+  squeeze(&r.array);
   if (l->n == MAX_DATA)
     return 1;
   d = &l->v[l->n];

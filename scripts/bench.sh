@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# ParZ benchmark suite, one command (issue 8): builds parz_bench, measures ParZ and its peers
+# (libzfp serial, H5Z-ZFP and uncompressed HDF5 reads) on the real arrays in the same run, and
+# writes OUT/results.csv, OUT/results.md and PNG plots.
+#
+#   scripts/bench.sh [--quick] [--out DIR] [--data PATH]... [--threads 1,2,4,8,16]
+#                    [-- extra parz_bench options, e.g. --reps 7 --only etopo5]
+#
+# PATH: a directory of name_f32le_AxB.bin arrays (default: the shared data), one such file, or
+# FILE.h5:/dataset. --quick: fewer settings, arrays cut to 2 MiB, 3 timed rounds (under two
+# minutes on 2 cores). Environment: PARZ_BENCH_BUILD_DIR (default build-bench),
+# PARZ_CMAKE_ARGS (extra cmake arguments, e.g. -DHDF5_ROOT=...), PARZ_SHARED_DATA.
+# HDF5 unpacked from Debian packages under /opt/h5 is picked up when present.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+BUILD="${PARZ_BENCH_BUILD_DIR:-$PARZ_ROOT/build-bench}"
+OUT="bench-out"
+bench_args=()
+data=()
+
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --quick) bench_args+=(--quick) ;;
+    --out) OUT="$2"; shift ;;
+    --data) data+=(--data "$2"); shift ;;
+    --threads) bench_args+=(--threads "$2"); shift ;;
+    --) shift; bench_args+=("$@"); break ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    *) echo "bench.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+  esac
+  shift
+done
+[ ${#data[@]} -gt 0 ] || data=(--data "$PARZ_SHARED_DATA")
+mkdir -p "$OUT"
+rm -f "$OUT"/scratch-*.h5
+
+# ---- build (Release, only the benchmark and the plugin it reads through) ----
+args=(-DCMAKE_BUILD_TYPE=Release "-DPARZ_SHARED_DATA=$PARZ_SHARED_DATA")
+prefixes=()
+if [ -d /opt/h5 ]; then
+  for d in /opt/h5/usr /opt/h5/usr/lib/x86_64-linux-gnu/hdf5/serial; do
+    [ -d "$d" ] && prefixes+=("$d")
+  done
+fi
+[ ${#prefixes[@]} -gt 0 ] && args+=("-DCMAKE_PREFIX_PATH=$(IFS=';'; echo "${prefixes[*]}")")
+if [ -x /usr/local/cuda/bin/nvcc ]; then
+  args+=(-DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc)
+  # a GPU here: compile for it alone (half the nvcc time of the default two architectures)
+  if nvidia-smi -L >/dev/null 2>&1 && ! grep -q CMAKE_CUDA_ARCHITECTURES <<<"${PARZ_CMAKE_ARGS:-}"; then
+    args+=(-DCMAKE_CUDA_ARCHITECTURES=native)
+  fi
+fi
+# shellcheck disable=SC2206
+[ -n "${PARZ_CMAKE_ARGS:-}" ] && args+=(${PARZ_CMAKE_ARGS})
+jobs=$(nproc 2>/dev/null || echo 2)
+echo "bench.sh: building in $BUILD" >&2
+cmake -S "$PARZ_ROOT" -B "$BUILD" "${args[@]}" >"$OUT/build.log" 2>&1 ||
+  { tail -20 "$OUT/build.log" >&2; echo "bench.sh: cmake failed (log: $OUT/build.log)" >&2; exit 1; }
+grep -E "parz_bench|ParZ:" "$OUT/build.log" >&2 || true
+if ! grep -q "parz_bench" "$BUILD/Makefile" 2>/dev/null && [ ! -f "$BUILD/build.ninja" ]; then
+  echo "bench.sh: the benchmark is disabled in this build (PARZ_BENCH=OFF): nothing to do" >&2
+  exit 0
+fi
+cmake --build "$BUILD" -j"$jobs" --target parz_bench >>"$OUT/build.log" 2>&1 ||
+  { tail -30 "$OUT/build.log" >&2; echo "bench.sh: build failed (log: $OUT/build.log)" >&2; exit 1; }
+BIN="$BUILD/examples/parz_bench"
+
+# ---- run-time environment: the build's ParZ plugin, then the system's H5Z-ZFP ----
+plugin_path="$BUILD/plugins"
+for d in /usr/lib/x86_64-linux-gnu/hdf5/serial/plugins \
+         /opt/h5/usr/lib/x86_64-linux-gnu/hdf5/serial/plugins; do
+  [ -d "$d" ] && plugin_path="$plugin_path:$d"
+done
+export HDF5_PLUGIN_PATH="$plugin_path"
+if [ -d /opt/h5/usr/lib/x86_64-linux-gnu ] && ldd "$BIN" | grep -q "not found"; then
+  export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}/opt/h5/usr/lib/x86_64-linux-gnu:/opt/h5/usr/lib/x86_64-linux-gnu/hdf5/serial"
+fi
+unset PARZ_EXEC PARZ_THREADS  # the driver sets the policy per probe
+
+"$BIN" --out "$OUT" "${data[@]}" "${bench_args[@]}"
+rm -f "$OUT"/scratch-*.h5
+
+# ---- report: any python3 with matplotlib (only the CSV is read) ----
+py=""
+for cand in /usr/bin/python3 "$(command -v python3 || true)" "$(command -v python || true)"; do
+  if [ -n "$cand" ] && "$cand" -c "import matplotlib" 2>/dev/null; then py="$cand"; break; fi
+done
+if [ -z "$py" ]; then
+  echo "bench.sh: no python with matplotlib: $OUT/results.csv written, no report" >&2
+  exit 0
+fi
+"$py" "$PARZ_ROOT/examples/bench/bench_report.py" "$OUT"
+sed -n '/^## Headline/,/^## Compression/p' "$OUT/results.md" | sed '$d'
