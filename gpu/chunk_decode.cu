@@ -1,0 +1,137 @@
+/* Filter path: host chunk in, host array out.
+ *
+ * The bound is the copy of the decoded array into the caller's pageable buffer (HDF5's): PCIe
+ * moves decoded bytes to pinned memory several times faster than to pageable memory, and one host
+ * thread copies memory slower than PCIe delivers it. So the array comes down in pieces into a
+ * pinned buffer on a copy stream while several host threads move finished pieces on into the
+ * pageable destination; the decode is sliced by segments so that the first pieces come down
+ * while later segments still decode:
+ *
+ *   host threads : stage chunk | ............ copy piece 0 | copy piece 1 | ...
+ *   stream       : H2D | offsets | slice 0 | slice 1 | slice 2 ...
+ *   copy stream  :                 D2H 0    | D2H 1   | D2H 2 ...
+ *
+ * Non-finite exceptions are patched on the host afterwards by the codec's own patcher (pieces
+ * may already be in the destination by the time the last slice has decoded). */
+#include <string.h>
+
+#include <atomic>
+#include <thread>
+#include <vector>
+
+#include "gpu_internal.h"
+
+/* Pieces of at least this many decoded bytes: smaller ones cost more in launches and events
+ * than their overlap saves. */
+#define PIECE_MIN_BYTES ((size_t)4 << 20)
+
+/* Runs fn(t) for t in [0, n) on n threads (the calling thread is one of them). */
+template <typename F>
+static void run_threads(int n, F fn)
+{
+  std::vector<std::thread> pool;
+  for (int t = 1; t < n; t++)
+    pool.emplace_back(fn, t);
+  fn(0);
+  for (auto& th : pool)
+    th.join();
+}
+
+static void copy_share(unsigned char* dst, const unsigned char* src, size_t bytes, int t, int n)
+{
+  size_t a = bytes * (size_t)t / (size_t)n, b = bytes * (size_t)(t + 1) / (size_t)n;
+  if (b > a)
+    memcpy(dst + a, src + a, b - a);
+}
+
+extern "C" int parz_gpu_chunk_decode(parz_gpu_context* ctx, const void* src, size_t src_bytes,
+                                     void* dst, size_t dst_bytes, parz_error* err)
+{
+  parz_chunk_view v;
+  int rc, npieces, i, nthreads;
+  size_t piece_end[PARZ_GPU_PIECES_MAX];
+  cudaError_t e;
+  if (!ctx || !src || !dst)
+    return parz_fail(err, PARZ_ERR_ARG, "parz_gpu_chunk_decode: NULL argument");
+  if ((rc = parz_chunk_parse(src, src_bytes, &v, err)) != PARZ_OK)
+    return rc;
+  if (dst_bytes < v.raw_bytes)
+    return parz_fail(err, PARZ_ERR_BUFFER, "chunk decodes to %zu bytes, buffer has %zu",
+                     v.raw_bytes, dst_bytes);
+  if ((e = cudaSetDevice(ctx->device)) != cudaSuccess)
+    return parz_gpu_cuda_fail(err, e, "selecting the device");
+  if ((rc = parz_gpu_reserve(&ctx->d_chunk, src_bytes, 0, err)) != PARZ_OK ||
+      (rc = parz_gpu_reserve(&ctx->d_out, v.raw_bytes, 0, err)) != PARZ_OK ||
+      (rc = parz_gpu_reserve(&ctx->h_in, src_bytes, 1, err)) != PARZ_OK ||
+      (rc = parz_gpu_reserve(&ctx->h_out, v.raw_bytes, 1, err)) != PARZ_OK)
+    return rc;
+
+  unsigned char* h_in = (unsigned char*)ctx->h_in.ptr;
+  unsigned char* h_out = (unsigned char*)ctx->h_out.ptr;
+  unsigned char* d_out = (unsigned char*)ctx->d_out.ptr;
+  nthreads = ctx->host_threads;
+  run_threads(nthreads, [&](int t) {
+    copy_share(h_in, (const unsigned char*)src, src_bytes, t, nthreads);
+  });
+  e = cudaMemcpyAsync(ctx->d_chunk.ptr, h_in, src_bytes, cudaMemcpyHostToDevice, ctx->stream);
+  if (e != cudaSuccess)
+    return parz_gpu_cuda_fail(err, e, "uploading the chunk");
+  if ((rc = parz_gpu_fault_clear(ctx, ctx->stream, err)) != PARZ_OK ||
+      (rc = parz_gpu_enqueue_offsets(ctx, &v, ctx->d_chunk.ptr, ctx->stream, err)) != PARZ_OK)
+    return rc;
+
+  /* slices of segments; piece i = the rows of dimension 0 complete after slice i */
+  npieces = (int)(v.raw_bytes / PIECE_MIN_BYTES);
+  npieces = npieces < 1 ? 1 : npieces > PARZ_GPU_PIECES_MAX ? PARZ_GPU_PIECES_MAX : npieces;
+  if ((uint64_t)npieces > v.nsegments)
+    npieces = (int)v.nsegments;
+  {
+    uint64_t rows = v.array.shape[0], per_row_blocks = v.nblocks / ((rows + 3) / 4);
+    size_t row_bytes = v.raw_bytes / rows, done = 0;
+    uint64_t s0 = 0;
+    for (i = 0; i < npieces; i++) {
+      uint64_t s1 = v.nsegments * (uint64_t)(i + 1) / (uint64_t)npieces;
+      uint64_t blocks = s1 * v.segment_blocks < v.nblocks ? s1 * v.segment_blocks : v.nblocks;
+      uint64_t rows_done = s1 == v.nsegments ? rows : 4 * (blocks / per_row_blocks);
+      size_t end = (size_t)(rows_done < rows ? rows_done : rows) * row_bytes;
+      if ((rc = parz_gpu_enqueue_segments(ctx, &v, ctx->d_chunk.ptr, d_out, s0, s1 - s0,
+                                          ctx->stream, err)) != PARZ_OK)
+        return rc;
+      e = cudaEventRecord(ctx->piece_done[i], ctx->stream);
+      if (e == cudaSuccess)
+        e = cudaStreamWaitEvent(ctx->copy_stream, ctx->piece_done[i], 0);
+      if (e == cudaSuccess && end > done)
+        e = cudaMemcpyAsync(h_out + done, d_out + done, end - done, cudaMemcpyDeviceToHost,
+                            ctx->copy_stream);
+      if (e == cudaSuccess)
+        e = cudaEventRecord(ctx->piece_done[i], ctx->copy_stream);
+      if (e != cudaSuccess)
+        return parz_gpu_cuda_fail(err, e, "queueing the download of the decoded array");
+      piece_end[i] = end > done ? end : done;
+      done = piece_end[i];
+      s0 = s1;
+    }
+  }
+
+  /* host threads: each moves its share of every piece as soon as the piece is down */
+  std::atomic<int> failed(0);
+  std::atomic<int> cuda_code(0);
+  run_threads(nthreads, [&](int t) {
+    size_t begin = 0;
+    for (int p = 0; p < npieces; p++) {
+      cudaError_t pe = cudaEventSynchronize(ctx->piece_done[p]);
+      if (pe != cudaSuccess) {
+        failed = 1;
+        cuda_code = (int)pe;
+        return;
+      }
+      copy_share((unsigned char*)dst + begin, h_out + begin, piece_end[p] - begin, t, nthreads);
+      begin = piece_end[p];
+    }
+  });
+  if (failed)
+    return parz_gpu_cuda_fail(err, (cudaError_t)(int)cuda_code, "downloading the decoded array");
+  if ((rc = parz_gpu_fault_check(ctx, &v, ctx->stream, err)) != PARZ_OK)
+    return rc;
+  return parz_chunk_patch_exceptions(&v, dst, err);
+}

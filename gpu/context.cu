@@ -1,0 +1,136 @@
+/* Device discovery, the reusable context (streams, events, grow-only buffers), CUDA errors. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <thread>
+
+#include "gpu_internal.h"
+
+int parz_gpu_cuda_fail(parz_error* err, cudaError_t e, const char* what)
+{
+  cudaGetLastError(); /* clear a non-sticky error so that a later call may succeed */
+  return parz_fail(err, PARZ_ERR_DEVICE, "CUDA error while %s: %s (%s)", what,
+                   cudaGetErrorString(e), cudaGetErrorName(e));
+}
+
+extern "C" int parz_gpu_available(void)
+{
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return n > 0;
+}
+
+int parz_gpu_reserve(parz_gpu_buffer* b, size_t bytes, int pinned, parz_error* err)
+{
+  cudaError_t e;
+  if (bytes <= b->bytes)
+    return PARZ_OK;
+  if (b->ptr) {
+    e = pinned ? cudaFreeHost(b->ptr) : cudaFree(b->ptr);
+    b->ptr = NULL;
+    b->bytes = 0;
+    if (e != cudaSuccess)
+      return parz_gpu_cuda_fail(err, e, "freeing a buffer");
+  }
+  e = pinned ? cudaMallocHost(&b->ptr, bytes) : cudaMalloc(&b->ptr, bytes);
+  if (e != cudaSuccess) {
+    b->ptr = NULL;
+    return parz_gpu_cuda_fail(err, e, pinned ? "allocating pinned host memory"
+                                             : "allocating device memory");
+  }
+  b->bytes = bytes;
+  return PARZ_OK;
+}
+
+static void release(parz_gpu_buffer* b, int pinned)
+{
+  if (b->ptr) {
+    if (pinned)
+      cudaFreeHost(b->ptr);
+    else
+      cudaFree(b->ptr);
+  }
+  b->ptr = NULL;
+  b->bytes = 0;
+}
+
+extern "C" void parz_gpu_context_free(parz_gpu_context* ctx)
+{
+  int i;
+  if (!ctx)
+    return;
+  cudaSetDevice(ctx->device);
+  if (ctx->stream)
+    cudaStreamSynchronize(ctx->stream);
+  if (ctx->copy_stream)
+    cudaStreamSynchronize(ctx->copy_stream);
+  release(&ctx->d_offsets, 0);
+  release(&ctx->d_fault, 0);
+  release(&ctx->h_fault, 1);
+  release(&ctx->d_chunk, 0);
+  release(&ctx->d_out, 0);
+  release(&ctx->h_in, 1);
+  release(&ctx->h_out, 1);
+  for (i = 0; i < PARZ_GPU_PIECES_MAX; i++)
+    if (ctx->piece_done[i])
+      cudaEventDestroy(ctx->piece_done[i]);
+  if (ctx->stream)
+    cudaStreamDestroy(ctx->stream);
+  if (ctx->copy_stream)
+    cudaStreamDestroy(ctx->copy_stream);
+  cudaGetLastError();
+  free(ctx);
+}
+
+extern "C" int parz_gpu_context_create(parz_gpu_context** out, int device, parz_error* err)
+{
+  parz_gpu_context* ctx;
+  cudaError_t e;
+  int i, rc, n = 0;
+  unsigned hw;
+  if (!out)
+    return parz_fail(err, PARZ_ERR_ARG, "parz_gpu_context_create: NULL argument");
+  *out = NULL;
+  e = cudaGetDeviceCount(&n);
+  if (e != cudaSuccess)
+    return parz_gpu_cuda_fail(err, e, "looking for a CUDA device");
+  if (device < 0 || device >= n)
+    return parz_fail(err, PARZ_ERR_DEVICE, "CUDA device %d requested, %d present", device, n);
+  ctx = (parz_gpu_context*)calloc(1, sizeof *ctx);
+  if (!ctx)
+    return parz_fail(err, PARZ_ERR_NOMEM, "no memory for a GPU context");
+  ctx->device = device;
+  hw = std::thread::hardware_concurrency();
+  ctx->host_threads = hw ? (int)(hw < 8 ? hw : 8) : 4;
+  e = cudaSetDevice(device);
+  if (e == cudaSuccess)
+    e = cudaDeviceGetAttribute(&ctx->sm_count, cudaDevAttrMultiProcessorCount, device);
+  if (e == cudaSuccess)
+    e = cudaStreamCreateWithFlags(&ctx->stream, cudaStreamNonBlocking);
+  if (e == cudaSuccess)
+    e = cudaStreamCreateWithFlags(&ctx->copy_stream, cudaStreamNonBlocking);
+  for (i = 0; e == cudaSuccess && i < PARZ_GPU_PIECES_MAX; i++)
+    e = cudaEventCreateWithFlags(&ctx->piece_done[i], cudaEventDisableTiming);
+  if (e != cudaSuccess) {
+    rc = parz_gpu_cuda_fail(err, e, "creating the GPU context");
+    parz_gpu_context_free(ctx);
+    return rc;
+  }
+  if ((rc = parz_gpu_reserve(&ctx->d_fault, sizeof(parz_gpu_fault), 0, err)) != PARZ_OK ||
+      (rc = parz_gpu_reserve(&ctx->h_fault, sizeof(parz_gpu_fault), 1, err)) != PARZ_OK) {
+    parz_gpu_context_free(ctx);
+    return rc;
+  }
+  *out = ctx;
+  return PARZ_OK;
+}
+
+void parz_gpu_set_tuning(parz_gpu_context* ctx, int scheme, int group, int round_blocks)
+{
+  ctx->tuning.scheme = scheme;
+  ctx->tuning.group = group < 0 ? 0 : group > 32 ? 32 : group;
+  ctx->tuning.round_blocks = round_blocks < 0 ? 0 : round_blocks > 32 ? 32 : round_blocks;
+}

@@ -1,0 +1,368 @@
+/* GPU decoder against the serial decoder: every mode, type, rank 1..4, table kind, both decoding
+ * schemes, the device API and the filter path must give the same bytes as parz_chunk_decode,
+ * non-finite exceptions included; corrupt chunks must give the serial decoder's status (and its
+ * bytes when that status is OK). Exits 77 (ctest SKIP) when no CUDA device is present.
+ *
+ * usage: test_gpu_decode [DATA_DIR] [--small]
+ *   DATA_DIR: the real arrays (shared/data); cases with missing files are skipped, said so.
+ *   --small : fewer and smaller cases (for compute-sanitizer runs). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime.h>
+
+#include "gpu_internal.h"
+#include "parz_gpu.h"
+
+static int failures = 0, checks = 0;
+static parz_gpu_context* ctx;
+
+#define CHECK(cond, ...)                                   \
+  do {                                                     \
+    checks++;                                              \
+    if (!(cond)) {                                         \
+      failures++;                                          \
+      fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
+      fprintf(stderr, __VA_ARGS__);                        \
+      fprintf(stderr, "\n");                               \
+    }                                                      \
+  } while (0)
+
+static uint64_t rng = 0x9E3779B97F4A7C15ull;
+static uint64_t next_rand(void)
+{
+  rng ^= rng << 13;
+  rng ^= rng >> 7;
+  rng ^= rng << 17;
+  return rng;
+}
+static double unit_rand(void) { return (double)(next_rand() >> 11) / 9007199254740992.0; }
+
+/* A smooth field plus noise, in the array's type; optional non-finite values. */
+static void* make_array(const parz_array* a, int nonfinite)
+{
+  size_t n = parz_array_count(a), i;
+  size_t sz = parz_type_size(a->type);
+  unsigned char* data = (unsigned char*)malloc(n * sz);
+  for (i = 0; i < n; i++) {
+    double x = sin(0.05 * (double)(i % 997)) * 100.0 + cos(0.001 * (double)i) * 50.0 +
+               (unit_rand() - 0.5) * 0.5;
+    switch (a->type) {
+      case PARZ_FLOAT: ((float*)data)[i] = (float)x; break;
+      case PARZ_DOUBLE: ((double*)data)[i] = x; break;
+      case PARZ_INT32: ((int32_t*)data)[i] = (int32_t)(x * 1000.0); break;
+      case PARZ_INT64: ((int64_t*)data)[i] = (int64_t)(x * 1e9); break;
+    }
+  }
+  if (nonfinite && (a->type == PARZ_FLOAT || a->type == PARZ_DOUBLE)) {
+    for (i = 0; i < 7 && i < n; i++) {
+      size_t at = (size_t)(next_rand() % n);
+      if (a->type == PARZ_FLOAT)
+        ((float*)data)[at] = i % 3 == 0 ? NAN : i % 3 == 1 ? INFINITY : -INFINITY;
+      else
+        ((double*)data)[at] = i % 3 == 0 ? NAN : i % 3 == 1 ? INFINITY : -INFINITY;
+    }
+  }
+  return data;
+}
+
+static unsigned char* encode(const parz_array* a, const void* data, const parz_chunk_config* cfg,
+                             size_t* bytes)
+{
+  parz_error e;
+  size_t cap = parz_chunk_bound(a, cfg);
+  unsigned char* chunk = (unsigned char*)malloc(cap ? cap : 1);
+  if (!cap || parz_chunk_encode(a, data, cfg, chunk, cap, bytes, &e) != PARZ_OK) {
+    fprintf(stderr, "encode failed: %s\n", cap ? e.message : "no bound");
+    free(chunk);
+    return NULL;
+  }
+  return chunk;
+}
+
+/* Decodes `chunk` with the device API into fresh device memory; returns the status. */
+static int gpu_device_decode(const unsigned char* chunk, size_t bytes, void* out, size_t out_bytes,
+                             parz_error* e)
+{
+  parz_chunk_view v;
+  void *d_chunk = NULL, *d_out = NULL;
+  int rc = parz_chunk_parse(chunk, bytes, &v, e);
+  if (rc != PARZ_OK)
+    return rc;
+  if (cudaMalloc(&d_chunk, bytes) != cudaSuccess || cudaMalloc(&d_out, v.raw_bytes) != cudaSuccess)
+    return PARZ_ERR_DEVICE;
+  cudaMemcpy(d_chunk, chunk, bytes, cudaMemcpyHostToDevice);
+  cudaMemset(d_out, 0xA5, v.raw_bytes); /* poison: every value must be written */
+  rc = parz_gpu_decode_device(ctx, &v, d_chunk, d_out, 0, e);
+  if (rc == PARZ_OK && v.raw_bytes <= out_bytes)
+    cudaMemcpy(out, d_out, v.raw_bytes, cudaMemcpyDeviceToHost);
+  cudaFree(d_chunk);
+  cudaFree(d_out);
+  return rc;
+}
+
+static const char* scheme_name(int scheme, int group)
+{
+  static char buf[32];
+  snprintf(buf, sizeof buf, "%s/G=%d", scheme == PARZ_GPU_SCHEME_THREAD ? "thread" : "warp",
+           group);
+  return buf;
+}
+
+/* Every GPU path against the serial decoder on one chunk. */
+static void compare_chunk(const char* what, const unsigned char* chunk, size_t bytes,
+                          size_t raw_bytes, int all_schemes)
+{
+  static const int schemes[][3] = {{PARZ_GPU_SCHEME_WARP, 0, 0}, {PARZ_GPU_SCHEME_WARP, 32, 0},
+                                   {PARZ_GPU_SCHEME_WARP, 1, 0}, {PARZ_GPU_SCHEME_WARP, 7, 5},
+                                   {PARZ_GPU_SCHEME_THREAD, 0, 0}};
+  parz_error e;
+  unsigned char* ref = (unsigned char*)malloc(raw_bytes + 1);
+  unsigned char* out = (unsigned char*)malloc(raw_bytes + 1);
+  int ref_rc = parz_chunk_decode(chunk, bytes, ref, raw_bytes, &e);
+  int n = all_schemes ? (int)(sizeof schemes / sizeof schemes[0]) : 1, k;
+  for (k = 0; k < n; k++) {
+    int rc;
+    parz_gpu_set_tuning(ctx, schemes[k][0], schemes[k][1], schemes[k][2]);
+    memset(out, 0x5A, raw_bytes);
+    rc = parz_gpu_chunk_decode(ctx, chunk, bytes, out, raw_bytes, &e);
+    CHECK(rc == ref_rc, "%s [%s] filter path status %d (%s), serial %d", what,
+          scheme_name(schemes[k][0], schemes[k][1]), rc, rc ? e.message : "", ref_rc);
+    if (rc == PARZ_OK && ref_rc == PARZ_OK)
+      CHECK(memcmp(out, ref, raw_bytes) == 0, "%s [%s] filter path output differs", what,
+            scheme_name(schemes[k][0], schemes[k][1]));
+    memset(out, 0x5A, raw_bytes);
+    rc = gpu_device_decode(chunk, bytes, out, raw_bytes, &e);
+    CHECK(rc == ref_rc, "%s [%s] device API status %d (%s), serial %d", what,
+          scheme_name(schemes[k][0], schemes[k][1]), rc, rc ? e.message : "", ref_rc);
+    if (rc == PARZ_OK && ref_rc == PARZ_OK)
+      CHECK(memcmp(out, ref, raw_bytes) == 0, "%s [%s] device API output differs", what,
+            scheme_name(schemes[k][0], schemes[k][1]));
+  }
+  parz_gpu_set_tuning(ctx, 0, 0, 0);
+  free(ref);
+  free(out);
+}
+
+/* Flips payload bits of a valid chunk (the table stays valid): the GPU must agree with the
+ * serial decoder on the status, and on the bytes when both succeed. */
+static void corrupt_chunk(const char* what, const unsigned char* chunk, size_t bytes,
+                          size_t raw_bytes, int trials)
+{
+  parz_chunk_view v;
+  unsigned char* bad = (unsigned char*)malloc(bytes);
+  int t, stream_errors = 0;
+  if (parz_chunk_parse(chunk, bytes, &v, NULL) != PARZ_OK || v.payload_bytes == 0) {
+    free(bad);
+    return;
+  }
+  size_t payload_at = bytes - v.payload_bytes;
+  for (t = 0; t < trials; t++) {
+    char name[160];
+    int f, flips = 1 + (int)(next_rand() % 8);
+    memcpy(bad, chunk, bytes);
+    for (f = 0; f < flips; f++) {
+      size_t at = payload_at + (size_t)(next_rand() % v.payload_bytes);
+      bad[at] ^= (unsigned char)(1u << (next_rand() % 8));
+    }
+    {
+      parz_error e;
+      unsigned char* tmp = (unsigned char*)malloc(raw_bytes);
+      stream_errors += parz_chunk_decode(bad, bytes, tmp, raw_bytes, &e) == PARZ_ERR_STREAM;
+      free(tmp);
+    }
+    snprintf(name, sizeof name, "%s corrupt #%d", what, t);
+    compare_chunk(name, bad, bytes, raw_bytes, t == 0);
+  }
+  /* a flipped zero-run almost always moves a block boundary: most trials must be errors */
+  printf("  %s: %d of %d corrupt payloads were stream errors\n", what, stream_errors, trials);
+  free(bad);
+}
+
+struct mode_case {
+  const char* name;
+  int mode;
+  double value;
+};
+
+static void synthetic_cases(int small)
+{
+  static const parz_type types[] = {PARZ_FLOAT, PARZ_DOUBLE, PARZ_INT32, PARZ_INT64};
+  static const char* type_names[] = {"?", "int32", "int64", "float", "double"};
+  static const mode_case modes[] = {{"rate", PARZ_MODE_RATE, 11.5},
+                                    {"precision", PARZ_MODE_PRECISION, 19},
+                                    {"accuracy", PARZ_MODE_ACCURACY, 1e-2},
+                                    {"reversible", PARZ_MODE_REVERSIBLE, 0},
+                                    {"expert", PARZ_MODE_EXPERT, 0}};
+  static const size_t shapes[4][4] = {
+      {1003, 0, 0, 0}, {37, 61, 0, 0}, {9, 14, 23, 0}, {5, 6, 7, 9}};
+  static const size_t shapes_small[4][4] = {
+      {203, 0, 0, 0}, {13, 22, 0, 0}, {5, 7, 9, 0}, {3, 5, 6, 5}};
+  unsigned ti, dims, mi;
+  for (ti = 0; ti < 4; ti++)
+    for (dims = 1; dims <= 4; dims++)
+      for (mi = 0; mi < 5; mi++) {
+        parz_array a;
+        parz_chunk_config cfg;
+        parz_error e;
+        char what[160];
+        const mode_case* m = &modes[mi];
+        int tk, rc = PARZ_OK;
+        memset(&a, 0, sizeof a);
+        memset(&cfg, 0, sizeof cfg);
+        a.type = types[ti];
+        a.dims = dims;
+        memcpy(a.shape, small ? shapes_small[dims - 1] : shapes[dims - 1], sizeof a.shape);
+        if (m->mode == PARZ_MODE_ACCURACY && (a.type == PARZ_INT32 || a.type == PARZ_INT64))
+          continue; /* zfp's accuracy mode is for floating point */
+        switch (m->mode) {
+          case PARZ_MODE_RATE:
+            rc = parz_params_rate(&cfg.params, m->value, a.type, dims, NULL, &e);
+            break;
+          case PARZ_MODE_PRECISION:
+            rc = parz_params_precision(&cfg.params, (unsigned)m->value, &e);
+            break;
+          case PARZ_MODE_ACCURACY:
+            rc = parz_params_accuracy(&cfg.params, m->value, NULL, &e);
+            break;
+          case PARZ_MODE_REVERSIBLE: parz_params_reversible(&cfg.params); break;
+          default: /* a budget that cuts some blocks mid-plane, with minbits padding */
+            rc = parz_params_expert(&cfg.params, 40u * dims, 90u * dims * dims, 24,
+                                    a.type == PARZ_FLOAT || a.type == PARZ_DOUBLE ? -30 : 0, &e);
+        }
+        if (rc != PARZ_OK) {
+          fprintf(stderr, "params: %s\n", e.message);
+          failures++;
+          continue;
+        }
+        void* data = make_array(&a, 1);
+        size_t raw = parz_array_count(&a) * parz_type_size(a.type);
+        /* table kinds and shapes: default, odd C and P, every kind */
+        static const int kinds[][3] = {{PARZ_TABLE_AUTO, 0, 0},   {PARZ_TABLE_HYBRID, 3, 5},
+                                       {PARZ_TABLE_HYBRID, 64, 2}, {PARZ_TABLE_OFFSETS, 7, 0},
+                                       {PARZ_TABLE_LENGTHS, 33, 0}, {PARZ_TABLE_HYBRID, 1, 40}};
+        int nk = small ? 2 : (int)(sizeof kinds / sizeof kinds[0]);
+        for (tk = 0; tk < nk; tk++) {
+          size_t bytes = 0;
+          cfg.table = (parz_table_kind)kinds[tk][0];
+          cfg.segment_blocks = (uint32_t)kinds[tk][1];
+          cfg.partition_segments = (uint32_t)kinds[tk][2];
+          if (m->mode == PARZ_MODE_RATE && cfg.table == PARZ_TABLE_AUTO)
+            cfg.table = PARZ_TABLE_NONE;
+          unsigned char* chunk = encode(&a, data, &cfg, &bytes);
+          snprintf(what, sizeof what, "%s %uD %s table %d C=%d P=%d", type_names[a.type], dims,
+                   m->name, kinds[tk][0], kinds[tk][1], kinds[tk][2]);
+          if (!chunk) {
+            CHECK(0, "%s: encode failed", what);
+            continue;
+          }
+          compare_chunk(what, chunk, bytes, raw, tk == 0);
+          if (tk == 0 && m->mode != PARZ_MODE_RATE)
+            corrupt_chunk(what, chunk, bytes, raw, small ? 2 : 6);
+          free(chunk);
+        }
+        free(data);
+      }
+}
+
+/* Real arrays: the GPU must match the serial decoder there too (fill values, noise, f64). */
+static void real_cases(const char* dir, int small)
+{
+  static const struct {
+    const char* file;
+    parz_type type;
+    unsigned dims;
+    size_t shape[4];
+    double tolerance;
+  } files[] = {
+      {"levitus_temp_f32le_20x180x360.bin", PARZ_FLOAT, 3, {20, 180, 360}, 1e-2},
+      {"hst_acs_hrc_ngc104_sci_f32le_1024x1024.bin", PARZ_FLOAT, 2, {1024, 1024}, 0.5},
+      {"egm96_geoid_f32le_721x1440.bin", PARZ_FLOAT, 2, {721, 1440}, 1e-3},
+      {"vasp_fepo4_chgcar_f64le_72x192x160.bin", PARZ_DOUBLE, 3, {72, 192, 160}, 1e-4},
+      {"ccsm_trefht_ens_f32le_8x110x64x128.bin", PARZ_FLOAT, 4, {8, 110, 64, 128}, 1e-2},
+  };
+  unsigned f;
+  for (f = 0; f < sizeof files / sizeof files[0]; f++) {
+    char path[1024], what[256];
+    parz_array a;
+    size_t raw, got;
+    FILE* fp;
+    int mode;
+    if (small && f != 0)
+      continue;
+    snprintf(path, sizeof path, "%s/%s", dir, files[f].file);
+    fp = fopen(path, "rb");
+    if (!fp) {
+      printf("  (skipped %s: not found)\n", path);
+      continue;
+    }
+    memset(&a, 0, sizeof a);
+    a.type = files[f].type;
+    a.dims = files[f].dims;
+    memcpy(a.shape, files[f].shape, sizeof a.shape);
+    raw = parz_array_count(&a) * parz_type_size(a.type);
+    void* data = malloc(raw);
+    got = fread(data, 1, raw, fp);
+    fclose(fp);
+    if (got != raw) {
+      CHECK(0, "%s: short read", path);
+      free(data);
+      continue;
+    }
+    for (mode = 0; mode < 2; mode++) {
+      parz_chunk_config cfg;
+      size_t bytes;
+      memset(&cfg, 0, sizeof cfg);
+      if (mode == 0)
+        parz_params_accuracy(&cfg.params, files[f].tolerance, NULL, NULL);
+      else
+        parz_params_reversible(&cfg.params);
+      unsigned char* chunk = encode(&a, data, &cfg, &bytes);
+      snprintf(what, sizeof what, "%s %s", files[f].file, mode ? "reversible" : "accuracy");
+      if (!chunk) {
+        CHECK(0, "%s: encode failed", what);
+        continue;
+      }
+      compare_chunk(what, chunk, bytes, raw, 1);
+      if (mode == 0)
+        corrupt_chunk(what, chunk, bytes, raw, small ? 1 : 4);
+      free(chunk);
+    }
+    free(data);
+  }
+}
+
+int main(int argc, char** argv)
+{
+  const char* dir = NULL;
+  int small = 0, i;
+  parz_error e;
+  for (i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--small"))
+      small = 1;
+    else
+      dir = argv[i];
+  }
+  if (!parz_gpu_available()) {
+    int rc = parz_gpu_context_create(&ctx, 0, &e);
+    if (rc != PARZ_ERR_DEVICE) {
+      fprintf(stderr, "FAIL: without a device, context creation gave %d, not PARZ_ERR_DEVICE\n",
+              rc);
+      return 1;
+    }
+    printf("SKIP: no CUDA device (%s)\n", e.message);
+    return 77;
+  }
+  if (parz_gpu_context_create(&ctx, 0, &e) != PARZ_OK) {
+    fprintf(stderr, "FAIL: context: %s\n", e.message);
+    return 1;
+  }
+  synthetic_cases(small);
+  if (dir)
+    real_cases(dir, small);
+  parz_gpu_context_free(ctx);
+  printf("%d checks, %d failures\n", checks, failures);
+  return failures ? 1 : 0;
+}
