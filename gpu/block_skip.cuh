@@ -6,8 +6,9 @@
  * one step, and once every coefficient is significant the rest of the planes cost one skip in
  * all. This walks exactly the paths of parz_decode_ints / parz_decode_iblock /
  * parz_decode_fblock (codec/block_decode_w.h), including libzfp's unsigned budget arithmetic, so
- * its answer equals the bits parz_decode_block returns; the decoder checks every segment's end
- * against the table, and the GPU tests compare lengths block by block against it. */
+ * its answer equals the bits parz_decode_block returns. A disagreement cannot go unnoticed: the
+ * decoder checks every segment's end against the table, and the GPU tests run every mode, type
+ * and rank through this parser (WARP scheme) against the serial decoder. */
 #ifndef PARZ_GPU_BLOCK_SKIP_CUH
 #define PARZ_GPU_BLOCK_SKIP_CUH
 
@@ -81,15 +82,25 @@ __device__ __forceinline__ unsigned parz_skip_block(parz_reader* r, const parz_p
   const unsigned ebits = wide ? 11u : 8u;
   const int ebias = wide ? 1023 : 127;
   unsigned bits = 1;
+  if (reversible) {
+    /* parz_decode_rblock: 0 = all-zero block; 1 0 exponent = block floating point;
+     * 1 1 = bit patterns as integers */
+    if (!parz_read_bit(r))
+      return 1;
+    bits = 2;
+    if (!parz_read_bit(r)) {
+      parz_reader_skip(r, ebits);
+      bits += ebits;
+    }
+    return bits + parz_skip_iblock(r, p->minbits > bits ? p->minbits - bits : 0,
+                                   p->maxbits - bits, 0, DIMS, 1, intprec, pbits);
+  }
   if (parz_read_bit(r)) {
     int emax = (int)parz_read_bits(r, ebits) - ebias;
-    unsigned maxprec = reversible ? 0u : parz_block_precision(emax, p->maxprec, p->minexp, DIMS);
+    unsigned maxprec = parz_block_precision(emax, p->maxprec, p->minexp, DIMS);
     bits += ebits;
     bits += parz_skip_iblock(r, p->minbits > bits ? p->minbits - bits : 0, p->maxbits - bits,
                              maxprec, DIMS, reversible, intprec, pbits);
-  } else if (reversible) {
-    bits += parz_skip_iblock(r, p->minbits > bits ? p->minbits - bits : 0, p->maxbits - bits, 0,
-                             DIMS, 1, intprec, pbits);
   } else if (p->minbits > bits) {
     parz_reader_skip(r, p->minbits - bits);
     bits = p->minbits;
