@@ -104,6 +104,20 @@ int parz_cd_squeeze(unsigned rank, const uint64_t* chunk_dims, size_t out[4]) {
   return d;
 }
 
+/* Expert parameters as the filter accepts them: zfp's rules plus a cap on minbits. zfp pads
+ * every block to minbits bits, so minbits above the largest block any type and rank can produce
+ * (PARZ_MAX_BITS, the cap rate mode has too) only adds zeros, and a hostile or mistyped value
+ * would make a 16-byte block take half a gigabyte: the chunk bound (and the allocation made
+ * for encoding) must stay proportional to the chunk. */
+static int expert_params(parz_params* p, uint32_t minbits, uint32_t maxbits, uint32_t maxprec,
+                         int32_t minexp, parz_error* err) {
+  if (minbits > PARZ_MAX_BITS)
+    return parz_fail(err, PARZ_ERR_PARAM,
+                     "parz: expert minbits %u above the maximum %u (bits no block can use)",
+                     (unsigned)minbits, PARZ_MAX_BITS);
+  return parz_params_expert(p, minbits, maxbits, maxprec, minexp, err);
+}
+
 static int request_params(const parz_filter_request* req, parz_type type, unsigned dims,
                           parz_params* p, parz_error* err) {
   const uint32_t* v = req->values;
@@ -125,7 +139,7 @@ static int request_params(const parz_filter_request* req, parz_type type, unsign
       return parz_params_accuracy(p, tol, NULL, err);
     }
     case PARZ_CD_MODE_EXPERT:
-      return parz_params_expert(p, v[0], v[1], v[2], (int32_t)v[3], err);
+      return expert_params(p, v[0], v[1], v[2], (int32_t)v[3], err);
     case PARZ_MODE_REVERSIBLE:
       parz_params_reversible(p);
       return PARZ_OK;
@@ -217,7 +231,7 @@ int parz_cd_load(size_t n, const unsigned* cd, parz_filter_config* cfg, parz_err
   for (unsigned i = 0; i < dims; i++) cfg->chunk.shape[i] = cd[8 + i];
   rc = parz_array_check(&cfg->chunk, err);
   if (rc != PARZ_OK) return rc;
-  rc = parz_params_expert(&cfg->config.params, cd[12], cd[13], cd[14], (int32_t)cd[15], err);
+  rc = expert_params(&cfg->config.params, cd[12], cd[13], cd[14], (int32_t)cd[15], err);
   if (rc != PARZ_OK) return rc;
   cfg->config.table = (parz_table_kind)cd[4];
   cfg->config.segment_blocks = cd[5];

@@ -6,7 +6,8 @@
  *        (u32 little-endian, exact heap array), then the chunk (decode) or the values (encode,
  *        repeated to fill the chunk shape the cd_values describe).
  * Properties: the callback returns 0 (an error pushed on HDF5's stack) or the decoded size; it
- * never touches memory outside the buffers; what it encodes it decodes again, non-finite values
+ * never touches memory outside the buffers; the compressed buffer it allocates stays
+ * proportional to the chunk, whatever the cd_values; what it encodes it decodes again, non-finite values
  * bit for bit, reversible chunks entirely bit for bit. */
 #include <hdf5.h>
 #include <math.h>
@@ -93,8 +94,11 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     void* buf = h5_copy(in, raw);
     size_t buf_size = raw;
     size_t n = filter(0, ncd, cd, raw, &buf_size, &buf);
-    /* A configuration the filter accepted encodes any values. */
+    /* A configuration the filter accepted encodes any values, into a buffer proportional to
+     * the chunk: a block never takes more than PARZ_MAX_BITS bits (about 130 bytes per raw byte
+     * for 1D float blocks), plus 16 bytes of exception per value, header and table. */
     PARZ_FUZZ_CHECK(n > 0 && n <= buf_size);
+    PARZ_FUZZ_CHECK(buf_size <= 256 * raw + ((size_t)1 << 20));
     size_t r = filter(H5Z_FLAG_REVERSE, ncd, cd, n, &buf_size, &buf);
     PARZ_FUZZ_CHECK(r == raw && buf_size >= r);
     const unsigned char* out = (const unsigned char*)buf;
