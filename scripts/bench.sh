@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # ParZ benchmark suite, one command (issue 8): builds parz_bench, measures ParZ and its peers
-# (libzfp serial, H5Z-ZFP and uncompressed HDF5 reads) on the real arrays in the same run, and
-# writes OUT/results.csv, OUT/results.md and PNG plots.
+# (libzfp serial, H5Z-ZFP and uncompressed HDF5 reads and writes) on the real arrays in the same
+# run, and writes into OUT (six files, nothing else): results.csv (one row per measurement),
+# meta.txt (machine, settings), results.md (tables, headline ratios, goals) and the plots
+# rate_distortion.png, decode_threads.png, table_size.png.
 #
 #   scripts/bench.sh [--quick] [--out DIR] [--data PATH]... [--threads 1,2,4,8,16]
-#                    [-- extra parz_bench options, e.g. --reps 7 --only etopo5]
+#                    [-- parz_bench options, e.g. --reps 7 --only etopo5 --time-limit 300]
 #
 # PATH: a directory of name_f32le_AxB.bin arrays (default: the shared data), one such file, or
 # FILE.h5:/dataset. --quick: fewer settings, arrays cut to 2 MiB, 3 timed rounds (under two
-# minutes on 2 cores). Environment: PARZ_BENCH_BUILD_DIR (default build-bench),
-# PARZ_CMAKE_ARGS (extra cmake arguments, e.g. -DHDF5_ROOT=...), PARZ_SHARED_DATA.
-# HDF5 unpacked from Debian packages under /opt/h5 is picked up when present.
+# minutes on 2 cores). parz_bench --help lists its options. Environment: PARZ_BENCH_BUILD_DIR
+# (default build-bench; the build log is kept there), PARZ_CMAKE_ARGS (extra cmake arguments),
+# PARZ_SHARED_DATA. HDF5 unpacked from Debian packages under /opt/h5 is picked up when present.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 BUILD="${PARZ_BENCH_BUILD_DIR:-$PARZ_ROOT/build-bench}"
@@ -25,14 +27,16 @@ while [ $# -gt 0 ]; do
     --data) data+=(--data "$2"); shift ;;
     --threads) bench_args+=(--threads "$2"); shift ;;
     --) shift; bench_args+=("$@"); break ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     *) echo "bench.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
 done
 [ ${#data[@]} -gt 0 ] || data=(--data "$PARZ_SHARED_DATA")
 mkdir -p "$OUT"
-rm -f "$OUT"/scratch-*.h5
+# the files of an earlier run there (only these names): the folder then holds this run alone
+(cd "$OUT" && rm -f scratch-*.h5 results.csv results.md meta.txt build.log rate_distortion.png \
+  decode_threads.png table_size.png)
 
 # ---- build (Release, only the benchmark and the plugin it reads through) ----
 args=(-DCMAKE_BUILD_TYPE=Release "-DPARZ_SHARED_DATA=$PARZ_SHARED_DATA")
@@ -53,16 +57,20 @@ fi
 # shellcheck disable=SC2206
 [ -n "${PARZ_CMAKE_ARGS:-}" ] && args+=(${PARZ_CMAKE_ARGS})
 jobs=$(nproc 2>/dev/null || echo 2)
-echo "bench.sh: building in $BUILD" >&2
-cmake -S "$PARZ_ROOT" -B "$BUILD" "${args[@]}" >"$OUT/build.log" 2>&1 ||
-  { tail -20 "$OUT/build.log" >&2; echo "bench.sh: cmake failed (log: $OUT/build.log)" >&2; exit 1; }
-grep -E "parz_bench|ParZ:" "$OUT/build.log" >&2 || true
+mkdir -p "$BUILD"
+LOG="$BUILD/bench-build.log"
+echo "bench.sh: building in $BUILD (log: $LOG)" >&2
+t0=$SECONDS
+cmake -S "$PARZ_ROOT" -B "$BUILD" "${args[@]}" >"$LOG" 2>&1 ||
+  { tail -20 "$LOG" >&2; echo "bench.sh: cmake failed (log: $LOG)" >&2; exit 1; }
+grep -E "parz_bench|ParZ:" "$LOG" >&2 || true
 if ! grep -q "parz_bench" "$BUILD/Makefile" 2>/dev/null && [ ! -f "$BUILD/build.ninja" ]; then
   echo "bench.sh: the benchmark is disabled in this build (PARZ_BENCH=OFF): nothing to do" >&2
   exit 0
 fi
-cmake --build "$BUILD" -j"$jobs" --target parz_bench >>"$OUT/build.log" 2>&1 ||
-  { tail -30 "$OUT/build.log" >&2; echo "bench.sh: build failed (log: $OUT/build.log)" >&2; exit 1; }
+cmake --build "$BUILD" -j"$jobs" --target parz_bench >>"$LOG" 2>&1 ||
+  { tail -30 "$LOG" >&2; echo "bench.sh: build failed (log: $LOG)" >&2; exit 1; }
+echo "bench.sh: built in $((SECONDS - t0)) s" >&2
 BIN="$BUILD/examples/parz_bench"
 
 # ---- run-time environment: the build's ParZ plugin, then the system's H5Z-ZFP ----
@@ -80,14 +88,16 @@ unset PARZ_EXEC PARZ_THREADS  # the driver sets the policy per probe
 "$BIN" --out "$OUT" "${data[@]}" "${bench_args[@]}"
 rm -f "$OUT"/scratch-*.h5
 
-# ---- report: any python3 with matplotlib (only the CSV is read) ----
+# ---- report: a python3 with matplotlib draws the plots; any python3 writes results.md ----
 py=""
 for cand in /usr/bin/python3 "$(command -v python3 || true)" "$(command -v python || true)"; do
   if [ -n "$cand" ] && "$cand" -c "import matplotlib" 2>/dev/null; then py="$cand"; break; fi
 done
+[ -n "$py" ] || py="$(command -v python3 || true)"
 if [ -z "$py" ]; then
-  echo "bench.sh: no python with matplotlib: $OUT/results.csv written, no report" >&2
+  echo "bench.sh: no python3: $OUT/results.csv written, no report" >&2
   exit 0
 fi
 "$py" "$PARZ_ROOT/examples/bench/bench_report.py" "$OUT"
 sed -n '/^## Headline/,/^## Compression/p' "$OUT/results.md" | sed '$d'
+echo "bench.sh: $((SECONDS)) s in all; wrote $(cd "$OUT" && echo results.csv meta.txt results.md *.png)"

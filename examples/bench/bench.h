@@ -46,7 +46,7 @@ typedef double (*bench_run_fn)(void* ctx);
 
 typedef struct {
   char codec[16];     /* parz, zfp, h5z-zfp, hdf5-none */
-  char op[8];         /* encode, decode, read */
+  char op[8];         /* encode, decode, read, write, copy; "quality": untimed RD point */
   char exec[16];      /* serial, omp, cuda-kernel, cuda-e2e, hdf5, hdf5-omp, hdf5-cuda */
   int threads;        /* 0 = not applicable */
   unsigned segment_blocks;
@@ -108,6 +108,16 @@ typedef struct {
   int threads;
 } bench_h5_reader;
 double bench_h5_read(void* reader);
+/* A write probe: creates a file in memory (HDF5 core driver), writes the array as one chunk
+ * through filter f under the given policy (as for reads), closes it. */
+typedef struct {
+  const bench_data* d;
+  const bench_setting* s;
+  bench_h5_filter f;
+  const char* exec;
+  int threads;
+} bench_h5_writer;
+double bench_h5_write(void* writer);
 
 /* CUDA: kernel time (device events, chunk resident on the device) and end-to-end filter path. */
 typedef struct bench_gpu bench_gpu;

@@ -76,49 +76,98 @@ static int h5_dims(const bench_data* d, hsize_t* dims) {
   return rank;
 }
 
-bench_h5* bench_h5_create(const char* path, const bench_data* d, const bench_setting* s,
-                          bench_h5_filter f, bench_quality* q) {
-  bench_h5* h = (bench_h5*)calloc(1, sizeof *h);
+static hid_t mem_type(const bench_data* d) {
+  return d->array.type == PARZ_FLOAT ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
+}
+
+/* Creates the file (fapl: where it lives), writes d as dataset "data" (one chunk, filter f) and
+ * closes it; 0 on success. The chunk is written, so filtered, by H5Dwrite. */
+static int write_file(const char* path, hid_t fapl, const bench_data* d, const bench_setting* s,
+                      bench_h5_filter f) {
   hsize_t dims[4];
   int rank = h5_dims(d, dims);
-  hid_t space = -1, dcpl = -1, dset = -1;
+  hid_t file = -1, space = -1, dcpl = -1, dset = -1;
   unsigned cd[H5Z_PARZ_USER_NELMTS_MAX];
   size_t ncd;
   herr_t ok = -1;
-  if (!h)
-    return NULL;
-  h->file = h->dset = -1;
-  h->mem_type = d->array.type == PARZ_FLOAT ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
-  snprintf(h->path, sizeof h->path, "%s", path);
-  h->out = malloc(d->bytes);
-  if (!h->out)
-    goto fail;
-  bench_touch(h->out, d->bytes);
   H5E_BEGIN_TRY {
-    h->file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
     space = H5Screate_simple(rank, dims, NULL);
     dcpl = H5Pcreate(H5P_DATASET_CREATE);
-    if (h->file >= 0 && space >= 0 && dcpl >= 0 && H5Pset_chunk(dcpl, rank, dims) >= 0) {
+    if (file >= 0 && space >= 0 && dcpl >= 0 && H5Pset_chunk(dcpl, rank, dims) >= 0) {
       ok = 0;
       if (f != BENCH_H5_NONE) {
         ncd = f == BENCH_H5_PARZ ? parz_cdata(s, cd) : zfp_cdata(s, cd);
         ok = H5Pset_filter(dcpl, filter_id(f), H5Z_FLAG_MANDATORY, ncd, cd);
       }
       if (ok >= 0) {
-        dset = H5Dcreate2(h->file, "data", h->mem_type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
-        ok = dset >= 0 ? H5Dwrite(dset, h->mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, d->data) : -1;
+        dset = H5Dcreate2(file, "data", mem_type(d), space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+        ok = dset >= 0 ? H5Dwrite(dset, mem_type(d), H5S_ALL, H5S_ALL, H5P_DEFAULT, d->data) : -1;
       }
     }
-    if (dset >= 0)
-      H5Dclose(dset);
+    if (dset >= 0 && H5Dclose(dset) < 0)
+      ok = -1;
     if (dcpl >= 0)
       H5Pclose(dcpl);
     if (space >= 0)
       H5Sclose(space);
-    /* close and reopen read-only: reads then come from the file, not from a cached chunk */
-    if (h->file >= 0)
-      H5Fclose(h->file);
-    h->file = ok >= 0 ? H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT) : -1;
+    if (file >= 0 && H5Fclose(file) < 0)
+      ok = -1;
+  } H5E_END_TRY;
+  return ok >= 0 ? 0 : -1;
+}
+
+/* Sets the filter's execution policy in the environment (it reads it per call). */
+static void set_policy(const char* exec, int threads) {
+  char n[16];
+  if (exec) {
+    snprintf(n, sizeof n, "%d", threads);
+    setenv("PARZ_EXEC", exec, 1);
+    setenv("PARZ_THREADS", n, 1);
+  } else {
+    unsetenv("PARZ_EXEC");
+    unsetenv("PARZ_THREADS");
+  }
+}
+
+double bench_h5_write(void* ctx) {
+  const bench_h5_writer* w = (const bench_h5_writer*)ctx;
+  hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+  size_t grow = w->d->bytes > (1u << 20) ? w->d->bytes : (1u << 20);
+  double t0;
+  int ok;
+  /* a file in memory (core driver, no backing store): the filter and HDF5 are timed, no disk */
+  if (fapl < 0 || H5Pset_fapl_core(fapl, grow, 0) < 0) {
+    if (fapl >= 0)
+      H5Pclose(fapl);
+    return -1;
+  }
+  set_policy(w->exec, w->threads);
+  t0 = bench_now();
+  ok = write_file("parz-bench-write.h5", fapl, w->d, w->s, w->f) == 0;
+  t0 = bench_now() - t0;
+  H5Pclose(fapl);
+  return ok ? t0 : -1;
+}
+
+bench_h5* bench_h5_create(const char* path, const bench_data* d, const bench_setting* s,
+                          bench_h5_filter f, bench_quality* q) {
+  bench_h5* h = (bench_h5*)calloc(1, sizeof *h);
+  int ok;
+  if (!h)
+    return NULL;
+  h->file = h->dset = -1;
+  h->mem_type = mem_type(d);
+  snprintf(h->path, sizeof h->path, "%s", path);
+  h->out = malloc(d->bytes);
+  if (!h->out)
+    goto fail;
+  bench_touch(h->out, d->bytes);
+  set_policy(NULL, 0);
+  ok = write_file(path, H5P_DEFAULT, d, s, f) == 0;
+  H5E_BEGIN_TRY {
+    /* reopened read-only: reads then come from the file, not from a cached chunk */
+    h->file = ok ? H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT) : -1;
     h->dset = h->file >= 0 ? H5Dopen2(h->file, "data", H5P_DEFAULT) : -1;
   } H5E_END_TRY;
   if (h->dset < 0)
@@ -141,17 +190,9 @@ fail:
 double bench_h5_read(void* ctx) {
   const bench_h5_reader* r = (const bench_h5_reader*)ctx;
   bench_h5* h = r->h;
-  char n[16];
   double t0;
   herr_t ok;
-  if (r->exec) {
-    snprintf(n, sizeof n, "%d", r->threads);
-    setenv("PARZ_EXEC", r->exec, 1);
-    setenv("PARZ_THREADS", n, 1);
-  } else {
-    unsetenv("PARZ_EXEC");
-    unsetenv("PARZ_THREADS");
-  }
+  set_policy(r->exec, r->threads);
   t0 = bench_now();
   H5E_BEGIN_TRY { ok = H5Dread(h->dset, h->mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, h->out); }
   H5E_END_TRY;
@@ -251,5 +292,6 @@ bench_h5* bench_h5_create(const char* path, const bench_data* d, const bench_set
 }
 void bench_h5_free(bench_h5* h) { (void)h; }
 double bench_h5_read(void* r) { (void)r; return -1; }
+double bench_h5_write(void* w) { (void)w; return -1; }
 
 #endif

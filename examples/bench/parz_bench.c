@@ -4,9 +4,10 @@
  * fixed precision, fixed rate, reversible) one *case* is measured: the array is compressed as ONE
  * ParZ chunk (default table) and decoded by every path -- serial, OpenMP at each thread count,
  * CUDA kernel and end-to-end -- next to libzfp serial with the same parameters, H5Z-ZFP and
- * uncompressed HDF5 reads of the same array. All probes of a case run round-robin (warm-up
- * rounds, then timed rounds), so noise hits ParZ and its peers alike. A table-size sweep
+ * uncompressed HDF5 reads and writes of the same array. All probes of a case run round-robin
+ * (warm-up rounds, then timed rounds), so noise hits ParZ and its peers alike. A table-size sweep
  * (segment_blocks C) decodes one accuracy setting per dataset on the GPU and on all CPU threads.
+ * A rate-distortion sweep (untimed) adds size and error points at more settings for the plot.
  *
  * Output: OUT/results.csv (one row per probe; throughput in GB/s of uncompressed bytes, median
  * and min-max over the timed rounds) and OUT/meta.txt (machine and run settings). The report
@@ -15,7 +16,8 @@
  * Usage: parz_bench [--out DIR] [--data PATH]... [--threads 1,2,4] [--reps N] [--warmup N]
  *                   [--accuracy 1e-2,1e-3] [--precision 12,20] [--rate 4,8] [--no-reversible]
  *                   [--sweep-c 1,4,16,64] [--sweep-accuracy 1e-3] [--max-mib M] [--only NAME]
- *                   [--quick]
+ *                   [--rd-accuracy L] [--rd-precision L] [--rd-rate L] [--no-rd]
+ *                   [--time-limit S] [--quick]
  * PATH: a directory of raw arrays named like the shared ones (name_f32le_AxB.bin), one such
  * file, or FILE.h5:/dataset. */
 #define _POSIX_C_SOURCE 200809L
@@ -46,7 +48,9 @@ typedef struct {
   const char* data[MAX_DATA];
   int ndata;
   list threads, accuracy, precision, rate, sweep_c;
+  list rd_accuracy, rd_precision, rd_rate;  /* rate-distortion sweep (untimed) */
   double sweep_accuracy;
+  double time_limit;  /* seconds; 0 = none. Cases that would end past it are skipped. */
   int reversible;
   int reps, warmup;
   double max_mib;
@@ -59,7 +63,9 @@ static void usage(void) {
           "usage: parz_bench [--out DIR] [--data PATH]... [--threads 1,2,4] [--reps N]\n"
           "                  [--warmup N] [--accuracy 1e-2,1e-3] [--precision 12,20]\n"
           "                  [--rate 4,8] [--no-reversible] [--sweep-c 1,4,16,64]\n"
-          "                  [--sweep-accuracy 1e-3] [--max-mib M] [--only NAME] [--quick]\n"
+          "                  [--sweep-accuracy 1e-3] [--max-mib M] [--only NAME]\n"
+          "                  [--rd-accuracy L] [--rd-precision L] [--rd-rate L] [--no-rd]\n"
+          "                  [--time-limit SECONDS] [--quick]\n"
           "PATH: directory of name_f32le_AxB.bin arrays, one such file, or FILE.h5:/dataset\n");
   exit(2);
 }
@@ -88,6 +94,10 @@ static void parse_args(int argc, char** argv, options* o) {
                       sweep[] = {1, 2, 4, 8, 16, 32, 64, 128, 256};
   static const double q_acc[] = {1e-2, 1e-4}, q_prec[] = {16}, q_rate[] = {8},
                       q_sweep[] = {1, 4, 16, 64, 256};
+  static const double rd_acc[] = {1e-1, 3e-2, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6},
+                      rd_prec[] = {6, 8, 12, 16, 20, 24, 28}, rd_rate[] = {1, 2, 4, 8, 12, 16, 24},
+                      q_rd_acc[] = {1e-1, 1e-3, 1e-5}, q_rd_prec[] = {8, 12, 20},
+                      q_rd_rate[] = {2, 4, 16};
   int i, explicit_reps = 0, explicit_mib = 0;
   long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
   memset(o, 0, sizeof *o);
@@ -103,6 +113,9 @@ static void parse_args(int argc, char** argv, options* o) {
   set_list(&o->precision, o->quick ? 1 : 2, o->quick ? q_prec : prec);
   set_list(&o->rate, o->quick ? 1 : 3, o->quick ? q_rate : rate);
   set_list(&o->sweep_c, o->quick ? 5 : 9, o->quick ? q_sweep : sweep);
+  set_list(&o->rd_accuracy, o->quick ? 3 : 7, o->quick ? q_rd_acc : rd_acc);
+  set_list(&o->rd_precision, o->quick ? 3 : 7, o->quick ? q_rd_prec : rd_prec);
+  set_list(&o->rd_rate, o->quick ? 3 : 7, o->quick ? q_rd_rate : rd_rate);
   /* default thread counts: powers of two up to the core count, and the core count */
   for (o->threads.n = 0; o->threads.n < MAX_LIST && (1L << o->threads.n) <= ncpu; o->threads.n++)
     o->threads.v[o->threads.n] = (double)(1L << o->threads.n);
@@ -115,6 +128,10 @@ static void parse_args(int argc, char** argv, options* o) {
       continue;
     if (!strcmp(a, "--no-reversible")) {
       o->reversible = 0;
+      continue;
+    }
+    if (!strcmp(a, "--no-rd")) {
+      o->rd_accuracy.n = o->rd_precision.n = o->rd_rate.n = 0;
       continue;
     }
     if (!v || !strcmp(a, "--help"))
@@ -134,6 +151,14 @@ static void parse_args(int argc, char** argv, options* o) {
       parse_list(v, &o->rate);
     else if (!strcmp(a, "--sweep-c"))
       parse_list(v, &o->sweep_c);
+    else if (!strcmp(a, "--rd-accuracy"))
+      parse_list(v, &o->rd_accuracy);
+    else if (!strcmp(a, "--rd-precision"))
+      parse_list(v, &o->rd_precision);
+    else if (!strcmp(a, "--rd-rate"))
+      parse_list(v, &o->rd_rate);
+    else if (!strcmp(a, "--time-limit"))
+      o->time_limit = atof(v);
     else if (!strcmp(a, "--sweep-accuracy"))
       o->sweep_accuracy = atof(v);
     else if (!strcmp(a, "--reps"))
@@ -263,27 +288,29 @@ static void load_path(const char* path, const options* o, dataset_list* l) {
 /* ---------------------------------------------------------------------------------------------
  * Settings */
 
-static int make_settings(const options* o, const bench_data* d, bench_setting* s) {
+/* Settings of every mode from the lists (accuracy relative to the dataset's value range). */
+static int make_settings_from(const list* acc, const list* prec, const list* rate, int reversible,
+                              const bench_data* d, bench_setting* s) {
   int n = 0, i;
-  for (i = 0; i < o->accuracy.n; i++, n++) {
+  for (i = 0; i < acc->n; i++, n++) {
     s[n].mode = "accuracy";
-    snprintf(s[n].label, sizeof s[n].label, "%.0e", o->accuracy.v[i]);
-    s[n].value = o->accuracy.v[i] * d->range;
+    snprintf(s[n].label, sizeof s[n].label, "%.0e", acc->v[i]);
+    s[n].value = acc->v[i] * d->range;
     parz_params_accuracy(&s[n].params, s[n].value, NULL, NULL);
   }
-  for (i = 0; i < o->precision.n; i++, n++) {
+  for (i = 0; i < prec->n; i++, n++) {
     s[n].mode = "precision";
-    snprintf(s[n].label, sizeof s[n].label, "%g", o->precision.v[i]);
-    s[n].value = o->precision.v[i];
+    snprintf(s[n].label, sizeof s[n].label, "%g", prec->v[i]);
+    s[n].value = prec->v[i];
     parz_params_precision(&s[n].params, (unsigned)s[n].value, NULL);
   }
-  for (i = 0; i < o->rate.n; i++, n++) {
+  for (i = 0; i < rate->n; i++, n++) {
     s[n].mode = "rate";
-    snprintf(s[n].label, sizeof s[n].label, "%g", o->rate.v[i]);
-    s[n].value = o->rate.v[i];
+    snprintf(s[n].label, sizeof s[n].label, "%g", rate->v[i]);
+    s[n].value = rate->v[i];
     parz_params_rate(&s[n].params, s[n].value, d->array.type, d->array.dims, NULL, NULL);
   }
-  if (o->reversible) {
+  if (reversible) {
     s[n].mode = "reversible";
     snprintf(s[n].label, sizeof s[n].label, "-");
     s[n].value = 0;
@@ -291,6 +318,10 @@ static int make_settings(const options* o, const bench_data* d, bench_setting* s
     n++;
   }
   return n;
+}
+
+static int make_settings(const options* o, const bench_data* d, bench_setting* s) {
+  return make_settings_from(&o->accuracy, &o->precision, &o->rate, o->reversible, d, s);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -337,17 +368,22 @@ static double parz_decode_omp(void* p) {
              ? -1 : bench_now() - t0;
 }
 
-/* Encodes d as one chunk under cfg into a malloc'd buffer; fills q from a serial decode. */
+/* Encodes d as one chunk under cfg into a malloc'd buffer; fills q from a decode into out.
+ * threads 0: the serial encoder and decoder; else OpenMP (bit-identical, faster). */
 static unsigned char* parz_case_chunk(const bench_data* d, const parz_chunk_config* cfg,
-                                      void* out, bench_quality* q, size_t* bytes) {
+                                      int threads, void* out, bench_quality* q, size_t* bytes) {
   size_t cap = parz_chunk_bound(&d->array, cfg);
   unsigned char* chunk = cap ? (unsigned char*)malloc(cap) : NULL;
   parz_chunk_view v;
   parz_error err;
-  if (!chunk || parz_chunk_encode(&d->array, d->data, cfg, chunk, cap, bytes, &err) ||
+  snprintf(err.message, sizeof err.message, "no memory");
+  if (!chunk ||
+      (threads ? parz_omp_chunk_encode(&d->array, d->data, cfg, chunk, cap, bytes, threads, &err)
+               : parz_chunk_encode(&d->array, d->data, cfg, chunk, cap, bytes, &err)) ||
       parz_chunk_parse(chunk, *bytes, &v, &err) ||
-      parz_chunk_decode(chunk, *bytes, out, d->bytes, &err)) {
-    fprintf(stderr, "parz_bench: %s: ParZ failed: %s\n", d->name, chunk ? err.message : "no memory");
+      (threads ? parz_omp_chunk_decode(chunk, *bytes, out, d->bytes, threads, &err)
+               : parz_chunk_decode(chunk, *bytes, out, d->bytes, &err))) {
+    fprintf(stderr, "parz_bench: %s: ParZ failed: %s\n", d->name, err.message);
     free(chunk);
     return NULL;
   }
@@ -356,6 +392,13 @@ static unsigned char* parz_case_chunk(const bench_data* d, const parz_chunk_conf
   q->payload_bytes = (double)v.payload_bytes;
   bench_errors(&d->array, d->data, out, d->range, q);
   return chunk;
+}
+
+static int max_threads(const options* o) {
+  int i, t = 1;
+  for (i = 0; i < o->threads.n; i++)
+    t = (int)o->threads.v[i] > t ? (int)o->threads.v[i] : t;
+  return t;
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -432,8 +475,11 @@ static void csv_rows(const bench_data* d, const bench_setting* st, const probe_s
               q->rms_err, q->psnr);
     else
       fprintf(g_csv, ",,,,,,");
-    fprintf(g_csv, "%.6g,%.6g,%.6g,%d,%s\n", med, lo, hi, p->nsamples,
-            p->failed ? "failed" : "ok");
+    if (p->nsamples)
+      fprintf(g_csv, "%.6g,%.6g,%.6g,", med, lo, hi);
+    else
+      fprintf(g_csv, ",,,");
+    fprintf(g_csv, "%d,%s\n", p->nsamples, p->failed ? "failed" : "ok");
   }
   fflush(g_csv);
 }
@@ -442,13 +488,18 @@ static void csv_rows(const bench_data* d, const bench_setting* st, const probe_s
  * Progress */
 
 static double g_start;
-static int g_done, g_total;
+static int g_done, g_total, g_skipped;
+static double g_work_done, g_work_total;  /* bytes x items: the estimate of the time left */
 
+/* One line per step; on a terminal the line is redrawn in place. */
 static void progress(const bench_data* d, const char* what) {
   double el = bench_now() - g_start;
-  fprintf(stderr, "\r[%3d/%3d] %5.0fs  %-28.28s %-24.24s", g_done, g_total, el, d->name, what);
-  if (g_done > 0 && g_done < g_total)
-    fprintf(stderr, " ~%.0fs left ", el / g_done * (g_total - g_done));
+  int tty = isatty(2);
+  fprintf(stderr, "%s[%3d/%3d] %5.0fs  %-24.24s %-22.22s", tty ? "\r" : "", g_done, g_total, el,
+          d->name, what);
+  if (g_work_done > 0 && g_done < g_total)
+    fprintf(stderr, " ~%.0fs left ", el / g_work_done * (g_work_total - g_work_done));
+  fputs(tty ? "" : "\n", stderr);
   fflush(stderr);
 }
 
@@ -468,6 +519,9 @@ static void run_case(const options* o, const peers* have, const bench_data* d,
   bench_gpu* g = NULL;
   bench_h5 *h_none = NULL, *h_zfp = NULL, *h_parz = NULL;
   bench_h5_reader rd_none, rd_zfp, rd_parz[MAX_LIST + 1];
+  bench_h5_writer wr_none = {d, st, BENCH_H5_NONE, NULL, 0}, wr_zfp = {d, st, BENCH_H5_ZFP, NULL, 0},
+                  wr_parz1 = {d, st, BENCH_H5_PARZ, "omp", 1},
+                  wr_parzT = {d, st, BENCH_H5_PARZ, "omp", max_threads(o)};
   char path[4096];
   void* ref = malloc(d->bytes);
   int i;
@@ -478,7 +532,7 @@ static void run_case(const options* o, const peers* have, const bench_data* d,
   if (!s || !ref || !base.out)
     goto done;
   bench_touch(base.out, d->bytes);
-  base.chunk = parz_case_chunk(d, &base.cfg, ref, &q_parz, &base.chunk_bytes);
+  base.chunk = parz_case_chunk(d, &base.cfg, 0, ref, &q_parz, &base.chunk_bytes);
   base.enc_bytes = parz_chunk_bound(&d->array, &base.cfg);
   base.enc = (unsigned char*)malloc(base.enc_bytes);
   if (!base.chunk || !base.enc)
@@ -521,11 +575,13 @@ static void run_case(const options* o, const peers* have, const bench_data* d,
     if ((h_none = bench_h5_create(path, d, st, BENCH_H5_NONE, &q_none)) != NULL) {
       rd_none.h = h_none, rd_none.exec = NULL, rd_none.threads = 0;
       add_probe(s, "hdf5-none", "read", "hdf5", 1, 0, bench_h5_read, &rd_none, &q_none);
+      add_probe(s, "hdf5-none", "write", "hdf5", 1, 0, bench_h5_write, &wr_none, &q_none);
     }
     snprintf(path, sizeof path, "%s/scratch-%d-zfp.h5", o->out_dir, case_id);
     if (have->h5_zfp && (h_zfp = bench_h5_create(path, d, st, BENCH_H5_ZFP, &q_h5zfp)) != NULL) {
       rd_zfp.h = h_zfp, rd_zfp.exec = NULL, rd_zfp.threads = 0;
       add_probe(s, "h5z-zfp", "read", "hdf5", 1, 0, bench_h5_read, &rd_zfp, &q_h5zfp);
+      add_probe(s, "h5z-zfp", "write", "hdf5", 1, 0, bench_h5_write, &wr_zfp, &q_h5zfp);
     }
     snprintf(path, sizeof path, "%s/scratch-%d-parz.h5", o->out_dir, case_id);
     if (have->h5_parz &&
@@ -539,6 +595,11 @@ static void run_case(const options* o, const peers* have, const bench_data* d,
         rd_parz[i].h = h_parz, rd_parz[i].exec = "cuda", rd_parz[i].threads = 0;
         add_probe(s, "parz", "read", "hdf5-cuda", 0, 0, bench_h5_read, &rd_parz[i], &q_h5parz);
       }
+      /* writes (the filter encodes with OpenMP): one thread and the most threads */
+      add_probe(s, "parz", "write", "hdf5-omp", 1, 0, bench_h5_write, &wr_parz1, &q_h5parz);
+      if (wr_parzT.threads > 1)
+        add_probe(s, "parz", "write", "hdf5-omp", wr_parzT.threads, 0, bench_h5_write, &wr_parzT,
+                  &q_h5parz);
     }
   }
   run_rounds(s, o);
@@ -572,15 +633,13 @@ static void run_sweep(const options* o, const peers* have, const bench_data* d) 
   bench_gpu* g[MAX_LIST] = {0};
   bench_setting st;
   void* ref = malloc(d->bytes);
-  int i, maxt = 1;
+  int i, maxt = max_threads(o);
   memset(ctx, 0, sizeof ctx);
   memset(q, 0, sizeof q);
   st.mode = "accuracy";
   snprintf(st.label, sizeof st.label, "%.0e", o->sweep_accuracy);
   st.value = o->sweep_accuracy * d->range;
   parz_params_accuracy(&st.params, st.value, NULL, NULL);
-  for (i = 0; i < o->threads.n; i++)
-    maxt = (int)o->threads.v[i] > maxt ? (int)o->threads.v[i] : maxt;
   if (!s || !ref)
     goto done;
   for (i = 0; i < o->sweep_c.n; i++) {
@@ -593,7 +652,7 @@ static void run_sweep(const options* o, const peers* have, const bench_data* d) 
     if (!c->out)
       continue;
     bench_touch(c->out, d->bytes);
-    c->chunk = parz_case_chunk(d, &c->cfg, ref, &q[i], &c->chunk_bytes);
+    c->chunk = parz_case_chunk(d, &c->cfg, maxt, ref, &q[i], &c->chunk_bytes);
     if (!c->chunk)
       continue;
     add_probe(s, "parz", "decode", "omp", maxt, c->cfg.segment_blocks, parz_decode_omp, c, &q[i]);
@@ -613,6 +672,54 @@ done:
   }
   free(ref);
   free(s);
+}
+
+/* Rate-distortion sweep: size and error only (no timing) at more settings, for ParZ (OpenMP
+ * encode and decode, bit-identical to serial), libzfp and H5Z-ZFP. */
+static void run_rd(const options* o, const peers* have, const bench_data* d, int case_id) {
+  bench_setting st[3 * MAX_LIST + 1];
+  int n = make_settings_from(&o->rd_accuracy, &o->rd_precision, &o->rd_rate, 0, d, st), k;
+  void* out = malloc(d->bytes);
+  char path[4096];
+  snprintf(path, sizeof path, "%s/scratch-%d-rd.h5", o->out_dir, case_id);
+  for (k = 0; out && k < n; k++) {
+    probe_set s;
+    bench_quality qp = {0}, qz = {0}, qh = {0};
+    parz_chunk_config cfg;
+    size_t bytes;
+    unsigned char* chunk;
+    bench_zfp* z;
+    bench_h5* h;
+    s.n = 0;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.params = st[k].params;
+    if ((chunk = parz_case_chunk(d, &cfg, max_threads(o), out, &qp, &bytes)) != NULL)
+      add_probe(&s, "parz", "quality", "rd", 0, 0, NULL, out, &qp);
+    free(chunk);
+    if (have->zfp && (z = bench_zfp_create(d, &st[k], &qz)) != NULL) {
+      add_probe(&s, "zfp", "quality", "rd", 0, 0, NULL, out, &qz);
+      bench_zfp_free(z);
+    }
+    if (have->h5_zfp && (h = bench_h5_create(path, d, &st[k], BENCH_H5_ZFP, &qh)) != NULL) {
+      add_probe(&s, "h5z-zfp", "quality", "rd", 0, 0, NULL, out, &qh);
+      bench_h5_free(h);
+    }
+    csv_rows(d, &st[k], &s);
+  }
+  free(out);
+}
+
+/* The 1, 5 and 15 minute load averages: a busy machine makes every number of the run suspect. */
+static const char* loadavg(char* buf, size_t n) {
+  FILE* f = fopen("/proc/loadavg", "r");
+  snprintf(buf, n, "?");
+  if (f) {
+    double a, b, c;
+    if (fscanf(f, "%lf %lf %lf", &a, &b, &c) == 3)
+      snprintf(buf, n, "%.2f %.2f %.2f", a, b, c);
+    fclose(f);
+  }
+  return buf;
 }
 
 static void write_meta(const options* o, const peers* have, const dataset_list* l) {
@@ -638,6 +745,7 @@ static void write_meta(const options* o, const peers* have, const dataset_list* 
   fprintf(f, "date: %s", asctime(gmtime(&now)));
   fprintf(f, "host: %s\ncpu: %s\ncores: %ld\n", host, cpu, sysconf(_SC_NPROCESSORS_ONLN));
   fprintf(f, "gpu: %s\n", have->gpu ? bench_gpu_name() : "none");
+  fprintf(f, "load average at start: %s\n", loadavg(line, sizeof line));
   fprintf(f, "openmp: %s\n", parz_omp_enabled() ? "yes" : "no");
   fprintf(f, "threads:");
   for (i = 0; i < o->threads.n; i++)
@@ -652,6 +760,19 @@ static void write_meta(const options* o, const peers* have, const dataset_list* 
   for (i = 0; i < l->n; i++)
     fprintf(f, "dataset: %s %s %zu bytes range %.6g\n", l->v[i].name,
             l->v[i].array.type == PARZ_FLOAT ? "f32" : "f64", l->v[i].bytes, l->v[i].range);
+  fclose(f);
+}
+
+/* What is known only at the end: run time and steps skipped under --time-limit. */
+static void append_meta(const options* o, double seconds) {
+  char path[4096], line[128];
+  FILE* f;
+  snprintf(path, sizeof path, "%s/meta.txt", o->out_dir);
+  if (!(f = fopen(path, "a")))
+    return;
+  fprintf(f, "run_seconds: %.0f\nload average at end: %s\n", seconds, loadavg(line, sizeof line));
+  if (o->time_limit > 0)
+    fprintf(f, "time_limit: %g s, steps skipped: %d\n", o->time_limit, g_skipped);
   fclose(f);
 }
 
@@ -689,28 +810,59 @@ int main(int argc, char** argv) {
   for (i = 0; i < l.n; i++)
     l.v[i].range = bench_range(&l.v[i].array, l.v[i].data);
   write_meta(&o, &have, &l);
-  nset = make_settings(&o, &l.v[0], settings);
-  g_total = l.n * (nset + (o.sweep_c.n > 0));
-  g_start = bench_now();
-  for (i = 0; i < l.n; i++) {
-    const bench_data* d = &l.v[i];
-    nset = make_settings(&o, d, settings);
-    for (k = 0; k < nset; k++) {
-      char what[64];
-      snprintf(what, sizeof what, "%s %s", settings[k].mode, settings[k].label);
-      progress(d, what);
-      run_case(&o, &have, d, &settings[k], case_id++);
-      g_done++;
+  /* Work is dataset-major: cases, then the table-size sweep, then the RD sweep. With a time
+   * limit, a step is skipped when its estimate (seconds per byte of its kind so far, times the
+   * dataset's bytes) would end past the limit; the report says how many were. */
+  {
+    int has_rd = o.rd_accuracy.n + o.rd_precision.n + o.rd_rate.n > 0;
+    double spent[3] = {0, 0, 0}, done_bytes[3] = {0, 0, 0};
+    g_total = 0;
+    for (i = 0; i < l.n; i++) {
+      int steps = make_settings(&o, &l.v[i], settings) + (o.sweep_c.n > 0) + has_rd;
+      g_total += steps;
+      g_work_total += (double)steps * (double)l.v[i].bytes;
     }
-    if (o.sweep_c.n > 0) {
-      progress(d, "table-size sweep");
-      run_sweep(&o, &have, d);
-      g_done++;
+    g_start = bench_now();
+    for (i = 0; i < l.n; i++) {
+      const bench_data* d = &l.v[i];
+      nset = make_settings(&o, d, settings);
+      for (k = 0; k < nset + 2; k++) {
+        int kind = k < nset ? 0 : k - nset + 1; /* 0 case, 1 table-size sweep, 2 RD sweep */
+        char what[64];
+        double t0 = bench_now(), est;
+        if ((kind == 1 && o.sweep_c.n == 0) || (kind == 2 && !has_rd))
+          continue;
+        est = done_bytes[kind] > 0 ? spent[kind] / done_bytes[kind] * (double)d->bytes : 0;
+        if (kind == 0)
+          snprintf(what, sizeof what, "%s %s", settings[k].mode, settings[k].label);
+        else
+          snprintf(what, sizeof what, kind == 1 ? "table-size sweep" : "rate-distortion sweep");
+        if (o.time_limit > 0 && t0 - g_start + est > o.time_limit) {
+          fprintf(stderr, "%sparz_bench: %s %s skipped: estimated %.0f s would pass --time-limit\n",
+                  isatty(2) ? "\n" : "", d->name, what, est);
+          g_skipped++;
+        } else {
+          progress(d, what);
+          if (kind == 0)
+            run_case(&o, &have, d, &settings[k], case_id++);
+          else if (kind == 1)
+            run_sweep(&o, &have, d);
+          else
+            run_rd(&o, &have, d, case_id++);
+          spent[kind] += bench_now() - t0;
+          done_bytes[kind] += (double)d->bytes;
+        }
+        g_done++;
+        g_work_done += (double)d->bytes;
+      }
     }
-    progress(d, "done");
+    if (l.n)
+      progress(&l.v[l.n - 1], "done");
   }
-  fprintf(stderr, "\nparz_bench: %.0f s, wrote %s\n", bench_now() - g_start, path);
+  fprintf(stderr, "%sparz_bench: %.0f s, wrote %s\n", isatty(2) ? "\n" : "",
+          bench_now() - g_start, path);
   fclose(g_csv);
+  append_meta(&o, bench_now() - g_start);
   for (i = 0; i < l.n; i++)
     free(l.v[i].data);
   free(l.v);
