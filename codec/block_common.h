@@ -93,6 +93,18 @@ PARZ_HD unsigned parz_bitlen64(uint64_t x)
 #endif
 #endif
 
+#if PARZ_PLANAR
+/* Bit l of v as lane l of row v: the CPU decoder of 1D and 2D blocks adds one bit plane to four
+ * values at a time with it (a vector shift and add instead of four bit extractions). */
+#define PARZ_NIBBLE_LANES                                                                       \
+  {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0}, {1, 1, 0, 0}, {0, 0, 1, 0}, {1, 0, 1, 0},           \
+  {0, 1, 1, 0}, {1, 1, 1, 0}, {0, 0, 0, 1}, {1, 0, 0, 1}, {0, 1, 0, 1}, {1, 1, 0, 1},           \
+  {0, 0, 1, 1}, {1, 0, 1, 1}, {0, 1, 1, 1}, {1, 1, 1, 1}
+static const uint32_t parz_nibble_lanes32[16][4] = {PARZ_NIBBLE_LANES};
+static const uint64_t parz_nibble_lanes64[16][4] = {PARZ_NIBBLE_LANES};
+#undef PARZ_NIBBLE_LANES
+#endif
+
 /* Transposes a 64 x 64 bit matrix in place: afterwards bit i of a[k] is what bit k of a[i]
  * was. Turns 64 values into their 64 bit planes and back in 6 rounds of masked swaps (each
  * round swaps the off-diagonal sub-blocks of half the size of the previous round). */

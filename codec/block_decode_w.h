@@ -121,8 +121,17 @@ PARZ_HD unsigned PARZ_FN(parz_decode_ints)(parz_reader* r, unsigned maxbits, uns
       for (c = 0; c < nw; c++)
         pl[c][k] = x[c];
     } else {
+#if PARZ_PLANAR
+      /* CPU, 4 or 16 values: a table row holds four of the plane's bits as lanes */
+      for (i = 0; i < size; i += 4) {
+        const PARZ_UINT* t = PARZ_FN(parz_nibble_lanes)[(x[0] >> i) & 15u];
+        for (c = 0; c < 4; c++)
+          data[i + c] += t[c] << k;
+      }
+#else
       for (i = 0; i < size; i++)
         data[i] += (PARZ_UINT)((x[i >> 6] >> (i & 63u)) & 1u) << k;
+#endif
     }
   }
   if (planar) {

@@ -1,11 +1,16 @@
 /* Serial codec throughput, ParZ vs libzfp 1.0, on the same arrays and the same parameters,
- * measured side by side: repetitions alternate between the two libraries, and each number is
- * the median. Prints MB/s (of uncompressed data) and the ratio ours/libzfp per dataset and
- * mode, for encode and decode.
+ * measured side by side. Each repetition runs all four codings (our encode, libzfp's encode,
+ * our decode, libzfp's decode) and alternates which library goes first, so that machine noise
+ * (other processes, frequency changes) hits both alike. Reported per dataset, mode and
+ * setting: median MB/s of each, and the median over repetitions of the per-repetition ratio
+ * ours/libzfp (a paired statistic: a slow repetition slows both sides of its ratio).
  *
- *   bench_codec [--reps N] [--max-values N] [FILE.bin ...]   (default: ../shared/data/*.bin)
+ *   bench_codec [--reps N] [--max-values N] [--dir D] [--mode M] [--only NAME] [FILE.bin ...]
  *
- * Files are raw little-endian arrays named <name>_f32le_AxBxC.bin (or f64le). */
+ * Default files: ../shared/data/ *.bin (or --dir). --mode keeps one mode (accuracy, precision,
+ * rate, reversible); --only keeps datasets whose name contains NAME. Files are raw
+ * little-endian arrays named <name>_f32le_AxBxC.bin (or f64le). Before timing, each setting is
+ * checked: both streams must be byte-identical and both decoders must return the same array. */
 #include <dirent.h>
 #include <math.h>
 #include <stdio.h>
@@ -15,6 +20,8 @@
 #include <zfp.h>
 
 #include "parz.h"
+
+#define MAX_REPS 99
 
 static double now(void)
 {
@@ -29,10 +36,12 @@ static int cmp(const void* a, const void* b)
   return x < y ? -1 : x > y;
 }
 
-static double median(double* v, int n)
+static double median(const double* v, int n)
 {
-  qsort(v, (size_t)n, sizeof *v, cmp);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  double s[MAX_REPS];
+  memcpy(s, v, (size_t)n * sizeof *s);
+  qsort(s, (size_t)n, sizeof *s, cmp);
+  return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
 }
 
 static int parse_name(const char* name, parz_array* a)
@@ -97,56 +106,112 @@ static void zfp_dec(const parz_array* a, void* data, const parz_params* p, void*
   zfp_field_free(f);
 }
 
-static void bench(const char* name, const parz_array* a, const void* data, int reps)
+typedef struct {
+  const char* mode;
+  char setting[32];
+  parz_params p;
+} setting;
+
+/* Two settings per lossy mode (coarse and fine) and reversible. Accuracy tolerances are
+ * relative to the value range, which ignores fill values (|v| >= 1e9, e.g. levitus' -1e10). */
+static int settings(const parz_array* a, const void* data, setting* s)
 {
-  size_t n = parz_array_count(a), es = parz_type_size(a->type), i;
-  double lo = INFINITY, hi = -INFINITY, mb = (double)(n * es) / 1e6;
-  parz_params ps[4];
-  const char* modes[4] = {"accuracy", "precision", "rate", "reversible"};
-  int m;
+  size_t n = parz_array_count(a), i;
+  double lo = INFINITY, hi = -INFINITY;
+  const double rel[2] = {1e-3, 1e-5};
+  const unsigned prec[2][2] = {{12, 20}, {24, 40}}; /* float, double */
+  const double rate[2][2] = {{4, 12}, {8, 24}};
+  int f = a->type == PARZ_FLOAT, k, m = 0;
   for (i = 0; i < n; i++) {
-    double v = a->type == PARZ_FLOAT ? ((const float*)data)[i] : ((const double*)data)[i];
-    lo = v < lo ? v : lo;
-    hi = v > hi ? v : hi;
+    double v = f ? ((const float*)data)[i] : ((const double*)data)[i];
+    if (fabs(v) < 1e9) {
+      lo = v < lo ? v : lo;
+      hi = v > hi ? v : hi;
+    }
   }
-  parz_params_accuracy(&ps[0], 1e-4 * (hi - lo), NULL, NULL);
-  parz_params_precision(&ps[1], a->type == PARZ_FLOAT ? 16 : 32, NULL);
-  parz_params_rate(&ps[2], a->type == PARZ_FLOAT ? 8 : 16, a->type, a->dims, NULL, NULL);
-  parz_params_reversible(&ps[3]);
-  for (m = 0; m < 4; m++) {
-    size_t cap = parz_stream_bound(a->type, a->dims, &ps[m], parz_block_count(a)) + 64;
+  for (k = 0; k < 2; k++, m++) {
+    double tol = rel[k] * (hi > lo ? hi - lo : 1.0);
+    s[m].mode = "accuracy";
+    snprintf(s[m].setting, sizeof s[m].setting, "%.3g", tol);
+    parz_params_accuracy(&s[m].p, tol, NULL, NULL);
+  }
+  for (k = 0; k < 2; k++, m++) {
+    s[m].mode = "precision";
+    snprintf(s[m].setting, sizeof s[m].setting, "%u", prec[!f][k]);
+    parz_params_precision(&s[m].p, prec[!f][k], NULL);
+  }
+  for (k = 0; k < 2; k++, m++) {
+    s[m].mode = "rate";
+    snprintf(s[m].setting, sizeof s[m].setting, "%g", rate[!f][k]);
+    parz_params_rate(&s[m].p, rate[!f][k], a->type, a->dims, NULL, NULL);
+  }
+  s[m].mode = "reversible";
+  snprintf(s[m].setting, sizeof s[m].setting, "-");
+  parz_params_reversible(&s[m].p);
+  return m + 1;
+}
+
+static void bench(const char* name, const parz_array* a, const void* data, int reps,
+                  const char* only_mode)
+{
+  size_t n = parz_array_count(a), es = parz_type_size(a->type);
+  double mb = (double)(n * es) / 1e6;
+  setting set[8];
+  int ns = settings(a, data, set), m;
+  for (m = 0; m < ns; m++) {
+    const parz_params* p = &set[m].p;
+    size_t cap = parz_stream_bound(a->type, a->dims, p, parz_block_count(a)) + 64;
     unsigned char* s = malloc(cap);
     unsigned char* z = malloc(cap);
     void* out = malloc(n * es);
-    double te[2][64], td[2][64];
+    void* out_zfp = malloc(n * es);
+    double t[4][MAX_REPS], re[MAX_REPS], rd[MAX_REPS];
     size_t sn = 0, zn = 0;
-    int r;
+    int r, ok = 1;
+    if (only_mode && strcmp(only_mode, set[m].mode))
+      goto next;
+    /* correctness first: same bytes, same decoded array */
+    if (parz_compress(a, data, p, s, cap, &sn, NULL) ||
+        parz_decompress(a, out, p, s, sn, NULL))
+      ok = 0;
+    zn = zfp_enc(a, data, p, z, cap);
+    zfp_dec(a, out_zfp, p, z, zn);
+    if (!ok || (zn + 7) / 8 * 8 != sn || memcmp(s, z, zn) || memcmp(out, out_zfp, n * es)) {
+      printf("| %-8s | %-10s | %-8s | MISMATCH with libzfp: not timed |\n", name, set[m].mode,
+             set[m].setting);
+      goto next;
+    }
     for (r = 0; r < reps; r++) {
-      double t0 = now();
-      parz_compress(a, data, &ps[m], s, cap, &sn, NULL);
-      te[0][r] = now() - t0;
-      t0 = now();
-      zn = zfp_enc(a, data, &ps[m], z, cap);
-      te[1][r] = now() - t0;
-      t0 = now();
-      parz_decompress(a, out, &ps[m], s, sn, NULL);
-      td[0][r] = now() - t0;
-      t0 = now();
-      zfp_dec(a, out, &ps[m], z, zn);
-      td[1][r] = now() - t0;
+      int o, first = r & 1; /* who goes first alternates: 0 = ours, 1 = libzfp */
+      for (o = 0; o < 2; o++) {
+        double t0 = now();
+        if ((o ^ first) == 0)
+          parz_compress(a, data, p, s, cap, &sn, NULL);
+        else
+          zn = zfp_enc(a, data, p, z, cap);
+        t[(o ^ first) ? 1 : 0][r] = now() - t0;
+      }
+      for (o = 0; o < 2; o++) {
+        double t0 = now();
+        if ((o ^ first) == 0)
+          parz_decompress(a, out, p, s, sn, NULL);
+        else
+          zfp_dec(a, out_zfp, p, z, zn);
+        t[(o ^ first) ? 3 : 2][r] = now() - t0;
+      }
+      re[r] = t[1][r] / t[0][r];
+      rd[r] = t[3][r] / t[2][r];
     }
-    if ((zn + 7) / 8 * 8 != sn || memcmp(s, z, zn))
-      printf("WARNING: %s %s: streams differ\n", name, modes[m]);
-    {
-      double e0 = mb / median(te[0], reps), e1 = mb / median(te[1], reps);
-      double d0 = mb / median(td[0], reps), d1 = mb / median(td[1], reps);
-      printf("| %-22s | %-10s | %6.2f | %7.1f | %7.1f | %5.2fx | %7.1f | %7.1f | %5.2fx |\n",
-             name, modes[m], (double)(n * es) / (double)sn, e0, e1, e0 / e1, d0, d1, d0 / d1);
-      fflush(stdout);
-    }
+    printf("| %-8s | %-10s | %-8s | %6.2f | %7.1f | %7.1f | %5.2fx | %7.1f | %7.1f | %5.2fx |\n",
+           name, set[m].mode, set[m].setting, (double)(n * es) / (double)sn,
+           mb / median(t[0], reps), mb / median(t[1], reps), median(re, reps),
+           mb / median(t[2], reps), mb / median(t[3], reps), median(rd, reps));
+    fflush(stdout);
+  next:
     free(s);
     free(z);
     free(out);
+    free(out_zfp);
   }
 }
 
@@ -156,6 +221,8 @@ int main(int argc, char** argv)
   size_t maxvals = 0;
   char* files[64];
   const char* dir = "../shared/data";
+  const char* only_mode = NULL;
+  const char* only = NULL;
   for (i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--reps") && i + 1 < argc)
       reps = atoi(argv[++i]);
@@ -163,10 +230,14 @@ int main(int argc, char** argv)
       maxvals = strtoul(argv[++i], NULL, 10);
     else if (!strcmp(argv[i], "--dir") && i + 1 < argc)
       dir = argv[++i];
+    else if (!strcmp(argv[i], "--mode") && i + 1 < argc)
+      only_mode = argv[++i];
+    else if (!strcmp(argv[i], "--only") && i + 1 < argc)
+      only = argv[++i];
     else if (nfiles < 64)
       files[nfiles++] = argv[i];
   }
-  if (reps < 1 || reps > 64)
+  if (reps < 1 || reps > MAX_REPS)
     reps = 5;
   if (!nfiles) {
     DIR* d = opendir(dir);
@@ -182,11 +253,11 @@ int main(int argc, char** argv)
       }
     closedir(d);
   }
-  printf("serial codec throughput, MB/s of raw data, median of %d interleaved repetitions\n",
-         reps);
-  printf("| %-22s | %-10s | %6s | %7s | %7s | %6s | %7s | %7s | %6s |\n", "dataset", "mode",
-         "ratio", "enc ours", "enc zfp", "enc", "dec ours", "dec zfp", "dec");
-  printf("|------------------------|------------|--------|---------|---------|--------|---------|"
+  printf("serial codec throughput, MB/s of raw data; medians of %d repetitions, ours and "
+         "libzfp interleaved; ratio = median of per-repetition ours/libzfp speed\n", reps);
+  printf("| %-8s | %-10s | %-8s | %6s | %7s | %7s | %6s | %7s | %7s | %6s |\n", "dataset",
+         "mode", "setting", "ratio", "enc ours", "enc zfp", "enc", "dec ours", "dec zfp", "dec");
+  printf("|----------|------------|----------|--------|---------|---------|--------|---------|"
          "---------|--------|\n");
   for (i = 0; i < nfiles; i++) {
     parz_array a;
@@ -196,6 +267,9 @@ int main(int argc, char** argv)
     size_t n, es;
     char name[64];
     if (!parse_name(base, &a))
+      continue;
+    snprintf(name, sizeof name, "%.*s", (int)(strchr(base, '_') - base), base);
+    if (only && !strstr(name, only))
       continue;
     n = parz_array_count(&a);
     es = parz_type_size(a.type);
@@ -213,8 +287,7 @@ int main(int argc, char** argv)
       size_t slab = n / a.shape[0];
       a.shape[0] = maxvals / slab ? maxvals / slab : 1;
     }
-    snprintf(name, sizeof name, "%.*s", (int)(strchr(base, '_') - base), base);
-    bench(name, &a, data, reps);
+    bench(name, &a, data, reps, only_mode);
     free(data);
   }
   return 0;
