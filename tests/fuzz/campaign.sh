@@ -19,8 +19,9 @@
 #     --lib DIR        add DIR to LD_LIBRARY_PATH (repeatable); /opt/h5's HDF5 (GPU machine) and
 #                      the tarball's lib/ are added by themselves
 #   bash tests/fuzz/campaign.sh --pack BUILD_TESTS_DIR OUT.tar.xz
-#                      packs the five fuzz_* binaries (with their debug info, for symbolizing
-#                      reports later) and the non-system libraries they load (clang's libomp)
+#                      packs the five fuzz_* binaries (symbols kept, DWARF stripped) and the
+#                      shared libraries they load, except glibc,
+#                      libstdc++ and libgcc_s (clang's libomp, HDF5 and its dependencies)
 #
 # Exit status: 0 no finding, 1 findings (listed in the summary), 2 usage or setup error.
 set -uo pipefail
@@ -37,12 +38,14 @@ pack() {
   mkdir -p "$stage/lib"
   for h in $ALL; do
     [ -x "$dir/fuzz_$h" ] || die "missing $dir/fuzz_$h (build with tests/fuzz/README.md)"
-    cp "$dir/fuzz_$h" "$stage/"
-    # Libraries from outside the system directories (clang's libomp.so.5) travel along; glibc,
-    # libstdc++, libgcc_s and HDF5 are expected on the target.
+    # Without DWARF (symbol names stay): a third of the size. Findings come back as inputs and
+    # are replayed with the full binaries of the build directory for file:line reports.
+    strip --strip-debug -o "$stage/fuzz_$h" "$dir/fuzz_$h" 2>/dev/null || cp "$dir/fuzz_$h" "$stage/"
+    # Every shared library but glibc's, libstdc++ and libgcc_s travels along (clang's libomp;
+    # for fuzz_filter libhdf5 and its dependencies), so a host without clang or HDF5 runs them.
     for lib in $(ldd "$dir/fuzz_$h" | awk '$3 ~ /^\// {print $3}'); do
-      case "$lib" in
-        /lib/*|/usr/lib/x86_64-linux-gnu/*|/lib64/*) ;;
+      case "$(basename "$lib")" in
+        libc.so*|libm.so*|libdl.so*|libpthread.so*|librt.so*|libresolv.so*|ld-linux*|libstdc++.so*|libgcc_s.so*) ;;
         *) cp -L "$lib" "$stage/lib/" ;;
       esac
     done
