@@ -273,6 +273,10 @@ def write_markdown(c, meta, out_dir, plots):
     T = c.max_threads
     md = ["# ParZ benchmark report", ""]
     md += ["Machine and run (from meta.txt):", ""] + ["    " + m for m in meta] + [""]
+    skipped = [m for m in meta if "steps skipped:" in m and not m.endswith("skipped: 0")]
+    if skipped:
+        md += ["**Incomplete run**: %s (the time limit cut it short; the missing steps are "
+               "absent from every table)." % skipped[0], ""]
     md += ["Throughput is GB/s (10^9 bytes per second) of **uncompressed** data: median over the "
            "timed rounds, with (min-max) in brackets. All probes of one case (dataset, mode, "
            "setting) run round-robin in the same rounds, so ParZ and its peers see the same "

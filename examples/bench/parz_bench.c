@@ -98,7 +98,7 @@ static void parse_args(int argc, char** argv, options* o) {
                       rd_prec[] = {6, 8, 12, 16, 20, 24, 28}, rd_rate[] = {1, 2, 4, 8, 12, 16, 24},
                       q_rd_acc[] = {1e-1, 1e-3, 1e-5}, q_rd_prec[] = {8, 12, 20},
                       q_rd_rate[] = {2, 4, 16};
-  int i, explicit_reps = 0, explicit_mib = 0;
+  int i, explicit_reps = 0, explicit_mib = 0, explicit_limit = 0;
   long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
   memset(o, 0, sizeof *o);
   o->out_dir = "bench-out";
@@ -158,7 +158,7 @@ static void parse_args(int argc, char** argv, options* o) {
     else if (!strcmp(a, "--rd-rate"))
       parse_list(v, &o->rd_rate);
     else if (!strcmp(a, "--time-limit"))
-      o->time_limit = atof(v);
+      o->time_limit = atof(v), explicit_limit = 1;
     else if (!strcmp(a, "--sweep-accuracy"))
       o->sweep_accuracy = atof(v);
     else if (!strcmp(a, "--reps"))
@@ -176,6 +176,8 @@ static void parse_args(int argc, char** argv, options* o) {
     o->reps = 3;
   if (o->quick && !explicit_mib)
     o->max_mib = 2;
+  if (o->quick && !explicit_limit) /* the promise of --quick: under two minutes in all */
+    o->time_limit = 90;
   if (o->reps < 1 || o->reps + o->warmup > BENCH_MAX_REPS || o->warmup < 0 || o->threads.n < 1)
     usage();
   for (i = 0; i < o->threads.n; i++)
@@ -488,17 +490,14 @@ static void csv_rows(const bench_data* d, const bench_setting* st, const probe_s
  * Progress */
 
 static double g_start;
-static int g_done, g_total, g_skipped;
-static double g_work_done, g_work_total;  /* bytes x items: the estimate of the time left */
 
-/* One line per step; on a terminal the line is redrawn in place. */
-static void progress(const bench_data* d, const char* what) {
-  double el = bench_now() - g_start;
+/* One line per step; on a terminal the line is redrawn in place. left < 0: not known yet. */
+static void progress(int done, int total, const bench_data* d, const char* what, double left) {
   int tty = isatty(2);
-  fprintf(stderr, "%s[%3d/%3d] %5.0fs  %-24.24s %-22.22s", tty ? "\r" : "", g_done, g_total, el,
-          d->name, what);
-  if (g_work_done > 0 && g_done < g_total)
-    fprintf(stderr, " ~%.0fs left ", el / g_work_done * (g_work_total - g_work_done));
+  fprintf(stderr, "%s[%3d/%3d] %5.0fs  %-24.24s %-22.22s", tty ? "\r" : "", done, total,
+          bench_now() - g_start, d->name, what);
+  if (left >= 0 && done < total)
+    fprintf(stderr, " ~%.0fs left ", left);
   fputs(tty ? "" : "\n", stderr);
   fflush(stderr);
 }
@@ -763,6 +762,84 @@ static void write_meta(const options* o, const peers* have, const dataset_list* 
   fclose(f);
 }
 
+/* ---------------------------------------------------------------------------------------------
+ * The plan: every step of the run, in the order that loses least when --time-limit cuts it short:
+ * the table-size sweeps (cheap, and the GPU's table-size numbers), then the cases setting by
+ * setting across all datasets -- first one setting of every mode, then the others -- then the
+ * rate-distortion sweeps (the cases already give some of their points). */
+
+enum { STEP_SWEEP, STEP_CASE, STEP_RD };
+
+typedef struct {
+  int kind, dataset, setting;
+} step;
+
+static int g_skipped;
+
+static void run_plan(const options* o, const peers* have, const dataset_list* l) {
+  bench_setting settings[3 * MAX_LIST + 1];
+  int nset = make_settings(o, &l->v[0], settings), order[3 * MAX_LIST + 1], norder = 0;
+  int has_rd = o->rd_accuracy.n + o->rd_precision.n + o->rd_rate.n > 0;
+  int i, k, n = 0, case_id = 0;
+  double spent[3] = {0, 0, 0}, done_bytes[3] = {0, 0, 0};
+  step* plan = (step*)malloc(sizeof(step) * (size_t)l->n * (size_t)(nset + 2));
+  if (!plan)
+    return;
+  for (k = 0; k < nset; k++) /* the first setting of each mode, then the rest */
+    if (k == 0 || strcmp(settings[k].mode, settings[k - 1].mode))
+      order[norder++] = k;
+  for (k = 0; k < nset; k++)
+    if (!(k == 0 || strcmp(settings[k].mode, settings[k - 1].mode)))
+      order[norder++] = k;
+  for (i = 0; o->sweep_c.n > 0 && i < l->n; i++)
+    plan[n++] = (step){STEP_SWEEP, i, 0};
+  for (k = 0; k < norder; k++)
+    for (i = 0; i < l->n; i++)
+      plan[n++] = (step){STEP_CASE, i, order[k]};
+  for (i = 0; has_rd && i < l->n; i++)
+    plan[n++] = (step){STEP_RD, i, 0};
+
+  g_start = bench_now();
+  for (k = 0; k < n; k++) {
+    const bench_data* d = &l->v[plan[k].dataset];
+    int kind = plan[k].kind, j;
+    char what[64];
+    double t0 = bench_now(), left = 0;
+    /* seconds per byte of each kind so far (a case's rate until a kind has its own) */
+    double rate[3];
+    for (j = 0; j < 3; j++)
+      rate[j] = done_bytes[j] > 0 ? spent[j] / done_bytes[j]
+                : done_bytes[STEP_CASE] > 0 ? spent[STEP_CASE] / done_bytes[STEP_CASE] : -1;
+    for (j = k; j < n && left >= 0; j++)
+      left = rate[plan[j].kind] < 0 ? -1
+             : left + rate[plan[j].kind] * (double)l->v[plan[j].dataset].bytes;
+    nset = make_settings(o, d, settings);
+    if (kind == STEP_CASE)
+      snprintf(what, sizeof what, "%s %s", settings[plan[k].setting].mode,
+               settings[plan[k].setting].label);
+    else
+      snprintf(what, sizeof what, kind == STEP_SWEEP ? "table-size sweep" : "rate-distortion sweep");
+    if (o->time_limit > 0 &&
+        t0 - g_start + (rate[kind] > 0 ? rate[kind] * (double)d->bytes : 0) > o->time_limit) {
+      fprintf(stderr, "%sparz_bench: %s %s skipped: it would end past --time-limit %g s\n",
+              isatty(2) ? "\n" : "", d->name, what, o->time_limit);
+      g_skipped++;
+      continue;
+    }
+    progress(k, n, d, what, left);
+    if (kind == STEP_CASE)
+      run_case(o, have, d, &settings[plan[k].setting], case_id++);
+    else if (kind == STEP_SWEEP)
+      run_sweep(o, have, d);
+    else
+      run_rd(o, have, d, case_id++);
+    spent[kind] += bench_now() - t0;
+    done_bytes[kind] += (double)d->bytes;
+  }
+  progress(n, n, &l->v[l->n - 1], "done", 0);
+  free(plan);
+}
+
 /* What is known only at the end: run time and steps skipped under --time-limit. */
 static void append_meta(const options* o, double seconds) {
   char path[4096], line[128];
@@ -780,9 +857,8 @@ int main(int argc, char** argv) {
   options o;
   peers have;
   dataset_list l;
-  bench_setting settings[3 * MAX_LIST + 1];
   char path[4096];
-  int i, k, nset = 0, case_id = 0;
+  int i;
   parse_args(argc, argv, &o);
   l.v = (bench_data*)calloc(MAX_DATA, sizeof *l.v);
   l.n = 0;
@@ -810,55 +886,7 @@ int main(int argc, char** argv) {
   for (i = 0; i < l.n; i++)
     l.v[i].range = bench_range(&l.v[i].array, l.v[i].data);
   write_meta(&o, &have, &l);
-  /* Work is dataset-major: cases, then the table-size sweep, then the RD sweep. With a time
-   * limit, a step is skipped when its estimate (seconds per byte of its kind so far, times the
-   * dataset's bytes) would end past the limit; the report says how many were. */
-  {
-    int has_rd = o.rd_accuracy.n + o.rd_precision.n + o.rd_rate.n > 0;
-    double spent[3] = {0, 0, 0}, done_bytes[3] = {0, 0, 0};
-    g_total = 0;
-    for (i = 0; i < l.n; i++) {
-      int steps = make_settings(&o, &l.v[i], settings) + (o.sweep_c.n > 0) + has_rd;
-      g_total += steps;
-      g_work_total += (double)steps * (double)l.v[i].bytes;
-    }
-    g_start = bench_now();
-    for (i = 0; i < l.n; i++) {
-      const bench_data* d = &l.v[i];
-      nset = make_settings(&o, d, settings);
-      for (k = 0; k < nset + 2; k++) {
-        int kind = k < nset ? 0 : k - nset + 1; /* 0 case, 1 table-size sweep, 2 RD sweep */
-        char what[64];
-        double t0 = bench_now(), est;
-        if ((kind == 1 && o.sweep_c.n == 0) || (kind == 2 && !has_rd))
-          continue;
-        est = done_bytes[kind] > 0 ? spent[kind] / done_bytes[kind] * (double)d->bytes : 0;
-        if (kind == 0)
-          snprintf(what, sizeof what, "%s %s", settings[k].mode, settings[k].label);
-        else
-          snprintf(what, sizeof what, kind == 1 ? "table-size sweep" : "rate-distortion sweep");
-        if (o.time_limit > 0 && t0 - g_start + est > o.time_limit) {
-          fprintf(stderr, "%sparz_bench: %s %s skipped: estimated %.0f s would pass --time-limit\n",
-                  isatty(2) ? "\n" : "", d->name, what, est);
-          g_skipped++;
-        } else {
-          progress(d, what);
-          if (kind == 0)
-            run_case(&o, &have, d, &settings[k], case_id++);
-          else if (kind == 1)
-            run_sweep(&o, &have, d);
-          else
-            run_rd(&o, &have, d, case_id++);
-          spent[kind] += bench_now() - t0;
-          done_bytes[kind] += (double)d->bytes;
-        }
-        g_done++;
-        g_work_done += (double)d->bytes;
-      }
-    }
-    if (l.n)
-      progress(&l.v[l.n - 1], "done");
-  }
+  run_plan(&o, &have, &l);
   fprintf(stderr, "%sparz_bench: %.0f s, wrote %s\n", isatty(2) ? "\n" : "",
           bench_now() - g_start, path);
   fclose(g_csv);
