@@ -1,0 +1,267 @@
+/* GPU decoding schemes against table size: the measurement behind the default C and P.
+ *
+ * For each array, mode and segment size C, one chunk holds the whole array (the most parallelism
+ * a chunk can offer); it is decoded on the device by parz_gpu_decode_device with each scheme --
+ * THREAD (one thread per segment, Noordsij 2019's decoder) and WARP (a warp parses G segments'
+ * block lengths, then decodes one block per lane) at several G -- and timed with CUDA events
+ * (median of --reps after warm-up). A device-to-device copy of the decoded array's size, timed the
+ * same way, is the bandwidth anchor. Every scheme's output is compared with the serial decoder's.
+ *
+ * usage: bench_gpu_kernel [--reps N] [--c 1,4,16,...] [--p N] [--rel 1e-4,1e-3] FILE...
+ *   FILE: raw little-endian array named like name_f32le_AxBxC.bin (f32 or f64, C order).
+ *   --rel: fixed-accuracy tolerances relative to the array's value range.
+ * Output: one Markdown table row per (array, mode, C, scheme). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <algorithm>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+#include "gpu_internal.h"
+#include "parz_gpu.h"
+#include "parz_omp.h"
+
+#define CHECK_CUDA(x)                                                            \
+  do {                                                                           \
+    cudaError_t e_ = (x);                                                        \
+    if (e_ != cudaSuccess) {                                                     \
+      fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
+      exit(1);                                                                   \
+    }                                                                            \
+  } while (0)
+
+struct raw_array {
+  parz_array a;
+  std::vector<unsigned char> data;
+  double range;
+  const char* name;
+};
+
+/* Shape and type from the file name: ..._f32le_AxBxC.bin */
+static int load(const char* path, raw_array* r)
+{
+  const char* base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  const char* t = strstr(base, "_f32le_") ? strstr(base, "_f32le_") : strstr(base, "_f64le_");
+  if (!t)
+    return 0;
+  memset(&r->a, 0, sizeof r->a);
+  r->a.type = t[2] == '3' ? PARZ_FLOAT : PARZ_DOUBLE;
+  const char* s = t + 7;
+  size_t shape[8];
+  unsigned n = 0;
+  while (n < 8) {
+    char* end;
+    shape[n++] = strtoull(s, &end, 10);
+    if (*end != 'x')
+      break;
+    s = end + 1;
+  }
+  /* unit extents would pad every block along them: drop them, as the filter does */
+  r->a.dims = 0;
+  for (unsigned k = 0; k < n; k++)
+    if (shape[k] > 1 && r->a.dims < 4)
+      r->a.shape[r->a.dims++] = shape[k];
+  if (!r->a.dims)
+    return 0;
+  size_t bytes = parz_array_count(&r->a) * parz_type_size(r->a.type);
+  FILE* f = fopen(path, "rb");
+  if (!f)
+    return 0;
+  r->data.resize(bytes);
+  size_t got = fread(r->data.data(), 1, bytes, f);
+  fclose(f);
+  if (got != bytes)
+    return 0;
+  double lo = INFINITY, hi = -INFINITY;
+  for (size_t i = 0, cnt = parz_array_count(&r->a); i < cnt; i++) {
+    double v = r->a.type == PARZ_FLOAT ? ((const float*)r->data.data())[i]
+                                       : ((const double*)r->data.data())[i];
+    if (isfinite(v) && fabs(v) < 1e9) { /* fill values (levitus' -1e10) excluded */
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+    }
+  }
+  r->range = hi > lo ? hi - lo : 1.0;
+  r->name = base;
+  return 1;
+}
+
+static std::vector<double> parse_list(const char* s)
+{
+  std::vector<double> v;
+  while (*s) {
+    char* end;
+    v.push_back(strtod(s, &end));
+    s = *end == ',' ? end + 1 : end;
+    if (end == s && *s != ',')
+      break;
+  }
+  return v;
+}
+
+struct timer {
+  cudaEvent_t a, b;
+  cudaStream_t st;
+};
+
+template <class F>
+static double median_ms(timer& t, int reps, F fn)
+{
+  std::vector<float> ms;
+  for (int i = 0; i < 2; i++)
+    fn(); /* warm-up */
+  for (int i = 0; i < reps; i++) {
+    float x;
+    CHECK_CUDA(cudaEventRecord(t.a, t.st));
+    fn();
+    CHECK_CUDA(cudaEventRecord(t.b, t.st));
+    CHECK_CUDA(cudaEventSynchronize(t.b));
+    CHECK_CUDA(cudaEventElapsedTime(&x, t.a, t.b));
+    ms.push_back(x);
+  }
+  std::sort(ms.begin(), ms.end());
+  return ms[ms.size() / 2];
+}
+
+int main(int argc, char** argv)
+{
+  int reps = 10, P = 0;
+  std::vector<double> cs = {1, 4, 8, 16, 32, 64, 128};
+  std::vector<double> rels = {1e-4, 1e-3};
+  std::vector<const char*> files;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--reps") && i + 1 < argc)
+      reps = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--c") && i + 1 < argc)
+      cs = parse_list(argv[++i]);
+    else if (!strcmp(argv[i], "--p") && i + 1 < argc)
+      P = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--rel") && i + 1 < argc)
+      rels = parse_list(argv[++i]);
+    else
+      files.push_back(argv[i]);
+  }
+  if (!parz_gpu_available()) {
+    fprintf(stderr, "bench_gpu_kernel: no CUDA device\n");
+    return 77;
+  }
+  cudaDeviceProp prop;
+  CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
+  parz_gpu_context* ctx;
+  parz_error err;
+  if (parz_gpu_context_create(&ctx, 0, &err) != PARZ_OK) {
+    fprintf(stderr, "%s\n", err.message);
+    return 1;
+  }
+  timer t;
+  CHECK_CUDA(cudaEventCreate(&t.a));
+  CHECK_CUDA(cudaEventCreate(&t.b));
+  CHECK_CUDA(cudaStreamCreate(&t.st));
+  printf("GPU: %s, %d SMs; reps %d (median); P = %d (0 = default %u)\n\n", prop.name,
+         prop.multiProcessorCount, reps, P, PARZ_DEFAULT_PARTITION_SEGMENTS);
+  printf("| array | mode | C | ratio | table %% of payload | segments | scheme | GiB/s | "
+         "copy GiB/s | %% of copy |\n|---|---|---|---|---|---|---|---|---|---|\n");
+
+  struct scheme {
+    const char* name;
+    int scheme, group;
+  } schemes[] = {{"thread", PARZ_GPU_SCHEME_THREAD, 0}, {"warp G=auto", PARZ_GPU_SCHEME_WARP, 0},
+                 {"warp G=4", PARZ_GPU_SCHEME_WARP, 4},  {"warp G=8", PARZ_GPU_SCHEME_WARP, 8},
+                 {"warp G=32", PARZ_GPU_SCHEME_WARP, 32}};
+
+  for (const char* path : files) {
+    raw_array r;
+    if (!load(path, &r)) {
+      fprintf(stderr, "bench_gpu_kernel: cannot read %s (name must say _f32le_/_f64le_ and shape)\n",
+              path);
+      continue;
+    }
+    size_t raw = r.data.size();
+    void *d_dst, *d_copy, *d_chunk;
+    CHECK_CUDA(cudaMalloc(&d_dst, raw));
+    CHECK_CUDA(cudaMalloc(&d_copy, raw));
+    double copy_ms = median_ms(t, reps, [&] {
+      CHECK_CUDA(cudaMemcpyAsync(d_copy, d_dst, raw, cudaMemcpyDeviceToDevice, t.st));
+    });
+    double copy_gibs = raw / (copy_ms * 1e-3) / 1073741824.0;
+    std::vector<unsigned char> ref(raw), out(raw);
+
+    struct mode {
+      char label[48];
+      parz_params p;
+    };
+    std::vector<mode> modes;
+    for (double rel : rels) {
+      mode m;
+      snprintf(m.label, sizeof m.label, "accuracy %.0e*range", rel);
+      parz_params_accuracy(&m.p, rel * r.range, NULL, NULL);
+      modes.push_back(m);
+    }
+    {
+      mode m;
+      snprintf(m.label, sizeof m.label, "precision 16");
+      parz_params_precision(&m.p, 16, NULL);
+      modes.push_back(m);
+      snprintf(m.label, sizeof m.label, "reversible");
+      parz_params_reversible(&m.p);
+      modes.push_back(m);
+    }
+    for (const mode& m : modes) {
+      for (double cd : cs) {
+        parz_chunk_config cfg;
+        memset(&cfg, 0, sizeof cfg);
+        cfg.params = m.p;
+        cfg.segment_blocks = (uint32_t)cd;
+        cfg.partition_segments = (uint32_t)P;
+        size_t bound = parz_chunk_bound(&r.a, &cfg), written = 0;
+        std::vector<unsigned char> chunk(bound);
+        if (parz_omp_chunk_encode(&r.a, r.data.data(), &cfg, chunk.data(), bound, &written, 0,
+                                  &err) != PARZ_OK) {
+          fprintf(stderr, "%s: encode: %s\n", r.name, err.message);
+          continue;
+        }
+        parz_chunk_view v;
+        if (parz_chunk_parse(chunk.data(), written, &v, &err) != PARZ_OK ||
+            parz_chunk_decode(chunk.data(), written, ref.data(), raw, &err) != PARZ_OK) {
+          fprintf(stderr, "%s: parse/decode: %s\n", r.name, err.message);
+          continue;
+        }
+        CHECK_CUDA(cudaMalloc(&d_chunk, written));
+        CHECK_CUDA(cudaMemcpy(d_chunk, chunk.data(), written, cudaMemcpyHostToDevice));
+        double ratio = (double)raw / written;
+        double table_pct = 100.0 * v.table_bytes / v.payload_bytes;
+        for (const scheme& s : schemes) {
+          parz_gpu_set_tuning(ctx, s.scheme, s.group, 0);
+          int rc = PARZ_OK;
+          double ms = median_ms(t, reps, [&] {
+            if (rc == PARZ_OK)
+              rc = parz_gpu_decode_device(ctx, &v, d_chunk, d_dst, t.st, &err);
+          });
+          if (rc != PARZ_OK) {
+            printf("| %s | %s | %u | %.2f | %.3f | %llu | %s | error: %s | | |\n", r.name, m.label,
+                   v.segment_blocks, ratio, table_pct, (unsigned long long)v.nsegments, s.name,
+                   err.message);
+            continue;
+          }
+          CHECK_CUDA(cudaMemcpy(out.data(), d_dst, raw, cudaMemcpyDeviceToHost));
+          int same = memcmp(out.data(), ref.data(), raw) == 0;
+          double gibs = raw / (ms * 1e-3) / 1073741824.0;
+          printf("| %s | %s | %u | %.2f | %.3f | %llu | %s | %.1f%s | %.0f | %.1f |\n", r.name,
+                 m.label, v.segment_blocks, ratio, table_pct, (unsigned long long)v.nsegments,
+                 s.name, gibs, same ? "" : " MISMATCH", copy_gibs, 100.0 * gibs / copy_gibs);
+          fflush(stdout);
+        }
+        CHECK_CUDA(cudaFree(d_chunk));
+      }
+    }
+    CHECK_CUDA(cudaFree(d_dst));
+    CHECK_CUDA(cudaFree(d_copy));
+  }
+  parz_gpu_context_free(ctx);
+  return 0;
+}
