@@ -186,7 +186,9 @@ PARZ_HD unsigned PARZ_FN(parz_decode_sblock)(parz_reader* r, const parz_params* 
                                      out);
 }
 
-/* Block-floating-point to floating point: value = integer * 2^(emax - (W - 2)). */
+/* Block-floating-point to floating point: value = integer * 2^(emax - (W - 2)). ib may be out
+ * (in place): the decoders below decode the integers straight into the caller's block, so no
+ * second block-sized array lives on the stack (on the GPU it would sit in local memory). */
 PARZ_HD void PARZ_FN(parz_inv_cast)(const PARZ_UINT* ib, PARZ_UINT* out, unsigned n, int emax)
 {
   PARZ_SCALAR s = PARZ_POW2(emax - (PARZ_W - 2));
@@ -202,7 +204,6 @@ PARZ_HD unsigned PARZ_FN(parz_decode_rblock)(parz_reader* r, const parz_params* 
 {
   unsigned n = 1u << (2 * dims);
   unsigned bits = 2, i;
-  PARZ_UINT ib[256];
   if (!parz_read_bit(r)) {
     for (i = 0; i < n; i++)
       out[i] = 0;
@@ -212,13 +213,13 @@ PARZ_HD unsigned PARZ_FN(parz_decode_rblock)(parz_reader* r, const parz_params* 
     int emax = (int)parz_read_bits(r, PARZ_EBITS) - PARZ_EBIAS;
     bits += PARZ_EBITS;
     bits += PARZ_FN(parz_decode_iblock)(r, p->minbits > bits ? p->minbits - bits : 0,
-                                        p->maxbits - bits, 0, dims, 1, ib);
-    PARZ_FN(parz_inv_cast)(ib, out, n, emax);
+                                        p->maxbits - bits, 0, dims, 1, out);
+    PARZ_FN(parz_inv_cast)(out, out, n, emax);
   } else {
     bits += PARZ_FN(parz_decode_iblock)(r, p->minbits > bits ? p->minbits - bits : 0,
-                                        p->maxbits - bits, 0, dims, 1, ib);
+                                        p->maxbits - bits, 0, dims, 1, out);
     for (i = 0; i < n; i++) {
-      PARZ_UINT x = ib[i];
+      PARZ_UINT x = out[i];
       out[i] = (x & PARZ_SIGN) ? x ^ PARZ_TCMASK : x;
     }
   }
@@ -232,7 +233,6 @@ PARZ_HD unsigned PARZ_FN(parz_decode_fblock)(parz_reader* r, const parz_params* 
 {
   unsigned n = 1u << (2 * dims);
   unsigned bits = 1, i;
-  PARZ_UINT ib[256];
   if (p->minexp < PARZ_MIN_EXP)
     return PARZ_FN(parz_decode_rblock)(r, p, dims, out);
   if (parz_read_bit(r)) {
@@ -241,8 +241,8 @@ PARZ_HD unsigned PARZ_FN(parz_decode_fblock)(parz_reader* r, const parz_params* 
     bits += PARZ_EBITS;
     /* budgets wrap like libzfp's unsigned arithmetic; minbits below the header pads nothing */
     bits += PARZ_FN(parz_decode_iblock)(r, p->minbits > bits ? p->minbits - bits : 0,
-                                        p->maxbits - bits, maxprec, dims, 0, ib);
-    PARZ_FN(parz_inv_cast)(ib, out, n, emax);
+                                        p->maxbits - bits, maxprec, dims, 0, out);
+    PARZ_FN(parz_inv_cast)(out, out, n, emax);
   } else {
     for (i = 0; i < n; i++)
       out[i] = 0;
