@@ -82,9 +82,10 @@ PARZ_HD unsigned parz_bitlen64(uint64_t x)
 #endif
 }
 
-/* The bit-plane coders gather whole planes of blocks of 64 or 256 values and transpose them
- * (fast on CPUs). On the GPU the 2 KiB of planes per thread would spill, so device code
- * deposits bit by bit instead; both produce the same values. */
+/* On the CPU the bit-plane coders move whole bit planes and transpose them (see
+ * parz_transpose_tiles), which is cheaper than touching every value once per bit plane. On the
+ * GPU the 2 KiB of planes per thread would spill, so device code deposits bit by bit instead;
+ * both produce the same values. */
 #if !defined(PARZ_PLANAR)
 #if defined(__CUDA_ARCH__)
 #define PARZ_PLANAR 0
@@ -93,27 +94,20 @@ PARZ_HD unsigned parz_bitlen64(uint64_t x)
 #endif
 #endif
 
-#if PARZ_PLANAR
-/* Bit l of v as lane l of row v: the CPU decoder of 1D and 2D blocks adds one bit plane to four
- * values at a time with it (a vector shift and add instead of four bit extractions). */
-#define PARZ_NIBBLE_LANES                                                                       \
-  {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0}, {1, 1, 0, 0}, {0, 0, 1, 0}, {1, 0, 1, 0},           \
-  {0, 1, 1, 0}, {1, 1, 1, 0}, {0, 0, 0, 1}, {1, 0, 0, 1}, {0, 1, 0, 1}, {1, 1, 0, 1},           \
-  {0, 0, 1, 1}, {1, 0, 1, 1}, {0, 1, 1, 1}, {1, 1, 1, 1}
-static const uint32_t parz_nibble_lanes32[16][4] = {PARZ_NIBBLE_LANES};
-static const uint64_t parz_nibble_lanes64[16][4] = {PARZ_NIBBLE_LANES};
-#undef PARZ_NIBBLE_LANES
-#endif
-
-/* Transposes a 64 x 64 bit matrix in place: afterwards bit i of a[k] is what bit k of a[i]
- * was. Turns 64 values into their 64 bit planes and back in 6 rounds of masked swaps (each
- * round swaps the off-diagonal sub-blocks of half the size of the previous round). */
-PARZ_HD void parz_transpose64(uint64_t* a)
+/* Transposes the n x n bit tiles of rows a[0..n) in place (n = 4, 16, 32 or 64): row r holds
+ * 64/n tiles side by side, and afterwards bit t*n + i of a[k] is what bit t*n + k of a[i] was.
+ * With n = 64 this turns 64 values into their 64 bit planes and back; smaller tiles do the
+ * same for blocks of 4 or 16 values (several planes per row) and for 32-bit values (two
+ * groups of 32 values per row) without wasting work on zero bits. log2(n) rounds of masked
+ * swaps, each swapping the off-diagonal sub-tiles of half the size of the previous round. */
+PARZ_HD void parz_transpose_tiles(uint64_t* a, unsigned n)
 {
   unsigned j, r;
   uint64_t m = UINT64_C(0x00000000ffffffff);
   for (j = 32; j; j >>= 1, m ^= m << j) {
-    for (r = 0; r < 64; r = ((r | j) + 1) & ~j) {
+    if (j >= n)
+      continue;
+    for (r = 0; r < n; r = ((r | j) + 1) & ~j) {
       uint64_t t = ((a[r] >> j) ^ a[r | j]) & m;
       a[r] ^= t << j;
       a[r | j] ^= t;
@@ -217,6 +211,15 @@ PARZ_HD unsigned parz_block_precision(int emax, unsigned maxprec, int minexp, un
   unsigned q = p > 0 ? (unsigned)p : 0u;
   return PARZ_MIN(maxprec, q);
 }
+
+/* Array loops specialize on the scalar type and the rank: `switch (PARZ_KIND(type, dims))`
+ * over PARZ_EACH_KIND(X), where X(type, dims) expands to one case. */
+#define PARZ_KIND(type, dims) (4u * (unsigned)(type) + (unsigned)(dims) - 1u)
+#define PARZ_EACH_KIND(X)                                                                      \
+  X(PARZ_FLOAT, 1) X(PARZ_FLOAT, 2) X(PARZ_FLOAT, 3) X(PARZ_FLOAT, 4)                          \
+  X(PARZ_DOUBLE, 1) X(PARZ_DOUBLE, 2) X(PARZ_DOUBLE, 3) X(PARZ_DOUBLE, 4)                      \
+  X(PARZ_INT32, 1) X(PARZ_INT32, 2) X(PARZ_INT32, 3) X(PARZ_INT32, 4)                          \
+  X(PARZ_INT64, 1) X(PARZ_INT64, 2) X(PARZ_INT64, 3) X(PARZ_INT64, 4)
 
 /* Order in which the coefficients of a transformed block are coded (see block_perm.h); 1D
  * blocks are coded in place. */

@@ -73,28 +73,31 @@ PARZ_HD void PARZ_FN(parz_rev_inv_xform)(PARZ_UINT* p, unsigned dims)
 
 /* Embedded bit-plane decoder: fills data[0..size) from at most maxbits bits and maxprec bit
  * planes; returns the bits read. Reproduces zfp's decode_ints / decode_many_ints bit for bit,
- * including where the budget runs out in the middle of a plane. Small blocks (1D, 2D) deposit
- * each bit into its value; larger ones collect whole bit planes and transpose them at the end,
- * which is cheaper than touching the values once per one bit. */
+ * including where the budget runs out in the middle of a plane. On the CPU (PARZ_PLANAR) the
+ * planes of each group of up to 64 values are collected as rows of bit tiles and transposed
+ * into values at the end; the GPU deposits each plane's bits into the values as it goes. */
 PARZ_HD unsigned PARZ_FN(parz_decode_ints)(parz_reader* r, unsigned maxbits, unsigned maxprec,
                                            PARZ_UINT* PARZ_RESTRICT data, unsigned size)
 {
   parz_reader s = *r; /* local copy: data[] cannot alias it */
   const unsigned intprec = PARZ_W;
-  const int planar = PARZ_PLANAR && size > 16;
-  const unsigned nw = (size + 63) / 64;
   unsigned kmin = intprec > maxprec ? intprec - maxprec : 0;
   unsigned bits = maxbits;
-  unsigned i, c, k = intprec, n = 0;
+  unsigned i, k = intprec, n = 0;
+#if PARZ_PLANAR
+  unsigned c;
+  /* groups of gs values; tile side t: plane k goes to row k % t, tile k / t (see
+   * parz_transpose_tiles), so after the transposition row i holds value i (t == gs) or
+   * values i and 32 + i (32-bit values in groups of 64) */
+  const unsigned gs = PARZ_MIN(size, 64u), ng = size / gs, t = PARZ_MIN(gs, intprec);
   uint64_t pl[4][64];
-  if (planar) {
-    for (c = 0; c < nw; c++)
-      for (i = 0; i < 64; i++)
-        pl[c][i] = 0;
-  } else {
-    for (i = 0; i < size; i++)
-      data[i] = 0;
-  }
+  for (c = 0; c < ng; c++)
+    for (i = 0; i < t; i++)
+      pl[c][i] = 0;
+#else
+  for (i = 0; i < size; i++)
+    data[i] = 0;
+#endif
   while (bits && k > kmin) {
     uint64_t x[4] = {0, 0, 0, 0};
     unsigned m;
@@ -117,30 +120,28 @@ PARZ_HD unsigned PARZ_FN(parz_decode_ints)(parz_reader* r, unsigned maxbits, uns
       x[n >> 6] |= UINT64_C(1) << (n & 63u);
       n++;
     }
-    if (planar) {
-      for (c = 0; c < nw; c++)
-        pl[c][k] = x[c];
-    } else {
 #if PARZ_PLANAR
-      /* CPU, 4 or 16 values: a table row holds four of the plane's bits as lanes */
-      for (i = 0; i < size; i += 4) {
-        const PARZ_UINT* t = PARZ_FN(parz_nibble_lanes)[(x[0] >> i) & 15u];
-        for (c = 0; c < 4; c++)
-          data[i + c] += t[c] << k;
-      }
+    for (c = 0; c < ng; c++)
+      pl[c][k % t] |= x[c] << (t * (k / t));
 #else
-      for (i = 0; i < size; i++)
-        data[i] += (PARZ_UINT)((x[i >> 6] >> (i & 63u)) & 1u) << k;
+    for (i = 0; i < size; i++)
+      data[i] += (PARZ_UINT)((x[i >> 6] >> (i & 63u)) & 1u) << k;
 #endif
-    }
   }
-  if (planar) {
-    for (c = 0; c < nw; c++) {
-      parz_transpose64(pl[c]);
-      for (i = 0; i < 64; i++)
+#if PARZ_PLANAR
+  for (c = 0; c < ng; c++) {
+    parz_transpose_tiles(pl[c], t);
+    if (t == gs) {
+      for (i = 0; i < gs; i++)
+        data[gs * c + i] = (PARZ_UINT)pl[c][i];
+    } else {
+      for (i = 0; i < t; i++) {
         data[64 * c + i] = (PARZ_UINT)pl[c][i];
+        data[64 * c + 32 + i] = (PARZ_UINT)(pl[c][i] >> 32);
+      }
     }
   }
+#endif
   *r = s;
   return maxbits - bits;
 }

@@ -70,37 +70,43 @@ PARZ_HD void PARZ_FN(parz_rev_fwd_xform)(PARZ_UINT* p, unsigned dims)
 }
 
 /* Embedded bit-plane coder, the inverse of parz_decode_ints: at most maxbits bits and maxprec
- * bit planes of data[0..size); returns the bits written. Blocks of 64 and more values get
- * their bit planes by transposition. */
+ * bit planes of data[0..size); returns the bits written. On the CPU the bit planes come from
+ * one tile transposition per group of up to 64 values (see parz_decode_ints). */
 PARZ_HD unsigned PARZ_FN(parz_encode_ints)(parz_writer* w, unsigned maxbits, unsigned maxprec,
                                            const PARZ_UINT* PARZ_RESTRICT data, unsigned size)
 {
   parz_writer s = *w;
   const unsigned intprec = PARZ_W;
-  const int planar = PARZ_PLANAR && size > 16;
-  const unsigned nw = (size + 63) / 64;
   unsigned kmin = intprec > maxprec ? intprec - maxprec : 0;
   unsigned bits = maxbits;
-  unsigned i, c, k = intprec, n = 0;
+  unsigned i, k = intprec, n = 0;
+#if PARZ_PLANAR
+  unsigned c;
+  const unsigned gs = PARZ_MIN(size, 64u), ng = size / gs, t = PARZ_MIN(gs, intprec);
+  const uint64_t gmask = gs == 64 ? ~UINT64_C(0) : (UINT64_C(1) << gs) - 1;
   uint64_t pl[4][64];
-  if (planar) {
-    for (c = 0; c < nw; c++) {
-      for (i = 0; i < 64; i++)
-        pl[c][i] = data[64 * c + i];
-      parz_transpose64(pl[c]);
+  for (c = 0; c < ng; c++) {
+    if (t == gs) {
+      for (i = 0; i < gs; i++)
+        pl[c][i] = data[gs * c + i];
+    } else {
+      for (i = 0; i < t; i++)
+        pl[c][i] = (uint64_t)data[64 * c + i] | (uint64_t)data[64 * c + 32 + i] << 32;
     }
+    parz_transpose_tiles(pl[c], t);
   }
+#endif
   while (bits && k > kmin) {
     uint64_t plane[4] = {0, 0, 0, 0};
     unsigned m;
     k--;
-    if (planar) {
-      for (c = 0; c < nw; c++)
-        plane[c] = pl[c][k];
-    } else {
-      for (i = 0; i < size; i++)
-        plane[i >> 6] |= (uint64_t)((data[i] >> k) & 1u) << (i & 63u);
-    }
+#if PARZ_PLANAR
+    for (c = 0; c < ng; c++)
+      plane[c] = (pl[c][k % t] >> (t * (k / t))) & gmask;
+#else
+    for (i = 0; i < size; i++)
+      plane[i >> 6] |= (uint64_t)((data[i] >> k) & 1u) << (i & 63u);
+#endif
     /* the first n values are known significant: one raw bit each */
     m = PARZ_MIN(n, bits);
     bits -= m;

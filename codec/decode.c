@@ -30,24 +30,9 @@ static size_t decode_range(parz_reader* r, const parz_grid* g, parz_block_pos* p
                            size_t count, uint64_t limit)
 {
 #define PARZ_RUN(t, d) \
-  case 4 * (t) + (d) - 1: return decode_run(r, g, pos, t, d, p, data, count, limit)
-  switch (4 * (unsigned)type + dims - 1) {
-    PARZ_RUN(PARZ_FLOAT, 1);
-    PARZ_RUN(PARZ_FLOAT, 2);
-    PARZ_RUN(PARZ_FLOAT, 3);
-    PARZ_RUN(PARZ_FLOAT, 4);
-    PARZ_RUN(PARZ_DOUBLE, 1);
-    PARZ_RUN(PARZ_DOUBLE, 2);
-    PARZ_RUN(PARZ_DOUBLE, 3);
-    PARZ_RUN(PARZ_DOUBLE, 4);
-    PARZ_RUN(PARZ_INT32, 1);
-    PARZ_RUN(PARZ_INT32, 2);
-    PARZ_RUN(PARZ_INT32, 3);
-    PARZ_RUN(PARZ_INT32, 4);
-    PARZ_RUN(PARZ_INT64, 1);
-    PARZ_RUN(PARZ_INT64, 2);
-    PARZ_RUN(PARZ_INT64, 3);
-    PARZ_RUN(PARZ_INT64, 4);
+  case PARZ_KIND(t, d): return decode_run(r, g, pos, t, d, p, data, count, limit);
+  switch (PARZ_KIND(type, dims)) {
+    PARZ_EACH_KIND(PARZ_RUN)
     default: return 0; /* parz_codec_check admits nothing else */
   }
 #undef PARZ_RUN

@@ -27,6 +27,41 @@ int parz_codec_check(const parz_array* a, const parz_params* p, size_t first, si
   return PARZ_OK;
 }
 
+/* Encodes `count` blocks of one type and rank, both constant in each caller (see
+ * encode_range) so that the block encoder is specialized for them. Returns the number of blocks
+ * encoded before the output ran out (count when all fit). */
+PARZ_HD size_t encode_run(parz_writer* w, const parz_grid* g, parz_block_pos* pos,
+                          parz_type type, unsigned dims, const parz_params* p, const void* data,
+                          size_t count, uint32_t* block_bits)
+{
+  uint64_t block[256];
+  size_t i;
+  for (i = 0; i < count; i++) {
+    unsigned n;
+    parz_grid_gather(g, pos, data, block);
+    n = parz_encode_block(w, type, dims, p, block);
+    if (block_bits)
+      block_bits[i] = n;
+    if (w->err)
+      return i;
+    parz_grid_next(g, pos);
+  }
+  return count;
+}
+
+static size_t encode_range(parz_writer* w, const parz_grid* g, parz_block_pos* pos,
+                           parz_type type, unsigned dims, const parz_params* p, const void* data,
+                           size_t count, uint32_t* block_bits)
+{
+#define PARZ_RUN(t, d) \
+  case PARZ_KIND(t, d): return encode_run(w, g, pos, t, d, p, data, count, block_bits);
+  switch (PARZ_KIND(type, dims)) {
+    PARZ_EACH_KIND(PARZ_RUN)
+    default: w->err = 1; return 0; /* parz_codec_check admits nothing else */
+  }
+#undef PARZ_RUN
+}
+
 int parz_encode_blocks(const parz_array* a, const void* data, const parz_params* p,
                        size_t first, size_t count, void* dst, size_t dst_bytes,
                        uint64_t* bits, uint32_t* block_bits, parz_error* err)
@@ -34,8 +69,6 @@ int parz_encode_blocks(const parz_array* a, const void* data, const parz_params*
   parz_grid g;
   parz_block_pos pos;
   parz_writer w;
-  uint64_t block[256];
-  size_t i;
   int status = parz_codec_check(a, p, first, count, err);
   if (status)
     return status;
@@ -46,16 +79,7 @@ int parz_encode_blocks(const parz_array* a, const void* data, const parz_params*
   parz_grid_init(&g, a);
   parz_writer_init(&w, dst, dst_bytes);
   parz_grid_seek(&g, first, &pos);
-  for (i = 0; i < count; i++) {
-    unsigned n;
-    parz_grid_gather(&g, &pos, data, block);
-    n = parz_encode_block(&w, a->type, a->dims, p, block);
-    if (block_bits)
-      block_bits[i] = n;
-    if (w.err)
-      break;
-    parz_grid_next(&g, &pos);
-  }
+  encode_range(&w, &g, &pos, a->type, a->dims, p, data, count, block_bits);
   if (bits)
     *bits = parz_writer_tell(&w);
   parz_writer_flush(&w);
