@@ -128,7 +128,8 @@ double bench_gpu_kernel(void* g);
 double bench_gpu_e2e(void* g);
 /* Device-to-device copy of the decoded array's size: the memory-bandwidth anchor. */
 double bench_gpu_d2d(void* g);
-/* Nonzero when the last decoded array equals ref bit for bit. */
+/* Nonzero when the last decoded arrays (the kernel's on the device and, once bench_gpu_e2e ran,
+ * the end-to-end one on the host) equal ref bit for bit. */
 int bench_gpu_check(bench_gpu* g, const void* ref);
 void bench_gpu_free(bench_gpu* g);
 const char* bench_gpu_name(void);

@@ -20,6 +20,7 @@ struct bench_gpu {
   size_t chunk_bytes;
   void *d_chunk, *d_dst, *d_copy;
   void* host_out;
+  int e2e_done;  /* host_out holds an end-to-end decode */
   cudaStream_t stream;
   cudaEvent_t start, stop;
 };
@@ -93,7 +94,9 @@ double bench_gpu_e2e(void* ctx) {
   if (parz_gpu_chunk_decode(g->ctx, g->chunk, g->chunk_bytes, g->host_out, g->view.raw_bytes,
                             NULL) != PARZ_OK)
     return -1;
-  return bench_now() - t0;
+  t0 = bench_now() - t0;
+  g->e2e_done = 1;
+  return t0;
 }
 
 int bench_gpu_check(bench_gpu* g, const void* ref) {
@@ -101,7 +104,7 @@ int bench_gpu_check(bench_gpu* g, const void* ref) {
   int same = dev && cudaMemcpy(dev, g->d_dst, g->view.raw_bytes, cudaMemcpyDeviceToHost) ==
                         cudaSuccess &&
              !memcmp(dev, ref, g->view.raw_bytes) &&
-             !memcmp(g->host_out, ref, g->view.raw_bytes);
+             (!g->e2e_done || !memcmp(g->host_out, ref, g->view.raw_bytes));
   free(dev);
   return same;
 }
