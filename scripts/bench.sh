@@ -85,8 +85,12 @@ if [ -d /opt/h5/usr/lib/x86_64-linux-gnu ] && ldd "$BIN" | grep -q "not found"; 
 fi
 unset PARZ_EXEC PARZ_THREADS  # the driver sets the policy per probe
 
-"$BIN" --out "$OUT" "${data[@]}" "${bench_args[@]}"
+# a driver that fails part-way still leaves the rows of the steps it finished: report those
+status=0
+"$BIN" --out "$OUT" "${data[@]}" "${bench_args[@]}" || status=$?
 rm -f "$OUT"/scratch-*.h5
+[ "$status" -eq 0 ] || echo "bench.sh: parz_bench failed (exit $status); reporting what it wrote" >&2
+[ -s "$OUT/results.csv" ] || exit 1
 
 # ---- report: a python3 with matplotlib draws the plots; any python3 writes results.md ----
 py=""
@@ -101,3 +105,4 @@ fi
 "$py" "$PARZ_ROOT/examples/bench/bench_report.py" "$OUT"
 sed -n '/^## Headline/,/^## Compression/p' "$OUT/results.md" | sed '$d'
 echo "bench.sh: $((SECONDS)) s in all; wrote $(cd "$OUT" && echo results.csv meta.txt results.md *.png)"
+exit "$status"

@@ -424,15 +424,18 @@ def grid(n):
 
 def log_axis(axis, base=10):
     """A log axis labelled with plain numbers: base 10 at 1, 2 and 5 times the powers of ten
-    (0.05, 0.1, 0.2...), base 2 at the powers of two."""
+    (0.05, 0.1, 0.2...) or at every tick on an axis shorter than a factor 4, base 2 at the
+    powers of two."""
     from matplotlib import ticker
 
     def label(leads):
         def f(v, _pos):
             if v <= 0:
                 return ""
+            lo, hi = sorted(axis.get_view_interval())
+            short = lo > 0 and hi / lo < 4  # a short axis: every tick labelled
             m = round(v / 10 ** math.floor(math.log10(v) + 1e-9), 6)
-            return "%g" % v if base == 2 or m in leads else ""
+            return "%.3g" % v if base == 2 or short or m in leads else ""
         return ticker.FuncFormatter(f)
     axis.set_major_formatter(label((1,)))
     axis.set_minor_formatter(label((2, 5)) if base == 10 else ticker.NullFormatter())
