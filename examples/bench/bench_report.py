@@ -77,6 +77,13 @@ class Cases:
             if case not in self.cases:
                 self.cases.append(case)
             self.probe[case + (r["codec"], r["op"], r["exec"], r["threads"])] = r
+        # the driver runs setting by setting across datasets; tables read dataset by dataset
+        seen = {}
+        for case in self.cases:
+            seen.setdefault(case[1:], len(seen))
+        self.cases.sort(key=lambda x: (self.datasets.index(x[0]),
+                                       MODES.index(x[1]) if x[1] in MODES else len(MODES),
+                                       seen[x[1:]]))
         self.threads = sorted({r["threads"] for r in rows
                                if r["exec"] == "omp" and r["mode"] != "sweep"})
         self.write_threads = sorted({r["threads"] for r in rows
