@@ -210,21 +210,26 @@ static void squeeze(parz_array* a) {
   a->dims = n;
 }
 
+/* --max-mib: keeps the leading slices of the slowest dimension that fit (at least one);
+ * returns the bytes kept. */
+static size_t cap_rows(parz_array* a, size_t bytes, double max_mib) {
+  size_t slice = bytes / a->shape[0], keep;
+  if (max_mib <= 0 || (double)bytes <= max_mib * 1048576.0)
+    return bytes;
+  keep = (size_t)(max_mib * 1048576.0 / (double)slice);
+  a->shape[0] = keep ? keep : 1;
+  return a->shape[0] * slice;
+}
+
 static int add_raw(const char* path, const char* base, const options* o, dataset_list* l) {
   real_array r;
   bench_data* d;
   FILE* f;
-  size_t slice;
   if (!real_array_parse_name(base, &r))
     return 0;
   if (o->only && !strstr(r.name, o->only))
     return 1;
-  slice = r.bytes / r.array.shape[0];
-  if (o->max_mib > 0 && (double)r.bytes > o->max_mib * 1048576.0) {
-    size_t keep = (size_t)(o->max_mib * 1048576.0 / (double)slice);
-    r.array.shape[0] = keep ? keep : 1;
-    r.bytes = r.array.shape[0] * slice;
-  }
+  r.bytes = cap_rows(&r.array, r.bytes, o->max_mib);
   squeeze(&r.array);
   if (l->n == MAX_DATA)
     return 1;
@@ -274,7 +279,9 @@ static void load_path(const char* path, const options* o, dataset_list* l) {
     return;
   if (strchr(path, ':') && l->n < MAX_DATA) {
     if (bench_h5_load(path, &l->v[l->n], msg, sizeof msg)) {
-      if (!o->only || strstr(l->v[l->n].name, o->only))
+      bench_data* d = &l->v[l->n];
+      d->bytes = cap_rows(&d->array, d->bytes, o->max_mib);  /* the C-order prefix */
+      if (!o->only || strstr(d->name, o->only))
         l->n++;
       else
         free(l->v[l->n].data);
