@@ -35,7 +35,7 @@ done
 [ ${#data[@]} -gt 0 ] || data=(--data "$PARZ_SHARED_DATA")
 mkdir -p "$OUT"
 # the files of an earlier run there (only these names): the folder then holds this run alone
-(cd "$OUT" && rm -f scratch-*.h5 results.csv results.md meta.txt build.log rate_distortion.png \
+(cd "$OUT" && rm -f results.csv results.md meta.txt build.log rate_distortion.png \
   decode_threads.png table_size.png)
 
 # ---- build (Release, only the benchmark and the plugin it reads through) ----
@@ -88,7 +88,6 @@ unset PARZ_EXEC PARZ_THREADS  # the driver sets the policy per probe
 # a driver that fails part-way still leaves the rows of the steps it finished: report those
 status=0
 "$BIN" --out "$OUT" "${data[@]}" "${bench_args[@]}" || status=$?
-rm -f "$OUT"/scratch-*.h5
 [ "$status" -eq 0 ] || echo "bench.sh: parz_bench failed (exit $status); reporting what it wrote" >&2
 [ -s "$OUT/results.csv" ] || exit 1
 

@@ -509,6 +509,14 @@ static void progress(int done, int total, const bench_data* d, const char* what,
   fflush(stderr);
 }
 
+/* The HDF5 files of a case live in $TMPDIR (else /tmp), not in the output folder: a run killed
+ * part-way leaves no stray files among the results. The process id keeps parallel runs apart. */
+static void scratch_path(char* path, size_t n, int case_id, const char* what) {
+  const char* dir = getenv("TMPDIR");
+  snprintf(path, n, "%s/parz-bench-%ld-%d-%s.h5", dir && *dir ? dir : "/tmp", (long)getpid(),
+           case_id, what);
+}
+
 /* ---------------------------------------------------------------------------------------------
  * One case: a dataset under one setting, every path. */
 
@@ -577,19 +585,19 @@ static void run_case(const options* o, const peers* have, const bench_data* d,
   }
   /* HDF5 reads: no filter, H5Z-ZFP, ParZ at each thread count (and CUDA) */
   if (have->h5) {
-    snprintf(path, sizeof path, "%s/scratch-%d-none.h5", o->out_dir, case_id);
+    scratch_path(path, sizeof path, case_id, "none");
     if ((h_none = bench_h5_create(path, d, st, BENCH_H5_NONE, &q_none)) != NULL) {
       rd_none.h = h_none, rd_none.exec = NULL, rd_none.threads = 0;
       add_probe(s, "hdf5-none", "read", "hdf5", 1, 0, bench_h5_read, &rd_none, &q_none);
       add_probe(s, "hdf5-none", "write", "hdf5", 1, 0, bench_h5_write, &wr_none, &q_none);
     }
-    snprintf(path, sizeof path, "%s/scratch-%d-zfp.h5", o->out_dir, case_id);
+    scratch_path(path, sizeof path, case_id, "zfp");
     if (have->h5_zfp && (h_zfp = bench_h5_create(path, d, st, BENCH_H5_ZFP, &q_h5zfp)) != NULL) {
       rd_zfp.h = h_zfp, rd_zfp.exec = NULL, rd_zfp.threads = 0;
       add_probe(s, "h5z-zfp", "read", "hdf5", 1, 0, bench_h5_read, &rd_zfp, &q_h5zfp);
       add_probe(s, "h5z-zfp", "write", "hdf5", 1, 0, bench_h5_write, &wr_zfp, &q_h5zfp);
     }
-    snprintf(path, sizeof path, "%s/scratch-%d-parz.h5", o->out_dir, case_id);
+    scratch_path(path, sizeof path, case_id, "parz");
     if (have->h5_parz &&
         (h_parz = bench_h5_create(path, d, st, BENCH_H5_PARZ, &q_h5parz)) != NULL) {
       for (i = 0; i < o->threads.n; i++) {
