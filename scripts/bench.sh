@@ -9,8 +9,8 @@
 #                    [-- parz_bench options, e.g. --reps 7 --only etopo5 --time-limit 300]
 #
 # PATH: a directory of name_f32le_AxB.bin arrays (default: the shared data), one such file, or
-# FILE.h5:/dataset. --quick: fewer settings, arrays cut to 2 MiB, 3 timed rounds (under two
-# minutes on 2 cores). parz_bench --help lists its options. Environment: PARZ_BENCH_BUILD_DIR
+# FILE.h5:/dataset. --quick: fewer settings, arrays cut to 2 MiB, 3 timed rounds, steps that
+# would end past 90 s skipped (about 80 s on 2 cores). parz_bench --help lists its options. Environment: PARZ_BENCH_BUILD_DIR
 # (default build-bench; the build log is kept there), PARZ_CMAKE_ARGS (extra cmake arguments),
 # PARZ_SHARED_DATA. HDF5 unpacked from Debian packages under /opt/h5 is picked up when present.
 set -euo pipefail
