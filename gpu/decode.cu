@@ -233,22 +233,32 @@ static cudaError_t launch_dims(unsigned dims, int scheme, const seg_args& a, cud
   }
 }
 
-/* Chooses the scheme, G and K for a chunk (tuning fields override). */
+/* Chooses the scheme, G and K for a chunk (tuning fields override). The rules come from
+ * examples/bench_gpu_kernel on an H200 (132 SMs; float32 2D/4D and float64 3D arrays, every mode,
+ * C = 1..128): decoding is latency-bound, so what matters is how many independent parsers run.
+ * - THREAD wins when segments are short (C <= 2: nothing to parse ahead) or so many that one
+ *   thread each already fills the GPU (>= 256 per SM).
+ * - Otherwise WARP, with G chosen so that about 8 or more warps per SM remain: a larger G leaves
+ *   fewer lanes idle while lengths are parsed, but fewer warps to hide latency; G = 4 at least. */
 static void plan(const parz_gpu_context* ctx, const parz_chunk_view* v, uint64_t nsegments,
                  int* scheme, unsigned* G, unsigned* K)
 {
   const parz_gpu_tuning* t = &ctx->tuning;
-  unsigned long long want = (unsigned long long)ctx->sm_count * 32; /* warps to fill the GPU */
-  *scheme = t->scheme ? t->scheme : PARZ_GPU_SCHEME_WARP;
+  const unsigned long long sms = (unsigned long long)ctx->sm_count;
+  if (t->scheme)
+    *scheme = t->scheme;
+  else if (v->segment_blocks <= 2 || nsegments >= 256 * sms)
+    *scheme = PARZ_GPU_SCHEME_THREAD;
+  else
+    *scheme = PARZ_GPU_SCHEME_WARP;
   *K = t->round_blocks ? (unsigned)t->round_blocks : PARZ_MIN(v->segment_blocks, MAX_ROUND);
   if (*K > v->segment_blocks)
     *K = v->segment_blocks;
   if (t->group) {
     *G = (unsigned)t->group;
   } else {
-    /* the widest group that still leaves enough warps; below 4 phase 1 leaves most lanes idle */
     *G = 32;
-    while (*G > 4 && (nsegments + *G - 1) / *G < want)
+    while (*G > 4 && nsegments / *G < 8 * sms)
       *G /= 2;
   }
 }
