@@ -14,8 +14,10 @@
 #                      the harness's time
 #     --concurrent     run all harnesses at the same time (default: one after another)
 #     --only a,b       only these harnesses (chunk_parse chunk_decode decode_blocks omp_decode filter)
-#     --work DIR       scratch directory (default: a new /tmp/parz-fuzz.XXXXXX)
+#     --work DIR       scratch directory (default: a new /tmp/parz-fuzz.XXXXXX); an earlier
+#                      run's directory goes on from the corpora it grew
 #     --out DIR        copy the summary, the log tails and every finding there
+#     --report DIR     fuzz nothing: print the summary of an earlier run's scratch directory
 #     --lib DIR        add DIR to LD_LIBRARY_PATH (repeatable); /opt/h5's HDF5 (GPU machine) and
 #                      the tarball's lib/ are added by themselves
 #   bash tests/fuzz/campaign.sh --pack BUILD_TESTS_DIR OUT.tar.xz
@@ -25,6 +27,9 @@
 #
 # Exit status: 0 no finding, 1 findings (listed in the summary), 2 usage or setup error.
 set -uo pipefail
+# Everything below is one { } block, which bash reads whole before running it: editing this file
+# while a campaign runs does not derail the running one.
+{
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 FUZZ="$ROOT/tests/fuzz"
 ALL="chunk_parse chunk_decode decode_blocks omp_decode filter"
@@ -56,7 +61,7 @@ pack() {
 }
 
 BIN="$ROOT/build-fuzz/tests" SECONDS_EACH=60 PAR=1 FORK=0 CONCURRENT=0 ONLY="$ALL" WORK="" OUTDIR=""
-LIBS=""
+LIBS="" REPORT=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --pack) [ $# -eq 3 ] || die "usage: --pack BUILD_TESTS_DIR OUT.tar.xz"; pack "$2" "$3"; exit 0 ;;
@@ -68,6 +73,7 @@ while [ $# -gt 0 ]; do
     --only) ONLY="${2//,/ }"; shift ;;
     --work) WORK="$2"; shift ;;
     --out) OUTDIR="$2"; shift ;;
+    --report) WORK="$2"; REPORT=1; shift ;;
     --lib) LIBS="$LIBS:$2"; shift ;;
     -h|--help) sed -n '2,27p' "${BASH_SOURCE[0]}"; exit 0 ;;
     *) die "unknown option $1 (see --help)" ;;
@@ -82,12 +88,16 @@ if [ -z "$WORK" ]; then WORK="$(mktemp -d /tmp/parz-fuzz.XXXXXX)"; fi
 mkdir -p "$WORK" || die "cannot create $WORK"
 WORK="$(cd "$WORK" && pwd)"
 
-if [ -f "$BIN" ]; then
+if [ $REPORT = 1 ]; then
+  ONLY="$(for h in $ONLY; do [ -d "$WORK/$h" ] && echo "$h"; done | tr '\n' ' ')"
+elif [ -f "$BIN" ]; then
   mkdir -p "$WORK/bin" && tar -C "$WORK/bin" -xf "$BIN" || die "cannot unpack $BIN"
   BIN="$WORK/bin"
 fi
-[ -d "$BIN" ] || die "no binaries at $BIN"
-BIN="$(cd "$BIN" && pwd)"
+if [ $REPORT = 0 ]; then
+  [ -d "$BIN" ] || die "no binaries at $BIN"
+  BIN="$(cd "$BIN" && pwd)"
+fi
 for d in "$BIN/lib" /opt/h5/usr/lib/x86_64-linux-gnu /opt/h5/usr/lib/x86_64-linux-gnu/hdf5/serial; do
   [ -d "$d" ] && LIBS="$LIBS:$d"
 done
@@ -100,6 +110,7 @@ export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
 run_one() {
   local h="$1" wd="$WORK/$1" bin="$BIN/fuzz_$1" t0 t1 missing
   mkdir -p "$wd/corpus" "$wd/findings"
+  echo "$PAR $FORK" >"$wd/workers"
   if [ ! -x "$bin" ]; then echo "missing binary $bin" >"$wd/status"; return; fi
   missing="$(ldd "$bin" 2>/dev/null | awk '/not found/ {print $1}' | tr '\n' ' ')"
   if [ -n "$missing" ]; then echo "cannot load: ${missing% }" >"$wd/status"; return; fi
@@ -119,13 +130,17 @@ run_one() {
   echo $((t1 - t0)) >"$wd/seconds"
 }
 
-echo "campaign.sh: $ONLY; ${SECONDS_EACH}s each, $PAR worker(s) per harness," \
-     "$([ $CONCURRENT = 1 ] && echo concurrently || echo one after another); scratch $WORK"
 for h in $ONLY; do
   case " $ALL " in *" $h "*) ;; *) die "unknown harness $h" ;; esac
-  if [ $CONCURRENT = 1 ]; then run_one "$h" & else run_one "$h"; fi
 done
-wait
+if [ $REPORT = 0 ]; then
+  echo "campaign.sh: $ONLY; ${SECONDS_EACH}s each, $PAR worker(s) per harness," \
+       "$([ $CONCURRENT = 1 ] && echo concurrently || echo one after another); scratch $WORK"
+  for h in $ONLY; do
+    if [ $CONCURRENT = 1 ]; then run_one "$h" & else run_one "$h"; fi
+  done
+  wait
+fi
 
 # Summary: executions from the final stats (plain mode, summed over processes) or from the fork
 # parent's last status line; coverage (cov = edges, ft = features) from the last status line.
@@ -142,9 +157,11 @@ for h in $ONLY; do
     continue
   fi
   secs="$(cat "$wd/seconds")"
+  wrk=1 forked=0
+  [ -f "$wd/workers" ] && read -r wrk forked <"$wd/workers"
   last="$(grep -E '^#[0-9]+:?[[:space:]]+([A-Z]+[[:space:]]+)?cov: ' "$wd/log" | tail -1)"
   execs="$(awk '/stat::number_of_executed_units:/ {s += $2} END {if (NR) print s}' "$wd/log")"
-  if [ "$FORK" = 1 ] || [ -z "$execs" ]; then
+  if [ "$forked" = 1 ] || [ -z "$execs" ]; then
     execs="$(sed -E 's/^#([0-9]+).*/\1/' <<<"$last")"
   fi
   cov="$(sed -nE 's/.* cov: ([0-9]+).*/\1/p' <<<"$last")"
@@ -152,7 +169,7 @@ for h in $ONLY; do
   corp="$(sed -nE 's/.* corp: ([0-9]+).*/\1/p' <<<"$last")"
   findings="$(cd "$wd/findings" && ls 2>/dev/null | tr '\n' ' ')"
   [ -n "$findings" ] && found=1
-  printf '%-14s %7s %4s %13s %9s %6s %7s %7s  %s\n' "$h" "$secs" "$PAR" "${execs:-?}" \
+  printf '%-14s %7s %4s %13s %9s %6s %7s %7s  %s\n' "$h" "$secs" "$wrk" "${execs:-?}" \
     "$(( ${execs:-0} / (secs > 0 ? secs : 1) ))" "${cov:-?}" "${ft:-?}" "${corp:-?}" \
     "${findings:-none} $(cat "$wd/status")" | tee -a "$summary"
 done
@@ -169,3 +186,4 @@ if [ -n "$OUTDIR" ]; then
 fi
 echo "campaign.sh: scratch corpora and full logs in $WORK"
 exit $found
+}
