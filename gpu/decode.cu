@@ -237,9 +237,10 @@ static cudaError_t launch_dims(unsigned dims, int scheme, const seg_args& a, cud
  * examples/bench_gpu_kernel on an H200 (132 SMs; float32 2D/4D and float64 3D arrays, every mode,
  * C = 1..128): decoding is latency-bound, so what matters is how many independent parsers run.
  * - THREAD wins when segments are short (C <= 2: nothing to parse ahead) or so many that one
- *   thread each already fills the GPU (>= 256 per SM).
- * - Otherwise WARP, with G chosen so that about 8 or more warps per SM remain: a larger G leaves
- *   fewer lanes idle while lengths are parsed, but fewer warps to hide latency; G = 4 at least. */
+ *   thread each already fills the GPU (>= 1024 per SM).
+ * - Otherwise WARP, with the largest G that still leaves 12 warps per SM: a larger G leaves
+ *   fewer lanes idle while lengths are parsed, but fewer warps to hide latency; G = 4 at least.
+ *   (Best measured G kept 8 to 17 warps per SM; see gpu/README.md.) */
 static void plan(const parz_gpu_context* ctx, const parz_chunk_view* v, uint64_t nsegments,
                  int* scheme, unsigned* G, unsigned* K)
 {
@@ -247,7 +248,7 @@ static void plan(const parz_gpu_context* ctx, const parz_chunk_view* v, uint64_t
   const unsigned long long sms = (unsigned long long)ctx->sm_count;
   if (t->scheme)
     *scheme = t->scheme;
-  else if (v->segment_blocks <= 2 || nsegments >= 256 * sms)
+  else if (v->segment_blocks <= 2 || nsegments >= 1024 * sms)
     *scheme = PARZ_GPU_SCHEME_THREAD;
   else
     *scheme = PARZ_GPU_SCHEME_WARP;
@@ -258,7 +259,7 @@ static void plan(const parz_gpu_context* ctx, const parz_chunk_view* v, uint64_t
     *G = (unsigned)t->group;
   } else {
     *G = 32;
-    while (*G > 4 && nsegments / *G < 8 * sms)
+    while (*G > 4 && nsegments / *G < 12 * sms)
       *G /= 2;
   }
 }
