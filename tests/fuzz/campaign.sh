@@ -143,11 +143,12 @@ if [ $REPORT = 0 ]; then
 fi
 
 # Summary: executions from the final stats (plain mode, summed over processes) or from the fork
-# parent's last status line; coverage (cov = edges, ft = features) from the last status line.
+# parent's last status line; coverage (cov = edges reached, of all instrumented edges of the binary:
+# harness, library and the codec's encoder too; ft = features) from the last status line.
 found=0
 summary="$WORK/summary.txt"
 : >"$summary"
-printf '%-14s %7s %4s %13s %9s %6s %7s %7s  %s\n' harness seconds wrk executions exec/s cov ft corpus \
+printf '%-14s %7s %4s %13s %9s %12s %7s %7s  %s\n' harness seconds wrk executions exec/s cov/edges ft corpus \
   findings | tee -a "$summary"
 for h in $ONLY; do
   wd="$WORK/$h"
@@ -165,12 +166,13 @@ for h in $ONLY; do
     execs="$(sed -E 's/^#([0-9]+).*/\1/' <<<"$last")"
   fi
   cov="$(sed -nE 's/.* cov: ([0-9]+).*/\1/p' <<<"$last")"
+  edges="$(sed -nE 's/.*Loaded 1 modules +\(([0-9]+) inline 8-bit counters.*/\1/p' "$wd/log" | head -1)"
   ft="$(sed -nE 's/.* ft: ([0-9]+).*/\1/p' <<<"$last")"
   corp="$(sed -nE 's/.* corp: ([0-9]+).*/\1/p' <<<"$last")"
   findings="$(cd "$wd/findings" && ls 2>/dev/null | tr '\n' ' ')"
   [ -n "$findings" ] && found=1
-  printf '%-14s %7s %4s %13s %9s %6s %7s %7s  %s\n' "$h" "$secs" "$wrk" "${execs:-?}" \
-    "$(( ${execs:-0} / (secs > 0 ? secs : 1) ))" "${cov:-?}" "${ft:-?}" "${corp:-?}" \
+  printf '%-14s %7s %4s %13s %9s %12s %7s %7s  %s\n' "$h" "$secs" "$wrk" "${execs:-?}" \
+    "$(( ${execs:-0} / (secs > 0 ? secs : 1) ))" "${cov:-?}/${edges:-?}" "${ft:-?}" "${corp:-?}" \
     "${findings:-none} $(cat "$wd/status")" | tee -a "$summary"
 done
 
