@@ -102,18 +102,26 @@ PARZ_HD unsigned parz_bitlen64(uint64_t x)
  * swaps, each swapping the off-diagonal sub-tiles of half the size of the previous round. */
 PARZ_HD void parz_transpose_tiles(uint64_t* a, unsigned n)
 {
-  unsigned j, r;
+  unsigned j, hi, lo;
   uint64_t m = UINT64_C(0x00000000ffffffff);
   for (j = 32; j; j >>= 1, m ^= m << j) {
     if (j >= n)
       continue;
-    for (r = 0; r < n; r = ((r | j) + 1) & ~j) {
-      uint64_t t = ((a[r] >> j) ^ a[r | j]) & m;
-      a[r] ^= t << j;
-      a[r | j] ^= t;
-    }
+    /* rows hi + lo and hi + lo + j; consecutive lo are independent (vector code) */
+    for (hi = 0; hi < n; hi += 2 * j)
+      for (lo = hi; lo < hi + j; lo++) {
+        uint64_t t = ((a[lo] >> j) ^ a[lo + j]) & m;
+        a[lo] ^= t << j;
+        a[lo + j] ^= t;
+      }
   }
 }
+
+/* Below this many stream bits per group of values, a decoder that collected bit planes for
+ * tiles of side t sets the (at most as many) one bits individually instead of transposing. */
+#ifndef PARZ_SPARSE_BITS
+#define PARZ_SPARSE_BITS(t) ((t) * 2u)
+#endif
 
 /* Little-endian 64-bit word loads and stores, byte by byte: correct on any host and alignment,
  * and compiled to a single move on little-endian machines. */

@@ -49,25 +49,28 @@ PARZ_HD void PARZ_FN(parz_rev_inv_lift)(PARZ_UINT* p, unsigned s)
 }
 
 /* Inverse decorrelating transform: axes in reverse order of the forward one (w, z, y, x).
- * Along axis a (stride s = 4^a) the 4-vectors start at the offsets whose digit a is zero:
- * offset j of the n/4 of them spreads to (j mod s) + 4 s (j div s). */
+ * Along axis a (stride s = 4^a) the 4-vectors start at hi + lo, hi a multiple of 4 s and
+ * lo < s: consecutive lo are independent lifts on adjacent values, which compilers turn into
+ * vector code for every axis but x. */
 PARZ_HD void PARZ_FN(parz_inv_xform)(PARZ_UINT* p, unsigned dims)
 {
-  unsigned a = dims, j, quarter = 1u << (2 * dims - 2);
+  unsigned a = dims, size = 1u << (2 * dims), hi, lo;
   while (a-- > 0) {
     unsigned s = 1u << (2 * a);
-    for (j = 0; j < quarter; j++)
-      PARZ_FN(parz_inv_lift)(p + ((j & (s - 1)) | ((j & ~(s - 1)) << 2)), s);
+    for (hi = 0; hi < size; hi += 4 * s)
+      for (lo = 0; lo < s; lo++)
+        PARZ_FN(parz_inv_lift)(p + hi + lo, s);
   }
 }
 
 PARZ_HD void PARZ_FN(parz_rev_inv_xform)(PARZ_UINT* p, unsigned dims)
 {
-  unsigned a = dims, j, quarter = 1u << (2 * dims - 2);
+  unsigned a = dims, size = 1u << (2 * dims), hi, lo;
   while (a-- > 0) {
     unsigned s = 1u << (2 * a);
-    for (j = 0; j < quarter; j++)
-      PARZ_FN(parz_rev_inv_lift)(p + ((j & (s - 1)) | ((j & ~(s - 1)) << 2)), s);
+    for (hi = 0; hi < size; hi += 4 * s)
+      for (lo = 0; lo < s; lo++)
+        PARZ_FN(parz_rev_inv_lift)(p + hi + lo, s);
   }
 }
 
@@ -90,6 +93,7 @@ PARZ_HD unsigned PARZ_FN(parz_decode_ints)(parz_reader* r, unsigned maxbits, uns
    * parz_transpose_tiles), so after the transposition row i holds value i (t == gs) or
    * values i and 32 + i (32-bit values in groups of 64) */
   const unsigned gs = PARZ_MIN(size, 64u), ng = size / gs, t = PARZ_MIN(gs, intprec);
+  const uint64_t gmask = gs == 64 ? ~UINT64_C(0) : (UINT64_C(1) << gs) - 1;
   uint64_t pl[4][64];
   for (c = 0; c < ng; c++)
     for (i = 0; i < t; i++)
@@ -105,8 +109,11 @@ PARZ_HD unsigned PARZ_FN(parz_decode_ints)(parz_reader* r, unsigned maxbits, uns
     /* the first n values are known significant: one raw bit each */
     m = PARZ_MIN(n, bits);
     bits -= m;
-    for (i = 0; i < m; i += 64)
-      x[i >> 6] = parz_read_bits(&s, PARZ_MIN(64u, m - i));
+    if (size <= 64) /* one word: lets x[0] live in a register */
+      x[0] = parz_read_bits(&s, m);
+    else
+      for (i = 0; i < m; i += 64)
+        x[i >> 6] = parz_read_bits(&s, PARZ_MIN(64u, m - i));
     /* the rest: group tests, each followed by a unary-coded position of the next one bit */
     while (n < size && bits) {
       unsigned lim, z;
@@ -117,7 +124,7 @@ PARZ_HD unsigned PARZ_FN(parz_decode_ints)(parz_reader* r, unsigned maxbits, uns
       z = parz_read_zeros(&s, lim);
       bits -= z < lim ? z + 1 : lim;
       n += z;
-      x[n >> 6] |= UINT64_C(1) << (n & 63u);
+      x[size <= 64 ? 0 : n >> 6] |= UINT64_C(1) << (n & 63u);
       n++;
     }
 #if PARZ_PLANAR
@@ -129,6 +136,19 @@ PARZ_HD unsigned PARZ_FN(parz_decode_ints)(parz_reader* r, unsigned maxbits, uns
 #endif
   }
 #if PARZ_PLANAR
+  if (maxbits - bits <= PARZ_SPARSE_BITS(t) * ng) {
+    /* few bits, so few one bits: setting them one by one beats the transposition */
+    for (i = 0; i < size; i++)
+      data[i] = 0;
+    for (; k < intprec; k++)
+      for (c = 0; c < ng; c++) {
+        uint64_t x = (pl[c][k % t] >> (t * (k / t))) & gmask;
+        for (; x; x &= x - 1)
+          data[gs * c + parz_ctz64(x)] |= (PARZ_UINT)1 << k;
+      }
+    *r = s;
+    return maxbits - bits;
+  }
   for (c = 0; c < ng; c++) {
     parz_transpose_tiles(pl[c], t);
     if (t == gs) {

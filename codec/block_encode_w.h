@@ -51,21 +51,23 @@ PARZ_HD void PARZ_FN(parz_rev_fwd_lift)(PARZ_UINT* p, unsigned s)
  * offsets of the 4-vectors along each axis). */
 PARZ_HD void PARZ_FN(parz_fwd_xform)(PARZ_UINT* p, unsigned dims)
 {
-  unsigned a, j, quarter = 1u << (2 * dims - 2);
+  unsigned a, size = 1u << (2 * dims), hi, lo;
   for (a = 0; a < dims; a++) {
     unsigned s = 1u << (2 * a);
-    for (j = 0; j < quarter; j++)
-      PARZ_FN(parz_fwd_lift)(p + ((j & (s - 1)) | ((j & ~(s - 1)) << 2)), s);
+    for (hi = 0; hi < size; hi += 4 * s)
+      for (lo = 0; lo < s; lo++)
+        PARZ_FN(parz_fwd_lift)(p + hi + lo, s);
   }
 }
 
 PARZ_HD void PARZ_FN(parz_rev_fwd_xform)(PARZ_UINT* p, unsigned dims)
 {
-  unsigned a, j, quarter = 1u << (2 * dims - 2);
+  unsigned a, size = 1u << (2 * dims), hi, lo;
   for (a = 0; a < dims; a++) {
     unsigned s = 1u << (2 * a);
-    for (j = 0; j < quarter; j++)
-      PARZ_FN(parz_rev_fwd_lift)(p + ((j & (s - 1)) | ((j & ~(s - 1)) << 2)), s);
+    for (hi = 0; hi < size; hi += 4 * s)
+      for (lo = 0; lo < s; lo++)
+        PARZ_FN(parz_rev_fwd_lift)(p + hi + lo, s);
   }
 }
 
