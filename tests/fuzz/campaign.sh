@@ -57,7 +57,7 @@ pack() {
   done
   tar -C "$stage" -cJf "$out" . || die "tar failed"
   rm -rf "$stage"
-  echo "campaign.sh: packed $(ls "$dir"/fuzz_* | wc -l) binaries into $out ($(du -h "$out" | cut -f1))"
+  echo "campaign.sh: packed the fuzz_* binaries of $ALL into $out ($(du -h "$out" | cut -f1))"
 }
 
 BIN="$ROOT/build-fuzz/tests" SECONDS_EACH=60 PAR=1 FORK=0 CONCURRENT=0 ONLY="$ALL" WORK="" OUTDIR=""
@@ -106,6 +106,26 @@ export LD_LIBRARY_PATH="${LIBS#:}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
 
+# clang-14's ASan maps its shadow at fixed addresses; kernels with 32 random mmap bits
+# (vm.mmap_rnd_bits, e.g. Ubuntu 24.04's) can place libraries there and every start dies with
+# "AddressSanitizer:DEADLYSIGNAL". Try one quick run; if it fails, run without address-space
+# randomization (setarch -R), which fuzzing does not need.
+LAUNCH=()
+if [ $REPORT = 0 ]; then
+  probe=""
+  for h in $ONLY; do [ -x "$BIN/fuzz_$h" ] && { probe="$BIN/fuzz_$h"; break; }; done
+  if [ -n "$probe" ] && ! (cd "$WORK" && "$probe" -runs=2 >"$WORK/probe.log" 2>&1); then
+    if (cd "$WORK" && setarch "$(uname -m)" -R "$probe" -runs=2 >"$WORK/probe-setarch.log" 2>&1); then
+      LAUNCH=(setarch "$(uname -m)" -R)
+      echo "campaign.sh: fuzzers need setarch -R here (vm.mmap_rnd_bits" \
+           "$(cat /proc/sys/vm/mmap_rnd_bits 2>/dev/null || echo ?)); using it"
+    else
+      echo "campaign.sh: $probe does not start here, even with setarch -R:" >&2
+      tail -5 "$WORK/probe.log" >&2
+    fi
+  fi
+fi
+
 # One harness: scratch corpus = seeds + regressions; findings go to $wd/findings/.
 run_one() {
   local h="$1" wd="$WORK/$1" bin="$BIN/fuzz_$1" t0 t1 missing
@@ -124,7 +144,7 @@ run_one() {
   fi
   t0=$(date +%s)
   # The outer timeout only guards against a wedged fuzzer; libFuzzer stops itself on time.
-  (cd "$wd" && timeout -k 10 $((SECONDS_EACH + 120)) "$bin" "${args[@]}" "$wd/corpus" >"$wd/log" 2>&1)
+  (cd "$wd" && timeout -k 10 $((SECONDS_EACH + 120)) "${LAUNCH[@]}" "$bin" "${args[@]}" "$wd/corpus" >"$wd/log" 2>&1)
   echo "rc=$?" >"$wd/status"
   t1=$(date +%s)
   echo $((t1 - t0)) >"$wd/seconds"
