@@ -72,11 +72,10 @@ int parz_dispatch_decode(const void* src, size_t src_bytes, void* dst, size_t ds
     int use = gpu_is_usable();
     if (!use && pol.exec == PARZ_EXEC_CUDA)
       parz_warn_once("PARZ_EXEC=cuda but no usable CUDA GPU: decoding with OpenMP");
-    if (use && pol.exec == PARZ_EXEC_AUTO) {
-      parz_chunk_view v;   /* only the decoded size is needed; the decoder parses again */
-      use = parz_chunk_parse(src, src_bytes, &v, NULL) == PARZ_OK &&
-            v.raw_bytes >= PARZ_DISPATCH_GPU_MIN_BYTES;
-    }
+    /* dst holds the decoded chunk (the filter allocates exactly its size), so dst_bytes tells
+     * the size without parsing the chunk a second time; the decoder validates it anyway */
+    if (use && pol.exec == PARZ_EXEC_AUTO)
+      use = dst_bytes >= PARZ_DISPATCH_GPU_MIN_BYTES;
     if (use && gpu_decode(src, src_bytes, dst, dst_bytes) == PARZ_OK)
       return PARZ_OK;
   }
