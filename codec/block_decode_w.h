@@ -184,6 +184,17 @@ PARZ_HD unsigned PARZ_FN(parz_decode_iblock)(parz_reader* r, unsigned minbits, u
     parz_reader_skip(r, minbits - bits);
     bits = minbits;
   }
+#if defined(__CUDA_ARCH__)
+  if (dims == 2) {
+    /* A local copy of the order with the loop unrolled makes every index a constant, so the
+     * block stays in registers; indexing through the __constant__ table would put it in local
+     * memory, and every transform step after it would go through memory. */
+    const unsigned char p2[16] = {PARZ_PERM2_LIST};
+#pragma unroll
+    for (i = 0; i < 16; i++)
+      block[p2[i]] = PARZ_FN(parz_uint2int)(u[i]);
+  } else
+#endif
   if (perm) {
     for (i = 0; i < size; i++)
       block[perm[i]] = PARZ_FN(parz_uint2int)(u[i]);

@@ -1,13 +1,16 @@
 /* GPU decoding schemes against table size: the measurement behind the default C and P.
  *
  * For each array, mode and segment size C, one chunk holds the whole array (the most parallelism
- * a chunk can offer); it is decoded on the device by parz_gpu_decode_device with each scheme --
+ * a chunk can offer); it is decoded on the device by the kernels of parz_gpu_decode_device with
+ * each scheme -- BLOCK (threads parse segment lengths, then one thread per block; the default),
  * THREAD (one thread per segment, Noordsij 2019's decoder) and WARP (a warp parses G segments'
  * block lengths, then decodes one block per lane) at several G -- and timed with CUDA events
- * (median of --reps after warm-up). A device-to-device copy of the decoded array's size, timed the
+ * around the queued kernels (median of --reps after warm-up; the fault word is read back and
+ * checked after each run, outside the timed region). A device-to-device copy of the decoded array's size, timed the
  * same way, is the bandwidth anchor. Every scheme's output is compared with the serial decoder's.
  *
- * usage: bench_gpu_kernel [--reps N] [--c 1,4,16,...] [--p N] [--rel 1e-4,1e-3] FILE...
+ * usage: bench_gpu_kernel [--reps N] [--c 1,4,16,...] [--p N] [--rel 1e-4,1e-3]
+ *                         [--schemes block,thread,...] [--modes accuracy,precision,reversible] FILE...
  *   FILE: raw little-endian array named like name_f32le_AxBxC.bin (f32 or f64, C order).
  *   --rel: fixed-accuracy tolerances relative to the array's value range.
  * Output: one Markdown table row per (array, mode, C, scheme). */
@@ -17,6 +20,7 @@
 #include <string.h>
 
 #include <algorithm>
+#include <string>
 #include <vector>
 
 #include <cuda_runtime.h>
@@ -104,17 +108,31 @@ static std::vector<double> parse_list(const char* s)
   return v;
 }
 
+/* Whether name is one of the comma-separated items of list. */
+static bool in_list(const char* list, const char* name)
+{
+  size_t n = strlen(name);
+  for (const char* p = list; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+    if (!strncmp(p, name, n) && (p[n] == ',' || p[n] == 0))
+      return true;
+  return false;
+}
+
 struct timer {
   cudaEvent_t a, b;
   cudaStream_t st;
 };
 
-template <class F>
-static double median_ms(timer& t, int reps, F fn)
+/* Median GPU time of fn's queued work; after (untimed) runs once the events have completed. */
+template <class F, class G>
+static double median_ms(timer& t, int reps, F fn, G after)
 {
   std::vector<float> ms;
-  for (int i = 0; i < 2; i++)
+  for (int i = 0; i < 2; i++) {
     fn(); /* warm-up */
+    CHECK_CUDA(cudaStreamSynchronize(t.st));
+    after();
+  }
   for (int i = 0; i < reps; i++) {
     float x;
     CHECK_CUDA(cudaEventRecord(t.a, t.st));
@@ -122,6 +140,7 @@ static double median_ms(timer& t, int reps, F fn)
     CHECK_CUDA(cudaEventRecord(t.b, t.st));
     CHECK_CUDA(cudaEventSynchronize(t.b));
     CHECK_CUDA(cudaEventElapsedTime(&x, t.a, t.b));
+    after();
     ms.push_back(x);
   }
   std::sort(ms.begin(), ms.end());
@@ -134,6 +153,8 @@ int main(int argc, char** argv)
   std::vector<double> cs = {1, 4, 8, 16, 32, 64, 128};
   std::vector<double> rels = {1e-4, 1e-3};
   std::vector<const char*> files;
+  const char* only = NULL;       /* comma-separated scheme names, e.g. "block,thread" */
+  const char* only_modes = NULL; /* any of "accuracy,precision,reversible" */
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--reps") && i + 1 < argc)
       reps = atoi(argv[++i]);
@@ -143,6 +164,10 @@ int main(int argc, char** argv)
       P = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--rel") && i + 1 < argc)
       rels = parse_list(argv[++i]);
+    else if (!strcmp(argv[i], "--schemes") && i + 1 < argc)
+      only = argv[++i];
+    else if (!strcmp(argv[i], "--modes") && i + 1 < argc)
+      only_modes = argv[++i];
     else
       files.push_back(argv[i]);
   }
@@ -170,9 +195,17 @@ int main(int argc, char** argv)
   struct scheme {
     const char* name;
     int scheme, group;
-  } schemes[] = {{"thread", PARZ_GPU_SCHEME_THREAD, 0}, {"warp G=auto", PARZ_GPU_SCHEME_WARP, 0},
+  } all_schemes[] = {{"block", PARZ_GPU_SCHEME_BLOCK, 0},     {"block G=1", PARZ_GPU_SCHEME_BLOCK, 1},
+                     {"block G=2", PARZ_GPU_SCHEME_BLOCK, 2}, {"block G=4", PARZ_GPU_SCHEME_BLOCK, 4},
+                     {"block G=8", PARZ_GPU_SCHEME_BLOCK, 8}, {"block G=32", PARZ_GPU_SCHEME_BLOCK, 32},
+                     {"thread", PARZ_GPU_SCHEME_THREAD, 0},
+                     {"warp G=auto", PARZ_GPU_SCHEME_WARP, 0},
                  {"warp G=4", PARZ_GPU_SCHEME_WARP, 4},  {"warp G=8", PARZ_GPU_SCHEME_WARP, 8},
                  {"warp G=32", PARZ_GPU_SCHEME_WARP, 32}};
+  std::vector<scheme> schemes;
+  for (const scheme& s : all_schemes)
+    if (!only || in_list(only, s.name))
+      schemes.push_back(s);
 
   for (const char* path : files) {
     raw_array r;
@@ -187,7 +220,7 @@ int main(int argc, char** argv)
     CHECK_CUDA(cudaMalloc(&d_copy, raw));
     double copy_ms = median_ms(t, reps, [&] {
       CHECK_CUDA(cudaMemcpyAsync(d_copy, d_dst, raw, cudaMemcpyDeviceToDevice, t.st));
-    });
+    }, [] {});
     double copy_gibs = raw / (copy_ms * 1e-3) / 1073741824.0;
     std::vector<unsigned char> ref(raw), out(raw);
 
@@ -212,6 +245,8 @@ int main(int argc, char** argv)
       modes.push_back(m);
     }
     for (const mode& m : modes) {
+      if (only_modes && !in_list(only_modes, std::string(m.label, strcspn(m.label, " ")).c_str()))
+        continue;
       for (double cd : cs) {
         parz_chunk_config cfg;
         memset(&cfg, 0, sizeof cfg);
@@ -238,9 +273,20 @@ int main(int argc, char** argv)
         for (const scheme& s : schemes) {
           parz_gpu_set_tuning(ctx, s.scheme, s.group, 0);
           int rc = PARZ_OK;
+          /* the kernels of parz_gpu_decode_device, timed without its final wait and
+           * read-back of the fault word (host latency, not decoding); checked after each */
           double ms = median_ms(t, reps, [&] {
             if (rc == PARZ_OK)
-              rc = parz_gpu_decode_device(ctx, &v, d_chunk, d_dst, t.st, &err);
+              rc = parz_gpu_fault_clear(ctx, t.st, &err);
+            if (rc == PARZ_OK)
+              rc = parz_gpu_enqueue_offsets(ctx, &v, d_chunk, t.st, &err);
+            if (rc == PARZ_OK)
+              rc = parz_gpu_enqueue_segments(ctx, &v, d_chunk, d_dst, 0, v.nsegments, t.st, &err);
+            if (rc == PARZ_OK)
+              rc = parz_gpu_enqueue_exceptions(ctx, &v, d_chunk, d_dst, t.st, &err);
+          }, [&] {
+            if (rc == PARZ_OK)
+              rc = parz_gpu_fault_check(ctx, &v, t.st, &err);
           });
           if (rc != PARZ_OK) {
             printf("| %s | %s | %u | %.2f | %.3f | %llu | %s | error: %s | | |\n", r.name, m.label,

@@ -108,4 +108,161 @@ __device__ __forceinline__ unsigned parz_skip_block(parz_reader* r, const parz_p
   return bits;
 }
 
+/* A 64-bit window on the payload for parz_skip_segment: bit 0 is the bit at `pos`, and at least
+ * 32 bits are valid after every step. Words past the payload read as zero; such a parse cannot
+ * end where the table says, and the caller's end check reports it. */
+struct parz_window {
+  const unsigned char* data;
+  unsigned long long nbytes;
+  unsigned long long next; /* index of the next 32-bit word to load */
+  unsigned long long pos;
+  uint64_t w;
+  unsigned cnt;
+};
+
+__device__ __forceinline__ uint32_t parz_window_word(const parz_window* b, unsigned long long i)
+{
+  if (4 * i + 4 <= b->nbytes)
+    return __ldg((const uint32_t*)b->data + i); /* the payload is 8-byte aligned */
+  uint32_t v = 0;
+  for (unsigned k = 0; k < 4; k++)
+    if (4 * i + k < b->nbytes)
+      v |= (uint32_t)b->data[4 * i + k] << (8 * k);
+  return v;
+}
+
+__device__ __forceinline__ void parz_window_seek(parz_window* b, unsigned long long pos)
+{
+  unsigned off = (unsigned)(pos & 31u);
+  b->pos = pos;
+  b->next = pos >> 5;
+  b->w = (uint64_t)(parz_window_word(b, b->next) >> off) |
+         ((uint64_t)parz_window_word(b, b->next + 1) << (32 - off));
+  b->cnt = 64 - off;
+  b->next += 2;
+}
+
+/* Drops n bits (any number). */
+__device__ __forceinline__ void parz_window_skip(parz_window* b, unsigned long long n)
+{
+  if (n < b->cnt) {
+    b->w >>= n;
+    b->cnt -= (unsigned)n;
+    b->pos += n;
+    if (b->cnt < 32) {
+      b->w |= (uint64_t)parz_window_word(b, b->next++) << b->cnt;
+      b->cnt += 32;
+    }
+  } else {
+    parz_window_seek(b, b->pos + n);
+  }
+}
+
+/* Whether parz_skip_segment applies: a lossy mode (not reversible, not fixed rate) whose maxbits
+ * exceeds the most a block can take -- header, at most intprec planes of `size` raw bits, at
+ * most one 0 group test per plane, and per coefficient at most one 1 group test and one run bit
+ * -- so the budget never ends a block. Fixed accuracy and precision always qualify. */
+__host__ __device__ inline bool parz_skip_segment_ok(parz_type type, unsigned dims,
+                                                     const parz_params* p)
+{
+  const bool wide = type == PARZ_DOUBLE || type == PARZ_INT64;
+  const unsigned long long intprec = wide ? 64 : 32, size = 1ull << (2 * dims);
+  const unsigned long long header = type == PARZ_FLOAT ? 9 : type == PARZ_DOUBLE ? 12 : 0;
+  return p->minexp >= PARZ_MIN_EXP && p->minbits < p->maxbits &&
+         header + intprec * (size + 1) + 2 * size <= p->maxbits;
+}
+
+/* Length-only parse of a whole segment of nb blocks starting at bit `start`, for the lossy modes
+ * whose bit budget cannot run out inside a block (parz_skip_segment_ok): writes each block's
+ * start relative to `start` into rel[] and returns where the segment ends. The same walk as
+ * parz_skip_block, without the budget arithmetic, on a 64-bit window that always holds at least
+ * 32 unread bits, so a group test and its run of zeros (up to 31 bits) take one step. */
+template <parz_type TYPE, unsigned DIMS>
+__device__ __forceinline__ unsigned long long parz_skip_segment(const unsigned char* data,
+                                                                unsigned long long nbytes,
+                                                                unsigned long long start,
+                                                                unsigned nb, const parz_params* p,
+                                                                uint32_t* rel)
+{
+  const bool wide = TYPE == PARZ_DOUBLE || TYPE == PARZ_INT64;
+  const bool flt = TYPE == PARZ_FLOAT || TYPE == PARZ_DOUBLE;
+  const unsigned intprec = wide ? 64u : 32u, size = 1u << (2 * DIMS);
+  const unsigned ebits = wide ? 11u : 8u;
+  const int ebias = wide ? 1023 : 127;
+  parz_window b;
+  b.data = data;
+  b.nbytes = nbytes;
+  parz_window_seek(&b, start);
+  for (unsigned i = 0; i < nb; i++) {
+    const unsigned long long block_start = b.pos;
+    unsigned maxprec = p->maxprec;
+    rel[i] = (uint32_t)(block_start - start);
+    if (flt) {
+      if (!(b.w & 1u)) {
+        maxprec = 0; /* nothing coded */
+        parz_window_skip(&b, 1);
+      } else {
+        int emax = (int)((b.w >> 1) & ((1u << ebits) - 1u)) - ebias;
+        maxprec = parz_block_precision(emax, p->maxprec, p->minexp, DIMS);
+        parz_window_skip(&b, 1 + ebits);
+      }
+    }
+    unsigned k = intprec, n = 0;
+    const unsigned kmin = intprec > maxprec ? intprec - maxprec : 0;
+    while (k > kmin) {
+      if (n == size) {
+        parz_window_skip(&b, (unsigned long long)size * (k - kmin)); /* raw bits only */
+        break;
+      }
+      k--;
+      parz_window_skip(&b, n); /* one raw bit per significant coefficient */
+      /* group tests; after a 1, zeros up to the next significant coefficient, which is
+       * coefficient size - 1 without a terminating one once the others are exhausted */
+      while (b.w & 1u) {
+        unsigned lim = size - 1 - n;
+        uint32_t t = (uint32_t)(b.w >> 1) | 0x80000000u; /* bits 1..31 of w: valid */
+        unsigned z = (unsigned)(__ffs((int)t) - 1);
+        if (z < 31 && z < lim) {
+          parz_window_skip(&b, 2 + z);
+          n += z + 1;
+          continue;
+        }
+        if (lim <= 31) {
+          parz_window_skip(&b, 1 + lim);
+          n = size;
+          break;
+        }
+        /* a run longer than the window (3D, 4D): the 1, then zeros 32 at a time */
+        parz_window_skip(&b, 32);
+        n += 31;
+        for (;;) {
+          lim = size - 1 - n;
+          t = (uint32_t)b.w;
+          z = t ? (unsigned)(__ffs((int)t) - 1) : 32u;
+          if (z < 32 && z < lim) {
+            parz_window_skip(&b, z + 1);
+            n += z + 1;
+            break;
+          }
+          if (lim <= 32) {
+            parz_window_skip(&b, lim);
+            n = size;
+            break;
+          }
+          parz_window_skip(&b, 32);
+          n += 32;
+        }
+        if (n == size)
+          break;
+      }
+      if (n < size)
+        parz_window_skip(&b, 1); /* the group test that was 0 */
+    }
+    unsigned long long bits = b.pos - block_start;
+    if (bits < p->minbits)
+      parz_window_skip(&b, p->minbits - bits);
+  }
+  return b.pos;
+}
+
 #endif

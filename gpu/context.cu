@@ -68,6 +68,7 @@ extern "C" void parz_gpu_context_free(parz_gpu_context* ctx)
   if (ctx->copy_stream)
     cudaStreamSynchronize(ctx->copy_stream);
   release(&ctx->d_offsets, 0);
+  release(&ctx->d_rel, 0);
   release(&ctx->d_fault, 0);
   release(&ctx->h_fault, 1);
   release(&ctx->d_chunk, 0);

@@ -36,12 +36,15 @@ struct parz_gpu_tuning {
   int scheme;        /* PARZ_GPU_SCHEME_* ; 0 = choose */
   int group;         /* G: segments per warp, 1..32; 0 = choose */
   int round_blocks;  /* K: blocks per segment parsed per round, 1..32; 0 = min(C, 32) */
+  int generic_skip;  /* BLOCK: parse lengths block by block even where parz_skip_segment
+                        applies (tests compare the two parsers) */
 };
 
 enum {
   PARZ_GPU_SCHEME_AUTO = 0,
   PARZ_GPU_SCHEME_WARP = 1,    /* lanes parse segment lengths, then decode one block per lane */
-  PARZ_GPU_SCHEME_THREAD = 2   /* one thread decodes a whole segment (the thesis's decoder) */
+  PARZ_GPU_SCHEME_THREAD = 2,  /* one thread decodes a whole segment (the thesis's decoder) */
+  PARZ_GPU_SCHEME_BLOCK = 3    /* threads parse segment lengths, then one thread per block */
 };
 
 /* Grow-only device/pinned buffer. */
@@ -56,6 +59,7 @@ struct parz_gpu_context {
   cudaStream_t stream;      /* filter path: uploads and kernels */
   cudaStream_t copy_stream; /* filter path: downloads */
   struct parz_gpu_buffer d_offsets;  /* u64 per segment + 1 */
+  struct parz_gpu_buffer d_rel;      /* BLOCK scheme: u32 per block */
   struct parz_gpu_buffer d_fault;    /* struct parz_gpu_fault */
   struct parz_gpu_buffer h_fault;    /* pinned copy of it */
   struct parz_gpu_buffer d_chunk;    /* filter path */

@@ -3,7 +3,7 @@
 # Unpacks Debian's HDF5 and libzfp from .gpu/*.deb into /opt/h5, the real arrays from
 # .gpu/data/*.xz into $PARZ_GPU_DATA, and builds ParZ for the local GPU in build-gpu-machine.
 #
-#   scripts/gpu_machine.sh setup            # unpack + build (idempotent)
+#   scripts/gpu_machine.sh setup [TARGET...] # unpack + build everything or just TARGETs (idempotent)
 #   scripts/gpu_machine.sh env              # print the exports for later commands (eval it)
 #
 # Prepare here once: see README.md ("GPU machine").
@@ -22,7 +22,7 @@ print_env() {
 
 case "${1:-setup}" in
   env) print_env; exit 0 ;;
-  setup) ;;
+  setup) if [ $# -gt 0 ]; then shift; fi ;;
   *) echo "usage: $0 setup|env" >&2; exit 2 ;;
 esac
 
@@ -40,5 +40,5 @@ cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DPARZ_SHARED_DATA="$DAT
   "-DCMAKE_PREFIX_PATH=/opt/h5/usr;$H5LIB/hdf5/serial" -DZFP_ROOT=/opt/h5/usr >"$BUILD.configure.log" 2>&1 ||
   { tail -30 "$BUILD.configure.log"; exit 1; }
 grep -E "ParZ|CUDA|HDF5|zfp" "$BUILD.configure.log" | head -20 || true
-cmake --build "$BUILD" -j"$(nproc)" >"$BUILD.build.log" 2>&1 || { grep -B2 -A8 -E "error" "$BUILD.build.log" | head -80; exit 1; }
+cmake --build "$BUILD" -j"$(nproc)" ${1:+--target "$@"} >"$BUILD.build.log" 2>&1 || { grep -B2 -A8 -E "error" "$BUILD.build.log" | head -80; exit 1; }
 echo "gpu_machine.sh: built in $BUILD"

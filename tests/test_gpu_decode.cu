@@ -106,7 +106,11 @@ static int gpu_device_decode(const unsigned char* chunk, size_t bytes, void* out
 static const char* scheme_name(int scheme, int group)
 {
   static char buf[32];
-  snprintf(buf, sizeof buf, "%s/G=%d", scheme == PARZ_GPU_SCHEME_THREAD ? "thread" : "warp",
+  snprintf(buf, sizeof buf, "%s/G=%d",
+           scheme == PARZ_GPU_SCHEME_THREAD  ? "thread"
+           : scheme == PARZ_GPU_SCHEME_WARP  ? "warp"
+           : scheme == PARZ_GPU_SCHEME_BLOCK ? "block/generic-skip"
+                                             : "auto",
            group);
   return buf;
 }
@@ -115,9 +119,11 @@ static const char* scheme_name(int scheme, int group)
 static void compare_chunk(const char* what, const unsigned char* chunk, size_t bytes,
                           size_t raw_bytes, int all_schemes)
 {
-  static const int schemes[][3] = {{PARZ_GPU_SCHEME_WARP, 0, 0}, {PARZ_GPU_SCHEME_WARP, 32, 0},
-                                   {PARZ_GPU_SCHEME_WARP, 1, 0}, {PARZ_GPU_SCHEME_WARP, 7, 5},
-                                   {PARZ_GPU_SCHEME_THREAD, 0, 0}};
+  /* scheme, G, K, generic length parser (BLOCK) */
+  static const int schemes[][4] = {{PARZ_GPU_SCHEME_AUTO, 0, 0, 0},  {PARZ_GPU_SCHEME_BLOCK, 0, 0, 1},
+                                   {PARZ_GPU_SCHEME_WARP, 0, 0, 0},  {PARZ_GPU_SCHEME_WARP, 32, 0, 0},
+                                   {PARZ_GPU_SCHEME_WARP, 1, 0, 0},  {PARZ_GPU_SCHEME_WARP, 7, 5, 0},
+                                   {PARZ_GPU_SCHEME_THREAD, 0, 0, 0}};
   parz_error e;
   unsigned char* ref = (unsigned char*)malloc(raw_bytes + 1);
   unsigned char* out = (unsigned char*)malloc(raw_bytes + 1);
@@ -126,6 +132,7 @@ static void compare_chunk(const char* what, const unsigned char* chunk, size_t b
   for (k = 0; k < n; k++) {
     int rc;
     parz_gpu_set_tuning(ctx, schemes[k][0], schemes[k][1], schemes[k][2]);
+    ctx->tuning.generic_skip = schemes[k][3];
     memset(out, 0x5A, raw_bytes);
     rc = parz_gpu_chunk_decode(ctx, chunk, bytes, out, raw_bytes, &e);
     CHECK(rc == ref_rc, "%s [%s] filter path status %d (%s), serial %d", what,
@@ -142,6 +149,7 @@ static void compare_chunk(const char* what, const unsigned char* chunk, size_t b
             scheme_name(schemes[k][0], schemes[k][1]));
   }
   parz_gpu_set_tuning(ctx, 0, 0, 0);
+  ctx->tuning.generic_skip = 0;
   free(ref);
   free(out);
 }

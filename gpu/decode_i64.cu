@@ -1,0 +1,7 @@
+/* Decode kernels for one scalar type (see decode_kernels.cuh). */
+#include "decode_kernels.cuh"
+
+cudaError_t parz_gpu_launch_i64(unsigned dims, int scheme, const seg_args& a, cudaStream_t st)
+{
+  return launch_dims<PARZ_INT64>(dims, scheme, a, st);
+}

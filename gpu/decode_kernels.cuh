@@ -1,0 +1,306 @@
+/* Segment decode kernels (see decode.cu for the schemes), instantiated per scalar type in
+ * decode_<type>.cu so that the four types compile in parallel. Internal to gpu/. */
+#ifndef PARZ_GPU_DECODE_KERNELS_CUH
+#define PARZ_GPU_DECODE_KERNELS_CUH
+
+#include "block_skip.cuh"
+#include "gpu_internal.h"
+
+#define WARPS_PER_CTA 4
+#define MAX_ROUND 32
+
+struct seg_args {
+  const unsigned char* payload;
+  unsigned long long payload_bytes;
+  const unsigned long long* offsets; /* nsegments + 1 absolute bit offsets */
+  uint32_t* rel;                     /* BLOCK: per block, bit offset within its segment */
+  unsigned long long block_end;      /* BLOCK: blocks [first * C, block_end) */
+  unsigned long long nblocks;
+  unsigned long long first;          /* segments [first, end) */
+  unsigned long long end;
+  unsigned long long shape[4];       /* C order */
+  unsigned long long bgrid[4];       /* blocks along each dimension */
+  parz_params params;
+  unsigned C, K, G;
+  int fixed;                         /* every block is maxbits long */
+  int flat_skip;                     /* parz_skip_segment applies (block_skip.cuh) */
+  int vec;                           /* full rows may be stored as aligned 16-byte vectors */
+  void* dst;
+  parz_gpu_fault* fault;
+};
+
+__device__ __forceinline__ void report_fault(parz_gpu_fault* f, unsigned long long segment, unsigned code)
+{
+  atomicMin(&f->segment, segment);
+  atomicOr(&f->code, code);
+}
+
+template <parz_type T>
+struct raw_of {
+  typedef uint32_t type;
+};
+template <>
+struct raw_of<PARZ_DOUBLE> {
+  typedef uint64_t type;
+};
+template <>
+struct raw_of<PARZ_INT64> {
+  typedef uint64_t type;
+};
+
+/* One block, by the CPU's code. Returns the bits it occupied. */
+template <parz_type T, unsigned D>
+__device__ __forceinline__ unsigned decode_block(parz_reader* r, const parz_params* p,
+                                                 typename raw_of<T>::type* out)
+{
+  if constexpr (T == PARZ_FLOAT)
+    return parz_decode_fblock32(r, p, D, out);
+  else if constexpr (T == PARZ_DOUBLE)
+    return parz_decode_fblock64(r, p, D, out);
+  else if constexpr (T == PARZ_INT32)
+    return parz_decode_sblock32(r, p, D, out);
+  else
+    return parz_decode_sblock64(r, p, D, out);
+}
+
+/* Writes decoded block b (4^D raw values, x fastest) into its place in the array; values of
+ * partial blocks that fall outside the array are dropped. */
+template <parz_type T, unsigned D, typename I>
+__device__ __forceinline__ void scatter(const seg_args& a, I b,
+                                        const typename raw_of<T>::type* v)
+{
+  typedef typename raw_of<T>::type U;
+  U* dst = (U*)a.dst;
+  unsigned long long base = 0, stride = 1;
+  unsigned long long lim[4]; /* values of the block inside the array, per dimension */
+  unsigned long long str[4]; /* element stride per dimension */
+#pragma unroll
+  for (int k = (int)D - 1; k >= 0; k--) {
+    /* I = unsigned where the block index fits: a 64-bit division is a long software routine */
+    unsigned long long bc = b % (I)a.bgrid[k];
+    b /= (I)a.bgrid[k];
+    unsigned long long left = a.shape[k] - 4 * bc;
+    lim[k] = left < 4 ? left : 4;
+    str[k] = stride;
+    base += 4 * bc * stride;
+    stride *= a.shape[k];
+  }
+  const unsigned rows = 1u << (2 * (D - 1));
+#pragma unroll
+  for (unsigned row = 0; row < rows; row++) {
+    /* row coordinates in dimensions 0..D-2 (dimension D-2 varies fastest) */
+    unsigned long long off = base;
+    bool inside = true;
+#pragma unroll
+    for (int k = (int)D - 2; k >= 0; k--) {
+      unsigned c = (row >> (2 * (D - 2 - k))) & 3u;
+      inside = inside && c < lim[k];
+      off += c * str[k];
+    }
+    if (!inside)
+      continue;
+    const U* src = v + 4 * row;
+    if (a.vec && lim[D - 1] == 4) {
+      if constexpr (sizeof(U) == 4) {
+        *(uint4*)(dst + off) = make_uint4(src[0], src[1], src[2], src[3]);
+      } else {
+        *(ulonglong2*)(dst + off) = make_ulonglong2(src[0], src[1]);
+        *(ulonglong2*)(dst + off + 2) = make_ulonglong2(src[2], src[3]);
+      }
+    } else {
+#pragma unroll
+      for (unsigned x = 0; x < 4; x++)
+        if (x < lim[D - 1])
+          dst[off + x] = src[x];
+    }
+  }
+}
+
+__device__ __forceinline__ unsigned long long seg_blocks(const seg_args& a, unsigned long long s)
+{
+  unsigned long long left = a.nblocks - s * a.C;
+  return left < a.C ? left : a.C;
+}
+
+template <parz_type T, unsigned D>
+__global__ void __launch_bounds__(32 * WARPS_PER_CTA)
+    warp_kernel(const seg_args a)
+{
+  typedef typename raw_of<T>::type U;
+  __shared__ uint32_t s_rel[WARPS_PER_CTA][32 * MAX_ROUND];
+  __shared__ unsigned long long s_base[WARPS_PER_CTA][32];
+  const unsigned warp = threadIdx.x >> 5, lane = threadIdx.x & 31u;
+  const unsigned G = a.G, K = a.K, C = a.C;
+  const unsigned long long seg0 =
+      a.first + ((unsigned long long)blockIdx.x * WARPS_PER_CTA + warp) * G;
+  if (seg0 >= a.end)
+    return; /* the whole warp */
+  const unsigned long long s = seg0 + lane;
+  const bool mine = lane < G && s < a.end;
+  const parz_params p = a.params;
+  parz_reader r;
+  unsigned long long start = 0, nb = 0;
+  uint32_t rel = 0;
+  if (mine) {
+    start = a.offsets[s];
+    nb = seg_blocks(a, s);
+    s_base[warp][lane] = start;
+    parz_reader_init(&r, a.payload, a.payload_bytes, start);
+  }
+  for (unsigned round = 0; round < C; round += K) {
+    if (mine) {
+      for (unsigned i = 0; i < K && round + i < nb; i++) {
+        s_rel[warp][lane * K + i] = rel;
+        rel += a.fixed ? p.maxbits : parz_skip_block<T, D>(&r, &p);
+      }
+    }
+    __syncwarp();
+    for (unsigned j = lane; j < G * K; j += 32) {
+      unsigned l = j / K, i = j - l * K;
+      unsigned long long s2 = seg0 + l;
+      if (s2 >= a.end || round + i >= seg_blocks(a, s2))
+        continue;
+      parz_reader rb;
+      U out[1u << (2 * D)];
+      parz_reader_init(&rb, a.payload, a.payload_bytes, s_base[warp][l] + s_rel[warp][j]);
+      decode_block<T, D>(&rb, &p, out);
+      if (rb.err)
+        report_fault(a.fault, s2, PARZ_GPU_FAULT_OVERRUN);
+      scatter<T, D>(a, s2 * C + round + i, out);
+    }
+    __syncwarp();
+  }
+  if (mine) {
+    if (!a.fixed && r.err)
+      report_fault(a.fault, s, PARZ_GPU_FAULT_OVERRUN);
+    if (start + rel != a.offsets[s + 1])
+      report_fault(a.fault, s, PARZ_GPU_FAULT_END);
+  }
+}
+
+template <parz_type T, unsigned D>
+__global__ void __launch_bounds__(128) thread_kernel(const seg_args a)
+{
+  typedef typename raw_of<T>::type U;
+  const unsigned long long s = a.first + (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (s >= a.end)
+    return;
+  const parz_params p = a.params;
+  const unsigned long long nb = seg_blocks(a, s);
+  parz_reader r;
+  parz_reader_init(&r, a.payload, a.payload_bytes, a.offsets[s]);
+  for (unsigned long long i = 0; i < nb; i++) {
+    U out[1u << (2 * D)];
+    decode_block<T, D>(&r, &p, out);
+    scatter<T, D>(a, s * a.C + i, out);
+  }
+  if (r.err)
+    report_fault(a.fault, s, PARZ_GPU_FAULT_OVERRUN);
+  if (parz_reader_tell(&r) != a.offsets[s + 1])
+    report_fault(a.fault, s, PARZ_GPU_FAULT_END);
+}
+
+/* BLOCK scheme, kernel 1: one thread per segment walks its blocks with the length-only parser
+ * and writes where each block starts, relative to its segment (u32: a segment of at most 65536
+ * blocks of at most 2^14 bits each). It also checks the segment's end against the table. */
+template <parz_type T, unsigned D>
+__global__ void __launch_bounds__(128) lengths_kernel(const seg_args a)
+{
+  /* G segments per warp, lanes G..31 idle: the lanes of a warp diverge at every plane and
+   * group test, so fewer of them per warp, in more warps, finish sooner (gpu/README.md) */
+  const unsigned lane = threadIdx.x & 31u;
+  const unsigned long long warp = ((unsigned long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+  const unsigned long long s = a.first + warp * a.G + lane;
+  if (lane >= a.G || s >= a.end)
+    return;
+  const parz_params p = a.params;
+  const unsigned nb = (unsigned)seg_blocks(a, s);
+  uint32_t* rel = a.rel + s * a.C;
+  const unsigned long long start = a.offsets[s];
+  if (a.flat_skip) {
+    if (parz_skip_segment<T, D>(a.payload, a.payload_bytes, start, nb, &p, rel) !=
+        a.offsets[s + 1])
+      report_fault(a.fault, s, PARZ_GPU_FAULT_END);
+    return;
+  }
+  parz_reader r;
+  uint32_t at = 0;
+  parz_reader_init(&r, a.payload, a.payload_bytes, start);
+  for (unsigned i = 0; i < nb; i++) {
+    rel[i] = at;
+    at += parz_skip_block<T, D>(&r, &p);
+  }
+  if (r.err)
+    report_fault(a.fault, s, PARZ_GPU_FAULT_OVERRUN);
+  if (start + at != a.offsets[s + 1])
+    report_fault(a.fault, s, PARZ_GPU_FAULT_END);
+}
+
+/* BLOCK scheme, kernel 2: one thread per block, so the parallelism is the number of blocks
+ * whatever C is, and neighbouring threads store neighbouring blocks. Where a block starts comes
+ * from kernel 1 (variable rate) or from its index (fixed rate; C = 1 needs no offsets either).
+ * Block indices are 32-bit here (parz_gpu_enqueue_segments checks that they fit). */
+template <parz_type T, unsigned D>
+__global__ void __launch_bounds__(128) block_kernel(const seg_args a)
+{
+  typedef typename raw_of<T>::type U;
+  const unsigned b = (unsigned)(a.first * a.C) + blockIdx.x * blockDim.x + threadIdx.x;
+  if (b >= (unsigned)a.block_end)
+    return;
+  const parz_params p = a.params;
+  const unsigned s = b / a.C, i = b - s * a.C;
+  unsigned long long at = a.offsets[s];
+  if (a.fixed)
+    at += (unsigned long long)i * p.maxbits;
+  else if (a.C > 1)
+    at += a.rel[b];
+  parz_reader r;
+  U out[1u << (2 * D)];
+  parz_reader_init(&r, a.payload, a.payload_bytes, at);
+  decode_block<T, D>(&r, &p, out);
+  if (r.err)
+    report_fault(a.fault, s, PARZ_GPU_FAULT_OVERRUN);
+  else if (a.C == 1 && !a.fixed && parz_reader_tell(&r) != a.offsets[s + 1])
+    report_fault(a.fault, s, PARZ_GPU_FAULT_END); /* no kernel 1 checked it */
+  scatter<T, D>(a, b, out);
+}
+
+template <parz_type T, unsigned D>
+cudaError_t launch(int scheme, const seg_args& a, cudaStream_t stream)
+{
+  unsigned long long n = a.end - a.first;
+  if (scheme == PARZ_GPU_SCHEME_THREAD) {
+    thread_kernel<T, D><<<(unsigned)((n + 127) / 128), 128, 0, stream>>>(a);
+  } else if (scheme == PARZ_GPU_SCHEME_BLOCK) {
+    unsigned long long nb = a.block_end - a.first * a.C;
+    if (a.C > 1 && !a.fixed) {
+      unsigned long long threads = 32 * ((n + a.G - 1) / a.G);
+      lengths_kernel<T, D><<<(unsigned)((threads + 127) / 128), 128, 0, stream>>>(a);
+    }
+    block_kernel<T, D><<<(unsigned)((nb + 127) / 128), 128, 0, stream>>>(a);
+  } else {
+    unsigned long long warps = (n + a.G - 1) / a.G;
+    unsigned long long ctas = (warps + WARPS_PER_CTA - 1) / WARPS_PER_CTA;
+    warp_kernel<T, D><<<(unsigned)ctas, 32 * WARPS_PER_CTA, 0, stream>>>(a);
+  }
+  return cudaGetLastError();
+}
+
+template <parz_type T>
+cudaError_t launch_dims(unsigned dims, int scheme, const seg_args& a, cudaStream_t st)
+{
+  switch (dims) {
+    case 1: return launch<T, 1>(scheme, a, st);
+    case 2: return launch<T, 2>(scheme, a, st);
+    case 3: return launch<T, 3>(scheme, a, st);
+    default: return launch<T, 4>(scheme, a, st);
+  }
+}
+
+/* One per scalar type (decode_<type>.cu). */
+cudaError_t parz_gpu_launch_f32(unsigned dims, int scheme, const seg_args& a, cudaStream_t st);
+cudaError_t parz_gpu_launch_f64(unsigned dims, int scheme, const seg_args& a, cudaStream_t st);
+cudaError_t parz_gpu_launch_i32(unsigned dims, int scheme, const seg_args& a, cudaStream_t st);
+cudaError_t parz_gpu_launch_i64(unsigned dims, int scheme, const seg_args& a, cudaStream_t st);
+
+#endif
