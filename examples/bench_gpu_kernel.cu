@@ -194,8 +194,11 @@ int main(int argc, char** argv)
 
   struct scheme {
     const char* name;
-    int scheme, group;
-  } all_schemes[] = {{"block", PARZ_GPU_SCHEME_BLOCK, 0},     {"block G=1", PARZ_GPU_SCHEME_BLOCK, 1},
+    int scheme, group, skip;
+  } all_schemes[] = {{"block", PARZ_GPU_SCHEME_BLOCK, 0},     {"block/segment-parser", PARZ_GPU_SCHEME_BLOCK, 0, PARZ_GPU_SKIP_SEGMENT},
+                     {"block/block-parser", PARZ_GPU_SCHEME_BLOCK, 0, PARZ_GPU_SKIP_BLOCK},
+                     {"block G=16", PARZ_GPU_SCHEME_BLOCK, 16},
+                     {"block G=1", PARZ_GPU_SCHEME_BLOCK, 1},
                      {"block G=2", PARZ_GPU_SCHEME_BLOCK, 2}, {"block G=4", PARZ_GPU_SCHEME_BLOCK, 4},
                      {"block G=8", PARZ_GPU_SCHEME_BLOCK, 8}, {"block G=32", PARZ_GPU_SCHEME_BLOCK, 32},
                      {"thread", PARZ_GPU_SCHEME_THREAD, 0},
@@ -272,6 +275,7 @@ int main(int argc, char** argv)
         double table_pct = 100.0 * v.table_bytes / v.payload_bytes;
         for (const scheme& s : schemes) {
           parz_gpu_set_tuning(ctx, s.scheme, s.group, 0);
+          ctx->tuning.skip = s.skip;
           int rc = PARZ_OK;
           /* the kernels of parz_gpu_decode_device, timed without its final wait and
            * read-back of the fault word (host latency, not decoding); checked after each */

@@ -114,9 +114,10 @@ __device__ __forceinline__ unsigned parz_skip_block(parz_reader* r, const parz_p
 struct parz_window {
   const unsigned char* data;
   unsigned long long nbytes;
-  unsigned long long next; /* index of the next 32-bit word to load */
+  unsigned long long next; /* index of the word in `ahead` */
   unsigned long long pos;
   uint64_t w;
+  uint32_t ahead;          /* the next word, loaded one refill early to hide the load latency */
   unsigned cnt;
 };
 
@@ -140,6 +141,7 @@ __device__ __forceinline__ void parz_window_seek(parz_window* b, unsigned long l
          ((uint64_t)parz_window_word(b, b->next + 1) << (32 - off));
   b->cnt = 64 - off;
   b->next += 2;
+  b->ahead = parz_window_word(b, b->next);
 }
 
 /* Drops n bits (any number). */
@@ -150,8 +152,9 @@ __device__ __forceinline__ void parz_window_skip(parz_window* b, unsigned long l
     b->cnt -= (unsigned)n;
     b->pos += n;
     if (b->cnt < 32) {
-      b->w |= (uint64_t)parz_window_word(b, b->next++) << b->cnt;
+      b->w |= (uint64_t)b->ahead << b->cnt;
       b->cnt += 32;
+      b->ahead = parz_window_word(b, ++b->next);
     }
   } else {
     parz_window_seek(b, b->pos + n);
@@ -215,6 +218,11 @@ __device__ __forceinline__ unsigned long long parz_skip_segment(const unsigned c
         break;
       }
       k--;
+      if (n < 32 && !((b.w >> n) & 1u)) {
+        /* the common plane: raw bits, then a group test of 0 -- one step */
+        parz_window_skip(&b, n + 1);
+        continue;
+      }
       parz_window_skip(&b, n); /* one raw bit per significant coefficient */
       /* group tests; after a 1, zeros up to the next significant coefficient, which is
        * coefficient size - 1 without a terminating one once the others are exhausted */
@@ -263,6 +271,93 @@ __device__ __forceinline__ unsigned long long parz_skip_segment(const unsigned c
       parz_window_skip(&b, p->minbits - bits);
   }
   return b.pos;
+}
+
+/* parz_skip_segment for blocks of at most 16 values (1D, 2D), where the lanes of a warp stay
+ * together: every step is one event -- a bit plane whose group test is 0 (its raw bits and the
+ * test), or a group test of 1 with the run of zeros that follows, or the final 0 test of a plane
+ * -- computed with selects instead of branches. A group test sits at most 15 bits into the
+ * window and its run is at most 15 bits, so the window's 32 bits always hold a whole event.
+ * Only a block's end (header of the next) branches. Same bits as parz_skip_segment. */
+template <parz_type TYPE, unsigned DIMS>
+__device__ __forceinline__ unsigned long long parz_skip_segment_small(
+    const unsigned char* data, unsigned long long nbytes, unsigned long long start, unsigned nb,
+    const parz_params* p, uint32_t* rel)
+{
+  static_assert(DIMS <= 2, "blocks of at most 16 values");
+  const bool wide = TYPE == PARZ_DOUBLE || TYPE == PARZ_INT64;
+  const bool flt = TYPE == PARZ_FLOAT || TYPE == PARZ_DOUBLE;
+  const unsigned intprec = wide ? 64u : 32u, size = 1u << (2 * DIMS);
+  const unsigned ebits = wide ? 11u : 8u;
+  const int ebias = wide ? 1023 : 127;
+  parz_window b;
+  b.data = data;
+  b.nbytes = nbytes;
+  parz_window_seek(&b, start);
+  unsigned i = 0, k = 0, kmin = 0, n = 0;
+  bool in_plane = false;
+  unsigned long long block_start = start;
+  if (!nb)
+    return start;
+  for (bool over = true;;) {
+    /* A block is over when no plane is left or every coefficient is significant (raw planes
+     * remain). Its end and the next block's header share one branch, so the lanes of a warp
+     * diverge once per block; empty blocks end at their header and go round again. */
+    while (over) {
+      if (i > 0) {
+        if (k > kmin)
+          parz_window_skip(&b, (unsigned long long)size * (k - kmin));
+        unsigned long long bits = b.pos - block_start;
+        if (bits < p->minbits)
+          parz_window_skip(&b, p->minbits - bits);
+        if (i == nb)
+          return b.pos;
+      }
+      block_start = b.pos;
+      rel[i++] = (uint32_t)(block_start - start);
+      unsigned maxprec = p->maxprec;
+      if (flt) {
+        if (!(b.w & 1u)) {
+          maxprec = 0;
+          parz_window_skip(&b, 1);
+        } else {
+          int emax = (int)((b.w >> 1) & ((1u << ebits) - 1u)) - ebias;
+          maxprec = parz_block_precision(emax, p->maxprec, p->minexp, DIMS);
+          parz_window_skip(&b, 1 + ebits);
+        }
+      }
+      k = intprec;
+      kmin = intprec > maxprec ? intprec - maxprec : 0;
+      n = 0;
+      in_plane = false;
+      over = k <= kmin;
+    }
+    /* one event; it lies in the low 32 bits of the window (group test at most 15 bits in,
+     * run at most 15 bits), so 32-bit operations do */
+    const uint32_t lo = (uint32_t)b.w;
+    const unsigned off = in_plane ? 0u : n; /* where the group test is */
+    const unsigned g = (lo >> off) & 1u;
+    const uint32_t t = (lo >> (off + 1)) | 0x10000u; /* 16 valid bits, then a stop */
+    const unsigned z = (unsigned)(__ffs((int)t) - 1);
+    const unsigned lim = size - 1 - n;
+    unsigned adv;
+    if (!in_plane)
+      k--;
+    if (!g) {
+      adv = off + 1; /* plane over */
+      in_plane = false;
+    } else if (z < lim) {
+      adv = off + 2 + z; /* coefficient n + z becomes significant */
+      n += z + 1;
+      in_plane = true;
+    } else {
+      adv = off + 1 + lim; /* the last coefficient, without a terminating one */
+      n = size;
+      in_plane = false;
+    }
+    parz_window_skip(&b, adv);
+    over = !in_plane && (k <= kmin || n == size);
+  }
 }
 
 #endif

@@ -22,9 +22,10 @@
  * examples/bench_gpu_kernel on an H200 (132 SMs; etopo5 float32 2D at accuracy 1e-2, C = 1..64;
  * gpu/README.md has the table):
  * - BLOCK everywhere: one thread per block in the decode kernel, so C only matters to the
- *   length parse. Its G (segments per warp in the parse) is the largest, up to 8, that still
- *   leaves 32 parse warps per SM: the parse's lanes diverge, so warps with fewer busy lanes
- *   finish sooner, down to where there are too few warps to hide latency.
+ *   length parse. Its G (segments per warp in the parse) is the largest that still leaves 16
+ *   parse warps per SM: more busy lanes per warp cost little (the parser hardly diverges), but
+ *   fewer warps hide less latency. At C = 8, 16, 32, 64 that gave G = 32, 16, 8, 4, each the
+ *   best measured.
  * - WARP (G from 32 down to 4 keeping 12 warps per SM) only where block indices would not fit
  *   in 32 bits (over 2^32 blocks, far beyond any HDF5 chunk). */
 static void plan(const parz_gpu_context* ctx, const parz_chunk_view* v, uint64_t nsegments,
@@ -41,8 +42,8 @@ static void plan(const parz_gpu_context* ctx, const parz_chunk_view* v, uint64_t
   if (t->group) {
     *G = (unsigned)t->group;
   } else if (*scheme == PARZ_GPU_SCHEME_BLOCK) {
-    *G = 8;
-    while (*G > 1 && nsegments / *G < 32 * sms)
+    *G = 32;
+    while (*G > 1 && nsegments / *G < 16 * sms)
       *G /= 2;
   } else {
     *G = 32;
@@ -75,8 +76,10 @@ int parz_gpu_enqueue_segments(parz_gpu_context* ctx, const parz_chunk_view* v,
   a.C = v->segment_blocks;
   plan(ctx, v, count, &scheme, &a.G, &a.K);
   a.fixed = v->params.minbits == v->params.maxbits;
-  a.flat_skip = parz_skip_segment_ok(v->array.type, v->array.dims, &v->params) &&
-                !ctx->tuning.generic_skip;
+  a.flat_skip = !parz_skip_segment_ok(v->array.type, v->array.dims, &v->params) ? 0
+                : ctx->tuning.skip == PARZ_GPU_SKIP_AUTO                          ? 1
+                : ctx->tuning.skip == PARZ_GPU_SKIP_SEGMENT                       ? 2
+                                                                                   : 0;
   a.vec = ((uintptr_t)d_dst % 16 == 0) && v->array.shape[v->array.dims - 1] % 4 == 0;
   a.dst = d_dst;
   a.fault = (parz_gpu_fault*)ctx->d_fault.ptr;

@@ -23,7 +23,8 @@ struct seg_args {
   parz_params params;
   unsigned C, K, G;
   int fixed;                         /* every block is maxbits long */
-  int flat_skip;                     /* parz_skip_segment applies (block_skip.cuh) */
+  int flat_skip;                     /* parz_skip_segment applies (block_skip.cuh): 1 = use
+                                        parz_skip_segment_small where D <= 2, 2 = do not */
   int vec;                           /* full rows may be stored as aligned 16-byte vectors */
   void* dst;
   parz_gpu_fault* fault;
@@ -218,8 +219,16 @@ __global__ void __launch_bounds__(128) lengths_kernel(const seg_args a)
   uint32_t* rel = a.rel + s * a.C;
   const unsigned long long start = a.offsets[s];
   if (a.flat_skip) {
-    if (parz_skip_segment<T, D>(a.payload, a.payload_bytes, start, nb, &p, rel) !=
-        a.offsets[s + 1])
+    unsigned long long end;
+    if constexpr (D <= 2) {
+      if (a.flat_skip == 1)
+        end = parz_skip_segment_small<T, D>(a.payload, a.payload_bytes, start, nb, &p, rel);
+      else
+        end = parz_skip_segment<T, D>(a.payload, a.payload_bytes, start, nb, &p, rel);
+    } else {
+      end = parz_skip_segment<T, D>(a.payload, a.payload_bytes, start, nb, &p, rel);
+    }
+    if (end != a.offsets[s + 1])
       report_fault(a.fault, s, PARZ_GPU_FAULT_END);
     return;
   }

@@ -36,8 +36,7 @@ struct parz_gpu_tuning {
   int scheme;        /* PARZ_GPU_SCHEME_* ; 0 = choose */
   int group;         /* G: segments per warp, 1..32; 0 = choose */
   int round_blocks;  /* K: blocks per segment parsed per round, 1..32; 0 = min(C, 32) */
-  int generic_skip;  /* BLOCK: parse lengths block by block even where parz_skip_segment
-                        applies (tests compare the two parsers) */
+  int skip;          /* BLOCK's length parser, PARZ_GPU_SKIP_*: tests and benchmarks compare */
 };
 
 enum {
@@ -45,6 +44,12 @@ enum {
   PARZ_GPU_SCHEME_WARP = 1,    /* lanes parse segment lengths, then decode one block per lane */
   PARZ_GPU_SCHEME_THREAD = 2,  /* one thread decodes a whole segment (the thesis's decoder) */
   PARZ_GPU_SCHEME_BLOCK = 3    /* threads parse segment lengths, then one thread per block */
+};
+
+enum {
+  PARZ_GPU_SKIP_AUTO = 0,    /* the fastest parser that applies (block_skip.cuh) */
+  PARZ_GPU_SKIP_BLOCK = 1,   /* parz_skip_block, block by block, with the budget arithmetic */
+  PARZ_GPU_SKIP_SEGMENT = 2  /* parz_skip_segment, never the 1D/2D parz_skip_segment_small */
 };
 
 /* Grow-only device/pinned buffer. */

@@ -103,15 +103,17 @@ static int gpu_device_decode(const unsigned char* chunk, size_t bytes, void* out
   return rc;
 }
 
-static const char* scheme_name(int scheme, int group)
+static const char* scheme_name(int scheme, int group, int skip)
 {
-  static char buf[32];
+  static char buf[48];
   snprintf(buf, sizeof buf, "%s/G=%d",
            scheme == PARZ_GPU_SCHEME_THREAD  ? "thread"
            : scheme == PARZ_GPU_SCHEME_WARP  ? "warp"
-           : scheme == PARZ_GPU_SCHEME_BLOCK ? "block/generic-skip"
+           : scheme == PARZ_GPU_SCHEME_BLOCK ? "block"
                                              : "auto",
            group);
+  if (skip)
+    snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "/skip=%d", skip);
   return buf;
 }
 
@@ -119,8 +121,10 @@ static const char* scheme_name(int scheme, int group)
 static void compare_chunk(const char* what, const unsigned char* chunk, size_t bytes,
                           size_t raw_bytes, int all_schemes)
 {
-  /* scheme, G, K, generic length parser (BLOCK) */
-  static const int schemes[][4] = {{PARZ_GPU_SCHEME_AUTO, 0, 0, 0},  {PARZ_GPU_SCHEME_BLOCK, 0, 0, 1},
+  /* scheme, G, K, length parser (BLOCK) */
+  static const int schemes[][4] = {{PARZ_GPU_SCHEME_AUTO, 0, 0, PARZ_GPU_SKIP_AUTO},
+                                   {PARZ_GPU_SCHEME_BLOCK, 0, 0, PARZ_GPU_SKIP_BLOCK},
+                                   {PARZ_GPU_SCHEME_BLOCK, 3, 0, PARZ_GPU_SKIP_SEGMENT},
                                    {PARZ_GPU_SCHEME_WARP, 0, 0, 0},  {PARZ_GPU_SCHEME_WARP, 32, 0, 0},
                                    {PARZ_GPU_SCHEME_WARP, 1, 0, 0},  {PARZ_GPU_SCHEME_WARP, 7, 5, 0},
                                    {PARZ_GPU_SCHEME_THREAD, 0, 0, 0}};
@@ -132,24 +136,24 @@ static void compare_chunk(const char* what, const unsigned char* chunk, size_t b
   for (k = 0; k < n; k++) {
     int rc;
     parz_gpu_set_tuning(ctx, schemes[k][0], schemes[k][1], schemes[k][2]);
-    ctx->tuning.generic_skip = schemes[k][3];
+    ctx->tuning.skip = schemes[k][3];
     memset(out, 0x5A, raw_bytes);
     rc = parz_gpu_chunk_decode(ctx, chunk, bytes, out, raw_bytes, &e);
     CHECK(rc == ref_rc, "%s [%s] filter path status %d (%s), serial %d", what,
-          scheme_name(schemes[k][0], schemes[k][1]), rc, rc ? e.message : "", ref_rc);
+          scheme_name(schemes[k][0], schemes[k][1], schemes[k][3]), rc, rc ? e.message : "", ref_rc);
     if (rc == PARZ_OK && ref_rc == PARZ_OK)
       CHECK(memcmp(out, ref, raw_bytes) == 0, "%s [%s] filter path output differs", what,
-            scheme_name(schemes[k][0], schemes[k][1]));
+            scheme_name(schemes[k][0], schemes[k][1], schemes[k][3]));
     memset(out, 0x5A, raw_bytes);
     rc = gpu_device_decode(chunk, bytes, out, raw_bytes, &e);
     CHECK(rc == ref_rc, "%s [%s] device API status %d (%s), serial %d", what,
-          scheme_name(schemes[k][0], schemes[k][1]), rc, rc ? e.message : "", ref_rc);
+          scheme_name(schemes[k][0], schemes[k][1], schemes[k][3]), rc, rc ? e.message : "", ref_rc);
     if (rc == PARZ_OK && ref_rc == PARZ_OK)
       CHECK(memcmp(out, ref, raw_bytes) == 0, "%s [%s] device API output differs", what,
-            scheme_name(schemes[k][0], schemes[k][1]));
+            scheme_name(schemes[k][0], schemes[k][1], schemes[k][3]));
   }
   parz_gpu_set_tuning(ctx, 0, 0, 0);
-  ctx->tuning.generic_skip = 0;
+  ctx->tuning.skip = PARZ_GPU_SKIP_AUTO;
   free(ref);
   free(out);
 }
