@@ -161,6 +161,37 @@ __device__ __forceinline__ void parz_window_skip(parz_window* b, unsigned long l
   }
 }
 
+/* The window at bit `start` of a payload. */
+__device__ __forceinline__ parz_window parz_window_open(const unsigned char* data,
+                                                        unsigned long long nbytes,
+                                                        unsigned long long start)
+{
+  parz_window b;
+  b.data = data;
+  b.nbytes = nbytes;
+  parz_window_seek(&b, start);
+  return b;
+}
+
+/* Reads a lossy block's header (floating point: the nonzero flag and the exponent; integers have
+ * none) and returns the bit planes the block codes: 0 for a block with nothing coded. */
+template <parz_type TYPE, unsigned DIMS>
+__device__ __forceinline__ unsigned parz_window_header(parz_window* b, const parz_params* p)
+{
+  const bool wide = TYPE == PARZ_DOUBLE || TYPE == PARZ_INT64;
+  const unsigned ebits = wide ? 11u : 8u;
+  const int ebias = wide ? 1023 : 127;
+  if (TYPE == PARZ_INT32 || TYPE == PARZ_INT64)
+    return p->maxprec;
+  if (!(b->w & 1u)) {
+    parz_window_skip(b, 1);
+    return 0;
+  }
+  int emax = (int)((b->w >> 1) & ((1u << ebits) - 1u)) - ebias;
+  parz_window_skip(b, 1 + ebits);
+  return parz_block_precision(emax, p->maxprec, p->minexp, DIMS);
+}
+
 /* Whether parz_skip_segment applies: a lossy mode (not reversible, not fixed rate) whose maxbits
  * exceeds the most a block can take -- header, at most intprec planes of `size` raw bits, at
  * most one 0 group test per plane, and per coefficient at most one 1 group test and one run bit
@@ -187,29 +218,13 @@ __device__ __forceinline__ unsigned long long parz_skip_segment(const unsigned c
                                                                 unsigned nb, const parz_params* p,
                                                                 uint32_t* rel)
 {
-  const bool wide = TYPE == PARZ_DOUBLE || TYPE == PARZ_INT64;
-  const bool flt = TYPE == PARZ_FLOAT || TYPE == PARZ_DOUBLE;
-  const unsigned intprec = wide ? 64u : 32u, size = 1u << (2 * DIMS);
-  const unsigned ebits = wide ? 11u : 8u;
-  const int ebias = wide ? 1023 : 127;
-  parz_window b;
-  b.data = data;
-  b.nbytes = nbytes;
-  parz_window_seek(&b, start);
+  const unsigned intprec = TYPE == PARZ_DOUBLE || TYPE == PARZ_INT64 ? 64u : 32u;
+  const unsigned size = 1u << (2 * DIMS);
+  parz_window b = parz_window_open(data, nbytes, start);
   for (unsigned i = 0; i < nb; i++) {
     const unsigned long long block_start = b.pos;
-    unsigned maxprec = p->maxprec;
     rel[i] = (uint32_t)(block_start - start);
-    if (flt) {
-      if (!(b.w & 1u)) {
-        maxprec = 0; /* nothing coded */
-        parz_window_skip(&b, 1);
-      } else {
-        int emax = (int)((b.w >> 1) & ((1u << ebits) - 1u)) - ebias;
-        maxprec = parz_block_precision(emax, p->maxprec, p->minexp, DIMS);
-        parz_window_skip(&b, 1 + ebits);
-      }
-    }
+    const unsigned maxprec = parz_window_header<TYPE, DIMS>(&b, p);
     unsigned k = intprec, n = 0;
     const unsigned kmin = intprec > maxprec ? intprec - maxprec : 0;
     while (k > kmin) {
@@ -285,15 +300,9 @@ __device__ __forceinline__ unsigned long long parz_skip_segment_small(
     const parz_params* p, uint32_t* rel)
 {
   static_assert(DIMS <= 2, "blocks of at most 16 values");
-  const bool wide = TYPE == PARZ_DOUBLE || TYPE == PARZ_INT64;
-  const bool flt = TYPE == PARZ_FLOAT || TYPE == PARZ_DOUBLE;
-  const unsigned intprec = wide ? 64u : 32u, size = 1u << (2 * DIMS);
-  const unsigned ebits = wide ? 11u : 8u;
-  const int ebias = wide ? 1023 : 127;
-  parz_window b;
-  b.data = data;
-  b.nbytes = nbytes;
-  parz_window_seek(&b, start);
+  const unsigned intprec = TYPE == PARZ_DOUBLE || TYPE == PARZ_INT64 ? 64u : 32u;
+  const unsigned size = 1u << (2 * DIMS);
+  parz_window b = parz_window_open(data, nbytes, start);
   unsigned i = 0, k = 0, kmin = 0, n = 0;
   bool in_plane = false;
   unsigned long long block_start = start;
@@ -315,17 +324,7 @@ __device__ __forceinline__ unsigned long long parz_skip_segment_small(
       }
       block_start = b.pos;
       rel[i++] = (uint32_t)(block_start - start);
-      unsigned maxprec = p->maxprec;
-      if (flt) {
-        if (!(b.w & 1u)) {
-          maxprec = 0;
-          parz_window_skip(&b, 1);
-        } else {
-          int emax = (int)((b.w >> 1) & ((1u << ebits) - 1u)) - ebias;
-          maxprec = parz_block_precision(emax, p->maxprec, p->minexp, DIMS);
-          parz_window_skip(&b, 1 + ebits);
-        }
-      }
+      const unsigned maxprec = parz_window_header<TYPE, DIMS>(&b, p);
       k = intprec;
       kmin = intprec > maxprec ? intprec - maxprec : 0;
       n = 0;

@@ -117,6 +117,16 @@ __device__ __forceinline__ void scatter(const seg_args& a, I b,
   }
 }
 
+/* Records segment s's faults: a read past the payload, or an end other than the table's. */
+__device__ __forceinline__ void check_segment(const seg_args& a, unsigned long long s, bool overrun,
+                                              unsigned long long end)
+{
+  if (overrun)
+    report_fault(a.fault, s, PARZ_GPU_FAULT_OVERRUN);
+  if (end != a.offsets[s + 1])
+    report_fault(a.fault, s, PARZ_GPU_FAULT_END);
+}
+
 __device__ __forceinline__ unsigned long long seg_blocks(const seg_args& a, unsigned long long s)
 {
   unsigned long long left = a.nblocks - s * a.C;
@@ -171,12 +181,8 @@ __global__ void __launch_bounds__(32 * WARPS_PER_CTA)
     }
     __syncwarp();
   }
-  if (mine) {
-    if (!a.fixed && r.err)
-      report_fault(a.fault, s, PARZ_GPU_FAULT_OVERRUN);
-    if (start + rel != a.offsets[s + 1])
-      report_fault(a.fault, s, PARZ_GPU_FAULT_END);
-  }
+  if (mine)
+    check_segment(a, s, !a.fixed && r.err, start + rel);
 }
 
 template <parz_type T, unsigned D>
@@ -195,10 +201,7 @@ __global__ void __launch_bounds__(128) thread_kernel(const seg_args a)
     decode_block<T, D>(&r, &p, out);
     scatter<T, D>(a, s * a.C + i, out);
   }
-  if (r.err)
-    report_fault(a.fault, s, PARZ_GPU_FAULT_OVERRUN);
-  if (parz_reader_tell(&r) != a.offsets[s + 1])
-    report_fault(a.fault, s, PARZ_GPU_FAULT_END);
+  check_segment(a, s, r.err, parz_reader_tell(&r));
 }
 
 /* BLOCK scheme, kernel 1: one thread per segment walks its blocks with the length-only parser
@@ -228,8 +231,7 @@ __global__ void __launch_bounds__(128) lengths_kernel(const seg_args a)
     } else {
       end = parz_skip_segment<T, D>(a.payload, a.payload_bytes, start, nb, &p, rel);
     }
-    if (end != a.offsets[s + 1])
-      report_fault(a.fault, s, PARZ_GPU_FAULT_END);
+    check_segment(a, s, false, end);
     return;
   }
   parz_reader r;
@@ -239,10 +241,7 @@ __global__ void __launch_bounds__(128) lengths_kernel(const seg_args a)
     rel[i] = at;
     at += parz_skip_block<T, D>(&r, &p);
   }
-  if (r.err)
-    report_fault(a.fault, s, PARZ_GPU_FAULT_OVERRUN);
-  if (start + at != a.offsets[s + 1])
-    report_fault(a.fault, s, PARZ_GPU_FAULT_END);
+  check_segment(a, s, r.err, start + at);
 }
 
 /* BLOCK scheme, kernel 2: one thread per block, so the parallelism is the number of blocks
