@@ -27,20 +27,26 @@ typedef struct {
   int err;       /* sticky: some bit came from past the end of the input */
 } parz_reader;
 
+/* Little-endian value of the n <= 8 bytes at data + at, those at or past nbytes reading as
+ * zero: the word in which an input ends (also used by the GPU's parse window). */
+PARZ_HD uint64_t parz_tail_load(const unsigned char* data, uint64_t nbytes, uint64_t at,
+                                unsigned n)
+{
+  uint64_t w = 0;
+  unsigned b;
+  for (b = 0; b < n && at + b < nbytes; b++)
+    w |= (uint64_t)data[at + b] << (8 * b);
+  return w;
+}
+
 /* Loads word i of the stream; bytes past the end read as zero and set err. */
 PARZ_HD uint64_t parz_reader_word(parz_reader* r, uint64_t i)
 {
   uint64_t full = r->nbytes >> 3;
   if (i < full)
     return parz_word_load(r->data + 8 * i);
-  if (i == full && (r->nbytes & 7u)) {
-    /* the input ends inside this word: take what is there */
-    uint64_t w = 0;
-    unsigned b, n = (unsigned)(r->nbytes & 7u);
-    for (b = 0; b < n; b++)
-      w |= (uint64_t)r->data[8 * i + b] << (8 * b);
-    return w;
-  }
+  if (i == full && (r->nbytes & 7u))
+    return parz_tail_load(r->data, r->nbytes, 8 * i, 8); /* the input ends inside this word */
   r->err = 1;
   return 0;
 }

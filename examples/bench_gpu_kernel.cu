@@ -195,16 +195,21 @@ int main(int argc, char** argv)
   struct scheme {
     const char* name;
     int scheme, group, skip;
-  } all_schemes[] = {{"block", PARZ_GPU_SCHEME_BLOCK, 0},     {"block/segment-parser", PARZ_GPU_SCHEME_BLOCK, 0, PARZ_GPU_SKIP_SEGMENT},
-                     {"block/block-parser", PARZ_GPU_SCHEME_BLOCK, 0, PARZ_GPU_SKIP_BLOCK},
-                     {"block G=16", PARZ_GPU_SCHEME_BLOCK, 16},
-                     {"block G=1", PARZ_GPU_SCHEME_BLOCK, 1},
-                     {"block G=2", PARZ_GPU_SCHEME_BLOCK, 2}, {"block G=4", PARZ_GPU_SCHEME_BLOCK, 4},
-                     {"block G=8", PARZ_GPU_SCHEME_BLOCK, 8}, {"block G=32", PARZ_GPU_SCHEME_BLOCK, 32},
-                     {"thread", PARZ_GPU_SCHEME_THREAD, 0},
-                     {"warp G=auto", PARZ_GPU_SCHEME_WARP, 0},
-                 {"warp G=4", PARZ_GPU_SCHEME_WARP, 4},  {"warp G=8", PARZ_GPU_SCHEME_WARP, 8},
-                 {"warp G=32", PARZ_GPU_SCHEME_WARP, 32}};
+  } all_schemes[] = {
+      {"block", PARZ_GPU_SCHEME_BLOCK, 0, 0},
+      {"block/segment-parser", PARZ_GPU_SCHEME_BLOCK, 0, PARZ_GPU_SKIP_SEGMENT},
+      {"block/block-parser", PARZ_GPU_SCHEME_BLOCK, 0, PARZ_GPU_SKIP_BLOCK},
+      {"block G=1", PARZ_GPU_SCHEME_BLOCK, 1, 0},
+      {"block G=2", PARZ_GPU_SCHEME_BLOCK, 2, 0},
+      {"block G=4", PARZ_GPU_SCHEME_BLOCK, 4, 0},
+      {"block G=8", PARZ_GPU_SCHEME_BLOCK, 8, 0},
+      {"block G=16", PARZ_GPU_SCHEME_BLOCK, 16, 0},
+      {"block G=32", PARZ_GPU_SCHEME_BLOCK, 32, 0},
+      {"thread", PARZ_GPU_SCHEME_THREAD, 0, 0},
+      {"warp G=auto", PARZ_GPU_SCHEME_WARP, 0, 0},
+      {"warp G=4", PARZ_GPU_SCHEME_WARP, 4, 0},
+      {"warp G=8", PARZ_GPU_SCHEME_WARP, 8, 0},
+      {"warp G=32", PARZ_GPU_SCHEME_WARP, 32, 0}};
   std::vector<scheme> schemes;
   for (const scheme& s : all_schemes)
     if (!only || in_list(only, s.name))

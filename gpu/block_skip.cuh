@@ -125,11 +125,7 @@ __device__ __forceinline__ uint32_t parz_window_word(const parz_window* b, unsig
 {
   if (4 * i + 4 <= b->nbytes)
     return __ldg((const uint32_t*)b->data + i); /* the payload is 8-byte aligned */
-  uint32_t v = 0;
-  for (unsigned k = 0; k < 4; k++)
-    if (4 * i + k < b->nbytes)
-      v |= (uint32_t)b->data[4 * i + k] << (8 * k);
-  return v;
+  return (uint32_t)parz_tail_load(b->data, b->nbytes, 4 * i, 4);
 }
 
 __device__ __forceinline__ void parz_window_seek(parz_window* b, unsigned long long pos)

@@ -23,8 +23,8 @@ struct seg_args {
   parz_params params;
   unsigned C, K, G;
   int fixed;                         /* every block is maxbits long */
-  int flat_skip;                     /* parz_skip_segment applies (block_skip.cuh): 1 = use
-                                        parz_skip_segment_small where D <= 2, 2 = do not */
+  int parser;                        /* BLOCK's length parser: PARZ_GPU_SKIP_BLOCK, _SEGMENT
+                                        or _SMALL, resolved by parz_gpu_enqueue_segments */
   int vec;                           /* full rows may be stored as aligned 16-byte vectors */
   void* dst;
   parz_gpu_fault* fault;
@@ -221,17 +221,16 @@ __global__ void __launch_bounds__(128) lengths_kernel(const seg_args a)
   const unsigned nb = (unsigned)seg_blocks(a, s);
   uint32_t* rel = a.rel + s * a.C;
   const unsigned long long start = a.offsets[s];
-  if (a.flat_skip) {
-    unsigned long long end;
-    if constexpr (D <= 2) {
-      if (a.flat_skip == 1)
-        end = parz_skip_segment_small<T, D>(a.payload, a.payload_bytes, start, nb, &p, rel);
-      else
-        end = parz_skip_segment<T, D>(a.payload, a.payload_bytes, start, nb, &p, rel);
-    } else {
-      end = parz_skip_segment<T, D>(a.payload, a.payload_bytes, start, nb, &p, rel);
+  if constexpr (D <= 2) {
+    if (a.parser == PARZ_GPU_SKIP_SMALL) {
+      check_segment(a, s, false,
+                    parz_skip_segment_small<T, D>(a.payload, a.payload_bytes, start, nb, &p, rel));
+      return;
     }
-    check_segment(a, s, false, end);
+  }
+  if (a.parser == PARZ_GPU_SKIP_SEGMENT) {
+    check_segment(a, s, false,
+                  parz_skip_segment<T, D>(a.payload, a.payload_bytes, start, nb, &p, rel));
     return;
   }
   parz_reader r;
@@ -266,10 +265,10 @@ __global__ void __launch_bounds__(128) block_kernel(const seg_args a)
   U out[1u << (2 * D)];
   parz_reader_init(&r, a.payload, a.payload_bytes, at);
   decode_block<T, D>(&r, &p, out);
-  if (r.err)
+  if (a.C == 1 && !a.fixed)
+    check_segment(a, s, r.err, parz_reader_tell(&r)); /* no kernel 1 checked its end */
+  else if (r.err)
     report_fault(a.fault, s, PARZ_GPU_FAULT_OVERRUN);
-  else if (a.C == 1 && !a.fixed && parz_reader_tell(&r) != a.offsets[s + 1])
-    report_fault(a.fault, s, PARZ_GPU_FAULT_END); /* no kernel 1 checked it */
   scatter<T, D>(a, b, out);
 }
 

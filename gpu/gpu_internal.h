@@ -49,7 +49,8 @@ enum {
 enum {
   PARZ_GPU_SKIP_AUTO = 0,    /* the fastest parser that applies (block_skip.cuh) */
   PARZ_GPU_SKIP_BLOCK = 1,   /* parz_skip_block, block by block, with the budget arithmetic */
-  PARZ_GPU_SKIP_SEGMENT = 2  /* parz_skip_segment, never the 1D/2D parz_skip_segment_small */
+  PARZ_GPU_SKIP_SEGMENT = 2, /* parz_skip_segment, never the 1D/2D parz_skip_segment_small */
+  PARZ_GPU_SKIP_SMALL = 3    /* parz_skip_segment_small (chosen by AUTO, not a tuning value) */
 };
 
 /* Grow-only device/pinned buffer. */
