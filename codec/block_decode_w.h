@@ -166,24 +166,13 @@ PARZ_HD unsigned PARZ_FN(parz_decode_ints)(parz_reader* r, unsigned maxbits, uns
   return maxbits - bits;
 }
 
-/* Lossy integer block: coefficients, padding to minbits, reorder, inverse transform. */
-PARZ_HD unsigned PARZ_FN(parz_decode_iblock)(parz_reader* r, unsigned minbits, unsigned maxbits,
-                                             unsigned maxprec, unsigned dims, int reversible,
-                                             PARZ_UINT* block)
+/* Decoded coefficients u (sequency order, negabinary) to the block: reorder, two's complement,
+ * inverse transform. Shared by parz_decode_iblock and the GPU's window decoder. */
+PARZ_HD void PARZ_FN(parz_decode_finish)(const PARZ_UINT* u, unsigned dims, int reversible,
+                                         PARZ_UINT* block)
 {
-  PARZ_UINT u[256];
   const unsigned char* perm = parz_perm(dims);
-  unsigned size = 1u << (2 * dims);
-  unsigned bits = 0, i;
-  if (reversible) {
-    maxprec = (unsigned)parz_read_bits(r, PARZ_PBITS) + 1;
-    bits = PARZ_PBITS;
-  }
-  bits += PARZ_FN(parz_decode_ints)(r, maxbits - bits, maxprec, u, size);
-  if (bits < minbits) {
-    parz_reader_skip(r, minbits - bits);
-    bits = minbits;
-  }
+  unsigned size = 1u << (2 * dims), i;
 #if defined(__CUDA_ARCH__)
   if (dims == 2) {
     /* A local copy of the order with the loop unrolled makes every index a constant, so the
@@ -206,6 +195,26 @@ PARZ_HD unsigned PARZ_FN(parz_decode_iblock)(parz_reader* r, unsigned minbits, u
     PARZ_FN(parz_rev_inv_xform)(block, dims);
   else
     PARZ_FN(parz_inv_xform)(block, dims);
+}
+
+/* Lossy integer block: coefficients, padding to minbits, reorder, inverse transform. */
+PARZ_HD unsigned PARZ_FN(parz_decode_iblock)(parz_reader* r, unsigned minbits, unsigned maxbits,
+                                             unsigned maxprec, unsigned dims, int reversible,
+                                             PARZ_UINT* block)
+{
+  PARZ_UINT u[256];
+  unsigned size = 1u << (2 * dims);
+  unsigned bits = 0;
+  if (reversible) {
+    maxprec = (unsigned)parz_read_bits(r, PARZ_PBITS) + 1;
+    bits = PARZ_PBITS;
+  }
+  bits += PARZ_FN(parz_decode_ints)(r, maxbits - bits, maxprec, u, size);
+  if (bits < minbits) {
+    parz_reader_skip(r, minbits - bits);
+    bits = minbits;
+  }
+  PARZ_FN(parz_decode_finish)(u, dims, reversible, block);
   return bits;
 }
 

@@ -108,65 +108,85 @@ __device__ __forceinline__ unsigned parz_skip_block(parz_reader* r, const parz_p
   return bits;
 }
 
-/* A 64-bit window on the payload for parz_skip_segment: bit 0 is the bit at `pos`, and at least
- * 32 bits are valid after every step. Words past the payload read as zero; such a parse cannot
- * end where the table says, and the caller's end check reports it. */
+/* A 64-bit window on the payload: bit 0 of w is the next unread bit, and at least 32 bits of w
+ * are valid after every step. Positions are counted in 32 bits from where the window was
+ * opened (a segment is shorter than 2^32 bits). Loads go through parz_window_word, the one
+ * bounds check: words past the payload read as zero, so a corrupt segment cannot make a read
+ * out of bounds; its parse cannot end where the table says, and the caller's end check
+ * reports it. */
 struct parz_window {
-  const unsigned char* data;
-  unsigned long long nbytes;
-  unsigned long long next; /* index of the word in `ahead` */
-  unsigned long long pos;
+  const uint32_t* base; /* the word holding the opening bit (the payload is 8-byte aligned) */
   uint64_t w;
-  uint32_t ahead;          /* the next word, loaded one refill early to hide the load latency */
-  unsigned cnt;
+  uint32_t nfull;       /* words from base wholly inside the payload */
+  uint32_t tail;        /* the word in which the payload ends, zero padded (0 if none) */
+  uint32_t next;        /* index from base of the word in `ahead` */
+  uint32_t ahead;       /* loaded one refill early, so the load's latency is hidden */
+  uint32_t at;          /* bits consumed since the opening */
+  unsigned lead;        /* bit of base[0] where the window was opened */
+  unsigned cnt;         /* valid bits in w */
 };
 
-__device__ __forceinline__ uint32_t parz_window_word(const parz_window* b, unsigned long long i)
+/* Word j from base: a predicated load and two selects, no branch. */
+__device__ __forceinline__ uint32_t parz_window_word(const parz_window* b, uint32_t j)
 {
-  if (4 * i + 4 <= b->nbytes)
-    return __ldg((const uint32_t*)b->data + i); /* the payload is 8-byte aligned */
-  return (uint32_t)parz_tail_load(b->data, b->nbytes, 4 * i, 4);
+  uint32_t v = 0;
+  if (j < b->nfull)
+    v = __ldg(b->base + j);
+  return j == b->nfull ? b->tail : v;
 }
 
-__device__ __forceinline__ void parz_window_seek(parz_window* b, unsigned long long pos)
+/* Places the window at bit `rel` after the opening (any position). */
+__device__ __forceinline__ void parz_window_seek(parz_window* b, uint32_t rel)
 {
-  unsigned off = (unsigned)(pos & 31u);
-  b->pos = pos;
-  b->next = pos >> 5;
-  b->w = (uint64_t)(parz_window_word(b, b->next) >> off) |
-         ((uint64_t)parz_window_word(b, b->next + 1) << (32 - off));
+  const uint32_t bit = b->lead + rel;
+  const unsigned off = bit & 31u;
+  const uint32_t j = bit >> 5;
+  b->at = rel;
+  b->w = (uint64_t)(parz_window_word(b, j) >> off) | ((uint64_t)parz_window_word(b, j + 1) << (32 - off));
   b->cnt = 64 - off;
-  b->next += 2;
+  b->next = j + 2;
   b->ahead = parz_window_word(b, b->next);
 }
 
-/* Drops n bits (any number). */
-__device__ __forceinline__ void parz_window_skip(parz_window* b, unsigned long long n)
-{
-  if (n < b->cnt) {
-    b->w >>= n;
-    b->cnt -= (unsigned)n;
-    b->pos += n;
-    if (b->cnt < 32) {
-      b->w |= (uint64_t)b->ahead << b->cnt;
-      b->cnt += 32;
-      b->ahead = parz_window_word(b, ++b->next);
-    }
-  } else {
-    parz_window_seek(b, b->pos + n);
-  }
-}
-
-/* The window at bit `start` of a payload. */
+/* The window at absolute bit `start` of a payload of nbytes bytes. */
 __device__ __forceinline__ parz_window parz_window_open(const unsigned char* data,
                                                         unsigned long long nbytes,
                                                         unsigned long long start)
 {
   parz_window b;
-  b.data = data;
-  b.nbytes = nbytes;
-  parz_window_seek(&b, start);
+  const unsigned long long first = start >> 5, full = nbytes >> 2;
+  const unsigned long long left = full > first ? full - first : 0;
+  b.base = (const uint32_t*)data + first;
+  b.nfull = left < 0xffffffffull ? (uint32_t)left : 0xffffffffu;
+  /* the partial word at the end, if the window can reach it */
+  b.tail = (nbytes & 3u) && full >= first && full - first < 0xffffffffull
+               ? (uint32_t)parz_tail_load(data, nbytes, 4 * full, 4)
+               : 0u;
+  b.lead = (unsigned)(start & 31u);
+  parz_window_seek(&b, 0);
   return b;
+}
+
+/* Drops adv <= 32 bits; at least 32 stay valid. */
+__device__ __forceinline__ void parz_window_step(parz_window* b, unsigned adv)
+{
+  b->w >>= adv;
+  b->cnt -= adv;
+  b->at += adv;
+  if (b->cnt < 32) {
+    b->w |= (uint64_t)b->ahead << b->cnt;
+    b->cnt += 32;
+    b->ahead = parz_window_word(b, ++b->next);
+  }
+}
+
+/* Drops n bits (any number). */
+__device__ __forceinline__ void parz_window_skip(parz_window* b, uint32_t n)
+{
+  if (n <= 32)
+    parz_window_step(b, n);
+  else
+    parz_window_seek(b, b->at + n);
 }
 
 /* Reads a lossy block's header (floating point: the nonzero flag and the exponent; integers have
@@ -218,14 +238,14 @@ __device__ __forceinline__ unsigned long long parz_skip_segment(const unsigned c
   const unsigned size = 1u << (2 * DIMS);
   parz_window b = parz_window_open(data, nbytes, start);
   for (unsigned i = 0; i < nb; i++) {
-    const unsigned long long block_start = b.pos;
-    rel[i] = (uint32_t)(block_start - start);
+    const uint32_t block_start = b.at;
+    rel[i] = block_start;
     const unsigned maxprec = parz_window_header<TYPE, DIMS>(&b, p);
     unsigned k = intprec, n = 0;
     const unsigned kmin = intprec > maxprec ? intprec - maxprec : 0;
     while (k > kmin) {
       if (n == size) {
-        parz_window_skip(&b, (unsigned long long)size * (k - kmin)); /* raw bits only */
+        parz_window_skip(&b, size * (k - kmin)); /* raw bits only */
         break;
       }
       k--;
@@ -277,82 +297,90 @@ __device__ __forceinline__ unsigned long long parz_skip_segment(const unsigned c
       if (n < size)
         parz_window_skip(&b, 1); /* the group test that was 0 */
     }
-    unsigned long long bits = b.pos - block_start;
+    const uint32_t bits = b.at - block_start;
     if (bits < p->minbits)
       parz_window_skip(&b, p->minbits - bits);
   }
-  return b.pos;
+  return start + b.at;
 }
 
-/* parz_skip_segment for blocks of at most 16 values (1D, 2D), where the lanes of a warp stay
- * together: every step is one event -- a bit plane whose group test is 0 (its raw bits and the
- * test), or a group test of 1 with the run of zeros that follows, or the final 0 test of a plane
- * -- computed with selects instead of branches. A group test sits at most 15 bits into the
- * window and its run is at most 15 bits, so the window's 32 bits always hold a whole event.
- * Only a block's end (header of the next) branches. Same bits as parz_skip_segment. */
+/* parz_skip_segment for blocks of at most 16 values (1D, 2D), with the lanes of a warp in step:
+ * every iteration is one step of the same code for every lane, whatever its block is doing,
+ * and chooses its result with selects. A step is one of
+ * - a header (block start): the nonzero flag and exponent of a float block, nothing for an
+ *   integer one; it gives the planes the block codes;
+ * - an event of a bit plane: its raw bits and a group test of 0 (plane over), or a group test
+ *   of 1 and the run of zeros up to the next significant coefficient (at most 15 bits);
+ * - raw planes once every coefficient is significant, up to 32 bits of them.
+ * No step takes more than 32 bits, so the window's refill is the only other branch, and
+ * minbits padding (expert settings only) the only rare one. Branching per event instead left
+ * under half the lanes of a warp active; in step, all 32 lanes of a warp can work (the plan()
+ * in decode.cu then gives each warp 32 segments). Same bits as parz_skip_segment. */
 template <parz_type TYPE, unsigned DIMS>
 __device__ __forceinline__ unsigned long long parz_skip_segment_small(
     const unsigned char* data, unsigned long long nbytes, unsigned long long start, unsigned nb,
     const parz_params* p, uint32_t* rel)
 {
   static_assert(DIMS <= 2, "blocks of at most 16 values");
-  const unsigned intprec = TYPE == PARZ_DOUBLE || TYPE == PARZ_INT64 ? 64u : 32u;
+  const bool wide = TYPE == PARZ_DOUBLE || TYPE == PARZ_INT64;
+  const bool header = TYPE == PARZ_FLOAT || TYPE == PARZ_DOUBLE;
+  const unsigned intprec = wide ? 64u : 32u;
+  const unsigned ebits = wide ? 11u : 8u;
+  const int ebias = wide ? 1023 : 127;
   const unsigned size = 1u << (2 * DIMS);
+  const unsigned raw_planes = 32u / size; /* raw planes per step */
+  const unsigned minbits = p->minbits, maxprec = p->maxprec;
+  const int minexp = p->minexp;
+  /* every block takes a bit but an integer one of no planes, so fixed accuracy and precision
+   * (minbits 1) never pad */
+  const bool may_pad = minbits > (header || maxprec > 0 ? 1u : 0u);
   parz_window b = parz_window_open(data, nbytes, start);
-  unsigned i = 0, k = 0, kmin = 0, n = 0;
-  bool in_plane = false;
-  unsigned long long block_start = start;
-  if (!nb)
-    return start;
-  for (bool over = true;;) {
-    /* A block is over when no plane is left or every coefficient is significant (raw planes
-     * remain). Its end and the next block's header share one branch, so the lanes of a warp
-     * diverge once per block; empty blocks end at their header and go round again. */
-    while (over) {
-      if (i > 0) {
-        if (k > kmin)
-          parz_window_skip(&b, (unsigned long long)size * (k - kmin));
-        unsigned long long bits = b.pos - block_start;
-        if (bits < p->minbits)
-          parz_window_skip(&b, p->minbits - bits);
-        if (i == nb)
-          return b.pos;
-      }
-      block_start = b.pos;
-      rel[i++] = (uint32_t)(block_start - start);
-      const unsigned maxprec = parz_window_header<TYPE, DIMS>(&b, p);
-      k = intprec;
-      kmin = intprec > maxprec ? intprec - maxprec : 0;
-      n = 0;
-      in_plane = false;
-      over = k <= kmin;
-    }
-    /* one event; it lies in the low 32 bits of the window (group test at most 15 bits in,
-     * run at most 15 bits), so 32-bit operations do */
+  uint32_t block_at = 0;
+  /* planes: planes of the block not yet over; n: significant coefficients; off: where the
+   * next group test sits in the window (the plane's n raw bits come first, none inside a
+   * plane). The block is over when planes == 0; raw planes remain when n == size. Each
+   * result below is a select, not a branch: all three kinds of step are computed. */
+  unsigned i = 0, planes = 0, n = 0, off = 0;
+  for (;;) {
+    const bool over = planes == 0;
+    if (may_pad && over && i > 0 && b.at - block_at < minbits)
+      parz_window_seek(&b, block_at + minbits); /* pad to minbits: a reload */
+    if (over && i == nb)
+      break;
+    if (over)
+      rel[i] = b.at;
+    block_at = over ? b.at : block_at;
+    i += over;
     const uint32_t lo = (uint32_t)b.w;
-    const unsigned off = in_plane ? 0u : n; /* where the group test is */
+    /* header */
+    const bool nz = !header || (lo & 1u);
+    const unsigned hdr_adv = header ? (nz ? 1u + ebits : 1u) : 0u;
+    const unsigned hdr_planes =
+        !header ? PARZ_MIN(maxprec, intprec)
+                : nz ? PARZ_MIN(parz_block_precision(
+                                    (int)((lo >> 1) & ((1u << ebits) - 1u)) - ebias, maxprec,
+                                    minexp, DIMS),
+                                intprec)
+                     : 0u;
+    /* plane event: a group test of 0 ends the plane; a 1 is followed by zeros up to the
+     * next significant coefficient, at most lim of them, the last coefficient needing no
+     * terminating one -- a stop bit at lim makes z = min(run, lim) */
+    const unsigned lim = (size - 1 - n) & 31u;
     const unsigned g = (lo >> off) & 1u;
-    const uint32_t t = (lo >> (off + 1)) | 0x10000u; /* 16 valid bits, then a stop */
-    const unsigned z = (unsigned)(__ffs((int)t) - 1);
-    const unsigned lim = size - 1 - n;
-    unsigned adv;
-    if (!in_plane)
-      k--;
-    if (!g) {
-      adv = off + 1; /* plane over */
-      in_plane = false;
-    } else if (z < lim) {
-      adv = off + 2 + z; /* coefficient n + z becomes significant */
-      n += z + 1;
-      in_plane = true;
-    } else {
-      adv = off + 1 + lim; /* the last coefficient, without a terminating one */
-      n = size;
-      in_plane = false;
-    }
-    parz_window_skip(&b, adv);
-    over = !in_plane && (k <= kmin || n == size);
+    const unsigned z = (unsigned)(__ffs((int)((lo >> (off + 1)) | (1u << lim))) - 1);
+    const unsigned more = g & (z < lim); /* a coefficient became significant, plane goes on */
+    const unsigned ev_adv = off + 1 + (g ? z + more : 0u);
+    const unsigned ev_n = n + (g ? z + 1 : 0u);
+    /* raw planes */
+    const bool raw = n == size;
+    const unsigned r = PARZ_MIN(planes, raw_planes);
+    const unsigned adv = over ? hdr_adv : raw ? size * r : ev_adv;
+    planes = over ? hdr_planes : raw ? planes - r : planes - (more ^ 1u);
+    off = over ? 0u : more ? 0u : ev_n;
+    n = over ? 0u : raw ? n : ev_n;
+    parz_window_step(&b, adv); /* adv <= 32 */
   }
+  return start + b.at;
 }
 
 #endif

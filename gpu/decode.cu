@@ -22,10 +22,11 @@
  * examples/bench_gpu_kernel on an H200 (132 SMs; etopo5 float32 2D at accuracy 1e-2, C = 1..64;
  * gpu/README.md has the table):
  * - BLOCK everywhere: one thread per block in the decode kernel, so C only matters to the
- *   length parse. Its G (segments per warp in the parse) is the largest that still leaves 16
- *   parse warps per SM: more busy lanes per warp cost little (the parser hardly diverges), but
- *   fewer warps hide less latency. At C = 8, 16, 32, 64 that gave G = 32, 16, 8, 4, each the
- *   best measured.
+ *   length parse. Its G (segments per warp in the parse) is the largest that still leaves 8
+ *   parse warps per SM. The 1D/2D parser keeps a warp's lanes in step, so more of them per
+ *   warp cost little, while the parse is a chain of dependent steps per segment whose
+ *   latency other warps hide. At C = 8, 16, 32, 64 that gave G = 32, 32, 16, 8, each the
+ *   best measured or within 2% of it.
  * - WARP (G from 32 down to 4 keeping 12 warps per SM) only where block indices would not fit
  *   in 32 bits (over 2^32 blocks, far beyond any HDF5 chunk). */
 static void plan(const parz_gpu_context* ctx, const parz_chunk_view* v, uint64_t nsegments,
@@ -43,7 +44,7 @@ static void plan(const parz_gpu_context* ctx, const parz_chunk_view* v, uint64_t
     *G = (unsigned)t->group;
   } else if (*scheme == PARZ_GPU_SCHEME_BLOCK) {
     *G = 32;
-    while (*G > 1 && nsegments / *G < 16 * sms)
+    while (*G > 1 && nsegments / *G < 8 * sms)
       *G /= 2;
   } else {
     *G = 32;

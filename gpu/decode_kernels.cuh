@@ -3,7 +3,7 @@
 #ifndef PARZ_GPU_DECODE_KERNELS_CUH
 #define PARZ_GPU_DECODE_KERNELS_CUH
 
-#include "block_skip.cuh"
+#include "block_small.cuh"
 #include "gpu_internal.h"
 
 #define WARPS_PER_CTA 4
@@ -62,6 +62,28 @@ __device__ __forceinline__ unsigned decode_block(parz_reader* r, const parz_para
     return parz_decode_sblock32(r, p, D, out);
   else
     return parz_decode_sblock64(r, p, D, out);
+}
+
+/* Decodes the block at bit `at` of the payload; returns the bit after it and sets *overrun when
+ * it read past the payload. 1D/2D blocks in modes without a budget take the window decoder. */
+template <parz_type T, unsigned D>
+__device__ __forceinline__ unsigned long long decode_at(const seg_args& a, const parz_params* p,
+                                                        unsigned long long at,
+                                                        typename raw_of<T>::type* out,
+                                                        bool* overrun)
+{
+  if constexpr (D <= 2) {
+    if (a.parser == PARZ_GPU_SKIP_SMALL) {
+      unsigned long long end = parz_decode_block_small<T, D>(a.payload, a.payload_bytes, at, p, out);
+      *overrun = end > 8 * a.payload_bytes;
+      return end;
+    }
+  }
+  parz_reader r;
+  parz_reader_init(&r, a.payload, a.payload_bytes, at);
+  decode_block<T, D>(&r, p, out);
+  *overrun = r.err;
+  return parz_reader_tell(&r);
 }
 
 /* Writes decoded block b (4^D raw values, x fastest) into its place in the array; values of
@@ -261,13 +283,12 @@ __global__ void __launch_bounds__(128) block_kernel(const seg_args a)
     at += (unsigned long long)i * p.maxbits;
   else if (a.C > 1)
     at += a.rel[b];
-  parz_reader r;
   U out[1u << (2 * D)];
-  parz_reader_init(&r, a.payload, a.payload_bytes, at);
-  decode_block<T, D>(&r, &p, out);
+  bool overrun;
+  const unsigned long long end = decode_at<T, D>(a, &p, at, out, &overrun);
   if (a.C == 1 && !a.fixed)
-    check_segment(a, s, r.err, parz_reader_tell(&r)); /* no kernel 1 checked its end */
-  else if (r.err)
+    check_segment(a, s, overrun, end); /* no kernel 1 checked its end */
+  else if (overrun)
     report_fault(a.fault, s, PARZ_GPU_FAULT_OVERRUN);
   scatter<T, D>(a, b, out);
 }

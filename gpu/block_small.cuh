@@ -1,0 +1,106 @@
+/* Window decoder for one block of at most 16 values (1D, 2D) in the lossy modes whose bit budget
+ * cannot run out inside a block (parz_skip_segment_ok: fixed accuracy, fixed precision).
+ *
+ * The general decoder (parz_decode_ints in codec/block_decode_w.h) serves every mode, so it keeps
+ * libzfp's budget arithmetic, reads through a 64-bit bounded reader and adds each bit at its
+ * plane (bit << k). Here no budget can end a block, so a plane is its raw bits and group tests
+ * read from a 64-bit window that always holds 32 unread bits (parz_window, block_skip.cuh), and
+ * the planes shift into the values from the top one down (value = 2 * value + bit), one shift
+ * by the lowest plane at the end. The reorder, inverse transform and cast are the shared ones,
+ * so the values are those of parz_decode_fblock / parz_decode_sblock bit for bit; the GPU tests
+ * compare every type, rank and these modes with the CPU. */
+#ifndef PARZ_GPU_BLOCK_SMALL_CUH
+#define PARZ_GPU_BLOCK_SMALL_CUH
+
+#include "block_skip.cuh"
+
+/* Decodes the block at bit `start` into out (U = uint32_t for float and int32, uint64_t for
+ * double and int64; 4^DIMS raw values) and returns the bit after it. */
+template <parz_type TYPE, unsigned DIMS, typename U>
+__device__ __forceinline__ unsigned long long parz_decode_block_small(const unsigned char* data,
+                                                                      unsigned long long nbytes,
+                                                                      unsigned long long start,
+                                                                      const parz_params* p, U* out)
+{
+  static_assert(DIMS <= 2, "blocks of at most 16 values");
+  const bool wide = sizeof(U) == 8;
+  const bool header = TYPE == PARZ_FLOAT || TYPE == PARZ_DOUBLE;
+  const unsigned intprec = wide ? 64u : 32u;
+  const unsigned ebits = wide ? 11u : 8u;
+  const int ebias = wide ? 1023 : 127;
+  const unsigned size = 1u << (2 * DIMS);
+  parz_window b = parz_window_open(data, nbytes, start);
+  unsigned planes = PARZ_MIN(p->maxprec, intprec);
+  int emax = 0;
+  if (header) {
+    const uint32_t lo = (uint32_t)b.w;
+    if (!(lo & 1u)) {
+#pragma unroll
+      for (unsigned i = 0; i < size; i++)
+        out[i] = 0;
+      return start + PARZ_MAX(1u, p->minbits);
+    }
+    emax = (int)((lo >> 1) & ((1u << ebits) - 1u)) - ebias;
+    planes = PARZ_MIN(parz_block_precision(emax, p->maxprec, p->minexp, DIMS), intprec);
+    parz_window_step(&b, 1 + ebits);
+  }
+  U u[size];
+#pragma unroll
+  for (unsigned i = 0; i < size; i++)
+    u[i] = 0;
+  unsigned n = 0;
+  for (unsigned j = 0; j < planes; j++) {
+    uint32_t lo = (uint32_t)b.w;
+    uint32_t x = lo & ((1u << n) - 1u); /* the raw bits; n <= 16 */
+    unsigned adv = n;
+    if (n < size) {
+      /* group tests: a 0 ends the plane; a 1 is followed by zeros up to the next significant
+       * coefficient, at most lim of them (the last coefficient needs no terminating one): a
+       * stop bit at lim makes z = min(run, lim) */
+      unsigned off = n;
+      for (;;) {
+        const unsigned lim = size - 1 - n;
+        const unsigned g = (lo >> off) & 1u;
+        const unsigned z = (unsigned)(__ffs((int)((lo >> (off + 1)) | (1u << lim))) - 1);
+        if (!g) {
+          adv = off + 1;
+          break;
+        }
+        n += z;
+        x |= 1u << n;
+        n++;
+        if (z == lim) {
+          adv = off + 1 + lim; /* n == size */
+          break;
+        }
+        /* the next test lies after this event; step the window so 32 bits stay ahead */
+        parz_window_step(&b, off + 2 + z);
+        lo = (uint32_t)b.w;
+        off = 0;
+      }
+    }
+    parz_window_step(&b, adv);
+#pragma unroll
+    for (unsigned i = 0; i < size; i++)
+      u[i] = (U)(u[i] << 1) | ((x >> i) & 1u);
+  }
+  if (planes > 0 && planes < intprec) {
+    const unsigned kmin = intprec - planes;
+#pragma unroll
+    for (unsigned i = 0; i < size; i++)
+      u[i] <<= kmin;
+  }
+  const uint32_t at = PARZ_MAX(b.at, p->minbits);
+  if constexpr (wide) {
+    parz_decode_finish64(u, DIMS, 0, out);
+    if (header)
+      parz_inv_cast64(out, out, size, emax);
+  } else {
+    parz_decode_finish32(u, DIMS, 0, out);
+    if (header)
+      parz_inv_cast32(out, out, size, emax);
+  }
+  return start + at;
+}
+
+#endif
