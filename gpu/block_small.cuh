@@ -5,7 +5,7 @@
  * libzfp's budget arithmetic, reads through a 64-bit bounded reader and adds each bit at its
  * plane (bit << k). Here no budget can end a block, so a plane is its raw bits and group tests
  * read from a 64-bit window that always holds 32 unread bits (parz_window, block_skip.cuh), and
- * the planes shift into the values from the top one down (value = 2 * value + bit), one shift
+ * the planes shift into the values from the top one down, eight planes at a time, one shift
  * by the lowest plane at the end. The reorder, inverse transform and cast are the shared ones,
  * so the values are those of parz_decode_fblock / parz_decode_sblock bit for bit; the GPU tests
  * compare every type, rank and these modes with the CPU. */
@@ -44,10 +44,19 @@ __device__ __forceinline__ unsigned long long parz_decode_block_small(const unsi
     planes = PARZ_MIN(parz_block_precision(emax, p->maxprec, p->minexp, DIMS), intprec);
     parz_window_step(&b, 1 + ebits);
   }
+  /* Planes go into the values most significant first, eight at a time: acc[g] holds the
+   * last planes of values 4g..4g+3, one byte each (a plane's four bits spread to the bytes'
+   * low bits by one multiply), and every eighth plane the bytes shift into the values. That
+   * is five operations per four values and plane, against three per value. */
+  const unsigned groups = size / 4;
   U u[size];
+  uint32_t acc[groups];
 #pragma unroll
   for (unsigned i = 0; i < size; i++)
     u[i] = 0;
+#pragma unroll
+  for (unsigned g = 0; g < groups; g++)
+    acc[g] = 0;
   unsigned n = 0;
   for (unsigned j = 0; j < planes; j++) {
     uint32_t lo = (uint32_t)b.w;
@@ -81,8 +90,23 @@ __device__ __forceinline__ unsigned long long parz_decode_block_small(const unsi
     }
     parz_window_step(&b, adv);
 #pragma unroll
+    for (unsigned g = 0; g < groups; g++)
+      acc[g] = 2 * acc[g] + ((((x >> (4 * g)) & 15u) * 0x00204081u) & 0x01010101u);
+    if ((j & 7u) == 7u) {
+#pragma unroll
+      for (unsigned i = 0; i < size; i++)
+        u[i] = (U)(u[i] << 8) | ((acc[i / 4] >> (8 * (i % 4))) & 0xffu);
+#pragma unroll
+      for (unsigned g = 0; g < groups; g++)
+        acc[g] = 0;
+    }
+  }
+  /* the last planes % 8 planes, then the lowest plane's weight */
+  const unsigned rest = planes & 7u;
+  if (rest) {
+#pragma unroll
     for (unsigned i = 0; i < size; i++)
-      u[i] = (U)(u[i] << 1) | ((x >> i) & 1u);
+      u[i] = (U)(u[i] << rest) | ((acc[i / 4] >> (8 * (i % 4))) & 0xffu);
   }
   if (planes > 0 && planes < intprec) {
     const unsigned kmin = intprec - planes;

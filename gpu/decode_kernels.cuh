@@ -237,6 +237,12 @@ __global__ void __launch_bounds__(128) lengths_kernel(const seg_args a)
   const unsigned lane = threadIdx.x & 31u;
   const unsigned long long warp = ((unsigned long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
   const unsigned long long s = a.first + warp * a.G + lane;
+  /* the 1D/2D parser's test positions, in shared memory: lanes index it by their own n, which
+   * the constant cache would serialize */
+  __shared__ uint32_t tests[16];
+  if (threadIdx.x < 16)
+    tests[threadIdx.x] = parz_test_pattern(threadIdx.x);
+  __syncthreads();
   if (lane >= a.G || s >= a.end)
     return;
   const parz_params p = a.params;
@@ -246,7 +252,7 @@ __global__ void __launch_bounds__(128) lengths_kernel(const seg_args a)
   if constexpr (D <= 2) {
     if (a.parser == PARZ_GPU_SKIP_SMALL) {
       check_segment(a, s, false,
-                    parz_skip_segment_small<T, D>(a.payload, a.payload_bytes, start, nb, &p, rel));
+                    parz_skip_segment_small<T, D>(a.payload, a.payload_bytes, start, nb, &p, tests, rel));
       return;
     }
   }

@@ -207,7 +207,8 @@ static void synthetic_cases(int small)
                                     {"precision", PARZ_MODE_PRECISION, 19},
                                     {"accuracy", PARZ_MODE_ACCURACY, 1e-2},
                                     {"reversible", PARZ_MODE_REVERSIBLE, 0},
-                                    {"expert", PARZ_MODE_EXPERT, 0}};
+                                    {"expert", PARZ_MODE_EXPERT, 0},
+                                    {"expert-pad", PARZ_MODE_EXPERT, 1}};
   static const size_t shapes[4][4] = {
       {1003, 0, 0, 0}, {37, 61, 0, 0}, {9, 14, 23, 0}, {5, 6, 7, 9}};
   static const size_t shapes_small[4][4] = {
@@ -215,7 +216,7 @@ static void synthetic_cases(int small)
   unsigned ti, dims, mi;
   for (ti = 0; ti < 4; ti++)
     for (dims = 1; dims <= 4; dims++)
-      for (mi = 0; mi < 5; mi++) {
+      for (mi = 0; mi < sizeof modes / sizeof modes[0]; mi++) {
         parz_array a;
         parz_chunk_config cfg;
         parz_error e;
@@ -240,9 +241,13 @@ static void synthetic_cases(int small)
             rc = parz_params_accuracy(&cfg.params, m->value, NULL, &e);
             break;
           case PARZ_MODE_REVERSIBLE: parz_params_reversible(&cfg.params); break;
-          default: /* a budget that cuts some blocks mid-plane, with minbits padding */
-            rc = parz_params_expert(&cfg.params, 40u * dims, 90u * dims * dims, 24,
-                                    a.type == PARZ_FLOAT || a.type == PARZ_DOUBLE ? -30 : 0, &e);
+          default:
+            if (m->value == 0) /* a budget that cuts some blocks mid-plane, with minbits padding */
+              rc = parz_params_expert(&cfg.params, 40u * dims, 90u * dims * dims, 24,
+                                      a.type == PARZ_FLOAT || a.type == PARZ_DOUBLE ? -30 : 0, &e);
+            else /* a budget that never ends a block (the 1D/2D window paths), minbits padding */
+              rc = parz_params_expert(&cfg.params, 100u * dims, 20000, 20,
+                                      a.type == PARZ_FLOAT || a.type == PARZ_DOUBLE ? -30 : 0, &e);
         }
         if (rc != PARZ_OK) {
           fprintf(stderr, "params: %s\n", e.message);
