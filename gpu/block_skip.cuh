@@ -1,14 +1,14 @@
 /* Length-only parse of one encoded block: how many bits it occupies, without decoding values.
  *
- * The warp-cooperative decoder (decode.cu) needs the bit offset of every block of a segment
- * before its lanes can decode the blocks in parallel. Only the bit-plane coder's control flow
+ * The segment decoders (decode_kernels.cuh) need the bit offset of every block of a segment
+ * before threads can decode its blocks in parallel. Only the bit-plane coder's control flow
  * decides a block's length: the raw bits of already-significant coefficients can be skipped in
  * one step, and once every coefficient is significant the rest of the planes cost one skip in
  * all. This walks exactly the paths of parz_decode_ints / parz_decode_iblock /
  * parz_decode_fblock (codec/block_decode_w.h), including libzfp's unsigned budget arithmetic, so
  * its answer equals the bits parz_decode_block returns. A disagreement cannot go unnoticed: the
  * decoder checks every segment's end against the table, and the GPU tests run every mode, type
- * and rank through this parser (WARP scheme) against the serial decoder. */
+ * and rank through these parsers against the serial decoder. */
 #ifndef PARZ_GPU_BLOCK_SKIP_CUH
 #define PARZ_GPU_BLOCK_SKIP_CUH
 

@@ -12,8 +12,9 @@
  *   l < G walks K blocks of segment l, writing offsets to shared memory; then all 32 lanes decode
  *   the G*K blocks. Kept for chunks of more than 2^32 blocks and for comparison.
  * Fixed-rate chunks parse nothing (every block is maxbits). Values are decoded by
- * parz_decode_block's width functions from codec/block_decode.h, the code the CPU runs, so the
- * output is bit-identical. */
+ * parz_decode_block's width functions from codec/block_decode.h, the code the CPU runs, except
+ * 1D/2D blocks in modes without a budget limit, which BLOCK decodes with the window decoder of
+ * block_small.cuh (same transform and cast code); the output is bit-identical either way. */
 #include <string.h>
 
 #include "decode_kernels.cuh"
