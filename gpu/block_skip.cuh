@@ -395,7 +395,7 @@ __device__ __forceinline__ unsigned long long parz_skip_segment_small(
     const unsigned r = PARZ_MIN(planes, raw_planes);
     const unsigned adv = over ? hdr_adv : raw ? size * r : event ? q + 1 + z + more : q - n;
     planes = over ? hdr_planes : raw ? planes - r : planes - c - (event & (more ^ 1u));
-    off = over ? 0u : more ? 0u : ev_n;
+    off = over ? 0u : raw ? off : more ? 0u : ev_n; /* <= 16 */
     n = over ? 0u : raw ? n : ev_n;
     pattern = tests[n & 15u];
     parz_window_step(&b, adv); /* adv <= 32 */
