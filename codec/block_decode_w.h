@@ -238,6 +238,17 @@ PARZ_HD void PARZ_FN(parz_inv_cast)(const PARZ_UINT* ib, PARZ_UINT* out, unsigne
     out[i] = PARZ_TO_BITS((PARZ_SCALAR)(s * (PARZ_SCALAR)(PARZ_INT)ib[i]));
 }
 
+/* Reversible blocks stored as bit patterns: the decoded integers are the floats' sign-magnitude
+ * patterns in two's complement order; map them back. */
+PARZ_HD void PARZ_FN(parz_rev_patterns)(PARZ_UINT* out, unsigned n)
+{
+  unsigned i;
+  for (i = 0; i < n; i++) {
+    PARZ_UINT x = out[i];
+    out[i] = (x & PARZ_SIGN) ? x ^ PARZ_TCMASK : x;
+  }
+}
+
 /* Floating-point arrays, reversible mode: a zero bit for an all-zero block; else 1, then 0 and
  * the exponent for a block-floating-point block, or 1 for a block stored as bit patterns. */
 PARZ_HD unsigned PARZ_FN(parz_decode_rblock)(parz_reader* r, const parz_params* p, unsigned dims,
@@ -259,10 +270,7 @@ PARZ_HD unsigned PARZ_FN(parz_decode_rblock)(parz_reader* r, const parz_params* 
   } else {
     bits += PARZ_FN(parz_decode_iblock)(r, p->minbits > bits ? p->minbits - bits : 0,
                                         p->maxbits - bits, 0, dims, 1, out);
-    for (i = 0; i < n; i++) {
-      PARZ_UINT x = out[i];
-      out[i] = (x & PARZ_SIGN) ? x ^ PARZ_TCMASK : x;
-    }
+    PARZ_FN(parz_rev_patterns)(out, n);
   }
   return bits;
 }

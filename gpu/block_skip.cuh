@@ -222,6 +222,27 @@ __host__ __device__ inline bool parz_skip_segment_ok(parz_type type, unsigned di
          header + intprec * (size + 1) + 2 * size <= p->maxbits;
 }
 
+/* Whether parz_skip_segment_small and parz_decode_block_small (block_small.cuh) apply: 1D and
+ * 2D blocks in a mode whose budget cannot end a block -- the lossy modes of
+ * parz_skip_segment_ok, and reversible mode without minbits padding (its all-zero blocks are
+ * never padded, unlike lossy ones, so the window paths leave padding to the general parser).
+ * A reversible header is the two flag bits, the exponent and the block's precision. */
+__host__ __device__ inline bool parz_skip_small_ok(parz_type type, unsigned dims,
+                                                   const parz_params* p)
+{
+  const bool wide = type == PARZ_DOUBLE || type == PARZ_INT64;
+  const unsigned long long intprec = wide ? 64 : 32, size = 1ull << (2 * dims);
+  const unsigned long long pbits = wide ? 6 : 5;
+  const unsigned long long header =
+      (type == PARZ_FLOAT ? 2 + 8 : type == PARZ_DOUBLE ? 2 + 11 : 0) + pbits;
+  if (dims > 2)
+    return false;
+  if (p->minexp >= PARZ_MIN_EXP)
+    return parz_skip_segment_ok(type, dims, p);
+  return p->minbits <= 1 && p->minbits < p->maxbits &&
+         header + intprec * (size + 1) + 2 * size <= p->maxbits;
+}
+
 /* Length-only parse of a whole segment of nb blocks starting at bit `start`, for the lossy modes
  * whose bit budget cannot run out inside a block (parz_skip_segment_ok): writes each block's
  * start relative to `start` into rel[] and returns where the segment ends. The same walk as
@@ -319,17 +340,22 @@ __host__ __device__ inline uint32_t parz_test_pattern(unsigned n)
  * every iteration is one step of the same code for every lane, whatever its block is doing,
  * and chooses its result with selects. A step is one of
  * - a header (block start): the nonzero flag and exponent of a float block, nothing for an
- *   integer one; it gives the planes the block codes;
+ *   integer one (REV, reversible mode: the flags, exponent and precision of parz_decode_rblock
+ *   or the precision of an integer block); it gives the planes the block codes;
  * - a run of planes that add no significant coefficient (each n raw bits and a 0 test; the
  *   tests within the next 16 bits are found at once through `tests`, parz_test_pattern),
  *   then, if a test in those 16 bits is a 1, that event: the run of zeros up to the next
  *   significant coefficient (at most 15 bits, so the whole step fits in the 32 valid bits);
- * - raw planes once every coefficient is significant, up to 32 bits of them.
+ * - raw planes once every coefficient is significant: up to 32 bits of them, or in reversible
+ *   mode all of them.
  * Taking a run of planes per step halves the steps of a block against one test per step
- * (etopo5, accuracy 1e-2: 6.9 against 15.2). No step takes more than 32 bits, so the window's
- * refill is the only other branch, and minbits padding (expert settings only) the only rare
- * one. Same bits as parz_skip_segment. */
-template <parz_type TYPE, unsigned DIMS>
+ * (etopo5, accuracy 1e-2: 6.9 against 15.2). In the lossy modes no step takes more than 32
+ * bits, so the window's refill is the only other branch, and minbits padding (expert settings
+ * only) the only rare one; taking longer raw runs there with a reload cost 6% on etopo5. In
+ * reversible mode the reload after long raw runs pays (hst at C = 16: 56 against 29 GiB/s
+ * with 32-bit steps). Same bits as
+ * parz_skip_segment. */
+template <parz_type TYPE, unsigned DIMS, bool REV>
 __device__ __forceinline__ unsigned long long parz_skip_segment_small(
     const unsigned char* data, unsigned long long nbytes, unsigned long long start, unsigned nb,
     const parz_params* p, const uint32_t* tests, uint32_t* rel)
@@ -340,8 +366,9 @@ __device__ __forceinline__ unsigned long long parz_skip_segment_small(
   const unsigned intprec = wide ? 64u : 32u;
   const unsigned ebits = wide ? 11u : 8u;
   const int ebias = wide ? 1023 : 127;
+  const unsigned pbits = wide ? 6u : 5u;
   const unsigned size = 1u << (2 * DIMS);
-  const unsigned raw_planes = 32u / size; /* raw planes per step */
+  const unsigned raw_planes = 32u / size; /* raw planes per step (lossy modes) */
   const unsigned minbits = p->minbits, maxprec = p->maxprec;
   const int minexp = p->minexp;
   /* every block takes a bit but an integer one of no planes, so fixed accuracy and precision
@@ -368,14 +395,22 @@ __device__ __forceinline__ unsigned long long parz_skip_segment_small(
     const uint32_t lo = (uint32_t)b.w;
     /* header */
     const bool nz = !header || (lo & 1u);
-    const unsigned hdr_adv = header ? (nz ? 1u + ebits : 1u) : 0u;
-    const unsigned hdr_planes =
-        !header ? PARZ_MIN(maxprec, intprec)
-                : nz ? PARZ_MIN(parz_block_precision(
-                                    (int)((lo >> 1) & ((1u << ebits) - 1u)) - ebias, maxprec,
-                                    minexp, DIMS),
-                                intprec)
-                     : 0u;
+    unsigned hdr_adv, hdr_planes;
+    if (REV) {
+      /* floats: 0 (all zero), or 1, then 0 and the exponent or 1 (bit patterns); then the
+       * block's precision less one */
+      const unsigned flags = header ? ((lo >> 1) & 1u ? 2u : 2u + ebits) : 0u;
+      hdr_adv = nz ? flags + pbits : 1u;
+      hdr_planes = nz ? PARZ_MIN(((lo >> flags) & ((1u << pbits) - 1u)) + 1u, intprec) : 0u;
+    } else {
+      hdr_adv = header ? (nz ? 1u + ebits : 1u) : 0u;
+      hdr_planes = !header ? PARZ_MIN(maxprec, intprec)
+                   : nz    ? PARZ_MIN(parz_block_precision(
+                                       (int)((lo >> 1) & ((1u << ebits) - 1u)) - ebias,
+                                       maxprec, minexp, DIMS),
+                                   intprec)
+                           : 0u;
+    }
     /* planes without a new coefficient: c of them before the first test that is a 1 */
     const uint32_t t = (pattern << off) & 0xffffu;
     const uint32_t hits = lo & t;
@@ -390,15 +425,19 @@ __device__ __forceinline__ unsigned long long parz_skip_segment_small(
     const unsigned z = (unsigned)(__ffs((int)((lo >> ((q + 1) & 31u)) | (1u << lim))) - 1);
     const unsigned more = event & (z < lim); /* the plane goes on */
     const unsigned ev_n = event ? n + z + 1 : n;
-    /* raw planes */
+    /* raw planes: up to 32 bits of them, or in reversible mode, where nearly incompressible
+     * blocks end in many, all at once */
     const bool raw = n == size;
-    const unsigned r = PARZ_MIN(planes, raw_planes);
+    const unsigned r = REV ? planes : PARZ_MIN(planes, raw_planes);
     const unsigned adv = over ? hdr_adv : raw ? size * r : event ? q + 1 + z + more : q - n;
     planes = over ? hdr_planes : raw ? planes - r : planes - c - (event & (more ^ 1u));
     off = over ? 0u : raw ? off : more ? 0u : ev_n; /* <= 16 */
     n = over ? 0u : raw ? n : ev_n;
     pattern = tests[n & 15u];
-    parz_window_step(&b, adv); /* adv <= 32 */
+    if (REV)
+      parz_window_skip(&b, adv); /* a reload after raw planes of more than 32 bits */
+    else
+      parz_window_step(&b, adv); /* adv <= 32 */
   }
   return start + b.at;
 }

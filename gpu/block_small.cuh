@@ -1,5 +1,5 @@
-/* Window decoder for one block of at most 16 values (1D, 2D) in the lossy modes whose bit budget
- * cannot run out inside a block (parz_skip_segment_ok: fixed accuracy, fixed precision).
+/* Window decoder for one block of at most 16 values (1D, 2D) in the modes whose bit budget cannot
+ * run out inside a block (parz_skip_small_ok: fixed accuracy, fixed precision, reversible).
  *
  * The general decoder (parz_decode_ints in codec/block_decode_w.h) serves every mode, so it keeps
  * libzfp's budget arithmetic, reads through a 64-bit bounded reader and adds each bit at its
@@ -16,7 +16,7 @@
 
 /* Decodes the block at bit `start` into out (U = uint32_t for float and int32, uint64_t for
  * double and int64; 4^DIMS raw values) and returns the bit after it. */
-template <parz_type TYPE, unsigned DIMS, typename U>
+template <parz_type TYPE, unsigned DIMS, bool REV, typename U>
 __device__ __forceinline__ unsigned long long parz_decode_block_small(const unsigned char* data,
                                                                       unsigned long long nbytes,
                                                                       unsigned long long start,
@@ -28,19 +28,29 @@ __device__ __forceinline__ unsigned long long parz_decode_block_small(const unsi
   const unsigned intprec = wide ? 64u : 32u;
   const unsigned ebits = wide ? 11u : 8u;
   const int ebias = wide ? 1023 : 127;
+  const unsigned pbits = wide ? 6u : 5u;
   const unsigned size = 1u << (2 * DIMS);
   parz_window b = parz_window_open(data, nbytes, start);
   unsigned planes = PARZ_MIN(p->maxprec, intprec);
   int emax = 0;
-  if (header) {
-    const uint32_t lo = (uint32_t)b.w;
-    if (!(lo & 1u)) {
+  bool patterns = false; /* REV: a float block stored as bit patterns */
+  const uint32_t head = (uint32_t)b.w;
+  if (header && !(head & 1u)) {
 #pragma unroll
-      for (unsigned i = 0; i < size; i++)
-        out[i] = 0;
-      return start + PARZ_MAX(1u, p->minbits);
-    }
-    emax = (int)((lo >> 1) & ((1u << ebits) - 1u)) - ebias;
+    for (unsigned i = 0; i < size; i++)
+      out[i] = 0;
+    /* lossy blocks pad to minbits; reversible ones never do (parz_skip_small_ok: minbits <= 1) */
+    return start + (REV ? 1u : PARZ_MAX(1u, p->minbits));
+  }
+  if (REV) {
+    /* floats: 1, then 0 and the exponent or 1 (bit patterns); then the precision less one */
+    patterns = header && ((head >> 1) & 1u);
+    const unsigned flags = header ? (patterns ? 2u : 2u + ebits) : 0u;
+    emax = (int)((head >> 2) & ((1u << ebits) - 1u)) - ebias;
+    planes = PARZ_MIN(((head >> flags) & ((1u << pbits) - 1u)) + 1u, intprec);
+    parz_window_step(&b, flags + pbits);
+  } else if (header) {
+    emax = (int)((head >> 1) & ((1u << ebits) - 1u)) - ebias;
     planes = PARZ_MIN(parz_block_precision(emax, p->maxprec, p->minexp, DIMS), intprec);
     parz_window_step(&b, 1 + ebits);
   }
@@ -116,12 +126,16 @@ __device__ __forceinline__ unsigned long long parz_decode_block_small(const unsi
   }
   const uint32_t at = PARZ_MAX(b.at, p->minbits);
   if constexpr (wide) {
-    parz_decode_finish64(u, DIMS, 0, out);
-    if (header)
+    parz_decode_finish64(u, DIMS, REV, out);
+    if (header && patterns)
+      parz_rev_patterns64(out, size);
+    else if (header)
       parz_inv_cast64(out, out, size, emax);
   } else {
-    parz_decode_finish32(u, DIMS, 0, out);
-    if (header)
+    parz_decode_finish32(u, DIMS, REV, out);
+    if (header && patterns)
+      parz_rev_patterns32(out, size);
+    else if (header)
       parz_inv_cast32(out, out, size, emax);
   }
   return start + at;

@@ -78,13 +78,14 @@ int parz_gpu_enqueue_segments(parz_gpu_context* ctx, const parz_chunk_view* v,
   a.C = v->segment_blocks;
   plan(ctx, v, count, &scheme, &a.G, &a.K);
   a.fixed = v->params.minbits == v->params.maxbits;
-  if (!parz_skip_segment_ok(v->array.type, v->array.dims, &v->params) ||
-      ctx->tuning.skip == PARZ_GPU_SKIP_BLOCK)
-    a.parser = PARZ_GPU_SKIP_BLOCK;
-  else if (v->array.dims <= 2 && ctx->tuning.skip == PARZ_GPU_SKIP_AUTO)
+  if (ctx->tuning.skip == PARZ_GPU_SKIP_AUTO &&
+      parz_skip_small_ok(v->array.type, v->array.dims, &v->params))
     a.parser = PARZ_GPU_SKIP_SMALL;
-  else
+  else if (ctx->tuning.skip != PARZ_GPU_SKIP_BLOCK &&
+           parz_skip_segment_ok(v->array.type, v->array.dims, &v->params))
     a.parser = PARZ_GPU_SKIP_SEGMENT;
+  else
+    a.parser = PARZ_GPU_SKIP_BLOCK;
   a.vec = ((uintptr_t)d_dst % 16 == 0) && v->array.shape[v->array.dims - 1] % 4 == 0;
   a.dst = d_dst;
   a.fault = (parz_gpu_fault*)ctx->d_fault.ptr;

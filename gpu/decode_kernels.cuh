@@ -74,7 +74,10 @@ __device__ __forceinline__ unsigned long long decode_at(const seg_args& a, const
 {
   if constexpr (D <= 2) {
     if (a.parser == PARZ_GPU_SKIP_SMALL) {
-      unsigned long long end = parz_decode_block_small<T, D>(a.payload, a.payload_bytes, at, p, out);
+      unsigned long long end =
+          p->minexp < PARZ_MIN_EXP
+              ? parz_decode_block_small<T, D, true>(a.payload, a.payload_bytes, at, p, out)
+              : parz_decode_block_small<T, D, false>(a.payload, a.payload_bytes, at, p, out);
       *overrun = end > 8 * a.payload_bytes;
       return end;
     }
@@ -252,7 +255,11 @@ __global__ void __launch_bounds__(128) lengths_kernel(const seg_args a)
   if constexpr (D <= 2) {
     if (a.parser == PARZ_GPU_SKIP_SMALL) {
       check_segment(a, s, false,
-                    parz_skip_segment_small<T, D>(a.payload, a.payload_bytes, start, nb, &p, tests, rel));
+                    p.minexp < PARZ_MIN_EXP
+                        ? parz_skip_segment_small<T, D, true>(a.payload, a.payload_bytes, start,
+                                                              nb, &p, tests, rel)
+                        : parz_skip_segment_small<T, D, false>(a.payload, a.payload_bytes, start,
+                                                               nb, &p, tests, rel));
       return;
     }
   }
