@@ -336,6 +336,44 @@ __host__ __device__ inline uint32_t parz_test_pattern(unsigned n)
   return t;
 }
 
+/* A block header as the 1D/2D window paths read it, from the low 32 bits of the window: its
+ * length, the bit planes the block codes, and for floats whether anything is coded (nz), the
+ * block exponent and (REV, reversible mode) whether the block holds bit patterns. Lossy floats:
+ * 0, or 1 and the exponent; lossy integers: nothing. Reversible floats: 0, or 1, then 0 and the
+ * exponent or 1 (patterns), then the block's precision less one; reversible integers: the
+ * precision less one (parz_decode_rblock, parz_decode_iblock). */
+struct parz_small_head {
+  unsigned adv, planes;
+  int emax;
+  bool nz, patterns;
+};
+
+template <parz_type TYPE, unsigned DIMS, bool REV>
+__device__ __forceinline__ parz_small_head parz_small_header(uint32_t lo, unsigned maxprec,
+                                                             int minexp)
+{
+  const bool wide = TYPE == PARZ_DOUBLE || TYPE == PARZ_INT64;
+  const bool header = TYPE == PARZ_FLOAT || TYPE == PARZ_DOUBLE;
+  const unsigned intprec = wide ? 64u : 32u, ebits = wide ? 11u : 8u, pbits = wide ? 6u : 5u;
+  const int ebias = wide ? 1023 : 127;
+  parz_small_head h;
+  h.nz = !header || (lo & 1u);
+  h.patterns = REV && header && ((lo >> 1) & 1u);
+  if (REV) {
+    const unsigned flags = header ? (h.patterns ? 2u : 2u + ebits) : 0u;
+    h.emax = (int)((lo >> 2) & ((1u << ebits) - 1u)) - ebias;
+    h.adv = h.nz ? flags + pbits : 1u;
+    h.planes = h.nz ? PARZ_MIN(((lo >> flags) & ((1u << pbits) - 1u)) + 1u, intprec) : 0u;
+  } else {
+    h.emax = (int)((lo >> 1) & ((1u << ebits) - 1u)) - ebias;
+    h.adv = header ? (h.nz ? 1u + ebits : 1u) : 0u;
+    h.planes = !header ? PARZ_MIN(maxprec, intprec)
+               : h.nz  ? PARZ_MIN(parz_block_precision(h.emax, maxprec, minexp, DIMS), intprec)
+                       : 0u;
+  }
+  return h;
+}
+
 /* parz_skip_segment for blocks of at most 16 values (1D, 2D), with the lanes of a warp in step:
  * every iteration is one step of the same code for every lane, whatever its block is doing,
  * and chooses its result with selects. A step is one of
@@ -361,12 +399,7 @@ __device__ __forceinline__ unsigned long long parz_skip_segment_small(
     const parz_params* p, const uint32_t* tests, uint32_t* rel)
 {
   static_assert(DIMS <= 2, "blocks of at most 16 values");
-  const bool wide = TYPE == PARZ_DOUBLE || TYPE == PARZ_INT64;
   const bool header = TYPE == PARZ_FLOAT || TYPE == PARZ_DOUBLE;
-  const unsigned intprec = wide ? 64u : 32u;
-  const unsigned ebits = wide ? 11u : 8u;
-  const int ebias = wide ? 1023 : 127;
-  const unsigned pbits = wide ? 6u : 5u;
   const unsigned size = 1u << (2 * DIMS);
   const unsigned raw_planes = 32u / size; /* raw planes per step (lossy modes) */
   const unsigned minbits = p->minbits, maxprec = p->maxprec;
@@ -393,24 +426,7 @@ __device__ __forceinline__ unsigned long long parz_skip_segment_small(
     block_at = over ? b.at : block_at;
     i += over;
     const uint32_t lo = (uint32_t)b.w;
-    /* header */
-    const bool nz = !header || (lo & 1u);
-    unsigned hdr_adv, hdr_planes;
-    if (REV) {
-      /* floats: 0 (all zero), or 1, then 0 and the exponent or 1 (bit patterns); then the
-       * block's precision less one */
-      const unsigned flags = header ? ((lo >> 1) & 1u ? 2u : 2u + ebits) : 0u;
-      hdr_adv = nz ? flags + pbits : 1u;
-      hdr_planes = nz ? PARZ_MIN(((lo >> flags) & ((1u << pbits) - 1u)) + 1u, intprec) : 0u;
-    } else {
-      hdr_adv = header ? (nz ? 1u + ebits : 1u) : 0u;
-      hdr_planes = !header ? PARZ_MIN(maxprec, intprec)
-                   : nz    ? PARZ_MIN(parz_block_precision(
-                                       (int)((lo >> 1) & ((1u << ebits) - 1u)) - ebias,
-                                       maxprec, minexp, DIMS),
-                                   intprec)
-                           : 0u;
-    }
+    const parz_small_head h = parz_small_header<TYPE, DIMS, REV>(lo, maxprec, minexp);
     /* planes without a new coefficient: c of them before the first test that is a 1 */
     const uint32_t t = (pattern << off) & 0xffffu;
     const uint32_t hits = lo & t;
@@ -429,8 +445,8 @@ __device__ __forceinline__ unsigned long long parz_skip_segment_small(
      * blocks end in many, all at once */
     const bool raw = n == size;
     const unsigned r = REV ? planes : PARZ_MIN(planes, raw_planes);
-    const unsigned adv = over ? hdr_adv : raw ? size * r : event ? q + 1 + z + more : q - n;
-    planes = over ? hdr_planes : raw ? planes - r : planes - c - (event & (more ^ 1u));
+    const unsigned adv = over ? h.adv : raw ? size * r : event ? q + 1 + z + more : q - n;
+    planes = over ? h.planes : raw ? planes - r : planes - c - (event & (more ^ 1u));
     off = over ? 0u : raw ? off : more ? 0u : ev_n; /* <= 16 */
     n = over ? 0u : raw ? n : ev_n;
     pattern = tests[n & 15u];

@@ -26,34 +26,19 @@ __device__ __forceinline__ unsigned long long parz_decode_block_small(const unsi
   const bool wide = sizeof(U) == 8;
   const bool header = TYPE == PARZ_FLOAT || TYPE == PARZ_DOUBLE;
   const unsigned intprec = wide ? 64u : 32u;
-  const unsigned ebits = wide ? 11u : 8u;
-  const int ebias = wide ? 1023 : 127;
-  const unsigned pbits = wide ? 6u : 5u;
   const unsigned size = 1u << (2 * DIMS);
   parz_window b = parz_window_open(data, nbytes, start);
-  unsigned planes = PARZ_MIN(p->maxprec, intprec);
-  int emax = 0;
-  bool patterns = false; /* REV: a float block stored as bit patterns */
-  const uint32_t head = (uint32_t)b.w;
-  if (header && !(head & 1u)) {
+  const parz_small_head h =
+      parz_small_header<TYPE, DIMS, REV>((uint32_t)b.w, p->maxprec, p->minexp);
+  if (!h.nz) {
 #pragma unroll
     for (unsigned i = 0; i < size; i++)
       out[i] = 0;
     /* lossy blocks pad to minbits; reversible ones never do (parz_skip_small_ok: minbits <= 1) */
     return start + (REV ? 1u : PARZ_MAX(1u, p->minbits));
   }
-  if (REV) {
-    /* floats: 1, then 0 and the exponent or 1 (bit patterns); then the precision less one */
-    patterns = header && ((head >> 1) & 1u);
-    const unsigned flags = header ? (patterns ? 2u : 2u + ebits) : 0u;
-    emax = (int)((head >> 2) & ((1u << ebits) - 1u)) - ebias;
-    planes = PARZ_MIN(((head >> flags) & ((1u << pbits) - 1u)) + 1u, intprec);
-    parz_window_step(&b, flags + pbits);
-  } else if (header) {
-    emax = (int)((head >> 1) & ((1u << ebits) - 1u)) - ebias;
-    planes = PARZ_MIN(parz_block_precision(emax, p->maxprec, p->minexp, DIMS), intprec);
-    parz_window_step(&b, 1 + ebits);
-  }
+  const unsigned planes = h.planes;
+  parz_window_step(&b, h.adv);
   /* Planes go into the values most significant first, eight at a time: acc[g] holds the
    * last planes of values 4g..4g+3, one byte each (a plane's four bits spread to the bytes'
    * low bits by one multiply), and every eighth plane the bytes shift into the values. That
@@ -127,16 +112,16 @@ __device__ __forceinline__ unsigned long long parz_decode_block_small(const unsi
   const uint32_t at = PARZ_MAX(b.at, p->minbits);
   if constexpr (wide) {
     parz_decode_finish64(u, DIMS, REV, out);
-    if (header && patterns)
+    if (header && h.patterns)
       parz_rev_patterns64(out, size);
     else if (header)
-      parz_inv_cast64(out, out, size, emax);
+      parz_inv_cast64(out, out, size, h.emax);
   } else {
     parz_decode_finish32(u, DIMS, REV, out);
-    if (header && patterns)
+    if (header && h.patterns)
       parz_rev_patterns32(out, size);
     else if (header)
-      parz_inv_cast32(out, out, size, emax);
+      parz_inv_cast32(out, out, size, h.emax);
   }
   return start + at;
 }
