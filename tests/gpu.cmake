@@ -1,3 +1,15 @@
+# The GPU decoder's length parsers and window decoder compiled for the CPU, checked block by block
+# against the encoder and the general decoder: runs wherever C++ is enabled (CMakeLists.txt), GPU
+# or not, CUDA or not.
+if(CMAKE_CXX_COMPILER_LOADED)
+  add_executable(test_gpu_parse_host ${CMAKE_CURRENT_SOURCE_DIR}/test_gpu_parse_host.cpp)
+  target_include_directories(test_gpu_parse_host PRIVATE ${PROJECT_SOURCE_DIR}/gpu
+                                                         ${PROJECT_SOURCE_DIR}/codec)
+  target_link_libraries(test_gpu_parse_host parz_codec m)
+  target_compile_features(test_gpu_parse_host PRIVATE cxx_std_17)
+  add_test(NAME gpu_parse_host COMMAND test_gpu_parse_host)
+endif()
+
 # GPU decoder tests (issue 5): built whenever the CUDA decoder is, run everywhere; without a CUDA
 # device they exit 77, which ctest reports as skipped (with the program's message).
 if(NOT TARGET parz_gpu)

@@ -1,0 +1,252 @@
+/* The GPU's window paths, run on the CPU: the length parsers of gpu/block_skip.cuh and the
+ * window decoder of gpu/block_small.cuh are plain device functions, so with the few CUDA
+ * intrinsics they use defined here they compile as host C++. This checks them where no GPU is
+ * (CI), block by block, which the GPU test (whole chunks) cannot:
+ * - every block start the parsers report equals the encoder's block lengths summed, and every
+ *   segment ends where the encoder's stream says, for 1D to 4D, every type, fixed accuracy and
+ *   precision, reversible (float blocks stored as bit patterns included) and expert settings
+ *   with minbits padding, on payloads that end inside a 32-bit word;
+ * - the window decoder's values and end equal the general decoder's (parz_decode_block);
+ * - garbage payloads (random bytes, lengths, starts, parameters) neither fault nor hang (run
+ *   it under ASan/UBSan to see the first).
+ * Usage: test_gpu_parse_host [rounds] */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <type_traits>
+#include <vector>
+
+#define __device__
+#define __host__
+#define __forceinline__ inline
+static inline int __ffs(int x) { return __builtin_ffs(x); }
+static inline int __popc(unsigned x) { return __builtin_popcount(x); }
+template <class T>
+static inline T __ldg(const T* p) { return *p; }
+
+#include "block_small.cuh"
+
+static unsigned long checks, failures;
+static uint32_t tests[16];
+
+static void fail(const char* what, const char* mode, int type, unsigned dims, size_t at)
+{
+  if (failures++ < 10)
+    printf("FAIL %s: %s, type %d, %uD, block %zu\n", what, mode, type, dims, at);
+}
+
+template <parz_type T>
+using raw_t = typename std::conditional<T == PARZ_DOUBLE || T == PARZ_INT64, uint64_t,
+                                        uint32_t>::type;
+
+template <parz_type T, unsigned D, bool REV>
+static unsigned long long skip_small(const unsigned char* s, size_t n, unsigned long long at,
+                                     unsigned nb, const parz_params* p, uint32_t* rel)
+{
+  if constexpr (D <= 2)
+    return parz_skip_segment_small<T, D, REV>(s, n, at, nb, p, tests, rel);
+  else
+    return 0;
+}
+
+/* Smooth values with noise, zeros, and (every fourth seed) magnitudes far apart within a block,
+ * which reversible mode stores as bit patterns. */
+static double value(size_t i, int seed)
+{
+  double v = sin((double)i * 0.01 * (seed % 7 + 1)) * 100 + (rand() % 1000) * 1e-3 * (seed % 3);
+  if (rand() % 50 == 0 || (seed % 3 == 0 && i % 97 < 40))
+    v = 0;
+  if (seed % 4 == 1)
+    v *= i % 3 == 0 ? 1e-25 : i % 3 == 1 ? 1e6 : 1.0;
+  return v;
+}
+
+template <parz_type T, unsigned D>
+static void check(const parz_params& p, const char* mode, int seed)
+{
+  static const size_t shapes[4][4] = {{4003, 0, 0, 0}, {93, 167, 0, 0}, {9, 10, 11, 0},
+                                      {5, 6, 7, 9}};
+  const bool rev = p.minexp < PARZ_MIN_EXP;
+  parz_array a;
+  memset(&a, 0, sizeof a);
+  a.type = T;
+  a.dims = D;
+  memcpy(a.shape, shapes[D - 1], sizeof a.shape);
+  const size_t n = parz_array_count(&a), nb = parz_block_count(&a), es = parz_type_size(T);
+  std::vector<unsigned char> data(n * es);
+  srand(seed);
+  for (size_t i = 0; i < n; i++) {
+    double v = value(i, seed);
+    if (T == PARZ_FLOAT) {
+      float f = (float)v;
+      memcpy(&data[i * 4], &f, 4);
+    } else if (T == PARZ_DOUBLE) {
+      memcpy(&data[i * 8], &v, 8);
+    } else if (T == PARZ_INT32) {
+      int32_t x = (int32_t)fmax(-2e9, fmin(2e9, v * 1000));
+      memcpy(&data[i * 4], &x, 4);
+    } else {
+      int64_t x = (int64_t)fmax(-9e18, fmin(9e18, v * 1e6));
+      memcpy(&data[i * 8], &x, 8);
+    }
+  }
+  size_t cap = parz_stream_bound(T, D, &p, nb);
+  std::vector<unsigned char> s(cap);
+  std::vector<uint32_t> len(nb);
+  uint64_t bits = 0;
+  parz_error e;
+  if (parz_encode_blocks(&a, data.data(), &p, 0, nb, s.data(), cap, &bits, len.data(), &e)) {
+    printf("encode: %s\n", e.message);
+    failures++;
+    return;
+  }
+  const size_t bytes = (bits + 7) / 8; /* the payload ends inside a word */
+  for (unsigned C : {1u, 3u, 32u, 64u}) {
+    std::vector<uint32_t> rel(C), rel2(C);
+    uint64_t at = 0;
+    for (size_t b0 = 0; b0 < nb; b0 += C) {
+      const unsigned m = (unsigned)(nb - b0 < C ? nb - b0 : C);
+      uint64_t end = at;
+      for (unsigned i = 0; i < m; i++)
+        end += len[b0 + i];
+      const bool small = D <= 2 && parz_skip_small_ok(T, D, &p);
+      const bool nested = parz_skip_segment_ok(T, D, &p);
+      if (small) {
+        unsigned long long got = rev ? skip_small<T, D, true>(s.data(), bytes, at, m, &p, rel.data())
+                                     : skip_small<T, D, false>(s.data(), bytes, at, m, &p, rel.data());
+        uint64_t q = at;
+        bool ok = got == end;
+        for (unsigned i = 0; i < m; i++, q += len[b0 + i - 1])
+          ok = ok && rel[i] == q - at;
+        checks++;
+        if (!ok)
+          fail("parz_skip_segment_small", mode, T, D, b0);
+      }
+      if (nested) {
+        unsigned long long got = parz_skip_segment<T, D>(s.data(), bytes, at, m, &p, rel2.data());
+        uint64_t q = at;
+        bool ok = got == end;
+        for (unsigned i = 0; i < m; i++, q += len[b0 + i - 1])
+          ok = ok && rel2[i] == q - at;
+        checks++;
+        if (!ok)
+          fail("parz_skip_segment", mode, T, D, b0);
+      }
+      if constexpr (D <= 2) {
+        if (small && C == 3) {
+          uint64_t q = at;
+          for (unsigned i = 0; i < m; q += len[b0 + i], i++) {
+            raw_t<T> want[16], got[16];
+            parz_reader r;
+            parz_reader_init(&r, s.data(), bytes, q);
+            parz_decode_block(&r, T, D, &p, want);
+            unsigned long long endb =
+                rev ? parz_decode_block_small<T, D, true>(s.data(), bytes, q, &p, got)
+                    : parz_decode_block_small<T, D, false>(s.data(), bytes, q, &p, got);
+            checks++;
+            if (endb != parz_reader_tell(&r) || memcmp(want, got, sizeof(raw_t<T>) << (2 * D)))
+              fail("parz_decode_block_small", mode, T, D, b0 + i);
+          }
+        }
+      }
+      at = end;
+    }
+  }
+}
+
+template <unsigned D>
+static void each_type(const parz_params& p, const char* mode, int seed)
+{
+  check<PARZ_FLOAT, D>(p, mode, seed);
+  check<PARZ_DOUBLE, D>(p, mode, seed);
+  check<PARZ_INT32, D>(p, mode, seed);
+  check<PARZ_INT64, D>(p, mode, seed);
+}
+
+static void each_rank(const parz_params& p, const char* mode, int seed)
+{
+  each_type<1>(p, mode, seed);
+  each_type<2>(p, mode, seed);
+  each_type<3>(p, mode, seed);
+  each_type<4>(p, mode, seed);
+}
+
+template <parz_type T, unsigned D>
+static void garbage(const unsigned char* d, size_t n, const parz_params& p, unsigned nb,
+                    unsigned long long start)
+{
+  std::vector<uint32_t> rel(nb);
+  raw_t<T> out[16];
+  const bool rev = p.minexp < PARZ_MIN_EXP;
+  if (rev)
+    parz_skip_segment_small<T, D, true>(d, n, start, nb, &p, tests, rel.data());
+  else
+    parz_skip_segment_small<T, D, false>(d, n, start, nb, &p, tests, rel.data());
+  for (unsigned i = 0; i < nb; i++) {
+    if (rev)
+      parz_decode_block_small<T, D, true>(d, n, start + rel[i], &p, out);
+    else
+      parz_decode_block_small<T, D, false>(d, n, start + rel[i], &p, out);
+  }
+}
+
+int main(int argc, char** argv)
+{
+  const int rounds = argc > 1 ? atoi(argv[1]) : 3;
+  for (unsigned k = 0; k < 16; k++)
+    tests[k] = parz_test_pattern(k);
+  for (int seed = 1; seed <= rounds; seed++) {
+    parz_params p;
+    parz_params_reversible(&p);
+    each_rank(p, "reversible", seed);
+    for (double tol : {1e-4, 1e-2, 1.0, 100.0}) {
+      parz_params_accuracy(&p, tol, NULL, NULL);
+      each_rank(p, "accuracy", seed);
+    }
+    for (unsigned prec : {1u, 5u, 16u, 32u, 64u}) {
+      parz_params_precision(&p, prec, NULL);
+      each_rank(p, "precision", seed);
+    }
+    parz_params_expert(&p, 200, 20000, 20, -1074, NULL); /* pads to minbits */
+    each_rank(p, "expert, minbits 200", seed);
+    parz_params_expert(&p, 90, 20000, 64, -30, NULL);
+    each_rank(p, "expert, minbits 90", seed);
+  }
+  /* garbage: only termination and bounds are at stake (no expected values) */
+  srand(7);
+  for (int it = 0; it < 2000 * rounds; it++) {
+    const size_t n = 4 * (size_t)(rand() % 40) + (size_t)(rand() % 4);
+    std::vector<unsigned char> d(n + 1);
+    for (size_t i = 0; i < n; i++)
+      d[i] = rand() % 3 == 0 ? 0xff : (unsigned char)rand();
+    std::vector<unsigned char> exact(d.begin(), d.begin() + (ptrdiff_t)n); /* ASan sees n */
+    parz_params p;
+    switch (rand() % 4) {
+      case 0: parz_params_accuracy(&p, ldexp(1.0, rand() % 40 - 20), NULL, NULL); break;
+      case 1: parz_params_precision(&p, 1 + rand() % 64, NULL); break;
+      case 2:
+        parz_params_expert(&p, rand() % 300, 20000, 1 + rand() % 64, -1074 + rand() % 1100, NULL);
+        break;
+      default: parz_params_reversible(&p);
+    }
+    const unsigned nb = 1 + rand() % 40;
+    const unsigned long long start = n ? (unsigned long long)(rand() % (8 * n + 64)) : 0;
+    const unsigned char* q = n ? exact.data() : d.data();
+    switch (rand() % 8) {
+      case 0: garbage<PARZ_FLOAT, 1>(q, n, p, nb, start); break;
+      case 1: garbage<PARZ_FLOAT, 2>(q, n, p, nb, start); break;
+      case 2: garbage<PARZ_DOUBLE, 1>(q, n, p, nb, start); break;
+      case 3: garbage<PARZ_DOUBLE, 2>(q, n, p, nb, start); break;
+      case 4: garbage<PARZ_INT32, 1>(q, n, p, nb, start); break;
+      case 5: garbage<PARZ_INT32, 2>(q, n, p, nb, start); break;
+      case 6: garbage<PARZ_INT64, 1>(q, n, p, nb, start); break;
+      default: garbage<PARZ_INT64, 2>(q, n, p, nb, start);
+    }
+    checks++;
+  }
+  printf("%lu checks, %lu failures\n", checks, failures);
+  return failures != 0;
+}
