@@ -189,37 +189,70 @@ __device__ __forceinline__ void parz_window_skip(parz_window* b, uint32_t n)
     parz_window_seek(b, b->at + n);
 }
 
-/* Reads a lossy block's header (floating point: the nonzero flag and the exponent; integers have
- * none) and returns the bit planes the block codes: 0 for a block with nothing coded. */
-template <parz_type TYPE, unsigned DIMS>
-__device__ __forceinline__ unsigned parz_window_header(parz_window* b, const parz_params* p)
+/* The zeros after a 1 group test: z = the run from bit `from` of lo, at most lim (the last
+ * coefficient needs no terminating one, so a stop bit at lim ends the search). */
+__device__ __forceinline__ unsigned parz_window_run(uint32_t lo, unsigned from, unsigned lim)
 {
-  const bool wide = TYPE == PARZ_DOUBLE || TYPE == PARZ_INT64;
-  const unsigned ebits = wide ? 11u : 8u;
-  const int ebias = wide ? 1023 : 127;
-  if (TYPE == PARZ_INT32 || TYPE == PARZ_INT64)
-    return p->maxprec;
-  if (!(b->w & 1u)) {
-    parz_window_skip(b, 1);
-    return 0;
-  }
-  int emax = (int)((b->w >> 1) & ((1u << ebits) - 1u)) - ebias;
-  parz_window_skip(b, 1 + ebits);
-  return parz_block_precision(emax, p->maxprec, p->minexp, DIMS);
+  return (unsigned)(__ffs((int)((lo >> from) | (1u << lim))) - 1);
 }
 
-/* Whether parz_skip_segment applies: a lossy mode (not reversible, not fixed rate) whose maxbits
- * exceeds the most a block can take -- header, at most intprec planes of `size` raw bits, at
- * most one 0 group test per plane, and per coefficient at most one 1 group test and one run bit
- * -- so the budget never ends a block. Fixed accuracy and precision always qualify. */
-__host__ __device__ inline bool parz_skip_segment_ok(parz_type type, unsigned dims,
-                                                     const parz_params* p)
+/* A block header as the window paths read it, from the low 32 bits of the window: its
+ * length, the bit planes the block codes, and for floats whether anything is coded (nz), the
+ * block exponent and (REV, reversible mode) whether the block holds bit patterns. Lossy floats:
+ * 0, or 1 and the exponent; lossy integers: nothing. Reversible floats: 0, or 1, then 0 and the
+ * exponent or 1 (patterns), then the block's precision less one; reversible integers: the
+ * precision less one (parz_decode_rblock, parz_decode_iblock). */
+struct parz_head {
+  unsigned adv, planes;
+  int emax;
+  bool nz, patterns;
+};
+
+template <parz_type TYPE, unsigned DIMS, bool REV>
+__device__ __forceinline__ parz_head parz_window_header(uint32_t lo, unsigned maxprec,
+                                                       int minexp)
+{
+  const bool wide = TYPE == PARZ_DOUBLE || TYPE == PARZ_INT64;
+  const bool header = TYPE == PARZ_FLOAT || TYPE == PARZ_DOUBLE;
+  const unsigned intprec = wide ? 64u : 32u, ebits = wide ? 11u : 8u, pbits = wide ? 6u : 5u;
+  const int ebias = wide ? 1023 : 127;
+  parz_head h;
+  h.nz = !header || (lo & 1u);
+  h.patterns = REV && header && ((lo >> 1) & 1u);
+  if (REV) {
+    const unsigned flags = header ? (h.patterns ? 2u : 2u + ebits) : 0u;
+    h.emax = (int)((lo >> 2) & ((1u << ebits) - 1u)) - ebias;
+    h.adv = h.nz ? flags + pbits : 1u;
+    h.planes = h.nz ? PARZ_MIN(((lo >> flags) & ((1u << pbits) - 1u)) + 1u, intprec) : 0u;
+  } else {
+    h.emax = (int)((lo >> 1) & ((1u << ebits) - 1u)) - ebias;
+    h.adv = header ? (h.nz ? 1u + ebits : 1u) : 0u;
+    h.planes = !header ? PARZ_MIN(maxprec, intprec)
+               : h.nz  ? PARZ_MIN(parz_block_precision(h.emax, maxprec, minexp, DIMS), intprec)
+                       : 0u;
+  }
+  return h;
+}
+
+/* Whether maxbits exceeds the most a block with a header of `header` bits can take: at most
+ * intprec planes of `size` raw bits, at most one 0 group test per plane, and per coefficient at
+ * most one 1 group test and one run bit -- so the budget never ends a block, and a parser may
+ * skip the budget arithmetic. Fixed rate (minbits == maxbits) never qualifies. */
+__host__ __device__ inline bool parz_budget_free(parz_type type, unsigned dims,
+                                                 unsigned long long header, const parz_params* p)
 {
   const bool wide = type == PARZ_DOUBLE || type == PARZ_INT64;
   const unsigned long long intprec = wide ? 64 : 32, size = 1ull << (2 * dims);
+  return p->minbits < p->maxbits && header + intprec * (size + 1) + 2 * size <= p->maxbits;
+}
+
+/* Whether parz_skip_segment applies: a lossy mode (not reversible) without a binding budget.
+ * Fixed accuracy and precision always qualify. */
+__host__ __device__ inline bool parz_skip_segment_ok(parz_type type, unsigned dims,
+                                                     const parz_params* p)
+{
   const unsigned long long header = type == PARZ_FLOAT ? 9 : type == PARZ_DOUBLE ? 12 : 0;
-  return p->minexp >= PARZ_MIN_EXP && p->minbits < p->maxbits &&
-         header + intprec * (size + 1) + 2 * size <= p->maxbits;
+  return p->minexp >= PARZ_MIN_EXP && parz_budget_free(type, dims, header, p);
 }
 
 /* Whether parz_skip_segment_small and parz_decode_block_small (block_small.cuh) apply: 1D and
@@ -230,17 +263,14 @@ __host__ __device__ inline bool parz_skip_segment_ok(parz_type type, unsigned di
 __host__ __device__ inline bool parz_skip_small_ok(parz_type type, unsigned dims,
                                                    const parz_params* p)
 {
-  const bool wide = type == PARZ_DOUBLE || type == PARZ_INT64;
-  const unsigned long long intprec = wide ? 64 : 32, size = 1ull << (2 * dims);
-  const unsigned long long pbits = wide ? 6 : 5;
+  const unsigned long long pbits = type == PARZ_DOUBLE || type == PARZ_INT64 ? 6 : 5;
   const unsigned long long header =
       (type == PARZ_FLOAT ? 2 + 8 : type == PARZ_DOUBLE ? 2 + 11 : 0) + pbits;
   if (dims > 2)
     return false;
   if (p->minexp >= PARZ_MIN_EXP)
     return parz_skip_segment_ok(type, dims, p);
-  return p->minbits <= 1 && p->minbits < p->maxbits &&
-         header + intprec * (size + 1) + 2 * size <= p->maxbits;
+  return p->minbits <= 1 && parz_budget_free(type, dims, header, p);
 }
 
 /* Length-only parse of a whole segment of nb blocks starting at bit `start`, for the lossy modes
@@ -261,9 +291,11 @@ __device__ __forceinline__ unsigned long long parz_skip_segment(const unsigned c
   for (unsigned i = 0; i < nb; i++) {
     const uint32_t block_start = b.at;
     rel[i] = block_start;
-    const unsigned maxprec = parz_window_header<TYPE, DIMS>(&b, p);
+    const parz_head h =
+        parz_window_header<TYPE, DIMS, false>((uint32_t)b.w, p->maxprec, p->minexp);
+    parz_window_skip(&b, h.adv);
     unsigned k = intprec, n = 0;
-    const unsigned kmin = intprec > maxprec ? intprec - maxprec : 0;
+    const unsigned kmin = intprec - h.planes;
     while (k > kmin) {
       if (n == size) {
         parz_window_skip(&b, size * (k - kmin)); /* raw bits only */
@@ -336,44 +368,6 @@ __host__ __device__ inline uint32_t parz_test_pattern(unsigned n)
   return t;
 }
 
-/* A block header as the 1D/2D window paths read it, from the low 32 bits of the window: its
- * length, the bit planes the block codes, and for floats whether anything is coded (nz), the
- * block exponent and (REV, reversible mode) whether the block holds bit patterns. Lossy floats:
- * 0, or 1 and the exponent; lossy integers: nothing. Reversible floats: 0, or 1, then 0 and the
- * exponent or 1 (patterns), then the block's precision less one; reversible integers: the
- * precision less one (parz_decode_rblock, parz_decode_iblock). */
-struct parz_small_head {
-  unsigned adv, planes;
-  int emax;
-  bool nz, patterns;
-};
-
-template <parz_type TYPE, unsigned DIMS, bool REV>
-__device__ __forceinline__ parz_small_head parz_small_header(uint32_t lo, unsigned maxprec,
-                                                             int minexp)
-{
-  const bool wide = TYPE == PARZ_DOUBLE || TYPE == PARZ_INT64;
-  const bool header = TYPE == PARZ_FLOAT || TYPE == PARZ_DOUBLE;
-  const unsigned intprec = wide ? 64u : 32u, ebits = wide ? 11u : 8u, pbits = wide ? 6u : 5u;
-  const int ebias = wide ? 1023 : 127;
-  parz_small_head h;
-  h.nz = !header || (lo & 1u);
-  h.patterns = REV && header && ((lo >> 1) & 1u);
-  if (REV) {
-    const unsigned flags = header ? (h.patterns ? 2u : 2u + ebits) : 0u;
-    h.emax = (int)((lo >> 2) & ((1u << ebits) - 1u)) - ebias;
-    h.adv = h.nz ? flags + pbits : 1u;
-    h.planes = h.nz ? PARZ_MIN(((lo >> flags) & ((1u << pbits) - 1u)) + 1u, intprec) : 0u;
-  } else {
-    h.emax = (int)((lo >> 1) & ((1u << ebits) - 1u)) - ebias;
-    h.adv = header ? (h.nz ? 1u + ebits : 1u) : 0u;
-    h.planes = !header ? PARZ_MIN(maxprec, intprec)
-               : h.nz  ? PARZ_MIN(parz_block_precision(h.emax, maxprec, minexp, DIMS), intprec)
-                       : 0u;
-  }
-  return h;
-}
-
 /* parz_skip_segment for blocks of at most 16 values (1D, 2D), with the lanes of a warp in step:
  * every iteration is one step of the same code for every lane, whatever its block is doing,
  * and chooses its result with selects. A step is one of
@@ -426,7 +420,7 @@ __device__ __forceinline__ unsigned long long parz_skip_segment_small(
     block_at = over ? b.at : block_at;
     i += over;
     const uint32_t lo = (uint32_t)b.w;
-    const parz_small_head h = parz_small_header<TYPE, DIMS, REV>(lo, maxprec, minexp);
+    const parz_head h = parz_window_header<TYPE, DIMS, REV>(lo, maxprec, minexp);
     /* planes without a new coefficient: c of them before the first test that is a 1 */
     const uint32_t t = (pattern << off) & 0xffffu;
     const uint32_t hits = lo & t;
@@ -438,7 +432,7 @@ __device__ __forceinline__ unsigned long long parz_skip_segment_small(
      * of them (the last coefficient needs no terminating one): a stop bit at lim makes
      * z = min(run, lim) */
     const unsigned lim = (size - 1 - n) & 31u;
-    const unsigned z = (unsigned)(__ffs((int)((lo >> ((q + 1) & 31u)) | (1u << lim))) - 1);
+    const unsigned z = parz_window_run(lo, (q + 1) & 31u, lim);
     const unsigned more = event & (z < lim); /* the plane goes on */
     const unsigned ev_n = event ? n + z + 1 : n;
     /* raw planes: up to 32 bits of them, or in reversible mode, where nearly incompressible

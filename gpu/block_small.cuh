@@ -28,8 +28,8 @@ __device__ __forceinline__ unsigned long long parz_decode_block_small(const unsi
   const unsigned intprec = wide ? 64u : 32u;
   const unsigned size = 1u << (2 * DIMS);
   parz_window b = parz_window_open(data, nbytes, start);
-  const parz_small_head h =
-      parz_small_header<TYPE, DIMS, REV>((uint32_t)b.w, p->maxprec, p->minexp);
+  const parz_head h =
+      parz_window_header<TYPE, DIMS, REV>((uint32_t)b.w, p->maxprec, p->minexp);
   if (!h.nz) {
 #pragma unroll
     for (unsigned i = 0; i < size; i++)
@@ -65,7 +65,7 @@ __device__ __forceinline__ unsigned long long parz_decode_block_small(const unsi
       for (;;) {
         const unsigned lim = size - 1 - n;
         const unsigned g = (lo >> off) & 1u;
-        const unsigned z = (unsigned)(__ffs((int)((lo >> (off + 1)) | (1u << lim))) - 1);
+        const unsigned z = parz_window_run(lo, off + 1, lim);
         if (!g) {
           adv = off + 1;
           break;
