@@ -16,8 +16,6 @@
 #include <string.h>
 
 #include <atomic>
-#include <thread>
-#include <vector>
 
 #include "gpu_internal.h"
 
@@ -25,16 +23,11 @@
  * than their overlap saves. */
 #define PIECE_MIN_BYTES ((size_t)4 << 20)
 
-/* Runs fn(t) for t in [0, n) on n threads (the calling thread is one of them). */
+/* Runs fn(t) for t in [0, n) on the context's n host threads (the caller is one of them). */
 template <typename F>
-static void run_threads(int n, F fn)
+static void run_threads(parz_host_pool* pool, F fn)
 {
-  std::vector<std::thread> pool;
-  for (int t = 1; t < n; t++)
-    pool.emplace_back(fn, t);
-  fn(0);
-  for (auto& th : pool)
-    th.join();
+  parz_host_pool_run(pool, [](void* f, int t) { (*(F*)f)(t); }, &fn);
 }
 
 static void copy_share(unsigned char* dst, const unsigned char* src, size_t bytes, int t, int n)
@@ -69,8 +62,8 @@ extern "C" int parz_gpu_chunk_decode(parz_gpu_context* ctx, const void* src, siz
   unsigned char* h_in = (unsigned char*)ctx->h_in.ptr;
   unsigned char* h_out = (unsigned char*)ctx->h_out.ptr;
   unsigned char* d_out = (unsigned char*)ctx->d_out.ptr;
-  nthreads = ctx->host_threads;
-  run_threads(nthreads, [&](int t) {
+  nthreads = parz_host_pool_size(ctx->host_pool);
+  run_threads(ctx->host_pool, [&](int t) {
     copy_share(h_in, (const unsigned char*)src, src_bytes, t, nthreads);
   });
   e = cudaMemcpyAsync(ctx->d_chunk.ptr, h_in, src_bytes, cudaMemcpyHostToDevice, ctx->stream);
@@ -116,7 +109,7 @@ extern "C" int parz_gpu_chunk_decode(parz_gpu_context* ctx, const void* src, siz
   /* host threads: each moves its share of every piece as soon as the piece is down */
   std::atomic<int> failed(0);
   std::atomic<int> cuda_code(0);
-  run_threads(nthreads, [&](int t) {
+  run_threads(ctx->host_pool, [&](int t) {
     size_t begin = 0;
     for (int p = 0; p < npieces; p++) {
       cudaError_t pe = cudaEventSynchronize(ctx->piece_done[p]);

@@ -83,6 +83,7 @@ extern "C" void parz_gpu_context_free(parz_gpu_context* ctx)
   if (ctx->copy_stream)
     cudaStreamDestroy(ctx->copy_stream);
   cudaGetLastError();
+  parz_host_pool_free(ctx->host_pool);
   free(ctx);
 }
 
@@ -105,7 +106,7 @@ extern "C" int parz_gpu_context_create(parz_gpu_context** out, int device, parz_
     return parz_fail(err, PARZ_ERR_NOMEM, "no memory for a GPU context");
   ctx->device = device;
   hw = std::thread::hardware_concurrency();
-  ctx->host_threads = hw ? (int)(hw < 8 ? hw : 8) : 4;
+  ctx->host_pool = parz_host_pool_create(hw ? (int)(hw < 8 ? hw : 8) : 4);
   e = cudaSetDevice(device);
   if (e == cudaSuccess)
     e = cudaDeviceGetAttribute(&ctx->sm_count, cudaDevAttrMultiProcessorCount, device);

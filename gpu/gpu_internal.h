@@ -12,6 +12,7 @@
 
 #include <cuda_runtime.h>
 
+#include "host_pool.h"
 #include "parz_gpu.h"
 
 /* The filter path splits the decode into at most this many slices, each followed by the download
@@ -74,7 +75,7 @@ struct parz_gpu_context {
   struct parz_gpu_buffer h_out;
   cudaEvent_t piece_done[PARZ_GPU_PIECES_MAX];
   struct parz_gpu_tuning tuning;
-  int host_threads;                  /* filter path copy-out threads */
+  struct parz_host_pool* host_pool;  /* filter path host copies (host_pool.h); NULL = one thread */
 };
 
 /* Benchmarks and tests pick a scheme explicitly (0 everywhere = choose per chunk). */

@@ -24,3 +24,9 @@ if(EXISTS "${PARZ_SHARED_DATA}")
 endif()
 add_test(NAME gpu_decode COMMAND test_gpu_decode ${PARZ_GPU_TEST_ARGS})
 set_tests_properties(gpu_decode PROPERTIES SKIP_RETURN_CODE 77)
+
+# The filter path's host thread pool needs no device: it runs wherever the CUDA code is built.
+add_executable(test_host_pool ${CMAKE_CURRENT_SOURCE_DIR}/test_host_pool.cu)
+target_link_libraries(test_host_pool parz_gpu)
+target_compile_features(test_host_pool PRIVATE cuda_std_17)
+add_test(NAME host_pool COMMAND test_host_pool)

@@ -1,0 +1,55 @@
+/* The filter path's host thread pool (gpu/host_pool.h): every job runs each thread index exactly
+ * once and returns only after all have finished; a NULL pool runs jobs on the caller. Needs no
+ * GPU, so it runs in CI. */
+#include <stdio.h>
+
+#include <atomic>
+
+#include "host_pool.h"
+
+static int failures;
+
+static void check(int ok, const char* what, int size, int job)
+{
+  if (!ok && failures++ < 10)
+    fprintf(stderr, "FAIL: %s (pool of %d, job %d)\n", what, size, job);
+}
+
+struct job_state {
+  std::atomic<int> hits[16];
+  std::atomic<long long> sum;
+};
+
+static void touch(void* arg, int t)
+{
+  job_state* s = (job_state*)arg;
+  s->hits[t]++;
+  /* a little work, so that threads overlap and a missed wait would show */
+  long long x = 0;
+  for (int i = 0; i < 1000 * (t + 1); i++)
+    x += i ^ t;
+  s->sum += x;
+}
+
+int main(void)
+{
+  int jobs = 0;
+  for (int n = 0; n <= 16; n++) {
+    parz_host_pool* pool = n ? parz_host_pool_create(n) : NULL;
+    const int size = parz_host_pool_size(pool);
+    check(n <= 1 ? size == 1 : size >= 1 && size <= n, "pool size", size, -1);
+    for (int j = 0; j < 2000; j++, jobs++) {
+      job_state s;
+      for (int t = 0; t < 16; t++)
+        s.hits[t] = 0;
+      s.sum = 0;
+      parz_host_pool_run(pool, touch, &s);
+      /* everything is done when run returns: each index exactly once, no other */
+      for (int t = 0; t < 16; t++)
+        check(s.hits[t] == (t < size ? 1 : 0), "thread index ran once", size, j);
+    }
+    parz_host_pool_free(pool);
+  }
+  printf("%d jobs, %d failures\n", jobs, failures);
+  return failures != 0;
+}
