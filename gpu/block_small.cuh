@@ -77,10 +77,12 @@ __device__ __forceinline__ unsigned long long parz_decode_block_small(const unsi
           adv = off + 1 + lim; /* n == size */
           break;
         }
-        /* the next test lies after this event; step the window so 32 bits stay ahead */
-        parz_window_step(&b, off + 2 + z);
-        lo = (uint32_t)b.w;
-        off = 0;
+        /* the next test follows this event, still inside lo: a whole plane of at most 16
+         * values fits in 32 bits. With n significant coefficients after it and k 1 tests in
+         * it, it is n + k + 1 bits, or n + k - 1 when its last event reaches the last
+         * coefficient, and k <= n; so at most 31. The furthest bit read, a run's stop bit at
+         * off + 1 + lim, is 16 plus the events so far, at most 31 too. */
+        off += 2 + z;
       }
     }
     parz_window_step(&b, adv);
