@@ -37,6 +37,17 @@ static int gpu_is_usable(void) {
   return usable;
 }
 
+/* The context's host copy threads wait inside this library between chunks; it must not be
+ * unmapped under them (HDF5 unloads plugins when it shuts down, at exit or at H5close). So the
+ * context goes when the library does. Its CUDA calls may then fail (the runtime may already be
+ * gone), which parz_gpu_context_free ignores. */
+__attribute__((destructor)) static void gpu_release(void) {
+  pthread_mutex_lock(&gpu_lock);
+  parz_gpu_context_free(gpu_ctx);
+  gpu_ctx = NULL;
+  pthread_mutex_unlock(&gpu_lock);
+}
+
 /* PARZ_OK when the chunk was decoded on the GPU; anything else: decode it on the CPU. Device
  * failures warn (once per message); other errors (a corrupt chunk) are left to the CPU decoder,
  * whose message is authoritative. */

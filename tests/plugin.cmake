@@ -19,6 +19,14 @@ add_test(NAME test_plugin_hdf5
          COMMAND test_plugin_hdf5 ${PARZ_SHARED_DATA} ${CMAKE_CURRENT_BINARY_DIR}/plugin_scratch)
 set_tests_properties(test_plugin_hdf5 PROPERTIES ENVIRONMENT "${PARZ_PLUGIN_TEST_ENV}")
 
+add_executable(test_plugin_unload test_plugin_unload.c)
+target_include_directories(test_plugin_unload PRIVATE ${PROJECT_SOURCE_DIR}/plugin)
+target_link_libraries(test_plugin_unload PRIVATE parz_hdf5)
+add_dependencies(test_plugin_unload H5Zparz)
+add_test(NAME test_plugin_unload COMMAND test_plugin_unload ${CMAKE_CURRENT_BINARY_DIR}/plugin_scratch)
+set_tests_properties(test_plugin_unload PROPERTIES ENVIRONMENT "${PARZ_PLUGIN_TEST_ENV};PARZ_EXEC=auto"
+                                                   TIMEOUT 120)
+
 add_test(NAME test_plugin_symbols
          COMMAND ${CMAKE_COMMAND} -DPLUGIN=$<TARGET_FILE:H5Zparz> -DNM=${CMAKE_NM}
                  -DOBJDUMP=${CMAKE_OBJDUMP} -P ${CMAKE_CURRENT_SOURCE_DIR}/plugin_symbols.cmake)
