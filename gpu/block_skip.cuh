@@ -199,8 +199,8 @@ __device__ __forceinline__ T parz_opaque(T v)
 }
 
 /* Drops adv <= 32 bits; at least 32 stay valid. The refill is a branch: with selects and a
- * predicated load instead, the lockstep parser ran 2-4% slower (the next step's select waits
- * for the load) and the window decoder 10% slower. */
+ * predicated load instead, the lockstep parser ran up to 4% slower (the next step's select
+ * waits for the load) and the window decoder 10% slower. */
 __device__ __forceinline__ void parz_window_step(parz_window* b, unsigned adv)
 {
   b->w >>= adv;
@@ -420,12 +420,11 @@ __host__ __device__ inline uint32_t parz_test_pattern(unsigned n)
  * Taking a run of planes per step halves the steps of a block against one test per step
  * (etopo5, accuracy 1e-2: 6.9 against 15.2). Looking for quiet planes in 32 bits rather than
  * 16, and taking two events of a plane in one step, bring it to 5.9, and the segment with the
- * most steps, which sets the kernel's time, from 202 to 150 at C = 16 (396 to 287 at C = 32). In the lossy modes no step takes more than 32
- * bits, so the window's refill is the only other branch, and minbits padding (expert settings
- * only) the only rare one; taking longer raw runs there with a reload cost 6% on etopo5. In
- * reversible mode the reload after long raw runs pays (hst at C = 16: 56 against 29 GiB/s
- * with 32-bit steps). Same bits as
- * parz_skip_segment. */
+ * most steps, which sets the kernel's time, from 202 to 150 at C = 16 (396 to 287 at C = 32).
+ * In the lossy modes no step takes more than 32 bits, so the window's refill is the only other
+ * branch, and minbits padding (expert settings only) the only rare one; taking longer raw runs
+ * there with a reload cost 6% on etopo5. In reversible mode the reload after long raw runs pays
+ * (hst at C = 16: 56 against 29 GiB/s with 32-bit steps). Same bits as parz_skip_segment. */
 template <parz_type TYPE, unsigned DIMS, bool REV, bool PAD>
 __device__ __forceinline__ unsigned long long parz_skip_small_walk(
     const unsigned char* data, unsigned long long nbytes, unsigned long long start, unsigned nb,
