@@ -126,13 +126,29 @@ struct parz_window {
   unsigned cnt;         /* valid bits in w */
 };
 
-/* Word j from base: a predicated load and two selects, no branch. */
+/* Word j from base if `want`, else `keep`: a select, then a load predicated into the same
+ * register, no branch. The order matters: with the select after the load (as nvcc compiles
+ * `j == nfull ? tail : v`), the select waits for the load, so a refill stalls on the word it
+ * was meant to prefetch -- a quarter of the length parser's stall samples under ncu. */
+__device__ __forceinline__ uint32_t parz_window_load(const parz_window* b, uint32_t j, bool want,
+                                                     uint32_t keep)
+{
+  uint32_t v = want ? (j == b->nfull ? b->tail : 0u) : keep;
+#ifdef __CUDA_ARCH__
+  asm("{\n\t.reg .pred q, r;\n\tsetp.ne.u32 r, %4, 0;\n\tsetp.lt.and.u32 q, %1, %2, r;"
+      "\n\t@q ld.global.nc.u32 %0, [%3];\n\t}"
+      : "+r"(v)
+      : "r"(j), "r"(b->nfull), "l"(b->base + j), "r"((unsigned)want));
+#else
+  if (want && j < b->nfull)
+    v = __ldg(b->base + j);
+#endif
+  return v;
+}
+
 __device__ __forceinline__ uint32_t parz_window_word(const parz_window* b, uint32_t j)
 {
-  uint32_t v = 0;
-  if (j < b->nfull)
-    v = __ldg(b->base + j);
-  return j == b->nfull ? b->tail : v;
+  return parz_window_load(b, j, true, 0u);
 }
 
 /* Places the window at bit `rel` after the opening (any position). */
@@ -198,9 +214,8 @@ __device__ __forceinline__ T parz_opaque(T v)
   return v;
 }
 
-/* Drops adv <= 32 bits; at least 32 stay valid. The refill is a branch: with selects and a
- * predicated load instead, the lockstep parser ran up to 4% slower (the next step's select
- * waits for the load) and the window decoder 10% slower. */
+/* Drops adv <= 32 bits; at least 32 stay valid. The refill is a branch, which suits the window
+ * decoder: with selects it ran 10% slower, its many warps hiding the branch anyway. */
 __device__ __forceinline__ void parz_window_step(parz_window* b, unsigned adv)
 {
   b->w >>= adv;
@@ -211,6 +226,22 @@ __device__ __forceinline__ void parz_window_step(parz_window* b, unsigned adv)
     b->cnt += 32;
     b->ahead = parz_window_word(b, ++b->next);
   }
+}
+
+/* parz_window_step without a branch, for the lockstep parser: nearly every step of a warp has
+ * some lane refilling, so the branch diverged on most steps. With the load predicated into a
+ * selected register (parz_window_load) this is 2-4% faster than the branch at C = 16 to 64
+ * (H100, etopo5); before, when the select waited for the load, it was up to 4% slower. */
+__device__ __forceinline__ void parz_window_step_flat(parz_window* b, unsigned adv)
+{
+  const unsigned cnt = b->cnt - adv;
+  const bool need = cnt < 32;
+  const uint64_t w = b->w >> adv;
+  b->w = need ? w | ((uint64_t)b->ahead << cnt) : w;
+  b->cnt = cnt + (need ? 32u : 0u);
+  b->at += adv;
+  b->next += need;
+  b->ahead = parz_window_load(b, b->next, need, b->ahead);
 }
 
 /* Drops n bits (any number). */
@@ -403,6 +434,32 @@ __host__ __device__ inline uint32_t parz_test_pattern(unsigned n)
   return t;
 }
 
+/* tests[k] for parz_skip_small_walk, where tests is in shared memory: read through a 32-bit
+ * shared address taken once (`at`, parz_tests_at). From the generic pointer nvcc rebuilds the
+ * shared window's base on every step (S2UR, ULEA), and the step then waits for it. */
+__device__ __forceinline__ unsigned parz_tests_at(const uint32_t* tests)
+{
+#ifdef __CUDA_ARCH__
+  return parz_opaque((unsigned)__cvta_generic_to_shared(tests));
+#else
+  (void)tests;
+  return 0;
+#endif
+}
+
+__device__ __forceinline__ uint32_t parz_tests_load(const uint32_t* tests, unsigned at, unsigned k)
+{
+#ifdef __CUDA_ARCH__
+  uint32_t v;
+  (void)tests;
+  asm volatile("ld.shared.u32 %0, [%1];" : "=r"(v) : "r"(at + 4 * k));
+  return v;
+#else
+  (void)at;
+  return tests[k];
+#endif
+}
+
 /* parz_skip_segment for blocks of at most 16 values (1D, 2D), with the lanes of a warp in step:
  * every iteration is one step of the same code for every lane, whatever its block is doing,
  * and chooses its result with selects. A step is one of
@@ -410,7 +467,8 @@ __host__ __device__ inline uint32_t parz_test_pattern(unsigned n)
  *   integer one (REV, reversible mode: the flags, exponent and precision of parz_decode_rblock
  *   or the precision of an integer block); it gives the planes the block codes;
  * - a run of planes that add no significant coefficient (each n raw bits and a 0 test; the
- *   tests within the 32 valid bits are found at once through `tests`, parz_test_pattern),
+ *   tests within the 32 valid bits are found at once through `tests`, parz_test_pattern, which
+ *   on the device must be in shared memory),
  *   then, if the first test that is a 1 lies in the low 16 bits, that event: the run of zeros
  *   up to the next significant coefficient (at most 15 bits, so the whole step fits in the 32
  *   valid bits; a 1 test further on waits for the next step), and a second such event if the
@@ -421,9 +479,9 @@ __host__ __device__ inline uint32_t parz_test_pattern(unsigned n)
  * (etopo5, accuracy 1e-2: 6.9 against 15.2). Looking for quiet planes in 32 bits rather than
  * 16, and taking two events of a plane in one step, bring it to 5.9, and the segment with the
  * most steps, which sets the kernel's time, from 202 to 150 at C = 16 (396 to 287 at C = 32).
- * In the lossy modes no step takes more than 32 bits, so the window's refill is the only other
- * branch, and minbits padding (expert settings only) the only rare one; taking longer raw runs
- * there with a reload cost 6% on etopo5. In reversible mode the reload after long raw runs pays
+ * In the lossy modes no step takes more than 32 bits, so a step has no branch (the window's
+ * refill is selects, parz_window_step_flat) but for minbits padding (expert settings only);
+ * taking longer raw runs there with a reload cost 6% on etopo5. In reversible mode the reload after long raw runs pays
  * (hst at C = 16: 56 against 29 GiB/s with 32-bit steps). Same bits as parz_skip_segment. */
 template <parz_type TYPE, unsigned DIMS, bool REV, bool PAD>
 __device__ __forceinline__ unsigned long long parz_skip_small_walk(
@@ -436,6 +494,7 @@ __device__ __forceinline__ unsigned long long parz_skip_small_walk(
   const int minexp = parz_opaque(p->minexp);
   nb = parz_opaque(nb);
   rel = parz_opaque(rel);
+  const unsigned tests_at = parz_tests_at(tests);
   parz_window b = parz_window_open(data, nbytes, start);
   uint32_t block_at = 0;
   /* planes: planes of the block not yet over; n: significant coefficients; off: where the
@@ -443,7 +502,7 @@ __device__ __forceinline__ unsigned long long parz_skip_small_walk(
    * plane); pattern: tests[n]. The block is over when planes == 0; raw planes remain when
    * n == size. */
   unsigned i = 0, planes = 0, n = 0, off = 0;
-  uint32_t pattern = tests[0];
+  uint32_t pattern = parz_tests_load(tests, tests_at, 0);
   for (;;) {
     const bool over = planes == 0;
     if (PAD && over && i > 0 && b.at - block_at < minbits)
@@ -492,11 +551,11 @@ __device__ __forceinline__ unsigned long long parz_skip_small_walk(
                       parz_sel(raw, planes - r, planes - c - (event & (more ^ 1u))));
     off = parz_sel(over, 0u, parz_sel(raw, off, parz_sel(more, 0u, ev_n))); /* <= 16 */
     n = parz_sel(over, 0u, parz_sel(raw, n, ev_n));
-    pattern = tests[n & 15u];
+    pattern = parz_tests_load(tests, tests_at, n & 15u);
     if (REV)
       parz_window_skip(&b, adv); /* a reload after raw planes of more than 32 bits */
     else
-      parz_window_step(&b, adv); /* adv <= 32 */
+      parz_window_step_flat(&b, adv); /* adv <= 32 */
   }
   return start + b.at;
 }
