@@ -462,27 +462,29 @@ __device__ __forceinline__ uint32_t parz_tests_load(const uint32_t* tests, unsig
 
 /* parz_skip_segment for blocks of at most 16 values (1D, 2D), with the lanes of a warp in step:
  * every iteration is one step of the same code for every lane, whatever its block is doing,
- * and chooses its result with selects. A step is one of
- * - a header (block start): the nonzero flag and exponent of a float block, nothing for an
- *   integer one (REV, reversible mode: the flags, exponent and precision of parz_decode_rblock
- *   or the precision of an integer block); it gives the planes the block codes;
- * - a run of planes that add no significant coefficient (each n raw bits and a 0 test; the
- *   tests within the 32 valid bits are found at once through `tests`, parz_test_pattern, which
- *   on the device must be in shared memory),
- *   then, if the first test that is a 1 lies in the low 16 bits, that event: the run of zeros
- *   up to the next significant coefficient (at most 15 bits, so the whole step fits in the 32
- *   valid bits; a 1 test further on waits for the next step), and a second such event if the
- *   plane's next test is a 1 as well and its run ends inside the 32 bits;
- * - raw planes once every coefficient is significant: up to 32 bits of them, or in reversible
- *   mode all of them.
+ * and chooses its result with selects. A step is
+ * - at a block's start, its header: the nonzero flag and exponent of a float block, nothing for
+ *   an integer one (REV, reversible mode: the flags, exponent and precision of
+ *   parz_decode_rblock or the precision of an integer block); it gives the planes the block
+ *   codes, and the step goes on with those planes in the bits left after it;
+ * - then either raw planes, once every coefficient is significant (up to 32 bits of them, or in
+ *   reversible mode all of them), or a run of planes that add no significant coefficient (each
+ *   n raw bits and a 0 test; the tests within the valid bits are found at once through `tests`,
+ *   parz_test_pattern, which on the device must be in shared memory), then, if the first test
+ *   that is a 1 has its run of zeros (up to the next significant coefficient, at most 15) inside
+ *   the valid bits, that event, and a second one if the plane's next test is a 1 as well and its
+ *   run ends inside them too.
  * Taking a run of planes per step halves the steps of a block against one test per step
  * (etopo5, accuracy 1e-2: 6.9 against 15.2). Looking for quiet planes in 32 bits rather than
- * 16, and taking two events of a plane in one step, bring it to 5.9, and the segment with the
- * most steps, which sets the kernel's time, from 202 to 150 at C = 16 (396 to 287 at C = 32).
+ * 16 and taking two events of a plane in one step brought it to 5.9; the header in the step of
+ * the block's first planes, and events wherever their run fits, to 4.7. The segment with the
+ * most steps, which sets the kernel's time, went from 202 to 150 to 128 at C = 16 (396, 287,
+ * 244 at C = 32).
  * In the lossy modes no step takes more than 32 bits, so a step has no branch (the window's
  * refill is selects, parz_window_step_flat) but for minbits padding (expert settings only);
- * taking longer raw runs there with a reload cost 6% on etopo5. In reversible mode the reload after long raw runs pays
- * (hst at C = 16: 56 against 29 GiB/s with 32-bit steps). Same bits as parz_skip_segment. */
+ * taking longer raw runs there with a reload cost 6% on etopo5. In reversible mode the reload
+ * after long raw runs pays (hst at C = 16: 56 against 29 GiB/s with 32-bit steps). Same bits
+ * as parz_skip_segment. */
 template <parz_type TYPE, unsigned DIMS, bool REV, bool PAD>
 __device__ __forceinline__ unsigned long long parz_skip_small_walk(
     const unsigned char* data, unsigned long long nbytes, unsigned long long start, unsigned nb,
@@ -502,7 +504,8 @@ __device__ __forceinline__ unsigned long long parz_skip_small_walk(
    * plane); pattern: tests[n]. The block is over when planes == 0; raw planes remain when
    * n == size. */
   unsigned i = 0, planes = 0, n = 0, off = 0;
-  uint32_t pattern = parz_tests_load(tests, tests_at, 0);
+  const uint32_t pattern0 = parz_tests_load(tests, tests_at, 0);
+  uint32_t pattern = pattern0;
   for (;;) {
     const bool over = planes == 0;
     if (PAD && over && i > 0 && b.at - block_at < minbits)
@@ -513,44 +516,50 @@ __device__ __forceinline__ unsigned long long parz_skip_small_walk(
       rel[i] = b.at;
     block_at = parz_sel(over, b.at, block_at);
     i += over;
-    const uint32_t lo = (uint32_t)b.w;
-    const parz_head h = parz_window_header<TYPE, DIMS, REV>(lo, maxprec, minexp);
+    /* a block's header and its first planes are one step: after a header of hadv bits,
+     * V = 32 - hadv bits of the window are sure to be valid, and the limits below count from
+     * V (bits past it read as zeros or as the payload) */
+    const parz_head h = parz_window_header<TYPE, DIMS, REV>((uint32_t)b.w, maxprec, minexp);
+    const unsigned hadv = parz_sel(over, h.adv, 0u);
+    const uint32_t lo = (uint32_t)(b.w >> hadv);
+    const unsigned pl = parz_sel(over, h.planes, planes);
+    n = parz_sel(over, 0u, n);
+    off = parz_sel(over, 0u, off);
+    pattern = parz_sel(over, pattern0, pattern);
     /* planes without a new coefficient: c of them before the first test that is a 1 */
-    const uint32_t t = pattern << off; /* off <= 15 here */
+    const uint32_t t = (pattern << off) & (0xffffffffu >> hadv); /* off <= 15 here */
     const uint32_t hits = lo & t;
     const unsigned c0 = (unsigned)__popc(t & ((hits & (0u - hits)) - 1u));
-    const unsigned c = PARZ_MIN(c0, planes);
+    const unsigned c = PARZ_MIN(c0, pl);
     const unsigned q = off + c * (n + 1); /* the test after them */
-    const bool event = (hits & 0xffffu) && c0 < planes;
-    /* the event: a 1 test, then zeros up to the next significant coefficient, at most lim
-     * of them (the last coefficient needs no terminating one): a stop bit at lim makes
-     * z = min(run, lim) */
+    /* the event: a 1 test at q, then zeros up to the next significant coefficient, at most
+     * lim of them (the last coefficient needs no terminating one): a stop bit at lim makes
+     * z = min(run, lim). It is taken when the stop bit, q + 1 + lim, lies inside V. */
     const unsigned lim = (size - 1 - n) & 31u;
+    const bool event = hits && c0 < pl && q + 1 + lim < 32u - hadv;
     const unsigned z = parz_window_run(lo, (q + 1) & 31u, lim);
     const unsigned more1 = event & (z < lim); /* the plane goes on */
     /* a second event in the same plane, when the test after the first one's terminating 1 is
-     * a 1 too and the event ends inside the 32 valid bits: its terminating 1 at
-     * q2 + 1 + z2, or without one (z2 == lim2) its last zero at q2 + lim2. Past bit 31 the
-     * shifted window reads as zeros, and at q2 = 31 the run is read from the wrong place, so
-     * both cases must be checked against bit 31. */
+     * a 1 too and the event ends inside V: its terminating 1 at q2 + 1 + z2, or without one
+     * (z2 == lim2) its last zero at q2 + lim2. At q2 = 31 the run is read from the wrong
+     * place, so both cases are checked against V. */
     const unsigned q2 = q + 2 + z, n2 = n + z + 1;
     const unsigned lim2 = (size - 1 - n2) & 31u;
     const unsigned z2 = parz_window_run(lo, (q2 + 1) & 31u, lim2);
-    const unsigned two = more1 & (q2 + z2 + (z2 < lim2) <= 31u) & ((lo >> (q2 & 31u)) & 1u);
+    const unsigned two =
+        more1 & (q2 + z2 + (z2 < lim2) < 32u - hadv) & ((lo >> (q2 & 31u)) & 1u);
     const unsigned more = parz_sel(two, z2 < lim2, more1);
     const unsigned ev_n = parz_sel(event, parz_sel(two, n2 + z2 + 1, n2), n);
-    /* raw planes: up to 32 bits of them, or in reversible mode, where nearly incompressible
-     * blocks end in many, all at once */
+    /* raw planes (never in a header's step: n == 0 there): up to 32 bits of them, or in
+     * reversible mode, where nearly incompressible blocks end in many, all at once */
     const bool raw = n == size;
-    const unsigned r = REV ? planes : PARZ_MIN(planes, raw_planes);
+    const unsigned r = REV ? pl : PARZ_MIN(pl, raw_planes);
     const unsigned adv =
-        parz_sel(over, h.adv,
-                 parz_sel(raw, size * r,
-                          parz_sel(event, parz_sel(two, q2 + 1 + z2, q + 1 + z) + more, q - n)));
-    planes = parz_sel(over, h.planes,
-                      parz_sel(raw, planes - r, planes - c - (event & (more ^ 1u))));
-    off = parz_sel(over, 0u, parz_sel(raw, off, parz_sel(more, 0u, ev_n))); /* <= 16 */
-    n = parz_sel(over, 0u, parz_sel(raw, n, ev_n));
+        hadv + parz_sel(raw, size * r,
+                        parz_sel(event, parz_sel(two, q2 + 1 + z2, q + 1 + z) + more, q - n));
+    planes = parz_sel(raw, pl - r, pl - c - (event & (more ^ 1u)));
+    off = parz_sel(raw, off, parz_sel(more, 0u, ev_n)); /* <= 16 */
+    n = parz_sel(raw, n, ev_n);
     pattern = parz_tests_load(tests, tests_at, n & 15u);
     if (REV)
       parz_window_skip(&b, adv); /* a reload after raw planes of more than 32 bits */
