@@ -126,6 +126,7 @@ extern "C" int parz_gpu_context_create(parz_gpu_context** out, int device, parz_
     parz_gpu_context_free(ctx);
     return rc;
   }
+  ctx->fault_dirty = 1;
   *out = ctx;
   return PARZ_OK;
 }

@@ -30,14 +30,25 @@
  *   best measured or within 2% of it.
  * - WARP (G from 32 down to 4 keeping 12 warps per SM) only where block indices would not fit
  *   in 32 bits (over 2^32 blocks, far beyond any HDF5 chunk). */
+static int choose_scheme(const parz_gpu_context* ctx, const parz_chunk_view* v)
+{
+  const int scheme = ctx->tuning.scheme ? ctx->tuning.scheme : PARZ_GPU_SCHEME_BLOCK;
+  return scheme == PARZ_GPU_SCHEME_BLOCK && v->nblocks > UINT32_MAX ? PARZ_GPU_SCHEME_WARP
+                                                                     : scheme;
+}
+
+int parz_gpu_parse_offsets(const parz_gpu_context* ctx, const parz_chunk_view* v)
+{
+  return choose_scheme(ctx, v) == PARZ_GPU_SCHEME_BLOCK && v->segment_blocks > 1 &&
+         v->params.minbits != v->params.maxbits && v->table == PARZ_TABLE_HYBRID;
+}
+
 static void plan(const parz_gpu_context* ctx, const parz_chunk_view* v, uint64_t nsegments,
                  int* scheme, unsigned* G, unsigned* K)
 {
   const parz_gpu_tuning* t = &ctx->tuning;
   const unsigned long long sms = (unsigned long long)ctx->sm_count;
-  *scheme = t->scheme ? t->scheme : PARZ_GPU_SCHEME_BLOCK;
-  if (*scheme == PARZ_GPU_SCHEME_BLOCK && v->nblocks > UINT32_MAX)
-    *scheme = PARZ_GPU_SCHEME_WARP;
+  *scheme = choose_scheme(ctx, v);
   *K = t->round_blocks ? (unsigned)t->round_blocks : PARZ_MIN(v->segment_blocks, MAX_ROUND);
   if (*K > v->segment_blocks)
     *K = v->segment_blocks;
@@ -66,7 +77,13 @@ int parz_gpu_enqueue_segments(parz_gpu_context* ctx, const parz_chunk_view* v,
   memset(&a, 0, sizeof a);
   a.payload = (const unsigned char*)d_chunk + parz_gpu_payload_offset(v);
   a.payload_bytes = v->payload_bytes;
-  a.offsets = (const unsigned long long*)ctx->d_offsets.ptr;
+  a.offsets = (unsigned long long*)ctx->d_offsets.ptr;
+  if (parz_gpu_parse_offsets(ctx, v)) {
+    a.table = (const unsigned char*)d_chunk + parz_gpu_table_offset(v);
+    a.table_P = v->partition_segments;
+    a.record_bytes = parz_gpu_record_bytes(v);
+    a.width = v->length_bytes;
+  }
   a.nblocks = v->nblocks;
   a.first = first;
   a.end = first + count;

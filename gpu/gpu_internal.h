@@ -68,6 +68,7 @@ struct parz_gpu_context {
   struct parz_gpu_buffer d_offsets;  /* u64 per segment + 1 */
   struct parz_gpu_buffer d_rel;      /* BLOCK scheme: u32 per block */
   struct parz_gpu_buffer d_fault;    /* struct parz_gpu_fault */
+  int fault_dirty;                   /* d_fault may hold a fault: clear it before a decode */
   struct parz_gpu_buffer h_fault;    /* pinned copy of it */
   struct parz_gpu_buffer d_chunk;    /* filter path */
   struct parz_gpu_buffer d_out;
@@ -87,9 +88,25 @@ int parz_gpu_cuda_fail(parz_error* err, cudaError_t e, const char* what);
 /* Makes b at least `bytes` long (device memory, or pinned host memory when pinned != 0). */
 int parz_gpu_reserve(struct parz_gpu_buffer* b, size_t bytes, int pinned, parz_error* err);
 
-/* Enqueues the whole decode of a chunk at d_chunk (view parsed from the same bytes) into d_dst on
- * `stream`, decoding only segments [first, first + count); the offsets kernel runs when first is
- * 0. Does not wait. The fault word must have been cleared on the same stream. */
+/* n <= 8 little-endian bytes at p: table and exception fields, with no alignment assumed. */
+__device__ __forceinline__ unsigned long long parz_gpu_load_le(const unsigned char* p, unsigned n)
+{
+  unsigned long long v = 0;
+  for (unsigned i = 0; i < n; i++)
+    v |= (unsigned long long)p[i] << (8 * i);
+  return v;
+}
+
+/* Whether the BLOCK scheme's lengths kernel takes the segment offsets from the table itself
+ * (HYBRID, C > 1, variable rate; decode_kernels.cuh, hybrid_span), so that
+ * parz_gpu_enqueue_offsets has nothing to launch. */
+int parz_gpu_parse_offsets(const parz_gpu_context* ctx, const parz_chunk_view* v);
+/* Bytes of a full HYBRID partition record (FORMAT.md). */
+unsigned long long parz_gpu_record_bytes(const parz_chunk_view* v);
+
+/* Enqueues the decode of segments [first, first + count) of a chunk at d_chunk (view parsed
+ * from the same bytes) into d_dst on `stream`, after parz_gpu_fault_clear and
+ * parz_gpu_enqueue_offsets on the same stream. Does not wait. */
 int parz_gpu_enqueue_segments(parz_gpu_context* ctx, const parz_chunk_view* v,
                               const void* d_chunk, void* d_dst, uint64_t first, uint64_t count,
                               cudaStream_t stream, parz_error* err);
@@ -98,7 +115,9 @@ int parz_gpu_enqueue_offsets(parz_gpu_context* ctx, const parz_chunk_view* v,
 int parz_gpu_enqueue_exceptions(parz_gpu_context* ctx, const parz_chunk_view* v,
                                 const void* d_chunk, void* d_dst, cudaStream_t stream,
                                 parz_error* err);
-/* Clears the fault word (enqueue) and, after the work, reads it back (enqueue + wait). */
+/* Before a decode, clears the fault word (enqueue) unless the last fault_check read it clean, in
+ * which case it still is: a clean decode costs no memset. After the work, fault_check reads it
+ * back (enqueue + wait). */
 int parz_gpu_fault_clear(parz_gpu_context* ctx, cudaStream_t stream, parz_error* err);
 int parz_gpu_fault_check(parz_gpu_context* ctx, const parz_chunk_view* v, cudaStream_t stream,
                          parz_error* err);

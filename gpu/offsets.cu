@@ -22,21 +22,13 @@ struct table_args {
   int kind;
 };
 
-__device__ __forceinline__ unsigned long long load_le(const unsigned char* p, unsigned n)
-{
-  unsigned long long v = 0;
-  for (unsigned i = 0; i < n; i++)
-    v |= (unsigned long long)p[i] << (8 * i);
-  return v;
-}
-
 /* NONE and OFFSETS: one thread per segment. */
 __global__ void direct_offsets_kernel(const table_args a)
 {
   unsigned long long s = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
   if (s < a.nsegments)
     a.offsets[s] = a.kind == PARZ_TABLE_NONE ? s * a.fixed_segment_bits
-                                             : load_le(a.table + 8 * s, 8);
+                                             : parz_gpu_load_le(a.table + 8 * s, 8);
   if (s == 0)
     a.offsets[a.nsegments] = a.payload_bits;
 }
@@ -55,12 +47,12 @@ __global__ void scan_offsets_kernel(const table_args a)
   unsigned long long base = 0;
   if (a.kind == PARZ_TABLE_HYBRID) {
     rec += part * a.record_bytes;
-    base = load_le(rec, 8);
+    base = parz_gpu_load_le(rec, 8);
     rec += 8;
   }
   for (unsigned long long j0 = 0; j0 < m; j0 += 32) {
     unsigned long long j = j0 + lane;
-    unsigned long long len = j < m ? load_le(rec + a.width * j, a.width) : 0;
+    unsigned long long len = j < m ? parz_gpu_load_le(rec + a.width * j, a.width) : 0;
     unsigned long long incl = len;
 #pragma unroll
     for (unsigned d = 1; d < 32; d <<= 1) {
@@ -89,6 +81,11 @@ size_t parz_gpu_exceptions_offset(const parz_chunk_view* v)
   return parz_gpu_payload_offset(v) - (size_t)(v->payload - v->exceptions);
 }
 
+unsigned long long parz_gpu_record_bytes(const parz_chunk_view* v)
+{
+  return 8 + (((unsigned long long)v->length_bytes * v->partition_segments + 7) & ~7ull);
+}
+
 int parz_gpu_enqueue_offsets(parz_gpu_context* ctx, const parz_chunk_view* v,
                              const void* d_chunk, cudaStream_t stream, parz_error* err)
 {
@@ -97,6 +94,8 @@ int parz_gpu_enqueue_offsets(parz_gpu_context* ctx, const parz_chunk_view* v,
   if ((rc = parz_gpu_reserve(&ctx->d_offsets, 8 * (size_t)(v->nsegments + 1), 0, err)) !=
       PARZ_OK)
     return rc;
+  if (parz_gpu_parse_offsets(ctx, v))
+    return PARZ_OK; /* the lengths kernel reads them from the table */
   a.table = (const unsigned char*)d_chunk + parz_gpu_table_offset(v);
   a.offsets = (unsigned long long*)ctx->d_offsets.ptr;
   a.nsegments = v->nsegments;
@@ -104,7 +103,7 @@ int parz_gpu_enqueue_offsets(parz_gpu_context* ctx, const parz_chunk_view* v,
   a.fixed_segment_bits = (unsigned long long)v->segment_blocks * v->params.maxbits;
   a.width = v->length_bytes;
   a.kind = v->table;
-  a.record_bytes = 8 + (((unsigned long long)v->length_bytes * v->partition_segments + 7) & ~7ull);
+  a.record_bytes = parz_gpu_record_bytes(v);
   switch (v->table) {
     case PARZ_TABLE_NONE:
     case PARZ_TABLE_OFFSETS:
@@ -132,7 +131,7 @@ __global__ void exceptions_kernel(const unsigned char* rec, unsigned long long n
   unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
-  unsigned long long pos = load_le(rec + 16 * i, 8), bits = load_le(rec + 16 * i + 8, 8);
+  unsigned long long pos = parz_gpu_load_le(rec + 16 * i, 8), bits = parz_gpu_load_le(rec + 16 * i + 8, 8);
   if (wide)
     ((unsigned long long*)dst)[pos] = bits;
   else
@@ -155,10 +154,16 @@ int parz_gpu_enqueue_exceptions(parz_gpu_context* ctx, const parz_chunk_view* v,
 
 int parz_gpu_fault_clear(parz_gpu_context* ctx, cudaStream_t stream, parz_error* err)
 {
-  cudaError_t e = cudaMemsetAsync(ctx->d_fault.ptr, 0xff, 8, stream);
-  if (e == cudaSuccess)
-    e = cudaMemsetAsync((char*)ctx->d_fault.ptr + 8, 0, sizeof(parz_gpu_fault) - 8, stream);
-  return e == cudaSuccess ? PARZ_OK : parz_gpu_cuda_fail(err, e, "clearing the fault word");
+  cudaError_t e = cudaSuccess;
+  if (ctx->fault_dirty) {
+    e = cudaMemsetAsync(ctx->d_fault.ptr, 0xff, 8, stream);
+    if (e == cudaSuccess)
+      e = cudaMemsetAsync((char*)ctx->d_fault.ptr + 8, 0, sizeof(parz_gpu_fault) - 8, stream);
+    if (e != cudaSuccess)
+      return parz_gpu_cuda_fail(err, e, "clearing the fault word");
+  }
+  ctx->fault_dirty = 1; /* until fault_check reads it clean */
+  return PARZ_OK;
 }
 
 int parz_gpu_fault_check(parz_gpu_context* ctx, const parz_chunk_view* v, cudaStream_t stream,
@@ -170,8 +175,10 @@ int parz_gpu_fault_check(parz_gpu_context* ctx, const parz_chunk_view* v, cudaSt
     e = cudaStreamSynchronize(stream);
   if (e != cudaSuccess)
     return parz_gpu_cuda_fail(err, e, "decoding the chunk");
-  if (!f->code)
+  if (!f->code) {
+    ctx->fault_dirty = 0;
     return PARZ_OK;
+  }
   if (f->code & PARZ_GPU_FAULT_OVERRUN)
     return parz_fail(err, PARZ_ERR_STREAM,
                      "segment %llu of %llu reads past the end of the %zu-byte payload: corrupt "
