@@ -301,9 +301,8 @@ __global__ void __launch_bounds__(128) lengths_kernel(const seg_args a)
   const unsigned long long s = a.first + warp * a.G + lane;
   /* the 1D/2D parser's test positions, in shared memory: lanes index it by their own n, which
    * the constant cache would serialize */
-  __shared__ uint32_t tests[16];
   if (threadIdx.x < 16)
-    tests[threadIdx.x] = parz_test_pattern(threadIdx.x);
+    parz_tests_sh[threadIdx.x] = parz_test_pattern(threadIdx.x);
   __syncthreads();
   unsigned long long start = 0, want = 0;
   if (s - lane >= a.end)
@@ -329,9 +328,9 @@ __global__ void __launch_bounds__(128) lengths_kernel(const seg_args a)
       check_segment(a, s, false,
                     p.minexp < PARZ_MIN_EXP
                         ? parz_skip_segment_small<T, D, true>(a.payload, a.payload_bytes, start,
-                                                              nb, &p, tests, rel)
+                                                              nb, &p, parz_tests_sh, rel)
                         : parz_skip_segment_small<T, D, false>(a.payload, a.payload_bytes, start,
-                                                               nb, &p, tests, rel),
+                                                               nb, &p, parz_tests_sh, rel),
                     want);
       return;
     }
