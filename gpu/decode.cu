@@ -19,17 +19,7 @@
 
 #include "decode_kernels.cuh"
 
-/* Chooses the scheme, G and K for a chunk (tuning fields override). The rules come from
- * examples/bench_gpu_kernel on an H200 (132 SMs; etopo5 float32 2D at accuracy 1e-2, C = 1..64;
- * gpu/README.md has the table):
- * - BLOCK everywhere: one thread per block in the decode kernel, so C only matters to the
- *   length parse. Its G (segments per warp in the parse) is the largest that still leaves 8
- *   parse warps per SM. The 1D/2D parser keeps a warp's lanes in step, so more of them per
- *   warp cost little, while the parse is a chain of dependent steps per segment whose
- *   latency other warps hide. At C = 8, 16, 32, 64 that gave G = 32, 32, 16, 8, each the
- *   best measured or within 2% of it.
- * - WARP (G from 32 down to 4 keeping 12 warps per SM) only where block indices would not fit
- *   in 32 bits (over 2^32 blocks, far beyond any HDF5 chunk). */
+/* BLOCK unless tuned otherwise, or WARP where block indices would not fit in 32 bits. */
 static int choose_scheme(const parz_gpu_context* ctx, const parz_chunk_view* v)
 {
   const int scheme = ctx->tuning.scheme ? ctx->tuning.scheme : PARZ_GPU_SCHEME_BLOCK;
@@ -43,8 +33,26 @@ int parz_gpu_parse_offsets(const parz_gpu_context* ctx, const parz_chunk_view* v
          v->params.minbits != v->params.maxbits && v->table == PARZ_TABLE_HYBRID;
 }
 
+/* The scheme, G and K for a chunk (tuning fields override), given BLOCK's length parser. The
+ * rules come from examples/bench_gpu_kernel on an H100 (132 SMs; gpu/README.md has the numbers):
+ * - BLOCK everywhere: one thread per block in the decode kernel, so C only matters to the
+ *   length parse. Its G (segments per warp in the parse) starts at 32 and is halved while
+ *   fewer than W parse warps per SM would run:
+ *   - the 1D/2D lockstep parser, lossy modes: W = 4 (one warp per scheduler), G >= 8. Its
+ *     lanes stay in step, so more of them per warp cost little, and a smaller G only spreads
+ *     the same chains over more warps. On etopo5 (accuracy 1e-2) that gives G = 32, 32, 32, 16
+ *     at C = 8, 16, 32, 64, and on the 4 MB arrays egm96 and hst (accuracy 1e-3, C = 16 and 32)
+ *     G = 8: each the best measured or within 1%. With it those two arrays decode 1.4x to 1.9x
+ *     as fast as with the rule below (accuracy 1e-3 and precision 16);
+ *   - the lockstep parser in reversible mode, whose reloads after long raw runs diverge:
+ *     W = 8, G >= 8 (etopo5 at C = 32: G = 16, 216 against 190 GiB/s with G = 32);
+ *   - the other parsers (3D, 4D), whose lanes diverge at every plane: W = 8, G >= 1. On vasp,
+ *     levitus and ccsm (accuracy 1e-3 and reversible, C = 16 and 32) the best G was 1, which is
+ *     what this gives but for vasp at C = 16 (G = 2: 118 against 133 GiB/s).
+ * - WARP (G from 32 down to 4 keeping 12 warps per SM) only where block indices would not fit
+ *   in 32 bits (over 2^32 blocks, far beyond any HDF5 chunk). */
 static void plan(const parz_gpu_context* ctx, const parz_chunk_view* v, uint64_t nsegments,
-                 int* scheme, unsigned* G, unsigned* K)
+                 int parser, int* scheme, unsigned* G, unsigned* K)
 {
   const parz_gpu_tuning* t = &ctx->tuning;
   const unsigned long long sms = (unsigned long long)ctx->sm_count;
@@ -55,8 +63,11 @@ static void plan(const parz_gpu_context* ctx, const parz_chunk_view* v, uint64_t
   if (t->group) {
     *G = (unsigned)t->group;
   } else if (*scheme == PARZ_GPU_SCHEME_BLOCK) {
+    const int lockstep = parser == PARZ_GPU_SKIP_SMALL;
+    const int lossy = v->params.minexp >= PARZ_MIN_EXP;
+    const unsigned gmin = lockstep ? 8 : 1, warps = lockstep && lossy ? 4 : 8;
     *G = 32;
-    while (*G > 1 && nsegments / *G < 8 * sms)
+    while (*G > gmin && nsegments / *G < warps * sms)
       *G /= 2;
   } else {
     *G = 32;
@@ -93,7 +104,6 @@ int parz_gpu_enqueue_segments(parz_gpu_context* ctx, const parz_chunk_view* v,
   }
   a.params = v->params;
   a.C = v->segment_blocks;
-  plan(ctx, v, count, &scheme, &a.G, &a.K);
   a.fixed = v->params.minbits == v->params.maxbits;
   if (ctx->tuning.skip == PARZ_GPU_SKIP_AUTO &&
       parz_skip_small_ok(v->array.type, v->array.dims, &v->params))
@@ -103,6 +113,7 @@ int parz_gpu_enqueue_segments(parz_gpu_context* ctx, const parz_chunk_view* v,
     a.parser = PARZ_GPU_SKIP_SEGMENT;
   else
     a.parser = PARZ_GPU_SKIP_BLOCK;
+  plan(ctx, v, count, a.parser, &scheme, &a.G, &a.K);
   a.vec = ((uintptr_t)d_dst % 16 == 0) && v->array.shape[v->array.dims - 1] % 4 == 0;
   a.dst = d_dst;
   a.fault = (parz_gpu_fault*)ctx->d_fault.ptr;
