@@ -426,7 +426,7 @@ __device__ __forceinline__ unsigned long long parz_skip_segment(const unsigned c
 
 /* Group-test positions for parz_skip_segment_small: with n significant coefficients a plane
  * that adds none is n raw bits and a 0 test, so consecutive such planes put their tests every
- * n + 1 bits. tests[n] has a one every n + 1 bits from bit 0 (n < 16). */
+ * n + 1 bits. parz_test_pattern(n) has a one every n + 1 bits from bit 0 (n < 16). */
 __host__ __device__ inline uint32_t parz_test_pattern(unsigned n)
 {
   uint32_t t = 0;
@@ -435,23 +435,13 @@ __host__ __device__ inline uint32_t parz_test_pattern(unsigned n)
   return t;
 }
 
-/* parz_skip_small_walk's patterns on the device, filled by the kernel that runs it (every
- * thread < 16: parz_tests_sh[t] = parz_test_pattern(t), then a barrier). At a fixed shared
- * address they need no register. Through a pointer argument nvcc rebuilt the shared window's
- * base on every step (S2UR, ULEA), or, with the address taken once, kept it in local memory
- * (an LDL per step, 2% of the stall samples under ncu); the gain on the H100 is within noise. */
+/* parz_skip_small_walk's patterns, parz_tests_sh[n] = parz_test_pattern(n), filled by the
+ * kernel that runs it (every thread < 16, then a barrier; on the host, where __shared__ is
+ * empty, by the caller once). At a fixed shared address they need no register. Through a
+ * pointer argument nvcc rebuilt the shared window's base on every step (S2UR, ULEA), or, with
+ * the address taken once, kept it in local memory (an LDL per step, 2% of the stall samples
+ * under ncu); the gain on the H100 is within noise. */
 static __shared__ uint32_t parz_tests_sh[16];
-
-/* tests[k] (on the device parz_tests_sh[k]). */
-__device__ __forceinline__ uint32_t parz_tests_load(const uint32_t* tests, unsigned k)
-{
-#ifdef __CUDA_ARCH__
-  (void)tests;
-  return parz_tests_sh[k];
-#else
-  return tests[k];
-#endif
-}
 
 /* parz_skip_segment for blocks of at most 16 values (1D, 2D), with the lanes of a warp in step:
  * every iteration is one step of the same code for every lane, whatever its block is doing,
@@ -462,11 +452,10 @@ __device__ __forceinline__ uint32_t parz_tests_load(const uint32_t* tests, unsig
  *   codes, and the step goes on with those planes in the bits left after it;
  * - then either raw planes, once every coefficient is significant (up to 32 bits of them, or in
  *   reversible mode all of them), or a run of planes that add no significant coefficient (each
- *   n raw bits and a 0 test; the tests within the valid bits are found at once through `tests`,
- *   parz_test_pattern, on the device parz_tests_sh), then, if the first test
- *   that is a 1 has its run of zeros (up to the next significant coefficient, at most 15) inside
- *   the valid bits, that event, and a second one if the plane's next test is a 1 as well and its
- *   run ends inside them too.
+ *   n raw bits and a 0 test; the tests within the valid bits are found at once through
+ *   parz_tests_sh), then, if the first test that is a 1 has its run of zeros (up to the next
+ *   significant coefficient, at most 15) inside the valid bits, that event, and a second one
+ *   if the plane's next test is a 1 as well and its run ends inside them too.
  * Taking a run of planes per step halves the steps of a block against one test per step
  * (etopo5, accuracy 1e-2: 6.9 against 15.2). Looking for quiet planes in 32 bits rather than
  * 16 and taking two events of a plane in one step brought it to 5.9; the header in the step of
@@ -481,7 +470,7 @@ __device__ __forceinline__ uint32_t parz_tests_load(const uint32_t* tests, unsig
 template <parz_type TYPE, unsigned DIMS, bool REV, bool PAD>
 __device__ __forceinline__ unsigned long long parz_skip_small_walk(
     const unsigned char* data, unsigned long long nbytes, unsigned long long start, unsigned nb,
-    const parz_params* p, const uint32_t* tests, uint32_t* rel)
+    const parz_params* p, uint32_t* rel)
 {
   const unsigned size = 1u << (2 * DIMS);
   const unsigned raw_planes = 32u / size; /* raw planes per step (lossy modes) */
@@ -493,10 +482,10 @@ __device__ __forceinline__ unsigned long long parz_skip_small_walk(
   uint32_t block_at = 0;
   /* planes: planes of the block not yet over; n: significant coefficients; off: where the
    * next group test sits in the window (a plane's n raw bits come first, none inside a
-   * plane); pattern: tests[n]. The block is over when planes == 0; raw planes remain when
+   * plane); pattern: parz_tests_sh[n]. The block is over when planes == 0; raw planes remain when
    * n == size. */
   unsigned i = 0, planes = 0, n = 0, off = 0;
-  const uint32_t pattern0 = parz_tests_load(tests, 0);
+  const uint32_t pattern0 = parz_tests_sh[0];
   uint32_t pattern = pattern0;
   for (;;) {
     const bool over = planes == 0;
@@ -552,7 +541,7 @@ __device__ __forceinline__ unsigned long long parz_skip_small_walk(
     planes = parz_sel(raw, pl - r, pl - c - (event & (more ^ 1u)));
     off = parz_sel(raw, off, parz_sel(more, 0u, ev_n)); /* <= 16 */
     n = parz_sel(raw, n, ev_n);
-    pattern = parz_tests_load(tests, n & 15u);
+    pattern = parz_tests_sh[n & 15u];
     if (REV)
       parz_window_skip(&b, adv); /* a reload after raw planes of more than 32 bits */
     else
@@ -564,15 +553,15 @@ __device__ __forceinline__ unsigned long long parz_skip_small_walk(
 template <parz_type TYPE, unsigned DIMS, bool REV>
 __device__ __forceinline__ unsigned long long parz_skip_segment_small(
     const unsigned char* data, unsigned long long nbytes, unsigned long long start, unsigned nb,
-    const parz_params* p, const uint32_t* tests, uint32_t* rel)
+    const parz_params* p, uint32_t* rel)
 {
   static_assert(DIMS <= 2, "blocks of at most 16 values");
   const bool header = TYPE == PARZ_FLOAT || TYPE == PARZ_DOUBLE;
   /* every block takes a bit but an integer one of no planes, so fixed accuracy and precision
    * (minbits 1) never pad; the check for padding stays out of their steps */
   if (p->minbits > (header || p->maxprec > 0 ? 1u : 0u))
-    return parz_skip_small_walk<TYPE, DIMS, REV, true>(data, nbytes, start, nb, p, tests, rel);
-  return parz_skip_small_walk<TYPE, DIMS, REV, false>(data, nbytes, start, nb, p, tests, rel);
+    return parz_skip_small_walk<TYPE, DIMS, REV, true>(data, nbytes, start, nb, p, rel);
+  return parz_skip_small_walk<TYPE, DIMS, REV, false>(data, nbytes, start, nb, p, rel);
 }
 
 #endif

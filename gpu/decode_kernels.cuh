@@ -328,9 +328,9 @@ __global__ void __launch_bounds__(128) lengths_kernel(const seg_args a)
       check_segment(a, s, false,
                     p.minexp < PARZ_MIN_EXP
                         ? parz_skip_segment_small<T, D, true>(a.payload, a.payload_bytes, start,
-                                                              nb, &p, parz_tests_sh, rel)
+                                                              nb, &p, rel)
                         : parz_skip_segment_small<T, D, false>(a.payload, a.payload_bytes, start,
-                                                               nb, &p, parz_tests_sh, rel),
+                                                               nb, &p, rel),
                     want);
       return;
     }

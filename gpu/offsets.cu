@@ -131,7 +131,8 @@ __global__ void exceptions_kernel(const unsigned char* rec, unsigned long long n
   unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
-  unsigned long long pos = parz_gpu_load_le(rec + 16 * i, 8), bits = parz_gpu_load_le(rec + 16 * i + 8, 8);
+  unsigned long long pos = parz_gpu_load_le(rec + 16 * i, 8);
+  unsigned long long bits = parz_gpu_load_le(rec + 16 * i + 8, 8);
   if (wide)
     ((unsigned long long*)dst)[pos] = bits;
   else

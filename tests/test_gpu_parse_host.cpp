@@ -31,7 +31,6 @@ static inline T __ldg(const T* p) { return *p; }
 #include "block_small.cuh"
 
 static unsigned long checks, failures;
-static uint32_t tests[16];
 
 static void fail(const char* what, const char* mode, int type, unsigned dims, size_t at)
 {
@@ -48,7 +47,7 @@ static unsigned long long skip_small(const unsigned char* s, size_t n, unsigned 
                                      unsigned nb, const parz_params* p, uint32_t* rel)
 {
   if constexpr (D <= 2)
-    return parz_skip_segment_small<T, D, REV>(s, n, at, nb, p, tests, rel);
+    return parz_skip_segment_small<T, D, REV>(s, n, at, nb, p, rel);
   else
     return 0;
 }
@@ -180,9 +179,9 @@ static void garbage(const unsigned char* d, size_t n, const parz_params& p, unsi
   raw_t<T> out[16];
   const bool rev = p.minexp < PARZ_MIN_EXP;
   if (rev)
-    parz_skip_segment_small<T, D, true>(d, n, start, nb, &p, tests, rel.data());
+    parz_skip_segment_small<T, D, true>(d, n, start, nb, &p, rel.data());
   else
-    parz_skip_segment_small<T, D, false>(d, n, start, nb, &p, tests, rel.data());
+    parz_skip_segment_small<T, D, false>(d, n, start, nb, &p, rel.data());
   for (unsigned i = 0; i < nb; i++) {
     if (rev)
       parz_decode_block_small<T, D, true>(d, n, start + rel[i], &p, out);
@@ -195,7 +194,7 @@ int main(int argc, char** argv)
 {
   const int rounds = argc > 1 ? atoi(argv[1]) : 3;
   for (unsigned k = 0; k < 16; k++)
-    tests[k] = parz_test_pattern(k);
+    parz_tests_sh[k] = parz_test_pattern(k);
   for (int seed = 1; seed <= rounds; seed++) {
     parz_params p;
     parz_params_reversible(&p);
