@@ -111,6 +111,8 @@ extern "C" int parz_gpu_context_create(parz_gpu_context** out, int device, parz_
   if (e == cudaSuccess)
     e = cudaDeviceGetAttribute(&ctx->sm_count, cudaDevAttrMultiProcessorCount, device);
   if (e == cudaSuccess)
+    e = cudaDeviceGetAttribute(&ctx->cc_major, cudaDevAttrComputeCapabilityMajor, device);
+  if (e == cudaSuccess)
     e = cudaStreamCreateWithFlags(&ctx->stream, cudaStreamNonBlocking);
   if (e == cudaSuccess)
     e = cudaStreamCreateWithFlags(&ctx->copy_stream, cudaStreamNonBlocking);

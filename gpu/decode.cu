@@ -117,6 +117,7 @@ int parz_gpu_enqueue_segments(parz_gpu_context* ctx, const parz_chunk_view* v,
   a.vec = ((uintptr_t)d_dst % 16 == 0) && v->array.shape[v->array.dims - 1] % 4 == 0;
   a.dst = d_dst;
   a.fault = (parz_gpu_fault*)ctx->d_fault.ptr;
+  a.pdl = ctx->cc_major >= 9;
   a.block_end = PARZ_MIN(a.end * a.C, v->nblocks);
   if (scheme == PARZ_GPU_SCHEME_BLOCK && a.C > 1 && !a.fixed) {
     int rc = parz_gpu_reserve(&ctx->d_rel, 4 * (size_t)v->nblocks, 0, err);

@@ -34,7 +34,27 @@ struct seg_args {
   int vec;                           /* full rows may be stored as aligned 16-byte vectors */
   void* dst;
   parz_gpu_fault* fault;
+  int pdl;                           /* BLOCK: block_kernel may start while lengths_kernel runs */
 };
+
+/* Programmatic dependent launch (compute capability 9.0 and up): lengths_kernel lets
+ * block_kernel be launched as soon as all its own CTAs are running, so block_kernel's CTAs are
+ * resident and waiting when the parse ends, rather than launched after it; block_kernel waits
+ * for lengths_kernel to finish (its writes visible) before reading any offset. Elsewhere, and
+ * in a kernel launched without the attribute, both are no-ops. */
+__device__ __forceinline__ void pdl_launch_dependents()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
+__device__ __forceinline__ void pdl_wait_primary()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
 
 __device__ __forceinline__ void report_fault(parz_gpu_fault* f, unsigned long long segment, unsigned code)
 {
@@ -304,6 +324,7 @@ __global__ void __launch_bounds__(128) lengths_kernel(const seg_args a)
   if (threadIdx.x < 16)
     parz_tests_sh[threadIdx.x] = parz_test_pattern(threadIdx.x);
   __syncthreads();
+  pdl_launch_dependents();
   unsigned long long start = 0, want = 0;
   if (s - lane >= a.end)
     return; /* the whole warp: the grid is rounded up to whole CTAs */
@@ -358,11 +379,12 @@ template <parz_type T, unsigned D>
 __global__ void __launch_bounds__(128) block_kernel(const seg_args a)
 {
   typedef typename raw_of<T>::type U;
+  const parz_params p = a.params;
   const unsigned b = (unsigned)(a.first * a.C) + blockIdx.x * blockDim.x + threadIdx.x;
   if (b >= (unsigned)a.block_end)
     return;
-  const parz_params p = a.params;
   const unsigned s = b / a.C, i = b - s * a.C;
+  pdl_wait_primary(); /* the offsets may come from lengths_kernel */
   unsigned long long at = a.offsets[s];
   if (a.fixed)
     at += (unsigned long long)i * p.maxbits;
@@ -386,11 +408,23 @@ cudaError_t launch(int scheme, const seg_args& a, cudaStream_t stream)
     thread_kernel<T, D><<<(unsigned)((n + 127) / 128), 128, 0, stream>>>(a);
   } else if (scheme == PARZ_GPU_SCHEME_BLOCK) {
     unsigned long long nb = a.block_end - a.first * a.C;
-    if (a.C > 1 && !a.fixed) {
+    const bool parse = a.C > 1 && !a.fixed;
+    if (parse) {
       unsigned long long threads = 32 * ((n + a.G - 1) / a.G);
       lengths_kernel<T, D><<<(unsigned)((threads + 127) / 128), 128, 0, stream>>>(a);
     }
-    block_kernel<T, D><<<(unsigned)((nb + 127) / 128), 128, 0, stream>>>(a);
+    cudaLaunchConfig_t cfg = {};
+    cudaLaunchAttribute attr = {};
+    cfg.gridDim = dim3((unsigned)((nb + 127) / 128));
+    cfg.blockDim = dim3(128);
+    cfg.stream = stream;
+    attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr.val.programmaticStreamSerializationAllowed = 1;
+    cfg.attrs = &attr;
+    cfg.numAttrs = parse && a.pdl ? 1 : 0;
+    cudaError_t e = cudaLaunchKernelEx(&cfg, block_kernel<T, D>, a);
+    if (e != cudaSuccess)
+      return e;
   } else {
     unsigned long long warps = (n + a.G - 1) / a.G;
     unsigned long long ctas = (warps + WARPS_PER_CTA - 1) / WARPS_PER_CTA;

@@ -63,6 +63,7 @@ struct parz_gpu_buffer {
 struct parz_gpu_context {
   int device;
   int sm_count;
+  int cc_major;             /* 9 and up: programmatic dependent launch (decode_kernels.cuh) */
   cudaStream_t stream;      /* filter path: uploads and kernels */
   cudaStream_t copy_stream; /* filter path: downloads */
   struct parz_gpu_buffer d_offsets;  /* u64 per segment + 1 */
