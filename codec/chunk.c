@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "checksum.h"
+#include "decode_segments.h"
 #include "exceptions.h"
 #include "table.h"
 #include "table_endian.h"
@@ -65,7 +66,11 @@ int parz_chunk_layout(parz_chunk_view* v, const parz_array* a, const parz_chunk_
                      p.minbits, p.maxbits);
   if (v->table < PARZ_TABLE_NONE || v->table > PARZ_TABLE_HYBRID)
     return parz_fail(err, PARZ_ERR_PARAM, "unknown table kind %d", (int)cfg->table);
-  v->segment_blocks = cfg->segment_blocks ? cfg->segment_blocks : PARZ_DEFAULT_SEGMENT_BLOCKS;
+  /* C 0 is auto (parz_chunk_layout_auto): the encoder works in single blocks until the payload
+   * is known; fixed rate, whose table is NONE or a function of C alone, takes the default */
+  v->segment_blocks = cfg->segment_blocks ? cfg->segment_blocks
+                      : parz_chunk_auto_c(v) ? 1u
+                                             : PARZ_DEFAULT_SEGMENT_BLOCKS;
   if (v->segment_blocks > PARZ_MAX_SEGMENT_BLOCKS)
     return parz_fail(err, PARZ_ERR_PARAM, "segment_blocks %u above the limit %u",
                      v->segment_blocks, PARZ_MAX_SEGMENT_BLOCKS);
@@ -119,11 +124,53 @@ void parz_chunk_header_seal(unsigned char* h, size_t head_bytes) {
   parz_store32(h + H_CHECKSUM, crc);
 }
 
+int parz_chunk_auto_c(const parz_chunk_view* v) {
+  return !parz_params_fixed_rate(&v->params) && v->table != PARZ_TABLE_NONE;
+}
+
+/* Table bytes of the layout of a under cfg with C = c, or UINT64_MAX when it is not valid. */
+static uint64_t table_bytes_at(const parz_array* a, const parz_chunk_config* cfg, uint32_t c,
+                               parz_chunk_view* v) {
+  parz_chunk_config at = *cfg;
+  at.segment_blocks = c;
+  return parz_chunk_layout(v, a, &at, NULL) == PARZ_OK ? (uint64_t)v->table_bytes : UINT64_MAX;
+}
+
+int parz_chunk_layout_auto(parz_chunk_view* v, const parz_array* a, const parz_chunk_config* cfg,
+                           uint64_t payload_bytes, parz_error* err) {
+  parz_chunk_view t;
+  uint64_t best = UINT64_MAX;
+  uint32_t c, pick = 0;
+  for (c = 1; c <= PARZ_MAX_SEGMENT_BLOCKS; c *= 2) {
+    uint64_t tb = table_bytes_at(a, cfg, c, &t);
+    if (tb != UINT64_MAX && tb <= payload_bytes / PARZ_AUTO_TABLE_SHARE) {
+      pick = c;
+      break;
+    }
+    if (tb < best) { /* none within the budget (tiny chunks): the smallest table */
+      best = tb;
+      pick = c;
+    }
+  }
+  if (pick == 0 || table_bytes_at(a, cfg, pick, v) == UINT64_MAX)
+    return parz_chunk_layout(v, a, cfg, err); /* says why no layout is valid */
+  return PARZ_OK;
+}
+
 size_t parz_chunk_bound(const parz_array* a, const parz_chunk_config* cfg) {
   parz_chunk_view v;
   uint64_t total, exc = 0, stream;
   if (parz_chunk_layout(&v, a, cfg, NULL) != PARZ_OK)
     return 0;
+  if (cfg->segment_blocks == 0 && parz_chunk_auto_c(&v)) { /* the largest table auto may pick */
+    parz_chunk_view t;
+    uint32_t c;
+    for (c = 2; c <= PARZ_MAX_SEGMENT_BLOCKS; c *= 2) {
+      uint64_t tb = table_bytes_at(a, cfg, c, &t);
+      if (tb != UINT64_MAX && tb > v.table_bytes)
+        v.table_bytes = (size_t)tb;
+    }
+  }
   if (a->type == PARZ_FLOAT || a->type == PARZ_DOUBLE)   /* every value may be non-finite */
     exc = (uint64_t)(v.raw_bytes / parz_type_size(a->type)) * PARZ_EXCEPTION_BYTES;
   stream = parz_stream_bound(a->type, a->dims, &v.params, (size_t)v.nblocks);
@@ -270,6 +317,9 @@ int parz_chunk_parse(const void* src, size_t src_bytes, parz_chunk_view* view, p
   return PARZ_OK;
 }
 
+/* Segments per parz_decode_segments call: their expected ends sit on the stack. */
+#define DECODE_GROUP 64u
+
 int parz_chunk_decode_segments(const parz_chunk_view* v, void* dst, uint64_t first,
                                uint64_t count, parz_error* err) {
   uint64_t s, bit;
@@ -280,21 +330,28 @@ int parz_chunk_decode_segments(const parz_chunk_view* v, void* dst, uint64_t fir
                      (unsigned long long)first, (unsigned long long)count,
                      (unsigned long long)v->nsegments);
   bit = parz_chunk_segment_offset(v, first);
-  for (s = first; s < first + count; s++) {
-    uint64_t b0 = s * v->segment_blocks, nb = v->nblocks - b0, end;
-    uint64_t next = bit + parz_table_segment_bits(v, s);
+  /* in groups of DECODE_GROUP segments, each group one pass of parz_decode_segments */
+  for (s = first; s < first + count;) {
+    uint64_t ends[DECODE_GROUP], n = first + count - s, b0 = s * v->segment_blocks, nb, k, end;
+    size_t bad;
     int rc;
-    if (nb > v->segment_blocks)
-      nb = v->segment_blocks;
-    rc = parz_decode_blocks(&v->array, dst, &v->params, v->payload, v->payload_bytes, bit,
-                            (size_t)b0, (size_t)nb, &end, err);
+    if (n > DECODE_GROUP)
+      n = DECODE_GROUP;
+    for (k = 0, end = bit; k < n; k++)
+      ends[k] = end += parz_table_segment_bits(v, s + k);
+    nb = (s + n) * v->segment_blocks;
+    nb = (nb < v->nblocks ? nb : v->nblocks) - b0;
+    rc = parz_decode_segments(&v->array, dst, &v->params, v->payload, v->payload_bytes, bit,
+                              (size_t)b0, (size_t)nb, v->segment_blocks, ends, &bad, &end, err);
     if (rc != PARZ_OK)
       return rc;
-    if (end != next)
+    if (bad != SIZE_MAX)
       return parz_fail(err, PARZ_ERR_STREAM,
                        "segment %llu ends at bit %llu but the table says %llu: corrupt payload",
-                       (unsigned long long)s, (unsigned long long)end, (unsigned long long)next);
-    bit = next;
+                       (unsigned long long)(s + bad), (unsigned long long)end,
+                       (unsigned long long)ends[bad]);
+    bit = ends[n - 1];
+    s += n;
   }
   return PARZ_OK;
 }

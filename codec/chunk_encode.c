@@ -9,7 +9,12 @@
 #define NOT_ENCODED UINT64_MAX
 
 struct parz_chunk_encoder {
-  parz_chunk_view v;        /* layout and sizes; its pointers are unused */
+  parz_chunk_view v;        /* layout and sizes; its pointers are unused. Its segments are the
+                             * encoder's units; with auto C (auto_c) they are single blocks and
+                             * the chunk's own layout comes from settle() */
+  parz_array array;         /* the caller's array and configuration, for settle() */
+  parz_chunk_config cfg;
+  int auto_c;
   parz_array src;           /* what the codec reads: the caller's array or the cleaned copy */
   const void* data;
   void* cleaned;            /* owned; NULL when the array has no non-finite value */
@@ -20,7 +25,7 @@ struct parz_chunk_encoder {
                              * encode_segments writes no shared field: threads may run it at
                              * once on disjoint ranges without a data race */
   uint32_t* block_bits;     /* per block scratch for the codec (NULL for fixed rate) */
-  size_t head_bytes;        /* header + table + exceptions */
+  size_t head_bytes;        /* header + table + exceptions of the units' layout (the largest) */
   int joined;
 };
 
@@ -52,6 +57,9 @@ int parz_chunk_encoder_begin(parz_chunk_encoder** out, const parz_array* a, cons
     free(enc);
     return rc;
   }
+  enc->array = *a;
+  enc->cfg = *cfg;
+  enc->auto_c = cfg->segment_blocks == 0 && parz_chunk_auto_c(&enc->v);
   enc->src = *a;
   enc->data = data;
   nexc = parz_exceptions_count(a, data);
@@ -162,45 +170,94 @@ static uint64_t payload_bits(const parz_chunk_encoder* enc) {
 
 static size_t padded_bytes(uint64_t bits) { return (size_t)(8u * (bits / 64u + (bits % 64u != 0))); }
 
+/* The chunk's layout for a payload of `bits` bits: the units' own, or with auto C the one
+ * parz_chunk_layout_auto picks; *head gets its header + table + exceptions bytes. */
+static int settle(const parz_chunk_encoder* enc, uint64_t bits, parz_chunk_view* fin,
+                  size_t* head, parz_error* err) {
+  if (!enc->auto_c) {
+    *fin = enc->v;
+  } else {
+    int rc = parz_chunk_layout_auto(fin, &enc->array, &enc->cfg, padded_bytes(bits), err);
+    if (rc != PARZ_OK)
+      return rc;
+    fin->nexceptions = enc->v.nexceptions;
+  }
+  *head = PARZ_HEADER_BYTES + fin->table_bytes + (size_t)fin->nexceptions * PARZ_EXCEPTION_BYTES;
+  return PARZ_OK;
+}
+
 size_t parz_chunk_encoder_size(const parz_chunk_encoder* enc) {
+  parz_chunk_view fin;
   uint64_t bits;
+  size_t head;
   if (!enc)
     return 0;
   bits = enc->joined ? enc->v.payload_bits : payload_bits(enc);
-  return bits == NOT_ENCODED ? 0 : enc->head_bytes + padded_bytes(bits);
+  if (bits == NOT_ENCODED || settle(enc, bits, &fin, &head, NULL) != PARZ_OK)
+    return 0;
+  return head + padded_bytes(bits);
+}
+
+/* The chunk's table from the units' lengths: with auto C each of its segments is C units
+ * (blocks). seg_bits[] when the units are the segments. */
+static int write_table(const parz_chunk_encoder* enc, const parz_chunk_view* fin,
+                       unsigned char* dst, parz_error* err) {
+  uint64_t* bits;
+  uint64_t s, u;
+  int rc;
+  if (!enc->auto_c)
+    return parz_table_write(fin, enc->seg_bits, dst, err);
+  bits = (uint64_t*)malloc((size_t)fin->nsegments * sizeof *bits);
+  if (!bits)
+    return parz_fail(err, PARZ_ERR_NOMEM, "out of memory for the table of %llu segments",
+                     (unsigned long long)fin->nsegments);
+  for (s = 0, u = 0; s < fin->nsegments; s++) {
+    uint64_t end = (s + 1) * fin->segment_blocks, n = 0;
+    for (; u < end && u < enc->v.nsegments; u++)
+      n += enc->seg_bits[u];
+    bits[s] = n;
+  }
+  rc = parz_table_write(fin, bits, dst, err);
+  free(bits);
+  return rc;
 }
 
 int parz_chunk_encoder_write_head(parz_chunk_encoder* enc, void* dst, size_t dst_bytes,
                                   size_t* payload_offset, parz_error* err) {
   unsigned char* d = (unsigned char*)dst;
+  parz_chunk_view fin;
   uint64_t bits, s;
-  size_t size;
+  size_t size, head;
   int rc;
   if (!enc || !dst)
     return parz_fail(err, PARZ_ERR_ARG, "parz_chunk_encoder_write_head: NULL argument");
   bits = payload_bits(enc);
   if (bits == NOT_ENCODED)
     return parz_fail(err, PARZ_ERR_ARG, "write_head before every segment was encoded");
-  enc->v.payload_bits = bits;
-  enc->v.payload_bytes = padded_bytes(bits);
-  size = enc->head_bytes + enc->v.payload_bytes;
+  if ((rc = settle(enc, bits, &fin, &head, err)) != PARZ_OK)
+    return rc;
+  fin.payload_bits = bits;
+  fin.payload_bytes = padded_bytes(bits);
+  size = head + fin.payload_bytes;
   if (dst_bytes < size)
     return parz_fail(err, PARZ_ERR_BUFFER, "chunk needs %zu bytes, buffer has %zu", size,
                      dst_bytes);
+  enc->v.payload_bits = bits;
+  enc->v.payload_bytes = fin.payload_bytes;
   enc->seg_offset[0] = 0;
   for (s = 0; s < enc->v.nsegments; s++)
     enc->seg_offset[s + 1] = enc->seg_offset[s] + enc->seg_bits[s];
   enc->joined = 1;
-  parz_chunk_header_write(&enc->v, d);
-  rc = parz_table_write(&enc->v, enc->seg_bits, d + PARZ_HEADER_BYTES, err);
+  parz_chunk_header_write(&fin, d);
+  rc = write_table(enc, &fin, d + PARZ_HEADER_BYTES, err);
   if (rc != PARZ_OK)
     return rc;
-  if (enc->v.nexceptions)
-    memcpy(d + PARZ_HEADER_BYTES + enc->v.table_bytes, enc->records,
-           (size_t)enc->v.nexceptions * PARZ_EXCEPTION_BYTES);
-  parz_chunk_header_seal(d, enc->head_bytes);
+  if (fin.nexceptions)
+    memcpy(d + PARZ_HEADER_BYTES + fin.table_bytes, enc->records,
+           (size_t)fin.nexceptions * PARZ_EXCEPTION_BYTES);
+  parz_chunk_header_seal(d, head);
   if (payload_offset)
-    *payload_offset = enc->head_bytes;
+    *payload_offset = head;
   return PARZ_OK;
 }
 
@@ -222,7 +279,8 @@ int parz_chunk_encode(const parz_array* a, const void* data, const parz_chunk_co
                       void* dst, size_t dst_bytes, size_t* written, parz_error* err) {
   parz_chunk_encoder* enc;
   unsigned char* d = (unsigned char*)dst;
-  size_t head;
+  unsigned char* scratch = NULL;
+  size_t head, cap = 0, at = 0;
   int rc;
   if (written)
     *written = 0;
@@ -233,20 +291,42 @@ int parz_chunk_encode(const parz_array* a, const void* data, const parz_chunk_co
   head = enc->head_bytes;
   /* The head's size is known before encoding, so the payload is encoded straight into its place
    * after it: no scratch, no copy. The codec never writes past the room it is given (it fails
-   * with PARZ_ERR_BUFFER instead), so a tight destination is safe too. */
-  if (dst_bytes < head)
+   * with PARZ_ERR_BUFFER instead), so a tight destination is safe too. With auto C the head is
+   * known only afterwards: the payload goes in after the largest head auto may pick when the
+   * destination has room for the whole bound there, and moves down to its place; else into
+   * scratch, so that a destination of the chunk's exact size still works. */
+  if (enc->auto_c) {
+    cap = parz_chunk_encoder_scratch_bound(enc, enc->v.nsegments);
+    if (dst_bytes < head || dst_bytes - head < cap) {
+      scratch = (unsigned char*)malloc(cap ? cap : 1);
+      if (!scratch)
+        rc = parz_fail(err, PARZ_ERR_NOMEM, "out of memory for %zu bytes of encoder scratch",
+                       cap);
+    }
+  }
+  if (rc == PARZ_OK && scratch)
+    rc = parz_chunk_encode_segments(enc, 0, enc->v.nsegments, scratch, cap, NULL, err);
+  else if (rc == PARZ_OK && dst_bytes < head)
     rc = parz_fail(err, PARZ_ERR_BUFFER, "chunk needs more than %zu bytes, buffer has %zu", head,
                    dst_bytes);
-  else
+  else if (rc == PARZ_OK)
     rc = parz_chunk_encode_segments(enc, 0, enc->v.nsegments, d + head, dst_bytes - head, NULL,
                                     err);
-  if (rc == PARZ_ERR_BUFFER && dst_bytes >= head)
+  if (rc == PARZ_ERR_BUFFER && dst_bytes >= head && !scratch)
     rc = parz_fail(err, PARZ_ERR_BUFFER, "chunk does not fit in %zu bytes (parz_chunk_bound: %zu)",
                    dst_bytes, parz_chunk_bound(a, cfg));
+  if (rc == PARZ_OK && enc->auto_c && !scratch) {
+    size_t size = parz_chunk_encoder_size(enc), payload = padded_bytes(payload_bits(enc));
+    if (size > payload && size <= dst_bytes && size - payload != head)
+      memmove(d + (size - payload), d + head, payload);
+  }
   if (rc == PARZ_OK)
-    rc = parz_chunk_encoder_write_head(enc, dst, dst_bytes, NULL, err);
+    rc = parz_chunk_encoder_write_head(enc, dst, dst_bytes, &at, err);
+  if (rc == PARZ_OK && scratch)
+    memcpy(d + at, scratch, padded_bytes(payload_bits(enc)));
   if (rc == PARZ_OK && written)
     *written = parz_chunk_encoder_size(enc);
+  free(scratch);
   parz_chunk_encoder_free(enc);
   return rc;
 }

@@ -1,6 +1,7 @@
 /* Array-level decoder: blocks in stream order through the shared block decoder. */
 #include "block_decode.h"
 #include "grid.h"
+#include "decode_segments.h"
 #include "parz.h"
 
 int parz_codec_check(const parz_array* a, const parz_params* p, size_t first, size_t count,
@@ -8,29 +9,41 @@ int parz_codec_check(const parz_array* a, const parz_params* p, size_t first, si
 
 /* Decodes `count` blocks of one type and rank. Called with both constant (see decode_range), so
  * that the block decoder inlines into a loop specialized for them: fixed block size, unrolled
- * transforms and deposits. Returns the number of blocks decoded before the stream ran out. */
-PARZ_HD size_t decode_run(parz_reader* r, const parz_grid* g, parz_block_pos* pos,
-                          parz_type type, unsigned dims, const parz_params* p, void* data,
-                          size_t count, uint64_t limit)
+ * transforms and deposits. Returns the number of blocks decoded before the stream ran out.
+ * With ends (parz_decode_segments), after every `seg` blocks and after the last it also stops
+ * when the stream is not at ends[k] for segment k, with *bad = k. */
+static size_t decode_run(parz_reader* r, const parz_grid* g, parz_block_pos* pos, parz_type type,
+                         unsigned dims, const parz_params* p, void* data, size_t count,
+                         uint64_t limit, size_t seg, const uint64_t* ends, size_t* bad)
 {
   uint64_t block[256];
-  size_t i;
+  size_t i, k = 0, left = seg;
   for (i = 0; i < count; i++) {
     parz_decode_block(r, type, dims, p, block);
     if (r->err || parz_reader_tell(r) > limit)
       return i;
     parz_grid_scatter(g, pos, block, data);
     parz_grid_next(g, pos);
+    if (ends && (--left == 0 || i + 1 == count)) {
+      if (parz_reader_tell(r) != ends[k]) {
+        *bad = k;
+        return i + 1;
+      }
+      k++;
+      left = seg;
+    }
   }
   return count;
 }
 
 static size_t decode_range(parz_reader* r, const parz_grid* g, parz_block_pos* pos,
                            parz_type type, unsigned dims, const parz_params* p, void* data,
-                           size_t count, uint64_t limit)
+                           size_t count, uint64_t limit, size_t seg, const uint64_t* ends,
+                           size_t* bad)
 {
-#define PARZ_RUN(t, d) \
-  case PARZ_KIND(t, d): return decode_run(r, g, pos, t, d, p, data, count, limit);
+#define PARZ_RUN(t, d)                                                                         \
+  case PARZ_KIND(t, d):                                                                        \
+    return decode_run(r, g, pos, t, d, p, data, count, limit, seg, ends, bad);
   switch (PARZ_KIND(type, dims)) {
     PARZ_EACH_KIND(PARZ_RUN)
     default: return 0; /* parz_codec_check admits nothing else */
@@ -38,9 +51,11 @@ static size_t decode_range(parz_reader* r, const parz_grid* g, parz_block_pos* p
 #undef PARZ_RUN
 }
 
-int parz_decode_blocks(const parz_array* a, void* data, const parz_params* p,
-                       const void* src, size_t src_bytes, uint64_t bit,
-                       size_t first, size_t count, uint64_t* end_bit, parz_error* err)
+/* parz_decode_blocks, and parz_decode_segments when ends is not NULL. */
+static int decode_blocks(const parz_array* a, void* data, const parz_params* p, const void* src,
+                         size_t src_bytes, uint64_t bit, size_t first, size_t count,
+                         size_t seg_blocks, const uint64_t* ends, size_t* bad, uint64_t* end_bit,
+                         parz_error* err)
 {
   parz_grid g;
   parz_block_pos pos;
@@ -60,7 +75,12 @@ int parz_decode_blocks(const parz_array* a, void* data, const parz_params* p,
   parz_grid_init(&g, a);
   parz_reader_init(&r, src, src_bytes, bit);
   parz_grid_seek(&g, first, &pos);
-  done = decode_range(&r, &g, &pos, a->type, a->dims, p, data, count, limit);
+  done = decode_range(&r, &g, &pos, a->type, a->dims, p, data, count, limit, seg_blocks, ends,
+                      bad);
+  if (bad && *bad != SIZE_MAX) {
+    *end_bit = parz_reader_tell(&r);
+    return PARZ_OK;
+  }
   if (done < count)
     return parz_fail(err, PARZ_ERR_STREAM,
                      "stream of %zu bytes ends inside block %zu (truncated or corrupt)",
@@ -68,6 +88,26 @@ int parz_decode_blocks(const parz_array* a, void* data, const parz_params* p,
   if (end_bit)
     *end_bit = parz_reader_tell(&r);
   return PARZ_OK;
+}
+
+int parz_decode_segments(const parz_array* a, void* data, const parz_params* p, const void* src,
+                         size_t src_bytes, uint64_t bit, size_t first, size_t count,
+                         size_t seg_blocks, const uint64_t* ends, size_t* bad, uint64_t* bad_end,
+                         parz_error* err)
+{
+  *bad = SIZE_MAX;
+  if (!ends || seg_blocks == 0)
+    return parz_fail(err, PARZ_ERR_ARG, "parz_decode_segments: no segment ends");
+  return decode_blocks(a, data, p, src, src_bytes, bit, first, count, seg_blocks, ends, bad,
+                       bad_end, err);
+}
+
+int parz_decode_blocks(const parz_array* a, void* data, const parz_params* p,
+                       const void* src, size_t src_bytes, uint64_t bit,
+                       size_t first, size_t count, uint64_t* end_bit, parz_error* err)
+{
+  return decode_blocks(a, data, p, src, src_bytes, bit, first, count, 0, NULL, NULL, end_bit,
+                       err);
 }
 
 int parz_decompress(const parz_array* a, void* data, const parz_params* p,

@@ -31,14 +31,16 @@ typedef enum {
   PARZ_TABLE_HYBRID = 4
 } parz_table_kind;
 
-/* Defaults, chosen from the GPU and OpenMP measurements recorded in codec/FORMAT.md. */
+/* Defaults, chosen from the GPU and OpenMP measurements recorded in codec/FORMAT.md. C = 0
+ * (auto) gives variable-rate chunks the smallest power of two C whose table is at most 2% of the
+ * payload, picked per chunk once it is encoded; fixed rate takes PARZ_DEFAULT_SEGMENT_BLOCKS. */
 #define PARZ_DEFAULT_SEGMENT_BLOCKS 32u
 #define PARZ_DEFAULT_PARTITION_SEGMENTS 64u
 
 typedef struct {
   parz_params params;
   parz_table_kind table;
-  uint32_t segment_blocks;      /* C, blocks per segment; 0 = default */
+  uint32_t segment_blocks;      /* C, blocks per segment; 0 = auto */
   uint32_t partition_segments;  /* P, segments per partition (HYBRID only); 0 = default */
 } parz_chunk_config;
 

@@ -44,6 +44,18 @@ uint64_t parz_table_segment_bits(const parz_chunk_view* v, uint64_t s);
 int parz_chunk_layout(parz_chunk_view* v, const parz_array* a, const parz_chunk_config* cfg,
                       parz_error* err);
 
+/* Whether a layout (from parz_chunk_layout with C = 0) gets its C from
+ * parz_chunk_layout_auto: variable-rate parameters with a table. */
+int parz_chunk_auto_c(const parz_chunk_view* v);
+
+/* Auto C: the layout of parz_chunk_layout with the smallest power of two C whose table takes at
+ * most 1 / PARZ_AUTO_TABLE_SHARE of a payload of payload_bytes (or, when none does, the
+ * smallest table). Smaller segments decode faster on the GPU (gpu/README.md); the table pays
+ * for them. */
+#define PARZ_AUTO_TABLE_SHARE 50u
+int parz_chunk_layout_auto(parz_chunk_view* v, const parz_array* a, const parz_chunk_config* cfg,
+                           uint64_t payload_bytes, parz_error* err);
+
 /* Writes the PARZ_HEADER_BYTES header of v (sizes from v's table_bytes, nexceptions,
  * payload_bytes, payload_bits) without its checksum field. */
 void parz_chunk_header_write(const parz_chunk_view* v, unsigned char* dst);

@@ -170,8 +170,7 @@ int parz_cd_configure(const parz_filter_request* req, parz_type type, int big_en
                      "parz: table kind 1 (none) needs a fixed-rate mode; %s mode has "
                      "variable-length blocks", mode_name(req->mode));
   cfg->config.table = table;
-  cfg->config.segment_blocks = req->segment_blocks ? req->segment_blocks
-                                                   : PARZ_DEFAULT_SEGMENT_BLOCKS;
+  cfg->config.segment_blocks = req->segment_blocks; /* 0: auto, per chunk (parz_chunk.h) */
   cfg->config.partition_segments =
       table != PARZ_TABLE_HYBRID ? 0
       : req->partition_segments ? req->partition_segments : PARZ_DEFAULT_PARTITION_SEGMENTS;

@@ -5,10 +5,14 @@
  * - decoding gives what zfp_decompress gives, whole or segment by segment in any order;
  * - the three-step encoder with segments encoded out of order and joined with parz_bits_copy
  *   writes the same bytes as parz_chunk_encode;
- * - the length field is 16 bits exactly when C * parz_block_max_bits fits in 16 bits. */
+ * - the length field is 16 bits exactly when C * parz_block_max_bits fits in 16 bits;
+ * - C = 0 (auto, variable rate) picks the smallest power of two whose table is at most 1/50 of
+ *   the payload (else the smallest table), and the chunk encodes into a buffer of exactly its
+ *   size. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "table.h"
 #include "test_chunk_common.h"
 
 static const parz_type types[4] = {PARZ_FLOAT, PARZ_DOUBLE, PARZ_INT32, PARZ_INT64};
@@ -112,7 +116,42 @@ static void one_case(const parz_array* a, const void* data, int mode, parz_table
             v.chunk_bytes == chunk_bytes && v.nblocks == nblocks,
         "%s: view fields", what);
   CHECK(!memcmp(&v.params, &cfg.params, sizeof v.params), "%s: params", what);
-  CHECK(v.segment_blocks == (C ? C : PARZ_DEFAULT_SEGMENT_BLOCKS), "%s: C", what);
+  if (C || parz_params_fixed_rate(&cfg.params)) {
+    CHECK(v.segment_blocks == (C ? C : PARZ_DEFAULT_SEGMENT_BLOCKS), "%s: C", what);
+  } else {
+    /* auto C, from the rule's own statement: every candidate's table, then the first that
+     * fits the budget or else the first of the smallest */
+    uint32_t c, expect = 0, first_min = 0;
+    uint64_t min_table = UINT64_MAX;
+    for (c = 1; c <= 65536; c *= 2) {
+      parz_chunk_config at = cfg;
+      parz_chunk_view t;
+      at.segment_blocks = c;
+      if (parz_chunk_layout(&t, a, &at, NULL) != PARZ_OK)
+        continue;
+      if (!expect && t.table_bytes <= v.payload_bytes / 50)
+        expect = c;
+      if (t.table_bytes < min_table) {
+        min_table = t.table_bytes;
+        first_min = c;
+      }
+    }
+    CHECK(v.segment_blocks == (expect ? expect : first_min), "%s: auto C %u, expected %u", what,
+          v.segment_blocks, expect ? expect : first_min);
+    CHECK(!expect || v.table_bytes <= v.payload_bytes / 50, "%s: auto table %zu of %zu", what,
+          v.table_bytes, v.payload_bytes);
+    {
+      size_t n = 0;
+      unsigned char* exact = malloc(chunk_bytes);
+      CHECK(parz_chunk_encode(a, data, &cfg, exact, chunk_bytes, &n, &err) == PARZ_OK &&
+                n == chunk_bytes && !memcmp(exact, chunk, n),
+            "%s: auto C into exactly %zu bytes", what, chunk_bytes);
+      CHECK(parz_chunk_encode(a, data, &cfg, exact, chunk_bytes - 1, &n, &err) ==
+                PARZ_ERR_BUFFER,
+            "%s: auto C into one byte less", what);
+      free(exact);
+    }
+  }
   CHECK(v.table == (kind != PARZ_TABLE_AUTO ? kind
                     : parz_params_fixed_rate(&cfg.params) ? PARZ_TABLE_NONE : PARZ_TABLE_HYBRID),
         "%s: table kind %d", what, (int)v.table);

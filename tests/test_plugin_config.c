@@ -55,7 +55,7 @@ static void test_modes_round_trip(void) {
     CHECK(configure(counts[m], forms[m], PARZ_FLOAT, &cfg, &e) == PARZ_OK);
     CHECK(memcmp(&cfg.config.params, &expect[m], sizeof expect[m]) == 0);
     CHECK(cfg.config.table == (m == 0 ? PARZ_TABLE_NONE : PARZ_TABLE_HYBRID));
-    CHECK(cfg.config.segment_blocks == PARZ_DEFAULT_SEGMENT_BLOCKS);
+    CHECK(cfg.config.segment_blocks == 0); /* auto, per chunk */
     unsigned stored[PARZ_CD_INTERNAL_NELMTS];
     parz_cd_store(&cfg, stored);
     CHECK(stored[0] == PARZ_CD_INTERNAL_V1);
@@ -86,11 +86,11 @@ static void test_table_settings(void) {
   CHECK(cfg.config.segment_blocks == 16);
   CHECK(cfg.config.partition_segments == 0); /* only hybrid tables have partitions */
   n = H5Z_parz_accuracy_cdata(1e-3, cd);
-  cd[n++] = 0; /* C default */
+  cd[n++] = 0; /* C default: auto */
   cd[n++] = 4; /* P */
   CHECK(configure(n, cd, PARZ_FLOAT, &cfg, &e) == PARZ_OK);
   CHECK(cfg.config.table == PARZ_TABLE_HYBRID && cfg.config.partition_segments == 4);
-  CHECK(cfg.config.segment_blocks == PARZ_DEFAULT_SEGMENT_BLOCKS);
+  CHECK(cfg.config.segment_blocks == 0);
 }
 
 static void test_refusals(void) {
