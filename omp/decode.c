@@ -3,7 +3,7 @@
  *
  * Work units are runs of whole partitions (HYBRID) so that each starts from a partition's stored
  * absolute bit offset; when a chunk has too few partitions to keep every thread busy (a 16 MiB
- * chunk of 3D floats at the default C = 32, P = 64 has 32), units become runs of segments inside
+ * chunk of 3D floats at C = 32, P = 64 has 32), units become runs of segments inside
  * partitions, whose offsets cost the sum of at most P - 1 lengths (O(P), still independent of the
  * chunk size). OFFSETS, NONE and LENGTHS tables are split into runs of segments. Units are
  * handed out dynamically: compressed segment sizes vary (a fill-value region costs almost
