@@ -7,6 +7,8 @@
 #include "table.h"
 
 #define NOT_ENCODED UINT64_MAX
+#define UNIT_NOT_ENCODED UINT32_MAX /* unit lengths are below it (encode_segments checks) */
+#define CHECKPOINT 64u              /* units per stored offset (unit_offset) */
 
 struct parz_chunk_encoder {
   parz_chunk_view v;        /* layout and sizes; its pointers are unused. Its segments are the
@@ -19,11 +21,14 @@ struct parz_chunk_encoder {
   const void* data;
   void* cleaned;            /* owned; NULL when the array has no non-finite value */
   unsigned char* records;   /* owned exception records, nexceptions * PARZ_EXCEPTION_BYTES */
-  uint64_t* seg_bits;       /* per segment, NOT_ENCODED until encoded */
-  uint64_t* seg_offset;     /* nsegments + 1 prefix sums, computed by write_head (`joined`);
-                             * re-encoding a segment afterwards needs another write_head.
-                             * encode_segments writes no shared field: threads may run it at
-                             * once on disjoint ranges without a data race */
+  uint32_t* seg_bits;       /* per unit, UNIT_NOT_ENCODED until encoded */
+  uint64_t* seg_offset;     /* the offset of every CHECKPOINT-th unit (and of the end when
+                             * nsegments is a multiple), computed by write_head (`joined`):
+                             * 8 bytes per 64 units, so that auto C's single-block units cost
+                             * 8 bytes per block with block_bits. Re-encoding a segment
+                             * afterwards needs another write_head. encode_segments writes no
+                             * shared field: threads may run it at once on disjoint ranges
+                             * without a data race */
   uint32_t* block_bits;     /* per block scratch for the codec (NULL for fixed rate) */
   size_t head_bytes;        /* header + table + exceptions of the units' layout (the largest) */
   int joined;
@@ -77,8 +82,9 @@ int parz_chunk_encoder_begin(parz_chunk_encoder** out, const parz_array* a, cons
     enc->data = enc->cleaned;
     enc->v.nexceptions = nexc;
   }
-  enc->seg_bits = (uint64_t*)malloc((size_t)enc->v.nsegments * sizeof(uint64_t));
-  enc->seg_offset = (uint64_t*)malloc(((size_t)enc->v.nsegments + 1) * sizeof(uint64_t));
+  enc->seg_bits = (uint32_t*)malloc((size_t)enc->v.nsegments * sizeof(uint32_t));
+  enc->seg_offset =
+      (uint64_t*)malloc(((size_t)enc->v.nsegments / CHECKPOINT + 1) * sizeof(uint64_t));
   if (!parz_params_fixed_rate(&enc->v.params))
     enc->block_bits = (uint32_t*)malloc((size_t)enc->v.nblocks * sizeof(uint32_t));
   if (!enc->seg_bits || !enc->seg_offset ||
@@ -89,7 +95,7 @@ int parz_chunk_encoder_begin(parz_chunk_encoder** out, const parz_array* a, cons
                      (unsigned long long)n);
   }
   for (s = 0; s < enc->v.nsegments; s++)
-    enc->seg_bits[s] = NOT_ENCODED;
+    enc->seg_bits[s] = UNIT_NOT_ENCODED;
   enc->head_bytes = PARZ_HEADER_BYTES + enc->v.table_bytes + (size_t)nexc * PARZ_EXCEPTION_BYTES;
   *out = enc;
   return PARZ_OK;
@@ -146,7 +152,12 @@ int parz_chunk_encode_segments(parz_chunk_encoder* enc, uint64_t first, uint64_t
     } else {
       n = snb * v->params.maxbits;
     }
-    enc->seg_bits[s] = n;
+    if (n >= UNIT_NOT_ENCODED) /* only minbits padding in the billions gets here */
+      return parz_fail(err, PARZ_ERR_PARAM,
+                       "segment %llu is %llu bits long, more than a table length can hold "
+                       "(lower minbits or segment_blocks)",
+                       (unsigned long long)s, (unsigned long long)n);
+    enc->seg_bits[s] = (uint32_t)n;
     sum += n;
   }
   if (sum != total)   /* the codec's block lengths must add up to its stream */
@@ -161,7 +172,7 @@ int parz_chunk_encode_segments(parz_chunk_encoder* enc, uint64_t first, uint64_t
 static uint64_t payload_bits(const parz_chunk_encoder* enc) {
   uint64_t s, sum = 0;
   for (s = 0; s < enc->v.nsegments; s++) {
-    if (enc->seg_bits[s] == NOT_ENCODED)
+    if (enc->seg_bits[s] == UNIT_NOT_ENCODED)
       return NOT_ENCODED;
     sum += enc->seg_bits[s];
   }
@@ -198,21 +209,19 @@ size_t parz_chunk_encoder_size(const parz_chunk_encoder* enc) {
   return head + padded_bytes(bits);
 }
 
-/* The chunk's table from the units' lengths: with auto C each of its segments is C units
- * (blocks). seg_bits[] when the units are the segments. */
+/* The chunk's table from the units' lengths: each of its segments is fin C / unit C units
+ * (C single blocks with auto C, else one). */
 static int write_table(const parz_chunk_encoder* enc, const parz_chunk_view* fin,
                        unsigned char* dst, parz_error* err) {
-  uint64_t* bits;
+  const uint64_t per = fin->segment_blocks / enc->v.segment_blocks;
+  uint64_t* bits = (uint64_t*)malloc((size_t)fin->nsegments * sizeof *bits);
   uint64_t s, u;
   int rc;
-  if (!enc->auto_c)
-    return parz_table_write(fin, enc->seg_bits, dst, err);
-  bits = (uint64_t*)malloc((size_t)fin->nsegments * sizeof *bits);
   if (!bits)
     return parz_fail(err, PARZ_ERR_NOMEM, "out of memory for the table of %llu segments",
                      (unsigned long long)fin->nsegments);
   for (s = 0, u = 0; s < fin->nsegments; s++) {
-    uint64_t end = (s + 1) * fin->segment_blocks, n = 0;
+    uint64_t end = (s + 1) * per, n = 0;
     for (; u < end && u < enc->v.nsegments; u++)
       n += enc->seg_bits[u];
     bits[s] = n;
@@ -226,7 +235,7 @@ int parz_chunk_encoder_write_head(parz_chunk_encoder* enc, void* dst, size_t dst
                                   size_t* payload_offset, parz_error* err) {
   unsigned char* d = (unsigned char*)dst;
   parz_chunk_view fin;
-  uint64_t bits, s;
+  uint64_t bits, s, sum;
   size_t size, head;
   int rc;
   if (!enc || !dst)
@@ -244,9 +253,13 @@ int parz_chunk_encoder_write_head(parz_chunk_encoder* enc, void* dst, size_t dst
                      dst_bytes);
   enc->v.payload_bits = bits;
   enc->v.payload_bytes = fin.payload_bytes;
-  enc->seg_offset[0] = 0;
-  for (s = 0; s < enc->v.nsegments; s++)
-    enc->seg_offset[s + 1] = enc->seg_offset[s] + enc->seg_bits[s];
+  for (s = 0, sum = 0; s < enc->v.nsegments; s++) {
+    if (s % CHECKPOINT == 0)
+      enc->seg_offset[s / CHECKPOINT] = sum;
+    sum += enc->seg_bits[s];
+  }
+  if (s % CHECKPOINT == 0)
+    enc->seg_offset[s / CHECKPOINT] = sum;
   enc->joined = 1;
   parz_chunk_header_write(&fin, d);
   rc = write_table(enc, &fin, d + PARZ_HEADER_BYTES, err);
@@ -265,10 +278,14 @@ uint64_t parz_chunk_encoder_bit_offset(const parz_chunk_encoder* enc, uint64_t s
   uint64_t s, sum = 0;
   if (!enc || segment > enc->v.nsegments)
     return NOT_ENCODED;
-  if (enc->joined)
-    return enc->seg_offset[segment];
-  for (s = 0; s < segment; s++) {
-    if (enc->seg_bits[s] == NOT_ENCODED)
+  if (enc->joined) { /* the checkpoint below, then at most CHECKPOINT - 1 units */
+    s = segment - segment % CHECKPOINT;
+    sum = enc->seg_offset[s / CHECKPOINT];
+  } else {
+    s = 0;
+  }
+  for (; s < segment; s++) {
+    if (enc->seg_bits[s] == UNIT_NOT_ENCODED)
       return NOT_ENCODED;
     sum += enc->seg_bits[s];
   }
