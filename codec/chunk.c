@@ -140,21 +140,20 @@ int parz_chunk_layout_auto(parz_chunk_view* v, const parz_array* a, const parz_c
                            uint64_t payload_bytes, parz_error* err) {
   parz_chunk_view t;
   uint64_t best = UINT64_MAX;
-  uint32_t c, pick = 0;
+  uint32_t c;
   for (c = 1; c <= PARZ_MAX_SEGMENT_BLOCKS; c *= 2) {
     uint64_t tb = table_bytes_at(a, cfg, c, &t);
     if (tb != UINT64_MAX && tb <= payload_bytes / PARZ_AUTO_TABLE_SHARE) {
-      pick = c;
-      break;
+      *v = t;
+      return PARZ_OK;
     }
     if (tb < best) { /* none within the budget (tiny chunks): the smallest table */
       best = tb;
-      pick = c;
+      *v = t;
     }
   }
-  if (pick == 0 || table_bytes_at(a, cfg, pick, v) == UINT64_MAX)
-    return parz_chunk_layout(v, a, cfg, err); /* says why no layout is valid */
-  return PARZ_OK;
+  return best == UINT64_MAX ? parz_chunk_layout(v, a, cfg, err) /* says why none is valid */
+                            : PARZ_OK;
 }
 
 size_t parz_chunk_bound(const parz_array* a, const parz_chunk_config* cfg) {

@@ -14,8 +14,7 @@ struct parz_chunk_encoder {
   parz_chunk_view v;        /* layout and sizes; its pointers are unused. Its segments are the
                              * encoder's units; with auto C (auto_c) they are single blocks and
                              * the chunk's own layout comes from settle() */
-  parz_array array;         /* the caller's array and configuration, for settle() */
-  parz_chunk_config cfg;
+  parz_chunk_config cfg;    /* the caller's configuration, for settle() */
   int auto_c;
   parz_array src;           /* what the codec reads: the caller's array or the cleaned copy */
   const void* data;
@@ -62,7 +61,6 @@ int parz_chunk_encoder_begin(parz_chunk_encoder** out, const parz_array* a, cons
     free(enc);
     return rc;
   }
-  enc->array = *a;
   enc->cfg = *cfg;
   enc->auto_c = cfg->segment_blocks == 0 && parz_chunk_auto_c(&enc->v);
   enc->src = *a;
@@ -188,7 +186,7 @@ static int settle(const parz_chunk_encoder* enc, uint64_t bits, parz_chunk_view*
   if (!enc->auto_c) {
     *fin = enc->v;
   } else {
-    int rc = parz_chunk_layout_auto(fin, &enc->array, &enc->cfg, padded_bytes(bits), err);
+    int rc = parz_chunk_layout_auto(fin, &enc->v.array, &enc->cfg, padded_bytes(bits), err);
     if (rc != PARZ_OK)
       return rc;
     fin->nexceptions = enc->v.nexceptions;
@@ -297,7 +295,8 @@ int parz_chunk_encode(const parz_array* a, const void* data, const parz_chunk_co
   parz_chunk_encoder* enc;
   unsigned char* d = (unsigned char*)dst;
   unsigned char* scratch = NULL;
-  size_t head, cap = 0, at = 0;
+  size_t head, cap = 0, at = 0, payload;
+  uint64_t bits = 0;
   int rc;
   if (written)
     *written = 0;
@@ -322,25 +321,26 @@ int parz_chunk_encode(const parz_array* a, const void* data, const parz_chunk_co
     }
   }
   if (rc == PARZ_OK && scratch)
-    rc = parz_chunk_encode_segments(enc, 0, enc->v.nsegments, scratch, cap, NULL, err);
+    rc = parz_chunk_encode_segments(enc, 0, enc->v.nsegments, scratch, cap, &bits, err);
   else if (rc == PARZ_OK && dst_bytes < head)
     rc = parz_fail(err, PARZ_ERR_BUFFER, "chunk needs more than %zu bytes, buffer has %zu", head,
                    dst_bytes);
   else if (rc == PARZ_OK)
-    rc = parz_chunk_encode_segments(enc, 0, enc->v.nsegments, d + head, dst_bytes - head, NULL,
+    rc = parz_chunk_encode_segments(enc, 0, enc->v.nsegments, d + head, dst_bytes - head, &bits,
                                     err);
   if (rc == PARZ_ERR_BUFFER && dst_bytes >= head && !scratch)
     rc = parz_fail(err, PARZ_ERR_BUFFER, "chunk does not fit in %zu bytes (parz_chunk_bound: %zu)",
                    dst_bytes, parz_chunk_bound(a, cfg));
+  payload = padded_bytes(bits);
   if (rc == PARZ_OK && enc->auto_c && !scratch) {
-    size_t size = parz_chunk_encoder_size(enc), payload = padded_bytes(payload_bits(enc));
+    size_t size = parz_chunk_encoder_size(enc);
     if (size > payload && size <= dst_bytes && size - payload != head)
       memmove(d + (size - payload), d + head, payload);
   }
   if (rc == PARZ_OK)
     rc = parz_chunk_encoder_write_head(enc, dst, dst_bytes, &at, err);
   if (rc == PARZ_OK && scratch)
-    memcpy(d + at, scratch, padded_bytes(payload_bits(enc)));
+    memcpy(d + at, scratch, payload);
   if (rc == PARZ_OK && written)
     *written = parz_chunk_encoder_size(enc);
   free(scratch);

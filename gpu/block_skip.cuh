@@ -482,8 +482,8 @@ __device__ __forceinline__ unsigned long long parz_skip_small_walk(
   uint32_t block_at = 0;
   /* planes: planes of the block not yet over; n: significant coefficients; off: where the
    * next group test sits in the window (a plane's n raw bits come first, none inside a
-   * plane); pattern: parz_tests_sh[n]. The block is over when planes == 0; raw planes remain when
-   * n == size. */
+   * plane); pattern: parz_tests_sh[n]. The block is over when planes == 0; raw planes remain
+   * when n == size. */
   unsigned i = 0, planes = 0, n = 0, off = 0;
   const uint32_t pattern0 = parz_tests_sh[0];
   uint32_t pattern = pattern0;

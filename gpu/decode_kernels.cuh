@@ -168,8 +168,8 @@ __device__ __forceinline__ void scatter(const seg_args& a, I b,
   }
 }
 
-/* Records segment s's faults: a read past the payload, or an end other than the table's. */
-/* Segment s was decoded or parsed to `end`, which must be `want`, where the next one starts. */
+/* Records segment s's faults: a read past the payload (overrun), or an end other than `want`,
+ * where the next segment starts. */
 __device__ __forceinline__ void check_segment(const seg_args& a, unsigned long long s, bool overrun,
                                               unsigned long long end, unsigned long long want)
 {
@@ -379,10 +379,10 @@ template <parz_type T, unsigned D>
 __global__ void __launch_bounds__(128) block_kernel(const seg_args a)
 {
   typedef typename raw_of<T>::type U;
-  const parz_params p = a.params;
   const unsigned b = (unsigned)(a.first * a.C) + blockIdx.x * blockDim.x + threadIdx.x;
   if (b >= (unsigned)a.block_end)
     return;
+  const parz_params p = a.params;
   const unsigned s = b / a.C, i = b - s * a.C;
   pdl_wait_primary(); /* the offsets may come from lengths_kernel */
   unsigned long long at = a.offsets[s];
