@@ -5,21 +5,27 @@
  * each scheme -- BLOCK (threads parse segment lengths, then one thread per block; the default),
  * THREAD (one thread per segment, Noordsij 2019's decoder) and WARP (a warp parses G segments'
  * block lengths, then decodes one block per lane) at several G -- and timed with CUDA events
- * around the queued kernels (median of --reps after warm-up; the fault word is read back and
- * checked after each run, outside the timed region). A device-to-device copy of the decoded array's size, timed the
- * same way, is the bandwidth anchor. Every scheme's output is compared with the serial decoder's.
+ * around the queued kernels (median of --reps after warm-up; the fault record is read back and
+ * checked after each run, outside the timed region). A device-to-device copy of the decoded
+ * array's size, timed the same way, is the bandwidth anchor. Every scheme's output is compared
+ * with the serial decoder's.
  *
  * usage: bench_gpu_kernel [--reps N] [--c 1,4,16,...] [--p N] [--rel 1e-4,1e-3]
- *                         [--schemes block,thread,...] [--modes accuracy,precision,reversible] FILE...
+ *                         [--schemes block,thread,...] [--modes accuracy,precision,reversible]
+ *                         [--chunk-mib 1,4] FILE...
  *   FILE: raw little-endian array named like name_f32le_AxBxC.bin (f32 or f64, C order).
  *   --rel: fixed-accuracy tolerances relative to the array's value range.
- * Output: one Markdown table row per (array, mode, C, scheme). */
+ *   --chunk-mib: also cut the array into chunks of about this size (chunked_row) and compare one
+ *                launch set per chunk with one for all of them.
+ * Output: one Markdown table row per (array, mode, C, scheme), then per (array, mode, C, chunk
+ * size) with --chunk-mib. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <algorithm>
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -147,6 +153,113 @@ static double median_ms(timer& t, int reps, F fn, G after)
   return ms[ms.size() / 2];
 }
 
+static double median_of(std::vector<double> v)
+{
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+/* The array cut along its first dimension into chunks of about `mib` MiB, whole blocks of
+ * rows (the last one padded with zeros to full size, as HDF5 stores edge chunks), each encoded with cfg and decoded on the
+ * device four ways: one launch set per chunk, all chunks in one launch set (both timed with CUDA
+ * events, fault records checked outside the timed region), and, timed on the host, a loop of
+ * parz_gpu_decode_device (which waits for every chunk) and one parz_gpu_decode_device_batch.
+ * Throughput counts the decoded bytes. Every chunk's output is compared with the serial
+ * decoder's. Returns a Markdown row. */
+static std::string chunked_row(parz_gpu_context* ctx, timer& t, int reps, const raw_array& r,
+                               const char* label, const parz_chunk_config& cfg, double mib)
+{
+  parz_error err;
+  char row[512];
+  const size_t rows_all = r.a.shape[0], row_bytes = r.data.size() / rows_all;
+  size_t rows = 4 * (size_t)llround(mib * 1048576.0 / row_bytes / 4);
+  rows = rows < 1 ? 1 : rows > rows_all ? rows_all : rows;
+  const size_t n = (rows_all + rows - 1) / rows, craw = rows * row_bytes;
+  parz_array a = r.a;
+  a.shape[0] = rows;
+  std::vector<unsigned char> host, ref(n * craw), piece(craw), enc(parz_chunk_bound(&a, &cfg));
+  std::vector<size_t> at(n);
+  std::vector<parz_chunk_view> views(n);
+  for (size_t k = 0; k < n; k++) {
+    size_t have = std::min(rows, rows_all - k * rows) * row_bytes, written = 0;
+    memset(piece.data(), 0, craw);
+    memcpy(piece.data(), r.data.data() + k * craw, have);
+    if (parz_omp_chunk_encode(&a, piece.data(), &cfg, enc.data(), enc.size(), &written, 0,
+                              &err) != PARZ_OK ||
+        parz_chunk_decode(enc.data(), written, ref.data() + k * craw, craw, &err) != PARZ_OK) {
+      snprintf(row, sizeof row, "| %s | %s | %g | error: %s |\n", r.name, label, mib, err.message);
+      return row;
+    }
+    at[k] = host.size();
+    host.insert(host.end(), enc.begin(), enc.begin() + written);
+    host.resize((host.size() + 7) & ~(size_t)7); /* every chunk 8-byte aligned */
+  }
+  for (size_t k = 0; k < n; k++)
+    parz_chunk_parse(host.data() + at[k], (k + 1 < n ? at[k + 1] : host.size()) - at[k],
+                     &views[k], NULL);
+  unsigned char *d_src, *d_out;
+  CHECK_CUDA(cudaMalloc(&d_src, host.size()));
+  CHECK_CUDA(cudaMalloc(&d_out, n * craw));
+  CHECK_CUDA(cudaMemcpy(d_src, host.data(), host.size(), cudaMemcpyHostToDevice));
+  std::vector<const void*> dc(n);
+  std::vector<void*> dd(n);
+  for (size_t k = 0; k < n; k++) {
+    dc[k] = d_src + at[k];
+    dd[k] = d_out + k * craw;
+  }
+  std::vector<parz_gpu_scratch> sc(n);
+  int rc = parz_gpu_scratch_reserve(ctx, views.data(), n, sc.data(), &err);
+  auto check = [&] {
+    if (rc == PARZ_OK)
+      rc = parz_gpu_fault_check(ctx, views.data(), n, t.st, NULL, &err);
+  };
+  double per_ms = median_ms(t, reps, [&] {
+    if (rc == PARZ_OK)
+      rc = parz_gpu_fault_clear(ctx, n, t.st, &err);
+    for (size_t k = 0; k < n && rc == PARZ_OK; k++)
+      rc = parz_gpu_enqueue_chunks(ctx, &views[k], &dc[k], &dd[k], 1, &sc[k], t.st, &err);
+  }, check);
+  double batch_ms = median_ms(t, reps, [&] {
+    if (rc == PARZ_OK)
+      rc = parz_gpu_fault_clear(ctx, n, t.st, &err);
+    if (rc == PARZ_OK)
+      rc = parz_gpu_enqueue_chunks(ctx, views.data(), dc.data(), dd.data(), n, sc.data(), t.st,
+                                   &err);
+  }, check);
+  std::vector<unsigned char> out(n * craw);
+  CHECK_CUDA(cudaMemcpy(out.data(), d_out, n * craw, cudaMemcpyDeviceToHost));
+  const bool same = memcmp(out.data(), ref.data(), n * craw) == 0;
+  std::vector<double> loop_s, api_s;
+  for (int i = 0; i < reps + 1 && rc == PARZ_OK; i++) {
+    auto t0 = std::chrono::steady_clock::now();
+    for (size_t k = 0; k < n && rc == PARZ_OK; k++)
+      rc = parz_gpu_decode_device(ctx, &views[k], dc[k], dd[k], t.st, &err);
+    auto t1 = std::chrono::steady_clock::now();
+    if (rc == PARZ_OK)
+      rc = parz_gpu_decode_device_batch(ctx, n, views.data(), dc.data(), dd.data(), t.st, NULL,
+                                        &err);
+    auto t2 = std::chrono::steady_clock::now();
+    if (i > 0) { /* the first is warm-up */
+      loop_s.push_back(std::chrono::duration<double>(t1 - t0).count());
+      api_s.push_back(std::chrono::duration<double>(t2 - t1).count());
+    }
+  }
+  CHECK_CUDA(cudaFree(d_src));
+  CHECK_CUDA(cudaFree(d_out));
+  if (rc != PARZ_OK) {
+    snprintf(row, sizeof row, "| %s | %s | %g | error: %s |\n", r.name, label, mib, err.message);
+    return row;
+  }
+  const double gib = (double)(n * craw) / 1073741824.0;
+  snprintf(row, sizeof row,
+           "| %s | %s | %.2f | %zu | %u | %.2f | %.1f | %.1f%s | %.2fx | %.1f | %.1f |\n", r.name,
+           label, (double)craw / 1048576.0, n, views[0].segment_blocks,
+           (double)(n * craw) / (double)host.size(), gib / (per_ms * 1e-3),
+           gib / (batch_ms * 1e-3), same ? "" : " MISMATCH", per_ms / batch_ms,
+           gib / median_of(loop_s), gib / median_of(api_s));
+  return row;
+}
+
 int main(int argc, char** argv)
 {
   int reps = 10, P = 0;
@@ -155,6 +268,8 @@ int main(int argc, char** argv)
   std::vector<const char*> files;
   const char* only = NULL;       /* comma-separated scheme names, e.g. "block,thread" */
   const char* only_modes = NULL; /* any of "accuracy,precision,reversible" */
+  std::vector<double> chunk_mib;  /* --chunk-mib: also decode the array cut into chunks */
+  std::string chunked;            /* their table, printed after the main one */
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--reps") && i + 1 < argc)
       reps = atoi(argv[++i]);
@@ -168,6 +283,8 @@ int main(int argc, char** argv)
       only = argv[++i];
     else if (!strcmp(argv[i], "--modes") && i + 1 < argc)
       only_modes = argv[++i];
+    else if (!strcmp(argv[i], "--chunk-mib") && i + 1 < argc)
+      chunk_mib = parse_list(argv[++i]);
     else
       files.push_back(argv[i]);
   }
@@ -281,21 +398,19 @@ int main(int argc, char** argv)
         for (const scheme& s : schemes) {
           parz_gpu_set_tuning(ctx, s.scheme, s.group, 0);
           ctx->tuning.skip = s.skip;
-          int rc = PARZ_OK;
+          parz_gpu_scratch scratch;
+          const void* d_src = d_chunk;
+          int rc = parz_gpu_scratch_reserve(ctx, &v, 1, &scratch, &err);
           /* the kernels of parz_gpu_decode_device, timed without its final wait and
-           * read-back of the fault word (host latency, not decoding); checked after each */
+           * read-back of the fault record (host latency, not decoding); checked after each */
           double ms = median_ms(t, reps, [&] {
             if (rc == PARZ_OK)
-              rc = parz_gpu_fault_clear(ctx, t.st, &err);
+              rc = parz_gpu_fault_clear(ctx, 1, t.st, &err);
             if (rc == PARZ_OK)
-              rc = parz_gpu_enqueue_offsets(ctx, &v, d_chunk, t.st, &err);
-            if (rc == PARZ_OK)
-              rc = parz_gpu_enqueue_segments(ctx, &v, d_chunk, d_dst, 0, v.nsegments, t.st, &err);
-            if (rc == PARZ_OK)
-              rc = parz_gpu_enqueue_exceptions(ctx, &v, d_chunk, d_dst, t.st, &err);
+              rc = parz_gpu_enqueue_chunks(ctx, &v, &d_src, &d_dst, 1, &scratch, t.st, &err);
           }, [&] {
             if (rc == PARZ_OK)
-              rc = parz_gpu_fault_check(ctx, &v, t.st, &err);
+              rc = parz_gpu_fault_check(ctx, &v, 1, t.st, NULL, &err);
           });
           if (rc != PARZ_OK) {
             printf("| %s | %s | %u | %.2f | %.3f | %llu | %s | error: %s | | |\n", r.name, m.label,
@@ -312,11 +427,23 @@ int main(int argc, char** argv)
           fflush(stdout);
         }
         CHECK_CUDA(cudaFree(d_chunk));
+        parz_gpu_set_tuning(ctx, 0, 0, 0);
+        ctx->tuning.skip = PARZ_GPU_SKIP_AUTO;
+        for (double mib : chunk_mib)
+          chunked += chunked_row(ctx, t, reps, r, m.label, cfg, mib);
       }
     }
     CHECK_CUDA(cudaFree(d_dst));
     CHECK_CUDA(cudaFree(d_copy));
   }
+  if (!chunked.empty())
+    printf("\nThe array cut into chunks along its first dimension (--chunk-mib), decoded with "
+           "one launch set per chunk or one for all (parz_gpu_decode_device_batch); GPU time, "
+           "then host time of a loop of parz_gpu_decode_device and of one batch call:\n\n"
+           "| array | mode | chunk MiB | chunks | C (chunk 0) | ratio | per chunk GiB/s | "
+           "batch GiB/s | batch speed-up | device loop GiB/s (host) | batch call GiB/s "
+           "(host) |\n|---|---|---|---|---|---|---|---|---|---|---|\n%s",
+           chunked.c_str());
   parz_gpu_context_free(ctx);
   return 0;
 }

@@ -41,6 +41,7 @@ extern "C" int parz_gpu_chunk_decode(parz_gpu_context* ctx, const void* src, siz
                                      void* dst, size_t dst_bytes, parz_error* err)
 {
   parz_chunk_view v;
+  parz_gpu_scratch s;
   int rc, npieces, i, nthreads;
   size_t piece_end[PARZ_GPU_PIECES_MAX];
   cudaError_t e;
@@ -56,7 +57,8 @@ extern "C" int parz_gpu_chunk_decode(parz_gpu_context* ctx, const void* src, siz
   if ((rc = parz_gpu_reserve(&ctx->d_chunk, src_bytes, 0, err)) != PARZ_OK ||
       (rc = parz_gpu_reserve(&ctx->d_out, v.raw_bytes, 0, err)) != PARZ_OK ||
       (rc = parz_gpu_reserve(&ctx->h_in, src_bytes, 1, err)) != PARZ_OK ||
-      (rc = parz_gpu_reserve(&ctx->h_out, v.raw_bytes, 1, err)) != PARZ_OK)
+      (rc = parz_gpu_reserve(&ctx->h_out, v.raw_bytes, 1, err)) != PARZ_OK ||
+      (rc = parz_gpu_scratch_reserve(ctx, &v, 1, &s, err)) != PARZ_OK)
     return rc;
 
   unsigned char* h_in = (unsigned char*)ctx->h_in.ptr;
@@ -69,8 +71,8 @@ extern "C" int parz_gpu_chunk_decode(parz_gpu_context* ctx, const void* src, siz
   e = cudaMemcpyAsync(ctx->d_chunk.ptr, h_in, src_bytes, cudaMemcpyHostToDevice, ctx->stream);
   if (e != cudaSuccess)
     return parz_gpu_cuda_fail(err, e, "uploading the chunk");
-  if ((rc = parz_gpu_fault_clear(ctx, ctx->stream, err)) != PARZ_OK ||
-      (rc = parz_gpu_enqueue_offsets(ctx, &v, ctx->d_chunk.ptr, ctx->stream, err)) != PARZ_OK)
+  if ((rc = parz_gpu_fault_clear(ctx, 1, ctx->stream, err)) != PARZ_OK ||
+      (rc = parz_gpu_enqueue_offsets(ctx, &v, ctx->d_chunk.ptr, &s, ctx->stream, err)) != PARZ_OK)
     return rc;
 
   /* slices of segments; piece i = the rows of dimension 0 complete after slice i */
@@ -87,7 +89,7 @@ extern "C" int parz_gpu_chunk_decode(parz_gpu_context* ctx, const void* src, siz
       uint64_t blocks = s1 * v.segment_blocks < v.nblocks ? s1 * v.segment_blocks : v.nblocks;
       uint64_t rows_done = s1 == v.nsegments ? rows : 4 * (blocks / per_row_blocks);
       size_t end = (size_t)(rows_done < rows ? rows_done : rows) * row_bytes;
-      if ((rc = parz_gpu_enqueue_segments(ctx, &v, ctx->d_chunk.ptr, d_out, s0, s1 - s0,
+      if ((rc = parz_gpu_enqueue_segments(ctx, &v, ctx->d_chunk.ptr, d_out, s0, s1 - s0, &s,
                                           ctx->stream, err)) != PARZ_OK)
         return rc;
       e = cudaEventRecord(ctx->piece_done[i], ctx->stream);
@@ -124,7 +126,7 @@ extern "C" int parz_gpu_chunk_decode(parz_gpu_context* ctx, const void* src, siz
   });
   if (failed)
     return parz_gpu_cuda_fail(err, (cudaError_t)(int)cuda_code, "downloading the decoded array");
-  if ((rc = parz_gpu_fault_check(ctx, &v, ctx->stream, err)) != PARZ_OK)
+  if ((rc = parz_gpu_fault_check(ctx, &v, 1, ctx->stream, NULL, err)) != PARZ_OK)
     return rc;
   return parz_chunk_patch_exceptions(&v, dst, err);
 }

@@ -71,6 +71,8 @@ extern "C" void parz_gpu_context_free(parz_gpu_context* ctx)
   release(&ctx->d_rel, 0);
   release(&ctx->d_fault, 0);
   release(&ctx->h_fault, 1);
+  release(&ctx->h_args, 1);
+  release(&ctx->d_args, 0);
   release(&ctx->d_chunk, 0);
   release(&ctx->d_out, 0);
   release(&ctx->h_in, 1);
@@ -123,12 +125,6 @@ extern "C" int parz_gpu_context_create(parz_gpu_context** out, int device, parz_
     parz_gpu_context_free(ctx);
     return rc;
   }
-  if ((rc = parz_gpu_reserve(&ctx->d_fault, sizeof(parz_gpu_fault), 0, err)) != PARZ_OK ||
-      (rc = parz_gpu_reserve(&ctx->h_fault, sizeof(parz_gpu_fault), 1, err)) != PARZ_OK) {
-    parz_gpu_context_free(ctx);
-    return rc;
-  }
-  ctx->fault_dirty = 1;
   *out = ctx;
   return PARZ_OK;
 }
@@ -138,4 +134,42 @@ void parz_gpu_set_tuning(parz_gpu_context* ctx, int scheme, int group, int round
   ctx->tuning.scheme = scheme;
   ctx->tuning.group = group < 0 ? 0 : group > 32 ? 32 : group;
   ctx->tuning.round_blocks = round_blocks < 0 ? 0 : round_blocks > 32 ? 32 : round_blocks;
+}
+
+/* Rounds a share up to 16 bytes, so that every chunk's offsets start aligned. */
+static size_t share(size_t bytes) { return (bytes + 15) & ~(size_t)15; }
+
+/* Block offsets are kept only where segments of several blocks are parsed (BLOCK scheme). */
+static size_t rel_bytes(const parz_chunk_view* v)
+{
+  const int parsed = v->segment_blocks > 1 && v->params.minbits != v->params.maxbits;
+  return parsed ? share(4 * (size_t)v->nblocks) : 0;
+}
+
+int parz_gpu_scratch_reserve(parz_gpu_context* ctx, const parz_chunk_view* views, size_t n,
+                             parz_gpu_scratch* s, parz_error* err)
+{
+  size_t offsets = 0, rel = 0, i;
+  int rc;
+  for (i = 0; i < n; i++) {
+    offsets += share(8 * (size_t)(views[i].nsegments + 1));
+    rel += rel_bytes(&views[i]);
+  }
+  /* new fault records hold garbage until cleared */
+  if (n * sizeof(parz_gpu_fault) > ctx->d_fault.bytes)
+    ctx->fault_clean = 0;
+  if ((rc = parz_gpu_reserve(&ctx->d_offsets, offsets, 0, err)) != PARZ_OK ||
+      (rc = parz_gpu_reserve(&ctx->d_rel, rel, 0, err)) != PARZ_OK ||
+      (rc = parz_gpu_reserve(&ctx->d_fault, n * sizeof(parz_gpu_fault), 0, err)) != PARZ_OK ||
+      (rc = parz_gpu_reserve(&ctx->h_fault, n * sizeof(parz_gpu_fault), 1, err)) != PARZ_OK)
+    return rc;
+  offsets = rel = 0;
+  for (i = 0; i < n; i++) {
+    s[i].offsets = (unsigned long long*)((char*)ctx->d_offsets.ptr + offsets);
+    s[i].rel = (uint32_t*)((char*)ctx->d_rel.ptr + rel);
+    s[i].fault = (parz_gpu_fault*)ctx->d_fault.ptr + i;
+    offsets += share(8 * (size_t)(views[i].nsegments + 1));
+    rel += rel_bytes(&views[i]);
+  }
+  return PARZ_OK;
 }

@@ -15,6 +15,7 @@
  * parz_decode_block's width functions from codec/block_decode.h, the code the CPU runs, except
  * 1D/2D blocks in modes without a budget limit, which BLOCK decodes with the window decoder of
  * block_small.cuh (same transform and cast code); the output is bit-identical either way. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "decode_kernels.cuh"
@@ -76,82 +77,214 @@ static void plan(const parz_gpu_context* ctx, const parz_chunk_view* v, uint64_t
   }
 }
 
+/* A chunk's segments [first, first + count) as kernel arguments, with `busy` segments decoded
+ * in the same launch (plan's G rule counts them all). */
+static int seg_setup(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d_chunk,
+                     void* d_dst, uint64_t first, uint64_t count, uint64_t busy,
+                     const parz_gpu_scratch* s, seg_args* a, int* scheme)
+{
+  unsigned k;
+  memset(a, 0, sizeof *a);
+  a->payload = (const unsigned char*)d_chunk + parz_gpu_payload_offset(v);
+  a->payload_bytes = v->payload_bytes;
+  a->offsets = s->offsets;
+  if (parz_gpu_parse_offsets(ctx, v)) {
+    a->table = (const unsigned char*)d_chunk + parz_gpu_table_offset(v);
+    a->table_P = v->partition_segments;
+    a->record_bytes = parz_gpu_record_bytes(v);
+    a->width = v->length_bytes;
+  }
+  a->nblocks = v->nblocks;
+  a->first = first;
+  a->end = first + count;
+  for (k = 0; k < v->array.dims; k++) {
+    a->shape[k] = v->array.shape[k];
+    a->bgrid[k] = (v->array.shape[k] + 3) / 4;
+  }
+  a->params = v->params;
+  a->C = v->segment_blocks;
+  a->fixed = v->params.minbits == v->params.maxbits;
+  if (ctx->tuning.skip == PARZ_GPU_SKIP_AUTO &&
+      parz_skip_small_ok(v->array.type, v->array.dims, &v->params))
+    a->parser = PARZ_GPU_SKIP_SMALL;
+  else if (ctx->tuning.skip != PARZ_GPU_SKIP_BLOCK &&
+           parz_skip_segment_ok(v->array.type, v->array.dims, &v->params))
+    a->parser = PARZ_GPU_SKIP_SEGMENT;
+  else
+    a->parser = PARZ_GPU_SKIP_BLOCK;
+  plan(ctx, v, busy, a->parser, scheme, &a->G, &a->K);
+  a->vec = ((uintptr_t)d_dst % 16 == 0) && v->array.shape[v->array.dims - 1] % 4 == 0;
+  a->dst = d_dst;
+  a->fault = s->fault;
+  a->pdl = ctx->cc_major >= 9;
+  a->block_end = PARZ_MIN(a->end * a->C, v->nblocks);
+  if (*scheme == PARZ_GPU_SCHEME_BLOCK && a->C > 1 && !a->fixed)
+    a->rel = s->rel; /* parz_gpu_scratch_reserve gave the chunk its share */
+  return PARZ_OK;
+}
+
+static int bad_type(parz_error* err, int type)
+{
+  return parz_fail(err, PARZ_ERR_TYPE, "unknown scalar type %d", type);
+}
+
 int parz_gpu_enqueue_segments(parz_gpu_context* ctx, const parz_chunk_view* v,
                               const void* d_chunk, void* d_dst, uint64_t first, uint64_t count,
-                              cudaStream_t stream, parz_error* err)
+                              const parz_gpu_scratch* s, cudaStream_t stream, parz_error* err)
 {
   seg_args a;
   int scheme;
-  unsigned k;
   if (count == 0)
     return PARZ_OK;
-  memset(&a, 0, sizeof a);
-  a.payload = (const unsigned char*)d_chunk + parz_gpu_payload_offset(v);
-  a.payload_bytes = v->payload_bytes;
-  a.offsets = (unsigned long long*)ctx->d_offsets.ptr;
-  if (parz_gpu_parse_offsets(ctx, v)) {
-    a.table = (const unsigned char*)d_chunk + parz_gpu_table_offset(v);
-    a.table_P = v->partition_segments;
-    a.record_bytes = parz_gpu_record_bytes(v);
-    a.width = v->length_bytes;
-  }
-  a.nblocks = v->nblocks;
-  a.first = first;
-  a.end = first + count;
-  for (k = 0; k < v->array.dims; k++) {
-    a.shape[k] = v->array.shape[k];
-    a.bgrid[k] = (v->array.shape[k] + 3) / 4;
-  }
-  a.params = v->params;
-  a.C = v->segment_blocks;
-  a.fixed = v->params.minbits == v->params.maxbits;
-  if (ctx->tuning.skip == PARZ_GPU_SKIP_AUTO &&
-      parz_skip_small_ok(v->array.type, v->array.dims, &v->params))
-    a.parser = PARZ_GPU_SKIP_SMALL;
-  else if (ctx->tuning.skip != PARZ_GPU_SKIP_BLOCK &&
-           parz_skip_segment_ok(v->array.type, v->array.dims, &v->params))
-    a.parser = PARZ_GPU_SKIP_SEGMENT;
-  else
-    a.parser = PARZ_GPU_SKIP_BLOCK;
-  plan(ctx, v, count, a.parser, &scheme, &a.G, &a.K);
-  a.vec = ((uintptr_t)d_dst % 16 == 0) && v->array.shape[v->array.dims - 1] % 4 == 0;
-  a.dst = d_dst;
-  a.fault = (parz_gpu_fault*)ctx->d_fault.ptr;
-  a.pdl = ctx->cc_major >= 9;
-  a.block_end = PARZ_MIN(a.end * a.C, v->nblocks);
-  if (scheme == PARZ_GPU_SCHEME_BLOCK && a.C > 1 && !a.fixed) {
-    int rc = parz_gpu_reserve(&ctx->d_rel, 4 * (size_t)v->nblocks, 0, err);
-    if (rc != PARZ_OK)
-      return rc;
-    a.rel = (uint32_t*)ctx->d_rel.ptr;
-  }
+  seg_setup(ctx, v, d_chunk, d_dst, first, count, count, s, &a, &scheme);
   cudaError_t e;
   switch (v->array.type) {
     case PARZ_FLOAT: e = parz_gpu_launch_f32(v->array.dims, scheme, a, stream); break;
     case PARZ_DOUBLE: e = parz_gpu_launch_f64(v->array.dims, scheme, a, stream); break;
     case PARZ_INT32: e = parz_gpu_launch_i32(v->array.dims, scheme, a, stream); break;
     case PARZ_INT64: e = parz_gpu_launch_i64(v->array.dims, scheme, a, stream); break;
-    default: return parz_fail(err, PARZ_ERR_TYPE, "unknown scalar type %d", (int)v->array.type);
+    default: return bad_type(err, (int)v->array.type);
   }
   return e == cudaSuccess ? PARZ_OK : parz_gpu_cuda_fail(err, e, "segment decode launch");
+}
+
+/* One chunk alone: its own launches, arguments by value. */
+static int enqueue_one(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d_chunk,
+                       void* d_dst, const parz_gpu_scratch* s, cudaStream_t st, parz_error* err)
+{
+  int rc;
+  if ((rc = parz_gpu_enqueue_offsets(ctx, v, d_chunk, s, st, err)) != PARZ_OK ||
+      (rc = parz_gpu_enqueue_segments(ctx, v, d_chunk, d_dst, 0, v->nsegments, s, st, err)) !=
+          PARZ_OK)
+    return rc;
+  return parz_gpu_enqueue_exceptions(ctx, v, d_chunk, d_dst, st, err);
+}
+
+/* Chunks [0, n) of one type and rank, all BLOCK, in one launch per kernel: their arguments go
+ * to the device in one copy from `h_args` (pinned, this run's own part of it). */
+static int enqueue_run(parz_gpu_context* ctx, const parz_chunk_view* v, const void* const* d_chunks,
+                       void* const* d_dsts, size_t n, const parz_gpu_scratch* s,
+                       unsigned char* h_args, unsigned char* d_args, cudaStream_t st,
+                       parz_error* err)
+{
+  seg_args* hs = (seg_args*)h_args;
+  parz_gpu_table_args* ht = (parz_gpu_table_args*)(hs + n);
+  uint64_t busy = 0;
+  size_t i, m = 0;
+  int scheme, rc;
+  cudaError_t e;
+  for (i = 0; i < n; i++)
+    busy += v[i].nsegments;
+  for (i = 0; i < n; i++) {
+    seg_setup(ctx, &v[i], d_chunks[i], d_dsts[i], 0, v[i].nsegments, busy, &s[i], &hs[i],
+              &scheme);
+    m += parz_gpu_table_args_init(ctx, &v[i], d_chunks[i], &s[i], &ht[m]);
+  }
+  e = cudaMemcpyAsync(d_args, h_args, n * sizeof *hs + m * sizeof *ht, cudaMemcpyHostToDevice,
+                      st);
+  if (e == cudaSuccess && m)
+    e = parz_gpu_launch_offsets(ht, (const parz_gpu_table_args*)((seg_args*)d_args + n),
+                                (unsigned)m, st);
+  if (e != cudaSuccess)
+    return parz_gpu_cuda_fail(err, e, "segment offsets launch");
+  switch (v[0].array.type) {
+    case PARZ_FLOAT: e = parz_gpu_launch_batch_f32(v[0].array.dims, hs, (seg_args*)d_args, (unsigned)n, st); break;
+    case PARZ_DOUBLE: e = parz_gpu_launch_batch_f64(v[0].array.dims, hs, (seg_args*)d_args, (unsigned)n, st); break;
+    case PARZ_INT32: e = parz_gpu_launch_batch_i32(v[0].array.dims, hs, (seg_args*)d_args, (unsigned)n, st); break;
+    case PARZ_INT64: e = parz_gpu_launch_batch_i64(v[0].array.dims, hs, (seg_args*)d_args, (unsigned)n, st); break;
+    default: return bad_type(err, (int)v[0].array.type);
+  }
+  if (e != cudaSuccess)
+    return parz_gpu_cuda_fail(err, e, "segment decode launch");
+  for (i = 0; i < n; i++)
+    if ((rc = parz_gpu_enqueue_exceptions(ctx, &v[i], d_chunks[i], d_dsts[i], st, err)) !=
+        PARZ_OK)
+      return rc;
+  return PARZ_OK;
+}
+
+/* Chunks per run: gridDim.y's limit. */
+#define RUN_MAX 65535
+
+int parz_gpu_enqueue_chunks(parz_gpu_context* ctx, const parz_chunk_view* views,
+                            const void* const* d_chunks, void* const* d_dsts, size_t n,
+                            const parz_gpu_scratch* s, cudaStream_t st, parz_error* err)
+{
+  const size_t per = sizeof(seg_args) + sizeof(parz_gpu_table_args);
+  size_t i = 0, j;
+  int rc;
+  if (n > 1 && ((rc = parz_gpu_reserve(&ctx->h_args, n * per, 1, err)) != PARZ_OK ||
+                (rc = parz_gpu_reserve(&ctx->d_args, n * per, 0, err)) != PARZ_OK))
+    return rc;
+  while (i < n) {
+    const parz_chunk_view* v = &views[i];
+    j = i + 1;
+    if (choose_scheme(ctx, v) == PARZ_GPU_SCHEME_BLOCK)
+      while (j < n && j - i < RUN_MAX && choose_scheme(ctx, &views[j]) == PARZ_GPU_SCHEME_BLOCK &&
+             views[j].array.type == v->array.type && views[j].array.dims == v->array.dims)
+        j++;
+    if (j - i == 1)
+      rc = enqueue_one(ctx, v, d_chunks[i], d_dsts[i], &s[i], st, err);
+    else
+      rc = enqueue_run(ctx, v, d_chunks + i, d_dsts + i, j - i, s + i,
+                       (unsigned char*)ctx->h_args.ptr + i * per,
+                       (unsigned char*)ctx->d_args.ptr + i * per, st, err);
+    if (rc != PARZ_OK)
+      return rc;
+    i = j;
+  }
+  return PARZ_OK;
+}
+
+/* Checks the arguments of the device API. */
+static int check_device_args(size_t n, const parz_chunk_view* views, const void* const* d_chunks,
+                             void* const* d_dsts, parz_error* err)
+{
+  size_t i;
+  if (n && (!views || !d_chunks || !d_dsts))
+    return parz_fail(err, PARZ_ERR_ARG, "parz_gpu_decode_device: NULL argument");
+  for (i = 0; i < n; i++) {
+    if (!d_chunks[i] || !d_dsts[i])
+      return parz_fail(err, PARZ_ERR_ARG, "parz_gpu_decode_device: NULL pointer for chunk %zu",
+                       i);
+    if ((uintptr_t)d_chunks[i] % 8)
+      return parz_fail(err, PARZ_ERR_ARG,
+                       "parz_gpu_decode_device: chunk %zu does not start at an 8-byte aligned "
+                       "address",
+                       i);
+  }
+  return PARZ_OK;
+}
+
+extern "C" int parz_gpu_decode_device_batch(parz_gpu_context* ctx, size_t n,
+                                            const parz_chunk_view* views,
+                                            const void* const* d_chunks, void* const* d_dsts,
+                                            void* stream, size_t* failed, parz_error* err)
+{
+  cudaStream_t st = (cudaStream_t)stream;
+  parz_gpu_scratch one, *s = &one;
+  cudaError_t e;
+  int rc;
+  if (!ctx)
+    return parz_fail(err, PARZ_ERR_ARG, "parz_gpu_decode_device: NULL context");
+  if ((rc = check_device_args(n, views, d_chunks, d_dsts, err)) != PARZ_OK || n == 0)
+    return rc;
+  if ((e = cudaSetDevice(ctx->device)) != cudaSuccess)
+    return parz_gpu_cuda_fail(err, e, "selecting the device");
+  if (n > 1 && !(s = (parz_gpu_scratch*)malloc(n * sizeof *s)))
+    return parz_fail(err, PARZ_ERR_NOMEM, "no memory for %zu chunks' scratch", n);
+  if ((rc = parz_gpu_scratch_reserve(ctx, views, n, s, err)) == PARZ_OK &&
+      (rc = parz_gpu_fault_clear(ctx, n, st, err)) == PARZ_OK &&
+      (rc = parz_gpu_enqueue_chunks(ctx, views, d_chunks, d_dsts, n, s, st, err)) == PARZ_OK)
+    rc = parz_gpu_fault_check(ctx, views, n, st, failed, err);
+  if (s != &one)
+    free(s);
+  return rc;
 }
 
 extern "C" int parz_gpu_decode_device(parz_gpu_context* ctx, const parz_chunk_view* view,
                                       const void* d_chunk, void* d_dst, void* stream,
                                       parz_error* err)
 {
-  cudaStream_t st = (cudaStream_t)stream;
-  int rc;
-  if (!ctx || !view || !d_chunk || !d_dst)
-    return parz_fail(err, PARZ_ERR_ARG, "parz_gpu_decode_device: NULL argument");
-  if ((uintptr_t)d_chunk % 8)
-    return parz_fail(err, PARZ_ERR_ARG,
-                     "parz_gpu_decode_device: the chunk must start at an 8-byte aligned address");
-  if ((rc = parz_gpu_fault_clear(ctx, st, err)) != PARZ_OK ||
-      (rc = parz_gpu_enqueue_offsets(ctx, view, d_chunk, st, err)) != PARZ_OK ||
-      (rc = parz_gpu_enqueue_segments(ctx, view, d_chunk, d_dst, 0, view->nsegments, st, err)) !=
-          PARZ_OK ||
-      (rc = parz_gpu_enqueue_exceptions(ctx, view, d_chunk, d_dst, st, err)) != PARZ_OK)
-    return rc;
-  return parz_gpu_fault_check(ctx, view, st, err);
+  return parz_gpu_decode_device_batch(ctx, 1, view, &d_chunk, &d_dst, stream, NULL, err);
 }

@@ -5,3 +5,9 @@ cudaError_t parz_gpu_launch_f64(unsigned dims, int scheme, const seg_args& a, cu
 {
   return launch_dims<PARZ_DOUBLE>(dims, scheme, a, st);
 }
+
+cudaError_t parz_gpu_launch_batch_f64(unsigned dims, const seg_args* h, const seg_args* d,
+                                     unsigned n, cudaStream_t st)
+{
+  return launch_batch_dims<PARZ_DOUBLE>(dims, h, d, n, st);
+}

@@ -5,3 +5,9 @@ cudaError_t parz_gpu_launch_i32(unsigned dims, int scheme, const seg_args& a, cu
 {
   return launch_dims<PARZ_INT32>(dims, scheme, a, st);
 }
+
+cudaError_t parz_gpu_launch_batch_i32(unsigned dims, const seg_args* h, const seg_args* d,
+                                     unsigned n, cudaStream_t st)
+{
+  return launch_batch_dims<PARZ_INT32>(dims, h, d, n, st);
+}

@@ -312,7 +312,7 @@ __global__ void __launch_bounds__(128) thread_kernel(const seg_args a)
  * and writes where each block starts, relative to its segment (u32: a segment of at most 65536
  * blocks of at most 2^14 bits each). It also checks the segment's end against the table. */
 template <parz_type T, unsigned D>
-__global__ void __launch_bounds__(128) lengths_kernel(const seg_args a)
+__device__ __forceinline__ void lengths_body(const seg_args& a)
 {
   /* G segments per warp, lanes G..31 idle: the lanes of a warp diverge at every plane and
    * group test, so fewer of them per warp, in more warps, finish sooner (gpu/README.md) */
@@ -376,7 +376,7 @@ __global__ void __launch_bounds__(128) lengths_kernel(const seg_args a)
  * from kernel 1 (variable rate) or from its index (fixed rate; C = 1 needs no offsets either).
  * Block indices are 32-bit here (parz_gpu_enqueue_segments checks that they fit). */
 template <parz_type T, unsigned D>
-__global__ void __launch_bounds__(128) block_kernel(const seg_args a)
+__device__ __forceinline__ void block_body(const seg_args& a)
 {
   typedef typename raw_of<T>::type U;
   const unsigned b = (unsigned)(a.first * a.C) + blockIdx.x * blockDim.x + threadIdx.x;
@@ -400,6 +400,78 @@ __global__ void __launch_bounds__(128) block_kernel(const seg_args a)
   scatter<T, D>(a, b, out);
 }
 
+/* Whether BLOCK parses the chunk's segments (lengths_kernel) before decoding its blocks. */
+__host__ __device__ inline bool block_parses(const seg_args& a) { return a.C > 1 && !a.fixed; }
+
+/* The BLOCK kernels for one chunk, its arguments by value (read from the parameter bank), or
+ * (BATCH) for chunk blockIdx.y of `many` in device memory: one launch serves a batch of chunks
+ * of one type and rank (parz_gpu_decode_device_batch), each with its own grid of CTAs along x,
+ * those past a chunk's own count leaving at once. */
+template <parz_type T, unsigned D, bool BATCH>
+__global__ void __launch_bounds__(128) lengths_kernel(const seg_args one,
+                                                      const seg_args* __restrict__ many)
+{
+  if constexpr (BATCH) {
+    const seg_args& a = many[blockIdx.y];
+    if (block_parses(a)) /* the same in the whole CTA: its barrier is safe */
+      lengths_body<T, D>(a);
+  } else {
+    lengths_body<T, D>(one);
+  }
+}
+
+template <parz_type T, unsigned D, bool BATCH>
+__global__ void __launch_bounds__(128) block_kernel(const seg_args one,
+                                                    const seg_args* __restrict__ many)
+{
+  if constexpr (BATCH)
+    block_body<T, D>(many[blockIdx.y]);
+  else
+    block_body<T, D>(one);
+}
+
+/* CTAs of lengths_kernel and block_kernel for a chunk. */
+inline unsigned long long lengths_ctas(const seg_args& a)
+{
+  const unsigned long long warps = (a.end - a.first + a.G - 1) / a.G;
+  return (32 * warps + 127) / 128;
+}
+inline unsigned long long block_ctas(const seg_args& a)
+{
+  return (a.block_end - a.first * a.C + 127) / 128;
+}
+
+/* BLOCK: lengths_kernel where some chunk parses, then block_kernel, launched while the first
+ * runs (programmatic dependent launch, seg_args.pdl). h[0..n) are the chunks' arguments; with
+ * d (their copy in device memory) one launch of each serves them all, else n is 1. */
+template <parz_type T, unsigned D>
+cudaError_t launch_block(const seg_args* h, const seg_args* d, unsigned n, cudaStream_t stream)
+{
+  unsigned long long lctas = 0, bctas = 0;
+  for (unsigned i = 0; i < n; i++) {
+    if (block_parses(h[i]))
+      lctas = PARZ_MAX(lctas, lengths_ctas(h[i]));
+    bctas = PARZ_MAX(bctas, block_ctas(h[i]));
+  }
+  if (lctas) {
+    if (d)
+      lengths_kernel<T, D, true><<<dim3((unsigned)lctas, n), 128, 0, stream>>>(h[0], d);
+    else
+      lengths_kernel<T, D, false><<<(unsigned)lctas, 128, 0, stream>>>(h[0], NULL);
+  }
+  cudaLaunchConfig_t cfg = {};
+  cudaLaunchAttribute attr = {};
+  cfg.gridDim = dim3((unsigned)bctas, n);
+  cfg.blockDim = dim3(128);
+  cfg.stream = stream;
+  attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr.val.programmaticStreamSerializationAllowed = 1;
+  cfg.attrs = &attr;
+  cfg.numAttrs = lctas && h[0].pdl ? 1 : 0;
+  return d ? cudaLaunchKernelEx(&cfg, block_kernel<T, D, true>, h[0], d)
+           : cudaLaunchKernelEx(&cfg, block_kernel<T, D, false>, h[0], (const seg_args*)NULL);
+}
+
 template <parz_type T, unsigned D>
 cudaError_t launch(int scheme, const seg_args& a, cudaStream_t stream)
 {
@@ -407,22 +479,7 @@ cudaError_t launch(int scheme, const seg_args& a, cudaStream_t stream)
   if (scheme == PARZ_GPU_SCHEME_THREAD) {
     thread_kernel<T, D><<<(unsigned)((n + 127) / 128), 128, 0, stream>>>(a);
   } else if (scheme == PARZ_GPU_SCHEME_BLOCK) {
-    unsigned long long nb = a.block_end - a.first * a.C;
-    const bool parse = a.C > 1 && !a.fixed;
-    if (parse) {
-      unsigned long long threads = 32 * ((n + a.G - 1) / a.G);
-      lengths_kernel<T, D><<<(unsigned)((threads + 127) / 128), 128, 0, stream>>>(a);
-    }
-    cudaLaunchConfig_t cfg = {};
-    cudaLaunchAttribute attr = {};
-    cfg.gridDim = dim3((unsigned)((nb + 127) / 128));
-    cfg.blockDim = dim3(128);
-    cfg.stream = stream;
-    attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attr.val.programmaticStreamSerializationAllowed = 1;
-    cfg.attrs = &attr;
-    cfg.numAttrs = parse && a.pdl ? 1 : 0;
-    cudaError_t e = cudaLaunchKernelEx(&cfg, block_kernel<T, D>, a);
+    cudaError_t e = launch_block<T, D>(&a, NULL, 1, stream);
     if (e != cudaSuccess)
       return e;
   } else {
@@ -444,10 +501,30 @@ cudaError_t launch_dims(unsigned dims, int scheme, const seg_args& a, cudaStream
   }
 }
 
-/* One per scalar type (decode_<type>.cu). */
-cudaError_t parz_gpu_launch_f32(unsigned dims, int scheme, const seg_args& a, cudaStream_t st);
-cudaError_t parz_gpu_launch_f64(unsigned dims, int scheme, const seg_args& a, cudaStream_t st);
-cudaError_t parz_gpu_launch_i32(unsigned dims, int scheme, const seg_args& a, cudaStream_t st);
-cudaError_t parz_gpu_launch_i64(unsigned dims, int scheme, const seg_args& a, cudaStream_t st);
+template <parz_type T>
+cudaError_t launch_batch_dims(unsigned dims, const seg_args* h, const seg_args* d, unsigned n,
+                              cudaStream_t st)
+{
+  cudaError_t e;
+  switch (dims) {
+    case 1: e = launch_block<T, 1>(h, d, n, st); break;
+    case 2: e = launch_block<T, 2>(h, d, n, st); break;
+    case 3: e = launch_block<T, 3>(h, d, n, st); break;
+    default: e = launch_block<T, 4>(h, d, n, st); break;
+  }
+  return e == cudaSuccess ? cudaGetLastError() : e;
+}
+
+/* One per scalar type (decode_<type>.cu): one chunk with any scheme, or a batch of n chunks
+ * with BLOCK (h: arguments on the host, d: the same in device memory). */
+#define PARZ_GPU_DECLARE_LAUNCH(name)                                                        \
+  cudaError_t parz_gpu_launch_##name(unsigned dims, int scheme, const seg_args& a,         \
+                                     cudaStream_t st);                                     \
+  cudaError_t parz_gpu_launch_batch_##name(unsigned dims, const seg_args* h,               \
+                                           const seg_args* d, unsigned n, cudaStream_t st);
+PARZ_GPU_DECLARE_LAUNCH(f32)
+PARZ_GPU_DECLARE_LAUNCH(f64)
+PARZ_GPU_DECLARE_LAUNCH(i32)
+PARZ_GPU_DECLARE_LAUNCH(i64)
 
 #endif

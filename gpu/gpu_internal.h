@@ -66,11 +66,13 @@ struct parz_gpu_context {
   int cc_major;             /* 9 and up: programmatic dependent launch (decode_kernels.cuh) */
   cudaStream_t stream;      /* filter path: uploads and kernels */
   cudaStream_t copy_stream; /* filter path: downloads */
-  struct parz_gpu_buffer d_offsets;  /* u64 per segment + 1 */
-  struct parz_gpu_buffer d_rel;      /* BLOCK scheme: u32 per block */
-  struct parz_gpu_buffer d_fault;    /* struct parz_gpu_fault */
-  int fault_dirty;                   /* d_fault may hold a fault: clear it before a decode */
-  struct parz_gpu_buffer h_fault;    /* pinned copy of it */
+  struct parz_gpu_buffer d_offsets;  /* u64 per segment + 1, per chunk of a call */
+  struct parz_gpu_buffer d_rel;      /* BLOCK scheme: u32 per block, per chunk of a call */
+  struct parz_gpu_buffer d_fault;    /* struct parz_gpu_fault per chunk of a call */
+  size_t fault_clean;                /* d_fault's first fault_clean records are known clear */
+  struct parz_gpu_buffer h_fault;    /* pinned copy of them */
+  struct parz_gpu_buffer h_args;     /* batches: pinned kernel arguments, uploaded to d_args */
+  struct parz_gpu_buffer d_args;
   struct parz_gpu_buffer d_chunk;    /* filter path */
   struct parz_gpu_buffer d_out;
   struct parz_gpu_buffer h_in;       /* pinned staging */
@@ -78,6 +80,29 @@ struct parz_gpu_context {
   cudaEvent_t piece_done[PARZ_GPU_PIECES_MAX];
   struct parz_gpu_tuning tuning;
   struct parz_host_pool* host_pool;  /* filter path host copies (host_pool.h); NULL = one thread */
+};
+
+/* A chunk's share of the context's scratch in one call: its segment offsets, block offsets
+ * (BLOCK scheme with a parse) and fault record. Chunks decoded in one call get disjoint shares,
+ * so one launch may serve them all. */
+struct parz_gpu_scratch {
+  unsigned long long* offsets;
+  uint32_t* rel;
+  struct parz_gpu_fault* fault;
+};
+
+/* Arguments of the offsets kernels (offsets.cu) for one chunk. */
+struct parz_gpu_table_args {
+  const unsigned char* table;
+  unsigned long long* offsets;
+  unsigned long long nsegments;
+  unsigned long long payload_bits;
+  unsigned long long fixed_segment_bits; /* NONE: C * maxbits */
+  unsigned long long record_bytes;       /* HYBRID: bytes of a full partition record */
+  unsigned long long P;                  /* segments per partition (LENGTHS: all) */
+  unsigned long long units;              /* threads (NONE, OFFSETS) or warps (HYBRID, LENGTHS) */
+  unsigned width;                        /* length field bytes */
+  int kind;
 };
 
 /* Benchmarks and tests pick a scheme explicitly (0 everywhere = choose per chunk). */
@@ -99,29 +124,58 @@ __device__ __forceinline__ unsigned long long parz_gpu_load_le(const unsigned ch
 }
 
 /* Whether the BLOCK scheme's lengths kernel takes the segment offsets from the table itself
- * (HYBRID, C > 1, variable rate; decode_kernels.cuh, hybrid_span), so that
- * parz_gpu_enqueue_offsets has nothing to launch. */
+ * (HYBRID, C > 1, variable rate; decode_kernels.cuh, hybrid_span), so that no offsets kernel
+ * runs. */
 int parz_gpu_parse_offsets(const parz_gpu_context* ctx, const parz_chunk_view* v);
 /* Bytes of a full HYBRID partition record (FORMAT.md). */
 unsigned long long parz_gpu_record_bytes(const parz_chunk_view* v);
 
-/* Enqueues the decode of segments [first, first + count) of a chunk at d_chunk (view parsed
- * from the same bytes) into d_dst on `stream`, after parz_gpu_fault_clear and
- * parz_gpu_enqueue_offsets on the same stream. Does not wait. */
+/* Grows the context's scratch for n chunks decoded in one call (segment and block offsets,
+ * fault records, batch arguments) and hands out each chunk's share (s[0..n)). */
+int parz_gpu_scratch_reserve(parz_gpu_context* ctx, const parz_chunk_view* views, size_t n,
+                             struct parz_gpu_scratch* s, parz_error* err);
+
+/* Enqueues the whole decode of n chunks (views[i] parsed from the bytes at d_chunks[i], decoded
+ * into d_dsts[i]) on `stream`, chunk i using s[i], after parz_gpu_fault_clear(ctx, n): runs of
+ * chunks of one type and rank share each kernel launch (parz_gpu_decode_device_batch). Does not
+ * wait. */
+int parz_gpu_enqueue_chunks(parz_gpu_context* ctx, const parz_chunk_view* views,
+                            const void* const* d_chunks, void* const* d_dsts, size_t n,
+                            const struct parz_gpu_scratch* s, cudaStream_t stream,
+                            parz_error* err);
+
+/* The pieces of one chunk's decode, for the filter path's slices. Enqueues the decode of
+ * segments [first, first + count) of a chunk at d_chunk (view parsed from the same bytes) into
+ * d_dst on `stream`, after parz_gpu_fault_clear and parz_gpu_enqueue_offsets on the same
+ * stream. Does not wait. */
 int parz_gpu_enqueue_segments(parz_gpu_context* ctx, const parz_chunk_view* v,
                               const void* d_chunk, void* d_dst, uint64_t first, uint64_t count,
-                              cudaStream_t stream, parz_error* err);
+                              const struct parz_gpu_scratch* s, cudaStream_t stream,
+                              parz_error* err);
 int parz_gpu_enqueue_offsets(parz_gpu_context* ctx, const parz_chunk_view* v,
-                             const void* d_chunk, cudaStream_t stream, parz_error* err);
+                             const void* d_chunk, const struct parz_gpu_scratch* s,
+                             cudaStream_t stream, parz_error* err);
 int parz_gpu_enqueue_exceptions(parz_gpu_context* ctx, const parz_chunk_view* v,
                                 const void* d_chunk, void* d_dst, cudaStream_t stream,
                                 parz_error* err);
-/* Before a decode, clears the fault word (enqueue) unless the last fault_check read it clean, in
- * which case it still is: a clean decode costs no memset. After the work, fault_check reads it
- * back (enqueue + wait). */
-int parz_gpu_fault_clear(parz_gpu_context* ctx, cudaStream_t stream, parz_error* err);
-int parz_gpu_fault_check(parz_gpu_context* ctx, const parz_chunk_view* v, cudaStream_t stream,
-                         parz_error* err);
+
+/* The offsets kernels' arguments for a chunk; 0 when it needs no offsets kernel. */
+int parz_gpu_table_args_init(const parz_gpu_context* ctx, const parz_chunk_view* v,
+                             const void* d_chunk, const struct parz_gpu_scratch* s,
+                             struct parz_gpu_table_args* a);
+/* Enqueues the offsets kernels of n chunks, whose arguments h[0..n) are also at d[0..n) in
+ * device memory (n == 1 and d == NULL: passed by value). */
+cudaError_t parz_gpu_launch_offsets(const struct parz_gpu_table_args* h,
+                                    const struct parz_gpu_table_args* d, unsigned n,
+                                    cudaStream_t stream);
+
+/* Before a decode of n chunks, clears their fault records (enqueue) unless the last
+ * fault_check read them clean, in which case they still are: a clean decode costs no clear.
+ * After the work, fault_check reads them back (enqueue + wait) and reports the first chunk with
+ * a fault (*failed, when not NULL; the message names the chunk when n > 1). */
+int parz_gpu_fault_clear(parz_gpu_context* ctx, size_t n, cudaStream_t stream, parz_error* err);
+int parz_gpu_fault_check(parz_gpu_context* ctx, const parz_chunk_view* views, size_t n,
+                         cudaStream_t stream, size_t* failed, parz_error* err);
 
 /* Byte offsets of the table, exceptions and payload from the start of the chunk. */
 size_t parz_gpu_payload_offset(const parz_chunk_view* v);

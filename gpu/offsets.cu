@@ -1,4 +1,4 @@
-/* Table -> absolute segment offsets, non-finite exception patching, and the device fault word.
+/* Table -> absolute segment offsets, non-finite exception patching, and the device fault records.
  *
  * The decode kernels read one u64 offset per segment (and the next one, to check where the
  * segment ends) whatever the table kind, so the table is expanded once per chunk: 8 bytes per
@@ -7,25 +7,18 @@
  * (Noordsij 2019, strategy 3: no inter-warp dependency). LENGTHS, one long partition, uses a
  * single warp: it is the rare kind and only has to keep up with the decode kernel.
  * Table bytes are read byte by byte (little-endian on any device, no alignment assumption);
- * parz_chunk_parse has validated the table on the host, so every offset is inside the payload. */
+ * parz_chunk_parse has validated the table on the host, so every offset is inside the payload.
+ * A batch of chunks (parz_gpu_decode_device_batch) takes one launch: chunk blockIdx.y. */
+#include <stdio.h>
+#include <string.h>
+
 #include "gpu_internal.h"
 
-struct table_args {
-  const unsigned char* table;
-  unsigned long long* offsets;
-  unsigned long long nsegments;
-  unsigned long long payload_bits;
-  unsigned long long fixed_segment_bits; /* NONE: C * maxbits */
-  unsigned long long record_bytes;       /* HYBRID: bytes of a full partition record */
-  unsigned long long P;                  /* segments per partition (LENGTHS: all) */
-  unsigned width;                        /* length field bytes */
-  int kind;
-};
+typedef parz_gpu_table_args table_args;
 
 /* NONE and OFFSETS: one thread per segment. */
-__global__ void direct_offsets_kernel(const table_args a)
+__device__ __forceinline__ void direct_offsets(const table_args& a, unsigned long long s)
 {
-  unsigned long long s = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
   if (s < a.nsegments)
     a.offsets[s] = a.kind == PARZ_TABLE_NONE ? s * a.fixed_segment_bits
                                              : parz_gpu_load_le(a.table + 8 * s, 8);
@@ -34,11 +27,9 @@ __global__ void direct_offsets_kernel(const table_args a)
 }
 
 /* HYBRID (one warp per partition) and LENGTHS (one warp, one partition without a base). */
-__global__ void scan_offsets_kernel(const table_args a)
+__device__ __forceinline__ void scan_offsets(const table_args& a, unsigned long long part,
+                                             unsigned lane)
 {
-  const unsigned lane = threadIdx.x & 31u;
-  const unsigned long long part =
-      ((unsigned long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
   const unsigned long long s0 = part * a.P;
   if (s0 >= a.nsegments)
     return;
@@ -68,6 +59,54 @@ __global__ void scan_offsets_kernel(const table_args a)
     a.offsets[a.nsegments] = a.payload_bits;
 }
 
+/* One chunk's arguments by value, or (BATCH) chunk blockIdx.y of many. */
+template <bool BATCH>
+__global__ void offsets_kernel(const table_args one, const table_args* __restrict__ many)
+{
+  const table_args& a = BATCH ? many[blockIdx.y] : one;
+  const unsigned long long t = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (a.kind == PARZ_TABLE_NONE || a.kind == PARZ_TABLE_OFFSETS)
+    direct_offsets(a, t);
+  else
+    scan_offsets(a, t >> 5, threadIdx.x & 31u);
+}
+
+int parz_gpu_table_args_init(const parz_gpu_context* ctx, const parz_chunk_view* v,
+                             const void* d_chunk, const parz_gpu_scratch* s, table_args* a)
+{
+  if (parz_gpu_parse_offsets(ctx, v))
+    return 0; /* the lengths kernel reads them from the table */
+  memset(a, 0, sizeof *a);
+  a->table = (const unsigned char*)d_chunk + parz_gpu_table_offset(v);
+  a->offsets = s->offsets;
+  a->nsegments = v->nsegments;
+  a->payload_bits = v->payload_bits;
+  a->fixed_segment_bits = (unsigned long long)v->segment_blocks * v->params.maxbits;
+  a->width = v->length_bytes;
+  a->kind = v->table;
+  a->record_bytes = parz_gpu_record_bytes(v);
+  a->P = v->table == PARZ_TABLE_HYBRID ? v->partition_segments : v->nsegments;
+  if (v->table == PARZ_TABLE_NONE || v->table == PARZ_TABLE_OFFSETS)
+    a->units = v->nsegments;
+  else
+    a->units = 32 * (v->table == PARZ_TABLE_HYBRID ? v->npartitions : 1);
+  return 1;
+}
+
+cudaError_t parz_gpu_launch_offsets(const table_args* h, const table_args* d, unsigned n,
+                                    cudaStream_t stream)
+{
+  unsigned long long units = 0;
+  for (unsigned i = 0; i < n; i++)
+    units = h[i].units > units ? h[i].units : units;
+  const dim3 grid((unsigned)((units + 255) / 256), n);
+  if (d)
+    offsets_kernel<true><<<grid, 256, 0, stream>>>(h[0], d);
+  else
+    offsets_kernel<false><<<grid, 256, 0, stream>>>(h[0], NULL);
+  return cudaGetLastError();
+}
+
 size_t parz_gpu_payload_offset(const parz_chunk_view* v)
 {
   return v->chunk_bytes - v->payload_bytes; /* the payload closes the chunk (FORMAT.md) */
@@ -87,40 +126,16 @@ unsigned long long parz_gpu_record_bytes(const parz_chunk_view* v)
 }
 
 int parz_gpu_enqueue_offsets(parz_gpu_context* ctx, const parz_chunk_view* v,
-                             const void* d_chunk, cudaStream_t stream, parz_error* err)
+                             const void* d_chunk, const parz_gpu_scratch* s, cudaStream_t stream,
+                             parz_error* err)
 {
   table_args a;
-  int rc;
-  if ((rc = parz_gpu_reserve(&ctx->d_offsets, 8 * (size_t)(v->nsegments + 1), 0, err)) !=
-      PARZ_OK)
-    return rc;
-  if (parz_gpu_parse_offsets(ctx, v))
-    return PARZ_OK; /* the lengths kernel reads them from the table */
-  a.table = (const unsigned char*)d_chunk + parz_gpu_table_offset(v);
-  a.offsets = (unsigned long long*)ctx->d_offsets.ptr;
-  a.nsegments = v->nsegments;
-  a.payload_bits = v->payload_bits;
-  a.fixed_segment_bits = (unsigned long long)v->segment_blocks * v->params.maxbits;
-  a.width = v->length_bytes;
-  a.kind = v->table;
-  a.record_bytes = parz_gpu_record_bytes(v);
-  switch (v->table) {
-    case PARZ_TABLE_NONE:
-    case PARZ_TABLE_OFFSETS:
-      direct_offsets_kernel<<<(unsigned)((v->nsegments + 255) / 256), 256, 0, stream>>>(a);
-      break;
-    case PARZ_TABLE_HYBRID:
-    case PARZ_TABLE_LENGTHS: {
-      unsigned long long parts;
-      a.P = v->table == PARZ_TABLE_HYBRID ? v->partition_segments : v->nsegments;
-      parts = v->table == PARZ_TABLE_HYBRID ? v->npartitions : 1;
-      scan_offsets_kernel<<<(unsigned)((parts + 7) / 8), 256, 0, stream>>>(a);
-      break;
-    }
-    default:
-      return parz_fail(err, PARZ_ERR_FORMAT, "unknown table kind %d", (int)v->table);
-  }
-  cudaError_t e = cudaGetLastError();
+  if (v->table != PARZ_TABLE_NONE && v->table != PARZ_TABLE_OFFSETS &&
+      v->table != PARZ_TABLE_HYBRID && v->table != PARZ_TABLE_LENGTHS)
+    return parz_fail(err, PARZ_ERR_FORMAT, "unknown table kind %d", (int)v->table);
+  if (!parz_gpu_table_args_init(ctx, v, d_chunk, s, &a))
+    return PARZ_OK;
+  cudaError_t e = parz_gpu_launch_offsets(&a, NULL, 1, stream);
   return e == cudaSuccess ? PARZ_OK : parz_gpu_cuda_fail(err, e, "segment offsets launch");
 }
 
@@ -153,40 +168,60 @@ int parz_gpu_enqueue_exceptions(parz_gpu_context* ctx, const parz_chunk_view* v,
   return e == cudaSuccess ? PARZ_OK : parz_gpu_cuda_fail(err, e, "exception patch launch");
 }
 
-int parz_gpu_fault_clear(parz_gpu_context* ctx, cudaStream_t stream, parz_error* err)
+/* Every record: no segment (~0), no fault. */
+__global__ void fault_reset_kernel(parz_gpu_fault* f, unsigned long long n)
 {
-  cudaError_t e = cudaSuccess;
-  if (ctx->fault_dirty) {
-    e = cudaMemsetAsync(ctx->d_fault.ptr, 0xff, 8, stream);
-    if (e == cudaSuccess)
-      e = cudaMemsetAsync((char*)ctx->d_fault.ptr + 8, 0, sizeof(parz_gpu_fault) - 8, stream);
-    if (e != cudaSuccess)
-      return parz_gpu_cuda_fail(err, e, "clearing the fault word");
+  const unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    f[i].segment = ~0ull;
+    f[i].code = PARZ_GPU_FAULT_NONE;
   }
-  ctx->fault_dirty = 1; /* until fault_check reads it clean */
+}
+
+int parz_gpu_fault_clear(parz_gpu_context* ctx, size_t n, cudaStream_t stream, parz_error* err)
+{
+  if (n > ctx->fault_clean) {
+    fault_reset_kernel<<<(unsigned)((n + 255) / 256), 256, 0, stream>>>(
+        (parz_gpu_fault*)ctx->d_fault.ptr, n);
+    cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess)
+      return parz_gpu_cuda_fail(err, e, "clearing the fault records");
+  }
+  ctx->fault_clean = 0; /* until fault_check reads them clean */
   return PARZ_OK;
 }
 
-int parz_gpu_fault_check(parz_gpu_context* ctx, const parz_chunk_view* v, cudaStream_t stream,
-                         parz_error* err)
+int parz_gpu_fault_check(parz_gpu_context* ctx, const parz_chunk_view* views, size_t n,
+                         cudaStream_t stream, size_t* failed, parz_error* err)
 {
-  parz_gpu_fault* f = (parz_gpu_fault*)ctx->h_fault.ptr;
-  cudaError_t e = cudaMemcpyAsync(f, ctx->d_fault.ptr, sizeof *f, cudaMemcpyDeviceToHost, stream);
+  const parz_gpu_fault* h = (const parz_gpu_fault*)ctx->h_fault.ptr;
+  size_t i;
+  cudaError_t e = cudaMemcpyAsync(ctx->h_fault.ptr, ctx->d_fault.ptr, n * sizeof *h,
+                                  cudaMemcpyDeviceToHost, stream);
   if (e == cudaSuccess)
     e = cudaStreamSynchronize(stream);
   if (e != cudaSuccess)
-    return parz_gpu_cuda_fail(err, e, "decoding the chunk");
-  if (!f->code) {
-    ctx->fault_dirty = 0;
+    return parz_gpu_cuda_fail(err, e, n > 1 ? "decoding the chunks" : "decoding the chunk");
+  for (i = 0; i < n && !h[i].code; i++)
+    ;
+  if (i == n) {
+    ctx->fault_clean = n;
     return PARZ_OK;
   }
+  if (failed)
+    *failed = i;
+  char which[48] = "";
+  if (n > 1)
+    snprintf(which, sizeof which, "chunk %zu of %zu: ", i, n);
+  const parz_gpu_fault* f = &h[i];
+  const parz_chunk_view* v = &views[i];
   if (f->code & PARZ_GPU_FAULT_OVERRUN)
     return parz_fail(err, PARZ_ERR_STREAM,
-                     "segment %llu of %llu reads past the end of the %zu-byte payload: corrupt "
+                     "%ssegment %llu of %llu reads past the end of the %zu-byte payload: corrupt "
                      "payload (GPU decoder)",
-                     f->segment, (unsigned long long)v->nsegments, v->payload_bytes);
+                     which, f->segment, (unsigned long long)v->nsegments, v->payload_bytes);
   return parz_fail(err, PARZ_ERR_STREAM,
-                   "segment %llu of %llu does not end where the table says: corrupt payload "
+                   "%ssegment %llu of %llu does not end where the table says: corrupt payload "
                    "(GPU decoder)",
-                   f->segment, (unsigned long long)v->nsegments);
+                   which, f->segment, (unsigned long long)v->nsegments);
 }

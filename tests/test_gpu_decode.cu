@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <vector>
+
 #include <cuda_runtime.h>
 
 #include "gpu_internal.h"
@@ -351,6 +353,174 @@ static void real_cases(const char* dir, int small)
   }
 }
 
+/* A payload with bits flipped until the serial decoder calls it corrupt (NULL if it never
+ * does in 64 tries). */
+static unsigned char* corrupted(const unsigned char* chunk, size_t bytes, size_t raw_bytes)
+{
+  parz_chunk_view v;
+  unsigned char* bad = (unsigned char*)malloc(bytes);
+  unsigned char* tmp = (unsigned char*)malloc(raw_bytes);
+  int t;
+  if (parz_chunk_parse(chunk, bytes, &v, NULL) != PARZ_OK || !v.payload_bytes)
+    t = 64;
+  else
+    t = 0;
+  for (; t < 64; t++) {
+    memcpy(bad, chunk, bytes);
+    for (int f = 0; f < 4; f++) {
+      size_t at = bytes - v.payload_bytes + (size_t)(next_rand() % v.payload_bytes);
+      bad[at] ^= (unsigned char)(1u << (next_rand() % 8));
+    }
+    if (parz_chunk_decode(bad, bytes, tmp, raw_bytes, NULL) == PARZ_ERR_STREAM)
+      break;
+  }
+  free(tmp);
+  if (t == 64) {
+    free(bad);
+    return NULL;
+  }
+  return bad;
+}
+
+/* parz_gpu_decode_device_batch: chunks of several types, ranks, modes and tables in one call
+ * (runs of one type and rank share launches, the others go alone), each against the serial
+ * decoder; a corrupt chunk is reported by index while every other chunk still decodes. */
+static void batch_cases(int small)
+{
+  struct item {
+    parz_type type;
+    unsigned dims;
+    size_t shape[4];
+    int mode; /* 0 accuracy, 1 precision, 2 reversible, 3 rate */
+    int table, C;
+    int corrupt;
+  };
+  static const item items[] = {
+      {PARZ_FLOAT, 2, {37, 61}, 0, PARZ_TABLE_AUTO, 0, 0},
+      {PARZ_FLOAT, 2, {64, 64}, 1, PARZ_TABLE_AUTO, 0, 0},
+      {PARZ_FLOAT, 2, {29, 40}, 2, PARZ_TABLE_HYBRID, 8, 0},
+      {PARZ_FLOAT, 2, {37, 61}, 3, PARZ_TABLE_NONE, 0, 0},
+      {PARZ_FLOAT, 2, {50, 33}, 0, PARZ_TABLE_HYBRID, 1, 0},
+      {PARZ_FLOAT, 2, {41, 41}, 0, PARZ_TABLE_OFFSETS, 4, 1},
+      {PARZ_FLOAT, 2, {45, 90}, 1, PARZ_TABLE_LENGTHS, 16, 0},
+      {PARZ_DOUBLE, 3, {9, 14, 23}, 0, PARZ_TABLE_AUTO, 0, 0},
+      {PARZ_DOUBLE, 3, {12, 10, 8}, 2, PARZ_TABLE_AUTO, 0, 0},
+      {PARZ_INT32, 1, {1003}, 1, PARZ_TABLE_AUTO, 0, 0},
+      {PARZ_FLOAT, 2, {37, 61}, 0, PARZ_TABLE_HYBRID, 32, 0},
+  };
+  const size_t n = sizeof items / sizeof items[0];
+  std::vector<unsigned char*> chunks(n), refs(n);
+  std::vector<size_t> bytes(n), raw(n);
+  std::vector<parz_chunk_view> views(n);
+  std::vector<const void*> d_chunks(n);
+  std::vector<void*> d_dsts(n);
+  size_t i, corrupt_at = n;
+  (void)small;
+  for (i = 0; i < n; i++) {
+    parz_array a;
+    parz_chunk_config cfg;
+    memset(&a, 0, sizeof a);
+    memset(&cfg, 0, sizeof cfg);
+    a.type = items[i].type;
+    a.dims = items[i].dims;
+    memcpy(a.shape, items[i].shape, sizeof a.shape);
+    switch (items[i].mode) {
+      case 0: parz_params_accuracy(&cfg.params, 1e-2, NULL, NULL); break;
+      case 1: parz_params_precision(&cfg.params, 18, NULL); break;
+      case 2: parz_params_reversible(&cfg.params); break;
+      default: parz_params_rate(&cfg.params, 12, a.type, a.dims, NULL, NULL);
+    }
+    cfg.table = (parz_table_kind)items[i].table;
+    cfg.segment_blocks = (uint32_t)items[i].C;
+    raw[i] = parz_array_count(&a) * parz_type_size(a.type);
+    void* data = make_array(&a, i == 0);
+    chunks[i] = encode(&a, data, &cfg, &bytes[i]);
+    free(data);
+    if (!chunks[i]) {
+      CHECK(0, "batch chunk %zu: encode failed", i);
+      return;
+    }
+    if (items[i].corrupt) {
+      unsigned char* bad = corrupted(chunks[i], bytes[i], raw[i]);
+      CHECK(bad != NULL, "batch chunk %zu: no corruption found", i);
+      if (bad) {
+        free(chunks[i]);
+        chunks[i] = bad;
+        corrupt_at = i;
+      }
+    }
+    refs[i] = (unsigned char*)malloc(raw[i]);
+    int ref_rc = parz_chunk_decode(chunks[i], bytes[i], refs[i], raw[i], NULL);
+    CHECK(ref_rc == (i == corrupt_at ? PARZ_ERR_STREAM : PARZ_OK), "batch chunk %zu: serial %d",
+          i, ref_rc);
+    CHECK(parz_chunk_parse(chunks[i], bytes[i], &views[i], NULL) == PARZ_OK,
+          "batch chunk %zu: parse", i);
+    void* d = NULL;
+    cudaMalloc(&d, bytes[i]);
+    cudaMemcpy(d, chunks[i], bytes[i], cudaMemcpyHostToDevice);
+    d_chunks[i] = d;
+    cudaMalloc(&d_dsts[i], raw[i]);
+  }
+  /* BLOCK (runs share launches) and WARP (every chunk alone) */
+  for (int pass = 0; pass < 2; pass++) {
+    parz_error e;
+    size_t failed = n;
+    parz_gpu_set_tuning(ctx, pass ? PARZ_GPU_SCHEME_WARP : 0, 0, 0);
+    for (i = 0; i < n; i++)
+      cudaMemset(d_dsts[i], 0xA5, raw[i]);
+    int rc = parz_gpu_decode_device_batch(ctx, n, views.data(), d_chunks.data(), d_dsts.data(),
+                                          0, &failed, &e);
+    CHECK(rc == (corrupt_at < n ? PARZ_ERR_STREAM : PARZ_OK) && failed == corrupt_at,
+          "batch pass %d: status %d (%s), failed %zu, corrupt %zu", pass, rc,
+          rc ? e.message : "", failed, corrupt_at);
+    if (rc == PARZ_ERR_STREAM)
+      CHECK(strstr(e.message, "chunk ") != NULL, "batch pass %d: message names no chunk: %s",
+            pass, e.message);
+    for (i = 0; i < n; i++) {
+      if (i == corrupt_at)
+        continue;
+      std::vector<unsigned char> out(raw[i]);
+      cudaMemcpy(out.data(), d_dsts[i], raw[i], cudaMemcpyDeviceToHost);
+      CHECK(memcmp(out.data(), refs[i], raw[i]) == 0, "batch pass %d chunk %zu differs", pass,
+            i);
+    }
+    /* the same chunks again without the corrupt one: clean, and the records reused */
+    if (corrupt_at < n) {
+      std::vector<parz_chunk_view> v2;
+      std::vector<const void*> c2;
+      std::vector<void*> d2;
+      for (i = 0; i < n; i++)
+        if (i != corrupt_at) {
+          v2.push_back(views[i]);
+          c2.push_back(d_chunks[i]);
+          d2.push_back(d_dsts[i]);
+        }
+      for (int k = 0; k < 2; k++) {
+        rc = parz_gpu_decode_device_batch(ctx, v2.size(), v2.data(), c2.data(), d2.data(), 0,
+                                          NULL, &e);
+        CHECK(rc == PARZ_OK, "batch pass %d clean run %d: %d (%s)", pass, k, rc,
+              rc ? e.message : "");
+      }
+    }
+  }
+  parz_gpu_set_tuning(ctx, 0, 0, 0);
+  {
+    parz_error e;
+    const void* odd = (const unsigned char*)d_chunks[0] + 4;
+    CHECK(parz_gpu_decode_device_batch(ctx, 0, NULL, NULL, NULL, 0, NULL, &e) == PARZ_OK,
+          "batch of none");
+    CHECK(parz_gpu_decode_device_batch(ctx, 1, views.data(), &odd, d_dsts.data(), 0, NULL, &e) ==
+              PARZ_ERR_ARG,
+          "batch: a misaligned chunk must be refused");
+  }
+  for (i = 0; i < n; i++) {
+    cudaFree((void*)d_chunks[i]);
+    cudaFree(d_dsts[i]);
+    free(chunks[i]);
+    free(refs[i]);
+  }
+}
+
 int main(int argc, char** argv)
 {
   const char* dir = NULL;
@@ -377,6 +547,7 @@ int main(int argc, char** argv)
     return 1;
   }
   synthetic_cases(small);
+  batch_cases(small);
   if (dir)
     real_cases(dir, small);
   parz_gpu_context_free(ctx);
