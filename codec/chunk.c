@@ -141,7 +141,7 @@ int parz_chunk_layout_auto(parz_chunk_view* v, const parz_array* a, const parz_c
   parz_chunk_view t;
   uint64_t best = UINT64_MAX;
   uint32_t c;
-  for (c = 1; c <= PARZ_MAX_SEGMENT_BLOCKS; c *= 2) {
+  for (c = 1; c <= PARZ_AUTO_MAX_SEGMENT_BLOCKS; c *= 2) {
     uint64_t tb = table_bytes_at(a, cfg, c, &t);
     if (tb != UINT64_MAX && tb <= payload_bytes / PARZ_AUTO_TABLE_SHARE) {
       *v = t;
@@ -164,7 +164,7 @@ size_t parz_chunk_bound(const parz_array* a, const parz_chunk_config* cfg) {
   if (cfg->segment_blocks == 0 && parz_chunk_auto_c(&v)) { /* the largest table auto may pick */
     parz_chunk_view t;
     uint32_t c;
-    for (c = 2; c <= PARZ_MAX_SEGMENT_BLOCKS; c *= 2) {
+    for (c = 2; c <= PARZ_AUTO_MAX_SEGMENT_BLOCKS; c *= 2) {
       uint64_t tb = table_bytes_at(a, cfg, c, &t);
       if (tb != UINT64_MAX && tb > v.table_bytes)
         v.table_bytes = (size_t)tb;

@@ -48,11 +48,14 @@ int parz_chunk_layout(parz_chunk_view* v, const parz_array* a, const parz_chunk_
  * parz_chunk_layout_auto: variable-rate parameters with a table. */
 int parz_chunk_auto_c(const parz_chunk_view* v);
 
-/* Auto C: the layout of parz_chunk_layout with the smallest power of two C whose table takes at
- * most 1 / PARZ_AUTO_TABLE_SHARE of a payload of payload_bytes (or, when none does, the
- * smallest table). Smaller segments decode faster on the GPU (gpu/README.md); the table pays
- * for them. */
+/* Auto C: the layout of parz_chunk_layout with the smallest power of two C up to
+ * PARZ_AUTO_MAX_SEGMENT_BLOCKS whose table takes at most 1 / PARZ_AUTO_TABLE_SHARE of a payload
+ * of payload_bytes (or, when none does, the smallest table among them). Smaller segments decode
+ * faster on the GPU (gpu/README.md); the table pays for them. The cap bounds the GPU's serial
+ * walk of a segment, at least one step per block, in chunks that compress so well that only a
+ * huge C would bring their table under the share (FORMAT.md, "Defaults"). */
 #define PARZ_AUTO_TABLE_SHARE 50u
+#define PARZ_AUTO_MAX_SEGMENT_BLOCKS 64u
 int parz_chunk_layout_auto(parz_chunk_view* v, const parz_array* a, const parz_chunk_config* cfg,
                            uint64_t payload_bytes, parz_error* err);
 
