@@ -55,7 +55,7 @@ int parz_chunk_auto_c(const parz_chunk_view* v);
  * walk of a segment, at least one step per block, in chunks that compress so well that only a
  * huge C would bring their table under the share (FORMAT.md, "Defaults"). */
 #define PARZ_AUTO_TABLE_SHARE 50u
-#define PARZ_AUTO_MAX_SEGMENT_BLOCKS 64u
+#define PARZ_AUTO_MAX_SEGMENT_BLOCKS 32u
 int parz_chunk_layout_auto(parz_chunk_view* v, const parz_array* a, const parz_chunk_config* cfg,
                            uint64_t payload_bytes, parz_error* err);
 

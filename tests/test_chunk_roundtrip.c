@@ -6,7 +6,7 @@
  * - the three-step encoder with segments encoded out of order and joined with parz_bits_copy
  *   writes the same bytes as parz_chunk_encode;
  * - the length field is 16 bits exactly when C * parz_block_max_bits fits in 16 bits;
- * - C = 0 (auto, variable rate) picks the smallest power of two up to 64 whose table is at most
+ * - C = 0 (auto, variable rate) picks the smallest power of two up to 32 whose table is at most
  *   1/50 of the payload (else the smallest table among them), and the chunk encodes into a
  *   buffer of exactly its size. */
 #include <stdlib.h>
@@ -123,7 +123,7 @@ static void one_case(const parz_array* a, const void* data, int mode, parz_table
      * fits the budget or else the first of the smallest */
     uint32_t c, expect = 0, first_min = 0;
     uint64_t min_table = UINT64_MAX;
-    for (c = 1; c <= 64; c *= 2) {
+    for (c = 1; c <= 32; c *= 2) {
       parz_chunk_config at = cfg;
       parz_chunk_view t;
       at.segment_blocks = c;

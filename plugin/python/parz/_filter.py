@@ -99,7 +99,7 @@ class Parz(_Base):
       Parz(expert=(minbits, maxbits, maxprec, minexp))
     Optional offset-table settings: segment_blocks (C, blocks per segment),
     partition_segments (P, segments per partition), table (TABLE_* kind); 0 = default.
-    The default C is chosen per chunk: the smallest power of two up to 64 whose table is at
+    The default C is chosen per chunk: the smallest power of two up to 32 whose table is at
     most 2% of the chunk's payload (fastest GPU decode within that); segment_blocks=32 or more
     gives the smallest files.
     """
