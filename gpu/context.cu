@@ -67,6 +67,8 @@ extern "C" void parz_gpu_context_free(parz_gpu_context* ctx)
     cudaStreamSynchronize(ctx->stream);
   if (ctx->copy_stream)
     cudaStreamSynchronize(ctx->copy_stream);
+  if (ctx->args_copied)
+    cudaEventSynchronize(ctx->args_copied); /* a batch's upload from h_args */
   release(&ctx->d_offsets, 0);
   release(&ctx->d_rel, 0);
   release(&ctx->d_fault, 0);
@@ -80,6 +82,8 @@ extern "C" void parz_gpu_context_free(parz_gpu_context* ctx)
   for (i = 0; i < PARZ_GPU_PIECES_MAX; i++)
     if (ctx->piece_done[i])
       cudaEventDestroy(ctx->piece_done[i]);
+  if (ctx->args_copied)
+    cudaEventDestroy(ctx->args_copied);
   if (ctx->stream)
     cudaStreamDestroy(ctx->stream);
   if (ctx->copy_stream)
@@ -120,6 +124,8 @@ extern "C" int parz_gpu_context_create(parz_gpu_context** out, int device, parz_
     e = cudaStreamCreateWithFlags(&ctx->copy_stream, cudaStreamNonBlocking);
   for (i = 0; e == cudaSuccess && i < PARZ_GPU_PIECES_MAX; i++)
     e = cudaEventCreateWithFlags(&ctx->piece_done[i], cudaEventDisableTiming);
+  if (e == cudaSuccess)
+    e = cudaEventCreateWithFlags(&ctx->args_copied, cudaEventDisableTiming);
   if (e != cudaSuccess) {
     rc = parz_gpu_cuda_fail(err, e, "creating the GPU context");
     parz_gpu_context_free(ctx);

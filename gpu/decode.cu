@@ -79,9 +79,9 @@ static void plan(const parz_gpu_context* ctx, const parz_chunk_view* v, uint64_t
 
 /* A chunk's segments [first, first + count) as kernel arguments, with `busy` segments decoded
  * in the same launch (plan's G rule counts them all). */
-static int seg_setup(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d_chunk,
-                     void* d_dst, uint64_t first, uint64_t count, uint64_t busy,
-                     const parz_gpu_scratch* s, seg_args* a, int* scheme)
+static void seg_setup(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d_chunk,
+                      void* d_dst, uint64_t first, uint64_t count, uint64_t busy,
+                      const parz_gpu_scratch* s, seg_args* a, int* scheme)
 {
   unsigned k;
   memset(a, 0, sizeof *a);
@@ -120,7 +120,6 @@ static int seg_setup(parz_gpu_context* ctx, const parz_chunk_view* v, const void
   a->block_end = PARZ_MIN(a->end * a->C, v->nblocks);
   if (*scheme == PARZ_GPU_SCHEME_BLOCK && a->C > 1 && !a->fixed)
     a->rel = s->rel; /* parz_gpu_scratch_reserve gave the chunk its share */
-  return PARZ_OK;
 }
 
 static int bad_type(parz_error* err, int type)
@@ -182,16 +181,20 @@ static int enqueue_run(parz_gpu_context* ctx, const parz_chunk_view* v, const vo
   }
   e = cudaMemcpyAsync(d_args, h_args, n * sizeof *hs + m * sizeof *ht, cudaMemcpyHostToDevice,
                       st);
+  if (e == cudaSuccess)
+    e = cudaEventRecord(ctx->args_copied, st);
   if (e == cudaSuccess && m)
     e = parz_gpu_launch_offsets(ht, (const parz_gpu_table_args*)((seg_args*)d_args + n),
                                 (unsigned)m, st);
   if (e != cudaSuccess)
     return parz_gpu_cuda_fail(err, e, "segment offsets launch");
+  const seg_args* ds = (const seg_args*)d_args;
+  const unsigned dims = v[0].array.dims, count = (unsigned)n;
   switch (v[0].array.type) {
-    case PARZ_FLOAT: e = parz_gpu_launch_batch_f32(v[0].array.dims, hs, (seg_args*)d_args, (unsigned)n, st); break;
-    case PARZ_DOUBLE: e = parz_gpu_launch_batch_f64(v[0].array.dims, hs, (seg_args*)d_args, (unsigned)n, st); break;
-    case PARZ_INT32: e = parz_gpu_launch_batch_i32(v[0].array.dims, hs, (seg_args*)d_args, (unsigned)n, st); break;
-    case PARZ_INT64: e = parz_gpu_launch_batch_i64(v[0].array.dims, hs, (seg_args*)d_args, (unsigned)n, st); break;
+    case PARZ_FLOAT: e = parz_gpu_launch_batch_f32(dims, hs, ds, count, st); break;
+    case PARZ_DOUBLE: e = parz_gpu_launch_batch_f64(dims, hs, ds, count, st); break;
+    case PARZ_INT32: e = parz_gpu_launch_batch_i32(dims, hs, ds, count, st); break;
+    case PARZ_INT64: e = parz_gpu_launch_batch_i64(dims, hs, ds, count, st); break;
     default: return bad_type(err, (int)v[0].array.type);
   }
   if (e != cudaSuccess)
@@ -213,9 +216,15 @@ int parz_gpu_enqueue_chunks(parz_gpu_context* ctx, const parz_chunk_view* views,
   const size_t per = sizeof(seg_args) + sizeof(parz_gpu_table_args);
   size_t i = 0, j;
   int rc;
-  if (n > 1 && ((rc = parz_gpu_reserve(&ctx->h_args, n * per, 1, err)) != PARZ_OK ||
-                (rc = parz_gpu_reserve(&ctx->d_args, n * per, 0, err)) != PARZ_OK))
-    return rc;
+  if (n > 1) {
+    /* the last call's arguments may still be on their way up from h_args */
+    cudaError_t e = cudaEventSynchronize(ctx->args_copied);
+    if (e != cudaSuccess)
+      return parz_gpu_cuda_fail(err, e, "waiting for the last batch's arguments");
+    if ((rc = parz_gpu_reserve(&ctx->h_args, n * per, 1, err)) != PARZ_OK ||
+        (rc = parz_gpu_reserve(&ctx->d_args, n * per, 0, err)) != PARZ_OK)
+      return rc;
+  }
   while (i < n) {
     const parz_chunk_view* v = &views[i];
     j = i + 1;

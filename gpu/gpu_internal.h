@@ -73,6 +73,7 @@ struct parz_gpu_context {
   struct parz_gpu_buffer h_fault;    /* pinned copy of them */
   struct parz_gpu_buffer h_args;     /* batches: pinned kernel arguments, uploaded to d_args */
   struct parz_gpu_buffer d_args;
+  cudaEvent_t args_copied;           /* the last upload from h_args is done */
   struct parz_gpu_buffer d_chunk;    /* filter path */
   struct parz_gpu_buffer d_out;
   struct parz_gpu_buffer h_in;       /* pinned staging */
@@ -131,7 +132,7 @@ int parz_gpu_parse_offsets(const parz_gpu_context* ctx, const parz_chunk_view* v
 unsigned long long parz_gpu_record_bytes(const parz_chunk_view* v);
 
 /* Grows the context's scratch for n chunks decoded in one call (segment and block offsets,
- * fault records, batch arguments) and hands out each chunk's share (s[0..n)). */
+ * fault records) and hands out each chunk's share (s[0..n)). */
 int parz_gpu_scratch_reserve(parz_gpu_context* ctx, const parz_chunk_view* views, size_t n,
                              struct parz_gpu_scratch* s, parz_error* err);
 

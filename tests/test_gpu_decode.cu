@@ -385,7 +385,7 @@ static unsigned char* corrupted(const unsigned char* chunk, size_t bytes, size_t
 /* parz_gpu_decode_device_batch: chunks of several types, ranks, modes and tables in one call
  * (runs of one type and rank share launches, the others go alone), each against the serial
  * decoder; a corrupt chunk is reported by index while every other chunk still decodes. */
-static void batch_cases(int small)
+static void batch_cases(void)
 {
   struct item {
     parz_type type;
@@ -415,7 +415,6 @@ static void batch_cases(int small)
   std::vector<const void*> d_chunks(n);
   std::vector<void*> d_dsts(n);
   size_t i, corrupt_at = n;
-  (void)small;
   for (i = 0; i < n; i++) {
     parz_array a;
     parz_chunk_config cfg;
@@ -547,7 +546,7 @@ int main(int argc, char** argv)
     return 1;
   }
   synthetic_cases(small);
-  batch_cases(small);
+  batch_cases();
   if (dir)
     real_cases(dir, small);
   parz_gpu_context_free(ctx);
