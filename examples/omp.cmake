@@ -10,4 +10,8 @@ if(TARGET H5Zparz AND TARGET parz_hdf5)
                              ${PROJECT_SOURCE_DIR}/plugin)
   target_link_libraries(bench_h5read PRIVATE parz_hdf5 parz_codec m)
   add_dependencies(bench_h5read H5Zparz)
+  if(TARGET parz_h5_device) # also times parz_h5_read_device, the read into GPU memory
+    target_link_libraries(bench_h5read PRIVATE parz_h5_device)
+    target_compile_definitions(bench_h5read PRIVATE PARZ_BENCH_H5_DEVICE)
+  endif()
 endif()

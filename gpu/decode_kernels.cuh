@@ -179,12 +179,6 @@ __device__ __forceinline__ void check_segment(const seg_args& a, unsigned long l
     report_fault(a.fault, s, PARZ_GPU_FAULT_END);
 }
 
-/* x / y, in 32 bits where both fit: a 64-bit division is a long software routine. */
-__device__ __forceinline__ unsigned long long div_u64(unsigned long long x, unsigned long long y)
-{
-  return (x | y) >> 32 ? x / y : (unsigned long long)((unsigned)x / (unsigned)y);
-}
-
 /* Where segment s0 + lane starts and how many bits it has, straight from the HYBRID table, for
  * lanes < G inside [first, end) (others get zeros); s0 itself must be inside. Every lane of
  * the warp takes part: the partition offset goes to the first lane of each partition (or to
@@ -197,8 +191,8 @@ __device__ __forceinline__ void hybrid_span(const seg_args& a, unsigned long lon
                                             unsigned long long* len)
 {
   const unsigned long long P = a.table_P;
-  const unsigned long long p0 = div_u64(s0, P), k0 = s0 - p0 * P;
-  const unsigned long long dp = div_u64(k0 + lane, P), k = k0 + lane - dp * P;
+  const unsigned long long p0 = parz_gpu_div(s0, P), k0 = s0 - p0 * P;
+  const unsigned long long dp = parz_gpu_div(k0 + lane, P), k = k0 + lane - dp * P;
   const unsigned long long s = s0 + lane;
   const bool in = lane < a.G && s < a.end;
   const unsigned char* rec = a.table + (p0 + dp) * a.record_bytes;

@@ -74,9 +74,10 @@ struct parz_gpu_context {
   struct parz_gpu_buffer h_args;     /* batches: pinned kernel arguments, uploaded to d_args */
   struct parz_gpu_buffer d_args;
   cudaEvent_t args_copied;           /* the last upload from h_args is done */
-  struct parz_gpu_buffer d_chunk;    /* filter path */
+  struct parz_gpu_buffer d_places;   /* parz_gpu_assemble: chunk origins of a round */
+  struct parz_gpu_buffer d_chunk;    /* filter path, parz_gpu_assemble: compressed chunks */
   struct parz_gpu_buffer d_out;
-  struct parz_gpu_buffer h_in;       /* pinned staging */
+  struct parz_gpu_buffer h_in;       /* pinned staging (parz_gpu_staging) */
   struct parz_gpu_buffer h_out;
   cudaEvent_t piece_done[PARZ_GPU_PIECES_MAX];
   struct parz_gpu_tuning tuning;
@@ -122,6 +123,13 @@ __device__ __forceinline__ unsigned long long parz_gpu_load_le(const unsigned ch
   for (unsigned i = 0; i < n; i++)
     v |= (unsigned long long)p[i] << (8 * i);
   return v;
+}
+
+/* x / y, in 32 bits where both fit: a 64-bit division is a long software routine. */
+__device__ __forceinline__ unsigned long long parz_gpu_div(unsigned long long x,
+                                                          unsigned long long y)
+{
+  return (x | y) >> 32 ? x / y : (unsigned long long)((unsigned)x / (unsigned)y);
 }
 
 /* Whether the BLOCK scheme's lengths kernel takes the segment offsets from the table itself

@@ -27,6 +27,17 @@ add_test(NAME test_plugin_unload COMMAND test_plugin_unload ${CMAKE_CURRENT_BINA
 set_tests_properties(test_plugin_unload PROPERTIES ENVIRONMENT "${PARZ_PLUGIN_TEST_ENV};PARZ_EXEC=auto"
                                                    TIMEOUT 120)
 
+# Reading a dataset into GPU memory against H5Dread (skipped without a CUDA device).
+if(TARGET parz_h5_device)
+  add_executable(test_h5_read_device test_h5_read_device.c)
+  target_link_libraries(test_h5_read_device PRIVATE parz_h5_device m)
+  add_dependencies(test_h5_read_device H5Zparz)
+  add_test(NAME test_h5_read_device
+           COMMAND test_h5_read_device ${CMAKE_CURRENT_BINARY_DIR}/plugin_scratch)
+  set_tests_properties(test_h5_read_device PROPERTIES ENVIRONMENT "${PARZ_PLUGIN_TEST_ENV}"
+                                                      SKIP_RETURN_CODE 77)
+endif()
+
 add_test(NAME test_plugin_symbols
          COMMAND ${CMAKE_COMMAND} -DPLUGIN=$<TARGET_FILE:H5Zparz> -DNM=${CMAKE_NM}
                  -DOBJDUMP=${CMAKE_OBJDUMP} -P ${CMAKE_CURRENT_SOURCE_DIR}/plugin_symbols.cmake)

@@ -1,0 +1,248 @@
+/* An array in GPU memory from its stored chunks (parz_gpu_assemble): the GPU half of reading a
+ * chunked dataset straight into device memory (plugin/parz_h5_device.h has the HDF5 half).
+ *
+ * Through HDF5's filter path every chunk is decoded, then copied into the caller's host buffer,
+ * which bounds a read at host copy speed whatever the decoder does. Here only the compressed
+ * bytes cross PCIe, once, in one upload; the chunks decode in batches (one set of kernel launches
+ * for many chunks, parz_gpu_decode_device_batch) into a staging area of at most ROUND_BYTES, and
+ * a placement kernel moves each chunk's values that lie inside the array to their places. */
+#include <string.h>
+
+#include <vector>
+
+#include "block_common.h"
+#include "gpu_internal.h"
+
+/* Decoded bytes staged per round (at least one chunk): bounds the extra device memory. */
+#define ROUND_BYTES ((size_t)256 << 20)
+
+struct place_args {
+  unsigned rank;
+  unsigned elem;                               /* 4 or 8 */
+  unsigned long long chunk_elems;
+  unsigned long long dims[PARZ_GPU_MAX_RANK];
+  unsigned long long chunk_dims[PARZ_GPU_MAX_RANK];
+};
+
+/* Chunk blockIdx.y of a round (its values at dec + chunk * chunk_elems, its first element at
+ * origins[chunk * rank ...]): every value inside the array goes to its place in dst. */
+__global__ void place_kernel(const place_args g, const unsigned char* __restrict__ dec,
+                             const unsigned long long* __restrict__ origins, unsigned char* dst)
+{
+  const unsigned long long c = blockIdx.y;
+  const unsigned long long* o = origins + c * g.rank;
+  const unsigned long long step = (unsigned long long)gridDim.x * blockDim.x;
+  for (unsigned long long e = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+       e < g.chunk_elems; e += step) {
+    unsigned long long rem = e, at = 0, stride = 1;
+    bool inside = true;
+    for (int k = (int)g.rank - 1; k >= 0; k--) {
+      const unsigned long long q = parz_gpu_div(rem, g.chunk_dims[k]);
+      const unsigned long long x = o[k] + (rem - q * g.chunk_dims[k]);
+      rem = q;
+      inside = inside && x < g.dims[k];
+      at += x * stride;
+      stride *= g.dims[k];
+    }
+    if (!inside)
+      continue;
+    const unsigned long long from = c * g.chunk_elems + e;
+    if (g.elem == 8)
+      ((unsigned long long*)dst)[at] = ((const unsigned long long*)dec)[from];
+    else
+      ((unsigned*)dst)[at] = ((const unsigned*)dec)[from];
+  }
+}
+
+__global__ void fill_kernel(unsigned char* dst, unsigned long long n, unsigned long long value,
+                            unsigned elem)
+{
+  const unsigned long long step = (unsigned long long)gridDim.x * blockDim.x;
+  for (unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += step) {
+    if (elem == 8)
+      ((unsigned long long*)dst)[i] = value;
+    else
+      ((unsigned*)dst)[i] = (unsigned)value;
+  }
+}
+
+extern "C" void* parz_gpu_staging(parz_gpu_context* ctx, size_t bytes, parz_error* err)
+{
+  if (!ctx) {
+    parz_fail(err, PARZ_ERR_ARG, "parz_gpu_staging: NULL context");
+    return NULL;
+  }
+  return parz_gpu_reserve(&ctx->h_in, bytes ? bytes : 1, 1, err) == PARZ_OK ? ctx->h_in.ptr
+                                                                             : NULL;
+}
+
+/* The grid's array and chunk element counts; PARZ_ERR_* when the grid is not usable. */
+static int check_grid(const parz_gpu_chunk_grid* g, unsigned long long* total,
+                      unsigned long long* chunk, parz_error* err)
+{
+  unsigned k;
+  if (g->rank < 1 || g->rank > PARZ_GPU_MAX_RANK)
+    return parz_fail(err, PARZ_ERR_DIMS, "parz_gpu_assemble: rank %u outside 1..%d", g->rank,
+                     PARZ_GPU_MAX_RANK);
+  if (g->elem_size != 4 && g->elem_size != 8)
+    return parz_fail(err, PARZ_ERR_TYPE, "parz_gpu_assemble: %zu-byte values (4 or 8 only)",
+                     g->elem_size);
+  *total = *chunk = 1;
+  for (k = 0; k < g->rank; k++) {
+    if (!g->dims[k] || !g->chunk_dims[k])
+      return parz_fail(err, PARZ_ERR_DIMS, "parz_gpu_assemble: zero extent in dimension %u", k);
+    if (*total > UINT64_MAX / g->dims[k] || *chunk > UINT64_MAX / g->chunk_dims[k])
+      return parz_fail(err, PARZ_ERR_NOMEM, "parz_gpu_assemble: array too large");
+    *total *= g->dims[k];
+    *chunk *= g->chunk_dims[k];
+  }
+  if (*total > SIZE_MAX / g->elem_size || *chunk > SIZE_MAX / g->elem_size)
+    return parz_fail(err, PARZ_ERR_NOMEM, "parz_gpu_assemble: array too large");
+  return PARZ_OK;
+}
+
+/* Chunk i's place and bytes against the grid and the packed buffer; its view when not raw. */
+static int check_chunk(const parz_gpu_chunk_grid* g, const unsigned char* packed,
+                       size_t packed_bytes, size_t chunk_bytes, size_t i,
+                       const parz_gpu_chunk_ref* c, parz_chunk_view* v, parz_error* err)
+{
+  unsigned k;
+  if (c->at % 8 || c->at > packed_bytes || c->bytes > packed_bytes - c->at)
+    return parz_fail(err, PARZ_ERR_ARG,
+                     "parz_gpu_assemble: chunk %zu (%zu bytes at %zu) is not inside the %zu "
+                     "packed bytes at a multiple of 8",
+                     i, c->bytes, c->at, packed_bytes);
+  for (k = 0; k < g->rank; k++)
+    if (c->origin[k] % g->chunk_dims[k] || c->origin[k] >= g->dims[k])
+      return parz_fail(err, PARZ_ERR_ARG,
+                       "parz_gpu_assemble: chunk %zu starts at %llu in dimension %u, not at a "
+                       "chunk boundary inside the array",
+                       i, (unsigned long long)c->origin[k], k);
+  if (c->raw)
+    return c->bytes == chunk_bytes
+               ? PARZ_OK
+               : parz_fail(err, PARZ_ERR_FORMAT,
+                           "parz_gpu_assemble: unfiltered chunk %zu holds %zu bytes, not %zu", i,
+                           c->bytes, chunk_bytes);
+  int rc = parz_chunk_parse(packed + c->at, c->bytes, v, err);
+  if (rc != PARZ_OK)
+    return rc;
+  if (v->raw_bytes != chunk_bytes || parz_type_size(v->array.type) != g->elem_size)
+    return parz_fail(err, PARZ_ERR_FORMAT,
+                     "parz_gpu_assemble: chunk %zu decodes to %zu bytes of %zu-byte values; the "
+                     "array's chunks hold %zu bytes of %zu-byte values",
+                     i, v->raw_bytes, parz_type_size(v->array.type), chunk_bytes, g->elem_size);
+  return PARZ_OK;
+}
+
+extern "C" int parz_gpu_assemble(parz_gpu_context* ctx, const parz_gpu_chunk_grid* grid,
+                                 const void* packed, size_t packed_bytes, size_t n,
+                                 const parz_gpu_chunk_ref* chunks, const void* fill, void* d_dst,
+                                 void* stream, size_t* failed, parz_error* err)
+{
+  cudaStream_t st = (cudaStream_t)stream;
+  unsigned long long total, chunk_elems;
+  size_t i, r0;
+  int rc;
+  cudaError_t e;
+  if (!ctx || !grid || !d_dst || (n && (!chunks || !packed)))
+    return parz_fail(err, PARZ_ERR_ARG, "parz_gpu_assemble: NULL argument");
+  if ((rc = check_grid(grid, &total, &chunk_elems, err)) != PARZ_OK)
+    return rc;
+  const size_t elem = grid->elem_size, chunk_bytes = (size_t)chunk_elems * elem;
+  const unsigned char* host = (const unsigned char*)packed;
+  std::vector<parz_chunk_view> views(n);
+  for (i = 0; i < n; i++)
+    if ((rc = check_chunk(grid, host, packed_bytes, chunk_bytes, i, &chunks[i], &views[i], err)) !=
+        PARZ_OK) {
+      if (failed)
+        *failed = i;
+      return rc;
+    }
+  if ((e = cudaSetDevice(ctx->device)) != cudaSuccess)
+    return parz_gpu_cuda_fail(err, e, "selecting the device");
+
+  place_args g;
+  memset(&g, 0, sizeof g);
+  g.rank = grid->rank;
+  g.elem = (unsigned)elem;
+  g.chunk_elems = chunk_elems;
+  for (unsigned k = 0; k < grid->rank; k++) {
+    g.dims[k] = grid->dims[k];
+    g.chunk_dims[k] = grid->chunk_dims[k];
+  }
+  const size_t per_round = PARZ_MAX((size_t)1, ROUND_BYTES / chunk_bytes);
+  const size_t round = PARZ_MIN(per_round, n);
+  if ((rc = parz_gpu_reserve(&ctx->d_chunk, packed_bytes ? packed_bytes : 1, 0, err)) != PARZ_OK ||
+      (rc = parz_gpu_reserve(&ctx->d_out, PARZ_MAX(round, (size_t)1) * chunk_bytes, 0, err)) !=
+          PARZ_OK ||
+      (rc = parz_gpu_reserve(&ctx->d_places, PARZ_MAX(round, (size_t)1) * grid->rank * 8, 0,
+                             err)) != PARZ_OK)
+    return rc;
+  unsigned char* d_packed = (unsigned char*)ctx->d_chunk.ptr;
+  unsigned char* d_dec = (unsigned char*)ctx->d_out.ptr;
+  e = n ? cudaMemcpyAsync(d_packed, packed, packed_bytes, cudaMemcpyHostToDevice, st)
+        : cudaSuccess;
+  if (e == cudaSuccess && fill) {
+    unsigned long long value = 0;
+    memcpy(&value, fill, elem);
+    fill_kernel<<<(unsigned)PARZ_MIN((total + 255) / 256, 65535ull), 256, 0, st>>>(
+        (unsigned char*)d_dst, total, value, (unsigned)elem);
+    e = cudaGetLastError();
+  }
+  if (e != cudaSuccess)
+    return parz_gpu_cuda_fail(err, e, "uploading the chunks");
+
+  std::vector<parz_chunk_view> bv;
+  std::vector<const void*> bsrc;
+  std::vector<void*> bdst;
+  std::vector<size_t> bidx;
+  std::vector<unsigned long long> origins;
+  for (r0 = 0; r0 < n; r0 += round) {
+    const size_t m = PARZ_MIN(round, n - r0);
+    bv.clear();
+    bsrc.clear();
+    bdst.clear();
+    bidx.clear();
+    origins.clear();
+    for (i = 0; i < m; i++) {
+      const parz_gpu_chunk_ref* c = &chunks[r0 + i];
+      unsigned char* slot = d_dec + i * chunk_bytes;
+      origins.insert(origins.end(), c->origin, c->origin + grid->rank);
+      if (c->raw) {
+        e = cudaMemcpyAsync(slot, d_packed + c->at, chunk_bytes, cudaMemcpyDeviceToDevice, st);
+        if (e != cudaSuccess)
+          return parz_gpu_cuda_fail(err, e, "placing an unfiltered chunk");
+        continue;
+      }
+      bv.push_back(views[r0 + i]);
+      bsrc.push_back(d_packed + c->at);
+      bdst.push_back(slot);
+      bidx.push_back(r0 + i);
+    }
+    size_t bad = 0;
+    rc = parz_gpu_decode_device_batch(ctx, bv.size(), bv.data(), bsrc.data(), bdst.data(), st,
+                                      &bad, err);
+    if (rc != PARZ_OK) {
+      if (failed && rc == PARZ_ERR_STREAM)
+        *failed = bidx[bad];
+      return rc;
+    }
+    /* decode_device_batch has waited: the places' buffer is free again */
+    e = cudaMemcpyAsync(ctx->d_places.ptr, origins.data(), origins.size() * 8,
+                        cudaMemcpyHostToDevice, st);
+    if (e == cudaSuccess) {
+      const unsigned long long ctas = PARZ_MIN((chunk_elems + 255) / 256, 4096ull);
+      place_kernel<<<dim3((unsigned)ctas, (unsigned)m), 256, 0, st>>>(
+          g, d_dec, (const unsigned long long*)ctx->d_places.ptr, (unsigned char*)d_dst);
+      e = cudaGetLastError();
+    }
+    if (e == cudaSuccess)
+      e = cudaStreamSynchronize(st); /* the staging is reused by the next round */
+    if (e != cudaSuccess)
+      return parz_gpu_cuda_fail(err, e, "placing the decoded chunks");
+  }
+  e = cudaStreamSynchronize(st);
+  return e == cudaSuccess ? PARZ_OK : parz_gpu_cuda_fail(err, e, "assembling the array");
+}

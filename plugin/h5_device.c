@@ -1,0 +1,204 @@
+/* parz_h5_read_device (parz_h5_device.h): the HDF5 half. Finds the dataset's stored chunks
+ * (H5Dget_chunk_info_by_coord over the chunk grid), reads them unfiltered (H5Dread_chunk) into
+ * the GPU context's pinned staging, and hands them to parz_gpu_assemble. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "H5Zparz.h"
+#include "parz_h5_device.h"
+
+/* What the read needs from the dataset's creation properties and types. */
+struct dataset_info {
+  parz_gpu_chunk_grid grid;
+  int big_endian;
+  unsigned char fill[8]; /* for chunks never written, native order (zeros if undefined) */
+};
+
+static int describe(hid_t dset, struct dataset_info* d, parz_error* err)
+{
+  hid_t dcpl = -1, type = -1, space = -1, native = -1;
+  hsize_t dims[H5S_MAX_RANK], cdims[H5S_MAX_RANK];
+  int rc = PARZ_OK, rank, k;
+  memset(d, 0, sizeof *d);
+  if ((dcpl = H5Dget_create_plist(dset)) < 0 || (type = H5Dget_type(dset)) < 0 ||
+      (space = H5Dget_space(dset)) < 0) {
+    rc = parz_fail(err, PARZ_ERR_ARG, "parz_h5_read_device: not an open dataset");
+    goto done;
+  }
+  if (H5Pget_layout(dcpl) != H5D_CHUNKED) {
+    rc = parz_fail(err, PARZ_ERR_UNSUPPORTED,
+                   "parz_h5_read_device: the dataset is not chunked, so not filtered");
+    goto done;
+  }
+  {
+    unsigned flags, cfg;
+    size_t nelmts = 0;
+    char name[64];
+    int nf = H5Pget_nfilters(dcpl);
+    H5Z_filter_t id = nf == 1 ? H5Pget_filter2(dcpl, 0, &flags, &nelmts, NULL, sizeof name,
+                                               name, &cfg)
+                              : -1;
+    if (id != H5Z_FILTER_PARZ) {
+      rc = parz_fail(err, PARZ_ERR_UNSUPPORTED,
+                     "parz_h5_read_device: the dataset's filters are not ParZ alone (%d filters, "
+                     "the first %d); read it with H5Dread",
+                     nf, nf > 0 ? (int)H5Pget_filter2(dcpl, 0, &flags, &nelmts, NULL, sizeof name,
+                                                      name, &cfg)
+                                : 0);
+      goto done;
+    }
+  }
+  {
+    const H5T_class_t cls = H5Tget_class(type);
+    const size_t size = H5Tget_size(type);
+    if ((cls != H5T_FLOAT && cls != H5T_INTEGER) || (size != 4 && size != 8)) {
+      rc = parz_fail(err, PARZ_ERR_TYPE,
+                     "parz_h5_read_device: %zu-byte values of class %d (ParZ stores 4- and 8-byte "
+                     "floats and integers)",
+                     size, (int)cls);
+      goto done;
+    }
+    d->grid.elem_size = size;
+    d->big_endian = H5Tget_order(type) == H5T_ORDER_BE;
+  }
+  rank = H5Sget_simple_extent_ndims(space);
+  if (rank < 1 || rank > PARZ_GPU_MAX_RANK || H5Sget_simple_extent_dims(space, dims, NULL) < 0 ||
+      H5Pget_chunk(dcpl, rank, cdims) != rank) {
+    rc = parz_fail(err, PARZ_ERR_DIMS, "parz_h5_read_device: dataset of rank %d", rank);
+    goto done;
+  }
+  d->grid.rank = (unsigned)rank;
+  for (k = 0; k < rank; k++) {
+    d->grid.dims[k] = dims[k];
+    d->grid.chunk_dims[k] = cdims[k];
+  }
+  {
+    H5D_fill_value_t status;
+    if (H5Pfill_value_defined(dcpl, &status) >= 0 && status != H5D_FILL_VALUE_UNDEFINED &&
+        (native = H5Tget_native_type(type, H5T_DIR_ASCEND)) >= 0 &&
+        H5Tget_size(native) == d->grid.elem_size && H5Pget_fill_value(dcpl, native, d->fill) < 0)
+      memset(d->fill, 0, sizeof d->fill);
+  }
+done:
+  if (native >= 0)
+    H5Tclose(native);
+  if (space >= 0)
+    H5Sclose(space);
+  if (type >= 0)
+    H5Tclose(type);
+  if (dcpl >= 0)
+    H5Pclose(dcpl);
+  return rc;
+}
+
+/* Advances the chunk coordinate odometer; 0 once every chunk has been visited. */
+static int next_chunk(const parz_gpu_chunk_grid* g, hsize_t* at)
+{
+  for (int k = (int)g->rank - 1; k >= 0; k--) {
+    at[k] += g->chunk_dims[k];
+    if (at[k] < g->dims[k])
+      return 1;
+    at[k] = 0;
+  }
+  return 0;
+}
+
+int parz_h5_read_device(parz_gpu_context* ctx, hid_t dset, void* d_dst, size_t dst_bytes,
+                        void* stream, parz_error* err)
+{
+  struct dataset_info d;
+  hsize_t at[H5S_MAX_RANK];
+  parz_gpu_chunk_ref* refs = NULL;
+  size_t n = 0, cap = 0, packed = 0, i, failed;
+  uint64_t total = 1;
+  unsigned char* staging;
+  int rc, missing = 0;
+  unsigned k;
+  if (!ctx || !d_dst)
+    return parz_fail(err, PARZ_ERR_ARG, "parz_h5_read_device: NULL argument");
+  if ((rc = describe(dset, &d, err)) != PARZ_OK)
+    return rc;
+  for (k = 0; k < d.grid.rank; k++)
+    total = d.grid.dims[k] && total > UINT64_MAX / d.grid.dims[k] ? UINT64_MAX
+                                                                  : total * d.grid.dims[k];
+  if (total > dst_bytes / d.grid.elem_size)
+    return parz_fail(err, PARZ_ERR_BUFFER, "parz_h5_read_device: the dataset holds %llu values "
+                     "of %zu bytes, the buffer %zu bytes",
+                     (unsigned long long)total, d.grid.elem_size, dst_bytes);
+  if (total == 0)
+    return PARZ_OK;
+
+  /* the stored chunks: where they are and how long */
+  memset(at, 0, sizeof at);
+  do {
+    unsigned mask = 0;
+    haddr_t addr = HADDR_UNDEF;
+    hsize_t size = 0;
+    if (H5Dget_chunk_info_by_coord(dset, at, &mask, &addr, &size) < 0) {
+      rc = parz_fail(err, PARZ_ERR_ARG, "parz_h5_read_device: HDF5 cannot locate a chunk");
+      goto done;
+    }
+    if (addr == HADDR_UNDEF || size == 0) {
+      missing = 1;
+      continue;
+    }
+    if (n == cap) {
+      parz_gpu_chunk_ref* more;
+      cap = cap ? 2 * cap : 64;
+      if (!(more = (parz_gpu_chunk_ref*)realloc(refs, cap * sizeof *refs))) {
+        rc = parz_fail(err, PARZ_ERR_NOMEM, "parz_h5_read_device: no memory for %zu chunks", cap);
+        goto done;
+      }
+      refs = more;
+    }
+    memset(&refs[n], 0, sizeof refs[n]);
+    refs[n].at = packed;
+    refs[n].bytes = (size_t)size;
+    for (k = 0; k < d.grid.rank; k++)
+      refs[n].origin[k] = at[k];
+    packed += ((size_t)size + 7) & ~(size_t)7;
+    n++;
+  } while (next_chunk(&d.grid, at));
+
+  /* their bytes, unfiltered, into pinned memory */
+  if (!(staging = (unsigned char*)parz_gpu_staging(ctx, packed, err))) {
+    rc = PARZ_ERR_NOMEM;
+    goto done;
+  }
+  for (i = 0; i < n; i++) {
+    uint32_t mask = 0;
+    hsize_t off[H5S_MAX_RANK];
+    for (k = 0; k < d.grid.rank; k++)
+      off[k] = refs[i].origin[k];
+    if (H5Dread_chunk(dset, H5P_DEFAULT, off, &mask, staging + refs[i].at) < 0) {
+      rc = parz_fail(err, PARZ_ERR_ARG, "parz_h5_read_device: HDF5 cannot read chunk %zu", i);
+      goto done;
+    }
+    refs[i].raw = (mask & 1u) != 0; /* the filter (the only one) was skipped for this chunk */
+    if (refs[i].raw && d.big_endian) {
+      rc = parz_fail(err, PARZ_ERR_UNSUPPORTED,
+                     "parz_h5_read_device: chunk %zu was stored without the filter in big-endian "
+                     "order; read the dataset with H5Dread",
+                     i);
+      goto done;
+    }
+  }
+  failed = n; /* set by parz_gpu_assemble when one chunk is at fault */
+  rc = parz_gpu_assemble(ctx, &d.grid, staging, packed, n, refs, missing ? d.fill : NULL, d_dst,
+                         stream, &failed, err);
+  if (rc != PARZ_OK && err && failed < n) {
+    /* name the chunk by its place in the dataset */
+    char what[sizeof err->message], where[96] = "";
+    size_t len = 0;
+    memcpy(what, err->message, sizeof what);
+    for (k = 0; k < d.grid.rank && len + 24 < sizeof where; k++)
+      len += (size_t)snprintf(where + len, sizeof where - len, "%s%llu", k ? "," : "",
+                              (unsigned long long)refs[failed].origin[k]);
+    parz_fail(err, rc, "%s (the chunk at [%s])", what, where);
+  }
+done:
+  free(refs);
+  return rc;
+}

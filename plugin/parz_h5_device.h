@@ -1,0 +1,33 @@
+/* Reading a ParZ-filtered HDF5 dataset straight into GPU memory.
+ *
+ * H5Dread runs the filter once per chunk on the host and copies every decoded value into a host
+ * buffer, so a read is bound by host memory copies however fast the decoder is. This reads the
+ * stored (compressed) chunks with H5Dread_chunk, uploads them in one copy, and decodes and
+ * places them on the GPU (parz_gpu_assemble): only compressed bytes cross PCIe. Library
+ * `parz_h5_device` (links HDF5 1.10.5 or later and the CUDA decoder). */
+#ifndef PARZ_H5_DEVICE_H
+#define PARZ_H5_DEVICE_H
+
+#include <hdf5.h>
+
+#include "parz_gpu.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Reads the whole dataset `dset` into d_dst (GPU memory, dst_bytes long) as its native values
+ * (little-endian float, double, int32 or int64: what H5Dread gives with H5T_NATIVE_FLOAT and the
+ * like), on `stream` (a cudaStream_t; NULL for the default stream), and waits for it. The
+ * dataset must be chunked with ParZ as its only filter; chunks never written take the fill
+ * value. Any other dataset, a dataset whose chunks were stored without the filter in big-endian
+ * order, a corrupt chunk (the message names it) or a CUDA failure returns an error code with a
+ * message in err, and the caller may read with H5Dread instead. */
+int parz_h5_read_device(parz_gpu_context* ctx, hid_t dset, void* d_dst, size_t dst_bytes,
+                        void* stream, parz_error* err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

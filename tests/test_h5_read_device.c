@@ -1,0 +1,283 @@
+/* parz_h5_read_device against H5Dread: datasets written through the plugin (HDF5_PLUGIN_PATH),
+ * read both ways, must give the same bytes (native values): every mode, float32, float64, int32
+ * and int64, ranks 1 to 4, edge chunks, chunks with unit extents, a big-endian dataset, chunks
+ * never written (fill value), a chunk HDF5 stored without the filter; and clear errors for a
+ * corrupt chunk (named by its place), other filters, a contiguous dataset, a short buffer.
+ * Exits 77 (ctest SKIP) when no CUDA device is present.
+ *
+ * usage: test_h5_read_device SCRATCH_DIR */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime_api.h>
+#include <hdf5.h>
+
+#include "H5Zparz.h"
+#include "parz_h5_device.h"
+#include "test_plugin_common.h"
+
+static parz_gpu_context* ctx;
+
+/* Values of the dataset's native type: a smooth field, noise, NaN and Inf for floats. */
+static void* make_values(hid_t mem_type, size_t n, unsigned seed)
+{
+  const size_t size = H5Tget_size(mem_type);
+  const int is_float = H5Tget_class(mem_type) == H5T_FLOAT;
+  unsigned char* v = (unsigned char*)malloc(n * size);
+  for (size_t i = 0; i < n; i++) {
+    double x = 100.0 * sin(0.01 * (double)i + seed) + 0.001 * (double)((i * 2654435761u) % 1000);
+    if (is_float && size == 4)
+      ((float*)v)[i] = i % 997 == 5 ? NAN : i % 1009 == 7 ? INFINITY : (float)x;
+    else if (is_float)
+      ((double*)v)[i] = i % 997 == 5 ? NAN : (double)x;
+    else if (size == 4)
+      ((int*)v)[i] = (int)(x * 1000.0);
+    else
+      ((long long*)v)[i] = (long long)(x * 1e9);
+  }
+  return v;
+}
+
+static hid_t make_dataset(hid_t file, const char* name, hid_t file_type, int rank,
+                          const hsize_t* dims, const hsize_t* chunk, const unsigned* cd, size_t n,
+                          int shuffle, double fill)
+{
+  hid_t space = H5Screate_simple(rank, dims, NULL), dcpl = H5Pcreate(H5P_DATASET_CREATE);
+  if (chunk) {
+    H5Pset_chunk(dcpl, rank, chunk);
+    if (shuffle)
+      H5Pset_shuffle(dcpl);
+    if (cd)
+      H5Pset_filter(dcpl, H5Z_FILTER_PARZ, H5Z_FLAG_MANDATORY, n, cd);
+  }
+  H5Pset_fill_value(dcpl, H5T_NATIVE_DOUBLE, &fill);
+  hid_t d = H5Dcreate2(file, name, file_type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+  H5Pclose(dcpl);
+  H5Sclose(space);
+  return d;
+}
+
+/* Reads dset both ways and compares; returns the status of parz_h5_read_device. */
+static int compare(hid_t dset, hid_t mem_type, const char* what)
+{
+  hid_t space = H5Dget_space(dset);
+  const size_t n = (size_t)H5Sget_simple_extent_npoints(space), bytes = n * H5Tget_size(mem_type);
+  unsigned char* ref = (unsigned char*)malloc(bytes);
+  unsigned char* got = (unsigned char*)malloc(bytes);
+  void* d = NULL;
+  parz_error e;
+  int rc;
+  H5Sclose(space);
+  CHECK(H5Dread(dset, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, ref) >= 0);
+  CHECK(cudaMalloc(&d, bytes) == cudaSuccess);
+  cudaMemset(d, 0xA5, bytes); /* poison: every value must be written */
+  rc = parz_h5_read_device(ctx, dset, d, bytes, NULL, &e);
+  if (rc != PARZ_OK) {
+    fprintf(stderr, "%s: %s\n", what, e.message);
+  } else {
+    cudaMemcpy(got, d, bytes, cudaMemcpyDeviceToHost);
+    if (memcmp(got, ref, bytes)) {
+      fprintf(stderr, "%s: GPU read differs from H5Dread\n", what);
+      failures++;
+    }
+  }
+  cudaFree(d);
+  free(ref);
+  free(got);
+  return rc;
+}
+
+/* Writes values over the whole dataset and checks both reads agree. */
+static void write_and_compare(hid_t dset, hid_t mem_type, unsigned seed, const char* what)
+{
+  hid_t space = H5Dget_space(dset);
+  const size_t n = (size_t)H5Sget_simple_extent_npoints(space);
+  void* v = make_values(mem_type, n, seed);
+  H5Sclose(space);
+  CHECK(H5Dwrite(dset, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) >= 0);
+  CHECK(compare(dset, mem_type, what) == PARZ_OK);
+  free(v);
+}
+
+static void shapes_and_modes(hid_t file)
+{
+  unsigned cd[16];
+  size_t n;
+  {
+    const hsize_t dims[2] = {200, 300}, chunk[2] = {64, 128};
+    n = H5Z_parz_accuracy_cdata(1e-3, cd);
+    hid_t d = make_dataset(file, "f32_2d", H5T_IEEE_F32LE, 2, dims, chunk, cd, n, 0, 0);
+    write_and_compare(d, H5T_NATIVE_FLOAT, 1, "f32 2D accuracy, edge chunks");
+    H5Dclose(d);
+  }
+  {
+    const hsize_t dims[3] = {20, 30, 40}, chunk[3] = {8, 16, 16};
+    n = H5Z_parz_reversible_cdata(cd);
+    hid_t d = make_dataset(file, "f64_3d", H5T_IEEE_F64LE, 3, dims, chunk, cd, n, 0, 0);
+    write_and_compare(d, H5T_NATIVE_DOUBLE, 2, "f64 3D reversible");
+    H5Dclose(d);
+  }
+  {
+    const hsize_t dims[1] = {10000}, chunk[1] = {1024};
+    n = H5Z_parz_precision_cdata(20, cd);
+    hid_t d = make_dataset(file, "i32_1d", H5T_STD_I32LE, 1, dims, chunk, cd, n, 0, 0);
+    write_and_compare(d, H5T_NATIVE_INT, 3, "i32 1D precision");
+    H5Dclose(d);
+  }
+  {
+    const hsize_t dims[2] = {50, 70}, chunk[2] = {16, 16};
+    n = H5Z_parz_rate_cdata(16, cd);
+    hid_t d = make_dataset(file, "i64_2d", H5T_STD_I64LE, 2, dims, chunk, cd, n, 0, 0);
+    write_and_compare(d, H5T_NATIVE_LLONG, 4, "i64 2D rate");
+    H5Dclose(d);
+  }
+  {
+    const hsize_t dims[4] = {4, 5, 6, 7}, chunk[4] = {2, 3, 4, 5};
+    n = H5Z_parz_accuracy_cdata(1e-2, cd);
+    hid_t d = make_dataset(file, "f32_4d", H5T_IEEE_F32LE, 4, dims, chunk, cd, n, 0, 0);
+    write_and_compare(d, H5T_NATIVE_FLOAT, 5, "f32 4D");
+    H5Dclose(d);
+  }
+  {
+    const hsize_t dims[3] = {9, 1, 300}, chunk[3] = {1, 1, 300};
+    n = H5Z_parz_accuracy_cdata(1e-3, cd);
+    n = H5Z_parz_table_cdata(n, 4, 3, 0, cd);
+    hid_t d = make_dataset(file, "unit", H5T_IEEE_F32LE, 3, dims, chunk, cd, n, 0, 0);
+    write_and_compare(d, H5T_NATIVE_FLOAT, 6, "unit extents, C = 4, P = 3");
+    H5Dclose(d);
+  }
+  {
+    const hsize_t dims[2] = {40, 60}, chunk[2] = {16, 32};
+    n = H5Z_parz_accuracy_cdata(1e-3, cd);
+    hid_t d = make_dataset(file, "f32_be", H5T_IEEE_F32BE, 2, dims, chunk, cd, n, 0, 0);
+    write_and_compare(d, H5T_NATIVE_FLOAT, 7, "big-endian dataset");
+    H5Dclose(d);
+  }
+}
+
+/* Chunks never written take the fill value; one chunk stored without the filter. */
+static void fill_and_raw(hid_t file)
+{
+  unsigned cd[16];
+  const size_t n = H5Z_parz_accuracy_cdata(1e-3, cd);
+  const hsize_t dims[2] = {100, 100}, chunk[2] = {32, 32};
+  hid_t d = make_dataset(file, "partial", H5T_IEEE_F32LE, 2, dims, chunk, cd, n, 0, -7.5);
+  {
+    const hsize_t start[2] = {0, 0}, count[2] = {50, 40};
+    hid_t fs = H5Dget_space(d), ms = H5Screate_simple(2, count, NULL);
+    float* v = (float*)make_values(H5T_NATIVE_FLOAT, 50 * 40, 8);
+    H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL);
+    CHECK(H5Dwrite(d, H5T_NATIVE_FLOAT, ms, fs, H5P_DEFAULT, v) >= 0);
+    free(v);
+    H5Sclose(ms);
+    H5Sclose(fs);
+  }
+  {
+    /* the chunk at (64, 64), raw values, the filter marked as skipped */
+    const hsize_t off[2] = {64, 64};
+    float raw[32 * 32];
+    for (int i = 0; i < 32 * 32; i++)
+      raw[i] = 0.25f * (float)i;
+    CHECK(H5Dwrite_chunk(d, H5P_DEFAULT, 1u, off, sizeof raw, raw) >= 0);
+  }
+  CHECK(compare(d, H5T_NATIVE_FLOAT, "fill values and an unfiltered chunk") == PARZ_OK);
+  H5Dclose(d);
+}
+
+static void refusals(hid_t file)
+{
+  unsigned cd[16];
+  const size_t n = H5Z_parz_accuracy_cdata(1e-3, cd);
+  const hsize_t dims[2] = {64, 64}, chunk[2] = {32, 32};
+  parz_error e;
+  void* d_buf = NULL;
+  cudaMalloc(&d_buf, 64 * 64 * 4);
+  {
+    hid_t d = make_dataset(file, "shuffled", H5T_IEEE_F32LE, 2, dims, chunk, cd, n, 1, 0);
+    float* v = (float*)make_values(H5T_NATIVE_FLOAT, 64 * 64, 9);
+    H5Dwrite(d, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, v);
+    free(v);
+    CHECK(parz_h5_read_device(ctx, d, d_buf, 64 * 64 * 4, NULL, &e) == PARZ_ERR_UNSUPPORTED);
+    H5Dclose(d);
+  }
+  {
+    hid_t d = make_dataset(file, "contiguous", H5T_IEEE_F32LE, 2, dims, NULL, NULL, 0, 0, 0);
+    CHECK(parz_h5_read_device(ctx, d, d_buf, 64 * 64 * 4, NULL, &e) == PARZ_ERR_UNSUPPORTED);
+    H5Dclose(d);
+  }
+  {
+    hid_t d = make_dataset(file, "short", H5T_IEEE_F32LE, 2, dims, chunk, cd, n, 0, 0);
+    float* v = (float*)make_values(H5T_NATIVE_FLOAT, 64 * 64, 10);
+    H5Dwrite(d, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, v);
+    free(v);
+    CHECK(parz_h5_read_device(ctx, d, d_buf, 64 * 64 * 4 - 1, NULL, &e) == PARZ_ERR_BUFFER);
+    /* corrupt the chunk at (32, 0) until the serial decoder calls it corrupt */
+    const hsize_t off[2] = {32, 0};
+    hsize_t size = 0;
+    CHECK(H5Dget_chunk_storage_size(d, off, &size) >= 0 && size > 0);
+    unsigned char* c = (unsigned char*)malloc(size);
+    unsigned char* bad = (unsigned char*)malloc(size);
+    float out[32 * 32];
+    uint32_t mask = 0;
+    parz_chunk_view v2;
+    CHECK(H5Dread_chunk(d, H5P_DEFAULT, off, &mask, c) >= 0);
+    CHECK(parz_chunk_parse(c, size, &v2, NULL) == PARZ_OK);
+    int found = 0;
+    unsigned seed = 1;
+    for (int t = 0; t < 200 && !found; t++) {
+      memcpy(bad, c, size);
+      for (int f = 0; f < 4; f++) {
+        seed = seed * 1103515245u + 12345u;
+        size_t at = size - v2.payload_bytes + (seed >> 8) % v2.payload_bytes;
+        bad[at] ^= (unsigned char)(1u << (seed % 8));
+      }
+      found = parz_chunk_decode(bad, size, out, sizeof out, NULL) == PARZ_ERR_STREAM;
+    }
+    CHECK(found);
+    CHECK(H5Dwrite_chunk(d, H5P_DEFAULT, 0, off, size, bad) >= 0);
+    int rc = parz_h5_read_device(ctx, d, d_buf, 64 * 64 * 4, NULL, &e);
+    CHECK(rc == PARZ_ERR_STREAM);
+    CHECK(rc == PARZ_OK || strstr(e.message, "the chunk at [32,0]") != NULL);
+    if (rc != PARZ_OK)
+      printf("  corrupt chunk: %s\n", e.message);
+    free(c);
+    free(bad);
+    H5Dclose(d);
+  }
+  cudaFree(d_buf);
+}
+
+int main(int argc, char** argv)
+{
+  char path[1024];
+  parz_error e;
+  if (argc < 2) {
+    fprintf(stderr, "usage: %s SCRATCH_DIR\n", argv[0]);
+    return 2;
+  }
+  if (!parz_gpu_available()) {
+    printf("SKIP: no CUDA device\n");
+    return 77;
+  }
+  if (parz_gpu_context_create(&ctx, 0, &e) != PARZ_OK) {
+    fprintf(stderr, "context: %s\n", e.message);
+    return 1;
+  }
+  if (!H5Zfilter_avail(H5Z_FILTER_PARZ)) {
+    fprintf(stderr, "the ParZ filter is not available (HDF5_PLUGIN_PATH?)\n");
+    return 1;
+  }
+  snprintf(path, sizeof path, "%s/h5_read_device.h5", argv[1]);
+  hid_t file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  CHECK(file >= 0);
+  shapes_and_modes(file);
+  fill_and_raw(file);
+  refusals(file);
+  H5Fclose(file);
+  remove(path);
+  parz_gpu_context_free(ctx);
+  printf("%s\n", failures ? "FAILED" : "all reads matched H5Dread");
+  return failures ? 1 : 0;
+}
