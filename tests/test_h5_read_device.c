@@ -79,7 +79,18 @@ static int compare(hid_t dset, hid_t mem_type, const char* what)
   } else {
     cudaMemcpy(got, d, bytes, cudaMemcpyDeviceToHost);
     if (memcmp(got, ref, bytes)) {
-      fprintf(stderr, "%s: GPU read differs from H5Dread\n", what);
+      const size_t size = H5Tget_size(mem_type);
+      size_t first = bytes, differ = 0;
+      for (size_t i = 0; i < n; i++)
+        if (memcmp(got + i * size, ref + i * size, size)) {
+          differ++;
+          first = first < bytes ? first : i;
+        }
+      unsigned long long a = 0, b = 0;
+      memcpy(&a, ref + first * size, size);
+      memcpy(&b, got + first * size, size);
+      fprintf(stderr, "%s: GPU read differs from H5Dread in %zu of %zu values, first at %zu "
+              "(%llx, not %llx)\n", what, differ, n, first, b, a);
       failures++;
     }
   }
@@ -89,17 +100,33 @@ static int compare(hid_t dset, hid_t mem_type, const char* what)
   return rc;
 }
 
-/* Writes values over the whole dataset and checks both reads agree. */
-static void write_and_compare(hid_t dset, hid_t mem_type, unsigned seed, const char* what)
+/* Writes values over the whole dataset, then closes it. */
+static void write_values(hid_t dset, hid_t mem_type, unsigned seed)
 {
   hid_t space = H5Dget_space(dset);
   const size_t n = (size_t)H5Sget_simple_extent_npoints(space);
   void* v = make_values(mem_type, n, seed);
   H5Sclose(space);
   CHECK(H5Dwrite(dset, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) >= 0);
-  CHECK(compare(dset, mem_type, what) == PARZ_OK);
+  CHECK(H5Dclose(dset) >= 0);
   free(v);
 }
+
+/* The datasets the write phase makes and the read phase compares (after the file is closed and
+ * opened again: H5Dread in the writing process would return the chunk cache's unfiltered
+ * values). */
+static const struct {
+  const char* name;
+  const char* what;
+  int size, is_float;
+} compared[] = {{"f32_2d", "f32 2D accuracy, edge chunks", 4, 1},
+                {"f64_3d", "f64 3D reversible", 8, 1},
+                {"i32_1d", "i32 1D precision", 4, 0},
+                {"i64_2d", "i64 2D rate", 8, 0},
+                {"f32_4d", "f32 4D", 4, 1},
+                {"unit", "unit extents, C = 4, P = 3", 4, 1},
+                {"f32_be", "big-endian dataset", 4, 1},
+                {"partial", "fill values and an unfiltered chunk", 4, 1}};
 
 static void shapes_and_modes(hid_t file)
 {
@@ -109,51 +136,44 @@ static void shapes_and_modes(hid_t file)
     const hsize_t dims[2] = {200, 300}, chunk[2] = {64, 128};
     n = H5Z_parz_accuracy_cdata(1e-3, cd);
     hid_t d = make_dataset(file, "f32_2d", H5T_IEEE_F32LE, 2, dims, chunk, cd, n, 0, 0);
-    write_and_compare(d, H5T_NATIVE_FLOAT, 1, "f32 2D accuracy, edge chunks");
-    H5Dclose(d);
+    write_values(d, H5T_NATIVE_FLOAT, 1);
   }
   {
     const hsize_t dims[3] = {20, 30, 40}, chunk[3] = {8, 16, 16};
     n = H5Z_parz_reversible_cdata(cd);
     hid_t d = make_dataset(file, "f64_3d", H5T_IEEE_F64LE, 3, dims, chunk, cd, n, 0, 0);
-    write_and_compare(d, H5T_NATIVE_DOUBLE, 2, "f64 3D reversible");
-    H5Dclose(d);
+    write_values(d, H5T_NATIVE_DOUBLE, 2);
   }
   {
     const hsize_t dims[1] = {10000}, chunk[1] = {1024};
     n = H5Z_parz_precision_cdata(20, cd);
     hid_t d = make_dataset(file, "i32_1d", H5T_STD_I32LE, 1, dims, chunk, cd, n, 0, 0);
-    write_and_compare(d, H5T_NATIVE_INT, 3, "i32 1D precision");
-    H5Dclose(d);
+    write_values(d, H5T_NATIVE_INT, 3);
   }
   {
     const hsize_t dims[2] = {50, 70}, chunk[2] = {16, 16};
     n = H5Z_parz_rate_cdata(16, cd);
     hid_t d = make_dataset(file, "i64_2d", H5T_STD_I64LE, 2, dims, chunk, cd, n, 0, 0);
-    write_and_compare(d, H5T_NATIVE_LLONG, 4, "i64 2D rate");
-    H5Dclose(d);
+    write_values(d, H5T_NATIVE_LLONG, 4);
   }
   {
     const hsize_t dims[4] = {4, 5, 6, 7}, chunk[4] = {2, 3, 4, 5};
     n = H5Z_parz_accuracy_cdata(1e-2, cd);
     hid_t d = make_dataset(file, "f32_4d", H5T_IEEE_F32LE, 4, dims, chunk, cd, n, 0, 0);
-    write_and_compare(d, H5T_NATIVE_FLOAT, 5, "f32 4D");
-    H5Dclose(d);
+    write_values(d, H5T_NATIVE_FLOAT, 5);
   }
   {
     const hsize_t dims[3] = {9, 1, 300}, chunk[3] = {1, 1, 300};
     n = H5Z_parz_accuracy_cdata(1e-3, cd);
     n = H5Z_parz_table_cdata(n, 4, 3, 0, cd);
     hid_t d = make_dataset(file, "unit", H5T_IEEE_F32LE, 3, dims, chunk, cd, n, 0, 0);
-    write_and_compare(d, H5T_NATIVE_FLOAT, 6, "unit extents, C = 4, P = 3");
-    H5Dclose(d);
+    write_values(d, H5T_NATIVE_FLOAT, 6);
   }
   {
     const hsize_t dims[2] = {40, 60}, chunk[2] = {16, 32};
     n = H5Z_parz_accuracy_cdata(1e-3, cd);
     hid_t d = make_dataset(file, "f32_be", H5T_IEEE_F32BE, 2, dims, chunk, cd, n, 0, 0);
-    write_and_compare(d, H5T_NATIVE_FLOAT, 7, "big-endian dataset");
-    H5Dclose(d);
+    write_values(d, H5T_NATIVE_FLOAT, 7);
   }
 }
 
@@ -182,70 +202,72 @@ static void fill_and_raw(hid_t file)
       raw[i] = 0.25f * (float)i;
     CHECK(H5Dwrite_chunk(d, H5P_DEFAULT, 1u, off, sizeof raw, raw) >= 0);
   }
-  CHECK(compare(d, H5T_NATIVE_FLOAT, "fill values and an unfiltered chunk") == PARZ_OK);
   H5Dclose(d);
 }
 
-static void refusals(hid_t file)
+/* Datasets the reader must refuse, and one with a corrupt chunk (at (32, 0): bits flipped until
+ * the serial decoder calls it corrupt). */
+static void write_refused(hid_t file)
 {
   unsigned cd[16];
   const size_t n = H5Z_parz_accuracy_cdata(1e-3, cd);
   const hsize_t dims[2] = {64, 64}, chunk[2] = {32, 32};
+  write_values(make_dataset(file, "shuffled", H5T_IEEE_F32LE, 2, dims, chunk, cd, n, 1, 0),
+               H5T_NATIVE_FLOAT, 9);
+  H5Dclose(make_dataset(file, "contiguous", H5T_IEEE_F32LE, 2, dims, NULL, NULL, 0, 0, 0));
+  hid_t d = make_dataset(file, "corrupt", H5T_IEEE_F32LE, 2, dims, chunk, cd, n, 0, 0);
+  float* v = (float*)make_values(H5T_NATIVE_FLOAT, 64 * 64, 10);
+  H5Dwrite(d, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, v);
+  free(v);
+  const hsize_t off[2] = {32, 0};
+  hsize_t size = 0;
+  CHECK(H5Dget_chunk_storage_size(d, off, &size) >= 0 && size > 0);
+  unsigned char* c = (unsigned char*)malloc(size);
+  unsigned char* bad = (unsigned char*)malloc(size);
+  float out[32 * 32];
+  uint32_t mask = 0;
+  parz_chunk_view view;
+  CHECK(H5Dread_chunk(d, H5P_DEFAULT, off, &mask, c) >= 0);
+  CHECK(parz_chunk_parse(c, size, &view, NULL) == PARZ_OK);
+  int found = 0;
+  unsigned seed = 1;
+  for (int t = 0; t < 200 && !found; t++) {
+    memcpy(bad, c, size);
+    for (int f = 0; f < 4; f++) {
+      seed = seed * 1103515245u + 12345u;
+      size_t at = size - view.payload_bytes + (seed >> 8) % view.payload_bytes;
+      bad[at] ^= (unsigned char)(1u << (seed % 8));
+    }
+    found = parz_chunk_decode(bad, size, out, sizeof out, NULL) == PARZ_ERR_STREAM;
+  }
+  CHECK(found);
+  CHECK(H5Dwrite_chunk(d, H5P_DEFAULT, 0, off, size, bad) >= 0);
+  free(c);
+  free(bad);
+  H5Dclose(d);
+}
+
+static void check_refused(hid_t file)
+{
   parz_error e;
   void* d_buf = NULL;
-  cudaMalloc(&d_buf, 64 * 64 * 4);
-  {
-    hid_t d = make_dataset(file, "shuffled", H5T_IEEE_F32LE, 2, dims, chunk, cd, n, 1, 0);
-    float* v = (float*)make_values(H5T_NATIVE_FLOAT, 64 * 64, 9);
-    H5Dwrite(d, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, v);
-    free(v);
-    CHECK(parz_h5_read_device(ctx, d, d_buf, 64 * 64 * 4, NULL, &e) == PARZ_ERR_UNSUPPORTED);
-    H5Dclose(d);
-  }
-  {
-    hid_t d = make_dataset(file, "contiguous", H5T_IEEE_F32LE, 2, dims, NULL, NULL, 0, 0, 0);
-    CHECK(parz_h5_read_device(ctx, d, d_buf, 64 * 64 * 4, NULL, &e) == PARZ_ERR_UNSUPPORTED);
-    H5Dclose(d);
-  }
-  {
-    hid_t d = make_dataset(file, "short", H5T_IEEE_F32LE, 2, dims, chunk, cd, n, 0, 0);
-    float* v = (float*)make_values(H5T_NATIVE_FLOAT, 64 * 64, 10);
-    H5Dwrite(d, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, v);
-    free(v);
-    CHECK(parz_h5_read_device(ctx, d, d_buf, 64 * 64 * 4 - 1, NULL, &e) == PARZ_ERR_BUFFER);
-    /* corrupt the chunk at (32, 0) until the serial decoder calls it corrupt */
-    const hsize_t off[2] = {32, 0};
-    hsize_t size = 0;
-    CHECK(H5Dget_chunk_storage_size(d, off, &size) >= 0 && size > 0);
-    unsigned char* c = (unsigned char*)malloc(size);
-    unsigned char* bad = (unsigned char*)malloc(size);
-    float out[32 * 32];
-    uint32_t mask = 0;
-    parz_chunk_view v2;
-    CHECK(H5Dread_chunk(d, H5P_DEFAULT, off, &mask, c) >= 0);
-    CHECK(parz_chunk_parse(c, size, &v2, NULL) == PARZ_OK);
-    int found = 0;
-    unsigned seed = 1;
-    for (int t = 0; t < 200 && !found; t++) {
-      memcpy(bad, c, size);
-      for (int f = 0; f < 4; f++) {
-        seed = seed * 1103515245u + 12345u;
-        size_t at = size - v2.payload_bytes + (seed >> 8) % v2.payload_bytes;
-        bad[at] ^= (unsigned char)(1u << (seed % 8));
-      }
-      found = parz_chunk_decode(bad, size, out, sizeof out, NULL) == PARZ_ERR_STREAM;
-    }
-    CHECK(found);
-    CHECK(H5Dwrite_chunk(d, H5P_DEFAULT, 0, off, size, bad) >= 0);
-    int rc = parz_h5_read_device(ctx, d, d_buf, 64 * 64 * 4, NULL, &e);
-    CHECK(rc == PARZ_ERR_STREAM);
-    CHECK(rc == PARZ_OK || strstr(e.message, "the chunk at [32,0]") != NULL);
-    if (rc != PARZ_OK)
-      printf("  corrupt chunk: %s\n", e.message);
-    free(c);
-    free(bad);
-    H5Dclose(d);
-  }
+  const size_t bytes = 64 * 64 * 4;
+  hid_t d;
+  cudaMalloc(&d_buf, bytes);
+  d = H5Dopen2(file, "shuffled", H5P_DEFAULT);
+  CHECK(parz_h5_read_device(ctx, d, d_buf, bytes, NULL, &e) == PARZ_ERR_UNSUPPORTED);
+  H5Dclose(d);
+  d = H5Dopen2(file, "contiguous", H5P_DEFAULT);
+  CHECK(parz_h5_read_device(ctx, d, d_buf, bytes, NULL, &e) == PARZ_ERR_UNSUPPORTED);
+  H5Dclose(d);
+  d = H5Dopen2(file, "corrupt", H5P_DEFAULT);
+  CHECK(parz_h5_read_device(ctx, d, d_buf, bytes - 1, NULL, &e) == PARZ_ERR_BUFFER);
+  int rc = parz_h5_read_device(ctx, d, d_buf, bytes, NULL, &e);
+  CHECK(rc == PARZ_ERR_STREAM);
+  CHECK(rc == PARZ_OK || strstr(e.message, "the chunk at [32,0]") != NULL);
+  if (rc != PARZ_OK)
+    printf("  corrupt chunk: %s\n", e.message);
+  H5Dclose(d);
   cudaFree(d_buf);
 }
 
@@ -274,7 +296,18 @@ int main(int argc, char** argv)
   CHECK(file >= 0);
   shapes_and_modes(file);
   fill_and_raw(file);
-  refusals(file);
+  write_refused(file);
+  H5Fclose(file);
+  file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  CHECK(file >= 0);
+  for (size_t i = 0; i < sizeof compared / sizeof compared[0]; i++) {
+    hid_t d = H5Dopen2(file, compared[i].name, H5P_DEFAULT);
+    hid_t t = compared[i].is_float ? (compared[i].size == 4 ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE)
+                                   : (compared[i].size == 4 ? H5T_NATIVE_INT : H5T_NATIVE_LLONG);
+    CHECK(compare(d, t, compared[i].what) == PARZ_OK);
+    H5Dclose(d);
+  }
+  check_refused(file);
   H5Fclose(file);
   remove(path);
   parz_gpu_context_free(ctx);
