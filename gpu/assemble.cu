@@ -85,9 +85,10 @@ static int check_grid(const parz_gpu_chunk_grid* g, unsigned long long* total,
   if (g->rank < 1 || g->rank > PARZ_GPU_MAX_RANK)
     return parz_fail(err, PARZ_ERR_DIMS, "parz_gpu_assemble: rank %u outside 1..%d", g->rank,
                      PARZ_GPU_MAX_RANK);
-  if (g->elem_size != 4 && g->elem_size != 8)
-    return parz_fail(err, PARZ_ERR_TYPE, "parz_gpu_assemble: %zu-byte values (4 or 8 only)",
-                     g->elem_size);
+  const size_t elem = parz_type_size(g->type);
+  if (elem != 4 && elem != 8)
+    return parz_fail(err, PARZ_ERR_TYPE, "parz_gpu_assemble: unknown scalar type %d",
+                     (int)g->type);
   *total = *chunk = 1;
   for (k = 0; k < g->rank; k++) {
     if (!g->dims[k] || !g->chunk_dims[k])
@@ -97,7 +98,7 @@ static int check_grid(const parz_gpu_chunk_grid* g, unsigned long long* total,
     *total *= g->dims[k];
     *chunk *= g->chunk_dims[k];
   }
-  if (*total > SIZE_MAX / g->elem_size || *chunk > SIZE_MAX / g->elem_size)
+  if (*total > SIZE_MAX / elem || *chunk > SIZE_MAX / elem)
     return parz_fail(err, PARZ_ERR_NOMEM, "parz_gpu_assemble: array too large");
   return PARZ_OK;
 }
@@ -128,11 +129,20 @@ static int check_chunk(const parz_gpu_chunk_grid* g, const unsigned char* packed
   int rc = parz_chunk_parse(packed + c->at, c->bytes, v, err);
   if (rc != PARZ_OK)
     return rc;
-  if (v->raw_bytes != chunk_bytes || parz_type_size(v->array.type) != g->elem_size)
+  /* the chunk's own shape against the grid's, unit extents dropped as the filter drops them: a
+   * chunk of another shape or type would decode into the wrong places */
+  unsigned d = 0;
+  int same = v->array.type == g->type;
+  for (k = 0; k < g->rank && same; k++)
+    if (g->chunk_dims[k] != 1)
+      same = d < v->array.dims && v->array.shape[d++] == g->chunk_dims[k];
+  same = same && (d == v->array.dims || (d == 0 && v->array.dims == 1 && v->array.shape[0] == 1));
+  if (!same || v->raw_bytes != chunk_bytes)
     return parz_fail(err, PARZ_ERR_FORMAT,
-                     "parz_gpu_assemble: chunk %zu decodes to %zu bytes of %zu-byte values; the "
-                     "array's chunks hold %zu bytes of %zu-byte values",
-                     i, v->raw_bytes, parz_type_size(v->array.type), chunk_bytes, g->elem_size);
+                     "parz_gpu_assemble: chunk %zu holds %zu values of type %d in %u dimensions; "
+                     "the array's chunks hold %zu of type %d",
+                     i, v->raw_bytes / parz_type_size(v->array.type), (int)v->array.type,
+                     v->array.dims, chunk_bytes / parz_type_size(g->type), (int)g->type);
   return PARZ_OK;
 }
 
@@ -150,7 +160,7 @@ extern "C" int parz_gpu_assemble(parz_gpu_context* ctx, const parz_gpu_chunk_gri
     return parz_fail(err, PARZ_ERR_ARG, "parz_gpu_assemble: NULL argument");
   if ((rc = check_grid(grid, &total, &chunk_elems, err)) != PARZ_OK)
     return rc;
-  const size_t elem = grid->elem_size, chunk_bytes = (size_t)chunk_elems * elem;
+  const size_t elem = parz_type_size(grid->type), chunk_bytes = (size_t)chunk_elems * elem;
   const unsigned char* host = (const unsigned char*)packed;
   std::vector<parz_chunk_view> views(n);
   for (i = 0; i < n; i++)

@@ -38,7 +38,7 @@ typedef struct parz_gpu_chunk_grid {
   unsigned rank;                           /* 1..PARZ_GPU_MAX_RANK */
   uint64_t dims[PARZ_GPU_MAX_RANK];        /* the array's extent */
   uint64_t chunk_dims[PARZ_GPU_MAX_RANK];  /* every chunk's extent */
-  size_t elem_size;                        /* 4 or 8 bytes */
+  parz_type type;                          /* of every value and every chunk */
 } parz_gpu_chunk_grid;
 
 /* One stored chunk, inside the host buffer given to parz_gpu_assemble: `bytes` bytes at `at`
@@ -54,13 +54,14 @@ typedef struct parz_gpu_chunk_ref {
  * owned by the context and valid until the context's next call; NULL on failure. */
 void* parz_gpu_staging(parz_gpu_context* ctx, size_t bytes, parz_error* err);
 
-/* Builds an array in GPU memory (d_dst, elem_size x the product of dims bytes) from its stored
- * chunks, which lie in host memory (`packed`, packed_bytes long): uploads them, decodes them
- * with parz_gpu_decode_device_batch in rounds of bounded size, and moves each chunk's values
- * that fall inside the array to their places. Where `fill` is not NULL (elem_size bytes) the
- * array is set to it first, for chunks that were never written. Waits for the work. A chunk
- * that is not a valid ParZ chunk of the grid's shape and element size, or is corrupt, fails the
- * call (PARZ_ERR_FORMAT, PARZ_ERR_STREAM, ...; *failed, when not NULL, is its index). */
+/* Builds an array in GPU memory (d_dst, the product of dims values of the grid's type) from its
+ * stored chunks, which lie in host memory (`packed`, packed_bytes long): uploads them, decodes
+ * them with parz_gpu_decode_device_batch in rounds of bounded size, and moves each chunk's values
+ * that fall inside the array to their places. Where `fill` is not NULL (one value) the array is
+ * set to it first, for chunks that were never written. Waits for the work. A chunk that is not a
+ * valid ParZ chunk of the grid's type and chunk shape (unit extents aside, as the filter drops
+ * them), or is corrupt, fails the call (PARZ_ERR_FORMAT, PARZ_ERR_STREAM, ...; *failed, when not
+ * NULL, is its index). */
 int parz_gpu_assemble(parz_gpu_context* ctx, const parz_gpu_chunk_grid* grid, const void* packed,
                       size_t packed_bytes, size_t n, const parz_gpu_chunk_ref* chunks,
                       const void* fill, void* d_dst, void* stream, size_t* failed,

@@ -53,14 +53,16 @@ static int describe(hid_t dset, struct dataset_info* d, parz_error* err)
   {
     const H5T_class_t cls = H5Tget_class(type);
     const size_t size = H5Tget_size(type);
-    if ((cls != H5T_FLOAT && cls != H5T_INTEGER) || (size != 4 && size != 8)) {
+    const int is_signed = cls == H5T_INTEGER && H5Tget_sign(type) == H5T_SGN_2;
+    if ((cls != H5T_FLOAT && !is_signed) || (size != 4 && size != 8)) {
       rc = parz_fail(err, PARZ_ERR_TYPE,
                      "parz_h5_read_device: %zu-byte values of class %d (ParZ stores 4- and 8-byte "
-                     "floats and integers)",
+                     "floats and signed integers)",
                      size, (int)cls);
       goto done;
     }
-    d->grid.elem_size = size;
+    d->grid.type = cls == H5T_FLOAT ? (size == 4 ? PARZ_FLOAT : PARZ_DOUBLE)
+                                    : (size == 4 ? PARZ_INT32 : PARZ_INT64);
     d->big_endian = H5Tget_order(type) == H5T_ORDER_BE;
   }
   rank = H5Sget_simple_extent_ndims(space);
@@ -78,7 +80,8 @@ static int describe(hid_t dset, struct dataset_info* d, parz_error* err)
     H5D_fill_value_t status;
     if (H5Pfill_value_defined(dcpl, &status) >= 0 && status != H5D_FILL_VALUE_UNDEFINED &&
         (native = H5Tget_native_type(type, H5T_DIR_ASCEND)) >= 0 &&
-        H5Tget_size(native) == d->grid.elem_size && H5Pget_fill_value(dcpl, native, d->fill) < 0)
+        H5Tget_size(native) == parz_type_size(d->grid.type) &&
+        H5Pget_fill_value(dcpl, native, d->fill) < 0)
       memset(d->fill, 0, sizeof d->fill);
   }
 done:
@@ -123,10 +126,11 @@ int parz_h5_read_device(parz_gpu_context* ctx, hid_t dset, void* d_dst, size_t d
   for (k = 0; k < d.grid.rank; k++)
     total = d.grid.dims[k] && total > UINT64_MAX / d.grid.dims[k] ? UINT64_MAX
                                                                   : total * d.grid.dims[k];
-  if (total > dst_bytes / d.grid.elem_size)
-    return parz_fail(err, PARZ_ERR_BUFFER, "parz_h5_read_device: the dataset holds %llu values "
-                     "of %zu bytes, the buffer %zu bytes",
-                     (unsigned long long)total, d.grid.elem_size, dst_bytes);
+  if (total > dst_bytes / parz_type_size(d.grid.type))
+    return parz_fail(err, PARZ_ERR_BUFFER,
+                     "parz_h5_read_device: the dataset holds %llu values of %zu bytes, the "
+                     "buffer %zu bytes",
+                     (unsigned long long)total, parz_type_size(d.grid.type), dst_bytes);
   if (total == 0)
     return PARZ_OK;
 
@@ -158,6 +162,10 @@ int parz_h5_read_device(parz_gpu_context* ctx, hid_t dset, void* d_dst, size_t d
     refs[n].bytes = (size_t)size;
     for (k = 0; k < d.grid.rank; k++)
       refs[n].origin[k] = at[k];
+    if (size > SIZE_MAX / 2 - packed) {
+      rc = parz_fail(err, PARZ_ERR_NOMEM, "parz_h5_read_device: the stored chunks are too large");
+      goto done;
+    }
     packed += ((size_t)size + 7) & ~(size_t)7;
     n++;
   } while (next_chunk(&d.grid, at));

@@ -2,7 +2,8 @@
  * read both ways, must give the same bytes (native values): every mode, float32, float64, int32
  * and int64, ranks 1 to 4, edge chunks, chunks with unit extents, a big-endian dataset, chunks
  * never written (fill value), a chunk HDF5 stored without the filter; and clear errors for a
- * corrupt chunk (named by its place), other filters, a contiguous dataset, a short buffer.
+ * corrupt chunk (named by its place), a ParZ chunk of another shape, other filters, a contiguous
+ * dataset, a short buffer.
  * Exits 77 (ctest SKIP) when no CUDA device is present.
  *
  * usage: test_h5_read_device SCRATCH_DIR */
@@ -245,6 +246,32 @@ static void write_refused(hid_t file)
   free(c);
   free(bad);
   H5Dclose(d);
+
+  /* a valid ParZ chunk of the same 1024 values but 16x64, written raw over the chunk at (0, 0):
+   * decoded into place it would scramble the values, so the reader must refuse it */
+  d = make_dataset(file, "foreign", H5T_IEEE_F32LE, 2, dims, chunk, cd, n, 0, 0);
+  v = (float*)make_values(H5T_NATIVE_FLOAT, 64 * 64, 11);
+  H5Dwrite(d, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, v);
+  {
+    parz_array a;
+    parz_chunk_config cfg;
+    size_t written = 0;
+    memset(&a, 0, sizeof a);
+    memset(&cfg, 0, sizeof cfg);
+    a.type = PARZ_FLOAT;
+    a.dims = 2;
+    a.shape[0] = 16;
+    a.shape[1] = 64;
+    parz_params_accuracy(&cfg.params, 1e-3, NULL, NULL);
+    const size_t cap = parz_chunk_bound(&a, &cfg);
+    unsigned char* other = (unsigned char*)malloc(cap);
+    const hsize_t zero[2] = {0, 0};
+    CHECK(parz_chunk_encode(&a, v, &cfg, other, cap, &written, NULL) == PARZ_OK);
+    CHECK(H5Dwrite_chunk(d, H5P_DEFAULT, 0, zero, written, other) >= 0);
+    free(other);
+  }
+  free(v);
+  H5Dclose(d);
 }
 
 static void check_refused(hid_t file)
@@ -267,6 +294,12 @@ static void check_refused(hid_t file)
   CHECK(rc == PARZ_OK || strstr(e.message, "the chunk at [32,0]") != NULL);
   if (rc != PARZ_OK)
     printf("  corrupt chunk: %s\n", e.message);
+  H5Dclose(d);
+  d = H5Dopen2(file, "foreign", H5P_DEFAULT);
+  rc = parz_h5_read_device(ctx, d, d_buf, bytes, NULL, &e);
+  CHECK(rc == PARZ_ERR_FORMAT);
+  if (rc != PARZ_OK)
+    printf("  foreign chunk: %s\n", e.message);
   H5Dclose(d);
   cudaFree(d_buf);
 }
