@@ -14,6 +14,17 @@ size_t parz_type_size(parz_type type)
   }
 }
 
+const char* parz_type_name(parz_type type)
+{
+  switch (type) {
+    case PARZ_INT32: return "int32";
+    case PARZ_INT64: return "int64";
+    case PARZ_FLOAT: return "float";
+    case PARZ_DOUBLE: return "double";
+    default: return "unknown";
+  }
+}
+
 int parz_array_check(const parz_array* a, parz_error* err)
 {
   unsigned i;

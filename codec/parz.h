@@ -115,6 +115,7 @@ typedef struct {
 /* Checks type, rank and extents; returns PARZ_OK or an error. */
 int parz_array_check(const parz_array* a, parz_error* err);
 size_t parz_type_size(parz_type type);        /* 4 or 8, 0 for an unknown type */
+const char* parz_type_name(parz_type type);   /* "float", "int32", ...; "unknown" */
 size_t parz_array_count(const parz_array* a); /* number of values */
 size_t parz_block_count(const parz_array* a); /* number of 4^d blocks, partial ones included */
 

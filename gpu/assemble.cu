@@ -6,6 +6,7 @@
  * bytes cross PCIe, once, in one upload; the chunks decode in batches (one set of kernel launches
  * for many chunks, parz_gpu_decode_device_batch) into a staging area of at most ROUND_BYTES, and
  * a placement kernel moves each chunk's values that lie inside the array to their places. */
+#include <stdio.h>
 #include <string.h>
 
 #include <vector>
@@ -137,12 +138,19 @@ static int check_chunk(const parz_gpu_chunk_grid* g, const unsigned char* packed
     if (g->chunk_dims[k] != 1)
       same = d < v->array.dims && v->array.shape[d++] == g->chunk_dims[k];
   same = same && (d == v->array.dims || (d == 0 && v->array.dims == 1 && v->array.shape[0] == 1));
-  if (!same || v->raw_bytes != chunk_bytes)
+  if (!same || v->raw_bytes != chunk_bytes) {
+    char have[80] = "", want[200] = "";
+    size_t a = 0, b = 0;
+    for (k = 0; k < v->array.dims && a + 24 < sizeof have; k++)
+      a += (size_t)snprintf(have + a, sizeof have - a, "%s%zu", k ? "x" : "", v->array.shape[k]);
+    for (k = 0; k < g->rank && b + 24 < sizeof want; k++)
+      b += (size_t)snprintf(want + b, sizeof want - b, "%s%llu", k ? "x" : "",
+                            (unsigned long long)g->chunk_dims[k]);
     return parz_fail(err, PARZ_ERR_FORMAT,
-                     "parz_gpu_assemble: chunk %zu holds %zu values of type %d in %u dimensions; "
-                     "the array's chunks hold %zu of type %d",
-                     i, v->raw_bytes / parz_type_size(v->array.type), (int)v->array.type,
-                     v->array.dims, chunk_bytes / parz_type_size(g->type), (int)g->type);
+                     "parz_gpu_assemble: chunk %zu is a %s chunk of type %s; the array's chunks "
+                     "are %s of type %s",
+                     i, have, parz_type_name(v->array.type), want, parz_type_name(g->type));
+  }
   return PARZ_OK;
 }
 

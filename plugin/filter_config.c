@@ -134,7 +134,7 @@ static int request_params(const parz_filter_request* req, parz_type type, unsign
         return parz_fail(err, PARZ_ERR_PARAM,
                          "parz: accuracy mode needs floating-point data; for %s datasets use "
                          "precision, rate or reversible mode",
-                         type == PARZ_INT32 ? "int32" : "int64");
+                         parz_type_name(type));
       double tol = words_double(v[0], v[1]);
       return parz_params_accuracy(p, tol, NULL, err);
     }
