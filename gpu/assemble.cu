@@ -169,6 +169,9 @@ extern "C" int parz_gpu_assemble(parz_gpu_context* ctx, const parz_gpu_chunk_gri
   if ((rc = check_grid(grid, &total, &chunk_elems, err)) != PARZ_OK)
     return rc;
   const size_t elem = parz_type_size(grid->type), chunk_bytes = (size_t)chunk_elems * elem;
+  if ((uintptr_t)d_dst % elem)
+    return parz_fail(err, PARZ_ERR_ARG, "parz_gpu_assemble: the array is not %zu-byte aligned",
+                     elem);
   const unsigned char* host = (const unsigned char*)packed;
   std::vector<parz_chunk_view> views(n);
   for (i = 0; i < n; i++)
@@ -192,11 +195,11 @@ extern "C" int parz_gpu_assemble(parz_gpu_context* ctx, const parz_gpu_chunk_gri
   }
   const size_t per_round = PARZ_MAX((size_t)1, ROUND_BYTES / chunk_bytes);
   const size_t round = PARZ_MIN(per_round, n);
-  if ((rc = parz_gpu_reserve(&ctx->d_chunk, packed_bytes ? packed_bytes : 1, 0, err)) != PARZ_OK ||
-      (rc = parz_gpu_reserve(&ctx->d_out, PARZ_MAX(round, (size_t)1) * chunk_bytes, 0, err)) !=
+  const size_t slots = PARZ_MAX(round, (size_t)1);
+  if ((rc = parz_gpu_reserve(&ctx->d_chunk, PARZ_MAX(packed_bytes, (size_t)1), 0, err)) !=
           PARZ_OK ||
-      (rc = parz_gpu_reserve(&ctx->d_places, PARZ_MAX(round, (size_t)1) * grid->rank * 8, 0,
-                             err)) != PARZ_OK)
+      (rc = parz_gpu_reserve(&ctx->d_out, slots * chunk_bytes, 0, err)) != PARZ_OK ||
+      (rc = parz_gpu_reserve(&ctx->d_places, slots * grid->rank * 8, 0, err)) != PARZ_OK)
     return rc;
   unsigned char* d_packed = (unsigned char*)ctx->d_chunk.ptr;
   unsigned char* d_dec = (unsigned char*)ctx->d_out.ptr;

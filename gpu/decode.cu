@@ -261,6 +261,15 @@ static int check_device_args(size_t n, const parz_chunk_view* views, const void*
                        "parz_gpu_decode_device: chunk %zu does not start at an 8-byte aligned "
                        "address",
                        i);
+    const size_t size = parz_type_size(views[i].array.type);
+    if (!size)
+      return parz_fail(err, PARZ_ERR_TYPE, "parz_gpu_decode_device: chunk %zu has type %d", i,
+                       (int)views[i].array.type);
+    if ((uintptr_t)d_dsts[i] % size)
+      return parz_fail(err, PARZ_ERR_ARG,
+                       "parz_gpu_decode_device: the destination of chunk %zu is not aligned to "
+                       "its %zu-byte values",
+                       i, size);
   }
   return PARZ_OK;
 }

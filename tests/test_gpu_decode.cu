@@ -511,6 +511,10 @@ static void batch_cases(void)
     CHECK(parz_gpu_decode_device_batch(ctx, 1, views.data(), &odd, d_dsts.data(), 0, NULL, &e) ==
               PARZ_ERR_ARG,
           "batch: a misaligned chunk must be refused");
+    void* odd_dst = (unsigned char*)d_dsts[0] + 2;
+    CHECK(parz_gpu_decode_device_batch(ctx, 1, views.data(), d_chunks.data(), &odd_dst, 0, NULL,
+                                       &e) == PARZ_ERR_ARG,
+          "batch: a destination not aligned to its values must be refused");
   }
   for (i = 0; i < n; i++) {
     cudaFree((void*)d_chunks[i]);
