@@ -342,7 +342,7 @@ int parz_chunk_encode(const parz_array* a, const void* data, const parz_chunk_co
   if (rc == PARZ_OK && scratch)
     memcpy(d + at, scratch, payload);
   if (rc == PARZ_OK && written)
-    *written = parz_chunk_encoder_size(enc);
+    *written = at + payload; /* the head write_head laid out, then the payload */
   free(scratch);
   parz_chunk_encoder_free(enc);
   return rc;

@@ -199,12 +199,19 @@ extern "C" int parz_gpu_assemble(parz_gpu_context* ctx, const parz_gpu_chunk_gri
   if ((rc = parz_gpu_reserve(&ctx->d_chunk, PARZ_MAX(packed_bytes, (size_t)1), 0, err)) !=
           PARZ_OK ||
       (rc = parz_gpu_reserve(&ctx->d_out, slots * chunk_bytes, 0, err)) != PARZ_OK ||
-      (rc = parz_gpu_reserve(&ctx->d_places, slots * grid->rank * 8, 0, err)) != PARZ_OK)
+      (rc = parz_gpu_reserve(&ctx->d_places, PARZ_MAX(n, (size_t)1) * grid->rank * 8, 0,
+                             err)) != PARZ_OK)
     return rc;
+  std::vector<unsigned long long> origins(n * grid->rank);
+  for (i = 0; i < n; i++)
+    memcpy(&origins[i * grid->rank], chunks[i].origin, grid->rank * 8);
   unsigned char* d_packed = (unsigned char*)ctx->d_chunk.ptr;
   unsigned char* d_dec = (unsigned char*)ctx->d_out.ptr;
   e = n ? cudaMemcpyAsync(d_packed, packed, packed_bytes, cudaMemcpyHostToDevice, st)
         : cudaSuccess;
+  if (e == cudaSuccess && n)
+    e = cudaMemcpyAsync(ctx->d_places.ptr, origins.data(), origins.size() * 8,
+                        cudaMemcpyHostToDevice, st);
   if (e == cudaSuccess && fill) {
     unsigned long long value = 0;
     memcpy(&value, fill, elem);
@@ -219,18 +226,15 @@ extern "C" int parz_gpu_assemble(parz_gpu_context* ctx, const parz_gpu_chunk_gri
   std::vector<const void*> bsrc;
   std::vector<void*> bdst;
   std::vector<size_t> bidx;
-  std::vector<unsigned long long> origins;
   for (r0 = 0; r0 < n; r0 += round) {
     const size_t m = PARZ_MIN(round, n - r0);
     bv.clear();
     bsrc.clear();
     bdst.clear();
     bidx.clear();
-    origins.clear();
     for (i = 0; i < m; i++) {
       const parz_gpu_chunk_ref* c = &chunks[r0 + i];
       unsigned char* slot = d_dec + i * chunk_bytes;
-      origins.insert(origins.end(), c->origin, c->origin + grid->rank);
       if (c->raw) {
         e = cudaMemcpyAsync(slot, d_packed + c->at, chunk_bytes, cudaMemcpyDeviceToDevice, st);
         if (e != cudaSuccess)
@@ -250,17 +254,12 @@ extern "C" int parz_gpu_assemble(parz_gpu_context* ctx, const parz_gpu_chunk_gri
         *failed = bidx[bad];
       return rc;
     }
-    /* decode_device_batch has waited: the places' buffer is free again */
-    e = cudaMemcpyAsync(ctx->d_places.ptr, origins.data(), origins.size() * 8,
-                        cudaMemcpyHostToDevice, st);
-    if (e == cudaSuccess) {
-      const unsigned long long ctas = PARZ_MIN((chunk_elems + 255) / 256, 4096ull);
-      place_kernel<<<dim3((unsigned)ctas, (unsigned)m), 256, 0, st>>>(
-          g, d_dec, (const unsigned long long*)ctx->d_places.ptr, (unsigned char*)d_dst);
-      e = cudaGetLastError();
-    }
-    if (e == cudaSuccess)
-      e = cudaStreamSynchronize(st); /* the staging is reused by the next round */
+    /* the next round's decode into the same slots follows this placement in stream order */
+    const unsigned long long ctas = PARZ_MIN((chunk_elems + 255) / 256, 4096ull);
+    place_kernel<<<dim3((unsigned)ctas, (unsigned)m), 256, 0, st>>>(
+        g, d_dec, (const unsigned long long*)ctx->d_places.ptr + r0 * grid->rank,
+        (unsigned char*)d_dst);
+    e = cudaGetLastError();
     if (e != cudaSuccess)
       return parz_gpu_cuda_fail(err, e, "placing the decoded chunks");
   }

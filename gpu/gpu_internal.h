@@ -74,7 +74,7 @@ struct parz_gpu_context {
   struct parz_gpu_buffer h_args;     /* batches: pinned kernel arguments, uploaded to d_args */
   struct parz_gpu_buffer d_args;
   cudaEvent_t args_copied;           /* the last upload from h_args is done */
-  struct parz_gpu_buffer d_places;   /* parz_gpu_assemble: chunk origins of a round */
+  struct parz_gpu_buffer d_places;   /* parz_gpu_assemble: the chunks' origins */
   struct parz_gpu_buffer d_chunk;    /* filter path, parz_gpu_assemble: compressed chunks */
   struct parz_gpu_buffer d_out;
   struct parz_gpu_buffer h_in;       /* pinned staging (parz_gpu_staging) */

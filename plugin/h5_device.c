@@ -36,17 +36,14 @@ static int describe(hid_t dset, struct dataset_info* d, parz_error* err)
     unsigned flags, cfg;
     size_t nelmts = 0;
     char name[64];
-    int nf = H5Pget_nfilters(dcpl);
-    H5Z_filter_t id = nf == 1 ? H5Pget_filter2(dcpl, 0, &flags, &nelmts, NULL, sizeof name,
-                                               name, &cfg)
-                              : -1;
-    if (id != H5Z_FILTER_PARZ) {
+    const int nf = H5Pget_nfilters(dcpl);
+    const H5Z_filter_t first =
+        nf > 0 ? H5Pget_filter2(dcpl, 0, &flags, &nelmts, NULL, sizeof name, name, &cfg) : 0;
+    if (nf != 1 || first != H5Z_FILTER_PARZ) {
       rc = parz_fail(err, PARZ_ERR_UNSUPPORTED,
                      "parz_h5_read_device: the dataset's filters are not ParZ alone (%d filters, "
                      "the first %d); read it with H5Dread",
-                     nf, nf > 0 ? (int)H5Pget_filter2(dcpl, 0, &flags, &nelmts, NULL, sizeof name,
-                                                      name, &cfg)
-                                : 0);
+                     nf, (int)first);
       goto done;
     }
   }
