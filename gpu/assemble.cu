@@ -193,7 +193,8 @@ extern "C" int parz_gpu_assemble(parz_gpu_context* ctx, const parz_gpu_chunk_gri
     g.dims[k] = grid->dims[k];
     g.chunk_dims[k] = grid->chunk_dims[k];
   }
-  const size_t per_round = PARZ_MAX((size_t)1, ROUND_BYTES / chunk_bytes);
+  const size_t round_bytes = ctx->tuning.round_bytes ? ctx->tuning.round_bytes : ROUND_BYTES;
+  const size_t per_round = PARZ_MAX((size_t)1, round_bytes / chunk_bytes);
   const size_t round = PARZ_MIN(per_round, n);
   const size_t slots = PARZ_MAX(round, (size_t)1);
   if ((rc = parz_gpu_reserve(&ctx->d_chunk, PARZ_MAX(packed_bytes, (size_t)1), 0, err)) !=

@@ -38,6 +38,7 @@ struct parz_gpu_tuning {
   int group;         /* G: segments per warp, 1..32; 0 = choose */
   int round_blocks;  /* K: blocks per segment parsed per round, 1..32; 0 = min(C, 32) */
   int skip;          /* BLOCK's length parser, PARZ_GPU_SKIP_*: tests and benchmarks compare */
+  size_t round_bytes; /* parz_gpu_assemble's decoded bytes per round; 0 = ROUND_BYTES */
 };
 
 enum {

@@ -524,6 +524,78 @@ static void batch_cases(void)
   }
 }
 
+/* parz_gpu_assemble in rounds of two chunks: a 37x61 float array in 16x16 chunks (edge chunks
+ * clipped), one chunk stored raw, one never written (fill value), against the serial decoder's
+ * chunks placed on the host. */
+static void assemble_cases(void)
+{
+  parz_gpu_chunk_grid g;
+  memset(&g, 0, sizeof g);
+  g.rank = 2;
+  g.dims[0] = 37;
+  g.dims[1] = 61;
+  g.chunk_dims[0] = g.chunk_dims[1] = 16;
+  g.type = PARZ_FLOAT;
+  const size_t cn = 16 * 16, rows = 3, cols = 4, raw_at = 5, missing = 7;
+  const float fill = -2.5f;
+  parz_array a;
+  parz_chunk_config cfg;
+  memset(&a, 0, sizeof a);
+  memset(&cfg, 0, sizeof cfg);
+  a.type = PARZ_FLOAT;
+  a.dims = 2;
+  a.shape[0] = a.shape[1] = 16;
+  parz_params_accuracy(&cfg.params, 1e-2, NULL, NULL);
+  std::vector<unsigned char> packed;
+  std::vector<parz_gpu_chunk_ref> refs;
+  std::vector<float> expect(37 * 61, fill), chunk(cn), dec(cn);
+  for (size_t k = 0; k < rows * cols; k++) {
+    if (k == missing)
+      continue;
+    parz_gpu_chunk_ref r;
+    memset(&r, 0, sizeof r);
+    r.origin[0] = 16 * (k / cols);
+    r.origin[1] = 16 * (k % cols);
+    for (size_t i = 0; i < cn; i++)
+      chunk[i] = (float)(sin(0.1 * (double)(k * cn + i)) * 50.0 + (double)k);
+    size_t bytes = cn * 4;
+    unsigned char* enc = NULL;
+    if (k == raw_at) {
+      r.raw = 1;
+      memcpy(dec.data(), chunk.data(), bytes);
+    } else {
+      enc = encode(&a, chunk.data(), &cfg, &bytes);
+      CHECK(enc && parz_chunk_decode(enc, bytes, dec.data(), cn * 4, NULL) == PARZ_OK,
+            "assemble: chunk %zu", k);
+    }
+    r.at = packed.size();
+    r.bytes = bytes;
+    packed.insert(packed.end(), enc ? enc : (unsigned char*)chunk.data(),
+                  (enc ? enc : (unsigned char*)chunk.data()) + bytes);
+    packed.resize((packed.size() + 7) & ~(size_t)7);
+    free(enc);
+    refs.push_back(r);
+    for (size_t y = 0; y < 16; y++)
+      for (size_t x = 0; x < 16; x++)
+        if (r.origin[0] + y < 37 && r.origin[1] + x < 61)
+          expect[(r.origin[0] + y) * 61 + r.origin[1] + x] = dec[y * 16 + x];
+  }
+  void* d = NULL;
+  cudaMalloc(&d, expect.size() * 4);
+  cudaMemset(d, 0xA5, expect.size() * 4);
+  ctx->tuning.round_bytes = 2 * cn * 4;
+  parz_error e;
+  size_t failed = refs.size();
+  int rc = parz_gpu_assemble(ctx, &g, packed.data(), packed.size(), refs.size(), refs.data(),
+                             &fill, d, 0, &failed, &e);
+  ctx->tuning.round_bytes = 0;
+  CHECK(rc == PARZ_OK, "assemble: %d (%s)", rc, rc ? e.message : "");
+  std::vector<float> got(expect.size());
+  cudaMemcpy(got.data(), d, got.size() * 4, cudaMemcpyDeviceToHost);
+  CHECK(memcmp(got.data(), expect.data(), got.size() * 4) == 0, "assemble: array differs");
+  cudaFree(d);
+}
+
 int main(int argc, char** argv)
 {
   const char* dir = NULL;
@@ -551,6 +623,7 @@ int main(int argc, char** argv)
   }
   synthetic_cases(small);
   batch_cases();
+  assemble_cases();
   if (dir)
     real_cases(dir, small);
   parz_gpu_context_free(ctx);
