@@ -292,14 +292,16 @@ __global__ void __launch_bounds__(128) thread_kernel(const seg_args a)
     return;
   const parz_params p = a.params;
   const unsigned long long nb = seg_blocks(a, s);
-  parz_reader r;
-  parz_reader_init(&r, a.payload, a.payload_bytes, a.offsets[s]);
+  unsigned long long at = a.offsets[s];
+  bool bad = false;
   for (unsigned long long i = 0; i < nb; i++) {
     U out[1u << (2 * D)];
-    decode_block<T, D>(&r, &p, out);
+    bool overrun;
+    at = decode_at<T, D>(a, &p, at, out, &overrun);
+    bad |= overrun;
     scatter<T, D>(a, s * a.C + i, out);
   }
-  check_segment(a, s, r.err, parz_reader_tell(&r), a.offsets[s + 1]);
+  check_segment(a, s, bad, at, a.offsets[s + 1]);
 }
 
 /* BLOCK scheme, kernel 1: one thread per segment walks its blocks with the length-only parser
