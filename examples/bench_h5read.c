@@ -198,7 +198,7 @@ static void time_device_read(hid_t f, size_t bytes, double host, const unsigned 
   }
   for (k = 0; k < reps + 1 && rc == PARZ_OK; k++) { /* the first is warm-up */
     double t0 = omp_test_now(), t;
-    rc = parz_h5_read_device(ctx, dset, d, bytes, NULL, &e);
+    rc = parz_h5_read_device(ctx, dset, H5S_ALL, d, bytes, NULL, &e);
     t = omp_test_now() - t0;
     if (k > 0 && t < best)
       best = t;

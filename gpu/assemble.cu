@@ -1,11 +1,12 @@
-/* An array in GPU memory from its stored chunks (parz_gpu_assemble): the GPU half of reading a
- * chunked dataset straight into device memory (plugin/parz_h5_device.h has the HDF5 half).
+/* An array, or a box of it, in GPU memory from its stored chunks (parz_gpu_assemble): the GPU
+ * half of reading a chunked dataset straight into device memory (plugin/parz_h5_device.h has the
+ * HDF5 half).
  *
  * Through HDF5's filter path every chunk is decoded, then copied into the caller's host buffer,
  * which bounds a read at host copy speed whatever the decoder does. Here only the compressed
  * bytes cross PCIe, once, in one upload; the chunks decode in batches (one set of kernel launches
  * for many chunks, parz_gpu_decode_device_batch) into a staging area of at most ROUND_BYTES, and
- * a placement kernel moves each chunk's values that lie inside the array to their places. */
+ * a placement kernel moves each chunk's values that lie inside the box to their places. */
 #include <stdio.h>
 #include <string.h>
 
@@ -21,12 +22,14 @@ struct place_args {
   unsigned rank;
   unsigned elem;                               /* 4 or 8 */
   unsigned long long chunk_elems;
-  unsigned long long dims[PARZ_GPU_MAX_RANK];
+  unsigned long long lo[PARZ_GPU_MAX_RANK];    /* the box's first element */
+  unsigned long long count[PARZ_GPU_MAX_RANK]; /* and its extent */
   unsigned long long chunk_dims[PARZ_GPU_MAX_RANK];
 };
 
 /* Chunk blockIdx.y of a round (its values at dec + chunk * chunk_elems, its first element at
- * origins[chunk * rank ...]): every value inside the array goes to its place in dst. */
+ * origins[chunk * rank ...]): every value inside the box goes to its place in dst, which holds
+ * the box densely. Values past the array's extent are outside every box. */
 __global__ void place_kernel(const place_args g, const unsigned char* __restrict__ dec,
                              const unsigned long long* __restrict__ origins, unsigned char* dst)
 {
@@ -39,11 +42,12 @@ __global__ void place_kernel(const place_args g, const unsigned char* __restrict
     bool inside = true;
     for (int k = (int)g.rank - 1; k >= 0; k--) {
       const unsigned long long q = parz_gpu_div(rem, g.chunk_dims[k]);
-      const unsigned long long x = o[k] + (rem - q * g.chunk_dims[k]);
+      /* below the box the difference wraps to a huge value: one comparison for both ends */
+      const unsigned long long x = o[k] + (rem - q * g.chunk_dims[k]) - g.lo[k];
       rem = q;
-      inside = inside && x < g.dims[k];
+      inside = inside && x < g.count[k];
       at += x * stride;
-      stride *= g.dims[k];
+      stride *= g.count[k];
     }
     if (!inside)
       continue;
@@ -78,9 +82,9 @@ extern "C" void* parz_gpu_staging(parz_gpu_context* ctx, size_t bytes, parz_erro
                                                                              : NULL;
 }
 
-/* The grid's array and chunk element counts; PARZ_ERR_* when the grid is not usable. */
-static int check_grid(const parz_gpu_chunk_grid* g, unsigned long long* total,
-                      unsigned long long* chunk, parz_error* err)
+/* The box's and a chunk's element counts; PARZ_ERR_* when the grid or the box is not usable. */
+static int check_grid(const parz_gpu_chunk_grid* g, const parz_gpu_box* box,
+                      unsigned long long* total, unsigned long long* chunk, parz_error* err)
 {
   unsigned k;
   if (g->rank < 1 || g->rank > PARZ_GPU_MAX_RANK)
@@ -98,6 +102,18 @@ static int check_grid(const parz_gpu_chunk_grid* g, unsigned long long* total,
       return parz_fail(err, PARZ_ERR_NOMEM, "parz_gpu_assemble: array too large");
     *total *= g->dims[k];
     *chunk *= g->chunk_dims[k];
+  }
+  if (box) {
+    *total = 1;
+    for (k = 0; k < g->rank; k++) {
+      if (box->start[k] > g->dims[k] || box->count[k] > g->dims[k] - box->start[k])
+        return parz_fail(err, PARZ_ERR_DIMS,
+                         "parz_gpu_assemble: the box's %llu values from %llu in dimension %u "
+                         "leave the array's %llu",
+                         (unsigned long long)box->count[k], (unsigned long long)box->start[k], k,
+                         (unsigned long long)g->dims[k]);
+      *total *= box->count[k]; /* no overflow: at most the array's count */
+    }
   }
   if (*total > SIZE_MAX / elem || *chunk > SIZE_MAX / elem)
     return parz_fail(err, PARZ_ERR_NOMEM, "parz_gpu_assemble: array too large");
@@ -154,10 +170,20 @@ static int check_chunk(const parz_gpu_chunk_grid* g, const unsigned char* packed
   return PARZ_OK;
 }
 
+/* Whether chunk c has values inside the box. */
+static bool meets_box(const place_args& g, const parz_gpu_chunk_ref& c)
+{
+  for (unsigned k = 0; k < g.rank; k++)
+    if ((c.origin[k] <= g.lo[k] && g.lo[k] - c.origin[k] >= g.chunk_dims[k]) ||
+        (c.origin[k] >= g.lo[k] && c.origin[k] - g.lo[k] >= g.count[k]))
+      return false; /* written without sums, which could wrap */
+  return true;
+}
+
 extern "C" int parz_gpu_assemble(parz_gpu_context* ctx, const parz_gpu_chunk_grid* grid,
-                                 const void* packed, size_t packed_bytes, size_t n,
-                                 const parz_gpu_chunk_ref* chunks, const void* fill, void* d_dst,
-                                 void* stream, size_t* failed, parz_error* err)
+                                 const parz_gpu_box* box, const void* packed, size_t packed_bytes,
+                                 size_t n, const parz_gpu_chunk_ref* chunks, const void* fill,
+                                 void* d_dst, void* stream, size_t* failed, parz_error* err)
 {
   cudaStream_t st = (cudaStream_t)stream;
   unsigned long long total, chunk_elems;
@@ -166,7 +192,7 @@ extern "C" int parz_gpu_assemble(parz_gpu_context* ctx, const parz_gpu_chunk_gri
   cudaError_t e;
   if (!ctx || !grid || !d_dst || (n && (!chunks || !packed)))
     return parz_fail(err, PARZ_ERR_ARG, "parz_gpu_assemble: NULL argument");
-  if ((rc = check_grid(grid, &total, &chunk_elems, err)) != PARZ_OK)
+  if ((rc = check_grid(grid, box, &total, &chunk_elems, err)) != PARZ_OK)
     return rc;
   const size_t elem = parz_type_size(grid->type), chunk_bytes = (size_t)chunk_elems * elem;
   if ((uintptr_t)d_dst % elem)
@@ -190,27 +216,35 @@ extern "C" int parz_gpu_assemble(parz_gpu_context* ctx, const parz_gpu_chunk_gri
   g.elem = (unsigned)elem;
   g.chunk_elems = chunk_elems;
   for (unsigned k = 0; k < grid->rank; k++) {
-    g.dims[k] = grid->dims[k];
+    g.lo[k] = box ? box->start[k] : 0;
+    g.count[k] = box ? box->count[k] : grid->dims[k];
     g.chunk_dims[k] = grid->chunk_dims[k];
   }
+  if (total == 0)
+    return PARZ_OK; /* an empty box (the chunks were still checked) */
+  std::vector<size_t> use; /* the chunks with values in the box, in the caller's order */
+  for (i = 0; i < n; i++)
+    if (meets_box(g, chunks[i]))
+      use.push_back(i);
+  const size_t nu = use.size();
   const size_t round_bytes = ctx->tuning.round_bytes ? ctx->tuning.round_bytes : ROUND_BYTES;
   const size_t per_round = PARZ_MAX((size_t)1, round_bytes / chunk_bytes);
-  const size_t round = PARZ_MIN(per_round, n);
+  const size_t round = PARZ_MIN(per_round, nu);
   const size_t slots = PARZ_MAX(round, (size_t)1);
   if ((rc = parz_gpu_reserve(&ctx->d_chunk, PARZ_MAX(packed_bytes, (size_t)1), 0, err)) !=
           PARZ_OK ||
       (rc = parz_gpu_reserve(&ctx->d_out, slots * chunk_bytes, 0, err)) != PARZ_OK ||
-      (rc = parz_gpu_reserve(&ctx->d_places, PARZ_MAX(n, (size_t)1) * grid->rank * 8, 0,
+      (rc = parz_gpu_reserve(&ctx->d_places, PARZ_MAX(nu, (size_t)1) * grid->rank * 8, 0,
                              err)) != PARZ_OK)
     return rc;
-  std::vector<unsigned long long> origins(n * grid->rank);
-  for (i = 0; i < n; i++)
-    memcpy(&origins[i * grid->rank], chunks[i].origin, grid->rank * 8);
+  std::vector<unsigned long long> origins(nu * grid->rank);
+  for (i = 0; i < nu; i++)
+    memcpy(&origins[i * grid->rank], chunks[use[i]].origin, grid->rank * 8);
   unsigned char* d_packed = (unsigned char*)ctx->d_chunk.ptr;
   unsigned char* d_dec = (unsigned char*)ctx->d_out.ptr;
-  e = n ? cudaMemcpyAsync(d_packed, packed, packed_bytes, cudaMemcpyHostToDevice, st)
-        : cudaSuccess;
-  if (e == cudaSuccess && n)
+  e = nu ? cudaMemcpyAsync(d_packed, packed, packed_bytes, cudaMemcpyHostToDevice, st)
+         : cudaSuccess;
+  if (e == cudaSuccess && nu)
     e = cudaMemcpyAsync(ctx->d_places.ptr, origins.data(), origins.size() * 8,
                         cudaMemcpyHostToDevice, st);
   if (e == cudaSuccess && fill) {
@@ -227,14 +261,14 @@ extern "C" int parz_gpu_assemble(parz_gpu_context* ctx, const parz_gpu_chunk_gri
   std::vector<const void*> bsrc;
   std::vector<void*> bdst;
   std::vector<size_t> bidx;
-  for (r0 = 0; r0 < n; r0 += round) {
-    const size_t m = PARZ_MIN(round, n - r0);
+  for (r0 = 0; r0 < nu; r0 += round) {
+    const size_t m = PARZ_MIN(round, nu - r0);
     bv.clear();
     bsrc.clear();
     bdst.clear();
     bidx.clear();
     for (i = 0; i < m; i++) {
-      const parz_gpu_chunk_ref* c = &chunks[r0 + i];
+      const parz_gpu_chunk_ref* c = &chunks[use[r0 + i]];
       unsigned char* slot = d_dec + i * chunk_bytes;
       if (c->raw) {
         e = cudaMemcpyAsync(slot, d_packed + c->at, chunk_bytes, cudaMemcpyDeviceToDevice, st);
@@ -242,10 +276,10 @@ extern "C" int parz_gpu_assemble(parz_gpu_context* ctx, const parz_gpu_chunk_gri
           return parz_gpu_cuda_fail(err, e, "placing an unfiltered chunk");
         continue;
       }
-      bv.push_back(views[r0 + i]);
+      bv.push_back(views[use[r0 + i]]);
       bsrc.push_back(d_packed + c->at);
       bdst.push_back(slot);
-      bidx.push_back(r0 + i);
+      bidx.push_back(use[r0 + i]);
     }
     size_t bad = 0;
     rc = parz_gpu_decode_device_batch(ctx, bv.size(), bv.data(), bsrc.data(), bdst.data(), st,

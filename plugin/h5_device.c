@@ -1,6 +1,7 @@
-/* parz_h5_read_device (parz_h5_device.h): the HDF5 half. Finds the dataset's stored chunks
- * (H5Dget_chunk_info_by_coord over the chunk grid), reads them unfiltered (H5Dread_chunk) into
- * the GPU context's pinned staging, and hands them to parz_gpu_assemble. */
+/* parz_h5_read_device (parz_h5_device.h): the HDF5 half. Finds the stored chunks that meet the
+ * selected box (H5Dget_chunk_info_by_coord over that part of the chunk grid), reads them
+ * unfiltered (H5Dread_chunk) into the GPU context's pinned staging, and hands them to
+ * parz_gpu_assemble. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,22 +94,81 @@ done:
   return rc;
 }
 
-/* Advances the chunk coordinate odometer; 0 once every chunk has been visited. */
-static int next_chunk(const parz_gpu_chunk_grid* g, hsize_t* at)
+/* The box `file_space` selects (parz_h5_read_device); PARZ_ERR_* for any other selection. */
+static int selected_box(hid_t file_space, const parz_gpu_chunk_grid* g, parz_gpu_box* box,
+                        parz_error* err)
+{
+  hsize_t dims[H5S_MAX_RANK], lo[H5S_MAX_RANK], hi[H5S_MAX_RANK];
+  unsigned k;
+  memset(box, 0, sizeof *box);
+  for (k = 0; k < g->rank; k++)
+    box->count[k] = g->dims[k];
+  if (file_space == H5S_ALL)
+    return PARZ_OK;
+  if (H5Sget_simple_extent_ndims(file_space) != (int)g->rank ||
+      H5Sget_simple_extent_dims(file_space, dims, NULL) < 0)
+    return parz_fail(err, PARZ_ERR_DIMS,
+                     "parz_h5_read_device: the selection's dataspace is not of the dataset's rank");
+  for (k = 0; k < g->rank; k++)
+    if (dims[k] != g->dims[k])
+      return parz_fail(err, PARZ_ERR_DIMS,
+                       "parz_h5_read_device: the selection's dataspace has extent %llu in "
+                       "dimension %u, the dataset %llu",
+                       (unsigned long long)dims[k], k, (unsigned long long)g->dims[k]);
+  switch (H5Sget_select_type(file_space)) {
+  case H5S_SEL_ALL:
+    return PARZ_OK;
+  case H5S_SEL_NONE:
+    memset(box->count, 0, sizeof box->count);
+    return PARZ_OK;
+  case H5S_SEL_HYPERSLABS: {
+    const hssize_t points = H5Sget_select_npoints(file_space);
+    uint64_t in_box = 1;
+    if (points < 0 || H5Sget_select_bounds(file_space, lo, hi) < 0)
+      break;
+    for (k = 0; k < g->rank; k++) {
+      if (hi[k] < lo[k] || hi[k] >= g->dims[k])
+        break;
+      box->start[k] = lo[k];
+      box->count[k] = hi[k] - lo[k] + 1;
+      in_box *= box->count[k]; /* at most the dataset's count */
+    }
+    if (k < g->rank)
+      break;
+    if (in_box == (uint64_t)points)
+      return PARZ_OK;
+    return parz_fail(err, PARZ_ERR_UNSUPPORTED,
+                     "parz_h5_read_device: the selection of %lld values is not one box (its "
+                     "bounds hold %llu); read it with H5Dread",
+                     (long long)points, (unsigned long long)in_box);
+  }
+  default:
+    return parz_fail(err, PARZ_ERR_UNSUPPORTED,
+                     "parz_h5_read_device: only a hyperslab of one block (or all, or none) is "
+                     "read into GPU memory; read point selections with H5Dread");
+  }
+  return parz_fail(err, PARZ_ERR_DIMS,
+                   "parz_h5_read_device: the selection's bounds lie outside the dataset");
+}
+
+/* Advances the chunk coordinate odometer over the chunks that meet the box (at: a chunk's
+ * first element); 0 once every one has been visited. */
+static int next_chunk(const parz_gpu_chunk_grid* g, const parz_gpu_box* box, hsize_t* at)
 {
   for (int k = (int)g->rank - 1; k >= 0; k--) {
     at[k] += g->chunk_dims[k];
-    if (at[k] < g->dims[k])
+    if (at[k] < box->start[k] + box->count[k])
       return 1;
-    at[k] = 0;
+    at[k] = box->start[k] - box->start[k] % g->chunk_dims[k];
   }
   return 0;
 }
 
-int parz_h5_read_device(parz_gpu_context* ctx, hid_t dset, void* d_dst, size_t dst_bytes,
-                        void* stream, parz_error* err)
+int parz_h5_read_device(parz_gpu_context* ctx, hid_t dset, hid_t file_space, void* d_dst,
+                        size_t dst_bytes, void* stream, parz_error* err)
 {
   struct dataset_info d;
+  parz_gpu_box box;
   hsize_t at[H5S_MAX_RANK];
   parz_gpu_chunk_ref* refs = NULL;
   size_t n = 0, cap = 0, packed = 0, i, failed;
@@ -118,21 +178,22 @@ int parz_h5_read_device(parz_gpu_context* ctx, hid_t dset, void* d_dst, size_t d
   unsigned k;
   if (!ctx || !d_dst)
     return parz_fail(err, PARZ_ERR_ARG, "parz_h5_read_device: NULL argument");
-  if ((rc = describe(dset, &d, err)) != PARZ_OK)
+  if ((rc = describe(dset, &d, err)) != PARZ_OK ||
+      (rc = selected_box(file_space, &d.grid, &box, err)) != PARZ_OK)
     return rc;
   for (k = 0; k < d.grid.rank; k++)
-    total = d.grid.dims[k] && total > UINT64_MAX / d.grid.dims[k] ? UINT64_MAX
-                                                                  : total * d.grid.dims[k];
+    total *= box.count[k]; /* no overflow: at most the dataset's count, which HDF5 holds */
   if (total > dst_bytes / parz_type_size(d.grid.type))
     return parz_fail(err, PARZ_ERR_BUFFER,
-                     "parz_h5_read_device: the dataset holds %llu values of %zu bytes, the "
+                     "parz_h5_read_device: the selection holds %llu values of %zu bytes, the "
                      "buffer %zu bytes",
                      (unsigned long long)total, parz_type_size(d.grid.type), dst_bytes);
   if (total == 0)
     return PARZ_OK;
 
-  /* the stored chunks: where they are and how long */
-  memset(at, 0, sizeof at);
+  /* the stored chunks that meet the box: where they are and how long */
+  for (k = 0; k < d.grid.rank; k++)
+    at[k] = box.start[k] - box.start[k] % d.grid.chunk_dims[k];
   do {
     unsigned mask = 0;
     haddr_t addr = HADDR_UNDEF;
@@ -165,7 +226,7 @@ int parz_h5_read_device(parz_gpu_context* ctx, hid_t dset, void* d_dst, size_t d
     }
     packed += ((size_t)size + 7) & ~(size_t)7;
     n++;
-  } while (next_chunk(&d.grid, at));
+  } while (next_chunk(&d.grid, &box, at));
 
   /* their bytes, unfiltered, into pinned memory */
   if (!(staging = (unsigned char*)parz_gpu_staging(ctx, packed, err))) {
@@ -191,8 +252,8 @@ int parz_h5_read_device(parz_gpu_context* ctx, hid_t dset, void* d_dst, size_t d
     }
   }
   failed = n; /* set by parz_gpu_assemble when one chunk is at fault */
-  rc = parz_gpu_assemble(ctx, &d.grid, staging, packed, n, refs, missing ? d.fill : NULL, d_dst,
-                         stream, &failed, err);
+  rc = parz_gpu_assemble(ctx, &d.grid, &box, staging, packed, n, refs, missing ? d.fill : NULL,
+                         d_dst, stream, &failed, err);
   if (rc != PARZ_OK && err && failed < n) {
     /* name the chunk by its place in the dataset */
     char what[sizeof err->message], where[96] = "";

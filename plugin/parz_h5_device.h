@@ -16,15 +16,19 @@
 extern "C" {
 #endif
 
-/* Reads the whole dataset `dset` into d_dst (GPU memory, dst_bytes long) as its native values
- * (little-endian float, double, int32 or int64: what H5Dread gives with H5T_NATIVE_FLOAT and the
- * like), on `stream` (a cudaStream_t; NULL for the default stream), and waits for it. The
- * dataset must be chunked with ParZ as its only filter; chunks never written take the fill
- * value. Any other dataset, a dataset whose chunks were stored without the filter in big-endian
- * order, a corrupt chunk (the message names it) or a CUDA failure returns an error code with a
- * message in err, and the caller may read with H5Dread instead. */
-int parz_h5_read_device(parz_gpu_context* ctx, hid_t dset, void* d_dst, size_t dst_bytes,
-                        void* stream, parz_error* err);
+/* Reads the values of `dset` that `file_space` selects into d_dst (GPU memory, dst_bytes long),
+ * as H5Dread(dset, native type, memory space of the selection's shape, file_space, ...) would:
+ * their native values (little-endian float, double, int32 or int64), densely in C order. The
+ * selection is H5S_ALL (the whole dataset), or a dataspace of the dataset's extent that selects
+ * everything, nothing, or one box: a hyperslab of one block, such as each rank of an MPI job
+ * reads of a checkpoint (only the chunks that meet it are read). Runs on `stream` (a
+ * cudaStream_t; NULL for the default stream) and waits for it. The dataset must be chunked with
+ * ParZ as its only filter; chunks never written take the fill value. Any other dataset or
+ * selection, a dataset whose chunks were stored without the filter in big-endian order, a
+ * corrupt chunk (the message names it) or a CUDA failure returns an error code with a message in
+ * err, and the caller may read with H5Dread instead. */
+int parz_h5_read_device(parz_gpu_context* ctx, hid_t dset, hid_t file_space, void* d_dst,
+                        size_t dst_bytes, void* stream, parz_error* err);
 
 #ifdef __cplusplus
 }

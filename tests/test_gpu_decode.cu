@@ -526,7 +526,7 @@ static void batch_cases(void)
 
 /* parz_gpu_assemble in rounds of two chunks: a 37x61 float array in 16x16 chunks (edge chunks
  * clipped), one chunk stored raw, one never written (fill value), against the serial decoder's
- * chunks placed on the host. */
+ * chunks placed on the host; the whole array, then boxes of it. */
 static void assemble_cases(void)
 {
   parz_gpu_chunk_grid g;
@@ -586,13 +586,53 @@ static void assemble_cases(void)
   ctx->tuning.round_bytes = 2 * cn * 4;
   parz_error e;
   size_t failed = refs.size();
-  int rc = parz_gpu_assemble(ctx, &g, packed.data(), packed.size(), refs.size(), refs.data(),
-                             &fill, d, 0, &failed, &e);
-  ctx->tuning.round_bytes = 0;
+  int rc = parz_gpu_assemble(ctx, &g, NULL, packed.data(), packed.size(), refs.size(),
+                             refs.data(), &fill, d, 0, &failed, &e);
   CHECK(rc == PARZ_OK, "assemble: %d (%s)", rc, rc ? e.message : "");
   std::vector<float> got(expect.size());
   cudaMemcpy(got.data(), d, got.size() * 4, cudaMemcpyDeviceToHost);
   CHECK(memcmp(got.data(), expect.data(), got.size() * 4) == 0, "assemble: array differs");
+  /* boxes of it, stored densely: inside one chunk, across chunks with the raw and the missing
+   * one, along the clipped edges, one value, the whole array, and none */
+  static const unsigned long long boxes[][4] = {{2, 3, 10, 11},  {5, 10, 26, 46}, {20, 0, 17, 61},
+                                                {36, 60, 1, 1},  {0, 0, 37, 61},  {0, 47, 37, 14},
+                                                {10, 20, 0, 5}};
+  for (const auto& bx : boxes) {
+    parz_gpu_box box;
+    memset(&box, 0, sizeof box);
+    box.start[0] = bx[0];
+    box.start[1] = bx[1];
+    box.count[0] = bx[2];
+    box.count[1] = bx[3];
+    std::vector<float> want(bx[2] * bx[3]), have(want.size());
+    for (size_t y = 0; y < bx[2]; y++)
+      for (size_t x = 0; x < bx[3]; x++)
+        want[y * bx[3] + x] = expect[(bx[0] + y) * 61 + bx[1] + x];
+    cudaMemset(d, 0xA5, expect.size() * 4);
+    rc = parz_gpu_assemble(ctx, &g, &box, packed.data(), packed.size(), refs.size(), refs.data(),
+                           &fill, d, 0, &failed, &e);
+    CHECK(rc == PARZ_OK, "assemble box %llu,%llu: %d (%s)", bx[0], bx[1], rc,
+          rc ? e.message : "");
+    cudaMemcpy(have.data(), d, have.size() * 4, cudaMemcpyDeviceToHost);
+    CHECK(memcmp(have.data(), want.data(), want.size() * 4) == 0,
+          "assemble box %llu,%llu +%llux%llu differs", bx[0], bx[1], bx[2], bx[3]);
+    if (bx[2] == 0) { /* nothing written */
+      uint32_t word = 0;
+      cudaMemcpy(&word, d, 4, cudaMemcpyDeviceToHost);
+      CHECK(word == 0xA5A5A5A5u, "assemble: an empty box wrote values");
+    }
+  }
+  {
+    parz_gpu_box box;
+    memset(&box, 0, sizeof box);
+    box.start[0] = 30;
+    box.count[0] = 8; /* to row 37 of 37 */
+    box.count[1] = 1;
+    rc = parz_gpu_assemble(ctx, &g, &box, packed.data(), packed.size(), refs.size(), refs.data(),
+                           &fill, d, 0, &failed, &e);
+    CHECK(rc == PARZ_ERR_DIMS, "assemble: a box past the array gave %d", rc);
+  }
+  ctx->tuning.round_bytes = 0;
   cudaFree(d);
 }
 

@@ -3,7 +3,8 @@
  * and int64, ranks 1 to 4, edge chunks, chunks with unit extents, a big-endian dataset, chunks
  * never written (fill value), a chunk HDF5 stored without the filter; and clear errors for a
  * corrupt chunk (named by its place), a ParZ chunk of another shape, other filters, a contiguous
- * dataset, a short buffer.
+ * dataset, a short buffer. Boxes of every dataset (hyperslabs of one block) against H5Dread of
+ * the same selection, and refusals of other selections.
  * Exits 77 (ctest SKIP) when no CUDA device is present.
  *
  * usage: test_h5_read_device SCRATCH_DIR */
@@ -60,25 +61,38 @@ static hid_t make_dataset(hid_t file, const char* name, hid_t file_type, int ran
   return d;
 }
 
-/* Reads dset both ways and compares; returns the status of parz_h5_read_device. */
-static int compare(hid_t dset, hid_t mem_type, const char* what)
+/* Reads dset both ways and compares, the whole of it (start NULL) or the box of count[] values
+ * from start[]; returns the status of parz_h5_read_device. */
+static int compare(hid_t dset, hid_t mem_type, const char* what, const hsize_t* start,
+                   const hsize_t* count)
 {
-  hid_t space = H5Dget_space(dset);
-  const size_t n = (size_t)H5Sget_simple_extent_npoints(space), bytes = n * H5Tget_size(mem_type);
-  unsigned char* ref = (unsigned char*)malloc(bytes);
-  unsigned char* got = (unsigned char*)malloc(bytes);
+  hid_t fs = H5S_ALL, ms = H5S_ALL;
+  size_t n;
+  if (start) {
+    fs = H5Dget_space(dset);
+    ms = H5Screate_simple(H5Sget_simple_extent_ndims(fs), count, NULL);
+    H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL);
+    n = (size_t)H5Sget_select_npoints(fs);
+  } else {
+    hid_t space = H5Dget_space(dset);
+    n = (size_t)H5Sget_simple_extent_npoints(space);
+    H5Sclose(space);
+  }
+  const size_t bytes = n * H5Tget_size(mem_type);
+  unsigned char* ref = (unsigned char*)malloc(bytes + 1);
+  unsigned char* got = (unsigned char*)malloc(bytes + 1);
   void* d = NULL;
   parz_error e;
   int rc;
-  H5Sclose(space);
-  CHECK(H5Dread(dset, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, ref) >= 0);
-  CHECK(cudaMalloc(&d, bytes) == cudaSuccess);
-  cudaMemset(d, 0xA5, bytes); /* poison: every value must be written */
-  rc = parz_h5_read_device(ctx, dset, d, bytes, NULL, &e);
+  CHECK(H5Dread(dset, mem_type, ms, fs, H5P_DEFAULT, ref) >= 0);
+  CHECK(cudaMalloc(&d, bytes + 1) == cudaSuccess);
+  cudaMemset(d, 0xA5, bytes + 1); /* poison: every value must be written, and nothing past */
+  rc = parz_h5_read_device(ctx, dset, fs, d, bytes, NULL, &e);
   if (rc != PARZ_OK) {
     fprintf(stderr, "%s: %s\n", what, e.message);
   } else {
-    cudaMemcpy(got, d, bytes, cudaMemcpyDeviceToHost);
+    cudaMemcpy(got, d, bytes + 1, cudaMemcpyDeviceToHost);
+    CHECK(got[bytes] == 0xA5);
     if (memcmp(got, ref, bytes)) {
       const size_t size = H5Tget_size(mem_type);
       size_t first = bytes, differ = 0;
@@ -95,10 +109,36 @@ static int compare(hid_t dset, hid_t mem_type, const char* what)
       failures++;
     }
   }
+  if (start) {
+    H5Sclose(ms);
+    H5Sclose(fs);
+  }
   cudaFree(d);
   free(ref);
   free(got);
   return rc;
+}
+
+/* The whole dataset, then boxes of it: the middle half in every dimension (across chunks), the
+ * last value (an edge chunk), and a slab one value thick in the first dimension across all the
+ * others (as an MPI rank reads its part). */
+static void compare_boxes(hid_t dset, hid_t mem_type, const char* what)
+{
+  hid_t space = H5Dget_space(dset);
+  hsize_t dims[H5S_MAX_RANK], start[H5S_MAX_RANK], count[H5S_MAX_RANK];
+  char label[160];
+  const int rank = H5Sget_simple_extent_dims(space, dims, NULL);
+  H5Sclose(space);
+  CHECK(compare(dset, mem_type, what, NULL, NULL) == PARZ_OK);
+  for (int b = 0; b < 3; b++) {
+    for (int k = 0; k < rank; k++) {
+      start[k] = b == 0 ? dims[k] / 4 : b == 1 ? dims[k] - 1 : k == 0 ? dims[0] / 2 : 0;
+      count[k] = b == 0 ? (dims[k] / 2 ? dims[k] / 2 : 1) : b == 1 || k == 0 ? 1 : dims[k];
+    }
+    snprintf(label, sizeof label, "%s, %s", what,
+             b == 0 ? "middle box" : b == 1 ? "last value" : "slab");
+    CHECK(compare(dset, mem_type, label, start, count) == PARZ_OK);
+  }
 }
 
 /* Writes values over the whole dataset, then closes it. */
@@ -274,6 +314,38 @@ static void write_refused(hid_t file)
   H5Dclose(d);
 }
 
+/* Selections: none (nothing written), a short buffer for a box, and refusals of selections that
+ * are not one box or not of the dataset's extent. */
+static void check_selections(hid_t file, void* d_buf, size_t bytes)
+{
+  parz_error e;
+  hid_t d = H5Dopen2(file, "f32_2d", H5P_DEFAULT); /* 200 x 300 */
+  hid_t fs = H5Dget_space(d);
+  uint32_t word = 0;
+  cudaMemset(d_buf, 0xA5, bytes);
+  H5Sselect_none(fs);
+  CHECK(parz_h5_read_device(ctx, d, fs, d_buf, bytes, NULL, &e) == PARZ_OK);
+  cudaMemcpy(&word, d_buf, 4, cudaMemcpyDeviceToHost);
+  CHECK(word == 0xA5A5A5A5u);
+  const hsize_t start[2] = {10, 20}, count[2] = {5, 6}, start2[2] = {100, 200};
+  H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL);
+  CHECK(parz_h5_read_device(ctx, d, fs, d_buf, 5 * 6 * 4 - 1, NULL, &e) == PARZ_ERR_BUFFER);
+  H5Sselect_hyperslab(fs, H5S_SELECT_OR, start2, NULL, count, NULL);
+  CHECK(parz_h5_read_device(ctx, d, fs, d_buf, bytes, NULL, &e) == PARZ_ERR_UNSUPPORTED);
+  printf("  two boxes: %s\n", e.message);
+  const hsize_t points[3][2] = {{0, 0}, {5, 7}, {199, 299}};
+  H5Sselect_elements(fs, H5S_SELECT_SET, 3, &points[0][0]);
+  CHECK(parz_h5_read_device(ctx, d, fs, d_buf, bytes, NULL, &e) == PARZ_ERR_UNSUPPORTED);
+  printf("  points: %s\n", e.message);
+  H5Sclose(fs);
+  const hsize_t other[2] = {200, 301};
+  fs = H5Screate_simple(2, other, NULL);
+  CHECK(parz_h5_read_device(ctx, d, fs, d_buf, bytes, NULL, &e) == PARZ_ERR_DIMS);
+  printf("  another extent: %s\n", e.message);
+  H5Sclose(fs);
+  H5Dclose(d);
+}
+
 static void check_refused(hid_t file)
 {
   parz_error e;
@@ -282,21 +354,30 @@ static void check_refused(hid_t file)
   hid_t d;
   cudaMalloc(&d_buf, bytes);
   d = H5Dopen2(file, "shuffled", H5P_DEFAULT);
-  CHECK(parz_h5_read_device(ctx, d, d_buf, bytes, NULL, &e) == PARZ_ERR_UNSUPPORTED);
+  CHECK(parz_h5_read_device(ctx, d, H5S_ALL, d_buf, bytes, NULL, &e) == PARZ_ERR_UNSUPPORTED);
   H5Dclose(d);
   d = H5Dopen2(file, "contiguous", H5P_DEFAULT);
-  CHECK(parz_h5_read_device(ctx, d, d_buf, bytes, NULL, &e) == PARZ_ERR_UNSUPPORTED);
+  CHECK(parz_h5_read_device(ctx, d, H5S_ALL, d_buf, bytes, NULL, &e) == PARZ_ERR_UNSUPPORTED);
   H5Dclose(d);
   d = H5Dopen2(file, "corrupt", H5P_DEFAULT);
-  CHECK(parz_h5_read_device(ctx, d, d_buf, bytes - 1, NULL, &e) == PARZ_ERR_BUFFER);
-  int rc = parz_h5_read_device(ctx, d, d_buf, bytes, NULL, &e);
+  CHECK(parz_h5_read_device(ctx, d, H5S_ALL, d_buf, bytes - 1, NULL, &e) == PARZ_ERR_BUFFER);
+  int rc = parz_h5_read_device(ctx, d, H5S_ALL, d_buf, bytes, NULL, &e);
   CHECK(rc == PARZ_ERR_STREAM);
   CHECK(rc == PARZ_OK || strstr(e.message, "the chunk at [32,0]") != NULL);
   if (rc != PARZ_OK)
     printf("  corrupt chunk: %s\n", e.message);
+  {
+    /* a box that stays clear of the corrupt chunk reads it not, and succeeds */
+    const hsize_t start[2] = {0, 10}, count[2] = {32, 54};
+    hid_t fs = H5Dget_space(d);
+    H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL);
+    CHECK(parz_h5_read_device(ctx, d, fs, d_buf, bytes, NULL, &e) == PARZ_OK);
+    H5Sclose(fs);
+  }
   H5Dclose(d);
+  check_selections(file, d_buf, bytes);
   d = H5Dopen2(file, "foreign", H5P_DEFAULT);
-  rc = parz_h5_read_device(ctx, d, d_buf, bytes, NULL, &e);
+  rc = parz_h5_read_device(ctx, d, H5S_ALL, d_buf, bytes, NULL, &e);
   CHECK(rc == PARZ_ERR_FORMAT);
   if (rc != PARZ_OK)
     printf("  foreign chunk: %s\n", e.message);
@@ -337,7 +418,7 @@ int main(int argc, char** argv)
     hid_t d = H5Dopen2(file, compared[i].name, H5P_DEFAULT);
     hid_t t = compared[i].is_float ? (compared[i].size == 4 ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE)
                                    : (compared[i].size == 4 ? H5T_NATIVE_INT : H5T_NATIVE_LLONG);
-    CHECK(compare(d, t, compared[i].what) == PARZ_OK);
+    compare_boxes(d, t, compared[i].what);
     H5Dclose(d);
   }
   check_refused(file);
