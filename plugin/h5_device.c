@@ -125,7 +125,8 @@ static int selected_box(hid_t file_space, const parz_gpu_chunk_grid* g, parz_gpu
     const hssize_t points = H5Sget_select_npoints(file_space);
     uint64_t in_box = 1;
     if (points < 0 || H5Sget_select_bounds(file_space, lo, hi) < 0)
-      break;
+      return parz_fail(err, PARZ_ERR_ARG,
+                       "parz_h5_read_device: HDF5 cannot give the selection's bounds");
     for (k = 0; k < g->rank; k++) {
       if (hi[k] < lo[k] || hi[k] >= g->dims[k])
         break;
