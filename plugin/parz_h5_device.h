@@ -3,8 +3,9 @@
  * H5Dread runs the filter once per chunk on the host and copies every decoded value into a host
  * buffer, so a read is bound by host memory copies however fast the decoder is. This reads the
  * stored (compressed) chunks with H5Dread_chunk, uploads them in one copy, and decodes and
- * places them on the GPU (parz_gpu_assemble): only compressed bytes cross PCIe. Library
- * `parz_h5_device` (links HDF5 1.10.5 or later and the CUDA decoder). */
+ * places them on the GPU (parz_gpu_assemble): only compressed bytes cross PCIe. Needs HDF5
+ * 1.10.5 or later and the CUDA decoder; installed as libparz_h5_device.so, with this header,
+ * parz_gpu.h, parz_chunk.h and parz.h in <prefix>/include/parz/. */
 #ifndef PARZ_H5_DEVICE_H
 #define PARZ_H5_DEVICE_H
 
