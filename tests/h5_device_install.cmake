@@ -3,13 +3,8 @@
 # them with the C compiler alone and runs: the headers stand alone, the API links, and the
 # library loads and works with no CUDA installed (its runtime is inside).
 # Usage: cmake -DBUILD= -DDEST= -DPREFIX= -DCC= -DSRC= -DOUT= -DHDF5_INC=a|b -DHDF5_LIBS=a|b -P
-file(REMOVE_RECURSE "${DEST}")
-execute_process(COMMAND ${CMAKE_COMMAND} -E env "DESTDIR=${DEST}"
-                        ${CMAKE_COMMAND} --install "${BUILD}" --component Unspecified
-                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "cmake --install failed:\n${out}")
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/install_into.cmake)
+parz_install_into("${BUILD}" "${DEST}" out)
 set(root "${DEST}${PREFIX}")
 foreach(f lib/libparz_h5_device.so include/parz/parz_h5_device.h include/parz/parz_gpu.h
           include/parz/parz_chunk.h include/parz/parz.h)
