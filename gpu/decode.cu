@@ -118,7 +118,7 @@ static void seg_setup(parz_gpu_context* ctx, const parz_chunk_view* v, const voi
   a->fault = s->fault;
   a->pdl = ctx->cc_major >= 9;
   a->block_end = PARZ_MIN(a->end * a->C, v->nblocks);
-  if (*scheme == PARZ_GPU_SCHEME_BLOCK && a->C > 1 && !a->fixed)
+  if (*scheme == PARZ_GPU_SCHEME_BLOCK && block_parses(*a))
     a->rel = s->rel; /* parz_gpu_scratch_reserve gave the chunk its share */
 }
 

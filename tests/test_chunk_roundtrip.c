@@ -16,7 +16,6 @@
 #include "test_chunk_common.h"
 
 static const parz_type types[4] = {PARZ_FLOAT, PARZ_DOUBLE, PARZ_INT32, PARZ_INT64};
-static const char* type_names[5] = {"?", "int32", "int64", "float", "double"};
 
 /* Shapes with partial blocks in every dimension. */
 static const size_t shapes[][5] = {
@@ -93,7 +92,7 @@ static void one_case(const parz_array* a, const void* data, int mode, parz_table
   cfg.segment_blocks = C;
   cfg.partition_segments = P;
   snprintf(what, sizeof what, "%s %uD %zux%zux%zux%zu %s table %d C %u P %u",
-           type_names[a->type], a->dims, a->shape[0], a->shape[1], a->shape[2], a->shape[3],
+           parz_type_name(a->type), a->dims, a->shape[0], a->shape[1], a->shape[2], a->shape[3],
            test_mode_name(mode), (int)kind, C, P);
   if (kind == PARZ_TABLE_NONE && !parz_params_fixed_rate(&cfg.params)) {
     chunk = test_encode(a, data, &cfg, &chunk_bytes);
@@ -317,7 +316,7 @@ static void zeros_and_strides(void) {
       c1 = test_encode(&a, compact, &cfg, &n1);
       c2 = test_encode(&view, big, &cfg, &n2);
       CHECK(c1 && c2 && n1 == n2 && !memcmp(c1, c2, n1), "strided %s %s differs",
-            type_names[a.type], test_mode_name(mode));
+            parz_type_name(a.type), test_mode_name(mode));
       free(c1);
       free(c2);
       free(zero);

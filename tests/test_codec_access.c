@@ -109,7 +109,7 @@ int main(void)
         tc_fill(a.type, data, parz_array_count(&a), k, &st);
         for (i = 0; i < 6; i++) {
           char what[96];
-          snprintf(what, sizeof what, "%s %uD %s params#%zu", tc_type_name(a.type), d,
+          snprintf(what, sizeof what, "%s %uD %s params#%zu", parz_type_name(a.type), d,
                    tc_kind_name(k), i);
           check(&a, data, &ps[i], &st, what);
         }

@@ -90,7 +90,7 @@ int main(void)
                        PARZ_OK, "%s", err.message);
           for (j = 0; j < nb; j++) {
             TC_CHECK(lens[j] <= maxb, "%s %uD kind %d params#%d: block of %u bits > bound %u",
-                     tc_type_name(a.type), d, k, i, lens[j], maxb);
+                     parz_type_name(a.type), d, k, i, lens[j], maxb);
             if (lens[j] > worst[i])
               worst[i] = lens[j];
           }
@@ -98,7 +98,7 @@ int main(void)
           free(lens);
         }
       }
-      printf("%-6s %uD worst/bound:", tc_type_name(a.type), d);
+      printf("%-6s %uD worst/bound:", parz_type_name(a.type), d);
       for (i = 0; i < 7; i++)
         printf(" %u/%u", worst[i], parz_block_max_bits(a.type, d, &ps[i]));
       printf("\n");

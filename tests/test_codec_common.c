@@ -291,17 +291,6 @@ int tc_parse_data_name(const char* name, parz_array* a)
   return p == end && d >= 1;
 }
 
-const char* tc_type_name(parz_type t)
-{
-  switch (t) {
-    case PARZ_FLOAT: return "float";
-    case PARZ_DOUBLE: return "double";
-    case PARZ_INT32: return "int32";
-    case PARZ_INT64: return "int64";
-    default: return "?";
-  }
-}
-
 void tc_params_name(const parz_params* p, char* buf, size_t n)
 {
   snprintf(buf, n, "(minbits %u, maxbits %u, maxprec %u, minexp %d)", p->minbits, p->maxbits,

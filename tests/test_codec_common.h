@@ -57,7 +57,6 @@ void* tc_read_file(const char* path, size_t* bytes);
 /* Parses "<name>_f32le_AxBxC.bin": type and C-order shape; 0 if the name does not fit. */
 int tc_parse_data_name(const char* name, parz_array* a);
 
-const char* tc_type_name(parz_type t);
 void tc_params_name(const parz_params* p, char* buf, size_t n);
 
 #endif

@@ -48,7 +48,7 @@ int main(void)
         }
         tc_zfp_rate(&ref, rates[i], types[t], d, &a2);
         TC_CHECK(s == PARZ_OK && same(&ours, &ref) && a1 == a2,
-                 "rate %g %s %uD: ours %u/%u, zfp %u/%u", rates[i], tc_type_name(types[t]), d,
+                 "rate %g %s %uD: ours %u/%u, zfp %u/%u", rates[i], parz_type_name(types[t]), d,
                  ours.minbits, ours.maxbits, ref.minbits, ref.maxbits);
         TC_CHECK((int)parz_params_mode(&ours) == from_zfp_mode(tc_zfp_mode(&ours)), "rate mode");
       }

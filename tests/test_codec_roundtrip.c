@@ -99,7 +99,7 @@ int main(void)
           if (tols[i] < ldexp(max_abs(a.type, data, n), a.type == PARZ_FLOAT ? -20 : -50))
             e = 0;
           TC_CHECK(e <= tols[i], "%s %uD %s: max error %g above tolerance %g",
-                   tc_type_name(a.type), d, tc_kind_name(k), e, tols[i]);
+                   parz_type_name(a.type), d, tc_kind_name(k), e, tols[i]);
           free(s);
         }
         free(data);
@@ -121,7 +121,7 @@ int main(void)
       data = malloc(n * 8);
       for (k = 0; k < TC_KINDS; k++) {
         tc_fill(a.type, data, n, k, &st);
-        snprintf(what, sizeof what, "%s %uD %s", tc_type_name(a.type), d, tc_kind_name(k));
+        snprintf(what, sizeof what, "%s %uD %s", parz_type_name(a.type), d, tc_kind_name(k));
         reversible_case(&a, data, what);
         /* sprinkle specials: NaNs with payloads, infinities, -0.0, subnormals, extremes */
         for (i = 0; i < n; i++) {
@@ -142,7 +142,7 @@ int main(void)
             memcpy((double*)data + i, &specials[(r >> 8) % 10], 8);
           }
         }
-        snprintf(what, sizeof what, "%s %uD %s+specials", tc_type_name(a.type), d,
+        snprintf(what, sizeof what, "%s %uD %s+specials", parz_type_name(a.type), d,
                  tc_kind_name(k));
         reversible_case(&a, data, what);
       }
@@ -174,7 +174,7 @@ int main(void)
         data = malloc(parz_array_count(&a) * 8);
         for (k = 0; k < TC_KINDS; k++) {
           tc_fill(a.type, data, parz_array_count(&a), k, &st);
-          reversible_case(&a, data, tc_type_name(a.type));
+          reversible_case(&a, data, parz_type_name(a.type));
         }
         free(data);
       }

@@ -112,7 +112,7 @@ int main(void)
         char what[160];
         tc_fill(a.type, data, n, k, &state);
         for (i = 0; i < np; i++) {
-          snprintf(what, sizeof what, "%s %uD %zux%zux%zux%zu %s", tc_type_name(a.type), a.dims,
+          snprintf(what, sizeof what, "%s %uD %zux%zux%zux%zu %s", parz_type_name(a.type), a.dims,
                    a.shape[0], a.shape[1], a.shape[2], a.shape[3], tc_kind_name(k));
           run_case(&a, data, &ps[i], what);
           cases++;
@@ -130,7 +130,7 @@ int main(void)
         }
         for (i = 0; i < np; i++) {
           char what[160];
-          snprintf(what, sizeof what, "%s %uD strided", tc_type_name(a.type), a.dims);
+          snprintf(what, sizeof what, "%s %uD strided", parz_type_name(a.type), a.dims);
           run_case(&s, sd, &ps[i], what);
           cases++;
         }

@@ -204,7 +204,6 @@ struct mode_case {
 static void synthetic_cases(int small)
 {
   static const parz_type types[] = {PARZ_FLOAT, PARZ_DOUBLE, PARZ_INT32, PARZ_INT64};
-  static const char* type_names[] = {"?", "int32", "int64", "float", "double"};
   static const mode_case modes[] = {{"rate", PARZ_MODE_RATE, 11.5},
                                     {"precision", PARZ_MODE_PRECISION, 19},
                                     {"accuracy", PARZ_MODE_ACCURACY, 1e-2},
@@ -271,8 +270,8 @@ static void synthetic_cases(int small)
           if (m->mode == PARZ_MODE_RATE && cfg.table == PARZ_TABLE_AUTO)
             cfg.table = PARZ_TABLE_NONE;
           unsigned char* chunk = encode(&a, data, &cfg, &bytes);
-          snprintf(what, sizeof what, "%s %uD %s table %d C=%d P=%d", type_names[a.type], dims,
-                   m->name, kinds[tk][0], kinds[tk][1], kinds[tk][2]);
+          snprintf(what, sizeof what, "%s %uD %s table %d C=%d P=%d", parz_type_name(a.type),
+                   dims, m->name, kinds[tk][0], kinds[tk][1], kinds[tk][2]);
           if (!chunk) {
             CHECK(0, "%s: encode failed", what);
             continue;

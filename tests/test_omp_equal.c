@@ -18,15 +18,6 @@
 static const int thread_counts[] = {1, 2, 3, 4, 7, 16};
 #define NTHREADS (int)(sizeof thread_counts / sizeof thread_counts[0])
 
-static const char* type_name(parz_type t) {
-  switch (t) {
-  case PARZ_INT32: return "int32";
-  case PARZ_INT64: return "int64";
-  case PARZ_FLOAT: return "float";
-  default: return "double";
-  }
-}
-
 /* Encodes serially and with every thread count, compares the chunks; decodes the serial chunk
  * serially and with every thread count, compares the arrays. Returns the number of checks. */
 static int check_policies_above(const char* what, const parz_array* a, const void* data,
@@ -96,7 +87,7 @@ static void tiny(void) {
         cfg.params = test_params(m, a.type, a.dims);
         cfg.segment_blocks = 1 + (uint32_t)(k % 2);
         cfg.partition_segments = 2;
-        snprintf(what, sizeof what, "tiny %s %uD #%zu %s", type_name(a.type), a.dims, k,
+        snprintf(what, sizeof what, "tiny %s %uD #%zu %s", parz_type_name(a.type), a.dims, k,
                  test_mode_name(m));
         checks += check_policies_above(what, &a, data, &cfg, 0);
       }
@@ -150,7 +141,7 @@ static void synthetic(void) {
           cfg.table = settings[s].table;
           cfg.segment_blocks = settings[s].c;
           cfg.partition_segments = settings[s].p;
-          snprintf(what, sizeof what, "%s %uD %s %s", type_name(a.type), dims, test_mode_name(m),
+          snprintf(what, sizeof what, "%s %uD %s %s", parz_type_name(a.type), dims, test_mode_name(m),
                    settings[s].name);
           checks += check_policies(what, &a, data, &cfg);
         }
@@ -182,7 +173,7 @@ static void nonfinite(void) {
       cfg.params = test_params(m, a.type, a.dims);
       cfg.segment_blocks = 6;
       cfg.partition_segments = 7;
-      snprintf(what, sizeof what, "%s non-finite every %d %s", type_name(a.type),
+      snprintf(what, sizeof what, "%s non-finite every %d %s", parz_type_name(a.type),
                m % 2 ? 3 : 997, test_mode_name(m));
       checks += check_policies(what, &a, data, &cfg);
       free(data);
@@ -210,7 +201,7 @@ static void random_bits(void) {
       cfg.params = test_params(m, a.type, a.dims);
       cfg.segment_blocks = 5;
       cfg.partition_segments = 3;
-      snprintf(what, sizeof what, "%s random bits %s", type_name(a.type), test_mode_name(m));
+      snprintf(what, sizeof what, "%s random bits %s", parz_type_name(a.type), test_mode_name(m));
       checks += check_policies(what, &a, data, &cfg);
       free(data);
     }
