@@ -7,6 +7,8 @@
  *   precision, reversible (float blocks stored as bit patterns included) and expert settings
  *   with minbits padding, on payloads that end inside a 32-bit word;
  * - the window decoder's values and end equal the general decoder's (parz_decode_block);
+ * - blocks written from the coder's rules with random bits (synthetic), which reach paths that
+ *   real data seldom does: the same two checks;
  * - garbage payloads (random bytes, lengths, starts, parameters) neither fault nor hang (run
  *   it under ASan/UBSan to see the first).
  * Usage: test_gpu_parse_host [rounds] */
@@ -154,6 +156,118 @@ static void check(const parz_params& p, const char* mode, int seed)
   }
 }
 
+/* Bits appended least significant first, as the payload stores them. */
+struct bit_sink {
+  std::vector<unsigned char> bytes;
+  uint64_t bits = 0;
+  void put(unsigned bit)
+  {
+    if (bits % 8 == 0)
+      bytes.push_back(0);
+    bytes.back() |= (unsigned char)((bit & 1u) << (bits % 8));
+    bits++;
+  }
+};
+
+/* Lossy blocks written straight from the bit-plane coder's rules rather than from data: every
+ * plane's raw bits random, group tests that are 1 with probability ev/8, runs of zeros of any
+ * length up to the last coefficient (which takes no terminating one), headers with exponents
+ * that give from 0 to all planes. Real data rarely makes some of these (a long run ending at the
+ * last coefficient, runs longer than 31 in 3D and 4D, many events in a plane), yet the parsers
+ * have a path for each: the nested parser's path for runs past its window was reached by these
+ * streams alone. Every parser that applies must find every block start, and the window decoder
+ * must agree with the general decoder on every block's values and end. */
+template <parz_type T, unsigned D>
+static void synthetic(const parz_params& p, const char* mode, int seed)
+{
+  const bool wide = T == PARZ_DOUBLE || T == PARZ_INT64;
+  const bool header = T == PARZ_FLOAT || T == PARZ_DOUBLE;
+  const unsigned size = 1u << (2 * D), intprec = wide ? 64u : 32u, ebits = wide ? 11u : 8u;
+  const int ebias = wide ? 1023 : 127;
+  srand(seed);
+  for (unsigned ev = 1; ev < 8; ev += 2) {
+    const unsigned nb = 200;
+    bit_sink out;
+    std::vector<uint64_t> start(nb + 1);
+    for (unsigned b = 0; b < nb; b++) {
+      start[b] = out.bits;
+      unsigned planes = PARZ_MIN(p.maxprec, intprec);
+      if (header) {
+        const bool nz = rand() % 10 != 0;
+        out.put(nz);
+        if (!nz)
+          continue; /* minbits <= 1: no padding */
+        const int draw = p.minexp - 2 * ((int)D + 1) - 2 + rand() % (int)(intprec + 6);
+        const int emax = PARZ_MAX(1 - ebias, PARZ_MIN(ebias, draw));
+        const unsigned e = (unsigned)(emax + ebias);
+        for (unsigned k = 0; k < ebits; k++)
+          out.put(e >> k);
+        planes = PARZ_MIN(parz_block_precision(emax, p.maxprec, p.minexp, D), intprec);
+      }
+      unsigned n = 0;
+      for (unsigned k = 0; k < planes; k++) {
+        for (unsigned r = 0; r < n; r++)
+          out.put((unsigned)rand());
+        while (n < size) {
+          const bool one = (unsigned)rand() % 8 < ev;
+          out.put(one);
+          if (!one)
+            break;
+          /* the next significant coefficient: near, or (one time in four) anywhere up to the
+           * last */
+          unsigned j = n + (rand() % 4 ? (unsigned)rand() % 3 : (unsigned)rand() % (size - n));
+          j = PARZ_MIN(j, size - 1);
+          for (unsigned z = n; z < j; z++)
+            out.put(0);
+          if (j < size - 1)
+            out.put(1);
+          n = j + 1;
+        }
+      }
+    }
+    start[nb] = out.bits;
+    out.bytes.resize(out.bytes.size() + 8);
+    for (unsigned C : {7u, 64u}) {
+      std::vector<uint32_t> rel(C);
+      for (unsigned b0 = 0; b0 < nb; b0 += C) {
+        const unsigned m = PARZ_MIN(C, nb - b0);
+        auto agrees = [&](unsigned long long got, const char* name) {
+          bool ok = got == start[b0 + m];
+          for (unsigned i = 0; i < m; i++)
+            ok = ok && rel[i] == start[b0 + i] - start[b0];
+          checks++;
+          if (!ok)
+            fail(name, mode, T, D, b0);
+        };
+        const size_t bytes = (start[nb] + 7) / 8;
+        if (D <= 2 && parz_skip_small_ok(T, D, &p))
+          agrees(skip_small<T, D, false>(out.bytes.data(), bytes, start[b0], m, &p, rel.data()),
+                 "synthetic, parz_skip_segment_small");
+        if (parz_skip_segment_ok(T, D, &p))
+          agrees(parz_skip_segment<T, D>(out.bytes.data(), bytes, start[b0], m, &p, rel.data()),
+                 "synthetic, parz_skip_segment");
+      }
+    }
+    if constexpr (D <= 2) {
+      if (parz_skip_small_ok(T, D, &p)) {
+        const size_t bytes = (start[nb] + 7) / 8;
+        for (unsigned b = 0; b < nb; b++) {
+          raw_t<T> want[16], got[16];
+          parz_reader r;
+          parz_reader_init(&r, out.bytes.data(), bytes, start[b]);
+          parz_decode_block(&r, T, D, &p, want);
+          const unsigned long long end = parz_decode_block_small<T, D, false>(
+              out.bytes.data(), bytes, start[b], &p, got);
+          checks++;
+          if (end != parz_reader_tell(&r) || end != start[b + 1] ||
+              memcmp(want, got, sizeof(raw_t<T>) << (2 * D)))
+            fail("synthetic, parz_decode_block_small", mode, T, D, b);
+        }
+      }
+    }
+  }
+}
+
 template <unsigned D>
 static void each_type(const parz_params& p, const char* mode, int seed)
 {
@@ -161,6 +275,12 @@ static void each_type(const parz_params& p, const char* mode, int seed)
   check<PARZ_DOUBLE, D>(p, mode, seed);
   check<PARZ_INT32, D>(p, mode, seed);
   check<PARZ_INT64, D>(p, mode, seed);
+  if (p.minexp >= PARZ_MIN_EXP && p.minbits <= 1 && (D <= 2 || seed == 1)) {
+    synthetic<PARZ_FLOAT, D>(p, mode, seed);
+    synthetic<PARZ_DOUBLE, D>(p, mode, seed);
+    synthetic<PARZ_INT32, D>(p, mode, seed);
+    synthetic<PARZ_INT64, D>(p, mode, seed);
+  }
 }
 
 static void each_rank(const parz_params& p, const char* mode, int seed)
