@@ -211,16 +211,7 @@ __device__ __forceinline__ void hybrid_span(const seg_args& a, unsigned long lon
     if (lane == 0)
       v += parz_gpu_load_le(r0, 8) + before;
   }
-  bool head = lane == 0 || k == 0;
-#pragma unroll
-  for (unsigned d = 1; d < 32; d <<= 1) {
-    const unsigned long long t = __shfl_up_sync(0xffffffffu, v, d);
-    const bool th = __shfl_up_sync(0xffffffffu, head, d);
-    if (lane >= d && !head) {
-      v += t;
-      head = th;
-    }
-  }
+  v = parz_gpu_warp_scan(v, k == 0);
   *start = v - l;
   *len = l;
 }

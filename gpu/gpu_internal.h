@@ -126,6 +126,26 @@ __device__ __forceinline__ unsigned long long parz_gpu_load_le(const unsigned ch
   return v;
 }
 
+/* Inclusive prefix sum of v over the lanes of a warp (all of them take part), restarting at
+ * every lane whose `head` is set and at lane 0: the table's segment lengths become offsets with
+ * it, one partition at a time (offsets.cu) or across partition starts (decode_kernels.cuh,
+ * hybrid_span). */
+__device__ __forceinline__ unsigned long long parz_gpu_warp_scan(unsigned long long v, bool head)
+{
+  const unsigned lane = threadIdx.x & 31u;
+  head = head || lane == 0;
+#pragma unroll
+  for (unsigned d = 1; d < 32; d <<= 1) {
+    const unsigned long long t = __shfl_up_sync(0xffffffffu, v, d);
+    const bool th = __shfl_up_sync(0xffffffffu, head, d);
+    if (!head) {
+      v += t;
+      head = th;
+    }
+  }
+  return v;
+}
+
 /* x / y, in 32 bits where both fit: a 64-bit division is a long software routine. */
 __device__ __forceinline__ unsigned long long parz_gpu_div(unsigned long long x,
                                                           unsigned long long y)

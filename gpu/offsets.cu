@@ -44,13 +44,7 @@ __device__ __forceinline__ void scan_offsets(const table_args& a, unsigned long 
   for (unsigned long long j0 = 0; j0 < m; j0 += 32) {
     unsigned long long j = j0 + lane;
     unsigned long long len = j < m ? parz_gpu_load_le(rec + a.width * j, a.width) : 0;
-    unsigned long long incl = len;
-#pragma unroll
-    for (unsigned d = 1; d < 32; d <<= 1) {
-      unsigned long long t = __shfl_up_sync(0xffffffffu, incl, d);
-      if (lane >= d)
-        incl += t;
-    }
+    unsigned long long incl = parz_gpu_warp_scan(len, false);
     if (j < m)
       a.offsets[s0 + j] = base + incl - len;
     base += __shfl_sync(0xffffffffu, incl, 31);
