@@ -143,6 +143,13 @@ PARZ_HD uint64_t parz_word_load(const unsigned char* p)
 
 PARZ_HD void parz_word_store(unsigned char* p, uint64_t v)
 {
+#if defined(__CUDA_ARCH__)
+  /* the GPU encoder's streams are 8-byte aligned: one store instead of eight */
+  if (((uintptr_t)p & 7u) == 0) {
+    *(unsigned long long*)p = (unsigned long long)v;
+    return;
+  }
+#endif
   p[0] = (unsigned char)v;
   p[1] = (unsigned char)(v >> 8);
   p[2] = (unsigned char)(v >> 16);

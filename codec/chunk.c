@@ -156,6 +156,24 @@ int parz_chunk_layout_auto(parz_chunk_view* v, const parz_array* a, const parz_c
                             : PARZ_OK;
 }
 
+int parz_chunk_settle(parz_chunk_view* v, const parz_array* a, const parz_chunk_config* cfg,
+                      uint64_t payload_bits, uint64_t nexceptions, parz_error* err) {
+  uint64_t payload_bytes = 8u * (payload_bits / 64u + (payload_bits % 64u != 0));
+  int rc = parz_chunk_layout(v, a, cfg, err);
+  if (rc == PARZ_OK && cfg->segment_blocks == 0 && parz_chunk_auto_c(v))
+    rc = parz_chunk_layout_auto(v, a, cfg, payload_bytes, err);
+  if (rc != PARZ_OK)
+    return rc;
+  v->payload_bits = payload_bits;
+  v->payload_bytes = (size_t)payload_bytes;
+  v->nexceptions = nexceptions;
+  return PARZ_OK;
+}
+
+size_t parz_chunk_head_bytes(const parz_chunk_view* v) {
+  return PARZ_HEADER_BYTES + v->table_bytes + (size_t)v->nexceptions * PARZ_EXCEPTION_BYTES;
+}
+
 size_t parz_chunk_bound(const parz_array* a, const parz_chunk_config* cfg) {
   parz_chunk_view v;
   uint64_t total, exc = 0, stream;

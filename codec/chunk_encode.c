@@ -94,7 +94,7 @@ int parz_chunk_encoder_begin(parz_chunk_encoder** out, const parz_array* a, cons
   }
   for (s = 0; s < enc->v.nsegments; s++)
     enc->seg_bits[s] = UNIT_NOT_ENCODED;
-  enc->head_bytes = PARZ_HEADER_BYTES + enc->v.table_bytes + (size_t)nexc * PARZ_EXCEPTION_BYTES;
+  enc->head_bytes = parz_chunk_head_bytes(&enc->v);
   *out = enc;
   return PARZ_OK;
 }
@@ -179,20 +179,13 @@ static uint64_t payload_bits(const parz_chunk_encoder* enc) {
 
 static size_t padded_bytes(uint64_t bits) { return (size_t)(8u * (bits / 64u + (bits % 64u != 0))); }
 
-/* The chunk's layout for a payload of `bits` bits: the units' own, or with auto C the one
- * parz_chunk_layout_auto picks; *head gets its header + table + exceptions bytes. */
+/* The chunk's layout for a payload of `bits` bits (parz_chunk_settle); *head gets its header +
+ * table + exceptions bytes. */
 static int settle(const parz_chunk_encoder* enc, uint64_t bits, parz_chunk_view* fin,
                   size_t* head, parz_error* err) {
-  if (!enc->auto_c) {
-    *fin = enc->v;
-  } else {
-    int rc = parz_chunk_layout_auto(fin, &enc->v.array, &enc->cfg, padded_bytes(bits), err);
-    if (rc != PARZ_OK)
-      return rc;
-    fin->nexceptions = enc->v.nexceptions;
-  }
-  *head = PARZ_HEADER_BYTES + fin->table_bytes + (size_t)fin->nexceptions * PARZ_EXCEPTION_BYTES;
-  return PARZ_OK;
+  int rc = parz_chunk_settle(fin, &enc->v.array, &enc->cfg, bits, enc->v.nexceptions, err);
+  *head = parz_chunk_head_bytes(fin);
+  return rc;
 }
 
 size_t parz_chunk_encoder_size(const parz_chunk_encoder* enc) {
@@ -243,8 +236,6 @@ int parz_chunk_encoder_write_head(parz_chunk_encoder* enc, void* dst, size_t dst
     return parz_fail(err, PARZ_ERR_ARG, "write_head before every segment was encoded");
   if ((rc = settle(enc, bits, &fin, &head, err)) != PARZ_OK)
     return rc;
-  fin.payload_bits = bits;
-  fin.payload_bytes = padded_bytes(bits);
   size = head + fin.payload_bytes;
   if (dst_bytes < size)
     return parz_fail(err, PARZ_ERR_BUFFER, "chunk needs %zu bytes, buffer has %zu", size,

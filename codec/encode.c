@@ -34,12 +34,12 @@ PARZ_HD size_t encode_run(parz_writer* w, const parz_grid* g, parz_block_pos* po
                           parz_type type, unsigned dims, const parz_params* p, const void* data,
                           size_t count, uint32_t* block_bits)
 {
-  uint64_t block[256];
+  uint64_t block[256], work[256];
   size_t i;
   for (i = 0; i < count; i++) {
     unsigned n;
     parz_grid_gather(g, pos, data, block);
-    n = parz_encode_block(w, type, dims, p, block);
+    n = parz_encode_block(w, type, dims, p, block, work);
     if (block_bits)
       block_bits[i] = n;
     if (w->err)

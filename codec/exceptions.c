@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "exceptions.h"
+#include "standin.h"
 #include "table_endian.h"
 
 /* The array seen as 4-D: leading unit extents added, strides in elements. Blocks of a rank-d
@@ -42,11 +43,6 @@ static int is_contiguous(const view4* v) {
          v->s[0] == (ptrdiff_t)(v->n[3] * v->n[2] * v->n[1]);
 }
 
-static unsigned nonfinite32(uint32_t u) { return (u & 0x7f800000u) == 0x7f800000u; }
-static unsigned nonfinite64(uint64_t u) {
-  return (u & 0x7ff0000000000000ull) == 0x7ff0000000000000ull;
-}
-
 /* Branch-free counting loops: this scan runs before every encode, so it must cost next to
  * nothing next to the codec. */
 static uint64_t count32(const unsigned char* p, size_t n) {
@@ -55,7 +51,7 @@ static uint64_t count32(const unsigned char* p, size_t n) {
   for (i = 0; i < n; i++) {
     uint32_t u;
     memcpy(&u, p + 4 * i, 4);
-    c += nonfinite32(u);
+    c += parz_nonfinite32(u);
   }
   return c;
 }
@@ -66,7 +62,7 @@ static uint64_t count64(const unsigned char* p, size_t n) {
   for (i = 0; i < n; i++) {
     uint64_t u;
     memcpy(&u, p + 8 * i, 8);
-    c += nonfinite64(u);
+    c += parz_nonfinite64(u);
   }
   return c;
 }
@@ -95,11 +91,11 @@ uint64_t parz_exceptions_count(const parz_array* a, const void* data) {
           if (size == 4) {
             uint32_t u;
             memcpy(&u, p, 4);
-            c += nonfinite32(u);
+            c += parz_nonfinite32(u);
           } else {
             uint64_t u;
             memcpy(&u, p, 8);
-            c += nonfinite64(u);
+            c += parz_nonfinite64(u);
           }
         }
       }
@@ -119,51 +115,33 @@ static uint64_t load_bits(const unsigned char* p, size_t size) {
 }
 
 static unsigned nonfinite(uint64_t bits, size_t size) {
-  return size == 4 ? nonfinite32((uint32_t)bits) : nonfinite64(bits);
+  return size == 4 ? parz_nonfinite32((uint32_t)bits) : parz_nonfinite64(bits);
 }
 
-/* Replaces the non-finite values of one block (the values at idx[0..n)) of the contiguous array
- * c by the mean of its finite values, or 0. The mean is accumulated in double in C order, each
- * term divided first so that doubles near DBL_MAX cannot overflow the sum. */
+/* Replaces the non-finite values of one block (the values at idx[0..n), in C order) of the
+ * contiguous array c by the block's stand-in (standin.h). */
 static void clean_block(unsigned char* c, size_t size, const size_t* idx, unsigned n) {
-  unsigned i, finite = 0, bad = 0;
-  double mean = 0;
+  unsigned i, bad = 0;
+  uint32_t v32[256];
+  uint64_t v64[256];
   for (i = 0; i < n; i++) {
-    if (nonfinite(load_bits(c + size * idx[i], size), size))
-      bad++;
-    else
-      finite++;
+    uint64_t bits = load_bits(c + size * idx[i], size);
+    bad += nonfinite(bits, size);
+    v32[i] = (uint32_t)bits;
+    v64[i] = bits;
   }
   if (!bad)
     return;
-  for (i = 0; i < n; i++) {
-    const unsigned char* p = c + size * idx[i];
-    if (!nonfinite(load_bits(p, size), size)) {
-      double x;
-      if (size == 4) {
-        float f;
-        memcpy(&f, p, 4);
-        x = f;
-      } else {
-        memcpy(&x, p, 8);
-      }
-      mean += x / finite;
-    }
-  }
-  if (!(mean - mean == 0))   /* rounding pushed a mean of huge values past the range */
-    mean = 0;
-  for (i = 0; i < n; i++) {
-    unsigned char* p = c + size * idx[i];
-    if (nonfinite(load_bits(p, size), size)) {
-      if (size == 4) {
-        float f = (float)mean;
-        if (!(f - f == 0))
-          f = 0;
-        memcpy(p, &f, 4);
-      } else {
-        memcpy(p, &mean, 8);
-      }
-    }
+  if (size == 4) {
+    uint32_t s = parz_standin32(v32, n);
+    for (i = 0; i < n; i++)
+      if (parz_nonfinite32(v32[i]))
+        memcpy(c + 4 * idx[i], &s, 4);
+  } else {
+    uint64_t s = parz_standin64(v64, n);
+    for (i = 0; i < n; i++)
+      if (parz_nonfinite64(v64[i]))
+        memcpy(c + 8 * idx[i], &s, 8);
   }
 }
 

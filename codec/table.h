@@ -59,6 +59,16 @@ int parz_chunk_auto_c(const parz_chunk_view* v);
 int parz_chunk_layout_auto(parz_chunk_view* v, const parz_array* a, const parz_chunk_config* cfg,
                            uint64_t payload_bytes, parz_error* err);
 
+/* The layout of a chunk whose payload is encoded (payload_bits bits) with nexceptions
+ * exception records: parz_chunk_layout's, or with auto C (cfg C = 0, parz_chunk_auto_c) the one
+ * parz_chunk_layout_auto picks for this payload; payload and exception fields filled. Every
+ * encoder (serial, OpenMP, GPU) settles its chunks here, so they agree on C. */
+int parz_chunk_settle(parz_chunk_view* v, const parz_array* a, const parz_chunk_config* cfg,
+                      uint64_t payload_bits, uint64_t nexceptions, parz_error* err);
+
+/* Bytes before the payload: header, table and exception records. */
+size_t parz_chunk_head_bytes(const parz_chunk_view* v);
+
 /* Writes the PARZ_HEADER_BYTES header of v (sizes from v's table_bytes, nexceptions,
  * payload_bytes, payload_bits) without its checksum field. */
 void parz_chunk_header_write(const parz_chunk_view* v, unsigned char* dst);
