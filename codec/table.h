@@ -6,6 +6,10 @@
 
 #include "parz_chunk.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Sane upper limits for C and P. 65536 keeps C * (worst block) below 2^32 for every type and
  * rank, so a 32-bit length field can never overflow. */
 #define PARZ_MAX_SEGMENT_BLOCKS 65536u
@@ -75,5 +79,9 @@ void parz_chunk_header_write(const parz_chunk_view* v, unsigned char* dst);
 
 /* Stores the checksum of dst[0..head_bytes) (header, table, exceptions) into the header. */
 void parz_chunk_header_seal(unsigned char* dst, size_t head_bytes);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -69,6 +69,8 @@ extern "C" void parz_gpu_context_free(parz_gpu_context* ctx)
     cudaStreamSynchronize(ctx->copy_stream);
   if (ctx->args_copied)
     cudaEventSynchronize(ctx->args_copied); /* a batch's upload from h_args */
+  if (ctx->enc_uploaded)
+    cudaEventSynchronize(ctx->enc_uploaded); /* an encode's upload from h_enc_args */
   release(&ctx->d_offsets, 0);
   release(&ctx->d_rel, 0);
   release(&ctx->d_fault, 0);
@@ -80,11 +82,25 @@ extern "C" void parz_gpu_context_free(parz_gpu_context* ctx)
   release(&ctx->d_out, 0);
   release(&ctx->h_in, 1);
   release(&ctx->h_out, 1);
+  release(&ctx->enc_slots, 0);
+  release(&ctx->enc_lens, 0);
+  release(&ctx->enc_offsets, 0);
+  release(&ctx->enc_scan, 0);
+  release(&ctx->enc_counts, 0);
+  release(&ctx->enc_exc, 0);
+  release(&ctx->enc_sizes, 0);
+  release(&ctx->h_enc_sizes, 1);
+  release(&ctx->enc_args, 0);
+  release(&ctx->h_enc_args, 1);
+  release(&ctx->enc_heads, 0);
+  release(&ctx->h_enc_heads, 1);
   for (i = 0; i < PARZ_GPU_PIECES_MAX; i++)
     if (ctx->piece_done[i])
       cudaEventDestroy(ctx->piece_done[i]);
   if (ctx->args_copied)
     cudaEventDestroy(ctx->args_copied);
+  if (ctx->enc_uploaded)
+    cudaEventDestroy(ctx->enc_uploaded);
   if (ctx->stream)
     cudaStreamDestroy(ctx->stream);
   if (ctx->copy_stream)
@@ -127,6 +143,8 @@ extern "C" int parz_gpu_context_create(parz_gpu_context** out, int device, parz_
     e = cudaEventCreateWithFlags(&ctx->piece_done[i], cudaEventDisableTiming);
   if (e == cudaSuccess)
     e = cudaEventCreateWithFlags(&ctx->args_copied, cudaEventDisableTiming);
+  if (e == cudaSuccess)
+    e = cudaEventCreateWithFlags(&ctx->enc_uploaded, cudaEventDisableTiming);
   if (e != cudaSuccess) {
     rc = parz_gpu_cuda_fail(err, e, "creating the GPU context");
     parz_gpu_context_free(ctx);

@@ -4,6 +4,7 @@
 #define PARZ_GPU_DECODE_KERNELS_CUH
 
 #include "block_small.cuh"
+#include "block_type.cuh"
 #include "gpu_internal.h"
 
 #define WARPS_PER_CTA 4
@@ -61,19 +62,6 @@ __device__ __forceinline__ void report_fault(parz_gpu_fault* f, unsigned long lo
   atomicMin(&f->segment, segment);
   atomicOr(&f->code, code);
 }
-
-template <parz_type T>
-struct raw_of {
-  typedef uint32_t type;
-};
-template <>
-struct raw_of<PARZ_DOUBLE> {
-  typedef uint64_t type;
-};
-template <>
-struct raw_of<PARZ_INT64> {
-  typedef uint64_t type;
-};
 
 /* One block, by the CPU's code. Returns the bits it occupied. */
 template <parz_type T, unsigned D>

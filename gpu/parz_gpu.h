@@ -1,6 +1,7 @@
-/* ParZ CUDA decoder. Plain C interface (no CUDA types) so that plugin/ and C programs include it
- * without nvcc; streams are passed as void* (a cudaStream_t). Output is bit-identical to the
- * serial decoder (codec/parz_chunk.h), non-finite exceptions included. */
+/* ParZ on CUDA: decoder and encoder. Plain C interface (no CUDA types) so that plugin/ and C
+ * programs include it without nvcc; streams are passed as void* (a cudaStream_t). Output is
+ * bit-identical to the serial decoder and encoder (codec/parz_chunk.h): the same arrays from a
+ * chunk, the same chunk from an array, non-finite exceptions included. */
 #ifndef PARZ_GPU_H
 #define PARZ_GPU_H
 
@@ -30,6 +31,28 @@ int parz_gpu_decode_device(parz_gpu_context* ctx, const parz_chunk_view* view,
 int parz_gpu_decode_device_batch(parz_gpu_context* ctx, size_t n, const parz_chunk_view* views,
                                  const void* const* d_chunks, void* const* d_dsts, void* stream,
                                  size_t* failed, parz_error* err);
+
+/* Device API: encodes an array in GPU memory (d_data, laid out as `a` says: C order or its
+ * strides, values aligned to their size) into a ParZ chunk in GPU memory (d_chunk, 8-byte
+ * aligned, chunk_bytes long) on the caller's stream: the bytes parz_chunk_encode writes for the
+ * same array and configuration. chunk_bytes = parz_chunk_bound always suffices; a smaller buffer
+ * works when the chunk fits, else PARZ_ERR_BUFFER and nothing is written. Returns once the
+ * chunk's size (*written) is known, with the rest of the work queued on the stream: the chunk is
+ * complete when the stream has run up to here. */
+int parz_gpu_encode_device(parz_gpu_context* ctx, const parz_array* a, const void* d_data,
+                           const parz_chunk_config* cfg, void* d_chunk, size_t chunk_bytes,
+                           size_t* written, void* stream, parz_error* err);
+
+/* Device API for many chunks under one configuration (the chunks of a dataset, say, each a box
+ * of one array seen through its strides): array i at d_data[i] into chunk i at d_chunks[i]
+ * (chunk_bytes[i] long), its size into written[i]. Chunks of one type and rank share every
+ * kernel launch. A chunk that does not fit its buffer fails the call before anything is written
+ * (PARZ_ERR_BUFFER; *failed, when not NULL, is its index). */
+int parz_gpu_encode_device_batch(parz_gpu_context* ctx, size_t n, const parz_array* arrays,
+                                 const void* const* d_data, const parz_chunk_config* cfg,
+                                 void* const* d_chunks, const size_t* chunk_bytes,
+                                 size_t* written, void* stream, size_t* failed,
+                                 parz_error* err);
 
 /* An array stored as chunks of one shape, C order (HDF5's chunked layout): chunks at the edges
  * are full size, their values past the array's extent unused. */
@@ -74,6 +97,13 @@ int parz_gpu_assemble(parz_gpu_context* ctx, const parz_gpu_chunk_grid* grid,
                       const parz_gpu_box* box, const void* packed, size_t packed_bytes, size_t n,
                       const parz_gpu_chunk_ref* chunks, const void* fill, void* d_dst,
                       void* stream, size_t* failed, parz_error* err);
+
+/* Filter path for writes: host array in (contiguous, as `a` says), host chunk out (dst,
+ * dst_bytes), through pinned staging; the bytes of parz_chunk_encode. Any CUDA failure returns
+ * PARZ_ERR_DEVICE (the caller falls back to the CPU). */
+int parz_gpu_chunk_encode(parz_gpu_context* ctx, const parz_array* a, const void* data,
+                          const parz_chunk_config* cfg, void* dst, size_t dst_bytes,
+                          size_t* written, parz_error* err);
 
 /* Filter path: host chunk in, host array out, with pinned staging and copies overlapped with
  * decoding. Any CUDA failure returns PARZ_ERR_DEVICE (the caller falls back to the CPU). */

@@ -12,17 +12,17 @@
 #include "parz_gpu.h"
 #endif
 
-/* auto mode: chunks that decode to at least this many bytes go to the GPU when one is usable;
- * smaller ones stay on the CPU, where the host-device copies and kernel launches of the GPU path
- * would dominate. TUNED BY THE GPU ENGINEER (issue 5) from measurements on the GPU machine. */
+/* auto mode: chunks that decode to at least this many bytes go to the GPU when one is usable,
+ * to be decoded or encoded; smaller ones stay on the CPU, where the host-device copies and
+ * kernel launches of the GPU path would dominate. */
 #define PARZ_DISPATCH_GPU_MIN_BYTES ((size_t)4 * 1024 * 1024)
 
 #ifdef PARZ_HAVE_CUDA
-/* The GPU context is created lazily on the first GPU decode and reused for the life of the
- * process, behind a mutex: HDF5 runs filters one at a time (its library lock), so one context
- * serves every caller without waiting, and device buffers are not duplicated per thread. A
- * context that failed is dropped and created again on the next GPU decode (a failure may be
- * transient, e.g. one chunk too large for device memory). */
+/* The GPU context is created lazily on the first chunk sent to the GPU and reused for the life
+ * of the process, behind a mutex: HDF5 runs filters one at a time (its library lock), so one
+ * context serves every caller without waiting, and device buffers are not duplicated per
+ * thread. A context that failed is dropped and created again for the next chunk (a failure may
+ * be transient, e.g. one chunk too large for device memory). */
 static pthread_mutex_t gpu_lock = PTHREAD_MUTEX_INITIALIZER;
 static parz_gpu_context* gpu_ctx;
 static int gpu_usable = -1;   /* -1 not asked yet, else parz_gpu_available()'s answer */
@@ -48,27 +48,69 @@ __attribute__((destructor)) static void gpu_release(void) {
   pthread_mutex_unlock(&gpu_lock);
 }
 
-/* PARZ_OK when the chunk was decoded on the GPU; anything else: decode it on the CPU. Device
- * failures warn (once per message); other errors (a corrupt chunk) are left to the CPU decoder,
- * whose message is authoritative. */
-static int gpu_decode(const void* src, size_t src_bytes, void* dst, size_t dst_bytes) {
+/* One chunk's work on the GPU, given the context: parz_gpu_chunk_decode or _encode. */
+typedef struct {
+  const void* src;  /* decode: the chunk; encode: the array */
+  size_t src_bytes;
+  void* dst;
+  size_t dst_bytes;
+  const parz_array* array;          /* encode only */
+  const parz_chunk_config* config;  /* encode only */
+  size_t* written;                  /* encode only */
+} gpu_job;
+
+/* PARZ_OK when the job ran on the GPU; anything else: run it on the CPU. Device failures warn
+ * (once per message); other errors (a corrupt chunk, a bad parameter) are left to the CPU, whose
+ * message is authoritative. */
+static int gpu_run(const gpu_job* j) {
   parz_error e = {0, ""};
   char msg[sizeof e.message + 64];
   int rc;
   pthread_mutex_lock(&gpu_lock);
   rc = gpu_ctx ? PARZ_OK : parz_gpu_context_create(&gpu_ctx, 0, &e);
-  if (rc == PARZ_OK)
-    rc = parz_gpu_chunk_decode(gpu_ctx, src, src_bytes, dst, dst_bytes, &e);
+  if (rc == PARZ_OK && j->array)
+    rc = parz_gpu_chunk_encode(gpu_ctx, j->array, j->src, j->config, j->dst, j->dst_bytes,
+                               j->written, &e);
+  else if (rc == PARZ_OK)
+    rc = parz_gpu_chunk_decode(gpu_ctx, j->src, j->src_bytes, j->dst, j->dst_bytes, &e);
   if (rc == PARZ_ERR_DEVICE && gpu_ctx) {
     parz_gpu_context_free(gpu_ctx);
     gpu_ctx = NULL;
   }
   pthread_mutex_unlock(&gpu_lock);
   if (rc == PARZ_ERR_DEVICE) {
-    snprintf(msg, sizeof msg, "GPU decoder failed (%s); decoding on the CPU", e.message);
+    snprintf(msg, sizeof msg, "GPU %s failed (%s); %s on the CPU",
+             j->array ? "encoder" : "decoder", e.message, j->array ? "encoding" : "decoding");
     parz_warn_once(msg);
   }
   return rc;
+}
+
+/* Whether the policy sends a chunk of `bytes` decoded bytes to the GPU; warns once when
+ * PARZ_EXEC=cuda finds no usable GPU. */
+static int gpu_wanted(const parz_exec_policy* pol, size_t bytes, const char* what) {
+  int use;
+  char msg[96];
+  if (pol->exec != PARZ_EXEC_CUDA && pol->exec != PARZ_EXEC_AUTO)
+    return 0;
+  use = gpu_is_usable();
+  if (!use && pol->exec == PARZ_EXEC_CUDA) {
+    snprintf(msg, sizeof msg, "PARZ_EXEC=cuda but no usable CUDA GPU: %s with OpenMP", what);
+    parz_warn_once(msg);
+  }
+  return use && (pol->exec == PARZ_EXEC_CUDA || bytes >= PARZ_DISPATCH_GPU_MIN_BYTES);
+}
+#else
+/* Without CUDA: PARZ_EXEC=cuda warns once and runs on the CPU. */
+static int gpu_wanted(const parz_exec_policy* pol, size_t bytes, const char* what) {
+  char msg[96];
+  (void)bytes;
+  if (pol->exec == PARZ_EXEC_CUDA) {
+    snprintf(msg, sizeof msg, "PARZ_EXEC=cuda but this build has no CUDA support: %s with OpenMP",
+             what);
+    parz_warn_once(msg);
+  }
+  return 0;
 }
 #endif
 
@@ -78,30 +120,32 @@ int parz_dispatch_decode(const void* src, size_t src_bytes, void* dst, size_t ds
   parz_exec_policy_from_env(&pol);
   if (pol.exec == PARZ_EXEC_SERIAL)
     return parz_chunk_decode(src, src_bytes, dst, dst_bytes, err);
+  /* dst holds the decoded chunk (the filter allocates exactly its size), so dst_bytes tells the
+   * size without parsing the chunk a second time; the decoder validates it anyway */
+  if (gpu_wanted(&pol, dst_bytes, "decoding")) {
 #ifdef PARZ_HAVE_CUDA
-  if (pol.exec == PARZ_EXEC_CUDA || pol.exec == PARZ_EXEC_AUTO) {
-    int use = gpu_is_usable();
-    if (!use && pol.exec == PARZ_EXEC_CUDA)
-      parz_warn_once("PARZ_EXEC=cuda but no usable CUDA GPU: decoding with OpenMP");
-    /* dst holds the decoded chunk (the filter allocates exactly its size), so dst_bytes tells
-     * the size without parsing the chunk a second time; the decoder validates it anyway */
-    if (use && pol.exec == PARZ_EXEC_AUTO)
-      use = dst_bytes >= PARZ_DISPATCH_GPU_MIN_BYTES;
-    if (use && gpu_decode(src, src_bytes, dst, dst_bytes) == PARZ_OK)
+    gpu_job j = {src, src_bytes, dst, dst_bytes, NULL, NULL, NULL};
+    if (gpu_run(&j) == PARZ_OK)
       return PARZ_OK;
-  }
-#else
-  if (pol.exec == PARZ_EXEC_CUDA)
-    parz_warn_once("PARZ_EXEC=cuda but this build has no CUDA support: decoding with OpenMP");
 #endif
+  }
   return parz_omp_chunk_decode(src, src_bytes, dst, dst_bytes, pol.threads, err);
 }
 
 int parz_dispatch_encode(const parz_array* a, const void* data, const parz_chunk_config* cfg,
                          void* dst, size_t dst_bytes, size_t* written, parz_error* err) {
   parz_exec_policy pol;
+  size_t raw;
   parz_exec_policy_from_env(&pol);
   if (pol.exec == PARZ_EXEC_SERIAL)
     return parz_chunk_encode(a, data, cfg, dst, dst_bytes, written, err);
+  raw = parz_array_check(a, NULL) == PARZ_OK ? parz_array_count(a) * parz_type_size(a->type) : 0;
+  if (gpu_wanted(&pol, raw, "encoding")) {
+#ifdef PARZ_HAVE_CUDA
+    gpu_job j = {data, raw, dst, dst_bytes, a, cfg, written};
+    if (gpu_run(&j) == PARZ_OK)
+      return PARZ_OK;
+#endif
+  }
   return parz_omp_chunk_encode(a, data, cfg, dst, dst_bytes, written, pol.threads, err);
 }

@@ -20,8 +20,10 @@ extern "C" {
 int parz_dispatch_decode(const void* src, size_t src_bytes, void* dst, size_t dst_bytes,
                          parz_error* err);
 
-/* Encodes one chunk: serial for PARZ_EXEC=serial, else OpenMP (there is no GPU encoder; cuda
- * encodes with OpenMP without a warning). Both give identical bytes. */
+/* Encodes one chunk (the array a, data) into dst, as parz_chunk_encode, under the same policy
+ * as the decode: serial, OpenMP, or the GPU (cuda; auto for arrays of at least
+ * PARZ_DISPATCH_GPU_MIN_BYTES), with the same warnings and fallbacks. Every path gives the same
+ * bytes. */
 int parz_dispatch_encode(const parz_array* a, const void* data, const parz_chunk_config* cfg,
                          void* dst, size_t dst_bytes, size_t* written, parz_error* err);
 

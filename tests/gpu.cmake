@@ -1,6 +1,6 @@
 # The GPU decoder's length parsers and window decoder compiled for the CPU, checked block by block
-# against the encoder and the general decoder: runs wherever C++ is enabled (CMakeLists.txt), GPU
-# or not, CUDA or not.
+# against the encoder and the general decoder, and the GPU encoder's steps against the serial
+# encoder: run wherever C++ is enabled (CMakeLists.txt), GPU or not, CUDA or not.
 if(CMAKE_CXX_COMPILER_LOADED)
   add_executable(test_gpu_parse_host ${CMAKE_CURRENT_SOURCE_DIR}/test_gpu_parse_host.cpp)
   target_include_directories(test_gpu_parse_host PRIVATE ${PROJECT_SOURCE_DIR}/gpu
@@ -8,6 +8,13 @@ if(CMAKE_CXX_COMPILER_LOADED)
   target_link_libraries(test_gpu_parse_host parz_codec m)
   target_compile_features(test_gpu_parse_host PRIVATE cxx_std_17)
   add_test(NAME gpu_parse_host COMMAND test_gpu_parse_host)
+  # the GPU encoder's per-thread steps, run in the kernels' order on the CPU
+  add_executable(test_gpu_encode_host ${CMAKE_CURRENT_SOURCE_DIR}/test_gpu_encode_host.cpp)
+  target_include_directories(test_gpu_encode_host PRIVATE ${PROJECT_SOURCE_DIR}/gpu
+                                                          ${PROJECT_SOURCE_DIR}/codec)
+  target_link_libraries(test_gpu_encode_host parz_codec m)
+  target_compile_features(test_gpu_encode_host PRIVATE cxx_std_17)
+  add_test(NAME gpu_encode_host COMMAND test_gpu_encode_host)
 endif()
 
 # GPU decoder tests (issue 5): built whenever the CUDA decoder is, run everywhere; without a CUDA

@@ -1,0 +1,412 @@
+/* The GPU chunk encoder's per-thread steps, one function per kernel (encode_kernels.cuh,
+ * encode_head.cu run them; encode.cu says in which order). They use no CUDA intrinsic and leave
+ * every atomic to the kernels, so that tests/test_gpu_encode_host.cpp runs them on the CPU as
+ * well, and checks the chunks they build against parz_chunk_encode where no GPU is.
+ *
+ * A chunk is built as the CPU encoder builds it (codec/parz_chunk.h, "Encoding in three
+ * steps"), with blocks as the units:
+ *   1. every block is encoded on its own, into a slot of its own (parz_gpu_encode_block): the
+ *      codec's block encoder (codec/block_encode.h) on the block as the codec's gather pads it,
+ *      non-finite values replaced by the codec's stand-in (codec/standin.h);
+ *   2. a running sum of the block lengths gives every block's payload offset, and the host
+ *      settles the chunk's layout from the payload's size (parz_chunk_settle: auto C);
+ *   3. the payload is joined from the slots (parz_gpu_join_block), then the head is written:
+ *      table (parz_gpu_table_segment), exception records (parz_gpu_exc_*), header and the
+ *      checksum over them (parz_gpu_crc_piece, parz_gpu_seal). */
+#ifndef PARZ_GPU_ENCODE_BLOCK_CUH
+#define PARZ_GPU_ENCODE_BLOCK_CUH
+
+#include <string.h>
+
+#include "block_encode.h"
+#include "block_type.cuh"
+#include "checksum.h"
+#include "crc32c.h"
+#include "standin.h"
+#include "table.h"
+
+/* One chunk's part in the encoder's kernels. The first group is set before the blocks are
+ * encoded, the second once the chunk's sizes are known (encode.cu). */
+struct parz_gpu_enc_chunk {
+  const void* data;                  /* the array */
+  long long stride[4];               /* elements between neighbours along each dimension */
+  unsigned long long shape[4];       /* C order */
+  unsigned long long bgrid[4];       /* blocks along each dimension */
+  unsigned long long nblocks;
+  unsigned long long count;          /* values */
+  parz_params params;
+  int type;                          /* parz_type */
+  unsigned dims;
+  int vec;                           /* rows of full blocks are aligned 16-byte vectors */
+  unsigned long long* slots;         /* slot_words words per block (scheme SCRATCH) */
+  unsigned slot_words;
+  uint32_t* lens;                    /* bits of each block */
+  const unsigned long long* offsets; /* running sum of the lengths of the blocks of every chunk
+                                        of the call, from this chunk's first block: nblocks + 1 */
+  unsigned long long* nonfinite;     /* non-finite values in the array (the encode kernel adds) */
+
+  unsigned char* chunk;              /* where the chunk goes */
+  unsigned long long payload_at;     /* bytes of header, table and exceptions */
+  unsigned long long payload_words;
+  int table;                         /* parz_table_kind, never AUTO */
+  unsigned width;                    /* bytes of a length field */
+  unsigned long long C, P, nsegments, record_bytes, table_bytes;
+  unsigned long long nexceptions;
+  unsigned long long* exc_first;     /* exception records before each range of positions */
+  const unsigned char* header;       /* the header the host wrote, checksum field 0 */
+  uint32_t* crc;                     /* the raw register of table and exceptions (XOR of pieces) */
+  uint32_t crc_init;                 /* the register after the header, carried over the rest */
+};
+
+/* Values per thread in the exception kernels, bytes per thread in the checksum kernel. */
+#define PARZ_GPU_EXC_RANGE 1024u
+#define PARZ_GPU_CRC_PIECE 256u
+
+#if defined(__CUDACC__)
+#define PARZ_GPU_NOINLINE static __host__ __device__ __noinline__
+#else
+#define PARZ_GPU_NOINLINE static
+#endif
+
+/* Valid extent of a block along each zfp axis (x = 0): 1 to 4. */
+struct parz_gpu_extent {
+  unsigned m[4];
+};
+
+/* Whether buffer index idx of a block (zfp order, x fastest) lies inside the array. */
+PARZ_HD bool parz_gpu_valid(unsigned idx, const parz_gpu_extent& e, unsigned dims)
+{
+  bool in = true;
+  for (unsigned a = 0; a < dims; a++)
+    in = in && ((idx >> (2 * a)) & 3u) < e.m[a];
+  return in;
+}
+
+/* Replaces the non-finite values among a block's valid values by its stand-in. Out of line, on a
+ * copy of the block: blocks rarely come here, and the block itself stays in registers. */
+template <typename U, unsigned D>
+PARZ_GPU_NOINLINE void parz_gpu_clean(U* q, const parz_gpu_extent e)
+{
+  const unsigned size = 1u << (2 * D);
+  U v[1u << (2 * D)];
+  unsigned n = 0, i;
+  U s;
+  for (i = 0; i < size; i++) /* buffer order is C order */
+    if (parz_gpu_valid(i, e, D))
+      v[n++] = q[i];
+  if (sizeof(U) == 4)
+    s = (U)parz_standin32((const uint32_t*)v, n);
+  else
+    s = (U)parz_standin64((const uint64_t*)v, n);
+  for (i = 0; i < size; i++)
+    if (parz_gpu_valid(i, e, D) &&
+        (sizeof(U) == 4 ? parz_nonfinite32((uint32_t)q[i]) : parz_nonfinite64((uint64_t)q[i])))
+      q[i] = s;
+}
+
+/* Block b's values into q as the codec encodes them: gathered (zfp order), non-finite values
+ * replaced, partial blocks padded. Returns the number of non-finite values replaced. I is the
+ * type of the block index arithmetic (32 bits where it fits: 64-bit division is slow). */
+template <parz_type T, unsigned D, typename I>
+PARZ_HD unsigned parz_gpu_gather(const parz_gpu_enc_chunk& c, I b,
+                                 typename raw_of<T>::type* q)
+{
+  typedef typename raw_of<T>::type U;
+  const U* data = (const U*)c.data;
+  const bool floats = T == PARZ_FLOAT || T == PARZ_DOUBLE;
+  parz_gpu_extent e = {{1, 1, 1, 1}};
+  unsigned* mz = e.m;
+  long long base = 0;
+  bool full = true;
+  unsigned bad = 0;
+  for (int k = (int)D - 1; k >= 0; k--) {
+    const I bc = b % (I)c.bgrid[k];
+    b /= (I)c.bgrid[k];
+    const unsigned long long left = c.shape[k] - 4 * (unsigned long long)bc;
+    mz[D - 1 - k] = left < 4 ? (unsigned)left : 4u;
+    full = full && left >= 4;
+    base += 4 * (long long)bc * c.stride[k];
+  }
+  const unsigned rows = 1u << (2 * (D - 1));
+  for (unsigned r = 0; r < rows; r++) {
+    long long off = base;
+    bool in = true;
+    for (int k = (int)D - 2; k >= 0; k--) {
+      const unsigned ck = (r >> (2 * (D - 2 - k))) & 3u;
+      in = in && ck < mz[D - 1 - k];
+      off += (long long)ck * c.stride[k];
+    }
+    U* o = q + 4 * r;
+#if defined(__CUDA_ARCH__)
+    if (full && c.vec) {
+      if (sizeof(U) == 4) {
+        const uint4 v = __ldg((const uint4*)(data + off));
+        o[0] = (U)v.x, o[1] = (U)v.y, o[2] = (U)v.z, o[3] = (U)v.w;
+      } else {
+        const ulonglong2 v0 = __ldg((const ulonglong2*)(data + off));
+        const ulonglong2 v1 = __ldg((const ulonglong2*)(data + off) + 1);
+        o[0] = (U)v0.x, o[1] = (U)v0.y, o[2] = (U)v1.x, o[3] = (U)v1.y;
+      }
+      if (floats)
+        for (unsigned x = 0; x < 4; x++)
+          bad += sizeof(U) == 4 ? parz_nonfinite32((uint32_t)o[x])
+                                : parz_nonfinite64((uint64_t)o[x]);
+      continue;
+    }
+#endif
+    if (!in)
+      continue;
+    for (unsigned x = 0; x < 4; x++)
+      if (x < mz[0]) {
+        o[x] = data[off + (long long)x * c.stride[D - 1]];
+        if (floats)
+          bad += sizeof(U) == 4 ? parz_nonfinite32((uint32_t)o[x])
+                                : parz_nonfinite64((uint64_t)o[x]);
+      }
+  }
+  if (bad) {
+    U t[1u << (2 * D)];
+    for (unsigned i = 0; i < (1u << (2 * D)); i++)
+      t[i] = q[i];
+    parz_gpu_clean<U, D>(t, e);
+    for (unsigned i = 0; i < (1u << (2 * D)); i++)
+      q[i] = t[i];
+  }
+  if (!full) {
+    if (sizeof(U) == 4)
+      parz_pad_block32((uint32_t*)q, mz, D);
+    else
+      parz_pad_block64((uint64_t*)q, mz, D);
+  }
+  return bad;
+}
+
+/* Encodes block b of chunk c into w; returns its bits, and in *bad the non-finite values it
+ * replaced. */
+template <parz_type T, unsigned D>
+PARZ_HD unsigned parz_gpu_encode_block(const parz_gpu_enc_chunk& c, unsigned long long b,
+                                       parz_writer* w, unsigned* bad)
+{
+  typedef typename raw_of<T>::type U;
+  U q[1u << (2 * D)], u[1u << (2 * D)];
+  const parz_params p = c.params;
+  *bad = c.nblocks <= 0xffffffffu ? parz_gpu_gather<T, D, unsigned>(c, (unsigned)b, q)
+                                  : parz_gpu_gather<T, D, unsigned long long>(c, b, q);
+  if (T == PARZ_FLOAT)
+    return parz_encode_fblock32(w, &p, D, (uint32_t*)q, (uint32_t*)u);
+  if (T == PARZ_DOUBLE)
+    return parz_encode_fblock64(w, &p, D, (uint64_t*)q, (uint64_t*)u);
+  if (T == PARZ_INT32)
+    return parz_encode_sblock32(w, &p, D, (uint32_t*)q, (uint32_t*)u);
+  return parz_encode_sblock64(w, &p, D, (uint64_t*)q, (uint64_t*)u);
+}
+
+/* Writes the payload words that block i owns: those whose first bit lies in it, gathered from
+ * its slot and the slots of the blocks after it that start inside the word. Every payload word
+ * has exactly one owner (every block has at least one bit), so no two threads write one word
+ * and none needs clearing first; bits past the last block are zero, zfp's padding. */
+PARZ_HD void parz_gpu_join_block(const parz_gpu_enc_chunk& c, unsigned long long i)
+{
+  const unsigned long long base = c.offsets[0];
+  const unsigned long long lo = c.offsets[i] - base, hi = c.offsets[i + 1] - base;
+  const unsigned char* slot = (const unsigned char*)(c.slots + i * c.slot_words);
+  unsigned char* payload = c.chunk + c.payload_at;
+  for (unsigned long long k = (lo + 63) / 64; 64 * k < hi; k++) {
+    const unsigned long long b0 = 64 * k;
+    unsigned fill = hi - b0 < 64 ? (unsigned)(hi - b0) : 64u;
+    uint64_t w = parz_bits_get(slot, b0 - lo, fill);
+    unsigned long long at = hi;
+    for (unsigned long long j = i + 1; fill < 64 && j < c.nblocks; j++) {
+      const unsigned long long end = c.offsets[j + 1] - base;
+      const unsigned n = end - at < 64 - fill ? (unsigned)(end - at) : 64 - fill;
+      w |= parz_bits_get((const unsigned char*)(c.slots + j * c.slot_words), 0, n) << fill;
+      fill += n;
+      at = end;
+    }
+    parz_word_store(payload + 8 * k, w);
+  }
+}
+
+/* n little-endian bytes of v at p. */
+PARZ_HD void parz_gpu_store_le(unsigned char* p, unsigned long long v, unsigned n)
+{
+  for (unsigned i = 0; i < n; i++)
+    p[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* Segment s's entries in the table (codec/FORMAT.md, "Table"), and the padding after them that
+ * falls to it: the last segment's for LENGTHS, each partition's first segment's for HYBRID. */
+PARZ_HD void parz_gpu_table_segment(const parz_gpu_enc_chunk& c, unsigned long long s)
+{
+  const unsigned long long base = c.offsets[0];
+  const unsigned long long b0 = s * c.C, b1 = b0 + c.C < c.nblocks ? b0 + c.C : c.nblocks;
+  const unsigned long long off = c.offsets[b0] - base, len = c.offsets[b1] - c.offsets[b0];
+  unsigned char* t = c.chunk + PARZ_HEADER_BYTES;
+  const unsigned w = c.width;
+  if (c.table == PARZ_TABLE_OFFSETS) {
+    parz_gpu_store_le(t + 8 * s, off, 8);
+  } else if (c.table == PARZ_TABLE_LENGTHS) {
+    parz_gpu_store_le(t + w * s, len, w);
+    if (s + 1 == c.nsegments)
+      for (unsigned long long j = w * c.nsegments; j < c.table_bytes; j++)
+        t[j] = 0;
+  } else if (c.table == PARZ_TABLE_HYBRID) {
+    const unsigned long long p = s / c.P, k = s - p * c.P;
+    unsigned char* rec = t + p * c.record_bytes;
+    if (k == 0) {
+      const unsigned long long m = c.nsegments - s < c.P ? c.nsegments - s : c.P;
+      parz_gpu_store_le(rec, off, 8);
+      for (unsigned long long j = 8 + w * m; j < 8 + ((w * m + 7) & ~7ull); j++)
+        rec[j] = 0;
+    }
+    parz_gpu_store_le(rec + 8 + w * k, len, w);
+  }
+}
+
+/* Bit pattern of the value at C-order position pos (its index in the chunk's array). */
+template <typename U>
+PARZ_HD U parz_gpu_value_at(const parz_gpu_enc_chunk& c, unsigned long long pos)
+{
+  long long off = 0;
+  for (int k = (int)c.dims - 1; k >= 0; k--) {
+    off += (long long)(pos % c.shape[k]) * c.stride[k];
+    pos /= c.shape[k];
+  }
+  return ((const U*)c.data)[off];
+}
+
+/* Non-finite values at positions [r R, (r + 1) R), R = PARZ_GPU_EXC_RANGE. */
+template <typename U>
+PARZ_HD unsigned long long parz_gpu_exc_count(const parz_gpu_enc_chunk& c, unsigned long long r)
+{
+  unsigned long long n = 0, pos = r * PARZ_GPU_EXC_RANGE;
+  const unsigned long long end = pos + PARZ_GPU_EXC_RANGE < c.count ? pos + PARZ_GPU_EXC_RANGE
+                                                                     : c.count;
+  for (; pos < end; pos++) {
+    const U v = parz_gpu_value_at<U>(c, pos);
+    n += sizeof(U) == 4 ? parz_nonfinite32((uint32_t)v) : parz_nonfinite64((uint64_t)v);
+  }
+  return n;
+}
+
+/* The records of the non-finite values at positions [r R, (r + 1) R), from record c.exc_first[r]
+ * on (codec/exceptions.h: u64 position, u64 bit pattern). */
+template <typename U>
+PARZ_HD void parz_gpu_exc_write(const parz_gpu_enc_chunk& c, unsigned long long r)
+{
+  unsigned char* rec = c.chunk + PARZ_HEADER_BYTES + c.table_bytes + 16 * c.exc_first[r];
+  unsigned long long pos = r * PARZ_GPU_EXC_RANGE;
+  const unsigned long long end = pos + PARZ_GPU_EXC_RANGE < c.count ? pos + PARZ_GPU_EXC_RANGE
+                                                                     : c.count;
+  for (; pos < end; pos++) {
+    const U v = parz_gpu_value_at<U>(c, pos);
+    if (sizeof(U) == 4 ? parz_nonfinite32((uint32_t)v) : parz_nonfinite64((uint64_t)v)) {
+      parz_gpu_store_le(rec, pos, 8);
+      parz_gpu_store_le(rec + 8, (unsigned long long)v, 8);
+      rec += 16;
+    }
+  }
+}
+
+/* Piece t of the head after the header (table and exceptions, [PARZ_HEADER_BYTES, payload_at)),
+ * PARZ_GPU_CRC_PIECE bytes: its raw CRC register (from 0, table: parz_crc32c_table, on the GPU
+ * a copy in shared memory) shifted over the bytes after it. The pieces XOR to the raw register
+ * of the whole (crc32c.h). */
+PARZ_HD uint32_t parz_gpu_crc_piece(const parz_gpu_enc_chunk& c, unsigned long long t,
+                                    const uint32_t* table)
+{
+  const unsigned long long len = c.payload_at - PARZ_HEADER_BYTES;
+  const unsigned long long from = t * PARZ_GPU_CRC_PIECE;
+  const unsigned long long to = from + PARZ_GPU_CRC_PIECE < len ? from + PARZ_GPU_CRC_PIECE : len;
+  const unsigned char* p = c.chunk + PARZ_HEADER_BYTES;
+  uint32_t reg = 0;
+  for (unsigned long long i = from; i < to; i += 8) { /* sections are whole words */
+    const uint64_t w = parz_word_load(p + i);
+    for (unsigned k = 0; k < 8; k++)
+      reg = table[(reg ^ (unsigned)(w >> (8 * k))) & 0xffu] ^ (reg >> 8);
+  }
+  return parz_crc32c_shift(reg, len - to);
+}
+
+/* The header, its checksum the CRC-32C of header, table and exceptions: the register after the
+ * header carried over the rest (crc_init) XOR the rest's raw register, inverted. */
+PARZ_HD void parz_gpu_seal(const parz_gpu_enc_chunk& c, uint32_t raw)
+{
+  for (unsigned i = 0; i < PARZ_HEADER_BYTES; i += 8)
+    parz_word_store(c.chunk + i, parz_word_load(c.header + i));
+  parz_gpu_store_le(c.chunk + PARZ_HEADER_BYTES - 4, ~(c.crc_init ^ raw) & 0xffffffffu, 4);
+}
+
+/* ---- Host side: a chunk's arguments before and after its blocks are encoded (encode.cu) ---- */
+
+/* Chunk c's arguments for the block kernels from the array a at data and the configuration,
+ * both checked as parz_chunk_encode checks them; scratch pointers are the caller's to set. A
+ * zero stride means contiguous along that axis, as the codec's grid reads it. */
+static inline int parz_gpu_enc_plan(parz_gpu_enc_chunk* c, const parz_array* a, const void* data,
+                                    const parz_chunk_config* cfg, parz_error* err)
+{
+  parz_chunk_view v;
+  int rc = parz_chunk_layout(&v, a, cfg, err);
+  if (rc != PARZ_OK)
+    return rc;
+  const size_t size = parz_type_size(a->type);
+  long long run = 1;
+  if (!data)
+    return parz_fail(err, PARZ_ERR_ARG, "NULL array");
+  if ((uintptr_t)data % size)
+    return parz_fail(err, PARZ_ERR_ARG, "array not aligned to its %zu-byte values", size);
+  memset(c, 0, sizeof *c);
+  c->data = data;
+  c->type = (int)a->type;
+  c->dims = a->dims;
+  c->params = v.params;
+  c->nblocks = v.nblocks;
+  c->count = v.raw_bytes / size;
+  for (int k = (int)a->dims - 1; k >= 0; k--) {
+    c->stride[k] = a->stride[k] ? (long long)a->stride[k] : run;
+    run *= (long long)a->shape[k];
+    c->shape[k] = a->shape[k];
+    c->bgrid[k] = (a->shape[k] + 3) / 4;
+  }
+  c->vec = (uintptr_t)data % 16 == 0 && c->stride[a->dims - 1] == 1;
+  for (unsigned k = 0; k + 1 < a->dims; k++)
+    if ((c->stride[k] * (long long)size) % 16)
+      c->vec = 0;
+  c->slot_words = (parz_block_max_bits(a->type, a->dims, &v.params) + 63) / 64;
+  return PARZ_OK;
+}
+
+/* Once the payload's size and the non-finite count are known: the chunk's layout as the serial
+ * encoder settles it (parz_chunk_settle), its header into header[0..PARZ_HEADER_BYTES) with a
+ * zero checksum, and c's fields for the kernels that follow (c->chunk and c->header are the
+ * caller's to set). *size gets the chunk's size. */
+static inline int parz_gpu_enc_settle(parz_gpu_enc_chunk* c, const parz_array* a,
+                                      const parz_chunk_config* cfg, unsigned long long bits,
+                                      unsigned long long nonfinite, unsigned char* header,
+                                      size_t* size, parz_error* err)
+{
+  parz_chunk_view fin;
+  int rc = parz_chunk_settle(&fin, a, cfg, bits, nonfinite, err);
+  if (rc != PARZ_OK)
+    return rc;
+  const size_t head = parz_chunk_head_bytes(&fin);
+  *size = head + fin.payload_bytes;
+  c->payload_at = head;
+  c->payload_words = fin.payload_bytes / 8;
+  c->table = (int)fin.table;
+  c->width = fin.length_bytes;
+  c->C = fin.segment_blocks;
+  c->P = fin.partition_segments;
+  c->nsegments = fin.nsegments;
+  c->record_bytes = 8 + ((unsigned long long)fin.length_bytes * fin.partition_segments + 7) / 8 * 8;
+  c->table_bytes = fin.table_bytes;
+  c->nexceptions = fin.nexceptions;
+  parz_chunk_header_write(&fin, header);
+  /* the register after the header (its checksum field aside), carried over table and
+   * exceptions: parz_gpu_seal XORs in their raw register */
+  c->crc_init = parz_crc32c_shift(~parz_crc32c(0, header, PARZ_HEADER_BYTES - 4),
+                                  head - PARZ_HEADER_BYTES);
+  return PARZ_OK;
+}
+
+#endif
