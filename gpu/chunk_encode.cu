@@ -11,8 +11,9 @@
  */
 #include <string.h>
 
-#include "exceptions.h"
+#include "exceptions.h" /* PARZ_EXCEPTION_BYTES */
 #include "gpu_internal.h"
+#include "table.h"      /* parz_chunk_layout */
 
 /* Pieces of at least this many bytes: smaller ones cost more in copies and waits than their
  * overlap saves. */

@@ -27,8 +27,8 @@
 
 #include "encode_kernels.cuh"
 
-/* One pass of the block kernel over chunks h[0..n) (d: their device copy when n > 1), in runs of
- * one type and rank, each run one launch. */
+/* One pass of the block kernel over chunks h[0..n) (d: their device copy), in runs of one type
+ * and rank, each run one launch. */
 static int launch_blocks(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d, size_t n,
                          int pass, cudaStream_t st, parz_error* err)
 {
@@ -36,7 +36,7 @@ static int launch_blocks(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* 
     for (j = i + 1; j < n && j - i < 65535 && h[j].type == h[i].type && h[j].dims == h[i].dims;
          j++)
       ;
-    const parz_gpu_enc_chunk* dr = d ? d + i : NULL;
+    const parz_gpu_enc_chunk* dr = d + i;
     const unsigned m = (unsigned)(j - i), dims = h[i].dims;
     cudaError_t e;
     switch (h[i].type) {
@@ -117,7 +117,7 @@ extern "C" int parz_gpu_encode_device_batch(parz_gpu_context* ctx, size_t n,
       (rc = parz_gpu_reserve(&ctx->enc_counts, n * 16, 0, err)))
     return rc;
   parz_gpu_enc_chunk* h = (parz_gpu_enc_chunk*)ctx->h_enc_args.ptr;
-  parz_gpu_enc_chunk* d = n > 1 ? (parz_gpu_enc_chunk*)ctx->enc_args.ptr : NULL;
+  parz_gpu_enc_chunk* d = (parz_gpu_enc_chunk*)ctx->enc_args.ptr;
   for (i = 0; i < n; i++) {
     if ((rc = parz_gpu_enc_plan(&h[i], &arrays[i], d_data[i], cfg, err)) != PARZ_OK) {
       if (failed)
@@ -153,7 +153,7 @@ extern "C" int parz_gpu_encode_device_batch(parz_gpu_context* ctx, size_t n,
   e = cudaMemsetAsync(ctx->enc_counts.ptr, 0, n * 16, st);
   if (e == cudaSuccess) /* the lengths' last word: the scan's total */
     e = cudaMemsetAsync((uint32_t*)ctx->enc_lens.ptr + blocks, 0, 4, st);
-  if (e == cudaSuccess && d)
+  if (e == cudaSuccess)
     e = cudaMemcpyAsync(d, h, n * sizeof *h, cudaMemcpyHostToDevice, st);
   if (e != cudaSuccess)
     return parz_gpu_cuda_fail(err, e, "preparing the encode");
@@ -194,7 +194,7 @@ extern "C" int parz_gpu_encode_device_batch(parz_gpu_context* ctx, size_t n,
 
   /* the payloads and heads */
   e = cudaMemcpyAsync(ctx->enc_heads.ptr, heads, n * hb, cudaMemcpyHostToDevice, st);
-  if (e == cudaSuccess && d)
+  if (e == cudaSuccess)
     e = cudaMemcpyAsync(d, h, n * sizeof *h, cudaMemcpyHostToDevice, st);
   if (e == cudaSuccess)
     e = cudaEventRecord(ctx->enc_uploaded, st);

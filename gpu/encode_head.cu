@@ -1,16 +1,8 @@
 /* The GPU encoder's kernels after the blocks: the sizes read back, the payload joined from the
  * blocks' slots, and the head (table, exception records, header and checksum). Each runs a step
- * of encode_block.cuh per thread; a call's chunks share each launch (chunk blockIdx.y, or by
- * value for a single chunk), except the exception kernels, which run per chunk that has any. */
+ * of encode_block.cuh per thread; a call's chunks share each launch (chunk blockIdx.y, their
+ * arguments in device memory), except the exception kernels, which run per chunk that has any. */
 #include "encode_kernels.cuh"
-
-/* The chunk of one (by value) or of many, for this CTA. */
-template <bool BATCH>
-__device__ __forceinline__ const parz_gpu_enc_chunk& chunk_of(const parz_gpu_enc_chunk& one,
-                                                               const parz_gpu_enc_chunk* many)
-{
-  return BATCH ? many[blockIdx.y] : one;
-}
 
 __device__ __forceinline__ unsigned long long thread_index()
 {
@@ -18,31 +10,28 @@ __device__ __forceinline__ unsigned long long thread_index()
 }
 
 /* Per chunk: payload bits and non-finite values, for the host to settle the layout. */
-__global__ void sizes_kernel(const parz_gpu_enc_chunk one, const parz_gpu_enc_chunk* many,
-                             unsigned n, unsigned long long* sizes)
+__global__ void sizes_kernel(const parz_gpu_enc_chunk* chunks, unsigned n,
+                             unsigned long long* sizes)
 {
   const unsigned i = (unsigned)thread_index();
   if (i >= n)
     return;
-  const parz_gpu_enc_chunk& c = many ? many[i] : one;
+  const parz_gpu_enc_chunk& c = chunks[i];
   sizes[2 * i] = c.offsets[c.nblocks] - c.offsets[0];
   sizes[2 * i + 1] = *c.nonfinite;
 }
 
-template <bool BATCH>
-__global__ void __launch_bounds__(128) join_kernel(const parz_gpu_enc_chunk one,
-                                                   const parz_gpu_enc_chunk* many)
+__global__ void __launch_bounds__(128) join_kernel(const parz_gpu_enc_chunk* chunks)
 {
-  const parz_gpu_enc_chunk& c = chunk_of<BATCH>(one, many);
+  const parz_gpu_enc_chunk& c = chunks[blockIdx.y];
   const unsigned long long i = thread_index();
   if (i < c.nblocks)
     parz_gpu_join_block(c, i);
 }
 
-template <bool BATCH>
-__global__ void table_kernel(const parz_gpu_enc_chunk one, const parz_gpu_enc_chunk* many)
+__global__ void table_kernel(const parz_gpu_enc_chunk* chunks)
 {
-  const parz_gpu_enc_chunk& c = chunk_of<BATCH>(one, many);
+  const parz_gpu_enc_chunk& c = chunks[blockIdx.y];
   const unsigned long long s = thread_index();
   if (c.table != PARZ_TABLE_NONE && s < c.nsegments)
     parz_gpu_table_segment(c, s);
@@ -67,12 +56,10 @@ __global__ void exc_write_kernel(const parz_gpu_enc_chunk c, unsigned long long 
 
 /* The byte table in shared memory: lanes look up different entries, which the constant cache
  * would serve one at a time. */
-template <bool BATCH>
-__global__ void __launch_bounds__(256) crc_kernel(const parz_gpu_enc_chunk one,
-                                                  const parz_gpu_enc_chunk* many)
+__global__ void __launch_bounds__(256) crc_kernel(const parz_gpu_enc_chunk* chunks)
 {
   __shared__ uint32_t table[256];
-  const parz_gpu_enc_chunk& c = chunk_of<BATCH>(one, many);
+  const parz_gpu_enc_chunk& c = chunks[blockIdx.y];
   table[threadIdx.x] = parz_crc32c_table_dev[threadIdx.x];
   __syncthreads();
   const unsigned long long t = thread_index();
@@ -80,24 +67,23 @@ __global__ void __launch_bounds__(256) crc_kernel(const parz_gpu_enc_chunk one,
     atomicXor(c.crc, parz_gpu_crc_piece(c, t, table));
 }
 
-__global__ void seal_kernel(const parz_gpu_enc_chunk one, const parz_gpu_enc_chunk* many,
-                            unsigned n)
+__global__ void seal_kernel(const parz_gpu_enc_chunk* chunks, unsigned n)
 {
   const unsigned i = (unsigned)thread_index();
   if (i >= n)
     return;
-  const parz_gpu_enc_chunk& c = many ? many[i] : one;
+  const parz_gpu_enc_chunk& c = chunks[i];
   parz_gpu_seal(c, *c.crc);
 }
 
 /* Chunks per launch: gridDim.y's limit. */
 #define RUN_MAX 65535u
 
-/* Launches kernel K over n chunks (h on the host, d the same in device memory when n > 1) with
- * units(c) threads for chunk c, blockDim threads per CTA. */
-template <typename LAUNCH, typename UNITS>
+/* Launches kernel k over the n chunks (h on the host, d the same in device memory) with
+ * units(c) threads for chunk c, `threads` per CTA. */
+template <typename K, typename UNITS>
 static cudaError_t over_chunks(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
-                               unsigned n, unsigned threads, LAUNCH launch, UNITS units)
+                               unsigned n, unsigned threads, cudaStream_t st, K k, UNITS units)
 {
   for (unsigned i = 0; i < n; i += RUN_MAX) {
     const unsigned m = n - i < RUN_MAX ? n - i : RUN_MAX;
@@ -105,8 +91,8 @@ static cudaError_t over_chunks(const parz_gpu_enc_chunk* h, const parz_gpu_enc_c
     for (unsigned j = i; j < i + m; j++)
       most = PARZ_MAX(most, units(h[j]));
     if (most)
-      launch(dim3((unsigned)((most + threads - 1) / threads), m), h + i, d ? d + i : NULL);
-    cudaError_t e = cudaGetLastError();
+      k<<<dim3((unsigned)((most + threads - 1) / threads), m), threads, 0, st>>>(d + i);
+    const cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
       return e;
   }
@@ -116,38 +102,24 @@ static cudaError_t over_chunks(const parz_gpu_enc_chunk* h, const parz_gpu_enc_c
 cudaError_t parz_gpu_launch_sizes(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
                                   unsigned n, unsigned long long* sizes, cudaStream_t st)
 {
-  sizes_kernel<<<(n + 127) / 128, 128, 0, st>>>(h[0], d, n, sizes);
+  (void)h;
+  sizes_kernel<<<(n + 127) / 128, 128, 0, st>>>(d, n, sizes);
   return cudaGetLastError();
 }
 
 cudaError_t parz_gpu_launch_join(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
                                  unsigned n, cudaStream_t st)
 {
-  return over_chunks(
-      h, d, n, 128,
-      [st](dim3 g, const parz_gpu_enc_chunk* hc, const parz_gpu_enc_chunk* dc) {
-        if (dc)
-          join_kernel<true><<<g, 128, 0, st>>>(hc[0], dc);
-        else
-          join_kernel<false><<<g, 128, 0, st>>>(hc[0], NULL);
-      },
-      [](const parz_gpu_enc_chunk& c) { return c.nblocks; });
+  return over_chunks(h, d, n, 128, st, join_kernel,
+                     [](const parz_gpu_enc_chunk& c) { return c.nblocks; });
 }
 
 cudaError_t parz_gpu_launch_table(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
                                   unsigned n, cudaStream_t st)
 {
-  return over_chunks(
-      h, d, n, 128,
-      [st](dim3 g, const parz_gpu_enc_chunk* hc, const parz_gpu_enc_chunk* dc) {
-        if (dc)
-          table_kernel<true><<<g, 128, 0, st>>>(hc[0], dc);
-        else
-          table_kernel<false><<<g, 128, 0, st>>>(hc[0], NULL);
-      },
-      [](const parz_gpu_enc_chunk& c) {
-        return c.table == PARZ_TABLE_NONE ? 0ull : c.nsegments;
-      });
+  return over_chunks(h, d, n, 128, st, table_kernel, [](const parz_gpu_enc_chunk& c) {
+    return c.table == PARZ_TABLE_NONE ? 0ull : c.nsegments;
+  });
 }
 
 cudaError_t parz_gpu_launch_exc_count(const parz_gpu_enc_chunk& c, unsigned long long ranges,
@@ -175,22 +147,15 @@ cudaError_t parz_gpu_launch_exc_write(const parz_gpu_enc_chunk& c, unsigned long
 cudaError_t parz_gpu_launch_crc(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
                                 unsigned n, cudaStream_t st)
 {
-  return over_chunks(
-      h, d, n, 256,
-      [st](dim3 g, const parz_gpu_enc_chunk* hc, const parz_gpu_enc_chunk* dc) {
-        if (dc)
-          crc_kernel<true><<<g, 256, 0, st>>>(hc[0], dc);
-        else
-          crc_kernel<false><<<g, 256, 0, st>>>(hc[0], NULL);
-      },
-      [](const parz_gpu_enc_chunk& c) {
-        return (c.payload_at - PARZ_HEADER_BYTES + PARZ_GPU_CRC_PIECE - 1) / PARZ_GPU_CRC_PIECE;
-      });
+  return over_chunks(h, d, n, 256, st, crc_kernel, [](const parz_gpu_enc_chunk& c) {
+    return (c.payload_at - PARZ_HEADER_BYTES + PARZ_GPU_CRC_PIECE - 1) / PARZ_GPU_CRC_PIECE;
+  });
 }
 
 cudaError_t parz_gpu_launch_seal(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
                                  unsigned n, cudaStream_t st)
 {
-  seal_kernel<<<(n + 127) / 128, 128, 0, st>>>(h[0], d, n);
+  (void)h;
+  seal_kernel<<<(n + 127) / 128, 128, 0, st>>>(d, n);
   return cudaGetLastError();
 }

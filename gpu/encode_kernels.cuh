@@ -35,14 +35,13 @@ __device__ __forceinline__ void parz_gpu_place_words(unsigned char* payload, uns
   }
 }
 
-/* Block blockIdx.x * 128 + threadIdx.x of one chunk (arguments by value), or (BATCH) of chunk
- * blockIdx.y of many. */
-template <parz_type T, unsigned D, bool BATCH, int PASS>
+/* Block blockIdx.x * 128 + threadIdx.x of chunk blockIdx.y. The chunks' arguments are always
+ * read from device memory, for one chunk too: one variant of each kernel, not two. */
+template <parz_type T, unsigned D, int PASS>
 __global__ void __launch_bounds__(128)
-    parz_gpu_encode_kernel(const parz_gpu_enc_chunk one,
-                           const parz_gpu_enc_chunk* __restrict__ many)
+    parz_gpu_encode_kernel(const parz_gpu_enc_chunk* __restrict__ chunks)
 {
-  const parz_gpu_enc_chunk& c = BATCH ? many[blockIdx.y] : one;
+  const parz_gpu_enc_chunk& c = chunks[blockIdx.y];
   const unsigned long long b = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
   if (b >= c.nblocks)
     return;
@@ -69,6 +68,7 @@ __global__ void __launch_bounds__(128)
     atomicAdd(c.nonfinite, (unsigned long long)bad);
 }
 
+/* h: the chunks' arguments on the host (for the grid), d: the same in device memory. */
 template <parz_type T, unsigned D, int PASS>
 cudaError_t parz_gpu_launch_encode_pass(const parz_gpu_enc_chunk* h,
                                         const parz_gpu_enc_chunk* d, unsigned n,
@@ -77,10 +77,7 @@ cudaError_t parz_gpu_launch_encode_pass(const parz_gpu_enc_chunk* h,
   unsigned long long ctas = 0;
   for (unsigned i = 0; i < n; i++)
     ctas = PARZ_MAX(ctas, (h[i].nblocks + 127) / 128);
-  if (d)
-    parz_gpu_encode_kernel<T, D, true, PASS><<<dim3((unsigned)ctas, n), 128, 0, st>>>(h[0], d);
-  else
-    parz_gpu_encode_kernel<T, D, false, PASS><<<(unsigned)ctas, 128, 0, st>>>(h[0], NULL);
+  parz_gpu_encode_kernel<T, D, PASS><<<dim3((unsigned)ctas, n), 128, 0, st>>>(d);
   return cudaGetLastError();
 }
 
@@ -111,7 +108,7 @@ cudaError_t parz_gpu_launch_encode_type(unsigned dims, int pass, const parz_gpu_
 }
 
 /* One per scalar type (encode_<type>.cu): a pass of the block kernel over n chunks of one rank,
- * their arguments h on the host and (n > 1) d in device memory. */
+ * their arguments h on the host and d in device memory. */
 #define PARZ_GPU_DECLARE_ENCODE(name)                                                         \
   cudaError_t parz_gpu_launch_encode_##name(unsigned dims, int pass,                         \
                                             const parz_gpu_enc_chunk* h,                     \

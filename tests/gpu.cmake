@@ -32,6 +32,13 @@ endif()
 add_test(NAME gpu_decode COMMAND test_gpu_decode ${PARZ_GPU_TEST_ARGS})
 set_tests_properties(gpu_decode PROPERTIES SKIP_RETURN_CODE 77)
 
+# GPU encoder against the serial encoder, byte for byte; skipped (77) without a device.
+add_executable(test_gpu_encode ${CMAKE_CURRENT_SOURCE_DIR}/test_gpu_encode.cu)
+target_link_libraries(test_gpu_encode parz_gpu)
+target_compile_features(test_gpu_encode PRIVATE cuda_std_17)
+add_test(NAME gpu_encode COMMAND test_gpu_encode ${PARZ_GPU_TEST_ARGS})
+set_tests_properties(gpu_encode PROPERTIES SKIP_RETURN_CODE 77)
+
 # The filter path's host thread pool needs no device: it runs wherever the CUDA code is built.
 add_executable(test_host_pool ${CMAKE_CURRENT_SOURCE_DIR}/test_host_pool.cu)
 target_link_libraries(test_host_pool parz_gpu)

@@ -1,0 +1,272 @@
+/* HDF5 write benchmark: H5Dwrite of a real array through the ParZ filter (fixed accuracy) with
+ * PARZ_EXEC=omp at --threads threads and with PARZ_EXEC=cuda, side by side, for several chunk
+ * sizes, with an uncompressed H5Dwrite of the same array as the baseline. A write is timed from
+ * H5Dcreate to H5Fclose (every chunk filtered and written; the file lands in the page cache or
+ * wherever --file points), best of --reps after one untimed write per policy (the GPU context is
+ * created there). Every chunk of the two ParZ files is then read raw (H5Dread_chunk) and
+ * compared: the GPU and the CPU must write the same bytes.
+ *
+ * Each array is tiled along its slowest dimension to at least --min-mib MiB; a chunk is a slab of
+ * whole rows of about --chunk-mib MiB.
+ *
+ * Plugins: HDF5_PLUGIN_PATH as usual; --plugin-dir DIR (repeatable) prepends a directory.
+ * Usage: bench_h5write [--data DIR] [--only NAME] [--file scratch] [--accuracy REL]
+ *                      [--min-mib 150] [--chunk-mib 4,16,64] [--threads 16] [--reps 3]
+ *                      [--plugin-dir DIR]... */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <hdf5.h>
+
+#include "H5Zparz.h"
+#include "test_omp_common.h"
+
+#define MAX_SIZES 8
+
+typedef struct {
+  const char* data_dir;
+  const char* only;
+  const char* file;
+  double accuracy, min_mib;
+  double chunk_mib[MAX_SIZES];
+  int nsizes, threads, reps;
+} options;
+
+static void usage(void) {
+  fprintf(stderr,
+          "usage: bench_h5write [--data DIR] [--only NAME] [--file scratch] [--accuracy REL]\n"
+          "                     [--min-mib 150] [--chunk-mib 4,16,64] [--threads 16] [--reps 3]\n"
+          "                     [--plugin-dir DIR]...\n");
+  exit(2);
+}
+
+static void parse_args(int argc, char** argv, options* o) {
+  int i;
+  o->data_dir = "../shared/data";
+  o->only = NULL;
+  o->file = "bench_h5write";
+  o->accuracy = 1e-2;
+  o->min_mib = 150;
+  o->nsizes = 0;
+  o->threads = 16;
+  o->reps = 3;
+  for (i = 1; i + 1 < argc; i += 2) {
+    const char *a = argv[i], *v = argv[i + 1];
+    if (!strcmp(a, "--data"))
+      o->data_dir = v;
+    else if (!strcmp(a, "--only"))
+      o->only = v;
+    else if (!strcmp(a, "--file"))
+      o->file = v;
+    else if (!strcmp(a, "--accuracy"))
+      o->accuracy = atof(v);
+    else if (!strcmp(a, "--min-mib"))
+      o->min_mib = atof(v);
+    else if (!strcmp(a, "--threads"))
+      o->threads = atoi(v) > 0 ? atoi(v) : 16;
+    else if (!strcmp(a, "--reps"))
+      o->reps = atoi(v) > 0 ? atoi(v) : 1;
+    else if (!strcmp(a, "--plugin-dir")) {
+      if (H5PLprepend(v) < 0)
+        fprintf(stderr, "bench_h5write: cannot add plugin directory %s\n", v);
+    } else if (!strcmp(a, "--chunk-mib")) {
+      const char* p = v;
+      char* end;
+      while (*p && o->nsizes < MAX_SIZES) {
+        double m = strtod(p, &end);
+        if (end == p || m <= 0)
+          usage();
+        o->chunk_mib[o->nsizes++] = m;
+        p = *end == ',' ? end + 1 : end;
+      }
+    } else
+      usage();
+  }
+  if (i != argc)
+    usage();
+  if (o->nsizes == 0) {
+    o->chunk_mib[0] = 4, o->chunk_mib[1] = 16, o->chunk_mib[2] = 64;
+    o->nsizes = 3;
+  }
+}
+
+/* Value range without non-finite and fill values (|v| >= 1e9), as bench_omp computes it. */
+static double value_range(const real_array* r) {
+  size_t n = r->bytes / parz_type_size(r->array.type), i;
+  double lo = INFINITY, hi = -INFINITY;
+  for (i = 0; i < n; i++) {
+    double v = r->array.type == PARZ_FLOAT ? ((const float*)r->data)[i]
+                                           : ((const double*)r->data)[i];
+    if (isfinite(v) && fabs(v) < 1e9) {
+      lo = v < lo ? v : lo;
+      hi = v > hi ? v : hi;
+    }
+  }
+  return hi > lo ? hi - lo : 1.0;
+}
+
+/* Seconds to write the array into a new file as dataset "a" (filtered by ParZ when ncd > 0),
+ * from H5Dcreate to H5Fclose; negative on failure. */
+static double write_file(const char* path, hid_t type, int rank, const hsize_t* dims,
+                         const hsize_t* chunk, size_t ncd, const unsigned* cd, const void* data) {
+  hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  hid_t space = H5Screate_simple(rank, dims, NULL), dcpl = H5Pcreate(H5P_DATASET_CREATE), d;
+  double t0, t = -1;
+  H5Pset_chunk(dcpl, rank, chunk);
+  if (f < 0 || (ncd && H5Pset_filter(dcpl, H5Z_FILTER_PARZ, H5Z_FLAG_MANDATORY, ncd, cd) < 0)) {
+    fprintf(stderr, "cannot create %s with the ParZ filter: set HDF5_PLUGIN_PATH\n", path);
+  } else {
+    t0 = omp_test_now();
+    d = H5Dcreate2(f, "a", type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    if (d >= 0 && H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) >= 0 &&
+        H5Dclose(d) >= 0 && H5Fclose(f) >= 0) {
+      t = omp_test_now() - t0;
+      f = -1;
+    }
+  }
+  if (f >= 0)
+    H5Fclose(f);
+  H5Pclose(dcpl);
+  H5Sclose(space);
+  return t;
+}
+
+/* Best of reps writes (one untimed write first). */
+static double best_write(const char* path, hid_t type, int rank, const hsize_t* dims,
+                         const hsize_t* chunk, size_t ncd, const unsigned* cd, const void* data,
+                         int reps) {
+  double best = INFINITY, t;
+  int k;
+  for (k = 0; k <= reps; k++) {
+    t = write_file(path, type, rank, dims, chunk, ncd, cd, data);
+    if (t < 0)
+      return -1;
+    if (k > 0 && t < best)
+      best = t;
+  }
+  return best;
+}
+
+/* Whether every stored chunk of dataset "a" is the same bytes in both files. */
+static int same_chunks(const char* p1, const char* p2, int rank) {
+  hid_t f1 = H5Fopen(p1, H5F_ACC_RDONLY, H5P_DEFAULT), f2 = H5Fopen(p2, H5F_ACC_RDONLY, H5P_DEFAULT);
+  hid_t d1 = f1 >= 0 ? H5Dopen2(f1, "a", H5P_DEFAULT) : -1;
+  hid_t d2 = f2 >= 0 ? H5Dopen2(f2, "a", H5P_DEFAULT) : -1;
+  hid_t s1 = d1 >= 0 ? H5Dget_space(d1) : -1;
+  hsize_t n1 = 0, n2 = 0, i;
+  int same = d1 >= 0 && d2 >= 0 && H5Dget_num_chunks(d1, s1, &n1) >= 0 &&
+             H5Dget_num_chunks(d2, s1, &n2) >= 0 && n1 == n2 && n1 > 0;
+  for (i = 0; same && i < n1; i++) {
+    hsize_t off[H5S_MAX_RANK], size1 = 0, size2 = 0;
+    unsigned mask;
+    haddr_t addr;
+    unsigned char *b1, *b2;
+    uint32_t f1mask = 0, f2mask = 0;
+    (void)rank;
+    same = H5Dget_chunk_info(d1, s1, i, off, &mask, &addr, &size1) >= 0 &&
+           H5Dget_chunk_storage_size(d2, off, &size2) >= 0 && size1 == size2;
+    if (!same)
+      break;
+    b1 = (unsigned char*)malloc(size1);
+    b2 = (unsigned char*)malloc(size2);
+    same = b1 && b2 && H5Dread_chunk(d1, H5P_DEFAULT, off, &f1mask, b1) >= 0 &&
+           H5Dread_chunk(d2, H5P_DEFAULT, off, &f2mask, b2) >= 0 && f1mask == f2mask &&
+           !memcmp(b1, b2, size1);
+    free(b1);
+    free(b2);
+  }
+  if (s1 >= 0)
+    H5Sclose(s1);
+  if (d1 >= 0)
+    H5Dclose(d1);
+  if (d2 >= 0)
+    H5Dclose(d2);
+  if (f1 >= 0)
+    H5Fclose(f1);
+  if (f2 >= 0)
+    H5Fclose(f2);
+  return same;
+}
+
+static void bench_array(const real_array* r, const options* o) {
+  size_t copies = 1, bytes, k, row;
+  hsize_t dims[4], chunk[4];
+  int rank = (int)r->array.dims, i, s;
+  hid_t type = r->array.type == PARZ_FLOAT ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
+  unsigned cd[H5Z_PARZ_USER_NELMTS_MAX];
+  double tol = o->accuracy * value_range(r);
+  size_t ncd = H5Z_parz_accuracy_cdata(tol, cd);
+  unsigned char* data;
+  char f_omp[512], f_cuda[512], f_raw[512], nthreads[16];
+  while ((double)(copies * r->bytes) < o->min_mib * 1048576.0)
+    copies++;
+  bytes = copies * r->bytes;
+  data = (unsigned char*)malloc(bytes);
+  if (!data) {
+    fprintf(stderr, "%s: out of memory\n", r->name);
+    return;
+  }
+  for (k = 0; k < copies; k++)
+    memcpy(data + k * r->bytes, r->data, r->bytes);
+  for (i = 0; i < rank; i++)
+    dims[i] = r->array.shape[i];
+  dims[0] *= copies;
+  row = bytes / dims[0];
+  snprintf(f_omp, sizeof f_omp, "%s.omp.h5", o->file);
+  snprintf(f_cuda, sizeof f_cuda, "%s.cuda.h5", o->file);
+  snprintf(f_raw, sizeof f_raw, "%s.raw.h5", o->file);
+  snprintf(nthreads, sizeof nthreads, "%d", o->threads);
+  printf("%s: %.1f MiB, accuracy %.3g (%g x range)\n", r->name, bytes / 1048576.0, tol,
+         o->accuracy);
+  printf("| chunk | chunk MiB | uncompressed MB/s | omp %d threads MB/s | cuda MB/s | "
+         "cuda / omp | same chunks |\n|---|---:|---:|---:|---:|---:|---|\n",
+         o->threads);
+  for (s = 0; s < o->nsizes; s++) {
+    size_t rows = (size_t)(o->chunk_mib[s] * 1048576.0 / (double)row);
+    double t_raw, t_omp, t_cuda;
+    memcpy(chunk, dims, sizeof dims);
+    chunk[0] = rows < 1 ? 1 : rows > dims[0] ? dims[0] : rows;
+    t_raw = best_write(f_raw, type, rank, dims, chunk, 0, cd, data, o->reps);
+    setenv("PARZ_EXEC", "omp", 1);
+    setenv("PARZ_THREADS", nthreads, 1);
+    t_omp = best_write(f_omp, type, rank, dims, chunk, ncd, cd, data, o->reps);
+    setenv("PARZ_EXEC", "cuda", 1);
+    unsetenv("PARZ_THREADS");
+    t_cuda = best_write(f_cuda, type, rank, dims, chunk, ncd, cd, data, o->reps);
+    printf("| ");
+    for (i = 0; i < rank; i++)
+      printf("%s%llu", i ? "x" : "", (unsigned long long)chunk[i]);
+    if (t_raw < 0 || t_omp < 0 || t_cuda < 0) {
+      printf(" | failed |\n");
+      continue;
+    }
+    printf(" | %.1f | %.0f | %.0f | %.0f | %.2f | %s |\n", chunk[0] * row / 1048576.0,
+           bytes / t_raw / 1e6, bytes / t_omp / 1e6, bytes / t_cuda / 1e6, t_omp / t_cuda,
+           same_chunks(f_omp, f_cuda, rank) ? "yes" : "NO");
+  }
+  unsetenv("PARZ_EXEC");
+  remove(f_omp);
+  remove(f_cuda);
+  remove(f_raw);
+  free(data);
+}
+
+int main(int argc, char** argv) {
+  options o;
+  size_t n = 0, i;
+  real_array* list;
+  parse_args(argc, argv, &o);
+  list = real_arrays_load(o.data_dir, 0, &n);
+  if (!list) {
+    fprintf(stderr, "bench_h5write: no arrays in %s (use --data DIR)\n", o.data_dir);
+    return 1;
+  }
+  for (i = 0; i < n; i++)
+    if (!o.only || strstr(list[i].name, o.only))
+      bench_array(&list[i], &o);
+  real_arrays_free(list, n);
+  return 0;
+}

@@ -1,0 +1,607 @@
+/* GPU encoder against the serial encoder: every chunk parz_gpu_encode_device,
+ * parz_gpu_encode_device_batch and parz_gpu_chunk_encode write must be parz_chunk_encode's,
+ * byte for byte (the destination starts poisoned, so every byte must be written), with both
+ * encoding schemes; statuses must agree where the serial encoder fails. Covers every mode (two
+ * expert settings), type, rank 1 to 4, table kind, C (auto included) and P, partial blocks,
+ * strided arrays, special values (NaN with payloads, infinities, subnormals, signed zeros, the
+ * extremes of each type), chunks that do not fit, batches (chunks of several types and ranks,
+ * and the chunks of one array as strided views), the real arrays. Exits 77 (ctest SKIP) when no
+ * CUDA device is present.
+ *
+ * usage: test_gpu_encode [DATA_DIR] [--small]
+ *   DATA_DIR: the real arrays (shared/data); missing files are skipped, said so.
+ *   --small : fewer and smaller cases (for compute-sanitizer runs). */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <vector>
+
+#include <cuda_runtime.h>
+
+#include "gpu_internal.h"
+#include "parz_gpu.h"
+
+static int failures = 0, checks = 0;
+static parz_gpu_context* ctx;
+
+#define CHECK(cond, ...)                                   \
+  do {                                                     \
+    checks++;                                              \
+    if (!(cond)) {                                         \
+      if (failures++ < 40) {                               \
+        fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
+        fprintf(stderr, __VA_ARGS__);                      \
+        fprintf(stderr, "\n");                             \
+      }                                                    \
+    }                                                      \
+  } while (0)
+
+static uint64_t rng = 0x9E3779B97F4A7C15ull;
+static uint64_t next_rand(void)
+{
+  rng ^= rng << 13;
+  rng ^= rng >> 7;
+  rng ^= rng << 17;
+  return rng;
+}
+
+/* n values of `type` as bytes: kind 0 smooth with noise, 1 with special values among them,
+ * 2 a constant with runs of zeros. */
+static std::vector<unsigned char> make_values(parz_type type, size_t n, int kind)
+{
+  const size_t size = parz_type_size(type);
+  std::vector<unsigned char> v(n * size);
+  for (size_t i = 0; i < n; i++) {
+    double x = sin(0.037 * (double)(i % 1013)) * 300.0 + cos(0.0011 * (double)i) * 70.0 +
+               (double)(next_rand() % 1000) * 1e-3;
+    if (kind == 2)
+      x = i % 97 < 40 ? 0.0 : 12.5;
+    unsigned char* p = &v[i * size];
+    if (type == PARZ_FLOAT) {
+      static const float special[] = {NAN,      INFINITY, -INFINITY, 1e-40f, -1e-44f,
+                                      FLT_MAX, -FLT_MAX, -0.0f,     0.0f,   FLT_MIN};
+      float f = (float)x;
+      if (kind == 1 && next_rand() % 5 == 0)
+        f = special[next_rand() % 10];
+      uint32_t u;
+      memcpy(&u, &f, 4);
+      if ((u & 0x7f800000u) == 0x7f800000u && (u & 0x7fffffu) && next_rand() % 2)
+        u ^= (uint32_t)(next_rand() & 0x3fffffu); /* a NaN payload */
+      memcpy(p, &u, 4);
+    } else if (type == PARZ_DOUBLE) {
+      static const double special[] = {NAN,      INFINITY, -INFINITY, 1e-310, -4.9e-324,
+                                       DBL_MAX, -DBL_MAX, -0.0,      0.0,    DBL_MIN};
+      if (kind == 1 && next_rand() % 5 == 0)
+        x = special[next_rand() % 10];
+      memcpy(p, &x, 8);
+    } else if (type == PARZ_INT32) {
+      int32_t k = (int32_t)(x * 1000.0);
+      if (kind == 1 && next_rand() % 5 == 0)
+        k = next_rand() % 2 ? INT32_MAX : INT32_MIN;
+      memcpy(p, &k, 4);
+    } else {
+      int64_t k = (int64_t)(x * 1e12);
+      if (kind == 1 && next_rand() % 5 == 0)
+        k = next_rand() % 2 ? INT64_MAX : INT64_MIN;
+      memcpy(p, &k, 8);
+    }
+  }
+  return v;
+}
+
+/* Bytes of an array as `a` lays it out (one past its last value). */
+static size_t span_bytes(const parz_array& a)
+{
+  size_t last = 0, run = 1;
+  for (int k = (int)a.dims - 1; k >= 0; k--) {
+    const size_t st = a.stride[k] ? (size_t)a.stride[k] : run;
+    last += (a.shape[k] - 1) * st;
+    run *= a.shape[k];
+  }
+  return (last + 1) * parz_type_size(a.type);
+}
+
+static const char* scheme_name(int s) { return s == PARZ_GPU_ENCODE_TWICE ? "twice" : "slots"; }
+
+/* The serial chunk (status and bytes). */
+static int reference(const parz_array& a, const void* host, const parz_chunk_config& cfg,
+                     std::vector<unsigned char>& ref, parz_error* e)
+{
+  size_t cap = parz_chunk_bound(&a, &cfg), n = 0;
+  ref.assign(cap ? cap : 8, 0);
+  int rc = parz_chunk_encode(&a, host, &cfg, ref.data(), ref.size(), &n, e);
+  ref.resize(rc == PARZ_OK ? n : 0);
+  return rc;
+}
+
+/* The device API on one array (host copy `host`, laid out as a says) under both schemes and the
+ * filter path (contiguous arrays), against the serial encoder. */
+static void compare(const char* what, const parz_array& a, const void* host,
+                    const parz_chunk_config& cfg)
+{
+  parz_error e, er;
+  std::vector<unsigned char> ref;
+  const int ref_rc = reference(a, host, cfg, ref, &er);
+  const size_t span = span_bytes(a), cap = parz_chunk_bound(&a, &cfg) + 64;
+  void *d_in = NULL, *d_chunk = NULL;
+  cudaMalloc(&d_in, span);
+  cudaMalloc(&d_chunk, cap);
+  cudaMemcpy(d_in, host, span, cudaMemcpyHostToDevice);
+  std::vector<unsigned char> got(cap);
+  for (int scheme = PARZ_GPU_ENCODE_SLOTS; scheme <= PARZ_GPU_ENCODE_TWICE; scheme++) {
+    size_t n = 0;
+    ctx->tuning.encode = scheme;
+    cudaMemset(d_chunk, 0xA5, cap);
+    int rc = parz_gpu_encode_device(ctx, &a, d_in, &cfg, d_chunk, cap, &n, NULL, &e);
+    CHECK(rc == ref_rc, "%s [%s]: status %d (%s), serial %d (%s)", what, scheme_name(scheme), rc,
+          rc ? e.message : "", ref_rc, ref_rc ? er.message : "");
+    if (rc != PARZ_OK || ref_rc != PARZ_OK)
+      continue;
+    cudaError_t ce = cudaMemcpy(got.data(), d_chunk, cap, cudaMemcpyDeviceToHost);
+    CHECK(ce == cudaSuccess, "%s: %s", what, cudaGetErrorString(ce));
+    CHECK(n == ref.size() && !memcmp(got.data(), ref.data(), n),
+          "%s [%s]: chunk differs (%zu bytes, serial %zu)", what, scheme_name(scheme), n,
+          ref.size());
+    /* nothing past the chunk */
+    bool clean = true;
+    for (size_t i = n; i < cap && clean; i++)
+      clean = got[i] == 0xA5;
+    CHECK(clean, "%s [%s]: bytes written past the chunk", what, scheme_name(scheme));
+  }
+  ctx->tuning.encode = 0;
+  bool contiguous = true;
+  for (unsigned k = 0; k < a.dims; k++)
+    contiguous = contiguous && !a.stride[k];
+  if (contiguous) {
+    size_t n = 0;
+    std::vector<unsigned char> out(cap, 0xA5);
+    int rc = parz_gpu_chunk_encode(ctx, &a, host, &cfg, out.data(), cap, &n, &e);
+    CHECK(rc == ref_rc, "%s [filter path]: status %d (%s), serial %d", what, rc,
+          rc ? e.message : "", ref_rc);
+    if (rc == PARZ_OK && ref_rc == PARZ_OK)
+      CHECK(n == ref.size() && !memcmp(out.data(), ref.data(), n),
+            "%s [filter path]: chunk differs", what);
+  }
+  cudaFree(d_in);
+  cudaFree(d_chunk);
+}
+
+struct mode_case {
+  const char* name;
+  int mode;
+  double value;
+};
+
+static int set_params(parz_chunk_config* cfg, const mode_case& m, parz_type type, unsigned dims)
+{
+  const bool floats = type == PARZ_FLOAT || type == PARZ_DOUBLE;
+  switch (m.mode) {
+    case PARZ_MODE_RATE: return parz_params_rate(&cfg->params, m.value, type, dims, NULL, NULL);
+    case PARZ_MODE_PRECISION: return parz_params_precision(&cfg->params, (unsigned)m.value, NULL);
+    case PARZ_MODE_ACCURACY: return parz_params_accuracy(&cfg->params, m.value, NULL, NULL);
+    case PARZ_MODE_REVERSIBLE: parz_params_reversible(&cfg->params); return PARZ_OK;
+    default:
+      if (m.value == 0) /* a budget that cuts blocks mid-plane, minbits padding */
+        return parz_params_expert(&cfg->params, 40u * dims, 90u * dims * dims, 24,
+                                  floats ? -30 : 0, NULL);
+      return parz_params_expert(&cfg->params, 100u * dims, 20000, 20, floats ? -30 : 0, NULL);
+  }
+}
+
+static void synthetic_cases(int small)
+{
+  static const parz_type types[] = {PARZ_FLOAT, PARZ_DOUBLE, PARZ_INT32, PARZ_INT64};
+  static const mode_case modes[] = {{"rate", PARZ_MODE_RATE, 11.5},
+                                    {"precision", PARZ_MODE_PRECISION, 19},
+                                    {"accuracy", PARZ_MODE_ACCURACY, 1e-2},
+                                    {"reversible", PARZ_MODE_REVERSIBLE, 0},
+                                    {"expert", PARZ_MODE_EXPERT, 0},
+                                    {"expert-pad", PARZ_MODE_EXPERT, 1}};
+  static const size_t shapes[4][4] = {{1003, 0, 0, 0}, {37, 61, 0, 0}, {9, 14, 23, 0},
+                                      {5, 6, 7, 9}};
+  static const size_t shapes_small[4][4] = {{203, 0, 0, 0}, {13, 22, 0, 0}, {5, 7, 9, 0},
+                                            {3, 5, 6, 5}};
+  static const int tables[][3] = {{PARZ_TABLE_AUTO, 0, 0},    {PARZ_TABLE_HYBRID, 3, 5},
+                                  {PARZ_TABLE_HYBRID, 64, 2}, {PARZ_TABLE_OFFSETS, 7, 0},
+                                  {PARZ_TABLE_LENGTHS, 33, 0}, {PARZ_TABLE_HYBRID, 1, 40},
+                                  {PARZ_TABLE_LENGTHS, 0, 0}};
+  for (parz_type type : types)
+    for (unsigned dims = 1; dims <= 4; dims++)
+      for (const mode_case& m : modes)
+        for (int kind = 0; kind < 3; kind++) {
+          const bool floats = type == PARZ_FLOAT || type == PARZ_DOUBLE;
+          if ((m.mode == PARZ_MODE_ACCURACY && !floats) || (small && kind != 1))
+            continue;
+          parz_array a;
+          memset(&a, 0, sizeof a);
+          a.type = type;
+          a.dims = dims;
+          memcpy(a.shape, small ? shapes_small[dims - 1] : shapes[dims - 1], sizeof a.shape);
+          const size_t count = parz_array_count(&a), size = parz_type_size(type);
+          std::vector<unsigned char> data = make_values(type, count, kind);
+          const int ntables = small || kind != 1 ? 2 : (int)(sizeof tables / sizeof tables[0]);
+          for (int t = 0; t < ntables; t++) {
+            parz_chunk_config cfg;
+            memset(&cfg, 0, sizeof cfg);
+            if (set_params(&cfg, m, type, dims) != PARZ_OK) {
+              CHECK(0, "parameters for %s", m.name);
+              continue;
+            }
+            cfg.table = (parz_table_kind)tables[t][0];
+            cfg.segment_blocks = (uint32_t)tables[t][1];
+            cfg.partition_segments = (uint32_t)tables[t][2];
+            if (m.mode == PARZ_MODE_RATE && cfg.table == PARZ_TABLE_AUTO)
+              cfg.table = PARZ_TABLE_NONE;
+            char what[160];
+            snprintf(what, sizeof what, "%s %uD %s data %d table %d C=%d P=%d",
+                     parz_type_name(type), dims, m.name, kind, tables[t][0], tables[t][1],
+                     tables[t][2]);
+            compare(what, a, data.data(), cfg);
+          }
+          if (small)
+            continue;
+          /* a strided view: every other value along the last dimension, rows and planes
+           * padded by one */
+          parz_array s = a;
+          ptrdiff_t span = 2 * (ptrdiff_t)a.shape[dims - 1] + 1;
+          s.stride[dims - 1] = 2;
+          for (int k = (int)dims - 2; k >= 0; k--) {
+            s.stride[k] = span;
+            span *= (ptrdiff_t)a.shape[k] + 1;
+          }
+          std::vector<unsigned char> wide(span_bytes(s), 0xEE);
+          for (size_t i = 0; i < count; i++) {
+            size_t rest = i;
+            ptrdiff_t off = 0;
+            for (int k = (int)dims - 1; k >= 0; k--) {
+              off += (ptrdiff_t)(rest % a.shape[k]) * s.stride[k];
+              rest /= a.shape[k];
+            }
+            memcpy(&wide[(size_t)off * size], &data[i * size], size);
+          }
+          parz_chunk_config cfg;
+          memset(&cfg, 0, sizeof cfg);
+          set_params(&cfg, m, type, dims);
+          if (m.mode == PARZ_MODE_RATE)
+            cfg.table = PARZ_TABLE_NONE;
+          char what[160];
+          snprintf(what, sizeof what, "%s %uD %s data %d strided", parz_type_name(type), dims,
+                   m.name, kind);
+          compare(what, s, wide.data(), cfg);
+        }
+  /* single values: blocks of one value, one of them NaN */
+  for (unsigned dims = 1; dims <= 4; dims++) {
+    parz_array a;
+    parz_chunk_config cfg;
+    memset(&a, 0, sizeof a);
+    memset(&cfg, 0, sizeof cfg);
+    a.type = PARZ_FLOAT;
+    a.dims = dims;
+    for (unsigned k = 0; k < dims; k++)
+      a.shape[k] = 1;
+    parz_params_accuracy(&cfg.params, 1e-3, NULL, NULL);
+    float v = NAN;
+    compare("one NaN", a, &v, cfg);
+    v = -3.25f;
+    compare("one value", a, &v, cfg);
+  }
+}
+
+/* Refusals: the serial encoder's statuses for bad arrays and parameters, PARZ_ERR_ARG for
+ * misaligned device pointers, PARZ_ERR_BUFFER for a chunk too small, nothing written then. */
+static void refusal_cases(void)
+{
+  parz_array a;
+  parz_chunk_config cfg;
+  parz_error e;
+  memset(&a, 0, sizeof a);
+  memset(&cfg, 0, sizeof cfg);
+  a.type = PARZ_FLOAT;
+  a.dims = 2;
+  a.shape[0] = 40;
+  a.shape[1] = 50;
+  parz_params_accuracy(&cfg.params, 1e-3, NULL, NULL);
+  std::vector<unsigned char> host = make_values(PARZ_FLOAT, 2000, 1);
+  const size_t cap = parz_chunk_bound(&a, &cfg);
+  unsigned char *d_in = NULL, *d_chunk = NULL;
+  cudaMalloc(&d_in, 8000 + 16);
+  cudaMalloc(&d_chunk, cap + 16);
+  cudaMemcpy(d_in, host.data(), 8000, cudaMemcpyHostToDevice);
+  size_t n = 0;
+  CHECK(parz_gpu_encode_device(ctx, &a, d_in + 2, &cfg, d_chunk, cap, &n, NULL, &e) ==
+            PARZ_ERR_ARG,
+        "a misaligned array must be refused");
+  CHECK(parz_gpu_encode_device(ctx, &a, d_in, &cfg, d_chunk + 4, cap, &n, NULL, &e) ==
+            PARZ_ERR_ARG,
+        "a misaligned chunk must be refused");
+  CHECK(parz_gpu_encode_device(ctx, &a, NULL, &cfg, d_chunk, cap, &n, NULL, &e) == PARZ_ERR_ARG,
+        "a NULL array must be refused");
+  {
+    parz_array bad = a;
+    bad.dims = 5;
+    CHECK(parz_gpu_encode_device(ctx, &bad, d_in, &cfg, d_chunk, cap, &n, NULL, &e) ==
+              PARZ_ERR_DIMS,
+          "rank 5 must be refused");
+    parz_chunk_config c2 = cfg;
+    c2.params.maxprec = 0;
+    CHECK(parz_gpu_encode_device(ctx, &a, d_in, &c2, d_chunk, cap, &n, NULL, &e) ==
+              PARZ_ERR_PARAM,
+          "maxprec 0 must be refused");
+  }
+  {
+    std::vector<unsigned char> ref;
+    reference(a, host.data(), cfg, ref, &e);
+    cudaMemset(d_chunk, 0xA5, cap);
+    int rc = parz_gpu_encode_device(ctx, &a, d_in, &cfg, d_chunk, ref.size() - 1, &n, NULL, &e);
+    CHECK(rc == PARZ_ERR_BUFFER, "a chunk one byte too small gave %d", rc);
+    std::vector<unsigned char> back(cap);
+    cudaMemcpy(back.data(), d_chunk, cap, cudaMemcpyDeviceToHost);
+    bool untouched = true;
+    for (size_t i = 0; i < cap; i++)
+      untouched = untouched && back[i] == 0xA5;
+    CHECK(untouched, "a refused chunk was written");
+    rc = parz_gpu_encode_device(ctx, &a, d_in, &cfg, d_chunk, ref.size(), &n, NULL, &e);
+    CHECK(rc == PARZ_OK && n == ref.size(), "a chunk of exactly its size gave %d", rc);
+  }
+  cudaFree(d_in);
+  cudaFree(d_chunk);
+}
+
+/* parz_gpu_encode_device_batch: chunks of several types, ranks, modes and tables in one call
+ * (runs of one type and rank share launches); then the chunks of one 2D array, as strided
+ * views of it (edge chunks smaller), the way a dataset's chunks are cut; then a batch with one
+ * chunk too small for its buffer. */
+static void batch_cases(void)
+{
+  struct item {
+    parz_type type;
+    unsigned dims;
+    size_t shape[4];
+    int mode; /* 0 accuracy, 1 precision, 2 reversible, 3 rate */
+    int table, C;
+  };
+  static const item items[] = {
+      {PARZ_FLOAT, 2, {37, 61}, 0, PARZ_TABLE_AUTO, 0},
+      {PARZ_FLOAT, 2, {64, 64}, 1, PARZ_TABLE_AUTO, 0},
+      {PARZ_FLOAT, 2, {29, 40}, 2, PARZ_TABLE_HYBRID, 8},
+      {PARZ_FLOAT, 2, {37, 61}, 3, PARZ_TABLE_NONE, 0},
+      {PARZ_FLOAT, 2, {50, 33}, 0, PARZ_TABLE_HYBRID, 1},
+      {PARZ_FLOAT, 2, {41, 41}, 0, PARZ_TABLE_OFFSETS, 4},
+      {PARZ_FLOAT, 2, {45, 90}, 1, PARZ_TABLE_LENGTHS, 16},
+      {PARZ_DOUBLE, 3, {9, 14, 23}, 0, PARZ_TABLE_AUTO, 0},
+      {PARZ_DOUBLE, 3, {12, 10, 8}, 2, PARZ_TABLE_AUTO, 0},
+      {PARZ_INT32, 1, {1003}, 1, PARZ_TABLE_AUTO, 0},
+      {PARZ_FLOAT, 2, {37, 61}, 0, PARZ_TABLE_HYBRID, 32},
+  };
+  const size_t n = sizeof items / sizeof items[0];
+  for (int scheme = PARZ_GPU_ENCODE_SLOTS; scheme <= PARZ_GPU_ENCODE_TWICE; scheme++) {
+    /* each item under its own configuration: one call per configuration, the items that
+     * share it together */
+    for (int mode = 0; mode < 4; mode++) {
+      std::vector<parz_array> arrays;
+      std::vector<std::vector<unsigned char>> hosts, refs;
+      std::vector<const void*> d_in;
+      std::vector<void*> d_out;
+      std::vector<size_t> caps, written;
+      parz_chunk_config cfg;
+      parz_error e;
+      memset(&cfg, 0, sizeof cfg);
+      for (size_t i = 0; i < n; i++) {
+        if (items[i].mode != mode)
+          continue;
+        parz_array a;
+        memset(&a, 0, sizeof a);
+        a.type = items[i].type;
+        a.dims = items[i].dims;
+        memcpy(a.shape, items[i].shape, sizeof a.shape);
+        arrays.push_back(a);
+        hosts.push_back(make_values(a.type, parz_array_count(&a), i % 2));
+      }
+      /* one configuration per call: the table and C of the mode's first item */
+      for (size_t i = 0; i < n; i++)
+        if (items[i].mode == mode) {
+          cfg.table = (parz_table_kind)items[i].table;
+          cfg.segment_blocks = (uint32_t)items[i].C;
+          break;
+        }
+      for (size_t i = 0; i < arrays.size(); i++) {
+        const parz_array& a = arrays[i];
+        switch (mode) {
+          case 0: parz_params_accuracy(&cfg.params, 1e-2, NULL, NULL); break;
+          case 1: parz_params_precision(&cfg.params, 18, NULL); break;
+          case 2: parz_params_reversible(&cfg.params); break;
+          default: parz_params_rate(&cfg.params, 12, PARZ_FLOAT, 2, NULL, NULL);
+        }
+        std::vector<unsigned char> ref;
+        reference(a, hosts[i].data(), cfg, ref, &e);
+        refs.push_back(ref);
+        void *di = NULL, *dc = NULL;
+        const size_t cap = parz_chunk_bound(&a, &cfg);
+        cudaMalloc(&di, hosts[i].size());
+        cudaMalloc(&dc, cap);
+        cudaMemcpy(di, hosts[i].data(), hosts[i].size(), cudaMemcpyHostToDevice);
+        cudaMemset(dc, 0xA5, cap);
+        d_in.push_back(di);
+        d_out.push_back(dc);
+        caps.push_back(cap);
+      }
+      written.assign(arrays.size(), 0);
+      ctx->tuning.encode = scheme;
+      size_t failed = 99;
+      int rc = parz_gpu_encode_device_batch(ctx, arrays.size(), arrays.data(), d_in.data(),
+                                            &cfg, d_out.data(), caps.data(), written.data(),
+                                            NULL, &failed, &e);
+      CHECK(rc == PARZ_OK, "batch mode %d [%s]: %d (%s)", mode, scheme_name(scheme), rc,
+            rc ? e.message : "");
+      for (size_t i = 0; i < arrays.size() && rc == PARZ_OK; i++) {
+        std::vector<unsigned char> got(written[i]);
+        cudaMemcpy(got.data(), d_out[i], written[i], cudaMemcpyDeviceToHost);
+        CHECK(written[i] == refs[i].size() && !memcmp(got.data(), refs[i].data(), written[i]),
+              "batch mode %d [%s]: chunk %zu differs", mode, scheme_name(scheme), i);
+      }
+      /* the last chunk one byte short: refused by index, nothing written */
+      if (arrays.size() > 1 && rc == PARZ_OK) {
+        const size_t last = arrays.size() - 1;
+        std::vector<size_t> short_caps = caps;
+        short_caps[last] = refs[last].size() - 1;
+        for (size_t i = 0; i < arrays.size(); i++)
+          cudaMemset(d_out[i], 0xA5, caps[i]);
+        rc = parz_gpu_encode_device_batch(ctx, arrays.size(), arrays.data(), d_in.data(), &cfg,
+                                          d_out.data(), short_caps.data(), written.data(), NULL,
+                                          &failed, &e);
+        CHECK(rc == PARZ_ERR_BUFFER && failed == last,
+              "batch with a short buffer: %d, failed %zu (want %zu)", rc, failed, last);
+        unsigned char first = 0;
+        cudaMemcpy(&first, d_out[0], 1, cudaMemcpyDeviceToHost);
+        CHECK(first == 0xA5, "a refused batch wrote a chunk");
+      }
+      for (size_t i = 0; i < arrays.size(); i++) {
+        cudaFree((void*)d_in[i]);
+        cudaFree(d_out[i]);
+      }
+    }
+    /* the chunks of one 2D array of 150 x 230 floats in 64 x 64 chunks, as strided views of
+     * it; edge chunks are the array's remainder */
+    {
+      const size_t rows = 150, cols = 230, cr = 64, cc = 64;
+      std::vector<unsigned char> host = make_values(PARZ_FLOAT, rows * cols, 1);
+      void* d = NULL;
+      cudaMalloc(&d, host.size());
+      cudaMemcpy(d, host.data(), host.size(), cudaMemcpyHostToDevice);
+      parz_chunk_config cfg;
+      memset(&cfg, 0, sizeof cfg);
+      parz_params_accuracy(&cfg.params, 1e-2, NULL, NULL);
+      std::vector<parz_array> arrays;
+      std::vector<const void*> d_in;
+      std::vector<void*> d_out;
+      std::vector<size_t> caps, written;
+      std::vector<std::vector<unsigned char>> refs;
+      parz_error e;
+      for (size_t r0 = 0; r0 < rows; r0 += cr)
+        for (size_t c0 = 0; c0 < cols; c0 += cc) {
+          parz_array a;
+          memset(&a, 0, sizeof a);
+          a.type = PARZ_FLOAT;
+          a.dims = 2;
+          a.shape[0] = rows - r0 < cr ? rows - r0 : cr;
+          a.shape[1] = cols - c0 < cc ? cols - c0 : cc;
+          a.stride[0] = (ptrdiff_t)cols;
+          a.stride[1] = 1;
+          const unsigned char* at = host.data() + 4 * (r0 * cols + c0);
+          std::vector<unsigned char> ref;
+          reference(a, at, cfg, ref, &e);
+          refs.push_back(ref);
+          arrays.push_back(a);
+          d_in.push_back((const unsigned char*)d + 4 * (r0 * cols + c0));
+          void* dc = NULL;
+          caps.push_back(parz_chunk_bound(&a, &cfg));
+          cudaMalloc(&dc, caps.back());
+          d_out.push_back(dc);
+        }
+      written.assign(arrays.size(), 0);
+      int rc = parz_gpu_encode_device_batch(ctx, arrays.size(), arrays.data(), d_in.data(), &cfg,
+                                            d_out.data(), caps.data(), written.data(), NULL,
+                                            NULL, &e);
+      CHECK(rc == PARZ_OK, "chunks of one array [%s]: %d (%s)", scheme_name(scheme), rc,
+            rc ? e.message : "");
+      for (size_t i = 0; i < arrays.size() && rc == PARZ_OK; i++) {
+        std::vector<unsigned char> got(written[i]);
+        cudaMemcpy(got.data(), d_out[i], written[i], cudaMemcpyDeviceToHost);
+        CHECK(written[i] == refs[i].size() && !memcmp(got.data(), refs[i].data(), written[i]),
+              "chunks of one array [%s]: chunk %zu differs", scheme_name(scheme), i);
+      }
+      for (size_t i = 0; i < arrays.size(); i++)
+        cudaFree(d_out[i]);
+      cudaFree(d);
+    }
+  }
+  ctx->tuning.encode = 0;
+}
+
+/* Real arrays: accuracy (auto C, C = 1, C = 32) and reversible. */
+static void real_cases(const char* dir, int small)
+{
+  static const struct {
+    const char* file;
+    parz_type type;
+    unsigned dims;
+    size_t shape[4];
+    double tolerance;
+  } files[] = {
+      {"etopo5_relief_f32le_2161x4320.bin", PARZ_FLOAT, 2, {2161, 4320}, 1e2},
+      {"levitus_temp_f32le_20x180x360.bin", PARZ_FLOAT, 3, {20, 180, 360}, 1e-2},
+      {"hst_acs_hrc_ngc104_sci_f32le_1024x1024.bin", PARZ_FLOAT, 2, {1024, 1024}, 0.5},
+      {"egm96_geoid_f32le_721x1440.bin", PARZ_FLOAT, 2, {721, 1440}, 1e-3},
+      {"vasp_fepo4_chgcar_f64le_72x192x160.bin", PARZ_DOUBLE, 3, {72, 192, 160}, 1e-4},
+      {"ccsm_trefht_ens_f32le_8x110x64x128.bin", PARZ_FLOAT, 4, {8, 110, 64, 128}, 1e-2},
+  };
+  for (const auto& f : files) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, f.file);
+    FILE* fp = fopen(path, "rb");
+    if (!fp) {
+      printf("  (skipped %s: not found)\n", path);
+      continue;
+    }
+    parz_array a;
+    memset(&a, 0, sizeof a);
+    a.type = f.type;
+    a.dims = f.dims;
+    memcpy(a.shape, f.shape, sizeof a.shape);
+    std::vector<unsigned char> data(parz_array_count(&a) * parz_type_size(a.type));
+    const size_t got = fread(data.data(), 1, data.size(), fp);
+    fclose(fp);
+    CHECK(got == data.size(), "%s: short read", path);
+    static const int cs[] = {0, 1, 32};
+    for (int mode = 0; mode < 2; mode++)
+      for (int k = 0; k < (small || mode ? 1 : 3); k++) {
+        parz_chunk_config cfg;
+        memset(&cfg, 0, sizeof cfg);
+        if (mode == 0)
+          parz_params_accuracy(&cfg.params, f.tolerance, NULL, NULL);
+        else
+          parz_params_reversible(&cfg.params);
+        cfg.segment_blocks = (uint32_t)cs[k];
+        char what[256];
+        snprintf(what, sizeof what, "%s %s C=%d", f.file, mode ? "reversible" : "accuracy",
+                 cs[k]);
+        compare(what, a, data.data(), cfg);
+      }
+    if (small)
+      break;
+  }
+}
+
+int main(int argc, char** argv)
+{
+  const char* dir = NULL;
+  int small = 0;
+  parz_error e;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--small"))
+      small = 1;
+    else
+      dir = argv[i];
+  }
+  if (!parz_gpu_available()) {
+    printf("SKIP: no CUDA device\n");
+    return 77;
+  }
+  if (parz_gpu_context_create(&ctx, 0, &e) != PARZ_OK) {
+    fprintf(stderr, "FAIL: context: %s\n", e.message);
+    return 1;
+  }
+  synthetic_cases(small);
+  refusal_cases();
+  batch_cases();
+  if (dir)
+    real_cases(dir, small);
+  cudaError_t ce = cudaDeviceSynchronize();
+  CHECK(ce == cudaSuccess, "device: %s", cudaGetErrorString(ce));
+  parz_gpu_context_free(ctx);
+  printf("test_gpu_encode: %d checks, %d failures\n", checks, failures);
+  return failures ? 1 : 0;
+}
