@@ -1,14 +1,10 @@
 /* GPU encoder throughput: arrays resident in GPU memory encoded into ParZ chunks in GPU memory
- * (parz_gpu_encode_device), against segment size C and the encoder's two schemes.
+ * (parz_gpu_encode_device), against segment size C.
  *
- * For each array and C (0 = auto), one chunk holds the whole array. Timed with CUDA events on
- * the stream, median of --reps after warm-up:
- *   call    the whole parz_gpu_encode_device call: blocks, scan, the read-back of the sizes and
- *           the host's layout in between, payload, head;
- *   blocks  the block kernel alone (one thread per block: gather, encode into its slot), the
- *           core of scheme SLOTS;
- *   lengths the block kernel's length-only pass, the extra pass of scheme TWICE.
- * GiB/s are of the input array. A device-to-device copy of the array is the bandwidth anchor.
+ * For each array and C (0 = auto), one chunk holds the whole array. The whole
+ * parz_gpu_encode_device call (its kernels, the read-back of the sizes and the host's layout in
+ * between) is timed with CUDA events on the stream, median of --reps after warm-up; GiB/s are
+ * of the input array. Nsight Compute splits it by kernel (scripts/gpu_encode.sh). A device-to-device copy of the array is the bandwidth anchor.
  * Every chunk is compared with the CPU encoder's (OpenMP, the same bytes as the serial one).
  * With --chunk-mib the array is also cut into chunks of about that size (rows of the slowest
  * dimension, each a strided view of the one array) and encoded by one
@@ -16,7 +12,7 @@
  * array N times along its slowest dimension; --f64 converts a float32 array to float64.
  *
  * usage: bench_gpu_encode [--reps N] [--c 0,1,32] [--rel 1e-2] [--mode accuracy|reversible]
- *                         [--schemes slots,twice] [--chunk-mib 4,16] [--tile N] [--f64] FILE...
+ *                         [--chunk-mib 4,16] [--tile N] [--f64] FILE...
  *   FILE: raw little-endian array named like name_f32le_AxBxC.bin (f32 or f64, C order).
  * Output: Markdown table rows. */
 #include <math.h>
@@ -30,7 +26,6 @@
 
 #include <cuda_runtime.h>
 
-#include "encode_kernels.cuh"
 #include "parz_gpu.h"
 #include "parz_omp.h"
 
@@ -148,26 +143,12 @@ static double median_ms(timer& t, int reps, F fn)
   return ms[ms.size() / 2];
 }
 
-/* One pass of the block kernel over the whole array, as parz_gpu_encode_device runs it (c on
- * the host, d its copy in device memory). */
-static cudaError_t block_pass(const parz_gpu_enc_chunk* c, const parz_gpu_enc_chunk* d, int pass,
-                              cudaStream_t st)
-{
-  switch (c->type) {
-    case PARZ_FLOAT: return parz_gpu_launch_encode_f32(c->dims, pass, c, d, 1, st);
-    case PARZ_DOUBLE: return parz_gpu_launch_encode_f64(c->dims, pass, c, d, 1, st);
-    case PARZ_INT32: return parz_gpu_launch_encode_i32(c->dims, pass, c, d, 1, st);
-    default: return parz_gpu_launch_encode_i64(c->dims, pass, c, d, 1, st);
-  }
-}
-
 int main(int argc, char** argv)
 {
   int reps = 15, tile = 1;
   bool f64 = false;
   std::vector<double> cs = {0, 1, 32}, rels = {1e-2}, chunk_mib;
   const char* mode = "accuracy";
-  const char* schemes = "slots,twice";
   std::vector<const char*> files;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--reps") && i + 1 < argc)
@@ -178,8 +159,6 @@ int main(int argc, char** argv)
       rels = parse_list(argv[++i]);
     else if (!strcmp(argv[i], "--mode") && i + 1 < argc)
       mode = argv[++i];
-    else if (!strcmp(argv[i], "--schemes") && i + 1 < argc)
-      schemes = argv[++i];
     else if (!strcmp(argv[i], "--chunk-mib") && i + 1 < argc)
       chunk_mib = parse_list(argv[++i]);
     else if (!strcmp(argv[i], "--f64"))
@@ -191,7 +170,7 @@ int main(int argc, char** argv)
   }
   if (files.empty() || reps < 1) {
     fprintf(stderr, "usage: bench_gpu_encode [--reps N] [--c 0,1,32] [--rel 1e-2] "
-                    "[--mode accuracy|reversible] [--schemes slots,twice] [--chunk-mib 4,16] "
+                    "[--mode accuracy|reversible] [--chunk-mib 4,16] "
                     "[--tile N] [--f64] FILE...\n");
     return 2;
   }
@@ -213,9 +192,8 @@ int main(int argc, char** argv)
   CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
   printf("GPU: %s, %d SMs; reps %d (median); mode %s\n\n", prop.name, prop.multiProcessorCount,
          reps, mode);
-  printf("| array | MB | setting | C | scheme | ratio | table | call GiB/s | blocks GiB/s | "
-         "lengths GiB/s | call ms | same bytes |\n|---|---:|---|---:|---|---:|---:|---:|---:|"
-         "---:|---:|---|\n");
+  printf("| array | MB | setting | C | ratio | table | GiB/s | ms | same bytes |\n"
+         "|---|---:|---|---:|---:|---:|---:|---:|---|\n");
   for (const char* path : files) {
     raw_array r;
     if (!load(path, tile, f64, &r)) {
@@ -236,8 +214,8 @@ int main(int argc, char** argv)
       snprintf(label, sizeof label, "%s as float64", r.name);
       r.name = label;
     }
-    printf("| %s | %.1f | device-to-device copy | | | | | %.1f | | | %.3f | |\n", r.name,
-           raw / 1e6, gib / (copy_ms / 1e3), copy_ms);
+    printf("| %s | %.1f | device-to-device copy | | | | %.1f | %.3f | |\n", r.name, raw / 1e6,
+           gib / (copy_ms / 1e3), copy_ms);
     for (double rel : rels)
       for (double cd : cs) {
         parz_chunk_config cfg;
@@ -262,55 +240,22 @@ int main(int argc, char** argv)
         parz_chunk_parse(ref.data(), nref, &v, NULL);
         void* d_chunk = NULL;
         CHECK_CUDA(cudaMalloc(&d_chunk, cap));
-        /* the block kernel alone, both passes */
-        parz_gpu_enc_chunk c;
-        if (parz_gpu_enc_plan(&c, &r.a, d_in, &cfg, &e) != PARZ_OK) {
-          fprintf(stderr, "plan: %s\n", e.message);
+        size_t n = 0;
+        int rc = PARZ_OK;
+        const double call_ms = median_ms(t, reps, [&] {
+          if (rc == PARZ_OK)
+            rc = parz_gpu_encode_device(ctx, &r.a, d_in, &cfg, d_chunk, cap, &n, t.st, &e);
+        });
+        if (rc != PARZ_OK) {
+          printf("| %s | | %s | %g | failed: %s |\n", r.name, setting, cd, e.message);
           continue;
         }
-        void *slots = NULL, *lens = NULL, *count = NULL;
-        CHECK_CUDA(cudaMalloc(&slots, 8 * c.nblocks * c.slot_words));
-        CHECK_CUDA(cudaMalloc(&lens, 4 * c.nblocks));
-        CHECK_CUDA(cudaMalloc(&count, 8));
-        c.slots = (unsigned long long*)slots;
-        c.lens = (uint32_t*)lens;
-        c.nonfinite = (unsigned long long*)count;
-        parz_gpu_enc_chunk* dc = NULL;
-        CHECK_CUDA(cudaMalloc(&dc, sizeof c));
-        CHECK_CUDA(cudaMemcpy(dc, &c, sizeof c, cudaMemcpyHostToDevice));
-        const double blocks_ms =
-            median_ms(t, reps, [&] { CHECK_CUDA(block_pass(&c, dc, PARZ_GPU_ENC_SLOT, t.st)); });
-        const double lengths_ms = median_ms(
-            t, reps, [&] { CHECK_CUDA(block_pass(&c, dc, PARZ_GPU_ENC_LENGTH, t.st)); });
-        CHECK_CUDA(cudaFree(dc));
-        CHECK_CUDA(cudaFree(slots));
-        CHECK_CUDA(cudaFree(lens));
-        CHECK_CUDA(cudaFree(count));
-        for (int scheme = PARZ_GPU_ENCODE_SLOTS; scheme <= PARZ_GPU_ENCODE_TWICE; scheme++) {
-          const char* sname = scheme == PARZ_GPU_ENCODE_SLOTS ? "slots" : "twice";
-          if (!strstr(schemes, sname))
-            continue;
-          ctx->tuning.encode = scheme;
-          size_t n = 0;
-          int rc = PARZ_OK;
-          const double call_ms = median_ms(t, reps, [&] {
-            if (rc == PARZ_OK)
-              rc = parz_gpu_encode_device(ctx, &r.a, d_in, &cfg, d_chunk, cap, &n, t.st, &e);
-          });
-          if (rc != PARZ_OK) {
-            printf("| %s | | %s | %g | %s | failed: %s |\n", r.name, setting, cd, sname,
-                   e.message);
-            continue;
-          }
-          CHECK_CUDA(cudaMemcpy(got.data(), d_chunk, n, cudaMemcpyDeviceToHost));
-          const bool same = n == nref && !memcmp(got.data(), ref.data(), n);
-          printf("| %s | %.1f | %s | %u%s | %s | %.2f | %.2f%% | %.1f | %.1f | %.1f | %.3f | %s |\n",
-                 r.name, raw / 1e6, setting, v.segment_blocks, cd == 0 ? " (auto)" : "", sname,
-                 (double)raw / nref, 100.0 * v.table_bytes / v.payload_bytes,
-                 gib / (call_ms / 1e3), gib / (blocks_ms / 1e3), gib / (lengths_ms / 1e3),
-                 call_ms, same ? "yes" : "NO");
-        }
-        ctx->tuning.encode = 0;
+        CHECK_CUDA(cudaMemcpy(got.data(), d_chunk, n, cudaMemcpyDeviceToHost));
+        const bool same = n == nref && !memcmp(got.data(), ref.data(), n);
+        printf("| %s | %.1f | %s | %u%s | %.2f | %.2f%% | %.1f | %.3f | %s |\n", r.name,
+               raw / 1e6, setting, v.segment_blocks, cd == 0 ? " (auto)" : "",
+               (double)raw / nref, 100.0 * v.table_bytes / v.payload_bytes, gib / (call_ms / 1e3),
+               call_ms, same ? "yes" : "NO");
         /* the array in chunks: one batch call against one call per chunk */
         for (double mib : chunk_mib) {
           const size_t row = raw / r.a.shape[0];
@@ -356,8 +301,8 @@ int main(int argc, char** argv)
             CHECK_CUDA(cudaMemcpy(back.data(), outs[i], written[i], cudaMemcpyDeviceToHost));
             same = written[i] == refs[i].size() && !memcmp(back.data(), refs[i].data(), written[i]);
           }
-          printf("| %s | %.1f | %s, %zu chunks of %.1f MiB | %g | batch / one call each | | | "
-                 "%.1f / %.1f | | | %.3f / %.3f | %s |\n",
+          printf("| %s | %.1f | %s, %zu chunks of %.1f MiB, batch / one call each | %g | | | "
+                 "%.1f / %.1f | %.3f / %.3f | %s |\n",
                  r.name, raw / 1e6, setting, arrays.size(), rows * row / 1048576.0, cd,
                  gib / (batch_ms / 1e3), gib / (loop_ms / 1e3), batch_ms, loop_ms,
                  same ? "yes" : "NO");

@@ -82,9 +82,9 @@ extern "C" void parz_gpu_context_free(parz_gpu_context* ctx)
   release(&ctx->d_out, 0);
   release(&ctx->h_in, 1);
   release(&ctx->h_out, 1);
-  release(&ctx->enc_slots, 0);
-  release(&ctx->enc_lens, 0);
+  release(&ctx->enc_scratch, 0);
   release(&ctx->enc_offsets, 0);
+  release(&ctx->enc_tiles, 0);
   release(&ctx->enc_scan, 0);
   release(&ctx->enc_counts, 0);
   release(&ctx->enc_exc, 0);

@@ -2,48 +2,50 @@
  * bytes of parz_chunk_encode (encode_block.cuh says how a chunk is built).
  *
  * On the stream, for all chunks of a call together:
- *   blocks  one thread per block (encode_kernels.cuh): gather, clean, pad, encode into the
- *           block's slot, its length into lens;
- *   scan    the lengths of all chunks' blocks, one running sum (CUB): every block's bit offset;
+ *   tiles   the look-back state of every chunk's block kernel;
+ *   blocks  one thread per block (encode_kernels.cuh): gather, clean, pad, encode into a buffer
+ *           of its own; the CTA's running sum of the lengths, continued across CTAs, gives its
+ *           offset, where it ORs its bits into the payload scratch;
  *   sizes   each chunk's payload bits and non-finite count, read back: the one wait of a call.
  * The host then settles each chunk's layout with the codec (parz_chunk_settle, the serial
  * encoder's choice of auto C) and writes its header (parz_chunk_header_write); then
- *   join    one thread per block writes the payload words it owns from the slots;
+ *   payload the scratch into place after the head, the scratch left zero;
  *   table   one thread per segment;
  *   records the exception records, for chunks that have any;
- *   crc     the checksum of table and exceptions in pieces, combined with the header's;
+ *   crc     the checksum of table and exceptions, combined with the header's;
  *   seal    the header into place with its checksum.
- * Slots cost ceil(parz_block_max_bits / 64) words per block.
  *
- * Variable-rate chunks need every block's length before any block's place is known. The slots
- * encode each block once and copy its bits once more; the other scheme, TWICE (a tuning, for
- * comparison: tests/test_gpu_encode.cu, examples/bench_gpu_encode.cu), runs the encoder twice,
- * first for the lengths alone, then into place, ORing the words blocks share. */
+ * Variable-rate chunks need every block's length before any block's place is known. Two
+ * schemes were measured on the H100 (examples/bench/results-h100/bench_gpu_encode_schemes.md):
+ * blocks encoded into per-block slots, then a scan and a join kernel copying their bits into
+ * place; and a length-only pass of the encoder, the scan, then a second encode into place.
+ * The second lost (the length pass costs 80% of an encode, more than the join), and encoding
+ * into a thread's own buffer cost no more than into a slot, so the kernel above keeps the
+ * first with its scan and join folded in: each block is encoded once, its bits copied once, and
+ * no slot goes through device memory. */
 #include <stdlib.h>
 #include <string.h>
 
 #include <cub/device/device_scan.cuh>
-#include <cuda/std/functional>
 
 #include "encode_kernels.cuh"
 
-/* One pass of the block kernel over chunks h[0..n) (d: their device copy), in runs of one type
- * and rank, each run one launch. */
+/* The block kernel over chunks h[0..n) (d: their device copy), in runs of one type and rank,
+ * each run one launch. */
 static int launch_blocks(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d, size_t n,
-                         int pass, cudaStream_t st, parz_error* err)
+                         cudaStream_t st, parz_error* err)
 {
   for (size_t i = 0, j; i < n; i = j) {
     for (j = i + 1; j < n && j - i < 65535 && h[j].type == h[i].type && h[j].dims == h[i].dims;
          j++)
       ;
-    const parz_gpu_enc_chunk* dr = d + i;
     const unsigned m = (unsigned)(j - i), dims = h[i].dims;
     cudaError_t e;
     switch (h[i].type) {
-      case PARZ_FLOAT: e = parz_gpu_launch_encode_f32(dims, pass, h + i, dr, m, st); break;
-      case PARZ_DOUBLE: e = parz_gpu_launch_encode_f64(dims, pass, h + i, dr, m, st); break;
-      case PARZ_INT32: e = parz_gpu_launch_encode_i32(dims, pass, h + i, dr, m, st); break;
-      default: e = parz_gpu_launch_encode_i64(dims, pass, h + i, dr, m, st); break;
+      case PARZ_FLOAT: e = parz_gpu_launch_encode_f32(dims, h + i, d + i, m, st); break;
+      case PARZ_DOUBLE: e = parz_gpu_launch_encode_f64(dims, h + i, d + i, m, st); break;
+      case PARZ_INT32: e = parz_gpu_launch_encode_i32(dims, h + i, d + i, m, st); break;
+      default: e = parz_gpu_launch_encode_i64(dims, h + i, d + i, m, st); break;
     }
     if (e != cudaSuccess)
       return parz_gpu_cuda_fail(err, e, "launching the block encoder");
@@ -52,7 +54,7 @@ static int launch_blocks(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* 
 }
 
 /* The exception records of chunk c (c.nexceptions > 0): a count per range of positions, their
- * running sum (each range's first record), the records. counts holds 2 * ranges + 1 words. */
+ * running sum (each range's first record), the records. counts holds 2 * ranges words. */
 static cudaError_t enqueue_records(parz_gpu_enc_chunk c, unsigned long long* counts,
                                    void* scan, size_t scan_bytes, cudaStream_t st)
 {
@@ -66,21 +68,26 @@ static cudaError_t enqueue_records(parz_gpu_enc_chunk c, unsigned long long* cou
   return e;
 }
 
-/* Scratch bytes CUB needs to scan n words of lengths (u32 -> u64) or of counts (u64). */
-static cudaError_t scan_bytes(uint64_t blocks, uint64_t ranges, size_t* bytes)
-{
-  size_t a = 0, b = 0;
-  cudaError_t e = cub::DeviceScan::ExclusiveScan(NULL, a, (const uint32_t*)NULL,
-                                                 (unsigned long long*)NULL, cuda::std::plus<>(),
-                                                 0ull, (int64_t)blocks);
-  if (e == cudaSuccess && ranges)
-    e = cub::DeviceScan::ExclusiveSum(NULL, b, (const unsigned long long*)NULL,
-                                      (unsigned long long*)NULL, (int64_t)ranges);
-  *bytes = a > b ? a : b;
-  return e;
-}
-
+/* Shares of the scratch rounded to 16 bytes. */
 static size_t padded(size_t bytes) { return (bytes + 15) & ~(size_t)15; }
+
+/* The payload scratch, grown to `bytes` and zero: the block kernel ORs into it, and the
+ * payload kernel leaves it zero after a call that completes. A call that stops on the way
+ * leaves it as it is (enc_dirty), and the next one clears it all. */
+static int scratch_reserve(parz_gpu_context* ctx, size_t bytes, cudaStream_t st, parz_error* err)
+{
+  const size_t had = ctx->enc_scratch.bytes;
+  int rc = parz_gpu_reserve(&ctx->enc_scratch, bytes, 0, err);
+  if (rc != PARZ_OK)
+    return rc;
+  if (ctx->enc_dirty || ctx->enc_scratch.bytes != had) {
+    cudaError_t e = cudaMemsetAsync(ctx->enc_scratch.ptr, 0, ctx->enc_scratch.bytes, st);
+    if (e != cudaSuccess)
+      return parz_gpu_cuda_fail(err, e, "clearing the payload scratch");
+  }
+  ctx->enc_dirty = 1;
+  return PARZ_OK;
+}
 
 extern "C" int parz_gpu_encode_device_batch(parz_gpu_context* ctx, size_t n,
                                             const parz_array* arrays, const void* const* d_data,
@@ -89,10 +96,9 @@ extern "C" int parz_gpu_encode_device_batch(parz_gpu_context* ctx, size_t n,
                                             void* stream, size_t* failed, parz_error* err)
 {
   const cudaStream_t st = (cudaStream_t)stream;
-  const int twice = ctx && ctx->tuning.encode == PARZ_GPU_ENCODE_TWICE;
   const size_t hb = PARZ_HEADER_BYTES;
-  uint64_t blocks = 0, words = 0, ranges = 0;
-  size_t i, scan = 0;
+  size_t i, scan = 0, scratch = 0, offsets = 0, tiles = 0;
+  uint64_t ranges = 0;
   cudaError_t e;
   int rc;
   if (!ctx || (n && (!arrays || !d_data || !cfg || !d_chunks || !chunk_bytes || !written)))
@@ -124,46 +130,46 @@ extern "C" int parz_gpu_encode_device_batch(parz_gpu_context* ctx, size_t n,
         *failed = i;
       return rc;
     }
-    blocks += h[i].nblocks;
-    words += twice ? 0 : h[i].nblocks * h[i].slot_words;
+    scratch += padded(parz_stream_bound(arrays[i].type, arrays[i].dims, &h[i].params,
+                                        (size_t)h[i].nblocks));
+    offsets += padded(8 * (size_t)(h[i].nblocks + 1));
+    tiles += parz_gpu_tile_bytes(h[i].nblocks);
     if (h[i].type == PARZ_FLOAT || h[i].type == PARZ_DOUBLE)
       ranges = PARZ_MAX(ranges, (h[i].count + PARZ_GPU_EXC_RANGE - 1) / PARZ_GPU_EXC_RANGE);
   }
-  if ((e = scan_bytes(blocks + 1, ranges, &scan)) != cudaSuccess)
+  if (ranges && (e = cub::DeviceScan::ExclusiveSum(NULL, scan, (const unsigned long long*)NULL,
+                                                   (unsigned long long*)NULL, (int64_t)ranges)))
     return parz_gpu_cuda_fail(err, e, "sizing the scan");
-  if ((rc = parz_gpu_reserve(&ctx->enc_slots, 8 * words, 0, err)) ||
-      (rc = parz_gpu_reserve(&ctx->enc_lens, 4 * (blocks + 1), 0, err)) ||
-      (rc = parz_gpu_reserve(&ctx->enc_offsets, 8 * (blocks + 1), 0, err)) ||
-      (rc = parz_gpu_reserve(&ctx->enc_scan, padded(scan), 0, err)))
+  if ((rc = parz_gpu_reserve(&ctx->enc_offsets, offsets, 0, err)) ||
+      (rc = parz_gpu_reserve(&ctx->enc_tiles, tiles, 0, err)) ||
+      (rc = parz_gpu_reserve(&ctx->enc_scan, padded(scan), 0, err)) ||
+      (rc = parz_gpu_reserve(&ctx->enc_exc, 16 * ranges, 0, err)) ||
+      (rc = scratch_reserve(ctx, scratch, st, err)))
     return rc;
-  {
-    uint64_t b = 0, w = 0;
-    for (i = 0; i < n; i++) {
-      h[i].slots = (unsigned long long*)ctx->enc_slots.ptr + w;
-      h[i].lens = (uint32_t*)ctx->enc_lens.ptr + b;
-      h[i].offsets = (unsigned long long*)ctx->enc_offsets.ptr + b;
-      h[i].nonfinite = (unsigned long long*)ctx->enc_counts.ptr + i;
-      h[i].crc = (uint32_t*)((unsigned long long*)ctx->enc_counts.ptr + n) + i;
-      b += h[i].nblocks;
-      w += twice ? 0 : h[i].nblocks * h[i].slot_words;
-    }
+  scratch = offsets = tiles = 0;
+  for (i = 0; i < n; i++) {
+    h[i].scratch = (unsigned long long*)((char*)ctx->enc_scratch.ptr + scratch);
+    h[i].offsets = (unsigned long long*)((char*)ctx->enc_offsets.ptr + offsets);
+    h[i].tiles = (char*)ctx->enc_tiles.ptr + tiles;
+    h[i].nonfinite = (unsigned long long*)ctx->enc_counts.ptr + i;
+    h[i].crc = (uint32_t*)((unsigned long long*)ctx->enc_counts.ptr + n) + i;
+    scratch += padded(parz_stream_bound((parz_type)h[i].type, h[i].dims, &h[i].params,
+                                        (size_t)h[i].nblocks));
+    offsets += padded(8 * (size_t)(h[i].nblocks + 1));
+    tiles += parz_gpu_tile_bytes(h[i].nblocks);
   }
 
-  /* the blocks, their offsets and the sizes */
+  /* the blocks and the sizes */
   e = cudaMemsetAsync(ctx->enc_counts.ptr, 0, n * 16, st);
-  if (e == cudaSuccess) /* the lengths' last word: the scan's total */
-    e = cudaMemsetAsync((uint32_t*)ctx->enc_lens.ptr + blocks, 0, 4, st);
   if (e == cudaSuccess)
     e = cudaMemcpyAsync(d, h, n * sizeof *h, cudaMemcpyHostToDevice, st);
+  if (e == cudaSuccess)
+    e = parz_gpu_launch_tiles(h, d, (unsigned)n, st);
   if (e != cudaSuccess)
     return parz_gpu_cuda_fail(err, e, "preparing the encode");
-  if ((rc = launch_blocks(h, d, n, twice ? PARZ_GPU_ENC_LENGTH : PARZ_GPU_ENC_SLOT, st, err)))
+  if ((rc = launch_blocks(h, d, n, st, err)))
     return rc;
-  e = cub::DeviceScan::ExclusiveScan(ctx->enc_scan.ptr, scan, (const uint32_t*)ctx->enc_lens.ptr,
-                                     (unsigned long long*)ctx->enc_offsets.ptr,
-                                     cuda::std::plus<>(), 0ull, (int64_t)(blocks + 1), st);
-  if (e == cudaSuccess)
-    e = parz_gpu_launch_sizes(h, d, (unsigned)n, (unsigned long long*)ctx->enc_sizes.ptr, st);
+  e = parz_gpu_launch_sizes(d, (unsigned)n, (unsigned long long*)ctx->enc_sizes.ptr, st);
   if (e == cudaSuccess)
     e = cudaMemcpyAsync(ctx->h_enc_sizes.ptr, ctx->enc_sizes.ptr, n * 16, cudaMemcpyDeviceToHost,
                         st);
@@ -198,33 +204,21 @@ extern "C" int parz_gpu_encode_device_batch(parz_gpu_context* ctx, size_t n,
     e = cudaMemcpyAsync(d, h, n * sizeof *h, cudaMemcpyHostToDevice, st);
   if (e == cudaSuccess)
     e = cudaEventRecord(ctx->enc_uploaded, st);
-  if (e != cudaSuccess)
-    return parz_gpu_cuda_fail(err, e, "uploading the headers");
-  if (twice) {
-    for (i = 0; i < n && e == cudaSuccess; i++)
-      e = cudaMemsetAsync(h[i].chunk + h[i].payload_at, 0, 8 * h[i].payload_words, st);
-    if (e != cudaSuccess)
-      return parz_gpu_cuda_fail(err, e, "clearing the payloads");
-    if ((rc = launch_blocks(h, d, n, PARZ_GPU_ENC_PLACE, st, err)))
-      return rc;
-  } else if ((e = parz_gpu_launch_join(h, d, (unsigned)n, st)) != cudaSuccess) {
-    return parz_gpu_cuda_fail(err, e, "joining the payloads");
-  }
-  e = parz_gpu_launch_table(h, d, (unsigned)n, st);
-  if (e == cudaSuccess && ranges) {
-    if ((rc = parz_gpu_reserve(&ctx->enc_exc, 8 * (2 * ranges + 1), 0, err)))
-      return rc;
-    for (i = 0; i < n && e == cudaSuccess; i++)
-      if (h[i].nexceptions)
-        e = enqueue_records(h[i], (unsigned long long*)ctx->enc_exc.ptr, ctx->enc_scan.ptr, scan,
-                            st);
-  }
+  if (e == cudaSuccess)
+    e = parz_gpu_launch_payload(h, d, (unsigned)n, st);
+  if (e == cudaSuccess)
+    e = parz_gpu_launch_table(h, d, (unsigned)n, st);
+  for (i = 0; i < n && e == cudaSuccess; i++)
+    if (h[i].nexceptions)
+      e = enqueue_records(h[i], (unsigned long long*)ctx->enc_exc.ptr, ctx->enc_scan.ptr, scan,
+                          st);
   if (e == cudaSuccess)
     e = parz_gpu_launch_crc(h, d, (unsigned)n, st);
   if (e == cudaSuccess)
-    e = parz_gpu_launch_seal(h, d, (unsigned)n, st);
+    e = parz_gpu_launch_seal(d, (unsigned)n, st);
   if (e != cudaSuccess)
-    return parz_gpu_cuda_fail(err, e, "writing the chunks' heads");
+    return parz_gpu_cuda_fail(err, e, "writing the chunks");
+  ctx->enc_dirty = 0;
   return PARZ_OK;
 }
 

@@ -1,18 +1,21 @@
 /* The GPU chunk encoder's per-thread steps, one function per kernel (encode_kernels.cuh,
- * encode_head.cu run them; encode.cu says in which order). They use no CUDA intrinsic and leave
- * every atomic to the kernels, so that tests/test_gpu_encode_host.cpp runs them on the CPU as
- * well, and checks the chunks they build against parz_chunk_encode where no GPU is.
+ * encode_head.cu run them; encode.cu says in which order). They use no CUDA intrinsic but the
+ * atomic OR of parz_gpu_place_block, which is a plain OR on the host, so that
+ * tests/test_gpu_encode_host.cpp runs them on the CPU as well and checks the chunks they build
+ * against parz_chunk_encode where no GPU is.
  *
  * A chunk is built as the CPU encoder builds it (codec/parz_chunk.h, "Encoding in three
  * steps"), with blocks as the units:
- *   1. every block is encoded on its own, into a slot of its own (parz_gpu_encode_block): the
- *      codec's block encoder (codec/block_encode.h) on the block as the codec's gather pads it,
- *      non-finite values replaced by the codec's stand-in (codec/standin.h);
- *   2. a running sum of the block lengths gives every block's payload offset, and the host
- *      settles the chunk's layout from the payload's size (parz_chunk_settle: auto C);
- *   3. the payload is joined from the slots (parz_gpu_join_block), then the head is written:
- *      table (parz_gpu_table_segment), exception records (parz_gpu_exc_*), header and the
- *      checksum over them (parz_gpu_crc_piece, parz_gpu_seal). */
+ *   1. every block is encoded on its own into a buffer of its thread (parz_gpu_encode_block):
+ *      the codec's block encoder (codec/block_encode.h) on the block as the codec's gather pads
+ *      it, non-finite values replaced by the codec's stand-in (codec/standin.h); a running sum of
+ *      the lengths gives each block's bit offset, where its bits are ORed into a zeroed payload
+ *      scratch (parz_gpu_place_block);
+ *   2. the host settles the chunk's layout from the payload's size as the serial encoder does
+ *      (parz_chunk_settle: auto C) and writes its header (parz_gpu_enc_settle);
+ *   3. the payload is copied after the head, and the head is written: table
+ *      (parz_gpu_table_segment), exception records (parz_gpu_exc_*), then the header with the
+ *      checksum over all three (parz_gpu_crc_piece, parz_gpu_seal). */
 #ifndef PARZ_GPU_ENCODE_BLOCK_CUH
 #define PARZ_GPU_ENCODE_BLOCK_CUH
 
@@ -38,11 +41,9 @@ struct parz_gpu_enc_chunk {
   int type;                          /* parz_type */
   unsigned dims;
   int vec;                           /* rows of full blocks are aligned 16-byte vectors */
-  unsigned long long* slots;         /* slot_words words per block (scheme SCRATCH) */
-  unsigned slot_words;
-  uint32_t* lens;                    /* bits of each block */
-  const unsigned long long* offsets; /* running sum of the lengths of the blocks of every chunk
-                                        of the call, from this chunk's first block: nblocks + 1 */
+  void* tiles;                       /* the block kernel's look-back state (encode_kernels.cuh) */
+  unsigned long long* scratch;       /* the payload as the block kernel ORs it: zero before */
+  unsigned long long* offsets;       /* bit offset of every block, and the end: nblocks + 1 */
   unsigned long long* nonfinite;     /* non-finite values in the array (the encode kernel adds) */
 
   unsigned char* chunk;              /* where the chunk goes */
@@ -60,7 +61,10 @@ struct parz_gpu_enc_chunk {
 
 /* Values per thread in the exception kernels, bytes per thread in the checksum kernel. */
 #define PARZ_GPU_EXC_RANGE 1024u
-#define PARZ_GPU_CRC_PIECE 256u
+#define PARZ_GPU_CRC_PIECE 32u
+
+/* Words of the longest block any parameters give (PARZ_MAX_BITS bits). */
+#define PARZ_GPU_BLOCK_WORDS (PARZ_MAX_BITS / 64 + 1)
 
 #if defined(__CUDACC__)
 #define PARZ_GPU_NOINLINE static __host__ __device__ __noinline__
@@ -201,29 +205,27 @@ PARZ_HD unsigned parz_gpu_encode_block(const parz_gpu_enc_chunk& c, unsigned lon
   return parz_encode_sblock64(w, &p, D, (uint64_t*)q, (uint64_t*)u);
 }
 
-/* Writes the payload words that block i owns: those whose first bit lies in it, gathered from
- * its slot and the slots of the blocks after it that start inside the word. Every payload word
- * has exactly one owner (every block has at least one bit), so no two threads write one word
- * and none needs clearing first; bits past the last block are zero, zfp's padding. */
-PARZ_HD void parz_gpu_join_block(const parz_gpu_enc_chunk& c, unsigned long long i)
+/* ORs a block's bits (the words w, `bits` of them) into the payload at bit `at`. Words that lie
+ * wholly inside the block are stored; the two it may share with its neighbours are ORed in, on
+ * the GPU atomically: the payload must be zero there before. */
+PARZ_HD void parz_gpu_place_block(unsigned long long* payload, unsigned long long at,
+                                  unsigned long long bits, const unsigned long long* w)
 {
-  const unsigned long long base = c.offsets[0];
-  const unsigned long long lo = c.offsets[i] - base, hi = c.offsets[i + 1] - base;
-  const unsigned char* slot = (const unsigned char*)(c.slots + i * c.slot_words);
-  unsigned char* payload = c.chunk + c.payload_at;
-  for (unsigned long long k = (lo + 63) / 64; 64 * k < hi; k++) {
-    const unsigned long long b0 = 64 * k;
-    unsigned fill = hi - b0 < 64 ? (unsigned)(hi - b0) : 64u;
-    uint64_t w = parz_bits_get(slot, b0 - lo, fill);
-    unsigned long long at = hi;
-    for (unsigned long long j = i + 1; fill < 64 && j < c.nblocks; j++) {
-      const unsigned long long end = c.offsets[j + 1] - base;
-      const unsigned n = end - at < 64 - fill ? (unsigned)(end - at) : 64 - fill;
-      w |= parz_bits_get((const unsigned char*)(c.slots + j * c.slot_words), 0, n) << fill;
-      fill += n;
-      at = end;
-    }
-    parz_word_store(payload + 8 * k, w);
+  const unsigned long long end = at + bits, q = at >> 6, nw = (bits + 63) >> 6;
+  const unsigned r = (unsigned)(at & 63u);
+  for (unsigned long long k = q; 64 * k < end; k++) {
+    const unsigned long long j = k - q;
+    unsigned long long v = j < nw ? w[j] << r : 0;
+    if (r && j > 0)
+      v |= w[j - 1] >> (64 - r);
+    if (64 * k >= at && 64 * k + 64 <= end)
+      payload[k] = v;
+    else
+#if defined(__CUDA_ARCH__)
+      atomicOr(payload + k, v);
+#else
+      payload[k] |= v;
+#endif
   }
 }
 
@@ -238,9 +240,8 @@ PARZ_HD void parz_gpu_store_le(unsigned char* p, unsigned long long v, unsigned 
  * falls to it: the last segment's for LENGTHS, each partition's first segment's for HYBRID. */
 PARZ_HD void parz_gpu_table_segment(const parz_gpu_enc_chunk& c, unsigned long long s)
 {
-  const unsigned long long base = c.offsets[0];
   const unsigned long long b0 = s * c.C, b1 = b0 + c.C < c.nblocks ? b0 + c.C : c.nblocks;
-  const unsigned long long off = c.offsets[b0] - base, len = c.offsets[b1] - c.offsets[b0];
+  const unsigned long long off = c.offsets[b0], len = c.offsets[b1] - c.offsets[b0];
   unsigned char* t = c.chunk + PARZ_HEADER_BYTES;
   const unsigned w = c.width;
   if (c.table == PARZ_TABLE_OFFSETS) {
@@ -308,24 +309,52 @@ PARZ_HD void parz_gpu_exc_write(const parz_gpu_enc_chunk& c, unsigned long long 
   }
 }
 
-/* Piece t of the head after the header (table and exceptions, [PARZ_HEADER_BYTES, payload_at)),
- * PARZ_GPU_CRC_PIECE bytes: its raw CRC register (from 0, table: parz_crc32c_table, on the GPU
- * a copy in shared memory) shifted over the bytes after it. The pieces XOR to the raw register
- * of the whole (crc32c.h). */
-PARZ_HD uint32_t parz_gpu_crc_piece(const parz_gpu_enc_chunk& c, unsigned long long t,
+/* The checksum of table and exceptions ([PARZ_HEADER_BYTES, payload_at) of the chunk, len bytes),
+ * in pieces of PARZ_GPU_CRC_PIECE bytes, PARZ_GPU_CRC_THREADS pieces a span (a CTA's work).
+ * The bytes are counted as if zeros filled the front up to whole spans: leading zeros leave a
+ * register from 0 at 0, so the raw register (crc32c.h) is the same, and then every piece and
+ * span has one length. A CTA joins its pieces pairwise in a tree, each level by one constant
+ * multiplication (parz_gpu_crc_join), and shifts its span's register over the spans after it. */
+#define PARZ_GPU_CRC_THREADS 256u
+#define PARZ_GPU_CRC_SPAN (PARZ_GPU_CRC_PIECE * PARZ_GPU_CRC_THREADS)
+
+PARZ_HD unsigned long long parz_gpu_crc_spans(const parz_gpu_enc_chunk& c)
+{
+  return (c.payload_at - PARZ_HEADER_BYTES + PARZ_GPU_CRC_SPAN - 1) / PARZ_GPU_CRC_SPAN;
+}
+
+/* The raw register of piece p (table: parz_crc32c_table, on the GPU a copy in shared memory). */
+PARZ_HD uint32_t parz_gpu_crc_piece(const parz_gpu_enc_chunk& c, unsigned long long p,
                                     const uint32_t* table)
 {
   const unsigned long long len = c.payload_at - PARZ_HEADER_BYTES;
-  const unsigned long long from = t * PARZ_GPU_CRC_PIECE;
-  const unsigned long long to = from + PARZ_GPU_CRC_PIECE < len ? from + PARZ_GPU_CRC_PIECE : len;
-  const unsigned char* p = c.chunk + PARZ_HEADER_BYTES;
+  const unsigned long long pad = parz_gpu_crc_spans(c) * PARZ_GPU_CRC_SPAN - len;
+  const unsigned long long to = (p + 1) * PARZ_GPU_CRC_PIECE;
+  const unsigned char* t = c.chunk + PARZ_HEADER_BYTES;
   uint32_t reg = 0;
-  for (unsigned long long i = from; i < to; i += 8) { /* sections are whole words */
-    const uint64_t w = parz_word_load(p + i);
+  if (to <= pad)
+    return 0;
+  for (unsigned long long i = p * PARZ_GPU_CRC_PIECE < pad ? pad : p * PARZ_GPU_CRC_PIECE; i < to;
+       i += 8) { /* sections are whole words, so pad is one too */
+    const uint64_t w = parz_word_load(t + i - pad);
     for (unsigned k = 0; k < 8; k++)
       reg = table[(reg ^ (unsigned)(w >> (8 * k))) & 0xffu] ^ (reg >> 8);
   }
-  return parz_crc32c_shift(reg, len - to);
+  return reg;
+}
+
+/* The register of 2^level pieces (left) followed by as many (right). */
+PARZ_HD uint32_t parz_gpu_crc_join(uint32_t left, uint32_t right, unsigned level)
+{
+  /* x^(8 * PARZ_GPU_CRC_PIECE * 2^level): one entry of the shift table (PIECE = 2^5) */
+  return parz_crc32c_mulmod(left, PARZ_TABLE(parz_crc32c_x8)[5 + level]) ^ right;
+}
+
+/* A span's register, shifted over the spans after it: its share of the raw register. */
+PARZ_HD uint32_t parz_gpu_crc_span(const parz_gpu_enc_chunk& c, unsigned long long span,
+                                   uint32_t reg)
+{
+  return parz_crc32c_shift(reg, (parz_gpu_crc_spans(c) - 1 - span) * PARZ_GPU_CRC_SPAN);
 }
 
 /* The header, its checksum the CRC-32C of header, table and exceptions: the register after the
@@ -339,9 +368,9 @@ PARZ_HD void parz_gpu_seal(const parz_gpu_enc_chunk& c, uint32_t raw)
 
 /* ---- Host side: a chunk's arguments before and after its blocks are encoded (encode.cu) ---- */
 
-/* Chunk c's arguments for the block kernels from the array a at data and the configuration,
- * both checked as parz_chunk_encode checks them; scratch pointers are the caller's to set. A
- * zero stride means contiguous along that axis, as the codec's grid reads it. */
+/* Chunk c's arguments for the block kernel from the array a at data and the configuration, both
+ * checked as parz_chunk_encode checks them; scratch pointers are the caller's to set. A zero
+ * stride means contiguous along that axis, as the codec's grid reads it. */
 static inline int parz_gpu_enc_plan(parz_gpu_enc_chunk* c, const parz_array* a, const void* data,
                                     const parz_chunk_config* cfg, parz_error* err)
 {
@@ -372,7 +401,6 @@ static inline int parz_gpu_enc_plan(parz_gpu_enc_chunk* c, const parz_array* a, 
   for (unsigned k = 0; k + 1 < a->dims; k++)
     if ((c->stride[k] * (long long)size) % 16)
       c->vec = 0;
-  c->slot_words = (parz_block_max_bits(a->type, a->dims, &v.params) + 63) / 64;
   return PARZ_OK;
 }
 

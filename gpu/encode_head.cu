@@ -1,12 +1,29 @@
-/* The GPU encoder's kernels after the blocks: the sizes read back, the payload joined from the
- * blocks' slots, and the head (table, exception records, header and checksum). Each runs a step
- * of encode_block.cuh per thread; a call's chunks share each launch (chunk blockIdx.y, their
- * arguments in device memory), except the exception kernels, which run per chunk that has any. */
+/* The GPU encoder's kernels around the block kernel: the look-back state before it, the sizes
+ * read back after it, the payload moved into place, and the head (table, exception records,
+ * header and checksum). Each runs a
+ * step of encode_block.cuh per thread; a call's chunks share each launch (chunk blockIdx.y,
+ * their arguments in device memory), except the exception kernels, which run per chunk that
+ * has any. */
 #include "encode_kernels.cuh"
 
 __device__ __forceinline__ unsigned long long thread_index()
 {
   return (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+}
+
+size_t parz_gpu_tile_bytes(unsigned long long nblocks)
+{
+  size_t bytes = 0;
+  parz_gpu_tile_state::AllocationSize((int)parz_gpu_tiles(nblocks), bytes);
+  return (bytes + 15) & ~(size_t)15;
+}
+
+__global__ void tiles_kernel(const parz_gpu_enc_chunk* chunks)
+{
+  const parz_gpu_enc_chunk& c = chunks[blockIdx.y];
+  parz_gpu_tile_state tiles;
+  tiles.Init(0, c.tiles, 0);
+  tiles.InitializeStatus((int)parz_gpu_tiles(c.nblocks));
 }
 
 /* Per chunk: payload bits and non-finite values, for the host to settle the layout. */
@@ -17,16 +34,20 @@ __global__ void sizes_kernel(const parz_gpu_enc_chunk* chunks, unsigned n,
   if (i >= n)
     return;
   const parz_gpu_enc_chunk& c = chunks[i];
-  sizes[2 * i] = c.offsets[c.nblocks] - c.offsets[0];
+  sizes[2 * i] = c.offsets[c.nblocks];
   sizes[2 * i + 1] = *c.nonfinite;
 }
 
-__global__ void __launch_bounds__(128) join_kernel(const parz_gpu_enc_chunk* chunks)
+/* The payload from the scratch to its place after the head, leaving the scratch zero for the
+ * next call's ORs: one word per thread. */
+__global__ void payload_kernel(const parz_gpu_enc_chunk* chunks)
 {
   const parz_gpu_enc_chunk& c = chunks[blockIdx.y];
-  const unsigned long long i = thread_index();
-  if (i < c.nblocks)
-    parz_gpu_join_block(c, i);
+  const unsigned long long k = thread_index();
+  if (k >= c.payload_words)
+    return;
+  ((unsigned long long*)(c.chunk + c.payload_at))[k] = c.scratch[k];
+  c.scratch[k] = 0;
 }
 
 __global__ void table_kernel(const parz_gpu_enc_chunk* chunks)
@@ -54,17 +75,38 @@ __global__ void exc_write_kernel(const parz_gpu_enc_chunk c, unsigned long long 
     parz_gpu_exc_write<U>(c, r);
 }
 
-/* The byte table in shared memory: lanes look up different entries, which the constant cache
- * would serve one at a time. */
-__global__ void __launch_bounds__(256) crc_kernel(const parz_gpu_enc_chunk* chunks)
+/* One span per CTA (encode_block.cuh): each thread's piece, joined pairwise, within a warp by
+ * shuffles and then across the warps through shared memory. The byte table sits in shared
+ * memory: lanes look up different entries, which the constant cache would serve one at a time. */
+__global__ void __launch_bounds__(PARZ_GPU_CRC_THREADS) crc_kernel(const parz_gpu_enc_chunk* chunks)
 {
   __shared__ uint32_t table[256];
+  __shared__ uint32_t warps[PARZ_GPU_CRC_THREADS / 32];
   const parz_gpu_enc_chunk& c = chunks[blockIdx.y];
+  if (blockIdx.x >= parz_gpu_crc_spans(c))
+    return; /* the whole CTA */
+  const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
   table[threadIdx.x] = parz_crc32c_table_dev[threadIdx.x];
   __syncthreads();
-  const unsigned long long t = thread_index();
-  if (t * PARZ_GPU_CRC_PIECE < c.payload_at - PARZ_HEADER_BYTES)
-    atomicXor(c.crc, parz_gpu_crc_piece(c, t, table));
+  uint32_t v = parz_gpu_crc_piece(c, thread_index(), table);
+  for (unsigned k = 0; k < 5; k++) {
+    const uint32_t right = __shfl_down_sync(0xffffffffu, v, 1u << k);
+    if ((lane & ((2u << k) - 1)) == 0)
+      v = parz_gpu_crc_join(v, right, k);
+  }
+  if (lane == 0)
+    warps[warp] = v;
+  __syncthreads();
+  if (warp)
+    return;
+  v = lane < PARZ_GPU_CRC_THREADS / 32 ? warps[lane] : 0;
+  for (unsigned k = 5; (1u << k) < PARZ_GPU_CRC_THREADS; k++) {
+    const uint32_t right = __shfl_down_sync(0xffffffffu, v, 1u << (k - 5));
+    if ((lane & ((2u << (k - 5)) - 1)) == 0)
+      v = parz_gpu_crc_join(v, right, k);
+  }
+  if (lane == 0)
+    atomicXor(c.crc, parz_gpu_crc_span(c, blockIdx.x, v));
 }
 
 __global__ void seal_kernel(const parz_gpu_enc_chunk* chunks, unsigned n)
@@ -99,19 +141,26 @@ static cudaError_t over_chunks(const parz_gpu_enc_chunk* h, const parz_gpu_enc_c
   return cudaSuccess;
 }
 
-cudaError_t parz_gpu_launch_sizes(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
-                                  unsigned n, unsigned long long* sizes, cudaStream_t st)
+cudaError_t parz_gpu_launch_tiles(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
+                                  unsigned n, cudaStream_t st)
 {
-  (void)h;
+  /* InitializeStatus also sets the 32 entries before the first tile: at least one CTA */
+  return over_chunks(h, d, n, 128, st, tiles_kernel,
+                     [](const parz_gpu_enc_chunk& c) { return parz_gpu_tiles(c.nblocks) + 1; });
+}
+
+cudaError_t parz_gpu_launch_sizes(const parz_gpu_enc_chunk* d, unsigned n,
+                                  unsigned long long* sizes, cudaStream_t st)
+{
   sizes_kernel<<<(n + 127) / 128, 128, 0, st>>>(d, n, sizes);
   return cudaGetLastError();
 }
 
-cudaError_t parz_gpu_launch_join(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
-                                 unsigned n, cudaStream_t st)
+cudaError_t parz_gpu_launch_payload(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
+                                    unsigned n, cudaStream_t st)
 {
-  return over_chunks(h, d, n, 128, st, join_kernel,
-                     [](const parz_gpu_enc_chunk& c) { return c.nblocks; });
+  return over_chunks(h, d, n, 256, st, payload_kernel,
+                     [](const parz_gpu_enc_chunk& c) { return c.payload_words; });
 }
 
 cudaError_t parz_gpu_launch_table(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
@@ -147,15 +196,14 @@ cudaError_t parz_gpu_launch_exc_write(const parz_gpu_enc_chunk& c, unsigned long
 cudaError_t parz_gpu_launch_crc(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
                                 unsigned n, cudaStream_t st)
 {
-  return over_chunks(h, d, n, 256, st, crc_kernel, [](const parz_gpu_enc_chunk& c) {
-    return (c.payload_at - PARZ_HEADER_BYTES + PARZ_GPU_CRC_PIECE - 1) / PARZ_GPU_CRC_PIECE;
-  });
+  return over_chunks(h, d, n, PARZ_GPU_CRC_THREADS, st, crc_kernel,
+                     [](const parz_gpu_enc_chunk& c) {
+                       return parz_gpu_crc_spans(c) * PARZ_GPU_CRC_THREADS;
+                     });
 }
 
-cudaError_t parz_gpu_launch_seal(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
-                                 unsigned n, cudaStream_t st)
+cudaError_t parz_gpu_launch_seal(const parz_gpu_enc_chunk* d, unsigned n, cudaStream_t st)
 {
-  (void)h;
   seal_kernel<<<(n + 127) / 128, 128, 0, st>>>(d, n);
   return cudaGetLastError();
 }

@@ -1,117 +1,96 @@
-/* The GPU encoder's block kernels, one thread per block, instantiated per scalar type in
- * encode_<type>.cu so that the four types compile in parallel (encode.cu runs them). Internal to
+/* The GPU encoder's block kernel, one thread per block, instantiated per scalar type in
+ * encode_<type>.cu so that the four types compile in parallel (encode.cu runs it). Internal to
  * gpu/. */
 #ifndef PARZ_GPU_ENCODE_KERNELS_CUH
 #define PARZ_GPU_ENCODE_KERNELS_CUH
 
+#include <cub/agent/single_pass_scan_operators.cuh>
+#include <cub/block/block_scan.cuh>
+#include <cuda/std/functional>
+
 #include "encode_block.cuh"
 #include "gpu_internal.h"
 
-/* What a launch of the block kernel does with each block. */
-enum parz_gpu_enc_pass {
-  PARZ_GPU_ENC_SLOT = 0,    /* encode into the block's slot, record its length */
-  PARZ_GPU_ENC_LENGTH = 1,  /* record its length only (scheme TWICE, first pass) */
-  PARZ_GPU_ENC_PLACE = 2    /* encode it again into its place in the payload (TWICE, second) */
-};
+#define PARZ_GPU_ENC_THREADS 128
 
-/* A block's words, written at bit `lo` of the payload (zeroed beforehand): words that lie wholly
- * inside the block are stored, the two it may share with its neighbours are ORed in. */
-__device__ __forceinline__ void parz_gpu_place_words(unsigned char* payload, unsigned long long lo,
-                                                     unsigned long long bits,
-                                                     const unsigned long long* w)
-{
-  unsigned long long* out = (unsigned long long*)payload;
-  const unsigned long long hi = lo + bits, q = lo >> 6, nw = (bits + 63) >> 6;
-  const unsigned r = (unsigned)(lo & 63u);
-  for (unsigned long long k = q; 64 * k < hi; k++) {
-    const unsigned long long j = k - q;
-    unsigned long long v = j < nw ? w[j] << r : 0;
-    if (r && j > 0)
-      v |= w[j - 1] >> (64 - r);
-    if (64 * k >= lo && 64 * k + 64 <= hi)
-      out[k] = v;
-    else
-      atomicOr(out + k, v);
-  }
-}
+/* The running sum of block lengths across a chunk's CTAs (decoupled look-back: each CTA
+ * publishes its sum, then its prefix once its predecessors' are known). */
+typedef cub::ScanTileState<unsigned long long> parz_gpu_tile_state;
 
-/* Block blockIdx.x * 128 + threadIdx.x of chunk blockIdx.y. The chunks' arguments are always
- * read from device memory, for one chunk too: one variant of each kernel, not two. */
-template <parz_type T, unsigned D, int PASS>
-__global__ void __launch_bounds__(128)
+/* Block blockIdx.x * 128 + threadIdx.x of chunk blockIdx.y: encoded into a buffer of its own
+ * (local memory, L1-resident for the few words a block has), then the CTA's exclusive sum of the
+ * lengths, continued from the CTAs before it, gives its bit offset; the block's words are ORed
+ * into the payload scratch there (parz_gpu_place_block) and its offset recorded for the table.
+ * The chunks' arguments are read from device memory. */
+template <parz_type T, unsigned D>
+__global__ void __launch_bounds__(PARZ_GPU_ENC_THREADS)
     parz_gpu_encode_kernel(const parz_gpu_enc_chunk* __restrict__ chunks)
 {
+  typedef cub::BlockScan<unsigned long long, PARZ_GPU_ENC_THREADS> scan_t;
+  typedef cub::TilePrefixCallbackOp<unsigned long long, cuda::std::plus<>, parz_gpu_tile_state>
+      prefix_t;
+  __shared__ union {
+    typename scan_t::TempStorage scan;
+    typename prefix_t::TempStorage prefix;
+  } tmp;
   const parz_gpu_enc_chunk& c = chunks[blockIdx.y];
-  const unsigned long long b = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
-  if (b >= c.nblocks)
-    return;
-  parz_writer w;
-  unsigned bad, bits;
-  if (PASS == PARZ_GPU_ENC_PLACE) {
-    /* the longest block any parameters give */
-    unsigned long long block[PARZ_MAX_BITS / 64 + 1];
-    parz_writer_init(&w, block, sizeof block);
+  const unsigned long long nblocks = c.nblocks;
+  if ((unsigned long long)blockIdx.x * PARZ_GPU_ENC_THREADS >= nblocks)
+    return; /* the whole CTA: past this chunk's blocks */
+  const unsigned long long b = (unsigned long long)blockIdx.x * PARZ_GPU_ENC_THREADS + threadIdx.x;
+  unsigned long long words[PARZ_GPU_BLOCK_WORDS];
+  unsigned long long bits = 0, at;
+  unsigned bad = 0;
+  if (b < nblocks) {
+    parz_writer w;
+    parz_writer_init(&w, words, sizeof words);
     bits = parz_gpu_encode_block<T, D>(c, b, &w, &bad);
     parz_writer_flush(&w);
-    parz_gpu_place_words(c.chunk + c.payload_at, c.offsets[b] - c.offsets[0], bits, block);
-    return;
   }
-  if (PASS == PARZ_GPU_ENC_LENGTH)
-    parz_writer_init(&w, NULL, 0); /* every store is dropped; the writer still counts */
-  else
-    parz_writer_init(&w, c.slots + b * c.slot_words, 8 * (size_t)c.slot_words);
-  bits = parz_gpu_encode_block<T, D>(c, b, &w, &bad);
-  if (PASS == PARZ_GPU_ENC_SLOT)
-    parz_writer_flush(&w);
-  c.lens[b] = bits;
+  parz_gpu_tile_state tiles;
+  tiles.Init(0, c.tiles, 0);
+  if (blockIdx.x == 0) {
+    unsigned long long sum;
+    scan_t(tmp.scan).ExclusiveSum(bits, at, sum);
+    if (threadIdx.x == 0)
+      tiles.SetInclusive(0, sum);
+  } else {
+    prefix_t prefix(tiles, tmp.prefix, cuda::std::plus<>(), (int)blockIdx.x);
+    scan_t(tmp.scan).ExclusiveSum(bits, at, prefix);
+  }
+  if (b >= nblocks)
+    return;
+  c.offsets[b] = at;
+  if (b + 1 == nblocks)
+    c.offsets[nblocks] = at + bits;
+  parz_gpu_place_block(c.scratch, at, bits, words);
   if (bad)
     atomicAdd(c.nonfinite, (unsigned long long)bad);
 }
 
-/* h: the chunks' arguments on the host (for the grid), d: the same in device memory. */
-template <parz_type T, unsigned D, int PASS>
-cudaError_t parz_gpu_launch_encode_pass(const parz_gpu_enc_chunk* h,
+/* The kernel over n chunks of one type and rank: h their arguments on the host (for the grid),
+ * d the same in device memory. */
+template <parz_type T>
+cudaError_t parz_gpu_launch_encode_type(unsigned dims, const parz_gpu_enc_chunk* h,
                                         const parz_gpu_enc_chunk* d, unsigned n,
                                         cudaStream_t st)
 {
   unsigned long long ctas = 0;
   for (unsigned i = 0; i < n; i++)
-    ctas = PARZ_MAX(ctas, (h[i].nblocks + 127) / 128);
-  parz_gpu_encode_kernel<T, D, PASS><<<dim3((unsigned)ctas, n), 128, 0, st>>>(d);
+    ctas = PARZ_MAX(ctas, (h[i].nblocks + PARZ_GPU_ENC_THREADS - 1) / PARZ_GPU_ENC_THREADS);
+  const dim3 grid((unsigned)ctas, n);
+  switch (dims) {
+    case 1: parz_gpu_encode_kernel<T, 1><<<grid, PARZ_GPU_ENC_THREADS, 0, st>>>(d); break;
+    case 2: parz_gpu_encode_kernel<T, 2><<<grid, PARZ_GPU_ENC_THREADS, 0, st>>>(d); break;
+    case 3: parz_gpu_encode_kernel<T, 3><<<grid, PARZ_GPU_ENC_THREADS, 0, st>>>(d); break;
+    default: parz_gpu_encode_kernel<T, 4><<<grid, PARZ_GPU_ENC_THREADS, 0, st>>>(d); break;
+  }
   return cudaGetLastError();
 }
 
-template <parz_type T, unsigned D>
-cudaError_t parz_gpu_launch_encode_rank(int pass, const parz_gpu_enc_chunk* h,
-                                        const parz_gpu_enc_chunk* d, unsigned n,
-                                        cudaStream_t st)
-{
-  switch (pass) {
-    case PARZ_GPU_ENC_SLOT: return parz_gpu_launch_encode_pass<T, D, PARZ_GPU_ENC_SLOT>(h, d, n, st);
-    case PARZ_GPU_ENC_LENGTH:
-      return parz_gpu_launch_encode_pass<T, D, PARZ_GPU_ENC_LENGTH>(h, d, n, st);
-    default: return parz_gpu_launch_encode_pass<T, D, PARZ_GPU_ENC_PLACE>(h, d, n, st);
-  }
-}
-
-template <parz_type T>
-cudaError_t parz_gpu_launch_encode_type(unsigned dims, int pass, const parz_gpu_enc_chunk* h,
-                                        const parz_gpu_enc_chunk* d, unsigned n,
-                                        cudaStream_t st)
-{
-  switch (dims) {
-    case 1: return parz_gpu_launch_encode_rank<T, 1>(pass, h, d, n, st);
-    case 2: return parz_gpu_launch_encode_rank<T, 2>(pass, h, d, n, st);
-    case 3: return parz_gpu_launch_encode_rank<T, 3>(pass, h, d, n, st);
-    default: return parz_gpu_launch_encode_rank<T, 4>(pass, h, d, n, st);
-  }
-}
-
-/* One per scalar type (encode_<type>.cu): a pass of the block kernel over n chunks of one rank,
- * their arguments h on the host and d in device memory. */
+/* One per scalar type (encode_<type>.cu). */
 #define PARZ_GPU_DECLARE_ENCODE(name)                                                         \
-  cudaError_t parz_gpu_launch_encode_##name(unsigned dims, int pass,                         \
-                                            const parz_gpu_enc_chunk* h,                     \
+  cudaError_t parz_gpu_launch_encode_##name(unsigned dims, const parz_gpu_enc_chunk* h,      \
                                             const parz_gpu_enc_chunk* d, unsigned n,         \
                                             cudaStream_t st);
 PARZ_GPU_DECLARE_ENCODE(f32)
@@ -119,14 +98,17 @@ PARZ_GPU_DECLARE_ENCODE(f64)
 PARZ_GPU_DECLARE_ENCODE(i32)
 PARZ_GPU_DECLARE_ENCODE(i64)
 
-/* The kernels after the blocks (encode_head.cu), over n chunks as above: each chunk's payload
- * bits and non-finite values into sizes[2 i], sizes[2 i + 1]; the payload joined from the slots;
- * the table; the exception records of one chunk (a count per range of PARZ_GPU_EXC_RANGE
- * positions, then, from c.exc_first, the records); the checksum pieces; the header. */
-cudaError_t parz_gpu_launch_sizes(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
-                                  unsigned n, unsigned long long* sizes, cudaStream_t st);
-cudaError_t parz_gpu_launch_join(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
-                                 unsigned n, cudaStream_t st);
+/* The other kernels (encode_head.cu), over n chunks as above: the look-back's tile states;
+ * each chunk's payload bits and non-finite values into sizes[2 i], sizes[2 i + 1]; the payload
+ * from the scratch (left zero) into the chunk; the table;
+ * the exception records of one chunk (a count per range of PARZ_GPU_EXC_RANGE positions, then,
+ * from c.exc_first, the records); the checksum; the header. */
+cudaError_t parz_gpu_launch_tiles(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
+                                  unsigned n, cudaStream_t st);
+cudaError_t parz_gpu_launch_sizes(const parz_gpu_enc_chunk* d, unsigned n,
+                                  unsigned long long* sizes, cudaStream_t st);
+cudaError_t parz_gpu_launch_payload(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
+                                    unsigned n, cudaStream_t st);
 cudaError_t parz_gpu_launch_table(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
                                   unsigned n, cudaStream_t st);
 cudaError_t parz_gpu_launch_exc_count(const parz_gpu_enc_chunk& c, unsigned long long ranges,
@@ -135,7 +117,13 @@ cudaError_t parz_gpu_launch_exc_write(const parz_gpu_enc_chunk& c, unsigned long
                                       cudaStream_t st);
 cudaError_t parz_gpu_launch_crc(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
                                 unsigned n, cudaStream_t st);
-cudaError_t parz_gpu_launch_seal(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
-                                 unsigned n, cudaStream_t st);
+cudaError_t parz_gpu_launch_seal(const parz_gpu_enc_chunk* d, unsigned n, cudaStream_t st);
+
+/* Tiles (CTAs) of a chunk of nblocks blocks, and the bytes of their look-back state. */
+__host__ __device__ inline unsigned long long parz_gpu_tiles(unsigned long long nblocks)
+{
+  return (nblocks + PARZ_GPU_ENC_THREADS - 1) / PARZ_GPU_ENC_THREADS;
+}
+size_t parz_gpu_tile_bytes(unsigned long long nblocks);
 
 #endif

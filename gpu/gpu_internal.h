@@ -39,12 +39,6 @@ struct parz_gpu_tuning {
   int round_blocks;  /* K: blocks per segment parsed per round, 1..32; 0 = min(C, 32) */
   int skip;          /* BLOCK's length parser, PARZ_GPU_SKIP_*: tests and benchmarks compare */
   size_t round_bytes; /* parz_gpu_assemble's decoded bytes per round; 0 = ROUND_BYTES */
-  int encode;        /* the encoder's scheme, PARZ_GPU_ENCODE_*; 0 = SLOTS */
-};
-
-enum {
-  PARZ_GPU_ENCODE_SLOTS = 1, /* blocks encoded into slots of their own, then joined (encode.cu) */
-  PARZ_GPU_ENCODE_TWICE = 2  /* a length pass, then each block encoded again into its place */
 };
 
 enum {
@@ -87,11 +81,13 @@ struct parz_gpu_context {
   struct parz_gpu_buffer h_in;       /* pinned staging (parz_gpu_staging) */
   struct parz_gpu_buffer h_out;
   cudaEvent_t piece_done[PARZ_GPU_PIECES_MAX];
-  /* the encoder (encode.cu): per block slots, lengths and offsets of a call's chunks, the
-   * scan's scratch, per chunk counters and the sizes read back, the kernels' arguments and the
-   * headers (pinned and device copies; enc_uploaded: their last upload is done) */
-  struct parz_gpu_buffer enc_slots, enc_lens, enc_offsets, enc_scan, enc_counts, enc_exc;
+  /* the encoder (encode.cu): the payload scratch of a call's chunks (zero between calls unless
+   * enc_dirty), block offsets, look-back state, the exception scan's scratch and counts, per
+   * chunk counters and the sizes read back, the kernels' arguments and the headers (pinned and
+   * device copies; enc_uploaded: their last upload is done) */
+  struct parz_gpu_buffer enc_scratch, enc_offsets, enc_tiles, enc_scan, enc_exc, enc_counts;
   struct parz_gpu_buffer enc_sizes, h_enc_sizes, enc_args, h_enc_args, enc_heads, h_enc_heads;
+  int enc_dirty;
   cudaEvent_t enc_uploaded;
   struct parz_gpu_tuning tuning;
   struct parz_host_pool* host_pool;  /* filter path host copies (host_pool.h); NULL = one thread */

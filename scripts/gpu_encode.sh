@@ -37,10 +37,10 @@ nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem --format=csv | te
 E=etopo5_relief_f32le_2161x4320.bin
 {
   "$B/examples/bench_gpu_encode" --c 0,1,32 --chunk-mib 4,16 "$D/$E"
-  "$B/examples/bench_gpu_encode" --c 0 --schemes slots --tile 4 --chunk-mib 4,16 "$D/$E"
-  "$B/examples/bench_gpu_encode" --c 0,1,32 --schemes slots --f64 "$D/$E"
+  "$B/examples/bench_gpu_encode" --c 0 --tile 4 --chunk-mib 4,16 "$D/$E"
+  "$B/examples/bench_gpu_encode" --c 0,1,32 --f64 "$D/$E"
   for f in levitus_temp_f32le_20x180x360.bin vasp_fepo4_chgcar_f64le_72x192x160.bin; do
-    [ -f "$D/$f" ] && "$B/examples/bench_gpu_encode" --c 0,1,32 --rel 1e-2,1e-3 --schemes slots "$D/$f"
+    [ -f "$D/$f" ] && "$B/examples/bench_gpu_encode" --c 0,1,32 --rel 1e-2,1e-3 "$D/$f"
   done
 } 2>&1 | tee "$OUTDIR/kernel.md"
 

@@ -1,7 +1,8 @@
 /* GPU encoder against the serial encoder: every chunk parz_gpu_encode_device,
  * parz_gpu_encode_device_batch and parz_gpu_chunk_encode write must be parz_chunk_encode's,
- * byte for byte (the destination starts poisoned, so every byte must be written), with both
- * encoding schemes; statuses must agree where the serial encoder fails. Covers every mode (two
+ * byte for byte (the destination starts poisoned, so every byte must be written); statuses must
+ * agree where the serial encoder fails. A failed call must leave the next one right (the payload
+ * scratch is cleared again). Covers every mode (two
  * expert settings), type, rank 1 to 4, table kind, C (auto included) and P, partial blocks,
  * strided arrays, special values (NaN with payloads, infinities, subnormals, signed zeros, the
  * extremes of each type), chunks that do not fit, batches (chunks of several types and ranks,
@@ -104,8 +105,6 @@ static size_t span_bytes(const parz_array& a)
   return (last + 1) * parz_type_size(a.type);
 }
 
-static const char* scheme_name(int s) { return s == PARZ_GPU_ENCODE_TWICE ? "twice" : "slots"; }
-
 /* The serial chunk (status and bytes). */
 static int reference(const parz_array& a, const void* host, const parz_chunk_config& cfg,
                      std::vector<unsigned char>& ref, parz_error* e)
@@ -117,8 +116,8 @@ static int reference(const parz_array& a, const void* host, const parz_chunk_con
   return rc;
 }
 
-/* The device API on one array (host copy `host`, laid out as a says) under both schemes and the
- * filter path (contiguous arrays), against the serial encoder. */
+/* The device API on one array (host copy `host`, laid out as a says) and the filter path
+ * (contiguous arrays), against the serial encoder. */
 static void compare(const char* what, const parz_array& a, const void* host,
                     const parz_chunk_config& cfg)
 {
@@ -131,27 +130,23 @@ static void compare(const char* what, const parz_array& a, const void* host,
   cudaMalloc(&d_chunk, cap);
   cudaMemcpy(d_in, host, span, cudaMemcpyHostToDevice);
   std::vector<unsigned char> got(cap);
-  for (int scheme = PARZ_GPU_ENCODE_SLOTS; scheme <= PARZ_GPU_ENCODE_TWICE; scheme++) {
+  {
     size_t n = 0;
-    ctx->tuning.encode = scheme;
     cudaMemset(d_chunk, 0xA5, cap);
     int rc = parz_gpu_encode_device(ctx, &a, d_in, &cfg, d_chunk, cap, &n, NULL, &e);
-    CHECK(rc == ref_rc, "%s [%s]: status %d (%s), serial %d (%s)", what, scheme_name(scheme), rc,
-          rc ? e.message : "", ref_rc, ref_rc ? er.message : "");
-    if (rc != PARZ_OK || ref_rc != PARZ_OK)
-      continue;
-    cudaError_t ce = cudaMemcpy(got.data(), d_chunk, cap, cudaMemcpyDeviceToHost);
-    CHECK(ce == cudaSuccess, "%s: %s", what, cudaGetErrorString(ce));
-    CHECK(n == ref.size() && !memcmp(got.data(), ref.data(), n),
-          "%s [%s]: chunk differs (%zu bytes, serial %zu)", what, scheme_name(scheme), n,
-          ref.size());
-    /* nothing past the chunk */
-    bool clean = true;
-    for (size_t i = n; i < cap && clean; i++)
-      clean = got[i] == 0xA5;
-    CHECK(clean, "%s [%s]: bytes written past the chunk", what, scheme_name(scheme));
+    CHECK(rc == ref_rc, "%s: status %d (%s), serial %d (%s)", what, rc, rc ? e.message : "",
+          ref_rc, ref_rc ? er.message : "");
+    if (rc == PARZ_OK && ref_rc == PARZ_OK) {
+      cudaError_t ce = cudaMemcpy(got.data(), d_chunk, cap, cudaMemcpyDeviceToHost);
+      CHECK(ce == cudaSuccess, "%s: %s", what, cudaGetErrorString(ce));
+      CHECK(n == ref.size() && !memcmp(got.data(), ref.data(), n),
+            "%s: chunk differs (%zu bytes, serial %zu)", what, n, ref.size());
+      bool clean = true; /* nothing past the chunk */
+      for (size_t i = n; i < cap && clean; i++)
+        clean = got[i] == 0xA5;
+      CHECK(clean, "%s: bytes written past the chunk", what);
+    }
   }
-  ctx->tuning.encode = 0;
   bool contiguous = true;
   for (unsigned k = 0; k < a.dims; k++)
     contiguous = contiguous && !a.stride[k];
@@ -272,6 +267,25 @@ static void synthetic_cases(int small)
                    m.name, kind);
           compare(what, s, wide.data(), cfg);
         }
+  /* heads of several checksum spans: 9000 floats, most of them NaN (records of about 90 KB),
+   * with C = 1 (a table of about 5 KB) */
+  {
+    parz_array a;
+    parz_chunk_config cfg;
+    memset(&a, 0, sizeof a);
+    memset(&cfg, 0, sizeof cfg);
+    a.type = PARZ_FLOAT;
+    a.dims = 1;
+    a.shape[0] = 9000;
+    std::vector<float> v(9000);
+    for (size_t i = 0; i < v.size(); i++)
+      v[i] = next_rand() % 8 < 5 ? NAN : (float)i * 0.5f;
+    parz_params_accuracy(&cfg.params, 1e-3, NULL, NULL);
+    cfg.segment_blocks = 1;
+    compare("many exceptions", a, v.data(), cfg);
+    cfg.table = PARZ_TABLE_OFFSETS;
+    compare("many exceptions, OFFSETS", a, v.data(), cfg);
+  }
   /* single values: blocks of one value, one of them NaN */
   for (unsigned dims = 1; dims <= 4; dims++) {
     parz_array a;
@@ -345,6 +359,9 @@ static void refusal_cases(void)
     CHECK(untouched, "a refused chunk was written");
     rc = parz_gpu_encode_device(ctx, &a, d_in, &cfg, d_chunk, ref.size(), &n, NULL, &e);
     CHECK(rc == PARZ_OK && n == ref.size(), "a chunk of exactly its size gave %d", rc);
+    cudaMemcpy(back.data(), d_chunk, n, cudaMemcpyDeviceToHost);
+    CHECK(rc == PARZ_OK && !memcmp(back.data(), ref.data(), n),
+          "the chunk after a refusal differs");
   }
   cudaFree(d_in);
   cudaFree(d_chunk);
@@ -377,7 +394,7 @@ static void batch_cases(void)
       {PARZ_FLOAT, 2, {37, 61}, 0, PARZ_TABLE_HYBRID, 32},
   };
   const size_t n = sizeof items / sizeof items[0];
-  for (int scheme = PARZ_GPU_ENCODE_SLOTS; scheme <= PARZ_GPU_ENCODE_TWICE; scheme++) {
+  {
     /* each item under its own configuration: one call per configuration, the items that
      * share it together */
     for (int mode = 0; mode < 4; mode++) {
@@ -429,18 +446,16 @@ static void batch_cases(void)
         caps.push_back(cap);
       }
       written.assign(arrays.size(), 0);
-      ctx->tuning.encode = scheme;
       size_t failed = 99;
       int rc = parz_gpu_encode_device_batch(ctx, arrays.size(), arrays.data(), d_in.data(),
                                             &cfg, d_out.data(), caps.data(), written.data(),
                                             NULL, &failed, &e);
-      CHECK(rc == PARZ_OK, "batch mode %d [%s]: %d (%s)", mode, scheme_name(scheme), rc,
-            rc ? e.message : "");
+      CHECK(rc == PARZ_OK, "batch mode %d: %d (%s)", mode, rc, rc ? e.message : "");
       for (size_t i = 0; i < arrays.size() && rc == PARZ_OK; i++) {
         std::vector<unsigned char> got(written[i]);
         cudaMemcpy(got.data(), d_out[i], written[i], cudaMemcpyDeviceToHost);
         CHECK(written[i] == refs[i].size() && !memcmp(got.data(), refs[i].data(), written[i]),
-              "batch mode %d [%s]: chunk %zu differs", mode, scheme_name(scheme), i);
+              "batch mode %d: chunk %zu differs", mode, i);
       }
       /* the last chunk one byte short: refused by index, nothing written */
       if (arrays.size() > 1 && rc == PARZ_OK) {
@@ -457,6 +472,17 @@ static void batch_cases(void)
         unsigned char first = 0;
         cudaMemcpy(&first, d_out[0], 1, cudaMemcpyDeviceToHost);
         CHECK(first == 0xA5, "a refused batch wrote a chunk");
+        /* and the next call is right again */
+        rc = parz_gpu_encode_device_batch(ctx, arrays.size(), arrays.data(), d_in.data(), &cfg,
+                                          d_out.data(), caps.data(), written.data(), NULL,
+                                          &failed, &e);
+        for (size_t i = 0; i < arrays.size() && rc == PARZ_OK; i++) {
+          std::vector<unsigned char> got(written[i]);
+          cudaMemcpy(got.data(), d_out[i], written[i], cudaMemcpyDeviceToHost);
+          CHECK(written[i] == refs[i].size() && !memcmp(got.data(), refs[i].data(), written[i]),
+                "batch mode %d after a refusal: chunk %zu differs", mode, i);
+        }
+        CHECK(rc == PARZ_OK, "batch mode %d after a refusal: %d", mode, rc);
       }
       for (size_t i = 0; i < arrays.size(); i++) {
         cudaFree((void*)d_in[i]);
@@ -505,20 +531,18 @@ static void batch_cases(void)
       int rc = parz_gpu_encode_device_batch(ctx, arrays.size(), arrays.data(), d_in.data(), &cfg,
                                             d_out.data(), caps.data(), written.data(), NULL,
                                             NULL, &e);
-      CHECK(rc == PARZ_OK, "chunks of one array [%s]: %d (%s)", scheme_name(scheme), rc,
-            rc ? e.message : "");
+      CHECK(rc == PARZ_OK, "chunks of one array: %d (%s)", rc, rc ? e.message : "");
       for (size_t i = 0; i < arrays.size() && rc == PARZ_OK; i++) {
         std::vector<unsigned char> got(written[i]);
         cudaMemcpy(got.data(), d_out[i], written[i], cudaMemcpyDeviceToHost);
         CHECK(written[i] == refs[i].size() && !memcmp(got.data(), refs[i].data(), written[i]),
-              "chunks of one array [%s]: chunk %zu differs", scheme_name(scheme), i);
+              "chunks of one array: chunk %zu differs", i);
       }
       for (size_t i = 0; i < arrays.size(); i++)
         cudaFree(d_out[i]);
       cudaFree(d);
     }
   }
-  ctx->tuning.encode = 0;
 }
 
 /* Real arrays: accuracy (auto C, C = 1, C = 32) and reversible. */

@@ -106,17 +106,18 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
   if (rc != PARZ_OK)
     return rc;
   const unsigned long long nb = c.nblocks;
-  std::vector<unsigned long long> slots(nb * c.slot_words, 0x5A5A5A5A5A5A5A5Aull), offsets(nb + 1);
-  std::vector<uint32_t> lens(nb + 1, 0);
+  std::vector<unsigned long long> scratch(
+      parz_stream_bound(a.type, a.dims, &c.params, (size_t)nb) / 8 + 1, 0),
+      offsets(nb + 1, 0), words((size_t)nb * PARZ_GPU_BLOCK_WORDS);
+  std::vector<unsigned long long> lens(nb);
   unsigned long long nonfinite = 0;
-  c.slots = slots.data();
-  c.lens = lens.data();
+  c.scratch = scratch.data();
   c.offsets = offsets.data();
-  /* blocks */
+  /* the block kernel: encode, then (after the running sum) place */
   for (unsigned long long b = 0; b < nb; b++) {
     parz_writer w;
     unsigned bad;
-    parz_writer_init(&w, c.slots + b * c.slot_words, 8 * (size_t)c.slot_words);
+    parz_writer_init(&w, &words[b * PARZ_GPU_BLOCK_WORDS], 8 * PARZ_GPU_BLOCK_WORDS);
     const unsigned bits = parz_gpu_encode_block<T, D>(c, b, &w, &bad);
     CHECK(!w.err && parz_writer_tell(&w) == bits, "block %llu: %u bits, writer %llu, err %d", b,
           bits, (unsigned long long)parz_writer_tell(&w), w.err);
@@ -124,11 +125,11 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
     lens[b] = bits;
     nonfinite += bad;
   }
-  /* scan and sizes */
-  for (unsigned long long b = 0, sum = 0; b <= nb; b++) {
-    offsets[b] = sum;
-    sum += lens[b];
-  }
+  for (unsigned long long b = 0; b < nb; b++)
+    offsets[b + 1] = offsets[b] + lens[b];
+  for (unsigned long long b = 0; b < nb; b++)
+    parz_gpu_place_block(c.scratch, offsets[b], lens[b], &words[b * PARZ_GPU_BLOCK_WORDS]);
+  /* the sizes, the host's layout and header */
   unsigned char header[PARZ_HEADER_BYTES];
   size_t size = 0;
   if ((rc = parz_gpu_enc_settle(&c, &a, &cfg, offsets[nb], nonfinite, header, &size, e)))
@@ -137,8 +138,8 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
   c.chunk = chunk.data();
   c.header = header;
   /* payload, table, records, checksum, header */
-  for (unsigned long long i = 0; i < nb; i++)
-    parz_gpu_join_block(c, i);
+  for (unsigned long long k = 0; k < c.payload_words; k++)
+    parz_word_store(c.chunk + c.payload_at + 8 * k, c.scratch[k]);
   if (c.table != PARZ_TABLE_NONE)
     for (unsigned long long s = 0; s < c.nsegments; s++)
       parz_gpu_table_segment(c, s);
@@ -154,9 +155,17 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
     for (unsigned long long r = 0; r < ranges; r++)
       parz_gpu_exc_write<U>(c, r);
   }
+  /* each span's pieces joined pairwise as the CTA's tree joins them */
   uint32_t raw = 0;
-  for (unsigned long long t = 0; t * PARZ_GPU_CRC_PIECE < c.payload_at - PARZ_HEADER_BYTES; t++)
-    raw ^= parz_gpu_crc_piece(c, t, parz_crc32c_table);
+  for (unsigned long long span = 0; span < parz_gpu_crc_spans(c); span++) {
+    uint32_t v[PARZ_GPU_CRC_THREADS];
+    for (unsigned t = 0; t < PARZ_GPU_CRC_THREADS; t++)
+      v[t] = parz_gpu_crc_piece(c, span * PARZ_GPU_CRC_THREADS + t, parz_crc32c_table);
+    for (unsigned k = 0; (1u << k) < PARZ_GPU_CRC_THREADS; k++)
+      for (unsigned t = 0; t < PARZ_GPU_CRC_THREADS; t += 2u << k)
+        v[t] = parz_gpu_crc_join(v[t], v[t + (1u << k)], k);
+    raw ^= parz_gpu_crc_span(c, span, v[0]);
+  }
   parz_gpu_seal(c, raw);
   return PARZ_OK;
 }
@@ -308,6 +317,25 @@ int main(int argc, char** argv)
             compare(what, s, wide.data(), cfg);
           }
         }
+  /* heads of several checksum spans: 9000 floats, most of them NaN (records of about 90 KB),
+   * with C = 1 (a table of about 5 KB) */
+  {
+    parz_array a;
+    parz_chunk_config cfg;
+    memset(&a, 0, sizeof a);
+    memset(&cfg, 0, sizeof cfg);
+    a.type = PARZ_FLOAT;
+    a.dims = 1;
+    a.shape[0] = 9000;
+    std::vector<float> v(9000);
+    for (size_t i = 0; i < v.size(); i++)
+      v[i] = next_rand() % 8 < 5 ? NAN : (float)i * 0.5f;
+    parz_params_accuracy(&cfg.params, 1e-3, NULL, NULL);
+    cfg.segment_blocks = 1;
+    compare("many exceptions", a, v.data(), cfg);
+    cfg.table = PARZ_TABLE_OFFSETS;
+    compare("many exceptions, OFFSETS", a, v.data(), cfg);
+  }
   /* single values and single blocks, every rank: partial blocks of one value */
   for (unsigned dims = 1; dims <= 4; dims++) {
     parz_array a;
