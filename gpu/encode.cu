@@ -114,16 +114,17 @@ extern "C" int parz_gpu_encode_device_batch(parz_gpu_context* ctx, size_t n,
   /* the pinned arguments and headers of the last call may still be on their way up */
   if ((e = cudaEventSynchronize(ctx->enc_uploaded)) != cudaSuccess)
     return parz_gpu_cuda_fail(err, e, "waiting for the last encode's uploads");
-  if ((rc = parz_gpu_reserve(&ctx->h_enc_args, n * sizeof(parz_gpu_enc_chunk), 1, err)) ||
-      (rc = parz_gpu_reserve(&ctx->enc_args, n * sizeof(parz_gpu_enc_chunk), 0, err)) ||
-      (rc = parz_gpu_reserve(&ctx->h_enc_heads, n * hb, 1, err)) ||
-      (rc = parz_gpu_reserve(&ctx->enc_heads, n * hb, 0, err)) ||
+  /* the kernels' arguments, then the headers: one upload for both */
+  const size_t args = padded(n * sizeof(parz_gpu_enc_chunk)), up = args + n * hb;
+  if ((rc = parz_gpu_reserve(&ctx->h_enc_args, up, 1, err)) ||
+      (rc = parz_gpu_reserve(&ctx->enc_args, up, 0, err)) ||
       (rc = parz_gpu_reserve(&ctx->h_enc_sizes, n * 16, 1, err)) ||
       (rc = parz_gpu_reserve(&ctx->enc_sizes, n * 16, 0, err)) ||
       (rc = parz_gpu_reserve(&ctx->enc_counts, n * 16, 0, err)))
     return rc;
   parz_gpu_enc_chunk* h = (parz_gpu_enc_chunk*)ctx->h_enc_args.ptr;
   parz_gpu_enc_chunk* d = (parz_gpu_enc_chunk*)ctx->enc_args.ptr;
+  unsigned char* heads = (unsigned char*)ctx->h_enc_args.ptr + args;
   for (i = 0; i < n; i++) {
     if ((rc = parz_gpu_enc_plan(&h[i], &arrays[i], d_data[i], cfg, err)) != PARZ_OK) {
       if (failed)
@@ -160,9 +161,7 @@ extern "C" int parz_gpu_encode_device_batch(parz_gpu_context* ctx, size_t n,
   }
 
   /* the blocks and the sizes */
-  e = cudaMemsetAsync(ctx->enc_counts.ptr, 0, n * 16, st);
-  if (e == cudaSuccess)
-    e = cudaMemcpyAsync(d, h, n * sizeof *h, cudaMemcpyHostToDevice, st);
+  e = cudaMemcpyAsync(d, h, n * sizeof *h, cudaMemcpyHostToDevice, st);
   if (e == cudaSuccess)
     e = parz_gpu_launch_tiles(h, d, (unsigned)n, st);
   if (e != cudaSuccess)
@@ -180,7 +179,6 @@ extern "C" int parz_gpu_encode_device_batch(parz_gpu_context* ctx, size_t n,
 
   /* each chunk's layout and header, as the serial encoder settles them */
   const unsigned long long* sizes = (const unsigned long long*)ctx->h_enc_sizes.ptr;
-  unsigned char* heads = (unsigned char*)ctx->h_enc_heads.ptr;
   for (i = 0; i < n; i++) {
     size_t size = 0;
     rc = parz_gpu_enc_settle(&h[i], &arrays[i], cfg, sizes[2 * i], sizes[2 * i + 1],
@@ -195,13 +193,11 @@ extern "C" int parz_gpu_encode_device_batch(parz_gpu_context* ctx, size_t n,
     }
     written[i] = size;
     h[i].chunk = (unsigned char*)d_chunks[i];
-    h[i].header = (const unsigned char*)ctx->enc_heads.ptr + i * hb;
+    h[i].header = (const unsigned char*)ctx->enc_args.ptr + args + i * hb;
   }
 
   /* the payloads and heads */
-  e = cudaMemcpyAsync(ctx->enc_heads.ptr, heads, n * hb, cudaMemcpyHostToDevice, st);
-  if (e == cudaSuccess)
-    e = cudaMemcpyAsync(d, h, n * sizeof *h, cudaMemcpyHostToDevice, st);
+  e = cudaMemcpyAsync(d, h, up, cudaMemcpyHostToDevice, st);
   if (e == cudaSuccess)
     e = cudaEventRecord(ctx->enc_uploaded, st);
   if (e == cudaSuccess)

@@ -18,12 +18,17 @@ size_t parz_gpu_tile_bytes(unsigned long long nblocks)
   return (bytes + 15) & ~(size_t)15;
 }
 
+/* The look-back state of every tile, and the chunk's counters. */
 __global__ void tiles_kernel(const parz_gpu_enc_chunk* chunks)
 {
   const parz_gpu_enc_chunk& c = chunks[blockIdx.y];
   parz_gpu_tile_state tiles;
   tiles.Init(0, c.tiles, 0);
   tiles.InitializeStatus((int)parz_gpu_tiles(c.nblocks));
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    *c.nonfinite = 0;
+    *c.crc = 0;
+  }
 }
 
 /* Per chunk: payload bits and non-finite values, for the host to settle the layout. */

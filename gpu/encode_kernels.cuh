@@ -29,7 +29,7 @@ __global__ void __launch_bounds__(PARZ_GPU_ENC_THREADS)
   typedef cub::BlockScan<unsigned long long, PARZ_GPU_ENC_THREADS> scan_t;
   typedef cub::TilePrefixCallbackOp<unsigned long long, cuda::std::plus<>, parz_gpu_tile_state>
       prefix_t;
-  __shared__ union {
+  __shared__ struct { /* both in use at once: the look-back runs inside the scan */
     typename scan_t::TempStorage scan;
     typename prefix_t::TempStorage prefix;
   } tmp;
@@ -98,7 +98,8 @@ PARZ_GPU_DECLARE_ENCODE(f64)
 PARZ_GPU_DECLARE_ENCODE(i32)
 PARZ_GPU_DECLARE_ENCODE(i64)
 
-/* The other kernels (encode_head.cu), over n chunks as above: the look-back's tile states;
+/* The other kernels (encode_head.cu), over n chunks as above: the look-back's tile states and
+ * the chunk's counters;
  * each chunk's payload bits and non-finite values into sizes[2 i], sizes[2 i + 1]; the payload
  * from the scratch (left zero) into the chunk; the table;
  * the exception records of one chunk (a count per range of PARZ_GPU_EXC_RANGE positions, then,

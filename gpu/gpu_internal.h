@@ -83,10 +83,10 @@ struct parz_gpu_context {
   cudaEvent_t piece_done[PARZ_GPU_PIECES_MAX];
   /* the encoder (encode.cu): the payload scratch of a call's chunks (zero between calls unless
    * enc_dirty), block offsets, look-back state, the exception scan's scratch and counts, per
-   * chunk counters and the sizes read back, the kernels' arguments and the headers (pinned and
-   * device copies; enc_uploaded: their last upload is done) */
+   * chunk counters and the sizes read back, the kernels' arguments followed by the headers
+   * (pinned and device copies; enc_uploaded: their last upload is done) */
   struct parz_gpu_buffer enc_scratch, enc_offsets, enc_tiles, enc_scan, enc_exc, enc_counts;
-  struct parz_gpu_buffer enc_sizes, h_enc_sizes, enc_args, h_enc_args, enc_heads, h_enc_heads;
+  struct parz_gpu_buffer enc_sizes, h_enc_sizes, enc_args, h_enc_args;
   int enc_dirty;
   cudaEvent_t enc_uploaded;
   struct parz_gpu_tuning tuning;
