@@ -1,6 +1,7 @@
 /* cd_values of the ParZ filter (layouts in filter_config.h and README.md). */
 #include "filter_config.h"
 
+#include <stdio.h>
 #include <string.h>
 
 int parz_cd_mode_values(unsigned mode) {
@@ -240,4 +241,28 @@ int parz_cd_load(size_t n, const unsigned* cd, parz_filter_config* cfg, parz_err
                      "parz: dataset cd_values corrupt (table kind %u, segment_blocks %u, "
                      "partition_segments %u)", cd[4], cd[5], cd[6]);
   return PARZ_OK;
+}
+
+/* "float big-endian 4x4" */
+static void describe_chunks(char* out, size_t size, parz_type type, int big_endian, unsigned dims,
+                            const size_t* shape) {
+  int n = snprintf(out, size, "%s %s ", parz_type_name(type),
+                   big_endian ? "big-endian" : "little-endian");
+  for (unsigned i = 0; i < dims && n > 0 && (size_t)n < size; i++)
+    n += snprintf(out + n, size - (size_t)n, "%s%zu", i ? "x" : "", shape[i]);
+}
+
+int parz_cd_check_dataset(const parz_filter_config* cfg, parz_type type, int big_endian,
+                          unsigned dims, const size_t shape[4], parz_error* err) {
+  int same = cfg->chunk.type == type && cfg->big_endian == (big_endian != 0) &&
+             cfg->chunk.dims == dims;
+  for (unsigned i = 0; same && i < dims; i++) same = cfg->chunk.shape[i] == shape[i];
+  if (same) return PARZ_OK;
+  char said[64], real[64];
+  describe_chunks(said, sizeof said, cfg->chunk.type, cfg->big_endian, cfg->chunk.dims,
+                  cfg->chunk.shape);
+  describe_chunks(real, sizeof real, type, big_endian, dims, shape);
+  return parz_fail(err, PARZ_ERR_FORMAT,
+                   "parz: the dataset's cd_values describe %s chunks, the dataset holds %s "
+                   "chunks (a crafted or damaged file); refusing to decode", said, real);
 }

@@ -84,4 +84,12 @@ void parz_cd_store(const parz_filter_config* cfg, unsigned* cd);
  * and unknown versions. Checks that the stored parameters are consistent. */
 int parz_cd_load(size_t n, const unsigned* cd, parz_filter_config* cfg, parz_error* err);
 
+/* Checks loaded cd_values against the dataset that carries them: its scalar type, byte order and
+ * squeezed chunk shape. The cd_values are stored apart from the dataset's datatype and layout
+ * messages, so a crafted or damaged file can make them disagree; decoding such a chunk would hand
+ * HDF5 a buffer of another size than the chunk it copies out. PARZ_ERR_FORMAT with a message
+ * naming both sides when they differ. */
+int parz_cd_check_dataset(const parz_filter_config* cfg, parz_type type, int big_endian,
+                          unsigned dims, const size_t shape[4], parz_error* err);
+
 #endif

@@ -19,6 +19,15 @@ add_test(NAME test_plugin_hdf5
          COMMAND test_plugin_hdf5 ${PARZ_SHARED_DATA} ${CMAKE_CURRENT_BINARY_DIR}/plugin_scratch)
 set_tests_properties(test_plugin_hdf5 PROPERTIES ENVIRONMENT "${PARZ_PLUGIN_TEST_ENV}")
 
+# Crafted files whose cd_values disagree with the dataset: refused, nothing read outside a buffer.
+add_executable(test_plugin_crafted test_plugin_crafted.c)
+target_include_directories(test_plugin_crafted PRIVATE ${PROJECT_SOURCE_DIR}/plugin)
+target_link_libraries(test_plugin_crafted PRIVATE parz_hdf5)
+add_dependencies(test_plugin_crafted H5Zparz)
+add_test(NAME test_plugin_crafted
+         COMMAND test_plugin_crafted ${CMAKE_CURRENT_BINARY_DIR}/plugin_scratch)
+set_tests_properties(test_plugin_crafted PROPERTIES ENVIRONMENT "${PARZ_PLUGIN_TEST_ENV}")
+
 add_executable(test_plugin_unload test_plugin_unload.c)
 target_include_directories(test_plugin_unload PRIVATE ${PROJECT_SOURCE_DIR}/plugin)
 target_link_libraries(test_plugin_unload PRIVATE parz_hdf5)
