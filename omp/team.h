@@ -30,8 +30,10 @@ int parz_omp_chunk_encode_above(const parz_array* a, const void* data,
                                 parz_error* err);
 
 /* Threads a parallel region would get for a request (0 = OpenMP's default); 1 when this build has
- * no OpenMP or when the caller is already inside as many active parallel levels as OpenMP allows
- * (the region would run on one thread anyway, so the drivers skip it). Reads OpenMP state only. */
+ * no OpenMP, in a process forked from the one that loaded this library (its OpenMP pool did not
+ * survive the fork), or when the caller is already inside as many active parallel levels as
+ * OpenMP allows (the region would run on one thread anyway, so the drivers skip it). Reads
+ * OpenMP state only. */
 int parz_omp_team_size(int threads);
 
 /* The first error of a parallel loop over numbered work items: the one of the lowest item, so the

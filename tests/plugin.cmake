@@ -28,6 +28,15 @@ add_test(NAME test_plugin_crafted
          COMMAND test_plugin_crafted ${CMAKE_CURRENT_BINARY_DIR}/plugin_scratch)
 set_tests_properties(test_plugin_crafted PROPERTIES ENVIRONMENT "${PARZ_PLUGIN_TEST_ENV}")
 
+# fork() after OpenMP encodes and decodes: the child's ParZ write and read must not hang.
+add_executable(test_plugin_fork test_plugin_fork.c)
+target_include_directories(test_plugin_fork PRIVATE ${PROJECT_SOURCE_DIR}/plugin)
+target_link_libraries(test_plugin_fork PRIVATE parz_hdf5)
+add_dependencies(test_plugin_fork H5Zparz)
+add_test(NAME test_plugin_fork COMMAND test_plugin_fork ${CMAKE_CURRENT_BINARY_DIR}/plugin_scratch 60)
+set_tests_properties(test_plugin_fork PROPERTIES TIMEOUT 120
+  ENVIRONMENT "${PARZ_PLUGIN_TEST_ENV};PARZ_EXEC=omp;PARZ_THREADS=2")
+
 add_executable(test_plugin_unload test_plugin_unload.c)
 target_include_directories(test_plugin_unload PRIVATE ${PROJECT_SOURCE_DIR}/plugin)
 target_link_libraries(test_plugin_unload PRIVATE parz_hdf5)
