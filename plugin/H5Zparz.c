@@ -50,7 +50,8 @@ static htri_t parz_can_apply(hid_t dcpl_id, hid_t type_id, hid_t space_id) {
     PUSH(parz_h5()->err_apply, why);
     return -1;
   }
-  if (parz_h5_chunk_shape(dcpl_id, shape, why, sizeof why) < 0) {
+  if (parz_h5_chunk_shape(dcpl_id, shape, why, sizeof why) < 0 ||
+      parz_h5_check_pipeline(dcpl_id, why, sizeof why) < 0) {
     PUSH(parz_h5()->err_apply, why);
     return -1;
   }

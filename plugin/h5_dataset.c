@@ -93,6 +93,36 @@ int parz_h5_chunk_shape(hid_t dcpl_id, size_t shape[4], char* why, size_t why_si
   return d;
 }
 
+int parz_h5_check_pipeline(hid_t dcpl_id, char* why, size_t why_size) {
+  const parz_h5_api* h5 = parz_h5();
+  int nfilters = h5->H5Pget_nfilters(dcpl_id), seen_parz = 0;
+  for (int i = 0; i < nfilters; i++) {
+    unsigned flags = 0, config = 0;
+    size_t n = 0;
+    char name[64] = "";
+    H5Z_filter_t id =
+        h5->H5Pget_filter2(dcpl_id, (unsigned)i, &flags, &n, NULL, sizeof name, name, &config);
+    name[sizeof name - 1] = '\0';
+    if (id == H5Z_FILTER_PARZ && seen_parz) {
+      snprintf(why, why_size, "parz: ParZ appears twice in the filter pipeline; set it once");
+      return -1;
+    }
+    if (id == H5Z_FILTER_PARZ) {
+      seen_parz = 1;
+      continue;
+    }
+    if (!seen_parz) {
+      snprintf(why, why_size,
+               "parz: filter %d (%s) comes before ParZ in the pipeline and would change the values "
+               "ParZ compresses; ParZ must be the first filter (h5py: leave out shuffle and "
+               "scaleoffset; h5repack: give UD=37050 first). Checksums such as fletcher32 may "
+               "follow it", (int)id, name[0] ? name : "unnamed");
+      return -1;
+    }
+  }
+  return 0;
+}
+
 /* ---- open datasets -------------------------------------------------------------------------
  * Examining a dataset costs a copy of its creation list (microseconds), too much to repeat for
  * every open dataset on every chunk. What matters about a dataset cannot change while it is open

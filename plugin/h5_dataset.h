@@ -26,6 +26,13 @@ int parz_h5_classify_type(hid_t type_id, parz_type* type, int* big_endian, char*
  * message in why. */
 int parz_h5_chunk_shape(hid_t dcpl_id, size_t shape[4], char* why, size_t why_size);
 
+/* ParZ compresses the dataset's values, so it must be the first filter of the pipeline (HDF5 runs
+ * filters in the order they were set when writing): one before it would hand it shuffled,
+ * scaled, packed or checksummed bytes, which it would compress as values (silent garbage) or
+ * refuse (and an optional ParZ then drops out). Checksums such as fletcher32 may follow it.
+ * Returns 0 when ParZ comes first and once; else -1 and a message naming the filter in why. */
+int parz_h5_check_pipeline(hid_t dcpl_id, char* why, size_t why_size);
+
 /* Looks through the datasets open in this process (those with an HDF5 identifier) for any whose
  * pipeline holds ParZ with exactly the cd_values cd[0..n) and whose type, byte order or chunk
  * shape disagrees with what they describe. Returns 0 when none does, -1 when one does or the
