@@ -38,9 +38,13 @@ int parz_omp_team_size(int threads) {
    * thread: skip it rather than pay for it. Only queries; no OpenMP setting is changed. */
   if (omp_get_active_level() >= omp_get_max_active_levels())
     return 1;
-  if (threads <= 0)
-    threads = omp_get_max_threads();
-  return threads > 0 ? threads : 1;
+  if (threads <= 0) {
+    threads = omp_get_max_threads();   /* OMP_NUM_THREADS may ask for more than there are CPUs */
+    if (threads > omp_get_num_procs())
+      threads = omp_get_num_procs();
+  }
+  /* A thread OpenMP fails to start ends the process: start only those whose stacks fit. */
+  return threads > 1 ? 1 + (int)parz_omp_threads_that_fit((unsigned)threads - 1) : 1;
 #else
   (void)threads;
   return 1;
