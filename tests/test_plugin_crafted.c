@@ -63,18 +63,23 @@ static void fill(double* v, hsize_t rows, hsize_t cols) {
     for (hsize_t c = 0; c < cols; c++) v[r * cols + c] = (double)(r * 1000 + c);
 }
 
-/* The stored (compressed) chunk at the origin of a dataset written with `rows` x `cols` values
- * of `type`, chunked as a whole. */
-static unsigned char* donor_chunk(const char* name, hid_t type, hsize_t rows, hsize_t cols,
-                                  size_t* bytes) {
+/* Dataset `name` of `file`: fill()'s rows x cols values as float32, in one chunk. */
+static void add_honest(hid_t file, const char* name, hsize_t rows, hsize_t cols) {
+  double* v = (double*)malloc(rows * cols * sizeof *v);
+  hid_t d = make_dataset(file, name, H5T_IEEE_F32LE, rows, cols, rows, cols);
+  fill(v, rows, cols);
+  CHECK(H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) >= 0);
+  H5Dclose(d);
+  free(v);
+}
+
+/* The stored (compressed) chunk of add_honest()'s dataset of rows x cols float32 values. */
+static unsigned char* donor_chunk(const char* name, hsize_t rows, hsize_t cols, size_t* bytes) {
   char path[1024];
   path_of(path, sizeof path, name);
   hid_t file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-  hid_t d = make_dataset(file, "donor", type, rows, cols, rows, cols);
-  double* v = (double*)malloc(rows * cols * sizeof *v);
-  fill(v, rows, cols);
-  CHECK(H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) >= 0);
-  free(v);
+  add_honest(file, "donor", rows, cols);
+  hid_t d = H5Dopen2(file, "donor", H5P_DEFAULT);
   const hsize_t origin[2] = {0, 0};
   hsize_t size = 0;
   uint32_t mask = 0;
@@ -88,11 +93,19 @@ static unsigned char* donor_chunk(const char* name, hid_t type, hsize_t rows, hs
   return c;
 }
 
+/* A read or write of a crafted dataset (status st) must have failed with ParZ's message. */
+static void check_refusal(herr_t st, const char* what, const char* how) {
+  char msg[512];
+  parz_message(msg);
+  CHECK(st < 0);
+  CHECK(strstr(msg, "cd_values describe") != NULL);
+  printf("  %s, %s: %s\n", what, how, msg[0] ? msg : "(no ParZ message)");
+}
+
 /* Reads dataset `name` whole and writes one value into it (a partial chunk write, which makes
  * HDF5 decode the chunk first); both must fail with a ParZ message naming the mismatch. */
 static void expect_refused(const char* path, const char* name, hid_t mem_type, size_t values,
                            const char* what) {
-  char msg[512];
   hid_t file = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
   CHECK(file >= 0);
   hid_t d = H5Dopen2(file, name, H5P_DEFAULT);
@@ -101,20 +114,14 @@ static void expect_refused(const char* path, const char* name, hid_t mem_type, s
   herr_t st = -1;
   H5E_BEGIN_TRY { st = H5Dread(d, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, v); }
   H5E_END_TRY;
-  parz_message(msg);
-  CHECK(st < 0);
-  CHECK(strstr(msg, "cd_values describe") != NULL);
-  printf("  %s, read: %s\n", what, msg[0] ? msg : "(no ParZ message)");
+  check_refusal(st, what, "read");
 
   const hsize_t start[2] = {1, 1}, count[2] = {1, 1};
   hid_t fs = H5Dget_space(d), ms = H5Screate_simple(2, count, NULL);
   H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL);
   H5E_BEGIN_TRY { st = H5Dwrite(d, H5T_NATIVE_DOUBLE, ms, fs, H5P_DEFAULT, v); }
   H5E_END_TRY;
-  parz_message(msg);
-  CHECK(st < 0);
-  CHECK(strstr(msg, "cd_values describe") != NULL);
-  printf("  %s, partial write: %s\n", what, msg[0] ? msg : "(no ParZ message)");
+  check_refusal(st, what, "partial write");
   H5Sclose(ms);
   H5Sclose(fs);
   free(v);
@@ -140,54 +147,58 @@ static void expect_honest(const char* path, const char* name, hsize_t rows, hsiz
   H5Fclose(file);
 }
 
-/* A dataset of one 64x64 chunk whose stored chunk and cd_values say 4x4. */
-static void shape_4x4_in_64x64(void) {
-  char path[1024];
-  size_t bytes;
-  unsigned char* small = donor_chunk("crafted_donor_4x4.h5", H5T_IEEE_F32LE, 4, 4, &bytes);
-  path_of(path, sizeof path, "crafted_shape.h5");
-  hid_t file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-  hid_t d = make_dataset(file, "x", H5T_IEEE_F32LE, 64, 64, 64, 64);
+/* Dataset "x" of `file`: rows x cols values of `type` in one chunk, whose stored bytes are
+ * those of a chunk of donor_chunk(). */
+static void add_foreign(hid_t file, hid_t type, hsize_t rows, hsize_t cols,
+                        const unsigned char* chunk, size_t bytes) {
   const hsize_t origin[2] = {0, 0};
-  CHECK(H5Dwrite_chunk(d, H5P_DEFAULT, 0, origin, bytes, small) >= 0);
+  hid_t d = make_dataset(file, "x", type, rows, cols, rows, cols);
+  CHECK(H5Dwrite_chunk(d, H5P_DEFAULT, 0, origin, bytes, chunk) >= 0);
   H5Dclose(d);
-  H5Fclose(file);
-  CHECK(test_patch_cd(path, 64, 64, 8, 4) == 1 && test_patch_cd(path, 4, 64, 9, 4) == 1);
-  expect_refused(path, "x", H5T_NATIVE_FLOAT, 64 * 64, "4x4 chunk in a 64x64 dataset");
-  free(small);
 }
 
-/* A float64 dataset whose stored chunk and cd_values say float32. */
-static void float32_on_float64(void) {
+/* A dataset "x" of one n x n chunk of `type` holding a ParZ chunk of donor_n x donor_n float32
+ * values, its stored cd_values rewritten by up to two patches (test_patch_cd's arguments). */
+typedef struct {
+  const char* what;
+  const char* file;
+  hsize_t donor_n;
+  int is_double;          /* the dataset's values: float64, else float32 */
+  hsize_t n;
+  unsigned patch[2][4];   /* rows, cols, index, value; rows 0: none */
+} foreign_case;
+
+static const foreign_case foreign_cases[] = {
+    /* cd_values and chunk say 4x4, the dataset has 64x64 chunks: 16 KiB copied out of 64 bytes */
+    {"4x4 chunk in a 64x64 dataset", "crafted_shape.h5", 4, 0, 64, {{64, 64, 8, 4}, {4, 64, 9, 4}}},
+    /* cd_values and chunk say float32 on a float64 dataset: 2 KiB out of 1 KiB */
+    {"float32 cd_values on float64", "crafted_type.h5", 16, 1, 16, {{16, 16, 7, 3}, {0, 0, 0, 0}}},
+};
+
+static void foreign_chunk(const foreign_case* c) {
   char path[1024];
   size_t bytes;
-  unsigned char* f32 = donor_chunk("crafted_donor_f32.h5", H5T_IEEE_F32LE, 16, 16, &bytes);
-  path_of(path, sizeof path, "crafted_type.h5");
+  unsigned char* chunk =
+      donor_chunk("crafted_donor.h5", c->donor_n, c->donor_n, &bytes);
+  path_of(path, sizeof path, c->file);
   hid_t file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-  hid_t d = make_dataset(file, "x", H5T_IEEE_F64LE, 16, 16, 16, 16);
-  const hsize_t origin[2] = {0, 0};
-  CHECK(H5Dwrite_chunk(d, H5P_DEFAULT, 0, origin, bytes, f32) >= 0);
-  H5Dclose(d);
+  add_foreign(file, c->is_double ? H5T_IEEE_F64LE : H5T_IEEE_F32LE, c->n, c->n, chunk, bytes);
   H5Fclose(file);
-  CHECK(test_patch_cd(path, 16, 16, 7, 3) == 1);
-  expect_refused(path, "x", H5T_NATIVE_DOUBLE, 16 * 16, "float32 cd_values on float64");
-  free(f32);
+  for (int i = 0; i < 2 && c->patch[i][0]; i++)
+    CHECK(test_patch_cd(path, c->patch[i][0], c->patch[i][1], (int)c->patch[i][2],
+                        c->patch[i][3]) == 1);
+  expect_refused(path, "x", c->is_double ? H5T_NATIVE_DOUBLE : H5T_NATIVE_FLOAT,
+                 (size_t)(c->n * c->n), c->what);
+  free(chunk);
 }
 
 /* A little-endian dataset whose cd_values say big-endian, next to an honest one. */
 static void big_endian_flag(void) {
   char path[1024];
-  double v[16 * 16];
-  fill(v, 16, 16);
   path_of(path, sizeof path, "crafted_endian.h5");
   hid_t file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-  hid_t d = make_dataset(file, "x", H5T_IEEE_F32LE, 16, 16, 16, 16);
-  CHECK(H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) >= 0);
-  H5Dclose(d);
-  d = make_dataset(file, "honest", H5T_IEEE_F32LE, 32, 8, 32, 8);
-  fill(v, 32, 8);
-  CHECK(H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) >= 0);
-  H5Dclose(d);
+  add_honest(file, "x", 16, 16);
+  add_honest(file, "honest", 32, 8);
   H5Fclose(file);
   CHECK(test_patch_cd(path, 16, 16, 7, 3 + 16) == 1);
   expect_refused(path, "x", H5T_NATIVE_FLOAT, 16 * 16, "big-endian cd_values on little-endian");
@@ -200,18 +211,13 @@ static void big_endian_flag(void) {
 static void twin_cd_values(void) {
   char path[1024];
   size_t bytes;
-  unsigned char* small = donor_chunk("crafted_donor_twin.h5", H5T_IEEE_F32LE, 4, 4, &bytes);
+  unsigned char* small = donor_chunk("crafted_donor_twin.h5", 4, 4, &bytes);
   double v[4 * 4];
   fill(v, 4, 4);
   path_of(path, sizeof path, "crafted_twin.h5");
   hid_t file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-  hid_t d = make_dataset(file, "honest", H5T_IEEE_F32LE, 4, 4, 4, 4);
-  CHECK(H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) >= 0);
-  H5Dclose(d);
-  d = make_dataset(file, "x", H5T_IEEE_F32LE, 64, 64, 64, 64);
-  const hsize_t origin[2] = {0, 0};
-  CHECK(H5Dwrite_chunk(d, H5P_DEFAULT, 0, origin, bytes, small) >= 0);
-  H5Dclose(d);
+  add_honest(file, "honest", 4, 4);
+  add_foreign(file, H5T_IEEE_F32LE, 64, 64, small, bytes);
   H5Fclose(file);
   CHECK(test_patch_cd(path, 64, 64, 8, 4) == 1 && test_patch_cd(path, 4, 64, 9, 4) == 1);
   hid_t keep = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
@@ -236,8 +242,8 @@ int main(int argc, char** argv) {
     fprintf(stderr, "the ParZ filter is not available (HDF5_PLUGIN_PATH?)\n");
     return 1;
   }
-  shape_4x4_in_64x64();
-  float32_on_float64();
+  for (size_t i = 0; i < sizeof foreign_cases / sizeof foreign_cases[0]; i++)
+    foreign_chunk(&foreign_cases[i]);
   big_endian_flag();
   twin_cd_values();
   printf("%s\n", failures ? "FAILED" : "every crafted dataset refused");
