@@ -115,8 +115,9 @@ mpi_watchdog* mpi_watchdog_start(MPI_Comm comm, double timeout) {
   return w;
 }
 
-void mpi_watchdog_arm(mpi_watchdog* w, const char* since) {
-  if (!w) return;
+/* Tells the thread what to watch (since: NULL = nothing; the deadline counts from now) and
+ * wakes it. */
+static void watch_set(mpi_watchdog* w, const char* since, int stop) {
   pthread_mutex_lock(&w->lock);
   clock_gettime(CLOCK_MONOTONIC, &w->deadline);
   w->deadline.tv_sec += (time_t)w->timeout;
@@ -126,24 +127,22 @@ void mpi_watchdog_arm(mpi_watchdog* w, const char* since) {
     w->deadline.tv_nsec -= 1000000000L;
   }
   w->since = since;
+  w->stop = stop;
   pthread_cond_signal(&w->wake);
   pthread_mutex_unlock(&w->lock);
 }
 
+void mpi_watchdog_arm(mpi_watchdog* w, const char* since) {
+  if (w) watch_set(w, since, 0);
+}
+
 void mpi_watchdog_disarm(mpi_watchdog* w) {
-  if (!w) return;
-  pthread_mutex_lock(&w->lock);
-  w->since = NULL;
-  pthread_cond_signal(&w->wake);
-  pthread_mutex_unlock(&w->lock);
+  if (w) watch_set(w, NULL, 0);
 }
 
 void mpi_watchdog_stop(mpi_watchdog* w) {
   if (!w) return;
-  pthread_mutex_lock(&w->lock);
-  w->stop = 1;
-  pthread_cond_signal(&w->wake);
-  pthread_mutex_unlock(&w->lock);
+  watch_set(w, NULL, 1);
   pthread_join(w->thread, NULL);
   pthread_cond_destroy(&w->wake);
   pthread_mutex_destroy(&w->lock);
