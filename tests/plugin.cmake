@@ -36,6 +36,11 @@ add_dependencies(test_plugin_fork H5Zparz)
 add_test(NAME test_plugin_fork COMMAND test_plugin_fork ${CMAKE_CURRENT_BINARY_DIR}/plugin_scratch 60)
 set_tests_properties(test_plugin_fork PROPERTIES TIMEOUT 120
   ENVIRONMENT "${PARZ_PLUGIN_TEST_ENV};PARZ_EXEC=omp;PARZ_THREADS=2")
+# The same with the parent decoding on the GPU (where there is one): the child must not touch
+# the parent's CUDA context and decodes on the CPU.
+add_test(NAME test_plugin_fork_cuda COMMAND test_plugin_fork ${CMAKE_CURRENT_BINARY_DIR}/plugin_scratch 60)
+set_tests_properties(test_plugin_fork_cuda PROPERTIES TIMEOUT 120
+  ENVIRONMENT "${PARZ_PLUGIN_TEST_ENV};PARZ_EXEC=cuda;PARZ_THREADS=2")
 
 add_executable(test_plugin_unload test_plugin_unload.c)
 target_include_directories(test_plugin_unload PRIVATE ${PROJECT_SOURCE_DIR}/plugin)

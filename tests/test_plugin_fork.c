@@ -3,7 +3,9 @@
  * The parent writes and reads a dataset whose chunks are large enough for the OpenMP drivers
  * (ctest runs it with PARZ_EXEC=omp, PARZ_THREADS=2), then forks; the child writes another
  * dataset, reads both back and compares them with what was written. The parent gives the child
- * a time limit and kills it (a failure) when it has not finished by then.
+ * a time limit and kills it (a failure) when it has not finished by then. Run with
+ * PARZ_EXEC=cuda on a machine with a GPU, the parent decodes on the GPU and the child must leave
+ * the parent's CUDA context alone.
  * Usage: test_plugin_fork <scratch dir> [time limit in seconds, default 60] */
 #include <signal.h>
 #include <stdio.h>
@@ -71,7 +73,7 @@ int main(int argc, char** argv) {
   }
   const int limit = argc > 2 ? atoi(argv[2]) : 60;
   char path[1024];
-  snprintf(path, sizeof path, "%s/fork.h5", argv[1]);
+  snprintf(path, sizeof path, "%s/fork_%ld.h5", argv[1], (long)getpid());
 
   /* parent: ParZ encodes and decodes on OpenMP threads */
   hid_t file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
