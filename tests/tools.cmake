@@ -13,3 +13,26 @@ target_compile_definitions(test_version PRIVATE PARZ_PROJECT_VERSION="${PROJECT_
 add_dependencies(test_version H5Zparz)
 add_test(NAME test_version COMMAND test_version ${PARZ_TOOLS_SCRATCH})
 set_tests_properties(test_version PROPERTIES ENVIRONMENT "HDF5_PLUGIN_PATH=${PARZ_PLUGIN_DIR}")
+
+# ---- the parz command ---------------------------------------------------------------------------
+if(TARGET parz_tool)
+  add_executable(tool_fixture tool_fixture.c)
+  target_include_directories(tool_fixture PRIVATE ${PROJECT_SOURCE_DIR}/plugin)
+  target_link_libraries(tool_fixture PRIVATE parz_hdf5 m)
+  add_dependencies(tool_fixture H5Zparz)
+  add_test(NAME test_tool_cli
+           COMMAND ${CMAKE_COMMAND} -DPARZ=$<TARGET_FILE:parz_tool>
+                   -DFIXTURE=$<TARGET_FILE:tool_fixture> -DDIR=${PARZ_TOOLS_SCRATCH}/cli
+                   -P ${CMAKE_CURRENT_SOURCE_DIR}/tool_cli.cmake)
+  set_tests_properties(test_tool_cli PROPERTIES ENVIRONMENT "HDF5_PLUGIN_PATH=${PARZ_PLUGIN_DIR}")
+
+  # cd-values against the Python helper, with Debian's python3 (the one with numpy and h5py).
+  find_program(PARZ_DEBIAN_PYTHON python3 PATHS /usr/bin NO_DEFAULT_PATH)
+  if(PARZ_DEBIAN_PYTHON)
+    add_test(NAME test_tool_cd_values
+             COMMAND ${PARZ_DEBIAN_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/tool_cd_values.py
+                     $<TARGET_FILE:parz_tool>)
+    set_tests_properties(test_tool_cd_values PROPERTIES
+                         ENVIRONMENT "PYTHONPATH=${PARZ_PYTHON_BUILD_DIR}")
+  endif()
+endif()
