@@ -54,7 +54,8 @@ expect("inspect good.h5" "${out}"
   "\n  \\[64\\] +256 +1.00  stored without ParZ"
   "\n/gzip  int16 \\[20,30\\]  chunks \\[10,30\\]  filters: deflate  -- not ParZ\n"
   "\n/plain  float64 \\[20,30\\]  not chunked  -- not ParZ\n"
-  "\n7 ParZ datasets, 2 others\n$")
+  "\n/sparse  float32 \\[1099511627776\\]  chunks \\[4096\\]  filters: ParZ\n[^\n]*\n[^\n]*\n  \\[0\\] [^\n]*\n  \\[1099511623680\\] [^\n]*\n  summary: 2 chunks \\(0 stored without ParZ, 268435454 unwritten, 0 bad\\)"
+  "\n8 ParZ datasets, 2 others\n$")
 # Stored bytes and chunk counts as HDF5 counts them, exceptions as many as non-finite values.
 string(REPLACE "\n" ";" lines "${facts}")
 foreach(line IN LISTS lines)
@@ -87,7 +88,7 @@ parz_run(out rc verify "${DIR}/good.h5")
 expect_rc("verify good.h5" "${rc}" 0)
 expect("verify good.h5" "${out}" "/fields/reversible: 2 chunks ok, 1 never written\n"
        "/raw_chunk: 4 chunks ok, 1 stored without ParZ\n" "/gzip: not ParZ, skipped\n"
-       "7 ParZ datasets, 19 chunks, 0 bad\n$")
+       "/sparse: 2 chunks ok, 268435454 never written\n" "8 ParZ datasets, 21 chunks, 0 bad\n$")
 parz_run(out rc verify "${DIR}/bad.h5")
 expect_rc("verify bad.h5" "${rc}" 1)
 expect("verify bad.h5" "${out}"
@@ -95,7 +96,7 @@ expect("verify bad.h5" "${out}"
   "/ints/rate chunk \\[32,0\\]: cannot read the chunk: [^\n]*malformed chunk"
   "/ints/precision chunk \\[512\\]: the chunk header says float32 40x40"
   "/with_checksum chunk \\[2048\\]: HDF5 cannot read the chunk: [^\n]*Fletcher32"
-  "/fields/accuracy: 1 of 4 chunks bad\n" "7 ParZ datasets, 19 chunks, 4 bad\n$")
+  "/fields/accuracy: 1 of 4 chunks bad\n" "8 ParZ datasets, 21 chunks, 4 bad\n$")
 string(REGEX MATCHALL "chunk \\[[0-9,]+\\]:" named "${out}")
 list(LENGTH named n)
 expect_rc("verify bad.h5: chunks named" "${n}" 4)

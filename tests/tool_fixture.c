@@ -2,7 +2,8 @@
  * (HDF5_PLUGIN_PATH):
  *   good.h5  ParZ datasets in every mode and table kind, ranks 1 to 3, int and float, with
  *            non-finite values, a chunk stored without ParZ, an unwritten chunk, ParZ followed by
- *            fletcher32; and datasets that are not ParZ (contiguous, deflate);
+ *            fletcher32, a sparse dataset of 2^40 values; and datasets that are not ParZ
+ *            (contiguous, deflate);
  *   bad.h5   the same, then four chunks damaged: a table byte flipped, a chunk cut short, a
  *            valid chunk of another dataset written in place of one, a payload byte flipped
  *            behind fletcher32.
@@ -118,6 +119,32 @@ static void write_raw_chunk(hid_t file) {
   H5Dclose(d);
 }
 
+/* A dataset of 2^40 values (extendible) of which two chunks are written, far apart: the tool
+ * must not walk the 2^28 chunks of its grid. */
+static void write_sparse(hid_t file) {
+  hsize_t dims[1] = {(hsize_t)1 << 40}, maxdims[1] = {H5S_UNLIMITED}, chunk[1] = {4096};
+  hsize_t starts[2] = {0, dims[0] - chunk[0]};
+  unsigned cd[H5Z_PARZ_USER_NELMTS_MAX];
+  size_t n = H5Z_parz_reversible_cdata(cd);
+  hid_t space = H5Screate_simple(1, dims, maxdims);
+  hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+  MUST(H5Pset_chunk(dcpl, 1, chunk) >= 0);
+  MUST(H5Pset_filter(dcpl, H5Z_FILTER_PARZ, H5Z_FLAG_MANDATORY, n, cd) >= 0);
+  hid_t d = H5Dcreate2(file, "/sparse", H5T_IEEE_F32LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+  MUST(d >= 0);
+  float v[4096];
+  for (int i = 0; i < 4096; i++) v[i] = (float)i;
+  hid_t mem = H5Screate_simple(1, chunk, NULL);
+  for (int k = 0; k < 2; k++) {
+    MUST(H5Sselect_hyperslab(space, H5S_SELECT_SET, &starts[k], NULL, chunk, NULL) >= 0);
+    MUST(H5Dwrite(d, H5T_NATIVE_FLOAT, mem, space, H5P_DEFAULT, v) >= 0);
+  }
+  H5Sclose(mem);
+  H5Dclose(d);
+  H5Pclose(dcpl);
+  H5Sclose(space);
+}
+
 static void write_other(hid_t file) {
   hsize_t dims[2] = {20, 30}, chunk[2] = {10, 30};
   double v[600];
@@ -192,10 +219,12 @@ static void write_file(const char* path, int print_facts) {
   MUST(f >= 0);
   for (int i = 0; i < nspecs; i++) write_dataset(f, &specs[i]);
   write_raw_chunk(f);
+  write_sparse(f);
   write_other(f);
   if (print_facts) {
     for (int i = 0; i < nspecs; i++) facts(f, specs[i].path, specs[i].nonfinite);
     facts(f, "/raw_chunk", 0);
+    facts(f, "/sparse", 0);
   }
   H5Fclose(f);
 }

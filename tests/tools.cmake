@@ -24,7 +24,8 @@ if(TARGET parz_tool)
            COMMAND ${CMAKE_COMMAND} -DPARZ=$<TARGET_FILE:parz_tool>
                    -DFIXTURE=$<TARGET_FILE:tool_fixture> -DDIR=${PARZ_TOOLS_SCRATCH}/cli
                    -P ${CMAKE_CURRENT_SOURCE_DIR}/tool_cli.cmake)
-  set_tests_properties(test_tool_cli PROPERTIES ENVIRONMENT "HDF5_PLUGIN_PATH=${PARZ_PLUGIN_DIR}")
+  set_tests_properties(test_tool_cli PROPERTIES ENVIRONMENT "HDF5_PLUGIN_PATH=${PARZ_PLUGIN_DIR}"
+                                              TIMEOUT 120)
 
   # cd-values against the Python helper, with Debian's python3 (the one with numpy and h5py).
   find_program(PARZ_DEBIAN_PYTHON python3 PATHS /usr/bin NO_DEFAULT_PATH)

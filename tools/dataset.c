@@ -1,4 +1,5 @@
 /* The tool's view of a file: its datasets, their ParZ settings and their stored chunks. */
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,7 +127,9 @@ int tool_dataset_open(hid_t file, const char* path, tool_dataset* d, char* why, 
     d->grid_chunks = 1;
     for (int k = 0; k < d->rank; k++) {
       c64[k] = d->chunk[k];
-      d->grid_chunks *= d->dims[k] / d->chunk[k] + (d->dims[k] % d->chunk[k] != 0);
+      unsigned long long along = d->dims[k] / d->chunk[k] + (d->dims[k] % d->chunk[k] != 0);
+      d->grid_chunks = along && d->grid_chunks > ULLONG_MAX / along ? ULLONG_MAX
+                                                                    : d->grid_chunks * along;
     }
     int dims = parz_cd_squeeze((unsigned)d->rank, c64, shape);
     if (d->parz_index >= 0 && d->parz_type != 0 && dims > 0) {
@@ -254,52 +257,78 @@ static int next_origin(const tool_dataset* d, hsize_t* at) {
   return 0;
 }
 
+/* Reads the stored chunk c (its origin set) into *buf and hands it to fn. */
+static int visit_one(const tool_dataset* d, tool_chunk* c, hsize_t size, unsigned char** buf,
+                     size_t* cap, tool_chunk_fn fn, void* ctx, char* why, size_t why_size) {
+  describe_origin(d, c);
+  if (size > *cap) {
+    unsigned char* more = size <= SIZE_MAX ? realloc(*buf, (size_t)size) : NULL;
+    if (!more) {
+      snprintf(why, why_size, "no memory for the %llu-byte chunk at %s",
+               (unsigned long long)size, c->where);
+      return -1;
+    }
+    *buf = more;
+    *cap = (size_t)size;
+  }
+  uint32_t mask = 0;
+  if (size > 0 && H5Dread_chunk(d->id, H5P_DEFAULT, c->origin, &mask, *buf) < 0) {
+    snprintf(why, why_size, "HDF5 cannot read the chunk at %s", c->where);
+    return -1;
+  }
+  c->filter_mask = mask;
+  c->stored_bytes = size;
+  c->bytes = *buf;
+  return fn(d, c, ctx);
+}
+
 int tool_visit_chunks(const tool_dataset* d, tool_chunk_fn fn, void* ctx,
                       unsigned long long* unwritten, char* why, size_t why_size) {
   tool_chunk c;
   memset(&c, 0, sizeof c);
   *unwritten = 0;
-  for (int k = 0; k < d->rank; k++)
-    if (d->dims[k] == 0) return 0;
+  hsize_t stored = 0;
+  hid_t space = H5Dget_space(d->id);
+  if (space < 0 || H5Dget_num_chunks(d->id, space, &stored) < 0) {
+    if (space >= 0) H5Sclose(space);
+    snprintf(why, why_size, "HDF5 cannot count the stored chunks");
+    return -1;
+  }
   unsigned char* buf = NULL;
   size_t cap = 0;
   int rc = 0;
-  do {
-    unsigned mask = 0;
-    haddr_t addr = HADDR_UNDEF;
-    hsize_t size = 0;
-    describe_origin(d, &c);
-    if (H5Dget_chunk_info_by_coord(d->id, c.origin, &mask, &addr, &size) < 0) {
-      snprintf(why, why_size, "HDF5 cannot locate the chunk at %s", c.where);
-      rc = -1;
-      break;
-    }
-    if (addr == HADDR_UNDEF) {
-      (*unwritten)++;
-      continue;
-    }
-    if (size > cap) {
-      unsigned char* more = size <= SIZE_MAX ? realloc(buf, (size_t)size) : NULL;
-      if (!more) {
-        snprintf(why, why_size, "no memory for the %llu-byte chunk at %s",
-                 (unsigned long long)size, c.where);
+  if (d->grid_chunks > 4 * (unsigned long long)stored + 4096) {
+    /* Sparse (a huge extent, few chunks written): walk HDF5's index, not the whole grid. */
+    *unwritten = d->grid_chunks - stored;
+    for (hsize_t i = 0; i < stored && rc == 0; i++) {
+      unsigned mask;
+      haddr_t addr;
+      hsize_t size = 0;
+      if (H5Dget_chunk_info(d->id, space, i, c.origin, &mask, &addr, &size) < 0) {
+        snprintf(why, why_size, "HDF5 cannot locate stored chunk %llu", (unsigned long long)i);
         rc = -1;
-        break;
+      } else {
+        rc = visit_one(d, &c, size, &buf, &cap, fn, ctx, why, why_size);
       }
-      buf = more;
-      cap = (size_t)size;
     }
-    uint32_t read_mask = 0;
-    if (size > 0 && H5Dread_chunk(d->id, H5P_DEFAULT, c.origin, &read_mask, buf) < 0) {
-      snprintf(why, why_size, "HDF5 cannot read the chunk at %s", c.where);
-      rc = -1;
-      break;
-    }
-    c.filter_mask = read_mask;
-    c.stored_bytes = size;
-    c.bytes = buf;
-    if ((rc = fn(d, &c, ctx)) != 0) break;
-  } while (next_origin(d, c.origin));
+  } else if (d->grid_chunks > 0) {
+    /* C order of the chunk grid. */
+    do {
+      unsigned mask = 0;
+      haddr_t addr = HADDR_UNDEF;
+      hsize_t size = 0;
+      if (H5Dget_chunk_info_by_coord(d->id, c.origin, &mask, &addr, &size) < 0) {
+        describe_origin(d, &c);
+        snprintf(why, why_size, "HDF5 cannot locate the chunk at %s", c.where);
+        rc = -1;
+      } else if (addr == HADDR_UNDEF) {
+        (*unwritten)++;
+      } else {
+        rc = visit_one(d, &c, size, &buf, &cap, fn, ctx, why, why_size);
+      }
+    } while (rc == 0 && next_origin(d, c.origin));
+  }
+  H5Sclose(space);
   free(buf);
   return rc;
 }
