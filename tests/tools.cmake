@@ -37,3 +37,28 @@ if(TARGET parz_tool)
                          ENVIRONMENT "PYTHONPATH=${PARZ_PYTHON_BUILD_DIR}")
   endif()
 endif()
+
+# ---- what C programs build against once installed -------------------------------------------------
+if(TARGET parz_h5_device_shared)
+  set(_parz_device ON)
+else()
+  set(_parz_device OFF)
+endif()
+add_test(NAME test_c_package_install
+         COMMAND ${CMAKE_COMMAND} -DBUILD=${PROJECT_BINARY_DIR}
+                 -DDEST=${PARZ_TOOLS_SCRATCH}/destdir -DPREFIX=${CMAKE_INSTALL_PREFIX}
+                 -DPLUGIN_DIR=${PARZ_PLUGIN_INSTALL_DIR} -DVERSION=${PROJECT_VERSION}
+                 -DDEVICE=${_parz_device} -DCC=${CMAKE_C_COMPILER}
+                 -DSRC=${CMAKE_CURRENT_SOURCE_DIR} -DWORK=${PARZ_TOOLS_SCRATCH}/package
+                 -P ${CMAKE_CURRENT_SOURCE_DIR}/c_package_install.cmake)
+set_tests_properties(test_c_package_install PROPERTIES TIMEOUT 300)
+
+# ---- h5cc: static HDF5 (its default) cannot serve plugins, and the plugin says so ----------------
+find_program(PARZ_H5CC h5cc)
+if(PARZ_H5CC)
+  add_test(NAME test_h5cc_static
+           COMMAND ${CMAKE_COMMAND} -DH5CC=${PARZ_H5CC} -DSRC=${CMAKE_CURRENT_SOURCE_DIR}
+                   -DINCLUDE=${PROJECT_SOURCE_DIR}/plugin -DWORK=${PARZ_TOOLS_SCRATCH}/h5cc
+                   -P ${CMAKE_CURRENT_SOURCE_DIR}/h5cc_static.cmake)
+  set_tests_properties(test_h5cc_static PROPERTIES ENVIRONMENT "HDF5_PLUGIN_PATH=${PARZ_PLUGIN_DIR}")
+endif()
