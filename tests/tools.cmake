@@ -62,3 +62,8 @@ if(PARZ_H5CC)
                    -P ${CMAKE_CURRENT_SOURCE_DIR}/h5cc_static.cmake)
   set_tests_properties(test_h5cc_static PROPERTIES ENVIRONMENT "HDF5_PLUGIN_PATH=${PARZ_PLUGIN_DIR}")
 endif()
+
+# ---- README "Limits": zfp's integer range, on the codec ------------------------------------------
+add_executable(test_zfp_int_range test_zfp_int_range.c)
+target_link_libraries(test_zfp_int_range PRIVATE parz_codec)
+add_test(NAME test_zfp_int_range COMMAND test_zfp_int_range)
