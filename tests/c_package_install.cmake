@@ -16,7 +16,7 @@ set(files include/H5Zparz.h bin/parz lib/pkgconfig/parz.pc lib/cmake/ParZ/ParZCo
 if(DEVICE)
   list(APPEND files lib/pkgconfig/parz-h5-device.pc lib/libparz_h5_device.so)
   # Installed into a DESTDIR: ldconfig must not run, and the output says what to do instead.
-  if(NOT out MATCHES "ldconfig not run: [^\n]*DESTDIR is set; run ldconfig there, or link programs with -Wl,-rpath,")
+  if(NOT out MATCHES "ldconfig not run: [^\n]*or DESTDIR is set; run ldconfig there, or link programs with -Wl,-rpath,")
     message(FATAL_ERROR "no word about ldconfig in the install output:\n${out}")
   endif()
 endif()

@@ -38,7 +38,22 @@ if(TARGET parz_tool)
   endif()
 endif()
 
+# ---- README "Limits": zfp's integer range, on the codec ------------------------------------------
+add_executable(test_zfp_int_range test_zfp_int_range.c)
+target_link_libraries(test_zfp_int_range PRIVATE parz_codec)
+add_test(NAME test_zfp_int_range COMMAND test_zfp_int_range)
+
+# ---- the install's ldconfig step (libparz_h5_device.so), with a stand-in for ldconfig -----------
+add_test(NAME test_ldconfig_step
+         COMMAND ${CMAKE_COMMAND} -DSTEP=${PROJECT_SOURCE_DIR}/cmake/ldconfig.cmake
+                 -DWORK=${PARZ_TOOLS_SCRATCH}/ldconfig -P ${CMAKE_CURRENT_SOURCE_DIR}/ldconfig_step.cmake)
+
 # ---- what C programs build against once installed -------------------------------------------------
+# Both tests below build plain programs that load the plugin: a sanitized plugin cannot go into
+# them, and they check packaging and linking, not memory safety.
+if(PARZ_SANITIZE)
+  return()
+endif()
 if(TARGET parz_h5_device_shared)
   set(_parz_device ON)
 else()
@@ -62,8 +77,3 @@ if(PARZ_H5CC)
                    -P ${CMAKE_CURRENT_SOURCE_DIR}/h5cc_static.cmake)
   set_tests_properties(test_h5cc_static PROPERTIES ENVIRONMENT "HDF5_PLUGIN_PATH=${PARZ_PLUGIN_DIR}")
 endif()
-
-# ---- README "Limits": zfp's integer range, on the codec ------------------------------------------
-add_executable(test_zfp_int_range test_zfp_int_range.c)
-target_link_libraries(test_zfp_int_range PRIVATE parz_codec)
-add_test(NAME test_zfp_int_range COMMAND test_zfp_int_range)

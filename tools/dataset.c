@@ -382,22 +382,61 @@ void tool_h5_error(char* out, size_t size) {
   H5Eclear2(H5E_DEFAULT);
 }
 
-int tool_open_target(char* arg, hid_t* file, const char** dataset) {
-  *dataset = NULL;
+int tool_target_args(const char* command, int argc, char** argv, const tool_switch* switches,
+                     size_t nswitches, void (*usage)(FILE*), char** target) {
+  *target = NULL;
+  for (int i = 0; i < argc; i++) {
+    const char* a = argv[i];
+    size_t k = 0;
+    while (k < nswitches && strcmp(a, switches[k].name) && strcmp(a, switches[k].letter)) k++;
+    if (k < nswitches) {
+      *switches[k].set = 1;
+    } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      usage(stdout);
+      return PARZ_EXIT_OK;
+    } else if (a[0] == '-' || *target) {
+      fprintf(stderr, "parz %s: unexpected argument '%s'\n", command, a);
+      usage(stderr);
+      return PARZ_EXIT_USAGE;
+    } else {
+      *target = argv[i];
+    }
+  }
+  if (*target) return -1;
+  usage(stderr);
+  return PARZ_EXIT_USAGE;
+}
+
+int tool_run_target(const char* command, char* target, tool_dataset_fn fn, void* ctx,
+                    const int* parz_datasets, const char** only) {
+  *only = NULL;
   /* FILE:/dataset unless the whole argument names an existing file. */
-  char* colon = access(arg, F_OK) == 0 ? NULL : strstr(arg, ":/");
+  char* colon = access(target, F_OK) == 0 ? NULL : strstr(target, ":/");
   for (char* next = colon; next; next = strstr(next + 1, ":/")) colon = next;
   if (colon) {
     *colon = 0;
-    *dataset = colon + 1;
+    *only = colon + 1;
   }
-  if (access(arg, R_OK) != 0) {
-    fprintf(stderr, "parz: cannot read %s\n", arg);
+  if (access(target, R_OK) != 0) {
+    fprintf(stderr, "parz %s: cannot read %s\n", command, target);
     return PARZ_EXIT_OPEN;
   }
-  if ((*file = H5Fopen(arg, H5F_ACC_RDONLY, H5P_DEFAULT)) < 0) {
-    fprintf(stderr, "parz: %s is not an HDF5 file HDF5 can open\n", arg);
+  hid_t file = H5Fopen(target, H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (file < 0) {
+    fprintf(stderr, "parz %s: %s is not an HDF5 file HDF5 can open\n", command, target);
     return PARZ_EXIT_OPEN;
+  }
+  int rc = *only ? fn(file, *only, ctx) : tool_visit_datasets(file, fn, ctx);
+  H5Fclose(file);
+  if (rc < 0) {
+    fprintf(stderr, "parz %s: HDF5 cannot walk %s\n", command, target);
+    return PARZ_EXIT_OPEN;
+  }
+  if (rc != 0) return rc;
+  if (*parz_datasets == 0) {
+    fprintf(stderr, "parz %s: no ParZ dataset in %s%s%s\n", command, target, *only ? ":" : "",
+            *only ? *only : "");
+    return PARZ_EXIT_NONE;
   }
   return PARZ_EXIT_OK;
 }

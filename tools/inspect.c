@@ -159,43 +159,15 @@ static void inspect_usage(FILE* f) {
 int tool_inspect(int argc, char** argv) {
   inspect_state s;
   memset(&s, 0, sizeof s);
-  char* target = NULL;
-  for (int i = 0; i < argc; i++) {
-    if (!strcmp(argv[i], "--summary") || !strcmp(argv[i], "-s")) {
-      s.summary_only = 1;
-    } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      inspect_usage(stdout);
-      return PARZ_EXIT_OK;
-    } else if (argv[i][0] == '-' || target) {
-      fprintf(stderr, "parz inspect: unexpected argument '%s'\n", argv[i]);
-      inspect_usage(stderr);
-      return PARZ_EXIT_USAGE;
-    } else {
-      target = argv[i];
-    }
-  }
-  if (!target) {
-    inspect_usage(stderr);
-    return PARZ_EXIT_USAGE;
-  }
-  hid_t file;
+  const tool_switch summary = {"--summary", "-s", &s.summary_only};
+  char* target;
   const char* only;
-  int rc = tool_open_target(target, &file, &only);
-  if (rc != PARZ_EXIT_OK) return rc;
-  rc = only ? inspect_dataset(file, only, &s) : tool_visit_datasets(file, inspect_dataset, &s);
-  H5Fclose(file);
-  if (rc < 0) {
-    fprintf(stderr, "parz inspect: HDF5 cannot walk %s\n", target);
-    return PARZ_EXIT_OPEN;
-  }
-  if (rc != 0) return rc;
-  if (!only)
+  int rc = tool_target_args("inspect", argc, argv, &summary, 1, inspect_usage, &target);
+  if (rc >= 0) return rc;
+  rc = tool_run_target("inspect", target, inspect_dataset, &s, &s.parz_datasets, &only);
+  if (!only && (rc == PARZ_EXIT_OK || rc == PARZ_EXIT_NONE))
     printf("%d ParZ dataset%s, %d other%s\n", s.parz_datasets, s.parz_datasets == 1 ? "" : "s",
            s.other_datasets, s.other_datasets == 1 ? "" : "s");
-  if (s.parz_datasets == 0) {
-    fprintf(stderr, "parz inspect: no ParZ dataset in %s%s%s\n", target, only ? ":" : "",
-            only ? only : "");
-    return PARZ_EXIT_NONE;
-  }
+  if (rc != PARZ_EXIT_OK) return rc;
   return s.bad ? PARZ_EXIT_BAD : PARZ_EXIT_OK;
 }

@@ -7,6 +7,7 @@
 #define PARZ_TOOL_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include <hdf5.h>
 
@@ -106,9 +107,22 @@ int tool_inspect(int argc, char** argv);
 int tool_verify(int argc, char** argv);
 int tool_cd_values(int argc, char** argv);
 
-/* Splits FILE[:/dataset]: opens the file read-only; *dataset is NULL for the whole file or points
- * into arg (a copy the caller owns: arg is modified). Returns PARZ_EXIT_OK or PARZ_EXIT_OPEN after
- * printing why. */
-int tool_open_target(char* arg, hid_t* file, const char** dataset);
+/* The arguments of a command that takes FILE[:/dataset] and switches (each flags[k] set to 1
+ * when --name or -letter is given). Returns -1 to go on with *target set, or the exit status
+ * to end with (after --help, or after printing usage for a wrong argument). */
+typedef struct {
+  const char* name;    /* "--summary" */
+  const char* letter;  /* "-s" */
+  int* set;
+} tool_switch;
+int tool_target_args(const char* command, int argc, char** argv, const tool_switch* switches,
+                     size_t nswitches, void (*usage)(FILE*), char** target);
+
+/* Opens FILE[:/dataset] read-only (target is modified) and calls fn for the dataset named or for
+ * every dataset. Returns fn's first nonzero status; PARZ_EXIT_OPEN when the file cannot be opened
+ * or walked; PARZ_EXIT_NONE, after saying so, when *parz_datasets (counted by fn) stays 0; else
+ * PARZ_EXIT_OK. *only: the dataset named, or NULL. */
+int tool_run_target(const char* command, char* target, tool_dataset_fn fn, void* ctx,
+                    const int* parz_datasets, const char** only);
 
 #endif

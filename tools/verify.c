@@ -166,40 +166,14 @@ static void verify_usage(FILE* f) {
 }
 
 int tool_verify(int argc, char** argv) {
-  char* target = NULL;
-  for (int i = 0; i < argc; i++) {
-    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      verify_usage(stdout);
-      return PARZ_EXIT_OK;
-    } else if (argv[i][0] == '-' || target) {
-      fprintf(stderr, "parz verify: unexpected argument '%s'\n", argv[i]);
-      verify_usage(stderr);
-      return PARZ_EXIT_USAGE;
-    }
-    target = argv[i];
-  }
-  if (!target) {
-    verify_usage(stderr);
-    return PARZ_EXIT_USAGE;
-  }
-  hid_t file;
-  const char* only;
-  int rc = tool_open_target(target, &file, &only);
-  if (rc != PARZ_EXIT_OK) return rc;
   verify_state st;
   memset(&st, 0, sizeof st);
-  rc = only ? verify_dataset_at(file, only, &st) : tool_visit_datasets(file, verify_dataset_at, &st);
-  H5Fclose(file);
-  if (rc < 0) {
-    fprintf(stderr, "parz verify: HDF5 cannot walk %s\n", target);
-    return PARZ_EXIT_OPEN;
-  }
-  if (rc != 0) return rc;
-  if (st.parz_datasets == 0) {
-    fprintf(stderr, "parz verify: no ParZ dataset in %s%s%s\n", target, only ? ":" : "",
-            only ? only : "");
-    return PARZ_EXIT_NONE;
-  }
+  char* target;
+  const char* only;
+  int rc = tool_target_args("verify", argc, argv, NULL, 0, verify_usage, &target);
+  if (rc >= 0) return rc;
+  rc = tool_run_target("verify", target, verify_dataset_at, &st, &st.parz_datasets, &only);
+  if (rc != PARZ_EXIT_OK) return rc;
   printf("%d ParZ dataset%s, %llu chunks, %llu bad\n", st.parz_datasets,
          st.parz_datasets == 1 ? "" : "s", st.chunks, st.bad);
   return st.bad ? PARZ_EXIT_BAD : PARZ_EXIT_OK;
