@@ -3,7 +3,9 @@
 # find_package(ParZ) (tests/install_client). With the CUDA decoder, libparz_h5_device too
 # (parz-h5-device.pc, COMPONENTS h5_device). The installed parz command runs.
 # Usage: cmake -DBUILD= -DDEST= -DPREFIX= -DPLUGIN_DIR= -DVERSION= -DDEVICE=ON|OFF -DCC= -DSRC=
-#              -DWORK= -P c_package_install.cmake      (SRC: the tests/ directory)
+#              -DWORK= -DPKG_CONFIG= -DHDF5_INC=a|b -DHDF5_LIBS=a|b -DPREFIX_PATH=a|b
+#              -P c_package_install.cmake
+# (SRC: the tests/ directory; PREFIX_PATH: where this build found HDF5, for the client project)
 include(${CMAKE_CURRENT_LIST_DIR}/install_into.cmake)
 parz_install_into("${BUILD}" "${DEST}" out)
 set(root "${DEST}${PREFIX}")
@@ -44,33 +46,43 @@ endfunction()
 must(o "the installed parz" ${CMAKE_COMMAND} -E env ${run_env} "${root}/bin/parz" --version)
 expect("parz --version" "${o}" "^parz ${VERSION} ")
 
-# ---- pkg-config ----------------------------------------------------------------------------------
-set(pc ${CMAKE_COMMAND} -E env "PKG_CONFIG_PATH=${root}/lib/pkgconfig" pkg-config)
-must(o "pkg-config --modversion parz" ${pc} --modversion parz)
-expect("pkg-config --modversion parz" "${o}" "^${VERSION}\n$")
-must(o "pkg-config --variable=plugindir parz" ${pc} --variable=plugindir parz)
-expect("parz.pc plugindir" "${o}" "^${PLUGIN_DIR}\n$")
-set(modules parz hdf5-serial)
-if(DEVICE)
-  set(modules parz-h5-device hdf5-serial)
-endif()
-must(flags "pkg-config --cflags --libs ${modules}" ${pc} --cflags --libs ${modules})
-string(STRIP "${flags}" flags)
-separate_arguments(flags UNIX_COMMAND "${flags}")
-must(o "cc with pkg-config" "${CC}" -std=c99 -Wall -Werror "${SRC}/h5z_client.c" -o
-     "${WORK}/client_pc" ${flags} -lm)
-must(o "the program built with pkg-config" ${CMAKE_COMMAND} -E env ${run_env}
-     "${WORK}/client_pc" "${WORK}/pc.h5")
-expect("the program built with pkg-config" "${o}"
-       "H5Zparz.h version ${VERSION} [^\n]*\nfilter \"ParZ-${VERSION} [^\n]*\": round trip ok")
-if(DEVICE)
-  must(o "cc with pkg-config parz-h5-device" "${CC}" -std=c99 -Wall -Werror
-       "${SRC}/h5_device_client.c" -o "${WORK}/device_pc" ${flags} -Wl,-rpath,${root}/lib)
-  must(o "the device program built with pkg-config" "${WORK}/device_pc")
+# ---- pkg-config (ParZ's flags from it, HDF5's as this build found them) ----------------------------
+string(REPLACE "|" ";" hdf5_flags "${HDF5_INC}")
+list(TRANSFORM hdf5_flags PREPEND "-I")
+string(REPLACE "|" ";" hdf5_libs "${HDF5_LIBS}")
+list(APPEND hdf5_flags ${hdf5_libs})
+if(NOT PKG_CONFIG)
+  message(STATUS "no pkg-config here: parz.pc not tried")
+else()
+  set(pc ${CMAKE_COMMAND} -E env "PKG_CONFIG_PATH=${root}/lib/pkgconfig" "${PKG_CONFIG}")
+  must(o "pkg-config --modversion parz" ${pc} --modversion parz)
+  expect("pkg-config --modversion parz" "${o}" "^${VERSION}\n$")
+  must(o "pkg-config --variable=plugindir parz" ${pc} --variable=plugindir parz)
+  expect("parz.pc plugindir" "${o}" "^${PLUGIN_DIR}\n$")
+  set(module parz)
+  if(DEVICE)
+    set(module parz-h5-device)
+  endif()
+  must(flags "pkg-config --cflags --libs ${module}" ${pc} --cflags --libs ${module})
+  string(STRIP "${flags}" flags)
+  separate_arguments(flags UNIX_COMMAND "${flags}")
+  must(o "cc with pkg-config" "${CC}" -std=c99 -Wall -Werror "${SRC}/h5z_client.c" -o
+       "${WORK}/client_pc" ${flags} ${hdf5_flags} -lm)
+  must(o "the program built with pkg-config" ${CMAKE_COMMAND} -E env ${run_env}
+       "${WORK}/client_pc" "${WORK}/pc.h5")
+  expect("the program built with pkg-config" "${o}"
+         "H5Zparz.h version ${VERSION} [^\n]*\nfilter \"ParZ-${VERSION} [^\n]*\": round trip ok")
+  if(DEVICE)
+    must(o "cc with pkg-config parz-h5-device" "${CC}" -std=c99 -Wall -Werror
+         "${SRC}/h5_device_client.c" -o "${WORK}/device_pc" ${flags} ${hdf5_flags}
+         -Wl,-rpath,${root}/lib)
+    must(o "the device program built with pkg-config" "${WORK}/device_pc")
+  endif()
 endif()
 
 # ---- find_package --------------------------------------------------------------------------------
-set(configure ${CMAKE_COMMAND} -S "${SRC}/install_client" -DCMAKE_PREFIX_PATH=${root}
+string(REPLACE "|" ";" prefix_path "${root}|${PREFIX_PATH}")
+set(configure ${CMAKE_COMMAND} -S "${SRC}/install_client" "-DCMAKE_PREFIX_PATH=${prefix_path}"
               -DCMAKE_C_COMPILER=${CC} -DPARZ_WANT_DEVICE=${DEVICE})
 must(o "find_package(ParZ ${VERSION})" ${configure} -B "${WORK}/client" -DPARZ_WANT_VERSION=${VERSION})
 expect("find_package(ParZ)" "${o}"

@@ -59,12 +59,20 @@ if(TARGET parz_h5_device_shared)
 else()
   set(_parz_device OFF)
 endif()
+find_program(PARZ_PKG_CONFIG pkg-config)
+get_target_property(_parz_h5_inc parz_hdf5 INTERFACE_INCLUDE_DIRECTORIES)
+get_target_property(_parz_h5_libs parz_hdf5 INTERFACE_LINK_LIBRARIES)
+string(REPLACE ";" "|" _parz_h5_inc "${_parz_h5_inc}")
+string(REPLACE ";" "|" _parz_h5_libs "${_parz_h5_libs}")
+string(REPLACE ";" "|" _parz_prefix_path "${CMAKE_PREFIX_PATH}")
 add_test(NAME test_c_package_install
          COMMAND ${CMAKE_COMMAND} -DBUILD=${PROJECT_BINARY_DIR}
                  -DDEST=${PARZ_TOOLS_SCRATCH}/destdir -DPREFIX=${CMAKE_INSTALL_PREFIX}
                  -DPLUGIN_DIR=${PARZ_PLUGIN_INSTALL_DIR} -DVERSION=${PROJECT_VERSION}
                  -DDEVICE=${_parz_device} -DCC=${CMAKE_C_COMPILER}
                  -DSRC=${CMAKE_CURRENT_SOURCE_DIR} -DWORK=${PARZ_TOOLS_SCRATCH}/package
+                 -DPKG_CONFIG=${PARZ_PKG_CONFIG} "-DHDF5_INC=${_parz_h5_inc}"
+                 "-DHDF5_LIBS=${_parz_h5_libs}" "-DPREFIX_PATH=${_parz_prefix_path}"
                  -P ${CMAKE_CURRENT_SOURCE_DIR}/c_package_install.cmake)
 set_tests_properties(test_c_package_install PROPERTIES TIMEOUT 300)
 
@@ -75,5 +83,6 @@ if(PARZ_H5CC)
            COMMAND ${CMAKE_COMMAND} -DH5CC=${PARZ_H5CC} -DSRC=${CMAKE_CURRENT_SOURCE_DIR}
                    -DINCLUDE=${PROJECT_SOURCE_DIR}/plugin -DWORK=${PARZ_TOOLS_SCRATCH}/h5cc
                    -P ${CMAKE_CURRENT_SOURCE_DIR}/h5cc_static.cmake)
-  set_tests_properties(test_h5cc_static PROPERTIES ENVIRONMENT "HDF5_PLUGIN_PATH=${PARZ_PLUGIN_DIR}")
+  set_tests_properties(test_h5cc_static PROPERTIES ENVIRONMENT "HDF5_PLUGIN_PATH=${PARZ_PLUGIN_DIR}"
+                       SKIP_REGULAR_EXPRESSION "h5cc cannot build a program here")
 endif()
