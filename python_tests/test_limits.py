@@ -2,7 +2,6 @@
 what h5py's optional filters do when ParZ fails on a chunk, and h5repack's silent fallback (with
 the `parz` command finding both)."""
 import os
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -12,16 +11,6 @@ import numpy as np
 import pytest
 
 import parz
-from conftest import PLUGIN_DIR
-
-
-@pytest.fixture
-def parz_tool():
-    build_tool = os.path.join(os.path.dirname(PLUGIN_DIR or ""), "tools", "parz")
-    tool = build_tool if os.path.isfile(build_tool) else shutil.which("parz")
-    if tool is None:
-        pytest.skip("the parz command is not built")
-    return tool
 
 
 def round_trip(path, data, **mode):

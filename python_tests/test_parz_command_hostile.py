@@ -1,24 +1,12 @@
 """The `parz` command on the damaged files of test_hostile_files.py: `parz verify` names every
 chunk that a read must refuse and none of the untouched ones, `parz inspect` and `parz verify`
 end with an exit status (never a signal), whatever the bytes."""
-import os
 import re
-import shutil
 import subprocess
 
 import pytest
 
-from conftest import PLUGIN_DIR
 from test_hostile_files import CHUNK, DATASETS, write_damaged
-
-
-@pytest.fixture
-def parz_tool():
-    build_tool = os.path.join(os.path.dirname(PLUGIN_DIR or ""), "tools", "parz")
-    tool = build_tool if os.path.isfile(build_tool) else shutil.which("parz")
-    if tool is None:
-        pytest.skip("the parz command is not built")
-    return tool
 
 
 @pytest.mark.parametrize("name", sorted(DATASETS))
