@@ -224,9 +224,15 @@ static size_t parz_filter(unsigned flags, size_t cd_nelmts, const unsigned cd_va
 
 /* ---- plugin entry points ------------------------------------------------------------------ */
 
+#define PARZ_STRINGIFY_(x) #x
+#define PARZ_STRINGIFY(x) PARZ_STRINGIFY_(x)
+/* What HDF5 stores with the filter in each file and its tools show: version, stream, format. */
+#define PARZ_FILTER_NAME \
+  H5Z_PARZ_NAME " (zfp-1.0 stream, format " PARZ_STRINGIFY(PARZ_CHUNK_FORMAT_VERSION) ")"
+
 static const H5Z_class2_t parz_filter_class = {
     H5Z_CLASS_T_VERS, (H5Z_filter_t)H5Z_FILTER_PARZ,
-    1, 1, H5Z_PARZ_NAME,
+    1, 1, PARZ_FILTER_NAME,
     parz_can_apply, parz_set_local, parz_filter,
 };
 

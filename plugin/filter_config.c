@@ -15,14 +15,13 @@ int parz_cd_mode_values(unsigned mode) {
   }
 }
 
-static const char* mode_name(unsigned mode) {
+const char* parz_cd_mode_name(unsigned mode) {
   static const char* const names[] = {"?", "rate", "precision", "accuracy", "expert",
                                       "reversible"};
   return mode <= 5 ? names[mode] : "?";
 }
 
-/* The double whose binary64 bit pattern is hi:lo (see H5Z_parz_double_words). */
-static double words_double(uint32_t hi, uint32_t lo) {
+double parz_cd_double(uint32_t hi, uint32_t lo) {
   uint64_t bits = ((uint64_t)hi << 32) | lo;
   double x;
   memcpy(&x, &bits, sizeof x);
@@ -79,12 +78,12 @@ int parz_cd_parse_request(size_t n, const unsigned* cd, parz_filter_request* req
   req->mode = cd[0];
   if (n < 1 + (size_t)k)
     return parz_fail(err, PARZ_ERR_PARAM, "parz: %s mode needs %d value%s after the mode, got %zu",
-                     mode_name(req->mode), k, k == 1 ? "" : "s", n - 1);
+                     parz_cd_mode_name(req->mode), k, k == 1 ? "" : "s", n - 1);
   if (n > 1 + (size_t)k + 3)
     return parz_fail(err, PARZ_ERR_PARAM,
                      "parz: %zu cd_values for %s mode; at most %d (mode, %d value%s, "
                      "segment_blocks, partition_segments, table kind)",
-                     n, mode_name(req->mode), k + 4, k, k == 1 ? "" : "s");
+                     n, parz_cd_mode_name(req->mode), k + 4, k, k == 1 ? "" : "s");
   for (int i = 0; i < k; i++) req->values[i] = cd[1 + i];
   size_t extra = n - 1 - (size_t)k;
   if (extra > 0) req->segment_blocks = cd[1 + k];
@@ -125,7 +124,7 @@ static int request_params(const parz_filter_request* req, parz_type type, unsign
   int floating = type == PARZ_FLOAT || type == PARZ_DOUBLE;
   switch (req->mode) {
     case PARZ_MODE_RATE: {
-      double rate = words_double(v[0], v[1]);
+      double rate = parz_cd_double(v[0], v[1]);
       return parz_params_rate(p, rate, type, dims, NULL, err);
     }
     case PARZ_MODE_PRECISION:
@@ -136,7 +135,7 @@ static int request_params(const parz_filter_request* req, parz_type type, unsign
                          "parz: accuracy mode needs floating-point data; for %s datasets use "
                          "precision, rate or reversible mode",
                          parz_type_name(type));
-      double tol = words_double(v[0], v[1]);
+      double tol = parz_cd_double(v[0], v[1]);
       return parz_params_accuracy(p, tol, NULL, err);
     }
     case PARZ_CD_MODE_EXPERT:
@@ -169,7 +168,7 @@ int parz_cd_configure(const parz_filter_request* req, parz_type type, int big_en
   if (table == PARZ_TABLE_NONE && !fixed)
     return parz_fail(err, PARZ_ERR_PARAM,
                      "parz: table kind 1 (none) needs a fixed-rate mode; %s mode has "
-                     "variable-length blocks", mode_name(req->mode));
+                     "variable-length blocks", parz_cd_mode_name(req->mode));
   cfg->config.table = table;
   cfg->config.segment_blocks = req->segment_blocks; /* 0: auto, per chunk (parz_chunk.h) */
   cfg->config.partition_segments =

@@ -60,6 +60,10 @@ typedef struct {
 
 /* Number of values the mode takes after cd[0]; -1 for an unknown mode. */
 int parz_cd_mode_values(unsigned mode);
+/* "rate", "precision", "accuracy", "expert", "reversible"; "?" for an unknown mode. */
+const char* parz_cd_mode_name(unsigned mode);
+/* The double whose binary64 bit pattern is hi:lo (the inverse of H5Z_parz_double_words). */
+double parz_cd_double(uint32_t hi, uint32_t lo);
 
 /* Reads a user form or an internal form (any version this build knows) into req.
  * Clear message in err on a wrong count, unknown mode, or table settings out of range. */

@@ -27,13 +27,23 @@ int parz_h5_api_load(const void* caller, char* why, size_t why_size) {
   void* lib = NULL;
   if (caller && dladdr(caller, &info) && info.dli_fname && info.dli_fname[0])
     lib = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
-  if (!lib) lib = dlopen(NULL, RTLD_LAZY); /* HDF5 linked into the executable */
+  /* Not in a shared library: HDF5 is linked into the executable, which exports none of its
+   * functions unless linked with -rdynamic. */
+  int in_program = lib == NULL;
+  if (in_program) lib = dlopen(NULL, RTLD_LAZY);
   parz_h5_api t;
   memset(&t, 0, sizeof t);
-#define PARZ_H5_LOAD_FUNCTION(name)                                                          \
-  if (!(*(void**)&t.name = lookup(lib, #name))) {                                            \
-    snprintf(why, why_size, "parz: HDF5 function %s not found in the loading library", #name); \
-    return -1;                                                                               \
+#define PARZ_H5_LOAD_FUNCTION(name)                                                           \
+  if (!(*(void**)&t.name = lookup(lib, #name))) {                                             \
+    if (in_program)                                                                           \
+      snprintf(why, why_size,                                                                 \
+               "parz: HDF5 function %s not found: the program links HDF5 statically (h5cc's " \
+               "default); plugins need shared HDF5: h5cc -shlib, or pkg-config hdf5-serial",  \
+               #name);                                                                        \
+    else                                                                                      \
+      snprintf(why, why_size, "parz: HDF5 function %s not found in %s", #name,               \
+               info.dli_fname);                                                               \
+    return -1;                                                                                \
   }
   PARZ_H5_FUNCTIONS(PARZ_H5_LOAD_FUNCTION)
 #undef PARZ_H5_LOAD_FUNCTION

@@ -80,7 +80,7 @@ if(MPI_C_FOUND AND PARZ_HDF5_OPENMPI_LIB AND PARZ_HDF5_OPENMPI_INCLUDE)
            COMMAND test_plugin_mpi_load ${CMAKE_CURRENT_BINARY_DIR}/plugin_scratch/mpi_load.h5)
   set_tests_properties(test_plugin_mpi_load PROPERTIES
     ENVIRONMENT "${PARZ_PLUGIN_TEST_ENV};OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1"
-    PASS_REGULAR_EXPRESSION "filter \"parz\", round trip ok")
+    PASS_REGULAR_EXPRESSION "filter \"ParZ-[0-9.]+ \\(zfp-1.0 stream, format [0-9]+\\)\", round trip ok")
 endif()
 
 if(TARGET parz_h5_device_shared)
