@@ -6,6 +6,7 @@ build tree next to the sources (build/ or build-*/) by itself.
 """
 import glob
 import os
+import subprocess
 import sys
 
 import numpy as np
@@ -86,6 +87,17 @@ def levitus():
 @pytest.fixture(scope="session")
 def etopo():
     return load("etopo5_relief_f32le_2161x4320.bin", (400, 4320))
+
+
+def fresh_python(code, **env):
+    """Runs `code` in a new interpreter (this one's executable) that imports this copy of parz,
+    with HDF5_PLUGIN_PATH unset and `env` added; returns the CompletedProcess (text output)."""
+    e = {k: v for k, v in os.environ.items() if k != "HDF5_PLUGIN_PATH"}
+    here = os.path.dirname(os.path.dirname(os.path.abspath(parz.__file__)))
+    e["PYTHONPATH"] = os.pathsep.join([here] + [p for p in [e.get("PYTHONPATH")] if p])
+    e.update(env)
+    return subprocess.run([sys.executable, "-c", code], env=e, capture_output=True, text=True,
+                          timeout=300)
 
 
 def write_read(path, data, chunks, compression, name="x", **kw):
