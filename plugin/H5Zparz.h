@@ -16,6 +16,7 @@
 #define H5Z_PARZ_H
 
 #include <dlfcn.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -127,6 +128,21 @@ typedef void (*H5Z_parz_config_fn)(H5Z_parz_config* config);
   H5Z_parz_register_with((path), (why), (why_size), (const void*)(uintptr_t)&H5Zregister, \
                          &H5PLsize, &H5PLget)
 
+/* Writes a message into why[why_size]; returns -1. */
+static inline int H5Z_parz_fail(char* why, size_t why_size, const char* format, ...) {
+  va_list args;
+  va_start(args, format);
+  vsnprintf(why, why_size, format, args);
+  va_end(args);
+  return -1;
+}
+
+/* out = dir + "/" + name when it fits (0), else -1. */
+static inline int H5Z_parz_join(char* out, size_t out_size, const char* dir, const char* name) {
+  int n = name ? snprintf(out, out_size, "%s/%s", dir, name) : snprintf(out, out_size, "%s", dir);
+  return n >= 0 && (size_t)n < out_size ? 0 : -1;
+}
+
 /* The module file for path (see H5Z_parz_register) in file[file_size]; 0, or -1 with a message. */
 static inline int H5Z_parz_module_file(const char* path, int (*search_size)(unsigned*),
                                        ssize_t (*search_get)(unsigned, char*, size_t),
@@ -135,23 +151,27 @@ static inline int H5Z_parz_module_file(const char* path, int (*search_size)(unsi
   struct stat st;
   if (path) {
     int dir = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-    snprintf(file, file_size, dir ? "%s/" H5Z_PARZ_PLUGIN_FILE : "%s", path);
+    if (H5Z_parz_join(file, file_size, path, dir ? H5Z_PARZ_PLUGIN_FILE : NULL) < 0)
+      return H5Z_parz_fail(why, why_size, "parz: path too long: %.200s...", path);
     return 0;
   }
   unsigned n = 0;
   char dir[4096], searched[1024] = "";
+  size_t used = 0;
   if (search_size(&n) < 0) n = 0;
   for (unsigned i = 0; i < n; i++) {
     if (search_get(i, dir, sizeof dir) <= 0) continue;
-    snprintf(file, file_size, "%s/" H5Z_PARZ_PLUGIN_FILE, dir);
-    if (stat(file, &st) == 0) return 0;
-    size_t used = strlen(searched);
-    snprintf(searched + used, sizeof searched - used, "%s%s", used ? ":" : "", dir);
+    if (H5Z_parz_join(file, file_size, dir, H5Z_PARZ_PLUGIN_FILE) == 0 && stat(file, &st) == 0)
+      return 0;
+    if (used + strlen(dir) + 2 < sizeof searched) {
+      if (used) searched[used++] = ':';
+      strcpy(searched + used, dir);
+      used += strlen(dir);
+    }
   }
-  snprintf(why, why_size,
-           "parz: " H5Z_PARZ_PLUGIN_FILE " not found in HDF5's plugin search path (%s); give "
-           "its path to H5Z_parz_register", searched[0] ? searched : "empty");
-  return -1;
+  return H5Z_parz_fail(why, why_size,
+                       "parz: " H5Z_PARZ_PLUGIN_FILE " not found in HDF5's plugin search path "
+                       "(%s); give its path to H5Z_parz_register", used ? searched : "empty");
 }
 
 static inline int H5Z_parz_register_with(const char* path, char* why, size_t why_size,
@@ -166,16 +186,13 @@ static inline int H5Z_parz_register_with(const char* path, char* why, size_t why
   if (H5Z_parz_module_file(path, search_size, search_get, file, sizeof file, why, why_size) < 0)
     return -1;
   void* module = dlopen(file, RTLD_NOW | RTLD_LOCAL);
-  if (!module) {
-    snprintf(why, why_size, "parz: cannot load %s: %s", file, dlerror());
-    return -1;
-  }
+  if (!module) return H5Z_parz_fail(why, why_size, "parz: cannot load %s: %s", file, dlerror());
   void* symbol = dlsym(module, "parz_h5_register");
   if (!symbol) {
-    snprintf(why, why_size, "parz: %s has no parz_h5_register (a module older than this header)",
-             file);
     dlclose(module);
-    return -1;
+    return H5Z_parz_fail(why, why_size,
+                         "parz: %s has no parz_h5_register (a module older than this header)",
+                         file);
   }
   H5Z_parz_register_fn reg;
   memcpy(&reg, &symbol, sizeof reg);
