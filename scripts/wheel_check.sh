@@ -66,13 +66,15 @@ EOF
 VPY="$OUT/venv/bin/python"
 SITE="$("$VPY" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
 # A builder that itself runs in a virtual environment (the GPU machine's python3) keeps h5py,
-# torch and CuPy in that environment, not among the system's packages: name its site-packages.
+# torch and CuPy in that environment, not among the system's packages: add its site-packages
+# (after the venv's own, with their .pth files) at start-up.
 "$PY" - >"$SITE/parent-environment.pth" <<'EOF' || rm -f "$SITE/parent-environment.pth"
 import sys, sysconfig
 if sys.prefix == sys.base_prefix:
     sys.exit(1)
 paths = sysconfig.get_paths()
-print("\n".join(sorted({paths["purelib"], paths["platlib"]})))
+for d in sorted({paths["purelib"], paths["platlib"]}):
+    print("import site; site.addsitedir(%r)" % d)
 EOF
 if "$VPY" -m pip --version >/dev/null 2>&1; then
   PIP=("$VPY" -m pip)
