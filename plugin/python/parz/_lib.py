@@ -2,8 +2,8 @@
 
 `library()` returns the loaded module (a ctypes.CDLL) once the filter is registered with the
 HDF5 library that h5py uses; other modules call the module's exported parz_h5_* functions
-through it. Those functions use the HDF5 library the module is bound to, so identifiers
-(hid_t) from h5py objects (`dset.id.id`) are valid there.
+through it, holding `hdf5_lock()`. Those functions use the HDF5 library the module is bound to,
+so identifiers (hid_t) from h5py objects (`dset.id.id`) are valid there.
 
 How the binding works: h5py's compiled modules are linked to the HDF5 library h5py was built
 for (Debian's libhdf5_serial, or the copy pip's wheel carries in h5py.libs). Looking a name up
@@ -11,6 +11,7 @@ through the handle of one of them searches that module and the libraries it need
 HDF5's own H5Zregister; parz_h5_register (H5Zparz.c) is given that address, binds the module's
 HDF5 function table to the library containing it, and registers the filter there.
 """
+import contextlib
 import ctypes
 import os
 import threading
@@ -65,6 +66,16 @@ def find(path=None):
         "the module's directory to parz.register()" % (PLUGIN_NAME, ", ".join(searched)))
 
 
+def hdf5_lock():
+    """h5py's lock around HDF5 calls (HDF5 itself is not thread-safe in h5py's builds): hold it
+    while calling into the module from Python, as h5py does for its own calls."""
+    import h5py
+    try:
+        return h5py._objects.phil
+    except AttributeError:
+        return contextlib.nullcontext()
+
+
 def hdf5_function_address():
     """Address of H5Zregister in the HDF5 library that h5py uses."""
     import h5py
@@ -105,7 +116,10 @@ def load(path=None):
                 raise OSError(msg if msg.startswith("parz:") else "parz: cannot load %s: %s"
                               % (f, msg))
         why = ctypes.create_string_buffer(512)
-        if lib.parz_h5_register(hdf5_function_address(), why, len(why)) != 0:
+        address = hdf5_function_address()
+        with hdf5_lock():
+            rc = lib.parz_h5_register(address, why, len(why))
+        if rc != 0:
             raise OSError(why.value.decode(errors="replace") or "parz: registration failed")
         _loaded[f] = lib
         _current = lib
