@@ -74,6 +74,18 @@ def test_variable_length_data_is_stored_unfiltered(tmp_path, kind):
         assert all(np.array_equal(a, b) for a, b in zip(back, data))
 
 
+def test_variable_length_with_mandatory_filter_refused(tmp_path):
+    """As a mandatory filter (H5Pset_filter from C), HDF5 refuses variable-length data itself."""
+    dcpl = h5py.h5p.create(h5py.h5p.DATASET_CREATE)
+    dcpl.set_chunk((4,))
+    dcpl.set_filter(parz.FILTER_ID, 0, parz.Parz(reversible=True).filter_options)
+    tid = h5py.h5t.py_create(h5py.string_dtype(), logical=1)
+    with h5py.File(tmp_path / "vlen.h5", "w") as f:
+        with pytest.raises(ValueError, match="not suitable for filters"):
+            h5py.h5d.create(f.id, b"v", tid, h5py.h5s.create_simple((8,)), dcpl=dcpl)
+        assert "v" not in f
+
+
 def test_accuracy_on_integers_refused(tmp_path):
     with pytest.raises(Exception, match="floating-point"):
         create(tmp_path / "bad.h5", parz.Parz(accuracy=1e-3).filter_options, dtype="i4")
