@@ -41,7 +41,7 @@ static const char* object_name(const void* address) {
   return "the program";
 }
 
-static int bind(void* lib, char* why, size_t why_size) {
+static int bind_table(void* lib, char* why, size_t why_size) {
   parz_h5_api t;
   memset(&t, 0, sizeof t);
 #define PARZ_H5_LOAD_FUNCTION(name)                                                          \
@@ -75,7 +75,7 @@ int parz_h5_api_load(const void* caller, char* why, size_t why_size) {
   int rc = 0;
   if (!api.H5open) {
     /* The reference to the library stays: the table must not outlive it. */
-    rc = bind(lib, why, why_size);
+    rc = bind_table(lib, why, why_size);
     if (rc == 0) lib = NULL;
   } else if (lookup(lib, "H5open") != (void*)api.H5open) {
     /* The table already serves another HDF5 library of this process (two copies of HDF5, e.g.
