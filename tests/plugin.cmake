@@ -42,6 +42,14 @@ add_test(NAME test_plugin_fork_cuda COMMAND test_plugin_fork ${CMAKE_CURRENT_BIN
 set_tests_properties(test_plugin_fork_cuda PROPERTIES TIMEOUT 120
   ENVIRONMENT "${PARZ_PLUGIN_TEST_ENV};PARZ_EXEC=cuda;PARZ_THREADS=2")
 
+# In-process registration (H5Z_parz_register): no HDF5_PLUGIN_PATH, HDF5's plugin loading off.
+add_executable(test_plugin_register test_plugin_register.c)
+target_include_directories(test_plugin_register PRIVATE ${PROJECT_SOURCE_DIR}/plugin)
+target_link_libraries(test_plugin_register PRIVATE parz_hdf5 ${CMAKE_DL_LIBS} m)
+add_dependencies(test_plugin_register H5Zparz)
+add_test(NAME test_plugin_register
+         COMMAND test_plugin_register ${PARZ_PLUGIN_DIR} ${CMAKE_CURRENT_BINARY_DIR}/plugin_scratch)
+
 add_executable(test_plugin_unload test_plugin_unload.c)
 target_include_directories(test_plugin_unload PRIVATE ${PROJECT_SOURCE_DIR}/plugin)
 target_link_libraries(test_plugin_unload PRIVATE parz_hdf5)
