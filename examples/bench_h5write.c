@@ -9,6 +9,11 @@
  * Each array is tiled along its slowest dimension to at least --min-mib MiB; a chunk is a slab of
  * whole rows of about --chunk-mib MiB.
  *
+ * Built with the CUDA encoder, it also times the filter's two encoders alone on the first chunk
+ * (host array in, host chunk out, as the filter calls them, best of 5 after one untimed call):
+ * parz_omp_chunk_encode at --threads threads and parz_gpu_chunk_encode. What H5Dwrite adds to
+ * them (copying each chunk out of the array, allocating and writing it) is the same for both.
+ *
  * Plugins: HDF5_PLUGIN_PATH as usual; --plugin-dir DIR (repeatable) prepends a directory.
  * Usage: bench_h5write [--data DIR] [--only NAME] [--file scratch] [--accuracy REL]
  *                      [--min-mib 150] [--chunk-mib 4,16,64] [--threads 16] [--reps 3]
@@ -22,7 +27,11 @@
 #include <hdf5.h>
 
 #include "H5Zparz.h"
+#include "parz_omp.h"
 #include "test_omp_common.h"
+#ifdef PARZ_BENCH_GPU
+#include "parz_gpu.h"
+#endif
 
 #define MAX_SIZES 8
 
@@ -150,6 +159,38 @@ static double best_write(const char* path, hid_t type, int rank, const hsize_t* 
   return best;
 }
 
+/* Best seconds of 5 calls of the OpenMP (gpu == NULL) or the GPU encoder on one chunk (after one
+ * untimed call); negative on failure. */
+static double time_filter(const parz_array* a, const void* data, double tol, int threads,
+                          void* gpu) {
+  parz_chunk_config cfg;
+  size_t cap, n = 0;
+  unsigned char* out;
+  double best = INFINITY;
+  int k, rc = PARZ_OK;
+#ifndef PARZ_BENCH_GPU
+  (void)gpu;
+#endif
+  memset(&cfg, 0, sizeof cfg);
+  parz_params_accuracy(&cfg.params, tol, NULL, NULL);
+  cap = parz_chunk_bound(a, &cfg);
+  out = (unsigned char*)malloc(cap);
+  for (k = 0; out && k < 6 && rc == PARZ_OK; k++) {
+    double t0 = omp_test_now(), t;
+#ifdef PARZ_BENCH_GPU
+    if (gpu)
+      rc = parz_gpu_chunk_encode((parz_gpu_context*)gpu, a, data, &cfg, out, cap, &n, NULL);
+    else
+#endif
+      rc = parz_omp_chunk_encode(a, data, &cfg, out, cap, &n, threads, NULL);
+    t = omp_test_now() - t0;
+    if (k > 0 && t < best)
+      best = t;
+  }
+  free(out);
+  return out && rc == PARZ_OK ? best : -1;
+}
+
 /* Whether every stored chunk of dataset "a" is the same bytes in both files. */
 static int same_chunks(const char* p1, const char* p2, int rank) {
   hid_t f1 = H5Fopen(p1, H5F_ACC_RDONLY, H5P_DEFAULT), f2 = H5Fopen(p2, H5F_ACC_RDONLY, H5P_DEFAULT);
@@ -191,7 +232,7 @@ static int same_chunks(const char* p1, const char* p2, int rank) {
   return same;
 }
 
-static void bench_array(const real_array* r, const options* o) {
+static void bench_array(const real_array* r, const options* o, void* gpu) {
   size_t copies = 1, bytes, k, row;
   hsize_t dims[4], chunk[4];
   int rank = (int)r->array.dims, i, s;
@@ -222,7 +263,8 @@ static void bench_array(const real_array* r, const options* o) {
   printf("%s: %.1f MiB, accuracy %.3g (%g x range)\n", r->name, bytes / 1048576.0, tol,
          o->accuracy);
   printf("| chunk | chunk MiB | uncompressed MB/s | omp %d threads MB/s | cuda MB/s | "
-         "cuda / omp | same chunks |\n|---|---:|---:|---:|---:|---:|---|\n",
+         "cuda / omp | same chunks | filter alone: omp MB/s | cuda MB/s | cuda / omp |\n"
+         "|---|---:|---:|---:|---:|---:|---|---:|---:|---:|\n",
          o->threads);
   for (s = 0; s < o->nsizes; s++) {
     size_t rows = (size_t)(o->chunk_mib[s] * 1048576.0 / (double)row);
@@ -243,9 +285,25 @@ static void bench_array(const real_array* r, const options* o) {
       printf(" | failed |\n");
       continue;
     }
-    printf(" | %.1f | %.0f | %.0f | %.0f | %.2f | %s |\n", chunk[0] * row / 1048576.0,
+    printf(" | %.1f | %.0f | %.0f | %.0f | %.2f | %s |", chunk[0] * row / 1048576.0,
            bytes / t_raw / 1e6, bytes / t_omp / 1e6, bytes / t_cuda / 1e6, t_omp / t_cuda,
            same_chunks(f_omp, f_cuda, rank) ? "yes" : "NO");
+    {
+      /* the first chunk, a slab of whole rows */
+      parz_array a = r->array;
+      double f_omp_t, f_gpu_t = -1;
+      a.shape[0] = chunk[0];
+      f_omp_t = time_filter(&a, data, tol, o->threads, NULL);
+      if (gpu)
+        f_gpu_t = time_filter(&a, data, tol, o->threads, gpu);
+      if (f_omp_t > 0 && f_gpu_t > 0)
+        printf(" %.0f | %.0f | %.2f |\n", chunk[0] * row / f_omp_t / 1e6,
+               chunk[0] * row / f_gpu_t / 1e6, f_omp_t / f_gpu_t);
+      else if (f_omp_t > 0)
+        printf(" %.0f | | |\n", chunk[0] * row / f_omp_t / 1e6);
+      else
+        printf(" failed | | |\n");
+    }
   }
   unsetenv("PARZ_EXEC");
   remove(f_omp);
@@ -264,9 +322,17 @@ int main(int argc, char** argv) {
     fprintf(stderr, "bench_h5write: no arrays in %s (use --data DIR)\n", o.data_dir);
     return 1;
   }
+  void* gpu = NULL;
+#ifdef PARZ_BENCH_GPU
+  if (parz_gpu_available() && parz_gpu_context_create((parz_gpu_context**)&gpu, 0, NULL))
+    gpu = NULL;
+#endif
   for (i = 0; i < n; i++)
     if (!o.only || strstr(list[i].name, o.only))
-      bench_array(&list[i], &o);
+      bench_array(&list[i], &o, gpu);
   real_arrays_free(list, n);
+#ifdef PARZ_BENCH_GPU
+  parz_gpu_context_free((parz_gpu_context*)gpu);
+#endif
   return 0;
 }

@@ -14,8 +14,12 @@ if(TARGET H5Zparz AND TARGET parz_hdf5)
   add_executable(bench_h5write bench_h5write.c ${PROJECT_SOURCE_DIR}/tests/test_omp_common.c)
   target_include_directories(bench_h5write PRIVATE ${PROJECT_SOURCE_DIR}/tests
                              ${PROJECT_SOURCE_DIR}/plugin)
-  target_link_libraries(bench_h5write PRIVATE parz_hdf5 parz_codec m)
+  target_link_libraries(bench_h5write PRIVATE parz_hdf5 parz_omp parz_codec m)
   add_dependencies(bench_h5write H5Zparz)
+  if(TARGET parz_gpu) # also times the filter's GPU encoder alone
+    target_link_libraries(bench_h5write PRIVATE parz_gpu)
+    target_compile_definitions(bench_h5write PRIVATE PARZ_BENCH_GPU)
+  endif()
   if(TARGET parz_h5_device) # also times parz_h5_read_device, the read into GPU memory
     target_link_libraries(bench_h5read PRIVATE parz_h5_device)
     target_compile_definitions(bench_h5read PRIVATE PARZ_BENCH_H5_DEVICE)
