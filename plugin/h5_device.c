@@ -12,7 +12,7 @@
 
 /* What the read needs from the dataset's creation properties and types. */
 struct dataset_info {
-  parz_gpu_chunk_grid grid;
+  parz_chunk_grid grid;
   int big_endian;
   unsigned char fill[8]; /* for chunks never written, native order (zeros if undefined) */
 };
@@ -64,7 +64,7 @@ static int describe(hid_t dset, struct dataset_info* d, parz_error* err)
     d->big_endian = H5Tget_order(type) == H5T_ORDER_BE;
   }
   rank = H5Sget_simple_extent_ndims(space);
-  if (rank < 1 || rank > PARZ_GPU_MAX_RANK || H5Sget_simple_extent_dims(space, dims, NULL) < 0 ||
+  if (rank < 1 || rank > PARZ_MAX_RANK || H5Sget_simple_extent_dims(space, dims, NULL) < 0 ||
       H5Pget_chunk(dcpl, rank, cdims) != rank) {
     rc = parz_fail(err, PARZ_ERR_DIMS, "parz_h5_read_device: dataset of rank %d", rank);
     goto done;
@@ -95,7 +95,7 @@ done:
 }
 
 /* The box `file_space` selects (parz_h5_read_device); PARZ_ERR_* for any other selection. */
-static int selected_box(hid_t file_space, const parz_gpu_chunk_grid* g, parz_gpu_box* box,
+static int selected_box(hid_t file_space, const parz_chunk_grid* g, parz_box* box,
                         parz_error* err)
 {
   hsize_t dims[H5S_MAX_RANK], lo[H5S_MAX_RANK], hi[H5S_MAX_RANK];
@@ -154,7 +154,7 @@ static int selected_box(hid_t file_space, const parz_gpu_chunk_grid* g, parz_gpu
 
 /* Advances the chunk coordinate odometer over the chunks that meet the box (at: a chunk's
  * first element); 0 once every one has been visited. */
-static int next_chunk(const parz_gpu_chunk_grid* g, const parz_gpu_box* box, hsize_t* at)
+static int next_chunk(const parz_chunk_grid* g, const parz_box* box, hsize_t* at)
 {
   for (int k = (int)g->rank - 1; k >= 0; k--) {
     at[k] += g->chunk_dims[k];
@@ -169,9 +169,9 @@ int parz_h5_read_device(parz_gpu_context* ctx, hid_t dset, hid_t file_space, voi
                         size_t dst_bytes, void* stream, parz_error* err)
 {
   struct dataset_info d;
-  parz_gpu_box box;
+  parz_box box;
   hsize_t at[H5S_MAX_RANK];
-  parz_gpu_chunk_ref* refs = NULL;
+  parz_chunk_ref* refs = NULL;
   size_t n = 0, cap = 0, packed = 0, i, failed;
   uint64_t total = 1;
   unsigned char* staging;
@@ -208,9 +208,9 @@ int parz_h5_read_device(parz_gpu_context* ctx, hid_t dset, hid_t file_space, voi
       continue;
     }
     if (n == cap) {
-      parz_gpu_chunk_ref* more;
+      parz_chunk_ref* more;
       cap = cap ? 2 * cap : 64;
-      if (!(more = (parz_gpu_chunk_ref*)realloc(refs, cap * sizeof *refs))) {
+      if (!(more = (parz_chunk_ref*)realloc(refs, cap * sizeof *refs))) {
         rc = parz_fail(err, PARZ_ERR_NOMEM, "parz_h5_read_device: no memory for %zu chunks", cap);
         goto done;
       }
