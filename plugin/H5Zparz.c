@@ -319,3 +319,38 @@ PARZ_EXPORT const void* H5PLget_plugin_info(void) {
   }
   return &parz_filter_class;
 }
+
+/* ---- entry points for programs that load the module themselves (H5Zparz.h) ---------------- */
+
+/* The filter registered in-process, without HDF5's plugin search: Python's `import parz` passes
+ * an address inside h5py's HDF5, H5Z_parz_register that of the program's H5Zregister. The
+ * function table is bound to that library first, so every later call into this module (the
+ * callbacks, dataset readers given that library's identifiers) uses it. */
+PARZ_EXPORT int parz_h5_register(const void* hdf5_function, char* why, size_t why_size) {
+  char local[300];
+  if (!why || why_size == 0) {
+    why = local;
+    why_size = sizeof local;
+  }
+  why[0] = 0;
+  if (!hdf5_function) {
+    snprintf(why, why_size, "parz: parz_h5_register needs the address of an HDF5 function");
+    return -1;
+  }
+  if (parz_h5_api_load(hdf5_function, why, why_size) != 0) return -1;
+  if (parz_h5()->H5Zregister(&parz_filter_class) < 0) {
+    snprintf(why, why_size, "parz: H5Zregister refused the ParZ filter");
+    return -1;
+  }
+  return 0;
+}
+
+PARZ_EXPORT void parz_h5_config(H5Z_parz_config* config) {
+  memset(config, 0, sizeof *config);
+  config->version_major = PARZ_VERSION_MAJOR;
+  config->version_minor = PARZ_VERSION_MINOR;
+  config->version_patch = PARZ_VERSION_PATCH;
+#ifdef PARZ_HAVE_DISPATCH
+  parz_dispatch_backends(&config->openmp, &config->cuda, &config->gpu);
+#endif
+}

@@ -105,3 +105,14 @@ int parz_dispatch_encode(const parz_array* a, const void* data, const parz_chunk
     return parz_chunk_encode(a, data, cfg, dst, dst_bytes, written, err);
   return parz_omp_chunk_encode(a, data, cfg, dst, dst_bytes, written, pol.threads, err);
 }
+
+void parz_dispatch_backends(int* openmp, int* cuda, int* gpu) {
+  *openmp = parz_omp_enabled() != 0;
+#ifdef PARZ_HAVE_CUDA
+  *cuda = 1;
+  *gpu = gpu_is_usable();
+#else
+  *cuda = 0;
+  *gpu = 0;
+#endif
+}

@@ -25,6 +25,10 @@ int parz_dispatch_decode(const void* src, size_t src_bytes, void* dst, size_t ds
 int parz_dispatch_encode(const parz_array* a, const void* data, const parz_chunk_config* cfg,
                          void* dst, size_t dst_bytes, size_t* written, parz_error* err);
 
+/* What this build can run: OpenMP threads (openmp), the CUDA decoder (cuda), and whether a CUDA
+ * GPU is usable now (gpu; asked once per process, as the decoder does). */
+void parz_dispatch_backends(int* openmp, int* cuda, int* gpu);
+
 #ifdef __cplusplus
 }
 #endif

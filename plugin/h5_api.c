@@ -5,14 +5,16 @@
 #include "h5_api.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "parz.h"
 
-/* Written once, when HDF5 first asks for the plugin's class (HDF5 serialises that under its own
- * lock), and only read afterwards. */
+/* Written once, under `lock`, before HDF5 is handed the filter class (by H5PLget_plugin_info's
+ * return or by H5Zregister), and only read afterwards. */
 static parz_h5_api api;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 const parz_h5_api* parz_h5(void) { return &api; }
 
@@ -21,13 +23,25 @@ static void* lookup(void* lib, const char* name) {
   return p ? p : dlsym(RTLD_DEFAULT, name);
 }
 
-int parz_h5_api_load(const void* caller, char* why, size_t why_size) {
-  if (api.H5open) return 0;
+/* The library holding `caller`, or the program's global scope (HDF5 linked into the executable,
+ * or an address dladdr cannot name). The handle adds a reference to an object already loaded. */
+static void* library_of(const void* caller) {
   Dl_info info;
   void* lib = NULL;
   if (caller && dladdr(caller, &info) && info.dli_fname && info.dli_fname[0])
     lib = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
-  if (!lib) lib = dlopen(NULL, RTLD_LAZY); /* HDF5 linked into the executable */
+  return lib ? lib : dlopen(NULL, RTLD_LAZY);
+}
+
+/* File name of the object holding `address`, for messages. */
+static const char* object_name(const void* address) {
+  Dl_info info;
+  if (address && dladdr(address, &info) && info.dli_fname && info.dli_fname[0])
+    return info.dli_fname;
+  return "the program";
+}
+
+static int bind(void* lib, char* why, size_t why_size) {
   parz_h5_api t;
   memset(&t, 0, sizeof t);
 #define PARZ_H5_LOAD_FUNCTION(name)                                                          \
@@ -53,4 +67,26 @@ int parz_h5_api_load(const void* caller, char* why, size_t why_size) {
   }
   api = t;
   return 0;
+}
+
+int parz_h5_api_load(const void* caller, char* why, size_t why_size) {
+  pthread_mutex_lock(&lock);
+  void* lib = library_of(caller);
+  int rc = 0;
+  if (!api.H5open) {
+    /* The reference to the library stays: the table must not outlive it. */
+    rc = bind(lib, why, why_size);
+    if (rc == 0) lib = NULL;
+  } else if (lookup(lib, "H5open") != (void*)api.H5open) {
+    /* The table already serves another HDF5 library of this process (two copies of HDF5, e.g.
+     * one bundled with h5py and the system's); its callbacks cannot serve a second one. */
+    snprintf(why, why_size,
+             "parz: the plugin is bound to the HDF5 library in %s and cannot serve a second one "
+             "(%s) in the same process", object_name((const void*)api.H5open),
+             object_name(caller));
+    rc = -1;
+  }
+  if (lib) dlclose(lib);
+  pthread_mutex_unlock(&lock);
+  return rc;
 }

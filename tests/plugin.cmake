@@ -19,6 +19,14 @@ add_test(NAME test_plugin_hdf5
          COMMAND test_plugin_hdf5 ${PARZ_SHARED_DATA} ${CMAKE_CURRENT_BINARY_DIR}/plugin_scratch)
 set_tests_properties(test_plugin_hdf5 PROPERTIES ENVIRONMENT "${PARZ_PLUGIN_TEST_ENV}")
 
+# In-process registration (H5Z_parz_register): no HDF5_PLUGIN_PATH, HDF5's plugin loading off.
+add_executable(test_plugin_register test_plugin_register.c)
+target_include_directories(test_plugin_register PRIVATE ${PROJECT_SOURCE_DIR}/plugin)
+target_link_libraries(test_plugin_register PRIVATE parz_hdf5 ${CMAKE_DL_LIBS} m)
+add_dependencies(test_plugin_register H5Zparz)
+add_test(NAME test_plugin_register
+         COMMAND test_plugin_register ${PARZ_PLUGIN_DIR} ${CMAKE_CURRENT_BINARY_DIR}/plugin_scratch)
+
 add_executable(test_plugin_unload test_plugin_unload.c)
 target_include_directories(test_plugin_unload PRIVATE ${PROJECT_SOURCE_DIR}/plugin)
 target_link_libraries(test_plugin_unload PRIVATE parz_hdf5)
