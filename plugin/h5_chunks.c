@@ -1,0 +1,303 @@
+/* The stored chunks of a ParZ dataset (h5_chunks.h). */
+#include "h5_chunks.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "H5Zparz.h"
+#include "h5_api.h"
+
+/* ParZ's scalar type of an HDF5 type: IEEE binary32/binary64 or 32/64-bit two's complement
+ * integers, either byte order, exactly as the filter accepts them at dataset creation. */
+static int classify(hid_t type, parz_type* t, int* big_endian) {
+  const parz_h5_api* h5 = parz_h5();
+  const H5T_class_t cls = h5->H5Tget_class(type);
+  const size_t size = h5->H5Tget_size(type);
+  H5T_order_t order;
+  if ((cls != H5T_FLOAT && cls != H5T_INTEGER) || (size != 4 && size != 8))
+    return -1;
+  order = h5->H5Tget_order(type);
+  if (h5->H5Tget_precision(type) != 8 * size || h5->H5Tget_offset(type) != 0 ||
+      (order != H5T_ORDER_LE && order != H5T_ORDER_BE))
+    return -1;
+  *big_endian = order == H5T_ORDER_BE;
+  if (cls == H5T_INTEGER) {
+    *t = size == 4 ? PARZ_INT32 : PARZ_INT64;
+    return h5->H5Tget_sign(type) == H5T_SGN_2 ? 0 : -1;
+  }
+  {
+    size_t spos, epos, esize, mpos, msize;
+    const int ieee =
+        h5->H5Tget_fields(type, &spos, &epos, &esize, &mpos, &msize) >= 0 &&
+        h5->H5Tget_norm(type) == H5T_NORM_IMPLIED && mpos == 0 &&
+        (size == 4 ? spos == 31 && epos == 23 && esize == 8 && msize == 23 &&
+                         h5->H5Tget_ebias(type) == 127
+                   : spos == 63 && epos == 52 && esize == 11 && msize == 52 &&
+                         h5->H5Tget_ebias(type) == 1023);
+    *t = size == 4 ? PARZ_FLOAT : PARZ_DOUBLE;
+    return ieee ? 0 : -1;
+  }
+}
+
+int parz_h5_describe(hid_t dset, const char* who, parz_h5_dataset* d, parz_error* err) {
+  const parz_h5_api* h5 = parz_h5();
+  hid_t dcpl = -1, type = -1, space = -1, native = -1;
+  hsize_t dims[H5S_MAX_RANK], cdims[H5S_MAX_RANK];
+  int rc = PARZ_OK, rank, k;
+  memset(d, 0, sizeof *d);
+  if ((dcpl = h5->H5Dget_create_plist(dset)) < 0 || (type = h5->H5Dget_type(dset)) < 0 ||
+      (space = h5->H5Dget_space(dset)) < 0) {
+    rc = parz_fail(err, PARZ_ERR_ARG, "%s: not an open dataset", who);
+    goto done;
+  }
+  if (h5->H5Pget_layout(dcpl) != H5D_CHUNKED) {
+    rc = parz_fail(err, PARZ_ERR_UNSUPPORTED, "%s: the dataset is not chunked, so not filtered",
+                   who);
+    goto done;
+  }
+  {
+    unsigned flags, cfg;
+    size_t nelmts = 0;
+    char name[64];
+    const int nf = h5->H5Pget_nfilters(dcpl);
+    const H5Z_filter_t first =
+        nf > 0 ? h5->H5Pget_filter2(dcpl, 0, &flags, &nelmts, NULL, sizeof name, name, &cfg) : 0;
+    if (nf != 1 || first != H5Z_FILTER_PARZ) {
+      rc = parz_fail(err, PARZ_ERR_UNSUPPORTED,
+                     "%s: the dataset's filters are not ParZ alone (%d filters, the first %d); "
+                     "read it with H5Dread",
+                     who, nf, (int)first);
+      goto done;
+    }
+  }
+  if (classify(type, &d->grid.type, &d->big_endian) != 0) {
+    rc = parz_fail(err, PARZ_ERR_TYPE,
+                   "%s: %zu-byte values of class %d (ParZ stores IEEE floats and two's "
+                   "complement integers of 4 and 8 bytes)",
+                   who, h5->H5Tget_size(type), (int)h5->H5Tget_class(type));
+    goto done;
+  }
+  rank = h5->H5Sget_simple_extent_ndims(space);
+  if (rank < 1 || rank > PARZ_MAX_RANK ||
+      h5->H5Sget_simple_extent_dims(space, dims, NULL) < 0 ||
+      h5->H5Pget_chunk(dcpl, rank, cdims) != rank) {
+    rc = parz_fail(err, PARZ_ERR_DIMS, "%s: dataset of rank %d", who, rank);
+    goto done;
+  }
+  d->grid.rank = (unsigned)rank;
+  for (k = 0; k < rank; k++) {
+    d->grid.dims[k] = dims[k];
+    d->grid.chunk_dims[k] = cdims[k];
+  }
+  {
+    H5D_fill_value_t status;
+    H5D_fill_time_t when = H5D_FILL_TIME_IFSET;
+    d->fills = h5->H5Pfill_value_defined(dcpl, &status) >= 0 &&
+               status != H5D_FILL_VALUE_UNDEFINED &&
+               h5->H5Pget_fill_time(dcpl, &when) >= 0 && when != H5D_FILL_TIME_NEVER;
+    if (d->fills && (native = h5->H5Tget_native_type(type, H5T_DIR_ASCEND)) >= 0 &&
+        h5->H5Tget_size(native) == parz_type_size(d->grid.type) &&
+        h5->H5Pget_fill_value(dcpl, native, d->fill) < 0)
+      memset(d->fill, 0, sizeof d->fill);
+  }
+done:
+  if (native >= 0)
+    h5->H5Tclose(native);
+  if (space >= 0)
+    h5->H5Sclose(space);
+  if (type >= 0)
+    h5->H5Tclose(type);
+  if (dcpl >= 0)
+    h5->H5Pclose(dcpl);
+  return rc;
+}
+
+int parz_h5_selected_box(hid_t file_space, const parz_chunk_grid* g, const char* who,
+                         parz_box* box, parz_error* err) {
+  const parz_h5_api* h5 = parz_h5();
+  hsize_t dims[H5S_MAX_RANK], lo[H5S_MAX_RANK], hi[H5S_MAX_RANK];
+  unsigned k;
+  memset(box, 0, sizeof *box);
+  for (k = 0; k < g->rank; k++)
+    box->count[k] = g->dims[k];
+  if (file_space == H5S_ALL)
+    return PARZ_OK;
+  if (h5->H5Sget_simple_extent_ndims(file_space) != (int)g->rank ||
+      h5->H5Sget_simple_extent_dims(file_space, dims, NULL) < 0)
+    return parz_fail(err, PARZ_ERR_DIMS, "%s: the selection's dataspace is not of the dataset's "
+                     "rank", who);
+  for (k = 0; k < g->rank; k++)
+    if (dims[k] != g->dims[k])
+      return parz_fail(err, PARZ_ERR_DIMS,
+                       "%s: the selection's dataspace has extent %llu in dimension %u, the "
+                       "dataset %llu",
+                       who, (unsigned long long)dims[k], k, (unsigned long long)g->dims[k]);
+  switch (h5->H5Sget_select_type(file_space)) {
+  case H5S_SEL_ALL:
+    return PARZ_OK;
+  case H5S_SEL_NONE:
+    memset(box->count, 0, sizeof box->count);
+    return PARZ_OK;
+  case H5S_SEL_HYPERSLABS: {
+    const hssize_t points = h5->H5Sget_select_npoints(file_space);
+    uint64_t in_box = 1;
+    if (points < 0 || h5->H5Sget_select_bounds(file_space, lo, hi) < 0)
+      return parz_fail(err, PARZ_ERR_ARG, "%s: HDF5 cannot give the selection's bounds", who);
+    for (k = 0; k < g->rank; k++) {
+      if (hi[k] < lo[k] || hi[k] >= g->dims[k])
+        break;
+      box->start[k] = lo[k];
+      box->count[k] = hi[k] - lo[k] + 1;
+      in_box *= box->count[k]; /* at most the dataset's count */
+    }
+    if (k < g->rank)
+      break;
+    if (in_box == (uint64_t)points)
+      return PARZ_OK;
+    return parz_fail(err, PARZ_ERR_UNSUPPORTED,
+                     "%s: the selection of %lld values is not one box (its bounds hold %llu); "
+                     "read it with H5Dread",
+                     who, (long long)points, (unsigned long long)in_box);
+  }
+  default:
+    return parz_fail(err, PARZ_ERR_UNSUPPORTED,
+                     "%s: only a hyperslab of one block (or all, or none) is read; read point "
+                     "selections with H5Dread",
+                     who);
+  }
+  return parz_fail(err, PARZ_ERR_DIMS, "%s: the selection's bounds lie outside the dataset",
+                   who);
+}
+
+uint64_t parz_h5_box_values(const parz_chunk_grid* g, const parz_box* box) {
+  uint64_t total = 1;
+  unsigned k;
+  for (k = 0; k < g->rank; k++)
+    total *= box->count[k];
+  return total;
+}
+
+/* Advances the chunk coordinate odometer over the chunks that meet the box (at: a chunk's
+ * first element); 0 once every one has been visited. */
+static int next_chunk(const parz_chunk_grid* g, const parz_box* box, hsize_t* at) {
+  for (int k = (int)g->rank - 1; k >= 0; k--) {
+    at[k] += g->chunk_dims[k];
+    if (at[k] < box->start[k] + box->count[k])
+      return 1;
+    at[k] = box->start[k] - box->start[k] % g->chunk_dims[k];
+  }
+  return 0;
+}
+
+int parz_h5_list_chunks(hid_t dset, const parz_h5_dataset* d, const parz_box* box,
+                        const char* who, parz_h5_chunk_list* list, parz_error* err) {
+  const parz_h5_api* h5 = parz_h5();
+  const parz_chunk_grid* g = &d->grid;
+  hsize_t at[H5S_MAX_RANK];
+  unsigned k;
+  memset(list, 0, sizeof *list);
+  if (parz_h5_box_values(g, box) == 0)
+    return PARZ_OK;
+  for (k = 0; k < g->rank; k++)
+    at[k] = box->start[k] - box->start[k] % g->chunk_dims[k];
+  do {
+    unsigned mask = 0;
+    haddr_t addr = HADDR_UNDEF;
+    hsize_t size = 0;
+    parz_chunk_ref* r;
+    if (h5->H5Dget_chunk_info_by_coord(dset, at, &mask, &addr, &size) < 0)
+      return parz_fail(err, PARZ_ERR_ARG, "%s: HDF5 cannot locate a chunk", who);
+    if (addr == HADDR_UNDEF || size == 0) {
+      list->missing++;
+      continue;
+    }
+    if (list->n == list->cap) {
+      const size_t cap = list->cap ? 2 * list->cap : 64;
+      parz_chunk_ref* more = (parz_chunk_ref*)realloc(list->refs, cap * sizeof *more);
+      if (!more)
+        return parz_fail(err, PARZ_ERR_NOMEM, "%s: no memory for %zu chunks", who, cap);
+      list->refs = more;
+      list->cap = cap;
+    }
+    if (size > SIZE_MAX / 2 - list->packed_bytes)
+      return parz_fail(err, PARZ_ERR_NOMEM, "%s: the stored chunks are too large", who);
+    r = &list->refs[list->n++];
+    memset(r, 0, sizeof *r);
+    r->at = list->packed_bytes;
+    r->bytes = (size_t)size;
+    for (k = 0; k < g->rank; k++)
+      r->origin[k] = at[k];
+    list->packed_bytes += ((size_t)size + 7) & ~(size_t)7;
+  } while (next_chunk(g, box, at));
+  return PARZ_OK;
+}
+
+void parz_h5_chunk_list_free(parz_h5_chunk_list* list) {
+  free(list->refs);
+  memset(list, 0, sizeof *list);
+}
+
+int parz_h5_read_chunks(hid_t dset, const parz_h5_dataset* d, parz_h5_chunk_list* list,
+                        void* packed, const char* who, parz_error* err) {
+  const parz_h5_api* h5 = parz_h5();
+  size_t i;
+  for (i = 0; i < list->n; i++) {
+    parz_chunk_ref* r = &list->refs[i];
+    uint32_t mask = 0;
+    hsize_t off[H5S_MAX_RANK];
+    size_t bytes = r->bytes;
+    unsigned k;
+    herr_t status;
+    for (k = 0; k < d->grid.rank; k++)
+      off[k] = r->origin[k];
+    /* HDF5 2.0's version is told the room there is; 1.x writes the size it listed above */
+    status = h5->read_chunk2
+                 ? h5->read_chunk2(dset, H5P_DEFAULT, off, &mask, (unsigned char*)packed + r->at,
+                                   &bytes)
+                 : h5->read_chunk1(dset, H5P_DEFAULT, off, &mask, (unsigned char*)packed + r->at);
+    if (status < 0 || bytes != r->bytes)
+      return parz_h5_name_chunk(list, d->grid.rank, i,
+                                parz_fail(err, PARZ_ERR_ARG, "%s: HDF5 cannot read a chunk", who),
+                                err);
+    /* the filter (the only one) skipped for this chunk: its values, in the file's byte order */
+    r->raw = !(mask & 1u) ? PARZ_STORED_PARZ
+             : d->big_endian ? PARZ_STORED_RAW_SWAPPED : PARZ_STORED_RAW;
+  }
+  return PARZ_OK;
+}
+
+int parz_h5_prepare(hid_t dset, hid_t file_space, size_t dst_bytes, const char* who,
+                    parz_h5_dataset* d, parz_box* box, parz_h5_chunk_list* list,
+                    parz_error* err) {
+  char why[sizeof err->message];
+  uint64_t total;
+  int rc;
+  memset(list, 0, sizeof *list);
+  if ((rc = parz_h5_api_readers(who, why, sizeof why)) != PARZ_OK)
+    return parz_fail(err, rc, "%s", why);
+  if ((rc = parz_h5_describe(dset, who, d, err)) != PARZ_OK ||
+      (rc = parz_h5_selected_box(file_space, &d->grid, who, box, err)) != PARZ_OK)
+    return rc;
+  total = parz_h5_box_values(&d->grid, box);
+  if (total > dst_bytes / parz_type_size(d->grid.type))
+    return parz_fail(err, PARZ_ERR_BUFFER,
+                     "%s: the selection holds %llu values of %zu bytes, the buffer %zu bytes", who,
+                     (unsigned long long)total, parz_type_size(d->grid.type), dst_bytes);
+  return parz_h5_list_chunks(dset, d, box, who, list, err);
+}
+
+int parz_h5_name_chunk(const parz_h5_chunk_list* list, unsigned rank, size_t failed, int rc,
+                       parz_error* err) {
+  char what[sizeof err->message], where[96] = "";
+  size_t len = 0;
+  unsigned k;
+  if (!err || failed >= list->n)
+    return rc;
+  memcpy(what, err->message, sizeof what);
+  for (k = 0; k < rank && len + 24 < sizeof where; k++)
+    len += (size_t)snprintf(where + len, sizeof where - len, "%s%llu", k ? "," : "",
+                            (unsigned long long)list->refs[failed].origin[k]);
+  return parz_fail(err, rc, "%s (the chunk at [%s])", what, where);
+}
