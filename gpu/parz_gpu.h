@@ -49,6 +49,21 @@ int parz_gpu_assemble(parz_gpu_context* ctx, const parz_chunk_grid* grid, const 
                       const parz_chunk_ref* chunks, const void* fill, void* d_dst, void* stream,
                       size_t* failed, parz_error* err);
 
+/* Device memory owned by the context (valid until its next call), for an array on its way to
+ * host memory: parz_gpu_assemble builds a box there, parz_gpu_download brings it down. */
+void* parz_gpu_result(parz_gpu_context* ctx, size_t bytes, parz_error* err);
+
+/* Copies bytes from device memory (d_src, once the work queued on `stream` is done) into pageable
+ * host memory (dst) at the speed PCIe has into pinned memory: in pieces through the context's
+ * pinned buffer, each moved on by its host threads while the next is in flight. Waits. */
+int parz_gpu_download(parz_gpu_context* ctx, const void* d_src, void* dst, size_t bytes,
+                      void* stream, parz_error* err);
+
+/* Device memory for programs without a CUDA runtime of their own (Python's parz.read): bytes on
+ * device `device`, or NULL and a message. Freed with parz_gpu_free. */
+void* parz_gpu_malloc(int device, size_t bytes, parz_error* err);
+void parz_gpu_free(int device, void* ptr);
+
 /* Filter path: host chunk in, host array out, with pinned staging and copies overlapped with
  * decoding. Any CUDA failure returns PARZ_ERR_DEVICE (the caller falls back to the CPU). */
 int parz_gpu_chunk_decode(parz_gpu_context* ctx, const void* src, size_t src_bytes, void* dst,

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dispatch.h"
 #include "h5_chunks.h"
 #include "parz_h5_device.h"
 
@@ -51,4 +52,24 @@ PARZ_H5_EXPORT int parz_h5_read_device(parz_gpu_context* ctx, hid_t dset, hid_t 
 done:
   parz_h5_chunk_list_free(&list);
   return rc;
+}
+
+struct device_read {
+  hid_t dset, file_space;
+  void* d_dst;
+  size_t dst_bytes;
+  void* stream;
+  parz_error* err;
+};
+
+static int read_with_context(parz_gpu_context* ctx, void* arg) {
+  struct device_read* r = (struct device_read*)arg;
+  return parz_h5_read_device(ctx, r->dset, r->file_space, r->d_dst, r->dst_bytes, r->stream,
+                             r->err);
+}
+
+PARZ_H5_EXPORT int parz_h5_read_cuda(hid_t dset, hid_t file_space, void* d_dst, size_t dst_bytes,
+                                     void* stream, parz_error* err) {
+  struct device_read r = {dset, file_space, d_dst, dst_bytes, stream, err};
+  return parz_dispatch_with_gpu(read_with_context, &r, err);
 }

@@ -8,54 +8,12 @@ import pytest
 
 import h5py
 import parz
-
-
-@pytest.fixture(scope="module")
-def path(tmp_path_factory, etopo, vasp):
-    p = str(tmp_path_factory.mktemp("read") / "read.h5")
-    rng = np.random.default_rng(5)
-    with h5py.File(p, "w") as f:
-        f.create_dataset("f32", data=etopo[:300, :1000], chunks=(64, 384),
-                         compression=parz.Parz(accuracy=1.0))
-        f.create_dataset("f64", data=vasp[:20], chunks=(8, 64, 64),
-                         compression=parz.Parz(reversible=True))
-        f.create_dataset("i32", data=rng.integers(-2**30, 2**30, 10007).astype(np.int32),
-                         chunks=(1000,), compression=parz.Parz(precision=20))
-        f.create_dataset("i64", data=rng.integers(-2**60, 2**60, (50, 70)), chunks=(16, 16),
-                         compression=parz.Parz(rate=16))
-        f.create_dataset("be", data=etopo[:100, :200].astype(">f4"), chunks=(32, 64),
-                         compression=parz.Parz(accuracy=1.0))
-        f.create_dataset("f4d", data=etopo[:120, :210].reshape(4, 5, 6, 210), chunks=(2, 3, 4, 50),
-                         compression=parz.Parz(accuracy=1.0))
-        d = f.create_dataset("fill", shape=(100, 100), dtype="f4", chunks=(32, 32),
-                             fillvalue=-7.5, compression=parz.Parz(accuracy=1e-3))
-        d[:50, :40] = etopo[:50, :40]
-        f.create_dataset("gzip", data=etopo[:64, :64], chunks=(32, 32), compression="gzip")
-        f.create_dataset("contiguous", data=etopo[:64, :64])
-        d = f.create_dataset("corrupt", data=etopo[:128, :128], chunks=(64, 64),
-                             compression=parz.Parz(accuracy=1e-2))
-    with h5py.File(p, "r+") as f:
-        d = f["corrupt"]
-        mask, chunk = d.id.read_direct_chunk((64, 0))
-        chunk = bytearray(chunk)
-        for i in range(len(chunk) - len(chunk) // 4, len(chunk)):  # the payload's end
-            chunk[i] ^= 0x5A
-        d.id.write_direct_chunk((64, 0), bytes(chunk), mask)
-    return p
-
-
-def native(a):
-    return a.astype(a.dtype.newbyteorder("="))
-
-
-def same(a, b):
-    """Equal values, NaN included, same dtype and shape."""
-    return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
+from conftest import native, same
 
 
 @pytest.mark.parametrize("name", ["f32", "f64", "i32", "i64", "be", "f4d", "fill"])
-def test_whole_dataset(path, name):
-    with h5py.File(path, "r") as f:
+def test_whole_dataset(read_file, name):
+    with h5py.File(read_file, "r") as f:
         d = f[name]
         got = parz.read(d)
         assert same(got, native(d[...]))
@@ -71,14 +29,14 @@ SELECTIONS = [
 
 
 @pytest.mark.parametrize("sel", SELECTIONS, ids=[repr(s) for s in SELECTIONS])
-def test_selections(path, sel):
-    with h5py.File(path, "r") as f:
+def test_selections(read_file, sel):
+    with h5py.File(read_file, "r") as f:
         d = f["f32"]
         assert same(parz.read(d, sel), d[sel] if d[sel].shape else np.asarray(d[sel]))
 
 
-def test_selections_other_ranks(path):
-    with h5py.File(path, "r") as f:
+def test_selections_other_ranks(read_file):
+    with h5py.File(read_file, "r") as f:
         for name, sel in [("i32", slice(995, 2005)), ("i32", 10006), ("f64", (1, slice(3, 40))),
                           ("f4d", (Ellipsis, slice(40, 60))), ("f4d", (1, 2, 3)),
                           ("be", (slice(31, 33), slice(63, 129))),
@@ -87,15 +45,15 @@ def test_selections_other_ranks(path):
             assert same(parz.read(d, sel), native(np.asarray(d[sel]))), (name, sel)
 
 
-def test_fill_values(path):
-    with h5py.File(path, "r") as f:
+def test_fill_values(read_file):
+    with h5py.File(read_file, "r") as f:
         got = parz.read(f["fill"])
     assert (got[60:, :] == -7.5).all() and (got[:, 64:] == -7.5).all()
     assert not (got[:50, :40] == -7.5).any()
 
 
-def test_out(path):
-    with h5py.File(path, "r") as f:
+def test_out(read_file):
+    with h5py.File(read_file, "r") as f:
         d = f["f64"]
         out = np.full(d.shape, 3.25)
         assert parz.read(d, out=out) is out
@@ -111,30 +69,30 @@ def test_out(path):
     np.empty((20, 160, 192)).T.copy().T,         # not C-contiguous
     [0.0],                                       # not an array
 ])
-def test_out_refused(path, bad):
-    with h5py.File(path, "r") as f:
+def test_out_refused(read_file, bad):
+    with h5py.File(read_file, "r") as f:
         with pytest.raises(ValueError, match="^parz: out="):
             parz.read(f["f64"], out=bad)
 
 
-def test_out_read_only(path):
+def test_out_read_only(read_file):
     ro = np.empty((20, 192, 160))
     ro.flags.writeable = False
-    with h5py.File(path, "r") as f:
+    with h5py.File(read_file, "r") as f:
         with pytest.raises(ValueError, match="^parz: out=.*read-only"):
             parz.read(f["f64"], out=ro)
 
 
 @pytest.mark.parametrize("threads", [1, 2, 3])
-def test_threads(path, threads):
-    with h5py.File(path, "r") as f:
+def test_threads(read_file, threads):
+    with h5py.File(read_file, "r") as f:
         d = f["f32"]
         assert same(parz.read(d, threads=threads), d[...])
 
 
-def test_serial_policy(path, monkeypatch):
+def test_serial_policy(read_file, monkeypatch):
     monkeypatch.setenv("PARZ_EXEC", "serial")
-    with h5py.File(path, "r") as f:
+    with h5py.File(read_file, "r") as f:
         d = f["i64"]
         assert same(parz.read(d, (slice(3, 40), slice(7, 69))), d[3:40, 7:69])
 
@@ -147,8 +105,8 @@ def test_serial_policy(path, monkeypatch):
     (([1, 2],), "integers, slices of step 1 and Ellipsis only"),
     ((Ellipsis, Ellipsis), "at most one Ellipsis"),
 ])
-def test_selection_refused(path, sel, match):
-    with h5py.File(path, "r") as f:
+def test_selection_refused(read_file, sel, match):
+    with h5py.File(read_file, "r") as f:
         with pytest.raises(ValueError, match="^parz: .*" + match):
             parz.read(f["f32"], sel)
 
@@ -156,21 +114,21 @@ def test_selection_refused(path, sel, match):
 @pytest.mark.parametrize("kw, match", [
     (dict(device="tpu"), "device must be"), (dict(threads=0), "threads must be"),
     (dict(threads=1.5), "threads must be")])
-def test_arguments_refused(path, kw, match):
-    with h5py.File(path, "r") as f:
+def test_arguments_refused(read_file, kw, match):
+    with h5py.File(read_file, "r") as f:
         with pytest.raises(ValueError, match="^parz: " + match):
             parz.read(f["f32"], **kw)
 
 
 @pytest.mark.parametrize("name, match", [("gzip", "not ParZ alone"), ("contiguous", "not chunked")])
-def test_not_parz(path, name, match):
-    with h5py.File(path, "r") as f:
+def test_not_parz(read_file, name, match):
+    with h5py.File(read_file, "r") as f:
         with pytest.raises(ValueError, match="^parz: reading /%s: .*%s" % (name, match)):
             parz.read(f[name])
 
 
-def test_corrupt_chunk_named(path):
-    with h5py.File(path, "r") as f:
+def test_corrupt_chunk_named(read_file):
+    with h5py.File(read_file, "r") as f:
         d = f["corrupt"]
         with pytest.raises(OSError):
             d[...]  # the filter refuses it too
@@ -180,9 +138,9 @@ def test_corrupt_chunk_named(path):
         assert same(parz.read(d, (slice(0, 64), slice(None))), d[0:64, :])
 
 
-def test_cuda_without_gpu(path):
+def test_cuda_without_gpu(read_file):
     if parz.get_config().gpu:
         pytest.skip("a GPU is usable: test_parz_read_gpu.py reads into GPU memory")
-    with h5py.File(path, "r") as f:
+    with h5py.File(read_file, "r") as f:
         with pytest.raises(OSError, match="^parz: "):
             parz.read(f["f32"], device="cuda")
