@@ -111,22 +111,33 @@ int parz_dispatch_gpu_wanted(const parz_exec_policy* pol, size_t bytes) {
 #endif
 }
 
-int parz_dispatch_decode(const void* src, size_t src_bytes, void* dst, size_t dst_bytes,
-                         parz_error* err) {
+int parz_dispatch_decode_view(const parz_chunk_view* v, const void* src, size_t src_bytes,
+                              void* dst, size_t dst_bytes, parz_error* err) {
   parz_exec_policy pol;
+  parz_chunk_dest d;
+  if (!v || !dst || dst_bytes < v->raw_bytes)
+    return parz_fail(err, PARZ_ERR_BUFFER, "chunk decodes to %zu bytes, buffer has %zu",
+                     v ? v->raw_bytes : 0, dst ? dst_bytes : 0);
   parz_exec_policy_from_env(&pol);
-  if (pol.exec == PARZ_EXEC_SERIAL)
-    return parz_chunk_decode(src, src_bytes, dst, dst_bytes, err);
-  /* dst holds the decoded chunk (the filter allocates exactly its size), so dst_bytes tells the
-   * size without parsing the chunk a second time; the decoder validates it anyway */
 #ifdef PARZ_HAVE_CUDA
-  if (parz_dispatch_gpu_wanted(&pol, dst_bytes) &&
+  if (pol.exec != PARZ_EXEC_SERIAL && parz_dispatch_gpu_wanted(&pol, v->raw_bytes) &&
       gpu_decode(src, src_bytes, dst, dst_bytes) == PARZ_OK)
     return PARZ_OK;
 #else
-  parz_dispatch_gpu_wanted(&pol, dst_bytes); /* warns when cuda is asked for */
+  (void)src;
+  (void)src_bytes;
+  parz_dispatch_gpu_wanted(&pol, v->raw_bytes); /* warns when cuda is asked for */
 #endif
-  return parz_omp_chunk_decode(src, src_bytes, dst, dst_bytes, pol.threads, err);
+  parz_chunk_dest_whole(v, dst, &d);
+  return parz_omp_decode_chunks(1, v, &d, pol.exec == PARZ_EXEC_SERIAL ? 1 : pol.threads, NULL,
+                                err);
+}
+
+int parz_dispatch_decode(const void* src, size_t src_bytes, void* dst, size_t dst_bytes,
+                         parz_error* err) {
+  parz_chunk_view v;
+  int rc = parz_chunk_parse(src, src_bytes, &v, err);
+  return rc != PARZ_OK ? rc : parz_dispatch_decode_view(&v, src, src_bytes, dst, dst_bytes, err);
 }
 
 int parz_dispatch_encode(const parz_array* a, const void* data, const parz_chunk_config* cfg,

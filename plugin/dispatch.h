@@ -23,6 +23,9 @@ extern "C" {
  * A GPU failure prints one warning and the chunk is decoded on the CPU. */
 int parz_dispatch_decode(const void* src, size_t src_bytes, void* dst, size_t dst_bytes,
                          parz_error* err);
+/* The same for a chunk already parsed (v, from src): the filter's path, one parse per chunk. */
+int parz_dispatch_decode_view(const parz_chunk_view* v, const void* src, size_t src_bytes,
+                              void* dst, size_t dst_bytes, parz_error* err);
 
 /* Whether the policy sends work decoding to `bytes` bytes to the GPU: cuda, or auto for at least
  * PARZ_DISPATCH_GPU_MIN_BYTES, with a usable GPU (cuda without one warns once). */

@@ -9,6 +9,7 @@
 
 #include "dispatch.h"
 #include "h5_chunks.h"
+#include "huge_pages.h"
 #include "parz_h5_read.h"
 #include "parz_omp.h"
 
@@ -95,6 +96,7 @@ PARZ_H5_EXPORT int parz_h5_read(hid_t dset, hid_t file_space, void* dst, size_t 
                    list.packed_bytes);
     goto done;
   }
+  parz_advise_huge_pages(packed, list.packed_bytes);
   if ((rc = parz_h5_read_chunks(dset, &d, &list, packed, who, err)) != PARZ_OK)
     goto done;
   rc = parz_omp_assemble(&d.grid, &box, packed, list.packed_bytes, list.n, list.refs,
