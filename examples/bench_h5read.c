@@ -26,6 +26,7 @@
  *                     [--exec omp] [--segment-blocks C] [--breakdown] [--plugin-dir DIR]... */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -287,6 +288,51 @@ static double stored_read(hid_t d, stored_chunks* c) {
   return omp_test_now() - t0;
 }
 
+/* The stored chunks' bytes read again straight from the file (the default sec2 driver's file
+ * descriptor, each chunk at the address H5Dget_chunk_info_by_coord gives, no user block) with
+ * pread on `threads` threads, into one buffer: the alternative to H5Dread_chunk one chunk after
+ * another on one thread. Best time of reps; negative when the bytes differ or a call fails. */
+static double time_pread(hid_t f, hid_t d, const stored_chunks* c, int threads, int reps) {
+  void* handle = NULL;
+  size_t i, total = 0, *at = (size_t*)malloc(c->n * sizeof *at);
+  haddr_t* addr = (haddr_t*)malloc(c->n * sizeof *addr);
+  unsigned char* buf;
+  double best = INFINITY;
+  int k, fd, ok = at && addr && H5Fget_vfd_handle(f, H5P_DEFAULT, &handle) >= 0 && handle;
+  for (i = 0; ok && i < c->n; i++) {
+    unsigned mask;
+    hsize_t size;
+    ok = H5Dget_chunk_info_by_coord(d, c->origin[i], &mask, &addr[i], &size) >= 0;
+    at[i] = total;
+    total += c->sizes[i];
+  }
+  buf = ok ? (unsigned char*)malloc(total) : NULL;
+  fd = ok ? *(int*)handle : -1;
+  for (k = 0; buf && k < reps; k++) {
+    const int64_t parts = (int64_t)c->n * 16; /* 16 pieces a chunk */
+    int64_t j;
+    int failed = 0;
+    double t0 = omp_test_now(), t;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1) reduction(| : failed)
+#endif
+    for (j = 0; j < parts; j++) {
+      const size_t ci = (size_t)(j / 16), a = c->sizes[ci] * (size_t)(j % 16) / 16,
+                   b = c->sizes[ci] * (size_t)(j % 16 + 1) / 16;
+      failed |= b > a && pread(fd, buf + at[ci] + a, b - a, (off_t)(addr[ci] + a)) != (ssize_t)(b - a);
+    }
+    t = omp_test_now() - t0;
+    best = t < best ? t : best;
+    ok = !failed;
+  }
+  for (i = 0; ok && buf && i < c->n; i++)
+    ok = !memcmp(buf + at[i], c->bytes[i], c->sizes[i]);
+  free(buf);
+  free(at);
+  free(addr);
+  return ok && buf ? best : -1;
+}
+
 /* Where the time of a ParZ read goes at `threads` threads (best of reps for each part): the
  * filter path (H5Dread, t_h5dread) and parz_h5_read (t_read). */
 static void breakdown(hid_t f, size_t bytes, int threads, int reps, double t_h5dread,
@@ -392,6 +438,12 @@ static void breakdown(hid_t f, size_t bytes, int threads, int reps, double t_h5d
   if (!ok)
     printf("  breakdown failed%s%s\n", e.message[0] ? ": " : "", e.message);
   else {
+    const double t_pread = time_pread(f, d, &c, threads, reps);
+    char pread_ms[32] = "failed";
+    if (t_pread >= 0)
+      snprintf(pread_ms, sizeof pread_ms, "%.2f ms", 1e3 * t_pread);
+    printf("  stored chunks: H5Dread_chunk one after another %.2f ms, pread on %d threads %s\n",
+           1e3 * t_raw, threads, pread_ms);
     printf("  breakdown, H5Dread %2d thr: %7.2f ms = stored chunks read %.2f + decoded into fresh "
            "buffers %.2f (into a warm one %.2f) + HDF5's copy %.2f + rest %.2f ms\n",
            threads, 1e3 * t_h5dread, 1e3 * t_raw, 1e3 * t_fresh, 1e3 * t_warm, 1e3 * t_copy,
