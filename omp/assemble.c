@@ -119,18 +119,39 @@ int parz_omp_assemble(const parz_chunk_grid* grid, const parz_box* box, const vo
     rc = parz_fail(err, PARZ_ERR_NOMEM, "%s: no memory for %zu chunks", who, n);
     goto done;
   }
-  /* every chunk checked before anything is written; those in the box sorted by what they need */
-  for (i = 0; i < n; i++) {
-    parz_chunk_view v;
-    if ((rc = parz_chunk_ref_check(grid, packed, packed_bytes, i, &chunks[i], &v, who, err)) !=
-        PARZ_OK) {
-      bad = i;
+  /* every chunk checked before anything is written (in parallel: a check parses the chunk and
+   * sums its header and table), then those in the box sorted by what they need */
+  {
+    parz_omp_first_error first;
+    int nthreads = parz_omp_team_size(threads);
+    int64_t c;
+    if ((uint64_t)nthreads > n)
+      nthreads = n ? (int)n : 1;
+    parz_omp_first_error_init(&first);
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nthreads) schedule(dynamic, 1)
+#endif
+    for (c = 0; c < (int64_t)n; c++) {
+      parz_error e;
+      int crc;
+      if (parz_omp_first_error_skip(&first, (uint64_t)c))
+        continue;
+      crc = parz_chunk_ref_check(grid, packed, packed_bytes, (size_t)c, &chunks[c], &views[c], who,
+                                 &e);
+      if (crc != PARZ_OK)
+        parz_omp_first_error_record(&first, (uint64_t)c, crc, &e);
+    }
+    if ((rc = parz_omp_first_error_result(&first, err)) != PARZ_OK) {
+      bad = (size_t)first.index;
       goto done;
     }
-    if (total == 0 || !parz_box_meets_chunk(grid, box, chunks[i].origin))
+    (void)nthreads;
+  }
+  for (i = 0; i < n && total; i++) {
+    if (!parz_box_meets_chunk(grid, box, chunks[i].origin))
       continue;
     if (chunks[i].raw == PARZ_STORED_PARZ) {
-      views[ndecoded] = v;
+      views[ndecoded] = views[i];
       parz_box_chunk_dest(grid, box, chunks[i].origin, dst, &dests[ndecoded]);
       decoded[ndecoded++] = i;
     } else {
