@@ -8,38 +8,7 @@
 
 #include "H5Zparz.h"
 #include "h5_api.h"
-
-/* ParZ's scalar type of an HDF5 type: IEEE binary32/binary64 or 32/64-bit two's complement
- * integers, either byte order, exactly as the filter accepts them at dataset creation. */
-static int classify(hid_t type, parz_type* t, int* big_endian) {
-  const parz_h5_api* h5 = parz_h5();
-  const H5T_class_t cls = h5->H5Tget_class(type);
-  const size_t size = h5->H5Tget_size(type);
-  H5T_order_t order;
-  if ((cls != H5T_FLOAT && cls != H5T_INTEGER) || (size != 4 && size != 8))
-    return -1;
-  order = h5->H5Tget_order(type);
-  if (h5->H5Tget_precision(type) != 8 * size || h5->H5Tget_offset(type) != 0 ||
-      (order != H5T_ORDER_LE && order != H5T_ORDER_BE))
-    return -1;
-  *big_endian = order == H5T_ORDER_BE;
-  if (cls == H5T_INTEGER) {
-    *t = size == 4 ? PARZ_INT32 : PARZ_INT64;
-    return h5->H5Tget_sign(type) == H5T_SGN_2 ? 0 : -1;
-  }
-  {
-    size_t spos, epos, esize, mpos, msize;
-    const int ieee =
-        h5->H5Tget_fields(type, &spos, &epos, &esize, &mpos, &msize) >= 0 &&
-        h5->H5Tget_norm(type) == H5T_NORM_IMPLIED && mpos == 0 &&
-        (size == 4 ? spos == 31 && epos == 23 && esize == 8 && msize == 23 &&
-                         h5->H5Tget_ebias(type) == 127
-                   : spos == 63 && epos == 52 && esize == 11 && msize == 52 &&
-                         h5->H5Tget_ebias(type) == 1023);
-    *t = size == 4 ? PARZ_FLOAT : PARZ_DOUBLE;
-    return ieee ? 0 : -1;
-  }
-}
+#include "h5_dataset.h"
 
 int parz_h5_describe(hid_t dset, const char* who, parz_h5_dataset* d, parz_error* err) {
   const parz_h5_api* h5 = parz_h5();
@@ -72,12 +41,13 @@ int parz_h5_describe(hid_t dset, const char* who, parz_h5_dataset* d, parz_error
       goto done;
     }
   }
-  if (classify(type, &d->grid.type, &d->big_endian) != 0) {
-    rc = parz_fail(err, PARZ_ERR_TYPE,
-                   "%s: %zu-byte values of class %d (ParZ stores IEEE floats and two's "
-                   "complement integers of 4 and 8 bytes)",
-                   who, h5->H5Tget_size(type), (int)h5->H5Tget_class(type));
-    goto done;
+  {
+    char why[256];
+    if (parz_h5_classify_type(type, &d->grid.type, &d->big_endian, why, sizeof why) != 0) {
+      rc = parz_fail(err, PARZ_ERR_TYPE, "%s: %s", who,
+                     strncmp(why, "parz: ", 6) ? why : why + 6);
+      goto done;
+    }
   }
   rank = h5->H5Sget_simple_extent_ndims(space);
   if (rank < 1 || rank > PARZ_MAX_RANK ||
