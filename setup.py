@@ -3,7 +3,8 @@
     python3 -m build --wheel --no-isolation
 
 The module is built with CMake (Release, without tests and examples; the CUDA decoder when nvcc
-is found, as for the main build), or taken from an existing build tree. It does not link
+is found, as for the main build), or taken from an existing build tree; every shared object in
+the build's plugins/ directory goes into the package beside it. It does not link
 libpython or libhdf5 (it binds to the HDF5 that h5py uses at import), so the wheel is tagged
 py3-none-linux_x86_64: any Python 3, this platform. Environment:
 
@@ -48,8 +49,8 @@ def codec_version():
     return ".".join(parts)
 
 
-def cmake_plugin():
-    """Builds the module with CMake in WORK/cmake; returns its path."""
+def cmake_plugin_dir():
+    """Builds the module with CMake in WORK/cmake; returns the directory that holds it."""
     build = os.path.join(WORK, "cmake")
     extra = shlex.split(os.environ.get("PARZ_CMAKE_ARGS", ""))
     args = ["cmake", "-S", ROOT, "-B", build, "-DCMAKE_BUILD_TYPE=Release", "-DPARZ_TESTS=OFF",
@@ -60,12 +61,13 @@ def cmake_plugin():
         args.append("-DCMAKE_CUDA_COMPILER=" + nvcc)
     subprocess.check_call(args + extra)
     jobs = os.environ.get("CMAKE_BUILD_PARALLEL_LEVEL") or str(os.cpu_count() or 1)
-    subprocess.check_call(["cmake", "--build", build, "--target", "H5Zparz", "-j", jobs])
-    return os.path.join(build, "plugins", PLUGIN)
+    subprocess.check_call(["cmake", "--build", build, "-j", jobs])
+    return os.path.join(build, "plugins")
 
 
 class build_py_with_plugin(build_py):
-    """Adds _version.py (from codec/parz.h) and the plugin module to the built package."""
+    """Adds _version.py (from codec/parz.h) and the plugin module to the built package, with
+    any other shared object the build put beside it in plugins/."""
 
     def run(self):
         super().run()
@@ -75,12 +77,14 @@ class build_py_with_plugin(build_py):
         with open(os.path.join(package, "_version.py"), "w") as f:
             f.write(text)
         tree = os.environ.get("PARZ_WHEEL_BUILD_DIR")
-        plugin = os.path.join(tree, "plugins", PLUGIN) if tree else cmake_plugin()
-        if not os.path.isfile(plugin):
-            raise RuntimeError("parz: no %s at %s (%s)" % (
-                PLUGIN, plugin, "build that tree first" if tree else
+        plugins = os.path.join(tree, "plugins") if tree else cmake_plugin_dir()
+        if not os.path.isfile(os.path.join(plugins, PLUGIN)):
+            raise RuntimeError("parz: no %s in %s (%s)" % (
+                PLUGIN, plugins, "build that tree first" if tree else
                 "CMake did not build it: HDF5's headers not found? see PARZ_CMAKE_ARGS"))
-        shutil.copy(plugin, os.path.join(package, PLUGIN))
+        for name in sorted(os.listdir(plugins)):
+            if name.endswith(".so") or ".so." in name:
+                shutil.copy(os.path.join(plugins, name), os.path.join(package, name))
 
 
 class NativeDistribution(Distribution):

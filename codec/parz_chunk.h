@@ -23,6 +23,9 @@
 extern "C" {
 #endif
 
+/* The chunk format version this library writes (FORMAT.md); it reads every version up to it. */
+#define PARZ_CHUNK_FORMAT_VERSION 1
+
 typedef enum {
   PARZ_TABLE_AUTO = 0,    /* HYBRID for variable-rate, NONE for fixed-rate */
   PARZ_TABLE_NONE = 1,

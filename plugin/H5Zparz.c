@@ -51,7 +51,8 @@ static htri_t parz_can_apply(hid_t dcpl_id, hid_t type_id, hid_t space_id) {
     PUSH(parz_h5()->err_apply, why);
     return -1;
   }
-  if (parz_h5_chunk_shape(dcpl_id, shape, why, sizeof why) < 0) {
+  if (parz_h5_chunk_shape(dcpl_id, shape, why, sizeof why) < 0 ||
+      parz_h5_check_pipeline(dcpl_id, why, sizeof why) < 0) {
     PUSH(parz_h5()->err_apply, why);
     return -1;
   }
@@ -159,7 +160,8 @@ static size_t filter_encode(const parz_filter_config* cfg, size_t nbytes, size_t
   return written;
 }
 
-static size_t filter_decode(const parz_filter_config* cfg, size_t nbytes, size_t* buf_size,
+static size_t filter_decode(const parz_filter_config* cfg, size_t cd_nelmts,
+                            const unsigned cd_values[], size_t nbytes, size_t* buf_size,
                             void** buf) {
   parz_error e = {0, ""};
   parz_chunk_view view;
@@ -182,6 +184,13 @@ static size_t filter_decode(const parz_filter_config* cfg, size_t nbytes, size_t
              cfg->chunk.shape[0], cfg->chunk.shape[1], cfg->chunk.shape[2],
              cfg->chunk.shape[3]);
     PUSH(parz_h5()->err_decode, msg);
+    return 0;
+  }
+  /* The chunk agrees with the cd_values; now the cd_values must agree with the dataset, whose
+   * chunk size HDF5 copies out of the buffer returned here (h5_dataset.h). */
+  char why[300];
+  if (parz_h5_check_open_datasets(cd_nelmts, cd_values, why, sizeof why) < 0) {
+    PUSH(parz_h5()->err_decode, why);
     return 0;
   }
   void* out = parz_h5()->H5allocate_memory(view.raw_bytes, 0);
@@ -212,15 +221,22 @@ static size_t parz_filter(unsigned flags, size_t cd_nelmts, const unsigned cd_va
     PUSH(parz_h5()->err_param, e.message);
     return 0;
   }
-  if (flags & H5Z_FLAG_REVERSE) return filter_decode(&cfg, nbytes, buf_size, buf);
+  if (flags & H5Z_FLAG_REVERSE)
+    return filter_decode(&cfg, cd_nelmts, cd_values, nbytes, buf_size, buf);
   return filter_encode(&cfg, nbytes, buf_size, buf);
 }
 
 /* ---- plugin entry points ------------------------------------------------------------------ */
 
+#define PARZ_STRINGIFY_(x) #x
+#define PARZ_STRINGIFY(x) PARZ_STRINGIFY_(x)
+/* What HDF5 stores with the filter in each file and its tools show: version, stream, format. */
+#define PARZ_FILTER_NAME \
+  H5Z_PARZ_NAME " (zfp-1.0 stream, format " PARZ_STRINGIFY(PARZ_CHUNK_FORMAT_VERSION) ")"
+
 static const H5Z_class2_t parz_filter_class = {
     H5Z_CLASS_T_VERS, (H5Z_filter_t)H5Z_FILTER_PARZ,
-    1, 1, H5Z_PARZ_NAME,
+    1, 1, PARZ_FILTER_NAME,
     parz_can_apply, parz_set_local, parz_filter,
 };
 
@@ -233,6 +249,7 @@ PARZ_EXPORT const void* H5PLget_plugin_info(void) {
     fprintf(stderr, "%s\n", why);
     return NULL;
   }
+  parz_h5_forget_datasets();
   return &parz_filter_class;
 }
 

@@ -25,7 +25,17 @@
 #include <sys/types.h>
 
 #define H5Z_FILTER_PARZ 37050
-#define H5Z_PARZ_NAME "parz"
+
+/* ParZ's version; the same numbers as PARZ_VERSION_* in codec/parz.h (the build checks it). */
+#define H5Z_PARZ_VERSION_MAJOR 0
+#define H5Z_PARZ_VERSION_MINOR 1
+#define H5Z_PARZ_VERSION_PATCH 0
+#define H5Z_PARZ_VERSION_STRING "0.1.0"
+
+/* The filter's name begins with this; after it the plugin names the stream and chunk format it
+ * writes: "ParZ-0.1.0 (zfp-1.0 stream, format 1)". HDF5 stores the name with the filter in each
+ * file, and h5dump -p and h5ls -v show it. */
+#define H5Z_PARZ_NAME "ParZ-" H5Z_PARZ_VERSION_STRING
 
 #define H5Z_PARZ_MODE_RATE 1
 #define H5Z_PARZ_MODE_PRECISION 2

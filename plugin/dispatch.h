@@ -20,7 +20,8 @@ extern "C" {
  *   cuda:   the GPU; without a usable GPU or a CUDA build, one warning, then OpenMP.
  *   auto:   the GPU for chunks of at least PARZ_DISPATCH_GPU_MIN_BYTES (dispatch.c) when one is usable, else
  *           OpenMP.
- * A GPU failure prints one warning and the chunk is decoded on the CPU. */
+ * A GPU failure prints one warning and the chunk is decoded on the CPU. A process forked
+ * (without exec) from one that loaded the dispatcher decodes on the CPU, on its calling thread. */
 int parz_dispatch_decode(const void* src, size_t src_bytes, void* dst, size_t dst_bytes,
                          parz_error* err);
 /* The same for a chunk already parsed (v, from src): the filter's path, one parse per chunk. */

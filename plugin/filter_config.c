@@ -15,14 +15,13 @@ int parz_cd_mode_values(unsigned mode) {
   }
 }
 
-static const char* mode_name(unsigned mode) {
+const char* parz_cd_mode_name(unsigned mode) {
   static const char* const names[] = {"?", "rate", "precision", "accuracy", "expert",
                                       "reversible"};
   return mode <= 5 ? names[mode] : "?";
 }
 
-/* The double whose binary64 bit pattern is hi:lo (see H5Z_parz_double_words). */
-static double words_double(uint32_t hi, uint32_t lo) {
+double parz_cd_double(uint32_t hi, uint32_t lo) {
   uint64_t bits = ((uint64_t)hi << 32) | lo;
   double x;
   memcpy(&x, &bits, sizeof x);
@@ -57,8 +56,8 @@ static int refuse_zfp_layout(size_t n, const unsigned* cd, parz_error* err) {
     case PARZ_MODE_RATE:
     case PARZ_MODE_ACCURACY:
       if (n != 4) return PARZ_OK;
-      snprintf(ours, sizeof ours, "%s %.17g is %u,%u,%u", mode_name(cd[0]),
-               words_double(cd[3], cd[2]), cd[0], cd[3], cd[2]);
+      snprintf(ours, sizeof ours, "%s %.17g is %u,%u,%u", parz_cd_mode_name(cd[0]),
+               parz_cd_double(cd[3], cd[2]), cd[0], cd[3], cd[2]);
       break;
     case PARZ_MODE_PRECISION:
       if (n != 3) return PARZ_OK;
@@ -120,12 +119,12 @@ int parz_cd_parse_request(size_t n, const unsigned* cd, parz_filter_request* req
   req->mode = cd[0];
   if (n < 1 + (size_t)k)
     return parz_fail(err, PARZ_ERR_PARAM, "parz: %s mode needs %d value%s after the mode, got %zu",
-                     mode_name(req->mode), k, k == 1 ? "" : "s", n - 1);
+                     parz_cd_mode_name(req->mode), k, k == 1 ? "" : "s", n - 1);
   if (n > 1 + (size_t)k + 3)
     return parz_fail(err, PARZ_ERR_PARAM,
                      "parz: %zu cd_values for %s mode; at most %d (mode, %d value%s, "
                      "segment_blocks, partition_segments, table kind)",
-                     n, mode_name(req->mode), k + 4, k, k == 1 ? "" : "s");
+                     n, parz_cd_mode_name(req->mode), k + 4, k, k == 1 ? "" : "s");
   for (int i = 0; i < k; i++) req->values[i] = cd[1 + i];
   size_t extra = n - 1 - (size_t)k;
   if (extra > 0) req->segment_blocks = cd[1 + k];
@@ -166,7 +165,7 @@ static int request_params(const parz_filter_request* req, parz_type type, unsign
   int floating = type == PARZ_FLOAT || type == PARZ_DOUBLE;
   switch (req->mode) {
     case PARZ_MODE_RATE: {
-      double rate = words_double(v[0], v[1]);
+      double rate = parz_cd_double(v[0], v[1]);
       return parz_params_rate(p, rate, type, dims, NULL, err);
     }
     case PARZ_MODE_PRECISION:
@@ -177,7 +176,7 @@ static int request_params(const parz_filter_request* req, parz_type type, unsign
                          "parz: accuracy mode needs floating-point data; for %s datasets use "
                          "precision, rate or reversible mode",
                          parz_type_name(type));
-      double tol = words_double(v[0], v[1]);
+      double tol = parz_cd_double(v[0], v[1]);
       return parz_params_accuracy(p, tol, NULL, err);
     }
     case PARZ_CD_MODE_EXPERT:
@@ -210,7 +209,7 @@ int parz_cd_configure(const parz_filter_request* req, parz_type type, int big_en
   if (table == PARZ_TABLE_NONE && !fixed)
     return parz_fail(err, PARZ_ERR_PARAM,
                      "parz: table kind 1 (none) needs a fixed-rate mode; %s mode has "
-                     "variable-length blocks", mode_name(req->mode));
+                     "variable-length blocks", parz_cd_mode_name(req->mode));
   cfg->config.table = table;
   cfg->config.segment_blocks = req->segment_blocks; /* 0: auto, per chunk (parz_chunk.h) */
   cfg->config.partition_segments =
@@ -282,4 +281,28 @@ int parz_cd_load(size_t n, const unsigned* cd, parz_filter_config* cfg, parz_err
                      "parz: dataset cd_values corrupt (table kind %u, segment_blocks %u, "
                      "partition_segments %u)", cd[4], cd[5], cd[6]);
   return PARZ_OK;
+}
+
+/* "float big-endian 4x4" */
+static void describe_chunks(char* out, size_t size, parz_type type, int big_endian, unsigned dims,
+                            const size_t* shape) {
+  int n = snprintf(out, size, "%s %s ", parz_type_name(type),
+                   big_endian ? "big-endian" : "little-endian");
+  for (unsigned i = 0; i < dims && n > 0 && (size_t)n < size; i++)
+    n += snprintf(out + n, size - (size_t)n, "%s%zu", i ? "x" : "", shape[i]);
+}
+
+int parz_cd_check_dataset(const parz_filter_config* cfg, parz_type type, int big_endian,
+                          unsigned dims, const size_t shape[4], parz_error* err) {
+  int same = cfg->chunk.type == type && cfg->big_endian == (big_endian != 0) &&
+             cfg->chunk.dims == dims;
+  for (unsigned i = 0; same && i < dims; i++) same = cfg->chunk.shape[i] == shape[i];
+  if (same) return PARZ_OK;
+  char said[64], real[64];
+  describe_chunks(said, sizeof said, cfg->chunk.type, cfg->big_endian, cfg->chunk.dims,
+                  cfg->chunk.shape);
+  describe_chunks(real, sizeof real, type, big_endian, dims, shape);
+  return parz_fail(err, PARZ_ERR_FORMAT,
+                   "parz: the dataset's cd_values describe %s chunks, the dataset holds %s "
+                   "chunks (a crafted or damaged file); refusing to decode", said, real);
 }

@@ -24,12 +24,14 @@ static void* lookup(void* lib, const char* name) {
 }
 
 /* The library holding `caller`, or the program's global scope (HDF5 linked into the executable,
- * or an address dladdr cannot name). The handle adds a reference to an object already loaded. */
-static void* library_of(const void* caller) {
+ * or an address dladdr cannot name; *in_program says so). The handle adds a reference to an
+ * object already loaded. */
+static void* library_of(const void* caller, int* in_program) {
   Dl_info info;
   void* lib = NULL;
   if (caller && dladdr(caller, &info) && info.dli_fname && info.dli_fname[0])
     lib = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+  *in_program = lib == NULL;
   return lib ? lib : dlopen(NULL, RTLD_LAZY);
 }
 
@@ -41,13 +43,23 @@ static const char* object_name(const void* address) {
   return "the program";
 }
 
-static int bind(void* lib, char* why, size_t why_size) {
+/* in_program: HDF5 is not a shared library of this process. An executable exports none of its
+ * functions unless linked with -rdynamic, so that is what a static HDF5 looks like. */
+static int bind_table(void* lib, int in_program, const void* caller, char* why,
+                      size_t why_size) {
   parz_h5_api t;
   memset(&t, 0, sizeof t);
-#define PARZ_H5_LOAD_FUNCTION(name)                                                          \
-  if (!(*(void**)&t.name = lookup(lib, #name))) {                                            \
-    snprintf(why, why_size, "parz: HDF5 function %s not found in the loading library", #name); \
-    return -1;                                                                               \
+#define PARZ_H5_LOAD_FUNCTION(name)                                                           \
+  if (!(*(void**)&t.name = lookup(lib, #name))) {                                             \
+    if (in_program)                                                                           \
+      snprintf(why, why_size,                                                                 \
+               "parz: HDF5 function %s not found: the program links HDF5 statically (h5cc's " \
+               "default); plugins need shared HDF5: h5cc -shlib, or pkg-config hdf5-serial",  \
+               #name);                                                                        \
+    else                                                                                      \
+      snprintf(why, why_size, "parz: HDF5 function %s not found in %s", #name,               \
+               object_name(caller));                                                          \
+    return -1;                                                                                \
   }
   PARZ_H5_FUNCTIONS(PARZ_H5_LOAD_FUNCTION)
 #undef PARZ_H5_LOAD_FUNCTION
@@ -81,11 +93,12 @@ static int bind(void* lib, char* why, size_t why_size) {
 
 int parz_h5_api_load(const void* caller, char* why, size_t why_size) {
   pthread_mutex_lock(&lock);
-  void* lib = library_of(caller);
+  int in_program;
+  void* lib = library_of(caller, &in_program);
   int rc = 0;
   if (!api.H5open) {
     /* The reference to the library stays: the table must not outlive it. */
-    rc = bind(lib, why, why_size);
+    rc = bind_table(lib, in_program, caller, why, why_size);
     if (rc == 0) lib = NULL;
   } else if (lookup(lib, "H5open") != (void*)api.H5open) {
     /* The table already serves another HDF5 library of this process (two copies of HDF5, e.g.

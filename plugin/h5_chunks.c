@@ -9,11 +9,33 @@
 #include "H5Zparz.h"
 #include "h5_api.h"
 #include "h5_dataset.h"
+#include "filter_config.h"
+
+/* The stored cd_values (cd[0..ncd)) against the dataset d describes (filter_config.h). */
+static int check_cd_values(const parz_h5_dataset* d, const unsigned* cd, size_t ncd,
+                           const char* who, parz_error* err) {
+  parz_filter_config cfg;
+  parz_error e = {0, ""};
+  size_t shape[4];
+  const int dims = parz_cd_squeeze(d->grid.rank, d->grid.chunk_dims, shape);
+  if (ncd > PARZ_CD_INTERNAL_NELMTS) /* HDF5 counts them all, wrote the first of them */
+    return parz_fail(err, PARZ_ERR_PARAM, "%s: the dataset stores %zu cd_values, ParZ %u", who,
+                     ncd, PARZ_CD_INTERNAL_NELMTS);
+  if (parz_cd_load(ncd, cd, &cfg, &e) != PARZ_OK ||
+      (dims < 0 ? parz_fail(&e, PARZ_ERR_DIMS, "more than 4 chunk dimensions larger than 1")
+                : parz_cd_check_dataset(&cfg, d->grid.type, d->big_endian, (unsigned)dims, shape,
+                                        &e)) != PARZ_OK)
+    return parz_fail(err, e.code, "%s: %s", who,
+                     strncmp(e.message, "parz: ", 6) ? e.message : e.message + 6);
+  return PARZ_OK;
+}
 
 int parz_h5_describe(hid_t dset, const char* who, parz_h5_dataset* d, parz_error* err) {
   const parz_h5_api* h5 = parz_h5();
   hid_t dcpl = -1, type = -1, space = -1, native = -1;
   hsize_t dims[H5S_MAX_RANK], cdims[H5S_MAX_RANK];
+  unsigned cd[PARZ_CD_INTERNAL_NELMTS] = {0};
+  size_t ncd = PARZ_CD_INTERNAL_NELMTS;
   int rc = PARZ_OK, rank, k;
   memset(d, 0, sizeof *d);
   if ((dcpl = h5->H5Dget_create_plist(dset)) < 0 || (type = h5->H5Dget_type(dset)) < 0 ||
@@ -27,12 +49,11 @@ int parz_h5_describe(hid_t dset, const char* who, parz_h5_dataset* d, parz_error
     goto done;
   }
   {
-    unsigned flags, cfg;
-    size_t nelmts = 0;
+    unsigned flags, config;
     char name[64];
     const int nf = h5->H5Pget_nfilters(dcpl);
     const H5Z_filter_t first =
-        nf > 0 ? h5->H5Pget_filter2(dcpl, 0, &flags, &nelmts, NULL, sizeof name, name, &cfg) : 0;
+        nf > 0 ? h5->H5Pget_filter2(dcpl, 0, &flags, &ncd, cd, sizeof name, name, &config) : 0;
     if (nf != 1 || first != H5Z_FILTER_PARZ) {
       rc = parz_fail(err, PARZ_ERR_UNSUPPORTED,
                      "%s: the dataset's filters are not ParZ alone (%d filters, the first %d); "
@@ -61,6 +82,8 @@ int parz_h5_describe(hid_t dset, const char* who, parz_h5_dataset* d, parz_error
     d->grid.dims[k] = dims[k];
     d->grid.chunk_dims[k] = cdims[k];
   }
+  if ((rc = check_cd_values(d, cd, ncd, who, err)) != PARZ_OK)
+    goto done;
   {
     H5D_fill_value_t status;
     H5D_fill_time_t when = H5D_FILL_TIME_IFSET;

@@ -20,8 +20,10 @@ typedef struct {
   unsigned char fill[8];
 } parz_h5_dataset;
 
-/* Describes a chunked dataset whose only filter is ParZ, of a type ParZ stores; anything else is
- * refused with a message starting with `who` (PARZ_ERR_UNSUPPORTED, _TYPE, _DIMS, _ARG). */
+/* Describes a chunked dataset whose only filter is ParZ, of a type ParZ stores, whose stored
+ * cd_values describe it as its datatype and layout do (as the filter requires for H5Dread, so a
+ * file that passes here is one H5Dread reads too); anything else is refused with a message
+ * starting with `who` (PARZ_ERR_UNSUPPORTED, _TYPE, _DIMS, _ARG, _PARAM). */
 int parz_h5_describe(hid_t dset, const char* who, parz_h5_dataset* d, parz_error* err);
 
 /* The box `file_space` selects: H5S_ALL, or a dataspace of the dataset's extent selecting

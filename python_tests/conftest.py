@@ -8,6 +8,7 @@ plugin path matters for the h5dump / h5repack subprocesses and for H5Z-ZFP.
 """
 import glob
 import os
+import shutil
 import subprocess
 import sys
 
@@ -16,6 +17,8 @@ import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEBIAN_PLUGIN_DIR = "/usr/lib/x86_64-linux-gnu/hdf5/serial/plugins"
+# The filter's name as HDF5 stores it in each file (plugin/H5Zparz.c; exact in ctest test_version).
+FILTER_NAME = r"ParZ-\d+\.\d+\.\d+ \(zfp-1\.0 stream, format \d+\)"
 
 
 def _find_build_python():
@@ -108,6 +111,16 @@ def write_read(path, data, chunks, compression, name="x", **kw):
     with h5py.File(path, "r") as f:
         d = f[name]
         return d[...], d.id.get_storage_size()
+
+
+@pytest.fixture
+def parz_tool():
+    """The `parz` command: the build tree's next to its plugin, else an installed one."""
+    build_tool = os.path.join(os.path.dirname(PLUGIN_DIR or ""), "tools", "parz")
+    tool = build_tool if os.path.isfile(build_tool) else shutil.which("parz")
+    if tool is None:
+        pytest.skip("the parz command is not built")
+    return tool
 
 
 @pytest.fixture(scope="session")

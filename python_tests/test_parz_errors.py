@@ -153,3 +153,33 @@ def test_bad_chunk_fails_only_its_read(four_chunks, how):
             d[0:64, 64:128]
         assert np.array_equal(d[0:64, 0:64], good[0:64, 0:64])
         assert np.array_equal(d[64:128, :], good[64:128, :])
+
+
+@pytest.mark.parametrize("kw,name", [
+    (dict(shuffle=True), "shuffle"),
+    (dict(scaleoffset=3), "scaleoffset"),
+])
+def test_filter_before_parz_refused(tmp_path, kw, name):
+    """h5py sets shuffle and scaleoffset before the compression filter: ParZ would compress
+    shuffled bytes as values (errors of 1e38 at accuracy 1e-3) or, after scaleoffset, drop out
+    silently. Dataset creation must fail with ParZ's message and write nothing."""
+    with pytest.raises(Exception, match="comes before ParZ") as e:
+        create(tmp_path / "bad.h5", parz.Parz(accuracy=1e-3).filter_options, **kw)
+    assert "parz:" in str(e.value) and name in str(e.value)
+    with h5py.File(tmp_path / "bad.h5", "r") as f:
+        assert "x" not in f
+
+
+def test_checksum_after_parz(tmp_path):
+    """fletcher32 goes after the compression filter in h5py: allowed, and the values hold."""
+    a = (np.sin(np.arange(64 * 64) * 0.01) * 100).astype("f4").reshape(64, 64)
+    path = tmp_path / "flet.h5"
+    with h5py.File(path, "w") as f:
+        f.create_dataset("x", data=a, chunks=(32, 32), fletcher32=True,
+                         compression=parz.Parz(accuracy=1e-3))
+    with h5py.File(path, "r") as f:
+        plist = f["x"].id.get_create_plist()
+        ids = [plist.get_filter(i)[0] for i in range(plist.get_nfilters())]
+        back = f["x"][...]
+    assert ids == [parz.FILTER_ID, h5py.h5z.FILTER_FLETCHER32]
+    assert np.max(np.abs(back.astype("f8") - a)) <= 1e-3

@@ -5,6 +5,7 @@ set -euo pipefail
 
 PACKAGES=(
   build-essential cmake                       # compiler, binutils (nm, objdump), build system
+  pkgconf                                     # pkg-config: the install test builds with parz.pc
   libhdf5-dev hdf5-tools                      # serial HDF5 1.10, h5dump / h5repack / h5ls
   libhdf5-openmpi-dev openmpi-bin             # parallel HDF5 + MPI (plugin load test, MPI example)
   python3 python3-h5py python3-numpy python3-pytest   # the Python helper and its tests

@@ -8,7 +8,8 @@
 #   bash scripts/gpu_wheel_check.sh OUT_DIR [--from-build build-gpu-machine]
 #
 # --from-build packs the plugin of a tree gpu_machine.sh already built instead of compiling it
-# again. OUT_DIR gets machine.txt, wheel_check.log (everything printed), build.log, pytest.log.
+# again. OUT_DIR gets machine.txt, wheel_check.log (everything printed), build.log, pytest.log;
+# the build trees, the wheel and the venv stay in /tmp/parz-wheel-work.
 # The last line is the verdict: "gpu_wheel_check: PASS" or "gpu_wheel_check: FAIL".
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -37,7 +38,7 @@ EOF
 } 2>&1 | tee "$OUT/machine.txt"
 
 bash "$ROOT/scripts/wheel_check.sh" --python python3 --cmake-args "$CMAKE_ARGS" --tests all \
-  --expect-gpu "$@" "$OUT" 2>&1 | tee "$OUT/wheel_check.log"
+  --expect-gpu --work /tmp/parz-wheel-work "$@" "$OUT" 2>&1 | tee "$OUT/wheel_check.log"
 if [ "${PIPESTATUS[0]}" -eq 0 ]; then
   echo "gpu_wheel_check: PASS"
 else

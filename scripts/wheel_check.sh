@@ -14,11 +14,13 @@
 #     --tests quick|all|none   pytest files run in the venv (default quick: the helper,
 #                         registration and error tests; all: python_tests/)
 #     --expect-gpu        fail unless parz.get_config() reports the CUDA decoder and a GPU
-# OUT_DIR receives dist/ (the wheel), venv/, work/ (build trees) and the logs.
+#     --work DIR          where the wheel (dist/), the venv (venv/) and the build trees go
+#                         (default OUT_DIR/work)
+# OUT_DIR receives the logs.
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-PY="" FROM_BUILD="" CMAKE_ARGS="" TESTS=quick EXPECT_GPU=0 OUT=""
+PY="" FROM_BUILD="" CMAKE_ARGS="" TESTS=quick EXPECT_GPU=0 OUT="" WORK=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --python) PY="$2"; shift 2 ;;
@@ -26,6 +28,7 @@ while [ $# -gt 0 ]; do
     --cmake-args) CMAKE_ARGS="$2"; shift 2 ;;
     --tests) TESTS="$2"; shift 2 ;;
     --expect-gpu) EXPECT_GPU=1; shift ;;
+    --work) WORK="$2"; shift 2 ;;
     -*) echo "wheel_check: unknown option $1" >&2; exit 2 ;;
     *) OUT="$1"; shift ;;
   esac
@@ -33,18 +36,20 @@ done
 [ -n "$OUT" ] || { echo "usage: $0 [options] OUT_DIR" >&2; exit 2; }
 [ -n "$PY" ] || PY="$(parz_python)" || exit 2
 mkdir -p "$OUT" && OUT="$(cd "$OUT" && pwd)"
-rm -rf "$OUT/dist" "$OUT/venv"
+WORK="${WORK:-$OUT/work}"
+mkdir -p "$WORK" && WORK="$(cd "$WORK" && pwd)"
+rm -rf "$WORK/dist" "$WORK/venv"
 
 fail() { echo "wheel_check: FAIL: $*" >&2; exit 1; }
 
 # ---- build -------------------------------------------------------------------------------------
 if [ -n "$FROM_BUILD" ]; then how="the plugin of $FROM_BUILD"; else how="CMake building the plugin"; fi
 echo "wheel_check: building the wheel with $PY, $how"
-PARZ_WHEEL_WORK_DIR="$OUT/work" PARZ_WHEEL_BUILD_DIR="$FROM_BUILD" PARZ_CMAKE_ARGS="$CMAKE_ARGS" \
-  "$PY" -m build --wheel --no-isolation --outdir "$OUT/dist" "$PARZ_ROOT" >"$OUT/build.log" 2>&1 ||
+PARZ_WHEEL_WORK_DIR="$WORK/build" PARZ_WHEEL_BUILD_DIR="$FROM_BUILD" PARZ_CMAKE_ARGS="$CMAKE_ARGS" \
+  "$PY" -m build --wheel --no-isolation --outdir "$WORK/dist" "$PARZ_ROOT" >"$OUT/build.log" 2>&1 ||
   { tail -40 "$OUT/build.log"; fail "python -m build (log: $OUT/build.log)"; }
-WHEEL="$(ls "$OUT"/dist/*.whl 2>/dev/null)"
-[ "$(echo "$WHEEL" | wc -w)" = 1 ] || fail "expected one wheel in $OUT/dist, found: $WHEEL"
+WHEEL="$(ls "$WORK"/dist/*.whl 2>/dev/null)"
+[ "$(echo "$WHEEL" | wc -w)" = 1 ] || fail "expected one wheel in $WORK/dist, found: $WHEEL"
 "$PY" - "$WHEEL" "$PARZ_ROOT/codec/parz.h" <<'EOF' || fail "wheel contents"
 import os, re, sys, zipfile
 wheel, header = sys.argv[1:]
@@ -62,8 +67,8 @@ print("wheel_check: %s holds %s" % (want, ", ".join(n for n in names if n.starts
 EOF
 
 # ---- install into a fresh virtual environment --------------------------------------------------
-"$PY" -m venv --system-site-packages --without-pip "$OUT/venv" || fail "venv"
-VPY="$OUT/venv/bin/python"
+"$PY" -m venv --system-site-packages --without-pip "$WORK/venv" || fail "venv"
+VPY="$WORK/venv/bin/python"
 SITE="$("$VPY" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
 # A builder that itself runs in a virtual environment (the GPU machine's python3) keeps h5py,
 # torch and CuPy in that environment, not among the system's packages: add its site-packages
@@ -87,7 +92,7 @@ fi
 # ---- use it: HDF5_PLUGIN_PATH and PYTHONPATH unset, run from outside the source tree -----------
 cd "$OUT"
 run_venv() { env -u HDF5_PLUGIN_PATH -u PYTHONPATH "$VPY" "$@"; }
-run_venv - "$OUT/venv" "$OUT/fresh.h5" "$EXPECT_GPU" <<'EOF' || fail "import, write and read in the venv"
+run_venv - "$WORK/venv" "$WORK/fresh.h5" "$EXPECT_GPU" <<'EOF' || fail "import, write and read in the venv"
 import os, sys
 venv, path, expect_gpu = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
 import h5py, numpy as np, parz
@@ -104,7 +109,7 @@ print("wheel_check: python %s, h5py %s, HDF5 %s, numpy %s" % (
     sys.version.split()[0], h5py.__version__, h5py.version.hdf5_version, np.__version__))
 print("wheel_check: %s" % (c,))
 EOF
-run_venv - "$OUT/fresh.h5" <<'EOF' || fail "read in a fresh process"
+run_venv - "$WORK/fresh.h5" <<'EOF' || fail "read in a fresh process"
 import sys, h5py, numpy as np, parz
 a = np.random.default_rng(7).standard_normal((300, 257)).astype("f4")
 with h5py.File(sys.argv[1], "r") as f:
@@ -124,4 +129,4 @@ if [ ${#TEST_FILES[@]} -gt 0 ]; then
   run_venv -m pytest -q -p no:cacheprovider "${TEST_FILES[@]}" 2>&1 | tee "$OUT/pytest.log"
   [ "${PIPESTATUS[0]}" -eq 0 ] || fail "pytest in the venv (log: $OUT/pytest.log)"
 fi
-echo "wheel_check: PASS ($(basename "$WHEEL") installed with pip into $OUT/venv; tests: $TESTS)"
+echo "wheel_check: PASS ($(basename "$WHEEL"), $(du -k "$WHEEL" | cut -f1) KiB, installed with pip into $WORK/venv; tests: $TESTS)"

@@ -8,6 +8,7 @@
 
 #include "H5Zparz.h"
 #include "test_plugin_common.h"
+#include "test_plugin_patch.h"
 
 #define POISON 0xA5u
 
@@ -39,10 +40,10 @@ static hid_t make_dataset(hid_t file, const char* name, hid_t file_type, int ran
   hid_t space = H5Screate_simple(rank, dims, NULL), dcpl = H5Pcreate(H5P_DATASET_CREATE);
   if (chunk) {
     H5Pset_chunk(dcpl, rank, chunk);
-    if (shuffle)
-      H5Pset_shuffle(dcpl);
     if (cd)
       H5Pset_filter(dcpl, H5Z_FILTER_PARZ, H5Z_FLAG_MANDATORY, n, cd);
+    if (shuffle) /* after ParZ: a filter before it would change the values it compresses */
+      H5Pset_shuffle(dcpl);
   }
   H5Pset_fill_value(dcpl, H5T_NATIVE_DOUBLE, &fill);
   H5Pset_fill_time(dcpl, fill_time);
@@ -280,6 +281,31 @@ static void write_refused(hid_t file)
   H5Dclose(d);
 }
 
+/* Datasets whose stored cd_values are rewritten (craft_cd_values) to disagree with their type,
+ * byte order or chunk shape: H5Dread refuses them, and so must the readers. */
+static void write_crafted(hid_t file)
+{
+  unsigned cd[16];
+  const size_t n = H5Z_parz_reversible_cdata(cd);
+  const hsize_t dims[2] = {64, 64}, endian[2] = {24, 32}, type[2] = {32, 24}, shape[2] = {8, 64};
+  const H5D_fill_time_t ifset = H5D_FILL_TIME_IFSET;
+  write_values(make_dataset(file, "cd_endian", H5T_IEEE_F32LE, 2, dims, endian, cd, n, 0, 0,
+                            ifset),
+               H5T_NATIVE_FLOAT, 12);
+  write_values(make_dataset(file, "cd_type", H5T_IEEE_F64LE, 2, dims, type, cd, n, 0, 0, ifset),
+               H5T_NATIVE_DOUBLE, 13);
+  write_values(make_dataset(file, "cd_shape", H5T_IEEE_F32LE, 2, dims, shape, cd, n, 0, 0, ifset),
+               H5T_NATIVE_FLOAT, 14);
+}
+
+/* cd_endian: big-endian; cd_type: float32; cd_shape: 4x4 chunks (the file closed). */
+static void craft_cd_values(const char* path)
+{
+  CHECK(test_patch_cd(path, 24, 32, 7, 3 + 16) == 1);
+  CHECK(test_patch_cd(path, 32, 24, 7, 3) == 1);
+  CHECK(test_patch_cd(path, 8, 64, 8, 4) == 1 && test_patch_cd(path, 4, 64, 9, 4) == 1);
+}
+
 int h5_read_cases_write(const char* path)
 {
   hid_t file;
@@ -292,7 +318,9 @@ int h5_read_cases_write(const char* path)
   shapes_and_modes(file);
   fill_and_raw(file);
   write_refused(file);
+  write_crafted(file);
   H5Fclose(file);
+  craft_cd_values(path);
   return failures;
 }
 
@@ -445,6 +473,14 @@ static void check_refused(const h5_reader* r, hid_t file)
   rc = read_whole(r, file, "foreign_type", bytes, &e);
   CHECK(rc == PARZ_ERR_FORMAT && strstr(e.message, "the chunk at [0,0]"));
   printf("  %s, foreign type: %s\n", r->name, e.message);
+  {
+    static const char* const crafted[3] = {"cd_endian", "cd_type", "cd_shape"};
+    for (int i = 0; i < 3; i++) {
+      rc = read_whole(r, file, crafted[i], 64 * 64 * 8, &e);
+      CHECK(rc == PARZ_ERR_FORMAT && strstr(e.message, "cd_values describe") != NULL);
+      printf("  %s, %s: %s\n", r->name, crafted[i], e.message);
+    }
+  }
   check_selections(r, file);
 }
 

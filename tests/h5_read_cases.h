@@ -5,8 +5,8 @@
  * and int64, ranks 1 to 4, edge chunks, unit chunk extents, a big-endian dataset, chunks never
  * written (fill value), chunks HDF5 stored without the filter; boxes of each (hyperslabs of one
  * block); and the refusals: a corrupt chunk (named by its place), ParZ chunks of another shape
- * or type, other filters, a contiguous dataset, a short buffer, selections that are not one
- * box. */
+ * or type, other filters, a contiguous dataset, stored cd_values that disagree with the
+ * dataset's type, byte order or chunk shape, a short buffer, selections that are not one box. */
 #ifndef H5_READ_CASES_H
 #define H5_READ_CASES_H
 
