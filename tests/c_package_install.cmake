@@ -88,6 +88,15 @@ else()
   must(o "the readers' program built with pkg-config" "${WORK}/readers_pc" "${WORK}/readers_pc.h5")
 endif()
 
+# Programs linked with the library's former name still build and run.
+if(DEVICE)
+  must(o "cc -lparz_h5_device" "${CC}" -std=c99 -Wall -Werror -DPARZ_CLIENT_DEVICE
+       "${SRC}/h5_readers_client.c" -o "${WORK}/readers_device" -I${root}/include ${hdf5_flags}
+       -L${root}/lib -lparz_h5_device -Wl,-rpath,${root}/lib)
+  must(o "the program linked with -lparz_h5_device" "${WORK}/readers_device"
+       "${WORK}/readers_device.h5")
+endif()
+
 # ---- find_package --------------------------------------------------------------------------------
 string(REPLACE "|" ";" prefix_path "${root}|${PREFIX_PATH}")
 set(configure ${CMAKE_COMMAND} -S "${SRC}/install_client" "-DCMAKE_PREFIX_PATH=${prefix_path}"

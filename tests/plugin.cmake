@@ -99,26 +99,6 @@ if(MPI_C_FOUND AND PARZ_HDF5_OPENMPI_LIB AND PARZ_HDF5_OPENMPI_INCLUDE)
     PASS_REGULAR_EXPRESSION "filter \"ParZ-[0-9.]+ \\(zfp-1.0 stream, format [0-9]+\\)\", round trip ok")
 endif()
 
-if(TARGET parz_h5_shared)
-  get_target_property(_parz_h5_inc parz_hdf5 INTERFACE_INCLUDE_DIRECTORIES)
-  get_target_property(_parz_h5_libs parz_hdf5 INTERFACE_LINK_LIBRARIES)
-  string(REPLACE ";" "|" _parz_h5_inc "${_parz_h5_inc}")
-  string(REPLACE ";" "|" _parz_h5_libs "${_parz_h5_libs}")
-  if(TARGET parz_gpu)
-    set(_parz_device ON)
-  else()
-    set(_parz_device OFF)
-  endif()
-  add_test(NAME test_h5_readers_install
-           COMMAND ${CMAKE_COMMAND} -DBUILD=${PROJECT_BINARY_DIR}
-                   -DDEST=${CMAKE_CURRENT_BINARY_DIR}/plugin_scratch/destdir_readers
-                   -DPREFIX=${CMAKE_INSTALL_PREFIX} -DCC=${CMAKE_C_COMPILER}
-                   -DSRC=${CMAKE_CURRENT_SOURCE_DIR}/h5_readers_client.c
-                   -DOUT=${CMAKE_CURRENT_BINARY_DIR}/plugin_scratch/h5_readers_client
-                   "-DHDF5_INC=${_parz_h5_inc}" "-DHDF5_LIBS=${_parz_h5_libs}"
-                   -DDEVICE=${_parz_device}
-                   -P ${CMAKE_CURRENT_SOURCE_DIR}/h5_readers_install.cmake)
-endif()
 
 add_test(NAME test_plugin_install
          COMMAND ${CMAKE_COMMAND} -DBUILD=${PROJECT_BINARY_DIR}
