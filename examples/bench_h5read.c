@@ -319,7 +319,8 @@ static double time_pread(hid_t f, hid_t d, const stored_chunks* c, int threads, 
     for (j = 0; j < parts; j++) {
       const size_t ci = (size_t)(j / 16), a = c->sizes[ci] * (size_t)(j % 16) / 16,
                    b = c->sizes[ci] * (size_t)(j % 16 + 1) / 16;
-      failed |= b > a && pread(fd, buf + at[ci] + a, b - a, (off_t)(addr[ci] + a)) != (ssize_t)(b - a);
+      failed |= b > a &&
+                pread(fd, buf + at[ci] + a, b - a, (off_t)(addr[ci] + a)) != (ssize_t)(b - a);
     }
     t = omp_test_now() - t0;
     best = t < best ? t : best;

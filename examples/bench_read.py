@@ -34,8 +34,8 @@ import numpy as np
 def parse_args():
     here = os.path.dirname(os.path.abspath(__file__))
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--data", default=os.environ.get("PARZ_SHARED_DATA",
-                                                    os.path.join(here, "..", "..", "shared", "data")))
+    shared = os.path.join(here, "..", "..", "shared", "data")
+    p.add_argument("--data", default=os.environ.get("PARZ_SHARED_DATA", shared))
     p.add_argument("--out", default=None)
     p.add_argument("--file", default="bench_read.h5")
     p.add_argument("--tile", type=int, default=2)
@@ -186,11 +186,12 @@ def main():
                                                   "yes" if got and got >= need else
                                                   "no" if got else "not measured"))
     if omp_fresh and omp_out:
-        lines += ["", "parz.read with PARZ_EXEC=omp, %d threads, %.2f ms (best): stored chunks read "
-                  "%.2f ms (HDF5, through h5py), decode in place into a warm array %.2f ms, page "
-                  "faults of a fresh array %.2f ms (examples/bench_h5read --breakdown splits it "
-                  "further, in C)." % (T, 1e3 * omp_fresh, 1e3 * chunks_read,
-                                       1e3 * (omp_out - chunks_read), 1e3 * (omp_fresh - omp_out))]
+        lines += ["", "parz.read with PARZ_EXEC=omp, %d threads, %.2f ms (best): stored chunks "
+                  "read %.2f ms (HDF5, through h5py), decode in place into a warm array %.2f ms, "
+                  "page faults of a fresh array %.2f ms (examples/bench_h5read --breakdown "
+                  "splits it further, in C)." % (T, 1e3 * omp_fresh, 1e3 * chunks_read,
+                                                 1e3 * (omp_out - chunks_read),
+                                                 1e3 * (omp_fresh - omp_out))]
     lines += [""] + notes
     text = "\n".join(lines) + "\n"
     print(text)

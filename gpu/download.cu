@@ -81,7 +81,8 @@ extern "C" int parz_gpu_download(parz_gpu_context* ctx, const void* d_src, void*
   e = cudaEventRecord(ctx->piece_done[0], (cudaStream_t)stream);
   if (e == cudaSuccess)
     e = cudaStreamWaitEvent(ctx->copy_stream, ctx->piece_done[0], 0);
-  npieces = (int)PARZ_MIN(PARZ_MAX(bytes / PIECE_MIN_BYTES, (size_t)1), (size_t)PARZ_GPU_PIECES_MAX);
+  npieces = (int)PARZ_MIN(PARZ_MAX(bytes / PIECE_MIN_BYTES, (size_t)1),
+                          (size_t)PARZ_GPU_PIECES_MAX);
   piece = (bytes + (size_t)npieces - 1) / (size_t)npieces;
   for (i = 0; e == cudaSuccess && i < npieces; i++) {
     const size_t begin = (size_t)i * piece, end = PARZ_MIN(bytes, begin + piece);

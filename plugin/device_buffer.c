@@ -13,7 +13,7 @@
 
 #define PARZ_H5_EXPORT __attribute__((visibility("default")))
 
-/* ---- the DLPack ABI (dlpack.h, version 1.0): field for field ---------------------------------- */
+/* ---- the DLPack ABI (dlpack.h, version 1.0): field for field ------------------------------- */
 
 typedef struct {
   uint32_t major, minor;

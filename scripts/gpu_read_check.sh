@@ -29,13 +29,16 @@ eval "$(bash "$ROOT/scripts/gpu_machine.sh" env)"
 BUILD="$PARZ_BUILD"
 nvidia-smi -L >"$OUT/machine.txt" 2>&1
 nproc >>"$OUT/machine.txt"
-python3 -c "import h5py, numpy; print('h5py', h5py.__version__, 'HDF5', h5py.version.hdf5_version, 'numpy', numpy.__version__)" >>"$OUT/machine.txt" 2>&1
+python3 -c "import h5py, numpy; print('h5py', h5py.__version__, 'HDF5',
+      h5py.version.hdf5_version, 'numpy', numpy.__version__)" >>"$OUT/machine.txt" 2>&1
 
-(cd "$BUILD" && ctest --output-on-failure -R "chunk_dest|omp_assemble|test_h5_read|policy_dispatch|test_plugin_hdf5") >"$OUT/ctest.log" 2>&1
+TESTS="chunk_dest|omp_assemble|test_h5_read|policy_dispatch|test_plugin_hdf5"
+(cd "$BUILD" && ctest --output-on-failure -R "$TESTS") >"$OUT/ctest.log" 2>&1
 ctest_rc=$?
 
 py() { env -u HDF5_PLUGIN_PATH PYTHONPATH="$BUILD/python" python3 "$@"; }
-(cd "$ROOT/python_tests" && py -m pytest -q -rs test_parz_read.py test_parz_read_gpu.py) >"$OUT/pytest.log" 2>&1
+(cd "$ROOT/python_tests" && py -m pytest -q -rs test_parz_read.py test_parz_read_gpu.py) \
+  >"$OUT/pytest.log" 2>&1
 pytest_rc=$?
 
 py "$ROOT/examples/bench_read.py" --data "$PARZ_SHARED_DATA" --threads "$THREADS" --reps 5 \
@@ -68,7 +71,8 @@ bench_rc=$?
        on && /^[a-z]/{name=$1} on && /ParZ omp/{print "  " name " " $NF}' "$OUT/bench_h5read.txt"
   echo
   echo "ctest: $([ $ctest_rc -eq 0 ] && echo passed || echo FAILED)"
-  echo "pytest: $([ $pytest_rc -eq 0 ] && echo passed || echo FAILED) ($(tail -1 "$OUT/pytest.log"))"
+  echo "pytest: $([ $pytest_rc -eq 0 ] && echo passed || echo FAILED)" \
+    "($(tail -1 "$OUT/pytest.log"))"
   echo "bench_read: $([ $bench_rc -eq 0 ] && echo "values equal" || echo "FAILED or VALUES DIFFER")"
 } >"$OUT/summary.txt"
 cat "$OUT/summary.txt"

@@ -88,7 +88,7 @@ else()
   must(o "the readers' program built with pkg-config" "${WORK}/readers_pc" "${WORK}/readers_pc.h5")
 endif()
 
-# Programs linked with the library's former name still build and run.
+# Programs linked with -lparz_h5_device (a link to libparz_h5.so with the CUDA decoder) build and run.
 if(DEVICE)
   must(o "cc -lparz_h5_device" "${CC}" -std=c99 -Wall -Werror -DPARZ_CLIENT_DEVICE
        "${SRC}/h5_readers_client.c" -o "${WORK}/readers_device" -I${root}/include ${hdf5_flags}

@@ -127,10 +127,11 @@ static void shapes(void) {
         parz_chunk_view v;
         size_t bytes = 0, i;
         unsigned char *c, *whole;
-        void* data = test_data(&a, (unsigned)(si * 10 + ti));
+        void* data;
         char what[160];
         if ((types[ti] == PARZ_INT32 || types[ti] == PARZ_INT64) && m == 2)
           continue; /* accuracy needs floats */
+        data = test_data(&a, (unsigned)(si * 10 + ti));
         if (types[ti] == PARZ_FLOAT || types[ti] == PARZ_DOUBLE)
           for (i = 5; i < test_count(&a); i += 97) { /* non-finite values everywhere */
             if (types[ti] == PARZ_FLOAT)

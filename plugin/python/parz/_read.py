@@ -45,8 +45,8 @@ def _functions():
     if hasattr(lib, "parz_h5_read_cuda"):
         lib.parz_h5_read_cuda.argtypes = [hid, hid, ptr, size, ptr, err]
         lib.parz_h5_read_cuda.restype = ctypes.c_int
-        lib.parz_h5_device_alloc.argtypes = [size, ctypes.POINTER(ptr), ctypes.POINTER(ctypes.c_int),
-                                             err]
+        lib.parz_h5_device_alloc.argtypes = [size, ctypes.POINTER(ptr),
+                                             ctypes.POINTER(ctypes.c_int), err]
         lib.parz_h5_device_alloc.restype = ptr
         lib.parz_h5_device_release.argtypes = [ptr]
         lib.parz_h5_device_release.restype = None
@@ -136,10 +136,12 @@ def _host_out(out, shape, dtype):
         return np.empty(shape, dtype)
     if (not isinstance(out, np.ndarray) or out.dtype != dtype or out.shape != shape
             or not out.flags.c_contiguous or not out.flags.writeable):
-        desc = ("a %s array of shape %s%s%s" % (out.dtype, out.shape,
-                                                 "" if out.flags.c_contiguous else ", not C-contiguous",
-                                                 "" if out.flags.writeable else ", read-only")
-                if isinstance(out, np.ndarray) else type(out).__name__)
+        if isinstance(out, np.ndarray):
+            desc = "a %s array of shape %s%s%s" % (
+                out.dtype, out.shape, "" if out.flags.c_contiguous else ", not C-contiguous",
+                "" if out.flags.writeable else ", read-only")
+        else:
+            desc = type(out).__name__
         raise ValueError("parz: out= must be a writeable C-contiguous numpy array of dtype %s and "
                          "shape %s; got %s" % (dtype, shape, desc))
     return out
