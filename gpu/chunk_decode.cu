@@ -15,8 +15,6 @@
  * may already be in the destination by the time the last slice has decoded). */
 #include <string.h>
 
-#include <atomic>
-
 #include "gpu_internal.h"
 
 /* Pieces of at least this many decoded bytes: smaller ones cost more in launches and events
@@ -52,7 +50,7 @@ extern "C" int parz_gpu_chunk_decode(parz_gpu_context* ctx, const void* src, siz
   unsigned char* d_out = (unsigned char*)ctx->d_out.ptr;
   nthreads = parz_host_pool_size(ctx->host_pool);
   parz_host_pool_each(ctx->host_pool, [&](int t) {
-    parz_copy_share(h_in, (const unsigned char*)src, src_bytes, t, nthreads);
+    parz_gpu_copy_share(h_in, (const unsigned char*)src, src_bytes, t, nthreads);
   });
   e = cudaMemcpyAsync(ctx->d_chunk.ptr, h_in, src_bytes, cudaMemcpyHostToDevice, ctx->stream);
   if (e != cudaSuccess)
@@ -94,24 +92,8 @@ extern "C" int parz_gpu_chunk_decode(parz_gpu_context* ctx, const void* src, siz
     }
   }
 
-  /* host threads: each moves its share of every piece as soon as the piece is down */
-  std::atomic<int> failed(0);
-  std::atomic<int> cuda_code(0);
-  parz_host_pool_each(ctx->host_pool, [&](int t) {
-    size_t begin = 0;
-    for (int p = 0; p < npieces; p++) {
-      cudaError_t pe = cudaEventSynchronize(ctx->piece_done[p]);
-      if (pe != cudaSuccess) {
-        failed = 1;
-        cuda_code = (int)pe;
-        return;
-      }
-      parz_copy_share((unsigned char*)dst + begin, h_out + begin, piece_end[p] - begin, t, nthreads);
-      begin = piece_end[p];
-    }
-  });
-  if (failed)
-    return parz_gpu_cuda_fail(err, (cudaError_t)(int)cuda_code, "downloading the decoded array");
+  if ((rc = parz_gpu_drain_pieces(ctx, dst, piece_end, npieces, err)) != PARZ_OK)
+    return rc;
   if ((rc = parz_gpu_fault_check(ctx, &v, 1, ctx->stream, NULL, err)) != PARZ_OK)
     return rc;
   return parz_chunk_patch_exceptions(&v, dst, err);

@@ -29,7 +29,7 @@ static int upload(parz_gpu_context* ctx, const unsigned char* src, size_t bytes,
   for (size_t k = 0; k < pieces; k++) {
     const size_t a = bytes * k / pieces, b = bytes * (k + 1) / pieces;
     parz_host_pool_each(ctx->host_pool, [&](int t) {
-      parz_copy_share(h_in + a, src + a, b - a, t, nthreads);
+      parz_gpu_copy_share(h_in + a, src + a, b - a, t, nthreads);
     });
     cudaError_t e = cudaMemcpyAsync((unsigned char*)ctx->d_out.ptr + a, h_in + a, b - a,
                                     cudaMemcpyHostToDevice, ctx->stream);
@@ -94,7 +94,7 @@ extern "C" int parz_gpu_chunk_encode(parz_gpu_context* ctx, const parz_array* a,
     return parz_gpu_cuda_fail(err, e, "downloading the chunk");
   const int nthreads = parz_host_pool_size(ctx->host_pool);
   parz_host_pool_each(ctx->host_pool, [&](int t) {
-    parz_copy_share((unsigned char*)dst, (const unsigned char*)ctx->h_out.ptr, size, t, nthreads);
+    parz_gpu_copy_share((unsigned char*)dst, (const unsigned char*)ctx->h_out.ptr, size, t, nthreads);
   });
   if (written)
     *written = size;

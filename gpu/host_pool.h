@@ -7,9 +7,6 @@
 #ifndef PARZ_GPU_HOST_POOL_H
 #define PARZ_GPU_HOST_POOL_H
 
-#include <stddef.h>
-#include <string.h>
-
 struct parz_host_pool;
 
 /* A pool of nthreads threads counting the caller, so nthreads - 1 are started; NULL when none
@@ -24,20 +21,11 @@ int parz_host_pool_size(const parz_host_pool* pool);
  * have returned. */
 void parz_host_pool_run(parz_host_pool* pool, void (*fn)(void* arg, int t), void* arg);
 
-/* Runs fn(t) for t in [0, size) on the pool's threads (a lambda; the caller is thread 0). */
+/* The same with any callable fn(t). */
 template <typename F>
-static void parz_host_pool_each(parz_host_pool* pool, F fn)
+static inline void parz_host_pool_each(parz_host_pool* pool, F fn)
 {
   parz_host_pool_run(pool, [](void* f, int t) { (*(F*)f)(t); }, &fn);
-}
-
-/* Thread t's share of n of a copy of `bytes` bytes. */
-static inline void parz_copy_share(unsigned char* dst, const unsigned char* src, size_t bytes,
-                                   int t, int n)
-{
-  size_t a = bytes * (size_t)t / (size_t)n, b = bytes * (size_t)(t + 1) / (size_t)n;
-  if (b > a)
-    memcpy(dst + a, src + a, b - a);
 }
 
 #endif

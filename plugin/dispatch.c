@@ -68,8 +68,26 @@ __attribute__((destructor)) static void gpu_release(void) {
   pthread_mutex_unlock(&gpu_lock);
 }
 
-/* One chunk's work on the GPU, given the context: parz_gpu_chunk_decode or _encode. */
-typedef struct {
+int parz_dispatch_with_gpu(int (*fn)(parz_gpu_context* ctx, void* arg), void* arg,
+                           parz_error* err) {
+  int rc;
+  if (!gpu_is_usable())
+    return parz_fail(err, PARZ_ERR_DEVICE, "no usable CUDA GPU");
+  pthread_mutex_lock(&gpu_lock);
+  rc = gpu_ctx ? PARZ_OK : parz_gpu_context_create(&gpu_ctx, 0, err);
+  if (rc == PARZ_OK)
+    rc = fn(gpu_ctx, arg);
+  if (rc == PARZ_ERR_DEVICE && gpu_ctx) {
+    parz_gpu_context_free(gpu_ctx);
+    gpu_ctx = NULL;
+  }
+  pthread_mutex_unlock(&gpu_lock);
+  return rc;
+}
+
+/* One chunk's work on the GPU: parz_gpu_chunk_decode, or parz_gpu_chunk_encode where `array`
+ * is set. */
+struct chunk_job {
   const void* src;  /* decode: the chunk; encode: the array */
   size_t src_bytes;
   void* dst;
@@ -77,27 +95,26 @@ typedef struct {
   const parz_array* array;          /* encode only */
   const parz_chunk_config* config;  /* encode only */
   size_t* written;                  /* encode only */
-} gpu_job;
+  parz_error* err;
+};
+
+static int chunk_on_gpu(parz_gpu_context* ctx, void* arg) {
+  struct chunk_job* j = (struct chunk_job*)arg;
+  if (j->array)
+    return parz_gpu_chunk_encode(ctx, j->array, j->src, j->config, j->dst, j->dst_bytes,
+                                 j->written, j->err);
+  return parz_gpu_chunk_decode(ctx, j->src, j->src_bytes, j->dst, j->dst_bytes, j->err);
+}
 
 /* PARZ_OK when the job ran on the GPU; anything else: run it on the CPU. Device failures warn
  * (once per message); other errors (a corrupt chunk, a bad parameter) are left to the CPU, whose
  * message is authoritative. */
-static int gpu_run(const gpu_job* j) {
+static int gpu_run(struct chunk_job* j) {
   parz_error e = {0, ""};
   char msg[sizeof e.message + 64];
   int rc;
-  pthread_mutex_lock(&gpu_lock);
-  rc = gpu_ctx ? PARZ_OK : parz_gpu_context_create(&gpu_ctx, 0, &e);
-  if (rc == PARZ_OK && j->array)
-    rc = parz_gpu_chunk_encode(gpu_ctx, j->array, j->src, j->config, j->dst, j->dst_bytes,
-                               j->written, &e);
-  else if (rc == PARZ_OK)
-    rc = parz_gpu_chunk_decode(gpu_ctx, j->src, j->src_bytes, j->dst, j->dst_bytes, &e);
-  if (rc == PARZ_ERR_DEVICE && gpu_ctx) {
-    parz_gpu_context_free(gpu_ctx);
-    gpu_ctx = NULL;
-  }
-  pthread_mutex_unlock(&gpu_lock);
+  j->err = &e;
+  rc = parz_dispatch_with_gpu(chunk_on_gpu, j, &e);
   if (rc == PARZ_ERR_DEVICE) {
     snprintf(msg, sizeof msg, "GPU %s failed (%s); %s on the CPU",
              j->array ? "encoder" : "decoder", e.message, j->array ? "encoding" : "decoding");
@@ -105,12 +122,14 @@ static int gpu_run(const gpu_job* j) {
   }
   return rc;
 }
+#endif
 
-/* Whether the policy sends a chunk of `bytes` decoded bytes to the GPU; warns once when
- * PARZ_EXEC=cuda finds no usable GPU. */
+/* Whether the policy sends work on `bytes` decoded bytes to the GPU; PARZ_EXEC=cuda without a
+ * usable GPU warns once, naming the work (`what`: "decoding", "encoding"). */
 static int gpu_wanted(const parz_exec_policy* pol, size_t bytes, const char* what) {
-  int use;
   char msg[128];
+#ifdef PARZ_HAVE_CUDA
+  int use;
   if (pol->exec != PARZ_EXEC_CUDA && pol->exec != PARZ_EXEC_AUTO)
     return 0;
   use = gpu_is_usable();
@@ -124,11 +143,7 @@ static int gpu_wanted(const parz_exec_policy* pol, size_t bytes, const char* wha
     parz_warn_once(msg);
   }
   return use && (pol->exec == PARZ_EXEC_CUDA || bytes >= PARZ_DISPATCH_GPU_MIN_BYTES);
-}
 #else
-/* Without CUDA: PARZ_EXEC=cuda warns once and runs on the CPU. */
-static int gpu_wanted(const parz_exec_policy* pol, size_t bytes, const char* what) {
-  char msg[96];
   (void)bytes;
   if (pol->exec == PARZ_EXEC_CUDA) {
     snprintf(msg, sizeof msg, "PARZ_EXEC=cuda but this build has no CUDA support: %s with OpenMP",
@@ -136,25 +151,41 @@ static int gpu_wanted(const parz_exec_policy* pol, size_t bytes, const char* wha
     parz_warn_once(msg);
   }
   return 0;
-}
 #endif
+}
+
+int parz_dispatch_gpu_wanted(const parz_exec_policy* pol, size_t bytes) {
+  return gpu_wanted(pol, bytes, "decoding");
+}
+
+int parz_dispatch_decode_view(const parz_chunk_view* v, const void* src, size_t src_bytes,
+                              void* dst, size_t dst_bytes, parz_error* err) {
+  parz_exec_policy pol;
+  parz_chunk_dest d;
+  if (!v || !dst || dst_bytes < v->raw_bytes)
+    return parz_fail(err, PARZ_ERR_BUFFER, "chunk decodes to %zu bytes, buffer has %zu",
+                     v ? v->raw_bytes : 0, dst ? dst_bytes : 0);
+  parz_exec_policy_from_env(&pol);
+  if (pol.exec != PARZ_EXEC_SERIAL && gpu_wanted(&pol, v->raw_bytes, "decoding")) {
+#ifdef PARZ_HAVE_CUDA
+    struct chunk_job j = {src, src_bytes, dst, dst_bytes, NULL, NULL, NULL, NULL};
+    if (gpu_run(&j) == PARZ_OK)
+      return PARZ_OK;
+#else
+    (void)src;
+    (void)src_bytes;
+#endif
+  }
+  parz_chunk_dest_whole(v, dst, &d);
+  return parz_omp_decode_chunks(1, v, &d, pol.exec == PARZ_EXEC_SERIAL ? 1 : pol.threads, NULL,
+                                err);
+}
 
 int parz_dispatch_decode(const void* src, size_t src_bytes, void* dst, size_t dst_bytes,
                          parz_error* err) {
-  parz_exec_policy pol;
-  parz_exec_policy_from_env(&pol);
-  if (pol.exec == PARZ_EXEC_SERIAL)
-    return parz_chunk_decode(src, src_bytes, dst, dst_bytes, err);
-  /* dst holds the decoded chunk (the filter allocates exactly its size), so dst_bytes tells the
-   * size without parsing the chunk a second time; the decoder validates it anyway */
-  if (gpu_wanted(&pol, dst_bytes, "decoding")) {
-#ifdef PARZ_HAVE_CUDA
-    gpu_job j = {src, src_bytes, dst, dst_bytes, NULL, NULL, NULL};
-    if (gpu_run(&j) == PARZ_OK)
-      return PARZ_OK;
-#endif
-  }
-  return parz_omp_chunk_decode(src, src_bytes, dst, dst_bytes, pol.threads, err);
+  parz_chunk_view v;
+  int rc = parz_chunk_parse(src, src_bytes, &v, err);
+  return rc != PARZ_OK ? rc : parz_dispatch_decode_view(&v, src, src_bytes, dst, dst_bytes, err);
 }
 
 int parz_dispatch_encode(const parz_array* a, const void* data, const parz_chunk_config* cfg,
@@ -167,7 +198,7 @@ int parz_dispatch_encode(const parz_array* a, const void* data, const parz_chunk
   raw = parz_array_check(a, NULL) == PARZ_OK ? parz_array_count(a) * parz_type_size(a->type) : 0;
   if (gpu_wanted(&pol, raw, "encoding")) {
 #ifdef PARZ_HAVE_CUDA
-    gpu_job j = {data, raw, dst, dst_bytes, a, cfg, written};
+    struct chunk_job j = {data, raw, dst, dst_bytes, a, cfg, written, NULL};
     if (gpu_run(&j) == PARZ_OK)
       return PARZ_OK;
 #endif

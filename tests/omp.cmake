@@ -16,7 +16,7 @@ add_library(parz_omp_testutil STATIC ${CMAKE_CURRENT_SOURCE_DIR}/test_omp_common
 target_include_directories(parz_omp_testutil PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
 target_link_libraries(parz_omp_testutil PUBLIC parz_codec)
 
-foreach(t equal nested errors limits)
+foreach(t equal nested errors limits assemble)
   add_executable(test_omp_${t} ${CMAKE_CURRENT_SOURCE_DIR}/test_omp_${t}.c)
   target_link_libraries(test_omp_${t} parz_omp parz_omp_testutil parz_chunk_testutil)
 endforeach()
@@ -24,10 +24,11 @@ endforeach()
 add_test(NAME omp_equal COMMAND test_omp_equal "${PARZ_SHARED_DATA}")
 add_test(NAME omp_nested COMMAND test_omp_nested)
 add_test(NAME omp_errors COMMAND test_omp_errors)
+add_test(NAME omp_assemble COMMAND test_omp_assemble)
 # 4096 threads asked under an address-space limit: results right, process alive
 add_test(NAME omp_limits COMMAND test_omp_limits)
 set_tests_properties(omp_limits PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120)
-set_tests_properties(omp_equal omp_nested omp_errors PROPERTIES ENVIRONMENT "OMP_WAIT_POLICY=passive")
+set_tests_properties(omp_equal omp_nested omp_errors omp_assemble PROPERTIES ENVIRONMENT "OMP_WAIT_POLICY=passive")
 
 if(TARGET parz_dispatch)
   add_executable(test_policy_dispatch ${CMAKE_CURRENT_SOURCE_DIR}/test_policy_dispatch.c)
