@@ -26,6 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <vector>
+
 #include <cub/device/device_scan.cuh>
 
 #include "encode_kernels.cuh"
@@ -89,26 +91,20 @@ static int scratch_reserve(parz_gpu_context* ctx, size_t bytes, cudaStream_t st,
   return PARZ_OK;
 }
 
-extern "C" int parz_gpu_encode_device_batch(parz_gpu_context* ctx, size_t n,
-                                            const parz_array* arrays, const void* const* d_data,
-                                            const parz_chunk_config* cfg, void* const* d_chunks,
-                                            const size_t* chunk_bytes, size_t* written,
-                                            void* stream, size_t* failed, parz_error* err)
+int parz_gpu_encode_placed(parz_gpu_context* ctx, size_t n, const parz_array* arrays,
+                           const void* const* d_data, const parz_chunk_config* cfg,
+                           parz_gpu_enc_place place, void* place_arg, size_t* written,
+                           cudaStream_t st, size_t* failed, parz_error* err)
 {
-  const cudaStream_t st = (cudaStream_t)stream;
   const size_t hb = PARZ_HEADER_BYTES;
   size_t i, scan = 0, scratch = 0, offsets = 0, tiles = 0;
   uint64_t ranges = 0;
   cudaError_t e;
   int rc;
-  if (!ctx || (n && (!arrays || !d_data || !cfg || !d_chunks || !chunk_bytes || !written)))
+  if (!ctx || (n && (!arrays || !d_data || !cfg || !written)))
     return parz_fail(err, PARZ_ERR_ARG, "parz_gpu_encode_device: NULL argument");
   if (n == 0)
     return PARZ_OK;
-  for (i = 0; i < n; i++)
-    if (!d_chunks[i] || (uintptr_t)d_chunks[i] % 8)
-      return parz_fail(err, PARZ_ERR_ARG,
-                       "parz_gpu_encode_device: chunk %zu is NULL or not 8-byte aligned", i);
   if ((e = cudaSetDevice(ctx->device)) != cudaSuccess)
     return parz_gpu_cuda_fail(err, e, "selecting the device");
   /* the pinned arguments and headers of the last call may still be on their way up */
@@ -177,21 +173,21 @@ extern "C" int parz_gpu_encode_device_batch(parz_gpu_context* ctx, size_t n,
   if (e != cudaSuccess)
     return parz_gpu_cuda_fail(err, e, "encoding the blocks");
 
-  /* each chunk's layout and header, as the serial encoder settles them */
+  /* each chunk's layout and header, as the serial encoder settles them, then its place */
   const unsigned long long* sizes = (const unsigned long long*)ctx->h_enc_sizes.ptr;
   for (i = 0; i < n; i++) {
-    size_t size = 0;
     rc = parz_gpu_enc_settle(&h[i], &arrays[i], cfg, sizes[2 * i], sizes[2 * i + 1],
-                             heads + i * hb, &size, err);
-    if (rc == PARZ_OK && size > chunk_bytes[i])
-      rc = parz_fail(err, PARZ_ERR_BUFFER, "%schunk needs %zu bytes, buffer has %zu",
-                     n > 1 ? "a " : "", size, chunk_bytes[i]);
+                             heads + i * hb, &written[i], err);
     if (rc != PARZ_OK) {
       if (failed)
         *failed = i;
       return rc;
     }
-    written[i] = size;
+  }
+  std::vector<void*> d_chunks(n);
+  if ((rc = place(place_arg, n, written, d_chunks.data(), failed, err)) != PARZ_OK)
+    return rc;
+  for (i = 0; i < n; i++) {
     h[i].chunk = (unsigned char*)d_chunks[i];
     h[i].header = (const unsigned char*)ctx->enc_args.ptr + args + i * hb;
   }
@@ -216,6 +212,45 @@ extern "C" int parz_gpu_encode_device_batch(parz_gpu_context* ctx, size_t n,
     return parz_gpu_cuda_fail(err, e, "writing the chunks");
   ctx->enc_dirty = 0;
   return PARZ_OK;
+}
+
+/* The caller's buffers, each checked against its chunk's size. */
+struct given_places {
+  void* const* d_chunks;
+  const size_t* chunk_bytes;
+};
+
+static int place_given(void* arg, size_t n, const size_t* sizes, void** d_chunks, size_t* failed,
+                       parz_error* err)
+{
+  const given_places* g = (const given_places*)arg;
+  for (size_t i = 0; i < n; i++) {
+    if (sizes[i] > g->chunk_bytes[i]) {
+      if (failed)
+        *failed = i;
+      return parz_fail(err, PARZ_ERR_BUFFER, "%schunk needs %zu bytes, buffer has %zu",
+                       n > 1 ? "a " : "", sizes[i], g->chunk_bytes[i]);
+    }
+    d_chunks[i] = g->d_chunks[i];
+  }
+  return PARZ_OK;
+}
+
+extern "C" int parz_gpu_encode_device_batch(parz_gpu_context* ctx, size_t n,
+                                            const parz_array* arrays, const void* const* d_data,
+                                            const parz_chunk_config* cfg, void* const* d_chunks,
+                                            const size_t* chunk_bytes, size_t* written,
+                                            void* stream, size_t* failed, parz_error* err)
+{
+  if (n && (!d_chunks || !chunk_bytes))
+    return parz_fail(err, PARZ_ERR_ARG, "parz_gpu_encode_device: NULL argument");
+  for (size_t i = 0; i < n; i++)
+    if (!d_chunks[i] || (uintptr_t)d_chunks[i] % 8)
+      return parz_fail(err, PARZ_ERR_ARG,
+                       "parz_gpu_encode_device: chunk %zu is NULL or not 8-byte aligned", i);
+  given_places g = {d_chunks, chunk_bytes};
+  return parz_gpu_encode_placed(ctx, n, arrays, d_data, cfg, place_given, &g, written,
+                                (cudaStream_t)stream, failed, err);
 }
 
 extern "C" int parz_gpu_encode_device(parz_gpu_context* ctx, const parz_array* a,

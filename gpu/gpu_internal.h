@@ -16,8 +16,11 @@
 #include "parz_gpu.h"
 
 /* The filter path splits the decode into at most this many slices, each followed by the download
- * of the rows it completed, so that copies overlap decoding. */
+ * of the rows it completed, so that copies overlap decoding; uploads and downloads through pinned
+ * memory (transfer.cu) go in as many pieces at most, of at least PARZ_GPU_PIECE_MIN_BYTES:
+ * smaller ones cost more in copies, events and waits than their overlap saves. */
 #define PARZ_GPU_PIECES_MAX 16
+#define PARZ_GPU_PIECE_MIN_BYTES ((size_t)4 << 20)
 
 /* Device-side error record; `segment` is the lowest failing segment (atomicMin). */
 struct parz_gpu_fault {
@@ -215,6 +218,27 @@ cudaError_t parz_gpu_launch_offsets(const struct parz_gpu_table_args* h,
 int parz_gpu_fault_clear(parz_gpu_context* ctx, size_t n, cudaStream_t stream, parz_error* err);
 int parz_gpu_fault_check(parz_gpu_context* ctx, const parz_chunk_view* views, size_t n,
                          cudaStream_t stream, size_t* failed, parz_error* err);
+
+/* Where the encoder (encode.cu) puts chunks: once every chunk's size is known (sizes[i], from
+ * the blocks' lengths), place(arg, n, sizes, d_chunks, failed, err) gives chunk i its place
+ * d_chunks[i] in device memory (8-byte aligned, sizes[i] bytes), or fails the call with its
+ * status (*failed: the chunk) before any chunk is written. */
+typedef int (*parz_gpu_enc_place)(void* arg, size_t n, const size_t* sizes, void** d_chunks,
+                                  size_t* failed, parz_error* err);
+
+/* parz_gpu_encode_device_batch with the chunks placed by `place` (their sizes into written[]):
+ * the filter path and parz_gpu_encode_box size their device buffers exactly. Returns once the
+ * sizes are known and the rest is queued on st. */
+int parz_gpu_encode_placed(parz_gpu_context* ctx, size_t n, const parz_array* arrays,
+                           const void* const* d_data, const parz_chunk_config* cfg,
+                           parz_gpu_enc_place place, void* place_arg, size_t* written,
+                           cudaStream_t st, size_t* failed, parz_error* err);
+
+/* Queues the upload of `bytes` of pageable host memory (src) into device memory (d_dst) on st,
+ * through the context's pinned h_in in pieces: the host threads copy piece k into it while piece
+ * k - 1 is on its way. Returns once src has been read; h_in stays in use until st gets there. */
+int parz_gpu_enqueue_upload(parz_gpu_context* ctx, const void* src, void* d_dst, size_t bytes,
+                            cudaStream_t st, parz_error* err);
 
 /* Copies thread t's share (of n) of bytes bytes from src to dst. */
 void parz_gpu_copy_share(unsigned char* dst, const unsigned char* src, size_t bytes, int t, int n);

@@ -72,8 +72,9 @@ int parz_gpu_assemble(parz_gpu_context* ctx, const parz_chunk_grid* grid, const 
                       const parz_chunk_ref* chunks, const void* fill, void* d_dst, void* stream,
                       size_t* failed, parz_error* err);
 
-/* Device memory owned by the context (valid until its next call), for an array on its way to
- * host memory: parz_gpu_assemble builds a box there, parz_gpu_download brings it down. */
+/* Device memory owned by the context (valid until its next call), for an array on its way
+ * between host memory and the GPU: parz_gpu_assemble builds a box there and parz_gpu_download
+ * brings it down; parz_gpu_upload brings one up for parz_gpu_encode_box. */
 void* parz_gpu_result(parz_gpu_context* ctx, size_t bytes, parz_error* err);
 
 /* Copies bytes from device memory (d_src, once the work queued on `stream` is done) into pageable
@@ -81,6 +82,35 @@ void* parz_gpu_result(parz_gpu_context* ctx, size_t bytes, parz_error* err);
  * pinned buffer, each moved on by its host threads while the next is in flight. Waits. */
 int parz_gpu_download(parz_gpu_context* ctx, const void* d_src, void* dst, size_t bytes,
                       void* stream, parz_error* err);
+
+/* The reverse: copies bytes from pageable host memory (src) into device memory (d_dst) on
+ * `stream` at the speed PCIe has from pinned memory, through the context's pinned buffer in
+ * pieces, each filled by its host threads while the one before is on its way. Waits. */
+int parz_gpu_upload(parz_gpu_context* ctx, const void* src, void* d_dst, size_t bytes,
+                    void* stream, parz_error* err);
+
+/* PARZ_OK when the GPU of the context can read ptr: device memory of that GPU, managed memory,
+ * or pinned host memory; else PARZ_ERR_ARG and what it is (pageable host memory, another GPU's
+ * memory): kernels handed such a pointer would fault. */
+int parz_gpu_check_memory(parz_gpu_context* ctx, const void* ptr, parz_error* err);
+
+/* Receives the chunks parz_gpu_encode_box encodes, some at a time: chunk i's bytes at
+ * packed + refs[i].at (pinned host memory, valid until the sink returns), refs[i].bytes long,
+ * its first value at refs[i].origin. A status other than PARZ_OK stops the encode, which
+ * returns it. */
+typedef int (*parz_gpu_chunk_sink)(void* arg, size_t n, const parz_chunk_ref* refs,
+                                   const void* packed, parz_error* err);
+
+/* The reverse of parz_gpu_assemble: encodes the chunks that make up a box of a chunked array
+ * (codec/parz_chunked.h; NULL: the whole array) from its values in GPU memory (d_box: the box
+ * densely in C order, ready on `stream`) under one configuration, and hands them to `sink` in
+ * the grid's C order, in rounds of bounded size. The box must consist of whole chunks (start at
+ * chunk boundaries, end at one or at the array's extent). A chunk at the array's edge is encoded
+ * at full chunk size, its places past the extent holding *fill (one value; NULL: zero bytes), as
+ * HDF5 pads edge chunks. The chunks are those parz_chunk_encode writes for the same values. */
+int parz_gpu_encode_box(parz_gpu_context* ctx, const parz_chunk_grid* grid, const parz_box* box,
+                        const void* d_box, const void* fill, const parz_chunk_config* cfg,
+                        void* stream, parz_gpu_chunk_sink sink, void* sink_arg, parz_error* err);
 
 /* Device memory for programs without a CUDA runtime of their own (Python's parz.read): bytes on
  * device `device`, or NULL and a message. Freed with parz_gpu_free. */

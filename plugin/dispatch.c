@@ -124,9 +124,7 @@ static int gpu_run(struct chunk_job* j) {
 }
 #endif
 
-/* Whether the policy sends work on `bytes` decoded bytes to the GPU; PARZ_EXEC=cuda without a
- * usable GPU warns once, naming the work (`what`: "decoding", "encoding"). */
-static int gpu_wanted(const parz_exec_policy* pol, size_t bytes, const char* what) {
+int parz_dispatch_gpu_wanted(const parz_exec_policy* pol, size_t bytes, const char* what) {
   char msg[128];
 #ifdef PARZ_HAVE_CUDA
   int use;
@@ -154,10 +152,6 @@ static int gpu_wanted(const parz_exec_policy* pol, size_t bytes, const char* wha
 #endif
 }
 
-int parz_dispatch_gpu_wanted(const parz_exec_policy* pol, size_t bytes) {
-  return gpu_wanted(pol, bytes, "decoding");
-}
-
 int parz_dispatch_decode_view(const parz_chunk_view* v, const void* src, size_t src_bytes,
                               void* dst, size_t dst_bytes, parz_error* err) {
   parz_exec_policy pol;
@@ -166,7 +160,7 @@ int parz_dispatch_decode_view(const parz_chunk_view* v, const void* src, size_t 
     return parz_fail(err, PARZ_ERR_BUFFER, "chunk decodes to %zu bytes, buffer has %zu",
                      v ? v->raw_bytes : 0, dst ? dst_bytes : 0);
   parz_exec_policy_from_env(&pol);
-  if (pol.exec != PARZ_EXEC_SERIAL && gpu_wanted(&pol, v->raw_bytes, "decoding")) {
+  if (pol.exec != PARZ_EXEC_SERIAL && parz_dispatch_gpu_wanted(&pol, v->raw_bytes, "decoding")) {
 #ifdef PARZ_HAVE_CUDA
     struct chunk_job j = {src, src_bytes, dst, dst_bytes, NULL, NULL, NULL, NULL};
     if (gpu_run(&j) == PARZ_OK)
@@ -196,7 +190,7 @@ int parz_dispatch_encode(const parz_array* a, const void* data, const parz_chunk
   if (pol.exec == PARZ_EXEC_SERIAL)
     return parz_chunk_encode(a, data, cfg, dst, dst_bytes, written, err);
   raw = parz_array_check(a, NULL) == PARZ_OK ? parz_array_count(a) * parz_type_size(a->type) : 0;
-  if (gpu_wanted(&pol, raw, "encoding")) {
+  if (parz_dispatch_gpu_wanted(&pol, raw, "encoding")) {
 #ifdef PARZ_HAVE_CUDA
     struct chunk_job j = {data, raw, dst, dst_bytes, a, cfg, written, NULL};
     if (gpu_run(&j) == PARZ_OK)

@@ -1,6 +1,6 @@
-/* One chunk through the decoder the execution policy picks (plugin/exec_policy.h): serial,
- * OpenMP or CUDA, with fallbacks so that a read that can succeed never fails because of the
- * policy. Every path gives the same bytes and the same array. */
+/* One chunk through the decoder or encoder the execution policy picks (plugin/exec_policy.h):
+ * serial, OpenMP or CUDA, with fallbacks so that a read or write that can succeed never fails
+ * because of the policy. Every path gives the same bytes and the same array. */
 #ifndef PARZ_DISPATCH_H
 #define PARZ_DISPATCH_H
 
@@ -28,9 +28,10 @@ int parz_dispatch_decode(const void* src, size_t src_bytes, void* dst, size_t ds
 int parz_dispatch_decode_view(const parz_chunk_view* v, const void* src, size_t src_bytes,
                               void* dst, size_t dst_bytes, parz_error* err);
 
-/* Whether the policy sends work decoding to `bytes` bytes to the GPU: cuda, or auto for at least
- * PARZ_DISPATCH_GPU_MIN_BYTES, with a usable GPU (cuda without one warns once). */
-int parz_dispatch_gpu_wanted(const parz_exec_policy* pol, size_t bytes);
+/* Whether the policy sends work on `bytes` decoded bytes to the GPU: cuda, or auto for at least
+ * PARZ_DISPATCH_GPU_MIN_BYTES, with a usable GPU (cuda without one warns once, naming the work:
+ * `what` is "decoding" or "encoding"). */
+int parz_dispatch_gpu_wanted(const parz_exec_policy* pol, size_t bytes, const char* what);
 
 #ifdef PARZ_HAVE_CUDA
 /* Runs fn(ctx, arg) with the process's GPU context (created on first use, on device 0) under its

@@ -1,10 +1,12 @@
-/* Arrays in GPU memory brought down to pageable host memory, and plain device allocations.
+/* Arrays moved between pageable host memory and GPU memory, plain device allocations, and the
+ * check that a pointer is GPU memory.
  *
- * PCIe moves data into pinned memory several times faster than into pageable memory, and one
- * host thread copies memory slower than PCIe delivers it. So an array comes down in pieces into
- * the context's pinned buffer on its copy stream, while its host threads move each finished piece
- * on into the destination: the copies overlap the transfer, and the destination's pages are first
- * touched (faulted in) by several threads at once. */
+ * PCIe moves data into and out of pinned memory several times faster than pageable memory, and
+ * one host thread copies memory slower than PCIe delivers it. So an array comes down in pieces
+ * into the context's pinned buffer on its copy stream, while its host threads move each finished
+ * piece on into the destination: the copies overlap the transfer, and the destination's pages are
+ * first touched (faulted in) by several threads at once. An array goes up the same way round:
+ * the host threads fill piece k of the pinned buffer while piece k - 1 is on its way. */
 #include <string.h>
 
 #include <atomic>
@@ -12,8 +14,6 @@
 #include "block_common.h"
 #include "gpu_internal.h"
 
-/* Pieces of at least this many bytes: smaller ones cost more in events than their overlap saves. */
-#define PIECE_MIN_BYTES ((size_t)4 << 20)
 
 void parz_gpu_copy_share(unsigned char* dst, const unsigned char* src, size_t bytes, int t, int n)
 {
@@ -81,7 +81,7 @@ extern "C" int parz_gpu_download(parz_gpu_context* ctx, const void* d_src, void*
   e = cudaEventRecord(ctx->piece_done[0], (cudaStream_t)stream);
   if (e == cudaSuccess)
     e = cudaStreamWaitEvent(ctx->copy_stream, ctx->piece_done[0], 0);
-  npieces = (int)PARZ_MIN(PARZ_MAX(bytes / PIECE_MIN_BYTES, (size_t)1),
+  npieces = (int)PARZ_MIN(PARZ_MAX(bytes / PARZ_GPU_PIECE_MIN_BYTES, (size_t)1),
                           (size_t)PARZ_GPU_PIECES_MAX);
   piece = (bytes + (size_t)npieces - 1) / (size_t)npieces;
   for (i = 0; e == cudaSuccess && i < npieces; i++) {
@@ -95,6 +95,68 @@ extern "C" int parz_gpu_download(parz_gpu_context* ctx, const void* d_src, void*
   if (e != cudaSuccess)
     return parz_gpu_cuda_fail(err, e, "queueing a download");
   return parz_gpu_drain_pieces(ctx, dst, piece_end, npieces, err);
+}
+
+int parz_gpu_enqueue_upload(parz_gpu_context* ctx, const void* src, void* d_dst, size_t bytes,
+                            cudaStream_t st, parz_error* err)
+{
+  const unsigned char* from = (const unsigned char*)src;
+  unsigned char* h_in;
+  const int nthreads = parz_host_pool_size(ctx->host_pool);
+  size_t pieces = bytes / PARZ_GPU_PIECE_MIN_BYTES;
+  int rc;
+  if (bytes == 0)
+    return PARZ_OK;
+  if ((rc = parz_gpu_reserve(&ctx->h_in, bytes, 1, err)) != PARZ_OK)
+    return rc;
+  h_in = (unsigned char*)ctx->h_in.ptr;
+  pieces = pieces < 1 ? 1 : pieces > PARZ_GPU_PIECES_MAX ? PARZ_GPU_PIECES_MAX : pieces;
+  for (size_t k = 0; k < pieces; k++) {
+    const size_t a = bytes * k / pieces, b = bytes * (k + 1) / pieces;
+    parz_host_pool_each(ctx->host_pool, [&](int t) {
+      parz_gpu_copy_share(h_in + a, from + a, b - a, t, nthreads);
+    });
+    cudaError_t e = cudaMemcpyAsync((unsigned char*)d_dst + a, h_in + a, b - a,
+                                    cudaMemcpyHostToDevice, st);
+    if (e != cudaSuccess)
+      return parz_gpu_cuda_fail(err, e, "uploading the array");
+  }
+  return PARZ_OK;
+}
+
+extern "C" int parz_gpu_upload(parz_gpu_context* ctx, const void* src, void* d_dst, size_t bytes,
+                               void* stream, parz_error* err)
+{
+  cudaError_t e;
+  int rc;
+  if (!ctx || (bytes && (!src || !d_dst)))
+    return parz_fail(err, PARZ_ERR_ARG, "parz_gpu_upload: NULL argument");
+  if ((e = cudaSetDevice(ctx->device)) != cudaSuccess)
+    return parz_gpu_cuda_fail(err, e, "selecting the device");
+  if ((rc = parz_gpu_enqueue_upload(ctx, src, d_dst, bytes, (cudaStream_t)stream, err)) !=
+      PARZ_OK)
+    return rc;
+  e = cudaStreamSynchronize((cudaStream_t)stream);
+  return e == cudaSuccess ? PARZ_OK : parz_gpu_cuda_fail(err, e, "uploading the array");
+}
+
+extern "C" int parz_gpu_check_memory(parz_gpu_context* ctx, const void* ptr, parz_error* err)
+{
+  cudaPointerAttributes at;
+  cudaError_t e;
+  if (!ctx || !ptr)
+    return parz_fail(err, PARZ_ERR_ARG, "NULL pointer or context");
+  if ((e = cudaSetDevice(ctx->device)) != cudaSuccess)
+    return parz_gpu_cuda_fail(err, e, "selecting the device");
+  memset(&at, 0, sizeof at);
+  e = cudaPointerGetAttributes(&at, ptr);
+  cudaGetLastError(); /* a failed query is not the context's error */
+  if (e != cudaSuccess || at.type == cudaMemoryTypeUnregistered)
+    return parz_fail(err, PARZ_ERR_ARG, "the array is pageable host memory, not GPU memory");
+  if (at.type == cudaMemoryTypeDevice && at.device != ctx->device)
+    return parz_fail(err, PARZ_ERR_ARG, "the array lives on GPU %d, the context on GPU %d",
+                     at.device, ctx->device);
+  return PARZ_OK;
 }
 
 extern "C" void* parz_gpu_malloc(int device, size_t bytes, parz_error* err)
