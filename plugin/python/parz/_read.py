@@ -15,7 +15,8 @@ _ERR_UNSUPPORTED = 12
 _VALUE_ERRORS = {_ERR_ARG, _ERR_TYPE, _ERR_DIMS, _ERR_PARAM, _ERR_BUFFER, _ERR_UNSUPPORTED}
 # Function names the C readers start their messages with; Python says "parz: " instead.
 _C_PREFIXES = ("parz_h5_read_device: ", "parz_h5_read: ", "parz_omp_assemble: ",
-               "parz_gpu_assemble: ")
+               "parz_gpu_assemble: ", "parz_h5_write_device: ", "parz_h5_write: ",
+               "parz_gpu_encode_box: ")
 
 _H5S_ALL = 0
 _KDL_CUDA = 2           # DLPack's device type for CUDA memory
@@ -31,7 +32,7 @@ _bound = {}
 
 
 def _functions():
-    """The plugin module with the readers' argument types set (once per module)."""
+    """The plugin module with the readers' and writers' argument types set (once per module)."""
     lib = _lib.library()
     if id(lib) in _bound:
         return lib
@@ -42,6 +43,12 @@ def _functions():
     except AttributeError:
         raise OSError("parz: %s has no parz_h5_read; it is older than this Python package"
                       % _lib.module_path(lib))
+    if hasattr(lib, "parz_h5_write"):
+        lib.parz_h5_write.argtypes = [hid, hid, ptr, size, ctypes.c_int, err]
+        lib.parz_h5_write.restype = ctypes.c_int
+    if hasattr(lib, "parz_h5_write_cuda"):
+        lib.parz_h5_write_cuda.argtypes = [hid, hid, ptr, size, ptr, err]
+        lib.parz_h5_write_cuda.restype = ctypes.c_int
     if hasattr(lib, "parz_h5_read_cuda"):
         lib.parz_h5_read_cuda.argtypes = [hid, hid, ptr, size, ptr, err]
         lib.parz_h5_read_cuda.restype = ctypes.c_int
