@@ -11,8 +11,16 @@
  *
  * Built with the CUDA encoder, it also times the filter's two encoders alone on the first chunk
  * (host array in, host chunk out, as the filter calls them, best of 5 after one untimed call):
- * parz_omp_chunk_encode at --threads threads and parz_gpu_chunk_encode. What H5Dwrite adds to
- * them (copying each chunk out of the array, allocating and writing it) is the same for both.
+ * parz_omp_chunk_encode at --threads threads and parz_gpu_chunk_encode, the GPU one split into
+ * its upload (parz_gpu_upload), encode (parz_gpu_encode_device on the uploaded chunk, to its
+ * end) and download of the chunk; and, per chunk, what H5Dwrite adds to each encoder (its time
+ * per chunk less the encoder's: copying each chunk out of the array, allocating, writing it).
+ *
+ * Built with the dataset writers as well (libparz_h5), it times a checkpoint written from GPU
+ * memory, the array resident there: parz_h5_write_device, against a device-to-host copy
+ * (cudaMemcpy into a pageable buffer touched before) followed by H5Dwrite through the filter
+ * with PARZ_EXEC=omp at --threads threads, and followed by an uncompressed H5Dwrite; each from
+ * H5Fcreate to H5Fclose, best of --reps; the files of the first two must hold the same chunks.
  *
  * Plugins: HDF5_PLUGIN_PATH as usual; --plugin-dir DIR (repeatable) prepends a directory.
  * Usage: bench_h5write [--data DIR] [--only NAME] [--file scratch] [--accuracy REL]
@@ -30,7 +38,12 @@
 #include "parz_omp.h"
 #include "test_omp_common.h"
 #ifdef PARZ_BENCH_GPU
+#include <cuda_runtime_api.h>
+
 #include "parz_gpu.h"
+#endif
+#ifdef PARZ_BENCH_H5_DEVICE
+#include "parz_h5_device.h"
 #endif
 
 #define MAX_SIZES 8
@@ -117,10 +130,15 @@ static double value_range(const real_array* r) {
   return hi > lo ? hi - lo : 1.0;
 }
 
+/* How the values get into the dataset: H5Dwrite from host memory (writer NULL), or a writer of
+ * the values at `data` (GPU memory), which returns 0 on success. */
+typedef int (*write_fn)(void* ctx, hid_t dset, hid_t type, const void* data, size_t bytes);
+
 /* Seconds to write the array into a new file as dataset "a" (filtered by ParZ when ncd > 0),
  * from H5Dcreate to H5Fclose; negative on failure. */
 static double write_file(const char* path, hid_t type, int rank, const hsize_t* dims,
-                         const hsize_t* chunk, size_t ncd, const unsigned* cd, const void* data) {
+                         const hsize_t* chunk, size_t ncd, const unsigned* cd, const void* data,
+                         size_t bytes, write_fn writer, void* ctx) {
   hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
   hid_t space = H5Screate_simple(rank, dims, NULL), dcpl = H5Pcreate(H5P_DATASET_CREATE), d;
   double t0, t = -1;
@@ -130,7 +148,9 @@ static double write_file(const char* path, hid_t type, int rank, const hsize_t* 
   } else {
     t0 = omp_test_now();
     d = H5Dcreate2(f, "a", type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
-    if (d >= 0 && H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) >= 0 &&
+    if (d >= 0 &&
+        (writer ? writer(ctx, d, type, data, bytes) == 0
+                : H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) >= 0) &&
         H5Dclose(d) >= 0 && H5Fclose(f) >= 0) {
       t = omp_test_now() - t0;
       f = -1;
@@ -144,13 +164,14 @@ static double write_file(const char* path, hid_t type, int rank, const hsize_t* 
 }
 
 /* Best of reps writes (one untimed write first). */
-static double best_write(const char* path, hid_t type, int rank, const hsize_t* dims,
-                         const hsize_t* chunk, size_t ncd, const unsigned* cd, const void* data,
-                         int reps) {
+static double best_write_with(const char* path, hid_t type, int rank, const hsize_t* dims,
+                              const hsize_t* chunk, size_t ncd, const unsigned* cd,
+                              const void* data, size_t bytes, write_fn writer, void* ctx,
+                              int reps) {
   double best = INFINITY, t;
   int k;
   for (k = 0; k <= reps; k++) {
-    t = write_file(path, type, rank, dims, chunk, ncd, cd, data);
+    t = write_file(path, type, rank, dims, chunk, ncd, cd, data, bytes, writer, ctx);
     if (t < 0)
       return -1;
     if (k > 0 && t < best)
@@ -158,6 +179,56 @@ static double best_write(const char* path, hid_t type, int rank, const hsize_t* 
   }
   return best;
 }
+
+static double best_write(const char* path, hid_t type, int rank, const hsize_t* dims,
+                         const hsize_t* chunk, size_t ncd, const unsigned* cd, const void* data,
+                         int reps) {
+  return best_write_with(path, type, rank, dims, chunk, ncd, cd, data, 0, NULL, NULL, reps);
+}
+
+#ifdef PARZ_BENCH_GPU
+/* The GPU filter path's three steps on one chunk, best seconds of 5 each (after one untimed
+ * round): up (the host chunk into device memory), enc (parz_gpu_encode_device to its end), down
+ * (the chunk into pinned memory and on to a host buffer). 0 on success. */
+static int gpu_steps(parz_gpu_context* ctx, const parz_array* a, const void* data, double tol,
+                     double* up, double* enc, double* down) {
+  parz_chunk_config cfg;
+  const size_t raw = parz_array_count(a) * parz_type_size(a->type);
+  size_t cap, n = 0;
+  void *d_in = NULL, *d_out = NULL, *h_out = NULL;
+  unsigned char* out;
+  int k, rc = 0;
+  memset(&cfg, 0, sizeof cfg);
+  parz_params_accuracy(&cfg.params, tol, NULL, NULL);
+  cap = parz_chunk_bound(a, &cfg);
+  out = (unsigned char*)malloc(cap);
+  *up = *enc = *down = INFINITY;
+  if (!out || cudaMalloc(&d_in, raw) != cudaSuccess || cudaMalloc(&d_out, cap) != cudaSuccess ||
+      cudaMallocHost(&h_out, cap) != cudaSuccess)
+    rc = -1;
+  for (k = 0; k < 6 && rc == 0; k++) {
+    double t0 = omp_test_now(), t1, t2, t3;
+    rc |= parz_gpu_upload(ctx, data, d_in, raw, NULL, NULL);
+    t1 = omp_test_now();
+    rc |= parz_gpu_encode_device(ctx, a, d_in, &cfg, d_out, cap, &n, NULL, NULL);
+    rc |= cudaStreamSynchronize(NULL) != cudaSuccess;
+    t2 = omp_test_now();
+    rc |= cudaMemcpy(h_out, d_out, n, cudaMemcpyDeviceToHost) != cudaSuccess;
+    memcpy(out, h_out, n);
+    t3 = omp_test_now();
+    if (k > 0) {
+      *up = t1 - t0 < *up ? t1 - t0 : *up;
+      *enc = t2 - t1 < *enc ? t2 - t1 : *enc;
+      *down = t3 - t2 < *down ? t3 - t2 : *down;
+    }
+  }
+  cudaFree(d_in);
+  cudaFree(d_out);
+  cudaFreeHost(h_out);
+  free(out);
+  return rc;
+}
+#endif
 
 /* Best seconds of 5 calls of the OpenMP (gpu == NULL) or the GPU encoder on one chunk (after one
  * untimed call); negative on failure. */
@@ -232,6 +303,102 @@ static int same_chunks(const char* p1, const char* p2, int rank) {
   return same;
 }
 
+#ifdef PARZ_BENCH_H5_DEVICE
+static int write_device(void* ctx, hid_t dset, hid_t type, const void* d_data, size_t bytes) {
+  parz_error e = {0, ""};
+  (void)type;
+  if (parz_h5_write_device((parz_gpu_context*)ctx, dset, H5S_ALL, d_data, bytes, NULL, &e) ==
+      PARZ_OK)
+    return 0;
+  fprintf(stderr, "parz_h5_write_device: %s\n", e.message);
+  return -1;
+}
+
+/* The checkpoint the usual way: the array copied down into `ctx` (a host buffer), then H5Dwrite. */
+static int copy_then_write(void* ctx, hid_t dset, hid_t type, const void* d_data, size_t bytes) {
+  if (cudaMemcpy(ctx, d_data, bytes, cudaMemcpyDeviceToHost) != cudaSuccess)
+    return -1;
+  return H5Dwrite(dset, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, ctx) >= 0 ? 0 : -1;
+}
+
+/* parz_h5_write_device against the copy down and H5Dwrite, through the filter (omp) and
+ * uncompressed, for every chunk size. */
+static void bench_device(const real_array* r, const options* o, parz_gpu_context* gpu,
+                         const unsigned char* data, size_t bytes, int rank, const hsize_t* dims,
+                         size_t ncd, const unsigned* cd) {
+  const hid_t type = r->array.type == PARZ_FLOAT ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
+  const size_t row = bytes / dims[0];
+  char f_dev[512], f_omp[512], f_raw[512], nthreads[16];
+  void* d_data = NULL;
+  unsigned char* host = (unsigned char*)malloc(bytes);
+  int s, k;
+  if (!host || cudaMalloc(&d_data, bytes) != cudaSuccess ||
+      cudaMemcpy(d_data, data, bytes, cudaMemcpyHostToDevice) != cudaSuccess) {
+    fprintf(stderr, "%s: no room for the array on the GPU\n", r->name);
+    free(host);
+    cudaFree(d_data);
+    return;
+  }
+  memset(host, 0, bytes); /* its pages in place, as a program's buffer would have them */
+  snprintf(f_dev, sizeof f_dev, "%s.device.h5", o->file);
+  snprintf(f_omp, sizeof f_omp, "%s.d2h_omp.h5", o->file);
+  snprintf(f_raw, sizeof f_raw, "%s.d2h_raw.h5", o->file);
+  snprintf(nthreads, sizeof nthreads, "%d", o->threads);
+  printf("\n%s resident on the GPU (%.1f MiB): parz_h5_write_device against a copy to the "
+         "host (cudaMemcpy) and H5Dwrite\n", r->name, bytes / 1048576.0);
+  printf("| chunk | chunk MiB | write_device MB/s | copy alone MB/s | copy + omp %d threads "
+         "MB/s | copy + uncompressed MB/s | device / (copy + omp) | device / (copy + "
+         "uncompressed) | same chunks |\n|---|---:|---:|---:|---:|---:|---:|---:|---|\n",
+         o->threads);
+  for (s = 0; s < o->nsizes; s++) {
+    size_t rows = (size_t)(o->chunk_mib[s] * 1048576.0 / (double)row);
+    hsize_t chunk[4];
+    double t_dev, t_omp, t_raw, t_copy = INFINITY;
+    memcpy(chunk, dims, sizeof chunk);
+    chunk[0] = rows < 1 ? 1 : rows > dims[0] ? dims[0] : rows;
+    for (k = 0; k <= o->reps; k++) {
+      double t0 = omp_test_now(), t;
+      cudaMemcpy(host, d_data, bytes, cudaMemcpyDeviceToHost);
+      t = omp_test_now() - t0;
+      if (k > 0 && t < t_copy)
+        t_copy = t;
+    }
+    t_dev = best_write_with(f_dev, type, rank, dims, chunk, ncd, cd, d_data, bytes, write_device,
+                            gpu, o->reps);
+    setenv("PARZ_EXEC", "omp", 1);
+    setenv("PARZ_THREADS", nthreads, 1);
+    t_omp = best_write_with(f_omp, type, rank, dims, chunk, ncd, cd, d_data, bytes,
+                            copy_then_write, host, o->reps);
+    unsetenv("PARZ_THREADS");
+    unsetenv("PARZ_EXEC");
+    t_raw = best_write_with(f_raw, type, rank, dims, chunk, 0, cd, d_data, bytes, copy_then_write,
+                            host, o->reps);
+    printf("| ");
+    for (k = 0; k < rank; k++)
+      printf("%s%llu", k ? "x" : "", (unsigned long long)chunk[k]);
+    if (t_dev < 0 || t_omp < 0 || t_raw < 0) {
+      printf(" | failed |\n");
+      continue;
+    }
+    printf(" | %.1f | %.0f | %.0f | %.0f | %.0f | %.2f | %.2f | %s |\n",
+           chunk[0] * row / 1048576.0, bytes / t_dev / 1e6, bytes / t_copy / 1e6,
+           bytes / t_omp / 1e6, bytes / t_raw / 1e6, t_omp / t_dev, t_raw / t_dev,
+           same_chunks(f_omp, f_dev, rank) ? "yes" : "NO");
+  }
+  remove(f_dev);
+  remove(f_omp);
+  remove(f_raw);
+  cudaFree(d_data);
+  free(host);
+}
+#endif
+
+/* Per chunk, in milliseconds: each H5Dwrite, each encoder alone, the GPU encoder's steps, and
+ * what H5Dwrite adds to each encoder. */
+typedef struct {
+  double raw, omp, cuda, f_omp, f_gpu, up, enc, down;
+} chunk_times;
+
 static void bench_array(const real_array* r, const options* o, void* gpu) {
   size_t copies = 1, bytes, k, row;
   hsize_t dims[4], chunk[4];
@@ -242,6 +409,7 @@ static void bench_array(const real_array* r, const options* o, void* gpu) {
   size_t ncd = H5Z_parz_accuracy_cdata(tol, cd);
   unsigned char* data;
   char f_omp[512], f_cuda[512], f_raw[512], nthreads[16];
+  chunk_times per[MAX_SIZES];
   while ((double)(copies * r->bytes) < o->min_mib * 1048576.0)
     copies++;
   bytes = copies * r->bytes;
@@ -267,10 +435,13 @@ static void bench_array(const real_array* r, const options* o, void* gpu) {
          "|---|---:|---:|---:|---:|---:|---|---:|---:|---:|\n",
          o->threads);
   for (s = 0; s < o->nsizes; s++) {
-    size_t rows = (size_t)(o->chunk_mib[s] * 1048576.0 / (double)row);
+    size_t rows = (size_t)(o->chunk_mib[s] * 1048576.0 / (double)row), nchunks;
     double t_raw, t_omp, t_cuda;
+    chunk_times* c = &per[s];
+    memset(c, 0, sizeof *c);
     memcpy(chunk, dims, sizeof dims);
     chunk[0] = rows < 1 ? 1 : rows > dims[0] ? dims[0] : rows;
+    nchunks = (size_t)((dims[0] + chunk[0] - 1) / chunk[0]);
     t_raw = best_write(f_raw, type, rank, dims, chunk, 0, cd, data, o->reps);
     setenv("PARZ_EXEC", "omp", 1);
     setenv("PARZ_THREADS", nthreads, 1);
@@ -285,6 +456,9 @@ static void bench_array(const real_array* r, const options* o, void* gpu) {
       printf(" | failed |\n");
       continue;
     }
+    c->raw = 1e3 * t_raw / (double)nchunks;
+    c->omp = 1e3 * t_omp / (double)nchunks;
+    c->cuda = 1e3 * t_cuda / (double)nchunks;
     printf(" | %.1f | %.0f | %.0f | %.0f | %.2f | %s |", chunk[0] * row / 1048576.0,
            bytes / t_raw / 1e6, bytes / t_omp / 1e6, bytes / t_cuda / 1e6, t_omp / t_cuda,
            same_chunks(f_omp, f_cuda, rank) ? "yes" : "NO");
@@ -296,6 +470,12 @@ static void bench_array(const real_array* r, const options* o, void* gpu) {
       f_omp_t = time_filter(&a, data, tol, o->threads, NULL);
       if (gpu)
         f_gpu_t = time_filter(&a, data, tol, o->threads, gpu);
+#ifdef PARZ_BENCH_GPU
+      if (gpu && gpu_steps((parz_gpu_context*)gpu, &a, data, tol, &c->up, &c->enc, &c->down))
+        c->up = c->enc = c->down = 0;
+#endif
+      c->f_omp = 1e3 * f_omp_t;
+      c->f_gpu = 1e3 * f_gpu_t;
       if (f_omp_t > 0 && f_gpu_t > 0)
         printf(" %.0f | %.0f | %.2f |\n", chunk[0] * row / f_omp_t / 1e6,
                chunk[0] * row / f_gpu_t / 1e6, f_omp_t / f_gpu_t);
@@ -306,6 +486,23 @@ static void bench_array(const real_array* r, const options* o, void* gpu) {
     }
   }
   unsetenv("PARZ_EXEC");
+  printf("\nper chunk, ms: H5Dwrite uncompressed / omp / cuda; the encoders alone; the GPU "
+         "encoder's steps; H5Dwrite's own share (its time less the encoder's)\n"
+         "| chunk MiB | H5Dwrite none | omp | cuda | omp alone | cuda alone | up | encode | "
+         "down | H5Dwrite own, omp | cuda |\n"
+         "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  for (s = 0; s < o->nsizes; s++) {
+    const chunk_times* c = &per[s];
+    if (c->omp <= 0)
+      continue;
+    printf("| %.1f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f |\n",
+           o->chunk_mib[s], c->raw, c->omp, c->cuda, c->f_omp, c->f_gpu, 1e3 * c->up,
+           1e3 * c->enc, 1e3 * c->down, c->omp - c->f_omp, c->cuda - c->f_gpu);
+  }
+#ifdef PARZ_BENCH_H5_DEVICE
+  if (gpu)
+    bench_device(r, o, (parz_gpu_context*)gpu, data, bytes, rank, dims, ncd, cd);
+#endif
   remove(f_omp);
   remove(f_cuda);
   remove(f_raw);

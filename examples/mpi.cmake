@@ -63,6 +63,11 @@ set_target_properties(mpi_checkpoint PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJE
 if(TARGET H5Zparz)
   add_dependencies(mpi_checkpoint H5Zparz)
 endif()
+# --device cuda (fields in GPU memory) where the project builds its CUDA codec
+if(TARGET parz_gpu AND TARGET CUDA::cudart)
+  target_link_libraries(mpi_checkpoint PRIVATE CUDA::cudart)
+  target_compile_definitions(mpi_checkpoint PRIVATE PARZ_EXAMPLE_CUDA)
+endif()
 
 # mpiexec and how to call it: OpenMPI needs --oversubscribe for more ranks than cores.
 set(PARZ_MPIEXEC "${MPIEXEC_EXECUTABLE}" CACHE FILEPATH "mpiexec used by tests and benchmarks")

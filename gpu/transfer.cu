@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <atomic>
+#include <thread>
 
 #include "block_common.h"
 #include "gpu_internal.h"
@@ -97,30 +98,48 @@ extern "C" int parz_gpu_download(parz_gpu_context* ctx, const void* d_src, void*
   return parz_gpu_drain_pieces(ctx, dst, piece_end, npieces, err);
 }
 
+/* Upload pieces: the host threads fill one while the one before is on its way, so the upload
+ * takes about the longer of the host copy and the transfer, plus one piece; pieces cost a spin
+ * on a counter each, no wake-up of the threads (they run one job). */
+#define UPLOAD_PIECE_BYTES ((size_t)1 << 20)
+
 int parz_gpu_enqueue_upload(parz_gpu_context* ctx, const void* src, void* d_dst, size_t bytes,
                             cudaStream_t st, parz_error* err)
 {
   const unsigned char* from = (const unsigned char*)src;
-  unsigned char* h_in;
   const int nthreads = parz_host_pool_size(ctx->host_pool);
-  size_t pieces = bytes / PARZ_GPU_PIECE_MIN_BYTES;
+  size_t pieces = bytes / UPLOAD_PIECE_BYTES;
+  std::atomic<int> copied[PARZ_GPU_PIECES_MAX];
+  std::atomic<int> cuda_code(0);
   int rc;
   if (bytes == 0)
     return PARZ_OK;
   if ((rc = parz_gpu_reserve(&ctx->h_in, bytes, 1, err)) != PARZ_OK)
     return rc;
-  h_in = (unsigned char*)ctx->h_in.ptr;
+  unsigned char* h_in = (unsigned char*)ctx->h_in.ptr;
   pieces = pieces < 1 ? 1 : pieces > PARZ_GPU_PIECES_MAX ? PARZ_GPU_PIECES_MAX : pieces;
-  for (size_t k = 0; k < pieces; k++) {
-    const size_t a = bytes * k / pieces, b = bytes * (k + 1) / pieces;
-    parz_host_pool_each(ctx->host_pool, [&](int t) {
+  for (size_t k = 0; k < pieces; k++)
+    copied[k] = 0;
+  /* every thread copies its share of each piece in turn; thread 0 queues a piece's transfer
+   * once every share of it is in */
+  parz_host_pool_each(ctx->host_pool, [&](int t) {
+    for (size_t k = 0; k < pieces; k++) {
+      const size_t a = bytes * k / pieces, b = bytes * (k + 1) / pieces;
       parz_gpu_copy_share(h_in + a, from + a, b - a, t, nthreads);
-    });
-    cudaError_t e = cudaMemcpyAsync((unsigned char*)d_dst + a, h_in + a, b - a,
-                                    cudaMemcpyHostToDevice, st);
-    if (e != cudaSuccess)
-      return parz_gpu_cuda_fail(err, e, "uploading the array");
-  }
+      copied[k].fetch_add(1, std::memory_order_release);
+      if (t != 0)
+        continue;
+      while (copied[k].load(std::memory_order_acquire) < nthreads)
+        std::this_thread::yield();
+      cudaError_t e = cuda_code ? cudaSuccess
+                                : cudaMemcpyAsync((unsigned char*)d_dst + a, h_in + a, b - a,
+                                                  cudaMemcpyHostToDevice, st);
+      if (e != cudaSuccess)
+        cuda_code = (int)e;
+    }
+  });
+  if (cuda_code)
+    return parz_gpu_cuda_fail(err, (cudaError_t)(int)cuda_code, "uploading the array");
   return PARZ_OK;
 }
 
