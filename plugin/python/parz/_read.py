@@ -138,6 +138,17 @@ def _file_space(dset, start, count):
     return space, space.id
 
 
+def _call_on_box(fn, dset, start, count, args, action):
+    """fn(dataset, file space, *args, error) under h5py's HDF5 lock, the box selected; a status
+    other than 0 raised as parz: <action>: <message>."""
+    e = _Error()
+    with _lib.hdf5_lock():
+        space, hid = _file_space(dset, start, count)  # space: held during the call
+        rc = fn(dset.id.id, hid, *args, ctypes.byref(e))
+    if rc:
+        _raise(e, action)
+
+
 def _host_out(out, shape, dtype):
     if out is None:
         return np.empty(shape, dtype)
@@ -326,15 +337,11 @@ def read(dset, selection=None, *, out=None, device="cpu", threads=None, stream=N
     dtype = _native_dtype(dset)
     start, count, shape = _box(dset.shape, selection)
     lib = _functions()
-    e = _Error()
     if device == "cpu":
         result = _host_out(out, shape, dtype)
-        with _lib.hdf5_lock():
-            space, hid = _file_space(dset, start, count)
-            rc = lib.parz_h5_read(dset.id.id, hid, result.ctypes.data, result.nbytes,
-                                  int(threads or 0), ctypes.byref(e))
-        if rc:
-            _raise(e, "reading %s" % dset.name)
+        _call_on_box(lib.parz_h5_read, dset, start, count,
+                     (result.ctypes.data, result.nbytes, int(threads or 0)),
+                     "reading %s" % dset.name)
         return result
     if not hasattr(lib, "parz_h5_read_cuda"):
         raise OSError("parz: %s was built without the CUDA decoder; read with device='cpu'"
@@ -348,10 +355,7 @@ def read(dset, selection=None, *, out=None, device="cpu", threads=None, stream=N
         if stream is None and out_stream is not None:
             handle = out_stream
         result = out
-    with _lib.hdf5_lock():
-        space, hid = _file_space(dset, start, count)
-        rc = lib.parz_h5_read_cuda(dset.id.id, hid, ptr, int(np.prod(shape, dtype=np.int64)) *
-                                   dtype.itemsize, handle or None, ctypes.byref(e))
-    if rc:
-        _raise(e, "reading %s into GPU memory" % dset.name)
+    _call_on_box(lib.parz_h5_read_cuda, dset, start, count,
+                 (ptr, int(np.prod(shape, dtype=np.int64)) * dtype.itemsize, handle or None),
+                 "reading %s into GPU memory" % dset.name)
     return result

@@ -8,8 +8,7 @@ import numbers
 import numpy as np
 
 from . import _lib
-from ._read import (_KDL_CUDA, _Error, _box, _file_space, _functions, _interface_stream, _raise,
-                    _stream_handle)
+from ._read import _KDL_CUDA, _box, _call_on_box, _functions, _interface_stream, _stream_handle
 
 _KDL_CUDA_MANAGED = 13
 _DL_CODES = {0: "i", 2: "f"}  # DLPack's int and float type codes, as numpy kinds
@@ -157,18 +156,13 @@ def write(dset, array, selection=None, *, threads=None, stream=None):
     if not hasattr(lib, "parz_h5_write"):
         raise OSError("parz: %s has no parz_h5_write; it is older than this Python package"
                       % _lib.module_path(lib))
-    e = _Error()
     handle = _stream_handle(stream)
     view = _device_view(array, handle)
     if view is None:
         host = _host_array(array, dtype)
         _check_shape(host.shape, shape, count, "array")
-        with _lib.hdf5_lock():
-            space, hid = _file_space(dset, start, count)
-            rc = lib.parz_h5_write(dset.id.id, hid, host.ctypes.data, host.nbytes,
-                                   int(threads or 0), ctypes.byref(e))
-        if rc:
-            _raise(e, "writing %s" % dset.name)
+        _call_on_box(lib.parz_h5_write, dset, start, count,
+                     (host.ctypes.data, host.nbytes, int(threads or 0)), "writing %s" % dset.name)
         return
     if not hasattr(lib, "parz_h5_write_cuda"):
         raise OSError("parz: %s was built without the CUDA codec; write a numpy array"
@@ -183,9 +177,5 @@ def write(dset, array, selection=None, *, threads=None, stream=None):
     if stream is None and view.stream is not None:
         handle = view.stream
     nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
-    with _lib.hdf5_lock():
-        space, hid = _file_space(dset, start, count)
-        rc = lib.parz_h5_write_cuda(dset.id.id, hid, view.ptr, nbytes, handle or None,
-                                    ctypes.byref(e))
-    if rc:
-        _raise(e, "writing %s from GPU memory" % dset.name)
+    _call_on_box(lib.parz_h5_write_cuda, dset, start, count, (view.ptr, nbytes, handle or None),
+                 "writing %s from GPU memory" % dset.name)
