@@ -32,7 +32,7 @@ static int place_chunk(void* arg, size_t n, const size_t* sizes, void** d_chunks
   if (sizes[0] > p->dst_bytes)
     return parz_fail(err, PARZ_ERR_BUFFER, "chunk needs %zu bytes, buffer has %zu", sizes[0],
                      p->dst_bytes);
-  if ((rc = parz_gpu_reserve(&p->ctx->d_chunk, sizes[0], 0, err)) != PARZ_OK)
+  if ((rc = parz_gpu_reserve_slack(&p->ctx->d_chunk, sizes[0], 0, err)) != PARZ_OK)
     return rc;
   d_chunks[0] = p->ctx->d_chunk.ptr;
   return PARZ_OK;
@@ -64,7 +64,7 @@ extern "C" int parz_gpu_chunk_encode(parz_gpu_context* ctx, const parz_array* a,
       (rc = parz_gpu_encode_placed(ctx, 1, a, (const void* const*)&ctx->d_out.ptr, cfg,
                                    place_chunk, &place, &size, ctx->stream, NULL, err)) !=
           PARZ_OK ||
-      (rc = parz_gpu_reserve(&ctx->h_out, size, 1, err)) != PARZ_OK)
+      (rc = parz_gpu_reserve_slack(&ctx->h_out, size, 1, err)) != PARZ_OK)
     return rc;
   e = cudaMemcpyAsync(ctx->h_out.ptr, ctx->d_chunk.ptr, size, cudaMemcpyDeviceToHost, ctx->stream);
   if (e == cudaSuccess)

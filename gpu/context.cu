@@ -45,6 +45,11 @@ int parz_gpu_reserve(parz_gpu_buffer* b, size_t bytes, int pinned, parz_error* e
   return PARZ_OK;
 }
 
+int parz_gpu_reserve_slack(parz_gpu_buffer* b, size_t bytes, int pinned, parz_error* err)
+{
+  return bytes <= b->bytes ? PARZ_OK : parz_gpu_reserve(b, bytes + bytes / 2, pinned, err);
+}
+
 static void release(parz_gpu_buffer* b, int pinned)
 {
   if (b->ptr) {

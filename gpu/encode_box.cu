@@ -13,6 +13,7 @@
 
 #include <vector>
 
+#include "block_common.h" /* PARZ_MIN, PARZ_MAX */
 #include "gpu_internal.h"
 
 /* Values encoded per round (at least one chunk): bounds the extra device memory, the pad
@@ -79,7 +80,7 @@ static int place_packed(void* arg, size_t n, const size_t* sizes, void** d_chunk
     p->refs[i].bytes = sizes[i];
     at += (sizes[i] + 7) & ~(size_t)7;
   }
-  if ((rc = parz_gpu_reserve(&p->ctx->d_chunk, at ? at : 8, 0, err)) != PARZ_OK)
+  if ((rc = parz_gpu_reserve_slack(&p->ctx->d_chunk, at ? at : 8, 0, err)) != PARZ_OK)
     return rc;
   for (i = 0; i < n; i++)
     d_chunks[i] = (unsigned char*)p->ctx->d_chunk.ptr + p->refs[i].at;
@@ -213,7 +214,8 @@ extern "C" int parz_gpu_encode_box(parz_gpu_context* ctx, const parz_chunk_grid*
     box_place place = {ctx, refs.data(), 0};
     if ((rc = parz_gpu_encode_placed(ctx, n, arrays.data(), data.data(), cfg, place_packed,
                                      &place, sizes.data(), st, NULL, err)) != PARZ_OK ||
-        (rc = parz_gpu_reserve(&ctx->h_out, place.bytes ? place.bytes : 8, 1, err)) != PARZ_OK)
+        (rc = parz_gpu_reserve_slack(&ctx->h_out, place.bytes ? place.bytes : 8, 1, err)) !=
+            PARZ_OK)
       return rc;
     e = cudaMemcpyAsync(ctx->h_out.ptr, ctx->d_chunk.ptr, place.bytes, cudaMemcpyDeviceToHost,
                         st);

@@ -128,6 +128,10 @@ int parz_gpu_cuda_fail(parz_error* err, cudaError_t e, const char* what);
 
 /* Makes b at least `bytes` long (device memory, or pinned host memory when pinned != 0). */
 int parz_gpu_reserve(struct parz_gpu_buffer* b, size_t bytes, int pinned, parz_error* err);
+/* The same with room to spare when it grows (half as much again): for buffers sized to what an
+ * encode produced, which creeps up from chunk to chunk, so that it is not freed and allocated
+ * again (a device-wide wait) at every new largest size. */
+int parz_gpu_reserve_slack(struct parz_gpu_buffer* b, size_t bytes, int pinned, parz_error* err);
 
 /* n <= 8 little-endian bytes at p: table and exception fields, with no alignment assumed. */
 __device__ __forceinline__ unsigned long long parz_gpu_load_le(const unsigned char* p, unsigned n)
