@@ -6,8 +6,9 @@
  * expert settings), type, rank 1 to 4, table kind, C (auto included) and P, partial blocks,
  * strided arrays, special values (NaN with payloads, infinities, subnormals, signed zeros, the
  * extremes of each type), chunks that do not fit, batches (chunks of several types and ranks,
- * and the chunks of one array as strided views), the real arrays. Exits 77 (ctest SKIP) when no
- * CUDA device is present.
+ * and the chunks of one array as strided views), the chunks of boxes of arrays
+ * (parz_gpu_encode_box, edge chunks padded), the real arrays. Exits 77 (ctest SKIP) when no CUDA
+ * device is present.
  *
  * usage: test_gpu_encode [DATA_DIR] [--small]
  *   DATA_DIR: the real arrays (shared/data); missing files are skipped, said so.
@@ -599,6 +600,115 @@ static void real_cases(const char* dir, int small)
   }
 }
 
+/* What parz_gpu_encode_box hands its sink: each chunk's bytes by its origin (first element). */
+struct box_sink {
+  std::vector<std::vector<uint64_t>> origins;
+  std::vector<std::vector<unsigned char>> chunks;
+  size_t calls;
+  int fail_at; /* the call that fails (-1: none) */
+};
+
+static int collect(void* arg, size_t n, const parz_chunk_ref* refs, const void* packed,
+                   parz_error* err)
+{
+  box_sink* s = (box_sink*)arg;
+  if ((int)s->calls++ == s->fail_at)
+    return parz_fail(err, PARZ_ERR_ARG, "the sink refused");
+  for (size_t i = 0; i < n; i++) {
+    const unsigned char* p = (const unsigned char*)packed + refs[i].at;
+    s->origins.push_back(std::vector<uint64_t>(refs[i].origin, refs[i].origin + 4));
+    s->chunks.push_back(std::vector<unsigned char>(p, p + refs[i].bytes));
+  }
+  return PARZ_OK;
+}
+
+/* parz_gpu_encode_box: the chunks of boxes of arrays of rank 2 to 4 (unit chunk extents, edge
+ * chunks padded with a fill value or zeros) against the serial encoder on each chunk padded on
+ * the host (parz_chunk_dest_gather); a box that cuts chunks refused; a sink's refusal returned. */
+static void box_cases(int small)
+{
+  struct item {
+    parz_type type;
+    unsigned rank;
+    uint64_t dims[4], chunk[4], start[4], count[4];
+    int fill;
+  };
+  static const item items[] = {
+      {PARZ_FLOAT, 2, {100, 70}, {32, 32}, {0, 0}, {100, 70}, 1},
+      {PARZ_FLOAT, 2, {100, 70}, {32, 32}, {32, 32}, {68, 38}, 0},
+      {PARZ_DOUBLE, 3, {9, 20, 30}, {4, 1, 16}, {4, 0, 0}, {5, 20, 30}, 1},
+      {PARZ_INT32, 4, {3, 5, 6, 7}, {2, 2, 4, 7}, {0, 2, 0, 0}, {3, 3, 6, 7}, 1},
+      {PARZ_INT64, 2, {40, 600}, {16, 256}, {0, 0}, {40, 600}, 0},
+  };
+  for (size_t it = 0; it < sizeof items / sizeof items[0]; it++) {
+    const item& c = items[it];
+    if (small && it > 2)
+      break;
+    parz_chunk_grid g;
+    parz_box box;
+    memset(&g, 0, sizeof g);
+    memset(&box, 0, sizeof box);
+    g.rank = c.rank;
+    g.type = c.type;
+    memcpy(g.dims, c.dims, sizeof c.dims);
+    memcpy(g.chunk_dims, c.chunk, sizeof c.chunk);
+    memcpy(box.start, c.start, sizeof c.start);
+    memcpy(box.count, c.count, sizeof c.count);
+    parz_chunk_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    if (c.type == PARZ_FLOAT || c.type == PARZ_DOUBLE)
+      parz_params_accuracy(&cfg.params, 1e-2, NULL, NULL);
+    else
+      parz_params_precision(&cfg.params, 24, NULL);
+    const size_t elem = parz_type_size(c.type);
+    size_t n = 1;
+    for (unsigned k = 0; k < c.rank; k++)
+      n *= c.count[k];
+    std::vector<unsigned char> host = make_values(c.type, n, (int)(it % 2));
+    const unsigned char fill[8] = {0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x08};
+    void* d_box = NULL;
+    cudaMalloc(&d_box, n * elem);
+    cudaMemcpy(d_box, host.data(), n * elem, cudaMemcpyHostToDevice);
+    box_sink got = {{}, {}, 0, -1};
+    parz_error e;
+    int rc = parz_gpu_encode_box(ctx, &g, &box, d_box, c.fill ? fill : NULL, &cfg, NULL, collect,
+                                 &got, &e);
+    CHECK(rc == PARZ_OK, "box %zu: %s", it, e.message);
+    /* the same chunks, in C order, from the serial encoder */
+    parz_array a;
+    parz_grid_chunk_array(&g, &a, NULL);
+    std::vector<unsigned char> pad(parz_array_count(&a) * elem), ref;
+    uint64_t origin[PARZ_MAX_RANK];
+    size_t i = 0;
+    parz_box_first_chunk(&g, &box, origin);
+    do {
+      parz_chunk_dest d;
+      parz_box_chunk_dest(&g, &box, origin, host.data(), &d);
+      parz_chunk_dest_gather(&a, &d, c.fill ? fill : NULL, pad.data());
+      reference(a, pad.data(), cfg, ref, &e);
+      CHECK(i < got.chunks.size() && got.chunks[i] == ref &&
+                !memcmp(got.origins[i].data(), origin, 4 * sizeof *origin),
+            "box %zu: chunk %zu differs from the serial encoder's", it, i);
+      i++;
+    } while (parz_box_next_chunk(&g, &box, origin));
+    CHECK(i == got.chunks.size(), "box %zu: %zu chunks, not %zu", it, got.chunks.size(), i);
+    if (it == 0) {
+      parz_box cut = box;
+      cut.start[0] = 1;
+      cut.count[0] = 64;
+      CHECK(parz_gpu_encode_box(ctx, &g, &cut, d_box, NULL, &cfg, NULL, collect, &got, &e) ==
+                PARZ_ERR_ARG,
+            "a box that cuts chunks must be refused");
+      box_sink refusing = {{}, {}, 0, 0};
+      CHECK(parz_gpu_encode_box(ctx, &g, &box, d_box, NULL, &cfg, NULL, collect, &refusing,
+                                &e) == PARZ_ERR_ARG &&
+                strstr(e.message, "sink refused"),
+            "a sink's refusal must be returned");
+    }
+    cudaFree(d_box);
+  }
+}
+
 int main(int argc, char** argv)
 {
   const char* dir = NULL;
@@ -621,6 +731,7 @@ int main(int argc, char** argv)
   synthetic_cases(small);
   refusal_cases();
   batch_cases();
+  box_cases(small);
   if (dir)
     real_cases(dir, small);
   cudaError_t ce = cudaDeviceSynchronize();
