@@ -1,4 +1,4 @@
-/* ParZ benchmark suite (issue 8): shared types of the driver parz_bench and its peer modules.
+/* ParZ benchmark suite: shared types of the driver parz_bench and its peer modules.
  *
  * The driver measures one *case* at a time (a dataset compressed under one setting). Every way
  * of encoding or decoding it is a *probe*: a callback that runs once and returns its seconds.
@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bench_clock.h"
 #include "parz_chunk.h"
 
 #define BENCH_MAX_REPS 64
@@ -57,9 +58,6 @@ typedef struct {
   int nsamples;
   int failed;
 } bench_probe;
-
-/* Monotonic seconds. */
-double bench_now(void);
 
 /* Value range over finite values of magnitude below 1e9 (larger ones are taken as fill values,
  * e.g. levitus' -1e10); 1 when the array is constant. */

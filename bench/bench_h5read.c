@@ -27,7 +27,8 @@
 #include <hdf5.h>
 
 #include "H5Zparz.h"
-#include "test_omp_common.h"
+#include "bench_clock.h"
+#include "real_arrays.h"
 #ifdef PARZ_BENCH_H5_DEVICE
 #include <cuda_runtime_api.h>
 

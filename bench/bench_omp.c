@@ -24,7 +24,8 @@
 
 #include "parz_omp.h"
 #include "team.h"
-#include "test_omp_common.h"
+#include "bench_clock.h"
+#include "real_arrays.h"
 
 #ifdef _OPENMP
 #include <omp.h>

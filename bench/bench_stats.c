@@ -1,17 +1,9 @@
-/* Clocks, error metrics and sample statistics of the benchmark suite. */
-#define _POSIX_C_SOURCE 200809L
+/* Error metrics and sample statistics of the benchmark suite. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "bench.h"
-
-double bench_now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static double value_at(const parz_array* a, const void* data, size_t i) {
   return a->type == PARZ_FLOAT ? (double)((const float*)data)[i] : ((const double*)data)[i];

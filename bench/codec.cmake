@@ -1,4 +1,4 @@
-# Codec benchmark (issue 2): serial encode/decode throughput against libzfp 1.0, side by side.
+# Codec benchmark: serial encode/decode throughput against libzfp 1.0, side by side.
 find_path(PARZ_BENCH_ZFP_INCLUDE zfp.h)
 find_library(PARZ_BENCH_ZFP_LIB zfp)
 if(PARZ_BENCH_ZFP_INCLUDE AND PARZ_BENCH_ZFP_LIB)

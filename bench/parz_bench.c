@@ -32,7 +32,7 @@
 
 #include "bench.h"
 #include "parz_omp.h"
-#include "test_omp_common.h"
+#include "real_arrays.h"
 
 #define MAX_LIST 16
 #define MAX_DATA 64

@@ -1,17 +1,10 @@
 #define _POSIX_C_SOURCE 200809L
-#include "test_omp_common.h"
+#include "real_arrays.h"
 
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-double omp_test_now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 int real_array_parse_name(const char* file, real_array* out) {
   const char *suffix = strstr(file, ".bin"), *p;

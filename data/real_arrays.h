@@ -1,8 +1,8 @@
-/* Shared by the OpenMP tests and benchmarks: the real arrays of ${PARZ_SHARED_DATA}
- * (raw little-endian, C order, type and shape in the file name, e.g. name_f32le_20x180x360.bin).
- * Needs only the codec library. */
-#ifndef TEST_OMP_COMMON_H
-#define TEST_OMP_COMMON_H
+/* Raw arrays named like the ones in data/ and ${PARZ_SHARED_DATA} (little-endian, C order,
+ * type and shape in the file name, e.g. name_f32le_20x180x360.bin), read by the tests and the
+ * benchmarks alike. Needs only the codec library. */
+#ifndef PARZ_REAL_ARRAYS_H
+#define PARZ_REAL_ARRAYS_H
 
 #include <stddef.h>
 
@@ -23,8 +23,5 @@ void real_arrays_free(real_array* list, size_t n);
 
 /* Parses "<name>_<f32|f64>le_<d0>x<d1>...bin"; 0 when the name does not follow the pattern. */
 int real_array_parse_name(const char* file, real_array* out);
-
-/* Seconds of a monotonic clock. */
-double omp_test_now(void);
 
 #endif
