@@ -169,12 +169,12 @@ static double time_read(hid_t f, const char* name, hid_t type, void* out, int re
     return -1;
   *stored = H5Dget_storage_size(d);
   for (k = 0; k < reps; k++) {
-    double t0 = omp_test_now(), t;
+    double t0 = bench_now(), t;
     if (H5Dread(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, out) < 0) {
       H5Dclose(d);
       return -1;
     }
-    t = omp_test_now() - t0;
+    t = bench_now() - t0;
     best = t < best ? t : best;
   }
   H5Dclose(d);
@@ -199,9 +199,9 @@ static void time_device_read(hid_t f, hid_t type, size_t bytes, double host,
     goto done;
   }
   for (k = 0; k < reps + 1 && rc == PARZ_OK; k++) { /* the first is warm-up */
-    double t0 = omp_test_now(), t;
+    double t0 = bench_now(), t;
     rc = parz_h5_read_device(ctx, dset, H5S_ALL, d, bytes, NULL, &e);
-    t = omp_test_now() - t0;
+    t = bench_now() - t0;
     if (k > 0 && t < best)
       best = t;
   }
@@ -230,16 +230,16 @@ static void time_device_read(hid_t f, hid_t type, size_t bytes, double host,
       H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL);
       ms = H5Screate_simple(rank, count, NULL);
       for (k = 0; k < reps + 1 && rc == PARZ_OK; k++) {
-        double t0 = omp_test_now(), t;
+        double t0 = bench_now(), t;
         rc = parz_h5_read_device(ctx, dset, fs, d, sbytes, NULL, &e);
-        t = omp_test_now() - t0;
+        t = bench_now() - t0;
         if (k > 0 && t < best_dev)
           best_dev = t;
       }
       for (k = 0; k < reps && rc == PARZ_OK; k++) {
-        double t0 = omp_test_now(), t;
+        double t0 = bench_now(), t;
         rc = H5Dread(dset, type, ms, fs, H5P_DEFAULT, back) < 0 ? PARZ_ERR_ARG : PARZ_OK;
-        t = omp_test_now() - t0;
+        t = bench_now() - t0;
         best_host = t < best_host ? t : best_host;
       }
       const int host_same = rc == PARZ_OK && !memcmp(back, ref + start[0] * row, sbytes);

@@ -160,12 +160,12 @@ static double time_decode(const unsigned char* chunk, size_t n, void* dst, size_
   int k;
   for (k = 0; k < reps; k++) {
     parz_error err;
-    double t0 = omp_test_now(), t;
+    double t0 = bench_now(), t;
     if (parz_omp_chunk_decode_above(chunk, n, dst, raw, threads, min_bytes, &err) != PARZ_OK) {
       fprintf(stderr, "decode failed: %s\n", err.message);
       exit(1);
     }
-    t = omp_test_now() - t0;
+    t = bench_now() - t0;
     best = t < best ? t : best;
   }
   return best;
@@ -184,7 +184,7 @@ static double time_independent(const unsigned char* chunk, size_t n, size_t raw,
     return NAN;
   memset(dst, 0, raw * (size_t)threads);
   for (k = 0; k < reps; k++) {
-    double t0 = omp_test_now(), t;
+    double t0 = bench_now(), t;
 #ifdef _OPENMP
 #pragma omp parallel num_threads(threads)
 #endif
@@ -195,7 +195,7 @@ static double time_independent(const unsigned char* chunk, size_t n, size_t raw,
 #endif
       parz_chunk_decode(chunk, n, dst + raw * (size_t)me, raw, NULL);
     }
-    t = omp_test_now() - t0;
+    t = bench_now() - t0;
     best = t < best ? t : best;
   }
   free(dst);
@@ -216,9 +216,9 @@ static void encode_line(const real_array* r, const parz_chunk_config* cfg,
     size_t n = 0;
     int k, same = 1;
     for (k = 0; k < o->reps; k++) {
-      double t0 = omp_test_now(), t;
+      double t0 = bench_now(), t;
       parz_omp_chunk_encode(&r->array, r->data, cfg, chunk, cap, &n, ends[e], NULL);
-      t = omp_test_now() - t0;
+      t = bench_now() - t0;
       best = t < best ? t : best;
       same = same && n == nref && !memcmp(chunk, ref, n);
     }
