@@ -58,6 +58,7 @@ function(_parz_apart_target target forbidden out_list)
       endif()
     endforeach()
   endforeach()
+  list(REMOVE_DUPLICATES found)
   set(${out_list} ${found} PARENT_SCOPE)
 endfunction()
 
