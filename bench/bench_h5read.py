@@ -10,7 +10,7 @@ them). Prints MB/s and the ParZ / H5Z-ZFP speed ratio, and checks that both read
 array (both filters write the same zfp stream for the same tolerance).
 
 4D arrays are stored as 3D (two slowest axes merged, same bytes): H5Z-ZFP takes at most 3
-non-unit chunk dimensions. The C program bench_h5read (examples/bench_h5read.c) measures the
+non-unit chunk dimensions. The C program bench_h5read (bench/bench_h5read.c) measures the
 same thing without h5py, for hosts where h5py's HDF5 cannot load the plugins.
 
 Usage: bench_h5read.py --plugin-dir BUILD/plugins [--data DIR] [--only NAME] [--accuracy REL]

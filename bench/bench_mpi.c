@@ -1,6 +1,6 @@
 /* Benchmark: collective parallel HDF5 write and read of a 3D float64 field with ParZ (accuracy
  * and reversible) against the same chunked write without a filter, and where the write time
- * goes. Run through examples/bench_mpi.sh, which loops over rank counts.
+ * goes. Run through bench/bench_mpi.sh, which loops over rank counts.
  *
  *   mpirun -np N bench_mpi [--nz 256] [--ny 256] [--nx 256] [--chunk-rows 8]
  *                          [--tolerance 1e-3] [--reps 3] [--file bench_mpi.h5] [--header]

@@ -1,12 +1,12 @@
 #!/bin/sh
 # Collective parallel HDF5 write/read benchmark, ParZ vs no filter, over rank counts.
 #
-#   examples/bench_mpi.sh [RANKS...]          default: 1 2 4 8 16
+#   bench/bench_mpi.sh [RANKS...]             default: 1 2 4 8 16
 #
-# Prints one Markdown table (see examples/bench_mpi.c for the columns). Rank counts above the
+# Prints one Markdown table (see bench/bench_mpi.c for the columns). Rank counts above the
 # core count run with --oversubscribe and say so in the "note" column: their times measure
 # time-sharing, not scaling. Settings through the environment:
-#   BUILD        build directory holding examples/bench_mpi and plugins/ (default: ../build-mpi)
+#   BUILD        build directory holding bench/bench_mpi and plugins/ (default: ../build-mpi)
 #   BIN          directory holding bench_mpi directly (a bundle, see bench_mpi_bundle.sh)
 #   NZ NY NX     global field shape, float64 (default 256 256 256 = 134 MB)
 #   CHUNK_ROWS   rows per chunk (default 8); NZ must be a multiple of ranks x CHUNK_ROWS
@@ -22,7 +22,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 ranks=${*:-1 2 4 8 16}
 BUILD=${BUILD:-$here/../build-mpi}
 if [ -z "${BIN:-}" ] && [ -x "$here/bench_mpi" ]; then BIN=$here; fi  # run from a bundle
-BIN=${BIN:-$BUILD/examples}
+BIN=${BIN:-$BUILD/bench}
 bench=$BIN/bench_mpi
 [ -x "$bench" ] || { echo "bench_mpi.sh: no $bench (build target bench_mpi, or set BUILD/BIN)" >&2; exit 1; }
 if [ -z "${HDF5_PLUGIN_PATH:-}" ]; then

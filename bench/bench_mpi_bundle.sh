@@ -4,7 +4,7 @@
 # and Debian's libhdf5_openmpi.so.103 (HDF5 1.10.8, which needs only libmpi.so.40, libcurl,
 # libsz/libaec, libz and libcrypto from the target).
 #
-#   examples/bench_mpi_bundle.sh [BUILD] [DEST]      (defaults: ../build-mpi, BUILD/bundle)
+#   bench/bench_mpi_bundle.sh [BUILD] [DEST]         (defaults: ../build-mpi, BUILD/bundle)
 # then, on the target:
 #   DEST/bench_mpi.sh 1 2 4 8 16                     (finds everything in its own directory)
 set -eu
@@ -12,9 +12,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 BUILD=${1:-$here/../build-mpi}
 DEST=${2:-$BUILD/bundle}
 mkdir -p "$DEST"
-cp "$BUILD/examples/bench_mpi" "$BUILD/examples/mpi_checkpoint" "$BUILD/plugins/libH5Zparz.so" \
+cp "$BUILD/bench/bench_mpi" "$BUILD/examples/mpi_checkpoint" "$BUILD/plugins/libH5Zparz.so" \
    "$here/bench_mpi.sh" "$DEST/"
-lib=$(ldd "$BUILD/examples/bench_mpi" | awk '/libhdf5_openmpi|libhdf5\.so/ {print $3; exit}')
+lib=$(ldd "$BUILD/bench/bench_mpi" | awk '/libhdf5_openmpi|libhdf5\.so/ {print $3; exit}')
 [ -n "$lib" ] || { echo "bench_mpi_bundle.sh: bench_mpi links no parallel libhdf5?" >&2; exit 1; }
 cp -L "$lib" "$DEST/"
 echo "bundle in $DEST:"; ls -l "$DEST"

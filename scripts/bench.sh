@@ -71,7 +71,7 @@ fi
 cmake --build "$BUILD" -j"$jobs" --target parz_bench >>"$LOG" 2>&1 ||
   { tail -30 "$LOG" >&2; echo "bench.sh: build failed (log: $LOG)" >&2; exit 1; }
 echo "bench.sh: built in $((SECONDS - t0)) s" >&2
-BIN="$BUILD/examples/parz_bench"
+BIN="$BUILD/bench/parz_bench"
 
 # ---- run-time environment: the build's ParZ plugin, then the system's H5Z-ZFP ----
 plugin_path="$BUILD/plugins"
@@ -101,7 +101,7 @@ if [ -z "$py" ]; then
   echo "bench.sh: no python3: $OUT/results.csv written, no report" >&2
   exit 0
 fi
-"$py" "$PARZ_ROOT/examples/bench/bench_report.py" "$OUT"
+"$py" "$PARZ_ROOT/bench/bench_report.py" "$OUT"
 sed -n '/^## Headline/,/^## Compression/p' "$OUT/results.md" | sed '$d'
 echo "bench.sh: $((SECONDS)) s in all; wrote $(cd "$OUT" && echo results.csv meta.txt results.md *.png)"
 exit "$status"
