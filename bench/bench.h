@@ -40,6 +40,7 @@ typedef struct {
   double table_bytes;       /* ParZ only; -1 = not applicable */
   double payload_bytes;
   double max_err, rms_err, psnr;
+  unsigned segment_blocks;  /* ParZ only: the C of the chunk (auto C's pick by default) */
 } bench_quality;
 
 /* A probe runs the measured operation once; returns its seconds (< 0: failed). */
@@ -59,9 +60,15 @@ typedef struct {
   int failed;
 } bench_probe;
 
-/* Value range over finite values of magnitude below 1e9 (larger ones are taken as fill values,
- * e.g. levitus' -1e10); 1 when the array is constant. */
+/* Finite values of this magnitude or more are taken as fill values (levitus marks land with
+ * -1e10): left out of the value range and of the error statistics. */
+#define BENCH_FILL_MAGNITUDE 1e9
+
+/* Value range over finite values below BENCH_FILL_MAGNITUDE; 1 when the array is constant. */
 double bench_range(const parz_array* a, const void* data);
+
+/* Finite values of BENCH_FILL_MAGNITUDE or more. */
+size_t bench_fill_values(const parz_array* a, const void* data);
 
 /* Error of `out` against `ref` over the values bench_range counts (non-finite and fill values
  * skipped: the codec keeps them, but their errors would drown those of the data); PSNR from

@@ -14,12 +14,21 @@ double bench_range(const parz_array* a, const void* data) {
   double lo = INFINITY, hi = -INFINITY;
   for (i = 0; i < n; i++) {
     double v = value_at(a, data, i);
-    if (isfinite(v) && fabs(v) < 1e9) {
+    if (isfinite(v) && fabs(v) < BENCH_FILL_MAGNITUDE) {
       lo = v < lo ? v : lo;
       hi = v > hi ? v : hi;
     }
   }
   return hi > lo ? hi - lo : 1.0;
+}
+
+size_t bench_fill_values(const parz_array* a, const void* data) {
+  size_t n = parz_array_count(a), i, fill = 0;
+  for (i = 0; i < n; i++) {
+    double v = value_at(a, data, i);
+    fill += isfinite(v) && fabs(v) >= BENCH_FILL_MAGNITUDE;
+  }
+  return fill;
 }
 
 void bench_errors(const parz_array* a, const void* ref, const void* out, double range,
@@ -28,7 +37,7 @@ void bench_errors(const parz_array* a, const void* ref, const void* out, double 
   double emax = 0, sum2 = 0;
   for (i = 0; i < n; i++) {
     double r = value_at(a, ref, i), e;
-    if (!isfinite(r) || fabs(r) >= 1e9)  /* non-finite or fill value, as in bench_range */
+    if (!isfinite(r) || fabs(r) >= BENCH_FILL_MAGNITUDE)  /* as in bench_range */
       continue;
     e = fabs(value_at(a, out, i) - r);
     if (!(e <= emax))  /* NaN output counts as an infinite error */

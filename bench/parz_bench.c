@@ -1,4 +1,4 @@
-/* parz_bench: ParZ and its peers on the same arrays, in the same run (issue 8).
+/* parz_bench: ParZ and its peers on the same arrays, in the same run.
  *
  * For every dataset and every setting (fixed accuracy at tolerances relative to the value range,
  * fixed precision, fixed rate, reversible) one *case* is measured: the array is compressed as ONE
@@ -399,6 +399,7 @@ static unsigned char* parz_case_chunk(const bench_data* d, const parz_chunk_conf
   q->compressed_bytes = (double)*bytes;
   q->table_bytes = (double)v.table_bytes;
   q->payload_bytes = (double)v.payload_bytes;
+  q->segment_blocks = v.segment_blocks;
   bench_errors(&d->array, d->data, out, d->range, q);
   return chunk;
 }
@@ -476,7 +477,8 @@ static void csv_rows(const bench_data* d, const bench_setting* st, const probe_s
     bench_throughput(p, (double)d->bytes, &med, &lo, &hi);
     fprintf(g_csv, "%s,%s,%s,%zu,%s,%s,%.17g,%s,%s,%s,%d,%u,", d->name,
             d->array.type == PARZ_FLOAT ? "f32" : "f64", shape, d->bytes, st->mode, st->label,
-            st->value, p->codec, p->op, p->exec, p->threads, p->segment_blocks);
+            st->value, p->codec, p->op, p->exec, p->threads,
+            p->segment_blocks ? p->segment_blocks : q ? q->segment_blocks : 0);
     if (q && q->compressed_bytes > 0)
       fprintf(g_csv, "%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,", (double)d->bytes / q->compressed_bytes,
               8.0 * q->compressed_bytes / n,
@@ -747,6 +749,21 @@ static const char* loadavg(char* buf, size_t n) {
   return buf;
 }
 
+/* The C that the default table (auto C) gives d at the sweep's accuracy; 0 if encoding fails. */
+static unsigned sweep_auto_c(const options* o, const bench_data* d) {
+  parz_chunk_config cfg;
+  bench_quality q;
+  size_t bytes = 0;
+  void* out = malloc(d->bytes);
+  memset(&cfg, 0, sizeof cfg);
+  memset(&q, 0, sizeof q);
+  parz_params_accuracy(&cfg.params, o->sweep_accuracy * d->range, NULL, NULL);
+  if (out)
+    free(parz_case_chunk(d, &cfg, max_threads(o), out, &q, &bytes));
+  free(out);
+  return q.segment_blocks;
+}
+
 static void write_meta(const options* o, const peers* have, const dataset_list* l) {
   char path[4096], host[256] = "?", cpu[256] = "?", line[512];
   FILE *f, *c = fopen("/proc/cpuinfo", "r");
@@ -780,11 +797,14 @@ static void write_meta(const options* o, const peers* have, const dataset_list* 
   fprintf(f, "quick: %s\nmax_mib: %g\n", o->quick ? "yes" : "no", o->max_mib);
   fprintf(f, "peers: libzfp=%s hdf5=%s h5z-zfp=%s parz-plugin=%s\n", have->zfp ? "yes" : "no",
           have->h5 ? "yes" : "no", have->h5_zfp ? "yes" : "no", have->h5_parz ? "yes" : "no");
-  fprintf(f, "table: default C=%u P=%u (sweep at accuracy %g x range)\n",
-          PARZ_DEFAULT_SEGMENT_BLOCKS, PARZ_DEFAULT_PARTITION_SEGMENTS, o->sweep_accuracy);
+  fprintf(f, "table: default, auto C for variable rate (each case's C in results.csv, auto_c "
+             "below at the sweep's setting), C=%u for fixed rate, P=%u (sweep at accuracy %g x "
+             "range)\n", PARZ_DEFAULT_SEGMENT_BLOCKS, PARZ_DEFAULT_PARTITION_SEGMENTS,
+          o->sweep_accuracy);
   for (i = 0; i < l->n; i++)
-    fprintf(f, "dataset: %s %s %zu bytes range %.6g\n", l->v[i].name,
-            l->v[i].array.type == PARZ_FLOAT ? "f32" : "f64", l->v[i].bytes, l->v[i].range);
+    fprintf(f, "dataset: %s %s %zu bytes range %.6g fill_values %zu auto_c %u\n", l->v[i].name,
+            l->v[i].array.type == PARZ_FLOAT ? "f32" : "f64", l->v[i].bytes, l->v[i].range,
+            bench_fill_values(&l->v[i].array, l->v[i].data), sweep_auto_c(o, &l->v[i]));
   fclose(f);
 }
 
