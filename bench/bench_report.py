@@ -10,6 +10,7 @@ written, and the plots can be drawn later anywhere from the two files).
 import csv
 import math
 import os
+import re
 import sys
 from collections import defaultdict
 
@@ -52,6 +53,38 @@ def load(out_dir):
         with open(path) as f:
             meta = [line.rstrip("\n") for line in f if line.strip()]
     return rows, meta
+
+
+def parse_meta(meta):
+    """What the report reads from meta.txt: the line describing the default table, and per
+    dataset its value range, fill values and the C that auto C picks at the table-size sweep's
+    setting (the last two only in runs that record them)."""
+    info = {"table": "", "datasets": {}}
+    for line in meta:
+        key, _, rest = line.partition(": ")
+        if key == "table":
+            info["table"] = rest
+        elif key == "dataset":
+            words = rest.split()
+            d = {"range": None, "fill_values": None, "auto_c": None}
+            for k, v in zip(words[1:], words[2:]):
+                if k == "range":
+                    d["range"] = num(v)
+                elif k == "fill_values":
+                    d["fill_values"] = int(v)
+                elif k == "auto_c":
+                    d["auto_c"] = int(v) or None
+            info["datasets"][words[0]] = d
+    return info
+
+
+def table_policy(info):
+    """(auto, fixed_c): auto is True when the run's default table was auto C (C picked per chunk);
+    fixed_c is the C of a run whose default was one fixed C (versions before auto C)."""
+    if "auto C" in info["table"]:
+        return True, None
+    m = re.search(r"default C=(\d+)", info["table"])
+    return False, (int(m.group(1)) if m else None)
 
 
 class Cases:
@@ -208,11 +241,11 @@ def ratio(c, case, a, b):
 GIB = 1.073741824  # GB per GiB
 
 
-def goals(c):
-    """The performance goals of issues 4 (OpenMP) and 5 (CUDA), checked on this run."""
+def scaling(c):
+    """Parallel efficiency of the OpenMP decoder and read on large chunks, table size, and the GPU
+    decode against the device's copy bandwidth."""
     T = c.max_threads
-    md = ["## Against the goals of issues 4 and 5", ""]
-    # issue 4: parallel efficiency on chunks of 16 MiB and more, accuracy and precision modes
+    md = ["## Parallel scaling and GPU decode", "", "### OpenMP, chunks of 16 MiB and more", ""]
     rows = []
     for case in c.cases:
         p = c.parz(case)
@@ -225,10 +258,11 @@ def goals(c):
         rows.append(list(case) + ["%.1f" % (p["raw_bytes"] / 2**20)] + eff +
                     [ratio(c, case, ("parz", "read", "hdf5-omp", T),
                            ("h5z-zfp", "read", "hdf5", 1))])
-    md += ["Issue 4, OpenMP: parallel efficiency at %d threads (throughput at %d / (%d x "
-           "throughput at 1)) on chunks of 16 MiB and more, goal >= 85%%; ParZ HDF5 read at %d "
-           "threads against the H5Z-ZFP read of the same data at the same setting, goal >= 10x "
-           "at 16 threads." % (T, T, T, T), ""]
+    md += ["Parallel efficiency at %d threads = throughput at %d threads / (%d x throughput at 1 "
+           "thread); 100%% is perfect scaling. ParZ aims at 85%% or more at 16 threads on such "
+           "chunks. The last column is the ParZ HDF5 read at %d threads against the H5Z-ZFP read "
+           "of the same data at the same setting (ParZ aims at 10x or more at 16 threads)."
+           % (T, T, T, T), ""]
     if rows:
         md += [md_table(("dataset", "mode", "setting", "MiB", "decode efficiency",
                          "HDF5 read efficiency", "read / H5Z-ZFP read"), rows), ""]
@@ -238,11 +272,13 @@ def goals(c):
           if c.parz(case) and case[1] != "rate" and finite(c.parz(case)["table_overhead"])]
     if ov:
         ov.sort()
-        md += ["Table overhead at the default table (variable-rate modes, %d cases): median "
-               "%.3f%%, max %.3f%% (%s %s %s) of the payload; thesis: < 0.04%% for CPU-oriented "
-               "tables." % (len(ov), 100 * ov[len(ov) // 2][0], 100 * ov[-1][0], *ov[-1][1]), ""]
+        md += ["The offset table, which lets threads and the GPU start decoding inside a chunk, "
+               "took a median %.3f%% and at most %.3f%% (%s %s %s) of the payload over the %d "
+               "variable-rate cases (fixed-rate chunks need none)."
+               % (100 * ov[len(ov) // 2][0], 100 * ov[-1][0], *ov[-1][1], len(ov)), ""]
+    md += ["### GPU", ""]
     if not c.has_gpu:
-        md += ["Issue 5, CUDA: no GPU in this run.", ""]
+        md += ["No GPU in this run.", ""]
         return md
     rows = []
     for case in c.cases:
@@ -259,11 +295,12 @@ def goals(c):
                                   fmt(cp / GIB, "%.0f") if cp else "-",
                                   fmt(e2e / GIB, "%.2f") if e2e else "-",
                                   fmt(e2e / omp, "%.2fx") if e2e and omp else "-"])
-    md += ["Issue 5, CUDA: kernel decode throughput (GiB/s of decoded data, device events, chunk "
-           "resident on the GPU) beside the device-to-device copy of the same bytes; end-to-end "
-           "filter path (host chunk in, host array out) against OpenMP at %d threads. Goal: >= 500 "
-           "GiB/s for float32 2D fixed accuracy at a ratio near 10, table <= 2%% of the payload."
-           % T, ""]
+    md += ["Kernel decode throughput in GiB/s of decoded data (CUDA events, the chunk already in "
+           "GPU memory) beside a device-to-device copy of the same bytes, the memory bandwidth "
+           "that bounds it; end to end, the chunk goes from host memory to a decoded array in "
+           "host memory, against OpenMP at %d threads. ParZ aims at 500 GiB/s or more for float32 "
+           "2D fixed accuracy at a ratio near 10, with the table at most 2%% of the payload." % T,
+           ""]
     md += [md_table(("dataset", "mode", "setting", "type", "dims", "ratio", "table/payload",
                      "kernel GiB/s", "D2D copy GiB/s", "end-to-end GiB/s",
                      "end-to-end / OMP %d" % T), rows), ""]
@@ -276,10 +313,91 @@ def md_table(header, rows):
     return "\n".join(lines)
 
 
+def dataset_range(info, p):
+    """The value range of p's dataset: from meta.txt, else from the row's RMS error and PSNR."""
+    r = info["datasets"].get(p["dataset"], {}).get("range")
+    if r:
+        return r
+    if finite(p["psnr"]) and finite(p["rms_err"]) and p["rms_err"] > 0:
+        return p["rms_err"] * 10 ** (p["psnr"] / 20)
+    return None
+
+
+def bound_broken(case, p):
+    """Fixed accuracy whose largest error is above the tolerance asked for."""
+    return case[1] == "accuracy" and finite(p["max_err"]) and p["max_err"] > p["value"] * 1.000001
+
+
+def psnr_meaningless(info, p):
+    """Some value came back further off than the data's whole value range: PSNR, an average over
+    the array, then mixes a few wrecked values with the rest and describes neither."""
+    rng = dataset_range(info, p)
+    return rng is not None and not (p["max_err"] <= rng)
+
+
+def table_text(info):
+    auto, fixed_c = table_policy(info)
+    if auto:
+        return ("ParZ uses its default table: auto C, the smallest power of two C (blocks per "
+                "segment) whose table takes at most 2% of the chunk's payload, up to C = 32; the C "
+                "column gives what each case got.")
+    if fixed_c:
+        return ("This run used the default table of the ParZ version it measured: a fixed "
+                "C = %d blocks per segment in every chunk. ParZ now picks C per chunk (auto C, "
+                "the smallest power of two whose table takes at most 2%% of the payload, up to "
+                "C = 32; codec/FORMAT.md), so its tables are as large or larger and its GPU "
+                "decode faster than here." % fixed_c)
+    return "ParZ uses its default table (meta.txt's table line)."
+
+
+def error_notes(c, info, over, wrecked):
+    """Footnotes to the compression table: what the flags mean and why they occur."""
+    md = []
+    if over:
+        md += ["(!) **Error bound not met**: the largest error is above the tolerance asked for "
+               "(%s)." % ", ".join("%s %s %s" % x for x in over), ""]
+    if wrecked:
+        md += ["(*) **PSNR meaningless**: some values came back with an error larger than the "
+               "data's whole value range (%s). PSNR averages the error over the array, so one "
+               "number mixes those values with the rest and describes neither; it can even go "
+               "negative." % ", ".join("%s %s %s" % x for x in wrecked), ""]
+    if over or wrecked:
+        names = sorted({x[0] for x in over + wrecked})
+        known = [(n, info["datasets"].get(n, {}).get("fill_values")) for n in names]
+        counts = ["%s holds %d fill values" % (n, k) for n, k in known if k]
+        md += ["Why: zfp, and with it ParZ, libzfp and H5Z-ZFP (which write the same stream), "
+               "codes each block of 4^d values relative to the largest magnitude in it. Values of "
+               "magnitude 1e9 or more count as fill values (such as -1e10 marking land in an "
+               "ocean field) and are left out of the value range and of the errors, but the "
+               "values that share a block with one keep only the precision left relative to it: "
+               "errors far above the tolerance, up to a fraction of the fill value itself, while "
+               "the blocks without a fill value keep the bound. " +
+               ("Here " + ", ".join(counts) + "." if counts else
+                "(This run did not record how many fill values each array holds.)"), ""]
+    return md
+
+
+def default_marks(info, ds):
+    """C -> what it is to the default table, for the table-size sweep of dataset ds."""
+    auto, fixed_c = table_policy(info)
+    marks = {}
+    if auto:
+        marks[32] = "largest auto C"
+        a = info["datasets"].get(ds, {}).get("auto_c")
+        if a:
+            marks[a] = "auto C" + (" (largest)" if a == 32 else "")
+    elif fixed_c:
+        marks[fixed_c] = "this run's default"
+    return marks
+
+
 def write_markdown(c, meta, out_dir, plots):
     T = c.max_threads
+    info = parse_meta(meta)
+    auto, fixed_c = table_policy(info)
     md = ["# ParZ benchmark report", ""]
-    md += ["Machine and run (from meta.txt):", ""] + ["    " + m for m in meta] + [""]
+    md += ["Machine and run (from meta.txt):", ""]
+    md += ["    " + m for m in meta if not m.startswith("table:")] + [""]
     skipped = [m for m in meta if "steps skipped:" in m and not m.endswith("skipped: 0")]
     if skipped:
         md += ["**Incomplete run**: %s (the time limit cut it short; the missing steps are "
@@ -287,45 +405,44 @@ def write_markdown(c, meta, out_dir, plots):
     md += ["Throughput is GB/s (10^9 bytes per second) of **uncompressed** data: median over the "
            "timed rounds, with (min-max) in brackets. All probes of one case (dataset, mode, "
            "setting) run round-robin in the same rounds, so ParZ and its peers see the same "
-           "machine noise. Each array is ONE chunk (ParZ default table, see `table:` above, "
-           "unless stated); HDF5 datasets use the whole array as one chunk (rank-4 arrays stored "
-           "as rank 3 for H5Z-ZFP, the same for every filter). Accuracy tolerances are relative to "
-           "the value range (values of magnitude >= 1e9 are fill values and left out of the "
-           "range); PSNR = 20 log10(range / RMS error). Ratio = raw bytes / compressed bytes "
-           "(ParZ: whole chunk, header and table included). Table overhead = table bytes / payload "
-           "bytes.", ""]
+           "machine noise. Each array is ONE chunk; HDF5 datasets use the whole array as one "
+           "chunk (rank-4 arrays stored as rank 3 for H5Z-ZFP, the same for every filter). " +
+           table_text(info) + " Accuracy tolerances are relative to the value range (values of "
+           "magnitude 1e9 or more are fill values and left out of the range and of the errors); "
+           "PSNR = 20 log10(range / RMS error). Ratio = raw bytes / compressed bytes (ParZ: whole "
+           "chunk, header and table included). Table size = table bytes / payload bytes.", ""]
     md += ["## Headline ratios (ParZ against its peers, same run)", ""]
     rows = [(label, tag, "%.3g" % g, "%.3g-%.3g" % (lo, hi), n)
             for label, tag, g, lo, hi, n in headline(c)]
     md += [md_table(("ratio", "modes", "geometric mean", "min-max", "cases"), rows), ""]
     md += ["Speed ratios > 1: ParZ is faster. Size ratios > 1: ParZ is larger.", ""]
 
-    md += ["## Compression: ratio, table overhead and error", ""]
+    md += ["## Compression: ratio, table size and error", ""]
     rows = []
-    over = []
+    over, wrecked = [], []
     for case in c.cases:
         p = c.parz(case)
         if not p:
             continue
-        if case[1] == "accuracy" and finite(p["max_err"]) and p["max_err"] > p["value"] * 1.000001:
+        if bound_broken(case, p):
             over.append(case)
+        if psnr_meaningless(info, p):
+            wrecked.append(case)
         z = c.get(case, "zfp", "decode", "serial", 1)
         h = c.get(case, "h5z-zfp", "read", "hdf5", 1)
-        rows.append(case + (fmt(p["ratio"]), fmt(z["ratio"]) if z else "-",
+        cb = p["segment_blocks"] or fixed_c
+        rows.append(case + (str(cb) if cb else "-", fmt(p["ratio"]),
+                            fmt(z["ratio"]) if z else "-",
                             fmt(h["ratio"]) if h else "-", fmt(p["bits_per_value"]),
                             fmt(100 * p["table_overhead"], "%.3f%%")
                             if finite(p["table_overhead"]) else "-",
                             fmt(p["max_err"]) + (" (!)" if case in over else ""),
-                            fmt(p["rms_err"]), fmt(p["psnr"], "%.1f")))
-    md += [md_table(("dataset", "mode", "setting", "ParZ ratio", "libzfp ratio",
+                            fmt(p["rms_err"]),
+                            fmt(p["psnr"], "%.1f") + (" (*)" if case in wrecked else "")))
+    md += [md_table(("dataset", "mode", "setting", "C", "ParZ ratio", "libzfp ratio",
                      "H5Z-ZFP ratio", "ParZ bits/value", "table/payload", "max error",
                      "RMS error", "PSNR dB"), rows), ""]
-    if over:
-        md += ["(!) max error above the tolerance: %s. libzfp and H5Z-ZFP give the same stream "
-               "(same ratio and error); zfp codes a block relative to its largest value, so data "
-               "sharing a block with fill values of magnitude ~1e10 keeps only float32's "
-               "precision relative to 1e10. Fill values themselves are left out of the errors."
-               % ", ".join("%s %s" % (x[0], x[2]) for x in over), ""]
+    md += error_notes(c, info, over, wrecked)
 
     md += ["## ParZ throughput (GB/s): library calls", ""]
     head = ["dataset", "mode", "setting", "encode serial"]
@@ -391,24 +508,29 @@ def write_markdown(c, meta, out_dir, plots):
                        ("h5z-zfp", "write", "hdf5", 1)))
         rows.append(r)
     md += [md_table(head, rows), ""]
-    md += goals(c)
+    md += scaling(c)
 
     if c.sweep:
-        md += ["## Table size sweep (segment_blocks C), decode GB/s", ""]
+        md += ["## Table size: decode GB/s against C (blocks per segment)", ""]
         rows = []
         for ds in c.datasets:
             by_c = defaultdict(dict)
             for r in c.sweep.get(ds, []):
                 by_c[r["segment_blocks"]][r["exec"]] = r
+            marks = default_marks(info, ds)
             for cb in sorted(by_c):
                 rs = by_c[cb]
                 any_r = next(iter(rs.values()))
                 omp = next((v for k, v in rs.items() if k == "omp"), None)
-                rows.append((ds, any_r["setting"], cb,
+                rows.append((ds, any_r["setting"], cb, marks.get(cb, ""),
                              fmt(100 * any_r["table_overhead"], "%.3f%%"), fmt(any_r["ratio"]),
                              fmt_spread(omp), fmt_spread(rs.get("cuda-kernel"))))
-        md += [md_table(("dataset", "accuracy", "C", "table/payload", "ratio",
+        md += [md_table(("dataset", "accuracy", "C", "default", "table/payload", "ratio",
                          "OMP %d threads" % T, "CUDA kernel"), rows), ""]
+        md += ["A smaller C gives threads and the GPU more places to start, for a larger table. "
+               + ("'auto C' marks the C the default table picks for that array; C = 32 is the "
+                  "largest it picks." if auto else
+                  "C = %d was this run's default table." % fixed_c if fixed_c else ""), ""]
 
     md += ["## Plots", ""]
     for title, name in plots:
@@ -429,23 +551,40 @@ def grid(n):
     return fig, flat[:n]
 
 
-def log_axis(axis, base=10):
-    """A log axis labelled with plain numbers: base 10 at 1, 2 and 5 times the powers of ten
-    (0.05, 0.1, 0.2...) or at every tick on an axis shorter than a factor 4, base 2 at the
-    powers of two."""
-    from matplotlib import ticker
+def log_ticks(lo, hi, base=10):
+    """Tick values to label on a log axis from lo to hi: the powers of two for base 2; for base
+    10 the decades, else the 1-2-5 steps, else finer steps, whichever first gives three ticks
+    (two on a very short axis), at most about eight."""
+    if not (0 < lo < hi):
+        return []
+    if base == 2:
+        k0, k1 = math.ceil(math.log2(lo) - 1e-9), math.floor(math.log2(hi) + 1e-9)
+        ticks = [2.0 ** k for k in range(k0, k1 + 1)]
+    else:
+        ticks = []
+        for leads in ((1,), (1, 2, 5), (1, 1.5, 2, 3, 5, 7), (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 7,
+                                                                8, 9)):
+            ticks = [float("%.6g" % (m * 10.0 ** k))
+                     for k in range(math.floor(math.log10(lo)), math.ceil(math.log10(hi)) + 1)
+                     for m in leads if lo <= m * 10.0 ** k <= hi]
+            if len(ticks) >= 3:
+                break
+        if len(ticks) < 2:
+            ticks = [float("%.2g" % lo), float("%.2g" % hi)]
+    step = max(1, math.ceil(len(ticks) / 8))
+    return ticks[::step]
 
-    def label(leads):
-        def f(v, _pos):
-            if v <= 0:
-                return ""
-            lo, hi = sorted(axis.get_view_interval())
-            short = lo > 0 and hi / lo < 4  # a short axis: every tick labelled
-            m = round(v / 10 ** math.floor(math.log10(v) + 1e-9), 6)
-            return "%.3g" % v if base == 2 or short or m in leads else ""
-        return ticker.FuncFormatter(f)
-    axis.set_major_formatter(label((1,)))
-    axis.set_minor_formatter(label((2, 5)) if base == 10 else ticker.NullFormatter())
+
+def label_log_axis(ax, which="y", base=10):
+    """Labels ax's log axis at log_ticks of its current limits, in plain numbers, whatever
+    matplotlib's own log locator would do with the panel's size (it drops minor ticks when it
+    skips decades, which left panels without a label). Call once the data are drawn."""
+    from matplotlib import ticker
+    lo, hi = sorted(ax.get_ylim() if which == "y" else ax.get_xlim())
+    axis = ax.yaxis if which == "y" else ax.xaxis
+    axis.set_major_locator(ticker.FixedLocator(log_ticks(lo, hi, base)))
+    axis.set_major_formatter(ticker.FuncFormatter(lambda v, _pos: "%g" % v))
+    axis.set_minor_formatter(ticker.NullFormatter())
 
 
 def legend_below(fig, handles, labels, ncol):
@@ -475,7 +614,7 @@ def rd_points(c, ds, codec, op, exec_, mode):
     return sorted(pts)
 
 
-def plot_rd(c, path):
+def rd_figure(c, info):
     from matplotlib.lines import Line2D
     fig, axes = grid(len(c.datasets))
     for ax, ds in zip(axes, c.datasets):
@@ -501,10 +640,10 @@ def plot_rd(c, path):
                                 xycoords=("data", "axes fraction"), rotation=90, fontsize=7,
                                 color="0.3", ha="right", va="bottom")
         ax.set_xscale("log", base=2)
-        log_axis(ax.xaxis, 2)
-        over = [x for x in c.cases if x[0] == ds and x[1] == "accuracy" and c.parz(x) and
-                finite(c.parz(x)["max_err"]) and c.parz(x)["max_err"] > c.parz(x)["value"] * 1.000001]
-        ax.set_title(ds + (" (fill values: tolerance not met, see report)" if over else ""),
+        label_log_axis(ax, "x", 2)
+        flagged = [x for x in c.cases if x[0] == ds and c.parz(x) and
+                   (bound_broken(x, c.parz(x)) or psnr_meaningless(info, c.parz(x)))]
+        ax.set_title(ds + (" (flagged points: see the report's error notes)" if flagged else ""),
                      fontsize=10)
         ax.set_xlabel("bits per value (compressed size)")
         ax.set_ylabel("PSNR (dB, value range)")
@@ -522,8 +661,7 @@ def plot_rd(c, path):
     fig.suptitle("Rate-distortion: ParZ (filled, lines) against libzfp (hollow) and H5Z-ZFP (x); "
                  "higher and further left is better")
     fig.tight_layout(rect=(0, 0.07, 1, 0.96))
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
+    return fig
 
 
 def representative(c, ds, mode):
@@ -542,7 +680,7 @@ def errorbar(ax, pts, **kw):
                     capsize=3, **kw)
 
 
-def plot_threads(c, path):
+def threads_figure(c):
     fig, axes = grid(len(c.datasets))
     ts = c.threads
     for ax, ds in zip(axes, c.datasets):
@@ -572,7 +710,7 @@ def plot_threads(c, path):
                 ax.axhline(v, ls="--", color=color, lw=1.2, label=label)
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
-        log_axis(ax.yaxis)
+        label_log_axis(ax)
         ax.set_xticks(ts)
         ax.set_xticklabels([str(t) for t in ts])
         ax.set_title("%s: %s" % (ds, ", ".join("%s %s" % (x[1], x[2]) for x in (acc, prec) if x)),
@@ -590,75 +728,100 @@ def plot_threads(c, path):
     fig.suptitle("Decode throughput against OpenMP threads (median, min-max bars; dashed: peers "
                  "and GPU at the accuracy setting)")
     fig.tight_layout(rect=(0, 0.09, 1, 0.96))
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
+    return fig
 
 
-def plot_table_size(c, path):
+def table_size_figure(c, info):
+    """Per dataset, decode throughput on linear axes from 0 against C: OpenMP on the left axis,
+    the CUDA kernel on the right one; the table's size at each C along the top; the default
+    table's C marked."""
     ds_list = [ds for ds in c.datasets if c.sweep.get(ds)]
     fig, axes = grid(len(ds_list))
+    handles = {}
     for ax, ds in zip(axes, ds_list):
         rows = c.sweep[ds]
-        ax2 = ax.twinx()
-        for exec_, color, label in (("cuda-kernel", "C3", "CUDA kernel"),
-                                    ("omp", "C0", "OpenMP %d threads" % c.max_threads)):
-            pts = sorted((r["segment_blocks"], r) for r in rows
-                         if r["exec"] == exec_ and r["status"] == "ok" and
-                         finite(r["gbps_median"]))
-            errorbar(ax, pts, marker="o", color=color, label=label)
-        ov = sorted({(r["segment_blocks"], r["table_overhead"]) for r in rows
-                     if finite(r["table_overhead"])})
-        ax2.plot([o[0] for o in ov], [100 * o[1] for o in ov], "s--", color="grey", ms=4,
-                 label="table / payload (%)")
-        ax2.set_yscale("log")
-        log_axis(ax2.yaxis)
-        ax2.set_ylabel("table / payload (%)", color="grey")
+        cs = sorted({r["segment_blocks"] for r in rows})
+        pts = {ex: sorted((r["segment_blocks"], r) for r in rows
+                          if r["exec"] == ex and r["status"] == "ok" and finite(r["gbps_median"]))
+               for ex in ("omp", "cuda-kernel")}
+        errorbar(ax, pts["omp"], marker="o", color="C0",
+                 label="OpenMP %d threads (left axis)" % c.max_threads)
+        ax.set_ylim(bottom=0)
+        ax.set_ylabel("OpenMP decode GB/s", color="C0")
+        axes_here = [ax]
+        if pts["cuda-kernel"]:
+            ax2 = ax.twinx()
+            errorbar(ax2, pts["cuda-kernel"], marker="s", color="C3",
+                     label="CUDA kernel (right axis)")
+            ax2.set_ylim(bottom=0)
+            ax2.set_ylabel("CUDA kernel decode GB/s", color="C3")
+            axes_here.append(ax2)
+        marks = default_marks(info, ds)
         ax.set_xscale("log", base=2)
-        ax.set_xticks([p for p in sorted({r["segment_blocks"] for r in rows})])
-        ax.set_xticklabels([str(p) for p in sorted({r["segment_blocks"] for r in rows})])
-        ax.set_yscale("log")
-        log_axis(ax.yaxis)
-        ax.set_xlabel("segment_blocks C (blocks per segment, log scale)")
-        ax.set_ylabel("decode GB/s of decoded data")
+        ticks = sorted(set(cs) | set(marks))
+        ax.set_xticks(ticks)
+        ax.set_xticklabels([str(x) for x in ticks])
+        ax.set_xlabel("C, blocks per segment")
+        overhead = {r["segment_blocks"]: r["table_overhead"] for r in rows
+                    if finite(r["table_overhead"])}
+        top = ax.secondary_xaxis("top")
+        top.set_xticks([x for x in cs if x in overhead])
+        top.set_xticklabels(["%.2g%%" % (100 * overhead[x]) for x in cs if x in overhead],
+                            fontsize=7)
+        top.set_xlabel("table / payload", fontsize=8)
+        for cb, what in sorted(marks.items()):
+            style = dict(color="C2", ls="--") if what.startswith("auto") else dict(color="k", ls=":")
+            ax.axvline(cb, lw=1.5, label="%s (C = %d here)" % (what, cb) if what.startswith("auto")
+                       else "C = %d, %s" % (cb, what), **style)
         ax.set_title("%s (accuracy %s)" % (ds, rows[0]["setting"]), fontsize=10)
-        ax.grid(True, which="both", alpha=0.3)
-        if ax is axes[0]:
-            h1, l1 = ax.get_legend_handles_labels()
-            h2, l2 = ax2.get_legend_handles_labels()
-            legend_below(fig, h1 + h2, l1 + l2, 3)
+        ax.grid(True, alpha=0.3)
+        for a in axes_here:
+            for h, l in zip(*a.get_legend_handles_labels()):
+                key = re.sub(r" \(C = \d+ here\)", "", l)
+                handles.setdefault(key, h)
+    legend_below(fig, list(handles.values()), list(handles.keys()), 4)
     what = "GPU kernel and OpenMP" if c.has_gpu else "OpenMP (no GPU in this run)"
-    fig.suptitle("Decode throughput (median, min-max bars) and table size against "
-                 "segment_blocks C: %s" % what)
+    fig.suptitle("Decode throughput (median, min-max bars) against C, with the table size along "
+                 "the top: %s" % what)
     fig.tight_layout(rect=(0, 0.07, 1, 0.96))
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
+    return fig
 
 
-def main():
-    if len(sys.argv) not in (2, 3):
-        sys.exit(__doc__)
-    run_dir = sys.argv[1]
-    out_dir = sys.argv[2] if len(sys.argv) == 3 else run_dir
+def report(run_dir, out_dir):
+    """Writes results.md and, with matplotlib, the plots of the run in run_dir into out_dir;
+    returns the names written."""
     rows, meta = load(run_dir)
     if not rows:
         sys.exit("bench_report: %s/results.csv holds no results" % run_dir)
     os.makedirs(out_dir, exist_ok=True)
     c = Cases(rows)
+    info = parse_meta(meta)
     plots = []
     if plt is None:
         print("bench_report: no matplotlib here: results.md without plots (draw them elsewhere "
               "with: bench_report.py RUN_DIR REPORT_DIR)", file=sys.stderr)
     else:
-        plots = [("Rate-distortion", "rate_distortion.png"),
-                 ("Decode throughput against threads", "decode_threads.png")]
-        plot_rd(c, os.path.join(out_dir, plots[0][1]))
-        plot_threads(c, os.path.join(out_dir, plots[1][1]))
+        figures = [("Rate-distortion", "rate_distortion.png", lambda: rd_figure(c, info)),
+                   ("Decode throughput against threads", "decode_threads.png",
+                    lambda: threads_figure(c))]
         if c.sweep:
-            plots.append(("Throughput against table size", "table_size.png"))
-            plot_table_size(c, os.path.join(out_dir, plots[2][1]))
+            figures.append(("Throughput against table size", "table_size.png",
+                            lambda: table_size_figure(c, info)))
+        for title, name, draw in figures:
+            fig = draw()
+            fig.savefig(os.path.join(out_dir, name), dpi=90)
+            plt.close(fig)
+            plots.append((title, name))
     write_markdown(c, meta, out_dir, plots)
-    print("bench_report: wrote %s" % ", ".join(
-        os.path.join(out_dir, n) for n in ["results.md"] + [p[1] for p in plots]))
+    return ["results.md"] + [p[1] for p in plots]
+
+
+def main():
+    if len(sys.argv) not in (2, 3):
+        sys.exit(__doc__)
+    out_dir = sys.argv[2] if len(sys.argv) == 3 else sys.argv[1]
+    names = report(sys.argv[1], out_dir)
+    print("bench_report: wrote %s" % ", ".join(os.path.join(out_dir, n) for n in names))
 
 
 if __name__ == "__main__":
