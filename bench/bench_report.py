@@ -345,8 +345,8 @@ def table_text(info):
         return ("This run used the default table of the ParZ version it measured: a fixed "
                 "C = %d blocks per segment in every chunk. ParZ now picks C per chunk (auto C, "
                 "the smallest power of two whose table takes at most 2%% of the payload, up to "
-                "C = 32; codec/FORMAT.md), so its tables are as large or larger and its GPU "
-                "decode faster than here." % fixed_c)
+                "C = 32; codec/FORMAT.md), so its tables are at least as large as here."
+                % fixed_c)
     return "ParZ uses its default table (meta.txt's table line)."
 
 
