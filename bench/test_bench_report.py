@@ -8,6 +8,7 @@ the rows whose error bound does not hold or whose PSNR means nothing, draws tabl
 linear throughput axes from 0 with the default table's C marked, and labels the y axis of every
 decode_threads.png panel."""
 import csv
+import math
 import os
 import sys
 import tempfile
@@ -26,7 +27,7 @@ SWEEP_C = (1, 2, 4, 8, 16, 32, 64)
 def row(ds, mode, setting, value, codec, op, exec_, threads, c, max_err, gbps, ratio=4.0,
         table=0.01):
     rms = max_err / 10
-    psnr = 20 * __import__("math").log10(RANGE[ds] / rms) if rms > 0 else float("inf")
+    psnr = 20 * math.log10(RANGE[ds] / rms) if rms > 0 else math.inf
     return dict(dataset=ds, dtype="f32", shape="4x16x16", raw_bytes=4096, mode=mode,
                 setting=setting, value=value, codec=codec, op=op, exec=exec_, threads=threads,
                 segment_blocks=c, ratio=ratio, bits_per_value=32 / ratio, table_overhead=table,
@@ -77,16 +78,24 @@ def table_row(md, ds, mode):
     return [x.strip() for x in line.strip("|").split("|")]
 
 
-class Report(unittest.TestCase):
+class TinyRun(unittest.TestCase):
+    """A test with a temporary directory for the tiny runs."""
+
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
 
     def tearDown(self):
         self.tmp.cleanup()
 
-    def run_report(self, auto):
+    def write(self, auto):
         path = os.path.join(self.tmp.name, "auto" if auto else "fixed")
         write_run(path, auto)
+        return path
+
+
+class Report(TinyRun):
+    def run_report(self, auto):
+        path = self.write(auto)
         bench_report.report(path, path)
         with open(os.path.join(path, "results.md")) as f:
             return path, f.read()
@@ -122,17 +131,9 @@ class Report(unittest.TestCase):
 
 
 @unittest.skipIf(bench_report.plt is None, "no matplotlib")
-class Plots(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-
-    def tearDown(self):
-        self.tmp.cleanup()
-
+class Plots(TinyRun):
     def cases(self, auto):
-        path = os.path.join(self.tmp.name, "auto" if auto else "fixed")
-        write_run(path, auto)
-        rows, meta = bench_report.load(path)
+        rows, meta = bench_report.load(self.write(auto))
         return bench_report.Cases(rows), bench_report.parse_meta(meta)
 
     def test_table_size_linear_with_default_marked(self):
