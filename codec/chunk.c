@@ -319,19 +319,118 @@ int parz_chunk_parse(const void* src, size_t src_bytes, parz_chunk_view* view, p
 /* Segments per parz_decode_segments call: their expected ends sit on the stack. */
 #define DECODE_GROUP 64u
 
-int parz_chunk_decode_segments(const parz_chunk_view* v, void* dst, uint64_t first,
-                               uint64_t count, parz_error* err) {
-  uint64_t s, bit;
-  if (!v || !dst)
-    return parz_fail(err, PARZ_ERR_ARG, "parz_chunk_decode_segments: NULL argument");
-  if (first > v->nsegments || count > v->nsegments - first)
-    return parz_fail(err, PARZ_ERR_ARG, "segments [%llu, +%llu) outside the chunk's %llu",
-                     (unsigned long long)first, (unsigned long long)count,
-                     (unsigned long long)v->nsegments);
-  bit = parz_chunk_segment_offset(v, first);
-  /* in groups of DECODE_GROUP segments, each group one pass of parz_decode_segments */
-  for (s = first; s < first + count;) {
-    uint64_t ends[DECODE_GROUP], n = first + count - s, b0 = s * v->segment_blocks, nb, k, end;
+void parz_chunk_dest_whole(const parz_chunk_view* v, void* dst, parz_chunk_dest* d) {
+  ptrdiff_t run = 1;
+  unsigned k;
+  memset(d, 0, sizeof *d);
+  d->data = dst;
+  for (k = v->array.dims; k-- > 0;) {
+    d->stride[k] = run;
+    d->hi[k] = v->array.shape[k];
+    run *= (ptrdiff_t)v->array.shape[k];
+  }
+}
+
+int parz_chunk_dest_check(const parz_chunk_view* v, const parz_chunk_dest* d, parz_error* err) {
+  unsigned k;
+  if (!v || !d || !d->data)
+    return parz_fail(err, PARZ_ERR_ARG, "parz_chunk_dest_check: NULL argument");
+  for (k = 0; k < v->array.dims; k++)
+    if (d->lo[k] >= d->hi[k] || d->hi[k] > v->array.shape[k] || d->stride[k] < 0)
+      return parz_fail(err, PARZ_ERR_ARG,
+                       "destination window [%zu, %zu) stride %td in dimension %u of a chunk of "
+                       "extent %zu",
+                       d->lo[k], d->hi[k], d->stride[k], k, v->array.shape[k]);
+  return PARZ_OK;
+}
+
+/* A destination's window in blocks: the blocks (C order, nb per dimension) holding a value of
+ * it are those with lo[k] <= b[k] < hi[k]. cut: the fastest dimension the window does not span
+ * (-1 when it spans them all): runs of consecutive blocks inside the window end there. */
+typedef struct {
+  unsigned dims;
+  uint64_t nb[4], lo[4], hi[4], nblocks;
+  int cut;
+} window_blocks;
+
+static void window_blocks_init(const parz_chunk_view* v, const parz_chunk_dest* d,
+                               window_blocks* w) {
+  unsigned k;
+  w->dims = v->array.dims;
+  w->nblocks = v->nblocks;
+  w->cut = -1;
+  for (k = 0; k < w->dims; k++) {
+    w->nb[k] = blocks_along(v->array.shape[k]);
+    w->lo[k] = d->lo[k] / 4u;
+    w->hi[k] = blocks_along(d->hi[k]);
+    if (w->lo[k] > 0 || w->hi[k] < w->nb[k])
+      w->cut = (int)k;
+  }
+}
+
+static uint64_t window_linear(const window_blocks* w, const uint64_t* x) {
+  uint64_t b = 0;
+  unsigned k;
+  for (k = 0; k < w->dims; k++)
+    b = b * w->nb[k] + x[k];
+  return b;
+}
+
+/* The first block at or after block b that is inside the window; nblocks when none is. */
+static uint64_t window_next(const window_blocks* w, uint64_t b) {
+  uint64_t x[4];
+  unsigned k, j;
+  if (b >= w->nblocks)
+    return w->nblocks;
+  for (k = w->dims; k-- > 0;) {
+    x[k] = b % w->nb[k];
+    b /= w->nb[k];
+  }
+  for (k = 0; k < w->dims; k++) {
+    int m;
+    if (x[k] >= w->lo[k] && x[k] < w->hi[k])
+      continue;
+    if (x[k] < w->lo[k]) { /* the window's first block with this prefix */
+      for (j = k; j < w->dims; j++)
+        x[j] = w->lo[j];
+      return window_linear(w, x);
+    }
+    /* past the window along k: the next prefix inside it */
+    for (j = k; j < w->dims; j++)
+      x[j] = w->lo[j];
+    for (m = (int)k - 1; m >= 0; m--) {
+      if (++x[m] < w->hi[m])
+        break;
+      x[m] = w->lo[m];
+    }
+    return m < 0 ? w->nblocks : window_linear(w, x);
+  }
+  return window_linear(w, x);
+}
+
+/* For a block b inside the window, the first block after it that is not (nblocks at most). */
+static uint64_t window_run_end(const window_blocks* w, uint64_t b) {
+  uint64_t x[4];
+  unsigned k;
+  if (w->cut < 0)
+    return w->nblocks;
+  for (k = w->dims; k-- > 0;) {
+    x[k] = b % w->nb[k];
+    b /= w->nb[k];
+  }
+  x[w->cut] = w->hi[w->cut];
+  for (k = (unsigned)w->cut + 1; k < w->dims; k++)
+    x[k] = 0;
+  return window_linear(w, x);
+}
+
+/* Decodes segments [s, s + count) from the payload's bit `bit` into d, in groups of
+ * DECODE_GROUP segments, each group one pass of parz_decode_segments. */
+static int decode_run_of_segments(const parz_chunk_view* v, const parz_chunk_dest* d, uint64_t s,
+                                  uint64_t count, uint64_t bit, parz_error* err) {
+  const uint64_t last = s + count;
+  while (s < last) {
+    uint64_t ends[DECODE_GROUP], n = last - s, b0 = s * v->segment_blocks, nb, k, end;
     size_t bad;
     int rc;
     if (n > DECODE_GROUP)
@@ -340,7 +439,7 @@ int parz_chunk_decode_segments(const parz_chunk_view* v, void* dst, uint64_t fir
       ends[k] = end += parz_table_segment_bits(v, s + k);
     nb = (s + n) * v->segment_blocks;
     nb = (nb < v->nblocks ? nb : v->nblocks) - b0;
-    rc = parz_decode_segments(&v->array, dst, &v->params, v->payload, v->payload_bytes, bit,
+    rc = parz_decode_segments(&v->array, d, &v->params, v->payload, v->payload_bytes, bit,
                               (size_t)b0, (size_t)nb, v->segment_blocks, ends, &bad, &end, err);
     if (rc != PARZ_OK)
       return rc;
@@ -353,6 +452,48 @@ int parz_chunk_decode_segments(const parz_chunk_view* v, void* dst, uint64_t fir
     s += n;
   }
   return PARZ_OK;
+}
+
+int parz_chunk_decode_segments_to(const parz_chunk_view* v, const parz_chunk_dest* d,
+                                  uint64_t first, uint64_t count, parz_error* err) {
+  window_blocks w;
+  uint64_t b, end_block, C;
+  if (!v || !d || !d->data)
+    return parz_fail(err, PARZ_ERR_ARG, "parz_chunk_decode_segments: NULL argument");
+  if (first > v->nsegments || count > v->nsegments - first)
+    return parz_fail(err, PARZ_ERR_ARG, "segments [%llu, +%llu) outside the chunk's %llu",
+                     (unsigned long long)first, (unsigned long long)count,
+                     (unsigned long long)v->nsegments);
+  C = v->segment_blocks;
+  window_blocks_init(v, d, &w);
+  b = first * C;
+  end_block = (first + count) * C < v->nblocks ? (first + count) * C : v->nblocks;
+  /* runs of segments holding blocks of the window, each decoded from its table offset */
+  while (b < end_block) {
+    uint64_t s0, s1, run_end;
+    int rc;
+    if ((b = window_next(&w, b)) >= end_block)
+      break;
+    run_end = window_run_end(&w, b);
+    s0 = b / C;
+    s1 = run_end / C + (run_end % C != 0);
+    if (s1 > first + count)
+      s1 = first + count;
+    rc = decode_run_of_segments(v, d, s0, s1 - s0, parz_chunk_segment_offset(v, s0), err);
+    if (rc != PARZ_OK)
+      return rc;
+    b = s1 * C;
+  }
+  return PARZ_OK;
+}
+
+int parz_chunk_decode_segments(const parz_chunk_view* v, void* dst, uint64_t first,
+                               uint64_t count, parz_error* err) {
+  parz_chunk_dest d;
+  if (!v || !dst)
+    return parz_fail(err, PARZ_ERR_ARG, "parz_chunk_decode_segments: NULL argument");
+  parz_chunk_dest_whole(v, dst, &d);
+  return parz_chunk_decode_segments_to(v, &d, first, count, err);
 }
 
 int parz_chunk_decode(const void* src, size_t src_bytes, void* dst, size_t dst_bytes,

@@ -1,14 +1,17 @@
-/* OpenMP chunk decoder: one parse, then the segments decoded by a team of threads, each work
- * unit starting from an absolute offset of the chunk's table, then the non-finite values patched.
+/* OpenMP decoder of many chunks at once, each into its destination: one team, the segments of
+ * every chunk cut into work units, each starting from an absolute offset of its chunk's table,
+ * then the non-finite values patched. A single chunk (the filter path) is the case n = 1.
  *
  * Work units are runs of whole partitions (HYBRID) so that each starts from a partition's stored
  * absolute bit offset; when a chunk has too few partitions to keep every thread busy (a 16 MiB
  * chunk of 3D floats at C = 32, P = 64 has 32), units become runs of segments inside
  * partitions, whose offsets cost the sum of at most P - 1 lengths (O(P), still independent of the
- * chunk size). OFFSETS, NONE and LENGTHS tables are split into runs of segments. Units are
- * handed out dynamically: compressed segment sizes vary (a fill-value region costs almost
- * nothing), so a static split would leave threads idle. */
+ * chunk size). OFFSETS, NONE and LENGTHS tables are split into runs of segments. Each chunk gets
+ * units in proportion to its size, so that many small chunks are one unit each and a few large
+ * ones are split; units are handed out dynamically: compressed segment sizes vary (a fill-value
+ * region costs almost nothing), so a static split would leave threads idle. */
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "exceptions.h"   /* PARZ_EXCEPTION_BYTES: the codec's record size (FORMAT.md) */
 #include "parz_omp.h"
@@ -19,26 +22,168 @@
  * that each unit is a long run of blocks (16 MiB chunk, 16 threads: 256 units of 64 KiB). */
 #define UNITS_PER_THREAD 16u
 
-typedef struct {
-  uint64_t unit_segments;   /* segments per work unit (the last may hold fewer) */
-  uint64_t nunits;
-} decode_plan;
+/* Non-finite values patched in parallel only when there are many: each is a 16-byte record. */
+#define PATCH_MIN_PER_THREAD 4096u
 
-static decode_plan plan_units(const parz_chunk_view* v, int nthreads) {
-  decode_plan pl;
-  uint64_t target = (uint64_t)nthreads * UNITS_PER_THREAD;
+/* Segments [first, first + count) of chunk `chunk`; patch units (count == 0) patch exceptions
+ * [first, first + nexc) of their chunk. */
+typedef struct {
+  size_t chunk;
+  uint64_t first, count, nexc;
+} work_unit;
+
+/* Segments per unit for a chunk that should get about `target` units. */
+static uint64_t unit_segments(const parz_chunk_view* v, uint64_t target) {
   uint64_t n = v->nsegments / target + (v->nsegments % target != 0);
   if (n == 0)
     n = 1;
   if (v->table == PARZ_TABLE_HYBRID && n >= v->partition_segments)
     n -= n % v->partition_segments;   /* whole partitions */
-  pl.unit_segments = n;
-  pl.nunits = v->nsegments / n + (v->nsegments % n != 0);
-  return pl;
+  return n;
 }
 
-/* Non-finite values patched in parallel only when there are many: each is a 16-byte record. */
-#define PATCH_MIN_PER_THREAD 4096u
+/* The decode units of all chunks (about nthreads * UNITS_PER_THREAD, at least one per chunk),
+ * then the patch units; malloc'd, their count in *nunits and *ndecode. NULL without memory. */
+static work_unit* plan(size_t n, const parz_chunk_view* views, int nthreads, size_t* nunits,
+                       size_t* ndecode) {
+  const uint64_t target = (uint64_t)nthreads * UNITS_PER_THREAD;
+  uint64_t total = 0, count = 0;
+  size_t i;
+  work_unit* units = NULL;
+  for (i = 0; i < n; i++)
+    total += views[i].raw_bytes;
+  /* first pass counts, second fills */
+  for (int fill = 0; fill < 2; fill++) {
+    if (fill && !(units = (work_unit*)malloc((size_t)(count ? count : 1) * sizeof *units)))
+      return NULL;
+    count = 0;
+    for (i = 0; i < n; i++) {
+      const parz_chunk_view* v = &views[i];
+      /* this chunk's share of the units, rounded up */
+      uint64_t want = total ? (uint64_t)((double)target * (double)v->raw_bytes / (double)total) : 1;
+      uint64_t per = unit_segments(v, want ? want : 1), s;
+      for (s = 0; s < v->nsegments; s += per, count++)
+        if (fill) {
+          units[count].chunk = i;
+          units[count].first = s;
+          units[count].count = per < v->nsegments - s ? per : v->nsegments - s;
+          units[count].nexc = 0;
+        }
+    }
+    if (fill)
+      *ndecode = (size_t)count;
+    for (i = 0; i < n; i++) {
+      /* patch ranges: one per PATCH_MIN_PER_THREAD records, at most one per thread */
+      uint64_t nexc = views[i].nexceptions, parts = nexc / PATCH_MIN_PER_THREAD, r;
+      if (nexc == 0)
+        continue;
+      parts = parts < 1 ? 1 : parts > (uint64_t)nthreads ? (uint64_t)nthreads : parts;
+      for (r = 0; r < parts; r++, count++)
+        if (fill) {
+          units[count].chunk = i;
+          units[count].first = nexc * r / parts;
+          units[count].nexc = nexc * (r + 1) / parts - units[count].first;
+          units[count].count = 0;
+        }
+    }
+  }
+  *nunits = (size_t)count;
+  return units;
+}
+
+static int run_unit(const work_unit* w, const parz_chunk_view* views, const parz_chunk_dest* dests,
+                    parz_error* e) {
+  const parz_chunk_view* v = &views[w->chunk];
+  parz_chunk_view part;
+  if (w->count)
+    return parz_chunk_decode_segments_to(v, &dests[w->chunk], w->first, w->count, e);
+  part = *v;
+  part.exceptions = v->exceptions + w->first * PARZ_EXCEPTION_BYTES;
+  part.nexceptions = w->nexc;
+  return parz_chunk_patch_exceptions_to(&part, &dests[w->chunk], e);
+}
+
+/* parz_omp_decode_chunks with the serial cut-off as a parameter. */
+static int decode_chunks(size_t n, const parz_chunk_view* views, const parz_chunk_dest* dests,
+                         int threads, size_t min_bytes, size_t* failed, parz_error* err) {
+  parz_omp_first_error first;
+  work_unit* units = NULL;
+  size_t nunits = 0, ndecode = 0, i;
+  uint64_t total = 0;
+  int nthreads = parz_omp_team_size(threads), rc;
+  for (i = 0; i < n; i++) {
+    if ((rc = parz_chunk_dest_check(&views[i], &dests[i], err)) != PARZ_OK) {
+      if (failed)
+        *failed = i;
+      return rc;
+    }
+    total += views[i].raw_bytes;
+  }
+  if (nthreads > 1 && total >= min_bytes) {
+    if (!(units = plan(n, views, nthreads, &nunits, &ndecode)))
+      return parz_fail(err, PARZ_ERR_NOMEM, "no memory to plan the decode of %zu chunks", n);
+    if (ndecode < 2) { /* one unit: no team */
+      free(units);
+      units = NULL;
+    }
+  }
+  if (!units) {
+    for (i = 0; i < n; i++)
+      if ((rc = parz_chunk_decode_segments_to(&views[i], &dests[i], 0, views[i].nsegments,
+                                              err)) != PARZ_OK ||
+          (rc = parz_chunk_patch_exceptions_to(&views[i], &dests[i], err)) != PARZ_OK) {
+        if (failed)
+          *failed = i;
+        return rc;
+      }
+    return PARZ_OK;
+  }
+  if ((uint64_t)nthreads > ndecode)
+    nthreads = (int)ndecode;
+  parz_omp_first_error_init(&first);
+
+#ifdef _OPENMP
+#pragma omp parallel num_threads(nthreads)
+#endif
+  {
+    parz_error e;
+    int64_t u;
+    /* signed loop variables: OpenMP 2.5 compilers still exist */
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, 1)
+#endif
+    for (u = 0; u < (int64_t)ndecode; u++) {
+      int urc;
+      if (parz_omp_first_error_skip(&first, (uint64_t)u))
+        continue;
+      if ((urc = run_unit(&units[u], views, dests, &e)) != PARZ_OK)
+        parz_omp_first_error_record(&first, (uint64_t)u, urc, &e);
+    }
+    /* implicit barrier: every value is decoded before any exception overwrites one */
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, 1)
+#endif
+    for (u = (int64_t)ndecode; u < (int64_t)nunits; u++) {
+      int urc;
+      if (first.index != UINT64_MAX)   /* decoding failed (read after the barrier) */
+        continue;
+      if ((urc = run_unit(&units[u], views, dests, &e)) != PARZ_OK)
+        parz_omp_first_error_record(&first, (uint64_t)u, urc, &e);
+    }
+  }
+  rc = parz_omp_first_error_result(&first, err);
+  if (rc != PARZ_OK && failed)
+    *failed = units[first.index].chunk;
+  free(units);
+  return rc;
+}
+
+int parz_omp_decode_chunks(size_t n, const parz_chunk_view* views, const parz_chunk_dest* dests,
+                           int threads, size_t* failed, parz_error* err) {
+  if (n && (!views || !dests))
+    return parz_fail(err, PARZ_ERR_ARG, "parz_omp_decode_chunks: NULL argument");
+  return decode_chunks(n, views, dests, threads, PARZ_OMP_DECODE_MIN_BYTES, failed, err);
+}
 
 int parz_omp_chunk_decode(const void* src, size_t src_bytes, void* dst, size_t dst_bytes,
                           int threads, parz_error* err) {
@@ -49,69 +194,13 @@ int parz_omp_chunk_decode(const void* src, size_t src_bytes, void* dst, size_t d
 int parz_omp_chunk_decode_above(const void* src, size_t src_bytes, void* dst, size_t dst_bytes,
                                 int threads, size_t min_bytes, parz_error* err) {
   parz_chunk_view v;
-  decode_plan pl;
-  parz_omp_first_error first;
-  int nthreads, rc = parz_chunk_parse(src, src_bytes, &v, err);
-  uint64_t npatch;
+  parz_chunk_dest d;
+  int rc = parz_chunk_parse(src, src_bytes, &v, err);
   if (rc != PARZ_OK)
     return rc;
   if (!dst || dst_bytes < v.raw_bytes)
     return parz_fail(err, PARZ_ERR_BUFFER, "chunk decodes to %zu bytes, buffer has %zu",
                      v.raw_bytes, dst ? dst_bytes : 0);
-  nthreads = parz_omp_team_size(threads);
-  pl = plan_units(&v, nthreads);
-  if (nthreads <= 1 || v.raw_bytes < min_bytes || pl.nunits < 2) {
-    if ((rc = parz_chunk_decode_segments(&v, dst, 0, v.nsegments, err)) != PARZ_OK)
-      return rc;
-    return parz_chunk_patch_exceptions(&v, dst, err);
-  }
-  if ((uint64_t)nthreads > pl.nunits)
-    nthreads = (int)pl.nunits;
-  npatch = v.nexceptions / PATCH_MIN_PER_THREAD;   /* patch ranges, at most one per thread */
-  if (npatch > (uint64_t)nthreads)
-    npatch = (uint64_t)nthreads;
-  parz_omp_first_error_init(&first);
-
-#ifdef _OPENMP
-#pragma omp parallel num_threads(nthreads)
-#endif
-  {
-    parz_error e;
-    int64_t u, r;
-    /* signed loop variables: OpenMP 2.5 compilers still exist */
-#ifdef _OPENMP
-#pragma omp for schedule(dynamic, 1)
-#endif
-    for (u = 0; u < (int64_t)pl.nunits; u++) {
-      uint64_t s0 = (uint64_t)u * pl.unit_segments, n = pl.unit_segments;
-      int urc;
-      if (parz_omp_first_error_skip(&first, (uint64_t)u))
-        continue;
-      if (n > v.nsegments - s0)
-        n = v.nsegments - s0;
-      urc = parz_chunk_decode_segments(&v, dst, s0, n, &e);
-      if (urc != PARZ_OK)
-        parz_omp_first_error_record(&first, (uint64_t)u, urc, &e);
-    }
-    /* implicit barrier: every value is decoded before any exception overwrites one */
-#ifdef _OPENMP
-#pragma omp for schedule(static)
-#endif
-    for (r = 0; r < (int64_t)npatch; r++) {
-      parz_chunk_view part = v;
-      uint64_t i0 = v.nexceptions * (uint64_t)r / npatch;
-      uint64_t i1 = v.nexceptions * (uint64_t)(r + 1) / npatch;
-      int prc;
-      if (first.index != UINT64_MAX)   /* decoding failed (read after the barrier) */
-        continue;
-      part.exceptions = v.exceptions + i0 * PARZ_EXCEPTION_BYTES;
-      part.nexceptions = i1 - i0;
-      prc = parz_chunk_patch_exceptions(&part, dst, &e);
-      if (prc != PARZ_OK)
-        parz_omp_first_error_record(&first, pl.nunits + (uint64_t)r, prc, &e);
-    }
-  }
-  if ((rc = parz_omp_first_error_result(&first, err)) != PARZ_OK)
-    return rc;
-  return npatch ? PARZ_OK : parz_chunk_patch_exceptions(&v, dst, err);
+  parz_chunk_dest_whole(&v, dst, &d);
+  return decode_chunks(1, &v, &d, threads, min_bytes, NULL, err);
 }

@@ -20,6 +20,7 @@
 #include "filter_exec.h"
 #include "h5_api.h"
 #include "h5_dataset.h"
+#include "huge_pages.h"
 
 #define PARZ_EXPORT __attribute__((visibility("default")))
 
@@ -197,7 +198,10 @@ static size_t filter_decode(const parz_filter_config* cfg, size_t cd_nelmts,
     PUSH(parz_h5()->err_memory, "parz: cannot allocate the decoded chunk");
     return 0;
   }
-  if (parz_filter_exec_decode(*buf, nbytes, out, view.raw_bytes, &e) != PARZ_OK) {
+  /* a new large block is mapped afresh on every chunk: huge pages fault it in 512 times less
+   * often (huge_pages.h) */
+  parz_advise_huge_pages(out, view.raw_bytes);
+  if (parz_filter_exec_decode(&view, *buf, nbytes, out, view.raw_bytes, &e) != PARZ_OK) {
     PUSH_STATUS(parz_h5()->err_decode, "cannot decode chunk", &e);
     parz_h5()->H5free_memory(out);
     return 0;
@@ -247,4 +251,39 @@ PARZ_EXPORT const void* H5PLget_plugin_info(void) {
   }
   parz_h5_forget_datasets();
   return &parz_filter_class;
+}
+
+/* ---- entry points for programs that load the module themselves (H5Zparz.h) ---------------- */
+
+/* The filter registered in-process, without HDF5's plugin search: Python's `import parz` passes
+ * an address inside h5py's HDF5, H5Z_parz_register that of the program's H5Zregister. The
+ * function table is bound to that library first, so every later call into this module (the
+ * callbacks, dataset readers given that library's identifiers) uses it. */
+PARZ_EXPORT int parz_h5_register(const void* hdf5_function, char* why, size_t why_size) {
+  char local[300];
+  if (!why || why_size == 0) {
+    why = local;
+    why_size = sizeof local;
+  }
+  why[0] = 0;
+  if (!hdf5_function) {
+    snprintf(why, why_size, "parz: parz_h5_register needs the address of an HDF5 function");
+    return -1;
+  }
+  if (parz_h5_api_load(hdf5_function, why, why_size) != 0) return -1;
+  if (parz_h5()->H5Zregister(&parz_filter_class) < 0) {
+    snprintf(why, why_size, "parz: H5Zregister refused the ParZ filter");
+    return -1;
+  }
+  return 0;
+}
+
+PARZ_EXPORT void parz_h5_config(H5Z_parz_config* config) {
+  memset(config, 0, sizeof *config);
+  config->version_major = PARZ_VERSION_MAJOR;
+  config->version_minor = PARZ_VERSION_MINOR;
+  config->version_patch = PARZ_VERSION_PATCH;
+#ifdef PARZ_HAVE_DISPATCH
+  parz_dispatch_backends(&config->openmp, &config->cuda, &config->gpu);
+#endif
 }

@@ -42,6 +42,45 @@ static int check_table(parz_filter_request* req, parz_error* err) {
   return PARZ_OK;
 }
 
+/* H5Z-ZFP's user cd_values, which a user coming from it may give ParZ: the mode, an unused 0, then
+ * the mode's values, a double as its two native words (low word first on the little-endian hosts
+ * it runs on): (1 or 3, 0, lo, hi), (2, 0, precision), (4, 0, minbits, maxbits, maxprec, minexp).
+ * In ParZ's layout a rate or tolerance whose high word is 0 is below 2.3e-308 and a precision of 0
+ * is invalid, so those forms are refused here with the values ParZ expects; the expert form only
+ * when its last value then makes no sense as segment_blocks (H5Z-ZFP's minexp is negative).
+ * Returns PARZ_OK when cd is not such a form. */
+static int refuse_zfp_layout(size_t n, const unsigned* cd, parz_error* err) {
+  if (n < 3 || cd[1] != 0) return PARZ_OK;
+  char given[80] = "", ours[100];
+  switch (cd[0]) {
+    case PARZ_MODE_RATE:
+    case PARZ_MODE_ACCURACY:
+      if (n != 4) return PARZ_OK;
+      snprintf(ours, sizeof ours, "%s %.17g is %u,%u,%u", parz_cd_mode_name(cd[0]),
+               parz_cd_double(cd[3], cd[2]), cd[0], cd[3], cd[2]);
+      break;
+    case PARZ_MODE_PRECISION:
+      if (n != 3) return PARZ_OK;
+      snprintf(ours, sizeof ours, "precision %u is %u,%u", cd[2], cd[0], cd[2]);
+      break;
+    case PARZ_CD_MODE_EXPERT:
+      if (n != 6 || cd[5] <= PARZ_CD_MAX_SEGMENT_BLOCKS) return PARZ_OK;
+      snprintf(ours, sizeof ours, "expert %u,%u,%u,%d is %u,%u,%u,%u,%u", cd[2], cd[3], cd[4],
+               (int)(int32_t)cd[5], cd[0], cd[2], cd[3], cd[4], cd[5]);
+      break;
+    default:
+      return PARZ_OK;
+  }
+  for (size_t i = 0; i < n; i++) {
+    size_t used = strlen(given);
+    snprintf(given + used, sizeof given - used, "%s%u", i ? "," : "", cd[i]);
+  }
+  return parz_fail(err, PARZ_ERR_PARAM,
+                   "parz: cd_values %s look like H5Z-ZFP's (mode, 0, values); ParZ takes the "
+                   "mode, then its values, a double as its high then low word: %s",
+                   given, ours);
+}
+
 int parz_cd_parse_request(size_t n, const unsigned* cd, parz_filter_request* req,
                           parz_error* err) {
   memset(req, 0, sizeof *req);
@@ -70,6 +109,8 @@ int parz_cd_parse_request(size_t n, const unsigned* cd, parz_filter_request* req
     return parz_fail(err, PARZ_ERR_VERSION,
                      "parz: cd_values in internal form %u, newer than this plugin knows (1001); "
                      "upgrade the ParZ plugin", cd[0]);
+  int rc = refuse_zfp_layout(n, cd, err);
+  if (rc != PARZ_OK) return rc;
   int k = parz_cd_mode_values(cd[0]);
   if (k < 0)
     return parz_fail(err, PARZ_ERR_PARAM,

@@ -1,12 +1,15 @@
 """Shared set-up for ParZ's pytest suite.
 
 Run by scripts/test.sh with Debian's python3, HDF5_PLUGIN_PATH = <build>/plugins (plus Debian's
-default plugin directory, for H5Z-ZFP) and PYTHONPATH = <build>/python. Run by hand, it finds a
-build tree next to the sources (build/ or build-*/) by itself.
+default plugin directory, for H5Z-ZFP) and PYTHONPATH = <build>/python; by scripts/wheel_check.sh
+in a venv where the wheel is installed. Run by hand, it finds a build tree next to the sources
+(build/ or build-*/) by itself. Importing parz registers the filter in this process; the
+plugin path matters for the h5dump / h5repack subprocesses and for H5Z-ZFP.
 """
 import glob
 import os
 import shutil
+import subprocess
 import sys
 
 import numpy as np
@@ -47,8 +50,7 @@ os.environ["HDF5_PLUGIN_PATH"] = ":".join(_paths)
 import h5py  # noqa: E402
 
 # In this process HDF5 may have read HDF5_PLUGIN_PATH already (importing parz imports h5py):
-# register both directories at run time as well.
-parz.register()
+# add Debian's directory (H5Z-ZFP) at run time as well.
 if DEBIAN_PLUGIN_DIR not in [os.fsdecode(h5py.h5pl.get(i)) for i in range(h5py.h5pl.size())]:
     h5py.h5pl.append(DEBIAN_PLUGIN_DIR.encode())
 
@@ -91,6 +93,17 @@ def etopo():
     return load("etopo5_relief_f32le_2161x4320.bin", (400, 4320))
 
 
+def fresh_python(code, **env):
+    """Runs `code` in a new interpreter (this one's executable) that imports this copy of parz,
+    with HDF5_PLUGIN_PATH unset and `env` added; returns the CompletedProcess (text output)."""
+    e = {k: v for k, v in os.environ.items() if k != "HDF5_PLUGIN_PATH"}
+    here = os.path.dirname(os.path.dirname(os.path.abspath(parz.__file__)))
+    e["PYTHONPATH"] = os.pathsep.join([here] + [p for p in [e.get("PYTHONPATH")] if p])
+    e.update(env)
+    return subprocess.run([sys.executable, "-c", code], env=e, capture_output=True, text=True,
+                          timeout=300)
+
+
 def write_read(path, data, chunks, compression, name="x", **kw):
     """Writes data through the filter into a new file, reads it back; returns (back, stored)."""
     with h5py.File(path, "w") as f:
@@ -108,3 +121,49 @@ def parz_tool():
     if tool is None:
         pytest.skip("the parz command is not built")
     return tool
+
+
+@pytest.fixture(scope="session")
+def read_file(tmp_path_factory, etopo, vasp):
+    """A file of datasets for parz.read: every type, edge chunks, big-endian values, fill values,
+    datasets that are not ParZ, and a corrupt chunk at (64, 0) of /corrupt."""
+    p = str(tmp_path_factory.mktemp("read") / "read.h5")
+    rng = np.random.default_rng(5)
+    with h5py.File(p, "w") as f:
+        f.create_dataset("f32", data=etopo[:300, :1000], chunks=(64, 384),
+                         compression=parz.Parz(accuracy=1.0))
+        f.create_dataset("f64", data=vasp[:20], chunks=(8, 64, 64),
+                         compression=parz.Parz(reversible=True))
+        f.create_dataset("i32", data=rng.integers(-2**30, 2**30, 10007).astype(np.int32),
+                         chunks=(1000,), compression=parz.Parz(precision=20))
+        f.create_dataset("i64", data=rng.integers(-2**60, 2**60, (50, 70)), chunks=(16, 16),
+                         compression=parz.Parz(rate=16))
+        f.create_dataset("be", data=etopo[:100, :200].astype(">f4"), chunks=(32, 64),
+                         compression=parz.Parz(accuracy=1.0))
+        f.create_dataset("f4d", data=etopo[:120, :210].reshape(4, 5, 6, 210), chunks=(2, 3, 4, 50),
+                         compression=parz.Parz(accuracy=1.0))
+        d = f.create_dataset("fill", shape=(100, 100), dtype="f4", chunks=(32, 32),
+                             fillvalue=-7.5, compression=parz.Parz(accuracy=1e-3))
+        d[:50, :40] = etopo[:50, :40]
+        f.create_dataset("gzip", data=etopo[:64, :64], chunks=(32, 32), compression="gzip")
+        f.create_dataset("contiguous", data=etopo[:64, :64])
+        d = f.create_dataset("corrupt", data=etopo[:128, :128], chunks=(64, 64),
+                             compression=parz.Parz(accuracy=1e-2))
+    with h5py.File(p, "r+") as f:
+        d = f["corrupt"]
+        mask, chunk = d.id.read_direct_chunk((64, 0))
+        chunk = bytearray(chunk)
+        for i in range(len(chunk) - len(chunk) // 4, len(chunk)):  # the payload's end
+            chunk[i] ^= 0x5A
+        d.id.write_direct_chunk((64, 0), bytes(chunk), mask)
+    return p
+
+
+def native(a):
+    """a in native byte order (parz.read's values)."""
+    return a.astype(a.dtype.newbyteorder("="))
+
+
+def same(a, b):
+    """Equal values, NaN included, same dtype and shape."""
+    return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
