@@ -188,7 +188,7 @@ def main():
     if omp_fresh and omp_out:
         lines += ["", "parz.read with PARZ_EXEC=omp, %d threads, %.2f ms (best): stored chunks "
                   "read %.2f ms (HDF5, through h5py), decode in place into a warm array %.2f ms, "
-                  "page faults of a fresh array %.2f ms (examples/bench_h5read --breakdown "
+                  "page faults of a fresh array %.2f ms (bench_h5read --breakdown "
                   "splits it further, in C)." % (T, 1e3 * omp_fresh, 1e3 * chunks_read,
                                                  1e3 * (omp_out - chunks_read),
                                                  1e3 * (omp_fresh - omp_out))]
