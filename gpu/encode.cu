@@ -16,7 +16,7 @@
  *   seal    the header into place with its checksum.
  *
  * Variable-rate chunks need every block's length before any block's place is known. Two
- * schemes were measured on the H100 (examples/bench/results-h100/bench_gpu_encode_schemes.md):
+ * schemes were measured on the H100 (bench/results/h100/bench_gpu_encode_schemes.md):
  * blocks encoded into per-block slots, then a scan and a join kernel copying their bits into
  * place; and a length-only pass of the encoder, the scan, then a second encode into place.
  * The second lost (the length pass costs 80% of an encode, more than the join), and encoding

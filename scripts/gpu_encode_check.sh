@@ -110,15 +110,15 @@ sanitize_rc=0
 # ---- benchmarks -----------------------------------------------------------------------------
 E="$D/etopo5_relief_f32le_2161x4320.bin"
 {
-  "$B/examples/bench_gpu_encode" --c 0,1,32 --chunk-mib 4,16 "$E"
-  "$B/examples/bench_gpu_encode" --c 0,1,32 --f64 "$E"
+  "$B/bench/bench_gpu_encode" --c 0,1,32 --chunk-mib 4,16 "$E"
+  "$B/bench/bench_gpu_encode" --c 0,1,32 --f64 "$E"
   for f in levitus_temp_f32le_20x180x360.bin vasp_fepo4_chgcar_f64le_72x192x160.bin; do
-    [ -f "$D/$f" ] && "$B/examples/bench_gpu_encode" --c 0,1,32 --rel 1e-2,1e-3 "$D/$f"
+    [ -f "$D/$f" ] && "$B/bench/bench_gpu_encode" --c 0,1,32 --rel 1e-2,1e-3 "$D/$f"
   done
 } >"$OUT/kernel.md" 2>&1
 kernel_rc=$?
 
-timeout 600 "$B/examples/bench_h5write" --data "$D" --only etopo5 --min-mib 150 \
+timeout 600 "$B/bench/bench_h5write" --data "$D" --only etopo5 --min-mib 150 \
   --chunk-mib 4,16,64 --threads "$THREADS" --reps 3 --file "$SCRATCH/bench_h5write" \
   >"$OUT/h5write.md" 2>&1
 h5write_rc=$?
