@@ -39,6 +39,7 @@ typedef struct {
   int (*write)(void* ctx, hid_t dset, hid_t file_space, const void* host, size_t bytes,
                parz_error* e);
   void* ctx;
+  int stores; /* 0: refuses what it is given (parz_h5_write_cuda without a GPU) */
 } writer;
 
 static int write_host(void* ctx, hid_t dset, hid_t fs, const void* host, size_t bytes,
@@ -48,6 +49,15 @@ static int write_host(void* ctx, hid_t dset, hid_t fs, const void* host, size_t 
 }
 
 #ifdef PARZ_TEST_DEVICE
+/* Without a GPU: host memory straight to parz_h5_write_cuda, which checks the dataset and the
+ * selection first (the refusals), then finds no GPU. */
+static int write_cuda_no_gpu(void* ctx, hid_t dset, hid_t fs, const void* host, size_t bytes,
+                             parz_error* e)
+{
+  (void)ctx;
+  return parz_h5_write_cuda(dset, fs, host, bytes, NULL, e);
+}
+
 /* The values copied into device memory first; ctx: a parz_gpu_context, or NULL for
  * parz_h5_write_cuda. */
 static int write_device(void* ctx, hid_t dset, hid_t fs, const void* host, size_t bytes,
@@ -467,8 +477,8 @@ static void check_refusals(const writer* w, const char* dir)
     fs = H5Dget_space(d);
     H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL);
     parz_error e = {0, ""};
-    CHECK(w->write(w->ctx, d, fs, v, all, &e) == PARZ_OK);
-    CHECK(H5Dget_storage_size(d) > 0);
+    CHECK(w->write(w->ctx, d, fs, v, all, &e) == (w->stores ? PARZ_OK : PARZ_ERR_DEVICE));
+    CHECK((H5Dget_storage_size(d) > 0) == (w->stores != 0));
     H5Sclose(fs);
     H5Dclose(d);
   }
@@ -491,9 +501,10 @@ int main(int argc, char** argv)
     return 1;
   }
   {
-    const writer host[] = {{"parz_h5_write, omp, 2 threads", "omp", write_host, (void*)&threads[0]},
-                           {"parz_h5_write, omp", "omp", write_host, (void*)&threads[1]},
-                           {"parz_h5_write, serial", "serial", write_host, (void*)&threads[2]}};
+    const writer host[] = {
+        {"parz_h5_write, omp, 2 threads", "omp", write_host, (void*)&threads[0], 1},
+        {"parz_h5_write, omp", "omp", write_host, (void*)&threads[1], 1},
+        {"parz_h5_write, serial", "serial", write_host, (void*)&threads[2], 1}};
     for (size_t i = 0; i < sizeof host / sizeof host[0] && !device_small; i++)
       check_writer(&host[i], argv[1], 0);
     if (!device_small)
@@ -501,27 +512,28 @@ int main(int argc, char** argv)
   }
 #ifdef PARZ_TEST_DEVICE
   {
-    const writer cuda = {"parz_h5_write_cuda", NULL, write_device, NULL};
+    const writer cuda = {"parz_h5_write_cuda", NULL, write_device, NULL, 1};
+    const writer no_gpu = {"parz_h5_write_cuda, no GPU", NULL, write_cuda_no_gpu, NULL, 0};
     parz_gpu_context* ctx = NULL;
     parz_error e;
     if (!device_small)
-      check_refusals(&cuda, argv[1]);
+      check_refusals(parz_gpu_available() ? &cuda : &no_gpu, argv[1]);
     if (!parz_gpu_available()) {
       printf("device writes: skipped (no CUDA device)\n");
     } else if (parz_gpu_context_create(&ctx, 0, &e) != PARZ_OK) {
       fprintf(stderr, "context: %s\n", e.message);
       failures++;
     } else {
-      const writer gpu[] = {{"parz_h5_write, cuda", "cuda", write_host, (void*)&threads[1]},
-                            {"parz_h5_write_device", NULL, write_device, ctx},
-                            {"parz_h5_write_cuda", NULL, write_device, NULL}};
+      const writer gpu[] = {{"parz_h5_write, cuda", "cuda", write_host, (void*)&threads[1], 1},
+                            {"parz_h5_write_device", NULL, write_device, ctx, 1},
+                            {"parz_h5_write_cuda", NULL, write_device, NULL, 1}};
       const int before = failures;
       for (size_t i = device_small; i < (device_small ? 2 : sizeof gpu / sizeof gpu[0]); i++)
         check_writer(&gpu[i], argv[1], device_small ? (size_t)1 << 20 : 0);
       {
         /* host memory handed to the device writer */
         static float host[100 * 100];
-        const writer direct = {"parz_h5_write_device, host memory", NULL, NULL, ctx};
+        const writer direct = {"parz_h5_write_device, host memory", NULL, NULL, ctx, 0};
         char path[1024];
         snprintf(path, sizeof path, "%s/h5_write_host.h5", argv[1]);
         hid_t file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
