@@ -7,17 +7,18 @@
 #
 # Builds with scripts/gpu_machine.sh (unpacks Debian's HDF5 and the arrays first; reuses an
 # existing build-gpu-machine), then writes into OUT_DIR:
-#   ctest.log     the encoder's and the writers' C tests: gpu_encode (every case and the real
-#                 arrays, bit-identical to the CPU encoder), gpu_encode_host, test_h5_write (parz_h5_write under omp, serial and cuda, parz_h5_write_device
-#                 and parz_h5_write_cuda: the chunks H5Dwrite stores, chunk by chunk),
-#                 test_h5_read_device, policy_dispatch, host_pool, test_mpi_roundtrip_np2_gpu
-#                 where MPI is built
+#   ctest.log     the encoder's C tests: gpu_encode (every case, boxes of arrays and the real
+#                 arrays, bit-identical to the CPU encoder), gpu_encode_host, test_h5_read_device,
+#                 policy_dispatch, host_pool, test_mpi_roundtrip_np2_gpu where MPI is built
+#   test_h5_write.log  the writers against H5Dwrite, chunk by chunk: parz_h5_write under omp,
+#                 serial and cuda, parz_h5_write_device and parz_h5_write_cuda
 #   dispatch.log  test_policy_dispatch with PARZ_EXEC=cuda (the filter's encode on the GPU),
 #                 test_gpu_decode --small
 #   pytest.log    python_tests/test_parz_write.py and test_parz_write_gpu.py with python3 (pip's
 #                 h5py, CuPy, PyTorch), the build tree's parz package, HDF5_PLUGIN_PATH unset
 #   sanitize.log  compute-sanitizer memcheck and racecheck on test_gpu_encode --small and on
-#                 test_h5_write --device-small (parz_h5_write_device, cases under 1 MiB)
+#                 test_h5_write --device-small (parz_h5_write_device, cases under 256 KiB); their
+#                 whole output in sanitize/
 #   kernel.md     bench_gpu_encode, arrays resident on the GPU: etopo5 float32 at accuracy
 #                 1e-2 x range with C = auto, 1, 32 (and in chunks of 4 and 16 MiB), etopo5 as
 #                 float64, levitus (3D float32) and vasp (3D float64) at 1e-2 and 1e-3
@@ -28,7 +29,9 @@
 #   summary.txt   the goal rows (met or not), the verdicts
 # The last line is "gpu_encode_check: PASS" when every test passed, the sanitizers reported no
 # error, and every benchmark found the GPU's chunks equal to the CPU's; else FAIL (goals are
-# reported, not judged). Takes about 4 minutes after the build.
+# reported, not judged). Takes at most PARZ_CHECK_SECONDS (340) after the build, give or take a
+# few: each step's time limit is cut to what is left, the sanitizers sharing the last 120 s or
+# more. A step stopped at its limit counts as failed, and its log says so.
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 OUT="${1:?usage: $0 OUT_DIR}"
@@ -50,35 +53,78 @@ D="$PARZ_SHARED_DATA"
   git -C "$ROOT" log --oneline -1
 } >"$OUT/machine.txt" 2>&1
 
+# Every step gets a time limit cut to what is left of BUDGET seconds after the build: the tests
+# and benchmarks up to 120 s before the end, the sanitizers (slowest, last) the rest.
+BUDGET="${PARZ_CHECK_SECONDS:-340}"
+DEADLINE=$(($(date +%s) + BUDGET))
+limit() { # limit CAP: CAP seconds, or what is left before the sanitizers' share (at least 10)
+  local left=$((DEADLINE - 120 - $(date +%s)))
+  [ "$left" -lt 10 ] && left=10
+  [ "$left" -lt "$1" ] && echo "$left" || echo "$1"
+}
+
 # ---- tests ----------------------------------------------------------------------------------
-TESTS="^(gpu_encode|gpu_encode_host|host_pool|policy_dispatch|test_h5_write"
-TESTS="$TESTS|test_h5_read_device|test_mpi_roundtrip_np2_gpu)$"
-(cd "$B" && timeout 900 ctest --output-on-failure -R "$TESTS") >"$OUT/ctest.log" 2>&1
+TESTS="^(gpu_encode|gpu_encode_host|host_pool|policy_dispatch|test_h5_read_device"
+TESTS="$TESTS|test_mpi_roundtrip_np2_gpu)$"
+stopped() { # stopped RC LOG: notes in LOG that a step ran into its time limit
+  [ "$1" -ne 124 ] || echo "(stopped at its time limit)" >>"$2"
+}
+(cd "$B" && timeout "$(limit 150)" ctest --output-on-failure -R "$TESTS") >"$OUT/ctest.log" 2>&1
 ctest_rc=$?
+stopped $ctest_rc "$OUT/ctest.log"
+mkdir -p "$SCRATCH/h5_write"
+HDF5_PLUGIN_PATH="$B/plugins" timeout "$(limit 90)" "$B/tests/test_h5_write" "$SCRATCH/h5_write" \
+  >"$OUT/test_h5_write.log" 2>&1
+h5test_rc=$?
+stopped $h5test_rc "$OUT/test_h5_write.log"
 {
-  PARZ_EXEC=cuda timeout 300 "$B/tests/test_policy_dispatch" &&
-    timeout 300 "$B/tests/test_gpu_decode" --small | tail -2
+  PARZ_EXEC=cuda timeout "$(limit 30)" "$B/tests/test_policy_dispatch" &&
+    timeout "$(limit 30)" "$B/tests/test_gpu_decode" --small | tail -2
 } >"$OUT/dispatch.log" 2>&1
 dispatch_rc=$?
+stopped $dispatch_rc "$OUT/dispatch.log"
 if grep -q "test_mpi_roundtrip_np2_gpu" "$OUT/ctest.log"; then
-  mpi_note="$(grep -E "test_mpi_roundtrip_np2_gpu .*(Passed|Failed|Skipped|Not Run)" \
-    "$OUT/ctest.log" | sed 's/.*\.\.\. *//')"
+  mpi_note="$(grep -E "Test +#[0-9]+: test_mpi_roundtrip_np2_gpu " "$OUT/ctest.log" | head -1 |
+    sed 's/.*test_mpi_roundtrip_np2_gpu \.* *//')"
 else
   mpi_note="not built here (no MPI and parallel HDF5 on this machine)"
 fi
 
-py() { env -u HDF5_PLUGIN_PATH PYTHONPATH="$B/python" python3 "$@"; }
-(cd "$ROOT/python_tests" &&
-   py -m pytest -q -rs test_parz_write.py test_parz_write_gpu.py) >"$OUT/pytest.log" 2>&1
+(cd "$ROOT/python_tests" && timeout "$(limit 90)" \
+   env -u HDF5_PLUGIN_PATH PYTHONPATH="$B/python" python3 -m pytest -q -rs test_parz_write.py \
+   test_parz_write_gpu.py) >"$OUT/pytest.log" 2>&1
 pytest_rc=$?
+stopped $pytest_rc "$OUT/pytest.log"
+
+# ---- benchmarks -----------------------------------------------------------------------------
+E="$D/etopo5_relief_f32le_2161x4320.bin"
+(
+  timeout "$(limit 60)" "$B/bench/bench_gpu_encode" --c 0,1,32 --chunk-mib 4,16 "$E" &&
+    timeout "$(limit 30)" "$B/bench/bench_gpu_encode" --c 0,1,32 --f64 "$E" || exit 1
+  for f in levitus_temp_f32le_20x180x360.bin vasp_fepo4_chgcar_f64le_72x192x160.bin; do
+    [ ! -f "$D/$f" ] ||
+      timeout "$(limit 30)" "$B/bench/bench_gpu_encode" --c 0,1,32 --rel 1e-2,1e-3 "$D/$f" ||
+      exit 1
+  done
+) >"$OUT/kernel.md" 2>&1
+kernel_rc=$?
+stopped $kernel_rc "$OUT/kernel.md"
+
+timeout "$(limit 120)" "$B/bench/bench_h5write" --data "$D" --only etopo5 --min-mib 150 \
+  --chunk-mib 4,16,64 --threads "$THREADS" --reps 3 --file "$SCRATCH/bench_h5write" \
+  >"$OUT/h5write.md" 2>&1
+h5write_rc=$?
+stopped $h5write_rc "$OUT/h5write.md"
 
 # ---- compute-sanitizer ----------------------------------------------------------------------
-# Its own path, never a stale one on PATH; it waits for its target (a static CUDA runtime loads
-# lazily) up to --launch-timeout, whose default of 10 s a cold machine can exceed.
+# Found by its path too (PATH may lack it); it waits for its target (a static CUDA runtime loads
+# lazily) up to --launch-timeout, whose default of 10 s a cold machine can exceed. Its whole
+# output stays in sanitize/.
 CS="$(command -v compute-sanitizer || true)"
 for c in /usr/local/cuda/bin/compute-sanitizer /usr/local/cuda/compute-sanitizer/compute-sanitizer; do
   [ -n "$CS" ] || { [ -x "$c" ] && CS="$c"; }
 done
+mkdir -p "$OUT/sanitize"
 sanitize_rc=0
 {
   if [ -z "$CS" ]; then
@@ -86,18 +132,25 @@ sanitize_rc=0
     sanitize_rc=1
   else
     "$CS" --version | tail -1
+    runs=4
     for tool in memcheck racecheck; do
       for t in "test_gpu_encode --small" "test_h5_write $SCRATCH --device-small"; do
         set -- $t
-        echo "== $tool: $*"
-        HDF5_PLUGIN_PATH="$B/plugins" timeout 600 "$CS" --tool "$tool" --launch-timeout 120 \
-          --error-exitcode 3 "$B/tests/$1" "${@:2}" >"$SCRATCH/sanitize.out" 2>&1
+        log="$OUT/sanitize/$tool-$1.log"
+        left=$((DEADLINE - $(date +%s)))
+        share=$((left / runs))
+        [ "$share" -lt 30 ] && share=30
+        runs=$((runs - 1))
+        echo "== $tool: $* (time limit $share s)"
+        HDF5_PLUGIN_PATH="$B/plugins" timeout "$share" "$CS" --tool "$tool" --launch-timeout 120 \
+          --error-exitcode 3 "$B/tests/$1" "${@:2}" >"$log" 2>&1
         rc=$?
-        grep -E "ERROR SUMMARY|RACECHECK SUMMARY|Error|error|failures|stored the chunks" \
-          "$SCRATCH/sanitize.out" | tail -6
-        if ! grep -qE "(ERROR|RACECHECK) SUMMARY: 0 (errors|hazards)" "$SCRATCH/sanitize.out"; then
+        grep -E "ERROR SUMMARY|RACECHECK SUMMARY|failures|stored the chunks" "$log" | tail -4
+        if [ "$rc" -eq 124 ]; then
+          echo "-- not finished within $share s (see $log)"
+        elif ! grep -qE "(ERROR|RACECHECK) SUMMARY: 0 (errors|hazards)" "$log"; then
           echo "-- no clean summary: the first lines of its output:"
-          head -20 "$SCRATCH/sanitize.out"
+          head -20 "$log"
           [ "$rc" -ne 0 ] || rc=4
         fi
         echo "exit $rc"
@@ -106,22 +159,6 @@ sanitize_rc=0
     done
   fi
 } >"$OUT/sanitize.log" 2>&1
-
-# ---- benchmarks -----------------------------------------------------------------------------
-E="$D/etopo5_relief_f32le_2161x4320.bin"
-{
-  "$B/bench/bench_gpu_encode" --c 0,1,32 --chunk-mib 4,16 "$E"
-  "$B/bench/bench_gpu_encode" --c 0,1,32 --f64 "$E"
-  for f in levitus_temp_f32le_20x180x360.bin vasp_fepo4_chgcar_f64le_72x192x160.bin; do
-    [ -f "$D/$f" ] && "$B/bench/bench_gpu_encode" --c 0,1,32 --rel 1e-2,1e-3 "$D/$f"
-  done
-} >"$OUT/kernel.md" 2>&1
-kernel_rc=$?
-
-timeout 600 "$B/bench/bench_h5write" --data "$D" --only etopo5 --min-mib 150 \
-  --chunk-mib 4,16,64 --threads "$THREADS" --reps 3 --file "$SCRATCH/bench_h5write" \
-  >"$OUT/h5write.md" 2>&1
-h5write_rc=$?
 rm -rf "$SCRATCH"
 
 # ---- summary --------------------------------------------------------------------------------
@@ -165,7 +202,8 @@ verdict() { [ "$1" -eq 0 ] && echo "$2" || echo "$3"; }
       on {on=0}' "$OUT/h5write.md"
   echo
   echo "ctest: $(verdict $ctest_rc passed FAILED) ($(grep -E "tests passed" "$OUT/ctest.log"))"
-  grep -E "device writes:" "$OUT/ctest.log" | head -1 | sed 's/^[0-9]*: /  test_h5_write: /'
+  echo "test_h5_write: $(verdict $h5test_rc passed FAILED) ($(grep -E "^device writes:" \
+    "$OUT/test_h5_write.log" | head -1))"
   echo "  test_mpi_roundtrip_np2_gpu: $mpi_note"
   echo "test_policy_dispatch (PARZ_EXEC=cuda), test_gpu_decode --small: $(verdict $dispatch_rc passed FAILED)"
   echo "pytest: $(verdict $pytest_rc passed FAILED) ($(tail -1 "$OUT/pytest.log"))"
@@ -174,7 +212,7 @@ verdict() { [ "$1" -eq 0 ] && echo "$2" || echo "$3"; }
     "FAILED or CHUNKS DIFFER")"
 } >"$OUT/summary.txt"
 cat "$OUT/summary.txt"
-if [ $ctest_rc -eq 0 ] && [ $dispatch_rc -eq 0 ] && [ $pytest_rc -eq 0 ] &&
+if [ $ctest_rc -eq 0 ] && [ $h5test_rc -eq 0 ] && [ $dispatch_rc -eq 0 ] && [ $pytest_rc -eq 0 ] &&
    [ $sanitize_rc -eq 0 ] && [ $kernel_rc -eq 0 ] && [ $h5write_rc -eq 0 ] && [ $same_rc -eq 0 ]; then
   echo "gpu_encode_check: PASS" | tee -a "$OUT/summary.txt"
 else

@@ -15,7 +15,7 @@
  * stored unfiltered; nothing may be stored after a refusal.
  *
  * usage: test_h5_write SCRATCH_DIR [--device-small]
- *   --device-small: parz_h5_write_device alone, on the cases under 1 MiB (compute-sanitizer). */
+ *   --device-small: parz_h5_write_device alone, on the cases under 256 KiB (compute-sanitizer). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -529,7 +529,7 @@ int main(int argc, char** argv)
                             {"parz_h5_write_cuda", NULL, write_device, NULL, 1}};
       const int before = failures;
       for (size_t i = device_small; i < (device_small ? 2 : sizeof gpu / sizeof gpu[0]); i++)
-        check_writer(&gpu[i], argv[1], device_small ? (size_t)1 << 20 : 0);
+        check_writer(&gpu[i], argv[1], device_small ? (size_t)256 << 10 : 0);
       {
         /* host memory handed to the device writer */
         static float host[100 * 100];
