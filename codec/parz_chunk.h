@@ -80,6 +80,14 @@ int parz_chunk_parse(const void* src, size_t src_bytes, parz_chunk_view* view, p
  * of the payload bits). O(P) for HYBRID, O(s) for LENGTHS, O(1) otherwise. */
 uint64_t parz_chunk_segment_offset(const parz_chunk_view* v, uint64_t s);
 
+/* A LENGTHS table gives a segment's offset only as the sum of every earlier length (O(s)), so
+ * a driver that splits a chunk into many work units would sum the table once per unit. Instead
+ * it writes every segment's offset once, in one pass, into `table` (parz_chunk_offsets_bytes
+ * long) and decodes with `out`: a copy of v that reads them as an OFFSETS table, with the same
+ * offsets, lengths and errors. Other views need no room (0) and are copied unchanged. */
+size_t parz_chunk_offsets_bytes(const parz_chunk_view* v);
+void parz_chunk_offsets_view(const parz_chunk_view* v, void* table, parz_chunk_view* out);
+
 /* Decodes segments [first, first + count) into their places in dst (the whole chunk's contiguous
  * array, raw_bytes long). Thread-safe for disjoint segment ranges. Checks that each segment ends
  * exactly where the next begins; a mismatch is PARZ_ERR_STREAM. Does not patch exceptions. */

@@ -291,3 +291,23 @@ uint64_t parz_chunk_segment_offset(const parz_chunk_view* v, uint64_t s) {
     return 0;
   }
 }
+
+size_t parz_chunk_offsets_bytes(const parz_chunk_view* v) {
+  return v->table == PARZ_TABLE_LENGTHS ? (size_t)(8u * v->nsegments) : 0;
+}
+
+void parz_chunk_offsets_view(const parz_chunk_view* v, void* table, parz_chunk_view* out) {
+  unsigned char* t = (unsigned char*)table;
+  uint64_t s, o = 0;
+  *out = *v;
+  if (v->table != PARZ_TABLE_LENGTHS)
+    return;
+  for (s = 0; s < v->nsegments; s++) {
+    parz_store64(t + 8u * s, o);
+    o += load_length(v->table_data + v->length_bytes * s, v->length_bytes);
+  }
+  out->table = PARZ_TABLE_OFFSETS;
+  out->table_data = t;
+  out->table_bytes = (size_t)(8u * v->nsegments);
+  out->length_bytes = 0;
+}

@@ -160,7 +160,7 @@ static double time_decode(const unsigned char* chunk, size_t n, void* dst, size_
   for (k = 0; k < reps; k++) {
     parz_error err;
     double t0 = omp_test_now(), t;
-    if (parz_omp_chunk_decode_above(chunk, n, dst, raw, threads, min_bytes, &err) != PARZ_OK) {
+    if (parz_omp_chunk_decode_above(chunk, n, dst, raw, threads, min_bytes, 0, &err) != PARZ_OK) {
       fprintf(stderr, "decode failed: %s\n", err.message);
       exit(1);
     }

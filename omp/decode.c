@@ -5,10 +5,13 @@
  * absolute bit offset; when a chunk has too few partitions to keep every thread busy (a 16 MiB
  * chunk of 3D floats at C = 32, P = 64 has 32), units become runs of segments inside
  * partitions, whose offsets cost the sum of at most P - 1 lengths (O(P), still independent of the
- * chunk size). OFFSETS, NONE and LENGTHS tables are split into runs of segments. Units are
+ * chunk size). OFFSETS, NONE and LENGTHS tables are split into runs of segments; a LENGTHS table
+ * is first expanded into one offset per segment (one pass, parz_chunk_offsets_view), since a
+ * unit's offset is otherwise the sum of every length before it. Units are
  * handed out dynamically: compressed segment sizes vary (a fill-value region costs almost
  * nothing), so a static split would leave threads idle. */
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "exceptions.h"   /* PARZ_EXCEPTION_BYTES: the codec's record size (FORMAT.md) */
 #include "parz_omp.h"
@@ -24,9 +27,9 @@ typedef struct {
   uint64_t nunits;
 } decode_plan;
 
-static decode_plan plan_units(const parz_chunk_view* v, int nthreads) {
+static decode_plan plan_units(const parz_chunk_view* v, int nthreads, unsigned per_thread) {
   decode_plan pl;
-  uint64_t target = (uint64_t)nthreads * UNITS_PER_THREAD;
+  uint64_t target = (uint64_t)nthreads * (per_thread ? per_thread : UNITS_PER_THREAD);
   uint64_t n = v->nsegments / target + (v->nsegments % target != 0);
   if (n == 0)
     n = 1;
@@ -43,27 +46,37 @@ static decode_plan plan_units(const parz_chunk_view* v, int nthreads) {
 int parz_omp_chunk_decode(const void* src, size_t src_bytes, void* dst, size_t dst_bytes,
                           int threads, parz_error* err) {
   return parz_omp_chunk_decode_above(src, src_bytes, dst, dst_bytes, threads,
-                                     PARZ_OMP_DECODE_MIN_BYTES, err);
+                                     PARZ_OMP_DECODE_MIN_BYTES, 0, err);
 }
 
 int parz_omp_chunk_decode_above(const void* src, size_t src_bytes, void* dst, size_t dst_bytes,
-                                int threads, size_t min_bytes, parz_error* err) {
+                                int threads, size_t min_bytes, unsigned units_per_thread,
+                                parz_error* err) {
   parz_chunk_view v;
   decode_plan pl;
   parz_omp_first_error first;
   int nthreads, rc = parz_chunk_parse(src, src_bytes, &v, err);
   uint64_t npatch;
+  void* offsets;
   if (rc != PARZ_OK)
     return rc;
   if (!dst || dst_bytes < v.raw_bytes)
     return parz_fail(err, PARZ_ERR_BUFFER, "chunk decodes to %zu bytes, buffer has %zu",
                      v.raw_bytes, dst ? dst_bytes : 0);
   nthreads = parz_omp_team_size(threads);
-  pl = plan_units(&v, nthreads);
+  pl = plan_units(&v, nthreads, units_per_thread);
   if (nthreads <= 1 || v.raw_bytes < min_bytes || pl.nunits < 2) {
     if ((rc = parz_chunk_decode_segments(&v, dst, 0, v.nsegments, err)) != PARZ_OK)
       return rc;
     return parz_chunk_patch_exceptions(&v, dst, err);
+  }
+  offsets = NULL;
+  if (parz_chunk_offsets_bytes(&v)) {
+    if (!(offsets = malloc(parz_chunk_offsets_bytes(&v))))
+      return parz_fail(err, PARZ_ERR_NOMEM, "out of memory for the offsets of %llu segments",
+                       (unsigned long long)v.nsegments);
+    parz_chunk_view lengths = v;
+    parz_chunk_offsets_view(&lengths, offsets, &v);
   }
   if ((uint64_t)nthreads > pl.nunits)
     nthreads = (int)pl.nunits;
@@ -111,6 +124,7 @@ int parz_omp_chunk_decode_above(const void* src, size_t src_bytes, void* dst, si
         parz_omp_first_error_record(&first, pl.nunits + (uint64_t)r, prc, &e);
     }
   }
+  free(offsets);
   if ((rc = parz_omp_first_error_result(&first, err)) != PARZ_OK)
     return rc;
   return npatch ? PARZ_OK : parz_chunk_patch_exceptions(&v, dst, err);

@@ -16,7 +16,7 @@ add_library(parz_omp_testutil STATIC ${CMAKE_CURRENT_SOURCE_DIR}/test_omp_common
 target_include_directories(parz_omp_testutil PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
 target_link_libraries(parz_omp_testutil PUBLIC parz_codec)
 
-foreach(t equal nested errors)
+foreach(t equal nested errors lengths)
   add_executable(test_omp_${t} ${CMAKE_CURRENT_SOURCE_DIR}/test_omp_${t}.c)
   target_link_libraries(test_omp_${t} parz_omp parz_omp_testutil parz_chunk_testutil)
 endforeach()
@@ -24,7 +24,10 @@ endforeach()
 add_test(NAME omp_equal COMMAND test_omp_equal "${PARZ_SHARED_DATA}")
 add_test(NAME omp_nested COMMAND test_omp_nested)
 add_test(NAME omp_errors COMMAND test_omp_errors)
-set_tests_properties(omp_equal omp_nested omp_errors PROPERTIES ENVIRONMENT "OMP_WAIT_POLICY=passive")
+add_test(NAME omp_lengths COMMAND test_omp_lengths)
+set_tests_properties(omp_equal omp_nested omp_errors omp_lengths PROPERTIES ENVIRONMENT "OMP_WAIT_POLICY=passive")
+# a prefix sum per work unit takes minutes here; one per call well under a second
+set_tests_properties(omp_lengths PROPERTIES TIMEOUT 60)
 
 if(TARGET parz_dispatch)
   add_executable(test_policy_dispatch ${CMAKE_CURRENT_SOURCE_DIR}/test_policy_dispatch.c)
