@@ -1,5 +1,6 @@
-/* OpenMP chunk decoder: one parse, then the segments decoded by a team of threads, each work
- * unit starting from an absolute offset of the chunk's table, then the non-finite values patched.
+/* OpenMP chunk decoder: one parse, then the payload checksums verified and the segments decoded
+ * by a team of threads, each work unit starting from an absolute offset of the chunk's table,
+ * then the exceptions patched.
  *
  * Work units are runs of whole partitions (HYBRID) so that each starts from a partition's stored
  * absolute bit offset; when a chunk has too few partitions to keep every thread busy (a 16 MiB
@@ -56,7 +57,7 @@ int parz_omp_chunk_decode_above(const void* src, size_t src_bytes, void* dst, si
   decode_plan pl;
   parz_omp_first_error first;
   int nthreads, rc = parz_chunk_parse(src, src_bytes, &v, err);
-  uint64_t npatch;
+  uint64_t npatch, nverify;
   void* offsets;
   if (rc != PARZ_OK)
     return rc;
@@ -80,6 +81,10 @@ int parz_omp_chunk_decode_above(const void* src, size_t src_bytes, void* dst, si
   }
   if ((uint64_t)nthreads > pl.nunits)
     nthreads = (int)pl.nunits;
+  /* work items: first ranges of partitions whose payload checksums are verified, then the
+   * units decoded; both kinds run at once, and a failure is reported as the serial decoder
+   * would (every checksum is verified before any segment is decoded) */
+  nverify = v.nchecksums < pl.nunits ? v.nchecksums : pl.nunits;
   npatch = v.nexceptions / PATCH_MIN_PER_THREAD;   /* patch ranges, at most one per thread */
   if (npatch > (uint64_t)nthreads)
     npatch = (uint64_t)nthreads;
@@ -90,21 +95,27 @@ int parz_omp_chunk_decode_above(const void* src, size_t src_bytes, void* dst, si
 #endif
   {
     parz_error e;
-    int64_t u, r;
+    int64_t i, r;
     /* signed loop variables: OpenMP 2.5 compilers still exist */
 #ifdef _OPENMP
 #pragma omp for schedule(dynamic, 1)
 #endif
-    for (u = 0; u < (int64_t)pl.nunits; u++) {
-      uint64_t s0 = (uint64_t)u * pl.unit_segments, n = pl.unit_segments;
+    for (i = 0; i < (int64_t)(nverify + pl.nunits); i++) {
       int urc;
-      if (parz_omp_first_error_skip(&first, (uint64_t)u))
+      if (parz_omp_first_error_skip(&first, (uint64_t)i))
         continue;
-      if (n > v.nsegments - s0)
-        n = v.nsegments - s0;
-      urc = parz_chunk_decode_segments(&v, dst, s0, n, &e);
+      if ((uint64_t)i < nverify) {
+        uint64_t p0 = v.nchecksums * (uint64_t)i / nverify;
+        uint64_t p1 = v.nchecksums * (uint64_t)(i + 1) / nverify;
+        urc = parz_chunk_verify(&v, p0, p1 - p0, &e);
+      } else {
+        uint64_t s0 = ((uint64_t)i - nverify) * pl.unit_segments, n = pl.unit_segments;
+        if (n > v.nsegments - s0)
+          n = v.nsegments - s0;
+        urc = parz_chunk_decode_segments_only(&v, dst, s0, n, &e);
+      }
       if (urc != PARZ_OK)
-        parz_omp_first_error_record(&first, (uint64_t)u, urc, &e);
+        parz_omp_first_error_record(&first, (uint64_t)i, urc, &e);
     }
     /* implicit barrier: every value is decoded before any exception overwrites one */
 #ifdef _OPENMP
@@ -121,7 +132,7 @@ int parz_omp_chunk_decode_above(const void* src, size_t src_bytes, void* dst, si
       part.nexceptions = i1 - i0;
       prc = parz_chunk_patch_exceptions(&part, dst, &e);
       if (prc != PARZ_OK)
-        parz_omp_first_error_record(&first, pl.nunits + (uint64_t)r, prc, &e);
+        parz_omp_first_error_record(&first, nverify + pl.nunits + (uint64_t)r, prc, &e);
     }
   }
   free(offsets);

@@ -6,7 +6,8 @@
  *
  * The join runs in parallel too. Pieces start at arbitrary bit offsets, so neighbours share a
  * boundary word; to write every payload word exactly once, word k belongs to the piece holding
- * its first bit, and that piece ORs in the heads of the following pieces that reach into it. */
+ * its first bit, and that piece ORs in the heads of the following pieces that reach into it.
+ * The payload checksums are then computed in parallel over ranges of partitions. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -148,11 +149,27 @@ int parz_omp_chunk_encode_above(const parz_array* a, const void* data,
     unsigned char* payload = (unsigned char*)dst + payload_offset;
     for (i = 0; i < npieces; i++)
       pc[i].offset = parz_chunk_encoder_bit_offset(enc, pc[i].first);
+    uint64_t nsums = parz_chunk_encoder_partitions(enc);
+    uint64_t nranges = nsums < npieces ? nsums : npieces;
 #ifdef _OPENMP
-#pragma omp parallel for num_threads(nthreads) schedule(static)
+#pragma omp parallel num_threads(nthreads)
 #endif
-    for (int64_t j = 0; j < (int64_t)npieces; j++)
-      join_piece(payload, pc, npieces, (uint64_t)j);
+    {
+#ifdef _OPENMP
+#pragma omp for schedule(static)
+#endif
+      for (int64_t j = 0; j < (int64_t)npieces; j++)
+        join_piece(payload, pc, npieces, (uint64_t)j);
+      /* implicit barrier: the payload is complete before its checksums */
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, 1)
+#endif
+      for (int64_t j = 0; j < (int64_t)nranges; j++) {
+        uint64_t p0 = nsums * (uint64_t)j / nranges, p1 = nsums * (uint64_t)(j + 1) / nranges;
+        parz_chunk_encoder_checksum(enc, dst, p0, p1 - p0);
+      }
+    }
+    parz_chunk_encoder_seal(enc, dst);
     if (written)
       *written = parz_chunk_encoder_size(enc);
   }

@@ -20,12 +20,15 @@ foreach(t equal nested errors lengths)
   add_executable(test_omp_${t} ${CMAKE_CURRENT_SOURCE_DIR}/test_omp_${t}.c)
   target_link_libraries(test_omp_${t} parz_omp parz_omp_testutil parz_chunk_testutil)
 endforeach()
+add_executable(test_payload_checksum ${CMAKE_CURRENT_SOURCE_DIR}/test_payload_checksum.c)
+target_link_libraries(test_payload_checksum parz_omp parz_omp_testutil parz_chunk_testutil)
 # real arrays are optional: the test prints that it skipped them when the directory is missing
 add_test(NAME omp_equal COMMAND test_omp_equal "${PARZ_SHARED_DATA}")
 add_test(NAME omp_nested COMMAND test_omp_nested)
 add_test(NAME omp_errors COMMAND test_omp_errors)
 add_test(NAME omp_lengths COMMAND test_omp_lengths)
-set_tests_properties(omp_equal omp_nested omp_errors omp_lengths PROPERTIES ENVIRONMENT "OMP_WAIT_POLICY=passive")
+add_test(NAME payload_checksum COMMAND test_payload_checksum "${PARZ_SHARED_DATA}")
+set_tests_properties(omp_equal omp_nested omp_errors omp_lengths payload_checksum PROPERTIES ENVIRONMENT "OMP_WAIT_POLICY=passive")
 # a prefix sum per work unit takes minutes here; one per call well under a second
 set_tests_properties(omp_lengths PROPERTIES TIMEOUT 60)
 
