@@ -26,7 +26,8 @@ def create(path, compression_opts=None, dtype="f4", shape=(64, 64), chunks=(32, 
     ((1, 0, 0), "parz"),
     ((5, 0, 0, 9), "table kind 9"),
     ((5, 0, 0, 1), "fixed-rate"),
-    ((5, 0, 0, 0, 1), "at most"),
+    ((5, 0, 0, 0, 3), "payload checksum setting 3"),
+    ((5, 0, 0, 0, 0, 0), "at most"),
 ])
 def test_invalid_parameters(tmp_path, opts, needle):
     with pytest.raises(Exception, match=needle) as e:
