@@ -113,6 +113,10 @@ int parz_chunk_encoder_begin(parz_chunk_encoder** out, const parz_array* a, cons
   return PARZ_OK;
 }
 
+size_t parz_chunk_encoder_head_bytes(const parz_chunk_encoder* enc) {
+  return enc ? enc->head_bytes : 0;
+}
+
 uint64_t parz_chunk_encoder_segments(const parz_chunk_encoder* enc) {
   return enc ? enc->v.nsegments : 0;
 }

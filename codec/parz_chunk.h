@@ -142,6 +142,9 @@ typedef struct parz_chunk_encoder parz_chunk_encoder;
 int parz_chunk_encoder_begin(parz_chunk_encoder** enc, const parz_array* a, const void* data,
                              const parz_chunk_config* cfg, parz_error* err);
 uint64_t parz_chunk_encoder_segments(const parz_chunk_encoder* enc);
+/* Bytes in front of the payload in the largest layout the chunk may get: its head, or with
+ * auto C the head of C = 1. A payload encoded after it never meets the head write_head writes. */
+size_t parz_chunk_encoder_head_bytes(const parz_chunk_encoder* enc);
 /* Bytes of scratch that always hold the stream of `count` segments. */
 size_t parz_chunk_encoder_scratch_bound(const parz_chunk_encoder* enc, uint64_t count);
 /* Encodes segments [first, first + count) as one stream at bit 0 of scratch; records each
