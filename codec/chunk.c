@@ -13,7 +13,7 @@
 #define MAGIC1 0x41u /* 'A' */
 #define MAGIC2 0x52u /* 'R' */
 #define MAGIC3 0x5Au /* 'Z' */
-#define FORMAT_VERSION 2u      /* the newest this reader knows; it reads 1 too */
+#define FORMAT_VERSION ((unsigned)PARZ_CHUNK_FORMAT_VERSION)
 #define CODEC_ID_ZFP1 1u      /* zfp 1.0 stream, 64-bit words, no zfp header */
 #define CODEC_VERSION 1u
 

@@ -24,6 +24,10 @@
 extern "C" {
 #endif
 
+/* The newest chunk format version this library writes (FORMAT.md); it reads every version up
+ * to it, and writes version 1 for chunks that use nothing of version 2. */
+#define PARZ_CHUNK_FORMAT_VERSION 2
+
 typedef enum {
   PARZ_TABLE_AUTO = 0,    /* HYBRID for variable-rate, NONE for fixed-rate */
   PARZ_TABLE_NONE = 1,

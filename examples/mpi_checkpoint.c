@@ -16,23 +16,35 @@
  *          --tolerance T (accuracy datasets, 1e-3), --mode M (their cd_values mode, 3),
  *          --bad-rank R (--tolerance and --mode apply on rank R only; the others keep the
  *          defaults: how a mistake on one rank looks), --h5-errors (print HDF5's error stacks),
- *          --agree-timeout S (30), --fault-write-rank R (tests: rank R's H5Dwrite fails locally).
+ *          --agree-timeout S (120), and for tests: --fault-write-rank R (rank R's H5Dwrite fails
+ *          locally), --fault-kill-rank R (rank R dies after its first collective write),
+ *          --fault-stop-rank R (rank R stops itself there, as SIGSTOP would: the others wait in
+ *          an agreement step), --fault-stop-early-rank R (rank R stops just before that write:
+ *          the others wait inside it).
  * The plugin is found through HDF5_PLUGIN_PATH (or HDF5's default plugin directory).
  *
+ * The previous checkpoint survives a failed write: the new one is written to FILE.partial, and
+ * only once every rank has closed it cleanly does rank 0 rename it to FILE, in one step. The
+ * checkpoint it replaces stays as FILE.prev (a hard link, where the file system has them).
+ *
  * Failures: parameters are checked on each rank alone (the filter's own can_apply/set_local,
- * on a private in-memory file) and compared between ranks, and all ranks agree through
- * MPI_Allreduce before every collective HDF5 call. So a bad value on any rank stops every rank
+ * on a private in-memory file) and compared between ranks, and all ranks agree through a
+ * reduction before every collective HDF5 call. So a bad value on any rank stops every rank
  * with a message and exit status 1 instead of a hang in a collective call that some ranks never
  * reach. Should a collective HDF5 call fail on only some ranks, the ranks are out of step for
- * good: the program then calls MPI_Abort, which also ends every rank. A rank whose call failed
- * waits at most --agree-timeout seconds for the others to agree: they may be blocked inside the
- * collective call, waiting for it, and never come (HDF5 works on its own duplicate of the
- * communicator); it then calls MPI_Abort itself. */
-#define _POSIX_C_SOURCE 200809L /* nanosleep */
+ * good: the program then calls MPI_Abort, which also ends every rank. No rank waits longer than
+ * --agree-timeout seconds, nor spins while it waits: in an agreement step it polls with short
+ * sleeps and then calls MPI_Abort (the others may be blocked inside a collective call that a
+ * failed rank left, or one rank may have stalled), and a watchdog thread calls MPI_Abort when
+ * a rank spends that long between two agreement steps (stuck inside a collective HDF5 call
+ * whose partner stalled). Raise it when a collective write takes longer. */
+#define _POSIX_C_SOURCE 200809L /* link, access */
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include <unistd.h>
 
 #include "H5Zparz.h"
 #include "mpi_common.h"
@@ -48,12 +60,16 @@ typedef struct {
   int h5_errors;
   double agree_timeout;
   int fault_write_rank;  /* -1: none */
+  int fault_kill_rank;   /* -1: none */
+  int fault_stop_rank;   /* -1: none */
+  int fault_stop_early_rank;  /* -1: none */
 } options;
 
 typedef struct {
   MPI_Comm comm;
   int rank, size;
-  double agree_timeout;  /* seconds a failed rank waits for the others to agree */
+  double agree_timeout;  /* seconds a rank waits for the others */
+  mpi_watchdog* dog;     /* ends the job when a rank makes no progress between steps */
 } team;
 
 static const double default_tolerance = 1e-3;
@@ -66,13 +82,14 @@ static void usage(FILE* out) {
           "  [--slab-rows R] [--ny N] [--nx N] [--chunk-rows R]\n"
           "  [--rows2 R] [--cols N] [--chunk-rows2 R]\n"
           "  [--tolerance T] [--mode M] [--bad-rank R] [--h5-errors]\n"
-          "  [--agree-timeout S] [--fault-write-rank R]\n");
+          "  [--agree-timeout S] [--fault-write-rank R] [--fault-kill-rank R]\n"
+          "  [--fault-stop-rank R] [--fault-stop-early-rank R]\n");
 }
 
 /* Returns 0 on success, else prints why (rank 0 only) and returns 1. */
 static int parse(int argc, char** argv, options* o, int rank) {
   *o = (options){NULL, 0, 0, 8, 48, 64, 4, 32, 256, 16, default_tolerance, H5Z_PARZ_MODE_ACCURACY, -1, 0,
-                 30.0, -1};
+                 120.0, -1, -1, -1, -1};
   for (int i = 1; i < argc; i++) {
     const char* a = argv[i];
     const char* v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -110,8 +127,13 @@ static int parse(int argc, char** argv, options* o, int rank) {
     } else if (!strcmp(a, "--agree-timeout") && v) {
       o->agree_timeout = strtod(v, &end), i++;
       if (*end || !(o->agree_timeout > 0)) goto bad_value;
-    } else if (!strcmp(a, "--fault-write-rank") && v) {
-      o->fault_write_rank = (int)strtol(v, &end, 10), i++;
+    } else if ((!strcmp(a, "--fault-write-rank") || !strcmp(a, "--fault-kill-rank") ||
+                !strcmp(a, "--fault-stop-rank") || !strcmp(a, "--fault-stop-early-rank")) && v) {
+      int* r = !strcmp(a, "--fault-write-rank")  ? &o->fault_write_rank
+               : !strcmp(a, "--fault-kill-rank") ? &o->fault_kill_rank
+               : !strcmp(a, "--fault-stop-rank") ? &o->fault_stop_rank
+                                                 : &o->fault_stop_early_rank;
+      *r = (int)strtol(v, &end, 10), i++;
       if (*end) goto bad_value;
     } else if (!strcmp(a, "--h5-errors")) {
       o->h5_errors = 1;
@@ -136,24 +158,17 @@ bad:
  * cleans up (collectively) and stops. When it fails on some ranks only, those ranks have left a
  * collective HDF5 call that the others completed: nothing collective can follow, so abort. */
 static int step(const team* t, int ok, const char* what, int after_collective) {
-  int failed = ok ? 0 : 1, nfailed = 0, done = 0;
-  MPI_Request req;
-  MPI_Iallreduce(&failed, &nfailed, 1, MPI_INT, MPI_SUM, t->comm, &req);
-  if (!failed) {
-    MPI_Wait(&req, MPI_STATUS_IGNORE);  /* a rank that succeeded has no reason to give up */
-  } else {
-    double deadline = MPI_Wtime() + t->agree_timeout;
-    const struct timespec pause = {0, 1000000};  /* 1 ms */
-    while (MPI_Test(&req, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && !done) {
-      if (MPI_Wtime() > deadline) {
-        fprintf(stderr, "rank %d: %s failed here and the other ranks did not answer within "
-                "%g s (blocked in the collective call?): MPI_Abort\n", t->rank, what,
-                t->agree_timeout);
-        MPI_Abort(t->comm, 1);
-      }
-      nanosleep(&pause, NULL);
-    }
-  }
+  int failed = ok ? 0 : 1, nfailed = 0;
+  char why[400];
+  if (failed)
+    snprintf(why, sizeof why, "%s failed here and the other ranks did not answer within %g s "
+             "(blocked in the collective call?)", what, t->agree_timeout);
+  else
+    snprintf(why, sizeof why, "after %s, the other ranks did not answer within %g s (a rank "
+             "stalled?)", what, t->agree_timeout);
+  mpi_watchdog_disarm(t->dog);   /* the wait below has its own time limit */
+  mpi_allreduce_within(&failed, &nfailed, 1, MPI_INT, MPI_SUM, t->comm, t->agree_timeout, why);
+  mpi_watchdog_arm(t->dog, what);
   if (nfailed == 0) return 1;
   if (t->rank == 0)
     fprintf(stderr, "mpi_checkpoint: %s failed on %d of %d ranks; stopping every rank\n", what,
@@ -190,15 +205,36 @@ static int same_on_all_ranks(const team* t, const unsigned* cd, size_t ncd) {
   v[0] = (unsigned)ncd;
   memcpy(v + 1, cd, ncd * sizeof *cd);
   int n = 1 + H5Z_PARZ_USER_NELMTS_MAX;
-  MPI_Allreduce(v, lo, n, MPI_UNSIGNED, MPI_MIN, t->comm);
-  MPI_Allreduce(v, hi, n, MPI_UNSIGNED, MPI_MAX, t->comm);
+  const char* what = "comparing the filter parameters: no answer from the other ranks in time";
+  mpi_allreduce_within(v, lo, n, MPI_UNSIGNED, MPI_MIN, t->comm, t->agree_timeout, what);
+  mpi_allreduce_within(v, hi, n, MPI_UNSIGNED, MPI_MAX, t->comm, t->agree_timeout, what);
   return memcmp(lo, hi, sizeof lo) == 0;
 }
 
 static double max_time(const team* t, double local) {
   double m = 0;
-  MPI_Allreduce(&local, &m, 1, MPI_DOUBLE, MPI_MAX, t->comm);
+  mpi_allreduce_within(&local, &m, 1, MPI_DOUBLE, MPI_MAX, t->comm, t->agree_timeout,
+                       "collecting the timings: no answer from the other ranks in time");
   return m;
+}
+
+/* Rank 0, once every rank has closed the new checkpoint `partial` cleanly: makes it `file`.
+ * The checkpoint it replaces is kept as `prev` (a hard link; where the file system has none, it
+ * is replaced), then rename() puts the new one in its place in one step, so that `file` is a
+ * complete checkpoint, old or new, at every moment. */
+static int publish(const char* partial, const char* file, const char* prev) {
+  if (access(file, F_OK) == 0) {
+    if (unlink(prev) != 0 && errno != ENOENT)
+      fprintf(stderr, "mpi_checkpoint: cannot remove %s: %s\n", prev, strerror(errno));
+    if (link(file, prev) != 0)
+      fprintf(stderr, "mpi_checkpoint: cannot keep the previous checkpoint as %s (%s); it is "
+              "replaced\n", prev, strerror(errno));
+  }
+  if (rename(partial, file) != 0) {
+    fprintf(stderr, "rank 0: cannot rename %s to %s: %s\n", partial, file, strerror(errno));
+    return 0;
+  }
+  return 1;
 }
 
 static int write_checkpoint(const team* t, const options* o) {
@@ -240,14 +276,20 @@ static int write_checkpoint(const team* t, const options* o) {
       ok = 0;
     }
   }
-  int status = 1;
+  int status = 1, created = 0;
   hid_t file = H5I_INVALID_HID, fapl = H5I_INVALID_HID, dxpl = mpi_dxpl(1);
+  const size_t len = strlen(o->file) + sizeof ".partial";
+  char *partial = (char*)malloc(len), *prev = (char*)malloc(len);
+  if (!partial || !prev) ok = 0;
   if (!step(t, ok, "checking the parameters (before any collective HDF5 call)", 0)) goto done;
+  snprintf(partial, len, "%s.partial", o->file);
+  snprintf(prev, len, "%s.prev", o->file);
 
-  /* 3. Collective creation and writes. */
+  /* 3. Collective creation and writes, into a new file: the previous checkpoint stays whole. */
   fapl = mpi_fapl(t->comm);
-  file = H5Fcreate(o->file, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+  file = H5Fcreate(partial, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
   if (file < 0) rank_error(t, "H5Fcreate");
+  created = file >= 0;
   if (!step(t, file >= 0, "creating the file", 1)) goto done;
   ok = mpi_attr_write_double(file, "writer_ranks", t->size) >= 0;
   if (!step(t, ok, "writing the file attribute", 1)) goto done;
@@ -274,14 +316,19 @@ static int write_checkpoint(const team* t, const options* o) {
         ok = step(t, ok, "writing a dataset attribute", 1);
       }
       if (ok) {
-        MPI_Barrier(t->comm);
+        int none = 0, all = 0;   /* line up, so that the time below is the write's */
+        mpi_allreduce_within(&none, &all, 1, MPI_INT, MPI_SUM, t->comm, t->agree_timeout,
+                             "before the collective write, the other ranks did not answer in time");
         double t0 = MPI_Wtime();
         mpi_field wrong = *f;  /* --fault-write-rank: a selection beyond the extent */
         wrong.dims[1] += 1;
+        if (t->rank == o->fault_stop_early_rank) raise(SIGSTOP);  /* tests: the others wait inside */
         herr_t st = mpi_write_rows(dset, t->rank == o->fault_write_rank ? &wrong : f, row0,
                                    slab[k], dxpl, buf);
         double dt = MPI_Wtime() - t0;
         if (st < 0) rank_error(t, "collective H5Dwrite");
+        if (t->rank == o->fault_kill_rank) raise(SIGKILL);  /* tests: dies with the file half written */
+        if (t->rank == o->fault_stop_rank) raise(SIGSTOP);  /* tests: stalls there */
         ok = step(t, st >= 0, "the collective write", 1);  /* first: before any other collective */
         dt = ok ? max_time(t, dt) : dt;
         if (ok && t->rank == 0) {
@@ -298,14 +345,27 @@ static int write_checkpoint(const team* t, const options* o) {
     H5Gclose(group);
     if (!ok) goto done;
   }
-  status = 0;
+
+  /* 4. Close on every rank, then put the new checkpoint in place of the old one. */
+  ok = H5Fclose(file) >= 0;
+  file = H5I_INVALID_HID;
+  if (!ok) rank_error(t, "H5Fclose");
+  if (!step(t, ok, "closing the file", 1)) goto done;
+  ok = t->rank != 0 || publish(partial, o->file, prev);
+  if (step(t, ok, "renaming the new checkpoint into place", 0)) {
+    status = 0;
+    created = 0;
+  }
 done:
   for (int m = 0; m < 2; m++)
     for (int k = 0; k < 2; k++)
       if (dcpl[m][k] >= 0) H5Pclose(dcpl[m][k]);
   if (file >= 0 && H5Fclose(file) < 0) status = 1;
+  if (created && t->rank == 0) remove(partial);   /* a write every rank gave up: no trace */
   if (fapl >= 0) H5Pclose(fapl);
   H5Pclose(dxpl);
+  free(partial);
+  free(prev);
   return status;
 }
 
@@ -348,7 +408,7 @@ static int read_dataset(const team* t, hid_t file, int m, int k, const hid_t dxp
     dt = max_time(t, dt);
     mpi_check chk;
     mpi_field_check(&f, row0, rows, buf, tol, &chk);
-    mpi_check_allreduce(t->comm, &chk);
+    mpi_check_allreduce(t->comm, &chk, t->agree_timeout);
     if (t->rank == 0) {
       printf("read %s: %d ranks, %-11s %.4f s: %llu values, ", path, t->size,
              c ? "independent" : "collective", dt, (unsigned long long)chk.values);
@@ -398,18 +458,23 @@ static int read_checkpoint(const team* t, const options* o) {
 }
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  team t = {MPI_COMM_WORLD, 0, 1, 30.0};
+  int provided = MPI_THREAD_SINGLE;
+  /* MPI_THREAD_MULTIPLE: the watchdog thread may call MPI_Abort */
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+  team t = {MPI_COMM_WORLD, 0, 1, 120.0, NULL};
   MPI_Comm_rank(t.comm, &t.rank);
   MPI_Comm_size(t.comm, &t.size);
   options o;
   int status = parse(argc, argv, &o, t.rank);
   if (!status) {
     t.agree_timeout = o.agree_timeout;
+    t.dog = mpi_watchdog_start(t.comm, t.agree_timeout);
+    mpi_watchdog_arm(t.dog, "the start");
     if (!o.h5_errors) H5Eset_auto2(H5E_DEFAULT, NULL, NULL);  /* our messages instead */
     if (o.write) status = write_checkpoint(&t, &o);
     if (!status && o.read) status = read_checkpoint(&t, &o);
     if (t.rank == 0) printf("mpi_checkpoint: %s\n", status ? "FAILED" : "ok");
+    mpi_watchdog_stop(t.dog);
   }
   H5close();  /* before MPI_Finalize: HDF5's MPI-IO files must be gone by then */
   MPI_Finalize();

@@ -1,9 +1,15 @@
 /* Shared pieces of the parallel HDF5 examples; see mpi_common.h. */
+#define _POSIX_C_SOURCE 200809L /* nanosleep, clock_gettime */
 #include "mpi_common.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
 
 void mpi_split(uint64_t total, int size, int rank, uint64_t* start, uint64_t* count) {
   uint64_t base = total / (uint64_t)size, extra = total % (uint64_t)size, r = (uint64_t)rank;
@@ -15,6 +21,132 @@ int mpi_all_ok(MPI_Comm comm, int ok) {
   int local = ok ? 1 : 0, all = 0;
   MPI_Allreduce(&local, &all, 1, MPI_INT, MPI_MIN, comm);
   return all;
+}
+
+/* ---- waiting for the other ranks --------------------------------------------------------- */
+
+static double cpu_seconds(void) {
+  struct rusage u;
+  getrusage(RUSAGE_SELF, &u);
+  return (double)u.ru_utime.tv_sec + 1e-6 * (double)u.ru_utime.tv_usec +
+         (double)u.ru_stime.tv_sec + 1e-6 * (double)u.ru_stime.tv_usec;
+}
+
+void mpi_allreduce_within(const void* in, void* out, int count, MPI_Datatype type, MPI_Op op,
+                          MPI_Comm comm, double timeout, const char* what) {
+  MPI_Request req;
+  int done = 0, rank = 0;
+  const double t0 = MPI_Wtime(), cpu0 = cpu_seconds();
+  long pause_ns = 100 * 1000;
+  MPI_Iallreduce(in, out, count, type, op, comm, &req);
+  while (MPI_Test(&req, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && !done) {
+    const double waited = MPI_Wtime() - t0;
+    if (waited > timeout) {
+      MPI_Comm_rank(comm, &rank);
+      fprintf(stderr, "rank %d: %s (waited %.1f s, %.2f s of CPU): MPI_Abort\n", rank, what,
+              waited, cpu_seconds() - cpu0);
+      fflush(stderr);
+      MPI_Abort(comm, 1);
+    }
+    const struct timespec pause = {0, pause_ns};
+    nanosleep(&pause, NULL);
+    if (pause_ns < 10 * 1000 * 1000) pause_ns *= 2;
+  }
+}
+
+struct mpi_watchdog {
+  pthread_t thread;
+  pthread_mutex_t lock;
+  pthread_cond_t wake;
+  MPI_Comm comm;
+  double timeout;
+  const char* since;  /* NULL: disarmed */
+  struct timespec deadline;
+  int stop, can_abort;
+};
+
+static void* watch(void* arg) {
+  mpi_watchdog* w = (mpi_watchdog*)arg;
+  pthread_mutex_lock(&w->lock);
+  while (!w->stop) {
+    if (!w->since) {
+      pthread_cond_wait(&w->wake, &w->lock);
+      continue;
+    }
+    pthread_cond_timedwait(&w->wake, &w->lock, &w->deadline);
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (w->stop || !w->since || now.tv_sec < w->deadline.tv_sec ||
+        (now.tv_sec == w->deadline.tv_sec && now.tv_nsec < w->deadline.tv_nsec))
+      continue;   /* woken early: disarmed, re-armed or stopped */
+    int rank = 0;
+    MPI_Comm_rank(w->comm, &rank);
+    fprintf(stderr, "rank %d: no progress for %g s since %s (a rank stalled, or blocked inside a "
+            "collective HDF5 call?): %s\n", rank, w->timeout, w->since,
+            w->can_abort ? "MPI_Abort" : "exiting");
+    fflush(stderr);
+    if (w->can_abort) MPI_Abort(w->comm, 1);
+    _exit(1);
+  }
+  pthread_mutex_unlock(&w->lock);
+  return NULL;
+}
+
+mpi_watchdog* mpi_watchdog_start(MPI_Comm comm, double timeout) {
+  mpi_watchdog* w = (mpi_watchdog*)calloc(1, sizeof *w);
+  int level = MPI_THREAD_SINGLE;
+  pthread_condattr_t ca;
+  if (!w) return NULL;
+  MPI_Query_thread(&level);
+  w->comm = comm;
+  w->timeout = timeout;
+  w->can_abort = level == MPI_THREAD_MULTIPLE;
+  pthread_mutex_init(&w->lock, NULL);
+  pthread_condattr_init(&ca);
+  pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+  pthread_cond_init(&w->wake, &ca);
+  pthread_condattr_destroy(&ca);
+  if (pthread_create(&w->thread, NULL, watch, w) != 0) {
+    pthread_cond_destroy(&w->wake);
+    pthread_mutex_destroy(&w->lock);
+    free(w);
+    return NULL;
+  }
+  return w;
+}
+
+/* Tells the thread what to watch (since: NULL = nothing; the deadline counts from now) and
+ * wakes it. */
+static void watch_set(mpi_watchdog* w, const char* since, int stop) {
+  pthread_mutex_lock(&w->lock);
+  clock_gettime(CLOCK_MONOTONIC, &w->deadline);
+  w->deadline.tv_sec += (time_t)w->timeout;
+  w->deadline.tv_nsec += (long)((w->timeout - (double)(time_t)w->timeout) * 1e9);
+  if (w->deadline.tv_nsec >= 1000000000L) {
+    w->deadline.tv_sec++;
+    w->deadline.tv_nsec -= 1000000000L;
+  }
+  w->since = since;
+  w->stop = stop;
+  pthread_cond_signal(&w->wake);
+  pthread_mutex_unlock(&w->lock);
+}
+
+void mpi_watchdog_arm(mpi_watchdog* w, const char* since) {
+  if (w) watch_set(w, since, 0);
+}
+
+void mpi_watchdog_disarm(mpi_watchdog* w) {
+  if (w) watch_set(w, NULL, 0);
+}
+
+void mpi_watchdog_stop(mpi_watchdog* w) {
+  if (!w) return;
+  watch_set(w, NULL, 1);
+  pthread_join(w->thread, NULL);
+  pthread_cond_destroy(&w->wake);
+  pthread_mutex_destroy(&w->lock);
+  free(w);
 }
 
 /* ---- the field --------------------------------------------------------------------------- */
@@ -132,11 +264,12 @@ void mpi_field_check(const mpi_field* f, uint64_t row0, uint64_t rows, const voi
     }
 }
 
-void mpi_check_allreduce(MPI_Comm comm, mpi_check* c) {
+void mpi_check_allreduce(MPI_Comm comm, mpi_check* c, double timeout) {
   uint64_t sums[4] = {c->values, c->bad, c->nonfinite, c->nonfinite_bad}, all[4];
-  MPI_Allreduce(sums, all, 4, MPI_UINT64_T, MPI_SUM, comm);
+  const char* what = "comparing the values read: no answer from the other ranks in time";
+  mpi_allreduce_within(sums, all, 4, MPI_UINT64_T, MPI_SUM, comm, timeout, what);
   double max_err = 0;
-  MPI_Allreduce(&c->max_err, &max_err, 1, MPI_DOUBLE, MPI_MAX, comm);
+  mpi_allreduce_within(&c->max_err, &max_err, 1, MPI_DOUBLE, MPI_MAX, comm, timeout, what);
   c->values = all[0], c->bad = all[1], c->nonfinite = all[2], c->nonfinite_bad = all[3];
   c->max_err = max_err;
 }

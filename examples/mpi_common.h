@@ -21,6 +21,27 @@ void mpi_split(uint64_t total, int size, int rank, uint64_t* start, uint64_t* co
  * step whose inputs some rank might have found bad, so that either all ranks go on or none. */
 int mpi_all_ok(MPI_Comm comm, int ok);
 
+/* Waiting for the other ranks. A rank that stops (SIGSTOP, a hung node) never joins the next
+ * collective call, and MPI's blocking calls wait for it forever, most spinning at full CPU. */
+
+/* MPI_Allreduce that gives up: started non-blocking and polled with short sleeps (growing to
+ * 10 ms), so a waiting rank uses little CPU. When `timeout` seconds pass first, it prints
+ * "rank R: <what> ... (waited W s, C s of CPU): MPI_Abort" and ends the job with MPI_Abort. */
+void mpi_allreduce_within(const void* in, void* out, int count, MPI_Datatype type, MPI_Op op,
+                          MPI_Comm comm, double timeout, const char* what);
+
+/* A thread that ends the job when a rank makes no progress between two waits: armed after each
+ * agreement step, disarmed during the next one, it calls MPI_Abort (with a message naming the
+ * last step) when `timeout` seconds pass in between: a rank stalled inside a collective HDF5
+ * call leaves the others inside that call, out of reach of mpi_allreduce_within. Needs
+ * MPI_THREAD_MULTIPLE for MPI_Abort from its thread; without it, it ends the rank with _exit(1),
+ * and the MPI launcher ends the others. NULL when the thread cannot start (then no guard). */
+typedef struct mpi_watchdog mpi_watchdog;
+mpi_watchdog* mpi_watchdog_start(MPI_Comm comm, double timeout);
+void mpi_watchdog_arm(mpi_watchdog* w, const char* since);  /* `since` must outlive the arming */
+void mpi_watchdog_disarm(mpi_watchdog* w);
+void mpi_watchdog_stop(mpi_watchdog* w);
+
 /* A 2D or 3D field of float or double, split by rows (dimension 0) between ranks. */
 typedef struct {
   int rank;          /* 2 or 3 */
@@ -50,8 +71,8 @@ typedef struct {
 
 void mpi_field_check(const mpi_field* f, uint64_t row0, uint64_t rows, const void* buf,
                      double tol, mpi_check* c);
-/* Sums (max for max_err) the checks of all ranks into every rank's c. */
-void mpi_check_allreduce(MPI_Comm comm, mpi_check* c);
+/* Sums (max for max_err) the checks of all ranks into every rank's c (mpi_allreduce_within). */
+void mpi_check_allreduce(MPI_Comm comm, mpi_check* c, double timeout);
 
 /* HDF5 ---------------------------------------------------------------------------------------- */
 

@@ -13,7 +13,7 @@ import time
 import h5py
 import numpy as np
 
-import parz
+import parz  # registers the ParZ filter with h5py's HDF5
 
 
 def array_from_name(path):
@@ -40,7 +40,6 @@ def main():
     args = ap.parse_args()
 
     data = array_from_name(args.array)
-    parz.register()  # the build tree's plugin (no-op cost when it is installed)
     chunks = chunk_shape(data.shape)
     print("array   %s  %s %s, %.1f MB, chunks %s" % (os.path.basename(args.array), data.dtype,
                                                     data.shape, data.nbytes / 1e6, chunks))

@@ -1,6 +1,7 @@
 /* Thread counts and first-error collection shared by the OpenMP decode and encode drivers. */
 #include "team.h"
 
+#include <pthread.h>
 #include <string.h>
 
 #include "parz_omp.h"
@@ -8,6 +9,18 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
+
+/* A process made by fork() (without exec) inherits OpenMP's state but none of its worker threads:
+ * GCC's libgomp then waits forever at the child's next parallel region for the workers of the
+ * pool the parent started. So a forked child runs every chunk on its calling thread; the flag is
+ * set once, in the child, by the fork handler registered when this library is loaded. */
+static volatile int forked_child;
+
+static void mark_forked_child(void) { forked_child = 1; }
+
+__attribute__((constructor)) static void watch_fork(void) {
+  pthread_atfork(NULL, NULL, mark_forked_child);
+}
 
 int parz_omp_enabled(void) {
 #ifdef _OPENMP
@@ -18,14 +31,20 @@ int parz_omp_enabled(void) {
 }
 
 int parz_omp_team_size(int threads) {
+  if (forked_child)
+    return 1;
 #ifdef _OPENMP
   /* Inside an application's parallel region with nesting exhausted, a nested region runs on one
    * thread: skip it rather than pay for it. Only queries; no OpenMP setting is changed. */
   if (omp_get_active_level() >= omp_get_max_active_levels())
     return 1;
-  if (threads <= 0)
-    threads = omp_get_max_threads();
-  return threads > 0 ? threads : 1;
+  if (threads <= 0) {
+    threads = omp_get_max_threads();   /* OMP_NUM_THREADS may ask for more than there are CPUs */
+    if (threads > omp_get_num_procs())
+      threads = omp_get_num_procs();
+  }
+  /* A thread OpenMP fails to start ends the process: start only those whose stacks fit. */
+  return threads > 1 ? 1 + (int)parz_omp_threads_that_fit((unsigned)threads - 1) : 1;
 #else
   (void)threads;
   return 1;

@@ -32,10 +32,18 @@ int parz_omp_chunk_encode_above(const parz_array* a, const void* data,
                                 size_t* written, int threads, size_t min_bytes,
                                 parz_error* err);
 
-/* Threads a parallel region would get for a request (0 = OpenMP's default); 1 when this build has
- * no OpenMP or when the caller is already inside as many active parallel levels as OpenMP allows
- * (the region would run on one thread anyway, so the drivers skip it). Reads OpenMP state only. */
+/* Threads a parallel region would get for a request (0 = OpenMP's default, at most the CPUs this
+ * process may use); 1 when this build has no OpenMP, in a process forked from the one that loaded
+ * this library (its OpenMP pool did not survive the fork), or when the caller is already inside
+ * as many active parallel levels as OpenMP allows (the region would run on one thread anyway, so
+ * the drivers skip it). Under a memory limit, no more than parz_omp_threads_that_fit allows.
+ * Reads OpenMP state only. */
 int parz_omp_team_size(int threads);
+
+/* How many of `extra` more threads can start now: `extra` when the process has no limit on its
+ * address space, data or committed memory; else as many as a trial mapping of their stacks (and
+ * some room to spare) shows to fit, possibly 0 (thread_room.c). */
+unsigned parz_omp_threads_that_fit(unsigned extra);
 
 /* The first error of a parallel loop over numbered work items: the one of the lowest item, so the
  * message is the one the serial driver reports, whatever the thread count. Items above a recorded

@@ -19,11 +19,9 @@
 #include "filter_config.h"
 #include "filter_exec.h"
 #include "h5_api.h"
+#include "h5_dataset.h"
 
 #define PARZ_EXPORT __attribute__((visibility("default")))
-
-/* HDF5 allows at most 32 dimensions. */
-#define PARZ_H5_MAX_RANK 32
 
 static void push_error(const char* func, int line, hid_t minor, const char* message) {
   const parz_h5_api* h5 = parz_h5();
@@ -40,92 +38,6 @@ static void push_status(const char* func, int line, hid_t minor, const char* wha
 }
 #define PUSH_STATUS(minor, what, e) push_status(__func__, __LINE__, (minor), (what), (e))
 
-/* ---- dataset type and chunk shape --------------------------------------------------------- */
-
-static const char* class_name(H5T_class_t c) {
-  switch (c) {
-    case H5T_INTEGER: return "integer";
-    case H5T_FLOAT: return "floating-point";
-    case H5T_TIME: return "time";
-    case H5T_STRING: return "string";
-    case H5T_BITFIELD: return "bitfield";
-    case H5T_OPAQUE: return "opaque";
-    case H5T_COMPOUND: return "compound";
-    case H5T_REFERENCE: return "reference";
-    case H5T_ENUM: return "enum";
-    case H5T_VLEN: return "variable-length";
-    case H5T_ARRAY: return "array";
-    default: return "unknown";
-  }
-}
-
-/* Accepts exactly IEEE binary32/binary64 and 32/64-bit two's complement integers, either byte
- * order (big-endian values are swapped around the codec). Anything else gets a message.
- * Types are compared by their properties (h5_api.h says why not with H5T_IEEE_F32LE). */
-static int classify_type(hid_t type_id, parz_type* type, int* big_endian, char* why,
-                         size_t why_size) {
-  const parz_h5_api* h5 = parz_h5();
-  /* Property queries that do not apply to a class push HDF5 errors of their own, which h5py
-   * would show instead of ours: ask them only of integer and floating-point types. */
-  H5T_class_t cls = h5->H5Tget_class(type_id);
-  size_t size = h5->H5Tget_size(type_id);
-  int numeric = cls == H5T_FLOAT || cls == H5T_INTEGER;
-  H5T_order_t order = numeric ? h5->H5Tget_order(type_id) : H5T_ORDER_NONE;
-  int whole = numeric && (size == 4 || size == 8) && h5->H5Tget_precision(type_id) == 8 * size &&
-              h5->H5Tget_offset(type_id) == 0 && (order == H5T_ORDER_LE || order == H5T_ORDER_BE);
-  if (cls == H5T_FLOAT && whole) {
-    size_t spos, epos, esize, mpos, msize;
-    int ieee = h5->H5Tget_fields(type_id, &spos, &epos, &esize, &mpos, &msize) >= 0 &&
-               h5->H5Tget_norm(type_id) == H5T_NORM_IMPLIED && mpos == 0 &&
-               (size == 4 ? spos == 31 && epos == 23 && esize == 8 && msize == 23 &&
-                                h5->H5Tget_ebias(type_id) == 127
-                          : spos == 63 && epos == 52 && esize == 11 && msize == 52 &&
-                                h5->H5Tget_ebias(type_id) == 1023);
-    if (ieee) {
-      *type = size == 4 ? PARZ_FLOAT : PARZ_DOUBLE;
-      *big_endian = order == H5T_ORDER_BE;
-      return 0;
-    }
-  }
-  if (cls == H5T_INTEGER && whole && h5->H5Tget_sign(type_id) == H5T_SGN_2) {
-    *type = size == 4 ? PARZ_INT32 : PARZ_INT64;
-    *big_endian = order == H5T_ORDER_BE;
-    return 0;
-  }
-  if (cls == H5T_INTEGER && h5->H5Tget_sign(type_id) == H5T_SGN_NONE)
-    snprintf(why, why_size,
-             "parz: unsigned %zu-byte integer datasets are not supported (float32, float64, "
-             "int32 and int64 only)", size);
-  else
-    snprintf(why, why_size,
-             "parz: %s datasets of %zu bytes are not supported (float32, float64, int32 and "
-             "int64 only, IEEE / two's complement)", class_name(cls), size);
-  return -1;
-}
-
-/* Reads the chunk shape and squeezes unit dimensions; returns the squeezed rank or -1. */
-static int chunk_shape(hid_t dcpl_id, size_t shape[4], char* why, size_t why_size) {
-  const parz_h5_api* h5 = parz_h5();
-  if (h5->H5Pget_layout(dcpl_id) != H5D_CHUNKED) {
-    snprintf(why, why_size, "parz: the dataset must use chunked layout (set chunks)");
-    return -1;
-  }
-  hsize_t dims[PARZ_H5_MAX_RANK];
-  int rank = h5->H5Pget_chunk(dcpl_id, PARZ_H5_MAX_RANK, dims);
-  if (rank < 1) {
-    snprintf(why, why_size, "parz: cannot read the chunk dimensions");
-    return -1;
-  }
-  uint64_t d64[PARZ_H5_MAX_RANK];
-  for (int i = 0; i < rank; i++) d64[i] = dims[i];
-  int d = parz_cd_squeeze((unsigned)rank, d64, shape);
-  if (d < 0)
-    snprintf(why, why_size,
-             "parz: the chunk has more than 4 dimensions larger than 1; make the extra chunk "
-             "dimensions 1");
-  return d;
-}
-
 /* ---- callbacks ---------------------------------------------------------------------------- */
 
 static htri_t parz_can_apply(hid_t dcpl_id, hid_t type_id, hid_t space_id) {
@@ -134,11 +46,12 @@ static htri_t parz_can_apply(hid_t dcpl_id, hid_t type_id, hid_t space_id) {
   parz_type type;
   int big_endian;
   size_t shape[4];
-  if (classify_type(type_id, &type, &big_endian, why, sizeof why) < 0) {
+  if (parz_h5_classify_type(type_id, &type, &big_endian, why, sizeof why) < 0) {
     PUSH(parz_h5()->err_apply, why);
     return -1;
   }
-  if (chunk_shape(dcpl_id, shape, why, sizeof why) < 0) {
+  if (parz_h5_chunk_shape(dcpl_id, shape, why, sizeof why) < 0 ||
+      parz_h5_check_pipeline(dcpl_id, why, sizeof why) < 0) {
     PUSH(parz_h5()->err_apply, why);
     return -1;
   }
@@ -170,8 +83,8 @@ static herr_t parz_set_local(hid_t dcpl_id, hid_t type_id, hid_t space_id) {
   int big_endian;
   size_t shape[4];
   int dims;
-  if (classify_type(type_id, &type, &big_endian, why, sizeof why) < 0 ||
-      (dims = chunk_shape(dcpl_id, shape, why, sizeof why)) < 0) {
+  if (parz_h5_classify_type(type_id, &type, &big_endian, why, sizeof why) < 0 ||
+      (dims = parz_h5_chunk_shape(dcpl_id, shape, why, sizeof why)) < 0) {
     PUSH(parz_h5()->err_apply, why);
     return -1;
   }
@@ -246,7 +159,8 @@ static size_t filter_encode(const parz_filter_config* cfg, size_t nbytes, size_t
   return written;
 }
 
-static size_t filter_decode(const parz_filter_config* cfg, size_t nbytes, size_t* buf_size,
+static size_t filter_decode(const parz_filter_config* cfg, size_t cd_nelmts,
+                            const unsigned cd_values[], size_t nbytes, size_t* buf_size,
                             void** buf) {
   parz_error e = {0, ""};
   parz_chunk_view view;
@@ -269,6 +183,13 @@ static size_t filter_decode(const parz_filter_config* cfg, size_t nbytes, size_t
              cfg->chunk.shape[0], cfg->chunk.shape[1], cfg->chunk.shape[2],
              cfg->chunk.shape[3]);
     PUSH(parz_h5()->err_decode, msg);
+    return 0;
+  }
+  /* The chunk agrees with the cd_values; now the cd_values must agree with the dataset, whose
+   * chunk size HDF5 copies out of the buffer returned here (h5_dataset.h). */
+  char why[300];
+  if (parz_h5_check_open_datasets(cd_nelmts, cd_values, why, sizeof why) < 0) {
+    PUSH(parz_h5()->err_decode, why);
     return 0;
   }
   void* out = parz_h5()->H5allocate_memory(view.raw_bytes, 0);
@@ -296,15 +217,22 @@ static size_t parz_filter(unsigned flags, size_t cd_nelmts, const unsigned cd_va
     PUSH(parz_h5()->err_param, e.message);
     return 0;
   }
-  if (flags & H5Z_FLAG_REVERSE) return filter_decode(&cfg, nbytes, buf_size, buf);
+  if (flags & H5Z_FLAG_REVERSE)
+    return filter_decode(&cfg, cd_nelmts, cd_values, nbytes, buf_size, buf);
   return filter_encode(&cfg, nbytes, buf_size, buf);
 }
 
 /* ---- plugin entry points ------------------------------------------------------------------ */
 
+#define PARZ_STRINGIFY_(x) #x
+#define PARZ_STRINGIFY(x) PARZ_STRINGIFY_(x)
+/* What HDF5 stores with the filter in each file and its tools show: version, stream, format. */
+#define PARZ_FILTER_NAME \
+  H5Z_PARZ_NAME " (zfp-1.0 stream, format " PARZ_STRINGIFY(PARZ_CHUNK_FORMAT_VERSION) ")"
+
 static const H5Z_class2_t parz_filter_class = {
     H5Z_CLASS_T_VERS, (H5Z_filter_t)H5Z_FILTER_PARZ,
-    1, 1, H5Z_PARZ_NAME,
+    1, 1, PARZ_FILTER_NAME,
     parz_can_apply, parz_set_local, parz_filter,
 };
 
@@ -317,5 +245,41 @@ PARZ_EXPORT const void* H5PLget_plugin_info(void) {
     fprintf(stderr, "%s\n", why);
     return NULL;
   }
+  parz_h5_forget_datasets();
   return &parz_filter_class;
+}
+
+/* ---- entry points for programs that load the module themselves (H5Zparz.h) ---------------- */
+
+/* The filter registered in-process, without HDF5's plugin search: Python's `import parz` passes
+ * an address inside h5py's HDF5, H5Z_parz_register that of the program's H5Zregister. The
+ * function table is bound to that library first, so every later call into this module (the
+ * callbacks, dataset readers given that library's identifiers) uses it. */
+PARZ_EXPORT int parz_h5_register(const void* hdf5_function, char* why, size_t why_size) {
+  char local[300];
+  if (!why || why_size == 0) {
+    why = local;
+    why_size = sizeof local;
+  }
+  why[0] = 0;
+  if (!hdf5_function) {
+    snprintf(why, why_size, "parz: parz_h5_register needs the address of an HDF5 function");
+    return -1;
+  }
+  if (parz_h5_api_load(hdf5_function, why, why_size) != 0) return -1;
+  if (parz_h5()->H5Zregister(&parz_filter_class) < 0) {
+    snprintf(why, why_size, "parz: H5Zregister refused the ParZ filter");
+    return -1;
+  }
+  return 0;
+}
+
+PARZ_EXPORT void parz_h5_config(H5Z_parz_config* config) {
+  memset(config, 0, sizeof *config);
+  config->version_major = PARZ_VERSION_MAJOR;
+  config->version_minor = PARZ_VERSION_MINOR;
+  config->version_patch = PARZ_VERSION_PATCH;
+#ifdef PARZ_HAVE_DISPATCH
+  parz_dispatch_backends(&config->openmp, &config->cuda, &config->gpu);
+#endif
 }

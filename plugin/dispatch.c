@@ -27,6 +27,26 @@ static pthread_mutex_t gpu_lock = PTHREAD_MUTEX_INITIALIZER;
 static parz_gpu_context* gpu_ctx;
 static int gpu_usable = -1;   /* -1 not asked yet, else parz_gpu_available()'s answer */
 
+/* A process forked (without exec) from this one inherits the context's pointer but neither its
+ * host copy threads nor a working CUDA runtime (CUDA does not survive fork): there the pointer is
+ * dropped unfreed, the GPU counts as unusable and chunks are decoded on the CPU. The handlers
+ * hold gpu_lock across the fork, so that the child never starts with it held by a thread it does
+ * not have. */
+static int gpu_forked;   /* set in the child only */
+
+static void gpu_fork_prepare(void) { pthread_mutex_lock(&gpu_lock); }
+static void gpu_fork_parent(void) { pthread_mutex_unlock(&gpu_lock); }
+static void gpu_fork_child(void) {
+  gpu_ctx = NULL;
+  gpu_usable = 0;
+  gpu_forked = 1;
+  pthread_mutex_unlock(&gpu_lock);
+}
+
+__attribute__((constructor)) static void gpu_watch_fork(void) {
+  pthread_atfork(gpu_fork_prepare, gpu_fork_parent, gpu_fork_child);
+}
+
 static int gpu_is_usable(void) {
   int usable;
   pthread_mutex_lock(&gpu_lock);
@@ -82,7 +102,9 @@ int parz_dispatch_decode(const void* src, size_t src_bytes, void* dst, size_t ds
   if (pol.exec == PARZ_EXEC_CUDA || pol.exec == PARZ_EXEC_AUTO) {
     int use = gpu_is_usable();
     if (!use && pol.exec == PARZ_EXEC_CUDA)
-      parz_warn_once("PARZ_EXEC=cuda but no usable CUDA GPU: decoding with OpenMP");
+      parz_warn_once(gpu_forked ? "PARZ_EXEC=cuda in a forked process (CUDA does not survive "
+                                  "fork): decoding on the CPU"
+                                : "PARZ_EXEC=cuda but no usable CUDA GPU: decoding with OpenMP");
     /* dst holds the decoded chunk (the filter allocates exactly its size), so dst_bytes tells
      * the size without parsing the chunk a second time; the decoder validates it anyway */
     if (use && pol.exec == PARZ_EXEC_AUTO)
@@ -104,4 +126,15 @@ int parz_dispatch_encode(const parz_array* a, const void* data, const parz_chunk
   if (pol.exec == PARZ_EXEC_SERIAL)
     return parz_chunk_encode(a, data, cfg, dst, dst_bytes, written, err);
   return parz_omp_chunk_encode(a, data, cfg, dst, dst_bytes, written, pol.threads, err);
+}
+
+void parz_dispatch_backends(int* openmp, int* cuda, int* gpu) {
+  *openmp = parz_omp_enabled() != 0;
+#ifdef PARZ_HAVE_CUDA
+  *cuda = 1;
+  *gpu = gpu_is_usable();
+#else
+  *cuda = 0;
+  *gpu = 0;
+#endif
 }

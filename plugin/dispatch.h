@@ -16,7 +16,8 @@ extern "C" {
  *   cuda:   the GPU; without a usable GPU or a CUDA build, one warning, then OpenMP.
  *   auto:   the GPU for chunks of at least PARZ_DISPATCH_GPU_MIN_BYTES (dispatch.c) when one is usable, else
  *           OpenMP.
- * A GPU failure prints one warning and the chunk is decoded on the CPU. */
+ * A GPU failure prints one warning and the chunk is decoded on the CPU. A process forked
+ * (without exec) from one that loaded the dispatcher decodes on the CPU, on its calling thread. */
 int parz_dispatch_decode(const void* src, size_t src_bytes, void* dst, size_t dst_bytes,
                          parz_error* err);
 
@@ -24,6 +25,10 @@ int parz_dispatch_decode(const void* src, size_t src_bytes, void* dst, size_t ds
  * encodes with OpenMP without a warning). Both give identical bytes. */
 int parz_dispatch_encode(const parz_array* a, const void* data, const parz_chunk_config* cfg,
                          void* dst, size_t dst_bytes, size_t* written, parz_error* err);
+
+/* What this build can run: OpenMP threads (openmp), the CUDA decoder (cuda), and whether a CUDA
+ * GPU is usable now (gpu; asked once per process, as the decoder does). */
+void parz_dispatch_backends(int* openmp, int* cuda, int* gpu);
 
 #ifdef __cplusplus
 }

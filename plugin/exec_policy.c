@@ -1,8 +1,13 @@
 /* PARZ_EXEC / PARZ_THREADS parsing and the plugin's warn-once registry. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
+#endif
 #include "exec_policy.h"
 
 #include <ctype.h>
 #include <pthread.h>
+#include <sched.h>
+#include <unistd.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -125,6 +130,17 @@ int parz_exec_policy_parse(const char* exec, const char* threads, parz_exec_poli
   return bad;
 }
 
+int parz_usable_cpus(void) {
+  long n;
+#ifdef CPU_COUNT
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+    return CPU_COUNT(&set);
+#endif
+  n = sysconf(_SC_NPROCESSORS_ONLN);   /* more CPUs than a cpu_set_t holds, or no affinity */
+  return n > 0 && n < PARZ_THREADS_MAX ? (int)n : n > 0 ? PARZ_THREADS_MAX : 1;
+}
+
 void parz_exec_policy_from_env(parz_exec_policy* out) {
   const char* exec = getenv("PARZ_EXEC");
   const char* threads = getenv("PARZ_THREADS");
@@ -138,6 +154,17 @@ void parz_exec_policy_from_env(parz_exec_policy* out) {
   if (parz_exec_policy_parse(NULL, threads, &q, warning, sizeof warning))
     parz_warn_once(warning + strlen(WARN_PREFIX));
   p.threads = q.threads;
+  if (p.threads > 1) {
+    /* more threads than CPUs only wait for each other, and each costs a stack */
+    int cpus = parz_usable_cpus();
+    if (p.threads > cpus) {
+      snprintf(warning, sizeof warning,
+               "PARZ_THREADS=%d is more than the %d CPUs this process may use: using %d",
+               p.threads, cpus, cpus);
+      parz_warn_once(warning);
+      p.threads = cpus;
+    }
+  }
   if (out)
     *out = p;
 }

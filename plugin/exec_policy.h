@@ -2,7 +2,8 @@
  * read on every call (cheap: two getenv), so that a long-running program may change them.
  *
  *   PARZ_EXEC    = auto | serial | omp | cuda   (default auto; case and surrounding blanks ignored)
- *   PARZ_THREADS = N, 1 <= N <= PARZ_THREADS_MAX (default: OpenMP's default thread count)
+ *   PARZ_THREADS = N, 1 <= N <= PARZ_THREADS_MAX (default: OpenMP's default thread count); a
+ *                  count above the CPUs this process may use is lowered to them, with a warning
  *
  * An empty (or all-blank) value counts as unset. An invalid value is ignored with a one-line
  * warning naming the variable and the accepted values, and the policy falls back to auto /
@@ -35,6 +36,10 @@ int parz_exec_policy_parse(const char* exec, const char* threads, parz_exec_poli
 
 /* Reads the environment on every call and prints each distinct warning once to stderr. */
 void parz_exec_policy_from_env(parz_exec_policy* out);
+
+/* CPUs this process may run on (its affinity mask; the online CPUs where that cannot be read),
+ * at least 1 and at most PARZ_THREADS_MAX. */
+int parz_usable_cpus(void);
 
 /* Prints "parz: <message>" on stderr unless this exact message was printed before by this process
  * (thread-safe). Shared by the policy parser and the dispatcher's fallback warnings. Returns 1

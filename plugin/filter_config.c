@@ -1,6 +1,7 @@
 /* cd_values of the ParZ filter (layouts in filter_config.h and README.md). */
 #include "filter_config.h"
 
+#include <stdio.h>
 #include <string.h>
 
 int parz_cd_mode_values(unsigned mode) {
@@ -14,14 +15,13 @@ int parz_cd_mode_values(unsigned mode) {
   }
 }
 
-static const char* mode_name(unsigned mode) {
+const char* parz_cd_mode_name(unsigned mode) {
   static const char* const names[] = {"?", "rate", "precision", "accuracy", "expert",
                                       "reversible"};
   return mode <= 5 ? names[mode] : "?";
 }
 
-/* The double whose binary64 bit pattern is hi:lo (see H5Z_parz_double_words). */
-static double words_double(uint32_t hi, uint32_t lo) {
+double parz_cd_double(uint32_t hi, uint32_t lo) {
   uint64_t bits = ((uint64_t)hi << 32) | lo;
   double x;
   memcpy(&x, &bits, sizeof x);
@@ -44,6 +44,45 @@ static int check_table(parz_filter_request* req, parz_error* err) {
                      "parz: payload checksum setting %u is unknown (0 default = on, 1 on, 2 off)",
                      req->checksum);
   return PARZ_OK;
+}
+
+/* H5Z-ZFP's user cd_values, which a user coming from it may give ParZ: the mode, an unused 0, then
+ * the mode's values, a double as its two native words (low word first on the little-endian hosts
+ * it runs on): (1 or 3, 0, lo, hi), (2, 0, precision), (4, 0, minbits, maxbits, maxprec, minexp).
+ * In ParZ's layout a rate or tolerance whose high word is 0 is below 2.3e-308 and a precision of 0
+ * is invalid, so those forms are refused here with the values ParZ expects; the expert form only
+ * when its last value then makes no sense as segment_blocks (H5Z-ZFP's minexp is negative).
+ * Returns PARZ_OK when cd is not such a form. */
+static int refuse_zfp_layout(size_t n, const unsigned* cd, parz_error* err) {
+  if (n < 3 || cd[1] != 0) return PARZ_OK;
+  char given[80] = "", ours[100];
+  switch (cd[0]) {
+    case PARZ_MODE_RATE:
+    case PARZ_MODE_ACCURACY:
+      if (n != 4) return PARZ_OK;
+      snprintf(ours, sizeof ours, "%s %.17g is %u,%u,%u", parz_cd_mode_name(cd[0]),
+               parz_cd_double(cd[3], cd[2]), cd[0], cd[3], cd[2]);
+      break;
+    case PARZ_MODE_PRECISION:
+      if (n != 3) return PARZ_OK;
+      snprintf(ours, sizeof ours, "precision %u is %u,%u", cd[2], cd[0], cd[2]);
+      break;
+    case PARZ_CD_MODE_EXPERT:
+      if (n != 6 || cd[5] <= PARZ_CD_MAX_SEGMENT_BLOCKS) return PARZ_OK;
+      snprintf(ours, sizeof ours, "expert %u,%u,%u,%d is %u,%u,%u,%u,%u", cd[2], cd[3], cd[4],
+               (int)(int32_t)cd[5], cd[0], cd[2], cd[3], cd[4], cd[5]);
+      break;
+    default:
+      return PARZ_OK;
+  }
+  for (size_t i = 0; i < n; i++) {
+    size_t used = strlen(given);
+    snprintf(given + used, sizeof given - used, "%s%u", i ? "," : "", cd[i]);
+  }
+  return parz_fail(err, PARZ_ERR_PARAM,
+                   "parz: cd_values %s look like H5Z-ZFP's (mode, 0, values); ParZ takes the "
+                   "mode, then its values, a double as its high then low word: %s",
+                   given, ours);
 }
 
 int parz_cd_parse_request(size_t n, const unsigned* cd, parz_filter_request* req,
@@ -75,6 +114,8 @@ int parz_cd_parse_request(size_t n, const unsigned* cd, parz_filter_request* req
     return parz_fail(err, PARZ_ERR_VERSION,
                      "parz: cd_values in internal form %u, newer than this plugin knows (1001); "
                      "upgrade the ParZ plugin", cd[0]);
+  int rc = refuse_zfp_layout(n, cd, err);
+  if (rc != PARZ_OK) return rc;
   int k = parz_cd_mode_values(cd[0]);
   if (k < 0)
     return parz_fail(err, PARZ_ERR_PARAM,
@@ -83,12 +124,12 @@ int parz_cd_parse_request(size_t n, const unsigned* cd, parz_filter_request* req
   req->mode = cd[0];
   if (n < 1 + (size_t)k)
     return parz_fail(err, PARZ_ERR_PARAM, "parz: %s mode needs %d value%s after the mode, got %zu",
-                     mode_name(req->mode), k, k == 1 ? "" : "s", n - 1);
+                     parz_cd_mode_name(req->mode), k, k == 1 ? "" : "s", n - 1);
   if (n > 1 + (size_t)k + 4)
     return parz_fail(err, PARZ_ERR_PARAM,
                      "parz: %zu cd_values for %s mode; at most %d (mode, %d value%s, "
                      "segment_blocks, partition_segments, table kind, payload checksums)",
-                     n, mode_name(req->mode), k + 5, k, k == 1 ? "" : "s");
+                     n, parz_cd_mode_name(req->mode), k + 5, k, k == 1 ? "" : "s");
   for (int i = 0; i < k; i++) req->values[i] = cd[1 + i];
   size_t extra = n - 1 - (size_t)k;
   if (extra > 0) req->segment_blocks = cd[1 + k];
@@ -130,7 +171,7 @@ static int request_params(const parz_filter_request* req, parz_type type, unsign
   int floating = type == PARZ_FLOAT || type == PARZ_DOUBLE;
   switch (req->mode) {
     case PARZ_MODE_RATE: {
-      double rate = words_double(v[0], v[1]);
+      double rate = parz_cd_double(v[0], v[1]);
       return parz_params_rate(p, rate, type, dims, NULL, err);
     }
     case PARZ_MODE_PRECISION:
@@ -141,7 +182,7 @@ static int request_params(const parz_filter_request* req, parz_type type, unsign
                          "parz: accuracy mode needs floating-point data; for %s datasets use "
                          "precision, rate or reversible mode",
                          parz_type_name(type));
-      double tol = words_double(v[0], v[1]);
+      double tol = parz_cd_double(v[0], v[1]);
       return parz_params_accuracy(p, tol, NULL, err);
     }
     case PARZ_CD_MODE_EXPERT:
@@ -175,7 +216,7 @@ int parz_cd_configure(const parz_filter_request* req, parz_type type, int big_en
   if (table == PARZ_TABLE_NONE && !fixed)
     return parz_fail(err, PARZ_ERR_PARAM,
                      "parz: table kind 1 (none) needs a fixed-rate mode; %s mode has "
-                     "variable-length blocks", mode_name(req->mode));
+                     "variable-length blocks", parz_cd_mode_name(req->mode));
   cfg->config.table = table;
   cfg->config.checksum = (parz_checksum_mode)req->checksum;
   cfg->config.segment_blocks = req->segment_blocks; /* 0: auto, per chunk (parz_chunk.h) */
@@ -250,4 +291,28 @@ int parz_cd_load(size_t n, const unsigned* cd, parz_filter_config* cfg, parz_err
                      "parz: dataset cd_values corrupt (table kind %u, segment_blocks %u, "
                      "partition_segments %u)", cd[4], cd[5], cd[6]);
   return PARZ_OK;
+}
+
+/* "float big-endian 4x4" */
+static void describe_chunks(char* out, size_t size, parz_type type, int big_endian, unsigned dims,
+                            const size_t* shape) {
+  int n = snprintf(out, size, "%s %s ", parz_type_name(type),
+                   big_endian ? "big-endian" : "little-endian");
+  for (unsigned i = 0; i < dims && n > 0 && (size_t)n < size; i++)
+    n += snprintf(out + n, size - (size_t)n, "%s%zu", i ? "x" : "", shape[i]);
+}
+
+int parz_cd_check_dataset(const parz_filter_config* cfg, parz_type type, int big_endian,
+                          unsigned dims, const size_t shape[4], parz_error* err) {
+  int same = cfg->chunk.type == type && cfg->big_endian == (big_endian != 0) &&
+             cfg->chunk.dims == dims;
+  for (unsigned i = 0; same && i < dims; i++) same = cfg->chunk.shape[i] == shape[i];
+  if (same) return PARZ_OK;
+  char said[64], real[64];
+  describe_chunks(said, sizeof said, cfg->chunk.type, cfg->big_endian, cfg->chunk.dims,
+                  cfg->chunk.shape);
+  describe_chunks(real, sizeof real, type, big_endian, dims, shape);
+  return parz_fail(err, PARZ_ERR_FORMAT,
+                   "parz: the dataset's cd_values describe %s chunks, the dataset holds %s "
+                   "chunks (a crafted or damaged file); refusing to decode", said, real);
 }

@@ -62,6 +62,10 @@ typedef struct {
 
 /* Number of values the mode takes after cd[0]; -1 for an unknown mode. */
 int parz_cd_mode_values(unsigned mode);
+/* "rate", "precision", "accuracy", "expert", "reversible"; "?" for an unknown mode. */
+const char* parz_cd_mode_name(unsigned mode);
+/* The double whose binary64 bit pattern is hi:lo (the inverse of H5Z_parz_double_words). */
+double parz_cd_double(uint32_t hi, uint32_t lo);
 
 /* Reads a user form or an internal form (any version this build knows) into req.
  * Clear message in err on a wrong count, unknown mode, or table settings out of range. */
@@ -85,5 +89,13 @@ void parz_cd_store(const parz_filter_config* cfg, unsigned* cd);
 /* Reads an internal form back, as the filter function does for every chunk; refuses user forms
  * and unknown versions. Checks that the stored parameters are consistent. */
 int parz_cd_load(size_t n, const unsigned* cd, parz_filter_config* cfg, parz_error* err);
+
+/* Checks loaded cd_values against the dataset that carries them: its scalar type, byte order and
+ * squeezed chunk shape. The cd_values are stored apart from the dataset's datatype and layout
+ * messages, so a crafted or damaged file can make them disagree; decoding such a chunk would hand
+ * HDF5 a buffer of another size than the chunk it copies out. PARZ_ERR_FORMAT with a message
+ * naming both sides when they differ. */
+int parz_cd_check_dataset(const parz_filter_config* cfg, parz_type type, int big_endian,
+                          unsigned dims, const size_t shape[4], parz_error* err);
 
 #endif

@@ -5,14 +5,16 @@
 #include "h5_api.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "parz.h"
 
-/* Written once, when HDF5 first asks for the plugin's class (HDF5 serialises that under its own
- * lock), and only read afterwards. */
+/* Written once, under `lock`, before HDF5 is handed the filter class (by H5PLget_plugin_info's
+ * return or by H5Zregister), and only read afterwards. */
 static parz_h5_api api;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 const parz_h5_api* parz_h5(void) { return &api; }
 
@@ -21,19 +23,43 @@ static void* lookup(void* lib, const char* name) {
   return p ? p : dlsym(RTLD_DEFAULT, name);
 }
 
-int parz_h5_api_load(const void* caller, char* why, size_t why_size) {
-  if (api.H5open) return 0;
+/* The library holding `caller`, or the program's global scope (HDF5 linked into the executable,
+ * or an address dladdr cannot name; *in_program says so). The handle adds a reference to an
+ * object already loaded. */
+static void* library_of(const void* caller, int* in_program) {
   Dl_info info;
   void* lib = NULL;
   if (caller && dladdr(caller, &info) && info.dli_fname && info.dli_fname[0])
     lib = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
-  if (!lib) lib = dlopen(NULL, RTLD_LAZY); /* HDF5 linked into the executable */
+  *in_program = lib == NULL;
+  return lib ? lib : dlopen(NULL, RTLD_LAZY);
+}
+
+/* File name of the object holding `address`, for messages. */
+static const char* object_name(const void* address) {
+  Dl_info info;
+  if (address && dladdr(address, &info) && info.dli_fname && info.dli_fname[0])
+    return info.dli_fname;
+  return "the program";
+}
+
+/* in_program: HDF5 is not a shared library of this process. An executable exports none of its
+ * functions unless linked with -rdynamic, so that is what a static HDF5 looks like. */
+static int bind_table(void* lib, int in_program, const void* caller, char* why,
+                      size_t why_size) {
   parz_h5_api t;
   memset(&t, 0, sizeof t);
-#define PARZ_H5_LOAD_FUNCTION(name)                                                          \
-  if (!(*(void**)&t.name = lookup(lib, #name))) {                                            \
-    snprintf(why, why_size, "parz: HDF5 function %s not found in the loading library", #name); \
-    return -1;                                                                               \
+#define PARZ_H5_LOAD_FUNCTION(name)                                                           \
+  if (!(*(void**)&t.name = lookup(lib, #name))) {                                             \
+    if (in_program)                                                                           \
+      snprintf(why, why_size,                                                                 \
+               "parz: HDF5 function %s not found: the program links HDF5 statically (h5cc's " \
+               "default); plugins need shared HDF5: h5cc -shlib, or pkg-config hdf5-serial",  \
+               #name);                                                                        \
+    else                                                                                      \
+      snprintf(why, why_size, "parz: HDF5 function %s not found in %s", #name,               \
+               object_name(caller));                                                          \
+    return -1;                                                                                \
   }
   PARZ_H5_FUNCTIONS(PARZ_H5_LOAD_FUNCTION)
 #undef PARZ_H5_LOAD_FUNCTION
@@ -53,4 +79,27 @@ int parz_h5_api_load(const void* caller, char* why, size_t why_size) {
   }
   api = t;
   return 0;
+}
+
+int parz_h5_api_load(const void* caller, char* why, size_t why_size) {
+  pthread_mutex_lock(&lock);
+  int in_program;
+  void* lib = library_of(caller, &in_program);
+  int rc = 0;
+  if (!api.H5open) {
+    /* The reference to the library stays: the table must not outlive it. */
+    rc = bind_table(lib, in_program, caller, why, why_size);
+    if (rc == 0) lib = NULL;
+  } else if (lookup(lib, "H5open") != (void*)api.H5open) {
+    /* The table already serves another HDF5 library of this process (two copies of HDF5, e.g.
+     * one bundled with h5py and the system's); its callbacks cannot serve a second one. */
+    snprintf(why, why_size,
+             "parz: the plugin is bound to the HDF5 library in %s and cannot serve a second one "
+             "(%s) in the same process", object_name((const void*)api.H5open),
+             object_name(caller));
+    rc = -1;
+  }
+  if (lib) dlclose(lib);
+  pthread_mutex_unlock(&lock);
+  return rc;
 }

@@ -1,5 +1,5 @@
 /* The HDF5 functions the filter uses, looked up at run time in the HDF5 library that loaded the
- * plugin, and the plugin's own HDF5 error class.
+ * plugin (or that a program named to parz_h5_register), and the plugin's own HDF5 error class.
  *
  * Why not plain references resolved by the dynamic linker: h5py (like any Python extension)
  * loads libhdf5 with RTLD_LOCAL, so its symbols are not in the global scope where a dlopen'ed
@@ -21,7 +21,9 @@
   X(H5Tget_class) X(H5Tget_size) X(H5Tget_order) X(H5Tget_precision) X(H5Tget_offset)          \
   X(H5Tget_sign) X(H5Tget_fields) X(H5Tget_ebias) X(H5Tget_norm)                               \
   X(H5Pget_layout) X(H5Pget_chunk) X(H5Pget_filter_by_id2) X(H5Pmodify_filter)                 \
-  X(H5allocate_memory) X(H5free_memory)
+  X(H5Pget_nfilters) X(H5Pget_filter2) X(H5Pclose) X(H5Tclose) X(H5Eclear2)                   \
+  X(H5Fget_obj_count) X(H5Fget_obj_ids) X(H5Dget_create_plist) X(H5Dget_type)                 \
+  X(H5allocate_memory) X(H5free_memory) X(H5Zregister)
 
 typedef struct {
 #define PARZ_H5_DECLARE_FUNCTION(name) __typeof__(&name) name;
@@ -34,7 +36,9 @@ typedef struct {
 
 /* Looks everything up in the library containing `caller` (an address inside HDF5), falling back
  * to the process's global scope, and registers the error class. Returns 0 on success; on
- * failure writes the reason. Called from H5PLget_plugin_info, before HDF5 uses any callback. */
+ * failure writes the reason. Called from H5PLget_plugin_info and parz_h5_register, before HDF5
+ * uses any callback. The table is bound once: a later call for the same library returns 0, one
+ * for another HDF5 library in the same process fails (the callbacks can serve only one). */
 int parz_h5_api_load(const void* caller, char* why, size_t why_size);
 
 /* The loaded table (valid after a successful parz_h5_api_load). */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "H5Zparz.h"
+#include "filter_config.h"
 #include "parz_h5_device.h"
 
 /* What the read needs from the dataset's creation properties and types. */
@@ -15,7 +16,31 @@ struct dataset_info {
   parz_gpu_chunk_grid grid;
   int big_endian;
   unsigned char fill[8]; /* for chunks never written, native order (zeros if undefined) */
+  unsigned cd[PARZ_CD_INTERNAL_NELMTS]; /* the stored cd_values of the filter */
+  size_t ncd;
 };
+
+/* The stored cd_values must describe the dataset as its datatype and layout messages do, as the
+ * filter requires for H5Dread (filter_config.h): a file that passes here is one H5Dread reads
+ * too, and a chunk that disagrees with the dataset is refused by parz_gpu_assemble. */
+static int check_cd_values(const struct dataset_info* d, parz_error* err)
+{
+  parz_filter_config cfg;
+  parz_error e = {0, ""};
+  uint64_t cdims[PARZ_GPU_MAX_RANK];
+  size_t shape[4];
+  unsigned k;
+  for (k = 0; k < d->grid.rank; k++)
+    cdims[k] = d->grid.chunk_dims[k];
+  const int dims = parz_cd_squeeze(d->grid.rank, cdims, shape);
+  if (parz_cd_load(d->ncd, d->cd, &cfg, &e) != PARZ_OK ||
+      (dims < 0 ? parz_fail(&e, PARZ_ERR_DIMS, "more than 4 chunk dimensions larger than 1")
+                : parz_cd_check_dataset(&cfg, d->grid.type, d->big_endian, (unsigned)dims, shape,
+                                        &e)) != PARZ_OK)
+    return parz_fail(err, e.code, "parz_h5_read_device: %s",
+                     strncmp(e.message, "parz: ", 6) ? e.message : e.message + 6);
+  return PARZ_OK;
+}
 
 static int describe(hid_t dset, struct dataset_info* d, parz_error* err)
 {
@@ -34,12 +59,12 @@ static int describe(hid_t dset, struct dataset_info* d, parz_error* err)
     goto done;
   }
   {
-    unsigned flags, cfg;
-    size_t nelmts = 0;
+    unsigned flags, config;
+    size_t nelmts = PARZ_CD_INTERNAL_NELMTS;
     char name[64];
     const int nf = H5Pget_nfilters(dcpl);
     const H5Z_filter_t first =
-        nf > 0 ? H5Pget_filter2(dcpl, 0, &flags, &nelmts, NULL, sizeof name, name, &cfg) : 0;
+        nf > 0 ? H5Pget_filter2(dcpl, 0, &flags, &nelmts, d->cd, sizeof name, name, &config) : 0;
     if (nf != 1 || first != H5Z_FILTER_PARZ) {
       rc = parz_fail(err, PARZ_ERR_UNSUPPORTED,
                      "parz_h5_read_device: the dataset's filters are not ParZ alone (%d filters, "
@@ -47,6 +72,7 @@ static int describe(hid_t dset, struct dataset_info* d, parz_error* err)
                      nf, (int)first);
       goto done;
     }
+    d->ncd = nelmts;
   }
   {
     const H5T_class_t cls = H5Tget_class(type);
@@ -179,7 +205,7 @@ int parz_h5_read_device(parz_gpu_context* ctx, hid_t dset, hid_t file_space, voi
   unsigned k;
   if (!ctx || !d_dst)
     return parz_fail(err, PARZ_ERR_ARG, "parz_h5_read_device: NULL argument");
-  if ((rc = describe(dset, &d, err)) != PARZ_OK ||
+  if ((rc = describe(dset, &d, err)) != PARZ_OK || (rc = check_cd_values(&d, err)) != PARZ_OK ||
       (rc = selected_box(file_space, &d.grid, &box, err)) != PARZ_OK)
     return rc;
   for (k = 0; k < d.grid.rank; k++)

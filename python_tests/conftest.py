@@ -1,11 +1,15 @@
 """Shared set-up for ParZ's pytest suite.
 
 Run by scripts/test.sh with Debian's python3, HDF5_PLUGIN_PATH = <build>/plugins (plus Debian's
-default plugin directory, for H5Z-ZFP) and PYTHONPATH = <build>/python. Run by hand, it finds a
-build tree next to the sources (build/ or build-*/) by itself.
+default plugin directory, for H5Z-ZFP) and PYTHONPATH = <build>/python; by scripts/wheel_check.sh
+in a venv where the wheel is installed. Run by hand, it finds a build tree next to the sources
+(build/ or build-*/) by itself. Importing parz registers the filter in this process; the
+plugin path matters for the h5dump / h5repack subprocesses and for H5Z-ZFP.
 """
 import glob
 import os
+import shutil
+import subprocess
 import sys
 
 import numpy as np
@@ -13,6 +17,8 @@ import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEBIAN_PLUGIN_DIR = "/usr/lib/x86_64-linux-gnu/hdf5/serial/plugins"
+# The filter's name as HDF5 stores it in each file (plugin/H5Zparz.c; exact in ctest test_version).
+FILTER_NAME = r"ParZ-\d+\.\d+\.\d+ \(zfp-1\.0 stream, format \d+\)"
 
 
 def _find_build_python():
@@ -44,8 +50,7 @@ os.environ["HDF5_PLUGIN_PATH"] = ":".join(_paths)
 import h5py  # noqa: E402
 
 # In this process HDF5 may have read HDF5_PLUGIN_PATH already (importing parz imports h5py):
-# register both directories at run time as well.
-parz.register()
+# add Debian's directory (H5Z-ZFP) at run time as well.
 if DEBIAN_PLUGIN_DIR not in [os.fsdecode(h5py.h5pl.get(i)) for i in range(h5py.h5pl.size())]:
     h5py.h5pl.append(DEBIAN_PLUGIN_DIR.encode())
 
@@ -88,6 +93,17 @@ def etopo():
     return load("etopo5_relief_f32le_2161x4320.bin", (400, 4320))
 
 
+def fresh_python(code, **env):
+    """Runs `code` in a new interpreter (this one's executable) that imports this copy of parz,
+    with HDF5_PLUGIN_PATH unset and `env` added; returns the CompletedProcess (text output)."""
+    e = {k: v for k, v in os.environ.items() if k != "HDF5_PLUGIN_PATH"}
+    here = os.path.dirname(os.path.dirname(os.path.abspath(parz.__file__)))
+    e["PYTHONPATH"] = os.pathsep.join([here] + [p for p in [e.get("PYTHONPATH")] if p])
+    e.update(env)
+    return subprocess.run([sys.executable, "-c", code], env=e, capture_output=True, text=True,
+                          timeout=300)
+
+
 def write_read(path, data, chunks, compression, name="x", **kw):
     """Writes data through the filter into a new file, reads it back; returns (back, stored)."""
     with h5py.File(path, "w") as f:
@@ -95,3 +111,13 @@ def write_read(path, data, chunks, compression, name="x", **kw):
     with h5py.File(path, "r") as f:
         d = f[name]
         return d[...], d.id.get_storage_size()
+
+
+@pytest.fixture
+def parz_tool():
+    """The `parz` command: the build tree's next to its plugin, else an installed one."""
+    build_tool = os.path.join(os.path.dirname(PLUGIN_DIR or ""), "tools", "parz")
+    tool = build_tool if os.path.isfile(build_tool) else shutil.which("parz")
+    if tool is None:
+        pytest.skip("the parz command is not built")
+    return tool

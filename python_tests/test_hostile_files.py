@@ -13,6 +13,7 @@ With PARZ_HOSTILE_PLUGIN_DIR and PARZ_HOSTILE_PRELOAD set (scripts/sanitize.sh d
 processes load an AddressSanitizer build of the plugin, so a write or read outside a buffer in
 the plugin or the codec is reported and fails the test.
 """
+import hashlib
 import json
 import os
 import struct
@@ -365,3 +366,89 @@ def test_h5dump_exits_cleanly_on_damaged_file(tmp_path):
         p.returncode, p.stderr[-2000:])
     # h5dump prints HDF5's error stack: ParZ's own message is on it
     assert "parz" in p.stderr.lower(), p.stderr[-2000:]
+
+
+# ---- cd_values that agree with the chunks but not with the dataset --------------------------
+def _patch_cd_where(path, shape, index, value):
+    """Rewrites internal cd_values[index] of the one ParZ dataset whose stored chunk shape
+    (words 8 and 9) is `shape`."""
+    blob = bytearray(open(path, "rb").read())
+    hits = [k for k in range(0, len(blob) - 63, 4)
+            if struct.unpack_from("<I", blob, k)[0] == 1001
+            and 1 <= struct.unpack_from("<I", blob, k + 4)[0] <= 5
+            and struct.unpack_from("<2I", blob, k + 32) == tuple(shape)]
+    assert len(hits) == 1, "expected one ParZ pipeline message, found %d" % len(hits)
+    struct.pack_into("<I", blob, hits[0] + 4 * index, value)
+    open(path, "wb").write(bytes(blob))
+
+
+def _craft(path, attack):
+    """A dataset "x" whose stored cd_values and chunk agree with each other, not with its type
+    or layout, next to an honest dataset "honest"; returns the honest values."""
+    rev = parz.Parz(reversible=True)
+    a = (np.arange(64 * 64) % 1000).reshape(64, 64)
+    with h5py.File(path, "w") as f:
+        donor = f.create_dataset("donor", data=a[:16, :16].astype("f4"), chunks=(16, 16),
+                                 compression=rev)
+        small = f.create_dataset("small", data=a[:4, :4].astype("f4"), chunks=(4, 4),
+                                 compression=rev)
+        chunk16 = donor.id.read_direct_chunk((0, 0))[1]
+        chunk4 = small.id.read_direct_chunk((0, 0))[1]
+        del f["donor"], f["small"]
+        honest = f.create_dataset("honest", data=a[:32, :8].astype("f4"), chunks=(32, 8),
+                                  compression=rev)
+        if attack == "shape":      # cd_values and chunk say 4x4, the dataset has 64x64 chunks
+            x = f.create_dataset("x", data=a.astype("f4"), chunks=(64, 64), compression=rev)
+            x.id.write_direct_chunk((0, 0), chunk4, 0)
+        elif attack == "type":     # cd_values and chunk say float32, the dataset is float64
+            x = f.create_dataset("x", data=a[:16, :16].astype("f8"), chunks=(16, 16),
+                                 compression=rev)
+            x.id.write_direct_chunk((0, 0), chunk16, 0)
+        else:                      # cd_values say big-endian, the dataset is little-endian
+            f.create_dataset("x", data=a[:16, :16].astype("f4"), chunks=(16, 16),
+                             compression=rev)
+        want = honest[...]
+    if attack == "shape":
+        _patch_cd_where(path, (64, 64), 8, 4)
+        _patch_cd_where(path, (4, 64), 9, 4)
+    elif attack == "type":
+        _patch_cd_where(path, (16, 16), 7, 3)
+    else:
+        _patch_cd_where(path, (16, 16), 7, 3 + 16)
+    return want
+
+
+@pytest.mark.parametrize("attack", ["shape", "type", "endian"])
+def test_cd_values_disagree_with_dataset(tmp_path, attack):
+    """HDF5 copies a whole chunk of the dataset out of the buffer the filter returns: a chunk that
+    decodes to what crafted cd_values say, not to what the dataset holds, must be refused (under
+    scripts/sanitize.sh the reader runs with ASan, which catches a read outside the buffer)."""
+    path = tmp_path / ("crafted_%s.h5" % attack)
+    want = _craft(path, attack)
+    got = read_chunks(path, "x")
+    assert all(r[0] == "error" and "cd_values describe" in r[1] for r in got.values()), got
+    honest = read_chunks(path, "honest")
+    assert honest[0] == ("ok", hashlib.sha256(want.tobytes()).hexdigest())
+    p = subprocess.run(["h5dump", "--enable-error-stack", "-d", "/x", str(path)],
+                       env=child_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                       text=True, timeout=120)
+    assert p.returncode > 0, "h5dump exit status %d\n%s" % (p.returncode, p.stderr[-2000:])
+    assert "cd_values describe" in p.stderr, p.stderr[-2000:]
+
+
+def test_cd_values_disagree_partial_write(tmp_path):
+    """A partial write makes HDF5 decode the chunk and write into the filter's buffer: refused
+    too, in a child process (a write outside the buffer would corrupt the heap)."""
+    path = tmp_path / "crafted_write.h5"
+    _craft(path, "shape")
+    code = ("import sys, h5py, numpy as np\n"
+            "f = h5py.File(sys.argv[1], 'r+')\n"
+            "try:\n"
+            "    f['x'][1, 1] = 5.0\n"
+            "    print('written')\n"
+            "except OSError as e:\n"
+            "    print('error', e)\n")
+    p = subprocess.run([sys.executable, "-c", code, str(path)], env=child_env(),
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert p.stdout.startswith("error") and "cd_values describe" in p.stdout, p.stdout

@@ -28,6 +28,9 @@ def create(path, compression_opts=None, dtype="f4", shape=(64, 64), chunks=(32, 
     ((5, 0, 0, 1), "fixed-rate"),
     ((5, 0, 0, 0, 3), "payload checksum setting 3"),
     ((5, 0, 0, 0, 0, 0), "at most"),
+    ((3, 0, 3539053052, 1062232653), "H5Z-ZFP.*accuracy 0.001 is 3,1062232653,3539053052"),
+    ((1, 0, 0, 1075838976), "H5Z-ZFP.*rate 8 is 1,1075838976,0"),
+    ((2, 0, 20), "H5Z-ZFP.*precision 20 is 2,20"),
 ])
 def test_invalid_parameters(tmp_path, opts, needle):
     with pytest.raises(Exception, match=needle) as e:
@@ -49,6 +52,39 @@ def test_unsupported_types(tmp_path, dtype, needle):
         create(tmp_path / "bad.h5", parz.Parz(reversible=True).filter_options, dtype=dtype)
     with h5py.File(tmp_path / "bad.h5", "r") as f:
         assert "x" not in f
+
+
+@pytest.mark.parametrize("kind", ["strings", "ragged"])
+def test_variable_length_data_is_stored_unfiltered(tmp_path, kind):
+    """HDF5 skips optional filters (h5py adds every filter as optional) on variable-length
+    types without asking the filter: the dataset is created, its chunks are stored without ParZ
+    (filter mask bit set) and read back unchanged. Fixed-length strings are refused above."""
+    if kind == "strings":
+        data, dtype = np.array(["a", "bb", "ccc", "dddd"] * 4, dtype=object), h5py.string_dtype()
+    else:
+        data = np.empty(16, dtype=object)
+        data[:] = [np.arange(i % 5, dtype="f4") for i in range(16)]
+        dtype = h5py.vlen_dtype(np.float32)
+    with h5py.File(tmp_path / "vlen.h5", "w") as f:
+        d = f.create_dataset("v", data=data, dtype=dtype, chunks=(8,),
+                             compression=parz.Parz(reversible=True))
+        assert [d.id.get_chunk_info(i).filter_mask & 1 for i in range(2)] == [1, 1]
+    with h5py.File(tmp_path / "vlen.h5", "r") as f:
+        d = f["v"]
+        back = d.asstr()[...] if kind == "strings" else d[...]
+        assert all(np.array_equal(a, b) for a, b in zip(back, data))
+
+
+def test_variable_length_with_mandatory_filter_refused(tmp_path):
+    """As a mandatory filter (H5Pset_filter from C), HDF5 refuses variable-length data itself."""
+    dcpl = h5py.h5p.create(h5py.h5p.DATASET_CREATE)
+    dcpl.set_chunk((4,))
+    dcpl.set_filter(parz.FILTER_ID, 0, parz.Parz(reversible=True).filter_options)
+    tid = h5py.h5t.py_create(h5py.string_dtype(), logical=1)
+    with h5py.File(tmp_path / "vlen.h5", "w") as f:
+        with pytest.raises(ValueError, match="not suitable for filters"):
+            h5py.h5d.create(f.id, b"v", tid, h5py.h5s.create_simple((8,)), dcpl=dcpl)
+        assert "v" not in f
 
 
 def test_accuracy_on_integers_refused(tmp_path):
@@ -118,3 +154,33 @@ def test_bad_chunk_fails_only_its_read(four_chunks, how):
             d[0:64, 64:128]
         assert np.array_equal(d[0:64, 0:64], good[0:64, 0:64])
         assert np.array_equal(d[64:128, :], good[64:128, :])
+
+
+@pytest.mark.parametrize("kw,name", [
+    (dict(shuffle=True), "shuffle"),
+    (dict(scaleoffset=3), "scaleoffset"),
+])
+def test_filter_before_parz_refused(tmp_path, kw, name):
+    """h5py sets shuffle and scaleoffset before the compression filter: ParZ would compress
+    shuffled bytes as values (errors of 1e38 at accuracy 1e-3) or, after scaleoffset, drop out
+    silently. Dataset creation must fail with ParZ's message and write nothing."""
+    with pytest.raises(Exception, match="comes before ParZ") as e:
+        create(tmp_path / "bad.h5", parz.Parz(accuracy=1e-3).filter_options, **kw)
+    assert "parz:" in str(e.value) and name in str(e.value)
+    with h5py.File(tmp_path / "bad.h5", "r") as f:
+        assert "x" not in f
+
+
+def test_checksum_after_parz(tmp_path):
+    """fletcher32 goes after the compression filter in h5py: allowed, and the values hold."""
+    a = (np.sin(np.arange(64 * 64) * 0.01) * 100).astype("f4").reshape(64, 64)
+    path = tmp_path / "flet.h5"
+    with h5py.File(path, "w") as f:
+        f.create_dataset("x", data=a, chunks=(32, 32), fletcher32=True,
+                         compression=parz.Parz(accuracy=1e-3))
+    with h5py.File(path, "r") as f:
+        plist = f["x"].id.get_create_plist()
+        ids = [plist.get_filter(i)[0] for i in range(plist.get_nfilters())]
+        back = f["x"][...]
+    assert ids == [parz.FILTER_ID, h5py.h5z.FILTER_FLETCHER32]
+    assert np.max(np.abs(back.astype("f8") - a)) <= 1e-3

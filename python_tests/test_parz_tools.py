@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import parz
-from conftest import write_read
+from conftest import FILTER_NAME, write_read
 
 ZFP_ID = 32013
 
@@ -49,7 +49,8 @@ def parz_file(tmp_path, egm96):
 
 def test_h5dump_shows_filter_and_data(parz_file, egm96):
     out = run("h5dump", "-p", "-H", parz_file)
-    assert "FILTER_ID 37050" in out and "COMMENT parz" in out
+    assert "FILTER_ID 37050" in out
+    assert re.search("COMMENT %s\n" % FILTER_NAME, out)
     assert "PARAMS { 1001 3 " in out  # internal form v1, accuracy mode
     data = run("h5dump", "-d", "/x", "-s", "0,0", "-c", "1,4", "-m", "%.9g", parz_file)
     body = re.sub(r"\(\d+,\d+\):", " ", data.split("DATA {")[1].split("}")[0])
@@ -59,7 +60,7 @@ def test_h5dump_shows_filter_and_data(parz_file, egm96):
 
 def test_h5ls_shows_filter(parz_file):
     out = run("h5ls", "-v", parz_file)
-    assert "parz" in out and "37050" in out
+    assert re.search("Filter-0: +%s-37050 " % FILTER_NAME, out)
 
 
 @pytest.mark.parametrize("cd,check", [
@@ -75,7 +76,7 @@ def test_h5repack_compresses(tmp_path, egm96, cd, check):
     out = tmp_path / "out.h5"
     run("h5repack", "-l", "x:CHUNK=100x256", "-f", "x:" + ud(cd), raw, out)
     values, name = filter_values(out, parz.FILTER_ID)
-    assert name == b"parz" and values[0] == 1001 and values[1] == cd[0]
+    assert re.fullmatch(FILTER_NAME, name.decode()) and values[0] == 1001 and values[1] == cd[0]
     assert check(read(out).astype(np.float64), egm96.astype(np.float64))
     assert os.path.getsize(out) < os.path.getsize(raw) or cd[0] == 5
 
@@ -114,7 +115,7 @@ def test_h5repack_converts_zfp_to_parz_and_back(tmp_path, egm96):
     to_parz = tmp_path / "parz.h5"
     run("h5repack", "-f", "x:" + ud((3, hi, lo)), src, to_parz)
     assert filter_values(to_parz, ZFP_ID)[0] is None
-    assert filter_values(to_parz, parz.FILTER_ID)[1] == b"parz"
+    assert re.fullmatch(FILTER_NAME, filter_values(to_parz, parz.FILTER_ID)[1].decode())
     parz_values = read(to_parz)
     assert np.max(np.abs(parz_values - zfp_values)) <= tol
     assert np.max(np.abs(parz_values - egm96)) <= 2 * tol
@@ -149,3 +150,48 @@ def test_h5repack_refuses_bad_parameters(tmp_path, egm96):
     if r.returncode == 0:
         assert filter_values(out, parz.FILTER_ID)[0] is None
         assert np.array_equal(read(out), egm96[:64, :64])
+
+
+def test_h5repack_shuffle_before_parz(tmp_path, egm96):
+    """h5repack applies -f filters in the order given. SHUF before ParZ is refused at creation
+    (it would compress shuffled bytes as values: errors of 1e36 at accuracy 1e-2). h5repack then
+    copies the dataset with its original settings and still exits 0 (h5repack -v says "could not
+    create dataset"); the output holds the exact values and no ParZ. ParZ first, then SHUF or
+    FLET, is accepted."""
+    raw = tmp_path / "raw.h5"
+    a = egm96[:64, :64]
+    with h5py.File(raw, "w") as f:
+        f.create_dataset("x", data=a)
+    acc = (3, 0x3F847AE1, 0x47AE147B)
+    out = tmp_path / "shuf_first.h5"
+    r = subprocess.run(["h5repack", "-v", "-l", "x:CHUNK=32x32", "-f", "x:SHUF", "-f",
+                        "x:" + ud(acc), str(raw), str(out)], capture_output=True, text=True)
+    if r.returncode == 0:
+        assert "could not create dataset" in r.stdout + r.stderr
+        assert filter_values(out, parz.FILTER_ID)[0] is None
+        assert np.array_equal(read(out), a)
+    for second in ("SHUF", "FLET"):
+        out = tmp_path / ("parz_then_%s.h5" % second)
+        run("h5repack", "-l", "x:CHUNK=32x32", "-f", "x:" + ud(acc), "-f", "x:" + second, raw, out)
+        assert filter_values(out, parz.FILTER_ID)[0] is not None
+        assert np.max(np.abs(read(out).astype("f8") - a)) <= 0.01
+
+
+def test_h5repack_failure_caught_by_documented_check(tmp_path, egm96):
+    """h5repack hides a filter it cannot apply: it exits 0 and writes the dataset with its
+    original settings. The check README.md gives next to every recipe catches it: `h5repack -v`
+    prints "could not create dataset", and `h5ls -v` lists no filter 37050 for the output; with
+    valid parameters there is no warning and h5ls lists the filter."""
+    raw = tmp_path / "raw.h5"
+    with h5py.File(raw, "w") as f:
+        f.create_dataset("data", data=egm96[:64, :64])
+    bad, good = tmp_path / "bad.h5", tmp_path / "good.h5"
+    r = subprocess.run(["h5repack", "-v", "-l", "CHUNK=32x32", "-f", ud((2, 99)), str(raw),
+                        str(bad)], capture_output=True, text=True)
+    assert r.returncode == 0  # what h5repack does: no error status
+    assert "could not create dataset </data>" in r.stdout
+    assert ")-37050" not in run("h5ls", "-v", "%s/data" % bad)
+    out = run("h5repack", "-v", "-l", "CHUNK=32x32", "-f", ud((5,)), raw, good)
+    assert "could not" not in out
+    assert ")-37050" in run("h5ls", "-v", "%s/data" % good)
+    assert np.array_equal(read(good, "data"), egm96[:64, :64])

@@ -5,9 +5,12 @@ set -euo pipefail
 
 PACKAGES=(
   build-essential cmake                       # compiler, binutils (nm, objdump), build system
+  pkgconf                                     # pkg-config: the install test builds with parz.pc
   libhdf5-dev hdf5-tools                      # serial HDF5 1.10, h5dump / h5repack / h5ls
   libhdf5-openmpi-dev openmpi-bin             # parallel HDF5 + MPI (plugin load test, MPI example)
   python3 python3-h5py python3-numpy python3-pytest   # the Python helper and its tests
+  python3-build python3-setuptools python3-wheel      # the wheel (python3 -m build --wheel)
+  python3-venv python3-pip                            # its test: pip install into a venv
   libzfp-dev                                  # zfp 1.0: bit-exactness oracle in tests only
   hdf5-filter-plugin-zfp-serial               # H5Z-ZFP: h5repack conversion tests
   clang-14 libclang-rt-14-dev                 # sanitizer builds (scripts/sanitize.sh)

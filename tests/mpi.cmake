@@ -99,3 +99,31 @@ if(PARZ_MPIEXEC_OVERSUBSCRIBE)  # Open MPI
                        ENVIRONMENT "${_env}" TIMEOUT 90 PROCESSORS 2)
   set_tests_properties(test_mpi_no_plugin_rank0_read PROPERTIES FIXTURES_REQUIRED parz_mpi_restart2)
 endif()
+
+# A rank killed half way through a checkpoint write: the previous checkpoint stays whole and
+# readable (the new one is written under another name and renamed after a clean close), and is
+# kept as FILE.prev by the next clean write.
+add_test(NAME test_mpi_killed_rank_keeps_checkpoint
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_mpi_keep.sh ${_dir}/keep.h5 60
+                 ${PARZ_MPIEXEC} ${MPIEXEC_NUMPROC_FLAG} 2 ${_flags} $<TARGET_FILE:mpi_checkpoint>
+                 -- ${_small} --agree-timeout 20)
+set_tests_properties(test_mpi_killed_rank_keeps_checkpoint PROPERTIES ENVIRONMENT "${_env}"
+                     TIMEOUT 240 PROCESSORS 2)
+
+# A rank that stops (SIGSTOP) after its first collective write: the other rank must give up
+# within --agree-timeout with a message and MPI_Abort, without spinning while it waits.
+add_test(NAME test_mpi_stopped_rank_aborts
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_mpi_fail.sh stall "did not answer within 3 s"
+                 - 60 ${PARZ_MPIEXEC} ${MPIEXEC_NUMPROC_FLAG} 2 ${_flags} $<TARGET_FILE:mpi_checkpoint>
+                 --roundtrip ${_dir}/stopped.h5 ${_small} --fault-stop-rank 1 --agree-timeout 3)
+set_tests_properties(test_mpi_stopped_rank_aborts PROPERTIES ENVIRONMENT "${_env}" TIMEOUT 90
+                     PROCESSORS 2)
+# The same, stopped just before that write: the other rank waits inside the collective H5Dwrite,
+# where only the watchdog thread can end it.
+add_test(NAME test_mpi_stopped_rank_in_write_aborts
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_mpi_fail.sh abort "no progress for 3 s since"
+                 - 60 ${PARZ_MPIEXEC} ${MPIEXEC_NUMPROC_FLAG} 2 ${_flags} $<TARGET_FILE:mpi_checkpoint>
+                 --roundtrip ${_dir}/stopped_early.h5 ${_small} --fault-stop-early-rank 1
+                 --agree-timeout 3)
+set_tests_properties(test_mpi_stopped_rank_in_write_aborts PROPERTIES ENVIRONMENT "${_env}"
+                     TIMEOUT 90 PROCESSORS 2)

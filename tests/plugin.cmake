@@ -19,6 +19,37 @@ add_test(NAME test_plugin_hdf5
          COMMAND test_plugin_hdf5 ${PARZ_SHARED_DATA} ${CMAKE_CURRENT_BINARY_DIR}/plugin_scratch)
 set_tests_properties(test_plugin_hdf5 PROPERTIES ENVIRONMENT "${PARZ_PLUGIN_TEST_ENV}")
 
+# Crafted files whose cd_values disagree with the dataset: refused, nothing read outside a buffer.
+add_executable(test_plugin_crafted test_plugin_crafted.c)
+target_include_directories(test_plugin_crafted PRIVATE ${PROJECT_SOURCE_DIR}/plugin)
+target_link_libraries(test_plugin_crafted PRIVATE parz_hdf5)
+add_dependencies(test_plugin_crafted H5Zparz)
+add_test(NAME test_plugin_crafted
+         COMMAND test_plugin_crafted ${CMAKE_CURRENT_BINARY_DIR}/plugin_scratch)
+set_tests_properties(test_plugin_crafted PROPERTIES ENVIRONMENT "${PARZ_PLUGIN_TEST_ENV}")
+
+# fork() after OpenMP encodes and decodes: the child's ParZ write and read must not hang.
+add_executable(test_plugin_fork test_plugin_fork.c)
+target_include_directories(test_plugin_fork PRIVATE ${PROJECT_SOURCE_DIR}/plugin)
+target_link_libraries(test_plugin_fork PRIVATE parz_hdf5)
+add_dependencies(test_plugin_fork H5Zparz)
+add_test(NAME test_plugin_fork COMMAND test_plugin_fork ${CMAKE_CURRENT_BINARY_DIR}/plugin_scratch 60)
+set_tests_properties(test_plugin_fork PROPERTIES TIMEOUT 120
+  ENVIRONMENT "${PARZ_PLUGIN_TEST_ENV};PARZ_EXEC=omp;PARZ_THREADS=2")
+# The same with the parent decoding on the GPU (where there is one): the child must not touch
+# the parent's CUDA context and decodes on the CPU.
+add_test(NAME test_plugin_fork_cuda COMMAND test_plugin_fork ${CMAKE_CURRENT_BINARY_DIR}/plugin_scratch 60)
+set_tests_properties(test_plugin_fork_cuda PROPERTIES TIMEOUT 120
+  ENVIRONMENT "${PARZ_PLUGIN_TEST_ENV};PARZ_EXEC=cuda;PARZ_THREADS=2")
+
+# In-process registration (H5Z_parz_register): no HDF5_PLUGIN_PATH, HDF5's plugin loading off.
+add_executable(test_plugin_register test_plugin_register.c)
+target_include_directories(test_plugin_register PRIVATE ${PROJECT_SOURCE_DIR}/plugin)
+target_link_libraries(test_plugin_register PRIVATE parz_hdf5 ${CMAKE_DL_LIBS} m)
+add_dependencies(test_plugin_register H5Zparz)
+add_test(NAME test_plugin_register
+         COMMAND test_plugin_register ${PARZ_PLUGIN_DIR} ${CMAKE_CURRENT_BINARY_DIR}/plugin_scratch)
+
 add_executable(test_plugin_unload test_plugin_unload.c)
 target_include_directories(test_plugin_unload PRIVATE ${PROJECT_SOURCE_DIR}/plugin)
 target_link_libraries(test_plugin_unload PRIVATE parz_hdf5)
@@ -57,7 +88,7 @@ if(MPI_C_FOUND AND PARZ_HDF5_OPENMPI_LIB AND PARZ_HDF5_OPENMPI_INCLUDE)
            COMMAND test_plugin_mpi_load ${CMAKE_CURRENT_BINARY_DIR}/plugin_scratch/mpi_load.h5)
   set_tests_properties(test_plugin_mpi_load PROPERTIES
     ENVIRONMENT "${PARZ_PLUGIN_TEST_ENV};OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1"
-    PASS_REGULAR_EXPRESSION "filter \"parz\", round trip ok")
+    PASS_REGULAR_EXPRESSION "filter \"ParZ-[0-9.]+ \\(zfp-1.0 stream, format [0-9]+\\)\", round trip ok")
 endif()
 
 if(TARGET parz_h5_device_shared)

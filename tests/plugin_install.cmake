@@ -4,7 +4,8 @@
 include(${CMAKE_CURRENT_LIST_DIR}/install_into.cmake)
 parz_install_into("${BUILD}" "${DEST}" out)
 foreach(f "${PLUGIN_DIR}/libH5Zparz.so" "${PYTHON_DIR}/parz/__init__.py"
-          "${PYTHON_DIR}/parz/_filter.py" "${PYTHON_DIR}/parz/_plugin_dir.py")
+          "${PYTHON_DIR}/parz/_filter.py" "${PYTHON_DIR}/parz/_lib.py"
+          "${PYTHON_DIR}/parz/_plugin_dir.py" "${PYTHON_DIR}/parz/_version.py")
   if(NOT EXISTS "${DEST}${f}")
     message(FATAL_ERROR "not installed: ${f}\n${out}")
   endif()

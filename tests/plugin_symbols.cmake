@@ -26,12 +26,18 @@ endforeach()
 if(bad)
   message(FATAL_ERROR "unexpected undefined symbols in ${PLUGIN}: ${bad}")
 endif()
-# Only the two HDF5 entry points are exported.
+# Only the two HDF5 entry points and the module's parz_h5_* functions are exported, and those
+# include the in-process registration that Python and H5Z_parz_register call.
 string(REGEX MATCHALL " [TDBR] [A-Za-z_][A-Za-z0-9_]*" exported "${defined}")
 foreach(e IN LISTS exported)
   string(REGEX REPLACE "^ [TDBR] " "" e "${e}")
-  if(NOT e MATCHES "^H5PLget_plugin_(type|info)$")
+  if(NOT e MATCHES "^(H5PLget_plugin_(type|info)|parz_h5_[A-Za-z0-9_]+)$")
     message(FATAL_ERROR "unexpected exported symbol ${e} in ${PLUGIN}")
+  endif()
+endforeach()
+foreach(e H5PLget_plugin_type H5PLget_plugin_info parz_h5_register parz_h5_config)
+  if(NOT defined MATCHES " T ${e}\n")
+    message(FATAL_ERROR "${PLUGIN} does not export ${e}")
   endif()
 endforeach()
 # And no libhdf5, libcudart or C++ runtime among its dependencies.

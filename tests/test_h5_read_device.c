@@ -3,7 +3,8 @@
  * and int64, ranks 1 to 4, edge chunks, chunks with unit extents, a big-endian dataset, chunks
  * never written (fill value), a chunk HDF5 stored without the filter; and clear errors for a
  * corrupt chunk (named by its place), a ParZ chunk of another shape, other filters, a contiguous
- * dataset, a short buffer. Boxes of every dataset (hyperslabs of one block) against H5Dread of
+ * dataset, a short buffer, stored cd_values that disagree with the dataset's type, byte order
+ * or chunk shape. Boxes of every dataset (hyperslabs of one block) against H5Dread of
  * the same selection, and refusals of other selections.
  * Exits 77 (ctest SKIP) when no CUDA device is present.
  *
@@ -19,6 +20,7 @@
 #include "H5Zparz.h"
 #include "parz_h5_device.h"
 #include "test_plugin_common.h"
+#include "test_plugin_patch.h"
 
 static parz_gpu_context* ctx;
 
@@ -49,10 +51,10 @@ static hid_t make_dataset(hid_t file, const char* name, hid_t file_type, int ran
   hid_t space = H5Screate_simple(rank, dims, NULL), dcpl = H5Pcreate(H5P_DATASET_CREATE);
   if (chunk) {
     H5Pset_chunk(dcpl, rank, chunk);
-    if (shuffle)
-      H5Pset_shuffle(dcpl);
     if (cd)
       H5Pset_filter(dcpl, H5Z_FILTER_PARZ, H5Z_FLAG_MANDATORY, n, cd);
+    if (shuffle) /* after ParZ: a filter before it would change the values it compresses */
+      H5Pset_shuffle(dcpl);
   }
   H5Pset_fill_value(dcpl, H5T_NATIVE_DOUBLE, &fill);
   hid_t d = H5Dcreate2(file, name, file_type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
@@ -314,6 +316,44 @@ static void write_refused(hid_t file)
   H5Dclose(d);
 }
 
+/* Datasets whose stored cd_values will be rewritten (craft_cd_values) to disagree with their
+ * type, byte order or chunk shape: H5Dread refuses them, and so must the reader. */
+static void write_crafted(hid_t file)
+{
+  unsigned cd[16];
+  const size_t n = H5Z_parz_reversible_cdata(cd);
+  const hsize_t dims[2] = {64, 64}, endian[2] = {24, 32}, type[2] = {32, 24}, shape[2] = {8, 64};
+  write_values(make_dataset(file, "cd_endian", H5T_IEEE_F32LE, 2, dims, endian, cd, n, 0, 0),
+               H5T_NATIVE_FLOAT, 12);
+  write_values(make_dataset(file, "cd_type", H5T_IEEE_F64LE, 2, dims, type, cd, n, 0, 0),
+               H5T_NATIVE_DOUBLE, 13);
+  write_values(make_dataset(file, "cd_shape", H5T_IEEE_F32LE, 2, dims, shape, cd, n, 0, 0),
+               H5T_NATIVE_FLOAT, 14);
+}
+
+/* cd_endian: big-endian; cd_type: float32; cd_shape: 4x4 chunks (file closed). */
+static void craft_cd_values(const char* path)
+{
+  CHECK(test_patch_cd(path, 24, 32, 7, 3 + 16) == 1);
+  CHECK(test_patch_cd(path, 32, 24, 7, 3) == 1);
+  CHECK(test_patch_cd(path, 8, 64, 8, 4) == 1 && test_patch_cd(path, 4, 64, 9, 4) == 1);
+}
+
+static void check_crafted(hid_t file, void* d_buf, size_t bytes)
+{
+  static const char* const names[3] = {"cd_endian", "cd_type", "cd_shape"};
+  parz_error e;
+  for (int i = 0; i < 3; i++) {
+    hid_t d = H5Dopen2(file, names[i], H5P_DEFAULT);
+    const int rc = parz_h5_read_device(ctx, d, H5S_ALL, d_buf, bytes, NULL, &e);
+    CHECK(rc == PARZ_ERR_FORMAT);
+    CHECK(rc == PARZ_OK || strstr(e.message, "cd_values describe") != NULL);
+    if (rc != PARZ_OK)
+      printf("  %s: %s\n", names[i], e.message);
+    H5Dclose(d);
+  }
+}
+
 /* Selections: none (nothing written), a short buffer for a box, and refusals of selections that
  * are not one box or not of the dataset's extent. */
 static void check_selections(hid_t file, void* d_buf, size_t bytes)
@@ -352,7 +392,7 @@ static void check_refused(hid_t file)
   void* d_buf = NULL;
   const size_t bytes = 64 * 64 * 4;
   hid_t d;
-  cudaMalloc(&d_buf, bytes);
+  cudaMalloc(&d_buf, 64 * 64 * 8);
   d = H5Dopen2(file, "shuffled", H5P_DEFAULT);
   CHECK(parz_h5_read_device(ctx, d, H5S_ALL, d_buf, bytes, NULL, &e) == PARZ_ERR_UNSUPPORTED);
   H5Dclose(d);
@@ -382,6 +422,7 @@ static void check_refused(hid_t file)
   if (rc != PARZ_OK)
     printf("  foreign chunk: %s\n", e.message);
   H5Dclose(d);
+  check_crafted(file, d_buf, 64 * 64 * 8);
   cudaFree(d_buf);
 }
 
@@ -411,7 +452,9 @@ int main(int argc, char** argv)
   shapes_and_modes(file);
   fill_and_raw(file);
   write_refused(file);
+  write_crafted(file);
   H5Fclose(file);
+  craft_cd_values(path);
   file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
   CHECK(file >= 0);
   for (size_t i = 0; i < sizeof compared / sizeof compared[0]; i++) {

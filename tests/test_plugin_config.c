@@ -122,9 +122,30 @@ static void test_refusals(void) {
   n = H5Z_parz_table_cdata(n, 1u << 30, 0, 0, cd);
   expect_refusal(n, cd, PARZ_FLOAT, "segment_blocks");
   n = H5Z_parz_reversible_cdata(cd);
-  n = H5Z_parz_table_cdata(n, 0, 0, 0, cd);
-  cd[n++] = 1;
+  n = H5Z_parz_checksum_cdata(n, 3, cd);
+  expect_refusal(n, cd, PARZ_FLOAT, "payload checksum setting 3");
+  n = H5Z_parz_reversible_cdata(cd);
+  n = H5Z_parz_checksum_cdata(n, H5Z_PARZ_CHECKSUM_OFF, cd);
+  cd[n++] = 0;
   expect_refusal(n, cd, PARZ_FLOAT, "at most");
+  {   /* payload checksums off: +32 in the stored type word, and back */
+    parz_filter_config cfg, back;
+    parz_error e = {0, ""};
+    unsigned stored[PARZ_CD_INTERNAL_NELMTS];
+    n = H5Z_parz_accuracy_cdata(1e-3, cd);
+    n = H5Z_parz_checksum_cdata(n, H5Z_PARZ_CHECKSUM_OFF, cd);
+    CHECK(n == 7 && cd[3] == 0 && cd[5] == 0 && cd[6] == H5Z_PARZ_CHECKSUM_OFF);
+    CHECK(configure(n, cd, PARZ_FLOAT, &cfg, &e) == PARZ_OK);
+    CHECK(cfg.config.checksum == PARZ_CHECKSUM_OFF);
+    parz_cd_store(&cfg, stored);
+    CHECK(stored[7] == PARZ_FLOAT + PARZ_CD_NO_CHECKSUM);
+    CHECK(parz_cd_load(PARZ_CD_INTERNAL_NELMTS, stored, &back, &e) == PARZ_OK &&
+          back.config.checksum == PARZ_CHECKSUM_OFF);
+    n = H5Z_parz_accuracy_cdata(1e-3, cd);
+    CHECK(configure(n, cd, PARZ_FLOAT, &cfg, &e) == PARZ_OK);
+    parz_cd_store(&cfg, stored);
+    CHECK(stored[7] == PARZ_FLOAT && cfg.config.checksum == PARZ_CHECKSUM_DEFAULT);
+  }
   cd[0] = 1002; /* a future internal form */
   expect_refusal(PARZ_CD_INTERNAL_NELMTS, cd, PARZ_FLOAT, "upgrade");
   /* The filter refuses user forms where it expects the stored form. */
@@ -133,6 +154,39 @@ static void test_refusals(void) {
   n = H5Z_parz_reversible_cdata(cd);
   CHECK(parz_cd_load(n, cd, &cfg, &e) != PARZ_OK);
   CHECK(strstr(e.message, "internal form") != NULL);
+}
+
+/* cd_values in H5Z-ZFP's layout (mode, 0, values; a double punned into two native words, as its
+ * H5Pset_zfp_*_cdata macros write them) are refused with the ParZ values of the same settings,
+ * and those values give the settings H5Z-ZFP's would. ParZ forms that merely start with a 0
+ * value (expert minbits 0) still pass. */
+static void test_zfp_layout(void) {
+  unsigned zfp[6] = {3, 0, 0, 0, 0, 0};
+  double tol = 1e-3;
+  memcpy(&zfp[2], &tol, sizeof tol);
+  expect_refusal(4, zfp, PARZ_FLOAT, "H5Z-ZFP");
+  expect_refusal(4, zfp, PARZ_FLOAT, "accuracy 0.001 is 3,1062232653,3539053052");
+  unsigned ours[H5Z_PARZ_USER_NELMTS_MAX];
+  size_t n = H5Z_parz_accuracy_cdata(1e-3, ours);
+  CHECK(n == 3 && ours[1] == 1062232653u && ours[2] == 3539053052u);
+
+  double rate = 8.0;
+  zfp[0] = 1;
+  memcpy(&zfp[2], &rate, sizeof rate);
+  expect_refusal(4, zfp, PARZ_FLOAT, "rate 8 is 1,1075838976,0");
+  n = H5Z_parz_rate_cdata(8.0, ours);
+  CHECK(ours[1] == 1075838976u && ours[2] == 0u);
+
+  unsigned precision[3] = {2, 0, 20};
+  expect_refusal(3, precision, PARZ_FLOAT, "precision 20 is 2,20");
+
+  unsigned expert[6] = {4, 0, 1, 4000, 30, (unsigned)-1074};
+  expect_refusal(6, expert, PARZ_DOUBLE, "expert 1,4000,30,-1074 is 4,1,4000,30,4294966222");
+  unsigned parz_expert[6] = {4, 0, 4000, 30, (unsigned)-20, 16}; /* minbits 0, C = 16 */
+  parz_filter_config cfg;
+  parz_error e = {0, ""};
+  CHECK(configure(6, parz_expert, PARZ_FLOAT, &cfg, &e) == PARZ_OK);
+  CHECK(cfg.config.segment_blocks == 16 && cfg.config.params.maxbits == 4000);
 }
 
 static void test_squeeze(void) {
@@ -153,6 +207,7 @@ int main(void) {
   test_modes_round_trip();
   test_table_settings();
   test_refusals();
+  test_zfp_layout();
   test_squeeze();
   if (failures) fprintf(stderr, "%d failure(s)\n", failures);
   else printf("test_plugin_config: all passed\n");

@@ -35,7 +35,7 @@ int main(int argc, char** argv) {
   }
   unsigned flags;
   size_t nelmts = 0;
-  char name[32] = "";
+  char name[128] = "";
   if (d >= 0) {
     hid_t p = H5Dget_create_plist(d);
     H5Pget_filter_by_id2(p, H5Z_FILTER_PARZ, &flags, &nelmts, NULL, sizeof name, name, NULL);

@@ -128,11 +128,20 @@ static int count(const char* s, const char* what) {
 
 static void environment(void) {
   const char* out;
+  const int cpus = parz_usable_cpus();
+  char cpus_text[16];
+  snprintf(cpus_text, sizeof cpus_text, "%d", cpus);
   setenv("PARZ_EXEC", "omp", 1);
-  setenv("PARZ_THREADS", "3", 1);
+  setenv("PARZ_THREADS", cpus_text, 1);
   out = captured_stderr(read_env_three_times);
-  CHECK(env_result.exec == PARZ_EXEC_OMP && env_result.threads == 3 && out[0] == '\0',
+  CHECK(env_result.exec == PARZ_EXEC_OMP && env_result.threads == cpus && out[0] == '\0',
         "valid env: %s/%d, stderr '%s'", parz_exec_name(env_result.exec), env_result.threads, out);
+  /* more threads than CPUs: lowered to the CPUs, one warning */
+  setenv("PARZ_THREADS", "4096", 1);
+  out = captured_stderr(read_env_three_times);
+  CHECK(cpus == 4096 || (env_result.threads == cpus && count(out, "\n") == 1 &&
+                         count(out, "PARZ_THREADS=4096 is more than the") == 1),
+        "4096 threads on %d CPUs: %d, stderr '%s'", cpus, env_result.threads, out);
   /* read on every call: a change is seen at once */
   setenv("PARZ_EXEC", "serial", 1);
   unsetenv("PARZ_THREADS");

@@ -1,11 +1,28 @@
 """The Parz compression settings object and its cd_values (see parz.__doc__)."""
+import functools
+import inspect
 import math
 import struct
+import sys
 
-try:  # h5py >= 3.0 accepts FilterRefBase instances as compression=
-    from h5py.filters import FilterRefBase as _Base
-except ImportError:  # pragma: no cover - keep the settings usable without h5py
-    from collections.abc import Mapping as _Base
+
+
+def _filter_ref_base():
+    """The FilterRefBase class that h5py's create_dataset tests compression= against (h5py 3.0
+    and later; h5py._hl.filters). Reached through the module that creates datasets rather than
+    imported by name: h5py.filters is an attribute, not an importable module, in pip's h5py, and
+    Debian's h5py lives in another package, where importing h5py._hl.filters by name loads a
+    second copy whose class h5py does not test against. Without it (h5py 2) the Mapping form
+    remains: create_dataset(..., **Parz(...))."""
+    try:
+        import h5py
+        return sys.modules[h5py.Dataset.__module__].filters.FilterRefBase
+    except (ImportError, AttributeError, KeyError):
+        from collections.abc import Mapping
+        return Mapping
+
+
+_Base = _filter_ref_base()
 
 FILTER_ID = 37050
 
@@ -24,6 +41,9 @@ TABLE_OFFSETS = 2
 TABLE_LENGTHS = 3
 TABLE_HYBRID = 4
 
+_TABLE_NAMES = {"auto": TABLE_AUTO, "none": TABLE_NONE, "offsets": TABLE_OFFSETS,
+                "lengths": TABLE_LENGTHS, "hybrid": TABLE_HYBRID}
+
 _U32 = 0xFFFFFFFF
 
 
@@ -34,9 +54,46 @@ def double_words(x):
 
 
 def _check_u32(name, v):
-    if isinstance(v, bool) or int(v) != v or not 0 <= int(v) <= _U32:
+    try:
+        ok = not isinstance(v, bool) and int(v) == v and 0 <= int(v) <= _U32
+    except (TypeError, ValueError, OverflowError):
+        ok = False
+    if not ok:
         raise ValueError("parz: %s must be an integer in 0..2**32-1, got %r" % (name, v))
     return int(v)
+
+
+def _table_kind(v):
+    """A TABLE_* number, or its name ("auto", "none", "offsets", "lengths", "hybrid")."""
+    if isinstance(v, str):
+        try:
+            return _TABLE_NAMES[v.strip().lower()]
+        except KeyError:
+            raise ValueError("parz: table must be one of %s (or parz.TABLE_*), got %r"
+                             % (", ".join(repr(k) for k in _TABLE_NAMES), v))
+    return _check_u32("table", v)
+
+
+def _keywords_only(func):
+    """func called with keyword arguments only; a positional value or an unknown name raises
+    TypeError("parz: ...") naming the accepted keywords (Python's own message would not)."""
+    params = inspect.signature(func).parameters.values()
+    names = [p.name for p in params if p.kind == p.KEYWORD_ONLY]
+    fixed = len([p for p in params if p.kind == p.POSITIONAL_OR_KEYWORD])  # self
+    title = func.__qualname__.replace(".__init__", "")
+
+    @functools.wraps(func)
+    def call(*args, **kwargs):
+        if len(args) > fixed:
+            raise TypeError("parz: %s takes keyword arguments only (e.g. accuracy=1e-3), got %d "
+                            "positional" % (title, len(args) - fixed))
+        unknown = sorted(set(kwargs) - set(names))
+        if unknown:
+            raise TypeError("parz: %s got unknown argument%s %s; it takes %s"
+                            % (title, "s" if len(unknown) > 1 else "", ", ".join(unknown),
+                               ", ".join(names)))
+        return func(*args, **kwargs)
+    return call
 
 
 def _positive_double(name, meaning, x):
@@ -50,7 +107,8 @@ def _positive_double(name, meaning, x):
     return double_words(x)
 
 
-def cd_values(rate=None, precision=None, accuracy=None, reversible=False, expert=None,
+@_keywords_only
+def cd_values(*, rate=None, precision=None, accuracy=None, reversible=False, expert=None,
               segment_blocks=None, partition_segments=None, table=None, checksum=None):
     """The user cd_values tuple for exactly one mode (keyword names as for Parz)."""
     modes = [m for m, v in (("rate", rate), ("precision", precision), ("accuracy", accuracy),
@@ -76,7 +134,10 @@ def cd_values(rate=None, precision=None, accuracy=None, reversible=False, expert
         except (TypeError, ValueError):
             raise ValueError("parz: expert=(minbits, maxbits, maxprec, minexp), got %r"
                              % (expert,))
-        minexp = int(minexp)
+        try:
+            minexp = int(minexp)
+        except (TypeError, ValueError):
+            raise ValueError("parz: expert minexp must be an integer, got %r" % (minexp,))
         if not -2**31 <= minexp < 2**31:
             raise ValueError("parz: expert minexp must fit in 32 bits, got %r" % (minexp,))
         cd = (MODE_EXPERT, _check_u32("minbits", minbits), _check_u32("maxbits", maxbits),
@@ -86,7 +147,8 @@ def cd_values(rate=None, precision=None, accuracy=None, reversible=False, expert
     if checksum is not None and not isinstance(checksum, bool):
         raise ValueError("parz: checksum must be True or False, got %r" % (checksum,))
     checksum = None if checksum is None else _CHECKSUM_ON if checksum else _CHECKSUM_OFF
-    table_values = [segment_blocks, partition_segments, table, checksum]
+    table_values = [segment_blocks, partition_segments,
+                    None if table is None else _table_kind(table), checksum]
     names = ["segment_blocks", "partition_segments", "table", "checksum"]
     while table_values and table_values[-1] is None:
         table_values.pop()
@@ -104,7 +166,9 @@ class Parz(_Base):
       Parz(reversible=True)      lossless
       Parz(expert=(minbits, maxbits, maxprec, minexp))
     Optional offset-table settings: segment_blocks (C, blocks per segment),
-    partition_segments (P, segments per partition), table (TABLE_* kind); 0 = default.
+    partition_segments (P, segments per partition), table (a TABLE_* kind or its name:
+    "auto", "none", "offsets", "lengths", "hybrid"); 0 = default. Arguments are keywords only;
+    invalid ones raise ValueError("parz: ...").
     checksum=False writes no payload checksums (on by default: every read verifies each
     partition of the payload, and a corrupt chunk fails its read).
     The default C is chosen per chunk: the smallest power of two up to 32 whose table is at
@@ -113,7 +177,8 @@ class Parz(_Base):
     """
     filter_id = FILTER_ID
 
-    def __init__(self, accuracy=None, rate=None, precision=None, reversible=False,
+    @_keywords_only
+    def __init__(self, *, accuracy=None, rate=None, precision=None, reversible=False,
                  expert=None, segment_blocks=None, partition_segments=None, table=None,
                  checksum=None):
         self.filter_options = cd_values(rate=rate, precision=precision, accuracy=accuracy,

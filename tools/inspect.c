@@ -1,0 +1,173 @@
+/* parz inspect FILE[:/dataset]: every ParZ dataset and what its chunk headers say. */
+#include <stdio.h>
+#include <string.h>
+
+#include "parz_tool.h"
+
+typedef struct {
+  int summary_only;
+  int bad;                      /* chunks whose header does not parse or fit the dataset */
+  int parz_datasets, other_datasets;
+  /* per dataset */
+  unsigned long long chunks, raw_chunks, bad_chunks;
+  unsigned long long stored, decoded, table, payload, exceptions;
+  unsigned long long min_c, max_c;
+} inspect_state;
+
+static void print_dims(const char* label, int rank, const hsize_t* dims) {
+  printf("%s[", label);
+  for (int k = 0; k < rank; k++) printf("%s%llu", k ? "," : "", (unsigned long long)dims[k]);
+  printf("]");
+}
+
+static double percent(unsigned long long part, unsigned long long whole) {
+  return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+static void print_chunk_columns(void) {
+  printf("  %-16s %12s %7s  %-10s %7s %7s %7s %6s %6s %6s  %-7s %7s %10s\n", "chunk", "stored",
+         "ratio", "mode", "minbits", "maxbits", "maxprec", "minexp", "C", "P", "table", "table%",
+         "exceptions");
+}
+
+static const char* chunk_mode(const parz_params* p) {
+  parz_mode m = parz_params_mode(p);
+  return parz_cd_mode_name(m == PARZ_MODE_EXPERT ? PARZ_CD_MODE_EXPERT : (unsigned)m);
+}
+
+static int inspect_chunk(const tool_dataset* d, const tool_chunk* c, void* ctx) {
+  inspect_state* s = ctx;
+  s->chunks++;
+  s->stored += c->stored_bytes;
+  s->decoded += d->chunk_bytes;
+  double ratio = c->stored_bytes ? (double)d->chunk_bytes / (double)c->stored_bytes : 0.0;
+  if (c->filter_mask & (1u << d->parz_index)) {
+    s->raw_chunks++;
+    if (!s->summary_only)
+      printf("  %-16s %12llu %7.2f  stored without ParZ (the filter was skipped when it was "
+             "written)\n", c->where, (unsigned long long)c->stored_bytes, ratio);
+    return 0;
+  }
+  size_t bytes;
+  if (!tool_chunk_parz_bytes(d, c, &bytes)) {
+    if (!s->summary_only)
+      printf("  %-16s %12llu %7.2f  (behind the filters after ParZ: not shown)\n", c->where,
+             (unsigned long long)c->stored_bytes, ratio);
+    return 0;
+  }
+  parz_chunk_view v;
+  parz_error e = {0, ""};
+  if (parz_chunk_parse(c->bytes, bytes, &v, &e) != PARZ_OK) {
+    s->bad_chunks++;
+    s->bad++;
+    if (!s->summary_only)
+      printf("  %-16s %12llu %7s  cannot read the chunk header: %s (%s)\n", c->where,
+             (unsigned long long)c->stored_bytes, "-", e.message, parz_status_name(e.code));
+    return 0;
+  }
+  char why[300];
+  int matches = tool_chunk_matches(d, &v, why, sizeof why);
+  if (!matches) {
+    s->bad_chunks++;
+    s->bad++;
+  }
+  s->table += v.table_bytes;
+  s->payload += v.payload_bytes;
+  s->exceptions += v.nexceptions;
+  if (s->min_c == 0 || v.segment_blocks < s->min_c) s->min_c = v.segment_blocks;
+  if (v.segment_blocks > s->max_c) s->max_c = v.segment_blocks;
+  if (!s->summary_only) {
+    char p[16] = "-";
+    if (v.table == PARZ_TABLE_HYBRID) snprintf(p, sizeof p, "%u", (unsigned)v.partition_segments);
+    printf("  %-16s %12llu %7.2f  %-10s %7u %7u %7u %6d %6u %6s  %-7s %6.2f%% %10llu\n", c->where,
+           (unsigned long long)c->stored_bytes, ratio, chunk_mode(&v.params), v.params.minbits,
+           v.params.maxbits, v.params.maxprec, v.params.minexp, (unsigned)v.segment_blocks, p,
+           tool_table_name(v.table), percent(v.table_bytes, v.payload_bytes),
+           (unsigned long long)v.nexceptions);
+    if (!matches) printf("  %-16s %s\n", "", why);
+  }
+  return 0;
+}
+
+static void print_heading(const tool_dataset* d) {
+  printf("%s  %s ", d->path, d->type_name);
+  print_dims("", d->rank, d->dims);
+  if (d->chunked) print_dims("  chunks ", d->rank, d->chunk);
+  else printf("  not chunked");
+  if (d->nfilters) printf("  filters: %s", d->filter_list);
+}
+
+static int inspect_dataset(hid_t file, const char* path, void* ctx) {
+  inspect_state* s = ctx;
+  tool_dataset d;
+  char why[256];
+  if (tool_dataset_open(file, path, &d, why, sizeof why) != 0) {
+    fprintf(stderr, "parz inspect: %s\n", why);
+    return PARZ_EXIT_OPEN;
+  }
+  print_heading(&d);
+  if (!tool_dataset_is_parz(&d)) {
+    s->other_datasets++;
+    printf("  -- not ParZ%s\n", d.parz_index >= 0 ? " (ParZ cannot store these values)" : "");
+    tool_dataset_close(&d);
+    return 0;
+  }
+  s->parz_datasets++;
+  char mode[160];
+  tool_dataset_mode(&d, mode, sizeof mode);
+  printf("\n  ParZ %s", mode);
+  if (d.cd_ok) {
+    const parz_chunk_config* cfg = &d.config.config;
+    printf(", table %s, C %s", tool_table_name(cfg->table),
+           cfg->segment_blocks ? "" : "auto");
+    if (cfg->segment_blocks) printf("%u", (unsigned)cfg->segment_blocks);
+    if (cfg->table == PARZ_TABLE_HYBRID) printf(", P %u", (unsigned)cfg->partition_segments);
+  }
+  printf("\n");
+  s->chunks = s->raw_chunks = s->bad_chunks = 0;
+  s->stored = s->decoded = s->table = s->payload = s->exceptions = 0;
+  s->min_c = s->max_c = 0;
+  if (!s->summary_only) print_chunk_columns();
+  unsigned long long unwritten = 0;
+  int rc = tool_visit_chunks(&d, inspect_chunk, s, &unwritten, why, sizeof why);
+  if (rc != 0) {
+    fprintf(stderr, "parz inspect: %s: %s\n", path, why);
+    tool_dataset_close(&d);
+    return PARZ_EXIT_OPEN;
+  }
+  printf("  summary: %llu chunks (%llu stored without ParZ, %llu unwritten, %llu bad), "
+         "%llu -> %llu bytes, ratio %.2f",
+         s->chunks, s->raw_chunks, unwritten, s->bad_chunks, s->decoded, s->stored,
+         s->stored ? (double)s->decoded / (double)s->stored : 0.0);
+  if (s->payload)
+    printf(", C %llu-%llu, table %.2f%% of payload, %llu exceptions", s->min_c, s->max_c,
+           percent(s->table, s->payload), s->exceptions);
+  printf("\n");
+  tool_dataset_close(&d);
+  return 0;
+}
+
+static void inspect_usage(FILE* f) {
+  fprintf(f,
+          "usage: parz inspect [--summary] FILE[:/dataset]\n"
+          "Lists every dataset of FILE (or the one named) and, for each ParZ dataset, every\n"
+          "stored chunk: its place, stored size and ratio, the codec parameters and mode from\n"
+          "its header, C, P, table kind and size (%% of payload) and exceptions (non-finite\n"
+          "values); then a summary line. --summary: the summary lines only.\n");
+}
+
+int tool_inspect(int argc, char** argv) {
+  inspect_state s;
+  memset(&s, 0, sizeof s);
+  const tool_switch summary = {"--summary", "-s", &s.summary_only};
+  char* target;
+  const char* only;
+  int rc = tool_target_args("inspect", argc, argv, &summary, 1, inspect_usage, &target);
+  if (rc >= 0) return rc;
+  rc = tool_run_target("inspect", target, inspect_dataset, &s, &s.parz_datasets, &only);
+  if (!only && (rc == PARZ_EXIT_OK || rc == PARZ_EXIT_NONE))
+    printf("%d ParZ dataset%s, %d other%s\n", s.parz_datasets, s.parz_datasets == 1 ? "" : "s",
+           s.other_datasets, s.other_datasets == 1 ? "" : "s");
+  if (rc != PARZ_EXIT_OK) return rc;
+  return s.bad ? PARZ_EXIT_BAD : PARZ_EXIT_OK;
+}
