@@ -79,8 +79,7 @@ static void load(void) {
   const parz_cuda_module* m;
   if (forced && *forced) {
     if (!(handle = open_module(forced))) {
-      snprintf(missing, sizeof missing, "CUDA module PARZ_CUDA_MODULE=%s not loaded: %s", forced,
-               dl_why());
+      snprintf(missing, sizeof missing, "CUDA module not loaded (PARZ_CUDA_MODULE): %s", dl_why());
       return;
     }
   } else {
@@ -89,7 +88,7 @@ static void load(void) {
     if (own_directory(dir, sizeof dir)) {
       snprintf(beside, sizeof beside, "%s%s", dir, PARZ_CUDA_MODULE_FILE);
       if (!(handle = open_module(beside)) && access(beside, F_OK) == 0) {
-        snprintf(missing, sizeof missing, "CUDA module %s not loaded: %s", beside, dl_why());
+        snprintf(missing, sizeof missing, "CUDA module not loaded: %s", dl_why());
         return;
       }
     }

@@ -22,8 +22,8 @@ add_test(NAME test_plugin_size
                  -DNM=${CMAKE_NM} -DOBJDUMP=${CMAKE_OBJDUMP}
                  -P ${CMAKE_CURRENT_SOURCE_DIR}/module_size.cmake)
 
-# The plugin and the parz command without the module (PARZ_CUDA_MODULE names a missing file) and
-# with it, found beside the plugin in the build tree.
+# The plugin and the parz command without the module (PARZ_CUDA_MODULE names a missing file, or
+# one that is not the module) and with it, found beside the plugin in the build tree.
 if(NOT TARGET parz_cuda OR NOT TARGET parz_tool)
   return()
 endif()
@@ -33,11 +33,13 @@ add_executable(test_gpu_module test_gpu_module.c)
 target_include_directories(test_gpu_module PRIVATE ${PROJECT_SOURCE_DIR}/plugin)
 target_link_libraries(test_gpu_module PRIVATE parz_hdf5 parz_codec ${CMAKE_DL_LIBS})
 add_dependencies(test_gpu_module H5Zparz parz_cuda parz_tool)
-foreach(_mode missing present)
+foreach(_mode missing foreign present)
   add_test(NAME gpu_module_${_mode}
            COMMAND test_gpu_module ${_mode} $<TARGET_FILE:H5Zparz> $<TARGET_FILE:parz_tool>
                    ${_parz_scratch})
 endforeach()
 set_tests_properties(gpu_module_missing PROPERTIES ENVIRONMENT
   "HDF5_PLUGIN_PATH=${PARZ_PLUGIN_DIR};PARZ_CUDA_MODULE=${_parz_scratch}/absent/parz_cuda.so")
+set_tests_properties(gpu_module_foreign PROPERTIES ENVIRONMENT
+  "HDF5_PLUGIN_PATH=${PARZ_PLUGIN_DIR};PARZ_CUDA_MODULE=$<TARGET_FILE:H5Zparz>")
 set_tests_properties(gpu_module_present PROPERTIES ENVIRONMENT "HDF5_PLUGIN_PATH=${PARZ_PLUGIN_DIR}")
