@@ -5,7 +5,11 @@ if(NOT TARGET H5Zparz)
 endif()
 
 # Size and dependencies of the plugin, libparz_h5.so and the parz command (and of the module: it
-# exports its entry point alone and needs no CUDA installed).
+# exports its entry point alone and needs no CUDA installed). Not in sanitizer builds, whose
+# instrumented code is ten times larger and which build no CUDA.
+if(PARZ_SANITIZE)
+  return()
+endif()
 set(_parz_small $<TARGET_FILE:H5Zparz>)
 foreach(_target parz_h5_shared parz_tool)
   if(TARGET ${_target})
