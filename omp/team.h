@@ -20,7 +20,7 @@
 #define PARZ_OMP_ENCODE_MIN_BYTES ((size_t)16 * 1024)
 
 /* The drivers with the serial threshold as a parameter (0 = always parallel): what the public
- * functions call with the constants above, and what examples/bench_omp --threshold uses to
+ * functions call with the constants above, and what bench/bench_omp --threshold uses to
  * measure where parallel decoding starts to win. */
 int parz_omp_chunk_decode_above(const void* src, size_t src_bytes, void* dst, size_t dst_bytes,
                                 int threads, size_t min_bytes, parz_error* err);
