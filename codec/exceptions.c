@@ -1,4 +1,4 @@
-/* Non-finite exceptions: scan, cleaning with block-mean stand-ins, validation and patching. */
+/* Exceptions: scan, cleaning with block-mean stand-ins, validation and patching. */
 #include <string.h>
 
 #include "exceptions.h"
@@ -43,65 +43,6 @@ static int is_contiguous(const view4* v) {
          v->s[0] == (ptrdiff_t)(v->n[3] * v->n[2] * v->n[1]);
 }
 
-/* Branch-free counting loops: this scan runs before every encode, so it must cost next to
- * nothing next to the codec. */
-static uint64_t count32(const unsigned char* p, size_t n) {
-  uint64_t c = 0;
-  size_t i;
-  for (i = 0; i < n; i++) {
-    uint32_t u;
-    memcpy(&u, p + 4 * i, 4);
-    c += parz_nonfinite32(u);
-  }
-  return c;
-}
-
-static uint64_t count64(const unsigned char* p, size_t n) {
-  uint64_t c = 0;
-  size_t i;
-  for (i = 0; i < n; i++) {
-    uint64_t u;
-    memcpy(&u, p + 8 * i, 8);
-    c += parz_nonfinite64(u);
-  }
-  return c;
-}
-
-uint64_t parz_exceptions_count(const parz_array* a, const void* data) {
-  size_t size = parz_type_size(a->type), i, j, k;
-  uint64_t c = 0;
-  view4 v;
-  if (a->type != PARZ_FLOAT && a->type != PARZ_DOUBLE)
-    return 0;
-  v = as_4d(a);
-  if (is_contiguous(&v)) {
-    size_t n = v.n[0] * v.n[1] * v.n[2] * v.n[3];
-    return size == 4 ? count32((const unsigned char*)data, n)
-                     : count64((const unsigned char*)data, n);
-  }
-  /* strided: one row (last dimension) at a time */
-  for (i = 0; i < v.n[0]; i++)
-    for (j = 0; j < v.n[1]; j++)
-      for (k = 0; k < v.n[2]; k++) {
-        const unsigned char* row = (const unsigned char*)data +
-            (ptrdiff_t)size * ((ptrdiff_t)i * v.s[0] + (ptrdiff_t)j * v.s[1] + (ptrdiff_t)k * v.s[2]);
-        size_t x;
-        for (x = 0; x < v.n[3]; x++) {
-          const unsigned char* p = row + (ptrdiff_t)size * (ptrdiff_t)x * v.s[3];
-          if (size == 4) {
-            uint32_t u;
-            memcpy(&u, p, 4);
-            c += parz_nonfinite32(u);
-          } else {
-            uint64_t u;
-            memcpy(&u, p, 8);
-            c += parz_nonfinite64(u);
-          }
-        }
-      }
-  return c;
-}
-
 static uint64_t load_bits(const unsigned char* p, size_t size) {
   if (size == 4) {
     uint32_t u;
@@ -114,56 +55,109 @@ static uint64_t load_bits(const unsigned char* p, size_t size) {
   }
 }
 
-static unsigned nonfinite(uint64_t bits, size_t size) {
-  return size == 4 ? parz_nonfinite32((uint32_t)bits) : parz_nonfinite64(bits);
+/* Branch-free counting loops: this scan runs before every encode, so it must cost next to
+ * nothing next to the codec. */
+static uint64_t count32(const parz_exception_rule* r, const unsigned char* p, size_t n) {
+  uint64_t c = 0;
+  size_t i;
+  for (i = 0; i < n; i++) {
+    uint32_t u;
+    memcpy(&u, p + 4 * i, 4);
+    c += parz_exceptional(r, u);
+  }
+  return c;
 }
 
-/* Replaces the non-finite values of one block (the values at idx[0..n), in C order) of the
- * contiguous array c by the block's stand-in (standin.h). */
-static void clean_block(unsigned char* c, size_t size, const size_t* idx, unsigned n) {
-  unsigned i, bad = 0;
-  uint32_t v32[256];
-  uint64_t v64[256];
+static uint64_t count64(const parz_exception_rule* r, const unsigned char* p, size_t n) {
+  uint64_t c = 0;
+  size_t i;
   for (i = 0; i < n; i++) {
-    uint64_t bits = load_bits(c + size * idx[i], size);
-    bad += nonfinite(bits, size);
-    v32[i] = (uint32_t)bits;
-    v64[i] = bits;
+    uint64_t u;
+    memcpy(&u, p + 8 * i, 8);
+    c += parz_exceptional(r, u);
+  }
+  return c;
+}
+
+int parz_exceptions_possible(const parz_array* a, const parz_params* p) {
+  parz_exception_rule r = parz_exception_rule_of(a->type, p);
+  return r.mask != 0;
+}
+
+uint64_t parz_exceptions_count(const parz_array* a, const void* data, const parz_params* p) {
+  size_t size = parz_type_size(a->type), i, j, k;
+  uint64_t c = 0;
+  parz_exception_rule r = parz_exception_rule_of(a->type, p);
+  view4 v;
+  if (!r.mask)
+    return 0;
+  v = as_4d(a);
+  if (is_contiguous(&v)) {
+    size_t n = v.n[0] * v.n[1] * v.n[2] * v.n[3];
+    return size == 4 ? count32(&r, (const unsigned char*)data, n)
+                     : count64(&r, (const unsigned char*)data, n);
+  }
+  /* strided: one row (last dimension) at a time */
+  for (i = 0; i < v.n[0]; i++)
+    for (j = 0; j < v.n[1]; j++)
+      for (k = 0; k < v.n[2]; k++) {
+        const unsigned char* row = (const unsigned char*)data +
+            (ptrdiff_t)size * ((ptrdiff_t)i * v.s[0] + (ptrdiff_t)j * v.s[1] + (ptrdiff_t)k * v.s[2]);
+        size_t x;
+        for (x = 0; x < v.n[3]; x++)
+          c += parz_exceptional(&r,
+                                load_bits(row + (ptrdiff_t)size * (ptrdiff_t)x * v.s[3], size));
+      }
+  return c;
+}
+
+/* Replaces the exceptions of one block (the values at idx[0..n), in C order) of the contiguous
+ * array c by the block's stand-in (standin.h). */
+static void clean_block(unsigned char* c, parz_type type, const parz_exception_rule* r,
+                        const size_t* idx, unsigned n) {
+  size_t size = parz_type_size(type);
+  uint64_t v[256], bits;
+  unsigned i, bad = 0;
+  for (i = 0; i < n; i++) {
+    v[i] = load_bits(c + size * idx[i], size);
+    bad += parz_exceptional(r, v[i]);
   }
   if (!bad)
     return;
-  if (size == 4) {
-    uint32_t s = parz_standin32(v32, n);
-    for (i = 0; i < n; i++)
-      if (parz_nonfinite32(v32[i]))
-        memcpy(c + 4 * idx[i], &s, 4);
-  } else {
-    uint64_t s = parz_standin64(v64, n);
-    for (i = 0; i < n; i++)
-      if (parz_nonfinite64(v64[i]))
-        memcpy(c + 8 * idx[i], &s, 8);
+  bits = parz_standin(v, n, type, r);
+  for (i = 0; i < n; i++) {
+    unsigned char* p = c + size * idx[i];
+    if (!parz_exceptional(r, v[i]))
+      continue;
+    if (size == 4) {
+      uint32_t u = (uint32_t)bits;
+      memcpy(p, &u, 4);
+    } else {
+      memcpy(p, &bits, 8);
+    }
   }
 }
 
-void parz_exceptions_clean(const parz_array* a, const void* data, void* cleaned,
-                           unsigned char* records) {
+void parz_exceptions_clean(const parz_array* a, const void* data, const parz_params* p,
+                           void* cleaned, unsigned char* records) {
   size_t size = parz_type_size(a->type), i, j, k, x, pos = 0;
   unsigned char* c = (unsigned char*)cleaned;
+  parz_exception_rule r = parz_exception_rule_of(a->type, p);
   view4 v = as_4d(a);
   size_t N[4];
   size_t b[4];
 
-  /* 1. copy in C order, writing a record for each non-finite value */
+  /* 1. copy in C order, writing a record for each exception */
   for (i = 0; i < v.n[0]; i++)
     for (j = 0; j < v.n[1]; j++)
       for (k = 0; k < v.n[2]; k++)
         for (x = 0; x < v.n[3]; x++, pos++) {
-          const unsigned char* p = (const unsigned char*)data +
+          const unsigned char* q = (const unsigned char*)data +
               (ptrdiff_t)size * ((ptrdiff_t)i * v.s[0] + (ptrdiff_t)j * v.s[1] +
                                  (ptrdiff_t)k * v.s[2] + (ptrdiff_t)x * v.s[3]);
-          uint64_t bits = load_bits(p, size);
-          memcpy(c + size * pos, p, size);
-          if (nonfinite(bits, size)) {
+          uint64_t bits = load_bits(q, size);
+          memcpy(c + size * pos, q, size);
+          if (parz_exceptional(&r, bits)) {
             parz_store64(records, pos);
             parz_store64(records + 8, bits);
             records += PARZ_EXCEPTION_BYTES;
@@ -186,8 +180,16 @@ void parz_exceptions_clean(const parz_array* a, const void* data, void* cleaned,
               for (k = 0; k < e[2]; k++)
                 for (x = 0; x < e[3]; x++)
                   idx[n++] = (((b[0] + i) * N[1] + b[1] + j) * N[2] + b[2] + k) * N[3] + b[3] + x;
-          clean_block(c, size, idx, n);
+          clean_block(c, a->type, &r, idx, n);
         }
+}
+
+int parz_exceptions_v1(parz_type type, const unsigned char* records, uint64_t n) {
+  uint64_t i;
+  for (i = 0; i < n; i++)
+    if (!parz_nonfinite(parz_load64(records + PARZ_EXCEPTION_BYTES * i + 8), type))
+      return 0;
+  return 1;
 }
 
 int parz_exceptions_validate(const parz_chunk_view* v, parz_error* err) {
@@ -197,7 +199,7 @@ int parz_exceptions_validate(const parz_chunk_view* v, parz_error* err) {
   const unsigned char* r = v->exceptions;
   if (v->nexceptions == 0)
     return PARZ_OK;
-  if (v->array.type != PARZ_FLOAT && v->array.type != PARZ_DOUBLE)
+  if (v->version == 1 && v->array.type != PARZ_FLOAT && v->array.type != PARZ_DOUBLE)
     return parz_fail(err, PARZ_ERR_FORMAT, "integer chunk with %llu non-finite exceptions",
                      (unsigned long long)v->nexceptions);
   for (k = 0; k < v->array.dims; k++)
@@ -208,10 +210,11 @@ int parz_exceptions_validate(const parz_chunk_view* v, parz_error* err) {
       return parz_fail(err, PARZ_ERR_FORMAT,
                        "exception %llu at position %llu: not increasing or outside %llu values",
                        (unsigned long long)i, (unsigned long long)pos, (unsigned long long)count);
-    if ((size == 4 && bits >> 32) || !nonfinite(bits, size))
+    if ((size == 4 && bits >> 32) || (v->version == 1 && !parz_nonfinite(bits, v->array.type)))
       return parz_fail(err, PARZ_ERR_FORMAT,
-                       "exception %llu holds 0x%llx, not a non-finite value of the chunk's type",
-                       (unsigned long long)i, (unsigned long long)bits);
+                       "exception %llu holds 0x%llx, not a %svalue of the chunk's type",
+                       (unsigned long long)i, (unsigned long long)bits,
+                       v->version == 1 ? "non-finite " : "");
     prev = pos;
   }
   return PARZ_OK;

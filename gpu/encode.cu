@@ -6,13 +6,16 @@
  *   blocks  one thread per block (encode_kernels.cuh): gather, clean, pad, encode into a buffer
  *           of its own; the CTA's running sum of the lengths, continued across CTAs, gives its
  *           offset, where it ORs its bits into the payload scratch;
- *   sizes   each chunk's payload bits and non-finite count, read back: the one wait of a call.
+ *   sizes   each chunk's payload bits, exception count and version-2 flag, read back: the one
+ *           wait of a call.
  * The host then settles each chunk's layout with the codec (parz_chunk_settle, the serial
- * encoder's choice of auto C) and writes its header (parz_chunk_header_write); then
+ * encoder's choice of auto C and format version) and writes the fixed parts of its head
+ * (parz_chunk_head_fixed); then
  *   payload the scratch into place after the head, the scratch left zero;
  *   table   one thread per segment;
  *   records the exception records, for chunks that have any;
- *   crc     the checksum of table and exceptions, combined with the header's;
+ *   sums    the section directory, and a warp per partition's payload checksum (version 2);
+ *   crc     the CRC-32C of all behind the header, combined with the header's;
  *   seal    the header into place with its checksum.
  *
  * Variable-rate chunks need every block's length before any block's place is known. Two
@@ -96,7 +99,7 @@ int parz_gpu_encode_placed(parz_gpu_context* ctx, size_t n, const parz_array* ar
                            parz_gpu_enc_place place, void* place_arg, size_t* written,
                            cudaStream_t st, size_t* failed, parz_error* err)
 {
-  const size_t hb = PARZ_HEADER_BYTES;
+  const size_t hb = PARZ_GPU_HEAD;
   size_t i, scan = 0, scratch = 0, offsets = 0, tiles = 0;
   uint64_t ranges = 0;
   cudaError_t e;
@@ -114,8 +117,8 @@ int parz_gpu_encode_placed(parz_gpu_context* ctx, size_t n, const parz_array* ar
   const size_t args = padded(n * sizeof(parz_gpu_enc_chunk)), up = args + n * hb;
   if ((rc = parz_gpu_reserve(&ctx->h_enc_args, up, 1, err)) ||
       (rc = parz_gpu_reserve(&ctx->enc_args, up, 0, err)) ||
-      (rc = parz_gpu_reserve(&ctx->h_enc_sizes, n * 16, 1, err)) ||
-      (rc = parz_gpu_reserve(&ctx->enc_sizes, n * 16, 0, err)) ||
+      (rc = parz_gpu_reserve(&ctx->h_enc_sizes, n * 24, 1, err)) ||
+      (rc = parz_gpu_reserve(&ctx->enc_sizes, n * 24, 0, err)) ||
       (rc = parz_gpu_reserve(&ctx->enc_counts, n * 16, 0, err)))
     return rc;
   parz_gpu_enc_chunk* h = (parz_gpu_enc_chunk*)ctx->h_enc_args.ptr;
@@ -148,8 +151,10 @@ int parz_gpu_encode_placed(parz_gpu_context* ctx, size_t n, const parz_array* ar
     h[i].scratch = (unsigned long long*)((char*)ctx->enc_scratch.ptr + scratch);
     h[i].offsets = (unsigned long long*)((char*)ctx->enc_offsets.ptr + offsets);
     h[i].tiles = (char*)ctx->enc_tiles.ptr + tiles;
-    h[i].nonfinite = (unsigned long long*)ctx->enc_counts.ptr + i;
+    /* counters: n exception counts, then n CRC registers, then n version-2 flags */
+    h[i].nexc = (unsigned long long*)ctx->enc_counts.ptr + i;
     h[i].crc = (uint32_t*)((unsigned long long*)ctx->enc_counts.ptr + n) + i;
+    h[i].needs2 = (unsigned*)((unsigned long long*)ctx->enc_counts.ptr + n) + n + i;
     scratch += padded(parz_stream_bound((parz_type)h[i].type, h[i].dims, &h[i].params,
                                         (size_t)h[i].nblocks));
     offsets += padded(8 * (size_t)(h[i].nblocks + 1));
@@ -166,7 +171,7 @@ int parz_gpu_encode_placed(parz_gpu_context* ctx, size_t n, const parz_array* ar
     return rc;
   e = parz_gpu_launch_sizes(d, (unsigned)n, (unsigned long long*)ctx->enc_sizes.ptr, st);
   if (e == cudaSuccess)
-    e = cudaMemcpyAsync(ctx->h_enc_sizes.ptr, ctx->enc_sizes.ptr, n * 16, cudaMemcpyDeviceToHost,
+    e = cudaMemcpyAsync(ctx->h_enc_sizes.ptr, ctx->enc_sizes.ptr, n * 24, cudaMemcpyDeviceToHost,
                         st);
   if (e == cudaSuccess)
     e = cudaStreamSynchronize(st);
@@ -176,8 +181,8 @@ int parz_gpu_encode_placed(parz_gpu_context* ctx, size_t n, const parz_array* ar
   /* each chunk's layout and header, as the serial encoder settles them, then its place */
   const unsigned long long* sizes = (const unsigned long long*)ctx->h_enc_sizes.ptr;
   for (i = 0; i < n; i++) {
-    rc = parz_gpu_enc_settle(&h[i], &arrays[i], cfg, sizes[2 * i], sizes[2 * i + 1],
-                             heads + i * hb, &written[i], err);
+    rc = parz_gpu_enc_settle(&h[i], &arrays[i], cfg, sizes[3 * i], sizes[3 * i + 1],
+                             (unsigned)sizes[3 * i + 2], heads + i * hb, &written[i], err);
     if (rc != PARZ_OK) {
       if (failed)
         *failed = i;
@@ -204,6 +209,8 @@ int parz_gpu_encode_placed(parz_gpu_context* ctx, size_t n, const parz_array* ar
     if (h[i].nexceptions)
       e = enqueue_records(h[i], (unsigned long long*)ctx->enc_exc.ptr, ctx->enc_scan.ptr, scan,
                           st);
+  if (e == cudaSuccess)
+    e = parz_gpu_launch_sums(h, d, (unsigned)n, st);
   if (e == cudaSuccess)
     e = parz_gpu_launch_crc(h, d, (unsigned)n, st);
   if (e == cudaSuccess)

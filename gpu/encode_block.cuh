@@ -8,14 +8,17 @@
  * steps"), with blocks as the units:
  *   1. every block is encoded on its own into a buffer of its thread (parz_gpu_encode_block):
  *      the codec's block encoder (codec/block_encode.h) on the block as the codec's gather pads
- *      it, non-finite values replaced by the codec's stand-in (codec/standin.h); a running sum of
- *      the lengths gives each block's bit offset, where its bits are ORed into a zeroed payload
- *      scratch (parz_gpu_place_block);
+ *      it, exceptions (NaN, Inf, and in lossy modes the values out of zfp's range) replaced by
+ *      the codec's stand-in (codec/standin.h); a running sum of the lengths gives each block's
+ *      bit offset, where its bits are ORed into a zeroed payload scratch
+ *      (parz_gpu_place_block);
  *   2. the host settles the chunk's layout from the payload's size as the serial encoder does
- *      (parz_chunk_settle: auto C) and writes its header (parz_gpu_enc_settle);
+ *      (parz_chunk_settle: auto C, format version, section offsets) and writes the fixed parts
+ *      of its head (parz_gpu_enc_settle);
  *   3. the payload is copied after the head, and the head is written: table
- *      (parz_gpu_table_segment), exception records (parz_gpu_exc_*), then the header with the
- *      checksum over all three (parz_gpu_crc_piece, parz_gpu_seal). */
+ *      (parz_gpu_table_segment), exception records (parz_gpu_exc_*), the section directory and
+ *      the payload checksums (parz_gpu_sections, parz_gpu_payload_share), then the header with
+ *      the CRC-32C of all in front of the payload (parz_gpu_crc_piece, parz_gpu_seal). */
 #ifndef PARZ_GPU_ENCODE_BLOCK_CUH
 #define PARZ_GPU_ENCODE_BLOCK_CUH
 
@@ -25,6 +28,7 @@
 #include "block_type.cuh"
 #include "checksum.h"
 #include "crc32c.h"
+#include "payload_checksum.h"
 #include "standin.h"
 #include "table.h"
 
@@ -41,23 +45,36 @@ struct parz_gpu_enc_chunk {
   int type;                          /* parz_type */
   unsigned dims;
   int vec;                           /* rows of full blocks are aligned 16-byte vectors */
+  parz_exception_rule rule;          /* which values are exceptions (the type's, the mode's) */
   void* tiles;                       /* the block kernel's look-back state (encode_kernels.cuh) */
   unsigned long long* scratch;       /* the payload as the block kernel ORs it: zero before */
   unsigned long long* offsets;       /* bit offset of every block, and the end: nblocks + 1 */
-  unsigned long long* nonfinite;     /* non-finite values in the array (the encode kernel adds) */
+  unsigned long long* nexc;          /* exceptions in the array (the encode kernel adds) */
+  unsigned* needs2;                  /* nonzero once an exception is not NaN or Inf: format
+                                      * version 2 (the encode kernel sets it) */
 
   unsigned char* chunk;              /* where the chunk goes */
-  unsigned long long payload_at;     /* bytes of header, table and exceptions */
+  unsigned long long table_at, exc_at, sums_at, payload_at; /* section offsets in the chunk */
   unsigned long long payload_words;
   int table;                         /* parz_table_kind, never AUTO */
   unsigned width;                    /* bytes of a length field */
   unsigned long long C, P, nsegments, record_bytes, table_bytes;
   unsigned long long nexceptions;
+  unsigned long long nchecksums;     /* payload checksums (0: none) */
+  unsigned long long checksum_blocks; /* blocks of a checksummed partition */
   unsigned long long* exc_first;     /* exception records before each range of positions */
-  const unsigned char* header;       /* the header the host wrote, checksum field 0 */
-  uint32_t* crc;                     /* the raw register of table and exceptions (XOR of pieces) */
+  const unsigned char* header;       /* the head's fixed parts the host wrote (PARZ_GPU_HEAD):
+                                      * header (checksum field 0) and directory, then the
+                                      * checksum section's own header */
+  uint32_t* crc;                     /* the raw register of all behind the header (XOR of
+                                      * pieces) */
   uint32_t crc_init;                 /* the register after the header, carried over the rest */
 };
+
+/* The host's image of a chunk's fixed head parts: header and section directory, then at
+ * PARZ_GPU_HEAD_SUMS the checksum section's own header; 16-byte aligned in a batch. */
+#define PARZ_GPU_HEAD_SUMS (PARZ_HEADER_BYTES + PARZ_SECTION_ENTRY_BYTES)
+#define PARZ_GPU_HEAD 144u
 
 /* Values per thread in the exception kernels, bytes per thread in the checksum kernel. */
 #define PARZ_GPU_EXC_RANGE 1024u
@@ -86,38 +103,40 @@ PARZ_HD bool parz_gpu_valid(unsigned idx, const parz_gpu_extent& e, unsigned dim
   return in;
 }
 
-/* Replaces the non-finite values among a block's valid values by its stand-in. Out of line, on a
- * copy of the block: blocks rarely come here, and the block itself stays in registers. */
-template <typename U, unsigned D>
-PARZ_GPU_NOINLINE void parz_gpu_clean(U* q, const parz_gpu_extent e)
+/* Replaces the exceptions among a block's valid values by its stand-in. Out of line, on a copy of
+ * the block: blocks rarely come here, and the block itself stays in registers. Returns how many
+ * of them are not NaN or Inf (they need format version 2). */
+template <parz_type T, typename U, unsigned D>
+PARZ_GPU_NOINLINE unsigned parz_gpu_clean(U* q, const parz_gpu_extent e,
+                                          const parz_exception_rule r)
 {
   const unsigned size = 1u << (2 * D);
-  U v[1u << (2 * D)];
-  unsigned n = 0, i;
-  U s;
+  uint64_t v[1u << (2 * D)];
+  unsigned n = 0, i, v2 = 0;
   for (i = 0; i < size; i++) /* buffer order is C order */
     if (parz_gpu_valid(i, e, D))
-      v[n++] = q[i];
-  if (sizeof(U) == 4)
-    s = (U)parz_standin32((const uint32_t*)v, n);
-  else
-    s = (U)parz_standin64((const uint64_t*)v, n);
+      v[n++] = (uint64_t)q[i];
+  const U s = (U)parz_standin(v, n, T, &r);
   for (i = 0; i < size; i++)
-    if (parz_gpu_valid(i, e, D) &&
-        (sizeof(U) == 4 ? parz_nonfinite32((uint32_t)q[i]) : parz_nonfinite64((uint64_t)q[i])))
+    if (parz_gpu_valid(i, e, D) && parz_exceptional(&r, (uint64_t)q[i])) {
+      v2 += !parz_nonfinite((uint64_t)q[i], T);
       q[i] = s;
+    }
+  return v2;
 }
 
-/* Block b's values into q as the codec encodes them: gathered (zfp order), non-finite values
- * replaced, partial blocks padded. Returns the number of non-finite values replaced. I is the
- * type of the block index arithmetic (32 bits where it fits: 64-bit division is slow). */
+/* Block b's values into q as the codec encodes them: gathered (zfp order), exceptions replaced,
+ * partial blocks padded. Returns the number of exceptions replaced, and in *v2 how many of them
+ * need format version 2. I is the type of the block index arithmetic (32 bits where it fits:
+ * 64-bit division is slow). */
 template <parz_type T, unsigned D, typename I>
 PARZ_HD unsigned parz_gpu_gather(const parz_gpu_enc_chunk& c, I b,
-                                 typename raw_of<T>::type* q)
+                                 typename raw_of<T>::type* q, unsigned* v2)
 {
   typedef typename raw_of<T>::type U;
   const U* data = (const U*)c.data;
-  const bool floats = T == PARZ_FLOAT || T == PARZ_DOUBLE;
+  const parz_exception_rule rule = c.rule;
+  const bool any = rule.mask != 0; /* integers in reversible mode have no exceptions */
   parz_gpu_extent e = {{1, 1, 1, 1}};
   unsigned* mz = e.m;
   long long base = 0;
@@ -151,10 +170,9 @@ PARZ_HD unsigned parz_gpu_gather(const parz_gpu_enc_chunk& c, I b,
         const ulonglong2 v1 = __ldg((const ulonglong2*)(data + off) + 1);
         o[0] = (U)v0.x, o[1] = (U)v0.y, o[2] = (U)v1.x, o[3] = (U)v1.y;
       }
-      if (floats)
+      if (any)
         for (unsigned x = 0; x < 4; x++)
-          bad += sizeof(U) == 4 ? parz_nonfinite32((uint32_t)o[x])
-                                : parz_nonfinite64((uint64_t)o[x]);
+          bad += parz_exceptional(&rule, (uint64_t)o[x]);
       continue;
     }
 #endif
@@ -163,16 +181,16 @@ PARZ_HD unsigned parz_gpu_gather(const parz_gpu_enc_chunk& c, I b,
     for (unsigned x = 0; x < 4; x++)
       if (x < mz[0]) {
         o[x] = data[off + (long long)x * c.stride[D - 1]];
-        if (floats)
-          bad += sizeof(U) == 4 ? parz_nonfinite32((uint32_t)o[x])
-                                : parz_nonfinite64((uint64_t)o[x]);
+        if (any)
+          bad += parz_exceptional(&rule, (uint64_t)o[x]);
       }
   }
+  *v2 = 0;
   if (bad) {
     U t[1u << (2 * D)];
     for (unsigned i = 0; i < (1u << (2 * D)); i++)
       t[i] = q[i];
-    parz_gpu_clean<U, D>(t, e);
+    *v2 = parz_gpu_clean<T, U, D>(t, e, rule);
     for (unsigned i = 0; i < (1u << (2 * D)); i++)
       q[i] = t[i];
   }
@@ -185,17 +203,17 @@ PARZ_HD unsigned parz_gpu_gather(const parz_gpu_enc_chunk& c, I b,
   return bad;
 }
 
-/* Encodes block b of chunk c into w; returns its bits, and in *bad the non-finite values it
- * replaced. */
+/* Encodes block b of chunk c into w; returns its bits, in *bad the exceptions it replaced and
+ * in *v2 how many of them need format version 2. */
 template <parz_type T, unsigned D>
 PARZ_HD unsigned parz_gpu_encode_block(const parz_gpu_enc_chunk& c, unsigned long long b,
-                                       parz_writer* w, unsigned* bad)
+                                       parz_writer* w, unsigned* bad, unsigned* v2)
 {
   typedef typename raw_of<T>::type U;
   U q[1u << (2 * D)], u[1u << (2 * D)];
   const parz_params p = c.params;
-  *bad = c.nblocks <= 0xffffffffu ? parz_gpu_gather<T, D, unsigned>(c, (unsigned)b, q)
-                                  : parz_gpu_gather<T, D, unsigned long long>(c, b, q);
+  *bad = c.nblocks <= 0xffffffffu ? parz_gpu_gather<T, D, unsigned>(c, (unsigned)b, q, v2)
+                                  : parz_gpu_gather<T, D, unsigned long long>(c, b, q, v2);
   if (T == PARZ_FLOAT)
     return parz_encode_fblock32(w, &p, D, (uint32_t*)q, (uint32_t*)u);
   if (T == PARZ_DOUBLE)
@@ -242,7 +260,7 @@ PARZ_HD void parz_gpu_table_segment(const parz_gpu_enc_chunk& c, unsigned long l
 {
   const unsigned long long b0 = s * c.C, b1 = b0 + c.C < c.nblocks ? b0 + c.C : c.nblocks;
   const unsigned long long off = c.offsets[b0], len = c.offsets[b1] - c.offsets[b0];
-  unsigned char* t = c.chunk + PARZ_HEADER_BYTES;
+  unsigned char* t = c.chunk + c.table_at;
   const unsigned w = c.width;
   if (c.table == PARZ_TABLE_OFFSETS) {
     parz_gpu_store_le(t + 8 * s, off, 8);
@@ -276,32 +294,30 @@ PARZ_HD U parz_gpu_value_at(const parz_gpu_enc_chunk& c, unsigned long long pos)
   return ((const U*)c.data)[off];
 }
 
-/* Non-finite values at positions [r R, (r + 1) R), R = PARZ_GPU_EXC_RANGE. */
+/* Exceptions at positions [r R, (r + 1) R), R = PARZ_GPU_EXC_RANGE. */
 template <typename U>
 PARZ_HD unsigned long long parz_gpu_exc_count(const parz_gpu_enc_chunk& c, unsigned long long r)
 {
   unsigned long long n = 0, pos = r * PARZ_GPU_EXC_RANGE;
   const unsigned long long end = pos + PARZ_GPU_EXC_RANGE < c.count ? pos + PARZ_GPU_EXC_RANGE
                                                                      : c.count;
-  for (; pos < end; pos++) {
-    const U v = parz_gpu_value_at<U>(c, pos);
-    n += sizeof(U) == 4 ? parz_nonfinite32((uint32_t)v) : parz_nonfinite64((uint64_t)v);
-  }
+  for (; pos < end; pos++)
+    n += parz_exceptional(&c.rule, (uint64_t)parz_gpu_value_at<U>(c, pos));
   return n;
 }
 
-/* The records of the non-finite values at positions [r R, (r + 1) R), from record c.exc_first[r]
- * on (codec/exceptions.h: u64 position, u64 bit pattern). */
+/* The records of the exceptions at positions [r R, (r + 1) R), from record c.exc_first[r] on
+ * (codec/exceptions.h: u64 position, u64 bit pattern). */
 template <typename U>
 PARZ_HD void parz_gpu_exc_write(const parz_gpu_enc_chunk& c, unsigned long long r)
 {
-  unsigned char* rec = c.chunk + PARZ_HEADER_BYTES + c.table_bytes + 16 * c.exc_first[r];
+  unsigned char* rec = c.chunk + c.exc_at + 16 * c.exc_first[r];
   unsigned long long pos = r * PARZ_GPU_EXC_RANGE;
   const unsigned long long end = pos + PARZ_GPU_EXC_RANGE < c.count ? pos + PARZ_GPU_EXC_RANGE
                                                                      : c.count;
   for (; pos < end; pos++) {
     const U v = parz_gpu_value_at<U>(c, pos);
-    if (sizeof(U) == 4 ? parz_nonfinite32((uint32_t)v) : parz_nonfinite64((uint64_t)v)) {
+    if (parz_exceptional(&c.rule, (uint64_t)v)) {
       parz_gpu_store_le(rec, pos, 8);
       parz_gpu_store_le(rec + 8, (unsigned long long)v, 8);
       rec += 16;
@@ -309,7 +325,32 @@ PARZ_HD void parz_gpu_exc_write(const parz_gpu_enc_chunk& c, unsigned long long 
   }
 }
 
-/* The checksum of table and exceptions ([PARZ_HEADER_BYTES, payload_at) of the chunk, len bytes),
+/* The section directory and the checksum section's own header, from the host's image (chunks
+ * with payload checksums: those are their only sections; nothing for the others). */
+PARZ_HD void parz_gpu_sections(const parz_gpu_enc_chunk& c)
+{
+  if (!c.nchecksums)
+    return;
+  for (unsigned i = PARZ_HEADER_BYTES; i < c.table_at; i += 8)
+    parz_word_store(c.chunk + i, parz_word_load(c.header + i));
+  parz_word_store(c.chunk + c.sums_at - PARZ_CHECKSUM_HEAD_BYTES,
+                  parz_word_load(c.header + PARZ_GPU_HEAD_SUMS));
+}
+
+/* Lane `lane` of `lanes`' share of the payload checksum of checksummed partition p (its blocks'
+ * bits, the last one's up to the payload's end), from the payload in place in the chunk: the
+ * codec's own arithmetic (payload_checksum.h), whose shares add up to the serial sum. */
+PARZ_HD unsigned long long parz_gpu_payload_share(const parz_gpu_enc_chunk& c,
+                                                  unsigned long long p, unsigned lane,
+                                                  unsigned lanes)
+{
+  const unsigned long long b0 = p * c.checksum_blocks, b1 = b0 + c.checksum_blocks;
+  const unsigned long long begin = c.offsets[b0 < c.nblocks ? b0 : c.nblocks];
+  const unsigned long long end = p + 1 == c.nchecksums ? 64 * c.payload_words : c.offsets[b1];
+  return parz_checksum_lane(c.chunk + c.payload_at, begin, end, lane, lanes);
+}
+
+/* The CRC-32C of all behind the header ([PARZ_HEADER_BYTES, payload_at) of the chunk, len bytes),
  * in pieces of PARZ_GPU_CRC_PIECE bytes, PARZ_GPU_CRC_THREADS pieces a span (a CTA's work).
  * The bytes are counted as if zeros filled the front up to whole spans: leading zeros leave a
  * register from 0 at 0, so the raw register (crc32c.h) is the same, and then every piece and
@@ -357,7 +398,7 @@ PARZ_HD uint32_t parz_gpu_crc_span(const parz_gpu_enc_chunk& c, unsigned long lo
   return parz_crc32c_shift(reg, (parz_gpu_crc_spans(c) - 1 - span) * PARZ_GPU_CRC_SPAN);
 }
 
-/* The header, its checksum the CRC-32C of header, table and exceptions: the register after the
+/* The header, its checksum the CRC-32C of all in front of the payload: the register after the
  * header carried over the rest (crc_init) XOR the rest's raw register, inverted. */
 PARZ_HD void parz_gpu_seal(const parz_gpu_enc_chunk& c, uint32_t raw)
 {
@@ -389,6 +430,7 @@ static inline int parz_gpu_enc_plan(parz_gpu_enc_chunk* c, const parz_array* a, 
   c->type = (int)a->type;
   c->dims = a->dims;
   c->params = v.params;
+  c->rule = parz_exception_rule_of(a->type, &v.params);
   c->nblocks = v.nblocks;
   c->count = v.raw_bytes / size;
   for (int k = (int)a->dims - 1; k >= 0; k--) {
@@ -404,22 +446,27 @@ static inline int parz_gpu_enc_plan(parz_gpu_enc_chunk* c, const parz_array* a, 
   return PARZ_OK;
 }
 
-/* Once the payload's size and the non-finite count are known: the chunk's layout as the serial
- * encoder settles it (parz_chunk_settle), its header into header[0..PARZ_HEADER_BYTES) with a
- * zero checksum, and c's fields for the kernels that follow (c->chunk and c->header are the
- * caller's to set). *size gets the chunk's size. */
+/* Once the payload's size and the exceptions are known (nexc of them, needs2 nonzero when one
+ * is not NaN or Inf): the chunk's layout as the serial encoder settles it (parz_chunk_settle),
+ * the fixed parts of its head into head[0..PARZ_GPU_HEAD) (header with a zero checksum,
+ * directory, the checksum section's own header), and c's fields for the kernels that follow
+ * (c->chunk and c->header are the caller's to set). *size gets the chunk's size. */
 static inline int parz_gpu_enc_settle(parz_gpu_enc_chunk* c, const parz_array* a,
                                       const parz_chunk_config* cfg, unsigned long long bits,
-                                      unsigned long long nonfinite, unsigned char* header,
-                                      size_t* size, parz_error* err)
+                                      unsigned long long nexc, unsigned needs2,
+                                      unsigned char* head, size_t* size, parz_error* err)
 {
   parz_chunk_view fin;
-  int rc = parz_chunk_settle(&fin, a, cfg, bits, nonfinite, err);
+  parz_chunk_offsets o;
+  int rc = parz_chunk_settle(&fin, a, cfg, bits, nexc, needs2 ? 2u : 1u, err);
   if (rc != PARZ_OK)
     return rc;
-  const size_t head = parz_chunk_head_bytes(&fin);
-  *size = head + fin.payload_bytes;
-  c->payload_at = head;
+  parz_chunk_section_offsets(&fin, &o);
+  *size = o.payload + fin.payload_bytes;
+  c->table_at = o.table;
+  c->exc_at = o.exceptions;
+  c->sums_at = o.checksums;
+  c->payload_at = o.payload;
   c->payload_words = fin.payload_bytes / 8;
   c->table = (int)fin.table;
   c->width = fin.length_bytes;
@@ -429,11 +476,14 @@ static inline int parz_gpu_enc_settle(parz_gpu_enc_chunk* c, const parz_array* a
   c->record_bytes = 8 + ((unsigned long long)fin.length_bytes * fin.partition_segments + 7) / 8 * 8;
   c->table_bytes = fin.table_bytes;
   c->nexceptions = fin.nexceptions;
-  parz_chunk_header_write(&fin, header);
-  /* the register after the header (its checksum field aside), carried over table and
-   * exceptions: parz_gpu_seal XORs in their raw register */
-  c->crc_init = parz_crc32c_shift(~parz_crc32c(0, header, PARZ_HEADER_BYTES - 4),
-                                  head - PARZ_HEADER_BYTES);
+  c->nchecksums = fin.nchecksums;
+  c->checksum_blocks = (unsigned long long)fin.checksum_segments * fin.segment_blocks;
+  memset(head, 0, PARZ_GPU_HEAD);
+  parz_chunk_head_fixed(&fin, head, head + PARZ_GPU_HEAD_SUMS);
+  /* the register after the header (its checksum field aside), carried over the rest of the
+   * head: parz_gpu_seal XORs in the rest's raw register */
+  c->crc_init = parz_crc32c_shift(~parz_crc32c(0, head, PARZ_HEADER_BYTES - 4),
+                                  o.payload - PARZ_HEADER_BYTES);
   return PARZ_OK;
 }
 

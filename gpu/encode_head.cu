@@ -1,6 +1,6 @@
 /* The GPU encoder's kernels around the block kernel: the look-back state before it, the sizes
  * read back after it, the payload moved into place, and the head (table, exception records,
- * header and checksum). Each runs a
+ * section directory and payload checksums, header and its CRC). Each runs a
  * step of encode_block.cuh per thread; a call's chunks share each launch (chunk blockIdx.y,
  * their arguments in device memory), except the exception kernels, which run per chunk that
  * has any. */
@@ -26,12 +26,14 @@ __global__ void tiles_kernel(const parz_gpu_enc_chunk* chunks)
   tiles.Init(0, c.tiles, 0);
   tiles.InitializeStatus((int)parz_gpu_tiles(c.nblocks));
   if (blockIdx.x == 0 && threadIdx.x == 0) {
-    *c.nonfinite = 0;
+    *c.nexc = 0;
+    *c.needs2 = 0;
     *c.crc = 0;
   }
 }
 
-/* Per chunk: payload bits and non-finite values, for the host to settle the layout. */
+/* Per chunk: payload bits, exceptions and whether one needs version 2, for the host to settle
+ * the layout. */
 __global__ void sizes_kernel(const parz_gpu_enc_chunk* chunks, unsigned n,
                              unsigned long long* sizes)
 {
@@ -39,8 +41,9 @@ __global__ void sizes_kernel(const parz_gpu_enc_chunk* chunks, unsigned n,
   if (i >= n)
     return;
   const parz_gpu_enc_chunk& c = chunks[i];
-  sizes[2 * i] = c.offsets[c.nblocks];
-  sizes[2 * i + 1] = *c.nonfinite;
+  sizes[3 * i] = c.offsets[c.nblocks];
+  sizes[3 * i + 1] = *c.nexc;
+  sizes[3 * i + 2] = *c.needs2;
 }
 
 /* The payload from the scratch to its place after the head, leaving the scratch zero for the
@@ -78,6 +81,24 @@ __global__ void exc_write_kernel(const parz_gpu_enc_chunk c, unsigned long long 
   const unsigned long long r = thread_index();
   if (r < ranges)
     parz_gpu_exc_write<U>(c, r);
+}
+
+/* One warp per checksummed partition (its lanes' shares added by shuffles); the first thread
+ * also writes the section directory and the checksum section's header. */
+__global__ void sums_kernel(const parz_gpu_enc_chunk* chunks)
+{
+  const parz_gpu_enc_chunk& c = chunks[blockIdx.y];
+  const unsigned long long p = thread_index() >> 5;
+  const unsigned lane = threadIdx.x & 31u;
+  if (thread_index() == 0)
+    parz_gpu_sections(c);
+  if (p >= c.nchecksums)
+    return; /* the whole warp */
+  unsigned long long sum = parz_gpu_payload_share(c, p, lane, 32);
+  for (unsigned d = 16; d > 0; d >>= 1)
+    sum += __shfl_xor_sync(0xffffffffu, sum, d);
+  if (lane == 0)
+    parz_word_store(c.chunk + c.sums_at + 8 * p, sum);
 }
 
 /* One span per CTA (encode_block.cuh): each thread's piece, joined pairwise, within a warp by
@@ -196,6 +217,13 @@ cudaError_t parz_gpu_launch_exc_write(const parz_gpu_enc_chunk& c, unsigned long
   else
     exc_write_kernel<uint64_t><<<ctas, 128, 0, st>>>(c, ranges);
   return cudaGetLastError();
+}
+
+cudaError_t parz_gpu_launch_sums(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
+                                 unsigned n, cudaStream_t st)
+{
+  return over_chunks(h, d, n, 128, st, sums_kernel,
+                     [](const parz_gpu_enc_chunk& c) { return 32 * c.nchecksums; });
 }
 
 cudaError_t parz_gpu_launch_crc(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,

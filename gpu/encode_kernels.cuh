@@ -40,11 +40,11 @@ __global__ void __launch_bounds__(PARZ_GPU_ENC_THREADS)
   const unsigned long long b = (unsigned long long)blockIdx.x * PARZ_GPU_ENC_THREADS + threadIdx.x;
   unsigned long long words[PARZ_GPU_BLOCK_WORDS];
   unsigned long long bits = 0, at;
-  unsigned bad = 0;
+  unsigned bad = 0, v2 = 0;
   if (b < nblocks) {
     parz_writer w;
     parz_writer_init(&w, words, sizeof words);
-    bits = parz_gpu_encode_block<T, D>(c, b, &w, &bad);
+    bits = parz_gpu_encode_block<T, D>(c, b, &w, &bad, &v2);
     parz_writer_flush(&w);
   }
   parz_gpu_tile_state tiles;
@@ -65,7 +65,9 @@ __global__ void __launch_bounds__(PARZ_GPU_ENC_THREADS)
     c.offsets[nblocks] = at + bits;
   parz_gpu_place_block(c.scratch, at, bits, words);
   if (bad)
-    atomicAdd(c.nonfinite, (unsigned long long)bad);
+    atomicAdd(c.nexc, (unsigned long long)bad);
+  if (v2)
+    atomicOr(c.needs2, 1u);
 }
 
 /* The kernel over n chunks of one type and rank: h their arguments on the host (for the grid),
@@ -100,10 +102,11 @@ PARZ_GPU_DECLARE_ENCODE(i64)
 
 /* The other kernels (encode_head.cu), over n chunks as above: the look-back's tile states and
  * the chunk's counters;
- * each chunk's payload bits and non-finite values into sizes[2 i], sizes[2 i + 1]; the payload
- * from the scratch (left zero) into the chunk; the table;
+ * each chunk's payload bits, exceptions and version-2 flag into sizes[3 i .. 3 i + 2]; the
+ * payload from the scratch (left zero) into the chunk; the table;
  * the exception records of one chunk (a count per range of PARZ_GPU_EXC_RANGE positions, then,
- * from c.exc_first, the records); the checksum; the header. */
+ * from c.exc_first, the records); the section directory and the payload checksums; the CRC;
+ * the header. */
 cudaError_t parz_gpu_launch_tiles(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
                                   unsigned n, cudaStream_t st);
 cudaError_t parz_gpu_launch_sizes(const parz_gpu_enc_chunk* d, unsigned n,
@@ -116,6 +119,8 @@ cudaError_t parz_gpu_launch_exc_count(const parz_gpu_enc_chunk& c, unsigned long
                                       unsigned long long* counts, cudaStream_t st);
 cudaError_t parz_gpu_launch_exc_write(const parz_gpu_enc_chunk& c, unsigned long long ranges,
                                       cudaStream_t st);
+cudaError_t parz_gpu_launch_sums(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
+                                 unsigned n, cudaStream_t st);
 cudaError_t parz_gpu_launch_crc(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
                                 unsigned n, cudaStream_t st);
 cudaError_t parz_gpu_launch_seal(const parz_gpu_enc_chunk* d, unsigned n, cudaStream_t st);

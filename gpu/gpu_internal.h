@@ -3,10 +3,12 @@
  * The decoder runs in three kernels on one stream:
  *   1. segment offsets: the table (any kind) becomes one absolute u64 bit offset per segment plus
  *      the end of the payload (per-partition warp prefix sums for HYBRID);
- *   2. segment decode: see decode.cu for the warp-cooperative scheme;
- *   3. exception patch: non-finite values written back at their positions.
- * Errors found on the device (a segment that does not end where the table says, a read past the
- * payload) are recorded in a small device word and read back once, after the kernels. */
+ *   2. segment decode: see decode.cu for the warp-cooperative scheme; the same launch verifies
+ *      the payload checksums, a warp per partition (checksum.cuh);
+ *   3. exception patch: the exceptions written back at their positions.
+ * Errors found on the device (a payload checksum that does not match, a segment that does not
+ * end where the table says, a read past the payload) are recorded in a small device record and
+ * read back once, after the kernels. */
 #ifndef PARZ_GPU_INTERNAL_H
 #define PARZ_GPU_INTERNAL_H
 
@@ -22,17 +24,20 @@
 #define PARZ_GPU_PIECES_MAX 16
 #define PARZ_GPU_PIECE_MIN_BYTES ((size_t)4 << 20)
 
-/* Device-side error record; `segment` is the lowest failing segment (atomicMin). */
+/* Device-side error record; `segment` is the lowest failing segment and `partition` the lowest
+ * partition whose payload checksum failed (atomicMin). */
 struct parz_gpu_fault {
-  unsigned long long segment;  /* ~0 = none */
-  unsigned int code;           /* 0 = none, else an OR of parz_gpu_fault_code bits */
+  unsigned long long segment;    /* ~0 = none */
+  unsigned long long partition;  /* ~0 = none */
+  unsigned int code;             /* 0 = none, else an OR of parz_gpu_fault_code bits */
   unsigned int pad;
 };
 
 enum parz_gpu_fault_code {
   PARZ_GPU_FAULT_NONE = 0,
   PARZ_GPU_FAULT_END = 1,      /* segment did not end at the next segment's offset */
-  PARZ_GPU_FAULT_OVERRUN = 2   /* a read went past the payload */
+  PARZ_GPU_FAULT_OVERRUN = 2,  /* a read went past the payload */
+  PARZ_GPU_FAULT_CHECKSUM = 4  /* a partition's payload checksum did not match */
 };
 
 /* Decoding scheme and its shape; chosen per chunk by parz_gpu_plan, overridable for benchmarks. */
@@ -253,9 +258,11 @@ void parz_gpu_copy_share(unsigned char* dst, const unsigned char* src, size_t by
 int parz_gpu_drain_pieces(parz_gpu_context* ctx, void* dst, const size_t* piece_end, int npieces,
                           parz_error* err);
 
-/* Byte offsets of the table, exceptions and payload from the start of the chunk. */
+/* Byte offsets of the table, exceptions, payload checksums and payload from the start of the
+ * chunk. */
 size_t parz_gpu_payload_offset(const parz_chunk_view* v);
 size_t parz_gpu_table_offset(const parz_chunk_view* v);
 size_t parz_gpu_exceptions_offset(const parz_chunk_view* v);
+size_t parz_gpu_checksums_offset(const parz_chunk_view* v);
 
 #endif

@@ -9,6 +9,7 @@
 #ifdef PARZ_HAVE_CUDA
 #include <pthread.h>
 
+#include "cuda_module.h"
 #include "parz_gpu.h"
 #endif
 
@@ -68,11 +69,19 @@ __attribute__((destructor)) static void gpu_release(void) {
   pthread_mutex_unlock(&gpu_lock);
 }
 
+/* Why the CUDA module is not loaded, or NULL; a forked process that has not loaded it yet does
+ * not try (NULL). */
+static const char* gpu_module_missing(void) {
+  return gpu_forked ? NULL : parz_cuda_module_missing();
+}
+
 int parz_dispatch_with_gpu(int (*fn)(parz_gpu_context* ctx, void* arg), void* arg,
                            parz_error* err) {
   int rc;
+  const char* missing;
   if (!gpu_is_usable())
-    return parz_fail(err, PARZ_ERR_DEVICE, "no usable CUDA GPU");
+    return parz_fail(err, PARZ_ERR_DEVICE, "%s",
+                     (missing = gpu_module_missing()) ? missing : "no usable CUDA GPU");
   pthread_mutex_lock(&gpu_lock);
   rc = gpu_ctx ? PARZ_OK : parz_gpu_context_create(&gpu_ctx, 0, err);
   if (rc == PARZ_OK)
@@ -125,13 +134,20 @@ static int gpu_run(struct chunk_job* j) {
 #endif
 
 int parz_dispatch_gpu_wanted(const parz_exec_policy* pol, size_t bytes, const char* what) {
-  char msg[128];
 #ifdef PARZ_HAVE_CUDA
-  int use;
-  if (pol->exec != PARZ_EXEC_CUDA && pol->exec != PARZ_EXEC_AUTO)
+  char msg[600];
+  const char* missing;
+  if (pol->exec != PARZ_EXEC_CUDA &&
+      (pol->exec != PARZ_EXEC_AUTO || bytes < PARZ_DISPATCH_GPU_MIN_BYTES))
     return 0;
-  use = gpu_is_usable();
-  if (!use && pol->exec == PARZ_EXEC_CUDA) {
+  if (gpu_is_usable())
+    return 1;
+  /* Under auto too: a build with the CUDA codec whose module cannot be loaded is a broken
+   * install, said once. */
+  if ((missing = gpu_module_missing())) {
+    snprintf(msg, sizeof msg, "%s: %s on the CPU", missing, what);
+    parz_warn_once(msg);
+  } else if (pol->exec == PARZ_EXEC_CUDA) {
     if (gpu_forked)
       snprintf(msg, sizeof msg,
                "PARZ_EXEC=cuda in a forked process (CUDA does not survive fork): %s on the CPU",
@@ -140,8 +156,9 @@ int parz_dispatch_gpu_wanted(const parz_exec_policy* pol, size_t bytes, const ch
       snprintf(msg, sizeof msg, "PARZ_EXEC=cuda but no usable CUDA GPU: %s with OpenMP", what);
     parz_warn_once(msg);
   }
-  return use && (pol->exec == PARZ_EXEC_CUDA || bytes >= PARZ_DISPATCH_GPU_MIN_BYTES);
+  return 0;
 #else
+  char msg[128];
   (void)bytes;
   if (pol->exec == PARZ_EXEC_CUDA) {
     snprintf(msg, sizeof msg, "PARZ_EXEC=cuda but this build has no CUDA support: %s with OpenMP",
@@ -203,8 +220,8 @@ int parz_dispatch_encode(const parz_array* a, const void* data, const parz_chunk
 void parz_dispatch_backends(int* openmp, int* cuda, int* gpu) {
   *openmp = parz_omp_enabled() != 0;
 #ifdef PARZ_HAVE_CUDA
-  *cuda = 1;
   *gpu = gpu_is_usable();
+  *cuda = !gpu_forked && !parz_cuda_module_missing();
 #else
   *cuda = 0;
   *gpu = 0;

@@ -63,8 +63,9 @@ def test_types_and_edges(tmp_path, etopo, dtype):
 @pytest.mark.parametrize("compression", [parz.Parz(reversible=True), parz.Parz(rate=12),
                                          parz.Parz(precision=18),
                                          parz.Parz(accuracy=0.5, segment_blocks=4,
-                                                   partition_segments=3)],
-                         ids=["reversible", "rate", "precision", "table"])
+                                                   partition_segments=3),
+                                         parz.Parz(accuracy=0.5, checksum=False)],
+                         ids=["reversible", "rate", "precision", "table", "no checksums"])
 def test_modes(tmp_path, vasp, compression):
     with h5py.File(tmp_path / "w.h5", "w") as f:
         assert_same_file(*both_ways(f, "x", vasp[:20], (8, 64, 64), compression))

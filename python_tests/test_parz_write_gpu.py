@@ -58,6 +58,14 @@ def test_3d_big_endian(tmp_path, vasp):
                                     writer=gpu_write, dtype=">f8"))
 
 
+@pytest.mark.parametrize("checksum", [True, False])
+def test_checksums_on_off(tmp_path, etopo, checksum):
+    with h5py.File(tmp_path / "w.h5", "w") as f:
+        assert_same_file(*both_ways(f, "x", etopo[:300, :1000], (64, 384),
+                                    parz.Parz(accuracy=1.0, checksum=checksum),
+                                    writer=gpu_write))
+
+
 def test_cupy_on_a_stream(tmp_path, etopo):
     cupy = pytest.importorskip("cupy")
     data = etopo[:256, :1024]

@@ -3,7 +3,8 @@
  * byte for byte (the destination starts poisoned, so every byte must be written); statuses must
  * agree where the serial encoder fails. A failed call must leave the next one right (the payload
  * scratch is cleared again). Covers every mode (two
- * expert settings), type, rank 1 to 4, table kind, C (auto included) and P, partial blocks,
+ * expert settings), type, rank 1 to 4, table kind, C (auto included) and P, payload checksums on
+ * and off (format versions 2 and 1, and 2 for exceptions beyond NaN and Inf), partial blocks,
  * strided arrays, special values (NaN with payloads, infinities, subnormals, signed zeros, the
  * extremes of each type), chunks that do not fit, batches (chunks of several types and ranks,
  * and the chunks of one array as strided views), the chunks of boxes of arrays
@@ -231,11 +232,16 @@ static void synthetic_cases(int small)
             cfg.partition_segments = (uint32_t)tables[t][2];
             if (m.mode == PARZ_MODE_RATE && cfg.table == PARZ_TABLE_AUTO)
               cfg.table = PARZ_TABLE_NONE;
-            char what[160];
-            snprintf(what, sizeof what, "%s %uD %s data %d table %d C=%d P=%d",
-                     parz_type_name(type), dims, m.name, kind, tables[t][0], tables[t][1],
-                     tables[t][2]);
-            compare(what, a, data.data(), cfg);
+            /* payload checksums on (format version 2) and off (version 1, or 2 where the
+             * exceptions need it) */
+            for (int off = 0; off < 2; off++) {
+              char what[160];
+              cfg.checksum = off ? PARZ_CHECKSUM_OFF : PARZ_CHECKSUM_DEFAULT;
+              snprintf(what, sizeof what, "%s %uD %s data %d table %d C=%d P=%d checksums %s",
+                       parz_type_name(type), dims, m.name, kind, tables[t][0], tables[t][1],
+                       tables[t][2], off ? "off" : "on");
+              compare(what, a, data.data(), cfg);
+            }
           }
           if (small)
             continue;

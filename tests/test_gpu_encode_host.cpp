@@ -3,9 +3,10 @@
  * Every chunk they build must be parz_chunk_encode's, byte for byte, and must leave no byte of
  * it unwritten (the buffer starts poisoned). This checks where no GPU is (CI) what the GPU test
  * checks on the device: every type, rank 1 to 4, every mode (two expert settings), every table
- * kind at several C and P, auto C, partial blocks, strided arrays, and special values: NaN with
- * payloads, infinities, whole blocks of them, blocks whose finite mean overflows, subnormals,
- * signed zeros, the extremes of each type.
+ * kind at several C and P, auto C, payload checksums on and off (format versions 2 and 1),
+ * partial blocks, strided arrays, and special values: NaN with payloads, infinities, whole
+ * blocks of them, blocks whose finite mean overflows, subnormals, signed zeros, the extremes of
+ * each type (exceptions in the lossy modes, integers too).
  * Usage: test_gpu_encode_host [--quick] */
 #include <float.h>
 #include <math.h>
@@ -110,34 +111,36 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
       parz_stream_bound(a.type, a.dims, &c.params, (size_t)nb) / 8 + 1, 0),
       offsets(nb + 1, 0), words((size_t)nb * PARZ_GPU_BLOCK_WORDS);
   std::vector<unsigned long long> lens(nb);
-  unsigned long long nonfinite = 0;
+  unsigned long long nexc = 0;
+  unsigned needs2 = 0;
   c.scratch = scratch.data();
   c.offsets = offsets.data();
   /* the block kernel: encode, then (after the running sum) place */
   for (unsigned long long b = 0; b < nb; b++) {
     parz_writer w;
-    unsigned bad;
+    unsigned bad, v2;
     parz_writer_init(&w, &words[b * PARZ_GPU_BLOCK_WORDS], 8 * PARZ_GPU_BLOCK_WORDS);
-    const unsigned bits = parz_gpu_encode_block<T, D>(c, b, &w, &bad);
+    const unsigned bits = parz_gpu_encode_block<T, D>(c, b, &w, &bad, &v2);
     CHECK(!w.err && parz_writer_tell(&w) == bits, "block %llu: %u bits, writer %llu, err %d", b,
           bits, (unsigned long long)parz_writer_tell(&w), w.err);
     parz_writer_flush(&w);
     lens[b] = bits;
-    nonfinite += bad;
+    nexc += bad;
+    needs2 |= v2 != 0;
   }
   for (unsigned long long b = 0; b < nb; b++)
     offsets[b + 1] = offsets[b] + lens[b];
   for (unsigned long long b = 0; b < nb; b++)
     parz_gpu_place_block(c.scratch, offsets[b], lens[b], &words[b * PARZ_GPU_BLOCK_WORDS]);
-  /* the sizes, the host's layout and header */
-  unsigned char header[PARZ_HEADER_BYTES];
+  /* the sizes, the host's layout and the fixed parts of the head */
+  unsigned char header[PARZ_GPU_HEAD];
   size_t size = 0;
-  if ((rc = parz_gpu_enc_settle(&c, &a, &cfg, offsets[nb], nonfinite, header, &size, e)))
+  if ((rc = parz_gpu_enc_settle(&c, &a, &cfg, offsets[nb], nexc, needs2, header, &size, e)))
     return rc;
   chunk.assign(size, 0xA5);
   c.chunk = chunk.data();
   c.header = header;
-  /* payload, table, records, checksum, header */
+  /* payload, table, records, directory and payload checksums, CRC, header */
   for (unsigned long long k = 0; k < c.payload_words; k++)
     parz_word_store(c.chunk + c.payload_at + 8 * k, c.scratch[k]);
   if (c.table != PARZ_TABLE_NONE)
@@ -154,6 +157,14 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
     c.exc_first = first.data();
     for (unsigned long long r = 0; r < ranges; r++)
       parz_gpu_exc_write<U>(c, r);
+  }
+  /* a warp per partition: 32 lanes' shares added */
+  parz_gpu_sections(c);
+  for (unsigned long long p = 0; p < c.nchecksums; p++) {
+    unsigned long long sum = 0;
+    for (unsigned lane = 0; lane < 32; lane++)
+      sum += parz_gpu_payload_share(c, p, lane, 32);
+    parz_word_store(c.chunk + c.sums_at + 8 * p, sum);
   }
   /* each span's pieces joined pairwise as the CTA's tree joins them */
   uint32_t raw = 0;
@@ -277,10 +288,16 @@ int main(int argc, char** argv)
             cfg.partition_segments = (uint32_t)t[2];
             if (m.mode == PARZ_MODE_RATE && cfg.table == PARZ_TABLE_AUTO)
               cfg.table = PARZ_TABLE_NONE;
-            char what[160];
-            snprintf(what, sizeof what, "%s %uD %s data %d table %d C=%d P=%d",
-                     parz_type_name(type), dims, m.name, kind, t[0], t[1], t[2]);
-            compare(what, a, data.data(), cfg);
+            /* payload checksums on (format version 2) and off (version 1, or 2 where the
+             * exceptions need it) */
+            for (int off = 0; off < 2; off++) {
+              char what[160];
+              cfg.checksum = off ? PARZ_CHECKSUM_OFF : PARZ_CHECKSUM_DEFAULT;
+              snprintf(what, sizeof what, "%s %uD %s data %d table %d C=%d P=%d checksums %s",
+                       parz_type_name(type), dims, m.name, kind, t[0], t[1], t[2],
+                       off ? "off" : "on");
+              compare(what, a, data.data(), cfg);
+            }
           }
           /* the same values as a strided view: every other element along the last
            * dimension, one element and one row of padding after each row and plane */

@@ -2,7 +2,8 @@
  * two datasets of one creation list, H5Dwrite under PARZ_EXEC=omp and the writer under test, and
  * the stored chunks must be the same, chunk by chunk: present or not alike, the same filter mask,
  * the same bytes (H5Dread_chunk). Cases: every mode, float32, float64, int32 and int64, ranks 1 to
- * 5, unit chunk extents, chunks of one value, table kinds, edge chunks padded with the default
+ * 5, unit chunk extents, chunks of one value, table kinds, payload checksums on and off, edge
+ * chunks padded with the default
  * fill value, a user fill value, fill time never and chunks allocated early, a big-endian
  * dataset, NaN and Inf, the array written in two boxes, and a box alone.
  *
@@ -16,6 +17,7 @@
  *
  * usage: test_h5_write SCRATCH_DIR [--device-small]
  *   --device-small: parz_h5_write_device alone, on the cases under 256 KiB (compute-sanitizer). */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,7 +79,8 @@ static int write_device(void* ctx, hid_t dset, hid_t fs, const void* host, size_
 }
 #endif
 
-/* Values of a native type: a smooth field, noise, NaN and Inf for floats. */
+/* Values of a native type: a smooth field, noise, NaN and Inf for floats, the extremes for
+ * integers. */
 static void* make_values(hid_t mem_type, size_t n, unsigned seed)
 {
   const size_t size = H5Tget_size(mem_type);
@@ -89,10 +92,10 @@ static void* make_values(hid_t mem_type, size_t n, unsigned seed)
       ((float*)v)[i] = i % 997 == 5 ? NAN : i % 1009 == 7 ? -INFINITY : (float)x;
     else if (is_float)
       ((double*)v)[i] = i % 997 == 5 ? NAN : i % 1013 == 9 ? INFINITY : x;
-    else if (size == 4)
-      ((int*)v)[i] = (int)(x * 1000.0);
+    else if (size == 4) /* the extremes: exceptions in the lossy modes */
+      ((int*)v)[i] = i % 1001 == 3 ? INT_MAX : (int)(x * 1000.0);
     else
-      ((long long*)v)[i] = (long long)(x * 1e9);
+      ((long long*)v)[i] = i % 1001 == 3 ? LLONG_MIN : (long long)(x * 1e9);
   }
   return v;
 }
@@ -105,6 +108,7 @@ typedef struct {
   hsize_t dims[5], chunk[5];
   int mode; /* 0 accuracy 1e-3, 1 reversible, 2 precision 20, 3 rate 16, 4 expert */
   unsigned C, P, table; /* the table; 0: the filter's choice */
+  int no_checksums;     /* payload checksums off (format version 1) */
   int fill_set;         /* 1: fill value `fill` */
   double fill;
   int fill_when; /* 0 HDF5's default (if set), 1 never, 2 at allocation */
@@ -124,7 +128,9 @@ static size_t case_cd(const write_case* c, unsigned* cd)
     case 4: n = H5Z_parz_expert_cdata(1, 400, 40, -60, cd); break;
     default: n = H5Z_parz_accuracy_cdata(1e-3, cd); break;
   }
-  return c->C || c->P || c->table ? H5Z_parz_table_cdata(n, c->C, c->P, c->table, cd) : n;
+  if (c->C || c->P || c->table)
+    n = H5Z_parz_table_cdata(n, c->C, c->P, c->table, cd);
+  return c->no_checksums ? H5Z_parz_checksum_cdata(n, H5Z_PARZ_CHECKSUM_OFF, cd) : n;
 }
 
 static hid_t case_dcpl(const write_case* c)
@@ -304,6 +310,10 @@ static write_case cases[] = {
     {.name = "table offsets, C = 8", .type = 1, .rank = 2, DIMS(70, 90), CHUNK(32, 32), .C = 8,
      .table = 2},
     {.name = "table lengths, C = 2", .rank = 2, DIMS(70, 90), CHUNK(32, 32), .C = 2, .table = 3},
+    {.name = "payload checksums off", .rank = 2, DIMS(200, 300), CHUNK(64, 128),
+     .no_checksums = 1},
+    {.name = "checksums off, int64 extremes (version 2)", .type = 3, .rank = 2,
+     DIMS(50, 70), CHUNK(16, 16), .mode = 3, .no_checksums = 1},
     {.name = "big-endian float32", .big_endian = 1, .rank = 2, DIMS(40, 60), CHUNK(16, 32)},
     {.name = "big-endian int64", .type = 3, .big_endian = 1, .rank = 2, DIMS(40, 60),
      CHUNK(16, 32), .mode = 1},
