@@ -34,24 +34,16 @@
 # more. A step stopped at its limit counts as failed, and its log says so.
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-OUT="${1:?usage: $0 OUT_DIR}"
-mkdir -p "$OUT" && OUT="$(cd "$OUT" && pwd)"
-THREADS="${PARZ_BENCH_THREADS:-16}"
+source "$ROOT/scripts/gpu_check_common.sh"
+gpu_check_prepare gpu_encode_check "${1:?usage: $0 OUT_DIR}"
+B="$BUILD"
+D="$PARZ_SHARED_DATA"
 SCRATCH=/tmp/parz_gpu_encode_check
 mkdir -p "$SCRATCH"
-
-bash "$ROOT/scripts/gpu_machine.sh" setup >"$OUT/setup.log" 2>&1 ||
-  { tail -30 "$OUT/setup.log"; echo "gpu_encode_check: FAIL (build)"; exit 1; }
-eval "$(bash "$ROOT/scripts/gpu_machine.sh" env)"
-B="$PARZ_BUILD"
-D="$PARZ_SHARED_DATA"
 {
-  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv
-  echo "cores: $(nproc)"
-  python3 -c "import h5py, numpy; print('h5py', h5py.__version__, 'HDF5',
-      h5py.version.hdf5_version, 'numpy', numpy.__version__)"
+  nvidia-smi --query-gpu=clocks.sm,clocks.max.sm --format=csv
   git -C "$ROOT" log --oneline -1
-} >"$OUT/machine.txt" 2>&1
+} >>"$OUT/machine.txt" 2>&1
 
 # Every step gets a time limit cut to what is left of BUDGET seconds after the build: the tests
 # and benchmarks up to 120 s before the end, the sanitizers (slowest, last) the rest.
