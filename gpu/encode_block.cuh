@@ -417,6 +417,8 @@ static inline int parz_gpu_enc_plan(parz_gpu_enc_chunk* c, const parz_array* a, 
 {
   parz_chunk_view v;
   int rc = parz_chunk_layout(&v, a, cfg, err);
+  if (rc == PARZ_OK)
+    rc = parz_params_check_encode(&v.params, a->type, a->dims, err);
   if (rc != PARZ_OK)
     return rc;
   const size_t size = parz_type_size(a->type);

@@ -369,6 +369,25 @@ int main(int argc, char** argv)
     v = -3.25f;
     compare("one value", a, &v, cfg);
   }
+  {
+    /* reversible-transform parameters cut short: refused for encoding, as the serial encoder
+     * refuses them (compare checks that both statuses agree) */
+    parz_array a;
+    parz_chunk_config cfg;
+    memset(&a, 0, sizeof a);
+    memset(&cfg, 0, sizeof cfg);
+    a.type = PARZ_DOUBLE;
+    a.dims = 2;
+    a.shape[0] = a.shape[1] = 8;
+    std::vector<unsigned char> data = make_values(PARZ_DOUBLE, 64, 0);
+    CHECK(parz_params_expert(&cfg.params, 1, 20000, 40, -1075, NULL) == PARZ_OK,
+          "expert parameters");
+    std::vector<unsigned char> got;
+    parz_error e;
+    CHECK(emulate_any(a, data.data(), cfg, got, &e) == PARZ_ERR_PARAM,
+          "reversible parameters cut short must be refused");
+    compare("reversible cut short", a, data.data(), cfg);
+  }
   printf("test_gpu_encode_host: %lu checks, %lu failures\n", checks, failures);
   return failures ? 1 : 0;
 }
