@@ -24,6 +24,7 @@
 
 #include <cuda_runtime.h>
 
+#include "gpu_encode_cases.h"
 #include "gpu_internal.h"
 #include "parz_gpu.h"
 
@@ -41,59 +42,6 @@ static parz_gpu_context* ctx;
       }                                                    \
     }                                                      \
   } while (0)
-
-static uint64_t rng = 0x9E3779B97F4A7C15ull;
-static uint64_t next_rand(void)
-{
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return rng;
-}
-
-/* n values of `type` as bytes: kind 0 smooth with noise, 1 with special values among them,
- * 2 a constant with runs of zeros. */
-static std::vector<unsigned char> make_values(parz_type type, size_t n, int kind)
-{
-  const size_t size = parz_type_size(type);
-  std::vector<unsigned char> v(n * size);
-  for (size_t i = 0; i < n; i++) {
-    double x = sin(0.037 * (double)(i % 1013)) * 300.0 + cos(0.0011 * (double)i) * 70.0 +
-               (double)(next_rand() % 1000) * 1e-3;
-    if (kind == 2)
-      x = i % 97 < 40 ? 0.0 : 12.5;
-    unsigned char* p = &v[i * size];
-    if (type == PARZ_FLOAT) {
-      static const float special[] = {NAN,      INFINITY, -INFINITY, 1e-40f, -1e-44f,
-                                      FLT_MAX, -FLT_MAX, -0.0f,     0.0f,   FLT_MIN};
-      float f = (float)x;
-      if (kind == 1 && next_rand() % 5 == 0)
-        f = special[next_rand() % 10];
-      uint32_t u;
-      memcpy(&u, &f, 4);
-      if ((u & 0x7f800000u) == 0x7f800000u && (u & 0x7fffffu) && next_rand() % 2)
-        u ^= (uint32_t)(next_rand() & 0x3fffffu); /* a NaN payload */
-      memcpy(p, &u, 4);
-    } else if (type == PARZ_DOUBLE) {
-      static const double special[] = {NAN,      INFINITY, -INFINITY, 1e-310, -4.9e-324,
-                                       DBL_MAX, -DBL_MAX, -0.0,      0.0,    DBL_MIN};
-      if (kind == 1 && next_rand() % 5 == 0)
-        x = special[next_rand() % 10];
-      memcpy(p, &x, 8);
-    } else if (type == PARZ_INT32) {
-      int32_t k = (int32_t)(x * 1000.0);
-      if (kind == 1 && next_rand() % 5 == 0)
-        k = next_rand() % 2 ? INT32_MAX : INT32_MIN;
-      memcpy(p, &k, 4);
-    } else {
-      int64_t k = (int64_t)(x * 1e12);
-      if (kind == 1 && next_rand() % 5 == 0)
-        k = next_rand() % 2 ? INT64_MAX : INT64_MIN;
-      memcpy(p, &k, 8);
-    }
-  }
-  return v;
-}
 
 /* Bytes of an array as `a` lays it out (one past its last value). */
 static size_t span_bytes(const parz_array& a)
@@ -166,151 +114,6 @@ static void compare(const char* what, const parz_array& a, const void* host,
   cudaFree(d_chunk);
 }
 
-struct mode_case {
-  const char* name;
-  int mode;
-  double value;
-};
-
-static int set_params(parz_chunk_config* cfg, const mode_case& m, parz_type type, unsigned dims)
-{
-  const bool floats = type == PARZ_FLOAT || type == PARZ_DOUBLE;
-  switch (m.mode) {
-    case PARZ_MODE_RATE: return parz_params_rate(&cfg->params, m.value, type, dims, NULL, NULL);
-    case PARZ_MODE_PRECISION: return parz_params_precision(&cfg->params, (unsigned)m.value, NULL);
-    case PARZ_MODE_ACCURACY: return parz_params_accuracy(&cfg->params, m.value, NULL, NULL);
-    case PARZ_MODE_REVERSIBLE: parz_params_reversible(&cfg->params); return PARZ_OK;
-    default:
-      if (m.value == 0) /* a budget that cuts blocks mid-plane, minbits padding */
-        return parz_params_expert(&cfg->params, 40u * dims, 90u * dims * dims, 24,
-                                  floats ? -30 : 0, NULL);
-      return parz_params_expert(&cfg->params, 100u * dims, 20000, 20, floats ? -30 : 0, NULL);
-  }
-}
-
-static void synthetic_cases(int small)
-{
-  static const parz_type types[] = {PARZ_FLOAT, PARZ_DOUBLE, PARZ_INT32, PARZ_INT64};
-  static const mode_case modes[] = {{"rate", PARZ_MODE_RATE, 11.5},
-                                    {"precision", PARZ_MODE_PRECISION, 19},
-                                    {"accuracy", PARZ_MODE_ACCURACY, 1e-2},
-                                    {"reversible", PARZ_MODE_REVERSIBLE, 0},
-                                    {"expert", PARZ_MODE_EXPERT, 0},
-                                    {"expert-pad", PARZ_MODE_EXPERT, 1}};
-  static const size_t shapes[4][4] = {{1003, 0, 0, 0}, {37, 61, 0, 0}, {9, 14, 23, 0},
-                                      {5, 6, 7, 9}};
-  static const size_t shapes_small[4][4] = {{203, 0, 0, 0}, {13, 22, 0, 0}, {5, 7, 9, 0},
-                                            {3, 5, 6, 5}};
-  static const int tables[][3] = {{PARZ_TABLE_AUTO, 0, 0},    {PARZ_TABLE_HYBRID, 3, 5},
-                                  {PARZ_TABLE_HYBRID, 64, 2}, {PARZ_TABLE_OFFSETS, 7, 0},
-                                  {PARZ_TABLE_LENGTHS, 33, 0}, {PARZ_TABLE_HYBRID, 1, 40},
-                                  {PARZ_TABLE_LENGTHS, 0, 0}};
-  for (parz_type type : types)
-    for (unsigned dims = 1; dims <= 4; dims++)
-      for (const mode_case& m : modes)
-        for (int kind = 0; kind < 3; kind++) {
-          const bool floats = type == PARZ_FLOAT || type == PARZ_DOUBLE;
-          if ((m.mode == PARZ_MODE_ACCURACY && !floats) || (small && kind != 1))
-            continue;
-          parz_array a;
-          memset(&a, 0, sizeof a);
-          a.type = type;
-          a.dims = dims;
-          memcpy(a.shape, small ? shapes_small[dims - 1] : shapes[dims - 1], sizeof a.shape);
-          const size_t count = parz_array_count(&a), size = parz_type_size(type);
-          std::vector<unsigned char> data = make_values(type, count, kind);
-          const int ntables = small || kind != 1 ? 2 : (int)(sizeof tables / sizeof tables[0]);
-          for (int t = 0; t < ntables; t++) {
-            parz_chunk_config cfg;
-            memset(&cfg, 0, sizeof cfg);
-            if (set_params(&cfg, m, type, dims) != PARZ_OK) {
-              CHECK(0, "parameters for %s", m.name);
-              continue;
-            }
-            cfg.table = (parz_table_kind)tables[t][0];
-            cfg.segment_blocks = (uint32_t)tables[t][1];
-            cfg.partition_segments = (uint32_t)tables[t][2];
-            if (m.mode == PARZ_MODE_RATE && cfg.table == PARZ_TABLE_AUTO)
-              cfg.table = PARZ_TABLE_NONE;
-            /* payload checksums on (format version 2) and off (version 1, or 2 where the
-             * exceptions need it) */
-            for (int off = 0; off < 2; off++) {
-              char what[160];
-              cfg.checksum = off ? PARZ_CHECKSUM_OFF : PARZ_CHECKSUM_DEFAULT;
-              snprintf(what, sizeof what, "%s %uD %s data %d table %d C=%d P=%d checksums %s",
-                       parz_type_name(type), dims, m.name, kind, tables[t][0], tables[t][1],
-                       tables[t][2], off ? "off" : "on");
-              compare(what, a, data.data(), cfg);
-            }
-          }
-          if (small)
-            continue;
-          /* a strided view: every other value along the last dimension, rows and planes
-           * padded by one */
-          parz_array s = a;
-          ptrdiff_t span = 2 * (ptrdiff_t)a.shape[dims - 1] + 1;
-          s.stride[dims - 1] = 2;
-          for (int k = (int)dims - 2; k >= 0; k--) {
-            s.stride[k] = span;
-            span *= (ptrdiff_t)a.shape[k] + 1;
-          }
-          std::vector<unsigned char> wide(span_bytes(s), 0xEE);
-          for (size_t i = 0; i < count; i++) {
-            size_t rest = i;
-            ptrdiff_t off = 0;
-            for (int k = (int)dims - 1; k >= 0; k--) {
-              off += (ptrdiff_t)(rest % a.shape[k]) * s.stride[k];
-              rest /= a.shape[k];
-            }
-            memcpy(&wide[(size_t)off * size], &data[i * size], size);
-          }
-          parz_chunk_config cfg;
-          memset(&cfg, 0, sizeof cfg);
-          set_params(&cfg, m, type, dims);
-          if (m.mode == PARZ_MODE_RATE)
-            cfg.table = PARZ_TABLE_NONE;
-          char what[160];
-          snprintf(what, sizeof what, "%s %uD %s data %d strided", parz_type_name(type), dims,
-                   m.name, kind);
-          compare(what, s, wide.data(), cfg);
-        }
-  /* heads of several checksum spans: 9000 floats, most of them NaN (records of about 90 KB),
-   * with C = 1 (a table of about 5 KB) */
-  {
-    parz_array a;
-    parz_chunk_config cfg;
-    memset(&a, 0, sizeof a);
-    memset(&cfg, 0, sizeof cfg);
-    a.type = PARZ_FLOAT;
-    a.dims = 1;
-    a.shape[0] = 9000;
-    std::vector<float> v(9000);
-    for (size_t i = 0; i < v.size(); i++)
-      v[i] = next_rand() % 8 < 5 ? NAN : (float)i * 0.5f;
-    parz_params_accuracy(&cfg.params, 1e-3, NULL, NULL);
-    cfg.segment_blocks = 1;
-    compare("many exceptions", a, v.data(), cfg);
-    cfg.table = PARZ_TABLE_OFFSETS;
-    compare("many exceptions, OFFSETS", a, v.data(), cfg);
-  }
-  /* single values: blocks of one value, one of them NaN */
-  for (unsigned dims = 1; dims <= 4; dims++) {
-    parz_array a;
-    parz_chunk_config cfg;
-    memset(&a, 0, sizeof a);
-    memset(&cfg, 0, sizeof cfg);
-    a.type = PARZ_FLOAT;
-    a.dims = dims;
-    for (unsigned k = 0; k < dims; k++)
-      a.shape[k] = 1;
-    parz_params_accuracy(&cfg.params, 1e-3, NULL, NULL);
-    float v = NAN;
-    compare("one NaN", a, &v, cfg);
-    v = -3.25f;
-    compare("one value", a, &v, cfg);
-  }
-}
-
 /* Refusals: the serial encoder's statuses for bad arrays and parameters, PARZ_ERR_ARG for
  * misaligned device pointers, PARZ_ERR_BUFFER for a chunk too small, nothing written then. */
 static void refusal_cases(void)
@@ -325,7 +128,7 @@ static void refusal_cases(void)
   a.shape[0] = 40;
   a.shape[1] = 50;
   parz_params_accuracy(&cfg.params, 1e-3, NULL, NULL);
-  std::vector<unsigned char> host = make_values(PARZ_FLOAT, 2000, 1);
+  std::vector<unsigned char> host = gpu_cases_values(PARZ_FLOAT, 2000, 1);
   const size_t cap = parz_chunk_bound(&a, &cfg);
   unsigned char *d_in = NULL, *d_chunk = NULL;
   cudaMalloc(&d_in, 8000 + 16);
@@ -422,7 +225,7 @@ static void batch_cases(void)
         a.dims = items[i].dims;
         memcpy(a.shape, items[i].shape, sizeof a.shape);
         arrays.push_back(a);
-        hosts.push_back(make_values(a.type, parz_array_count(&a), i % 2));
+        hosts.push_back(gpu_cases_values(a.type, parz_array_count(&a), i % 2));
       }
       /* one configuration per call: the table and C of the mode's first item */
       for (size_t i = 0; i < n; i++)
@@ -500,7 +303,7 @@ static void batch_cases(void)
      * it; edge chunks are the array's remainder */
     {
       const size_t rows = 150, cols = 230, cr = 64, cc = 64;
-      std::vector<unsigned char> host = make_values(PARZ_FLOAT, rows * cols, 1);
+      std::vector<unsigned char> host = gpu_cases_values(PARZ_FLOAT, rows * cols, 1);
       void* d = NULL;
       cudaMalloc(&d, host.size());
       cudaMemcpy(d, host.data(), host.size(), cudaMemcpyHostToDevice);
@@ -670,7 +473,7 @@ static void box_cases(int small)
     size_t n = 1;
     for (unsigned k = 0; k < c.rank; k++)
       n *= c.count[k];
-    std::vector<unsigned char> host = make_values(c.type, n, (int)(it % 2));
+    std::vector<unsigned char> host = gpu_cases_values(c.type, n, (int)(it % 2));
     const unsigned char fill[8] = {0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x08};
     void* d_box = NULL;
     cudaMalloc(&d_box, n * elem);
@@ -734,7 +537,10 @@ int main(int argc, char** argv)
     fprintf(stderr, "FAIL: context: %s\n", e.message);
     return 1;
   }
-  synthetic_cases(small);
+  {
+    const gpu_encode_scope scope = {small != 0, small != 0, false, !small};
+    CHECK(gpu_encode_cases(scope, compare) == 0, "parameters the codec refused");
+  }
   refusal_cases();
   batch_cases();
   box_cases(small);

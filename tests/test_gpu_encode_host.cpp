@@ -2,12 +2,9 @@
  * every thread of every kernel, in the kernels' order (gpu/encode.cu), the scans done serially.
  * Every chunk they build must be parz_chunk_encode's, byte for byte, and must leave no byte of
  * it unwritten (the buffer starts poisoned). This checks where no GPU is (CI) what the GPU test
- * checks on the device: every type, rank 1 to 4, every mode (two expert settings), every table
- * kind at several C and P, auto C, payload checksums on and off (format versions 2 and 1),
- * partial blocks, strided arrays, and special values: NaN with payloads, infinities, whole
- * blocks of them, blocks whose finite mean overflows, subnormals, signed zeros, the extremes of
- * each type (exceptions in the lossy modes, integers too).
- * Usage: test_gpu_encode_host [--quick] */
+ * checks on the device, on the same cases (gpu_encode_cases.h, every table setting for every
+ * kind of values), and the refusal of reversible-transform parameters cut short.
+ * Usage: test_gpu_encode_host [--quick] (the values with special values among them alone) */
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -18,6 +15,7 @@
 #include <vector>
 
 #include "encode_block.cuh"
+#include "gpu_encode_cases.h"
 
 static unsigned long checks, failures;
 
@@ -30,72 +28,6 @@ static unsigned long checks, failures;
       printf("\n");                                        \
     }                                                      \
   } while (0)
-
-static uint64_t rng = 0x2545F4914F6CDD1Dull;
-static uint64_t next_rand(void)
-{
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return rng;
-}
-
-/* Values of kind 0 (smooth with noise), 1 (special values among smooth ones) or 2 (a constant
- * with whole blocks of zeros), as bit patterns of the type, n of them. */
-static std::vector<unsigned char> make_values(parz_type type, size_t n, int kind)
-{
-  const size_t size = parz_type_size(type);
-  std::vector<unsigned char> v(n * size);
-  for (size_t i = 0; i < n; i++) {
-    double x = sin(0.037 * (double)(i % 1013)) * 300.0 + cos(0.0011 * (double)i) * 70.0 +
-               (double)(next_rand() % 1000) * 1e-3;
-    if (kind == 2)
-      x = i % 97 < 40 ? 0.0 : 12.5;
-    unsigned char* p = &v[i * size];
-    switch (type) {
-      case PARZ_FLOAT: {
-        float f = (float)x;
-        if (kind == 1) {
-          static const float special[] = {NAN, INFINITY, -INFINITY, 1e-40f, -1e-44f, FLT_MAX,
-                                          -FLT_MAX, -0.0f, 0.0f, FLT_MIN};
-          if (next_rand() % 5 == 0)
-            f = special[next_rand() % 10];
-        }
-        uint32_t u;
-        memcpy(&u, &f, 4);
-        if (kind == 1 && (u & 0x7f800000u) == 0x7f800000u && (u & 0x7fffffu) && next_rand() % 2)
-          u ^= (uint32_t)(next_rand() & 0x3fffffu); /* a NaN payload */
-        memcpy(p, &u, 4);
-        break;
-      }
-      case PARZ_DOUBLE: {
-        if (kind == 1) {
-          static const double special[] = {NAN, INFINITY, -INFINITY, 1e-310, -4.9e-324, DBL_MAX,
-                                           -DBL_MAX, -0.0, 0.0, DBL_MIN};
-          if (next_rand() % 5 == 0)
-            x = special[next_rand() % 10];
-        }
-        memcpy(p, &x, 8);
-        break;
-      }
-      case PARZ_INT32: {
-        int32_t k = (int32_t)(x * 1000.0);
-        if (kind == 1 && next_rand() % 5 == 0)
-          k = next_rand() % 2 ? INT32_MAX : INT32_MIN;
-        memcpy(p, &k, 4);
-        break;
-      }
-      default: {
-        int64_t k = (int64_t)(x * 1e12);
-        if (kind == 1 && next_rand() % 5 == 0)
-          k = next_rand() % 2 ? INT64_MAX : INT64_MIN;
-        memcpy(p, &k, 8);
-        break;
-      }
-    }
-  }
-  return v;
-}
 
 /* The GPU pipeline, one thread after another. */
 template <parz_type T, unsigned D>
@@ -221,154 +153,11 @@ static void compare(const char* what, const parz_array& a, const void* data,
         "%s: chunk differs (%zu bytes, serial %zu)", what, got.size(), n);
 }
 
-struct mode_case {
-  const char* name;
-  int mode;
-  double value;
-};
-
-static int set_params(parz_chunk_config* cfg, const mode_case& m, parz_type type, unsigned dims)
-{
-  const bool floats = type == PARZ_FLOAT || type == PARZ_DOUBLE;
-  switch (m.mode) {
-    case PARZ_MODE_RATE: return parz_params_rate(&cfg->params, m.value, type, dims, NULL, NULL);
-    case PARZ_MODE_PRECISION: return parz_params_precision(&cfg->params, (unsigned)m.value, NULL);
-    case PARZ_MODE_ACCURACY: return parz_params_accuracy(&cfg->params, m.value, NULL, NULL);
-    case PARZ_MODE_REVERSIBLE: parz_params_reversible(&cfg->params); return PARZ_OK;
-    default:
-      if (m.value == 0) /* a budget that cuts blocks mid-plane, minbits padding */
-        return parz_params_expert(&cfg->params, 40u * dims, 90u * dims * dims, 24,
-                                  floats ? -30 : 0, NULL);
-      return parz_params_expert(&cfg->params, 100u * dims, 20000, 20, floats ? -30 : 0, NULL);
-  }
-}
-
 int main(int argc, char** argv)
 {
   const bool quick = argc > 1 && !strcmp(argv[1], "--quick");
-  static const parz_type types[] = {PARZ_FLOAT, PARZ_DOUBLE, PARZ_INT32, PARZ_INT64};
-  static const mode_case modes[] = {{"rate", PARZ_MODE_RATE, 11.5},
-                                    {"precision", PARZ_MODE_PRECISION, 19},
-                                    {"accuracy", PARZ_MODE_ACCURACY, 1e-2},
-                                    {"reversible", PARZ_MODE_REVERSIBLE, 0},
-                                    {"expert", PARZ_MODE_EXPERT, 0},
-                                    {"expert-pad", PARZ_MODE_EXPERT, 1}};
-  static const size_t shapes[4][4] = {{1003, 0, 0, 0}, {37, 61, 0, 0}, {9, 14, 23, 0},
-                                      {5, 6, 7, 9}};
-  /* table kind, C, P */
-  static const int tables[][3] = {{PARZ_TABLE_AUTO, 0, 0},    {PARZ_TABLE_HYBRID, 3, 5},
-                                  {PARZ_TABLE_HYBRID, 64, 2}, {PARZ_TABLE_OFFSETS, 7, 0},
-                                  {PARZ_TABLE_LENGTHS, 33, 0}, {PARZ_TABLE_HYBRID, 1, 40},
-                                  {PARZ_TABLE_LENGTHS, 0, 0}};
-  for (parz_type type : types)
-    for (unsigned dims = 1; dims <= 4; dims++)
-      for (const mode_case& m : modes)
-        for (int kind = 0; kind < 3; kind++) {
-          const bool floats = type == PARZ_FLOAT || type == PARZ_DOUBLE;
-          if (m.mode == PARZ_MODE_ACCURACY && !floats)
-            continue;
-          if (quick && kind != 1)
-            continue;
-          parz_array a;
-          memset(&a, 0, sizeof a);
-          a.type = type;
-          a.dims = dims;
-          memcpy(a.shape, shapes[dims - 1], sizeof a.shape);
-          size_t count = parz_array_count(&a);
-          std::vector<unsigned char> data = make_values(type, count, kind);
-          for (const auto& t : tables) {
-            parz_chunk_config cfg;
-            memset(&cfg, 0, sizeof cfg);
-            if (set_params(&cfg, m, type, dims) != PARZ_OK) {
-              CHECK(0, "parameters for %s", m.name);
-              continue;
-            }
-            cfg.table = (parz_table_kind)t[0];
-            cfg.segment_blocks = (uint32_t)t[1];
-            cfg.partition_segments = (uint32_t)t[2];
-            if (m.mode == PARZ_MODE_RATE && cfg.table == PARZ_TABLE_AUTO)
-              cfg.table = PARZ_TABLE_NONE;
-            /* payload checksums on (format version 2) and off (version 1, or 2 where the
-             * exceptions need it) */
-            for (int off = 0; off < 2; off++) {
-              char what[160];
-              cfg.checksum = off ? PARZ_CHECKSUM_OFF : PARZ_CHECKSUM_DEFAULT;
-              snprintf(what, sizeof what, "%s %uD %s data %d table %d C=%d P=%d checksums %s",
-                       parz_type_name(type), dims, m.name, kind, t[0], t[1], t[2],
-                       off ? "off" : "on");
-              compare(what, a, data.data(), cfg);
-            }
-          }
-          /* the same values as a strided view: every other element along the last
-           * dimension, one element and one row of padding after each row and plane */
-          {
-            parz_array s = a;
-            const size_t size = parz_type_size(type);
-            ptrdiff_t span = 2 * (ptrdiff_t)a.shape[dims - 1] + 1;
-            size_t big = 1;
-            s.stride[dims - 1] = 2;
-            for (int k = (int)dims - 2; k >= 0; k--) {
-              s.stride[k] = span;
-              span *= (ptrdiff_t)a.shape[k] + 1;
-            }
-            for (unsigned k = 0; k < dims; k++)
-              big += (a.shape[k] - 1) * (size_t)s.stride[k];
-            std::vector<unsigned char> wide(big * size, 0xEE);
-            for (size_t i = 0; i < count; i++) {
-              size_t rest = i;
-              ptrdiff_t off = 0;
-              for (int k = (int)dims - 1; k >= 0; k--) {
-                off += (ptrdiff_t)(rest % a.shape[k]) * s.stride[k];
-                rest /= a.shape[k];
-              }
-              memcpy(&wide[(size_t)off * size], &data[i * size], size);
-            }
-            parz_chunk_config cfg;
-            memset(&cfg, 0, sizeof cfg);
-            set_params(&cfg, m, type, dims);
-            if (m.mode == PARZ_MODE_RATE)
-              cfg.table = PARZ_TABLE_NONE;
-            char what[160];
-            snprintf(what, sizeof what, "%s %uD %s data %d strided", parz_type_name(type), dims,
-                     m.name, kind);
-            compare(what, s, wide.data(), cfg);
-          }
-        }
-  /* heads of several checksum spans: 9000 floats, most of them NaN (records of about 90 KB),
-   * with C = 1 (a table of about 5 KB) */
-  {
-    parz_array a;
-    parz_chunk_config cfg;
-    memset(&a, 0, sizeof a);
-    memset(&cfg, 0, sizeof cfg);
-    a.type = PARZ_FLOAT;
-    a.dims = 1;
-    a.shape[0] = 9000;
-    std::vector<float> v(9000);
-    for (size_t i = 0; i < v.size(); i++)
-      v[i] = next_rand() % 8 < 5 ? NAN : (float)i * 0.5f;
-    parz_params_accuracy(&cfg.params, 1e-3, NULL, NULL);
-    cfg.segment_blocks = 1;
-    compare("many exceptions", a, v.data(), cfg);
-    cfg.table = PARZ_TABLE_OFFSETS;
-    compare("many exceptions, OFFSETS", a, v.data(), cfg);
-  }
-  /* single values and single blocks, every rank: partial blocks of one value */
-  for (unsigned dims = 1; dims <= 4; dims++) {
-    parz_array a;
-    parz_chunk_config cfg;
-    memset(&a, 0, sizeof a);
-    memset(&cfg, 0, sizeof cfg);
-    a.type = PARZ_FLOAT;
-    a.dims = dims;
-    for (unsigned k = 0; k < dims; k++)
-      a.shape[k] = 1;
-    float v = NAN;
-    parz_params_accuracy(&cfg.params, 1e-3, NULL, NULL);
-    compare("one NaN", a, &v, cfg);
-    v = -3.25f;
-    compare("one value", a, &v, cfg);
-  }
+  const gpu_encode_scope scope = {false, quick, true, true};
+  CHECK(gpu_encode_cases(scope, compare) == 0, "parameters the codec refused");
   {
     /* reversible-transform parameters cut short: refused for encoding, as the serial encoder
      * refuses them (compare checks that both statuses agree) */
@@ -379,7 +168,7 @@ int main(int argc, char** argv)
     a.type = PARZ_DOUBLE;
     a.dims = 2;
     a.shape[0] = a.shape[1] = 8;
-    std::vector<unsigned char> data = make_values(PARZ_DOUBLE, 64, 0);
+    std::vector<unsigned char> data = gpu_cases_values(PARZ_DOUBLE, 64, 0);
     CHECK(parz_params_expert(&cfg.params, 1, 20000, 40, -1075, NULL) == PARZ_OK,
           "expert parameters");
     std::vector<unsigned char> got;
