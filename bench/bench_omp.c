@@ -21,7 +21,15 @@
  * --checksum instead measures what the payload checksums cost: each chunk is encoded with and
  * without them (the same payload) and the two are decoded alternately, best of --reps each, at
  * every thread count (1 = the serial decoder); it prints the time with checksums over the time
- * without. */
+ * without.
+ *
+ * --compare-c 0,32,1 instead encodes each array at each C of the list (0 = auto C; the chosen C
+ * is printed) and decodes the chunks side by side, the C values alternating within each of
+ * --reps rounds: serially, split into the parse, the payload checksums and the decode proper
+ * (CPU time of the thread: best of rounds), and whole at each --threads count (wall time, and
+ * the CPU time of all threads: the work done, which a shared machine does not inflate). Ratios
+ * are against the first C of the list. --merge-4d reads 4D arrays as 3D (the two slowest
+ * dimensions merged), the shape bench_h5read stores them in. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,13 +59,17 @@ typedef struct {
   int threshold;
   int ceiling;
   int checksum;
+  unsigned compare_c[MAX_COUNTS];
+  int ncompare;
+  int merge_4d;
 } options;
 
 static void usage(void) {
   fprintf(stderr,
           "usage: bench_omp [--data DIR] [--threads 1,2,4,8,16] [--min-mib 16] [--reps 3]\n"
           "                 [--accuracy REL] [--precision BITS] [--cpu-c C] [--only NAME]\n"
-          "                 [--threshold] [--ceiling] [--checksum]\n");
+          "                 [--threshold] [--ceiling] [--checksum]\n"
+          "                 [--compare-c 0,32,1 [--merge-4d]]\n");
   exit(2);
 }
 
@@ -74,11 +86,17 @@ static void parse_args(int argc, char** argv, options* o) {
   o->threshold = 0;
   o->ceiling = 0;
   o->checksum = 0;
+  o->ncompare = 0;
+  o->merge_4d = 0;
   for (i = 1; i < argc; i++) {
     const char* a = argv[i];
     const char* v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(a, "--threshold") || !strcmp(a, "--ceiling") || !strcmp(a, "--checksum")) {
       *(a[2] == 't' ? &o->threshold : a[3] == 'e' ? &o->ceiling : &o->checksum) = 1;
+      continue;
+    }
+    if (!strcmp(a, "--merge-4d")) {
+      o->merge_4d = 1;
       continue;
     }
     if (!v)
@@ -95,6 +113,16 @@ static void parse_args(int argc, char** argv, options* o) {
         if (end == p || n < 1)
           usage();
         o->threads[o->nthreads++] = (int)n;
+        p = *end == ',' ? end + 1 : end;
+      }
+    } else if (!strcmp(a, "--compare-c")) {
+      char* end;
+      const char* p = v;
+      while (*p && o->ncompare < MAX_COUNTS) {
+        long c = strtol(p, &end, 10);
+        if (end == p || c < 0)
+          usage();
+        o->compare_c[o->ncompare++] = (unsigned)c;
         p = *end == ',' ? end + 1 : end;
       }
     } else if (!strcmp(a, "--min-mib"))
@@ -375,6 +403,119 @@ static void bench_array(const real_array* r, const options* o) {
   free(t.data);
 }
 
+/* --compare-c: one array at each C of the list, decoded side by side (see the top). */
+#define SPLIT_PARTS 3 /* parse, payload checksums, decode proper */
+static void compare_c(const real_array* r, const options* o) {
+  real_array t = tile(r, (size_t)(o->min_mib * 1048576.0));
+  const int nc = o->ncompare, nt = o->nthreads;
+  unsigned char* chunk[MAX_COUNTS];
+  size_t size[MAX_COUNTS];
+  parz_chunk_view view[MAX_COUNTS];
+  double split[MAX_COUNTS][SPLIT_PARTS], wall[MAX_COUNTS][MAX_COUNTS], cpu[MAX_COUNTS][MAX_COUNTS];
+  unsigned char *ref = (unsigned char*)malloc(t.bytes), *dst = (unsigned char*)malloc(t.bytes);
+  parz_chunk_config cfg;
+  int c, k, rep, ok = t.data && ref && dst;
+  if (ok && o->merge_4d && t.array.dims == 4) {
+    t.array.shape[0] *= t.array.shape[1];
+    memmove(&t.array.shape[1], &t.array.shape[2], 2 * sizeof t.array.shape[0]);
+    t.array.shape[3] = 0;
+    t.array.dims = 3;
+  }
+  memset(&cfg, 0, sizeof cfg);
+  parz_params_accuracy(&cfg.params, o->accuracy * value_range(r), NULL, NULL);
+  printf("  accuracy %g x range, chunk %.1f MiB, shape", o->accuracy, t.bytes / 1048576.0);
+  for (k = 0; k < (int)t.array.dims; k++)
+    printf("%s%zu", k ? "x" : " ", t.array.shape[k]);
+  printf("\n");
+  for (c = 0; c < nc; c++) {
+    chunk[c] = NULL;
+    cfg.segment_blocks = o->compare_c[c];
+    if (ok && (!(chunk[c] = encode(&t, &cfg, &size[c])) ||
+               parz_chunk_parse(chunk[c], size[c], &view[c], NULL) != PARZ_OK))
+      ok = 0;
+    for (k = 0; k < SPLIT_PARTS; k++)
+      split[c][k] = INFINITY;
+    for (k = 0; k < nt; k++)
+      wall[c][k] = cpu[c][k] = INFINITY;
+    if (ok)
+      printf("    C=%-4s -> C=%-2u: %9llu segments, table %.2f%% of the payload, ratio %.2f\n",
+             o->compare_c[c] ? "" : "auto", view[c].segment_blocks,
+             (unsigned long long)view[c].nsegments,
+             100.0 * (double)view[c].table_bytes / (double)view[c].payload_bytes,
+             (double)t.bytes / (double)size[c]);
+  }
+  if (ok)
+    time_decode(chunk[0], size[0], ref, t.bytes, 1, 0, 1); /* reference array; warms the pages */
+  for (rep = 0; ok && rep < o->reps; rep++) {
+    for (c = 0; c < nc; c++) {
+      parz_chunk_view v;
+      parz_chunk_dest whole;
+      double t0 = bench_thread_cpu(), t1, t2, t3;
+      parz_chunk_parse(chunk[c], size[c], &v, NULL);
+      t1 = bench_thread_cpu();
+      parz_chunk_verify(&v, 0, v.nchecksums, NULL);
+      t2 = bench_thread_cpu();
+      parz_chunk_dest_whole(&v, dst, &whole);
+      parz_chunk_decode_segments_unverified(&v, &whole, 0, v.nsegments, NULL);
+      t3 = bench_thread_cpu();
+      split[c][0] = t1 - t0 < split[c][0] ? t1 - t0 : split[c][0];
+      split[c][1] = t2 - t1 < split[c][1] ? t2 - t1 : split[c][1];
+      split[c][2] = t3 - t2 < split[c][2] ? t3 - t2 : split[c][2];
+      for (k = 0; k < nt; k++) {
+        double w0 = bench_now(), c0 = bench_process_cpu(), w, u;
+        parz_error err;
+        if (parz_omp_chunk_decode_above(chunk[c], size[c], dst, t.bytes, o->threads[k], 0, 0,
+                                        &err) != PARZ_OK) {
+          fprintf(stderr, "decode failed: %s\n", err.message);
+          exit(1);
+        }
+        w = bench_now() - w0;
+        u = bench_process_cpu() - c0;
+        wall[c][k] = w < wall[c][k] ? w : wall[c][k];
+        cpu[c][k] = u < cpu[c][k] ? u : cpu[c][k];
+        if (memcmp(dst, ref, t.bytes))
+          printf("    C=%u, %d threads: MISMATCH\n", o->compare_c[c], o->threads[k]);
+      }
+    }
+  }
+  if (ok) {
+    static const char* part[SPLIT_PARTS] = {"parse", "checksums", "decode"};
+    printf("    %-26s", "serial, thread CPU ms");
+    for (c = 0; c < nc; c++)
+      printf(" %9s%-2u", c ? "C=" : "C=auto|", view[c].segment_blocks);
+    printf("   ratios to the first\n");
+    for (k = 0; k < SPLIT_PARTS; k++) {
+      printf("      %-24s", part[k]);
+      for (c = 0; c < nc; c++)
+        printf(" %11.3f", 1e3 * split[c][k]);
+      printf("  ");
+      for (c = 1; c < nc; c++)
+        printf(" %6.3f", split[c][k] / split[0][k]);
+      printf("\n");
+    }
+    for (k = 0; k < nt; k++) {
+      printf("    %2d thr, whole decode, wall ms", o->threads[k]);
+      for (c = 0; c < nc; c++)
+        printf(" %11.3f", 1e3 * wall[c][k]);
+      printf("  ");
+      for (c = 1; c < nc; c++)
+        printf(" %6.3f", wall[c][k] / wall[0][k]);
+      printf("\n    %2d thr, whole decode, CPU ms ", o->threads[k]);
+      for (c = 0; c < nc; c++)
+        printf(" %11.3f", 1e3 * cpu[c][k]);
+      printf("  ");
+      for (c = 1; c < nc; c++)
+        printf(" %6.3f", cpu[c][k] / cpu[0][k]);
+      printf("\n");
+    }
+  }
+  for (c = 0; c < nc; c++)
+    free(chunk[c]);
+  free(ref);
+  free(dst);
+  free(t.data);
+}
+
 /* Serial vs parallel (all threads of the last --threads count) decode time of small chunks cut
  * from the first array (2D slabs keep the real data's structure). */
 static void threshold(const real_array* list, size_t n, const options* o) {
@@ -429,12 +570,17 @@ int main(int argc, char** argv) {
   if (o.threshold) {
     threshold(list, n, &o);
   } else {
+    if (o.ncompare > 0)
+      printf("%d rounds, C values alternated in each\n", o.reps);
     for (i = 0; i < n; i++) {
       if (o.only && !strstr(list[i].name, o.only))
         continue;
       printf("%s (%s, %.1f MiB)\n", list[i].name,
              list[i].array.type == PARZ_FLOAT ? "f32" : "f64", list[i].bytes / 1048576.0);
-      bench_array(&list[i], &o);
+      if (o.ncompare > 0)
+        compare_c(&list[i], &o);
+      else
+        bench_array(&list[i], &o);
     }
   }
   real_arrays_free(list, n);
