@@ -29,7 +29,15 @@
  * (CPU time of the thread: best of rounds), and whole at each --threads count (wall time, and
  * the CPU time of all threads: the work done, which a shared machine does not inflate). Ratios
  * are against the first C of the list. --merge-4d reads 4D arrays as 3D (the two slowest
- * dimensions merged), the shape bench_h5read stores them in. */
+ * dimensions merged), the shape bench_h5read stores them in.
+ *
+ * --balance T instead looks at the decoder's load balance on T threads, free of this machine's
+ * noise: the array (tiled, --merge-4d as above) is cut along its slowest dimension into chunks
+ * of --chunk-mib MiB (0: one chunk) and encoded; for several work units per thread the driver's
+ * plan (team.h) is made for T threads, each unit is timed alone on one thread (CPU time, best of
+ * --reps), and the team's dynamic schedule is replayed with those times: the make-span against
+ * the ideal (all work / T) is the efficiency the work distribution allows, before memory and
+ * clocks take their share. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +70,8 @@ typedef struct {
   unsigned compare_c[MAX_COUNTS];
   int ncompare;
   int merge_4d;
+  int balance;
+  double chunk_mib;
 } options;
 
 static void usage(void) {
@@ -69,7 +79,7 @@ static void usage(void) {
           "usage: bench_omp [--data DIR] [--threads 1,2,4,8,16] [--min-mib 16] [--reps 3]\n"
           "                 [--accuracy REL] [--precision BITS] [--cpu-c C] [--only NAME]\n"
           "                 [--threshold] [--ceiling] [--checksum]\n"
-          "                 [--compare-c 0,32,1 [--merge-4d]]\n");
+          "                 [--compare-c 0,32,1 | --balance T [--chunk-mib 0]] [--merge-4d]\n");
   exit(2);
 }
 
@@ -88,6 +98,8 @@ static void parse_args(int argc, char** argv, options* o) {
   o->checksum = 0;
   o->ncompare = 0;
   o->merge_4d = 0;
+  o->balance = 0;
+  o->chunk_mib = 0;
   for (i = 1; i < argc; i++) {
     const char* a = argv[i];
     const char* v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -125,7 +137,11 @@ static void parse_args(int argc, char** argv, options* o) {
         o->compare_c[o->ncompare++] = (unsigned)c;
         p = *end == ',' ? end + 1 : end;
       }
-    } else if (!strcmp(a, "--min-mib"))
+    } else if (!strcmp(a, "--balance"))
+      o->balance = atoi(v) > 0 ? atoi(v) : 1;
+    else if (!strcmp(a, "--chunk-mib"))
+      o->chunk_mib = atof(v);
+    else if (!strcmp(a, "--min-mib"))
       o->min_mib = atof(v);
     else if (!strcmp(a, "--reps"))
       o->reps = atoi(v) > 0 ? atoi(v) : 1;
@@ -403,6 +419,16 @@ static void bench_array(const real_array* r, const options* o) {
   free(t.data);
 }
 
+/* A 4D array read as 3D, its two slowest dimensions merged (as bench_h5read stores it). */
+static void merge_4d(parz_array* a) {
+  if (a->dims != 4)
+    return;
+  a->shape[0] *= a->shape[1];
+  memmove(&a->shape[1], &a->shape[2], 2 * sizeof a->shape[0]);
+  a->shape[3] = 0;
+  a->dims = 3;
+}
+
 /* --compare-c: one array at each C of the list, decoded side by side (see the top). */
 #define SPLIT_PARTS 3 /* parse, payload checksums, decode proper */
 static void compare_c(const real_array* r, const options* o) {
@@ -415,12 +441,8 @@ static void compare_c(const real_array* r, const options* o) {
   unsigned char *ref = (unsigned char*)malloc(t.bytes), *dst = (unsigned char*)malloc(t.bytes);
   parz_chunk_config cfg;
   int c, k, rep, ok = t.data && ref && dst;
-  if (ok && o->merge_4d && t.array.dims == 4) {
-    t.array.shape[0] *= t.array.shape[1];
-    memmove(&t.array.shape[1], &t.array.shape[2], 2 * sizeof t.array.shape[0]);
-    t.array.shape[3] = 0;
-    t.array.dims = 3;
-  }
+  if (ok && o->merge_4d)
+    merge_4d(&t.array);
   memset(&cfg, 0, sizeof cfg);
   parz_params_accuracy(&cfg.params, o->accuracy * value_range(r), NULL, NULL);
   printf("  accuracy %g x range, chunk %.1f MiB, shape", o->accuracy, t.bytes / 1048576.0);
@@ -516,6 +538,101 @@ static void compare_c(const real_array* r, const options* o) {
   free(t.data);
 }
 
+/* --balance: the plan's schedule on o->balance threads replayed with each unit's own time. */
+#define MAX_SLABS 256
+static void balance(const real_array* r, const options* o) {
+  static const unsigned per_thread[] = {0, 8, 16, 32, 64, 128}; /* 0: the driver's default */
+  real_array t = tile(r, (size_t)(o->min_mib * 1048576.0));
+  const int T = o->balance;
+  size_t row, rows, nslab = 0, i, k;
+  unsigned char* chunk[MAX_SLABS];
+  size_t size[MAX_SLABS];
+  parz_chunk_view views[MAX_SLABS];
+  parz_chunk_dest dests[MAX_SLABS];
+  unsigned char* dst = (unsigned char*)malloc(t.bytes);
+  parz_chunk_config cfg;
+  int ok = t.data && dst;
+  if (!ok) {
+    free(t.data), free(dst);
+    return;
+  }
+  if (o->merge_4d)
+    merge_4d(&t.array);
+  memset(dst, 0, t.bytes);
+  row = t.bytes / t.array.shape[0];
+  rows = o->chunk_mib > 0 ? (size_t)(o->chunk_mib * 1048576.0 / (double)row) : t.array.shape[0];
+  rows = rows < 1 ? 1 : rows;
+  if ((t.array.shape[0] + rows - 1) / rows > MAX_SLABS)
+    rows = (t.array.shape[0] + MAX_SLABS - 1) / MAX_SLABS;
+  memset(&cfg, 0, sizeof cfg);
+  parz_params_accuracy(&cfg.params, o->accuracy * value_range(r), NULL, NULL);
+  for (i = 0; ok && i < t.array.shape[0]; i += rows, nslab++) {
+    real_array slab = t;
+    slab.array.shape[0] = rows < t.array.shape[0] - i ? rows : t.array.shape[0] - i;
+    slab.data = (unsigned char*)t.data + i * row;
+    slab.bytes = slab.array.shape[0] * row;
+    ok = (chunk[nslab] = encode(&slab, &cfg, &size[nslab])) != NULL &&
+         parz_chunk_parse(chunk[nslab], size[nslab], &views[nslab], NULL) == PARZ_OK;
+    if (ok)
+      parz_chunk_dest_whole(&views[nslab], dst + i * row, &dests[nslab]);
+    else
+      free(chunk[nslab]);
+  }
+  printf("  accuracy %g x range, %.1f MiB in %zu chunks of %zu rows, C = %u, %d threads\n",
+         o->accuracy, t.bytes / 1048576.0, nslab, rows, nslab ? views[0].segment_blocks : 0, T);
+  for (k = 0; ok && k < sizeof per_thread / sizeof *per_thread; k++) {
+    size_t nunits = 0, nfirst = 0, u;
+    uint64_t ndecode = 0;
+    parz_omp_unit* units = parz_omp_decode_plan(nslab, views, T, per_thread[k], &nunits, &nfirst,
+                                                &ndecode);
+    double *cost = units ? (double*)malloc(nunits * sizeof *cost) : NULL, finish[1024];
+    double sum = 0, make = 0, largest = 0, verify = 0;
+    int rep, th;
+    if (!cost || T > 1024) {
+      free(units), free(cost);
+      break;
+    }
+    for (u = 0; u < nunits; u++)
+      cost[u] = INFINITY;
+    for (rep = 0; rep < o->reps; rep++)
+      for (u = 0; u < nunits; u++) {
+        parz_error e;
+        double t0 = bench_thread_cpu(), c;
+        parz_omp_run_unit(&units[u], views, dests, &e);
+        c = bench_thread_cpu() - t0;
+        cost[u] = c < cost[u] ? c : cost[u];
+      }
+    /* dynamic, one unit at a time: each goes to the thread that is free first; the patch units
+     * wait for every earlier one */
+    for (th = 0; th < T; th++)
+      finish[th] = 0;
+    for (u = 0; u < nunits; u++) {
+      int first = 0;
+      if (u == nfirst)
+        for (th = 0; th < T; th++)
+          finish[th] = make;
+      for (th = 1; th < T; th++)
+        first = finish[th] < finish[first] ? th : first;
+      finish[first] += cost[u];
+      make = finish[first] > make ? finish[first] : make;
+      sum += cost[u];
+      largest = cost[u] > largest ? cost[u] : largest;
+      verify += units[u].kind == PARZ_OMP_VERIFY ? cost[u] : 0;
+    }
+    printf("    %3u%s units/thread: %5zu items (%llu decode units), work %8.2f ms (checksums "
+           "%.2f), largest %.3f ms; on %d threads ideal %.3f ms, schedule %.3f ms: "
+           "efficiency %.1f%%\n",
+           per_thread[k], per_thread[k] ? "" : " (default)", nfirst, (unsigned long long)ndecode, 1e3 * sum, 1e3 * verify,
+           1e3 * largest, T, 1e3 * sum / T, 1e3 * make, 100.0 * sum / T / make);
+    free(units);
+    free(cost);
+  }
+  for (i = 0; i < nslab; i++)
+    free(chunk[i]);
+  free(dst);
+  free(t.data);
+}
+
 /* Serial vs parallel (all threads of the last --threads count) decode time of small chunks cut
  * from the first array (2D slabs keep the real data's structure). */
 static void threshold(const real_array* list, size_t n, const options* o) {
@@ -577,7 +694,9 @@ int main(int argc, char** argv) {
         continue;
       printf("%s (%s, %.1f MiB)\n", list[i].name,
              list[i].array.type == PARZ_FLOAT ? "f32" : "f64", list[i].bytes / 1048576.0);
-      if (o.ncompare > 0)
+      if (o.balance > 0)
+        balance(&list[i], &o);
+      else if (o.ncompare > 0)
         compare_c(&list[i], &o);
       else
         bench_array(&list[i], &o);

@@ -32,6 +32,29 @@ int parz_omp_chunk_encode_above(const parz_array* a, const void* data,
                                 size_t* written, int threads, size_t min_bytes,
                                 parz_error* err);
 
+/* The decoder's work items (decode.c), exposed so that bench_omp --balance can time each alone
+ * and replay their schedule: of chunk `chunk`, the payload checksums of partitions [first,
+ * first + count) verified, segments [first, first + count) decoded, or exceptions [first,
+ * first + count) patched. */
+typedef enum { PARZ_OMP_VERIFY, PARZ_OMP_DECODE, PARZ_OMP_PATCH } parz_omp_unit_kind;
+typedef struct {
+  size_t chunk;
+  parz_omp_unit_kind kind;
+  uint64_t first, count;
+} parz_omp_unit;
+
+/* Chunk by chunk its checksum items and decode units (about nthreads * per_thread decode units
+ * in all, at least one per chunk; per_thread 0: the default number, and none smaller than a
+ * floor where the chunk is large enough), then the patch units, in the
+ * order the team takes them: malloc'd, their count in *nunits, the items before the patch units
+ * (which wait for all of them) in *nfirst, the decode units in *ndecode. NULL without memory.
+ * LENGTHS tables must be expanded first (parz_chunk_offsets_view). */
+parz_omp_unit* parz_omp_decode_plan(size_t n, const parz_chunk_view* views, int nthreads,
+                                    unsigned per_thread, size_t* nunits, size_t* nfirst,
+                                    uint64_t* ndecode);
+int parz_omp_run_unit(const parz_omp_unit* u, const parz_chunk_view* views,
+                      const parz_chunk_dest* dests, parz_error* err);
+
 /* Threads a parallel region would get for a request (0 = OpenMP's default, at most the CPUs this
  * process may use); 1 when this build has no OpenMP, in a process forked from the one that loaded
  * this library (its OpenMP pool did not survive the fork), or when the caller is already inside
