@@ -60,51 +60,71 @@ static void add_unit(parz_omp_unit* units, uint64_t* count, size_t chunk, parz_o
   (*count)++;
 }
 
+uint64_t parz_omp_unit_share(size_t raw_bytes, uint64_t total_bytes, int nthreads,
+                             unsigned per_thread) {
+  const uint64_t target = (uint64_t)nthreads * (per_thread ? per_thread : UNITS_PER_THREAD);
+  uint64_t want = total_bytes ? (uint64_t)((double)target * (double)raw_bytes /
+                                           (double)total_bytes)
+                              : 1;
+  if (!per_thread && want > raw_bytes / MIN_UNIT_BYTES)
+    want = raw_bytes / MIN_UNIT_BYTES;
+  return want ? want : 1;
+}
+
+size_t parz_omp_plan_chunk(const parz_chunk_view* v, size_t chunk, uint64_t want,
+                           parz_omp_unit* units, uint64_t* ndecode) {
+  const uint64_t per = unit_segments(v, want);
+  const uint64_t ndec = v->nsegments / per + (v->nsegments % per != 0);
+  const uint64_t nver = v->nchecksums < ndec ? v->nchecksums : ndec;
+  uint64_t count = 0, s, r;
+  for (r = 0; r < nver; r++)
+    add_unit(units, &count, chunk, PARZ_OMP_VERIFY, v->nchecksums * r / nver,
+             v->nchecksums * (r + 1) / nver - v->nchecksums * r / nver);
+  for (s = 0; s < v->nsegments; s += per)
+    add_unit(units, &count, chunk, PARZ_OMP_DECODE, s,
+             per < v->nsegments - s ? per : v->nsegments - s);
+  if (ndecode)
+    *ndecode += ndec;
+  return (size_t)count;
+}
+
+size_t parz_omp_plan_patches(const parz_chunk_view* v, size_t chunk, int nthreads,
+                             parz_omp_unit* units) {
+  /* one range per PATCH_MIN_PER_THREAD records, at most one per thread */
+  const uint64_t nexc = v->nexceptions;
+  uint64_t parts = nexc / PATCH_MIN_PER_THREAD, count = 0, r;
+  if (nexc == 0)
+    return 0;
+  parts = parts < 1 ? 1 : parts > (uint64_t)nthreads ? (uint64_t)nthreads : parts;
+  for (r = 0; r < parts; r++)
+    add_unit(units, &count, chunk, PARZ_OMP_PATCH, nexc * r / parts,
+             nexc * (r + 1) / parts - nexc * r / parts);
+  return (size_t)count;
+}
+
 parz_omp_unit* parz_omp_decode_plan(size_t n, const parz_chunk_view* views, int nthreads,
                                     unsigned per_thread, size_t* nunits, size_t* nfirst,
                                     uint64_t* ndecode) {
-  const uint64_t target = (uint64_t)nthreads * (per_thread ? per_thread : UNITS_PER_THREAD);
-  uint64_t total = 0, count = 0;
-  size_t i;
+  uint64_t total = 0;
+  size_t i, count = 0;
   parz_omp_unit* units = NULL;
   for (i = 0; i < n; i++)
     total += views[i].raw_bytes;
   /* first pass counts, second fills */
   for (int fill = 0; fill < 2; fill++) {
-    if (fill && !(units = (parz_omp_unit*)malloc((size_t)(count ? count : 1) * sizeof *units)))
+    if (fill && !(units = (parz_omp_unit*)malloc((count ? count : 1) * sizeof *units)))
       return NULL;
     count = 0;
     *ndecode = 0;
-    for (i = 0; i < n; i++) {
-      const parz_chunk_view* v = &views[i];
-      /* this chunk's share of the units, none smaller than MIN_UNIT_BYTES by default */
-      uint64_t want = total ? (uint64_t)((double)target * (double)v->raw_bytes / (double)total) : 1;
-      uint64_t per, s, r;
-      if (!per_thread && want > v->raw_bytes / MIN_UNIT_BYTES)
-        want = v->raw_bytes / MIN_UNIT_BYTES;
-      per = unit_segments(v, want ? want : 1);
-      uint64_t ndec = v->nsegments / per + (v->nsegments % per != 0);
-      uint64_t nver = v->nchecksums < ndec ? v->nchecksums : ndec;
-      for (r = 0; r < nver; r++)
-        add_unit(units, &count, i, PARZ_OMP_VERIFY, v->nchecksums * r / nver,
-                 v->nchecksums * (r + 1) / nver - v->nchecksums * r / nver);
-      for (s = 0; s < v->nsegments; s += per)
-        add_unit(units, &count, i, PARZ_OMP_DECODE, s, per < v->nsegments - s ? per : v->nsegments - s);
-      *ndecode += ndec;
-    }
-    *nfirst = (size_t)count;
-    for (i = 0; i < n; i++) {
-      /* patch ranges: one per PATCH_MIN_PER_THREAD records, at most one per thread */
-      uint64_t nexc = views[i].nexceptions, parts = nexc / PATCH_MIN_PER_THREAD, r;
-      if (nexc == 0)
-        continue;
-      parts = parts < 1 ? 1 : parts > (uint64_t)nthreads ? (uint64_t)nthreads : parts;
-      for (r = 0; r < parts; r++)
-        add_unit(units, &count, i, PARZ_OMP_PATCH, nexc * r / parts,
-                 nexc * (r + 1) / parts - nexc * r / parts);
-    }
+    for (i = 0; i < n; i++)
+      count += parz_omp_plan_chunk(
+          &views[i], i, parz_omp_unit_share(views[i].raw_bytes, total, nthreads, per_thread),
+          units ? units + count : NULL, ndecode);
+    *nfirst = count;
+    for (i = 0; i < n; i++)
+      count += parz_omp_plan_patches(&views[i], i, nthreads, units ? units + count : NULL);
   }
-  *nunits = (size_t)count;
+  *nunits = count;
   return units;
 }
 

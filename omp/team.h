@@ -43,12 +43,23 @@ typedef struct {
   uint64_t first, count;
 } parz_omp_unit;
 
-/* Chunk by chunk its checksum items and decode units (about nthreads * per_thread decode units
- * in all, at least one per chunk; per_thread 0: the default number, and none smaller than a
- * floor where the chunk is large enough), then the patch units, in the
- * order the team takes them: malloc'd, their count in *nunits, the items before the patch units
- * (which wait for all of them) in *nfirst, the decode units in *ndecode. NULL without memory.
- * LENGTHS tables must be expanded first (parz_chunk_offsets_view). */
+/* How the decoder cuts its work. A chunk of raw_bytes among total_bytes of chunks decoded at once
+ * gets about this many decode units: its share of nthreads * per_thread (per_thread 0: the
+ * default number, and no unit smaller than a floor where the chunk is large enough), at least 1.
+ * plan_chunk writes the chunk's checksum items, then its decode units for about `want` of them,
+ * into units (NULL: only counts them; at most 4 * want) and returns their count, adding the
+ * decode units to *ndecode (when not NULL); plan_patches likewise its exception patches (at
+ * most nthreads), which must wait for every decode unit of the chunk. LENGTHS tables must be
+ * expanded first (parz_chunk_offsets_view). */
+uint64_t parz_omp_unit_share(size_t raw_bytes, uint64_t total_bytes, int nthreads,
+                             unsigned per_thread);
+size_t parz_omp_plan_chunk(const parz_chunk_view* v, size_t chunk, uint64_t want,
+                           parz_omp_unit* units, uint64_t* ndecode);
+size_t parz_omp_plan_patches(const parz_chunk_view* v, size_t chunk, int nthreads,
+                             parz_omp_unit* units);
+/* Every chunk's items, chunk by chunk, then the patches, in the order the team takes them:
+ * malloc'd, their count in *nunits, the items before the patch units in *nfirst, the decode
+ * units in *ndecode. NULL without memory. */
 parz_omp_unit* parz_omp_decode_plan(size_t n, const parz_chunk_view* views, int nthreads,
                                     unsigned per_thread, size_t* nunits, size_t* nfirst,
                                     uint64_t* ndecode);
