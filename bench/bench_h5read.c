@@ -543,7 +543,8 @@ static void breakdown(hid_t f, size_t bytes, int threads, int reps, double t_h5d
       printf("  the filter function: not found on HDF5's plugin path, or it failed\n");
     if (t_read > 0)
       printf("  breakdown, parz_h5_read %2d thr: %7.2f ms = stored chunks read %.2f + decoded in "
-             "place %.2f (into a fresh array %.2f) + rest %.2f ms\n",
+             "place %.2f (into a fresh array %.2f) + rest %.2f ms (negative: reads hidden "
+             "behind the decode)\n",
              threads, 1e3 * t_read, 1e3 * t_raw, 1e3 * t_place, 1e3 * t_place_fresh,
              1e3 * (t_read - t_raw - t_place));
   }
