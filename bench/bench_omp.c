@@ -67,7 +67,7 @@ typedef struct {
   int threshold;
   int ceiling;
   int checksum;
-  unsigned compare_c[MAX_COUNTS];
+  int compare_c[MAX_COUNTS];
   int ncompare;
   int merge_4d;
   int balance;
@@ -81,6 +81,20 @@ static void usage(void) {
           "                 [--threshold] [--ceiling] [--checksum]\n"
           "                 [--compare-c 0,32,1 | --balance T [--chunk-mib 0]] [--merge-4d]\n");
   exit(2);
+}
+
+/* A comma-separated list of at most MAX_COUNTS integers, each at least `least`: their count. */
+static int parse_list(const char* v, long least, int* out) {
+  int n = 0;
+  while (*v && n < MAX_COUNTS) {
+    char* end;
+    long x = strtol(v, &end, 10);
+    if (end == v || x < least)
+      usage();
+    out[n++] = (int)x;
+    v = *end == ',' ? end + 1 : end;
+  }
+  return n;
 }
 
 static void parse_args(int argc, char** argv, options* o) {
@@ -116,28 +130,11 @@ static void parse_args(int argc, char** argv, options* o) {
     i++;
     if (!strcmp(a, "--data"))
       o->data_dir = v;
-    else if (!strcmp(a, "--threads")) {
-      char* end;
-      const char* p = v;
-      o->nthreads = 0;
-      while (*p && o->nthreads < MAX_COUNTS) {
-        long n = strtol(p, &end, 10);
-        if (end == p || n < 1)
-          usage();
-        o->threads[o->nthreads++] = (int)n;
-        p = *end == ',' ? end + 1 : end;
-      }
-    } else if (!strcmp(a, "--compare-c")) {
-      char* end;
-      const char* p = v;
-      while (*p && o->ncompare < MAX_COUNTS) {
-        long c = strtol(p, &end, 10);
-        if (end == p || c < 0)
-          usage();
-        o->compare_c[o->ncompare++] = (unsigned)c;
-        p = *end == ',' ? end + 1 : end;
-      }
-    } else if (!strcmp(a, "--balance"))
+    else if (!strcmp(a, "--threads"))
+      o->nthreads = parse_list(v, 1, o->threads);
+    else if (!strcmp(a, "--compare-c"))
+      o->ncompare = parse_list(v, 0, o->compare_c);
+    else if (!strcmp(a, "--balance"))
       o->balance = atoi(v) > 0 ? atoi(v) : 1;
     else if (!strcmp(a, "--chunk-mib"))
       o->chunk_mib = atof(v);
@@ -451,7 +448,7 @@ static void compare_c(const real_array* r, const options* o) {
   printf("\n");
   for (c = 0; c < nc; c++) {
     chunk[c] = NULL;
-    cfg.segment_blocks = o->compare_c[c];
+    cfg.segment_blocks = (uint32_t)o->compare_c[c];
     if (ok && (!(chunk[c] = encode(&t, &cfg, &size[c])) ||
                parz_chunk_parse(chunk[c], size[c], &view[c], NULL) != PARZ_OK))
       ok = 0;
@@ -496,7 +493,7 @@ static void compare_c(const real_array* r, const options* o) {
         wall[c][k] = w < wall[c][k] ? w : wall[c][k];
         cpu[c][k] = u < cpu[c][k] ? u : cpu[c][k];
         if (memcmp(dst, ref, t.bytes))
-          printf("    C=%u, %d threads: MISMATCH\n", o->compare_c[c], o->threads[k]);
+          printf("    C=%d, %d threads: MISMATCH\n", o->compare_c[c], o->threads[k]);
       }
     }
   }

@@ -191,17 +191,18 @@ static void take_in_chunks(assembly* a) {
 }
 
 static int run_item(const assembly* a, const parz_omp_unit* u, parz_error* e) {
-  const parz_chunk_ref* c = &a->chunks[u->chunk];
   parz_chunk_dest d;
   switch ((int)u->kind) {
   case ITEM_FILL:
     parz_box_chunk_dest(a->grid, a->box, a->fills[u->chunk], a->dst, &d);
     parz_chunk_dest_fill(&a->chunk, &d, a->fill);
     return PARZ_OK;
-  case ITEM_COPY:
+  case ITEM_COPY: {
+    const parz_chunk_ref* c = &a->chunks[u->chunk];
     parz_chunk_dest_copy(&a->chunk, a->packed + c->at, c->raw == PARZ_STORED_RAW_SWAPPED,
                          &a->dests[u->chunk]);
     return PARZ_OK;
+  }
   default:
     return parz_omp_run_unit(u, a->views, a->dests, e);
   }

@@ -425,6 +425,16 @@ static int read_chunk(void* ctx, size_t i, parz_chunk_ref* chunk, parz_error* er
   return PARZ_OK;
 }
 
+/* A fresh count of reads over s into `into`, the read of chunk fail_at failing. */
+static void start_reads(reads* r, const stored* s, unsigned char* into, size_t fail_at) {
+  memset(r, 0, sizeof *r);
+  r->s = s;
+  r->into = into;
+  r->caller = pthread_self();
+  r->fail_at = fail_at;
+  r->in_order = r->on_caller = 1;
+}
+
 static void reading(void) {
   static const int threads[] = {1, 2, 3};
   stored s;
@@ -443,12 +453,7 @@ static void reading(void) {
   n = s.n;
   into = (unsigned char*)malloc(s.packed_bytes);
   for (t = 0; t < 3; t++) {
-    memset(&r, 0, sizeof r);
-    r.s = &s;
-    r.into = into;
-    r.caller = pthread_self();
-    r.fail_at = SIZE_MAX;
-    r.in_order = r.on_caller = 1;
+    start_reads(&r, &s, into, SIZE_MAX);
     r.out = out;
     r.wait_for_decode = parz_omp_team_size(threads[t]) > 1;
     memset(into, 0, s.packed_bytes);
@@ -464,12 +469,7 @@ static void reading(void) {
           "%d threads: nothing decoded before the last chunk was read", threads[t]);
 
     /* the read of chunk 6 fails: nothing after it is read, the call names it */
-    memset(&r, 0, sizeof r);
-    r.s = &s;
-    r.into = into;
-    r.caller = pthread_self();
-    r.fail_at = 6;
-    r.in_order = r.on_caller = 1;
+    start_reads(&r, &s, into, 6);
     failed = SIZE_MAX;
     rc = parz_omp_assemble_reading(&s.g, NULL, into, s.packed_bytes, n, s.refs, read_chunk, &r,
                                    NULL, out, threads[t], &failed, &e);
@@ -481,12 +481,7 @@ static void reading(void) {
   /* and chunk 4 before it is corrupt: chunk 4 fails first */
   flip_last_partition(&s, 4);
   for (t = 0; t < 3; t++) {
-    memset(&r, 0, sizeof r);
-    r.s = &s;
-    r.into = into;
-    r.caller = pthread_self();
-    r.fail_at = 6;
-    r.in_order = r.on_caller = 1;
+    start_reads(&r, &s, into, 6);
     failed = SIZE_MAX;
     rc = parz_omp_assemble_reading(&s.g, NULL, into, s.packed_bytes, n, s.refs, read_chunk, &r,
                                    NULL, out, threads[t], &failed, &e);
