@@ -8,7 +8,8 @@
  * parz_decode_fblock (codec/block_decode_w.h), including libzfp's unsigned budget arithmetic, so
  * its answer equals the bits parz_decode_block returns. A disagreement cannot go unnoticed: the
  * decoder checks every segment's end against the table, and the GPU tests run every mode, type
- * and rank through these parsers against the serial decoder. */
+ * and rank through these parsers against the serial decoder. codec/FORMAT.md ("Where the bit
+ * grammar is implemented") lists these parsers with every other reader and writer. */
 #ifndef PARZ_GPU_BLOCK_SKIP_CUH
 #define PARZ_GPU_BLOCK_SKIP_CUH
 
