@@ -17,8 +17,10 @@
  *   --rel: fixed-accuracy tolerances relative to the array's value range.
  *   --chunk-mib: also cut the array into chunks of about this size (chunked_row) and compare one
  *                launch set per chunk with one for all of them.
+ *   --checksum: also decode the same chunk written without payload checksums (the same payload),
+ *               the two alternately, and report what verifying them costs (checksum_row).
  * Output: one Markdown table row per (array, mode, C, scheme), then per (array, mode, C, chunk
- * size) with --chunk-mib. */
+ * size) with --chunk-mib, then per (array, mode, C, scheme) with --checksum. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,6 +161,77 @@ static double median_of(std::vector<double> v)
   return v[v.size() / 2];
 }
 
+/* GPU time of the kernels of one decode of the chunk at d_chunk (view v) into d_dst, the fault
+ * record checked after the events (so that a failed verification cannot pass unseen). */
+static double decode_ms(parz_gpu_context* ctx, timer& t, const parz_chunk_view& v,
+                        const void* d_chunk, void* d_dst)
+{
+  parz_gpu_scratch scratch;
+  parz_error err;
+  float x;
+  int rc = parz_gpu_scratch_reserve(ctx, &v, 1, &scratch, &err);
+  CHECK_CUDA(cudaEventRecord(t.a, t.st));
+  if (rc == PARZ_OK)
+    rc = parz_gpu_fault_clear(ctx, 1, t.st, &err);
+  if (rc == PARZ_OK)
+    rc = parz_gpu_enqueue_chunks(ctx, &v, &d_chunk, &d_dst, 1, &scratch, t.st, &err);
+  CHECK_CUDA(cudaEventRecord(t.b, t.st));
+  CHECK_CUDA(cudaEventSynchronize(t.b));
+  CHECK_CUDA(cudaEventElapsedTime(&x, t.a, t.b));
+  if (rc == PARZ_OK)
+    rc = parz_gpu_fault_check(ctx, &v, 1, t.st, NULL, &err);
+  if (rc != PARZ_OK) {
+    fprintf(stderr, "decode: %s\n", err.message);
+    exit(1);
+  }
+  return x;
+}
+
+/* The chunk with and without payload checksums (the same payload), decoded alternately with the
+ * current tuning, median of reps each after a warm-up of both; a Markdown row. */
+static std::string checksum_row(parz_gpu_context* ctx, timer& t, int reps, const raw_array& r,
+                                const char* label, const char* scheme, parz_chunk_config cfg,
+                                void* d_dst)
+{
+  const void* d[2];
+  parz_chunk_view v[2];
+  size_t bytes[2];
+  std::vector<unsigned char> chunk[2];
+  std::vector<double> ms[2];
+  for (int k = 0; k < 2; k++) {
+    parz_error err;
+    cfg.checksum = k ? PARZ_CHECKSUM_OFF : PARZ_CHECKSUM_ON;
+    chunk[k].resize(parz_chunk_bound_data(&r.a, r.data.data(), &cfg));
+    if (parz_omp_chunk_encode(&r.a, r.data.data(), &cfg, chunk[k].data(), chunk[k].size(),
+                              &bytes[k], 0, &err) != PARZ_OK ||
+        parz_chunk_parse(chunk[k].data(), bytes[k], &v[k], &err) != PARZ_OK) {
+      fprintf(stderr, "%s: encode: %s\n", r.name, err.message);
+      exit(1);
+    }
+    void* p;
+    CHECK_CUDA(cudaMalloc(&p, bytes[k]));
+    CHECK_CUDA(cudaMemcpy(p, chunk[k].data(), bytes[k], cudaMemcpyHostToDevice));
+    d[k] = p;
+  }
+  for (int i = -2; i < reps; i++)
+    for (int k = 0; k < 2; k++) {
+      double x = decode_ms(ctx, t, v[k], d[k], d_dst);
+      if (i >= 0)
+        ms[k].push_back(x);
+    }
+  const double on = median_of(ms[0]), off = median_of(ms[1]), raw = (double)r.data.size();
+  char row[512];
+  snprintf(row, sizeof row,
+           "| %s | %s | %u | %s | %llu | %.1f | %.1f | %.2f%% | %zu (%.3f%%) | %.4f | %.4f |\n",
+           r.name, label, v[0].segment_blocks, scheme, (unsigned long long)v[0].nchecksums,
+           raw / (on * 1e-3) / 1073741824.0, raw / (off * 1e-3) / 1073741824.0,
+           100.0 * (on / off - 1), bytes[0] - bytes[1],
+           100.0 * (double)(bytes[0] - bytes[1]) / (double)bytes[1], on, off);
+  for (int k = 0; k < 2; k++)
+    CHECK_CUDA(cudaFree((void*)d[k]));
+  return row;
+}
+
 /* The array cut along its first dimension into chunks of about `mib` MiB, whole blocks of
  * rows (the last one padded with zeros to full size, as HDF5 stores edge chunks), each encoded with cfg and decoded on the
  * device four ways: one launch set per chunk, all chunks in one launch set (both timed with CUDA
@@ -280,6 +353,8 @@ int main(int argc, char** argv)
   const char* only_modes = NULL; /* any of "accuracy,precision,reversible" */
   std::vector<double> chunk_mib;  /* --chunk-mib: also decode the array cut into chunks */
   std::string chunked;            /* their table, printed after the main one */
+  bool checksum = false;          /* --checksum: the cost of the payload checksums */
+  std::string sums;               /* its table */
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--reps") && i + 1 < argc)
       reps = atoi(argv[++i]);
@@ -295,6 +370,8 @@ int main(int argc, char** argv)
       only_modes = argv[++i];
     else if (!strcmp(argv[i], "--chunk-mib") && i + 1 < argc)
       chunk_mib = parse_list(argv[++i]);
+    else if (!strcmp(argv[i], "--checksum"))
+      checksum = true;
     else
       files.push_back(argv[i]);
   }
@@ -435,6 +512,8 @@ int main(int argc, char** argv)
                  m.label, v.segment_blocks, ratio, table_pct, (unsigned long long)v.nsegments,
                  s.name, gibs, same ? "" : " MISMATCH", copy_gibs, 100.0 * gibs / copy_gibs);
           fflush(stdout);
+          if (checksum)
+            sums += checksum_row(ctx, t, reps, r, m.label, s.name, cfg, d_dst);
         }
         CHECK_CUDA(cudaFree(d_chunk));
         parz_gpu_set_tuning(ctx, 0, 0, 0);
@@ -454,6 +533,12 @@ int main(int argc, char** argv)
            "batch GiB/s | batch speed-up | device loop GiB/s (host) | batch call GiB/s "
            "(host) |\n|---|---|---|---|---|---|---|---|---|---|---|\n%s",
            chunked.c_str());
+  if (!sums.empty())
+    printf("\nPayload checksums (--checksum): the same chunk with and without them, decoded "
+           "alternately (GPU time, median of the reps):\n\n"
+           "| array | mode | C | scheme | partitions | with GiB/s | without GiB/s | cost | "
+           "bytes more | with ms | without ms |\n|---|---|---|---|---|---|---|---|---|---|---|\n%s",
+           sums.c_str());
   parz_gpu_context_free(ctx);
   return 0;
 }

@@ -16,7 +16,12 @@
  *                  [--threshold] [--ceiling]
  *
  * --ceiling adds, per thread count, the efficiency of n independent serial decodes of the same
- * chunk at once: the machine's own limit for this work. */
+ * chunk at once: the machine's own limit for this work.
+ *
+ * --checksum instead measures what the payload checksums cost: each chunk is encoded with and
+ * without them (the same payload) and the two are decoded alternately, best of --reps each, at
+ * every thread count (1 = the serial decoder); it prints the time with checksums over the time
+ * without. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,13 +50,14 @@ typedef struct {
   const char* only;
   int threshold;
   int ceiling;
+  int checksum;
 } options;
 
 static void usage(void) {
   fprintf(stderr,
           "usage: bench_omp [--data DIR] [--threads 1,2,4,8,16] [--min-mib 16] [--reps 3]\n"
           "                 [--accuracy REL] [--precision BITS] [--cpu-c C] [--only NAME]\n"
-          "                 [--threshold] [--ceiling]\n");
+          "                 [--threshold] [--ceiling] [--checksum]\n");
   exit(2);
 }
 
@@ -67,11 +73,12 @@ static void parse_args(int argc, char** argv, options* o) {
   o->only = NULL;
   o->threshold = 0;
   o->ceiling = 0;
+  o->checksum = 0;
   for (i = 1; i < argc; i++) {
     const char* a = argv[i];
     const char* v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp(a, "--threshold") || !strcmp(a, "--ceiling")) {
-      *(a[2] == 't' ? &o->threshold : &o->ceiling) = 1;
+    if (!strcmp(a, "--threshold") || !strcmp(a, "--ceiling") || !strcmp(a, "--checksum")) {
+      *(a[2] == 't' ? &o->threshold : a[3] == 'e' ? &o->ceiling : &o->checksum) = 1;
       continue;
     }
     if (!v)
@@ -161,7 +168,7 @@ static double time_decode(const unsigned char* chunk, size_t n, void* dst, size_
   for (k = 0; k < reps; k++) {
     parz_error err;
     double t0 = bench_now(), t;
-    if (parz_omp_chunk_decode_above(chunk, n, dst, raw, threads, min_bytes, &err) != PARZ_OK) {
+    if (parz_omp_chunk_decode_above(chunk, n, dst, raw, threads, min_bytes, 0, &err) != PARZ_OK) {
       fprintf(stderr, "decode failed: %s\n", err.message);
       exit(1);
     }
@@ -251,6 +258,59 @@ static void table_fractions(const real_array* r, const options* o, parz_params p
   }
 }
 
+/* Decode time with payload checksums over the time without, per thread count: the same
+ * payload both ways, decoded alternately so that load on the machine hits both alike. */
+static void checksum_cost(const real_array* r, const parz_chunk_config* cfg, const options* o) {
+  parz_chunk_config off = *cfg;
+  size_t n_on = 0, n_off = 0;
+  unsigned char *on_chunk, *off_chunk, *dst = (unsigned char*)malloc(r->bytes);
+  int k, rep;
+  off.checksum = PARZ_CHECKSUM_OFF;
+  on_chunk = encode(r, cfg, &n_on);
+  off_chunk = encode(r, &off, &n_off);
+  if (!on_chunk || !off_chunk || !dst) {
+    free(on_chunk), free(off_chunk), free(dst);
+    return;
+  }
+  printf("    payload checksums: %zu bytes more (%.4f%% of the chunk)\n", n_on - n_off,
+         100.0 * (double)(n_on - n_off) / (double)n_off);
+  {   /* the verification alone against the serial decode alone: the added work, less noisy */
+    parz_chunk_view v;
+    parz_chunk_dest whole;
+    double best_v = INFINITY, best_d = INFINITY;
+    parz_chunk_parse(on_chunk, n_on, &v, NULL);
+    parz_chunk_dest_whole(&v, dst, &whole);
+    for (rep = 0; rep < o->reps; rep++) {
+      double t0 = bench_now(), t1, t2;
+      parz_chunk_verify(&v, 0, v.nchecksums, NULL);
+      t1 = bench_now();
+      parz_chunk_decode_segments_unverified(&v, &whole, 0, v.nsegments, NULL);
+      t2 = bench_now();
+      best_v = t1 - t0 < best_v ? t1 - t0 : best_v;
+      best_d = t2 - t1 < best_d ? t2 - t1 : best_d;
+    }
+    printf("    verification alone %.3f ms (%.2f GB/s of payload), serial decode alone %.2f ms: "
+           "%.2f%%\n",
+           1e3 * best_v, v.payload_bytes / best_v / 1e9, 1e3 * best_d, 100.0 * best_v / best_d);
+  }
+  for (k = 0; k < o->nthreads; k++) {
+    int th = o->threads[k];
+    double best_on = INFINITY, best_off = INFINITY;
+    for (rep = 0; rep < o->reps; rep++) {
+      double a = time_decode(on_chunk, n_on, dst, r->bytes, th, 0, 1);
+      double b = time_decode(off_chunk, n_off, dst, r->bytes, th, 0, 1);
+      best_on = a < best_on ? a : best_on;
+      best_off = b < best_off ? b : best_off;
+    }
+    printf("    %2d threads: with checksums %8.2f ms, without %8.2f ms: ratio %.4f (%+.2f%%)\n",
+           th, 1e3 * best_on, 1e3 * best_off, best_on / best_off,
+           100.0 * (best_on / best_off - 1));
+  }
+  free(on_chunk);
+  free(off_chunk);
+  free(dst);
+}
+
 static void bench_array(const real_array* r, const options* o) {
   real_array t = tile(r, (size_t)(o->min_mib * 1048576.0));
   double range = value_range(r);
@@ -269,6 +329,16 @@ static void bench_array(const real_array* r, const options* o) {
       parz_params_accuracy(&cfg.params, o->accuracy * range, NULL, NULL);
     else
       parz_params_precision(&cfg.params, o->precision, NULL);
+    if (o->checksum) { /* its own chunks, with and without checksums */
+      if (m)
+        printf("  precision %u, chunk %.1f MiB\n", o->precision, t.bytes / 1048576.0);
+      else
+        printf("  accuracy (tolerance %.3g = %g x range), chunk %.1f MiB\n", o->accuracy * range,
+               o->accuracy, t.bytes / 1048576.0);
+      checksum_cost(&t, &cfg, o);
+      free(ref), free(dst);
+      continue;
+    }
     chunk = encode(&t, &cfg, &n);
     if (!chunk || !ref || !dst) {
       free(chunk), free(ref), free(dst);

@@ -1,10 +1,17 @@
-/* Chunk encoder in three steps (begin / encode segments / write head), shared by the serial path
- * below and the OpenMP driver so that both write the same bytes. */
+/* Chunk encoder in steps (begin / encode segments / write head / checksums / seal), shared by
+ * the serial path below and the OpenMP driver so that both write the same bytes.
+ *
+ * Memory beyond the caller's array and destination: 4 bytes per unit (a segment, or a block
+ * with auto C) and 8 per 64 units for the lengths, and, only when the array has exceptions, a
+ * cleaned copy of it and 16 bytes per exception. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "encode_segments.h"
 #include "exceptions.h"
+#include "payload_checksum.h"
 #include "table.h"
+#include "table_endian.h"
 
 #define NOT_ENCODED UINT64_MAX
 #define UNIT_NOT_ENCODED UINT32_MAX /* unit lengths are below it (encode_segments checks) */
@@ -14,22 +21,21 @@ struct parz_chunk_encoder {
   parz_chunk_view v;        /* layout and sizes; its pointers are unused. Its segments are the
                              * encoder's units; with auto C (auto_c) they are single blocks and
                              * the chunk's own layout comes from settle() */
+  parz_chunk_view fin;      /* the chunk's layout, from write_head */
   parz_chunk_config cfg;    /* the caller's configuration, for settle() */
   int auto_c;
   parz_array src;           /* what the codec reads: the caller's array or the cleaned copy */
   const void* data;
-  void* cleaned;            /* owned; NULL when the array has no non-finite value */
+  void* cleaned;            /* owned; NULL when the array has no exception */
   unsigned char* records;   /* owned exception records, nexceptions * PARZ_EXCEPTION_BYTES */
   uint32_t* seg_bits;       /* per unit, UNIT_NOT_ENCODED until encoded */
   uint64_t* seg_offset;     /* the offset of every CHECKPOINT-th unit (and of the end when
                              * nsegments is a multiple), computed by write_head (`joined`):
-                             * 8 bytes per 64 units, so that auto C's single-block units cost
-                             * 8 bytes per block with block_bits. Re-encoding a segment
-                             * afterwards needs another write_head. encode_segments writes no
-                             * shared field: threads may run it at once on disjoint ranges
-                             * without a data race */
-  uint32_t* block_bits;     /* per block scratch for the codec (NULL for fixed rate) */
-  size_t head_bytes;        /* header + table + exceptions of the units' layout (the largest) */
+                             * 8 bytes per 64 units. Re-encoding a segment afterwards needs
+                             * another write_head. encode_segments writes no shared field:
+                             * threads may run it at once on disjoint ranges without a data
+                             * race */
+  size_t head_bytes;        /* all in front of the payload in the units' layout (the largest) */
   int joined;
 };
 
@@ -40,8 +46,14 @@ void parz_chunk_encoder_free(parz_chunk_encoder* enc) {
   free(enc->records);
   free(enc->seg_bits);
   free(enc->seg_offset);
-  free(enc->block_bits);
   free(enc);
+}
+
+/* Bytes in front of the payload in layout v. */
+static size_t head_size(const parz_chunk_view* v) {
+  parz_chunk_offsets o;
+  parz_chunk_section_offsets(v, &o);
+  return o.payload;
 }
 
 int parz_chunk_encoder_begin(parz_chunk_encoder** out, const parz_array* a, const void* data,
@@ -57,7 +69,8 @@ int parz_chunk_encoder_begin(parz_chunk_encoder** out, const parz_array* a, cons
   enc = (parz_chunk_encoder*)calloc(1, sizeof *enc);
   if (!enc)
     return parz_fail(err, PARZ_ERR_NOMEM, "out of memory for the chunk encoder");
-  if ((rc = parz_chunk_layout(&enc->v, a, cfg, err)) != PARZ_OK) {
+  if ((rc = parz_chunk_layout(&enc->v, a, cfg, err)) != PARZ_OK ||
+      (rc = parz_params_check_encode(&enc->v.params, a->type, a->dims, err)) != PARZ_OK) {
     free(enc);
     return rc;
   }
@@ -65,28 +78,29 @@ int parz_chunk_encoder_begin(parz_chunk_encoder** out, const parz_array* a, cons
   enc->auto_c = cfg->segment_blocks == 0 && parz_chunk_auto_c(&enc->v);
   enc->src = *a;
   enc->data = data;
-  nexc = parz_exceptions_count(a, data);
+  nexc = parz_exceptions_count(a, data, &enc->v.params);
   if (nexc) {
-    /* only arrays holding NaN or Inf pay for a copy */
+    /* only arrays holding exceptions pay for a copy */
     enc->cleaned = malloc(enc->v.raw_bytes);
-    enc->records = (unsigned char*)malloc((size_t)nexc * PARZ_EXCEPTION_BYTES);
+    enc->records = nexc <= SIZE_MAX / PARZ_EXCEPTION_BYTES
+                       ? (unsigned char*)malloc((size_t)nexc * PARZ_EXCEPTION_BYTES)
+                       : NULL;
     if (!enc->cleaned || !enc->records) {
       parz_chunk_encoder_free(enc);
-      return parz_fail(err, PARZ_ERR_NOMEM, "out of memory for %llu non-finite exceptions",
+      return parz_fail(err, PARZ_ERR_NOMEM, "out of memory for %llu exceptions",
                        (unsigned long long)nexc);
     }
-    parz_exceptions_clean(a, data, enc->cleaned, enc->records);
+    parz_exceptions_clean(a, data, &enc->v.params, enc->cleaned, enc->records);
     enc->src = enc->v.array;   /* contiguous */
     enc->data = enc->cleaned;
     enc->v.nexceptions = nexc;
+    if (!parz_exceptions_v1(a->type, enc->records, nexc))
+      enc->v.version = 2;   /* finite or integer exceptions */
   }
   enc->seg_bits = (uint32_t*)malloc((size_t)enc->v.nsegments * sizeof(uint32_t));
   enc->seg_offset =
       (uint64_t*)malloc(((size_t)enc->v.nsegments / CHECKPOINT + 1) * sizeof(uint64_t));
-  if (!parz_params_fixed_rate(&enc->v.params))
-    enc->block_bits = (uint32_t*)malloc((size_t)enc->v.nblocks * sizeof(uint32_t));
-  if (!enc->seg_bits || !enc->seg_offset ||
-      (!enc->block_bits && !parz_params_fixed_rate(&enc->v.params))) {
+  if (!enc->seg_bits || !enc->seg_offset) {
     uint64_t n = enc->v.nsegments;
     parz_chunk_encoder_free(enc);
     return parz_fail(err, PARZ_ERR_NOMEM, "out of memory for the table of %llu segments",
@@ -94,9 +108,13 @@ int parz_chunk_encoder_begin(parz_chunk_encoder** out, const parz_array* a, cons
   }
   for (s = 0; s < enc->v.nsegments; s++)
     enc->seg_bits[s] = UNIT_NOT_ENCODED;
-  enc->head_bytes = PARZ_HEADER_BYTES + enc->v.table_bytes + (size_t)nexc * PARZ_EXCEPTION_BYTES;
+  enc->head_bytes = head_size(&enc->v);
   *out = enc;
   return PARZ_OK;
+}
+
+size_t parz_chunk_encoder_head_bytes(const parz_chunk_encoder* enc) {
+  return enc ? enc->head_bytes : 0;
 }
 
 uint64_t parz_chunk_encoder_segments(const parz_chunk_encoder* enc) {
@@ -126,7 +144,6 @@ int parz_chunk_encode_segments(parz_chunk_encoder* enc, uint64_t first, uint64_t
                                parz_error* err) {
   const parz_chunk_view* v;
   uint64_t b0, nb, total, sum = 0, s;
-  uint32_t* bb;
   int rc;
   if (!enc || !scratch)
     return parz_fail(err, PARZ_ERR_ARG, "parz_chunk_encode_segments: NULL argument");
@@ -136,30 +153,24 @@ int parz_chunk_encode_segments(parz_chunk_encoder* enc, uint64_t first, uint64_t
                      (unsigned long long)first, (unsigned long long)count,
                      (unsigned long long)v->nsegments);
   nb = segment_blocks(v, first, count, &b0);
-  bb = enc->block_bits ? enc->block_bits + b0 : NULL;
-  rc = parz_encode_blocks(&enc->src, enc->data, &v->params, (size_t)b0, (size_t)nb, scratch,
-                          scratch_bytes, &total, bb, err);
-  if (rc != PARZ_OK)
+  rc = parz_encode_segments(&enc->src, enc->data, &v->params, (size_t)b0, (size_t)nb,
+                            v->segment_blocks, scratch, scratch_bytes, &total,
+                            enc->seg_bits + first, err);
+  if (rc != PARZ_OK) {
+    for (s = first; s < first + count; s++)
+      enc->seg_bits[s] = UNIT_NOT_ENCODED;
     return rc;
-  for (s = first; s < first + count; s++) {
-    uint64_t sb0, snb = segment_blocks(v, s, 1, &sb0), n = 0, j;
-    if (bb) {
-      const uint32_t* p = enc->block_bits + sb0;
-      for (j = 0; j < snb; j++)
-        n += p[j];
-    } else {
-      n = snb * v->params.maxbits;
-    }
-    if (n >= UNIT_NOT_ENCODED) /* only minbits padding in the billions gets here */
-      return parz_fail(err, PARZ_ERR_PARAM,
-                       "segment %llu is %llu bits long, more than a table length can hold "
-                       "(lower minbits or segment_blocks)",
-                       (unsigned long long)s, (unsigned long long)n);
-    enc->seg_bits[s] = (uint32_t)n;
-    sum += n;
   }
-  if (sum != total)   /* the codec's block lengths must add up to its stream */
-    return parz_fail(err, PARZ_ERR_STREAM, "block lengths sum to %llu bits, stream has %llu",
+  for (s = first; s < first + count; s++) {
+    if (enc->seg_bits[s] >= UNIT_NOT_ENCODED) /* only minbits padding in the billions */
+      return parz_fail(err, PARZ_ERR_PARAM,
+                       "segment %llu is 2^32 bits long or more, more than a table length can "
+                       "hold (lower minbits or segment_blocks)",
+                       (unsigned long long)s);
+    sum += enc->seg_bits[s];
+  }
+  if (sum != total)   /* the codec's segment lengths must add up to its stream */
+    return parz_fail(err, PARZ_ERR_STREAM, "segment lengths sum to %llu bits, stream has %llu",
                      (unsigned long long)sum, (unsigned long long)total);
   if (bits)
     *bits = total;
@@ -180,7 +191,7 @@ static uint64_t payload_bits(const parz_chunk_encoder* enc) {
 static size_t padded_bytes(uint64_t bits) { return (size_t)(8u * (bits / 64u + (bits % 64u != 0))); }
 
 /* The chunk's layout for a payload of `bits` bits: the units' own, or with auto C the one
- * parz_chunk_layout_auto picks; *head gets its header + table + exceptions bytes. */
+ * parz_chunk_layout_auto picks; *head gets the bytes in front of its payload. */
 static int settle(const parz_chunk_encoder* enc, uint64_t bits, parz_chunk_view* fin,
                   size_t* head, parz_error* err) {
   if (!enc->auto_c) {
@@ -190,8 +201,9 @@ static int settle(const parz_chunk_encoder* enc, uint64_t bits, parz_chunk_view*
     if (rc != PARZ_OK)
       return rc;
     fin->nexceptions = enc->v.nexceptions;
+    fin->version = enc->v.version;
   }
-  *head = PARZ_HEADER_BYTES + fin->table_bytes + (size_t)fin->nexceptions * PARZ_EXCEPTION_BYTES;
+  *head = head_size(fin);
   return PARZ_OK;
 }
 
@@ -207,32 +219,11 @@ size_t parz_chunk_encoder_size(const parz_chunk_encoder* enc) {
   return head + padded_bytes(bits);
 }
 
-/* The chunk's table from the units' lengths: each of its segments is fin C / unit C units
- * (C single blocks with auto C, else one). */
-static int write_table(const parz_chunk_encoder* enc, const parz_chunk_view* fin,
-                       unsigned char* dst, parz_error* err) {
-  const uint64_t per = fin->segment_blocks / enc->v.segment_blocks;
-  uint64_t* bits = (uint64_t*)malloc((size_t)fin->nsegments * sizeof *bits);
-  uint64_t s, u;
-  int rc;
-  if (!bits)
-    return parz_fail(err, PARZ_ERR_NOMEM, "out of memory for the table of %llu segments",
-                     (unsigned long long)fin->nsegments);
-  for (s = 0, u = 0; s < fin->nsegments; s++) {
-    uint64_t end = (s + 1) * per, n = 0;
-    for (; u < end && u < enc->v.nsegments; u++)
-      n += enc->seg_bits[u];
-    bits[s] = n;
-  }
-  rc = parz_table_write(fin, bits, dst, err);
-  free(bits);
-  return rc;
-}
-
 int parz_chunk_encoder_write_head(parz_chunk_encoder* enc, void* dst, size_t dst_bytes,
                                   size_t* payload_offset, parz_error* err) {
   unsigned char* d = (unsigned char*)dst;
   parz_chunk_view fin;
+  parz_chunk_offsets o;
   uint64_t bits, s, sum;
   size_t size, head;
   int rc;
@@ -259,14 +250,16 @@ int parz_chunk_encoder_write_head(parz_chunk_encoder* enc, void* dst, size_t dst
   if (s % CHECKPOINT == 0)
     enc->seg_offset[s / CHECKPOINT] = sum;
   enc->joined = 1;
+  parz_chunk_section_offsets(&fin, &o);
   parz_chunk_header_write(&fin, d);
-  rc = write_table(enc, &fin, d + PARZ_HEADER_BYTES, err);
+  /* the table's segments are fin C / unit C units each (C single blocks with auto C, else 1) */
+  rc = parz_table_write(&fin, enc->seg_bits, fin.segment_blocks / enc->v.segment_blocks,
+                        enc->v.nsegments, d + o.table, err);
   if (rc != PARZ_OK)
     return rc;
   if (fin.nexceptions)
-    memcpy(d + PARZ_HEADER_BYTES + fin.table_bytes, enc->records,
-           (size_t)fin.nexceptions * PARZ_EXCEPTION_BYTES);
-  parz_chunk_header_seal(d, head);
+    memcpy(d + o.exceptions, enc->records, (size_t)fin.nexceptions * PARZ_EXCEPTION_BYTES);
+  enc->fin = fin;
   if (payload_offset)
     *payload_offset = head;
   return PARZ_OK;
@@ -288,6 +281,36 @@ uint64_t parz_chunk_encoder_bit_offset(const parz_chunk_encoder* enc, uint64_t s
     sum += enc->seg_bits[s];
   }
   return sum;
+}
+
+uint64_t parz_chunk_encoder_partitions(const parz_chunk_encoder* enc) {
+  return enc && enc->joined ? enc->fin.nchecksums : 0;
+}
+
+void parz_chunk_encoder_checksum(const parz_chunk_encoder* enc, void* dst, uint64_t first,
+                                 uint64_t count) {
+  const parz_chunk_view* f;
+  unsigned char* d = (unsigned char*)dst;
+  parz_chunk_offsets o;
+  uint64_t p, units, end;
+  if (!enc || !enc->joined || first >= enc->fin.nchecksums)
+    return;
+  f = &enc->fin;
+  parz_chunk_section_offsets(f, &o);
+  /* units per checksummed partition: its segments times the units of a segment */
+  units = (uint64_t)f->checksum_segments * (f->segment_blocks / enc->v.segment_blocks);
+  end = first + count < f->nchecksums ? first + count : f->nchecksums;
+  for (p = first; p < end; p++) {
+    uint64_t begin = parz_chunk_encoder_bit_offset(enc, p * units);
+    uint64_t stop = p + 1 == f->nchecksums ? 8u * (uint64_t)f->payload_bytes
+                                           : parz_chunk_encoder_bit_offset(enc, (p + 1) * units);
+    parz_store64(d + o.checksums + 8u * p, parz_payload_checksum(d + o.payload, begin, stop));
+  }
+}
+
+void parz_chunk_encoder_seal(const parz_chunk_encoder* enc, void* dst) {
+  if (enc && enc->joined)
+    parz_chunk_header_seal((unsigned char*)dst, head_size(&enc->fin));
 }
 
 int parz_chunk_encode(const parz_array* a, const void* data, const parz_chunk_config* cfg,
@@ -329,8 +352,9 @@ int parz_chunk_encode(const parz_array* a, const void* data, const parz_chunk_co
     rc = parz_chunk_encode_segments(enc, 0, enc->v.nsegments, d + head, dst_bytes - head, &bits,
                                     err);
   if (rc == PARZ_ERR_BUFFER && dst_bytes >= head && !scratch)
-    rc = parz_fail(err, PARZ_ERR_BUFFER, "chunk does not fit in %zu bytes (parz_chunk_bound: %zu)",
-                   dst_bytes, parz_chunk_bound(a, cfg));
+    rc = parz_fail(err, PARZ_ERR_BUFFER,
+                   "chunk does not fit in %zu bytes (parz_chunk_bound_data: %zu)", dst_bytes,
+                   parz_chunk_bound_data(a, data, cfg));
   payload = padded_bytes(bits);
   if (rc == PARZ_OK && enc->auto_c && !scratch) {
     size_t size = parz_chunk_encoder_size(enc);
@@ -341,6 +365,10 @@ int parz_chunk_encode(const parz_array* a, const void* data, const parz_chunk_co
     rc = parz_chunk_encoder_write_head(enc, dst, dst_bytes, &at, err);
   if (rc == PARZ_OK && scratch)
     memcpy(d + at, scratch, payload);
+  if (rc == PARZ_OK) {
+    parz_chunk_encoder_checksum(enc, dst, 0, parz_chunk_encoder_partitions(enc));
+    parz_chunk_encoder_seal(enc, dst);
+  }
   if (rc == PARZ_OK && written)
     *written = at + payload; /* the head write_head laid out, then the payload */
   free(scratch);

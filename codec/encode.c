@@ -1,5 +1,6 @@
 /* Array-level encoder: blocks in stream order through the shared block encoder. */
 #include "block_encode.h"
+#include "encode_segments.h"
 #include "grid.h"
 #include "parz.h"
 
@@ -28,33 +29,38 @@ int parz_codec_check(const parz_array* a, const parz_params* p, size_t first, si
 }
 
 /* Encodes `count` blocks of one type and rank, both constant in each caller (see
- * encode_range) so that the block encoder is specialized for them. Returns the number of blocks
- * encoded before the output ran out (count when all fit). */
+ * encode_range) so that the block encoder is specialized for them. With seg_bits, entry k
+ * receives the bits of blocks [k * seg, (k + 1) * seg) (the last run may be shorter), capped at
+ * UINT32_MAX. Returns the number of blocks encoded before the output ran out (count when all
+ * fit). */
 PARZ_HD size_t encode_run(parz_writer* w, const parz_grid* g, parz_block_pos* pos,
                           parz_type type, unsigned dims, const parz_params* p, const void* data,
-                          size_t count, uint32_t* block_bits)
+                          size_t count, uint32_t* seg_bits, size_t seg)
 {
-  uint64_t block[256];
-  size_t i;
+  uint64_t block[256], sum = 0;
+  size_t i, left = seg;
   for (i = 0; i < count; i++) {
-    unsigned n;
     parz_grid_gather(g, pos, data, block);
-    n = parz_encode_block(w, type, dims, p, block);
-    if (block_bits)
-      block_bits[i] = n;
+    sum += parz_encode_block(w, type, dims, p, block);
     if (w->err)
       return i;
     parz_grid_next(g, pos);
+    if (--left == 0 || i + 1 == count) {
+      if (seg_bits)
+        *seg_bits++ = sum < UINT32_MAX ? (uint32_t)sum : UINT32_MAX;
+      sum = 0;
+      left = seg;
+    }
   }
   return count;
 }
 
 static size_t encode_range(parz_writer* w, const parz_grid* g, parz_block_pos* pos,
                            parz_type type, unsigned dims, const parz_params* p, const void* data,
-                           size_t count, uint32_t* block_bits)
+                           size_t count, uint32_t* seg_bits, size_t seg)
 {
 #define PARZ_RUN(t, d) \
-  case PARZ_KIND(t, d): return encode_run(w, g, pos, t, d, p, data, count, block_bits);
+  case PARZ_KIND(t, d): return encode_run(w, g, pos, t, d, p, data, count, seg_bits, seg);
   switch (PARZ_KIND(type, dims)) {
     PARZ_EACH_KIND(PARZ_RUN)
     default: w->err = 1; return 0; /* parz_codec_check admits nothing else */
@@ -62,9 +68,9 @@ static size_t encode_range(parz_writer* w, const parz_grid* g, parz_block_pos* p
 #undef PARZ_RUN
 }
 
-int parz_encode_blocks(const parz_array* a, const void* data, const parz_params* p,
-                       size_t first, size_t count, void* dst, size_t dst_bytes,
-                       uint64_t* bits, uint32_t* block_bits, parz_error* err)
+int parz_encode_segments(const parz_array* a, const void* data, const parz_params* p,
+                         size_t first, size_t count, size_t seg_blocks, void* dst,
+                         size_t dst_bytes, uint64_t* bits, uint32_t* seg_bits, parz_error* err)
 {
   parz_grid g;
   parz_block_pos pos;
@@ -76,10 +82,12 @@ int parz_encode_blocks(const parz_array* a, const void* data, const parz_params*
     return parz_fail(err, PARZ_ERR_ARG, "NULL input array");
   if (!dst && dst_bytes)
     return parz_fail(err, PARZ_ERR_ARG, "NULL output buffer");
+  if (seg_blocks == 0)
+    return parz_fail(err, PARZ_ERR_ARG, "segments of 0 blocks");
   parz_grid_init(&g, a);
   parz_writer_init(&w, dst, dst_bytes);
   parz_grid_seek(&g, first, &pos);
-  encode_range(&w, &g, &pos, a->type, a->dims, p, data, count, block_bits);
+  encode_range(&w, &g, &pos, a->type, a->dims, p, data, count, seg_bits, seg_blocks);
   if (bits)
     *bits = parz_writer_tell(&w);
   parz_writer_flush(&w);
@@ -88,6 +96,14 @@ int parz_encode_blocks(const parz_array* a, const void* data, const parz_params*
                      "output buffer of %zu bytes too small for %zu blocks (bound %zu bytes)",
                      dst_bytes, count, parz_stream_bound(a->type, a->dims, p, count));
   return PARZ_OK;
+}
+
+int parz_encode_blocks(const parz_array* a, const void* data, const parz_params* p,
+                       size_t first, size_t count, void* dst, size_t dst_bytes,
+                       uint64_t* bits, uint32_t* block_bits, parz_error* err)
+{
+  return parz_encode_segments(a, data, p, first, count, 1, dst, dst_bytes, bits, block_bits,
+                              err);
 }
 
 int parz_compress(const parz_array* a, const void* data, const parz_params* p,

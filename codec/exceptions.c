@@ -1,4 +1,4 @@
-/* Non-finite exceptions: scan, cleaning with block-mean stand-ins, validation and patching. */
+/* Exceptions: scan, cleaning with block-mean stand-ins, validation and patching. */
 #include <string.h>
 
 #include "exceptions.h"
@@ -42,68 +42,48 @@ static int is_contiguous(const view4* v) {
          v->s[0] == (ptrdiff_t)(v->n[3] * v->n[2] * v->n[1]);
 }
 
-static unsigned nonfinite32(uint32_t u) { return (u & 0x7f800000u) == 0x7f800000u; }
-static unsigned nonfinite64(uint64_t u) {
-  return (u & 0x7ff0000000000000ull) == 0x7ff0000000000000ull;
+/* Which bit patterns are exceptions, as one test for every type and mode:
+ * ((bits + add) & mask) >> shift >= min. Floats compare their exponent field; integers shift
+ * their range [-(2^k - 1), 2^k - 1] to [0, 2^(k+1) - 2] (mod 2^32 or 2^64). */
+typedef struct {
+  uint64_t add, mask, min;
+  unsigned shift;
+} rule;
+
+static rule rule_of(parz_type type, const parz_params* p) {
+  const int lossy = p->minexp >= PARZ_MIN_EXP;
+  rule r = {0, 0, 1, 0};   /* nothing: integers in reversible mode */
+  switch (type) {
+  case PARZ_FLOAT: /* exponent 255 is NaN/Inf; 253 and 254 are [2^126, 2^128) */
+    r.mask = 0x7f800000u;
+    r.shift = 23;
+    r.min = lossy ? 253u : 255u;
+    break;
+  case PARZ_DOUBLE: /* 2047 is NaN/Inf; 2045 and 2046 are [2^1022, 2^1024) */
+    r.mask = 0x7ff0000000000000ull;
+    r.shift = 52;
+    r.min = lossy ? 2045u : 2047u;
+    break;
+  case PARZ_INT32:
+    if (lossy) {
+      r.add = 0x3fffffffu;
+      r.mask = 0xffffffffu;
+      r.min = 0x7fffffffu;
+    }
+    break;
+  case PARZ_INT64:
+    if (lossy) {
+      r.add = 0x3fffffffffffffffull;
+      r.mask = ~(uint64_t)0;
+      r.min = 0x7fffffffffffffffull;
+    }
+    break;
+  }
+  return r;
 }
 
-/* Branch-free counting loops: this scan runs before every encode, so it must cost next to
- * nothing next to the codec. */
-static uint64_t count32(const unsigned char* p, size_t n) {
-  uint64_t c = 0;
-  size_t i;
-  for (i = 0; i < n; i++) {
-    uint32_t u;
-    memcpy(&u, p + 4 * i, 4);
-    c += nonfinite32(u);
-  }
-  return c;
-}
-
-static uint64_t count64(const unsigned char* p, size_t n) {
-  uint64_t c = 0;
-  size_t i;
-  for (i = 0; i < n; i++) {
-    uint64_t u;
-    memcpy(&u, p + 8 * i, 8);
-    c += nonfinite64(u);
-  }
-  return c;
-}
-
-uint64_t parz_exceptions_count(const parz_array* a, const void* data) {
-  size_t size = parz_type_size(a->type), i, j, k;
-  uint64_t c = 0;
-  view4 v;
-  if (a->type != PARZ_FLOAT && a->type != PARZ_DOUBLE)
-    return 0;
-  v = as_4d(a);
-  if (is_contiguous(&v)) {
-    size_t n = v.n[0] * v.n[1] * v.n[2] * v.n[3];
-    return size == 4 ? count32((const unsigned char*)data, n)
-                     : count64((const unsigned char*)data, n);
-  }
-  /* strided: one row (last dimension) at a time */
-  for (i = 0; i < v.n[0]; i++)
-    for (j = 0; j < v.n[1]; j++)
-      for (k = 0; k < v.n[2]; k++) {
-        const unsigned char* row = (const unsigned char*)data +
-            (ptrdiff_t)size * ((ptrdiff_t)i * v.s[0] + (ptrdiff_t)j * v.s[1] + (ptrdiff_t)k * v.s[2]);
-        size_t x;
-        for (x = 0; x < v.n[3]; x++) {
-          const unsigned char* p = row + (ptrdiff_t)size * (ptrdiff_t)x * v.s[3];
-          if (size == 4) {
-            uint32_t u;
-            memcpy(&u, p, 4);
-            c += nonfinite32(u);
-          } else {
-            uint64_t u;
-            memcpy(&u, p, 8);
-            c += nonfinite64(u);
-          }
-        }
-      }
-  return c;
+static unsigned exceptional(const rule* r, uint64_t bits) {
+  return (((bits + r->add) & r->mask) >> r->shift) >= r->min;
 }
 
 static uint64_t load_bits(const unsigned char* p, size_t size) {
@@ -118,74 +98,169 @@ static uint64_t load_bits(const unsigned char* p, size_t size) {
   }
 }
 
-static unsigned nonfinite(uint64_t bits, size_t size) {
-  return size == 4 ? nonfinite32((uint32_t)bits) : nonfinite64(bits);
+/* Branch-free counting loops: this scan runs before every encode, so it must cost next to
+ * nothing next to the codec. */
+static uint64_t count32(const rule* r, const unsigned char* p, size_t n) {
+  uint64_t c = 0;
+  size_t i;
+  for (i = 0; i < n; i++) {
+    uint32_t u;
+    memcpy(&u, p + 4 * i, 4);
+    c += exceptional(r, u);
+  }
+  return c;
 }
 
-/* Replaces the non-finite values of one block (the values at idx[0..n)) of the contiguous array
- * c by the mean of its finite values, or 0. The mean is accumulated in double in C order, each
- * term divided first so that doubles near DBL_MAX cannot overflow the sum. */
-static void clean_block(unsigned char* c, size_t size, const size_t* idx, unsigned n) {
-  unsigned i, finite = 0, bad = 0;
-  double mean = 0;
+static uint64_t count64(const rule* r, const unsigned char* p, size_t n) {
+  uint64_t c = 0;
+  size_t i;
   for (i = 0; i < n; i++) {
-    if (nonfinite(load_bits(c + size * idx[i], size), size))
+    uint64_t u;
+    memcpy(&u, p + 8 * i, 8);
+    c += exceptional(r, u);
+  }
+  return c;
+}
+
+int parz_exceptions_possible(const parz_array* a, const parz_params* p) {
+  rule r = rule_of(a->type, p);
+  return r.mask != 0;
+}
+
+uint64_t parz_exceptions_count(const parz_array* a, const void* data, const parz_params* p) {
+  size_t size = parz_type_size(a->type), i, j, k;
+  uint64_t c = 0;
+  rule r = rule_of(a->type, p);
+  view4 v;
+  if (!r.mask)
+    return 0;
+  v = as_4d(a);
+  if (is_contiguous(&v)) {
+    size_t n = v.n[0] * v.n[1] * v.n[2] * v.n[3];
+    return size == 4 ? count32(&r, (const unsigned char*)data, n)
+                     : count64(&r, (const unsigned char*)data, n);
+  }
+  /* strided: one row (last dimension) at a time */
+  for (i = 0; i < v.n[0]; i++)
+    for (j = 0; j < v.n[1]; j++)
+      for (k = 0; k < v.n[2]; k++) {
+        const unsigned char* row = (const unsigned char*)data +
+            (ptrdiff_t)size * ((ptrdiff_t)i * v.s[0] + (ptrdiff_t)j * v.s[1] + (ptrdiff_t)k * v.s[2]);
+        size_t x;
+        for (x = 0; x < v.n[3]; x++)
+          c += exceptional(&r, load_bits(row + (ptrdiff_t)size * (ptrdiff_t)x * v.s[3], size));
+      }
+  return c;
+}
+
+/* The value of a bit pattern of the type, as a double (int64 values rounded). */
+static double value_of(uint64_t bits, parz_type type) {
+  switch (type) {
+  case PARZ_FLOAT: {
+    uint32_t u = (uint32_t)bits;
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+  }
+  case PARZ_DOUBLE: {
+    double d;
+    memcpy(&d, &bits, 8);
+    return d;
+  }
+  case PARZ_INT32:
+    return (double)(int32_t)(uint32_t)bits;
+  default:
+    return (double)(int64_t)bits;
+  }
+}
+
+/* The stand-in's bit pattern: the mean converted to the type (floats rounded, integers
+ * truncated toward zero), or 0 when the mean is not finite or would itself be an exception. */
+static uint64_t stand_in(double mean, parz_type type, const rule* r) {
+  uint64_t bits = 0;
+  if (!(mean - mean == 0))
+    return 0;
+  switch (type) {
+  case PARZ_FLOAT: {
+    float f = (float)mean;
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    bits = u;
+    break;
+  }
+  case PARZ_DOUBLE:
+    memcpy(&bits, &mean, 8);
+    break;
+  case PARZ_INT32:
+    if (!(mean > -2147483648.0 && mean < 2147483648.0))
+      return 0;
+    bits = (uint32_t)(int32_t)mean;
+    break;
+  default:
+    if (!(mean > -9223372036854775808.0 && mean < 9223372036854775808.0))
+      return 0;
+    bits = (uint64_t)(int64_t)mean;
+    break;
+  }
+  return exceptional(r, bits) ? 0 : bits;
+}
+
+/* Replaces the exceptions of one block (the values at idx[0..n)) of the contiguous array c by
+ * the mean of its other values, or 0. The mean is accumulated in double in C order, each term
+ * divided first so that values near DBL_MAX cannot overflow the sum. */
+static void clean_block(unsigned char* c, parz_type type, const rule* r, const size_t* idx,
+                        unsigned n) {
+  size_t size = parz_type_size(type);
+  unsigned i, kept = 0, bad = 0;
+  double mean = 0;
+  uint64_t bits;
+  for (i = 0; i < n; i++) {
+    if (exceptional(r, load_bits(c + size * idx[i], size)))
       bad++;
     else
-      finite++;
+      kept++;
   }
   if (!bad)
     return;
   for (i = 0; i < n; i++) {
-    const unsigned char* p = c + size * idx[i];
-    if (!nonfinite(load_bits(p, size), size)) {
-      double x;
-      if (size == 4) {
-        float f;
-        memcpy(&f, p, 4);
-        x = f;
-      } else {
-        memcpy(&x, p, 8);
-      }
-      mean += x / finite;
-    }
+    uint64_t u = load_bits(c + size * idx[i], size);
+    if (!exceptional(r, u))
+      mean += value_of(u, type) / kept;
   }
-  if (!(mean - mean == 0))   /* rounding pushed a mean of huge values past the range */
-    mean = 0;
+  bits = stand_in(mean, type, r);
   for (i = 0; i < n; i++) {
     unsigned char* p = c + size * idx[i];
-    if (nonfinite(load_bits(p, size), size)) {
+    if (exceptional(r, load_bits(p, size))) {
       if (size == 4) {
-        float f = (float)mean;
-        if (!(f - f == 0))
-          f = 0;
-        memcpy(p, &f, 4);
+        uint32_t u = (uint32_t)bits;
+        memcpy(p, &u, 4);
       } else {
-        memcpy(p, &mean, 8);
+        memcpy(p, &bits, 8);
       }
     }
   }
 }
 
-void parz_exceptions_clean(const parz_array* a, const void* data, void* cleaned,
-                           unsigned char* records) {
+void parz_exceptions_clean(const parz_array* a, const void* data, const parz_params* p,
+                           void* cleaned, unsigned char* records) {
   size_t size = parz_type_size(a->type), i, j, k, x, pos = 0;
   unsigned char* c = (unsigned char*)cleaned;
+  rule r = rule_of(a->type, p);
   view4 v = as_4d(a);
   size_t N[4];
   size_t b[4];
 
-  /* 1. copy in C order, writing a record for each non-finite value */
+  /* 1. copy in C order, writing a record for each exception */
   for (i = 0; i < v.n[0]; i++)
     for (j = 0; j < v.n[1]; j++)
       for (k = 0; k < v.n[2]; k++)
         for (x = 0; x < v.n[3]; x++, pos++) {
-          const unsigned char* p = (const unsigned char*)data +
+          const unsigned char* q = (const unsigned char*)data +
               (ptrdiff_t)size * ((ptrdiff_t)i * v.s[0] + (ptrdiff_t)j * v.s[1] +
                                  (ptrdiff_t)k * v.s[2] + (ptrdiff_t)x * v.s[3]);
-          uint64_t bits = load_bits(p, size);
-          memcpy(c + size * pos, p, size);
-          if (nonfinite(bits, size)) {
+          uint64_t bits = load_bits(q, size);
+          memcpy(c + size * pos, q, size);
+          if (exceptional(&r, bits)) {
             parz_store64(records, pos);
             parz_store64(records + 8, bits);
             records += PARZ_EXCEPTION_BYTES;
@@ -208,8 +283,23 @@ void parz_exceptions_clean(const parz_array* a, const void* data, void* cleaned,
               for (k = 0; k < e[2]; k++)
                 for (x = 0; x < e[3]; x++)
                   idx[n++] = (((b[0] + i) * N[1] + b[1] + j) * N[2] + b[2] + k) * N[3] + b[3] + x;
-          clean_block(c, size, idx, n);
+          clean_block(c, a->type, &r, idx, n);
         }
+}
+
+/* NaN or Inf of a floating-point type (what version 1 records hold). */
+static unsigned nonfinite(uint64_t bits, parz_type type) {
+  return type == PARZ_FLOAT    ? (bits & 0x7f800000u) == 0x7f800000u
+         : type == PARZ_DOUBLE ? (bits & 0x7ff0000000000000ull) == 0x7ff0000000000000ull
+                               : 0;
+}
+
+int parz_exceptions_v1(parz_type type, const unsigned char* records, uint64_t n) {
+  uint64_t i;
+  for (i = 0; i < n; i++)
+    if (!nonfinite(parz_load64(records + PARZ_EXCEPTION_BYTES * i + 8), type))
+      return 0;
+  return 1;
 }
 
 int parz_exceptions_validate(const parz_chunk_view* v, parz_error* err) {
@@ -219,7 +309,7 @@ int parz_exceptions_validate(const parz_chunk_view* v, parz_error* err) {
   const unsigned char* r = v->exceptions;
   if (v->nexceptions == 0)
     return PARZ_OK;
-  if (v->array.type != PARZ_FLOAT && v->array.type != PARZ_DOUBLE)
+  if (v->version == 1 && v->array.type != PARZ_FLOAT && v->array.type != PARZ_DOUBLE)
     return parz_fail(err, PARZ_ERR_FORMAT, "integer chunk with %llu non-finite exceptions",
                      (unsigned long long)v->nexceptions);
   for (k = 0; k < v->array.dims; k++)
@@ -230,10 +320,11 @@ int parz_exceptions_validate(const parz_chunk_view* v, parz_error* err) {
       return parz_fail(err, PARZ_ERR_FORMAT,
                        "exception %llu at position %llu: not increasing or outside %llu values",
                        (unsigned long long)i, (unsigned long long)pos, (unsigned long long)count);
-    if ((size == 4 && bits >> 32) || !nonfinite(bits, size))
+    if ((size == 4 && bits >> 32) || (v->version == 1 && !nonfinite(bits, v->array.type)))
       return parz_fail(err, PARZ_ERR_FORMAT,
-                       "exception %llu holds 0x%llx, not a non-finite value of the chunk's type",
-                       (unsigned long long)i, (unsigned long long)bits);
+                       "exception %llu holds 0x%llx, not a %svalue of the chunk's type",
+                       (unsigned long long)i, (unsigned long long)bits,
+                       v->version == 1 ? "non-finite " : "");
     prev = pos;
   }
   return PARZ_OK;

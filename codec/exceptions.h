@@ -1,9 +1,13 @@
-/* Non-finite exceptions (internal). zfp cannot carry NaN or Inf through its lossy modes, so the
- * encoder replaces each one by a finite stand-in, encodes that "cleaned" array (the payload stays
- * a plain libzfp stream), and keeps the exact bit patterns beside the payload as records:
+/* Exceptions (internal): values the codec cannot carry through the chunk's mode. The encoder
+ * replaces each by a stand-in, encodes that "cleaned" array (the payload stays a plain libzfp
+ * stream), and keeps the exact bit patterns beside the payload as records:
  *   u64 position (C-order index of the value in the chunk's array), u64 bit pattern
- *   (binary32: in the low 32 bits, the high 32 bits zero), both little-endian.
- * Positions are strictly increasing; integer arrays never have exceptions. */
+ *   (32-bit types: in the low 32 bits, the high 32 bits zero), both little-endian.
+ * Positions are strictly increasing. Which values are exceptions (codec/FORMAT.md):
+ *   - NaN and +-Inf, in every mode;
+ *   - in the lossy modes (all but reversible), where zfp's transform has no room for them:
+ *     floats of magnitude >= 2^126 (float32) or >= 2^1022 (float64), which could decode to
+ *     Inf, and integers of magnitude >= 2^30 (int32) or >= 2^62 (int64), which wrap. */
 #ifndef PARZ_EXCEPTIONS_H
 #define PARZ_EXCEPTIONS_H
 
@@ -11,19 +15,27 @@
 
 #define PARZ_EXCEPTION_BYTES 16u
 
-/* Number of NaN and Inf values in the (possibly strided) array; 0 for integer types. Reads the
- * array once and allocates nothing. */
-uint64_t parz_exceptions_count(const parz_array* a, const void* data);
+/* Nonzero when some value of a's type can be an exception under p (floats always; integers in
+ * the lossy modes). */
+int parz_exceptions_possible(const parz_array* a, const parz_params* p);
+
+/* Number of exceptions in the (possibly strided) array under p. Reads the array once and
+ * allocates nothing. */
+uint64_t parz_exceptions_count(const parz_array* a, const void* data, const parz_params* p);
 
 /* Copies the array into `cleaned` (contiguous C order, parz_array_count(a) values), replacing
- * every non-finite value by the mean of the finite values of its 4^d block (0 when the block has
- * none), and writes one record per non-finite value into `records` (n records, n from
- * parz_exceptions_count). Deterministic, so every driver encodes the same cleaned array. */
-void parz_exceptions_clean(const parz_array* a, const void* data, void* cleaned,
-                           unsigned char* records);
+ * every exception by its block's stand-in (FORMAT.md), and writes one record per exception into
+ * `records` (n records, n from parz_exceptions_count). Deterministic, so every driver encodes
+ * the same cleaned array. */
+void parz_exceptions_clean(const parz_array* a, const void* data, const parz_params* p,
+                           void* cleaned, unsigned char* records);
 
-/* Checks v->exceptions: positions strictly increasing and inside the array, bit patterns
- * non-finite values of the chunk's type. O(nexceptions). */
+/* Nonzero when the records can be stored in a format version 1 chunk: only NaN and Inf of a
+ * floating-point array (what version 1 defined). */
+int parz_exceptions_v1(parz_type type, const unsigned char* records, uint64_t n);
+
+/* Checks v->exceptions: positions strictly increasing and inside the array; bit patterns of the
+ * chunk's type (version 1: NaN or Inf, and only in floating-point chunks). O(nexceptions). */
 int parz_exceptions_validate(const parz_chunk_view* v, parz_error* err);
 
 #endif

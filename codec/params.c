@@ -179,3 +179,29 @@ size_t parz_stream_bound(parz_type type, unsigned dims, const parz_params* p, si
     return 0;
   return (size_t)(words * 8);
 }
+
+int parz_params_check_encode(const parz_params* p, parz_type type, unsigned dims,
+                             parz_error* err)
+{
+  parz_params whole;
+  unsigned planes, need;
+  if (!p || !parz_type_size(type) || dims < 1 || dims > 4)
+    return parz_fail(err, PARZ_ERR_ARG, "parz_params_check_encode: invalid argument");
+  if (p->minexp >= PARZ_MIN_EXP)
+    return PARZ_OK;
+  planes = 8u * (unsigned)parz_type_size(type);
+  whole = *p;
+  whole.minbits = 0;
+  whole.maxbits = PARZ_MAX_BITS;
+  whole.maxprec = PARZ_MAX_PREC;
+  need = parz_block_max_bits(type, dims, &whole);
+  if (p->maxprec < planes || p->maxbits < need)
+    return parz_fail(err, PARZ_ERR_PARAM,
+                     "minexp %d selects zfp's reversible transform, which is lossless only with "
+                     "maxprec >= %u and maxbits >= %u for %s %uD blocks (given %u and %u); cut "
+                     "short it returns arbitrary bit patterns, NaN and Inf among them. Use "
+                     "reversible mode, or minexp >= %d for a lossy mode",
+                     p->minexp, planes, need, parz_type_name(type), dims, p->maxprec, p->maxbits,
+                     PARZ_MIN_EXP);
+  return PARZ_OK;
+}

@@ -98,6 +98,13 @@ void parz_params_reversible(parz_params* p);
 /* Validates the combination the same way zfp_stream_set_params does. */
 int parz_params_expert(parz_params* p, unsigned minbits, unsigned maxbits, unsigned maxprec,
                        int minexp, parz_error* err);
+/* Whether the parameters may be used to encode values of this type and rank: zfp's reversible
+ * transform (minexp < PARZ_MIN_EXP) with fewer bit planes than the type has or fewer bits than
+ * its blocks can take returns arbitrary bit patterns (NaN and Inf among them) with no error
+ * bound, so it is refused (PARZ_ERR_PARAM, with the values it needs). Decoding takes any
+ * parameters zfp takes. */
+int parz_params_check_encode(const parz_params* p, parz_type type, unsigned dims,
+                             parz_error* err);
 /* Classifies parameters the way zfp_stream_compression_mode does. */
 parz_mode parz_params_mode(const parz_params* p);
 /* Fixed-rate streams have minbits == maxbits: every block has the same length, no table needed. */

@@ -1,4 +1,5 @@
-/* ParZ chunk format: header + hybrid offset table + non-finite exceptions + codec payload.
+/* ParZ chunk format: header + hybrid offset table + exceptions + optional sections (payload
+ * checksums) + codec payload.
  *
  * A chunk is self-describing: it decodes without the HDF5 dataset's cd_values. The byte-exact
  * layout is specified in codec/FORMAT.md; this header is the C interface to it.
@@ -23,8 +24,9 @@
 extern "C" {
 #endif
 
-/* The chunk format version this library writes (FORMAT.md); it reads every version up to it. */
-#define PARZ_CHUNK_FORMAT_VERSION 1
+/* The newest chunk format version this library writes (FORMAT.md); it reads every version up
+ * to it, and writes version 1 for chunks that use nothing of version 2. */
+#define PARZ_CHUNK_FORMAT_VERSION 2
 
 typedef enum {
   PARZ_TABLE_AUTO = 0,    /* HYBRID for variable-rate, NONE for fixed-rate */
@@ -40,11 +42,21 @@ typedef enum {
 #define PARZ_DEFAULT_SEGMENT_BLOCKS 32u
 #define PARZ_DEFAULT_PARTITION_SEGMENTS 64u
 
+/* Payload checksums: one per partition, verified by every decoder before it trusts the values
+ * of that partition (FORMAT.md, "Payload checksums"). Off writes none; chunks without them
+ * are exactly what format version 1 wrote. */
+typedef enum {
+  PARZ_CHECKSUM_DEFAULT = 0,    /* on */
+  PARZ_CHECKSUM_ON = 1,
+  PARZ_CHECKSUM_OFF = 2
+} parz_checksum_mode;
+
 typedef struct {
   parz_params params;
   parz_table_kind table;
   uint32_t segment_blocks;      /* C, blocks per segment; 0 = auto */
   uint32_t partition_segments;  /* P, segments per partition (HYBRID only); 0 = default */
+  parz_checksum_mode checksum;
 } parz_chunk_config;
 
 /* A parsed and validated chunk. Pointers point into the caller's chunk bytes. After a successful
@@ -52,6 +64,7 @@ typedef struct {
  * decoders may trust them (the payload bits themselves may still be corrupt: the bit reader is
  * bounded anyway). */
 typedef struct {
+  unsigned version;             /* format version, 1 or 2 */
   parz_array array;             /* contiguous; type, rank and shape from the header */
   parz_params params;
   parz_table_kind table;        /* never AUTO here */
@@ -65,6 +78,9 @@ typedef struct {
   size_t table_bytes;
   const unsigned char* exceptions;  /* nexceptions records, see FORMAT.md */
   uint64_t nexceptions;
+  const unsigned char* checksums;   /* nchecksums u64 payload checksums, or NULL */
+  uint32_t checksum_segments;       /* segments per checksummed partition (P for HYBRID) */
+  uint64_t nchecksums;              /* ceil(nsegments / checksum_segments), 0 without them */
   const unsigned char* payload;     /* little-endian 64-bit words */
   size_t payload_bytes;             /* multiple of 8 */
   uint64_t payload_bits;            /* bits used, <= 8 * payload_bytes */
@@ -72,16 +88,31 @@ typedef struct {
   size_t raw_bytes;                 /* size of the decoded array */
 } parz_chunk_view;
 
-/* Upper bound on the encoded size of an array under cfg; NULL-safe, 0 on invalid input. */
+/* Upper bound on the encoded size of any array of a's type and shape under cfg; NULL-safe, 0 on
+ * invalid input. It reserves a 16-byte exception record for every value that could need one
+ * (for float32: 5x the array), so size buffers with parz_chunk_bound_data, which counts them. */
 size_t parz_chunk_bound(const parz_array* a, const parz_chunk_config* cfg);
+/* Upper bound on the chunk of these very values: the exceptions counted (one read of the
+ * array), so about the array's size plus the table in the usual case. */
+size_t parz_chunk_bound_data(const parz_array* a, const void* data, const parz_chunk_config* cfg);
 
-/* Validates header, checksum and table against src_bytes before anything is decoded. A chunk
- * from an unknown format or codec version gives PARZ_ERR_VERSION. */
+/* Validates header, header checksum, sections, table and exceptions against src_bytes before
+ * anything is decoded (the payload checksums are checked by the decoders, partition by
+ * partition). A chunk from an unknown format or codec version, or with a section this reader
+ * must understand but does not, gives PARZ_ERR_VERSION. */
 int parz_chunk_parse(const void* src, size_t src_bytes, parz_chunk_view* view, parz_error* err);
 
 /* Bit offset in the payload where segment s starts (s <= nsegments; s == nsegments gives the end
  * of the payload bits). O(P) for HYBRID, O(s) for LENGTHS, O(1) otherwise. */
 uint64_t parz_chunk_segment_offset(const parz_chunk_view* v, uint64_t s);
+
+/* A LENGTHS table gives a segment's offset only as the sum of every earlier length (O(s)), so
+ * a driver that splits a chunk into many work units would sum the table once per unit. Instead
+ * it writes every segment's offset once, in one pass, into `table` (parz_chunk_offsets_bytes
+ * long) and decodes with `out`: a copy of v that reads them as an OFFSETS table, with the same
+ * offsets, lengths and errors. Other views need no room (0) and are copied unchanged. */
+size_t parz_chunk_offsets_bytes(const parz_chunk_view* v);
+void parz_chunk_offsets_view(const parz_chunk_view* v, void* table, parz_chunk_view* out);
 
 /* Where a chunk's decoded values go: the window lo[k] <= x[k] < hi[k] of the chunk's array
  * (k over its rank, C order; 0 < hi[k] - lo[k], hi[k] <= shape[k]) is stored at data, the value
@@ -101,17 +132,32 @@ void parz_chunk_dest_whole(const parz_chunk_view* v, void* dst, parz_chunk_dest*
  * leaves the array, or data is NULL. */
 int parz_chunk_dest_check(const parz_chunk_view* v, const parz_chunk_dest* d, parz_error* err);
 
-/* Decodes segments [first, first + count) into their places in dst (the whole chunk's contiguous
- * array, raw_bytes long). Thread-safe for disjoint segment ranges. Checks that each segment ends
- * exactly where the next begins; a mismatch is PARZ_ERR_STREAM. Does not patch exceptions. */
-int parz_chunk_decode_segments(const parz_chunk_view* v, void* dst, uint64_t first,
-                               uint64_t count, parz_error* err);
-
-/* The same into a destination (parz_chunk_dest_check'ed by the caller): values outside its window
- * are not stored, and segments that hold none of the window's blocks are not decoded (nor
- * checked). Thread-safe for disjoint segment ranges of one destination. */
+/* Decodes segments [first, first + count) into the destination d (parz_chunk_dest_check'ed by
+ * the caller): values outside its window are not stored, and segments that hold none of the
+ * window's blocks are neither decoded nor checked. First verifies the payload checksums of the
+ * partitions that hold the segments it decodes (PARZ_ERR_CHECKSUM naming the first bad one; a
+ * partition whose segments all lie outside the window is not verified, so a window clear of a
+ * corrupt partition decodes), then checks that each segment ends exactly where the next begins;
+ * a mismatch is PARZ_ERR_STREAM. Does not patch exceptions. Thread-safe for disjoint segment
+ * ranges of one destination. */
 int parz_chunk_decode_segments_to(const parz_chunk_view* v, const parz_chunk_dest* d,
                                   uint64_t first, uint64_t count, parz_error* err);
+/* The same into the whole chunk's contiguous array dst (raw_bytes long). */
+int parz_chunk_decode_segments(const parz_chunk_view* v, void* dst, uint64_t first,
+                               uint64_t count, parz_error* err);
+/* The same without the checksums, for drivers that verify them with parz_chunk_verify_to (in
+ * parallel, by partition, while other threads decode). */
+int parz_chunk_decode_segments_unverified(const parz_chunk_view* v, const parz_chunk_dest* d,
+                                          uint64_t first, uint64_t count, parz_error* err);
+
+/* Verifies the payload checksums of checksummed partitions [first, first + count) (each of
+ * v->checksum_segments segments; v->nchecksums in all): PARZ_ERR_CHECKSUM naming the first
+ * partition whose payload bits do not match, PARZ_OK when they all do or the chunk has none. */
+int parz_chunk_verify(const parz_chunk_view* v, uint64_t first, uint64_t count, parz_error* err);
+/* The same for those of them that hold a block of d's window: exactly the partitions that
+ * parz_chunk_decode_segments_to verifies when it decodes their segments into d. */
+int parz_chunk_verify_to(const parz_chunk_view* v, const parz_chunk_dest* d, uint64_t first,
+                         uint64_t count, parz_error* err);
 
 /* Writes the non-finite values recorded in the chunk back into the decoded array. */
 int parz_chunk_patch_exceptions(const parz_chunk_view* v, void* dst, parz_error* err);
@@ -123,14 +169,18 @@ int parz_chunk_patch_exceptions_to(const parz_chunk_view* v, const parz_chunk_de
 int parz_chunk_decode(const void* src, size_t src_bytes, void* dst, size_t dst_bytes,
                       parz_error* err);
 
-/* Encoding in three steps, so that parallel drivers (omp/) produce the same bytes as the serial
- * one: begin (layout, exceptions, cleaned input), encode segments in any order into scratch
- * buffers, then finish (header, table, exceptions, payload joined at the segments' offsets). */
+/* Encoding in steps, so that parallel drivers (omp/) produce the same bytes as the serial one:
+ * begin (layout, exceptions, cleaned input), encode segments in any order into scratch
+ * buffers, write the head (header, directory, table, exceptions), join the payload at the
+ * segments' offsets, compute the payload checksums (any partitions in any order), seal. */
 typedef struct parz_chunk_encoder parz_chunk_encoder;
 
 int parz_chunk_encoder_begin(parz_chunk_encoder** enc, const parz_array* a, const void* data,
                              const parz_chunk_config* cfg, parz_error* err);
 uint64_t parz_chunk_encoder_segments(const parz_chunk_encoder* enc);
+/* Bytes in front of the payload in the largest layout the chunk may get: its head, or with
+ * auto C the head of C = 1. A payload encoded after it never meets the head write_head writes. */
+size_t parz_chunk_encoder_head_bytes(const parz_chunk_encoder* enc);
 /* Bytes of scratch that always hold the stream of `count` segments. */
 size_t parz_chunk_encoder_scratch_bound(const parz_chunk_encoder* enc, uint64_t count);
 /* Encodes segments [first, first + count) as one stream at bit 0 of scratch; records each
@@ -141,12 +191,20 @@ int parz_chunk_encode_segments(parz_chunk_encoder* enc, uint64_t first, uint64_t
                                parz_error* err);
 /* Total chunk size once every segment has been encoded. */
 size_t parz_chunk_encoder_size(const parz_chunk_encoder* enc);
-/* Writes header, table and exceptions into dst and returns (in payload_offset) where the
- * payload starts; the caller then places each encoded range at the bit offset returned by
+/* Writes header, directory, table and exceptions into dst and returns (in payload_offset) where
+ * the payload starts; the caller then places each encoded range at the bit offset returned by
  * parz_chunk_encoder_bit_offset (with parz_bits_copy, or by encoding in place). */
 int parz_chunk_encoder_write_head(parz_chunk_encoder* enc, void* dst, size_t dst_bytes,
                                   size_t* payload_offset, parz_error* err);
 uint64_t parz_chunk_encoder_bit_offset(const parz_chunk_encoder* enc, uint64_t segment);
+/* Once the payload is in place in dst: the number of partitions that get a payload checksum (0
+ * without checksums), the checksums of partitions [first, first + count) written into dst
+ * (thread-safe for disjoint ranges), and the seal, the header's CRC-32C over everything in
+ * front of the payload (checksums included): the chunk is complete after it. */
+uint64_t parz_chunk_encoder_partitions(const parz_chunk_encoder* enc);
+void parz_chunk_encoder_checksum(const parz_chunk_encoder* enc, void* dst, uint64_t first,
+                                 uint64_t count);
+void parz_chunk_encoder_seal(const parz_chunk_encoder* enc, void* dst);
 void parz_chunk_encoder_free(parz_chunk_encoder* enc);
 
 /* Serial encode of a whole chunk. dst_bytes = parz_chunk_bound() always suffices; a smaller

@@ -86,53 +86,43 @@ static uint64_t load_length(const unsigned char* p, unsigned width) {
   return width == 2 ? parz_load16(p) : parz_load32(p);
 }
 
-int parz_table_write(const parz_chunk_view* v, const uint64_t* seg_bits, unsigned char* dst,
-                     parz_error* err) {
-  uint64_t s, n = v->nsegments, offset = 0;
+int parz_table_write(const parz_chunk_view* v, const uint32_t* unit_bits, uint64_t per,
+                     uint64_t nunits, unsigned char* dst, parz_error* err) {
+  uint64_t s, n = v->nsegments, offset = 0, u = 0, P = v->partition_segments;
+  uint64_t limit = v->length_bytes == 2 ? 0xffffu : 0xffffffffu;
   unsigned w = v->length_bytes;
-  if (w) {
-    uint64_t limit = w == 2 ? 0xffffu : 0xffffffffu;
-    for (s = 0; s < n; s++)
-      if (seg_bits[s] > limit)
-        return parz_fail(err, PARZ_ERR_PARAM,
-                         "segment %llu has %llu bits, more than its %u-bit length field holds",
-                         (unsigned long long)s, (unsigned long long)seg_bits[s], 8u * w);
-  }
-  switch (v->table) {
-  case PARZ_TABLE_NONE:
-    break;
-  case PARZ_TABLE_OFFSETS:
-    for (s = 0; s < n; s++) {
-      parz_store64(dst + 8u * s, offset);
-      offset += seg_bits[s];
-    }
-    break;
-  case PARZ_TABLE_LENGTHS: {
-    size_t i;
-    for (s = 0; s < n; s++)
-      store_length(dst + w * s, w, seg_bits[s]);
-    for (i = (size_t)(w * n); i < v->table_bytes; i++)
-      dst[i] = 0;
-    break;
-  }
-  case PARZ_TABLE_HYBRID: {
-    uint64_t P = v->partition_segments;
-    for (s = 0; s < n; s += P) {
-      uint64_t j, m = n - s < P ? n - s : P;
-      uint64_t rec = hybrid_record_bytes(v, m);
-      unsigned char* r = dst + (s / P) * hybrid_record_bytes(v, P);
-      parz_store64(r, offset);
-      for (j = 0; j < m; j++) {
-        store_length(r + 8 + w * j, w, seg_bits[s + j]);
-        offset += seg_bits[s + j];
-      }
-      for (j = 8 + w * m; j < rec; j++)
-        r[j] = 0;
-    }
-    break;
-  }
-  default:
+  unsigned char* rec = dst;
+  size_t i;
+  if (v->table == PARZ_TABLE_NONE)
+    return PARZ_OK;
+  if (v->table < PARZ_TABLE_NONE || v->table > PARZ_TABLE_HYBRID)
     return parz_fail(err, PARZ_ERR_ARG, "unknown table kind %d", (int)v->table);
+  for (i = 0; i < v->table_bytes; i++) /* padding */
+    dst[i] = 0;
+  for (s = 0; s < n; s++) {
+    uint64_t end = (s + 1) * per, bits = 0;
+    for (; u < end && u < nunits; u++)
+      bits += unit_bits[u];
+    if (w && bits > limit)
+      return parz_fail(err, PARZ_ERR_PARAM,
+                       "segment %llu has %llu bits, more than its %u-bit length field holds",
+                       (unsigned long long)s, (unsigned long long)bits, 8u * w);
+    switch (v->table) {
+    case PARZ_TABLE_OFFSETS:
+      parz_store64(dst + 8u * s, offset);
+      break;
+    case PARZ_TABLE_LENGTHS:
+      store_length(dst + w * s, w, bits);
+      break;
+    default: /* HYBRID: a record per partition, its offset first */
+      if (s % P == 0) {
+        rec = dst + (s / P) * hybrid_record_bytes(v, P);
+        parz_store64(rec, offset);
+      }
+      store_length(rec + 8 + w * (s % P), w, bits);
+      break;
+    }
+    offset += bits;
   }
   return PARZ_OK;
 }
@@ -290,4 +280,24 @@ uint64_t parz_chunk_segment_offset(const parz_chunk_view* v, uint64_t s) {
   default:
     return 0;
   }
+}
+
+size_t parz_chunk_offsets_bytes(const parz_chunk_view* v) {
+  return v->table == PARZ_TABLE_LENGTHS ? (size_t)(8u * v->nsegments) : 0;
+}
+
+void parz_chunk_offsets_view(const parz_chunk_view* v, void* table, parz_chunk_view* out) {
+  unsigned char* t = (unsigned char*)table;
+  uint64_t s, o = 0;
+  *out = *v;
+  if (v->table != PARZ_TABLE_LENGTHS)
+    return;
+  for (s = 0; s < v->nsegments; s++) {
+    parz_store64(t + 8u * s, o);
+    o += load_length(v->table_data + v->length_bytes * s, v->length_bytes);
+  }
+  out->table = PARZ_TABLE_OFFSETS;
+  out->table_data = t;
+  out->table_bytes = (size_t)(8u * v->nsegments);
+  out->length_bytes = 0;
 }

@@ -20,10 +20,12 @@ unsigned parz_table_length_width(uint64_t max_segment_bits);
  * PARZ_ERR_FORMAT when the sizes do not fit in memory). */
 int parz_table_layout(parz_chunk_view* v, parz_error* err);
 
-/* Writes the table (v->table_bytes bytes, padding zeroed) for segments of seg_bits[s] bits.
- * PARZ_ERR_PARAM if a length does not fit its field (never silently truncated). */
-int parz_table_write(const parz_chunk_view* v, const uint64_t* seg_bits, unsigned char* dst,
-                     parz_error* err);
+/* Writes the table (v->table_bytes bytes, padding zeroed) for segments made of `per` units
+ * each, unit u being unit_bits[u] bits long (nunits in all; the last segment may have fewer):
+ * the encoder's units are its segments, or single blocks with auto C. PARZ_ERR_PARAM if a
+ * length does not fit its field (never silently truncated). */
+int parz_table_write(const parz_chunk_view* v, const uint32_t* unit_bits, uint64_t per,
+                     uint64_t nunits, unsigned char* dst, parz_error* err);
 
 /* Checks v->table_data against v->payload_bits: offsets start at 0 and are monotone, each
  * partition's lengths sum exactly to the next partition's offset, the last segment ends exactly
@@ -35,8 +37,23 @@ uint64_t parz_table_segment_bits(const parz_chunk_view* v, uint64_t s);
 
 /* ---- Chunk layout shared by the parser (chunk.c) and the encoder (chunk_encode.c) ---- */
 
-/* Size of the fixed header in bytes (format version 1). */
+/* Size of the fixed header in bytes (every format version). */
 #define PARZ_HEADER_BYTES 112u
+/* Format version 2 lists its optional sections in a directory after the header: 16 bytes per
+ * entry (u16 kind, u16 flags, u32 reserved, u64 bytes), kinds strictly increasing. */
+#define PARZ_SECTION_ENTRY_BYTES 16u
+#define PARZ_MAX_SECTIONS 16u
+#define PARZ_SECTION_REQUIRED 1u     /* flag: a reader that does not know the kind must refuse */
+#define PARZ_SECTION_CHECKSUMS 1u    /* kind: payload checksums */
+#define PARZ_CHECKSUM_HEAD_BYTES 8u  /* the checksum section's own header: u32 P, u32 reserved */
+
+/* Byte offsets, from the start of the chunk, of the sections of a layout (v's version, table
+ * bytes, exceptions and checksums): where the table, exceptions, checksum values and payload
+ * start. Sections of kinds this codec does not write are not part of a layout. */
+typedef struct {
+  size_t table, exceptions, checksums, payload;
+} parz_chunk_offsets;
+void parz_chunk_section_offsets(const parz_chunk_view* v, parz_chunk_offsets* o);
 
 /* Fills v's array (contiguous copy of a's type and shape), params, table kind (AUTO resolved),
  * C, P, length width, nblocks, nsegments, npartitions and table_bytes from an array and a
@@ -59,11 +76,15 @@ int parz_chunk_auto_c(const parz_chunk_view* v);
 int parz_chunk_layout_auto(parz_chunk_view* v, const parz_array* a, const parz_chunk_config* cfg,
                            uint64_t payload_bytes, parz_error* err);
 
-/* Writes the PARZ_HEADER_BYTES header of v (sizes from v's table_bytes, nexceptions,
- * payload_bytes, payload_bits) without its checksum field. */
+/* Writes the header of v (sizes from v's table_bytes, nexceptions, payload_bytes, payload_bits)
+ * without its checksum field, then (version 2) the section directory and the checksum
+ * section's own header; the table, exceptions and checksum values are the caller's. */
 void parz_chunk_header_write(const parz_chunk_view* v, unsigned char* dst);
 
-/* Stores the checksum of dst[0..head_bytes) (header, table, exceptions) into the header. */
+/* Stores the CRC-32C of dst[0..head_bytes) (all in front of the payload) into the header. */
 void parz_chunk_header_seal(unsigned char* dst, size_t head_bytes);
+
+/* Checksum of payload bits [begin, end) (payload_checksum.h); begin < end. */
+uint64_t parz_payload_checksum(const unsigned char* payload, uint64_t begin, uint64_t end);
 
 #endif

@@ -121,6 +121,33 @@ static void seg_setup(parz_gpu_context* ctx, const parz_chunk_view* v, const voi
   a->block_end = PARZ_MIN(a->end * a->C, v->nblocks);
   if (*scheme == PARZ_GPU_SCHEME_BLOCK && block_parses(*a))
     a->rel = s->rel; /* parz_gpu_scratch_reserve gave the chunk its share */
+  a->decode_ctas = (unsigned)block_ctas(*a);
+  if (v->nchecksums) { /* the partitions whose first segment is in [first, end) */
+    const unsigned long long P = v->checksum_segments;
+    a->sums.sums = (const unsigned char*)d_chunk + parz_gpu_checksums_offset(v);
+    a->sums.table = v->table == PARZ_TABLE_HYBRID
+                        ? (const unsigned char*)d_chunk + parz_gpu_table_offset(v)
+                        : NULL;
+    a->sums.offsets = s->offsets;
+    a->sums.record_bytes = parz_gpu_record_bytes(v);
+    a->sums.P = P;
+    a->sums.count = v->nchecksums;
+    a->sums.payload_end = 8ull * v->payload_bytes;
+    a->sum_first = (first + P - 1) / P;
+    a->sum_end = PARZ_MIN((first + count + P - 1) / P, (unsigned long long)v->nchecksums);
+    a->sum_ctas = (unsigned)((a->sum_end - a->sum_first + WARPS_PER_CTA - 1) / WARPS_PER_CTA);
+  }
+}
+
+__global__ void __launch_bounds__(32 * WARPS_PER_CTA) checksum_kernel(const seg_args a)
+{
+  verify_body(a, (unsigned long long)blockIdx.x * WARPS_PER_CTA + (threadIdx.x >> 5));
+}
+
+cudaError_t parz_gpu_launch_checksums(const seg_args& a, cudaStream_t stream)
+{
+  checksum_kernel<<<a.sum_ctas, 32 * WARPS_PER_CTA, 0, stream>>>(a);
+  return cudaGetLastError();
 }
 
 static int bad_type(parz_error* err, int type)

@@ -4,6 +4,7 @@
 #define PARZ_GPU_DECODE_KERNELS_CUH
 
 #include "block_small.cuh"
+#include "checksum.cuh"
 #include "gpu_internal.h"
 
 #define WARPS_PER_CTA 4
@@ -35,6 +36,11 @@ struct seg_args {
   void* dst;
   parz_gpu_fault* fault;
   int pdl;                           /* BLOCK: block_kernel may start while lengths_kernel runs */
+  parz_gpu_sums sums;                /* payload checksums (sums.sums NULL: the chunk has none) */
+  unsigned long long sum_first;      /* partitions [sum_first, sum_end) verified by this launch */
+  unsigned long long sum_end;
+  unsigned decode_ctas;              /* BLOCK: CTAs that decode; the sum_ctas after them verify */
+  unsigned sum_ctas;                 /* CTAs of WARPS_PER_CTA verifying warps */
 };
 
 /* Programmatic dependent launch (compute capability 9.0 and up): lengths_kernel lets
@@ -61,6 +67,32 @@ __device__ __forceinline__ void report_fault(parz_gpu_fault* f, unsigned long lo
   atomicMin(&f->segment, segment);
   atomicOr(&f->code, code);
 }
+
+/* Verifies the payload checksum of partition sum_first + w, w the warp's index among the
+ * verifying warps; every lane of the warp takes part. Partition bounds from the HYBRID table
+ * need nothing from an earlier kernel; segment offsets do (under programmatic dependent launch
+ * this warp may start while the lengths kernel still runs). */
+__device__ __forceinline__ void verify_body(const seg_args& a, unsigned long long w)
+{
+  const unsigned lane = threadIdx.x & 31u;
+  const unsigned long long p = a.sum_first + w;
+  if (p >= a.sum_end)
+    return; /* the whole warp */
+  if (!a.sums.table)
+    pdl_wait_primary();
+  unsigned long long sum = parz_gpu_checksum_share(a.sums, a.payload, p, lane);
+#pragma unroll
+  for (unsigned d = 16; d > 0; d >>= 1)
+    sum += __shfl_xor_sync(0xffffffffu, sum, d);
+  if (lane == 0 && !parz_gpu_checksum_ok(a.sums, p, sum)) {
+    atomicMin(&a.fault->partition, p);
+    atomicOr(&a.fault->code, (unsigned)PARZ_GPU_FAULT_CHECKSUM);
+  }
+}
+
+/* The verifying warps alone, for the WARP and THREAD schemes (BLOCK has them in block_kernel):
+ * a.sum_ctas CTAs on `stream` (decode.cu). */
+cudaError_t parz_gpu_launch_checksums(const seg_args& a, cudaStream_t stream);
 
 template <parz_type T>
 struct raw_of {
@@ -413,10 +445,12 @@ template <parz_type T, unsigned D, bool BATCH>
 __global__ void __launch_bounds__(128) block_kernel(const seg_args one,
                                                     const seg_args* __restrict__ many)
 {
-  if constexpr (BATCH)
-    block_body<T, D>(many[blockIdx.y]);
+  const seg_args& a = BATCH ? many[blockIdx.y] : one;
+  if (blockIdx.x >= a.decode_ctas) /* the CTAs after the decoding ones verify checksums */
+    verify_body(a, (unsigned long long)(blockIdx.x - a.decode_ctas) * WARPS_PER_CTA +
+                       (threadIdx.x >> 5));
   else
-    block_body<T, D>(one);
+    block_body<T, D>(a);
 }
 
 /* CTAs of lengths_kernel and block_kernel for a chunk. */
@@ -440,7 +474,7 @@ cudaError_t launch_block(const seg_args* h, const seg_args* d, unsigned n, cudaS
   for (unsigned i = 0; i < n; i++) {
     if (block_parses(h[i]))
       lctas = PARZ_MAX(lctas, lengths_ctas(h[i]));
-    bctas = PARZ_MAX(bctas, block_ctas(h[i]));
+    bctas = PARZ_MAX(bctas, (unsigned long long)h[i].decode_ctas + h[i].sum_ctas);
   }
   if (lctas) {
     if (d)
@@ -476,6 +510,8 @@ cudaError_t launch(int scheme, const seg_args& a, cudaStream_t stream)
     unsigned long long ctas = (warps + WARPS_PER_CTA - 1) / WARPS_PER_CTA;
     warp_kernel<T, D><<<(unsigned)ctas, 32 * WARPS_PER_CTA, 0, stream>>>(a);
   }
+  if (scheme != PARZ_GPU_SCHEME_BLOCK && a.sum_ctas)
+    return parz_gpu_launch_checksums(a, stream);
   return cudaGetLastError();
 }
 

@@ -7,11 +7,13 @@
  *      (parz_gpu_parse_offsets);
  *   2. segment decode (decode.cu chooses the scheme, decode_kernels.cuh holds the kernels):
  *      BLOCK, the default, parses block lengths (lengths_kernel, unless C = 1 or fixed rate)
- *      and then decodes one block per thread (block_kernel); WARP and THREAD are one kernel each;
- *   3. exception patch (offsets.cu): non-finite values written back at their positions.
- * Errors found on the device (a segment that does not end where the table says, a read past the
- * payload) are recorded in a fault record per chunk and read back once, after the kernels
- * (parz_gpu_fault_check). */
+ *      and then decodes one block per thread (block_kernel); WARP and THREAD are one kernel each.
+ *      The payload checksums are verified a warp per partition (checksum.cuh), in block_kernel's
+ *      launch for BLOCK, in a kernel of their own for WARP and THREAD;
+ *   3. exception patch (offsets.cu): the exceptions written back at their positions.
+ * Errors found on the device (a payload checksum that does not match, a segment that does not
+ * end where the table says, a read past the payload) are recorded in a fault record per chunk
+ * and read back once, after the kernels (parz_gpu_fault_check). */
 #ifndef PARZ_GPU_INTERNAL_H
 #define PARZ_GPU_INTERNAL_H
 
@@ -24,17 +26,20 @@
  * of the rows it completed, so that copies overlap decoding. */
 #define PARZ_GPU_PIECES_MAX 16
 
-/* Device-side error record; `segment` is the lowest failing segment (atomicMin). */
+/* Device-side error record; `segment` is the lowest failing segment and `partition` the lowest
+ * partition whose payload checksum failed (atomicMin). */
 struct parz_gpu_fault {
-  unsigned long long segment;  /* ~0 = none */
-  unsigned int code;           /* 0 = none, else an OR of parz_gpu_fault_code bits */
+  unsigned long long segment;    /* ~0 = none */
+  unsigned long long partition;  /* ~0 = none */
+  unsigned int code;             /* 0 = none, else an OR of parz_gpu_fault_code bits */
   unsigned int pad;
 };
 
 enum parz_gpu_fault_code {
   PARZ_GPU_FAULT_NONE = 0,
   PARZ_GPU_FAULT_END = 1,      /* segment did not end at the next segment's offset */
-  PARZ_GPU_FAULT_OVERRUN = 2   /* a read went past the payload */
+  PARZ_GPU_FAULT_OVERRUN = 2,  /* a read went past the payload */
+  PARZ_GPU_FAULT_CHECKSUM = 4  /* a partition's payload checksum did not match */
 };
 
 /* Decoding scheme and its shape, chosen per chunk by plan() in decode.cu; tests and benchmarks
@@ -223,9 +228,11 @@ void parz_gpu_copy_share(unsigned char* dst, const unsigned char* src, size_t by
 int parz_gpu_drain_pieces(parz_gpu_context* ctx, void* dst, const size_t* piece_end, int npieces,
                           parz_error* err);
 
-/* Byte offsets of the table, exceptions and payload from the start of the chunk. */
+/* Byte offsets of the table, exceptions, payload checksums and payload from the start of the
+ * chunk. */
 size_t parz_gpu_payload_offset(const parz_chunk_view* v);
 size_t parz_gpu_table_offset(const parz_chunk_view* v);
 size_t parz_gpu_exceptions_offset(const parz_chunk_view* v);
+size_t parz_gpu_checksums_offset(const parz_chunk_view* v);
 
 #endif

@@ -113,6 +113,10 @@ size_t parz_gpu_exceptions_offset(const parz_chunk_view* v)
 {
   return parz_gpu_payload_offset(v) - (size_t)(v->payload - v->exceptions);
 }
+size_t parz_gpu_checksums_offset(const parz_chunk_view* v)
+{
+  return parz_gpu_payload_offset(v) - (size_t)(v->payload - v->checksums);
+}
 
 unsigned long long parz_gpu_record_bytes(const parz_chunk_view* v)
 {
@@ -162,12 +166,13 @@ int parz_gpu_enqueue_exceptions(parz_gpu_context* ctx, const parz_chunk_view* v,
   return e == cudaSuccess ? PARZ_OK : parz_gpu_cuda_fail(err, e, "exception patch launch");
 }
 
-/* Every record: no segment (~0), no fault. */
+/* Every record: no segment or partition (~0), no fault. */
 __global__ void fault_reset_kernel(parz_gpu_fault* f, unsigned long long n)
 {
   const unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
     f[i].segment = ~0ull;
+    f[i].partition = ~0ull;
     f[i].code = PARZ_GPU_FAULT_NONE;
   }
 }
@@ -209,6 +214,16 @@ int parz_gpu_fault_check(parz_gpu_context* ctx, const parz_chunk_view* views, si
     snprintf(which, sizeof which, "chunk %zu of %zu: ", i, n);
   const parz_gpu_fault* f = &h[i];
   const parz_chunk_view* v = &views[i];
+  /* the CPU decoders verify every partition before decoding: a bad checksum comes first */
+  if (f->code & PARZ_GPU_FAULT_CHECKSUM) {
+    const unsigned long long last = (f->partition + 1) * v->checksum_segments;
+    return parz_fail(err, PARZ_ERR_CHECKSUM,
+                     "%spayload checksum of partition %llu of %llu (segments %llu to %llu) does "
+                     "not match: corrupt payload (GPU decoder)",
+                     which, f->partition, (unsigned long long)v->nchecksums,
+                     f->partition * v->checksum_segments,
+                     (last < v->nsegments ? last : (unsigned long long)v->nsegments) - 1);
+  }
   if (f->code & PARZ_GPU_FAULT_OVERRUN)
     return parz_fail(err, PARZ_ERR_STREAM,
                      "%ssegment %llu of %llu reads past the end of the %zu-byte payload: corrupt "

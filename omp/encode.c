@@ -6,7 +6,8 @@
  *
  * The join runs in parallel too. Pieces start at arbitrary bit offsets, so neighbours share a
  * boundary word; to write every payload word exactly once, word k belongs to the piece holding
- * its first bit, and that piece ORs in the heads of the following pieces that reach into it. */
+ * its first bit, and that piece ORs in the heads of the following pieces that reach into it.
+ * The payload checksums are then computed in parallel over ranges of partitions. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,6 +77,23 @@ int parz_omp_chunk_encode(const parz_array* a, const void* data, const parz_chun
                                      PARZ_OMP_ENCODE_MIN_BYTES, err);
 }
 
+/* Pieces start at multiples of ALIGN segments when the chunk has enough of them: a piece of
+ * ALIGN * k segments has a stream bound of exactly its blocks times the bits a block may take,
+ * so the pieces' bounds add up to the whole payload's bound and they fit one after the other in
+ * a destination of parz_chunk_bound_data's size (ALIGN * C * max block bits is a multiple of 64
+ * bits). */
+#define ALIGN 64u
+
+/* Splits segments [0, nseg) into n pieces; aligned, their starts are multiples of ALIGN. */
+static void split(piece* pc, uint64_t n, uint64_t nseg, int aligned) {
+  uint64_t i, units = aligned ? nseg / ALIGN : nseg;
+  for (i = 0; i < n; i++) {
+    uint64_t lo = units * i / n, hi = units * (i + 1) / n;
+    pc[i].first = aligned ? lo * ALIGN : lo;
+    pc[i].count = (i + 1 == n ? nseg : aligned ? hi * ALIGN : hi) - pc[i].first;
+  }
+}
+
 int parz_omp_chunk_encode_above(const parz_array* a, const void* data,
                                 const parz_chunk_config* cfg, void* dst, size_t dst_bytes,
                                 size_t* written, int threads, size_t min_bytes,
@@ -83,10 +101,10 @@ int parz_omp_chunk_encode_above(const parz_array* a, const void* data,
   parz_chunk_encoder* enc = NULL;
   parz_omp_first_error first;
   piece* pc = NULL;
-  unsigned char* scratch = NULL;
+  unsigned char *scratch = NULL, *joined = NULL, *d = (unsigned char*)dst;
   uint64_t nseg, npieces, i;
-  size_t total = 0, payload_offset = 0, raw;
-  int nthreads = parz_omp_team_size(threads), rc;
+  size_t total = 0, payload_offset = 0, raw, head = 0;
+  int nthreads = parz_omp_team_size(threads), rc, aligned, in_place;
   if (written)
     *written = 0;
   raw = parz_array_check(a, NULL) == PARZ_OK ? parz_array_count(a) * parz_type_size(a->type) : 0;
@@ -98,14 +116,15 @@ int parz_omp_chunk_encode_above(const parz_array* a, const void* data,
     return rc;
   nseg = parz_chunk_encoder_segments(enc);
   npieces = (uint64_t)nthreads * PIECES_PER_THREAD;
+  aligned = nseg / ALIGN >= npieces;
   if (npieces > nseg)
     npieces = nseg;
   if ((uint64_t)nthreads > npieces)
     nthreads = (int)npieces;
   pc = (piece*)calloc((size_t)npieces, sizeof *pc);
+  if (pc)
+    split(pc, npieces, nseg, aligned);
   for (i = 0; pc && i < npieces; i++) {
-    pc[i].first = nseg * i / npieces;
-    pc[i].count = nseg * (i + 1) / npieces - pc[i].first;
     /* a bound for the first `count` segments bounds any `count` segments (the last segment may
      * be shorter, never longer) */
     pc[i].stream_bytes = parz_chunk_encoder_scratch_bound(enc, pc[i].count);
@@ -115,16 +134,22 @@ int parz_omp_chunk_encode_above(const parz_array* a, const void* data,
     }
     total += pc[i].stream_bytes;
   }
-  if (pc && total)
+  /* The pieces' streams go into the destination, after the largest head the chunk may get,
+   * when it has room for all their bounds there (it has, at parz_chunk_bound_data's size, with
+   * aligned pieces); they are then joined into a buffer of the payload's actual size and copied
+   * back. Otherwise they go into scratch of their bounds' size and are joined in place. */
+  head = parz_chunk_encoder_head_bytes(enc);
+  in_place = total && dst_bytes >= head && dst_bytes - head >= total;
+  if (pc && total && !in_place)
     scratch = (unsigned char*)malloc(total);
-  if (!scratch) {
+  if (!pc || !total || (!in_place && !scratch)) {
     free(pc);
     parz_chunk_encoder_free(enc);
     return parz_fail(err, PARZ_ERR_NOMEM, "out of memory for %zu bytes of encoder scratch",
                      total);
   }
   for (i = 0, total = 0; i < npieces; total += pc[i].stream_bytes, i++)
-    pc[i].stream = scratch + total;   /* bounds are multiples of 8: streams stay word aligned */
+    pc[i].stream = (in_place ? d + head : scratch) + total;   /* multiples of 8: word aligned */
 
   parz_omp_first_error_init(&first);
 #ifdef _OPENMP
@@ -142,20 +167,55 @@ int parz_omp_chunk_encode_above(const parz_array* a, const void* data,
       parz_omp_first_error_record(&first, (uint64_t)j, prc, &e);
   }
   rc = parz_omp_first_error_result(&first, err);
+  if (rc == PARZ_OK && in_place) {
+    uint64_t bits = parz_chunk_encoder_bit_offset(enc, nseg);
+    size_t bytes = (size_t)(8u * (bits / 64u + (bits % 64u != 0)));
+    if (!(joined = (unsigned char*)malloc(bytes ? bytes : 8)))
+      rc = parz_fail(err, PARZ_ERR_NOMEM, "out of memory for the %zu-byte payload", bytes);
+  }
   if (rc == PARZ_OK)
     rc = parz_chunk_encoder_write_head(enc, dst, dst_bytes, &payload_offset, err);
   if (rc == PARZ_OK) {
-    unsigned char* payload = (unsigned char*)dst + payload_offset;
+    unsigned char* payload = in_place ? joined : d + payload_offset;
+    size_t size = parz_chunk_encoder_size(enc), payload_bytes = size - payload_offset;
+    uint64_t nsums = parz_chunk_encoder_partitions(enc);
+    uint64_t nranges = nsums < npieces ? nsums : npieces;
     for (i = 0; i < npieces; i++)
       pc[i].offset = parz_chunk_encoder_bit_offset(enc, pc[i].first);
 #ifdef _OPENMP
-#pragma omp parallel for num_threads(nthreads) schedule(static)
+#pragma omp parallel num_threads(nthreads)
 #endif
-    for (int64_t j = 0; j < (int64_t)npieces; j++)
-      join_piece(payload, pc, npieces, (uint64_t)j);
+    {
+#ifdef _OPENMP
+#pragma omp for schedule(static)
+#endif
+      for (int64_t j = 0; j < (int64_t)npieces; j++)
+        join_piece(payload, pc, npieces, (uint64_t)j);
+      /* implicit barriers: the payload is complete, then in its place, before its checksums */
+      if (in_place) {
+#ifdef _OPENMP
+#pragma omp for schedule(static)
+#endif
+        for (int64_t j = 0; j < (int64_t)npieces; j++) {
+          size_t lo = payload_bytes / 8 * (size_t)j / npieces * 8;
+          size_t hi = j + 1 == (int64_t)npieces ? payload_bytes
+                                                : payload_bytes / 8 * (size_t)(j + 1) / npieces * 8;
+          memcpy(d + payload_offset + lo, joined + lo, hi - lo);
+        }
+      }
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, 1)
+#endif
+      for (int64_t j = 0; j < (int64_t)nranges; j++) {
+        uint64_t p0 = nsums * (uint64_t)j / nranges, p1 = nsums * (uint64_t)(j + 1) / nranges;
+        parz_chunk_encoder_checksum(enc, dst, p0, p1 - p0);
+      }
+    }
+    parz_chunk_encoder_seal(enc, dst);
     if (written)
-      *written = parz_chunk_encoder_size(enc);
+      *written = size;
   }
+  free(joined);
   free(scratch);
   free(pc);
   parz_chunk_encoder_free(enc);

@@ -22,8 +22,10 @@ int parz_omp_chunk_encode(const parz_array* a, const void* data, const parz_chun
 /* Decodes n chunks at once, chunk i (views[i], parsed from its bytes) into dests[i]
  * (codec/parz_chunk.h): chunks are spread over the threads and large ones split among them, so
  * that a dataset of many small chunks and one of a few large ones both keep every thread busy.
- * Destinations must not overlap. On failure *failed (when not NULL) is the chunk that failed
- * first in chunk order, its message in err. */
+ * The payload checksums of the partitions holding each window are verified, as
+ * parz_chunk_decode_segments_to does. Destinations must not overlap. On failure *failed (when not
+ * NULL) is the chunk that failed first in chunk order, its message in err: the serial decoder's
+ * for that chunk, whatever the thread count. */
 int parz_omp_decode_chunks(size_t n, const parz_chunk_view* views, const parz_chunk_dest* dests,
                            int threads, size_t* failed, parz_error* err);
 /* Builds a box of a chunked array (codec/parz_chunked.h; NULL: the whole array) in host memory

@@ -21,9 +21,12 @@
 
 /* The drivers with the serial threshold as a parameter (0 = always parallel): what the public
  * functions call with the constants above, and what bench/bench_omp --threshold uses to
- * measure where parallel decoding starts to win. */
+ * measure where parallel decoding starts to win. The decoder also takes the number of work
+ * units per thread (0 = its default), which tests raise to check that the work per unit does
+ * not grow with the chunk. */
 int parz_omp_chunk_decode_above(const void* src, size_t src_bytes, void* dst, size_t dst_bytes,
-                                int threads, size_t min_bytes, parz_error* err);
+                                int threads, size_t min_bytes, unsigned units_per_thread,
+                                parz_error* err);
 int parz_omp_chunk_encode_above(const parz_array* a, const void* data,
                                 const parz_chunk_config* cfg, void* dst, size_t dst_bytes,
                                 size_t* written, int threads, size_t min_bytes,

@@ -146,7 +146,7 @@ static size_t filter_encode(const parz_filter_config* cfg, size_t nbytes, size_t
     swap_bytes(swapped, raw, parz_type_size(cfg->chunk.type));
     in = swapped;
   }
-  size_t bound = parz_chunk_bound(&cfg->chunk, &cfg->config);
+  size_t bound = parz_chunk_bound_data(&cfg->chunk, in, &cfg->config);
   void* out = bound ? parz_h5()->H5allocate_memory(bound, 0) : NULL;
   size_t written = 0;
   if (!out) {

@@ -9,7 +9,8 @@
  *   H5Pset_filter(dcpl, H5Z_FILTER_PARZ, H5Z_FLAG_MANDATORY, n, cd);
  *
  * User cd_values layout (README.md, "cd_values"): cd[0] = mode numbered as H5Z-ZFP numbers them,
- * then the mode's values, then optionally segment_blocks C, partition_segments P, table kind.
+ * then the mode's values, then optionally segment_blocks C, partition_segments P, table kind and
+ * payload checksums.
  * Doubles are given as the high and then the low 32 bits of their IEEE-754 binary64 bit pattern,
  * so the values mean the same on every host. */
 #ifndef H5Z_PARZ_H
@@ -43,8 +44,13 @@
 #define H5Z_PARZ_MODE_EXPERT 4
 #define H5Z_PARZ_MODE_REVERSIBLE 5
 
-/* Most user values: mode + 4 expert values + C + P + table kind. */
-#define H5Z_PARZ_USER_NELMTS_MAX 8
+/* Most user values: mode + 4 expert values + C + P + table kind + payload checksums. */
+#define H5Z_PARZ_USER_NELMTS_MAX 9
+
+/* Payload checksums (one per partition, verified on every read): on unless turned off. */
+#define H5Z_PARZ_CHECKSUM_DEFAULT 0
+#define H5Z_PARZ_CHECKSUM_ON 1
+#define H5Z_PARZ_CHECKSUM_OFF 2
 
 /* High and low words of the binary64 bit pattern of x. memcpy into a uint64_t reads the bit
  * pattern as a number (IEEE-754 hosts keep float and integer byte order the same), and the
@@ -98,6 +104,17 @@ static inline size_t H5Z_parz_table_cdata(size_t n, unsigned segment_blocks,
   cd[n + 1] = partition_segments;
   cd[n + 2] = table_kind;
   return n + 3;
+}
+
+/* Appends the payload checksum setting (H5Z_PARZ_CHECKSUM_*) after any of the above (n = what it
+ * returned), with default table settings in front of it when they are not there yet. */
+static inline size_t H5Z_parz_checksum_cdata(size_t n, unsigned checksum, unsigned* cd) {
+  static const size_t mode_values[] = {0, 2, 1, 2, 4, 0};
+  size_t table_end = 1 + (cd[0] <= 5 ? mode_values[cd[0]] : 0) + 3;
+  while (n < table_end)
+    cd[n++] = 0;
+  cd[n] = checksum;
+  return n + 1;
 }
 
 /* ---- the module's own entry points ---------------------------------------------------------

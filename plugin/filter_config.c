@@ -39,6 +39,10 @@ static int check_table(parz_filter_request* req, parz_error* err) {
   if (req->partition_segments > PARZ_CD_MAX_PARTITION_SEGMENTS)
     return parz_fail(err, PARZ_ERR_PARAM, "parz: partition_segments %u is above the limit %u",
                      (unsigned)req->partition_segments, PARZ_CD_MAX_PARTITION_SEGMENTS);
+  if (req->checksum > PARZ_CHECKSUM_OFF)
+    return parz_fail(err, PARZ_ERR_PARAM,
+                     "parz: payload checksum setting %u is unknown (0 default = on, 1 on, 2 off)",
+                     req->checksum);
   return PARZ_OK;
 }
 
@@ -103,6 +107,7 @@ int parz_cd_parse_request(size_t n, const unsigned* cd, parz_filter_request* req
     req->table = cd[4];
     req->segment_blocks = cd[5];
     req->partition_segments = cd[6];
+    req->checksum = cd[7] & PARZ_CD_NO_CHECKSUM ? PARZ_CHECKSUM_OFF : PARZ_CHECKSUM_DEFAULT;
     return check_table(req, err);
   }
   if (cd[0] > 1000)
@@ -120,16 +125,17 @@ int parz_cd_parse_request(size_t n, const unsigned* cd, parz_filter_request* req
   if (n < 1 + (size_t)k)
     return parz_fail(err, PARZ_ERR_PARAM, "parz: %s mode needs %d value%s after the mode, got %zu",
                      parz_cd_mode_name(req->mode), k, k == 1 ? "" : "s", n - 1);
-  if (n > 1 + (size_t)k + 3)
+  if (n > 1 + (size_t)k + 4)
     return parz_fail(err, PARZ_ERR_PARAM,
                      "parz: %zu cd_values for %s mode; at most %d (mode, %d value%s, "
-                     "segment_blocks, partition_segments, table kind)",
-                     n, parz_cd_mode_name(req->mode), k + 4, k, k == 1 ? "" : "s");
+                     "segment_blocks, partition_segments, table kind, payload checksums)",
+                     n, parz_cd_mode_name(req->mode), k + 5, k, k == 1 ? "" : "s");
   for (int i = 0; i < k; i++) req->values[i] = cd[1 + i];
   size_t extra = n - 1 - (size_t)k;
   if (extra > 0) req->segment_blocks = cd[1 + k];
   if (extra > 1) req->partition_segments = cd[2 + k];
   if (extra > 2) req->table = cd[3 + k];
+  if (extra > 3) req->checksum = cd[4 + k];
   return check_table(req, err);
 }
 
@@ -201,6 +207,7 @@ int parz_cd_configure(const parz_filter_request* req, parz_type type, int big_en
   int rc = parz_array_check(&cfg->chunk, err);
   if (rc != PARZ_OK) return rc;
   rc = request_params(req, type, dims, &cfg->config.params, err);
+  if (rc == PARZ_OK) rc = parz_params_check_encode(&cfg->config.params, type, dims, err);
   if (rc != PARZ_OK) return rc;
 
   int fixed = parz_params_fixed_rate(&cfg->config.params);
@@ -211,6 +218,7 @@ int parz_cd_configure(const parz_filter_request* req, parz_type type, int big_en
                      "parz: table kind 1 (none) needs a fixed-rate mode; %s mode has "
                      "variable-length blocks", parz_cd_mode_name(req->mode));
   cfg->config.table = table;
+  cfg->config.checksum = (parz_checksum_mode)req->checksum;
   cfg->config.segment_blocks = req->segment_blocks; /* 0: auto, per chunk (parz_chunk.h) */
   cfg->config.partition_segments =
       table != PARZ_TABLE_HYBRID ? 0
@@ -235,7 +243,8 @@ void parz_cd_store(const parz_filter_config* cfg, unsigned* cd) {
   cd[4] = (unsigned)cfg->config.table;
   cd[5] = cfg->config.segment_blocks;
   cd[6] = cfg->config.partition_segments;
-  cd[7] = (unsigned)cfg->chunk.type + (cfg->big_endian ? PARZ_CD_BIG_ENDIAN : 0u);
+  cd[7] = (unsigned)cfg->chunk.type + (cfg->big_endian ? PARZ_CD_BIG_ENDIAN : 0u) +
+          (cfg->config.checksum == PARZ_CHECKSUM_OFF ? PARZ_CD_NO_CHECKSUM : 0u);
   for (unsigned i = 0; i < cfg->chunk.dims; i++) cd[8 + i] = (unsigned)cfg->chunk.shape[i];
   cd[12] = cfg->config.params.minbits;
   cd[13] = cfg->config.params.maxbits;
@@ -260,7 +269,7 @@ int parz_cd_load(size_t n, const unsigned* cd, parz_filter_config* cfg, parz_err
   while (dims < 4 && cd[8 + dims] != 0) dims++;
   for (unsigned i = dims; i < 4; i++)
     if (cd[8 + i] != 0) dims = 0; /* a gap: not a shape this plugin wrote */
-  if (type < PARZ_INT32 || type > PARZ_DOUBLE || (cd[7] & ~(2 * PARZ_CD_BIG_ENDIAN - 1u)) ||
+  if (type < PARZ_INT32 || type > PARZ_DOUBLE || (cd[7] & ~(2 * PARZ_CD_NO_CHECKSUM - 1u)) ||
       dims == 0)
     return parz_fail(err, PARZ_ERR_PARAM,
                      "parz: dataset cd_values corrupt (type %u, chunk shape %u %u %u %u)", cd[7],
@@ -276,6 +285,7 @@ int parz_cd_load(size_t n, const unsigned* cd, parz_filter_config* cfg, parz_err
   cfg->config.table = (parz_table_kind)cd[4];
   cfg->config.segment_blocks = cd[5];
   cfg->config.partition_segments = cd[6];
+  cfg->config.checksum = (parz_checksum_mode)cfg->request.checksum;
   if (cfg->config.table == PARZ_TABLE_AUTO || parz_chunk_bound(&cfg->chunk, &cfg->config) == 0)
     return parz_fail(err, PARZ_ERR_PARAM,
                      "parz: dataset cd_values corrupt (table kind %u, segment_blocks %u, "

@@ -15,7 +15,7 @@
  *   [5]      segment_blocks C (resolved)
  *   [6]      partition_segments P (resolved; 0 unless the table is hybrid)
  *   [7]      scalar type (parz_type: 1 int32, 2 int64, 3 float, 4 double), plus 16 when the
- *            dataset's values are big-endian
+ *            dataset's values are big-endian, plus 32 when payload checksums are off
  *   [8..11]  squeezed chunk shape, slowest dimension first, unused entries 0 (rank = number
  *            of non-zero entries)
  *   [12..15] codec parameters minbits, maxbits, maxprec, minexp (minexp as 32-bit two's
@@ -35,7 +35,8 @@
 #define PARZ_CD_INTERNAL_V1 1001u
 #define PARZ_CD_INTERNAL_NELMTS 16u
 #define PARZ_CD_BIG_ENDIAN 16u
-#define PARZ_CD_USER_NELMTS_MAX 8u
+#define PARZ_CD_NO_CHECKSUM 32u
+#define PARZ_CD_USER_NELMTS_MAX 9u
 
 /* Accepted table settings: the chunk format's limits (codec/FORMAT.md). */
 #define PARZ_CD_MAX_SEGMENT_BLOCKS 65536u
@@ -48,6 +49,7 @@ typedef struct {
   unsigned table;       /* parz_table_kind, 0 = auto */
   uint32_t segment_blocks;
   uint32_t partition_segments;
+  unsigned checksum;    /* parz_checksum_mode, 0 = default (on) */
 } parz_filter_request;
 
 /* Everything the filter function needs for one dataset. */

@@ -11,6 +11,7 @@ import glob
 import os
 import re
 import shutil
+import struct
 import subprocess
 import sys
 
@@ -158,6 +159,25 @@ def read_file(tmp_path_factory, etopo, vasp):
         for i in range(len(chunk) - len(chunk) // 4, len(chunk)):  # the payload's end
             chunk[i] ^= 0x5A
         d.id.write_direct_chunk((64, 0), bytes(chunk), mask)
+    return p
+
+
+@pytest.fixture(scope="session")
+def flipped_file(tmp_path_factory, etopo):
+    """A file whose /x (256 x 256 float32 in four 128 x 128 chunks, 64 KiB each: parallel reads)
+    has one payload bit flipped in the chunk at (128, 0); the other chunks are intact."""
+    p = str(tmp_path_factory.mktemp("flipped") / "flipped.h5")
+    with h5py.File(p, "w") as f:
+        f.create_dataset("x", data=etopo[:256, :256], chunks=(128, 128),
+                         compression=parz.Parz(accuracy=1e-2))
+    with h5py.File(p, "r+") as f:
+        d = f["x"]
+        mask, chunk = d.id.read_direct_chunk((128, 0))
+        chunk = bytearray(chunk)
+        payload_bytes = struct.unpack_from("<Q", chunk, 88)[0]  # the payload closes the chunk
+        bit = 8 * (len(chunk) - payload_bytes) + 4 * payload_bytes + 3
+        chunk[bit // 8] ^= 1 << (bit % 8)
+        d.id.write_direct_chunk((128, 0), bytes(chunk), mask)
     return p
 
 

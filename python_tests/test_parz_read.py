@@ -1,14 +1,15 @@
 """parz.read on the CPU against h5py's own read of the same datasets: every type, fill values,
 chunks at the edges, big-endian data, boxes of every kind of selection, out=, threads, and the
 errors (selections it does not read, a wrong out=, datasets that are not ParZ, a corrupt chunk
-named by its place). device="cuda" here only where no GPU is usable: it must fail cleanly
-(test_parz_read_gpu.py reads into GPU memory)."""
+named by its place, a flipped payload bit caught by the payload checksum). device="cuda" here
+only where no GPU is usable: it must fail cleanly (test_parz_read_gpu.py reads into GPU
+memory)."""
 import numpy as np
 import pytest
 
 import h5py
 import parz
-from conftest import native, same
+from conftest import chunk_error, native, same
 
 
 @pytest.mark.parametrize("name", ["f32", "f64", "i32", "i64", "be", "f4d", "fill"])
@@ -132,10 +133,28 @@ def test_corrupt_chunk_named(read_file):
         d = f["corrupt"]
         with pytest.raises(OSError):
             d[...]  # the filter refuses it too
-        with pytest.raises(OSError, match=r"^parz: reading /corrupt: .*\(the chunk at \[64,0\]\)"):
+        with pytest.raises(OSError, match=r"^parz: reading /corrupt: .*payload checksum.*"
+                                          r"\(the chunk at \[64,0\]\)"):
             parz.read(d)
         # a box clear of it reads, and equals h5py's
         assert same(parz.read(d, (slice(0, 64), slice(None))), d[0:64, :])
+
+
+@pytest.mark.parametrize("policy, threads", [("serial", None), ("omp", 1), ("omp", 2)])
+def test_payload_bit_flip(flipped_file, monkeypatch, capfd, policy, threads):
+    """One payload bit flipped: the chunk's payload checksum fails parz.read (serial and OpenMP),
+    as it fails h5py's read; reads that leave the chunk out give h5py's values."""
+    monkeypatch.setenv("PARZ_EXEC", policy)
+    with h5py.File(flipped_file, "r") as f:
+        d = f["x"]
+        with pytest.raises(OSError, match=r"^parz: reading /x: .*payload checksum.*"
+                                          r"\(the chunk at \[128,0\]\)"):
+            parz.read(d, threads=threads)
+        with chunk_error(capfd, "payload checksum"):
+            d[128:, :128]
+        for sel in [(slice(0, 128), slice(None)), (slice(None), slice(128, None)),
+                    (slice(100, 128), slice(0, 200))]:
+            assert same(parz.read(d, sel, threads=threads), d[sel])
 
 
 def test_cuda_without_gpu(read_file):

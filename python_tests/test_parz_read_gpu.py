@@ -183,8 +183,25 @@ def test_streams(read_file):
 
 def test_device_corrupt_chunk(read_file):
     with h5py.File(read_file, "r") as f:
-        with pytest.raises(OSError, match=r"^parz: .*\(the chunk at \[64,0\]\)"):
+        with pytest.raises(OSError,
+                           match=r"^parz: .*payload checksum.*\(the chunk at \[64,0\]\)"):
             parz.read(f["corrupt"], device="cuda")
+
+
+def test_payload_bit_flip_on_gpu(flipped_file, monkeypatch):
+    """One payload bit flipped: the GPU decoder's checksum verification fails the read into GPU
+    memory and the host read through the GPU; reads that leave the chunk out give h5py's
+    values."""
+    bad = r"^parz: .*payload checksum.*\(the chunk at \[128,0\]\)"
+    with h5py.File(flipped_file, "r") as f:
+        d = f["x"]
+        with pytest.raises(OSError, match=bad):
+            parz.read(d, device="cuda")
+        assert same(host(parz.read(d, (slice(0, 128), slice(None)), device="cuda")), d[0:128, :])
+        monkeypatch.setenv("PARZ_EXEC", "cuda")
+        with pytest.raises(OSError, match=bad):
+            parz.read(d)
+        assert same(parz.read(d, (slice(None), slice(128, None))), d[:, 128:])
 
 
 @pytest.mark.parametrize("name", ["f32", "f64", "i64", "be", "fill", "corrupt"])
@@ -194,7 +211,7 @@ def test_host_read_through_gpu(read_file, name, monkeypatch):
     with h5py.File(read_file, "r") as f:
         d = f[name]
         if name == "corrupt":
-            with pytest.raises(OSError, match=r"\(the chunk at \[64,0\]\)"):
+            with pytest.raises(OSError, match=r"payload checksum.*\(the chunk at \[64,0\]\)"):
                 parz.read(d)
             return
         assert same(parz.read(d), native(d[...]))

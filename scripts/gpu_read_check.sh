@@ -19,18 +19,8 @@
 # The last line is "gpu_read_check: PASS" when every test passed (goals are reported, not judged).
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-OUT="${1:?usage: $0 OUT_DIR}"
-mkdir -p "$OUT" && OUT="$(cd "$OUT" && pwd)"
-THREADS="${PARZ_BENCH_THREADS:-16}"
-
-bash "$ROOT/scripts/gpu_machine.sh" setup >"$OUT/setup.log" 2>&1 ||
-  { tail -30 "$OUT/setup.log"; echo "gpu_read_check: FAIL (build)"; exit 1; }
-eval "$(bash "$ROOT/scripts/gpu_machine.sh" env)"
-BUILD="$PARZ_BUILD"
-nvidia-smi -L >"$OUT/machine.txt" 2>&1
-nproc >>"$OUT/machine.txt"
-python3 -c "import h5py, numpy; print('h5py', h5py.__version__, 'HDF5',
-      h5py.version.hdf5_version, 'numpy', numpy.__version__)" >>"$OUT/machine.txt" 2>&1
+source "$ROOT/scripts/gpu_check_common.sh"
+gpu_check_prepare gpu_read_check "${1:?usage: $0 OUT_DIR}"
 
 TESTS="chunk_dest|omp_assemble|test_h5_read|policy_dispatch|test_plugin_hdf5"
 (cd "$BUILD" && ctest --output-on-failure -R "$TESTS") >"$OUT/ctest.log" 2>&1

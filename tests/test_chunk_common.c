@@ -138,7 +138,7 @@ parz_params test_params(int m, parz_type type, unsigned dims) {
 
 unsigned char* test_encode(const parz_array* a, const void* data, const parz_chunk_config* cfg,
                            size_t* bytes) {
-  size_t cap = parz_chunk_bound(a, cfg), n = 0;
+  size_t cap = parz_chunk_bound_data(a, data, cfg), n = 0;
   unsigned char* buf;
   parz_error err;
   if (!cap)

@@ -1,5 +1,5 @@
-/* Hostile chunks: every single-bit flip in header, table and exceptions, truncation at every
- * length, wrong versions, huge claimed sizes, non-monotone offsets, lengths that do not sum,
+/* Hostile format version 1 chunks: every single-bit flip in header, table and exceptions,
+ * truncation at every length, wrong versions, huge claimed sizes, non-monotone offsets, lengths that do not sum,
  * bad exception records (all re-sealed with a valid checksum so that validation, not the
  * checksum, must catch them), and payload corruption, which must give an error or data but never
  * a read out of bounds (run this test under -fsanitize=address,undefined: PARZ_SANITIZE=ON). */
@@ -45,6 +45,7 @@ static unsigned char* make(parz_table_kind kind, size_t* bytes, parz_array* a) {
   cfg.table = kind;
   cfg.segment_blocks = 2;
   cfg.partition_segments = 3;
+  cfg.checksum = PARZ_CHECKSUM_OFF;   /* format version 1; test_chunk_v2 edits version 2 */
   c = test_encode(a, data, &cfg, bytes);
   free(data);
   return c;
@@ -151,8 +152,8 @@ static void edits(void) {
     CHECK(rc == PARZ_ERR_FORMAT && strstr(e2.message, "not a ParZ chunk"), "message: %s",
           e2.message);
   }
-  memcpy(m, h, n); m[4] = 2;                  /* format version 2 */
-  expect(m, n, PARZ_ERR_VERSION, "format version 2");
+  memcpy(m, h, n); m[4] = 3;                  /* format version 3 */
+  expect(m, n, PARZ_ERR_VERSION, "format version 3");
   CHECK(parse(m, 6) == PARZ_ERR_VERSION, "future version refused even when truncated");
   memcpy(m, h, n); m[8] = 2;                  /* codec version 2 */
   expect(m, n, PARZ_ERR_VERSION, "codec version 2");

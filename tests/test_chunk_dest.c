@@ -3,7 +3,8 @@
  * blocks, one value), the chunk decoded into a window of a larger strided array must put exactly
  * the whole-chunk decode's values at their places, non-finite values included, and touch nothing
  * else. Segments that miss the window are not decoded: a chunk corrupt only there still decodes
- * the window, and is refused when the window meets it. */
+ * the window, and is refused when the window meets it; payload checksums are verified for the
+ * partitions that hold the window's blocks. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,8 +165,23 @@ static void shapes(void) {
       }
 }
 
-/* A chunk whose payload is corrupt in its last rows only: a window of the first rows decodes
- * (those segments are never read), the whole chunk and a window of the last rows are refused. */
+/* The window rows [r0, r1) x columns [c0, c1) of a 64 x 64 float chunk, contiguous in out. */
+static parz_chunk_dest rows_cols(float* out, size_t r0, size_t r1, size_t c0, size_t c1) {
+  parz_chunk_dest d;
+  memset(&d, 0, sizeof d);
+  d.data = out;
+  d.stride[0] = (ptrdiff_t)(c1 - c0);
+  d.stride[1] = 1;
+  d.lo[0] = r0;
+  d.hi[0] = r1;
+  d.lo[1] = c0;
+  d.hi[1] = c1;
+  return d;
+}
+
+/* A chunk without payload checksums whose payload is corrupt in its last rows only: a window of
+ * the first rows decodes (those segments are never read), the whole chunk and a window of the
+ * last rows are refused. */
 static void corrupt_outside(void) {
   parz_array a = test_array(PARZ_FLOAT, 2, 64, 64, 1, 1);
   parz_chunk_config cfg;
@@ -180,8 +196,9 @@ static void corrupt_outside(void) {
   memset(&cfg, 0, sizeof cfg);
   cfg.params = test_params(2, PARZ_FLOAT, 2);
   cfg.segment_blocks = 4;
+  cfg.checksum = PARZ_CHECKSUM_OFF;
   c = test_encode(&a, data, &cfg, &bytes);
-  CHECK(c && parz_chunk_parse(c, bytes, &v, NULL) == PARZ_OK, "encode");
+  CHECK(c && parz_chunk_parse(c, bytes, &v, NULL) == PARZ_OK && v.nchecksums == 0, "encode");
   /* flip bits in the payload of the last segment until its decode no longer ends where the
    * table says */
   s = v.nsegments - 1;
@@ -192,22 +209,77 @@ static void corrupt_outside(void) {
     if (parz_chunk_decode_segments(&v, out, s, 1, NULL) == PARZ_ERR_STREAM)
       break;
   }
-  memset(&d, 0, sizeof d);
-  d.data = out;
-  d.stride[0] = 64;
-  d.stride[1] = 1;
-  d.lo[0] = 0;
-  d.hi[0] = 32;
-  d.hi[1] = 64;
+  d = rows_cols(out, 0, 32, 0, 64);
   rc_top = parz_chunk_decode_segments_to(&v, &d, 0, v.nsegments, NULL);
-  d.lo[0] = 60;
-  d.hi[0] = 64;
+  d = rows_cols(out, 60, 64, 0, 64);
   rc_bottom = parz_chunk_decode_segments_to(&v, &d, 0, v.nsegments, NULL);
   rc_whole = parz_chunk_decode(c, bytes, out, 64 * 64 * 4, NULL);
   CHECK(rc_top == PARZ_OK && rc_bottom == PARZ_ERR_STREAM && rc_whole == PARZ_ERR_STREAM,
         "corrupt last segment: top rows %d, bottom rows %d, whole %d", rc_top, rc_bottom,
         rc_whole);
   free(c);
+  free(out);
+  free(data);
+}
+
+/* Payload checksums and windows: a window is verified by the partitions holding its blocks. A
+ * 64 x 64 float chunk of 16 x 16 blocks, C = 4 (four segments per block row), HYBRID with P = 1
+ * or 4 (a partition is a quarter or a whole block row); one payload bit of the last segment
+ * (block row 15, columns 48-63) flipped. Windows meeting its partition are refused with
+ * PARZ_ERR_CHECKSUM, by parz_chunk_decode_segments_to and parz_chunk_verify_to alike, whether or
+ * not they meet the segment itself; the others decode, the column windows through many runs and
+ * (P = 1) partitions verified with gaps between them. */
+static void checksum_windows(void) {
+  static const struct {
+    size_t r0, r1, c0, c1;
+    int bad[2];   /* refused at P = 1, at P = 4 */
+  } w[] = {{0, 64, 0, 64, {1, 1}},    /* whole */
+           {0, 60, 0, 64, {0, 0}},    /* every block row but the last */
+           {60, 64, 48, 64, {1, 1}},  /* the corrupt segment's values */
+           {60, 64, 0, 4, {0, 1}},    /* its block row, another segment */
+           {0, 64, 0, 4, {0, 1}},     /* columns: 16 runs of one block */
+           {0, 64, 44, 49, {1, 1}},   /* columns across the corrupt segment's first block */
+           {5, 63, 17, 47, {0, 1}}};  /* a box inside, cut inside blocks */
+  static const uint32_t P[2] = {1, 4};
+  parz_array a = test_array(PARZ_FLOAT, 2, 64, 64, 1, 1);
+  void* data = test_data(&a, 4);
+  float* out = (float*)malloc(64 * 64 * 4);
+  size_t i;
+  int k;
+  for (k = 0; k < 2; k++) {
+    parz_chunk_config cfg;
+    parz_chunk_view v;
+    size_t bytes = 0;
+    uint64_t bit;
+    unsigned char* c;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.params = test_params(2, PARZ_FLOAT, 2);
+    cfg.table = PARZ_TABLE_HYBRID;
+    cfg.segment_blocks = 4;
+    cfg.partition_segments = P[k];
+    c = test_encode(&a, data, &cfg, &bytes);
+    CHECK(c && parz_chunk_parse(c, bytes, &v, NULL) == PARZ_OK && v.nsegments == 64 &&
+              v.checksum_segments == P[k] && v.nchecksums == 64 / P[k],
+          "encode at P = %u", P[k]);
+    if (!c)
+      continue;
+    bit = parz_chunk_segment_offset(&v, 63) + 3;
+    CHECK(bit < v.payload_bits, "the last segment holds bits");
+    c[(size_t)(v.payload - c) + bit / 8] ^= (unsigned char)(1u << (bit % 8));
+    for (i = 0; i < sizeof w / sizeof w[0]; i++) {
+      parz_chunk_dest d = rows_cols(out, w[i].r0, w[i].r1, w[i].c0, w[i].c1);
+      parz_error e;
+      int want = w[i].bad[k] ? PARZ_ERR_CHECKSUM : PARZ_OK;
+      int rc = parz_chunk_decode_segments_to(&v, &d, 0, v.nsegments, &e);
+      int vrc = parz_chunk_verify_to(&v, &d, 0, v.nchecksums, NULL);
+      CHECK(rc == want && vrc == want, "P = %u, rows [%zu, %zu) x columns [%zu, %zu): decode "
+            "%d, verify %d, want %d", P[k], w[i].r0, w[i].r1, w[i].c0, w[i].c1, rc, vrc, want);
+      if (rc == PARZ_ERR_CHECKSUM)
+        CHECK(strstr(e.message, P[k] == 1 ? "partition 63 of 64" : "partition 15 of 16") != NULL,
+              "names the last partition: %s", e.message);
+    }
+    free(c);
+  }
   free(out);
   free(data);
 }
@@ -243,6 +315,7 @@ static void refused(void) {
 int main(void) {
   shapes();
   corrupt_outside();
+  checksum_windows();
   refused();
   return test_finish("test_chunk_dest");
 }

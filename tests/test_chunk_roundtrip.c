@@ -60,6 +60,10 @@ static void three_step(const parz_array* a, const void* data, const parz_chunk_c
       parz_bits_copy(out + payload_offset, bit, scratch[first], bits[first]);
       free(scratch[first]);
     }
+    /* payload checksums one partition at a time, last to first, then the seal */
+    for (s = parz_chunk_encoder_partitions(enc); s-- > 0;)
+      parz_chunk_encoder_checksum(enc, out, s, 1);
+    parz_chunk_encoder_seal(enc, out);
     {
       uint64_t total = 0;
       for (s = 0; s < nranges; s++)

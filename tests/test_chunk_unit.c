@@ -7,13 +7,17 @@
 
 #include "exceptions.h"
 #include "table.h"
+#include "table_endian.h"
 #include "test_chunk_common.h"
 
+/* Writes a table from per-block unit lengths (the encoder's units with auto C), summed C to a
+ * segment, and checks every offset and length against the sums. */
 static void table_kind(parz_table_kind kind, unsigned width, uint32_t C, uint32_t P,
                        uint64_t nblocks) {
   parz_chunk_view v;
   parz_error err;
-  uint64_t* bits, s, total = 0;
+  uint64_t* bits, s, b, total = 0;
+  uint32_t* units;
   unsigned char* t;
   memset(&v, 0, sizeof v);
   v.table = kind;
@@ -25,15 +29,17 @@ static void table_kind(parz_table_kind kind, unsigned width, uint32_t C, uint32_
   CHECK(parz_table_layout(&v, &err) == PARZ_OK, "layout: %s", err.message);
   CHECK(v.nsegments == (nblocks + C - 1) / C, "nsegments");
   CHECK(v.table_bytes % 8 == 0, "table bytes %zu not a multiple of 8", v.table_bytes);
-  bits = malloc(v.nsegments * sizeof *bits);
-  for (s = 0; s < v.nsegments; s++) {
-    uint64_t nb = nblocks - s * C < C ? nblocks - s * C : C;
-    bits[s] = kind == PARZ_TABLE_NONE ? nb * 100 : (s * 7919) % (width == 2 ? 65536 : 300000);
-    total += bits[s];
+  bits = calloc(v.nsegments, sizeof *bits);
+  units = malloc(nblocks * sizeof *units);
+  for (b = 0; b < nblocks; b++) {
+    units[b] = kind == PARZ_TABLE_NONE ? 100 : (uint32_t)((b * 7919) % (width == 2 ? 65536 / C
+                                                                                : 300000));
+    bits[b / C] += units[b];
+    total += units[b];
   }
   t = malloc(v.table_bytes + 1);
   memset(t, 0xee, v.table_bytes + 1);
-  CHECK(parz_table_write(&v, bits, t, &err) == PARZ_OK, "write: %s", err.message);
+  CHECK(parz_table_write(&v, units, C, nblocks, t, &err) == PARZ_OK, "write: %s", err.message);
   CHECK(t[v.table_bytes] == 0xee, "table write past its size");
   v.table_data = t;
   v.payload_bits = total;
@@ -56,10 +62,12 @@ static void table_kind(parz_table_kind kind, unsigned width, uint32_t C, uint32_
     CHECK(parz_table_validate(&v, &err) == PARZ_ERR_FORMAT, "kind %d: wrong total accepted",
           (int)kind);
   if (width == 2 && v.nsegments > 1) {   /* a length that overflows its field is refused */
-    bits[1] = 65536;
-    CHECK(parz_table_write(&v, bits, t, &err) == PARZ_ERR_PARAM, "16-bit overflow accepted");
+    units[C] = 65536;
+    CHECK(parz_table_write(&v, units, C, nblocks, t, &err) == PARZ_ERR_PARAM,
+          "16-bit overflow accepted");
   }
   free(bits);
+  free(units);
   free(t);
 }
 
@@ -108,8 +116,10 @@ int main(void) {
     base[2][2] = (float)INFINITY;    /* view (1, 1) */
     base[4][6] = (float)NAN;         /* view (2, 3) */
     base[3][3] = (float)NAN;         /* outside the view */
-    CHECK(parz_exceptions_count(&a, base) == 2, "strided count");
-    parz_exceptions_clean(&a, base, cleaned, rec);
+    parz_params rev;
+    parz_params_reversible(&rev);
+    CHECK(parz_exceptions_count(&a, base, &rev) == 2, "strided count");
+    parz_exceptions_clean(&a, base, &rev, cleaned, rec);
     /* one 3x4 block: finite mean of the other 10 values */
     {
       double m = 0;
@@ -122,6 +132,42 @@ int main(void) {
       CHECK(cleaned[0] == 0 && cleaned[1] == 2 && cleaned[4] == 20, "copy");
       CHECK(rec[0] == 5 && rec[16] == 11, "record positions");
     }
+  }
+  {   /* what the lossy modes also store as exceptions, and their stand-ins */
+    parz_params lossy, rev;
+    parz_array f = test_array(PARZ_FLOAT, 1, 4, 0, 0, 0);
+    parz_array d = test_array(PARZ_DOUBLE, 1, 4, 0, 0, 0);
+    parz_array i32 = test_array(PARZ_INT32, 1, 4, 0, 0, 0);
+    parz_array i64 = test_array(PARZ_INT64, 1, 4, 0, 0, 0);
+    float fv[4] = {0x1.fffffep+125f, 0x1p+126f, -0x1.fffffep+127f, 2.0f}, fc[4];
+    double dv[4] = {0x1.fffffffffffffp+1021, -0x1p+1022, 1.0, 3.0}, dc[4];
+    int32_t iv[4] = {(1 << 30) - 1, 1 << 30, -(1 << 30), INT32_MIN}, ic[4];
+    int64_t lv[4] = {((int64_t)1 << 62) - 1, -((int64_t)1 << 62) + 1, INT64_MAX, 7}, lc[4];
+    unsigned char r[4 * PARZ_EXCEPTION_BYTES];
+    CHECK(parz_params_accuracy(&lossy, 1e-3, NULL, NULL) == PARZ_OK, "accuracy");
+    parz_params_reversible(&rev);
+    CHECK(parz_exceptions_count(&f, fv, &lossy) == 2 && parz_exceptions_count(&f, fv, &rev) == 0,
+          "float32: [2^126, FLT_MAX] lossy only");
+    parz_exceptions_clean(&f, fv, &lossy, fc, r);
+    CHECK(fc[1] == fc[2] && fc[1] == (float)((double)fv[0] / 2 + 2.0 / 2) && fc[0] == fv[0],
+          "float32 stand-in %a", fc[1]);
+    CHECK(!parz_exceptions_v1(PARZ_FLOAT, r, 2), "finite records need version 2");
+    CHECK(parz_exceptions_count(&d, dv, &lossy) == 1 && parz_exceptions_count(&d, dv, &rev) == 0,
+          "float64: |x| >= 2^1022 lossy only");
+    parz_exceptions_clean(&d, dv, &lossy, dc, r);
+    CHECK(dc[1] == dv[0] / 3 + 1.0 / 3 + 3.0 / 3, "float64 stand-in %a", dc[1]);
+    CHECK(parz_exceptions_count(&i32, iv, &lossy) == 3 &&
+              parz_exceptions_count(&i32, iv, &rev) == 0,
+          "int32: |x| >= 2^30 lossy only");
+    parz_exceptions_clean(&i32, iv, &lossy, ic, r);
+    CHECK(ic[0] == iv[0] && ic[1] == iv[0] && ic[3] == iv[0], "int32 stand-in %d", (int)ic[1]);
+    CHECK(parz_load64(r) == 1 && parz_load64(r + 8) == (uint32_t)(1 << 30) &&
+              parz_load64(r + 40) == (uint32_t)INT32_MIN,
+          "int32 records: position and 32-bit pattern");
+    CHECK(parz_exceptions_count(&i64, lv, &lossy) == 1, "int64: |x| >= 2^62 lossy only");
+    parz_exceptions_clean(&i64, lv, &lossy, lc, r);
+    /* the mean of 2^62 - 1, -(2^62 - 1) and 7, in doubles: 2^62 / 3 - 2^62 / 3 + 7 / 3 */
+    CHECK(lc[2] == 2, "int64 stand-in %lld", (long long)lc[2]);
   }
   return test_finish("test_chunk_unit");
 }

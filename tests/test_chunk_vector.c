@@ -1,7 +1,9 @@
 /* The checked-in chunk-format test vectors (tests/vectors/) parse to the documented fields,
  * decode to the documented values bit for bit, and are exactly what the encoder writes today
- * (one vector per table kind): any change to the format shows up here. Also checks the CRC-32C
+ * (version 1: one vector per table kind, written with checksums off; version 2: sections,
+ * payload checksums, a finite exception): any change to the format shows up here. Also checks the CRC-32C
  * check value. */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +12,7 @@
 #include "test_chunk_common.h"
 #include "vectors/chunk_v1_float1d_hybrid.h"
 #include "vectors/chunk_v1_more.h"
+#include "vectors/chunk_v2_float1d_checksum.h"
 
 /* Parses, decodes and re-encodes one vector. */
 static void check_vector(const char* name, const unsigned char* c, size_t n, const parz_array* a,
@@ -29,6 +32,7 @@ static void check_vector(const char* name, const unsigned char* c, size_t n, con
   rc = parz_chunk_decode(c, n, out, raw, &err);
   CHECK(rc == PARZ_OK && !memcmp(out, decoded, raw), "%s: decoded values differ", name);
   cfg.table = kind;
+  cfg.checksum = PARZ_CHECKSUM_OFF;   /* version 1 has no payload checksums */
   rc = parz_chunk_encode(a, input, &cfg, again, sizeof again, &w, &err);
   CHECK(rc == PARZ_OK && w == n && !memcmp(again, c, n), "%s: encoder output differs", name);
   free(out);
@@ -76,6 +80,7 @@ int main(void) {
   cfg.table = PARZ_TABLE_HYBRID;
   cfg.segment_blocks = 1;
   cfg.partition_segments = 2;
+  cfg.checksum = PARZ_CHECKSUM_OFF;
   rc = parz_chunk_encode(&a, in, &cfg, again, sizeof again, &written, &err);
   CHECK(rc == PARZ_OK, "encode: %s", err.message);
   CHECK(written == n && !memcmp(again, c, n), "encoder output differs from the test vector");
@@ -105,6 +110,35 @@ int main(void) {
                  chunk_v1_double2d_input, chunk_v1_double2d_decoded, cfg, PARZ_TABLE_NONE);
     check_vector("double AUTO", chunk_v1_double2d_none, sizeof chunk_v1_double2d_none, &ad,
                  chunk_v1_double2d_input, chunk_v1_double2d_decoded, cfg, PARZ_TABLE_AUTO);
+  }
+  /* version 2: section directory, payload checksums, a finite exception */
+  {
+    static const float v2_input[10] = {0, 1, 2, 3, 0, 5, 6, 0x1.fffffep+127f, 8, 9};
+    const unsigned char* c2 = chunk_v2_float1d_checksum;
+    size_t n2 = sizeof chunk_v2_float1d_checksum;
+    float in2[10];
+    memcpy(in2, v2_input, sizeof in2);
+    in2[4] = (float)NAN;
+    rc = parz_chunk_parse(c2, n2, &v, &err);
+    CHECK(rc == PARZ_OK, "v2 parse: %s", err.message);
+    CHECK(v.version == 2 && v.table == PARZ_TABLE_HYBRID && v.nexceptions == 2 &&
+              v.nchecksums == 2 && v.checksum_segments == 2 && v.payload_bits == 131 &&
+              v.payload_bytes == 24 && v.checksums == c2 + 200 && v.payload == c2 + 216,
+          "v2 fields");
+    CHECK(parz_chunk_segment_offset(&v, 2) == 83, "v2 partition 1 offset");
+    rc = parz_chunk_decode(c2, n2, out, sizeof out, &err);
+    CHECK(rc == PARZ_OK, "v2 decode: %s", err.message);
+    for (i = 0; i < 10; i++)
+      CHECK(out[i] == chunk_v2_float1d_checksum_values[i], "v2 value %zu: %08x, expected %08x",
+            i, out[i], chunk_v2_float1d_checksum_values[i]);
+    memset(&cfg, 0, sizeof cfg);
+    CHECK(parz_params_accuracy(&cfg.params, 0.0625, NULL, &err) == PARZ_OK, "accuracy");
+    cfg.table = PARZ_TABLE_HYBRID;
+    cfg.segment_blocks = 1;
+    cfg.partition_segments = 2;
+    rc = parz_chunk_encode(&a, in2, &cfg, again, sizeof again, &written, &err);
+    CHECK(rc == PARZ_OK && written == n2 && !memcmp(again, c2, n2),
+          "encoder output differs from the version 2 test vector");
   }
   return test_finish("test_chunk_vector");
 }

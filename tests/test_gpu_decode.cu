@@ -167,7 +167,7 @@ static void corrupt_chunk(const char* what, const unsigned char* chunk, size_t b
 {
   parz_chunk_view v;
   unsigned char* bad = (unsigned char*)malloc(bytes);
-  int t, stream_errors = 0;
+  int t, stream_errors = 0, checksum_errors = 0;
   if (parz_chunk_parse(chunk, bytes, &v, NULL) != PARZ_OK || v.payload_bytes == 0) {
     free(bad);
     return;
@@ -184,14 +184,21 @@ static void corrupt_chunk(const char* what, const unsigned char* chunk, size_t b
     {
       parz_error e;
       unsigned char* tmp = (unsigned char*)malloc(raw_bytes);
-      stream_errors += parz_chunk_decode(bad, bytes, tmp, raw_bytes, &e) == PARZ_ERR_STREAM;
+      int rc = parz_chunk_decode(bad, bytes, tmp, raw_bytes, &e);
+      stream_errors += rc == PARZ_ERR_STREAM;
+      checksum_errors += rc == PARZ_ERR_CHECKSUM;
       free(tmp);
+      /* with payload checksums no flip goes unnoticed (compare_chunk holds the GPU to it) */
+      CHECK(!v.nchecksums || rc == PARZ_ERR_CHECKSUM, "%s corrupt #%d: serial decode %d", what,
+            t, rc);
     }
     snprintf(name, sizeof name, "%s corrupt #%d", what, t);
     compare_chunk(name, bad, bytes, raw_bytes, t == 0);
   }
-  /* a flipped zero-run almost always moves a block boundary: most trials must be errors */
-  printf("  %s: %d of %d corrupt payloads were stream errors\n", what, stream_errors, trials);
+  /* without checksums a flipped zero-run almost always moves a block boundary: most trials
+   * must be stream errors */
+  printf("  %s: of %d corrupt payloads, %d checksum and %d stream errors\n", what, trials,
+         checksum_errors, stream_errors);
   free(bad);
 }
 
@@ -262,6 +269,8 @@ static void synthetic_cases(int small)
                                        {PARZ_TABLE_HYBRID, 64, 2}, {PARZ_TABLE_OFFSETS, 7, 0},
                                        {PARZ_TABLE_LENGTHS, 33, 0}, {PARZ_TABLE_HYBRID, 1, 40}};
         int nk = small ? 2 : (int)(sizeof kinds / sizeof kinds[0]);
+        /* payload checksums in every other case: both the checksum and the stream checks */
+        cfg.checksum = (ti + dims + mi) % 2 ? PARZ_CHECKSUM_OFF : PARZ_CHECKSUM_DEFAULT;
         for (tk = 0; tk < nk; tk++) {
           size_t bytes = 0;
           cfg.table = (parz_table_kind)kinds[tk][0];
@@ -270,8 +279,9 @@ static void synthetic_cases(int small)
           if (m->mode == PARZ_MODE_RATE && cfg.table == PARZ_TABLE_AUTO)
             cfg.table = PARZ_TABLE_NONE;
           unsigned char* chunk = encode(&a, data, &cfg, &bytes);
-          snprintf(what, sizeof what, "%s %uD %s table %d C=%d P=%d", parz_type_name(a.type),
-                   dims, m->name, kinds[tk][0], kinds[tk][1], kinds[tk][2]);
+          snprintf(what, sizeof what, "%s %uD %s table %d C=%d P=%d%s", parz_type_name(a.type),
+                   dims, m->name, kinds[tk][0], kinds[tk][1], kinds[tk][2],
+                   cfg.checksum == PARZ_CHECKSUM_OFF ? " no checksums" : "");
           if (!chunk) {
             CHECK(0, "%s: encode failed", what);
             continue;
@@ -353,7 +363,7 @@ static void real_cases(const char* dir, int small)
 }
 
 /* A payload with bits flipped until the serial decoder calls it corrupt (NULL if it never
- * does in 64 tries). */
+ * does in 64 tries): its checksums, or without them its structure. */
 static unsigned char* corrupted(const unsigned char* chunk, size_t bytes, size_t raw_bytes)
 {
   parz_chunk_view v;
@@ -370,7 +380,7 @@ static unsigned char* corrupted(const unsigned char* chunk, size_t bytes, size_t
       size_t at = bytes - v.payload_bytes + (size_t)(next_rand() % v.payload_bytes);
       bad[at] ^= (unsigned char)(1u << (next_rand() % 8));
     }
-    if (parz_chunk_decode(bad, bytes, tmp, raw_bytes, NULL) == PARZ_ERR_STREAM)
+    if (parz_chunk_decode(bad, bytes, tmp, raw_bytes, NULL) != PARZ_OK)
       break;
   }
   free(tmp);
@@ -449,7 +459,7 @@ static void batch_cases(void)
     }
     refs[i] = (unsigned char*)malloc(raw[i]);
     int ref_rc = parz_chunk_decode(chunks[i], bytes[i], refs[i], raw[i], NULL);
-    CHECK(ref_rc == (i == corrupt_at ? PARZ_ERR_STREAM : PARZ_OK), "batch chunk %zu: serial %d",
+    CHECK(ref_rc == (i == corrupt_at ? PARZ_ERR_CHECKSUM : PARZ_OK), "batch chunk %zu: serial %d",
           i, ref_rc);
     CHECK(parz_chunk_parse(chunks[i], bytes[i], &views[i], NULL) == PARZ_OK,
           "batch chunk %zu: parse", i);
@@ -468,10 +478,10 @@ static void batch_cases(void)
       cudaMemset(d_dsts[i], 0xA5, raw[i]);
     int rc = parz_gpu_decode_device_batch(ctx, n, views.data(), d_chunks.data(), d_dsts.data(),
                                           0, &failed, &e);
-    CHECK(rc == (corrupt_at < n ? PARZ_ERR_STREAM : PARZ_OK) && failed == corrupt_at,
+    CHECK(rc == (corrupt_at < n ? PARZ_ERR_CHECKSUM : PARZ_OK) && failed == corrupt_at,
           "batch pass %d: status %d (%s), failed %zu, corrupt %zu", pass, rc,
           rc ? e.message : "", failed, corrupt_at);
-    if (rc == PARZ_ERR_STREAM)
+    if (rc != PARZ_OK)
       CHECK(strstr(e.message, "chunk ") != NULL, "batch pass %d: message names no chunk: %s",
             pass, e.message);
     for (i = 0; i < n; i++) {
@@ -635,6 +645,80 @@ static void assemble_cases(void)
   cudaFree(d);
 }
 
+/* Payload checksums: every single payload bit of small chunks flipped (a sample with --small),
+ * each table kind and 1D to 3D, through the device API and the filter path with the default
+ * scheme (checksums in the decode launch; the HYBRID ones from the table while the lengths
+ * kernel runs) and with WARP and THREAD (their own launch): always PARZ_ERR_CHECKSUM, the
+ * partition the serial decoder names. */
+static void payload_flips(int small)
+{
+  static const struct {
+    unsigned dims;
+    size_t shape[4];
+    int table, C, P;
+  } cases[] = {{2, {13, 22}, PARZ_TABLE_AUTO, 0, 0},    {2, {21, 30}, PARZ_TABLE_HYBRID, 2, 3},
+               {1, {203}, PARZ_TABLE_OFFSETS, 3, 0},     {3, {5, 7, 9}, PARZ_TABLE_LENGTHS, 2, 0},
+               {2, {17, 19}, PARZ_TABLE_NONE, 4, 0}};
+  static const int schemes[] = {PARZ_GPU_SCHEME_AUTO, PARZ_GPU_SCHEME_WARP,
+                                PARZ_GPU_SCHEME_THREAD};
+  long flips = 0;
+  for (const auto& c : cases) {
+    parz_array a;
+    parz_chunk_config cfg;
+    parz_chunk_view v;
+    size_t bytes = 0;
+    memset(&a, 0, sizeof a);
+    memset(&cfg, 0, sizeof cfg);
+    a.type = PARZ_FLOAT;
+    a.dims = c.dims;
+    memcpy(a.shape, c.shape, sizeof a.shape);
+    if (c.table == PARZ_TABLE_NONE)
+      parz_params_rate(&cfg.params, 10, a.type, a.dims, NULL, NULL);
+    else
+      parz_params_accuracy(&cfg.params, 1e-3, NULL, NULL);
+    cfg.table = (parz_table_kind)c.table;
+    cfg.segment_blocks = (uint32_t)c.C;
+    cfg.partition_segments = (uint32_t)c.P;
+    void* data = make_array(&a, 1);
+    unsigned char* chunk = encode(&a, data, &cfg, &bytes);
+    free(data);
+    if (!chunk || parz_chunk_parse(chunk, bytes, &v, NULL) != PARZ_OK || !v.nchecksums) {
+      CHECK(0, "payload flips: %uD table %d: encode", c.dims, c.table);
+      free(chunk);
+      continue;
+    }
+    std::vector<unsigned char> out(v.raw_bytes), bad(chunk, chunk + bytes);
+    const size_t at = bytes - v.payload_bytes;
+    const uint64_t nbits = 8ull * v.payload_bytes, step = small ? nbits / 97 + 1 : 1;
+    for (uint64_t bit = 0; bit < nbits; bit += step) {
+      parz_error se, ge;
+      bad[at + bit / 8] ^= (unsigned char)(1u << (bit % 8));
+      int ref = parz_chunk_decode(bad.data(), bytes, out.data(), v.raw_bytes, &se);
+      CHECK(ref == PARZ_ERR_CHECKSUM, "payload flips: serial decode %d at bit %llu", ref,
+            (unsigned long long)bit);
+      const char* named = strstr(se.message, "partition ");
+      int k = (int)(bit % 3);
+      parz_gpu_set_tuning(ctx, schemes[k], 0, 0);
+      int rc = gpu_device_decode(bad.data(), bytes, out.data(), v.raw_bytes, &ge);
+      CHECK(rc == PARZ_ERR_CHECKSUM && named &&
+                !strncmp(strstr(ge.message, "partition "), named, strcspn(named, "(")),
+            "payload flips: %uD table %d %s, bit %llu: device API %d (%s), serial: %s", c.dims,
+            c.table, scheme_name(schemes[k], 0, 0), (unsigned long long)bit, rc,
+            rc ? ge.message : "values", se.message);
+      if (bit % 5 == 0) {
+        rc = parz_gpu_chunk_decode(ctx, bad.data(), bytes, out.data(), v.raw_bytes, &ge);
+        CHECK(rc == PARZ_ERR_CHECKSUM, "payload flips: %uD table %d, bit %llu: filter path %d",
+              c.dims, c.table, (unsigned long long)bit, rc);
+      }
+      bad[at + bit / 8] ^= (unsigned char)(1u << (bit % 8));
+      flips++;
+    }
+    parz_gpu_set_tuning(ctx, 0, 0, 0);
+    free(chunk);
+  }
+  printf("  payload flips: %ld, each refused by the GPU decoder\n", flips);
+}
+
 int main(int argc, char** argv)
 {
   const char* dir = NULL;
@@ -661,6 +745,7 @@ int main(int argc, char** argv)
     return 1;
   }
   synthetic_cases(small);
+  payload_flips(small);
   batch_cases();
   assemble_cases();
   if (dir)

@@ -10,7 +10,8 @@
  * - blocks written from the coder's rules with random bits (synthetic), which reach paths that
  *   real data seldom does: the same two checks;
  * - garbage payloads (random bytes, lengths, starts, parameters) neither fault nor hang (run
- *   it under ASan/UBSan to see the first).
+ *   it under ASan/UBSan to see the first);
+ * - the payload checksum's partition bounds and lane shares (checksum.cuh) against the codec.
  * Usage: test_gpu_parse_host [rounds] */
 #include <math.h>
 #include <stdint.h>
@@ -31,6 +32,8 @@ template <class T>
 static inline T __ldg(const T* p) { return *p; }
 
 #include "block_small.cuh"
+#include "checksum.cuh"
+#include "parz_chunk.h"
 
 static unsigned long checks, failures;
 
@@ -308,6 +311,90 @@ static void garbage(const unsigned char* d, size_t n, const parz_params& p, unsi
   }
 }
 
+/* The GPU's payload checksum arithmetic (checksum.cuh) on the CPU: in chunks of every table
+ * kind (the HYBRID table giving the partitions' bounds, the other kinds the segment offsets as
+ * the offsets kernel writes them), each partition's bounds are the codec's, its 32 lane shares
+ * add up to the stored checksum, and a flipped payload bit changes the sum of the partition
+ * holding it and of no other. */
+static void checksums(int seed)
+{
+  static const struct {
+    parz_table_kind kind;
+    unsigned C, P;
+  } layouts[] = {{PARZ_TABLE_AUTO, 0, 0},    {PARZ_TABLE_HYBRID, 1, 3},  {PARZ_TABLE_HYBRID, 7, 64},
+                 {PARZ_TABLE_OFFSETS, 2, 0}, {PARZ_TABLE_LENGTHS, 5, 0}, {PARZ_TABLE_NONE, 3, 0}};
+  parz_array a;
+  memset(&a, 0, sizeof a);
+  a.type = PARZ_FLOAT;
+  a.dims = 2;
+  a.shape[0] = 93;
+  a.shape[1] = 167;
+  const size_t n = parz_array_count(&a);
+  std::vector<float> data(n);
+  for (size_t i = 0; i < n; i++)
+    data[i] = (float)value(i, seed);
+  for (const auto& l : layouts) {
+    parz_chunk_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    if (l.kind == PARZ_TABLE_NONE)
+      parz_params_rate(&cfg.params, 9.5, a.type, a.dims, NULL, NULL);
+    else
+      parz_params_accuracy(&cfg.params, 1e-2, NULL, NULL);
+    cfg.table = l.kind;
+    cfg.segment_blocks = l.C;
+    cfg.partition_segments = l.P;
+    std::vector<unsigned char> chunk(parz_chunk_bound_data(&a, data.data(), &cfg));
+    size_t bytes = 0;
+    parz_chunk_view v;
+    if (parz_chunk_encode(&a, data.data(), &cfg, chunk.data(), chunk.size(), &bytes, NULL) !=
+            PARZ_OK ||
+        parz_chunk_parse(chunk.data(), bytes, &v, NULL) != PARZ_OK || !v.nchecksums) {
+      fail("checksum chunk", "accuracy", a.type, a.dims, 0);
+      continue;
+    }
+    std::vector<unsigned long long> offsets(v.nsegments + 1);
+    for (uint64_t s = 0; s <= v.nsegments; s++)
+      offsets[s] = parz_chunk_segment_offset(&v, s);
+    parz_gpu_sums sums;
+    sums.sums = v.checksums;
+    sums.table = v.table == PARZ_TABLE_HYBRID ? v.table_data : NULL;
+    sums.offsets = offsets.data();
+    sums.record_bytes = 8 + ((v.length_bytes * (unsigned long long)v.partition_segments + 7) & ~7ull);
+    sums.P = v.checksum_segments;
+    sums.count = v.nchecksums;
+    sums.payload_end = 8ull * v.payload_bytes;
+    auto total = [&](const unsigned char* payload, unsigned long long p) {
+      unsigned long long sum = 0;
+      for (unsigned lane = 0; lane < 32; lane++)
+        sum += parz_gpu_checksum_share(sums, payload, p, lane);
+      return sum;
+    };
+    for (unsigned long long p = 0; p < v.nchecksums; p++) {
+      unsigned long long begin, end;
+      parz_gpu_partition_bits(sums, p, &begin, &end);
+      checks++;
+      if (begin != parz_chunk_segment_offset(&v, p * v.checksum_segments) ||
+          end != (p + 1 == v.nchecksums ? 8ull * v.payload_bytes
+                                        : parz_chunk_segment_offset(&v, (p + 1) * sums.P)) ||
+          !parz_gpu_checksum_ok(sums, p, total(v.payload, p)))
+        fail("checksum partition", "accuracy", a.type, a.dims, (size_t)p);
+    }
+    std::vector<unsigned char> bad(v.payload, v.payload + v.payload_bytes);
+    for (int flip = 0; flip < 64; flip++) {
+      const unsigned long long bit = (unsigned long long)rand() % (8ull * v.payload_bytes);
+      bad[bit / 8] ^= (unsigned char)(1u << (bit % 8));
+      for (unsigned long long p = 0; p < v.nchecksums; p++) {
+        unsigned long long begin, end;
+        parz_gpu_partition_bits(sums, p, &begin, &end);
+        checks++;
+        if (parz_gpu_checksum_ok(sums, p, total(bad.data(), p)) == (bit >= begin && bit < end))
+          fail("checksum after a flip", "accuracy", a.type, a.dims, (size_t)bit);
+      }
+      bad[bit / 8] ^= (unsigned char)(1u << (bit % 8));
+    }
+  }
+}
+
 int main(int argc, char** argv)
 {
   const int rounds = argc > 1 ? atoi(argv[1]) : 3;
@@ -329,6 +416,7 @@ int main(int argc, char** argv)
     each_rank(p, "expert, minbits 200", seed);
     parz_params_expert(&p, 90, 20000, 64, -30, NULL);
     each_rank(p, "expert, minbits 90", seed);
+    checksums(seed);
   }
   /* garbage: only termination and bounds are at stake (no expected values) */
   srand(7);

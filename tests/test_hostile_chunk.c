@@ -245,7 +245,7 @@ static void oversized_headers(const sample* s) {
       {"type = 7", 10, 1, 7},
       {"length width = 3", 13, 1, 3},
       {"table kind = 9", 12, 1, 9},
-      {"format version 2", 4, 2, 2},
+      {"format version 3", 4, 2, 3},
       {"codec version 9", 8, 2, 9},
       {"flags = 1", 14, 2, 1},
   };

@@ -4,7 +4,8 @@
  * left out take the fill value; nothing outside the box is written. Edge chunks (values past the
  * array), unit chunk extents, ranks 1 to 5 (the chunk squeezed to at most 4), many small chunks
  * and a few large ones. A chunk of another shape or type, a corrupt chunk and a chunk outside the
- * buffer fail with the chunk's index. */
+ * buffer fail with the chunk's index; a flipped payload bit fails with the checksum error, the
+ * same on every thread count, and boxes clear of it still read. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -261,7 +262,6 @@ static void refused(void) {
   unsigned char* foreign;
   void* data;
   int rc;
-  uint64_t s0;
   memset(&s, 0, sizeof s);
   s.g.rank = 2;
   s.g.type = PARZ_FLOAT;
@@ -312,19 +312,75 @@ static void refused(void) {
         failed);
   s.refs[5].raw = PARZ_STORED_PARZ;
 
-  /* chunk 7's payload corrupt in its first segment */
+  /* one payload bit of chunk 7 flipped */
   CHECK(parz_chunk_parse(s.packed + s.refs[7].at, s.refs[7].bytes, &v, NULL) == PARZ_OK, "parse");
   at = (size_t)(v.payload - s.packed);
-  rc = PARZ_OK;
-  for (s0 = 0; s0 < 64 && rc == PARZ_OK; s0++) {
-    s.packed[at + s0 / 8] ^= (unsigned char)(1u << (s0 % 8));
-    failed = SIZE_MAX;
-    rc = parz_omp_assemble(&s.g, NULL, s.packed, s.packed_bytes, s.n, s.refs, NULL, out, 2,
-                           &failed, &e);
-  }
-  CHECK(rc == PARZ_ERR_STREAM && failed == 7, "corrupt payload: rc %d, chunk %zu", rc, failed);
+  s.packed[at] ^= 4u;
+  failed = SIZE_MAX;
+  rc = parz_omp_assemble(&s.g, NULL, s.packed, s.packed_bytes, s.n, s.refs, NULL, out, 2,
+                         &failed, &e);
+  CHECK(rc == PARZ_ERR_CHECKSUM && failed == 7, "corrupt payload: rc %d, chunk %zu", rc, failed);
   if (rc != PARZ_OK)
     printf("  corrupt chunk: %s\n", e.message);
+  release(&s);
+  free(out);
+}
+
+/* Flips one payload bit of chunk i in its last partition. */
+static void flip_last_partition(stored* s, size_t i) {
+  parz_chunk_view v;
+  uint64_t bit;
+  CHECK(parz_chunk_parse(s->packed + s->refs[i].at, s->refs[i].bytes, &v, NULL) == PARZ_OK &&
+            v.nchecksums > 1,
+        "chunk %zu with payload checksums", i);
+  bit = parz_chunk_segment_offset(&v, (v.nchecksums - 1) * v.checksum_segments) + 1;
+  s->packed[(size_t)(v.payload - s->packed) + bit / 8] ^= (unsigned char)(1u << (bit % 8));
+}
+
+/* Payload checksums on the parallel path (16 chunks of 32 x 32 floats, 64 KiB: above the serial
+ * cut-off): a flipped payload bit fails the call with PARZ_ERR_CHECKSUM naming the chunk, the
+ * first corrupt chunk in chunk order and the same message on every thread count; a box that
+ * holds none of a corrupt partition's blocks reads, its values exact. */
+static void checksums(void) {
+  static const int threads[] = {1, 2, 3};
+  stored s;
+  parz_box box;
+  parz_error e, first;
+  size_t failed;
+  float* out = (float*)malloc(128 * 128 * 4);
+  int t, rc;
+  memset(&s, 0, sizeof s);
+  s.g.rank = 2;
+  s.g.type = PARZ_FLOAT;
+  s.g.dims[0] = s.g.dims[1] = 128;
+  s.g.chunk_dims[0] = s.g.chunk_dims[1] = 32;
+  store(&s, 0, 0, 0);
+  flip_last_partition(&s, 9);   /* the chunk at (64, 32): its last rows */
+  memset(&box, 0, sizeof box);
+  box.count[0] = 92;            /* rows 0-91: chunk 9's last block row left out */
+  box.count[1] = 128;
+  for (t = 0; t < 3; t++) {
+    failed = SIZE_MAX;
+    rc = parz_omp_assemble(&s.g, NULL, s.packed, s.packed_bytes, s.n, s.refs, NULL, out,
+                           threads[t], &failed, &e);
+    CHECK(rc == PARZ_ERR_CHECKSUM && failed == 9 && strstr(e.message, "partition"),
+          "chunk 9 corrupt, %d threads: rc %d, chunk %zu", threads[t], rc, failed);
+    check_box("chunk 9 corrupt outside the box", &s, &box, threads[t], NULL);
+  }
+  flip_last_partition(&s, 4);
+  for (t = 0; t < 3; t++) {
+    failed = SIZE_MAX;
+    rc = parz_omp_assemble(&s.g, NULL, s.packed, s.packed_bytes, s.n, s.refs, NULL, out,
+                           threads[t], &failed, &e);
+    CHECK(rc == PARZ_ERR_CHECKSUM && failed == 4, "chunks 4 and 9 corrupt, %d threads: rc %d, "
+          "chunk %zu", threads[t], rc, failed);
+    if (t == 0)
+      first = e;
+    else
+      CHECK(!strcmp(e.message, first.message), "%d threads: %s; 1 thread: %s", threads[t],
+            e.message, first.message);
+  }
+  printf("  two corrupt chunks: %s\n", first.message);
   release(&s);
   free(out);
 }
@@ -332,5 +388,6 @@ static void refused(void) {
 int main(void) {
   arrays();
   refused();
+  checksums();
   return test_finish("test_omp_assemble");
 }

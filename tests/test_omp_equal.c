@@ -45,7 +45,7 @@ static int check_policies_above(const char* what, const parz_array* a, const voi
           "%s: %d threads: encode rc %d, %zu vs %zu bytes, %s", what, thread_counts[t], rc, n,
           n_ser, rc == PARZ_OK ? (n == n_ser ? "bytes differ" : "sizes differ") : err.message);
     memset(dec, 0x5A, raw);
-    rc = parz_omp_chunk_decode_above(ref, n_ser, dec, raw, thread_counts[t], min_bytes, &err);
+    rc = parz_omp_chunk_decode_above(ref, n_ser, dec, raw, thread_counts[t], min_bytes, 0, &err);
     CHECK(rc == PARZ_OK && memcmp(dec, dec_ref, raw) == 0, "%s: %d threads: decode rc %d %s",
           what, thread_counts[t], rc, rc == PARZ_OK ? "arrays differ" : err.message);
     checks += 2;

@@ -122,9 +122,30 @@ static void test_refusals(void) {
   n = H5Z_parz_table_cdata(n, 1u << 30, 0, 0, cd);
   expect_refusal(n, cd, PARZ_FLOAT, "segment_blocks");
   n = H5Z_parz_reversible_cdata(cd);
-  n = H5Z_parz_table_cdata(n, 0, 0, 0, cd);
-  cd[n++] = 1;
+  n = H5Z_parz_checksum_cdata(n, 3, cd);
+  expect_refusal(n, cd, PARZ_FLOAT, "payload checksum setting 3");
+  n = H5Z_parz_reversible_cdata(cd);
+  n = H5Z_parz_checksum_cdata(n, H5Z_PARZ_CHECKSUM_OFF, cd);
+  cd[n++] = 0;
   expect_refusal(n, cd, PARZ_FLOAT, "at most");
+  {   /* payload checksums off: +32 in the stored type word, and back */
+    parz_filter_config cfg, back;
+    parz_error e = {0, ""};
+    unsigned stored[PARZ_CD_INTERNAL_NELMTS];
+    n = H5Z_parz_accuracy_cdata(1e-3, cd);
+    n = H5Z_parz_checksum_cdata(n, H5Z_PARZ_CHECKSUM_OFF, cd);
+    CHECK(n == 7 && cd[3] == 0 && cd[5] == 0 && cd[6] == H5Z_PARZ_CHECKSUM_OFF);
+    CHECK(configure(n, cd, PARZ_FLOAT, &cfg, &e) == PARZ_OK);
+    CHECK(cfg.config.checksum == PARZ_CHECKSUM_OFF);
+    parz_cd_store(&cfg, stored);
+    CHECK(stored[7] == PARZ_FLOAT + PARZ_CD_NO_CHECKSUM);
+    CHECK(parz_cd_load(PARZ_CD_INTERNAL_NELMTS, stored, &back, &e) == PARZ_OK &&
+          back.config.checksum == PARZ_CHECKSUM_OFF);
+    n = H5Z_parz_accuracy_cdata(1e-3, cd);
+    CHECK(configure(n, cd, PARZ_FLOAT, &cfg, &e) == PARZ_OK);
+    parz_cd_store(&cfg, stored);
+    CHECK(stored[7] == PARZ_FLOAT && cfg.config.checksum == PARZ_CHECKSUM_DEFAULT);
+  }
   cd[0] = 1002; /* a future internal form */
   expect_refusal(PARZ_CD_INTERNAL_NELMTS, cd, PARZ_FLOAT, "upgrade");
   /* The filter refuses user forms where it expects the stored form. */

@@ -249,7 +249,10 @@ static void damage_chunk(hid_t file, const char* path, const hsize_t* at, const 
 
 static void flip_table_byte(hid_t file, unsigned char* bytes, hsize_t* size) {
   (void)file, (void)size;
-  bytes[112 + 9] ^= 0x10; /* a segment length of the table, right after the 112-byte header */
+  /* a segment length of the table, after the 112-byte header and (format version 2) the
+   * section directory, 16 bytes per section counted at offset 104 */
+  size_t table = 112 + (bytes[4] >= 2 ? 16u * bytes[104] : 0);
+  bytes[table + 9] ^= 0x10;
 }
 
 static void cut_short(hid_t file, unsigned char* bytes, hsize_t* size) {

@@ -1,7 +1,9 @@
 /* Fuzz harness: serial decode of a whole chunk (parz_chunk_decode) from arbitrary bytes.
  * Input: control byte (bit 0: fix the checksum; bit 1: also try a destination one value too
- * small), then the chunk bytes. The destination is a heap buffer of exactly the decoded size, so
- * AddressSanitizer catches any write outside it; decoding twice must give the same bytes. */
+ * small; bit 7: fix the payload checksums), then the chunk bytes. The destination is a heap
+ * buffer of exactly the decoded size, so AddressSanitizer catches any write outside it;
+ * decoding twice must give the same bytes; a chunk whose payload checksums fail never decodes
+ * (PARZ_ERR_CHECKSUM, before any segment), one that decodes passes them. */
 #include "fuzz_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -29,6 +31,8 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   unsigned char* dst = (unsigned char*)malloc(v.raw_bytes);
   if (!dst) abort();
   int rc = parz_chunk_decode(c, n, dst, v.raw_bytes, &e);
+  int vrc = parz_chunk_verify(&v, 0, v.nchecksums, NULL);
+  PARZ_FUZZ_CHECK(vrc == PARZ_OK ? rc != PARZ_ERR_CHECKSUM : rc == PARZ_ERR_CHECKSUM);
   if (rc == PARZ_OK) {
     unsigned char* again = (unsigned char*)malloc(v.raw_bytes);
     if (!again) abort();
@@ -38,7 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     free(again);
   } else {
     parz_fuzz_check_error(rc, &e);
-    PARZ_FUZZ_CHECK(rc == PARZ_ERR_STREAM || rc == PARZ_ERR_FORMAT);
+    PARZ_FUZZ_CHECK(rc == PARZ_ERR_STREAM || rc == PARZ_ERR_FORMAT || rc == PARZ_ERR_CHECKSUM);
   }
   if (ctl & 2) {
     size_t vs = parz_type_size(v.array.type);

@@ -3,7 +3,9 @@
  * Every harness input starts with one control byte. Bit 0 of it asks the harness to recompute
  * the chunk's CRC-32C before use: without that, almost every mutation of the header or table
  * would stop at the checksum and the fuzzer would never reach the validation and decoding code
- * behind it. Seeds come both ways, so the checksum check itself is exercised too. */
+ * behind it. Bit 7 also recomputes the payload checksums of a version 2 chunk (then the CRC
+ * again), so that payload mutations get past the verification into the decoders. Seeds come
+ * every way, so both checks themselves are exercised too. */
 #ifndef PARZ_FUZZ_COMMON_H
 #define PARZ_FUZZ_COMMON_H
 
@@ -14,9 +16,12 @@
 
 #include "checksum.h"
 #include "parz_chunk.h"
+#include "table.h"
+#include "table_endian.h"
 
 #define PARZ_FUZZ_HEADER_BYTES 112u
 #define PARZ_FUZZ_FIX_CHECKSUM 1u
+#define PARZ_FUZZ_FIX_PAYLOAD_CHECKSUMS 0x80u
 
 /* Larger decoded sizes are skipped: a few kilobytes of chunk may legally claim megabytes of
  * values (FORMAT.md allows 256 values per payload bit) and the fuzzer must stay fast. */
@@ -32,16 +37,33 @@ static inline uint32_t parz_fuzz_rd32(const unsigned char* p) {
   return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-/* Rewrites the checksum field (bytes 108..111) so that it matches header, table and exceptions
- * as the header's own sizes describe them, when those sizes lie inside the buffer. */
+/* Rewrites the checksum field (bytes 108..111) so that it matches everything in front of the
+ * payload as the header's payload size (bytes 88..95) describes it, when that lies inside the
+ * buffer. */
 static inline void parz_fuzz_fix_checksum(unsigned char* c, size_t size) {
   if (size < PARZ_FUZZ_HEADER_BYTES) return;
-  uint64_t table = parz_fuzz_rd64(c + 72), nexc = parz_fuzz_rd64(c + 80);
-  uint64_t left = size - PARZ_FUZZ_HEADER_BYTES;
-  if (table > left || nexc > (left - table) / 16) return;
+  uint64_t payload = parz_fuzz_rd64(c + 88);
+  if (payload > size - PARZ_FUZZ_HEADER_BYTES) return;
   uint32_t crc = parz_crc32c(0, c, 108);
-  crc = parz_crc32c(crc, c + PARZ_FUZZ_HEADER_BYTES, (size_t)(table + 16 * nexc));
+  crc = parz_crc32c(crc, c + PARZ_FUZZ_HEADER_BYTES,
+                    (size_t)(size - payload - PARZ_FUZZ_HEADER_BYTES));
   for (int i = 0; i < 4; i++) c[108 + i] = (unsigned char)(crc >> (8 * i));
+}
+
+/* Rewrites the payload checksums of a chunk that parses to match its payload, then the CRC. */
+static inline void parz_fuzz_fix_payload_checksums(unsigned char* c, size_t size) {
+  parz_chunk_view v;
+  parz_fuzz_fix_checksum(c, size);
+  if (parz_chunk_parse(c, size, &v, NULL) != PARZ_OK || !v.nchecksums) return;
+  unsigned char* sums = c + (v.checksums - c);
+  uint64_t begin = 0, P = v.checksum_segments;
+  for (uint64_t p = 0; p < v.nchecksums; p++) {
+    uint64_t end = p + 1 == v.nchecksums ? 8u * (uint64_t)v.payload_bytes
+                                         : parz_chunk_segment_offset(&v, (p + 1) * P);
+    parz_store64(sums + 8 * p, parz_payload_checksum(v.payload, begin, end));
+    begin = end;
+  }
+  parz_fuzz_fix_checksum(c, size);
 }
 
 /* A heap copy of exactly `size` bytes (so AddressSanitizer sees any read past the chunk), with
@@ -51,6 +73,7 @@ static inline unsigned char* parz_fuzz_chunk_copy(const uint8_t* data, size_t si
   if (!c) abort();
   if (size) memcpy(c, data, size);
   if (ctl & PARZ_FUZZ_FIX_CHECKSUM) parz_fuzz_fix_checksum(c, size);
+  if (ctl & PARZ_FUZZ_FIX_PAYLOAD_CHECKSUMS) parz_fuzz_fix_payload_checksums(c, size);
   return c;
 }
 
@@ -76,6 +99,7 @@ static inline void parz_fuzz_check_error(int rc, const parz_error* e) {
 static inline void parz_fuzz_check_view(const parz_chunk_view* v, const unsigned char* c,
                                         size_t size) {
   PARZ_FUZZ_CHECK(v->chunk_bytes == size);
+  PARZ_FUZZ_CHECK(v->version == 1 || v->version == 2);
   PARZ_FUZZ_CHECK(v->array.dims >= 1 && v->array.dims <= 4);
   PARZ_FUZZ_CHECK(parz_type_size(v->array.type) != 0);
   PARZ_FUZZ_CHECK(v->table != PARZ_TABLE_AUTO);
@@ -94,6 +118,19 @@ static inline void parz_fuzz_check_view(const parz_chunk_view* v, const unsigned
   if (v->nexceptions) {
     PARZ_FUZZ_CHECK(v->exceptions >= c && v->nexceptions <= size / 16 &&
                     (size_t)(v->exceptions - c) <= size - 16 * v->nexceptions);
+  }
+  /* payload checksums: version 2 only, one per partition of P segments, in front of the
+   * payload */
+  if (v->nchecksums) {
+    PARZ_FUZZ_CHECK(v->version == 2 && v->checksum_segments >= 1);
+    PARZ_FUZZ_CHECK(v->nchecksums == (v->nsegments + v->checksum_segments - 1) /
+                                         v->checksum_segments);
+    PARZ_FUZZ_CHECK(v->checksums >= c && v->checksums <= v->payload &&
+                    (size_t)(v->payload - v->checksums) >= 8 * v->nchecksums);
+    if (v->table == PARZ_TABLE_HYBRID)
+      PARZ_FUZZ_CHECK(v->checksum_segments == v->partition_segments);
+  } else {
+    PARZ_FUZZ_CHECK(v->checksums == NULL);
   }
   /* Offsets: all of them for small tables, a sample for big ones (O(P) each for HYBRID). */
   uint64_t step = v->nsegments > 4096 ? v->nsegments / 4096 : 1, prev = 0;

@@ -1,8 +1,9 @@
 /* Fuzz harness: OpenMP decode of a whole chunk (parz_omp_chunk_decode), checked against the
  * serial decoder: same status, and the same bytes when both succeed.
  * Input: control byte (bit 0: fix the checksum; bits 1-2: thread count 2, 3, 4 or 0 = OpenMP's
- * default), then the chunk bytes. Chunks under the OpenMP threshold (64 KiB decoded) take the
- * serial path inside the driver; the seed corpus holds compressible chunks above it. */
+ * default; bit 7: fix the payload checksums), then the chunk bytes. Chunks under the OpenMP
+ * threshold (PARZ_OMP_DECODE_MIN_BYTES decoded) take the serial path inside the driver; the seed
+ * corpus holds compressible chunks above it. */
 #include "fuzz_common.h"
 #include "parz_omp.h"
 

@@ -8,6 +8,7 @@
  * few hundred values, plus for the OpenMP harness a few smooth chunks above its 64 KiB threshold
  * that compress to little. */
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,7 +40,7 @@ static void write_seed(const char* harness, const char* name, const void* a, siz
   total_bytes += na + nb;
 }
 
-/* A smooth field with a little deterministic noise; optional NaN / +-Inf sprinkled in. */
+/* A smooth field with a little deterministic noise; optional exceptions sprinkled in. */
 static void* make_data(const parz_array* a, unsigned seed, int nonfinite) {
   size_t n = parz_array_count(a);
   void* d = malloc(n * parz_type_size(a->type));
@@ -56,13 +57,15 @@ static void* make_data(const parz_array* a, unsigned seed, int nonfinite) {
       case PARZ_DOUBLE: ((double*)d)[i] = x; break;
     }
   }
-  if (nonfinite && (a->type == PARZ_FLOAT || a->type == PARZ_DOUBLE)) {
-    for (size_t i = 3; i < n; i += 29) {
-      double v = (i % 3 == 0) ? NAN : (i % 3 == 1) ? INFINITY : -INFINITY;
-      if (a->type == PARZ_FLOAT)
-        ((float*)d)[i] = (float)v;
-      else
-        ((double*)d)[i] = v;
+  /* exceptions: NaN, +-Inf and values beyond the lossy range (floats near their maximum,
+   * integers at their extremes), which version 2 stores exactly */
+  for (size_t i = 3; nonfinite && i < n; i += 29) {
+    double v = (i % 4 == 0) ? NAN : (i % 4 == 1) ? INFINITY : (i % 4 == 2) ? -INFINITY : 0;
+    switch (a->type) {
+      case PARZ_FLOAT: ((float*)d)[i] = i % 4 == 3 ? FLT_MAX : (float)v; break;
+      case PARZ_DOUBLE: ((double*)d)[i] = i % 4 == 3 ? -DBL_MAX : v; break;
+      case PARZ_INT32: ((int32_t*)d)[i] = i % 2 ? INT32_MIN : INT32_MAX; break;
+      case PARZ_INT64: ((int64_t*)d)[i] = i % 2 ? INT64_MIN : INT64_MAX; break;
     }
   }
   return d;
@@ -121,12 +124,17 @@ static void chunk_seeds(void) {
           cfg.partition_segments = kinds[k] == PARZ_TABLE_HYBRID ? 2 : 0;
           int nonfinite = (m + k) % 2 == 0;
           void* data = make_data(&a, (unsigned)(t * 100 + d * 10 + m), nonfinite);
+          /* every fourth chunk without payload checksums: format version 1 */
+          int v1 = (t + d + m + k) % 4 == 0;
+          cfg.checksum = v1 ? PARZ_CHECKSUM_OFF : PARZ_CHECKSUM_DEFAULT;
           size_t n;
           unsigned char* c = encode(&a, data, &cfg, &n);
           char name[128];
-          snprintf(name, sizeof name, "%s_%ud_%s_t%d%s", type_name(a.type), d, modes[m], k,
-                   nonfinite ? "_nf" : "");
-          unsigned char fix = 1, nofix = 0, small = 3;
+          snprintf(name, sizeof name, "%s_%ud_%s_t%d%s%s", type_name(a.type), d, modes[m], k,
+                   nonfinite ? "_nf" : "", v1 ? "_v1" : "");
+          /* decode seeds fix the payload checksums (bit 7) half the time, so that payload
+           * mutations reach the decoder as well as the verification */
+          unsigned char fix = (k & 2) ? 0x81 : 1, nofix = 0, small = (k & 2) ? 0x83 : 3;
           write_seed("chunk_parse", name, &nofix, 1, c, n);
           write_seed("chunk_decode", name, (k & 1) ? &small : &fix, 1, c, n);
           if (d == (unsigned)(1 + (t + m) % 4)) write_seed("omp_decode", name, &fix, 1, c, n);
@@ -164,7 +172,7 @@ static void omp_seeds(void) {
     unsigned char* c = encode(&a, data, &cfg, &bytes);
     char name[64];
     snprintf(name, sizeof name, "big_%s_%dd", type_name(t), i + 1);
-    unsigned char ctl = (unsigned char)(1 | (i << 1));
+    unsigned char ctl = (unsigned char)(1 | (i << 1) | (i == 1 ? 0x80 : 0));
     write_seed("omp_decode", name, &ctl, 1, c, bytes);
     free(c);
     free(data);
@@ -222,10 +230,12 @@ static void filter_seeds(void) {
       {4, 8, 2000, 30, (unsigned)-40},
       {5},
       {3, 0x3F50624Du, 0xD2F1A9FCu, 2, 2, 4},  /* accuracy 1e-3, C = 2, P = 2, hybrid */
+      {2, 20, 0, 0, 0, 2},                     /* precision 20, no payload checksums */
+      {1, 0x40300000u, 0, 0, 0, 0, 2},         /* rate 16, no payload checksums */
   };
-  static const size_t nuser[] = {3, 2, 3, 5, 1, 6};
+  static const size_t nuser[] = {3, 2, 3, 5, 1, 6, 6, 7};
   static const size_t shapes[4][4] = {{40}, {6, 9}, {3, 5, 6}, {2, 3, 4, 5}};
-  for (int u = 0; u < 6; u++)
+  for (int u = 0; u < 8; u++)
     for (int t = PARZ_INT32; t <= PARZ_DOUBLE; t++) {
       unsigned d = 1 + (unsigned)(u + t) % 4;
       int big_endian = (u == 2 && t == PARZ_DOUBLE);

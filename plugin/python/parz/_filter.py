@@ -32,6 +32,9 @@ MODE_ACCURACY = 3
 MODE_EXPERT = 4
 MODE_REVERSIBLE = 5
 
+_CHECKSUM_ON = 1   # cd_values' payload checksum setting (0 = default, on)
+_CHECKSUM_OFF = 2
+
 TABLE_AUTO = 0
 TABLE_NONE = 1
 TABLE_OFFSETS = 2
@@ -106,7 +109,7 @@ def _positive_double(name, meaning, x):
 
 @_keywords_only
 def cd_values(*, rate=None, precision=None, accuracy=None, reversible=False, expert=None,
-              segment_blocks=None, partition_segments=None, table=None):
+              segment_blocks=None, partition_segments=None, table=None, checksum=None):
     """The user cd_values tuple for exactly one mode (keyword names as for Parz)."""
     modes = [m for m, v in (("rate", rate), ("precision", precision), ("accuracy", accuracy),
                             ("expert", expert)) if v is not None]
@@ -141,9 +144,12 @@ def cd_values(*, rate=None, precision=None, accuracy=None, reversible=False, exp
               _check_u32("maxprec", maxprec), minexp & _U32)
     else:
         cd = (MODE_REVERSIBLE,)
+    if checksum is not None and not isinstance(checksum, bool):
+        raise ValueError("parz: checksum must be True or False, got %r" % (checksum,))
+    checksum = None if checksum is None else _CHECKSUM_ON if checksum else _CHECKSUM_OFF
     table_values = [segment_blocks, partition_segments,
-                    None if table is None else _table_kind(table)]
-    names = ["segment_blocks", "partition_segments", "table"]
+                    None if table is None else _table_kind(table), checksum]
+    names = ["segment_blocks", "partition_segments", "table", "checksum"]
     while table_values and table_values[-1] is None:
         table_values.pop()
     cd += tuple(_check_u32(n, 0 if v is None else v) for n, v in zip(names, table_values))
@@ -163,6 +169,8 @@ class Parz(_Base):
     partition_segments (P, segments per partition), table (a TABLE_* kind or its name:
     "auto", "none", "offsets", "lengths", "hybrid"); 0 = default. Arguments are keywords only;
     invalid ones raise ValueError("parz: ...").
+    checksum=False writes no payload checksums (on by default: every read verifies each
+    partition of the payload, and a corrupt chunk fails its read).
     The default C is chosen per chunk: the smallest power of two up to 32 whose table is at
     most 2% of the chunk's payload (fastest GPU decode within that); segment_blocks=32 or more
     gives the smallest files.
@@ -171,11 +179,13 @@ class Parz(_Base):
 
     @_keywords_only
     def __init__(self, *, accuracy=None, rate=None, precision=None, reversible=False,
-                 expert=None, segment_blocks=None, partition_segments=None, table=None):
+                 expert=None, segment_blocks=None, partition_segments=None, table=None,
+                 checksum=None):
         self.filter_options = cd_values(rate=rate, precision=precision, accuracy=accuracy,
                                         reversible=reversible, expert=expert,
                                         segment_blocks=segment_blocks,
-                                        partition_segments=partition_segments, table=table)
+                                        partition_segments=partition_segments, table=table,
+                                        checksum=checksum)
 
     # Mapping interface (h5py < 3 and **Parz(...) in create_dataset)
     @property

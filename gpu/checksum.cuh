@@ -1,0 +1,58 @@
+/* Payload checksums on the GPU (codec/FORMAT.md, "Payload checksums"): one warp per checksummed
+ * partition. Lane l adds the partition's payload words l, l + 32, ... with the codec's own
+ * parz_checksum_lane, and a warp reduction adds the 32 shares: a sum, so any split of the words
+ * gives the checksum the CPU computes. A partition's bits come from the HYBRID table's records
+ * (nothing to wait for: its warps can run while the lengths kernel parses) or, for the other
+ * table kinds, from the segment offsets the offsets kernel wrote.
+ *
+ * The partition arithmetic is __host__ __device__ so that tests/test_gpu_parse_host.cpp checks
+ * it on the CPU, lane by lane, against the codec's verification. Internal to gpu/. */
+#ifndef PARZ_GPU_CHECKSUM_CUH
+#define PARZ_GPU_CHECKSUM_CUH
+
+#include "payload_checksum.h"
+
+/* What a launch needs to verify a chunk's partitions. */
+struct parz_gpu_sums {
+  const unsigned char* sums;          /* the stored u64 checksums; NULL: the chunk has none */
+  const unsigned char* table;         /* HYBRID table (partition p starts at record p), or NULL */
+  const unsigned long long* offsets;  /* otherwise: every segment's bit offset */
+  unsigned long long record_bytes;    /* HYBRID: bytes of a full partition record */
+  unsigned long long P;               /* segments per checksummed partition */
+  unsigned long long count;           /* partitions */
+  unsigned long long payload_end;     /* 8 * payload_bytes: the last partition's end */
+};
+
+/* Bits [*begin, *end) of partition p < s.count: up to the next partition's first bit, the last
+ * one to the end of the payload's last word. */
+__host__ __device__ __forceinline__ void parz_gpu_partition_bits(const parz_gpu_sums& s,
+                                                                 unsigned long long p,
+                                                                 unsigned long long* begin,
+                                                                 unsigned long long* end)
+{
+  *begin = s.table ? parz_word_load(s.table + p * s.record_bytes) : s.offsets[p * s.P];
+  if (p + 1 == s.count)
+    *end = s.payload_end;
+  else
+    *end = s.table ? parz_word_load(s.table + (p + 1) * s.record_bytes)
+                   : s.offsets[(p + 1) * s.P];
+}
+
+/* Lane `lane` of 32's share of partition p's checksum. */
+__host__ __device__ __forceinline__ unsigned long long parz_gpu_checksum_share(
+    const parz_gpu_sums& s, const unsigned char* payload, unsigned long long p, unsigned lane)
+{
+  unsigned long long begin, end;
+  parz_gpu_partition_bits(s, p, &begin, &end);
+  return parz_checksum_lane(payload, begin, end, lane, 32);
+}
+
+/* Whether partition p's stored checksum equals `sum`. */
+__host__ __device__ __forceinline__ bool parz_gpu_checksum_ok(const parz_gpu_sums& s,
+                                                              unsigned long long p,
+                                                              unsigned long long sum)
+{
+  return parz_word_load(s.sums + 8 * p) == sum;
+}
+
+#endif
