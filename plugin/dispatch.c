@@ -15,7 +15,10 @@
 
 /* auto mode: chunks that decode to at least this many bytes go to the GPU when one is usable;
  * smaller ones stay on the CPU, where the host-device copies and kernel launches of the GPU path
- * would dominate. TUNED BY THE GPU ENGINEER (issue 5) from measurements on the GPU machine. */
+ * would dominate. 4 MiB is the smallest chunk measured through H5Dread on the GPU machine: there
+ * the CUDA filter path read every real array 1.2x to 2.5x as fast as OpenMP at 16 threads (H100
+ * host, bench/results/h100/bench_h5read_box.md; 8 MiB chunks: bench/results/h200/
+ * bench_h5read_gpu.txt). Smaller chunks were not measured that way. */
 #define PARZ_DISPATCH_GPU_MIN_BYTES ((size_t)4 * 1024 * 1024)
 
 #ifdef PARZ_HAVE_CUDA

@@ -1,4 +1,4 @@
-# Tests of the HDF5 filter plugin (issue 3). The HDF5 tests load the plugin like any user does:
+# Tests of the HDF5 filter plugin. The HDF5 tests load the plugin like any user does:
 # from HDF5_PLUGIN_PATH, pointing at the build tree's plugin directory.
 if(NOT TARGET H5Zparz)
   return()
