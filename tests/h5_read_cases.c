@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "H5Zparz.h"
-#include "test_plugin_common.h"
+#include "check.h"
 #include "test_plugin_patch.h"
 
 #define POISON 0xA5u

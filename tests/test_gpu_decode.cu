@@ -15,22 +15,11 @@
 
 #include <cuda_runtime.h>
 
+#include "check.h"
 #include "gpu_internal.h"
 #include "parz_gpu.h"
 
-static int failures = 0, checks = 0;
 static parz_gpu_context* ctx;
-
-#define CHECK(cond, ...)                                   \
-  do {                                                     \
-    checks++;                                              \
-    if (!(cond)) {                                         \
-      failures++;                                          \
-      fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-      fprintf(stderr, __VA_ARGS__);                        \
-      fprintf(stderr, "\n");                               \
-    }                                                      \
-  } while (0)
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
 static uint64_t next_rand(void)
@@ -751,6 +740,5 @@ int main(int argc, char** argv)
   if (dir)
     real_cases(dir, small);
   parz_gpu_context_free(ctx);
-  printf("%d checks, %d failures\n", checks, failures);
-  return failures ? 1 : 0;
+  return test_finish("test_gpu_decode");
 }

@@ -8,7 +8,7 @@
 #include "H5Zparz.h"
 #include "filter_config.h"
 
-#include "test_plugin_common.h"
+#include "check.h"
 
 static const size_t shape2[4] = {100, 128, 0, 0};
 

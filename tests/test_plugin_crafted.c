@@ -21,7 +21,7 @@
 
 #include "H5Zparz.h"
 
-#include "test_plugin_common.h"
+#include "check.h"
 #include "test_plugin_patch.h"
 
 static const char* scratch_dir;
