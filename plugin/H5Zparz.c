@@ -20,6 +20,15 @@
 #include "filter_exec.h"
 #include "h5_api.h"
 #include "h5_dataset.h"
+
+/* The public header's mode numbers are parz_mode's (the numbers files store). */
+typedef char parz_public_modes_agree[(H5Z_PARZ_MODE_RATE == PARZ_MODE_RATE &&
+                                      H5Z_PARZ_MODE_PRECISION == PARZ_MODE_PRECISION &&
+                                      H5Z_PARZ_MODE_ACCURACY == PARZ_MODE_ACCURACY &&
+                                      H5Z_PARZ_MODE_EXPERT == PARZ_MODE_EXPERT &&
+                                      H5Z_PARZ_MODE_REVERSIBLE == PARZ_MODE_REVERSIBLE)
+                                         ? 1
+                                         : -1];
 #include "huge_pages.h"
 
 #define PARZ_EXPORT __attribute__((visibility("default")))

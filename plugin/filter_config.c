@@ -9,7 +9,7 @@ int parz_cd_mode_values(unsigned mode) {
     case PARZ_MODE_RATE: return 2;       /* binary64 hi, lo */
     case PARZ_MODE_PRECISION: return 1;  /* precision */
     case PARZ_MODE_ACCURACY: return 2;   /* binary64 hi, lo */
-    case PARZ_CD_MODE_EXPERT: return 4;  /* expert: minbits, maxbits, maxprec, minexp */
+    case PARZ_MODE_EXPERT: return 4;     /* minbits, maxbits, maxprec, minexp */
     case PARZ_MODE_REVERSIBLE: return 0;
     default: return -1;
   }
@@ -67,7 +67,7 @@ static int refuse_zfp_layout(size_t n, const unsigned* cd, parz_error* err) {
       if (n != 3) return PARZ_OK;
       snprintf(ours, sizeof ours, "precision %u is %u,%u", cd[2], cd[0], cd[2]);
       break;
-    case PARZ_CD_MODE_EXPERT:
+    case PARZ_MODE_EXPERT:
       if (n != 6 || cd[5] <= PARZ_CD_MAX_SEGMENT_BLOCKS) return PARZ_OK;
       snprintf(ours, sizeof ours, "expert %u,%u,%u,%d is %u,%u,%u,%u,%u", cd[2], cd[3], cd[4],
                (int)(int32_t)cd[5], cd[0], cd[2], cd[3], cd[4], cd[5]);
@@ -98,16 +98,19 @@ int parz_cd_parse_request(size_t n, const unsigned* cd, parz_filter_request* req
       return parz_fail(err, PARZ_ERR_PARAM,
                        "parz: internal cd_values version 1 need %u values, got %zu",
                        PARZ_CD_INTERNAL_NELMTS, n);
-    req->mode = cd[1];
+    req->mode = cd[PARZ_CD_MODE];
     if (parz_cd_mode_values(req->mode) < 0)
       return parz_fail(err, PARZ_ERR_PARAM, "parz: internal cd_values hold unknown mode %u",
                        req->mode);
     for (int i = 0; i < 4; i++)
-      req->values[i] = req->mode == PARZ_CD_MODE_EXPERT ? cd[12 + i] : i < 2 ? cd[2 + i] : 0;
-    req->table = cd[4];
-    req->segment_blocks = cd[5];
-    req->partition_segments = cd[6];
-    req->checksum = cd[7] & PARZ_CD_NO_CHECKSUM ? PARZ_CHECKSUM_OFF : PARZ_CHECKSUM_DEFAULT;
+      req->values[i] = req->mode == PARZ_MODE_EXPERT ? cd[PARZ_CD_MINBITS + i]
+                       : i < 2                       ? cd[PARZ_CD_USER_VALUES + i]
+                                                     : 0;
+    req->table = cd[PARZ_CD_TABLE];
+    req->segment_blocks = cd[PARZ_CD_SEGMENT_BLOCKS];
+    req->partition_segments = cd[PARZ_CD_PARTITION_SEGMENTS];
+    req->checksum =
+        cd[PARZ_CD_TYPE] & PARZ_CD_NO_CHECKSUM ? PARZ_CHECKSUM_OFF : PARZ_CHECKSUM_DEFAULT;
     return check_table(req, err);
   }
   if (cd[0] > 1000)
@@ -185,7 +188,7 @@ static int request_params(const parz_filter_request* req, parz_type type, unsign
       double tol = parz_cd_double(v[0], v[1]);
       return parz_params_accuracy(p, tol, NULL, err);
     }
-    case PARZ_CD_MODE_EXPERT:
+    case PARZ_MODE_EXPERT:
       return expert_params(p, v[0], v[1], v[2], (int32_t)v[3], err);
     case PARZ_MODE_REVERSIBLE:
       parz_params_reversible(p);
@@ -234,22 +237,23 @@ int parz_cd_configure(const parz_filter_request* req, parz_type type, int big_en
 
 void parz_cd_store(const parz_filter_config* cfg, unsigned* cd) {
   memset(cd, 0, PARZ_CD_INTERNAL_NELMTS * sizeof *cd);
-  cd[0] = PARZ_CD_INTERNAL_V1;
-  cd[1] = cfg->request.mode;
-  if (cfg->request.mode != PARZ_CD_MODE_EXPERT) {
-    cd[2] = cfg->request.values[0];
-    cd[3] = cfg->request.values[1];
+  cd[PARZ_CD_FORM] = PARZ_CD_INTERNAL_V1;
+  cd[PARZ_CD_MODE] = cfg->request.mode;
+  if (cfg->request.mode != PARZ_MODE_EXPERT) {
+    cd[PARZ_CD_USER_VALUES] = cfg->request.values[0];
+    cd[PARZ_CD_USER_VALUES + 1] = cfg->request.values[1];
   }
-  cd[4] = (unsigned)cfg->config.table;
-  cd[5] = cfg->config.segment_blocks;
-  cd[6] = cfg->config.partition_segments;
-  cd[7] = (unsigned)cfg->chunk.type + (cfg->big_endian ? PARZ_CD_BIG_ENDIAN : 0u) +
-          (cfg->config.checksum == PARZ_CHECKSUM_OFF ? PARZ_CD_NO_CHECKSUM : 0u);
-  for (unsigned i = 0; i < cfg->chunk.dims; i++) cd[8 + i] = (unsigned)cfg->chunk.shape[i];
-  cd[12] = cfg->config.params.minbits;
-  cd[13] = cfg->config.params.maxbits;
-  cd[14] = cfg->config.params.maxprec;
-  cd[15] = (unsigned)(uint32_t)cfg->config.params.minexp;
+  cd[PARZ_CD_TABLE] = (unsigned)cfg->config.table;
+  cd[PARZ_CD_SEGMENT_BLOCKS] = cfg->config.segment_blocks;
+  cd[PARZ_CD_PARTITION_SEGMENTS] = cfg->config.partition_segments;
+  cd[PARZ_CD_TYPE] = (unsigned)cfg->chunk.type + (cfg->big_endian ? PARZ_CD_BIG_ENDIAN : 0u) +
+                     (cfg->config.checksum == PARZ_CHECKSUM_OFF ? PARZ_CD_NO_CHECKSUM : 0u);
+  for (unsigned i = 0; i < cfg->chunk.dims; i++)
+    cd[PARZ_CD_SHAPE + i] = (unsigned)cfg->chunk.shape[i];
+  cd[PARZ_CD_MINBITS] = cfg->config.params.minbits;
+  cd[PARZ_CD_MAXBITS] = cfg->config.params.maxbits;
+  cd[PARZ_CD_MAXPREC] = cfg->config.params.maxprec;
+  cd[PARZ_CD_MINEXP] = (unsigned)(uint32_t)cfg->config.params.minexp;
 }
 
 int parz_cd_load(size_t n, const unsigned* cd, parz_filter_config* cfg, parz_error* err) {
@@ -265,31 +269,34 @@ int parz_cd_load(size_t n, const unsigned* cd, parz_filter_config* cfg, parz_err
   }
   int rc = parz_cd_parse_request(n, cd, &cfg->request, err);
   if (rc != PARZ_OK) return rc;
-  unsigned type = cd[7] & (PARZ_CD_BIG_ENDIAN - 1u), dims = 0;
-  while (dims < 4 && cd[8 + dims] != 0) dims++;
+  const unsigned type_word = cd[PARZ_CD_TYPE], *shape = cd + PARZ_CD_SHAPE;
+  unsigned type = type_word & (PARZ_CD_BIG_ENDIAN - 1u), dims = 0;
+  while (dims < 4 && shape[dims] != 0) dims++;
   for (unsigned i = dims; i < 4; i++)
-    if (cd[8 + i] != 0) dims = 0; /* a gap: not a shape this plugin wrote */
-  if (type < PARZ_INT32 || type > PARZ_DOUBLE || (cd[7] & ~(2 * PARZ_CD_NO_CHECKSUM - 1u)) ||
+    if (shape[i] != 0) dims = 0; /* a gap: not a shape this plugin wrote */
+  if (type < PARZ_INT32 || type > PARZ_DOUBLE || (type_word & ~(2 * PARZ_CD_NO_CHECKSUM - 1u)) ||
       dims == 0)
     return parz_fail(err, PARZ_ERR_PARAM,
-                     "parz: dataset cd_values corrupt (type %u, chunk shape %u %u %u %u)", cd[7],
-                     cd[8], cd[9], cd[10], cd[11]);
+                     "parz: dataset cd_values corrupt (type %u, chunk shape %u %u %u %u)",
+                     type_word, shape[0], shape[1], shape[2], shape[3]);
   cfg->chunk.type = (parz_type)type;
-  cfg->big_endian = (cd[7] & PARZ_CD_BIG_ENDIAN) != 0;
+  cfg->big_endian = (type_word & PARZ_CD_BIG_ENDIAN) != 0;
   cfg->chunk.dims = dims;
-  for (unsigned i = 0; i < dims; i++) cfg->chunk.shape[i] = cd[8 + i];
+  for (unsigned i = 0; i < dims; i++) cfg->chunk.shape[i] = shape[i];
   rc = parz_array_check(&cfg->chunk, err);
   if (rc != PARZ_OK) return rc;
-  rc = expert_params(&cfg->config.params, cd[12], cd[13], cd[14], (int32_t)cd[15], err);
+  rc = expert_params(&cfg->config.params, cd[PARZ_CD_MINBITS], cd[PARZ_CD_MAXBITS],
+                     cd[PARZ_CD_MAXPREC], (int32_t)cd[PARZ_CD_MINEXP], err);
   if (rc != PARZ_OK) return rc;
-  cfg->config.table = (parz_table_kind)cd[4];
-  cfg->config.segment_blocks = cd[5];
-  cfg->config.partition_segments = cd[6];
+  cfg->config.table = (parz_table_kind)cd[PARZ_CD_TABLE];
+  cfg->config.segment_blocks = cd[PARZ_CD_SEGMENT_BLOCKS];
+  cfg->config.partition_segments = cd[PARZ_CD_PARTITION_SEGMENTS];
   cfg->config.checksum = (parz_checksum_mode)cfg->request.checksum;
   if (cfg->config.table == PARZ_TABLE_AUTO || parz_chunk_bound(&cfg->chunk, &cfg->config) == 0)
     return parz_fail(err, PARZ_ERR_PARAM,
                      "parz: dataset cd_values corrupt (table kind %u, segment_blocks %u, "
-                     "partition_segments %u)", cd[4], cd[5], cd[6]);
+                     "partition_segments %u)", cd[PARZ_CD_TABLE], cd[PARZ_CD_SEGMENT_BLOCKS],
+                     cd[PARZ_CD_PARTITION_SEGMENTS]);
   return PARZ_OK;
 }
 

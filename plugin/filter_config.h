@@ -29,8 +29,21 @@
 
 #include "parz_chunk.h"
 
-/* H5Z-ZFP numbers expert mode 4 (parz_mode calls it 0). */
-#define PARZ_CD_MODE_EXPERT 4u
+/* Positions in the internal form (the layout above). */
+enum {
+  PARZ_CD_FORM = 0,               /* PARZ_CD_INTERNAL_V1 */
+  PARZ_CD_MODE = 1,               /* parz_mode */
+  PARZ_CD_USER_VALUES = 2,        /* 2 values: the user's rate, accuracy or precision */
+  PARZ_CD_TABLE = 4,              /* parz_table_kind */
+  PARZ_CD_SEGMENT_BLOCKS = 5,     /* C */
+  PARZ_CD_PARTITION_SEGMENTS = 6, /* P */
+  PARZ_CD_TYPE = 7,               /* parz_type + PARZ_CD_BIG_ENDIAN + PARZ_CD_NO_CHECKSUM */
+  PARZ_CD_SHAPE = 8,              /* 4 values: the squeezed chunk shape */
+  PARZ_CD_MINBITS = 12,
+  PARZ_CD_MAXBITS = 13,
+  PARZ_CD_MAXPREC = 14,
+  PARZ_CD_MINEXP = 15             /* 32-bit two's complement */
+};
 
 #define PARZ_CD_INTERNAL_V1 1001u
 #define PARZ_CD_INTERNAL_NELMTS 16u
@@ -44,7 +57,7 @@
 
 /* What the user asked for, independent of the dataset. */
 typedef struct {
-  unsigned mode;        /* 1..5 */
+  unsigned mode;        /* parz_mode, 1..5 */
   uint32_t values[4];   /* the mode's values, zero padded */
   unsigned table;       /* parz_table_kind, 0 = auto */
   uint32_t segment_blocks;
@@ -60,7 +73,7 @@ typedef struct {
   parz_chunk_config config;
 } parz_filter_config;
 
-/* Number of values the mode takes after cd[0]; -1 for an unknown mode. */
+/* Number of values the mode (parz_mode) takes after cd[0]; -1 for an unknown mode. */
 int parz_cd_mode_values(unsigned mode);
 /* "rate", "precision", "accuracy", "expert", "reversible"; "?" for an unknown mode. */
 const char* parz_cd_mode_name(unsigned mode);

@@ -21,7 +21,8 @@ set_tests_properties(test_plugin_hdf5 PROPERTIES ENVIRONMENT "${PARZ_PLUGIN_TEST
 
 # Crafted files whose cd_values disagree with the dataset: refused, nothing read outside a buffer.
 add_executable(test_plugin_crafted test_plugin_crafted.c)
-target_include_directories(test_plugin_crafted PRIVATE ${PROJECT_SOURCE_DIR}/plugin)
+target_include_directories(test_plugin_crafted PRIVATE ${PROJECT_SOURCE_DIR}/plugin
+                                                       ${PROJECT_SOURCE_DIR}/codec)
 target_link_libraries(test_plugin_crafted PRIVATE parz_hdf5)
 add_dependencies(test_plugin_crafted H5Zparz)
 add_test(NAME test_plugin_crafted

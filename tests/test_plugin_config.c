@@ -58,8 +58,8 @@ static void test_modes_round_trip(void) {
     CHECK(cfg.config.segment_blocks == 0); /* auto, per chunk */
     unsigned stored[PARZ_CD_INTERNAL_NELMTS];
     parz_cd_store(&cfg, stored);
-    CHECK(stored[0] == PARZ_CD_INTERNAL_V1);
-    CHECK(stored[1] == forms[m][0]);
+    CHECK(stored[PARZ_CD_FORM] == PARZ_CD_INTERNAL_V1);
+    CHECK(stored[PARZ_CD_MODE] == forms[m][0]);
     CHECK(parz_cd_load(PARZ_CD_INTERNAL_NELMTS, stored, &back, &e) == PARZ_OK);
     CHECK(memcmp(&back.config, &cfg.config, sizeof cfg.config) == 0);
     CHECK(back.chunk.type == PARZ_FLOAT && back.chunk.dims == 2);
@@ -138,13 +138,13 @@ static void test_refusals(void) {
     CHECK(configure(n, cd, PARZ_FLOAT, &cfg, &e) == PARZ_OK);
     CHECK(cfg.config.checksum == PARZ_CHECKSUM_OFF);
     parz_cd_store(&cfg, stored);
-    CHECK(stored[7] == PARZ_FLOAT + PARZ_CD_NO_CHECKSUM);
+    CHECK(stored[PARZ_CD_TYPE] == PARZ_FLOAT + PARZ_CD_NO_CHECKSUM);
     CHECK(parz_cd_load(PARZ_CD_INTERNAL_NELMTS, stored, &back, &e) == PARZ_OK &&
           back.config.checksum == PARZ_CHECKSUM_OFF);
     n = H5Z_parz_accuracy_cdata(1e-3, cd);
     CHECK(configure(n, cd, PARZ_FLOAT, &cfg, &e) == PARZ_OK);
     parz_cd_store(&cfg, stored);
-    CHECK(stored[7] == PARZ_FLOAT && cfg.config.checksum == PARZ_CHECKSUM_DEFAULT);
+    CHECK(stored[PARZ_CD_TYPE] == PARZ_FLOAT && cfg.config.checksum == PARZ_CHECKSUM_DEFAULT);
   }
   cd[0] = 1002; /* a future internal form */
   expect_refusal(PARZ_CD_INTERNAL_NELMTS, cd, PARZ_FLOAT, "upgrade");

@@ -31,8 +31,7 @@ static void print_chunk_columns(void) {
 }
 
 static const char* chunk_mode(const parz_params* p) {
-  parz_mode m = parz_params_mode(p);
-  return parz_cd_mode_name(m == PARZ_MODE_EXPERT ? PARZ_CD_MODE_EXPERT : (unsigned)m);
+  return parz_cd_mode_name(parz_params_mode(p));
 }
 
 static int inspect_chunk(const tool_dataset* d, const tool_chunk* c, void* ctx) {
