@@ -126,6 +126,10 @@ if [ $REPORT = 0 ]; then
   fi
 fi
 
+# The seeds are generated, not kept in git (README.md: robust_gen_corpus tests/fuzz/corpus).
+[ -d "$FUZZ/corpus" ] ||
+  echo "note: no seeds in $FUZZ/corpus (run robust_gen_corpus $FUZZ/corpus); starting from the regressions only" >&2
+
 # One harness: scratch corpus = seeds + regressions; findings go to $wd/findings/.
 run_one() {
   local h="$1" wd="$WORK/$1" bin="$BIN/fuzz_$1" t0 t1 missing
