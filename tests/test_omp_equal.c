@@ -1,7 +1,7 @@
 /* Every policy gives the same bytes: the OpenMP encoder writes exactly parz_chunk_encode's chunk
  * and the OpenMP decoder exactly parz_chunk_decode's array, at 1, 2, 3, 4, 7 and 16 threads, over
  * every mode, type and rank, with table settings that leave partial segments and partitions and
- * with non-finite values; then on the real arrays (slabs) in accuracy and precision modes.
+ * with non-finite and masked values; then on the real arrays (slabs) in accuracy and precision modes.
  *
  * Arrays are above the OpenMP drivers' serial thresholds so that the parallel paths run.
  * Usage: test_omp_equal [DATA_DIR] */
@@ -181,6 +181,46 @@ static void nonfinite(void) {
   printf("non-finite: %d comparisons\n", checks);
 }
 
+/* Masked values over regions of every size (NaN for floats, the fill value for every type, as
+ * land under an ocean field): work units start inside mask groups and partitions. */
+static void masked(void) {
+  static const parz_type types[] = {PARZ_FLOAT, PARZ_DOUBLE, PARZ_INT32, PARZ_INT64};
+  int ti, m, s, checks = 0;
+  unsigned dims;
+  for (ti = 0; ti < 4; ti++)
+    for (dims = 2; dims <= 3; dims++) {
+      parz_array a = shape_for(types[ti], dims);
+      size_t n = test_count(&a), size = parz_type_size(a.type), i;
+      unsigned char* data = (unsigned char*)test_data(&a, 5u + (unsigned)ti);
+      /* the bits of -16 (integers), of a NaN (floats) */
+      uint64_t fill = size == 4 ? 0xfffffff0u : 0xfffffffffffffff0ull;
+      for (i = 0; i < n; i++) {
+        double land = sin(0.003 * (double)i) + cos(0.0005 * (double)i * (double)(i % 7));
+        if (land > 0.6 || i % 1009 == 5)
+          memcpy(data + i * size, &fill, size);
+      }
+      for (m = 0; m < TEST_MODES; m++)
+        for (s = 0; s < NSETTINGS; s++) {
+          parz_chunk_config cfg;
+          char what[160];
+          if (s >= 2 && (m + s + (int)dims) % 2)
+            continue;
+          memset(&cfg, 0, sizeof cfg);
+          cfg.params = test_params(m, a.type, a.dims);
+          cfg.table = settings[s].table;
+          cfg.segment_blocks = settings[s].c;
+          cfg.partition_segments = settings[s].p;
+          cfg.fill = 1;
+          cfg.fill_bits = fill;
+          snprintf(what, sizeof what, "masked %s %uD %s %s", parz_type_name(a.type), dims,
+                   test_mode_name(m), settings[s].name);
+          checks += check_policies(what, &a, data, &cfg);
+        }
+      free(data);
+    }
+  printf("masked: %d comparisons\n", checks);
+}
+
 /* Uniformly random bit patterns: every exponent, and NaN and Inf wherever the bits say so. */
 static void random_bits(void) {
   static const parz_type types[] = {PARZ_FLOAT, PARZ_DOUBLE, PARZ_INT32, PARZ_INT64};
@@ -242,6 +282,7 @@ int main(int argc, char** argv) {
   tiny();
   synthetic();
   nonfinite();
+  masked();
   random_bits();
   realdata(argc > 1 ? argv[1] : NULL);
   return test_finish("test_omp_equal");
