@@ -21,6 +21,7 @@
   X(H5Tget_class) X(H5Tget_size) X(H5Tget_order) X(H5Tget_precision) X(H5Tget_offset)          \
   X(H5Tget_sign) X(H5Tget_fields) X(H5Tget_ebias) X(H5Tget_norm)                               \
   X(H5Pget_layout) X(H5Pget_chunk) X(H5Pget_filter_by_id2) X(H5Pmodify_filter)                 \
+  X(H5Pfill_value_defined) X(H5Pget_fill_value)                                                \
   X(H5Pget_nfilters) X(H5Pget_filter2) X(H5Pclose) X(H5Tclose) X(H5Eclear2)                   \
   X(H5Fget_obj_count) X(H5Fget_obj_ids) X(H5Dget_create_plist) X(H5Dget_type)                 \
   X(H5allocate_memory) X(H5free_memory) X(H5Zregister)
