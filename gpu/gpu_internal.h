@@ -4,7 +4,8 @@
  *   1. segment offsets: the table (any kind) becomes one absolute u64 bit offset per segment plus
  *      the end of the payload (per-partition warp prefix sums for HYBRID);
  *   2. segment decode: see decode.cu for the warp-cooperative scheme; the same launch verifies
- *      the payload checksums, a warp per partition (checksum.cuh);
+ *      the payload checksums, a warp per partition (checksum.cuh), and each decoded block gets
+ *      its masked values (mask.cuh, the map of records made in the launch before);
  *   3. exception patch: the exceptions written back at their positions.
  * Errors found on the device (a payload checksum that does not match, a segment that does not
  * end where the table says, a read past the payload) are recorded in a small device record and
@@ -74,6 +75,7 @@ struct parz_gpu_context {
   cudaStream_t copy_stream; /* filter path: downloads */
   struct parz_gpu_buffer d_offsets;  /* u64 per segment + 1, per chunk of a call */
   struct parz_gpu_buffer d_rel;      /* BLOCK scheme: u32 per block, per chunk of a call */
+  struct parz_gpu_buffer d_mask;     /* mask maps: u32 per block, per masked chunk of a call */
   struct parz_gpu_buffer d_fault;    /* struct parz_gpu_fault per chunk of a call */
   size_t fault_clean;                /* d_fault's first fault_clean records are known clear */
   struct parz_gpu_buffer h_fault;    /* pinned copy of them */
@@ -91,11 +93,12 @@ struct parz_gpu_context {
 };
 
 /* A chunk's share of the context's scratch in one call: its segment offsets, block offsets
- * (BLOCK scheme with a parse) and fault record. Chunks decoded in one call get disjoint shares,
- * so one launch may serve them all. */
+ * (BLOCK scheme with a parse), mask map (a chunk with a mask: mask.cuh) and fault record.
+ * Chunks decoded in one call get disjoint shares, so one launch may serve them all. */
 struct parz_gpu_scratch {
   unsigned long long* offsets;
   uint32_t* rel;
+  uint32_t* mask;
   struct parz_gpu_fault* fault;
 };
 
@@ -218,5 +221,7 @@ size_t parz_gpu_payload_offset(const parz_chunk_view* v);
 size_t parz_gpu_table_offset(const parz_chunk_view* v);
 size_t parz_gpu_exceptions_offset(const parz_chunk_view* v);
 size_t parz_gpu_checksums_offset(const parz_chunk_view* v);
+/* Byte offset of a chunk's section part at p (a pointer into the host chunk v describes). */
+size_t parz_gpu_section_offset(const parz_chunk_view* v, const unsigned char* p);
 
 #endif
