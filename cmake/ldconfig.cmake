@@ -1,4 +1,4 @@
-# Run at install time, after libparz_h5_device.so is in <prefix>/lib (install(SCRIPT)). The dynamic
+# Run at install time, after libparz_h5.so is in <prefix>/lib (install(SCRIPT)). The dynamic
 # linker finds a new library in /usr/local/lib only once ldconfig has rebuilt its cache: run it
 # when installing into /usr or /usr/local for real, else say what to do instead.
 # Reads CMAKE_INSTALL_PREFIX and $ENV{DESTDIR}; PARZ_LDCONFIG is the command to run (a list;
@@ -10,9 +10,9 @@ endif()
 if("$ENV{DESTDIR}" STREQUAL "" AND _libdir MATCHES "^/usr(/local)?/lib$" AND PARZ_LDCONFIG)
   execute_process(COMMAND ${PARZ_LDCONFIG} RESULT_VARIABLE _rc ERROR_VARIABLE _err)
   if(_rc EQUAL 0)
-    message(STATUS "Ran ldconfig: the dynamic linker finds libparz_h5_device.so")
+    message(STATUS "Ran ldconfig: the dynamic linker finds libparz_h5.so")
   else()
-    message(WARNING "ldconfig failed (${_err}): run it as root before using libparz_h5_device.so")
+    message(WARNING "ldconfig failed (${_err}): run it as root before using libparz_h5.so")
   endif()
 else()
   message(STATUS "ldconfig not run: ${_libdir} is not /usr/lib or /usr/local/lib, or DESTDIR is "

@@ -516,28 +516,128 @@ int parz_chunk_parse(const void* src, size_t src_bytes, parz_chunk_view* view, p
 /* Segments per parz_decode_segments call: their expected ends sit on the stack. */
 #define DECODE_GROUP 64u
 
-int parz_chunk_decode_segments_only(const parz_chunk_view* v, void* dst, uint64_t first,
-                                    uint64_t count, parz_error* err) {
-  uint64_t s, bit;
-  if (!v || !dst)
-    return parz_fail(err, PARZ_ERR_ARG, "parz_chunk_decode_segments: NULL argument");
-  if (first > v->nsegments || count > v->nsegments - first)
-    return parz_fail(err, PARZ_ERR_ARG, "segments [%llu, +%llu) outside the chunk's %llu",
-                     (unsigned long long)first, (unsigned long long)count,
-                     (unsigned long long)v->nsegments);
-  bit = parz_chunk_segment_offset(v, first);
-  /* in groups of DECODE_GROUP segments, each group one pass of parz_decode_segments */
-  for (s = first; s < first + count;) {
-    uint64_t ends[DECODE_GROUP], n = first + count - s, b0 = s * v->segment_blocks, nb, k, end;
+void parz_chunk_dest_whole(const parz_chunk_view* v, void* dst, parz_chunk_dest* d) {
+  ptrdiff_t run = 1;
+  unsigned k;
+  memset(d, 0, sizeof *d);
+  d->data = dst;
+  for (k = v->array.dims; k-- > 0;) {
+    d->stride[k] = run;
+    d->hi[k] = v->array.shape[k];
+    run *= (ptrdiff_t)v->array.shape[k];
+  }
+}
+
+int parz_chunk_dest_check(const parz_chunk_view* v, const parz_chunk_dest* d, parz_error* err) {
+  unsigned k;
+  if (!v || !d || !d->data)
+    return parz_fail(err, PARZ_ERR_ARG, "parz_chunk_dest_check: NULL argument");
+  for (k = 0; k < v->array.dims; k++)
+    if (d->lo[k] >= d->hi[k] || d->hi[k] > v->array.shape[k] || d->stride[k] < 0)
+      return parz_fail(err, PARZ_ERR_ARG,
+                       "destination window [%zu, %zu) stride %td in dimension %u of a chunk of "
+                       "extent %zu",
+                       d->lo[k], d->hi[k], d->stride[k], k, v->array.shape[k]);
+  return PARZ_OK;
+}
+
+/* A destination's window in blocks: the blocks (C order, nb per dimension) holding a value of
+ * it are those with lo[k] <= b[k] < hi[k]. cut: the fastest dimension the window does not span
+ * (-1 when it spans them all): runs of consecutive blocks inside the window end there. */
+typedef struct {
+  unsigned dims;
+  uint64_t nb[4], lo[4], hi[4], nblocks;
+  int cut;
+} window_blocks;
+
+static void window_blocks_init(const parz_chunk_view* v, const parz_chunk_dest* d,
+                               window_blocks* w) {
+  unsigned k;
+  w->dims = v->array.dims;
+  w->nblocks = v->nblocks;
+  w->cut = -1;
+  for (k = 0; k < w->dims; k++) {
+    w->nb[k] = blocks_along(v->array.shape[k]);
+    w->lo[k] = d->lo[k] / 4u;
+    w->hi[k] = blocks_along(d->hi[k]);
+    if (w->lo[k] > 0 || w->hi[k] < w->nb[k])
+      w->cut = (int)k;
+  }
+}
+
+static uint64_t window_linear(const window_blocks* w, const uint64_t* x) {
+  uint64_t b = 0;
+  unsigned k;
+  for (k = 0; k < w->dims; k++)
+    b = b * w->nb[k] + x[k];
+  return b;
+}
+
+/* The first block at or after block b that is inside the window; nblocks when none is. */
+static uint64_t window_next(const window_blocks* w, uint64_t b) {
+  uint64_t x[4];
+  unsigned k, j;
+  if (b >= w->nblocks)
+    return w->nblocks;
+  for (k = w->dims; k-- > 0;) {
+    x[k] = b % w->nb[k];
+    b /= w->nb[k];
+  }
+  for (k = 0; k < w->dims; k++) {
+    int m;
+    if (x[k] >= w->lo[k] && x[k] < w->hi[k])
+      continue;
+    if (x[k] < w->lo[k]) { /* the window's first block with this prefix */
+      for (j = k; j < w->dims; j++)
+        x[j] = w->lo[j];
+      return window_linear(w, x);
+    }
+    /* past the window along k: the next prefix inside it */
+    for (j = k; j < w->dims; j++)
+      x[j] = w->lo[j];
+    for (m = (int)k - 1; m >= 0; m--) {
+      if (++x[m] < w->hi[m])
+        break;
+      x[m] = w->lo[m];
+    }
+    return m < 0 ? w->nblocks : window_linear(w, x);
+  }
+  return window_linear(w, x);
+}
+
+/* For a block b inside the window, the first block after it that is not (nblocks at most). */
+static uint64_t window_run_end(const window_blocks* w, uint64_t b) {
+  uint64_t x[4];
+  unsigned k;
+  if (w->cut < 0)
+    return w->nblocks;
+  for (k = w->dims; k-- > 0;) {
+    x[k] = b % w->nb[k];
+    b /= w->nb[k];
+  }
+  x[w->cut] = w->hi[w->cut];
+  for (k = (unsigned)w->cut + 1; k < w->dims; k++)
+    x[k] = 0;
+  return window_linear(w, x);
+}
+
+/* Decodes segments [s, s + count) from the payload's bit *bit into d, in groups of DECODE_GROUP
+ * segments, each group one pass of parz_decode_segments; *bit ends where segment s + count
+ * starts. */
+static int decode_run_of_segments(const parz_chunk_view* v, const parz_chunk_dest* d, uint64_t s,
+                                  uint64_t count, uint64_t* bit, parz_error* err) {
+  const uint64_t last = s + count;
+  while (s < last) {
+    uint64_t ends[DECODE_GROUP], n = last - s, b0 = s * v->segment_blocks, nb, k, end;
     size_t bad;
     int rc;
     if (n > DECODE_GROUP)
       n = DECODE_GROUP;
-    for (k = 0, end = bit; k < n; k++)
+    for (k = 0, end = *bit; k < n; k++)
       ends[k] = end += parz_table_segment_bits(v, s + k);
     nb = (s + n) * v->segment_blocks;
     nb = (nb < v->nblocks ? nb : v->nblocks) - b0;
-    rc = parz_decode_segments(&v->array, dst, &v->params, v->payload, v->payload_bytes, bit,
+    rc = parz_decode_segments(&v->array, d, &v->params, v->payload, v->payload_bytes, *bit,
                               (size_t)b0, (size_t)nb, v->segment_blocks, ends, &v->mask, &bad,
                               &end, err);
     if (rc != PARZ_OK)
@@ -547,42 +647,61 @@ int parz_chunk_decode_segments_only(const parz_chunk_view* v, void* dst, uint64_
                        "segment %llu ends at bit %llu but the table says %llu: corrupt payload",
                        (unsigned long long)(s + bad), (unsigned long long)end,
                        (unsigned long long)ends[bad]);
-    bit = ends[n - 1];
+    *bit = ends[n - 1];
     s += n;
   }
   return PARZ_OK;
 }
 
-/* Where segment s1 starts, given that segment s0 <= s1 starts at bit `at`: a table lookup, but
- * for LENGTHS (whose lookup sums from the start) the lengths in between. */
-static uint64_t offset_from(const parz_chunk_view* v, uint64_t s0, uint64_t at, uint64_t s1) {
-  if (v->table != PARZ_TABLE_LENGTHS || s1 >= v->nsegments)
-    return parz_chunk_segment_offset(v, s1);
-  for (; s0 < s1; s0++)
-    at += parz_table_segment_bits(v, s0);
+/* A walk through a chunk's payload in increasing segment order that knows where its last stop
+ * was: the offset of a later segment is a table lookup, but for LENGTHS (whose lookup sums from
+ * the start) the sum of the lengths since the last stop, so that a walk costs O(segments) for
+ * every table kind. */
+typedef struct {
+  const parz_chunk_view* v;
+  uint64_t segment, bit;   /* segment `segment` starts at `bit`; segment == UINT64_MAX: none */
+} payload_cursor;
+
+static void cursor_init(payload_cursor* c, const parz_chunk_view* v) {
+  c->v = v;
+  c->segment = UINT64_MAX;
+  c->bit = 0;
+}
+
+/* Where segment s (at or after the last stop) starts. */
+static uint64_t cursor_offset(const payload_cursor* c, uint64_t s) {
+  const parz_chunk_view* v = c->v;
+  uint64_t at = c->bit, k;
+  if (v->table != PARZ_TABLE_LENGTHS || c->segment == UINT64_MAX)
+    return parz_chunk_segment_offset(v, s);
+  for (k = c->segment; k < s; k++)
+    at += parz_table_segment_bits(v, k);
   return at;
 }
 
-int parz_chunk_verify(const parz_chunk_view* v, uint64_t first, uint64_t count,
-                      parz_error* err) {
-  const uint64_t P = v ? v->checksum_segments : 0;
+static void cursor_stop(payload_cursor* c, uint64_t s, uint64_t bit) {
+  c->segment = s;
+  c->bit = bit;
+}
+
+/* The one loop that verifies payload checksums: partitions [p0, p1), the first starting at the
+ * cursor's next stop. */
+static int verify_partitions(payload_cursor* c, uint64_t p0, uint64_t p1, parz_error* err) {
+  const parz_chunk_view* v = c->v;
+  const uint64_t P = v->checksum_segments;
   uint64_t p, begin;
-  if (!v)
-    return parz_fail(err, PARZ_ERR_ARG, "parz_chunk_verify: NULL view");
-  if (first > v->nchecksums || count > v->nchecksums - first)
-    return parz_fail(err, PARZ_ERR_ARG, "partitions [%llu, +%llu) outside the chunk's %llu",
-                     (unsigned long long)first, (unsigned long long)count,
-                     (unsigned long long)v->nchecksums);
-  if (!count)
+  if (p0 >= p1)
     return PARZ_OK;
-  begin = parz_chunk_segment_offset(v, first * P);
-  for (p = first; p < first + count; p++) {
+  begin = cursor_offset(c, p0 * P);
+  for (p = p0; p < p1; p++) {
     uint64_t s1 = (p + 1) * P < v->nsegments ? (p + 1) * P : v->nsegments;
     /* the last partition also covers the zero bits that pad the payload to whole words */
-    uint64_t end = s1 == v->nsegments ? 8u * (uint64_t)v->payload_bytes
-                                      : offset_from(v, p * P, begin, s1);
-    uint64_t want = parz_load64(v->checksums + 8u * p);
-    uint64_t sum = parz_payload_checksum(v->payload, begin, end);
+    uint64_t end = s1 == v->nsegments ? 8u * (uint64_t)v->payload_bytes : 0;
+    uint64_t want = parz_load64(v->checksums + 8u * p), sum;
+    cursor_stop(c, p * P, begin);
+    if (s1 < v->nsegments)
+      end = cursor_offset(c, s1);
+    sum = parz_payload_checksum(v->payload, begin, end);
     if (sum != want)
       return parz_fail(err, PARZ_ERR_CHECKSUM,
                        "payload checksum of partition %llu of %llu (segments %llu to %llu, "
@@ -594,19 +713,148 @@ int parz_chunk_verify(const parz_chunk_view* v, uint64_t first, uint64_t count,
                        (unsigned long long)sum, (unsigned long long)want);
     begin = end;
   }
+  if (p1 * P < v->nsegments)
+    cursor_stop(c, p1 * P, begin);
   return PARZ_OK;
+}
+
+/* PARZ_ERR_ARG unless checksummed partitions [first, first + count) are the chunk's. */
+static int check_partitions(const parz_chunk_view* v, uint64_t first, uint64_t count,
+                            const char* who, parz_error* err) {
+  if (!v)
+    return parz_fail(err, PARZ_ERR_ARG, "%s: NULL view", who);
+  if (first > v->nchecksums || count > v->nchecksums - first)
+    return parz_fail(err, PARZ_ERR_ARG, "%s: partitions [%llu, +%llu) outside the chunk's %llu",
+                     who, (unsigned long long)first, (unsigned long long)count,
+                     (unsigned long long)v->nchecksums);
+  return PARZ_OK;
+}
+
+int parz_chunk_verify(const parz_chunk_view* v, uint64_t first, uint64_t count,
+                      parz_error* err) {
+  payload_cursor c;
+  int rc = check_partitions(v, first, count, "parz_chunk_verify", err);
+  if (rc != PARZ_OK)
+    return rc;
+  cursor_init(&c, v);
+  return verify_partitions(&c, first, first + count, err);
+}
+
+/* The runs of consecutive segments among [first, first + count) that hold blocks of a
+ * destination's window, in increasing order (runs found in O(1) each). */
+typedef struct {
+  window_blocks w;
+  uint64_t block, end_block, end_segment;
+} run_walk;
+
+static int run_walk_init(run_walk* r, const parz_chunk_view* v, const parz_chunk_dest* d,
+                         uint64_t first, uint64_t count, parz_error* err) {
+  const uint64_t C = v ? v->segment_blocks : 0;
+  if (!v || !d || !d->data)
+    return parz_fail(err, PARZ_ERR_ARG, "parz_chunk_decode_segments: NULL argument");
+  if (first > v->nsegments || count > v->nsegments - first)
+    return parz_fail(err, PARZ_ERR_ARG, "segments [%llu, +%llu) outside the chunk's %llu",
+                     (unsigned long long)first, (unsigned long long)count,
+                     (unsigned long long)v->nsegments);
+  window_blocks_init(v, d, &r->w);
+  r->block = first * C;
+  r->end_segment = first + count;
+  r->end_block = r->end_segment * C < v->nblocks ? r->end_segment * C : v->nblocks;
+  return PARZ_OK;
+}
+
+/* The next run [*s0, *s1); 0 when there is none. */
+static int run_walk_next(run_walk* r, uint64_t C, uint64_t* s0, uint64_t* s1) {
+  uint64_t run_end;
+  if (r->block >= r->end_block || (r->block = window_next(&r->w, r->block)) >= r->end_block)
+    return 0;
+  run_end = window_run_end(&r->w, r->block);
+  *s0 = r->block / C;
+  *s1 = run_end / C + (run_end % C != 0);
+  if (*s1 > r->end_segment)
+    *s1 = r->end_segment;
+  r->block = *s1 * C;
+  return 1;
+}
+
+/* Verifies the partitions that hold the runs of the walk, each once, consecutive ones in one
+ * pass of verify_partitions. */
+static int verify_runs(const parz_chunk_view* v, run_walk* r, parz_error* err) {
+  const uint64_t P = v->checksum_segments;
+  payload_cursor c;
+  uint64_t s0, s1, q0 = 0, q1 = 0;   /* partitions [q0, q1) to verify next */
+  int rc;
+  if (!v->nchecksums)
+    return PARZ_OK;
+  cursor_init(&c, v);
+  while (run_walk_next(r, v->segment_blocks, &s0, &s1)) {
+    uint64_t p0 = s0 / P, p1 = (s1 - 1) / P + 1;
+    if (p0 < q1)
+      p0 = q1;   /* the run's first partition is already there */
+    if (p0 >= p1)
+      continue;
+    if (p0 > q1 && q1 > q0 && (rc = verify_partitions(&c, q0, q1, err)) != PARZ_OK)
+      return rc;
+    if (p0 > q1)
+      q0 = p0;
+    q1 = p1;
+  }
+  return verify_partitions(&c, q0, q1, err);
+}
+
+int parz_chunk_verify_to(const parz_chunk_view* v, const parz_chunk_dest* d, uint64_t first,
+                         uint64_t count, parz_error* err) {
+  run_walk r;
+  uint64_t s0, s1;
+  int rc = check_partitions(v, first, count, "parz_chunk_verify_to", err);
+  if (rc != PARZ_OK || !count)
+    return rc;
+  s0 = first * v->checksum_segments;
+  s1 = (first + count) * v->checksum_segments;
+  if (s1 > v->nsegments)
+    s1 = v->nsegments;
+  if ((rc = run_walk_init(&r, v, d, s0, s1 - s0, err)) != PARZ_OK)
+    return rc;
+  return verify_runs(v, &r, err);
+}
+
+int parz_chunk_decode_segments_unverified(const parz_chunk_view* v, const parz_chunk_dest* d,
+                                          uint64_t first, uint64_t count, parz_error* err) {
+  run_walk r;
+  payload_cursor c;
+  uint64_t s0, s1;
+  int rc;
+  if ((rc = run_walk_init(&r, v, d, first, count, err)) != PARZ_OK)
+    return rc;
+  cursor_init(&c, v);
+  /* each run decoded from its table offset */
+  while (run_walk_next(&r, v->segment_blocks, &s0, &s1)) {
+    uint64_t bit = cursor_offset(&c, s0);
+    if ((rc = decode_run_of_segments(v, d, s0, s1 - s0, &bit, err)) != PARZ_OK)
+      return rc;
+    cursor_stop(&c, s1, bit);
+  }
+  return PARZ_OK;
+}
+
+int parz_chunk_decode_segments_to(const parz_chunk_view* v, const parz_chunk_dest* d,
+                                  uint64_t first, uint64_t count, parz_error* err) {
+  run_walk r;
+  int rc;
+  /* every checksum first, as the parallel decoders report a bad one before other faults */
+  if ((rc = run_walk_init(&r, v, d, first, count, err)) != PARZ_OK ||
+      (rc = verify_runs(v, &r, err)) != PARZ_OK)
+    return rc;
+  return parz_chunk_decode_segments_unverified(v, d, first, count, err);
 }
 
 int parz_chunk_decode_segments(const parz_chunk_view* v, void* dst, uint64_t first,
                                uint64_t count, parz_error* err) {
-  int rc;
-  if (v && v->nchecksums && count && first < v->nsegments && count <= v->nsegments - first) {
-    uint64_t p0 = first / v->checksum_segments;
-    uint64_t p1 = (first + count - 1) / v->checksum_segments;
-    if ((rc = parz_chunk_verify(v, p0, p1 - p0 + 1, err)) != PARZ_OK)
-      return rc;
-  }
-  return parz_chunk_decode_segments_only(v, dst, first, count, err);
+  parz_chunk_dest d;
+  if (!v || !dst)
+    return parz_fail(err, PARZ_ERR_ARG, "parz_chunk_decode_segments: NULL argument");
+  parz_chunk_dest_whole(v, dst, &d);
+  return parz_chunk_decode_segments_to(v, &d, first, count, err);
 }
 
 int parz_chunk_decode(const void* src, size_t src_bytes, void* dst, size_t dst_bytes,

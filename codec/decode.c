@@ -56,11 +56,13 @@ static size_t decode_range(parz_reader* r, const parz_grid* g, parz_block_pos* p
 #undef PARZ_RUN
 }
 
-/* parz_decode_blocks, and parz_decode_segments when ends is not NULL. */
-static int decode_blocks(const parz_array* a, void* data, const parz_params* p, const void* src,
-                         size_t src_bytes, uint64_t bit, size_t first, size_t count,
-                         size_t seg_blocks, const uint64_t* ends, const parz_chunk_mask* mask,
-                         size_t* bad, uint64_t* end_bit, parz_error* err)
+/* parz_decode_blocks, and parz_decode_segments when ends is not NULL; the values go to `data`
+ * (the array a describes) or, when dest is not NULL, to dest's window (data unused). */
+static int decode_blocks(const parz_array* a, const parz_chunk_dest* dest, void* data,
+                         const parz_params* p, const void* src, size_t src_bytes, uint64_t bit,
+                         size_t first, size_t count, size_t seg_blocks, const uint64_t* ends,
+                         const parz_chunk_mask* mask, size_t* bad, uint64_t* end_bit,
+                         parz_error* err)
 {
   parz_grid g;
   parz_block_pos pos;
@@ -71,6 +73,8 @@ static int decode_blocks(const parz_array* a, void* data, const parz_params* p, 
   int status = parz_codec_check(a, p, first, count, err);
   if (status)
     return status;
+  if (dest)
+    data = dest->data;
   if (!data && count)
     return parz_fail(err, PARZ_ERR_ARG, "NULL output array");
   if (!src && src_bytes)
@@ -78,7 +82,10 @@ static int decode_blocks(const parz_array* a, void* data, const parz_params* p, 
   if (bit > limit)
     return parz_fail(err, PARZ_ERR_STREAM, "start bit %llu past the end of a %zu-byte stream",
                      (unsigned long long)bit, src_bytes);
-  parz_grid_init(&g, a);
+  if (dest)
+    parz_grid_init_dest(&g, a, dest);
+  else
+    parz_grid_init(&g, a);
   parz_reader_init(&r, src, src_bytes, bit);
   parz_grid_seek(&g, first, &pos);
   if (mask && mask->nvalues)
@@ -98,23 +105,24 @@ static int decode_blocks(const parz_array* a, void* data, const parz_params* p, 
   return PARZ_OK;
 }
 
-int parz_decode_segments(const parz_array* a, void* data, const parz_params* p, const void* src,
-                         size_t src_bytes, uint64_t bit, size_t first, size_t count,
-                         size_t seg_blocks, const uint64_t* ends, const parz_chunk_mask* mask,
-                         size_t* bad, uint64_t* bad_end, parz_error* err)
+int parz_decode_segments(const parz_array* a, const parz_chunk_dest* dest, const parz_params* p,
+                         const void* src, size_t src_bytes, uint64_t bit, size_t first,
+                         size_t count, size_t seg_blocks, const uint64_t* ends,
+                         const parz_chunk_mask* mask, size_t* bad, uint64_t* bad_end,
+                         parz_error* err)
 {
   *bad = SIZE_MAX;
-  if (!ends || seg_blocks == 0)
-    return parz_fail(err, PARZ_ERR_ARG, "parz_decode_segments: no segment ends");
-  return decode_blocks(a, data, p, src, src_bytes, bit, first, count, seg_blocks, ends, mask,
-                       bad, bad_end, err);
+  if (!ends || seg_blocks == 0 || !dest)
+    return parz_fail(err, PARZ_ERR_ARG, "parz_decode_segments: no segment ends or destination");
+  return decode_blocks(a, dest, NULL, p, src, src_bytes, bit, first, count, seg_blocks, ends,
+                       mask, bad, bad_end, err);
 }
 
 int parz_decode_blocks(const parz_array* a, void* data, const parz_params* p,
                        const void* src, size_t src_bytes, uint64_t bit,
                        size_t first, size_t count, uint64_t* end_bit, parz_error* err)
 {
-  return decode_blocks(a, data, p, src, src_bytes, bit, first, count, 0, NULL, NULL, NULL,
+  return decode_blocks(a, NULL, data, p, src, src_bytes, bit, first, count, 0, NULL, NULL, NULL,
                        end_bit, err);
 }
 

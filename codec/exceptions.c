@@ -278,23 +278,43 @@ int parz_exceptions_validate(const parz_chunk_view* v, parz_error* err) {
   return PARZ_OK;
 }
 
-int parz_chunk_patch_exceptions(const parz_chunk_view* v, void* dst, parz_error* err) {
+int parz_chunk_patch_exceptions_to(const parz_chunk_view* v, const parz_chunk_dest* d,
+                                   parz_error* err) {
   uint64_t i;
-  size_t size = parz_type_size(v ? v->array.type : PARZ_FLOAT);
   const unsigned char* r;
-  unsigned char* d = (unsigned char*)dst;
-  if (!v || (!dst && v->nexceptions))
+  size_t size;
+  int k;
+  if (!v || !d || (!d->data && v->nexceptions))
     return parz_fail(err, PARZ_ERR_ARG, "parz_chunk_patch_exceptions: NULL argument");
+  size = parz_type_size(v->array.type);
   r = v->exceptions;
   /* positions were validated by parz_chunk_parse: inside the array */
   for (i = 0; i < v->nexceptions; i++, r += PARZ_EXCEPTION_BYTES) {
     uint64_t pos = parz_load64(r), bits = parz_load64(r + 8);
+    ptrdiff_t at = 0;
+    for (k = (int)v->array.dims - 1; k >= 0; k--) {
+      size_t x = (size_t)(pos % v->array.shape[k]);
+      pos /= v->array.shape[k];
+      if (x < d->lo[k] || x >= d->hi[k])
+        break;
+      at += (ptrdiff_t)(x - d->lo[k]) * d->stride[k];
+    }
+    if (k >= 0) /* outside the window */
+      continue;
     if (size == 4) {
       uint32_t u = (uint32_t)bits;
-      memcpy(d + 4 * pos, &u, 4);
+      memcpy((unsigned char*)d->data + 4 * at, &u, 4);
     } else {
-      memcpy(d + 8 * pos, &bits, 8);
+      memcpy((unsigned char*)d->data + 8 * at, &bits, 8);
     }
   }
   return PARZ_OK;
+}
+
+int parz_chunk_patch_exceptions(const parz_chunk_view* v, void* dst, parz_error* err) {
+  parz_chunk_dest d;
+  if (!v || (!dst && v->nexceptions))
+    return parz_fail(err, PARZ_ERR_ARG, "parz_chunk_patch_exceptions: NULL argument");
+  parz_chunk_dest_whole(v, dst, &d);
+  return parz_chunk_patch_exceptions_to(v, &d, err);
 }

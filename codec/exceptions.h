@@ -4,7 +4,7 @@
  *   u64 position (C-order index of the value in the chunk's array), u64 bit pattern
  *   (32-bit types: in the low 32 bits, the high 32 bits zero), both little-endian.
  * Positions are strictly increasing. Which values are exceptions (codec/FORMAT.md):
- *   - NaN and +-Inf, in every mode;
+ *   - NaN and +-Inf, in every mode (NaN only where no mask takes them: mask.h);
  *   - in the lossy modes (all but reversible), where zfp's transform has no room for them:
  *     floats of magnitude >= 2^126 (float32) or >= 2^1022 (float64), which could decode to
  *     Inf, and integers of magnitude >= 2^30 (int32) or >= 2^62 (int64), which wrap. */

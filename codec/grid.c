@@ -7,15 +7,19 @@ void parz_grid_init(parz_grid* g, const parz_array* a)
   ptrdiff_t run = 1;
   g->dims = d;
   g->esize = parz_type_size(a->type);
+  g->windowed = 0;
   g->nblocks = 1;
   for (i = 0; i < 4; i++) {
     g->n[i] = 1;
     g->nb[i] = 1;
     g->s[i] = 0;
+    g->lo[i] = 0;
+    g->hi[i] = 1;
   }
   for (i = 0; i < d; i++) {
     g->n[i] = a->shape[d - 1 - i];
     g->nb[i] = (g->n[i] + 3) / 4;
+    g->hi[i] = g->n[i];
     g->nblocks *= g->nb[i];
   }
   /* a zero stride means "contiguous along this axis", as zfp_field treats it */
@@ -26,6 +30,22 @@ void parz_grid_init(parz_grid* g, const parz_array* a)
   }
 }
 
+void parz_grid_init_dest(parz_grid* g, const parz_array* a, const parz_chunk_dest* d)
+{
+  unsigned i, k = a->dims;
+  parz_array whole = *a;
+  for (i = 0; i < k; i++)
+    whole.stride[i] = 0;
+  parz_grid_init(g, &whole);
+  for (i = 0; i < k; i++) {
+    g->s[i] = d->stride[k - 1 - i];
+    g->lo[i] = d->lo[k - 1 - i];
+    g->hi[i] = d->hi[k - 1 - i];
+    if (g->lo[i] > 0 || g->hi[i] < g->n[i])
+      g->windowed = 1;
+  }
+}
+
 void parz_grid_seek(const parz_grid* g, size_t block, parz_block_pos* pos)
 {
   unsigned i;
@@ -33,7 +53,7 @@ void parz_grid_seek(const parz_grid* g, size_t block, parz_block_pos* pos)
   for (i = 0; i < 4; i++) {
     pos->b[i] = block % g->nb[i];
     block /= g->nb[i];
-    pos->offset += (ptrdiff_t)(4 * pos->b[i]) * g->s[i];
+    pos->offset += ((ptrdiff_t)(4 * pos->b[i]) - (ptrdiff_t)g->lo[i]) * g->s[i];
   }
 }
 
@@ -50,7 +70,8 @@ void parz_grid_next(const parz_grid* g, parz_block_pos* pos)
   }
 }
 
-/* Valid extent of the block along each axis (1..4); 1 for unused axes. */
+/* Valid extent of the block along each axis (1..4); 1 for unused axes (gather: encoders read
+ * whole arrays, their window is everything). */
 static int block_extent(const parz_grid* g, const parz_block_pos* pos, size_t m[4])
 {
   unsigned i;
@@ -62,6 +83,22 @@ static int block_extent(const parz_grid* g, const parz_block_pos* pos, size_t m[
       full = 0;
   }
   return full;
+}
+
+/* The part of the block inside the array and the window along each axis, [a[i], e[i]) of 0..4;
+ * 0 when the block has no value there. */
+static int window_extent(const parz_grid* g, const parz_block_pos* pos, size_t a[4], size_t e[4])
+{
+  unsigned i;
+  for (i = 0; i < 4; i++) {
+    size_t x = 4 * pos->b[i], from = g->lo[i] > x ? g->lo[i] : x, to = x + 4;
+    to = to < g->hi[i] ? to : g->hi[i]; /* hi[i] <= n[i]: inside the array too */
+    if (from >= to)
+      return 0;
+    a[i] = from - x;
+    e[i] = to - x;
+  }
+  return 1;
 }
 
 #define PARZ_GRID_T uint32_t

@@ -73,6 +73,7 @@ PARZ_HD int parz_mask_read(const unsigned char* at, const unsigned char* end, un
                            unsigned nvalues, parz_mask_record* r)
 {
   uint64_t h, m;
+  size_t left, need;
   const unsigned char* p = at;
   if (!parz_mask_varint(&p, end, &h))
     return 0;
@@ -83,9 +84,7 @@ PARZ_HD int parz_mask_read(const unsigned char* at, const unsigned char* end, un
     if (!parz_mask_varint(&p, end, &m) || m == ~(uint64_t)0)
       return 0;
     r->count = m + 1u;
-    r->index = p;
-    if (nvalues > 1)
-      p++;
+    need = nvalues > 1 ? 1u : 0u;
   } else {
     const unsigned n = parz_mask_bitmap_bytes(dims);
     if ((size_t)(end - p) < n)
@@ -93,13 +92,13 @@ PARZ_HD int parz_mask_read(const unsigned char* at, const unsigned char* end, un
     r->count = 1;
     r->bitmap = p;
     p += n;
-    r->index = p;
-    if (nvalues > 1)
-      p += parz_mask_popcount(r->bitmap, n);
+    need = nvalues > 1 ? parz_mask_popcount(r->bitmap, n) : 0u;
   }
-  if (p > end)
+  left = (size_t)(end - p);
+  if (left < need)
     return 0;
-  r->next = p;
+  r->index = p;
+  r->next = p + need;
   return 1;
 }
 

@@ -141,25 +141,57 @@ uint64_t parz_chunk_segment_offset(const parz_chunk_view* v, uint64_t s);
 size_t parz_chunk_offsets_bytes(const parz_chunk_view* v);
 void parz_chunk_offsets_view(const parz_chunk_view* v, void* table, parz_chunk_view* out);
 
-/* Decodes segments [first, first + count) into their places in dst (the whole chunk's contiguous
- * array, raw_bytes long), masked values included. Thread-safe for disjoint segment ranges. First
- * verifies the payload checksum of every partition the range touches (PARZ_ERR_CHECKSUM naming
- * the first bad one), then checks that each segment ends exactly where the next begins; a
- * mismatch is PARZ_ERR_STREAM. Does not patch exceptions. */
+/* Where a chunk's decoded values go: the window lo[k] <= x[k] < hi[k] of the chunk's array
+ * (k over its rank, C order; 0 < hi[k] - lo[k], hi[k] <= shape[k]) is stored at data, the value
+ * at x landing at data + sum_k (x[k] - lo[k]) * stride[k] elements, so that a chunk writes its
+ * part of a larger array in place (a box of a dataset, clipped at the box's and the dataset's
+ * edges). Strides are >= 0; the caller makes sure the window's places lie in its memory. */
+typedef struct {
+  void* data;
+  ptrdiff_t stride[4];
+  size_t lo[4], hi[4];
+} parz_chunk_dest;
+
+/* The destination of the whole chunk in dst, contiguous in C order (raw_bytes long). */
+void parz_chunk_dest_whole(const parz_chunk_view* v, void* dst, parz_chunk_dest* d);
+
+/* Checks a destination against the chunk's shape: PARZ_ERR_ARG when its window is empty or
+ * leaves the array, or data is NULL. */
+int parz_chunk_dest_check(const parz_chunk_view* v, const parz_chunk_dest* d, parz_error* err);
+
+/* Decodes segments [first, first + count) into the destination d (parz_chunk_dest_check'ed by
+ * the caller): values outside its window are not stored, and segments that hold none of the
+ * window's blocks are neither decoded nor checked. Masked values are stored with the others.
+ * First verifies the payload checksums of the partitions that hold the segments it decodes
+ * (PARZ_ERR_CHECKSUM naming the first bad one; a partition whose segments all lie outside the
+ * window is not verified, so a window clear of a corrupt partition decodes), then checks that
+ * each segment ends exactly where the next begins; a mismatch is PARZ_ERR_STREAM. Does not
+ * patch exceptions. Thread-safe for disjoint segment ranges of one destination. */
+int parz_chunk_decode_segments_to(const parz_chunk_view* v, const parz_chunk_dest* d,
+                                  uint64_t first, uint64_t count, parz_error* err);
+/* The same into the whole chunk's contiguous array dst (raw_bytes long). */
 int parz_chunk_decode_segments(const parz_chunk_view* v, void* dst, uint64_t first,
                                uint64_t count, parz_error* err);
-/* The same without the checksums, for drivers that verify them with parz_chunk_verify (in
+/* The same without the checksums, for drivers that verify them with parz_chunk_verify_to (in
  * parallel, by partition, while other threads decode). */
-int parz_chunk_decode_segments_only(const parz_chunk_view* v, void* dst, uint64_t first,
-                                    uint64_t count, parz_error* err);
+int parz_chunk_decode_segments_unverified(const parz_chunk_view* v, const parz_chunk_dest* d,
+                                          uint64_t first, uint64_t count, parz_error* err);
+
 /* Verifies the payload checksums of checksummed partitions [first, first + count) (each of
  * v->checksum_segments segments; v->nchecksums in all): PARZ_ERR_CHECKSUM naming the first
  * partition whose payload bits do not match, PARZ_OK when they all do or the chunk has none. */
 int parz_chunk_verify(const parz_chunk_view* v, uint64_t first, uint64_t count, parz_error* err);
+/* The same for those of them that hold a block of d's window: exactly the partitions that
+ * parz_chunk_decode_segments_to verifies when it decodes their segments into d. */
+int parz_chunk_verify_to(const parz_chunk_view* v, const parz_chunk_dest* d, uint64_t first,
+                         uint64_t count, parz_error* err);
 
 /* Writes the exceptions recorded in the chunk back into the decoded array (after the segments:
  * an exception overrides whatever a segment stored at its position). */
 int parz_chunk_patch_exceptions(const parz_chunk_view* v, void* dst, parz_error* err);
+/* The same into a destination: only those inside its window. */
+int parz_chunk_patch_exceptions_to(const parz_chunk_view* v, const parz_chunk_dest* d,
+                                   parz_error* err);
 
 /* Serial decode of a whole chunk: parse + decode all segments + patch exceptions. */
 int parz_chunk_decode(const void* src, size_t src_bytes, void* dst, size_t dst_bytes,

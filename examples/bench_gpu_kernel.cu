@@ -236,11 +236,11 @@ static std::string checksum_row(parz_gpu_context* ctx, timer& t, int reps, const
   const double on = median_of(ms[0]), off = median_of(ms[1]), raw = (double)r.data.size();
   char row[512];
   snprintf(row, sizeof row,
-           "| %s | %s | %u | %s | %llu | %.1f | %.1f | %.2f%% | %zu (%.3f%%) |\n", r.name, label,
-           v[0].segment_blocks, scheme, (unsigned long long)v[0].nchecksums,
+           "| %s | %s | %u | %s | %llu | %.1f | %.1f | %.2f%% | %zu (%.3f%%) | %.4f | %.4f |\n",
+           r.name, label, v[0].segment_blocks, scheme, (unsigned long long)v[0].nchecksums,
            raw / (on * 1e-3) / 1073741824.0, raw / (off * 1e-3) / 1073741824.0,
            100.0 * (on / off - 1), bytes[0] - bytes[1],
-           100.0 * (double)(bytes[0] - bytes[1]) / (double)bytes[1]);
+           100.0 * (double)(bytes[0] - bytes[1]) / (double)bytes[1], on, off);
   for (int k = 0; k < 2; k++)
     CHECK_CUDA(cudaFree((void*)d[k]));
   return row;
@@ -652,7 +652,7 @@ int main(int argc, char** argv)
     printf("\nPayload checksums (--checksum): the same chunk with and without them, decoded "
            "alternately (GPU time, median of the reps):\n\n"
            "| array | mode | C | scheme | partitions | with GiB/s | without GiB/s | cost | "
-           "bytes more |\n|---|---|---|---|---|---|---|---|---|\n%s",
+           "bytes more | with ms | without ms |\n|---|---|---|---|---|---|---|---|---|---|---|\n%s",
            sums.c_str());
   if (!masks.empty())
     printf("\nMissing values (--mask): the array, and the array with some values NaN (masked), "

@@ -9,6 +9,12 @@
  * as 3D (the two slowest dimensions merged: same bytes) because H5Z-ZFP takes at most 3 non-unit
  * chunk dimensions. The chunk is the whole dataset unless --chunk-mib asks for slabs.
  *
+ * At each thread count it also times parz_h5_read (parz_h5_read.h: the stored chunks read
+ * unfiltered and decoded straight into the caller's array, no filter) against the H5Dread of the
+ * same count; --breakdown then says where the time of both goes at the last count: the stored
+ * chunks read (H5Dread_chunk), their decode as the filter does it (each into a fresh buffer) and
+ * into one buffer kept warm, HDF5's copy into the caller's buffer, and what is left.
+ *
  * Built with the CUDA decoder and a GPU present, it also times parz_h5_read_device (the whole
  * dataset read into GPU memory: compressed chunks up, decoded there) against the fastest ParZ
  * H5Dread above, which leaves the array in host memory, and checks that the arrays are equal;
@@ -17,9 +23,10 @@
  * Plugins: HDF5_PLUGIN_PATH as usual; --plugin-dir DIR (repeatable) prepends a directory.
  * Usage: bench_h5read [--data DIR] [--only NAME] [--file scratch.h5] [--accuracy REL]
  *                     [--min-mib 16] [--chunk-mib 0] [--threads 1,2,4,8,16] [--reps 3]
- *                     [--exec omp] [--segment-blocks C] [--plugin-dir DIR]... */
+ *                     [--exec omp] [--segment-blocks C] [--breakdown] [--plugin-dir DIR]... */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +35,10 @@
 
 #include "H5Zparz.h"
 #include "test_omp_common.h"
+#ifdef PARZ_BENCH_H5_READ
+#include "parz_h5_read.h"
+#include "parz_omp.h"
+#endif
 #ifdef PARZ_BENCH_H5_DEVICE
 #include <cuda_runtime_api.h>
 
@@ -48,13 +59,15 @@ typedef struct {
   int reps;
   const char* exec;
   unsigned segment_blocks;
+  int breakdown;
 } options;
 
 static void usage(void) {
   fprintf(stderr,
           "usage: bench_h5read [--data DIR] [--only NAME] [--file scratch.h5] [--accuracy REL]\n"
           "                    [--min-mib 16] [--chunk-mib 0] [--threads 1,2,4,8,16] [--reps 3]\n"
-          "                    [--exec omp] [--segment-blocks C] [--plugin-dir DIR]...\n");
+          "                    [--exec omp] [--segment-blocks C] [--breakdown]\n"
+          "                    [--plugin-dir DIR]...\n");
   exit(2);
 }
 
@@ -70,8 +83,16 @@ static void parse_args(int argc, char** argv, options* o) {
   o->reps = 3;
   o->exec = "omp";
   o->segment_blocks = 0;
-  for (i = 1; i + 1 < argc; i += 2) {
-    const char *a = argv[i], *v = argv[i + 1];
+  o->breakdown = 0;
+  for (i = 1; i < argc; i += 2) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp(a, "--breakdown")) {
+      o->breakdown = 1;
+      i--;
+      continue;
+    }
+    if (!v)
+      usage();
     if (!strcmp(a, "--data"))
       o->data_dir = v;
     else if (!strcmp(a, "--only"))
@@ -106,8 +127,6 @@ static void parse_args(int argc, char** argv, options* o) {
     } else
       usage();
   }
-  if (i != argc)
-    usage();
   if (o->nthreads == 0) {
     static const int dflt[] = {1, 2, 4, 8, 16};
     memcpy(o->threads, dflt, sizeof dflt);
@@ -179,6 +198,270 @@ static double time_read(hid_t f, const char* name, hid_t type, void* out, int re
   H5Dclose(d);
   return best;
 }
+
+#ifdef PARZ_BENCH_H5_READ
+/* Best parz_h5_read time of the whole dataset "parz" into out; negative on failure. */
+static double time_parz_read(hid_t f, void* out, size_t bytes, int threads, int reps) {
+  hid_t d = H5Dopen2(f, "parz", H5P_DEFAULT);
+  double best = INFINITY;
+  parz_error e;
+  int k;
+  for (k = 0; k < reps && d >= 0; k++) {
+    double t0 = omp_test_now(), t;
+    if (parz_h5_read(d, H5S_ALL, out, bytes, threads, &e) != PARZ_OK) {
+      fprintf(stderr, "parz_h5_read: %s\n", e.message);
+      best = -1;
+      break;
+    }
+    t = omp_test_now() - t0;
+    best = t < best ? t : best;
+  }
+  if (d >= 0)
+    H5Dclose(d);
+  return d >= 0 ? best : -1;
+}
+
+/* The stored chunks of dataset d (none missing: the benchmark writes them all), each read into a
+ * buffer of its own as HDF5 reads it for the filter: their views, origins and bytes. */
+typedef struct {
+  size_t n;
+  unsigned rank;
+  hsize_t dims[H5S_MAX_RANK], chunk[H5S_MAX_RANK];
+  unsigned char** bytes;
+  size_t* sizes;
+  hsize_t (*origin)[H5S_MAX_RANK];
+  parz_chunk_view* views;
+} stored_chunks;
+
+static void stored_free(stored_chunks* c) {
+  size_t i;
+  for (i = 0; c->bytes && i < c->n; i++)
+    free(c->bytes[i]);
+  free(c->bytes);
+  free(c->sizes);
+  free(c->origin);
+  free(c->views);
+  memset(c, 0, sizeof *c);
+}
+
+/* Reads every chunk (fresh buffers); returns the time, negative on failure. */
+static double stored_read(hid_t d, stored_chunks* c) {
+  hid_t space = H5Dget_space(d), dcpl = H5Dget_create_plist(d);
+  hsize_t at[H5S_MAX_RANK];
+  double t0;
+  size_t cap = 0;
+  int k;
+  memset(c, 0, sizeof *c);
+  c->rank = (unsigned)H5Sget_simple_extent_dims(space, c->dims, NULL);
+  H5Pget_chunk(dcpl, (int)c->rank, c->chunk);
+  H5Sclose(space);
+  H5Pclose(dcpl);
+  memset(at, 0, sizeof at);
+  t0 = omp_test_now();
+  for (;;) {
+    unsigned mask = 0;
+    haddr_t addr;
+    hsize_t size = 0;
+    uint32_t filters = 0;
+    if (c->n == cap) {
+      cap = cap ? 2 * cap : 16;
+      c->bytes = (unsigned char**)realloc(c->bytes, cap * sizeof *c->bytes);
+      c->sizes = (size_t*)realloc(c->sizes, cap * sizeof *c->sizes);
+      c->origin = (hsize_t(*)[H5S_MAX_RANK])realloc(c->origin, cap * sizeof *c->origin);
+    }
+    if (H5Dget_chunk_info_by_coord(d, at, &mask, &addr, &size) < 0 || size == 0 ||
+        !(c->bytes[c->n] = (unsigned char*)malloc(size)) ||
+        H5Dread_chunk(d, H5P_DEFAULT, at, &filters, c->bytes[c->n]) < 0)
+      return -1;
+    c->sizes[c->n] = (size_t)size;
+    memcpy(c->origin[c->n], at, sizeof at);
+    c->n++;
+    for (k = (int)c->rank - 1; k >= 0; k--) {
+      at[k] += c->chunk[k];
+      if (at[k] < c->dims[k])
+        break;
+      at[k] = 0;
+    }
+    if (k < 0)
+      break;
+  }
+  return omp_test_now() - t0;
+}
+
+/* The stored chunks' bytes read again straight from the file (the default sec2 driver's file
+ * descriptor, each chunk at the address H5Dget_chunk_info_by_coord gives, no user block) with
+ * pread on `threads` threads, into one buffer: the alternative to H5Dread_chunk one chunk after
+ * another on one thread. Best time of reps; negative when the bytes differ or a call fails. */
+static double time_pread(hid_t f, hid_t d, const stored_chunks* c, int threads, int reps) {
+  void* handle = NULL;
+  size_t i, total = 0, *at = (size_t*)malloc(c->n * sizeof *at);
+  haddr_t* addr = (haddr_t*)malloc(c->n * sizeof *addr);
+  unsigned char* buf;
+  double best = INFINITY;
+  int k, fd, ok = at && addr && H5Fget_vfd_handle(f, H5P_DEFAULT, &handle) >= 0 && handle;
+  for (i = 0; ok && i < c->n; i++) {
+    unsigned mask;
+    hsize_t size;
+    ok = H5Dget_chunk_info_by_coord(d, c->origin[i], &mask, &addr[i], &size) >= 0;
+    at[i] = total;
+    total += c->sizes[i];
+  }
+  buf = ok ? (unsigned char*)malloc(total) : NULL;
+  fd = ok ? *(int*)handle : -1;
+  for (k = 0; buf && k < reps; k++) {
+    const int64_t parts = (int64_t)c->n * 16; /* 16 pieces a chunk */
+    int64_t j;
+    int failed = 0;
+    double t0 = omp_test_now(), t;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1) reduction(| : failed)
+#endif
+    for (j = 0; j < parts; j++) {
+      const size_t ci = (size_t)(j / 16), a = c->sizes[ci] * (size_t)(j % 16) / 16,
+                   b = c->sizes[ci] * (size_t)(j % 16 + 1) / 16;
+      failed |= b > a &&
+                pread(fd, buf + at[ci] + a, b - a, (off_t)(addr[ci] + a)) != (ssize_t)(b - a);
+    }
+    t = omp_test_now() - t0;
+    best = t < best ? t : best;
+    ok = !failed;
+  }
+  for (i = 0; ok && buf && i < c->n; i++)
+    ok = !memcmp(buf + at[i], c->bytes[i], c->sizes[i]);
+  free(buf);
+  free(at);
+  free(addr);
+  return ok && buf ? best : -1;
+}
+
+/* Where the time of a ParZ read goes at `threads` threads (best of reps for each part): the
+ * filter path (H5Dread, t_h5dread) and parz_h5_read (t_read). */
+static void breakdown(hid_t f, size_t bytes, int threads, int reps, double t_h5dread,
+                      double t_read) {
+  hid_t d = H5Dopen2(f, "parz", H5P_DEFAULT);
+  stored_chunks c;
+  double t_raw = INFINITY, t_fresh = INFINITY, t_warm = INFINITY, t_copy = INFINITY;
+  double t_place = INFINITY, t_place_fresh = INFINITY;
+  size_t i, raw_max = 0;
+  unsigned char *warm = NULL, *user = (unsigned char*)malloc(bytes);
+  parz_error e;
+  int k, ok = d >= 0 && user;
+  memset(&c, 0, sizeof c);
+  for (k = 0; ok && k < reps; k++) {
+    double t;
+    stored_free(&c);
+    ok = (t = stored_read(d, &c)) >= 0;
+    t_raw = t < t_raw ? t : t_raw;
+  }
+  c.views = ok ? (parz_chunk_view*)calloc(c.n, sizeof *c.views) : NULL;
+  for (i = 0; ok && i < c.n; i++) {
+    ok = c.views && parz_chunk_parse(c.bytes[i], c.sizes[i], &c.views[i], &e) == PARZ_OK;
+    raw_max = ok && c.views[i].raw_bytes > raw_max ? c.views[i].raw_bytes : raw_max;
+  }
+  if (ok && (warm = (unsigned char*)malloc(raw_max)) != NULL)
+    memset(warm, 0, raw_max);
+  memset(user, 0, bytes);
+  for (k = 0; ok && warm && k < reps; k++) {
+    double t0 = omp_test_now(), t1, t2, t3;
+    /* as the filter: one chunk at a time, each into a fresh buffer, freed after HDF5's copy */
+    for (i = 0; ok && i < c.n; i++) {
+      unsigned char* out = (unsigned char*)malloc(c.views[i].raw_bytes);
+      parz_chunk_dest dest;
+      if (!out)
+        ok = 0;
+      else {
+        parz_chunk_dest_whole(&c.views[i], out, &dest);
+        ok = parz_omp_decode_chunks(1, &c.views[i], &dest, threads, NULL, &e) == PARZ_OK;
+        free(out);
+      }
+    }
+    t1 = omp_test_now();
+    for (i = 0; ok && i < c.n; i++) {
+      parz_chunk_dest dest;
+      parz_chunk_dest_whole(&c.views[i], warm, &dest);
+      ok = parz_omp_decode_chunks(1, &c.views[i], &dest, threads, NULL, &e) == PARZ_OK;
+    }
+    t2 = omp_test_now();
+    /* HDF5's copy of each decoded chunk into the caller's buffer (as contiguous runs) */
+    {
+      size_t at = 0;
+      for (i = 0; i < c.n && at < bytes; i++) {
+        size_t m = c.views[i].raw_bytes < bytes - at ? c.views[i].raw_bytes : bytes - at;
+        memcpy(user + at, warm, m);
+        at += m;
+      }
+    }
+    t3 = omp_test_now();
+    t_fresh = t1 - t0 < t_fresh ? t1 - t0 : t_fresh;
+    t_warm = t2 - t1 < t_warm ? t2 - t1 : t_warm;
+    t_copy = t3 - t2 < t_copy ? t3 - t2 : t_copy;
+  }
+  /* parz_h5_read's decode: all chunks at once, in place, into the warm array and a fresh one */
+  for (k = 0; ok && k < reps; k++) {
+    parz_chunk_grid g;
+    parz_chunk_ref* refs = (parz_chunk_ref*)calloc(c.n, sizeof *refs);
+    size_t packed_bytes = 0;
+    unsigned char* packed;
+    unsigned char* fresh;
+    double t0, t1, t2;
+    memset(&g, 0, sizeof g);
+    g.rank = c.rank;
+    g.type = c.views[0].array.type;
+    for (i = 0; i < c.rank; i++) {
+      g.dims[i] = c.dims[i];
+      g.chunk_dims[i] = c.chunk[i];
+    }
+    for (i = 0; i < c.n; i++)
+      packed_bytes += (c.sizes[i] + 7) & ~(size_t)7;
+    packed = (unsigned char*)malloc(packed_bytes);
+    for (i = 0, packed_bytes = 0; packed && i < c.n; i++) {
+      refs[i].at = packed_bytes;
+      refs[i].bytes = c.sizes[i];
+      memcpy(refs[i].origin, c.origin[i], c.rank * sizeof(uint64_t));
+      memcpy(packed + packed_bytes, c.bytes[i], c.sizes[i]);
+      packed_bytes += (c.sizes[i] + 7) & ~(size_t)7;
+    }
+    t0 = omp_test_now();
+    ok = packed && parz_omp_assemble(&g, NULL, packed, packed_bytes, c.n, refs, NULL, user,
+                                     threads, NULL, &e) == PARZ_OK;
+    t1 = omp_test_now();
+    fresh = (unsigned char*)malloc(bytes);
+    ok = ok && fresh &&
+         parz_omp_assemble(&g, NULL, packed, packed_bytes, c.n, refs, NULL, fresh, threads, NULL,
+                           &e) == PARZ_OK;
+    t2 = omp_test_now();
+    free(fresh);
+    free(packed);
+    free(refs);
+    t_place = t1 - t0 < t_place ? t1 - t0 : t_place;
+    t_place_fresh = t2 - t1 < t_place_fresh ? t2 - t1 : t_place_fresh;
+  }
+  if (!ok)
+    printf("  breakdown failed%s%s\n", e.message[0] ? ": " : "", e.message);
+  else {
+    const double t_pread = time_pread(f, d, &c, threads, reps);
+    char pread_ms[32] = "failed";
+    if (t_pread >= 0)
+      snprintf(pread_ms, sizeof pread_ms, "%.2f ms", 1e3 * t_pread);
+    printf("  stored chunks: H5Dread_chunk one after another %.2f ms, pread on %d threads %s\n",
+           1e3 * t_raw, threads, pread_ms);
+    printf("  breakdown, H5Dread %2d thr: %7.2f ms = stored chunks read %.2f + decoded into fresh "
+           "buffers %.2f (into a warm one %.2f) + HDF5's copy %.2f + rest %.2f ms\n",
+           threads, 1e3 * t_h5dread, 1e3 * t_raw, 1e3 * t_fresh, 1e3 * t_warm, 1e3 * t_copy,
+           1e3 * (t_h5dread - t_raw - t_fresh - t_copy));
+    if (t_read > 0)
+      printf("  breakdown, parz_h5_read %2d thr: %7.2f ms = stored chunks read %.2f + decoded in "
+             "place %.2f (into a fresh array %.2f) + rest %.2f ms\n",
+             threads, 1e3 * t_read, 1e3 * t_raw, 1e3 * t_place, 1e3 * t_place_fresh,
+             1e3 * (t_read - t_raw - t_place));
+  }
+  stored_free(&c);
+  free(warm);
+  free(user);
+  if (d >= 0)
+    H5Dclose(d);
+}
+#endif
 
 #ifdef PARZ_BENCH_H5_DEVICE
 /* The dataset "parz" read into GPU memory (best of reps), against the best H5Dread time `host`
@@ -345,6 +628,21 @@ static void bench_array(const real_array* r, const options* o) {
            "speed %.2fx%s\n",
            o->exec, o->threads[i], bytes / t / 1e6, 1e3 * t, s_parz / 1048576.0, t_zfp / t,
            memcmp(out_parz, out_zfp, bytes) ? "  ARRAYS DIFFER" : "");
+#ifdef PARZ_BENCH_H5_READ
+    {
+      /* the dataset reader: the policy (o->exec) as for H5Dread, this many threads */
+      unsigned char* out_read = (unsigned char*)calloc(1, bytes);
+      double tr = out_read ? time_parz_read(f, out_read, bytes, o->threads[i], o->reps) : -1;
+      if (tr > 0)
+        printf("  parz_h5_read %3d threads  : %8.1f MB/s %8.2f ms  against H5Dread %.2fx, "
+               "H5Z-ZFP %.2fx%s\n",
+               o->threads[i], bytes / tr / 1e6, 1e3 * tr, t / tr, t_zfp / tr,
+               memcmp(out_read, out_zfp, bytes) ? "  ARRAYS DIFFER" : "");
+      if (o->breakdown && i + 1 == o->nthreads)
+        breakdown(f, bytes, o->threads[i], o->reps, t, tr);
+      free(out_read);
+    }
+#endif
   }
   unsetenv("PARZ_THREADS");
 #ifdef PARZ_BENCH_H5_DEVICE

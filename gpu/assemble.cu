@@ -22,9 +22,9 @@ struct place_args {
   unsigned rank;
   unsigned elem;                               /* 4 or 8 */
   unsigned long long chunk_elems;
-  unsigned long long lo[PARZ_GPU_MAX_RANK];    /* the box's first element */
-  unsigned long long count[PARZ_GPU_MAX_RANK]; /* and its extent */
-  unsigned long long chunk_dims[PARZ_GPU_MAX_RANK];
+  unsigned long long lo[PARZ_MAX_RANK];    /* the box's first element */
+  unsigned long long count[PARZ_MAX_RANK]; /* and its extent */
+  unsigned long long chunk_dims[PARZ_MAX_RANK];
 };
 
 /* Chunk blockIdx.y of a round (its values at dec + chunk * chunk_elems, its first element at
@@ -82,117 +82,20 @@ extern "C" void* parz_gpu_staging(parz_gpu_context* ctx, size_t bytes, parz_erro
                                                                              : NULL;
 }
 
-/* The box's and a chunk's element counts; PARZ_ERR_* when the grid or the box is not usable. */
-static int check_grid(const parz_gpu_chunk_grid* g, const parz_gpu_box* box,
-                      unsigned long long* total, unsigned long long* chunk, parz_error* err)
-{
-  unsigned k;
-  if (g->rank < 1 || g->rank > PARZ_GPU_MAX_RANK)
-    return parz_fail(err, PARZ_ERR_DIMS, "parz_gpu_assemble: rank %u outside 1..%d", g->rank,
-                     PARZ_GPU_MAX_RANK);
-  const size_t elem = parz_type_size(g->type);
-  if (elem != 4 && elem != 8)
-    return parz_fail(err, PARZ_ERR_TYPE, "parz_gpu_assemble: unknown scalar type %d",
-                     (int)g->type);
-  *total = *chunk = 1;
-  for (k = 0; k < g->rank; k++) {
-    if (!g->dims[k] || !g->chunk_dims[k])
-      return parz_fail(err, PARZ_ERR_DIMS, "parz_gpu_assemble: zero extent in dimension %u", k);
-    if (*total > UINT64_MAX / g->dims[k] || *chunk > UINT64_MAX / g->chunk_dims[k])
-      return parz_fail(err, PARZ_ERR_NOMEM, "parz_gpu_assemble: array too large");
-    *total *= g->dims[k];
-    *chunk *= g->chunk_dims[k];
-  }
-  if (box) {
-    *total = 1;
-    for (k = 0; k < g->rank; k++) {
-      if (box->start[k] > g->dims[k] || box->count[k] > g->dims[k] - box->start[k])
-        return parz_fail(err, PARZ_ERR_DIMS,
-                         "parz_gpu_assemble: the box's %llu values from %llu in dimension %u "
-                         "leave the array's %llu",
-                         (unsigned long long)box->count[k], (unsigned long long)box->start[k], k,
-                         (unsigned long long)g->dims[k]);
-      *total *= box->count[k]; /* no overflow: at most the array's count */
-    }
-  }
-  if (*total > SIZE_MAX / elem || *chunk > SIZE_MAX / elem)
-    return parz_fail(err, PARZ_ERR_NOMEM, "parz_gpu_assemble: array too large");
-  return PARZ_OK;
-}
-
-/* Chunk i's place and bytes against the grid and the packed buffer; its view when not raw. */
-static int check_chunk(const parz_gpu_chunk_grid* g, const unsigned char* packed,
-                       size_t packed_bytes, size_t chunk_bytes, size_t i,
-                       const parz_gpu_chunk_ref* c, parz_chunk_view* v, parz_error* err)
-{
-  unsigned k;
-  if (c->at % 8 || c->at > packed_bytes || c->bytes > packed_bytes - c->at)
-    return parz_fail(err, PARZ_ERR_ARG,
-                     "parz_gpu_assemble: chunk %zu (%zu bytes at %zu) is not inside the %zu "
-                     "packed bytes at a multiple of 8",
-                     i, c->bytes, c->at, packed_bytes);
-  for (k = 0; k < g->rank; k++)
-    if (c->origin[k] % g->chunk_dims[k] || c->origin[k] >= g->dims[k])
-      return parz_fail(err, PARZ_ERR_ARG,
-                       "parz_gpu_assemble: chunk %zu starts at %llu in dimension %u, not at a "
-                       "chunk boundary inside the array",
-                       i, (unsigned long long)c->origin[k], k);
-  if (c->raw)
-    return c->bytes == chunk_bytes
-               ? PARZ_OK
-               : parz_fail(err, PARZ_ERR_FORMAT,
-                           "parz_gpu_assemble: unfiltered chunk %zu holds %zu bytes, not %zu", i,
-                           c->bytes, chunk_bytes);
-  int rc = parz_chunk_parse(packed + c->at, c->bytes, v, err);
-  if (rc != PARZ_OK)
-    return rc;
-  /* the chunk's own shape against the grid's, unit extents dropped as the filter drops them: a
-   * chunk of another shape or type would decode into the wrong places */
-  unsigned d = 0;
-  int same = v->array.type == g->type;
-  for (k = 0; k < g->rank && same; k++)
-    if (g->chunk_dims[k] != 1)
-      same = d < v->array.dims && v->array.shape[d++] == g->chunk_dims[k];
-  same = same && (d == v->array.dims || (d == 0 && v->array.dims == 1 && v->array.shape[0] == 1));
-  if (!same || v->raw_bytes != chunk_bytes) {
-    char have[80] = "", want[200] = "";
-    size_t a = 0, b = 0;
-    for (k = 0; k < v->array.dims && a + 24 < sizeof have; k++)
-      a += (size_t)snprintf(have + a, sizeof have - a, "%s%zu", k ? "x" : "", v->array.shape[k]);
-    for (k = 0; k < g->rank && b + 24 < sizeof want; k++)
-      b += (size_t)snprintf(want + b, sizeof want - b, "%s%llu", k ? "x" : "",
-                            (unsigned long long)g->chunk_dims[k]);
-    return parz_fail(err, PARZ_ERR_FORMAT,
-                     "parz_gpu_assemble: chunk %zu is a %s chunk of type %s; the array's chunks "
-                     "are %s of type %s",
-                     i, have, parz_type_name(v->array.type), want, parz_type_name(g->type));
-  }
-  return PARZ_OK;
-}
-
-/* Whether chunk c has values inside the box. */
-static bool meets_box(const place_args& g, const parz_gpu_chunk_ref& c)
-{
-  for (unsigned k = 0; k < g.rank; k++)
-    if ((c.origin[k] <= g.lo[k] && g.lo[k] - c.origin[k] >= g.chunk_dims[k]) ||
-        (c.origin[k] >= g.lo[k] && c.origin[k] - g.lo[k] >= g.count[k]))
-      return false; /* written without sums, which could wrap */
-  return true;
-}
-
-extern "C" int parz_gpu_assemble(parz_gpu_context* ctx, const parz_gpu_chunk_grid* grid,
-                                 const parz_gpu_box* box, const void* packed, size_t packed_bytes,
-                                 size_t n, const parz_gpu_chunk_ref* chunks, const void* fill,
+extern "C" int parz_gpu_assemble(parz_gpu_context* ctx, const parz_chunk_grid* grid,
+                                 const parz_box* box, const void* packed, size_t packed_bytes,
+                                 size_t n, const parz_chunk_ref* chunks, const void* fill,
                                  void* d_dst, void* stream, size_t* failed, parz_error* err)
 {
   cudaStream_t st = (cudaStream_t)stream;
-  unsigned long long total, chunk_elems;
+  uint64_t total, chunk_elems;
   size_t i, r0;
   int rc;
   cudaError_t e;
   if (!ctx || !grid || !d_dst || (n && (!chunks || !packed)))
     return parz_fail(err, PARZ_ERR_ARG, "parz_gpu_assemble: NULL argument");
-  if ((rc = check_grid(grid, box, &total, &chunk_elems, err)) != PARZ_OK)
+  if ((rc = parz_grid_check(grid, box, &total, &chunk_elems, "parz_gpu_assemble", err)) !=
+      PARZ_OK)
     return rc;
   const size_t elem = parz_type_size(grid->type), chunk_bytes = (size_t)chunk_elems * elem;
   if ((uintptr_t)d_dst % elem)
@@ -200,13 +103,18 @@ extern "C" int parz_gpu_assemble(parz_gpu_context* ctx, const parz_gpu_chunk_gri
                      elem);
   const unsigned char* host = (const unsigned char*)packed;
   std::vector<parz_chunk_view> views(n);
-  for (i = 0; i < n; i++)
-    if ((rc = check_chunk(grid, host, packed_bytes, chunk_bytes, i, &chunks[i], &views[i], err)) !=
-        PARZ_OK) {
+  for (i = 0; i < n; i++) {
+    rc = chunks[i].raw == PARZ_STORED_RAW_SWAPPED
+             ? parz_fail(err, PARZ_ERR_UNSUPPORTED,
+                         "parz_gpu_assemble: chunk %zu holds values in the other byte order", i)
+             : parz_chunk_ref_check(grid, host, packed_bytes, i, &chunks[i], &views[i],
+                                    "parz_gpu_assemble", err);
+    if (rc != PARZ_OK) {
       if (failed)
         *failed = i;
       return rc;
     }
+  }
   if ((e = cudaSetDevice(ctx->device)) != cudaSuccess)
     return parz_gpu_cuda_fail(err, e, "selecting the device");
 
@@ -222,9 +130,15 @@ extern "C" int parz_gpu_assemble(parz_gpu_context* ctx, const parz_gpu_chunk_gri
   }
   if (total == 0)
     return PARZ_OK; /* an empty box (the chunks were still checked) */
+  parz_box whole;
+  if (!box) {
+    memset(&whole, 0, sizeof whole);
+    memcpy(whole.count, grid->dims, sizeof whole.count);
+    box = &whole;
+  }
   std::vector<size_t> use; /* the chunks with values in the box, in the caller's order */
   for (i = 0; i < n; i++)
-    if (meets_box(g, chunks[i]))
+    if (parz_box_meets_chunk(grid, box, chunks[i].origin))
       use.push_back(i);
   const size_t nu = use.size();
   const size_t round_bytes = ctx->tuning.round_bytes ? ctx->tuning.round_bytes : ROUND_BYTES;
@@ -268,7 +182,7 @@ extern "C" int parz_gpu_assemble(parz_gpu_context* ctx, const parz_gpu_chunk_gri
     bdst.clear();
     bidx.clear();
     for (i = 0; i < m; i++) {
-      const parz_gpu_chunk_ref* c = &chunks[use[r0 + i]];
+      const parz_chunk_ref* c = &chunks[use[r0 + i]];
       unsigned char* slot = d_dec + i * chunk_bytes;
       if (c->raw) {
         e = cudaMemcpyAsync(slot, d_packed + c->at, chunk_bytes, cudaMemcpyDeviceToDevice, st);
@@ -290,7 +204,7 @@ extern "C" int parz_gpu_assemble(parz_gpu_context* ctx, const parz_gpu_chunk_gri
       return rc;
     }
     /* the next round's decode into the same slots follows this placement in stream order */
-    const unsigned long long ctas = PARZ_MIN((chunk_elems + 255) / 256, 4096ull);
+    const unsigned long long ctas = PARZ_MIN((unsigned long long)(chunk_elems + 255) / 256, 4096ull);
     place_kernel<<<dim3((unsigned)ctas, (unsigned)m), 256, 0, st>>>(
         g, d_dec, (const unsigned long long*)ctx->d_places.ptr + r0 * grid->rank,
         (unsigned char*)d_dst);

@@ -15,27 +15,11 @@
  * may already be in the destination by the time the last slice has decoded). */
 #include <string.h>
 
-#include <atomic>
-
 #include "gpu_internal.h"
 
 /* Pieces of at least this many decoded bytes: smaller ones cost more in launches and events
  * than their overlap saves. */
 #define PIECE_MIN_BYTES ((size_t)4 << 20)
-
-/* Runs fn(t) for t in [0, n) on the context's n host threads (the caller is one of them). */
-template <typename F>
-static void run_threads(parz_host_pool* pool, F fn)
-{
-  parz_host_pool_run(pool, [](void* f, int t) { (*(F*)f)(t); }, &fn);
-}
-
-static void copy_share(unsigned char* dst, const unsigned char* src, size_t bytes, int t, int n)
-{
-  size_t a = bytes * (size_t)t / (size_t)n, b = bytes * (size_t)(t + 1) / (size_t)n;
-  if (b > a)
-    memcpy(dst + a, src + a, b - a);
-}
 
 extern "C" int parz_gpu_chunk_decode(parz_gpu_context* ctx, const void* src, size_t src_bytes,
                                      void* dst, size_t dst_bytes, parz_error* err)
@@ -65,8 +49,8 @@ extern "C" int parz_gpu_chunk_decode(parz_gpu_context* ctx, const void* src, siz
   unsigned char* h_out = (unsigned char*)ctx->h_out.ptr;
   unsigned char* d_out = (unsigned char*)ctx->d_out.ptr;
   nthreads = parz_host_pool_size(ctx->host_pool);
-  run_threads(ctx->host_pool, [&](int t) {
-    copy_share(h_in, (const unsigned char*)src, src_bytes, t, nthreads);
+  parz_host_pool_each(ctx->host_pool, [&](int t) {
+    parz_gpu_copy_share(h_in, (const unsigned char*)src, src_bytes, t, nthreads);
   });
   e = cudaMemcpyAsync(ctx->d_chunk.ptr, h_in, src_bytes, cudaMemcpyHostToDevice, ctx->stream);
   if (e != cudaSuccess)
@@ -108,24 +92,8 @@ extern "C" int parz_gpu_chunk_decode(parz_gpu_context* ctx, const void* src, siz
     }
   }
 
-  /* host threads: each moves its share of every piece as soon as the piece is down */
-  std::atomic<int> failed(0);
-  std::atomic<int> cuda_code(0);
-  run_threads(ctx->host_pool, [&](int t) {
-    size_t begin = 0;
-    for (int p = 0; p < npieces; p++) {
-      cudaError_t pe = cudaEventSynchronize(ctx->piece_done[p]);
-      if (pe != cudaSuccess) {
-        failed = 1;
-        cuda_code = (int)pe;
-        return;
-      }
-      copy_share((unsigned char*)dst + begin, h_out + begin, piece_end[p] - begin, t, nthreads);
-      begin = piece_end[p];
-    }
-  });
-  if (failed)
-    return parz_gpu_cuda_fail(err, (cudaError_t)(int)cuda_code, "downloading the decoded array");
+  if ((rc = parz_gpu_drain_pieces(ctx, dst, piece_end, npieces, err)) != PARZ_OK)
+    return rc;
   if ((rc = parz_gpu_fault_check(ctx, &v, 1, ctx->stream, NULL, err)) != PARZ_OK)
     return rc;
   return parz_chunk_patch_exceptions(&v, dst, err);

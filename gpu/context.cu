@@ -82,6 +82,7 @@ extern "C" void parz_gpu_context_free(parz_gpu_context* ctx)
   release(&ctx->d_out, 0);
   release(&ctx->h_in, 1);
   release(&ctx->h_out, 1);
+  release(&ctx->d_result, 0);
   for (i = 0; i < PARZ_GPU_PIECES_MAX; i++)
     if (ctx->piece_done[i])
       cudaEventDestroy(ctx->piece_done[i]);

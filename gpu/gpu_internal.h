@@ -87,6 +87,7 @@ struct parz_gpu_context {
   struct parz_gpu_buffer d_out;
   struct parz_gpu_buffer h_in;       /* pinned staging (parz_gpu_staging) */
   struct parz_gpu_buffer h_out;
+  struct parz_gpu_buffer d_result;   /* parz_gpu_result: an array on its way to host memory */
   cudaEvent_t piece_done[PARZ_GPU_PIECES_MAX];
   struct parz_gpu_tuning tuning;
   struct parz_host_pool* host_pool;  /* filter path host copies (host_pool.h); NULL = one thread */
@@ -214,6 +215,15 @@ cudaError_t parz_gpu_launch_offsets(const struct parz_gpu_table_args* h,
 int parz_gpu_fault_clear(parz_gpu_context* ctx, size_t n, cudaStream_t stream, parz_error* err);
 int parz_gpu_fault_check(parz_gpu_context* ctx, const parz_chunk_view* views, size_t n,
                          cudaStream_t stream, size_t* failed, parz_error* err);
+
+/* Copies thread t's share (of n) of bytes bytes from src to dst. */
+void parz_gpu_copy_share(unsigned char* dst, const unsigned char* src, size_t bytes, int t, int n);
+
+/* Moves pieces [0, npieces) of the context's pinned h_out (piece p ends at piece_end[p]) on to
+ * dst with the context's host threads, each piece as soon as its event piece_done[p] completes:
+ * the second half of a download whose pieces were queued on the copy stream. */
+int parz_gpu_drain_pieces(parz_gpu_context* ctx, void* dst, const size_t* piece_end, int npieces,
+                          parz_error* err);
 
 /* Byte offsets of the table, exceptions, payload checksums and payload from the start of the
  * chunk. */

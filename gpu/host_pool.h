@@ -21,4 +21,11 @@ int parz_host_pool_size(const parz_host_pool* pool);
  * have returned. */
 void parz_host_pool_run(parz_host_pool* pool, void (*fn)(void* arg, int t), void* arg);
 
+/* The same with any callable fn(t). */
+template <typename F>
+static inline void parz_host_pool_each(parz_host_pool* pool, F fn)
+{
+  parz_host_pool_run(pool, [](void* f, int t) { (*(F*)f)(t); }, &fn);
+}
+
 #endif

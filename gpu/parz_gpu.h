@@ -4,7 +4,7 @@
 #ifndef PARZ_GPU_H
 #define PARZ_GPU_H
 
-#include "parz_chunk.h"
+#include "parz_chunked.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -31,49 +31,38 @@ int parz_gpu_decode_device_batch(parz_gpu_context* ctx, size_t n, const parz_chu
                                  const void* const* d_chunks, void* const* d_dsts, void* stream,
                                  size_t* failed, parz_error* err);
 
-/* An array stored as chunks of one shape, C order (HDF5's chunked layout): chunks at the edges
- * are full size, their values past the array's extent unused. */
-#define PARZ_GPU_MAX_RANK 32
-typedef struct parz_gpu_chunk_grid {
-  unsigned rank;                           /* 1..PARZ_GPU_MAX_RANK */
-  uint64_t dims[PARZ_GPU_MAX_RANK];        /* the array's extent */
-  uint64_t chunk_dims[PARZ_GPU_MAX_RANK];  /* every chunk's extent */
-  parz_type type;                          /* of every value and every chunk */
-} parz_gpu_chunk_grid;
-
-/* One stored chunk, inside the host buffer given to parz_gpu_assemble: `bytes` bytes at `at`
- * (a multiple of 8), its first value at element coordinates `origin`. raw: the bytes are the
- * chunk's values themselves (HDF5 stored it without the filter), not a ParZ chunk. */
-typedef struct parz_gpu_chunk_ref {
-  size_t at, bytes;
-  uint64_t origin[PARZ_GPU_MAX_RANK];
-  int raw;
-} parz_gpu_chunk_ref;
-
-/* A box of the array: the values at start[k] .. start[k] + count[k] - 1 in every dimension k of
- * the grid's rank, stored densely in C order (the shape an MPI rank reads of a checkpoint). */
-typedef struct parz_gpu_box {
-  uint64_t start[PARZ_GPU_MAX_RANK];
-  uint64_t count[PARZ_GPU_MAX_RANK];
-} parz_gpu_box;
-
 /* Host memory for parz_gpu_assemble's `packed` (pinned, so that it uploads at full speed),
  * owned by the context and valid until the context's next call; NULL on failure. */
 void* parz_gpu_staging(parz_gpu_context* ctx, size_t bytes, parz_error* err);
 
-/* Builds a box of an array (NULL: the whole array) in GPU memory (d_dst: the product of the
- * box's counts, values of the grid's type) from the stored chunks that cover it, which lie in
- * host memory (`packed`, packed_bytes long): uploads them, decodes them with
+/* Builds a box of an array (codec/parz_chunked.h; NULL: the whole array) in GPU memory (d_dst:
+ * the product of the box's counts, values of the grid's type) from the stored chunks that cover
+ * it, which lie in host memory (`packed`, packed_bytes long): uploads them, decodes them with
  * parz_gpu_decode_device_batch in rounds of bounded size, and moves each chunk's values that fall
  * inside the box to their places. Where `fill` is not NULL (one value) the box is set to it
  * first, for chunks that were never written. Waits for the work. A chunk that is not a valid ParZ
- * chunk of the grid's type and chunk shape (unit extents aside, as the filter drops them), or is
- * corrupt, fails the call (PARZ_ERR_FORMAT, PARZ_ERR_STREAM, ...; *failed, when not NULL, is its
- * index). */
-int parz_gpu_assemble(parz_gpu_context* ctx, const parz_gpu_chunk_grid* grid,
-                      const parz_gpu_box* box, const void* packed, size_t packed_bytes, size_t n,
-                      const parz_gpu_chunk_ref* chunks, const void* fill, void* d_dst,
-                      void* stream, size_t* failed, parz_error* err);
+ * chunk of the grid's type and chunk shape (parz_chunk_ref_check), or is corrupt, or a raw chunk
+ * in the other byte order, fails the call (PARZ_ERR_FORMAT, PARZ_ERR_STREAM, ...; *failed, when
+ * not NULL, is its index). */
+int parz_gpu_assemble(parz_gpu_context* ctx, const parz_chunk_grid* grid, const parz_box* box,
+                      const void* packed, size_t packed_bytes, size_t n,
+                      const parz_chunk_ref* chunks, const void* fill, void* d_dst, void* stream,
+                      size_t* failed, parz_error* err);
+
+/* Device memory owned by the context (valid until its next call), for an array on its way to
+ * host memory: parz_gpu_assemble builds a box there, parz_gpu_download brings it down. */
+void* parz_gpu_result(parz_gpu_context* ctx, size_t bytes, parz_error* err);
+
+/* Copies bytes from device memory (d_src, once the work queued on `stream` is done) into pageable
+ * host memory (dst) at the speed PCIe has into pinned memory: in pieces through the context's
+ * pinned buffer, each moved on by its host threads while the next is in flight. Waits. */
+int parz_gpu_download(parz_gpu_context* ctx, const void* d_src, void* dst, size_t bytes,
+                      void* stream, parz_error* err);
+
+/* Device memory for programs without a CUDA runtime of their own (Python's parz.read): bytes on
+ * device `device`, or NULL and a message. Freed with parz_gpu_free. */
+void* parz_gpu_malloc(int device, size_t bytes, parz_error* err);
+void parz_gpu_free(int device, void* ptr);
 
 /* Filter path: host chunk in, host array out, with pinned staging and copies overlapped with
  * decoding. Any CUDA failure returns PARZ_ERR_DEVICE (the caller falls back to the CPU). */

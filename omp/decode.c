@@ -1,6 +1,7 @@
-/* OpenMP chunk decoder: one parse, then the payload checksums verified and the segments decoded
- * by a team of threads, each work unit starting from an absolute offset of the chunk's table,
- * then the exceptions patched.
+/* OpenMP decoder of many chunks at once, each into its destination: one team, the payload
+ * checksums of every chunk verified and its segments decoded as work items side by side, each
+ * decode unit starting from an absolute offset of its chunk's table, then the exceptions
+ * patched. A single chunk (the filter path) is the case n = 1.
  *
  * Work units are runs of whole partitions (HYBRID) so that each starts from a partition's stored
  * absolute bit offset; when a chunk has too few partitions to keep every thread busy (a 16 MiB
@@ -8,9 +9,14 @@
  * partitions, whose offsets cost the sum of at most P - 1 lengths (O(P), still independent of the
  * chunk size). OFFSETS, NONE and LENGTHS tables are split into runs of segments; a LENGTHS table
  * is first expanded into one offset per segment (one pass, parz_chunk_offsets_view), since a
- * unit's offset is otherwise the sum of every length before it. Units are
- * handed out dynamically: compressed segment sizes vary (a fill-value region costs almost
- * nothing), so a static split would leave threads idle. */
+ * unit's offset is otherwise the sum of every length before it. Each chunk gets units in
+ * proportion to its size, so that many small chunks are one unit each and a few large ones are
+ * split; units are handed out dynamically: compressed segment sizes vary (a fill-value region
+ * costs almost nothing), so a static split would leave threads idle.
+ *
+ * A chunk's checksum items (ranges of its partitions, as many as its decode units at most) come
+ * just before its decode units, so that the lowest failed item is the error the serial decoder
+ * reports: the first failing chunk, and in it a bad checksum before any other fault. */
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -23,26 +29,217 @@
  * that each unit is a long run of blocks (16 MiB chunk, 16 threads: 256 units of 64 KiB). */
 #define UNITS_PER_THREAD 16u
 
-typedef struct {
-  uint64_t unit_segments;   /* segments per work unit (the last may hold fewer) */
-  uint64_t nunits;
-} decode_plan;
+/* Non-finite values patched in parallel only when there are many: each is a 16-byte record. */
+#define PATCH_MIN_PER_THREAD 4096u
 
-static decode_plan plan_units(const parz_chunk_view* v, int nthreads, unsigned per_thread) {
-  decode_plan pl;
-  uint64_t target = (uint64_t)nthreads * (per_thread ? per_thread : UNITS_PER_THREAD);
+typedef enum { UNIT_VERIFY, UNIT_DECODE, UNIT_PATCH } unit_kind;
+
+/* Of chunk `chunk`: payload checksums of partitions [first, first + count) verified, segments
+ * [first, first + count) decoded, or exceptions [first, first + count) patched. */
+typedef struct {
+  size_t chunk;
+  unit_kind kind;
+  uint64_t first, count;
+} work_unit;
+
+/* Segments per unit for a chunk that should get about `target` units. */
+static uint64_t unit_segments(const parz_chunk_view* v, uint64_t target) {
   uint64_t n = v->nsegments / target + (v->nsegments % target != 0);
   if (n == 0)
     n = 1;
   if (v->table == PARZ_TABLE_HYBRID && n >= v->partition_segments)
     n -= n % v->partition_segments;   /* whole partitions */
-  pl.unit_segments = n;
-  pl.nunits = v->nsegments / n + (v->nsegments % n != 0);
-  return pl;
+  return n;
 }
 
-/* Non-finite values patched in parallel only when there are many: each is a 16-byte record. */
-#define PATCH_MIN_PER_THREAD 4096u
+/* Appends the unit at units[*count] (when filling) and counts it. */
+static void add_unit(work_unit* units, uint64_t* count, size_t chunk, unit_kind kind,
+                     uint64_t first, uint64_t n) {
+  if (units) {
+    units[*count].chunk = chunk;
+    units[*count].kind = kind;
+    units[*count].first = first;
+    units[*count].count = n;
+  }
+  (*count)++;
+}
+
+/* Chunk by chunk its checksum items and decode units (about nthreads * per_thread decode units
+ * in all, at least one per chunk), then the patch units; malloc'd, their count in *nunits, the
+ * items before the patch units in *nfirst, the decode units in *ndecode. NULL without memory. */
+static work_unit* plan(size_t n, const parz_chunk_view* views, int nthreads, unsigned per_thread,
+                       size_t* nunits, size_t* nfirst, uint64_t* ndecode) {
+  const uint64_t target = (uint64_t)nthreads * (per_thread ? per_thread : UNITS_PER_THREAD);
+  uint64_t total = 0, count = 0;
+  size_t i;
+  work_unit* units = NULL;
+  for (i = 0; i < n; i++)
+    total += views[i].raw_bytes;
+  /* first pass counts, second fills */
+  for (int fill = 0; fill < 2; fill++) {
+    if (fill && !(units = (work_unit*)malloc((size_t)(count ? count : 1) * sizeof *units)))
+      return NULL;
+    count = 0;
+    *ndecode = 0;
+    for (i = 0; i < n; i++) {
+      const parz_chunk_view* v = &views[i];
+      /* this chunk's share of the units, rounded up */
+      uint64_t want = total ? (uint64_t)((double)target * (double)v->raw_bytes / (double)total) : 1;
+      uint64_t per = unit_segments(v, want ? want : 1), s, r;
+      uint64_t ndec = v->nsegments / per + (v->nsegments % per != 0);
+      uint64_t nver = v->nchecksums < ndec ? v->nchecksums : ndec;
+      for (r = 0; r < nver; r++)
+        add_unit(units, &count, i, UNIT_VERIFY, v->nchecksums * r / nver,
+                 v->nchecksums * (r + 1) / nver - v->nchecksums * r / nver);
+      for (s = 0; s < v->nsegments; s += per)
+        add_unit(units, &count, i, UNIT_DECODE, s, per < v->nsegments - s ? per : v->nsegments - s);
+      *ndecode += ndec;
+    }
+    *nfirst = (size_t)count;
+    for (i = 0; i < n; i++) {
+      /* patch ranges: one per PATCH_MIN_PER_THREAD records, at most one per thread */
+      uint64_t nexc = views[i].nexceptions, parts = nexc / PATCH_MIN_PER_THREAD, r;
+      if (nexc == 0)
+        continue;
+      parts = parts < 1 ? 1 : parts > (uint64_t)nthreads ? (uint64_t)nthreads : parts;
+      for (r = 0; r < parts; r++)
+        add_unit(units, &count, i, UNIT_PATCH, nexc * r / parts,
+                 nexc * (r + 1) / parts - nexc * r / parts);
+    }
+  }
+  *nunits = (size_t)count;
+  return units;
+}
+
+static int run_unit(const work_unit* w, const parz_chunk_view* views, const parz_chunk_dest* dests,
+                    parz_error* e) {
+  const parz_chunk_view* v = &views[w->chunk];
+  parz_chunk_view part;
+  switch (w->kind) {
+  case UNIT_VERIFY:
+    return parz_chunk_verify_to(v, &dests[w->chunk], w->first, w->count, e);
+  case UNIT_DECODE:
+    return parz_chunk_decode_segments_unverified(v, &dests[w->chunk], w->first, w->count, e);
+  default:
+    part = *v;
+    part.exceptions = v->exceptions + w->first * PARZ_EXCEPTION_BYTES;
+    part.nexceptions = w->count;
+    return parz_chunk_patch_exceptions_to(&part, &dests[w->chunk], e);
+  }
+}
+
+/* The views with every LENGTHS table expanded into offsets (the copy and the offsets in one
+ * malloc'd block, *block); views itself when none has one. NULL without memory. */
+static const parz_chunk_view* expand_lengths(size_t n, const parz_chunk_view* views,
+                                             void** block) {
+  size_t i, bytes = 0;
+  parz_chunk_view* out;
+  unsigned char* at;
+  *block = NULL;
+  for (i = 0; i < n; i++)
+    bytes += parz_chunk_offsets_bytes(&views[i]);
+  if (!bytes)
+    return views;
+  /* offsets first: 8-byte records stay aligned */
+  if (!(*block = malloc(bytes + n * sizeof *out)))
+    return NULL;
+  at = (unsigned char*)*block;
+  out = (parz_chunk_view*)(at + bytes);
+  for (i = 0; i < n; i++) {
+    parz_chunk_offsets_view(&views[i], at, &out[i]);
+    at += parz_chunk_offsets_bytes(&views[i]);
+  }
+  return out;
+}
+
+/* parz_omp_decode_chunks with the serial cut-off and the units per thread as parameters. */
+static int decode_chunks(size_t n, const parz_chunk_view* views, const parz_chunk_dest* dests,
+                         int threads, size_t min_bytes, unsigned per_thread, size_t* failed,
+                         parz_error* err) {
+  parz_omp_first_error first;
+  work_unit* units = NULL;
+  size_t nunits = 0, nfirst = 0, i;
+  uint64_t total = 0, ndecode = 0;
+  void* offsets = NULL;
+  int nthreads = parz_omp_team_size(threads), rc;
+  for (i = 0; i < n; i++) {
+    if ((rc = parz_chunk_dest_check(&views[i], &dests[i], err)) != PARZ_OK) {
+      if (failed)
+        *failed = i;
+      return rc;
+    }
+    total += views[i].raw_bytes;
+  }
+  if (nthreads > 1 && total >= min_bytes) {
+    if (!(units = plan(n, views, nthreads, per_thread, &nunits, &nfirst, &ndecode)))
+      return parz_fail(err, PARZ_ERR_NOMEM, "no memory to plan the decode of %zu chunks", n);
+    if (ndecode < 2) { /* one unit: no team */
+      free(units);
+      units = NULL;
+    }
+  }
+  if (!units) {
+    for (i = 0; i < n; i++)
+      if ((rc = parz_chunk_decode_segments_to(&views[i], &dests[i], 0, views[i].nsegments,
+                                              err)) != PARZ_OK ||
+          (rc = parz_chunk_patch_exceptions_to(&views[i], &dests[i], err)) != PARZ_OK) {
+        if (failed)
+          *failed = i;
+        return rc;
+      }
+    return PARZ_OK;
+  }
+  if (!(views = expand_lengths(n, views, &offsets))) {
+    free(units);
+    return parz_fail(err, PARZ_ERR_NOMEM, "no memory for the segment offsets of %zu chunks", n);
+  }
+  if ((uint64_t)nthreads > nfirst)
+    nthreads = (int)nfirst;
+  parz_omp_first_error_init(&first);
+
+#ifdef _OPENMP
+#pragma omp parallel num_threads(nthreads)
+#endif
+  {
+    parz_error e;
+    int64_t u;
+    /* signed loop variables: OpenMP 2.5 compilers still exist */
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, 1)
+#endif
+    for (u = 0; u < (int64_t)nfirst; u++) {
+      int urc;
+      if (parz_omp_first_error_skip(&first, (uint64_t)u))
+        continue;
+      if ((urc = run_unit(&units[u], views, dests, &e)) != PARZ_OK)
+        parz_omp_first_error_record(&first, (uint64_t)u, urc, &e);
+    }
+    /* implicit barrier: every value is decoded before any exception overwrites one */
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, 1)
+#endif
+    for (u = (int64_t)nfirst; u < (int64_t)nunits; u++) {
+      int urc;
+      if (first.index != UINT64_MAX)   /* decoding failed (read after the barrier) */
+        continue;
+      if ((urc = run_unit(&units[u], views, dests, &e)) != PARZ_OK)
+        parz_omp_first_error_record(&first, (uint64_t)u, urc, &e);
+    }
+  }
+  rc = parz_omp_first_error_result(&first, err);
+  if (rc != PARZ_OK && failed)
+    *failed = units[first.index].chunk;
+  free(units);
+  free(offsets);
+  return rc;
+}
+
+int parz_omp_decode_chunks(size_t n, const parz_chunk_view* views, const parz_chunk_dest* dests,
+                           int threads, size_t* failed, parz_error* err) {
+  if (n && (!views || !dests))
+    return parz_fail(err, PARZ_ERR_ARG, "parz_omp_decode_chunks: NULL argument");
+  return decode_chunks(n, views, dests, threads, PARZ_OMP_DECODE_MIN_BYTES, 0, failed, err);
+}
 
 int parz_omp_chunk_decode(const void* src, size_t src_bytes, void* dst, size_t dst_bytes,
                           int threads, parz_error* err) {
@@ -54,89 +251,13 @@ int parz_omp_chunk_decode_above(const void* src, size_t src_bytes, void* dst, si
                                 int threads, size_t min_bytes, unsigned units_per_thread,
                                 parz_error* err) {
   parz_chunk_view v;
-  decode_plan pl;
-  parz_omp_first_error first;
-  int nthreads, rc = parz_chunk_parse(src, src_bytes, &v, err);
-  uint64_t npatch, nverify;
-  void* offsets;
+  parz_chunk_dest d;
+  int rc = parz_chunk_parse(src, src_bytes, &v, err);
   if (rc != PARZ_OK)
     return rc;
   if (!dst || dst_bytes < v.raw_bytes)
     return parz_fail(err, PARZ_ERR_BUFFER, "chunk decodes to %zu bytes, buffer has %zu",
                      v.raw_bytes, dst ? dst_bytes : 0);
-  nthreads = parz_omp_team_size(threads);
-  pl = plan_units(&v, nthreads, units_per_thread);
-  if (nthreads <= 1 || v.raw_bytes < min_bytes || pl.nunits < 2) {
-    if ((rc = parz_chunk_decode_segments(&v, dst, 0, v.nsegments, err)) != PARZ_OK)
-      return rc;
-    return parz_chunk_patch_exceptions(&v, dst, err);
-  }
-  offsets = NULL;
-  if (parz_chunk_offsets_bytes(&v)) {
-    if (!(offsets = malloc(parz_chunk_offsets_bytes(&v))))
-      return parz_fail(err, PARZ_ERR_NOMEM, "out of memory for the offsets of %llu segments",
-                       (unsigned long long)v.nsegments);
-    parz_chunk_view lengths = v;
-    parz_chunk_offsets_view(&lengths, offsets, &v);
-  }
-  if ((uint64_t)nthreads > pl.nunits)
-    nthreads = (int)pl.nunits;
-  /* work items: first ranges of partitions whose payload checksums are verified, then the
-   * units decoded; both kinds run at once, and a failure is reported as the serial decoder
-   * would (every checksum is verified before any segment is decoded) */
-  nverify = v.nchecksums < pl.nunits ? v.nchecksums : pl.nunits;
-  npatch = v.nexceptions / PATCH_MIN_PER_THREAD;   /* patch ranges, at most one per thread */
-  if (npatch > (uint64_t)nthreads)
-    npatch = (uint64_t)nthreads;
-  parz_omp_first_error_init(&first);
-
-#ifdef _OPENMP
-#pragma omp parallel num_threads(nthreads)
-#endif
-  {
-    parz_error e;
-    int64_t i, r;
-    /* signed loop variables: OpenMP 2.5 compilers still exist */
-#ifdef _OPENMP
-#pragma omp for schedule(dynamic, 1)
-#endif
-    for (i = 0; i < (int64_t)(nverify + pl.nunits); i++) {
-      int urc;
-      if (parz_omp_first_error_skip(&first, (uint64_t)i))
-        continue;
-      if ((uint64_t)i < nverify) {
-        uint64_t p0 = v.nchecksums * (uint64_t)i / nverify;
-        uint64_t p1 = v.nchecksums * (uint64_t)(i + 1) / nverify;
-        urc = parz_chunk_verify(&v, p0, p1 - p0, &e);
-      } else {
-        uint64_t s0 = ((uint64_t)i - nverify) * pl.unit_segments, n = pl.unit_segments;
-        if (n > v.nsegments - s0)
-          n = v.nsegments - s0;
-        urc = parz_chunk_decode_segments_only(&v, dst, s0, n, &e);
-      }
-      if (urc != PARZ_OK)
-        parz_omp_first_error_record(&first, (uint64_t)i, urc, &e);
-    }
-    /* implicit barrier: every value is decoded before any exception overwrites one */
-#ifdef _OPENMP
-#pragma omp for schedule(static)
-#endif
-    for (r = 0; r < (int64_t)npatch; r++) {
-      parz_chunk_view part = v;
-      uint64_t i0 = v.nexceptions * (uint64_t)r / npatch;
-      uint64_t i1 = v.nexceptions * (uint64_t)(r + 1) / npatch;
-      int prc;
-      if (first.index != UINT64_MAX)   /* decoding failed (read after the barrier) */
-        continue;
-      part.exceptions = v.exceptions + i0 * PARZ_EXCEPTION_BYTES;
-      part.nexceptions = i1 - i0;
-      prc = parz_chunk_patch_exceptions(&part, dst, &e);
-      if (prc != PARZ_OK)
-        parz_omp_first_error_record(&first, nverify + pl.nunits + (uint64_t)r, prc, &e);
-    }
-  }
-  free(offsets);
-  if ((rc = parz_omp_first_error_result(&first, err)) != PARZ_OK)
-    return rc;
-  return npatch ? PARZ_OK : parz_chunk_patch_exceptions(&v, dst, err);
+  parz_chunk_dest_whole(&v, dst, &d);
+  return decode_chunks(1, &v, &d, threads, min_bytes, units_per_thread, NULL, err);
 }

@@ -1,10 +1,11 @@
-/* ParZ OpenMP drivers: one chunk encoded or decoded by many threads, with the same bytes and the
- * same array as the serial codec (codec/parz_chunk.h). They never change global OpenMP state (a
- * num_threads clause only) and work when called from inside an application's parallel region. */
+/* ParZ OpenMP drivers: one chunk encoded or decoded by many threads, many chunks decoded at
+ * once, a box of a chunked array built from its chunks, with the same bytes and the same array as
+ * the serial codec (codec/parz_chunk.h). They never change global OpenMP state (a num_threads
+ * clause only) and work when called from inside an application's parallel region. */
 #ifndef PARZ_OMP_H
 #define PARZ_OMP_H
 
-#include "parz_chunk.h"
+#include "parz_chunked.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -17,6 +18,27 @@ int parz_omp_chunk_decode(const void* src, size_t src_bytes, void* dst, size_t d
 int parz_omp_chunk_encode(const parz_array* a, const void* data, const parz_chunk_config* cfg,
                           void* dst, size_t dst_bytes, size_t* written, int threads,
                           parz_error* err);
+
+/* Decodes n chunks at once, chunk i (views[i], parsed from its bytes) into dests[i]
+ * (codec/parz_chunk.h): chunks are spread over the threads and large ones split among them, so
+ * that a dataset of many small chunks and one of a few large ones both keep every thread busy.
+ * The payload checksums of the partitions holding each window are verified, as
+ * parz_chunk_decode_segments_to does. Destinations must not overlap. On failure *failed (when not
+ * NULL) is the chunk that failed first in chunk order, its message in err: the serial decoder's
+ * for that chunk, whatever the thread count. */
+int parz_omp_decode_chunks(size_t n, const parz_chunk_view* views, const parz_chunk_dest* dests,
+                           int threads, size_t* failed, parz_error* err);
+/* Builds a box of a chunked array (codec/parz_chunked.h; NULL: the whole array) in host memory
+ * (dst: the product of the box's counts, values of the grid's type, densely in C order) from the
+ * stored chunks that cover it (in `packed`), as parz_gpu_assemble does on the GPU: every chunk is
+ * checked (parz_chunk_ref_check), then the values of those that meet the box are decoded, or
+ * copied for chunks stored without the filter, straight into their places. Where `fill` is not
+ * NULL (one value) the places no given chunk covers take it (chunks never written). A chunk at
+ * fault fails the call; *failed (when not NULL) is then its index. The same `threads` as above. */
+int parz_omp_assemble(const parz_chunk_grid* grid, const parz_box* box, const void* packed,
+                      size_t packed_bytes, size_t n, const parz_chunk_ref* chunks,
+                      const void* fill, void* dst, int threads, size_t* failed, parz_error* err);
+
 /* Nonzero when this build has OpenMP. */
 int parz_omp_enabled(void);
 

@@ -68,22 +68,44 @@ __attribute__((destructor)) static void gpu_release(void) {
   pthread_mutex_unlock(&gpu_lock);
 }
 
+int parz_dispatch_with_gpu(int (*fn)(parz_gpu_context* ctx, void* arg), void* arg,
+                           parz_error* err) {
+  int rc;
+  if (!gpu_is_usable())
+    return parz_fail(err, PARZ_ERR_DEVICE, "no usable CUDA GPU");
+  pthread_mutex_lock(&gpu_lock);
+  rc = gpu_ctx ? PARZ_OK : parz_gpu_context_create(&gpu_ctx, 0, err);
+  if (rc == PARZ_OK)
+    rc = fn(gpu_ctx, arg);
+  if (rc == PARZ_ERR_DEVICE && gpu_ctx) {
+    parz_gpu_context_free(gpu_ctx);
+    gpu_ctx = NULL;
+  }
+  pthread_mutex_unlock(&gpu_lock);
+  return rc;
+}
+
+struct chunk_job {
+  const void* src;
+  size_t src_bytes;
+  void* dst;
+  size_t dst_bytes;
+  parz_error* err;
+};
+
+static int chunk_on_gpu(parz_gpu_context* ctx, void* arg) {
+  struct chunk_job* j = (struct chunk_job*)arg;
+  return parz_gpu_chunk_decode(ctx, j->src, j->src_bytes, j->dst, j->dst_bytes, j->err);
+}
+
 /* PARZ_OK when the chunk was decoded on the GPU; anything else: decode it on the CPU. Device
  * failures warn (once per message); other errors (a corrupt chunk) are left to the CPU decoder,
  * whose message is authoritative. */
 static int gpu_decode(const void* src, size_t src_bytes, void* dst, size_t dst_bytes) {
   parz_error e = {0, ""};
   char msg[sizeof e.message + 64];
-  int rc;
-  pthread_mutex_lock(&gpu_lock);
-  rc = gpu_ctx ? PARZ_OK : parz_gpu_context_create(&gpu_ctx, 0, &e);
-  if (rc == PARZ_OK)
-    rc = parz_gpu_chunk_decode(gpu_ctx, src, src_bytes, dst, dst_bytes, &e);
-  if (rc == PARZ_ERR_DEVICE && gpu_ctx) {
-    parz_gpu_context_free(gpu_ctx);
-    gpu_ctx = NULL;
-  }
-  pthread_mutex_unlock(&gpu_lock);
+  struct chunk_job j = {src, src_bytes, dst, dst_bytes, &e};
+  int rc = parz_dispatch_with_gpu(chunk_on_gpu, &j, &e);
   if (rc == PARZ_ERR_DEVICE) {
     snprintf(msg, sizeof msg, "GPU decoder failed (%s); decoding on the CPU", e.message);
     parz_warn_once(msg);
@@ -92,31 +114,52 @@ static int gpu_decode(const void* src, size_t src_bytes, void* dst, size_t dst_b
 }
 #endif
 
+int parz_dispatch_gpu_wanted(const parz_exec_policy* pol, size_t bytes) {
+#ifdef PARZ_HAVE_CUDA
+  int use;
+  if (pol->exec != PARZ_EXEC_CUDA && pol->exec != PARZ_EXEC_AUTO)
+    return 0;
+  use = gpu_is_usable();
+  if (!use && pol->exec == PARZ_EXEC_CUDA)
+    parz_warn_once(gpu_forked ? "PARZ_EXEC=cuda in a forked process (CUDA does not survive "
+                                "fork): decoding on the CPU"
+                              : "PARZ_EXEC=cuda but no usable CUDA GPU: decoding with OpenMP");
+  return use && (pol->exec == PARZ_EXEC_CUDA || bytes >= PARZ_DISPATCH_GPU_MIN_BYTES);
+#else
+  (void)bytes;
+  if (pol->exec == PARZ_EXEC_CUDA)
+    parz_warn_once("PARZ_EXEC=cuda but this build has no CUDA support: decoding with OpenMP");
+  return 0;
+#endif
+}
+
+int parz_dispatch_decode_view(const parz_chunk_view* v, const void* src, size_t src_bytes,
+                              void* dst, size_t dst_bytes, parz_error* err) {
+  parz_exec_policy pol;
+  parz_chunk_dest d;
+  if (!v || !dst || dst_bytes < v->raw_bytes)
+    return parz_fail(err, PARZ_ERR_BUFFER, "chunk decodes to %zu bytes, buffer has %zu",
+                     v ? v->raw_bytes : 0, dst ? dst_bytes : 0);
+  parz_exec_policy_from_env(&pol);
+#ifdef PARZ_HAVE_CUDA
+  if (pol.exec != PARZ_EXEC_SERIAL && parz_dispatch_gpu_wanted(&pol, v->raw_bytes) &&
+      gpu_decode(src, src_bytes, dst, dst_bytes) == PARZ_OK)
+    return PARZ_OK;
+#else
+  (void)src;
+  (void)src_bytes;
+  parz_dispatch_gpu_wanted(&pol, v->raw_bytes); /* warns when cuda is asked for */
+#endif
+  parz_chunk_dest_whole(v, dst, &d);
+  return parz_omp_decode_chunks(1, v, &d, pol.exec == PARZ_EXEC_SERIAL ? 1 : pol.threads, NULL,
+                                err);
+}
+
 int parz_dispatch_decode(const void* src, size_t src_bytes, void* dst, size_t dst_bytes,
                          parz_error* err) {
-  parz_exec_policy pol;
-  parz_exec_policy_from_env(&pol);
-  if (pol.exec == PARZ_EXEC_SERIAL)
-    return parz_chunk_decode(src, src_bytes, dst, dst_bytes, err);
-#ifdef PARZ_HAVE_CUDA
-  if (pol.exec == PARZ_EXEC_CUDA || pol.exec == PARZ_EXEC_AUTO) {
-    int use = gpu_is_usable();
-    if (!use && pol.exec == PARZ_EXEC_CUDA)
-      parz_warn_once(gpu_forked ? "PARZ_EXEC=cuda in a forked process (CUDA does not survive "
-                                  "fork): decoding on the CPU"
-                                : "PARZ_EXEC=cuda but no usable CUDA GPU: decoding with OpenMP");
-    /* dst holds the decoded chunk (the filter allocates exactly its size), so dst_bytes tells
-     * the size without parsing the chunk a second time; the decoder validates it anyway */
-    if (use && pol.exec == PARZ_EXEC_AUTO)
-      use = dst_bytes >= PARZ_DISPATCH_GPU_MIN_BYTES;
-    if (use && gpu_decode(src, src_bytes, dst, dst_bytes) == PARZ_OK)
-      return PARZ_OK;
-  }
-#else
-  if (pol.exec == PARZ_EXEC_CUDA)
-    parz_warn_once("PARZ_EXEC=cuda but this build has no CUDA support: decoding with OpenMP");
-#endif
-  return parz_omp_chunk_decode(src, src_bytes, dst, dst_bytes, pol.threads, err);
+  parz_chunk_view v;
+  int rc = parz_chunk_parse(src, src_bytes, &v, err);
+  return rc != PARZ_OK ? rc : parz_dispatch_decode_view(&v, src, src_bytes, dst, dst_bytes, err);
 }
 
 int parz_dispatch_encode(const parz_array* a, const void* data, const parz_chunk_config* cfg,

@@ -4,7 +4,11 @@
 #ifndef PARZ_DISPATCH_H
 #define PARZ_DISPATCH_H
 
+#include "exec_policy.h"
 #include "parz_chunk.h"
+#ifdef PARZ_HAVE_CUDA
+#include "parz_gpu.h"
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -20,6 +24,22 @@ extern "C" {
  * (without exec) from one that loaded the dispatcher decodes on the CPU, on its calling thread. */
 int parz_dispatch_decode(const void* src, size_t src_bytes, void* dst, size_t dst_bytes,
                          parz_error* err);
+/* The same for a chunk already parsed (v, from src): the filter's path, one parse per chunk. */
+int parz_dispatch_decode_view(const parz_chunk_view* v, const void* src, size_t src_bytes,
+                              void* dst, size_t dst_bytes, parz_error* err);
+
+/* Whether the policy sends work decoding to `bytes` bytes to the GPU: cuda, or auto for at least
+ * PARZ_DISPATCH_GPU_MIN_BYTES, with a usable GPU (cuda without one warns once). */
+int parz_dispatch_gpu_wanted(const parz_exec_policy* pol, size_t bytes);
+
+#ifdef PARZ_HAVE_CUDA
+/* Runs fn(ctx, arg) with the process's GPU context (created on first use, on device 0) under its
+ * lock: the filter path and the dataset readers share one context, one caller at a time.
+ * Returns fn's status; a device failure (PARZ_ERR_DEVICE) drops the context, created again by
+ * the next call. PARZ_ERR_DEVICE without calling fn when no GPU is usable. */
+int parz_dispatch_with_gpu(int (*fn)(parz_gpu_context* ctx, void* arg), void* arg,
+                           parz_error* err);
+#endif
 
 /* Encodes one chunk: serial for PARZ_EXEC=serial, else OpenMP (there is no GPU encoder; cuda
  * encodes with OpenMP without a warning). Both give identical bytes. */

@@ -5,13 +5,25 @@
 
 #include "parz_chunk.h"
 
+/* Decoding takes the chunk parsed (v, from src), so that it is parsed once. */
 #ifdef PARZ_HAVE_DISPATCH
 #include "dispatch.h"
 #define parz_filter_exec_encode parz_dispatch_encode
-#define parz_filter_exec_decode parz_dispatch_decode
+#define parz_filter_exec_decode parz_dispatch_decode_view
 #else
 #define parz_filter_exec_encode parz_chunk_encode
-#define parz_filter_exec_decode parz_chunk_decode
+static inline int parz_filter_exec_decode(const parz_chunk_view* v, const void* src,
+                                          size_t src_bytes, void* dst, size_t dst_bytes,
+                                          parz_error* err) {
+  int rc;
+  (void)src;
+  (void)src_bytes;
+  if (dst_bytes < v->raw_bytes)
+    return parz_fail(err, PARZ_ERR_BUFFER, "chunk decodes to %zu bytes, buffer has %zu",
+                     v->raw_bytes, dst_bytes);
+  rc = parz_chunk_decode_segments(v, dst, 0, v->nsegments, err);
+  return rc != PARZ_OK ? rc : parz_chunk_patch_exceptions(v, dst, err);
+}
 #endif
 
 #endif

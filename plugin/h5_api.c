@@ -63,6 +63,16 @@ static int bind_table(void* lib, int in_program, const void* caller, char* why,
   }
   PARZ_H5_FUNCTIONS(PARZ_H5_LOAD_FUNCTION)
 #undef PARZ_H5_LOAD_FUNCTION
+#define PARZ_H5_LOAD_READER_FUNCTION(name)                                                   \
+  if (!(*(void**)&t.name = lookup(lib, #name)) && !t.reader_missing)                         \
+    t.reader_missing = #name;
+  PARZ_H5_READER_FUNCTIONS(PARZ_H5_LOAD_READER_FUNCTION)
+#undef PARZ_H5_LOAD_READER_FUNCTION
+  *(void**)&t.read_chunk2 = lookup(lib, "H5Dread_chunk2");
+  if (!(*(void**)&t.read_chunk1 = lookup(lib, "H5Dread_chunk")))
+    *(void**)&t.read_chunk1 = lookup(lib, "H5Dread_chunk1");
+  if (!t.read_chunk1 && !t.read_chunk2 && !t.reader_missing)
+    t.reader_missing = "H5Dread_chunk";
   char version[32];
   snprintf(version, sizeof version, "%d.%d.%d", PARZ_VERSION_MAJOR, PARZ_VERSION_MINOR,
            PARZ_VERSION_PATCH);
@@ -102,4 +112,24 @@ int parz_h5_api_load(const void* caller, char* why, size_t why_size) {
   if (lib) dlclose(lib);
   pthread_mutex_unlock(&lock);
   return rc;
+}
+
+int parz_h5_api_readers(const char* who, char* why, size_t why_size) {
+  int bound;
+  pthread_mutex_lock(&lock);
+  bound = api.H5open != NULL;
+  pthread_mutex_unlock(&lock);
+  if (!bound && parz_h5_api_load(NULL, why, why_size) != 0) {
+    char inner[200];
+    snprintf(inner, sizeof inner, "%s", why);
+    snprintf(why, why_size, "%s: no HDF5 library to call (%s); import parz first in Python, or "
+             "link the program with HDF5", who, inner);
+    return PARZ_ERR_UNSUPPORTED;
+  }
+  if (api.reader_missing) {
+    snprintf(why, why_size, "%s: the HDF5 library lacks %s (HDF5 1.10.5 or later is needed)",
+             who, api.reader_missing);
+    return PARZ_ERR_UNSUPPORTED;
+  }
+  return PARZ_OK;
 }

@@ -26,10 +26,29 @@
   X(H5Fget_obj_count) X(H5Fget_obj_ids) X(H5Dget_create_plist) X(H5Dget_type)                 \
   X(H5allocate_memory) X(H5free_memory) X(H5Zregister)
 
+/* What the dataset readers (parz_h5_read.h, parz_h5_device.h) use besides: looked up too, but
+ * optional, so that the filter loads into any HDF5 (H5Dget_chunk_info_by_coord is 1.10.5's). */
+#define PARZ_H5_READER_FUNCTIONS(X)                                                              \
+  X(H5Dget_space) X(H5Pget_fill_time)                                                          \
+  X(H5Tget_native_type) X(H5Sget_simple_extent_ndims) X(H5Sget_simple_extent_dims)             \
+  X(H5Sget_select_type) X(H5Sget_select_npoints) X(H5Sget_select_bounds)                      \
+  X(H5Dget_chunk_info_by_coord) X(H5Sclose)
+
+/* H5Dread_chunk as HDF5 2.0 names its two versions (1.x has the first as H5Dread_chunk): the
+ * second is told the buffer's size. */
+typedef herr_t (*parz_h5_read_chunk1_fn)(hid_t dset, hid_t dxpl, const hsize_t* offset,
+                                         uint32_t* filters, void* buf);
+typedef herr_t (*parz_h5_read_chunk2_fn)(hid_t dset, hid_t dxpl, const hsize_t* offset,
+                                         uint32_t* filters, void* buf, size_t* buf_size);
+
 typedef struct {
 #define PARZ_H5_DECLARE_FUNCTION(name) __typeof__(&name) name;
   PARZ_H5_FUNCTIONS(PARZ_H5_DECLARE_FUNCTION)
+  PARZ_H5_READER_FUNCTIONS(PARZ_H5_DECLARE_FUNCTION)
 #undef PARZ_H5_DECLARE_FUNCTION
+  parz_h5_read_chunk1_fn read_chunk1;  /* either may be NULL */
+  parz_h5_read_chunk2_fn read_chunk2;
+  const char* reader_missing;          /* the first reader function not found, or NULL */
   /* ParZ error class, its major message and the minor messages the filter pushes. */
   hid_t err_class, err_major;
   hid_t err_param, err_apply, err_encode, err_decode, err_memory;
@@ -44,5 +63,11 @@ int parz_h5_api_load(const void* caller, char* why, size_t why_size);
 
 /* The loaded table (valid after a successful parz_h5_api_load). */
 const parz_h5_api* parz_h5(void);
+
+/* For the dataset readers: PARZ_OK when the table is bound (by HDF5 loading the plugin, or by
+ * parz_h5_register), or can be bound now to an HDF5 in the program's global scope (a C program
+ * linked with libhdf5), and holds every reader function; else PARZ_ERR_UNSUPPORTED with a
+ * message starting with `who`. */
+int parz_h5_api_readers(const char* who, char* why, size_t why_size);
 
 #endif

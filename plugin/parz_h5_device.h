@@ -4,8 +4,9 @@
  * buffer, so a read is bound by host memory copies however fast the decoder is. This reads the
  * stored (compressed) chunks with H5Dread_chunk, uploads them in one copy, and decodes and
  * places them on the GPU (parz_gpu_assemble): only compressed bytes cross PCIe. Needs HDF5
- * 1.10.5 or later and the CUDA decoder; installed as libparz_h5_device.so, with this header,
- * parz_gpu.h, parz_chunk.h and parz.h in <prefix>/include/parz/. */
+ * 1.10.5 or later and the CUDA decoder; part of libparz_h5.so (parz_h5_read.h reads into host
+ * memory), installed with this header, parz_gpu.h, parz_chunked.h, parz_chunk.h and parz.h in
+ * <prefix>/include/parz/, and of the plugin module, which Python's parz.read calls. */
 #ifndef PARZ_H5_DEVICE_H
 #define PARZ_H5_DEVICE_H
 
@@ -30,6 +31,11 @@ extern "C" {
  * err, and the caller may read with H5Dread instead. */
 int parz_h5_read_device(parz_gpu_context* ctx, hid_t dset, hid_t file_space, void* d_dst,
                         size_t dst_bytes, void* stream, parz_error* err);
+
+/* The same with the library's own context on GPU 0 (the one the filter path uses, shared under a
+ * lock): for callers that keep no context, such as Python's parz.read(device="cuda"). */
+int parz_h5_read_cuda(hid_t dset, hid_t file_space, void* d_dst, size_t dst_bytes, void* stream,
+                      parz_error* err);
 
 #ifdef __cplusplus
 }

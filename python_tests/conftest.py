@@ -9,6 +9,7 @@ plugin path matters for the h5dump / h5repack subprocesses and for H5Z-ZFP.
 import glob
 import os
 import shutil
+import struct
 import subprocess
 import sys
 
@@ -121,3 +122,68 @@ def parz_tool():
     if tool is None:
         pytest.skip("the parz command is not built")
     return tool
+
+
+@pytest.fixture(scope="session")
+def read_file(tmp_path_factory, etopo, vasp):
+    """A file of datasets for parz.read: every type, edge chunks, big-endian values, fill values,
+    datasets that are not ParZ, and a corrupt chunk at (64, 0) of /corrupt."""
+    p = str(tmp_path_factory.mktemp("read") / "read.h5")
+    rng = np.random.default_rng(5)
+    with h5py.File(p, "w") as f:
+        f.create_dataset("f32", data=etopo[:300, :1000], chunks=(64, 384),
+                         compression=parz.Parz(accuracy=1.0))
+        f.create_dataset("f64", data=vasp[:20], chunks=(8, 64, 64),
+                         compression=parz.Parz(reversible=True))
+        f.create_dataset("i32", data=rng.integers(-2**30, 2**30, 10007).astype(np.int32),
+                         chunks=(1000,), compression=parz.Parz(precision=20))
+        f.create_dataset("i64", data=rng.integers(-2**60, 2**60, (50, 70)), chunks=(16, 16),
+                         compression=parz.Parz(rate=16))
+        f.create_dataset("be", data=etopo[:100, :200].astype(">f4"), chunks=(32, 64),
+                         compression=parz.Parz(accuracy=1.0))
+        f.create_dataset("f4d", data=etopo[:120, :210].reshape(4, 5, 6, 210), chunks=(2, 3, 4, 50),
+                         compression=parz.Parz(accuracy=1.0))
+        d = f.create_dataset("fill", shape=(100, 100), dtype="f4", chunks=(32, 32),
+                             fillvalue=-7.5, compression=parz.Parz(accuracy=1e-3))
+        d[:50, :40] = etopo[:50, :40]
+        f.create_dataset("gzip", data=etopo[:64, :64], chunks=(32, 32), compression="gzip")
+        f.create_dataset("contiguous", data=etopo[:64, :64])
+        d = f.create_dataset("corrupt", data=etopo[:128, :128], chunks=(64, 64),
+                             compression=parz.Parz(accuracy=1e-2))
+    with h5py.File(p, "r+") as f:
+        d = f["corrupt"]
+        mask, chunk = d.id.read_direct_chunk((64, 0))
+        chunk = bytearray(chunk)
+        for i in range(len(chunk) - len(chunk) // 4, len(chunk)):  # the payload's end
+            chunk[i] ^= 0x5A
+        d.id.write_direct_chunk((64, 0), bytes(chunk), mask)
+    return p
+
+
+@pytest.fixture(scope="session")
+def flipped_file(tmp_path_factory, etopo):
+    """A file whose /x (256 x 256 float32 in four 128 x 128 chunks, 64 KiB each: parallel reads)
+    has one payload bit flipped in the chunk at (128, 0); the other chunks are intact."""
+    p = str(tmp_path_factory.mktemp("flipped") / "flipped.h5")
+    with h5py.File(p, "w") as f:
+        f.create_dataset("x", data=etopo[:256, :256], chunks=(128, 128),
+                         compression=parz.Parz(accuracy=1e-2))
+    with h5py.File(p, "r+") as f:
+        d = f["x"]
+        mask, chunk = d.id.read_direct_chunk((128, 0))
+        chunk = bytearray(chunk)
+        payload_bytes = struct.unpack_from("<Q", chunk, 88)[0]  # the payload closes the chunk
+        bit = 8 * (len(chunk) - payload_bytes) + 4 * payload_bytes + 3
+        chunk[bit // 8] ^= 1 << (bit % 8)
+        d.id.write_direct_chunk((128, 0), bytes(chunk), mask)
+    return p
+
+
+def native(a):
+    """a in native byte order (parz.read's values)."""
+    return a.astype(a.dtype.newbyteorder("="))
+
+
+def same(a, b):
+    """Equal values, NaN included, same dtype and shape."""
+    return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()

@@ -1,6 +1,7 @@
 """Payload checksums through HDF5: a single payload bit flipped in the file makes h5py's read of
-that chunk raise OSError in every mode and execution policy (never wrong values), while the
-dataset's other chunks still read; checksum=False writes version 1 chunks without them.
+that chunk raise OSError in every mode and execution policy (serial, OpenMP, and CUDA where a
+GPU is usable; never wrong values), while the dataset's other chunks still read;
+checksum=False writes version 1 chunks without them.
 
 Each read runs in a subprocess with PARZ_EXEC set, since the policy is read from the
 environment on every chunk and a test must not leave it changed.
@@ -21,6 +22,7 @@ SHAPE = (64, 96)
 CHUNKS = (32, 96)
 MODES = [dict(accuracy=1e-3), dict(precision=18), dict(rate=10), dict(reversible=True),
          dict(expert=(8, 900, 30, -20))]
+POLICIES = ("serial", "omp") + (("cuda",) if parz.get_config().gpu else ())
 
 READER = r"""
 import sys, h5py, numpy as np
@@ -76,7 +78,7 @@ def test_payload_bit_flip_fails_the_read(tmp_path, mode):
             b = fh.read(1)[0]
             fh.seek(start + bit // 8)
             fh.write(bytes([b ^ (1 << (bit % 8))]))
-        for policy in ("serial", "omp"):
+        for policy in POLICIES:
             status, rest = _read(bad, policy, tmp_path)
             assert status.startswith("OSError"), (bit, policy, status)
             assert "checksum" in status, status

@@ -1,7 +1,7 @@
 # ctest script: `cmake --install` (into a DESTDIR) gives C programs what they build against, and a
 # program builds and runs with it twice: with pkg-config (parz.pc, with hdf5-serial.pc) and with
-# find_package(ParZ) (tests/install_client). With the CUDA decoder, libparz_h5_device too
-# (parz-h5-device.pc, COMPONENTS h5_device). The installed parz command runs.
+# find_package(ParZ) (tests/install_client), the dataset readers too (parz-h5.pc, COMPONENTS h5;
+# with the CUDA decoder parz-h5-device.pc, COMPONENTS h5_device). The installed parz command runs.
 # Usage: cmake -DBUILD= -DDEST= -DPREFIX= -DPLUGIN_DIR= -DVERSION= -DDEVICE=ON|OFF -DCC= -DSRC=
 #              -DWORK= -DPKG_CONFIG= -DHDF5_INC=a|b -DHDF5_LIBS=a|b -DPREFIX_PATH=a|b
 #              -P c_package_install.cmake
@@ -14,13 +14,14 @@ file(MAKE_DIRECTORY "${WORK}")
 set(run_env "HDF5_PLUGIN_PATH=${DEST}${PLUGIN_DIR}")
 
 set(files include/H5Zparz.h bin/parz lib/pkgconfig/parz.pc lib/cmake/ParZ/ParZConfig.cmake
-          lib/cmake/ParZ/ParZConfigVersion.cmake lib/cmake/ParZ/ParZTargets.cmake)
+          lib/cmake/ParZ/ParZConfigVersion.cmake lib/cmake/ParZ/ParZTargets.cmake
+          lib/pkgconfig/parz-h5.pc lib/libparz_h5.so)
+# Installed into a DESTDIR: ldconfig must not run, and the output says what to do instead.
+if(NOT out MATCHES "ldconfig not run: [^\n]*or DESTDIR is set; run ldconfig there, or link programs with -Wl,-rpath,")
+  message(FATAL_ERROR "no word about ldconfig in the install output:\n${out}")
+endif()
 if(DEVICE)
   list(APPEND files lib/pkgconfig/parz-h5-device.pc lib/libparz_h5_device.so)
-  # Installed into a DESTDIR: ldconfig must not run, and the output says what to do instead.
-  if(NOT out MATCHES "ldconfig not run: [^\n]*or DESTDIR is set; run ldconfig there, or link programs with -Wl,-rpath,")
-    message(FATAL_ERROR "no word about ldconfig in the install output:\n${out}")
-  endif()
 endif()
 foreach(f IN LISTS files)
   if(NOT EXISTS "${root}/${f}")
@@ -72,12 +73,28 @@ else()
        "${WORK}/client_pc" "${WORK}/pc.h5")
   expect("the program built with pkg-config" "${o}"
          "H5Zparz.h version ${VERSION} [^\n]*\nfilter \"ParZ-${VERSION} [^\n]*\": round trip ok")
+  set(readers parz-h5)
+  set(defs "")
   if(DEVICE)
-    must(o "cc with pkg-config parz-h5-device" "${CC}" -std=c99 -Wall -Werror
-         "${SRC}/h5_device_client.c" -o "${WORK}/device_pc" ${flags} ${hdf5_flags}
-         -Wl,-rpath,${root}/lib)
-    must(o "the device program built with pkg-config" "${WORK}/device_pc")
+    set(readers parz-h5-device)
+    set(defs -DPARZ_CLIENT_DEVICE)
   endif()
+  must(rflags "pkg-config --cflags --libs ${readers}" ${pc} --cflags --libs ${readers})
+  string(STRIP "${rflags}" rflags)
+  separate_arguments(rflags UNIX_COMMAND "${rflags}")
+  must(o "cc with pkg-config ${readers}" "${CC}" -std=c99 -Wall -Werror ${defs}
+       "${SRC}/h5_readers_client.c" -o "${WORK}/readers_pc" ${rflags} ${hdf5_flags}
+       -Wl,-rpath,${root}/lib)
+  must(o "the readers' program built with pkg-config" "${WORK}/readers_pc" "${WORK}/readers_pc.h5")
+endif()
+
+# Programs linked with -lparz_h5_device (a link to libparz_h5.so with the CUDA decoder) build and run.
+if(DEVICE)
+  must(o "cc -lparz_h5_device" "${CC}" -std=c99 -Wall -Werror -DPARZ_CLIENT_DEVICE
+       "${SRC}/h5_readers_client.c" -o "${WORK}/readers_device" -I${root}/include ${hdf5_flags}
+       -L${root}/lib -lparz_h5_device -Wl,-rpath,${root}/lib)
+  must(o "the program linked with -lparz_h5_device" "${WORK}/readers_device"
+       "${WORK}/readers_device.h5")
 endif()
 
 # ---- find_package --------------------------------------------------------------------------------
@@ -91,9 +108,8 @@ must(o "building with find_package(ParZ)" ${CMAKE_COMMAND} --build "${WORK}/clie
 must(o "the program built with find_package" ${CMAKE_COMMAND} -E env ${run_env}
      "${WORK}/client/h5z_client" "${WORK}/cmake.h5")
 expect("the program built with find_package" "${o}" "filter \"ParZ-${VERSION} [^\n]*\": round trip ok")
-if(DEVICE)
-  must(o "the device program built with find_package" "${WORK}/client/h5_device_client")
-endif()
+must(o "the readers' program built with find_package" "${WORK}/client/h5_readers_client"
+     "${WORK}/client/readers.h5")
 # A version this install is not, and (without the CUDA decoder) a component it lacks, are refused.
 execute_process(COMMAND ${configure} -B "${WORK}/client_v99" -DPARZ_WANT_VERSION=99.0
                 RESULT_VARIABLE rc OUTPUT_QUIET ERROR_QUIET)

@@ -58,10 +58,18 @@ add_test(NAME test_plugin_unload COMMAND test_plugin_unload ${CMAKE_CURRENT_BINA
 set_tests_properties(test_plugin_unload PROPERTIES ENVIRONMENT "${PARZ_PLUGIN_TEST_ENV};PARZ_EXEC=auto"
                                                    TIMEOUT 120)
 
-# Reading a dataset into GPU memory against H5Dread (skipped without a CUDA device).
-if(TARGET parz_h5_device)
-  add_executable(test_h5_read_device test_h5_read_device.c)
-  target_link_libraries(test_h5_read_device PRIVATE parz_h5_device m)
+# The dataset readers against H5Dread: into host memory, and into GPU memory (skipped without a
+# CUDA device). Both read the datasets of h5_read_cases.c.
+if(TARGET parz_h5)
+  add_executable(test_h5_read test_h5_read.c h5_read_cases.c)
+  target_link_libraries(test_h5_read PRIVATE parz_h5 m)
+  add_dependencies(test_h5_read H5Zparz)
+  add_test(NAME test_h5_read COMMAND test_h5_read ${CMAKE_CURRENT_BINARY_DIR}/plugin_scratch)
+  set_tests_properties(test_h5_read PROPERTIES ENVIRONMENT "${PARZ_PLUGIN_TEST_ENV}")
+endif()
+if(TARGET parz_h5 AND TARGET parz_gpu)
+  add_executable(test_h5_read_device test_h5_read_device.c h5_read_cases.c)
+  target_link_libraries(test_h5_read_device PRIVATE parz_h5 m)
   add_dependencies(test_h5_read_device H5Zparz)
   add_test(NAME test_h5_read_device
            COMMAND test_h5_read_device ${CMAKE_CURRENT_BINARY_DIR}/plugin_scratch)
@@ -91,20 +99,6 @@ if(MPI_C_FOUND AND PARZ_HDF5_OPENMPI_LIB AND PARZ_HDF5_OPENMPI_INCLUDE)
     PASS_REGULAR_EXPRESSION "filter \"ParZ-[0-9.]+ \\(zfp-1.0 stream, format [0-9]+\\)\", round trip ok")
 endif()
 
-if(TARGET parz_h5_device_shared)
-  get_target_property(_parz_h5_inc parz_hdf5 INTERFACE_INCLUDE_DIRECTORIES)
-  get_target_property(_parz_h5_libs parz_hdf5 INTERFACE_LINK_LIBRARIES)
-  string(REPLACE ";" "|" _parz_h5_inc "${_parz_h5_inc}")
-  string(REPLACE ";" "|" _parz_h5_libs "${_parz_h5_libs}")
-  add_test(NAME test_h5_device_install
-           COMMAND ${CMAKE_COMMAND} -DBUILD=${PROJECT_BINARY_DIR}
-                   -DDEST=${CMAKE_CURRENT_BINARY_DIR}/plugin_scratch/destdir_device
-                   -DPREFIX=${CMAKE_INSTALL_PREFIX} -DCC=${CMAKE_C_COMPILER}
-                   -DSRC=${CMAKE_CURRENT_SOURCE_DIR}/h5_device_client.c
-                   -DOUT=${CMAKE_CURRENT_BINARY_DIR}/plugin_scratch/h5_device_client
-                   "-DHDF5_INC=${_parz_h5_inc}" "-DHDF5_LIBS=${_parz_h5_libs}"
-                   -P ${CMAKE_CURRENT_SOURCE_DIR}/h5_device_install.cmake)
-endif()
 
 add_test(NAME test_plugin_install
          COMMAND ${CMAKE_COMMAND} -DBUILD=${PROJECT_BINARY_DIR}

@@ -697,7 +697,7 @@ static void batch_cases(void)
  * chunks placed on the host; the whole array, then boxes of it. */
 static void assemble_cases(void)
 {
-  parz_gpu_chunk_grid g;
+  parz_chunk_grid g;
   memset(&g, 0, sizeof g);
   g.rank = 2;
   g.dims[0] = 37;
@@ -715,12 +715,12 @@ static void assemble_cases(void)
   a.shape[0] = a.shape[1] = 16;
   parz_params_accuracy(&cfg.params, 1e-2, NULL, NULL);
   std::vector<unsigned char> packed;
-  std::vector<parz_gpu_chunk_ref> refs;
+  std::vector<parz_chunk_ref> refs;
   std::vector<float> expect(37 * 61, fill), chunk(cn), dec(cn);
   for (size_t k = 0; k < rows * cols; k++) {
     if (k == missing)
       continue;
-    parz_gpu_chunk_ref r;
+    parz_chunk_ref r;
     memset(&r, 0, sizeof r);
     r.origin[0] = 16 * (k / cols);
     r.origin[1] = 16 * (k % cols);
@@ -766,7 +766,7 @@ static void assemble_cases(void)
                                                 {36, 60, 1, 1},  {0, 0, 37, 61},  {0, 47, 37, 14},
                                                 {10, 20, 0, 5}};
   for (const auto& bx : boxes) {
-    parz_gpu_box box;
+    parz_box box;
     memset(&box, 0, sizeof box);
     box.start[0] = bx[0];
     box.start[1] = bx[1];
@@ -791,7 +791,7 @@ static void assemble_cases(void)
     }
   }
   {
-    parz_gpu_box box;
+    parz_box box;
     memset(&box, 0, sizeof box);
     box.start[0] = 30;
     box.count[0] = 8; /* to row 37 of 37 */

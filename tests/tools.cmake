@@ -43,7 +43,7 @@ add_executable(test_zfp_int_range test_zfp_int_range.c)
 target_link_libraries(test_zfp_int_range PRIVATE parz_codec)
 add_test(NAME test_zfp_int_range COMMAND test_zfp_int_range)
 
-# ---- the install's ldconfig step (libparz_h5_device.so), with a stand-in for ldconfig -----------
+# ---- the install's ldconfig step (libparz_h5.so), with a stand-in for ldconfig -------------------
 add_test(NAME test_ldconfig_step
          COMMAND ${CMAKE_COMMAND} -DSTEP=${PROJECT_SOURCE_DIR}/cmake/ldconfig.cmake
                  -DWORK=${PARZ_TOOLS_SCRATCH}/ldconfig -P ${CMAKE_CURRENT_SOURCE_DIR}/ldconfig_step.cmake)
@@ -54,7 +54,7 @@ add_test(NAME test_ldconfig_step
 if(PARZ_SANITIZE)
   return()
 endif()
-if(TARGET parz_h5_device_shared)
+if(TARGET parz_h5_shared AND TARGET parz_gpu)
   set(_parz_device ON)
 else()
   set(_parz_device OFF)

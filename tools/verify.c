@@ -54,7 +54,7 @@ static int verify_stored(const tool_dataset* d, const tool_chunk* c, verify_data
     report(d, c, why);
     return 1;
   }
-  if (parz_filter_exec_decode(c->bytes, (size_t)c->stored_bytes, s->decoded, d->chunk_bytes,
+  if (parz_filter_exec_decode(&v, c->bytes, (size_t)c->stored_bytes, s->decoded, d->chunk_bytes,
                               &e) != PARZ_OK) {
     snprintf(why, sizeof why, "cannot decode the chunk: %s (%s)", e.message,
              parz_status_name(e.code));

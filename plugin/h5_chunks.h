@@ -1,0 +1,69 @@
+/* The stored chunks of a ParZ dataset, as the dataset readers see them (internal to plugin/): the
+ * dataset described as a chunk grid, a file selection as a box of it, the stored chunks that
+ * meet the box (where they are, how long), and their bytes read unfiltered. Shared by
+ * parz_h5_read (host memory) and parz_h5_read_device (GPU memory); every HDF5 call goes through
+ * the function table of h5_api.h, so they work on whatever HDF5 the plugin is bound to. */
+#ifndef PARZ_H5_CHUNKS_H
+#define PARZ_H5_CHUNKS_H
+
+#include <hdf5.h>
+
+#include "parz_chunked.h"
+
+/* What a read needs from the dataset's creation properties and type. */
+typedef struct {
+  parz_chunk_grid grid;
+  int big_endian;        /* values stored big-endian (ParZ chunks hold them natively) */
+  /* Chunks never written take `fill` (native order), as H5Dread gives them, unless the fill
+   * time is `never` or the fill value undefined: H5Dread then leaves their places alone. */
+  int fills;
+  unsigned char fill[8];
+} parz_h5_dataset;
+
+/* Describes a chunked dataset whose only filter is ParZ, of a type ParZ stores, whose stored
+ * cd_values describe it as its datatype and layout do (as the filter requires for H5Dread, so a
+ * file that passes here is one H5Dread reads too); anything else is refused with a message
+ * starting with `who` (PARZ_ERR_UNSUPPORTED, _TYPE, _DIMS, _ARG, _PARAM). */
+int parz_h5_describe(hid_t dset, const char* who, parz_h5_dataset* d, parz_error* err);
+
+/* The box `file_space` selects: H5S_ALL, or a dataspace of the dataset's extent selecting
+ * everything, nothing (a box of no values) or one box (a hyperslab of one block). Any other
+ * selection is refused (PARZ_ERR_UNSUPPORTED). */
+int parz_h5_selected_box(hid_t file_space, const parz_chunk_grid* g, const char* who,
+                         parz_box* box, parz_error* err);
+
+/* The values of the box (at most the dataset's, which HDF5 holds). */
+uint64_t parz_h5_box_values(const parz_chunk_grid* g, const parz_box* box);
+
+/* The stored chunks that meet a box, in the grid's C order: refs[i].at is chunk i's place in a
+ * buffer of packed_bytes (each chunk at a multiple of 8); `missing` counts the chunks of the box
+ * never written (they take the fill value). */
+typedef struct {
+  parz_chunk_ref* refs;
+  size_t n, cap;
+  size_t packed_bytes;
+  size_t missing;
+} parz_h5_chunk_list;
+
+int parz_h5_list_chunks(hid_t dset, const parz_h5_dataset* d, const parz_box* box,
+                        const char* who, parz_h5_chunk_list* list, parz_error* err);
+void parz_h5_chunk_list_free(parz_h5_chunk_list* list);
+
+/* Reads the listed chunks unfiltered (H5Dread_chunk) into packed (list->packed_bytes long) and
+ * marks those HDF5 stored without the filter (raw, swapped in a big-endian dataset). */
+int parz_h5_read_chunks(hid_t dset, const parz_h5_dataset* d, parz_h5_chunk_list* list,
+                        void* packed, const char* who, parz_error* err);
+
+/* What a read does before it touches chunk bytes: the HDF5 table made ready, the dataset
+ * described, the selection's box found and checked against a buffer of dst_bytes, and the
+ * stored chunks that meet it listed (none for an empty box). */
+int parz_h5_prepare(hid_t dset, hid_t file_space, size_t dst_bytes, const char* who,
+                    parz_h5_dataset* d, parz_box* box, parz_h5_chunk_list* list,
+                    parz_error* err);
+
+/* Rewrites err's message to name chunk `failed` of the list by its place in the dataset:
+ * "... (the chunk at [64,0])". Returns rc. */
+int parz_h5_name_chunk(const parz_h5_chunk_list* list, unsigned rank, size_t failed, int rc,
+                       parz_error* err);
+
+#endif

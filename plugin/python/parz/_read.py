@@ -1,0 +1,350 @@
+"""parz.read: a ParZ dataset (or a box of it) read at the decoders' speed, into a numpy array or
+into GPU memory, through the plugin module's dataset readers (plugin/parz_h5_read.h,
+plugin/parz_h5_device.h) on the HDF5 library h5py uses."""
+import ctypes
+import numbers
+
+import numpy as np
+
+from . import _lib
+
+# parz_status (codec/parz.h)
+_ERR_ARG, _ERR_TYPE, _ERR_DIMS, _ERR_PARAM, _ERR_BUFFER = 1, 2, 3, 4, 5
+_ERR_UNSUPPORTED = 12
+# The caller's mistakes: a ValueError. Everything else (a corrupt chunk, memory, the GPU): OSError.
+_VALUE_ERRORS = {_ERR_ARG, _ERR_TYPE, _ERR_DIMS, _ERR_PARAM, _ERR_BUFFER, _ERR_UNSUPPORTED}
+# Function names the C readers start their messages with; Python says "parz: " instead.
+_C_PREFIXES = ("parz_h5_read_device: ", "parz_h5_read: ", "parz_omp_assemble: ",
+               "parz_gpu_assemble: ")
+
+_H5S_ALL = 0
+_KDL_CUDA = 2           # DLPack's device type for CUDA memory
+_DL_INT, _DL_FLOAT = 0, 2
+
+
+class _Error(ctypes.Structure):
+    """parz_error of codec/parz.h."""
+    _fields_ = [("code", ctypes.c_int), ("message", ctypes.c_char * 256)]
+
+
+_bound = {}
+
+
+def _functions():
+    """The plugin module with the readers' argument types set (once per module)."""
+    lib = _lib.library()
+    if id(lib) in _bound:
+        return lib
+    hid, size, ptr, err = ctypes.c_int64, ctypes.c_size_t, ctypes.c_void_p, ctypes.POINTER(_Error)
+    try:
+        lib.parz_h5_read.argtypes = [hid, hid, ptr, size, ctypes.c_int, err]
+        lib.parz_h5_read.restype = ctypes.c_int
+    except AttributeError:
+        raise OSError("parz: %s has no parz_h5_read; it is older than this Python package"
+                      % _lib.module_path(lib))
+    if hasattr(lib, "parz_h5_read_cuda"):
+        lib.parz_h5_read_cuda.argtypes = [hid, hid, ptr, size, ptr, err]
+        lib.parz_h5_read_cuda.restype = ctypes.c_int
+        lib.parz_h5_device_alloc.argtypes = [size, ctypes.POINTER(ptr),
+                                             ctypes.POINTER(ctypes.c_int), err]
+        lib.parz_h5_device_alloc.restype = ptr
+        lib.parz_h5_device_release.argtypes = [ptr]
+        lib.parz_h5_device_release.restype = None
+        lib.parz_h5_dlpack.argtypes = [ptr, ctypes.c_int, ctypes.POINTER(ctypes.c_int64),
+                                       ctypes.c_int, ctypes.c_int, ctypes.c_int, err]
+        lib.parz_h5_dlpack.restype = ptr
+        lib.parz_h5_dlpack_free.argtypes = [ptr, ctypes.c_int]
+        lib.parz_h5_dlpack_free.restype = None
+    _bound[id(lib)] = True
+    return lib
+
+
+def _raise(e, action):
+    message = e.message.decode(errors="replace")
+    for prefix in _C_PREFIXES:
+        while message.startswith(prefix):
+            message = message[len(prefix):]
+    text = "parz: %s: %s" % (action, message)
+    raise (ValueError if e.code in _VALUE_ERRORS else OSError)(text)
+
+
+def _native_dtype(dset):
+    dtype = np.dtype(dset.dtype)
+    if dtype.kind not in "fi" or dtype.itemsize not in (4, 8):
+        raise ValueError("parz: dataset %s holds %s values; ParZ stores float32, float64, int32 "
+                         "and int64" % (dset.name, dtype))
+    return dtype.newbyteorder("=")
+
+
+def _box(shape, selection):
+    """(start, count, result shape) of an h5py-style selection: None (everything), or an index
+    or a tuple of integers, slices of step 1 and at most one Ellipsis."""
+    rank = len(shape)
+    if selection is None:
+        return (0,) * rank, tuple(shape), tuple(shape)
+    sel = selection if isinstance(selection, tuple) else (selection,)
+    if sum(1 for s in sel if s is Ellipsis) > 1:
+        raise ValueError("parz: a selection holds at most one Ellipsis, got %r" % (selection,))
+    if any(s is Ellipsis for s in sel):
+        at = next(i for i, s in enumerate(sel) if s is Ellipsis)
+        fill = rank - (len(sel) - 1)
+        if fill < 0:
+            raise ValueError("parz: %d indices for a dataset of rank %d" % (len(sel) - 1, rank))
+        sel = sel[:at] + (slice(None),) * fill + sel[at + 1:]
+    if len(sel) > rank:
+        raise ValueError("parz: %d indices for a dataset of rank %d" % (len(sel), rank))
+    sel = sel + (slice(None),) * (rank - len(sel))
+    start, count, out = [], [], []
+    for axis, (s, n) in enumerate(zip(sel, shape)):
+        if isinstance(s, numbers.Integral) and not isinstance(s, bool):
+            i = int(s) + (n if s < 0 else 0)
+            if not 0 <= i < n:
+                raise ValueError("parz: index %d is out of range for axis %d of extent %d"
+                                 % (int(s), axis, n))
+            start.append(i)
+            count.append(1)
+        elif isinstance(s, slice):
+            begin, stop, step = s.indices(n)
+            if step != 1:
+                raise ValueError(
+                    "parz: slice %r of axis %d has step %d; parz.read reads boxes (step 1): read "
+                    "the box and step through it with numpy, or use dset[...]" % (s, axis, step))
+            start.append(begin)
+            count.append(max(0, stop - begin))
+            out.append(count[-1])
+        else:
+            raise ValueError("parz: selection element %r of axis %d: integers, slices of step 1 "
+                             "and Ellipsis only" % (s, axis))
+    return tuple(start), tuple(count), tuple(out)
+
+
+def _file_space(dset, start, count):
+    """An h5py SpaceID selecting the box (held by the caller during the read), and its hid_t;
+    H5S_ALL for the whole dataset."""
+    if tuple(start) == (0,) * len(start) and tuple(count) == tuple(dset.shape):
+        return None, _H5S_ALL
+    space = dset.id.get_space()
+    if 0 in count:
+        space.select_none()
+    else:
+        space.select_hyperslab(tuple(start), tuple(count))
+    return space, space.id
+
+
+def _host_out(out, shape, dtype):
+    if out is None:
+        return np.empty(shape, dtype)
+    if (not isinstance(out, np.ndarray) or out.dtype != dtype or out.shape != shape
+            or not out.flags.c_contiguous or not out.flags.writeable):
+        if isinstance(out, np.ndarray):
+            desc = "a %s array of shape %s%s%s" % (
+                out.dtype, out.shape, "" if out.flags.c_contiguous else ", not C-contiguous",
+                "" if out.flags.writeable else ", read-only")
+        else:
+            desc = type(out).__name__
+        raise ValueError("parz: out= must be a writeable C-contiguous numpy array of dtype %s and "
+                         "shape %s; got %s" % (dtype, shape, desc))
+    return out
+
+
+def _stream_handle(stream):
+    """A CUDA stream handle (int) from None (the legacy default stream), an int, or a stream
+    object of CuPy (.ptr) or PyTorch (.cuda_stream)."""
+    if stream is None:
+        return 0
+    for attr in ("cuda_stream", "ptr"):
+        if hasattr(stream, attr):
+            return int(getattr(stream, attr))
+    if isinstance(stream, numbers.Integral) and not isinstance(stream, bool):
+        return int(stream)
+    raise ValueError("parz: stream= takes a CUDA stream handle (int), a cupy.cuda.Stream or a "
+                     "torch.cuda.Stream, got %r" % (stream,))
+
+
+def _interface_stream(handle):
+    """The stream value __cuda_array_interface__ and __dlpack__ speak of: 1 for the legacy
+    default stream (0 is not allowed there)."""
+    return handle if handle else 1
+
+
+def _device_out(out, shape, dtype):
+    """(pointer, CUDA stream in its interface or None) of an out= object exposing
+    __cuda_array_interface__."""
+    cai = getattr(out, "__cuda_array_interface__", None)
+    if not isinstance(cai, dict):
+        raise ValueError("parz: out= for device='cuda' must expose __cuda_array_interface__ (a "
+                         "CuPy array, a torch tensor on the GPU, ...); got %s" % type(out).__name__)
+    ptr, readonly = cai.get("data", (0, True))
+    strides = cai.get("strides")
+    shape_ok = tuple(cai.get("shape", ())) == shape
+    contiguous = strides is None or tuple(strides) == tuple(
+        int(np.prod(shape[k + 1:], dtype=np.int64)) * dtype.itemsize for k in range(len(shape)))
+    if (np.dtype(cai.get("typestr", "")) != dtype or not shape_ok or not contiguous or readonly
+            or (not ptr and int(np.prod(shape)))):
+        raise ValueError("parz: out= must be a writeable C-contiguous GPU array of dtype %s and "
+                         "shape %s; its __cuda_array_interface__ says typestr %s, shape %s, "
+                         "strides %s%s" % (dtype, shape, cai.get("typestr"), cai.get("shape"),
+                                           strides, ", read-only" if readonly else ""))
+    s = cai.get("stream")
+    return int(ptr), (int(s) if s not in (None, 1, 2) else None)
+
+
+_DESTRUCTOR = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+_NAMES = ((b"dltensor", 0), (b"dltensor_versioned", 1))
+
+
+@_DESTRUCTOR
+def _capsule_destructor(capsule):
+    # A capsule nobody consumed still owns its tensor (a consumer renames it "used_...").
+    api = ctypes.pythonapi
+    for name, versioned in _NAMES:
+        if api.PyCapsule_IsValid(ctypes.c_void_p(capsule), name):
+            tensor = api.PyCapsule_GetPointer(ctypes.c_void_p(capsule), name)
+            _lib.library().parz_h5_dlpack_free(tensor, versioned)
+            return
+
+
+def _capsule_api():
+    api = ctypes.pythonapi
+    api.PyCapsule_New.restype = ctypes.py_object
+    api.PyCapsule_New.argtypes = [ctypes.c_void_p, ctypes.c_char_p, _DESTRUCTOR]
+    api.PyCapsule_IsValid.restype = ctypes.c_int
+    api.PyCapsule_IsValid.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+    api.PyCapsule_GetPointer.restype = ctypes.c_void_p
+    api.PyCapsule_GetPointer.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+    return api
+
+
+class _DeviceBuffer:
+    """GPU memory allocated by the plugin module, freed when this object and every DLPack
+    tensor made from it are gone (the module counts the references)."""
+
+    def __init__(self, nbytes):
+        lib = _functions()
+        data, device, e = ctypes.c_void_p(), ctypes.c_int(), _Error()
+        self._lib = lib
+        self.handle = lib.parz_h5_device_alloc(nbytes, ctypes.byref(data), ctypes.byref(device),
+                                               ctypes.byref(e))
+        if not self.handle:
+            _raise(e, "allocating %d bytes of GPU memory" % nbytes)
+        self.ptr = data.value or 0
+        self.device = device.value
+
+    def __del__(self):
+        handle, self.handle = getattr(self, "handle", None), None
+        if handle:
+            self._lib.parz_h5_device_release(handle)
+
+
+class CudaArray:
+    """An array in GPU memory that parz.read(..., device="cuda") returns: C-contiguous values of
+    `dtype` and `shape` at `ptr` on GPU `device`. CuPy (cupy.asarray) and PyTorch
+    (torch.from_dlpack, torch.as_tensor) take it without a copy, through
+    __cuda_array_interface__ (version 3) and __dlpack__ / __dlpack_device__; the memory is freed
+    when this object and every array made from it are gone. The values are complete when
+    parz.read returns (it waits for its stream)."""
+
+    def __init__(self, shape, dtype, stream=0):
+        self.shape = tuple(int(n) for n in shape)
+        self.dtype = np.dtype(dtype)
+        self.size = int(np.prod(self.shape, dtype=np.int64))
+        self.nbytes = self.size * self.dtype.itemsize
+        self._buffer = _DeviceBuffer(self.nbytes)
+        self.ptr = self._buffer.ptr
+        self.device = self._buffer.device
+        self._stream = stream
+
+    ndim = property(lambda self: len(self.shape))
+
+    def __repr__(self):
+        return "parz.CudaArray(shape=%s, dtype=%s, device=%d)" % (self.shape, self.dtype,
+                                                                 self.device)
+
+    @property
+    def __cuda_array_interface__(self):
+        return {"shape": self.shape, "typestr": self.dtype.str, "descr": [("", self.dtype.str)],
+                "data": (self.ptr, False), "strides": None, "version": 3,
+                "stream": _interface_stream(self._stream)}
+
+    def __dlpack_device__(self):
+        return (_KDL_CUDA, self.device)
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        # The values are complete (parz.read waited for its stream), so they may be used on any
+        # stream the consumer names: nothing to order.
+        if dl_device is not None and tuple(dl_device) != self.__dlpack_device__():
+            raise BufferError("parz: the array lives on %s, not %s"
+                              % (self.__dlpack_device__(), tuple(dl_device)))
+        if copy:
+            raise BufferError("parz: __dlpack__(copy=True) is not supported; the array is shared")
+        versioned = 1 if max_version is not None and tuple(max_version)[0] >= 1 else 0
+        lib = _functions()
+        shape = (ctypes.c_int64 * max(1, self.ndim))(*self.shape)
+        code = _DL_FLOAT if self.dtype.kind == "f" else _DL_INT
+        e = _Error()
+        tensor = lib.parz_h5_dlpack(self._buffer.handle, self.ndim, shape, code,
+                                    8 * self.dtype.itemsize, versioned, ctypes.byref(e))
+        if not tensor:
+            _raise(e, "exporting through DLPack")
+        return _capsule_api().PyCapsule_New(tensor, _NAMES[versioned][0], _capsule_destructor)
+
+
+def read(dset, selection=None, *, out=None, device="cpu", threads=None, stream=None):
+    """Reads a ParZ dataset, or a box of it, at the decoders' speed.
+
+    dset: an h5py Dataset whose only filter is ParZ. selection: None (everything), or what
+    dset[...] takes made of integers, slices of step 1 and Ellipsis (an integer drops its axis,
+    as in numpy). Values come back in native byte order, densely in C order.
+
+    device="cpu": into a new numpy array, or into out= (a writeable C-contiguous numpy array of
+    the selection's shape and the native dtype). The stored chunks are read unfiltered and
+    decoded straight into the array on `threads` OpenMP threads (None: PARZ_THREADS, else
+    OpenMP's default). PARZ_EXEC applies as to the filter: with auto (the default) or cuda and a
+    usable GPU, large reads decode there and come down through pinned memory; omp and serial stay
+    on the CPU.
+
+    device="cuda": into GPU memory: a new parz.CudaArray (cupy.asarray and torch.from_dlpack take
+    it without a copy), or out= (any object with __cuda_array_interface__ of that shape and
+    dtype, e.g. a CuPy array or a CUDA torch tensor). Only compressed bytes cross PCIe. The work
+    runs on `stream` (a CUDA stream handle, a cupy.cuda.Stream or a torch.cuda.Stream; None: the
+    stream of out='s interface, else the legacy default stream) and is complete on return.
+
+    Chunks never written take the fill value; chunks stored without the filter are copied. A
+    selection or out= that does not fit, or a dataset that is not ParZ alone, raises
+    ValueError("parz: ..."); a corrupt chunk raises OSError("parz: ... (the chunk at [i,j])")."""
+    if device not in ("cpu", "cuda"):
+        raise ValueError("parz: device must be 'cpu' or 'cuda', got %r" % (device,))
+    if threads is not None and (not isinstance(threads, numbers.Integral) or threads < 1):
+        raise ValueError("parz: threads must be a positive integer or None, got %r" % (threads,))
+    dtype = _native_dtype(dset)
+    start, count, shape = _box(dset.shape, selection)
+    lib = _functions()
+    e = _Error()
+    if device == "cpu":
+        result = _host_out(out, shape, dtype)
+        with _lib.hdf5_lock():
+            space, hid = _file_space(dset, start, count)
+            rc = lib.parz_h5_read(dset.id.id, hid, result.ctypes.data, result.nbytes,
+                                  int(threads or 0), ctypes.byref(e))
+        if rc:
+            _raise(e, "reading %s" % dset.name)
+        return result
+    if not hasattr(lib, "parz_h5_read_cuda"):
+        raise OSError("parz: %s was built without the CUDA decoder; read with device='cpu'"
+                      % _lib.module_path(lib))
+    handle = _stream_handle(stream)
+    if out is None:
+        result = CudaArray(shape, dtype, handle)
+        ptr = result.ptr
+    else:
+        ptr, out_stream = _device_out(out, shape, dtype)
+        if stream is None and out_stream is not None:
+            handle = out_stream
+        result = out
+    with _lib.hdf5_lock():
+        space, hid = _file_space(dset, start, count)
+        rc = lib.parz_h5_read_cuda(dset.id.id, hid, ptr, int(np.prod(shape, dtype=np.int64)) *
+                                   dtype.itemsize, handle or None, ctypes.byref(e))
+    if rc:
+        _raise(e, "reading %s into GPU memory" % dset.name)
+    return result

@@ -1,0 +1,219 @@
+"""parz.read with a GPU: into GPU memory (device="cuda"), handed to CuPy and PyTorch without a copy
+(__cuda_array_interface__, DLPack), its memory freed when every holder is gone, on the stream
+given; into host memory through the GPU (device="cpu" with PARZ_EXEC=cuda). Skipped where no
+GPU is usable (CI); run on the GPU machine with CuPy and PyTorch installed
+(scripts/gpu_read_check.sh)."""
+import gc
+
+import numpy as np
+import pytest
+
+import h5py
+import parz
+from conftest import native, same
+
+pytestmark = pytest.mark.skipif(not parz.get_config().gpu, reason="no usable CUDA GPU")
+
+
+def host(a):
+    """A device array's values in host memory, through CuPy or PyTorch (whichever is present)."""
+    try:
+        import cupy
+        return cupy.asnumpy(cupy.asarray(a))
+    except ImportError:
+        import torch
+        return torch.as_tensor(a, device="cuda").cpu().numpy()
+
+
+def free_device_bytes():
+    try:
+        import cupy
+        return cupy.cuda.runtime.memGetInfo()[0]
+    except ImportError:
+        import torch
+        return torch.cuda.mem_get_info()[0]
+
+
+@pytest.mark.parametrize("name", ["f32", "f64", "i32", "i64", "be", "f4d", "fill"])
+def test_device_whole(read_file, name):
+    with h5py.File(read_file, "r") as f:
+        d = f[name]
+        a = parz.read(d, device="cuda")
+        assert isinstance(a, parz.CudaArray) and a.shape == d.shape
+        assert same(host(a), native(d[...]))
+
+
+@pytest.mark.parametrize("name, sel", [
+    ("f32", (slice(10, 70), slice(100, 600))), ("f32", 5), ("f32", (Ellipsis, slice(990, None))),
+    ("f64", (1, slice(3, 40))), ("i32", slice(995, 2005)), ("fill", (slice(40, 80), slice(30, 99))),
+    ("f32", (slice(50, 50),))])
+def test_device_boxes(read_file, name, sel):
+    with h5py.File(read_file, "r") as f:
+        d = f[name]
+        assert same(host(parz.read(d, sel, device="cuda")), native(np.asarray(d[sel])))
+
+
+def test_cupy_zero_copy(read_file):
+    cupy = pytest.importorskip("cupy")
+    with h5py.File(read_file, "r") as f:
+        d = f["f32"]
+        a = parz.read(d, device="cuda")
+        c = cupy.asarray(a)
+        assert c.data.ptr == a.ptr and c.shape == a.shape and c.dtype == a.dtype
+        c2 = cupy.from_dlpack(a)
+        assert c2.data.ptr == a.ptr
+        del a
+        gc.collect()
+        assert same(cupy.asnumpy(c), d[...]) and same(cupy.asnumpy(c2), d[...])
+
+
+def test_torch_zero_copy(read_file):
+    torch = pytest.importorskip("torch")
+    with h5py.File(read_file, "r") as f:
+        d = f["i64"]
+        a = parz.read(d, device="cuda")
+        t = torch.from_dlpack(a)
+        assert t.data_ptr() == a.ptr and tuple(t.shape) == a.shape and t.is_cuda
+        t2 = torch.as_tensor(a, device="cuda")
+        assert t2.data_ptr() == a.ptr
+        del a
+        gc.collect()
+        assert same(t.cpu().numpy(), d[...]) and same(t2.cpu().numpy(), d[...])
+
+
+def test_dlpack_protocol(read_file):
+    with h5py.File(read_file, "r") as f:
+        a = parz.read(f["f32"], device="cuda")
+    assert a.__dlpack_device__() == (2, a.device)
+    legacy = a.__dlpack__()
+    versioned = a.__dlpack__(max_version=(1, 0))
+    assert "dltensor" in repr(legacy) and "dltensor_versioned" in repr(versioned)
+    with pytest.raises(BufferError):
+        a.__dlpack__(dl_device=(1, 0))
+    with pytest.raises(BufferError):
+        a.__dlpack__(copy=True)
+    del legacy, versioned  # unconsumed capsules give their references back
+    cai = a.__cuda_array_interface__
+    assert cai["version"] == 3 and cai["data"] == (a.ptr, False) and cai["stream"] == 1
+    assert cai["typestr"] == "<f4" and cai["shape"] == a.shape and cai["strides"] is None
+
+
+def test_memory_freed(tmp_path):
+    """64 MiB read 12 times, each dropped with whatever holds it: the device's free memory
+    comes back (it would shrink by 768 MiB if any holder leaked)."""
+    p = str(tmp_path / "big.h5")
+    data = np.arange(16 * 2**20, dtype=np.float32).reshape(4096, 4096)
+    with h5py.File(p, "w") as f:
+        f.create_dataset("x", data=data, chunks=(1024, 4096), compression=parz.Parz(rate=8))
+    holders = [lambda a: a, lambda a: a.__dlpack__(), lambda a: a.__dlpack__(max_version=(1, 0))]
+    try:
+        import cupy
+        holders += [cupy.asarray, cupy.from_dlpack]
+    except ImportError:
+        pass
+    try:
+        import torch
+        holders += [torch.from_dlpack, lambda a: torch.as_tensor(a, device="cuda")]
+    except ImportError:
+        pass
+    with h5py.File(p, "r") as f:
+        d = f["x"]
+        keep = holders[0](parz.read(d, device="cuda"))  # warm-up: the library's buffers
+        del keep
+        gc.collect()
+        before = free_device_bytes()
+        for i in range(12):
+            held = holders[i % len(holders)](parz.read(d, device="cuda"))
+            del held
+            gc.collect()
+        after = free_device_bytes()
+    assert before - after < 3 * 64 * 2**20, (before, after)
+
+
+def test_out_cupy_and_torch(read_file):
+    with h5py.File(read_file, "r") as f:
+        d = f["f64"]
+        outs = []
+        try:
+            import cupy
+            outs.append(cupy.empty(d.shape, np.float64))
+        except ImportError:
+            pass
+        try:
+            import torch
+            outs.append(torch.empty(d.shape, dtype=torch.float64, device="cuda"))
+        except ImportError:
+            pass
+        if not outs:
+            pytest.skip("neither CuPy nor PyTorch")
+        for o in outs:
+            assert parz.read(d, out=o, device="cuda") is o
+            assert same(host(o), d[...])
+        with pytest.raises(ValueError, match="^parz: out="):
+            parz.read(d, (slice(0, 3),), out=outs[0], device="cuda")
+        with pytest.raises(ValueError, match="^parz: out="):
+            parz.read(d, out=np.empty(d.shape), device="cuda")
+
+
+def test_streams(read_file):
+    with h5py.File(read_file, "r") as f:
+        d = f["f32"]
+        try:
+            import cupy
+            s = cupy.cuda.Stream(non_blocking=True)
+            a = parz.read(d, device="cuda", stream=s)
+            assert a.__cuda_array_interface__["stream"] == s.ptr
+            with s:
+                assert same(cupy.asnumpy(cupy.asarray(a)), d[...])
+            b = parz.read(d, device="cuda", stream=s.ptr)
+            assert b.__cuda_array_interface__["stream"] == s.ptr
+        except ImportError:
+            pass
+        try:
+            import torch
+            ts = torch.cuda.Stream()
+            a = parz.read(d, device="cuda", stream=ts)
+            assert a.__cuda_array_interface__["stream"] == ts.cuda_stream
+            assert same(torch.from_dlpack(a).cpu().numpy(), d[...])
+        except ImportError:
+            pass
+        with pytest.raises(ValueError, match="^parz: stream="):
+            parz.read(d, device="cuda", stream="fast")
+
+
+def test_device_corrupt_chunk(read_file):
+    with h5py.File(read_file, "r") as f:
+        with pytest.raises(OSError,
+                           match=r"^parz: .*payload checksum.*\(the chunk at \[64,0\]\)"):
+            parz.read(f["corrupt"], device="cuda")
+
+
+def test_payload_bit_flip_on_gpu(flipped_file, monkeypatch):
+    """One payload bit flipped: the GPU decoder's checksum verification fails the read into GPU
+    memory and the host read through the GPU; reads that leave the chunk out give h5py's
+    values."""
+    bad = r"^parz: .*payload checksum.*\(the chunk at \[128,0\]\)"
+    with h5py.File(flipped_file, "r") as f:
+        d = f["x"]
+        with pytest.raises(OSError, match=bad):
+            parz.read(d, device="cuda")
+        assert same(host(parz.read(d, (slice(0, 128), slice(None)), device="cuda")), d[0:128, :])
+        monkeypatch.setenv("PARZ_EXEC", "cuda")
+        with pytest.raises(OSError, match=bad):
+            parz.read(d)
+        assert same(parz.read(d, (slice(None), slice(128, None))), d[:, 128:])
+
+
+@pytest.mark.parametrize("name", ["f32", "f64", "i64", "be", "fill", "corrupt"])
+def test_host_read_through_gpu(read_file, name, monkeypatch):
+    """device='cpu' with PARZ_EXEC=cuda: decoded on the GPU, brought down through pinned memory."""
+    monkeypatch.setenv("PARZ_EXEC", "cuda")
+    with h5py.File(read_file, "r") as f:
+        d = f[name]
+        if name == "corrupt":
+            with pytest.raises(OSError, match=r"payload checksum.*\(the chunk at \[64,0\]\)"):
+                parz.read(d)
+            return
+        assert same(parz.read(d), native(d[...]))
+        sel = tuple(slice(n // 4, n - n // 5) for n in d.shape)
+        assert same(parz.read(d, sel), native(d[sel]))

@@ -1,0 +1,21 @@
+# Shared by the GPU machine's one-command checks (scripts/gpu_read_check.sh, gpu_checksum.sh;
+# sourced, not run).
+#
+# gpu_check_prepare NAME OUT_DIR: builds with scripts/gpu_machine.sh (its log in
+# OUT_DIR/setup.log; on failure prints the log's tail and "NAME: FAIL (build)" and exits), takes
+# on that machine's environment, and sets OUT (absolute), BUILD, THREADS (PARZ_BENCH_THREADS,
+# default 16); OUT_DIR/machine.txt gets the GPUs, the CPU count and h5py's and numpy's versions.
+gpu_check_prepare() {
+  local name="$1" root
+  root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+  mkdir -p "$2" && OUT="$(cd "$2" && pwd)"
+  THREADS="${PARZ_BENCH_THREADS:-16}"
+  bash "$root/scripts/gpu_machine.sh" setup >"$OUT/setup.log" 2>&1 ||
+    { tail -30 "$OUT/setup.log"; echo "$name: FAIL (build)"; exit 1; }
+  eval "$(bash "$root/scripts/gpu_machine.sh" env)"
+  BUILD="$PARZ_BUILD"
+  nvidia-smi -L >"$OUT/machine.txt" 2>&1
+  echo "$(nproc) CPUs" >>"$OUT/machine.txt"
+  python3 -c "import h5py, numpy; print('h5py', h5py.__version__, 'HDF5',
+        h5py.version.hdf5_version, 'numpy', numpy.__version__)" >>"$OUT/machine.txt" 2>&1
+}
