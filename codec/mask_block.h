@@ -111,33 +111,35 @@ PARZ_HD uint64_t parz_mask_value(const unsigned char* values, unsigned i)
 /* Writes a record's masked values into a decoded block: buf holds 4^dims raw values, uint32_t
  * entries when wide is 0, uint64_t ones otherwise. A run masks the whole block (entries of a
  * partial block outside the array are dropped when the block is stored). With more than one
- * value the index bytes choose each value; else every masked value is value 0. */
+ * value the index bytes choose each value; else every masked value is value 0. A bitmap's set
+ * bits are visited one by one: partially masked blocks along a region's edge hold few. (The CUDA
+ * decoder applies records with code of its own that keeps a block in registers, mask.cuh.) */
 PARZ_HD void parz_mask_apply(const parz_mask_record* r, const unsigned char* values,
                              unsigned nvalues, unsigned dims, int wide, void* buf)
 {
   const unsigned n = 1u << (2 * dims);
   const unsigned char* q = r->index;
   uint64_t v = parz_mask_value(values, nvalues > 1 ? q[0] : 0u);
-  unsigned i;
+  unsigned i, j;
   if (r->kind == PARZ_MASK_RUN) {
-    for (i = 0; i < n; i++) {
+    if (wide)
+      for (i = 0; i < n; i++)
+        ((uint64_t*)buf)[i] = v;
+    else
+      for (i = 0; i < n; i++)
+        ((uint32_t*)buf)[i] = (uint32_t)v;
+    return;
+  }
+  for (j = 0; j < parz_mask_bitmap_bytes(dims); j++)
+    for (uint64_t bits = r->bitmap[j]; bits; bits &= bits - 1u) {
+      i = 8 * j + parz_ctz64(bits);
+      if (nvalues > 1)
+        v = parz_mask_value(values, *q++);
       if (wide)
         ((uint64_t*)buf)[i] = v;
       else
         ((uint32_t*)buf)[i] = (uint32_t)v;
     }
-    return;
-  }
-  for (i = 0; i < n; i++) {
-    if (!((r->bitmap[i >> 3] >> (i & 7u)) & 1u))
-      continue;
-    if (nvalues > 1)
-      v = parz_mask_value(values, *q++);
-    if (wide)
-      ((uint64_t*)buf)[i] = v;
-    else
-      ((uint32_t*)buf)[i] = (uint32_t)v;
-  }
 }
 
 #endif
