@@ -4,7 +4,7 @@
  * A record covers one or more blocks of one mask group: a run of blocks whose every value is
  * masked with one value, or one block with a bitmap of its masked values. Decoders apply a record
  * to a decoded block (4^d raw values, zfp's order) before storing it, so the masked values land
- * with the rest of the block. Readers of a validated section (parz_mask_validate) may trust
+ * with the rest of the block (the CPU decoders with parz_mask_apply). Readers of a validated section (parz_mask_validate) may trust
  * every record; the reader below still never reads past `end`. */
 #ifndef PARZ_MASK_BLOCK_H
 #define PARZ_MASK_BLOCK_H

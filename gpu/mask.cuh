@@ -8,9 +8,9 @@
  * for every block of the group, where its record starts (PARZ_GPU_MASK_NONE for a block without
  * one): 4 bytes a block, the size of BLOCK's block offsets. Lane 0 reads the records with the
  * codec's parz_mask_read and the warp writes the entries of each, the blocks between records
- * included, with coalesced stores. The decoding thread then reads its block's entry and applies
- * the record with the codec's parz_mask_apply. Records were validated on the host
- * (parz_chunk_parse); internal to gpu/. */
+ * included, with coalesced stores. The decoding thread then reads its block's entry and the
+ * record there (the codec's parz_mask_read) and writes the masked values into the block. Records
+ * were validated on the host (parz_chunk_parse); internal to gpu/. */
 #ifndef PARZ_GPU_MASK_CUH
 #define PARZ_GPU_MASK_CUH
 
@@ -71,19 +71,36 @@ __device__ __forceinline__ void parz_gpu_mask_expand(const parz_gpu_mask& m, uns
   }
 }
 
-/* Writes the masked values of block b into its decoded values (4^D raw values of U). */
+/* Writes the masked values of block b into its decoded values (4^D raw values of U). The loops
+ * over the block's positions are unrolled, so that every store has a fixed index and the block
+ * stays in registers (the codec's parz_mask_apply visits set bits at computed indices). */
 template <unsigned D, typename U>
 __device__ __forceinline__ void parz_gpu_mask_block(const parz_gpu_mask& m, unsigned long long b,
                                                     U* out)
 {
+  constexpr unsigned n = 1u << (2 * D);
   if (!m.values)
     return;
   const uint32_t at = m.map[b];
-  if (at == PARZ_GPU_MASK_NONE)
-    return;
   parz_mask_record r;
-  if (parz_mask_read(m.records + at, m.records + m.record_bytes, D, m.V, &r))
-    parz_mask_apply(&r, m.values, m.V, D, sizeof(U) == 8, out);
+  if (at == PARZ_GPU_MASK_NONE ||
+      !parz_mask_read(m.records + at, m.records + m.record_bytes, D, m.V, &r))
+    return;
+  const unsigned char* q = r.index;
+  U v = (U)parz_mask_value(m.values, m.V > 1 ? q[0] : 0u);
+  if (r.kind == PARZ_MASK_RUN) {
+#pragma unroll
+    for (unsigned i = 0; i < n; i++)
+      out[i] = v;
+    return;
+  }
+#pragma unroll
+  for (unsigned i = 0; i < n; i++)
+    if ((r.bitmap[i >> 3] >> (i & 7u)) & 1u) {
+      if (m.V > 1)
+        v = (U)parz_mask_value(m.values, *q++);
+      out[i] = v;
+    }
 }
 
 /* Expanding warps of a launch, WARPS_PER_CTA to a CTA of lengths_kernel or mask_kernel. */
