@@ -120,31 +120,40 @@ static const table_setting settings[] = {
 };
 #define NSETTINGS (int)(sizeof settings / sizeof settings[0])
 
+/* Every mode and table setting on one array (cfg: its fill value), the per-combination sweep
+ * thinned to keep the test short on 2 cores; returns the comparisons. */
+static int sweep(const char* label, const parz_array* a, const void* data,
+                 const parz_chunk_config* base) {
+  int m, s, checks = 0;
+  for (m = 0; m < TEST_MODES; m++)
+    for (s = 0; s < NSETTINGS; s++) {
+      parz_chunk_config cfg = *base;
+      char what[160];
+      /* the NONE table needs fixed rate, the other kinds run in every mode */
+      if (s >= 2 && (m + s + (int)a->dims) % 2)
+        continue;
+      cfg.params = test_params(m, a->type, a->dims);
+      cfg.table = settings[s].table;
+      cfg.segment_blocks = settings[s].c;
+      cfg.partition_segments = settings[s].p;
+      snprintf(what, sizeof what, "%s%s %uD %s %s", label, parz_type_name(a->type), a->dims,
+               test_mode_name(m), settings[s].name);
+      checks += check_policies(what, a, data, &cfg);
+    }
+  return checks;
+}
+
 static void synthetic(void) {
   static const parz_type types[] = {PARZ_FLOAT, PARZ_DOUBLE, PARZ_INT32, PARZ_INT64};
-  int ti, m, s, checks = 0;
+  parz_chunk_config cfg;
+  int ti, checks = 0;
   unsigned dims;
+  memset(&cfg, 0, sizeof cfg);
   for (ti = 0; ti < 4; ti++)
     for (dims = 1; dims <= 4; dims++) {
       parz_array a = shape_for(types[ti], dims);
       void* data = test_data(&a, 3u * dims + (unsigned)ti);
-      for (m = 0; m < TEST_MODES; m++)
-        for (s = 0; s < NSETTINGS; s++) {
-          parz_chunk_config cfg;
-          char what[160];
-          /* the NONE table needs fixed rate, the other kinds run in every mode; the
-           * per-combination sweep is thinned to keep the test short on 2 cores */
-          if (s >= 2 && (m + s + (int)dims) % 2)
-            continue;
-          memset(&cfg, 0, sizeof cfg);
-          cfg.params = test_params(m, a.type, a.dims);
-          cfg.table = settings[s].table;
-          cfg.segment_blocks = settings[s].c;
-          cfg.partition_segments = settings[s].p;
-          snprintf(what, sizeof what, "%s %uD %s %s", parz_type_name(a.type), dims, test_mode_name(m),
-                   settings[s].name);
-          checks += check_policies(what, &a, data, &cfg);
-        }
+      checks += sweep("", &a, data, &cfg);
       free(data);
     }
   printf("synthetic: %d comparisons\n", checks);
@@ -185,37 +194,23 @@ static void nonfinite(void) {
  * land under an ocean field): work units start inside mask groups and partitions. */
 static void masked(void) {
   static const parz_type types[] = {PARZ_FLOAT, PARZ_DOUBLE, PARZ_INT32, PARZ_INT64};
-  int ti, m, s, checks = 0;
+  int ti, checks = 0;
   unsigned dims;
   for (ti = 0; ti < 4; ti++)
     for (dims = 2; dims <= 3; dims++) {
       parz_array a = shape_for(types[ti], dims);
       size_t n = test_count(&a), size = parz_type_size(a.type), i;
       unsigned char* data = (unsigned char*)test_data(&a, 5u + (unsigned)ti);
-      /* the bits of -16 (integers), of a NaN (floats) */
-      uint64_t fill = size == 4 ? 0xfffffff0u : 0xfffffffffffffff0ull;
+      parz_chunk_config cfg;
+      memset(&cfg, 0, sizeof cfg);
+      cfg.fill = 1; /* the bits of -16 (integers), of a NaN (floats) */
+      cfg.fill_bits = size == 4 ? 0xfffffff0u : 0xfffffffffffffff0ull;
       for (i = 0; i < n; i++) {
         double land = sin(0.003 * (double)i) + cos(0.0005 * (double)i * (double)(i % 7));
         if (land > 0.6 || i % 1009 == 5)
-          memcpy(data + i * size, &fill, size);
+          memcpy(data + i * size, &cfg.fill_bits, size);
       }
-      for (m = 0; m < TEST_MODES; m++)
-        for (s = 0; s < NSETTINGS; s++) {
-          parz_chunk_config cfg;
-          char what[160];
-          if (s >= 2 && (m + s + (int)dims) % 2)
-            continue;
-          memset(&cfg, 0, sizeof cfg);
-          cfg.params = test_params(m, a.type, a.dims);
-          cfg.table = settings[s].table;
-          cfg.segment_blocks = settings[s].c;
-          cfg.partition_segments = settings[s].p;
-          cfg.fill = 1;
-          cfg.fill_bits = fill;
-          snprintf(what, sizeof what, "masked %s %uD %s %s", parz_type_name(a.type), dims,
-                   test_mode_name(m), settings[s].name);
-          checks += check_policies(what, &a, data, &cfg);
-        }
+      checks += sweep("masked ", &a, data, &cfg);
       free(data);
     }
   printf("masked: %d comparisons\n", checks);
