@@ -122,6 +122,8 @@ static int inspect_dataset(hid_t file, const char* path, void* ctx) {
            cfg->segment_blocks ? "" : "auto");
     if (cfg->segment_blocks) printf("%u", (unsigned)cfg->segment_blocks);
     if (cfg->table == PARZ_TABLE_HYBRID) printf(", P %u", (unsigned)cfg->partition_segments);
+    if (cfg->mask == PARZ_MASK_OFF) printf(", mask off");
+    if (cfg->fill) printf(", fill value 0x%llx masked", (unsigned long long)cfg->fill_bits);
   }
   printf("\n");
   s->chunks = s->raw_chunks = s->bad_chunks = 0;
