@@ -262,7 +262,8 @@ static double masked_variant(const raw_array& r, const char* variant,
       stride *= (r.a.shape[k] + 3) / 4;
       rem /= r.a.shape[k];
     }
-    const double x = sz == 4 ? ((const float*)r.data.data())[i] : ((const double*)r.data.data())[i];
+    const double x =
+        sz == 4 ? ((const float*)r.data.data())[i] : ((const double*)r.data.data())[i];
     const bool hit = !strcmp(variant, "land") ? x > 0
                                               : ((block * 2654435761ull) >> 7) % 3 == 0;
     if (hit) {
