@@ -277,10 +277,12 @@ static void filter_seeds(void) {
       {3, 0x3F50624Du, 0xD2F1A9FCu, 2, 2, 4},  /* accuracy 1e-3, C = 2, P = 2, hybrid */
       {2, 20, 0, 0, 0, 2},                     /* precision 20, no payload checksums */
       {1, 0x40300000u, 0, 0, 0, 0, 2},         /* rate 16, no payload checksums */
+      {5, 0, 0, 0, 0, 3, 0xC0C38780u, 0},      /* reversible, fill value -9999 masked */
+      {2, 20, 0, 0, 0, 0, 2},                  /* precision 20, mask off */
   };
-  static const size_t nuser[] = {3, 2, 3, 5, 1, 6, 6, 7};
+  static const size_t nuser[] = {3, 2, 3, 5, 1, 6, 6, 7, 8, 7};
   static const size_t shapes[4][4] = {{40}, {6, 9}, {3, 5, 6}, {2, 3, 4, 5}};
-  for (int u = 0; u < 8; u++)
+  for (int u = 0; u < (int)(sizeof nuser / sizeof nuser[0]); u++)
     for (int t = PARZ_INT32; t <= PARZ_DOUBLE; t++) {
       unsigned d = 1 + (unsigned)(u + t) % 4;
       int big_endian = (u == 2 && t == PARZ_DOUBLE);
