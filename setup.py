@@ -2,9 +2,9 @@
 
     python3 -m build --wheel --no-isolation
 
-The module is built with CMake (Release, without tests and examples; the CUDA decoder when nvcc
-is found, as for the main build), or taken from an existing build tree; every shared object in
-the build's plugins/ directory goes into the package beside it. It does not link
+The module is built with CMake (Release, without tests, examples and benchmarks; the CUDA
+decoder when nvcc is found, as for the main build), or taken from an existing build tree; every
+shared object in the build's plugins/ directory goes into the package beside it. It does not link
 libpython or libhdf5 (it binds to the HDF5 that h5py uses at import), so the wheel is tagged
 py3-none-linux_x86_64: any Python 3, this platform. Environment:
 
@@ -54,7 +54,7 @@ def cmake_plugin_dir():
     build = os.path.join(WORK, "cmake")
     extra = shlex.split(os.environ.get("PARZ_CMAKE_ARGS", ""))
     args = ["cmake", "-S", ROOT, "-B", build, "-DCMAKE_BUILD_TYPE=Release", "-DPARZ_TESTS=OFF",
-            "-DPARZ_EXAMPLES=OFF"]
+            "-DPARZ_EXAMPLES=OFF", "-DPARZ_BENCH=OFF"]
     nvcc = "/usr/local/cuda/bin/nvcc"
     if os.path.exists(nvcc) and not any(a.startswith(("-DCMAKE_CUDA_COMPILER", "-DPARZ_CUDA=OFF"))
                                         for a in extra):

@@ -1,4 +1,4 @@
-/* Shared pieces of the parallel HDF5 examples (mpi_checkpoint, bench_mpi): the row
+/* Shared pieces of the parallel HDF5 example mpi_checkpoint and the benchmark bench_mpi: the row
  * decomposition, a deterministic test field, error agreement between ranks, and the HDF5
  * property lists and dataset helpers for collective I/O through the ParZ filter.
  *

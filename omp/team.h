@@ -20,7 +20,7 @@
 #define PARZ_OMP_ENCODE_MIN_BYTES ((size_t)16 * 1024)
 
 /* The drivers with the serial threshold as a parameter (0 = always parallel): what the public
- * functions call with the constants above, and what examples/bench_omp --threshold uses to
+ * functions call with the constants above, and what bench/bench_omp --threshold uses to
  * measure where parallel decoding starts to win. The decoder also takes the number of work
  * units per thread (0 = its default), which tests raise to check that the work per unit does
  * not grow with the chunk. */

@@ -24,20 +24,25 @@
 
 #define PARZ_EXPORT __attribute__((visibility("default")))
 
-static void push_error(const char* func, int line, hid_t minor, const char* message) {
+/* chunk: called while HDF5 runs the filter function on a chunk, whose pushed errors some HDF5
+ * versions drop (h5_api.h); there the message goes to stderr too, or nobody would see it. */
+static void push_error(const char* func, int line, hid_t minor, const char* message, int chunk) {
   const parz_h5_api* h5 = parz_h5();
   h5->H5Epush2(H5E_DEFAULT, __FILE__, func, (unsigned)line, h5->err_class, h5->err_major, minor,
                "%s", message);
+  if (chunk && h5->chunk_errors_dropped) fprintf(stderr, "HDF5 filter ParZ: %s\n", message);
 }
-#define PUSH(minor, message) push_error(__func__, __LINE__, (minor), (message))
+#define PUSH(minor, message) push_error(__func__, __LINE__, (minor), (message), 0)
+#define CHUNK_PUSH(minor, message) push_error(__func__, __LINE__, (minor), (message), 1)
 
 static void push_status(const char* func, int line, hid_t minor, const char* what,
                         const parz_error* e) {
   char msg[400];
   snprintf(msg, sizeof msg, "parz: %s: %s (%s)", what, e->message, parz_status_name(e->code));
-  push_error(func, line, minor, msg);
+  push_error(func, line, minor, msg, 1);
 }
-#define PUSH_STATUS(minor, what, e) push_status(__func__, __LINE__, (minor), (what), (e))
+/* Only the filter function reports a parz_error. */
+#define CHUNK_PUSH_STATUS(minor, what, e) push_status(__func__, __LINE__, (minor), (what), (e))
 
 /* ---- callbacks ---------------------------------------------------------------------------- */
 
@@ -147,7 +152,7 @@ static size_t filter_encode(const parz_filter_config* cfg, size_t nbytes, size_t
     char msg[200];
     snprintf(msg, sizeof msg, "parz: chunk of %zu bytes, the dataset's chunk shape needs %zu",
              nbytes, raw);
-    PUSH(parz_h5()->err_encode, msg);
+    CHUNK_PUSH(parz_h5()->err_encode, msg);
     return 0;
   }
   const void* in = *buf;
@@ -155,7 +160,7 @@ static size_t filter_encode(const parz_filter_config* cfg, size_t nbytes, size_t
   if (cfg->big_endian) {
     swapped = malloc(raw);
     if (!swapped) {
-      PUSH(parz_h5()->err_memory, "parz: out of memory swapping a big-endian chunk");
+      CHUNK_PUSH(parz_h5()->err_memory, "parz: out of memory swapping a big-endian chunk");
       return 0;
     }
     memcpy(swapped, in, raw);
@@ -166,10 +171,10 @@ static size_t filter_encode(const parz_filter_config* cfg, size_t nbytes, size_t
   void* out = bound ? parz_h5()->H5allocate_memory(bound, 0) : NULL;
   size_t written = 0;
   if (!out) {
-    PUSH(parz_h5()->err_memory, "parz: cannot allocate the compressed chunk");
+    CHUNK_PUSH(parz_h5()->err_memory, "parz: cannot allocate the compressed chunk");
   } else if (parz_filter_exec_encode(&cfg->chunk, in, &cfg->config, out, bound, &written, &e) !=
              PARZ_OK) {
-    PUSH_STATUS(parz_h5()->err_encode, "cannot encode chunk", &e);
+    CHUNK_PUSH_STATUS(parz_h5()->err_encode, "cannot encode chunk", &e);
     parz_h5()->H5free_memory(out);
     out = NULL;
   }
@@ -187,7 +192,7 @@ static size_t filter_decode(const parz_filter_config* cfg, size_t cd_nelmts,
   parz_error e = {0, ""};
   parz_chunk_view view;
   if (parz_chunk_parse(*buf, nbytes, &view, &e) != PARZ_OK) {
-    PUSH_STATUS(parz_h5()->err_decode, "cannot read chunk", &e);
+    CHUNK_PUSH_STATUS(parz_h5()->err_decode, "cannot read chunk", &e);
     return 0;
   }
   /* The chunk describes itself; a chunk that disagrees with the dataset is foreign (copied from
@@ -204,26 +209,26 @@ static size_t filter_decode(const parz_filter_config* cfg, size_t cd_nelmts,
              view.array.shape[2], view.array.shape[3], (int)cfg->chunk.type, cfg->chunk.dims,
              cfg->chunk.shape[0], cfg->chunk.shape[1], cfg->chunk.shape[2],
              cfg->chunk.shape[3]);
-    PUSH(parz_h5()->err_decode, msg);
+    CHUNK_PUSH(parz_h5()->err_decode, msg);
     return 0;
   }
   /* The chunk agrees with the cd_values; now the cd_values must agree with the dataset, whose
    * chunk size HDF5 copies out of the buffer returned here (h5_dataset.h). */
   char why[300];
   if (parz_h5_check_open_datasets(cd_nelmts, cd_values, why, sizeof why) < 0) {
-    PUSH(parz_h5()->err_decode, why);
+    CHUNK_PUSH(parz_h5()->err_decode, why);
     return 0;
   }
   void* out = parz_h5()->H5allocate_memory(view.raw_bytes, 0);
   if (!out) {
-    PUSH(parz_h5()->err_memory, "parz: cannot allocate the decoded chunk");
+    CHUNK_PUSH(parz_h5()->err_memory, "parz: cannot allocate the decoded chunk");
     return 0;
   }
   /* a new large block is mapped afresh on every chunk: huge pages fault it in 512 times less
    * often (huge_pages.h) */
   parz_advise_huge_pages(out, view.raw_bytes);
   if (parz_filter_exec_decode(&view, *buf, nbytes, out, view.raw_bytes, &e) != PARZ_OK) {
-    PUSH_STATUS(parz_h5()->err_decode, "cannot decode chunk", &e);
+    CHUNK_PUSH_STATUS(parz_h5()->err_decode, "cannot decode chunk", &e);
     parz_h5()->H5free_memory(out);
     return 0;
   }
@@ -239,7 +244,7 @@ static size_t parz_filter(unsigned flags, size_t cd_nelmts, const unsigned cd_va
   parz_error e = {0, ""};
   parz_filter_config cfg;
   if (parz_cd_load(cd_nelmts, cd_values, &cfg, &e) != PARZ_OK) {
-    PUSH(parz_h5()->err_param, e.message);
+    CHUNK_PUSH(parz_h5()->err_param, e.message);
     return 0;
   }
   if (flags & H5Z_FLAG_REVERSE)

@@ -87,6 +87,10 @@ static int bind_table(void* lib, int in_program, const void* caller, char* why,
     snprintf(why, why_size, "parz: cannot register the ParZ error class with HDF5");
     return -1;
   }
+  unsigned major = 0, minor = 0, release = 0;
+  if (t.H5get_libversion(&major, &minor, &release) >= 0)
+    t.chunk_errors_dropped =
+        major > 1 || (major == 1 && (minor > 14 || (minor == 14 && release >= 5)));
   api = t;
   return 0;
 }

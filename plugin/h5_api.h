@@ -24,7 +24,7 @@
   X(H5Pfill_value_defined) X(H5Pget_fill_value)                                                \
   X(H5Pget_nfilters) X(H5Pget_filter2) X(H5Pclose) X(H5Tclose) X(H5Eclear2)                   \
   X(H5Fget_obj_count) X(H5Fget_obj_ids) X(H5Dget_create_plist) X(H5Dget_type)                 \
-  X(H5allocate_memory) X(H5free_memory) X(H5Zregister)
+  X(H5allocate_memory) X(H5free_memory) X(H5Zregister) X(H5get_libversion)
 
 /* What the dataset readers (parz_h5_read.h, parz_h5_device.h) use besides: looked up too, but
  * optional, so that the filter loads into any HDF5 (H5Dget_chunk_info_by_coord is 1.10.5's). */
@@ -52,6 +52,11 @@ typedef struct {
   /* ParZ error class, its major message and the minor messages the filter pushes. */
   hid_t err_class, err_major;
   hid_t err_param, err_apply, err_encode, err_decode, err_memory;
+  /* HDF5 1.14.5 and later save the error stack before calling a filter function and restore it
+   * afterwards, so what the filter pushes while encoding or decoding a chunk never reaches the
+   * caller (HDF5 issue 6194; its fix covers only HDF5's own filters). Where this is set the
+   * filter also prints its message to stderr, as HDF5 asks of external filters. */
+  int chunk_errors_dropped;
 } parz_h5_api;
 
 /* Looks everything up in the library containing `caller` (an address inside HDF5), falling back

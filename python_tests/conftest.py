@@ -6,8 +6,10 @@ in a venv where the wheel is installed. Run by hand, it finds a build tree next 
 (build/ or build-*/) by itself. Importing parz registers the filter in this process; the
 plugin path matters for the h5dump / h5repack subprocesses and for H5Z-ZFP.
 """
+import contextlib
 import glob
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -187,3 +189,21 @@ def native(a):
 def same(a, b):
     """Equal values, NaN included, same dtype and shape."""
     return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
+
+
+# HDF5 1.14.5 and later restore the error stack after the filter function returns, dropping
+# what ParZ pushed while encoding or decoding a chunk (HDF5 issue 6194); there the plugin prints
+# its message to stderr as well, and h5py's exception holds only HDF5's own words.
+CHUNK_ERRORS_ON_STDERR = h5py.version.hdf5_version_tuple >= (1, 14, 5)
+
+
+@contextlib.contextmanager
+def chunk_error(capfd, pattern):
+    """Expects OSError from a read or write through the filter, with ParZ's message matching
+    pattern where the user sees it: in the exception, or on stderr where HDF5 drops it."""
+    with pytest.raises(OSError) as e:
+        yield
+    seen = str(e.value)
+    if CHUNK_ERRORS_ON_STDERR:
+        seen += "\n" + capfd.readouterr().err
+    assert re.search(pattern, seen), seen

@@ -1,21 +1,23 @@
 #!/usr/bin/env bash
-# ParZ benchmark suite, one command (issue 8): builds parz_bench, measures ParZ and its peers
-# (libzfp serial, H5Z-ZFP and uncompressed HDF5 reads and writes) on the real arrays in the same
-# run, and writes into OUT (six files, nothing else): results.csv (one row per measurement),
-# meta.txt (machine, settings), results.md (tables, headline ratios, goals) and the plots
-# rate_distortion.png, decode_threads.png, table_size.png.
+# ParZ benchmark suite, one command: builds parz_bench in the main build tree, measures ParZ and
+# its peers (libzfp serial, H5Z-ZFP and uncompressed HDF5 reads and writes) on the real arrays in
+# the same run, and writes into OUT (six files, nothing else): results.csv (one row per
+# measurement), meta.txt (machine, settings), results.md (tables and headline ratios) and the
+# plots rate_distortion.png, decode_threads.png, table_size.png.
 #
 #   scripts/bench.sh [--quick] [--out DIR] [--data PATH]... [--threads 1,2,4,8,16]
 #                    [-- parz_bench options, e.g. --reps 7 --only etopo5 --time-limit 300]
 #
 # PATH: a directory of name_f32le_AxB.bin arrays (default: the shared data), one such file, or
 # FILE.h5:/dataset. --quick: fewer settings, arrays cut to 2 MiB, 3 timed rounds, steps that
-# would end past 90 s skipped (about 80 s on 2 cores). parz_bench --help lists its options. Environment: PARZ_BENCH_BUILD_DIR
-# (default build-bench; the build log is kept there), PARZ_CMAKE_ARGS (extra cmake arguments),
-# PARZ_SHARED_DATA. HDF5 unpacked from Debian packages under /opt/h5 is picked up when present.
+# would end past 90 s skipped. parz_bench --help lists its options.
+# The build tree is $PARZ_BUILD_DIR (default build/, the one scripts/test.sh and scripts/demo.sh
+# build): used as it is when configured (only parz_bench and what it needs are brought up to
+# date), else configured as they do it. Environment: PARZ_BUILD_DIR, PARZ_SHARED_DATA; HDF5
+# unpacked from Debian packages under /opt/h5 (the GPU machine) is found at run time.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
-BUILD="${PARZ_BENCH_BUILD_DIR:-$PARZ_ROOT/build-bench}"
+BUILD="$PARZ_BUILD_DIR"
 OUT="bench-out"
 bench_args=()
 data=()
@@ -27,7 +29,7 @@ while [ $# -gt 0 ]; do
     --data) data+=(--data "$2"); shift ;;
     --threads) bench_args+=(--threads "$2"); shift ;;
     --) shift; bench_args+=("$@"); break ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
     *) echo "bench.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -38,40 +40,24 @@ mkdir -p "$OUT"
 (cd "$OUT" && rm -f results.csv results.md meta.txt build.log rate_distortion.png \
   decode_threads.png table_size.png)
 
-# ---- build (Release, only the benchmark and the plugin it reads through) ----
-args=(-DCMAKE_BUILD_TYPE=Release "-DPARZ_SHARED_DATA=$PARZ_SHARED_DATA")
-prefixes=()
-if [ -d /opt/h5 ]; then
-  for d in /opt/h5/usr /opt/h5/usr/lib/x86_64-linux-gnu/hdf5/serial; do
-    [ -d "$d" ] && prefixes+=("$d")
-  done
-fi
-[ ${#prefixes[@]} -gt 0 ] && args+=("-DCMAKE_PREFIX_PATH=$(IFS=';'; echo "${prefixes[*]}")")
-if [ -x /usr/local/cuda/bin/nvcc ]; then
-  args+=(-DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc)
-  # a GPU here: compile for it alone (half the nvcc time of the default two architectures)
-  if nvidia-smi -L >/dev/null 2>&1 && ! grep -q CMAKE_CUDA_ARCHITECTURES <<<"${PARZ_CMAKE_ARGS:-}"; then
-    args+=(-DCMAKE_CUDA_ARCHITECTURES=native)
-  fi
-fi
-# shellcheck disable=SC2206
-[ -n "${PARZ_CMAKE_ARGS:-}" ] && args+=(${PARZ_CMAKE_ARGS})
-jobs=$(nproc 2>/dev/null || echo 2)
+# ---- build: the benchmark's targets in the main build tree ----
 mkdir -p "$BUILD"
 LOG="$BUILD/bench-build.log"
-echo "bench.sh: building in $BUILD (log: $LOG)" >&2
+echo "bench.sh: building parz_bench in $BUILD (log: $LOG)" >&2
 t0=$SECONDS
-cmake -S "$PARZ_ROOT" -B "$BUILD" "${args[@]}" >"$LOG" 2>&1 ||
-  { tail -20 "$LOG" >&2; echo "bench.sh: cmake failed (log: $LOG)" >&2; exit 1; }
-grep -E "parz_bench|ParZ:" "$LOG" >&2 || true
-if ! grep -q "parz_bench" "$BUILD/Makefile" 2>/dev/null && [ ! -f "$BUILD/build.ninja" ]; then
-  echo "bench.sh: the benchmark is disabled in this build (PARZ_BENCH=OFF): nothing to do" >&2
+if [ ! -f "$BUILD/CMakeCache.txt" ]; then
+  parz_configure >"$LOG" 2>&1 ||
+    { tail -20 "$LOG" >&2; echo "bench.sh: cmake failed (log: $LOG)" >&2; exit 1; }
+fi
+if grep -q "^PARZ_BENCH:BOOL=OFF" "$BUILD/CMakeCache.txt"; then
+  echo "bench.sh: the benchmarks are disabled in $BUILD (PARZ_BENCH=OFF): nothing to do" >&2
   exit 0
 fi
+jobs=$(nproc 2>/dev/null || echo 2)
 cmake --build "$BUILD" -j"$jobs" --target parz_bench >>"$LOG" 2>&1 ||
   { tail -30 "$LOG" >&2; echo "bench.sh: build failed (log: $LOG)" >&2; exit 1; }
 echo "bench.sh: built in $((SECONDS - t0)) s" >&2
-BIN="$BUILD/examples/parz_bench"
+BIN="$BUILD/bench/parz_bench"
 
 # ---- run-time environment: the build's ParZ plugin, then the system's H5Z-ZFP ----
 plugin_path="$BUILD/plugins"
@@ -101,7 +87,7 @@ if [ -z "$py" ]; then
   echo "bench.sh: no python3: $OUT/results.csv written, no report" >&2
   exit 0
 fi
-"$py" "$PARZ_ROOT/examples/bench/bench_report.py" "$OUT"
+"$py" "$PARZ_ROOT/bench/bench_report.py" "$OUT"
 sed -n '/^## Headline/,/^## Compression/p' "$OUT/results.md" | sed '$d'
 echo "bench.sh: $((SECONDS)) s in all; wrote $(cd "$OUT" && echo results.csv meta.txt results.md *.png)"
 exit "$status"

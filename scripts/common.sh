@@ -1,4 +1,4 @@
-# Shared by scripts/test.sh and scripts/demo.sh (sourced, not run).
+# Shared by the scripts (sourced, not run).
 PARZ_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PARZ_BUILD_DIR="${PARZ_BUILD_DIR:-$PARZ_ROOT/build}"
 PARZ_SHARED_DATA="${PARZ_SHARED_DATA:-$PARZ_ROOT/../shared/data}"
@@ -18,15 +18,19 @@ parz_python() {
   return 1
 }
 
-# Configures and builds ParZ in $PARZ_BUILD_DIR. CUDA code is compiled when nvcc is there (no GPU
+# Configures ParZ in $PARZ_BUILD_DIR (Release). CUDA code is compiled when nvcc is there (no GPU
 # is needed to build it).
-parz_build() {
+parz_configure() {
   local args=(-DCMAKE_BUILD_TYPE=Release "-DPARZ_SHARED_DATA=$PARZ_SHARED_DATA")
   if [ -x /usr/local/cuda/bin/nvcc ]; then
     args+=(-DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc)
   fi
   cmake -S "$PARZ_ROOT" -B "$PARZ_BUILD_DIR" "${args[@]}"
-  cmake --build "$PARZ_BUILD_DIR" -j2
+}
+
+# Configures and builds everything in $PARZ_BUILD_DIR.
+parz_build() {
+  parz_configure && cmake --build "$PARZ_BUILD_DIR" -j2
 }
 
 # Environment that lets HDF5 and Python find the build tree's plugin and helper. Setting

@@ -43,10 +43,10 @@ step pytest.txt 60 env -C "$ROOT/python_tests" -u HDF5_PLUGIN_PATH PYTHONPATH="$
   -p no:cacheprovider "$ROOT/python_tests/test_payload_checksum.py" \
   "$ROOT/python_tests/test_parz_read.py" "$ROOT/python_tests/test_parz_read_gpu.py" \
   -k "bit_flip or corrupt or checksum"
-step bench_omp.txt 75 examples/bench_omp --data "$PARZ_SHARED_DATA" --checksum \
+step bench_omp.txt 75 bench/bench_omp --data "$PARZ_SHARED_DATA" --checksum \
   --threads "$THREADS" --reps 7
 arrays=("$PARZ_SHARED_DATA"/*.bin)
-step bench_gpu_kernel.md 60 examples/bench_gpu_kernel --checksum --schemes block,thread \
+step bench_gpu_kernel.md 60 bench/bench_gpu_kernel --checksum --schemes block,thread \
   --c 0 --rel 1e-2,1e-3 --reps 9 "${arrays[@]}"
 step memcheck.txt 45 compute-sanitizer --tool memcheck --error-exitcode 1 \
   tests/test_gpu_decode --small

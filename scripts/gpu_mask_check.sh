@@ -42,7 +42,7 @@ gpu_check_step pytest.txt 45 env -C "$ROOT/python_tests" -u HDF5_PLUGIN_PATH \
 gpu_check_step memcheck.txt 40 compute-sanitizer --tool memcheck --error-exitcode 1 \
   tests/test_gpu_decode --masked --small
 gpu_check_step bench_mask.md 40 sh -c 'err="$1"; shift; exec "$@" 2>"$err"' sh \
-  "$OUT/bench_mask.err" examples/bench_gpu_kernel --mask third,land --schemes block --c 0 \
+  "$OUT/bench_mask.err" bench/bench_gpu_kernel --mask third,land --schemes block --c 0 \
   --rel 1e-3 --modes accuracy --reps 15 "$PARZ_SHARED_DATA/etopo5_relief_f32le_2161x4320.bin"
 elapsed=$((SECONDS - start))
 

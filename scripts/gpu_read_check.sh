@@ -9,9 +9,9 @@
 #   ctest.log        the C tests of the readers (test_h5_read, test_h5_read_device, ...)
 #   pytest.log       python_tests/test_parz_read.py and test_parz_read_gpu.py with python3 (pip's
 #                    h5py), the build tree's parz package, HDF5_PLUGIN_PATH unset
-#   bench_read.md    examples/bench_read.py: etopo5 tiled 2x1 read every way, the goals as ratios,
+#   bench_read.md    bench/bench_read.py: etopo5 tiled 2x1 read every way, the goals as ratios,
 #                    and where parz.read's time goes
-#   bench_h5read.txt examples/bench_h5read: H5Dread through the filter (PARZ_EXEC=omp, 16
+#   bench_h5read.txt bench/bench_h5read: H5Dread through the filter (PARZ_EXEC=omp, 16
 #                    threads) against H5Z-ZFP on every real array at accuracy 1e-4 x range, with
 #                    parz_h5_read and the breakdown; then the same for etopo5 2x1 at 1e-3 in chunks
 #                    of 512 rows, and at C = 32 (--segment-blocks 32) for comparison
@@ -31,22 +31,22 @@ py() { env -u HDF5_PLUGIN_PATH PYTHONPATH="$BUILD/python" python3 "$@"; }
   >"$OUT/pytest.log" 2>&1
 pytest_rc=$?
 
-py "$ROOT/examples/bench_read.py" --data "$PARZ_SHARED_DATA" --threads "$THREADS" --reps 5 \
+py "$ROOT/bench/bench_read.py" --data "$PARZ_SHARED_DATA" --threads "$THREADS" --reps 5 \
   --out "$OUT" --file /tmp/parz_bench_read.h5 >"$OUT/bench_read.log" 2>&1
 bench_rc=$?
 
 {
   echo "## every real array, accuracy 1e-4 x range, whole-array chunks, PARZ_EXEC=omp"
-  "$BUILD/examples/bench_h5read" --data "$PARZ_SHARED_DATA" --file /tmp/parz_bench_h5read.h5 \
+  "$BUILD/bench/bench_h5read" --data "$PARZ_SHARED_DATA" --file /tmp/parz_bench_h5read.h5 \
     --threads "$THREADS" --reps 5 --exec omp --breakdown
   echo
   echo "## etopo5 tiled 2x1, accuracy 1e-3 x range, chunks of 512 rows, PARZ_EXEC=omp"
-  "$BUILD/examples/bench_h5read" --data "$PARZ_SHARED_DATA" --file /tmp/parz_bench_h5read.h5 \
+  "$BUILD/bench/bench_h5read" --data "$PARZ_SHARED_DATA" --file /tmp/parz_bench_h5read.h5 \
     --only etopo5 --min-mib 70 --chunk-mib 8.4375 --accuracy 1e-3 --threads "$THREADS" --reps 5 \
     --exec omp --breakdown
   echo
   echo "## every real array, accuracy 1e-4 x range, C = 32 (the table before auto C)"
-  "$BUILD/examples/bench_h5read" --data "$PARZ_SHARED_DATA" --file /tmp/parz_bench_h5read.h5 \
+  "$BUILD/bench/bench_h5read" --data "$PARZ_SHARED_DATA" --file /tmp/parz_bench_h5read.h5 \
     --threads "$THREADS" --reps 5 --exec omp --segment-blocks 32
 } >"$OUT/bench_h5read.txt" 2>&1
 

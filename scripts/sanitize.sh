@@ -25,7 +25,8 @@ fi
 start=$(date +%s)
 mkdir -p "$BUILD"
 CC="$CC_ASAN" cmake -S "$PARZ_ROOT" -B "$BUILD" -DPARZ_SANITIZE=ON -DPARZ_CUDA=OFF \
-  -DPARZ_EXAMPLES=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DPARZ_SHARED_DATA=$PARZ_SHARED_DATA" \
+  -DPARZ_EXAMPLES=OFF -DPARZ_BENCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  "-DPARZ_SHARED_DATA=$PARZ_SHARED_DATA" \
   >"$BUILD/sanitize-configure.log" 2>&1 || { cat "$BUILD/sanitize-configure.log"; echo "sanitize.sh: configure FAILED" >&2; exit 1; }
 cmake --build "$BUILD" -j"$JOBS" >"$BUILD/sanitize-build.log" 2>&1 ||
   { tail -50 "$BUILD/sanitize-build.log"; echo "sanitize.sh: build FAILED" >&2; exit 1; }

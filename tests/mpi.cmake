@@ -1,8 +1,11 @@
-# Parallel HDF5 tests (issue 6): mpi_checkpoint under mpiexec with 2 and 4 ranks (4 with
-# oversubscription), a restart read on other rank counts, and invalid parameters on one or all
-# ranks, which must end every rank with an error (no hang: a timeout fails the test).
-include(${PROJECT_SOURCE_DIR}/examples/mpi.cmake)
+# Parallel HDF5 tests: the MPI example mpi_checkpoint (examples/mpi.cmake, with MPI found by
+# cmake/ParZMPI.cmake) under mpiexec with 2 and 4 ranks (4 with oversubscription), a restart read
+# on other rank counts, and invalid parameters on one or all ranks, which must end every rank
+# with an error (no hang: a timeout fails the test).
 if(NOT TARGET mpi_checkpoint OR NOT TARGET H5Zparz)
+  if(PARZ_HAVE_MPI)
+    message(STATUS "ParZ: MPI tests skipped (they run the MPI example: PARZ_EXAMPLES=ON)")
+  endif()
   return()
 endif()
 

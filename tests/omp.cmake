@@ -12,16 +12,12 @@ if(NOT TARGET parz_chunk_testutil)
   return()
 endif()
 
-add_library(parz_omp_testutil STATIC ${CMAKE_CURRENT_SOURCE_DIR}/test_omp_common.c)
-target_include_directories(parz_omp_testutil PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
-target_link_libraries(parz_omp_testutil PUBLIC parz_codec)
-
 foreach(t equal nested errors limits lengths assemble)
   add_executable(test_omp_${t} ${CMAKE_CURRENT_SOURCE_DIR}/test_omp_${t}.c)
-  target_link_libraries(test_omp_${t} parz_omp parz_omp_testutil parz_chunk_testutil)
+  target_link_libraries(test_omp_${t} parz_omp parz_real_arrays parz_chunk_testutil)
 endforeach()
 add_executable(test_payload_checksum ${CMAKE_CURRENT_SOURCE_DIR}/test_payload_checksum.c)
-target_link_libraries(test_payload_checksum parz_omp parz_omp_testutil parz_chunk_testutil)
+target_link_libraries(test_payload_checksum parz_omp parz_real_arrays parz_chunk_testutil)
 # real arrays are optional: the test prints that it skipped them when the directory is missing
 add_test(NAME omp_equal COMMAND test_omp_equal "${PARZ_SHARED_DATA}")
 add_test(NAME omp_nested COMMAND test_omp_nested)

@@ -13,7 +13,7 @@
 #include "parz_omp.h"
 #include "team.h"   /* the drivers with the serial cut-off as a parameter */
 #include "test_chunk_common.h"
-#include "test_omp_common.h"
+#include "real_arrays.h"
 
 static const int thread_counts[] = {1, 2, 3, 4, 7, 16};
 #define NTHREADS (int)(sizeof thread_counts / sizeof thread_counts[0])

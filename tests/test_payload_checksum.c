@@ -9,8 +9,8 @@
 
 #include "parz_omp.h"
 #include "team.h"
+#include "real_arrays.h"
 #include "test_chunk_common.h"
-#include "test_omp_common.h"
 
 static unsigned long flips_checked, omp_checked;
 

@@ -27,11 +27,23 @@ if(TARGET parz_tool)
   set_tests_properties(test_tool_cli PROPERTIES ENVIRONMENT "HDF5_PLUGIN_PATH=${PARZ_PLUGIN_DIR}"
                                               TIMEOUT 120)
 
-  # cd-values against the Python helper, with Debian's python3 (the one with numpy and h5py).
+  # cd-values against the Python helper, with a python3 that imports numpy (the parz package
+  # needs it): Debian's, or the first on PATH (a virtual environment).
   find_program(PARZ_DEBIAN_PYTHON python3 PATHS /usr/bin NO_DEFAULT_PATH)
-  if(PARZ_DEBIAN_PYTHON)
+  find_program(PARZ_PATH_PYTHON python3)
+  set(_parz_numpy_python "")
+  foreach(_py ${PARZ_DEBIAN_PYTHON} ${PARZ_PATH_PYTHON})
+    if(NOT _parz_numpy_python)
+      execute_process(COMMAND ${_py} -c "import numpy" RESULT_VARIABLE _parz_py_rc
+                      OUTPUT_QUIET ERROR_QUIET)
+      if(_parz_py_rc EQUAL 0)
+        set(_parz_numpy_python ${_py})
+      endif()
+    endif()
+  endforeach()
+  if(_parz_numpy_python)
     add_test(NAME test_tool_cd_values
-             COMMAND ${PARZ_DEBIAN_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/tool_cd_values.py
+             COMMAND ${_parz_numpy_python} ${CMAKE_CURRENT_SOURCE_DIR}/tool_cd_values.py
                      $<TARGET_FILE:parz_tool>)
     set_tests_properties(test_tool_cd_values PROPERTIES
                          ENVIRONMENT "PYTHONPATH=${PARZ_PYTHON_BUILD_DIR}")

@@ -7,8 +7,10 @@
  *        repeated to fill the chunk shape the cd_values describe).
  * Properties: the callback returns 0 (an error pushed on HDF5's stack) or the decoded size; it
  * never touches memory outside the buffers; the compressed buffer it allocates stays
- * proportional to the chunk, whatever the cd_values; what it encodes it decodes again, non-finite values
- * bit for bit, reversible chunks entirely bit for bit. */
+ * proportional to the chunk, whatever the cd_values; every configuration whose codec parameters
+ * encode (parz_params_check_encode, as set_local requires) encodes any values, the others are
+ * refused; what it encodes it decodes again, non-finite values bit for bit, reversible chunks
+ * entirely bit for bit. */
 #include <hdf5.h>
 #include <math.h>
 
@@ -94,6 +96,16 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     void* buf = h5_copy(in, raw);
     size_t buf_size = raw;
     size_t n = filter(0, ncd, cd, raw, &buf_size, &buf);
+    if (parz_params_check_encode(&cfg.config.params, cfg.chunk.type, cfg.chunk.dims, NULL) !=
+        PARZ_OK) {
+      /* codec parameters set_local refuses (reversible transform cut short): refused here too */
+      PARZ_FUZZ_CHECK(n == 0);
+      H5free_memory(buf);
+      free(in);
+      H5Eclear2(H5E_DEFAULT);
+      free(cd);
+      return 0;
+    }
     /* A configuration the filter accepted encodes any values, into a buffer proportional to
      * the chunk: a block never takes more than PARZ_MAX_BITS bits (about 130 bytes per raw byte
      * for 1D float blocks), plus 16 bytes of exception per value, header and table. */

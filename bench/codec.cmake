@@ -1,0 +1,10 @@
+# Codec benchmark: serial encode/decode throughput against libzfp 1.0, side by side.
+find_path(PARZ_BENCH_ZFP_INCLUDE zfp.h)
+find_library(PARZ_BENCH_ZFP_LIB zfp)
+if(PARZ_BENCH_ZFP_INCLUDE AND PARZ_BENCH_ZFP_LIB)
+  add_executable(bench_codec bench_codec.c)
+  target_include_directories(bench_codec PRIVATE ${PARZ_BENCH_ZFP_INCLUDE})
+  target_link_libraries(bench_codec PRIVATE parz_codec ${PARZ_BENCH_ZFP_LIB} m)
+else()
+  message(STATUS "libzfp not found: bench_codec not built")
+endif()
