@@ -13,6 +13,7 @@ if(TARGET H5Zparz AND TARGET parz_hdf5)
     target_link_libraries(bench_h5read PRIVATE parz_h5)
     target_compile_definitions(bench_h5read PRIVATE PARZ_BENCH_H5_READ)
     if(TARGET parz_gpu)
+      target_link_libraries(bench_h5read PRIVATE CUDA::cudart_static) # its device buffers
       target_compile_definitions(bench_h5read PRIVATE PARZ_BENCH_H5_DEVICE)
     endif()
   endif()

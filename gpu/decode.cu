@@ -35,7 +35,8 @@ int parz_gpu_parse_offsets(const parz_gpu_context* ctx, const parz_chunk_view* v
 }
 
 /* The scheme, G and K for a chunk (tuning fields override), given BLOCK's length parser. The
- * rules come from bench/bench_gpu_kernel on an H100 (132 SMs; gpu/README.md has the numbers):
+ * rules come from sweeps of G with bench/bench_gpu_kernel on an H100 (132 SMs; bench_gpu_g.md,
+ * a run listed in bench/README.md):
  * - BLOCK everywhere: one thread per block in the decode kernel, so C only matters to the
  *   length parse. Its G (segments per warp in the parse) starts at 32 and is halved while
  *   fewer than W parse warps per SM would run:

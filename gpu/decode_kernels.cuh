@@ -221,8 +221,8 @@ __device__ __forceinline__ void check_segment(const seg_args& a, unsigned long l
  * the warp takes part: the partition offset goes to the first lane of each partition (or to
  * lane 0, with the lengths before s0 added), then a prefix sum that restarts at those lanes.
  * parz_chunk_parse has checked on the host that each partition's lengths add up to the next
- * one's offset. This spares the lengths kernel the offsets kernel before it (and the memsets
- * of the fault word, parz_gpu_fault_clear): 397 -> 410 GiB/s at C = 16 on etopo5 (H100). */
+ * one's offset. So no offsets kernel runs before the lengths kernel: one launch less per chunk,
+ * which counts in chunks of a few MiB, whose launches cost as much as their decode. */
 __device__ __forceinline__ void hybrid_span(const seg_args& a, unsigned long long s0,
                                             unsigned lane, unsigned long long* start,
                                             unsigned long long* len)
@@ -335,13 +335,15 @@ __global__ void __launch_bounds__(128) thread_kernel(const seg_args a)
 }
 
 /* BLOCK scheme, kernel 1: one thread per segment walks its blocks with the length-only parser
- * and writes where each block starts, relative to its segment (u32: a segment of at most 65536
- * blocks of at most 2^14 bits each). It also checks the segment's end against the table. */
+ * and writes where each block starts, relative to its segment (u32: a segment of 2^32 bits or
+ * more, which only an expert minbits in the billions makes, wraps and fails the end check). It
+ * also checks the segment's end against the table. */
 template <parz_type T, unsigned D>
 __device__ __forceinline__ void lengths_body(const seg_args& a)
 {
-  /* G segments per warp, lanes G..31 idle: the lanes of a warp diverge at every plane and
-   * group test, so fewer of them per warp, in more warps, finish sooner (gpu/README.md) */
+  /* G segments per warp (plan() in decode.cu), lanes G..31 idle: where the lanes of a warp
+   * diverge at every plane (the 3D/4D parsers), fewer of them per warp, in more warps, finish
+   * sooner; the 1D/2D parser keeps its lanes in step and takes G >= 8 */
   const unsigned lane = threadIdx.x & 31u;
   const unsigned long long warp = ((unsigned long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
   const unsigned long long s = a.first + warp * a.G + lane;

@@ -1,15 +1,21 @@
 /* Internals of the CUDA decoder shared by its translation units (C++/CUDA only, not installed).
  *
- * The decoder runs in three kernels on one stream:
- *   1. segment offsets: the table (any kind) becomes one absolute u64 bit offset per segment plus
- *      the end of the payload (per-partition warp prefix sums for HYBRID);
- *   2. segment decode: see decode.cu for the warp-cooperative scheme; the same launch verifies
- *      the payload checksums, a warp per partition (checksum.cuh), and each decoded block gets
- *      its masked values (mask.cuh, the map of records made in the launch before);
- *   3. exception patch: the exceptions written back at their positions.
+ * A chunk decodes in kernels queued on one stream (gpu/README.md, "How a chunk is decoded"):
+ *   1. segment offsets (offsets.cu): the table (any kind) becomes one absolute u64 bit offset
+ *      per segment plus the end of the payload (per-partition warp prefix sums for HYBRID). No
+ *      such kernel runs where the BLOCK scheme's lengths kernel reads a HYBRID table itself
+ *      (parz_gpu_parse_offsets);
+ *   2. segment decode (decode.cu chooses the scheme, decode_kernels.cuh holds the kernels):
+ *      BLOCK, the default, parses block lengths (lengths_kernel, unless C = 1 or fixed rate)
+ *      and then decodes one block per thread (block_kernel); WARP and THREAD are one kernel each.
+ *      The payload checksums are verified a warp per partition (checksum.cuh), in block_kernel's
+ *      launch for BLOCK, in a kernel of their own for WARP and THREAD. Each decoded block gets
+ *      its masked values before it is stored (mask.cuh), from a map of the mask's records made
+ *      in the launch before (lengths_kernel's last CTAs, or mask_kernel);
+ *   3. exception patch (offsets.cu): the exceptions written back at their positions.
  * Errors found on the device (a payload checksum that does not match, a segment that does not
- * end where the table says, a read past the payload) are recorded in a small device record and
- * read back once, after the kernels. */
+ * end where the table says, a read past the payload) are recorded in a fault record per chunk
+ * and read back once, after the kernels (parz_gpu_fault_check). */
 #ifndef PARZ_GPU_INTERNAL_H
 #define PARZ_GPU_INTERNAL_H
 
@@ -38,7 +44,8 @@ enum parz_gpu_fault_code {
   PARZ_GPU_FAULT_CHECKSUM = 4  /* a partition's payload checksum did not match */
 };
 
-/* Decoding scheme and its shape; chosen per chunk by parz_gpu_plan, overridable for benchmarks. */
+/* Decoding scheme and its shape, chosen per chunk by plan() in decode.cu; tests and benchmarks
+ * override them. */
 struct parz_gpu_tuning {
   int scheme;        /* PARZ_GPU_SCHEME_* ; 0 = choose */
   int group;         /* G: segments per warp, 1..32; 0 = choose */

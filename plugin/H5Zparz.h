@@ -165,7 +165,7 @@ typedef int (*H5Z_parz_register_fn)(const void* hdf5_function, char* why, size_t
 typedef struct {
   unsigned version_major, version_minor, version_patch;
   int openmp; /* 1: chunks decode on OpenMP threads */
-  int cuda;   /* 1: built with the CUDA decoder */
+  int cuda;   /* 1: built with the CUDA decoder and its module (parz_cuda.so) loads */
   int gpu;    /* 1: a usable CUDA GPU is present (0 without the CUDA decoder) */
 } H5Z_parz_config;
 

@@ -1,4 +1,4 @@
-"""Hostile files (issue 7): ParZ datasets whose chunks were damaged on disk through h5py's raw
+"""Hostile files: ParZ datasets whose chunks were damaged on disk through h5py's raw
 chunk I/O, read by h5py and h5dump in SEPARATE PROCESSES so that a crash is a test failure and
 not the end of the test run.
 

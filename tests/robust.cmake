@@ -1,4 +1,4 @@
-# Robustness (issue 7): fuzz harnesses, their replay tests and the hostile-input C tests.
+# Robustness: fuzz harnesses, their replay tests and the hostile-input C tests.
 #
 # Every harness in tests/fuzz/ is built twice:
 #  - robust_replay_<name>: the harness with a plain main() (tests/fuzz/replay_main.c), built with

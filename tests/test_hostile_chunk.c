@@ -1,4 +1,4 @@
-/* Hostile chunks against the decoders (issue 7), deterministic, for ctest and the sanitizer run:
+/* Hostile chunks against the decoders, deterministic, for ctest and the sanitizer run:
  *  - every truncation of valid chunks is refused;
  *  - every single bit flip of header, table, exceptions and payload, with the checksum left as
  *    is and recomputed, gives an error or a decoded array, and never a write past the array

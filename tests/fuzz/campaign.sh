@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A fuzzing campaign over every ParZ harness (issue 7): runs each libFuzzer binary for a fixed
+# A fuzzing campaign over every ParZ harness: runs each libFuzzer binary for a fixed
 # time on a scratch copy of its seed corpus and regression inputs, then prints one summary line
 # per harness (executions, coverage, findings). See tests/fuzz/README.md, section "Campaign".
 #
