@@ -172,7 +172,7 @@ static const foreign_case foreign_cases[] = {
     /* cd_values and chunk say 4x4, the dataset has 64x64 chunks: 16 KiB copied out of 64 bytes */
     {"4x4 chunk in a 64x64 dataset", "crafted_shape.h5", 4, 0, 64, {{64, 64, PARZ_CD_SHAPE, 4}, {4, 64, PARZ_CD_SHAPE + 1, 4}}},
     /* cd_values and chunk say float32 on a float64 dataset: 2 KiB out of 1 KiB */
-    {"float32 cd_values on float64", "crafted_type.h5", 16, 1, 16, {{16, 16, PARZ_CD_TYPE, PARZ_FLOAT}, {0, 0, 0, 0}}},
+    {"float32 cd_values on float64", "crafted_type.h5", 16, 1, 16, {{16, 16, PARZ_CD_V1_TYPE, PARZ_FLOAT}, {0, 0, 0, 0}}},
 };
 
 static void foreign_chunk(const foreign_case* c) {
@@ -200,7 +200,7 @@ static void big_endian_flag(void) {
   add_honest(file, "x", 16, 16);
   add_honest(file, "honest", 32, 8);
   H5Fclose(file);
-  CHECK(test_patch_cd(path, 16, 16, PARZ_CD_TYPE, PARZ_FLOAT + PARZ_CD_BIG_ENDIAN) == 1);
+  CHECK(test_patch_cd(path, 16, 16, PARZ_CD_V1_TYPE, PARZ_FLOAT + PARZ_CD_BIG_ENDIAN) == 1);
   expect_refused(path, "x", H5T_NATIVE_FLOAT, 16 * 16, "big-endian cd_values on little-endian");
   expect_honest(path, "honest", 32, 8);
 }
