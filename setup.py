@@ -4,7 +4,8 @@
 
 The module is built with CMake (Release, without tests, examples and benchmarks; the CUDA
 decoder when nvcc is found, as for the main build), or taken from an existing build tree; every
-shared object in the build's plugins/ directory goes into the package beside it. It does not link
+shared object in the build's plugins/ directory goes into the package beside it (with CUDA, the
+CUDA module parz_cuda.so, which the plugin loads from beside itself). It does not link
 libpython or libhdf5 (it binds to the HDF5 that h5py uses at import), so the wheel is tagged
 py3-none-linux_x86_64: any Python 3, this platform. Environment:
 

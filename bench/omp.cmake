@@ -13,7 +13,17 @@ if(TARGET H5Zparz AND TARGET parz_hdf5)
     target_link_libraries(bench_h5read PRIVATE parz_h5)
     target_compile_definitions(bench_h5read PRIVATE PARZ_BENCH_H5_READ)
     if(TARGET parz_gpu)
+      target_link_libraries(bench_h5read PRIVATE CUDA::cudart_static) # its device buffers
       target_compile_definitions(bench_h5read PRIVATE PARZ_BENCH_H5_DEVICE)
     endif()
   endif()
+endif()
+# bench_mask: masked variants of the real arrays (missing values as NaN or the fill value)
+# through HDF5 with ParZ, gzip + shuffle and H5Z-ZFP, and the codec's decode speed masked
+# against unmasked, serial and OpenMP.
+if(TARGET H5Zparz AND TARGET parz_hdf5)
+  add_executable(bench_mask bench_mask.c)
+  target_include_directories(bench_mask PRIVATE ${PROJECT_SOURCE_DIR}/plugin)
+  target_link_libraries(bench_mask PRIVATE parz_real_arrays parz_bench_clock parz_hdf5 parz_omp m)
+  add_dependencies(bench_mask H5Zparz)
 endif()

@@ -45,13 +45,15 @@ uint64_t parz_table_segment_bits(const parz_chunk_view* v, uint64_t s);
 #define PARZ_MAX_SECTIONS 16u
 #define PARZ_SECTION_REQUIRED 1u     /* flag: a reader that does not know the kind must refuse */
 #define PARZ_SECTION_CHECKSUMS 1u    /* kind: payload checksums */
+#define PARZ_SECTION_MASK 2u         /* kind: masked values (required) */
 #define PARZ_CHECKSUM_HEAD_BYTES 8u  /* the checksum section's own header: u32 P, u32 reserved */
 
 /* Byte offsets, from the start of the chunk, of the sections of a layout (v's version, table
- * bytes, exceptions and checksums): where the table, exceptions, checksum values and payload
- * start. Sections of kinds this codec does not write are not part of a layout. */
+ * bytes, exceptions, checksums and mask): where the table, exceptions, checksum values, mask
+ * section and payload start. Sections of kinds this codec does not write are not part of a
+ * layout. */
 typedef struct {
-  size_t table, exceptions, checksums, payload;
+  size_t table, exceptions, checksums, mask, payload;
 } parz_chunk_offsets;
 void parz_chunk_section_offsets(const parz_chunk_view* v, parz_chunk_offsets* o);
 
@@ -78,7 +80,8 @@ int parz_chunk_layout_auto(parz_chunk_view* v, const parz_array* a, const parz_c
 
 /* Writes the header of v (sizes from v's table_bytes, nexceptions, payload_bytes, payload_bits)
  * without its checksum field, then (version 2) the section directory and the checksum
- * section's own header; the table, exceptions and checksum values are the caller's. */
+ * section's own header; the table, exceptions, checksum values and mask section are the
+ * caller's. */
 void parz_chunk_header_write(const parz_chunk_view* v, unsigned char* dst);
 
 /* Stores the CRC-32C of dst[0..head_bytes) (all in front of the payload) into the header. */

@@ -9,12 +9,16 @@
 #ifdef PARZ_HAVE_CUDA
 #include <pthread.h>
 
+#include "cuda_module.h"
 #include "parz_gpu.h"
 #endif
 
 /* auto mode: chunks that decode to at least this many bytes go to the GPU when one is usable;
  * smaller ones stay on the CPU, where the host-device copies and kernel launches of the GPU path
- * would dominate. TUNED BY THE GPU ENGINEER (issue 5) from measurements on the GPU machine. */
+ * would dominate. 4 MiB is the smallest chunk measured through H5Dread on the GPU machine: there
+ * the CUDA filter path read every real array 1.2x to 2.5x as fast as OpenMP at 16 threads (H100
+ * host, bench/results/h100/bench_h5read_box.md; 8 MiB chunks: bench/results/h200/
+ * bench_h5read_gpu.txt). Smaller chunks were not measured that way. */
 #define PARZ_DISPATCH_GPU_MIN_BYTES ((size_t)4 * 1024 * 1024)
 
 #ifdef PARZ_HAVE_CUDA
@@ -68,11 +72,19 @@ __attribute__((destructor)) static void gpu_release(void) {
   pthread_mutex_unlock(&gpu_lock);
 }
 
+/* Why the CUDA module is not loaded, or NULL; a forked process that has not loaded it yet does
+ * not try (NULL). */
+static const char* gpu_module_missing(void) {
+  return gpu_forked ? NULL : parz_cuda_module_missing();
+}
+
 int parz_dispatch_with_gpu(int (*fn)(parz_gpu_context* ctx, void* arg), void* arg,
                            parz_error* err) {
   int rc;
+  const char* missing;
   if (!gpu_is_usable())
-    return parz_fail(err, PARZ_ERR_DEVICE, "no usable CUDA GPU");
+    return parz_fail(err, PARZ_ERR_DEVICE, "%s",
+                     (missing = gpu_module_missing()) ? missing : "no usable CUDA GPU");
   pthread_mutex_lock(&gpu_lock);
   rc = gpu_ctx ? PARZ_OK : parz_gpu_context_create(&gpu_ctx, 0, err);
   if (rc == PARZ_OK)
@@ -116,15 +128,24 @@ static int gpu_decode(const void* src, size_t src_bytes, void* dst, size_t dst_b
 
 int parz_dispatch_gpu_wanted(const parz_exec_policy* pol, size_t bytes) {
 #ifdef PARZ_HAVE_CUDA
-  int use;
-  if (pol->exec != PARZ_EXEC_CUDA && pol->exec != PARZ_EXEC_AUTO)
+  char msg[600];
+  const char* missing;
+  if (pol->exec != PARZ_EXEC_CUDA &&
+      (pol->exec != PARZ_EXEC_AUTO || bytes < PARZ_DISPATCH_GPU_MIN_BYTES))
     return 0;
-  use = gpu_is_usable();
-  if (!use && pol->exec == PARZ_EXEC_CUDA)
+  if (gpu_is_usable())
+    return 1;
+  /* Under auto too: a build with the CUDA decoder whose module cannot be loaded is a broken
+   * install, said once. */
+  if ((missing = gpu_module_missing())) {
+    snprintf(msg, sizeof msg, "%s: decoding on the CPU", missing);
+    parz_warn_once(msg);
+  } else if (pol->exec == PARZ_EXEC_CUDA) {
     parz_warn_once(gpu_forked ? "PARZ_EXEC=cuda in a forked process (CUDA does not survive "
                                 "fork): decoding on the CPU"
                               : "PARZ_EXEC=cuda but no usable CUDA GPU: decoding with OpenMP");
-  return use && (pol->exec == PARZ_EXEC_CUDA || bytes >= PARZ_DISPATCH_GPU_MIN_BYTES);
+  }
+  return 0;
 #else
   (void)bytes;
   if (pol->exec == PARZ_EXEC_CUDA)
@@ -174,8 +195,8 @@ int parz_dispatch_encode(const parz_array* a, const void* data, const parz_chunk
 void parz_dispatch_backends(int* openmp, int* cuda, int* gpu) {
   *openmp = parz_omp_enabled() != 0;
 #ifdef PARZ_HAVE_CUDA
-  *cuda = 1;
   *gpu = gpu_is_usable();
+  *cuda = !gpu_forked && !parz_cuda_module_missing();
 #else
   *cuda = 0;
   *gpu = 0;

@@ -20,6 +20,8 @@ extern "C" {
  *   cuda:   the GPU; without a usable GPU or a CUDA build, one warning, then OpenMP.
  *   auto:   the GPU for chunks of at least PARZ_DISPATCH_GPU_MIN_BYTES (dispatch.c) when one is usable, else
  *           OpenMP.
+ * The CUDA decoder is loaded from its module (gpu/cuda_module.h) when the GPU is first wanted;
+ * where that fails, cuda and auto warn once (naming the module and why) and decode on the CPU.
  * A GPU failure prints one warning and the chunk is decoded on the CPU. A process forked
  * (without exec) from one that loaded the dispatcher decodes on the CPU, on its calling thread. */
 int parz_dispatch_decode(const void* src, size_t src_bytes, void* dst, size_t dst_bytes,
@@ -29,14 +31,16 @@ int parz_dispatch_decode_view(const parz_chunk_view* v, const void* src, size_t 
                               void* dst, size_t dst_bytes, parz_error* err);
 
 /* Whether the policy sends work decoding to `bytes` bytes to the GPU: cuda, or auto for at least
- * PARZ_DISPATCH_GPU_MIN_BYTES, with a usable GPU (cuda without one warns once). */
+ * PARZ_DISPATCH_GPU_MIN_BYTES, with a usable GPU (cuda without one warns once, as both do where
+ * the CUDA module cannot be loaded). */
 int parz_dispatch_gpu_wanted(const parz_exec_policy* pol, size_t bytes);
 
 #ifdef PARZ_HAVE_CUDA
 /* Runs fn(ctx, arg) with the process's GPU context (created on first use, on device 0) under its
  * lock: the filter path and the dataset readers share one context, one caller at a time.
  * Returns fn's status; a device failure (PARZ_ERR_DEVICE) drops the context, created again by
- * the next call. PARZ_ERR_DEVICE without calling fn when no GPU is usable. */
+ * the next call. PARZ_ERR_DEVICE without calling fn when no GPU is usable (the message says why:
+ * the CUDA module's failure to load, or no GPU). */
 int parz_dispatch_with_gpu(int (*fn)(parz_gpu_context* ctx, void* arg), void* arg,
                            parz_error* err);
 #endif
@@ -46,7 +50,8 @@ int parz_dispatch_with_gpu(int (*fn)(parz_gpu_context* ctx, void* arg), void* ar
 int parz_dispatch_encode(const parz_array* a, const void* data, const parz_chunk_config* cfg,
                          void* dst, size_t dst_bytes, size_t* written, parz_error* err);
 
-/* What this build can run: OpenMP threads (openmp), the CUDA decoder (cuda), and whether a CUDA
+/* What this build can run: OpenMP threads (openmp), the CUDA decoder (cuda: built with it and its
+ * module loaded, which this call does; 0 in a process forked without exec), and whether a CUDA
  * GPU is usable now (gpu; asked once per process, as the decoder does). */
 void parz_dispatch_backends(int* openmp, int* cuda, int* gpu);
 

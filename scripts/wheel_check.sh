@@ -14,6 +14,7 @@
 #     --tests quick|all|none   pytest files run in the venv (default quick: the helper,
 #                         registration and error tests; all: python_tests/)
 #     --expect-gpu        fail unless parz.get_config() reports the CUDA decoder and a GPU
+#                         (the CUDA decoder alone is expected wherever the wheel holds its module)
 #     --work DIR          where the wheel (dist/), the venv (venv/) and the build trees go
 #                         (default OUT_DIR/work)
 # OUT_DIR receives the logs.
@@ -50,16 +51,19 @@ PARZ_WHEEL_WORK_DIR="$WORK/build" PARZ_WHEEL_BUILD_DIR="$FROM_BUILD" PARZ_CMAKE_
   { tail -40 "$OUT/build.log"; fail "python -m build (log: $OUT/build.log)"; }
 WHEEL="$(ls "$WORK"/dist/*.whl 2>/dev/null)"
 [ "$(echo "$WHEEL" | wc -w)" = 1 ] || fail "expected one wheel in $WORK/dist, found: $WHEEL"
-"$PY" - "$WHEEL" "$PARZ_ROOT/codec/parz.h" <<'EOF' || fail "wheel contents"
+EXPECT_CUDA="$EXPECT_GPU"
+if [ -n "$FROM_BUILD" ] && [ -f "$FROM_BUILD/plugins/parz_cuda.so" ]; then EXPECT_CUDA=1; fi
+"$PY" - "$WHEEL" "$PARZ_ROOT/codec/parz.h" "$EXPECT_CUDA" <<'EOF' || fail "wheel contents"
 import os, re, sys, zipfile
-wheel, header = sys.argv[1:]
+wheel, header, expect_cuda = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
 text = open(header).read()
 version = ".".join(re.search(r"#define PARZ_VERSION_%s +(\d+)" % p, text).group(1)
                    for p in ("MAJOR", "MINOR", "PATCH"))
 want = "parz-%s-py3-none-linux_x86_64.whl" % version
 assert os.path.basename(wheel) == want, "wheel %s, expected %s" % (os.path.basename(wheel), want)
 names = zipfile.ZipFile(wheel).namelist()
-for f in ("parz/__init__.py", "parz/_lib.py", "parz/_filter.py", "parz/libH5Zparz.so"):
+for f in ("parz/__init__.py", "parz/_lib.py", "parz/_filter.py", "parz/libH5Zparz.so") + (
+        ("parz/parz_cuda.so",) if expect_cuda else ()):
     assert f in names, "%s missing from the wheel: %s" % (f, names)
 v = zipfile.ZipFile(wheel).read("parz/_version.py").decode()
 assert '__version__ = "%s"' % version in v, v
@@ -92,14 +96,16 @@ fi
 # ---- use it: HDF5_PLUGIN_PATH and PYTHONPATH unset, run from outside the source tree -----------
 cd "$OUT"
 run_venv() { env -u HDF5_PLUGIN_PATH -u PYTHONPATH "$VPY" "$@"; }
-run_venv - "$WORK/venv" "$WORK/fresh.h5" "$EXPECT_GPU" <<'EOF' || fail "import, write and read in the venv"
+run_venv - "$WORK/venv" "$WORK/fresh.h5" "$EXPECT_GPU" "$EXPECT_CUDA" <<'EOF' || fail "import, write and read in the venv"
 import os, sys
-venv, path, expect_gpu = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
+venv, path = sys.argv[1], sys.argv[2]
+expect_gpu, expect_cuda = sys.argv[3] == "1", sys.argv[4] == "1"
 import h5py, numpy as np, parz
 assert parz.__file__.startswith(venv), "parz imported from %s, not the venv" % parz.__file__
 c = parz.get_config()
 assert c.plugin.startswith(venv) and c.version == parz.__version__, c
 assert not expect_gpu or (c.cuda and c.gpu), "no CUDA decoder or no GPU: %s" % (c,)
+assert not expect_cuda or c.cuda, "the wheel's CUDA module does not load: %s" % (c,)
 a = np.random.default_rng(7).standard_normal((300, 257)).astype("f4")
 with h5py.File(path, "w") as f:
     f.create_dataset("a", data=a, chunks=(128, 128), compression=parz.Parz(accuracy=1e-3))

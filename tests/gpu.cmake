@@ -10,7 +10,7 @@ if(CMAKE_CXX_COMPILER_LOADED)
   add_test(NAME gpu_parse_host COMMAND test_gpu_parse_host)
 endif()
 
-# GPU decoder tests (issue 5): built whenever the CUDA decoder is, run everywhere; without a CUDA
+# GPU decoder tests: built whenever the CUDA decoder is, run everywhere; without a CUDA
 # device they exit 77, which ctest reports as skipped (with the program's message).
 if(NOT TARGET parz_gpu)
   return()

@@ -59,7 +59,13 @@ int main(int argc, char** argv)
     parz_gpu_context_free(ctx);
     printf("GPU context created and freed\n");
   } else {
-    printf("no GPU: context not tried\n");
+    /* The library found its CUDA module: the context fails for want of a GPU, not of it. */
+    parz_gpu_context* ctx = NULL;
+    if (parz_gpu_context_create(&ctx, 0, &e) == PARZ_OK || strstr(e.message, "CUDA module")) {
+      fprintf(stderr, "no GPU, yet parz_gpu_context_create says: %s\n", e.message);
+      return 1;
+    }
+    printf("no GPU: %s\n", e.message);
   }
 #endif
   return 0;

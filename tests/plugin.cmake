@@ -1,4 +1,4 @@
-# Tests of the HDF5 filter plugin (issue 3). The HDF5 tests load the plugin like any user does:
+# Tests of the HDF5 filter plugin. The HDF5 tests load the plugin like any user does:
 # from HDF5_PLUGIN_PATH, pointing at the build tree's plugin directory.
 if(NOT TARGET H5Zparz)
   return()
@@ -21,7 +21,8 @@ set_tests_properties(test_plugin_hdf5 PROPERTIES ENVIRONMENT "${PARZ_PLUGIN_TEST
 
 # Crafted files whose cd_values disagree with the dataset: refused, nothing read outside a buffer.
 add_executable(test_plugin_crafted test_plugin_crafted.c)
-target_include_directories(test_plugin_crafted PRIVATE ${PROJECT_SOURCE_DIR}/plugin)
+target_include_directories(test_plugin_crafted PRIVATE ${PROJECT_SOURCE_DIR}/plugin
+                                                       ${PROJECT_SOURCE_DIR}/codec)
 target_link_libraries(test_plugin_crafted PRIVATE parz_hdf5)
 add_dependencies(test_plugin_crafted H5Zparz)
 add_test(NAME test_plugin_crafted
@@ -69,7 +70,8 @@ if(TARGET parz_h5)
 endif()
 if(TARGET parz_h5 AND TARGET parz_gpu)
   add_executable(test_h5_read_device test_h5_read_device.c h5_read_cases.c)
-  target_link_libraries(test_h5_read_device PRIVATE parz_h5 m)
+  # its own CUDA runtime for its device buffers; the decoder comes from the CUDA module
+  target_link_libraries(test_h5_read_device PRIVATE parz_h5 CUDA::cudart_static m)
   add_dependencies(test_h5_read_device H5Zparz)
   add_test(NAME test_h5_read_device
            COMMAND test_h5_read_device ${CMAKE_CURRENT_BINARY_DIR}/plugin_scratch)
@@ -104,4 +106,5 @@ add_test(NAME test_plugin_install
          COMMAND ${CMAKE_COMMAND} -DBUILD=${PROJECT_BINARY_DIR}
                  -DDEST=${CMAKE_CURRENT_BINARY_DIR}/plugin_scratch/destdir
                  -DPLUGIN_DIR=${PARZ_PLUGIN_INSTALL_DIR} -DPYTHON_DIR=${PARZ_PYTHON_INSTALL_DIR}
+                 -DCUDA=$<TARGET_EXISTS:parz_cuda>
                  -P ${CMAKE_CURRENT_SOURCE_DIR}/plugin_install.cmake)

@@ -36,8 +36,9 @@ PLUGIN_NAME = _lib.PLUGIN_NAME
 
 Config = collections.namedtuple("Config", "version plugin openmp cuda gpu")
 Config.__doc__ = """What get_config() reports: the plugin's version ("major.minor.patch"), its
-file, and its back ends: openmp (chunks decode on OpenMP threads), cuda (built with the CUDA
-decoder), gpu (a usable CUDA GPU is present now)."""
+file, and its back ends: openmp (chunks decode on OpenMP threads), cuda (the CUDA decoder: built
+with it, and its module parz_cuda.so, beside the plugin, loads), gpu (a usable CUDA GPU is present
+now)."""
 
 
 def plugin_dir():
