@@ -426,6 +426,18 @@ static void merge_4d(parz_array* a) {
   a->dims = 3;
 }
 
+/* One row of --compare-c's table: the times (s) in ms, then each over the first. */
+static void times_row(const char* label, const double* t, int n) {
+  int c;
+  printf("%s", label);
+  for (c = 0; c < n; c++)
+    printf(" %11.3f", 1e3 * t[c]);
+  printf("  ");
+  for (c = 1; c < n; c++)
+    printf(" %6.3f", t[c] / t[0]);
+  printf("\n");
+}
+
 /* --compare-c: one array at each C of the list, decoded side by side (see the top). */
 #define SPLIT_PARTS 3 /* parse, payload checksums, decode proper */
 static void compare_c(const real_array* r, const options* o) {
@@ -499,33 +511,27 @@ static void compare_c(const real_array* r, const options* o) {
   }
   if (ok) {
     static const char* part[SPLIT_PARTS] = {"parse", "checksums", "decode"};
+    double row[MAX_COUNTS];
+    char label[64];
     printf("    %-26s", "serial, thread CPU ms");
     for (c = 0; c < nc; c++)
       printf(" %9s%-2u", c ? "C=" : "C=auto|", view[c].segment_blocks);
     printf("   ratios to the first\n");
     for (k = 0; k < SPLIT_PARTS; k++) {
-      printf("      %-24s", part[k]);
       for (c = 0; c < nc; c++)
-        printf(" %11.3f", 1e3 * split[c][k]);
-      printf("  ");
-      for (c = 1; c < nc; c++)
-        printf(" %6.3f", split[c][k] / split[0][k]);
-      printf("\n");
+        row[c] = split[c][k];
+      snprintf(label, sizeof label, "      %-24s", part[k]);
+      times_row(label, row, nc);
     }
     for (k = 0; k < nt; k++) {
-      printf("    %2d thr, whole decode, wall ms", o->threads[k]);
       for (c = 0; c < nc; c++)
-        printf(" %11.3f", 1e3 * wall[c][k]);
-      printf("  ");
-      for (c = 1; c < nc; c++)
-        printf(" %6.3f", wall[c][k] / wall[0][k]);
-      printf("\n    %2d thr, whole decode, CPU ms ", o->threads[k]);
+        row[c] = wall[c][k];
+      snprintf(label, sizeof label, "    %2d thr, whole decode, wall ms", o->threads[k]);
+      times_row(label, row, nc);
       for (c = 0; c < nc; c++)
-        printf(" %11.3f", 1e3 * cpu[c][k]);
-      printf("  ");
-      for (c = 1; c < nc; c++)
-        printf(" %6.3f", cpu[c][k] / cpu[0][k]);
-      printf("\n");
+        row[c] = cpu[c][k];
+      snprintf(label, sizeof label, "    %2d thr, whole decode, CPU ms ", o->threads[k]);
+      times_row(label, row, nc);
     }
   }
   for (c = 0; c < nc; c++)
