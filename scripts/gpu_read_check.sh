@@ -71,6 +71,11 @@ done >"$OUT/bench_omp_c.txt" 2>&1
   awk '/^## every real array, accuracy 1e-4 x range, whole/{on=1} /^## etopo5/{on=0}
        on && /^[a-z]/{name=$1} on && /ParZ omp/{print "  " name " " $NF}' "$OUT/bench_h5read.txt"
   echo
+  echo "where each H5Dread's time goes (ms; the filter's own work and HDF5's own rest):"
+  awk '/^## every real array, accuracy 1e-4 x range, whole/{on=1} /^## etopo5/{on=0}
+       on && /^[a-z]/{name=$1} on && /the filter function called/{sub(/^ *breakdown, /, "");
+       print "  " name " " $0}' "$OUT/bench_h5read.txt"
+  echo
   echo "ctest: $([ $ctest_rc -eq 0 ] && echo passed || echo FAILED)"
   echo "pytest: $([ $pytest_rc -eq 0 ] && echo passed || echo FAILED)" \
     "($(tail -1 "$OUT/pytest.log"))"
