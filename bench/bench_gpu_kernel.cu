@@ -19,8 +19,13 @@
  *                launch set per chunk with one for all of them.
  *   --checksum: also decode the same chunk written without payload checksums (the same payload),
  *               the two alternately, and report what verifying them costs (checksum_row).
+ *   --mask third,land: also decode the array with missing values as NaN (masked, codec/FORMAT.md
+ *               "Mask"): "third" a third of its blocks (by a hash of the block index), "land"
+ *               its values above 0 (etopo5's land); alternately with the array itself, on the
+ *               GPU and with OpenMP on every core (mask_row). One line per such row, starting
+ *               "mask-goal", goes to stderr for scripts/gpu_mask_check.sh.
  * Output: one Markdown table row per (array, mode, C, scheme), then per (array, mode, C, chunk
- * size) with --chunk-mib, then per (array, mode, C, scheme) with --checksum. */
+ * size) with --chunk-mib, then per (array, mode, C, scheme) with --checksum and --mask. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -187,6 +192,26 @@ static double decode_ms(parz_gpu_context* ctx, timer& t, const parz_chunk_view& 
   return x;
 }
 
+/* `data` (the array r describes) encoded as one chunk with cfg on every core into `chunk`, parsed
+ * into *v and copied to the device; returns the device copy. Exits on failure. */
+static const void* encode_to_device(const raw_array& r, const void* data,
+                                    const parz_chunk_config& cfg, std::vector<unsigned char>& chunk,
+                                    parz_chunk_view* v, size_t* bytes)
+{
+  parz_error err;
+  void* p;
+  chunk.resize(parz_chunk_bound_data(&r.a, data, &cfg));
+  if (parz_omp_chunk_encode(&r.a, data, &cfg, chunk.data(), chunk.size(), bytes, 0, &err) !=
+          PARZ_OK ||
+      parz_chunk_parse(chunk.data(), *bytes, v, &err) != PARZ_OK) {
+    fprintf(stderr, "%s: encode: %s\n", r.name, err.message);
+    exit(1);
+  }
+  CHECK_CUDA(cudaMalloc(&p, *bytes));
+  CHECK_CUDA(cudaMemcpy(p, chunk.data(), *bytes, cudaMemcpyHostToDevice));
+  return p;
+}
+
 /* The chunk with and without payload checksums (the same payload), decoded alternately with the
  * current tuning, median of reps each after a warm-up of both; a Markdown row. */
 static std::string checksum_row(parz_gpu_context* ctx, timer& t, int reps, const raw_array& r,
@@ -199,19 +224,8 @@ static std::string checksum_row(parz_gpu_context* ctx, timer& t, int reps, const
   std::vector<unsigned char> chunk[2];
   std::vector<double> ms[2];
   for (int k = 0; k < 2; k++) {
-    parz_error err;
     cfg.checksum = k ? PARZ_CHECKSUM_OFF : PARZ_CHECKSUM_ON;
-    chunk[k].resize(parz_chunk_bound_data(&r.a, r.data.data(), &cfg));
-    if (parz_omp_chunk_encode(&r.a, r.data.data(), &cfg, chunk[k].data(), chunk[k].size(),
-                              &bytes[k], 0, &err) != PARZ_OK ||
-        parz_chunk_parse(chunk[k].data(), bytes[k], &v[k], &err) != PARZ_OK) {
-      fprintf(stderr, "%s: encode: %s\n", r.name, err.message);
-      exit(1);
-    }
-    void* p;
-    CHECK_CUDA(cudaMalloc(&p, bytes[k]));
-    CHECK_CUDA(cudaMemcpy(p, chunk[k].data(), bytes[k], cudaMemcpyHostToDevice));
-    d[k] = p;
+    d[k] = encode_to_device(r, r.data.data(), cfg, chunk[k], &v[k], &bytes[k]);
   }
   for (int i = -2; i < reps; i++)
     for (int k = 0; k < 2; k++) {
@@ -227,6 +241,101 @@ static std::string checksum_row(parz_gpu_context* ctx, timer& t, int reps, const
            raw / (on * 1e-3) / 1073741824.0, raw / (off * 1e-3) / 1073741824.0,
            100.0 * (on / off - 1), bytes[0] - bytes[1],
            100.0 * (double)(bytes[0] - bytes[1]) / (double)bytes[1], on, off);
+  for (int k = 0; k < 2; k++)
+    CHECK_CUDA(cudaFree((void*)d[k]));
+  return row;
+}
+
+/* The array with missing values as NaN: "third", every value of the blocks whose index hashes to
+ * 0 mod 3; "land", every value above 0. Returns the share of values made NaN. */
+static double masked_variant(const raw_array& r, const char* variant,
+                             std::vector<unsigned char>& out)
+{
+  const size_t n = parz_array_count(&r.a), sz = parz_type_size(r.a.type);
+  const uint64_t nan = sz == 4 ? 0x7fc00000ull : 0x7ff8000000000000ull;
+  size_t masked = 0;
+  out = r.data;
+  for (size_t i = 0; i < n; i++) {
+    size_t rem = i, block = 0, stride = 1;
+    for (int k = (int)r.a.dims - 1; k >= 0; k--) { /* the block index, C order */
+      block += (rem % r.a.shape[k]) / 4 * stride;
+      stride *= (r.a.shape[k] + 3) / 4;
+      rem /= r.a.shape[k];
+    }
+    const double x =
+        sz == 4 ? ((const float*)r.data.data())[i] : ((const double*)r.data.data())[i];
+    const bool hit = !strcmp(variant, "land") ? x > 0
+                                              : ((block * 2654435761ull) >> 7) % 3 == 0;
+    if (hit) {
+      memcpy(out.data() + i * sz, &nan, sz);
+      masked++;
+    }
+  }
+  return (double)masked / (double)n;
+}
+
+/* The array and a masked variant of it (masked_variant), each one chunk encoded with cfg, decoded
+ * alternately on the GPU (its kernels, CUDA events) and with OpenMP on every core (host wall
+ * clock), median of reps each after a warm-up; the outputs checked against the serial decoder.
+ * Returns a Markdown row and prints a mask-goal line to stderr. */
+static std::string mask_row(parz_gpu_context* ctx, timer& t, int reps, const raw_array& r,
+                            const char* label, const char* scheme, const parz_chunk_config& cfg,
+                            void* d_dst, const char* variant)
+{
+  std::vector<unsigned char> data[2], chunk[2];
+  const void* d[2];
+  parz_chunk_view v[2];
+  size_t bytes[2];
+  std::vector<double> gpu[2], omp[2];
+  const size_t raw = r.data.size();
+  std::vector<unsigned char> ref(raw), out(raw);
+  data[0] = r.data;
+  const double share = masked_variant(r, variant, data[1]);
+  for (int k = 0; k < 2; k++) {
+    parz_error err;
+    d[k] = encode_to_device(r, data[k].data(), cfg, chunk[k], &v[k], &bytes[k]);
+    decode_ms(ctx, t, v[k], d[k], d_dst);
+    CHECK_CUDA(cudaMemcpy(out.data(), d_dst, raw, cudaMemcpyDeviceToHost));
+    if (parz_chunk_decode(chunk[k].data(), bytes[k], ref.data(), raw, &err) != PARZ_OK ||
+        memcmp(out.data(), ref.data(), raw) != 0 ||
+        parz_omp_chunk_decode(chunk[k].data(), bytes[k], out.data(), raw, 0, &err) != PARZ_OK ||
+        memcmp(out.data(), ref.data(), raw) != 0) {
+      fprintf(stderr, "%s %s: the GPU or OpenMP output differs from the serial decoder's\n",
+              r.name, variant);
+      exit(1);
+    }
+  }
+  for (int i = -2; i < reps; i++)
+    for (int k = 0; k < 2; k++) {
+      parz_error err;
+      double x = decode_ms(ctx, t, v[k], d[k], d_dst);
+      auto t0 = std::chrono::steady_clock::now();
+      if (parz_omp_chunk_decode(chunk[k].data(), bytes[k], out.data(), raw, 0, &err) != PARZ_OK) {
+        fprintf(stderr, "%s: OpenMP decode: %s\n", r.name, err.message);
+        exit(1);
+      }
+      double y = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                     .count();
+      if (i >= 0) {
+        gpu[k].push_back(x);
+        omp[k].push_back(y);
+      }
+    }
+  const double g0 = median_of(gpu[0]), g1 = median_of(gpu[1]);
+  const double o0 = median_of(omp[0]), o1 = median_of(omp[1]);
+  auto gibs = [&](double ms) { return (double)raw / (ms * 1e-3) / 1073741824.0; };
+  char row[640];
+  snprintf(row, sizeof row,
+           "| %s | %s | %s | %.1f%% | %u / %u | %.2f / %.2f | %.2f%% | %s | %.1f / %.1f | %.2f | "
+           "%.2f / %.2f | %.2f |\n",
+           r.name, label, variant, 100.0 * share, v[0].segment_blocks, v[1].segment_blocks,
+           (double)raw / bytes[0], (double)raw / bytes[1],
+           100.0 * (double)v[1].mask.section_bytes / (double)bytes[1], scheme, gibs(g0), gibs(g1),
+           g0 / g1, gibs(o0), gibs(o1), o0 / o1);
+  std::string mode(label);
+  std::replace(mode.begin(), mode.end(), ' ', '_');
+  fprintf(stderr, "mask-goal %s %s %s gpu %.3f omp %.3f\n", r.name, variant, mode.c_str(),
+          g0 / g1, o0 / o1);
   for (int k = 0; k < 2; k++)
     CHECK_CUDA(cudaFree((void*)d[k]));
   return row;
@@ -355,6 +464,8 @@ int main(int argc, char** argv)
   std::string chunked;            /* their table, printed after the main one */
   bool checksum = false;          /* --checksum: the cost of the payload checksums */
   std::string sums;               /* its table */
+  std::vector<std::string> variants; /* --mask: masked variants of each array */
+  std::string masks;              /* their table */
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--reps") && i + 1 < argc)
       reps = atoi(argv[++i]);
@@ -372,6 +483,9 @@ int main(int argc, char** argv)
       chunk_mib = parse_list(argv[++i]);
     else if (!strcmp(argv[i], "--checksum"))
       checksum = true;
+    else if (!strcmp(argv[i], "--mask") && i + 1 < argc)
+      for (const char* p = argv[++i]; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+        variants.push_back(std::string(p, strcspn(p, ",")));
     else
       files.push_back(argv[i]);
   }
@@ -514,6 +628,8 @@ int main(int argc, char** argv)
           fflush(stdout);
           if (checksum)
             sums += checksum_row(ctx, t, reps, r, m.label, s.name, cfg, d_dst);
+          for (const std::string& variant : variants)
+            masks += mask_row(ctx, t, reps, r, m.label, s.name, cfg, d_dst, variant.c_str());
         }
         CHECK_CUDA(cudaFree(d_chunk));
         parz_gpu_set_tuning(ctx, 0, 0, 0);
@@ -539,6 +655,14 @@ int main(int argc, char** argv)
            "| array | mode | C | scheme | partitions | with GiB/s | without GiB/s | cost | "
            "bytes more | with ms | without ms |\n|---|---|---|---|---|---|---|---|---|---|---|\n%s",
            sums.c_str());
+  if (!masks.empty())
+    printf("\nMissing values (--mask): the array, and the array with some values NaN (masked), "
+           "decoded alternately (GPU time of the kernels and host time of OpenMP on every core, "
+           "medians of the reps; throughput counts the decoded bytes):\n\n"
+           "| array | mode | variant | masked | C | ratio | mask %% of chunk | scheme | GPU GiB/s "
+           "| GPU masked / unmasked | OpenMP GiB/s | OpenMP masked / unmasked |\n"
+           "|---|---|---|---|---|---|---|---|---|---|---|---|\n%s",
+           masks.c_str());
   parz_gpu_context_free(ctx);
   return 0;
 }

@@ -200,6 +200,7 @@ static int gpu_steps(parz_gpu_context* ctx, const parz_array* a, const void* dat
   unsigned char* out;
   int k, rc = 0;
   memset(&cfg, 0, sizeof cfg);
+  cfg.mask = PARZ_MASK_OFF; /* the GPU encoder writes no mask section */
   parz_params_accuracy(&cfg.params, tol, NULL, NULL);
   cap = parz_chunk_bound(a, &cfg);
   out = (unsigned char*)malloc(cap);
@@ -244,6 +245,7 @@ static double time_filter(const parz_array* a, const void* data, double tol, int
   (void)gpu;
 #endif
   memset(&cfg, 0, sizeof cfg);
+  cfg.mask = PARZ_MASK_OFF; /* the GPU encoder writes no mask section */
   parz_params_accuracy(&cfg.params, tol, NULL, NULL);
   cap = parz_chunk_bound(a, &cfg);
   out = (unsigned char*)malloc(cap);

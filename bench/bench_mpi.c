@@ -93,7 +93,7 @@ static size_t packed_bound(const mpi_field* f, const options* o, const parz_para
                            uint64_t rows) {
   parz_array a = {PARZ_DOUBLE, 3, {(size_t)o->chunk_rows, (size_t)f->dims[1], (size_t)f->dims[2]},
                   {0, 0, 0, 0}};
-  parz_chunk_config cfg = {*p, PARZ_TABLE_AUTO, 0, 0, PARZ_CHECKSUM_DEFAULT};
+  parz_chunk_config cfg = {*p, PARZ_TABLE_AUTO, 0, 0, PARZ_CHECKSUM_DEFAULT, PARZ_MASK_DEFAULT, 0, 0};
   return parz_chunk_bound(&a, &cfg) * (size_t)(rows / o->chunk_rows);
 }
 
@@ -106,7 +106,7 @@ static int time_codec(const mpi_field* f, const options* o, const parz_params* p
   size_t chunk_values = (size_t)o->chunk_rows * mpi_field_row_values(f);
   parz_array a = {PARZ_DOUBLE, 3, {(size_t)o->chunk_rows, (size_t)f->dims[1], (size_t)f->dims[2]},
                   {0, 0, 0, 0}};
-  parz_chunk_config cfg = {*p, PARZ_TABLE_AUTO, 0, 0, PARZ_CHECKSUM_DEFAULT};
+  parz_chunk_config cfg = {*p, PARZ_TABLE_AUTO, 0, 0, PARZ_CHECKSUM_DEFAULT, PARZ_MASK_DEFAULT, 0, 0};
   uint64_t nchunks = rows / o->chunk_rows;
   size_t sizes[4096];
   if (nchunks > 4096) {

@@ -78,7 +78,8 @@ PARZ_HD void PARZ_FN(parz_rev_inv_xform)(PARZ_UINT* p, unsigned dims)
  * planes; returns the bits read. Reproduces zfp's decode_ints / decode_many_ints bit for bit,
  * including where the budget runs out in the middle of a plane. On the CPU (PARZ_PLANAR) the
  * planes of each group of up to 64 values are collected as rows of bit tiles and transposed
- * into values at the end; the GPU deposits each plane's bits into the values as it goes. */
+ * into values at the end; the GPU deposits each plane's bits into the values as it goes.
+ * codec/FORMAT.md lists every other place that implements this grammar. */
 PARZ_HD unsigned PARZ_FN(parz_decode_ints)(parz_reader* r, unsigned maxbits, unsigned maxprec,
                                            PARZ_UINT* PARZ_RESTRICT data, unsigned size)
 {

@@ -73,7 +73,8 @@ PARZ_HD void PARZ_FN(parz_rev_fwd_xform)(PARZ_UINT* p, unsigned dims)
 
 /* Embedded bit-plane coder, the inverse of parz_decode_ints: at most maxbits bits and maxprec
  * bit planes of data[0..size); returns the bits written. On the CPU the bit planes come from
- * one tile transposition per group of up to 64 values (see parz_decode_ints). */
+ * one tile transposition per group of up to 64 values (see parz_decode_ints). codec/FORMAT.md
+ * lists every place that implements this grammar. */
 PARZ_HD unsigned PARZ_FN(parz_encode_ints)(parz_writer* w, unsigned maxbits, unsigned maxprec,
                                            const PARZ_UINT* PARZ_RESTRICT data, unsigned size)
 {

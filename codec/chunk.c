@@ -5,6 +5,7 @@
 #include "checksum.h"
 #include "decode_segments.h"
 #include "exceptions.h"
+#include "mask.h"
 #include "payload_checksum.h"
 #include "table.h"
 #include "table_endian.h"
@@ -107,13 +108,21 @@ int parz_chunk_layout(parz_chunk_view* v, const parz_array* a, const parz_chunk_
   return PARZ_OK;
 }
 
+/* Sections a layout has: payload checksums, a mask. */
+static unsigned section_count(const parz_chunk_view* v) {
+  return (v->nchecksums != 0) + (v->mask.section_bytes != 0);
+}
+
 void parz_chunk_section_offsets(const parz_chunk_view* v, parz_chunk_offsets* o) {
-  size_t at = PARZ_HEADER_BYTES + (v->nchecksums ? PARZ_SECTION_ENTRY_BYTES : 0);
+  size_t at = PARZ_HEADER_BYTES + section_count(v) * PARZ_SECTION_ENTRY_BYTES;
   o->table = at;
   o->exceptions = at += v->table_bytes;
   at += (size_t)v->nexceptions * PARZ_EXCEPTION_BYTES;
   o->checksums = v->nchecksums ? at + PARZ_CHECKSUM_HEAD_BYTES : at;
-  o->payload = v->nchecksums ? o->checksums + (size_t)(8u * v->nchecksums) : at;
+  if (v->nchecksums)
+    at = o->checksums + (size_t)(8u * v->nchecksums);
+  o->mask = at;
+  o->payload = at + (size_t)v->mask.section_bytes;
 }
 
 void parz_chunk_head_fixed(const parz_chunk_view* v, unsigned char* h, unsigned char* sums_head) {
@@ -142,14 +151,22 @@ void parz_chunk_head_fixed(const parz_chunk_view* v, unsigned char* h, unsigned 
   parz_store64(h + H_PAYLOAD_BYTES, v->payload_bytes);
   parz_store64(h + H_PAYLOAD_BITS, v->payload_bits);
   parz_store16(h + H_FORMAT, (uint16_t)v->version);
-  if (v->nchecksums) {   /* one section: the directory entry, then the section's header */
+  if (section_count(v)) { /* the directory, in order of kind */
     unsigned char* e = h + PARZ_HEADER_BYTES;
-    parz_store32(h + H_SECTIONS, 1);
-    memset(e, 0, PARZ_SECTION_ENTRY_BYTES);
-    parz_store16(e + E_KIND, PARZ_SECTION_CHECKSUMS);
-    parz_store64(e + E_BYTES, PARZ_CHECKSUM_HEAD_BYTES + 8u * v->nchecksums);
-    parz_store32(sums_head, v->checksum_segments);
-    parz_store32(sums_head + 4, 0);
+    parz_store32(h + H_SECTIONS, section_count(v));
+    memset(e, 0, section_count(v) * PARZ_SECTION_ENTRY_BYTES);
+    if (v->nchecksums) { /* the entry, then the section's own header */
+      parz_store16(e + E_KIND, PARZ_SECTION_CHECKSUMS);
+      parz_store64(e + E_BYTES, PARZ_CHECKSUM_HEAD_BYTES + 8u * v->nchecksums);
+      parz_store32(sums_head, v->checksum_segments);
+      parz_store32(sums_head + 4, 0);
+      e += PARZ_SECTION_ENTRY_BYTES;
+    }
+    if (v->mask.section_bytes) {
+      parz_store16(e + E_KIND, PARZ_SECTION_MASK);
+      parz_store16(e + E_FLAGS, PARZ_SECTION_REQUIRED);
+      parz_store64(e + E_BYTES, v->mask.section_bytes);
+    }
   }
 }
 
@@ -218,8 +235,8 @@ int parz_chunk_layout_auto(parz_chunk_view* v, const parz_array* a, const parz_c
 }
 
 int parz_chunk_settle(parz_chunk_view* v, const parz_array* a, const parz_chunk_config* cfg,
-                      uint64_t payload_bits, uint64_t nexceptions, unsigned version,
-                      parz_error* err) {
+                      uint64_t payload_bits, uint64_t nexceptions, size_t mask_bytes,
+                      unsigned version, parz_error* err) {
   uint64_t payload_bytes = 8u * (payload_bits / 64u + (payload_bits % 64u != 0));
   int rc = parz_chunk_layout(v, a, cfg, err);
   if (rc == PARZ_OK && cfg->segment_blocks == 0 && parz_chunk_auto_c(v))
@@ -229,6 +246,7 @@ int parz_chunk_settle(parz_chunk_view* v, const parz_array* a, const parz_chunk_
   v->payload_bits = payload_bits;
   v->payload_bytes = (size_t)payload_bytes;
   v->nexceptions = nexceptions;
+  v->mask.section_bytes = mask_bytes;
   if (version > v->version)
     v->version = version;
   return PARZ_OK;
@@ -240,12 +258,13 @@ size_t parz_chunk_head_bytes(const parz_chunk_view* v) {
   return o.payload;
 }
 
-/* Bound for an array with nexc exception records (or, with nexc = UINT64_MAX, as many as it
- * could ever need). */
-static size_t bound_with(const parz_array* a, const parz_chunk_config* cfg, uint64_t nexc) {
+/* Bound for an array with nexc exception records and `masked` masked values (or, with
+ * UINT64_MAX, as many as it could ever have). */
+static size_t bound_with(const parz_array* a, const parz_chunk_config* cfg, uint64_t nexc,
+                         uint64_t masked) {
   parz_chunk_view v;
   parz_chunk_offsets o;
-  uint64_t total, stream;
+  uint64_t total, stream, count;
   if (parz_chunk_layout(&v, a, cfg, NULL) != PARZ_OK)
     return 0;
   if (cfg->segment_blocks == 0 && parz_chunk_auto_c(&v)) { /* the largest table auto may pick */
@@ -257,27 +276,38 @@ static size_t bound_with(const parz_array* a, const parz_chunk_config* cfg, uint
         v.table_bytes = (size_t)tb;
     }
   }
+  count = v.raw_bytes / parz_type_size(a->type);
   if (nexc == UINT64_MAX)
-    nexc = parz_exceptions_possible(a, &v.params) ? v.raw_bytes / parz_type_size(a->type) : 0;
+    nexc = parz_exceptions_possible(a, &v.params) ? count : 0;
+  if (masked == UINT64_MAX)
+    masked = parz_chunk_config_masks(cfg, a->type) ? count : 0;
   if (nexc > (SIZE_MAX - v.table_bytes - 4096u) / PARZ_EXCEPTION_BYTES)
     return 0;
   v.nexceptions = nexc;
+  v.mask.section_bytes = masked ? parz_mask_bound(a, masked) : 0;
+  if (v.mask.section_bytes > SIZE_MAX / 4u)
+    return 0;
   parz_chunk_section_offsets(&v, &o);   /* the checksums of C = 1, the most */
   stream = parz_stream_bound(a->type, a->dims, &v.params, (size_t)v.nblocks);
   total = o.payload;
-  if (stream == 0 || stream > UINT64_MAX - total || total + stream > SIZE_MAX)
+  if (stream == 0 || stream > UINT64_MAX - total ||
+      total + stream > SIZE_MAX)
     return 0;
   return (size_t)(total + stream);
 }
 
 size_t parz_chunk_bound(const parz_array* a, const parz_chunk_config* cfg) {
-  return a && cfg ? bound_with(a, cfg, UINT64_MAX) : 0;
+  return a && cfg ? bound_with(a, cfg, UINT64_MAX, UINT64_MAX) : 0;
 }
 
 size_t parz_chunk_bound_data(const parz_array* a, const void* data, const parz_chunk_config* cfg) {
-  if (!a || !cfg || !data || parz_array_check(a, NULL) != PARZ_OK)
+  parz_mask_palette pal;
+  uint64_t masked, nexc;
+  if (!a || !cfg || !data || parz_array_check(a, NULL) != PARZ_OK ||
+      parz_mask_palette_init(&pal, a->type, &cfg->params, cfg, NULL) != PARZ_OK)
     return 0;
-  return bound_with(a, cfg, parz_exceptions_count(a, data, &cfg->params));
+  parz_mask_scan(&pal, a, data, &masked, &nexc);
+  return bound_with(a, cfg, nexc, masked);
 }
 
 /* Takes `bytes` from the remaining *left bytes of the chunk, refusing when there are fewer. */
@@ -288,16 +318,20 @@ static int take(uint64_t bytes, uint64_t* left) {
   return 1;
 }
 
+/* Where a known section lies: its offset after the exceptions and its size (0: absent). */
+typedef struct {
+  uint64_t at, bytes;
+} section_place;
+
 /* A version 2 chunk's section directory, read against the bytes left after the table and
  * exceptions (*left, reduced by the sections' sizes): entries in strictly increasing kind order,
- * sizes multiples of 8. Known kinds are located (*checksum_at: the checksum section's offset
- * after the exceptions, its size in *checksum_bytes); unknown ones are skipped unless marked
- * required. */
+ * sizes multiples of 8. Known kinds are located (checksums, mask); unknown ones are skipped
+ * unless marked required. */
 static int parse_directory(const unsigned char* dir, uint32_t n, uint64_t* left,
-                           uint64_t* checksum_at, uint64_t* checksum_bytes, parz_error* err) {
+                           section_place* checksums, section_place* mask, parz_error* err) {
   uint32_t i, prev = 0;
   uint64_t at = 0;
-  *checksum_bytes = 0;
+  checksums->bytes = mask->bytes = 0;
   for (i = 0; i < n; i++) {
     const unsigned char* e = dir + (size_t)i * PARZ_SECTION_ENTRY_BYTES;
     unsigned kind = parz_load16(e + E_KIND), flags = parz_load16(e + E_FLAGS);
@@ -311,9 +345,10 @@ static int parse_directory(const unsigned char* dir, uint32_t n, uint64_t* left,
       return parz_fail(err, PARZ_ERR_VERSION,
                        "ParZ chunk section %u has flags 0x%x unknown to this reader", (unsigned)i,
                        flags);
-    if (kind == PARZ_SECTION_CHECKSUMS) {
-      *checksum_at = at;
-      *checksum_bytes = bytes;
+    if (kind == PARZ_SECTION_CHECKSUMS || kind == PARZ_SECTION_MASK) {
+      section_place* s = kind == PARZ_SECTION_CHECKSUMS ? checksums : mask;
+      s->at = at;
+      s->bytes = bytes;
     } else if (flags & PARZ_SECTION_REQUIRED) {
       return parz_fail(err, PARZ_ERR_VERSION,
                        "ParZ chunk needs section kind %u, unknown to this reader", kind);
@@ -354,7 +389,8 @@ int parz_chunk_parse(const void* src, size_t src_bytes, parz_chunk_view* view, p
   parz_chunk_view v;
   unsigned k, version, codec, codec_version, flags, type, rank;
   uint64_t count = 1, nblocks = 1, left, table_bytes, nexc, payload_bytes, payload_bits;
-  uint64_t nsections = 0, checksum_at = 0, checksum_bytes = 0, head;
+  uint64_t nsections = 0, head;
+  section_place checksums = {0, 0}, mask = {0, 0};
   uint32_t crc;
   int rc;
   if (!src || !view)
@@ -405,8 +441,8 @@ int parz_chunk_parse(const void* src, size_t src_bytes, parz_chunk_view* view, p
                      "ParZ chunk sizes (table %llu + %llu exceptions) disagree with its %zu bytes",
                      (unsigned long long)table_bytes, (unsigned long long)nexc, src_bytes);
   if (nsections &&
-      (rc = parse_directory(h + PARZ_HEADER_BYTES, (uint32_t)nsections, &left, &checksum_at,
-                            &checksum_bytes, err)) != PARZ_OK)
+      (rc = parse_directory(h + PARZ_HEADER_BYTES, (uint32_t)nsections, &left, &checksums,
+                            &mask, err)) != PARZ_OK)
     return rc;
   if (payload_bytes != left)
     return parz_fail(err, PARZ_ERR_FORMAT,
@@ -486,9 +522,13 @@ int parz_chunk_parse(const void* src, size_t src_bytes, parz_chunk_view* view, p
   v.payload_bytes = (size_t)payload_bytes;
   v.payload_bits = payload_bits;
   v.chunk_bytes = src_bytes;
-  if (checksum_bytes &&
-      (rc = parse_checksums(&v, v.exceptions + nexc * PARZ_EXCEPTION_BYTES + checksum_at,
-                            checksum_bytes, err)) != PARZ_OK)
+  if (checksums.bytes &&
+      (rc = parse_checksums(&v, v.exceptions + nexc * PARZ_EXCEPTION_BYTES + checksums.at,
+                            checksums.bytes, err)) != PARZ_OK)
+    return rc;
+  if (mask.bytes &&
+      (rc = parz_mask_parse(&v, v.exceptions + nexc * PARZ_EXCEPTION_BYTES + mask.at, mask.bytes,
+                            err)) != PARZ_OK)
     return rc;
   if ((rc = parz_table_validate(&v, err)) != PARZ_OK)
     return rc;
@@ -623,7 +663,8 @@ static int decode_run_of_segments(const parz_chunk_view* v, const parz_chunk_des
     nb = (s + n) * v->segment_blocks;
     nb = (nb < v->nblocks ? nb : v->nblocks) - b0;
     rc = parz_decode_segments(&v->array, d, &v->params, v->payload, v->payload_bytes, *bit,
-                              (size_t)b0, (size_t)nb, v->segment_blocks, ends, &bad, &end, err);
+                              (size_t)b0, (size_t)nb, v->segment_blocks, ends, &v->mask, &bad,
+                              &end, err);
     if (rc != PARZ_OK)
       return rc;
     if (bad != SIZE_MAX)

@@ -2,13 +2,14 @@
  * the serial path below and the OpenMP driver so that both write the same bytes.
  *
  * Memory beyond the caller's array and destination: 4 bytes per unit (a segment, or a block
- * with auto C) and 8 per 64 units for the lengths, and, only when the array has exceptions, a
- * cleaned copy of it and 16 bytes per exception. */
+ * with auto C) and 8 per 64 units for the lengths, and, only when the array has exceptions or
+ * masked values, a cleaned copy of it, 16 bytes per exception and the mask section. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "encode_segments.h"
 #include "exceptions.h"
+#include "mask.h"
 #include "payload_checksum.h"
 #include "table.h"
 #include "table_endian.h"
@@ -26,8 +27,9 @@ struct parz_chunk_encoder {
   int auto_c;
   parz_array src;           /* what the codec reads: the caller's array or the cleaned copy */
   const void* data;
-  void* cleaned;            /* owned; NULL when the array has no exception */
+  void* cleaned;            /* owned; NULL when the array has no exception nor masked value */
   unsigned char* records;   /* owned exception records, nexceptions * PARZ_EXCEPTION_BYTES */
+  unsigned char* mask;      /* owned mask section, v.mask.section_bytes; NULL without one */
   uint32_t* seg_bits;       /* per unit, UNIT_NOT_ENCODED until encoded */
   uint64_t* seg_offset;     /* the offset of every CHECKPOINT-th unit (and of the end when
                              * nsegments is a multiple), computed by write_head (`joined`):
@@ -44,15 +46,49 @@ void parz_chunk_encoder_free(parz_chunk_encoder* enc) {
     return;
   free(enc->cleaned);
   free(enc->records);
+  free(enc->mask);
   free(enc->seg_bits);
   free(enc->seg_offset);
   free(enc);
 }
 
+/* The cleaned copy and exception records of an array with masked values or exceptions, and its
+ * mask section when it has masked values. */
+static int clean(parz_chunk_encoder* enc, const parz_array* a, const void* data,
+                 parz_mask_palette* pal, uint64_t masked, uint64_t nexc, parz_error* err) {
+  size_t bytes = 0;
+  int rc;
+  enc->cleaned = malloc(enc->v.raw_bytes);
+  enc->records = nexc <= SIZE_MAX / PARZ_EXCEPTION_BYTES
+                     ? (unsigned char*)malloc(nexc ? (size_t)nexc * PARZ_EXCEPTION_BYTES : 1)
+                     : NULL;
+  if (!enc->cleaned || !enc->records)
+    return parz_fail(err, PARZ_ERR_NOMEM, "out of memory for %llu exceptions",
+                     (unsigned long long)nexc);
+  enc->src = enc->v.array;   /* contiguous */
+  enc->data = enc->cleaned;
+  enc->v.nexceptions = nexc;
+  if (!masked) {
+    parz_exceptions_clean(a, data, &enc->v.params, enc->cleaned, enc->records);
+    if (!parz_exceptions_v1(a->type, enc->records, nexc))
+      enc->v.version = 2;   /* finite or integer exceptions */
+    return PARZ_OK;
+  }
+  parz_exceptions_copy(a, data, &enc->v.params, parz_mask_claims, pal, enc->cleaned,
+                       enc->records);
+  if ((rc = parz_mask_build(pal, &enc->v.array, enc->cleaned, &enc->mask, &bytes, err)) !=
+      PARZ_OK)
+    return rc;
+  enc->v.mask.section_bytes = bytes;
+  enc->v.version = 2;
+  return PARZ_OK;
+}
+
 int parz_chunk_encoder_begin(parz_chunk_encoder** out, const parz_array* a, const void* data,
                              const parz_chunk_config* cfg, parz_error* err) {
   parz_chunk_encoder* enc;
-  uint64_t s, nexc;
+  parz_mask_palette pal;
+  uint64_t s, nexc, masked;
   int rc;
   if (!out)
     return parz_fail(err, PARZ_ERR_ARG, "parz_chunk_encoder_begin: NULL encoder pointer");
@@ -63,7 +99,8 @@ int parz_chunk_encoder_begin(parz_chunk_encoder** out, const parz_array* a, cons
   if (!enc)
     return parz_fail(err, PARZ_ERR_NOMEM, "out of memory for the chunk encoder");
   if ((rc = parz_chunk_layout(&enc->v, a, cfg, err)) != PARZ_OK ||
-      (rc = parz_params_check_encode(&enc->v.params, a->type, a->dims, err)) != PARZ_OK) {
+      (rc = parz_params_check_encode(&enc->v.params, a->type, a->dims, err)) != PARZ_OK ||
+      (rc = parz_mask_palette_init(&pal, a->type, &enc->v.params, cfg, err)) != PARZ_OK) {
     free(enc);
     return rc;
   }
@@ -71,24 +108,11 @@ int parz_chunk_encoder_begin(parz_chunk_encoder** out, const parz_array* a, cons
   enc->auto_c = cfg->segment_blocks == 0 && parz_chunk_auto_c(&enc->v);
   enc->src = *a;
   enc->data = data;
-  nexc = parz_exceptions_count(a, data, &enc->v.params);
-  if (nexc) {
-    /* only arrays holding exceptions pay for a copy */
-    enc->cleaned = malloc(enc->v.raw_bytes);
-    enc->records = nexc <= SIZE_MAX / PARZ_EXCEPTION_BYTES
-                       ? (unsigned char*)malloc((size_t)nexc * PARZ_EXCEPTION_BYTES)
-                       : NULL;
-    if (!enc->cleaned || !enc->records) {
-      parz_chunk_encoder_free(enc);
-      return parz_fail(err, PARZ_ERR_NOMEM, "out of memory for %llu exceptions",
-                       (unsigned long long)nexc);
-    }
-    parz_exceptions_clean(a, data, &enc->v.params, enc->cleaned, enc->records);
-    enc->src = enc->v.array;   /* contiguous */
-    enc->data = enc->cleaned;
-    enc->v.nexceptions = nexc;
-    if (!parz_exceptions_v1(a->type, enc->records, nexc))
-      enc->v.version = 2;   /* finite or integer exceptions */
+  parz_mask_scan(&pal, a, data, &masked, &nexc);
+  /* only arrays holding exceptions or masked values pay for a copy */
+  if ((masked || nexc) && (rc = clean(enc, a, data, &pal, masked, nexc, err)) != PARZ_OK) {
+    parz_chunk_encoder_free(enc);
+    return rc;
   }
   enc->seg_bits = (uint32_t*)malloc((size_t)enc->v.nsegments * sizeof(uint32_t));
   enc->seg_offset =
@@ -188,7 +212,7 @@ static size_t padded_bytes(uint64_t bits) { return (size_t)(8u * (bits / 64u + (
 static int settle(const parz_chunk_encoder* enc, uint64_t bits, parz_chunk_view* fin,
                   size_t* head, parz_error* err) {
   int rc = parz_chunk_settle(fin, &enc->v.array, &enc->cfg, bits, enc->v.nexceptions,
-                             enc->v.version, err);
+                             enc->v.mask.section_bytes, enc->v.version, err);
   *head = parz_chunk_head_bytes(fin);
   return rc;
 }
@@ -243,6 +267,8 @@ int parz_chunk_encoder_write_head(parz_chunk_encoder* enc, void* dst, size_t dst
     return rc;
   if (fin.nexceptions)
     memcpy(d + o.exceptions, enc->records, (size_t)fin.nexceptions * PARZ_EXCEPTION_BYTES);
+  if (fin.mask.section_bytes)
+    memcpy(d + o.mask, enc->mask, (size_t)fin.mask.section_bytes);
   enc->fin = fin;
   if (payload_offset)
     *payload_offset = head;

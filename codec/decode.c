@@ -2,6 +2,7 @@
 #include "block_decode.h"
 #include "grid.h"
 #include "decode_segments.h"
+#include "mask.h"
 #include "parz.h"
 
 int parz_codec_check(const parz_array* a, const parz_params* p, size_t first, size_t count,
@@ -11,10 +12,12 @@ int parz_codec_check(const parz_array* a, const parz_params* p, size_t first, si
  * that the block decoder inlines into a loop specialized for them: fixed block size, unrolled
  * transforms and deposits. Returns the number of blocks decoded before the stream ran out.
  * With ends (parz_decode_segments), after every `seg` blocks and after the last it also stops
- * when the stream is not at ends[k] for segment k, with *bad = k. */
+ * when the stream is not at ends[k] for segment k, with *bad = k. With a mask cursor (positioned
+ * at block `first`) each block gets its masked values before it is stored. */
 static size_t decode_run(parz_reader* r, const parz_grid* g, parz_block_pos* pos, parz_type type,
-                         unsigned dims, const parz_params* p, void* data, size_t count,
-                         uint64_t limit, size_t seg, const uint64_t* ends, size_t* bad)
+                         unsigned dims, const parz_params* p, void* data, size_t first,
+                         size_t count, uint64_t limit, size_t seg, const uint64_t* ends,
+                         parz_mask_cursor* mask, size_t* bad)
 {
   uint64_t block[256];
   size_t i, k = 0, left = seg;
@@ -22,6 +25,8 @@ static size_t decode_run(parz_reader* r, const parz_grid* g, parz_block_pos* pos
     parz_decode_block(r, type, dims, p, block);
     if (r->err || parz_reader_tell(r) > limit)
       return i;
+    if (mask)
+      parz_mask_block(mask, first + i, block);
     parz_grid_scatter(g, pos, block, data);
     parz_grid_next(g, pos);
     if (ends && (--left == 0 || i + 1 == count)) {
@@ -38,12 +43,12 @@ static size_t decode_run(parz_reader* r, const parz_grid* g, parz_block_pos* pos
 
 static size_t decode_range(parz_reader* r, const parz_grid* g, parz_block_pos* pos,
                            parz_type type, unsigned dims, const parz_params* p, void* data,
-                           size_t count, uint64_t limit, size_t seg, const uint64_t* ends,
-                           size_t* bad)
+                           size_t first, size_t count, uint64_t limit, size_t seg,
+                           const uint64_t* ends, parz_mask_cursor* mask, size_t* bad)
 {
 #define PARZ_RUN(t, d)                                                                         \
   case PARZ_KIND(t, d):                                                                        \
-    return decode_run(r, g, pos, t, d, p, data, count, limit, seg, ends, bad);
+    return decode_run(r, g, pos, t, d, p, data, first, count, limit, seg, ends, mask, bad);
   switch (PARZ_KIND(type, dims)) {
     PARZ_EACH_KIND(PARZ_RUN)
     default: return 0; /* parz_codec_check admits nothing else */
@@ -56,11 +61,13 @@ static size_t decode_range(parz_reader* r, const parz_grid* g, parz_block_pos* p
 static int decode_blocks(const parz_array* a, const parz_chunk_dest* dest, void* data,
                          const parz_params* p, const void* src, size_t src_bytes, uint64_t bit,
                          size_t first, size_t count, size_t seg_blocks, const uint64_t* ends,
-                         size_t* bad, uint64_t* end_bit, parz_error* err)
+                         const parz_chunk_mask* mask, size_t* bad, uint64_t* end_bit,
+                         parz_error* err)
 {
   parz_grid g;
   parz_block_pos pos;
   parz_reader r;
+  parz_mask_cursor cursor;
   uint64_t limit = (uint64_t)src_bytes * 8;
   size_t done;
   int status = parz_codec_check(a, p, first, count, err);
@@ -81,8 +88,10 @@ static int decode_blocks(const parz_array* a, const parz_chunk_dest* dest, void*
     parz_grid_init(&g, a);
   parz_reader_init(&r, src, src_bytes, bit);
   parz_grid_seek(&g, first, &pos);
-  done = decode_range(&r, &g, &pos, a->type, a->dims, p, data, count, limit, seg_blocks, ends,
-                      bad);
+  if (mask && mask->nvalues)
+    parz_mask_seek(&cursor, mask, a, first);
+  done = decode_range(&r, &g, &pos, a->type, a->dims, p, data, first, count, limit, seg_blocks,
+                      ends, mask && mask->nvalues ? &cursor : NULL, bad);
   if (bad && *bad != SIZE_MAX) {
     *end_bit = parz_reader_tell(&r);
     return PARZ_OK;
@@ -98,21 +107,22 @@ static int decode_blocks(const parz_array* a, const parz_chunk_dest* dest, void*
 
 int parz_decode_segments(const parz_array* a, const parz_chunk_dest* dest, const parz_params* p,
                          const void* src, size_t src_bytes, uint64_t bit, size_t first,
-                         size_t count, size_t seg_blocks, const uint64_t* ends, size_t* bad,
-                         uint64_t* bad_end, parz_error* err)
+                         size_t count, size_t seg_blocks, const uint64_t* ends,
+                         const parz_chunk_mask* mask, size_t* bad, uint64_t* bad_end,
+                         parz_error* err)
 {
   *bad = SIZE_MAX;
   if (!ends || seg_blocks == 0 || !dest)
     return parz_fail(err, PARZ_ERR_ARG, "parz_decode_segments: no segment ends or destination");
   return decode_blocks(a, dest, NULL, p, src, src_bytes, bit, first, count, seg_blocks, ends,
-                       bad, bad_end, err);
+                       mask, bad, bad_end, err);
 }
 
 int parz_decode_blocks(const parz_array* a, void* data, const parz_params* p,
                        const void* src, size_t src_bytes, uint64_t bit,
                        size_t first, size_t count, uint64_t* end_bit, parz_error* err)
 {
-  return decode_blocks(a, NULL, data, p, src, src_bytes, bit, first, count, 0, NULL, NULL,
+  return decode_blocks(a, NULL, data, p, src, src_bytes, bit, first, count, 0, NULL, NULL, NULL,
                        end_bit, err);
 }
 

@@ -1,80 +1,33 @@
 /* Exceptions: scan, cleaning with block-mean stand-ins, validation and patching. */
 #include <string.h>
 
+#include "array4.h"
 #include "exceptions.h"
-#include "standin.h"
 #include "table_endian.h"
 
-/* The array seen as 4-D: leading unit extents added, strides in elements. Blocks of a rank-d
- * array are the same sets of values as the 4-D blocks of this view, since a unit extent puts one
- * value per block along it. */
-typedef struct {
-  size_t n[4];
-  ptrdiff_t s[4];
-} view4;
-
-static view4 as_4d(const parz_array* a) {
-  view4 v;
-  unsigned k, d = a->dims, contiguous = 1;
-  for (k = 0; k < d; k++)
-    if (a->stride[k])
-      contiguous = 0;
-  for (k = 0; k < 4; k++) {
-    v.n[k] = 1;
-    v.s[k] = 0;
-  }
-  for (k = 0; k < d; k++) {
-    v.n[4 - d + k] = a->shape[k];
-    v.s[4 - d + k] = a->stride[k];
-  }
-  if (contiguous) {
-    ptrdiff_t st = 1;
-    for (k = 4; k-- > 0;) {
-      v.s[k] = st;
-      st *= (ptrdiff_t)v.n[k];
-    }
-  }
-  return v;
-}
-
-static int is_contiguous(const view4* v) {
-  return v->s[3] == 1 && v->s[2] == (ptrdiff_t)v->n[3] &&
-         v->s[1] == (ptrdiff_t)(v->n[3] * v->n[2]) &&
-         v->s[0] == (ptrdiff_t)(v->n[3] * v->n[2] * v->n[1]);
-}
-
-static uint64_t load_bits(const unsigned char* p, size_t size) {
-  if (size == 4) {
-    uint32_t u;
-    memcpy(&u, p, 4);
-    return u;
-  } else {
-    uint64_t u;
-    memcpy(&u, p, 8);
-    return u;
-  }
-}
-
 /* Branch-free counting loops: this scan runs before every encode, so it must cost next to
- * nothing next to the codec. */
-static uint64_t count32(const parz_exception_rule* r, const unsigned char* p, size_t n) {
+ * nothing next to the codec. A value counts when it is an exception or, with `fill`, equal to
+ * fill_bits. */
+static uint64_t count32(const parz_exception_rule* r, const unsigned char* p, size_t n, int fill,
+                        uint64_t fill_bits) {
   uint64_t c = 0;
   size_t i;
   for (i = 0; i < n; i++) {
     uint32_t u;
     memcpy(&u, p + 4 * i, 4);
-    c += parz_exceptional(r, u);
+    c += parz_exception_test(r, u) | (unsigned)(fill & (u == fill_bits));
   }
   return c;
 }
 
-static uint64_t count64(const parz_exception_rule* r, const unsigned char* p, size_t n) {
+static uint64_t count64(const parz_exception_rule* r, const unsigned char* p, size_t n, int fill,
+                        uint64_t fill_bits) {
   uint64_t c = 0;
   size_t i;
   for (i = 0; i < n; i++) {
     uint64_t u;
     memcpy(&u, p + 8 * i, 8);
-    c += parz_exceptional(r, u);
+    c += parz_exception_test(r, u) | (unsigned)(fill & (u == fill_bits));
   }
   return c;
 }
@@ -84,18 +37,21 @@ int parz_exceptions_possible(const parz_array* a, const parz_params* p) {
   return r.mask != 0;
 }
 
-uint64_t parz_exceptions_count(const parz_array* a, const void* data, const parz_params* p) {
+uint64_t parz_exceptions_count_special(const parz_array* a, const void* data,
+                                       const parz_exception_rule* rule, int fill,
+                                       uint64_t fill_bits) {
   size_t size = parz_type_size(a->type), i, j, k;
   uint64_t c = 0;
-  parz_exception_rule r = parz_exception_rule_of(a->type, p);
-  view4 v;
-  if (!r.mask)
+  parz_exception_rule r = *rule;
+  parz_view4 v;
+  fill = fill != 0;
+  if (!r.mask && !fill)
     return 0;
-  v = as_4d(a);
-  if (is_contiguous(&v)) {
+  v = parz_as_4d(a);
+  if (parz_view4_contiguous(&v)) {
     size_t n = v.n[0] * v.n[1] * v.n[2] * v.n[3];
-    return size == 4 ? count32(&r, (const unsigned char*)data, n)
-                     : count64(&r, (const unsigned char*)data, n);
+    return size == 4 ? count32(&r, (const unsigned char*)data, n, fill, fill_bits)
+                     : count64(&r, (const unsigned char*)data, n, fill, fill_bits);
   }
   /* strided: one row (last dimension) at a time */
   for (i = 0; i < v.n[0]; i++)
@@ -104,11 +60,17 @@ uint64_t parz_exceptions_count(const parz_array* a, const void* data, const parz
         const unsigned char* row = (const unsigned char*)data +
             (ptrdiff_t)size * ((ptrdiff_t)i * v.s[0] + (ptrdiff_t)j * v.s[1] + (ptrdiff_t)k * v.s[2]);
         size_t x;
-        for (x = 0; x < v.n[3]; x++)
-          c += parz_exceptional(&r,
-                                load_bits(row + (ptrdiff_t)size * (ptrdiff_t)x * v.s[3], size));
+        for (x = 0; x < v.n[3]; x++) {
+          uint64_t u = parz_load_bits(row + (ptrdiff_t)size * (ptrdiff_t)x * v.s[3], size);
+          c += parz_exception_test(&r, u) | (unsigned)(fill & (u == fill_bits));
+        }
       }
   return c;
+}
+
+uint64_t parz_exceptions_count(const parz_array* a, const void* data, const parz_params* p) {
+  parz_exception_rule r = parz_exception_rule_of(a->type, p);
+  return parz_exceptions_count_special(a, data, &r, 0, 0);
 }
 
 /* Replaces the exceptions of one block (the values at idx[0..n), in C order) of the contiguous
@@ -119,15 +81,15 @@ static void clean_block(unsigned char* c, parz_type type, const parz_exception_r
   uint64_t v[256], bits;
   unsigned i, bad = 0;
   for (i = 0; i < n; i++) {
-    v[i] = load_bits(c + size * idx[i], size);
-    bad += parz_exceptional(r, v[i]);
+    v[i] = parz_load_bits(c + size * idx[i], size);
+    bad += parz_exception_test(r, v[i]);
   }
   if (!bad)
     return;
   bits = parz_standin(v, n, type, r);
   for (i = 0; i < n; i++) {
     unsigned char* p = c + size * idx[i];
-    if (!parz_exceptional(r, v[i]))
+    if (!parz_exception_test(r, v[i]))
       continue;
     if (size == 4) {
       uint32_t u = (uint32_t)bits;
@@ -138,16 +100,13 @@ static void clean_block(unsigned char* c, parz_type type, const parz_exception_r
   }
 }
 
-void parz_exceptions_clean(const parz_array* a, const void* data, const parz_params* p,
-                           void* cleaned, unsigned char* records) {
+void parz_exceptions_copy(const parz_array* a, const void* data, const parz_params* p,
+                          int (*masked)(void* ctx, uint64_t bits), void* ctx, void* cleaned,
+                          unsigned char* records) {
   size_t size = parz_type_size(a->type), i, j, k, x, pos = 0;
   unsigned char* c = (unsigned char*)cleaned;
   parz_exception_rule r = parz_exception_rule_of(a->type, p);
-  view4 v = as_4d(a);
-  size_t N[4];
-  size_t b[4];
-
-  /* 1. copy in C order, writing a record for each exception */
+  parz_view4 v = parz_as_4d(a);
   for (i = 0; i < v.n[0]; i++)
     for (j = 0; j < v.n[1]; j++)
       for (k = 0; k < v.n[2]; k++)
@@ -155,31 +114,30 @@ void parz_exceptions_clean(const parz_array* a, const void* data, const parz_par
           const unsigned char* q = (const unsigned char*)data +
               (ptrdiff_t)size * ((ptrdiff_t)i * v.s[0] + (ptrdiff_t)j * v.s[1] +
                                  (ptrdiff_t)k * v.s[2] + (ptrdiff_t)x * v.s[3]);
-          uint64_t bits = load_bits(q, size);
+          uint64_t bits = parz_load_bits(q, size);
           memcpy(c + size * pos, q, size);
-          if (parz_exceptional(&r, bits)) {
+          if (parz_exception_test(&r, bits) && !(masked && masked(ctx, bits))) {
             parz_store64(records, pos);
             parz_store64(records + 8, bits);
             records += PARZ_EXCEPTION_BYTES;
           }
         }
+}
 
-  /* 2. replace them block by block */
-  for (k = 0; k < 4; k++)
-    N[k] = v.n[k];
-  for (b[0] = 0; b[0] < N[0]; b[0] += 4)
-    for (b[1] = 0; b[1] < N[1]; b[1] += 4)
-      for (b[2] = 0; b[2] < N[2]; b[2] += 4)
-        for (b[3] = 0; b[3] < N[3]; b[3] += 4) {
-          size_t idx[256], e[4];
-          unsigned n = 0;
-          for (k = 0; k < 4; k++)
-            e[k] = N[k] - b[k] < 4 ? N[k] - b[k] : 4;
-          for (i = 0; i < e[0]; i++)
-            for (j = 0; j < e[1]; j++)
-              for (k = 0; k < e[2]; k++)
-                for (x = 0; x < e[3]; x++)
-                  idx[n++] = (((b[0] + i) * N[1] + b[1] + j) * N[2] + b[2] + k) * N[3] + b[3] + x;
+void parz_exceptions_clean(const parz_array* a, const void* data, const parz_params* p,
+                           void* cleaned, unsigned char* records) {
+  unsigned char* c = (unsigned char*)cleaned;
+  parz_exception_rule r = parz_exception_rule_of(a->type, p);
+  parz_view4 v = parz_as_4d(a);
+  size_t b[4];
+  parz_exceptions_copy(a, data, p, NULL, NULL, cleaned, records);
+  /* the exceptions replaced block by block */
+  for (b[0] = 0; b[0] < v.n[0]; b[0] += 4)
+    for (b[1] = 0; b[1] < v.n[1]; b[1] += 4)
+      for (b[2] = 0; b[2] < v.n[2]; b[2] += 4)
+        for (b[3] = 0; b[3] < v.n[3]; b[3] += 4) {
+          size_t idx[256];
+          unsigned n = parz_block4_values(v.n, b, idx, NULL);
           clean_block(c, a->type, &r, idx, n);
         }
 }

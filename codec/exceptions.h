@@ -4,7 +4,7 @@
  *   u64 position (C-order index of the value in the chunk's array), u64 bit pattern
  *   (32-bit types: in the low 32 bits, the high 32 bits zero), both little-endian.
  * Positions are strictly increasing. Which values are exceptions (codec/FORMAT.md):
- *   - NaN and +-Inf, in every mode;
+ *   - NaN and +-Inf, in every mode (NaN only where no mask takes them: mask.h);
  *   - in the lossy modes (all but reversible), where zfp's transform has no room for them:
  *     floats of magnitude >= 2^126 (float32) or >= 2^1022 (float64), which could decode to
  *     Inf, and integers of magnitude >= 2^30 (int32) or >= 2^62 (int64), which wrap. */
@@ -12,6 +12,7 @@
 #define PARZ_EXCEPTIONS_H
 
 #include "parz_chunk.h"
+#include "standin.h"   /* the rule: parz_exception_rule_of, parz_exception_test */
 
 #define PARZ_EXCEPTION_BYTES 16u
 
@@ -22,6 +23,11 @@ int parz_exceptions_possible(const parz_array* a, const parz_params* p);
 /* Number of exceptions in the (possibly strided) array under p. Reads the array once and
  * allocates nothing. */
 uint64_t parz_exceptions_count(const parz_array* a, const void* data, const parz_params* p);
+/* The same under a rule, counting also, with `fill`, the values bit-equal to fill_bits (the
+ * values a mask may take, with the NaN among the exceptions). */
+uint64_t parz_exceptions_count_special(const parz_array* a, const void* data,
+                                       const parz_exception_rule* rule, int fill,
+                                       uint64_t fill_bits);
 
 /* Copies the array into `cleaned` (contiguous C order, parz_array_count(a) values), replacing
  * every exception by its block's stand-in (FORMAT.md), and writes one record per exception into
@@ -29,6 +35,11 @@ uint64_t parz_exceptions_count(const parz_array* a, const void* data, const parz
  * the same cleaned array. */
 void parz_exceptions_clean(const parz_array* a, const void* data, const parz_params* p,
                            void* cleaned, unsigned char* records);
+/* Its first step: the copy into `cleaned` and the records, in C order, of the exceptions that
+ * `masked` (NULL: none) does not claim for the mask; the stand-ins are the caller's. */
+void parz_exceptions_copy(const parz_array* a, const void* data, const parz_params* p,
+                          int (*masked)(void* ctx, uint64_t bits), void* ctx, void* cleaned,
+                          unsigned char* records);
 
 /* Nonzero when the records can be stored in a format version 1 chunk: only NaN and Inf of a
  * floating-point array (what version 1 defined). */

@@ -78,11 +78,13 @@ typedef struct {
   int minexp;
 } parz_params;
 
+/* The compression modes, numbered as the first of the filter's cd_values numbers them (H5Z-ZFP's
+ * numbering, which files store: these numbers never change). */
 typedef enum {
-  PARZ_MODE_EXPERT = 0,
   PARZ_MODE_RATE = 1,
   PARZ_MODE_PRECISION = 2,
   PARZ_MODE_ACCURACY = 3,
+  PARZ_MODE_EXPERT = 4,
   PARZ_MODE_REVERSIBLE = 5
 } parz_mode;
 

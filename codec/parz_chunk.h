@@ -1,5 +1,5 @@
 /* ParZ chunk format: header + hybrid offset table + exceptions + optional sections (payload
- * checksums) + codec payload.
+ * checksums, mask) + codec payload.
  *
  * A chunk is self-describing: it decodes without the HDF5 dataset's cd_values. The byte-exact
  * layout is specified in codec/FORMAT.md; this header is the C interface to it.
@@ -51,13 +51,44 @@ typedef enum {
   PARZ_CHECKSUM_OFF = 2
 } parz_checksum_mode;
 
+/* Masked values: NaN (any bit pattern) and, when a fill value is given, values bit-equal to it.
+ * They come back bit for bit from a compact mask section, and the payload encodes smooth
+ * stand-ins in their place, so they cost next to nothing and leave the error bound of the other
+ * values intact (FORMAT.md, "Mask"). Off stores NaN as exceptions and encodes fill values like
+ * any other value, as format version 1 did. */
+typedef enum {
+  PARZ_MASK_DEFAULT = 0,        /* on */
+  PARZ_MASK_ON = 1,
+  PARZ_MASK_OFF = 2
+} parz_mask_mode;
+
 typedef struct {
   parz_params params;
   parz_table_kind table;
   uint32_t segment_blocks;      /* C, blocks per segment; 0 = auto */
   uint32_t partition_segments;  /* P, segments per partition (HYBRID only); 0 = default */
   parz_checksum_mode checksum;
+  parz_mask_mode mask;
+  int fill;                     /* nonzero: values bit-equal to fill_bits are masked too */
+  uint64_t fill_bits;           /* the fill value's bit pattern; 32-bit types: the low 32 bits */
 } parz_chunk_config;
+
+/* Nonzero when chunks of `type` under cfg may hold a mask section: the mask is not off and the
+ * type has NaN (float32, float64) or a fill value is given. Whether a chunk gets one depends on
+ * its values. */
+int parz_chunk_config_masks(const parz_chunk_config* cfg, parz_type type);
+
+/* A chunk's mask section, parsed (FORMAT.md, "Mask"); nvalues is 0 when the chunk has none. */
+typedef struct {
+  const unsigned char* values;  /* nvalues u64 bit patterns */
+  const unsigned char* starts;  /* ngroups u64: where each group's records start */
+  const unsigned char* records; /* record_bytes bytes */
+  uint64_t record_bytes;
+  uint64_t section_bytes;       /* the whole section */
+  uint64_t ngroups;             /* ceil(nblocks / group_blocks) */
+  uint32_t group_blocks;        /* G, blocks per mask group */
+  uint32_t nvalues;
+} parz_chunk_mask;
 
 /* A parsed and validated chunk. Pointers point into the caller's chunk bytes. After a successful
  * parz_chunk_parse every segment offset is inside the payload and offsets are monotone, so
@@ -81,10 +112,11 @@ typedef struct {
   const unsigned char* checksums;   /* nchecksums u64 payload checksums, or NULL */
   uint32_t checksum_segments;       /* segments per checksummed partition (P for HYBRID) */
   uint64_t nchecksums;              /* ceil(nsegments / checksum_segments), 0 without them */
+  parz_chunk_mask mask;             /* masked values (mask.nvalues 0: none) */
   const unsigned char* payload;     /* little-endian 64-bit words */
   size_t payload_bytes;             /* multiple of 8 */
   uint64_t payload_bits;            /* bits used, <= 8 * payload_bytes */
-  size_t chunk_bytes;               /* header + table + exceptions + payload */
+  size_t chunk_bytes;               /* header + sections + payload */
   size_t raw_bytes;                 /* size of the decoded array */
 } parz_chunk_view;
 
@@ -134,12 +166,12 @@ int parz_chunk_dest_check(const parz_chunk_view* v, const parz_chunk_dest* d, pa
 
 /* Decodes segments [first, first + count) into the destination d (parz_chunk_dest_check'ed by
  * the caller): values outside its window are not stored, and segments that hold none of the
- * window's blocks are neither decoded nor checked. First verifies the payload checksums of the
- * partitions that hold the segments it decodes (PARZ_ERR_CHECKSUM naming the first bad one; a
- * partition whose segments all lie outside the window is not verified, so a window clear of a
- * corrupt partition decodes), then checks that each segment ends exactly where the next begins;
- * a mismatch is PARZ_ERR_STREAM. Does not patch exceptions. Thread-safe for disjoint segment
- * ranges of one destination. */
+ * window's blocks are neither decoded nor checked. Masked values are stored with the others.
+ * First verifies the payload checksums of the partitions that hold the segments it decodes
+ * (PARZ_ERR_CHECKSUM naming the first bad one; a partition whose segments all lie outside the
+ * window is not verified, so a window clear of a corrupt partition decodes), then checks that
+ * each segment ends exactly where the next begins; a mismatch is PARZ_ERR_STREAM. Does not
+ * patch exceptions. Thread-safe for disjoint segment ranges of one destination. */
 int parz_chunk_decode_segments_to(const parz_chunk_view* v, const parz_chunk_dest* d,
                                   uint64_t first, uint64_t count, parz_error* err);
 /* The same into the whole chunk's contiguous array dst (raw_bytes long). */
@@ -159,7 +191,8 @@ int parz_chunk_verify(const parz_chunk_view* v, uint64_t first, uint64_t count, 
 int parz_chunk_verify_to(const parz_chunk_view* v, const parz_chunk_dest* d, uint64_t first,
                          uint64_t count, parz_error* err);
 
-/* Writes the non-finite values recorded in the chunk back into the decoded array. */
+/* Writes the exceptions recorded in the chunk back into the decoded array (after the segments:
+ * an exception overrides whatever a segment stored at its position). */
 int parz_chunk_patch_exceptions(const parz_chunk_view* v, void* dst, parz_error* err);
 /* The same into a destination: only those inside its window. */
 int parz_chunk_patch_exceptions_to(const parz_chunk_view* v, const parz_chunk_dest* d,

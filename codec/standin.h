@@ -50,7 +50,7 @@ PARZ_HD parz_exception_rule parz_exception_rule_of(parz_type type, const parz_pa
   return r;
 }
 
-PARZ_HD unsigned parz_exceptional(const parz_exception_rule* r, uint64_t bits)
+PARZ_HD unsigned parz_exception_test(const parz_exception_rule* r, uint64_t bits)
 {
   return (((bits + r->add) & r->mask) >> r->shift) >= r->min;
 }
@@ -92,9 +92,9 @@ PARZ_HD uint64_t parz_standin(const uint64_t* v, unsigned n, parz_type type,
   double mean = 0;
   uint64_t bits = 0;
   for (i = 0; i < n; i++)
-    kept += !parz_exceptional(r, v[i]);
+    kept += !parz_exception_test(r, v[i]);
   for (i = 0; i < n; i++)
-    if (!parz_exceptional(r, v[i]))
+    if (!parz_exception_test(r, v[i]))
       mean += parz_exception_value(v[i], type) / kept;
   if (!(mean - mean == 0))
     return 0;
@@ -112,7 +112,7 @@ PARZ_HD uint64_t parz_standin(const uint64_t* v, unsigned n, parz_type type,
       bits = (uint64_t)(int64_t)mean;
       break;
   }
-  return parz_exceptional(r, bits) ? 0 : bits;
+  return parz_exception_test(r, bits) ? 0 : bits;
 }
 
 #endif

@@ -49,13 +49,15 @@ uint64_t parz_table_segment_bits(const parz_chunk_view* v, uint64_t s);
 #define PARZ_MAX_SECTIONS 16u
 #define PARZ_SECTION_REQUIRED 1u     /* flag: a reader that does not know the kind must refuse */
 #define PARZ_SECTION_CHECKSUMS 1u    /* kind: payload checksums */
+#define PARZ_SECTION_MASK 2u         /* kind: masked values (required) */
 #define PARZ_CHECKSUM_HEAD_BYTES 8u  /* the checksum section's own header: u32 P, u32 reserved */
 
 /* Byte offsets, from the start of the chunk, of the sections of a layout (v's version, table
- * bytes, exceptions and checksums): where the table, exceptions, checksum values and payload
- * start. Sections of kinds this codec does not write are not part of a layout. */
+ * bytes, exceptions, checksums and mask): where the table, exceptions, checksum values, mask
+ * section and payload start. Sections of kinds this codec does not write are not part of a
+ * layout. */
 typedef struct {
-  size_t table, exceptions, checksums, payload;
+  size_t table, exceptions, checksums, mask, payload;
 } parz_chunk_offsets;
 void parz_chunk_section_offsets(const parz_chunk_view* v, parz_chunk_offsets* o);
 
@@ -81,20 +83,22 @@ int parz_chunk_layout_auto(parz_chunk_view* v, const parz_array* a, const parz_c
                            uint64_t payload_bytes, parz_error* err);
 
 /* The layout of a chunk whose payload is encoded (payload_bits bits) with nexceptions
- * exception records: parz_chunk_layout's, or with auto C (cfg C = 0, parz_chunk_auto_c) the one
- * parz_chunk_layout_auto picks for this payload; payload and exception fields filled, the format
- * version at least `version` (2 where the exceptions need it, parz_exceptions_v1). Every encoder
- * (serial, OpenMP, GPU) settles its chunks here, so they agree on C. */
+ * exception records and a mask section of mask_bytes (0: none): parz_chunk_layout's, or with
+ * auto C (cfg C = 0, parz_chunk_auto_c) the one parz_chunk_layout_auto picks for this payload;
+ * payload, exception and mask sizes filled, the format version at least `version` (2 where the
+ * exceptions or a mask need it, parz_exceptions_v1). Every encoder (serial, OpenMP, GPU) settles
+ * its chunks here, so they agree on C. */
 int parz_chunk_settle(parz_chunk_view* v, const parz_array* a, const parz_chunk_config* cfg,
-                      uint64_t payload_bits, uint64_t nexceptions, unsigned version,
-                      parz_error* err);
+                      uint64_t payload_bits, uint64_t nexceptions, size_t mask_bytes,
+                      unsigned version, parz_error* err);
 
 /* Bytes in front of the payload: header, section directory, table, exceptions, checksums. */
 size_t parz_chunk_head_bytes(const parz_chunk_view* v);
 
 /* Writes the header of v (sizes from v's table_bytes, nexceptions, payload_bytes, payload_bits)
  * without its checksum field, then (version 2) the section directory and the checksum
- * section's own header; the table, exceptions and checksum values are the caller's. */
+ * section's own header; the table, exceptions, checksum values and mask section are the
+ * caller's. */
 void parz_chunk_header_write(const parz_chunk_view* v, unsigned char* dst);
 /* The same parts apart, for an encoder that lays the head out itself (the GPU's): the header and
  * the directory into front (the section offsets' `table` bytes), and, with checksums, the

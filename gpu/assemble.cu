@@ -195,11 +195,12 @@ extern "C" int parz_gpu_assemble(parz_gpu_context* ctx, const parz_chunk_grid* g
       bdst.push_back(slot);
       bidx.push_back(use[r0 + i]);
     }
-    size_t bad = 0;
+    size_t bad = SIZE_MAX;
     rc = parz_gpu_decode_device_batch(ctx, bv.size(), bv.data(), bsrc.data(), bdst.data(), st,
                                       &bad, err);
     if (rc != PARZ_OK) {
-      if (failed && rc == PARZ_ERR_STREAM)
+      /* set for every fault found in a chunk (stream, checksum), not for CUDA failures */
+      if (failed && bad < bidx.size())
         *failed = bidx[bad];
       return rc;
     }

@@ -8,7 +8,8 @@
  * parz_decode_fblock (codec/block_decode_w.h), including libzfp's unsigned budget arithmetic, so
  * its answer equals the bits parz_decode_block returns. A disagreement cannot go unnoticed: the
  * decoder checks every segment's end against the table, and the GPU tests run every mode, type
- * and rank through these parsers against the serial decoder. */
+ * and rank through these parsers against the serial decoder. codec/FORMAT.md ("Where the bit
+ * grammar is implemented") lists these parsers with every other reader and writer. */
 #ifndef PARZ_GPU_BLOCK_SKIP_CUH
 #define PARZ_GPU_BLOCK_SKIP_CUH
 
@@ -127,9 +128,9 @@ struct parz_window {
 };
 
 /* Word j from base if `want`, else `keep`: a select, then a load predicated into the same
- * register, no branch. The order matters: with the select after the load (as nvcc compiles
- * `j == nfull ? tail : v`), the select waits for the load, so a refill stalls on the word it
- * was meant to prefetch -- a quarter of the length parser's stall samples under ncu. */
+ * register, no branch. The order matters: written as `j == nfull ? tail : v` after the load,
+ * nvcc puts the select after the load, which then makes every refill wait for the very word it
+ * prefetches (a quarter of the length parser's stall samples under ncu, H100). */
 __device__ __forceinline__ uint32_t parz_window_load(const parz_window* b, uint32_t j, bool want,
                                                      uint32_t keep)
 {
@@ -215,8 +216,8 @@ __device__ __forceinline__ T parz_opaque(T v)
 }
 
 /* Drops adv <= 32 bits; at least 32 stay valid. The refill is a branch, which suits the window
- * decoder, whose many warps hide it: with selects it ran 10% slower while the select waited for
- * the load (parz_window_load), and no faster (within 1%) since. */
+ * decoder: its many warps hide it, and a refill by selects (parz_window_step_flat) is no faster
+ * there (within 1%, H100). */
 __device__ __forceinline__ void parz_window_step(parz_window* b, unsigned adv)
 {
   b->w >>= adv;
@@ -230,9 +231,9 @@ __device__ __forceinline__ void parz_window_step(parz_window* b, unsigned adv)
 }
 
 /* parz_window_step without a branch, for the lockstep parser: nearly every step of a warp has
- * some lane refilling, so the branch diverged on most steps. With the load predicated into a
+ * some lane refilling, so a branch would diverge on most steps. With the load predicated into a
  * selected register (parz_window_load) this is 2-4% faster than the branch at C = 16 to 64
- * (H100, etopo5); before, when the select waited for the load, it was up to 4% slower. */
+ * (H100, etopo5). */
 __device__ __forceinline__ void parz_window_step_flat(parz_window* b, unsigned adv)
 {
   const unsigned cnt = b->cnt - adv;
@@ -437,10 +438,8 @@ __host__ __device__ inline uint32_t parz_test_pattern(unsigned n)
 
 /* parz_skip_small_walk's patterns, parz_tests_sh[n] = parz_test_pattern(n), filled by the
  * kernel that runs it (every thread < 16, then a barrier; on the host, where __shared__ is
- * empty, by the caller once). At a fixed shared address they need no register. Through a
- * pointer argument nvcc rebuilt the shared window's base on every step (S2UR, ULEA), or, with
- * the address taken once, kept it in local memory (an LDL per step, 2% of the stall samples
- * under ncu); the gain on the H100 is within noise. */
+ * empty, by the caller once). At a fixed shared address they need no register: passed as a
+ * pointer, the address would be rebuilt on every step or kept in local memory. */
 static __shared__ uint32_t parz_tests_sh[16];
 
 /* parz_skip_segment for blocks of at most 16 values (1D, 2D), with the lanes of a warp in step:
@@ -456,17 +455,14 @@ static __shared__ uint32_t parz_tests_sh[16];
  *   parz_tests_sh), then, if the first test that is a 1 has its run of zeros (up to the next
  *   significant coefficient, at most 15) inside the valid bits, that event, and a second one
  *   if the plane's next test is a 1 as well and its run ends inside them too.
- * Taking a run of planes per step halves the steps of a block against one test per step
- * (etopo5, accuracy 1e-2: 6.9 against 15.2). Looking for quiet planes in 32 bits rather than
- * 16 and taking two events of a plane in one step brought it to 5.9; the header in the step of
- * the block's first planes, and events wherever their run fits, to 4.7. The segment with the
- * most steps, which sets the kernel's time, went from 202 to 150 to 128 at C = 16 (396, 287,
- * 244 at C = 32).
+ * A segment's steps form one dependency chain, and the kernel lasts as long as its longest
+ * chain, so a step takes as much of the block as the window's valid bits hold: on etopo5 at
+ * accuracy 1e-2 a block takes 4.7 steps, against 15.2 with one group test or event per step.
  * In the lossy modes no step takes more than 32 bits, so a step has no branch (the window's
- * refill is selects, parz_window_step_flat) but for minbits padding (expert settings only);
- * taking longer raw runs there with a reload cost 6% on etopo5. In reversible mode the reload
- * after long raw runs pays (hst at C = 16: 56 against 29 GiB/s with 32-bit steps). Same bits
- * as parz_skip_segment. */
+ * refill is selects, parz_window_step_flat) but for minbits padding (expert settings only).
+ * In reversible mode, whose nearly incompressible blocks end in long raw runs, a step takes
+ * every raw plane left at once, with a reload of the window (twice the speed of 32-bit steps
+ * on hst at C = 16). Same bits as parz_skip_segment. */
 template <parz_type TYPE, unsigned DIMS, bool REV, bool PAD>
 __device__ __forceinline__ unsigned long long parz_skip_small_walk(
     const unsigned char* data, unsigned long long nbytes, unsigned long long start, unsigned nb,

@@ -8,7 +8,8 @@
  * the planes shift into the values from the top one down, eight planes at a time, one shift
  * by the lowest plane at the end. The reorder, inverse transform and cast are the shared ones,
  * so the values are those of parz_decode_fblock / parz_decode_sblock bit for bit; the GPU tests
- * compare every type, rank and these modes with the CPU. */
+ * compare every type, rank and these modes with the CPU. codec/FORMAT.md lists every place that
+ * implements the bit grammar. */
 #ifndef PARZ_GPU_BLOCK_SMALL_CUH
 #define PARZ_GPU_BLOCK_SMALL_CUH
 

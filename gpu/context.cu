@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "gpu_internal.h"
+#include "mask.cuh"
 
 int parz_gpu_cuda_fail(parz_error* err, cudaError_t e, const char* what)
 {
@@ -78,6 +79,7 @@ extern "C" void parz_gpu_context_free(parz_gpu_context* ctx)
     cudaEventSynchronize(ctx->enc_uploaded); /* an encode's upload from h_enc_args */
   release(&ctx->d_offsets, 0);
   release(&ctx->d_rel, 0);
+  release(&ctx->d_mask, 0);
   release(&ctx->d_fault, 0);
   release(&ctx->h_fault, 1);
   release(&ctx->h_args, 1);
@@ -175,30 +177,44 @@ static size_t rel_bytes(const parz_chunk_view* v)
   return parsed ? share(4 * (size_t)v->nblocks) : 0;
 }
 
+/* A mask map for chunks with a mask (mask.cuh). */
+static size_t mask_bytes(const parz_chunk_view* v)
+{
+  return v->mask.nvalues ? share(4 * (size_t)v->nblocks) : 0;
+}
+
 int parz_gpu_scratch_reserve(parz_gpu_context* ctx, const parz_chunk_view* views, size_t n,
                              parz_gpu_scratch* s, parz_error* err)
 {
-  size_t offsets = 0, rel = 0, i;
+  size_t offsets = 0, rel = 0, mask = 0, i;
   int rc;
   for (i = 0; i < n; i++) {
+    if (views[i].mask.record_bytes >= PARZ_GPU_MASK_NONE)
+      return parz_fail(err, PARZ_ERR_UNSUPPORTED,
+                       "chunk %zu: a mask of %llu bytes of records, more than the GPU decoder "
+                       "indexes (4 GiB)", i, (unsigned long long)views[i].mask.record_bytes);
     offsets += share(8 * (size_t)(views[i].nsegments + 1));
     rel += rel_bytes(&views[i]);
+    mask += mask_bytes(&views[i]);
   }
   /* new fault records hold garbage until cleared */
   if (n * sizeof(parz_gpu_fault) > ctx->d_fault.bytes)
     ctx->fault_clean = 0;
   if ((rc = parz_gpu_reserve(&ctx->d_offsets, offsets, 0, err)) != PARZ_OK ||
       (rc = parz_gpu_reserve(&ctx->d_rel, rel, 0, err)) != PARZ_OK ||
+      (rc = parz_gpu_reserve(&ctx->d_mask, mask, 0, err)) != PARZ_OK ||
       (rc = parz_gpu_reserve(&ctx->d_fault, n * sizeof(parz_gpu_fault), 0, err)) != PARZ_OK ||
       (rc = parz_gpu_reserve(&ctx->h_fault, n * sizeof(parz_gpu_fault), 1, err)) != PARZ_OK)
     return rc;
-  offsets = rel = 0;
+  offsets = rel = mask = 0;
   for (i = 0; i < n; i++) {
     s[i].offsets = (unsigned long long*)((char*)ctx->d_offsets.ptr + offsets);
     s[i].rel = (uint32_t*)((char*)ctx->d_rel.ptr + rel);
+    s[i].mask = mask_bytes(&views[i]) ? (uint32_t*)((char*)ctx->d_mask.ptr + mask) : NULL;
     s[i].fault = (parz_gpu_fault*)ctx->d_fault.ptr + i;
     offsets += share(8 * (size_t)(views[i].nsegments + 1));
     rel += rel_bytes(&views[i]);
+    mask += mask_bytes(&views[i]);
   }
   return PARZ_OK;
 }

@@ -35,7 +35,8 @@ int parz_gpu_parse_offsets(const parz_gpu_context* ctx, const parz_chunk_view* v
 }
 
 /* The scheme, G and K for a chunk (tuning fields override), given BLOCK's length parser. The
- * rules come from bench/bench_gpu_kernel on an H100 (132 SMs; gpu/README.md has the numbers):
+ * rules come from sweeps of G with bench/bench_gpu_kernel on an H100 (132 SMs; bench_gpu_g.md,
+ * a run listed in bench/README.md):
  * - BLOCK everywhere: one thread per block in the decode kernel, so C only matters to the
  *   length parse. Its G (segments per warp in the parse) starts at 32 and is halved while
  *   fewer than W parse warps per SM would run:
@@ -118,9 +119,27 @@ static void seg_setup(parz_gpu_context* ctx, const parz_chunk_view* v, const voi
   a->fault = s->fault;
   a->pdl = ctx->cc_major >= 9;
   a->block_end = PARZ_MIN(a->end * a->C, v->nblocks);
-  if (*scheme == PARZ_GPU_SCHEME_BLOCK && block_parses(*a))
+  if (*scheme == PARZ_GPU_SCHEME_BLOCK && block_parses(*a)) {
     a->rel = s->rel; /* parz_gpu_scratch_reserve gave the chunk its share */
+    a->parse_ctas = (unsigned)lengths_ctas(*a);
+  }
   a->decode_ctas = (unsigned)block_ctas(*a);
+  if (v->mask.nvalues) { /* the groups holding blocks [first * C, block_end) */
+    parz_gpu_mask* m = &a->mask;
+    m->values = (const unsigned char*)d_chunk + parz_gpu_section_offset(v, v->mask.values);
+    m->starts = (const unsigned char*)d_chunk + parz_gpu_section_offset(v, v->mask.starts);
+    m->records = (const unsigned char*)d_chunk + parz_gpu_section_offset(v, v->mask.records);
+    m->record_bytes = v->mask.record_bytes;
+    m->ngroups = v->mask.ngroups;
+    m->nblocks = v->nblocks;
+    m->map = s->mask;
+    m->G = v->mask.group_blocks;
+    m->V = v->mask.nvalues;
+    m->dims = v->array.dims;
+    m->group_first = first * a->C / m->G;
+    m->group_end = a->block_end > first * a->C ? (a->block_end - 1) / m->G + 1 : m->group_first;
+    a->mask_ctas = (unsigned)parz_gpu_mask_ctas(*m, WARPS_PER_CTA);
+  }
   if (v->nchecksums) { /* the partitions whose first segment is in [first, end) */
     const unsigned long long P = v->checksum_segments;
     a->sums.sums = (const unsigned char*)d_chunk + parz_gpu_checksums_offset(v);
@@ -146,6 +165,17 @@ __global__ void __launch_bounds__(32 * WARPS_PER_CTA) checksum_kernel(const seg_
 cudaError_t parz_gpu_launch_checksums(const seg_args& a, cudaStream_t stream)
 {
   checksum_kernel<<<a.sum_ctas, 32 * WARPS_PER_CTA, 0, stream>>>(a);
+  return cudaGetLastError();
+}
+
+__global__ void __launch_bounds__(32 * WARPS_PER_CTA) mask_kernel(const seg_args a)
+{
+  parz_gpu_mask_expand(a.mask, (unsigned long long)blockIdx.x * WARPS_PER_CTA + (threadIdx.x >> 5));
+}
+
+cudaError_t parz_gpu_launch_mask(const seg_args& a, cudaStream_t stream)
+{
+  mask_kernel<<<a.mask_ctas, 32 * WARPS_PER_CTA, 0, stream>>>(a);
   return cudaGetLastError();
 }
 

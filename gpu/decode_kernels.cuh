@@ -7,6 +7,7 @@
 #include "block_type.cuh"
 #include "checksum.cuh"
 #include "gpu_internal.h"
+#include "mask.cuh"
 
 #define WARPS_PER_CTA 4
 #define MAX_ROUND 32
@@ -42,6 +43,10 @@ struct seg_args {
   unsigned long long sum_end;
   unsigned decode_ctas;              /* BLOCK: CTAs that decode; the sum_ctas after them verify */
   unsigned sum_ctas;                 /* CTAs of WARPS_PER_CTA verifying warps */
+  parz_gpu_mask mask;                /* masked values (mask.values NULL: none) */
+  unsigned parse_ctas;               /* BLOCK: CTAs of lengths_kernel that parse segments; the
+                                        mask_ctas after them expand the mask */
+  unsigned mask_ctas;                /* CTAs of WARPS_PER_CTA warps expanding mask groups */
 };
 
 /* Programmatic dependent launch (compute capability 9.0 and up): lengths_kernel lets
@@ -204,8 +209,8 @@ __device__ __forceinline__ void check_segment(const seg_args& a, unsigned long l
  * the warp takes part: the partition offset goes to the first lane of each partition (or to
  * lane 0, with the lengths before s0 added), then a prefix sum that restarts at those lanes.
  * parz_chunk_parse has checked on the host that each partition's lengths add up to the next
- * one's offset. This spares the lengths kernel the offsets kernel before it (and the memsets
- * of the fault word, parz_gpu_fault_clear): 397 -> 410 GiB/s at C = 16 on etopo5 (H100). */
+ * one's offset. So no offsets kernel runs before the lengths kernel: one launch less per chunk,
+ * which counts in chunks of a few MiB, whose launches cost as much as their decode. */
 __device__ __forceinline__ void hybrid_span(const seg_args& a, unsigned long long s0,
                                             unsigned lane, unsigned long long* start,
                                             unsigned long long* len)
@@ -286,6 +291,7 @@ __global__ void __launch_bounds__(32 * WARPS_PER_CTA)
       decode_block<T, D>(&rb, &p, out);
       if (rb.err)
         report_fault(a.fault, s2, PARZ_GPU_FAULT_OVERRUN);
+      parz_gpu_mask_block<D>(a.mask, s2 * C + round + i, out);
       scatter<T, D>(a, s2 * C + round + i, out);
     }
     __syncwarp();
@@ -310,19 +316,22 @@ __global__ void __launch_bounds__(128) thread_kernel(const seg_args a)
     bool overrun;
     at = decode_at<T, D>(a, &p, at, out, &overrun);
     bad |= overrun;
+    parz_gpu_mask_block<D>(a.mask, s * a.C + i, out);
     scatter<T, D>(a, s * a.C + i, out);
   }
   check_segment(a, s, bad, at, a.offsets[s + 1]);
 }
 
 /* BLOCK scheme, kernel 1: one thread per segment walks its blocks with the length-only parser
- * and writes where each block starts, relative to its segment (u32: a segment of at most 65536
- * blocks of at most 2^14 bits each). It also checks the segment's end against the table. */
+ * and writes where each block starts, relative to its segment (u32: a segment of 2^32 bits or
+ * more, which only an expert minbits in the billions makes, wraps and fails the end check). It
+ * also checks the segment's end against the table. */
 template <parz_type T, unsigned D>
 __device__ __forceinline__ void lengths_body(const seg_args& a)
 {
-  /* G segments per warp, lanes G..31 idle: the lanes of a warp diverge at every plane and
-   * group test, so fewer of them per warp, in more warps, finish sooner (gpu/README.md) */
+  /* G segments per warp (plan() in decode.cu), lanes G..31 idle: where the lanes of a warp
+   * diverge at every plane (the 3D/4D parsers), fewer of them per warp, in more warps, finish
+   * sooner; the 1D/2D parser keeps its lanes in step and takes G >= 8 */
   const unsigned lane = threadIdx.x & 31u;
   const unsigned long long warp = ((unsigned long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
   const unsigned long long s = a.first + warp * a.G + lane;
@@ -404,27 +413,35 @@ __device__ __forceinline__ void block_body(const seg_args& a)
     check_segment(a, s, overrun, end, a.offsets[s + 1]); /* no kernel 1 checked its end */
   else if (overrun)
     report_fault(a.fault, s, PARZ_GPU_FAULT_OVERRUN);
+  parz_gpu_mask_block<D>(a.mask, b, out);
   scatter<T, D>(a, b, out);
 }
 
 /* Whether BLOCK parses the chunk's segments (lengths_kernel) before decoding its blocks. */
 __host__ __device__ inline bool block_parses(const seg_args& a) { return a.C > 1 && !a.fixed; }
 
+/* A CTA of lengths_kernel past the parsing ones: a warp per mask group (mask.cuh). */
+__device__ __forceinline__ void expand_body(const seg_args& a)
+{
+  pdl_launch_dependents();
+  parz_gpu_mask_expand(a.mask, (unsigned long long)(blockIdx.x - a.parse_ctas) * WARPS_PER_CTA +
+                                   (threadIdx.x >> 5));
+}
+
 /* The BLOCK kernels for one chunk, its arguments by value (read from the parameter bank), or
  * (BATCH) for chunk blockIdx.y of `many` in device memory: one launch serves a batch of chunks
  * of one type and rank (parz_gpu_decode_device_batch), each with its own grid of CTAs along x,
- * those past a chunk's own count leaving at once. */
+ * those past a chunk's own count leaving at once. lengths_kernel's CTAs parse segments
+ * (parse_ctas of them, where the chunk's segments need it), then expand the mask. */
 template <parz_type T, unsigned D, bool BATCH>
 __global__ void __launch_bounds__(128) lengths_kernel(const seg_args one,
                                                       const seg_args* __restrict__ many)
 {
-  if constexpr (BATCH) {
-    const seg_args& a = many[blockIdx.y];
-    if (block_parses(a)) /* the same in the whole CTA: its barrier is safe */
-      lengths_body<T, D>(a);
-  } else {
-    lengths_body<T, D>(one);
-  }
+  const seg_args& a = BATCH ? many[blockIdx.y] : one;
+  if (blockIdx.x < a.parse_ctas) /* the same in the whole CTA: lengths_body's barrier is safe */
+    lengths_body<T, D>(a);
+  else if (blockIdx.x < a.parse_ctas + a.mask_ctas)
+    expand_body(a);
 }
 
 template <parz_type T, unsigned D, bool BATCH>
@@ -458,8 +475,7 @@ cudaError_t launch_block(const seg_args* h, const seg_args* d, unsigned n, cudaS
 {
   unsigned long long lctas = 0, bctas = 0;
   for (unsigned i = 0; i < n; i++) {
-    if (block_parses(h[i]))
-      lctas = PARZ_MAX(lctas, lengths_ctas(h[i]));
+    lctas = PARZ_MAX(lctas, (unsigned long long)h[i].parse_ctas + h[i].mask_ctas);
     bctas = PARZ_MAX(bctas, (unsigned long long)h[i].decode_ctas + h[i].sum_ctas);
   }
   if (lctas) {
@@ -481,10 +497,19 @@ cudaError_t launch_block(const seg_args* h, const seg_args* d, unsigned n, cudaS
            : cudaLaunchKernelEx(&cfg, block_kernel<T, D, false>, h[0], (const seg_args*)NULL);
 }
 
+/* The mask's expansion alone, before the WARP and THREAD schemes (BLOCK has it in
+ * lengths_kernel): a.mask_ctas CTAs on `stream` (decode.cu). */
+cudaError_t parz_gpu_launch_mask(const seg_args& a, cudaStream_t stream);
+
 template <parz_type T, unsigned D>
 cudaError_t launch(int scheme, const seg_args& a, cudaStream_t stream)
 {
   unsigned long long n = a.end - a.first;
+  if (scheme != PARZ_GPU_SCHEME_BLOCK && a.mask_ctas) {
+    cudaError_t e = parz_gpu_launch_mask(a, stream);
+    if (e != cudaSuccess)
+      return e;
+  }
   if (scheme == PARZ_GPU_SCHEME_THREAD) {
     thread_kernel<T, D><<<(unsigned)((n + 127) / 128), 128, 0, stream>>>(a);
   } else if (scheme == PARZ_GPU_SCHEME_BLOCK) {

@@ -118,7 +118,7 @@ PARZ_GPU_NOINLINE unsigned parz_gpu_clean(U* q, const parz_gpu_extent e,
       v[n++] = (uint64_t)q[i];
   const U s = (U)parz_standin(v, n, T, &r);
   for (i = 0; i < size; i++)
-    if (parz_gpu_valid(i, e, D) && parz_exceptional(&r, (uint64_t)q[i])) {
+    if (parz_gpu_valid(i, e, D) && parz_exception_test(&r, (uint64_t)q[i])) {
       v2 += !parz_nonfinite((uint64_t)q[i], T);
       q[i] = s;
     }
@@ -172,7 +172,7 @@ PARZ_HD unsigned parz_gpu_gather(const parz_gpu_enc_chunk& c, I b,
       }
       if (any)
         for (unsigned x = 0; x < 4; x++)
-          bad += parz_exceptional(&rule, (uint64_t)o[x]);
+          bad += parz_exception_test(&rule, (uint64_t)o[x]);
       continue;
     }
 #endif
@@ -182,7 +182,7 @@ PARZ_HD unsigned parz_gpu_gather(const parz_gpu_enc_chunk& c, I b,
       if (x < mz[0]) {
         o[x] = data[off + (long long)x * c.stride[D - 1]];
         if (any)
-          bad += parz_exceptional(&rule, (uint64_t)o[x]);
+          bad += parz_exception_test(&rule, (uint64_t)o[x]);
       }
   }
   *v2 = 0;
@@ -302,7 +302,7 @@ PARZ_HD unsigned long long parz_gpu_exc_count(const parz_gpu_enc_chunk& c, unsig
   const unsigned long long end = pos + PARZ_GPU_EXC_RANGE < c.count ? pos + PARZ_GPU_EXC_RANGE
                                                                      : c.count;
   for (; pos < end; pos++)
-    n += parz_exceptional(&c.rule, (uint64_t)parz_gpu_value_at<U>(c, pos));
+    n += parz_exception_test(&c.rule, (uint64_t)parz_gpu_value_at<U>(c, pos));
   return n;
 }
 
@@ -317,7 +317,7 @@ PARZ_HD void parz_gpu_exc_write(const parz_gpu_enc_chunk& c, unsigned long long 
                                                                      : c.count;
   for (; pos < end; pos++) {
     const U v = parz_gpu_value_at<U>(c, pos);
-    if (parz_exceptional(&c.rule, (uint64_t)v)) {
+    if (parz_exception_test(&c.rule, (uint64_t)v)) {
       parz_gpu_store_le(rec, pos, 8);
       parz_gpu_store_le(rec + 8, (unsigned long long)v, 8);
       rec += 16;
@@ -409,6 +409,24 @@ PARZ_HD void parz_gpu_seal(const parz_gpu_enc_chunk& c, uint32_t raw)
 
 /* ---- Host side: a chunk's arguments before and after its blocks are encoded (encode.cu) ---- */
 
+/* PARZ_ERR_UNSUPPORTED with a message when chunks of `type` under cfg may need a mask section
+ * (parz_chunk_config_masks), which this encoder does not write: it could not then write the
+ * bytes the CPU encoder writes. Callers that can encode on the CPU instead ask first. */
+static inline int parz_gpu_enc_mask_check(parz_type type, const parz_chunk_config* cfg,
+                                          const char* who, parz_error* err)
+{
+  if (!parz_chunk_config_masks(cfg, type))
+    return PARZ_OK;
+  return parz_fail(err, PARZ_ERR_UNSUPPORTED,
+                   "%s: the GPU encoder writes no mask section, and %s chunks under this "
+                   "configuration may need one (%s masked): turn the mask off (mask=False, "
+                   "cd_values mask setting 2) to encode them on the GPU, or encode on the CPU",
+                   who, parz_type_name(type),
+                   cfg->fill ? (type == PARZ_FLOAT || type == PARZ_DOUBLE ? "NaN and the fill value"
+                                                                          : "the fill value")
+                             : "NaN");
+}
+
 /* Chunk c's arguments for the block kernel from the array a at data and the configuration, both
  * checked as parz_chunk_encode checks them; scratch pointers are the caller's to set. A zero
  * stride means contiguous along that axis, as the codec's grid reads it. */
@@ -419,6 +437,8 @@ static inline int parz_gpu_enc_plan(parz_gpu_enc_chunk* c, const parz_array* a, 
   int rc = parz_chunk_layout(&v, a, cfg, err);
   if (rc == PARZ_OK)
     rc = parz_params_check_encode(&v.params, a->type, a->dims, err);
+  if (rc == PARZ_OK)
+    rc = parz_gpu_enc_mask_check(a->type, cfg, "GPU encode", err);
   if (rc != PARZ_OK)
     return rc;
   const size_t size = parz_type_size(a->type);
@@ -460,7 +480,7 @@ static inline int parz_gpu_enc_settle(parz_gpu_enc_chunk* c, const parz_array* a
 {
   parz_chunk_view fin;
   parz_chunk_offsets o;
-  int rc = parz_chunk_settle(&fin, a, cfg, bits, nexc, needs2 ? 2u : 1u, err);
+  int rc = parz_chunk_settle(&fin, a, cfg, bits, nexc, 0, needs2 ? 2u : 1u, err);
   if (rc != PARZ_OK)
     return rc;
   parz_chunk_section_offsets(&fin, &o);

@@ -1,14 +1,21 @@
 /* Internals of the CUDA decoder shared by its translation units (C++/CUDA only, not installed).
  *
- * The decoder runs in three kernels on one stream:
- *   1. segment offsets: the table (any kind) becomes one absolute u64 bit offset per segment plus
- *      the end of the payload (per-partition warp prefix sums for HYBRID);
- *   2. segment decode: see decode.cu for the warp-cooperative scheme; the same launch verifies
- *      the payload checksums, a warp per partition (checksum.cuh);
- *   3. exception patch: the exceptions written back at their positions.
+ * A chunk decodes in kernels queued on one stream (gpu/README.md, "How a chunk is decoded"):
+ *   1. segment offsets (offsets.cu): the table (any kind) becomes one absolute u64 bit offset
+ *      per segment plus the end of the payload (per-partition warp prefix sums for HYBRID). No
+ *      such kernel runs where the BLOCK scheme's lengths kernel reads a HYBRID table itself
+ *      (parz_gpu_parse_offsets);
+ *   2. segment decode (decode.cu chooses the scheme, decode_kernels.cuh holds the kernels):
+ *      BLOCK, the default, parses block lengths (lengths_kernel, unless C = 1 or fixed rate)
+ *      and then decodes one block per thread (block_kernel); WARP and THREAD are one kernel each.
+ *      The payload checksums are verified a warp per partition (checksum.cuh), in block_kernel's
+ *      launch for BLOCK, in a kernel of their own for WARP and THREAD. Each decoded block gets
+ *      its masked values before it is stored (mask.cuh), from a map of the mask's records made
+ *      in the launch before (lengths_kernel's last CTAs, or mask_kernel);
+ *   3. exception patch (offsets.cu): the exceptions written back at their positions.
  * Errors found on the device (a payload checksum that does not match, a segment that does not
- * end where the table says, a read past the payload) are recorded in a small device record and
- * read back once, after the kernels. */
+ * end where the table says, a read past the payload) are recorded in a fault record per chunk
+ * and read back once, after the kernels (parz_gpu_fault_check). */
 #ifndef PARZ_GPU_INTERNAL_H
 #define PARZ_GPU_INTERNAL_H
 
@@ -40,7 +47,8 @@ enum parz_gpu_fault_code {
   PARZ_GPU_FAULT_CHECKSUM = 4  /* a partition's payload checksum did not match */
 };
 
-/* Decoding scheme and its shape; chosen per chunk by parz_gpu_plan, overridable for benchmarks. */
+/* Decoding scheme and its shape, chosen per chunk by plan() in decode.cu; tests and benchmarks
+ * override them. */
 struct parz_gpu_tuning {
   int scheme;        /* PARZ_GPU_SCHEME_* ; 0 = choose */
   int group;         /* G: segments per warp, 1..32; 0 = choose */
@@ -77,6 +85,7 @@ struct parz_gpu_context {
   cudaStream_t copy_stream; /* filter path: downloads */
   struct parz_gpu_buffer d_offsets;  /* u64 per segment + 1, per chunk of a call */
   struct parz_gpu_buffer d_rel;      /* BLOCK scheme: u32 per block, per chunk of a call */
+  struct parz_gpu_buffer d_mask;     /* mask maps: u32 per block, per masked chunk of a call */
   struct parz_gpu_buffer d_fault;    /* struct parz_gpu_fault per chunk of a call */
   size_t fault_clean;                /* d_fault's first fault_clean records are known clear */
   struct parz_gpu_buffer h_fault;    /* pinned copy of them */
@@ -103,11 +112,12 @@ struct parz_gpu_context {
 };
 
 /* A chunk's share of the context's scratch in one call: its segment offsets, block offsets
- * (BLOCK scheme with a parse) and fault record. Chunks decoded in one call get disjoint shares,
- * so one launch may serve them all. */
+ * (BLOCK scheme with a parse), mask map (a chunk with a mask: mask.cuh) and fault record.
+ * Chunks decoded in one call get disjoint shares, so one launch may serve them all. */
 struct parz_gpu_scratch {
   unsigned long long* offsets;
   uint32_t* rel;
+  uint32_t* mask;
   struct parz_gpu_fault* fault;
 };
 
@@ -264,5 +274,7 @@ size_t parz_gpu_payload_offset(const parz_chunk_view* v);
 size_t parz_gpu_table_offset(const parz_chunk_view* v);
 size_t parz_gpu_exceptions_offset(const parz_chunk_view* v);
 size_t parz_gpu_checksums_offset(const parz_chunk_view* v);
+/* Byte offset of a chunk's section part at p (a pointer into the host chunk v describes). */
+size_t parz_gpu_section_offset(const parz_chunk_view* v, const unsigned char* p);
 
 #endif

@@ -117,6 +117,10 @@ size_t parz_gpu_checksums_offset(const parz_chunk_view* v)
 {
   return parz_gpu_payload_offset(v) - (size_t)(v->payload - v->checksums);
 }
+size_t parz_gpu_section_offset(const parz_chunk_view* v, const unsigned char* p)
+{
+  return parz_gpu_payload_offset(v) - (size_t)(v->payload - p);
+}
 
 unsigned long long parz_gpu_record_bytes(const parz_chunk_view* v)
 {

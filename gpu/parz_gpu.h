@@ -27,7 +27,8 @@ int parz_gpu_decode_device(parz_gpu_context* ctx, const parz_chunk_view* view,
 /* Device API for many chunks (a dataset's, say): chunk i at d_chunks[i], described by views[i],
  * decoded into d_dsts[i]. Chunks of one type and rank share every kernel launch, so chunks too
  * small to fill the GPU alone decode together at the speed of one large chunk. Every chunk is
- * decoded; on PARZ_ERR_STREAM *failed (when not NULL) is the first corrupt one. */
+ * decoded; on PARZ_ERR_STREAM or PARZ_ERR_CHECKSUM *failed (when not NULL) is the first corrupt
+ * one. */
 int parz_gpu_decode_device_batch(parz_gpu_context* ctx, size_t n, const parz_chunk_view* views,
                                  const void* const* d_chunks, void* const* d_dsts, void* stream,
                                  size_t* failed, parz_error* err);

@@ -20,6 +20,15 @@
 #include "filter_exec.h"
 #include "h5_api.h"
 #include "h5_dataset.h"
+
+/* The public header's mode numbers are parz_mode's (the numbers files store). */
+typedef char parz_public_modes_agree[(H5Z_PARZ_MODE_RATE == PARZ_MODE_RATE &&
+                                      H5Z_PARZ_MODE_PRECISION == PARZ_MODE_PRECISION &&
+                                      H5Z_PARZ_MODE_ACCURACY == PARZ_MODE_ACCURACY &&
+                                      H5Z_PARZ_MODE_EXPERT == PARZ_MODE_EXPERT &&
+                                      H5Z_PARZ_MODE_REVERSIBLE == PARZ_MODE_REVERSIBLE)
+                                         ? 1
+                                         : -1];
 #include "huge_pages.h"
 
 #define PARZ_EXPORT __attribute__((visibility("default")))
@@ -64,6 +73,24 @@ static htri_t parz_can_apply(hid_t dcpl_id, hid_t type_id, hid_t space_id) {
   return 1;
 }
 
+/* The dataset's fill value when the user set one (netCDF-4's _FillValue does): 1 and its bit
+ * pattern as the codec sees values (little-endian; big-endian datasets are swapped around the
+ * codec), else 0. HDF5 gives it in the dataset's type, big-endian or not. */
+static int dataset_fill(hid_t dcpl_id, hid_t type_id, parz_type type, int big_endian,
+                        uint64_t* bits) {
+  const parz_h5_api* h5 = parz_h5();
+  H5D_fill_value_t status;
+  unsigned char v[8] = {0};
+  size_t size = parz_type_size(type), i;
+  if (h5->H5Pfill_value_defined(dcpl_id, &status) < 0 || status != H5D_FILL_VALUE_USER_DEFINED ||
+      h5->H5Pget_fill_value(dcpl_id, type_id, v) < 0)
+    return 0;
+  *bits = 0;
+  for (i = 0; i < size; i++) /* byte i of the value, little-endian (as the codec sees it) */
+    *bits |= (uint64_t)v[big_endian ? size - 1 - i : i] << (8 * i);
+  return 1;
+}
+
 static herr_t parz_set_local(hid_t dcpl_id, hid_t type_id, hid_t space_id) {
   (void)space_id;
   char why[256];
@@ -94,6 +121,9 @@ static herr_t parz_set_local(hid_t dcpl_id, hid_t type_id, hid_t space_id) {
     PUSH(parz_h5()->err_apply, why);
     return -1;
   }
+  uint64_t fill;
+  if (dataset_fill(dcpl_id, type_id, type, big_endian, &fill))
+    parz_cd_dataset_fill(&req, type, fill);
   parz_filter_config cfg;
   if (parz_cd_configure(&req, type, big_endian, (unsigned)dims, shape, &cfg, &e) != PARZ_OK) {
     if (strncmp(e.message, "parz", 4) != 0) {  /* a codec setter's message */

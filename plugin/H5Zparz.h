@@ -9,8 +9,8 @@
  *   H5Pset_filter(dcpl, H5Z_FILTER_PARZ, H5Z_FLAG_MANDATORY, n, cd);
  *
  * User cd_values layout (README.md, "cd_values"): cd[0] = mode numbered as H5Z-ZFP numbers them,
- * then the mode's values, then optionally segment_blocks C, partition_segments P, table kind and
- * payload checksums.
+ * then the mode's values, then optionally segment_blocks C, partition_segments P, table kind,
+ * payload checksums and the mask (with a fill value after it).
  * Doubles are given as the high and then the low 32 bits of their IEEE-754 binary64 bit pattern,
  * so the values mean the same on every host. */
 #ifndef H5Z_PARZ_H
@@ -44,13 +44,22 @@
 #define H5Z_PARZ_MODE_EXPERT 4
 #define H5Z_PARZ_MODE_REVERSIBLE 5
 
-/* Most user values: mode + 4 expert values + C + P + table kind + payload checksums. */
-#define H5Z_PARZ_USER_NELMTS_MAX 9
+/* Most user values: mode + 4 expert values + C + P + table kind + payload checksums + mask +
+ * a fill value (2). */
+#define H5Z_PARZ_USER_NELMTS_MAX 12
 
 /* Payload checksums (one per partition, verified on every read): on unless turned off. */
 #define H5Z_PARZ_CHECKSUM_DEFAULT 0
 #define H5Z_PARZ_CHECKSUM_ON 1
 #define H5Z_PARZ_CHECKSUM_OFF 2
+
+/* Masks: NaN, and values equal to the dataset's fill value when it has one, come back bit for
+ * bit from a compact mask and cost the payload next to nothing (codec/FORMAT.md, "Mask"); on
+ * unless turned off. MASK_FILL names the fill value itself (H5Z_parz_fill_cdata). */
+#define H5Z_PARZ_MASK_DEFAULT 0
+#define H5Z_PARZ_MASK_ON 1
+#define H5Z_PARZ_MASK_OFF 2
+#define H5Z_PARZ_MASK_FILL 3
 
 /* High and low words of the binary64 bit pattern of x. memcpy into a uint64_t reads the bit
  * pattern as a number (IEEE-754 hosts keep float and integer byte order the same), and the
@@ -106,15 +115,37 @@ static inline size_t H5Z_parz_table_cdata(size_t n, unsigned segment_blocks,
   return n + 3;
 }
 
+/* Fills cd with default (0) optional settings up to the k-th after the mode's values. */
+static inline size_t H5Z_parz_pad_cdata(size_t n, size_t k, unsigned* cd) {
+  static const size_t mode_values[] = {0, 2, 1, 2, 4, 0};
+  size_t end = 1 + (cd[0] <= 5 ? mode_values[cd[0]] : 0) + k;
+  while (n < end)
+    cd[n++] = 0;
+  return n;
+}
+
 /* Appends the payload checksum setting (H5Z_PARZ_CHECKSUM_*) after any of the above (n = what it
  * returned), with default table settings in front of it when they are not there yet. */
 static inline size_t H5Z_parz_checksum_cdata(size_t n, unsigned checksum, unsigned* cd) {
-  static const size_t mode_values[] = {0, 2, 1, 2, 4, 0};
-  size_t table_end = 1 + (cd[0] <= 5 ? mode_values[cd[0]] : 0) + 3;
-  while (n < table_end)
-    cd[n++] = 0;
+  n = H5Z_parz_pad_cdata(n, 3, cd);
   cd[n] = checksum;
   return n + 1;
+}
+
+/* Appends the mask setting (H5Z_PARZ_MASK_*; MASK_FILL through H5Z_parz_fill_cdata) after any of
+ * the above, with default table and checksum settings in front of it. */
+static inline size_t H5Z_parz_mask_cdata(size_t n, unsigned mask, unsigned* cd) {
+  n = H5Z_parz_pad_cdata(n, 4, cd);
+  cd[n] = mask;
+  return n + 1;
+}
+
+/* Appends a fill value to mask, instead of the dataset's own (its nearest value of the dataset's
+ * type: integer datasets need an integer within their range). */
+static inline size_t H5Z_parz_fill_cdata(size_t n, double fill, unsigned* cd) {
+  n = H5Z_parz_mask_cdata(n, H5Z_PARZ_MASK_FILL, cd);
+  H5Z_parz_double_words(fill, &cd[n], &cd[n + 1]);
+  return n + 2;
 }
 
 /* ---- the module's own entry points ---------------------------------------------------------

@@ -14,8 +14,11 @@
 #endif
 
 /* auto mode: chunks that decode to at least this many bytes go to the GPU when one is usable,
- * to be decoded or encoded; smaller ones stay on the CPU, where the host-device copies and
- * kernel launches of the GPU path would dominate. */
+ * to be decoded or encoded; smaller ones stay on the CPU, where the host-device copies and kernel
+ * launches of the GPU path would dominate. 4 MiB is the smallest chunk measured through H5Dread on
+ * the GPU machine: there the CUDA filter path read every real array 1.2x to 2.5x as fast as
+ * OpenMP at 16 threads (H100 host, bench/results/h100/bench_h5read_box.md; 8 MiB chunks:
+ * bench/results/h200/bench_h5read_gpu.txt). Smaller chunks were not measured that way. */
 #define PARZ_DISPATCH_GPU_MIN_BYTES ((size_t)4 * 1024 * 1024)
 
 #ifdef PARZ_HAVE_CUDA
@@ -169,6 +172,11 @@ int parz_dispatch_gpu_wanted(const parz_exec_policy* pol, size_t bytes, const ch
 #endif
 }
 
+int parz_dispatch_encode_gpu_wanted(const parz_exec_policy* pol, const parz_chunk_config* cfg,
+                                    parz_type type, size_t bytes) {
+  return !parz_chunk_config_masks(cfg, type) && parz_dispatch_gpu_wanted(pol, bytes, "encoding");
+}
+
 int parz_dispatch_decode_view(const parz_chunk_view* v, const void* src, size_t src_bytes,
                               void* dst, size_t dst_bytes, parz_error* err) {
   parz_exec_policy pol;
@@ -207,7 +215,7 @@ int parz_dispatch_encode(const parz_array* a, const void* data, const parz_chunk
   if (pol.exec == PARZ_EXEC_SERIAL)
     return parz_chunk_encode(a, data, cfg, dst, dst_bytes, written, err);
   raw = parz_array_check(a, NULL) == PARZ_OK ? parz_array_count(a) * parz_type_size(a->type) : 0;
-  if (parz_dispatch_gpu_wanted(&pol, raw, "encoding")) {
+  if (parz_dispatch_encode_gpu_wanted(&pol, cfg, a->type, raw)) {
 #ifdef PARZ_HAVE_CUDA
     struct chunk_job j = {data, raw, dst, dst_bytes, a, cfg, written, NULL};
     if (gpu_run(&j) == PARZ_OK)

@@ -20,6 +20,16 @@
  *            of non-zero entries)
  *   [12..15] codec parameters minbits, maxbits, maxprec, minexp (minexp as 32-bit two's
  *            complement)
+ * Internal form, version 2, the same 16 values where masking is off or a fill value is masked
+ * (version 1 is written otherwise, so that files read with plugins that know only it):
+ *   [0]      1002
+ *   [1]      scalar type, plus 16 when big-endian, 32 when payload checksums are off, 64 when
+ *            masking is off, 128 when a fill value is masked, plus 256 * mode, plus 4096 *
+ *            table kind
+ *   [2..3]   as version 1
+ *   [4..5]   the fill value's bit pattern in the scalar type (high, low word; 0 0 without one)
+ *   [6]      segment_blocks C;  [7] partition_segments P
+ *   [8..15]  as version 1
  */
 #ifndef PARZ_FILTER_CONFIG_H
 #define PARZ_FILTER_CONFIG_H
@@ -29,14 +39,43 @@
 
 #include "parz_chunk.h"
 
-/* H5Z-ZFP numbers expert mode 4 (parz_mode calls it 0). */
-#define PARZ_CD_MODE_EXPERT 4u
+/* Positions in the internal forms (the layouts above). */
+enum {
+  PARZ_CD_FORM = 0,                  /* PARZ_CD_INTERNAL_V1 or _V2 */
+  PARZ_CD_USER_VALUES = 2,           /* 2 values: the user's rate, accuracy or precision */
+  PARZ_CD_V1_MODE = 1,               /* parz_mode */
+  PARZ_CD_V1_TABLE = 4,              /* parz_table_kind */
+  PARZ_CD_V1_SEGMENT_BLOCKS = 5,     /* C */
+  PARZ_CD_V1_PARTITION_SEGMENTS = 6, /* P */
+  PARZ_CD_V1_TYPE = 7,               /* parz_type + PARZ_CD_BIG_ENDIAN + PARZ_CD_NO_CHECKSUM */
+  PARZ_CD_V2_PACKED = 1,             /* type + flags, mode << 8, table << 12 */
+  PARZ_CD_V2_FILL_HIGH = 4,          /* the fill value's bit pattern, high word */
+  PARZ_CD_V2_FILL_LOW = 5,
+  PARZ_CD_V2_SEGMENT_BLOCKS = 6,     /* C */
+  PARZ_CD_V2_PARTITION_SEGMENTS = 7, /* P */
+  PARZ_CD_SHAPE = 8,                 /* 4 values: the squeezed chunk shape */
+  PARZ_CD_MINBITS = 12,
+  PARZ_CD_MAXBITS = 13,
+  PARZ_CD_MAXPREC = 14,
+  PARZ_CD_MINEXP = 15                /* 32-bit two's complement */
+};
 
 #define PARZ_CD_INTERNAL_V1 1001u
+#define PARZ_CD_INTERNAL_V2 1002u
 #define PARZ_CD_INTERNAL_NELMTS 16u
 #define PARZ_CD_BIG_ENDIAN 16u
 #define PARZ_CD_NO_CHECKSUM 32u
-#define PARZ_CD_USER_NELMTS_MAX 9u
+#define PARZ_CD_NO_MASK 64u
+#define PARZ_CD_FILL 128u
+#define PARZ_CD_USER_NELMTS_MAX 12u
+
+/* The user's mask setting (after the payload checksum setting): NaN and, where the dataset has
+ * one, its fill value masked (codec/FORMAT.md, "Mask"); off; or the fill value given in the next
+ * two values (a double, high then low word) instead of the dataset's. */
+#define PARZ_CD_MASK_DEFAULT 0u
+#define PARZ_CD_MASK_ON 1u
+#define PARZ_CD_MASK_OFF 2u
+#define PARZ_CD_MASK_FILL 3u
 
 /* Accepted table settings: the chunk format's limits (codec/FORMAT.md). */
 #define PARZ_CD_MAX_SEGMENT_BLOCKS 65536u
@@ -44,12 +83,18 @@
 
 /* What the user asked for, independent of the dataset. */
 typedef struct {
-  unsigned mode;        /* 1..5 */
+  unsigned mode;        /* parz_mode, 1..5 */
   uint32_t values[4];   /* the mode's values, zero padded */
   unsigned table;       /* parz_table_kind, 0 = auto */
   uint32_t segment_blocks;
   uint32_t partition_segments;
   unsigned checksum;    /* parz_checksum_mode, 0 = default (on) */
+  unsigned mask;        /* PARZ_CD_MASK_* */
+  uint32_t fill[2];     /* PARZ_CD_MASK_FILL: the fill value, a double (high, low word) */
+  int fill_resolved;    /* the fill value is fill_bits, a value of fill_type (an internal form
+                         * or the dataset's own fill value), not the double */
+  parz_type fill_type;
+  uint64_t fill_bits;
 } parz_filter_request;
 
 /* Everything the filter function needs for one dataset. */
@@ -60,7 +105,7 @@ typedef struct {
   parz_chunk_config config;
 } parz_filter_config;
 
-/* Number of values the mode takes after cd[0]; -1 for an unknown mode. */
+/* Number of values the mode (parz_mode) takes after cd[0]; -1 for an unknown mode. */
 int parz_cd_mode_values(unsigned mode);
 /* "rate", "precision", "accuracy", "expert", "reversible"; "?" for an unknown mode. */
 const char* parz_cd_mode_name(unsigned mode);
@@ -71,6 +116,10 @@ double parz_cd_double(uint32_t hi, uint32_t lo);
  * Clear message in err on a wrong count, unknown mode, or table settings out of range. */
 int parz_cd_parse_request(size_t n, const unsigned* cd, parz_filter_request* req,
                           parz_error* err);
+
+/* The dataset's own fill value (its bit pattern, a value of `type`), masked unless the request
+ * turns masking off or names a fill value itself. */
+void parz_cd_dataset_fill(parz_filter_request* req, parz_type type, uint64_t bits);
 
 /* Squeezes unit dimensions of an HDF5 chunk shape (any rank, slowest first) into out (at most 4
  * entries). Returns the squeezed rank (>= 1: a chunk of one value is rank 1), or -1 when more
@@ -83,7 +132,8 @@ int parz_cd_configure(const parz_filter_request* req, parz_type type, int big_en
                       unsigned dims, const size_t shape[4], parz_filter_config* cfg,
                       parz_error* err);
 
-/* Writes the internal form (PARZ_CD_INTERNAL_NELMTS values). */
+/* Writes the internal form (PARZ_CD_INTERNAL_NELMTS values): version 1, or version 2 where
+ * the mask needs it. */
 void parz_cd_store(const parz_filter_config* cfg, unsigned* cd);
 
 /* Reads an internal form back, as the filter function does for every chunk; refuses user forms

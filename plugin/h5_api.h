@@ -21,6 +21,7 @@
   X(H5Tget_class) X(H5Tget_size) X(H5Tget_order) X(H5Tget_precision) X(H5Tget_offset)          \
   X(H5Tget_sign) X(H5Tget_fields) X(H5Tget_ebias) X(H5Tget_norm)                               \
   X(H5Pget_layout) X(H5Pget_chunk) X(H5Pget_filter_by_id2) X(H5Pmodify_filter)                 \
+  X(H5Pfill_value_defined) X(H5Pget_fill_value)                                                \
   X(H5Pget_nfilters) X(H5Pget_filter2) X(H5Pclose) X(H5Tclose) X(H5Eclear2)                   \
   X(H5Fget_obj_count) X(H5Fget_obj_ids) X(H5Dget_create_plist) X(H5Dget_type)                 \
   X(H5allocate_memory) X(H5free_memory) X(H5Zregister) X(H5get_libversion)
@@ -29,7 +30,7 @@
  * besides: looked up too, but optional, so that the filter loads into any HDF5
  * (H5Dget_chunk_info_by_coord is 1.10.5's). */
 #define PARZ_H5_READER_FUNCTIONS(X)                                                              \
-  X(H5Dget_space) X(H5Pfill_value_defined) X(H5Pget_fill_value) X(H5Pget_fill_time)            \
+  X(H5Dget_space) X(H5Pget_fill_time)                                                          \
   X(H5Tget_native_type) X(H5Sget_simple_extent_ndims) X(H5Sget_simple_extent_dims)             \
   X(H5Sget_select_type) X(H5Sget_select_npoints) X(H5Sget_select_bounds)                      \
   X(H5Dget_chunk_info_by_coord) X(H5Sclose) X(H5Dwrite_chunk) X(H5Pget_chunk_opts)

@@ -185,7 +185,7 @@ PARZ_H5_EXPORT int parz_h5_write(hid_t dset, hid_t file_space, const void* src, 
   if (threads <= 0)
     threads = pol.exec == PARZ_EXEC_SERIAL ? 1 : pol.threads;
   bytes = (size_t)parz_h5_box_values(&d.grid, &box) * parz_type_size(d.grid.type);
-  if (parz_dispatch_gpu_wanted(&pol, bytes, "encoding")) {
+  if (parz_dispatch_encode_gpu_wanted(&pol, &d.filter.config, d.grid.type, bytes)) {
 #ifdef PARZ_HAVE_CUDA
     parz_error gerr = {0, ""};
     struct gpu_write r = {dset, &d, &box, src, bytes, &gerr};

@@ -1,10 +1,10 @@
-"""Hostile files (issue 7): ParZ datasets whose chunks were damaged on disk through h5py's raw
+"""Hostile files: ParZ datasets whose chunks were damaged on disk through h5py's raw
 chunk I/O, read by h5py and h5dump in SEPARATE PROCESSES so that a crash is a test failure and
 not the end of the test run.
 
 Every damaged chunk must either fail its read with OSError naming ParZ, or return data; the
 undamaged chunks of the same dataset must still read the exact values they had. Damage covers:
-bit flips in header (checksum left stale, and recomputed), table and payload; truncated,
+bit flips in header (checksum left stale, and recomputed), table, mask and payload; truncated,
 zero-length and over-long chunks; header sizes that overflow when multiplied or added; chunks
 copied from datasets of another type or chunk shape; garbage; and dataset cd_values patched in
 the file so that they disagree with the chunks.
@@ -63,6 +63,30 @@ def fix_checksum(chunk):
     if end <= len(c):
         struct.pack_into("<I", c, 108, crc32c(bytes(c[:108]) + bytes(c[HEADER:end])))
     return bytes(c)
+
+
+def fix_head_checksum(chunk):
+    """Recomputes the CRC over everything in front of the payload (format version 2's head:
+    directory, table, exceptions, sections)."""
+    c = bytearray(chunk)
+    payload = struct.unpack_from("<Q", c, 88)[0]
+    struct.pack_into("<I", c, 108, crc32c(bytes(c[:108]) + bytes(c[HEADER:len(c) - payload])))
+    return bytes(c)
+
+
+def mask_section(raw):
+    """(start, end) of a chunk's mask section (directory kind 2), or None."""
+    if struct.unpack_from("<H", raw, 4)[0] < 2:
+        return None
+    table, nexc = struct.unpack_from("<QQ", raw, 72)
+    nsections = struct.unpack_from("<I", raw, 104)[0]
+    at = HEADER + 16 * nsections + table + 16 * nexc
+    for i in range(nsections):
+        kind, _, _, size = struct.unpack_from("<HHIQ", raw, HEADER + 16 * i)
+        if kind == 2:
+            return at, at + size
+        at += size
+    return None
 
 
 def test_crc32c_check_value():
@@ -200,6 +224,12 @@ def damages(raw, foreign, dtype):
         c = bytearray(raw)
         c[byte] ^= 0x81 >> (k % 2)
         out.append(("payload byte %d flipped" % byte, bytes(c), False))
+    # mask section bytes (missing values), checksum fixed: validation alone must hold
+    where = mask_section(raw)
+    for byte in range(*where) if where else ():
+        c = bytearray(raw)
+        c[byte] ^= 1 << ((byte * 5) % 8)
+        out.append(("mask byte %d flipped, checksum fixed" % byte, fix_head_checksum(c), False))
     # truncations and extension
     for n in sorted({1, 4, 6, 8, 111, 112, table_end, len(raw) - 8, len(raw) - 1}):
         if 0 < n < len(raw):

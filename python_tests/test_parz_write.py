@@ -115,6 +115,39 @@ def test_policies_and_threads(tmp_path, etopo, monkeypatch, exec_):
         assert_same_file(ref, got)
 
 
+@pytest.mark.parametrize("exec_", ["cuda", "auto"])
+@pytest.mark.parametrize("kind", ["nan", "fill"])
+def test_masked_on_the_cpu(tmp_path, etopo, monkeypatch, exec_, kind):
+    """Datasets whose chunks may hold a mask (NaN under the default mask, a fill value masked)
+    are encoded on the CPU under cuda and auto, by the filter and by parz.write alike: the GPU
+    encoder writes no mask section (where a GPU is usable it refuses such chunks, and
+    parz.write would fail were they sent to it). 4 MiB chunks, so that auto would pick the
+    GPU."""
+    data = np.tile(etopo[:, :1024], (3, 2))[:1100].copy()  # a chunk of 4 MiB and an edge one
+    data[100:300, 200:700] = np.nan if kind == "nan" else -1e10
+    data[1050, 3] = np.nan
+    kw = {} if kind == "nan" else {"fillvalue": -1e10}
+    with h5py.File(tmp_path / "w.h5", "w") as f:
+        ref = f.create_dataset("ref", shape=data.shape, dtype="f4", chunks=(1024, 1024),
+                               compression=parz.Parz(accuracy=1.0), **kw)
+        ref[...] = data  # PARZ_EXEC=omp
+        monkeypatch.setenv("PARZ_EXEC", exec_)
+        filt = f.create_dataset("filter", shape=data.shape, dtype="f4", chunks=(1024, 1024),
+                                compression=parz.Parz(accuracy=1.0), **kw)
+        filt[...] = data
+        got = f.create_dataset("write", shape=data.shape, dtype="f4", chunks=(1024, 1024),
+                               compression=parz.Parz(accuracy=1.0), **kw)
+        parz.write(got, data)
+        monkeypatch.setenv("PARZ_EXEC", "omp")
+        assert_same_file(ref, filt)
+        assert_same_file(ref, got)
+        # the masked values did go to a mask: without it the chunks are larger
+        plain = f.create_dataset("plain", shape=data.shape, dtype="f4", chunks=(1024, 1024),
+                                 compression=parz.Parz(accuracy=1.0, mask=False), **kw)
+        plain[...] = data
+        assert ref.id.get_storage_size() < plain.id.get_storage_size()
+
+
 def test_read_back_and_non_contiguous(tmp_path, etopo):
     data = np.asfortranarray(etopo[:128, :256])
     with h5py.File(tmp_path / "w.h5", "w") as f:

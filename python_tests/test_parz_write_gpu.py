@@ -37,7 +37,7 @@ def gpu_write(d, a, sel):
 def test_types_and_edges(tmp_path, etopo, dtype):
     data = etopo[:300, :1000].astype(dtype)
     with h5py.File(tmp_path / "w.h5", "w") as f:
-        comp = parz.Parz(accuracy=1.0) if dtype[0] == "f" else parz.Parz(precision=24)
+        comp = parz.Parz(accuracy=1.0, mask=False) if dtype[0] == "f" else parz.Parz(precision=24)
         assert_same_file(*both_ways(f, "x", data, (64, 384), comp, writer=gpu_write,
                                     fillvalue=7))
 
@@ -48,13 +48,13 @@ def test_boxes(tmp_path, etopo, sel):
     data = etopo[:300, :1000]
     with h5py.File(tmp_path / "w.h5", "w") as f:
         assert_same_file(*both_ways(f, "x", data[sel], (1, 384) if sel == 2 else (64, 384),
-                                    parz.Parz(accuracy=1.0), selection=sel, writer=gpu_write,
+                                    parz.Parz(accuracy=1.0, mask=False), selection=sel, writer=gpu_write,
                                     shape=data.shape, dtype="f4", fillvalue=-3.5))
 
 
 def test_3d_big_endian(tmp_path, vasp):
     with h5py.File(tmp_path / "w.h5", "w") as f:
-        assert_same_file(*both_ways(f, "x", vasp[:20], (8, 64, 64), parz.Parz(reversible=True),
+        assert_same_file(*both_ways(f, "x", vasp[:20], (8, 64, 64), parz.Parz(reversible=True, mask=False),
                                     writer=gpu_write, dtype=">f8"))
 
 
@@ -62,7 +62,7 @@ def test_3d_big_endian(tmp_path, vasp):
 def test_checksums_on_off(tmp_path, etopo, checksum):
     with h5py.File(tmp_path / "w.h5", "w") as f:
         assert_same_file(*both_ways(f, "x", etopo[:300, :1000], (64, 384),
-                                    parz.Parz(accuracy=1.0, checksum=checksum),
+                                    parz.Parz(accuracy=1.0, mask=False, checksum=checksum),
                                     writer=gpu_write))
 
 
@@ -73,7 +73,7 @@ def test_cupy_on_a_stream(tmp_path, etopo):
         s = cupy.cuda.Stream(non_blocking=True)
         with s:
             a = cupy.asarray(data) * 2  # queued on s: the write must wait for it
-        ref, got = both_ways(f, "x", data * 2, (128, 256), parz.Parz(accuracy=1.0),
+        ref, got = both_ways(f, "x", data * 2, (128, 256), parz.Parz(accuracy=1.0, mask=False),
                              writer=lambda d, _, sel: parz.write(d, a, sel, stream=s))
         assert_same_file(ref, got)
 
@@ -83,7 +83,7 @@ def test_torch(tmp_path, etopo):
     data = etopo[:256, :1024]
     with h5py.File(tmp_path / "w.h5", "w") as f:
         assert_same_file(*both_ways(
-            f, "x", data, (128, 256), parz.Parz(accuracy=1.0),
+            f, "x", data, (128, 256), parz.Parz(accuracy=1.0, mask=False),
             writer=lambda d, a, sel: parz.write(d, torch.as_tensor(a, device="cuda"), sel)))
 
 
@@ -104,7 +104,7 @@ def test_dlpack_only(tmp_path, etopo):
     data = etopo[:256, :1024]
     with h5py.File(tmp_path / "w.h5", "w") as f:
         assert_same_file(*both_ways(
-            f, "x", data, (128, 256), parz.Parz(accuracy=1.0),
+            f, "x", data, (128, 256), parz.Parz(accuracy=1.0, mask=False),
             writer=lambda d, a, sel: parz.write(d, DLPackOnly(to_device(a)), sel)))
 
 
@@ -112,9 +112,9 @@ def test_cuda_array_from_read(tmp_path, etopo):
     data = etopo[:256, :1024]
     with h5py.File(tmp_path / "w.h5", "w") as f:
         src = f.create_dataset("src", data=data, chunks=(128, 256),
-                               compression=parz.Parz(reversible=True))
+                               compression=parz.Parz(reversible=True, mask=False))
         a = parz.read(src, device="cuda")
-        ref, got = both_ways(f, "x", data, (128, 256), parz.Parz(accuracy=1.0),
+        ref, got = both_ways(f, "x", data, (128, 256), parz.Parz(accuracy=1.0, mask=False),
                              writer=lambda d, _, sel: parz.write(d, a, sel))
         assert_same_file(ref, got)
 
@@ -128,14 +128,14 @@ def test_numpy_through_the_gpu(tmp_path, etopo, monkeypatch):
         monkeypatch.setenv("PARZ_EXEC", "omp")
 
     with h5py.File(tmp_path / "w.h5", "w") as f:
-        assert_same_file(*both_ways(f, "x", data, (64, 384), parz.Parz(accuracy=1.0),
+        assert_same_file(*both_ways(f, "x", data, (64, 384), parz.Parz(accuracy=1.0, mask=False),
                                     writer=through_gpu))
 
 
 def test_refused(tmp_path, etopo):
     with h5py.File(tmp_path / "w.h5", "w") as f:
         d = f.create_dataset("x", shape=(128, 256), dtype="f4", chunks=(64, 64),
-                             compression=parz.Parz(accuracy=1.0))
+                             compression=parz.Parz(accuracy=1.0, mask=False))
         a = to_device(np.ascontiguousarray(etopo[:256, :128]))
         with pytest.raises(ValueError, match="C-contiguous"):
             parz.write(d, a.T)

@@ -33,23 +33,7 @@ cd "$BUILD" || exit 1
 deadline=$((SECONDS + 285))
 verdicts=()
 failed=0
-step() { # step FILE SECONDS COMMAND...: its output in $OUT/FILE, its verdict in verdicts
-  local name="$1" limit="$2" rc
-  shift 2
-  [ $((deadline - SECONDS)) -lt "$limit" ] && limit=$((deadline - SECONDS))
-  if [ "$limit" -lt 5 ]; then
-    verdicts+=("$name: SKIPPED (no time left)")
-    failed=1
-    return
-  fi
-  timeout "$limit" "$@" >"$OUT/$name" 2>&1
-  rc=$?
-  case $rc in
-    0) verdicts+=("$name: passed") ;;
-    124) verdicts+=("$name: FAILED (stopped after ${limit} s)"); failed=1 ;;
-    *) verdicts+=("$name: FAILED (exit $rc)"); failed=1 ;;
-  esac
-}
+step() { gpu_check_step "$@"; } # its output in $OUT/FILE, its verdict in verdicts
 start=$SECONDS
 step test_gpu_decode.txt 90 tests/test_gpu_decode "$PARZ_SHARED_DATA"
 step ctest.txt 75 ctest --output-on-failure \

@@ -8,7 +8,7 @@
 #   scripts/gpu_machine.sh env              # print the exports for later commands (eval it)
 #   scripts/gpu_machine.sh cmake-args       # print the CMake configure arguments for this machine
 #
-# Prepare here once: see README.md ("GPU machine").
+# Prepare here once: see DEVELOPING.md ("The GPU machine").
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="$ROOT/build-gpu-machine"

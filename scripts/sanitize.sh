@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# AddressSanitizer + UndefinedBehaviorSanitizer run of the library and the C tests (issue 7).
+# AddressSanitizer + UndefinedBehaviorSanitizer run of the library and the C tests.
 # Called by scripts/test.sh (CI). Builds in $PARZ_ASAN_BUILD_DIR (default build-asan) with
 # -DPARZ_SANITIZE=ON, without CUDA, then runs ctest with every sanitizer report fatal. Among the
 # tests: the replay of every fuzz corpus and regression input (robust_replay_*) and the hostile

@@ -17,7 +17,7 @@ if(CMAKE_CXX_COMPILER_LOADED)
   add_test(NAME gpu_encode_host COMMAND test_gpu_encode_host)
 endif()
 
-# GPU decoder tests (issue 5): built whenever the CUDA decoder is, run everywhere; without a CUDA
+# GPU decoder tests: built whenever the CUDA decoder is, run everywhere; without a CUDA
 # device they exit 77, which ctest reports as skipped (with the program's message).
 if(NOT TARGET parz_gpu)
   return()

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "H5Zparz.h"
-#include "test_plugin_common.h"
+#include "check.h"
 #include "test_plugin_patch.h"
 
 #define POISON 0xA5u
@@ -293,9 +293,10 @@ static void write_crafted(hid_t file)
 /* cd_endian: big-endian; cd_type: float32; cd_shape: 4x4 chunks (the file closed). */
 static void craft_cd_values(const char* path)
 {
-  CHECK(test_patch_cd(path, 24, 32, 7, 3 + 16) == 1);
-  CHECK(test_patch_cd(path, 32, 24, 7, 3) == 1);
-  CHECK(test_patch_cd(path, 8, 64, 8, 4) == 1 && test_patch_cd(path, 4, 64, 9, 4) == 1);
+  CHECK(test_patch_cd(path, 24, 32, PARZ_CD_V1_TYPE, PARZ_FLOAT + PARZ_CD_BIG_ENDIAN) == 1);
+  CHECK(test_patch_cd(path, 32, 24, PARZ_CD_V1_TYPE, PARZ_FLOAT) == 1);
+  CHECK(test_patch_cd(path, 8, 64, PARZ_CD_SHAPE, 4) == 1 &&
+        test_patch_cd(path, 4, 64, PARZ_CD_SHAPE + 1, 4) == 1);
 }
 
 int h5_read_cases_write(const char* path)

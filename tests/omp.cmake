@@ -1,4 +1,4 @@
-# OpenMP drivers, execution policy and dispatch (issue 4).
+# OpenMP drivers, execution policy and dispatch.
 # test_policy needs only the dispatcher library; the others reuse the chunk tests' helpers
 # (deterministic arrays, mode parameters; libzfp is linked there but not used here).
 if(TARGET parz_dispatch)

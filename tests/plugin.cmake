@@ -1,4 +1,4 @@
-# Tests of the HDF5 filter plugin (issue 3). The HDF5 tests load the plugin like any user does:
+# Tests of the HDF5 filter plugin. The HDF5 tests load the plugin like any user does:
 # from HDF5_PLUGIN_PATH, pointing at the build tree's plugin directory.
 if(NOT TARGET H5Zparz)
   return()
@@ -21,7 +21,8 @@ set_tests_properties(test_plugin_hdf5 PROPERTIES ENVIRONMENT "${PARZ_PLUGIN_TEST
 
 # Crafted files whose cd_values disagree with the dataset: refused, nothing read outside a buffer.
 add_executable(test_plugin_crafted test_plugin_crafted.c)
-target_include_directories(test_plugin_crafted PRIVATE ${PROJECT_SOURCE_DIR}/plugin)
+target_include_directories(test_plugin_crafted PRIVATE ${PROJECT_SOURCE_DIR}/plugin
+                                                       ${PROJECT_SOURCE_DIR}/codec)
 target_link_libraries(test_plugin_crafted PRIVATE parz_hdf5)
 add_dependencies(test_plugin_crafted H5Zparz)
 add_test(NAME test_plugin_crafted

@@ -6,16 +6,6 @@
 #include <string.h>
 #include <zfp.h>
 
-int test_failures = 0;
-
-int test_finish(const char* name) {
-  if (test_failures)
-    fprintf(stderr, "%s: %d check(s) failed\n", name, test_failures);
-  else
-    printf("%s: all checks passed\n", name);
-  return test_failures ? 1 : 0;
-}
-
 parz_array test_array(parz_type type, unsigned dims, size_t n0, size_t n1, size_t n2, size_t n3) {
   parz_array a;
   memset(&a, 0, sizeof a);

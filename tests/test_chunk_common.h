@@ -1,26 +1,12 @@
-/* Helpers shared by the chunk tests: deterministic test arrays, the libzfp oracle (tests only),
- * and a failure counter. */
+/* Helpers shared by the chunk tests: deterministic test arrays and the libzfp oracle (tests
+ * only). */
 #ifndef TEST_CHUNK_COMMON_H
 #define TEST_CHUNK_COMMON_H
 
 #include <stdio.h>
 
+#include "check.h"
 #include "parz_chunk.h"
-
-extern int test_failures;
-
-#define CHECK(cond, ...)                                         \
-  do {                                                           \
-    if (!(cond)) {                                               \
-      test_failures++;                                           \
-      fprintf(stderr, "%s:%d: CHECK(%s) failed: ", __FILE__, __LINE__, #cond); \
-      fprintf(stderr, __VA_ARGS__);                              \
-      fputc('\n', stderr);                                       \
-    }                                                            \
-  } while (0)
-
-/* Exits with the failure count (ctest reads nonzero as failure). */
-int test_finish(const char* name);
 
 /* Contiguous array of the given type and shape (unused extents ignored). */
 parz_array test_array(parz_type type, unsigned dims, size_t n0, size_t n1, size_t n2, size_t n3);

@@ -1,11 +1,12 @@
 /* Decoding into a destination (parz_chunk_dest): for every type and rank, several modes, table
  * kinds and windows (the whole chunk, boxes inside it, windows cut at block edges and inside
  * blocks, one value), the chunk decoded into a window of a larger strided array must put exactly
- * the whole-chunk decode's values at their places, non-finite values included, and touch nothing
- * else; gathered back (parz_chunk_dest_gather) they must give the chunk's values in the window
- * and the fill value outside. Segments that miss the window are not decoded: a chunk corrupt only
- * there still decodes the window, and is refused when the window meets it; payload checksums are
- * verified for the partitions that hold the window's blocks. */
+ * the whole-chunk decode's values at their places, non-finite and masked values (regions of the
+ * fill value in half the cases) included, and touch nothing else; gathered back
+ * (parz_chunk_dest_gather) they must give the chunk's values in the window and the fill value
+ * outside. Segments that miss the window are not decoded: a chunk corrupt only there still
+ * decodes the window, and is refused when the window meets it; payload checksums are verified
+ * for the partitions that hold the window's blocks. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,6 +165,14 @@ static void shapes(void) {
               ((double*)data)[i] = i % 2 ? INFINITY : NAN;
           }
         memset(&cfg, 0, sizeof cfg);
+        if ((si + ti + (size_t)m) % 2 == 0) { /* a region of missing values: the fill value */
+          size_t size = parz_type_size(types[ti]), nx = shape[si].n[shape[si].dims - 1];
+          cfg.fill = 1;
+          cfg.fill_bits = size == 4 ? 0xc61c3c00u : 0xc0c3878000000000ull;
+          for (i = 0; i < test_count(&a); i++)
+            if (sin(0.3 * (double)(i % nx)) + cos(0.11 * (double)(i / nx)) > 0.7)
+              memcpy((unsigned char*)data + i * size, &cfg.fill_bits, size);
+        }
         cfg.params = test_params(m, types[ti], a.dims);
         cfg.table = m % 2 ? PARZ_TABLE_AUTO : PARZ_TABLE_LENGTHS;
         cfg.segment_blocks = m == 1 ? 3 : 0;

@@ -1,7 +1,9 @@
 /* Non-finite values survive every mode bit for bit: NaNs with any payload and sign, +-Inf, next
- * to -0.0 and subnormals (which reversible mode keeps exactly). The payload must still be
- * exactly libzfp's stream of the cleaned array (each non-finite value replaced by the mean of
- * the finite values of its block, 0 if none), and the exception records must be sorted. */
+ * to -0.0 and subnormals (which reversible mode keeps exactly), with the mask (NaN masked, Inf
+ * exceptions) and without it (both exceptions). Without the mask the payload must be exactly
+ * libzfp's stream of the cleaned array (each non-finite value replaced by the mean of the finite
+ * values of its block, 0 if none), and the exception records must be sorted;
+ * test_chunk_mask checks the masked chunks' payloads. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +56,11 @@ static int nonfinite_at(const parz_array* a, const void* data, size_t i) {
                                 : !isfinite(((const float*)data)[i]);
 }
 
+static int inf_at(const parz_array* a, const void* data, size_t i) {
+  return a->type == PARZ_DOUBLE ? isinf(((const double*)data)[i]) != 0
+                                : isinf(((const float*)data)[i]) != 0;
+}
+
 /* Independent re-derivation of the cleaned array for 1-D and 2-D (as FORMAT.md describes). */
 static void* cleaned_copy(const parz_array* a, const void* data) {
   size_t n = test_count(a), size = parz_type_size(a->type), i, j, bi, bj;
@@ -90,7 +97,7 @@ static void* cleaned_copy(const parz_array* a, const void* data) {
   return c;
 }
 
-static void one(const parz_array* a, int mode, parz_table_kind kind) {
+static void one(const parz_array* a, int mode, parz_table_kind kind, parz_mask_mode mask) {
   parz_chunk_config cfg;
   parz_chunk_view v;
   parz_error err;
@@ -103,9 +110,10 @@ static void one(const parz_array* a, int mode, parz_table_kind kind) {
   cfg.table = kind;
   cfg.segment_blocks = 2;
   cfg.partition_segments = 3;
+  cfg.mask = mask;
   plant(a, data);
   for (i = 0; i < n; i++)
-    expect_exc += nonfinite_at(a, data, i);
+    expect_exc += mask == PARZ_MASK_OFF ? nonfinite_at(a, data, i) : inf_at(a, data, i);
   chunk = test_encode(a, data, &cfg, &bytes);
   CHECK(chunk != NULL, "%s %uD: encode", test_mode_name(mode), a->dims);
   if (!chunk)
@@ -127,7 +135,9 @@ static void one(const parz_array* a, int mode, parz_table_kind kind) {
       CHECK(f2u(((float*)back)[i]) == f2u(((float*)data)[i]), "%s %uD: value %zu %08x != %08x",
             test_mode_name(mode), a->dims, i, f2u(((float*)back)[i]), f2u(((float*)data)[i]));
   }
-  if (a->dims <= 2) {
+  CHECK((v.mask.nvalues != 0) == (mask != PARZ_MASK_OFF), "%s %uD: mask %d, %u masked values",
+        test_mode_name(mode), a->dims, (int)mask, (unsigned)v.mask.nvalues);
+  if (a->dims <= 2 && mask == PARZ_MASK_OFF) {
     /* the payload is libzfp's stream of the cleaned array */
     void* c = cleaned_copy(a, data);
     size_t zbytes = 0;
@@ -175,8 +185,10 @@ int main(void) {
                                 shapes[si][1], shapes[si][2], shapes[si][3], shapes[si][4]);
       for (mode = 0; mode < TEST_MODES; mode++)
         for (kind = PARZ_TABLE_AUTO; kind <= PARZ_TABLE_HYBRID; kind++)
-          if (kind != PARZ_TABLE_NONE || mode == 0)
-            one(&a, mode, (parz_table_kind)kind);
+          if (kind != PARZ_TABLE_NONE || mode == 0) {
+            one(&a, mode, (parz_table_kind)kind, PARZ_MASK_OFF);
+            one(&a, mode, (parz_table_kind)kind, PARZ_MASK_DEFAULT);
+          }
     }
   none();
   return test_finish("test_chunk_nonfinite");

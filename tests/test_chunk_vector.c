@@ -1,7 +1,8 @@
 /* The checked-in chunk-format test vectors (tests/vectors/) parse to the documented fields,
  * decode to the documented values bit for bit, and are exactly what the encoder writes today
  * (version 1: one vector per table kind, written with checksums off; version 2: sections,
- * payload checksums, a finite exception): any change to the format shows up here. Also checks the CRC-32C
+ * payload checksums, a finite exception; version 2 with a mask section): any change to the
+ * format shows up here. Also checks the CRC-32C
  * check value. */
 #include <math.h>
 #include <stdint.h>
@@ -14,6 +15,7 @@
 #include "vectors/chunk_v1_float1d_hybrid.h"
 #include "vectors/chunk_v1_more.h"
 #include "vectors/chunk_v2_float1d_checksum.h"
+#include "vectors/chunk_v2_float2d_mask.h"
 
 /* Parses, decodes and re-encodes one vector. */
 static void check_vector(const char* name, const unsigned char* c, size_t n, const parz_array* a,
@@ -89,6 +91,23 @@ int main(void) {
   CHECK(parz_crc32c(0, "123456789", 9) == 0xE3069283u, "CRC-32C check value");
   CHECK(parz_crc32c(parz_crc32c(0, "1234", 4), "56789", 5) == 0xE3069283u, "CRC-32C chaining");
   crc_combine();
+  CHECK(parz_crc32c_bytewise(0, "123456789", 9) == 0xE3069283u, "bytewise CRC-32C check value");
+  {
+    /* the CRC instruction's path (where the CPU has one) against the table loop: every length
+     * up to 300 at every alignment within a word, whole and continued from a split point */
+    unsigned char buf[320];
+    size_t at, len;
+    uint32_t x = 12345;
+    for (i = 0; i < sizeof buf; i++)
+      buf[i] = (unsigned char)((x = x * 1103515245u + 12345u) >> 24);
+    for (at = 0; at < 8; at++)
+      for (len = 0; len <= 300; len++) {
+        const uint32_t want = parz_crc32c_bytewise(0, buf + at, len);
+        CHECK(parz_crc32c(0, buf + at, len) == want, "CRC-32C of %zu bytes at %zu", len, at);
+        CHECK(parz_crc32c(parz_crc32c(0, buf + at, len / 3), buf + at + len / 3, len - len / 3) ==
+                  want, "CRC-32C of %zu bytes at %zu, continued", len, at);
+      }
+  }
 
   rc = parz_chunk_parse(c, n, &v, &err);
   CHECK(rc == PARZ_OK, "parse: %s", err.message);
@@ -118,6 +137,7 @@ int main(void) {
   cfg.segment_blocks = 1;
   cfg.partition_segments = 2;
   cfg.checksum = PARZ_CHECKSUM_OFF;
+  cfg.mask = PARZ_MASK_OFF;   /* NaN as an exception, as before masks */
   rc = parz_chunk_encode(&a, in, &cfg, again, sizeof again, &written, &err);
   CHECK(rc == PARZ_OK, "encode: %s", err.message);
   CHECK(written == n && !memcmp(again, c, n), "encoder output differs from the test vector");
@@ -173,9 +193,58 @@ int main(void) {
     cfg.table = PARZ_TABLE_HYBRID;
     cfg.segment_blocks = 1;
     cfg.partition_segments = 2;
+    cfg.mask = PARZ_MASK_OFF;   /* NaN as an exception, as before masks */
     rc = parz_chunk_encode(&a, in2, &cfg, again, sizeof again, &written, &err);
     CHECK(rc == PARZ_OK && written == n2 && !memcmp(again, c2, n2),
           "encoder output differs from the version 2 test vector");
+  }
+  /* version 2 with a mask: the fill value and NaN, a bitmap and a run record, an exception */
+  {
+    static const float cleaned0[4][4] = {
+        {1.5f, 1.5f, 2.0f, 2.0f}, {2.0f, 2.0f, 3.0f, 3.5f},
+        {3.0f, 3.5f, 3.5f, 4.5f}, {4.0f, 4.5f, 5.0f, 5.0f}};
+    const unsigned char* c3 = chunk_v2_float2d_mask;
+    size_t n3 = sizeof chunk_v2_float2d_mask, zbytes = 0, r, k;
+    parz_array a2 = test_array(PARZ_FLOAT, 2, 4, 12, 0, 0);
+    float in3[48], cleaned[48], fill = -9999.0f;
+    uint32_t nan = 0x7fc00000u, fill_bits, out3[48];
+    void* z;
+    for (r = 0; r < 4; r++)
+      for (k = 0; k < 12; k++) {
+        in3[r * 12 + k] = k < 4 ? 1.0f + 0.5f * (float)k + (float)r : fill;
+        cleaned[r * 12 + k] = k < 4 ? cleaned0[r][k] : 0.0f;
+      }
+    memcpy(&in3[0], &nan, 4);
+    memcpy(&in3[13], &nan, 4);
+    in3[26] = in3[39] = fill;
+    in3[3] = INFINITY;
+    rc = parz_chunk_parse(c3, n3, &v, &err);
+    CHECK(rc == PARZ_OK, "mask vector parse: %s", err.message);
+    CHECK(v.version == 2 && v.nexceptions == 1 && v.nchecksums == 2 && v.payload_bits == 143 &&
+              v.mask.section_bytes == 56 && v.mask.group_blocks == 256 && v.mask.nvalues == 2 &&
+              v.mask.record_bytes == 10 && v.mask.ngroups == 1 && v.mask.values == c3 + 232 &&
+              v.mask.records == c3 + 256 && v.payload == c3 + 272,
+          "mask vector fields");
+    rc = parz_chunk_decode(c3, n3, out3, sizeof out3, &err);
+    CHECK(rc == PARZ_OK, "mask vector decode: %s", err.message);
+    for (i = 0; i < 48; i++)
+      CHECK(out3[i] == chunk_v2_float2d_mask_values[i], "mask vector value %zu: %08x, expected %08x",
+            i, out3[i], chunk_v2_float2d_mask_values[i]);
+    z = zfp_oracle_compress(&a2, cleaned, &v.params, &zbytes);
+    CHECK(test_payload_is_zfp(v.payload, v.payload_bytes, z, zbytes),
+          "mask vector payload is not libzfp's stream of the cleaned array");
+    free(z);
+    memset(&cfg, 0, sizeof cfg);
+    CHECK(parz_params_accuracy(&cfg.params, 0.0625, NULL, &err) == PARZ_OK, "accuracy");
+    cfg.table = PARZ_TABLE_HYBRID;
+    cfg.segment_blocks = 1;
+    cfg.partition_segments = 2;
+    memcpy(&fill_bits, &fill, 4);
+    cfg.fill = 1;
+    cfg.fill_bits = fill_bits;
+    rc = parz_chunk_encode(&a2, in3, &cfg, again, sizeof again, &written, &err);
+    CHECK(rc == PARZ_OK && written == n3 && !memcmp(again, c3, n3),
+          "encoder output differs from the mask test vector");
   }
   return test_finish("test_chunk_vector");
 }

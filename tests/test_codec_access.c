@@ -22,39 +22,39 @@ static void check(const parz_array* a, const void* data, const parz_params* p, u
   unsigned char* some = malloc(n * es);
   uint64_t bits = 0, end = 0;
   parz_error err;
-  TC_CHECK(parz_encode_blocks(a, data, p, 0, nb, s, bound, &bits, lens, &err) == PARZ_OK, "%s",
+  CHECK(parz_encode_blocks(a, data, p, 0, nb, s, bound, &bits, lens, &err) == PARZ_OK, "%s",
            err.message);
   offs[0] = 0;
   for (i = 0; i < nb; i++) {
     offs[i + 1] = offs[i] + lens[i];
-    TC_CHECK(lens[i] <= maxb, "%s: block %zu has %u bits, above the bound %u", what, i, lens[i],
+    CHECK(lens[i] <= maxb, "%s: block %zu has %u bits, above the bound %u", what, i, lens[i],
              maxb);
     if (parz_params_fixed_rate(p))
-      TC_CHECK(lens[i] == p->maxbits, "%s: fixed-rate block of %u bits", what, lens[i]);
+      CHECK(lens[i] == p->maxbits, "%s: fixed-rate block of %u bits", what, lens[i]);
   }
-  TC_CHECK(offs[nb] == bits, "%s: block lengths add up to %llu, stream has %llu", what,
+  CHECK(offs[nb] == bits, "%s: block lengths add up to %llu, stream has %llu", what,
            (unsigned long long)offs[nb], (unsigned long long)bits);
   written = (size_t)((bits + 63) / 64 * 8);
-  TC_CHECK(parz_decompress(a, full, p, s, written, &err) == PARZ_OK, "%s", err.message);
+  CHECK(parz_decompress(a, full, p, s, written, &err) == PARZ_OK, "%s", err.message);
   /* random ranges decoded from their offsets into a poisoned array */
   for (i = 0; i < 12; i++) {
     size_t first = (size_t)(tc_rand(st) % nb);
     size_t count = 1 + (size_t)(tc_rand(st) % (nb - first));
     memset(some, 0xA5, n * es);
-    TC_CHECK(parz_decode_blocks(a, some, p, s, written, offs[first], first, count, &end,
+    CHECK(parz_decode_blocks(a, some, p, s, written, offs[first], first, count, &end,
                                 &err) == PARZ_OK, "%s: %s", what, err.message);
-    TC_CHECK(end == offs[first + count], "%s: end bit %llu, expected %llu", what,
+    CHECK(end == offs[first + count], "%s: end bit %llu, expected %llu", what,
              (unsigned long long)end, (unsigned long long)offs[first + count]);
     if (first == 0 && count == nb)
-      TC_CHECK(!memcmp(some, full, n * es), "%s: whole range differs", what);
+      CHECK(!memcmp(some, full, n * es), "%s: whole range differs", what);
   }
   /* every single block from its offset equals the full decode at that block's values:
    * decoding all blocks one by one must rebuild the full array */
   memset(some, 0x5A, n * es);
   for (i = 0; i < nb; i++)
-    TC_CHECK(parz_decode_blocks(a, some, p, s, written, offs[i], i, 1, &end, &err) == PARZ_OK &&
+    CHECK(parz_decode_blocks(a, some, p, s, written, offs[i], i, 1, &end, &err) == PARZ_OK &&
                  end == offs[i + 1], "%s: block %zu", what, i);
-  TC_CHECK(!memcmp(some, full, n * es), "%s: block-by-block decode differs from full decode",
+  CHECK(!memcmp(some, full, n * es), "%s: block-by-block decode differs from full decode",
            what);
   /* encode ranges separately and join them at their bit offsets */
   {
@@ -64,13 +64,13 @@ static void check(const parz_array* a, const void* data, const parz_params* p, u
       uint64_t pb = 0;
       if (count > nb - first)
         count = nb - first;
-      TC_CHECK(parz_encode_blocks(a, data, p, first, count, part, bound, &pb, NULL, &err) ==
+      CHECK(parz_encode_blocks(a, data, p, first, count, part, bound, &pb, NULL, &err) ==
                    PARZ_OK, "%s", err.message);
-      TC_CHECK(pb == offs[first + count] - offs[first], "%s: range length", what);
+      CHECK(pb == offs[first + count] - offs[first], "%s: range length", what);
       parz_bits_copy(joined, offs[first], part, pb);
       first += count;
     }
-    TC_CHECK(!memcmp(joined, s, written), "%s: joined stream differs from one-shot stream", what);
+    CHECK(!memcmp(joined, s, written), "%s: joined stream differs from one-shot stream", what);
   }
   free(s);
   free(joined);
@@ -130,10 +130,9 @@ int main(void)
       w0 |= (uint64_t)dst[t] << (8 * t);
       w1 |= (uint64_t)dst[8 + t] << (8 * t);
     }
-    TC_CHECK(w0 == 0x0F && w1 == 0, "bits_copy: words %016llx %016llx",
+    CHECK(w0 == 0x0F && w1 == 0, "bits_copy: words %016llx %016llx",
              (unsigned long long)w0, (unsigned long long)w1);
-    TC_CHECK(dst[16] == 0xFF, "bits_copy wrote past the last word");
+    CHECK(dst[16] == 0xFF, "bits_copy wrote past the last word");
   }
-  printf("%d failures\n", tc_failures);
-  return tc_failures ? 1 : 0;
+  return test_finish("test_codec_access");
 }

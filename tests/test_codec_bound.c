@@ -86,10 +86,10 @@ int main(void)
           uint32_t* lens = malloc(nb * sizeof *lens);
           uint64_t bits = 0;
           parz_error err;
-          TC_CHECK(parz_encode_blocks(&a, data, &ps[i], 0, nb, s, bound, &bits, lens, &err) ==
+          CHECK(parz_encode_blocks(&a, data, &ps[i], 0, nb, s, bound, &bits, lens, &err) ==
                        PARZ_OK, "%s", err.message);
           for (j = 0; j < nb; j++) {
-            TC_CHECK(lens[j] <= maxb, "%s %uD kind %d params#%d: block of %u bits > bound %u",
+            CHECK(lens[j] <= maxb, "%s %uD kind %d params#%d: block of %u bits > bound %u",
                      parz_type_name(a.type), d, k, i, lens[j], maxb);
             if (lens[j] > worst[i])
               worst[i] = lens[j];
@@ -104,6 +104,5 @@ int main(void)
       printf("\n");
       free(data);
     }
-  printf("%d failures\n", tc_failures);
-  return tc_failures ? 1 : 0;
+  return test_finish("test_codec_bound");
 }

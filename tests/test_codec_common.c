@@ -6,8 +6,6 @@
 #include <string.h>
 #include <zfp.h>
 
-int tc_failures = 0;
-
 uint64_t tc_rand(uint64_t* s)
 {
   uint64_t x = *s;

@@ -6,21 +6,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "check.h"
 #include "parz.h"
-
-extern int tc_failures;
-
-#define TC_CHECK(cond, ...)                                      \
-  do {                                                           \
-    if (!(cond)) {                                               \
-      tc_failures++;                                             \
-      if (tc_failures <= 20) {                                   \
-        fprintf(stderr, "%s:%d: FAILED %s: ", __FILE__, __LINE__, #cond); \
-        fprintf(stderr, __VA_ARGS__);                            \
-        fprintf(stderr, "\n");                                   \
-      }                                                          \
-    }                                                            \
-  } while (0)
 
 /* Deterministic generator (xorshift64*). */
 uint64_t tc_rand(uint64_t* state);

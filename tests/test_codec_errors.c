@@ -7,14 +7,15 @@
 
 #include "test_codec_common.h"
 
-#define EXPECT(call, want)                                                                  \
-  do {                                                                                      \
-    parz_error e_;                                                                          \
-    int s_;                                                                                 \
-    e_.message[0] = 0;                                                                      \
-    s_ = (call);                                                                            \
-    TC_CHECK(s_ == (want) && e_.code == (want) && strlen(e_.message) > 0,                   \
-             "%s returned %d (%s), expected %d", #call, s_, e_.message, (int)(want));       \
+/* The call returns the error `want`, sets it in its parz_error and says why in the message. */
+#define CHECK_ERROR(call, want)                                                     \
+  do {                                                                              \
+    parz_error e_;                                                                  \
+    int s_;                                                                         \
+    e_.message[0] = 0;                                                              \
+    s_ = (call);                                                                    \
+    CHECK(s_ == (want) && e_.code == (want) && strlen(e_.message) > 0,              \
+          "%s returned %d (%s), expected %d", #call, s_, e_.message, (int)(want)); \
   } while (0)
 
 int main(void)
@@ -35,45 +36,45 @@ int main(void)
 
   bad = a;
   bad.shape[1] = 0;
-  EXPECT(parz_compress(&bad, data, &p, buf, sizeof buf, &written, &e_), PARZ_ERR_DIMS);
-  EXPECT(parz_decompress(&bad, data, &p, buf, sizeof buf, &e_), PARZ_ERR_DIMS);
+  CHECK_ERROR(parz_compress(&bad, data, &p, buf, sizeof buf, &written, &e_), PARZ_ERR_DIMS);
+  CHECK_ERROR(parz_decompress(&bad, data, &p, buf, sizeof buf, &e_), PARZ_ERR_DIMS);
   bad = a;
   bad.dims = 5;
-  EXPECT(parz_compress(&bad, data, &p, buf, sizeof buf, &written, &e_), PARZ_ERR_DIMS);
+  CHECK_ERROR(parz_compress(&bad, data, &p, buf, sizeof buf, &written, &e_), PARZ_ERR_DIMS);
   bad.dims = 0;
-  EXPECT(parz_decompress(&bad, data, &p, buf, sizeof buf, &e_), PARZ_ERR_DIMS);
+  CHECK_ERROR(parz_decompress(&bad, data, &p, buf, sizeof buf, &e_), PARZ_ERR_DIMS);
   bad = a;
   bad.type = (parz_type)7;
-  EXPECT(parz_compress(&bad, data, &p, buf, sizeof buf, &written, &e_), PARZ_ERR_TYPE);
+  CHECK_ERROR(parz_compress(&bad, data, &p, buf, sizeof buf, &written, &e_), PARZ_ERR_TYPE);
   bad.type = (parz_type)0;
-  EXPECT(parz_decompress(&bad, data, &p, buf, sizeof buf, &e_), PARZ_ERR_TYPE);
-  EXPECT(parz_compress(NULL, data, &p, buf, sizeof buf, &written, &e_), PARZ_ERR_ARG);
-  EXPECT(parz_compress(&a, NULL, &p, buf, sizeof buf, &written, &e_), PARZ_ERR_ARG);
-  EXPECT(parz_compress(&a, data, NULL, buf, sizeof buf, &written, &e_), PARZ_ERR_ARG);
-  EXPECT(parz_compress(&a, data, &p, NULL, sizeof buf, &written, &e_), PARZ_ERR_ARG);
-  EXPECT(parz_decompress(&a, NULL, &p, buf, sizeof buf, &e_), PARZ_ERR_ARG);
-  EXPECT(parz_decompress(&a, data, &p, NULL, sizeof buf, &e_), PARZ_ERR_ARG);
+  CHECK_ERROR(parz_decompress(&bad, data, &p, buf, sizeof buf, &e_), PARZ_ERR_TYPE);
+  CHECK_ERROR(parz_compress(NULL, data, &p, buf, sizeof buf, &written, &e_), PARZ_ERR_ARG);
+  CHECK_ERROR(parz_compress(&a, NULL, &p, buf, sizeof buf, &written, &e_), PARZ_ERR_ARG);
+  CHECK_ERROR(parz_compress(&a, data, NULL, buf, sizeof buf, &written, &e_), PARZ_ERR_ARG);
+  CHECK_ERROR(parz_compress(&a, data, &p, NULL, sizeof buf, &written, &e_), PARZ_ERR_ARG);
+  CHECK_ERROR(parz_decompress(&a, NULL, &p, buf, sizeof buf, &e_), PARZ_ERR_ARG);
+  CHECK_ERROR(parz_decompress(&a, data, &p, NULL, sizeof buf, &e_), PARZ_ERR_ARG);
   q = p;
   q.maxprec = 0;
-  EXPECT(parz_compress(&a, data, &q, buf, sizeof buf, &written, &e_), PARZ_ERR_PARAM);
+  CHECK_ERROR(parz_compress(&a, data, &q, buf, sizeof buf, &written, &e_), PARZ_ERR_PARAM);
   q.maxprec = 65;
-  EXPECT(parz_decompress(&a, data, &q, buf, sizeof buf, &e_), PARZ_ERR_PARAM);
+  CHECK_ERROR(parz_decompress(&a, data, &q, buf, sizeof buf, &e_), PARZ_ERR_PARAM);
   q = p;
   q.minbits = 100;
   q.maxbits = 50;
-  EXPECT(parz_compress(&a, data, &q, buf, sizeof buf, &written, &e_), PARZ_ERR_PARAM);
-  EXPECT(parz_encode_blocks(&a, data, &p, 250, 7, buf, sizeof buf, NULL, NULL, &e_),
+  CHECK_ERROR(parz_compress(&a, data, &q, buf, sizeof buf, &written, &e_), PARZ_ERR_PARAM);
+  CHECK_ERROR(parz_encode_blocks(&a, data, &p, 250, 7, buf, sizeof buf, NULL, NULL, &e_),
          PARZ_ERR_ARG);
-  EXPECT(parz_decode_blocks(&a, data, &p, buf, sizeof buf, 0, 257, 0, NULL, &e_), PARZ_ERR_ARG);
+  CHECK_ERROR(parz_decode_blocks(&a, data, &p, buf, sizeof buf, 0, 257, 0, NULL, &e_), PARZ_ERR_ARG);
 
   /* output too small: an error, and not one byte written past the given size */
   {
     size_t need;
-    TC_CHECK(parz_compress(&a, data, &p, buf, sizeof buf, &need, NULL) == PARZ_OK, "compress");
+    CHECK(parz_compress(&a, data, &p, buf, sizeof buf, &need, NULL) == PARZ_OK, "compress");
     for (i = 0; i < need; i += 1 + need / 37) {
       memset(buf, 0xEE, sizeof buf);
-      EXPECT(parz_compress(&a, data, &p, buf, i, &written, &e_), PARZ_ERR_BUFFER);
-      TC_CHECK(buf[i] == 0xEE && buf[sizeof buf - 1] == 0xEE, "wrote past %zu bytes", i);
+      CHECK_ERROR(parz_compress(&a, data, &p, buf, i, &written, &e_), PARZ_ERR_BUFFER);
+      CHECK(buf[i] == 0xEE && buf[sizeof buf - 1] == 0xEE, "wrote past %zu bytes", i);
     }
   }
 
@@ -88,12 +89,12 @@ int main(void)
     parz_params_rate(&modes[2], 6, PARZ_FLOAT, 2, NULL, NULL);
     parz_params_reversible(&modes[3]);
     for (m = 0; m < 4; m++) {
-      TC_CHECK(parz_compress(&a, data, &modes[m], buf, sizeof buf, &need, NULL) == PARZ_OK,
+      CHECK(parz_compress(&a, data, &modes[m], buf, sizeof buf, &need, NULL) == PARZ_OK,
                "compress");
       for (i = 0; i + 8 < need; i += 1 + need / 29) {
         unsigned char* cut = malloc(i ? i : 1);
         memcpy(cut, buf, i);
-        EXPECT(parz_decompress(&a, out, &modes[m], cut, i, &e_), PARZ_ERR_STREAM);
+        CHECK_ERROR(parz_decompress(&a, out, &modes[m], cut, i, &e_), PARZ_ERR_STREAM);
         free(cut);
       }
     }
@@ -126,12 +127,11 @@ int main(void)
         }
         out = malloc(parz_array_count(&g) * 8);
         status = parz_decompress(&g, out, &gp, s, len, NULL);
-        TC_CHECK(status == PARZ_OK || status == PARZ_ERR_STREAM, "garbage gave %d", status);
+        CHECK(status == PARZ_OK || status == PARZ_ERR_STREAM, "garbage gave %d", status);
         free(out);
         free(s);
       }
   }
-  TC_CHECK(strcmp(parz_status_name(PARZ_ERR_STREAM), "truncated or corrupt stream") == 0, "name");
-  printf("%d failures\n", tc_failures);
-  return tc_failures ? 1 : 0;
+  CHECK(strcmp(parz_status_name(PARZ_ERR_STREAM), "truncated or corrupt stream") == 0, "name");
+  return test_finish("test_codec_errors");
 }

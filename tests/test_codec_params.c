@@ -43,36 +43,36 @@ int main(void)
         int zero = floor(rates[i] * (1 << (2 * d)) + 0.5) == 0 &&
                    (types[t] == PARZ_INT32 || types[t] == PARZ_INT64);
         if (rates[i] * (1 << (2 * d)) > PARZ_MAX_BITS || zero) {
-          TC_CHECK(s == PARZ_ERR_PARAM, "rate %g %uD accepted", rates[i], d);
+          CHECK(s == PARZ_ERR_PARAM, "rate %g %uD accepted", rates[i], d);
           continue;
         }
         tc_zfp_rate(&ref, rates[i], types[t], d, &a2);
-        TC_CHECK(s == PARZ_OK && same(&ours, &ref) && a1 == a2,
+        CHECK(s == PARZ_OK && same(&ours, &ref) && a1 == a2,
                  "rate %g %s %uD: ours %u/%u, zfp %u/%u", rates[i], parz_type_name(types[t]), d,
                  ours.minbits, ours.maxbits, ref.minbits, ref.maxbits);
-        TC_CHECK((int)parz_params_mode(&ours) == from_zfp_mode(tc_zfp_mode(&ours)), "rate mode");
+        CHECK((int)parz_params_mode(&ours) == from_zfp_mode(tc_zfp_mode(&ours)), "rate mode");
       }
   for (i = 0; i < sizeof precs / sizeof precs[0]; i++) {
-    TC_CHECK(parz_params_precision(&ours, precs[i], &err) == PARZ_OK, "precision %u", precs[i]);
+    CHECK(parz_params_precision(&ours, precs[i], &err) == PARZ_OK, "precision %u", precs[i]);
     tc_zfp_precision(&ref, precs[i]);
-    TC_CHECK(same(&ours, &ref), "precision %u differs", precs[i]);
-    TC_CHECK((int)parz_params_mode(&ours) == from_zfp_mode(tc_zfp_mode(&ours)), "precision mode %u",
+    CHECK(same(&ours, &ref), "precision %u differs", precs[i]);
+    CHECK((int)parz_params_mode(&ours) == from_zfp_mode(tc_zfp_mode(&ours)), "precision mode %u",
              precs[i]);
   }
   for (i = 0; i < sizeof tols / sizeof tols[0]; i++) {
     double a1 = 0, a2 = 0;
-    TC_CHECK(parz_params_accuracy(&ours, tols[i], &a1, &err) == PARZ_OK, "tolerance %g",
+    CHECK(parz_params_accuracy(&ours, tols[i], &a1, &err) == PARZ_OK, "tolerance %g",
              tols[i]);
     tc_zfp_accuracy(&ref, tols[i], &a2);
-    TC_CHECK(same(&ours, &ref) && a1 == a2, "tolerance %g: minexp %d vs %d", tols[i],
+    CHECK(same(&ours, &ref) && a1 == a2, "tolerance %g: minexp %d vs %d", tols[i],
              ours.minexp, ref.minexp);
-    TC_CHECK(a1 <= tols[i], "tolerance %g: actual %g above it", tols[i], a1);
-    TC_CHECK((int)parz_params_mode(&ours) == from_zfp_mode(tc_zfp_mode(&ours)), "accuracy mode");
+    CHECK(a1 <= tols[i], "tolerance %g: actual %g above it", tols[i], a1);
+    CHECK((int)parz_params_mode(&ours) == from_zfp_mode(tc_zfp_mode(&ours)), "accuracy mode");
   }
   parz_params_reversible(&ours);
   tc_zfp_reversible(&ref);
-  TC_CHECK(same(&ours, &ref), "reversible differs");
-  TC_CHECK(parz_params_mode(&ours) == PARZ_MODE_REVERSIBLE && tc_zfp_mode(&ours) == 5,
+  CHECK(same(&ours, &ref), "reversible differs");
+  CHECK(parz_params_mode(&ours) == PARZ_MODE_REVERSIBLE && tc_zfp_mode(&ours) == 5,
            "reversible mode");
   /* expert combinations classified like zfp_stream_compression_mode */
   {
@@ -87,41 +87,40 @@ int main(void)
           for (e = 0; e < 6; e++) {
             int s = parz_params_expert(&p, mins[a], maxs[b], mps[c], mes[e], &err);
             if (mins[a] > maxs[b]) {
-              TC_CHECK(s == PARZ_ERR_PARAM && strlen(err.message) > 0, "minbits > maxbits");
+              CHECK(s == PARZ_ERR_PARAM && strlen(err.message) > 0, "minbits > maxbits");
               continue;
             }
-            TC_CHECK(s == PARZ_OK, "expert rejected: %s", err.message);
-            TC_CHECK((int)parz_params_mode(&p) == from_zfp_mode(tc_zfp_mode(&p)),
+            CHECK(s == PARZ_OK, "expert rejected: %s", err.message);
+            CHECK((int)parz_params_mode(&p) == from_zfp_mode(tc_zfp_mode(&p)),
                      "expert %u %u %u %d: mode %d vs zfp %d", p.minbits, p.maxbits, p.maxprec,
                      p.minexp, (int)parz_params_mode(&p), tc_zfp_mode(&p));
           }
   }
   /* invalid values: an error and a message naming the value */
   err.message[0] = 0;
-  TC_CHECK(parz_params_rate(&p, 0, PARZ_FLOAT, 2, NULL, &err) == PARZ_ERR_PARAM &&
+  CHECK(parz_params_rate(&p, 0, PARZ_FLOAT, 2, NULL, &err) == PARZ_ERR_PARAM &&
                strstr(err.message, "rate"), "rate 0");
-  TC_CHECK(parz_params_rate(&p, -1, PARZ_FLOAT, 2, NULL, &err) == PARZ_ERR_PARAM, "rate -1");
-  TC_CHECK(parz_params_rate(&p, NAN, PARZ_FLOAT, 2, NULL, &err) == PARZ_ERR_PARAM, "rate NaN");
-  TC_CHECK(parz_params_rate(&p, INFINITY, PARZ_FLOAT, 2, NULL, &err) == PARZ_ERR_PARAM, "inf");
-  TC_CHECK(parz_params_rate(&p, 4, (parz_type)9, 2, NULL, &err) == PARZ_ERR_TYPE, "type 9");
-  TC_CHECK(parz_params_rate(&p, 4, PARZ_FLOAT, 5, NULL, &err) == PARZ_ERR_DIMS, "dims 5");
-  TC_CHECK(parz_params_rate(&p, 4, PARZ_FLOAT, 0, NULL, &err) == PARZ_ERR_DIMS, "dims 0");
-  TC_CHECK(parz_params_precision(&p, 0, &err) == PARZ_ERR_PARAM, "precision 0");
-  TC_CHECK(parz_params_precision(&p, 65, &err) == PARZ_ERR_PARAM && strstr(err.message, "65"),
+  CHECK(parz_params_rate(&p, -1, PARZ_FLOAT, 2, NULL, &err) == PARZ_ERR_PARAM, "rate -1");
+  CHECK(parz_params_rate(&p, NAN, PARZ_FLOAT, 2, NULL, &err) == PARZ_ERR_PARAM, "rate NaN");
+  CHECK(parz_params_rate(&p, INFINITY, PARZ_FLOAT, 2, NULL, &err) == PARZ_ERR_PARAM, "inf");
+  CHECK(parz_params_rate(&p, 4, (parz_type)9, 2, NULL, &err) == PARZ_ERR_TYPE, "type 9");
+  CHECK(parz_params_rate(&p, 4, PARZ_FLOAT, 5, NULL, &err) == PARZ_ERR_DIMS, "dims 5");
+  CHECK(parz_params_rate(&p, 4, PARZ_FLOAT, 0, NULL, &err) == PARZ_ERR_DIMS, "dims 0");
+  CHECK(parz_params_precision(&p, 0, &err) == PARZ_ERR_PARAM, "precision 0");
+  CHECK(parz_params_precision(&p, 65, &err) == PARZ_ERR_PARAM && strstr(err.message, "65"),
            "precision 65");
-  TC_CHECK(parz_params_accuracy(&p, 0, NULL, &err) == PARZ_ERR_PARAM, "tolerance 0");
-  TC_CHECK(parz_params_accuracy(&p, -1e-3, NULL, &err) == PARZ_ERR_PARAM, "tolerance < 0");
-  TC_CHECK(parz_params_accuracy(&p, NAN, NULL, &err) == PARZ_ERR_PARAM, "tolerance NaN");
-  TC_CHECK(parz_params_expert(&p, 1, 100, 0, 0, &err) == PARZ_ERR_PARAM, "maxprec 0");
-  TC_CHECK(parz_params_expert(&p, 1, 100, 65, 0, &err) == PARZ_ERR_PARAM, "maxprec 65");
-  TC_CHECK(parz_params_rate(NULL, 4, PARZ_FLOAT, 2, NULL, NULL) == PARZ_ERR_ARG, "NULL params");
+  CHECK(parz_params_accuracy(&p, 0, NULL, &err) == PARZ_ERR_PARAM, "tolerance 0");
+  CHECK(parz_params_accuracy(&p, -1e-3, NULL, &err) == PARZ_ERR_PARAM, "tolerance < 0");
+  CHECK(parz_params_accuracy(&p, NAN, NULL, &err) == PARZ_ERR_PARAM, "tolerance NaN");
+  CHECK(parz_params_expert(&p, 1, 100, 0, 0, &err) == PARZ_ERR_PARAM, "maxprec 0");
+  CHECK(parz_params_expert(&p, 1, 100, 65, 0, &err) == PARZ_ERR_PARAM, "maxprec 65");
+  CHECK(parz_params_rate(NULL, 4, PARZ_FLOAT, 2, NULL, NULL) == PARZ_ERR_ARG, "NULL params");
   /* fixed rate: every block exactly maxbits */
   parz_params_rate(&p, 4, PARZ_FLOAT, 2, NULL, NULL);
-  TC_CHECK(parz_params_fixed_rate(&p), "rate mode is fixed rate");
+  CHECK(parz_params_fixed_rate(&p), "rate mode is fixed rate");
   parz_params_precision(&p, 20, NULL);
-  TC_CHECK(!parz_params_fixed_rate(&p), "precision mode is not fixed rate");
+  CHECK(!parz_params_fixed_rate(&p), "precision mode is not fixed rate");
   parz_params_expert(&p, 200, 200, 64, PARZ_MIN_EXP - 1, NULL);
-  TC_CHECK(!parz_params_fixed_rate(&p), "reversible is never fixed rate");
-  printf("%d failures\n", tc_failures);
-  return tc_failures ? 1 : 0;
+  CHECK(!parz_params_fixed_rate(&p), "reversible is never fixed rate");
+  return test_finish("test_codec_params");
 }

@@ -74,14 +74,14 @@ static void run(const char* name, const parz_array* a, const void* data)
     void* ref = malloc(n * es);
     size_t written = 0, zbytes;
     parz_error err;
-    TC_CHECK(parz_compress(a, data, &ps[m], s, bound, &written, &err) == PARZ_OK, "%s %s: %s",
+    CHECK(parz_compress(a, data, &ps[m], s, bound, &written, &err) == PARZ_OK, "%s %s: %s",
              name, names[m], err.message);
     zbytes = tc_zfp_compress(a, data, &ps[m], z, bound + 64);
-    TC_CHECK(tc_same_stream(s, written, z, zbytes), "%s %s: stream differs from libzfp", name,
+    CHECK(tc_same_stream(s, written, z, zbytes), "%s %s: stream differs from libzfp", name,
              names[m]);
-    TC_CHECK(tc_zfp_decompress(a, ref, &ps[m], z, zbytes), "libzfp decode");
-    TC_CHECK(parz_decompress(a, ours, &ps[m], z, zbytes, &err) == PARZ_OK, "%s", err.message);
-    TC_CHECK(!memcmp(ours, ref, n * es), "%s %s: decoded array differs from libzfp's", name,
+    CHECK(tc_zfp_decompress(a, ref, &ps[m], z, zbytes), "libzfp decode");
+    CHECK(parz_decompress(a, ours, &ps[m], z, zbytes, &err) == PARZ_OK, "%s", err.message);
+    CHECK(!memcmp(ours, ref, n * es), "%s %s: decoded array differs from libzfp's", name,
              names[m]);
     if (tols[m] > 0) {
       double worst = 0;
@@ -95,7 +95,7 @@ static void run(const char* name, const parz_array* a, const void* data)
         if (e > worst)
           worst = e;
       }
-      TC_CHECK(worst <= tols[m], "%s %s: max error %g above tolerance %g", name, names[m], worst,
+      CHECK(worst <= tols[m], "%s %s: max error %g above tolerance %g", name, names[m], worst,
                tols[m]);
       printf("%s %s: ratio %.2f, max error %.3g <= %.3g (%zu values precision-limited)\n", name,
              names[m], (double)(n * es) / (double)written, worst, tols[m], limited);
@@ -103,7 +103,7 @@ static void run(const char* name, const parz_array* a, const void* data)
       printf("%s %s: ratio %.2f\n", name, names[m], (double)(n * es) / (double)written);
     }
     if (m == 4)
-      TC_CHECK(!memcmp(ours, data, n * es), "%s reversible: not bit-exact", name);
+      CHECK(!memcmp(ours, data, n * es), "%s reversible: not bit-exact", name);
     free(s);
     free(z);
     free(ours);
@@ -137,7 +137,7 @@ int main(int argc, char** argv)
     data = tc_read_file(argv[i], &bytes);
     n = parz_array_count(&a);
     es = parz_type_size(a.type);
-    TC_CHECK(data && bytes == n * es, "%s: cannot read %zu bytes", base, n * es);
+    CHECK(data && bytes == n * es, "%s: cannot read %zu bytes", base, n * es);
     if (!data)
       continue;
     if (n > maxvals) {
@@ -149,6 +149,5 @@ int main(int argc, char** argv)
     run(base, &a, data);
     free(data);
   }
-  printf("%d failures\n", tc_failures);
-  return tc_failures ? 1 : 0;
+  return test_finish("test_codec_realdata");
 }

@@ -46,13 +46,13 @@ static void reversible_case(const parz_array* a, const void* data, const char* w
   bound = parz_stream_bound(a->type, a->dims, &p, parz_block_count(a));
   s = malloc(bound);
   z = malloc(bound + 64);
-  TC_CHECK(parz_compress(a, data, &p, s, bound, &written, &err) == PARZ_OK, "%s: %s", what,
+  CHECK(parz_compress(a, data, &p, s, bound, &written, &err) == PARZ_OK, "%s: %s", what,
            err.message);
-  TC_CHECK(parz_decompress(a, out, &p, s, written, &err) == PARZ_OK, "%s: %s", what,
+  CHECK(parz_decompress(a, out, &p, s, written, &err) == PARZ_OK, "%s: %s", what,
            err.message);
-  TC_CHECK(!memcmp(out, data, n * es), "%s: reversible round trip not bit-exact", what);
+  CHECK(!memcmp(out, data, n * es), "%s: reversible round trip not bit-exact", what);
   zbytes = tc_zfp_compress(a, data, &p, z, bound + 64);
-  TC_CHECK(tc_same_stream(s, written, z, zbytes), "%s: reversible stream differs from libzfp",
+  CHECK(tc_same_stream(s, written, z, zbytes), "%s: reversible stream differs from libzfp",
            what);
   free(out);
   free(s);
@@ -90,15 +90,15 @@ int main(void)
           parz_params_accuracy(&p, tols[i], NULL, NULL);
           bound = parz_stream_bound(a.type, d, &p, parz_block_count(&a));
           s = malloc(bound);
-          TC_CHECK(parz_compress(&a, data, &p, s, bound, &written, &err) == PARZ_OK, "%s",
+          CHECK(parz_compress(&a, data, &p, s, bound, &written, &err) == PARZ_OK, "%s",
                    err.message);
-          TC_CHECK(parz_decompress(&a, out, &p, s, written, &err) == PARZ_OK, "%s", err.message);
+          CHECK(parz_decompress(&a, out, &p, s, written, &err) == PARZ_OK, "%s", err.message);
           e = max_error(a.type, data, out, n);
           /* the bound holds where the block-floating-point precision (W - 2 bits below the
            * largest magnitude, less a few bits of transform growth) can reach the tolerance */
           if (tols[i] < ldexp(max_abs(a.type, data, n), a.type == PARZ_FLOAT ? -20 : -50))
             e = 0;
-          TC_CHECK(e <= tols[i], "%s %uD %s: max error %g above tolerance %g",
+          CHECK(e <= tols[i], "%s %uD %s: max error %g above tolerance %g",
                    parz_type_name(a.type), d, tc_kind_name(k), e, tols[i]);
           free(s);
         }
@@ -179,6 +179,5 @@ int main(void)
         free(data);
       }
   }
-  printf("%d failures\n", tc_failures);
-  return tc_failures ? 1 : 0;
+  return test_finish("test_codec_roundtrip");
 }

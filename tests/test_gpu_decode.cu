@@ -1,11 +1,12 @@
 /* GPU decoder against the serial decoder: every mode, type, rank 1..4, table kind, both decoding
  * schemes, the device API and the filter path must give the same bytes as parz_chunk_decode,
- * non-finite exceptions included; corrupt chunks must give the serial decoder's status (and its
+ * non-finite exceptions and masked values included; corrupt chunks must give the serial decoder's status (and its
  * bytes when that status is OK). Exits 77 (ctest SKIP) when no CUDA device is present.
  *
- * usage: test_gpu_decode [DATA_DIR] [--small]
+ * usage: test_gpu_decode [DATA_DIR] [--small] [--masked]
  *   DATA_DIR: the real arrays (shared/data); cases with missing files are skipped, said so.
- *   --small : fewer and smaller cases (for compute-sanitizer runs). */
+ *   --small : fewer and smaller cases (for compute-sanitizer runs).
+ *   --masked: only the masked cases (scripts/gpu_mask_check.sh). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,22 +16,11 @@
 
 #include <cuda_runtime.h>
 
+#include "check.h"
 #include "gpu_internal.h"
 #include "parz_gpu.h"
 
-static int failures = 0, checks = 0;
 static parz_gpu_context* ctx;
-
-#define CHECK(cond, ...)                                   \
-  do {                                                     \
-    checks++;                                              \
-    if (!(cond)) {                                         \
-      failures++;                                          \
-      fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-      fprintf(stderr, __VA_ARGS__);                        \
-      fprintf(stderr, "\n");                               \
-    }                                                      \
-  } while (0)
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
 static uint64_t next_rand(void)
@@ -293,6 +283,164 @@ static void synthetic_cases(int small)
         }
         free(data);
       }
+}
+
+/* Masked values (codec/FORMAT.md, "Mask"): regions of missing values (runs of whole blocks and
+ * bitmaps along their edges), every third block, scattered single values; NaN of three patterns
+ * and the fill value in floats (value indices), the fill value in integers. Every scheme and
+ * table kind, one chunk and a batch of masked and unmasked chunks, and a chunk large enough for
+ * the filter path to decode it in several slices (mask groups across slice boundaries). */
+static void* make_masked(const parz_array* a, int pattern, uint64_t fill)
+{
+  unsigned char* data = (unsigned char*)make_array(a, 0);
+  const size_t n = parz_array_count(a), sz = parz_type_size(a->type);
+  const int floating = a->type == PARZ_FLOAT || a->type == PARZ_DOUBLE;
+  const uint64_t nans[3] = {sz == 4 ? 0x7fc00000ull : 0x7ff8000000000000ull,
+                            sz == 4 ? 0xffc00001ull : 0xfff8000000000077ull,
+                            sz == 4 ? 0x7f812345ull : 0x7ff0000000000001ull};
+  size_t nx = a->shape[a->dims - 1], i;
+  for (i = 0; i < n; i++) {
+    size_t x = i % nx, row = i / nx;
+    int masked = pattern == 0   ? sin(0.13 * (double)x) + cos(0.07 * (double)row) > 0.6
+                 : pattern == 1 ? (x / 4 + row / 4) % 3 == 0
+                                : i % 23 == 5;
+    if (masked) {
+      uint64_t v = !floating || i % 4 == 0 ? fill : nans[i % 3];
+      memcpy(data + i * sz, &v, sz);
+    }
+  }
+  return data;
+}
+
+static void masked_cases(int small)
+{
+  static const parz_type types[] = {PARZ_FLOAT, PARZ_DOUBLE, PARZ_INT32, PARZ_INT64};
+  static const size_t shapes[4][4] = {{1003}, {37, 61}, {9, 14, 23}, {5, 6, 7, 9}};
+  static const int kinds[][3] = {{PARZ_TABLE_AUTO, 0, 0},    {PARZ_TABLE_HYBRID, 3, 5},
+                                 {PARZ_TABLE_OFFSETS, 7, 0}, {PARZ_TABLE_LENGTHS, 33, 0},
+                                 {PARZ_TABLE_HYBRID, 1, 40}};
+  unsigned ti, dims;
+  int pattern, mode, tk;
+  for (ti = 0; ti < 4; ti++)
+    for (dims = 1; dims <= 4; dims++)
+      for (pattern = 0; pattern < (small ? 2 : 3); pattern++)
+        for (mode = 0; mode < (small ? 2 : 3); mode++) {
+          parz_array a;
+          parz_chunk_config cfg;
+          memset(&a, 0, sizeof a);
+          memset(&cfg, 0, sizeof cfg);
+          a.type = types[ti];
+          a.dims = dims;
+          memcpy(a.shape, shapes[dims - 1], sizeof a.shape);
+          const size_t sz = parz_type_size(a.type), raw = parz_array_count(&a) * sz;
+          cfg.fill = 1;
+          cfg.fill_bits = sz == 4 ? 0xc61c3c00ull : 0xc0c3878000000000ull; /* -9999.0 */
+          if (a.type == PARZ_INT32 || a.type == PARZ_INT64)
+            cfg.fill_bits = sz == 4 ? (uint32_t)(int32_t)-9999 : (uint64_t)(int64_t)-9999;
+          if (mode == 0)
+            parz_params_precision(&cfg.params, 18, NULL);
+          else if (mode == 1)
+            parz_params_reversible(&cfg.params);
+          else
+            parz_params_rate(&cfg.params, 12, a.type, dims, NULL, NULL);
+          void* data = make_masked(&a, pattern, cfg.fill_bits);
+          for (tk = 0; tk < (small ? 1 : 5); tk++) {
+            char what[160];
+            size_t bytes = 0;
+            cfg.table = (parz_table_kind)kinds[tk][0];
+            cfg.segment_blocks = (uint32_t)kinds[tk][1];
+            cfg.partition_segments = (uint32_t)kinds[tk][2];
+            if (mode == 2)
+              cfg.table = tk % 2 ? PARZ_TABLE_NONE : PARZ_TABLE_OFFSETS;
+            unsigned char* chunk = encode(&a, data, &cfg, &bytes);
+            snprintf(what, sizeof what, "masked %s %uD pattern %d mode %d table %d C=%d P=%d",
+                     parz_type_name(a.type), dims, pattern, mode, (int)cfg.table,
+                     (int)cfg.segment_blocks, (int)cfg.partition_segments);
+            if (!chunk) {
+              CHECK(0, "%s: encode failed", what);
+              continue;
+            }
+            parz_chunk_view v;
+            CHECK(parz_chunk_parse(chunk, bytes, &v, NULL) == PARZ_OK && v.mask.nvalues,
+                  "%s: no mask", what);
+            compare_chunk(what, chunk, bytes, raw, tk < 2);
+            free(chunk);
+          }
+          free(data);
+        }
+  if (small)
+    return;
+  { /* several slices through the filter path: 9.6 MB */
+    parz_array a;
+    parz_chunk_config cfg;
+    size_t bytes = 0;
+    memset(&a, 0, sizeof a);
+    memset(&cfg, 0, sizeof cfg);
+    a.type = PARZ_FLOAT;
+    a.dims = 2;
+    a.shape[0] = 1200;
+    a.shape[1] = 2000;
+    parz_params_accuracy(&cfg.params, 1e-2, NULL, NULL);
+    void* data = make_masked(&a, 1, 0x7fc00000u);
+    unsigned char* chunk = encode(&a, data, &cfg, &bytes);
+    if (chunk)
+      compare_chunk("masked float 2D 1200x2000 (filter path slices)", chunk, bytes,
+                    parz_array_count(&a) * 4, 1);
+    CHECK(chunk != NULL, "masked 1200x2000: encode");
+    free(chunk);
+    free(data);
+  }
+  { /* a batch of masked and unmasked chunks of one type and rank */
+    const int n = 6;
+    std::vector<unsigned char*> chunks(n);
+    std::vector<parz_chunk_view> views(n);
+    std::vector<const void*> d_chunks(n);
+    std::vector<void*> d_dsts(n);
+    std::vector<size_t> sizes(n);
+    parz_array a;
+    memset(&a, 0, sizeof a);
+    a.type = PARZ_FLOAT;
+    a.dims = 2;
+    a.shape[0] = 61;
+    a.shape[1] = 77;
+    const size_t raw = parz_array_count(&a) * 4;
+    int i, ok = 1;
+    for (i = 0; i < n; i++) {
+      parz_chunk_config cfg;
+      memset(&cfg, 0, sizeof cfg);
+      parz_params_accuracy(&cfg.params, 1e-2, NULL, NULL);
+      cfg.segment_blocks = (uint32_t)(i % 3 == 0 ? 1 : 0);
+      void* data = i % 2 ? make_array(&a, 0) : make_masked(&a, i % 3, 0x7fc00000u);
+      chunks[i] = encode(&a, data, &cfg, &sizes[i]);
+      free(data);
+      ok = ok && chunks[i] && parz_chunk_parse(chunks[i], sizes[i], &views[i], NULL) == PARZ_OK;
+      if (ok) {
+        cudaMalloc((void**)&d_chunks[i], sizes[i]);
+        cudaMalloc(&d_dsts[i], raw);
+        cudaMemcpy((void*)d_chunks[i], chunks[i], sizes[i], cudaMemcpyHostToDevice);
+      }
+    }
+    CHECK(ok, "masked batch: encode");
+    if (ok) {
+      parz_error e;
+      int rc = parz_gpu_decode_device_batch(ctx, (size_t)n, views.data(), d_chunks.data(),
+                                            d_dsts.data(), 0, NULL, &e);
+      CHECK(rc == PARZ_OK, "masked batch: %s", rc ? e.message : "");
+      for (i = 0; rc == PARZ_OK && i < n; i++) {
+        std::vector<unsigned char> ref(raw), out(raw);
+        parz_chunk_decode(chunks[i], sizes[i], ref.data(), raw, NULL);
+        cudaMemcpy(out.data(), d_dsts[i], raw, cudaMemcpyDeviceToHost);
+        CHECK(ref == out, "masked batch: chunk %d differs", i);
+      }
+    }
+    for (i = 0; i < n; i++) {
+      free(chunks[i]);
+      if (ok) {
+        cudaFree((void*)d_chunks[i]);
+        cudaFree(d_dsts[i]);
+      }
+    }
+  }
 }
 
 /* Real arrays: the GPU must match the serial decoder there too (fill values, noise, f64). */
@@ -722,11 +870,13 @@ static void payload_flips(int small)
 int main(int argc, char** argv)
 {
   const char* dir = NULL;
-  int small = 0, i;
+  int small = 0, masked = 0, i;
   parz_error e;
   for (i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--small"))
       small = 1;
+    else if (!strcmp(argv[i], "--masked"))
+      masked = 1;
     else
       dir = argv[i];
   }
@@ -744,13 +894,15 @@ int main(int argc, char** argv)
     fprintf(stderr, "FAIL: context: %s\n", e.message);
     return 1;
   }
-  synthetic_cases(small);
-  payload_flips(small);
-  batch_cases();
-  assemble_cases();
-  if (dir)
-    real_cases(dir, small);
+  masked_cases(small);
+  if (!masked) {
+    synthetic_cases(small);
+    payload_flips(small);
+    batch_cases();
+    assemble_cases();
+    if (dir)
+      real_cases(dir, small);
+  }
   parz_gpu_context_free(ctx);
-  printf("%d checks, %d failures\n", checks, failures);
-  return failures ? 1 : 0;
+  return test_finish("test_gpu_decode");
 }

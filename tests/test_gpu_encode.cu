@@ -24,24 +24,12 @@
 
 #include <cuda_runtime.h>
 
+#include "check.h"
 #include "gpu_encode_cases.h"
 #include "gpu_internal.h"
 #include "parz_gpu.h"
 
-static int failures = 0, checks = 0;
 static parz_gpu_context* ctx;
-
-#define CHECK(cond, ...)                                   \
-  do {                                                     \
-    checks++;                                              \
-    if (!(cond)) {                                         \
-      if (failures++ < 40) {                               \
-        fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-        fprintf(stderr, __VA_ARGS__);                      \
-        fprintf(stderr, "\n");                             \
-      }                                                    \
-    }                                                      \
-  } while (0)
 
 /* Bytes of an array as `a` lays it out (one past its last value). */
 static size_t span_bytes(const parz_array& a)
@@ -114,6 +102,42 @@ static void compare(const char* what, const parz_array& a, const void* host,
   cudaFree(d_chunk);
 }
 
+/* A configuration that may need a mask (gpu_cases_masked): the device API, the batch and the
+ * filter path refuse it, writing nothing, where the serial encoder encodes it. */
+static void refuse_masked(const char* what, const parz_array& a, const void* host,
+                          const parz_chunk_config& cfg)
+{
+  parz_error e, er;
+  std::vector<unsigned char> ref;
+  CHECK(reference(a, host, cfg, ref, &er) == PARZ_OK, "%s: serial: %s", what, er.message);
+  const size_t span = span_bytes(a), cap = parz_chunk_bound(&a, &cfg) + 64;
+  void *d_in = NULL, *d_chunk = NULL;
+  cudaMalloc(&d_in, span);
+  cudaMalloc(&d_chunk, cap);
+  cudaMemcpy(d_in, host, span, cudaMemcpyHostToDevice);
+  cudaMemset(d_chunk, 0xA5, cap);
+  size_t n = 7, failed = 0;
+  int rc = parz_gpu_encode_device(ctx, &a, d_in, &cfg, d_chunk, cap, &n, NULL, &e);
+  CHECK(rc == PARZ_ERR_UNSUPPORTED && strstr(e.message, "mask"), "%s: device API: %d (%s)",
+        what, rc, e.message);
+  const void* d_data[1] = {d_in};
+  void* d_chunks[1] = {d_chunk};
+  rc = parz_gpu_encode_device_batch(ctx, 1, &a, d_data, &cfg, d_chunks, &cap, &n, NULL, &failed,
+                                    &e);
+  CHECK(rc == PARZ_ERR_UNSUPPORTED, "%s: batch: %d (%s)", what, rc, e.message);
+  std::vector<unsigned char> got(cap);
+  cudaMemcpy(got.data(), d_chunk, cap, cudaMemcpyDeviceToHost);
+  bool clean = true;
+  for (size_t i = 0; i < cap && clean; i++)
+    clean = got[i] == 0xA5;
+  CHECK(clean, "%s: a refused encode wrote into the chunk", what);
+  std::vector<unsigned char> out(cap, 0xA5);
+  rc = parz_gpu_chunk_encode(ctx, &a, host, &cfg, out.data(), cap, &n, &e);
+  CHECK(rc == PARZ_ERR_UNSUPPORTED, "%s: filter path: %d (%s)", what, rc, e.message);
+  cudaFree(d_in);
+  cudaFree(d_chunk);
+}
+
 /* Refusals: the serial encoder's statuses for bad arrays and parameters, PARZ_ERR_ARG for
  * misaligned device pointers, PARZ_ERR_BUFFER for a chunk too small, nothing written then. */
 static void refusal_cases(void)
@@ -123,6 +147,7 @@ static void refusal_cases(void)
   parz_error e;
   memset(&a, 0, sizeof a);
   memset(&cfg, 0, sizeof cfg);
+  cfg.mask = PARZ_MASK_OFF; /* the GPU encoder writes no mask section */
   a.type = PARZ_FLOAT;
   a.dims = 2;
   a.shape[0] = 40;
@@ -216,6 +241,7 @@ static void batch_cases(void)
       parz_chunk_config cfg;
       parz_error e;
       memset(&cfg, 0, sizeof cfg);
+      cfg.mask = PARZ_MASK_OFF; /* the GPU encoder writes no mask section */
       for (size_t i = 0; i < n; i++) {
         if (items[i].mode != mode)
           continue;
@@ -309,6 +335,7 @@ static void batch_cases(void)
       cudaMemcpy(d, host.data(), host.size(), cudaMemcpyHostToDevice);
       parz_chunk_config cfg;
       memset(&cfg, 0, sizeof cfg);
+      cfg.mask = PARZ_MASK_OFF; /* the GPU encoder writes no mask section */
       parz_params_accuracy(&cfg.params, 1e-2, NULL, NULL);
       std::vector<parz_array> arrays;
       std::vector<const void*> d_in;
@@ -394,6 +421,7 @@ static void real_cases(const char* dir, int small)
       for (int k = 0; k < (small || mode ? 1 : 3); k++) {
         parz_chunk_config cfg;
         memset(&cfg, 0, sizeof cfg);
+        cfg.mask = PARZ_MASK_OFF; /* the GPU encoder writes no mask section */
         if (mode == 0)
           parz_params_accuracy(&cfg.params, f.tolerance, NULL, NULL);
         else
@@ -465,6 +493,7 @@ static void box_cases(int small)
     memcpy(box.count, c.count, sizeof c.count);
     parz_chunk_config cfg;
     memset(&cfg, 0, sizeof cfg);
+    cfg.mask = PARZ_MASK_OFF; /* the GPU encoder writes no mask section */
     if (c.type == PARZ_FLOAT || c.type == PARZ_DOUBLE)
       parz_params_accuracy(&cfg.params, 1e-2, NULL, NULL);
     else
@@ -541,6 +570,7 @@ int main(int argc, char** argv)
     const gpu_encode_scope scope = {small != 0, small != 0, false, !small};
     CHECK(gpu_encode_cases(scope, compare) == 0, "parameters the codec refused");
   }
+  gpu_cases_masked(refuse_masked, compare);
   refusal_cases();
   batch_cases();
   box_cases(small);
@@ -549,6 +579,5 @@ int main(int argc, char** argv)
   cudaError_t ce = cudaDeviceSynchronize();
   CHECK(ce == cudaSuccess, "device: %s", cudaGetErrorString(ce));
   parz_gpu_context_free(ctx);
-  printf("test_gpu_encode: %d checks, %d failures\n", checks, failures);
-  return failures ? 1 : 0;
+  return test_finish("test_gpu_encode");
 }

@@ -24,7 +24,7 @@
 
 #include "H5Zparz.h"
 #include "parz.h"
-#include "test_plugin_common.h"
+#include "check.h"
 
 #define NY 1024
 #define NX 2048 /* one chunk of 8 MiB: above auto's GPU threshold */

@@ -35,13 +35,10 @@ static inline T __ldg(const T* p) { return *p; }
 #include "checksum.cuh"
 #include "parz_chunk.h"
 
-static unsigned long checks, failures;
+#include "check.h"
 
-static void fail(const char* what, const char* mode, int type, unsigned dims, size_t at)
-{
-  if (failures++ < 10)
-    printf("FAIL %s: %s, type %d, %uD, block %zu\n", what, mode, type, dims, at);
-}
+/* The message of a failed check: what, mode, type, rank, block (or bit). */
+#define AT_BLOCK "%s: %s, type %d, %uD, block %zu"
 
 template <parz_type T>
 using raw_t = typename std::conditional<T == PARZ_DOUBLE || T == PARZ_INT64, uint64_t,
@@ -104,8 +101,7 @@ static void check(const parz_params& p, const char* mode, int seed)
   uint64_t bits = 0;
   parz_error e;
   if (parz_encode_blocks(&a, data.data(), &p, 0, nb, s.data(), cap, &bits, len.data(), &e)) {
-    printf("encode: %s\n", e.message);
-    failures++;
+    CHECK(false, "encode: %s", e.message);
     return;
   }
   const size_t bytes = (bits + 7) / 8; /* the payload ends inside a word */
@@ -126,9 +122,7 @@ static void check(const parz_params& p, const char* mode, int seed)
         bool ok = got == end;
         for (unsigned i = 0; i < m; q += len[b0 + i], i++)
           ok = ok && starts[i] == q - at;
-        checks++;
-        if (!ok)
-          fail(name, mode, T, D, b0);
+        CHECK(ok, AT_BLOCK, name, mode, (int)T, D, b0);
       };
       if (small)
         agrees(rev ? skip_small<T, D, true>(s.data(), bytes, at, m, &p, rel.data())
@@ -148,9 +142,8 @@ static void check(const parz_params& p, const char* mode, int seed)
             unsigned long long endb =
                 rev ? parz_decode_block_small<T, D, true>(s.data(), bytes, q, &p, got)
                     : parz_decode_block_small<T, D, false>(s.data(), bytes, q, &p, got);
-            checks++;
-            if (endb != parz_reader_tell(&r) || memcmp(want, got, sizeof(raw_t<T>) << (2 * D)))
-              fail("parz_decode_block_small", mode, T, D, b0 + i);
+            CHECK(endb == parz_reader_tell(&r) && !memcmp(want, got, sizeof(raw_t<T>) << (2 * D)),
+                  AT_BLOCK, "parz_decode_block_small", mode, (int)T, D, (size_t)(b0 + i));
           }
         }
       }
@@ -238,9 +231,7 @@ static void synthetic(const parz_params& p, const char* mode, int seed)
           bool ok = got == start[b0 + m];
           for (unsigned i = 0; i < m; i++)
             ok = ok && rel[i] == start[b0 + i] - start[b0];
-          checks++;
-          if (!ok)
-            fail(name, mode, T, D, b0);
+          CHECK(ok, AT_BLOCK, name, mode, (int)T, D, (size_t)b0);
         };
         if (D <= 2 && parz_skip_small_ok(T, D, &p))
           agrees(skip_small<T, D, false>(out.bytes.data(), bytes, start[b0], m, &p, rel.data()),
@@ -259,10 +250,9 @@ static void synthetic(const parz_params& p, const char* mode, int seed)
           parz_decode_block(&r, T, D, &p, want);
           const unsigned long long end = parz_decode_block_small<T, D, false>(
               out.bytes.data(), bytes, start[b], &p, got);
-          checks++;
-          if (end != parz_reader_tell(&r) || end != start[b + 1] ||
-              memcmp(want, got, sizeof(raw_t<T>) << (2 * D)))
-            fail("synthetic, parz_decode_block_small", mode, T, D, b);
+          CHECK(end == parz_reader_tell(&r) && end == start[b + 1] &&
+                    !memcmp(want, got, sizeof(raw_t<T>) << (2 * D)),
+                AT_BLOCK, "synthetic, parz_decode_block_small", mode, (int)T, D, (size_t)b);
         }
       }
     }
@@ -349,7 +339,7 @@ static void checksums(int seed)
     if (parz_chunk_encode(&a, data.data(), &cfg, chunk.data(), chunk.size(), &bytes, NULL) !=
             PARZ_OK ||
         parz_chunk_parse(chunk.data(), bytes, &v, NULL) != PARZ_OK || !v.nchecksums) {
-      fail("checksum chunk", "accuracy", a.type, a.dims, 0);
+      CHECK(false, AT_BLOCK, "checksum chunk", "accuracy", (int)a.type, a.dims, (size_t)0);
       continue;
     }
     std::vector<unsigned long long> offsets(v.nsegments + 1);
@@ -372,12 +362,11 @@ static void checksums(int seed)
     for (unsigned long long p = 0; p < v.nchecksums; p++) {
       unsigned long long begin, end;
       parz_gpu_partition_bits(sums, p, &begin, &end);
-      checks++;
-      if (begin != parz_chunk_segment_offset(&v, p * v.checksum_segments) ||
-          end != (p + 1 == v.nchecksums ? 8ull * v.payload_bytes
-                                        : parz_chunk_segment_offset(&v, (p + 1) * sums.P)) ||
-          !parz_gpu_checksum_ok(sums, p, total(v.payload, p)))
-        fail("checksum partition", "accuracy", a.type, a.dims, (size_t)p);
+      CHECK(begin == parz_chunk_segment_offset(&v, p * v.checksum_segments) &&
+                end == (p + 1 == v.nchecksums ? 8ull * v.payload_bytes
+                                              : parz_chunk_segment_offset(&v, (p + 1) * sums.P)) &&
+                parz_gpu_checksum_ok(sums, p, total(v.payload, p)),
+            AT_BLOCK, "checksum partition", "accuracy", (int)a.type, a.dims, (size_t)p);
     }
     std::vector<unsigned char> bad(v.payload, v.payload + v.payload_bytes);
     for (int flip = 0; flip < 64; flip++) {
@@ -386,9 +375,8 @@ static void checksums(int seed)
       for (unsigned long long p = 0; p < v.nchecksums; p++) {
         unsigned long long begin, end;
         parz_gpu_partition_bits(sums, p, &begin, &end);
-        checks++;
-        if (parz_gpu_checksum_ok(sums, p, total(bad.data(), p)) == (bit >= begin && bit < end))
-          fail("checksum after a flip", "accuracy", a.type, a.dims, (size_t)bit);
+        CHECK(parz_gpu_checksum_ok(sums, p, total(bad.data(), p)) != (bit >= begin && bit < end),
+              AT_BLOCK, "checksum after a flip", "accuracy", (int)a.type, a.dims, (size_t)bit);
       }
       bad[bit / 8] ^= (unsigned char)(1u << (bit % 8));
     }
@@ -450,6 +438,5 @@ int main(int argc, char** argv)
     }
     checks++;
   }
-  printf("%lu checks, %lu failures\n", checks, failures);
-  return failures != 0;
+  return test_finish("test_gpu_parse_host");
 }

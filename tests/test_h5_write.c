@@ -27,7 +27,7 @@
 
 #include "H5Zparz.h"
 #include "parz_h5_write.h"
-#include "test_plugin_common.h"
+#include "check.h"
 #ifdef PARZ_TEST_DEVICE
 #include <cuda_runtime_api.h>
 
@@ -39,9 +39,10 @@ typedef struct {
   const char* name;
   const char* exec; /* PARZ_EXEC while it writes; NULL: unset */
   int (*write)(void* ctx, hid_t dset, hid_t file_space, const void* host, size_t bytes,
-               parz_error* e);
+               parz_error* e); /* NULL: H5Dwrite, the filter under `exec` */
   void* ctx;
   int stores; /* 0: refuses what it is given (parz_h5_write_cuda without a GPU) */
+  int stores_masked; /* 0: refuses datasets that mask (the device writers) */
 } writer;
 
 static int write_host(void* ctx, hid_t dset, hid_t fs, const void* host, size_t bytes,
@@ -109,6 +110,8 @@ typedef struct {
   int mode; /* 0 accuracy 1e-3, 1 reversible, 2 precision 20, 3 rate 16, 4 expert */
   unsigned C, P, table; /* the table; 0: the filter's choice */
   int no_checksums;     /* payload checksums off (format version 1) */
+  int masked;           /* the mask left on (NaN, and the fill value when set, masked); else off,
+                         * since the GPU encoder writes no mask section */
   int fill_set;         /* 1: fill value `fill` */
   double fill;
   int fill_when; /* 0 HDF5's default (if set), 1 never, 2 at allocation */
@@ -130,7 +133,9 @@ static size_t case_cd(const write_case* c, unsigned* cd)
   }
   if (c->C || c->P || c->table)
     n = H5Z_parz_table_cdata(n, c->C, c->P, c->table, cd);
-  return c->no_checksums ? H5Z_parz_checksum_cdata(n, H5Z_PARZ_CHECKSUM_OFF, cd) : n;
+  if (c->no_checksums)
+    n = H5Z_parz_checksum_cdata(n, H5Z_PARZ_CHECKSUM_OFF, cd);
+  return c->masked ? n : H5Z_parz_mask_cdata(n, H5Z_PARZ_MASK_OFF, cd);
 }
 
 static hid_t case_dcpl(const write_case* c)
@@ -185,8 +190,8 @@ static int write_box(const writer* w, hid_t d, const write_case* c, const unsign
   parz_error e = {0, ""};
   int rc = PARZ_OK;
   H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL);
-  if (!w) {
-    setenv("PARZ_EXEC", "omp", 1);
+  if (!w || !w->write) {
+    setenv("PARZ_EXEC", w ? w->exec : "omp", 1);
     CHECK(H5Dwrite(d, c->mem_type, ms, fs, H5P_DEFAULT, v) >= 0);
   } else {
     if (w->exec)
@@ -331,6 +336,13 @@ static write_case cases[] = {
      .fill = 5, .split = 2, .box_start = {32, 64}, .box_count = {64, 36}},
     {.name = "chunks of 1 MiB", .rank = 2, DIMS(600, 1024), CHUNK(256, 1024)},
     {.name = "chunks of 4 MiB, an edge chunk", .rank = 2, DIMS(1100, 1024), CHUNK(1024, 1024)},
+    /* masked: encoded on the CPU under every policy; the device writers refuse them */
+    {.name = "masked: NaN, chunks of 4 MiB", .rank = 2, DIMS(1100, 1024), CHUNK(1024, 1024),
+     .masked = 1},
+    {.name = "masked: float64 fill value and NaN", .type = 1, .rank = 2, DIMS(100, 100),
+     CHUNK(32, 32), .masked = 1, .fill_set = 1, .fill = -7.5},
+    {.name = "masked: int32 fill value", .type = 2, .rank = 2, DIMS(33, 47), CHUNK(16, 16),
+     .mode = 1, .masked = 1, .fill_set = 1, .fill = 42},
 };
 #define NCASES (sizeof cases / sizeof cases[0])
 
@@ -349,9 +361,11 @@ static void resolve_types(write_case* c)
   }
 }
 
-/* Every case (of fewer than max_bytes values, when not 0) written both ways into a new file,
- * then compared. */
-static void check_writer(const writer* w, const char* dir, size_t max_bytes)
+enum { ALL_CASES, UNMASKED_CASES, MASKED_CASES };
+
+/* Every case of `which` kind (of fewer than max_bytes values, when not 0) written both ways into
+ * a new file, then compared. */
+static void check_writer(const writer* w, const char* dir, size_t max_bytes, int which)
 {
   char path[1024], ref[32], got[32];
   const int before = failures;
@@ -361,7 +375,8 @@ static void check_writer(const writer* w, const char* dir, size_t max_bytes)
   for (size_t i = 0; i < NCASES; i++) {
     write_case* c = &cases[i];
     resolve_types(c);
-    if (max_bytes && count_of(c->rank, c->dims) * H5Tget_size(c->mem_type) >= max_bytes)
+    if ((max_bytes && count_of(c->rank, c->dims) * H5Tget_size(c->mem_type) >= max_bytes) ||
+        (which == UNMASKED_CASES && c->masked) || (which == MASKED_CASES && !c->masked))
       continue;
     unsigned char* all = (unsigned char*)make_values(c->mem_type, count_of(c->rank, c->dims),
                                                      (unsigned)i + 1);
@@ -374,7 +389,8 @@ static void check_writer(const writer* w, const char* dir, size_t max_bytes)
   }
   H5Fclose(file);
   remove(path);
-  printf("%s: %s cases %s\n", w->name, max_bytes ? "the small" : "all",
+  printf("%s: %s%s cases %s\n", w->name, max_bytes ? "the small " : "",
+         which == MASKED_CASES ? "masked" : which == UNMASKED_CASES ? "unmasked" : "all",
          failures == before ? "stored the chunks H5Dwrite stores" : "FAILED");
 }
 
@@ -385,7 +401,9 @@ static hid_t new_dataset(hid_t file, const char* name, int parz, int gzip, int f
 {
   const hsize_t dims[2] = {100, 100}, chunk[2] = {32, 32};
   unsigned cd[16];
-  const size_t n = H5Z_parz_accuracy_cdata(1e-3, cd);
+  size_t n = H5Z_parz_accuracy_cdata(1e-3, cd);
+  if (parz != 2) /* 2: the mask left on */
+    n = H5Z_parz_mask_cdata(n, H5Z_PARZ_MASK_OFF, cd);
   hid_t space = H5Screate_simple(2, dims, NULL), dcpl = H5Pcreate(H5P_DATASET_CREATE);
   if (chunked)
     H5Pset_chunk(dcpl, 2, chunk);
@@ -458,6 +476,19 @@ static void check_refusals(const writer* w, const char* dir)
     H5Sclose(s2);
   }
   refused(w, d, H5S_ALL, v, all - 1, PARZ_ERR_BUFFER, "a short buffer");
+  {
+    /* a dataset that masks NaN (the default): the device writers refuse it, as the GPU encoder
+     * writes no mask section; the host writer stores it */
+    hid_t m = new_dataset(file, "masked", 2, 0, 0, 1, 0);
+    if (w->stores_masked) {
+      parz_error e = {0, ""};
+      CHECK(w->write(w->ctx, m, H5S_ALL, v, all, &e) == PARZ_OK, "%s", e.message);
+      CHECK(H5Dget_storage_size(m) > 0);
+    } else {
+      refused(w, m, H5S_ALL, v, all, PARZ_ERR_UNSUPPORTED, "a dataset that masks NaN");
+    }
+    H5Dclose(m);
+  }
   refused(w, d, H5S_ALL, NULL, all, PARZ_ERR_ARG, "a NULL buffer");
   refused(w, -1, H5S_ALL, v, all, PARZ_ERR_ARG, "no dataset");
   H5Sselect_none(fs);
@@ -512,18 +543,27 @@ int main(int argc, char** argv)
   }
   {
     const writer host[] = {
-        {"parz_h5_write, omp, 2 threads", "omp", write_host, (void*)&threads[0], 1},
-        {"parz_h5_write, omp", "omp", write_host, (void*)&threads[1], 1},
-        {"parz_h5_write, serial", "serial", write_host, (void*)&threads[2], 1}};
+        {"parz_h5_write, omp, 2 threads", "omp", write_host, (void*)&threads[0], 1, 1},
+        {"parz_h5_write, omp", "omp", write_host, (void*)&threads[1], 1, 1},
+        {"parz_h5_write, serial", "serial", write_host, (void*)&threads[2], 1, 1}};
+    /* masked datasets under the policies that may pick the GPU: encoded on the CPU, by
+     * parz_h5_write and by the filter (were they sent to the GPU, its encoder would refuse them
+     * and parz_h5_write fail) */
+    const writer masked[] = {{"parz_h5_write, cuda", "cuda", write_host, (void*)&threads[1], 1, 1},
+                             {"parz_h5_write, auto", "auto", write_host, (void*)&threads[1], 1, 1},
+                             {"H5Dwrite, cuda", "cuda", NULL, NULL, 1, 1},
+                             {"H5Dwrite, auto", "auto", NULL, NULL, 1, 1}};
     for (size_t i = 0; i < sizeof host / sizeof host[0] && !device_small; i++)
-      check_writer(&host[i], argv[1], 0);
+      check_writer(&host[i], argv[1], 0, ALL_CASES);
+    for (size_t i = 0; i < sizeof masked / sizeof masked[0] && !device_small; i++)
+      check_writer(&masked[i], argv[1], 0, MASKED_CASES);
     if (!device_small)
       check_refusals(&host[1], argv[1]);
   }
 #ifdef PARZ_TEST_DEVICE
   {
-    const writer cuda = {"parz_h5_write_cuda", NULL, write_device, NULL, 1};
-    const writer no_gpu = {"parz_h5_write_cuda, no GPU", NULL, write_cuda_no_gpu, NULL, 0};
+    const writer cuda = {"parz_h5_write_cuda", NULL, write_device, NULL, 1, 0};
+    const writer no_gpu = {"parz_h5_write_cuda, no GPU", NULL, write_cuda_no_gpu, NULL, 0, 0};
     parz_gpu_context* ctx = NULL;
     parz_error e;
     if (!device_small)
@@ -534,16 +574,17 @@ int main(int argc, char** argv)
       fprintf(stderr, "context: %s\n", e.message);
       failures++;
     } else {
-      const writer gpu[] = {{"parz_h5_write, cuda", "cuda", write_host, (void*)&threads[1], 1},
-                            {"parz_h5_write_device", NULL, write_device, ctx, 1},
-                            {"parz_h5_write_cuda", NULL, write_device, NULL, 1}};
+      const writer gpu[] = {{"parz_h5_write, cuda", "cuda", write_host, (void*)&threads[1], 1, 1},
+                            {"parz_h5_write_device", NULL, write_device, ctx, 1, 0},
+                            {"parz_h5_write_cuda", NULL, write_device, NULL, 1, 0}};
       const int before = failures;
       for (size_t i = device_small; i < (device_small ? 2 : sizeof gpu / sizeof gpu[0]); i++)
-        check_writer(&gpu[i], argv[1], device_small ? (size_t)256 << 10 : 0);
+        check_writer(&gpu[i], argv[1], device_small ? (size_t)256 << 10 : 0,
+                     gpu[i].stores_masked ? ALL_CASES : UNMASKED_CASES);
       {
         /* host memory handed to the device writer */
         static float host[100 * 100];
-        const writer direct = {"parz_h5_write_device, host memory", NULL, NULL, ctx, 0};
+        const writer direct = {"parz_h5_write_device, host memory", NULL, NULL, ctx, 0, 0};
         char path[1024];
         snprintf(path, sizeof path, "%s/h5_write_host.h5", argv[1]);
         hid_t file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
@@ -563,6 +604,5 @@ int main(int argc, char** argv)
 #else
   printf("device writes: not built (no CUDA)\n");
 #endif
-  printf("%s\n", failures ? "FAILED" : "all writes stored the chunks H5Dwrite stores");
-  return failures ? 1 : 0;
+  return test_finish("test_h5_write");
 }

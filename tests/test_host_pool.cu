@@ -5,15 +5,9 @@
 
 #include <atomic>
 
+#include "check.h"
 #include "host_pool.h"
 
-static int failures;
-
-static void check(int ok, const char* what, int size, int job)
-{
-  if (!ok && failures++ < 10)
-    fprintf(stderr, "FAIL: %s (pool of %d, job %d)\n", what, size, job);
-}
 
 struct job_state {
   std::atomic<int> hits[16];
@@ -37,7 +31,7 @@ int main(void)
   for (int n = 0; n <= 16; n++) {
     parz_host_pool* pool = n ? parz_host_pool_create(n) : NULL;
     const int size = parz_host_pool_size(pool);
-    check(n <= 1 ? size == 1 : size >= 1 && size <= n, "pool size", size, -1);
+    CHECK(n <= 1 ? size == 1 : size >= 1 && size <= n, "pool of %d threads asked, %d made", n, size);
     for (int j = 0; j < 2000; j++, jobs++) {
       job_state s;
       for (int t = 0; t < 16; t++)
@@ -46,10 +40,10 @@ int main(void)
       parz_host_pool_run(pool, touch, &s);
       /* everything is done when run returns: each index exactly once, no other */
       for (int t = 0; t < 16; t++)
-        check(s.hits[t] == (t < size ? 1 : 0), "thread index ran once", size, j);
+        CHECK(s.hits[t] == (t < size ? 1 : 0), "thread index %d (pool of %d, job %d)", t, size, j);
     }
     parz_host_pool_free(pool);
   }
-  printf("%d jobs, %d failures\n", jobs, failures);
-  return failures != 0;
+  printf("%d jobs\n", jobs);
+  return test_finish("test_host_pool");
 }

@@ -1,4 +1,4 @@
-/* Hostile chunks against the decoders (issue 7), deterministic, for ctest and the sanitizer run:
+/* Hostile chunks against the decoders, deterministic, for ctest and the sanitizer run:
  *  - every truncation of valid chunks is refused;
  *  - every single bit flip of header, table, exceptions and payload, with the checksum left as
  *    is and recomputed, gives an error or a decoded array, and never a write past the array
@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "check.h"
 #include "fuzz_common.h"
 #ifdef PARZ_TEST_OMP
 #include "parz_omp.h"
@@ -56,17 +57,6 @@ void* realloc(void* p, size_t n) {
 }
 void free(void* p) { __libc_free(p); }
 #endif
-
-static int failures;
-#define EXPECT(cond, ...)                                                          \
-  do {                                                                             \
-    if (!(cond)) {                                                                 \
-      failures++;                                                                  \
-      fprintf(stderr, "%s:%d: EXPECT(%s) failed: ", __FILE__, __LINE__, #cond);    \
-      fprintf(stderr, __VA_ARGS__);                                                \
-      fputc('\n', stderr);                                                         \
-    }                                                                              \
-  } while (0)
 
 #define GUARD 64u
 #define GUARD_BYTE 0xC3
@@ -140,10 +130,10 @@ static int decode_all(const unsigned char* c, size_t n, size_t raw, const char* 
   int rc = parz_chunk_decode(c, n, buf, raw, &e);
   for (size_t i = 0; i < GUARD; i++)
     if (buf[raw + i] != GUARD_BYTE) {
-      EXPECT(0, "%s: serial decoder wrote past the array (guard byte %zu)", what, i);
+      CHECK(0, "%s: serial decoder wrote past the array (guard byte %zu)", what, i);
       break;
     }
-  if (rc != PARZ_OK) EXPECT(e.code == rc && e.message[0], "%s: error without a message", what);
+  if (rc != PARZ_OK) CHECK(e.code == rc && e.message[0], "%s: error without a message", what);
 #ifdef PARZ_TEST_OMP
   unsigned char* obuf = malloc(raw + GUARD);
   parz_error oe = {0, ""};
@@ -151,12 +141,12 @@ static int decode_all(const unsigned char* c, size_t n, size_t raw, const char* 
   int orc = parz_omp_chunk_decode(c, n, obuf, raw, 2, &oe);
   for (size_t i = 0; i < GUARD; i++)
     if (obuf[raw + i] != GUARD_BYTE) {
-      EXPECT(0, "%s: OpenMP decoder wrote past the array (guard byte %zu)", what, i);
+      CHECK(0, "%s: OpenMP decoder wrote past the array (guard byte %zu)", what, i);
       break;
     }
-  EXPECT(orc == rc, "%s: OpenMP status %d, serial %d", what, orc, rc);
+  CHECK(orc == rc, "%s: OpenMP status %d, serial %d", what, orc, rc);
   if (orc == PARZ_OK && rc == PARZ_OK)
-    EXPECT(memcmp(obuf, buf, raw) == 0, "%s: OpenMP and serial arrays differ", what);
+    CHECK(memcmp(obuf, buf, raw) == 0, "%s: OpenMP and serial arrays differ", what);
   free(obuf);
 #endif
   free(buf);
@@ -169,17 +159,17 @@ static void truncations(const sample* s) {
     unsigned char* t = malloc(cut ? cut : 1);
     memcpy(t, s->chunk, cut);
     snprintf(what, sizeof what, "%s truncated to %zu", s->name, cut);
-    EXPECT(decode_all(t, cut, s->raw, what) != PARZ_OK, "%s: decoded", what);
+    CHECK(decode_all(t, cut, s->raw, what) != PARZ_OK, "%s: decoded", what);
     free(t);
   }
   /* zero-length and NULL */
   parz_error e;
   unsigned char one[8];
-  EXPECT(parz_chunk_decode(s->chunk, 0, one, sizeof one, &e) == PARZ_ERR_FORMAT,
+  CHECK(parz_chunk_decode(s->chunk, 0, one, sizeof one, &e) == PARZ_ERR_FORMAT,
          "%s: zero-length chunk not refused as FORMAT", s->name);
-  EXPECT(parz_chunk_decode(NULL, s->bytes, one, sizeof one, &e) != PARZ_OK,
+  CHECK(parz_chunk_decode(NULL, s->bytes, one, sizeof one, &e) != PARZ_OK,
          "%s: NULL chunk accepted", s->name);
-  EXPECT(parz_chunk_decode(s->chunk, s->bytes, NULL, s->raw, &e) != PARZ_OK,
+  CHECK(parz_chunk_decode(s->chunk, s->bytes, NULL, s->raw, &e) != PARZ_OK,
          "%s: NULL destination accepted", s->name);
 }
 
@@ -207,7 +197,7 @@ static void bit_flips(const sample* s) {
       /* Without the fix, any flip before the payload must be caught by the checksum or the
        * magic/version/size checks in front of it. */
       if (!fix && bit < head_bits)
-        EXPECT(rc != PARZ_OK, "%s: header/table flip not detected", what);
+        CHECK(rc != PARZ_OK, "%s: header/table flip not detected", what);
     }
   printf("  %-28s %6zu bytes: %zu flips refused, %zu decoded (payload flips may decode)\n",
          s->name, s->bytes, refused, ok_after_flip);
@@ -276,12 +266,12 @@ static void oversized_headers(const sample* s) {
     int orc = drc;
 #endif
 #ifdef COUNT_ALLOCS
-    EXPECT(alloc_bytes == before && alloc_calls == calls,
+    CHECK(alloc_bytes == before && alloc_calls == calls,
            "%s / %s: %zu bytes allocated before refusing", s->name, f->what,
            alloc_bytes - before);
 #endif
-    EXPECT(rc != PARZ_OK && rc != PARZ_ERR_NOMEM, "%s / %s: parse gave %d", s->name, f->what, rc);
-    EXPECT(drc == rc && orc == rc, "%s / %s: decoders gave %d / %d, parser %d", s->name, f->what,
+    CHECK(rc != PARZ_OK && rc != PARZ_ERR_NOMEM, "%s / %s: parse gave %d", s->name, f->what, rc);
+    CHECK(drc == rc && orc == rc, "%s / %s: decoders gave %d / %d, parser %d", s->name, f->what,
            drc, orc, rc);
     if (i == 0) printf("  e.g. %s: %s\n", f->what, e.message);
     free(t);
@@ -293,14 +283,14 @@ static void allocation_bounds(const sample* s) {
 #ifdef COUNT_ALLOCS
   unsigned char* buf = malloc(s->raw);
   size_t before = alloc_bytes;
-  EXPECT(parz_chunk_decode(s->chunk, s->bytes, buf, s->raw, NULL) == PARZ_OK, "%s", s->name);
-  EXPECT(alloc_bytes == before, "%s: serial decode allocated %zu bytes", s->name,
+  CHECK(parz_chunk_decode(s->chunk, s->bytes, buf, s->raw, NULL) == PARZ_OK, "%s", s->name);
+  CHECK(alloc_bytes == before, "%s: serial decode allocated %zu bytes", s->name,
          alloc_bytes - before);
 #ifdef PARZ_TEST_OMP
   before = alloc_bytes;
-  EXPECT(parz_omp_chunk_decode(s->chunk, s->bytes, buf, s->raw, 2, NULL) == PARZ_OK, "%s",
+  CHECK(parz_omp_chunk_decode(s->chunk, s->bytes, buf, s->raw, 2, NULL) == PARZ_OK, "%s",
          s->name);
-  EXPECT(alloc_bytes - before <= s->bytes + 65536, "%s: OpenMP decode allocated %zu bytes",
+  CHECK(alloc_bytes - before <= s->bytes + 65536, "%s: OpenMP decode allocated %zu bytes",
          s->name, alloc_bytes - before);
 #endif
   free(buf);
@@ -343,7 +333,7 @@ int main(void) {
 #endif
   for (size_t i = 0; i < nsamples; i++) {
     sample* s = &samples[i];
-    EXPECT(decode_all(s->chunk, s->bytes, s->raw, s->name) == PARZ_OK, "%s: valid chunk", s->name);
+    CHECK(decode_all(s->chunk, s->bytes, s->raw, s->name) == PARZ_OK, "%s: valid chunk", s->name);
     allocation_bounds(s);
     oversized_headers(s);
     if (s->bytes < 20000) {
@@ -352,12 +342,10 @@ int main(void) {
     }
   }
   for (size_t i = 0; i < nsamples; i++) free(samples[i].chunk);
-  printf("test_hostile_chunk: %d failures%s\n", failures,
 #ifdef COUNT_ALLOCS
-         " (allocations counted)"
+  printf("allocations counted\n");
 #else
-         " (allocations not counted in this build)"
+  printf("allocations not counted in this build\n");
 #endif
-  );
-  return failures != 0;
+  return test_finish("test_hostile_chunk");
 }

@@ -1,7 +1,7 @@
 /* Every policy gives the same bytes: the OpenMP encoder writes exactly parz_chunk_encode's chunk
  * and the OpenMP decoder exactly parz_chunk_decode's array, at 1, 2, 3, 4, 7 and 16 threads, over
  * every mode, type and rank, with table settings that leave partial segments and partitions and
- * with non-finite values; then on the real arrays (slabs) in accuracy and precision modes.
+ * with non-finite and masked values; then on the real arrays (slabs) in accuracy and precision modes.
  *
  * Arrays are above the OpenMP drivers' serial thresholds so that the parallel paths run.
  * Usage: test_omp_equal [DATA_DIR] */
@@ -120,31 +120,40 @@ static const table_setting settings[] = {
 };
 #define NSETTINGS (int)(sizeof settings / sizeof settings[0])
 
+/* Every mode and table setting on one array (cfg: its fill value), the per-combination sweep
+ * thinned to keep the test short on 2 cores; returns the comparisons. */
+static int sweep(const char* label, const parz_array* a, const void* data,
+                 const parz_chunk_config* base) {
+  int m, s, checks = 0;
+  for (m = 0; m < TEST_MODES; m++)
+    for (s = 0; s < NSETTINGS; s++) {
+      parz_chunk_config cfg = *base;
+      char what[160];
+      /* the NONE table needs fixed rate, the other kinds run in every mode */
+      if (s >= 2 && (m + s + (int)a->dims) % 2)
+        continue;
+      cfg.params = test_params(m, a->type, a->dims);
+      cfg.table = settings[s].table;
+      cfg.segment_blocks = settings[s].c;
+      cfg.partition_segments = settings[s].p;
+      snprintf(what, sizeof what, "%s%s %uD %s %s", label, parz_type_name(a->type), a->dims,
+               test_mode_name(m), settings[s].name);
+      checks += check_policies(what, a, data, &cfg);
+    }
+  return checks;
+}
+
 static void synthetic(void) {
   static const parz_type types[] = {PARZ_FLOAT, PARZ_DOUBLE, PARZ_INT32, PARZ_INT64};
-  int ti, m, s, checks = 0;
+  parz_chunk_config cfg;
+  int ti, checks = 0;
   unsigned dims;
+  memset(&cfg, 0, sizeof cfg);
   for (ti = 0; ti < 4; ti++)
     for (dims = 1; dims <= 4; dims++) {
       parz_array a = shape_for(types[ti], dims);
       void* data = test_data(&a, 3u * dims + (unsigned)ti);
-      for (m = 0; m < TEST_MODES; m++)
-        for (s = 0; s < NSETTINGS; s++) {
-          parz_chunk_config cfg;
-          char what[160];
-          /* the NONE table needs fixed rate, the other kinds run in every mode; the
-           * per-combination sweep is thinned to keep the test short on 2 cores */
-          if (s >= 2 && (m + s + (int)dims) % 2)
-            continue;
-          memset(&cfg, 0, sizeof cfg);
-          cfg.params = test_params(m, a.type, a.dims);
-          cfg.table = settings[s].table;
-          cfg.segment_blocks = settings[s].c;
-          cfg.partition_segments = settings[s].p;
-          snprintf(what, sizeof what, "%s %uD %s %s", parz_type_name(a.type), dims, test_mode_name(m),
-                   settings[s].name);
-          checks += check_policies(what, &a, data, &cfg);
-        }
+      checks += sweep("", &a, data, &cfg);
       free(data);
     }
   printf("synthetic: %d comparisons\n", checks);
@@ -179,6 +188,32 @@ static void nonfinite(void) {
       free(data);
     }
   printf("non-finite: %d comparisons\n", checks);
+}
+
+/* Masked values over regions of every size (NaN for floats, the fill value for every type, as
+ * land under an ocean field): work units start inside mask groups and partitions. */
+static void masked(void) {
+  static const parz_type types[] = {PARZ_FLOAT, PARZ_DOUBLE, PARZ_INT32, PARZ_INT64};
+  int ti, checks = 0;
+  unsigned dims;
+  for (ti = 0; ti < 4; ti++)
+    for (dims = 2; dims <= 3; dims++) {
+      parz_array a = shape_for(types[ti], dims);
+      size_t n = test_count(&a), size = parz_type_size(a.type), i;
+      unsigned char* data = (unsigned char*)test_data(&a, 5u + (unsigned)ti);
+      parz_chunk_config cfg;
+      memset(&cfg, 0, sizeof cfg);
+      cfg.fill = 1; /* the bits of -16 (integers), of a NaN (floats) */
+      cfg.fill_bits = size == 4 ? 0xfffffff0u : 0xfffffffffffffff0ull;
+      for (i = 0; i < n; i++) {
+        double land = sin(0.003 * (double)i) + cos(0.0005 * (double)i * (double)(i % 7));
+        if (land > 0.6 || i % 1009 == 5)
+          memcpy(data + i * size, &cfg.fill_bits, size);
+      }
+      checks += sweep("masked ", &a, data, &cfg);
+      free(data);
+    }
+  printf("masked: %d comparisons\n", checks);
 }
 
 /* Uniformly random bit patterns: every exponent, and NaN and Inf wherever the bits say so. */
@@ -242,6 +277,7 @@ int main(int argc, char** argv) {
   tiny();
   synthetic();
   nonfinite();
+  masked();
   random_bits();
   realdata(argc > 1 ? argv[1] : NULL);
   return test_finish("test_omp_equal");

@@ -8,7 +8,7 @@
 #include "H5Zparz.h"
 #include "filter_config.h"
 
-#include "test_plugin_common.h"
+#include "check.h"
 
 static const size_t shape2[4] = {100, 128, 0, 0};
 
@@ -58,8 +58,8 @@ static void test_modes_round_trip(void) {
     CHECK(cfg.config.segment_blocks == 0); /* auto, per chunk */
     unsigned stored[PARZ_CD_INTERNAL_NELMTS];
     parz_cd_store(&cfg, stored);
-    CHECK(stored[0] == PARZ_CD_INTERNAL_V1);
-    CHECK(stored[1] == forms[m][0]);
+    CHECK(stored[PARZ_CD_FORM] == PARZ_CD_INTERNAL_V1);
+    CHECK(stored[PARZ_CD_V1_MODE] == forms[m][0]);
     CHECK(parz_cd_load(PARZ_CD_INTERNAL_NELMTS, stored, &back, &e) == PARZ_OK);
     CHECK(memcmp(&back.config, &cfg.config, sizeof cfg.config) == 0);
     CHECK(back.chunk.type == PARZ_FLOAT && back.chunk.dims == 2);
@@ -125,7 +125,7 @@ static void test_refusals(void) {
   n = H5Z_parz_checksum_cdata(n, 3, cd);
   expect_refusal(n, cd, PARZ_FLOAT, "payload checksum setting 3");
   n = H5Z_parz_reversible_cdata(cd);
-  n = H5Z_parz_checksum_cdata(n, H5Z_PARZ_CHECKSUM_OFF, cd);
+  n = H5Z_parz_mask_cdata(n, H5Z_PARZ_MASK_OFF, cd);
   cd[n++] = 0;
   expect_refusal(n, cd, PARZ_FLOAT, "at most");
   {   /* payload checksums off: +32 in the stored type word, and back */
@@ -138,15 +138,15 @@ static void test_refusals(void) {
     CHECK(configure(n, cd, PARZ_FLOAT, &cfg, &e) == PARZ_OK);
     CHECK(cfg.config.checksum == PARZ_CHECKSUM_OFF);
     parz_cd_store(&cfg, stored);
-    CHECK(stored[7] == PARZ_FLOAT + PARZ_CD_NO_CHECKSUM);
+    CHECK(stored[PARZ_CD_V1_TYPE] == PARZ_FLOAT + PARZ_CD_NO_CHECKSUM);
     CHECK(parz_cd_load(PARZ_CD_INTERNAL_NELMTS, stored, &back, &e) == PARZ_OK &&
           back.config.checksum == PARZ_CHECKSUM_OFF);
     n = H5Z_parz_accuracy_cdata(1e-3, cd);
     CHECK(configure(n, cd, PARZ_FLOAT, &cfg, &e) == PARZ_OK);
     parz_cd_store(&cfg, stored);
-    CHECK(stored[7] == PARZ_FLOAT && cfg.config.checksum == PARZ_CHECKSUM_DEFAULT);
+    CHECK(stored[PARZ_CD_V1_TYPE] == PARZ_FLOAT && cfg.config.checksum == PARZ_CHECKSUM_DEFAULT);
   }
-  cd[0] = 1002; /* a future internal form */
+  cd[0] = 1003; /* a future internal form */
   expect_refusal(PARZ_CD_INTERNAL_NELMTS, cd, PARZ_FLOAT, "upgrade");
   /* The filter refuses user forms where it expects the stored form. */
   parz_filter_config cfg;
@@ -189,6 +189,104 @@ static void test_zfp_layout(void) {
   CHECK(cfg.config.segment_blocks == 16 && cfg.config.params.maxbits == 4000);
 }
 
+/* Mask settings: off, a fill value of the user's or the dataset's, stored in internal form
+ * version 2 only then (version 1 otherwise, as before masks), loaded and re-applied unchanged;
+ * fill values converted to the dataset's type or refused. */
+static void test_mask(void) {
+  unsigned cd[H5Z_PARZ_USER_NELMTS_MAX], stored[PARZ_CD_INTERNAL_NELMTS],
+      again[PARZ_CD_INTERNAL_NELMTS];
+  parz_filter_config cfg, back;
+  parz_filter_request req;
+  parz_error e = {0, ""};
+  float f = -1e10f;
+  uint32_t fbits;
+  size_t n;
+  memcpy(&fbits, &f, 4);
+  /* the default: version 1, mask on, no fill value */
+  n = H5Z_parz_accuracy_cdata(1e-3, cd);
+  CHECK(configure(n, cd, PARZ_FLOAT, &cfg, &e) == PARZ_OK);
+  CHECK(cfg.config.mask == PARZ_MASK_DEFAULT && !cfg.config.fill);
+  parz_cd_store(&cfg, stored);
+  CHECK(stored[0] == PARZ_CD_INTERNAL_V1);
+  /* off */
+  n = H5Z_parz_mask_cdata(n, H5Z_PARZ_MASK_OFF, cd);
+  CHECK(n == 8 && cd[7] == H5Z_PARZ_MASK_OFF);
+  CHECK(configure(n, cd, PARZ_FLOAT, &cfg, &e) == PARZ_OK && cfg.config.mask == PARZ_MASK_OFF);
+  parz_cd_store(&cfg, stored);
+  CHECK(stored[0] == PARZ_CD_INTERNAL_V2 &&
+        stored[1] == PARZ_FLOAT + PARZ_CD_NO_MASK + 256 * 3 + 4096 * 4);
+  CHECK(parz_cd_load(PARZ_CD_INTERNAL_NELMTS, stored, &back, &e) == PARZ_OK);
+  CHECK(memcmp(&back.config, &cfg.config, sizeof cfg.config) == 0);
+  CHECK(configure(PARZ_CD_INTERNAL_NELMTS, stored, PARZ_FLOAT, &back, &e) == PARZ_OK);
+  parz_cd_store(&back, again);
+  CHECK(memcmp(again, stored, sizeof stored) == 0);
+  /* a fill value of the user's, converted to float */
+  n = H5Z_parz_fill_cdata(H5Z_parz_accuracy_cdata(1e-3, cd), -1e10, cd);
+  CHECK(n == 10 && cd[7] == H5Z_PARZ_MASK_FILL);
+  CHECK(configure(n, cd, PARZ_FLOAT, &cfg, &e) == PARZ_OK && cfg.config.fill &&
+        cfg.config.fill_bits == fbits && cfg.config.mask == PARZ_MASK_DEFAULT);
+  parz_cd_store(&cfg, stored);
+  CHECK(stored[0] == PARZ_CD_INTERNAL_V2 && stored[4] == 0 && stored[5] == fbits &&
+        (stored[1] & PARZ_CD_FILL));
+  CHECK(parz_cd_load(PARZ_CD_INTERNAL_NELMTS, stored, &back, &e) == PARZ_OK);
+  CHECK(memcmp(&back.config, &cfg.config, sizeof cfg.config) == 0);
+  CHECK(configure(PARZ_CD_INTERNAL_NELMTS, stored, PARZ_FLOAT, &back, &e) == PARZ_OK);
+  parz_cd_store(&back, again);
+  CHECK(memcmp(again, stored, sizeof stored) == 0);
+  /* the stored form re-applied to a float64 dataset: the same value as a double */
+  CHECK(configure(PARZ_CD_INTERNAL_NELMTS, stored, PARZ_DOUBLE, &back, &e) == PARZ_OK &&
+        back.config.fill_bits == 0xc202a05f20000000ull);
+  /* integers: integral values within range, else refused */
+  n = H5Z_parz_fill_cdata(H5Z_parz_precision_cdata(20, cd), -9999, cd);
+  CHECK(configure(n, cd, PARZ_INT32, &cfg, &e) == PARZ_OK &&
+        cfg.config.fill_bits == (uint32_t)(int32_t)-9999);
+  n = H5Z_parz_fill_cdata(H5Z_parz_precision_cdata(20, cd), -9223372036854775808.0, cd);
+  CHECK(configure(n, cd, PARZ_INT64, &cfg, &e) == PARZ_OK &&
+        cfg.config.fill_bits == 0x8000000000000000ull);
+  n = H5Z_parz_fill_cdata(H5Z_parz_precision_cdata(20, cd), 1.5, cd);
+  expect_refusal(n, cd, PARZ_INT32, "fill value 1.5 is not a value");
+  n = H5Z_parz_fill_cdata(H5Z_parz_precision_cdata(20, cd), 3e9, cd);
+  expect_refusal(n, cd, PARZ_INT32, "int32");
+  /* the dataset's fill value: masked unless masking is off or the user named one */
+  n = H5Z_parz_accuracy_cdata(1e-3, cd);
+  CHECK(parz_cd_parse_request(n, cd, &req, &e) == PARZ_OK);
+  parz_cd_dataset_fill(&req, PARZ_FLOAT, fbits);
+  CHECK(parz_cd_configure(&req, PARZ_FLOAT, 0, 2, shape2, &cfg, &e) == PARZ_OK &&
+        cfg.config.fill && cfg.config.fill_bits == fbits);
+  n = H5Z_parz_fill_cdata(H5Z_parz_accuracy_cdata(1e-3, cd), 7.0, cd);
+  CHECK(parz_cd_parse_request(n, cd, &req, &e) == PARZ_OK);
+  parz_cd_dataset_fill(&req, PARZ_FLOAT, fbits);
+  CHECK(parz_cd_configure(&req, PARZ_FLOAT, 0, 2, shape2, &cfg, &e) == PARZ_OK &&
+        cfg.config.fill_bits == 0x40e00000u);
+  n = H5Z_parz_mask_cdata(H5Z_parz_accuracy_cdata(1e-3, cd), H5Z_PARZ_MASK_OFF, cd);
+  CHECK(parz_cd_parse_request(n, cd, &req, &e) == PARZ_OK);
+  parz_cd_dataset_fill(&req, PARZ_FLOAT, fbits);
+  CHECK(parz_cd_configure(&req, PARZ_FLOAT, 0, 2, shape2, &cfg, &e) == PARZ_OK &&
+        !cfg.config.fill && cfg.config.mask == PARZ_MASK_OFF);
+  /* refusals */
+  n = H5Z_parz_mask_cdata(H5Z_parz_accuracy_cdata(1e-3, cd), 4, cd);
+  expect_refusal(n, cd, PARZ_FLOAT, "mask setting 4");
+  n = H5Z_parz_mask_cdata(H5Z_parz_accuracy_cdata(1e-3, cd), H5Z_PARZ_MASK_FILL, cd);
+  expect_refusal(n, cd, PARZ_FLOAT, "fill value after it");
+  /* corrupt stored forms */
+  n = H5Z_parz_fill_cdata(H5Z_parz_accuracy_cdata(1e-3, cd), -1e10, cd);
+  CHECK(configure(n, cd, PARZ_FLOAT, &cfg, &e) == PARZ_OK);
+  parz_cd_store(&cfg, stored);
+  memcpy(again, stored, sizeof again);
+  again[1] |= PARZ_CD_NO_MASK;
+  CHECK(parz_cd_load(PARZ_CD_INTERNAL_NELMTS, again, &back, &e) != PARZ_OK);
+  memcpy(again, stored, sizeof again);
+  again[1] |= 1u << 20;
+  CHECK(parz_cd_load(PARZ_CD_INTERNAL_NELMTS, again, &back, &e) != PARZ_OK);
+  memcpy(again, stored, sizeof again);
+  again[4] = 1; /* 33 bits for a float32 fill value */
+  CHECK(parz_cd_load(PARZ_CD_INTERNAL_NELMTS, again, &back, &e) != PARZ_OK &&
+        strstr(e.message, "more bits"));
+  memcpy(again, stored, sizeof again);
+  again[1] &= ~PARZ_CD_FILL; /* fill words without the flag */
+  CHECK(parz_cd_load(PARZ_CD_INTERNAL_NELMTS, again, &back, &e) != PARZ_OK);
+}
+
 static void test_squeeze(void) {
   size_t out[4];
   uint64_t a[5] = {1, 3, 16, 1, 16};
@@ -208,6 +306,7 @@ int main(void) {
   test_table_settings();
   test_refusals();
   test_zfp_layout();
+  test_mask();
   test_squeeze();
   if (failures) fprintf(stderr, "%d failure(s)\n", failures);
   else printf("test_plugin_config: all passed\n");

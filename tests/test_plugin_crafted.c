@@ -21,7 +21,7 @@
 
 #include "H5Zparz.h"
 
-#include "test_plugin_common.h"
+#include "check.h"
 #include "test_plugin_patch.h"
 
 static const char* scratch_dir;
@@ -170,9 +170,9 @@ typedef struct {
 
 static const foreign_case foreign_cases[] = {
     /* cd_values and chunk say 4x4, the dataset has 64x64 chunks: 16 KiB copied out of 64 bytes */
-    {"4x4 chunk in a 64x64 dataset", "crafted_shape.h5", 4, 0, 64, {{64, 64, 8, 4}, {4, 64, 9, 4}}},
+    {"4x4 chunk in a 64x64 dataset", "crafted_shape.h5", 4, 0, 64, {{64, 64, PARZ_CD_SHAPE, 4}, {4, 64, PARZ_CD_SHAPE + 1, 4}}},
     /* cd_values and chunk say float32 on a float64 dataset: 2 KiB out of 1 KiB */
-    {"float32 cd_values on float64", "crafted_type.h5", 16, 1, 16, {{16, 16, 7, 3}, {0, 0, 0, 0}}},
+    {"float32 cd_values on float64", "crafted_type.h5", 16, 1, 16, {{16, 16, PARZ_CD_V1_TYPE, PARZ_FLOAT}, {0, 0, 0, 0}}},
 };
 
 static void foreign_chunk(const foreign_case* c) {
@@ -200,7 +200,7 @@ static void big_endian_flag(void) {
   add_honest(file, "x", 16, 16);
   add_honest(file, "honest", 32, 8);
   H5Fclose(file);
-  CHECK(test_patch_cd(path, 16, 16, 7, 3 + 16) == 1);
+  CHECK(test_patch_cd(path, 16, 16, PARZ_CD_V1_TYPE, PARZ_FLOAT + PARZ_CD_BIG_ENDIAN) == 1);
   expect_refused(path, "x", H5T_NATIVE_FLOAT, 16 * 16, "big-endian cd_values on little-endian");
   expect_honest(path, "honest", 32, 8);
 }
@@ -219,7 +219,8 @@ static void twin_cd_values(void) {
   add_honest(file, "honest", 4, 4);
   add_foreign(file, H5T_IEEE_F32LE, 64, 64, small, bytes);
   H5Fclose(file);
-  CHECK(test_patch_cd(path, 64, 64, 8, 4) == 1 && test_patch_cd(path, 4, 64, 9, 4) == 1);
+  CHECK(test_patch_cd(path, 64, 64, PARZ_CD_SHAPE, 4) == 1 &&
+        test_patch_cd(path, 4, 64, PARZ_CD_SHAPE + 1, 4) == 1);
   hid_t keep = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
   hid_t honest = H5Dopen2(keep, "honest", H5P_DEFAULT);
   float back[16];

@@ -20,7 +20,7 @@
 
 #include "H5Zparz.h"
 
-#include "test_plugin_common.h"
+#include "check.h"
 
 #define ROWS 256
 #define COLS 512 /* one chunk of 512 KiB: above the OpenMP drivers' serial threshold */

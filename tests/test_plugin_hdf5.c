@@ -13,7 +13,7 @@
 
 #include "H5Zparz.h"
 
-#include "test_plugin_common.h"
+#include "check.h"
 
 static const char* data_dir;
 static const char* scratch_dir;

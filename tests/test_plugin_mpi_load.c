@@ -8,11 +8,11 @@
 #include <mpi.h>
 
 #include "H5Zparz.h"
+#include "check.h"
 
 int main(int argc, char** argv) {
   if (argc != 2) return 2;
   MPI_Init(&argc, &argv);
-  int failed = 0;
   enum { N = 4096 };
   static float in[N], out[N];
   for (int i = 0; i < N; i++) in[i] = (float)sin(i * 0.01) * 100.0f;
@@ -25,13 +25,12 @@ int main(int argc, char** argv) {
   H5Pset_chunk(dcpl, 1, chunk);
   H5Pset_filter(dcpl, H5Z_FILTER_PARZ, H5Z_FLAG_MANDATORY, n, cd);
   hid_t d = H5Dcreate2(f, "x", H5T_IEEE_F32LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
-  if (d < 0 || H5Dwrite(d, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, in) < 0 ||
-      H5Dread(d, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, out) < 0) {
-    failed = 1;
-  } else {
-    for (int i = 0; i < N; i++)
-      if (!(fabsf(in[i] - out[i]) <= 1e-3f)) failed = 1;
-    if (H5Dget_storage_size(d) >= sizeof in) failed = 1;
+  int io = d >= 0 && H5Dwrite(d, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, in) >= 0 &&
+           H5Dread(d, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, out) >= 0;
+  CHECK(io);
+  if (io) {
+    for (int i = 0; i < N; i++) CHECK(fabsf(in[i] - out[i]) <= 1e-3f, "value %d", i);
+    CHECK(H5Dget_storage_size(d) < sizeof in);
   }
   unsigned flags;
   size_t nelmts = 0;
@@ -41,11 +40,11 @@ int main(int argc, char** argv) {
     H5Pget_filter_by_id2(p, H5Z_FILTER_PARZ, &flags, &nelmts, NULL, sizeof name, name, NULL);
     H5Pclose(p);
   }
-  printf("parallel HDF5: filter \"%s\", %s\n", name, failed ? "FAILED" : "round trip ok");
+  printf("parallel HDF5: filter \"%s\", %s\n", name, failures ? "FAILED" : "round trip ok");
   H5Dclose(d);
   H5Pclose(dcpl);
   H5Sclose(space);
   H5Fclose(f);
   MPI_Finalize();
-  return failed;
+  return failures != 0;
 }

@@ -12,7 +12,7 @@
 
 #include "H5Zparz.h"
 
-#include "test_plugin_common.h"
+#include "check.h"
 
 #define ROWS 96
 #define COLS 80

@@ -7,18 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "exec_policy.h"
-
-static int failures;
-#define CHECK(cond, ...)                                                  \
-  do {                                                                    \
-    if (!(cond)) {                                                        \
-      failures++;                                                         \
-      fprintf(stderr, "%s:%d: CHECK(%s) failed: ", __FILE__, __LINE__, #cond); \
-      fprintf(stderr, __VA_ARGS__);                                       \
-      fputc('\n', stderr);                                                \
-    }                                                                     \
-  } while (0)
 
 typedef struct {
   const char* exec;
@@ -203,9 +193,5 @@ int main(void) {
   warning_bounds();
   environment();
   warn_once();
-  if (failures)
-    fprintf(stderr, "test_policy: %d check(s) failed\n", failures);
-  else
-    printf("test_policy: all checks passed\n");
-  return failures != 0;
+  return test_finish("test_policy");
 }

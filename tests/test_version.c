@@ -10,7 +10,7 @@
 #include "H5Zparz.h"
 #include "parz_chunk.h"
 
-#include "test_plugin_common.h"
+#include "check.h"
 
 /* The name written into a file by a dataset created with the filter, read back after reopening. */
 static void stored_name(const char* path, char* name, size_t size) {

@@ -8,7 +8,7 @@
 
 #include "parz.h"
 
-#include "test_plugin_common.h"
+#include "check.h"
 
 #define N 4096
 

@@ -20,15 +20,8 @@
 #include <hdf5.h>
 
 #include "H5Zparz.h"
+#include "check.h"
 
-static int failed = 0;
-#define MUST(cond)                                                         \
-  do {                                                                     \
-    if (!(cond)) {                                                         \
-      fprintf(stderr, "%s:%d: failed: %s\n", __FILE__, __LINE__, #cond);   \
-      failed = 1;                                                          \
-    }                                                                      \
-  } while (0)
 
 typedef struct {
   const char* path;
@@ -46,12 +39,12 @@ static hid_t create(hid_t file, const spec* s) {
   hid_t space = H5Screate_simple(s->rank, s->dims, NULL);
   hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
   hid_t lcpl = H5Pcreate(H5P_LINK_CREATE);
-  MUST(H5Pset_create_intermediate_group(lcpl, 1) >= 0);
-  MUST(H5Pset_chunk(dcpl, s->rank, s->chunk) >= 0);
-  MUST(H5Pset_filter(dcpl, H5Z_FILTER_PARZ, H5Z_FLAG_MANDATORY, s->ncd, s->cd) >= 0);
-  if (s->fletcher32) MUST(H5Pset_fletcher32(dcpl) >= 0);
+  CHECK(H5Pset_create_intermediate_group(lcpl, 1) >= 0);
+  CHECK(H5Pset_chunk(dcpl, s->rank, s->chunk) >= 0);
+  CHECK(H5Pset_filter(dcpl, H5Z_FILTER_PARZ, H5Z_FLAG_MANDATORY, s->ncd, s->cd) >= 0);
+  if (s->fletcher32) CHECK(H5Pset_fletcher32(dcpl) >= 0);
   hid_t d = H5Dcreate2(file, s->path, s->file_type, space, lcpl, dcpl, H5P_DEFAULT);
-  MUST(d >= 0);
+  CHECK(d >= 0);
   H5Pclose(lcpl);
   H5Pclose(dcpl);
   H5Sclose(space);
@@ -93,12 +86,12 @@ static void write_dataset(hid_t file, const spec* s) {
     hsize_t start[3] = {0, 0, 0}, count[3];
     for (int k = 0; k < s->rank; k++) count[k] = s->dims[k];
     count[0] -= s->chunk[0];
-    MUST(H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL) >= 0);
+    CHECK(H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL) >= 0);
     ms = H5Screate_simple(s->rank, count, NULL);
   } else {
     ms = H5Scopy(fs);
   }
-  MUST(H5Dwrite(d, s->mem_type, ms, fs, H5P_DEFAULT, v) >= 0);
+  CHECK(H5Dwrite(d, s->mem_type, ms, fs, H5P_DEFAULT, v) >= 0);
   H5Sclose(ms);
   H5Sclose(fs);
   free(v);
@@ -115,7 +108,7 @@ static void write_raw_chunk(hid_t file) {
   float raw[64];
   for (int i = 0; i < 64; i++) raw[i] = (float)i;
   hsize_t at[1] = {64};
-  MUST(H5Dwrite_chunk(d, H5P_DEFAULT, 1u, at, sizeof raw, raw) >= 0);
+  CHECK(H5Dwrite_chunk(d, H5P_DEFAULT, 1u, at, sizeof raw, raw) >= 0);
   H5Dclose(d);
 }
 
@@ -128,16 +121,16 @@ static void write_sparse(hid_t file) {
   size_t n = H5Z_parz_reversible_cdata(cd);
   hid_t space = H5Screate_simple(1, dims, maxdims);
   hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
-  MUST(H5Pset_chunk(dcpl, 1, chunk) >= 0);
-  MUST(H5Pset_filter(dcpl, H5Z_FILTER_PARZ, H5Z_FLAG_MANDATORY, n, cd) >= 0);
+  CHECK(H5Pset_chunk(dcpl, 1, chunk) >= 0);
+  CHECK(H5Pset_filter(dcpl, H5Z_FILTER_PARZ, H5Z_FLAG_MANDATORY, n, cd) >= 0);
   hid_t d = H5Dcreate2(file, "/sparse", H5T_IEEE_F32LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
-  MUST(d >= 0);
+  CHECK(d >= 0);
   float v[4096];
   for (int i = 0; i < 4096; i++) v[i] = (float)i;
   hid_t mem = H5Screate_simple(1, chunk, NULL);
   for (int k = 0; k < 2; k++) {
-    MUST(H5Sselect_hyperslab(space, H5S_SELECT_SET, &starts[k], NULL, chunk, NULL) >= 0);
-    MUST(H5Dwrite(d, H5T_NATIVE_FLOAT, mem, space, H5P_DEFAULT, v) >= 0);
+    CHECK(H5Sselect_hyperslab(space, H5S_SELECT_SET, &starts[k], NULL, chunk, NULL) >= 0);
+    CHECK(H5Dwrite(d, H5T_NATIVE_FLOAT, mem, space, H5P_DEFAULT, v) >= 0);
   }
   H5Sclose(mem);
   H5Dclose(d);
@@ -152,12 +145,12 @@ static void write_other(hid_t file) {
   hid_t space = H5Screate_simple(2, dims, NULL);
   hid_t d = H5Dcreate2(file, "/plain", H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT,
                        H5P_DEFAULT);
-  MUST(d >= 0 && H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) >= 0);
+  CHECK(d >= 0 && H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) >= 0);
   H5Dclose(d);
   hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
-  MUST(H5Pset_chunk(dcpl, 2, chunk) >= 0 && H5Pset_deflate(dcpl, 4) >= 0);
+  CHECK(H5Pset_chunk(dcpl, 2, chunk) >= 0 && H5Pset_deflate(dcpl, 4) >= 0);
   d = H5Dcreate2(file, "/gzip", H5T_STD_I16LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
-  MUST(d >= 0 && H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) >= 0);
+  CHECK(d >= 0 && H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) >= 0);
   H5Dclose(d);
   H5Pclose(dcpl);
   H5Sclose(space);
@@ -202,21 +195,22 @@ static void define_specs(void) {
   nspecs = (int)(s - specs);
 }
 
-/* Stored bytes and allocated chunks of a dataset, as HDF5 counts them. */
+/* Stored bytes and allocated chunks of a dataset, as HDF5 counts them, and its exceptions: the
+ * infinities among its first `nonfinite` values (the NaN among them, every third, are masked). */
 static void facts(hid_t file, const char* path, int nonfinite) {
   hid_t d = H5Dopen2(file, path, H5P_DEFAULT);
   hsize_t n = 0;
   hid_t space = H5Dget_space(d); /* HDF5 1.10 refuses H5S_ALL here */
-  MUST(H5Dget_num_chunks(d, space, &n) >= 0);
+  CHECK(H5Dget_num_chunks(d, space, &n) >= 0);
   H5Sclose(space);
   printf("%s %llu %llu %d\n", path, (unsigned long long)H5Dget_storage_size(d),
-         (unsigned long long)n, nonfinite);
+         (unsigned long long)n, nonfinite - (nonfinite + 2) / 3);
   H5Dclose(d);
 }
 
 static void write_file(const char* path, int print_facts) {
   hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-  MUST(f >= 0);
+  CHECK(f >= 0);
   for (int i = 0; i < nspecs; i++) write_dataset(f, &specs[i]);
   write_raw_chunk(f);
   write_sparse(f);
@@ -237,11 +231,11 @@ static void damage_chunk(hid_t file, const char* path, const hsize_t* at, const 
   hid_t d = H5Dopen2(file, path, H5P_DEFAULT);
   hsize_t size = 0;
   uint32_t mask = 0;
-  MUST(H5Dget_chunk_storage_size(d, at, &size) >= 0 && size > 200 && size <= DAMAGE_ROOM);
+  CHECK(H5Dget_chunk_storage_size(d, at, &size) >= 0 && size > 200 && size <= DAMAGE_ROOM);
   unsigned char* bytes = malloc(DAMAGE_ROOM);
-  MUST(H5Dread_chunk(d, H5P_DEFAULT, at, &mask, bytes) >= 0);
+  CHECK(H5Dread_chunk(d, H5P_DEFAULT, at, &mask, bytes) >= 0);
   damage(file, bytes, &size);
-  MUST(H5Dwrite_chunk(d, H5P_DEFAULT, mask, at, size, bytes) >= 0);
+  CHECK(H5Dwrite_chunk(d, H5P_DEFAULT, mask, at, size, bytes) >= 0);
   free(bytes);
   H5Dclose(d);
   printf("bad %s %s\n", path, where);
@@ -270,8 +264,8 @@ static void put_foreign(hid_t file, unsigned char* bytes, hsize_t* size) {
   hid_t other = H5Dopen2(file, "/expert", H5P_DEFAULT);
   hsize_t zero[2] = {0, 0}, osize = 0;
   uint32_t mask = 0;
-  MUST(H5Dget_chunk_storage_size(other, zero, &osize) >= 0 && osize <= DAMAGE_ROOM);
-  MUST(H5Dread_chunk(other, H5P_DEFAULT, zero, &mask, bytes) >= 0);
+  CHECK(H5Dget_chunk_storage_size(other, zero, &osize) >= 0 && osize <= DAMAGE_ROOM);
+  CHECK(H5Dread_chunk(other, H5P_DEFAULT, zero, &mask, bytes) >= 0);
   *size = osize;
   H5Dclose(other);
 }
@@ -297,5 +291,5 @@ int main(int argc, char** argv) {
   damage_chunk(f, "/ints/precision", (const hsize_t[]){512}, "[512]", put_foreign);
   damage_chunk(f, "/with_checksum", (const hsize_t[]){2048}, "[2048]", flip_payload_byte);
   H5Fclose(f);
-  return failed;
+  return failures != 0;
 }

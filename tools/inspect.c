@@ -10,7 +10,7 @@ typedef struct {
   int parz_datasets, other_datasets;
   /* per dataset */
   unsigned long long chunks, raw_chunks, bad_chunks;
-  unsigned long long stored, decoded, table, payload, exceptions;
+  unsigned long long stored, decoded, table, payload, exceptions, mask;
   unsigned long long min_c, max_c;
 } inspect_state;
 
@@ -25,14 +25,13 @@ static double percent(unsigned long long part, unsigned long long whole) {
 }
 
 static void print_chunk_columns(void) {
-  printf("  %-16s %12s %7s  %-10s %7s %7s %7s %6s %6s %6s  %-7s %7s %10s\n", "chunk", "stored",
-         "ratio", "mode", "minbits", "maxbits", "maxprec", "minexp", "C", "P", "table", "table%",
-         "exceptions");
+  printf("  %-16s %12s %7s  %-10s %7s %7s %7s %6s %6s %6s  %-7s %7s %10s %8s\n", "chunk",
+         "stored", "ratio", "mode", "minbits", "maxbits", "maxprec", "minexp", "C", "P", "table",
+         "table%", "exceptions", "mask");
 }
 
 static const char* chunk_mode(const parz_params* p) {
-  parz_mode m = parz_params_mode(p);
-  return parz_cd_mode_name(m == PARZ_MODE_EXPERT ? PARZ_CD_MODE_EXPERT : (unsigned)m);
+  return parz_cd_mode_name(parz_params_mode(p));
 }
 
 static int inspect_chunk(const tool_dataset* d, const tool_chunk* c, void* ctx) {
@@ -74,16 +73,18 @@ static int inspect_chunk(const tool_dataset* d, const tool_chunk* c, void* ctx) 
   s->table += v.table_bytes;
   s->payload += v.payload_bytes;
   s->exceptions += v.nexceptions;
+  s->mask += v.mask.section_bytes;
   if (s->min_c == 0 || v.segment_blocks < s->min_c) s->min_c = v.segment_blocks;
   if (v.segment_blocks > s->max_c) s->max_c = v.segment_blocks;
   if (!s->summary_only) {
     char p[16] = "-";
     if (v.table == PARZ_TABLE_HYBRID) snprintf(p, sizeof p, "%u", (unsigned)v.partition_segments);
-    printf("  %-16s %12llu %7.2f  %-10s %7u %7u %7u %6d %6u %6s  %-7s %6.2f%% %10llu\n", c->where,
-           (unsigned long long)c->stored_bytes, ratio, chunk_mode(&v.params), v.params.minbits,
-           v.params.maxbits, v.params.maxprec, v.params.minexp, (unsigned)v.segment_blocks, p,
-           tool_table_name(v.table), percent(v.table_bytes, v.payload_bytes),
-           (unsigned long long)v.nexceptions);
+    printf("  %-16s %12llu %7.2f  %-10s %7u %7u %7u %6d %6u %6s  %-7s %6.2f%% %10llu %8llu\n",
+           c->where, (unsigned long long)c->stored_bytes, ratio, chunk_mode(&v.params),
+           v.params.minbits, v.params.maxbits, v.params.maxprec, v.params.minexp,
+           (unsigned)v.segment_blocks, p, tool_table_name(v.table),
+           percent(v.table_bytes, v.payload_bytes), (unsigned long long)v.nexceptions,
+           (unsigned long long)v.mask.section_bytes);
     if (!matches) printf("  %-16s %s\n", "", why);
   }
   return 0;
@@ -122,10 +123,12 @@ static int inspect_dataset(hid_t file, const char* path, void* ctx) {
            cfg->segment_blocks ? "" : "auto");
     if (cfg->segment_blocks) printf("%u", (unsigned)cfg->segment_blocks);
     if (cfg->table == PARZ_TABLE_HYBRID) printf(", P %u", (unsigned)cfg->partition_segments);
+    if (cfg->mask == PARZ_MASK_OFF) printf(", mask off");
+    if (cfg->fill) printf(", fill value 0x%llx masked", (unsigned long long)cfg->fill_bits);
   }
   printf("\n");
   s->chunks = s->raw_chunks = s->bad_chunks = 0;
-  s->stored = s->decoded = s->table = s->payload = s->exceptions = 0;
+  s->stored = s->decoded = s->table = s->payload = s->exceptions = s->mask = 0;
   s->min_c = s->max_c = 0;
   if (!s->summary_only) print_chunk_columns();
   unsigned long long unwritten = 0;
@@ -140,8 +143,8 @@ static int inspect_dataset(hid_t file, const char* path, void* ctx) {
          s->chunks, s->raw_chunks, unwritten, s->bad_chunks, s->decoded, s->stored,
          s->stored ? (double)s->decoded / (double)s->stored : 0.0);
   if (s->payload)
-    printf(", C %llu-%llu, table %.2f%% of payload, %llu exceptions", s->min_c, s->max_c,
-           percent(s->table, s->payload), s->exceptions);
+    printf(", C %llu-%llu, table %.2f%% of payload, %llu exceptions, %llu mask bytes", s->min_c,
+           s->max_c, percent(s->table, s->payload), s->exceptions, s->mask);
   printf("\n");
   tool_dataset_close(&d);
   return 0;
@@ -152,8 +155,9 @@ static void inspect_usage(FILE* f) {
           "usage: parz inspect [--summary] FILE[:/dataset]\n"
           "Lists every dataset of FILE (or the one named) and, for each ParZ dataset, every\n"
           "stored chunk: its place, stored size and ratio, the codec parameters and mode from\n"
-          "its header, C, P, table kind and size (%% of payload) and exceptions (non-finite\n"
-          "values); then a summary line. --summary: the summary lines only.\n");
+          "its header, C, P, table kind and size (%% of payload), exceptions (values stored\n"
+          "one by one) and the bytes of its mask (missing values: NaN, fill values); then a\n"
+          "summary line. --summary: the summary lines only.\n");
 }
 
 int tool_inspect(int argc, char** argv) {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A fuzzing campaign over every ParZ harness (issue 7): runs each libFuzzer binary for a fixed
+# A fuzzing campaign over every ParZ harness: runs each libFuzzer binary for a fixed
 # time on a scratch copy of its seed corpus and regression inputs, then prints one summary line
 # per harness (executions, coverage, findings). See tests/fuzz/README.md, section "Campaign".
 #
@@ -125,6 +125,10 @@ if [ $REPORT = 0 ]; then
     fi
   fi
 fi
+
+# The seeds are generated, not kept in git (README.md: robust_gen_corpus tests/fuzz/corpus).
+[ -d "$FUZZ/corpus" ] ||
+  echo "note: no seeds in $FUZZ/corpus (run robust_gen_corpus $FUZZ/corpus); starting from the regressions only" >&2
 
 # One harness: scratch corpus = seeds + regressions; findings go to $wd/findings/.
 run_one() {

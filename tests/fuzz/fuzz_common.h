@@ -132,6 +132,25 @@ static inline void parz_fuzz_check_view(const parz_chunk_view* v, const unsigned
   } else {
     PARZ_FUZZ_CHECK(v->checksums == NULL);
   }
+  /* mask: version 2 only, in front of the payload, its parts inside the section, every record
+   * readable within its group's bytes (the parser's promise to the decoders' cursors) */
+  if (v->mask.nvalues) {
+    const parz_chunk_mask* m = &v->mask;
+    PARZ_FUZZ_CHECK(v->version == 2 && m->nvalues <= 256 && m->group_blocks >= 1);
+    PARZ_FUZZ_CHECK(m->ngroups == (v->nblocks + m->group_blocks - 1) / m->group_blocks);
+    PARZ_FUZZ_CHECK(m->values > c && m->values + m->section_bytes <= v->payload + 16);
+    PARZ_FUZZ_CHECK(m->starts == m->values + 8 * m->nvalues &&
+                    m->records == m->starts + 8 * m->ngroups &&
+                    m->records + m->record_bytes <= v->payload);
+    for (uint64_t g = 0; g < m->ngroups && g < 4096; g++) {
+      uint64_t at = parz_fuzz_rd64(m->starts + 8 * g);
+      uint64_t stop = g + 1 < m->ngroups ? parz_fuzz_rd64(m->starts + 8 * (g + 1))
+                                         : m->record_bytes;
+      PARZ_FUZZ_CHECK(at <= stop && stop <= m->record_bytes);
+    }
+  } else {
+    PARZ_FUZZ_CHECK(v->mask.section_bytes == 0);
+  }
   /* Offsets: all of them for small tables, a sample for big ones (O(P) each for HYBRID). */
   uint64_t step = v->nsegments > 4096 ? v->nsegments / 4096 : 1, prev = 0;
   for (uint64_t s = 0; s <= v->nsegments; s += step) {

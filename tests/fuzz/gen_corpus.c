@@ -1,6 +1,6 @@
 /* Writes the seed corpora of the fuzz harnesses: valid chunks of every mode (rate, precision,
  * accuracy, expert, reversible), scalar type, rank 1-4 and table kind, some with non-finite
- * values, in the input format of each harness (see the harness sources and README.md).
+ * values, some with masks, in the input format of each harness (see the harness sources and README.md).
  *
  *   gen_corpus OUTDIR      -> OUTDIR/{chunk_parse,chunk_decode,omp_decode,decode_blocks,filter}/
  *
@@ -127,6 +127,7 @@ static void chunk_seeds(void) {
           /* every fourth chunk without payload checksums: format version 1 */
           int v1 = (t + d + m + k) % 4 == 0;
           cfg.checksum = v1 ? PARZ_CHECKSUM_OFF : PARZ_CHECKSUM_DEFAULT;
+          cfg.mask = v1 ? PARZ_MASK_OFF : PARZ_MASK_DEFAULT; /* version 1: NaN as exceptions */
           size_t n;
           unsigned char* c = encode(&a, data, &cfg, &n);
           char name[128];
@@ -143,6 +144,50 @@ static void chunk_seeds(void) {
         }
       }
     }
+}
+
+/* Chunks with a mask (codec/FORMAT.md, "Mask"): a region of missing values (run and bitmap
+ * records), the fill value and, in floats, NaN of two patterns (value indices), scattered single
+ * values; small groups of several partitions. */
+static void mask_seeds(void) {
+  static const size_t shapes[4][4] = {{150}, {13, 22}, {6, 9, 10}, {3, 5, 6, 7}};
+  for (int t = PARZ_INT32; t <= PARZ_DOUBLE; t++)
+    for (unsigned d = 1; d <= 4; d++)
+      for (int m = 0; m < 2; m++) {
+        parz_array a = array_of((parz_type)t, d, shapes[d - 1]);
+        size_t n = parz_array_count(&a), size = parz_type_size(a.type);
+        unsigned char* data = make_data(&a, (unsigned)(t * 10 + d), m);
+        uint64_t fill = size == 4 ? 0xc61c3c00u : 0xc0c3878000000000ull; /* -9999.0 */
+        uint64_t nan1 = size == 4 ? 0x7fc00000u : 0x7ff8000000000000ull;
+        uint64_t nan2 = size == 4 ? 0xffc00011u : 0xfff8000000000011ull;
+        parz_chunk_config cfg;
+        memset(&cfg, 0, sizeof cfg);
+        if (m == 0)
+          parz_params_accuracy(&cfg.params, 1e-2, NULL, NULL);
+        else
+          parz_params_reversible(&cfg.params);
+        for (size_t i = 0; i < n; i++) {
+          int land = sin(0.09 * (double)i) > 0.5 || i % 23 == 4;
+          uint64_t v = !land ? 0 : t <= PARZ_INT64 || i % 3 == 0 ? fill : i % 3 == 1 ? nan1 : nan2;
+          if (land)
+            memcpy(data + i * size, &v, size);
+        }
+        cfg.table = PARZ_TABLE_HYBRID;
+        cfg.segment_blocks = 1 + (unsigned)m;
+        cfg.partition_segments = 3;
+        cfg.fill = 1;
+        cfg.fill_bits = fill;
+        size_t bytes;
+        unsigned char* c = encode(&a, data, &cfg, &bytes);
+        char name[64];
+        snprintf(name, sizeof name, "mask_%s_%ud_%s", type_name(a.type), d, m ? "rev" : "acc");
+        unsigned char fix = (unsigned char)(m ? 0x81 : 1), nofix = 0;
+        write_seed("chunk_parse", name, &nofix, 1, c, bytes);
+        write_seed("chunk_decode", name, &fix, 1, c, bytes);
+        if (d == 2 || d == 3) write_seed("omp_decode", name, &fix, 1, c, bytes);
+        free(c);
+        free(data);
+      }
 }
 
 /* Chunks above the OpenMP threshold (64 KiB decoded) that compress to a few kilobytes, with
@@ -232,10 +277,12 @@ static void filter_seeds(void) {
       {3, 0x3F50624Du, 0xD2F1A9FCu, 2, 2, 4},  /* accuracy 1e-3, C = 2, P = 2, hybrid */
       {2, 20, 0, 0, 0, 2},                     /* precision 20, no payload checksums */
       {1, 0x40300000u, 0, 0, 0, 0, 2},         /* rate 16, no payload checksums */
+      {5, 0, 0, 0, 0, 3, 0xC0C38780u, 0},      /* reversible, fill value -9999 masked */
+      {2, 20, 0, 0, 0, 0, 2},                  /* precision 20, mask off */
   };
-  static const size_t nuser[] = {3, 2, 3, 5, 1, 6, 6, 7};
+  static const size_t nuser[] = {3, 2, 3, 5, 1, 6, 6, 7, 8, 7};
   static const size_t shapes[4][4] = {{40}, {6, 9}, {3, 5, 6}, {2, 3, 4, 5}};
-  for (int u = 0; u < 8; u++)
+  for (int u = 0; u < (int)(sizeof nuser / sizeof nuser[0]); u++)
     for (int t = PARZ_INT32; t <= PARZ_DOUBLE; t++) {
       unsigned d = 1 + (unsigned)(u + t) % 4;
       int big_endian = (u == 2 && t == PARZ_DOUBLE);
@@ -280,6 +327,7 @@ int main(int argc, char** argv) {
   outdir = argv[1];
   mkdir(outdir, 0755);
   chunk_seeds();
+  mask_seeds();
   omp_seeds();
   block_seeds();
   filter_seeds();

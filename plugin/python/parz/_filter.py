@@ -35,6 +35,10 @@ MODE_REVERSIBLE = 5
 _CHECKSUM_ON = 1   # cd_values' payload checksum setting (0 = default, on)
 _CHECKSUM_OFF = 2
 
+_MASK_ON = 1       # cd_values' mask setting (0 = default, on)
+_MASK_OFF = 2
+_MASK_FILL = 3     # on, with the fill value in the next two values
+
 TABLE_AUTO = 0
 TABLE_NONE = 1
 TABLE_OFFSETS = 2
@@ -107,9 +111,22 @@ def _positive_double(name, meaning, x):
     return double_words(x)
 
 
+def _fill_words(fill_value):
+    """The two words of a fill value given as a number (a NumPy scalar too)."""
+    try:
+        x = float(fill_value)
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError("parz: fill_value must be a number, got %r" % (fill_value,))
+    if isinstance(fill_value, int) and not isinstance(fill_value, bool) and int(x) != fill_value:
+        raise ValueError("parz: fill_value %r is not exactly a double (cd_values carry the fill "
+                         "value as one)" % (fill_value,))
+    return double_words(x)
+
+
 @_keywords_only
 def cd_values(*, rate=None, precision=None, accuracy=None, reversible=False, expert=None,
-              segment_blocks=None, partition_segments=None, table=None, checksum=None):
+              segment_blocks=None, partition_segments=None, table=None, checksum=None,
+              mask=None, fill_value=None):
     """The user cd_values tuple for exactly one mode (keyword names as for Parz)."""
     modes = [m for m, v in (("rate", rate), ("precision", precision), ("accuracy", accuracy),
                             ("expert", expert)) if v is not None]
@@ -147,13 +164,20 @@ def cd_values(*, rate=None, precision=None, accuracy=None, reversible=False, exp
     if checksum is not None and not isinstance(checksum, bool):
         raise ValueError("parz: checksum must be True or False, got %r" % (checksum,))
     checksum = None if checksum is None else _CHECKSUM_ON if checksum else _CHECKSUM_OFF
+    if mask is not None and not isinstance(mask, bool):
+        raise ValueError("parz: mask must be True or False, got %r" % (mask,))
+    if mask is False and fill_value is not None:
+        raise ValueError("parz: fill_value needs the mask (mask=False masks nothing)")
+    fill = None if fill_value is None else _fill_words(fill_value)
+    mask = (_MASK_FILL if fill is not None else None if mask is None
+            else _MASK_ON if mask else _MASK_OFF)
     table_values = [segment_blocks, partition_segments,
-                    None if table is None else _table_kind(table), checksum]
-    names = ["segment_blocks", "partition_segments", "table", "checksum"]
+                    None if table is None else _table_kind(table), checksum, mask]
+    names = ["segment_blocks", "partition_segments", "table", "checksum", "mask"]
     while table_values and table_values[-1] is None:
         table_values.pop()
     cd += tuple(_check_u32(n, 0 if v is None else v) for n, v in zip(names, table_values))
-    return cd
+    return cd + (fill if fill is not None else ())
 
 
 class Parz(_Base):
@@ -171,6 +195,11 @@ class Parz(_Base):
     invalid ones raise ValueError("parz: ...").
     checksum=False writes no payload checksums (on by default: every read verifies each
     partition of the payload, and a corrupt chunk fails its read).
+    Missing values come back bit for bit and cost the payload next to nothing: NaN (any bit
+    pattern) and values equal to the dataset's fill value (h5py's fillvalue=, netCDF-4's
+    _FillValue), or to fill_value= when given (the nearest value of the dataset's type;
+    integer datasets need an integer). The error bound holds on every other value. mask=False
+    turns this off (NaN are then stored exactly one by one, fill values compressed as values).
     The default C is chosen per chunk: the smallest power of two up to 32 whose table is at
     most 2% of the chunk's payload (fastest GPU decode within that); segment_blocks=32 or more
     gives the smallest files.
@@ -180,12 +209,12 @@ class Parz(_Base):
     @_keywords_only
     def __init__(self, *, accuracy=None, rate=None, precision=None, reversible=False,
                  expert=None, segment_blocks=None, partition_segments=None, table=None,
-                 checksum=None):
+                 checksum=None, mask=None, fill_value=None):
         self.filter_options = cd_values(rate=rate, precision=precision, accuracy=accuracy,
                                         reversible=reversible, expert=expert,
                                         segment_blocks=segment_blocks,
                                         partition_segments=partition_segments, table=table,
-                                        checksum=checksum)
+                                        checksum=checksum, mask=mask, fill_value=fill_value)
 
     # Mapping interface (h5py < 3 and **Parz(...) in create_dataset)
     @property

@@ -1,0 +1,86 @@
+/* Masks (internal to the codec): values a chunk restores from its mask section instead of the
+ * payload, NaN of any bit pattern and values bit-equal to a fill value. The encoder's scan and
+ * section builder, the parser's validation and the decoders' cursor; codec/FORMAT.md, "Mask",
+ * is the spec, mask_block.h the record code shared with the CUDA decoder. */
+#ifndef PARZ_MASK_H
+#define PARZ_MASK_H
+
+#include "exceptions.h"
+#include "mask_block.h"
+
+/* The section's own header: u32 G (blocks per group), u32 V (values), u64 R (record bytes). */
+#define PARZ_MASK_HEAD_BYTES 16u
+#define PARZ_MASK_MAX_GROUP_BLOCKS 65536u
+/* NaN bit patterns a mask holds at most; one more value is kept for the fill value. */
+#define PARZ_MASK_MAX_NAN (PARZ_MASK_MAX_VALUES - 1u)
+
+/* What makes a value masked under a configuration, and the values met (the palette): the fill
+ * value first when the array holds it, then NaN patterns in order of first appearance. */
+typedef struct {
+  parz_type type;
+  parz_exception_rule rule;
+  int nan, fill, fill_seen;
+  uint64_t fill_bits;
+  unsigned nnan;
+  uint64_t nan_bits[PARZ_MASK_MAX_NAN];     /* in order of first appearance */
+  uint64_t sorted[PARZ_MASK_MAX_NAN];       /* the same, ascending, for lookups */
+  unsigned char order[PARZ_MASK_MAX_NAN];   /* sorted[i] is nan_bits[order[i]] */
+} parz_mask_palette;
+
+/* A palette for arrays of `type` under cfg (PARZ_MASK_OFF masks nothing). PARZ_ERR_PARAM when
+ * the fill value has bits beyond a 32-bit type's. */
+int parz_mask_palette_init(parz_mask_palette* pal, parz_type type, const parz_params* p,
+                           const parz_chunk_config* cfg, parz_error* err);
+
+/* Reads the (possibly strided) array in C order: counts its masked values and the exceptions
+ * left beside them, and fills the palette. One read of the array; a second only when it holds
+ * values that are masked or exceptions. */
+void parz_mask_scan(parz_mask_palette* pal, const parz_array* a, const void* data,
+                    uint64_t* masked, uint64_t* exceptions);
+
+/* The value index of a masked bit pattern, -1 for a value the mask does not take (after the
+ * scan). */
+int parz_mask_lookup(const parz_mask_palette* pal, uint64_t bits);
+/* parz_mask_lookup(ctx, bits) >= 0, as parz_exceptions_copy asks it. */
+int parz_mask_claims(void* ctx, uint64_t bits);
+
+/* Upper bound on the section of an array with at most `masked` masked values. */
+size_t parz_mask_bound(const parz_array* a, uint64_t masked);
+
+/* The mask section of a scanned array, built from its contiguous copy `cleaned`
+ * (parz_exceptions_copy with parz_mask_claims), whose masked values and exceptions it replaces
+ * by their stand-ins (FORMAT.md). *section is malloc'd (*bytes long). */
+int parz_mask_build(const parz_mask_palette* pal, const parz_array* a, void* cleaned,
+                    unsigned char** section, size_t* bytes, parz_error* err);
+
+/* Validates the mask section of `bytes` bytes at s against the chunk v describes (shape and
+ * type) and sets v->mask. O(bytes). */
+int parz_mask_parse(parz_chunk_view* v, const unsigned char* s, uint64_t bytes, parz_error* err);
+
+/* Walks a validated mask's records in block order alongside a decoder. */
+typedef struct {
+  const parz_chunk_mask* m;
+  unsigned dims;
+  int wide;                     /* 64-bit values */
+  const unsigned char* at;      /* the next record */
+  const unsigned char* end;     /* the end of the records */
+  uint64_t group;               /* the group of the next record */
+  uint64_t cursor;              /* the block after the previous record of that group */
+  parz_mask_record rec;         /* the current record, blocks [first, last) */
+  uint64_t first, last;         /* UINT64_MAX both when no record is left */
+} parz_mask_cursor;
+
+/* A cursor at the first record that covers `block` or follows it; m may have no values. */
+void parz_mask_seek(parz_mask_cursor* c, const parz_chunk_mask* m, const parz_array* a,
+                    uint64_t block);
+void parz_mask_next(parz_mask_cursor* c);
+
+/* Applies the mask to decoded block b (4^d raw values); blocks come in increasing order. */
+static inline void parz_mask_block(parz_mask_cursor* c, uint64_t b, void* buf) {
+  while (b >= c->last)
+    parz_mask_next(c);
+  if (b >= c->first)
+    parz_mask_apply(&c->rec, c->m->values, c->m->nvalues, c->dims, c->wide, buf);
+}
+
+#endif

@@ -1,0 +1,145 @@
+/* Mask records (internal, header-only; C99 and CUDA C++ like block_common.h, so that the CUDA
+ * decoder reads and applies records with this very code). codec/FORMAT.md, "Mask", is the spec.
+ *
+ * A record covers one or more blocks of one mask group: a run of blocks whose every value is
+ * masked with one value, or one block with a bitmap of its masked values. Decoders apply a record
+ * to a decoded block (4^d raw values, zfp's order) before storing it, so the masked values land
+ * with the rest of the block (the CPU decoders with parz_mask_apply). Readers of a validated section (parz_mask_validate) may trust
+ * every record; the reader below still never reads past `end`. */
+#ifndef PARZ_MASK_BLOCK_H
+#define PARZ_MASK_BLOCK_H
+
+#include "block_common.h"
+
+#define PARZ_MASK_RUN 0u      /* record kind: a run of wholly masked blocks */
+#define PARZ_MASK_BITMAP 1u   /* record kind: one block and the bitmap of its masked values */
+#define PARZ_MASK_MAX_VALUES 256u
+#define PARZ_MASK_VARINT_MAX 10u
+
+/* Bytes of a rank-dims block's bitmap: 4^dims bits, at least one byte. */
+PARZ_HD unsigned parz_mask_bitmap_bytes(unsigned dims)
+{
+  return dims == 1 ? 1u : 1u << (2 * dims - 3);
+}
+
+/* An unsigned LEB128 varint at *p, at most 10 bytes, none at or past end: its value in *v, *p
+ * moved past it. 0 (nothing moved) when it runs past end, is longer, or exceeds 64 bits. */
+PARZ_HD int parz_mask_varint(const unsigned char** p, const unsigned char* end, uint64_t* v)
+{
+  const unsigned char* q = *p;
+  uint64_t x = 0;
+  unsigned i;
+  for (i = 0; i < PARZ_MASK_VARINT_MAX && q < end; i++, q++) {
+    const uint64_t b = *q;
+    if (i == PARZ_MASK_VARINT_MAX - 1 && b > 1u)
+      return 0; /* bits beyond the 64th */
+    x |= (b & 0x7fu) << (7 * i);
+    if (!(b & 0x80u)) {
+      *p = q + 1;
+      *v = x;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* Set bits among the first n bytes of a bitmap. */
+PARZ_HD unsigned parz_mask_popcount(const unsigned char* bitmap, unsigned n)
+{
+  unsigned i, c = 0;
+  for (i = 0; i < n; i++) {
+    unsigned b = bitmap[i];
+    b = b - ((b >> 1) & 0x55u);
+    b = (b & 0x33u) + ((b >> 2) & 0x33u);
+    c += (b + (b >> 4)) & 0x0fu;
+  }
+  return c;
+}
+
+/* One record, as read at `at`. */
+typedef struct {
+  uint64_t skip;                 /* blocks between the group's cursor and the record's first */
+  uint64_t count;                /* blocks it covers (1 for a bitmap record) */
+  unsigned kind;                 /* PARZ_MASK_RUN or PARZ_MASK_BITMAP */
+  const unsigned char* bitmap;   /* PARZ_MASK_BITMAP: parz_mask_bitmap_bytes(dims) bytes */
+  const unsigned char* index;    /* with more than one value: the value index byte(s) */
+  const unsigned char* next;     /* the byte after the record */
+} parz_mask_record;
+
+/* Reads the record at `at` (none of it at or past end) of a mask with nvalues values; 0 when it
+ * does not fit before end or its fields are malformed (the limits on skip and count are the
+ * caller's). */
+PARZ_HD int parz_mask_read(const unsigned char* at, const unsigned char* end, unsigned dims,
+                           unsigned nvalues, parz_mask_record* r)
+{
+  uint64_t h, m;
+  size_t left, need;
+  const unsigned char* p = at;
+  if (!parz_mask_varint(&p, end, &h))
+    return 0;
+  r->skip = h >> 1;
+  r->kind = (unsigned)(h & 1u);
+  r->bitmap = 0;
+  if (r->kind == PARZ_MASK_RUN) {
+    if (!parz_mask_varint(&p, end, &m) || m == ~(uint64_t)0)
+      return 0;
+    r->count = m + 1u;
+    need = nvalues > 1 ? 1u : 0u;
+  } else {
+    const unsigned n = parz_mask_bitmap_bytes(dims);
+    if ((size_t)(end - p) < n)
+      return 0;
+    r->count = 1;
+    r->bitmap = p;
+    p += n;
+    need = nvalues > 1 ? parz_mask_popcount(r->bitmap, n) : 0u;
+  }
+  left = (size_t)(end - p);
+  if (left < need)
+    return 0;
+  r->index = p;
+  r->next = p + need;
+  return 1;
+}
+
+/* The bit pattern of mask value i (values: the section's u64 little-endian patterns). */
+PARZ_HD uint64_t parz_mask_value(const unsigned char* values, unsigned i)
+{
+  return parz_word_load(values + 8u * i);
+}
+
+/* Writes a record's masked values into a decoded block: buf holds 4^dims raw values, uint32_t
+ * entries when wide is 0, uint64_t ones otherwise. A run masks the whole block (entries of a
+ * partial block outside the array are dropped when the block is stored). With more than one
+ * value the index bytes choose each value; else every masked value is value 0. A bitmap's set
+ * bits are visited one by one: partially masked blocks along a region's edge hold few. (The CUDA
+ * decoder applies records with code of its own that keeps a block in registers, mask.cuh.) */
+PARZ_HD void parz_mask_apply(const parz_mask_record* r, const unsigned char* values,
+                             unsigned nvalues, unsigned dims, int wide, void* buf)
+{
+  const unsigned n = 1u << (2 * dims);
+  const unsigned char* q = r->index;
+  uint64_t v = parz_mask_value(values, nvalues > 1 ? q[0] : 0u);
+  unsigned i, j;
+  if (r->kind == PARZ_MASK_RUN) {
+    if (wide)
+      for (i = 0; i < n; i++)
+        ((uint64_t*)buf)[i] = v;
+    else
+      for (i = 0; i < n; i++)
+        ((uint32_t*)buf)[i] = (uint32_t)v;
+    return;
+  }
+  for (j = 0; j < parz_mask_bitmap_bytes(dims); j++)
+    for (uint64_t bits = r->bitmap[j]; bits; bits &= bits - 1u) {
+      i = 8 * j + parz_ctz64(bits);
+      if (nvalues > 1)
+        v = parz_mask_value(values, *q++);
+      if (wide)
+        ((uint64_t*)buf)[i] = v;
+      else
+        ((uint32_t*)buf)[i] = (uint32_t)v;
+    }
+}
+
+#endif
