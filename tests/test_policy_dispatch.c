@@ -31,21 +31,43 @@ int main(void) {
   parz_array a = test_array(PARZ_FLOAT, 3, 33, 41, 37, 0);
   void* data = test_data(&a, 5);
   size_t raw = test_count(&a) * sizeof(float), n_ref = 0, cap;
-  parz_chunk_config cfg;
-  unsigned char *ref, *chunk, *dec_ref, *dec;
+  parz_chunk_config cfg, off;
+  unsigned char *ref, *ref_off, *chunk, *dec_ref, *dec;
+  size_t n_off = 0;
   parz_error err;
   size_t i;
   memset(&cfg, 0, sizeof cfg);
   parz_params_precision(&cfg.params, 18, NULL);
   cfg.segment_blocks = 16;
   ((float*)data)[77] = 0.0f / 0.0f;   /* an exception to restore on every path */
+  /* cfg masks the NaN (the default): its chunks are the CPU's under every policy; with the mask
+   * off, the GPU's where one is usable */
+  off = cfg;
+  off.mask = PARZ_MASK_OFF;
   cap = parz_chunk_bound(&a, &cfg);
   ref = (unsigned char*)malloc(cap);
+  ref_off = (unsigned char*)malloc(cap);
   chunk = (unsigned char*)malloc(cap);
   dec_ref = (unsigned char*)malloc(raw);
   dec = (unsigned char*)malloc(raw);
   CHECK(parz_chunk_encode(&a, data, &cfg, ref, cap, &n_ref, &err) == PARZ_OK, "%s", err.message);
   CHECK(parz_chunk_decode(ref, n_ref, dec_ref, raw, &err) == PARZ_OK, "%s", err.message);
+  CHECK(parz_chunk_encode(&a, data, &off, ref_off, cap, &n_off, &err) == PARZ_OK, "%s",
+        err.message);
+  CHECK(n_off != n_ref || memcmp(ref_off, ref, n_ref), "the NaN went to a mask: other bytes");
+  {
+    /* the decision itself: never the GPU for a configuration that may need a mask, which the
+     * GPU encoder does not write, whatever the policy and size */
+    parz_exec_policy pol = {PARZ_EXEC_CUDA, 0};
+    CHECK(!parz_dispatch_encode_gpu_wanted(&pol, &cfg, PARZ_FLOAT, (size_t)1 << 30),
+          "a masked float32 configuration sent to the GPU");
+    CHECK(parz_dispatch_encode_gpu_wanted(&pol, &off, PARZ_FLOAT, (size_t)1 << 30) ==
+              parz_dispatch_gpu_wanted(&pol, (size_t)1 << 30, "encoding"),
+          "the mask off: the policy's choice");
+    pol.exec = PARZ_EXEC_AUTO;
+    CHECK(!parz_dispatch_encode_gpu_wanted(&pol, &cfg, PARZ_DOUBLE, (size_t)1 << 30),
+          "a masked float64 configuration sent to the GPU under auto");
+  }
   {
     /* the environment ctest preset (PARZ_EXEC=cuda for dispatch_cuda_no_gpu) comes first */
     size_t n = 0;
@@ -55,6 +77,9 @@ int main(void) {
     CHECK(parz_dispatch_encode(&a, data, &cfg, chunk, cap, &n, &err) == PARZ_OK && n == n_ref &&
               !memcmp(chunk, ref, n),
           "preset environment: encode differs");
+    CHECK(parz_dispatch_encode(&a, data, &off, chunk, cap, &n, &err) == PARZ_OK && n == n_off &&
+              !memcmp(chunk, ref_off, n),
+          "preset environment: encode with the mask off differs");
   }
   for (i = 0; i < sizeof envs / sizeof envs[0]; i++) {
     size_t n = 0;
@@ -71,6 +96,11 @@ int main(void) {
     CHECK(rc == PARZ_OK && n == n_ref && !memcmp(chunk, ref, n),
           "PARZ_EXEC=%s: encode %s", envs[i].exec ? envs[i].exec : "(unset)",
           rc == PARZ_OK ? "differs" : err.message);
+    memset(chunk, 0, cap);
+    rc = parz_dispatch_encode(&a, data, &off, chunk, cap, &n, &err);
+    CHECK(rc == PARZ_OK && n == n_off && !memcmp(chunk, ref_off, n),
+          "PARZ_EXEC=%s: encode with the mask off %s", envs[i].exec ? envs[i].exec : "(unset)",
+          rc == PARZ_OK ? "differs" : err.message);
     /* errors still come through every policy */
     rc = parz_dispatch_decode(ref, n_ref - 8, dec, raw, &err);
     CHECK(rc != PARZ_OK && err.message[0], "PARZ_EXEC=%s: truncated chunk accepted",
@@ -80,6 +110,7 @@ int main(void) {
           envs[i].exec ? envs[i].exec : "(unset)", rc);
   }
   free(ref);
+  free(ref_off);
   free(chunk);
   free(dec_ref);
   free(dec);
