@@ -11,7 +11,9 @@
 #                 arrays, bit-identical to the CPU encoder), gpu_encode_host, test_h5_read_device,
 #                 policy_dispatch, host_pool, test_mpi_roundtrip_np2_gpu where MPI is built
 #   test_h5_write.log  the writers against H5Dwrite, chunk by chunk: parz_h5_write under omp,
-#                 serial and cuda, parz_h5_write_device and parz_h5_write_cuda
+#                 serial and cuda, parz_h5_write_device and parz_h5_write_cuda (datasets with
+#                 the mask off); datasets that mask through parz_h5_write and H5Dwrite under
+#                 cuda and auto (the CPU's chunks), and the device writers' refusal of them
 #   dispatch.log  test_policy_dispatch with PARZ_EXEC=cuda (the filter's encode on the GPU),
 #                 test_gpu_decode --small
 #   pytest.log    python_tests/test_parz_write.py and test_parz_write_gpu.py with python3 (pip's
