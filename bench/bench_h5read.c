@@ -13,24 +13,34 @@
  * unfiltered and decoded straight into the caller's array, no filter) against the H5Dread of the
  * same count; --breakdown then says where the time of both goes at the last count: the stored
  * chunks read (H5Dread_chunk), their decode as the filter does it (each into a fresh buffer) and
- * into one buffer kept warm, HDF5's copy into the caller's buffer, and what is left.
+ * into one buffer kept warm, HDF5's copy into the caller's buffer, and what is left; and the
+ * filter function itself, called on each stored chunk as HDF5 calls it (the plugin module HDF5
+ * loaded, found on its plugin path): its own work beyond the decode (parse, checks, allocating
+ * and faulting in its output, freeing), and HDF5's beyond the filter, read off as differences.
  *
  * Built with the CUDA decoder and a GPU present, it also times parz_h5_read_device (the whole
  * dataset read into GPU memory: compressed chunks up, decoded there) against the fastest ParZ
  * H5Dread above, which leaves the array in host memory, and checks that the arrays are equal;
  * then the same for a quarter of the dataset (a hyperslab, as one of four MPI ranks reads it).
  *
+ * --cpu-time times everything in CPU time of the whole process instead of wall time: on a shared
+ * machine, with PARZ_EXEC=serial or one thread, the work of each part without the time slices
+ * other processes take (with more threads it also counts threads that wait by spinning).
+ *
  * Plugins: HDF5_PLUGIN_PATH as usual; --plugin-dir DIR (repeatable) prepends a directory.
  * Usage: bench_h5read [--data DIR] [--only NAME] [--file scratch.h5] [--accuracy REL]
  *                     [--min-mib 16] [--chunk-mib 0] [--threads 1,2,4,8,16] [--reps 3]
- *                     [--exec omp] [--segment-blocks C] [--breakdown] [--plugin-dir DIR]... */
-#define _POSIX_C_SOURCE 200809L
+ *                     [--exec omp] [--segment-blocks C] [--breakdown] [--cpu-time]
+ *                     [--plugin-dir DIR]... */
+#define _GNU_SOURCE /* RTLD_NOLOAD */
+#include <dlfcn.h>
 #include <math.h>
 #include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <H5PLextern.h>
 #include <hdf5.h>
 
 #include "H5Zparz.h"
@@ -63,11 +73,14 @@ typedef struct {
   int breakdown;
 } options;
 
+/* The clock of every timing: wall time, or with --cpu-time the process's CPU time. */
+static double (*clock_now)(void) = bench_now;
+
 static void usage(void) {
   fprintf(stderr,
           "usage: bench_h5read [--data DIR] [--only NAME] [--file scratch.h5] [--accuracy REL]\n"
           "                    [--min-mib 16] [--chunk-mib 0] [--threads 1,2,4,8,16] [--reps 3]\n"
-          "                    [--exec omp] [--segment-blocks C] [--breakdown]\n"
+          "                    [--exec omp] [--segment-blocks C] [--breakdown] [--cpu-time]\n"
           "                    [--plugin-dir DIR]...\n");
   exit(2);
 }
@@ -89,6 +102,11 @@ static void parse_args(int argc, char** argv, options* o) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(a, "--breakdown")) {
       o->breakdown = 1;
+      i--;
+      continue;
+    }
+    if (!strcmp(a, "--cpu-time")) {
+      clock_now = bench_process_cpu;
       i--;
       continue;
     }
@@ -188,12 +206,12 @@ static double time_read(hid_t f, const char* name, hid_t type, void* out, int re
     return -1;
   *stored = H5Dget_storage_size(d);
   for (k = 0; k < reps; k++) {
-    double t0 = bench_now(), t;
+    double t0 = clock_now(), t;
     if (H5Dread(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, out) < 0) {
       H5Dclose(d);
       return -1;
     }
-    t = bench_now() - t0;
+    t = clock_now() - t0;
     best = t < best ? t : best;
   }
   H5Dclose(d);
@@ -208,13 +226,13 @@ static double time_parz_read(hid_t f, void* out, size_t bytes, int threads, int 
   parz_error e;
   int k;
   for (k = 0; k < reps && d >= 0; k++) {
-    double t0 = bench_now(), t;
+    double t0 = clock_now(), t;
     if (parz_h5_read(d, H5S_ALL, out, bytes, threads, &e) != PARZ_OK) {
       fprintf(stderr, "parz_h5_read: %s\n", e.message);
       best = -1;
       break;
     }
-    t = bench_now() - t0;
+    t = clock_now() - t0;
     best = t < best ? t : best;
   }
   if (d >= 0)
@@ -258,7 +276,7 @@ static double stored_read(hid_t d, stored_chunks* c) {
   H5Sclose(space);
   H5Pclose(dcpl);
   memset(at, 0, sizeof at);
-  t0 = bench_now();
+  t0 = clock_now();
   for (;;) {
     unsigned mask = 0;
     haddr_t addr;
@@ -286,7 +304,7 @@ static double stored_read(hid_t d, stored_chunks* c) {
     if (k < 0)
       break;
   }
-  return bench_now() - t0;
+  return clock_now() - t0;
 }
 
 /* The stored chunks' bytes read again straight from the file (the default sec2 driver's file
@@ -313,7 +331,7 @@ static double time_pread(hid_t f, hid_t d, const stored_chunks* c, int threads, 
     const int64_t parts = (int64_t)c->n * 16; /* 16 pieces a chunk */
     int64_t j;
     int failed = 0;
-    double t0 = bench_now(), t;
+    double t0 = clock_now(), t;
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1) reduction(| : failed)
 #endif
@@ -323,7 +341,7 @@ static double time_pread(hid_t f, hid_t d, const stored_chunks* c, int threads, 
       failed |= b > a &&
                 pread(fd, buf + at[ci] + a, b - a, (off_t)(addr[ci] + a)) != (ssize_t)(b - a);
     }
-    t = bench_now() - t0;
+    t = clock_now() - t0;
     best = t < best ? t : best;
     ok = !failed;
   }
@@ -333,6 +351,69 @@ static double time_pread(hid_t f, hid_t d, const stored_chunks* c, int threads, 
   free(at);
   free(addr);
   return ok && buf ? best : -1;
+}
+
+/* The filter function of the ParZ module HDF5 has loaded (after a read of a ParZ dataset),
+ * looked up on HDF5's plugin path; NULL when it is not found. Asking the module for its class
+ * binds it to this program's HDF5 again, the library that already runs it. */
+static H5Z_func_t loaded_parz_filter(void) {
+  unsigned count = 0, i;
+  if (H5PLsize(&count) < 0)
+    return NULL;
+  for (i = 0; i < count; i++) {
+    char dir[4096], path[4200];
+    void* lib;
+    const void* (*info)(void);
+    if (H5PLget(i, dir, sizeof dir) <= 0)
+      continue;
+    snprintf(path, sizeof path, "%s/libH5Zparz.so", dir);
+    if (!(lib = dlopen(path, RTLD_NOW | RTLD_NOLOAD)))
+      continue;
+    *(void**)&info = dlsym(lib, "H5PLget_plugin_info");
+    if (info && info())
+      return ((const H5Z_class2_t*)info())->filter;
+  }
+  return NULL;
+}
+
+/* Best time (of reps) of the filter function called on every stored chunk as HDF5 calls it on a
+ * read: the chunk's bytes in a buffer from H5allocate_memory, the decoded chunk returned in a
+ * new one, which is freed (HDF5 frees it after its copy; the free is timed too). Negative when
+ * the function is not found or fails. */
+static double time_filter_calls(hid_t d, const stored_chunks* c, int reps) {
+  H5Z_func_t filter = loaded_parz_filter();
+  hid_t dcpl = H5Dget_create_plist(d);
+  unsigned cd[64], flags = 0;
+  size_t ncd = sizeof cd / sizeof *cd, i;
+  double best = INFINITY;
+  int k;
+  if (!filter || dcpl < 0 ||
+      H5Pget_filter_by_id2(dcpl, H5Z_FILTER_PARZ, &flags, &ncd, cd, 0, NULL, NULL) < 0) {
+    if (dcpl >= 0)
+      H5Pclose(dcpl);
+    return -1;
+  }
+  H5Pclose(dcpl);
+  for (k = 0; k < reps; k++) {
+    double t = 0;
+    for (i = 0; i < c->n; i++) {
+      size_t size = c->sizes[i];
+      void* buf = H5allocate_memory(size, 0);
+      double t0;
+      if (!buf)
+        return -1;
+      memcpy(buf, c->bytes[i], size);
+      t0 = clock_now();
+      if (filter(H5Z_FLAG_REVERSE, ncd, cd, c->sizes[i], &size, &buf) == 0) {
+        H5free_memory(buf);
+        return -1;
+      }
+      H5free_memory(buf);
+      t += clock_now() - t0;
+    }
+    best = t < best ? t : best;
+  }
+  return best;
 }
 
 /* Where the time of a ParZ read goes at `threads` threads (best of reps for each part): the
@@ -363,7 +444,7 @@ static void breakdown(hid_t f, size_t bytes, int threads, int reps, double t_h5d
     memset(warm, 0, raw_max);
   memset(user, 0, bytes);
   for (k = 0; ok && warm && k < reps; k++) {
-    double t0 = bench_now(), t1, t2, t3;
+    double t0 = clock_now(), t1, t2, t3;
     /* as the filter: one chunk at a time, each into a fresh buffer, freed after HDF5's copy */
     for (i = 0; ok && i < c.n; i++) {
       unsigned char* out = (unsigned char*)malloc(c.views[i].raw_bytes);
@@ -376,13 +457,13 @@ static void breakdown(hid_t f, size_t bytes, int threads, int reps, double t_h5d
         free(out);
       }
     }
-    t1 = bench_now();
+    t1 = clock_now();
     for (i = 0; ok && i < c.n; i++) {
       parz_chunk_dest dest;
       parz_chunk_dest_whole(&c.views[i], warm, &dest);
       ok = parz_omp_decode_chunks(1, &c.views[i], &dest, threads, NULL, &e) == PARZ_OK;
     }
-    t2 = bench_now();
+    t2 = clock_now();
     /* HDF5's copy of each decoded chunk into the caller's buffer (as contiguous runs) */
     {
       size_t at = 0;
@@ -392,7 +473,7 @@ static void breakdown(hid_t f, size_t bytes, int threads, int reps, double t_h5d
         at += m;
       }
     }
-    t3 = bench_now();
+    t3 = clock_now();
     t_fresh = t1 - t0 < t_fresh ? t1 - t0 : t_fresh;
     t_warm = t2 - t1 < t_warm ? t2 - t1 : t_warm;
     t_copy = t3 - t2 < t_copy ? t3 - t2 : t_copy;
@@ -422,15 +503,15 @@ static void breakdown(hid_t f, size_t bytes, int threads, int reps, double t_h5d
       memcpy(packed + packed_bytes, c.bytes[i], c.sizes[i]);
       packed_bytes += (c.sizes[i] + 7) & ~(size_t)7;
     }
-    t0 = bench_now();
+    t0 = clock_now();
     ok = packed && parz_omp_assemble(&g, NULL, packed, packed_bytes, c.n, refs, NULL, user,
                                      threads, NULL, &e) == PARZ_OK;
-    t1 = bench_now();
+    t1 = clock_now();
     fresh = (unsigned char*)malloc(bytes);
     ok = ok && fresh &&
          parz_omp_assemble(&g, NULL, packed, packed_bytes, c.n, refs, NULL, fresh, threads, NULL,
                            &e) == PARZ_OK;
-    t2 = bench_now();
+    t2 = clock_now();
     free(fresh);
     free(packed);
     free(refs);
@@ -441,6 +522,7 @@ static void breakdown(hid_t f, size_t bytes, int threads, int reps, double t_h5d
     printf("  breakdown failed%s%s\n", e.message[0] ? ": " : "", e.message);
   else {
     const double t_pread = time_pread(f, d, &c, threads, reps);
+    const double t_filter = time_filter_calls(d, &c, reps);
     char pread_ms[32] = "failed";
     if (t_pread >= 0)
       snprintf(pread_ms, sizeof pread_ms, "%.2f ms", 1e3 * t_pread);
@@ -450,9 +532,19 @@ static void breakdown(hid_t f, size_t bytes, int threads, int reps, double t_h5d
            "buffers %.2f (into a warm one %.2f) + HDF5's copy %.2f + rest %.2f ms\n",
            threads, 1e3 * t_h5dread, 1e3 * t_raw, 1e3 * t_fresh, 1e3 * t_warm, 1e3 * t_copy,
            1e3 * (t_h5dread - t_raw - t_fresh - t_copy));
+    if (t_filter >= 0)
+      printf("  breakdown, H5Dread %2d thr: %7.2f ms = stored chunks read %.2f + the filter "
+             "function called as HDF5 calls it %.2f (decode into a warm buffer %.2f + the "
+             "filter's own work %.2f) + HDF5's copy %.2f + HDF5's own rest %.2f ms\n",
+             threads, 1e3 * t_h5dread, 1e3 * t_raw, 1e3 * t_filter, 1e3 * t_warm,
+             1e3 * (t_filter - t_warm), 1e3 * t_copy,
+             1e3 * (t_h5dread - t_raw - t_filter - t_copy));
+    else
+      printf("  the filter function: not found on HDF5's plugin path, or it failed\n");
     if (t_read > 0)
       printf("  breakdown, parz_h5_read %2d thr: %7.2f ms = stored chunks read %.2f + decoded in "
-             "place %.2f (into a fresh array %.2f) + rest %.2f ms\n",
+             "place %.2f (into a fresh array %.2f) + rest %.2f ms (negative: reads hidden "
+             "behind the decode)\n",
              threads, 1e3 * t_read, 1e3 * t_raw, 1e3 * t_place, 1e3 * t_place_fresh,
              1e3 * (t_read - t_raw - t_place));
   }
@@ -482,9 +574,9 @@ static void time_device_read(hid_t f, hid_t type, size_t bytes, double host,
     goto done;
   }
   for (k = 0; k < reps + 1 && rc == PARZ_OK; k++) { /* the first is warm-up */
-    double t0 = bench_now(), t;
+    double t0 = clock_now(), t;
     rc = parz_h5_read_device(ctx, dset, H5S_ALL, d, bytes, NULL, &e);
-    t = bench_now() - t0;
+    t = clock_now() - t0;
     if (k > 0 && t < best)
       best = t;
   }
@@ -513,16 +605,16 @@ static void time_device_read(hid_t f, hid_t type, size_t bytes, double host,
       H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL);
       ms = H5Screate_simple(rank, count, NULL);
       for (k = 0; k < reps + 1 && rc == PARZ_OK; k++) {
-        double t0 = bench_now(), t;
+        double t0 = clock_now(), t;
         rc = parz_h5_read_device(ctx, dset, fs, d, sbytes, NULL, &e);
-        t = bench_now() - t0;
+        t = clock_now() - t0;
         if (k > 0 && t < best_dev)
           best_dev = t;
       }
       for (k = 0; k < reps && rc == PARZ_OK; k++) {
-        double t0 = bench_now(), t;
+        double t0 = clock_now(), t;
         rc = H5Dread(dset, type, ms, fs, H5P_DEFAULT, back) < 0 ? PARZ_ERR_ARG : PARZ_OK;
-        t = bench_now() - t0;
+        t = clock_now() - t0;
         best_host = t < best_host ? t : best_host;
       }
       const int host_same = rc == PARZ_OK && !memcmp(back, ref + start[0] * row, sbytes);

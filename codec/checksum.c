@@ -1,7 +1,38 @@
-/* CRC-32C, table-driven one byte at a time. The table is a constant (no lazy initialisation, so
- * no shared mutable state); the checksummed part of a chunk (header, table, exceptions) is a
- * small fraction of its size, so byte-wise speed is plenty. */
+/* CRC-32C: the x86-64 instruction for it where the CPU has it (SSE4.2), else table-driven one
+ * byte at a time. The table is a constant (no lazy initialisation, so no shared mutable state).
+ * The checksummed head of a chunk grows as C shrinks (its table: up to 2% of the payload with auto
+ * C, more with a small C given), and every reader sums it before decoding, the filter on the
+ * calling thread alone: byte by byte that took 0.3 ms for a 28 MiB chunk at C = 2 on the 2-core
+ * build machine, 3.4 ms for etopo5 at C = 1, against 8 bytes per instruction. */
 #include "checksum.h"
+
+#include <string.h>
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <nmmintrin.h>
+#define PARZ_CRC32C_SSE42 1
+
+/* The same CRC (no pre- or post-inversion) 8 bytes per instruction: the instruction consumes a
+ * little-endian word's bytes in memory order, as the table loop does. */
+__attribute__((target("sse4.2"))) static uint32_t crc32c_sse42(uint32_t crc,
+                                                                const unsigned char* p,
+                                                                size_t bytes) {
+  uint64_t c = crc;
+  for (; bytes >= 8; bytes -= 8, p += 8) {
+    uint64_t w;
+    memcpy(&w, p, 8);
+    c = _mm_crc32_u64(c, w);
+  }
+  for (; bytes; bytes--)
+    c = _mm_crc32_u8((uint32_t)c, *p++);
+  return (uint32_t)c;
+}
+
+static int have_sse42(void) {
+  __builtin_cpu_init(); /* idempotent; needed when called before the constructors ran */
+  return __builtin_cpu_supports("sse4.2");
+}
+#endif
 
 /* crc32c_table[i] = CRC of the single byte i (reflected polynomial 0x82F63B78, no pre/post XOR). */
 static const uint32_t crc32c_table[256] = {
@@ -50,10 +81,18 @@ static const uint32_t crc32c_table[256] = {
   0xbe2da0a5u, 0x4c4623a6u, 0x5f16d052u, 0xad7d5351u,
 };
 
-uint32_t parz_crc32c(uint32_t crc, const void* data, size_t bytes) {
+uint32_t parz_crc32c_bytewise(uint32_t crc, const void* data, size_t bytes) {
   const unsigned char* p = (const unsigned char*)data;
   crc = ~crc;
   while (bytes--)
     crc = crc32c_table[(crc ^ *p++) & 0xffu] ^ (crc >> 8);
   return ~crc;
+}
+
+uint32_t parz_crc32c(uint32_t crc, const void* data, size_t bytes) {
+#ifdef PARZ_CRC32C_SSE42
+  if (have_sse42())
+    return ~crc32c_sse42(~crc, (const unsigned char*)data, bytes);
+#endif
+  return parz_crc32c_bytewise(crc, data, bytes);
 }

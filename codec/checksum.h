@@ -11,5 +11,8 @@
 /* Continues a CRC: crc = parz_crc32c(0, a, na); crc = parz_crc32c(crc, b, nb) gives the CRC of the
  * concatenation a || b. Start with 0. */
 uint32_t parz_crc32c(uint32_t crc, const void* data, size_t bytes);
+/* The same, always with the portable table loop (parz_crc32c uses the CPU's CRC instruction
+ * where it has one): the reference the tests compare it with. */
+uint32_t parz_crc32c_bytewise(uint32_t crc, const void* data, size_t bytes);
 
 #endif

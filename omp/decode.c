@@ -24,23 +24,19 @@
 #include "parz_omp.h"
 #include "team.h"
 
-/* Units per thread: enough for dynamic scheduling to even out uneven segments (the last units
- * bound the tail: at 16 per thread a thread idles at most about 1/16 of its share), few enough
- * that each unit is a long run of blocks (16 MiB chunk, 16 threads: 256 units of 64 KiB). */
-#define UNITS_PER_THREAD 16u
+/* Units per thread: enough for dynamic scheduling to even out uneven segments: the last units
+ * make the tail, where threads that are done wait for the others (a thread idles at most about
+ * 1/64 of its share). Replayed with each unit's own decode time (bench_omp --balance 16), the
+ * schedule of 16 threads loses 0.3-0.9% to it at 64 per thread on the real arrays, against
+ * 1.1-2.9% at 16 (etopo5 in 9 chunks, and single chunks of ccsm, egm96, vasp). A unit costs
+ * microseconds of set-up (its first offset, the dynamic hand-out), so units stay at least
+ * MIN_UNIT_BYTES of decoded values where the chunk allows. */
+#define UNITS_PER_THREAD 64u
+#define MIN_UNIT_BYTES ((size_t)16 << 10)
 
 /* Non-finite values patched in parallel only when there are many: each is a 16-byte record. */
 #define PATCH_MIN_PER_THREAD 4096u
 
-typedef enum { UNIT_VERIFY, UNIT_DECODE, UNIT_PATCH } unit_kind;
-
-/* Of chunk `chunk`: payload checksums of partitions [first, first + count) verified, segments
- * [first, first + count) decoded, or exceptions [first, first + count) patched. */
-typedef struct {
-  size_t chunk;
-  unit_kind kind;
-  uint64_t first, count;
-} work_unit;
 
 /* Segments per unit for a chunk that should get about `target` units. */
 static uint64_t unit_segments(const parz_chunk_view* v, uint64_t target) {
@@ -53,7 +49,7 @@ static uint64_t unit_segments(const parz_chunk_view* v, uint64_t target) {
 }
 
 /* Appends the unit at units[*count] (when filling) and counts it. */
-static void add_unit(work_unit* units, uint64_t* count, size_t chunk, unit_kind kind,
+static void add_unit(parz_omp_unit* units, uint64_t* count, size_t chunk, parz_omp_unit_kind kind,
                      uint64_t first, uint64_t n) {
   if (units) {
     units[*count].chunk = chunk;
@@ -64,61 +60,82 @@ static void add_unit(work_unit* units, uint64_t* count, size_t chunk, unit_kind 
   (*count)++;
 }
 
-/* Chunk by chunk its checksum items and decode units (about nthreads * per_thread decode units
- * in all, at least one per chunk), then the patch units; malloc'd, their count in *nunits, the
- * items before the patch units in *nfirst, the decode units in *ndecode. NULL without memory. */
-static work_unit* plan(size_t n, const parz_chunk_view* views, int nthreads, unsigned per_thread,
-                       size_t* nunits, size_t* nfirst, uint64_t* ndecode) {
+uint64_t parz_omp_unit_share(size_t raw_bytes, uint64_t total_bytes, int nthreads,
+                             unsigned per_thread) {
   const uint64_t target = (uint64_t)nthreads * (per_thread ? per_thread : UNITS_PER_THREAD);
-  uint64_t total = 0, count = 0;
-  size_t i;
-  work_unit* units = NULL;
+  uint64_t want = total_bytes ? (uint64_t)((double)target * (double)raw_bytes /
+                                           (double)total_bytes)
+                              : 1;
+  if (!per_thread && want > raw_bytes / MIN_UNIT_BYTES)
+    want = raw_bytes / MIN_UNIT_BYTES;
+  return want ? want : 1;
+}
+
+size_t parz_omp_plan_chunk(const parz_chunk_view* v, size_t chunk, uint64_t want,
+                           parz_omp_unit* units, uint64_t* ndecode) {
+  const uint64_t per = unit_segments(v, want);
+  const uint64_t ndec = v->nsegments / per + (v->nsegments % per != 0);
+  const uint64_t nver = v->nchecksums < ndec ? v->nchecksums : ndec;
+  uint64_t count = 0, s, r;
+  for (r = 0; r < nver; r++)
+    add_unit(units, &count, chunk, PARZ_OMP_VERIFY, v->nchecksums * r / nver,
+             v->nchecksums * (r + 1) / nver - v->nchecksums * r / nver);
+  for (s = 0; s < v->nsegments; s += per)
+    add_unit(units, &count, chunk, PARZ_OMP_DECODE, s,
+             per < v->nsegments - s ? per : v->nsegments - s);
+  if (ndecode)
+    *ndecode += ndec;
+  return (size_t)count;
+}
+
+size_t parz_omp_plan_patches(const parz_chunk_view* v, size_t chunk, int nthreads,
+                             parz_omp_unit* units) {
+  /* one range per PATCH_MIN_PER_THREAD records, at most one per thread */
+  const uint64_t nexc = v->nexceptions;
+  uint64_t parts = nexc / PATCH_MIN_PER_THREAD, count = 0, r;
+  if (nexc == 0)
+    return 0;
+  parts = parts < 1 ? 1 : parts > (uint64_t)nthreads ? (uint64_t)nthreads : parts;
+  for (r = 0; r < parts; r++)
+    add_unit(units, &count, chunk, PARZ_OMP_PATCH, nexc * r / parts,
+             nexc * (r + 1) / parts - nexc * r / parts);
+  return (size_t)count;
+}
+
+parz_omp_unit* parz_omp_decode_plan(size_t n, const parz_chunk_view* views, int nthreads,
+                                    unsigned per_thread, size_t* nunits, size_t* nfirst,
+                                    uint64_t* ndecode) {
+  uint64_t total = 0;
+  size_t i, count = 0;
+  parz_omp_unit* units = NULL;
   for (i = 0; i < n; i++)
     total += views[i].raw_bytes;
   /* first pass counts, second fills */
   for (int fill = 0; fill < 2; fill++) {
-    if (fill && !(units = (work_unit*)malloc((size_t)(count ? count : 1) * sizeof *units)))
+    if (fill && !(units = (parz_omp_unit*)malloc((count ? count : 1) * sizeof *units)))
       return NULL;
     count = 0;
     *ndecode = 0;
-    for (i = 0; i < n; i++) {
-      const parz_chunk_view* v = &views[i];
-      /* this chunk's share of the units, rounded up */
-      uint64_t want = total ? (uint64_t)((double)target * (double)v->raw_bytes / (double)total) : 1;
-      uint64_t per = unit_segments(v, want ? want : 1), s, r;
-      uint64_t ndec = v->nsegments / per + (v->nsegments % per != 0);
-      uint64_t nver = v->nchecksums < ndec ? v->nchecksums : ndec;
-      for (r = 0; r < nver; r++)
-        add_unit(units, &count, i, UNIT_VERIFY, v->nchecksums * r / nver,
-                 v->nchecksums * (r + 1) / nver - v->nchecksums * r / nver);
-      for (s = 0; s < v->nsegments; s += per)
-        add_unit(units, &count, i, UNIT_DECODE, s, per < v->nsegments - s ? per : v->nsegments - s);
-      *ndecode += ndec;
-    }
-    *nfirst = (size_t)count;
-    for (i = 0; i < n; i++) {
-      /* patch ranges: one per PATCH_MIN_PER_THREAD records, at most one per thread */
-      uint64_t nexc = views[i].nexceptions, parts = nexc / PATCH_MIN_PER_THREAD, r;
-      if (nexc == 0)
-        continue;
-      parts = parts < 1 ? 1 : parts > (uint64_t)nthreads ? (uint64_t)nthreads : parts;
-      for (r = 0; r < parts; r++)
-        add_unit(units, &count, i, UNIT_PATCH, nexc * r / parts,
-                 nexc * (r + 1) / parts - nexc * r / parts);
-    }
+    for (i = 0; i < n; i++)
+      count += parz_omp_plan_chunk(
+          &views[i], i, parz_omp_unit_share(views[i].raw_bytes, total, nthreads, per_thread),
+          units ? units + count : NULL, ndecode);
+    *nfirst = count;
+    for (i = 0; i < n; i++)
+      count += parz_omp_plan_patches(&views[i], i, nthreads, units ? units + count : NULL);
   }
-  *nunits = (size_t)count;
+  *nunits = count;
   return units;
 }
 
-static int run_unit(const work_unit* w, const parz_chunk_view* views, const parz_chunk_dest* dests,
-                    parz_error* e) {
+int parz_omp_run_unit(const parz_omp_unit* w, const parz_chunk_view* views,
+                      const parz_chunk_dest* dests, parz_error* e) {
   const parz_chunk_view* v = &views[w->chunk];
   parz_chunk_view part;
   switch (w->kind) {
-  case UNIT_VERIFY:
+  case PARZ_OMP_VERIFY:
     return parz_chunk_verify_to(v, &dests[w->chunk], w->first, w->count, e);
-  case UNIT_DECODE:
+  case PARZ_OMP_DECODE:
     return parz_chunk_decode_segments_unverified(v, &dests[w->chunk], w->first, w->count, e);
   default:
     part = *v;
@@ -157,7 +174,7 @@ static int decode_chunks(size_t n, const parz_chunk_view* views, const parz_chun
                          int threads, size_t min_bytes, unsigned per_thread, size_t* failed,
                          parz_error* err) {
   parz_omp_first_error first;
-  work_unit* units = NULL;
+  parz_omp_unit* units = NULL;
   size_t nunits = 0, nfirst = 0, i;
   uint64_t total = 0, ndecode = 0;
   void* offsets = NULL;
@@ -171,7 +188,7 @@ static int decode_chunks(size_t n, const parz_chunk_view* views, const parz_chun
     total += views[i].raw_bytes;
   }
   if (nthreads > 1 && total >= min_bytes) {
-    if (!(units = plan(n, views, nthreads, per_thread, &nunits, &nfirst, &ndecode)))
+    if (!(units = parz_omp_decode_plan(n, views, nthreads, per_thread, &nunits, &nfirst, &ndecode)))
       return parz_fail(err, PARZ_ERR_NOMEM, "no memory to plan the decode of %zu chunks", n);
     if (ndecode < 2) { /* one unit: no team */
       free(units);
@@ -211,7 +228,7 @@ static int decode_chunks(size_t n, const parz_chunk_view* views, const parz_chun
       int urc;
       if (parz_omp_first_error_skip(&first, (uint64_t)u))
         continue;
-      if ((urc = run_unit(&units[u], views, dests, &e)) != PARZ_OK)
+      if ((urc = parz_omp_run_unit(&units[u], views, dests, &e)) != PARZ_OK)
         parz_omp_first_error_record(&first, (uint64_t)u, urc, &e);
     }
     /* implicit barrier: every value is decoded before any exception overwrites one */
@@ -222,7 +239,7 @@ static int decode_chunks(size_t n, const parz_chunk_view* views, const parz_chun
       int urc;
       if (first.index != UINT64_MAX)   /* decoding failed (read after the barrier) */
         continue;
-      if ((urc = run_unit(&units[u], views, dests, &e)) != PARZ_OK)
+      if ((urc = parz_omp_run_unit(&units[u], views, dests, &e)) != PARZ_OK)
         parz_omp_first_error_record(&first, (uint64_t)u, urc, &e);
     }
   }

@@ -31,13 +31,27 @@ int parz_omp_decode_chunks(size_t n, const parz_chunk_view* views, const parz_ch
 /* Builds a box of a chunked array (codec/parz_chunked.h; NULL: the whole array) in host memory
  * (dst: the product of the box's counts, values of the grid's type, densely in C order) from the
  * stored chunks that cover it (in `packed`), as parz_gpu_assemble does on the GPU: every chunk is
- * checked (parz_chunk_ref_check), then the values of those that meet the box are decoded, or
+ * checked (parz_chunk_ref_check), and the values of those that meet the box are decoded, or
  * copied for chunks stored without the filter, straight into their places. Where `fill` is not
  * NULL (one value) the places no given chunk covers take it (chunks never written). A chunk at
- * fault fails the call; *failed (when not NULL) is then its index. The same `threads` as above. */
+ * fault fails the call; *failed (when not NULL) is then the index of the first in chunk order
+ * (chunks before it may have been written). The same `threads` as above. */
 int parz_omp_assemble(const parz_chunk_grid* grid, const parz_box* box, const void* packed,
                       size_t packed_bytes, size_t n, const parz_chunk_ref* chunks,
                       const void* fill, void* dst, int threads, size_t* failed, parz_error* err);
+
+/* The same, with the stored chunks read as the assembly goes: read(ctx, i, &chunks[i], err) puts
+ * chunk i's bytes (chunks[i].bytes of them) into `packed` at chunks[i].at and sets
+ * chunks[i].raw, PARZ_OK or an error in err. It is called for i = 0, 1, ... in order, on the
+ * calling thread, while the team decodes the chunks read before (a dataset reader's HDF5
+ * calls); the first failure stops the reads. Chunks are checked as they come in, so a failing
+ * chunk may come after others were written: *failed is the first failing chunk in chunk order
+ * either way. */
+typedef int (*parz_chunk_reader)(void* ctx, size_t i, parz_chunk_ref* chunk, parz_error* err);
+int parz_omp_assemble_reading(const parz_chunk_grid* grid, const parz_box* box, void* packed,
+                              size_t packed_bytes, size_t n, parz_chunk_ref* chunks,
+                              parz_chunk_reader read, void* ctx, const void* fill, void* dst,
+                              int threads, size_t* failed, parz_error* err);
 
 /* Nonzero when this build has OpenMP. */
 int parz_omp_enabled(void);

@@ -32,6 +32,40 @@ int parz_omp_chunk_encode_above(const parz_array* a, const void* data,
                                 size_t* written, int threads, size_t min_bytes,
                                 parz_error* err);
 
+/* The decoder's work items (decode.c), exposed so that bench_omp --balance can time each alone
+ * and replay their schedule: of chunk `chunk`, the payload checksums of partitions [first,
+ * first + count) verified, segments [first, first + count) decoded, or exceptions [first,
+ * first + count) patched. */
+typedef enum { PARZ_OMP_VERIFY, PARZ_OMP_DECODE, PARZ_OMP_PATCH } parz_omp_unit_kind;
+typedef struct {
+  size_t chunk;
+  parz_omp_unit_kind kind;
+  uint64_t first, count;
+} parz_omp_unit;
+
+/* How the decoder cuts its work. A chunk of raw_bytes among total_bytes of chunks decoded at once
+ * gets about this many decode units: its share of nthreads * per_thread (per_thread 0: the
+ * default number, and no unit smaller than a floor where the chunk is large enough), at least 1.
+ * plan_chunk writes the chunk's checksum items, then its decode units for about `want` of them,
+ * into units (NULL: only counts them; at most 4 * want) and returns their count, adding the
+ * decode units to *ndecode (when not NULL); plan_patches likewise its exception patches (at
+ * most nthreads), which must wait for every decode unit of the chunk. LENGTHS tables must be
+ * expanded first (parz_chunk_offsets_view). */
+uint64_t parz_omp_unit_share(size_t raw_bytes, uint64_t total_bytes, int nthreads,
+                             unsigned per_thread);
+size_t parz_omp_plan_chunk(const parz_chunk_view* v, size_t chunk, uint64_t want,
+                           parz_omp_unit* units, uint64_t* ndecode);
+size_t parz_omp_plan_patches(const parz_chunk_view* v, size_t chunk, int nthreads,
+                             parz_omp_unit* units);
+/* Every chunk's items, chunk by chunk, then the patches, in the order the team takes them:
+ * malloc'd, their count in *nunits, the items before the patch units in *nfirst, the decode
+ * units in *ndecode. NULL without memory. */
+parz_omp_unit* parz_omp_decode_plan(size_t n, const parz_chunk_view* views, int nthreads,
+                                    unsigned per_thread, size_t* nunits, size_t* nfirst,
+                                    uint64_t* ndecode);
+int parz_omp_run_unit(const parz_omp_unit* u, const parz_chunk_view* views,
+                      const parz_chunk_dest* dests, parz_error* err);
+
 /* Threads a parallel region would get for a request (0 = OpenMP's default, at most the CPUs this
  * process may use); 1 when this build has no OpenMP, in a process forked from the one that loaded
  * this library (its OpenMP pool did not survive the fork), or when the caller is already inside

@@ -232,32 +232,37 @@ void parz_h5_chunk_list_free(parz_h5_chunk_list* list) {
   memset(list, 0, sizeof *list);
 }
 
+int parz_h5_read_chunk(hid_t dset, const parz_h5_dataset* d, parz_h5_chunk_list* list,
+                       size_t i, void* packed, const char* who, parz_error* err) {
+  const parz_h5_api* h5 = parz_h5();
+  parz_chunk_ref* r = &list->refs[i];
+  uint32_t mask = 0;
+  hsize_t off[H5S_MAX_RANK];
+  size_t bytes = r->bytes;
+  unsigned k;
+  herr_t status;
+  for (k = 0; k < d->grid.rank; k++)
+    off[k] = r->origin[k];
+  /* HDF5 2.0's version is told the room there is; 1.x writes the size it listed above */
+  status = h5->read_chunk2
+               ? h5->read_chunk2(dset, H5P_DEFAULT, off, &mask, (unsigned char*)packed + r->at,
+                                 &bytes)
+               : h5->read_chunk1(dset, H5P_DEFAULT, off, &mask, (unsigned char*)packed + r->at);
+  if (status < 0 || bytes != r->bytes)
+    return parz_fail(err, PARZ_ERR_ARG, "%s: HDF5 cannot read a chunk", who);
+  /* the filter (the only one) skipped for this chunk: its values, in the file's byte order */
+  r->raw = !(mask & 1u) ? PARZ_STORED_PARZ
+           : d->big_endian ? PARZ_STORED_RAW_SWAPPED : PARZ_STORED_RAW;
+  return PARZ_OK;
+}
+
 int parz_h5_read_chunks(hid_t dset, const parz_h5_dataset* d, parz_h5_chunk_list* list,
                         void* packed, const char* who, parz_error* err) {
-  const parz_h5_api* h5 = parz_h5();
   size_t i;
-  for (i = 0; i < list->n; i++) {
-    parz_chunk_ref* r = &list->refs[i];
-    uint32_t mask = 0;
-    hsize_t off[H5S_MAX_RANK];
-    size_t bytes = r->bytes;
-    unsigned k;
-    herr_t status;
-    for (k = 0; k < d->grid.rank; k++)
-      off[k] = r->origin[k];
-    /* HDF5 2.0's version is told the room there is; 1.x writes the size it listed above */
-    status = h5->read_chunk2
-                 ? h5->read_chunk2(dset, H5P_DEFAULT, off, &mask, (unsigned char*)packed + r->at,
-                                   &bytes)
-                 : h5->read_chunk1(dset, H5P_DEFAULT, off, &mask, (unsigned char*)packed + r->at);
-    if (status < 0 || bytes != r->bytes)
-      return parz_h5_name_chunk(list, d->grid.rank, i,
-                                parz_fail(err, PARZ_ERR_ARG, "%s: HDF5 cannot read a chunk", who),
-                                err);
-    /* the filter (the only one) skipped for this chunk: its values, in the file's byte order */
-    r->raw = !(mask & 1u) ? PARZ_STORED_PARZ
-             : d->big_endian ? PARZ_STORED_RAW_SWAPPED : PARZ_STORED_RAW;
-  }
+  int rc;
+  for (i = 0; i < list->n; i++)
+    if ((rc = parz_h5_read_chunk(dset, d, list, i, packed, who, err)) != PARZ_OK)
+      return parz_h5_name_chunk(list, d->grid.rank, i, rc, err);
   return PARZ_OK;
 }
 

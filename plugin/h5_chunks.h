@@ -50,9 +50,12 @@ int parz_h5_list_chunks(hid_t dset, const parz_h5_dataset* d, const parz_box* bo
 void parz_h5_chunk_list_free(parz_h5_chunk_list* list);
 
 /* Reads the listed chunks unfiltered (H5Dread_chunk) into packed (list->packed_bytes long) and
- * marks those HDF5 stored without the filter (raw, swapped in a big-endian dataset). */
+ * marks those HDF5 stored without the filter (raw, swapped in a big-endian dataset), a failure
+ * naming its chunk; _chunk reads chunk i alone (its message does not name it). */
 int parz_h5_read_chunks(hid_t dset, const parz_h5_dataset* d, parz_h5_chunk_list* list,
                         void* packed, const char* who, parz_error* err);
+int parz_h5_read_chunk(hid_t dset, const parz_h5_dataset* d, parz_h5_chunk_list* list,
+                       size_t i, void* packed, const char* who, parz_error* err);
 
 /* What a read does before it touches chunk bytes: the HDF5 table made ready, the dataset
  * described, the selection's box found and checked against a buffer of dst_bytes, and the

@@ -1,7 +1,8 @@
 /* parz_h5_read (parz_h5_read.h): the stored chunks that meet the selection read unfiltered into
- * one buffer, then assembled straight into the caller's array by parz_omp_assemble; or, where the
- * policy sends the read to the GPU, assembled there (parz_gpu_assemble) and brought down through
- * pinned memory (parz_gpu_download). */
+ * one buffer and assembled straight into the caller's array by parz_omp_assemble_reading, which
+ * decodes the chunks already read while the next are read; or, where the policy sends the read
+ * to the GPU, assembled there (parz_gpu_assemble) and brought down through pinned memory
+ * (parz_gpu_download). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +49,20 @@ static int read_on_gpu(parz_gpu_context* ctx, void* arg) {
 }
 
 #endif
+
+/* The stored chunks read one by one as the assembly asks for them (parz_chunk_reader). */
+struct chunk_reads {
+  hid_t dset;
+  const parz_h5_dataset* d;
+  parz_h5_chunk_list* list;
+  void* packed;
+};
+
+static int read_one(void* ctx, size_t i, parz_chunk_ref* chunk, parz_error* err) {
+  struct chunk_reads* r = (struct chunk_reads*)ctx;
+  (void)chunk; /* the list's own entry, which parz_h5_read_chunk fills in */
+  return parz_h5_read_chunk(r->dset, r->d, r->list, i, r->packed, who, err);
+}
 
 PARZ_H5_EXPORT int parz_h5_read(hid_t dset, hid_t file_space, void* dst, size_t dst_bytes,
                                 int threads, parz_error* err) {
@@ -97,10 +112,12 @@ PARZ_H5_EXPORT int parz_h5_read(hid_t dset, hid_t file_space, void* dst, size_t 
     goto done;
   }
   parz_advise_huge_pages(packed, list.packed_bytes);
-  if ((rc = parz_h5_read_chunks(dset, &d, &list, packed, who, err)) != PARZ_OK)
-    goto done;
-  rc = parz_omp_assemble(&d.grid, &box, packed, list.packed_bytes, list.n, list.refs,
-                         list.missing && d.fills ? d.fill : NULL, dst, threads, &failed, err);
+  {
+    struct chunk_reads r = {dset, &d, &list, packed};
+    rc = parz_omp_assemble_reading(&d.grid, &box, packed, list.packed_bytes, list.n, list.refs,
+                                   read_one, &r, list.missing && d.fills ? d.fill : NULL, dst,
+                                   threads, &failed, err);
+  }
   if (rc != PARZ_OK)
     rc = parz_h5_name_chunk(&list, d.grid.rank, failed, rc, err);
 done:

@@ -15,7 +15,9 @@ gpu_check_prepare() {
   eval "$(bash "$root/scripts/gpu_machine.sh" env)"
   BUILD="$PARZ_BUILD"
   nvidia-smi -L >"$OUT/machine.txt" 2>&1
-  echo "$(nproc) CPUs" >>"$OUT/machine.txt"
+  echo "$(nproc) CPUs: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)" >>"$OUT/machine.txt"
+  echo "transparent huge pages: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)," \
+    "defrag $(cat /sys/kernel/mm/transparent_hugepage/defrag 2>/dev/null)" >>"$OUT/machine.txt"
   python3 -c "import h5py, numpy; print('h5py', h5py.__version__, 'HDF5',
         h5py.version.hdf5_version, 'numpy', numpy.__version__)" >>"$OUT/machine.txt" 2>&1
 }

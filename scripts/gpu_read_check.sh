@@ -14,7 +14,13 @@
 #   bench_h5read.txt bench/bench_h5read: H5Dread through the filter (PARZ_EXEC=omp, 16
 #                    threads) against H5Z-ZFP on every real array at accuracy 1e-4 x range, with
 #                    parz_h5_read and the breakdown; then the same for etopo5 2x1 at 1e-3 in chunks
-#                    of 512 rows, and at C = 32 (--segment-blocks 32) for comparison
+#                    of 512 rows, and at C = 32 (--segment-blocks 32) for comparison; --breakdown
+#                    splits the H5Dread of each array into the stored chunks read, the filter
+#                    function as HDF5 calls it (its decode into a warm buffer, and its own work),
+#                    HDF5's copy and HDF5's own rest
+#   bench_omp_c.txt  bench/bench_omp --compare-c 0,32,1: ccsm, egm96, etopo5 and vasp at 1e-4 each
+#                    encoded at auto C, C = 32 and C = 1 and decoded side by side, serially (parse,
+#                    checksums, decode in thread CPU time) and whole at 1 and 16 threads
 #   summary.txt      the goal rows, the test verdicts
 # The last line is "gpu_read_check: PASS" when every test passed (goals are reported, not judged).
 set -uo pipefail
@@ -50,6 +56,11 @@ bench_rc=$?
     --threads "$THREADS" --reps 5 --exec omp --segment-blocks 32
 } >"$OUT/bench_h5read.txt" 2>&1
 
+for a in ccsm egm96 etopo5 vasp; do
+  "$BUILD/bench/bench_omp" --data "$PARZ_SHARED_DATA" --only "$a" --merge-4d \
+    --compare-c 0,32,1 --threads "1,$THREADS" --reps 5
+done >"$OUT/bench_omp_c.txt" 2>&1
+
 {
   cat "$OUT/machine.txt"
   echo
@@ -59,6 +70,11 @@ bench_rc=$?
   echo "H5Dread (omp, $THREADS threads) / H5Z-ZFP, every real array at 1e-4 (goal >= 10x):"
   awk '/^## every real array, accuracy 1e-4 x range, whole/{on=1} /^## etopo5/{on=0}
        on && /^[a-z]/{name=$1} on && /ParZ omp/{print "  " name " " $NF}' "$OUT/bench_h5read.txt"
+  echo
+  echo "where each H5Dread's time goes (ms; the filter's own work and HDF5's own rest):"
+  awk '/^## every real array, accuracy 1e-4 x range, whole/{on=1} /^## etopo5/{on=0}
+       on && /^[a-z]/{name=$1} on && /the filter function called/{sub(/^ *breakdown, /, "");
+       print "  " name " " $0}' "$OUT/bench_h5read.txt"
   echo
   echo "ctest: $([ $ctest_rc -eq 0 ] && echo passed || echo FAILED)"
   echo "pytest: $([ $pytest_rc -eq 0 ] && echo passed || echo FAILED)" \

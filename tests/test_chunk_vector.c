@@ -54,6 +54,23 @@ int main(void) {
 
   CHECK(parz_crc32c(0, "123456789", 9) == 0xE3069283u, "CRC-32C check value");
   CHECK(parz_crc32c(parz_crc32c(0, "1234", 4), "56789", 5) == 0xE3069283u, "CRC-32C chaining");
+  CHECK(parz_crc32c_bytewise(0, "123456789", 9) == 0xE3069283u, "bytewise CRC-32C check value");
+  {
+    /* the CRC instruction's path (where the CPU has one) against the table loop: every length
+     * up to 300 at every alignment within a word, whole and continued from a split point */
+    unsigned char buf[320];
+    size_t at, len;
+    uint32_t x = 12345;
+    for (i = 0; i < sizeof buf; i++)
+      buf[i] = (unsigned char)((x = x * 1103515245u + 12345u) >> 24);
+    for (at = 0; at < 8; at++)
+      for (len = 0; len <= 300; len++) {
+        const uint32_t want = parz_crc32c_bytewise(0, buf + at, len);
+        CHECK(parz_crc32c(0, buf + at, len) == want, "CRC-32C of %zu bytes at %zu", len, at);
+        CHECK(parz_crc32c(parz_crc32c(0, buf + at, len / 3), buf + at + len / 3, len - len / 3) ==
+                  want, "CRC-32C of %zu bytes at %zu, continued", len, at);
+      }
+  }
 
   rc = parz_chunk_parse(c, n, &v, &err);
   CHECK(rc == PARZ_OK, "parse: %s", err.message);

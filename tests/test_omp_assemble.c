@@ -5,11 +5,18 @@
  * array), unit chunk extents, ranks 1 to 5 (the chunk squeezed to at most 4), many small chunks
  * and a few large ones. A chunk of another shape or type, a corrupt chunk and a chunk outside the
  * buffer fail with the chunk's index; a flipped payload bit fails with the checksum error, the
- * same on every thread count, and boxes clear of it still read. */
+ * same on every thread count, and boxes clear of it still read. With a reader
+ * (parz_omp_assemble_reading) chunks are read in order on the calling thread while the team
+ * decodes those already read, and a failing read stops the reads and names its chunk, after a
+ * corrupt chunk before it. */
+#include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "parz_omp.h"
+#include "team.h"
 #include "test_chunk_common.h"
 
 #define POISON 0xC3u
@@ -385,9 +392,112 @@ static void checksums(void) {
   free(out);
 }
 
+/* What the reader of reading() sees and does: it copies chunk i from the stored buffer into the
+ * one being assembled from, as a dataset reader's HDF5 call would. */
+typedef struct {
+  const stored* s;
+  unsigned char* into;
+  pthread_t caller;
+  size_t calls, fail_at;       /* fail_at: the chunk whose read fails (SIZE_MAX: none) */
+  int in_order, on_caller;
+  const float* out;            /* with wait_for_decode: the box being written */
+  int wait_for_decode, decoded_meanwhile;
+} reads;
+
+static int read_chunk(void* ctx, size_t i, parz_chunk_ref* chunk, parz_error* err) {
+  reads* r = (reads*)ctx;
+  r->in_order = r->in_order && i == r->calls;
+  r->on_caller = r->on_caller && pthread_equal(pthread_self(), r->caller);
+  r->calls++;
+  if (i == r->fail_at)
+    return parz_fail(err, PARZ_ERR_ARG, "test: chunk %zu cannot be read", i);
+  if (r->wait_for_decode && i + 1 == r->s->n) {
+    /* the last chunk is read only once the first one's values are in: the team decodes while
+     * the reads go on (at most 60 s, so that a reader that decodes nothing before the last
+     * read fails the check rather than hangs) */
+    const time_t until = time(NULL) + 60;
+    volatile const unsigned char* first = (volatile const unsigned char*)r->out;
+    while (first[0] == POISON && time(NULL) < until)
+      sched_yield();
+    r->decoded_meanwhile = first[0] != POISON;
+  }
+  memcpy(r->into + chunk->at, r->s->packed + chunk->at, chunk->bytes);
+  return PARZ_OK;
+}
+
+/* A fresh count of reads over s into `into`, the read of chunk fail_at failing. */
+static void start_reads(reads* r, const stored* s, unsigned char* into, size_t fail_at) {
+  memset(r, 0, sizeof *r);
+  r->s = s;
+  r->into = into;
+  r->caller = pthread_self();
+  r->fail_at = fail_at;
+  r->in_order = r->on_caller = 1;
+}
+
+static void reading(void) {
+  static const int threads[] = {1, 2, 3};
+  stored s;
+  reads r;
+  parz_error e;
+  size_t failed, n;
+  float* out = (float*)malloc(128 * 128 * 4);
+  unsigned char* into;
+  int t, rc;
+  memset(&s, 0, sizeof s);
+  s.g.rank = 2;
+  s.g.type = PARZ_FLOAT;
+  s.g.dims[0] = s.g.dims[1] = 128;
+  s.g.chunk_dims[0] = s.g.chunk_dims[1] = 32;   /* 16 chunks, 64 KiB: above the cut-off */
+  store(&s, 0, 0, 0);
+  n = s.n;
+  into = (unsigned char*)malloc(s.packed_bytes);
+  for (t = 0; t < 3; t++) {
+    start_reads(&r, &s, into, SIZE_MAX);
+    r.out = out;
+    r.wait_for_decode = parz_omp_team_size(threads[t]) > 1;
+    memset(into, 0, s.packed_bytes);
+    memset(out, POISON, 128 * 128 * 4);
+    rc = parz_omp_assemble_reading(&s.g, NULL, into, s.packed_bytes, n, s.refs, read_chunk, &r,
+                                   NULL, out, threads[t], NULL, &e);
+    CHECK(rc == PARZ_OK && !memcmp(out, s.values, 128 * 128 * 4),
+          "read as assembled, %d threads: %s", threads[t], rc ? e.message : "values differ");
+    CHECK(r.calls == n && r.in_order && r.on_caller,
+          "%d threads: %zu reads of %zu, in order %d, on the calling thread %d", threads[t],
+          r.calls, n, r.in_order, r.on_caller);
+    CHECK(!r.wait_for_decode || r.decoded_meanwhile,
+          "%d threads: nothing decoded before the last chunk was read", threads[t]);
+
+    /* the read of chunk 6 fails: nothing after it is read, the call names it */
+    start_reads(&r, &s, into, 6);
+    failed = SIZE_MAX;
+    rc = parz_omp_assemble_reading(&s.g, NULL, into, s.packed_bytes, n, s.refs, read_chunk, &r,
+                                   NULL, out, threads[t], &failed, &e);
+    CHECK(rc == PARZ_ERR_ARG && failed == 6 && strstr(e.message, "chunk 6 cannot be read") &&
+              r.calls == 7,
+          "read of chunk 6 fails, %d threads: rc %d, chunk %zu, %zu reads", threads[t], rc,
+          failed, r.calls);
+  }
+  /* and chunk 4 before it is corrupt: chunk 4 fails first */
+  flip_last_partition(&s, 4);
+  for (t = 0; t < 3; t++) {
+    start_reads(&r, &s, into, 6);
+    failed = SIZE_MAX;
+    rc = parz_omp_assemble_reading(&s.g, NULL, into, s.packed_bytes, n, s.refs, read_chunk, &r,
+                                   NULL, out, threads[t], &failed, &e);
+    CHECK(rc == PARZ_ERR_CHECKSUM && failed == 4,
+          "chunk 4 corrupt, read of 6 fails, %d threads: rc %d, chunk %zu", threads[t], rc,
+          failed);
+  }
+  release(&s);
+  free(into);
+  free(out);
+}
+
 int main(void) {
   arrays();
   refused();
   checksums();
+  reading();
   return test_finish("test_omp_assemble");
 }
