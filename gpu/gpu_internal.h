@@ -177,6 +177,13 @@ int parz_gpu_enqueue_chunks(parz_gpu_context* ctx, const parz_chunk_view* views,
                             const struct parz_gpu_scratch* s, cudaStream_t stream,
                             parz_error* err);
 
+/* The same for one chunk alone (s its scratch, after parz_gpu_fault_clear(ctx, 1)), its parse
+ * shaped by `shape` (NULL: chosen per chunk, as parz_gpu_enqueue_chunks does). */
+int parz_gpu_enqueue_chunk(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d_chunk,
+                           void* d_dst, const struct parz_gpu_scratch* s,
+                           const struct parz_gpu_shape* shape, cudaStream_t stream,
+                           parz_error* err);
+
 /* The pieces of one chunk's decode, for the filter path's slices. Enqueues the decode of
  * segments [first, first + count) of a chunk at d_chunk (view parsed from the same bytes) into
  * d_dst on `stream`, after parz_gpu_fault_clear and parz_gpu_enqueue_offsets on the same
@@ -185,12 +192,6 @@ int parz_gpu_enqueue_segments(parz_gpu_context* ctx, const parz_chunk_view* v,
                               const void* d_chunk, void* d_dst, uint64_t first, uint64_t count,
                               const struct parz_gpu_scratch* s, cudaStream_t stream,
                               parz_error* err);
-/* One chunk alone, all of it (offsets, segments, exceptions), its parse shaped by `shape`
- * (NULL: chosen per chunk), with the same preconditions. */
-int parz_gpu_enqueue_chunk(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d_chunk,
-                           void* d_dst, const struct parz_gpu_scratch* s,
-                           const struct parz_gpu_shape* shape, cudaStream_t stream,
-                           parz_error* err);
 int parz_gpu_enqueue_offsets(parz_gpu_context* ctx, const parz_chunk_view* v,
                              const void* d_chunk, const struct parz_gpu_scratch* s,
                              cudaStream_t stream, parz_error* err);
