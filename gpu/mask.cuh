@@ -101,7 +101,7 @@ __device__ __forceinline__ void parz_gpu_mask_block(const parz_gpu_mask& m, unsi
     }
 }
 
-/* Expanding warps of a launch, WARPS_PER_CTA to a CTA of lengths_kernel or mask_kernel. */
+/* Expanding warps of a launch, WARPS_PER_CTA to a CTA of lengths_kernel. */
 inline unsigned long long parz_gpu_mask_ctas(const parz_gpu_mask& m, unsigned warps_per_cta)
 {
   return m.values ? (m.group_end - m.group_first + warps_per_cta - 1) / warps_per_cta : 0;
