@@ -17,14 +17,8 @@
  * A chunk's checksum items (ranges of its partitions, as many as its decode units at most) come
  * just before its decode units, so that the lowest failed item is the error the serial decoder
  * reports: the first failing chunk, and in it a bad checksum before any other fault. */
-#ifndef _DEFAULT_SOURCE
-#define _DEFAULT_SOURCE /* madvise */
-#endif
 #include <stdint.h>
 #include <stdlib.h>
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -47,36 +41,6 @@
 #define PATCH_MIN_PER_THREAD 4096u
 
 
-/* A single chunk's destination is faulted in by the team before it decodes once it is at least
- * this long per thread (16 pages of 4 KiB each). */
-#define POPULATE_MIN_PER_THREAD ((size_t)64 << 10)
-
-/* Faults in thread t's slice (of nt) of dst[0, bytes), a whole chunk's destination, when it is
- * fresh memory. Fresh memory (the filter's output: glibc maps blocks over 32 MiB afresh on every
- * allocation) is faulted in as it is first written, and each fault zeroes a page, 2 MiB at a
- * time with transparent huge pages. The decode writes blocks in stream order, so all threads
- * write into the same few pages at once and the zeroing runs on about one thread. Each thread
- * populating its own contiguous slice first (whole 2 MiB pages where the buffer has enough)
- * zeroes it in parallel. A slice whose first page is already resident is left alone, so a warm
- * buffer costs one mincore call per thread. MADV_POPULATE_WRITE (Linux 5.14) leaves the
- * contents alone, so threads that already decode into the slice lose nothing; where the system
- * lacks it, the pages are faulted in by the decode as before. */
-#if defined(_OPENMP) && defined(MADV_POPULATE_WRITE)
-static void populate_slice(void* dst, size_t bytes, int t, int nt) {
-  const uintptr_t page = 4096u, huge = (uintptr_t)2 << 20;
-  const uintptr_t base = (uintptr_t)dst, end = base + bytes;
-  const uintptr_t grain = bytes >= (size_t)nt * huge ? huge : page;
-  const uintptr_t first = (base + grain - 1) & ~(grain - 1);
-  const uintptr_t n = end > first ? (end - first) / grain : 0;
-  uintptr_t lo = t == 0 ? base : first + grain * (n * (uintptr_t)t / (uintptr_t)nt);
-  uintptr_t hi = t + 1 == nt ? end : first + grain * (n * (uintptr_t)(t + 1) / (uintptr_t)nt);
-  unsigned char resident = 1;
-  lo = (lo + page - 1) & ~(page - 1);
-  if (hi <= lo || mincore((void*)lo, 1, &resident) != 0 || (resident & 1))
-    return;
-  (void)madvise((void*)lo, hi - lo, MADV_POPULATE_WRITE); /* advice: failure changes nothing */
-}
-#endif
 
 /* Segments per unit for a chunk that should get about `target` units. */
 static uint64_t unit_segments(const parz_chunk_view* v, uint64_t target) {
@@ -263,8 +227,7 @@ static int decode_chunks(size_t n, const parz_chunk_view* views, const parz_chun
   }
   if ((uint64_t)nthreads > nfirst)
     nthreads = (int)nfirst;
-  populate = n == 1 && dest_is_whole(&views[0], &dests[0]) &&
-             views[0].raw_bytes >= (size_t)nthreads * POPULATE_MIN_PER_THREAD;
+  populate = n == 1 && dest_is_whole(&views[0], &dests[0]);
   parz_omp_first_error_init(&first);
 
 #ifdef _OPENMP
@@ -273,13 +236,8 @@ static int decode_chunks(size_t n, const parz_chunk_view* views, const parz_chun
   {
     parz_error e;
     int64_t u;
-#if defined(_OPENMP) && defined(MADV_POPULATE_WRITE)
     if (populate) /* no barrier: a thread decoding into a page not yet populated faults it */
-      populate_slice(dests[0].data, views[0].raw_bytes, omp_get_thread_num(),
-                     omp_get_num_threads());
-#else
-    (void)populate;
-#endif
+      parz_omp_populate_share(dests[0].data, views[0].raw_bytes);
     /* signed loop variables: OpenMP 2.5 compilers still exist */
 #ifdef _OPENMP
 #pragma omp for schedule(dynamic, 1)
