@@ -35,6 +35,7 @@ static int have_sse42(void) {
 #endif
 
 /* crc32c_table[i] = CRC of the single byte i (reflected polynomial 0x82F63B78, no pre/post XOR). */
+/* clang-format off */
 static const uint32_t crc32c_table[256] = {
   0x00000000u, 0xf26b8303u, 0xe13b70f7u, 0x1350f3f4u, 0xc79a971fu, 0x35f1141cu,
   0x26a1e7e8u, 0xd4ca64ebu, 0x8ad958cfu, 0x78b2dbccu, 0x6be22838u, 0x9989ab3bu,
@@ -80,6 +81,7 @@ static const uint32_t crc32c_table[256] = {
   0xd5cf889du, 0x27a40b9eu, 0x79b737bau, 0x8bdcb4b9u, 0x988c474du, 0x6ae7c44eu,
   0xbe2da0a5u, 0x4c4623a6u, 0x5f16d052u, 0xad7d5351u,
 };
+/* clang-format on */
 
 uint32_t parz_crc32c_bytewise(uint32_t crc, const void* data, size_t bytes) {
   const unsigned char* p = (const unsigned char*)data;
