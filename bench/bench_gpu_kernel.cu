@@ -1,17 +1,18 @@
-/* GPU decoding schemes against table size: the measurement behind the default C and P.
+/* GPU decode kernels against table size: the measurement behind the default C and P, and
+ * behind the decoder's choice of parse shape (gpu/decode.cu: plan, seg_parser).
  *
  * For each array, mode and segment size C, one chunk holds the whole array (the most parallelism
  * a chunk can offer); it is decoded on the device by the kernels of parz_gpu_decode_device with
- * each scheme -- BLOCK (threads parse segment lengths, then one thread per block; the default),
- * THREAD (one thread per segment, Noordsij 2019's decoder) and WARP (a warp parses G segments'
- * block lengths, then decodes one block per lane) at several G -- and timed with CUDA events
- * around the queued kernels (median of --reps after warm-up; the fault record is read back and
- * checked after each run, outside the timed region). A device-to-device copy of the decoded
- * array's size, timed the same way, is the bandwidth anchor. Every scheme's output is compared
- * with the serial decoder's.
+ * each parse shape -- the decoder's own choice ("auto"), a parser forced ("segment-parser",
+ * "block-parser": the general ones where the chunk's own would be faster) or a G forced (G=1 to
+ * G=32, the segments per warp of the parse), through gpu_internal.h's parz_gpu_enqueue_chunk --
+ * and timed with CUDA events around the queued kernels (median of --reps after warm-up; the
+ * fault record is read back and checked after each run, outside the timed region). A
+ * device-to-device copy of the decoded array's size, timed the same way, is the bandwidth anchor.
+ * Every shape's output is compared with the serial decoder's.
  *
  * usage: bench_gpu_kernel [--reps N] [--c 1,4,16,...] [--p N] [--rel 1e-4,1e-3]
- *                         [--schemes block,thread,...] [--modes accuracy,precision,reversible]
+ *                         [--shapes auto,G=8,...] [--modes accuracy,precision,reversible]
  *                         [--chunk-mib 1,4] FILE...
  *   FILE: raw little-endian array named like name_f32le_AxBxC.bin (f32 or f64, C order).
  *   --rel: fixed-accuracy tolerances relative to the array's value range.
@@ -24,8 +25,8 @@
  *               its values above 0 (etopo5's land); alternately with the array itself, on the
  *               GPU and with OpenMP on every core (mask_row). One line per such row, starting
  *               "mask-goal", goes to stderr for scripts/gpu_mask_check.sh.
- * Output: one Markdown table row per (array, mode, C, scheme), then per (array, mode, C, chunk
- * size) with --chunk-mib, then per (array, mode, C, scheme) with --checksum and --mask. */
+ * Output: one Markdown table row per (array, mode, C, shape), then per (array, mode, C, chunk
+ * size) with --chunk-mib, then per (array, mode, C, shape) with --checksum and --mask. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -166,10 +167,17 @@ static double median_of(std::vector<double> v)
   return v[v.size() / 2];
 }
 
-/* GPU time of the kernels of one decode of the chunk at d_chunk (view v) into d_dst, the fault
- * record checked after the events (so that a failed verification cannot pass unseen). */
+/* A parse shape to time, by name. */
+struct shape_variant {
+  const char* name;
+  parz_gpu_shape shape;
+};
+
+/* GPU time of the kernels of one decode of the chunk at d_chunk (view v) into d_dst with its
+ * parse shaped by `shape`, the fault record checked after the events (so that a failed
+ * verification cannot pass unseen). */
 static double decode_ms(parz_gpu_context* ctx, timer& t, const parz_chunk_view& v,
-                        const void* d_chunk, void* d_dst)
+                        const void* d_chunk, void* d_dst, const parz_gpu_shape* shape)
 {
   parz_gpu_scratch scratch;
   parz_error err;
@@ -179,7 +187,7 @@ static double decode_ms(parz_gpu_context* ctx, timer& t, const parz_chunk_view& 
   if (rc == PARZ_OK)
     rc = parz_gpu_fault_clear(ctx, 1, t.st, &err);
   if (rc == PARZ_OK)
-    rc = parz_gpu_enqueue_chunks(ctx, &v, &d_chunk, &d_dst, 1, &scratch, t.st, &err);
+    rc = parz_gpu_enqueue_chunk(ctx, &v, d_chunk, d_dst, &scratch, shape, t.st, &err);
   CHECK_CUDA(cudaEventRecord(t.b, t.st));
   CHECK_CUDA(cudaEventSynchronize(t.b));
   CHECK_CUDA(cudaEventElapsedTime(&x, t.a, t.b));
@@ -212,10 +220,10 @@ static const void* encode_to_device(const raw_array& r, const void* data,
   return p;
 }
 
-/* The chunk with and without payload checksums (the same payload), decoded alternately with the
- * current tuning, median of reps each after a warm-up of both; a Markdown row. */
+/* The chunk with and without payload checksums (the same payload), decoded alternately with
+ * parse shape s, median of reps each after a warm-up of both; a Markdown row. */
 static std::string checksum_row(parz_gpu_context* ctx, timer& t, int reps, const raw_array& r,
-                                const char* label, const char* scheme, parz_chunk_config cfg,
+                                const char* label, const shape_variant& s, parz_chunk_config cfg,
                                 void* d_dst)
 {
   const void* d[2];
@@ -229,7 +237,7 @@ static std::string checksum_row(parz_gpu_context* ctx, timer& t, int reps, const
   }
   for (int i = -2; i < reps; i++)
     for (int k = 0; k < 2; k++) {
-      double x = decode_ms(ctx, t, v[k], d[k], d_dst);
+      double x = decode_ms(ctx, t, v[k], d[k], d_dst, &s.shape);
       if (i >= 0)
         ms[k].push_back(x);
     }
@@ -237,7 +245,7 @@ static std::string checksum_row(parz_gpu_context* ctx, timer& t, int reps, const
   char row[512];
   snprintf(row, sizeof row,
            "| %s | %s | %u | %s | %llu | %.1f | %.1f | %.2f%% | %zu (%.3f%%) | %.4f | %.4f |\n",
-           r.name, label, v[0].segment_blocks, scheme, (unsigned long long)v[0].nchecksums,
+           r.name, label, v[0].segment_blocks, s.name, (unsigned long long)v[0].nchecksums,
            raw / (on * 1e-3) / 1073741824.0, raw / (off * 1e-3) / 1073741824.0,
            100.0 * (on / off - 1), bytes[0] - bytes[1],
            100.0 * (double)(bytes[0] - bytes[1]) / (double)bytes[1], on, off);
@@ -279,8 +287,8 @@ static double masked_variant(const raw_array& r, const char* variant,
  * clock), median of reps each after a warm-up; the outputs checked against the serial decoder.
  * Returns a Markdown row and prints a mask-goal line to stderr. */
 static std::string mask_row(parz_gpu_context* ctx, timer& t, int reps, const raw_array& r,
-                            const char* label, const char* scheme, const parz_chunk_config& cfg,
-                            void* d_dst, const char* variant)
+                            const char* label, const shape_variant& s,
+                            const parz_chunk_config& cfg, void* d_dst, const char* variant)
 {
   std::vector<unsigned char> data[2], chunk[2];
   const void* d[2];
@@ -294,7 +302,7 @@ static std::string mask_row(parz_gpu_context* ctx, timer& t, int reps, const raw
   for (int k = 0; k < 2; k++) {
     parz_error err;
     d[k] = encode_to_device(r, data[k].data(), cfg, chunk[k], &v[k], &bytes[k]);
-    decode_ms(ctx, t, v[k], d[k], d_dst);
+    decode_ms(ctx, t, v[k], d[k], d_dst, &s.shape);
     CHECK_CUDA(cudaMemcpy(out.data(), d_dst, raw, cudaMemcpyDeviceToHost));
     if (parz_chunk_decode(chunk[k].data(), bytes[k], ref.data(), raw, &err) != PARZ_OK ||
         memcmp(out.data(), ref.data(), raw) != 0 ||
@@ -308,7 +316,7 @@ static std::string mask_row(parz_gpu_context* ctx, timer& t, int reps, const raw
   for (int i = -2; i < reps; i++)
     for (int k = 0; k < 2; k++) {
       parz_error err;
-      double x = decode_ms(ctx, t, v[k], d[k], d_dst);
+      double x = decode_ms(ctx, t, v[k], d[k], d_dst, &s.shape);
       auto t0 = std::chrono::steady_clock::now();
       if (parz_omp_chunk_decode(chunk[k].data(), bytes[k], out.data(), raw, 0, &err) != PARZ_OK) {
         fprintf(stderr, "%s: OpenMP decode: %s\n", r.name, err.message);
@@ -330,7 +338,7 @@ static std::string mask_row(parz_gpu_context* ctx, timer& t, int reps, const raw
            "%.2f / %.2f | %.2f |\n",
            r.name, label, variant, 100.0 * share, v[0].segment_blocks, v[1].segment_blocks,
            (double)raw / bytes[0], (double)raw / bytes[1],
-           100.0 * (double)v[1].mask.section_bytes / (double)bytes[1], scheme, gibs(g0), gibs(g1),
+           100.0 * (double)v[1].mask.section_bytes / (double)bytes[1], s.name, gibs(g0), gibs(g1),
            g0 / g1, gibs(o0), gibs(o1), o0 / o1);
   std::string mode(label);
   std::replace(mode.begin(), mode.end(), ' ', '_');
@@ -458,7 +466,7 @@ int main(int argc, char** argv)
   std::vector<double> cs = {1, 4, 8, 16, 32, 64, 128};
   std::vector<double> rels = {1e-4, 1e-3};
   std::vector<const char*> files;
-  const char* only = NULL;       /* comma-separated scheme names, e.g. "block,thread" */
+  const char* only = NULL;       /* comma-separated shape names, e.g. "auto,G=8" */
   const char* only_modes = NULL; /* any of "accuracy,precision,reversible" */
   std::vector<double> chunk_mib;  /* --chunk-mib: also decode the array cut into chunks */
   std::string chunked;            /* their table, printed after the main one */
@@ -475,7 +483,7 @@ int main(int argc, char** argv)
       P = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--rel") && i + 1 < argc)
       rels = parse_list(argv[++i]);
-    else if (!strcmp(argv[i], "--schemes") && i + 1 < argc)
+    else if (!strcmp(argv[i], "--shapes") && i + 1 < argc)
       only = argv[++i];
     else if (!strcmp(argv[i], "--modes") && i + 1 < argc)
       only_modes = argv[++i];
@@ -507,31 +515,19 @@ int main(int argc, char** argv)
   CHECK_CUDA(cudaStreamCreate(&t.st));
   printf("GPU: %s, %d SMs; reps %d (median); P = %d (0 = default %u)\n\n", prop.name,
          prop.multiProcessorCount, reps, P, PARZ_DEFAULT_PARTITION_SEGMENTS);
-  printf("| array | mode | C | ratio | table %% of payload | segments | scheme | GiB/s | "
+  printf("| array | mode | C | ratio | table %% of payload | segments | shape | GiB/s | "
          "copy GiB/s | %% of copy |\n|---|---|---|---|---|---|---|---|---|---|\n");
 
-  struct scheme {
-    const char* name;
-    int scheme, group, skip;
-  } all_schemes[] = {
-      {"block", PARZ_GPU_SCHEME_BLOCK, 0, 0},
-      {"block/segment-parser", PARZ_GPU_SCHEME_BLOCK, 0, PARZ_GPU_SKIP_SEGMENT},
-      {"block/block-parser", PARZ_GPU_SCHEME_BLOCK, 0, PARZ_GPU_SKIP_BLOCK},
-      {"block G=1", PARZ_GPU_SCHEME_BLOCK, 1, 0},
-      {"block G=2", PARZ_GPU_SCHEME_BLOCK, 2, 0},
-      {"block G=4", PARZ_GPU_SCHEME_BLOCK, 4, 0},
-      {"block G=8", PARZ_GPU_SCHEME_BLOCK, 8, 0},
-      {"block G=16", PARZ_GPU_SCHEME_BLOCK, 16, 0},
-      {"block G=32", PARZ_GPU_SCHEME_BLOCK, 32, 0},
-      {"thread", PARZ_GPU_SCHEME_THREAD, 0, 0},
-      {"warp G=auto", PARZ_GPU_SCHEME_WARP, 0, 0},
-      {"warp G=4", PARZ_GPU_SCHEME_WARP, 4, 0},
-      {"warp G=8", PARZ_GPU_SCHEME_WARP, 8, 0},
-      {"warp G=32", PARZ_GPU_SCHEME_WARP, 32, 0}};
-  std::vector<scheme> schemes;
-  for (const scheme& s : all_schemes)
+  static const shape_variant all_shapes[] = {
+      {"auto", {0, PARZ_GPU_SKIP_AUTO}},          {"segment-parser", {0, PARZ_GPU_SKIP_SEGMENT}},
+      {"block-parser", {0, PARZ_GPU_SKIP_BLOCK}}, {"G=1", {1, PARZ_GPU_SKIP_AUTO}},
+      {"G=2", {2, PARZ_GPU_SKIP_AUTO}},           {"G=4", {4, PARZ_GPU_SKIP_AUTO}},
+      {"G=8", {8, PARZ_GPU_SKIP_AUTO}},           {"G=16", {16, PARZ_GPU_SKIP_AUTO}},
+      {"G=32", {32, PARZ_GPU_SKIP_AUTO}}};
+  std::vector<shape_variant> shapes;
+  for (const shape_variant& s : all_shapes)
     if (!only || in_list(only, s.name))
-      schemes.push_back(s);
+      shapes.push_back(s);
 
   for (const char* path : files) {
     raw_array r;
@@ -596,11 +592,8 @@ int main(int argc, char** argv)
         CHECK_CUDA(cudaMemcpy(d_chunk, chunk.data(), written, cudaMemcpyHostToDevice));
         double ratio = (double)raw / written;
         double table_pct = 100.0 * v.table_bytes / v.payload_bytes;
-        for (const scheme& s : schemes) {
-          parz_gpu_set_tuning(ctx, s.scheme, s.group, 0);
-          ctx->tuning.skip = s.skip;
+        for (const shape_variant& s : shapes) {
           parz_gpu_scratch scratch;
-          const void* d_src = d_chunk;
           int rc = parz_gpu_scratch_reserve(ctx, &v, 1, &scratch, &err);
           /* the kernels of parz_gpu_decode_device, timed without its final wait and
            * read-back of the fault record (host latency, not decoding); checked after each */
@@ -608,7 +601,8 @@ int main(int argc, char** argv)
             if (rc == PARZ_OK)
               rc = parz_gpu_fault_clear(ctx, 1, t.st, &err);
             if (rc == PARZ_OK)
-              rc = parz_gpu_enqueue_chunks(ctx, &v, &d_src, &d_dst, 1, &scratch, t.st, &err);
+              rc = parz_gpu_enqueue_chunk(ctx, &v, d_chunk, d_dst, &scratch, &s.shape, t.st,
+                                          &err);
           }, [&] {
             if (rc == PARZ_OK)
               rc = parz_gpu_fault_check(ctx, &v, 1, t.st, NULL, &err);
@@ -627,13 +621,11 @@ int main(int argc, char** argv)
                  s.name, gibs, same ? "" : " MISMATCH", copy_gibs, 100.0 * gibs / copy_gibs);
           fflush(stdout);
           if (checksum)
-            sums += checksum_row(ctx, t, reps, r, m.label, s.name, cfg, d_dst);
+            sums += checksum_row(ctx, t, reps, r, m.label, s, cfg, d_dst);
           for (const std::string& variant : variants)
-            masks += mask_row(ctx, t, reps, r, m.label, s.name, cfg, d_dst, variant.c_str());
+            masks += mask_row(ctx, t, reps, r, m.label, s, cfg, d_dst, variant.c_str());
         }
         CHECK_CUDA(cudaFree(d_chunk));
-        parz_gpu_set_tuning(ctx, 0, 0, 0);
-        ctx->tuning.skip = PARZ_GPU_SKIP_AUTO;
         for (double mib : chunk_mib)
           chunked += chunked_row(ctx, t, reps, r, m.label, cfg, mib);
       }
@@ -652,14 +644,14 @@ int main(int argc, char** argv)
   if (!sums.empty())
     printf("\nPayload checksums (--checksum): the same chunk with and without them, decoded "
            "alternately (GPU time, median of the reps):\n\n"
-           "| array | mode | C | scheme | partitions | with GiB/s | without GiB/s | cost | "
+           "| array | mode | C | shape | partitions | with GiB/s | without GiB/s | cost | "
            "bytes more | with ms | without ms |\n|---|---|---|---|---|---|---|---|---|---|---|\n%s",
            sums.c_str());
   if (!masks.empty())
     printf("\nMissing values (--mask): the array, and the array with some values NaN (masked), "
            "decoded alternately (GPU time of the kernels and host time of OpenMP on every core, "
            "medians of the reps; throughput counts the decoded bytes):\n\n"
-           "| array | mode | variant | masked | C | ratio | mask %% of chunk | scheme | GPU GiB/s "
+           "| array | mode | variant | masked | C | ratio | mask %% of chunk | shape | GPU GiB/s "
            "| GPU masked / unmasked | OpenMP GiB/s | OpenMP masked / unmasked |\n"
            "|---|---|---|---|---|---|---|---|---|---|---|---|\n%s",
            masks.c_str());

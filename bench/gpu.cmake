@@ -1,4 +1,4 @@
-# GPU decoding-scheme benchmark: kernel throughput against segment size C and scheme.
+# GPU decode-kernel benchmark: kernel throughput against segment size C and parse shape.
 if(TARGET parz_gpu AND TARGET parz_omp)
   add_executable(bench_gpu_kernel bench_gpu_kernel.cu)
   target_link_libraries(bench_gpu_kernel PRIVATE parz_gpu parz_omp)

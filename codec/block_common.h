@@ -246,11 +246,13 @@ PARZ_HD unsigned parz_block_precision(int emax, unsigned maxprec, int minexp, un
 /* Array loops specialize on the scalar type and the rank: `switch (PARZ_KIND(type, dims))`
  * over PARZ_EACH_KIND(X), where X(type, dims) expands to one case. */
 #define PARZ_KIND(type, dims) (4u * (unsigned)(type) + (unsigned)(dims) - 1u)
+/* clang-format off */
 #define PARZ_EACH_KIND(X)                                                                      \
   X(PARZ_FLOAT, 1) X(PARZ_FLOAT, 2) X(PARZ_FLOAT, 3) X(PARZ_FLOAT, 4)                          \
   X(PARZ_DOUBLE, 1) X(PARZ_DOUBLE, 2) X(PARZ_DOUBLE, 3) X(PARZ_DOUBLE, 4)                      \
   X(PARZ_INT32, 1) X(PARZ_INT32, 2) X(PARZ_INT32, 3) X(PARZ_INT32, 4)                          \
   X(PARZ_INT64, 1) X(PARZ_INT64, 2) X(PARZ_INT64, 3) X(PARZ_INT64, 4)
+/* clang-format on */
 
 /* Order in which the coefficients of a transformed block are coded (see block_perm.h); 1D
  * blocks are coded in place. */

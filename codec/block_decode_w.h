@@ -94,6 +94,9 @@ PARZ_HD unsigned PARZ_FN(parz_decode_ints)(parz_reader* r, unsigned maxbits, uns
    * parz_transpose_tiles), so after the transposition row i holds value i (t == gs) or
    * values i and 32 + i (32-bit values in groups of 64) */
   const unsigned gs = PARZ_MIN(size, 64u), ng = size / gs, t = PARZ_MIN(gs, intprec);
+  /* t is 4, 16, 32 or 64: plane k's row and tile by mask and shift, not by division (the
+   * compiler cannot see that t is a power of two) */
+  const unsigned tbits = t == 64 ? 6u : t == 32 ? 5u : t == 16 ? 4u : 2u;
   const uint64_t gmask = gs == 64 ? ~UINT64_C(0) : (UINT64_C(1) << gs) - 1;
   uint64_t pl[4][64];
   for (c = 0; c < ng; c++)
@@ -130,7 +133,7 @@ PARZ_HD unsigned PARZ_FN(parz_decode_ints)(parz_reader* r, unsigned maxbits, uns
     }
 #if PARZ_PLANAR
     for (c = 0; c < ng; c++)
-      pl[c][k % t] |= x[c] << (t * (k / t));
+      pl[c][k & (t - 1)] |= x[c] << ((k >> tbits) << tbits);
 #else
     for (i = 0; i < size; i++)
       data[i] += (PARZ_UINT)((x[i >> 6] >> (i & 63u)) & 1u) << k;
@@ -143,7 +146,7 @@ PARZ_HD unsigned PARZ_FN(parz_decode_ints)(parz_reader* r, unsigned maxbits, uns
       data[i] = 0;
     for (; k < intprec; k++)
       for (c = 0; c < ng; c++) {
-        uint64_t x = (pl[c][k % t] >> (t * (k / t))) & gmask;
+        uint64_t x = (pl[c][k & (t - 1)] >> ((k >> tbits) << tbits)) & gmask;
         for (; x; x &= x - 1)
           data[gs * c + parz_ctz64(x)] |= (PARZ_UINT)1 << k;
       }

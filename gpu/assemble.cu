@@ -87,7 +87,16 @@ extern "C" int parz_gpu_assemble(parz_gpu_context* ctx, const parz_chunk_grid* g
                                  size_t n, const parz_chunk_ref* chunks, const void* fill,
                                  void* d_dst, void* stream, size_t* failed, parz_error* err)
 {
-  cudaStream_t st = (cudaStream_t)stream;
+  return parz_gpu_assemble_rounds(ctx, grid, box, packed, packed_bytes, n, chunks, fill, d_dst,
+                                  (cudaStream_t)stream, ROUND_BYTES, failed, err);
+}
+
+int parz_gpu_assemble_rounds(parz_gpu_context* ctx, const parz_chunk_grid* grid,
+                             const parz_box* box, const void* packed, size_t packed_bytes,
+                             size_t n, const parz_chunk_ref* chunks, const void* fill,
+                             void* d_dst, cudaStream_t st, size_t round_bytes, size_t* failed,
+                             parz_error* err)
+{
   uint64_t total, chunk_elems;
   size_t i, r0;
   int rc;
@@ -141,7 +150,6 @@ extern "C" int parz_gpu_assemble(parz_gpu_context* ctx, const parz_chunk_grid* g
     if (parz_box_meets_chunk(grid, box, chunks[i].origin))
       use.push_back(i);
   const size_t nu = use.size();
-  const size_t round_bytes = ctx->tuning.round_bytes ? ctx->tuning.round_bytes : ROUND_BYTES;
   const size_t per_round = PARZ_MAX((size_t)1, round_bytes / chunk_bytes);
   const size_t round = PARZ_MIN(per_round, nu);
   const size_t slots = PARZ_MAX(round, (size_t)1);

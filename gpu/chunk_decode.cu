@@ -34,11 +34,12 @@ extern "C" int parz_gpu_chunk_decode(parz_gpu_context* ctx, const void* src, siz
                      v.raw_bytes, dst_bytes);
   if ((e = cudaSetDevice(ctx->device)) != cudaSuccess)
     return parz_gpu_cuda_fail(err, e, "selecting the device");
-  if ((rc = parz_gpu_reserve(&ctx->d_chunk, src_bytes, 0, err)) != PARZ_OK ||
+  /* the scratch first: it refuses a chunk the decoder does not take before any large buffer */
+  if ((rc = parz_gpu_scratch_reserve(ctx, &v, 1, &s, err)) != PARZ_OK ||
+      (rc = parz_gpu_reserve(&ctx->d_chunk, src_bytes, 0, err)) != PARZ_OK ||
       (rc = parz_gpu_reserve(&ctx->d_out, v.raw_bytes, 0, err)) != PARZ_OK ||
       (rc = parz_gpu_reserve(&ctx->h_in, src_bytes, 1, err)) != PARZ_OK ||
-      (rc = parz_gpu_reserve(&ctx->h_out, v.raw_bytes, 1, err)) != PARZ_OK ||
-      (rc = parz_gpu_scratch_reserve(ctx, &v, 1, &s, err)) != PARZ_OK)
+      (rc = parz_gpu_reserve(&ctx->h_out, v.raw_bytes, 1, err)) != PARZ_OK)
     return rc;
 
   unsigned char* h_in = (unsigned char*)ctx->h_in.ptr;

@@ -5,7 +5,7 @@
 #include <thread>
 
 #include "gpu_internal.h"
-#include "mask.cuh"
+#include "view_fits.h"
 
 int parz_gpu_cuda_fail(parz_error* err, cudaError_t e, const char* what)
 {
@@ -160,17 +160,10 @@ extern "C" int parz_gpu_context_create(parz_gpu_context** out, int device, parz_
   return PARZ_OK;
 }
 
-void parz_gpu_set_tuning(parz_gpu_context* ctx, int scheme, int group, int round_blocks)
-{
-  ctx->tuning.scheme = scheme;
-  ctx->tuning.group = group < 0 ? 0 : group > 32 ? 32 : group;
-  ctx->tuning.round_blocks = round_blocks < 0 ? 0 : round_blocks > 32 ? 32 : round_blocks;
-}
-
 /* Rounds a share up to 16 bytes, so that every chunk's offsets start aligned. */
 static size_t share(size_t bytes) { return (bytes + 15) & ~(size_t)15; }
 
-/* Block offsets are kept only where segments of several blocks are parsed (BLOCK scheme). */
+/* Block offsets are kept only where segments of several blocks are parsed. */
 static size_t rel_bytes(const parz_chunk_view* v)
 {
   const int parsed = v->segment_blocks > 1 && v->params.minbits != v->params.maxbits;
@@ -189,10 +182,8 @@ int parz_gpu_scratch_reserve(parz_gpu_context* ctx, const parz_chunk_view* views
   size_t offsets = 0, rel = 0, mask = 0, i;
   int rc;
   for (i = 0; i < n; i++) {
-    if (views[i].mask.record_bytes >= PARZ_GPU_MASK_NONE)
-      return parz_fail(err, PARZ_ERR_UNSUPPORTED,
-                       "chunk %zu: a mask of %llu bytes of records, more than the GPU decoder "
-                       "indexes (4 GiB)", i, (unsigned long long)views[i].mask.record_bytes);
+    if ((rc = parz_gpu_view_fits(&views[i], i, err)) != PARZ_OK)
+      return rc;
     offsets += share(8 * (size_t)(views[i].nsegments + 1));
     rel += rel_bytes(&views[i]);
     mask += mask_bytes(&views[i]);

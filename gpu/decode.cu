@@ -1,88 +1,76 @@
-/* Segment decode scheme choice and the device API; the kernels are in decode_kernels.cuh.
+/* Segment decode: the shape of a chunk's launch and the device API; the kernels are in
+ * decode_kernels.cuh.
  *
- * Why not one thread per segment (THREAD, Noordsij 2019's decoder): its parallelism is
- * nsegments, so it starves the GPU as soon as C is large enough for a small table, and a warp's
- * 32 lanes write 32 blocks C blocks apart (uncoalesced). Two schemes decouple the two:
- * - BLOCK (the default): kernel 1 parses block lengths only, G segments per warp, one lane each
- *   (block_skip.cuh), and writes every block's bit offset within its segment to a u32 array;
- *   kernel 2 decodes one block per thread, neighbouring threads taking neighbouring blocks, so
- *   the stores of a warp land in the same rows. C then only sets the length of kernel 1's
- *   serial walk, which costs a fraction of decoding.
- * - WARP: a warp takes G consecutive segments and works in rounds of K blocks per segment: lane
- *   l < G walks K blocks of segment l, writing offsets to shared memory; then all 32 lanes decode
- *   the G*K blocks. Kept for chunks of more than 2^32 blocks and for comparison.
- * Fixed-rate chunks parse nothing (every block is maxbits). Values are decoded by
- * parz_decode_block's width functions from codec/block_decode.h, the code the CPU runs, except
- * 1D/2D blocks in modes without a budget limit, which BLOCK decodes with the window decoder of
- * block_small.cuh (same transform and cast code); the output is bit-identical either way. */
+ * One thread per segment would make the parallelism nsegments, starving the GPU as soon as C is
+ * large enough for a small table, and a warp's 32 lanes would write 32 blocks C blocks apart
+ * (uncoalesced). So the parse and the decode are decoupled: kernel 1 (lengths_kernel) parses
+ * block lengths only, G segments per warp, one lane each (block_skip.cuh), and writes every
+ * block's bit offset within its segment to a u32 array; kernel 2 (block_kernel) decodes one
+ * block per thread, neighbouring threads taking neighbouring blocks, so the stores of a warp
+ * land in the same rows. C then only sets the length of kernel 1's serial walk, which costs a
+ * fraction of decoding. Fixed-rate chunks and C = 1 parse nothing (every block's start is
+ * known). Values are decoded by parz_decode_block's width functions from codec/block_decode.h,
+ * the code the CPU runs, except 1D/2D blocks in modes without a budget limit, which take the
+ * window decoder of block_small.cuh (same transform and cast code); the output is bit-identical
+ * either way. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "decode_kernels.cuh"
 
-/* BLOCK unless tuned otherwise, or WARP where block indices would not fit in 32 bits. */
-static int choose_scheme(const parz_gpu_context* ctx, const parz_chunk_view* v)
-{
-  const int scheme = ctx->tuning.scheme ? ctx->tuning.scheme : PARZ_GPU_SCHEME_BLOCK;
-  return scheme == PARZ_GPU_SCHEME_BLOCK && v->nblocks > UINT32_MAX ? PARZ_GPU_SCHEME_WARP
-                                                                     : scheme;
-}
-
 int parz_gpu_parse_offsets(const parz_gpu_context* ctx, const parz_chunk_view* v)
 {
-  return choose_scheme(ctx, v) == PARZ_GPU_SCHEME_BLOCK && v->segment_blocks > 1 &&
-         v->params.minbits != v->params.maxbits && v->table == PARZ_TABLE_HYBRID;
+  (void)ctx;
+  return v->segment_blocks > 1 && v->params.minbits != v->params.maxbits &&
+         v->table == PARZ_TABLE_HYBRID;
 }
 
-/* The scheme, G and K for a chunk (tuning fields override), given BLOCK's length parser. The
- * rules come from sweeps of G with bench/bench_gpu_kernel on an H100 (132 SMs; bench_gpu_g.md,
- * a run listed in bench/README.md):
- * - BLOCK everywhere: one thread per block in the decode kernel, so C only matters to the
- *   length parse. Its G (segments per warp in the parse) starts at 32 and is halved while
- *   fewer than W parse warps per SM would run:
- *   - the 1D/2D lockstep parser, lossy modes: W = 4 (one warp per scheduler), G >= 8. Its
- *     lanes stay in step, so more of them per warp cost little, and a smaller G only spreads
- *     the same chains over more warps. On etopo5 (accuracy 1e-2) that gives G = 32, 32, 32, 16
- *     at C = 8, 16, 32, 64, and on the 4 MB arrays egm96 and hst (accuracy 1e-3, C = 16 and 32)
- *     G = 8: each the best measured or within 1%. With it those two arrays decode 1.4x to 1.9x
- *     as fast as with the rule below (accuracy 1e-3 and precision 16);
- *   - the lockstep parser in reversible mode, whose reloads after long raw runs diverge:
- *     W = 8, G >= 8 (etopo5 at C = 32: G = 16, 216 against 190 GiB/s with G = 32);
- *   - the other parsers (3D, 4D), whose lanes diverge at every plane: W = 8, G >= 1. On vasp,
- *     levitus and ccsm (accuracy 1e-3 and reversible, C = 16 and 32) the best G was 1, which is
- *     what this gives but for vasp at C = 16 (G = 2: 118 against 133 GiB/s).
- * - WARP (G from 32 down to 4 keeping 12 warps per SM) only where block indices would not fit
- *   in 32 bits (over 2^32 blocks, far beyond any HDF5 chunk). */
-static void plan(const parz_gpu_context* ctx, const parz_chunk_view* v, uint64_t nsegments,
-                 int parser, int* scheme, unsigned* G, unsigned* K)
+/* The fastest length parser that applies to the chunk, or the one `forced` asks for
+ * (PARZ_GPU_SKIP_SEGMENT: never the 1D/2D one; PARZ_GPU_SKIP_BLOCK: the general one). */
+static int seg_parser(const parz_chunk_view* v, int forced)
 {
-  const parz_gpu_tuning* t = &ctx->tuning;
+  if (forced == PARZ_GPU_SKIP_AUTO && parz_skip_small_ok(v->array.type, v->array.dims, &v->params))
+    return PARZ_GPU_SKIP_SMALL;
+  if (forced != PARZ_GPU_SKIP_BLOCK &&
+      parz_skip_segment_ok(v->array.type, v->array.dims, &v->params))
+    return PARZ_GPU_SKIP_SEGMENT;
+  return PARZ_GPU_SKIP_BLOCK;
+}
+
+/* G, the segments per warp of the parse, for nsegments segments in one launch given the length
+ * parser. The rule comes from sweeps of G with bench/bench_gpu_kernel on an H100 (132 SMs;
+ * bench/README.md lists the run). One thread per block in the decode kernel, so C only matters
+ * to the length parse. G starts at 32 and is halved while fewer than W parse warps per SM
+ * would run:
+ * - the 1D/2D lockstep parser, lossy modes: W = 4 (one warp per scheduler), G >= 8. Its lanes
+ *   stay in step, so more of them per warp cost little, and a smaller G only spreads the same
+ *   chains over more warps. On etopo5 (accuracy 1e-2) that gives G = 32, 32, 32, 16 at C = 8,
+ *   16, 32, 64, and on the 4 MB arrays egm96 and hst (accuracy 1e-3, C = 16 and 32) G = 8: each
+ *   the best measured or within 1%. With it those two arrays decode 1.4x to 1.9x as fast as
+ *   with the rule below (accuracy 1e-3 and precision 16);
+ * - the lockstep parser in reversible mode, whose reloads after long raw runs diverge: W = 8,
+ *   G >= 8 (etopo5 at C = 32: G = 16, 216 against 190 GiB/s with G = 32);
+ * - the other parsers (3D, 4D), whose lanes diverge at every plane: W = 8, G >= 1. On vasp,
+ *   levitus and ccsm (accuracy 1e-3 and reversible, C = 16 and 32) the best G was 1, which is
+ *   what this gives but for vasp at C = 16 (G = 2: 118 against 133 GiB/s). */
+static unsigned plan(const parz_gpu_context* ctx, const parz_chunk_view* v, uint64_t nsegments,
+                     int parser)
+{
   const unsigned long long sms = (unsigned long long)ctx->sm_count;
-  *scheme = choose_scheme(ctx, v);
-  *K = t->round_blocks ? (unsigned)t->round_blocks : PARZ_MIN(v->segment_blocks, MAX_ROUND);
-  if (*K > v->segment_blocks)
-    *K = v->segment_blocks;
-  if (t->group) {
-    *G = (unsigned)t->group;
-  } else if (*scheme == PARZ_GPU_SCHEME_BLOCK) {
-    const int lockstep = parser == PARZ_GPU_SKIP_SMALL;
-    const int lossy = v->params.minexp >= PARZ_MIN_EXP;
-    const unsigned gmin = lockstep ? 8 : 1, warps = lockstep && lossy ? 4 : 8;
-    *G = 32;
-    while (*G > gmin && nsegments / *G < warps * sms)
-      *G /= 2;
-  } else {
-    *G = 32;
-    while (*G > 4 && nsegments / *G < 12 * sms)
-      *G /= 2;
-  }
+  const int lockstep = parser == PARZ_GPU_SKIP_SMALL;
+  const int lossy = v->params.minexp >= PARZ_MIN_EXP;
+  const unsigned gmin = lockstep ? 8 : 1, warps = lockstep && lossy ? 4 : 8;
+  unsigned G = 32;
+  while (G > gmin && nsegments / G < warps * sms)
+    G /= 2;
+  return G;
 }
 
 /* A chunk's segments [first, first + count) as kernel arguments, with `busy` segments decoded
  * in the same launch (plan's G rule counts them all). */
 static void seg_setup(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d_chunk,
                       void* d_dst, uint64_t first, uint64_t count, uint64_t busy,
-                      const parz_gpu_scratch* s, seg_args* a, int* scheme)
+                      const parz_gpu_scratch* s, const parz_gpu_shape* shape, seg_args* a)
 {
   unsigned k;
   memset(a, 0, sizeof *a);
@@ -105,21 +93,14 @@ static void seg_setup(parz_gpu_context* ctx, const parz_chunk_view* v, const voi
   a->params = v->params;
   a->C = v->segment_blocks;
   a->fixed = v->params.minbits == v->params.maxbits;
-  if (ctx->tuning.skip == PARZ_GPU_SKIP_AUTO &&
-      parz_skip_small_ok(v->array.type, v->array.dims, &v->params))
-    a->parser = PARZ_GPU_SKIP_SMALL;
-  else if (ctx->tuning.skip != PARZ_GPU_SKIP_BLOCK &&
-           parz_skip_segment_ok(v->array.type, v->array.dims, &v->params))
-    a->parser = PARZ_GPU_SKIP_SEGMENT;
-  else
-    a->parser = PARZ_GPU_SKIP_BLOCK;
-  plan(ctx, v, busy, a->parser, scheme, &a->G, &a->K);
+  a->parser = seg_parser(v, shape ? shape->parser : PARZ_GPU_SKIP_AUTO);
+  a->G = shape && shape->group ? PARZ_MIN(shape->group, 32u) : plan(ctx, v, busy, a->parser);
   a->vec = ((uintptr_t)d_dst % 16 == 0) && v->array.shape[v->array.dims - 1] % 4 == 0;
   a->dst = d_dst;
   a->fault = s->fault;
   a->pdl = ctx->cc_major >= 9;
   a->block_end = PARZ_MIN(a->end * a->C, v->nblocks);
-  if (*scheme == PARZ_GPU_SCHEME_BLOCK && block_parses(*a)) {
+  if (block_parses(*a)) {
     a->rel = s->rel; /* parz_gpu_scratch_reserve gave the chunk its share */
     a->parse_ctas = (unsigned)lengths_ctas(*a);
   }
@@ -157,66 +138,59 @@ static void seg_setup(parz_gpu_context* ctx, const parz_chunk_view* v, const voi
   }
 }
 
-__global__ void __launch_bounds__(32 * WARPS_PER_CTA) checksum_kernel(const seg_args a)
-{
-  verify_body(a, (unsigned long long)blockIdx.x * WARPS_PER_CTA + (threadIdx.x >> 5));
-}
-
-cudaError_t parz_gpu_launch_checksums(const seg_args& a, cudaStream_t stream)
-{
-  checksum_kernel<<<a.sum_ctas, 32 * WARPS_PER_CTA, 0, stream>>>(a);
-  return cudaGetLastError();
-}
-
-__global__ void __launch_bounds__(32 * WARPS_PER_CTA) mask_kernel(const seg_args a)
-{
-  parz_gpu_mask_expand(a.mask, (unsigned long long)blockIdx.x * WARPS_PER_CTA + (threadIdx.x >> 5));
-}
-
-cudaError_t parz_gpu_launch_mask(const seg_args& a, cudaStream_t stream)
-{
-  mask_kernel<<<a.mask_ctas, 32 * WARPS_PER_CTA, 0, stream>>>(a);
-  return cudaGetLastError();
-}
-
 static int bad_type(parz_error* err, int type)
 {
   return parz_fail(err, PARZ_ERR_TYPE, "unknown scalar type %d", type);
+}
+
+/* Enqueues the kernels of n chunks (seg_args h[0..n), the same at d in device memory; n = 1
+ * and d = NULL: one chunk, arguments by value). */
+static int launch(const parz_chunk_view* v, const seg_args* h, const seg_args* d, unsigned n,
+                  cudaStream_t st, parz_error* err)
+{
+  const unsigned dims = v->array.dims;
+  cudaError_t e;
+  switch (v->array.type) {
+    case PARZ_FLOAT: e = parz_gpu_launch_f32(dims, h, d, n, st); break;
+    case PARZ_DOUBLE: e = parz_gpu_launch_f64(dims, h, d, n, st); break;
+    case PARZ_INT32: e = parz_gpu_launch_i32(dims, h, d, n, st); break;
+    case PARZ_INT64: e = parz_gpu_launch_i64(dims, h, d, n, st); break;
+    default: return bad_type(err, (int)v->array.type);
+  }
+  return e == cudaSuccess ? PARZ_OK : parz_gpu_cuda_fail(err, e, "segment decode launch");
+}
+
+static int enqueue_segments(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d_chunk,
+                            void* d_dst, uint64_t first, uint64_t count, const parz_gpu_scratch* s,
+                            const parz_gpu_shape* shape, cudaStream_t stream, parz_error* err)
+{
+  seg_args a;
+  if (count == 0)
+    return PARZ_OK;
+  seg_setup(ctx, v, d_chunk, d_dst, first, count, count, s, shape, &a);
+  return launch(v, &a, NULL, 1, stream, err);
 }
 
 int parz_gpu_enqueue_segments(parz_gpu_context* ctx, const parz_chunk_view* v,
                               const void* d_chunk, void* d_dst, uint64_t first, uint64_t count,
                               const parz_gpu_scratch* s, cudaStream_t stream, parz_error* err)
 {
-  seg_args a;
-  int scheme;
-  if (count == 0)
-    return PARZ_OK;
-  seg_setup(ctx, v, d_chunk, d_dst, first, count, count, s, &a, &scheme);
-  cudaError_t e;
-  switch (v->array.type) {
-    case PARZ_FLOAT: e = parz_gpu_launch_f32(v->array.dims, scheme, a, stream); break;
-    case PARZ_DOUBLE: e = parz_gpu_launch_f64(v->array.dims, scheme, a, stream); break;
-    case PARZ_INT32: e = parz_gpu_launch_i32(v->array.dims, scheme, a, stream); break;
-    case PARZ_INT64: e = parz_gpu_launch_i64(v->array.dims, scheme, a, stream); break;
-    default: return bad_type(err, (int)v->array.type);
-  }
-  return e == cudaSuccess ? PARZ_OK : parz_gpu_cuda_fail(err, e, "segment decode launch");
+  return enqueue_segments(ctx, v, d_chunk, d_dst, first, count, s, NULL, stream, err);
 }
 
-/* One chunk alone: its own launches, arguments by value. */
-static int enqueue_one(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d_chunk,
-                       void* d_dst, const parz_gpu_scratch* s, cudaStream_t st, parz_error* err)
+int parz_gpu_enqueue_chunk(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d_chunk,
+                           void* d_dst, const parz_gpu_scratch* s, const parz_gpu_shape* shape,
+                           cudaStream_t st, parz_error* err)
 {
   int rc;
   if ((rc = parz_gpu_enqueue_offsets(ctx, v, d_chunk, s, st, err)) != PARZ_OK ||
-      (rc = parz_gpu_enqueue_segments(ctx, v, d_chunk, d_dst, 0, v->nsegments, s, st, err)) !=
+      (rc = enqueue_segments(ctx, v, d_chunk, d_dst, 0, v->nsegments, s, shape, st, err)) !=
           PARZ_OK)
     return rc;
   return parz_gpu_enqueue_exceptions(ctx, v, d_chunk, d_dst, st, err);
 }
 
-/* Chunks [0, n) of one type and rank, all BLOCK, in one launch per kernel: their arguments go
+/* Chunks [0, n) of one type and rank in one launch per kernel: their arguments go
  * to the device in one copy from `h_args` (pinned, this run's own part of it). */
 static int enqueue_run(parz_gpu_context* ctx, const parz_chunk_view* v, const void* const* d_chunks,
                        void* const* d_dsts, size_t n, const parz_gpu_scratch* s,
@@ -227,13 +201,12 @@ static int enqueue_run(parz_gpu_context* ctx, const parz_chunk_view* v, const vo
   parz_gpu_table_args* ht = (parz_gpu_table_args*)(hs + n);
   uint64_t busy = 0;
   size_t i, m = 0;
-  int scheme, rc;
+  int rc;
   cudaError_t e;
   for (i = 0; i < n; i++)
     busy += v[i].nsegments;
   for (i = 0; i < n; i++) {
-    seg_setup(ctx, &v[i], d_chunks[i], d_dsts[i], 0, v[i].nsegments, busy, &s[i], &hs[i],
-              &scheme);
+    seg_setup(ctx, &v[i], d_chunks[i], d_dsts[i], 0, v[i].nsegments, busy, &s[i], NULL, &hs[i]);
     m += parz_gpu_table_args_init(ctx, &v[i], d_chunks[i], &s[i], &ht[m]);
   }
   e = cudaMemcpyAsync(d_args, h_args, n * sizeof *hs + m * sizeof *ht, cudaMemcpyHostToDevice,
@@ -245,17 +218,8 @@ static int enqueue_run(parz_gpu_context* ctx, const parz_chunk_view* v, const vo
                                 (unsigned)m, st);
   if (e != cudaSuccess)
     return parz_gpu_cuda_fail(err, e, "segment offsets launch");
-  const seg_args* ds = (const seg_args*)d_args;
-  const unsigned dims = v[0].array.dims, count = (unsigned)n;
-  switch (v[0].array.type) {
-    case PARZ_FLOAT: e = parz_gpu_launch_batch_f32(dims, hs, ds, count, st); break;
-    case PARZ_DOUBLE: e = parz_gpu_launch_batch_f64(dims, hs, ds, count, st); break;
-    case PARZ_INT32: e = parz_gpu_launch_batch_i32(dims, hs, ds, count, st); break;
-    case PARZ_INT64: e = parz_gpu_launch_batch_i64(dims, hs, ds, count, st); break;
-    default: return bad_type(err, (int)v[0].array.type);
-  }
-  if (e != cudaSuccess)
-    return parz_gpu_cuda_fail(err, e, "segment decode launch");
+  if ((rc = launch(v, hs, (const seg_args*)d_args, (unsigned)n, st, err)) != PARZ_OK)
+    return rc;
   for (i = 0; i < n; i++)
     if ((rc = parz_gpu_enqueue_exceptions(ctx, &v[i], d_chunks[i], d_dsts[i], st, err)) !=
         PARZ_OK)
@@ -285,12 +249,11 @@ int parz_gpu_enqueue_chunks(parz_gpu_context* ctx, const parz_chunk_view* views,
   while (i < n) {
     const parz_chunk_view* v = &views[i];
     j = i + 1;
-    if (choose_scheme(ctx, v) == PARZ_GPU_SCHEME_BLOCK)
-      while (j < n && j - i < RUN_MAX && choose_scheme(ctx, &views[j]) == PARZ_GPU_SCHEME_BLOCK &&
-             views[j].array.type == v->array.type && views[j].array.dims == v->array.dims)
-        j++;
+    while (j < n && j - i < RUN_MAX && views[j].array.type == v->array.type &&
+           views[j].array.dims == v->array.dims)
+      j++;
     if (j - i == 1)
-      rc = enqueue_one(ctx, v, d_chunks[i], d_dsts[i], &s[i], st, err);
+      rc = parz_gpu_enqueue_chunk(ctx, v, d_chunks[i], d_dsts[i], &s[i], NULL, st, err);
     else
       rc = enqueue_run(ctx, v, d_chunks + i, d_dsts + i, j - i, s + i,
                        (unsigned char*)ctx->h_args.ptr + i * per,

@@ -1,13 +1,8 @@
 /* Decode kernels for one scalar type (see decode_kernels.cuh). */
 #include "decode_kernels.cuh"
 
-cudaError_t parz_gpu_launch_i64(unsigned dims, int scheme, const seg_args& a, cudaStream_t st)
+cudaError_t parz_gpu_launch_i64(unsigned dims, const seg_args* h, const seg_args* d, unsigned n,
+                              cudaStream_t st)
 {
-  return launch_dims<PARZ_INT64>(dims, scheme, a, st);
-}
-
-cudaError_t parz_gpu_launch_batch_i64(unsigned dims, const seg_args* h, const seg_args* d,
-                                     unsigned n, cudaStream_t st)
-{
-  return launch_batch_dims<PARZ_INT64>(dims, h, d, n, st);
+  return launch_dims<PARZ_INT64>(dims, h, d, n, st);
 }

@@ -1,4 +1,4 @@
-/* Segment decode kernels (see decode.cu for the schemes), instantiated per scalar type in
+/* Segment decode kernels (see decode.cu for the scheme), instantiated per scalar type in
  * decode_<type>.cu so that the four types compile in parallel. Internal to gpu/. */
 #ifndef PARZ_GPU_DECODE_KERNELS_CUH
 #define PARZ_GPU_DECODE_KERNELS_CUH
@@ -10,7 +10,6 @@
 #include "mask.cuh"
 
 #define WARPS_PER_CTA 4
-#define MAX_ROUND 32
 
 struct seg_args {
   const unsigned char* payload;
@@ -22,29 +21,29 @@ struct seg_args {
   unsigned long long table_P;        /* with table: segments per partition */
   unsigned long long record_bytes;   /* with table: bytes of a full partition record */
   unsigned width;                    /* with table: bytes of a length field */
-  uint32_t* rel;                     /* BLOCK: per block, bit offset within its segment */
-  unsigned long long block_end;      /* BLOCK: blocks [first * C, block_end) */
+  uint32_t* rel;                     /* per block, bit offset within its segment */
+  unsigned long long block_end;      /* blocks [first * C, block_end) */
   unsigned long long nblocks;
   unsigned long long first;          /* segments [first, end) */
   unsigned long long end;
   unsigned long long shape[4];       /* C order */
   unsigned long long bgrid[4];       /* blocks along each dimension */
   parz_params params;
-  unsigned C, K, G;
+  unsigned C, G;                     /* G: segments per warp of lengths_kernel */
   int fixed;                         /* every block is maxbits long */
-  int parser;                        /* BLOCK's length parser: PARZ_GPU_SKIP_BLOCK, _SEGMENT
-                                        or _SMALL, resolved by parz_gpu_enqueue_segments */
+  int parser;                        /* the length parser: PARZ_GPU_SKIP_BLOCK, _SEGMENT or
+                                        _SMALL, resolved by decode.cu's seg_setup */
   int vec;                           /* full rows may be stored as aligned 16-byte vectors */
   void* dst;
   parz_gpu_fault* fault;
-  int pdl;                           /* BLOCK: block_kernel may start while lengths_kernel runs */
+  int pdl;                           /* block_kernel may start while lengths_kernel runs */
   parz_gpu_sums sums;                /* payload checksums (sums.sums NULL: the chunk has none) */
   unsigned long long sum_first;      /* partitions [sum_first, sum_end) verified by this launch */
   unsigned long long sum_end;
-  unsigned decode_ctas;              /* BLOCK: CTAs that decode; the sum_ctas after them verify */
+  unsigned decode_ctas;              /* CTAs that decode; the sum_ctas after them verify */
   unsigned sum_ctas;                 /* CTAs of WARPS_PER_CTA verifying warps */
   parz_gpu_mask mask;                /* masked values (mask.values NULL: none) */
-  unsigned parse_ctas;               /* BLOCK: CTAs of lengths_kernel that parse segments; the
+  unsigned parse_ctas;               /* CTAs of lengths_kernel that parse segments; the
                                         mask_ctas after them expand the mask */
   unsigned mask_ctas;                /* CTAs of WARPS_PER_CTA warps expanding mask groups */
 };
@@ -96,9 +95,6 @@ __device__ __forceinline__ void verify_body(const seg_args& a, unsigned long lon
   }
 }
 
-/* The verifying warps alone, for the WARP and THREAD schemes (BLOCK has them in block_kernel):
- * a.sum_ctas CTAs on `stream` (decode.cu). */
-cudaError_t parz_gpu_launch_checksums(const seg_args& a, cudaStream_t stream);
 
 /* One block, by the CPU's code. Returns the bits it occupied. */
 template <parz_type T, unsigned D>
@@ -247,82 +243,7 @@ __device__ __forceinline__ unsigned long long seg_blocks(const seg_args& a, unsi
   return left < a.C ? left : a.C;
 }
 
-template <parz_type T, unsigned D>
-__global__ void __launch_bounds__(32 * WARPS_PER_CTA)
-    warp_kernel(const seg_args a)
-{
-  typedef typename raw_of<T>::type U;
-  __shared__ uint32_t s_rel[WARPS_PER_CTA][32 * MAX_ROUND];
-  __shared__ unsigned long long s_base[WARPS_PER_CTA][32];
-  const unsigned warp = threadIdx.x >> 5, lane = threadIdx.x & 31u;
-  const unsigned G = a.G, K = a.K, C = a.C;
-  const unsigned long long seg0 =
-      a.first + ((unsigned long long)blockIdx.x * WARPS_PER_CTA + warp) * G;
-  if (seg0 >= a.end)
-    return; /* the whole warp */
-  const unsigned long long s = seg0 + lane;
-  const bool mine = lane < G && s < a.end;
-  const parz_params p = a.params;
-  parz_reader r;
-  unsigned long long start = 0, nb = 0;
-  uint32_t rel = 0;
-  if (mine) {
-    start = a.offsets[s];
-    nb = seg_blocks(a, s);
-    s_base[warp][lane] = start;
-    parz_reader_init(&r, a.payload, a.payload_bytes, start);
-  }
-  for (unsigned round = 0; round < C; round += K) {
-    if (mine) {
-      for (unsigned i = 0; i < K && round + i < nb; i++) {
-        s_rel[warp][lane * K + i] = rel;
-        rel += a.fixed ? p.maxbits : parz_skip_block<T, D>(&r, &p);
-      }
-    }
-    __syncwarp();
-    for (unsigned j = lane; j < G * K; j += 32) {
-      unsigned l = j / K, i = j - l * K;
-      unsigned long long s2 = seg0 + l;
-      if (s2 >= a.end || round + i >= seg_blocks(a, s2))
-        continue;
-      parz_reader rb;
-      U out[1u << (2 * D)];
-      parz_reader_init(&rb, a.payload, a.payload_bytes, s_base[warp][l] + s_rel[warp][j]);
-      decode_block<T, D>(&rb, &p, out);
-      if (rb.err)
-        report_fault(a.fault, s2, PARZ_GPU_FAULT_OVERRUN);
-      parz_gpu_mask_block<D>(a.mask, s2 * C + round + i, out);
-      scatter<T, D>(a, s2 * C + round + i, out);
-    }
-    __syncwarp();
-  }
-  if (mine)
-    check_segment(a, s, !a.fixed && r.err, start + rel, a.offsets[s + 1]);
-}
-
-template <parz_type T, unsigned D>
-__global__ void __launch_bounds__(128) thread_kernel(const seg_args a)
-{
-  typedef typename raw_of<T>::type U;
-  const unsigned long long s = a.first + (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
-  if (s >= a.end)
-    return;
-  const parz_params p = a.params;
-  const unsigned long long nb = seg_blocks(a, s);
-  unsigned long long at = a.offsets[s];
-  bool bad = false;
-  for (unsigned long long i = 0; i < nb; i++) {
-    U out[1u << (2 * D)];
-    bool overrun;
-    at = decode_at<T, D>(a, &p, at, out, &overrun);
-    bad |= overrun;
-    parz_gpu_mask_block<D>(a.mask, s * a.C + i, out);
-    scatter<T, D>(a, s * a.C + i, out);
-  }
-  check_segment(a, s, bad, at, a.offsets[s + 1]);
-}
-
-/* BLOCK scheme, kernel 1: one thread per segment walks its blocks with the length-only parser
+/* Kernel 1: one thread per segment walks its blocks with the length-only parser
  * and writes where each block starts, relative to its segment (u32: a segment of 2^32 bits or
  * more, which only an expert minbits in the billions makes, wraps and fails the end check). It
  * also checks the segment's end against the table. */
@@ -387,10 +308,11 @@ __device__ __forceinline__ void lengths_body(const seg_args& a)
   check_segment(a, s, r.err, start + at, want);
 }
 
-/* BLOCK scheme, kernel 2: one thread per block, so the parallelism is the number of blocks
+/* Kernel 2: one thread per block, so the parallelism is the number of blocks
  * whatever C is, and neighbouring threads store neighbouring blocks. Where a block starts comes
  * from kernel 1 (variable rate) or from its index (fixed rate; C = 1 needs no offsets either).
- * Block indices are 32-bit here (parz_gpu_enqueue_segments checks that they fit). */
+ * Block indices are 32-bit, the grid's last CTA included (parz_gpu_view_fits refuses chunks
+ * of more blocks). */
 template <parz_type T, unsigned D>
 __device__ __forceinline__ void block_body(const seg_args& a)
 {
@@ -417,7 +339,7 @@ __device__ __forceinline__ void block_body(const seg_args& a)
   scatter<T, D>(a, b, out);
 }
 
-/* Whether BLOCK parses the chunk's segments (lengths_kernel) before decoding its blocks. */
+/* Whether the chunk's segments are parsed (lengths_kernel) before its blocks decode. */
 __host__ __device__ inline bool block_parses(const seg_args& a) { return a.C > 1 && !a.fixed; }
 
 /* A CTA of lengths_kernel past the parsing ones: a warp per mask group (mask.cuh). */
@@ -428,7 +350,7 @@ __device__ __forceinline__ void expand_body(const seg_args& a)
                                    (threadIdx.x >> 5));
 }
 
-/* The BLOCK kernels for one chunk, its arguments by value (read from the parameter bank), or
+/* The kernels for one chunk, its arguments by value (read from the parameter bank), or
  * (BATCH) for chunk blockIdx.y of `many` in device memory: one launch serves a batch of chunks
  * of one type and rank (parz_gpu_decode_device_batch), each with its own grid of CTAs along x,
  * those past a chunk's own count leaving at once. lengths_kernel's CTAs parse segments
@@ -467,7 +389,7 @@ inline unsigned long long block_ctas(const seg_args& a)
   return (a.block_end - a.first * a.C + 127) / 128;
 }
 
-/* BLOCK: lengths_kernel where some chunk parses, then block_kernel, launched while the first
+/* lengths_kernel where some chunk parses, then block_kernel, launched while the first
  * runs (programmatic dependent launch, seg_args.pdl). h[0..n) are the chunks' arguments; with
  * d (their copy in device memory) one launch of each serves them all, else n is 1. */
 template <parz_type T, unsigned D>
@@ -497,48 +419,8 @@ cudaError_t launch_block(const seg_args* h, const seg_args* d, unsigned n, cudaS
            : cudaLaunchKernelEx(&cfg, block_kernel<T, D, false>, h[0], (const seg_args*)NULL);
 }
 
-/* The mask's expansion alone, before the WARP and THREAD schemes (BLOCK has it in
- * lengths_kernel): a.mask_ctas CTAs on `stream` (decode.cu). */
-cudaError_t parz_gpu_launch_mask(const seg_args& a, cudaStream_t stream);
-
-template <parz_type T, unsigned D>
-cudaError_t launch(int scheme, const seg_args& a, cudaStream_t stream)
-{
-  unsigned long long n = a.end - a.first;
-  if (scheme != PARZ_GPU_SCHEME_BLOCK && a.mask_ctas) {
-    cudaError_t e = parz_gpu_launch_mask(a, stream);
-    if (e != cudaSuccess)
-      return e;
-  }
-  if (scheme == PARZ_GPU_SCHEME_THREAD) {
-    thread_kernel<T, D><<<(unsigned)((n + 127) / 128), 128, 0, stream>>>(a);
-  } else if (scheme == PARZ_GPU_SCHEME_BLOCK) {
-    cudaError_t e = launch_block<T, D>(&a, NULL, 1, stream);
-    if (e != cudaSuccess)
-      return e;
-  } else {
-    unsigned long long warps = (n + a.G - 1) / a.G;
-    unsigned long long ctas = (warps + WARPS_PER_CTA - 1) / WARPS_PER_CTA;
-    warp_kernel<T, D><<<(unsigned)ctas, 32 * WARPS_PER_CTA, 0, stream>>>(a);
-  }
-  if (scheme != PARZ_GPU_SCHEME_BLOCK && a.sum_ctas)
-    return parz_gpu_launch_checksums(a, stream);
-  return cudaGetLastError();
-}
-
 template <parz_type T>
-cudaError_t launch_dims(unsigned dims, int scheme, const seg_args& a, cudaStream_t st)
-{
-  switch (dims) {
-    case 1: return launch<T, 1>(scheme, a, st);
-    case 2: return launch<T, 2>(scheme, a, st);
-    case 3: return launch<T, 3>(scheme, a, st);
-    default: return launch<T, 4>(scheme, a, st);
-  }
-}
-
-template <parz_type T>
-cudaError_t launch_batch_dims(unsigned dims, const seg_args* h, const seg_args* d, unsigned n,
+cudaError_t launch_dims(unsigned dims, const seg_args* h, const seg_args* d, unsigned n,
                               cudaStream_t st)
 {
   cudaError_t e;
@@ -551,13 +433,11 @@ cudaError_t launch_batch_dims(unsigned dims, const seg_args* h, const seg_args* 
   return e == cudaSuccess ? cudaGetLastError() : e;
 }
 
-/* One per scalar type (decode_<type>.cu): one chunk with any scheme, or a batch of n chunks
- * with BLOCK (h: arguments on the host, d: the same in device memory). */
+/* One per scalar type (decode_<type>.cu): the kernels of n chunks, h their arguments on the
+ * host and d the same in device memory (n = 1 and d = NULL: one chunk, arguments by value). */
 #define PARZ_GPU_DECLARE_LAUNCH(name)                                                        \
-  cudaError_t parz_gpu_launch_##name(unsigned dims, int scheme, const seg_args& a,         \
-                                     cudaStream_t st);                                     \
-  cudaError_t parz_gpu_launch_batch_##name(unsigned dims, const seg_args* h,               \
-                                           const seg_args* d, unsigned n, cudaStream_t st);
+  cudaError_t parz_gpu_launch_##name(unsigned dims, const seg_args* h, const seg_args* d,  \
+                                     unsigned n, cudaStream_t st);
 PARZ_GPU_DECLARE_LAUNCH(f32)
 PARZ_GPU_DECLARE_LAUNCH(f64)
 PARZ_GPU_DECLARE_LAUNCH(i32)

@@ -3,15 +3,14 @@
  * A chunk decodes in kernels queued on one stream (gpu/README.md, "How a chunk is decoded"):
  *   1. segment offsets (offsets.cu): the table (any kind) becomes one absolute u64 bit offset
  *      per segment plus the end of the payload (per-partition warp prefix sums for HYBRID). No
- *      such kernel runs where the BLOCK scheme's lengths kernel reads a HYBRID table itself
+ *      such kernel runs where the lengths kernel reads a HYBRID table itself
  *      (parz_gpu_parse_offsets);
- *   2. segment decode (decode.cu chooses the scheme, decode_kernels.cuh holds the kernels):
- *      BLOCK, the default, parses block lengths (lengths_kernel, unless C = 1 or fixed rate)
- *      and then decodes one block per thread (block_kernel); WARP and THREAD are one kernel each.
- *      The payload checksums are verified a warp per partition (checksum.cuh), in block_kernel's
- *      launch for BLOCK, in a kernel of their own for WARP and THREAD. Each decoded block gets
- *      its masked values before it is stored (mask.cuh), from a map of the mask's records made
- *      in the launch before (lengths_kernel's last CTAs, or mask_kernel);
+ *   2. segment decode (decode.cu shapes it, decode_kernels.cuh holds the kernels): block
+ *      lengths are parsed (lengths_kernel, unless C = 1 or fixed rate), then one thread decodes
+ *      each block (block_kernel). The payload checksums are verified a warp per partition
+ *      (checksum.cuh) in block_kernel's launch. Each decoded block gets its masked values
+ *      before it is stored (mask.cuh), from a map of the mask's records made in lengths_kernel's
+ *      last CTAs;
  *   3. exception patch (offsets.cu): the exceptions written back at their positions.
  * Errors found on the device (a payload checksum that does not match, a segment that does not
  * end where the table says, a read past the payload) are recorded in a fault record per chunk
@@ -47,28 +46,19 @@ enum parz_gpu_fault_code {
   PARZ_GPU_FAULT_CHECKSUM = 4  /* a partition's payload checksum did not match */
 };
 
-/* Decoding scheme and its shape, chosen per chunk by plan() in decode.cu; tests and benchmarks
- * override them. */
-struct parz_gpu_tuning {
-  int scheme;        /* PARZ_GPU_SCHEME_* ; 0 = choose */
-  int group;         /* G: segments per warp, 1..32; 0 = choose */
-  int round_blocks;  /* K: blocks per segment parsed per round, 1..32; 0 = min(C, 32) */
-  int skip;          /* BLOCK's length parser, PARZ_GPU_SKIP_*: tests and benchmarks compare */
-  size_t round_bytes; /* parz_gpu_assemble's decoded bytes per round; 0 = ROUND_BYTES */
-};
-
-enum {
-  PARZ_GPU_SCHEME_AUTO = 0,
-  PARZ_GPU_SCHEME_WARP = 1,    /* lanes parse segment lengths, then decode one block per lane */
-  PARZ_GPU_SCHEME_THREAD = 2,  /* one thread decodes a whole segment (the thesis's decoder) */
-  PARZ_GPU_SCHEME_BLOCK = 3    /* threads parse segment lengths, then one thread per block */
+/* The shape of a chunk's parse, chosen per chunk by decode.cu (plan, seg_parser); tests and
+ * benchmarks force one with parz_gpu_enqueue_chunk. */
+struct parz_gpu_shape {
+  unsigned group; /* G: segments per warp of lengths_kernel, 1..32; 0 = plan's */
+  int parser;     /* PARZ_GPU_SKIP_*: the length parser */
 };
 
 enum {
   PARZ_GPU_SKIP_AUTO = 0,    /* the fastest parser that applies (block_skip.cuh) */
   PARZ_GPU_SKIP_BLOCK = 1,   /* parz_skip_block, block by block, with the budget arithmetic */
-  PARZ_GPU_SKIP_SEGMENT = 2, /* parz_skip_segment, never the 1D/2D parz_skip_segment_small */
-  PARZ_GPU_SKIP_SMALL = 3    /* parz_skip_segment_small (chosen by AUTO, not a tuning value) */
+  PARZ_GPU_SKIP_SEGMENT = 2, /* parz_skip_segment where it applies, never the 1D/2D
+                                parz_skip_segment_small */
+  PARZ_GPU_SKIP_SMALL = 3    /* parz_skip_segment_small (chosen by AUTO, not forced) */
 };
 
 /* Grow-only device/pinned buffer. */
@@ -84,7 +74,7 @@ struct parz_gpu_context {
   cudaStream_t stream;      /* filter path: uploads and kernels */
   cudaStream_t copy_stream; /* filter path: downloads */
   struct parz_gpu_buffer d_offsets;  /* u64 per segment + 1, per chunk of a call */
-  struct parz_gpu_buffer d_rel;      /* BLOCK scheme: u32 per block, per chunk of a call */
+  struct parz_gpu_buffer d_rel;      /* parsed chunks: u32 per block, per chunk of a call */
   struct parz_gpu_buffer d_mask;     /* mask maps: u32 per block, per masked chunk of a call */
   struct parz_gpu_buffer d_fault;    /* struct parz_gpu_fault per chunk of a call */
   size_t fault_clean;                /* d_fault's first fault_clean records are known clear */
@@ -107,12 +97,11 @@ struct parz_gpu_context {
   struct parz_gpu_buffer enc_sizes, h_enc_sizes, enc_args, h_enc_args;
   int enc_dirty;
   cudaEvent_t enc_uploaded;
-  struct parz_gpu_tuning tuning;
   struct parz_host_pool* host_pool;  /* filter path host copies (host_pool.h); NULL = one thread */
 };
 
 /* A chunk's share of the context's scratch in one call: its segment offsets, block offsets
- * (BLOCK scheme with a parse), mask map (a chunk with a mask: mask.cuh) and fault record.
+ * (where segments are parsed), mask map (a chunk with a mask: mask.cuh) and fault record.
  * Chunks decoded in one call get disjoint shares, so one launch may serve them all. */
 struct parz_gpu_scratch {
   unsigned long long* offsets;
@@ -134,9 +123,6 @@ struct parz_gpu_table_args {
   unsigned width;                        /* length field bytes */
   int kind;
 };
-
-/* Benchmarks and tests pick a scheme explicitly (0 everywhere = choose per chunk). */
-void parz_gpu_set_tuning(parz_gpu_context* ctx, int scheme, int group, int round_blocks);
 
 /* Sets err from a CUDA error; returns PARZ_ERR_DEVICE. */
 int parz_gpu_cuda_fail(parz_error* err, cudaError_t e, const char* what);
@@ -184,7 +170,7 @@ __device__ __forceinline__ unsigned long long parz_gpu_div(unsigned long long x,
   return (x | y) >> 32 ? x / y : (unsigned long long)((unsigned)x / (unsigned)y);
 }
 
-/* Whether the BLOCK scheme's lengths kernel takes the segment offsets from the table itself
+/* Whether the lengths kernel takes the segment offsets from the table itself
  * (HYBRID, C > 1, variable rate; decode_kernels.cuh, hybrid_span), so that no offsets kernel
  * runs. */
 int parz_gpu_parse_offsets(const parz_gpu_context* ctx, const parz_chunk_view* v);
@@ -192,7 +178,8 @@ int parz_gpu_parse_offsets(const parz_gpu_context* ctx, const parz_chunk_view* v
 unsigned long long parz_gpu_record_bytes(const parz_chunk_view* v);
 
 /* Grows the context's scratch for n chunks decoded in one call (segment and block offsets,
- * fault records) and hands out each chunk's share (s[0..n)). */
+ * fault records) and hands out each chunk's share (s[0..n)); refuses chunks the decoder does
+ * not take (parz_gpu_view_fits). */
 int parz_gpu_scratch_reserve(parz_gpu_context* ctx, const parz_chunk_view* views, size_t n,
                              struct parz_gpu_scratch* s, parz_error* err);
 
@@ -204,6 +191,13 @@ int parz_gpu_enqueue_chunks(parz_gpu_context* ctx, const parz_chunk_view* views,
                             const void* const* d_chunks, void* const* d_dsts, size_t n,
                             const struct parz_gpu_scratch* s, cudaStream_t stream,
                             parz_error* err);
+
+/* The same for one chunk alone (s its scratch, after parz_gpu_fault_clear(ctx, 1)), its parse
+ * shaped by `shape` (NULL: chosen per chunk, as parz_gpu_enqueue_chunks does). */
+int parz_gpu_enqueue_chunk(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d_chunk,
+                           void* d_dst, const struct parz_gpu_scratch* s,
+                           const struct parz_gpu_shape* shape, cudaStream_t stream,
+                           parz_error* err);
 
 /* The pieces of one chunk's decode, for the filter path's slices. Enqueues the decode of
  * segments [first, first + count) of a chunk at d_chunk (view parsed from the same bytes) into
@@ -258,6 +252,14 @@ int parz_gpu_encode_placed(parz_gpu_context* ctx, size_t n, const parz_array* ar
  * k - 1 is on its way. Returns once src has been read; h_in stays in use until st gets there. */
 int parz_gpu_enqueue_upload(parz_gpu_context* ctx, const void* src, void* d_dst, size_t bytes,
                             cudaStream_t st, parz_error* err);
+
+/* parz_gpu_assemble (parz_gpu.h) in rounds of at most round_bytes decoded bytes (at least one
+ * chunk): the public function's are ROUND_BYTES (assemble.cu); tests make them small. */
+int parz_gpu_assemble_rounds(parz_gpu_context* ctx, const parz_chunk_grid* grid,
+                             const parz_box* box, const void* packed, size_t packed_bytes,
+                             size_t n, const parz_chunk_ref* chunks, const void* fill,
+                             void* d_dst, cudaStream_t stream, size_t round_bytes,
+                             size_t* failed, parz_error* err);
 
 /* Copies thread t's share (of n) of bytes bytes from src to dst. */
 void parz_gpu_copy_share(unsigned char* dst, const unsigned char* src, size_t bytes, int t, int n);

@@ -4,9 +4,8 @@
  *
  * A block's record lies somewhere in its group's records, which only a walk from the group's
  * start finds. So one warp per group walks them first (in the launch before the decode: extra
- * CTAs of lengths_kernel, or a small kernel of its own for the schemes without it) and writes,
- * for every block of the group, where its record starts (PARZ_GPU_MASK_NONE for a block without
- * one): 4 bytes a block, the size of BLOCK's block offsets. Lane 0 reads the records with the
+ * CTAs of lengths_kernel) and writes, for every block of the group, where its record starts
+ * (PARZ_GPU_MASK_NONE for a block without one): 4 bytes a block, the size of the block offsets. Lane 0 reads the records with the
  * codec's parz_mask_read and the warp writes the entries of each, the blocks between records
  * included, with coalesced stores. The decoding thread then reads its block's entry and the
  * record there (the codec's parz_mask_read) and writes the masked values into the block. Records
@@ -16,15 +15,14 @@
 
 #include "gpu_internal.h"
 #include "mask_block.h"
-
-#define PARZ_GPU_MASK_NONE 0xffffffffu
+#include "view_fits.h"
 
 /* What a launch needs of a chunk's mask. */
 struct parz_gpu_mask {
   const unsigned char* values;        /* the section's values; NULL: the chunk has no mask */
   const unsigned char* starts;        /* the groups' starts */
   const unsigned char* records;
-  unsigned long long record_bytes;    /* below PARZ_GPU_MASK_NONE (parz_gpu_mask_init) */
+  unsigned long long record_bytes;    /* below PARZ_GPU_MASK_NONE (parz_gpu_view_fits) */
   unsigned long long ngroups;
   unsigned long long nblocks;
   uint32_t* map;                      /* per block: where its record starts, or NONE */
@@ -103,7 +101,7 @@ __device__ __forceinline__ void parz_gpu_mask_block(const parz_gpu_mask& m, unsi
     }
 }
 
-/* Expanding warps of a launch, WARPS_PER_CTA to a CTA of lengths_kernel or mask_kernel. */
+/* Expanding warps of a launch, WARPS_PER_CTA to a CTA of lengths_kernel. */
 inline unsigned long long parz_gpu_mask_ctas(const parz_gpu_mask& m, unsigned warps_per_cta)
 {
   return m.values ? (m.group_end - m.group_first + warps_per_cta - 1) / warps_per_cta : 0;

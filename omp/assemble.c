@@ -110,6 +110,7 @@ typedef struct {
   void* ctx;
   const void* fill;
   void* dst;
+  size_t dst_bytes;
   parz_array chunk;                /* the codec's shape of a chunk */
   uint64_t (*fills)[PARZ_MAX_RANK];
   int nthreads;
@@ -253,6 +254,8 @@ static void assemble(assembly* a) {
   {
     parz_error e;
     int64_t p;
+    /* no barrier: a thread writing into a page not yet populated faults it */
+    parz_omp_populate_share(a->dst, a->dst_bytes);
 #ifdef _OPENMP
     if (omp_get_thread_num() == 0)
 #endif
@@ -307,6 +310,7 @@ int parz_omp_assemble_reading(const parz_chunk_grid* grid, const parz_box* box, 
   a.ctx = ctx;
   a.fill = fill;
   a.dst = dst;
+  a.dst_bytes = (size_t)total * size;
   a.empty = total == 0;
   parz_omp_first_error_init(&a.first);
   if (fill && total && (rc = find_fills(grid, box, n, chunks, &a.fills, &nfills, err)) != PARZ_OK)

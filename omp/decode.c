@@ -19,6 +19,9 @@
  * reports: the first failing chunk, and in it a bad checksum before any other fault. */
 #include <stdint.h>
 #include <stdlib.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "exceptions.h"   /* PARZ_EXCEPTION_BYTES: the codec's record size (FORMAT.md) */
 #include "parz_omp.h"
@@ -36,6 +39,7 @@
 
 /* Non-finite values patched in parallel only when there are many: each is a 16-byte record. */
 #define PATCH_MIN_PER_THREAD 4096u
+
 
 
 /* Segments per unit for a chunk that should get about `target` units. */
@@ -169,6 +173,17 @@ static const parz_chunk_view* expand_lengths(size_t n, const parz_chunk_view* vi
   return out;
 }
 
+/* Whether d is the whole chunk, contiguous in C order (parz_chunk_dest_whole). */
+static int dest_is_whole(const parz_chunk_view* v, const parz_chunk_dest* d) {
+  parz_chunk_dest whole;
+  unsigned k;
+  parz_chunk_dest_whole(v, d->data, &whole);
+  for (k = 0; k < v->array.dims; k++)
+    if (d->stride[k] != whole.stride[k] || d->lo[k] != 0 || d->hi[k] != whole.hi[k])
+      return 0;
+  return 1;
+}
+
 /* parz_omp_decode_chunks with the serial cut-off and the units per thread as parameters. */
 static int decode_chunks(size_t n, const parz_chunk_view* views, const parz_chunk_dest* dests,
                          int threads, size_t min_bytes, unsigned per_thread, size_t* failed,
@@ -178,7 +193,7 @@ static int decode_chunks(size_t n, const parz_chunk_view* views, const parz_chun
   size_t nunits = 0, nfirst = 0, i;
   uint64_t total = 0, ndecode = 0;
   void* offsets = NULL;
-  int nthreads = parz_omp_team_size(threads), rc;
+  int nthreads = parz_omp_team_size(threads), rc, populate;
   for (i = 0; i < n; i++) {
     if ((rc = parz_chunk_dest_check(&views[i], &dests[i], err)) != PARZ_OK) {
       if (failed)
@@ -212,6 +227,7 @@ static int decode_chunks(size_t n, const parz_chunk_view* views, const parz_chun
   }
   if ((uint64_t)nthreads > nfirst)
     nthreads = (int)nfirst;
+  populate = n == 1 && dest_is_whole(&views[0], &dests[0]);
   parz_omp_first_error_init(&first);
 
 #ifdef _OPENMP
@@ -220,6 +236,8 @@ static int decode_chunks(size_t n, const parz_chunk_view* views, const parz_chun
   {
     parz_error e;
     int64_t u;
+    if (populate) /* no barrier: a thread decoding into a page not yet populated faults it */
+      parz_omp_populate_share(dests[0].data, views[0].raw_bytes);
     /* signed loop variables: OpenMP 2.5 compilers still exist */
 #ifdef _OPENMP
 #pragma omp for schedule(dynamic, 1)

@@ -66,6 +66,12 @@ parz_omp_unit* parz_omp_decode_plan(size_t n, const parz_chunk_view* views, int 
 int parz_omp_run_unit(const parz_omp_unit* u, const parz_chunk_view* views,
                       const parz_chunk_dest* dests, parz_error* err);
 
+/* Called by every thread of a parallel region on the same dst[0, bytes), a fresh destination
+ * about to be written by the team: faults in this thread's contiguous slice of it, so that the
+ * kernel's zeroing of new pages runs on every thread (populate.c). Leaves the contents alone and
+ * does nothing on memory already resident, on small buffers, or without OpenMP. */
+void parz_omp_populate_share(void* dst, size_t bytes);
+
 /* Threads a parallel region would get for a request (0 = OpenMP's default, at most the CPUs this
  * process may use); 1 when this build has no OpenMP, in a process forked from the one that loaded
  * this library (its OpenMP pool did not survive the fork), or when the caller is already inside

@@ -16,6 +16,7 @@
 
 #include <hdf5.h>
 
+/* clang-format off */
 #define PARZ_H5_FUNCTIONS(X)                                                                     \
   X(H5open) X(H5Epush2) X(H5Eregister_class) X(H5Ecreate_msg)                                    \
   X(H5Tget_class) X(H5Tget_size) X(H5Tget_order) X(H5Tget_precision) X(H5Tget_offset)          \
@@ -25,6 +26,7 @@
   X(H5Pget_nfilters) X(H5Pget_filter2) X(H5Pclose) X(H5Tclose) X(H5Eclear2)                   \
   X(H5Fget_obj_count) X(H5Fget_obj_ids) X(H5Dget_create_plist) X(H5Dget_type)                 \
   X(H5allocate_memory) X(H5free_memory) X(H5Zregister) X(H5get_libversion)
+/* clang-format on */
 
 /* What the dataset readers and writers (parz_h5_read.h, parz_h5_write.h, parz_h5_device.h) use
  * besides: looked up too, but optional, so that the filter loads into any HDF5

@@ -17,7 +17,7 @@
 #                         precision 16), and the serial verification against the serial decode
 #   bench_gpu_kernel.md   GPU kernel decode with and without checksums (table at the end): every
 #                         real array as one chunk, accuracy 1e-2 and 1e-3 x range, precision 16,
-#                         reversible; auto C and P (the defaults); BLOCK and THREAD schemes
+#                         reversible; auto C and P (the defaults)
 #   summary.txt           the ratios against the goals (at most 3% of OpenMP decode at 16
 #                         threads, at most 10% of GPU decode) and the test verdicts
 # The last line is "gpu_checksum: PASS" when every test passed and both goals are met, else
@@ -46,7 +46,7 @@ step pytest.txt 60 env -C "$ROOT/python_tests" -u HDF5_PLUGIN_PATH PYTHONPATH="$
 step bench_omp.txt 75 bench/bench_omp --data "$PARZ_SHARED_DATA" --checksum \
   --threads "$THREADS" --reps 7
 arrays=("$PARZ_SHARED_DATA"/*.bin)
-step bench_gpu_kernel.md 60 bench/bench_gpu_kernel --checksum --schemes block,thread \
+step bench_gpu_kernel.md 60 bench/bench_gpu_kernel --checksum --shapes auto \
   --c 0 --rel 1e-2,1e-3 --reps 9 "${arrays[@]}"
 step memcheck.txt 45 compute-sanitizer --tool memcheck --error-exitcode 1 \
   tests/test_gpu_decode --small
@@ -58,17 +58,15 @@ omp=$(awk -v th="$THREADS" '$1 == th && $2 == "threads:" && $3 == "with" {
         on += $5; off += $8; n++; r = $5 / $8; if (r > worst) worst = r }
       END { if (n) printf "%d %.4f %.4f %.3f %.3f", n, on / off, worst, on, off }' \
       "$OUT/bench_omp.txt")
-# GPU: the checksum table's rows (| array | mode | C | scheme | partitions | with GiB/s | without
+# GPU: the checksum table's rows (| array | mode | C | shape | partitions | with GiB/s | without
 # GiB/s | cost | bytes more | with ms | without ms |); the goal is judged on the sum over every
-# array and mode with the default scheme (BLOCK), THREAD shown beside it
+# array and mode
 gpu=$(awk -F'|' '/^Payload checksums/ { on_table = 1; next }
       on_table && NF >= 13 && $2 !~ /array|---/ {
-        k = ($5 ~ /block/) ? 1 : 2
-        on[k] += $11; off[k] += $12; n[k]++
-        if ($11 / $12 > worst[k]) worst[k] = $11 / $12
+        on += $11; off += $12; n++
+        if ($11 / $12 > worst) worst = $11 / $12
       }
-      END { for (k = 1; k <= 2; k++)
-              printf "%d %.4f %.4f ", n[k], n[k] ? on[k] / off[k] : 0, worst[k] }' \
+      END { printf "%d %.4f %.4f", n, n ? on / off : 0, worst }' \
       "$OUT/bench_gpu_kernel.md")
 
 goal_omp=0
@@ -93,11 +91,10 @@ goal_gpu=0
     echo "OpenMP: no measurement (see bench_omp.txt)"
   fi
   echo
-  read -r nb rb wb no ro wo <<<"${gpu:-0 0 0 0 0 0}"
+  read -r nb rb wb <<<"${gpu:-0 0 0}"
   if [ "${nb:-0}" -gt 0 ]; then
     echo "GPU kernel decode, with / without payload checksums (GPU time, median of 9)"
-    echo "  BLOCK scheme (the default), $nb chunks: $rb (goal <= 1.10); worst single chunk $wb"
-    echo "  THREAD scheme, $no chunks: $ro; worst single chunk $wo"
+    echo "  $nb chunks: $rb (goal <= 1.10); worst single chunk $wb"
     goal_gpu=$(awk -v r="$rb" 'BEGIN { print (r <= 1.10) ? 1 : 0 }')
   else
     echo "GPU: no measurement (see bench_gpu_kernel.md)"

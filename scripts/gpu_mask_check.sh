@@ -7,9 +7,9 @@
 # existing build-gpu-machine), then writes into OUT_DIR:
 #   setup.log             the build
 #   test_gpu_decode.txt   masked chunks on the GPU against the serial decoder: every type, rank,
-#                         scheme (BLOCK, WARP, THREAD) and table kind, the device API and the
-#                         filter path (a 9.6 MB chunk in slices), a batch of masked and unmasked
-#                         chunks (test_gpu_decode --masked)
+#                         parse shape and table kind, the device API and the filter path (a
+#                         9.6 MB chunk in slices), a batch of masked and unmasked chunks
+#                         (test_gpu_decode --masked)
 #   ctest.txt             the CPU mask tests (chunk_mask, hostile_mask, chunk_dest, omp_equal)
 #   pytest.txt            python_tests/test_mask.py: h5py round trips with NaN and fill values,
 #                         serial = OpenMP = CUDA reads, parz.read into host and GPU memory
@@ -42,7 +42,7 @@ gpu_check_step pytest.txt 45 env -C "$ROOT/python_tests" -u HDF5_PLUGIN_PATH \
 gpu_check_step memcheck.txt 40 compute-sanitizer --tool memcheck --error-exitcode 1 \
   tests/test_gpu_decode --masked --small
 gpu_check_step bench_mask.md 40 sh -c 'err="$1"; shift; exec "$@" 2>"$err"' sh \
-  "$OUT/bench_mask.err" bench/bench_gpu_kernel --mask third,land --schemes block --c 0 \
+  "$OUT/bench_mask.err" bench/bench_gpu_kernel --mask third,land --shapes auto --c 0 \
   --rel 1e-3 --modes accuracy --reps 15 "$PARZ_SHARED_DATA/etopo5_relief_f32le_2161x4320.bin"
 elapsed=$((SECONDS - start))
 

@@ -1,5 +1,5 @@
-/* GPU decoder against the serial decoder: every mode, type, rank 1..4, table kind, both decoding
- * schemes, the device API and the filter path must give the same bytes as parz_chunk_decode,
+/* GPU decoder against the serial decoder: every mode, type, rank 1..4, table kind, each length
+ * parser, the device API and the filter path must give the same bytes as parz_chunk_decode,
  * non-finite exceptions and masked values included; corrupt chunks must give the serial decoder's status (and its
  * bytes when that status is OK). Exits 77 (ctest SKIP) when no CUDA device is present.
  *
@@ -19,6 +19,7 @@
 #include "check.h"
 #include "gpu_internal.h"
 #include "parz_gpu.h"
+#include "view_fits.h"
 
 static parz_gpu_context* ctx;
 
@@ -74,11 +75,13 @@ static unsigned char* encode(const parz_array* a, const void* data, const parz_c
   return chunk;
 }
 
-/* Decodes `chunk` with the device API into fresh device memory; returns the status. */
+/* Decodes `chunk` with the device API into fresh device memory; returns the status. With a
+ * shape, the device API's steps with the chunk's parse shaped by it (gpu_internal.h). */
 static int gpu_device_decode(const unsigned char* chunk, size_t bytes, void* out, size_t out_bytes,
-                             parz_error* e)
+                             const parz_gpu_shape* shape, parz_error* e)
 {
   parz_chunk_view v;
+  parz_gpu_scratch s;
   void *d_chunk = NULL, *d_out = NULL;
   int rc = parz_chunk_parse(chunk, bytes, &v, e);
   if (rc != PARZ_OK)
@@ -87,7 +90,12 @@ static int gpu_device_decode(const unsigned char* chunk, size_t bytes, void* out
     return PARZ_ERR_DEVICE;
   cudaMemcpy(d_chunk, chunk, bytes, cudaMemcpyHostToDevice);
   cudaMemset(d_out, 0xA5, v.raw_bytes); /* poison: every value must be written */
-  rc = parz_gpu_decode_device(ctx, &v, d_chunk, d_out, 0, e);
+  if (!shape)
+    rc = parz_gpu_decode_device(ctx, &v, d_chunk, d_out, 0, e);
+  else if ((rc = parz_gpu_scratch_reserve(ctx, &v, 1, &s, e)) == PARZ_OK &&
+           (rc = parz_gpu_fault_clear(ctx, 1, 0, e)) == PARZ_OK &&
+           (rc = parz_gpu_enqueue_chunk(ctx, &v, d_chunk, d_out, &s, shape, 0, e)) == PARZ_OK)
+    rc = parz_gpu_fault_check(ctx, &v, 1, 0, NULL, e);
   if (rc == PARZ_OK && v.raw_bytes <= out_bytes)
     cudaMemcpy(out, d_out, v.raw_bytes, cudaMemcpyDeviceToHost);
   cudaFree(d_chunk);
@@ -95,57 +103,48 @@ static int gpu_device_decode(const unsigned char* chunk, size_t bytes, void* out
   return rc;
 }
 
-static const char* scheme_name(int scheme, int group, int skip)
+/* Parses forced on the GPU decoder beside its own choice (NULL): the general block-by-block
+ * parser, and the segment parser with G = 3 (lanes 3..31 of each parsing warp idle). */
+static const parz_gpu_shape forced_shapes[] = {{0, PARZ_GPU_SKIP_BLOCK}, {3, PARZ_GPU_SKIP_SEGMENT}};
+#define NSHAPES (int)(1 + sizeof forced_shapes / sizeof forced_shapes[0])
+
+/* Shape k of NSHAPES: 0 is the decoder's own choice. */
+static const parz_gpu_shape* shape_at(int k) { return k ? &forced_shapes[k - 1] : NULL; }
+
+static const char* shape_name(int k)
 {
   static char buf[48];
-  snprintf(buf, sizeof buf, "%s/G=%d",
-           scheme == PARZ_GPU_SCHEME_THREAD  ? "thread"
-           : scheme == PARZ_GPU_SCHEME_WARP  ? "warp"
-           : scheme == PARZ_GPU_SCHEME_BLOCK ? "block"
-                                             : "auto",
-           group);
-  if (skip)
-    snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "/skip=%d", skip);
+  const parz_gpu_shape* sh = shape_at(k);
+  if (!sh)
+    return "auto";
+  snprintf(buf, sizeof buf, "G=%u/parser=%d", sh->group, sh->parser);
   return buf;
 }
 
 /* Every GPU path against the serial decoder on one chunk. */
 static void compare_chunk(const char* what, const unsigned char* chunk, size_t bytes,
-                          size_t raw_bytes, int all_schemes)
+                          size_t raw_bytes, int all_shapes)
 {
-  /* scheme, G, K, length parser (BLOCK) */
-  static const int schemes[][4] = {{PARZ_GPU_SCHEME_AUTO, 0, 0, PARZ_GPU_SKIP_AUTO},
-                                   {PARZ_GPU_SCHEME_BLOCK, 0, 0, PARZ_GPU_SKIP_BLOCK},
-                                   {PARZ_GPU_SCHEME_BLOCK, 3, 0, PARZ_GPU_SKIP_SEGMENT},
-                                   {PARZ_GPU_SCHEME_WARP, 0, 0, 0},  {PARZ_GPU_SCHEME_WARP, 32, 0, 0},
-                                   {PARZ_GPU_SCHEME_WARP, 1, 0, 0},  {PARZ_GPU_SCHEME_WARP, 7, 5, 0},
-                                   {PARZ_GPU_SCHEME_THREAD, 0, 0, 0}};
   parz_error e;
   unsigned char* ref = (unsigned char*)malloc(raw_bytes + 1);
   unsigned char* out = (unsigned char*)malloc(raw_bytes + 1);
   int ref_rc = parz_chunk_decode(chunk, bytes, ref, raw_bytes, &e);
-  int n = all_schemes ? (int)(sizeof schemes / sizeof schemes[0]) : 1, k;
+  int n = all_shapes ? NSHAPES : 1, k, rc;
+  memset(out, 0x5A, raw_bytes);
+  rc = parz_gpu_chunk_decode(ctx, chunk, bytes, out, raw_bytes, &e);
+  CHECK(rc == ref_rc, "%s filter path status %d (%s), serial %d", what, rc, rc ? e.message : "",
+        ref_rc);
+  if (rc == PARZ_OK && ref_rc == PARZ_OK)
+    CHECK(memcmp(out, ref, raw_bytes) == 0, "%s filter path output differs", what);
   for (k = 0; k < n; k++) {
-    int rc;
-    parz_gpu_set_tuning(ctx, schemes[k][0], schemes[k][1], schemes[k][2]);
-    ctx->tuning.skip = schemes[k][3];
     memset(out, 0x5A, raw_bytes);
-    rc = parz_gpu_chunk_decode(ctx, chunk, bytes, out, raw_bytes, &e);
-    CHECK(rc == ref_rc, "%s [%s] filter path status %d (%s), serial %d", what,
-          scheme_name(schemes[k][0], schemes[k][1], schemes[k][3]), rc, rc ? e.message : "", ref_rc);
-    if (rc == PARZ_OK && ref_rc == PARZ_OK)
-      CHECK(memcmp(out, ref, raw_bytes) == 0, "%s [%s] filter path output differs", what,
-            scheme_name(schemes[k][0], schemes[k][1], schemes[k][3]));
-    memset(out, 0x5A, raw_bytes);
-    rc = gpu_device_decode(chunk, bytes, out, raw_bytes, &e);
-    CHECK(rc == ref_rc, "%s [%s] device API status %d (%s), serial %d", what,
-          scheme_name(schemes[k][0], schemes[k][1], schemes[k][3]), rc, rc ? e.message : "", ref_rc);
+    rc = gpu_device_decode(chunk, bytes, out, raw_bytes, shape_at(k), &e);
+    CHECK(rc == ref_rc, "%s [%s] device API status %d (%s), serial %d", what, shape_name(k), rc,
+          rc ? e.message : "", ref_rc);
     if (rc == PARZ_OK && ref_rc == PARZ_OK)
       CHECK(memcmp(out, ref, raw_bytes) == 0, "%s [%s] device API output differs", what,
-            scheme_name(schemes[k][0], schemes[k][1], schemes[k][3]));
+            shape_name(k));
   }
-  parz_gpu_set_tuning(ctx, 0, 0, 0);
-  ctx->tuning.skip = PARZ_GPU_SKIP_AUTO;
   free(ref);
   free(out);
 }
@@ -287,7 +286,7 @@ static void synthetic_cases(int small)
 
 /* Masked values (codec/FORMAT.md, "Mask"): regions of missing values (runs of whole blocks and
  * bitmaps along their edges), every third block, scattered single values; NaN of three patterns
- * and the fill value in floats (value indices), the fill value in integers. Every scheme and
+ * and the fill value in floats (value indices), the fill value in integers. Every parse shape and
  * table kind, one chunk and a batch of masked and unmasked chunks, and a chunk large enough for
  * the filter path to decode it in several slices (mask groups across slice boundaries). */
 static void* make_masked(const parz_array* a, int pattern, uint64_t fill)
@@ -617,28 +616,24 @@ static void batch_cases(void)
     d_chunks[i] = d;
     cudaMalloc(&d_dsts[i], raw[i]);
   }
-  /* BLOCK (runs share launches) and WARP (every chunk alone) */
-  for (int pass = 0; pass < 2; pass++) {
+  {
     parz_error e;
     size_t failed = n;
-    parz_gpu_set_tuning(ctx, pass ? PARZ_GPU_SCHEME_WARP : 0, 0, 0);
     for (i = 0; i < n; i++)
       cudaMemset(d_dsts[i], 0xA5, raw[i]);
     int rc = parz_gpu_decode_device_batch(ctx, n, views.data(), d_chunks.data(), d_dsts.data(),
                                           0, &failed, &e);
     CHECK(rc == (corrupt_at < n ? PARZ_ERR_CHECKSUM : PARZ_OK) && failed == corrupt_at,
-          "batch pass %d: status %d (%s), failed %zu, corrupt %zu", pass, rc,
-          rc ? e.message : "", failed, corrupt_at);
+          "batch: status %d (%s), failed %zu, corrupt %zu", rc, rc ? e.message : "", failed,
+          corrupt_at);
     if (rc != PARZ_OK)
-      CHECK(strstr(e.message, "chunk ") != NULL, "batch pass %d: message names no chunk: %s",
-            pass, e.message);
+      CHECK(strstr(e.message, "chunk ") != NULL, "batch: message names no chunk: %s", e.message);
     for (i = 0; i < n; i++) {
       if (i == corrupt_at)
         continue;
       std::vector<unsigned char> out(raw[i]);
       cudaMemcpy(out.data(), d_dsts[i], raw[i], cudaMemcpyDeviceToHost);
-      CHECK(memcmp(out.data(), refs[i], raw[i]) == 0, "batch pass %d chunk %zu differs", pass,
-            i);
+      CHECK(memcmp(out.data(), refs[i], raw[i]) == 0, "batch chunk %zu differs", i);
     }
     /* the same chunks again without the corrupt one: clean, and the records reused */
     if (corrupt_at < n) {
@@ -654,12 +649,10 @@ static void batch_cases(void)
       for (int k = 0; k < 2; k++) {
         rc = parz_gpu_decode_device_batch(ctx, v2.size(), v2.data(), c2.data(), d2.data(), 0,
                                           NULL, &e);
-        CHECK(rc == PARZ_OK, "batch pass %d clean run %d: %d (%s)", pass, k, rc,
-              rc ? e.message : "");
+        CHECK(rc == PARZ_OK, "batch clean run %d: %d (%s)", k, rc, rc ? e.message : "");
       }
     }
   }
-  parz_gpu_set_tuning(ctx, 0, 0, 0);
   {
     parz_error e;
     const void* odd = (const unsigned char*)d_chunks[0] + 4;
@@ -672,6 +665,16 @@ static void batch_cases(void)
     CHECK(parz_gpu_decode_device_batch(ctx, 1, views.data(), d_chunks.data(), &odd_dst, 0, NULL,
                                        &e) == PARZ_ERR_ARG,
           "batch: a destination not aligned to its values must be refused");
+    /* a chunk of more blocks than block_kernel indexes (only its view: no such chunk fits in
+     * memory) is refused before any work, by its index, for the CPU to decode */
+    std::vector<parz_chunk_view> big(views.begin(), views.begin() + 2);
+    big[1].nblocks = PARZ_GPU_BLOCKS_MAX + 1;
+    int rc = parz_gpu_decode_device_batch(ctx, 2, big.data(), d_chunks.data(), d_dsts.data(), 0,
+                                          NULL, &e);
+    CHECK(rc == PARZ_ERR_UNSUPPORTED && strstr(e.message, "chunk 1: ") &&
+              strstr(e.message, "blocks"),
+          "batch: a chunk of %llu blocks gave %d (%s)", (unsigned long long)big[1].nblocks, rc,
+          rc ? e.message : "");
   }
   for (i = 0; i < n; i++) {
     cudaFree((void*)d_chunks[i]);
@@ -740,11 +743,11 @@ static void assemble_cases(void)
   void* d = NULL;
   cudaMalloc(&d, expect.size() * 4);
   cudaMemset(d, 0xA5, expect.size() * 4);
-  ctx->tuning.round_bytes = 2 * cn * 4;
+  const size_t round = 2 * cn * 4; /* two chunks a round */
   parz_error e;
   size_t failed = refs.size();
-  int rc = parz_gpu_assemble(ctx, &g, NULL, packed.data(), packed.size(), refs.size(),
-                             refs.data(), &fill, d, 0, &failed, &e);
+  int rc = parz_gpu_assemble_rounds(ctx, &g, NULL, packed.data(), packed.size(), refs.size(),
+                                    refs.data(), &fill, d, 0, round, &failed, &e);
   CHECK(rc == PARZ_OK, "assemble: %d (%s)", rc, rc ? e.message : "");
   std::vector<float> got(expect.size());
   cudaMemcpy(got.data(), d, got.size() * 4, cudaMemcpyDeviceToHost);
@@ -766,8 +769,8 @@ static void assemble_cases(void)
       for (size_t x = 0; x < bx[3]; x++)
         want[y * bx[3] + x] = expect[(bx[0] + y) * 61 + bx[1] + x];
     cudaMemset(d, 0xA5, expect.size() * 4);
-    rc = parz_gpu_assemble(ctx, &g, &box, packed.data(), packed.size(), refs.size(), refs.data(),
-                           &fill, d, 0, &failed, &e);
+    rc = parz_gpu_assemble_rounds(ctx, &g, &box, packed.data(), packed.size(), refs.size(),
+                                  refs.data(), &fill, d, 0, round, &failed, &e);
     CHECK(rc == PARZ_OK, "assemble box %llu,%llu: %d (%s)", bx[0], bx[1], rc,
           rc ? e.message : "");
     cudaMemcpy(have.data(), d, have.size() * 4, cudaMemcpyDeviceToHost);
@@ -789,15 +792,22 @@ static void assemble_cases(void)
                            &fill, d, 0, &failed, &e);
     CHECK(rc == PARZ_ERR_DIMS, "assemble: a box past the array gave %d", rc);
   }
-  ctx->tuning.round_bytes = 0;
+  /* the public function: one round */
+  cudaMemset(d, 0xA5, expect.size() * 4);
+  rc = parz_gpu_assemble(ctx, &g, NULL, packed.data(), packed.size(), refs.size(), refs.data(),
+                         &fill, d, 0, &failed, &e);
+  CHECK(rc == PARZ_OK, "assemble in one round: %d (%s)", rc, rc ? e.message : "");
+  cudaMemcpy(got.data(), d, got.size() * 4, cudaMemcpyDeviceToHost);
+  CHECK(memcmp(got.data(), expect.data(), got.size() * 4) == 0,
+        "assemble in one round: array differs");
   cudaFree(d);
 }
 
 /* Payload checksums: every single payload bit of small chunks flipped (a sample with --small),
- * each table kind and 1D to 3D, through the device API and the filter path with the default
- * scheme (checksums in the decode launch; the HYBRID ones from the table while the lengths
- * kernel runs) and with WARP and THREAD (their own launch): always PARZ_ERR_CHECKSUM, the
- * partition the serial decoder names. */
+ * each table kind and 1D to 3D, through the filter path and the device API, the latter with
+ * each parse shape in turn (checksums in the decode launch; the HYBRID ones from the table
+ * while the lengths kernel runs): always PARZ_ERR_CHECKSUM, the partition the serial decoder
+ * names. */
 static void payload_flips(int small)
 {
   static const struct {
@@ -807,8 +817,6 @@ static void payload_flips(int small)
   } cases[] = {{2, {13, 22}, PARZ_TABLE_AUTO, 0, 0},    {2, {21, 30}, PARZ_TABLE_HYBRID, 2, 3},
                {1, {203}, PARZ_TABLE_OFFSETS, 3, 0},     {3, {5, 7, 9}, PARZ_TABLE_LENGTHS, 2, 0},
                {2, {17, 19}, PARZ_TABLE_NONE, 4, 0}};
-  static const int schemes[] = {PARZ_GPU_SCHEME_AUTO, PARZ_GPU_SCHEME_WARP,
-                                PARZ_GPU_SCHEME_THREAD};
   long flips = 0;
   for (const auto& c : cases) {
     parz_array a;
@@ -845,13 +853,12 @@ static void payload_flips(int small)
       CHECK(ref == PARZ_ERR_CHECKSUM, "payload flips: serial decode %d at bit %llu", ref,
             (unsigned long long)bit);
       const char* named = strstr(se.message, "partition ");
-      int k = (int)(bit % 3);
-      parz_gpu_set_tuning(ctx, schemes[k], 0, 0);
-      int rc = gpu_device_decode(bad.data(), bytes, out.data(), v.raw_bytes, &ge);
+      int k = (int)(bit % NSHAPES);
+      int rc = gpu_device_decode(bad.data(), bytes, out.data(), v.raw_bytes, shape_at(k), &ge);
       CHECK(rc == PARZ_ERR_CHECKSUM && named &&
                 !strncmp(strstr(ge.message, "partition "), named, strcspn(named, "(")),
             "payload flips: %uD table %d %s, bit %llu: device API %d (%s), serial: %s", c.dims,
-            c.table, scheme_name(schemes[k], 0, 0), (unsigned long long)bit, rc,
+            c.table, shape_name(k), (unsigned long long)bit, rc,
             rc ? ge.message : "values", se.message);
       if (bit % 5 == 0) {
         rc = parz_gpu_chunk_decode(ctx, bad.data(), bytes, out.data(), v.raw_bytes, &ge);
@@ -861,7 +868,6 @@ static void payload_flips(int small)
       bad[at + bit / 8] ^= (unsigned char)(1u << (bit % 8));
       flips++;
     }
-    parz_gpu_set_tuning(ctx, 0, 0, 0);
     free(chunk);
   }
   printf("  payload flips: %ld, each refused by the GPU decoder\n", flips);

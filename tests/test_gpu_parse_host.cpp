@@ -11,7 +11,10 @@
  *   real data seldom does: the same two checks;
  * - garbage payloads (random bytes, lengths, starts, parameters) neither fault nor hang (run
  *   it under ASan/UBSan to see the first);
- * - the payload checksum's partition bounds and lane shares (checksum.cuh) against the codec.
+ * - the payload checksum's partition bounds and lane shares (checksum.cuh) against the codec;
+ * - which chunks the decoder takes (view_fits.h): block indices, its last CTA's included, fit
+ *   in 32 bits up to PARZ_GPU_BLOCKS_MAX blocks, and a chunk of more is refused with
+ *   PARZ_ERR_UNSUPPORTED (the plugin then decodes it on the CPU), as is a mask too large.
  * Usage: test_gpu_parse_host [rounds] */
 #include <math.h>
 #include <stdint.h>
@@ -34,6 +37,7 @@ static inline T __ldg(const T* p) { return *p; }
 #include "block_small.cuh"
 #include "checksum.cuh"
 #include "parz_chunk.h"
+#include "view_fits.h"
 
 #include "check.h"
 
@@ -383,9 +387,40 @@ static void checksums(int seed)
   }
 }
 
+/* The chunks parz_gpu_view_fits takes and refuses, at its limits (no such chunk can be
+ * allocated here: views alone). */
+static void view_limits(void)
+{
+  parz_chunk_view v;
+  parz_error e;
+  memset(&v, 0, sizeof v);
+  /* block_kernel covers blocks [first * C, block_end) with CTAs of 128 threads from first * C:
+   * the last thread's index is at most block_end + 126 */
+  v.nblocks = PARZ_GPU_BLOCKS_MAX;
+  CHECK(v.nblocks + 126 <= UINT32_MAX, "%llu blocks: the last CTA's indices pass 2^32",
+        (unsigned long long)v.nblocks);
+  CHECK(parz_gpu_view_fits(&v, 0, &e) == PARZ_OK, "%llu blocks refused: %s",
+        (unsigned long long)v.nblocks, e.message);
+  for (uint64_t n : {PARZ_GPU_BLOCKS_MAX + 1, (uint64_t)1 << 32, (uint64_t)1 << 40}) {
+    v.nblocks = n;
+    e.message[0] = 0;
+    CHECK(parz_gpu_view_fits(&v, 3, &e) == PARZ_ERR_UNSUPPORTED &&
+              strstr(e.message, "chunk 3: ") && strstr(e.message, "blocks"),
+          "%llu blocks: not refused (%s)", (unsigned long long)n, e.message);
+  }
+  v.nblocks = 1;
+  v.mask.record_bytes = PARZ_GPU_MASK_NONE - 1;
+  CHECK(parz_gpu_view_fits(&v, 0, &e) == PARZ_OK, "a mask of %llu bytes refused: %s",
+        (unsigned long long)v.mask.record_bytes, e.message);
+  v.mask.record_bytes = PARZ_GPU_MASK_NONE;
+  CHECK(parz_gpu_view_fits(&v, 0, &e) == PARZ_ERR_UNSUPPORTED, "a mask of %llu bytes taken",
+        (unsigned long long)v.mask.record_bytes);
+}
+
 int main(int argc, char** argv)
 {
   const int rounds = argc > 1 ? atoi(argv[1]) : 3;
+  view_limits();
   for (unsigned k = 0; k < 16; k++)
     parz_tests_sh[k] = parz_test_pattern(k);
   for (int seed = 1; seed <= rounds; seed++) {

@@ -1,0 +1,48 @@
+/* Fresh destinations faulted in by the whole team (team.h: parz_omp_populate_share). */
+#ifndef _DEFAULT_SOURCE
+#define _DEFAULT_SOURCE /* madvise, mincore */
+#endif
+#include "team.h"
+
+#include <stdint.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+/* Below this many bytes per thread the team leaves the faults to the decode. */
+#define POPULATE_MIN_PER_THREAD ((size_t)64 << 10)
+
+/* Fresh memory (the filter's output, which glibc maps afresh on every allocation above its
+ * 32 MiB mmap threshold; a new numpy array) is faulted in as it is first written, and each fault
+ * zeroes a page, 2 MiB at a time with transparent huge pages. The decoders write blocks in stream
+ * order, so all threads write into the same few pages at once and the zeroing runs on about one
+ * thread. Each thread populating its own contiguous slice first (whole 2 MiB pages where the
+ * buffer has enough) zeroes it in parallel. A slice whose first page is already resident is left
+ * alone, so a warm buffer costs one mincore call per thread. MADV_POPULATE_WRITE (Linux 5.14)
+ * leaves resident pages and their contents alone, so threads already writing into the slice lose
+ * nothing; where the system lacks it, the writes fault the pages in as before. */
+void parz_omp_populate_share(void* dst, size_t bytes) {
+#if defined(_OPENMP) && defined(MADV_POPULATE_WRITE)
+  const int t = omp_get_thread_num(), nt = omp_get_num_threads();
+  const uintptr_t page = 4096u, huge = (uintptr_t)2 << 20;
+  const uintptr_t base = (uintptr_t)dst, end = base + bytes;
+  const uintptr_t grain = bytes >= (size_t)nt * huge ? huge : page;
+  const uintptr_t first = (base + grain - 1) & ~(grain - 1);
+  const uintptr_t n = end > first ? (end - first) / grain : 0;
+  uintptr_t lo = t == 0 ? base : first + grain * (n * (uintptr_t)t / (uintptr_t)nt);
+  uintptr_t hi = t + 1 == nt ? end : first + grain * (n * (uintptr_t)(t + 1) / (uintptr_t)nt);
+  unsigned char resident = 1;
+  if (!dst || bytes < (size_t)nt * POPULATE_MIN_PER_THREAD)
+    return;
+  lo = (lo + page - 1) & ~(page - 1);
+  if (hi <= lo || mincore((void*)lo, 1, &resident) != 0 || (resident & 1))
+    return;
+  (void)madvise((void*)lo, hi - lo, MADV_POPULATE_WRITE); /* advice: failure changes nothing */
+#else
+  (void)dst;
+  (void)bytes;
+#endif
+}
