@@ -47,8 +47,7 @@ struct raw_array {
 
 /* Shape and type from the file name (..._f32le_AxBxC.bin), unit extents dropped as the filter
  * drops them; the array repeated `tile` times along its slowest dimension. */
-static int load(const char* path, int tile, bool f64, raw_array* r)
-{
+static int load(const char* path, int tile, bool f64, raw_array* r) {
   const char* base = strrchr(path, '/');
   base = base ? base + 1 : path;
   const char* t = strstr(base, "_f32le_") ? strstr(base, "_f32le_") : strstr(base, "_f64le_");
@@ -104,8 +103,7 @@ static int load(const char* path, int tile, bool f64, raw_array* r)
   return 1;
 }
 
-static std::vector<double> parse_list(const char* s)
-{
+static std::vector<double> parse_list(const char* s) {
   std::vector<double> v;
   while (*s) {
     char* end;
@@ -124,8 +122,7 @@ struct timer {
 
 /* Median GPU time in ms of what fn queues (after two warm-up runs). */
 template <class F>
-static double median_ms(timer& t, int reps, F fn)
-{
+static double median_ms(timer& t, int reps, F fn) {
   std::vector<float> ms;
   for (int i = 0; i < 2; i++)
     fn();
@@ -143,8 +140,7 @@ static double median_ms(timer& t, int reps, F fn)
   return ms[ms.size() / 2];
 }
 
-int main(int argc, char** argv)
-{
+int main(int argc, char** argv) {
   int reps = 15, tile = 1;
   bool f64 = false;
   std::vector<double> cs = {0, 1, 32}, rels = {1e-2}, chunk_mib;
@@ -169,9 +165,10 @@ int main(int argc, char** argv)
       files.push_back(argv[i]);
   }
   if (files.empty() || reps < 1) {
-    fprintf(stderr, "usage: bench_gpu_encode [--reps N] [--c 0,1,32] [--rel 1e-2] "
-                    "[--mode accuracy|reversible] [--chunk-mib 4,16] "
-                    "[--tile N] [--f64] FILE...\n");
+    fprintf(stderr,
+            "usage: bench_gpu_encode [--reps N] [--c 0,1,32] [--rel 1e-2] "
+            "[--mode accuracy|reversible] [--chunk-mib 4,16] "
+            "[--tile N] [--f64] FILE...\n");
     return 2;
   }
   if (!parz_gpu_available()) {
@@ -192,8 +189,9 @@ int main(int argc, char** argv)
   CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
   printf("GPU: %s, %d SMs; reps %d (median); mode %s\n\n", prop.name, prop.multiProcessorCount,
          reps, mode);
-  printf("| array | MB | setting | C | ratio | table | GiB/s | ms | same bytes |\n"
-         "|---|---:|---|---:|---:|---:|---:|---:|---|\n");
+  printf(
+      "| array | MB | setting | C | ratio | table | GiB/s | ms | same bytes |\n"
+      "|---|---:|---|---:|---:|---:|---:|---:|---|\n");
   for (const char* path : files) {
     raw_array r;
     if (!load(path, tile, f64, &r)) {
@@ -253,10 +251,10 @@ int main(int argc, char** argv)
         }
         CHECK_CUDA(cudaMemcpy(got.data(), d_chunk, n, cudaMemcpyDeviceToHost));
         const bool same = n == nref && !memcmp(got.data(), ref.data(), n);
-        printf("| %s | %.1f | %s | %u%s | %.2f | %.2f%% | %.1f | %.3f | %s |\n", r.name,
-               raw / 1e6, setting, v.segment_blocks, cd == 0 ? " (auto)" : "",
-               (double)raw / nref, 100.0 * v.table_bytes / v.payload_bytes, gib / (call_ms / 1e3),
-               call_ms, same ? "yes" : "NO");
+        printf("| %s | %.1f | %s | %u%s | %.2f | %.2f%% | %.1f | %.3f | %s |\n", r.name, raw / 1e6,
+               setting, v.segment_blocks, cd == 0 ? " (auto)" : "", (double)raw / nref,
+               100.0 * v.table_bytes / v.payload_bytes, gib / (call_ms / 1e3), call_ms,
+               same ? "yes" : "NO");
         /* the array in chunks: one batch call against one call per chunk */
         for (double mib : chunk_mib) {
           const size_t row = raw / r.a.shape[0];
@@ -278,8 +276,8 @@ int main(int argc, char** argv)
             outs.push_back(d);
             std::vector<unsigned char> one(caps.back());
             size_t m = 0;
-            parz_omp_chunk_encode(&a, r.data.data() + r0 * row, &cfg, one.data(), one.size(), &m,
-                                  0, &e);
+            parz_omp_chunk_encode(&a, r.data.data() + r0 * row, &cfg, one.data(), one.size(), &m, 0,
+                                  &e);
             one.resize(m);
             refs.push_back(one);
           }
@@ -287,9 +285,9 @@ int main(int argc, char** argv)
           int rc = PARZ_OK;
           const double batch_ms = median_ms(t, reps, [&] {
             if (rc == PARZ_OK)
-              rc = parz_gpu_encode_device_batch(ctx, arrays.size(), arrays.data(), ins.data(),
-                                                &cfg, outs.data(), caps.data(), written.data(),
-                                                t.st, NULL, &e);
+              rc = parz_gpu_encode_device_batch(ctx, arrays.size(), arrays.data(), ins.data(), &cfg,
+                                                outs.data(), caps.data(), written.data(), t.st,
+                                                NULL, &e);
           });
           const double loop_ms = median_ms(t, reps, [&] {
             for (size_t i = 0; i < arrays.size() && rc == PARZ_OK; i++)
@@ -302,11 +300,12 @@ int main(int argc, char** argv)
             CHECK_CUDA(cudaMemcpy(back.data(), outs[i], written[i], cudaMemcpyDeviceToHost));
             same = written[i] == refs[i].size() && !memcmp(back.data(), refs[i].data(), written[i]);
           }
-          printf("| %s | %.1f | %s, %zu chunks of %.1f MiB, batch / one call each | %g | | | "
-                 "%.1f / %.1f | %.3f / %.3f | %s |\n",
-                 r.name, raw / 1e6, setting, arrays.size(), rows * row / 1048576.0, cd,
-                 gib / (batch_ms / 1e3), gib / (loop_ms / 1e3), batch_ms, loop_ms,
-                 same ? "yes" : "NO");
+          printf(
+              "| %s | %.1f | %s, %zu chunks of %.1f MiB, batch / one call each | %g | | | "
+              "%.1f / %.1f | %.3f / %.3f | %s |\n",
+              r.name, raw / 1e6, setting, arrays.size(), rows * row / 1048576.0, cd,
+              gib / (batch_ms / 1e3), gib / (loop_ms / 1e3), batch_ms, loop_ms,
+              same ? "yes" : "NO");
           for (void* d : outs)
             CHECK_CUDA(cudaFree(d));
         }

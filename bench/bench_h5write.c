@@ -121,8 +121,8 @@ static double value_range(const real_array* r) {
   size_t n = r->bytes / parz_type_size(r->array.type), i;
   double lo = INFINITY, hi = -INFINITY;
   for (i = 0; i < n; i++) {
-    double v = r->array.type == PARZ_FLOAT ? ((const float*)r->data)[i]
-                                           : ((const double*)r->data)[i];
+    double v =
+        r->array.type == PARZ_FLOAT ? ((const float*)r->data)[i] : ((const double*)r->data)[i];
     if (isfinite(v) && fabs(v) < 1e9) {
       lo = v < lo ? v : lo;
       hi = v > hi ? v : hi;
@@ -267,7 +267,8 @@ static double time_filter(const parz_array* a, const void* data, double tol, int
 
 /* Whether every stored chunk of dataset "a" is the same bytes in both files. */
 static int same_chunks(const char* p1, const char* p2, int rank) {
-  hid_t f1 = H5Fopen(p1, H5F_ACC_RDONLY, H5P_DEFAULT), f2 = H5Fopen(p2, H5F_ACC_RDONLY, H5P_DEFAULT);
+  hid_t f1 = H5Fopen(p1, H5F_ACC_RDONLY, H5P_DEFAULT),
+        f2 = H5Fopen(p2, H5F_ACC_RDONLY, H5P_DEFAULT);
   hid_t d1 = f1 >= 0 ? H5Dopen2(f1, "a", H5P_DEFAULT) : -1;
   hid_t d2 = f2 >= 0 ? H5Dopen2(f2, "a", H5P_DEFAULT) : -1;
   hid_t s1 = d1 >= 0 ? H5Dget_space(d1) : -1;
@@ -347,12 +348,15 @@ static void bench_device(const real_array* r, const options* o, parz_gpu_context
   snprintf(f_omp, sizeof f_omp, "%s.d2h_omp.h5", o->file);
   snprintf(f_raw, sizeof f_raw, "%s.d2h_raw.h5", o->file);
   snprintf(nthreads, sizeof nthreads, "%d", o->threads);
-  printf("\n%s resident on the GPU (%.1f MiB): parz_h5_write_device against a copy to the "
-         "host (cudaMemcpy) and H5Dwrite\n", r->name, bytes / 1048576.0);
-  printf("| chunk | chunk MiB | write_device MB/s | copy alone MB/s | copy + omp %d threads "
-         "MB/s | copy + uncompressed MB/s | device / (copy + omp) | device / (copy + "
-         "uncompressed) | same chunks |\n|---|---:|---:|---:|---:|---:|---:|---:|---|\n",
-         o->threads);
+  printf(
+      "\n%s resident on the GPU (%.1f MiB): parz_h5_write_device against a copy to the "
+      "host (cudaMemcpy) and H5Dwrite\n",
+      r->name, bytes / 1048576.0);
+  printf(
+      "| chunk | chunk MiB | write_device MB/s | copy alone MB/s | copy + omp %d threads "
+      "MB/s | copy + uncompressed MB/s | device / (copy + omp) | device / (copy + "
+      "uncompressed) | same chunks |\n|---|---:|---:|---:|---:|---:|---:|---:|---|\n",
+      o->threads);
   for (s = 0; s < o->nsizes; s++) {
     size_t rows = (size_t)(o->chunk_mib[s] * 1048576.0 / (double)row);
     hsize_t chunk[4];
@@ -370,8 +374,8 @@ static void bench_device(const real_array* r, const options* o, parz_gpu_context
                             gpu, o->reps);
     setenv("PARZ_EXEC", "omp", 1);
     setenv("PARZ_THREADS", nthreads, 1);
-    t_omp = best_write_with(f_omp, type, rank, dims, chunk, ncd, cd, d_data, bytes,
-                            copy_then_write, host, o->reps);
+    t_omp = best_write_with(f_omp, type, rank, dims, chunk, ncd, cd, d_data, bytes, copy_then_write,
+                            host, o->reps);
     unsetenv("PARZ_THREADS");
     unsetenv("PARZ_EXEC");
     t_raw = best_write_with(f_raw, type, rank, dims, chunk, 0, cd, d_data, bytes, copy_then_write,
@@ -383,10 +387,9 @@ static void bench_device(const real_array* r, const options* o, parz_gpu_context
       printf(" | failed |\n");
       continue;
     }
-    printf(" | %.1f | %.0f | %.0f | %.0f | %.0f | %.2f | %.2f | %s |\n",
-           chunk[0] * row / 1048576.0, bytes / t_dev / 1e6, bytes / t_copy / 1e6,
-           bytes / t_omp / 1e6, bytes / t_raw / 1e6, t_omp / t_dev, t_raw / t_dev,
-           same_chunks(f_omp, f_dev, rank) ? "yes" : "NO");
+    printf(" | %.1f | %.0f | %.0f | %.0f | %.0f | %.2f | %.2f | %s |\n", chunk[0] * row / 1048576.0,
+           bytes / t_dev / 1e6, bytes / t_copy / 1e6, bytes / t_omp / 1e6, bytes / t_raw / 1e6,
+           t_omp / t_dev, t_raw / t_dev, same_chunks(f_omp, f_dev, rank) ? "yes" : "NO");
   }
   remove(f_dev);
   remove(f_omp);
@@ -435,10 +438,11 @@ static void bench_array(const real_array* r, const options* o, void* gpu) {
   snprintf(nthreads, sizeof nthreads, "%d", o->threads);
   printf("%s: %.1f MiB, accuracy %.3g (%g x range)\n", r->name, bytes / 1048576.0, tol,
          o->accuracy);
-  printf("| chunk | chunk MiB | uncompressed MB/s | omp %d threads MB/s | cuda MB/s | "
-         "cuda / omp | same chunks | filter alone: omp MB/s | cuda MB/s | cuda / omp |\n"
-         "|---|---:|---:|---:|---:|---:|---|---:|---:|---:|\n",
-         o->threads);
+  printf(
+      "| chunk | chunk MiB | uncompressed MB/s | omp %d threads MB/s | cuda MB/s | "
+      "cuda / omp | same chunks | filter alone: omp MB/s | cuda MB/s | cuda / omp |\n"
+      "|---|---:|---:|---:|---:|---:|---|---:|---:|---:|\n",
+      o->threads);
   for (s = 0; s < o->nsizes; s++) {
     size_t rows = (size_t)(o->chunk_mib[s] * 1048576.0 / (double)row), nchunks;
     double t_raw, t_omp, t_cuda;
@@ -491,18 +495,19 @@ static void bench_array(const real_array* r, const options* o, void* gpu) {
     }
   }
   unsetenv("PARZ_EXEC");
-  printf("\nper chunk, ms: H5Dwrite uncompressed / omp / cuda; the encoders alone; the GPU "
-         "encoder's steps; H5Dwrite's own share (its time less the encoder's)\n"
-         "| chunk MiB | H5Dwrite none | omp | cuda | omp alone | cuda alone | up | encode | "
-         "down | H5Dwrite own, omp | cuda |\n"
-         "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  printf(
+      "\nper chunk, ms: H5Dwrite uncompressed / omp / cuda; the encoders alone; the GPU "
+      "encoder's steps; H5Dwrite's own share (its time less the encoder's)\n"
+      "| chunk MiB | H5Dwrite none | omp | cuda | omp alone | cuda alone | up | encode | "
+      "down | H5Dwrite own, omp | cuda |\n"
+      "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   for (s = 0; s < o->nsizes; s++) {
     const chunk_times* c = &per[s];
     if (c->omp <= 0)
       continue;
     printf("| %.1f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f |\n",
-           o->chunk_mib[s], c->raw, c->omp, c->cuda, c->f_omp, c->f_gpu, 1e3 * c->up,
-           1e3 * c->enc, 1e3 * c->down, c->omp - c->f_omp, c->cuda - c->f_gpu);
+           o->chunk_mib[s], c->raw, c->omp, c->cuda, c->f_omp, c->f_gpu, 1e3 * c->up, 1e3 * c->enc,
+           1e3 * c->down, c->omp - c->f_omp, c->cuda - c->f_gpu);
   }
 #ifdef PARZ_BENCH_H5_DEVICE
   if (gpu)

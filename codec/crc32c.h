@@ -17,6 +17,7 @@
 #define PARZ_CRC32C_POLY 0x82F63B78u
 
 /* parz_crc32c_table[i]: the register after the single byte i from 0. */
+/* clang-format off */
 #define PARZ_CRC32C_TABLE_LIST \
   0x00000000u, 0xf26b8303u, 0xe13b70f7u, 0x1350f3f4u, 0xc79a971fu, 0x35f1141cu, \
   0x26a1e7e8u, 0xd4ca64ebu, 0x8ad958cfu, 0x78b2dbccu, 0x6be22838u, 0x9989ab3bu, \
@@ -73,16 +74,15 @@ PARZ_DEFINE_TABLE(uint32_t, parz_crc32c_table, 256, PARZ_CRC32C_TABLE_LIST)
   0xd289cabeu, 0xe94ca9bcu, 0x05b74f3fu, 0xa51e1f42u, 0x40000000u, 0x20000000u, \
   0x08000000u
 PARZ_DEFINE_TABLE(uint32_t, parz_crc32c_x8, 31, PARZ_CRC32C_X8_LIST)
+/* clang-format on */
 
 /* The register after one more byte. */
-PARZ_HD uint32_t parz_crc32c_step(uint32_t reg, unsigned char byte)
-{
+PARZ_HD uint32_t parz_crc32c_step(uint32_t reg, unsigned char byte) {
   return PARZ_TABLE(parz_crc32c_table)[(reg ^ byte) & 0xffu] ^ (reg >> 8);
 }
 
 /* a * b mod P, both in reflected order. */
-PARZ_HD uint32_t parz_crc32c_mulmod(uint32_t a, uint32_t b)
-{
+PARZ_HD uint32_t parz_crc32c_mulmod(uint32_t a, uint32_t b) {
   uint32_t p = 0;
   unsigned i;
   for (i = 0; i < 32; i++) {
@@ -93,8 +93,7 @@ PARZ_HD uint32_t parz_crc32c_mulmod(uint32_t a, uint32_t b)
 }
 
 /* x^(8n) mod P. */
-PARZ_HD uint32_t parz_crc32c_x8n(uint64_t n)
-{
+PARZ_HD uint32_t parz_crc32c_x8n(uint64_t n) {
   uint32_t r = 0x80000000u; /* x^0 */
   unsigned j;
   /* x^(8n) depends on 8n modulo 2^31 - 1, hence on n modulo it (8 is invertible there) */
@@ -106,8 +105,7 @@ PARZ_HD uint32_t parz_crc32c_x8n(uint64_t n)
 }
 
 /* The register r followed by n zero bytes. */
-PARZ_HD uint32_t parz_crc32c_shift(uint32_t r, uint64_t n)
-{
+PARZ_HD uint32_t parz_crc32c_shift(uint32_t r, uint64_t n) {
   return parz_crc32c_mulmod(r, parz_crc32c_x8n(n));
 }
 

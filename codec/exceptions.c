@@ -57,8 +57,10 @@ uint64_t parz_exceptions_count_special(const parz_array* a, const void* data,
   for (i = 0; i < v.n[0]; i++)
     for (j = 0; j < v.n[1]; j++)
       for (k = 0; k < v.n[2]; k++) {
-        const unsigned char* row = (const unsigned char*)data +
-            (ptrdiff_t)size * ((ptrdiff_t)i * v.s[0] + (ptrdiff_t)j * v.s[1] + (ptrdiff_t)k * v.s[2]);
+        const unsigned char* row =
+            (const unsigned char*)data +
+            (ptrdiff_t)size *
+                ((ptrdiff_t)i * v.s[0] + (ptrdiff_t)j * v.s[1] + (ptrdiff_t)k * v.s[2]);
         size_t x;
         for (x = 0; x < v.n[3]; x++) {
           uint64_t u = parz_load_bits(row + (ptrdiff_t)size * (ptrdiff_t)x * v.s[3], size);
@@ -111,7 +113,8 @@ void parz_exceptions_copy(const parz_array* a, const void* data, const parz_para
     for (j = 0; j < v.n[1]; j++)
       for (k = 0; k < v.n[2]; k++)
         for (x = 0; x < v.n[3]; x++, pos++) {
-          const unsigned char* q = (const unsigned char*)data +
+          const unsigned char* q =
+              (const unsigned char*)data +
               (ptrdiff_t)size * ((ptrdiff_t)i * v.s[0] + (ptrdiff_t)j * v.s[1] +
                                  (ptrdiff_t)k * v.s[2] + (ptrdiff_t)x * v.s[3]);
           uint64_t bits = parz_load_bits(q, size);
@@ -161,7 +164,7 @@ int parz_exceptions_validate(const parz_chunk_view* v, parz_error* err) {
     return parz_fail(err, PARZ_ERR_FORMAT, "integer chunk with %llu non-finite exceptions",
                      (unsigned long long)v->nexceptions);
   for (k = 0; k < v->array.dims; k++)
-    count *= v->array.shape[k];   /* checked against overflow by the parser */
+    count *= v->array.shape[k]; /* checked against overflow by the parser */
   for (i = 0; i < v->nexceptions; i++, r += PARZ_EXCEPTION_BYTES) {
     uint64_t pos = parz_load64(r), bits = parz_load64(r + 8);
     if (pos >= count || (i > 0 && pos <= prev))
@@ -169,10 +172,9 @@ int parz_exceptions_validate(const parz_chunk_view* v, parz_error* err) {
                        "exception %llu at position %llu: not increasing or outside %llu values",
                        (unsigned long long)i, (unsigned long long)pos, (unsigned long long)count);
     if ((size == 4 && bits >> 32) || (v->version == 1 && !parz_nonfinite(bits, v->array.type)))
-      return parz_fail(err, PARZ_ERR_FORMAT,
-                       "exception %llu holds 0x%llx, not a %svalue of the chunk's type",
-                       (unsigned long long)i, (unsigned long long)bits,
-                       v->version == 1 ? "non-finite " : "");
+      return parz_fail(
+          err, PARZ_ERR_FORMAT, "exception %llu holds 0x%llx, not a %svalue of the chunk's type",
+          (unsigned long long)i, (unsigned long long)bits, v->version == 1 ? "non-finite " : "");
     prev = pos;
   }
   return PARZ_OK;

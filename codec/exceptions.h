@@ -12,7 +12,7 @@
 #define PARZ_EXCEPTIONS_H
 
 #include "parz_chunk.h"
-#include "standin.h"   /* the rule: parz_exception_rule_of, parz_exception_test */
+#include "standin.h" /* the rule: parz_exception_rule_of, parz_exception_test */
 
 #define PARZ_EXCEPTION_BYTES 16u
 

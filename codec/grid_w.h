@@ -1,8 +1,7 @@
 /* Gather and scatter for one element size; included twice by grid.c. */
 
 static void PARZ_GRID_FN(gather)(const parz_grid* g, const parz_block_pos* pos,
-                                 const PARZ_GRID_T* data, PARZ_GRID_T* q)
-{
+                                 const PARZ_GRID_T* data, PARZ_GRID_T* q) {
   size_t m[4];
   int full = block_extent(g, pos, m);
   const PARZ_GRID_T* p = data + pos->offset;
@@ -26,8 +25,7 @@ static void PARZ_GRID_FN(gather)(const parz_grid* g, const parz_block_pos* pos,
 
 /* The part of the block inside the window; the first value stored may not be the block's. */
 static void PARZ_GRID_FN(scatter_window)(const parz_grid* g, const parz_block_pos* pos,
-                                         const PARZ_GRID_T* q, PARZ_GRID_T* data)
-{
+                                         const PARZ_GRID_T* q, PARZ_GRID_T* data) {
   size_t a[4], e[4];
   const ptrdiff_t s0 = g->s[0], s1 = g->s[1], s2 = g->s[2], s3 = g->s[3];
   size_t i, j, k, l;
@@ -49,8 +47,7 @@ static void PARZ_GRID_FN(scatter_window)(const parz_grid* g, const parz_block_po
 }
 
 static void PARZ_GRID_FN(scatter)(const parz_grid* g, const parz_block_pos* pos,
-                                  const PARZ_GRID_T* q, PARZ_GRID_T* data)
-{
+                                  const PARZ_GRID_T* q, PARZ_GRID_T* data) {
   size_t m[4];
   PARZ_GRID_T* p;
   const ptrdiff_t s0 = g->s[0], s1 = g->s[1], s2 = g->s[2], s3 = g->s[3];

@@ -17,8 +17,7 @@ typedef struct {
 
 /* The rule of a type under parameters p: lossy modes (all but reversible, whose minexp is below
  * PARZ_MIN_EXP) also take the values zfp's transform has no room for. */
-PARZ_HD parz_exception_rule parz_exception_rule_of(parz_type type, const parz_params* p)
-{
+PARZ_HD parz_exception_rule parz_exception_rule_of(parz_type type, const parz_params* p) {
   const int lossy = p->minexp >= PARZ_MIN_EXP;
   parz_exception_rule r = {0, 0, 1, 0}; /* nothing: integers in reversible mode */
   switch (type) {
@@ -50,28 +49,24 @@ PARZ_HD parz_exception_rule parz_exception_rule_of(parz_type type, const parz_pa
   return r;
 }
 
-PARZ_HD unsigned parz_exception_test(const parz_exception_rule* r, uint64_t bits)
-{
+PARZ_HD unsigned parz_exception_test(const parz_exception_rule* r, uint64_t bits) {
   return (((bits + r->add) & r->mask) >> r->shift) >= r->min;
 }
 
 /* NaN or an infinity of a floating-point type: every exponent bit set (what format version 1's
  * exceptions hold). */
 PARZ_HD int parz_nonfinite32(uint32_t u) { return (u & 0x7f800000u) == 0x7f800000u; }
-PARZ_HD int parz_nonfinite64(uint64_t u)
-{
+PARZ_HD int parz_nonfinite64(uint64_t u) {
   return (u & UINT64_C(0x7ff0000000000000)) == UINT64_C(0x7ff0000000000000);
 }
-PARZ_HD int parz_nonfinite(uint64_t bits, parz_type type)
-{
+PARZ_HD int parz_nonfinite(uint64_t bits, parz_type type) {
   return type == PARZ_FLOAT    ? parz_nonfinite32((uint32_t)bits)
          : type == PARZ_DOUBLE ? parz_nonfinite64(bits)
                                : 0;
 }
 
 /* The value of a bit pattern of the type, as a double (int64 values rounded). */
-PARZ_HD double parz_exception_value(uint64_t bits, parz_type type)
-{
+PARZ_HD double parz_exception_value(uint64_t bits, parz_type type) {
   switch (type) {
     case PARZ_FLOAT: return (double)parz_f32_from((uint32_t)bits);
     case PARZ_DOUBLE: return parz_f64_from(bits);
@@ -86,8 +81,7 @@ PARZ_HD double parz_exception_value(uint64_t bits, parz_type type)
  * to the type (floats rounded, integers truncated toward zero); 0 when the mean is not finite or
  * would itself be an exception. */
 PARZ_HD uint64_t parz_standin(const uint64_t* v, unsigned n, parz_type type,
-                              const parz_exception_rule* r)
-{
+                              const parz_exception_rule* r) {
   unsigned i, kept = 0;
   double mean = 0;
   uint64_t bits = 0;

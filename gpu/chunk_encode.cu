@@ -15,7 +15,6 @@
 #include "gpu_internal.h"
 #include "table.h" /* parz_chunk_layout */
 
-
 /* The chunk in the context's d_chunk, grown to its size, which must fit the caller's buffer. */
 struct chunk_place {
   parz_gpu_context* ctx;
@@ -23,8 +22,7 @@ struct chunk_place {
 };
 
 static int place_chunk(void* arg, size_t n, const size_t* sizes, void** d_chunks, size_t* failed,
-                       parz_error* err)
-{
+                       parz_error* err) {
   chunk_place* p = (chunk_place*)arg;
   int rc;
   (void)n;
@@ -40,8 +38,7 @@ static int place_chunk(void* arg, size_t n, const size_t* sizes, void** d_chunks
 
 extern "C" int parz_gpu_chunk_encode(parz_gpu_context* ctx, const parz_array* a, const void* data,
                                      const parz_chunk_config* cfg, void* dst, size_t dst_bytes,
-                                     size_t* written, parz_error* err)
-{
+                                     size_t* written, parz_error* err) {
   parz_chunk_view v;
   size_t size = 0;
   cudaError_t e;
@@ -61,9 +58,8 @@ extern "C" int parz_gpu_chunk_encode(parz_gpu_context* ctx, const parz_array* a,
   if ((rc = parz_gpu_reserve(&ctx->d_out, v.raw_bytes, 0, err)) != PARZ_OK ||
       (rc = parz_gpu_enqueue_upload(ctx, data, ctx->d_out.ptr, v.raw_bytes, ctx->stream, err)) !=
           PARZ_OK ||
-      (rc = parz_gpu_encode_placed(ctx, 1, a, (const void* const*)&ctx->d_out.ptr, cfg,
-                                   place_chunk, &place, &size, ctx->stream, NULL, err)) !=
-          PARZ_OK ||
+      (rc = parz_gpu_encode_placed(ctx, 1, a, (const void* const*)&ctx->d_out.ptr, cfg, place_chunk,
+                                   &place, &size, ctx->stream, NULL, err)) != PARZ_OK ||
       (rc = parz_gpu_reserve_slack(&ctx->h_out, size, 1, err)) != PARZ_OK)
     return rc;
   e = cudaMemcpyAsync(ctx->h_out.ptr, ctx->d_chunk.ptr, size, cudaMemcpyDeviceToHost, ctx->stream);

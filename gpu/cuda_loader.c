@@ -219,17 +219,16 @@ int parz_gpu_encode_device(parz_gpu_context* ctx, const parz_array* a, const voi
 
 int parz_gpu_encode_device_batch(parz_gpu_context* ctx, size_t n, const parz_array* arrays,
                                  const void* const* d_data, const parz_chunk_config* cfg,
-                                 void* const* d_chunks, const size_t* chunk_bytes,
-                                 size_t* written, void* stream, size_t* failed,
-                                 parz_error* err) {
+                                 void* const* d_chunks, const size_t* chunk_bytes, size_t* written,
+                                 void* stream, size_t* failed, parz_error* err) {
   const parz_cuda_module* m = loaded();
   return m ? m->parz_gpu_encode_device_batch(ctx, n, arrays, d_data, cfg, d_chunks, chunk_bytes,
                                              written, stream, failed, err)
            : not_loaded(err);
 }
 
-int parz_gpu_upload(parz_gpu_context* ctx, const void* src, void* d_dst, size_t bytes,
-                    void* stream, parz_error* err) {
+int parz_gpu_upload(parz_gpu_context* ctx, const void* src, void* d_dst, size_t bytes, void* stream,
+                    parz_error* err) {
   const parz_cuda_module* m = loaded();
   return m ? m->parz_gpu_upload(ctx, src, d_dst, bytes, stream, err) : not_loaded(err);
 }

@@ -38,11 +38,9 @@
 /* The block kernel over chunks h[0..n) (d: their device copy), in runs of one type and rank,
  * each run one launch. */
 static int launch_blocks(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d, size_t n,
-                         cudaStream_t st, parz_error* err)
-{
+                         cudaStream_t st, parz_error* err) {
   for (size_t i = 0, j; i < n; i = j) {
-    for (j = i + 1; j < n && j - i < 65535 && h[j].type == h[i].type && h[j].dims == h[i].dims;
-         j++)
+    for (j = i + 1; j < n && j - i < 65535 && h[j].type == h[i].type && h[j].dims == h[i].dims; j++)
       ;
     const unsigned m = (unsigned)(j - i), dims = h[i].dims;
     cudaError_t e;
@@ -60,9 +58,8 @@ static int launch_blocks(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* 
 
 /* The exception records of chunk c (c.nexceptions > 0): a count per range of positions, their
  * running sum (each range's first record), the records. counts holds 2 * ranges words. */
-static cudaError_t enqueue_records(parz_gpu_enc_chunk c, unsigned long long* counts,
-                                   void* scan, size_t scan_bytes, cudaStream_t st)
-{
+static cudaError_t enqueue_records(parz_gpu_enc_chunk c, unsigned long long* counts, void* scan,
+                                   size_t scan_bytes, cudaStream_t st) {
   const unsigned long long ranges = (c.count + PARZ_GPU_EXC_RANGE - 1) / PARZ_GPU_EXC_RANGE;
   c.exc_first = counts + ranges;
   cudaError_t e = parz_gpu_launch_exc_count(c, ranges, counts, st);
@@ -79,8 +76,7 @@ static size_t padded(size_t bytes) { return (bytes + 15) & ~(size_t)15; }
 /* The payload scratch, grown to `bytes` and zero: the block kernel ORs into it, and the
  * payload kernel leaves it zero after a call that completes. A call that stops on the way
  * leaves it as it is (enc_dirty), and the next one clears it all. */
-static int scratch_reserve(parz_gpu_context* ctx, size_t bytes, cudaStream_t st, parz_error* err)
-{
+static int scratch_reserve(parz_gpu_context* ctx, size_t bytes, cudaStream_t st, parz_error* err) {
   const size_t had = ctx->enc_scratch.bytes;
   int rc = parz_gpu_reserve(&ctx->enc_scratch, bytes, 0, err);
   if (rc != PARZ_OK)
@@ -97,8 +93,7 @@ static int scratch_reserve(parz_gpu_context* ctx, size_t bytes, cudaStream_t st,
 int parz_gpu_encode_placed(parz_gpu_context* ctx, size_t n, const parz_array* arrays,
                            const void* const* d_data, const parz_chunk_config* cfg,
                            parz_gpu_enc_place place, void* place_arg, size_t* written,
-                           cudaStream_t st, size_t* failed, parz_error* err)
-{
+                           cudaStream_t st, size_t* failed, parz_error* err) {
   const size_t hb = PARZ_GPU_HEAD;
   size_t i, scan = 0, scratch = 0, offsets = 0, tiles = 0;
   uint64_t ranges = 0;
@@ -130,8 +125,8 @@ int parz_gpu_encode_placed(parz_gpu_context* ctx, size_t n, const parz_array* ar
         *failed = i;
       return rc;
     }
-    scratch += padded(parz_stream_bound(arrays[i].type, arrays[i].dims, &h[i].params,
-                                        (size_t)h[i].nblocks));
+    scratch += padded(
+        parz_stream_bound(arrays[i].type, arrays[i].dims, &h[i].params, (size_t)h[i].nblocks));
     offsets += padded(8 * (size_t)(h[i].nblocks + 1));
     tiles += parz_gpu_tile_bytes(h[i].nblocks);
     if (h[i].type == PARZ_FLOAT || h[i].type == PARZ_DOUBLE)
@@ -155,8 +150,8 @@ int parz_gpu_encode_placed(parz_gpu_context* ctx, size_t n, const parz_array* ar
     h[i].nexc = (unsigned long long*)ctx->enc_counts.ptr + i;
     h[i].crc = (uint32_t*)((unsigned long long*)ctx->enc_counts.ptr + n) + i;
     h[i].needs2 = (unsigned*)((unsigned long long*)ctx->enc_counts.ptr + n) + n + i;
-    scratch += padded(parz_stream_bound((parz_type)h[i].type, h[i].dims, &h[i].params,
-                                        (size_t)h[i].nblocks));
+    scratch += padded(
+        parz_stream_bound((parz_type)h[i].type, h[i].dims, &h[i].params, (size_t)h[i].nblocks));
     offsets += padded(8 * (size_t)(h[i].nblocks + 1));
     tiles += parz_gpu_tile_bytes(h[i].nblocks);
   }
@@ -207,8 +202,7 @@ int parz_gpu_encode_placed(parz_gpu_context* ctx, size_t n, const parz_array* ar
     e = parz_gpu_launch_table(h, d, (unsigned)n, st);
   for (i = 0; i < n && e == cudaSuccess; i++)
     if (h[i].nexceptions)
-      e = enqueue_records(h[i], (unsigned long long*)ctx->enc_exc.ptr, ctx->enc_scan.ptr, scan,
-                          st);
+      e = enqueue_records(h[i], (unsigned long long*)ctx->enc_exc.ptr, ctx->enc_scan.ptr, scan, st);
   if (e == cudaSuccess)
     e = parz_gpu_launch_sums(h, d, (unsigned)n, st);
   if (e == cudaSuccess)
@@ -228,8 +222,7 @@ struct given_places {
 };
 
 static int place_given(void* arg, size_t n, const size_t* sizes, void** d_chunks, size_t* failed,
-                       parz_error* err)
-{
+                       parz_error* err) {
   const given_places* g = (const given_places*)arg;
   for (size_t i = 0; i < n; i++) {
     if (sizes[i] > g->chunk_bytes[i]) {
@@ -247,8 +240,7 @@ extern "C" int parz_gpu_encode_device_batch(parz_gpu_context* ctx, size_t n,
                                             const parz_array* arrays, const void* const* d_data,
                                             const parz_chunk_config* cfg, void* const* d_chunks,
                                             const size_t* chunk_bytes, size_t* written,
-                                            void* stream, size_t* failed, parz_error* err)
-{
+                                            void* stream, size_t* failed, parz_error* err) {
   if (n && (!d_chunks || !chunk_bytes))
     return parz_fail(err, PARZ_ERR_ARG, "parz_gpu_encode_device: NULL argument");
   for (size_t i = 0; i < n; i++)
@@ -263,14 +255,13 @@ extern "C" int parz_gpu_encode_device_batch(parz_gpu_context* ctx, size_t n,
 extern "C" int parz_gpu_encode_device(parz_gpu_context* ctx, const parz_array* a,
                                       const void* d_data, const parz_chunk_config* cfg,
                                       void* d_chunk, size_t chunk_bytes, size_t* written,
-                                      void* stream, parz_error* err)
-{
+                                      void* stream, parz_error* err) {
   size_t size = 0;
   int rc;
   if (!a)
     return parz_fail(err, PARZ_ERR_ARG, "parz_gpu_encode_device: NULL array");
-  rc = parz_gpu_encode_device_batch(ctx, 1, a, &d_data, cfg, &d_chunk, &chunk_bytes, &size,
-                                    stream, NULL, err);
+  rc = parz_gpu_encode_device_batch(ctx, 1, a, &d_data, cfg, &d_chunk, &chunk_bytes, &size, stream,
+                                    NULL, err);
   if (written)
     *written = size;
   return rc;

@@ -35,40 +35,40 @@
 /* One chunk's part in the encoder's kernels. The first group is set before the blocks are
  * encoded, the second once the chunk's sizes are known (encode.cu). */
 struct parz_gpu_enc_chunk {
-  const void* data;                  /* the array */
-  long long stride[4];               /* elements between neighbours along each dimension */
-  unsigned long long shape[4];       /* C order */
-  unsigned long long bgrid[4];       /* blocks along each dimension */
+  const void* data;            /* the array */
+  long long stride[4];         /* elements between neighbours along each dimension */
+  unsigned long long shape[4]; /* C order */
+  unsigned long long bgrid[4]; /* blocks along each dimension */
   unsigned long long nblocks;
-  unsigned long long count;          /* values */
+  unsigned long long count; /* values */
   parz_params params;
-  int type;                          /* parz_type */
+  int type; /* parz_type */
   unsigned dims;
-  int vec;                           /* rows of full blocks are aligned 16-byte vectors */
-  parz_exception_rule rule;          /* which values are exceptions (the type's, the mode's) */
-  void* tiles;                       /* the block kernel's look-back state (encode_kernels.cuh) */
-  unsigned long long* scratch;       /* the payload as the block kernel ORs it: zero before */
-  unsigned long long* offsets;       /* bit offset of every block, and the end: nblocks + 1 */
-  unsigned long long* nexc;          /* exceptions in the array (the encode kernel adds) */
-  unsigned* needs2;                  /* nonzero once an exception is not NaN or Inf: format
+  int vec;                     /* rows of full blocks are aligned 16-byte vectors */
+  parz_exception_rule rule;    /* which values are exceptions (the type's, the mode's) */
+  void* tiles;                 /* the block kernel's look-back state (encode_kernels.cuh) */
+  unsigned long long* scratch; /* the payload as the block kernel ORs it: zero before */
+  unsigned long long* offsets; /* bit offset of every block, and the end: nblocks + 1 */
+  unsigned long long* nexc;    /* exceptions in the array (the encode kernel adds) */
+  unsigned* needs2;            /* nonzero once an exception is not NaN or Inf: format
                                       * version 2 (the encode kernel sets it) */
 
-  unsigned char* chunk;              /* where the chunk goes */
+  unsigned char* chunk;                                     /* where the chunk goes */
   unsigned long long table_at, exc_at, sums_at, payload_at; /* section offsets in the chunk */
   unsigned long long payload_words;
-  int table;                         /* parz_table_kind, never AUTO */
-  unsigned width;                    /* bytes of a length field */
+  int table;      /* parz_table_kind, never AUTO */
+  unsigned width; /* bytes of a length field */
   unsigned long long C, P, nsegments, record_bytes, table_bytes;
   unsigned long long nexceptions;
-  unsigned long long nchecksums;     /* payload checksums (0: none) */
+  unsigned long long nchecksums;      /* payload checksums (0: none) */
   unsigned long long checksum_blocks; /* blocks of a checksummed partition */
-  unsigned long long* exc_first;     /* exception records before each range of positions */
-  const unsigned char* header;       /* the head's fixed parts the host wrote (PARZ_GPU_HEAD):
+  unsigned long long* exc_first;      /* exception records before each range of positions */
+  const unsigned char* header;        /* the head's fixed parts the host wrote (PARZ_GPU_HEAD):
                                       * header (checksum field 0) and directory, then the
                                       * checksum section's own header */
-  uint32_t* crc;                     /* the raw register of all behind the header (XOR of
+  uint32_t* crc;                      /* the raw register of all behind the header (XOR of
                                       * pieces) */
-  uint32_t crc_init;                 /* the register after the header, carried over the rest */
+  uint32_t crc_init;                  /* the register after the header, carried over the rest */
 };
 
 /* The host's image of a chunk's fixed head parts: header and section directory, then at
@@ -95,8 +95,7 @@ struct parz_gpu_extent {
 };
 
 /* Whether buffer index idx of a block (zfp order, x fastest) lies inside the array. */
-PARZ_HD bool parz_gpu_valid(unsigned idx, const parz_gpu_extent& e, unsigned dims)
-{
+PARZ_HD bool parz_gpu_valid(unsigned idx, const parz_gpu_extent& e, unsigned dims) {
   bool in = true;
   for (unsigned a = 0; a < dims; a++)
     in = in && ((idx >> (2 * a)) & 3u) < e.m[a];
@@ -108,8 +107,7 @@ PARZ_HD bool parz_gpu_valid(unsigned idx, const parz_gpu_extent& e, unsigned dim
  * of them are not NaN or Inf (they need format version 2). */
 template <parz_type T, typename U, unsigned D>
 PARZ_GPU_NOINLINE unsigned parz_gpu_clean(U* q, const parz_gpu_extent e,
-                                          const parz_exception_rule r)
-{
+                                          const parz_exception_rule r) {
   const unsigned size = 1u << (2 * D);
   uint64_t v[1u << (2 * D)];
   unsigned n = 0, i, v2 = 0;
@@ -130,9 +128,8 @@ PARZ_GPU_NOINLINE unsigned parz_gpu_clean(U* q, const parz_gpu_extent e,
  * need format version 2. I is the type of the block index arithmetic (32 bits where it fits:
  * 64-bit division is slow). */
 template <parz_type T, unsigned D, typename I>
-PARZ_HD unsigned parz_gpu_gather(const parz_gpu_enc_chunk& c, I b,
-                                 typename raw_of<T>::type* q, unsigned* v2)
-{
+PARZ_HD unsigned parz_gpu_gather(const parz_gpu_enc_chunk& c, I b, typename raw_of<T>::type* q,
+                                 unsigned* v2) {
   typedef typename raw_of<T>::type U;
   const U* data = (const U*)c.data;
   const parz_exception_rule rule = c.rule;
@@ -207,8 +204,7 @@ PARZ_HD unsigned parz_gpu_gather(const parz_gpu_enc_chunk& c, I b,
  * in *v2 how many of them need format version 2. */
 template <parz_type T, unsigned D>
 PARZ_HD unsigned parz_gpu_encode_block(const parz_gpu_enc_chunk& c, unsigned long long b,
-                                       parz_writer* w, unsigned* bad, unsigned* v2)
-{
+                                       parz_writer* w, unsigned* bad, unsigned* v2) {
   typedef typename raw_of<T>::type U;
   U q[1u << (2 * D)], u[1u << (2 * D)];
   const parz_params p = c.params;
@@ -227,8 +223,7 @@ PARZ_HD unsigned parz_gpu_encode_block(const parz_gpu_enc_chunk& c, unsigned lon
  * wholly inside the block are stored; the two it may share with its neighbours are ORed in, on
  * the GPU atomically: the payload must be zero there before. */
 PARZ_HD void parz_gpu_place_block(unsigned long long* payload, unsigned long long at,
-                                  unsigned long long bits, const unsigned long long* w)
-{
+                                  unsigned long long bits, const unsigned long long* w) {
   const unsigned long long end = at + bits, q = at >> 6, nw = (bits + 63) >> 6;
   const unsigned r = (unsigned)(at & 63u);
   for (unsigned long long k = q; 64 * k < end; k++) {
@@ -248,16 +243,14 @@ PARZ_HD void parz_gpu_place_block(unsigned long long* payload, unsigned long lon
 }
 
 /* n little-endian bytes of v at p. */
-PARZ_HD void parz_gpu_store_le(unsigned char* p, unsigned long long v, unsigned n)
-{
+PARZ_HD void parz_gpu_store_le(unsigned char* p, unsigned long long v, unsigned n) {
   for (unsigned i = 0; i < n; i++)
     p[i] = (unsigned char)(v >> (8 * i));
 }
 
 /* Segment s's entries in the table (codec/FORMAT.md, "Table"), and the padding after them that
  * falls to it: the last segment's for LENGTHS, each partition's first segment's for HYBRID. */
-PARZ_HD void parz_gpu_table_segment(const parz_gpu_enc_chunk& c, unsigned long long s)
-{
+PARZ_HD void parz_gpu_table_segment(const parz_gpu_enc_chunk& c, unsigned long long s) {
   const unsigned long long b0 = s * c.C, b1 = b0 + c.C < c.nblocks ? b0 + c.C : c.nblocks;
   const unsigned long long off = c.offsets[b0], len = c.offsets[b1] - c.offsets[b0];
   unsigned char* t = c.chunk + c.table_at;
@@ -284,8 +277,7 @@ PARZ_HD void parz_gpu_table_segment(const parz_gpu_enc_chunk& c, unsigned long l
 
 /* Bit pattern of the value at C-order position pos (its index in the chunk's array). */
 template <typename U>
-PARZ_HD U parz_gpu_value_at(const parz_gpu_enc_chunk& c, unsigned long long pos)
-{
+PARZ_HD U parz_gpu_value_at(const parz_gpu_enc_chunk& c, unsigned long long pos) {
   long long off = 0;
   for (int k = (int)c.dims - 1; k >= 0; k--) {
     off += (long long)(pos % c.shape[k]) * c.stride[k];
@@ -296,11 +288,10 @@ PARZ_HD U parz_gpu_value_at(const parz_gpu_enc_chunk& c, unsigned long long pos)
 
 /* Exceptions at positions [r R, (r + 1) R), R = PARZ_GPU_EXC_RANGE. */
 template <typename U>
-PARZ_HD unsigned long long parz_gpu_exc_count(const parz_gpu_enc_chunk& c, unsigned long long r)
-{
+PARZ_HD unsigned long long parz_gpu_exc_count(const parz_gpu_enc_chunk& c, unsigned long long r) {
   unsigned long long n = 0, pos = r * PARZ_GPU_EXC_RANGE;
-  const unsigned long long end = pos + PARZ_GPU_EXC_RANGE < c.count ? pos + PARZ_GPU_EXC_RANGE
-                                                                     : c.count;
+  const unsigned long long end =
+      pos + PARZ_GPU_EXC_RANGE < c.count ? pos + PARZ_GPU_EXC_RANGE : c.count;
   for (; pos < end; pos++)
     n += parz_exception_test(&c.rule, (uint64_t)parz_gpu_value_at<U>(c, pos));
   return n;
@@ -309,12 +300,11 @@ PARZ_HD unsigned long long parz_gpu_exc_count(const parz_gpu_enc_chunk& c, unsig
 /* The records of the exceptions at positions [r R, (r + 1) R), from record c.exc_first[r] on
  * (codec/exceptions.h: u64 position, u64 bit pattern). */
 template <typename U>
-PARZ_HD void parz_gpu_exc_write(const parz_gpu_enc_chunk& c, unsigned long long r)
-{
+PARZ_HD void parz_gpu_exc_write(const parz_gpu_enc_chunk& c, unsigned long long r) {
   unsigned char* rec = c.chunk + c.exc_at + 16 * c.exc_first[r];
   unsigned long long pos = r * PARZ_GPU_EXC_RANGE;
-  const unsigned long long end = pos + PARZ_GPU_EXC_RANGE < c.count ? pos + PARZ_GPU_EXC_RANGE
-                                                                     : c.count;
+  const unsigned long long end =
+      pos + PARZ_GPU_EXC_RANGE < c.count ? pos + PARZ_GPU_EXC_RANGE : c.count;
   for (; pos < end; pos++) {
     const U v = parz_gpu_value_at<U>(c, pos);
     if (parz_exception_test(&c.rule, (uint64_t)v)) {
@@ -327,8 +317,7 @@ PARZ_HD void parz_gpu_exc_write(const parz_gpu_enc_chunk& c, unsigned long long 
 
 /* The section directory and the checksum section's own header, from the host's image (chunks
  * with payload checksums: those are their only sections; nothing for the others). */
-PARZ_HD void parz_gpu_sections(const parz_gpu_enc_chunk& c)
-{
+PARZ_HD void parz_gpu_sections(const parz_gpu_enc_chunk& c) {
   if (!c.nchecksums)
     return;
   for (unsigned i = PARZ_HEADER_BYTES; i < c.table_at; i += 8)
@@ -340,10 +329,8 @@ PARZ_HD void parz_gpu_sections(const parz_gpu_enc_chunk& c)
 /* Lane `lane` of `lanes`' share of the payload checksum of checksummed partition p (its blocks'
  * bits, the last one's up to the payload's end), from the payload in place in the chunk: the
  * codec's own arithmetic (payload_checksum.h), whose shares add up to the serial sum. */
-PARZ_HD unsigned long long parz_gpu_payload_share(const parz_gpu_enc_chunk& c,
-                                                  unsigned long long p, unsigned lane,
-                                                  unsigned lanes)
-{
+PARZ_HD unsigned long long parz_gpu_payload_share(const parz_gpu_enc_chunk& c, unsigned long long p,
+                                                  unsigned lane, unsigned lanes) {
   const unsigned long long b0 = p * c.checksum_blocks, b1 = b0 + c.checksum_blocks;
   const unsigned long long begin = c.offsets[b0 < c.nblocks ? b0 : c.nblocks];
   const unsigned long long end = p + 1 == c.nchecksums ? 64 * c.payload_words : c.offsets[b1];
@@ -359,15 +346,13 @@ PARZ_HD unsigned long long parz_gpu_payload_share(const parz_gpu_enc_chunk& c,
 #define PARZ_GPU_CRC_THREADS 256u
 #define PARZ_GPU_CRC_SPAN (PARZ_GPU_CRC_PIECE * PARZ_GPU_CRC_THREADS)
 
-PARZ_HD unsigned long long parz_gpu_crc_spans(const parz_gpu_enc_chunk& c)
-{
+PARZ_HD unsigned long long parz_gpu_crc_spans(const parz_gpu_enc_chunk& c) {
   return (c.payload_at - PARZ_HEADER_BYTES + PARZ_GPU_CRC_SPAN - 1) / PARZ_GPU_CRC_SPAN;
 }
 
 /* The raw register of piece p (table: parz_crc32c_table, on the GPU a copy in shared memory). */
 PARZ_HD uint32_t parz_gpu_crc_piece(const parz_gpu_enc_chunk& c, unsigned long long p,
-                                    const uint32_t* table)
-{
+                                    const uint32_t* table) {
   const unsigned long long len = c.payload_at - PARZ_HEADER_BYTES;
   const unsigned long long pad = parz_gpu_crc_spans(c) * PARZ_GPU_CRC_SPAN - len;
   const unsigned long long to = (p + 1) * PARZ_GPU_CRC_PIECE;
@@ -385,23 +370,20 @@ PARZ_HD uint32_t parz_gpu_crc_piece(const parz_gpu_enc_chunk& c, unsigned long l
 }
 
 /* The register of 2^level pieces (left) followed by as many (right). */
-PARZ_HD uint32_t parz_gpu_crc_join(uint32_t left, uint32_t right, unsigned level)
-{
+PARZ_HD uint32_t parz_gpu_crc_join(uint32_t left, uint32_t right, unsigned level) {
   /* x^(8 * PARZ_GPU_CRC_PIECE * 2^level): one entry of the shift table (PIECE = 2^5) */
   return parz_crc32c_mulmod(left, PARZ_TABLE(parz_crc32c_x8)[5 + level]) ^ right;
 }
 
 /* A span's register, shifted over the spans after it: its share of the raw register. */
 PARZ_HD uint32_t parz_gpu_crc_span(const parz_gpu_enc_chunk& c, unsigned long long span,
-                                   uint32_t reg)
-{
+                                   uint32_t reg) {
   return parz_crc32c_shift(reg, (parz_gpu_crc_spans(c) - 1 - span) * PARZ_GPU_CRC_SPAN);
 }
 
 /* The header, its checksum the CRC-32C of all in front of the payload: the register after the
  * header carried over the rest (crc_init) XOR the rest's raw register, inverted. */
-PARZ_HD void parz_gpu_seal(const parz_gpu_enc_chunk& c, uint32_t raw)
-{
+PARZ_HD void parz_gpu_seal(const parz_gpu_enc_chunk& c, uint32_t raw) {
   for (unsigned i = 0; i < PARZ_HEADER_BYTES; i += 8)
     parz_word_store(c.chunk + i, parz_word_load(c.header + i));
   parz_gpu_store_le(c.chunk + PARZ_HEADER_BYTES - 4, ~(c.crc_init ^ raw) & 0xffffffffu, 4);
@@ -413,8 +395,7 @@ PARZ_HD void parz_gpu_seal(const parz_gpu_enc_chunk& c, uint32_t raw)
  * (parz_chunk_config_masks), which this encoder does not write: it could not then write the
  * bytes the CPU encoder writes. Callers that can encode on the CPU instead ask first. */
 static inline int parz_gpu_enc_mask_check(parz_type type, const parz_chunk_config* cfg,
-                                          const char* who, parz_error* err)
-{
+                                          const char* who, parz_error* err) {
   if (!parz_chunk_config_masks(cfg, type))
     return PARZ_OK;
   return parz_fail(err, PARZ_ERR_UNSUPPORTED,
@@ -431,8 +412,7 @@ static inline int parz_gpu_enc_mask_check(parz_type type, const parz_chunk_confi
  * checked as parz_chunk_encode checks them; scratch pointers are the caller's to set. A zero
  * stride means contiguous along that axis, as the codec's grid reads it. */
 static inline int parz_gpu_enc_plan(parz_gpu_enc_chunk* c, const parz_array* a, const void* data,
-                                    const parz_chunk_config* cfg, parz_error* err)
-{
+                                    const parz_chunk_config* cfg, parz_error* err) {
   parz_chunk_view v;
   int rc = parz_chunk_layout(&v, a, cfg, err);
   if (rc == PARZ_OK)
@@ -475,9 +455,8 @@ static inline int parz_gpu_enc_plan(parz_gpu_enc_chunk* c, const parz_array* a, 
  * (c->chunk and c->header are the caller's to set). *size gets the chunk's size. */
 static inline int parz_gpu_enc_settle(parz_gpu_enc_chunk* c, const parz_array* a,
                                       const parz_chunk_config* cfg, unsigned long long bits,
-                                      unsigned long long nexc, unsigned needs2,
-                                      unsigned char* head, size_t* size, parz_error* err)
-{
+                                      unsigned long long nexc, unsigned needs2, unsigned char* head,
+                                      size_t* size, parz_error* err) {
   parz_chunk_view fin;
   parz_chunk_offsets o;
   int rc = parz_chunk_settle(&fin, a, cfg, bits, nexc, 0, needs2 ? 2u : 1u, err);

@@ -37,8 +37,7 @@ struct gather_shape {
 };
 
 /* Chunk blockIdx.y: every value of the full-size chunk, from the box or the fill value. */
-__global__ void gather_kernel(const gather_shape g, const gather_chunk* __restrict__ chunks)
-{
+__global__ void gather_kernel(const gather_shape g, const gather_chunk* __restrict__ chunks) {
   const gather_chunk& c = chunks[blockIdx.y];
   const unsigned long long step = (unsigned long long)gridDim.x * blockDim.x;
   for (unsigned long long e = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
@@ -54,8 +53,7 @@ __global__ void gather_kernel(const gather_shape g, const gather_chunk* __restri
       at += (long long)x * c.stride[k];
     }
     if (g.elem == 8)
-      ((unsigned long long*)c.dst)[e] =
-          inside ? ((const unsigned long long*)c.src)[at] : g.fill;
+      ((unsigned long long*)c.dst)[e] = inside ? ((const unsigned long long*)c.src)[at] : g.fill;
     else
       ((unsigned*)c.dst)[e] = inside ? ((const unsigned*)c.src)[at] : (unsigned)g.fill;
   }
@@ -69,8 +67,7 @@ struct box_place {
 };
 
 static int place_packed(void* arg, size_t n, const size_t* sizes, void** d_chunks, size_t* failed,
-                        parz_error* err)
-{
+                        parz_error* err) {
   box_place* p = (box_place*)arg;
   size_t at = 0, i;
   int rc;
@@ -91,8 +88,7 @@ static int place_packed(void* arg, size_t n, const size_t* sizes, void** d_chunk
 extern "C" int parz_gpu_encode_box(parz_gpu_context* ctx, const parz_chunk_grid* grid,
                                    const parz_box* box, const void* d_box, const void* fill,
                                    const parz_chunk_config* cfg, void* stream,
-                                   parz_gpu_chunk_sink sink, void* sink_arg, parz_error* err)
-{
+                                   parz_gpu_chunk_sink sink, void* sink_arg, parz_error* err) {
   static const char who[] = "parz_gpu_encode_box";
   const cudaStream_t st = (cudaStream_t)stream;
   parz_box whole;
@@ -112,11 +108,10 @@ extern "C" int parz_gpu_encode_box(parz_gpu_context* ctx, const parz_chunk_grid*
   }
   for (unsigned k = 0; k < grid->rank; k++) {
     const uint64_t end = box->start[k] + box->count[k];
-    if (box->start[k] % grid->chunk_dims[k] ||
-        (end % grid->chunk_dims[k] && end != grid->dims[k]))
+    if (box->start[k] % grid->chunk_dims[k] || (end % grid->chunk_dims[k] && end != grid->dims[k]))
       return parz_fail(err, PARZ_ERR_ARG,
-                       "%s: the box [%llu, %llu) of dimension %u cuts its chunks of %llu",
-                       who, (unsigned long long)box->start[k], (unsigned long long)end, k,
+                       "%s: the box [%llu, %llu) of dimension %u cuts its chunks of %llu", who,
+                       (unsigned long long)box->start[k], (unsigned long long)end, k,
                        (unsigned long long)grid->chunk_dims[k]);
   }
   if (total == 0)
@@ -169,8 +164,7 @@ extern "C" int parz_gpu_encode_box(parz_gpu_context* ctx, const parz_chunk_grid*
     }
     if (nedges &&
         ((rc = parz_gpu_reserve(&ctx->d_out, nedges * chunk_bytes, 0, err)) != PARZ_OK ||
-         (rc = parz_gpu_reserve(&ctx->d_places, nedges * sizeof(gather_chunk), 0, err)) !=
-             PARZ_OK))
+         (rc = parz_gpu_reserve(&ctx->d_places, nedges * sizeof(gather_chunk), 0, err)) != PARZ_OK))
       return rc;
     /* inner chunks read through the box's strides, edge chunks from the pad scratch */
     arrays.assign(n, a);
@@ -212,13 +206,12 @@ extern "C" int parz_gpu_encode_box(parz_gpu_context* ctx, const parz_chunk_grid*
     }
     sizes.resize(n);
     box_place place = {ctx, refs.data(), 0};
-    if ((rc = parz_gpu_encode_placed(ctx, n, arrays.data(), data.data(), cfg, place_packed,
-                                     &place, sizes.data(), st, NULL, err)) != PARZ_OK ||
+    if ((rc = parz_gpu_encode_placed(ctx, n, arrays.data(), data.data(), cfg, place_packed, &place,
+                                     sizes.data(), st, NULL, err)) != PARZ_OK ||
         (rc = parz_gpu_reserve_slack(&ctx->h_out, place.bytes ? place.bytes : 8, 1, err)) !=
             PARZ_OK)
       return rc;
-    e = cudaMemcpyAsync(ctx->h_out.ptr, ctx->d_chunk.ptr, place.bytes, cudaMemcpyDeviceToHost,
-                        st);
+    e = cudaMemcpyAsync(ctx->h_out.ptr, ctx->d_chunk.ptr, place.bytes, cudaMemcpyDeviceToHost, st);
     if (e == cudaSuccess)
       e = cudaStreamSynchronize(st);
     if (e != cudaSuccess)

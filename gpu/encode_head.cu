@@ -6,21 +6,18 @@
  * has any. */
 #include "encode_kernels.cuh"
 
-__device__ __forceinline__ unsigned long long thread_index()
-{
+__device__ __forceinline__ unsigned long long thread_index() {
   return (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
 }
 
-size_t parz_gpu_tile_bytes(unsigned long long nblocks)
-{
+size_t parz_gpu_tile_bytes(unsigned long long nblocks) {
   size_t bytes = 0;
   parz_gpu_tile_state::AllocationSize((int)parz_gpu_tiles(nblocks), bytes);
   return (bytes + 15) & ~(size_t)15;
 }
 
 /* The look-back state of every tile, and the chunk's counters. */
-__global__ void tiles_kernel(const parz_gpu_enc_chunk* chunks)
-{
+__global__ void tiles_kernel(const parz_gpu_enc_chunk* chunks) {
   const parz_gpu_enc_chunk& c = chunks[blockIdx.y];
   parz_gpu_tile_state tiles;
   tiles.Init(0, c.tiles, 0);
@@ -35,8 +32,7 @@ __global__ void tiles_kernel(const parz_gpu_enc_chunk* chunks)
 /* Per chunk: payload bits, exceptions and whether one needs version 2, for the host to settle
  * the layout. */
 __global__ void sizes_kernel(const parz_gpu_enc_chunk* chunks, unsigned n,
-                             unsigned long long* sizes)
-{
+                             unsigned long long* sizes) {
   const unsigned i = (unsigned)thread_index();
   if (i >= n)
     return;
@@ -48,8 +44,7 @@ __global__ void sizes_kernel(const parz_gpu_enc_chunk* chunks, unsigned n,
 
 /* The payload from the scratch to its place after the head, leaving the scratch zero for the
  * next call's ORs: one word per thread. */
-__global__ void payload_kernel(const parz_gpu_enc_chunk* chunks)
-{
+__global__ void payload_kernel(const parz_gpu_enc_chunk* chunks) {
   const parz_gpu_enc_chunk& c = chunks[blockIdx.y];
   const unsigned long long k = thread_index();
   if (k >= c.payload_words)
@@ -58,8 +53,7 @@ __global__ void payload_kernel(const parz_gpu_enc_chunk* chunks)
   c.scratch[k] = 0;
 }
 
-__global__ void table_kernel(const parz_gpu_enc_chunk* chunks)
-{
+__global__ void table_kernel(const parz_gpu_enc_chunk* chunks) {
   const parz_gpu_enc_chunk& c = chunks[blockIdx.y];
   const unsigned long long s = thread_index();
   if (c.table != PARZ_TABLE_NONE && s < c.nsegments)
@@ -68,16 +62,14 @@ __global__ void table_kernel(const parz_gpu_enc_chunk* chunks)
 
 template <typename U>
 __global__ void exc_count_kernel(const parz_gpu_enc_chunk c, unsigned long long ranges,
-                                 unsigned long long* counts)
-{
+                                 unsigned long long* counts) {
   const unsigned long long r = thread_index();
   if (r < ranges)
     counts[r] = parz_gpu_exc_count<U>(c, r);
 }
 
 template <typename U>
-__global__ void exc_write_kernel(const parz_gpu_enc_chunk c, unsigned long long ranges)
-{
+__global__ void exc_write_kernel(const parz_gpu_enc_chunk c, unsigned long long ranges) {
   const unsigned long long r = thread_index();
   if (r < ranges)
     parz_gpu_exc_write<U>(c, r);
@@ -85,8 +77,7 @@ __global__ void exc_write_kernel(const parz_gpu_enc_chunk c, unsigned long long 
 
 /* One warp per checksummed partition (its lanes' shares added by shuffles); the first thread
  * also writes the section directory and the checksum section's header. */
-__global__ void sums_kernel(const parz_gpu_enc_chunk* chunks)
-{
+__global__ void sums_kernel(const parz_gpu_enc_chunk* chunks) {
   const parz_gpu_enc_chunk& c = chunks[blockIdx.y];
   const unsigned long long p = thread_index() >> 5;
   const unsigned lane = threadIdx.x & 31u;
@@ -104,8 +95,8 @@ __global__ void sums_kernel(const parz_gpu_enc_chunk* chunks)
 /* One span per CTA (encode_block.cuh): each thread's piece, joined pairwise, within a warp by
  * shuffles and then across the warps through shared memory. The byte table sits in shared
  * memory: lanes look up different entries, which the constant cache would serve one at a time. */
-__global__ void __launch_bounds__(PARZ_GPU_CRC_THREADS) crc_kernel(const parz_gpu_enc_chunk* chunks)
-{
+__global__ void __launch_bounds__(PARZ_GPU_CRC_THREADS)
+    crc_kernel(const parz_gpu_enc_chunk* chunks) {
   __shared__ uint32_t table[256];
   __shared__ uint32_t warps[PARZ_GPU_CRC_THREADS / 32];
   const parz_gpu_enc_chunk& c = chunks[blockIdx.y];
@@ -135,8 +126,7 @@ __global__ void __launch_bounds__(PARZ_GPU_CRC_THREADS) crc_kernel(const parz_gp
     atomicXor(c.crc, parz_gpu_crc_span(c, blockIdx.x, v));
 }
 
-__global__ void seal_kernel(const parz_gpu_enc_chunk* chunks, unsigned n)
-{
+__global__ void seal_kernel(const parz_gpu_enc_chunk* chunks, unsigned n) {
   const unsigned i = (unsigned)thread_index();
   if (i >= n)
     return;
@@ -150,9 +140,8 @@ __global__ void seal_kernel(const parz_gpu_enc_chunk* chunks, unsigned n)
 /* Launches kernel k over the n chunks (h on the host, d the same in device memory) with
  * units(c) threads for chunk c, `threads` per CTA. */
 template <typename K, typename UNITS>
-static cudaError_t over_chunks(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
-                               unsigned n, unsigned threads, cudaStream_t st, K k, UNITS units)
-{
+static cudaError_t over_chunks(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d, unsigned n,
+                               unsigned threads, cudaStream_t st, K k, UNITS units) {
   for (unsigned i = 0; i < n; i += RUN_MAX) {
     const unsigned m = n - i < RUN_MAX ? n - i : RUN_MAX;
     unsigned long long most = 0;
@@ -168,38 +157,33 @@ static cudaError_t over_chunks(const parz_gpu_enc_chunk* h, const parz_gpu_enc_c
 }
 
 cudaError_t parz_gpu_launch_tiles(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
-                                  unsigned n, cudaStream_t st)
-{
+                                  unsigned n, cudaStream_t st) {
   /* InitializeStatus also sets the 32 entries before the first tile: at least one CTA */
   return over_chunks(h, d, n, 128, st, tiles_kernel,
                      [](const parz_gpu_enc_chunk& c) { return parz_gpu_tiles(c.nblocks) + 1; });
 }
 
 cudaError_t parz_gpu_launch_sizes(const parz_gpu_enc_chunk* d, unsigned n,
-                                  unsigned long long* sizes, cudaStream_t st)
-{
+                                  unsigned long long* sizes, cudaStream_t st) {
   sizes_kernel<<<(n + 127) / 128, 128, 0, st>>>(d, n, sizes);
   return cudaGetLastError();
 }
 
 cudaError_t parz_gpu_launch_payload(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
-                                    unsigned n, cudaStream_t st)
-{
+                                    unsigned n, cudaStream_t st) {
   return over_chunks(h, d, n, 256, st, payload_kernel,
                      [](const parz_gpu_enc_chunk& c) { return c.payload_words; });
 }
 
 cudaError_t parz_gpu_launch_table(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
-                                  unsigned n, cudaStream_t st)
-{
+                                  unsigned n, cudaStream_t st) {
   return over_chunks(h, d, n, 128, st, table_kernel, [](const parz_gpu_enc_chunk& c) {
     return c.table == PARZ_TABLE_NONE ? 0ull : c.nsegments;
   });
 }
 
 cudaError_t parz_gpu_launch_exc_count(const parz_gpu_enc_chunk& c, unsigned long long ranges,
-                                      unsigned long long* counts, cudaStream_t st)
-{
+                                      unsigned long long* counts, cudaStream_t st) {
   const unsigned ctas = (unsigned)((ranges + 127) / 128);
   if (parz_type_size((parz_type)c.type) == 4)
     exc_count_kernel<uint32_t><<<ctas, 128, 0, st>>>(c, ranges, counts);
@@ -209,8 +193,7 @@ cudaError_t parz_gpu_launch_exc_count(const parz_gpu_enc_chunk& c, unsigned long
 }
 
 cudaError_t parz_gpu_launch_exc_write(const parz_gpu_enc_chunk& c, unsigned long long ranges,
-                                      cudaStream_t st)
-{
+                                      cudaStream_t st) {
   const unsigned ctas = (unsigned)((ranges + 127) / 128);
   if (parz_type_size((parz_type)c.type) == 4)
     exc_write_kernel<uint32_t><<<ctas, 128, 0, st>>>(c, ranges);
@@ -220,23 +203,19 @@ cudaError_t parz_gpu_launch_exc_write(const parz_gpu_enc_chunk& c, unsigned long
 }
 
 cudaError_t parz_gpu_launch_sums(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
-                                 unsigned n, cudaStream_t st)
-{
+                                 unsigned n, cudaStream_t st) {
   return over_chunks(h, d, n, 128, st, sums_kernel,
                      [](const parz_gpu_enc_chunk& c) { return 32 * c.nchecksums; });
 }
 
 cudaError_t parz_gpu_launch_crc(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
-                                unsigned n, cudaStream_t st)
-{
-  return over_chunks(h, d, n, PARZ_GPU_CRC_THREADS, st, crc_kernel,
-                     [](const parz_gpu_enc_chunk& c) {
-                       return parz_gpu_crc_spans(c) * PARZ_GPU_CRC_THREADS;
-                     });
+                                unsigned n, cudaStream_t st) {
+  return over_chunks(
+      h, d, n, PARZ_GPU_CRC_THREADS, st, crc_kernel,
+      [](const parz_gpu_enc_chunk& c) { return parz_gpu_crc_spans(c) * PARZ_GPU_CRC_THREADS; });
 }
 
-cudaError_t parz_gpu_launch_seal(const parz_gpu_enc_chunk* d, unsigned n, cudaStream_t st)
-{
+cudaError_t parz_gpu_launch_seal(const parz_gpu_enc_chunk* d, unsigned n, cudaStream_t st) {
   seal_kernel<<<(n + 127) / 128, 128, 0, st>>>(d, n);
   return cudaGetLastError();
 }

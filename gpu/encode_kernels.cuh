@@ -24,8 +24,7 @@ typedef cub::ScanTileState<unsigned long long> parz_gpu_tile_state;
  * The chunks' arguments are read from device memory. */
 template <parz_type T, unsigned D>
 __global__ void __launch_bounds__(PARZ_GPU_ENC_THREADS)
-    parz_gpu_encode_kernel(const parz_gpu_enc_chunk* __restrict__ chunks)
-{
+    parz_gpu_encode_kernel(const parz_gpu_enc_chunk* __restrict__ chunks) {
   typedef cub::BlockScan<unsigned long long, PARZ_GPU_ENC_THREADS> scan_t;
   typedef cub::TilePrefixCallbackOp<unsigned long long, cuda::std::plus<>, parz_gpu_tile_state>
       prefix_t;
@@ -74,9 +73,7 @@ __global__ void __launch_bounds__(PARZ_GPU_ENC_THREADS)
  * d the same in device memory. */
 template <parz_type T>
 cudaError_t parz_gpu_launch_encode_type(unsigned dims, const parz_gpu_enc_chunk* h,
-                                        const parz_gpu_enc_chunk* d, unsigned n,
-                                        cudaStream_t st)
-{
+                                        const parz_gpu_enc_chunk* d, unsigned n, cudaStream_t st) {
   unsigned long long ctas = 0;
   for (unsigned i = 0; i < n; i++)
     ctas = PARZ_MAX(ctas, (h[i].nblocks + PARZ_GPU_ENC_THREADS - 1) / PARZ_GPU_ENC_THREADS);
@@ -91,9 +88,9 @@ cudaError_t parz_gpu_launch_encode_type(unsigned dims, const parz_gpu_enc_chunk*
 }
 
 /* One per scalar type (encode_<type>.cu). */
-#define PARZ_GPU_DECLARE_ENCODE(name)                                                         \
-  cudaError_t parz_gpu_launch_encode_##name(unsigned dims, const parz_gpu_enc_chunk* h,      \
-                                            const parz_gpu_enc_chunk* d, unsigned n,         \
+#define PARZ_GPU_DECLARE_ENCODE(name)                                                   \
+  cudaError_t parz_gpu_launch_encode_##name(unsigned dims, const parz_gpu_enc_chunk* h, \
+                                            const parz_gpu_enc_chunk* d, unsigned n,    \
                                             cudaStream_t st);
 PARZ_GPU_DECLARE_ENCODE(f32)
 PARZ_GPU_DECLARE_ENCODE(f64)
@@ -126,8 +123,7 @@ cudaError_t parz_gpu_launch_crc(const parz_gpu_enc_chunk* h, const parz_gpu_enc_
 cudaError_t parz_gpu_launch_seal(const parz_gpu_enc_chunk* d, unsigned n, cudaStream_t st);
 
 /* Tiles (CTAs) of a chunk of nblocks blocks, and the bytes of their look-back state. */
-__host__ __device__ inline unsigned long long parz_gpu_tiles(unsigned long long nblocks)
-{
+__host__ __device__ inline unsigned long long parz_gpu_tiles(unsigned long long nblocks) {
   return (nblocks + PARZ_GPU_ENC_THREADS - 1) / PARZ_GPU_ENC_THREADS;
 }
 size_t parz_gpu_tile_bytes(unsigned long long nblocks);

@@ -21,8 +21,8 @@ void parz_gpu_context_free(parz_gpu_context* ctx);
 
 /* Device API: decodes a chunk that already lies in GPU memory (d_chunk, `view` parsed on the host
  * from the same bytes) into GPU memory (d_dst, view->raw_bytes) on the caller's stream. */
-int parz_gpu_decode_device(parz_gpu_context* ctx, const parz_chunk_view* view,
-                           const void* d_chunk, void* d_dst, void* stream, parz_error* err);
+int parz_gpu_decode_device(parz_gpu_context* ctx, const parz_chunk_view* view, const void* d_chunk,
+                           void* d_dst, void* stream, parz_error* err);
 
 /* Device API for many chunks (a dataset's, say): chunk i at d_chunks[i], described by views[i],
  * decoded into d_dsts[i]. Chunks of one type and rank share every kernel launch, so chunks too
@@ -51,9 +51,8 @@ int parz_gpu_encode_device(parz_gpu_context* ctx, const parz_array* a, const voi
  * (PARZ_ERR_BUFFER; *failed, when not NULL, is its index). */
 int parz_gpu_encode_device_batch(parz_gpu_context* ctx, size_t n, const parz_array* arrays,
                                  const void* const* d_data, const parz_chunk_config* cfg,
-                                 void* const* d_chunks, const size_t* chunk_bytes,
-                                 size_t* written, void* stream, size_t* failed,
-                                 parz_error* err);
+                                 void* const* d_chunks, const size_t* chunk_bytes, size_t* written,
+                                 void* stream, size_t* failed, parz_error* err);
 
 /* Host memory for parz_gpu_assemble's `packed` (pinned, so that it uploads at full speed),
  * owned by the context and valid until the context's next call; NULL on failure. */
@@ -87,8 +86,8 @@ int parz_gpu_download(parz_gpu_context* ctx, const void* d_src, void* dst, size_
 /* The reverse: copies bytes from pageable host memory (src) into device memory (d_dst) on
  * `stream` at the speed PCIe has from pinned memory, through the context's pinned buffer in
  * pieces, each filled by its host threads while the one before is on its way. Waits. */
-int parz_gpu_upload(parz_gpu_context* ctx, const void* src, void* d_dst, size_t bytes,
-                    void* stream, parz_error* err);
+int parz_gpu_upload(parz_gpu_context* ctx, const void* src, void* d_dst, size_t bytes, void* stream,
+                    parz_error* err);
 
 /* PARZ_OK when the GPU of the context can read ptr: device memory of that GPU, managed memory,
  * or pinned host memory; else PARZ_ERR_ARG and what it is (pageable host memory, another GPU's

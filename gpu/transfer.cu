@@ -15,17 +15,14 @@
 #include "block_common.h"
 #include "gpu_internal.h"
 
-
-void parz_gpu_copy_share(unsigned char* dst, const unsigned char* src, size_t bytes, int t, int n)
-{
+void parz_gpu_copy_share(unsigned char* dst, const unsigned char* src, size_t bytes, int t, int n) {
   size_t a = bytes * (size_t)t / (size_t)n, b = bytes * (size_t)(t + 1) / (size_t)n;
   if (b > a)
     memcpy(dst + a, src + a, b - a);
 }
 
 int parz_gpu_drain_pieces(parz_gpu_context* ctx, void* dst, const size_t* piece_end, int npieces,
-                          parz_error* err)
-{
+                          parz_error* err) {
   const unsigned char* h_out = (const unsigned char*)ctx->h_out.ptr;
   const int nthreads = parz_host_pool_size(ctx->host_pool);
   std::atomic<int> failed(0);
@@ -49,8 +46,7 @@ int parz_gpu_drain_pieces(parz_gpu_context* ctx, void* dst, const size_t* piece_
   return PARZ_OK;
 }
 
-extern "C" void* parz_gpu_result(parz_gpu_context* ctx, size_t bytes, parz_error* err)
-{
+extern "C" void* parz_gpu_result(parz_gpu_context* ctx, size_t bytes, parz_error* err) {
   if (!ctx) {
     parz_fail(err, PARZ_ERR_ARG, "parz_gpu_result: NULL context");
     return NULL;
@@ -59,14 +55,12 @@ extern "C" void* parz_gpu_result(parz_gpu_context* ctx, size_t bytes, parz_error
     parz_fail(err, PARZ_ERR_DEVICE, "parz_gpu_result: cannot select device %d", ctx->device);
     return NULL;
   }
-  return parz_gpu_reserve(&ctx->d_result, bytes ? bytes : 1, 0, err) == PARZ_OK
-             ? ctx->d_result.ptr
-             : NULL;
+  return parz_gpu_reserve(&ctx->d_result, bytes ? bytes : 1, 0, err) == PARZ_OK ? ctx->d_result.ptr
+                                                                                : NULL;
 }
 
-extern "C" int parz_gpu_download(parz_gpu_context* ctx, const void* d_src, void* dst,
-                                 size_t bytes, void* stream, parz_error* err)
-{
+extern "C" int parz_gpu_download(parz_gpu_context* ctx, const void* d_src, void* dst, size_t bytes,
+                                 void* stream, parz_error* err) {
   size_t piece_end[PARZ_GPU_PIECES_MAX], piece;
   int npieces, i, rc;
   cudaError_t e;
@@ -104,8 +98,7 @@ extern "C" int parz_gpu_download(parz_gpu_context* ctx, const void* d_src, void*
 #define UPLOAD_PIECE_BYTES ((size_t)1 << 20)
 
 int parz_gpu_enqueue_upload(parz_gpu_context* ctx, const void* src, void* d_dst, size_t bytes,
-                            cudaStream_t st, parz_error* err)
-{
+                            cudaStream_t st, parz_error* err) {
   const unsigned char* from = (const unsigned char*)src;
   const int nthreads = parz_host_pool_size(ctx->host_pool);
   size_t pieces = bytes / UPLOAD_PIECE_BYTES;
@@ -144,23 +137,20 @@ int parz_gpu_enqueue_upload(parz_gpu_context* ctx, const void* src, void* d_dst,
 }
 
 extern "C" int parz_gpu_upload(parz_gpu_context* ctx, const void* src, void* d_dst, size_t bytes,
-                               void* stream, parz_error* err)
-{
+                               void* stream, parz_error* err) {
   cudaError_t e;
   int rc;
   if (!ctx || (bytes && (!src || !d_dst)))
     return parz_fail(err, PARZ_ERR_ARG, "parz_gpu_upload: NULL argument");
   if ((e = cudaSetDevice(ctx->device)) != cudaSuccess)
     return parz_gpu_cuda_fail(err, e, "selecting the device");
-  if ((rc = parz_gpu_enqueue_upload(ctx, src, d_dst, bytes, (cudaStream_t)stream, err)) !=
-      PARZ_OK)
+  if ((rc = parz_gpu_enqueue_upload(ctx, src, d_dst, bytes, (cudaStream_t)stream, err)) != PARZ_OK)
     return rc;
   e = cudaStreamSynchronize((cudaStream_t)stream);
   return e == cudaSuccess ? PARZ_OK : parz_gpu_cuda_fail(err, e, "uploading the array");
 }
 
-extern "C" int parz_gpu_check_memory(parz_gpu_context* ctx, const void* ptr, parz_error* err)
-{
+extern "C" int parz_gpu_check_memory(parz_gpu_context* ctx, const void* ptr, parz_error* err) {
   cudaPointerAttributes at;
   cudaError_t e;
   if (!ctx || !ptr)
@@ -178,8 +168,7 @@ extern "C" int parz_gpu_check_memory(parz_gpu_context* ctx, const void* ptr, par
   return PARZ_OK;
 }
 
-extern "C" void* parz_gpu_malloc(int device, size_t bytes, parz_error* err)
-{
+extern "C" void* parz_gpu_malloc(int device, size_t bytes, parz_error* err) {
   void* p = NULL;
   cudaError_t e = cudaSetDevice(device);
   if (e == cudaSuccess)
@@ -191,8 +180,7 @@ extern "C" void* parz_gpu_malloc(int device, size_t bytes, parz_error* err)
   return p;
 }
 
-extern "C" void parz_gpu_free(int device, void* ptr)
-{
+extern "C" void parz_gpu_free(int device, void* ptr) {
   if (ptr && cudaSetDevice(device) == cudaSuccess)
     cudaFree(ptr);
 }

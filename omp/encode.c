@@ -20,11 +20,11 @@
 #define PIECES_PER_THREAD 4u
 
 typedef struct {
-  uint64_t first, count;    /* segments */
-  unsigned char* stream;    /* scratch */
+  uint64_t first, count; /* segments */
+  unsigned char* stream; /* scratch */
   size_t stream_bytes;
-  uint64_t bits;            /* encoded length */
-  uint64_t offset;          /* bit offset in the payload */
+  uint64_t bits;   /* encoded length */
+  uint64_t offset; /* bit offset in the payload */
 } piece;
 
 /* Writes the payload words owned by piece i (see the file comment): those whose first bit lies in
@@ -70,10 +70,9 @@ static void split(piece* pc, uint64_t n, uint64_t nseg, int aligned) {
   }
 }
 
-int parz_omp_chunk_encode_above(const parz_array* a, const void* data,
-                                const parz_chunk_config* cfg, void* dst, size_t dst_bytes,
-                                size_t* written, int threads, size_t min_bytes,
-                                parz_error* err) {
+int parz_omp_chunk_encode_above(const parz_array* a, const void* data, const parz_chunk_config* cfg,
+                                void* dst, size_t dst_bytes, size_t* written, int threads,
+                                size_t min_bytes, parz_error* err) {
   parz_chunk_encoder* enc = NULL;
   parz_omp_first_error first;
   piece* pc = NULL;
@@ -121,11 +120,10 @@ int parz_omp_chunk_encode_above(const parz_array* a, const void* data,
   if (!pc || !total || (!in_place && !scratch)) {
     free(pc);
     parz_chunk_encoder_free(enc);
-    return parz_fail(err, PARZ_ERR_NOMEM, "out of memory for %zu bytes of encoder scratch",
-                     total);
+    return parz_fail(err, PARZ_ERR_NOMEM, "out of memory for %zu bytes of encoder scratch", total);
   }
   for (i = 0, total = 0; i < npieces; total += pc[i].stream_bytes, i++)
-    pc[i].stream = (in_place ? d + head : scratch) + total;   /* multiples of 8: word aligned */
+    pc[i].stream = (in_place ? d + head : scratch) + total; /* multiples of 8: word aligned */
 
   parz_omp_first_error_init(&first);
 #ifdef _OPENMP
@@ -137,8 +135,8 @@ int parz_omp_chunk_encode_above(const parz_array* a, const void* data,
     int prc;
     if (parz_omp_first_error_skip(&first, (uint64_t)j))
       continue;
-    prc = parz_chunk_encode_segments(enc, p->first, p->count, p->stream, p->stream_bytes,
-                                     &p->bits, &e);
+    prc = parz_chunk_encode_segments(enc, p->first, p->count, p->stream, p->stream_bytes, &p->bits,
+                                     &e);
     if (prc != PARZ_OK)
       parz_omp_first_error_record(&first, (uint64_t)j, prc, &e);
   }

@@ -29,14 +29,14 @@
  * be transient, e.g. one chunk too large for device memory). */
 static pthread_mutex_t gpu_lock = PTHREAD_MUTEX_INITIALIZER;
 static parz_gpu_context* gpu_ctx;
-static int gpu_usable = -1;   /* -1 not asked yet, else parz_gpu_available()'s answer */
+static int gpu_usable = -1; /* -1 not asked yet, else parz_gpu_available()'s answer */
 
 /* A process forked (without exec) from this one inherits the context's pointer but neither its
  * host copy threads nor a working CUDA runtime (CUDA does not survive fork): there the pointer is
  * dropped unfreed, the GPU counts as unusable and chunks are decoded on the CPU. The handlers
  * hold gpu_lock across the fork, so that the child never starts with it held by a thread it does
  * not have. */
-static int gpu_forked;   /* set in the child only */
+static int gpu_forked; /* set in the child only */
 
 static void gpu_fork_prepare(void) { pthread_mutex_lock(&gpu_lock); }
 static void gpu_fork_parent(void) { pthread_mutex_unlock(&gpu_lock); }
@@ -100,21 +100,21 @@ int parz_dispatch_with_gpu(int (*fn)(parz_gpu_context* ctx, void* arg), void* ar
 /* One chunk's work on the GPU: parz_gpu_chunk_decode, or parz_gpu_chunk_encode where `array`
  * is set. */
 struct chunk_job {
-  const void* src;  /* decode: the chunk; encode: the array */
+  const void* src; /* decode: the chunk; encode: the array */
   size_t src_bytes;
   void* dst;
   size_t dst_bytes;
-  const parz_array* array;          /* encode only */
-  const parz_chunk_config* config;  /* encode only */
-  size_t* written;                  /* encode only */
+  const parz_array* array;         /* encode only */
+  const parz_chunk_config* config; /* encode only */
+  size_t* written;                 /* encode only */
   parz_error* err;
 };
 
 static int chunk_on_gpu(parz_gpu_context* ctx, void* arg) {
   struct chunk_job* j = (struct chunk_job*)arg;
   if (j->array)
-    return parz_gpu_chunk_encode(ctx, j->array, j->src, j->config, j->dst, j->dst_bytes,
-                                 j->written, j->err);
+    return parz_gpu_chunk_encode(ctx, j->array, j->src, j->config, j->dst, j->dst_bytes, j->written,
+                                 j->err);
   return parz_gpu_chunk_decode(ctx, j->src, j->src_bytes, j->dst, j->dst_bytes, j->err);
 }
 
@@ -128,8 +128,8 @@ static int gpu_run(struct chunk_job* j) {
   j->err = &e;
   rc = parz_dispatch_with_gpu(chunk_on_gpu, j, &e);
   if (rc == PARZ_ERR_DEVICE) {
-    snprintf(msg, sizeof msg, "GPU %s failed (%s); %s on the CPU",
-             j->array ? "encoder" : "decoder", e.message, j->array ? "encoding" : "decoding");
+    snprintf(msg, sizeof msg, "GPU %s failed (%s); %s on the CPU", j->array ? "encoder" : "decoder",
+             e.message, j->array ? "encoding" : "decoding");
     parz_warn_once(msg);
   }
   return rc;

@@ -48,8 +48,7 @@ int parz_dispatch_encode_gpu_wanted(const parz_exec_policy* pol, const parz_chun
  * Returns fn's status; a device failure (PARZ_ERR_DEVICE) drops the context, created again by
  * the next call. PARZ_ERR_DEVICE without calling fn when no GPU is usable (the message says why:
  * the CUDA module's failure to load, or no GPU). */
-int parz_dispatch_with_gpu(int (*fn)(parz_gpu_context* ctx, void* arg), void* arg,
-                           parz_error* err);
+int parz_dispatch_with_gpu(int (*fn)(parz_gpu_context* ctx, void* arg), void* arg, parz_error* err);
 #endif
 
 /* Encodes one chunk (the array a, data) into dst, as parz_chunk_encode, under the same policy

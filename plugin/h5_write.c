@@ -64,8 +64,7 @@ int parz_h5_prepare_write(hid_t dset, hid_t file_space, size_t src_bytes, const 
     if (dcpl >= 0)
       h5->H5Pclose(dcpl);
     if (!got)
-      return parz_fail(err, PARZ_ERR_ARG, "%s: HDF5 cannot give the dataset's chunk options",
-                       name);
+      return parz_fail(err, PARZ_ERR_ARG, "%s: HDF5 cannot give the dataset's chunk options", name);
     if (opts & H5D_CHUNK_DONT_FILTER_PARTIAL_CHUNKS)
       return parz_fail(err, PARZ_ERR_UNSUPPORTED,
                        "%s: the dataset stores partial edge chunks unfiltered "
@@ -92,16 +91,15 @@ int parz_h5_write_chunks(void* writer, size_t n, const parz_chunk_ref* refs, con
       for (k = 0; k < w->rank && len + 24 < sizeof where; k++)
         len += (size_t)snprintf(where + len, sizeof where - len, "%s%llu", k ? "," : "",
                                 (unsigned long long)refs[i].origin[k]);
-      return parz_fail(err, PARZ_ERR_ARG, "%s: HDF5 cannot write the chunk at [%s]", w->who,
-                       where);
+      return parz_fail(err, PARZ_ERR_ARG, "%s: HDF5 cannot write the chunk at [%s]", w->who, where);
     }
   }
   return PARZ_OK;
 }
 
 /* The box encoded on the CPU, one chunk after another (each on `threads` threads), and stored. */
-static int write_on_cpu(hid_t dset, const parz_h5_dataset* d, const parz_box* box,
-                        const void* src, int threads, parz_error* err) {
+static int write_on_cpu(hid_t dset, const parz_h5_dataset* d, const parz_box* box, const void* src,
+                        int threads, parz_error* err) {
   const parz_chunk_grid* g = &d->grid;
   const parz_filter_config* f = &d->filter;
   const size_t raw = parz_array_count(&f->chunk) * parz_type_size(g->type);
@@ -129,8 +127,7 @@ static int write_on_cpu(hid_t dset, const parz_h5_dataset* d, const parz_box* bo
     }
     if (edge) {
       parz_chunk_dest_gather(&f->chunk, &dest, d->fills ? d->fill : NULL, pad);
-      rc = parz_omp_chunk_encode(&f->chunk, pad, &f->config, out, bound, &ref.bytes, threads,
-                                 err);
+      rc = parz_omp_chunk_encode(&f->chunk, pad, &f->config, out, bound, &ref.bytes, threads, err);
     } else {
       rc = parz_omp_chunk_encode(&a, dest.data, &f->config, out, bound, &ref.bytes, threads, err);
     }

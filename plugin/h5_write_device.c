@@ -47,7 +47,7 @@ static int check(struct device_write* w, hid_t file_space, size_t src_bytes, int
                     "the mask off (mask=False, cd_values mask setting 2), or write from host "
                     "memory (parz_h5_write)",
                     who,
-                    !w->d.filter.config.fill ? "NaN"
+                    !w->d.filter.config.fill              ? "NaN"
                     : t == PARZ_FLOAT || t == PARZ_DOUBLE ? "NaN and the fill value"
                                                           : "the fill value");
     return -1;
@@ -84,7 +84,6 @@ PARZ_H5_EXPORT int parz_h5_write_cuda(hid_t dset, hid_t file_space, const void* 
   w.stream = stream;
   w.err = err;
   /* the dataset and the selection are checked before any GPU is needed */
-  return check(&w, file_space, src_bytes, &rc) > 0
-             ? parz_dispatch_with_gpu(write_checked, &w, err)
-             : rc;
+  return check(&w, file_space, src_bytes, &rc) > 0 ? parz_dispatch_with_gpu(write_checked, &w, err)
+                                                   : rc;
 }

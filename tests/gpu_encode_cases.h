@@ -34,8 +34,7 @@ struct gpu_encode_scope {
 };
 
 static uint64_t gpu_cases_rng = 0x9E3779B97F4A7C15ull;
-static uint64_t gpu_cases_rand(void)
-{
+static uint64_t gpu_cases_rand(void) {
   gpu_cases_rng ^= gpu_cases_rng << 13;
   gpu_cases_rng ^= gpu_cases_rng >> 7;
   gpu_cases_rng ^= gpu_cases_rng << 17;
@@ -44,8 +43,7 @@ static uint64_t gpu_cases_rand(void)
 
 /* n values of `type` as bytes: kind 0 smooth with noise, 1 with special values among them,
  * 2 a constant with runs of zeros. */
-static std::vector<unsigned char> gpu_cases_values(parz_type type, size_t n, int kind)
-{
+static std::vector<unsigned char> gpu_cases_values(parz_type type, size_t n, int kind) {
   const size_t size = parz_type_size(type);
   std::vector<unsigned char> v(n * size);
   for (size_t i = 0; i < n; i++) {
@@ -55,7 +53,7 @@ static std::vector<unsigned char> gpu_cases_values(parz_type type, size_t n, int
       x = i % 97 < 40 ? 0.0 : 12.5;
     unsigned char* p = &v[i * size];
     if (type == PARZ_FLOAT) {
-      static const float special[] = {NAN,      INFINITY, -INFINITY, 1e-40f, -1e-44f,
+      static const float special[] = {NAN,     INFINITY, -INFINITY, 1e-40f, -1e-44f,
                                       FLT_MAX, -FLT_MAX, -0.0f,     0.0f,   FLT_MIN};
       float f = (float)x;
       if (kind == 1 && gpu_cases_rand() % 5 == 0)
@@ -66,7 +64,7 @@ static std::vector<unsigned char> gpu_cases_values(parz_type type, size_t n, int
         u ^= (uint32_t)(gpu_cases_rand() & 0x3fffffu); /* a NaN payload */
       memcpy(p, &u, 4);
     } else if (type == PARZ_DOUBLE) {
-      static const double special[] = {NAN,      INFINITY, -INFINITY, 1e-310, -4.9e-324,
+      static const double special[] = {NAN,     INFINITY, -INFINITY, 1e-310, -4.9e-324,
                                        DBL_MAX, -DBL_MAX, -0.0,      0.0,    DBL_MIN};
       if (kind == 1 && gpu_cases_rand() % 5 == 0)
         x = special[gpu_cases_rand() % 10];
@@ -93,8 +91,7 @@ struct gpu_cases_mode {
 };
 
 static int gpu_cases_params(parz_chunk_config* cfg, const gpu_cases_mode& m, parz_type type,
-                            unsigned dims)
-{
+                            unsigned dims) {
   const bool floats = type == PARZ_FLOAT || type == PARZ_DOUBLE;
   switch (m.mode) {
     case PARZ_MODE_RATE: return parz_params_rate(&cfg->params, m.value, type, dims, NULL, NULL);
@@ -103,8 +100,8 @@ static int gpu_cases_params(parz_chunk_config* cfg, const gpu_cases_mode& m, par
     case PARZ_MODE_REVERSIBLE: parz_params_reversible(&cfg->params); return PARZ_OK;
     default:
       if (m.value == 0) /* a budget that cuts blocks mid-plane, minbits padding */
-        return parz_params_expert(&cfg->params, 40u * dims, 90u * dims * dims, 24,
-                                  floats ? -30 : 0, NULL);
+        return parz_params_expert(&cfg->params, 40u * dims, 90u * dims * dims, 24, floats ? -30 : 0,
+                                  NULL);
       return parz_params_expert(&cfg->params, 100u * dims, 20000, 20, floats ? -30 : 0, NULL);
   }
 }
@@ -112,8 +109,7 @@ static int gpu_cases_params(parz_chunk_config* cfg, const gpu_cases_mode& m, par
 /* The same values as a strided view: every other element along the last dimension, one element
  * of padding after each row and one row after each plane; into *s and wide. */
 static void gpu_cases_strided(const parz_array& a, const std::vector<unsigned char>& data,
-                              parz_array* s, std::vector<unsigned char>& wide)
-{
+                              parz_array* s, std::vector<unsigned char>& wide) {
   const unsigned dims = a.dims;
   const size_t size = parz_type_size(a.type), count = parz_array_count(&a);
   ptrdiff_t span = 2 * (ptrdiff_t)a.shape[dims - 1] + 1;
@@ -140,22 +136,19 @@ static void gpu_cases_strided(const parz_array& a, const std::vector<unsigned ch
 
 /* Every case of the scope, each handed to compare. Returns how many configurations could not be
  * set up (0 unless the codec refuses one of these parameter sets). */
-static int gpu_encode_cases(gpu_encode_scope scope, gpu_encode_compare compare)
-{
+static int gpu_encode_cases(gpu_encode_scope scope, gpu_encode_compare compare) {
   static const parz_type types[] = {PARZ_FLOAT, PARZ_DOUBLE, PARZ_INT32, PARZ_INT64};
-  static const gpu_cases_mode modes[] = {{"rate", PARZ_MODE_RATE, 11.5},
-                                         {"precision", PARZ_MODE_PRECISION, 19},
-                                         {"accuracy", PARZ_MODE_ACCURACY, 1e-2},
-                                         {"reversible", PARZ_MODE_REVERSIBLE, 0},
-                                         {"expert", PARZ_MODE_EXPERT, 0},
-                                         {"expert-pad", PARZ_MODE_EXPERT, 1}};
-  static const size_t shapes[4][4] = {{1003, 0, 0, 0}, {37, 61, 0, 0}, {9, 14, 23, 0},
-                                      {5, 6, 7, 9}};
-  static const size_t shapes_small[4][4] = {{203, 0, 0, 0}, {13, 22, 0, 0}, {5, 7, 9, 0},
-                                            {3, 5, 6, 5}};
+  static const gpu_cases_mode modes[] = {
+      {"rate", PARZ_MODE_RATE, 11.5},         {"precision", PARZ_MODE_PRECISION, 19},
+      {"accuracy", PARZ_MODE_ACCURACY, 1e-2}, {"reversible", PARZ_MODE_REVERSIBLE, 0},
+      {"expert", PARZ_MODE_EXPERT, 0},        {"expert-pad", PARZ_MODE_EXPERT, 1}};
+  static const size_t shapes[4][4] = {
+      {1003, 0, 0, 0}, {37, 61, 0, 0}, {9, 14, 23, 0}, {5, 6, 7, 9}};
+  static const size_t shapes_small[4][4] = {
+      {203, 0, 0, 0}, {13, 22, 0, 0}, {5, 7, 9, 0}, {3, 5, 6, 5}};
   /* table kind, C, P */
-  static const int tables[][3] = {{PARZ_TABLE_AUTO, 0, 0},    {PARZ_TABLE_HYBRID, 3, 5},
-                                  {PARZ_TABLE_HYBRID, 64, 2}, {PARZ_TABLE_OFFSETS, 7, 0},
+  static const int tables[][3] = {{PARZ_TABLE_AUTO, 0, 0},     {PARZ_TABLE_HYBRID, 3, 5},
+                                  {PARZ_TABLE_HYBRID, 64, 2},  {PARZ_TABLE_OFFSETS, 7, 0},
                                   {PARZ_TABLE_LENGTHS, 33, 0}, {PARZ_TABLE_HYBRID, 1, 40},
                                   {PARZ_TABLE_LENGTHS, 0, 0}};
   const int all_tables = (int)(sizeof tables / sizeof tables[0]);
@@ -258,8 +251,7 @@ static int gpu_encode_cases(gpu_encode_scope scope, gpu_encode_compare compare)
  * refuse it (PARZ_ERR_UNSUPPORTED, nothing written) where the serial encoder encodes it; an
  * integer array under the default mask, which masks nothing, goes to compare. */
 template <typename R, typename F>
-static void gpu_cases_masked(R refuse, F compare)
-{
+static void gpu_cases_masked(R refuse, F compare) {
   static const parz_type types[] = {PARZ_FLOAT, PARZ_DOUBLE, PARZ_INT32, PARZ_INT64};
   for (parz_type type : types)
     for (int fill = 0; fill < 2; fill++)

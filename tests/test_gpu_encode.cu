@@ -32,8 +32,7 @@
 static parz_gpu_context* ctx;
 
 /* Bytes of an array as `a` lays it out (one past its last value). */
-static size_t span_bytes(const parz_array& a)
-{
+static size_t span_bytes(const parz_array& a) {
   size_t last = 0, run = 1;
   for (int k = (int)a.dims - 1; k >= 0; k--) {
     const size_t st = a.stride[k] ? (size_t)a.stride[k] : run;
@@ -45,8 +44,7 @@ static size_t span_bytes(const parz_array& a)
 
 /* The serial chunk (status and bytes). */
 static int reference(const parz_array& a, const void* host, const parz_chunk_config& cfg,
-                     std::vector<unsigned char>& ref, parz_error* e)
-{
+                     std::vector<unsigned char>& ref, parz_error* e) {
   size_t cap = parz_chunk_bound(&a, &cfg), n = 0;
   ref.assign(cap ? cap : 8, 0);
   int rc = parz_chunk_encode(&a, host, &cfg, ref.data(), ref.size(), &n, e);
@@ -57,8 +55,7 @@ static int reference(const parz_array& a, const void* host, const parz_chunk_con
 /* The device API on one array (host copy `host`, laid out as a says) and the filter path
  * (contiguous arrays), against the serial encoder. */
 static void compare(const char* what, const parz_array& a, const void* host,
-                    const parz_chunk_config& cfg)
-{
+                    const parz_chunk_config& cfg) {
   parz_error e, er;
   std::vector<unsigned char> ref;
   const int ref_rc = reference(a, host, cfg, ref, &er);
@@ -72,8 +69,8 @@ static void compare(const char* what, const parz_array& a, const void* host,
     size_t n = 0;
     cudaMemset(d_chunk, 0xA5, cap);
     int rc = parz_gpu_encode_device(ctx, &a, d_in, &cfg, d_chunk, cap, &n, NULL, &e);
-    CHECK(rc == ref_rc, "%s: status %d (%s), serial %d (%s)", what, rc, rc ? e.message : "",
-          ref_rc, ref_rc ? er.message : "");
+    CHECK(rc == ref_rc, "%s: status %d (%s), serial %d (%s)", what, rc, rc ? e.message : "", ref_rc,
+          ref_rc ? er.message : "");
     if (rc == PARZ_OK && ref_rc == PARZ_OK) {
       cudaError_t ce = cudaMemcpy(got.data(), d_chunk, cap, cudaMemcpyDeviceToHost);
       CHECK(ce == cudaSuccess, "%s: %s", what, cudaGetErrorString(ce));
@@ -105,8 +102,7 @@ static void compare(const char* what, const parz_array& a, const void* host,
 /* A configuration that may need a mask (gpu_cases_masked): the device API, the batch and the
  * filter path refuse it, writing nothing, where the serial encoder encodes it. */
 static void refuse_masked(const char* what, const parz_array& a, const void* host,
-                          const parz_chunk_config& cfg)
-{
+                          const parz_chunk_config& cfg) {
   parz_error e, er;
   std::vector<unsigned char> ref;
   CHECK(reference(a, host, cfg, ref, &er) == PARZ_OK, "%s: serial: %s", what, er.message);
@@ -118,12 +114,12 @@ static void refuse_masked(const char* what, const parz_array& a, const void* hos
   cudaMemset(d_chunk, 0xA5, cap);
   size_t n = 7, failed = 0;
   int rc = parz_gpu_encode_device(ctx, &a, d_in, &cfg, d_chunk, cap, &n, NULL, &e);
-  CHECK(rc == PARZ_ERR_UNSUPPORTED && strstr(e.message, "mask"), "%s: device API: %d (%s)",
-        what, rc, e.message);
+  CHECK(rc == PARZ_ERR_UNSUPPORTED && strstr(e.message, "mask"), "%s: device API: %d (%s)", what,
+        rc, e.message);
   const void* d_data[1] = {d_in};
   void* d_chunks[1] = {d_chunk};
-  rc = parz_gpu_encode_device_batch(ctx, 1, &a, d_data, &cfg, d_chunks, &cap, &n, NULL, &failed,
-                                    &e);
+  rc =
+      parz_gpu_encode_device_batch(ctx, 1, &a, d_data, &cfg, d_chunks, &cap, &n, NULL, &failed, &e);
   CHECK(rc == PARZ_ERR_UNSUPPORTED, "%s: batch: %d (%s)", what, rc, e.message);
   std::vector<unsigned char> got(cap);
   cudaMemcpy(got.data(), d_chunk, cap, cudaMemcpyDeviceToHost);
@@ -140,8 +136,7 @@ static void refuse_masked(const char* what, const parz_array& a, const void* hos
 
 /* Refusals: the serial encoder's statuses for bad arrays and parameters, PARZ_ERR_ARG for
  * misaligned device pointers, PARZ_ERR_BUFFER for a chunk too small, nothing written then. */
-static void refusal_cases(void)
-{
+static void refusal_cases(void) {
   parz_array a;
   parz_chunk_config cfg;
   parz_error e;
@@ -160,24 +155,21 @@ static void refusal_cases(void)
   cudaMalloc(&d_chunk, cap + 16);
   cudaMemcpy(d_in, host.data(), 8000, cudaMemcpyHostToDevice);
   size_t n = 0;
-  CHECK(parz_gpu_encode_device(ctx, &a, d_in + 2, &cfg, d_chunk, cap, &n, NULL, &e) ==
-            PARZ_ERR_ARG,
+  CHECK(parz_gpu_encode_device(ctx, &a, d_in + 2, &cfg, d_chunk, cap, &n, NULL, &e) == PARZ_ERR_ARG,
         "a misaligned array must be refused");
-  CHECK(parz_gpu_encode_device(ctx, &a, d_in, &cfg, d_chunk + 4, cap, &n, NULL, &e) ==
-            PARZ_ERR_ARG,
+  CHECK(parz_gpu_encode_device(ctx, &a, d_in, &cfg, d_chunk + 4, cap, &n, NULL, &e) == PARZ_ERR_ARG,
         "a misaligned chunk must be refused");
   CHECK(parz_gpu_encode_device(ctx, &a, NULL, &cfg, d_chunk, cap, &n, NULL, &e) == PARZ_ERR_ARG,
         "a NULL array must be refused");
   {
     parz_array bad = a;
     bad.dims = 5;
-    CHECK(parz_gpu_encode_device(ctx, &bad, d_in, &cfg, d_chunk, cap, &n, NULL, &e) ==
-              PARZ_ERR_DIMS,
-          "rank 5 must be refused");
+    CHECK(
+        parz_gpu_encode_device(ctx, &bad, d_in, &cfg, d_chunk, cap, &n, NULL, &e) == PARZ_ERR_DIMS,
+        "rank 5 must be refused");
     parz_chunk_config c2 = cfg;
     c2.params.maxprec = 0;
-    CHECK(parz_gpu_encode_device(ctx, &a, d_in, &c2, d_chunk, cap, &n, NULL, &e) ==
-              PARZ_ERR_PARAM,
+    CHECK(parz_gpu_encode_device(ctx, &a, d_in, &c2, d_chunk, cap, &n, NULL, &e) == PARZ_ERR_PARAM,
           "maxprec 0 must be refused");
   }
   {
@@ -206,8 +198,7 @@ static void refusal_cases(void)
  * (runs of one type and rank share launches); then the chunks of one 2D array, as strided
  * views of it (edge chunks smaller), the way a dataset's chunks are cut; then a batch with one
  * chunk too small for its buffer. */
-static void batch_cases(void)
-{
+static void batch_cases(void) {
   struct item {
     parz_type type;
     unsigned dims;
@@ -283,9 +274,9 @@ static void batch_cases(void)
       }
       written.assign(arrays.size(), 0);
       size_t failed = 99;
-      int rc = parz_gpu_encode_device_batch(ctx, arrays.size(), arrays.data(), d_in.data(),
-                                            &cfg, d_out.data(), caps.data(), written.data(),
-                                            NULL, &failed, &e);
+      int rc = parz_gpu_encode_device_batch(ctx, arrays.size(), arrays.data(), d_in.data(), &cfg,
+                                            d_out.data(), caps.data(), written.data(), NULL,
+                                            &failed, &e);
       CHECK(rc == PARZ_OK, "batch mode %d: %d (%s)", mode, rc, rc ? e.message : "");
       for (size_t i = 0; i < arrays.size() && rc == PARZ_OK; i++) {
         std::vector<unsigned char> got(written[i]);
@@ -310,8 +301,8 @@ static void batch_cases(void)
         CHECK(first == 0xA5, "a refused batch wrote a chunk");
         /* and the next call is right again */
         rc = parz_gpu_encode_device_batch(ctx, arrays.size(), arrays.data(), d_in.data(), &cfg,
-                                          d_out.data(), caps.data(), written.data(), NULL,
-                                          &failed, &e);
+                                          d_out.data(), caps.data(), written.data(), NULL, &failed,
+                                          &e);
         for (size_t i = 0; i < arrays.size() && rc == PARZ_OK; i++) {
           std::vector<unsigned char> got(written[i]);
           cudaMemcpy(got.data(), d_out[i], written[i], cudaMemcpyDeviceToHost);
@@ -365,9 +356,9 @@ static void batch_cases(void)
           d_out.push_back(dc);
         }
       written.assign(arrays.size(), 0);
-      int rc = parz_gpu_encode_device_batch(ctx, arrays.size(), arrays.data(), d_in.data(), &cfg,
-                                            d_out.data(), caps.data(), written.data(), NULL,
-                                            NULL, &e);
+      int rc =
+          parz_gpu_encode_device_batch(ctx, arrays.size(), arrays.data(), d_in.data(), &cfg,
+                                       d_out.data(), caps.data(), written.data(), NULL, NULL, &e);
       CHECK(rc == PARZ_OK, "chunks of one array: %d (%s)", rc, rc ? e.message : "");
       for (size_t i = 0; i < arrays.size() && rc == PARZ_OK; i++) {
         std::vector<unsigned char> got(written[i]);
@@ -383,8 +374,7 @@ static void batch_cases(void)
 }
 
 /* Real arrays: accuracy (auto C, C = 1, C = 32) and reversible. */
-static void real_cases(const char* dir, int small)
-{
+static void real_cases(const char* dir, int small) {
   static const struct {
     const char* file;
     parz_type type;
@@ -428,8 +418,7 @@ static void real_cases(const char* dir, int small)
           parz_params_reversible(&cfg.params);
         cfg.segment_blocks = (uint32_t)cs[k];
         char what[256];
-        snprintf(what, sizeof what, "%s %s C=%d", f.file, mode ? "reversible" : "accuracy",
-                 cs[k]);
+        snprintf(what, sizeof what, "%s %s C=%d", f.file, mode ? "reversible" : "accuracy", cs[k]);
         compare(what, a, data.data(), cfg);
       }
     if (small)
@@ -446,8 +435,7 @@ struct box_sink {
 };
 
 static int collect(void* arg, size_t n, const parz_chunk_ref* refs, const void* packed,
-                   parz_error* err)
-{
+                   parz_error* err) {
   box_sink* s = (box_sink*)arg;
   if ((int)s->calls++ == s->fail_at)
     return parz_fail(err, PARZ_ERR_ARG, "the sink refused");
@@ -462,8 +450,7 @@ static int collect(void* arg, size_t n, const parz_chunk_ref* refs, const void* 
 /* parz_gpu_encode_box: the chunks of boxes of arrays of rank 2 to 4 (unit chunk extents, edge
  * chunks padded with a fill value or zeros) against the serial encoder on each chunk padded on
  * the host (parz_chunk_dest_gather); a box that cuts chunks refused; a sink's refusal returned. */
-static void box_cases(int small)
-{
+static void box_cases(int small) {
   struct item {
     parz_type type;
     unsigned rank;
@@ -538,8 +525,8 @@ static void box_cases(int small)
                 PARZ_ERR_ARG,
             "a box that cuts chunks must be refused");
       box_sink refusing = {{}, {}, 0, 0};
-      CHECK(parz_gpu_encode_box(ctx, &g, &box, d_box, NULL, &cfg, NULL, collect, &refusing,
-                                &e) == PARZ_ERR_ARG &&
+      CHECK(parz_gpu_encode_box(ctx, &g, &box, d_box, NULL, &cfg, NULL, collect, &refusing, &e) ==
+                    PARZ_ERR_ARG &&
                 strstr(e.message, "sink refused"),
             "a sink's refusal must be returned");
     }
@@ -547,8 +534,7 @@ static void box_cases(int small)
   }
 }
 
-int main(int argc, char** argv)
-{
+int main(int argc, char** argv) {
   const char* dir = NULL;
   int small = 0;
   parz_error e;

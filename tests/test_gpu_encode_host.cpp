@@ -21,8 +21,7 @@
 /* The GPU pipeline, one thread after another. */
 template <parz_type T, unsigned D>
 static int emulate(const parz_array& a, const void* data, const parz_chunk_config& cfg,
-                   std::vector<unsigned char>& chunk, parz_error* e)
-{
+                   std::vector<unsigned char>& chunk, parz_error* e) {
   parz_gpu_enc_chunk c;
   int rc = parz_gpu_enc_plan(&c, &a, data, &cfg, e);
   if (rc != PARZ_OK)
@@ -104,8 +103,7 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
 
 template <parz_type T>
 static int emulate_rank(const parz_array& a, const void* data, const parz_chunk_config& cfg,
-                        std::vector<unsigned char>& chunk, parz_error* e)
-{
+                        std::vector<unsigned char>& chunk, parz_error* e) {
   switch (a.dims) {
     case 1: return emulate<T, 1>(a, data, cfg, chunk, e);
     case 2: return emulate<T, 2>(a, data, cfg, chunk, e);
@@ -115,8 +113,7 @@ static int emulate_rank(const parz_array& a, const void* data, const parz_chunk_
 }
 
 static int emulate_any(const parz_array& a, const void* data, const parz_chunk_config& cfg,
-                       std::vector<unsigned char>& chunk, parz_error* e)
-{
+                       std::vector<unsigned char>& chunk, parz_error* e) {
   switch (a.type) {
     case PARZ_FLOAT: return emulate_rank<PARZ_FLOAT>(a, data, cfg, chunk, e);
     case PARZ_DOUBLE: return emulate_rank<PARZ_DOUBLE>(a, data, cfg, chunk, e);
@@ -127,15 +124,14 @@ static int emulate_any(const parz_array& a, const void* data, const parz_chunk_c
 
 /* One array and configuration: the emulated GPU chunk against the serial encoder's. */
 static void compare(const char* what, const parz_array& a, const void* data,
-                    const parz_chunk_config& cfg)
-{
+                    const parz_chunk_config& cfg) {
   parz_error e1, e2;
   size_t cap = parz_chunk_bound(&a, &cfg), n = 0;
   std::vector<unsigned char> ref(cap ? cap : 1), got;
   int rc_ref = parz_chunk_encode(&a, data, &cfg, ref.data(), cap, &n, &e1);
   int rc = emulate_any(a, data, cfg, got, &e2);
-  CHECK(rc == rc_ref, "%s: status %d (%s), serial %d (%s)", what, rc, rc ? e2.message : "",
-        rc_ref, rc_ref ? e1.message : "");
+  CHECK(rc == rc_ref, "%s: status %d (%s), serial %d (%s)", what, rc, rc ? e2.message : "", rc_ref,
+        rc_ref ? e1.message : "");
   if (rc != PARZ_OK || rc_ref != PARZ_OK)
     return;
   CHECK(got.size() == n && !memcmp(got.data(), ref.data(), n),
@@ -145,8 +141,7 @@ static void compare(const char* what, const parz_array& a, const void* data,
 /* A configuration that may need a mask: the serial encoder encodes it, the GPU's steps refuse it
  * before any block is encoded. */
 static void refuse(const char* what, const parz_array& a, const void* data,
-                   const parz_chunk_config& cfg)
-{
+                   const parz_chunk_config& cfg) {
   parz_error e1, e2;
   size_t cap = parz_chunk_bound(&a, &cfg), n = 0;
   std::vector<unsigned char> ref(cap ? cap : 1), got;
@@ -158,8 +153,7 @@ static void refuse(const char* what, const parz_array& a, const void* data,
         what, rc, rc ? e2.message : "");
 }
 
-int main(int argc, char** argv)
-{
+int main(int argc, char** argv) {
   const bool quick = argc > 1 && !strcmp(argv[1], "--quick");
   const gpu_encode_scope scope = {false, quick, true, true};
   CHECK(gpu_encode_cases(scope, compare) == 0, "parameters the codec refused");

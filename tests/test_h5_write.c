@@ -41,13 +41,12 @@ typedef struct {
   int (*write)(void* ctx, hid_t dset, hid_t file_space, const void* host, size_t bytes,
                parz_error* e); /* NULL: H5Dwrite, the filter under `exec` */
   void* ctx;
-  int stores; /* 0: refuses what it is given (parz_h5_write_cuda without a GPU) */
+  int stores;        /* 0: refuses what it is given (parz_h5_write_cuda without a GPU) */
   int stores_masked; /* 0: refuses datasets that mask (the device writers) */
 } writer;
 
 static int write_host(void* ctx, hid_t dset, hid_t fs, const void* host, size_t bytes,
-                      parz_error* e)
-{
+                      parz_error* e) {
   return parz_h5_write(dset, fs, host, bytes, *(const int*)ctx, e);
 }
 
@@ -55,8 +54,7 @@ static int write_host(void* ctx, hid_t dset, hid_t fs, const void* host, size_t 
 /* Without a GPU: host memory straight to parz_h5_write_cuda, which checks the dataset and the
  * selection first (the refusals), then finds no GPU. */
 static int write_cuda_no_gpu(void* ctx, hid_t dset, hid_t fs, const void* host, size_t bytes,
-                             parz_error* e)
-{
+                             parz_error* e) {
   (void)ctx;
   return parz_h5_write_cuda(dset, fs, host, bytes, NULL, e);
 }
@@ -64,8 +62,7 @@ static int write_cuda_no_gpu(void* ctx, hid_t dset, hid_t fs, const void* host, 
 /* The values copied into device memory first; ctx: a parz_gpu_context, or NULL for
  * parz_h5_write_cuda. */
 static int write_device(void* ctx, hid_t dset, hid_t fs, const void* host, size_t bytes,
-                        parz_error* e)
-{
+                        parz_error* e) {
   void* d = NULL;
   cudaStream_t st = NULL;
   int rc;
@@ -82,8 +79,7 @@ static int write_device(void* ctx, hid_t dset, hid_t fs, const void* host, size_
 
 /* Values of a native type: a smooth field, noise, NaN and Inf for floats, the extremes for
  * integers. */
-static void* make_values(hid_t mem_type, size_t n, unsigned seed)
-{
+static void* make_values(hid_t mem_type, size_t n, unsigned seed) {
   const size_t size = H5Tget_size(mem_type);
   const int is_float = H5Tget_class(mem_type) == H5T_FLOAT;
   unsigned char* v = (unsigned char*)malloc(n * size + 1);
@@ -107,7 +103,7 @@ typedef struct {
   int big_endian; /* of the dataset's values */
   int rank;
   hsize_t dims[5], chunk[5];
-  int mode; /* 0 accuracy 1e-3, 1 reversible, 2 precision 20, 3 rate 16, 4 expert */
+  int mode;             /* 0 accuracy 1e-3, 1 reversible, 2 precision 20, 3 rate 16, 4 expert */
   unsigned C, P, table; /* the table; 0: the filter's choice */
   int no_checksums;     /* payload checksums off (format version 1) */
   int masked;           /* the mask left on (NaN, and the fill value when set, masked); else off,
@@ -121,8 +117,7 @@ typedef struct {
   hid_t file_type, mem_type; /* from type and big_endian, at run time */
 } write_case;
 
-static size_t case_cd(const write_case* c, unsigned* cd)
-{
+static size_t case_cd(const write_case* c, unsigned* cd) {
   size_t n;
   switch (c->mode) {
     case 1: n = H5Z_parz_reversible_cdata(cd); break;
@@ -138,8 +133,7 @@ static size_t case_cd(const write_case* c, unsigned* cd)
   return c->masked ? n : H5Z_parz_mask_cdata(n, H5Z_PARZ_MASK_OFF, cd);
 }
 
-static hid_t case_dcpl(const write_case* c)
-{
+static hid_t case_dcpl(const write_case* c) {
   unsigned cd[16];
   const size_t n = case_cd(c, cd);
   hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
@@ -154,8 +148,7 @@ static hid_t case_dcpl(const write_case* c)
   return dcpl;
 }
 
-static size_t count_of(int rank, const hsize_t* count)
-{
+static size_t count_of(int rank, const hsize_t* count) {
   size_t n = 1;
   for (int k = 0; k < rank; k++)
     n *= count[k];
@@ -164,8 +157,7 @@ static size_t count_of(int rank, const hsize_t* count)
 
 /* The values of the box [start, start + count) of the whole array `all` (C order). */
 static void* box_values(const write_case* c, const unsigned char* all, const hsize_t* start,
-                        const hsize_t* count)
-{
+                        const hsize_t* count) {
   const size_t size = H5Tget_size(c->mem_type), n = count_of(c->rank, count);
   unsigned char* v = (unsigned char*)malloc(n * size + 1);
   for (size_t i = 0; i < n; i++) {
@@ -182,8 +174,7 @@ static void* box_values(const write_case* c, const unsigned char* all, const hsi
 
 /* Writes the box with H5Dwrite (w NULL) or with the writer; returns the writer's status. */
 static int write_box(const writer* w, hid_t d, const write_case* c, const unsigned char* all,
-                     const hsize_t* start, const hsize_t* count)
-{
+                     const hsize_t* start, const hsize_t* count) {
   hid_t fs = H5Dget_space(d), ms = H5Screate_simple(c->rank, count, NULL);
   void* v = box_values(c, all, start, count);
   const size_t bytes = count_of(c->rank, count) * H5Tget_size(c->mem_type);
@@ -211,8 +202,7 @@ static int write_box(const writer* w, hid_t d, const write_case* c, const unsign
 
 /* Writes the case's values (w NULL: H5Dwrite) into a new dataset `name`, then closes it. */
 static void write_case_values(const writer* w, hid_t file, const char* name, const write_case* c,
-                              const unsigned char* all)
-{
+                              const unsigned char* all) {
   hid_t space = H5Screate_simple(c->rank, c->dims, NULL), dcpl = case_dcpl(c);
   hid_t d = H5Dcreate2(file, name, c->file_type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
   hsize_t start[5] = {0}, count[5];
@@ -239,8 +229,7 @@ static void write_case_values(const writer* w, hid_t file, const char* name, con
 
 /* Every chunk of the two datasets: stored alike, the same bytes; then the values read back. */
 static void compare_datasets(const writer* w, hid_t file, const char* ref_name,
-                             const char* got_name, const write_case* c)
-{
+                             const char* got_name, const write_case* c) {
   hid_t a = H5Dopen2(file, ref_name, H5P_DEFAULT), b = H5Dopen2(file, got_name, H5P_DEFAULT);
   hsize_t at[5] = {0};
   size_t chunks = 0, stored = 0, differ = 0;
@@ -275,8 +264,8 @@ static void compare_datasets(const writer* w, hid_t file, const char* ref_name,
       break;
   }
   if (differ) {
-    fprintf(stderr, "%s: %s: %zu of %zu chunks differ from H5Dwrite's\n", w->name, c->name,
-            differ, chunks);
+    fprintf(stderr, "%s: %s: %zu of %zu chunks differ from H5Dwrite's\n", w->name, c->name, differ,
+            chunks);
     failures++;
   }
   CHECK(stored > 0);
@@ -300,63 +289,139 @@ static void compare_datasets(const writer* w, hid_t file, const char* ref_name,
 #define CHUNK(...) .chunk = {__VA_ARGS__}
 static write_case cases[] = {
     {.name = "f32 2D accuracy, edge chunks", .rank = 2, DIMS(200, 300), CHUNK(64, 128)},
-    {.name = "f64 3D reversible", .type = 1, .rank = 3, DIMS(20, 30, 40), CHUNK(8, 16, 16),
+    {.name = "f64 3D reversible",
+     .type = 1,
+     .rank = 3,
+     DIMS(20, 30, 40),
+     CHUNK(8, 16, 16),
      .mode = 1},
     {.name = "i32 1D precision", .type = 2, .rank = 1, DIMS(10000), CHUNK(1024), .mode = 2},
     {.name = "i64 2D rate", .type = 3, .rank = 2, DIMS(50, 70), CHUNK(16, 16), .mode = 3},
     {.name = "f32 4D", .rank = 4, DIMS(4, 5, 6, 7), CHUNK(2, 3, 4, 5)},
-    {.name = "f64 5D, unit chunk extents, expert", .type = 1, .rank = 5, DIMS(3, 4, 5, 6, 7),
-     CHUNK(1, 2, 5, 3, 7), .mode = 4},
-    {.name = "unit extents, C = 4, P = 3", .rank = 3, DIMS(9, 1, 300), CHUNK(1, 1, 300), .C = 4,
+    {.name = "f64 5D, unit chunk extents, expert",
+     .type = 1,
+     .rank = 5,
+     DIMS(3, 4, 5, 6, 7),
+     CHUNK(1, 2, 5, 3, 7),
+     .mode = 4},
+    {.name = "unit extents, C = 4, P = 3",
+     .rank = 3,
+     DIMS(9, 1, 300),
+     CHUNK(1, 1, 300),
+     .C = 4,
      .P = 3},
     {.name = "chunks of one value", .rank = 2, DIMS(5, 6), CHUNK(1, 1), .mode = 1},
-    {.name = "table none, rate", .rank = 2, DIMS(70, 90), CHUNK(32, 32), .mode = 3, .C = 1,
+    {.name = "table none, rate",
+     .rank = 2,
+     DIMS(70, 90),
+     CHUNK(32, 32),
+     .mode = 3,
+     .C = 1,
      .table = 1},
-    {.name = "table offsets, C = 8", .type = 1, .rank = 2, DIMS(70, 90), CHUNK(32, 32), .C = 8,
+    {.name = "table offsets, C = 8",
+     .type = 1,
+     .rank = 2,
+     DIMS(70, 90),
+     CHUNK(32, 32),
+     .C = 8,
      .table = 2},
     {.name = "table lengths, C = 2", .rank = 2, DIMS(70, 90), CHUNK(32, 32), .C = 2, .table = 3},
-    {.name = "payload checksums off", .rank = 2, DIMS(200, 300), CHUNK(64, 128),
+    {.name = "payload checksums off", .rank = 2, DIMS(200, 300), CHUNK(64, 128), .no_checksums = 1},
+    {.name = "checksums off, int64 extremes (version 2)",
+     .type = 3,
+     .rank = 2,
+     DIMS(50, 70),
+     CHUNK(16, 16),
+     .mode = 3,
      .no_checksums = 1},
-    {.name = "checksums off, int64 extremes (version 2)", .type = 3, .rank = 2,
-     DIMS(50, 70), CHUNK(16, 16), .mode = 3, .no_checksums = 1},
     {.name = "big-endian float32", .big_endian = 1, .rank = 2, DIMS(40, 60), CHUNK(16, 32)},
-    {.name = "big-endian int64", .type = 3, .big_endian = 1, .rank = 2, DIMS(40, 60),
-     CHUNK(16, 32), .mode = 1},
-    {.name = "user fill value, edge chunks", .rank = 2, DIMS(100, 100), CHUNK(32, 32),
-     .fill_set = 1, .fill = -7.5},
-    {.name = "int32 fill value, edge chunks", .type = 2, .rank = 2, DIMS(33, 47), CHUNK(16, 16),
-     .mode = 1, .fill_set = 1, .fill = 42},
-    {.name = "fill time never", .rank = 2, DIMS(100, 100), CHUNK(32, 32), .fill_set = 1,
-     .fill = 3.0, .fill_when = 1},
-    {.name = "fill at allocation, allocated early", .type = 1, .rank = 2, DIMS(100, 100),
-     CHUNK(32, 32), .mode = 1, .fill_set = 1, .fill = 2.5, .fill_when = 2,
+    {.name = "big-endian int64",
+     .type = 3,
+     .big_endian = 1,
+     .rank = 2,
+     DIMS(40, 60),
+     CHUNK(16, 32),
+     .mode = 1},
+    {.name = "user fill value, edge chunks",
+     .rank = 2,
+     DIMS(100, 100),
+     CHUNK(32, 32),
+     .fill_set = 1,
+     .fill = -7.5},
+    {.name = "int32 fill value, edge chunks",
+     .type = 2,
+     .rank = 2,
+     DIMS(33, 47),
+     CHUNK(16, 16),
+     .mode = 1,
+     .fill_set = 1,
+     .fill = 42},
+    {.name = "fill time never",
+     .rank = 2,
+     DIMS(100, 100),
+     CHUNK(32, 32),
+     .fill_set = 1,
+     .fill = 3.0,
+     .fill_when = 1},
+    {.name = "fill at allocation, allocated early",
+     .type = 1,
+     .rank = 2,
+     DIMS(100, 100),
+     CHUNK(32, 32),
+     .mode = 1,
+     .fill_set = 1,
+     .fill = 2.5,
+     .fill_when = 2,
      .alloc = H5D_ALLOC_TIME_EARLY},
     {.name = "two boxes", .rank = 2, DIMS(200, 300), CHUNK(64, 128), .split = 1},
-    {.name = "a box alone, to the edge", .rank = 2, DIMS(100, 100), CHUNK(32, 32), .fill_set = 1,
-     .fill = 5, .split = 2, .box_start = {32, 64}, .box_count = {64, 36}},
+    {.name = "a box alone, to the edge",
+     .rank = 2,
+     DIMS(100, 100),
+     CHUNK(32, 32),
+     .fill_set = 1,
+     .fill = 5,
+     .split = 2,
+     .box_start = {32, 64},
+     .box_count = {64, 36}},
     {.name = "chunks of 1 MiB", .rank = 2, DIMS(600, 1024), CHUNK(256, 1024)},
     {.name = "chunks of 4 MiB, an edge chunk", .rank = 2, DIMS(1100, 1024), CHUNK(1024, 1024)},
     /* masked: encoded on the CPU under every policy; the device writers refuse them */
-    {.name = "masked: NaN, chunks of 4 MiB", .rank = 2, DIMS(1100, 1024), CHUNK(1024, 1024),
+    {.name = "masked: NaN, chunks of 4 MiB",
+     .rank = 2,
+     DIMS(1100, 1024),
+     CHUNK(1024, 1024),
      .masked = 1},
-    {.name = "masked: float64 fill value and NaN", .type = 1, .rank = 2, DIMS(100, 100),
-     CHUNK(32, 32), .masked = 1, .fill_set = 1, .fill = -7.5},
-    {.name = "masked: int32 fill value", .type = 2, .rank = 2, DIMS(33, 47), CHUNK(16, 16),
-     .mode = 1, .masked = 1, .fill_set = 1, .fill = 42},
+    {.name = "masked: float64 fill value and NaN",
+     .type = 1,
+     .rank = 2,
+     DIMS(100, 100),
+     CHUNK(32, 32),
+     .masked = 1,
+     .fill_set = 1,
+     .fill = -7.5},
+    {.name = "masked: int32 fill value",
+     .type = 2,
+     .rank = 2,
+     DIMS(33, 47),
+     CHUNK(16, 16),
+     .mode = 1,
+     .masked = 1,
+     .fill_set = 1,
+     .fill = 42},
 };
 #define NCASES (sizeof cases / sizeof cases[0])
 
 /* The case's HDF5 types. */
-static void resolve_types(write_case* c)
-{
+static void resolve_types(write_case* c) {
   const int be = c->big_endian;
   switch (c->type) {
-    case 0: c->mem_type = H5T_NATIVE_FLOAT, c->file_type = be ? H5T_IEEE_F32BE : H5T_IEEE_F32LE;
+    case 0:
+      c->mem_type = H5T_NATIVE_FLOAT, c->file_type = be ? H5T_IEEE_F32BE : H5T_IEEE_F32LE;
       break;
-    case 1: c->mem_type = H5T_NATIVE_DOUBLE, c->file_type = be ? H5T_IEEE_F64BE : H5T_IEEE_F64LE;
+    case 1:
+      c->mem_type = H5T_NATIVE_DOUBLE, c->file_type = be ? H5T_IEEE_F64BE : H5T_IEEE_F64LE;
       break;
-    case 2: c->mem_type = H5T_NATIVE_INT, c->file_type = be ? H5T_STD_I32BE : H5T_STD_I32LE;
-      break;
+    case 2: c->mem_type = H5T_NATIVE_INT, c->file_type = be ? H5T_STD_I32BE : H5T_STD_I32LE; break;
     default: c->mem_type = H5T_NATIVE_LLONG, c->file_type = be ? H5T_STD_I64BE : H5T_STD_I64LE;
   }
 }
@@ -365,8 +430,7 @@ enum { ALL_CASES, UNMASKED_CASES, MASKED_CASES };
 
 /* Every case of `which` kind (of fewer than max_bytes values, when not 0) written both ways into
  * a new file, then compared. */
-static void check_writer(const writer* w, const char* dir, size_t max_bytes, int which)
-{
+static void check_writer(const writer* w, const char* dir, size_t max_bytes, int which) {
   char path[1024], ref[32], got[32];
   const int before = failures;
   snprintf(path, sizeof path, "%s/h5_write.h5", dir);
@@ -378,8 +442,8 @@ static void check_writer(const writer* w, const char* dir, size_t max_bytes, int
     if ((max_bytes && count_of(c->rank, c->dims) * H5Tget_size(c->mem_type) >= max_bytes) ||
         (which == UNMASKED_CASES && c->masked) || (which == MASKED_CASES && !c->masked))
       continue;
-    unsigned char* all = (unsigned char*)make_values(c->mem_type, count_of(c->rank, c->dims),
-                                                     (unsigned)i + 1);
+    unsigned char* all =
+        (unsigned char*)make_values(c->mem_type, count_of(c->rank, c->dims), (unsigned)i + 1);
     snprintf(ref, sizeof ref, "ref%zu", i);
     snprintf(got, sizeof got, "got%zu", i);
     write_case_values(NULL, file, ref, c, all);
@@ -390,15 +454,16 @@ static void check_writer(const writer* w, const char* dir, size_t max_bytes, int
   H5Fclose(file);
   remove(path);
   printf("%s: %s%s cases %s\n", w->name, max_bytes ? "the small " : "",
-         which == MASKED_CASES ? "masked" : which == UNMASKED_CASES ? "unmasked" : "all",
+         which == MASKED_CASES     ? "masked"
+         : which == UNMASKED_CASES ? "unmasked"
+                                   : "all",
          failures == before ? "stored the chunks H5Dwrite stores" : "FAILED");
 }
 
 /* ---- refusals ------------------------------------------------------------------------------ */
 
 static hid_t new_dataset(hid_t file, const char* name, int parz, int gzip, int fletcher,
-                         int chunked, int partial_unfiltered)
-{
+                         int chunked, int partial_unfiltered) {
   const hsize_t dims[2] = {100, 100}, chunk[2] = {32, 32};
   unsigned cd[16];
   size_t n = H5Z_parz_accuracy_cdata(1e-3, cd);
@@ -423,8 +488,7 @@ static hid_t new_dataset(hid_t file, const char* name, int parz, int gzip, int f
 
 /* One refusal: status `want`, a message, and nothing stored. */
 static void refused(const writer* w, hid_t d, hid_t fs, const void* v, size_t bytes, int want,
-                    const char* what)
-{
+                    const char* what) {
   parz_error e = {0, ""};
   int rc = w->write(w->ctx, d, fs, v, bytes, &e);
   if (rc != want) {
@@ -436,8 +500,7 @@ static void refused(const writer* w, hid_t d, hid_t fs, const void* v, size_t by
   printf("  %s, %s: %s\n", w->name, what, e.message);
 }
 
-static void check_refusals(const writer* w, const char* dir)
-{
+static void check_refusals(const writer* w, const char* dir) {
   H5E_auto2_t print;
   void* print_data;
   char path[1024];
@@ -529,8 +592,7 @@ static void check_refusals(const writer* w, const char* dir)
   free(v);
 }
 
-int main(int argc, char** argv)
-{
+int main(int argc, char** argv) {
   static const int threads[] = {2, 0, 1};
   const int device_small = argc > 2 && !strcmp(argv[2], "--device-small");
   if (argc < 2) {
@@ -589,8 +651,7 @@ int main(int argc, char** argv)
         snprintf(path, sizeof path, "%s/h5_write_host.h5", argv[1]);
         hid_t file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
         hid_t d = new_dataset(file, "parz", 1, 0, 0, 1, 0);
-        CHECK(parz_h5_write_device(ctx, d, H5S_ALL, host, sizeof host, NULL, &e) ==
-              PARZ_ERR_ARG);
+        CHECK(parz_h5_write_device(ctx, d, H5S_ALL, host, sizeof host, NULL, &e) == PARZ_ERR_ARG);
         CHECK(H5Dget_storage_size(d) == 0);
         printf("  %s: %s\n", direct.name, e.message);
         H5Dclose(d);
