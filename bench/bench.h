@@ -23,34 +23,34 @@ typedef struct {
   parz_array array;
   void* data;
   size_t bytes;
-  double range;  /* value range used for tolerances and PSNR (see bench_range) */
+  double range; /* value range used for tolerances and PSNR (see bench_range) */
 } bench_data;
 
 /* One setting of one mode. */
 typedef struct {
-  const char* mode;   /* "accuracy", "precision", "rate", "reversible" */
-  char label[32];     /* "1e-03" (relative tolerance), "16", "8", "-" */
-  double value;       /* absolute tolerance, precision or rate */
+  const char* mode; /* "accuracy", "precision", "rate", "reversible" */
+  char label[32];   /* "1e-03" (relative tolerance), "16", "8", "-" */
+  double value;     /* absolute tolerance, precision or rate */
   parz_params params;
 } bench_setting;
 
 /* Quality of one compressed representation, filled once per probe group. */
 typedef struct {
-  double compressed_bytes;  /* 0 = not measured */
-  double table_bytes;       /* ParZ only; -1 = not applicable */
+  double compressed_bytes; /* 0 = not measured */
+  double table_bytes;      /* ParZ only; -1 = not applicable */
   double payload_bytes;
   double max_err, rms_err, psnr;
-  unsigned segment_blocks;  /* ParZ only: the C of the chunk (auto C's pick by default) */
+  unsigned segment_blocks; /* ParZ only: the C of the chunk (auto C's pick by default) */
 } bench_quality;
 
 /* A probe runs the measured operation once; returns its seconds (< 0: failed). */
 typedef double (*bench_run_fn)(void* ctx);
 
 typedef struct {
-  char codec[16];     /* parz, zfp, h5z-zfp, hdf5-none */
-  char op[8];         /* encode, decode, read, write, copy; "quality": untimed RD point */
-  char exec[16];      /* serial, omp, cuda-kernel, cuda-e2e, hdf5, hdf5-omp, hdf5-cuda */
-  int threads;        /* 0 = not applicable */
+  char codec[16]; /* parz, zfp, h5z-zfp, hdf5-none */
+  char op[8];     /* encode, decode, read, write, copy; "quality": untimed RD point */
+  char exec[16];  /* serial, omp, cuda-kernel, cuda-e2e, hdf5, hdf5-omp, hdf5-cuda */
+  int threads;    /* 0 = not applicable */
   unsigned segment_blocks;
   bench_run_fn run;
   void* ctx;
@@ -127,8 +127,7 @@ double bench_h5_write(void* writer);
 /* CUDA: kernel time (device events, chunk resident on the device) and end-to-end filter path. */
 typedef struct bench_gpu bench_gpu;
 int bench_gpu_available(void);
-bench_gpu* bench_gpu_create(const unsigned char* chunk, size_t chunk_bytes,
-                            const bench_data* d);
+bench_gpu* bench_gpu_create(const unsigned char* chunk, size_t chunk_bytes, const bench_data* d);
 double bench_gpu_kernel(void* g);
 double bench_gpu_e2e(void* g);
 /* Device-to-device copy of the decoded array's size: the memory-bandwidth anchor. */

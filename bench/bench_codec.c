@@ -26,29 +26,25 @@
 
 /* The calling thread's CPU time: on a shared machine, time slices spent descheduled (other
  * processes) count for neither library. Both run serially on this one thread. */
-static double now(void)
-{
+static double now(void) {
   struct timespec t;
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static int cmp(const void* a, const void* b)
-{
+static int cmp(const void* a, const void* b) {
   double x = *(const double*)a, y = *(const double*)b;
   return x < y ? -1 : x > y;
 }
 
-static double median(const double* v, int n)
-{
+static double median(const double* v, int n) {
   double s[MAX_REPS];
   memcpy(s, v, (size_t)n * sizeof *s);
   qsort(s, (size_t)n, sizeof *s, cmp);
   return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
 }
 
-static int parse_name(const char* name, parz_array* a)
-{
+static int parse_name(const char* name, parz_array* a) {
   const char* p = strstr(name, "_f32le_");
   unsigned d = 0;
   memset(a, 0, sizeof *a);
@@ -68,8 +64,7 @@ static int parse_name(const char* name, parz_array* a)
   return d > 0 && !strcmp(p, ".bin");
 }
 
-static zfp_field* field(const parz_array* a, void* data)
-{
+static zfp_field* field(const parz_array* a, void* data) {
   const size_t* s = a->shape;
   zfp_type t = a->type == PARZ_FLOAT ? zfp_type_float : zfp_type_double;
   switch (a->dims) {
@@ -81,8 +76,7 @@ static zfp_field* field(const parz_array* a, void* data)
 }
 
 static size_t zfp_enc(const parz_array* a, const void* data, const parz_params* p, void* out,
-                      size_t cap)
-{
+                      size_t cap) {
   zfp_field* f = field(a, (void*)data);
   zfp_stream* z = zfp_stream_open(NULL);
   bitstream* b = stream_open(out, cap);
@@ -96,8 +90,7 @@ static size_t zfp_enc(const parz_array* a, const void* data, const parz_params* 
   return n;
 }
 
-static void zfp_dec(const parz_array* a, void* data, const parz_params* p, void* src, size_t n)
-{
+static void zfp_dec(const parz_array* a, void* data, const parz_params* p, void* src, size_t n) {
   zfp_field* f = field(a, data);
   zfp_stream* z = zfp_stream_open(NULL);
   bitstream* b = stream_open(src, n);
@@ -117,8 +110,7 @@ typedef struct {
 
 /* Two settings per lossy mode (coarse and fine) and reversible. Accuracy tolerances are
  * relative to the value range, which ignores fill values (|v| >= 1e9, e.g. levitus' -1e10). */
-static int settings(const parz_array* a, const void* data, setting* s)
-{
+static int settings(const parz_array* a, const void* data, setting* s) {
   size_t n = parz_array_count(a), i;
   double lo = INFINITY, hi = -INFINITY;
   const double rel[2] = {1e-3, 1e-5};
@@ -155,8 +147,7 @@ static int settings(const parz_array* a, const void* data, setting* s)
 }
 
 static void bench(const char* name, const parz_array* a, const void* data, int reps,
-                  const char* only_mode)
-{
+                  const char* only_mode) {
   size_t n = parz_array_count(a), es = parz_type_size(a->type);
   double mb = (double)(n * es) / 1e6;
   setting set[8];
@@ -174,8 +165,7 @@ static void bench(const char* name, const parz_array* a, const void* data, int r
     if (only_mode && strcmp(only_mode, set[m].mode))
       goto next;
     /* correctness first: same bytes, same decoded array */
-    if (parz_compress(a, data, p, s, cap, &sn, NULL) ||
-        parz_decompress(a, out, p, s, sn, NULL))
+    if (parz_compress(a, data, p, s, cap, &sn, NULL) || parz_decompress(a, out, p, s, sn, NULL))
       ok = 0;
     zn = zfp_enc(a, data, p, z, cap);
     zfp_dec(a, out_zfp, p, z, zn);
@@ -218,8 +208,7 @@ static void bench(const char* name, const parz_array* a, const void* data, int r
   }
 }
 
-int main(int argc, char** argv)
-{
+int main(int argc, char** argv) {
   int reps = 5, i, nfiles = 0;
   size_t maxvals = 0;
   char* files[64];
@@ -256,13 +245,16 @@ int main(int argc, char** argv)
       }
     closedir(d);
   }
-  printf("serial codec throughput, MB/s of raw data per thread CPU second; medians of %d "
-         "repetitions, ours and libzfp interleaved; ratio = median of per-repetition "
-         "ours/libzfp speed\n", reps);
-  printf("| %-8s | %-10s | %-8s | %6s | %7s | %7s | %6s | %7s | %7s | %6s |\n", "dataset",
-         "mode", "setting", "ratio", "enc ours", "enc zfp", "enc", "dec ours", "dec zfp", "dec");
-  printf("|----------|------------|----------|--------|---------|---------|--------|---------|"
-         "---------|--------|\n");
+  printf(
+      "serial codec throughput, MB/s of raw data per thread CPU second; medians of %d "
+      "repetitions, ours and libzfp interleaved; ratio = median of per-repetition "
+      "ours/libzfp speed\n",
+      reps);
+  printf("| %-8s | %-10s | %-8s | %6s | %7s | %7s | %6s | %7s | %7s | %6s |\n", "dataset", "mode",
+         "setting", "ratio", "enc ours", "enc zfp", "enc", "dec ours", "dec zfp", "dec");
+  printf(
+      "|----------|------------|----------|--------|---------|---------|--------|---------|"
+      "---------|--------|\n");
   for (i = 0; i < nfiles; i++) {
     parz_array a;
     const char* base = strrchr(files[i], '/') ? strrchr(files[i], '/') + 1 : files[i];

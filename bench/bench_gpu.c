@@ -20,7 +20,7 @@ struct bench_gpu {
   size_t chunk_bytes;
   void *d_chunk, *d_dst, *d_copy;
   void* host_out;
-  int e2e_done;  /* host_out holds an end-to-end decode */
+  int e2e_done; /* host_out holds an end-to-end decode */
   cudaStream_t stream;
   cudaEvent_t start, stop;
 };
@@ -38,8 +38,7 @@ int bench_gpu_available(void) {
 
 const char* bench_gpu_name(void) { return gpu_name[0] ? gpu_name : "none"; }
 
-bench_gpu* bench_gpu_create(const unsigned char* chunk, size_t chunk_bytes,
-                            const bench_data* d) {
+bench_gpu* bench_gpu_create(const unsigned char* chunk, size_t chunk_bytes, const bench_data* d) {
   bench_gpu* g = (bench_gpu*)calloc(1, sizeof *g);
   if (!g)
     return NULL;
@@ -47,8 +46,8 @@ bench_gpu* bench_gpu_create(const unsigned char* chunk, size_t chunk_bytes,
   g->chunk_bytes = chunk_bytes;
   if (parz_chunk_parse(chunk, chunk_bytes, &g->view, NULL) != PARZ_OK ||
       parz_gpu_context_create(&g->ctx, 0, NULL) != PARZ_OK ||
-      cudaStreamCreate(&g->stream) != cudaSuccess ||
-      cudaEventCreate(&g->start) != cudaSuccess || cudaEventCreate(&g->stop) != cudaSuccess ||
+      cudaStreamCreate(&g->stream) != cudaSuccess || cudaEventCreate(&g->start) != cudaSuccess ||
+      cudaEventCreate(&g->stop) != cudaSuccess ||
       cudaMalloc(&g->d_chunk, chunk_bytes) != cudaSuccess ||
       cudaMalloc(&g->d_dst, d->bytes) != cudaSuccess ||
       cudaMalloc(&g->d_copy, d->bytes) != cudaSuccess ||
@@ -101,8 +100,8 @@ double bench_gpu_e2e(void* ctx) {
 
 int bench_gpu_check(bench_gpu* g, const void* ref) {
   void* dev = malloc(g->view.raw_bytes);
-  int same = dev && cudaMemcpy(dev, g->d_dst, g->view.raw_bytes, cudaMemcpyDeviceToHost) ==
-                        cudaSuccess &&
+  int same = dev &&
+             cudaMemcpy(dev, g->d_dst, g->view.raw_bytes, cudaMemcpyDeviceToHost) == cudaSuccess &&
              !memcmp(dev, ref, g->view.raw_bytes) &&
              (!g->e2e_done || !memcmp(g->host_out, ref, g->view.raw_bytes));
   free(dev);
@@ -133,15 +132,26 @@ void bench_gpu_free(bench_gpu* g) {
 
 int bench_gpu_available(void) { return 0; }
 const char* bench_gpu_name(void) { return "none"; }
-bench_gpu* bench_gpu_create(const unsigned char* chunk, size_t chunk_bytes,
-                            const bench_data* d) {
+bench_gpu* bench_gpu_create(const unsigned char* chunk, size_t chunk_bytes, const bench_data* d) {
   (void)chunk, (void)chunk_bytes, (void)d;
   return NULL;
 }
-double bench_gpu_kernel(void* g) { (void)g; return -1; }
-double bench_gpu_e2e(void* g) { (void)g; return -1; }
-double bench_gpu_d2d(void* g) { (void)g; return -1; }
-int bench_gpu_check(bench_gpu* g, const void* ref) { (void)g, (void)ref; return 0; }
+double bench_gpu_kernel(void* g) {
+  (void)g;
+  return -1;
+}
+double bench_gpu_e2e(void* g) {
+  (void)g;
+  return -1;
+}
+double bench_gpu_d2d(void* g) {
+  (void)g;
+  return -1;
+}
+int bench_gpu_check(bench_gpu* g, const void* ref) {
+  (void)g, (void)ref;
+  return 0;
+}
 void bench_gpu_free(bench_gpu* g) { (void)g; }
 
 #endif

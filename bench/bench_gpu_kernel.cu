@@ -43,13 +43,13 @@
 #include "parz_gpu.h"
 #include "parz_omp.h"
 
-#define CHECK_CUDA(x)                                                            \
-  do {                                                                           \
-    cudaError_t e_ = (x);                                                        \
-    if (e_ != cudaSuccess) {                                                     \
+#define CHECK_CUDA(x)                                                             \
+  do {                                                                            \
+    cudaError_t e_ = (x);                                                         \
+    if (e_ != cudaSuccess) {                                                      \
       fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
-      exit(1);                                                                   \
-    }                                                                            \
+      exit(1);                                                                    \
+    }                                                                             \
   } while (0)
 
 struct raw_array {
@@ -60,8 +60,7 @@ struct raw_array {
 };
 
 /* Shape and type from the file name: ..._f32le_AxBxC.bin */
-static int load(const char* path, raw_array* r)
-{
+static int load(const char* path, raw_array* r) {
   const char* base = strrchr(path, '/');
   base = base ? base + 1 : path;
   const char* t = strstr(base, "_f32le_") ? strstr(base, "_f32le_") : strstr(base, "_f64le_");
@@ -109,8 +108,7 @@ static int load(const char* path, raw_array* r)
   return 1;
 }
 
-static std::vector<double> parse_list(const char* s)
-{
+static std::vector<double> parse_list(const char* s) {
   std::vector<double> v;
   while (*s) {
     char* end;
@@ -123,8 +121,7 @@ static std::vector<double> parse_list(const char* s)
 }
 
 /* Whether name is one of the comma-separated items of list. */
-static bool in_list(const char* list, const char* name)
-{
+static bool in_list(const char* list, const char* name) {
   size_t n = strlen(name);
   for (const char* p = list; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
     if (!strncmp(p, name, n) && (p[n] == ',' || p[n] == 0))
@@ -139,8 +136,7 @@ struct timer {
 
 /* Median GPU time of fn's queued work; after (untimed) runs once the events have completed. */
 template <class F, class G>
-static double median_ms(timer& t, int reps, F fn, G after)
-{
+static double median_ms(timer& t, int reps, F fn, G after) {
   std::vector<float> ms;
   for (int i = 0; i < 2; i++) {
     fn(); /* warm-up */
@@ -161,8 +157,7 @@ static double median_ms(timer& t, int reps, F fn, G after)
   return ms[ms.size() / 2];
 }
 
-static double median_of(std::vector<double> v)
-{
+static double median_of(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
 }
@@ -177,8 +172,7 @@ struct shape_variant {
  * parse shaped by `shape`, the fault record checked after the events (so that a failed
  * verification cannot pass unseen). */
 static double decode_ms(parz_gpu_context* ctx, timer& t, const parz_chunk_view& v,
-                        const void* d_chunk, void* d_dst, const parz_gpu_shape* shape)
-{
+                        const void* d_chunk, void* d_dst, const parz_gpu_shape* shape) {
   parz_gpu_scratch scratch;
   parz_error err;
   float x;
@@ -204,8 +198,7 @@ static double decode_ms(parz_gpu_context* ctx, timer& t, const parz_chunk_view& 
  * into *v and copied to the device; returns the device copy. Exits on failure. */
 static const void* encode_to_device(const raw_array& r, const void* data,
                                     const parz_chunk_config& cfg, std::vector<unsigned char>& chunk,
-                                    parz_chunk_view* v, size_t* bytes)
-{
+                                    parz_chunk_view* v, size_t* bytes) {
   parz_error err;
   void* p;
   chunk.resize(parz_chunk_bound_data(&r.a, data, &cfg));
@@ -224,8 +217,7 @@ static const void* encode_to_device(const raw_array& r, const void* data,
  * parse shape s, median of reps each after a warm-up of both; a Markdown row. */
 static std::string checksum_row(parz_gpu_context* ctx, timer& t, int reps, const raw_array& r,
                                 const char* label, const shape_variant& s, parz_chunk_config cfg,
-                                void* d_dst)
-{
+                                void* d_dst) {
   const void* d[2];
   parz_chunk_view v[2];
   size_t bytes[2];
@@ -257,8 +249,7 @@ static std::string checksum_row(parz_gpu_context* ctx, timer& t, int reps, const
 /* The array with missing values as NaN: "third", every value of the blocks whose index hashes to
  * 0 mod 3; "land", every value above 0. Returns the share of values made NaN. */
 static double masked_variant(const raw_array& r, const char* variant,
-                             std::vector<unsigned char>& out)
-{
+                             std::vector<unsigned char>& out) {
   const size_t n = parz_array_count(&r.a), sz = parz_type_size(r.a.type);
   const uint64_t nan = sz == 4 ? 0x7fc00000ull : 0x7ff8000000000000ull;
   size_t masked = 0;
@@ -270,10 +261,8 @@ static double masked_variant(const raw_array& r, const char* variant,
       stride *= (r.a.shape[k] + 3) / 4;
       rem /= r.a.shape[k];
     }
-    const double x =
-        sz == 4 ? ((const float*)r.data.data())[i] : ((const double*)r.data.data())[i];
-    const bool hit = !strcmp(variant, "land") ? x > 0
-                                              : ((block * 2654435761ull) >> 7) % 3 == 0;
+    const double x = sz == 4 ? ((const float*)r.data.data())[i] : ((const double*)r.data.data())[i];
+    const bool hit = !strcmp(variant, "land") ? x > 0 : ((block * 2654435761ull) >> 7) % 3 == 0;
     if (hit) {
       memcpy(out.data() + i * sz, &nan, sz);
       masked++;
@@ -287,9 +276,8 @@ static double masked_variant(const raw_array& r, const char* variant,
  * clock), median of reps each after a warm-up; the outputs checked against the serial decoder.
  * Returns a Markdown row and prints a mask-goal line to stderr. */
 static std::string mask_row(parz_gpu_context* ctx, timer& t, int reps, const raw_array& r,
-                            const char* label, const shape_variant& s,
-                            const parz_chunk_config& cfg, void* d_dst, const char* variant)
-{
+                            const char* label, const shape_variant& s, const parz_chunk_config& cfg,
+                            void* d_dst, const char* variant) {
   std::vector<unsigned char> data[2], chunk[2];
   const void* d[2];
   parz_chunk_view v[2];
@@ -308,8 +296,8 @@ static std::string mask_row(parz_gpu_context* ctx, timer& t, int reps, const raw
         memcmp(out.data(), ref.data(), raw) != 0 ||
         parz_omp_chunk_decode(chunk[k].data(), bytes[k], out.data(), raw, 0, &err) != PARZ_OK ||
         memcmp(out.data(), ref.data(), raw) != 0) {
-      fprintf(stderr, "%s %s: the GPU or OpenMP output differs from the serial decoder's\n",
-              r.name, variant);
+      fprintf(stderr, "%s %s: the GPU or OpenMP output differs from the serial decoder's\n", r.name,
+              variant);
       exit(1);
     }
   }
@@ -322,8 +310,8 @@ static std::string mask_row(parz_gpu_context* ctx, timer& t, int reps, const raw
         fprintf(stderr, "%s: OpenMP decode: %s\n", r.name, err.message);
         exit(1);
       }
-      double y = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-                     .count();
+      double y =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
       if (i >= 0) {
         gpu[k].push_back(x);
         omp[k].push_back(y);
@@ -342,8 +330,8 @@ static std::string mask_row(parz_gpu_context* ctx, timer& t, int reps, const raw
            g0 / g1, gibs(o0), gibs(o1), o0 / o1);
   std::string mode(label);
   std::replace(mode.begin(), mode.end(), ' ', '_');
-  fprintf(stderr, "mask-goal %s %s %s gpu %.3f omp %.3f\n", r.name, variant, mode.c_str(),
-          g0 / g1, o0 / o1);
+  fprintf(stderr, "mask-goal %s %s %s gpu %.3f omp %.3f\n", r.name, variant, mode.c_str(), g0 / g1,
+          o0 / o1);
   for (int k = 0; k < 2; k++)
     CHECK_CUDA(cudaFree((void*)d[k]));
   return row;
@@ -357,8 +345,7 @@ static std::string mask_row(parz_gpu_context* ctx, timer& t, int reps, const raw
  * Throughput counts the decoded bytes. Every chunk's output is compared with the serial
  * decoder's. Returns a Markdown row. */
 static std::string chunked_row(parz_gpu_context* ctx, timer& t, int reps, const raw_array& r,
-                               const char* label, const parz_chunk_config& cfg, double mib)
-{
+                               const char* label, const parz_chunk_config& cfg, double mib) {
   parz_error err;
   char row[512];
   const size_t rows_all = r.a.shape[0], row_bytes = r.data.size() / rows_all;
@@ -379,8 +366,8 @@ static std::string chunked_row(parz_gpu_context* ctx, timer& t, int reps, const 
     size_t have = std::min(rows, rows_all - k * rows) * row_bytes, written = 0;
     memset(piece.data(), 0, craw);
     memcpy(piece.data(), r.data.data() + k * craw, have);
-    if (parz_omp_chunk_encode(&a, piece.data(), &cfg, enc.data(), enc.size(), &written, 0,
-                              &err) != PARZ_OK ||
+    if (parz_omp_chunk_encode(&a, piece.data(), &cfg, enc.data(), enc.size(), &written, 0, &err) !=
+            PARZ_OK ||
         parz_chunk_decode(enc.data(), written, ref.data() + k * craw, craw, &err) != PARZ_OK) {
       snprintf(row, sizeof row, "| %s | %s | %g | error: %s |\n", r.name, label, mib, err.message);
       return row;
@@ -390,8 +377,8 @@ static std::string chunked_row(parz_gpu_context* ctx, timer& t, int reps, const 
     host.resize((host.size() + 7) & ~(size_t)7); /* every chunk 8-byte aligned */
   }
   for (size_t k = 0; k < n; k++)
-    parz_chunk_parse(host.data() + at[k], (k + 1 < n ? at[k + 1] : host.size()) - at[k],
-                     &views[k], NULL);
+    parz_chunk_parse(host.data() + at[k], (k + 1 < n ? at[k + 1] : host.size()) - at[k], &views[k],
+                     NULL);
   unsigned char *d_src, *d_out;
   CHECK_CUDA(cudaMalloc(&d_src, host.size()));
   CHECK_CUDA(cudaMalloc(&d_out, n * craw));
@@ -408,19 +395,25 @@ static std::string chunked_row(parz_gpu_context* ctx, timer& t, int reps, const 
     if (rc == PARZ_OK)
       rc = parz_gpu_fault_check(ctx, views.data(), n, t.st, NULL, &err);
   };
-  double per_ms = median_ms(t, reps, [&] {
-    if (rc == PARZ_OK)
-      rc = parz_gpu_fault_clear(ctx, n, t.st, &err);
-    for (size_t k = 0; k < n && rc == PARZ_OK; k++)
-      rc = parz_gpu_enqueue_chunks(ctx, &views[k], &dc[k], &dd[k], 1, &sc[k], t.st, &err);
-  }, check);
-  double batch_ms = median_ms(t, reps, [&] {
-    if (rc == PARZ_OK)
-      rc = parz_gpu_fault_clear(ctx, n, t.st, &err);
-    if (rc == PARZ_OK)
-      rc = parz_gpu_enqueue_chunks(ctx, views.data(), dc.data(), dd.data(), n, sc.data(), t.st,
-                                   &err);
-  }, check);
+  double per_ms = median_ms(
+      t, reps,
+      [&] {
+        if (rc == PARZ_OK)
+          rc = parz_gpu_fault_clear(ctx, n, t.st, &err);
+        for (size_t k = 0; k < n && rc == PARZ_OK; k++)
+          rc = parz_gpu_enqueue_chunks(ctx, &views[k], &dc[k], &dd[k], 1, &sc[k], t.st, &err);
+      },
+      check);
+  double batch_ms = median_ms(
+      t, reps,
+      [&] {
+        if (rc == PARZ_OK)
+          rc = parz_gpu_fault_clear(ctx, n, t.st, &err);
+        if (rc == PARZ_OK)
+          rc = parz_gpu_enqueue_chunks(ctx, views.data(), dc.data(), dd.data(), n, sc.data(), t.st,
+                                       &err);
+      },
+      check);
   std::vector<unsigned char> out(n * craw);
   CHECK_CUDA(cudaMemcpy(out.data(), d_out, n * craw, cudaMemcpyDeviceToHost));
   const bool same = memcmp(out.data(), ref.data(), n * craw) == 0;
@@ -454,26 +447,25 @@ static std::string chunked_row(parz_gpu_context* ctx, timer& t, int reps, const 
   snprintf(row, sizeof row,
            "| %s | %s | %.2f | %zu | %u-%u | %.2f | %.1f | %.1f%s | %.2fx | %.1f | %.1f |\n",
            r.name, label, (double)craw / 1048576.0, n, cmin, cmax,
-           (double)(n * craw) / (double)host.size(), gib / (per_ms * 1e-3),
-           gib / (batch_ms * 1e-3), same ? "" : " MISMATCH", per_ms / batch_ms,
-           gib / median_of(loop_s), gib / median_of(api_s));
+           (double)(n * craw) / (double)host.size(), gib / (per_ms * 1e-3), gib / (batch_ms * 1e-3),
+           same ? "" : " MISMATCH", per_ms / batch_ms, gib / median_of(loop_s),
+           gib / median_of(api_s));
   return row;
 }
 
-int main(int argc, char** argv)
-{
+int main(int argc, char** argv) {
   int reps = 10, P = 0;
   std::vector<double> cs = {1, 4, 8, 16, 32, 64, 128};
   std::vector<double> rels = {1e-4, 1e-3};
   std::vector<const char*> files;
-  const char* only = NULL;       /* comma-separated shape names, e.g. "auto,G=8" */
-  const char* only_modes = NULL; /* any of "accuracy,precision,reversible" */
-  std::vector<double> chunk_mib;  /* --chunk-mib: also decode the array cut into chunks */
-  std::string chunked;            /* their table, printed after the main one */
-  bool checksum = false;          /* --checksum: the cost of the payload checksums */
-  std::string sums;               /* its table */
+  const char* only = NULL;           /* comma-separated shape names, e.g. "auto,G=8" */
+  const char* only_modes = NULL;     /* any of "accuracy,precision,reversible" */
+  std::vector<double> chunk_mib;     /* --chunk-mib: also decode the array cut into chunks */
+  std::string chunked;               /* their table, printed after the main one */
+  bool checksum = false;             /* --checksum: the cost of the payload checksums */
+  std::string sums;                  /* its table */
   std::vector<std::string> variants; /* --mask: masked variants of each array */
-  std::string masks;              /* their table */
+  std::string masks;                 /* their table */
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--reps") && i + 1 < argc)
       reps = atoi(argv[++i]);
@@ -515,8 +507,9 @@ int main(int argc, char** argv)
   CHECK_CUDA(cudaStreamCreate(&t.st));
   printf("GPU: %s, %d SMs; reps %d (median); P = %d (0 = default %u)\n\n", prop.name,
          prop.multiProcessorCount, reps, P, PARZ_DEFAULT_PARTITION_SEGMENTS);
-  printf("| array | mode | C | ratio | table %% of payload | segments | shape | GiB/s | "
-         "copy GiB/s | %% of copy |\n|---|---|---|---|---|---|---|---|---|---|\n");
+  printf(
+      "| array | mode | C | ratio | table %% of payload | segments | shape | GiB/s | "
+      "copy GiB/s | %% of copy |\n|---|---|---|---|---|---|---|---|---|---|\n");
 
   static const shape_variant all_shapes[] = {
       {"auto", {0, PARZ_GPU_SKIP_AUTO}},          {"segment-parser", {0, PARZ_GPU_SKIP_SEGMENT}},
@@ -532,17 +525,18 @@ int main(int argc, char** argv)
   for (const char* path : files) {
     raw_array r;
     if (!load(path, &r)) {
-      fprintf(stderr, "bench_gpu_kernel: cannot read %s (name must say _f32le_/_f64le_ and shape)\n",
-              path);
+      fprintf(stderr,
+              "bench_gpu_kernel: cannot read %s (name must say _f32le_/_f64le_ and shape)\n", path);
       continue;
     }
     size_t raw = r.data.size();
     void *d_dst, *d_copy, *d_chunk;
     CHECK_CUDA(cudaMalloc(&d_dst, raw));
     CHECK_CUDA(cudaMalloc(&d_copy, raw));
-    double copy_ms = median_ms(t, reps, [&] {
-      CHECK_CUDA(cudaMemcpyAsync(d_copy, d_dst, raw, cudaMemcpyDeviceToDevice, t.st));
-    }, [] {});
+    double copy_ms = median_ms(
+        t, reps,
+        [&] { CHECK_CUDA(cudaMemcpyAsync(d_copy, d_dst, raw, cudaMemcpyDeviceToDevice, t.st)); },
+        [] {});
     double copy_gibs = raw / (copy_ms * 1e-3) / 1073741824.0;
     std::vector<unsigned char> ref(raw), out(raw);
 
@@ -597,16 +591,19 @@ int main(int argc, char** argv)
           int rc = parz_gpu_scratch_reserve(ctx, &v, 1, &scratch, &err);
           /* the kernels of parz_gpu_decode_device, timed without its final wait and
            * read-back of the fault record (host latency, not decoding); checked after each */
-          double ms = median_ms(t, reps, [&] {
-            if (rc == PARZ_OK)
-              rc = parz_gpu_fault_clear(ctx, 1, t.st, &err);
-            if (rc == PARZ_OK)
-              rc = parz_gpu_enqueue_chunk(ctx, &v, d_chunk, d_dst, &scratch, &s.shape, t.st,
-                                          &err);
-          }, [&] {
-            if (rc == PARZ_OK)
-              rc = parz_gpu_fault_check(ctx, &v, 1, t.st, NULL, &err);
-          });
+          double ms = median_ms(
+              t, reps,
+              [&] {
+                if (rc == PARZ_OK)
+                  rc = parz_gpu_fault_clear(ctx, 1, t.st, &err);
+                if (rc == PARZ_OK)
+                  rc = parz_gpu_enqueue_chunk(ctx, &v, d_chunk, d_dst, &scratch, &s.shape, t.st,
+                                              &err);
+              },
+              [&] {
+                if (rc == PARZ_OK)
+                  rc = parz_gpu_fault_check(ctx, &v, 1, t.st, NULL, &err);
+              });
           if (rc != PARZ_OK) {
             printf("| %s | %s | %u | %.2f | %.3f | %llu | %s | error: %s | | |\n", r.name, m.label,
                    v.segment_blocks, ratio, table_pct, (unsigned long long)v.nsegments, s.name,
@@ -634,27 +631,30 @@ int main(int argc, char** argv)
     CHECK_CUDA(cudaFree(d_copy));
   }
   if (!chunked.empty())
-    printf("\nThe array cut into chunks along its first dimension (--chunk-mib), decoded with "
-           "one launch set per chunk or one for all (parz_gpu_decode_device_batch); GPU time, "
-           "then host time of a loop of parz_gpu_decode_device and of one batch call:\n\n"
-           "| array | mode | chunk MiB | chunks | C | ratio | per chunk GiB/s | "
-           "batch GiB/s | batch speed-up | device loop GiB/s (host) | batch call GiB/s "
-           "(host) |\n|---|---|---|---|---|---|---|---|---|---|---|\n%s",
-           chunked.c_str());
+    printf(
+        "\nThe array cut into chunks along its first dimension (--chunk-mib), decoded with "
+        "one launch set per chunk or one for all (parz_gpu_decode_device_batch); GPU time, "
+        "then host time of a loop of parz_gpu_decode_device and of one batch call:\n\n"
+        "| array | mode | chunk MiB | chunks | C | ratio | per chunk GiB/s | "
+        "batch GiB/s | batch speed-up | device loop GiB/s (host) | batch call GiB/s "
+        "(host) |\n|---|---|---|---|---|---|---|---|---|---|---|\n%s",
+        chunked.c_str());
   if (!sums.empty())
-    printf("\nPayload checksums (--checksum): the same chunk with and without them, decoded "
-           "alternately (GPU time, median of the reps):\n\n"
-           "| array | mode | C | shape | partitions | with GiB/s | without GiB/s | cost | "
-           "bytes more | with ms | without ms |\n|---|---|---|---|---|---|---|---|---|---|---|\n%s",
-           sums.c_str());
+    printf(
+        "\nPayload checksums (--checksum): the same chunk with and without them, decoded "
+        "alternately (GPU time, median of the reps):\n\n"
+        "| array | mode | C | shape | partitions | with GiB/s | without GiB/s | cost | "
+        "bytes more | with ms | without ms |\n|---|---|---|---|---|---|---|---|---|---|---|\n%s",
+        sums.c_str());
   if (!masks.empty())
-    printf("\nMissing values (--mask): the array, and the array with some values NaN (masked), "
-           "decoded alternately (GPU time of the kernels and host time of OpenMP on every core, "
-           "medians of the reps; throughput counts the decoded bytes):\n\n"
-           "| array | mode | variant | masked | C | ratio | mask %% of chunk | shape | GPU GiB/s "
-           "| GPU masked / unmasked | OpenMP GiB/s | OpenMP masked / unmasked |\n"
-           "|---|---|---|---|---|---|---|---|---|---|---|---|\n%s",
-           masks.c_str());
+    printf(
+        "\nMissing values (--mask): the array, and the array with some values NaN (masked), "
+        "decoded alternately (GPU time of the kernels and host time of OpenMP on every core, "
+        "medians of the reps; throughput counts the decoded bytes):\n\n"
+        "| array | mode | variant | masked | C | ratio | mask %% of chunk | shape | GPU GiB/s "
+        "| GPU masked / unmasked | OpenMP GiB/s | OpenMP masked / unmasked |\n"
+        "|---|---|---|---|---|---|---|---|---|---|---|---|\n%s",
+        masks.c_str());
   parz_gpu_context_free(ctx);
   return 0;
 }

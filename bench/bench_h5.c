@@ -32,7 +32,8 @@ int bench_h5_filter_available(bench_h5_filter f) {
   htri_t ok;
   if (f == BENCH_H5_NONE)
     return 1;
-  H5E_BEGIN_TRY { ok = H5Zfilter_avail(filter_id(f)); } H5E_END_TRY;
+  H5E_BEGIN_TRY { ok = H5Zfilter_avail(filter_id(f)); }
+  H5E_END_TRY;
   return ok > 0;
 }
 
@@ -113,7 +114,8 @@ static int write_file(const char* path, hid_t fapl, const bench_data* d, const b
       H5Sclose(space);
     if (file >= 0 && H5Fclose(file) < 0)
       ok = -1;
-  } H5E_END_TRY;
+  }
+  H5E_END_TRY;
   return ok >= 0 ? 0 : -1;
 }
 
@@ -169,7 +171,8 @@ bench_h5* bench_h5_create(const char* path, const bench_data* d, const bench_set
     /* reopened read-only: reads then come from the file, not from a cached chunk */
     h->file = ok ? H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT) : -1;
     h->dset = h->file >= 0 ? H5Dopen2(h->file, "data", H5P_DEFAULT) : -1;
-  } H5E_END_TRY;
+  }
+  H5E_END_TRY;
   if (h->dset < 0)
     goto fail;
   q->compressed_bytes = (double)H5Dget_storage_size(h->dset);
@@ -232,7 +235,8 @@ int bench_h5_load(const char* spec, bench_data* d, char* msg, size_t msg_bytes) 
     sp = ds >= 0 ? H5Dget_space(ds) : -1;
     t = ds >= 0 ? H5Dget_type(ds) : -1;
     rank = sp >= 0 ? H5Sget_simple_extent_dims(sp, dims, NULL) : -1;
-  } H5E_END_TRY;
+  }
+  H5E_END_TRY;
   if (rank <= 0 || t < 0 || H5Tget_class(t) != H5T_FLOAT) {
     snprintf(msg, msg_bytes, "%s: cannot open, or not a floating-point dataset", spec);
     goto done;
@@ -257,9 +261,10 @@ int bench_h5_load(const char* spec, bench_data* d, char* msg, size_t msg_bytes) 
     goto done;
   }
   H5E_BEGIN_TRY {
-    ok = H5Dread(ds, d->array.type == PARZ_FLOAT ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE,
-                 H5S_ALL, H5S_ALL, H5P_DEFAULT, d->data) >= 0;
-  } H5E_END_TRY;
+    ok = H5Dread(ds, d->array.type == PARZ_FLOAT ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE, H5S_ALL,
+                 H5S_ALL, H5P_DEFAULT, d->data) >= 0;
+  }
+  H5E_END_TRY;
   if (!ok) {
     snprintf(msg, msg_bytes, "%s: H5Dread failed (filter missing?)", spec);
     free(d->data);
@@ -268,18 +273,26 @@ int bench_h5_load(const char* spec, bench_data* d, char* msg, size_t msg_bytes) 
   snprintf(d->name, sizeof d->name, "%s", colon + 1 + (colon[1] == '/'));
 done:
   H5E_BEGIN_TRY {
-    if (t >= 0) H5Tclose(t);
-    if (sp >= 0) H5Sclose(sp);
-    if (ds >= 0) H5Dclose(ds);
-    if (f >= 0) H5Fclose(f);
-  } H5E_END_TRY;
+    if (t >= 0)
+      H5Tclose(t);
+    if (sp >= 0)
+      H5Sclose(sp);
+    if (ds >= 0)
+      H5Dclose(ds);
+    if (f >= 0)
+      H5Fclose(f);
+  }
+  H5E_END_TRY;
   return ok;
 }
 
 #else /* no HDF5: these peers are reported as missing */
 
 int bench_h5_available(void) { return 0; }
-int bench_h5_filter_available(bench_h5_filter f) { (void)f; return 0; }
+int bench_h5_filter_available(bench_h5_filter f) {
+  (void)f;
+  return 0;
+}
 int bench_h5_load(const char* spec, bench_data* d, char* msg, size_t msg_bytes) {
   (void)d;
   snprintf(msg, msg_bytes, "%s: this build has no HDF5", spec);
@@ -291,7 +304,13 @@ bench_h5* bench_h5_create(const char* path, const bench_data* d, const bench_set
   return NULL;
 }
 void bench_h5_free(bench_h5* h) { (void)h; }
-double bench_h5_read(void* r) { (void)r; return -1; }
-double bench_h5_write(void* w) { (void)w; return -1; }
+double bench_h5_read(void* r) {
+  (void)r;
+  return -1;
+}
+double bench_h5_write(void* w) {
+  (void)w;
+  return -1;
+}
 
 #endif

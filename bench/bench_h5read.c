@@ -158,8 +158,8 @@ static double value_range(const real_array* r) {
   size_t n = r->bytes / parz_type_size(r->array.type), i;
   double lo = INFINITY, hi = -INFINITY;
   for (i = 0; i < n; i++) {
-    double v = r->array.type == PARZ_FLOAT ? ((const float*)r->data)[i]
-                                           : ((const double*)r->data)[i];
+    double v =
+        r->array.type == PARZ_FLOAT ? ((const float*)r->data)[i] : ((const double*)r->data)[i];
     if (isfinite(v) && fabs(v) < 1e9) {
       lo = v < lo ? v : lo;
       hi = v > hi ? v : hi;
@@ -177,8 +177,8 @@ static size_t zfp_accuracy_cdata(double tol, unsigned* cd) {
 }
 
 static int write_dataset(hid_t f, const char* name, hid_t type, int rank, const hsize_t* dims,
-                         const hsize_t* chunk, H5Z_filter_t filter, size_t ncd,
-                         const unsigned* cd, const void* data) {
+                         const hsize_t* chunk, H5Z_filter_t filter, size_t ncd, const unsigned* cd,
+                         const void* data) {
   hid_t space = H5Screate_simple(rank, dims, NULL), dcpl = H5Pcreate(H5P_DATASET_CREATE), d;
   int ok = 0;
   H5Pset_chunk(dcpl, rank, chunk);
@@ -338,8 +338,8 @@ static double time_pread(hid_t f, hid_t d, const stored_chunks* c, int threads, 
     for (j = 0; j < parts; j++) {
       const size_t ci = (size_t)(j / 16), a = c->sizes[ci] * (size_t)(j % 16) / 16,
                    b = c->sizes[ci] * (size_t)(j % 16 + 1) / 16;
-      failed |= b > a &&
-                pread(fd, buf + at[ci] + a, b - a, (off_t)(addr[ci] + a)) != (ssize_t)(b - a);
+      failed |=
+          b > a && pread(fd, buf + at[ci] + a, b - a, (off_t)(addr[ci] + a)) != (ssize_t)(b - a);
     }
     t = clock_now() - t0;
     best = t < best ? t : best;
@@ -504,8 +504,8 @@ static void breakdown(hid_t f, size_t bytes, int threads, int reps, double t_h5d
       packed_bytes += (c.sizes[i] + 7) & ~(size_t)7;
     }
     t0 = clock_now();
-    ok = packed && parz_omp_assemble(&g, NULL, packed, packed_bytes, c.n, refs, NULL, user,
-                                     threads, NULL, &e) == PARZ_OK;
+    ok = packed && parz_omp_assemble(&g, NULL, packed, packed_bytes, c.n, refs, NULL, user, threads,
+                                     NULL, &e) == PARZ_OK;
     t1 = clock_now();
     fresh = (unsigned char*)malloc(bytes);
     ok = ok && fresh &&
@@ -528,25 +528,27 @@ static void breakdown(hid_t f, size_t bytes, int threads, int reps, double t_h5d
       snprintf(pread_ms, sizeof pread_ms, "%.2f ms", 1e3 * t_pread);
     printf("  stored chunks: H5Dread_chunk one after another %.2f ms, pread on %d threads %s\n",
            1e3 * t_raw, threads, pread_ms);
-    printf("  breakdown, H5Dread %2d thr: %7.2f ms = stored chunks read %.2f + decoded into fresh "
-           "buffers %.2f (into a warm one %.2f) + HDF5's copy %.2f + rest %.2f ms\n",
-           threads, 1e3 * t_h5dread, 1e3 * t_raw, 1e3 * t_fresh, 1e3 * t_warm, 1e3 * t_copy,
-           1e3 * (t_h5dread - t_raw - t_fresh - t_copy));
+    printf(
+        "  breakdown, H5Dread %2d thr: %7.2f ms = stored chunks read %.2f + decoded into fresh "
+        "buffers %.2f (into a warm one %.2f) + HDF5's copy %.2f + rest %.2f ms\n",
+        threads, 1e3 * t_h5dread, 1e3 * t_raw, 1e3 * t_fresh, 1e3 * t_warm, 1e3 * t_copy,
+        1e3 * (t_h5dread - t_raw - t_fresh - t_copy));
     if (t_filter >= 0)
-      printf("  breakdown, H5Dread %2d thr: %7.2f ms = stored chunks read %.2f + the filter "
-             "function called as HDF5 calls it %.2f (decode into a warm buffer %.2f + the "
-             "filter's own work %.2f) + HDF5's copy %.2f + HDF5's own rest %.2f ms\n",
-             threads, 1e3 * t_h5dread, 1e3 * t_raw, 1e3 * t_filter, 1e3 * t_warm,
-             1e3 * (t_filter - t_warm), 1e3 * t_copy,
-             1e3 * (t_h5dread - t_raw - t_filter - t_copy));
+      printf(
+          "  breakdown, H5Dread %2d thr: %7.2f ms = stored chunks read %.2f + the filter "
+          "function called as HDF5 calls it %.2f (decode into a warm buffer %.2f + the "
+          "filter's own work %.2f) + HDF5's copy %.2f + HDF5's own rest %.2f ms\n",
+          threads, 1e3 * t_h5dread, 1e3 * t_raw, 1e3 * t_filter, 1e3 * t_warm,
+          1e3 * (t_filter - t_warm), 1e3 * t_copy, 1e3 * (t_h5dread - t_raw - t_filter - t_copy));
     else
       printf("  the filter function: not found on HDF5's plugin path, or it failed\n");
     if (t_read > 0)
-      printf("  breakdown, parz_h5_read %2d thr: %7.2f ms = stored chunks read %.2f + decoded in "
-             "place %.2f (into a fresh array %.2f) + rest %.2f ms (negative: reads hidden "
-             "behind the decode)\n",
-             threads, 1e3 * t_read, 1e3 * t_raw, 1e3 * t_place, 1e3 * t_place_fresh,
-             1e3 * (t_read - t_raw - t_place));
+      printf(
+          "  breakdown, parz_h5_read %2d thr: %7.2f ms = stored chunks read %.2f + decoded in "
+          "place %.2f (into a fresh array %.2f) + rest %.2f ms (negative: reads hidden "
+          "behind the decode)\n",
+          threads, 1e3 * t_read, 1e3 * t_raw, 1e3 * t_place, 1e3 * t_place_fresh,
+          1e3 * (t_read - t_raw - t_place));
   }
   stored_free(&c);
   free(warm);
@@ -623,11 +625,11 @@ static void time_device_read(hid_t f, hid_t type, size_t bytes, double host,
       if (rc != PARZ_OK)
         printf("  quarter slab              : failed\n");
       else
-        printf("  quarter slab into GPU     : %8.1f MB/s %8.2f ms  H5Dread of it %.2f ms: "
-               "%.2fx%s\n",
-               sbytes / best_dev / 1e6, 1e3 * best_dev, 1e3 * best_host, best_host / best_dev,
-               host_same && !memcmp(back, ref + start[0] * row, sbytes) ? ""
-                                                                         : "  ARRAYS DIFFER");
+        printf(
+            "  quarter slab into GPU     : %8.1f MB/s %8.2f ms  H5Dread of it %.2f ms: "
+            "%.2fx%s\n",
+            sbytes / best_dev / 1e6, 1e3 * best_dev, 1e3 * best_host, best_host / best_dev,
+            host_same && !memcmp(back, ref + start[0] * row, sbytes) ? "" : "  ARRAYS DIFFER");
       H5Sclose(ms);
     }
     H5Sclose(fs);
@@ -666,7 +668,7 @@ static void bench_array(const real_array* r, const options* o) {
   for (i = 0; i < rank; i++)
     dims[i] = r->array.shape[i];
   dims[0] *= copies;
-  if (rank == 4) {   /* H5Z-ZFP: at most 3 non-unit chunk dimensions */
+  if (rank == 4) { /* H5Z-ZFP: at most 3 non-unit chunk dimensions */
     dims[1] *= dims[0];
     memmove(dims, dims + 1, 3 * sizeof *dims);
     rank = 3;
@@ -682,7 +684,7 @@ static void bench_array(const real_array* r, const options* o) {
   if (o->segment_blocks)
     cd[ncd++] = o->segment_blocks;
   zfp_accuracy_cdata(tol, zcd);
-  setenv("PARZ_EXEC", "omp", 1);   /* writing: OpenMP encoder, whatever --exec reads with */
+  setenv("PARZ_EXEC", "omp", 1); /* writing: OpenMP encoder, whatever --exec reads with */
   unsetenv("PARZ_THREADS");
   if (f < 0 || !write_dataset(f, "parz", type, rank, dims, chunk, H5Z_FILTER_PARZ, ncd, cd, data) ||
       !write_dataset(f, "zfp", type, rank, dims, chunk, H5Z_FILTER_ZFP, 4, zcd, data)) {
@@ -717,20 +719,22 @@ static void bench_array(const real_array* r, const options* o) {
       break;
     }
     best_parz = t < best_parz ? t : best_parz;
-    printf("  ParZ %-5s %3d threads    : %8.1f MB/s %8.2f ms  stored %.2f MiB  ParZ/H5Z-ZFP "
-           "speed %.2fx%s\n",
-           o->exec, o->threads[i], bytes / t / 1e6, 1e3 * t, s_parz / 1048576.0, t_zfp / t,
-           memcmp(out_parz, out_zfp, bytes) ? "  ARRAYS DIFFER" : "");
+    printf(
+        "  ParZ %-5s %3d threads    : %8.1f MB/s %8.2f ms  stored %.2f MiB  ParZ/H5Z-ZFP "
+        "speed %.2fx%s\n",
+        o->exec, o->threads[i], bytes / t / 1e6, 1e3 * t, s_parz / 1048576.0, t_zfp / t,
+        memcmp(out_parz, out_zfp, bytes) ? "  ARRAYS DIFFER" : "");
 #ifdef PARZ_BENCH_H5_READ
     {
       /* the dataset reader: the policy (o->exec) as for H5Dread, this many threads */
       unsigned char* out_read = (unsigned char*)calloc(1, bytes);
       double tr = out_read ? time_parz_read(f, out_read, bytes, o->threads[i], o->reps) : -1;
       if (tr > 0)
-        printf("  parz_h5_read %3d threads  : %8.1f MB/s %8.2f ms  against H5Dread %.2fx, "
-               "H5Z-ZFP %.2fx%s\n",
-               o->threads[i], bytes / tr / 1e6, 1e3 * tr, t / tr, t_zfp / tr,
-               memcmp(out_read, out_zfp, bytes) ? "  ARRAYS DIFFER" : "");
+        printf(
+            "  parz_h5_read %3d threads  : %8.1f MB/s %8.2f ms  against H5Dread %.2fx, "
+            "H5Z-ZFP %.2fx%s\n",
+            o->threads[i], bytes / tr / 1e6, 1e3 * tr, t / tr, t_zfp / tr,
+            memcmp(out_read, out_zfp, bytes) ? "  ARRAYS DIFFER" : "");
       if (o->breakdown && i + 1 == o->nthreads)
         breakdown(f, bytes, o->threads[i], o->reps, t, tr);
       free(out_read);

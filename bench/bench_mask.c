@@ -49,8 +49,9 @@ typedef struct {
 } options;
 
 static void usage(void) {
-  fprintf(stderr, "usage: bench_mask [--data DIR] [--file scratch.h5] [--accuracy 1e-3] "
-                  "[--reps 5] [--threads 0] [--plugin-dir DIR]...\n");
+  fprintf(stderr,
+          "usage: bench_mask [--data DIR] [--file scratch.h5] [--accuracy 1e-3] "
+          "[--reps 5] [--threads 0] [--plugin-dir DIR]...\n");
   exit(2);
 }
 
@@ -60,8 +61,8 @@ typedef struct {
   const char* name;
   parz_array a;
   float* data;
-  unsigned char* missing;  /* 1 where a value is missing */
-  float* twin;             /* the unmasked array decoded against it */
+  unsigned char* missing; /* 1 where a value is missing */
+  float* twin;            /* the unmasked array decoded against it */
   int has_fill;
   float fill;
   hsize_t chunk[3];
@@ -134,7 +135,7 @@ static int make_variants(const real_array* r, variant* out) {
 
 typedef struct {
   const char* name;
-  H5Z_filter_t id;     /* 0: gzip + shuffle */
+  H5Z_filter_t id; /* 0: gzip + shuffle */
   int mask_off;
 } filter;
 
@@ -170,8 +171,7 @@ static hid_t dcpl_for(const variant* v, const filter* f, double tol) {
 }
 
 /* One row of table 1. */
-static void hdf5_row(const variant* v, const filter* f, double tol, const options* o,
-                     float* back) {
+static void hdf5_row(const variant* v, const filter* f, double tol, const options* o, float* back) {
   const size_t n = parz_array_count(&v->a);
   hsize_t dims[3] = {v->a.shape[0], v->a.shape[1], v->a.dims > 2 ? v->a.shape[2] : 1};
   hid_t file = H5Fcreate(o->file, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
@@ -202,8 +202,8 @@ static void hdf5_row(const variant* v, const filter* f, double tol, const option
            tol > 0 ? "accuracy" : "reversible", f->name, (double)(4 * n) / (double)stored, err,
            exact ? "yes" : "no", 1e3 * best);
   } else {
-    printf("| %s %s | %s | %s | failed (filter missing? --plugin-dir) | | | |\n", v->array,
-           v->name, tol > 0 ? "accuracy" : "reversible", f->name);
+    printf("| %s %s | %s | %s | failed (filter missing? --plugin-dir) | | | |\n", v->array, v->name,
+           tol > 0 ? "accuracy" : "reversible", f->name);
   }
   if (d >= 0)
     H5Dclose(d);
@@ -233,7 +233,8 @@ static void codec_row(const variant* v, double tol, const options* o, float* bac
   parz_chunk_config cfg;
   unsigned char* c[2];
   size_t bytes[2] = {0, 0};
-  double best[2][2] = {{INFINITY, INFINITY}, {INFINITY, INFINITY}}; /* [twin, masked][serial, omp] */
+  double best[2][2] = {{INFINITY, INFINITY},
+                       {INFINITY, INFINITY}}; /* [twin, masked][serial, omp] */
   int k, r, p;
   memset(&cfg, 0, sizeof cfg);
   if (tol > 0)
@@ -300,11 +301,12 @@ int main(int argc, char** argv) {
     fprintf(stderr, "bench_mask: neither levitus nor etopo5 in %s\n", o.data_dir);
     return 1;
   }
-  printf("Missing values through HDF5: ratio, largest error on the valid values, missing values "
-         "back bit for bit, best H5Dread ms of %d (accuracy %g x the valid range)\n\n"
-         "| variant | mode | filter | ratio | max error (valid) | missing exact | read ms |\n"
-         "|---|---|---|---|---|---|---|\n",
-         o.reps, o.accuracy);
+  printf(
+      "Missing values through HDF5: ratio, largest error on the valid values, missing values "
+      "back bit for bit, best H5Dread ms of %d (accuracy %g x the valid range)\n\n"
+      "| variant | mode | filter | ratio | max error (valid) | missing exact | read ms |\n"
+      "|---|---|---|---|---|---|---|\n",
+      o.reps, o.accuracy);
   for (k = 0; k < nv; k++) {
     float* back = malloc(4 * parz_array_count(&vs[k].a));
     for (m = 0; m < 2; m++)
@@ -313,13 +315,14 @@ int main(int argc, char** argv) {
     free(back);
     fflush(stdout);
   }
-  printf("\nThe codec alone, each variant one chunk against its unmasked twin (the array; "
-         "levitus with land 0), decoded alternately, best of %d: MB/s serial and with OpenMP "
-         "(%d threads, 0 = every core)\n\n"
-         "| variant | mode | ratio unmasked / masked | serial MB/s unmasked / masked | "
-         "masked / unmasked | OpenMP MB/s unmasked / masked | masked / unmasked |\n"
-         "|---|---|---|---|---|---|---|\n",
-         o.reps, o.threads);
+  printf(
+      "\nThe codec alone, each variant one chunk against its unmasked twin (the array; "
+      "levitus with land 0), decoded alternately, best of %d: MB/s serial and with OpenMP "
+      "(%d threads, 0 = every core)\n\n"
+      "| variant | mode | ratio unmasked / masked | serial MB/s unmasked / masked | "
+      "masked / unmasked | OpenMP MB/s unmasked / masked | masked / unmasked |\n"
+      "|---|---|---|---|---|---|---|\n",
+      o.reps, o.threads);
   for (k = 0; k < nv; k++) {
     float* back = malloc(4 * parz_array_count(&vs[k].a));
     if (strcmp(vs[k].name, "shipped"))

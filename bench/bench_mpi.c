@@ -32,7 +32,7 @@ typedef struct {
   double tolerance;
   int reps, header;
   const char* file;
-  const char* note;  /* a free-text column, e.g. "oversubscribed" */
+  const char* note; /* a free-text column, e.g. "oversubscribed" */
 } options;
 
 typedef struct {
@@ -53,13 +53,16 @@ static int parse(int argc, char** argv, options* o) {
                                                : NULL;
     if (u) {
       *u = strtoull(v, &end, 10), i++;
-      if (*end || *u == 0 || v[0] == '-') return 0;
+      if (*end || *u == 0 || v[0] == '-')
+        return 0;
     } else if (!strcmp(a, "--tolerance")) {
       o->tolerance = strtod(v, &end), i++;
-      if (*end || !(o->tolerance > 0)) return 0;
+      if (*end || !(o->tolerance > 0))
+        return 0;
     } else if (!strcmp(a, "--reps")) {
       o->reps = (int)strtol(v, &end, 10), i++;
-      if (*end || o->reps < 1) return 0;
+      if (*end || o->reps < 1)
+        return 0;
     } else if (!strcmp(a, "--file")) {
       o->file = v, i++;
     } else if (!strcmp(a, "--note")) {
@@ -83,7 +86,8 @@ static double max_over_ranks(double x) {
  * (0 = OpenMP's default). Mirrors the plugin's policy closely enough for timing. */
 static int codec_threads(void) {
   const char* exec = getenv("PARZ_EXEC");
-  if (exec && !strcmp(exec, "serial")) return 1;
+  if (exec && !strcmp(exec, "serial"))
+    return 1;
   const char* t = getenv("PARZ_THREADS");
   return t ? atoi(t) : 0;
 }
@@ -91,9 +95,12 @@ static int codec_threads(void) {
 /* Bytes that always hold this rank's chunks encoded one after the other. */
 static size_t packed_bound(const mpi_field* f, const options* o, const parz_params* p,
                            uint64_t rows) {
-  parz_array a = {PARZ_DOUBLE, 3, {(size_t)o->chunk_rows, (size_t)f->dims[1], (size_t)f->dims[2]},
+  parz_array a = {PARZ_DOUBLE,
+                  3,
+                  {(size_t)o->chunk_rows, (size_t)f->dims[1], (size_t)f->dims[2]},
                   {0, 0, 0, 0}};
-  parz_chunk_config cfg = {*p, PARZ_TABLE_AUTO, 0, 0, PARZ_CHECKSUM_DEFAULT, PARZ_MASK_DEFAULT, 0, 0};
+  parz_chunk_config cfg = {*p, PARZ_TABLE_AUTO, 0, 0, PARZ_CHECKSUM_DEFAULT, PARZ_MASK_DEFAULT, 0,
+                           0};
   return parz_chunk_bound(&a, &cfg) * (size_t)(rows / o->chunk_rows);
 }
 
@@ -104,9 +111,12 @@ static int time_codec(const mpi_field* f, const options* o, const parz_params* p
                       const double* slab, uint64_t rows, timing* tm, unsigned char* out,
                       size_t out_bytes, double* back, size_t* packed_bytes) {
   size_t chunk_values = (size_t)o->chunk_rows * mpi_field_row_values(f);
-  parz_array a = {PARZ_DOUBLE, 3, {(size_t)o->chunk_rows, (size_t)f->dims[1], (size_t)f->dims[2]},
+  parz_array a = {PARZ_DOUBLE,
+                  3,
+                  {(size_t)o->chunk_rows, (size_t)f->dims[1], (size_t)f->dims[2]},
                   {0, 0, 0, 0}};
-  parz_chunk_config cfg = {*p, PARZ_TABLE_AUTO, 0, 0, PARZ_CHECKSUM_DEFAULT, PARZ_MASK_DEFAULT, 0, 0};
+  parz_chunk_config cfg = {*p, PARZ_TABLE_AUTO, 0, 0, PARZ_CHECKSUM_DEFAULT, PARZ_MASK_DEFAULT, 0,
+                           0};
   uint64_t nchunks = rows / o->chunk_rows;
   size_t sizes[4096];
   if (nchunks > 4096) {
@@ -131,7 +141,8 @@ static int time_codec(const mpi_field* f, const options* o, const parz_params* p
     at += sizes[c];
   }
   tm->decode_s = MPI_Wtime() - t0;
-  if (status) fprintf(stderr, "bench_mpi: codec: %s\n", err.message);
+  if (status)
+    fprintf(stderr, "bench_mpi: codec: %s\n", err.message);
   *packed_bytes = total;
   return status;
 }
@@ -142,10 +153,11 @@ static double time_mpiio(const char* path, const void* bytes, size_t n) {
   MPI_Exscan(&mine, &before, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
   int rank;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  if (rank == 0) before = 0;  /* MPI_Exscan leaves rank 0's result undefined */
+  if (rank == 0)
+    before = 0; /* MPI_Exscan leaves rank 0's result undefined */
   MPI_File fh;
-  if (MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL,
-                    &fh) != MPI_SUCCESS)
+  if (MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &fh) !=
+      MPI_SUCCESS)
     return -1;
   MPI_Barrier(MPI_COMM_WORLD);
   double t0 = MPI_Wtime();
@@ -171,7 +183,8 @@ static int time_hdf5(const mpi_field* f, const options* o, hid_t dcpl, const dou
   tm->write_s = MPI_Wtime() - t0;
   tm->stored_bytes = (double)H5Dget_storage_size(dset);
   t0 = MPI_Wtime();
-  if (dset >= 0) H5Dclose(dset);
+  if (dset >= 0)
+    H5Dclose(dset);
   H5Fclose(file);
   tm->close_s = MPI_Wtime() - t0;
   file = H5Fopen(o->file, H5F_ACC_RDONLY, fapl);
@@ -195,8 +208,9 @@ int main(int argc, char** argv) {
   options o;
   int ok = parse(argc, argv, &o);
   if (!ok && rank == 0)
-    fprintf(stderr, "usage: mpirun -np N bench_mpi [--nz N] [--ny N] [--nx N] [--chunk-rows R] "
-                    "[--tolerance T] [--reps R] [--file F] [--header] [--note TEXT]\n");
+    fprintf(stderr,
+            "usage: mpirun -np N bench_mpi [--nz N] [--ny N] [--nx N] [--chunk-rows R] "
+            "[--tolerance T] [--reps R] [--file F] [--header] [--note TEXT]\n");
   if (ok && o.nz % ((uint64_t)size * o.chunk_rows) != 0) {
     if (rank == 0)
       fprintf(stderr, "bench_mpi: --nz %llu is not a multiple of ranks x chunk rows (%d x %llu)\n",
@@ -208,7 +222,8 @@ int main(int argc, char** argv) {
   size_t values = (size_t)rows * mpi_field_row_values(&f);
   double* slab = ok ? malloc(values * sizeof(double)) : NULL;
   double* back = ok ? malloc(values * sizeof(double)) : NULL;
-  if (ok && (!slab || !back)) fprintf(stderr, "bench_mpi: rank %d: out of memory\n", rank);
+  if (ok && (!slab || !back))
+    fprintf(stderr, "bench_mpi: rank %d: out of memory\n", rank);
   if (!mpi_all_ok(MPI_COMM_WORLD, ok && slab && back)) {
     MPI_Finalize();
     return 1;
@@ -219,8 +234,9 @@ int main(int argc, char** argv) {
 
   const char* threads = getenv("PARZ_THREADS");
   if (rank == 0 && o.header) {
-    printf("| ranks | threads | note | config | raw MB | ratio | write MB/s | read MB/s | write_s | "
-           "close_s | read_s | encode_s | io_s | other_s | decode_s |\n");
+    printf(
+        "| ranks | threads | note | config | raw MB | ratio | write MB/s | read MB/s | write_s | "
+        "close_s | read_s | encode_s | io_s | other_s | decode_s |\n");
     printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   }
   const char* names[3] = {"none", "accuracy", "reversible"};
@@ -231,7 +247,8 @@ int main(int argc, char** argv) {
     hid_t dcpl = mpi_dcpl(&f, o.chunk_rows, c ? H5Z_FILTER_PARZ : 0, cd, ncd);
     char msg[512] = "";
     ok = dcpl >= 0 && mpi_probe_dcpl(&f, dcpl, msg, sizeof msg);
-    if (!ok) fprintf(stderr, "bench_mpi: rank %d: %s: %s\n", rank, names[c], msg);
+    if (!ok)
+      fprintf(stderr, "bench_mpi: rank %d: %s: %s\n", rank, names[c], msg);
     if (!mpi_all_ok(MPI_COMM_WORLD, ok)) {
       status = 1;
       break;
@@ -249,27 +266,32 @@ int main(int argc, char** argv) {
         parz_params_reversible(&p);
       size_t bound = packed_bound(&f, &o, &p, rows);
       packed = malloc(bound ? bound : 1);
-      if (packed) memset(packed, 0, bound);
+      if (packed)
+        memset(packed, 0, bound);
       memset(back, 0, values * sizeof(double));
       best.encode_s = best.decode_s = 1e30;
       status = !mpi_all_ok(MPI_COMM_WORLD, packed != NULL);
       for (int r = 0; r < o.reps && !status; r++) {
         timing t = {0, 0, 0, 0, 0, 0, 0};
-        status = !mpi_all_ok(MPI_COMM_WORLD, !time_codec(&f, &o, &p, slab, rows, &t, packed,
-                                                         bound, back, &packed_bytes));
+        status = !mpi_all_ok(MPI_COMM_WORLD, !time_codec(&f, &o, &p, slab, rows, &t, packed, bound,
+                                                         back, &packed_bytes));
         double e = max_over_ranks(t.encode_s), d = max_over_ranks(t.decode_s);
-        if (e < best.encode_s) best.encode_s = e;
-        if (d < best.decode_s) best.decode_s = d;
+        if (e < best.encode_s)
+          best.encode_s = e;
+        if (d < best.decode_s)
+          best.decode_s = d;
       }
     }
     char io_path[1024];
     snprintf(io_path, sizeof io_path, "%s.mpiio", o.file);
     for (int r = 0; r < o.reps && !status; r++) {
-      double t = max_over_ranks(time_mpiio(io_path, c ? (const void*)packed : (const void*)slab,
-                                           packed_bytes));
-      if (t < best.io_s) best.io_s = t;
+      double t = max_over_ranks(
+          time_mpiio(io_path, c ? (const void*)packed : (const void*)slab, packed_bytes));
+      if (t < best.io_s)
+        best.io_s = t;
     }
-    if (rank == 0) MPI_File_delete(io_path, MPI_INFO_NULL);
+    if (rank == 0)
+      MPI_File_delete(io_path, MPI_INFO_NULL);
     free(packed);
     /* Through HDF5. */
     for (int r = 0; r < o.reps && !status; r++) {
@@ -278,33 +300,41 @@ int main(int argc, char** argv) {
       ok = time_hdf5(&f, &o, dcpl, slab, back, row0, rows, &t);
       mpi_check chk;
       mpi_field_check(&f, row0, rows, back, c == 1 ? o.tolerance : 0.0, &chk);
-      if (chk.bad) fprintf(stderr, "bench_mpi: rank %d: %s: %llu wrong values\n", rank,
-                           names[c], (unsigned long long)chk.bad);
+      if (chk.bad)
+        fprintf(stderr, "bench_mpi: rank %d: %s: %llu wrong values\n", rank, names[c],
+                (unsigned long long)chk.bad);
       if (!mpi_all_ok(MPI_COMM_WORLD, ok && !chk.bad)) {
         status = 1;
         break;
       }
       double w = max_over_ranks(t.write_s), cl = max_over_ranks(t.close_s),
              rd = max_over_ranks(t.read_s);
-      if (w < best.write_s) best.write_s = w;
-      if (cl < best.close_s) best.close_s = cl;
-      if (rd < best.read_s) best.read_s = rd;
+      if (w < best.write_s)
+        best.write_s = w;
+      if (cl < best.close_s)
+        best.close_s = cl;
+      if (rd < best.read_s)
+        best.read_s = rd;
       best.stored_bytes = t.stored_bytes;
     }
     H5Pclose(dcpl);
-    if (status) break;
+    if (status)
+      break;
     if (rank == 0) {
       double other = best.write_s - best.encode_s - best.io_s;
-      printf("| %d | %s | %s | %s | %.1f | %.2f | %.0f | %.0f | %.4f | %.4f | %.4f | %.4f | %.4f | "
-             "%.4f | %.4f |\n",
-             size, threads ? threads : "default", o.note, names[c], raw / 1e6, raw / best.stored_bytes,
-             raw / 1e6 / best.write_s, raw / 1e6 / best.read_s, best.write_s, best.close_s,
-             best.read_s, best.encode_s, best.io_s, other, best.decode_s);
+      printf(
+          "| %d | %s | %s | %s | %.1f | %.2f | %.0f | %.0f | %.4f | %.4f | %.4f | %.4f | %.4f | "
+          "%.4f | %.4f |\n",
+          size, threads ? threads : "default", o.note, names[c], raw / 1e6, raw / best.stored_bytes,
+          raw / 1e6 / best.write_s, raw / 1e6 / best.read_s, best.write_s, best.close_s,
+          best.read_s, best.encode_s, best.io_s, other, best.decode_s);
       fflush(stdout);
     }
   }
-  if (rank == 0) MPI_File_delete(o.file, MPI_INFO_NULL);
-  if (status && rank == 0) fprintf(stderr, "bench_mpi: FAILED\n");
+  if (rank == 0)
+    MPI_File_delete(o.file, MPI_INFO_NULL);
+  if (status && rank == 0)
+    fprintf(stderr, "bench_mpi: FAILED\n");
   free(slab);
   free(back);
   H5close();

@@ -202,8 +202,8 @@ static unsigned char* encode(const real_array* r, const parz_chunk_config* cfg, 
   return chunk;
 }
 
-static double time_decode(const unsigned char* chunk, size_t n, void* dst, size_t raw,
-                          int threads, size_t min_bytes, int reps) {
+static double time_decode(const unsigned char* chunk, size_t n, void* dst, size_t raw, int threads,
+                          size_t min_bytes, int reps) {
   double best = INFINITY;
   int k;
   for (k = 0; k < reps; k++) {
@@ -251,8 +251,8 @@ static double time_independent(const unsigned char* chunk, size_t n, size_t raw,
 }
 
 /* Encode throughput at the first and last thread counts; the chunk must be the same bytes. */
-static void encode_line(const real_array* r, const parz_chunk_config* cfg,
-                        const unsigned char* ref, size_t nref, const options* o) {
+static void encode_line(const real_array* r, const parz_chunk_config* cfg, const unsigned char* ref,
+                        size_t nref, const options* o) {
   size_t cap = parz_chunk_bound(&r->array, cfg);
   unsigned char* chunk = (unsigned char*)malloc(cap ? cap : 1);
   int ends[2], e;
@@ -315,7 +315,7 @@ static void checksum_cost(const real_array* r, const parz_chunk_config* cfg, con
   }
   printf("    payload checksums: %zu bytes more (%.4f%% of the chunk)\n", n_on - n_off,
          100.0 * (double)(n_on - n_off) / (double)n_off);
-  {   /* the verification alone against the serial decode alone: the added work, less noisy */
+  { /* the verification alone against the serial decode alone: the added work, less noisy */
     parz_chunk_view v;
     parz_chunk_dest whole;
     double best_v = INFINITY, best_d = INFINITY;
@@ -330,9 +330,10 @@ static void checksum_cost(const real_array* r, const parz_chunk_config* cfg, con
       best_v = t1 - t0 < best_v ? t1 - t0 : best_v;
       best_d = t2 - t1 < best_d ? t2 - t1 : best_d;
     }
-    printf("    verification alone %.3f ms (%.2f GB/s of payload), serial decode alone %.2f ms: "
-           "%.2f%%\n",
-           1e3 * best_v, v.payload_bytes / best_v / 1e9, 1e3 * best_d, 100.0 * best_v / best_d);
+    printf(
+        "    verification alone %.3f ms (%.2f GB/s of payload), serial decode alone %.2f ms: "
+        "%.2f%%\n",
+        1e3 * best_v, v.payload_bytes / best_v / 1e9, 1e3 * best_d, 100.0 * best_v / best_d);
   }
   for (k = 0; k < o->nthreads; k++) {
     int th = o->threads[k];
@@ -343,9 +344,8 @@ static void checksum_cost(const real_array* r, const parz_chunk_config* cfg, con
       best_on = a < best_on ? a : best_on;
       best_off = b < best_off ? b : best_off;
     }
-    printf("    %2d threads: with checksums %8.2f ms, without %8.2f ms: ratio %.4f (%+.2f%%)\n",
-           th, 1e3 * best_on, 1e3 * best_off, best_on / best_off,
-           100.0 * (best_on / best_off - 1));
+    printf("    %2d threads: with checksums %8.2f ms, without %8.2f ms: ratio %.4f (%+.2f%%)\n", th,
+           1e3 * best_on, 1e3 * best_off, best_on / best_off, 100.0 * (best_on / best_off - 1));
   }
   free(on_chunk);
   free(off_chunk);
@@ -391,12 +391,12 @@ static void bench_array(const real_array* r, const options* o) {
       printf("  accuracy (tolerance %.3g = %g x range)", o->accuracy * range, o->accuracy);
     printf(": chunk %.1f MiB -> %.2f MiB (ratio %.2f)\n", t.bytes / 1048576.0, n / 1048576.0,
            (double)t.bytes / n);
-    time_decode(chunk, n, ref, t.bytes, 1, 0, 1);   /* reference array; warms the pages */
+    time_decode(chunk, n, ref, t.bytes, 1, 0, 1); /* reference array; warms the pages */
     for (k = 0; k < o->nthreads; k++) {
       int th = o->threads[k];
       double s = time_decode(chunk, n, dst, t.bytes, th, 0, o->reps);
       if (k == 0)
-        t1 = s * th;   /* efficiency relative to the first count (normally 1) */
+        t1 = s * th; /* efficiency relative to the first count (normally 1) */
       double c = o->ceiling ? time_independent(chunk, n, t.bytes, th, o->reps) : 0;
       if (k == 0)
         c1 = c;
@@ -586,8 +586,8 @@ static void balance(const real_array* r, const options* o) {
   for (k = 0; ok && k < sizeof per_thread / sizeof *per_thread; k++) {
     size_t nunits = 0, nfirst = 0, u;
     uint64_t ndecode = 0;
-    parz_omp_unit* units = parz_omp_decode_plan(nslab, views, T, per_thread[k], &nunits, &nfirst,
-                                                &ndecode);
+    parz_omp_unit* units =
+        parz_omp_decode_plan(nslab, views, T, per_thread[k], &nunits, &nfirst, &ndecode);
     double *cost = units ? (double*)malloc(nunits * sizeof *cost) : NULL, finish[1024];
     double sum = 0, make = 0, largest = 0, verify = 0;
     int rep, th;
@@ -622,11 +622,13 @@ static void balance(const real_array* r, const options* o) {
       largest = cost[u] > largest ? cost[u] : largest;
       verify += units[u].kind == PARZ_OMP_VERIFY ? cost[u] : 0;
     }
-    printf("    %3u%s units/thread: %5zu items (%llu decode units), work %8.2f ms (checksums "
-           "%.2f), largest %.3f ms; on %d threads ideal %.3f ms, schedule %.3f ms: "
-           "efficiency %.1f%%\n",
-           per_thread[k], per_thread[k] ? "" : " (default)", nfirst, (unsigned long long)ndecode, 1e3 * sum, 1e3 * verify,
-           1e3 * largest, T, 1e3 * sum / T, 1e3 * make, 100.0 * sum / T / make);
+    printf(
+        "    %3u%s units/thread: %5zu items (%llu decode units), work %8.2f ms (checksums "
+        "%.2f), largest %.3f ms; on %d threads ideal %.3f ms, schedule %.3f ms: "
+        "efficiency %.1f%%\n",
+        per_thread[k], per_thread[k] ? "" : " (default)", nfirst, (unsigned long long)ndecode,
+        1e3 * sum, 1e3 * verify, 1e3 * largest, T, 1e3 * sum / T, 1e3 * make,
+        100.0 * sum / T / make);
     free(units);
     free(cost);
   }
@@ -639,14 +641,14 @@ static void balance(const real_array* r, const options* o) {
 /* Serial vs parallel (all threads of the last --threads count) decode time of small chunks cut
  * from the first array (2D slabs keep the real data's structure). */
 static void threshold(const real_array* list, size_t n, const options* o) {
-  static const size_t sizes[] = {4096, 8192, 16384, 32768, 65536, 131072, 262144, 524288,
-                                 1048576, 4194304};
+  static const size_t sizes[] = {4096,   8192,   16384,  32768,   65536,
+                                 131072, 262144, 524288, 1048576, 4194304};
   int th = o->threads[o->nthreads - 1];
   size_t i, k;
   for (i = 0; i < n; i++) {
     const real_array* r = &list[i];
-    printf("%s, accuracy %g x range, %d threads vs serial (best of %d):\n", r->name,
-           o->accuracy, th, o->reps * 5);
+    printf("%s, accuracy %g x range, %d threads vs serial (best of %d):\n", r->name, o->accuracy,
+           th, o->reps * 5);
     for (k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
       real_array s = *r;
       parz_chunk_config cfg;
@@ -655,7 +657,7 @@ static void threshold(const real_array* list, size_t n, const options* o) {
       double ts, tp;
       if (sizes[k] > r->bytes)
         break;
-      s.array.dims = 1;   /* a contiguous run of values: the size is exact */
+      s.array.dims = 1; /* a contiguous run of values: the size is exact */
       s.array.shape[0] = vals;
       s.bytes = sizes[k];
       memset(&cfg, 0, sizeof cfg);
@@ -695,8 +697,8 @@ int main(int argc, char** argv) {
     for (i = 0; i < n; i++) {
       if (o.only && !strstr(list[i].name, o.only))
         continue;
-      printf("%s (%s, %.1f MiB)\n", list[i].name,
-             list[i].array.type == PARZ_FLOAT ? "f32" : "f64", list[i].bytes / 1048576.0);
+      printf("%s (%s, %.1f MiB)\n", list[i].name, list[i].array.type == PARZ_FLOAT ? "f32" : "f64",
+             list[i].bytes / 1048576.0);
       if (o.balance > 0)
         balance(&list[i], &o);
       else if (o.ncompare > 0)

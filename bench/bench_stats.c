@@ -37,10 +37,10 @@ void bench_errors(const parz_array* a, const void* ref, const void* out, double 
   double emax = 0, sum2 = 0;
   for (i = 0; i < n; i++) {
     double r = value_at(a, ref, i), e;
-    if (!isfinite(r) || fabs(r) >= BENCH_FILL_MAGNITUDE)  /* as in bench_range */
+    if (!isfinite(r) || fabs(r) >= BENCH_FILL_MAGNITUDE) /* as in bench_range */
       continue;
     e = fabs(value_at(a, out, i) - r);
-    if (!(e <= emax))  /* NaN output counts as an infinite error */
+    if (!(e <= emax)) /* NaN output counts as an infinite error */
       emax = isnan(e) ? INFINITY : e;
     sum2 += e * e;
     counted++;

@@ -10,8 +10,8 @@
 
 struct bench_zfp {
   const bench_data* d;
-  zfp_field* field;   /* over d->data (encode) */
-  zfp_field* out;     /* over decoded (decode) */
+  zfp_field* field; /* over d->data (encode) */
+  zfp_field* out;   /* over decoded (decode) */
   zfp_stream* zs;
   bitstream* bs;
   void* buf;
@@ -102,8 +102,14 @@ bench_zfp* bench_zfp_create(const bench_data* d, const bench_setting* s, bench_q
   (void)d, (void)s, (void)q;
   return NULL;
 }
-double bench_zfp_encode(void* z) { (void)z; return -1; }
-double bench_zfp_decode(void* z) { (void)z; return -1; }
+double bench_zfp_encode(void* z) {
+  (void)z;
+  return -1;
+}
+double bench_zfp_decode(void* z) {
+  (void)z;
+  return -1;
+}
 void bench_zfp_free(bench_zfp* z) { (void)z; }
 
 #endif

@@ -48,9 +48,9 @@ typedef struct {
   const char* data[MAX_DATA];
   int ndata;
   list threads, accuracy, precision, rate, sweep_c;
-  list rd_accuracy, rd_precision, rd_rate;  /* rate-distortion sweep (untimed) */
+  list rd_accuracy, rd_precision, rd_rate; /* rate-distortion sweep (untimed) */
   double sweep_accuracy;
-  double time_limit;  /* seconds; 0 = none. Cases that would end past it are skipped. */
+  double time_limit; /* seconds; 0 = none. Cases that would end past it are skipped. */
   int reversible;
   int reps, warmup;
   double max_mib;
@@ -184,8 +184,8 @@ static void parse_args(int argc, char** argv, options* o) {
     if (o->threads.v[i] > 1024)
       usage();
   if (!o->ndata)
-    o->data[o->ndata++] = getenv("PARZ_SHARED_DATA") ? getenv("PARZ_SHARED_DATA")
-                                                     : "../shared/data";
+    o->data[o->ndata++] =
+        getenv("PARZ_SHARED_DATA") ? getenv("PARZ_SHARED_DATA") : "../shared/data";
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -252,7 +252,9 @@ static int add_raw(const char* path, const char* base, const options* o, dataset
   return 1;
 }
 
-static int by_name(const void* a, const void* b) { return strcmp(*(char* const*)a, *(char* const*)b); }
+static int by_name(const void* a, const void* b) {
+  return strcmp(*(char* const*)a, *(char* const*)b);
+}
 
 static void load_path(const char* path, const options* o, dataset_list* l) {
   DIR* dir = opendir(path);
@@ -280,7 +282,7 @@ static void load_path(const char* path, const options* o, dataset_list* l) {
   if (strchr(path, ':') && l->n < MAX_DATA) {
     if (bench_h5_load(path, &l->v[l->n], msg, sizeof msg)) {
       bench_data* d = &l->v[l->n];
-      d->bytes = cap_rows(&d->array, d->bytes, o->max_mib);  /* the C-order prefix */
+      d->bytes = cap_rows(&d->array, d->bytes, o->max_mib); /* the C-order prefix */
       if (!o->only || strstr(d->name, o->only))
         l->n++;
       else
@@ -290,8 +292,8 @@ static void load_path(const char* path, const options* o, dataset_list* l) {
     }
     return;
   }
-  fprintf(stderr, "parz_bench: %s: not a directory, a name_f32le_AxB.bin file or FILE.h5:/dataset\n",
-          path);
+  fprintf(stderr,
+          "parz_bench: %s: not a directory, a name_f32le_AxB.bin file or FILE.h5:/dataset\n", path);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -339,9 +341,9 @@ static int make_settings(const options* o, const bench_data* d, bench_setting* s
 typedef struct {
   const bench_data* d;
   parz_chunk_config cfg;
-  const unsigned char* chunk;  /* the case's chunk, decoded by the decode probes */
+  const unsigned char* chunk; /* the case's chunk, decoded by the decode probes */
   size_t chunk_bytes;
-  unsigned char* enc;          /* scratch for the encode probes */
+  unsigned char* enc; /* scratch for the encode probes */
   size_t enc_bytes;
   void* out;
   int threads;
@@ -352,7 +354,8 @@ static double parz_encode_serial(void* p) {
   size_t w;
   double t0 = bench_now();
   return parz_chunk_encode(&c->d->array, c->d->data, &c->cfg, c->enc, c->enc_bytes, &w, NULL)
-             ? -1 : bench_now() - t0;
+             ? -1
+             : bench_now() - t0;
 }
 
 static double parz_encode_omp(void* p) {
@@ -360,21 +363,24 @@ static double parz_encode_omp(void* p) {
   size_t w;
   double t0 = bench_now();
   return parz_omp_chunk_encode(&c->d->array, c->d->data, &c->cfg, c->enc, c->enc_bytes, &w,
-                               c->threads, NULL) ? -1 : bench_now() - t0;
+                               c->threads, NULL)
+             ? -1
+             : bench_now() - t0;
 }
 
 static double parz_decode_serial(void* p) {
   parz_ctx* c = (parz_ctx*)p;
   double t0 = bench_now();
-  return parz_chunk_decode(c->chunk, c->chunk_bytes, c->out, c->d->bytes, NULL)
-             ? -1 : bench_now() - t0;
+  return parz_chunk_decode(c->chunk, c->chunk_bytes, c->out, c->d->bytes, NULL) ? -1
+                                                                                : bench_now() - t0;
 }
 
 static double parz_decode_omp(void* p) {
   parz_ctx* c = (parz_ctx*)p;
   double t0 = bench_now();
   return parz_omp_chunk_decode(c->chunk, c->chunk_bytes, c->out, c->d->bytes, c->threads, NULL)
-             ? -1 : bench_now() - t0;
+             ? -1
+             : bench_now() - t0;
 }
 
 /* Encodes d as one chunk under cfg into a malloc'd buffer; fills q from a decode into out.
@@ -478,12 +484,14 @@ static void csv_rows(const bench_data* d, const bench_setting* st, const probe_s
     fprintf(g_csv, "%s,%s,%s,%zu,%s,%s,%.17g,%s,%s,%s,%d,%u,", d->name,
             d->array.type == PARZ_FLOAT ? "f32" : "f64", shape, d->bytes, st->mode, st->label,
             st->value, p->codec, p->op, p->exec, p->threads,
-            p->segment_blocks ? p->segment_blocks : q ? q->segment_blocks : 0);
+            p->segment_blocks ? p->segment_blocks
+            : q               ? q->segment_blocks
+                              : 0);
     if (q && q->compressed_bytes > 0)
       fprintf(g_csv, "%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,", (double)d->bytes / q->compressed_bytes,
               8.0 * q->compressed_bytes / n,
-              q->table_bytes >= 0 ? q->table_bytes / q->payload_bytes : NAN, q->max_err,
-              q->rms_err, q->psnr);
+              q->table_bytes >= 0 ? q->table_bytes / q->payload_bytes : NAN, q->max_err, q->rms_err,
+              q->psnr);
     else
       fprintf(g_csv, ",,,,,,");
     if (p->nsamples)
@@ -535,7 +543,8 @@ static void run_case(const options* o, const peers* have, const bench_data* d,
   bench_gpu* g = NULL;
   bench_h5 *h_none = NULL, *h_zfp = NULL, *h_parz = NULL;
   bench_h5_reader rd_none, rd_zfp, rd_parz[MAX_LIST + 1];
-  bench_h5_writer wr_none = {d, st, BENCH_H5_NONE, NULL, 0}, wr_zfp = {d, st, BENCH_H5_ZFP, NULL, 0},
+  bench_h5_writer wr_none = {d, st, BENCH_H5_NONE, NULL, 0},
+                  wr_zfp = {d, st, BENCH_H5_ZFP, NULL, 0},
                   wr_parz1 = {d, st, BENCH_H5_PARZ, "omp", 1},
                   wr_parzT = {d, st, BENCH_H5_PARZ, "omp", max_threads(o)};
   char path[4096];
@@ -572,8 +581,8 @@ static void run_case(const options* o, const peers* have, const bench_data* d,
   /* GPU */
   if (have->gpu && (g = bench_gpu_create(base.chunk, base.chunk_bytes, d)) != NULL) {
     if (bench_gpu_kernel(g) < 0 || bench_gpu_e2e(g) < 0 || !bench_gpu_check(g, ref)) {
-      fprintf(stderr, "\nparz_bench: %s %s %s: GPU decode failed or differs from serial\n",
-              d->name, st->mode, st->label);
+      fprintf(stderr, "\nparz_bench: %s %s %s: GPU decode failed or differs from serial\n", d->name,
+              st->mode, st->label);
     } else {
       add_probe(s, "parz", "decode", "cuda-kernel", 0, 0, bench_gpu_kernel, g, &q_parz);
       add_probe(s, "parz", "decode", "cuda-e2e", 0, 0, bench_gpu_e2e, g, &q_parz);
@@ -604,8 +613,8 @@ static void run_case(const options* o, const peers* have, const bench_data* d,
         (h_parz = bench_h5_create(path, d, st, BENCH_H5_PARZ, &q_h5parz)) != NULL) {
       for (i = 0; i < o->threads.n; i++) {
         rd_parz[i].h = h_parz, rd_parz[i].exec = "omp", rd_parz[i].threads = (int)o->threads.v[i];
-        add_probe(s, "parz", "read", "hdf5-omp", rd_parz[i].threads, 0, bench_h5_read,
-                  &rd_parz[i], &q_h5parz);
+        add_probe(s, "parz", "read", "hdf5-omp", rd_parz[i].threads, 0, bench_h5_read, &rd_parz[i],
+                  &q_h5parz);
       }
       if (have->gpu) {
         rd_parz[i].h = h_parz, rd_parz[i].exec = "cuda", rd_parz[i].threads = 0;
@@ -678,7 +687,7 @@ static void run_sweep(const options* o, const peers* have, const bench_data* d) 
                 g[i], &q[i]);
   }
   run_rounds(s, o);
-  st.mode = "sweep";  /* rows of the sweep are told apart from the cases by their mode */
+  st.mode = "sweep"; /* rows of the sweep are told apart from the cases by their mode */
   csv_rows(d, &st, s);
 done:
   for (i = 0; i < o->sweep_c.n; i++) {
@@ -797,10 +806,11 @@ static void write_meta(const options* o, const peers* have, const dataset_list* 
   fprintf(f, "quick: %s\nmax_mib: %g\n", o->quick ? "yes" : "no", o->max_mib);
   fprintf(f, "peers: libzfp=%s hdf5=%s h5z-zfp=%s parz-plugin=%s\n", have->zfp ? "yes" : "no",
           have->h5 ? "yes" : "no", have->h5_zfp ? "yes" : "no", have->h5_parz ? "yes" : "no");
-  fprintf(f, "table: default, auto C for variable rate (each case's C in results.csv, auto_c "
-             "below at the sweep's setting), C=%u for fixed rate, P=%u (sweep at accuracy %g x "
-             "range)\n", PARZ_DEFAULT_SEGMENT_BLOCKS, PARZ_DEFAULT_PARTITION_SEGMENTS,
-          o->sweep_accuracy);
+  fprintf(f,
+          "table: default, auto C for variable rate (each case's C in results.csv, auto_c "
+          "below at the sweep's setting), C=%u for fixed rate, P=%u (sweep at accuracy %g x "
+          "range)\n",
+          PARZ_DEFAULT_SEGMENT_BLOCKS, PARZ_DEFAULT_PARTITION_SEGMENTS, o->sweep_accuracy);
   for (i = 0; i < l->n; i++)
     fprintf(f, "dataset: %s %s %zu bytes range %.6g fill_values %zu auto_c %u\n", l->v[i].name,
             l->v[i].array.type == PARZ_FLOAT ? "f32" : "f64", l->v[i].bytes, l->v[i].range,
@@ -854,17 +864,20 @@ static void run_plan(const options* o, const peers* have, const dataset_list* l)
     /* seconds per byte of each kind so far (a case's rate until a kind has its own) */
     double rate[3];
     for (j = 0; j < 3; j++)
-      rate[j] = done_bytes[j] > 0 ? spent[j] / done_bytes[j]
-                : done_bytes[STEP_CASE] > 0 ? spent[STEP_CASE] / done_bytes[STEP_CASE] : -1;
+      rate[j] = done_bytes[j] > 0           ? spent[j] / done_bytes[j]
+                : done_bytes[STEP_CASE] > 0 ? spent[STEP_CASE] / done_bytes[STEP_CASE]
+                                            : -1;
     for (j = k; j < n && left >= 0; j++)
-      left = rate[plan[j].kind] < 0 ? -1
-             : left + rate[plan[j].kind] * (double)l->v[plan[j].dataset].bytes;
+      left = rate[plan[j].kind] < 0
+                 ? -1
+                 : left + rate[plan[j].kind] * (double)l->v[plan[j].dataset].bytes;
     nset = make_settings(o, d, settings);
     if (kind == STEP_CASE)
       snprintf(what, sizeof what, "%s %s", settings[plan[k].setting].mode,
                settings[plan[k].setting].label);
     else
-      snprintf(what, sizeof what, kind == STEP_SWEEP ? "table-size sweep" : "rate-distortion sweep");
+      snprintf(what, sizeof what,
+               kind == STEP_SWEEP ? "table-size sweep" : "rate-distortion sweep");
     if (o->time_limit > 0 &&
         t0 - g_start + (rate[kind] > 0 ? rate[kind] * (double)d->bytes : 0) > o->time_limit) {
       fprintf(stderr, "%sparz_bench: %s %s skipped: it would end past --time-limit %g s\n",
@@ -919,8 +932,10 @@ int main(int argc, char** argv) {
   have.h5_zfp = have.h5 && bench_h5_filter_available(BENCH_H5_ZFP);
   have.h5_parz = have.h5 && bench_h5_filter_available(BENCH_H5_PARZ);
   have.gpu = bench_gpu_available();
-  fprintf(stderr, "parz_bench: %d datasets; peers: libzfp %s, HDF5 %s, H5Z-ZFP %s, ParZ plugin %s, "
-                  "GPU %s\n", l.n, have.zfp ? "yes" : "MISSING", have.h5 ? "yes" : "MISSING",
+  fprintf(stderr,
+          "parz_bench: %d datasets; peers: libzfp %s, HDF5 %s, H5Z-ZFP %s, ParZ plugin %s, "
+          "GPU %s\n",
+          l.n, have.zfp ? "yes" : "MISSING", have.h5 ? "yes" : "MISSING",
           have.h5_zfp ? "yes" : "MISSING", have.h5_parz ? "yes" : "MISSING",
           have.gpu ? bench_gpu_name() : "none");
   snprintf(path, sizeof path, "%s/results.csv", o.out_dir);
@@ -933,8 +948,8 @@ int main(int argc, char** argv) {
     l.v[i].range = bench_range(&l.v[i].array, l.v[i].data);
   write_meta(&o, &have, &l);
   run_plan(&o, &have, &l);
-  fprintf(stderr, "%sparz_bench: %.0f s, wrote %s\n", isatty(2) ? "\n" : "",
-          bench_now() - g_start, path);
+  fprintf(stderr, "%sparz_bench: %.0f s, wrote %s\n", isatty(2) ? "\n" : "", bench_now() - g_start,
+          path);
   fclose(g_csv);
   append_meta(&o, bench_now() - g_start);
   for (i = 0; i < l.n; i++)

@@ -3,8 +3,7 @@
 
 #include "parz.h"
 
-size_t parz_type_size(parz_type type)
-{
+size_t parz_type_size(parz_type type) {
   switch (type) {
     case PARZ_INT32:
     case PARZ_FLOAT: return 4;
@@ -14,8 +13,7 @@ size_t parz_type_size(parz_type type)
   }
 }
 
-const char* parz_type_name(parz_type type)
-{
+const char* parz_type_name(parz_type type) {
   switch (type) {
     case PARZ_INT32: return "int32";
     case PARZ_INT64: return "int64";
@@ -25,15 +23,16 @@ const char* parz_type_name(parz_type type)
   }
 }
 
-int parz_array_check(const parz_array* a, parz_error* err)
-{
+int parz_array_check(const parz_array* a, parz_error* err) {
   unsigned i;
   size_t count = 1;
   if (!a)
     return parz_fail(err, PARZ_ERR_ARG, "NULL array description");
   if (!parz_type_size(a->type))
-    return parz_fail(err, PARZ_ERR_TYPE, "unknown scalar type %d (expected 1 int32, 2 int64, "
-                     "3 float, 4 double)", (int)a->type);
+    return parz_fail(err, PARZ_ERR_TYPE,
+                     "unknown scalar type %d (expected 1 int32, 2 int64, "
+                     "3 float, 4 double)",
+                     (int)a->type);
   if (a->dims < 1 || a->dims > 4)
     return parz_fail(err, PARZ_ERR_DIMS, "rank %u outside 1..4", a->dims);
   for (i = 0; i < a->dims; i++) {
@@ -47,8 +46,7 @@ int parz_array_check(const parz_array* a, parz_error* err)
   return PARZ_OK;
 }
 
-size_t parz_array_count(const parz_array* a)
-{
+size_t parz_array_count(const parz_array* a) {
   unsigned i;
   size_t count = 1;
   if (!a || a->dims < 1 || a->dims > 4)
@@ -58,8 +56,7 @@ size_t parz_array_count(const parz_array* a)
   return count;
 }
 
-size_t parz_block_count(const parz_array* a)
-{
+size_t parz_block_count(const parz_array* a) {
   unsigned i;
   size_t count = 1;
   if (!a || a->dims < 1 || a->dims > 4)

@@ -1,8 +1,7 @@
 /* Joining bit streams at arbitrary bit offsets. */
 #include "block_common.h"
 
-void parz_bits_copy(void* dst, uint64_t dst_bit, const void* src, uint64_t nbits)
-{
+void parz_bits_copy(void* dst, uint64_t dst_bit, const void* src, uint64_t nbits) {
   unsigned char* d = (unsigned char*)dst;
   const unsigned char* s = (const unsigned char*)src;
   uint64_t di = dst_bit >> 6, si = 0;

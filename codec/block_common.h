@@ -49,8 +49,7 @@
 #define PARZ_MAX(a, b) ((a) > (b) ? (a) : (b))
 
 /* Number of trailing zero bits of a nonzero word. */
-PARZ_HD unsigned parz_ctz64(uint64_t x)
-{
+PARZ_HD unsigned parz_ctz64(uint64_t x) {
 #if defined(__CUDA_ARCH__)
   return (unsigned)(__ffsll((long long)x) - 1);
 #elif defined(__GNUC__) || defined(__clang__)
@@ -66,8 +65,7 @@ PARZ_HD unsigned parz_ctz64(uint64_t x)
 }
 
 /* Number of significant bits (0 for 0). */
-PARZ_HD unsigned parz_bitlen64(uint64_t x)
-{
+PARZ_HD unsigned parz_bitlen64(uint64_t x) {
 #if defined(__CUDA_ARCH__)
   return (unsigned)(64 - __clzll((long long)x));
 #elif defined(__GNUC__) || defined(__clang__)
@@ -100,8 +98,7 @@ PARZ_HD unsigned parz_bitlen64(uint64_t x)
  * same for blocks of 4 or 16 values (several planes per row) and for 32-bit values (two
  * groups of 32 values per row) without wasting work on zero bits. log2(n) rounds of masked
  * swaps, each swapping the off-diagonal sub-tiles of half the size of the previous round. */
-PARZ_HD void parz_transpose_tiles(uint64_t* a, unsigned n)
-{
+PARZ_HD void parz_transpose_tiles(uint64_t* a, unsigned n) {
   unsigned j, hi, lo;
   uint64_t m = UINT64_C(0x00000000ffffffff);
   for (j = 32; j; j >>= 1, m ^= m << j) {
@@ -127,8 +124,7 @@ PARZ_HD void parz_transpose_tiles(uint64_t* a, unsigned n)
 
 /* Little-endian 64-bit word loads and stores, byte by byte: correct on any host and alignment,
  * and compiled to a single move on little-endian machines. */
-PARZ_HD uint64_t parz_word_load(const unsigned char* p)
-{
+PARZ_HD uint64_t parz_word_load(const unsigned char* p) {
 #if defined(__CUDA_ARCH__)
   /* Device code reads little-endian words from an 8-byte aligned payload (the GPU entry points
    * require an aligned chunk and every chunk section is 8-byte aligned): one load through the
@@ -136,13 +132,12 @@ PARZ_HD uint64_t parz_word_load(const unsigned char* p)
   if (((uintptr_t)p & 7u) == 0)
     return (uint64_t)__ldg((const unsigned long long*)p);
 #endif
-  return (uint64_t)p[0] | ((uint64_t)p[1] << 8) | ((uint64_t)p[2] << 16) |
-         ((uint64_t)p[3] << 24) | ((uint64_t)p[4] << 32) | ((uint64_t)p[5] << 40) |
-         ((uint64_t)p[6] << 48) | ((uint64_t)p[7] << 56);
+  return (uint64_t)p[0] | ((uint64_t)p[1] << 8) | ((uint64_t)p[2] << 16) | ((uint64_t)p[3] << 24) |
+         ((uint64_t)p[4] << 32) | ((uint64_t)p[5] << 40) | ((uint64_t)p[6] << 48) |
+         ((uint64_t)p[7] << 56);
 }
 
-PARZ_HD void parz_word_store(unsigned char* p, uint64_t v)
-{
+PARZ_HD void parz_word_store(unsigned char* p, uint64_t v) {
   p[0] = (unsigned char)v;
   p[1] = (unsigned char)(v >> 8);
   p[2] = (unsigned char)(v >> 16);
@@ -154,8 +149,7 @@ PARZ_HD void parz_word_store(unsigned char* p, uint64_t v)
 }
 
 /* Float <-> bit pattern without type punning through pointers. */
-PARZ_HD uint32_t parz_f32_bits(float f)
-{
+PARZ_HD uint32_t parz_f32_bits(float f) {
   union {
     float f;
     uint32_t u;
@@ -163,8 +157,7 @@ PARZ_HD uint32_t parz_f32_bits(float f)
   v.f = f;
   return v.u;
 }
-PARZ_HD float parz_f32_from(uint32_t u)
-{
+PARZ_HD float parz_f32_from(uint32_t u) {
   union {
     float f;
     uint32_t u;
@@ -172,8 +165,7 @@ PARZ_HD float parz_f32_from(uint32_t u)
   v.u = u;
   return v.f;
 }
-PARZ_HD uint64_t parz_f64_bits(double f)
-{
+PARZ_HD uint64_t parz_f64_bits(double f) {
   union {
     double f;
     uint64_t u;
@@ -181,8 +173,7 @@ PARZ_HD uint64_t parz_f64_bits(double f)
   v.f = f;
   return v.u;
 }
-PARZ_HD double parz_f64_from(uint64_t u)
-{
+PARZ_HD double parz_f64_from(uint64_t u) {
   union {
     double f;
     uint64_t u;
@@ -192,8 +183,7 @@ PARZ_HD double parz_f64_from(uint64_t u)
 }
 
 /* 2^e exactly as ldexp(1, e) rounds it: subnormal or zero below the normal range, +inf above. */
-PARZ_HD float parz_pow2f(int e)
-{
+PARZ_HD float parz_pow2f(int e) {
   if (e > 127)
     return parz_f32_from(0x7f800000u);
   if (e >= -126)
@@ -202,8 +192,7 @@ PARZ_HD float parz_pow2f(int e)
     return parz_f32_from((uint32_t)1 << (e + 149));
   return 0.0f;
 }
-PARZ_HD double parz_pow2(int e)
-{
+PARZ_HD double parz_pow2(int e) {
   if (e > 1023)
     return parz_f64_from(UINT64_C(0x7ff0000000000000));
   if (e >= -1022)
@@ -215,8 +204,7 @@ PARZ_HD double parz_pow2(int e)
 
 /* zfp's block precision: how many bit planes a block with largest exponent emax gets. The sum is
  * done with 32-bit wraparound, as libzfp's int arithmetic behaves for absurd minexp values. */
-PARZ_HD unsigned parz_block_precision(int emax, unsigned maxprec, int minexp, unsigned dims)
-{
+PARZ_HD unsigned parz_block_precision(int emax, unsigned maxprec, int minexp, unsigned dims) {
   int32_t p = (int32_t)((uint32_t)emax - (uint32_t)minexp + 2u * dims + 2u);
   unsigned q = p > 0 ? (unsigned)p : 0u;
   return PARZ_MIN(maxprec, q);
@@ -224,7 +212,7 @@ PARZ_HD unsigned parz_block_precision(int emax, unsigned maxprec, int minexp, un
 
 /* Array loops specialize on the scalar type and the rank: `switch (PARZ_KIND(type, dims))`
  * over PARZ_EACH_KIND(X), where X(type, dims) expands to one case. */
-#define PARZ_KIND(type, dims) (4u * (unsigned)(type) + (unsigned)(dims) - 1u)
+#define PARZ_KIND(type, dims) (4u * (unsigned)(type) + (unsigned)(dims)-1u)
 /* clang-format off */
 #define PARZ_EACH_KIND(X)                                                                      \
   X(PARZ_FLOAT, 1) X(PARZ_FLOAT, 2) X(PARZ_FLOAT, 3) X(PARZ_FLOAT, 4)                          \
@@ -241,8 +229,7 @@ PARZ_DEFINE_TABLE(unsigned char, parz_perm3, 64, PARZ_PERM3_LIST)
 PARZ_DEFINE_TABLE(unsigned char, parz_perm4, 256, PARZ_PERM4_LIST)
 
 /* The coding order for a rank: NULL means identity (1D). */
-PARZ_HD const unsigned char* parz_perm(unsigned dims)
-{
+PARZ_HD const unsigned char* parz_perm(unsigned dims) {
   switch (dims) {
     case 2: return PARZ_TABLE(parz_perm2);
     case 3: return PARZ_TABLE(parz_perm3);

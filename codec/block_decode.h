@@ -30,8 +30,7 @@ typedef struct {
 /* Little-endian value of the n <= 8 bytes at data + at, those at or past nbytes reading as
  * zero: the word in which an input ends (also used by the GPU's parse window). */
 PARZ_HD uint64_t parz_tail_load(const unsigned char* data, uint64_t nbytes, uint64_t at,
-                                unsigned n)
-{
+                                unsigned n) {
   uint64_t w = 0;
   unsigned b;
   for (b = 0; b < n && at + b < nbytes; b++)
@@ -40,8 +39,7 @@ PARZ_HD uint64_t parz_tail_load(const unsigned char* data, uint64_t nbytes, uint
 }
 
 /* Loads word i of the stream; bytes past the end read as zero and set err. */
-PARZ_HD uint64_t parz_reader_word(parz_reader* r, uint64_t i)
-{
+PARZ_HD uint64_t parz_reader_word(parz_reader* r, uint64_t i) {
   uint64_t full = r->nbytes >> 3;
   if (i < full)
     return parz_word_load(r->data + 8 * i);
@@ -52,8 +50,7 @@ PARZ_HD uint64_t parz_reader_word(parz_reader* r, uint64_t i)
 }
 
 /* Positions the reader at an absolute bit offset. */
-PARZ_HD void parz_reader_seek(parz_reader* r, uint64_t bit)
-{
+PARZ_HD void parz_reader_seek(parz_reader* r, uint64_t bit) {
   unsigned off = (unsigned)(bit & 63u);
   r->next = bit >> 6;
   if (off) {
@@ -65,21 +62,16 @@ PARZ_HD void parz_reader_seek(parz_reader* r, uint64_t bit)
   }
 }
 
-PARZ_HD void parz_reader_init(parz_reader* r, const void* data, uint64_t nbytes, uint64_t bit)
-{
+PARZ_HD void parz_reader_init(parz_reader* r, const void* data, uint64_t nbytes, uint64_t bit) {
   r->data = (const unsigned char*)data;
   r->nbytes = nbytes;
   r->err = 0;
   parz_reader_seek(r, bit);
 }
 
-PARZ_HD uint64_t parz_reader_tell(const parz_reader* r)
-{
-  return r->next * 64 - r->cnt;
-}
+PARZ_HD uint64_t parz_reader_tell(const parz_reader* r) { return r->next * 64 - r->cnt; }
 
-PARZ_HD unsigned parz_read_bit(parz_reader* r)
-{
+PARZ_HD unsigned parz_read_bit(parz_reader* r) {
   unsigned bit;
   if (!r->cnt) {
     r->buf = parz_reader_word(r, r->next++);
@@ -92,8 +84,7 @@ PARZ_HD unsigned parz_read_bit(parz_reader* r)
 }
 
 /* Reads 0 <= n <= 64 bits, first bit read in bit 0 of the result. */
-PARZ_HD uint64_t parz_read_bits(parz_reader* r, unsigned n)
-{
+PARZ_HD uint64_t parz_read_bits(parz_reader* r, unsigned n) {
   uint64_t v = r->buf;
   uint64_t w;
   unsigned used;
@@ -116,8 +107,7 @@ PARZ_HD uint64_t parz_read_bits(parz_reader* r, unsigned n)
   return n == 64 ? v : v & ((UINT64_C(1) << n) - 1);
 }
 
-PARZ_HD void parz_reader_skip(parz_reader* r, uint64_t n)
-{
+PARZ_HD void parz_reader_skip(parz_reader* r, uint64_t n) {
   if (n <= r->cnt) {
     r->buf = n == 64 ? 0 : r->buf >> n;
     r->cnt -= (unsigned)n;
@@ -128,8 +118,7 @@ PARZ_HD void parz_reader_skip(parz_reader* r, uint64_t n)
 
 /* Reads bits until a one bit or until `limit` bits were read, whichever comes first, and
  * returns how many zero bits came before the one (== limit when none was found). */
-PARZ_HD unsigned parz_read_zeros(parz_reader* r, unsigned limit)
-{
+PARZ_HD unsigned parz_read_zeros(parz_reader* r, unsigned limit) {
   unsigned z = 0;
   while (z < limit) {
     unsigned room, t;
@@ -163,8 +152,7 @@ PARZ_HD unsigned parz_read_zeros(parz_reader* r, unsigned limit)
 /* Decodes one block of `type` and rank `dims` into out (4^dims raw values; uint32_t for
  * float/int32, uint64_t for double/int64). Returns the bits the block occupied. */
 PARZ_HD unsigned parz_decode_block(parz_reader* r, parz_type type, unsigned dims,
-                                   const parz_params* p, void* out)
-{
+                                   const parz_params* p, void* out) {
   switch (type) {
     case PARZ_FLOAT: return parz_decode_fblock32(r, p, dims, (uint32_t*)out);
     case PARZ_DOUBLE: return parz_decode_fblock64(r, p, dims, (uint64_t*)out);

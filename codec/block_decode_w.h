@@ -4,14 +4,12 @@
 #include "block_width.h"
 
 /* Negabinary to two's complement. */
-PARZ_HD PARZ_UINT PARZ_FN(parz_uint2int)(PARZ_UINT x)
-{
+PARZ_HD PARZ_UINT PARZ_FN(parz_uint2int)(PARZ_UINT x) {
   return (PARZ_UINT)((x ^ PARZ_NBMASK) - PARZ_NBMASK);
 }
 
 /* Inverse of zfp's non-orthogonal lifting step on p[0], p[s], p[2s], p[3s]. */
-PARZ_HD void PARZ_FN(parz_inv_lift)(PARZ_UINT* p, unsigned s)
-{
+PARZ_HD void PARZ_FN(parz_inv_lift)(PARZ_UINT* p, unsigned s) {
   PARZ_UINT x = p[0], y = p[s], z = p[2 * s], w = p[3 * s];
   y += PARZ_ASR(w, 1);
   w -= PARZ_ASR(y, 1);
@@ -34,8 +32,7 @@ PARZ_HD void PARZ_FN(parz_inv_lift)(PARZ_UINT* p, unsigned s)
 }
 
 /* Inverse of the reversible (Lorenzo) lifting step. */
-PARZ_HD void PARZ_FN(parz_rev_inv_lift)(PARZ_UINT* p, unsigned s)
-{
+PARZ_HD void PARZ_FN(parz_rev_inv_lift)(PARZ_UINT* p, unsigned s) {
   PARZ_UINT x = p[0], y = p[s], z = p[2 * s], w = p[3 * s];
   w += z;
   z += y;
@@ -52,8 +49,7 @@ PARZ_HD void PARZ_FN(parz_rev_inv_lift)(PARZ_UINT* p, unsigned s)
  * Along axis a (stride s = 4^a) the 4-vectors start at hi + lo, hi a multiple of 4 s and
  * lo < s: consecutive lo are independent lifts on adjacent values, which compilers turn into
  * vector code for every axis but x. */
-PARZ_HD void PARZ_FN(parz_inv_xform)(PARZ_UINT* p, unsigned dims)
-{
+PARZ_HD void PARZ_FN(parz_inv_xform)(PARZ_UINT* p, unsigned dims) {
   unsigned a = dims, size = 1u << (2 * dims), hi, lo;
   while (a-- > 0) {
     unsigned s = 1u << (2 * a);
@@ -63,8 +59,7 @@ PARZ_HD void PARZ_FN(parz_inv_xform)(PARZ_UINT* p, unsigned dims)
   }
 }
 
-PARZ_HD void PARZ_FN(parz_rev_inv_xform)(PARZ_UINT* p, unsigned dims)
-{
+PARZ_HD void PARZ_FN(parz_rev_inv_xform)(PARZ_UINT* p, unsigned dims) {
   unsigned a = dims, size = 1u << (2 * dims), hi, lo;
   while (a-- > 0) {
     unsigned s = 1u << (2 * a);
@@ -81,8 +76,7 @@ PARZ_HD void PARZ_FN(parz_rev_inv_xform)(PARZ_UINT* p, unsigned dims)
  * into values at the end; the GPU deposits each plane's bits into the values as it goes.
  * codec/FORMAT.md lists every other place that implements this grammar. */
 PARZ_HD unsigned PARZ_FN(parz_decode_ints)(parz_reader* r, unsigned maxbits, unsigned maxprec,
-                                           PARZ_UINT* PARZ_RESTRICT data, unsigned size)
-{
+                                           PARZ_UINT* PARZ_RESTRICT data, unsigned size) {
   parz_reader s = *r; /* local copy: data[] cannot alias it */
   const unsigned intprec = PARZ_W;
   unsigned kmin = intprec > maxprec ? intprec - maxprec : 0;
@@ -173,8 +167,7 @@ PARZ_HD unsigned PARZ_FN(parz_decode_ints)(parz_reader* r, unsigned maxbits, uns
 /* Decoded coefficients u (sequency order, negabinary) to the block: reorder, two's complement,
  * inverse transform. Shared by parz_decode_iblock and the GPU's window decoder. */
 PARZ_HD void PARZ_FN(parz_decode_finish)(const PARZ_UINT* u, unsigned dims, int reversible,
-                                         PARZ_UINT* block)
-{
+                                         PARZ_UINT* block) {
   const unsigned char* perm = parz_perm(dims);
   unsigned size = 1u << (2 * dims), i;
 #if defined(__CUDA_ARCH__)
@@ -188,7 +181,7 @@ PARZ_HD void PARZ_FN(parz_decode_finish)(const PARZ_UINT* u, unsigned dims, int 
       block[p2[i]] = PARZ_FN(parz_uint2int)(u[i]);
   } else
 #endif
-  if (perm) {
+      if (perm) {
     for (i = 0; i < size; i++)
       block[perm[i]] = PARZ_FN(parz_uint2int)(u[i]);
   } else {
@@ -204,8 +197,7 @@ PARZ_HD void PARZ_FN(parz_decode_finish)(const PARZ_UINT* u, unsigned dims, int 
 /* Lossy integer block: coefficients, padding to minbits, reorder, inverse transform. */
 PARZ_HD unsigned PARZ_FN(parz_decode_iblock)(parz_reader* r, unsigned minbits, unsigned maxbits,
                                              unsigned maxprec, unsigned dims, int reversible,
-                                             PARZ_UINT* block)
-{
+                                             PARZ_UINT* block) {
   PARZ_UINT u[256];
   unsigned size = 1u << (2 * dims);
   unsigned bits = 0;
@@ -224,18 +216,15 @@ PARZ_HD unsigned PARZ_FN(parz_decode_iblock)(parz_reader* r, unsigned minbits, u
 
 /* Integer arrays (int32, int64): no exponent, zfp's parameters used directly. */
 PARZ_HD unsigned PARZ_FN(parz_decode_sblock)(parz_reader* r, const parz_params* p, unsigned dims,
-                                             PARZ_UINT* out)
-{
+                                             PARZ_UINT* out) {
   int reversible = p->minexp < PARZ_MIN_EXP;
-  return PARZ_FN(parz_decode_iblock)(r, p->minbits, p->maxbits, p->maxprec, dims, reversible,
-                                     out);
+  return PARZ_FN(parz_decode_iblock)(r, p->minbits, p->maxbits, p->maxprec, dims, reversible, out);
 }
 
 /* Block-floating-point to floating point: value = integer * 2^(emax - (W - 2)). ib may be out
  * (in place): the decoders below decode the integers straight into the caller's block, so no
  * second block-sized array lives on the stack (on the GPU it would sit in local memory). */
-PARZ_HD void PARZ_FN(parz_inv_cast)(const PARZ_UINT* ib, PARZ_UINT* out, unsigned n, int emax)
-{
+PARZ_HD void PARZ_FN(parz_inv_cast)(const PARZ_UINT* ib, PARZ_UINT* out, unsigned n, int emax) {
   PARZ_SCALAR s = PARZ_POW2(emax - (PARZ_W - 2));
   unsigned i;
   for (i = 0; i < n; i++)
@@ -244,8 +233,7 @@ PARZ_HD void PARZ_FN(parz_inv_cast)(const PARZ_UINT* ib, PARZ_UINT* out, unsigne
 
 /* Reversible blocks stored as bit patterns: the decoded integers are the floats' sign-magnitude
  * patterns in two's complement order; map them back. */
-PARZ_HD void PARZ_FN(parz_rev_patterns)(PARZ_UINT* out, unsigned n)
-{
+PARZ_HD void PARZ_FN(parz_rev_patterns)(PARZ_UINT* out, unsigned n) {
   unsigned i;
   for (i = 0; i < n; i++) {
     PARZ_UINT x = out[i];
@@ -256,8 +244,7 @@ PARZ_HD void PARZ_FN(parz_rev_patterns)(PARZ_UINT* out, unsigned n)
 /* Floating-point arrays, reversible mode: a zero bit for an all-zero block; else 1, then 0 and
  * the exponent for a block-floating-point block, or 1 for a block stored as bit patterns. */
 PARZ_HD unsigned PARZ_FN(parz_decode_rblock)(parz_reader* r, const parz_params* p, unsigned dims,
-                                             PARZ_UINT* out)
-{
+                                             PARZ_UINT* out) {
   unsigned n = 1u << (2 * dims);
   unsigned bits = 2, i;
   if (!parz_read_bit(r)) {
@@ -282,8 +269,7 @@ PARZ_HD unsigned PARZ_FN(parz_decode_rblock)(parz_reader* r, const parz_params* 
 /* Floating-point arrays, lossy modes: a zero bit for a block with nothing to code, else 1 and
  * the biased block exponent, then the coefficients. */
 PARZ_HD unsigned PARZ_FN(parz_decode_fblock)(parz_reader* r, const parz_params* p, unsigned dims,
-                                             PARZ_UINT* out)
-{
+                                             PARZ_UINT* out) {
   unsigned n = 1u << (2 * dims);
   unsigned bits = 1, i;
   if (p->minexp < PARZ_MIN_EXP)

@@ -23,8 +23,7 @@ typedef struct {
   int err;         /* sticky: output did not fit */
 } parz_writer;
 
-PARZ_HD void parz_writer_init(parz_writer* w, void* data, size_t nbytes)
-{
+PARZ_HD void parz_writer_init(parz_writer* w, void* data, size_t nbytes) {
   w->data = (unsigned char*)data;
   w->nwords = (uint64_t)(nbytes / 8);
   w->next = 0;
@@ -33,13 +32,9 @@ PARZ_HD void parz_writer_init(parz_writer* w, void* data, size_t nbytes)
   w->err = 0;
 }
 
-PARZ_HD uint64_t parz_writer_tell(const parz_writer* w)
-{
-  return w->next * 64 + w->cnt;
-}
+PARZ_HD uint64_t parz_writer_tell(const parz_writer* w) { return w->next * 64 + w->cnt; }
 
-PARZ_HD void parz_writer_word(parz_writer* w, uint64_t v)
-{
+PARZ_HD void parz_writer_word(parz_writer* w, uint64_t v) {
   if (w->next < w->nwords)
     parz_word_store(w->data + 8 * w->next, v);
   else
@@ -47,8 +42,7 @@ PARZ_HD void parz_writer_word(parz_writer* w, uint64_t v)
   w->next++;
 }
 
-PARZ_HD unsigned parz_write_bit(parz_writer* w, unsigned bit)
-{
+PARZ_HD unsigned parz_write_bit(parz_writer* w, unsigned bit) {
   w->buf |= (uint64_t)bit << w->cnt;
   if (++w->cnt == 64) {
     parz_writer_word(w, w->buf);
@@ -59,8 +53,7 @@ PARZ_HD unsigned parz_write_bit(parz_writer* w, unsigned bit)
 }
 
 /* Writes the low n bits of v (0 <= n <= 64; bits of v above n must be zero). */
-PARZ_HD void parz_write_bits(parz_writer* w, uint64_t v, unsigned n)
-{
+PARZ_HD void parz_write_bits(parz_writer* w, uint64_t v, unsigned n) {
   unsigned total = w->cnt + n;
   w->buf |= v << w->cnt;
   if (total >= 64) {
@@ -72,8 +65,7 @@ PARZ_HD void parz_write_bits(parz_writer* w, uint64_t v, unsigned n)
 }
 
 /* Appends n zero bits. */
-PARZ_HD void parz_writer_pad(parz_writer* w, uint64_t n)
-{
+PARZ_HD void parz_writer_pad(parz_writer* w, uint64_t n) {
   uint64_t total = w->cnt + n;
   if (total < 64) {
     w->cnt = (unsigned)total;
@@ -97,8 +89,7 @@ PARZ_HD void parz_writer_pad(parz_writer* w, uint64_t n)
 }
 
 /* Pads with zeros to a whole word, as zfp_stream_flush does. */
-PARZ_HD void parz_writer_flush(parz_writer* w)
-{
+PARZ_HD void parz_writer_flush(parz_writer* w) {
   if (w->cnt) {
     parz_writer_word(w, w->buf);
     w->buf = 0;
@@ -107,8 +98,7 @@ PARZ_HD void parz_writer_flush(parz_writer* w)
 }
 
 /* Number of one bits in a mask of positions [n, size) of a plane (up to 256 bits). */
-PARZ_HD int parz_plane_any(const uint64_t* plane, unsigned n, unsigned size)
-{
+PARZ_HD int parz_plane_any(const uint64_t* plane, unsigned n, unsigned size) {
   unsigned wi = n >> 6;
   uint64_t first = plane[wi] & (~UINT64_C(0) << (n & 63u));
   unsigned last = (size - 1) >> 6;
@@ -121,8 +111,7 @@ PARZ_HD int parz_plane_any(const uint64_t* plane, unsigned n, unsigned size)
 }
 
 /* Position of the first one bit at or after n (one must exist before size). */
-PARZ_HD unsigned parz_plane_next(const uint64_t* plane, unsigned n)
-{
+PARZ_HD unsigned parz_plane_next(const uint64_t* plane, unsigned n) {
   unsigned wi = n >> 6;
   uint64_t x = plane[wi] & (~UINT64_C(0) << (n & 63u));
   while (!x)
@@ -139,8 +128,7 @@ PARZ_HD unsigned parz_plane_next(const uint64_t* plane, unsigned n)
 
 /* Encodes one block of `type` and rank `dims` from in (4^dims raw values). Returns its bits. */
 PARZ_HD unsigned parz_encode_block(parz_writer* w, parz_type type, unsigned dims,
-                                   const parz_params* p, const void* in)
-{
+                                   const parz_params* p, const void* in) {
   switch (type) {
     case PARZ_FLOAT: return parz_encode_fblock32(w, p, dims, (const uint32_t*)in);
     case PARZ_DOUBLE: return parz_encode_fblock64(w, p, dims, (const uint64_t*)in);

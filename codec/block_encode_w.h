@@ -3,14 +3,12 @@
 #include "block_width.h"
 
 /* Two's complement to negabinary. */
-PARZ_HD PARZ_UINT PARZ_FN(parz_int2uint)(PARZ_UINT x)
-{
+PARZ_HD PARZ_UINT PARZ_FN(parz_int2uint)(PARZ_UINT x) {
   return (PARZ_UINT)((x + PARZ_NBMASK) ^ PARZ_NBMASK);
 }
 
 /* zfp's non-orthogonal forward lifting step on p[0], p[s], p[2s], p[3s]. */
-PARZ_HD void PARZ_FN(parz_fwd_lift)(PARZ_UINT* p, unsigned s)
-{
+PARZ_HD void PARZ_FN(parz_fwd_lift)(PARZ_UINT* p, unsigned s) {
   PARZ_UINT x = p[0], y = p[s], z = p[2 * s], w = p[3 * s];
   x += w;
   x = PARZ_ASR(x, 1);
@@ -33,8 +31,7 @@ PARZ_HD void PARZ_FN(parz_fwd_lift)(PARZ_UINT* p, unsigned s)
 }
 
 /* Reversible (Lorenzo) forward lifting step. */
-PARZ_HD void PARZ_FN(parz_rev_fwd_lift)(PARZ_UINT* p, unsigned s)
-{
+PARZ_HD void PARZ_FN(parz_rev_fwd_lift)(PARZ_UINT* p, unsigned s) {
   PARZ_UINT x = p[0], y = p[s], z = p[2 * s], w = p[3 * s];
   w -= z;
   z -= y;
@@ -49,8 +46,7 @@ PARZ_HD void PARZ_FN(parz_rev_fwd_lift)(PARZ_UINT* p, unsigned s)
 
 /* Forward decorrelating transform along x, then y, z, w (see parz_inv_xform for the
  * offsets of the 4-vectors along each axis). */
-PARZ_HD void PARZ_FN(parz_fwd_xform)(PARZ_UINT* p, unsigned dims)
-{
+PARZ_HD void PARZ_FN(parz_fwd_xform)(PARZ_UINT* p, unsigned dims) {
   unsigned a, size = 1u << (2 * dims), hi, lo;
   for (a = 0; a < dims; a++) {
     unsigned s = 1u << (2 * a);
@@ -60,8 +56,7 @@ PARZ_HD void PARZ_FN(parz_fwd_xform)(PARZ_UINT* p, unsigned dims)
   }
 }
 
-PARZ_HD void PARZ_FN(parz_rev_fwd_xform)(PARZ_UINT* p, unsigned dims)
-{
+PARZ_HD void PARZ_FN(parz_rev_fwd_xform)(PARZ_UINT* p, unsigned dims) {
   unsigned a, size = 1u << (2 * dims), hi, lo;
   for (a = 0; a < dims; a++) {
     unsigned s = 1u << (2 * a);
@@ -76,8 +71,7 @@ PARZ_HD void PARZ_FN(parz_rev_fwd_xform)(PARZ_UINT* p, unsigned dims)
  * one tile transposition per group of up to 64 values (see parz_decode_ints). codec/FORMAT.md
  * lists every place that implements this grammar. */
 PARZ_HD unsigned PARZ_FN(parz_encode_ints)(parz_writer* w, unsigned maxbits, unsigned maxprec,
-                                           const PARZ_UINT* PARZ_RESTRICT data, unsigned size)
-{
+                                           const PARZ_UINT* PARZ_RESTRICT data, unsigned size) {
   parz_writer s = *w;
   const unsigned intprec = PARZ_W;
   unsigned kmin = intprec > maxprec ? intprec - maxprec : 0;
@@ -151,8 +145,7 @@ PARZ_HD unsigned PARZ_FN(parz_encode_ints)(parz_writer* w, unsigned maxbits, uns
  * the precision is the one the block needs, written in PBITS bits first. */
 PARZ_HD unsigned PARZ_FN(parz_encode_iblock)(parz_writer* w, unsigned minbits, unsigned maxbits,
                                              unsigned maxprec, unsigned dims, int reversible,
-                                             PARZ_UINT* block)
-{
+                                             PARZ_UINT* block) {
   PARZ_UINT u[256];
   const unsigned char* perm = parz_perm(dims);
   unsigned size = 1u << (2 * dims);
@@ -190,8 +183,7 @@ PARZ_HD unsigned PARZ_FN(parz_encode_iblock)(parz_writer* w, unsigned minbits, u
 
 /* Integer arrays (int32, int64). */
 PARZ_HD unsigned PARZ_FN(parz_encode_sblock)(parz_writer* w, const parz_params* p, unsigned dims,
-                                             const PARZ_UINT* in)
-{
+                                             const PARZ_UINT* in) {
   PARZ_UINT b[256];
   unsigned i, n = 1u << (2 * dims);
   for (i = 0; i < n; i++)
@@ -203,8 +195,7 @@ PARZ_HD unsigned PARZ_FN(parz_encode_sblock)(parz_writer* w, const parz_params* 
 /* Largest exponent in the block as zfp computes it: frexp of the largest magnitude (NaN never
  * wins the comparison; glibc's frexp gives 0 for infinity), clamped to 1 - EBIAS for
  * subnormals; -EBIAS for an all-zero block. */
-PARZ_HD int PARZ_FN(parz_emax)(const PARZ_UINT* in, unsigned n)
-{
+PARZ_HD int PARZ_FN(parz_emax)(const PARZ_UINT* in, unsigned n) {
   const PARZ_UINT inf = (PARZ_UINT)((((PARZ_UINT)1 << PARZ_EBITS) - 1) << PARZ_MANT);
   PARZ_UINT max = 0, biased;
   unsigned i;
@@ -226,8 +217,7 @@ PARZ_HD int PARZ_FN(parz_emax)(const PARZ_UINT* in, unsigned n)
 /* Float to integer the way x86 truncating conversions behave: NaN and out-of-range values give
  * the integer indefinite (sign bit only). Only blocks of subnormals or non-finite values get
  * there, where libzfp depends on it too. */
-PARZ_HD PARZ_UINT PARZ_FN(parz_trunc)(PARZ_SCALAR v)
-{
+PARZ_HD PARZ_UINT PARZ_FN(parz_trunc)(PARZ_SCALAR v) {
   const PARZ_SCALAR lim = (PARZ_SCALAR)PARZ_SIGN; /* 2^(W-1) */
   if (v >= -lim && v < lim)
     return (PARZ_UINT)(PARZ_INT)v;
@@ -235,8 +225,7 @@ PARZ_HD PARZ_UINT PARZ_FN(parz_trunc)(PARZ_SCALAR v)
 }
 
 /* Floating point to block-floating-point: integer = trunc(value * 2^((W - 2) - emax)). */
-PARZ_HD void PARZ_FN(parz_fwd_cast)(const PARZ_UINT* in, PARZ_UINT* ib, unsigned n, int emax)
-{
+PARZ_HD void PARZ_FN(parz_fwd_cast)(const PARZ_UINT* in, PARZ_UINT* ib, unsigned n, int emax) {
   PARZ_SCALAR s = PARZ_POW2((PARZ_W - 2) - emax);
   unsigned i;
   for (i = 0; i < n; i++)
@@ -245,8 +234,7 @@ PARZ_HD void PARZ_FN(parz_fwd_cast)(const PARZ_UINT* in, PARZ_UINT* ib, unsigned
 
 /* Floating-point arrays, lossy and reversible modes. */
 PARZ_HD unsigned PARZ_FN(parz_encode_fblock)(parz_writer* w, const parz_params* p, unsigned dims,
-                                             const PARZ_UINT* in)
-{
+                                             const PARZ_UINT* in) {
   unsigned n = 1u << (2 * dims);
   unsigned bits = 1, i;
   int emax = PARZ_FN(parz_emax)(in, n);

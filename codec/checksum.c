@@ -14,9 +14,8 @@
 
 /* The same CRC (no pre- or post-inversion) 8 bytes per instruction: the instruction consumes a
  * little-endian word's bytes in memory order, as the table loop does. */
-__attribute__((target("sse4.2"))) static uint32_t crc32c_sse42(uint32_t crc,
-                                                                const unsigned char* p,
-                                                                size_t bytes) {
+__attribute__((target("sse4.2"))) static uint32_t crc32c_sse42(uint32_t crc, const unsigned char* p,
+                                                               size_t bytes) {
   uint64_t c = crc;
   for (; bytes >= 8; bytes -= 8, p += 8) {
     uint64_t w;

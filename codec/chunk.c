@@ -15,16 +15,33 @@
 #define MAGIC2 0x52u /* 'R' */
 #define MAGIC3 0x5Au /* 'Z' */
 #define FORMAT_VERSION ((unsigned)PARZ_CHUNK_FORMAT_VERSION)
-#define CODEC_ID_ZFP1 1u      /* zfp 1.0 stream, 64-bit words, no zfp header */
+#define CODEC_ID_ZFP1 1u /* zfp 1.0 stream, 64-bit words, no zfp header */
 #define CODEC_VERSION 1u
 
 /* Header field offsets (FORMAT.md, "Header"). H_SECTIONS is version 1's reserved field. */
 enum {
-  H_MAGIC = 0, H_FORMAT = 4, H_CODEC = 6, H_CODEC_VERSION = 8, H_TYPE = 10, H_RANK = 11,
-  H_TABLE = 12, H_WIDTH = 13, H_FLAGS = 14, H_SHAPE = 16, H_MINBITS = 48, H_MAXBITS = 52,
-  H_MAXPREC = 56, H_MINEXP = 60, H_SEGMENT_BLOCKS = 64, H_PARTITION_SEGMENTS = 68,
-  H_TABLE_BYTES = 72, H_NEXCEPTIONS = 80, H_PAYLOAD_BYTES = 88, H_PAYLOAD_BITS = 96,
-  H_SECTIONS = 104, H_CHECKSUM = 108
+  H_MAGIC = 0,
+  H_FORMAT = 4,
+  H_CODEC = 6,
+  H_CODEC_VERSION = 8,
+  H_TYPE = 10,
+  H_RANK = 11,
+  H_TABLE = 12,
+  H_WIDTH = 13,
+  H_FLAGS = 14,
+  H_SHAPE = 16,
+  H_MINBITS = 48,
+  H_MAXBITS = 52,
+  H_MAXPREC = 56,
+  H_MINEXP = 60,
+  H_SEGMENT_BLOCKS = 64,
+  H_PARTITION_SEGMENTS = 68,
+  H_TABLE_BYTES = 72,
+  H_NEXCEPTIONS = 80,
+  H_PAYLOAD_BYTES = 88,
+  H_PAYLOAD_BITS = 96,
+  H_SECTIONS = 104,
+  H_CHECKSUM = 108
 };
 
 /* Directory entry field offsets (FORMAT.md, "Sections"). */
@@ -52,8 +69,8 @@ int parz_chunk_layout(parz_chunk_view* v, const parz_array* a, const parz_chunk_
     count *= n;
     nblocks *= blocks_along(n);
   }
-  if ((rc = parz_params_expert(&p, cfg->params.minbits, cfg->params.maxbits,
-                               cfg->params.maxprec, cfg->params.minexp, err)) != PARZ_OK)
+  if ((rc = parz_params_expert(&p, cfg->params.minbits, cfg->params.maxbits, cfg->params.maxprec,
+                               cfg->params.minexp, err)) != PARZ_OK)
     return rc;
   v->array.type = a->type;
   v->array.dims = a->dims;
@@ -73,12 +90,12 @@ int parz_chunk_layout(parz_chunk_view* v, const parz_array* a, const parz_chunk_
     return parz_fail(err, PARZ_ERR_PARAM, "unknown table kind %d", (int)cfg->table);
   /* C 0 is auto (parz_chunk_layout_auto): the encoder works in single blocks until the payload
    * is known; fixed rate, whose table is NONE or a function of C alone, takes the default */
-  v->segment_blocks = cfg->segment_blocks ? cfg->segment_blocks
+  v->segment_blocks = cfg->segment_blocks    ? cfg->segment_blocks
                       : parz_chunk_auto_c(v) ? 1u
                                              : PARZ_DEFAULT_SEGMENT_BLOCKS;
   if (v->segment_blocks > PARZ_MAX_SEGMENT_BLOCKS)
-    return parz_fail(err, PARZ_ERR_PARAM, "segment_blocks %u above the limit %u",
-                     v->segment_blocks, PARZ_MAX_SEGMENT_BLOCKS);
+    return parz_fail(err, PARZ_ERR_PARAM, "segment_blocks %u above the limit %u", v->segment_blocks,
+                     PARZ_MAX_SEGMENT_BLOCKS);
   if (v->table == PARZ_TABLE_HYBRID) {
     v->partition_segments =
         cfg->partition_segments ? cfg->partition_segments : PARZ_DEFAULT_PARTITION_SEGMENTS;
@@ -87,9 +104,9 @@ int parz_chunk_layout(parz_chunk_view* v, const parz_array* a, const parz_chunk_
                        v->partition_segments, PARZ_MAX_PARTITION_SEGMENTS);
   }
   if (v->table == PARZ_TABLE_LENGTHS || v->table == PARZ_TABLE_HYBRID)
-    v->length_bytes = parz_table_length_width(
-        (uint64_t)v->segment_blocks * parz_block_max_bits(a->type, a->dims, &p));
-  if (parz_table_layout(v, err) != PARZ_OK)   /* only absurd sizes get here */
+    v->length_bytes = parz_table_length_width((uint64_t)v->segment_blocks *
+                                              parz_block_max_bits(a->type, a->dims, &p));
+  if (parz_table_layout(v, err) != PARZ_OK) /* only absurd sizes get here */
     return parz_fail(err, PARZ_ERR_PARAM, "table for %llu blocks too large",
                      (unsigned long long)nblocks);
   if (cfg->checksum != PARZ_CHECKSUM_DEFAULT && cfg->checksum != PARZ_CHECKSUM_ON &&
@@ -100,10 +117,10 @@ int parz_chunk_layout(parz_chunk_view* v, const parz_array* a, const parz_chunk_
   v->version = 1;
   if (cfg->checksum != PARZ_CHECKSUM_OFF) {
     v->version = 2;
-    v->checksum_segments = v->table == PARZ_TABLE_HYBRID ? v->partition_segments
-                                                          : PARZ_DEFAULT_PARTITION_SEGMENTS;
-    v->nchecksums = v->nsegments / v->checksum_segments +
-                    (v->nsegments % v->checksum_segments != 0);
+    v->checksum_segments =
+        v->table == PARZ_TABLE_HYBRID ? v->partition_segments : PARZ_DEFAULT_PARTITION_SEGMENTS;
+    v->nchecksums =
+        v->nsegments / v->checksum_segments + (v->nsegments % v->checksum_segments != 0);
   }
   return PARZ_OK;
 }
@@ -252,21 +269,20 @@ static size_t bound_with(const parz_array* a, const parz_chunk_config* cfg, uint
   if (nexc == UINT64_MAX)
     nexc = parz_exceptions_possible(a, &v.params) ? count : 0;
   if (masked == UINT64_MAX)
-    masked = cfg->mask != PARZ_MASK_OFF &&
-                     (cfg->fill || a->type == PARZ_FLOAT || a->type == PARZ_DOUBLE)
-                 ? count
-                 : 0;
+    masked =
+        cfg->mask != PARZ_MASK_OFF && (cfg->fill || a->type == PARZ_FLOAT || a->type == PARZ_DOUBLE)
+            ? count
+            : 0;
   if (nexc > (SIZE_MAX - v.table_bytes - 4096u) / PARZ_EXCEPTION_BYTES)
     return 0;
   v.nexceptions = nexc;
   v.mask.section_bytes = masked ? parz_mask_bound(a, masked) : 0;
   if (v.mask.section_bytes > SIZE_MAX / 4u)
     return 0;
-  parz_chunk_section_offsets(&v, &o);   /* the checksums of C = 1, the most */
+  parz_chunk_section_offsets(&v, &o); /* the checksums of C = 1, the most */
   stream = parz_stream_bound(a->type, a->dims, &v.params, (size_t)v.nblocks);
   total = o.payload;
-  if (stream == 0 || stream > UINT64_MAX - total ||
-      total + stream > SIZE_MAX)
+  if (stream == 0 || stream > UINT64_MAX - total || total + stream > SIZE_MAX)
     return 0;
   return (size_t)(total + stream);
 }
@@ -415,9 +431,8 @@ int parz_chunk_parse(const void* src, size_t src_bytes, parz_chunk_view* view, p
     return parz_fail(err, PARZ_ERR_FORMAT,
                      "ParZ chunk sizes (table %llu + %llu exceptions) disagree with its %zu bytes",
                      (unsigned long long)table_bytes, (unsigned long long)nexc, src_bytes);
-  if (nsections &&
-      (rc = parse_directory(h + PARZ_HEADER_BYTES, (uint32_t)nsections, &left, &checksums,
-                            &mask, err)) != PARZ_OK)
+  if (nsections && (rc = parse_directory(h + PARZ_HEADER_BYTES, (uint32_t)nsections, &left,
+                                         &checksums, &mask, err)) != PARZ_OK)
     return rc;
   if (payload_bytes != left)
     return parz_fail(err, PARZ_ERR_FORMAT,
@@ -475,8 +490,7 @@ int parz_chunk_parse(const void* src, size_t src_bytes, parz_chunk_view* view, p
    * one bit, which also bounds the size a small chunk may claim to decode to */
   if (payload_bytes != 8u * (payload_bits / 64u + (payload_bits % 64u != 0)) ||
       payload_bits < nblocks)
-    return parz_fail(err, PARZ_ERR_FORMAT,
-                     "payload of %llu bits in %llu bytes for %llu blocks",
+    return parz_fail(err, PARZ_ERR_FORMAT, "payload of %llu bits in %llu bytes for %llu blocks",
                      (unsigned long long)payload_bits, (unsigned long long)payload_bytes,
                      (unsigned long long)nblocks);
 
@@ -501,9 +515,8 @@ int parz_chunk_parse(const void* src, size_t src_bytes, parz_chunk_view* view, p
       (rc = parse_checksums(&v, v.exceptions + nexc * PARZ_EXCEPTION_BYTES + checksums.at,
                             checksums.bytes, err)) != PARZ_OK)
     return rc;
-  if (mask.bytes &&
-      (rc = parz_mask_parse(&v, v.exceptions + nexc * PARZ_EXCEPTION_BYTES + mask.at, mask.bytes,
-                            err)) != PARZ_OK)
+  if (mask.bytes && (rc = parz_mask_parse(&v, v.exceptions + nexc * PARZ_EXCEPTION_BYTES + mask.at,
+                                          mask.bytes, err)) != PARZ_OK)
     return rc;
   if ((rc = parz_table_validate(&v, err)) != PARZ_OK)
     return rc;
@@ -638,8 +651,8 @@ static int decode_run_of_segments(const parz_chunk_view* v, const parz_chunk_des
     nb = (s + n) * v->segment_blocks;
     nb = (nb < v->nblocks ? nb : v->nblocks) - b0;
     rc = parz_decode_segments(&v->array, d, &v->params, v->payload, v->payload_bytes, *bit,
-                              (size_t)b0, (size_t)nb, v->segment_blocks, ends, &v->mask, &bad,
-                              &end, err);
+                              (size_t)b0, (size_t)nb, v->segment_blocks, ends, &v->mask, &bad, &end,
+                              err);
     if (rc != PARZ_OK)
       return rc;
     if (bad != SIZE_MAX)
@@ -659,7 +672,7 @@ static int decode_run_of_segments(const parz_chunk_view* v, const parz_chunk_des
  * every table kind. */
 typedef struct {
   const parz_chunk_view* v;
-  uint64_t segment, bit;   /* segment `segment` starts at `bit`; segment == UINT64_MAX: none */
+  uint64_t segment, bit; /* segment `segment` starts at `bit`; segment == UINT64_MAX: none */
 } payload_cursor;
 
 static void cursor_init(payload_cursor* c, const parz_chunk_view* v) {
@@ -730,8 +743,7 @@ static int check_partitions(const parz_chunk_view* v, uint64_t first, uint64_t c
   return PARZ_OK;
 }
 
-int parz_chunk_verify(const parz_chunk_view* v, uint64_t first, uint64_t count,
-                      parz_error* err) {
+int parz_chunk_verify(const parz_chunk_view* v, uint64_t first, uint64_t count, parz_error* err) {
   payload_cursor c;
   int rc = check_partitions(v, first, count, "parz_chunk_verify", err);
   if (rc != PARZ_OK)
@@ -782,7 +794,7 @@ static int run_walk_next(run_walk* r, uint64_t C, uint64_t* s0, uint64_t* s1) {
 static int verify_runs(const parz_chunk_view* v, run_walk* r, parz_error* err) {
   const uint64_t P = v->checksum_segments;
   payload_cursor c;
-  uint64_t s0, s1, q0 = 0, q1 = 0;   /* partitions [q0, q1) to verify next */
+  uint64_t s0, s1, q0 = 0, q1 = 0; /* partitions [q0, q1) to verify next */
   int rc;
   if (!v->nchecksums)
     return PARZ_OK;
@@ -790,7 +802,7 @@ static int verify_runs(const parz_chunk_view* v, run_walk* r, parz_error* err) {
   while (run_walk_next(r, v->segment_blocks, &s0, &s1)) {
     uint64_t p0 = s0 / P, p1 = (s1 - 1) / P + 1;
     if (p0 < q1)
-      p0 = q1;   /* the run's first partition is already there */
+      p0 = q1; /* the run's first partition is already there */
     if (p0 >= p1)
       continue;
     if (p0 > q1 && q1 > q0 && (rc = verify_partitions(&c, q0, q1, err)) != PARZ_OK)
@@ -848,8 +860,8 @@ int parz_chunk_decode_segments_to(const parz_chunk_view* v, const parz_chunk_des
   return parz_chunk_decode_segments_unverified(v, d, first, count, err);
 }
 
-int parz_chunk_decode_segments(const parz_chunk_view* v, void* dst, uint64_t first,
-                               uint64_t count, parz_error* err) {
+int parz_chunk_decode_segments(const parz_chunk_view* v, void* dst, uint64_t first, uint64_t count,
+                               parz_error* err) {
   parz_chunk_dest d;
   if (!v || !dst)
     return parz_fail(err, PARZ_ERR_ARG, "parz_chunk_decode_segments: NULL argument");

@@ -19,25 +19,25 @@
 #define CHECKPOINT 64u              /* units per stored offset (unit_offset) */
 
 struct parz_chunk_encoder {
-  parz_chunk_view v;        /* layout and sizes; its pointers are unused. Its segments are the
+  parz_chunk_view v;     /* layout and sizes; its pointers are unused. Its segments are the
                              * encoder's units; with auto C (auto_c) they are single blocks and
                              * the chunk's own layout comes from settle() */
-  parz_chunk_view fin;      /* the chunk's layout, from write_head */
-  parz_chunk_config cfg;    /* the caller's configuration, for settle() */
+  parz_chunk_view fin;   /* the chunk's layout, from write_head */
+  parz_chunk_config cfg; /* the caller's configuration, for settle() */
   int auto_c;
-  parz_array src;           /* what the codec reads: the caller's array or the cleaned copy */
+  parz_array src; /* what the codec reads: the caller's array or the cleaned copy */
   const void* data;
-  void* cleaned;            /* owned; NULL when the array has no exception nor masked value */
-  unsigned char* records;   /* owned exception records, nexceptions * PARZ_EXCEPTION_BYTES */
-  unsigned char* mask;      /* owned mask section, v.mask.section_bytes; NULL without one */
-  uint32_t* seg_bits;       /* per unit, UNIT_NOT_ENCODED until encoded */
-  uint64_t* seg_offset;     /* the offset of every CHECKPOINT-th unit (and of the end when
+  void* cleaned;          /* owned; NULL when the array has no exception nor masked value */
+  unsigned char* records; /* owned exception records, nexceptions * PARZ_EXCEPTION_BYTES */
+  unsigned char* mask;    /* owned mask section, v.mask.section_bytes; NULL without one */
+  uint32_t* seg_bits;     /* per unit, UNIT_NOT_ENCODED until encoded */
+  uint64_t* seg_offset;   /* the offset of every CHECKPOINT-th unit (and of the end when
                              * nsegments is a multiple), computed by write_head (`joined`):
                              * 8 bytes per 64 units. Re-encoding a segment afterwards needs
                              * another write_head. encode_segments writes no shared field:
                              * threads may run it at once on disjoint ranges without a data
                              * race */
-  size_t head_bytes;        /* all in front of the payload in the units' layout (the largest) */
+  size_t head_bytes;      /* all in front of the payload in the units' layout (the largest) */
   int joined;
 };
 
@@ -72,19 +72,17 @@ static int clean(parz_chunk_encoder* enc, const parz_array* a, const void* data,
   if (!enc->cleaned || !enc->records)
     return parz_fail(err, PARZ_ERR_NOMEM, "out of memory for %llu exceptions",
                      (unsigned long long)nexc);
-  enc->src = enc->v.array;   /* contiguous */
+  enc->src = enc->v.array; /* contiguous */
   enc->data = enc->cleaned;
   enc->v.nexceptions = nexc;
   if (!masked) {
     parz_exceptions_clean(a, data, &enc->v.params, enc->cleaned, enc->records);
     if (!parz_exceptions_v1(a->type, enc->records, nexc))
-      enc->v.version = 2;   /* finite or integer exceptions */
+      enc->v.version = 2; /* finite or integer exceptions */
     return PARZ_OK;
   }
-  parz_exceptions_copy(a, data, &enc->v.params, parz_mask_claims, pal, enc->cleaned,
-                       enc->records);
-  if ((rc = parz_mask_build(pal, &enc->v.array, enc->cleaned, &enc->mask, &bytes, err)) !=
-      PARZ_OK)
+  parz_exceptions_copy(a, data, &enc->v.params, parz_mask_claims, pal, enc->cleaned, enc->records);
+  if ((rc = parz_mask_build(pal, &enc->v.array, enc->cleaned, &enc->mask, &bytes, err)) != PARZ_OK)
     return rc;
   enc->v.mask.section_bytes = bytes;
   enc->v.version = 2;
@@ -193,7 +191,7 @@ int parz_chunk_encode_segments(parz_chunk_encoder* enc, uint64_t first, uint64_t
                        (unsigned long long)s);
     sum += enc->seg_bits[s];
   }
-  if (sum != total)   /* the codec's segment lengths must add up to its stream */
+  if (sum != total) /* the codec's segment lengths must add up to its stream */
     return parz_fail(err, PARZ_ERR_STREAM, "segment lengths sum to %llu bits, stream has %llu",
                      (unsigned long long)sum, (unsigned long long)total);
   if (bits)
@@ -212,12 +210,14 @@ static uint64_t payload_bits(const parz_chunk_encoder* enc) {
   return sum;
 }
 
-static size_t padded_bytes(uint64_t bits) { return (size_t)(8u * (bits / 64u + (bits % 64u != 0))); }
+static size_t padded_bytes(uint64_t bits) {
+  return (size_t)(8u * (bits / 64u + (bits % 64u != 0)));
+}
 
 /* The chunk's layout for a payload of `bits` bits: the units' own, or with auto C the one
  * parz_chunk_layout_auto picks; *head gets the bytes in front of its payload. */
-static int settle(const parz_chunk_encoder* enc, uint64_t bits, parz_chunk_view* fin,
-                  size_t* head, parz_error* err) {
+static int settle(const parz_chunk_encoder* enc, uint64_t bits, parz_chunk_view* fin, size_t* head,
+                  parz_error* err) {
   if (!enc->auto_c) {
     *fin = enc->v;
   } else {
@@ -366,8 +366,7 @@ int parz_chunk_encode(const parz_array* a, const void* data, const parz_chunk_co
     if (dst_bytes < head || dst_bytes - head < cap) {
       scratch = (unsigned char*)malloc(cap ? cap : 1);
       if (!scratch)
-        rc = parz_fail(err, PARZ_ERR_NOMEM, "out of memory for %zu bytes of encoder scratch",
-                       cap);
+        rc = parz_fail(err, PARZ_ERR_NOMEM, "out of memory for %zu bytes of encoder scratch", cap);
     }
   }
   if (rc == PARZ_OK && scratch)

@@ -13,8 +13,7 @@ int parz_grid_check(const parz_chunk_grid* g, const parz_box* box, uint64_t* box
   if (!g)
     return parz_fail(err, PARZ_ERR_ARG, "%s: NULL grid", who);
   if (g->rank < 1 || g->rank > PARZ_MAX_RANK)
-    return parz_fail(err, PARZ_ERR_DIMS, "%s: rank %u outside 1..%d", who, g->rank,
-                     PARZ_MAX_RANK);
+    return parz_fail(err, PARZ_ERR_DIMS, "%s: rank %u outside 1..%d", who, g->rank, PARZ_MAX_RANK);
   elem = parz_type_size(g->type);
   if (elem == 0)
     return parz_fail(err, PARZ_ERR_TYPE, "%s: unknown scalar type %d", who, (int)g->type);
@@ -33,8 +32,8 @@ int parz_grid_check(const parz_chunk_grid* g, const parz_box* box, uint64_t* box
         return parz_fail(err, PARZ_ERR_DIMS,
                          "%s: the box's %llu values from %llu in dimension %u leave the array's "
                          "%llu",
-                         who, (unsigned long long)box->count[k],
-                         (unsigned long long)box->start[k], k, (unsigned long long)g->dims[k]);
+                         who, (unsigned long long)box->count[k], (unsigned long long)box->start[k],
+                         k, (unsigned long long)g->dims[k]);
       total *= box->count[k]; /* no overflow: at most the array's count */
     }
   }
@@ -101,11 +100,10 @@ int parz_chunk_ref_check(const parz_chunk_grid* g, const void* packed, size_t pa
     const uint64_t chunk_bytes = chunk * parz_type_size(g->type);
     if (c->raw != PARZ_STORED_RAW && c->raw != PARZ_STORED_RAW_SWAPPED)
       return parz_fail(err, PARZ_ERR_ARG, "%s: chunk %zu: unknown kind %d", who, i, c->raw);
-    return c->bytes == chunk_bytes
-               ? PARZ_OK
-               : parz_fail(err, PARZ_ERR_FORMAT,
-                           "%s: unfiltered chunk %zu holds %zu bytes, not %llu", who, i,
-                           c->bytes, (unsigned long long)chunk_bytes);
+    return c->bytes == chunk_bytes ? PARZ_OK
+                                   : parz_fail(err, PARZ_ERR_FORMAT,
+                                               "%s: unfiltered chunk %zu holds %zu bytes, not %llu",
+                                               who, i, c->bytes, (unsigned long long)chunk_bytes);
   }
   if ((rc = parz_grid_chunk_array(g, &want, err)) != PARZ_OK)
     return rc;

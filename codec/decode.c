@@ -17,8 +17,7 @@ int parz_codec_check(const parz_array* a, const parz_params* p, size_t first, si
 static size_t decode_run(parz_reader* r, const parz_grid* g, parz_block_pos* pos, parz_type type,
                          unsigned dims, const parz_params* p, void* data, size_t first,
                          size_t count, uint64_t limit, size_t seg, const uint64_t* ends,
-                         parz_mask_cursor* mask, size_t* bad)
-{
+                         parz_mask_cursor* mask, size_t* bad) {
   uint64_t block[256];
   size_t i, k = 0, left = seg;
   for (i = 0; i < count; i++) {
@@ -41,13 +40,12 @@ static size_t decode_run(parz_reader* r, const parz_grid* g, parz_block_pos* pos
   return count;
 }
 
-static size_t decode_range(parz_reader* r, const parz_grid* g, parz_block_pos* pos,
-                           parz_type type, unsigned dims, const parz_params* p, void* data,
-                           size_t first, size_t count, uint64_t limit, size_t seg,
-                           const uint64_t* ends, parz_mask_cursor* mask, size_t* bad)
-{
-#define PARZ_RUN(t, d)                                                                         \
-  case PARZ_KIND(t, d):                                                                        \
+static size_t decode_range(parz_reader* r, const parz_grid* g, parz_block_pos* pos, parz_type type,
+                           unsigned dims, const parz_params* p, void* data, size_t first,
+                           size_t count, uint64_t limit, size_t seg, const uint64_t* ends,
+                           parz_mask_cursor* mask, size_t* bad) {
+#define PARZ_RUN(t, d)  \
+  case PARZ_KIND(t, d): \
     return decode_run(r, g, pos, t, d, p, data, first, count, limit, seg, ends, mask, bad);
   switch (PARZ_KIND(type, dims)) {
     PARZ_EACH_KIND(PARZ_RUN)
@@ -62,8 +60,7 @@ static int decode_blocks(const parz_array* a, const parz_chunk_dest* dest, void*
                          const parz_params* p, const void* src, size_t src_bytes, uint64_t bit,
                          size_t first, size_t count, size_t seg_blocks, const uint64_t* ends,
                          const parz_chunk_mask* mask, size_t* bad, uint64_t* end_bit,
-                         parz_error* err)
-{
+                         parz_error* err) {
   parz_grid g;
   parz_block_pos pos;
   parz_reader r;
@@ -98,8 +95,8 @@ static int decode_blocks(const parz_array* a, const parz_chunk_dest* dest, void*
   }
   if (done < count)
     return parz_fail(err, PARZ_ERR_STREAM,
-                     "stream of %zu bytes ends inside block %zu (truncated or corrupt)",
-                     src_bytes, first + done);
+                     "stream of %zu bytes ends inside block %zu (truncated or corrupt)", src_bytes,
+                     first + done);
   if (end_bit)
     *end_bit = parz_reader_tell(&r);
   return PARZ_OK;
@@ -109,26 +106,23 @@ int parz_decode_segments(const parz_array* a, const parz_chunk_dest* dest, const
                          const void* src, size_t src_bytes, uint64_t bit, size_t first,
                          size_t count, size_t seg_blocks, const uint64_t* ends,
                          const parz_chunk_mask* mask, size_t* bad, uint64_t* bad_end,
-                         parz_error* err)
-{
+                         parz_error* err) {
   *bad = SIZE_MAX;
   if (!ends || seg_blocks == 0 || !dest)
     return parz_fail(err, PARZ_ERR_ARG, "parz_decode_segments: no segment ends or destination");
-  return decode_blocks(a, dest, NULL, p, src, src_bytes, bit, first, count, seg_blocks, ends,
-                       mask, bad, bad_end, err);
+  return decode_blocks(a, dest, NULL, p, src, src_bytes, bit, first, count, seg_blocks, ends, mask,
+                       bad, bad_end, err);
 }
 
-int parz_decode_blocks(const parz_array* a, void* data, const parz_params* p,
-                       const void* src, size_t src_bytes, uint64_t bit,
-                       size_t first, size_t count, uint64_t* end_bit, parz_error* err)
-{
+int parz_decode_blocks(const parz_array* a, void* data, const parz_params* p, const void* src,
+                       size_t src_bytes, uint64_t bit, size_t first, size_t count,
+                       uint64_t* end_bit, parz_error* err) {
   return decode_blocks(a, NULL, data, p, src, src_bytes, bit, first, count, 0, NULL, NULL, NULL,
                        end_bit, err);
 }
 
-int parz_decompress(const parz_array* a, void* data, const parz_params* p,
-                    const void* src, size_t src_bytes, parz_error* err)
-{
-  return parz_decode_blocks(a, data, p, src, src_bytes, 0, 0, a ? parz_block_count(a) : 0,
-                            NULL, err);
+int parz_decompress(const parz_array* a, void* data, const parz_params* p, const void* src,
+                    size_t src_bytes, parz_error* err) {
+  return parz_decode_blocks(a, data, p, src, src_bytes, 0, 0, a ? parz_block_count(a) : 0, NULL,
+                            err);
 }

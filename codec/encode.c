@@ -9,8 +9,7 @@ int parz_codec_check(const parz_array* a, const parz_params* p, size_t first, si
                      parz_error* err);
 
 int parz_codec_check(const parz_array* a, const parz_params* p, size_t first, size_t count,
-                     parz_error* err)
-{
+                     parz_error* err) {
   int status = parz_array_check(a, err);
   size_t nblocks;
   if (status)
@@ -33,10 +32,9 @@ int parz_codec_check(const parz_array* a, const parz_params* p, size_t first, si
  * receives the bits of blocks [k * seg, (k + 1) * seg) (the last run may be shorter), capped at
  * UINT32_MAX. Returns the number of blocks encoded before the output ran out (count when all
  * fit). */
-PARZ_HD size_t encode_run(parz_writer* w, const parz_grid* g, parz_block_pos* pos,
-                          parz_type type, unsigned dims, const parz_params* p, const void* data,
-                          size_t count, uint32_t* seg_bits, size_t seg)
-{
+PARZ_HD size_t encode_run(parz_writer* w, const parz_grid* g, parz_block_pos* pos, parz_type type,
+                          unsigned dims, const parz_params* p, const void* data, size_t count,
+                          uint32_t* seg_bits, size_t seg) {
   uint64_t block[256], sum = 0;
   size_t i, left = seg;
   for (i = 0; i < count; i++) {
@@ -55,10 +53,9 @@ PARZ_HD size_t encode_run(parz_writer* w, const parz_grid* g, parz_block_pos* po
   return count;
 }
 
-static size_t encode_range(parz_writer* w, const parz_grid* g, parz_block_pos* pos,
-                           parz_type type, unsigned dims, const parz_params* p, const void* data,
-                           size_t count, uint32_t* seg_bits, size_t seg)
-{
+static size_t encode_range(parz_writer* w, const parz_grid* g, parz_block_pos* pos, parz_type type,
+                           unsigned dims, const parz_params* p, const void* data, size_t count,
+                           uint32_t* seg_bits, size_t seg) {
 #define PARZ_RUN(t, d) \
   case PARZ_KIND(t, d): return encode_run(w, g, pos, t, d, p, data, count, seg_bits, seg);
   switch (PARZ_KIND(type, dims)) {
@@ -68,10 +65,9 @@ static size_t encode_range(parz_writer* w, const parz_grid* g, parz_block_pos* p
 #undef PARZ_RUN
 }
 
-int parz_encode_segments(const parz_array* a, const void* data, const parz_params* p,
-                         size_t first, size_t count, size_t seg_blocks, void* dst,
-                         size_t dst_bytes, uint64_t* bits, uint32_t* seg_bits, parz_error* err)
-{
+int parz_encode_segments(const parz_array* a, const void* data, const parz_params* p, size_t first,
+                         size_t count, size_t seg_blocks, void* dst, size_t dst_bytes,
+                         uint64_t* bits, uint32_t* seg_bits, parz_error* err) {
   parz_grid g;
   parz_block_pos pos;
   parz_writer w;
@@ -98,20 +94,17 @@ int parz_encode_segments(const parz_array* a, const void* data, const parz_param
   return PARZ_OK;
 }
 
-int parz_encode_blocks(const parz_array* a, const void* data, const parz_params* p,
-                       size_t first, size_t count, void* dst, size_t dst_bytes,
-                       uint64_t* bits, uint32_t* block_bits, parz_error* err)
-{
-  return parz_encode_segments(a, data, p, first, count, 1, dst, dst_bytes, bits, block_bits,
-                              err);
+int parz_encode_blocks(const parz_array* a, const void* data, const parz_params* p, size_t first,
+                       size_t count, void* dst, size_t dst_bytes, uint64_t* bits,
+                       uint32_t* block_bits, parz_error* err) {
+  return parz_encode_segments(a, data, p, first, count, 1, dst, dst_bytes, bits, block_bits, err);
 }
 
-int parz_compress(const parz_array* a, const void* data, const parz_params* p,
-                  void* dst, size_t dst_bytes, size_t* written, parz_error* err)
-{
+int parz_compress(const parz_array* a, const void* data, const parz_params* p, void* dst,
+                  size_t dst_bytes, size_t* written, parz_error* err) {
   uint64_t bits = 0;
-  int status = parz_encode_blocks(a, data, p, 0, a ? parz_block_count(a) : 0, dst, dst_bytes,
-                                  &bits, NULL, err);
+  int status = parz_encode_blocks(a, data, p, 0, a ? parz_block_count(a) : 0, dst, dst_bytes, &bits,
+                                  NULL, err);
   if (written)
     *written = status ? 0 : (size_t)((bits + 63) / 64 * 8);
   return status;

@@ -9,8 +9,8 @@
  * receives one entry per run of seg_blocks blocks (the last may be shorter): the run's bits,
  * capped at UINT32_MAX. One entry per segment instead of one per block keeps the chunk
  * encoder's bookkeeping at 4 bytes per segment. */
-int parz_encode_segments(const parz_array* a, const void* data, const parz_params* p,
-                         size_t first, size_t count, size_t seg_blocks, void* dst,
-                         size_t dst_bytes, uint64_t* bits, uint32_t* seg_bits, parz_error* err);
+int parz_encode_segments(const parz_array* a, const void* data, const parz_params* p, size_t first,
+                         size_t count, size_t seg_blocks, void* dst, size_t dst_bytes,
+                         uint64_t* bits, uint32_t* seg_bits, parz_error* err);
 
 #endif

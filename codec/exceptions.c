@@ -7,32 +7,32 @@
 
 parz_exception_rule parz_exception_rule_of(parz_type type, const parz_params* p) {
   const int lossy = p->minexp >= PARZ_MIN_EXP;
-  parz_exception_rule r = {0, 0, 1, 0};   /* nothing: integers in reversible mode */
+  parz_exception_rule r = {0, 0, 1, 0}; /* nothing: integers in reversible mode */
   switch (type) {
-  case PARZ_FLOAT: /* exponent 255 is NaN/Inf; 253 and 254 are [2^126, 2^128) */
-    r.mask = 0x7f800000u;
-    r.shift = 23;
-    r.min = lossy ? 253u : 255u;
-    break;
-  case PARZ_DOUBLE: /* 2047 is NaN/Inf; 2045 and 2046 are [2^1022, 2^1024) */
-    r.mask = 0x7ff0000000000000ull;
-    r.shift = 52;
-    r.min = lossy ? 2045u : 2047u;
-    break;
-  case PARZ_INT32:
-    if (lossy) {
-      r.add = 0x3fffffffu;
-      r.mask = 0xffffffffu;
-      r.min = 0x7fffffffu;
-    }
-    break;
-  case PARZ_INT64:
-    if (lossy) {
-      r.add = 0x3fffffffffffffffull;
-      r.mask = ~(uint64_t)0;
-      r.min = 0x7fffffffffffffffull;
-    }
-    break;
+    case PARZ_FLOAT: /* exponent 255 is NaN/Inf; 253 and 254 are [2^126, 2^128) */
+      r.mask = 0x7f800000u;
+      r.shift = 23;
+      r.min = lossy ? 253u : 255u;
+      break;
+    case PARZ_DOUBLE: /* 2047 is NaN/Inf; 2045 and 2046 are [2^1022, 2^1024) */
+      r.mask = 0x7ff0000000000000ull;
+      r.shift = 52;
+      r.min = lossy ? 2045u : 2047u;
+      break;
+    case PARZ_INT32:
+      if (lossy) {
+        r.add = 0x3fffffffu;
+        r.mask = 0xffffffffu;
+        r.min = 0x7fffffffu;
+      }
+      break;
+    case PARZ_INT64:
+      if (lossy) {
+        r.add = 0x3fffffffffffffffull;
+        r.mask = ~(uint64_t)0;
+        r.min = 0x7fffffffffffffffull;
+      }
+      break;
   }
   return r;
 }
@@ -89,8 +89,10 @@ uint64_t parz_exceptions_count_special(const parz_array* a, const void* data,
   for (i = 0; i < v.n[0]; i++)
     for (j = 0; j < v.n[1]; j++)
       for (k = 0; k < v.n[2]; k++) {
-        const unsigned char* row = (const unsigned char*)data +
-            (ptrdiff_t)size * ((ptrdiff_t)i * v.s[0] + (ptrdiff_t)j * v.s[1] + (ptrdiff_t)k * v.s[2]);
+        const unsigned char* row =
+            (const unsigned char*)data +
+            (ptrdiff_t)size *
+                ((ptrdiff_t)i * v.s[0] + (ptrdiff_t)j * v.s[1] + (ptrdiff_t)k * v.s[2]);
         size_t x;
         for (x = 0; x < v.n[3]; x++) {
           uint64_t u = parz_load_bits(row + (ptrdiff_t)size * (ptrdiff_t)x * v.s[3], size);
@@ -108,21 +110,19 @@ uint64_t parz_exceptions_count(const parz_array* a, const void* data, const parz
 /* The value of a bit pattern of the type, as a double (int64 values rounded). */
 static double value_of(uint64_t bits, parz_type type) {
   switch (type) {
-  case PARZ_FLOAT: {
-    uint32_t u = (uint32_t)bits;
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-  }
-  case PARZ_DOUBLE: {
-    double d;
-    memcpy(&d, &bits, 8);
-    return d;
-  }
-  case PARZ_INT32:
-    return (double)(int32_t)(uint32_t)bits;
-  default:
-    return (double)(int64_t)bits;
+    case PARZ_FLOAT: {
+      uint32_t u = (uint32_t)bits;
+      float f;
+      memcpy(&f, &u, 4);
+      return f;
+    }
+    case PARZ_DOUBLE: {
+      double d;
+      memcpy(&d, &bits, 8);
+      return d;
+    }
+    case PARZ_INT32: return (double)(int32_t)(uint32_t)bits;
+    default: return (double)(int64_t)bits;
   }
 }
 
@@ -133,26 +133,24 @@ static uint64_t stand_in(double mean, parz_type type, const parz_exception_rule*
   if (!(mean - mean == 0))
     return 0;
   switch (type) {
-  case PARZ_FLOAT: {
-    float f = (float)mean;
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    bits = u;
-    break;
-  }
-  case PARZ_DOUBLE:
-    memcpy(&bits, &mean, 8);
-    break;
-  case PARZ_INT32:
-    if (!(mean > -2147483648.0 && mean < 2147483648.0))
-      return 0;
-    bits = (uint32_t)(int32_t)mean;
-    break;
-  default:
-    if (!(mean > -9223372036854775808.0 && mean < 9223372036854775808.0))
-      return 0;
-    bits = (uint64_t)(int64_t)mean;
-    break;
+    case PARZ_FLOAT: {
+      float f = (float)mean;
+      uint32_t u;
+      memcpy(&u, &f, 4);
+      bits = u;
+      break;
+    }
+    case PARZ_DOUBLE: memcpy(&bits, &mean, 8); break;
+    case PARZ_INT32:
+      if (!(mean > -2147483648.0 && mean < 2147483648.0))
+        return 0;
+      bits = (uint32_t)(int32_t)mean;
+      break;
+    default:
+      if (!(mean > -9223372036854775808.0 && mean < 9223372036854775808.0))
+        return 0;
+      bits = (uint64_t)(int64_t)mean;
+      break;
   }
   return parz_exception_test(r, bits) ? 0 : bits;
 }
@@ -204,7 +202,8 @@ void parz_exceptions_copy(const parz_array* a, const void* data, const parz_para
     for (j = 0; j < v.n[1]; j++)
       for (k = 0; k < v.n[2]; k++)
         for (x = 0; x < v.n[3]; x++, pos++) {
-          const unsigned char* q = (const unsigned char*)data +
+          const unsigned char* q =
+              (const unsigned char*)data +
               (ptrdiff_t)size * ((ptrdiff_t)i * v.s[0] + (ptrdiff_t)j * v.s[1] +
                                  (ptrdiff_t)k * v.s[2] + (ptrdiff_t)x * v.s[3]);
           uint64_t bits = parz_load_bits(q, size);
@@ -261,7 +260,7 @@ int parz_exceptions_validate(const parz_chunk_view* v, parz_error* err) {
     return parz_fail(err, PARZ_ERR_FORMAT, "integer chunk with %llu non-finite exceptions",
                      (unsigned long long)v->nexceptions);
   for (k = 0; k < v->array.dims; k++)
-    count *= v->array.shape[k];   /* checked against overflow by the parser */
+    count *= v->array.shape[k]; /* checked against overflow by the parser */
   for (i = 0; i < v->nexceptions; i++, r += PARZ_EXCEPTION_BYTES) {
     uint64_t pos = parz_load64(r), bits = parz_load64(r + 8);
     if (pos >= count || (i > 0 && pos <= prev))
@@ -269,10 +268,9 @@ int parz_exceptions_validate(const parz_chunk_view* v, parz_error* err) {
                        "exception %llu at position %llu: not increasing or outside %llu values",
                        (unsigned long long)i, (unsigned long long)pos, (unsigned long long)count);
     if ((size == 4 && bits >> 32) || (v->version == 1 && !nonfinite(bits, v->array.type)))
-      return parz_fail(err, PARZ_ERR_FORMAT,
-                       "exception %llu holds 0x%llx, not a %svalue of the chunk's type",
-                       (unsigned long long)i, (unsigned long long)bits,
-                       v->version == 1 ? "non-finite " : "");
+      return parz_fail(
+          err, PARZ_ERR_FORMAT, "exception %llu holds 0x%llx, not a %svalue of the chunk's type",
+          (unsigned long long)i, (unsigned long long)bits, v->version == 1 ? "non-finite " : "");
     prev = pos;
   }
   return PARZ_OK;

@@ -1,8 +1,7 @@
 /* Block grid, gather and scatter (see grid.h). */
 #include "grid.h"
 
-void parz_grid_init(parz_grid* g, const parz_array* a)
-{
+void parz_grid_init(parz_grid* g, const parz_array* a) {
   unsigned i, d = a->dims;
   ptrdiff_t run = 1;
   g->dims = d;
@@ -30,8 +29,7 @@ void parz_grid_init(parz_grid* g, const parz_array* a)
   }
 }
 
-void parz_grid_init_dest(parz_grid* g, const parz_array* a, const parz_chunk_dest* d)
-{
+void parz_grid_init_dest(parz_grid* g, const parz_array* a, const parz_chunk_dest* d) {
   unsigned i, k = a->dims;
   parz_array whole = *a;
   for (i = 0; i < k; i++)
@@ -46,8 +44,7 @@ void parz_grid_init_dest(parz_grid* g, const parz_array* a, const parz_chunk_des
   }
 }
 
-void parz_grid_seek(const parz_grid* g, size_t block, parz_block_pos* pos)
-{
+void parz_grid_seek(const parz_grid* g, size_t block, parz_block_pos* pos) {
   unsigned i;
   pos->offset = 0;
   for (i = 0; i < 4; i++) {
@@ -57,8 +54,7 @@ void parz_grid_seek(const parz_grid* g, size_t block, parz_block_pos* pos)
   }
 }
 
-void parz_grid_next(const parz_grid* g, parz_block_pos* pos)
-{
+void parz_grid_next(const parz_grid* g, parz_block_pos* pos) {
   unsigned i;
   for (i = 0; i < g->dims; i++) {
     pos->b[i]++;
@@ -72,8 +68,7 @@ void parz_grid_next(const parz_grid* g, parz_block_pos* pos)
 
 /* Valid extent of the block along each axis (1..4); 1 for unused axes (gather: encoders read
  * whole arrays, their window is everything). */
-static int block_extent(const parz_grid* g, const parz_block_pos* pos, size_t m[4])
-{
+static int block_extent(const parz_grid* g, const parz_block_pos* pos, size_t m[4]) {
   unsigned i;
   int full = 1;
   for (i = 0; i < 4; i++) {
@@ -87,8 +82,7 @@ static int block_extent(const parz_grid* g, const parz_block_pos* pos, size_t m[
 
 /* The part of the block inside the array and the window along each axis, [a[i], e[i]) of 0..4;
  * 0 when the block has no value there. */
-static int window_extent(const parz_grid* g, const parz_block_pos* pos, size_t a[4], size_t e[4])
-{
+static int window_extent(const parz_grid* g, const parz_block_pos* pos, size_t a[4], size_t e[4]) {
   unsigned i;
   for (i = 0; i < 4; i++) {
     size_t x = 4 * pos->b[i], from = g->lo[i] > x ? g->lo[i] : x, to = x + 4;
@@ -112,16 +106,14 @@ static int window_extent(const parz_grid* g, const parz_block_pos* pos, size_t a
 #undef PARZ_GRID_T
 #undef PARZ_GRID_FN
 
-void parz_grid_gather(const parz_grid* g, const parz_block_pos* pos, const void* data, void* buf)
-{
+void parz_grid_gather(const parz_grid* g, const parz_block_pos* pos, const void* data, void* buf) {
   if (g->esize == 4)
     gather32(g, pos, (const uint32_t*)data, (uint32_t*)buf);
   else
     gather64(g, pos, (const uint64_t*)data, (uint64_t*)buf);
 }
 
-void parz_grid_scatter(const parz_grid* g, const parz_block_pos* pos, const void* buf, void* data)
-{
+void parz_grid_scatter(const parz_grid* g, const parz_block_pos* pos, const void* buf, void* data) {
   if (g->esize == 4)
     scatter32(g, pos, (const uint32_t*)buf, (uint32_t*)data);
   else

@@ -15,12 +15,12 @@
  * unless a destination says otherwise, parz_grid_init_dest). */
 typedef struct {
   unsigned dims;
-  size_t esize;     /* 4 or 8 bytes */
-  size_t n[4];      /* extents */
-  size_t nb[4];     /* blocks along each axis */
-  ptrdiff_t s[4];   /* strides in elements */
+  size_t esize;   /* 4 or 8 bytes */
+  size_t n[4];    /* extents */
+  size_t nb[4];   /* blocks along each axis */
+  ptrdiff_t s[4]; /* strides in elements */
   size_t lo[4], hi[4];
-  int windowed;     /* the window is not the whole array */
+  int windowed; /* the window is not the whole array */
   size_t nblocks;
 } parz_grid;
 

@@ -2,8 +2,7 @@
 
 /* zfp's edge replication of a partial row of n values (1..3) at stride s: a b c -> a b c a,
  * a b -> a b b a, a -> a a a a. */
-static void PARZ_GRID_FN(pad)(PARZ_GRID_T* p, size_t n, ptrdiff_t s)
-{
+static void PARZ_GRID_FN(pad)(PARZ_GRID_T* p, size_t n, ptrdiff_t s) {
   switch (n) {
     case 1:
       p[1 * s] = p[0];
@@ -14,17 +13,13 @@ static void PARZ_GRID_FN(pad)(PARZ_GRID_T* p, size_t n, ptrdiff_t s)
       p[2 * s] = p[1 * s];
       p[3 * s] = p[0];
       break;
-    case 3:
-      p[3 * s] = p[0];
-      break;
-    default:
-      break;
+    case 3: p[3 * s] = p[0]; break;
+    default: break;
   }
 }
 
 static void PARZ_GRID_FN(gather)(const parz_grid* g, const parz_block_pos* pos,
-                                 const PARZ_GRID_T* data, PARZ_GRID_T* q)
-{
+                                 const PARZ_GRID_T* data, PARZ_GRID_T* q) {
   size_t m[4];
   int full = block_extent(g, pos, m);
   const PARZ_GRID_T* p = data + pos->offset;
@@ -58,8 +53,7 @@ static void PARZ_GRID_FN(gather)(const parz_grid* g, const parz_block_pos* pos,
 
 /* The part of the block inside the window; the first value stored may not be the block's. */
 static void PARZ_GRID_FN(scatter_window)(const parz_grid* g, const parz_block_pos* pos,
-                                         const PARZ_GRID_T* q, PARZ_GRID_T* data)
-{
+                                         const PARZ_GRID_T* q, PARZ_GRID_T* data) {
   size_t a[4], e[4];
   const ptrdiff_t s0 = g->s[0], s1 = g->s[1], s2 = g->s[2], s3 = g->s[3];
   size_t i, j, k, l;
@@ -81,8 +75,7 @@ static void PARZ_GRID_FN(scatter_window)(const parz_grid* g, const parz_block_po
 }
 
 static void PARZ_GRID_FN(scatter)(const parz_grid* g, const parz_block_pos* pos,
-                                  const PARZ_GRID_T* q, PARZ_GRID_T* data)
-{
+                                  const PARZ_GRID_T* q, PARZ_GRID_T* data) {
   size_t m[4];
   PARZ_GRID_T* p;
   const ptrdiff_t s0 = g->s[0], s1 = g->s[1], s2 = g->s[2], s3 = g->s[3];

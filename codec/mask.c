@@ -28,8 +28,7 @@ int parz_mask_palette_init(parz_mask_palette* pal, parz_type type, const parz_pa
   pal->fill = cfg->fill != 0;
   pal->fill_bits = cfg->fill_bits;
   if (pal->fill && parz_type_size(type) == 4 && cfg->fill_bits >> 32)
-    return parz_fail(err, PARZ_ERR_PARAM,
-                     "fill value 0x%llx has more bits than a 32-bit %s value",
+    return parz_fail(err, PARZ_ERR_PARAM, "fill value 0x%llx has more bits than a 32-bit %s value",
                      (unsigned long long)cfg->fill_bits, parz_type_name(type));
   return PARZ_OK;
 }
@@ -92,8 +91,8 @@ static uint64_t value_bits(const parz_mask_palette* pal, unsigned i) {
   return pal->fill_seen && i == 0 ? pal->fill_bits : pal->nan_bits[i - pal->fill_seen];
 }
 
-void parz_mask_scan(parz_mask_palette* pal, const parz_array* a, const void* data,
-                    uint64_t* masked, uint64_t* exceptions) {
+void parz_mask_scan(parz_mask_palette* pal, const parz_array* a, const void* data, uint64_t* masked,
+                    uint64_t* exceptions) {
   size_t size = parz_type_size(a->type), i, j, k, x;
   parz_view4 v;
   *masked = *exceptions = 0;
@@ -105,11 +104,11 @@ void parz_mask_scan(parz_mask_palette* pal, const parz_array* a, const void* dat
     for (j = 0; j < v.n[1]; j++)
       for (k = 0; k < v.n[2]; k++)
         for (x = 0; x < v.n[3]; x++) {
-          uint64_t bits = parz_load_bits(
-              (const unsigned char*)data +
-                  (ptrdiff_t)size * ((ptrdiff_t)i * v.s[0] + (ptrdiff_t)j * v.s[1] +
-                                     (ptrdiff_t)k * v.s[2] + (ptrdiff_t)x * v.s[3]),
-              size);
+          uint64_t bits =
+              parz_load_bits((const unsigned char*)data +
+                                 (ptrdiff_t)size * ((ptrdiff_t)i * v.s[0] + (ptrdiff_t)j * v.s[1] +
+                                                    (ptrdiff_t)k * v.s[2] + (ptrdiff_t)x * v.s[3]),
+                             size);
           if (take(pal, bits))
             ++*masked;
           else
@@ -275,7 +274,8 @@ size_t parz_mask_bound(const parz_array* a, uint64_t masked) {
   unsigned bb = parz_mask_bitmap_bytes(a->dims);
   /* a record's head is at most 2 bytes (skip < 4096), a run's count 2 more and its value 1 */
   uint64_t per_block = 2u + (bb > 3u ? bb : 3u);
-  uint64_t fixed = PARZ_MASK_HEAD_BYTES + 8u * PARZ_MASK_MAX_VALUES + 8u * ((nblocks + 255u) / 256u) + 8u;
+  uint64_t fixed =
+      PARZ_MASK_HEAD_BYTES + 8u * PARZ_MASK_MAX_VALUES + 8u * ((nblocks + 255u) / 256u) + 8u;
   if (blocks > (SIZE_MAX - fixed - masked) / per_block)
     return SIZE_MAX;
   return (size_t)(fixed + blocks * per_block + masked);
@@ -397,7 +397,8 @@ static int bitmap_inside(const parz_chunk_view* v, uint64_t block, const unsigne
   for (a = 0; a < 4; a++) { /* the block's extent along axis a (x first) */
     e[a] = 1;
     if (a < d) {
-      uint64_t len = v->array.shape[d - 1 - a], nb = (len + 3u) / 4u, left = len - 4u * (block % nb);
+      uint64_t len = v->array.shape[d - 1 - a], nb = (len + 3u) / 4u,
+               left = len - 4u * (block % nb);
       e[a] = left < 4u ? (unsigned)left : 4u;
       edge |= e[a] < 4u;
       block /= nb;
@@ -492,10 +493,8 @@ int parz_mask_parse(parz_chunk_view* v, const unsigned char* s, uint64_t bytes, 
       nidx = m.nvalues > 1 ? (uint64_t)(r.next - r.index) : 0;
       for (i = 0; i < nidx; i++)
         if (r.index[i] >= V)
-          return parz_fail(err, PARZ_ERR_FORMAT,
-                           "mask record of block %llu names value %u of %llu",
-                           (unsigned long long)first, (unsigned)r.index[i],
-                           (unsigned long long)V);
+          return parz_fail(err, PARZ_ERR_FORMAT, "mask record of block %llu names value %u of %llu",
+                           (unsigned long long)first, (unsigned)r.index[i], (unsigned long long)V);
       cursor = first + r.count;
       p = r.next;
     }

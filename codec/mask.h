@@ -22,9 +22,9 @@ typedef struct {
   int nan, fill, fill_seen;
   uint64_t fill_bits;
   unsigned nnan;
-  uint64_t nan_bits[PARZ_MASK_MAX_NAN];     /* in order of first appearance */
-  uint64_t sorted[PARZ_MASK_MAX_NAN];       /* the same, ascending, for lookups */
-  unsigned char order[PARZ_MASK_MAX_NAN];   /* sorted[i] is nan_bits[order[i]] */
+  uint64_t nan_bits[PARZ_MASK_MAX_NAN];   /* in order of first appearance */
+  uint64_t sorted[PARZ_MASK_MAX_NAN];     /* the same, ascending, for lookups */
+  unsigned char order[PARZ_MASK_MAX_NAN]; /* sorted[i] is nan_bits[order[i]] */
 } parz_mask_palette;
 
 /* A palette for arrays of `type` under cfg (PARZ_MASK_OFF masks nothing). PARZ_ERR_PARAM when
@@ -35,8 +35,8 @@ int parz_mask_palette_init(parz_mask_palette* pal, parz_type type, const parz_pa
 /* Reads the (possibly strided) array in C order: counts its masked values and the exceptions
  * left beside them, and fills the palette. One read of the array; a second only when it holds
  * values that are masked or exceptions. */
-void parz_mask_scan(parz_mask_palette* pal, const parz_array* a, const void* data,
-                    uint64_t* masked, uint64_t* exceptions);
+void parz_mask_scan(parz_mask_palette* pal, const parz_array* a, const void* data, uint64_t* masked,
+                    uint64_t* exceptions);
 
 /* The value index of a masked bit pattern, -1 for a value the mask does not take (after the
  * scan). */
@@ -61,13 +61,13 @@ int parz_mask_parse(parz_chunk_view* v, const unsigned char* s, uint64_t bytes, 
 typedef struct {
   const parz_chunk_mask* m;
   unsigned dims;
-  int wide;                     /* 64-bit values */
-  const unsigned char* at;      /* the next record */
-  const unsigned char* end;     /* the end of the records */
-  uint64_t group;               /* the group of the next record */
-  uint64_t cursor;              /* the block after the previous record of that group */
-  parz_mask_record rec;         /* the current record, blocks [first, last) */
-  uint64_t first, last;         /* UINT64_MAX both when no record is left */
+  int wide;                 /* 64-bit values */
+  const unsigned char* at;  /* the next record */
+  const unsigned char* end; /* the end of the records */
+  uint64_t group;           /* the group of the next record */
+  uint64_t cursor;          /* the block after the previous record of that group */
+  parz_mask_record rec;     /* the current record, blocks [first, last) */
+  uint64_t first, last;     /* UINT64_MAX both when no record is left */
 } parz_mask_cursor;
 
 /* A cursor at the first record that covers `block` or follows it; m may have no values. */

@@ -11,21 +11,19 @@
 
 #include "block_common.h"
 
-#define PARZ_MASK_RUN 0u      /* record kind: a run of wholly masked blocks */
-#define PARZ_MASK_BITMAP 1u   /* record kind: one block and the bitmap of its masked values */
+#define PARZ_MASK_RUN 0u    /* record kind: a run of wholly masked blocks */
+#define PARZ_MASK_BITMAP 1u /* record kind: one block and the bitmap of its masked values */
 #define PARZ_MASK_MAX_VALUES 256u
 #define PARZ_MASK_VARINT_MAX 10u
 
 /* Bytes of a rank-dims block's bitmap: 4^dims bits, at least one byte. */
-PARZ_HD unsigned parz_mask_bitmap_bytes(unsigned dims)
-{
+PARZ_HD unsigned parz_mask_bitmap_bytes(unsigned dims) {
   return dims == 1 ? 1u : 1u << (2 * dims - 3);
 }
 
 /* An unsigned LEB128 varint at *p, at most 10 bytes, none at or past end: its value in *v, *p
  * moved past it. 0 (nothing moved) when it runs past end, is longer, or exceeds 64 bits. */
-PARZ_HD int parz_mask_varint(const unsigned char** p, const unsigned char* end, uint64_t* v)
-{
+PARZ_HD int parz_mask_varint(const unsigned char** p, const unsigned char* end, uint64_t* v) {
   const unsigned char* q = *p;
   uint64_t x = 0;
   unsigned i;
@@ -44,8 +42,7 @@ PARZ_HD int parz_mask_varint(const unsigned char** p, const unsigned char* end, 
 }
 
 /* Set bits among the first n bytes of a bitmap. */
-PARZ_HD unsigned parz_mask_popcount(const unsigned char* bitmap, unsigned n)
-{
+PARZ_HD unsigned parz_mask_popcount(const unsigned char* bitmap, unsigned n) {
   unsigned i, c = 0;
   for (i = 0; i < n; i++) {
     unsigned b = bitmap[i];
@@ -58,20 +55,19 @@ PARZ_HD unsigned parz_mask_popcount(const unsigned char* bitmap, unsigned n)
 
 /* One record, as read at `at`. */
 typedef struct {
-  uint64_t skip;                 /* blocks between the group's cursor and the record's first */
-  uint64_t count;                /* blocks it covers (1 for a bitmap record) */
-  unsigned kind;                 /* PARZ_MASK_RUN or PARZ_MASK_BITMAP */
-  const unsigned char* bitmap;   /* PARZ_MASK_BITMAP: parz_mask_bitmap_bytes(dims) bytes */
-  const unsigned char* index;    /* with more than one value: the value index byte(s) */
-  const unsigned char* next;     /* the byte after the record */
+  uint64_t skip;               /* blocks between the group's cursor and the record's first */
+  uint64_t count;              /* blocks it covers (1 for a bitmap record) */
+  unsigned kind;               /* PARZ_MASK_RUN or PARZ_MASK_BITMAP */
+  const unsigned char* bitmap; /* PARZ_MASK_BITMAP: parz_mask_bitmap_bytes(dims) bytes */
+  const unsigned char* index;  /* with more than one value: the value index byte(s) */
+  const unsigned char* next;   /* the byte after the record */
 } parz_mask_record;
 
 /* Reads the record at `at` (none of it at or past end) of a mask with nvalues values; 0 when it
  * does not fit before end or its fields are malformed (the limits on skip and count are the
  * caller's). */
 PARZ_HD int parz_mask_read(const unsigned char* at, const unsigned char* end, unsigned dims,
-                           unsigned nvalues, parz_mask_record* r)
-{
+                           unsigned nvalues, parz_mask_record* r) {
   uint64_t h, m;
   size_t left, need;
   const unsigned char* p = at;
@@ -103,8 +99,7 @@ PARZ_HD int parz_mask_read(const unsigned char* at, const unsigned char* end, un
 }
 
 /* The bit pattern of mask value i (values: the section's u64 little-endian patterns). */
-PARZ_HD uint64_t parz_mask_value(const unsigned char* values, unsigned i)
-{
+PARZ_HD uint64_t parz_mask_value(const unsigned char* values, unsigned i) {
   return parz_word_load(values + 8u * i);
 }
 
@@ -115,8 +110,7 @@ PARZ_HD uint64_t parz_mask_value(const unsigned char* values, unsigned i)
  * bits are visited one by one: partially masked blocks along a region's edge hold few. (The CUDA
  * decoder applies records with code of its own that keeps a block in registers, mask.cuh.) */
 PARZ_HD void parz_mask_apply(const parz_mask_record* r, const unsigned char* values,
-                             unsigned nvalues, unsigned dims, int wide, void* buf)
-{
+                             unsigned nvalues, unsigned dims, int wide, void* buf) {
   const unsigned n = 1u << (2 * dims);
   const unsigned char* q = r->index;
   uint64_t v = parz_mask_value(values, nvalues > 1 ? q[0] : 0u);

@@ -4,8 +4,7 @@
 
 #include "parz.h"
 
-static void set(parz_params* p, unsigned minbits, unsigned maxbits, unsigned maxprec, int minexp)
-{
+static void set(parz_params* p, unsigned minbits, unsigned maxbits, unsigned maxprec, int minexp) {
   p->minbits = minbits;
   p->maxbits = maxbits;
   p->maxprec = maxprec;
@@ -13,8 +12,7 @@ static void set(parz_params* p, unsigned minbits, unsigned maxbits, unsigned max
 }
 
 int parz_params_rate(parz_params* p, double rate, parz_type type, unsigned dims, double* actual,
-                     parz_error* err)
-{
+                     parz_error* err) {
   unsigned n, bits;
   double want;
   if (!p)
@@ -30,8 +28,8 @@ int parz_params_rate(parz_params* p, double rate, parz_type type, unsigned dims,
   /* more bits than any block can use is pointless, and would overflow zfp's unsigned count */
   if (want > PARZ_MAX_BITS)
     return parz_fail(err, PARZ_ERR_PARAM,
-                     "rate %g bits/value gives %.0f bits per %uD block, above the maximum %u",
-                     rate, want, dims, PARZ_MAX_BITS);
+                     "rate %g bits/value gives %.0f bits per %uD block, above the maximum %u", rate,
+                     want, dims, PARZ_MAX_BITS);
   bits = (unsigned)want;
   /* zfp reserves room for the block exponent of floating-point blocks */
   if (type == PARZ_FLOAT && bits < 1 + 8)
@@ -46,8 +44,7 @@ int parz_params_rate(parz_params* p, double rate, parz_type type, unsigned dims,
   return PARZ_OK;
 }
 
-int parz_params_precision(parz_params* p, unsigned precision, parz_error* err)
-{
+int parz_params_precision(parz_params* p, unsigned precision, parz_error* err) {
   if (!p)
     return parz_fail(err, PARZ_ERR_ARG, "NULL parameters");
   if (precision < 1 || precision > PARZ_MAX_PREC)
@@ -56,8 +53,7 @@ int parz_params_precision(parz_params* p, unsigned precision, parz_error* err)
   return PARZ_OK;
 }
 
-int parz_params_accuracy(parz_params* p, double tolerance, double* actual, parz_error* err)
-{
+int parz_params_accuracy(parz_params* p, double tolerance, double* actual, parz_error* err) {
   int e;
   if (!p)
     return parz_fail(err, PARZ_ERR_ARG, "NULL parameters");
@@ -71,15 +67,13 @@ int parz_params_accuracy(parz_params* p, double tolerance, double* actual, parz_
   return PARZ_OK;
 }
 
-void parz_params_reversible(parz_params* p)
-{
+void parz_params_reversible(parz_params* p) {
   if (p)
     set(p, PARZ_MIN_BITS, PARZ_MAX_BITS, PARZ_MAX_PREC, PARZ_MIN_EXP - 1);
 }
 
 int parz_params_expert(parz_params* p, unsigned minbits, unsigned maxbits, unsigned maxprec,
-                       int minexp, parz_error* err)
-{
+                       int minexp, parz_error* err) {
   if (!p)
     return parz_fail(err, PARZ_ERR_ARG, "NULL parameters");
   if (minbits > maxbits)
@@ -90,10 +84,9 @@ int parz_params_expert(parz_params* p, unsigned minbits, unsigned maxbits, unsig
   return PARZ_OK;
 }
 
-parz_mode parz_params_mode(const parz_params* p)
-{
-  if (p->minbits == PARZ_MIN_BITS && p->maxbits == PARZ_MAX_BITS &&
-      p->maxprec == PARZ_MAX_PREC && p->minexp == PARZ_MIN_EXP)
+parz_mode parz_params_mode(const parz_params* p) {
+  if (p->minbits == PARZ_MIN_BITS && p->maxbits == PARZ_MAX_BITS && p->maxprec == PARZ_MAX_PREC &&
+      p->minexp == PARZ_MIN_EXP)
     return PARZ_MODE_EXPERT; /* zfp's defaults count as expert */
   if (p->minbits == p->maxbits && p->maxbits >= 1 && p->maxbits <= PARZ_MAX_BITS &&
       p->maxprec >= PARZ_MAX_PREC && p->minexp == PARZ_MIN_EXP)
@@ -101,11 +94,11 @@ parz_mode parz_params_mode(const parz_params* p)
   if (p->minbits <= PARZ_MIN_BITS && p->maxbits >= PARZ_MAX_BITS && p->maxprec >= 1 &&
       p->minexp == PARZ_MIN_EXP)
     return PARZ_MODE_PRECISION;
-  if (p->minbits <= PARZ_MIN_BITS && p->maxbits >= PARZ_MAX_BITS &&
-      p->maxprec >= PARZ_MAX_PREC && p->minexp >= PARZ_MIN_EXP)
+  if (p->minbits <= PARZ_MIN_BITS && p->maxbits >= PARZ_MAX_BITS && p->maxprec >= PARZ_MAX_PREC &&
+      p->minexp >= PARZ_MIN_EXP)
     return PARZ_MODE_ACCURACY;
-  if (p->minbits <= PARZ_MIN_BITS && p->maxbits >= PARZ_MAX_BITS &&
-      p->maxprec >= PARZ_MAX_PREC && p->minexp < PARZ_MIN_EXP)
+  if (p->minbits <= PARZ_MIN_BITS && p->maxbits >= PARZ_MAX_BITS && p->maxprec >= PARZ_MAX_PREC &&
+      p->minexp < PARZ_MIN_EXP)
     return PARZ_MODE_REVERSIBLE;
   return PARZ_MODE_EXPERT;
 }
@@ -113,29 +106,25 @@ parz_mode parz_params_mode(const parz_params* p)
 /* Every block has exactly maxbits bits when minbits == maxbits and maxbits leaves room for the
  * largest block header of any type (a smaller maxbits makes zfp's budget wrap around). Never in
  * reversible mode: there zfp writes all-zero float blocks as one bit, without padding. */
-int parz_params_fixed_rate(const parz_params* p)
-{
+int parz_params_fixed_rate(const parz_params* p) {
   return p->minexp >= PARZ_MIN_EXP && p->minbits == p->maxbits && p->maxbits >= 1 + 11;
 }
 
 /* Bit-plane coder bound: each plane costs at most `size` bits plus one bit per value that
  * becomes significant in it (its group test), and a value becomes significant only once. */
-static uint64_t coder_bound(unsigned planes, unsigned size)
-{
+static uint64_t coder_bound(unsigned planes, unsigned size) {
   return (uint64_t)planes * size + size;
 }
 
 /* One branch of the block coder: a header, then the coefficients within a budget that wraps
  * around like zfp's unsigned arithmetic when maxbits is below the header. */
-static uint64_t branch_bound(unsigned header, unsigned maxbits, unsigned planes, unsigned size)
-{
+static uint64_t branch_bound(unsigned header, unsigned maxbits, unsigned planes, unsigned size) {
   unsigned budget = maxbits - header; /* unsigned wraparound intended */
   uint64_t coded = coder_bound(planes, size);
   return header + (coded < budget ? coded : budget);
 }
 
-unsigned parz_block_max_bits(parz_type type, unsigned dims, const parz_params* p)
-{
+unsigned parz_block_max_bits(parz_type type, unsigned dims, const parz_params* p) {
   unsigned size, intprec, ebits, pbits, planes;
   int reversible;
   uint64_t bound;
@@ -166,8 +155,7 @@ unsigned parz_block_max_bits(parz_type type, unsigned dims, const parz_params* p
   return bound > UINT32_MAX ? UINT32_MAX : (unsigned)bound;
 }
 
-size_t parz_stream_bound(parz_type type, unsigned dims, const parz_params* p, size_t blocks)
-{
+size_t parz_stream_bound(parz_type type, unsigned dims, const parz_params* p, size_t blocks) {
   uint64_t per = parz_block_max_bits(type, dims, p);
   uint64_t words;
   if (!per)
@@ -180,9 +168,7 @@ size_t parz_stream_bound(parz_type type, unsigned dims, const parz_params* p, si
   return (size_t)(words * 8);
 }
 
-int parz_params_check_encode(const parz_params* p, parz_type type, unsigned dims,
-                             parz_error* err)
-{
+int parz_params_check_encode(const parz_params* p, parz_type type, unsigned dims, parz_error* err) {
   parz_params whole;
   unsigned planes, need;
   if (!p || !parz_type_size(type) || dims < 1 || dims > 4)

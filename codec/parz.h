@@ -24,34 +24,29 @@ extern "C" {
 #define PARZ_VERSION_PATCH 0
 
 /* Scalar types; the numbers equal zfp_type's so that tests can pass them through. */
-typedef enum {
-  PARZ_INT32 = 1,
-  PARZ_INT64 = 2,
-  PARZ_FLOAT = 3,
-  PARZ_DOUBLE = 4
-} parz_type;
+typedef enum { PARZ_INT32 = 1, PARZ_INT64 = 2, PARZ_FLOAT = 3, PARZ_DOUBLE = 4 } parz_type;
 
 /* Status codes returned by every function that can fail (0 = success). */
 typedef enum {
   PARZ_OK = 0,
-  PARZ_ERR_ARG,       /* NULL pointer, zero size, inconsistent argument */
-  PARZ_ERR_TYPE,      /* unknown or unsupported scalar type */
-  PARZ_ERR_DIMS,      /* rank outside 1..4 or a zero extent */
-  PARZ_ERR_PARAM,     /* codec parameter out of range */
-  PARZ_ERR_BUFFER,    /* output buffer too small */
-  PARZ_ERR_STREAM,    /* compressed stream truncated or corrupt */
-  PARZ_ERR_FORMAT,    /* chunk header or table malformed */
-  PARZ_ERR_VERSION,   /* chunk written by an unknown format or codec version */
-  PARZ_ERR_CHECKSUM,  /* chunk header/table checksum mismatch */
-  PARZ_ERR_NOMEM,     /* allocation failed, or a size is too large to allocate */
-  PARZ_ERR_DEVICE,    /* GPU error (no device, launch failure, ...) */
+  PARZ_ERR_ARG,      /* NULL pointer, zero size, inconsistent argument */
+  PARZ_ERR_TYPE,     /* unknown or unsupported scalar type */
+  PARZ_ERR_DIMS,     /* rank outside 1..4 or a zero extent */
+  PARZ_ERR_PARAM,    /* codec parameter out of range */
+  PARZ_ERR_BUFFER,   /* output buffer too small */
+  PARZ_ERR_STREAM,   /* compressed stream truncated or corrupt */
+  PARZ_ERR_FORMAT,   /* chunk header or table malformed */
+  PARZ_ERR_VERSION,  /* chunk written by an unknown format or codec version */
+  PARZ_ERR_CHECKSUM, /* chunk header/table checksum mismatch */
+  PARZ_ERR_NOMEM,    /* allocation failed, or a size is too large to allocate */
+  PARZ_ERR_DEVICE,   /* GPU error (no device, launch failure, ...) */
   PARZ_ERR_UNSUPPORTED
 } parz_status;
 
 /* Where a failing call explains itself. Every function taking a parz_error* accepts NULL. */
 typedef struct {
-  int code;           /* a parz_status */
-  char message[256];  /* human-readable, names the offending value */
+  int code;          /* a parz_status */
+  char message[256]; /* human-readable, names the offending value */
 } parz_error;
 
 const char* parz_status_name(int code);
@@ -59,9 +54,9 @@ const char* parz_status_name(int code);
 /* Sets err (if not NULL) and returns code; message is printf-style. */
 int parz_fail(parz_error* err, int code, const char* fmt, ...)
 #if defined(__GNUC__)
-  __attribute__((format(printf, 3, 4)))
+    __attribute__((format(printf, 3, 4)))
 #endif
-  ;
+    ;
 
 /* zfp's limits, with the same values. */
 #define PARZ_MIN_BITS 1u
@@ -105,8 +100,7 @@ int parz_params_expert(parz_params* p, unsigned minbits, unsigned maxbits, unsig
  * its blocks can take returns arbitrary bit patterns (NaN and Inf among them) with no error
  * bound, so it is refused (PARZ_ERR_PARAM, with the values it needs). Decoding takes any
  * parameters zfp takes. */
-int parz_params_check_encode(const parz_params* p, parz_type type, unsigned dims,
-                             parz_error* err);
+int parz_params_check_encode(const parz_params* p, parz_type type, unsigned dims, parz_error* err);
 /* Classifies parameters the way zfp_stream_compression_mode does. */
 parz_mode parz_params_mode(const parz_params* p);
 /* Fixed-rate streams have minbits == maxbits: every block has the same length, no table needed. */
@@ -116,7 +110,7 @@ int parz_params_fixed_rate(const parz_params* p);
  * shape[dims-1] fastest (zfp's x). Strides count elements; all zero means contiguous C order. */
 typedef struct {
   parz_type type;
-  unsigned dims;        /* 1..4 */
+  unsigned dims; /* 1..4 */
   size_t shape[4];
   ptrdiff_t stride[4];
 } parz_array;
@@ -140,23 +134,23 @@ size_t parz_stream_bound(parz_type type, unsigned dims, const parz_params* p, si
  * dst_bytes must hold the padded stream (parz_stream_bound is always enough).
  * bits (may be NULL) receives the unpadded length; block_bits (may be NULL) receives `count`
  * entries, the length of each block. Blocks of fixed-rate streams all have length maxbits. */
-int parz_encode_blocks(const parz_array* a, const void* data, const parz_params* p,
-                       size_t first, size_t count, void* dst, size_t dst_bytes,
-                       uint64_t* bits, uint32_t* block_bits, parz_error* err);
+int parz_encode_blocks(const parz_array* a, const void* data, const parz_params* p, size_t first,
+                       size_t count, void* dst, size_t dst_bytes, uint64_t* bits,
+                       uint32_t* block_bits, parz_error* err);
 
 /* Decodes blocks [first, first + count) from src, starting at bit offset `bit`, into their places
  * in `data` (the whole array described by a). The reader never touches src beyond src_bytes: a
  * stream that ends early or is corrupt gives PARZ_ERR_STREAM. end_bit (may be NULL) receives the
  * bit offset just after the last decoded block. */
-int parz_decode_blocks(const parz_array* a, void* data, const parz_params* p,
-                       const void* src, size_t src_bytes, uint64_t bit,
-                       size_t first, size_t count, uint64_t* end_bit, parz_error* err);
+int parz_decode_blocks(const parz_array* a, void* data, const parz_params* p, const void* src,
+                       size_t src_bytes, uint64_t bit, size_t first, size_t count,
+                       uint64_t* end_bit, parz_error* err);
 
 /* Whole-array convenience: the same bytes as zfp_compress / zfp_decompress. */
-int parz_compress(const parz_array* a, const void* data, const parz_params* p,
-                  void* dst, size_t dst_bytes, size_t* written, parz_error* err);
-int parz_decompress(const parz_array* a, void* data, const parz_params* p,
-                    const void* src, size_t src_bytes, parz_error* err);
+int parz_compress(const parz_array* a, const void* data, const parz_params* p, void* dst,
+                  size_t dst_bytes, size_t* written, parz_error* err);
+int parz_decompress(const parz_array* a, void* data, const parz_params* p, const void* src,
+                    size_t src_bytes, parz_error* err);
 
 /* Copies nbits bits from src (starting at its bit 0) to dst starting at bit dst_bit, both
  * little-endian 64-bit word streams. Bits of dst before dst_bit are kept; the rest of the last

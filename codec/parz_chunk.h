@@ -29,7 +29,7 @@ extern "C" {
 #define PARZ_CHUNK_FORMAT_VERSION 2
 
 typedef enum {
-  PARZ_TABLE_AUTO = 0,    /* HYBRID for variable-rate, NONE for fixed-rate */
+  PARZ_TABLE_AUTO = 0, /* HYBRID for variable-rate, NONE for fixed-rate */
   PARZ_TABLE_NONE = 1,
   PARZ_TABLE_OFFSETS = 2,
   PARZ_TABLE_LENGTHS = 3,
@@ -46,7 +46,7 @@ typedef enum {
  * of that partition (FORMAT.md, "Payload checksums"). Off writes none; chunks without them
  * are exactly what format version 1 wrote. */
 typedef enum {
-  PARZ_CHECKSUM_DEFAULT = 0,    /* on */
+  PARZ_CHECKSUM_DEFAULT = 0, /* on */
   PARZ_CHECKSUM_ON = 1,
   PARZ_CHECKSUM_OFF = 2
 } parz_checksum_mode;
@@ -57,7 +57,7 @@ typedef enum {
  * values intact (FORMAT.md, "Mask"). Off stores NaN as exceptions and encodes fill values like
  * any other value, as format version 1 did. */
 typedef enum {
-  PARZ_MASK_DEFAULT = 0,        /* on */
+  PARZ_MASK_DEFAULT = 0, /* on */
   PARZ_MASK_ON = 1,
   PARZ_MASK_OFF = 2
 } parz_mask_mode;
@@ -65,12 +65,12 @@ typedef enum {
 typedef struct {
   parz_params params;
   parz_table_kind table;
-  uint32_t segment_blocks;      /* C, blocks per segment; 0 = auto */
-  uint32_t partition_segments;  /* P, segments per partition (HYBRID only); 0 = default */
+  uint32_t segment_blocks;     /* C, blocks per segment; 0 = auto */
+  uint32_t partition_segments; /* P, segments per partition (HYBRID only); 0 = default */
   parz_checksum_mode checksum;
   parz_mask_mode mask;
-  int fill;                     /* nonzero: values bit-equal to fill_bits are masked too */
-  uint64_t fill_bits;           /* the fill value's bit pattern; 32-bit types: the low 32 bits */
+  int fill;           /* nonzero: values bit-equal to fill_bits are masked too */
+  uint64_t fill_bits; /* the fill value's bit pattern; 32-bit types: the low 32 bits */
 } parz_chunk_config;
 
 /* A chunk's mask section, parsed (FORMAT.md, "Mask"); nvalues is 0 when the chunk has none. */
@@ -79,9 +79,9 @@ typedef struct {
   const unsigned char* starts;  /* ngroups u64: where each group's records start */
   const unsigned char* records; /* record_bytes bytes */
   uint64_t record_bytes;
-  uint64_t section_bytes;       /* the whole section */
-  uint64_t ngroups;             /* ceil(nblocks / group_blocks) */
-  uint32_t group_blocks;        /* G, blocks per mask group */
+  uint64_t section_bytes; /* the whole section */
+  uint64_t ngroups;       /* ceil(nblocks / group_blocks) */
+  uint32_t group_blocks;  /* G, blocks per mask group */
   uint32_t nvalues;
 } parz_chunk_mask;
 
@@ -90,29 +90,29 @@ typedef struct {
  * decoders may trust them (the payload bits themselves may still be corrupt: the bit reader is
  * bounded anyway). */
 typedef struct {
-  unsigned version;             /* format version, 1 or 2 */
-  parz_array array;             /* contiguous; type, rank and shape from the header */
+  unsigned version; /* format version, 1 or 2 */
+  parz_array array; /* contiguous; type, rank and shape from the header */
   parz_params params;
-  parz_table_kind table;        /* never AUTO here */
-  unsigned length_bytes;        /* 2 or 4 (LENGTHS, HYBRID), else 0 */
-  uint32_t segment_blocks;      /* C */
-  uint32_t partition_segments;  /* P (HYBRID), else 0 */
+  parz_table_kind table;       /* never AUTO here */
+  unsigned length_bytes;       /* 2 or 4 (LENGTHS, HYBRID), else 0 */
+  uint32_t segment_blocks;     /* C */
+  uint32_t partition_segments; /* P (HYBRID), else 0 */
   uint64_t nblocks;
-  uint64_t nsegments;           /* ceil(nblocks / C) */
-  uint64_t npartitions;         /* ceil(nsegments / P) for HYBRID, else 0 */
+  uint64_t nsegments;   /* ceil(nblocks / C) */
+  uint64_t npartitions; /* ceil(nsegments / P) for HYBRID, else 0 */
   const unsigned char* table_data;
   size_t table_bytes;
-  const unsigned char* exceptions;  /* nexceptions records, see FORMAT.md */
+  const unsigned char* exceptions; /* nexceptions records, see FORMAT.md */
   uint64_t nexceptions;
-  const unsigned char* checksums;   /* nchecksums u64 payload checksums, or NULL */
-  uint32_t checksum_segments;       /* segments per checksummed partition (P for HYBRID) */
-  uint64_t nchecksums;              /* ceil(nsegments / checksum_segments), 0 without them */
-  parz_chunk_mask mask;             /* masked values (mask.nvalues 0: none) */
-  const unsigned char* payload;     /* little-endian 64-bit words */
-  size_t payload_bytes;             /* multiple of 8 */
-  uint64_t payload_bits;            /* bits used, <= 8 * payload_bytes */
-  size_t chunk_bytes;               /* header + sections + payload */
-  size_t raw_bytes;                 /* size of the decoded array */
+  const unsigned char* checksums; /* nchecksums u64 payload checksums, or NULL */
+  uint32_t checksum_segments;     /* segments per checksummed partition (P for HYBRID) */
+  uint64_t nchecksums;            /* ceil(nsegments / checksum_segments), 0 without them */
+  parz_chunk_mask mask;           /* masked values (mask.nvalues 0: none) */
+  const unsigned char* payload;   /* little-endian 64-bit words */
+  size_t payload_bytes;           /* multiple of 8 */
+  uint64_t payload_bits;          /* bits used, <= 8 * payload_bytes */
+  size_t chunk_bytes;             /* header + sections + payload */
+  size_t raw_bytes;               /* size of the decoded array */
 } parz_chunk_view;
 
 /* Upper bound on the encoded size of any array of a's type and shape under cfg; NULL-safe, 0 on
@@ -170,8 +170,8 @@ int parz_chunk_dest_check(const parz_chunk_view* v, const parz_chunk_dest* d, pa
 int parz_chunk_decode_segments_to(const parz_chunk_view* v, const parz_chunk_dest* d,
                                   uint64_t first, uint64_t count, parz_error* err);
 /* The same into the whole chunk's contiguous array dst (raw_bytes long). */
-int parz_chunk_decode_segments(const parz_chunk_view* v, void* dst, uint64_t first,
-                               uint64_t count, parz_error* err);
+int parz_chunk_decode_segments(const parz_chunk_view* v, void* dst, uint64_t first, uint64_t count,
+                               parz_error* err);
 /* The same without the checksums, for drivers that verify them with parz_chunk_verify_to (in
  * parallel, by partition, while other threads decode). */
 int parz_chunk_decode_segments_unverified(const parz_chunk_view* v, const parz_chunk_dest* d,

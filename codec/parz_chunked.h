@@ -32,8 +32,8 @@ typedef struct parz_box {
 
 /* What a stored chunk's bytes are. */
 typedef enum {
-  PARZ_STORED_PARZ = 0,    /* a ParZ chunk */
-  PARZ_STORED_RAW = 1,     /* the chunk's values themselves, native byte order (HDF5 stored the
+  PARZ_STORED_PARZ = 0,       /* a ParZ chunk */
+  PARZ_STORED_RAW = 1,        /* the chunk's values themselves, native byte order (HDF5 stored the
                               chunk without the filter) */
   PARZ_STORED_RAW_SWAPPED = 2 /* the same in the other byte order (a big-endian dataset) */
 } parz_stored;

@@ -18,8 +18,7 @@
 /* The contribution of a word w at payload word index k: w ^ (k * PARZ_CHECKSUM_KEY), then two
  * rounds of xorshift-multiply (the finalizer of MurmurHash3); every step is invertible. Callers
  * pass the key k * PARZ_CHECKSUM_KEY, which a loop keeps by adding the constant. */
-PARZ_HD uint64_t parz_checksum_mix(uint64_t key, uint64_t w)
-{
+PARZ_HD uint64_t parz_checksum_mix(uint64_t key, uint64_t w) {
   uint64_t x = w ^ key;
   x ^= x >> 33;
   x *= 0xFF51AFD7ED558CCDull;
@@ -31,8 +30,7 @@ PARZ_HD uint64_t parz_checksum_mix(uint64_t key, uint64_t w)
 
 /* Word k of the payload with its bits outside [begin, end) cleared (begin < end). */
 PARZ_HD uint64_t parz_checksum_word(const unsigned char* payload, uint64_t k, uint64_t begin,
-                                    uint64_t end)
-{
+                                    uint64_t end) {
   uint64_t w = parz_word_load(payload + 8u * k);
   if (k == begin / 64u)
     w &= ~(uint64_t)0 << (begin % 64u);
@@ -46,8 +44,7 @@ PARZ_HD uint64_t parz_checksum_word(const unsigned char* payload, uint64_t k, ui
  * a corrupt table gives a partition no bits). Only the first and last word need masking: the
  * loop between them is plain loads and mixes. */
 PARZ_HD uint64_t parz_checksum_lane(const unsigned char* payload, uint64_t begin, uint64_t end,
-                                    unsigned lane, unsigned lanes)
-{
+                                    unsigned lane, unsigned lanes) {
   const uint64_t first = begin / 64u, last = (end - 1u) / 64u;
   const uint64_t step = (uint64_t)lanes * PARZ_CHECKSUM_KEY;
   uint64_t k = first + lane, key = k * PARZ_CHECKSUM_KEY, sum = 0;

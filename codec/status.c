@@ -4,8 +4,7 @@
 
 #include "parz.h"
 
-const char* parz_status_name(int code)
-{
+const char* parz_status_name(int code) {
   switch (code) {
     case PARZ_OK: return "ok";
     case PARZ_ERR_ARG: return "invalid argument";
@@ -24,8 +23,7 @@ const char* parz_status_name(int code)
   }
 }
 
-int parz_fail(parz_error* err, int code, const char* fmt, ...)
-{
+int parz_fail(parz_error* err, int code, const char* fmt, ...) {
   if (err) {
     va_list ap;
     err->code = code;

@@ -43,10 +43,10 @@ uint64_t parz_table_segment_bits(const parz_chunk_view* v, uint64_t s);
  * entry (u16 kind, u16 flags, u32 reserved, u64 bytes), kinds strictly increasing. */
 #define PARZ_SECTION_ENTRY_BYTES 16u
 #define PARZ_MAX_SECTIONS 16u
-#define PARZ_SECTION_REQUIRED 1u     /* flag: a reader that does not know the kind must refuse */
-#define PARZ_SECTION_CHECKSUMS 1u    /* kind: payload checksums */
-#define PARZ_SECTION_MASK 2u         /* kind: masked values (required) */
-#define PARZ_CHECKSUM_HEAD_BYTES 8u  /* the checksum section's own header: u32 P, u32 reserved */
+#define PARZ_SECTION_REQUIRED 1u    /* flag: a reader that does not know the kind must refuse */
+#define PARZ_SECTION_CHECKSUMS 1u   /* kind: payload checksums */
+#define PARZ_SECTION_MASK 2u        /* kind: masked values (required) */
+#define PARZ_CHECKSUM_HEAD_BYTES 8u /* the checksum section's own header: u32 P, u32 reserved */
 
 /* Byte offsets, from the start of the chunk, of the sections of a layout (v's version, table
  * bytes, exceptions, checksums and mask): where the table, exceptions, checksum values, mask

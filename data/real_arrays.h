@@ -9,9 +9,9 @@
 #include "parz.h"
 
 typedef struct {
-  char name[64];     /* file name without the type/shape suffix, e.g. "levitus_temp" */
-  parz_array array;  /* type and shape from the file name, contiguous */
-  void* data;        /* malloc'd, array's values */
+  char name[64];    /* file name without the type/shape suffix, e.g. "levitus_temp" */
+  parz_array array; /* type and shape from the file name, contiguous */
+  void* data;       /* malloc'd, array's values */
   size_t bytes;
 } real_array;
 

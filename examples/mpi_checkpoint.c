@@ -56,20 +56,20 @@ typedef struct {
   uint64_t rows2, cols, chunk_rows2;
   double tolerance;
   unsigned mode;
-  int bad_rank;      /* -1: options apply on every rank */
+  int bad_rank; /* -1: options apply on every rank */
   int h5_errors;
   double agree_timeout;
-  int fault_write_rank;  /* -1: none */
-  int fault_kill_rank;   /* -1: none */
-  int fault_stop_rank;   /* -1: none */
-  int fault_stop_early_rank;  /* -1: none */
+  int fault_write_rank;      /* -1: none */
+  int fault_kill_rank;       /* -1: none */
+  int fault_stop_rank;       /* -1: none */
+  int fault_stop_early_rank; /* -1: none */
 } options;
 
 typedef struct {
   MPI_Comm comm;
   int rank, size;
-  double agree_timeout;  /* seconds a rank waits for the others */
-  mpi_watchdog* dog;     /* ends the job when a rank makes no progress between steps */
+  double agree_timeout; /* seconds a rank waits for the others */
+  mpi_watchdog* dog;    /* ends the job when a rank makes no progress between steps */
 } team;
 
 static const double default_tolerance = 1e-3;
@@ -88,8 +88,9 @@ static void usage(FILE* out) {
 
 /* Returns 0 on success, else prints why (rank 0 only) and returns 1. */
 static int parse(int argc, char** argv, options* o, int rank) {
-  *o = (options){NULL, 0, 0, 8, 48, 64, 4, 32, 256, 16, default_tolerance, H5Z_PARZ_MODE_ACCURACY, -1, 0,
-                 120.0, -1, -1, -1, -1};
+  *o = (options){
+      NULL, 0, 0,     8,  48, 64, 4, 32, 256, 16, default_tolerance, H5Z_PARZ_MODE_ACCURACY,
+      -1,   0, 120.0, -1, -1, -1, -1};
   for (int i = 1; i < argc; i++) {
     const char* a = argv[i];
     const char* v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -103,54 +104,67 @@ static int parse(int argc, char** argv, options* o, int rank) {
                                                 : NULL;
     char* end = NULL;
     if (!strcmp(a, "--roundtrip") || !strcmp(a, "--write") || !strcmp(a, "--read")) {
-      if (!v) goto bad;
+      if (!v)
+        goto bad;
       o->file = v, i++;
       o->write = strcmp(a, "--read") != 0;
       o->read = strcmp(a, "--write") != 0;
     } else if (u) {
-      if (!v) goto bad;
+      if (!v)
+        goto bad;
       unsigned long long x = strtoull(v, &end, 10);
       if (*end || x == 0 || v[0] == '-') {
-        if (rank == 0) fprintf(stderr, "mpi_checkpoint: %s needs a positive integer, not '%s'\n", a, v);
+        if (rank == 0)
+          fprintf(stderr, "mpi_checkpoint: %s needs a positive integer, not '%s'\n", a, v);
         return 1;
       }
       *u = x, i++;
     } else if (!strcmp(a, "--tolerance") && v) {
       o->tolerance = strtod(v, &end), i++;
-      if (*end) goto bad_value;
+      if (*end)
+        goto bad_value;
     } else if (!strcmp(a, "--mode") && v) {
       o->mode = (unsigned)strtoul(v, &end, 10), i++;
-      if (*end) goto bad_value;
+      if (*end)
+        goto bad_value;
     } else if (!strcmp(a, "--bad-rank") && v) {
       o->bad_rank = (int)strtol(v, &end, 10), i++;
-      if (*end) goto bad_value;
+      if (*end)
+        goto bad_value;
     } else if (!strcmp(a, "--agree-timeout") && v) {
       o->agree_timeout = strtod(v, &end), i++;
-      if (*end || !(o->agree_timeout > 0)) goto bad_value;
+      if (*end || !(o->agree_timeout > 0))
+        goto bad_value;
     } else if ((!strcmp(a, "--fault-write-rank") || !strcmp(a, "--fault-kill-rank") ||
-                !strcmp(a, "--fault-stop-rank") || !strcmp(a, "--fault-stop-early-rank")) && v) {
+                !strcmp(a, "--fault-stop-rank") || !strcmp(a, "--fault-stop-early-rank")) &&
+               v) {
       int* r = !strcmp(a, "--fault-write-rank")  ? &o->fault_write_rank
                : !strcmp(a, "--fault-kill-rank") ? &o->fault_kill_rank
                : !strcmp(a, "--fault-stop-rank") ? &o->fault_stop_rank
                                                  : &o->fault_stop_early_rank;
       *r = (int)strtol(v, &end, 10), i++;
-      if (*end) goto bad_value;
+      if (*end)
+        goto bad_value;
     } else if (!strcmp(a, "--h5-errors")) {
       o->h5_errors = 1;
     } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      if (rank == 0) usage(stdout);
+      if (rank == 0)
+        usage(stdout);
       return 1;
     } else {
       goto bad;
     }
     continue;
   bad_value:
-    if (rank == 0) fprintf(stderr, "mpi_checkpoint: bad value '%s' for %s\n", v, a);
+    if (rank == 0)
+      fprintf(stderr, "mpi_checkpoint: bad value '%s' for %s\n", v, a);
     return 1;
   }
-  if (o->file) return 0;
+  if (o->file)
+    return 0;
 bad:
-  if (rank == 0) usage(stderr);
+  if (rank == 0)
+    usage(stderr);
   return 1;
 }
 
@@ -161,20 +175,26 @@ static int step(const team* t, int ok, const char* what, int after_collective) {
   int failed = ok ? 0 : 1, nfailed = 0;
   char why[400];
   if (failed)
-    snprintf(why, sizeof why, "%s failed here and the other ranks did not answer within %g s "
-             "(blocked in the collective call?)", what, t->agree_timeout);
+    snprintf(why, sizeof why,
+             "%s failed here and the other ranks did not answer within %g s "
+             "(blocked in the collective call?)",
+             what, t->agree_timeout);
   else
-    snprintf(why, sizeof why, "after %s, the other ranks did not answer within %g s (a rank "
-             "stalled?)", what, t->agree_timeout);
-  mpi_watchdog_disarm(t->dog);   /* the wait below has its own time limit */
+    snprintf(why, sizeof why,
+             "after %s, the other ranks did not answer within %g s (a rank "
+             "stalled?)",
+             what, t->agree_timeout);
+  mpi_watchdog_disarm(t->dog); /* the wait below has its own time limit */
   mpi_allreduce_within(&failed, &nfailed, 1, MPI_INT, MPI_SUM, t->comm, t->agree_timeout, why);
   mpi_watchdog_arm(t->dog, what);
-  if (nfailed == 0) return 1;
+  if (nfailed == 0)
+    return 1;
   if (t->rank == 0)
     fprintf(stderr, "mpi_checkpoint: %s failed on %d of %d ranks; stopping every rank\n", what,
             nfailed, t->size);
   if (after_collective && nfailed < t->size) {
-    if (t->rank == 0) fprintf(stderr, "mpi_checkpoint: ranks out of step, MPI_Abort\n");
+    if (t->rank == 0)
+      fprintf(stderr, "mpi_checkpoint: ranks out of step, MPI_Abort\n");
     MPI_Abort(t->comm, 1);
   }
   return 0;
@@ -201,7 +221,7 @@ static void filter_cd(const options* o, int rank, int reversible, unsigned* cd, 
  * all ranks; a difference would give each rank a different idea of the file). */
 static int same_on_all_ranks(const team* t, const unsigned* cd, size_t ncd) {
   unsigned v[1 + H5Z_PARZ_USER_NELMTS_MAX] = {0}, lo[1 + H5Z_PARZ_USER_NELMTS_MAX],
-           hi[1 + H5Z_PARZ_USER_NELMTS_MAX];
+                 hi[1 + H5Z_PARZ_USER_NELMTS_MAX];
   v[0] = (unsigned)ncd;
   memcpy(v + 1, cd, ncd * sizeof *cd);
   int n = 1 + H5Z_PARZ_USER_NELMTS_MAX;
@@ -227,8 +247,10 @@ static int publish(const char* partial, const char* file, const char* prev) {
     if (unlink(prev) != 0 && errno != ENOENT)
       fprintf(stderr, "mpi_checkpoint: cannot remove %s: %s\n", prev, strerror(errno));
     if (link(file, prev) != 0)
-      fprintf(stderr, "mpi_checkpoint: cannot keep the previous checkpoint as %s (%s); it is "
-              "replaced\n", prev, strerror(errno));
+      fprintf(stderr,
+              "mpi_checkpoint: cannot keep the previous checkpoint as %s (%s); it is "
+              "replaced\n",
+              prev, strerror(errno));
   }
   if (rename(partial, file) != 0) {
     fprintf(stderr, "rank 0: cannot rename %s to %s: %s\n", partial, file, strerror(errno));
@@ -249,9 +271,10 @@ static int write_checkpoint(const team* t, const options* o) {
   for (int k = 0; k < 2; k++)
     if (slab[k] % chunk[k] != 0) {
       if (t->rank == 0)
-        fprintf(stderr, "mpi_checkpoint: %s chunk rows %llu do not divide the %llu rows of a "
-                "slab: chunks would be shared between ranks\n", field_names[k],
-                (unsigned long long)chunk[k], (unsigned long long)slab[k]);
+        fprintf(stderr,
+                "mpi_checkpoint: %s chunk rows %llu do not divide the %llu rows of a "
+                "slab: chunks would be shared between ranks\n",
+                field_names[k], (unsigned long long)chunk[k], (unsigned long long)slab[k]);
       ok = 0;
     }
   hid_t dcpl[2][2];
@@ -280,22 +303,28 @@ static int write_checkpoint(const team* t, const options* o) {
   hid_t file = H5I_INVALID_HID, fapl = H5I_INVALID_HID, dxpl = mpi_dxpl(1);
   const size_t len = strlen(o->file) + sizeof ".partial";
   char *partial = (char*)malloc(len), *prev = (char*)malloc(len);
-  if (!partial || !prev) ok = 0;
-  if (!step(t, ok, "checking the parameters (before any collective HDF5 call)", 0)) goto done;
+  if (!partial || !prev)
+    ok = 0;
+  if (!step(t, ok, "checking the parameters (before any collective HDF5 call)", 0))
+    goto done;
   snprintf(partial, len, "%s.partial", o->file);
   snprintf(prev, len, "%s.prev", o->file);
 
   /* 3. Collective creation and writes, into a new file: the previous checkpoint stays whole. */
   fapl = mpi_fapl(t->comm);
   file = H5Fcreate(partial, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
-  if (file < 0) rank_error(t, "H5Fcreate");
+  if (file < 0)
+    rank_error(t, "H5Fcreate");
   created = file >= 0;
-  if (!step(t, file >= 0, "creating the file", 1)) goto done;
+  if (!step(t, file >= 0, "creating the file", 1))
+    goto done;
   ok = mpi_attr_write_double(file, "writer_ranks", t->size) >= 0;
-  if (!step(t, ok, "writing the file attribute", 1)) goto done;
+  if (!step(t, ok, "writing the file attribute", 1))
+    goto done;
   for (int m = 0; m < 2; m++) {
     hid_t group = H5Gcreate2(file, mode_names[m], H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    if (!step(t, group >= 0, "creating a group", 1)) goto done;
+    if (!step(t, group >= 0, "creating a group", 1))
+      goto done;
     for (int k = 0; k < 2 && ok; k++) {
       const mpi_field* f = &fields[k];
       uint64_t row0 = slab[k] * (uint64_t)t->rank;
@@ -308,7 +337,8 @@ static int write_checkpoint(const team* t, const options* o) {
       hid_t space = H5Screate_simple(f->rank, f->dims, NULL);
       hid_t dset = H5Dcreate2(group, field_names[k], mpi_field_file_type(f), space, H5P_DEFAULT,
                               dcpl[m][k], H5P_DEFAULT);
-      if (dset < 0) rank_error(t, "H5Dcreate2");
+      if (dset < 0)
+        rank_error(t, "H5Dcreate2");
       H5Sclose(space);
       ok = step(t, dset >= 0, "creating a dataset", 1);
       if (ok) {
@@ -316,20 +346,24 @@ static int write_checkpoint(const team* t, const options* o) {
         ok = step(t, ok, "writing a dataset attribute", 1);
       }
       if (ok) {
-        int none = 0, all = 0;   /* line up, so that the time below is the write's */
+        int none = 0, all = 0; /* line up, so that the time below is the write's */
         mpi_allreduce_within(&none, &all, 1, MPI_INT, MPI_SUM, t->comm, t->agree_timeout,
                              "before the collective write, the other ranks did not answer in time");
         double t0 = MPI_Wtime();
-        mpi_field wrong = *f;  /* --fault-write-rank: a selection beyond the extent */
+        mpi_field wrong = *f; /* --fault-write-rank: a selection beyond the extent */
         wrong.dims[1] += 1;
-        if (t->rank == o->fault_stop_early_rank) raise(SIGSTOP);  /* tests: the others wait inside */
-        herr_t st = mpi_write_rows(dset, t->rank == o->fault_write_rank ? &wrong : f, row0,
-                                   slab[k], dxpl, buf);
+        if (t->rank == o->fault_stop_early_rank)
+          raise(SIGSTOP); /* tests: the others wait inside */
+        herr_t st = mpi_write_rows(dset, t->rank == o->fault_write_rank ? &wrong : f, row0, slab[k],
+                                   dxpl, buf);
         double dt = MPI_Wtime() - t0;
-        if (st < 0) rank_error(t, "collective H5Dwrite");
-        if (t->rank == o->fault_kill_rank) raise(SIGKILL);  /* tests: dies with the file half written */
-        if (t->rank == o->fault_stop_rank) raise(SIGSTOP);  /* tests: stalls there */
-        ok = step(t, st >= 0, "the collective write", 1);  /* first: before any other collective */
+        if (st < 0)
+          rank_error(t, "collective H5Dwrite");
+        if (t->rank == o->fault_kill_rank)
+          raise(SIGKILL); /* tests: dies with the file half written */
+        if (t->rank == o->fault_stop_rank)
+          raise(SIGSTOP);                                 /* tests: stalls there */
+        ok = step(t, st >= 0, "the collective write", 1); /* first: before any other collective */
         dt = ok ? max_time(t, dt) : dt;
         if (ok && t->rank == 0) {
           double raw = (double)f->dims[0] * (double)mpi_field_row_values(f) *
@@ -339,18 +373,22 @@ static int write_checkpoint(const team* t, const options* o) {
                  mode_names[m], field_names[k], t->size, raw / 1e6, raw / stored, dt);
         }
       }
-      if (dset >= 0) H5Dclose(dset);
+      if (dset >= 0)
+        H5Dclose(dset);
       free(buf);
     }
     H5Gclose(group);
-    if (!ok) goto done;
+    if (!ok)
+      goto done;
   }
 
   /* 4. Close on every rank, then put the new checkpoint in place of the old one. */
   ok = H5Fclose(file) >= 0;
   file = H5I_INVALID_HID;
-  if (!ok) rank_error(t, "H5Fclose");
-  if (!step(t, ok, "closing the file", 1)) goto done;
+  if (!ok)
+    rank_error(t, "H5Fclose");
+  if (!step(t, ok, "closing the file", 1))
+    goto done;
   ok = t->rank != 0 || publish(partial, o->file, prev);
   if (step(t, ok, "renaming the new checkpoint into place", 0)) {
     status = 0;
@@ -359,10 +397,14 @@ static int write_checkpoint(const team* t, const options* o) {
 done:
   for (int m = 0; m < 2; m++)
     for (int k = 0; k < 2; k++)
-      if (dcpl[m][k] >= 0) H5Pclose(dcpl[m][k]);
-  if (file >= 0 && H5Fclose(file) < 0) status = 1;
-  if (created && t->rank == 0) remove(partial);   /* a write every rank gave up: no trace */
-  if (fapl >= 0) H5Pclose(fapl);
+      if (dcpl[m][k] >= 0)
+        H5Pclose(dcpl[m][k]);
+  if (file >= 0 && H5Fclose(file) < 0)
+    status = 1;
+  if (created && t->rank == 0)
+    remove(partial); /* a write every rank gave up: no trace */
+  if (fapl >= 0)
+    H5Pclose(fapl);
   H5Pclose(dxpl);
   free(partial);
   free(prev);
@@ -374,12 +416,15 @@ static int read_dataset(const team* t, hid_t file, int m, int k, const hid_t dxp
   char path[64];
   snprintf(path, sizeof path, "%s/%s", mode_names[m], field_names[k]);
   hid_t dset = H5Dopen2(file, path, H5P_DEFAULT);
-  if (dset < 0) rank_error(t, "H5Dopen2");
-  if (!step(t, dset >= 0, "opening a dataset", 1)) return 1;
+  if (dset < 0)
+    rank_error(t, "H5Dopen2");
+  if (!step(t, dset >= 0, "opening a dataset", 1))
+    return 1;
   mpi_field f = {0, {0, 0, 0}, 0};
   hid_t space = H5Dget_space(dset), type = H5Dget_type(dset);
   f.rank = H5Sget_simple_extent_ndims(space);
-  if (f.rank == 2 || f.rank == 3) H5Sget_simple_extent_dims(space, f.dims, NULL);
+  if (f.rank == 2 || f.rank == 3)
+    H5Sget_simple_extent_dims(space, f.dims, NULL);
   f.is_double = H5Tget_size(type) == 8;
   H5Tclose(type);
   hid_t dcpl = H5Dget_create_plist(dset);
@@ -397,14 +442,17 @@ static int read_dataset(const team* t, hid_t file, int m, int k, const hid_t dxp
   if (!ok)
     fprintf(stderr, "rank %d: %s: not a ParZ dataset this program wrote\n", t->rank, path);
   int status = 1;
-  if (!step(t, ok, "inspecting a dataset", 0)) goto done;
+  if (!step(t, ok, "inspecting a dataset", 0))
+    goto done;
   for (int c = 0; c < 2; c++) {
-    memset(buf, 0x5A, bytes);  /* so that values never read cannot pass */
+    memset(buf, 0x5A, bytes); /* so that values never read cannot pass */
     double t0 = MPI_Wtime();
     herr_t st = mpi_read_rows(dset, &f, row0, rows, dxpl[c], buf);
     double dt = MPI_Wtime() - t0;
-    if (st < 0) rank_error(t, c ? "independent H5Dread" : "collective H5Dread");
-    if (!step(t, st >= 0, c ? "an independent read" : "a collective read", c == 0)) goto done;
+    if (st < 0)
+      rank_error(t, c ? "independent H5Dread" : "collective H5Dread");
+    if (!step(t, st >= 0, c ? "an independent read" : "a collective read", c == 0))
+      goto done;
     dt = max_time(t, dt);
     mpi_check chk;
     mpi_field_check(&f, row0, rows, buf, tol, &chk);
@@ -423,7 +471,8 @@ static int read_dataset(const team* t, hid_t file, int m, int k, const hid_t dxp
         fprintf(stderr, "mpi_checkpoint: %s: %llu values wrong (%s read)\n", path,
                 (unsigned long long)chk.bad, c ? "independent" : "collective");
     }
-    if (chk.bad || chk.nonfinite == 0) goto done;  /* the last slab must hold non-finite values */
+    if (chk.bad || chk.nonfinite == 0)
+      goto done; /* the last slab must hold non-finite values */
   }
   status = 0;
 done:
@@ -436,13 +485,17 @@ static int read_checkpoint(const team* t, const options* o) {
   /* A rank without the plugin would fail inside the collective reads while the others go on:
    * check on every rank first (this loads the plugin) and agree. */
   int have = H5Zfilter_avail(H5Z_FILTER_PARZ) > 0;
-  if (!have) rank_error(t, "the ParZ filter (id 37050) is not available, check HDF5_PLUGIN_PATH");
-  if (!step(t, have, "loading the ParZ filter (before any collective HDF5 call)", 0)) return 1;
+  if (!have)
+    rank_error(t, "the ParZ filter (id 37050) is not available, check HDF5_PLUGIN_PATH");
+  if (!step(t, have, "loading the ParZ filter (before any collective HDF5 call)", 0))
+    return 1;
   hid_t fapl = mpi_fapl(t->comm);
   hid_t file = H5Fopen(o->file, H5F_ACC_RDONLY, fapl);
-  if (file < 0) rank_error(t, "H5Fopen");  /* before any other call clears the error stack */
+  if (file < 0)
+    rank_error(t, "H5Fopen"); /* before any other call clears the error stack */
   H5Pclose(fapl);
-  if (!step(t, file >= 0, "opening the file", 1)) return 1;
+  if (!step(t, file >= 0, "opening the file", 1))
+    return 1;
   double writers = 0;
   mpi_attr_read_double(file, "writer_ranks", &writers);
   if (t->rank == 0)
@@ -450,10 +503,12 @@ static int read_checkpoint(const team* t, const options* o) {
   hid_t dxpl[2] = {mpi_dxpl(1), mpi_dxpl(0)};
   int status = 0;
   for (int m = 0; m < 2 && !status; m++)
-    for (int k = 0; k < 2 && !status; k++) status = read_dataset(t, file, m, k, dxpl);
+    for (int k = 0; k < 2 && !status; k++)
+      status = read_dataset(t, file, m, k, dxpl);
   H5Pclose(dxpl[0]);
   H5Pclose(dxpl[1]);
-  if (H5Fclose(file) < 0) status = 1;
+  if (H5Fclose(file) < 0)
+    status = 1;
   return status;
 }
 
@@ -470,13 +525,17 @@ int main(int argc, char** argv) {
     t.agree_timeout = o.agree_timeout;
     t.dog = mpi_watchdog_start(t.comm, t.agree_timeout);
     mpi_watchdog_arm(t.dog, "the start");
-    if (!o.h5_errors) H5Eset_auto2(H5E_DEFAULT, NULL, NULL);  /* our messages instead */
-    if (o.write) status = write_checkpoint(&t, &o);
-    if (!status && o.read) status = read_checkpoint(&t, &o);
-    if (t.rank == 0) printf("mpi_checkpoint: %s\n", status ? "FAILED" : "ok");
+    if (!o.h5_errors)
+      H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* our messages instead */
+    if (o.write)
+      status = write_checkpoint(&t, &o);
+    if (!status && o.read)
+      status = read_checkpoint(&t, &o);
+    if (t.rank == 0)
+      printf("mpi_checkpoint: %s\n", status ? "FAILED" : "ok");
     mpi_watchdog_stop(t.dog);
   }
-  H5close();  /* before MPI_Finalize: HDF5's MPI-IO files must be gone by then */
+  H5close(); /* before MPI_Finalize: HDF5's MPI-IO files must be gone by then */
   MPI_Finalize();
   return status;
 }

@@ -28,8 +28,8 @@ int mpi_all_ok(MPI_Comm comm, int ok) {
 static double cpu_seconds(void) {
   struct rusage u;
   getrusage(RUSAGE_SELF, &u);
-  return (double)u.ru_utime.tv_sec + 1e-6 * (double)u.ru_utime.tv_usec +
-         (double)u.ru_stime.tv_sec + 1e-6 * (double)u.ru_stime.tv_usec;
+  return (double)u.ru_utime.tv_sec + 1e-6 * (double)u.ru_utime.tv_usec + (double)u.ru_stime.tv_sec +
+         1e-6 * (double)u.ru_stime.tv_usec;
 }
 
 void mpi_allreduce_within(const void* in, void* out, int count, MPI_Datatype type, MPI_Op op,
@@ -43,14 +43,15 @@ void mpi_allreduce_within(const void* in, void* out, int count, MPI_Datatype typ
     const double waited = MPI_Wtime() - t0;
     if (waited > timeout) {
       MPI_Comm_rank(comm, &rank);
-      fprintf(stderr, "rank %d: %s (waited %.1f s, %.2f s of CPU): MPI_Abort\n", rank, what,
-              waited, cpu_seconds() - cpu0);
+      fprintf(stderr, "rank %d: %s (waited %.1f s, %.2f s of CPU): MPI_Abort\n", rank, what, waited,
+              cpu_seconds() - cpu0);
       fflush(stderr);
       MPI_Abort(comm, 1);
     }
     const struct timespec pause = {0, pause_ns};
     nanosleep(&pause, NULL);
-    if (pause_ns < 10 * 1000 * 1000) pause_ns *= 2;
+    if (pause_ns < 10 * 1000 * 1000)
+      pause_ns *= 2;
   }
 }
 
@@ -60,7 +61,7 @@ struct mpi_watchdog {
   pthread_cond_t wake;
   MPI_Comm comm;
   double timeout;
-  const char* since;  /* NULL: disarmed */
+  const char* since; /* NULL: disarmed */
   struct timespec deadline;
   int stop, can_abort;
 };
@@ -78,14 +79,16 @@ static void* watch(void* arg) {
     clock_gettime(CLOCK_MONOTONIC, &now);
     if (w->stop || !w->since || now.tv_sec < w->deadline.tv_sec ||
         (now.tv_sec == w->deadline.tv_sec && now.tv_nsec < w->deadline.tv_nsec))
-      continue;   /* woken early: disarmed, re-armed or stopped */
+      continue; /* woken early: disarmed, re-armed or stopped */
     int rank = 0;
     MPI_Comm_rank(w->comm, &rank);
-    fprintf(stderr, "rank %d: no progress for %g s since %s (a rank stalled, or blocked inside a "
-            "collective HDF5 call?): %s\n", rank, w->timeout, w->since,
-            w->can_abort ? "MPI_Abort" : "exiting");
+    fprintf(stderr,
+            "rank %d: no progress for %g s since %s (a rank stalled, or blocked inside a "
+            "collective HDF5 call?): %s\n",
+            rank, w->timeout, w->since, w->can_abort ? "MPI_Abort" : "exiting");
     fflush(stderr);
-    if (w->can_abort) MPI_Abort(w->comm, 1);
+    if (w->can_abort)
+      MPI_Abort(w->comm, 1);
     _exit(1);
   }
   pthread_mutex_unlock(&w->lock);
@@ -96,7 +99,8 @@ mpi_watchdog* mpi_watchdog_start(MPI_Comm comm, double timeout) {
   mpi_watchdog* w = (mpi_watchdog*)calloc(1, sizeof *w);
   int level = MPI_THREAD_SINGLE;
   pthread_condattr_t ca;
-  if (!w) return NULL;
+  if (!w)
+    return NULL;
   MPI_Query_thread(&level);
   w->comm = comm;
   w->timeout = timeout;
@@ -133,15 +137,18 @@ static void watch_set(mpi_watchdog* w, const char* since, int stop) {
 }
 
 void mpi_watchdog_arm(mpi_watchdog* w, const char* since) {
-  if (w) watch_set(w, since, 0);
+  if (w)
+    watch_set(w, since, 0);
 }
 
 void mpi_watchdog_disarm(mpi_watchdog* w) {
-  if (w) watch_set(w, NULL, 0);
+  if (w)
+    watch_set(w, NULL, 0);
 }
 
 void mpi_watchdog_stop(mpi_watchdog* w) {
-  if (!w) return;
+  if (!w)
+    return;
   watch_set(w, NULL, 1);
   pthread_join(w->thread, NULL);
   pthread_cond_destroy(&w->wake);
@@ -153,7 +160,8 @@ void mpi_watchdog_stop(mpi_watchdog* w) {
 
 size_t mpi_field_row_values(const mpi_field* f) {
   size_t n = 1;
-  for (int d = 1; d < f->rank; d++) n *= (size_t)f->dims[d];
+  for (int d = 1; d < f->rank; d++)
+    n *= (size_t)f->dims[d];
   return n;
 }
 
@@ -195,7 +203,8 @@ static double field_value(const mpi_field* f, uint64_t row, size_t i, int* speci
   *special = 0;
   if (row + 1 == f->dims[0])
     for (int k = 0; k < NONFINITE_COUNT; k++)
-      if (nonfinite_pos(row_values, k) == i) *special = k + 1;
+      if (nonfinite_pos(row_values, k) == i)
+        *special = k + 1;
   const double two_pi = 6.283185307179586;
   double w = (double)row / (double)f->dims[0];
   double u, v;
@@ -219,18 +228,20 @@ void mpi_field_fill(const mpi_field* f, uint64_t row0, uint64_t rows, void* buf)
       double x = field_value(f, row0 + r, i, &special);
       size_t at = (size_t)r * row_values + i;
       if (f->is_double) {
-        if (special) memcpy(&x, &nonfinite_f64[special - 1], 8);
+        if (special)
+          memcpy(&x, &nonfinite_f64[special - 1], 8);
         ((double*)buf)[at] = x;
       } else {
         float y = (float)x;
-        if (special) memcpy(&y, &nonfinite_f32[special - 1], 4);
+        if (special)
+          memcpy(&y, &nonfinite_f32[special - 1], 4);
         ((float*)buf)[at] = y;
       }
     }
 }
 
-void mpi_field_check(const mpi_field* f, uint64_t row0, uint64_t rows, const void* buf,
-                     double tol, mpi_check* c) {
+void mpi_field_check(const mpi_field* f, uint64_t row0, uint64_t rows, const void* buf, double tol,
+                     mpi_check* c) {
   size_t row_values = mpi_field_row_values(f), size = mpi_field_value_size(f);
   memset(c, 0, sizeof *c);
   unsigned char want[8];
@@ -248,19 +259,23 @@ void mpi_field_check(const mpi_field* f, uint64_t row0, uint64_t rows, const voi
       c->values++;
       if (special) {
         c->nonfinite++;
-        if (!same_bits) c->nonfinite_bad++, c->bad++;
+        if (!same_bits)
+          c->nonfinite_bad++, c->bad++;
         continue;
       }
       if (tol == 0.0) {
-        if (!same_bits) c->bad++;
+        if (!same_bits)
+          c->bad++;
         continue;
       }
-      double back = f->is_double ? *(const double*)(const void*)got
-                                 : (double)*(const float*)(const void*)got;
+      double back =
+          f->is_double ? *(const double*)(const void*)got : (double)*(const float*)(const void*)got;
       double expect = f->is_double ? x : (double)y;
       double err = fabs(back - expect);
-      if (!(err <= tol)) c->bad++;  /* also catches a NaN where a number was written */
-      if (err > c->max_err || err != err) c->max_err = err != err ? INFINITY : err;
+      if (!(err <= tol))
+        c->bad++; /* also catches a NaN where a number was written */
+      if (err > c->max_err || err != err)
+        c->max_err = err != err ? INFINITY : err;
     }
 }
 
@@ -306,10 +321,10 @@ hid_t mpi_dxpl(int collective) {
 hid_t mpi_dcpl(const mpi_field* f, hsize_t chunk_rows, unsigned filter, const unsigned* cd,
                size_t ncd) {
   hsize_t chunk[3];
-  for (int d = 0; d < f->rank; d++) chunk[d] = d == 0 ? chunk_rows : f->dims[d];
+  for (int d = 0; d < f->rank; d++)
+    chunk[d] = d == 0 ? chunk_rows : f->dims[d];
   hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
-  if (H5Pset_chunk(dcpl, f->rank, chunk) < 0 ||
-      H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER) < 0 ||
+  if (H5Pset_chunk(dcpl, f->rank, chunk) < 0 || H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER) < 0 ||
       (filter != 0 && H5Pset_filter(dcpl, filter, H5Z_FLAG_MANDATORY, ncd, cd) < 0)) {
     H5Pclose(dcpl);
     return H5I_INVALID_HID;
@@ -324,17 +339,20 @@ int mpi_probe_dcpl(const mpi_field* f, hid_t dcpl, char* msg, size_t msg_size) {
     return 0;
   }
   hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
-  H5Pset_fapl_core(fapl, 1 << 16, 0);  /* in memory, never written anywhere */
+  H5Pset_fapl_core(fapl, 1 << 16, 0); /* in memory, never written anywhere */
   hid_t file = H5Fcreate("parz_probe.h5", H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
   hid_t space = H5Screate_simple(f->rank, chunk, NULL);
   hid_t dset = file < 0 ? H5I_INVALID_HID
                         : H5Dcreate2(file, "probe", mpi_field_file_type(f), space, H5P_DEFAULT,
                                      dcpl, H5P_DEFAULT);
   int ok = dset >= 0;
-  if (!ok) mpi_h5_message(msg, msg_size);
-  if (dset >= 0) H5Dclose(dset);
+  if (!ok)
+    mpi_h5_message(msg, msg_size);
+  if (dset >= 0)
+    H5Dclose(dset);
   H5Sclose(space);
-  if (file >= 0) H5Fclose(file);
+  if (file >= 0)
+    H5Fclose(file);
   H5Pclose(fapl);
   return ok;
 }
@@ -343,7 +361,8 @@ int mpi_probe_dcpl(const mpi_field* f, hid_t dcpl, char* msg, size_t msg_size) {
 static void slab_spaces(hid_t dset, const mpi_field* f, uint64_t row0, uint64_t rows,
                         hid_t* file_space, hid_t* mem_space) {
   hsize_t start[3] = {0, 0, 0}, count[3], one = 1;
-  for (int d = 0; d < f->rank; d++) count[d] = d == 0 ? rows : f->dims[d];
+  for (int d = 0; d < f->rank; d++)
+    count[d] = d == 0 ? rows : f->dims[d];
   start[0] = row0;
   *file_space = H5Dget_space(dset);
   if (rows == 0) {
@@ -363,20 +382,21 @@ static herr_t rows_io(hid_t dset, const mpi_field* f, uint64_t row0, uint64_t ro
   slab_spaces(dset, f, row0, rows, &fs, &ms);
   hid_t type = mpi_field_mem_type(f);
   herr_t st = out ? H5Dread(dset, type, ms, fs, dxpl, out) : H5Dwrite(dset, type, ms, fs, dxpl, in);
-  hid_t errors = st < 0 ? H5Eget_current_stack() : H5I_INVALID_HID;  /* H5Sclose clears it */
+  hid_t errors = st < 0 ? H5Eget_current_stack() : H5I_INVALID_HID; /* H5Sclose clears it */
   H5Sclose(ms);
   H5Sclose(fs);
-  if (errors >= 0) H5Eset_current_stack(errors);
+  if (errors >= 0)
+    H5Eset_current_stack(errors);
   return st;
 }
 
-herr_t mpi_write_rows(hid_t dset, const mpi_field* f, uint64_t row0, uint64_t rows,
-                      hid_t dxpl, const void* buf) {
+herr_t mpi_write_rows(hid_t dset, const mpi_field* f, uint64_t row0, uint64_t rows, hid_t dxpl,
+                      const void* buf) {
   return rows_io(dset, f, row0, rows, dxpl, buf, NULL);
 }
 
-herr_t mpi_read_rows(hid_t dset, const mpi_field* f, uint64_t row0, uint64_t rows,
-                     hid_t dxpl, void* buf) {
+herr_t mpi_read_rows(hid_t dset, const mpi_field* f, uint64_t row0, uint64_t rows, hid_t dxpl,
+                     void* buf) {
   return rows_io(dset, f, row0, rows, dxpl, NULL, buf);
 }
 
@@ -384,7 +404,8 @@ herr_t mpi_attr_write_double(hid_t obj, const char* name, double v) {
   hid_t space = H5Screate(H5S_SCALAR);
   hid_t a = H5Acreate2(obj, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT);
   herr_t st = a < 0 ? -1 : H5Awrite(a, H5T_NATIVE_DOUBLE, &v);
-  if (a >= 0) H5Aclose(a);
+  if (a >= 0)
+    H5Aclose(a);
   H5Sclose(space);
   return st;
 }
@@ -392,6 +413,7 @@ herr_t mpi_attr_write_double(hid_t obj, const char* name, double v) {
 herr_t mpi_attr_read_double(hid_t obj, const char* name, double* v) {
   hid_t a = H5Aopen(obj, name, H5P_DEFAULT);
   herr_t st = a < 0 ? -1 : H5Aread(a, H5T_NATIVE_DOUBLE, v);
-  if (a >= 0) H5Aclose(a);
+  if (a >= 0)
+    H5Aclose(a);
   return st;
 }

@@ -38,19 +38,19 @@ void mpi_allreduce_within(const void* in, void* out, int count, MPI_Datatype typ
  * and the MPI launcher ends the others. NULL when the thread cannot start (then no guard). */
 typedef struct mpi_watchdog mpi_watchdog;
 mpi_watchdog* mpi_watchdog_start(MPI_Comm comm, double timeout);
-void mpi_watchdog_arm(mpi_watchdog* w, const char* since);  /* `since` must outlive the arming */
+void mpi_watchdog_arm(mpi_watchdog* w, const char* since); /* `since` must outlive the arming */
 void mpi_watchdog_disarm(mpi_watchdog* w);
 void mpi_watchdog_stop(mpi_watchdog* w);
 
 /* A 2D or 3D field of float or double, split by rows (dimension 0) between ranks. */
 typedef struct {
-  int rank;          /* 2 or 3 */
+  int rank; /* 2 or 3 */
   hsize_t dims[3];
-  int is_double;     /* 1: float64, 0: float32 */
+  int is_double; /* 1: float64, 0: float32 */
 } mpi_field;
 
-size_t mpi_field_row_values(const mpi_field* f);  /* values in one row (product of dims[1..]) */
-size_t mpi_field_value_size(const mpi_field* f);  /* 4 or 8 */
+size_t mpi_field_row_values(const mpi_field* f); /* values in one row (product of dims[1..]) */
+size_t mpi_field_value_size(const mpi_field* f); /* 4 or 8 */
 hid_t mpi_field_mem_type(const mpi_field* f);
 hid_t mpi_field_file_type(const mpi_field* f);
 
@@ -62,15 +62,15 @@ void mpi_field_fill(const mpi_field* f, uint64_t row0, uint64_t rows, void* buf)
  * within tol; tol == 0: every value must have the same bits. Non-finite values must always keep
  * their bits. */
 typedef struct {
-  uint64_t values;         /* values compared */
-  uint64_t bad;            /* values outside the bound (or with other bits) */
-  uint64_t nonfinite;      /* non-finite values expected */
-  uint64_t nonfinite_bad;  /* of which came back with other bits */
-  double max_err;          /* largest |error| over finite values */
+  uint64_t values;        /* values compared */
+  uint64_t bad;           /* values outside the bound (or with other bits) */
+  uint64_t nonfinite;     /* non-finite values expected */
+  uint64_t nonfinite_bad; /* of which came back with other bits */
+  double max_err;         /* largest |error| over finite values */
 } mpi_check;
 
-void mpi_field_check(const mpi_field* f, uint64_t row0, uint64_t rows, const void* buf,
-                     double tol, mpi_check* c);
+void mpi_field_check(const mpi_field* f, uint64_t row0, uint64_t rows, const void* buf, double tol,
+                     mpi_check* c);
 /* Sums (max for max_err) the checks of all ranks into every rank's c (mpi_allreduce_within). */
 void mpi_check_allreduce(MPI_Comm comm, mpi_check* c, double timeout);
 
@@ -96,10 +96,10 @@ hid_t mpi_dcpl(const mpi_field* f, hsize_t chunk_rows, unsigned filter, const un
 int mpi_probe_dcpl(const mpi_field* f, hid_t dcpl, char* msg, size_t msg_size);
 
 /* Writes or reads rows [row0, row0 + rows) of dset (rows may be 0: the rank still takes part). */
-herr_t mpi_write_rows(hid_t dset, const mpi_field* f, uint64_t row0, uint64_t rows,
-                      hid_t dxpl, const void* buf);
-herr_t mpi_read_rows(hid_t dset, const mpi_field* f, uint64_t row0, uint64_t rows,
-                     hid_t dxpl, void* buf);
+herr_t mpi_write_rows(hid_t dset, const mpi_field* f, uint64_t row0, uint64_t rows, hid_t dxpl,
+                      const void* buf);
+herr_t mpi_read_rows(hid_t dset, const mpi_field* f, uint64_t row0, uint64_t rows, hid_t dxpl,
+                     void* buf);
 
 /* Scalar double / int attributes (collective in parallel HDF5: every rank writes the same). */
 herr_t mpi_attr_write_double(hid_t obj, const char* name, double v);

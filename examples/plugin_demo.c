@@ -31,9 +31,11 @@ int main(int argc, char** argv) {
   }
   /* Chunks of whole trailing dimensions, about 2^18 values each. */
   size_t rest = count / dims[0];
-  for (int i = 1; i < rank; i++) chunk[i] = dims[i];
+  for (int i = 1; i < rank; i++)
+    chunk[i] = dims[i];
   chunk[0] = rest >= (1u << 18) ? 1 : (1u << 18) / rest;
-  if (chunk[0] > dims[0]) chunk[0] = dims[0];
+  if (chunk[0] > dims[0])
+    chunk[0] = dims[0];
 
   float* in = malloc(count * sizeof *in);
   float* out = malloc(count * sizeof *out);
@@ -53,7 +55,8 @@ int main(int argc, char** argv) {
   H5Pset_chunk(dcpl, rank, chunk);
   H5Pset_filter(dcpl, H5Z_FILTER_PARZ, H5Z_FLAG_MANDATORY, n, cd);
   hid_t d = H5Dcreate2(f, "data", H5T_IEEE_F32LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
-  if (d < 0 || H5Dwrite(d, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, in) < 0) return 1;
+  if (d < 0 || H5Dwrite(d, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, in) < 0)
+    return 1;
   H5Dclose(d);
   H5Fclose(f);
   double t_write = now() - t0;
@@ -61,7 +64,8 @@ int main(int argc, char** argv) {
   t0 = now();
   f = H5Fopen(argv[2], H5F_ACC_RDONLY, H5P_DEFAULT);
   d = H5Dopen2(f, "data", H5P_DEFAULT);
-  if (d < 0 || H5Dread(d, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, out) < 0) return 1;
+  if (d < 0 || H5Dread(d, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, out) < 0)
+    return 1;
   double t_read = now() - t0;
   hsize_t stored = H5Dget_storage_size(d);
   H5Dclose(d);
@@ -72,12 +76,14 @@ int main(int argc, char** argv) {
   double err = 0;
   for (size_t i = 0; i < count; i++) {
     double e = fabs((double)in[i] - (double)out[i]);
-    if (!(e <= err)) err = e;
+    if (!(e <= err))
+      err = e;
   }
   double mb = (double)count * 4 / 1e6;
-  printf("ratio %.2f, max error %.3g (tolerance %s), write %.3f s (%.0f MB/s), read %.3f s "
-         "(%.0f MB/s)\n", (double)count * 4 / (double)stored, err, argv[3], t_write,
-         mb / t_write, t_read, mb / t_read);
+  printf(
+      "ratio %.2f, max error %.3g (tolerance %s), write %.3f s (%.0f MB/s), read %.3f s "
+      "(%.0f MB/s)\n",
+      (double)count * 4 / (double)stored, err, argv[3], t_write, mb / t_write, t_read, mb / t_read);
   free(in);
   free(out);
   return err <= atof(argv[3]) ? 0 : 1;

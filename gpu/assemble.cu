@@ -20,7 +20,7 @@
 
 struct place_args {
   unsigned rank;
-  unsigned elem;                               /* 4 or 8 */
+  unsigned elem; /* 4 or 8 */
   unsigned long long chunk_elems;
   unsigned long long lo[PARZ_MAX_RANK];    /* the box's first element */
   unsigned long long count[PARZ_MAX_RANK]; /* and its extent */
@@ -31,8 +31,7 @@ struct place_args {
  * origins[chunk * rank ...]): every value inside the box goes to its place in dst, which holds
  * the box densely. Values past the array's extent are outside every box. */
 __global__ void place_kernel(const place_args g, const unsigned char* __restrict__ dec,
-                             const unsigned long long* __restrict__ origins, unsigned char* dst)
-{
+                             const unsigned long long* __restrict__ origins, unsigned char* dst) {
   const unsigned long long c = blockIdx.y;
   const unsigned long long* o = origins + c * g.rank;
   const unsigned long long step = (unsigned long long)gridDim.x * blockDim.x;
@@ -60,8 +59,7 @@ __global__ void place_kernel(const place_args g, const unsigned char* __restrict
 }
 
 __global__ void fill_kernel(unsigned char* dst, unsigned long long n, unsigned long long value,
-                            unsigned elem)
-{
+                            unsigned elem) {
   const unsigned long long step = (unsigned long long)gridDim.x * blockDim.x;
   for (unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; i < n;
        i += step) {
@@ -72,39 +70,33 @@ __global__ void fill_kernel(unsigned char* dst, unsigned long long n, unsigned l
   }
 }
 
-extern "C" void* parz_gpu_staging(parz_gpu_context* ctx, size_t bytes, parz_error* err)
-{
+extern "C" void* parz_gpu_staging(parz_gpu_context* ctx, size_t bytes, parz_error* err) {
   if (!ctx) {
     parz_fail(err, PARZ_ERR_ARG, "parz_gpu_staging: NULL context");
     return NULL;
   }
-  return parz_gpu_reserve(&ctx->h_in, bytes ? bytes : 1, 1, err) == PARZ_OK ? ctx->h_in.ptr
-                                                                             : NULL;
+  return parz_gpu_reserve(&ctx->h_in, bytes ? bytes : 1, 1, err) == PARZ_OK ? ctx->h_in.ptr : NULL;
 }
 
 extern "C" int parz_gpu_assemble(parz_gpu_context* ctx, const parz_chunk_grid* grid,
                                  const parz_box* box, const void* packed, size_t packed_bytes,
                                  size_t n, const parz_chunk_ref* chunks, const void* fill,
-                                 void* d_dst, void* stream, size_t* failed, parz_error* err)
-{
+                                 void* d_dst, void* stream, size_t* failed, parz_error* err) {
   return parz_gpu_assemble_rounds(ctx, grid, box, packed, packed_bytes, n, chunks, fill, d_dst,
                                   (cudaStream_t)stream, ROUND_BYTES, failed, err);
 }
 
 int parz_gpu_assemble_rounds(parz_gpu_context* ctx, const parz_chunk_grid* grid,
-                             const parz_box* box, const void* packed, size_t packed_bytes,
-                             size_t n, const parz_chunk_ref* chunks, const void* fill,
-                             void* d_dst, cudaStream_t st, size_t round_bytes, size_t* failed,
-                             parz_error* err)
-{
+                             const parz_box* box, const void* packed, size_t packed_bytes, size_t n,
+                             const parz_chunk_ref* chunks, const void* fill, void* d_dst,
+                             cudaStream_t st, size_t round_bytes, size_t* failed, parz_error* err) {
   uint64_t total, chunk_elems;
   size_t i, r0;
   int rc;
   cudaError_t e;
   if (!ctx || !grid || !d_dst || (n && (!chunks || !packed)))
     return parz_fail(err, PARZ_ERR_ARG, "parz_gpu_assemble: NULL argument");
-  if ((rc = parz_grid_check(grid, box, &total, &chunk_elems, "parz_gpu_assemble", err)) !=
-      PARZ_OK)
+  if ((rc = parz_grid_check(grid, box, &total, &chunk_elems, "parz_gpu_assemble", err)) != PARZ_OK)
     return rc;
   const size_t elem = parz_type_size(grid->type), chunk_bytes = (size_t)chunk_elems * elem;
   if ((uintptr_t)d_dst % elem)
@@ -156,8 +148,8 @@ int parz_gpu_assemble_rounds(parz_gpu_context* ctx, const parz_chunk_grid* grid,
   if ((rc = parz_gpu_reserve(&ctx->d_chunk, PARZ_MAX(packed_bytes, (size_t)1), 0, err)) !=
           PARZ_OK ||
       (rc = parz_gpu_reserve(&ctx->d_out, slots * chunk_bytes, 0, err)) != PARZ_OK ||
-      (rc = parz_gpu_reserve(&ctx->d_places, PARZ_MAX(nu, (size_t)1) * grid->rank * 8, 0,
-                             err)) != PARZ_OK)
+      (rc = parz_gpu_reserve(&ctx->d_places, PARZ_MAX(nu, (size_t)1) * grid->rank * 8, 0, err)) !=
+          PARZ_OK)
     return rc;
   std::vector<unsigned long long> origins(nu * grid->rank);
   for (i = 0; i < nu; i++)
@@ -204,8 +196,8 @@ int parz_gpu_assemble_rounds(parz_gpu_context* ctx, const parz_chunk_grid* grid,
       bidx.push_back(use[r0 + i]);
     }
     size_t bad = SIZE_MAX;
-    rc = parz_gpu_decode_device_batch(ctx, bv.size(), bv.data(), bsrc.data(), bdst.data(), st,
-                                      &bad, err);
+    rc = parz_gpu_decode_device_batch(ctx, bv.size(), bv.data(), bsrc.data(), bdst.data(), st, &bad,
+                                      err);
     if (rc != PARZ_OK) {
       /* set for every fault found in a chunk (stream, checksum), not for CUDA failures */
       if (failed && bad < bidx.size())
@@ -213,7 +205,8 @@ int parz_gpu_assemble_rounds(parz_gpu_context* ctx, const parz_chunk_grid* grid,
       return rc;
     }
     /* the next round's decode into the same slots follows this placement in stream order */
-    const unsigned long long ctas = PARZ_MIN((unsigned long long)(chunk_elems + 255) / 256, 4096ull);
+    const unsigned long long ctas =
+        PARZ_MIN((unsigned long long)(chunk_elems + 255) / 256, 4096ull);
     place_kernel<<<dim3((unsigned)ctas, (unsigned)m), 256, 0, st>>>(
         g, d_dec, (const unsigned long long*)ctx->d_places.ptr + r0 * grid->rank,
         (unsigned char*)d_dst);

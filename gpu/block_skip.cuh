@@ -18,8 +18,7 @@
 /* Bits taken by the embedded coder of `size` coefficients of `intprec` bits. */
 __device__ __forceinline__ unsigned parz_skip_ints(parz_reader* r, unsigned maxbits,
                                                    unsigned maxprec, unsigned size,
-                                                   unsigned intprec)
-{
+                                                   unsigned intprec) {
   unsigned kmin = intprec > maxprec ? intprec - maxprec : 0;
   unsigned bits = maxbits;
   unsigned k = intprec, n = 0;
@@ -54,8 +53,7 @@ __device__ __forceinline__ unsigned parz_skip_ints(parz_reader* r, unsigned maxb
 __device__ __forceinline__ unsigned parz_skip_iblock(parz_reader* r, unsigned minbits,
                                                      unsigned maxbits, unsigned maxprec,
                                                      unsigned dims, int reversible,
-                                                     unsigned intprec, unsigned pbits)
-{
+                                                     unsigned intprec, unsigned pbits) {
   unsigned bits = 0;
   if (reversible) {
     maxprec = (unsigned)parz_read_bits(r, pbits) + 1;
@@ -71,8 +69,7 @@ __device__ __forceinline__ unsigned parz_skip_iblock(parz_reader* r, unsigned mi
 
 /* Bits of one block of the given type and rank under p; the reader ends after the block. */
 template <parz_type TYPE, unsigned DIMS>
-__device__ __forceinline__ unsigned parz_skip_block(parz_reader* r, const parz_params* p)
-{
+__device__ __forceinline__ unsigned parz_skip_block(parz_reader* r, const parz_params* p) {
   const bool wide = TYPE == PARZ_DOUBLE || TYPE == PARZ_INT64;
   const unsigned intprec = wide ? 64u : 32u;
   const unsigned pbits = wide ? 6u : 5u;
@@ -93,8 +90,8 @@ __device__ __forceinline__ unsigned parz_skip_block(parz_reader* r, const parz_p
       parz_reader_skip(r, ebits);
       bits += ebits;
     }
-    return bits + parz_skip_iblock(r, p->minbits > bits ? p->minbits - bits : 0,
-                                   p->maxbits - bits, 0, DIMS, 1, intprec, pbits);
+    return bits + parz_skip_iblock(r, p->minbits > bits ? p->minbits - bits : 0, p->maxbits - bits,
+                                   0, DIMS, 1, intprec, pbits);
   }
   if (parz_read_bit(r)) {
     int emax = (int)parz_read_bits(r, ebits) - ebias;
@@ -118,13 +115,13 @@ __device__ __forceinline__ unsigned parz_skip_block(parz_reader* r, const parz_p
 struct parz_window {
   const uint32_t* base; /* the word holding the opening bit (the payload is 8-byte aligned) */
   uint64_t w;
-  uint32_t nfull;       /* words from base wholly inside the payload */
-  uint32_t tail;        /* the word in which the payload ends, zero padded (0 if none) */
-  uint32_t next;        /* index from base of the word in `ahead` */
-  uint32_t ahead;       /* loaded one refill early, so the load's latency is hidden */
-  uint32_t at;          /* bits consumed since the opening */
-  unsigned lead;        /* bit of base[0] where the window was opened */
-  unsigned cnt;         /* valid bits in w */
+  uint32_t nfull; /* words from base wholly inside the payload */
+  uint32_t tail;  /* the word in which the payload ends, zero padded (0 if none) */
+  uint32_t next;  /* index from base of the word in `ahead` */
+  uint32_t ahead; /* loaded one refill early, so the load's latency is hidden */
+  uint32_t at;    /* bits consumed since the opening */
+  unsigned lead;  /* bit of base[0] where the window was opened */
+  unsigned cnt;   /* valid bits in w */
 };
 
 /* Word j from base if `want`, else `keep`: a select, then a load predicated into the same
@@ -132,8 +129,7 @@ struct parz_window {
  * nvcc puts the select after the load, which then makes every refill wait for the very word it
  * prefetches (a quarter of the length parser's stall samples under ncu, H100). */
 __device__ __forceinline__ uint32_t parz_window_load(const parz_window* b, uint32_t j, bool want,
-                                                     uint32_t keep)
-{
+                                                     uint32_t keep) {
   uint32_t v = want ? (j == b->nfull ? b->tail : 0u) : keep;
 #ifdef __CUDA_ARCH__
   asm("{\n\t.reg .pred q, r;\n\tsetp.ne.u32 r, %4, 0;\n\tsetp.lt.and.u32 q, %1, %2, r;"
@@ -147,19 +143,18 @@ __device__ __forceinline__ uint32_t parz_window_load(const parz_window* b, uint3
   return v;
 }
 
-__device__ __forceinline__ uint32_t parz_window_word(const parz_window* b, uint32_t j)
-{
+__device__ __forceinline__ uint32_t parz_window_word(const parz_window* b, uint32_t j) {
   return parz_window_load(b, j, true, 0u);
 }
 
 /* Places the window at bit `rel` after the opening (any position). */
-__device__ __forceinline__ void parz_window_seek(parz_window* b, uint32_t rel)
-{
+__device__ __forceinline__ void parz_window_seek(parz_window* b, uint32_t rel) {
   const uint32_t bit = b->lead + rel;
   const unsigned off = bit & 31u;
   const uint32_t j = bit >> 5;
   b->at = rel;
-  b->w = (uint64_t)(parz_window_word(b, j) >> off) | ((uint64_t)parz_window_word(b, j + 1) << (32 - off));
+  b->w = (uint64_t)(parz_window_word(b, j) >> off) |
+         ((uint64_t)parz_window_word(b, j + 1) << (32 - off));
   b->cnt = 64 - off;
   b->next = j + 2;
   b->ahead = parz_window_word(b, b->next);
@@ -168,8 +163,7 @@ __device__ __forceinline__ void parz_window_seek(parz_window* b, uint32_t rel)
 /* The window at absolute bit `start` of a payload of nbytes bytes. */
 __device__ __forceinline__ parz_window parz_window_open(const unsigned char* data,
                                                         unsigned long long nbytes,
-                                                        unsigned long long start)
-{
+                                                        unsigned long long start) {
   parz_window b;
   const unsigned long long first = start >> 5, full = nbytes >> 2;
   const unsigned long long left = full > first ? full - first : 0;
@@ -187,8 +181,7 @@ __device__ __forceinline__ parz_window parz_window_open(const unsigned char* dat
 /* c ? x : y as a select. nvcc turns some conditional expressions into branches; when the lanes
  * of a warp stand in different states they then run both sides one after the other, with the
  * branch and reconvergence on top. The inline PTX makes both values exist first. */
-__device__ __forceinline__ unsigned parz_sel(bool c, unsigned x, unsigned y)
-{
+__device__ __forceinline__ unsigned parz_sel(bool c, unsigned x, unsigned y) {
 #ifdef __CUDA_ARCH__
   unsigned r;
   asm("{\n\t.reg .pred q;\n\tsetp.ne.u32 q, %1, 0;\n\tselp.b32 %0, %2, %3, q;\n\t}"
@@ -204,8 +197,7 @@ __device__ __forceinline__ unsigned parz_sel(bool c, unsigned x, unsigned y)
  * recompute some values from the kernel parameters on every step (the segment's block count,
  * 64-bit arithmetic, and the address of rel[i]: about 10 instructions a step of the parser). */
 template <typename T>
-__device__ __forceinline__ T parz_opaque(T v)
-{
+__device__ __forceinline__ T parz_opaque(T v) {
 #ifdef __CUDA_ARCH__
   if constexpr (sizeof(T) == 8)
     asm("" : "+l"(v));
@@ -218,8 +210,7 @@ __device__ __forceinline__ T parz_opaque(T v)
 /* Drops adv <= 32 bits; at least 32 stay valid. The refill is a branch, which suits the window
  * decoder: its many warps hide it, and a refill by selects (parz_window_step_flat) is no faster
  * there (within 1%, H100). */
-__device__ __forceinline__ void parz_window_step(parz_window* b, unsigned adv)
-{
+__device__ __forceinline__ void parz_window_step(parz_window* b, unsigned adv) {
   b->w >>= adv;
   b->cnt -= adv;
   b->at += adv;
@@ -234,8 +225,7 @@ __device__ __forceinline__ void parz_window_step(parz_window* b, unsigned adv)
  * some lane refilling, so a branch would diverge on most steps. With the load predicated into a
  * selected register (parz_window_load) this is 2-4% faster than the branch at C = 16 to 64
  * (H100, etopo5). */
-__device__ __forceinline__ void parz_window_step_flat(parz_window* b, unsigned adv)
-{
+__device__ __forceinline__ void parz_window_step_flat(parz_window* b, unsigned adv) {
   const unsigned cnt = b->cnt - adv;
   const bool need = cnt < 32;
   const uint64_t w = b->w >> adv;
@@ -247,8 +237,7 @@ __device__ __forceinline__ void parz_window_step_flat(parz_window* b, unsigned a
 }
 
 /* Drops n bits (any number). */
-__device__ __forceinline__ void parz_window_skip(parz_window* b, uint32_t n)
-{
+__device__ __forceinline__ void parz_window_skip(parz_window* b, uint32_t n) {
   if (n <= 32)
     parz_window_step(b, n);
   else
@@ -257,8 +246,7 @@ __device__ __forceinline__ void parz_window_skip(parz_window* b, uint32_t n)
 
 /* The zeros after a 1 group test: z = the run from bit `from` of lo, at most lim (the last
  * coefficient needs no terminating one, so a stop bit at lim ends the search). */
-__device__ __forceinline__ unsigned parz_window_run(uint32_t lo, unsigned from, unsigned lim)
-{
+__device__ __forceinline__ unsigned parz_window_run(uint32_t lo, unsigned from, unsigned lim) {
   return (unsigned)(__ffs((int)((lo >> from) | (1u << lim))) - 1);
 }
 
@@ -275,9 +263,7 @@ struct parz_head {
 };
 
 template <parz_type TYPE, unsigned DIMS, bool REV>
-__device__ __forceinline__ parz_head parz_window_header(uint32_t lo, unsigned maxprec,
-                                                       int minexp)
-{
+__device__ __forceinline__ parz_head parz_window_header(uint32_t lo, unsigned maxprec, int minexp) {
   const bool wide = TYPE == PARZ_DOUBLE || TYPE == PARZ_INT64;
   const bool header = TYPE == PARZ_FLOAT || TYPE == PARZ_DOUBLE;
   const unsigned intprec = wide ? 64u : 32u, ebits = wide ? 11u : 8u, pbits = wide ? 6u : 5u;
@@ -293,11 +279,11 @@ __device__ __forceinline__ parz_head parz_window_header(uint32_t lo, unsigned ma
   } else {
     h.emax = (int)((lo >> 1) & ((1u << ebits) - 1u)) - ebias;
     h.adv = header ? (h.nz ? 1u + ebits : 1u) : 0u;
-    h.planes = !header ? PARZ_MIN(maxprec, intprec)
-                       : parz_sel(h.nz,
-                                  PARZ_MIN(parz_block_precision(h.emax, maxprec, minexp, DIMS),
-                                           intprec),
-                                  0u);
+    h.planes =
+        !header
+            ? PARZ_MIN(maxprec, intprec)
+            : parz_sel(h.nz, PARZ_MIN(parz_block_precision(h.emax, maxprec, minexp, DIMS), intprec),
+                       0u);
   }
   return h;
 }
@@ -307,8 +293,7 @@ __device__ __forceinline__ parz_head parz_window_header(uint32_t lo, unsigned ma
  * most one 1 group test and one run bit -- so the budget never ends a block, and a parser may
  * skip the budget arithmetic. Fixed rate (minbits == maxbits) never qualifies. */
 __host__ __device__ inline bool parz_budget_free(parz_type type, unsigned dims,
-                                                 unsigned long long header, const parz_params* p)
-{
+                                                 unsigned long long header, const parz_params* p) {
   const bool wide = type == PARZ_DOUBLE || type == PARZ_INT64;
   const unsigned long long intprec = wide ? 64 : 32, size = 1ull << (2 * dims);
   return p->minbits < p->maxbits && header + intprec * (size + 1) + 2 * size <= p->maxbits;
@@ -317,8 +302,7 @@ __host__ __device__ inline bool parz_budget_free(parz_type type, unsigned dims,
 /* Whether parz_skip_segment applies: a lossy mode (not reversible) without a binding budget.
  * Fixed accuracy and precision always qualify. */
 __host__ __device__ inline bool parz_skip_segment_ok(parz_type type, unsigned dims,
-                                                     const parz_params* p)
-{
+                                                     const parz_params* p) {
   const unsigned long long header = type == PARZ_FLOAT ? 9 : type == PARZ_DOUBLE ? 12 : 0;
   return p->minexp >= PARZ_MIN_EXP && parz_budget_free(type, dims, header, p);
 }
@@ -329,11 +313,12 @@ __host__ __device__ inline bool parz_skip_segment_ok(parz_type type, unsigned di
  * never padded, unlike lossy ones, so the window paths leave padding to the general parser).
  * A reversible header is the two flag bits, the exponent and the block's precision. */
 __host__ __device__ inline bool parz_skip_small_ok(parz_type type, unsigned dims,
-                                                   const parz_params* p)
-{
+                                                   const parz_params* p) {
   const unsigned long long pbits = type == PARZ_DOUBLE || type == PARZ_INT64 ? 6 : 5;
-  const unsigned long long header =
-      (type == PARZ_FLOAT ? 2 + 8 : type == PARZ_DOUBLE ? 2 + 11 : 0) + pbits;
+  const unsigned long long header = (type == PARZ_FLOAT    ? 2 + 8
+                                     : type == PARZ_DOUBLE ? 2 + 11
+                                                           : 0) +
+                                    pbits;
   if (dims > 2)
     return false;
   if (p->minexp >= PARZ_MIN_EXP)
@@ -351,16 +336,14 @@ __device__ __forceinline__ unsigned long long parz_skip_segment(const unsigned c
                                                                 unsigned long long nbytes,
                                                                 unsigned long long start,
                                                                 unsigned nb, const parz_params* p,
-                                                                uint32_t* rel)
-{
+                                                                uint32_t* rel) {
   const unsigned intprec = TYPE == PARZ_DOUBLE || TYPE == PARZ_INT64 ? 64u : 32u;
   const unsigned size = 1u << (2 * DIMS);
   parz_window b = parz_window_open(data, nbytes, start);
   for (unsigned i = 0; i < nb; i++) {
     const uint32_t block_start = b.at;
     rel[i] = block_start;
-    const parz_head h =
-        parz_window_header<TYPE, DIMS, false>((uint32_t)b.w, p->maxprec, p->minexp);
+    const parz_head h = parz_window_header<TYPE, DIMS, false>((uint32_t)b.w, p->maxprec, p->minexp);
     parz_window_skip(&b, h.adv);
     unsigned k = intprec, n = 0;
     const unsigned kmin = intprec - h.planes;
@@ -428,8 +411,7 @@ __device__ __forceinline__ unsigned long long parz_skip_segment(const unsigned c
 /* Group-test positions for parz_skip_segment_small: with n significant coefficients a plane
  * that adds none is n raw bits and a 0 test, so consecutive such planes put their tests every
  * n + 1 bits. parz_test_pattern(n) has a one every n + 1 bits from bit 0 (n < 16). */
-__host__ __device__ inline uint32_t parz_test_pattern(unsigned n)
-{
+__host__ __device__ inline uint32_t parz_test_pattern(unsigned n) {
   uint32_t t = 0;
   for (unsigned i = 0; i < 32; i += n + 1)
     t |= 1u << i;
@@ -466,8 +448,7 @@ static __shared__ uint32_t parz_tests_sh[16];
 template <parz_type TYPE, unsigned DIMS, bool REV, bool PAD>
 __device__ __forceinline__ unsigned long long parz_skip_small_walk(
     const unsigned char* data, unsigned long long nbytes, unsigned long long start, unsigned nb,
-    const parz_params* p, uint32_t* rel)
-{
+    const parz_params* p, uint32_t* rel) {
   const unsigned size = 1u << (2 * DIMS);
   const unsigned raw_planes = 32u / size; /* raw planes per step (lossy modes) */
   const unsigned minbits = parz_opaque(p->minbits), maxprec = parz_opaque(p->maxprec);
@@ -523,8 +504,7 @@ __device__ __forceinline__ unsigned long long parz_skip_small_walk(
     const unsigned q2 = q + 2 + z, n2 = n + z + 1;
     const unsigned lim2 = (size - 1 - n2) & 31u;
     const unsigned z2 = parz_window_run(lo, (q2 + 1) & 31u, lim2);
-    const unsigned two =
-        more1 & (q2 + z2 + (z2 < lim2) < 32u - hadv) & ((lo >> (q2 & 31u)) & 1u);
+    const unsigned two = more1 & (q2 + z2 + (z2 < lim2) < 32u - hadv) & ((lo >> (q2 & 31u)) & 1u);
     const unsigned more = parz_sel(two, z2 < lim2, more1);
     const unsigned ev_n = parz_sel(event, parz_sel(two, n2 + z2 + 1, n2), n);
     /* raw planes (never in a header's step: n == 0 there): up to 32 bits of them, or in
@@ -549,8 +529,7 @@ __device__ __forceinline__ unsigned long long parz_skip_small_walk(
 template <parz_type TYPE, unsigned DIMS, bool REV>
 __device__ __forceinline__ unsigned long long parz_skip_segment_small(
     const unsigned char* data, unsigned long long nbytes, unsigned long long start, unsigned nb,
-    const parz_params* p, uint32_t* rel)
-{
+    const parz_params* p, uint32_t* rel) {
   static_assert(DIMS <= 2, "blocks of at most 16 values");
   const bool header = TYPE == PARZ_FLOAT || TYPE == PARZ_DOUBLE;
   /* every block takes a bit but an integer one of no planes, so fixed accuracy and precision

@@ -21,16 +21,15 @@ template <parz_type TYPE, unsigned DIMS, bool REV, typename U>
 __device__ __forceinline__ unsigned long long parz_decode_block_small(const unsigned char* data,
                                                                       unsigned long long nbytes,
                                                                       unsigned long long start,
-                                                                      const parz_params* p, U* out)
-{
+                                                                      const parz_params* p,
+                                                                      U* out) {
   static_assert(DIMS <= 2, "blocks of at most 16 values");
   const bool wide = sizeof(U) == 8;
   const bool header = TYPE == PARZ_FLOAT || TYPE == PARZ_DOUBLE;
   const unsigned intprec = wide ? 64u : 32u;
   const unsigned size = 1u << (2 * DIMS);
   parz_window b = parz_window_open(data, nbytes, start);
-  const parz_head h =
-      parz_window_header<TYPE, DIMS, REV>((uint32_t)b.w, p->maxprec, p->minexp);
+  const parz_head h = parz_window_header<TYPE, DIMS, REV>((uint32_t)b.w, p->maxprec, p->minexp);
   if (!h.nz) {
 #pragma unroll
     for (unsigned i = 0; i < size; i++)

@@ -14,13 +14,13 @@
 
 /* What a launch needs to verify a chunk's partitions. */
 struct parz_gpu_sums {
-  const unsigned char* sums;          /* the stored u64 checksums; NULL: the chunk has none */
-  const unsigned char* table;         /* HYBRID table (partition p starts at record p), or NULL */
-  const unsigned long long* offsets;  /* otherwise: every segment's bit offset */
-  unsigned long long record_bytes;    /* HYBRID: bytes of a full partition record */
-  unsigned long long P;               /* segments per checksummed partition */
-  unsigned long long count;           /* partitions */
-  unsigned long long payload_end;     /* 8 * payload_bytes: the last partition's end */
+  const unsigned char* sums;         /* the stored u64 checksums; NULL: the chunk has none */
+  const unsigned char* table;        /* HYBRID table (partition p starts at record p), or NULL */
+  const unsigned long long* offsets; /* otherwise: every segment's bit offset */
+  unsigned long long record_bytes;   /* HYBRID: bytes of a full partition record */
+  unsigned long long P;              /* segments per checksummed partition */
+  unsigned long long count;          /* partitions */
+  unsigned long long payload_end;    /* 8 * payload_bytes: the last partition's end */
 };
 
 /* Bits [*begin, *end) of partition p < s.count: up to the next partition's first bit, the last
@@ -28,20 +28,17 @@ struct parz_gpu_sums {
 __host__ __device__ __forceinline__ void parz_gpu_partition_bits(const parz_gpu_sums& s,
                                                                  unsigned long long p,
                                                                  unsigned long long* begin,
-                                                                 unsigned long long* end)
-{
+                                                                 unsigned long long* end) {
   *begin = s.table ? parz_word_load(s.table + p * s.record_bytes) : s.offsets[p * s.P];
   if (p + 1 == s.count)
     *end = s.payload_end;
   else
-    *end = s.table ? parz_word_load(s.table + (p + 1) * s.record_bytes)
-                   : s.offsets[(p + 1) * s.P];
+    *end = s.table ? parz_word_load(s.table + (p + 1) * s.record_bytes) : s.offsets[(p + 1) * s.P];
 }
 
 /* Lane `lane` of 32's share of partition p's checksum. */
 __host__ __device__ __forceinline__ unsigned long long parz_gpu_checksum_share(
-    const parz_gpu_sums& s, const unsigned char* payload, unsigned long long p, unsigned lane)
-{
+    const parz_gpu_sums& s, const unsigned char* payload, unsigned long long p, unsigned lane) {
   unsigned long long begin, end;
   parz_gpu_partition_bits(s, p, &begin, &end);
   return parz_checksum_lane(payload, begin, end, lane, 32);
@@ -50,8 +47,7 @@ __host__ __device__ __forceinline__ unsigned long long parz_gpu_checksum_share(
 /* Whether partition p's stored checksum equals `sum`. */
 __host__ __device__ __forceinline__ bool parz_gpu_checksum_ok(const parz_gpu_sums& s,
                                                               unsigned long long p,
-                                                              unsigned long long sum)
-{
+                                                              unsigned long long sum) {
   return parz_word_load(s.sums + 8 * p) == sum;
 }
 

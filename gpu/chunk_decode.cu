@@ -22,8 +22,7 @@
 #define PIECE_MIN_BYTES ((size_t)4 << 20)
 
 extern "C" int parz_gpu_chunk_decode(parz_gpu_context* ctx, const void* src, size_t src_bytes,
-                                     void* dst, size_t dst_bytes, parz_error* err)
-{
+                                     void* dst, size_t dst_bytes, parz_error* err) {
   parz_chunk_view v;
   parz_gpu_scratch s;
   int rc, npieces, i, nthreads;

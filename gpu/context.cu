@@ -7,15 +7,13 @@
 #include "gpu_internal.h"
 #include "view_fits.h"
 
-int parz_gpu_cuda_fail(parz_error* err, cudaError_t e, const char* what)
-{
+int parz_gpu_cuda_fail(parz_error* err, cudaError_t e, const char* what) {
   cudaGetLastError(); /* clear a non-sticky error so that a later call may succeed */
   return parz_fail(err, PARZ_ERR_DEVICE, "CUDA error while %s: %s (%s)", what,
                    cudaGetErrorString(e), cudaGetErrorName(e));
 }
 
-extern "C" int parz_gpu_available(void)
-{
+extern "C" int parz_gpu_available(void) {
   int n = 0;
   if (cudaGetDeviceCount(&n) != cudaSuccess) {
     cudaGetLastError();
@@ -24,8 +22,7 @@ extern "C" int parz_gpu_available(void)
   return n > 0;
 }
 
-int parz_gpu_reserve(parz_gpu_buffer* b, size_t bytes, int pinned, parz_error* err)
-{
+int parz_gpu_reserve(parz_gpu_buffer* b, size_t bytes, int pinned, parz_error* err) {
   cudaError_t e;
   if (bytes <= b->bytes)
     return PARZ_OK;
@@ -39,15 +36,14 @@ int parz_gpu_reserve(parz_gpu_buffer* b, size_t bytes, int pinned, parz_error* e
   e = pinned ? cudaMallocHost(&b->ptr, bytes) : cudaMalloc(&b->ptr, bytes);
   if (e != cudaSuccess) {
     b->ptr = NULL;
-    return parz_gpu_cuda_fail(err, e, pinned ? "allocating pinned host memory"
-                                             : "allocating device memory");
+    return parz_gpu_cuda_fail(
+        err, e, pinned ? "allocating pinned host memory" : "allocating device memory");
   }
   b->bytes = bytes;
   return PARZ_OK;
 }
 
-static void release(parz_gpu_buffer* b, int pinned)
-{
+static void release(parz_gpu_buffer* b, int pinned) {
   if (b->ptr) {
     if (pinned)
       cudaFreeHost(b->ptr);
@@ -58,8 +54,7 @@ static void release(parz_gpu_buffer* b, int pinned)
   b->bytes = 0;
 }
 
-extern "C" void parz_gpu_context_free(parz_gpu_context* ctx)
-{
+extern "C" void parz_gpu_context_free(parz_gpu_context* ctx) {
   int i;
   if (!ctx)
     return;
@@ -97,8 +92,7 @@ extern "C" void parz_gpu_context_free(parz_gpu_context* ctx)
   free(ctx);
 }
 
-extern "C" int parz_gpu_context_create(parz_gpu_context** out, int device, parz_error* err)
-{
+extern "C" int parz_gpu_context_create(parz_gpu_context** out, int device, parz_error* err) {
   parz_gpu_context* ctx;
   cudaError_t e;
   int i, rc, n = 0;
@@ -143,21 +137,18 @@ extern "C" int parz_gpu_context_create(parz_gpu_context** out, int device, parz_
 static size_t share(size_t bytes) { return (bytes + 15) & ~(size_t)15; }
 
 /* Block offsets are kept only where segments of several blocks are parsed. */
-static size_t rel_bytes(const parz_chunk_view* v)
-{
+static size_t rel_bytes(const parz_chunk_view* v) {
   const int parsed = v->segment_blocks > 1 && v->params.minbits != v->params.maxbits;
   return parsed ? share(4 * (size_t)v->nblocks) : 0;
 }
 
 /* A mask map for chunks with a mask (mask.cuh). */
-static size_t mask_bytes(const parz_chunk_view* v)
-{
+static size_t mask_bytes(const parz_chunk_view* v) {
   return v->mask.nvalues ? share(4 * (size_t)v->nblocks) : 0;
 }
 
 int parz_gpu_scratch_reserve(parz_gpu_context* ctx, const parz_chunk_view* views, size_t n,
-                             parz_gpu_scratch* s, parz_error* err)
-{
+                             parz_gpu_scratch* s, parz_error* err) {
   size_t offsets = 0, rel = 0, mask = 0, i;
   int rc;
   for (i = 0; i < n; i++) {

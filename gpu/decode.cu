@@ -18,8 +18,7 @@
 
 #include "decode_kernels.cuh"
 
-int parz_gpu_parse_offsets(const parz_gpu_context* ctx, const parz_chunk_view* v)
-{
+int parz_gpu_parse_offsets(const parz_gpu_context* ctx, const parz_chunk_view* v) {
   (void)ctx;
   return v->segment_blocks > 1 && v->params.minbits != v->params.maxbits &&
          v->table == PARZ_TABLE_HYBRID;
@@ -27,8 +26,7 @@ int parz_gpu_parse_offsets(const parz_gpu_context* ctx, const parz_chunk_view* v
 
 /* The fastest length parser that applies to the chunk, or the one `forced` asks for
  * (PARZ_GPU_SKIP_SEGMENT: never the 1D/2D one; PARZ_GPU_SKIP_BLOCK: the general one). */
-static int seg_parser(const parz_chunk_view* v, int forced)
-{
+static int seg_parser(const parz_chunk_view* v, int forced) {
   if (forced == PARZ_GPU_SKIP_AUTO && parz_skip_small_ok(v->array.type, v->array.dims, &v->params))
     return PARZ_GPU_SKIP_SMALL;
   if (forced != PARZ_GPU_SKIP_BLOCK &&
@@ -54,8 +52,7 @@ static int seg_parser(const parz_chunk_view* v, int forced)
  *   levitus and ccsm (accuracy 1e-3 and reversible, C = 16 and 32) the best G was 1, which is
  *   what this gives but for vasp at C = 16 (G = 2: 118 against 133 GiB/s). */
 static unsigned plan(const parz_gpu_context* ctx, const parz_chunk_view* v, uint64_t nsegments,
-                     int parser)
-{
+                     int parser) {
   const unsigned long long sms = (unsigned long long)ctx->sm_count;
   const int lockstep = parser == PARZ_GPU_SKIP_SMALL;
   const int lossy = v->params.minexp >= PARZ_MIN_EXP;
@@ -70,8 +67,7 @@ static unsigned plan(const parz_gpu_context* ctx, const parz_chunk_view* v, uint
  * in the same launch (plan's G rule counts them all). */
 static void seg_setup(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d_chunk,
                       void* d_dst, uint64_t first, uint64_t count, uint64_t busy,
-                      const parz_gpu_scratch* s, const parz_gpu_shape* shape, seg_args* a)
-{
+                      const parz_gpu_scratch* s, const parz_gpu_shape* shape, seg_args* a) {
   unsigned k;
   memset(a, 0, sizeof *a);
   a->payload = (const unsigned char*)d_chunk + parz_gpu_payload_offset(v);
@@ -138,16 +134,14 @@ static void seg_setup(parz_gpu_context* ctx, const parz_chunk_view* v, const voi
   }
 }
 
-static int bad_type(parz_error* err, int type)
-{
+static int bad_type(parz_error* err, int type) {
   return parz_fail(err, PARZ_ERR_TYPE, "unknown scalar type %d", type);
 }
 
 /* Enqueues the kernels of n chunks (seg_args h[0..n), the same at d in device memory; n = 1
  * and d = NULL: one chunk, arguments by value). */
 static int launch(const parz_chunk_view* v, const seg_args* h, const seg_args* d, unsigned n,
-                  cudaStream_t st, parz_error* err)
-{
+                  cudaStream_t st, parz_error* err) {
   const unsigned dims = v->array.dims;
   cudaError_t e;
   switch (v->array.type) {
@@ -162,8 +156,7 @@ static int launch(const parz_chunk_view* v, const seg_args* h, const seg_args* d
 
 static int enqueue_segments(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d_chunk,
                             void* d_dst, uint64_t first, uint64_t count, const parz_gpu_scratch* s,
-                            const parz_gpu_shape* shape, cudaStream_t stream, parz_error* err)
-{
+                            const parz_gpu_shape* shape, cudaStream_t stream, parz_error* err) {
   seg_args a;
   if (count == 0)
     return PARZ_OK;
@@ -171,17 +164,15 @@ static int enqueue_segments(parz_gpu_context* ctx, const parz_chunk_view* v, con
   return launch(v, &a, NULL, 1, stream, err);
 }
 
-int parz_gpu_enqueue_segments(parz_gpu_context* ctx, const parz_chunk_view* v,
-                              const void* d_chunk, void* d_dst, uint64_t first, uint64_t count,
-                              const parz_gpu_scratch* s, cudaStream_t stream, parz_error* err)
-{
+int parz_gpu_enqueue_segments(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d_chunk,
+                              void* d_dst, uint64_t first, uint64_t count,
+                              const parz_gpu_scratch* s, cudaStream_t stream, parz_error* err) {
   return enqueue_segments(ctx, v, d_chunk, d_dst, first, count, s, NULL, stream, err);
 }
 
 int parz_gpu_enqueue_chunk(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d_chunk,
                            void* d_dst, const parz_gpu_scratch* s, const parz_gpu_shape* shape,
-                           cudaStream_t st, parz_error* err)
-{
+                           cudaStream_t st, parz_error* err) {
   int rc;
   if ((rc = parz_gpu_enqueue_offsets(ctx, v, d_chunk, s, st, err)) != PARZ_OK ||
       (rc = enqueue_segments(ctx, v, d_chunk, d_dst, 0, v->nsegments, s, shape, st, err)) !=
@@ -195,8 +186,7 @@ int parz_gpu_enqueue_chunk(parz_gpu_context* ctx, const parz_chunk_view* v, cons
 static int enqueue_run(parz_gpu_context* ctx, const parz_chunk_view* v, const void* const* d_chunks,
                        void* const* d_dsts, size_t n, const parz_gpu_scratch* s,
                        unsigned char* h_args, unsigned char* d_args, cudaStream_t st,
-                       parz_error* err)
-{
+                       parz_error* err) {
   seg_args* hs = (seg_args*)h_args;
   parz_gpu_table_args* ht = (parz_gpu_table_args*)(hs + n);
   uint64_t busy = 0;
@@ -209,8 +199,7 @@ static int enqueue_run(parz_gpu_context* ctx, const parz_chunk_view* v, const vo
     seg_setup(ctx, &v[i], d_chunks[i], d_dsts[i], 0, v[i].nsegments, busy, &s[i], NULL, &hs[i]);
     m += parz_gpu_table_args_init(ctx, &v[i], d_chunks[i], &s[i], &ht[m]);
   }
-  e = cudaMemcpyAsync(d_args, h_args, n * sizeof *hs + m * sizeof *ht, cudaMemcpyHostToDevice,
-                      st);
+  e = cudaMemcpyAsync(d_args, h_args, n * sizeof *hs + m * sizeof *ht, cudaMemcpyHostToDevice, st);
   if (e == cudaSuccess)
     e = cudaEventRecord(ctx->args_copied, st);
   if (e == cudaSuccess && m)
@@ -221,8 +210,7 @@ static int enqueue_run(parz_gpu_context* ctx, const parz_chunk_view* v, const vo
   if ((rc = launch(v, hs, (const seg_args*)d_args, (unsigned)n, st, err)) != PARZ_OK)
     return rc;
   for (i = 0; i < n; i++)
-    if ((rc = parz_gpu_enqueue_exceptions(ctx, &v[i], d_chunks[i], d_dsts[i], st, err)) !=
-        PARZ_OK)
+    if ((rc = parz_gpu_enqueue_exceptions(ctx, &v[i], d_chunks[i], d_dsts[i], st, err)) != PARZ_OK)
       return rc;
   return PARZ_OK;
 }
@@ -232,8 +220,7 @@ static int enqueue_run(parz_gpu_context* ctx, const parz_chunk_view* v, const vo
 
 int parz_gpu_enqueue_chunks(parz_gpu_context* ctx, const parz_chunk_view* views,
                             const void* const* d_chunks, void* const* d_dsts, size_t n,
-                            const parz_gpu_scratch* s, cudaStream_t st, parz_error* err)
-{
+                            const parz_gpu_scratch* s, cudaStream_t st, parz_error* err) {
   const size_t per = sizeof(seg_args) + sizeof(parz_gpu_table_args);
   size_t i = 0, j;
   int rc;
@@ -267,15 +254,13 @@ int parz_gpu_enqueue_chunks(parz_gpu_context* ctx, const parz_chunk_view* views,
 
 /* Checks the arguments of the device API. */
 static int check_device_args(size_t n, const parz_chunk_view* views, const void* const* d_chunks,
-                             void* const* d_dsts, parz_error* err)
-{
+                             void* const* d_dsts, parz_error* err) {
   size_t i;
   if (n && (!views || !d_chunks || !d_dsts))
     return parz_fail(err, PARZ_ERR_ARG, "parz_gpu_decode_device: NULL argument");
   for (i = 0; i < n; i++) {
     if (!d_chunks[i] || !d_dsts[i])
-      return parz_fail(err, PARZ_ERR_ARG, "parz_gpu_decode_device: NULL pointer for chunk %zu",
-                       i);
+      return parz_fail(err, PARZ_ERR_ARG, "parz_gpu_decode_device: NULL pointer for chunk %zu", i);
     if ((uintptr_t)d_chunks[i] % 8)
       return parz_fail(err, PARZ_ERR_ARG,
                        "parz_gpu_decode_device: chunk %zu does not start at an 8-byte aligned "
@@ -297,8 +282,7 @@ static int check_device_args(size_t n, const parz_chunk_view* views, const void*
 extern "C" int parz_gpu_decode_device_batch(parz_gpu_context* ctx, size_t n,
                                             const parz_chunk_view* views,
                                             const void* const* d_chunks, void* const* d_dsts,
-                                            void* stream, size_t* failed, parz_error* err)
-{
+                                            void* stream, size_t* failed, parz_error* err) {
   cudaStream_t st = (cudaStream_t)stream;
   parz_gpu_scratch one, *s = &one;
   cudaError_t e;
@@ -322,7 +306,6 @@ extern "C" int parz_gpu_decode_device_batch(parz_gpu_context* ctx, size_t n,
 
 extern "C" int parz_gpu_decode_device(parz_gpu_context* ctx, const parz_chunk_view* view,
                                       const void* d_chunk, void* d_dst, void* stream,
-                                      parz_error* err)
-{
+                                      parz_error* err) {
   return parz_gpu_decode_device_batch(ctx, 1, view, &d_chunk, &d_dst, stream, NULL, err);
 }

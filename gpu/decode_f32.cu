@@ -2,7 +2,6 @@
 #include "decode_kernels.cuh"
 
 cudaError_t parz_gpu_launch_f32(unsigned dims, const seg_args* h, const seg_args* d, unsigned n,
-                              cudaStream_t st)
-{
+                                cudaStream_t st) {
   return launch_dims<PARZ_FLOAT>(dims, h, d, n, st);
 }

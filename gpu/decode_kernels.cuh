@@ -13,38 +13,38 @@
 struct seg_args {
   const unsigned char* payload;
   unsigned long long payload_bytes;
-  unsigned long long* offsets;       /* nsegments + 1 absolute bit offsets (with `table`: written
+  unsigned long long* offsets;     /* nsegments + 1 absolute bit offsets (with `table`: written
                                         by the lengths kernel, the end not at all) */
-  const unsigned char* table;        /* HYBRID table when the lengths kernel reads the offsets
+  const unsigned char* table;      /* HYBRID table when the lengths kernel reads the offsets
                                         from it (parz_gpu_parse_offsets), else NULL */
-  unsigned long long table_P;        /* with table: segments per partition */
-  unsigned long long record_bytes;   /* with table: bytes of a full partition record */
-  unsigned width;                    /* with table: bytes of a length field */
-  uint32_t* rel;                     /* per block, bit offset within its segment */
-  unsigned long long block_end;      /* blocks [first * C, block_end) */
+  unsigned long long table_P;      /* with table: segments per partition */
+  unsigned long long record_bytes; /* with table: bytes of a full partition record */
+  unsigned width;                  /* with table: bytes of a length field */
+  uint32_t* rel;                   /* per block, bit offset within its segment */
+  unsigned long long block_end;    /* blocks [first * C, block_end) */
   unsigned long long nblocks;
-  unsigned long long first;          /* segments [first, end) */
+  unsigned long long first; /* segments [first, end) */
   unsigned long long end;
-  unsigned long long shape[4];       /* C order */
-  unsigned long long bgrid[4];       /* blocks along each dimension */
+  unsigned long long shape[4]; /* C order */
+  unsigned long long bgrid[4]; /* blocks along each dimension */
   parz_params params;
-  unsigned C, G;                     /* G: segments per warp of lengths_kernel */
-  int fixed;                         /* every block is maxbits long */
-  int parser;                        /* the length parser: PARZ_GPU_SKIP_BLOCK, _SEGMENT or
+  unsigned C, G; /* G: segments per warp of lengths_kernel */
+  int fixed;     /* every block is maxbits long */
+  int parser;    /* the length parser: PARZ_GPU_SKIP_BLOCK, _SEGMENT or
                                         _SMALL, resolved by decode.cu's seg_setup */
-  int vec;                           /* full rows may be stored as aligned 16-byte vectors */
+  int vec;       /* full rows may be stored as aligned 16-byte vectors */
   void* dst;
   parz_gpu_fault* fault;
-  int pdl;                           /* block_kernel may start while lengths_kernel runs */
-  parz_gpu_sums sums;                /* payload checksums (sums.sums NULL: the chunk has none) */
-  unsigned long long sum_first;      /* partitions [sum_first, sum_end) verified by this launch */
+  int pdl;                      /* block_kernel may start while lengths_kernel runs */
+  parz_gpu_sums sums;           /* payload checksums (sums.sums NULL: the chunk has none) */
+  unsigned long long sum_first; /* partitions [sum_first, sum_end) verified by this launch */
   unsigned long long sum_end;
-  unsigned decode_ctas;              /* CTAs that decode; the sum_ctas after them verify */
-  unsigned sum_ctas;                 /* CTAs of WARPS_PER_CTA verifying warps */
-  parz_gpu_mask mask;                /* masked values (mask.values NULL: none) */
-  unsigned parse_ctas;               /* CTAs of lengths_kernel that parse segments; the
+  unsigned decode_ctas; /* CTAs that decode; the sum_ctas after them verify */
+  unsigned sum_ctas;    /* CTAs of WARPS_PER_CTA verifying warps */
+  parz_gpu_mask mask;   /* masked values (mask.values NULL: none) */
+  unsigned parse_ctas;  /* CTAs of lengths_kernel that parse segments; the
                                         mask_ctas after them expand the mask */
-  unsigned mask_ctas;                /* CTAs of WARPS_PER_CTA warps expanding mask groups */
+  unsigned mask_ctas;   /* CTAs of WARPS_PER_CTA warps expanding mask groups */
 };
 
 /* Programmatic dependent launch (compute capability 9.0 and up): lengths_kernel lets
@@ -52,22 +52,20 @@ struct seg_args {
  * resident and waiting when the parse ends, rather than launched after it; block_kernel waits
  * for lengths_kernel to finish (its writes visible) before reading any offset. Elsewhere, and
  * in a kernel launched without the attribute, both are no-ops. */
-__device__ __forceinline__ void pdl_launch_dependents()
-{
+__device__ __forceinline__ void pdl_launch_dependents() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
 #endif
 }
 
-__device__ __forceinline__ void pdl_wait_primary()
-{
+__device__ __forceinline__ void pdl_wait_primary() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.wait;" ::: "memory");
 #endif
 }
 
-__device__ __forceinline__ void report_fault(parz_gpu_fault* f, unsigned long long segment, unsigned code)
-{
+__device__ __forceinline__ void report_fault(parz_gpu_fault* f, unsigned long long segment,
+                                             unsigned code) {
   atomicMin(&f->segment, segment);
   atomicOr(&f->code, code);
 }
@@ -76,8 +74,7 @@ __device__ __forceinline__ void report_fault(parz_gpu_fault* f, unsigned long lo
  * verifying warps; every lane of the warp takes part. Partition bounds from the HYBRID table
  * need nothing from an earlier kernel; segment offsets do (under programmatic dependent launch
  * this warp may start while the lengths kernel still runs). */
-__device__ __forceinline__ void verify_body(const seg_args& a, unsigned long long w)
-{
+__device__ __forceinline__ void verify_body(const seg_args& a, unsigned long long w) {
   const unsigned lane = threadIdx.x & 31u;
   const unsigned long long p = a.sum_first + w;
   if (p >= a.sum_end)
@@ -110,8 +107,7 @@ struct raw_of<PARZ_INT64> {
 /* One block, by the CPU's code. Returns the bits it occupied. */
 template <parz_type T, unsigned D>
 __device__ __forceinline__ unsigned decode_block(parz_reader* r, const parz_params* p,
-                                                 typename raw_of<T>::type* out)
-{
+                                                 typename raw_of<T>::type* out) {
   if constexpr (T == PARZ_FLOAT)
     return parz_decode_fblock32(r, p, D, out);
   else if constexpr (T == PARZ_DOUBLE)
@@ -128,8 +124,7 @@ template <parz_type T, unsigned D>
 __device__ __forceinline__ unsigned long long decode_at(const seg_args& a, const parz_params* p,
                                                         unsigned long long at,
                                                         typename raw_of<T>::type* out,
-                                                        bool* overrun)
-{
+                                                        bool* overrun) {
   if constexpr (D <= 2) {
     if (a.parser == PARZ_GPU_SKIP_SMALL) {
       unsigned long long end =
@@ -150,9 +145,7 @@ __device__ __forceinline__ unsigned long long decode_at(const seg_args& a, const
 /* Writes decoded block b (4^D raw values, x fastest) into its place in the array; values of
  * partial blocks that fall outside the array are dropped. */
 template <parz_type T, unsigned D, typename I>
-__device__ __forceinline__ void scatter(const seg_args& a, I b,
-                                        const typename raw_of<T>::type* v)
-{
+__device__ __forceinline__ void scatter(const seg_args& a, I b, const typename raw_of<T>::type* v) {
   typedef typename raw_of<T>::type U;
   U* dst = (U*)a.dst;
   unsigned long long base = 0, stride = 1;
@@ -203,8 +196,7 @@ __device__ __forceinline__ void scatter(const seg_args& a, I b,
 /* Records segment s's faults: a read past the payload (overrun), or an end other than `want`,
  * where the next segment starts. */
 __device__ __forceinline__ void check_segment(const seg_args& a, unsigned long long s, bool overrun,
-                                              unsigned long long end, unsigned long long want)
-{
+                                              unsigned long long end, unsigned long long want) {
   if (overrun)
     report_fault(a.fault, s, PARZ_GPU_FAULT_OVERRUN);
   if (end != want)
@@ -218,10 +210,8 @@ __device__ __forceinline__ void check_segment(const seg_args& a, unsigned long l
  * parz_chunk_parse has checked on the host that each partition's lengths add up to the next
  * one's offset. So no offsets kernel runs before the lengths kernel: one launch less per chunk,
  * which counts in chunks of a few MiB, whose launches cost as much as their decode. */
-__device__ __forceinline__ void hybrid_span(const seg_args& a, unsigned long long s0,
-                                            unsigned lane, unsigned long long* start,
-                                            unsigned long long* len)
-{
+__device__ __forceinline__ void hybrid_span(const seg_args& a, unsigned long long s0, unsigned lane,
+                                            unsigned long long* start, unsigned long long* len) {
   const unsigned long long P = a.table_P;
   const unsigned long long p0 = parz_gpu_div(s0, P), k0 = s0 - p0 * P;
   const unsigned long long dp = parz_gpu_div(k0 + lane, P), k = k0 + lane - dp * P;
@@ -248,8 +238,7 @@ __device__ __forceinline__ void hybrid_span(const seg_args& a, unsigned long lon
   *len = l;
 }
 
-__device__ __forceinline__ unsigned long long seg_blocks(const seg_args& a, unsigned long long s)
-{
+__device__ __forceinline__ unsigned long long seg_blocks(const seg_args& a, unsigned long long s) {
   unsigned long long left = a.nblocks - s * a.C;
   return left < a.C ? left : a.C;
 }
@@ -259,8 +248,7 @@ __device__ __forceinline__ unsigned long long seg_blocks(const seg_args& a, unsi
  * more, which only an expert minbits in the billions makes, wraps and fails the end check). It
  * also checks the segment's end against the table. */
 template <parz_type T, unsigned D>
-__device__ __forceinline__ void lengths_body(const seg_args& a)
-{
+__device__ __forceinline__ void lengths_body(const seg_args& a) {
   /* G segments per warp (plan() in decode.cu), lanes G..31 idle: where the lanes of a warp
    * diverge at every plane (the 3D/4D parsers), fewer of them per warp, in more warps, finish
    * sooner; the 1D/2D parser keeps its lanes in step and takes G >= 8 */
@@ -275,7 +263,7 @@ __device__ __forceinline__ void lengths_body(const seg_args& a)
   pdl_launch_dependents();
   unsigned long long start = 0, want = 0;
   if (s - lane >= a.end)
-    return; /* the whole warp: the grid is rounded up to whole CTAs */
+    return;      /* the whole warp: the grid is rounded up to whole CTAs */
   if (a.table) { /* the whole warp, before any lane leaves */
     unsigned long long len;
     hybrid_span(a, s - lane, lane, &start, &len);
@@ -295,11 +283,10 @@ __device__ __forceinline__ void lengths_body(const seg_args& a)
   if constexpr (D <= 2) {
     if (a.parser == PARZ_GPU_SKIP_SMALL) {
       check_segment(a, s, false,
-                    p.minexp < PARZ_MIN_EXP
-                        ? parz_skip_segment_small<T, D, true>(a.payload, a.payload_bytes, start,
-                                                              nb, &p, rel)
-                        : parz_skip_segment_small<T, D, false>(a.payload, a.payload_bytes, start,
-                                                               nb, &p, rel),
+                    p.minexp < PARZ_MIN_EXP ? parz_skip_segment_small<T, D, true>(
+                                                  a.payload, a.payload_bytes, start, nb, &p, rel)
+                                            : parz_skip_segment_small<T, D, false>(
+                                                  a.payload, a.payload_bytes, start, nb, &p, rel),
                     want);
       return;
     }
@@ -325,8 +312,7 @@ __device__ __forceinline__ void lengths_body(const seg_args& a)
  * Block indices are 32-bit, the grid's last CTA included (parz_gpu_view_fits refuses chunks
  * of more blocks). */
 template <parz_type T, unsigned D>
-__device__ __forceinline__ void block_body(const seg_args& a)
-{
+__device__ __forceinline__ void block_body(const seg_args& a) {
   typedef typename raw_of<T>::type U;
   const unsigned b = (unsigned)(a.first * a.C) + blockIdx.x * blockDim.x + threadIdx.x;
   if (b >= (unsigned)a.block_end)
@@ -354,11 +340,10 @@ __device__ __forceinline__ void block_body(const seg_args& a)
 __host__ __device__ inline bool block_parses(const seg_args& a) { return a.C > 1 && !a.fixed; }
 
 /* A CTA of lengths_kernel past the parsing ones: a warp per mask group (mask.cuh). */
-__device__ __forceinline__ void expand_body(const seg_args& a)
-{
+__device__ __forceinline__ void expand_body(const seg_args& a) {
   pdl_launch_dependents();
-  parz_gpu_mask_expand(a.mask, (unsigned long long)(blockIdx.x - a.parse_ctas) * WARPS_PER_CTA +
-                                   (threadIdx.x >> 5));
+  parz_gpu_mask_expand(
+      a.mask, (unsigned long long)(blockIdx.x - a.parse_ctas) * WARPS_PER_CTA + (threadIdx.x >> 5));
 }
 
 /* The kernels for one chunk, its arguments by value (read from the parameter bank), or
@@ -367,9 +352,8 @@ __device__ __forceinline__ void expand_body(const seg_args& a)
  * those past a chunk's own count leaving at once. lengths_kernel's CTAs parse segments
  * (parse_ctas of them, where the chunk's segments need it), then expand the mask. */
 template <parz_type T, unsigned D, bool BATCH>
-__global__ void __launch_bounds__(128) lengths_kernel(const seg_args one,
-                                                      const seg_args* __restrict__ many)
-{
+__global__ void __launch_bounds__(128)
+    lengths_kernel(const seg_args one, const seg_args* __restrict__ many) {
   const seg_args& a = BATCH ? many[blockIdx.y] : one;
   if (blockIdx.x < a.parse_ctas) /* the same in the whole CTA: lengths_body's barrier is safe */
     lengths_body<T, D>(a);
@@ -378,25 +362,22 @@ __global__ void __launch_bounds__(128) lengths_kernel(const seg_args one,
 }
 
 template <parz_type T, unsigned D, bool BATCH>
-__global__ void __launch_bounds__(128) block_kernel(const seg_args one,
-                                                    const seg_args* __restrict__ many)
-{
+__global__ void __launch_bounds__(128)
+    block_kernel(const seg_args one, const seg_args* __restrict__ many) {
   const seg_args& a = BATCH ? many[blockIdx.y] : one;
   if (blockIdx.x >= a.decode_ctas) /* the CTAs after the decoding ones verify checksums */
-    verify_body(a, (unsigned long long)(blockIdx.x - a.decode_ctas) * WARPS_PER_CTA +
-                       (threadIdx.x >> 5));
+    verify_body(
+        a, (unsigned long long)(blockIdx.x - a.decode_ctas) * WARPS_PER_CTA + (threadIdx.x >> 5));
   else
     block_body<T, D>(a);
 }
 
 /* CTAs of lengths_kernel and block_kernel for a chunk. */
-inline unsigned long long lengths_ctas(const seg_args& a)
-{
+inline unsigned long long lengths_ctas(const seg_args& a) {
   const unsigned long long warps = (a.end - a.first + a.G - 1) / a.G;
   return (32 * warps + 127) / 128;
 }
-inline unsigned long long block_ctas(const seg_args& a)
-{
+inline unsigned long long block_ctas(const seg_args& a) {
   return (a.block_end - a.first * a.C + 127) / 128;
 }
 
@@ -404,8 +385,7 @@ inline unsigned long long block_ctas(const seg_args& a)
  * runs (programmatic dependent launch, seg_args.pdl). h[0..n) are the chunks' arguments; with
  * d (their copy in device memory) one launch of each serves them all, else n is 1. */
 template <parz_type T, unsigned D>
-cudaError_t launch_block(const seg_args* h, const seg_args* d, unsigned n, cudaStream_t stream)
-{
+cudaError_t launch_block(const seg_args* h, const seg_args* d, unsigned n, cudaStream_t stream) {
   unsigned long long lctas = 0, bctas = 0;
   for (unsigned i = 0; i < n; i++) {
     lctas = PARZ_MAX(lctas, (unsigned long long)h[i].parse_ctas + h[i].mask_ctas);
@@ -432,8 +412,7 @@ cudaError_t launch_block(const seg_args* h, const seg_args* d, unsigned n, cudaS
 
 template <parz_type T>
 cudaError_t launch_dims(unsigned dims, const seg_args* h, const seg_args* d, unsigned n,
-                              cudaStream_t st)
-{
+                        cudaStream_t st) {
   cudaError_t e;
   switch (dims) {
     case 1: e = launch_block<T, 1>(h, d, n, st); break;
@@ -446,8 +425,8 @@ cudaError_t launch_dims(unsigned dims, const seg_args* h, const seg_args* d, uns
 
 /* One per scalar type (decode_<type>.cu): the kernels of n chunks, h their arguments on the
  * host and d the same in device memory (n = 1 and d = NULL: one chunk, arguments by value). */
-#define PARZ_GPU_DECLARE_LAUNCH(name)                                                        \
-  cudaError_t parz_gpu_launch_##name(unsigned dims, const seg_args* h, const seg_args* d,  \
+#define PARZ_GPU_DECLARE_LAUNCH(name)                                                     \
+  cudaError_t parz_gpu_launch_##name(unsigned dims, const seg_args* h, const seg_args* d, \
                                      unsigned n, cudaStream_t st);
 PARZ_GPU_DECLARE_LAUNCH(f32)
 PARZ_GPU_DECLARE_LAUNCH(f64)

@@ -15,16 +15,14 @@
 /* Pieces of at least this many bytes: smaller ones cost more in events than their overlap saves. */
 #define PIECE_MIN_BYTES ((size_t)4 << 20)
 
-void parz_gpu_copy_share(unsigned char* dst, const unsigned char* src, size_t bytes, int t, int n)
-{
+void parz_gpu_copy_share(unsigned char* dst, const unsigned char* src, size_t bytes, int t, int n) {
   size_t a = bytes * (size_t)t / (size_t)n, b = bytes * (size_t)(t + 1) / (size_t)n;
   if (b > a)
     memcpy(dst + a, src + a, b - a);
 }
 
 int parz_gpu_drain_pieces(parz_gpu_context* ctx, void* dst, const size_t* piece_end, int npieces,
-                          parz_error* err)
-{
+                          parz_error* err) {
   const unsigned char* h_out = (const unsigned char*)ctx->h_out.ptr;
   const int nthreads = parz_host_pool_size(ctx->host_pool);
   std::atomic<int> failed(0);
@@ -48,8 +46,7 @@ int parz_gpu_drain_pieces(parz_gpu_context* ctx, void* dst, const size_t* piece_
   return PARZ_OK;
 }
 
-extern "C" void* parz_gpu_result(parz_gpu_context* ctx, size_t bytes, parz_error* err)
-{
+extern "C" void* parz_gpu_result(parz_gpu_context* ctx, size_t bytes, parz_error* err) {
   if (!ctx) {
     parz_fail(err, PARZ_ERR_ARG, "parz_gpu_result: NULL context");
     return NULL;
@@ -58,14 +55,12 @@ extern "C" void* parz_gpu_result(parz_gpu_context* ctx, size_t bytes, parz_error
     parz_fail(err, PARZ_ERR_DEVICE, "parz_gpu_result: cannot select device %d", ctx->device);
     return NULL;
   }
-  return parz_gpu_reserve(&ctx->d_result, bytes ? bytes : 1, 0, err) == PARZ_OK
-             ? ctx->d_result.ptr
-             : NULL;
+  return parz_gpu_reserve(&ctx->d_result, bytes ? bytes : 1, 0, err) == PARZ_OK ? ctx->d_result.ptr
+                                                                                : NULL;
 }
 
-extern "C" int parz_gpu_download(parz_gpu_context* ctx, const void* d_src, void* dst,
-                                 size_t bytes, void* stream, parz_error* err)
-{
+extern "C" int parz_gpu_download(parz_gpu_context* ctx, const void* d_src, void* dst, size_t bytes,
+                                 void* stream, parz_error* err) {
   size_t piece_end[PARZ_GPU_PIECES_MAX], piece;
   int npieces, i, rc;
   cudaError_t e;
@@ -81,8 +76,8 @@ extern "C" int parz_gpu_download(parz_gpu_context* ctx, const void* d_src, void*
   e = cudaEventRecord(ctx->piece_done[0], (cudaStream_t)stream);
   if (e == cudaSuccess)
     e = cudaStreamWaitEvent(ctx->copy_stream, ctx->piece_done[0], 0);
-  npieces = (int)PARZ_MIN(PARZ_MAX(bytes / PIECE_MIN_BYTES, (size_t)1),
-                          (size_t)PARZ_GPU_PIECES_MAX);
+  npieces =
+      (int)PARZ_MIN(PARZ_MAX(bytes / PIECE_MIN_BYTES, (size_t)1), (size_t)PARZ_GPU_PIECES_MAX);
   piece = (bytes + (size_t)npieces - 1) / (size_t)npieces;
   for (i = 0; e == cudaSuccess && i < npieces; i++) {
     const size_t begin = (size_t)i * piece, end = PARZ_MIN(bytes, begin + piece);
@@ -97,8 +92,7 @@ extern "C" int parz_gpu_download(parz_gpu_context* ctx, const void* d_src, void*
   return parz_gpu_drain_pieces(ctx, dst, piece_end, npieces, err);
 }
 
-extern "C" void* parz_gpu_malloc(int device, size_t bytes, parz_error* err)
-{
+extern "C" void* parz_gpu_malloc(int device, size_t bytes, parz_error* err) {
   void* p = NULL;
   cudaError_t e = cudaSetDevice(device);
   if (e == cudaSuccess)
@@ -110,8 +104,7 @@ extern "C" void* parz_gpu_malloc(int device, size_t bytes, parz_error* err)
   return p;
 }
 
-extern "C" void parz_gpu_free(int device, void* ptr)
-{
+extern "C" void parz_gpu_free(int device, void* ptr) {
   if (ptr && cudaSetDevice(device) == cudaSuccess)
     cudaFree(ptr);
 }

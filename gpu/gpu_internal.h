@@ -30,17 +30,17 @@
 /* Device-side error record; `segment` is the lowest failing segment and `partition` the lowest
  * partition whose payload checksum failed (atomicMin). */
 struct parz_gpu_fault {
-  unsigned long long segment;    /* ~0 = none */
-  unsigned long long partition;  /* ~0 = none */
-  unsigned int code;             /* 0 = none, else an OR of parz_gpu_fault_code bits */
+  unsigned long long segment;   /* ~0 = none */
+  unsigned long long partition; /* ~0 = none */
+  unsigned int code;            /* 0 = none, else an OR of parz_gpu_fault_code bits */
   unsigned int pad;
 };
 
 enum parz_gpu_fault_code {
   PARZ_GPU_FAULT_NONE = 0,
-  PARZ_GPU_FAULT_END = 1,      /* segment did not end at the next segment's offset */
-  PARZ_GPU_FAULT_OVERRUN = 2,  /* a read went past the payload */
-  PARZ_GPU_FAULT_CHECKSUM = 4  /* a partition's payload checksum did not match */
+  PARZ_GPU_FAULT_END = 1,     /* segment did not end at the next segment's offset */
+  PARZ_GPU_FAULT_OVERRUN = 2, /* a read went past the payload */
+  PARZ_GPU_FAULT_CHECKSUM = 4 /* a partition's payload checksum did not match */
 };
 
 /* The shape of a chunk's parse, chosen per chunk by decode.cu (plan, seg_parser); tests and
@@ -70,23 +70,23 @@ struct parz_gpu_context {
   int cc_major;             /* 9 and up: programmatic dependent launch (decode_kernels.cuh) */
   cudaStream_t stream;      /* filter path: uploads and kernels */
   cudaStream_t copy_stream; /* filter path: downloads */
-  struct parz_gpu_buffer d_offsets;  /* u64 per segment + 1, per chunk of a call */
-  struct parz_gpu_buffer d_rel;      /* parsed chunks: u32 per block, per chunk of a call */
-  struct parz_gpu_buffer d_mask;     /* mask maps: u32 per block, per masked chunk of a call */
-  struct parz_gpu_buffer d_fault;    /* struct parz_gpu_fault per chunk of a call */
-  size_t fault_clean;                /* d_fault's first fault_clean records are known clear */
-  struct parz_gpu_buffer h_fault;    /* pinned copy of them */
-  struct parz_gpu_buffer h_args;     /* batches: pinned kernel arguments, uploaded to d_args */
+  struct parz_gpu_buffer d_offsets; /* u64 per segment + 1, per chunk of a call */
+  struct parz_gpu_buffer d_rel;     /* parsed chunks: u32 per block, per chunk of a call */
+  struct parz_gpu_buffer d_mask;    /* mask maps: u32 per block, per masked chunk of a call */
+  struct parz_gpu_buffer d_fault;   /* struct parz_gpu_fault per chunk of a call */
+  size_t fault_clean;               /* d_fault's first fault_clean records are known clear */
+  struct parz_gpu_buffer h_fault;   /* pinned copy of them */
+  struct parz_gpu_buffer h_args;    /* batches: pinned kernel arguments, uploaded to d_args */
   struct parz_gpu_buffer d_args;
-  cudaEvent_t args_copied;           /* the last upload from h_args is done */
-  struct parz_gpu_buffer d_places;   /* parz_gpu_assemble: the chunks' origins */
-  struct parz_gpu_buffer d_chunk;    /* filter path, parz_gpu_assemble: compressed chunks */
+  cudaEvent_t args_copied;         /* the last upload from h_args is done */
+  struct parz_gpu_buffer d_places; /* parz_gpu_assemble: the chunks' origins */
+  struct parz_gpu_buffer d_chunk;  /* filter path, parz_gpu_assemble: compressed chunks */
   struct parz_gpu_buffer d_out;
-  struct parz_gpu_buffer h_in;       /* pinned staging (parz_gpu_staging) */
+  struct parz_gpu_buffer h_in; /* pinned staging (parz_gpu_staging) */
   struct parz_gpu_buffer h_out;
-  struct parz_gpu_buffer d_result;   /* parz_gpu_result: an array on its way to host memory */
+  struct parz_gpu_buffer d_result; /* parz_gpu_result: an array on its way to host memory */
   cudaEvent_t piece_done[PARZ_GPU_PIECES_MAX];
-  struct parz_host_pool* host_pool;  /* filter path host copies (host_pool.h); NULL = one thread */
+  struct parz_host_pool* host_pool; /* filter path host copies (host_pool.h); NULL = one thread */
 };
 
 /* A chunk's share of the context's scratch in one call: its segment offsets, block offsets
@@ -120,8 +120,7 @@ int parz_gpu_cuda_fail(parz_error* err, cudaError_t e, const char* what);
 int parz_gpu_reserve(struct parz_gpu_buffer* b, size_t bytes, int pinned, parz_error* err);
 
 /* n <= 8 little-endian bytes at p: table and exception fields, with no alignment assumed. */
-__device__ __forceinline__ unsigned long long parz_gpu_load_le(const unsigned char* p, unsigned n)
-{
+__device__ __forceinline__ unsigned long long parz_gpu_load_le(const unsigned char* p, unsigned n) {
   unsigned long long v = 0;
   for (unsigned i = 0; i < n; i++)
     v |= (unsigned long long)p[i] << (8 * i);
@@ -132,8 +131,7 @@ __device__ __forceinline__ unsigned long long parz_gpu_load_le(const unsigned ch
  * every lane whose `head` is set and at lane 0: the table's segment lengths become offsets with
  * it, one partition at a time (offsets.cu) or across partition starts (decode_kernels.cuh,
  * hybrid_span). */
-__device__ __forceinline__ unsigned long long parz_gpu_warp_scan(unsigned long long v, bool head)
-{
+__device__ __forceinline__ unsigned long long parz_gpu_warp_scan(unsigned long long v, bool head) {
   const unsigned lane = threadIdx.x & 31u;
   head = head || lane == 0;
 #pragma unroll
@@ -150,8 +148,7 @@ __device__ __forceinline__ unsigned long long parz_gpu_warp_scan(unsigned long l
 
 /* x / y, in 32 bits where both fit: a 64-bit division is a long software routine. */
 __device__ __forceinline__ unsigned long long parz_gpu_div(unsigned long long x,
-                                                          unsigned long long y)
-{
+                                                           unsigned long long y) {
   return (x | y) >> 32 ? x / y : (unsigned long long)((unsigned)x / (unsigned)y);
 }
 
@@ -174,8 +171,7 @@ int parz_gpu_scratch_reserve(parz_gpu_context* ctx, const parz_chunk_view* views
  * wait. */
 int parz_gpu_enqueue_chunks(parz_gpu_context* ctx, const parz_chunk_view* views,
                             const void* const* d_chunks, void* const* d_dsts, size_t n,
-                            const struct parz_gpu_scratch* s, cudaStream_t stream,
-                            parz_error* err);
+                            const struct parz_gpu_scratch* s, cudaStream_t stream, parz_error* err);
 
 /* The same for one chunk alone (s its scratch, after parz_gpu_fault_clear(ctx, 1)), its parse
  * shaped by `shape` (NULL: chosen per chunk, as parz_gpu_enqueue_chunks does). */
@@ -188,13 +184,13 @@ int parz_gpu_enqueue_chunk(parz_gpu_context* ctx, const parz_chunk_view* v, cons
  * segments [first, first + count) of a chunk at d_chunk (view parsed from the same bytes) into
  * d_dst on `stream`, after parz_gpu_fault_clear and parz_gpu_enqueue_offsets on the same
  * stream. Does not wait. */
-int parz_gpu_enqueue_segments(parz_gpu_context* ctx, const parz_chunk_view* v,
-                              const void* d_chunk, void* d_dst, uint64_t first, uint64_t count,
+int parz_gpu_enqueue_segments(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d_chunk,
+                              void* d_dst, uint64_t first, uint64_t count,
                               const struct parz_gpu_scratch* s, cudaStream_t stream,
                               parz_error* err);
-int parz_gpu_enqueue_offsets(parz_gpu_context* ctx, const parz_chunk_view* v,
-                             const void* d_chunk, const struct parz_gpu_scratch* s,
-                             cudaStream_t stream, parz_error* err);
+int parz_gpu_enqueue_offsets(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d_chunk,
+                             const struct parz_gpu_scratch* s, cudaStream_t stream,
+                             parz_error* err);
 int parz_gpu_enqueue_exceptions(parz_gpu_context* ctx, const parz_chunk_view* v,
                                 const void* d_chunk, void* d_dst, cudaStream_t stream,
                                 parz_error* err);
@@ -220,10 +216,10 @@ int parz_gpu_fault_check(parz_gpu_context* ctx, const parz_chunk_view* views, si
 /* parz_gpu_assemble (parz_gpu.h) in rounds of at most round_bytes decoded bytes (at least one
  * chunk): the public function's are ROUND_BYTES (assemble.cu); tests make them small. */
 int parz_gpu_assemble_rounds(parz_gpu_context* ctx, const parz_chunk_grid* grid,
-                             const parz_box* box, const void* packed, size_t packed_bytes,
-                             size_t n, const parz_chunk_ref* chunks, const void* fill,
-                             void* d_dst, cudaStream_t stream, size_t round_bytes,
-                             size_t* failed, parz_error* err);
+                             const parz_box* box, const void* packed, size_t packed_bytes, size_t n,
+                             const parz_chunk_ref* chunks, const void* fill, void* d_dst,
+                             cudaStream_t stream, size_t round_bytes, size_t* failed,
+                             parz_error* err);
 
 /* Copies thread t's share (of n) of bytes bytes from src to dst. */
 void parz_gpu_copy_share(unsigned char* dst, const unsigned char* src, size_t bytes, int t, int n);

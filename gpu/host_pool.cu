@@ -20,8 +20,7 @@ struct parz_host_pool {
   bool stop = false;
 };
 
-static void worker(parz_host_pool* p, int t)
-{
+static void worker(parz_host_pool* p, int t) {
   unsigned long long seen = 0;
   std::unique_lock<std::mutex> lock(p->mutex);
   for (;;) {
@@ -39,8 +38,7 @@ static void worker(parz_host_pool* p, int t)
   }
 }
 
-void parz_host_pool_free(parz_host_pool* p)
-{
+void parz_host_pool_free(parz_host_pool* p) {
   if (!p)
     return;
   {
@@ -53,8 +51,7 @@ void parz_host_pool_free(parz_host_pool* p)
   delete p;
 }
 
-parz_host_pool* parz_host_pool_create(int nthreads)
-{
+parz_host_pool* parz_host_pool_create(int nthreads) {
   parz_host_pool* p = new (std::nothrow) parz_host_pool;
   if (!p)
     return nullptr;
@@ -71,13 +68,9 @@ parz_host_pool* parz_host_pool_create(int nthreads)
   return p;
 }
 
-int parz_host_pool_size(const parz_host_pool* p)
-{
-  return p ? (int)p->threads.size() + 1 : 1;
-}
+int parz_host_pool_size(const parz_host_pool* p) { return p ? (int)p->threads.size() + 1 : 1; }
 
-void parz_host_pool_run(parz_host_pool* p, void (*fn)(void*, int), void* arg)
-{
+void parz_host_pool_run(parz_host_pool* p, void (*fn)(void*, int), void* arg) {
   if (!p) {
     fn(arg, 0);
     return;

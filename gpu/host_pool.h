@@ -23,9 +23,9 @@ void parz_host_pool_run(parz_host_pool* pool, void (*fn)(void* arg, int t), void
 
 /* The same with any callable fn(t). */
 template <typename F>
-static inline void parz_host_pool_each(parz_host_pool* pool, F fn)
-{
-  parz_host_pool_run(pool, [](void* f, int t) { (*(F*)f)(t); }, &fn);
+static inline void parz_host_pool_each(parz_host_pool* pool, F fn) {
+  parz_host_pool_run(
+      pool, [](void* f, int t) { (*(F*)f)(t); }, &fn);
 }
 
 #endif

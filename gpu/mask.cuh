@@ -19,22 +19,21 @@
 
 /* What a launch needs of a chunk's mask. */
 struct parz_gpu_mask {
-  const unsigned char* values;        /* the section's values; NULL: the chunk has no mask */
-  const unsigned char* starts;        /* the groups' starts */
+  const unsigned char* values; /* the section's values; NULL: the chunk has no mask */
+  const unsigned char* starts; /* the groups' starts */
   const unsigned char* records;
-  unsigned long long record_bytes;    /* below PARZ_GPU_MASK_NONE (parz_gpu_view_fits) */
+  unsigned long long record_bytes; /* below PARZ_GPU_MASK_NONE (parz_gpu_view_fits) */
   unsigned long long ngroups;
   unsigned long long nblocks;
-  uint32_t* map;                      /* per block: where its record starts, or NONE */
+  uint32_t* map; /* per block: where its record starts, or NONE */
   unsigned G, V, dims;
-  unsigned long long group_first;     /* the groups this launch expands */
+  unsigned long long group_first; /* the groups this launch expands */
   unsigned long long group_end;
 };
 
 /* Warp `w` of the launch's expanding warps fills the map of group group_first + w; every lane
  * of the warp takes part. */
-__device__ __forceinline__ void parz_gpu_mask_expand(const parz_gpu_mask& m, unsigned long long w)
-{
+__device__ __forceinline__ void parz_gpu_mask_expand(const parz_gpu_mask& m, unsigned long long w) {
   const unsigned lane = threadIdx.x & 31u;
   const unsigned long long g = m.group_first + w;
   if (g >= m.group_end)
@@ -74,8 +73,7 @@ __device__ __forceinline__ void parz_gpu_mask_expand(const parz_gpu_mask& m, uns
  * stays in registers (the codec's parz_mask_apply visits set bits at computed indices). */
 template <unsigned D, typename U>
 __device__ __forceinline__ void parz_gpu_mask_block(const parz_gpu_mask& m, unsigned long long b,
-                                                    U* out)
-{
+                                                    U* out) {
   constexpr unsigned n = 1u << (2 * D);
   if (!m.values)
     return;
@@ -102,8 +100,7 @@ __device__ __forceinline__ void parz_gpu_mask_block(const parz_gpu_mask& m, unsi
 }
 
 /* Expanding warps of a launch, WARPS_PER_CTA to a CTA of lengths_kernel. */
-inline unsigned long long parz_gpu_mask_ctas(const parz_gpu_mask& m, unsigned warps_per_cta)
-{
+inline unsigned long long parz_gpu_mask_ctas(const parz_gpu_mask& m, unsigned warps_per_cta) {
   return m.values ? (m.group_end - m.group_first + warps_per_cta - 1) / warps_per_cta : 0;
 }
 

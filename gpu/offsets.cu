@@ -17,19 +17,17 @@
 typedef parz_gpu_table_args table_args;
 
 /* NONE and OFFSETS: one thread per segment. */
-__device__ __forceinline__ void direct_offsets(const table_args& a, unsigned long long s)
-{
+__device__ __forceinline__ void direct_offsets(const table_args& a, unsigned long long s) {
   if (s < a.nsegments)
-    a.offsets[s] = a.kind == PARZ_TABLE_NONE ? s * a.fixed_segment_bits
-                                             : parz_gpu_load_le(a.table + 8 * s, 8);
+    a.offsets[s] =
+        a.kind == PARZ_TABLE_NONE ? s * a.fixed_segment_bits : parz_gpu_load_le(a.table + 8 * s, 8);
   if (s == 0)
     a.offsets[a.nsegments] = a.payload_bits;
 }
 
 /* HYBRID (one warp per partition) and LENGTHS (one warp, one partition without a base). */
 __device__ __forceinline__ void scan_offsets(const table_args& a, unsigned long long part,
-                                             unsigned lane)
-{
+                                             unsigned lane) {
   const unsigned long long s0 = part * a.P;
   if (s0 >= a.nsegments)
     return;
@@ -55,8 +53,7 @@ __device__ __forceinline__ void scan_offsets(const table_args& a, unsigned long 
 
 /* One chunk's arguments by value, or (BATCH) chunk blockIdx.y of many. */
 template <bool BATCH>
-__global__ void offsets_kernel(const table_args one, const table_args* __restrict__ many)
-{
+__global__ void offsets_kernel(const table_args one, const table_args* __restrict__ many) {
   const table_args& a = BATCH ? many[blockIdx.y] : one;
   const unsigned long long t = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
   if (a.kind == PARZ_TABLE_NONE || a.kind == PARZ_TABLE_OFFSETS)
@@ -66,8 +63,7 @@ __global__ void offsets_kernel(const table_args one, const table_args* __restric
 }
 
 int parz_gpu_table_args_init(const parz_gpu_context* ctx, const parz_chunk_view* v,
-                             const void* d_chunk, const parz_gpu_scratch* s, table_args* a)
-{
+                             const void* d_chunk, const parz_gpu_scratch* s, table_args* a) {
   if (parz_gpu_parse_offsets(ctx, v))
     return 0; /* the lengths kernel reads them from the table */
   memset(a, 0, sizeof *a);
@@ -88,8 +84,7 @@ int parz_gpu_table_args_init(const parz_gpu_context* ctx, const parz_chunk_view*
 }
 
 cudaError_t parz_gpu_launch_offsets(const table_args* h, const table_args* d, unsigned n,
-                                    cudaStream_t stream)
-{
+                                    cudaStream_t stream) {
   unsigned long long units = 0;
   for (unsigned i = 0; i < n; i++)
     units = h[i].units > units ? h[i].units : units;
@@ -101,36 +96,28 @@ cudaError_t parz_gpu_launch_offsets(const table_args* h, const table_args* d, un
   return cudaGetLastError();
 }
 
-size_t parz_gpu_payload_offset(const parz_chunk_view* v)
-{
+size_t parz_gpu_payload_offset(const parz_chunk_view* v) {
   return v->chunk_bytes - v->payload_bytes; /* the payload closes the chunk (FORMAT.md) */
 }
-size_t parz_gpu_table_offset(const parz_chunk_view* v)
-{
+size_t parz_gpu_table_offset(const parz_chunk_view* v) {
   return parz_gpu_payload_offset(v) - (size_t)(v->payload - v->table_data);
 }
-size_t parz_gpu_exceptions_offset(const parz_chunk_view* v)
-{
+size_t parz_gpu_exceptions_offset(const parz_chunk_view* v) {
   return parz_gpu_payload_offset(v) - (size_t)(v->payload - v->exceptions);
 }
-size_t parz_gpu_checksums_offset(const parz_chunk_view* v)
-{
+size_t parz_gpu_checksums_offset(const parz_chunk_view* v) {
   return parz_gpu_payload_offset(v) - (size_t)(v->payload - v->checksums);
 }
-size_t parz_gpu_section_offset(const parz_chunk_view* v, const unsigned char* p)
-{
+size_t parz_gpu_section_offset(const parz_chunk_view* v, const unsigned char* p) {
   return parz_gpu_payload_offset(v) - (size_t)(v->payload - p);
 }
 
-unsigned long long parz_gpu_record_bytes(const parz_chunk_view* v)
-{
+unsigned long long parz_gpu_record_bytes(const parz_chunk_view* v) {
   return 8 + (((unsigned long long)v->length_bytes * v->partition_segments + 7) & ~7ull);
 }
 
-int parz_gpu_enqueue_offsets(parz_gpu_context* ctx, const parz_chunk_view* v,
-                             const void* d_chunk, const parz_gpu_scratch* s, cudaStream_t stream,
-                             parz_error* err)
-{
+int parz_gpu_enqueue_offsets(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d_chunk,
+                             const parz_gpu_scratch* s, cudaStream_t stream, parz_error* err) {
   table_args a;
   if (v->table != PARZ_TABLE_NONE && v->table != PARZ_TABLE_OFFSETS &&
       v->table != PARZ_TABLE_HYBRID && v->table != PARZ_TABLE_LENGTHS)
@@ -143,8 +130,7 @@ int parz_gpu_enqueue_offsets(parz_gpu_context* ctx, const parz_chunk_view* v,
 
 /* One thread per record: u64 position, u64 bit pattern (FORMAT.md, "Exceptions"). */
 __global__ void exceptions_kernel(const unsigned char* rec, unsigned long long n, int wide,
-                                  void* dst)
-{
+                                  void* dst) {
   unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -158,8 +144,7 @@ __global__ void exceptions_kernel(const unsigned char* rec, unsigned long long n
 
 int parz_gpu_enqueue_exceptions(parz_gpu_context* ctx, const parz_chunk_view* v,
                                 const void* d_chunk, void* d_dst, cudaStream_t stream,
-                                parz_error* err)
-{
+                                parz_error* err) {
   (void)ctx;
   if (!v->nexceptions)
     return PARZ_OK;
@@ -171,8 +156,7 @@ int parz_gpu_enqueue_exceptions(parz_gpu_context* ctx, const parz_chunk_view* v,
 }
 
 /* Every record: no segment or partition (~0), no fault. */
-__global__ void fault_reset_kernel(parz_gpu_fault* f, unsigned long long n)
-{
+__global__ void fault_reset_kernel(parz_gpu_fault* f, unsigned long long n) {
   const unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
     f[i].segment = ~0ull;
@@ -181,8 +165,7 @@ __global__ void fault_reset_kernel(parz_gpu_fault* f, unsigned long long n)
   }
 }
 
-int parz_gpu_fault_clear(parz_gpu_context* ctx, size_t n, cudaStream_t stream, parz_error* err)
-{
+int parz_gpu_fault_clear(parz_gpu_context* ctx, size_t n, cudaStream_t stream, parz_error* err) {
   if (n > ctx->fault_clean) {
     fault_reset_kernel<<<(unsigned)((n + 255) / 256), 256, 0, stream>>>(
         (parz_gpu_fault*)ctx->d_fault.ptr, n);
@@ -195,8 +178,7 @@ int parz_gpu_fault_clear(parz_gpu_context* ctx, size_t n, cudaStream_t stream, p
 }
 
 int parz_gpu_fault_check(parz_gpu_context* ctx, const parz_chunk_view* views, size_t n,
-                         cudaStream_t stream, size_t* failed, parz_error* err)
-{
+                         cudaStream_t stream, size_t* failed, parz_error* err) {
   const parz_gpu_fault* h = (const parz_gpu_fault*)ctx->h_fault.ptr;
   size_t i;
   cudaError_t e = cudaMemcpyAsync(ctx->h_fault.ptr, ctx->d_fault.ptr, n * sizeof *h,

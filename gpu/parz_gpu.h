@@ -20,8 +20,8 @@ void parz_gpu_context_free(parz_gpu_context* ctx);
 
 /* Device API: decodes a chunk that already lies in GPU memory (d_chunk, `view` parsed on the host
  * from the same bytes) into GPU memory (d_dst, view->raw_bytes) on the caller's stream. */
-int parz_gpu_decode_device(parz_gpu_context* ctx, const parz_chunk_view* view,
-                           const void* d_chunk, void* d_dst, void* stream, parz_error* err);
+int parz_gpu_decode_device(parz_gpu_context* ctx, const parz_chunk_view* view, const void* d_chunk,
+                           void* d_dst, void* stream, parz_error* err);
 
 /* Device API for many chunks (a dataset's, say): chunk i at d_chunks[i], described by views[i],
  * decoded into d_dsts[i]. Chunks of one type and rank share every kernel launch, so chunks too

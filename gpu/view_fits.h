@@ -19,8 +19,7 @@
 #define PARZ_GPU_MASK_NONE 0xffffffffu
 
 /* PARZ_OK when chunk i (v) fits the decoder's indices, else PARZ_ERR_UNSUPPORTED and why. */
-static inline int parz_gpu_view_fits(const parz_chunk_view* v, size_t i, parz_error* err)
-{
+static inline int parz_gpu_view_fits(const parz_chunk_view* v, size_t i, parz_error* err) {
   if (v->nblocks > PARZ_GPU_BLOCKS_MAX)
     return parz_fail(err, PARZ_ERR_UNSUPPORTED,
                      "chunk %zu: %llu blocks, more than the GPU decoder indexes (%llu)", i,

@@ -78,8 +78,7 @@ static int find_fills(const parz_chunk_grid* g, const parz_box* box, size_t n,
   if (!(covered = (unsigned char*)calloc(b.n ? b.n : 1, 1)) ||
       !(*fills = (uint64_t(*)[PARZ_MAX_RANK])malloc((b.n ? b.n : 1) * sizeof **fills))) {
     free(covered);
-    return parz_fail(err, PARZ_ERR_NOMEM, "parz_omp_assemble: no memory for %zu chunk places",
-                     b.n);
+    return parz_fail(err, PARZ_ERR_NOMEM, "parz_omp_assemble: no memory for %zu chunk places", b.n);
   }
   for (i = 0; i < n; i++)
     if (parz_box_meets_chunk(g, box, chunks[i].origin))
@@ -111,20 +110,20 @@ typedef struct {
   const void* fill;
   void* dst;
   size_t dst_bytes;
-  parz_array chunk;                /* the codec's shape of a chunk */
+  parz_array chunk; /* the codec's shape of a chunk */
   uint64_t (*fills)[PARZ_MAX_RANK];
   int nthreads;
-  int empty;                       /* the box holds no value: the chunks are only checked */
-  uint64_t want;                   /* decode units per chunk */
-  parz_chunk_view* views;          /* per chunk, written by the first thread */
+  int empty;              /* the box holds no value: the chunks are only checked */
+  uint64_t want;          /* decode units per chunk */
+  parz_chunk_view* views; /* per chunk, written by the first thread */
   parz_chunk_dest* dests;
-  void** offsets;                  /* LENGTHS tables expanded, per chunk */
-  parz_omp_unit *items, *patches;  /* the queue; patches wait for every item */
-  size_t npatches, cap;            /* patches, room for items */
-  size_t appended;                 /* items the first thread has written */
-  size_t published;                /* items[0 .. published) may be taken */
-  size_t next;                     /* the next item to take */
-  int all_in;                      /* no item will be added */
+  void** offsets;                 /* LENGTHS tables expanded, per chunk */
+  parz_omp_unit *items, *patches; /* the queue; patches wait for every item */
+  size_t npatches, cap;           /* patches, room for items */
+  size_t appended;                /* items the first thread has written */
+  size_t published;               /* items[0 .. published) may be taken */
+  size_t next;                    /* the next item to take */
+  int all_in;                     /* no item will be added */
   parz_omp_first_error first;
 } assembly;
 
@@ -159,20 +158,22 @@ static void take_in_chunks(assembly* a) {
     if (a->read)
       rc = a->read(a->ctx, i, c, &e);
     if (rc == PARZ_OK)
-      rc = parz_chunk_ref_check(a->grid, a->packed, a->packed_bytes, i, c, v,
-                                "parz_omp_assemble", &e);
+      rc = parz_chunk_ref_check(a->grid, a->packed, a->packed_bytes, i, c, v, "parz_omp_assemble",
+                                &e);
     if (rc == PARZ_OK && c->raw == PARZ_STORED_PARZ && (extra = parz_chunk_offsets_bytes(v))) {
       parz_chunk_view expanded;
       if (!(a->offsets[i] = malloc(extra)))
-        rc = parz_fail(&e, PARZ_ERR_NOMEM, "parz_omp_assemble: no memory for the segment "
-                       "offsets of chunk %zu", i);
+        rc = parz_fail(&e, PARZ_ERR_NOMEM,
+                       "parz_omp_assemble: no memory for the segment "
+                       "offsets of chunk %zu",
+                       i);
       else {
         parz_chunk_offsets_view(v, a->offsets[i], &expanded);
         *v = expanded;
       }
     }
     if (rc != PARZ_OK) {
-      a->items[a->appended].chunk = i;   /* where its items would have started: never taken */
+      a->items[a->appended].chunk = i; /* where its items would have started: never taken */
       parz_omp_first_error_record(&a->first, a->appended, rc, &e);
       break;
     }
@@ -194,18 +195,17 @@ static void take_in_chunks(assembly* a) {
 static int run_item(const assembly* a, const parz_omp_unit* u, parz_error* e) {
   parz_chunk_dest d;
   switch ((int)u->kind) {
-  case ITEM_FILL:
-    parz_box_chunk_dest(a->grid, a->box, a->fills[u->chunk], a->dst, &d);
-    parz_chunk_dest_fill(&a->chunk, &d, a->fill);
-    return PARZ_OK;
-  case ITEM_COPY: {
-    const parz_chunk_ref* c = &a->chunks[u->chunk];
-    parz_chunk_dest_copy(&a->chunk, a->packed + c->at, c->raw == PARZ_STORED_RAW_SWAPPED,
-                         &a->dests[u->chunk]);
-    return PARZ_OK;
-  }
-  default:
-    return parz_omp_run_unit(u, a->views, a->dests, e);
+    case ITEM_FILL:
+      parz_box_chunk_dest(a->grid, a->box, a->fills[u->chunk], a->dst, &d);
+      parz_chunk_dest_fill(&a->chunk, &d, a->fill);
+      return PARZ_OK;
+    case ITEM_COPY: {
+      const parz_chunk_ref* c = &a->chunks[u->chunk];
+      parz_chunk_dest_copy(&a->chunk, a->packed + c->at, c->raw == PARZ_STORED_RAW_SWAPPED,
+                           &a->dests[u->chunk]);
+      return PARZ_OK;
+    }
+    default: return parz_omp_run_unit(u, a->views, a->dests, e);
   }
 }
 
@@ -233,7 +233,7 @@ static void take_items(assembly* a) {
       published = a->published;
       if (u < published || all_in)
         break;
-      sched_yield();   /* the first thread is reading: leave it the processor */
+      sched_yield(); /* the first thread is reading: leave it the processor */
     }
     if (u >= published)
       return;
@@ -268,7 +268,7 @@ static void assemble(assembly* a) {
 #endif
     for (p = 0; p < (int64_t)a->npatches; p++) {
       int rc;
-      if (a->first.index != UINT64_MAX)   /* read after the barrier */
+      if (a->first.index != UINT64_MAX) /* read after the barrier */
         continue;
       /* numbered after every item */
       if ((rc = parz_omp_run_unit(&a->patches[p], a->views, a->dests, &e)) != PARZ_OK)
@@ -355,8 +355,8 @@ done:
 }
 
 int parz_omp_assemble(const parz_chunk_grid* grid, const parz_box* box, const void* packed,
-                      size_t packed_bytes, size_t n, const parz_chunk_ref* chunks,
-                      const void* fill, void* dst, int threads, size_t* failed, parz_error* err) {
+                      size_t packed_bytes, size_t n, const parz_chunk_ref* chunks, const void* fill,
+                      void* dst, int threads, size_t* failed, parz_error* err) {
   /* without a reader nothing is written through these: the chunks stay as given */
   return parz_omp_assemble_reading(grid, box, (void*)(uintptr_t)packed, packed_bytes, n,
                                    (parz_chunk_ref*)(uintptr_t)chunks, NULL, NULL, fill, dst,

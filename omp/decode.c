@@ -23,7 +23,7 @@
 #include <omp.h>
 #endif
 
-#include "exceptions.h"   /* PARZ_EXCEPTION_BYTES: the codec's record size (FORMAT.md) */
+#include "exceptions.h" /* PARZ_EXCEPTION_BYTES: the codec's record size (FORMAT.md) */
 #include "parz_omp.h"
 #include "team.h"
 
@@ -40,15 +40,13 @@
 /* Non-finite values patched in parallel only when there are many: each is a 16-byte record. */
 #define PATCH_MIN_PER_THREAD 4096u
 
-
-
 /* Segments per unit for a chunk that should get about `target` units. */
 static uint64_t unit_segments(const parz_chunk_view* v, uint64_t target) {
   uint64_t n = v->nsegments / target + (v->nsegments % target != 0);
   if (n == 0)
     n = 1;
   if (v->table == PARZ_TABLE_HYBRID && n >= v->partition_segments)
-    n -= n % v->partition_segments;   /* whole partitions */
+    n -= n % v->partition_segments; /* whole partitions */
   return n;
 }
 
@@ -67,9 +65,8 @@ static void add_unit(parz_omp_unit* units, uint64_t* count, size_t chunk, parz_o
 uint64_t parz_omp_unit_share(size_t raw_bytes, uint64_t total_bytes, int nthreads,
                              unsigned per_thread) {
   const uint64_t target = (uint64_t)nthreads * (per_thread ? per_thread : UNITS_PER_THREAD);
-  uint64_t want = total_bytes ? (uint64_t)((double)target * (double)raw_bytes /
-                                           (double)total_bytes)
-                              : 1;
+  uint64_t want =
+      total_bytes ? (uint64_t)((double)target * (double)raw_bytes / (double)total_bytes) : 1;
   if (!per_thread && want > raw_bytes / MIN_UNIT_BYTES)
     want = raw_bytes / MIN_UNIT_BYTES;
   return want ? want : 1;
@@ -137,22 +134,20 @@ int parz_omp_run_unit(const parz_omp_unit* w, const parz_chunk_view* views,
   const parz_chunk_view* v = &views[w->chunk];
   parz_chunk_view part;
   switch (w->kind) {
-  case PARZ_OMP_VERIFY:
-    return parz_chunk_verify_to(v, &dests[w->chunk], w->first, w->count, e);
-  case PARZ_OMP_DECODE:
-    return parz_chunk_decode_segments_unverified(v, &dests[w->chunk], w->first, w->count, e);
-  default:
-    part = *v;
-    part.exceptions = v->exceptions + w->first * PARZ_EXCEPTION_BYTES;
-    part.nexceptions = w->count;
-    return parz_chunk_patch_exceptions_to(&part, &dests[w->chunk], e);
+    case PARZ_OMP_VERIFY: return parz_chunk_verify_to(v, &dests[w->chunk], w->first, w->count, e);
+    case PARZ_OMP_DECODE:
+      return parz_chunk_decode_segments_unverified(v, &dests[w->chunk], w->first, w->count, e);
+    default:
+      part = *v;
+      part.exceptions = v->exceptions + w->first * PARZ_EXCEPTION_BYTES;
+      part.nexceptions = w->count;
+      return parz_chunk_patch_exceptions_to(&part, &dests[w->chunk], e);
   }
 }
 
 /* The views with every LENGTHS table expanded into offsets (the copy and the offsets in one
  * malloc'd block, *block); views itself when none has one. NULL without memory. */
-static const parz_chunk_view* expand_lengths(size_t n, const parz_chunk_view* views,
-                                             void** block) {
+static const parz_chunk_view* expand_lengths(size_t n, const parz_chunk_view* views, void** block) {
   size_t i, bytes = 0;
   parz_chunk_view* out;
   unsigned char* at;
@@ -212,8 +207,8 @@ static int decode_chunks(size_t n, const parz_chunk_view* views, const parz_chun
   }
   if (!units) {
     for (i = 0; i < n; i++)
-      if ((rc = parz_chunk_decode_segments_to(&views[i], &dests[i], 0, views[i].nsegments,
-                                              err)) != PARZ_OK ||
+      if ((rc = parz_chunk_decode_segments_to(&views[i], &dests[i], 0, views[i].nsegments, err)) !=
+              PARZ_OK ||
           (rc = parz_chunk_patch_exceptions_to(&views[i], &dests[i], err)) != PARZ_OK) {
         if (failed)
           *failed = i;
@@ -238,7 +233,7 @@ static int decode_chunks(size_t n, const parz_chunk_view* views, const parz_chun
     int64_t u;
     if (populate) /* no barrier: a thread decoding into a page not yet populated faults it */
       parz_omp_populate_share(dests[0].data, views[0].raw_bytes);
-    /* signed loop variables: OpenMP 2.5 compilers still exist */
+      /* signed loop variables: OpenMP 2.5 compilers still exist */
 #ifdef _OPENMP
 #pragma omp for schedule(dynamic, 1)
 #endif
@@ -255,7 +250,7 @@ static int decode_chunks(size_t n, const parz_chunk_view* views, const parz_chun
 #endif
     for (u = (int64_t)nfirst; u < (int64_t)nunits; u++) {
       int urc;
-      if (first.index != UINT64_MAX)   /* decoding failed (read after the barrier) */
+      if (first.index != UINT64_MAX) /* decoding failed (read after the barrier) */
         continue;
       if ((urc = parz_omp_run_unit(&units[u], views, dests, &e)) != PARZ_OK)
         parz_omp_first_error_record(&first, (uint64_t)u, urc, &e);

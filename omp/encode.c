@@ -20,8 +20,7 @@
 
 static uint64_t load64le(const unsigned char* p) {
   return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
-         (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 |
-         (uint64_t)p[7] << 56;
+         (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
 }
 
 static void store64le(unsigned char* p, uint64_t w) {
@@ -44,11 +43,11 @@ static uint64_t get_bits(const unsigned char* s, uint64_t pos, unsigned n) {
 }
 
 typedef struct {
-  uint64_t first, count;    /* segments */
-  unsigned char* stream;    /* scratch */
+  uint64_t first, count; /* segments */
+  unsigned char* stream; /* scratch */
   size_t stream_bytes;
-  uint64_t bits;            /* encoded length */
-  uint64_t offset;          /* bit offset in the payload */
+  uint64_t bits;   /* encoded length */
+  uint64_t offset; /* bit offset in the payload */
 } piece;
 
 /* Writes the payload words owned by piece i (see the file comment): those whose first bit lies in
@@ -94,10 +93,9 @@ static void split(piece* pc, uint64_t n, uint64_t nseg, int aligned) {
   }
 }
 
-int parz_omp_chunk_encode_above(const parz_array* a, const void* data,
-                                const parz_chunk_config* cfg, void* dst, size_t dst_bytes,
-                                size_t* written, int threads, size_t min_bytes,
-                                parz_error* err) {
+int parz_omp_chunk_encode_above(const parz_array* a, const void* data, const parz_chunk_config* cfg,
+                                void* dst, size_t dst_bytes, size_t* written, int threads,
+                                size_t min_bytes, parz_error* err) {
   parz_chunk_encoder* enc = NULL;
   parz_omp_first_error first;
   piece* pc = NULL;
@@ -145,11 +143,10 @@ int parz_omp_chunk_encode_above(const parz_array* a, const void* data,
   if (!pc || !total || (!in_place && !scratch)) {
     free(pc);
     parz_chunk_encoder_free(enc);
-    return parz_fail(err, PARZ_ERR_NOMEM, "out of memory for %zu bytes of encoder scratch",
-                     total);
+    return parz_fail(err, PARZ_ERR_NOMEM, "out of memory for %zu bytes of encoder scratch", total);
   }
   for (i = 0, total = 0; i < npieces; total += pc[i].stream_bytes, i++)
-    pc[i].stream = (in_place ? d + head : scratch) + total;   /* multiples of 8: word aligned */
+    pc[i].stream = (in_place ? d + head : scratch) + total; /* multiples of 8: word aligned */
 
   parz_omp_first_error_init(&first);
 #ifdef _OPENMP
@@ -161,8 +158,8 @@ int parz_omp_chunk_encode_above(const parz_array* a, const void* data,
     int prc;
     if (parz_omp_first_error_skip(&first, (uint64_t)j))
       continue;
-    prc = parz_chunk_encode_segments(enc, p->first, p->count, p->stream, p->stream_bytes,
-                                     &p->bits, &e);
+    prc = parz_chunk_encode_segments(enc, p->first, p->count, p->stream, p->stream_bytes, &p->bits,
+                                     &e);
     if (prc != PARZ_OK)
       parz_omp_first_error_record(&first, (uint64_t)j, prc, &e);
   }

@@ -37,8 +37,8 @@ int parz_omp_decode_chunks(size_t n, const parz_chunk_view* views, const parz_ch
  * fault fails the call; *failed (when not NULL) is then the index of the first in chunk order
  * (chunks before it may have been written). The same `threads` as above. */
 int parz_omp_assemble(const parz_chunk_grid* grid, const parz_box* box, const void* packed,
-                      size_t packed_bytes, size_t n, const parz_chunk_ref* chunks,
-                      const void* fill, void* dst, int threads, size_t* failed, parz_error* err);
+                      size_t packed_bytes, size_t n, const parz_chunk_ref* chunks, const void* fill,
+                      void* dst, int threads, size_t* failed, parz_error* err);
 
 /* The same, with the stored chunks read as the assembly goes: read(ctx, i, &chunks[i], err) puts
  * chunk i's bytes (chunks[i].bytes of them) into `packed` at chunks[i].at and sets

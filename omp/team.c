@@ -39,7 +39,7 @@ int parz_omp_team_size(int threads) {
   if (omp_get_active_level() >= omp_get_max_active_levels())
     return 1;
   if (threads <= 0) {
-    threads = omp_get_max_threads();   /* OMP_NUM_THREADS may ask for more than there are CPUs */
+    threads = omp_get_max_threads(); /* OMP_NUM_THREADS may ask for more than there are CPUs */
     if (threads > omp_get_num_procs())
       threads = omp_get_num_procs();
   }
@@ -64,7 +64,7 @@ void parz_omp_first_error_record(parz_omp_first_error* f, uint64_t index, int co
   {
     if (index < f->index) {
       f->err = *e;
-      f->err.code = code;   /* the returned status is authoritative */
+      f->err.code = code; /* the returned status is authoritative */
 #ifdef _OPENMP
 #pragma omp atomic write
 #endif

@@ -27,10 +27,9 @@
 int parz_omp_chunk_decode_above(const void* src, size_t src_bytes, void* dst, size_t dst_bytes,
                                 int threads, size_t min_bytes, unsigned units_per_thread,
                                 parz_error* err);
-int parz_omp_chunk_encode_above(const parz_array* a, const void* data,
-                                const parz_chunk_config* cfg, void* dst, size_t dst_bytes,
-                                size_t* written, int threads, size_t min_bytes,
-                                parz_error* err);
+int parz_omp_chunk_encode_above(const parz_array* a, const void* data, const parz_chunk_config* cfg,
+                                void* dst, size_t dst_bytes, size_t* written, int threads,
+                                size_t min_bytes, parz_error* err);
 
 /* The decoder's work items (decode.c), exposed so that bench_omp --balance can time each alone
  * and replay their schedule: of chunk `chunk`, the payload checksums of partitions [first,
@@ -89,7 +88,7 @@ unsigned parz_omp_threads_that_fit(unsigned extra);
  * message is the one the serial driver reports, whatever the thread count. Items above a recorded
  * failure may be skipped; items below it must still run (one of them may fail first). */
 typedef struct {
-  uint64_t index;   /* lowest failed item, UINT64_MAX while none failed */
+  uint64_t index; /* lowest failed item, UINT64_MAX while none failed */
   parz_error err;
 } parz_omp_first_error;
 

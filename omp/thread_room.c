@@ -32,7 +32,8 @@ __attribute__((constructor)) static void read_overcommit(void) {
   FILE* f = fopen("/proc/sys/vm/overcommit_memory", "r");
   int mode = 0;
   if (f) {
-    if (fscanf(f, "%d", &mode) != 1) mode = 0;
+    if (fscanf(f, "%d", &mode) != 1)
+      mode = 0;
     fclose(f);
   }
   strict_overcommit = mode == 2;
@@ -44,17 +45,30 @@ static size_t parse_stack_size(const char* s) {
   char* end = NULL;
   unsigned long long v = strtoull(s, &end, 10);
   size_t unit = (size_t)1 << 10;
-  if (end == s) return 0;
-  while (isspace((unsigned char)*end)) end++;
+  if (end == s)
+    return 0;
+  while (isspace((unsigned char)*end))
+    end++;
   switch (toupper((unsigned char)*end)) {
-    case 'B': unit = 1; end++; break;
+    case 'B':
+      unit = 1;
+      end++;
+      break;
     case 'K': end++; break;
-    case 'M': unit = (size_t)1 << 20; end++; break;
-    case 'G': unit = (size_t)1 << 30; end++; break;
+    case 'M':
+      unit = (size_t)1 << 20;
+      end++;
+      break;
+    case 'G':
+      unit = (size_t)1 << 30;
+      end++;
+      break;
     default: break;
   }
-  while (isspace((unsigned char)*end)) end++;
-  if (*end || v > SIZE_MAX / unit) return 0;
+  while (isspace((unsigned char)*end))
+    end++;
+  if (*end || v > SIZE_MAX / unit)
+    return 0;
   return (size_t)v * unit;
 }
 
@@ -63,7 +77,8 @@ static size_t parse_stack_size(const char* s) {
 static size_t thread_stack_bytes(void) {
   const char* env = getenv("OMP_STACKSIZE");
   size_t s;
-  if (!env) env = getenv("GOMP_STACKSIZE");
+  if (!env)
+    env = getenv("GOMP_STACKSIZE");
   s = env ? parse_stack_size(env) : 0;
 #ifdef __GLIBC__
   if (!s) {
@@ -79,20 +94,24 @@ static size_t thread_stack_bytes(void) {
 
 static int memory_limited(void) {
   struct rlimit r;
-  if (strict_overcommit) return 1;
-  if (getrlimit(RLIMIT_AS, &r) == 0 && r.rlim_cur != RLIM_INFINITY) return 1;
+  if (strict_overcommit)
+    return 1;
+  if (getrlimit(RLIMIT_AS, &r) == 0 && r.rlim_cur != RLIM_INFINITY)
+    return 1;
   return getrlimit(RLIMIT_DATA, &r) == 0 && r.rlim_cur != RLIM_INFINITY;
 }
 
 unsigned parz_omp_threads_that_fit(unsigned extra) {
   size_t per;
   unsigned k;
-  if (extra == 0 || !memory_limited()) return extra;
+  if (extra == 0 || !memory_limited())
+    return extra;
   per = thread_stack_bytes() + THREAD_SLACK;
   for (k = extra; k > 0; k /= 2) {
     size_t bytes;
     void* p;
-    if (k > (SIZE_MAX - KEEP_FREE) / per) continue;
+    if (k > (SIZE_MAX - KEEP_FREE) / per)
+      continue;
     bytes = (size_t)k * per + KEEP_FREE;
     p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p != MAP_FAILED) {

@@ -39,7 +39,8 @@ static void push_error(const char* func, int line, hid_t minor, const char* mess
   const parz_h5_api* h5 = parz_h5();
   h5->H5Epush2(H5E_DEFAULT, __FILE__, func, (unsigned)line, h5->err_class, h5->err_major, minor,
                "%s", message);
-  if (chunk && h5->chunk_errors_dropped) fprintf(stderr, "HDF5 filter ParZ: %s\n", message);
+  if (chunk && h5->chunk_errors_dropped)
+    fprintf(stderr, "HDF5 filter ParZ: %s\n", message);
 }
 #define PUSH(minor, message) push_error(__func__, __LINE__, (minor), (message), 0)
 #define CHUNK_PUSH(minor, message) push_error(__func__, __LINE__, (minor), (message), 1)
@@ -97,7 +98,8 @@ static herr_t parz_set_local(hid_t dcpl_id, hid_t type_id, hid_t space_id) {
   unsigned flags = 0;
   size_t n = PARZ_CD_INTERNAL_NELMTS + 8;
   unsigned cd[PARZ_CD_INTERNAL_NELMTS + 8];
-  if (parz_h5()->H5Pget_filter_by_id2(dcpl_id, H5Z_FILTER_PARZ, &flags, &n, cd, 0, NULL, NULL) < 0) {
+  if (parz_h5()->H5Pget_filter_by_id2(dcpl_id, H5Z_FILTER_PARZ, &flags, &n, cd, 0, NULL, NULL) <
+      0) {
     PUSH(parz_h5()->err_apply, "parz: cannot read the filter's cd_values");
     return -1;
   }
@@ -126,7 +128,7 @@ static herr_t parz_set_local(hid_t dcpl_id, hid_t type_id, hid_t space_id) {
     parz_cd_dataset_fill(&req, type, fill);
   parz_filter_config cfg;
   if (parz_cd_configure(&req, type, big_endian, (unsigned)dims, shape, &cfg, &e) != PARZ_OK) {
-    if (strncmp(e.message, "parz", 4) != 0) {  /* a codec setter's message */
+    if (strncmp(e.message, "parz", 4) != 0) { /* a codec setter's message */
       snprintf(why, sizeof why, "parz: invalid parameters: %s", e.message);
       PUSH(parz_h5()->err_param, why);
     } else {
@@ -136,7 +138,8 @@ static herr_t parz_set_local(hid_t dcpl_id, hid_t type_id, hid_t space_id) {
   }
   unsigned stored[PARZ_CD_INTERNAL_NELMTS];
   parz_cd_store(&cfg, stored);
-  if (parz_h5()->H5Pmodify_filter(dcpl_id, H5Z_FILTER_PARZ, flags, PARZ_CD_INTERNAL_NELMTS, stored) < 0) {
+  if (parz_h5()->H5Pmodify_filter(dcpl_id, H5Z_FILTER_PARZ, flags, PARZ_CD_INTERNAL_NELMTS,
+                                  stored) < 0) {
     PUSH(parz_h5()->err_apply, "parz: cannot store the filter's cd_values");
     return -1;
   }
@@ -188,7 +191,8 @@ static size_t filter_encode(const parz_filter_config* cfg, size_t nbytes, size_t
     out = NULL;
   }
   free(swapped);
-  if (!out) return 0;
+  if (!out)
+    return 0;
   parz_h5()->H5free_memory(*buf);
   *buf = out;
   *buf_size = bound;
@@ -216,8 +220,7 @@ static size_t filter_decode(const parz_filter_config* cfg, size_t cd_nelmts,
              "dataset (type %d, rank %u, shape %zux%zux%zux%zu)",
              (int)view.array.type, view.array.dims, view.array.shape[0], view.array.shape[1],
              view.array.shape[2], view.array.shape[3], (int)cfg->chunk.type, cfg->chunk.dims,
-             cfg->chunk.shape[0], cfg->chunk.shape[1], cfg->chunk.shape[2],
-             cfg->chunk.shape[3]);
+             cfg->chunk.shape[0], cfg->chunk.shape[1], cfg->chunk.shape[2], cfg->chunk.shape[3]);
     CHUNK_PUSH(parz_h5()->err_decode, msg);
     return 0;
   }
@@ -241,7 +244,8 @@ static size_t filter_decode(const parz_filter_config* cfg, size_t cd_nelmts,
     parz_h5()->H5free_memory(out);
     return 0;
   }
-  if (cfg->big_endian) swap_bytes(out, view.raw_bytes, parz_type_size(cfg->chunk.type));
+  if (cfg->big_endian)
+    swap_bytes(out, view.raw_bytes, parz_type_size(cfg->chunk.type));
   parz_h5()->H5free_memory(*buf);
   *buf = out;
   *buf_size = view.raw_bytes;
@@ -270,9 +274,14 @@ static size_t parz_filter(unsigned flags, size_t cd_nelmts, const unsigned cd_va
   H5Z_PARZ_NAME " (zfp-1.0 stream, format " PARZ_STRINGIFY(PARZ_CHUNK_FORMAT_VERSION) ")"
 
 static const H5Z_class2_t parz_filter_class = {
-    H5Z_CLASS_T_VERS, (H5Z_filter_t)H5Z_FILTER_PARZ,
-    1, 1, PARZ_FILTER_NAME,
-    parz_can_apply, parz_set_local, parz_filter,
+    H5Z_CLASS_T_VERS,
+    (H5Z_filter_t)H5Z_FILTER_PARZ,
+    1,
+    1,
+    PARZ_FILTER_NAME,
+    parz_can_apply,
+    parz_set_local,
+    parz_filter,
 };
 
 PARZ_EXPORT H5PL_type_t H5PLget_plugin_type(void) { return H5PL_TYPE_FILTER; }
@@ -305,7 +314,8 @@ PARZ_EXPORT int parz_h5_register(const void* hdf5_function, char* why, size_t wh
     snprintf(why, why_size, "parz: parz_h5_register needs the address of an HDF5 function");
     return -1;
   }
-  if (parz_h5_api_load(hdf5_function, why, why_size) != 0) return -1;
+  if (parz_h5_api_load(hdf5_function, why, why_size) != 0)
+    return -1;
   if (parz_h5()->H5Zregister(&parz_filter_class) < 0) {
     snprintf(why, why_size, "parz: H5Zregister refused the ParZ filter");
     return -1;

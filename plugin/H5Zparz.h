@@ -182,7 +182,7 @@ typedef void (*H5Z_parz_config_fn)(H5Z_parz_config* config);
  * puts the module). Returns 0, or -1 with a message in why. The module stays loaded.
  * A macro, so that it takes the addresses of the calling program's own HDF5 functions: include
  * hdf5.h before using it. On glibc older than 2.34, link with -ldl. */
-#define H5Z_parz_register(path, why, why_size)                                           \
+#define H5Z_parz_register(path, why, why_size)                                            \
   H5Z_parz_register_with((path), (why), (why_size), (const void*)(uintptr_t)&H5Zregister, \
                          &H5PLsize, &H5PLget)
 
@@ -203,9 +203,8 @@ static inline int H5Z_parz_join(char* out, size_t out_size, const char* dir, con
 
 /* The module file for path (see H5Z_parz_register) in file[file_size]; 0, or -1 with a message. */
 static inline int H5Z_parz_module_file(const char* path, int (*search_size)(unsigned*),
-                                       ssize_t (*search_get)(unsigned, char*, size_t),
-                                       char* file, size_t file_size, char* why,
-                                       size_t why_size) {
+                                       ssize_t (*search_get)(unsigned, char*, size_t), char* file,
+                                       size_t file_size, char* why, size_t why_size) {
   struct stat st;
   if (path) {
     int dir = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
@@ -216,25 +215,29 @@ static inline int H5Z_parz_module_file(const char* path, int (*search_size)(unsi
   unsigned n = 0;
   char dir[4096], searched[1024] = "";
   size_t used = 0;
-  if (search_size(&n) < 0) n = 0;
+  if (search_size(&n) < 0)
+    n = 0;
   for (unsigned i = 0; i < n; i++) {
-    if (search_get(i, dir, sizeof dir) <= 0) continue;
+    if (search_get(i, dir, sizeof dir) <= 0)
+      continue;
     if (H5Z_parz_join(file, file_size, dir, H5Z_PARZ_PLUGIN_FILE) == 0 && stat(file, &st) == 0)
       return 0;
     if (used + strlen(dir) + 2 < sizeof searched) {
-      if (used) searched[used++] = ':';
+      if (used)
+        searched[used++] = ':';
       strcpy(searched + used, dir);
       used += strlen(dir);
     }
   }
   return H5Z_parz_fail(why, why_size,
-                       "parz: " H5Z_PARZ_PLUGIN_FILE " not found in HDF5's plugin search path "
-                       "(%s); give its path to H5Z_parz_register", used ? searched : "empty");
+                       "parz: " H5Z_PARZ_PLUGIN_FILE
+                       " not found in HDF5's plugin search path "
+                       "(%s); give its path to H5Z_parz_register",
+                       used ? searched : "empty");
 }
 
 static inline int H5Z_parz_register_with(const char* path, char* why, size_t why_size,
-                                         const void* hdf5_function,
-                                         int (*search_size)(unsigned*),
+                                         const void* hdf5_function, int (*search_size)(unsigned*),
                                          ssize_t (*search_get)(unsigned, char*, size_t)) {
   char local[300], file[4096];
   if (!why || why_size == 0) {
@@ -244,13 +247,13 @@ static inline int H5Z_parz_register_with(const char* path, char* why, size_t why
   if (H5Z_parz_module_file(path, search_size, search_get, file, sizeof file, why, why_size) < 0)
     return -1;
   void* module = dlopen(file, RTLD_NOW | RTLD_LOCAL);
-  if (!module) return H5Z_parz_fail(why, why_size, "parz: cannot load %s: %s", file, dlerror());
+  if (!module)
+    return H5Z_parz_fail(why, why_size, "parz: cannot load %s: %s", file, dlerror());
   void* symbol = dlsym(module, "parz_h5_register");
   if (!symbol) {
     dlclose(module);
-    return H5Z_parz_fail(why, why_size,
-                         "parz: %s has no parz_h5_register (a module older than this header)",
-                         file);
+    return H5Z_parz_fail(
+        why, why_size, "parz: %s has no parz_h5_register (a module older than this header)", file);
   }
   H5Z_parz_register_fn reg;
   memcpy(&reg, &symbol, sizeof reg);

@@ -77,8 +77,7 @@ PARZ_H5_EXPORT void parz_h5_device_release(void* handle) {
 
 /* A new buffer of `bytes` on GPU 0 (the device of the library's context, parz_h5_read_cuda),
  * holding one reference; NULL and a message on failure. */
-PARZ_H5_EXPORT void* parz_h5_device_alloc(size_t bytes, void** data, int* device,
-                                          parz_error* err) {
+PARZ_H5_EXPORT void* parz_h5_device_alloc(size_t bytes, void** data, int* device, parz_error* err) {
   device_buffer* b = (device_buffer*)calloc(1, sizeof *b);
   if (!b) {
     parz_fail(err, PARZ_ERR_NOMEM, "no memory");

@@ -29,14 +29,14 @@
  * transient, e.g. one chunk too large for device memory). */
 static pthread_mutex_t gpu_lock = PTHREAD_MUTEX_INITIALIZER;
 static parz_gpu_context* gpu_ctx;
-static int gpu_usable = -1;   /* -1 not asked yet, else parz_gpu_available()'s answer */
+static int gpu_usable = -1; /* -1 not asked yet, else parz_gpu_available()'s answer */
 
 /* A process forked (without exec) from this one inherits the context's pointer but neither its
  * host copy threads nor a working CUDA runtime (CUDA does not survive fork): there the pointer is
  * dropped unfreed, the GPU counts as unusable and chunks are decoded on the CPU. The handlers
  * hold gpu_lock across the fork, so that the child never starts with it held by a thread it does
  * not have. */
-static int gpu_forked;   /* set in the child only */
+static int gpu_forked; /* set in the child only */
 
 static void gpu_fork_prepare(void) { pthread_mutex_lock(&gpu_lock); }
 static void gpu_fork_parent(void) { pthread_mutex_unlock(&gpu_lock); }

@@ -41,8 +41,7 @@ int parz_dispatch_gpu_wanted(const parz_exec_policy* pol, size_t bytes);
  * Returns fn's status; a device failure (PARZ_ERR_DEVICE) drops the context, created again by
  * the next call. PARZ_ERR_DEVICE without calling fn when no GPU is usable (the message says why:
  * the CUDA module's failure to load, or no GPU). */
-int parz_dispatch_with_gpu(int (*fn)(parz_gpu_context* ctx, void* arg), void* arg,
-                           parz_error* err);
+int parz_dispatch_with_gpu(int (*fn)(parz_gpu_context* ctx, void* arg), void* arg, parz_error* err);
 #endif
 
 /* Encodes one chunk: serial for PARZ_EXEC=serial, else OpenMP (there is no GPU encoder; cuda

@@ -94,7 +94,7 @@ static int parse_threads(const char* s, int* out) {
     if (*b < '0' || *b > '9')
       return 0;
     n = 10 * n + (*b - '0');
-    if (n > PARZ_THREADS_MAX)   /* also stops overflow on absurdly long digit strings */
+    if (n > PARZ_THREADS_MAX) /* also stops overflow on absurdly long digit strings */
       return 0;
   }
   if (n < 1)
@@ -106,8 +106,7 @@ static int parse_threads(const char* s, int* out) {
 #define STR_(x) #x
 #define STR(x) STR_(x)
 static const char exec_accepted[] = "accepted values are auto, serial, omp, cuda";
-static const char threads_accepted[] =
-    "expected a positive integer (1.." STR(PARZ_THREADS_MAX) ")";
+static const char threads_accepted[] = "expected a positive integer (1.." STR(PARZ_THREADS_MAX) ")";
 
 int parz_exec_policy_parse(const char* exec, const char* threads, parz_exec_policy* out,
                            char* warning, size_t warning_size) {
@@ -137,7 +136,7 @@ int parz_usable_cpus(void) {
   if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
     return CPU_COUNT(&set);
 #endif
-  n = sysconf(_SC_NPROCESSORS_ONLN);   /* more CPUs than a cpu_set_t holds, or no affinity */
+  n = sysconf(_SC_NPROCESSORS_ONLN); /* more CPUs than a cpu_set_t holds, or no affinity */
   return n > 0 && n < PARZ_THREADS_MAX ? (int)n : n > 0 ? PARZ_THREADS_MAX : 1;
 }
 
@@ -159,8 +158,8 @@ void parz_exec_policy_from_env(parz_exec_policy* out) {
     int cpus = parz_usable_cpus();
     if (p.threads > cpus) {
       snprintf(warning, sizeof warning,
-               "PARZ_THREADS=%d is more than the %d CPUs this process may use: using %d",
-               p.threads, cpus, cpus);
+               "PARZ_THREADS=%d is more than the %d CPUs this process may use: using %d", p.threads,
+               cpus, cpus);
       parz_warn_once(warning);
       p.threads = cpus;
     }

@@ -6,18 +6,17 @@
 
 int parz_cd_mode_values(unsigned mode) {
   switch (mode) {
-    case PARZ_MODE_RATE: return 2;       /* binary64 hi, lo */
-    case PARZ_MODE_PRECISION: return 1;  /* precision */
-    case PARZ_MODE_ACCURACY: return 2;   /* binary64 hi, lo */
-    case PARZ_MODE_EXPERT: return 4;     /* minbits, maxbits, maxprec, minexp */
+    case PARZ_MODE_RATE: return 2;      /* binary64 hi, lo */
+    case PARZ_MODE_PRECISION: return 1; /* precision */
+    case PARZ_MODE_ACCURACY: return 2;  /* binary64 hi, lo */
+    case PARZ_MODE_EXPERT: return 4;    /* minbits, maxbits, maxprec, minexp */
     case PARZ_MODE_REVERSIBLE: return 0;
     default: return -1;
   }
 }
 
 const char* parz_cd_mode_name(unsigned mode) {
-  static const char* const names[] = {"?", "rate", "precision", "accuracy", "expert",
-                                      "reversible"};
+  static const char* const names[] = {"?", "rate", "precision", "accuracy", "expert", "reversible"};
   return mode <= 5 ? names[mode] : "?";
 }
 
@@ -32,7 +31,8 @@ static int check_table(parz_filter_request* req, parz_error* err) {
   if (req->table > PARZ_TABLE_HYBRID)
     return parz_fail(err, PARZ_ERR_PARAM,
                      "parz: table kind %u is unknown (0 auto, 1 none, 2 offsets, 3 lengths, "
-                     "4 hybrid)", req->table);
+                     "4 hybrid)",
+                     req->table);
   if (req->segment_blocks > PARZ_CD_MAX_SEGMENT_BLOCKS)
     return parz_fail(err, PARZ_ERR_PARAM, "parz: segment_blocks %u is above the limit %u",
                      (unsigned)req->segment_blocks, PARZ_CD_MAX_SEGMENT_BLOCKS);
@@ -46,19 +46,20 @@ static int check_table(parz_filter_request* req, parz_error* err) {
   if (req->mask > PARZ_CD_MASK_FILL)
     return parz_fail(err, PARZ_ERR_PARAM,
                      "parz: mask setting %u is unknown (0 default = on, 1 on, 2 off, 3 on with "
-                     "the fill value that follows)", req->mask);
+                     "the fill value that follows)",
+                     req->mask);
   return PARZ_OK;
 }
 
 /* The fields an internal form holds beyond the request: cd[7] of version 1, cd[1] of version 2
  * (its type, byte order and flag bits), and where C and P are. */
 typedef struct {
-  unsigned type;       /* parz_type, unchecked */
-  unsigned flags;      /* PARZ_CD_BIG_ENDIAN, PARZ_CD_NO_CHECKSUM, PARZ_CD_NO_MASK, PARZ_CD_FILL */
+  unsigned type;  /* parz_type, unchecked */
+  unsigned flags; /* PARZ_CD_BIG_ENDIAN, PARZ_CD_NO_CHECKSUM, PARZ_CD_NO_MASK, PARZ_CD_FILL */
   unsigned mode, table;
   uint32_t C, P;
   uint64_t fill_bits;
-  int bad;             /* bits no version of the form defines */
+  int bad; /* bits no version of the form defines */
 } internal_fields;
 
 static internal_fields read_internal(const unsigned* cd) {
@@ -78,9 +79,10 @@ static internal_fields read_internal(const unsigned* cd) {
     f.flags = packed & (2 * PARZ_CD_FILL - 1u) & ~(PARZ_CD_BIG_ENDIAN - 1u);
     f.mode = (packed >> 8) & 15u;
     f.table = (packed >> 12) & 15u;
-    f.bad = (packed >> 16) != 0 ||
-            ((f.flags & PARZ_CD_FILL) == 0 && (cd[PARZ_CD_V2_FILL_HIGH] || cd[PARZ_CD_V2_FILL_LOW])) ||
-            ((f.flags & PARZ_CD_FILL) && (f.flags & PARZ_CD_NO_MASK));
+    f.bad =
+        (packed >> 16) != 0 ||
+        ((f.flags & PARZ_CD_FILL) == 0 && (cd[PARZ_CD_V2_FILL_HIGH] || cd[PARZ_CD_V2_FILL_LOW])) ||
+        ((f.flags & PARZ_CD_FILL) && (f.flags & PARZ_CD_NO_MASK));
     f.fill_bits = (uint64_t)cd[PARZ_CD_V2_FILL_HIGH] << 32 | cd[PARZ_CD_V2_FILL_LOW];
     f.C = cd[PARZ_CD_V2_SEGMENT_BLOCKS];
     f.P = cd[PARZ_CD_V2_PARTITION_SEGMENTS];
@@ -96,26 +98,29 @@ static internal_fields read_internal(const unsigned* cd) {
  * when its last value then makes no sense as segment_blocks (H5Z-ZFP's minexp is negative).
  * Returns PARZ_OK when cd is not such a form. */
 static int refuse_zfp_layout(size_t n, const unsigned* cd, parz_error* err) {
-  if (n < 3 || cd[1] != 0) return PARZ_OK;
+  if (n < 3 || cd[1] != 0)
+    return PARZ_OK;
   char given[80] = "", ours[100];
   switch (cd[0]) {
     case PARZ_MODE_RATE:
     case PARZ_MODE_ACCURACY:
-      if (n != 4) return PARZ_OK;
+      if (n != 4)
+        return PARZ_OK;
       snprintf(ours, sizeof ours, "%s %.17g is %u,%u,%u", parz_cd_mode_name(cd[0]),
                parz_cd_double(cd[3], cd[2]), cd[0], cd[3], cd[2]);
       break;
     case PARZ_MODE_PRECISION:
-      if (n != 3) return PARZ_OK;
+      if (n != 3)
+        return PARZ_OK;
       snprintf(ours, sizeof ours, "precision %u is %u,%u", cd[2], cd[0], cd[2]);
       break;
     case PARZ_MODE_EXPERT:
-      if (n != 6 || cd[5] <= PARZ_CD_MAX_SEGMENT_BLOCKS) return PARZ_OK;
+      if (n != 6 || cd[5] <= PARZ_CD_MAX_SEGMENT_BLOCKS)
+        return PARZ_OK;
       snprintf(ours, sizeof ours, "expert %u,%u,%u,%d is %u,%u,%u,%u,%u", cd[2], cd[3], cd[4],
                (int)(int32_t)cd[5], cd[0], cd[2], cd[3], cd[4], cd[5]);
       break;
-    default:
-      return PARZ_OK;
+    default: return PARZ_OK;
   }
   for (size_t i = 0; i < n; i++) {
     size_t used = strlen(given);
@@ -127,8 +132,7 @@ static int refuse_zfp_layout(size_t n, const unsigned* cd, parz_error* err) {
                    given, ours);
 }
 
-int parz_cd_parse_request(size_t n, const unsigned* cd, parz_filter_request* req,
-                          parz_error* err) {
+int parz_cd_parse_request(size_t n, const unsigned* cd, parz_filter_request* req, parz_error* err) {
   memset(req, 0, sizeof *req);
   if (n == 0 || cd == NULL)
     return parz_fail(err, PARZ_ERR_PARAM,
@@ -139,8 +143,8 @@ int parz_cd_parse_request(size_t n, const unsigned* cd, parz_filter_request* req
     internal_fields f;
     if (n != PARZ_CD_INTERNAL_NELMTS)
       return parz_fail(err, PARZ_ERR_PARAM,
-                       "parz: internal cd_values version %u need %u values, got %zu",
-                       cd[0] - 1000u, PARZ_CD_INTERNAL_NELMTS, n);
+                       "parz: internal cd_values version %u need %u values, got %zu", cd[0] - 1000u,
+                       PARZ_CD_INTERNAL_NELMTS, n);
     f = read_internal(cd);
     req->mode = f.mode;
     if (parz_cd_mode_values(req->mode) < 0)
@@ -167,14 +171,17 @@ int parz_cd_parse_request(size_t n, const unsigned* cd, parz_filter_request* req
   if (cd[0] > 1000)
     return parz_fail(err, PARZ_ERR_VERSION,
                      "parz: cd_values in internal form %u, newer than this plugin knows "
-                     "(1001, 1002); upgrade the ParZ plugin", cd[0]);
+                     "(1001, 1002); upgrade the ParZ plugin",
+                     cd[0]);
   int rc = refuse_zfp_layout(n, cd, err);
-  if (rc != PARZ_OK) return rc;
+  if (rc != PARZ_OK)
+    return rc;
   int k = parz_cd_mode_values(cd[0]);
   if (k < 0)
     return parz_fail(err, PARZ_ERR_PARAM,
                      "parz: unknown mode %u in cd_values[0] (1 rate, 2 precision, 3 accuracy, "
-                     "4 expert, 5 reversible)", cd[0]);
+                     "4 expert, 5 reversible)",
+                     cd[0]);
   req->mode = cd[0];
   if (n < 1 + (size_t)k)
     return parz_fail(err, PARZ_ERR_PARAM, "parz: %s mode needs %d value%s after the mode, got %zu",
@@ -187,11 +194,16 @@ int parz_cd_parse_request(size_t n, const unsigned* cd, parz_filter_request* req
                      "segment_blocks, partition_segments, table kind, payload checksums, mask), "
                      "and mask setting 3 takes the fill value after it (high, low word): %d",
                      n, parz_cd_mode_name(req->mode), k + 6, k, k == 1 ? "" : "s", k + 8);
-  for (int i = 0; i < k; i++) req->values[i] = cd[1 + i];
-  if (extra > 0) req->segment_blocks = cd[1 + k];
-  if (extra > 1) req->partition_segments = cd[2 + k];
-  if (extra > 2) req->table = cd[3 + k];
-  if (extra > 3) req->checksum = cd[4 + k];
+  for (int i = 0; i < k; i++)
+    req->values[i] = cd[1 + i];
+  if (extra > 0)
+    req->segment_blocks = cd[1 + k];
+  if (extra > 1)
+    req->partition_segments = cd[2 + k];
+  if (extra > 2)
+    req->table = cd[3 + k];
+  if (extra > 3)
+    req->checksum = cd[4 + k];
   req->mask = mask;
   if (mask == PARZ_CD_MASK_FILL) {
     req->fill[0] = cd[6 + k];
@@ -232,9 +244,7 @@ static int fill_bits_of(double x, parz_type type, uint64_t* bits, parz_error* er
       memcpy(&u, &f, 4);
       *bits = u;
       return PARZ_OK;
-    case PARZ_DOUBLE:
-      memcpy(bits, &x, 8);
-      return PARZ_OK;
+    case PARZ_DOUBLE: memcpy(bits, &x, 8); return PARZ_OK;
     case PARZ_INT32:
       if (x >= -2147483648.0 && x <= 2147483647.0 && (double)(int32_t)x == x) {
         *bits = (uint32_t)(int32_t)x;
@@ -248,8 +258,10 @@ static int fill_bits_of(double x, parz_type type, uint64_t* bits, parz_error* er
       }
       break;
   }
-  return parz_fail(err, PARZ_ERR_PARAM, "parz: fill value %.17g is not a value of the dataset's "
-                   "type %s", x, parz_type_name(type));
+  return parz_fail(err, PARZ_ERR_PARAM,
+                   "parz: fill value %.17g is not a value of the dataset's "
+                   "type %s",
+                   x, parz_type_name(type));
 }
 
 /* The request's mask settings for a dataset of `type`. */
@@ -274,13 +286,17 @@ static int configure_mask(const parz_filter_request* req, parz_type type, parz_c
 
 int parz_cd_squeeze(unsigned rank, const uint64_t* chunk_dims, size_t out[4]) {
   int d = 0;
-  for (int i = 0; i < 4; i++) out[i] = 0;
+  for (int i = 0; i < 4; i++)
+    out[i] = 0;
   for (unsigned i = 0; i < rank; i++) {
-    if (chunk_dims[i] == 1) continue;
-    if (d == 4) return -1;
+    if (chunk_dims[i] == 1)
+      continue;
+    if (d == 4)
+      return -1;
     out[d++] = (size_t)chunk_dims[i];
   }
-  if (d == 0) out[d++] = 1;
+  if (d == 0)
+    out[d++] = 1;
   return d;
 }
 
@@ -307,8 +323,7 @@ static int request_params(const parz_filter_request* req, parz_type type, unsign
       double rate = parz_cd_double(v[0], v[1]);
       return parz_params_rate(p, rate, type, dims, NULL, err);
     }
-    case PARZ_MODE_PRECISION:
-      return parz_params_precision(p, v[0], err);
+    case PARZ_MODE_PRECISION: return parz_params_precision(p, v[0], err);
     case PARZ_MODE_ACCURACY: {
       if (!floating)
         return parz_fail(err, PARZ_ERR_PARAM,
@@ -318,51 +333,52 @@ static int request_params(const parz_filter_request* req, parz_type type, unsign
       double tol = parz_cd_double(v[0], v[1]);
       return parz_params_accuracy(p, tol, NULL, err);
     }
-    case PARZ_MODE_EXPERT:
-      return expert_params(p, v[0], v[1], v[2], (int32_t)v[3], err);
-    case PARZ_MODE_REVERSIBLE:
-      parz_params_reversible(p);
-      return PARZ_OK;
-    default:
-      return parz_fail(err, PARZ_ERR_PARAM, "parz: unknown mode %u", req->mode);
+    case PARZ_MODE_EXPERT: return expert_params(p, v[0], v[1], v[2], (int32_t)v[3], err);
+    case PARZ_MODE_REVERSIBLE: parz_params_reversible(p); return PARZ_OK;
+    default: return parz_fail(err, PARZ_ERR_PARAM, "parz: unknown mode %u", req->mode);
   }
 }
 
-int parz_cd_configure(const parz_filter_request* req, parz_type type, int big_endian,
-                      unsigned dims, const size_t shape[4], parz_filter_config* cfg,
-                      parz_error* err) {
+int parz_cd_configure(const parz_filter_request* req, parz_type type, int big_endian, unsigned dims,
+                      const size_t shape[4], parz_filter_config* cfg, parz_error* err) {
   memset(cfg, 0, sizeof *cfg);
   cfg->request = *req;
   cfg->big_endian = big_endian != 0;
   cfg->chunk.type = type;
   cfg->chunk.dims = dims;
-  for (unsigned i = 0; i < 4; i++) cfg->chunk.shape[i] = i < dims ? shape[i] : 0;
+  for (unsigned i = 0; i < 4; i++)
+    cfg->chunk.shape[i] = i < dims ? shape[i] : 0;
   int rc = parz_array_check(&cfg->chunk, err);
-  if (rc != PARZ_OK) return rc;
+  if (rc != PARZ_OK)
+    return rc;
   rc = request_params(req, type, dims, &cfg->config.params, err);
-  if (rc == PARZ_OK) rc = parz_params_check_encode(&cfg->config.params, type, dims, err);
-  if (rc != PARZ_OK) return rc;
+  if (rc == PARZ_OK)
+    rc = parz_params_check_encode(&cfg->config.params, type, dims, err);
+  if (rc != PARZ_OK)
+    return rc;
 
   int fixed = parz_params_fixed_rate(&cfg->config.params);
   parz_table_kind table = (parz_table_kind)req->table;
-  if (table == PARZ_TABLE_AUTO) table = fixed ? PARZ_TABLE_NONE : PARZ_TABLE_HYBRID;
+  if (table == PARZ_TABLE_AUTO)
+    table = fixed ? PARZ_TABLE_NONE : PARZ_TABLE_HYBRID;
   if (table == PARZ_TABLE_NONE && !fixed)
     return parz_fail(err, PARZ_ERR_PARAM,
                      "parz: table kind 1 (none) needs a fixed-rate mode; %s mode has "
-                     "variable-length blocks", parz_cd_mode_name(req->mode));
+                     "variable-length blocks",
+                     parz_cd_mode_name(req->mode));
   cfg->config.table = table;
   cfg->config.checksum = (parz_checksum_mode)req->checksum;
   if ((rc = configure_mask(req, type, &cfg->config, err)) != PARZ_OK)
     return rc;
   cfg->config.segment_blocks = req->segment_blocks; /* 0: auto, per chunk (parz_chunk.h) */
-  cfg->config.partition_segments =
-      table != PARZ_TABLE_HYBRID ? 0
-      : req->partition_segments ? req->partition_segments : PARZ_DEFAULT_PARTITION_SEGMENTS;
+  cfg->config.partition_segments = table != PARZ_TABLE_HYBRID ? 0
+                                   : req->partition_segments  ? req->partition_segments
+                                                              : PARZ_DEFAULT_PARTITION_SEGMENTS;
   if (parz_chunk_bound(&cfg->chunk, &cfg->config) == 0)
     return parz_fail(err, PARZ_ERR_PARAM,
                      "parz: table kind %u with segment_blocks %u and partition_segments %u is "
-                     "not valid for this chunk", (unsigned)table,
-                     (unsigned)cfg->config.segment_blocks,
+                     "not valid for this chunk",
+                     (unsigned)table, (unsigned)cfg->config.segment_blocks,
                      (unsigned)cfg->config.partition_segments);
   return PARZ_OK;
 }
@@ -410,43 +426,52 @@ int parz_cd_load(size_t n, const unsigned* cd, parz_filter_config* cfg, parz_err
     if (n > 0 && cd != NULL && cd[0] > PARZ_CD_INTERNAL_V2)
       return parz_fail(err, PARZ_ERR_VERSION,
                        "parz: dataset cd_values in internal form %u, newer than this plugin "
-                       "knows (1001, 1002); upgrade the ParZ plugin", cd[0]);
+                       "knows (1001, 1002); upgrade the ParZ plugin",
+                       cd[0]);
     return parz_fail(err, PARZ_ERR_PARAM,
                      "parz: dataset cd_values are not in ParZ's internal form (set_local did "
                      "not run?)");
   }
   int rc = parz_cd_parse_request(n, cd, &cfg->request, err);
-  if (rc != PARZ_OK) return rc;
+  if (rc != PARZ_OK)
+    return rc;
   f = read_internal(cd);
   unsigned dims = 0;
   const unsigned* shape = cd + PARZ_CD_SHAPE;
-  while (dims < 4 && shape[dims] != 0) dims++;
+  while (dims < 4 && shape[dims] != 0)
+    dims++;
   for (unsigned i = dims; i < 4; i++)
-    if (shape[i] != 0) dims = 0; /* a gap: not a shape this plugin wrote */
+    if (shape[i] != 0)
+      dims = 0; /* a gap: not a shape this plugin wrote */
   if (f.type < PARZ_INT32 || f.type > PARZ_DOUBLE || f.bad || dims == 0)
     return parz_fail(err, PARZ_ERR_PARAM,
                      "parz: dataset cd_values corrupt (type %u, chunk shape %u %u %u %u)",
-                     cd[0] == PARZ_CD_INTERNAL_V1 ? cd[PARZ_CD_V1_TYPE] : cd[PARZ_CD_V2_PACKED], shape[0], shape[1],
-                     shape[2], shape[3]);
+                     cd[0] == PARZ_CD_INTERNAL_V1 ? cd[PARZ_CD_V1_TYPE] : cd[PARZ_CD_V2_PACKED],
+                     shape[0], shape[1], shape[2], shape[3]);
   cfg->chunk.type = (parz_type)f.type;
   cfg->big_endian = (f.flags & PARZ_CD_BIG_ENDIAN) != 0;
   cfg->chunk.dims = dims;
-  for (unsigned i = 0; i < dims; i++) cfg->chunk.shape[i] = shape[i];
+  for (unsigned i = 0; i < dims; i++)
+    cfg->chunk.shape[i] = shape[i];
   rc = parz_array_check(&cfg->chunk, err);
-  if (rc != PARZ_OK) return rc;
+  if (rc != PARZ_OK)
+    return rc;
   rc = expert_params(&cfg->config.params, cd[PARZ_CD_MINBITS], cd[PARZ_CD_MAXBITS],
                      cd[PARZ_CD_MAXPREC], (int32_t)cd[PARZ_CD_MINEXP], err);
-  if (rc != PARZ_OK) return rc;
+  if (rc != PARZ_OK)
+    return rc;
   cfg->config.table = (parz_table_kind)f.table;
   cfg->config.segment_blocks = f.C;
   cfg->config.partition_segments = f.P;
   cfg->config.checksum = (parz_checksum_mode)cfg->request.checksum;
   rc = configure_mask(&cfg->request, cfg->chunk.type, &cfg->config, err);
-  if (rc != PARZ_OK) return rc;
+  if (rc != PARZ_OK)
+    return rc;
   if (cfg->config.table == PARZ_TABLE_AUTO || parz_chunk_bound(&cfg->chunk, &cfg->config) == 0)
     return parz_fail(err, PARZ_ERR_PARAM,
                      "parz: dataset cd_values corrupt (table kind %u, segment_blocks %u, "
-                     "partition_segments %u)", f.table, f.C, f.P);
+                     "partition_segments %u)",
+                     f.table, f.C, f.P);
   return PARZ_OK;
 }
 
@@ -461,15 +486,18 @@ static void describe_chunks(char* out, size_t size, parz_type type, int big_endi
 
 int parz_cd_check_dataset(const parz_filter_config* cfg, parz_type type, int big_endian,
                           unsigned dims, const size_t shape[4], parz_error* err) {
-  int same = cfg->chunk.type == type && cfg->big_endian == (big_endian != 0) &&
-             cfg->chunk.dims == dims;
-  for (unsigned i = 0; same && i < dims; i++) same = cfg->chunk.shape[i] == shape[i];
-  if (same) return PARZ_OK;
+  int same =
+      cfg->chunk.type == type && cfg->big_endian == (big_endian != 0) && cfg->chunk.dims == dims;
+  for (unsigned i = 0; same && i < dims; i++)
+    same = cfg->chunk.shape[i] == shape[i];
+  if (same)
+    return PARZ_OK;
   char said[64], real[64];
   describe_chunks(said, sizeof said, cfg->chunk.type, cfg->big_endian, cfg->chunk.dims,
                   cfg->chunk.shape);
   describe_chunks(real, sizeof real, type, big_endian, dims, shape);
   return parz_fail(err, PARZ_ERR_FORMAT,
                    "parz: the dataset's cd_values describe %s chunks, the dataset holds %s "
-                   "chunks (a crafted or damaged file); refusing to decode", said, real);
+                   "chunks (a crafted or damaged file); refusing to decode",
+                   said, real);
 }

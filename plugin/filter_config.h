@@ -57,7 +57,7 @@ enum {
   PARZ_CD_MINBITS = 12,
   PARZ_CD_MAXBITS = 13,
   PARZ_CD_MAXPREC = 14,
-  PARZ_CD_MINEXP = 15                /* 32-bit two's complement */
+  PARZ_CD_MINEXP = 15 /* 32-bit two's complement */
 };
 
 #define PARZ_CD_INTERNAL_V1 1001u
@@ -83,15 +83,15 @@ enum {
 
 /* What the user asked for, independent of the dataset. */
 typedef struct {
-  unsigned mode;        /* parz_mode, 1..5 */
-  uint32_t values[4];   /* the mode's values, zero padded */
-  unsigned table;       /* parz_table_kind, 0 = auto */
+  unsigned mode;      /* parz_mode, 1..5 */
+  uint32_t values[4]; /* the mode's values, zero padded */
+  unsigned table;     /* parz_table_kind, 0 = auto */
   uint32_t segment_blocks;
   uint32_t partition_segments;
-  unsigned checksum;    /* parz_checksum_mode, 0 = default (on) */
-  unsigned mask;        /* PARZ_CD_MASK_* */
-  uint32_t fill[2];     /* PARZ_CD_MASK_FILL: the fill value, a double (high, low word) */
-  int fill_resolved;    /* the fill value is fill_bits, a value of fill_type (an internal form
+  unsigned checksum; /* parz_checksum_mode, 0 = default (on) */
+  unsigned mask;     /* PARZ_CD_MASK_* */
+  uint32_t fill[2];  /* PARZ_CD_MASK_FILL: the fill value, a double (high, low word) */
+  int fill_resolved; /* the fill value is fill_bits, a value of fill_type (an internal form
                          * or the dataset's own fill value), not the double */
   parz_type fill_type;
   uint64_t fill_bits;
@@ -100,8 +100,8 @@ typedef struct {
 /* Everything the filter function needs for one dataset. */
 typedef struct {
   parz_filter_request request;
-  parz_array chunk;        /* type + squeezed chunk shape, contiguous */
-  int big_endian;          /* dataset values are big-endian: swap around the codec */
+  parz_array chunk; /* type + squeezed chunk shape, contiguous */
+  int big_endian;   /* dataset values are big-endian: swap around the codec */
   parz_chunk_config config;
 } parz_filter_config;
 
@@ -114,8 +114,7 @@ double parz_cd_double(uint32_t hi, uint32_t lo);
 
 /* Reads a user form or an internal form (any version this build knows) into req.
  * Clear message in err on a wrong count, unknown mode, or table settings out of range. */
-int parz_cd_parse_request(size_t n, const unsigned* cd, parz_filter_request* req,
-                          parz_error* err);
+int parz_cd_parse_request(size_t n, const unsigned* cd, parz_filter_request* req, parz_error* err);
 
 /* The dataset's own fill value (its bit pattern, a value of `type`), masked unless the request
  * turns masking off or names a fill value itself. */
@@ -128,9 +127,8 @@ int parz_cd_squeeze(unsigned rank, const uint64_t* chunk_dims, size_t out[4]);
 
 /* Turns a request into codec parameters and table settings for this type and chunk shape
  * (shape already squeezed). Invalid values are refused with a message naming them. */
-int parz_cd_configure(const parz_filter_request* req, parz_type type, int big_endian,
-                      unsigned dims, const size_t shape[4], parz_filter_config* cfg,
-                      parz_error* err);
+int parz_cd_configure(const parz_filter_request* req, parz_type type, int big_endian, unsigned dims,
+                      const size_t shape[4], parz_filter_config* cfg, parz_error* err);
 
 /* Writes the internal form (PARZ_CD_INTERNAL_NELMTS values): version 1, or version 2 where
  * the mask needs it. */

@@ -45,31 +45,30 @@ static const char* object_name(const void* address) {
 
 /* in_program: HDF5 is not a shared library of this process. An executable exports none of its
  * functions unless linked with -rdynamic, so that is what a static HDF5 looks like. */
-static int bind_table(void* lib, int in_program, const void* caller, char* why,
-                      size_t why_size) {
+static int bind_table(void* lib, int in_program, const void* caller, char* why, size_t why_size) {
   parz_h5_api t;
   memset(&t, 0, sizeof t);
 #define PARZ_H5_LOAD_FUNCTION(name)                                                           \
-  if (!(*(void**)&t.name = lookup(lib, #name))) {                                             \
+  if (!(*(void**)& t.name = lookup(lib, #name))) {                                            \
     if (in_program)                                                                           \
       snprintf(why, why_size,                                                                 \
                "parz: HDF5 function %s not found: the program links HDF5 statically (h5cc's " \
                "default); plugins need shared HDF5: h5cc -shlib, or pkg-config hdf5-serial",  \
                #name);                                                                        \
     else                                                                                      \
-      snprintf(why, why_size, "parz: HDF5 function %s not found in %s", #name,               \
+      snprintf(why, why_size, "parz: HDF5 function %s not found in %s", #name,                \
                object_name(caller));                                                          \
     return -1;                                                                                \
   }
   PARZ_H5_FUNCTIONS(PARZ_H5_LOAD_FUNCTION)
 #undef PARZ_H5_LOAD_FUNCTION
-#define PARZ_H5_LOAD_READER_FUNCTION(name)                                                   \
-  if (!(*(void**)&t.name = lookup(lib, #name)) && !t.reader_missing)                         \
+#define PARZ_H5_LOAD_READER_FUNCTION(name)                            \
+  if (!(*(void**)& t.name = lookup(lib, #name)) && !t.reader_missing) \
     t.reader_missing = #name;
   PARZ_H5_READER_FUNCTIONS(PARZ_H5_LOAD_READER_FUNCTION)
 #undef PARZ_H5_LOAD_READER_FUNCTION
   *(void**)&t.read_chunk2 = lookup(lib, "H5Dread_chunk2");
-  if (!(*(void**)&t.read_chunk1 = lookup(lib, "H5Dread_chunk")))
+  if (!(*(void**)& t.read_chunk1 = lookup(lib, "H5Dread_chunk")))
     *(void**)&t.read_chunk1 = lookup(lib, "H5Dread_chunk1");
   if (!t.read_chunk1 && !t.read_chunk2 && !t.reader_missing)
     t.reader_missing = "H5Dread_chunk";
@@ -103,17 +102,19 @@ int parz_h5_api_load(const void* caller, char* why, size_t why_size) {
   if (!api.H5open) {
     /* The reference to the library stays: the table must not outlive it. */
     rc = bind_table(lib, in_program, caller, why, why_size);
-    if (rc == 0) lib = NULL;
+    if (rc == 0)
+      lib = NULL;
   } else if (lookup(lib, "H5open") != (void*)api.H5open) {
     /* The table already serves another HDF5 library of this process (two copies of HDF5, e.g.
      * one bundled with h5py and the system's); its callbacks cannot serve a second one. */
     snprintf(why, why_size,
              "parz: the plugin is bound to the HDF5 library in %s and cannot serve a second one "
-             "(%s) in the same process", object_name((const void*)api.H5open),
-             object_name(caller));
+             "(%s) in the same process",
+             object_name((const void*)api.H5open), object_name(caller));
     rc = -1;
   }
-  if (lib) dlclose(lib);
+  if (lib)
+    dlclose(lib);
   pthread_mutex_unlock(&lock);
   return rc;
 }
@@ -126,13 +127,15 @@ int parz_h5_api_readers(const char* who, char* why, size_t why_size) {
   if (!bound && parz_h5_api_load(NULL, why, why_size) != 0) {
     char inner[200];
     snprintf(inner, sizeof inner, "%s", why);
-    snprintf(why, why_size, "%s: no HDF5 library to call (%s); import parz first in Python, or "
-             "link the program with HDF5", who, inner);
+    snprintf(why, why_size,
+             "%s: no HDF5 library to call (%s); import parz first in Python, or "
+             "link the program with HDF5",
+             who, inner);
     return PARZ_ERR_UNSUPPORTED;
   }
   if (api.reader_missing) {
-    snprintf(why, why_size, "%s: the HDF5 library lacks %s (HDF5 1.10.5 or later is needed)",
-             who, api.reader_missing);
+    snprintf(why, why_size, "%s: the HDF5 library lacks %s (HDF5 1.10.5 or later is needed)", who,
+             api.reader_missing);
     return PARZ_ERR_UNSUPPORTED;
   }
   return PARZ_OK;

@@ -30,11 +30,12 @@
 
 /* What the dataset readers (parz_h5_read.h, parz_h5_device.h) use besides: looked up too, but
  * optional, so that the filter loads into any HDF5 (H5Dget_chunk_info_by_coord is 1.10.5's). */
-#define PARZ_H5_READER_FUNCTIONS(X)                                                              \
-  X(H5Dget_space) X(H5Pget_fill_time)                                                          \
-  X(H5Tget_native_type) X(H5Sget_simple_extent_ndims) X(H5Sget_simple_extent_dims)             \
-  X(H5Sget_select_type) X(H5Sget_select_npoints) X(H5Sget_select_bounds)                      \
-  X(H5Dget_chunk_info_by_coord) X(H5Sclose)
+#define PARZ_H5_READER_FUNCTIONS(X)                                                \
+  X(H5Dget_space)                                                                  \
+  X(H5Pget_fill_time)                                                              \
+  X(H5Tget_native_type) X(H5Sget_simple_extent_ndims) X(H5Sget_simple_extent_dims) \
+      X(H5Sget_select_type) X(H5Sget_select_npoints) X(H5Sget_select_bounds)       \
+          X(H5Dget_chunk_info_by_coord) X(H5Sclose)
 
 /* H5Dread_chunk as HDF5 2.0 names its two versions (1.x has the first as H5Dread_chunk): the
  * second is told the buffer's size. */
@@ -48,9 +49,9 @@ typedef struct {
   PARZ_H5_FUNCTIONS(PARZ_H5_DECLARE_FUNCTION)
   PARZ_H5_READER_FUNCTIONS(PARZ_H5_DECLARE_FUNCTION)
 #undef PARZ_H5_DECLARE_FUNCTION
-  parz_h5_read_chunk1_fn read_chunk1;  /* either may be NULL */
+  parz_h5_read_chunk1_fn read_chunk1; /* either may be NULL */
   parz_h5_read_chunk2_fn read_chunk2;
-  const char* reader_missing;          /* the first reader function not found, or NULL */
+  const char* reader_missing; /* the first reader function not found, or NULL */
   /* ParZ error class, its major message and the minor messages the filter pushes. */
   hid_t err_class, err_major;
   hid_t err_param, err_apply, err_encode, err_decode, err_memory;

@@ -19,8 +19,8 @@ static int check_cd_values(const parz_h5_dataset* d, const unsigned* cd, size_t 
   size_t shape[4];
   const int dims = parz_cd_squeeze(d->grid.rank, d->grid.chunk_dims, shape);
   if (ncd > PARZ_CD_INTERNAL_NELMTS) /* HDF5 counts them all, wrote the first of them */
-    return parz_fail(err, PARZ_ERR_PARAM, "%s: the dataset stores %zu cd_values, ParZ %u", who,
-                     ncd, PARZ_CD_INTERNAL_NELMTS);
+    return parz_fail(err, PARZ_ERR_PARAM, "%s: the dataset stores %zu cd_values, ParZ %u", who, ncd,
+                     PARZ_CD_INTERNAL_NELMTS);
   if (parz_cd_load(ncd, cd, &cfg, &e) != PARZ_OK ||
       (dims < 0 ? parz_fail(&e, PARZ_ERR_DIMS, "more than 4 chunk dimensions larger than 1")
                 : parz_cd_check_dataset(&cfg, d->grid.type, d->big_endian, (unsigned)dims, shape,
@@ -65,14 +65,12 @@ int parz_h5_describe(hid_t dset, const char* who, parz_h5_dataset* d, parz_error
   {
     char why[256];
     if (parz_h5_classify_type(type, &d->grid.type, &d->big_endian, why, sizeof why) != 0) {
-      rc = parz_fail(err, PARZ_ERR_TYPE, "%s: %s", who,
-                     strncmp(why, "parz: ", 6) ? why : why + 6);
+      rc = parz_fail(err, PARZ_ERR_TYPE, "%s: %s", who, strncmp(why, "parz: ", 6) ? why : why + 6);
       goto done;
     }
   }
   rank = h5->H5Sget_simple_extent_ndims(space);
-  if (rank < 1 || rank > PARZ_MAX_RANK ||
-      h5->H5Sget_simple_extent_dims(space, dims, NULL) < 0 ||
+  if (rank < 1 || rank > PARZ_MAX_RANK || h5->H5Sget_simple_extent_dims(space, dims, NULL) < 0 ||
       h5->H5Pget_chunk(dcpl, rank, cdims) != rank) {
     rc = parz_fail(err, PARZ_ERR_DIMS, "%s: dataset of rank %d", who, rank);
     goto done;
@@ -88,8 +86,8 @@ int parz_h5_describe(hid_t dset, const char* who, parz_h5_dataset* d, parz_error
     H5D_fill_value_t status;
     H5D_fill_time_t when = H5D_FILL_TIME_IFSET;
     d->fills = h5->H5Pfill_value_defined(dcpl, &status) >= 0 &&
-               status != H5D_FILL_VALUE_UNDEFINED &&
-               h5->H5Pget_fill_time(dcpl, &when) >= 0 && when != H5D_FILL_TIME_NEVER;
+               status != H5D_FILL_VALUE_UNDEFINED && h5->H5Pget_fill_time(dcpl, &when) >= 0 &&
+               when != H5D_FILL_TIME_NEVER;
     if (d->fills && (native = h5->H5Tget_native_type(type, H5T_DIR_ASCEND)) >= 0 &&
         h5->H5Tget_size(native) == parz_type_size(d->grid.type) &&
         h5->H5Pget_fill_value(dcpl, native, d->fill) < 0)
@@ -107,8 +105,8 @@ done:
   return rc;
 }
 
-int parz_h5_selected_box(hid_t file_space, const parz_chunk_grid* g, const char* who,
-                         parz_box* box, parz_error* err) {
+int parz_h5_selected_box(hid_t file_space, const parz_chunk_grid* g, const char* who, parz_box* box,
+                         parz_error* err) {
   const parz_h5_api* h5 = parz_h5();
   hsize_t dims[H5S_MAX_RANK], lo[H5S_MAX_RANK], hi[H5S_MAX_RANK];
   unsigned k;
@@ -119,8 +117,10 @@ int parz_h5_selected_box(hid_t file_space, const parz_chunk_grid* g, const char*
     return PARZ_OK;
   if (h5->H5Sget_simple_extent_ndims(file_space) != (int)g->rank ||
       h5->H5Sget_simple_extent_dims(file_space, dims, NULL) < 0)
-    return parz_fail(err, PARZ_ERR_DIMS, "%s: the selection's dataspace is not of the dataset's "
-                     "rank", who);
+    return parz_fail(err, PARZ_ERR_DIMS,
+                     "%s: the selection's dataspace is not of the dataset's "
+                     "rank",
+                     who);
   for (k = 0; k < g->rank; k++)
     if (dims[k] != g->dims[k])
       return parz_fail(err, PARZ_ERR_DIMS,
@@ -128,40 +128,36 @@ int parz_h5_selected_box(hid_t file_space, const parz_chunk_grid* g, const char*
                        "dataset %llu",
                        who, (unsigned long long)dims[k], k, (unsigned long long)g->dims[k]);
   switch (h5->H5Sget_select_type(file_space)) {
-  case H5S_SEL_ALL:
-    return PARZ_OK;
-  case H5S_SEL_NONE:
-    memset(box->count, 0, sizeof box->count);
-    return PARZ_OK;
-  case H5S_SEL_HYPERSLABS: {
-    const hssize_t points = h5->H5Sget_select_npoints(file_space);
-    uint64_t in_box = 1;
-    if (points < 0 || h5->H5Sget_select_bounds(file_space, lo, hi) < 0)
-      return parz_fail(err, PARZ_ERR_ARG, "%s: HDF5 cannot give the selection's bounds", who);
-    for (k = 0; k < g->rank; k++) {
-      if (hi[k] < lo[k] || hi[k] >= g->dims[k])
+    case H5S_SEL_ALL: return PARZ_OK;
+    case H5S_SEL_NONE: memset(box->count, 0, sizeof box->count); return PARZ_OK;
+    case H5S_SEL_HYPERSLABS: {
+      const hssize_t points = h5->H5Sget_select_npoints(file_space);
+      uint64_t in_box = 1;
+      if (points < 0 || h5->H5Sget_select_bounds(file_space, lo, hi) < 0)
+        return parz_fail(err, PARZ_ERR_ARG, "%s: HDF5 cannot give the selection's bounds", who);
+      for (k = 0; k < g->rank; k++) {
+        if (hi[k] < lo[k] || hi[k] >= g->dims[k])
+          break;
+        box->start[k] = lo[k];
+        box->count[k] = hi[k] - lo[k] + 1;
+        in_box *= box->count[k]; /* at most the dataset's count */
+      }
+      if (k < g->rank)
         break;
-      box->start[k] = lo[k];
-      box->count[k] = hi[k] - lo[k] + 1;
-      in_box *= box->count[k]; /* at most the dataset's count */
+      if (in_box == (uint64_t)points)
+        return PARZ_OK;
+      return parz_fail(err, PARZ_ERR_UNSUPPORTED,
+                       "%s: the selection of %lld values is not one box (its bounds hold %llu); "
+                       "read it with H5Dread",
+                       who, (long long)points, (unsigned long long)in_box);
     }
-    if (k < g->rank)
-      break;
-    if (in_box == (uint64_t)points)
-      return PARZ_OK;
-    return parz_fail(err, PARZ_ERR_UNSUPPORTED,
-                     "%s: the selection of %lld values is not one box (its bounds hold %llu); "
-                     "read it with H5Dread",
-                     who, (long long)points, (unsigned long long)in_box);
+    default:
+      return parz_fail(err, PARZ_ERR_UNSUPPORTED,
+                       "%s: only a hyperslab of one block (or all, or none) is read; read point "
+                       "selections with H5Dread",
+                       who);
   }
-  default:
-    return parz_fail(err, PARZ_ERR_UNSUPPORTED,
-                     "%s: only a hyperslab of one block (or all, or none) is read; read point "
-                     "selections with H5Dread",
-                     who);
-  }
-  return parz_fail(err, PARZ_ERR_DIMS, "%s: the selection's bounds lie outside the dataset",
-                   who);
+  return parz_fail(err, PARZ_ERR_DIMS, "%s: the selection's bounds lie outside the dataset", who);
 }
 
 uint64_t parz_h5_box_values(const parz_chunk_grid* g, const parz_box* box) {
@@ -184,8 +180,8 @@ static int next_chunk(const parz_chunk_grid* g, const parz_box* box, hsize_t* at
   return 0;
 }
 
-int parz_h5_list_chunks(hid_t dset, const parz_h5_dataset* d, const parz_box* box,
-                        const char* who, parz_h5_chunk_list* list, parz_error* err) {
+int parz_h5_list_chunks(hid_t dset, const parz_h5_dataset* d, const parz_box* box, const char* who,
+                        parz_h5_chunk_list* list, parz_error* err) {
   const parz_h5_api* h5 = parz_h5();
   const parz_chunk_grid* g = &d->grid;
   hsize_t at[H5S_MAX_RANK];
@@ -232,8 +228,8 @@ void parz_h5_chunk_list_free(parz_h5_chunk_list* list) {
   memset(list, 0, sizeof *list);
 }
 
-int parz_h5_read_chunk(hid_t dset, const parz_h5_dataset* d, parz_h5_chunk_list* list,
-                       size_t i, void* packed, const char* who, parz_error* err) {
+int parz_h5_read_chunk(hid_t dset, const parz_h5_dataset* d, parz_h5_chunk_list* list, size_t i,
+                       void* packed, const char* who, parz_error* err) {
   const parz_h5_api* h5 = parz_h5();
   parz_chunk_ref* r = &list->refs[i];
   uint32_t mask = 0;
@@ -244,15 +240,16 @@ int parz_h5_read_chunk(hid_t dset, const parz_h5_dataset* d, parz_h5_chunk_list*
   for (k = 0; k < d->grid.rank; k++)
     off[k] = r->origin[k];
   /* HDF5 2.0's version is told the room there is; 1.x writes the size it listed above */
-  status = h5->read_chunk2
-               ? h5->read_chunk2(dset, H5P_DEFAULT, off, &mask, (unsigned char*)packed + r->at,
-                                 &bytes)
-               : h5->read_chunk1(dset, H5P_DEFAULT, off, &mask, (unsigned char*)packed + r->at);
+  status =
+      h5->read_chunk2
+          ? h5->read_chunk2(dset, H5P_DEFAULT, off, &mask, (unsigned char*)packed + r->at, &bytes)
+          : h5->read_chunk1(dset, H5P_DEFAULT, off, &mask, (unsigned char*)packed + r->at);
   if (status < 0 || bytes != r->bytes)
     return parz_fail(err, PARZ_ERR_ARG, "%s: HDF5 cannot read a chunk", who);
   /* the filter (the only one) skipped for this chunk: its values, in the file's byte order */
-  r->raw = !(mask & 1u) ? PARZ_STORED_PARZ
-           : d->big_endian ? PARZ_STORED_RAW_SWAPPED : PARZ_STORED_RAW;
+  r->raw = !(mask & 1u)    ? PARZ_STORED_PARZ
+           : d->big_endian ? PARZ_STORED_RAW_SWAPPED
+                           : PARZ_STORED_RAW;
   return PARZ_OK;
 }
 
@@ -267,8 +264,7 @@ int parz_h5_read_chunks(hid_t dset, const parz_h5_dataset* d, parz_h5_chunk_list
 }
 
 int parz_h5_prepare(hid_t dset, hid_t file_space, size_t dst_bytes, const char* who,
-                    parz_h5_dataset* d, parz_box* box, parz_h5_chunk_list* list,
-                    parz_error* err) {
+                    parz_h5_dataset* d, parz_box* box, parz_h5_chunk_list* list, parz_error* err) {
   char why[sizeof err->message];
   uint64_t total;
   int rc;

@@ -13,7 +13,7 @@
 /* What a read needs from the dataset's creation properties and type. */
 typedef struct {
   parz_chunk_grid grid;
-  int big_endian;        /* values stored big-endian (ParZ chunks hold them natively) */
+  int big_endian; /* values stored big-endian (ParZ chunks hold them natively) */
   /* Chunks never written take `fill` (native order), as H5Dread gives them, unless the fill
    * time is `never` or the fill value undefined: H5Dread then leaves their places alone. */
   int fills;
@@ -29,8 +29,8 @@ int parz_h5_describe(hid_t dset, const char* who, parz_h5_dataset* d, parz_error
 /* The box `file_space` selects: H5S_ALL, or a dataspace of the dataset's extent selecting
  * everything, nothing (a box of no values) or one box (a hyperslab of one block). Any other
  * selection is refused (PARZ_ERR_UNSUPPORTED). */
-int parz_h5_selected_box(hid_t file_space, const parz_chunk_grid* g, const char* who,
-                         parz_box* box, parz_error* err);
+int parz_h5_selected_box(hid_t file_space, const parz_chunk_grid* g, const char* who, parz_box* box,
+                         parz_error* err);
 
 /* The values of the box (at most the dataset's, which HDF5 holds). */
 uint64_t parz_h5_box_values(const parz_chunk_grid* g, const parz_box* box);
@@ -45,8 +45,8 @@ typedef struct {
   size_t missing;
 } parz_h5_chunk_list;
 
-int parz_h5_list_chunks(hid_t dset, const parz_h5_dataset* d, const parz_box* box,
-                        const char* who, parz_h5_chunk_list* list, parz_error* err);
+int parz_h5_list_chunks(hid_t dset, const parz_h5_dataset* d, const parz_box* box, const char* who,
+                        parz_h5_chunk_list* list, parz_error* err);
 void parz_h5_chunk_list_free(parz_h5_chunk_list* list);
 
 /* Reads the listed chunks unfiltered (H5Dread_chunk) into packed (list->packed_bytes long) and
@@ -54,15 +54,14 @@ void parz_h5_chunk_list_free(parz_h5_chunk_list* list);
  * naming its chunk; _chunk reads chunk i alone (its message does not name it). */
 int parz_h5_read_chunks(hid_t dset, const parz_h5_dataset* d, parz_h5_chunk_list* list,
                         void* packed, const char* who, parz_error* err);
-int parz_h5_read_chunk(hid_t dset, const parz_h5_dataset* d, parz_h5_chunk_list* list,
-                       size_t i, void* packed, const char* who, parz_error* err);
+int parz_h5_read_chunk(hid_t dset, const parz_h5_dataset* d, parz_h5_chunk_list* list, size_t i,
+                       void* packed, const char* who, parz_error* err);
 
 /* What a read does before it touches chunk bytes: the HDF5 table made ready, the dataset
  * described, the selection's box found and checked against a buffer of dst_bytes, and the
  * stored chunks that meet it listed (none for an empty box). */
 int parz_h5_prepare(hid_t dset, hid_t file_space, size_t dst_bytes, const char* who,
-                    parz_h5_dataset* d, parz_box* box, parz_h5_chunk_list* list,
-                    parz_error* err);
+                    parz_h5_dataset* d, parz_box* box, parz_h5_chunk_list* list, parz_error* err);
 
 /* Rewrites err's message to name chunk `failed` of the list by its place in the dataset:
  * "... (the chunk at [64,0])". Returns rc. */

@@ -63,11 +63,13 @@ int parz_h5_classify_type(hid_t type_id, parz_type* type, int* big_endian, char*
   if (cls == H5T_INTEGER && h5->H5Tget_sign(type_id) == H5T_SGN_NONE)
     snprintf(why, why_size,
              "parz: unsigned %zu-byte integer datasets are not supported (float32, float64, "
-             "int32 and int64 only)", size);
+             "int32 and int64 only)",
+             size);
   else
     snprintf(why, why_size,
              "parz: %s datasets of %zu bytes are not supported (float32, float64, int32 and "
-             "int64 only, IEEE / two's complement)", class_name(cls), size);
+             "int64 only, IEEE / two's complement)",
+             class_name(cls), size);
   return -1;
 }
 
@@ -84,7 +86,8 @@ int parz_h5_chunk_shape(hid_t dcpl_id, size_t shape[4], char* why, size_t why_si
     return -1;
   }
   uint64_t d64[PARZ_H5_MAX_RANK];
-  for (int i = 0; i < rank; i++) d64[i] = dims[i];
+  for (int i = 0; i < rank; i++)
+    d64[i] = dims[i];
   int d = parz_cd_squeeze((unsigned)rank, d64, shape);
   if (d < 0)
     snprintf(why, why_size,
@@ -116,7 +119,8 @@ int parz_h5_check_pipeline(hid_t dcpl_id, char* why, size_t why_size) {
                "parz: filter %d (%s) comes before ParZ in the pipeline and would change the values "
                "ParZ compresses; ParZ must be the first filter (h5py: leave out shuffle and "
                "scaleoffset; h5repack: give UD=37050 first). Checksums such as fletcher32 may "
-               "follow it", (int)id, name[0] ? name : "unnamed");
+               "follow it",
+               (int)id, name[0] ? name : "unnamed");
       return -1;
     }
   }
@@ -138,7 +142,7 @@ typedef struct {
 } seen_dataset;
 
 static pthread_mutex_t seen_lock = PTHREAD_MUTEX_INITIALIZER;
-static seen_dataset* seen;   /* sorted by id */
+static seen_dataset* seen; /* sorted by id */
 static size_t nseen;
 
 void parz_h5_forget_datasets(void) {
@@ -169,7 +173,7 @@ static int disagrees(hid_t dset, hid_t dcpl, size_t n, const unsigned* cd, char*
             H5Z_FILTER_PARZ ||
         k > PARZ_CD_INTERNAL_NELMTS || (n && (k != n || memcmp(have, cd, n * sizeof *cd))) ||
         parz_cd_load(k, have, &cfg, NULL) != PARZ_OK)
-      continue;   /* cd_values that do not load are refused by the filter itself */
+      continue; /* cd_values that do not load are refused by the filter itself */
     if (type < 0) {
       if ((type = h5->H5Dget_type(dset)) < 0 ||
           parz_h5_classify_type(type, &t, &big_endian, why, why_size) < 0 ||
@@ -183,18 +187,19 @@ static int disagrees(hid_t dset, hid_t dcpl, size_t n, const unsigned* cd, char*
       rc = 1;
     }
   }
-  if (type >= 0) h5->H5Tclose(type);
+  if (type >= 0)
+    h5->H5Tclose(type);
   return rc;
 }
 
 /* disagrees() for an open dataset: 1 when it disagrees or carries ParZ on a type or chunk shape
  * ParZ cannot have written. A dataset whose creation list HDF5 cannot give has no pipeline the
  * filter could be running for. */
-static int dataset_disagrees(hid_t dset, size_t n, const unsigned* cd, char* why,
-                             size_t why_size) {
+static int dataset_disagrees(hid_t dset, size_t n, const unsigned* cd, char* why, size_t why_size) {
   const parz_h5_api* h5 = parz_h5();
   hid_t dcpl = h5->H5Dget_create_plist(dset);
-  if (dcpl < 0) return 0;
+  if (dcpl < 0)
+    return 0;
   int rc = disagrees(dset, dcpl, n, cd, why, why_size);
   h5->H5Pclose(dcpl);
   return rc != 0;
@@ -209,11 +214,13 @@ static int by_id(const void* a, const void* b) {
  * closed ones, examines the new ones. Returns 0, or -1 when out of memory. */
 static int update_seen(const hid_t* ids, size_t count) {
   seen_dataset* next = (seen_dataset*)malloc((count ? count : 1) * sizeof *next);
-  if (!next) return -1;
+  if (!next)
+    return -1;
   size_t j = 0;
   char why[300];
   for (size_t i = 0; i < count; i++) {
-    while (j < nseen && seen[j].id < ids[i]) j++;
+    while (j < nseen && seen[j].id < ids[i])
+      j++;
     next[i].id = ids[i];
     next[i].suspect = j < nseen && seen[j].id == ids[i]
                           ? seen[j].suspect
@@ -236,7 +243,8 @@ int parz_h5_check_open_datasets(size_t n, const unsigned* cd, char* why, size_t 
   }
   if (count > 0)
     count = h5->H5Fget_obj_ids((hid_t)H5F_OBJ_ALL, H5F_OBJ_DATASET, (size_t)count, ids);
-  if (count < 0) count = 0;
+  if (count < 0)
+    count = 0;
   qsort(ids, (size_t)count, sizeof *ids, by_id);
   pthread_mutex_lock(&seen_lock);
   if (update_seen(ids, (size_t)count) < 0) {

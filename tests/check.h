@@ -31,10 +31,11 @@ static unsigned long checks CHECK_MAYBE_UNUSED;
 /* Reports one failed check; fmt starts with ": " so that it is never empty (the message after it
  * may be). */
 static CHECK_MAYBE_UNUSED CHECK_PRINTF(4, 5) void check_failed(const char* file, int line,
-                                                               const char* expr,
-                                                               const char* fmt, ...) {
+                                                               const char* expr, const char* fmt,
+                                                               ...) {
   failures++;
-  if (failures > CHECK_PRINT_MAX) return;
+  if (failures > CHECK_PRINT_MAX)
+    return;
   fprintf(stderr, "%s:%d: CHECK(%s) failed", file, line, expr);
   if (fmt[2]) {
     va_list ap;
@@ -45,10 +46,11 @@ static CHECK_MAYBE_UNUSED CHECK_PRINTF(4, 5) void check_failed(const char* file,
   fputc('\n', stderr);
 }
 
-#define CHECK(cond, ...)                                                  \
-  do {                                                                    \
-    checks++;                                                             \
-    if (!(cond)) check_failed(__FILE__, __LINE__, #cond, ": " __VA_ARGS__); \
+#define CHECK(cond, ...)                                         \
+  do {                                                           \
+    checks++;                                                    \
+    if (!(cond))                                                 \
+      check_failed(__FILE__, __LINE__, #cond, ": " __VA_ARGS__); \
   } while (0)
 
 /* The test's exit status, with one line saying how it went. */

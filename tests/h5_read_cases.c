@@ -13,8 +13,7 @@
 #define POISON 0xA5u
 
 /* Values of the dataset's native type: a smooth field, noise, NaN and Inf for floats. */
-static void* make_values(hid_t mem_type, size_t n, unsigned seed)
-{
+static void* make_values(hid_t mem_type, size_t n, unsigned seed) {
   const size_t size = H5Tget_size(mem_type);
   const int is_float = H5Tget_class(mem_type) == H5T_FLOAT;
   unsigned char* v = (unsigned char*)malloc(n * size);
@@ -35,8 +34,7 @@ static void* make_values(hid_t mem_type, size_t n, unsigned seed)
 /* fill_time: H5D_FILL_TIME_IFSET (HDF5's default) or another. */
 static hid_t make_dataset(hid_t file, const char* name, hid_t file_type, int rank,
                           const hsize_t* dims, const hsize_t* chunk, const unsigned* cd, size_t n,
-                          int shuffle, double fill, H5D_fill_time_t fill_time)
-{
+                          int shuffle, double fill, H5D_fill_time_t fill_time) {
   hid_t space = H5Screate_simple(rank, dims, NULL), dcpl = H5Pcreate(H5P_DATASET_CREATE);
   if (chunk) {
     H5Pset_chunk(dcpl, rank, chunk);
@@ -54,8 +52,7 @@ static hid_t make_dataset(hid_t file, const char* name, hid_t file_type, int ran
 }
 
 /* Writes values over the whole dataset, then closes it. */
-static void write_values(hid_t dset, hid_t mem_type, unsigned seed)
-{
+static void write_values(hid_t dset, hid_t mem_type, unsigned seed) {
   hid_t space = H5Dget_space(dset);
   const size_t n = (size_t)H5Sget_simple_extent_npoints(space);
   void* v = make_values(mem_type, n, seed);
@@ -67,8 +64,7 @@ static void write_values(hid_t dset, hid_t mem_type, unsigned seed)
 
 /* Writes values into the box [start, start + count) only. */
 static void write_box(hid_t dset, hid_t mem_type, const hsize_t* start, const hsize_t* count,
-                      unsigned seed)
-{
+                      unsigned seed) {
   hid_t fs = H5Dget_space(dset);
   const int rank = H5Sget_simple_extent_ndims(fs);
   hid_t ms = H5Screate_simple(rank, count, NULL);
@@ -101,8 +97,7 @@ static const struct {
                 {"fill_never", "chunks never written, fill time never", 4, 1, 0},
                 {"raw_be", "big-endian, an unfiltered chunk", 8, 1, 1}};
 
-static void shapes_and_modes(hid_t file)
-{
+static void shapes_and_modes(hid_t file) {
   unsigned cd[16];
   size_t n;
   const H5D_fill_time_t ifset = H5D_FILL_TIME_IFSET;
@@ -153,8 +148,7 @@ static void shapes_and_modes(hid_t file)
 
 /* Chunks never written take the fill value (or, with fill time never, are left alone as H5Dread
  * leaves them); chunks stored without the filter, in either byte order. */
-static void fill_and_raw(hid_t file)
-{
+static void fill_and_raw(hid_t file) {
   unsigned cd[16];
   const size_t n = H5Z_parz_accuracy_cdata(1e-3, cd);
   const hsize_t dims[2] = {100, 100}, chunk[2] = {32, 32};
@@ -180,8 +174,7 @@ static void fill_and_raw(hid_t file)
     /* float64 big-endian, and its chunk at (64, 64) stored raw: big-endian bytes */
     const hsize_t c2[2] = {32, 32};
     unsigned char raw[32 * 32 * 8];
-    d = make_dataset(file, "raw_be", H5T_IEEE_F64BE, 2, dims, c2, cd, n, 0, 0,
-                     H5D_FILL_TIME_IFSET);
+    d = make_dataset(file, "raw_be", H5T_IEEE_F64BE, 2, dims, c2, cd, n, 0, 0, H5D_FILL_TIME_IFSET);
     write_values(d, H5T_NATIVE_DOUBLE, 10);
     d = H5Dopen2(file, "raw_be", H5P_DEFAULT);
     for (int i = 0; i < 32 * 32; i++) {
@@ -199,8 +192,7 @@ static void fill_and_raw(hid_t file)
 /* A ParZ chunk of `type` and shape rows x cols holding values, written raw (filter mask 0) over
  * the chunk at `off` of dataset d. */
 static void write_foreign_chunk(hid_t d, parz_type type, size_t rows, size_t cols,
-                                const hsize_t* off)
-{
+                                const hsize_t* off) {
   parz_array a;
   parz_chunk_config cfg;
   size_t written = 0, i;
@@ -228,8 +220,7 @@ static void write_foreign_chunk(hid_t d, parz_type type, size_t rows, size_t col
 
 /* Datasets the readers must refuse, and one with a corrupt chunk (at (32, 0): one bit of its
  * payload flipped, which its payload checksum catches). */
-static void write_refused(hid_t file)
-{
+static void write_refused(hid_t file) {
   unsigned cd[16];
   const size_t n = H5Z_parz_accuracy_cdata(1e-3, cd);
   const hsize_t dims[2] = {64, 64}, chunk[2] = {32, 32}, zero[2] = {0, 0};
@@ -275,14 +266,12 @@ static void write_refused(hid_t file)
 
 /* Datasets whose stored cd_values are rewritten (craft_cd_values) to disagree with their type,
  * byte order or chunk shape: H5Dread refuses them, and so must the readers. */
-static void write_crafted(hid_t file)
-{
+static void write_crafted(hid_t file) {
   unsigned cd[16];
   const size_t n = H5Z_parz_reversible_cdata(cd);
   const hsize_t dims[2] = {64, 64}, endian[2] = {24, 32}, type[2] = {32, 24}, shape[2] = {8, 64};
   const H5D_fill_time_t ifset = H5D_FILL_TIME_IFSET;
-  write_values(make_dataset(file, "cd_endian", H5T_IEEE_F32LE, 2, dims, endian, cd, n, 0, 0,
-                            ifset),
+  write_values(make_dataset(file, "cd_endian", H5T_IEEE_F32LE, 2, dims, endian, cd, n, 0, 0, ifset),
                H5T_NATIVE_FLOAT, 12);
   write_values(make_dataset(file, "cd_type", H5T_IEEE_F64LE, 2, dims, type, cd, n, 0, 0, ifset),
                H5T_NATIVE_DOUBLE, 13);
@@ -291,16 +280,14 @@ static void write_crafted(hid_t file)
 }
 
 /* cd_endian: big-endian; cd_type: float32; cd_shape: 4x4 chunks (the file closed). */
-static void craft_cd_values(const char* path)
-{
+static void craft_cd_values(const char* path) {
   CHECK(test_patch_cd(path, 24, 32, PARZ_CD_V1_TYPE, PARZ_FLOAT + PARZ_CD_BIG_ENDIAN) == 1);
   CHECK(test_patch_cd(path, 32, 24, PARZ_CD_V1_TYPE, PARZ_FLOAT) == 1);
   CHECK(test_patch_cd(path, 8, 64, PARZ_CD_SHAPE, 4) == 1 &&
         test_patch_cd(path, 4, 64, PARZ_CD_SHAPE + 1, 4) == 1);
 }
 
-int h5_read_cases_write(const char* path)
-{
+int h5_read_cases_write(const char* path) {
   hid_t file;
   if (!H5Zfilter_avail(H5Z_FILTER_PARZ)) {
     fprintf(stderr, "the ParZ filter is not available (HDF5_PLUGIN_PATH?)\n");
@@ -321,8 +308,7 @@ int h5_read_cases_write(const char* path)
  * from start[]; returns the reader's status. Both buffers start poisoned alike, so places
  * H5Dread leaves alone must be left alone too, and nothing may be written past the values. */
 static int compare(const h5_reader* r, hid_t dset, hid_t mem_type, const char* what,
-                   const hsize_t* start, const hsize_t* count)
-{
+                   const hsize_t* start, const hsize_t* count) {
   hid_t fs = H5S_ALL, ms = H5S_ALL;
   size_t n;
   if (start) {
@@ -358,8 +344,10 @@ static int compare(const h5_reader* r, hid_t dset, hid_t mem_type, const char* w
       unsigned long long a = 0, b = 0;
       memcpy(&a, ref + first * size, size);
       memcpy(&b, got + first * size, size);
-      fprintf(stderr, "%s: %s: differs from H5Dread in %zu of %zu values, first at %zu "
-              "(%llx, not %llx)\n", r->name, what, differ, n, first, b, a);
+      fprintf(stderr,
+              "%s: %s: differs from H5Dread in %zu of %zu values, first at %zu "
+              "(%llx, not %llx)\n",
+              r->name, what, differ, n, first, b, a);
       failures++;
     }
   }
@@ -375,8 +363,7 @@ static int compare(const h5_reader* r, hid_t dset, hid_t mem_type, const char* w
 /* The whole dataset, then boxes of it: the middle half in every dimension (across chunks), the
  * last value (an edge chunk), and a slab one value thick in the first dimension across all the
  * others (as an MPI rank reads its part). */
-static void compare_boxes(const h5_reader* r, hid_t dset, hid_t mem_type, const char* what)
-{
+static void compare_boxes(const h5_reader* r, hid_t dset, hid_t mem_type, const char* what) {
   hid_t space = H5Dget_space(dset);
   hsize_t dims[H5S_MAX_RANK], start[H5S_MAX_RANK], count[H5S_MAX_RANK];
   char label[160];
@@ -389,15 +376,16 @@ static void compare_boxes(const h5_reader* r, hid_t dset, hid_t mem_type, const 
       count[k] = b == 0 ? (dims[k] / 2 ? dims[k] / 2 : 1) : b == 1 || k == 0 ? 1 : dims[k];
     }
     snprintf(label, sizeof label, "%s, %s", what,
-             b == 0 ? "middle box" : b == 1 ? "last value" : "slab");
+             b == 0   ? "middle box"
+             : b == 1 ? "last value"
+                      : "slab");
     CHECK(compare(r, dset, mem_type, label, start, count) == PARZ_OK);
   }
 }
 
 /* Reads dataset `name` whole into a buffer of `bytes`; returns the reader's status. */
 static int read_whole(const h5_reader* r, hid_t file, const char* name, size_t bytes,
-                      parz_error* e)
-{
+                      parz_error* e) {
   hid_t d = H5Dopen2(file, name, H5P_DEFAULT);
   unsigned char* buf = (unsigned char*)malloc(bytes ? bytes : 1);
   int rc = r->read(r->ctx, d, H5S_ALL, buf, bytes, e);
@@ -408,8 +396,7 @@ static int read_whole(const h5_reader* r, hid_t file, const char* name, size_t b
 
 /* Selections: none (nothing written), a short buffer for a box, and refusals of selections that
  * are not one box or not of the dataset's extent. */
-static void check_selections(const h5_reader* r, hid_t file)
-{
+static void check_selections(const h5_reader* r, hid_t file) {
   parz_error e;
   hid_t d = H5Dopen2(file, "f32_2d", H5P_DEFAULT); /* 200 x 300 */
   hid_t fs = H5Dget_space(d);
@@ -437,8 +424,7 @@ static void check_selections(const h5_reader* r, hid_t file)
   H5Dclose(d);
 }
 
-static void check_refused(const h5_reader* r, hid_t file)
-{
+static void check_refused(const h5_reader* r, hid_t file) {
   parz_error e;
   const size_t bytes = 64 * 64 * 4;
   int rc;
@@ -477,8 +463,7 @@ static void check_refused(const h5_reader* r, hid_t file)
   check_selections(r, file);
 }
 
-int h5_read_cases_check(const char* path, const h5_reader* r)
-{
+int h5_read_cases_check(const char* path, const h5_reader* r) {
   hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
   const int before = failures;
   CHECK(file >= 0);

@@ -13,8 +13,7 @@
 #include <parz/parz_h5_device.h>
 #endif
 
-int main(int argc, char** argv)
-{
+int main(int argc, char** argv) {
   parz_error e;
   parz_chunk_view view;
   unsigned char junk[64];
@@ -32,8 +31,8 @@ int main(int argc, char** argv)
     hid_t f = H5Fcreate(argc > 1 ? argv[1] : "h5_readers_client.h5", H5F_ACC_TRUNC, H5P_DEFAULT,
                         H5P_DEFAULT);
     hid_t space = H5Screate_simple(1, dims, NULL);
-    hid_t d = H5Dcreate2(f, "plain", H5T_NATIVE_FLOAT, space, H5P_DEFAULT, H5P_DEFAULT,
-                         H5P_DEFAULT);
+    hid_t d =
+        H5Dcreate2(f, "plain", H5T_NATIVE_FLOAT, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     const int rc = parz_h5_read(d, H5S_ALL, values, sizeof values, 0, &e);
     H5Dclose(d);
     H5Sclose(space);

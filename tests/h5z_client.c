@@ -23,7 +23,8 @@ int main(int argc, char** argv) {
     return 1;
   }
   static float in[N], out[N];
-  for (int i = 0; i < N; i++) in[i] = (float)sin(0.01 * i);
+  for (int i = 0; i < N; i++)
+    in[i] = (float)sin(0.01 * i);
   hsize_t dims[1] = {N}, chunk[1] = {1024};
   unsigned cd[H5Z_PARZ_USER_NELMTS_MAX];
   size_t n = H5Z_parz_accuracy_cdata(1e-3, cd);
@@ -34,11 +35,13 @@ int main(int argc, char** argv) {
   H5Pset_filter(dcpl, H5Z_FILTER_PARZ, H5Z_FLAG_MANDATORY, n, cd);
   hid_t d = H5Dcreate2(file, "x", H5T_IEEE_F32LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
   int ok = d >= 0 && H5Dwrite(d, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, in) >= 0;
-  if (d >= 0) H5Dclose(d);
+  if (d >= 0)
+    H5Dclose(d);
   d = ok ? H5Dopen2(file, "x", H5P_DEFAULT) : -1;
   ok = d >= 0 && H5Dread(d, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, out) >= 0 &&
        H5Dget_storage_size(d) < sizeof in;
-  for (int i = 0; ok && i < N; i++) ok = fabsf(in[i] - out[i]) <= 1e-3f;
+  for (int i = 0; ok && i < N; i++)
+    ok = fabsf(in[i] - out[i]) <= 1e-3f;
   char name[128] = "";
   unsigned flags;
   size_t nelmts = 0;
@@ -47,7 +50,8 @@ int main(int argc, char** argv) {
     H5Pget_filter_by_id2(plist, H5Z_FILTER_PARZ, &flags, &nelmts, NULL, sizeof name, name, NULL);
     H5Pclose(plist);
   }
-  if (d >= 0) H5Dclose(d);
+  if (d >= 0)
+    H5Dclose(d);
   H5Pclose(dcpl);
   H5Sclose(space);
   H5Fclose(file);

@@ -35,24 +35,24 @@ void* test_data(const parz_array* a, unsigned seed) {
     r = r * 1664525u + 1013904223u;
     v = sin(7.0 * x + seed) * 100.0 + cos(31.0 * x) * 10.0 + ((double)(r >> 8) / 16777216.0 - 0.5);
     switch (a->type) {
-    case PARZ_FLOAT: ((float*)data)[i] = (float)v; break;
-    case PARZ_DOUBLE: ((double*)data)[i] = v; break;
-    case PARZ_INT32: ((int32_t*)data)[i] = (int32_t)(v * 8192.0); break;
-    case PARZ_INT64: ((int64_t*)data)[i] = (int64_t)(v * 8192.0); break;
+      case PARZ_FLOAT: ((float*)data)[i] = (float)v; break;
+      case PARZ_DOUBLE: ((double*)data)[i] = v; break;
+      case PARZ_INT32: ((int32_t*)data)[i] = (int32_t)(v * 8192.0); break;
+      case PARZ_INT64: ((int64_t*)data)[i] = (int64_t)(v * 8192.0); break;
     }
   }
   return data;
 }
 
 static zfp_field* oracle_field(const parz_array* a, const void* data) {
-  zfp_type t = (zfp_type)a->type;   /* parz_type numbers equal zfp_type's */
+  zfp_type t = (zfp_type)a->type; /* parz_type numbers equal zfp_type's */
   void* p = (void*)data;
   const size_t* s = a->shape;
   switch (a->dims) {
-  case 1: return zfp_field_1d(p, t, s[0]);
-  case 2: return zfp_field_2d(p, t, s[1], s[0]);
-  case 3: return zfp_field_3d(p, t, s[2], s[1], s[0]);
-  default: return zfp_field_4d(p, t, s[3], s[2], s[1], s[0]);
+    case 1: return zfp_field_1d(p, t, s[0]);
+    case 2: return zfp_field_2d(p, t, s[1], s[0]);
+    case 3: return zfp_field_3d(p, t, s[2], s[1], s[0]);
+    default: return zfp_field_4d(p, t, s[3], s[2], s[1], s[0]);
   }
 }
 
@@ -116,12 +116,13 @@ parz_params test_params(int m, parz_type type, unsigned dims) {
   parz_params p;
   memset(&p, 0, sizeof p);
   switch (m) {
-  case 0: parz_params_rate(&p, 12.0, type, dims, NULL, NULL); break;
-  case 1: parz_params_precision(&p, 20, NULL); break;
-  case 2: parz_params_accuracy(&p, type == PARZ_FLOAT || type == PARZ_DOUBLE ? 1e-3 : 4.0,
-                               NULL, NULL); break;
-  case 3: parz_params_expert(&p, 8, 600, 40, -30, NULL); break;
-  default: parz_params_reversible(&p); break;
+    case 0: parz_params_rate(&p, 12.0, type, dims, NULL, NULL); break;
+    case 1: parz_params_precision(&p, 20, NULL); break;
+    case 2:
+      parz_params_accuracy(&p, type == PARZ_FLOAT || type == PARZ_DOUBLE ? 1e-3 : 4.0, NULL, NULL);
+      break;
+    case 3: parz_params_expert(&p, 8, 600, 40, -30, NULL); break;
+    default: parz_params_reversible(&p); break;
   }
   return p;
 }

@@ -45,8 +45,8 @@ static unsigned char* make(parz_table_kind kind, size_t* bytes, parz_array* a) {
   cfg.table = kind;
   cfg.segment_blocks = 2;
   cfg.partition_segments = 3;
-  cfg.checksum = PARZ_CHECKSUM_OFF;   /* format version 1; test_chunk_v2 edits version 2 */
-  cfg.mask = PARZ_MASK_OFF;           /* NaN as exceptions: version 1 has no mask */
+  cfg.checksum = PARZ_CHECKSUM_OFF; /* format version 1; test_chunk_v2 edits version 2 */
+  cfg.mask = PARZ_MASK_OFF;         /* NaN as exceptions: version 1 has no mask */
   c = test_encode(a, data, &cfg, bytes);
   free(data);
   return c;
@@ -143,7 +143,8 @@ static void edits(void) {
   CHECK(parse(h, n) == PARZ_OK, "valid chunk refused");
   CHECK(h[13] == 2, "16-bit lengths expected");
 
-  memcpy(m, h, n); m[0] = 'X';
+  memcpy(m, h, n);
+  m[0] = 'X';
   CHECK(parse(m, n) == PARZ_ERR_FORMAT, "bad magic");
   CHECK(parse((const unsigned char*)"HDF5 data", 9) == PARZ_ERR_FORMAT, "foreign bytes");
   {
@@ -153,74 +154,106 @@ static void edits(void) {
     CHECK(rc == PARZ_ERR_FORMAT && strstr(e2.message, "not a ParZ chunk"), "message: %s",
           e2.message);
   }
-  memcpy(m, h, n); m[4] = 3;                  /* format version 3 */
+  memcpy(m, h, n);
+  m[4] = 3; /* format version 3 */
   expect(m, n, PARZ_ERR_VERSION, "format version 3");
   CHECK(parse(m, 6) == PARZ_ERR_VERSION, "future version refused even when truncated");
-  memcpy(m, h, n); m[8] = 2;                  /* codec version 2 */
+  memcpy(m, h, n);
+  m[8] = 2; /* codec version 2 */
   expect(m, n, PARZ_ERR_VERSION, "codec version 2");
-  memcpy(m, h, n); m[6] = 7;                  /* unknown codec */
+  memcpy(m, h, n);
+  m[6] = 7; /* unknown codec */
   expect(m, n, PARZ_ERR_VERSION, "codec 7");
-  memcpy(m, h, n); m[14] = 1;                 /* unknown flag */
+  memcpy(m, h, n);
+  m[14] = 1; /* unknown flag */
   expect(m, n, PARZ_ERR_VERSION, "flags");
-  memcpy(m, h, n); m[104] = 1;                /* reserved */
+  memcpy(m, h, n);
+  m[104] = 1; /* reserved */
   expect(m, n, PARZ_ERR_FORMAT, "reserved");
-  memcpy(m, h, n); m[10] = 9;                 /* type */
+  memcpy(m, h, n);
+  m[10] = 9; /* type */
   expect(m, n, PARZ_ERR_FORMAT, "type 9");
-  memcpy(m, h, n); m[11] = 5;                 /* rank */
+  memcpy(m, h, n);
+  m[11] = 5; /* rank */
   expect(m, n, PARZ_ERR_FORMAT, "rank 5");
-  memcpy(m, h, n); m[11] = 0;
+  memcpy(m, h, n);
+  m[11] = 0;
   expect(m, n, PARZ_ERR_FORMAT, "rank 0");
-  memcpy(m, h, n); parz_store64(m + 32, 4);           /* extent for an unused dimension */
+  memcpy(m, h, n);
+  parz_store64(m + 32, 4); /* extent for an unused dimension */
   expect(m, n, PARZ_ERR_FORMAT, "unused extent");
-  memcpy(m, h, n); parz_store64(m + 16, 0);
+  memcpy(m, h, n);
+  parz_store64(m + 16, 0);
   expect(m, n, PARZ_ERR_FORMAT, "zero extent");
   /* huge claimed sizes */
-  memcpy(m, h, n); parz_store64(m + 16, 1ull << 40); parz_store64(m + 24, 1ull << 40);
+  memcpy(m, h, n);
+  parz_store64(m + 16, 1ull << 40);
+  parz_store64(m + 24, 1ull << 40);
   expect(m, n, PARZ_ERR_FORMAT, "extents whose product overflows");
-  memcpy(m, h, n); parz_store64(m + 16, 1ull << 20); parz_store64(m + 24, 1ull << 20);
+  memcpy(m, h, n);
+  parz_store64(m + 16, 1ull << 20);
+  parz_store64(m + 24, 1ull << 20);
   expect(m, n, PARZ_ERR_FORMAT, "2^40 values claimed by a small chunk");
-  memcpy(m, h, n); parz_store64(m + 16, 0xffffffffffffffffull);
+  memcpy(m, h, n);
+  parz_store64(m + 16, 0xffffffffffffffffull);
   expect(m, n, PARZ_ERR_FORMAT, "extent 2^64-1");
-  memcpy(m, h, n); parz_store64(m + 72, 0xfffffffffffffff8ull);
+  memcpy(m, h, n);
+  parz_store64(m + 72, 0xfffffffffffffff8ull);
   expect(m, n, PARZ_ERR_FORMAT, "table bytes 2^64-8");
-  memcpy(m, h, n); parz_store64(m + 80, 0x1000000000000001ull);
+  memcpy(m, h, n);
+  parz_store64(m + 80, 0x1000000000000001ull);
   expect(m, n, PARZ_ERR_FORMAT, "exceptions * 16 wraps");
-  memcpy(m, h, n); parz_store64(m + 88, parz_load64(m + 88) + 8);
+  memcpy(m, h, n);
+  parz_store64(m + 88, parz_load64(m + 88) + 8);
   expect(m, n, PARZ_ERR_FORMAT, "payload bytes past the end");
-  memcpy(m, h, n); parz_store64(m + 96, parz_load64(m + 96) + 64);
+  memcpy(m, h, n);
+  parz_store64(m + 96, parz_load64(m + 96) + 64);
   expect(m, n, PARZ_ERR_FORMAT, "payload bits past the payload");
-  memcpy(m, h, n); parz_store32(m + 64, 0);
+  memcpy(m, h, n);
+  parz_store32(m + 64, 0);
   expect(m, n, PARZ_ERR_FORMAT, "C = 0");
-  memcpy(m, h, n); parz_store32(m + 64, 1u << 20);
+  memcpy(m, h, n);
+  parz_store32(m + 64, 1u << 20);
   expect(m, n, PARZ_ERR_FORMAT, "C = 2^20");
-  memcpy(m, h, n); parz_store32(m + 68, 0);
+  memcpy(m, h, n);
+  parz_store32(m + 68, 0);
   expect(m, n, PARZ_ERR_FORMAT, "P = 0");
-  memcpy(m, h, n); parz_store32(m + 68, 4);
+  memcpy(m, h, n);
+  parz_store32(m + 68, 4);
   expect(m, n, PARZ_ERR_FORMAT, "P changed: table size mismatch");
-  memcpy(m, h, n); m[13] = 3;
+  memcpy(m, h, n);
+  m[13] = 3;
   expect(m, n, PARZ_ERR_FORMAT, "width 3");
-  memcpy(m, h, n); m[12] = 1;
+  memcpy(m, h, n);
+  m[12] = 1;
   expect(m, n, PARZ_ERR_FORMAT, "table NONE for a variable-rate chunk");
-  memcpy(m, h, n); m[12] = 0;
+  memcpy(m, h, n);
+  m[12] = 0;
   expect(m, n, PARZ_ERR_FORMAT, "table AUTO stored");
-  memcpy(m, h, n); parz_store32(m + 56, 0);
+  memcpy(m, h, n);
+  parz_store32(m + 56, 0);
   expect(m, n, PARZ_ERR_FORMAT, "maxprec 0");
-  memcpy(m, h, n); parz_store32(m + 48, 100000);
+  memcpy(m, h, n);
+  parz_store32(m + 48, 100000);
   expect(m, n, PARZ_ERR_FORMAT, "minbits > maxbits");
 
   /* HYBRID: partition offsets and lengths */
   parz_chunk_parse(h, n, &v, &err);
   CHECK(v.npartitions >= 3, "need 3 partitions, have %llu", (unsigned long long)v.npartitions);
   {
-    size_t rec = 8 + ((3 * 2 + 7) & ~(size_t)7);   /* P = 3 lengths of 2 bytes, padded */
+    size_t rec = 8 + ((3 * 2 + 7) & ~(size_t)7); /* P = 3 lengths of 2 bytes, padded */
     unsigned char* t = m + HEADER;
-    memcpy(m, h, n); parz_store64(t + rec, parz_load64(t + rec) + 1);
+    memcpy(m, h, n);
+    parz_store64(t + rec, parz_load64(t + rec) + 1);
     expect(m, n, PARZ_ERR_FORMAT, "partition 1 offset off by one");
-    memcpy(m, h, n); parz_store64(t, 1);
+    memcpy(m, h, n);
+    parz_store64(t, 1);
     expect(m, n, PARZ_ERR_FORMAT, "partition 0 offset not 0");
-    memcpy(m, h, n); t[8] ^= 1;
+    memcpy(m, h, n);
+    t[8] ^= 1;
     expect(m, n, PARZ_ERR_FORMAT, "lengths of partition 0 do not sum");
-    memcpy(m, h, n); t[8 + 6] = 1;
+    memcpy(m, h, n);
+    t[8 + 6] = 1;
     expect(m, n, PARZ_ERR_FORMAT, "nonzero record padding");
     /* lengths that still sum but put segment ends in the wrong place: parse cannot tell,
      * decoding must (segment end check) */
@@ -232,7 +265,8 @@ static void edits(void) {
   }
   /* LENGTHS */
   CHECK(parse(l, nl) == PARZ_OK, "valid LENGTHS chunk refused");
-  memcpy(m, l, nl); m[HEADER] ^= 4;
+  memcpy(m, l, nl);
+  m[HEADER] ^= 4;
   expect(m, nl, PARZ_ERR_FORMAT, "LENGTHS do not sum");
   /* OFFSETS */
   CHECK(parse(o, no) == PARZ_OK, "valid OFFSETS chunk refused");
@@ -243,22 +277,28 @@ static void edits(void) {
     memcpy(m + HEADER + 8, m + HEADER + 16, 8);
     memcpy(m + HEADER + 16, tmp, 8);
     expect(m, no, PARZ_ERR_FORMAT, "non-monotone offsets");
-    memcpy(m, o, no); parz_store64(m + HEADER, 5);
+    memcpy(m, o, no);
+    parz_store64(m + HEADER, 5);
     expect(m, no, PARZ_ERR_FORMAT, "first offset not 0");
-    memcpy(m, o, no); parz_store64(m + HEADER + 8, parz_load64(o + 96) + 1);
+    memcpy(m, o, no);
+    parz_store64(m + HEADER + 8, parz_load64(o + 96) + 1);
     expect(m, no, PARZ_ERR_FORMAT, "offset past the payload");
   }
   /* exceptions: 3 records after the table */
   {
     size_t e = HEADER + (size_t)parz_load64(h + 72);
     CHECK(parz_load64(h + 80) == 3, "3 exceptions expected");
-    memcpy(m, h, n); parz_store64(m + e + 16, parz_load64(m + e));   /* position repeated */
+    memcpy(m, h, n);
+    parz_store64(m + e + 16, parz_load64(m + e)); /* position repeated */
     expect(m, n, PARZ_ERR_FORMAT, "exception positions not increasing");
-    memcpy(m, h, n); parz_store64(m + e + 32, 21 * 30);       /* position outside */
+    memcpy(m, h, n);
+    parz_store64(m + e + 32, 21 * 30); /* position outside */
     expect(m, n, PARZ_ERR_FORMAT, "exception position outside");
-    memcpy(m, h, n); parz_store64(m + e + 8, 0x3f800000u);    /* 1.0f is finite */
+    memcpy(m, h, n);
+    parz_store64(m + e + 8, 0x3f800000u); /* 1.0f is finite */
     expect(m, n, PARZ_ERR_FORMAT, "finite exception value");
-    memcpy(m, h, n); parz_store64(m + e + 8, 0x7fc0000000000000ull);   /* high bits set for float */
+    memcpy(m, h, n);
+    parz_store64(m + e + 8, 0x7fc0000000000000ull); /* high bits set for float */
     expect(m, n, PARZ_ERR_FORMAT, "float exception with high bits");
   }
   free(m);
@@ -283,7 +323,7 @@ static void random_fields(void) {
     for (k = 0; k < edits; k++) {
       size_t at;
       r = r * 1664525u + 1013904223u;
-      at = 10 + (r >> 8) % (n - 10 < 200 ? n - 10 : 200);   /* header, table, exceptions */
+      at = 10 + (r >> 8) % (n - 10 < 200 ? n - 10 : 200); /* header, table, exceptions */
       r = r * 1664525u + 1013904223u;
       m[at] = (unsigned char)(round & 1 ? r >> 24 : m[at] ^ (1u << (r >> 29)));
     }
@@ -343,7 +383,8 @@ static void arguments(void) {
     CHECK(parz_chunk_encode_segments(enc, 0, 0, dst, sizeof dst, NULL, &err) == PARZ_ERR_ARG,
           "empty range");
     CHECK(parz_chunk_encode_segments(enc, 1, parz_chunk_encoder_segments(enc), dst, sizeof dst,
-                                     NULL, &err) == PARZ_ERR_ARG, "range past the end");
+                                     NULL, &err) == PARZ_ERR_ARG,
+          "range past the end");
     parz_chunk_encoder_free(enc);
     parz_chunk_encoder_free(NULL);
   }

@@ -97,12 +97,30 @@ static void windows(const char* what, const parz_chunk_view* v, const unsigned c
     for (k = 0; k < dims; k++) {
       size_t n = v->array.shape[k];
       switch (w) {
-        case 0: lo[k] = 0; hi[k] = n; break;                           /* whole */
-        case 1: lo[k] = n / 3; hi[k] = n - n / 4; break;               /* middle, inside blocks */
-        case 2: lo[k] = n > 4 ? 4 : 0; hi[k] = n > 8 ? 8 : n; break;   /* at block edges */
-        case 3: lo[k] = n - 1; hi[k] = n; break;                       /* the last value */
-        case 4: lo[k] = k + 1 == dims ? 0 : n / 2; hi[k] = n; break;   /* rows: long runs */
-        default: lo[k] = 0; hi[k] = k + 1 == dims ? (n + 1) / 2 : n; break; /* half columns */
+        case 0:
+          lo[k] = 0;
+          hi[k] = n;
+          break; /* whole */
+        case 1:
+          lo[k] = n / 3;
+          hi[k] = n - n / 4;
+          break; /* middle, inside blocks */
+        case 2:
+          lo[k] = n > 4 ? 4 : 0;
+          hi[k] = n > 8 ? 8 : n;
+          break; /* at block edges */
+        case 3:
+          lo[k] = n - 1;
+          hi[k] = n;
+          break; /* the last value */
+        case 4:
+          lo[k] = k + 1 == dims ? 0 : n / 2;
+          hi[k] = n;
+          break; /* rows: long runs */
+        default:
+          lo[k] = 0;
+          hi[k] = k + 1 == dims ? (n + 1) / 2 : n;
+          break; /* half columns */
       }
       if (lo[k] >= hi[k])
         lo[k] = hi[k] - 1;
@@ -113,9 +131,14 @@ static void windows(const char* what, const parz_chunk_view* v, const unsigned c
 }
 
 static void shapes(void) {
-  static const struct { unsigned dims; size_t n[4]; } shape[] = {
-    {1, {1000, 1, 1, 1}}, {2, {37, 61, 1, 1}}, {3, {9, 14, 23, 1}}, {4, {5, 6, 7, 9}},
-    {2, {3, 2, 1, 1}}};
+  static const struct {
+    unsigned dims;
+    size_t n[4];
+  } shape[] = {{1, {1000, 1, 1, 1}},
+               {2, {37, 61, 1, 1}},
+               {3, {9, 14, 23, 1}},
+               {4, {5, 6, 7, 9}},
+               {2, {3, 2, 1, 1}}};
   static const parz_type types[] = {PARZ_FLOAT, PARZ_DOUBLE, PARZ_INT32, PARZ_INT64};
   size_t si, ti;
   int m;
@@ -223,8 +246,7 @@ static void corrupt_outside(void) {
   rc_bottom = parz_chunk_decode_segments_to(&v, &d, 0, v.nsegments, NULL);
   rc_whole = parz_chunk_decode(c, bytes, out, 64 * 64 * 4, NULL);
   CHECK(rc_top == PARZ_OK && rc_bottom == PARZ_ERR_STREAM && rc_whole == PARZ_ERR_STREAM,
-        "corrupt last segment: top rows %d, bottom rows %d, whole %d", rc_top, rc_bottom,
-        rc_whole);
+        "corrupt last segment: top rows %d, bottom rows %d, whole %d", rc_top, rc_bottom, rc_whole);
   free(c);
   free(out);
   free(data);
@@ -240,14 +262,14 @@ static void corrupt_outside(void) {
 static void checksum_windows(void) {
   static const struct {
     size_t r0, r1, c0, c1;
-    int bad[2];   /* refused at P = 1, at P = 4 */
-  } w[] = {{0, 64, 0, 64, {1, 1}},    /* whole */
-           {0, 60, 0, 64, {0, 0}},    /* every block row but the last */
-           {60, 64, 48, 64, {1, 1}},  /* the corrupt segment's values */
-           {60, 64, 0, 4, {0, 1}},    /* its block row, another segment */
-           {0, 64, 0, 4, {0, 1}},     /* columns: 16 runs of one block */
-           {0, 64, 44, 49, {1, 1}},   /* columns across the corrupt segment's first block */
-           {5, 63, 17, 47, {0, 1}}};  /* a box inside, cut inside blocks */
+    int bad[2];                      /* refused at P = 1, at P = 4 */
+  } w[] = {{0, 64, 0, 64, {1, 1}},   /* whole */
+           {0, 60, 0, 64, {0, 0}},   /* every block row but the last */
+           {60, 64, 48, 64, {1, 1}}, /* the corrupt segment's values */
+           {60, 64, 0, 4, {0, 1}},   /* its block row, another segment */
+           {0, 64, 0, 4, {0, 1}},    /* columns: 16 runs of one block */
+           {0, 64, 44, 49, {1, 1}},  /* columns across the corrupt segment's first block */
+           {5, 63, 17, 47, {0, 1}}}; /* a box inside, cut inside blocks */
   static const uint32_t P[2] = {1, 4};
   parz_array a = test_array(PARZ_FLOAT, 2, 64, 64, 1, 1);
   void* data = test_data(&a, 4);
@@ -280,8 +302,10 @@ static void checksum_windows(void) {
       int want = w[i].bad[k] ? PARZ_ERR_CHECKSUM : PARZ_OK;
       int rc = parz_chunk_decode_segments_to(&v, &d, 0, v.nsegments, &e);
       int vrc = parz_chunk_verify_to(&v, &d, 0, v.nchecksums, NULL);
-      CHECK(rc == want && vrc == want, "P = %u, rows [%zu, %zu) x columns [%zu, %zu): decode "
-            "%d, verify %d, want %d", P[k], w[i].r0, w[i].r1, w[i].c0, w[i].c1, rc, vrc, want);
+      CHECK(rc == want && vrc == want,
+            "P = %u, rows [%zu, %zu) x columns [%zu, %zu): decode "
+            "%d, verify %d, want %d",
+            P[k], w[i].r0, w[i].r1, w[i].c0, w[i].c1, rc, vrc, want);
       if (rc == PARZ_ERR_CHECKSUM)
         CHECK(strstr(e.message, P[k] == 1 ? "partition 63 of 64" : "partition 15 of 16") != NULL,
               "names the last partition: %s", e.message);

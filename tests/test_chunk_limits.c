@@ -25,10 +25,10 @@
 /* Value i of the array as a long double (exact for every int64), and whether it is finite. */
 static long double value(const parz_array* a, const void* d, size_t i) {
   switch (a->type) {
-  case PARZ_INT32: return ((const int32_t*)d)[i];
-  case PARZ_INT64: return ((const int64_t*)d)[i];
-  case PARZ_FLOAT: return ((const float*)d)[i];
-  default: return ((const double*)d)[i];
+    case PARZ_INT32: return ((const int32_t*)d)[i];
+    case PARZ_INT64: return ((const int64_t*)d)[i];
+    case PARZ_FLOAT: return ((const float*)d)[i];
+    default: return ((const double*)d)[i];
   }
 }
 
@@ -93,26 +93,28 @@ static void clean_block(const parz_array* a, const size_t* idx, unsigned n, void
     if (!exception(a->type, value(a, c->in, idx[i]), c->lossy))
       continue;
     switch (a->type) {
-    case PARZ_FLOAT: {
-      float f = (float)mean;
-      ((float*)c->cleaned)[idx[i]] = isfinite(mean) && !exception(a->type, f, c->lossy) ? f : 0;
-      break;
-    }
-    case PARZ_DOUBLE:
-      ((double*)c->cleaned)[idx[i]] =
-          isfinite(mean) && !exception(a->type, mean, c->lossy) ? mean : 0;
-      break;
-    case PARZ_INT32:
-      ((int32_t*)c->cleaned)[idx[i]] =
-          fabs(mean) < 2147483648.0 && !exception(a->type, (int32_t)mean, c->lossy)
-              ? (int32_t)mean : 0;
-      break;
-    default:
-      ((int64_t*)c->cleaned)[idx[i]] =
-          fabs(mean) < 9223372036854775808.0 && !exception(a->type, (long double)(int64_t)mean,
-                                                           c->lossy)
-              ? (int64_t)mean : 0;
-      break;
+      case PARZ_FLOAT: {
+        float f = (float)mean;
+        ((float*)c->cleaned)[idx[i]] = isfinite(mean) && !exception(a->type, f, c->lossy) ? f : 0;
+        break;
+      }
+      case PARZ_DOUBLE:
+        ((double*)c->cleaned)[idx[i]] =
+            isfinite(mean) && !exception(a->type, mean, c->lossy) ? mean : 0;
+        break;
+      case PARZ_INT32:
+        ((int32_t*)c->cleaned)[idx[i]] =
+            fabs(mean) < 2147483648.0 && !exception(a->type, (int32_t)mean, c->lossy)
+                ? (int32_t)mean
+                : 0;
+        break;
+      default:
+        ((int64_t*)c->cleaned)[idx[i]] =
+            fabs(mean) < 9223372036854775808.0 &&
+                    !exception(a->type, (long double)(int64_t)mean, c->lossy)
+                ? (int64_t)mean
+                : 0;
+        break;
     }
   }
 }
@@ -120,8 +122,8 @@ static void clean_block(const parz_array* a, const size_t* idx, unsigned n, void
 typedef struct {
   const void *in, *cleaned, *out;
   const char* what;
-  int lossy, prec;          /* prec: the bound's p, 0 for no bound */
-  long double tolerance;    /* accuracy mode, else 0 */
+  int lossy, prec;       /* prec: the bound's p, 0 for no bound */
+  long double tolerance; /* accuracy mode, else 0 */
   unsigned long checked;
 } check_ctx;
 
@@ -151,8 +153,8 @@ static void check_block(const parz_array* a, const size_t* idx, unsigned n, void
     }
     CHECK(isfinite(y), "%s: finite value %La at %zu came back as %La", c->what, x, k, y);
     if (!c->lossy)
-      CHECK(bits_at(a, c->in, k) == bits_at(a, c->out, k), "%s: reversible changed %zu",
-            c->what, k);
+      CHECK(bits_at(a, c->in, k) == bits_at(a, c->out, k), "%s: reversible changed %zu", c->what,
+            k);
     else if (bound > 0)
       CHECK(fabsl(y - x) <= bound, "%s: value %La at %zu came back as %La (error %La, bound %La)",
             c->what, x, k, y, fabsl(y - x), bound);
@@ -161,14 +163,18 @@ static void check_block(const parz_array* a, const size_t* idx, unsigned n, void
 
 /* Ordinary values with the extremes sprinkled in, and one block made only of extremes. */
 static void* make(const parz_array* a, unsigned seed) {
-  static const int64_t i32[] = {INT32_MIN, INT32_MAX, 1 << 30, -(1 << 30), (1 << 30) - 1,
-                                -(1 << 30) + 1, (1 << 30) + 1};
-  static const int64_t i64[] = {INT64_MIN, INT64_MAX, (int64_t)1 << 62, -((int64_t)1 << 62),
-                                ((int64_t)1 << 62) - 1, -((int64_t)1 << 62) + 1};
-  static const float f32[] = {FLT_MAX, -FLT_MAX, 0x1p126f, -0x1p126f, 0x1.fffffep125f,
-                              -0x1.fffffep125f, 0x1p127f, 1e38f, 1.0f / 0.0f, 0.0f / 0.0f};
-  static const double f64[] = {DBL_MAX, -DBL_MAX, 0x1p1022, -0x1p1022, 0x1.fffffffffffffp1021,
-                               0x1p1023, 1e308, -1.0 / 0.0};
+  static const int64_t i32[] = {INT32_MIN,     INT32_MAX,      1 << 30,      -(1 << 30),
+                                (1 << 30) - 1, -(1 << 30) + 1, (1 << 30) + 1};
+  static const int64_t i64[] = {INT64_MIN,
+                                INT64_MAX,
+                                (int64_t)1 << 62,
+                                -((int64_t)1 << 62),
+                                ((int64_t)1 << 62) - 1,
+                                -((int64_t)1 << 62) + 1};
+  static const float f32[] = {FLT_MAX,          -FLT_MAX, 0x1p126f, -0x1p126f,   0x1.fffffep125f,
+                              -0x1.fffffep125f, 0x1p127f, 1e38f,    1.0f / 0.0f, 0.0f / 0.0f};
+  static const double f64[] = {DBL_MAX,  -DBL_MAX, 0x1p1022,  -0x1p1022, 0x1.fffffffffffffp1021,
+                               0x1p1023, 1e308,    -1.0 / 0.0};
   size_t n = test_count(a), i;
   void* d = test_data(a, seed);
   for (i = 0; i < n; i++) {
@@ -177,10 +183,10 @@ static void* make(const parz_array* a, unsigned seed) {
     if (!extreme)
       continue;
     switch (a->type) {
-    case PARZ_INT32: ((int32_t*)d)[i] = (int32_t)i32[j % 7]; break;
-    case PARZ_INT64: ((int64_t*)d)[i] = i64[j % 6]; break;
-    case PARZ_FLOAT: ((float*)d)[i] = f32[j % 10]; break;
-    default: ((double*)d)[i] = f64[j % 8]; break;
+      case PARZ_INT32: ((int32_t*)d)[i] = (int32_t)i32[j % 7]; break;
+      case PARZ_INT64: ((int64_t*)d)[i] = i64[j % 6]; break;
+      case PARZ_FLOAT: ((float*)d)[i] = f32[j % 10]; break;
+      default: ((double*)d)[i] = f64[j % 8]; break;
     }
   }
   return d;
@@ -197,7 +203,7 @@ static void one(const parz_array* a, const void* in, const parz_params* p, int p
   void *cleaned = malloc(raw), *out = malloc(raw), *z;
   memset(&cfg, 0, sizeof cfg);
   cfg.params = *p;
-  cfg.mask = PARZ_MASK_OFF;   /* NaN as exceptions too; test_chunk_mask covers masks */
+  cfg.mask = PARZ_MASK_OFF; /* NaN as exceptions too; test_chunk_mask covers masks */
   c = test_encode(a, in, &cfg, &n);
   CHECK(c != NULL, "%s: encode", what);
   if (!c) {
@@ -234,8 +240,8 @@ static void modes(parz_type t, unsigned d) {
   static const size_t shapes[4][4] = {{61}, {9, 13}, {5, 6, 7}, {3, 5, 4, 6}};
   static const unsigned precs[] = {1, 4, 8, 20, 32, 64};
   static const double rates[] = {2, 8, 16, 32};
-  parz_array a = test_array(t, d, shapes[d - 1][0], shapes[d - 1][1], shapes[d - 1][2],
-                            shapes[d - 1][3]);
+  parz_array a =
+      test_array(t, d, shapes[d - 1][0], shapes[d - 1][1], shapes[d - 1][2], shapes[d - 1][3]);
   const unsigned planes = (unsigned)(8 * parz_type_size(t));
   void* in = make(&a, 11 * (unsigned)t + d);
   parz_params p;
@@ -275,12 +281,12 @@ static void refused(void) {
     unsigned minbits, maxbits, maxprec;
     int ok;
   } cases[] = {
-      {PARZ_FLOAT, 64, 64, 64, 0},          /* the reported case */
-      {PARZ_FLOAT, 1, 16658, 31, 0},        /* one plane short */
+      {PARZ_FLOAT, 64, 64, 64, 0},   /* the reported case */
+      {PARZ_FLOAT, 1, 16658, 31, 0}, /* one plane short */
       {PARZ_DOUBLE, 1, 16658, 63, 0},
-      {PARZ_DOUBLE, 1, 1000, 64, 0},        /* too few bits for a 2D float64 block */
-      {PARZ_INT32, 1, 16658, 32, 1},        /* all of int32's planes */
-      {PARZ_FLOAT, 100, 16658, 64, 1},      /* minbits only pads */
+      {PARZ_DOUBLE, 1, 1000, 64, 0},   /* too few bits for a 2D float64 block */
+      {PARZ_INT32, 1, 16658, 32, 1},   /* all of int32's planes */
+      {PARZ_FLOAT, 100, 16658, 64, 1}, /* minbits only pads */
       {PARZ_DOUBLE, 1, 16658, 64, 1},
   };
   parz_array a = test_array(PARZ_FLOAT, 2, 60, 50, 0, 0);

@@ -37,10 +37,10 @@ static void set_bits(const parz_array* a, void* d, size_t i, uint64_t b) {
 
 static long double value(const parz_array* a, const void* d, size_t i) {
   switch (a->type) {
-  case PARZ_INT32: return ((const int32_t*)d)[i];
-  case PARZ_INT64: return ((const int64_t*)d)[i];
-  case PARZ_FLOAT: return ((const float*)d)[i];
-  default: return ((const double*)d)[i];
+    case PARZ_INT32: return ((const int32_t*)d)[i];
+    case PARZ_INT64: return ((const int64_t*)d)[i];
+    case PARZ_FLOAT: return ((const float*)d)[i];
+    default: return ((const double*)d)[i];
   }
 }
 
@@ -74,10 +74,10 @@ static uint64_t fill_of(parz_type t) {
   uint32_t u;
   uint64_t w;
   switch (t) {
-  case PARZ_INT32: return (uint32_t)(int32_t)-9999;
-  case PARZ_INT64: return (uint64_t)INT64_MIN; /* an exception in the lossy modes, masked here */
-  case PARZ_FLOAT: memcpy(&u, &f, 4); return u;
-  default: memcpy(&w, &d, 8); return w;
+    case PARZ_INT32: return (uint32_t)(int32_t)-9999;
+    case PARZ_INT64: return (uint64_t)INT64_MIN; /* an exception in the lossy modes, masked here */
+    case PARZ_FLOAT: memcpy(&u, &f, 4); return u;
+    default: memcpy(&w, &d, 8); return w;
   }
 }
 
@@ -98,22 +98,25 @@ static void* make(const parz_array* a, int pattern, unsigned seed) {
     int masked;
     coords(a, i, nn, x);
     switch (pattern) {
-    case LAND: masked = sin(0.7 * (double)x[3] + 0.3) + cos(0.5 * (double)(x[2] + x[1]) + x[0]) > 0.4; break;
-    case BLOCKS: masked = block_of(a, i) % 3 == 0; break;
-    case SCATTER: masked = i % 17 == 5; break;
-    default: masked = 1; break;
+      case LAND:
+        masked = sin(0.7 * (double)x[3] + 0.3) + cos(0.5 * (double)(x[2] + x[1]) + x[0]) > 0.4;
+        break;
+      case BLOCKS: masked = block_of(a, i) % 3 == 0; break;
+      case SCATTER: masked = i % 17 == 5; break;
+      default: masked = 1; break;
     }
     if (masked) {
       unsigned k = (unsigned)(i / 5);
-      set_bits(a, d, i, floating(a->type) && k % 4 != 0 ? nan_pattern(a->type, k) : fill_of(a->type));
+      set_bits(a, d, i,
+               floating(a->type) && k % 4 != 0 ? nan_pattern(a->type, k) : fill_of(a->type));
     } else if (floating(a->type) && i % 29 == 7) {
       set_bits(a, d, i, a->type == PARZ_FLOAT ? 0xff800000u : 0x7ff0000000000000ull);
     } else if (i % 31 == 11) {
       switch (a->type) {
-      case PARZ_INT32: ((int32_t*)d)[i] = INT32_MAX; break;
-      case PARZ_INT64: ((int64_t*)d)[i] = INT64_MAX; break;
-      case PARZ_FLOAT: ((float*)d)[i] = FLT_MAX; break;
-      default: ((double*)d)[i] = -DBL_MAX; break;
+        case PARZ_INT32: ((int32_t*)d)[i] = INT32_MAX; break;
+        case PARZ_INT64: ((int64_t*)d)[i] = INT64_MAX; break;
+        case PARZ_FLOAT: ((float*)d)[i] = FLT_MAX; break;
+        default: ((double*)d)[i] = -DBL_MAX; break;
       }
     }
   }
@@ -134,8 +137,8 @@ static int exceptional(const parz_array* a, const void* d, size_t i, int lossy) 
 /* The expected palette: the fill value first when the array holds it, then the NaN patterns in
  * order of appearance, at most 255 of them. code[i]: the value index of a masked value, -1 for
  * an exception, -2 otherwise. Returns the palette's size. */
-static unsigned classify(const parz_array* a, const void* d, int fill, int lossy,
-                         uint64_t* palette, int* code) {
+static unsigned classify(const parz_array* a, const void* d, int fill, int lossy, uint64_t* palette,
+                         int* code) {
   size_t n = test_count(a), i;
   unsigned nnan = 0, j, fill_seen = 0;
   uint64_t nans[255];
@@ -178,7 +181,7 @@ static void clean(const parz_array* a, const void* in, const int* code, void* ou
   }
   for (b = 0; b < nblocks; b++) {
     size_t bc[4], e[4], rem = b, w, z, y, xx;
-    long at[4][4][4][4];   /* the array index of each position, -1 outside */
+    long at[4][4][4][4]; /* the array index of each position, -1 outside */
     int known[4][4][4][4], any = 0, axis;
     for (k = 3; k >= 0; k--) {
       bc[k] = rem % nb[k];
@@ -192,8 +195,9 @@ static void clean(const parz_array* a, const void* in, const int* code, void* ou
             at[w][z][y][xx] = -1;
             known[w][z][y][xx] = 0;
             if (w < e[0] && z < e[1] && y < e[2] && xx < e[3]) {
-              size_t idx = (((4 * bc[0] + w) * n[1] + 4 * bc[1] + z) * n[2] + 4 * bc[2] + y) *
-                               n[3] + 4 * bc[3] + xx;
+              size_t idx =
+                  (((4 * bc[0] + w) * n[1] + 4 * bc[1] + z) * n[2] + 4 * bc[2] + y) * n[3] +
+                  4 * bc[3] + xx;
               at[w][z][y][xx] = (long)idx;
               known[w][z][y][xx] = code[idx] == -2;
               any |= known[w][z][y][xx];
@@ -245,9 +249,9 @@ static void clean(const parz_array* a, const void* in, const int* code, void* ou
 }
 
 /* The bound of test_chunk_limits for the values of one block (indices idx of the array). */
-static void check_values(const parz_array* a, const void* in, const void* cleaned,
-                         const void* out, const int* code, int lossy, int prec,
-                         long double tolerance, const char* what) {
+static void check_values(const parz_array* a, const void* in, const void* cleaned, const void* out,
+                         const int* code, int lossy, int prec, long double tolerance,
+                         const char* what) {
   size_t n[4], x[4], nb[4], nblocks = 1, b, i, count = test_count(a);
   long double* big;
   int k;
@@ -267,8 +271,8 @@ static void check_values(const parz_array* a, const void* in, const void* cleane
     int e = a->type == PARZ_INT32 ? 30 : 62;
     if (code[i] != -2) {
       CHECK(bits_at(a, in, i) == bits_at(a, out, i), "%s: %s value %zu: %llx came back as %llx",
-            what, code[i] >= 0 ? "masked" : "exception", i,
-            (unsigned long long)bits_at(a, in, i), (unsigned long long)bits_at(a, out, i));
+            what, code[i] >= 0 ? "masked" : "exception", i, (unsigned long long)bits_at(a, in, i),
+            (unsigned long long)bits_at(a, out, i));
       continue;
     }
     if (!lossy) {
@@ -335,9 +339,10 @@ static void one(const parz_array* a, const void* in, const parz_params* p, int f
   if (!c)
     goto done;
   CHECK(parz_chunk_parse(c, n, &v, &err) == PARZ_OK, "%s: parse: %s", what, err.message);
-  CHECK(v.nexceptions == nexc && v.mask.nvalues == nval, "%s: %llu exceptions, %u mask values; "
-        "expected %zu and %u", what, (unsigned long long)v.nexceptions, v.mask.nvalues, nexc,
-        nval);
+  CHECK(v.nexceptions == nexc && v.mask.nvalues == nval,
+        "%s: %llu exceptions, %u mask values; "
+        "expected %zu and %u",
+        what, (unsigned long long)v.nexceptions, v.mask.nvalues, nexc, nval);
   for (k = 0; k < nval && k < v.mask.nvalues; k++) {
     uint64_t got = 0;
     memcpy(&got, v.mask.values + 8 * k, 8); /* little-endian hosts only run these tests */
@@ -385,8 +390,8 @@ done:
 static void modes(parz_type t, unsigned d) {
   static const size_t shapes[4][4] = {{93}, {13, 22}, {6, 9, 10}, {3, 5, 6, 7}};
   const unsigned planes = (unsigned)(8 * parz_type_size(t));
-  parz_array a = test_array(t, d, shapes[d - 1][0], shapes[d - 1][1], shapes[d - 1][2],
-                            shapes[d - 1][3]);
+  parz_array a =
+      test_array(t, d, shapes[d - 1][0], shapes[d - 1][1], shapes[d - 1][2], shapes[d - 1][3]);
   int pattern, m;
   char what[160];
   for (pattern = 0; pattern < NPATTERNS; pattern++) {
@@ -397,12 +402,12 @@ static void modes(parz_type t, unsigned d) {
       double tol = m == 2 ? (floating(t) ? 1e-3 : 4.0) : 0;
       int fill;
       for (fill = 0; fill < 2; fill++) {
-        snprintf(what, sizeof what, "%s %uD %s %s%s", parz_type_name(t), d,
-                 pattern_names[pattern], test_mode_name(m), fill ? " fill" : "");
+        snprintf(what, sizeof what, "%s %uD %s %s%s", parz_type_name(t), d, pattern_names[pattern],
+                 test_mode_name(m), fill ? " fill" : "");
         one(&a, in, &p, fill, PARZ_TABLE_AUTO, 0, prec, tol, what);
       }
     }
-    {   /* other tables and segment sizes */
+    { /* other tables and segment sizes */
       parz_params p = test_params(1, t, d);
       snprintf(what, sizeof what, "%s %uD %s lengths C 3", parz_type_name(t), d,
                pattern_names[pattern]);
@@ -445,8 +450,7 @@ static void sizes(void) {
   memset(&cfg, 0, sizeof cfg);
   parz_params_accuracy(&cfg.params, 1e-3, NULL, NULL);
   c = test_encode(&a, in, &cfg, &n);
-  CHECK(c && parz_chunk_parse(c, n, &v, NULL) == PARZ_OK && !v.mask.section_bytes &&
-            v.version == 2,
+  CHECK(c && parz_chunk_parse(c, n, &v, NULL) == PARZ_OK && !v.mask.section_bytes && v.version == 2,
         "no masked values: no mask section");
   free(c);
   in[100] = (float)NAN;

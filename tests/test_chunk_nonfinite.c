@@ -10,18 +10,34 @@
 
 #include "test_chunk_common.h"
 
-static uint32_t f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
-static float u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
-static uint64_t d2u(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }
-static double u2d(uint64_t u) { double d; memcpy(&d, &u, 8); return d; }
+static uint32_t f2u(float f) {
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  return u;
+}
+static float u2f(uint32_t u) {
+  float f;
+  memcpy(&f, &u, 4);
+  return f;
+}
+static uint64_t d2u(double d) {
+  uint64_t u;
+  memcpy(&u, &d, 8);
+  return u;
+}
+static double u2d(uint64_t u) {
+  double d;
+  memcpy(&d, &u, 8);
+  return d;
+}
 
 static const uint32_t special32[] = {
-  0x7fc00000u, 0xffc00000u, 0x7f800001u, 0xff812345u, 0x7fbfffffu,   /* NaNs, some signalling */
-  0x7f800000u, 0xff800000u,                                          /* +-Inf */
+    0x7fc00000u, 0xffc00000u, 0x7f800001u, 0xff812345u, 0x7fbfffffu, /* NaNs, some signalling */
+    0x7f800000u, 0xff800000u,                                        /* +-Inf */
 };
 static const uint64_t special64[] = {
-  0x7ff8000000000000ull, 0xfff8000000000000ull, 0x7ff0000000000001ull, 0xfff123456789abcdull,
-  0x7ff0000000000000ull, 0xfff0000000000000ull,
+    0x7ff8000000000000ull, 0xfff8000000000000ull, 0x7ff0000000000001ull,
+    0xfff123456789abcdull, 0x7ff0000000000000ull, 0xfff0000000000000ull,
 };
 
 /* Puts special values at scattered positions, a whole block of NaN, -0.0 and subnormals. */
@@ -34,7 +50,7 @@ static void plant(const parz_array* a, void* data) {
     else
       ((float*)data)[i] = u2f(special32[k++ % (sizeof special32 / 4)]);
   }
-  for (i = 0; i < 4 && i < n; i++) {  /* the first four values: NaN (a whole 1-D block) */
+  for (i = 0; i < 4 && i < n; i++) { /* the first four values: NaN (a whole 1-D block) */
     if (dbl)
       ((double*)data)[i] = u2d(0x7ff8000000000123ull);
     else
@@ -43,7 +59,7 @@ static void plant(const parz_array* a, void* data) {
   if (n > 6) {
     if (dbl) {
       ((double*)data)[5] = -0.0;
-      ((double*)data)[6] = u2d(0x0000000000000003ull);   /* subnormal */
+      ((double*)data)[6] = u2d(0x0000000000000003ull); /* subnormal */
     } else {
       ((float*)data)[5] = -0.0f;
       ((float*)data)[6] = u2f(0x00000005u);
@@ -81,7 +97,8 @@ static void* cleaned_copy(const parz_array* a, const void* data) {
           size_t p = (bi + i) * nx + bj + j;
           if (!nonfinite_at(a, data, p))
             mean += (a->type == PARZ_DOUBLE ? ((const double*)data)[p]
-                                            : (double)((const float*)data)[p]) / finite;
+                                            : (double)((const float*)data)[p]) /
+                    finite;
         }
       for (i = 0; i < ey; i++)
         for (j = 0; j < ex; j++) {
@@ -119,17 +136,18 @@ static void one(const parz_array* a, int mode, parz_table_kind kind, parz_mask_m
   if (!chunk)
     goto done;
   CHECK(parz_chunk_parse(chunk, bytes, &v, &err) == PARZ_OK, "parse: %s", err.message);
-  CHECK(v.nexceptions == expect_exc, "%s %uD: %llu exceptions, expected %zu",
-        test_mode_name(mode), a->dims, (unsigned long long)v.nexceptions, expect_exc);
+  CHECK(v.nexceptions == expect_exc, "%s %uD: %llu exceptions, expected %zu", test_mode_name(mode),
+        a->dims, (unsigned long long)v.nexceptions, expect_exc);
   CHECK(parz_chunk_decode(chunk, bytes, back, n * size, &err) == PARZ_OK, "decode: %s",
         err.message);
   for (i = 0; i < n; i++) {
-    int exact = nonfinite_at(a, data, i) || mode == 4;   /* reversible: everything exact */
+    int exact = nonfinite_at(a, data, i) || mode == 4; /* reversible: everything exact */
     if (!exact)
       continue;
     if (a->type == PARZ_DOUBLE)
-      CHECK(d2u(((double*)back)[i]) == d2u(((double*)data)[i]), "%s %uD: value %zu %016llx != %016llx",
-            test_mode_name(mode), a->dims, i, (unsigned long long)d2u(((double*)back)[i]),
+      CHECK(d2u(((double*)back)[i]) == d2u(((double*)data)[i]),
+            "%s %uD: value %zu %016llx != %016llx", test_mode_name(mode), a->dims, i,
+            (unsigned long long)d2u(((double*)back)[i]),
             (unsigned long long)d2u(((double*)data)[i]));
     else
       CHECK(f2u(((float*)back)[i]) == f2u(((float*)data)[i]), "%s %uD: value %zu %08x != %08x",
@@ -165,7 +183,7 @@ static void none(void) {
   unsigned char* chunk;
   memset(&cfg, 0, sizeof cfg);
   parz_params_reversible(&cfg.params);
-  ((int32_t*)data)[3] = (int32_t)0x7fc00000;   /* a NaN's bits, but an integer */
+  ((int32_t*)data)[3] = (int32_t)0x7fc00000; /* a NaN's bits, but an integer */
   chunk = test_encode(&a, data, &cfg, &bytes);
   CHECK(chunk && parz_chunk_parse(chunk, bytes, &v, &err) == PARZ_OK && v.nexceptions == 0,
         "int32 chunk has exceptions");
@@ -175,7 +193,7 @@ static void none(void) {
 
 int main(void) {
   static const size_t shapes[][5] = {
-    {1, 97, 0, 0, 0}, {2, 11, 13, 0, 0}, {3, 6, 5, 9, 0}, {4, 3, 5, 6, 7}, {1, 3, 0, 0, 0},
+      {1, 97, 0, 0, 0}, {2, 11, 13, 0, 0}, {3, 6, 5, 9, 0}, {4, 3, 5, 6, 7}, {1, 3, 0, 0, 0},
   };
   size_t si;
   int mode, kind, t;

@@ -13,9 +13,9 @@
 #include "test_chunk_common.h"
 
 static const char* files[] = {
-  "etopo5_relief_f32le_2161x4320.bin", "levitus_temp_f32le_20x180x360.bin",
-  "egm96_geoid_f32le_721x1440.bin", "ccsm_trefht_ens_f32le_8x110x64x128.bin",
-  "vasp_fepo4_chgcar_f64le_72x192x160.bin", "hst_acs_hrc_ngc104_sci_f32le_1024x1024.bin",
+    "etopo5_relief_f32le_2161x4320.bin",      "levitus_temp_f32le_20x180x360.bin",
+    "egm96_geoid_f32le_721x1440.bin",         "ccsm_trefht_ens_f32le_8x110x64x128.bin",
+    "vasp_fepo4_chgcar_f64le_72x192x160.bin", "hst_acs_hrc_ngc104_sci_f32le_1024x1024.bin",
 };
 
 /* Process CPU time: single-threaded code measured on a shared machine is then less at the mercy
@@ -95,8 +95,10 @@ int main(int argc, char** argv) {
     fclose(fp);
     for (i = 0; i < n; i++) {
       double x = value(&a, data, i);
-      if (x < lo) lo = x;
-      if (x > hi) hi = x;
+      if (x < lo)
+        lo = x;
+      if (x > hi)
+        hi = x;
     }
     tol = 1e-3 * (hi - lo);
     memset(&cfg, 0, sizeof cfg);
@@ -104,7 +106,7 @@ int main(int argc, char** argv) {
     cap = parz_chunk_bound(&a, &cfg);
     chunk = malloc(cap);
     zbuf = malloc(parz_stream_bound(a.type, a.dims, &cfg.params, parz_block_count(&a)));
-    for (rep = 0; rep < repeat; rep++) {   /* interleaved, best of `repeat` */
+    for (rep = 0; rep < repeat; rep++) { /* interleaved, best of `repeat` */
       size_t zcap = parz_stream_bound(a.type, a.dims, &cfg.params, parz_block_count(&a));
       t0 = now();
       CHECK(parz_chunk_encode(&a, data, &cfg, chunk, cap, &bytes, &err) == PARZ_OK, "%s: %s",
@@ -125,7 +127,8 @@ int main(int argc, char** argv) {
     parz_chunk_decode(chunk, bytes, back, raw, &err);
     for (i = 0; i < n; i++) {
       double e = fabs(value(&a, data, i) - value(&a, back, i));
-      if (e > maxerr) maxerr = e;
+      if (e > maxerr)
+        maxerr = e;
     }
     CHECK(maxerr <= tol, "%s: max error %g above tolerance %g", files[f], maxerr, tol);
     parz_chunk_parse(chunk, bytes, &v, &err);

@@ -19,8 +19,8 @@ static const parz_type types[4] = {PARZ_FLOAT, PARZ_DOUBLE, PARZ_INT32, PARZ_INT
 
 /* Shapes with partial blocks in every dimension. */
 static const size_t shapes[][5] = {
-  {1, 1, 0, 0, 0}, {1, 37, 0, 0, 0}, {1, 1001, 0, 0, 0}, {2, 13, 22, 0, 0},
-  {2, 5, 4, 0, 0}, {3, 9, 7, 10, 0}, {4, 5, 6, 3, 9},
+    {1, 1, 0, 0, 0}, {1, 37, 0, 0, 0}, {1, 1001, 0, 0, 0}, {2, 13, 22, 0, 0},
+    {2, 5, 4, 0, 0}, {3, 9, 7, 10, 0}, {4, 5, 6, 3, 9},
 };
 /* (C, P) pairs: degenerate, partial segments and partitions, defaults. */
 static const uint32_t layouts[][2] = {{1, 1}, {3, 2}, {2, 3}, {0, 0}};
@@ -149,21 +149,21 @@ static void one_case(const parz_array* a, const void* data, int mode, parz_table
       CHECK(parz_chunk_encode(a, data, &cfg, exact, chunk_bytes, &n, &err) == PARZ_OK &&
                 n == chunk_bytes && !memcmp(exact, chunk, n),
             "%s: auto C into exactly %zu bytes", what, chunk_bytes);
-      CHECK(parz_chunk_encode(a, data, &cfg, exact, chunk_bytes - 1, &n, &err) ==
-                PARZ_ERR_BUFFER,
+      CHECK(parz_chunk_encode(a, data, &cfg, exact, chunk_bytes - 1, &n, &err) == PARZ_ERR_BUFFER,
             "%s: auto C into one byte less", what);
       free(exact);
     }
   }
-  CHECK(v.table == (kind != PARZ_TABLE_AUTO ? kind
-                    : parz_params_fixed_rate(&cfg.params) ? PARZ_TABLE_NONE : PARZ_TABLE_HYBRID),
+  CHECK(v.table == (kind != PARZ_TABLE_AUTO               ? kind
+                    : parz_params_fixed_rate(&cfg.params) ? PARZ_TABLE_NONE
+                                                          : PARZ_TABLE_HYBRID),
         "%s: table kind %d", what, (int)v.table);
   if (v.table == PARZ_TABLE_HYBRID)
     CHECK(v.partition_segments == (P ? P : PARZ_DEFAULT_PARTITION_SEGMENTS), "%s: P", what);
   if (v.table == PARZ_TABLE_LENGTHS || v.table == PARZ_TABLE_HYBRID) {
     uint64_t worst = (uint64_t)v.segment_blocks * parz_block_max_bits(a->type, a->dims, &v.params);
-    CHECK(v.length_bytes == (worst <= 65535 ? 2u : 4u), "%s: width %u for worst segment %llu",
-          what, v.length_bytes, (unsigned long long)worst);
+    CHECK(v.length_bytes == (worst <= 65535 ? 2u : 4u), "%s: width %u for worst segment %llu", what,
+          v.length_bytes, (unsigned long long)worst);
   }
 
   /* payload == zfp_compress */
@@ -243,7 +243,7 @@ static void wide_lengths(void) {
   unsigned char* chunk;
   uint64_t s, longest = 0;
   uint32_t r = 12345;
-  for (i = 0; i < 4096; i++) {   /* incompressible noise */
+  for (i = 0; i < 4096; i++) { /* incompressible noise */
     r = r * 1664525u + 1013904223u;
     data[i] = ((double)r - 2147483648.0) * 1e-3 + (double)(r >> 7) * 1e-12;
   }
@@ -308,7 +308,8 @@ static void zeros_and_strides(void) {
       c1 = test_encode(&a, zero, &cfg, &n1);
       {
         parz_chunk_view v;
-        CHECK(c1 && parz_chunk_parse(c1, n1, &v, &err) == PARZ_OK, "zeros %s", test_mode_name(mode));
+        CHECK(c1 && parz_chunk_parse(c1, n1, &v, &err) == PARZ_OK, "zeros %s",
+              test_mode_name(mode));
       }
       free(c1);
       /* view: rows 0, 2, 4, ... and columns 0, 3, 6, ... of an 18 x 30 array */

@@ -16,7 +16,7 @@ static void table_kind(parz_table_kind kind, unsigned width, uint32_t C, uint32_
                        uint64_t nblocks) {
   parz_chunk_view v;
   parz_error err;
-  uint64_t* bits, s, b, total = 0;
+  uint64_t *bits, s, b, total = 0;
   uint32_t* units;
   unsigned char* t;
   memset(&v, 0, sizeof v);
@@ -32,8 +32,8 @@ static void table_kind(parz_table_kind kind, unsigned width, uint32_t C, uint32_
   bits = calloc(v.nsegments, sizeof *bits);
   units = malloc(nblocks * sizeof *units);
   for (b = 0; b < nblocks; b++) {
-    units[b] = kind == PARZ_TABLE_NONE ? 100 : (uint32_t)((b * 7919) % (width == 2 ? 65536 / C
-                                                                                : 300000));
+    units[b] =
+        kind == PARZ_TABLE_NONE ? 100 : (uint32_t)((b * 7919) % (width == 2 ? 65536 / C : 300000));
     bits[b / C] += units[b];
     total += units[b];
   }
@@ -61,7 +61,7 @@ static void table_kind(parz_table_kind kind, unsigned width, uint32_t C, uint32_
   if (kind != PARZ_TABLE_OFFSETS)
     CHECK(parz_table_validate(&v, &err) == PARZ_ERR_FORMAT, "kind %d: wrong total accepted",
           (int)kind);
-  if (width == 2 && v.nsegments > 1) {   /* a length that overflows its field is refused */
+  if (width == 2 && v.nsegments > 1) { /* a length that overflows its field is refused */
     units[C] = 65536;
     CHECK(parz_table_write(&v, units, C, nblocks, t, &err) == PARZ_ERR_PARAM,
           "16-bit overflow accepted");
@@ -86,7 +86,7 @@ int main(void) {
       table_kind(PARZ_TABLE_HYBRID, 2, Cs[i], Ps[j], 1);
     }
   }
-  {   /* HYBRID table size: 5 segments, P = 2, 16-bit: records of 8+8, 8+8, 8+8 */
+  { /* HYBRID table size: 5 segments, P = 2, 16-bit: records of 8+8, 8+8, 8+8 */
     parz_chunk_view v;
     memset(&v, 0, sizeof v);
     v.table = PARZ_TABLE_HYBRID;
@@ -96,13 +96,13 @@ int main(void) {
     v.nblocks = 5;
     CHECK(parz_table_layout(&v, NULL) == PARZ_OK && v.table_bytes == 48 && v.npartitions == 3,
           "hybrid size %zu", v.table_bytes);
-    v.partition_segments = 5;   /* one record: 8 + 10 -> 8 + 16 */
+    v.partition_segments = 5; /* one record: 8 + 10 -> 8 + 16 */
     CHECK(parz_table_layout(&v, NULL) == PARZ_OK && v.table_bytes == 24, "hybrid size %zu",
           v.table_bytes);
     v.segment_blocks = 0;
     CHECK(parz_table_layout(&v, NULL) == PARZ_ERR_FORMAT, "C = 0 accepted");
   }
-  {   /* exception scan and cleaning on a strided 2-D float view */
+  { /* exception scan and cleaning on a strided 2-D float view */
     float base[6][8];
     parz_array a = test_array(PARZ_FLOAT, 2, 3, 4, 0, 0);
     float cleaned[12];
@@ -111,11 +111,11 @@ int main(void) {
     for (r = 0; r < 6; r++)
       for (c = 0; c < 8; c++)
         base[r][c] = (float)(r * 10 + c);
-    a.stride[0] = 16;   /* every other row, every other column */
+    a.stride[0] = 16; /* every other row, every other column */
     a.stride[1] = 2;
-    base[2][2] = (float)INFINITY;    /* view (1, 1) */
-    base[4][6] = (float)NAN;         /* view (2, 3) */
-    base[3][3] = (float)NAN;         /* outside the view */
+    base[2][2] = (float)INFINITY; /* view (1, 1) */
+    base[4][6] = (float)NAN;      /* view (2, 3) */
+    base[3][3] = (float)NAN;      /* outside the view */
     parz_params rev;
     parz_params_reversible(&rev);
     CHECK(parz_exceptions_count(&a, base, &rev) == 2, "strided count");
@@ -133,7 +133,7 @@ int main(void) {
       CHECK(rec[0] == 5 && rec[16] == 11, "record positions");
     }
   }
-  {   /* what the lossy modes also store as exceptions, and their stand-ins */
+  { /* what the lossy modes also store as exceptions, and their stand-ins */
     parz_params lossy, rev;
     parz_array f = test_array(PARZ_FLOAT, 1, 4, 0, 0, 0);
     parz_array d = test_array(PARZ_DOUBLE, 1, 4, 0, 0, 0);
@@ -156,9 +156,9 @@ int main(void) {
           "float64: |x| >= 2^1022 lossy only");
     parz_exceptions_clean(&d, dv, &lossy, dc, r);
     CHECK(dc[1] == dv[0] / 3 + 1.0 / 3 + 3.0 / 3, "float64 stand-in %a", dc[1]);
-    CHECK(parz_exceptions_count(&i32, iv, &lossy) == 3 &&
-              parz_exceptions_count(&i32, iv, &rev) == 0,
-          "int32: |x| >= 2^30 lossy only");
+    CHECK(
+        parz_exceptions_count(&i32, iv, &lossy) == 3 && parz_exceptions_count(&i32, iv, &rev) == 0,
+        "int32: |x| >= 2^30 lossy only");
     parz_exceptions_clean(&i32, iv, &lossy, ic, r);
     CHECK(ic[0] == iv[0] && ic[1] == iv[0] && ic[3] == iv[0], "int32 stand-in %d", (int)ic[1]);
     CHECK(parz_load64(r) == 1 && parz_load64(r + 8) == (uint32_t)(1 << 30) &&

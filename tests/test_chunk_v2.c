@@ -66,8 +66,8 @@ static unsigned char* make(parz_type type, parz_table_kind kind, uint32_t C, uin
 
 /* The encoder's choice of version and the sections it writes. */
 static void versions(void) {
-  static const parz_table_kind kinds[] = {PARZ_TABLE_HYBRID, PARZ_TABLE_LENGTHS,
-                                          PARZ_TABLE_OFFSETS, PARZ_TABLE_NONE};
+  static const parz_table_kind kinds[] = {PARZ_TABLE_HYBRID, PARZ_TABLE_LENGTHS, PARZ_TABLE_OFFSETS,
+                                          PARZ_TABLE_NONE};
   parz_array a;
   size_t n, k;
   for (k = 0; k < 4; k++) {
@@ -82,8 +82,7 @@ static void versions(void) {
       CHECK(parse(c, n, &v) == PARZ_OK && v.version == 2 && c[4] == 2 &&
                 parz_load32(c + 104) == 1 && parz_load16(c + HEADER) == 1 &&
                 parz_load16(c + HEADER + 2) == 0,
-            "kind %d: checksums make a version 2 chunk with one optional section",
-            (int)kinds[k]);
+            "kind %d: checksums make a version 2 chunk with one optional section", (int)kinds[k]);
       CHECK(v.checksum_segments == (kinds[k] == PARZ_TABLE_HYBRID ? 3u : 64u) &&
                 v.nchecksums == (v.nsegments + v.checksum_segments - 1) / v.checksum_segments,
             "kind %d: %llu checksums over partitions of %u segments", (int)kinds[k],
@@ -99,7 +98,7 @@ static void versions(void) {
     free(c);
     free(off);
   }
-  {   /* auto C: checksums of the settled C's partitions */
+  { /* auto C: checksums of the settled C's partitions */
     unsigned char* c = make(PARZ_FLOAT, PARZ_TABLE_AUTO, 0, 0, PARZ_CHECKSUM_DEFAULT, 2, &n, &a);
     parz_chunk_view v;
     CHECK(c && parse(c, n, &v) == PARZ_OK && v.nchecksums == v.npartitions &&
@@ -107,7 +106,7 @@ static void versions(void) {
           "auto C: one checksum per partition");
     free(c);
   }
-  {   /* integer and finite exceptions need version 2 even without checksums */
+  { /* integer and finite exceptions need version 2 even without checksums */
     parz_array ai = test_array(PARZ_INT32, 1, 9, 0, 0, 0);
     int32_t vals[9] = {1, 2, 3, 1 << 30, 5, 6, 7, -8, 9};
     parz_chunk_config cfg;
@@ -123,7 +122,7 @@ static void versions(void) {
           "int32 exception: version 2 without sections");
     CHECK(c && parz_chunk_decode(c, n, back, sizeof back, NULL) == PARZ_OK && back[3] == 1 << 30,
           "int32 exception restored");
-    if (c) {   /* the same records in a version 1 chunk are refused */
+    if (c) { /* the same records in a version 1 chunk are refused */
       unsigned char* m = malloc(n);
       memcpy(m, c, n);
       m[4] = 1;
@@ -161,8 +160,8 @@ static void flips(void) {
 
 /* c with one more directory entry (kind, flags) for a section of `bytes` bytes put after the
  * existing ones; *n grows by the entry and the section. */
-static unsigned char* add_section(const unsigned char* c, size_t* n, unsigned kind,
-                                  unsigned flags, size_t bytes) {
+static unsigned char* add_section(const unsigned char* c, size_t* n, unsigned kind, unsigned flags,
+                                  size_t bytes) {
   size_t payload = (size_t)parz_load64(c + 88), head = *n - payload;
   uint32_t nsec = parz_load32(c + 104);
   size_t dir_end = HEADER + 16u * nsec;
@@ -186,7 +185,7 @@ static void edits(void) {
   unsigned char* c = make(PARZ_FLOAT, PARZ_TABLE_HYBRID, 2, 3, PARZ_CHECKSUM_DEFAULT, 2, &n, &a);
   unsigned char *m, *ref, *out;
   parz_chunk_view v;
-  size_t sec;   /* the checksum section's header */
+  size_t sec; /* the checksum section's header */
   if (!c || parse(c, n, &v) != PARZ_OK)
     return;
   raw = v.raw_bytes;
@@ -196,35 +195,49 @@ static void edits(void) {
   out = malloc(raw);
   CHECK(parz_chunk_decode(c, n, ref, raw, NULL) == PARZ_OK, "decode");
 
-  memcpy(m, c, n); m[4] = 3;
+  memcpy(m, c, n);
+  m[4] = 3;
   expect(m, n, PARZ_ERR_VERSION, "format version 3");
-  memcpy(m, c, n); m[14] = 1;
+  memcpy(m, c, n);
+  m[14] = 1;
   expect(m, n, PARZ_ERR_VERSION, "header flags");
-  memcpy(m, c, n); parz_store32(m + 104, 17);
+  memcpy(m, c, n);
+  parz_store32(m + 104, 17);
   expect(m, n, PARZ_ERR_FORMAT, "17 sections");
-  memcpy(m, c, n); parz_store32(m + 104, 0);
+  memcpy(m, c, n);
+  parz_store32(m + 104, 0);
   expect(m, n, PARZ_ERR_FORMAT, "directory entry dropped: sizes disagree");
-  memcpy(m, c, n); parz_store16(m + HEADER, 0);
+  memcpy(m, c, n);
+  parz_store16(m + HEADER, 0);
   expect(m, n, PARZ_ERR_FORMAT, "section kind 0");
-  memcpy(m, c, n); parz_store16(m + HEADER + 2, 2);
+  memcpy(m, c, n);
+  parz_store16(m + HEADER + 2, 2);
   expect(m, n, PARZ_ERR_VERSION, "unknown entry flag");
-  memcpy(m, c, n); parz_store32(m + HEADER + 4, 1);
+  memcpy(m, c, n);
+  parz_store32(m + HEADER + 4, 1);
   expect(m, n, PARZ_ERR_FORMAT, "reserved entry field");
-  memcpy(m, c, n); parz_store64(m + HEADER + 8, parz_load64(c + HEADER + 8) + 4);
+  memcpy(m, c, n);
+  parz_store64(m + HEADER + 8, parz_load64(c + HEADER + 8) + 4);
   expect(m, n, PARZ_ERR_FORMAT, "section size not a multiple of 8");
-  memcpy(m, c, n); parz_store64(m + HEADER + 8, parz_load64(c + HEADER + 8) + 8);
+  memcpy(m, c, n);
+  parz_store64(m + HEADER + 8, parz_load64(c + HEADER + 8) + 8);
   expect(m, n, PARZ_ERR_FORMAT, "section 8 bytes longer: sizes disagree");
-  memcpy(m, c, n); parz_store64(m + HEADER + 8, ~(uint64_t)7);
+  memcpy(m, c, n);
+  parz_store64(m + HEADER + 8, ~(uint64_t)7);
   expect(m, n, PARZ_ERR_FORMAT, "section size 2^64 - 8");
-  memcpy(m, c, n); parz_store16(m + HEADER + 2, 1);
+  memcpy(m, c, n);
+  parz_store16(m + HEADER + 2, 1);
   expect(m, n, PARZ_OK, "checksum section marked required (a kind this reader knows)");
-  memcpy(m, c, n); parz_store32(m + sec, 4);
+  memcpy(m, c, n);
+  parz_store32(m + sec, 4);
   expect(m, n, PARZ_ERR_FORMAT, "checksum partitions other than the table's");
-  memcpy(m, c, n); parz_store32(m + sec, 0);
+  memcpy(m, c, n);
+  parz_store32(m + sec, 0);
   expect(m, n, PARZ_ERR_FORMAT, "checksum partitions of 0 segments");
-  memcpy(m, c, n); parz_store32(m + sec + 4, 1);
+  memcpy(m, c, n);
+  parz_store32(m + sec + 4, 1);
   expect(m, n, PARZ_ERR_FORMAT, "checksum section reserved field");
-  {   /* a checksum section of another size than its partitions need: move the payload */
+  { /* a checksum section of another size than its partitions need: move the payload */
     size_t n2 = n;
     unsigned char* big = add_section(c, &n2, 7, 0, 8);
     parz_chunk_view w;
@@ -245,17 +258,19 @@ static void edits(void) {
     /* checksum entry one partition short: take 8 bytes off both the entry and the chunk */
     memcpy(m, c, n);
     parz_store64(m + HEADER + 8, parz_load64(c + HEADER + 8) - 8);
-    memmove(m + sec + 8 + 8 * (v.nchecksums - 1), m + sec + 8 + 8 * v.nchecksums,
-            v.payload_bytes);
+    memmove(m + sec + 8 + 8 * (v.nchecksums - 1), m + sec + 8 + 8 * v.nchecksums, v.payload_bytes);
     expect(m, n - 8, PARZ_ERR_FORMAT, "checksum section one partition short");
   }
-  {   /* version 2 exceptions: any value of the type, positions still checked */
+  { /* version 2 exceptions: any value of the type, positions still checked */
     size_t e = (size_t)(v.exceptions - c);
-    memcpy(m, c, n); parz_store64(m + e + 8, 0x3f800000u);
+    memcpy(m, c, n);
+    parz_store64(m + e + 8, 0x3f800000u);
     expect(m, n, PARZ_OK, "finite float exception");
-    memcpy(m, c, n); parz_store64(m + e + 8, 0x13f800000ull);
+    memcpy(m, c, n);
+    parz_store64(m + e + 8, 0x13f800000ull);
     expect(m, n, PARZ_ERR_FORMAT, "float exception with high bits");
-    memcpy(m, c, n); parz_store64(m + e, 21 * 30);
+    memcpy(m, c, n);
+    parz_store64(m + e, 21 * 30);
     expect(m, n, PARZ_ERR_FORMAT, "exception outside the array");
   }
   free(m);

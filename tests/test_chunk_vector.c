@@ -34,7 +34,7 @@ static void check_vector(const char* name, const unsigned char* c, size_t n, con
   rc = parz_chunk_decode(c, n, out, raw, &err);
   CHECK(rc == PARZ_OK && !memcmp(out, decoded, raw), "%s: decoded values differ", name);
   cfg.table = kind;
-  cfg.checksum = PARZ_CHECKSUM_OFF;   /* version 1 has no payload checksums */
+  cfg.checksum = PARZ_CHECKSUM_OFF; /* version 1 has no payload checksums */
   rc = parz_chunk_encode(a, input, &cfg, again, sizeof again, &w, &err);
   CHECK(rc == PARZ_OK && w == n && !memcmp(again, c, n), "%s: encoder output differs", name);
   free(out);
@@ -68,7 +68,8 @@ int main(void) {
         const uint32_t want = parz_crc32c_bytewise(0, buf + at, len);
         CHECK(parz_crc32c(0, buf + at, len) == want, "CRC-32C of %zu bytes at %zu", len, at);
         CHECK(parz_crc32c(parz_crc32c(0, buf + at, len / 3), buf + at + len / 3, len - len / 3) ==
-                  want, "CRC-32C of %zu bytes at %zu, continued", len, at);
+                  want,
+              "CRC-32C of %zu bytes at %zu, continued", len, at);
       }
   }
 
@@ -76,12 +77,15 @@ int main(void) {
   CHECK(rc == PARZ_OK, "parse: %s", err.message);
   CHECK(v.array.type == PARZ_FLOAT && v.array.dims == 1 && v.array.shape[0] == 10, "array");
   CHECK(v.params.minbits == 1 && v.params.maxbits == 16658 && v.params.maxprec == 64 &&
-            v.params.minexp == -1075, "params");
+            v.params.minexp == -1075,
+        "params");
   CHECK(v.table == PARZ_TABLE_HYBRID && v.length_bytes == 2 && v.segment_blocks == 1 &&
-            v.partition_segments == 2, "table");
+            v.partition_segments == 2,
+        "table");
   CHECK(v.nblocks == 3 && v.nsegments == 3 && v.npartitions == 2 && v.table_bytes == 32, "sizes");
   CHECK(v.nexceptions == 2 && v.payload_bytes == 16 && v.payload_bits == 89 &&
-            v.chunk_bytes == 192 && v.raw_bytes == 40, "payload");
+            v.chunk_bytes == 192 && v.raw_bytes == 40,
+        "payload");
   CHECK(parz_chunk_segment_offset(&v, 0) == 0 && parz_chunk_segment_offset(&v, 1) == 22 &&
             parz_chunk_segment_offset(&v, 2) == 57 && parz_chunk_segment_offset(&v, 3) == 89,
         "segment offsets");
@@ -89,8 +93,8 @@ int main(void) {
   rc = parz_chunk_decode(c, n, out, sizeof out, &err);
   CHECK(rc == PARZ_OK, "decode: %s", err.message);
   for (i = 0; i < 10; i++)
-    CHECK(out[i] == chunk_v1_float1d_hybrid_values[i], "value %zu: %08x, expected %08x", i,
-          out[i], chunk_v1_float1d_hybrid_values[i]);
+    CHECK(out[i] == chunk_v1_float1d_hybrid_values[i], "value %zu: %08x, expected %08x", i, out[i],
+          chunk_v1_float1d_hybrid_values[i]);
 
   /* re-encoding the decoded values with the vector's settings gives the same bytes */
   memcpy(in, out, sizeof in);
@@ -100,7 +104,7 @@ int main(void) {
   cfg.segment_blocks = 1;
   cfg.partition_segments = 2;
   cfg.checksum = PARZ_CHECKSUM_OFF;
-  cfg.mask = PARZ_MASK_OFF;   /* NaN as an exception, as before masks */
+  cfg.mask = PARZ_MASK_OFF; /* NaN as an exception, as before masks */
   rc = parz_chunk_encode(&a, in, &cfg, again, sizeof again, &written, &err);
   CHECK(rc == PARZ_OK, "encode: %s", err.message);
   CHECK(written == n && !memcmp(again, c, n), "encoder output differs from the test vector");
@@ -149,23 +153,24 @@ int main(void) {
     rc = parz_chunk_decode(c2, n2, out, sizeof out, &err);
     CHECK(rc == PARZ_OK, "v2 decode: %s", err.message);
     for (i = 0; i < 10; i++)
-      CHECK(out[i] == chunk_v2_float1d_checksum_values[i], "v2 value %zu: %08x, expected %08x",
-            i, out[i], chunk_v2_float1d_checksum_values[i]);
+      CHECK(out[i] == chunk_v2_float1d_checksum_values[i], "v2 value %zu: %08x, expected %08x", i,
+            out[i], chunk_v2_float1d_checksum_values[i]);
     memset(&cfg, 0, sizeof cfg);
     CHECK(parz_params_accuracy(&cfg.params, 0.0625, NULL, &err) == PARZ_OK, "accuracy");
     cfg.table = PARZ_TABLE_HYBRID;
     cfg.segment_blocks = 1;
     cfg.partition_segments = 2;
-    cfg.mask = PARZ_MASK_OFF;   /* NaN as an exception, as before masks */
+    cfg.mask = PARZ_MASK_OFF; /* NaN as an exception, as before masks */
     rc = parz_chunk_encode(&a, in2, &cfg, again, sizeof again, &written, &err);
     CHECK(rc == PARZ_OK && written == n2 && !memcmp(again, c2, n2),
           "encoder output differs from the version 2 test vector");
   }
   /* version 2 with a mask: the fill value and NaN, a bitmap and a run record, an exception */
   {
-    static const float cleaned0[4][4] = {
-        {1.5f, 1.5f, 2.0f, 2.0f}, {2.0f, 2.0f, 3.0f, 3.5f},
-        {3.0f, 3.5f, 3.5f, 4.5f}, {4.0f, 4.5f, 5.0f, 5.0f}};
+    static const float cleaned0[4][4] = {{1.5f, 1.5f, 2.0f, 2.0f},
+                                         {2.0f, 2.0f, 3.0f, 3.5f},
+                                         {3.0f, 3.5f, 3.5f, 4.5f},
+                                         {4.0f, 4.5f, 5.0f, 5.0f}};
     const unsigned char* c3 = chunk_v2_float2d_mask;
     size_t n3 = sizeof chunk_v2_float2d_mask, zbytes = 0, r, k;
     parz_array a2 = test_array(PARZ_FLOAT, 2, 4, 12, 0, 0);
@@ -191,8 +196,9 @@ int main(void) {
     rc = parz_chunk_decode(c3, n3, out3, sizeof out3, &err);
     CHECK(rc == PARZ_OK, "mask vector decode: %s", err.message);
     for (i = 0; i < 48; i++)
-      CHECK(out3[i] == chunk_v2_float2d_mask_values[i], "mask vector value %zu: %08x, expected %08x",
-            i, out3[i], chunk_v2_float2d_mask_values[i]);
+      CHECK(out3[i] == chunk_v2_float2d_mask_values[i],
+            "mask vector value %zu: %08x, expected %08x", i, out3[i],
+            chunk_v2_float2d_mask_values[i]);
     z = zfp_oracle_compress(&a2, cleaned, &v.params, &zbytes);
     CHECK(test_payload_is_zfp(v.payload, v.payload_bytes, z, zbytes),
           "mask vector payload is not libzfp's stream of the cleaned array");

@@ -8,8 +8,7 @@
 #include "test_codec_common.h"
 
 static void check(const parz_array* a, const void* data, const parz_params* p, uint64_t* st,
-                  const char* what)
-{
+                  const char* what) {
   size_t nb = parz_block_count(a), n = parz_array_count(a), es = parz_type_size(a->type);
   size_t bound = parz_stream_bound(a->type, a->dims, p, nb), written = 0, i;
   unsigned maxb = parz_block_max_bits(a->type, a->dims, p);
@@ -23,17 +22,16 @@ static void check(const parz_array* a, const void* data, const parz_params* p, u
   uint64_t bits = 0, end = 0;
   parz_error err;
   CHECK(parz_encode_blocks(a, data, p, 0, nb, s, bound, &bits, lens, &err) == PARZ_OK, "%s",
-           err.message);
+        err.message);
   offs[0] = 0;
   for (i = 0; i < nb; i++) {
     offs[i + 1] = offs[i] + lens[i];
-    CHECK(lens[i] <= maxb, "%s: block %zu has %u bits, above the bound %u", what, i, lens[i],
-             maxb);
+    CHECK(lens[i] <= maxb, "%s: block %zu has %u bits, above the bound %u", what, i, lens[i], maxb);
     if (parz_params_fixed_rate(p))
       CHECK(lens[i] == p->maxbits, "%s: fixed-rate block of %u bits", what, lens[i]);
   }
   CHECK(offs[nb] == bits, "%s: block lengths add up to %llu, stream has %llu", what,
-           (unsigned long long)offs[nb], (unsigned long long)bits);
+        (unsigned long long)offs[nb], (unsigned long long)bits);
   written = (size_t)((bits + 63) / 64 * 8);
   CHECK(parz_decompress(a, full, p, s, written, &err) == PARZ_OK, "%s", err.message);
   /* random ranges decoded from their offsets into a poisoned array */
@@ -41,10 +39,11 @@ static void check(const parz_array* a, const void* data, const parz_params* p, u
     size_t first = (size_t)(tc_rand(st) % nb);
     size_t count = 1 + (size_t)(tc_rand(st) % (nb - first));
     memset(some, 0xA5, n * es);
-    CHECK(parz_decode_blocks(a, some, p, s, written, offs[first], first, count, &end,
-                                &err) == PARZ_OK, "%s: %s", what, err.message);
+    CHECK(parz_decode_blocks(a, some, p, s, written, offs[first], first, count, &end, &err) ==
+              PARZ_OK,
+          "%s: %s", what, err.message);
     CHECK(end == offs[first + count], "%s: end bit %llu, expected %llu", what,
-             (unsigned long long)end, (unsigned long long)offs[first + count]);
+          (unsigned long long)end, (unsigned long long)offs[first + count]);
     if (first == 0 && count == nb)
       CHECK(!memcmp(some, full, n * es), "%s: whole range differs", what);
   }
@@ -53,9 +52,9 @@ static void check(const parz_array* a, const void* data, const parz_params* p, u
   memset(some, 0x5A, n * es);
   for (i = 0; i < nb; i++)
     CHECK(parz_decode_blocks(a, some, p, s, written, offs[i], i, 1, &end, &err) == PARZ_OK &&
-                 end == offs[i + 1], "%s: block %zu", what, i);
-  CHECK(!memcmp(some, full, n * es), "%s: block-by-block decode differs from full decode",
-           what);
+              end == offs[i + 1],
+          "%s: block %zu", what, i);
+  CHECK(!memcmp(some, full, n * es), "%s: block-by-block decode differs from full decode", what);
   /* encode ranges separately and join them at their bit offsets */
   {
     size_t first = 0;
@@ -64,8 +63,8 @@ static void check(const parz_array* a, const void* data, const parz_params* p, u
       uint64_t pb = 0;
       if (count > nb - first)
         count = nb - first;
-      CHECK(parz_encode_blocks(a, data, p, first, count, part, bound, &pb, NULL, &err) ==
-                   PARZ_OK, "%s", err.message);
+      CHECK(parz_encode_blocks(a, data, p, first, count, part, bound, &pb, NULL, &err) == PARZ_OK,
+            "%s", err.message);
       CHECK(pb == offs[first + count] - offs[first], "%s: range length", what);
       parz_bits_copy(joined, offs[first], part, pb);
       first += count;
@@ -81,8 +80,7 @@ static void check(const parz_array* a, const void* data, const parz_params* p, u
   free(some);
 }
 
-int main(void)
-{
+int main(void) {
   uint64_t st = 777;
   parz_type types[4] = {PARZ_FLOAT, PARZ_DOUBLE, PARZ_INT32, PARZ_INT64};
   int t, k;
@@ -130,8 +128,8 @@ int main(void)
       w0 |= (uint64_t)dst[t] << (8 * t);
       w1 |= (uint64_t)dst[8 + t] << (8 * t);
     }
-    CHECK(w0 == 0x0F && w1 == 0, "bits_copy: words %016llx %016llx",
-             (unsigned long long)w0, (unsigned long long)w1);
+    CHECK(w0 == 0x0F && w1 == 0, "bits_copy: words %016llx %016llx", (unsigned long long)w0,
+          (unsigned long long)w1);
     CHECK(dst[16] == 0xFF, "bits_copy wrote past the last word");
   }
   return test_finish("test_codec_access");

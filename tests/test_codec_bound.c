@@ -8,8 +8,7 @@
 
 #include "test_codec_common.h"
 
-static void adversarial(parz_type t, void* data, size_t n, int kind, uint64_t* st)
-{
+static void adversarial(parz_type t, void* data, size_t n, int kind, uint64_t* st) {
   size_t i;
   for (i = 0; i < n; i++) {
     uint64_t r = tc_rand(st);
@@ -49,8 +48,7 @@ static void adversarial(parz_type t, void* data, size_t n, int kind, uint64_t* s
   }
 }
 
-int main(void)
-{
+int main(void) {
   uint64_t st = 4242;
   parz_type types[4] = {PARZ_FLOAT, PARZ_DOUBLE, PARZ_INT32, PARZ_INT64};
   int t, k, i;
@@ -74,7 +72,7 @@ int main(void)
       parz_params_precision(&ps[1], 64, NULL);
       parz_params_accuracy(&ps[2], 1e-300, NULL, NULL);
       parz_params_expert(&ps[3], 1, PARZ_MAX_BITS, 64, -2000000, NULL);
-      parz_params_expert(&ps[4], 1, 7, 64, PARZ_MIN_EXP, NULL);  /* budget below the header */
+      parz_params_expert(&ps[4], 1, 7, 64, PARZ_MIN_EXP, NULL); /* budget below the header */
       parz_params_expert(&ps[5], 1, 3, 64, PARZ_MIN_EXP - 1, NULL);
       parz_params_expert(&ps[6], 0, 100000, 64, PARZ_MIN_EXP, NULL);
       for (k = 0; k < 4; k++) {
@@ -86,11 +84,11 @@ int main(void)
           uint32_t* lens = malloc(nb * sizeof *lens);
           uint64_t bits = 0;
           parz_error err;
-          CHECK(parz_encode_blocks(&a, data, &ps[i], 0, nb, s, bound, &bits, lens, &err) ==
-                       PARZ_OK, "%s", err.message);
+          CHECK(parz_encode_blocks(&a, data, &ps[i], 0, nb, s, bound, &bits, lens, &err) == PARZ_OK,
+                "%s", err.message);
           for (j = 0; j < nb; j++) {
             CHECK(lens[j] <= maxb, "%s %uD kind %d params#%d: block of %u bits > bound %u",
-                     parz_type_name(a.type), d, k, i, lens[j], maxb);
+                  parz_type_name(a.type), d, k, i, lens[j], maxb);
             if (lens[j] > worst[i])
               worst[i] = lens[j];
           }

@@ -6,8 +6,7 @@
 #include <string.h>
 #include <zfp.h>
 
-uint64_t tc_rand(uint64_t* s)
-{
+uint64_t tc_rand(uint64_t* s) {
   uint64_t x = *s;
   x ^= x >> 12;
   x ^= x << 25;
@@ -16,19 +15,14 @@ uint64_t tc_rand(uint64_t* s)
   return x * UINT64_C(2685821657736338717);
 }
 
-double tc_uniform(uint64_t* s)
-{
-  return (double)(tc_rand(s) >> 11) * (1.0 / 9007199254740992.0);
-}
+double tc_uniform(uint64_t* s) { return (double)(tc_rand(s) >> 11) * (1.0 / 9007199254740992.0); }
 
-const char* tc_kind_name(int kind)
-{
+const char* tc_kind_name(int kind) {
   static const char* names[TC_KINDS] = {"smooth", "noisy", "bits", "mixed", "ints", "subnormal"};
   return kind >= 0 && kind < TC_KINDS ? names[kind] : "?";
 }
 
-static double tc_value(int kind, size_t i, size_t n, uint64_t* s)
-{
+static double tc_value(int kind, size_t i, size_t n, uint64_t* s) {
   double t = (double)i / (double)(n ? n : 1);
   switch (kind) {
     case 0: return 100.0 * sin(40.0 * t) + 3.0 * cos(7.0 * t * t);
@@ -43,8 +37,7 @@ static double tc_value(int kind, size_t i, size_t n, uint64_t* s)
   }
 }
 
-void tc_fill(parz_type type, void* data, size_t n, int kind, uint64_t* s)
-{
+void tc_fill(parz_type type, void* data, size_t n, int kind, uint64_t* s) {
   size_t i;
   for (i = 0; i < n; i++) {
     uint64_t r = tc_rand(s);
@@ -107,8 +100,7 @@ void tc_fill(parz_type type, void* data, size_t n, int kind, uint64_t* s)
   }
 }
 
-int tc_same_stream(const void* ours, size_t ours_bytes, const void* ref, size_t ref_bytes)
-{
+int tc_same_stream(const void* ours, size_t ours_bytes, const void* ref, size_t ref_bytes) {
   const unsigned char* o = (const unsigned char*)ours;
   size_t i;
   if (ours_bytes != (ref_bytes + 7) / 8 * 8 || memcmp(ours, ref, ref_bytes))
@@ -119,8 +111,7 @@ int tc_same_stream(const void* ours, size_t ours_bytes, const void* ref, size_t 
   return 1;
 }
 
-static zfp_field* tc_field(const parz_array* a, void* data)
-{
+static zfp_field* tc_field(const parz_array* a, void* data) {
   zfp_type t = (zfp_type)a->type;
   const size_t* s = a->shape;
   zfp_field* f = NULL;
@@ -143,8 +134,7 @@ static zfp_field* tc_field(const parz_array* a, void* data)
 }
 
 size_t tc_zfp_compress(const parz_array* a, const void* data, const parz_params* p, void* out,
-                       size_t cap)
-{
+                       size_t cap) {
   zfp_field* f = tc_field(a, (void*)data);
   zfp_stream* z = zfp_stream_open(NULL);
   bitstream* bs = stream_open(out, cap);
@@ -161,8 +151,7 @@ size_t tc_zfp_compress(const parz_array* a, const void* data, const parz_params*
 }
 
 int tc_zfp_decompress(const parz_array* a, void* data, const parz_params* p, const void* src,
-                      size_t bytes)
-{
+                      size_t bytes) {
   zfp_field* f = tc_field(a, data);
   zfp_stream* z = zfp_stream_open(NULL);
   bitstream* bs = stream_open((void*)src, bytes);
@@ -178,13 +167,11 @@ int tc_zfp_decompress(const parz_array* a, void* data, const parz_params* p, con
   return n != 0;
 }
 
-static void tc_get(zfp_stream* z, parz_params* p)
-{
+static void tc_get(zfp_stream* z, parz_params* p) {
   zfp_stream_params(z, &p->minbits, &p->maxbits, &p->maxprec, &p->minexp);
 }
 
-int tc_zfp_mode(const parz_params* p)
-{
+int tc_zfp_mode(const parz_params* p) {
   zfp_stream* z = zfp_stream_open(NULL);
   int m;
   z->minbits = p->minbits;
@@ -196,40 +183,35 @@ int tc_zfp_mode(const parz_params* p)
   return m;
 }
 
-void tc_zfp_rate(parz_params* p, double rate, parz_type type, unsigned dims, double* actual)
-{
+void tc_zfp_rate(parz_params* p, double rate, parz_type type, unsigned dims, double* actual) {
   zfp_stream* z = zfp_stream_open(NULL);
   *actual = zfp_stream_set_rate(z, rate, (zfp_type)type, dims, zfp_false);
   tc_get(z, p);
   zfp_stream_close(z);
 }
 
-void tc_zfp_precision(parz_params* p, unsigned prec)
-{
+void tc_zfp_precision(parz_params* p, unsigned prec) {
   zfp_stream* z = zfp_stream_open(NULL);
   zfp_stream_set_precision(z, prec);
   tc_get(z, p);
   zfp_stream_close(z);
 }
 
-void tc_zfp_accuracy(parz_params* p, double tol, double* actual)
-{
+void tc_zfp_accuracy(parz_params* p, double tol, double* actual) {
   zfp_stream* z = zfp_stream_open(NULL);
   *actual = zfp_stream_set_accuracy(z, tol);
   tc_get(z, p);
   zfp_stream_close(z);
 }
 
-void tc_zfp_reversible(parz_params* p)
-{
+void tc_zfp_reversible(parz_params* p) {
   zfp_stream* z = zfp_stream_open(NULL);
   zfp_stream_set_reversible(z);
   tc_get(z, p);
   zfp_stream_close(z);
 }
 
-size_t tc_zfp_maximum_size(const parz_array* a, const parz_params* p)
-{
+size_t tc_zfp_maximum_size(const parz_array* a, const parz_params* p) {
   zfp_field* f = tc_field(a, NULL);
   zfp_stream* z = zfp_stream_open(NULL);
   size_t n;
@@ -240,8 +222,7 @@ size_t tc_zfp_maximum_size(const parz_array* a, const parz_params* p)
   return n;
 }
 
-void* tc_read_file(const char* path, size_t* bytes)
-{
+void* tc_read_file(const char* path, size_t* bytes) {
   FILE* f = fopen(path, "rb");
   void* buf;
   long n;
@@ -261,8 +242,7 @@ void* tc_read_file(const char* path, size_t* bytes)
   return buf;
 }
 
-int tc_parse_data_name(const char* name, parz_array* a)
-{
+int tc_parse_data_name(const char* name, parz_array* a) {
   const char* p = strstr(name, "_f32le_");
   const char* end;
   unsigned d = 0;
@@ -289,8 +269,7 @@ int tc_parse_data_name(const char* name, parz_array* a)
   return p == end && d >= 1;
 }
 
-void tc_params_name(const parz_params* p, char* buf, size_t n)
-{
+void tc_params_name(const parz_params* p, char* buf, size_t n) {
   snprintf(buf, n, "(minbits %u, maxbits %u, maxprec %u, minexp %d)", p->minbits, p->maxbits,
            p->maxprec, p->minexp);
 }

@@ -8,18 +8,17 @@
 #include "test_codec_common.h"
 
 /* The call returns the error `want`, sets it in its parz_error and says why in the message. */
-#define CHECK_ERROR(call, want)                                                     \
-  do {                                                                              \
-    parz_error e_;                                                                  \
-    int s_;                                                                         \
-    e_.message[0] = 0;                                                              \
-    s_ = (call);                                                                    \
-    CHECK(s_ == (want) && e_.code == (want) && strlen(e_.message) > 0,              \
+#define CHECK_ERROR(call, want)                                                    \
+  do {                                                                             \
+    parz_error e_;                                                                 \
+    int s_;                                                                        \
+    e_.message[0] = 0;                                                             \
+    s_ = (call);                                                                   \
+    CHECK(s_ == (want) && e_.code == (want) && strlen(e_.message) > 0,             \
           "%s returned %d (%s), expected %d", #call, s_, e_.message, (int)(want)); \
   } while (0)
 
-int main(void)
-{
+int main(void) {
   uint64_t st = 99;
   float data[64 * 64];
   unsigned char buf[65536];
@@ -64,8 +63,9 @@ int main(void)
   q.maxbits = 50;
   CHECK_ERROR(parz_compress(&a, data, &q, buf, sizeof buf, &written, &e_), PARZ_ERR_PARAM);
   CHECK_ERROR(parz_encode_blocks(&a, data, &p, 250, 7, buf, sizeof buf, NULL, NULL, &e_),
-         PARZ_ERR_ARG);
-  CHECK_ERROR(parz_decode_blocks(&a, data, &p, buf, sizeof buf, 0, 257, 0, NULL, &e_), PARZ_ERR_ARG);
+              PARZ_ERR_ARG);
+  CHECK_ERROR(parz_decode_blocks(&a, data, &p, buf, sizeof buf, 0, 257, 0, NULL, &e_),
+              PARZ_ERR_ARG);
 
   /* output too small: an error, and not one byte written past the given size */
   {
@@ -90,7 +90,7 @@ int main(void)
     parz_params_reversible(&modes[3]);
     for (m = 0; m < 4; m++) {
       CHECK(parz_compress(&a, data, &modes[m], buf, sizeof buf, &need, NULL) == PARZ_OK,
-               "compress");
+            "compress");
       for (i = 0; i + 8 < need; i += 1 + need / 29) {
         unsigned char* cut = malloc(i ? i : 1);
         memcpy(cut, buf, i);

@@ -6,8 +6,7 @@
 #include "test_codec_common.h"
 
 /* zfp_mode numbering -> ours */
-static int from_zfp_mode(int m)
-{
+static int from_zfp_mode(int m) {
   switch (m) {
     case 1: return PARZ_MODE_EXPERT;
     case 2: return PARZ_MODE_RATE;
@@ -18,14 +17,12 @@ static int from_zfp_mode(int m)
   }
 }
 
-static int same(const parz_params* a, const parz_params* b)
-{
+static int same(const parz_params* a, const parz_params* b) {
   return a->minbits == b->minbits && a->maxbits == b->maxbits && a->maxprec == b->maxprec &&
          a->minexp == b->minexp;
 }
 
-int main(void)
-{
+int main(void) {
   parz_type types[4] = {PARZ_INT32, PARZ_INT64, PARZ_FLOAT, PARZ_DOUBLE};
   double rates[] = {0.01, 0.1, 0.5, 1, 1.49, 2.5, 3.3, 7.99, 8, 16, 31.7, 32, 60, 64};
   unsigned precs[] = {1, 2, 7, 16, 31, 32, 33, 63, 64};
@@ -48,8 +45,8 @@ int main(void)
         }
         tc_zfp_rate(&ref, rates[i], types[t], d, &a2);
         CHECK(s == PARZ_OK && same(&ours, &ref) && a1 == a2,
-                 "rate %g %s %uD: ours %u/%u, zfp %u/%u", rates[i], parz_type_name(types[t]), d,
-                 ours.minbits, ours.maxbits, ref.minbits, ref.maxbits);
+              "rate %g %s %uD: ours %u/%u, zfp %u/%u", rates[i], parz_type_name(types[t]), d,
+              ours.minbits, ours.maxbits, ref.minbits, ref.maxbits);
         CHECK((int)parz_params_mode(&ours) == from_zfp_mode(tc_zfp_mode(&ours)), "rate mode");
       }
   for (i = 0; i < sizeof precs / sizeof precs[0]; i++) {
@@ -57,15 +54,14 @@ int main(void)
     tc_zfp_precision(&ref, precs[i]);
     CHECK(same(&ours, &ref), "precision %u differs", precs[i]);
     CHECK((int)parz_params_mode(&ours) == from_zfp_mode(tc_zfp_mode(&ours)), "precision mode %u",
-             precs[i]);
+          precs[i]);
   }
   for (i = 0; i < sizeof tols / sizeof tols[0]; i++) {
     double a1 = 0, a2 = 0;
-    CHECK(parz_params_accuracy(&ours, tols[i], &a1, &err) == PARZ_OK, "tolerance %g",
-             tols[i]);
+    CHECK(parz_params_accuracy(&ours, tols[i], &a1, &err) == PARZ_OK, "tolerance %g", tols[i]);
     tc_zfp_accuracy(&ref, tols[i], &a2);
-    CHECK(same(&ours, &ref) && a1 == a2, "tolerance %g: minexp %d vs %d", tols[i],
-             ours.minexp, ref.minexp);
+    CHECK(same(&ours, &ref) && a1 == a2, "tolerance %g: minexp %d vs %d", tols[i], ours.minexp,
+          ref.minexp);
     CHECK(a1 <= tols[i], "tolerance %g: actual %g above it", tols[i], a1);
     CHECK((int)parz_params_mode(&ours) == from_zfp_mode(tc_zfp_mode(&ours)), "accuracy mode");
   }
@@ -73,7 +69,7 @@ int main(void)
   tc_zfp_reversible(&ref);
   CHECK(same(&ours, &ref), "reversible differs");
   CHECK(parz_params_mode(&ours) == PARZ_MODE_REVERSIBLE && tc_zfp_mode(&ours) == 5,
-           "reversible mode");
+        "reversible mode");
   /* expert combinations classified like zfp_stream_compression_mode */
   {
     unsigned mins[] = {0, 1, 9, 100, 16658};
@@ -92,14 +88,15 @@ int main(void)
             }
             CHECK(s == PARZ_OK, "expert rejected: %s", err.message);
             CHECK((int)parz_params_mode(&p) == from_zfp_mode(tc_zfp_mode(&p)),
-                     "expert %u %u %u %d: mode %d vs zfp %d", p.minbits, p.maxbits, p.maxprec,
-                     p.minexp, (int)parz_params_mode(&p), tc_zfp_mode(&p));
+                  "expert %u %u %u %d: mode %d vs zfp %d", p.minbits, p.maxbits, p.maxprec,
+                  p.minexp, (int)parz_params_mode(&p), tc_zfp_mode(&p));
           }
   }
   /* invalid values: an error and a message naming the value */
   err.message[0] = 0;
   CHECK(parz_params_rate(&p, 0, PARZ_FLOAT, 2, NULL, &err) == PARZ_ERR_PARAM &&
-               strstr(err.message, "rate"), "rate 0");
+            strstr(err.message, "rate"),
+        "rate 0");
   CHECK(parz_params_rate(&p, -1, PARZ_FLOAT, 2, NULL, &err) == PARZ_ERR_PARAM, "rate -1");
   CHECK(parz_params_rate(&p, NAN, PARZ_FLOAT, 2, NULL, &err) == PARZ_ERR_PARAM, "rate NaN");
   CHECK(parz_params_rate(&p, INFINITY, PARZ_FLOAT, 2, NULL, &err) == PARZ_ERR_PARAM, "inf");
@@ -108,7 +105,7 @@ int main(void)
   CHECK(parz_params_rate(&p, 4, PARZ_FLOAT, 0, NULL, &err) == PARZ_ERR_DIMS, "dims 0");
   CHECK(parz_params_precision(&p, 0, &err) == PARZ_ERR_PARAM, "precision 0");
   CHECK(parz_params_precision(&p, 65, &err) == PARZ_ERR_PARAM && strstr(err.message, "65"),
-           "precision 65");
+        "precision 65");
   CHECK(parz_params_accuracy(&p, 0, NULL, &err) == PARZ_ERR_PARAM, "tolerance 0");
   CHECK(parz_params_accuracy(&p, -1e-3, NULL, &err) == PARZ_ERR_PARAM, "tolerance < 0");
   CHECK(parz_params_accuracy(&p, NAN, NULL, &err) == PARZ_ERR_PARAM, "tolerance NaN");

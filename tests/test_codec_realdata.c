@@ -11,14 +11,12 @@
 
 #include "test_codec_common.h"
 
-static double get(parz_type t, const void* d, size_t i)
-{
+static double get(parz_type t, const void* d, size_t i) {
   return t == PARZ_FLOAT ? ((const float*)d)[i] : ((const double*)d)[i];
 }
 
 /* Largest magnitude of the block holding each value. */
-static double* block_max(const parz_array* a, const void* d)
-{
+static double* block_max(const parz_array* a, const void* d) {
   size_t n = parz_array_count(a), i, nb = parz_block_count(a);
   double* bm = calloc(nb, sizeof *bm);
   double* out = malloc(n * sizeof *out);
@@ -43,8 +41,7 @@ static double* block_max(const parz_array* a, const void* d)
   return out;
 }
 
-static void run(const char* name, const parz_array* a, const void* data)
-{
+static void run(const char* name, const parz_array* a, const void* data) {
   size_t n = parz_array_count(a), es = parz_type_size(a->type), i;
   double lo = INFINITY, hi = -INFINITY;
   parz_params ps[5];
@@ -74,15 +71,14 @@ static void run(const char* name, const parz_array* a, const void* data)
     void* ref = malloc(n * es);
     size_t written = 0, zbytes;
     parz_error err;
-    CHECK(parz_compress(a, data, &ps[m], s, bound, &written, &err) == PARZ_OK, "%s %s: %s",
-             name, names[m], err.message);
+    CHECK(parz_compress(a, data, &ps[m], s, bound, &written, &err) == PARZ_OK, "%s %s: %s", name,
+          names[m], err.message);
     zbytes = tc_zfp_compress(a, data, &ps[m], z, bound + 64);
     CHECK(tc_same_stream(s, written, z, zbytes), "%s %s: stream differs from libzfp", name,
-             names[m]);
+          names[m]);
     CHECK(tc_zfp_decompress(a, ref, &ps[m], z, zbytes), "libzfp decode");
     CHECK(parz_decompress(a, ours, &ps[m], z, zbytes, &err) == PARZ_OK, "%s", err.message);
-    CHECK(!memcmp(ours, ref, n * es), "%s %s: decoded array differs from libzfp's", name,
-             names[m]);
+    CHECK(!memcmp(ours, ref, n * es), "%s %s: decoded array differs from libzfp's", name, names[m]);
     if (tols[m] > 0) {
       double worst = 0;
       size_t limited = 0;
@@ -96,7 +92,7 @@ static void run(const char* name, const parz_array* a, const void* data)
           worst = e;
       }
       CHECK(worst <= tols[m], "%s %s: max error %g above tolerance %g", name, names[m], worst,
-               tols[m]);
+            tols[m]);
       printf("%s %s: ratio %.2f, max error %.3g <= %.3g (%zu values precision-limited)\n", name,
              names[m], (double)(n * es) / (double)written, worst, tols[m], limited);
     } else {
@@ -112,8 +108,7 @@ static void run(const char* name, const parz_array* a, const void* data)
   free(bmax);
 }
 
-int main(int argc, char** argv)
-{
+int main(int argc, char** argv) {
   size_t maxvals = 1u << 20;
   int i;
   if (argc < 2) {

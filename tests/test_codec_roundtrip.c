@@ -8,8 +8,7 @@
 
 #include "test_codec_common.h"
 
-static double max_error(parz_type t, const void* a, const void* b, size_t n)
-{
+static double max_error(parz_type t, const void* a, const void* b, size_t n) {
   double m = 0;
   size_t i;
   for (i = 0; i < n; i++) {
@@ -22,8 +21,7 @@ static double max_error(parz_type t, const void* a, const void* b, size_t n)
   return m;
 }
 
-static double max_abs(parz_type t, const void* a, size_t n)
-{
+static double max_abs(parz_type t, const void* a, size_t n) {
   double m = 0;
   size_t i;
   for (i = 0; i < n; i++) {
@@ -34,8 +32,7 @@ static double max_abs(parz_type t, const void* a, size_t n)
   return m;
 }
 
-static void reversible_case(const parz_array* a, const void* data, const char* what)
-{
+static void reversible_case(const parz_array* a, const void* data, const char* what) {
   parz_params p;
   size_t n = parz_array_count(a), es = parz_type_size(a->type);
   size_t bound, written = 0, zbytes;
@@ -47,20 +44,17 @@ static void reversible_case(const parz_array* a, const void* data, const char* w
   s = malloc(bound);
   z = malloc(bound + 64);
   CHECK(parz_compress(a, data, &p, s, bound, &written, &err) == PARZ_OK, "%s: %s", what,
-           err.message);
-  CHECK(parz_decompress(a, out, &p, s, written, &err) == PARZ_OK, "%s: %s", what,
-           err.message);
+        err.message);
+  CHECK(parz_decompress(a, out, &p, s, written, &err) == PARZ_OK, "%s: %s", what, err.message);
   CHECK(!memcmp(out, data, n * es), "%s: reversible round trip not bit-exact", what);
   zbytes = tc_zfp_compress(a, data, &p, z, bound + 64);
-  CHECK(tc_same_stream(s, written, z, zbytes), "%s: reversible stream differs from libzfp",
-           what);
+  CHECK(tc_same_stream(s, written, z, zbytes), "%s: reversible stream differs from libzfp", what);
   free(out);
   free(s);
   free(z);
 }
 
-int main(void)
-{
+int main(void) {
   uint64_t st = 12345;
   parz_type ft[2] = {PARZ_FLOAT, PARZ_DOUBLE};
   double tols[] = {1e-10, 1e-5, 1e-2, 0.5, 3, 1000};
@@ -91,15 +85,15 @@ int main(void)
           bound = parz_stream_bound(a.type, d, &p, parz_block_count(&a));
           s = malloc(bound);
           CHECK(parz_compress(&a, data, &p, s, bound, &written, &err) == PARZ_OK, "%s",
-                   err.message);
+                err.message);
           CHECK(parz_decompress(&a, out, &p, s, written, &err) == PARZ_OK, "%s", err.message);
           e = max_error(a.type, data, out, n);
           /* the bound holds where the block-floating-point precision (W - 2 bits below the
            * largest magnitude, less a few bits of transform growth) can reach the tolerance */
           if (tols[i] < ldexp(max_abs(a.type, data, n), a.type == PARZ_FLOAT ? -20 : -50))
             e = 0;
-          CHECK(e <= tols[i], "%s %uD %s: max error %g above tolerance %g",
-                   parz_type_name(a.type), d, tc_kind_name(k), e, tols[i]);
+          CHECK(e <= tols[i], "%s %uD %s: max error %g above tolerance %g", parz_type_name(a.type),
+                d, tc_kind_name(k), e, tols[i]);
           free(s);
         }
         free(data);
@@ -129,9 +123,8 @@ int main(void)
           if (r % 5)
             continue;
           if (a.type == PARZ_FLOAT) {
-            uint32_t specials[] = {0x7fc00001u, 0xffa5a5a5u, 0x7f800001u, 0x7f800000u,
-                                   0xff800000u, 0x80000000u, 0x00000001u, 0x807fffffu,
-                                   0x7f7fffffu, 0x00800000u};
+            uint32_t specials[] = {0x7fc00001u, 0xffa5a5a5u, 0x7f800001u, 0x7f800000u, 0xff800000u,
+                                   0x80000000u, 0x00000001u, 0x807fffffu, 0x7f7fffffu, 0x00800000u};
             memcpy((float*)data + i, &specials[(r >> 8) % 10], 4);
           } else {
             uint64_t specials[] = {UINT64_C(0x7ff8000000000123), UINT64_C(0xfff0000000000001),

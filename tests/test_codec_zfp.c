@@ -8,15 +8,13 @@
 
 static const size_t shapes[][5] = {
     /* dims, C-order extents */
-    {1, 1},        {1, 4},        {1, 7},          {1, 130},       {2, 1, 1},
-    {2, 5, 3},     {2, 33, 65},   {2, 13, 2},      {2, 8, 8},      {3, 17, 1, 9},
-    {3, 9, 10, 11}, {3, 8, 8, 8}, {3, 1, 1, 1},    {4, 4, 4, 4, 4}, {4, 3, 5, 6, 7},
-    {4, 1, 2, 3, 9}, {4, 8, 4, 4, 5},
+    {1, 1},       {1, 4},          {1, 7},          {1, 130},        {2, 1, 1},       {2, 5, 3},
+    {2, 33, 65},  {2, 13, 2},      {2, 8, 8},       {3, 17, 1, 9},   {3, 9, 10, 11},  {3, 8, 8, 8},
+    {3, 1, 1, 1}, {4, 4, 4, 4, 4}, {4, 3, 5, 6, 7}, {4, 1, 2, 3, 9}, {4, 8, 4, 4, 5},
 };
 #define NSHAPES (sizeof shapes / sizeof shapes[0])
 
-static int nparams(parz_type type, unsigned dims, parz_params* out)
-{
+static int nparams(parz_type type, unsigned dims, parz_params* out) {
   int n = 0;
   double rates[] = {0.5, 1, 2.5, 4, 8, 13, 16, 32};
   unsigned precs[] = {1, 3, 8, 16, 24, 32, 48, 64};
@@ -34,7 +32,7 @@ static int nparams(parz_type type, unsigned dims, parz_params* out)
   parz_params_expert(&out[n++], 50, 200, 20, -8, NULL);
   parz_params_expert(&out[n++], 0, 30, 64, -20, NULL);
   parz_params_expert(&out[n++], 300, 300, 12, PARZ_MIN_EXP, NULL);
-  parz_params_expert(&out[n++], 1, 100, 64, PARZ_MIN_EXP - 1, NULL);  /* reversible, capped */
+  parz_params_expert(&out[n++], 1, 100, 64, PARZ_MIN_EXP - 1, NULL); /* reversible, capped */
   parz_params_expert(&out[n++], 200, PARZ_MAX_BITS, 64, PARZ_MIN_EXP - 1, NULL);
   parz_params_expert(&out[n++], 1, PARZ_MAX_BITS, 7, PARZ_MIN_EXP - 1, NULL);
   parz_params_expert(&out[n++], 5, 5, 64, PARZ_MIN_EXP, NULL); /* maxbits below the header */
@@ -42,8 +40,7 @@ static int nparams(parz_type type, unsigned dims, parz_params* out)
 }
 
 static void run_case(const parz_array* a, const void* data, const parz_params* p,
-                     const char* what)
-{
+                     const char* what) {
   size_t bound = parz_stream_bound(a->type, a->dims, p, parz_block_count(a));
   size_t zcap = bound + 4096;
   unsigned char* ours = malloc(bound + 8);
@@ -61,7 +58,7 @@ static void run_case(const parz_array* a, const void* data, const parz_params* p
   zbytes = tc_zfp_compress(a, data, p, ref, zcap);
   CHECK(status == PARZ_OK, "%s %s: %s", what, pn, err.message);
   CHECK(tc_same_stream(ours, written, ref, zbytes),
-           "%s %s: stream differs from libzfp (%zu vs %zu bytes)", what, pn, written, zbytes);
+        "%s %s: stream differs from libzfp (%zu vs %zu bytes)", what, pn, written, zbytes);
   CHECK(written <= bound, "%s %s: %zu bytes above bound %zu", what, pn, written, bound);
   if (zbytes) {
     int ok = tc_zfp_decompress(a, dec_ref, p, ref, zbytes);
@@ -74,10 +71,10 @@ static void run_case(const parz_array* a, const void* data, const parz_params* p
       int contiguous = !a->stride[0] && !a->stride[1] && !a->stride[2] && !a->stride[3];
       if (contiguous)
         CHECK(!memcmp(dec_ours, data, parz_array_count(a) * parz_type_size(a->type)),
-                 "%s %s: reversible round trip not exact", what, pn);
+              "%s %s: reversible round trip not exact", what, pn);
     } else {
-      CHECK(!memcmp(dec_ours, dec_ref, span), "%s %s: decoded array differs from libzfp's",
-               what, pn);
+      CHECK(!memcmp(dec_ours, dec_ref, span), "%s %s: decoded array differs from libzfp's", what,
+            pn);
     }
   }
   free(ours);
@@ -86,8 +83,7 @@ static void run_case(const parz_array* a, const void* data, const parz_params* p
   free(dec_ref);
 }
 
-int main(void)
-{
+int main(void) {
   uint64_t state = 0x9e3779b97f4a7c15u;
   size_t si;
   int t, cases = 0;

@@ -24,8 +24,7 @@
 static parz_gpu_context* ctx;
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
-static uint64_t next_rand(void)
-{
+static uint64_t next_rand(void) {
   rng ^= rng << 13;
   rng ^= rng >> 7;
   rng ^= rng << 17;
@@ -34,8 +33,7 @@ static uint64_t next_rand(void)
 static double unit_rand(void) { return (double)(next_rand() >> 11) / 9007199254740992.0; }
 
 /* A smooth field plus noise, in the array's type; optional non-finite values. */
-static void* make_array(const parz_array* a, int nonfinite)
-{
+static void* make_array(const parz_array* a, int nonfinite) {
   size_t n = parz_array_count(a), i;
   size_t sz = parz_type_size(a->type);
   unsigned char* data = (unsigned char*)malloc(n * sz);
@@ -62,8 +60,7 @@ static void* make_array(const parz_array* a, int nonfinite)
 }
 
 static unsigned char* encode(const parz_array* a, const void* data, const parz_chunk_config* cfg,
-                             size_t* bytes)
-{
+                             size_t* bytes) {
   parz_error e;
   size_t cap = parz_chunk_bound(a, cfg);
   unsigned char* chunk = (unsigned char*)malloc(cap ? cap : 1);
@@ -78,8 +75,7 @@ static unsigned char* encode(const parz_array* a, const void* data, const parz_c
 /* Decodes `chunk` with the device API into fresh device memory; returns the status. With a
  * shape, the device API's steps with the chunk's parse shaped by it (gpu_internal.h). */
 static int gpu_device_decode(const unsigned char* chunk, size_t bytes, void* out, size_t out_bytes,
-                             const parz_gpu_shape* shape, parz_error* e)
-{
+                             const parz_gpu_shape* shape, parz_error* e) {
   parz_chunk_view v;
   parz_gpu_scratch s;
   void *d_chunk = NULL, *d_out = NULL;
@@ -105,14 +101,14 @@ static int gpu_device_decode(const unsigned char* chunk, size_t bytes, void* out
 
 /* Parses forced on the GPU decoder beside its own choice (NULL): the general block-by-block
  * parser, and the segment parser with G = 3 (lanes 3..31 of each parsing warp idle). */
-static const parz_gpu_shape forced_shapes[] = {{0, PARZ_GPU_SKIP_BLOCK}, {3, PARZ_GPU_SKIP_SEGMENT}};
+static const parz_gpu_shape forced_shapes[] = {{0, PARZ_GPU_SKIP_BLOCK},
+                                               {3, PARZ_GPU_SKIP_SEGMENT}};
 #define NSHAPES (int)(1 + sizeof forced_shapes / sizeof forced_shapes[0])
 
 /* Shape k of NSHAPES: 0 is the decoder's own choice. */
 static const parz_gpu_shape* shape_at(int k) { return k ? &forced_shapes[k - 1] : NULL; }
 
-static const char* shape_name(int k)
-{
+static const char* shape_name(int k) {
   static char buf[48];
   const parz_gpu_shape* sh = shape_at(k);
   if (!sh)
@@ -123,8 +119,7 @@ static const char* shape_name(int k)
 
 /* Every GPU path against the serial decoder on one chunk. */
 static void compare_chunk(const char* what, const unsigned char* chunk, size_t bytes,
-                          size_t raw_bytes, int all_shapes)
-{
+                          size_t raw_bytes, int all_shapes) {
   parz_error e;
   unsigned char* ref = (unsigned char*)malloc(raw_bytes + 1);
   unsigned char* out = (unsigned char*)malloc(raw_bytes + 1);
@@ -152,8 +147,7 @@ static void compare_chunk(const char* what, const unsigned char* chunk, size_t b
 /* Flips payload bits of a valid chunk (the table stays valid): the GPU must agree with the
  * serial decoder on the status, and on the bytes when both succeed. */
 static void corrupt_chunk(const char* what, const unsigned char* chunk, size_t bytes,
-                          size_t raw_bytes, int trials)
-{
+                          size_t raw_bytes, int trials) {
   parz_chunk_view v;
   unsigned char* bad = (unsigned char*)malloc(bytes);
   int t, stream_errors = 0, checksum_errors = 0;
@@ -178,8 +172,8 @@ static void corrupt_chunk(const char* what, const unsigned char* chunk, size_t b
       checksum_errors += rc == PARZ_ERR_CHECKSUM;
       free(tmp);
       /* with payload checksums no flip goes unnoticed (compare_chunk holds the GPU to it) */
-      CHECK(!v.nchecksums || rc == PARZ_ERR_CHECKSUM, "%s corrupt #%d: serial decode %d", what,
-            t, rc);
+      CHECK(!v.nchecksums || rc == PARZ_ERR_CHECKSUM, "%s corrupt #%d: serial decode %d", what, t,
+            rc);
     }
     snprintf(name, sizeof name, "%s corrupt #%d", what, t);
     compare_chunk(name, bad, bytes, raw_bytes, t == 0);
@@ -197,15 +191,12 @@ struct mode_case {
   double value;
 };
 
-static void synthetic_cases(int small)
-{
+static void synthetic_cases(int small) {
   static const parz_type types[] = {PARZ_FLOAT, PARZ_DOUBLE, PARZ_INT32, PARZ_INT64};
-  static const mode_case modes[] = {{"rate", PARZ_MODE_RATE, 11.5},
-                                    {"precision", PARZ_MODE_PRECISION, 19},
-                                    {"accuracy", PARZ_MODE_ACCURACY, 1e-2},
-                                    {"reversible", PARZ_MODE_REVERSIBLE, 0},
-                                    {"expert", PARZ_MODE_EXPERT, 0},
-                                    {"expert-pad", PARZ_MODE_EXPERT, 1}};
+  static const mode_case modes[] = {
+      {"rate", PARZ_MODE_RATE, 11.5},         {"precision", PARZ_MODE_PRECISION, 19},
+      {"accuracy", PARZ_MODE_ACCURACY, 1e-2}, {"reversible", PARZ_MODE_REVERSIBLE, 0},
+      {"expert", PARZ_MODE_EXPERT, 0},        {"expert-pad", PARZ_MODE_EXPERT, 1}};
   static const size_t shapes[4][4] = {
       {1003, 0, 0, 0}, {37, 61, 0, 0}, {9, 14, 23, 0}, {5, 6, 7, 9}};
   static const size_t shapes_small[4][4] = {
@@ -254,8 +245,8 @@ static void synthetic_cases(int small)
         void* data = make_array(&a, 1);
         size_t raw = parz_array_count(&a) * parz_type_size(a.type);
         /* table kinds and shapes: default, odd C and P, every kind */
-        static const int kinds[][3] = {{PARZ_TABLE_AUTO, 0, 0},   {PARZ_TABLE_HYBRID, 3, 5},
-                                       {PARZ_TABLE_HYBRID, 64, 2}, {PARZ_TABLE_OFFSETS, 7, 0},
+        static const int kinds[][3] = {{PARZ_TABLE_AUTO, 0, 0},     {PARZ_TABLE_HYBRID, 3, 5},
+                                       {PARZ_TABLE_HYBRID, 64, 2},  {PARZ_TABLE_OFFSETS, 7, 0},
                                        {PARZ_TABLE_LENGTHS, 33, 0}, {PARZ_TABLE_HYBRID, 1, 40}};
         int nk = small ? 2 : (int)(sizeof kinds / sizeof kinds[0]);
         /* payload checksums in every other case: both the checksum and the stream checks */
@@ -289,8 +280,7 @@ static void synthetic_cases(int small)
  * and the fill value in floats (value indices), the fill value in integers. Every parse shape and
  * table kind, one chunk and a batch of masked and unmasked chunks, and a chunk large enough for
  * the filter path to decode it in several slices (mask groups across slice boundaries). */
-static void* make_masked(const parz_array* a, int pattern, uint64_t fill)
-{
+static void* make_masked(const parz_array* a, int pattern, uint64_t fill) {
   unsigned char* data = (unsigned char*)make_array(a, 0);
   const size_t n = parz_array_count(a), sz = parz_type_size(a->type);
   const int floating = a->type == PARZ_FLOAT || a->type == PARZ_DOUBLE;
@@ -311,12 +301,13 @@ static void* make_masked(const parz_array* a, int pattern, uint64_t fill)
   return data;
 }
 
-static void masked_cases(int small)
-{
+static void masked_cases(int small) {
   static const parz_type types[] = {PARZ_FLOAT, PARZ_DOUBLE, PARZ_INT32, PARZ_INT64};
   static const size_t shapes[4][4] = {{1003}, {37, 61}, {9, 14, 23}, {5, 6, 7, 9}};
-  static const int kinds[][3] = {{PARZ_TABLE_AUTO, 0, 0},    {PARZ_TABLE_HYBRID, 3, 5},
-                                 {PARZ_TABLE_OFFSETS, 7, 0}, {PARZ_TABLE_LENGTHS, 33, 0},
+  static const int kinds[][3] = {{PARZ_TABLE_AUTO, 0, 0},
+                                 {PARZ_TABLE_HYBRID, 3, 5},
+                                 {PARZ_TABLE_OFFSETS, 7, 0},
+                                 {PARZ_TABLE_LENGTHS, 33, 0},
                                  {PARZ_TABLE_HYBRID, 1, 40}};
   unsigned ti, dims;
   int pattern, mode, tk;
@@ -443,8 +434,7 @@ static void masked_cases(int small)
 }
 
 /* Real arrays: the GPU must match the serial decoder there too (fill values, noise, f64). */
-static void real_cases(const char* dir, int small)
-{
+static void real_cases(const char* dir, int small) {
   static const struct {
     const char* file;
     parz_type type;
@@ -511,8 +501,7 @@ static void real_cases(const char* dir, int small)
 
 /* A payload with bits flipped until the serial decoder calls it corrupt (NULL if it never
  * does in 64 tries): its checksums, or without them its structure. */
-static unsigned char* corrupted(const unsigned char* chunk, size_t bytes, size_t raw_bytes)
-{
+static unsigned char* corrupted(const unsigned char* chunk, size_t bytes, size_t raw_bytes) {
   parz_chunk_view v;
   unsigned char* bad = (unsigned char*)malloc(bytes);
   unsigned char* tmp = (unsigned char*)malloc(raw_bytes);
@@ -541,8 +530,7 @@ static unsigned char* corrupted(const unsigned char* chunk, size_t bytes, size_t
 /* parz_gpu_decode_device_batch: chunks of several types, ranks, modes and tables in one call
  * (runs of one type and rank share launches, the others go alone), each against the serial
  * decoder; a corrupt chunk is reported by index while every other chunk still decodes. */
-static void batch_cases(void)
-{
+static void batch_cases(void) {
   struct item {
     parz_type type;
     unsigned dims;
@@ -621,8 +609,8 @@ static void batch_cases(void)
     size_t failed = n;
     for (i = 0; i < n; i++)
       cudaMemset(d_dsts[i], 0xA5, raw[i]);
-    int rc = parz_gpu_decode_device_batch(ctx, n, views.data(), d_chunks.data(), d_dsts.data(),
-                                          0, &failed, &e);
+    int rc = parz_gpu_decode_device_batch(ctx, n, views.data(), d_chunks.data(), d_dsts.data(), 0,
+                                          &failed, &e);
     CHECK(rc == (corrupt_at < n ? PARZ_ERR_CHECKSUM : PARZ_OK) && failed == corrupt_at,
           "batch: status %d (%s), failed %zu, corrupt %zu", rc, rc ? e.message : "", failed,
           corrupt_at);
@@ -647,8 +635,8 @@ static void batch_cases(void)
           d2.push_back(d_dsts[i]);
         }
       for (int k = 0; k < 2; k++) {
-        rc = parz_gpu_decode_device_batch(ctx, v2.size(), v2.data(), c2.data(), d2.data(), 0,
-                                          NULL, &e);
+        rc = parz_gpu_decode_device_batch(ctx, v2.size(), v2.data(), c2.data(), d2.data(), 0, NULL,
+                                          &e);
         CHECK(rc == PARZ_OK, "batch clean run %d: %d (%s)", k, rc, rc ? e.message : "");
       }
     }
@@ -671,10 +659,10 @@ static void batch_cases(void)
     big[1].nblocks = PARZ_GPU_BLOCKS_MAX + 1;
     int rc = parz_gpu_decode_device_batch(ctx, 2, big.data(), d_chunks.data(), d_dsts.data(), 0,
                                           NULL, &e);
-    CHECK(rc == PARZ_ERR_UNSUPPORTED && strstr(e.message, "chunk 1: ") &&
-              strstr(e.message, "blocks"),
-          "batch: a chunk of %llu blocks gave %d (%s)", (unsigned long long)big[1].nblocks, rc,
-          rc ? e.message : "");
+    CHECK(
+        rc == PARZ_ERR_UNSUPPORTED && strstr(e.message, "chunk 1: ") && strstr(e.message, "blocks"),
+        "batch: a chunk of %llu blocks gave %d (%s)", (unsigned long long)big[1].nblocks, rc,
+        rc ? e.message : "");
   }
   for (i = 0; i < n; i++) {
     cudaFree((void*)d_chunks[i]);
@@ -687,8 +675,7 @@ static void batch_cases(void)
 /* parz_gpu_assemble in rounds of two chunks: a 37x61 float array in 16x16 chunks (edge chunks
  * clipped), one chunk stored raw, one never written (fill value), against the serial decoder's
  * chunks placed on the host; the whole array, then boxes of it. */
-static void assemble_cases(void)
-{
+static void assemble_cases(void) {
   parz_chunk_grid g;
   memset(&g, 0, sizeof g);
   g.rank = 2;
@@ -754,8 +741,8 @@ static void assemble_cases(void)
   CHECK(memcmp(got.data(), expect.data(), got.size() * 4) == 0, "assemble: array differs");
   /* boxes of it, stored densely: inside one chunk, across chunks with the raw and the missing
    * one, along the clipped edges, one value, the whole array, and none */
-  static const unsigned long long boxes[][4] = {{2, 3, 10, 11},  {5, 10, 26, 46}, {20, 0, 17, 61},
-                                                {36, 60, 1, 1},  {0, 0, 37, 61},  {0, 47, 37, 14},
+  static const unsigned long long boxes[][4] = {{2, 3, 10, 11}, {5, 10, 26, 46}, {20, 0, 17, 61},
+                                                {36, 60, 1, 1}, {0, 0, 37, 61},  {0, 47, 37, 14},
                                                 {10, 20, 0, 5}};
   for (const auto& bx : boxes) {
     parz_box box;
@@ -771,8 +758,7 @@ static void assemble_cases(void)
     cudaMemset(d, 0xA5, expect.size() * 4);
     rc = parz_gpu_assemble_rounds(ctx, &g, &box, packed.data(), packed.size(), refs.size(),
                                   refs.data(), &fill, d, 0, round, &failed, &e);
-    CHECK(rc == PARZ_OK, "assemble box %llu,%llu: %d (%s)", bx[0], bx[1], rc,
-          rc ? e.message : "");
+    CHECK(rc == PARZ_OK, "assemble box %llu,%llu: %d (%s)", bx[0], bx[1], rc, rc ? e.message : "");
     cudaMemcpy(have.data(), d, have.size() * 4, cudaMemcpyDeviceToHost);
     CHECK(memcmp(have.data(), want.data(), want.size() * 4) == 0,
           "assemble box %llu,%llu +%llux%llu differs", bx[0], bx[1], bx[2], bx[3]);
@@ -808,14 +794,15 @@ static void assemble_cases(void)
  * each parse shape in turn (checksums in the decode launch; the HYBRID ones from the table
  * while the lengths kernel runs): always PARZ_ERR_CHECKSUM, the partition the serial decoder
  * names. */
-static void payload_flips(int small)
-{
+static void payload_flips(int small) {
   static const struct {
     unsigned dims;
     size_t shape[4];
     int table, C, P;
-  } cases[] = {{2, {13, 22}, PARZ_TABLE_AUTO, 0, 0},    {2, {21, 30}, PARZ_TABLE_HYBRID, 2, 3},
-               {1, {203}, PARZ_TABLE_OFFSETS, 3, 0},     {3, {5, 7, 9}, PARZ_TABLE_LENGTHS, 2, 0},
+  } cases[] = {{2, {13, 22}, PARZ_TABLE_AUTO, 0, 0},
+               {2, {21, 30}, PARZ_TABLE_HYBRID, 2, 3},
+               {1, {203}, PARZ_TABLE_OFFSETS, 3, 0},
+               {3, {5, 7, 9}, PARZ_TABLE_LENGTHS, 2, 0},
                {2, {17, 19}, PARZ_TABLE_NONE, 4, 0}};
   long flips = 0;
   for (const auto& c : cases) {
@@ -858,8 +845,8 @@ static void payload_flips(int small)
       CHECK(rc == PARZ_ERR_CHECKSUM && named &&
                 !strncmp(strstr(ge.message, "partition "), named, strcspn(named, "(")),
             "payload flips: %uD table %d %s, bit %llu: device API %d (%s), serial: %s", c.dims,
-            c.table, shape_name(k), (unsigned long long)bit, rc,
-            rc ? ge.message : "values", se.message);
+            c.table, shape_name(k), (unsigned long long)bit, rc, rc ? ge.message : "values",
+            se.message);
       if (bit % 5 == 0) {
         rc = parz_gpu_chunk_decode(ctx, bad.data(), bytes, out.data(), v.raw_bytes, &ge);
         CHECK(rc == PARZ_ERR_CHECKSUM, "payload flips: %uD table %d, bit %llu: filter path %d",
@@ -873,8 +860,7 @@ static void payload_flips(int small)
   printf("  payload flips: %ld, each refused by the GPU decoder\n", flips);
 }
 
-int main(int argc, char** argv)
-{
+int main(int argc, char** argv) {
   const char* dir = NULL;
   int small = 0, masked = 0, i;
   parz_error e;

@@ -32,7 +32,9 @@
 static inline int __ffs(int x) { return __builtin_ffs(x); }
 static inline int __popc(unsigned x) { return __builtin_popcount(x); }
 template <class T>
-static inline T __ldg(const T* p) { return *p; }
+static inline T __ldg(const T* p) {
+  return *p;
+}
 
 #include "block_small.cuh"
 #include "checksum.cuh"
@@ -45,13 +47,12 @@ static inline T __ldg(const T* p) { return *p; }
 #define AT_BLOCK "%s: %s, type %d, %uD, block %zu"
 
 template <parz_type T>
-using raw_t = typename std::conditional<T == PARZ_DOUBLE || T == PARZ_INT64, uint64_t,
-                                        uint32_t>::type;
+using raw_t =
+    typename std::conditional<T == PARZ_DOUBLE || T == PARZ_INT64, uint64_t, uint32_t>::type;
 
 template <parz_type T, unsigned D, bool REV>
 static unsigned long long skip_small(const unsigned char* s, size_t n, unsigned long long at,
-                                     unsigned nb, const parz_params* p, uint32_t* rel)
-{
+                                     unsigned nb, const parz_params* p, uint32_t* rel) {
   if constexpr (D <= 2)
     return parz_skip_segment_small<T, D, REV>(s, n, at, nb, p, rel);
   else
@@ -60,8 +61,7 @@ static unsigned long long skip_small(const unsigned char* s, size_t n, unsigned 
 
 /* Smooth values with noise, zeros, and (every fourth seed) magnitudes far apart within a block,
  * which reversible mode stores as bit patterns. */
-static double value(size_t i, int seed)
-{
+static double value(size_t i, int seed) {
   double v = sin((double)i * 0.01 * (seed % 7 + 1)) * 100 + (rand() % 1000) * 1e-3 * (seed % 3);
   if (rand() % 50 == 0 || (seed % 3 == 0 && i % 97 < 40))
     v = 0;
@@ -71,10 +71,9 @@ static double value(size_t i, int seed)
 }
 
 template <parz_type T, unsigned D>
-static void check(const parz_params& p, const char* mode, int seed)
-{
-  static const size_t shapes[4][4] = {{4003, 0, 0, 0}, {93, 167, 0, 0}, {9, 10, 11, 0},
-                                      {5, 6, 7, 9}};
+static void check(const parz_params& p, const char* mode, int seed) {
+  static const size_t shapes[4][4] = {
+      {4003, 0, 0, 0}, {93, 167, 0, 0}, {9, 10, 11, 0}, {5, 6, 7, 9}};
   const bool rev = p.minexp < PARZ_MIN_EXP;
   parz_array a;
   memset(&a, 0, sizeof a);
@@ -160,8 +159,7 @@ static void check(const parz_params& p, const char* mode, int seed)
 struct bit_sink {
   std::vector<unsigned char> bytes;
   uint64_t bits = 0;
-  void put(unsigned bit)
-  {
+  void put(unsigned bit) {
     if (bits % 8 == 0)
       bytes.push_back(0);
     bytes.back() |= (unsigned char)((bit & 1u) << (bits % 8));
@@ -178,8 +176,7 @@ struct bit_sink {
  * streams alone. Every parser that applies must find every block start, and the window decoder
  * must agree with the general decoder on every block's values and end. */
 template <parz_type T, unsigned D>
-static void synthetic(const parz_params& p, const char* mode, int seed)
-{
+static void synthetic(const parz_params& p, const char* mode, int seed) {
   const bool wide = T == PARZ_DOUBLE || T == PARZ_INT64;
   const bool header = T == PARZ_FLOAT || T == PARZ_DOUBLE;
   const unsigned size = 1u << (2 * D), intprec = wide ? 64u : 32u, ebits = wide ? 11u : 8u;
@@ -252,8 +249,8 @@ static void synthetic(const parz_params& p, const char* mode, int seed)
           parz_reader r;
           parz_reader_init(&r, out.bytes.data(), bytes, start[b]);
           parz_decode_block(&r, T, D, &p, want);
-          const unsigned long long end = parz_decode_block_small<T, D, false>(
-              out.bytes.data(), bytes, start[b], &p, got);
+          const unsigned long long end =
+              parz_decode_block_small<T, D, false>(out.bytes.data(), bytes, start[b], &p, got);
           CHECK(end == parz_reader_tell(&r) && end == start[b + 1] &&
                     !memcmp(want, got, sizeof(raw_t<T>) << (2 * D)),
                 AT_BLOCK, "synthetic, parz_decode_block_small", mode, (int)T, D, (size_t)b);
@@ -264,8 +261,7 @@ static void synthetic(const parz_params& p, const char* mode, int seed)
 }
 
 template <unsigned D>
-static void each_type(const parz_params& p, const char* mode, int seed)
-{
+static void each_type(const parz_params& p, const char* mode, int seed) {
   check<PARZ_FLOAT, D>(p, mode, seed);
   check<PARZ_DOUBLE, D>(p, mode, seed);
   check<PARZ_INT32, D>(p, mode, seed);
@@ -278,8 +274,7 @@ static void each_type(const parz_params& p, const char* mode, int seed)
   }
 }
 
-static void each_rank(const parz_params& p, const char* mode, int seed)
-{
+static void each_rank(const parz_params& p, const char* mode, int seed) {
   each_type<1>(p, mode, seed);
   each_type<2>(p, mode, seed);
   each_type<3>(p, mode, seed);
@@ -288,8 +283,7 @@ static void each_rank(const parz_params& p, const char* mode, int seed)
 
 template <parz_type T, unsigned D>
 static void garbage(const unsigned char* d, size_t n, const parz_params& p, unsigned nb,
-                    unsigned long long start)
-{
+                    unsigned long long start) {
   std::vector<uint32_t> rel(nb);
   raw_t<T> out[16];
   const bool rev = p.minexp < PARZ_MIN_EXP;
@@ -310,8 +304,7 @@ static void garbage(const unsigned char* d, size_t n, const parz_params& p, unsi
  * the offsets kernel writes them), each partition's bounds are the codec's, its 32 lane shares
  * add up to the stored checksum, and a flipped payload bit changes the sum of the partition
  * holding it and of no other. */
-static void checksums(int seed)
-{
+static void checksums(int seed) {
   static const struct {
     parz_table_kind kind;
     unsigned C, P;
@@ -353,7 +346,8 @@ static void checksums(int seed)
     sums.sums = v.checksums;
     sums.table = v.table == PARZ_TABLE_HYBRID ? v.table_data : NULL;
     sums.offsets = offsets.data();
-    sums.record_bytes = 8 + ((v.length_bytes * (unsigned long long)v.partition_segments + 7) & ~7ull);
+    sums.record_bytes =
+        8 + ((v.length_bytes * (unsigned long long)v.partition_segments + 7) & ~7ull);
     sums.P = v.checksum_segments;
     sums.count = v.nchecksums;
     sums.payload_end = 8ull * v.payload_bytes;
@@ -389,8 +383,7 @@ static void checksums(int seed)
 
 /* The chunks parz_gpu_view_fits takes and refuses, at its limits (no such chunk can be
  * allocated here: views alone). */
-static void view_limits(void)
-{
+static void view_limits(void) {
   parz_chunk_view v;
   parz_error e;
   memset(&v, 0, sizeof v);
@@ -404,8 +397,8 @@ static void view_limits(void)
   for (uint64_t n : {PARZ_GPU_BLOCKS_MAX + 1, (uint64_t)1 << 32, (uint64_t)1 << 40}) {
     v.nblocks = n;
     e.message[0] = 0;
-    CHECK(parz_gpu_view_fits(&v, 3, &e) == PARZ_ERR_UNSUPPORTED &&
-              strstr(e.message, "chunk 3: ") && strstr(e.message, "blocks"),
+    CHECK(parz_gpu_view_fits(&v, 3, &e) == PARZ_ERR_UNSUPPORTED && strstr(e.message, "chunk 3: ") &&
+              strstr(e.message, "blocks"),
           "%llu blocks: not refused (%s)", (unsigned long long)n, e.message);
   }
   v.nblocks = 1;
@@ -417,8 +410,7 @@ static void view_limits(void)
         (unsigned long long)v.mask.record_bytes);
 }
 
-int main(int argc, char** argv)
-{
+int main(int argc, char** argv) {
   const int rounds = argc > 1 ? atoi(argv[1]) : 3;
   view_limits();
   for (unsigned k = 0; k < 16; k++)

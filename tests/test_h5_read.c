@@ -11,13 +11,11 @@
 #include "parz_h5_read.h"
 
 static int read_host(void* ctx, hid_t dset, hid_t file_space, void* host, size_t bytes,
-                     parz_error* e)
-{
+                     parz_error* e) {
   return parz_h5_read(dset, file_space, host, bytes, *(const int*)ctx, e);
 }
 
-int main(int argc, char** argv)
-{
+int main(int argc, char** argv) {
   static const int threads[] = {1, 2, 0};
   static const char* const names[] = {"parz_h5_read, 1 thread", "parz_h5_read, 2 threads",
                                       "parz_h5_read, default threads"};

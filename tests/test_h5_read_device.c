@@ -16,8 +16,7 @@
 /* Reads into GPU memory poisoned like `host` and copies back one byte more than the values, so
  * that places left alone and a write past the end show up as in a host read. */
 static int read_device(void* ctx, hid_t dset, hid_t file_space, void* host, size_t bytes,
-                       parz_error* e)
-{
+                       parz_error* e) {
   void* d = NULL;
   int rc;
   if (cudaMalloc(&d, bytes + 1) != cudaSuccess)
@@ -30,8 +29,7 @@ static int read_device(void* ctx, hid_t dset, hid_t file_space, void* host, size
   return rc;
 }
 
-int main(int argc, char** argv)
-{
+int main(int argc, char** argv) {
   char path[1024];
   parz_error e;
   parz_gpu_context* ctx = NULL;

@@ -8,14 +8,12 @@
 #include "check.h"
 #include "host_pool.h"
 
-
 struct job_state {
   std::atomic<int> hits[16];
   std::atomic<long long> sum;
 };
 
-static void touch(void* arg, int t)
-{
+static void touch(void* arg, int t) {
   job_state* s = (job_state*)arg;
   s->hits[t]++;
   /* a little work, so that threads overlap and a missed wait would show */
@@ -25,13 +23,13 @@ static void touch(void* arg, int t)
   s->sum += x;
 }
 
-int main(void)
-{
+int main(void) {
   int jobs = 0;
   for (int n = 0; n <= 16; n++) {
     parz_host_pool* pool = n ? parz_host_pool_create(n) : NULL;
     const int size = parz_host_pool_size(pool);
-    CHECK(n <= 1 ? size == 1 : size >= 1 && size <= n, "pool of %d threads asked, %d made", n, size);
+    CHECK(n <= 1 ? size == 1 : size >= 1 && size <= n, "pool of %d threads asked, %d made", n,
+          size);
     for (int j = 0; j < 2000; j++, jobs++) {
       job_state s;
       for (int t = 0; t < 16; t++)

@@ -62,10 +62,12 @@ void free(void* p) { __libc_free(p); }
 #define GUARD_BYTE 0xC3
 
 static void wr64(unsigned char* p, uint64_t v) {
-  for (int i = 0; i < 8; i++) p[i] = (unsigned char)(v >> (8 * i));
+  for (int i = 0; i < 8; i++)
+    p[i] = (unsigned char)(v >> (8 * i));
 }
 static void wr32(unsigned char* p, uint32_t v) {
-  for (int i = 0; i < 4; i++) p[i] = (unsigned char)(v >> (8 * i));
+  for (int i = 0; i < 4; i++)
+    p[i] = (unsigned char)(v >> (8 * i));
 }
 
 typedef struct {
@@ -82,7 +84,8 @@ static sample make_sample(const char* name, parz_type t, unsigned dims, const si
   memset(&a, 0, sizeof a);
   a.type = t;
   a.dims = dims;
-  for (unsigned k = 0; k < dims; k++) a.shape[k] = shape[k];
+  for (unsigned k = 0; k < dims; k++)
+    a.shape[k] = shape[k];
   size_t n = parz_array_count(&a), vs = parz_type_size(t);
   unsigned char* data = malloc(n * vs);
   for (size_t i = 0; i < n; i++) {
@@ -103,9 +106,12 @@ static sample make_sample(const char* name, parz_type t, unsigned dims, const si
   }
   parz_chunk_config cfg;
   memset(&cfg, 0, sizeof cfg);
-  if (mode == 0) parz_params_rate(&cfg.params, 12.0, t, dims, NULL, NULL);
-  if (mode == 1) parz_params_accuracy(&cfg.params, 1e-2, NULL, NULL);
-  if (mode == 2) parz_params_reversible(&cfg.params);
+  if (mode == 0)
+    parz_params_rate(&cfg.params, 12.0, t, dims, NULL, NULL);
+  if (mode == 1)
+    parz_params_accuracy(&cfg.params, 1e-2, NULL, NULL);
+  if (mode == 2)
+    parz_params_reversible(&cfg.params);
   cfg.table = table;
   cfg.segment_blocks = c;
   cfg.partition_segments = p;
@@ -133,7 +139,8 @@ static int decode_all(const unsigned char* c, size_t n, size_t raw, const char* 
       CHECK(0, "%s: serial decoder wrote past the array (guard byte %zu)", what, i);
       break;
     }
-  if (rc != PARZ_OK) CHECK(e.code == rc && e.message[0], "%s: error without a message", what);
+  if (rc != PARZ_OK)
+    CHECK(e.code == rc && e.message[0], "%s: error without a message", what);
 #ifdef PARZ_TEST_OMP
   unsigned char* obuf = malloc(raw + GUARD);
   parz_error oe = {0, ""};
@@ -166,11 +173,11 @@ static void truncations(const sample* s) {
   parz_error e;
   unsigned char one[8];
   CHECK(parz_chunk_decode(s->chunk, 0, one, sizeof one, &e) == PARZ_ERR_FORMAT,
-         "%s: zero-length chunk not refused as FORMAT", s->name);
+        "%s: zero-length chunk not refused as FORMAT", s->name);
   CHECK(parz_chunk_decode(NULL, s->bytes, one, sizeof one, &e) != PARZ_OK,
-         "%s: NULL chunk accepted", s->name);
+        "%s: NULL chunk accepted", s->name);
   CHECK(parz_chunk_decode(s->chunk, s->bytes, NULL, s->raw, &e) != PARZ_OK,
-         "%s: NULL destination accepted", s->name);
+        "%s: NULL destination accepted", s->name);
 }
 
 static void bit_flips(const sample* s) {
@@ -178,7 +185,8 @@ static void bit_flips(const sample* s) {
   char what[128];
   size_t ok_after_flip = 0, refused = 0;
   parz_chunk_view sv;
-  if (parz_chunk_parse(s->chunk, s->bytes, &sv, NULL) != PARZ_OK) abort();
+  if (parz_chunk_parse(s->chunk, s->bytes, &sv, NULL) != PARZ_OK)
+    abort();
   size_t head_bits = 8 * (size_t)(sv.payload - s->chunk);
   /* Every bit in front of the payload, every 13th payload bit (payload flips all take the same
    * paths: the bounded bit reader and the segment end checks). */
@@ -186,7 +194,8 @@ static void bit_flips(const sample* s) {
     for (size_t bit = 0; bit < 8 * s->bytes; bit += bit < head_bits ? 1 : 13) {
       memcpy(t, s->chunk, s->bytes);
       t[bit / 8] ^= (unsigned char)(1u << (bit % 8));
-      if (fix) parz_fuzz_fix_checksum(t, s->bytes);
+      if (fix)
+        parz_fuzz_fix_checksum(t, s->bytes);
       snprintf(what, sizeof what, "%s bit %zu flipped%s", s->name, bit,
                fix ? ", checksum fixed" : "");
       int rc = decode_all(t, s->bytes, s->raw, what);
@@ -199,8 +208,8 @@ static void bit_flips(const sample* s) {
       if (!fix && bit < head_bits)
         CHECK(rc != PARZ_OK, "%s: header/table flip not detected", what);
     }
-  printf("  %-28s %6zu bytes: %zu flips refused, %zu decoded (payload flips may decode)\n",
-         s->name, s->bytes, refused, ok_after_flip);
+  printf("  %-28s %6zu bytes: %zu flips refused, %zu decoded (payload flips may decode)\n", s->name,
+         s->bytes, refused, ok_after_flip);
   free(t);
 }
 
@@ -243,14 +252,18 @@ static void oversized_headers(const sample* s) {
     unsigned char* t = malloc(s->bytes);
     memcpy(t, s->chunk, s->bytes);
     const field_edit* f = &edits[i];
-    if (f->width == 8) wr64(t + f->offset, f->value);
-    if (f->width == 4) wr32(t + f->offset, (uint32_t)f->value);
+    if (f->width == 8)
+      wr64(t + f->offset, f->value);
+    if (f->width == 4)
+      wr32(t + f->offset, (uint32_t)f->value);
     if (f->width == 2) {
       t[f->offset] = (unsigned char)f->value;
       t[f->offset + 1] = (unsigned char)(f->value >> 8);
     }
-    if (f->width == 1) t[f->offset] = (unsigned char)f->value;
-    if (i == 2) wr64(t + 24, (uint64_t)1 << 40); /* both extents */
+    if (f->width == 1)
+      t[f->offset] = (unsigned char)f->value;
+    if (i == 2)
+      wr64(t + 24, (uint64_t)1 << 40); /* both extents */
     parz_fuzz_fix_checksum(t, s->bytes);
     parz_chunk_view v;
     parz_error e = {0, ""};
@@ -267,13 +280,13 @@ static void oversized_headers(const sample* s) {
 #endif
 #ifdef COUNT_ALLOCS
     CHECK(alloc_bytes == before && alloc_calls == calls,
-           "%s / %s: %zu bytes allocated before refusing", s->name, f->what,
-           alloc_bytes - before);
+          "%s / %s: %zu bytes allocated before refusing", s->name, f->what, alloc_bytes - before);
 #endif
     CHECK(rc != PARZ_OK && rc != PARZ_ERR_NOMEM, "%s / %s: parse gave %d", s->name, f->what, rc);
     CHECK(drc == rc && orc == rc, "%s / %s: decoders gave %d / %d, parser %d", s->name, f->what,
-           drc, orc, rc);
-    if (i == 0) printf("  e.g. %s: %s\n", f->what, e.message);
+          drc, orc, rc);
+    if (i == 0)
+      printf("  e.g. %s: %s\n", f->what, e.message);
     free(t);
   }
 }
@@ -285,13 +298,12 @@ static void allocation_bounds(const sample* s) {
   size_t before = alloc_bytes;
   CHECK(parz_chunk_decode(s->chunk, s->bytes, buf, s->raw, NULL) == PARZ_OK, "%s", s->name);
   CHECK(alloc_bytes == before, "%s: serial decode allocated %zu bytes", s->name,
-         alloc_bytes - before);
+        alloc_bytes - before);
 #ifdef PARZ_TEST_OMP
   before = alloc_bytes;
-  CHECK(parz_omp_chunk_decode(s->chunk, s->bytes, buf, s->raw, 2, NULL) == PARZ_OK, "%s",
-         s->name);
-  CHECK(alloc_bytes - before <= s->bytes + 65536, "%s: OpenMP decode allocated %zu bytes",
-         s->name, alloc_bytes - before);
+  CHECK(parz_omp_chunk_decode(s->chunk, s->bytes, buf, s->raw, 2, NULL) == PARZ_OK, "%s", s->name);
+  CHECK(alloc_bytes - before <= s->bytes + 65536, "%s: OpenMP decode allocated %zu bytes", s->name,
+        alloc_bytes - before);
 #endif
   free(buf);
 #else
@@ -329,7 +341,8 @@ int main(void) {
     lim.rlim_cur = (rlim_t)pages * 4096 + ((rlim_t)256 << 20);
     setrlimit(RLIMIT_AS, &lim);
   }
-  if (st) fclose(st);
+  if (st)
+    fclose(st);
 #endif
   for (size_t i = 0; i < nsamples; i++) {
     sample* s = &samples[i];
@@ -341,7 +354,8 @@ int main(void) {
       bit_flips(s);
     }
   }
-  for (size_t i = 0; i < nsamples; i++) free(samples[i].chunk);
+  for (size_t i = 0; i < nsamples; i++)
+    free(samples[i].chunk);
 #ifdef COUNT_ALLOCS
   printf("allocations counted\n");
 #else

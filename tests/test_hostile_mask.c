@@ -22,14 +22,14 @@
 #endif
 
 static int failures;
-#define CHECK(cond, ...)                                                          \
-  do {                                                                            \
-    if (!(cond)) {                                                                \
-      failures++;                                                                 \
-      fprintf(stderr, "%s:%d: CHECK(%s) failed: ", __FILE__, __LINE__, #cond);    \
-      fprintf(stderr, __VA_ARGS__);                                               \
-      fputc('\n', stderr);                                                        \
-    }                                                                             \
+#define CHECK(cond, ...)                                                       \
+  do {                                                                         \
+    if (!(cond)) {                                                             \
+      failures++;                                                              \
+      fprintf(stderr, "%s:%d: CHECK(%s) failed: ", __FILE__, __LINE__, #cond); \
+      fprintf(stderr, __VA_ARGS__);                                            \
+      fputc('\n', stderr);                                                     \
+    }                                                                          \
   } while (0)
 
 #define GUARD 64u
@@ -75,9 +75,9 @@ static void expect(const unsigned char* c, size_t n, int want, const char* what)
 
 /* Where a chunk's mask section and its parts lie. */
 typedef struct {
-  size_t entry;     /* its directory entry */
-  size_t section;   /* the section */
-  size_t records;   /* its records */
+  size_t entry;   /* its directory entry */
+  size_t section; /* the section */
+  size_t records; /* its records */
   size_t record_bytes, payload, payload_bytes;
 } layout;
 
@@ -132,12 +132,12 @@ static void fields(void) {
   const layout l = locate(v, n);
   unsigned char* m = malloc(n);
   CHECK(l.section == 216 && l.records == 256 && l.record_bytes == 10, "vector layout");
-#define EDIT(stmt, want, what)            \
-  do {                                    \
-    memcpy(m, v, n);                      \
-    stmt;                                 \
-    parz_fuzz_fix_checksum(m, n);         \
-    expect(m, n, want, what);             \
+#define EDIT(stmt, want, what)    \
+  do {                            \
+    memcpy(m, v, n);              \
+    stmt;                         \
+    parz_fuzz_fix_checksum(m, n); \
+    expect(m, n, want, what);     \
   } while (0)
   EDIT((void)0, PARZ_OK, "the vector");
   EDIT(parz_store32(m + 216, 0), PARZ_ERR_FORMAT, "G = 0");
@@ -173,27 +173,24 @@ static void records(void) {
   static const unsigned char ok[] = {0x01, 0x21, 0x84, 0x01, 0x01, 0x00, 0x00, 0x00, 0x01, 0x00};
   static const unsigned char run3[] = {0x01, 0x21, 0x84, 0x01, 0x01, 0x00, 0x00, 0x00, 0x02, 0x00};
   static const unsigned char skip[] = {0x01, 0x21, 0x84, 0x01, 0x01, 0x00, 0x00, 0x06, 0x00, 0x00};
-  static const unsigned char far[] = {0x01, 0x21, 0x84, 0x01, 0x01, 0x00, 0x00,
-                                      0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01,
-                                      0x00, 0x00};
-  static const unsigned char huge[] = {0x01, 0x21, 0x84, 0x01, 0x01, 0x00, 0x00, 0x00,
-                                       0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01,
-                                       0x00};
-  static const unsigned char wide[] = {0x01, 0x21, 0x84, 0x01, 0x01, 0x00, 0x00, 0x00,
-                                       0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02,
-                                       0x00};
-  static const unsigned char long11[] = {0x01, 0x21, 0x84, 0x01, 0x01, 0x00, 0x00, 0x00,
-                                         0x81, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
-                                         0x80, 0x00, 0x00};
+  static const unsigned char far[] = {0x01, 0x21, 0x84, 0x01, 0x01, 0x00, 0x00, 0xfe, 0xff, 0xff,
+                                      0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 0x00, 0x00};
+  static const unsigned char huge[] = {0x01, 0x21, 0x84, 0x01, 0x01, 0x00, 0x00, 0x00, 0xff, 0xff,
+                                       0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 0x00};
+  static const unsigned char wide[] = {0x01, 0x21, 0x84, 0x01, 0x01, 0x00, 0x00, 0x00, 0xff, 0xff,
+                                       0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02, 0x00};
+  static const unsigned char long11[] = {0x01, 0x21, 0x84, 0x01, 0x01, 0x00, 0x00,
+                                         0x00, 0x81, 0x80, 0x80, 0x80, 0x80, 0x80,
+                                         0x80, 0x80, 0x80, 0x80, 0x00, 0x00};
   static const unsigned char runon[] = {0x01, 0x21, 0x84, 0x01, 0x01, 0x00, 0x00, 0x00, 0x81};
   static const unsigned char empty[] = {0x01, 0x00, 0x00, 0x00, 0x01, 0x00};
   static const unsigned char index[] = {0x01, 0x21, 0x84, 0x01, 0x02, 0x00, 0x00, 0x00, 0x01, 0x00};
-  static const unsigned char runidx[] = {0x01, 0x21, 0x84, 0x01, 0x01, 0x00, 0x00, 0x00, 0x01, 0x05};
-  static const unsigned char extra[] = {0x01, 0x21, 0x84, 0x01, 0x01, 0x00, 0x00, 0x00, 0x01, 0x00,
-                                        0x00};
-  static const unsigned char twice[] = {0x01, 0x21, 0x84, 0x01, 0x01, 0x00, 0x00,
-                                        0x01, 0x21, 0x84, 0x01, 0x01, 0x00, 0x00, 0x00, 0x00,
-                                        0x00};
+  static const unsigned char runidx[] = {0x01, 0x21, 0x84, 0x01, 0x01,
+                                         0x00, 0x00, 0x00, 0x01, 0x05};
+  static const unsigned char extra[] = {0x01, 0x21, 0x84, 0x01, 0x01, 0x00,
+                                        0x00, 0x00, 0x01, 0x00, 0x00};
+  static const unsigned char twice[] = {0x01, 0x21, 0x84, 0x01, 0x01, 0x00, 0x00, 0x01, 0x21,
+                                        0x84, 0x01, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00};
   static const unsigned char none[] = {0};
   records_case(v, n, ok, sizeof ok, PARZ_OK, "the vector's records rebuilt");
   records_case(v, n, run3, sizeof run3, PARZ_ERR_FORMAT,
@@ -263,8 +260,7 @@ static void flips(void) {
     }
   for (i = 0; i < n; i++)
     CHECK(try_chunk(v, i, "truncated") != PARZ_OK, "truncation to %zu bytes accepted", i);
-  printf("mask section flips: %zu of %d parse (value bits, skips within the group)\n", ok,
-         56 * 8);
+  printf("mask section flips: %zu of %d parse (value bits, skips within the group)\n", ok, 56 * 8);
   free(m);
 }
 

@@ -23,7 +23,7 @@
 
 typedef struct {
   parz_chunk_grid g;
-  unsigned char* values;    /* the whole array, C order */
+  unsigned char* values; /* the whole array, C order */
   unsigned char* packed;
   size_t packed_bytes, n;
   parz_chunk_ref* refs;
@@ -169,8 +169,8 @@ static void check_box(const char* what, const stored* s, const parz_box* box, in
     count *= box ? box->count[k] : s->g.dims[k];
   out = (unsigned char*)malloc(count * elem + 1);
   memset(out, POISON, count * elem + 1);
-  rc = parz_omp_assemble(&s->g, box, s->packed, s->packed_bytes, s->n, s->refs, fill, out,
-                         threads, &failed, &e);
+  rc = parz_omp_assemble(&s->g, box, s->packed, s->packed_bytes, s->n, s->refs, fill, out, threads,
+                         &failed, &e);
   CHECK(rc == PARZ_OK, "%s, %d threads: %s", what, threads, e.message);
   for (i = 0; rc == PARZ_OK && i < count; i++) {
     uint64_t x[PARZ_MAX_RANK], rem = i, at = 0, run = 1;
@@ -221,10 +221,10 @@ static void arrays(void) {
   } shape[] = {
       {1, {1000}, {64}},
       {2, {37, 53}, {8, 16}},
-      {2, {300, 200}, {300, 200}},       /* one chunk: split among threads */
-      {3, {9, 1, 40}, {4, 1, 9}},        /* a unit chunk extent */
+      {2, {300, 200}, {300, 200}}, /* one chunk: split among threads */
+      {3, {9, 1, 40}, {4, 1, 9}},  /* a unit chunk extent */
       {5, {3, 4, 5, 6, 7}, {1, 2, 3, 4, 5}},
-      {2, {5, 5}, {1, 1}},               /* chunks of one value */
+      {2, {5, 5}, {1, 1}}, /* chunks of one value */
   };
   static const parz_type types[] = {PARZ_FLOAT, PARZ_DOUBLE, PARZ_INT32, PARZ_INT64};
   size_t si, ti;
@@ -244,8 +244,8 @@ static void arrays(void) {
       store(&s, 0, 0, 0);
       boxes(what, &s, NULL);
       release(&s);
-      snprintf(what, sizeof what, "%s rank %u, chunks left out and raw",
-               parz_type_name(types[ti]), shape[si].rank);
+      snprintf(what, sizeof what, "%s rank %u, chunks left out and raw", parz_type_name(types[ti]),
+               shape[si].rank);
       store(&s, 5, 3, 0);
       boxes(what, &s, fill);
       release(&s);
@@ -293,8 +293,8 @@ static void refused(void) {
     s.refs[3].at = s.packed_bytes;
     s.refs[3].bytes = bytes;
     s.packed_bytes += (bytes + 7) & ~(size_t)7;
-    rc = parz_omp_assemble(&s.g, NULL, s.packed, s.packed_bytes, s.n, s.refs, NULL, out, 2,
-                           &failed, &e);
+    rc = parz_omp_assemble(&s.g, NULL, s.packed, s.packed_bytes, s.n, s.refs, NULL, out, 2, &failed,
+                           &e);
     CHECK(rc == PARZ_ERR_FORMAT && failed == 3, "foreign shape: rc %d, chunk %zu", rc, failed);
     printf("  foreign shape: %s\n", e.message);
     s.refs[3] = saved;
@@ -307,14 +307,14 @@ static void refused(void) {
   /* chunk 5 outside the buffer, then a raw chunk of the wrong size */
   s.refs[5].bytes += 8 * s.packed_bytes;
   failed = SIZE_MAX;
-  rc = parz_omp_assemble(&s.g, NULL, s.packed, s.packed_bytes, s.n, s.refs, NULL, out, 2,
-                         &failed, &e);
+  rc = parz_omp_assemble(&s.g, NULL, s.packed, s.packed_bytes, s.n, s.refs, NULL, out, 2, &failed,
+                         &e);
   CHECK(rc == PARZ_ERR_ARG && failed == 5, "outside the buffer: rc %d, chunk %zu", rc, failed);
   s.refs[5].bytes -= 8 * s.packed_bytes;
   s.refs[5].raw = PARZ_STORED_RAW;
   failed = SIZE_MAX;
-  rc = parz_omp_assemble(&s.g, NULL, s.packed, s.packed_bytes, s.n, s.refs, NULL, out, 2,
-                         &failed, &e);
+  rc = parz_omp_assemble(&s.g, NULL, s.packed, s.packed_bytes, s.n, s.refs, NULL, out, 2, &failed,
+                         &e);
   CHECK(rc == PARZ_ERR_FORMAT && failed == 5, "raw of the wrong size: rc %d, chunk %zu", rc,
         failed);
   s.refs[5].raw = PARZ_STORED_PARZ;
@@ -324,8 +324,8 @@ static void refused(void) {
   at = (size_t)(v.payload - s.packed);
   s.packed[at] ^= 4u;
   failed = SIZE_MAX;
-  rc = parz_omp_assemble(&s.g, NULL, s.packed, s.packed_bytes, s.n, s.refs, NULL, out, 2,
-                         &failed, &e);
+  rc = parz_omp_assemble(&s.g, NULL, s.packed, s.packed_bytes, s.n, s.refs, NULL, out, 2, &failed,
+                         &e);
   CHECK(rc == PARZ_ERR_CHECKSUM && failed == 7, "corrupt payload: rc %d, chunk %zu", rc, failed);
   if (rc != PARZ_OK)
     printf("  corrupt chunk: %s\n", e.message);
@@ -362,14 +362,14 @@ static void checksums(void) {
   s.g.dims[0] = s.g.dims[1] = 128;
   s.g.chunk_dims[0] = s.g.chunk_dims[1] = 32;
   store(&s, 0, 0, 0);
-  flip_last_partition(&s, 9);   /* the chunk at (64, 32): its last rows */
+  flip_last_partition(&s, 9); /* the chunk at (64, 32): its last rows */
   memset(&box, 0, sizeof box);
-  box.count[0] = 92;            /* rows 0-91: chunk 9's last block row left out */
+  box.count[0] = 92; /* rows 0-91: chunk 9's last block row left out */
   box.count[1] = 128;
   for (t = 0; t < 3; t++) {
     failed = SIZE_MAX;
-    rc = parz_omp_assemble(&s.g, NULL, s.packed, s.packed_bytes, s.n, s.refs, NULL, out,
-                           threads[t], &failed, &e);
+    rc = parz_omp_assemble(&s.g, NULL, s.packed, s.packed_bytes, s.n, s.refs, NULL, out, threads[t],
+                           &failed, &e);
     CHECK(rc == PARZ_ERR_CHECKSUM && failed == 9 && strstr(e.message, "partition"),
           "chunk 9 corrupt, %d threads: rc %d, chunk %zu", threads[t], rc, failed);
     check_box("chunk 9 corrupt outside the box", &s, &box, threads[t], NULL);
@@ -377,10 +377,12 @@ static void checksums(void) {
   flip_last_partition(&s, 4);
   for (t = 0; t < 3; t++) {
     failed = SIZE_MAX;
-    rc = parz_omp_assemble(&s.g, NULL, s.packed, s.packed_bytes, s.n, s.refs, NULL, out,
-                           threads[t], &failed, &e);
-    CHECK(rc == PARZ_ERR_CHECKSUM && failed == 4, "chunks 4 and 9 corrupt, %d threads: rc %d, "
-          "chunk %zu", threads[t], rc, failed);
+    rc = parz_omp_assemble(&s.g, NULL, s.packed, s.packed_bytes, s.n, s.refs, NULL, out, threads[t],
+                           &failed, &e);
+    CHECK(rc == PARZ_ERR_CHECKSUM && failed == 4,
+          "chunks 4 and 9 corrupt, %d threads: rc %d, "
+          "chunk %zu",
+          threads[t], rc, failed);
     if (t == 0)
       first = e;
     else
@@ -398,9 +400,9 @@ typedef struct {
   const stored* s;
   unsigned char* into;
   pthread_t caller;
-  size_t calls, fail_at;       /* fail_at: the chunk whose read fails (SIZE_MAX: none) */
+  size_t calls, fail_at; /* fail_at: the chunk whose read fails (SIZE_MAX: none) */
   int in_order, on_caller;
-  const float* out;            /* with wait_for_decode: the box being written */
+  const float* out; /* with wait_for_decode: the box being written */
   int wait_for_decode, decoded_meanwhile;
 } reads;
 
@@ -448,7 +450,7 @@ static void reading(void) {
   s.g.rank = 2;
   s.g.type = PARZ_FLOAT;
   s.g.dims[0] = s.g.dims[1] = 128;
-  s.g.chunk_dims[0] = s.g.chunk_dims[1] = 32;   /* 16 chunks, 64 KiB: above the cut-off */
+  s.g.chunk_dims[0] = s.g.chunk_dims[1] = 32; /* 16 chunks, 64 KiB: above the cut-off */
   store(&s, 0, 0, 0);
   n = s.n;
   into = (unsigned char*)malloc(s.packed_bytes);
@@ -475,8 +477,8 @@ static void reading(void) {
                                    NULL, out, threads[t], &failed, &e);
     CHECK(rc == PARZ_ERR_ARG && failed == 6 && strstr(e.message, "chunk 6 cannot be read") &&
               r.calls == 7,
-          "read of chunk 6 fails, %d threads: rc %d, chunk %zu, %zu reads", threads[t], rc,
-          failed, r.calls);
+          "read of chunk 6 fails, %d threads: rc %d, chunk %zu, %zu reads", threads[t], rc, failed,
+          r.calls);
   }
   /* and chunk 4 before it is corrupt: chunk 4 fails first */
   flip_last_partition(&s, 4);
@@ -486,8 +488,7 @@ static void reading(void) {
     rc = parz_omp_assemble_reading(&s.g, NULL, into, s.packed_bytes, n, s.refs, read_chunk, &r,
                                    NULL, out, threads[t], &failed, &e);
     CHECK(rc == PARZ_ERR_CHECKSUM && failed == 4,
-          "chunk 4 corrupt, read of 6 fails, %d threads: rc %d, chunk %zu", threads[t], rc,
-          failed);
+          "chunk 4 corrupt, read of 6 fails, %d threads: rc %d, chunk %zu", threads[t], rc, failed);
   }
   release(&s);
   free(into);

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "parz_omp.h"
-#include "team.h"   /* the drivers with the serial cut-off as a parameter */
+#include "team.h" /* the drivers with the serial cut-off as a parameter */
 #include "test_chunk_common.h"
 #include "real_arrays.h"
 
@@ -23,7 +23,8 @@ static const int thread_counts[] = {1, 2, 3, 4, 7, 16};
 static int check_policies_above(const char* what, const parz_array* a, const void* data,
                                 const parz_chunk_config* cfg, size_t min_bytes) {
   size_t cap = parz_chunk_bound(a, cfg), n_ser = 0, raw = test_count(a) * parz_type_size(a->type);
-  unsigned char *ref = (unsigned char*)malloc(cap ? cap : 1), *chunk = (unsigned char*)malloc(cap ? cap : 1);
+  unsigned char *ref = (unsigned char*)malloc(cap ? cap : 1),
+                *chunk = (unsigned char*)malloc(cap ? cap : 1);
   unsigned char *dec_ref = (unsigned char*)malloc(raw), *dec = (unsigned char*)malloc(raw);
   parz_error err;
   int t, rc, checks = 0;
@@ -38,7 +39,7 @@ static int check_policies_above(const char* what, const parz_array* a, const voi
     goto done;
   for (t = 0; t < NTHREADS; t++) {
     size_t n = 0;
-    memset(chunk, 0xA5, cap);   /* stale bytes must not survive into the chunk */
+    memset(chunk, 0xA5, cap); /* stale bytes must not survive into the chunk */
     rc = parz_omp_chunk_encode_above(a, data, cfg, chunk, cap, &n, thread_counts[t], min_bytes,
                                      &err);
     CHECK(rc == PARZ_OK && n == n_ser && memcmp(chunk, ref, n) == 0,
@@ -46,8 +47,8 @@ static int check_policies_above(const char* what, const parz_array* a, const voi
           n_ser, rc == PARZ_OK ? (n == n_ser ? "bytes differ" : "sizes differ") : err.message);
     memset(dec, 0x5A, raw);
     rc = parz_omp_chunk_decode_above(ref, n_ser, dec, raw, thread_counts[t], min_bytes, 0, &err);
-    CHECK(rc == PARZ_OK && memcmp(dec, dec_ref, raw) == 0, "%s: %d threads: decode rc %d %s",
-          what, thread_counts[t], rc, rc == PARZ_OK ? "arrays differ" : err.message);
+    CHECK(rc == PARZ_OK && memcmp(dec, dec_ref, raw) == 0, "%s: %d threads: decode rc %d %s", what,
+          thread_counts[t], rc, rc == PARZ_OK ? "arrays differ" : err.message);
     checks += 2;
   }
 done:
@@ -66,17 +67,17 @@ static int check_policies(const char* what, const parz_array* a, const void* dat
 /* Tiny arrays (one block, one partial block, fewer segments than threads) through the parallel
  * paths, the serial cut-off turned off. */
 static void tiny(void) {
-  static const size_t shapes[][4] = {{1, 0, 0, 0}, {3, 0, 0, 0}, {9, 0, 0, 0}, {1, 1, 0, 0},
-                                     {5, 7, 0, 0}, {4, 4, 4, 0}, {2, 3, 5, 0}, {1, 2, 1, 3},
-                                     {6, 5, 4, 3}};
+  static const size_t shapes[][4] = {{1, 0, 0, 0}, {3, 0, 0, 0}, {9, 0, 0, 0},
+                                     {1, 1, 0, 0}, {5, 7, 0, 0}, {4, 4, 4, 0},
+                                     {2, 3, 5, 0}, {1, 2, 1, 3}, {6, 5, 4, 3}};
   static const unsigned ranks[] = {1, 1, 1, 2, 2, 3, 3, 4, 4};
   static const parz_type types[] = {PARZ_FLOAT, PARZ_DOUBLE, PARZ_INT32, PARZ_INT64};
   size_t k;
   int ti, m, checks = 0;
   for (k = 0; k < sizeof ranks / sizeof ranks[0]; k++)
     for (ti = 0; ti < 4; ti++) {
-      parz_array a = test_array(types[ti], ranks[k], shapes[k][0], shapes[k][1], shapes[k][2],
-                                shapes[k][3]);
+      parz_array a =
+          test_array(types[ti], ranks[k], shapes[k][0], shapes[k][1], shapes[k][2], shapes[k][3]);
       void* data = test_data(&a, (unsigned)k);
       if (types[ti] == PARZ_DOUBLE && test_count(&a) > 2)
         ((double*)data)[1] = -INFINITY;
@@ -99,10 +100,10 @@ static void tiny(void) {
 /* Shapes with partial blocks in every dimension, each above 64 KiB of int32/float. */
 static parz_array shape_for(parz_type type, unsigned dims) {
   switch (dims) {
-  case 1: return test_array(type, 1, 17001, 0, 0, 0);
-  case 2: return test_array(type, 2, 131, 133, 0, 0);
-  case 3: return test_array(type, 3, 27, 25, 26, 0);
-  default: return test_array(type, 4, 13, 11, 12, 10);
+    case 1: return test_array(type, 1, 17001, 0, 0, 0);
+    case 2: return test_array(type, 2, 131, 133, 0, 0);
+    case 3: return test_array(type, 3, 27, 25, 26, 0);
+    default: return test_array(type, 4, 13, 11, 12, 10);
   }
 }
 
@@ -114,7 +115,7 @@ typedef struct {
   uint32_t c, p;
 } table_setting;
 static const table_setting settings[] = {
-    {"default", PARZ_TABLE_AUTO, 0, 0},     {"hybrid C7 P5", PARZ_TABLE_HYBRID, 7, 5},
+    {"default", PARZ_TABLE_AUTO, 0, 0},        {"hybrid C7 P5", PARZ_TABLE_HYBRID, 7, 5},
     {"hybrid C1 P3", PARZ_TABLE_HYBRID, 1, 3}, {"offsets C5", PARZ_TABLE_OFFSETS, 5, 0},
     {"lengths C9", PARZ_TABLE_LENGTHS, 9, 0},
 };
@@ -229,7 +230,7 @@ static void random_bits(void) {
       parz_chunk_config cfg;
       char what[128];
       for (i = 0; i < bytes; i++) {
-        r ^= r << 13, r ^= r >> 7, r ^= r << 17;   /* xorshift64 */
+        r ^= r << 13, r ^= r >> 7, r ^= r << 17; /* xorshift64 */
         data[i] = (unsigned char)(r >> 24);
       }
       memset(&cfg, 0, sizeof cfg);
@@ -262,7 +263,7 @@ static void realdata(const char* dir) {
         parz_params_accuracy(&cfg.params, 1e-2, NULL, NULL);
       else
         parz_params_precision(&cfg.params, 16, NULL);
-      cfg.segment_blocks = i % 2 ? 0 : 48;   /* default, and C = 48 with a partial partition */
+      cfg.segment_blocks = i % 2 ? 0 : 48; /* default, and C = 48 with a partial partition */
       snprintf(what, sizeof what, "%s %s C%u", list[i].name, m ? "precision 16" : "accuracy 1e-2",
                cfg.segment_blocks);
       checks += check_policies(what, &list[i].array, list[i].data, &cfg);

@@ -40,11 +40,11 @@ int main(void) {
     corrupt_failures += rc_ser != PARZ_OK;
     for (t = 0; t < NTHREADS; t++) {
       rc = parz_omp_chunk_decode(bad, n, dst, raw, thread_counts[t], &err);
-      CHECK(rc == rc_ser, "corrupt word %zu, %d threads: rc %d vs serial %d", k,
-            thread_counts[t], rc, rc_ser);
+      CHECK(rc == rc_ser, "corrupt word %zu, %d threads: rc %d vs serial %d", k, thread_counts[t],
+            rc, rc_ser);
       if (rc != PARZ_OK && rc_ser != PARZ_OK)
-        CHECK(!strcmp(err.message, e_ser.message), "corrupt word %zu, %d threads: '%s' vs '%s'",
-              k, thread_counts[t], err.message, e_ser.message);
+        CHECK(!strcmp(err.message, e_ser.message), "corrupt word %zu, %d threads: '%s' vs '%s'", k,
+              thread_counts[t], err.message, e_ser.message);
     }
   }
   CHECK(corrupt_failures > 0, "no corruption was detected at all (test too weak)");
@@ -64,13 +64,11 @@ int main(void) {
   CHECK(parz_omp_chunk_decode(chunk, n, dst, raw, 4, NULL) == PARZ_OK, "NULL err is allowed");
   {
     size_t w = 1;
-    CHECK(parz_omp_chunk_encode(&a, data, &cfg, bad, n - 1, &w, 4, &err) == PARZ_ERR_BUFFER &&
-              w == 0,
-          "encode into a buffer one byte short: rc %d written %zu", err.code, w);
-    CHECK(parz_omp_chunk_encode(&a, NULL, &cfg, bad, n, &w, 4, &err) == PARZ_ERR_ARG,
-          "NULL data");
-    CHECK(parz_omp_chunk_encode(&a, data, &cfg, NULL, n, &w, 4, &err) == PARZ_ERR_ARG,
-          "NULL dst");
+    CHECK(
+        parz_omp_chunk_encode(&a, data, &cfg, bad, n - 1, &w, 4, &err) == PARZ_ERR_BUFFER && w == 0,
+        "encode into a buffer one byte short: rc %d written %zu", err.code, w);
+    CHECK(parz_omp_chunk_encode(&a, NULL, &cfg, bad, n, &w, 4, &err) == PARZ_ERR_ARG, "NULL data");
+    CHECK(parz_omp_chunk_encode(&a, data, &cfg, NULL, n, &w, 4, &err) == PARZ_ERR_ARG, "NULL dst");
     CHECK(parz_omp_chunk_encode(&a, data, &cfg, bad, n, &w, 4, NULL) == PARZ_OK && w == n &&
               !memcmp(bad, chunk, n),
           "exact-size buffer, NULL err");

@@ -33,7 +33,8 @@ static size_t mapped_bytes(void) {
   unsigned long pages = 0;
   FILE* f = fopen("/proc/self/statm", "r");
   if (f) {
-    if (fscanf(f, "%lu", &pages) != 1) pages = 0;
+    if (fscanf(f, "%lu", &pages) != 1)
+      pages = 0;
     fclose(f);
   }
   return (size_t)pages * (size_t)sysconf(_SC_PAGESIZE);
@@ -60,12 +61,14 @@ static int run_limited(size_t margin) {
   memset(back, 0, raw);
   struct rlimit r;
   r.rlim_cur = r.rlim_max = mapped_bytes() + margin;
-  if (setrlimit(RLIMIT_AS, &r) != 0) return 2;
+  if (setrlimit(RLIMIT_AS, &r) != 0)
+    return 2;
   if (parz_omp_chunk_encode(&a, data, &cfg, got, cap, &n, THREADS, &e) != PARZ_OK) {
     fprintf(stderr, "encode: %s\n", e.message);
     return 3;
   }
-  if (n != nref || memcmp(got, ref, n) != 0) return 4;
+  if (n != nref || memcmp(got, ref, n) != 0)
+    return 4;
   if (parz_omp_chunk_decode(got, n, back, raw, THREADS, &e) != PARZ_OK) {
     fprintf(stderr, "decode: %s\n", e.message);
     return 5;
@@ -84,9 +87,10 @@ static int child_case(const char* self, size_t margin) {
     _exit(2);
   }
   int status = 0;
-  if (pid < 0 || waitpid(pid, &status, 0) != pid) return 0;
-  printf("%d threads asked, limit = mapped size + %zu MiB: %s (status %d)\n", THREADS,
-         margin >> 20, WIFEXITED(status) && WEXITSTATUS(status) == 0 ? "ok" : "FAILED",
+  if (pid < 0 || waitpid(pid, &status, 0) != pid)
+    return 0;
+  printf("%d threads asked, limit = mapped size + %zu MiB: %s (status %d)\n", THREADS, margin >> 20,
+         WIFEXITED(status) && WEXITSTATUS(status) == 0 ? "ok" : "FAILED",
          WIFEXITED(status) ? WEXITSTATUS(status) : -1);
   return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
@@ -99,7 +103,8 @@ int main(int argc, char** argv) {
   printf("SKIP: AddressSanitizer cannot run under an address-space limit\n");
   return 77;
 #else
-  if (argc > 1) return run_limited((size_t)strtoul(argv[1], NULL, 10) << 20);
+  if (argc > 1)
+    return run_limited((size_t)strtoul(argv[1], NULL, 10) << 20);
   if (!parz_omp_enabled()) {
     printf("SKIP: no OpenMP\n");
     return 77;

@@ -42,8 +42,7 @@ static void nested_round(const char* label, const parz_array* a, void* const* da
     dec[i] = (unsigned char*)malloc(raw);
     CHECK(parz_chunk_encode(a, data[i], cfg, ref[i], cap, &nref[i], &err) == PARZ_OK, "%s",
           err.message);
-    CHECK(parz_chunk_decode(ref[i], nref[i], dec_ref[i], raw, &err) == PARZ_OK, "%s",
-          err.message);
+    CHECK(parz_chunk_decode(ref[i], nref[i], dec_ref[i], raw, &err) == PARZ_OK, "%s", err.message);
   }
 #ifdef _OPENMP
 #pragma omp parallel num_threads(OUTER)

@@ -16,8 +16,8 @@ static unsigned long flips_checked, omp_checked;
 
 /* Flips payload bit `bit` of chunk c (n bytes) and decodes serially, and with OpenMP when
  * `omp` is set (team wake-ups make those calls slow on a loaded machine). */
-static void flip_one(unsigned char* c, size_t n, const parz_chunk_view* v, uint64_t bit,
-                     int omp, void* out, const char* what) {
+static void flip_one(unsigned char* c, size_t n, const parz_chunk_view* v, uint64_t bit, int omp,
+                     void* out, const char* what) {
   static const int threads[] = {2, 3};
   unsigned char* p = c + (n - v->payload_bytes) + bit / 8;
   parz_error se, oe;
@@ -25,8 +25,8 @@ static void flip_one(unsigned char* c, size_t n, const parz_chunk_view* v, uint6
   *p ^= (unsigned char)(1u << (bit % 8));
   rc = parz_chunk_decode(c, n, out, v->raw_bytes, &se);
   CHECK(rc == PARZ_ERR_CHECKSUM && strstr(se.message, "partition"),
-        "%s: payload bit %llu flipped: serial decode gave %d (%s)", what,
-        (unsigned long long)bit, rc, rc ? se.message : "values");
+        "%s: payload bit %llu flipped: serial decode gave %d (%s)", what, (unsigned long long)bit,
+        rc, rc ? se.message : "values");
   for (t = 0; omp && t < 2; t++) {
     rc = parz_omp_chunk_decode_above(c, n, out, v->raw_bytes, threads[bit % 2 ? t : 1 - t], 0,
                                      bit % 3 ? 0 : 64, &oe);
@@ -51,8 +51,7 @@ static void flip_all(const parz_array* a, const void* data, const parz_chunk_con
   CHECK(c != NULL, "%s: encode", what);
   if (!c)
     return;
-  CHECK(parz_chunk_parse(c, n, &v, NULL) == PARZ_OK && v.nchecksums > 0, "%s: checksums",
-        what);
+  CHECK(parz_chunk_parse(c, n, &v, NULL) == PARZ_OK && v.nchecksums > 0, "%s: checksums", what);
   out = malloc(v.raw_bytes);
   CHECK(parz_chunk_decode(c, n, out, v.raw_bytes, NULL) == PARZ_OK, "%s: clean decode", what);
   for (bit = step > 1 ? 7919 % step : 0; bit < 8 * (uint64_t)v.payload_bytes; bit += step)
@@ -64,14 +63,14 @@ static void flip_all(const parz_array* a, const void* data, const parz_chunk_con
 static void small_chunks(void) {
   static const parz_type types[] = {PARZ_FLOAT, PARZ_DOUBLE, PARZ_INT32, PARZ_INT64};
   static const size_t shapes[4][4] = {{301}, {13, 22}, {5, 9, 7}, {3, 5, 4, 6}};
-  static const parz_table_kind kinds[] = {PARZ_TABLE_AUTO, PARZ_TABLE_HYBRID,
-                                          PARZ_TABLE_LENGTHS, PARZ_TABLE_OFFSETS};
+  static const parz_table_kind kinds[] = {PARZ_TABLE_AUTO, PARZ_TABLE_HYBRID, PARZ_TABLE_LENGTHS,
+                                          PARZ_TABLE_OFFSETS};
   int t, m, k;
   unsigned d;
   for (t = 0; t < 4; t++)
     for (d = 1; d <= 4; d++) {
-      parz_array a = test_array(types[t], d, shapes[d - 1][0], shapes[d - 1][1],
-                                shapes[d - 1][2], shapes[d - 1][3]);
+      parz_array a = test_array(types[t], d, shapes[d - 1][0], shapes[d - 1][1], shapes[d - 1][2],
+                                shapes[d - 1][3]);
       void* data = test_data(&a, (unsigned)(t * 4 + d));
       if (types[t] == PARZ_FLOAT)
         ((float*)data)[5] = 0.0f / 0.0f;
@@ -84,7 +83,7 @@ static void small_chunks(void) {
           cfg.table = kinds[k];
           cfg.segment_blocks = k ? 2 : 0;
           cfg.partition_segments = kinds[k] == PARZ_TABLE_HYBRID ? 3 : 0;
-          if (k > 1 && m % 2)   /* LENGTHS and OFFSETS: every other mode */
+          if (k > 1 && m % 2) /* LENGTHS and OFFSETS: every other mode */
             continue;
           snprintf(what, sizeof what, "%s %uD %s table %d", parz_type_name(types[t]), d,
                    test_mode_name(m), (int)kinds[k]);

@@ -17,7 +17,8 @@ static int configure(size_t n, const unsigned* cd, parz_type type, parz_filter_c
                      parz_error* e) {
   parz_filter_request req;
   int rc = parz_cd_parse_request(n, cd, &req, e);
-  if (rc != PARZ_OK) return rc;
+  if (rc != PARZ_OK)
+    return rc;
   return parz_cd_configure(&req, type, 0, 2, shape2, cfg, e);
 }
 
@@ -128,7 +129,7 @@ static void test_refusals(void) {
   n = H5Z_parz_mask_cdata(n, H5Z_PARZ_MASK_OFF, cd);
   cd[n++] = 0;
   expect_refusal(n, cd, PARZ_FLOAT, "at most");
-  {   /* payload checksums off: +32 in the stored type word, and back */
+  { /* payload checksums off: +32 in the stored type word, and back */
     parz_filter_config cfg, back;
     parz_error e = {0, ""};
     unsigned stored[PARZ_CD_INTERNAL_NELMTS];
@@ -251,8 +252,8 @@ static void test_mask(void) {
   n = H5Z_parz_accuracy_cdata(1e-3, cd);
   CHECK(parz_cd_parse_request(n, cd, &req, &e) == PARZ_OK);
   parz_cd_dataset_fill(&req, PARZ_FLOAT, fbits);
-  CHECK(parz_cd_configure(&req, PARZ_FLOAT, 0, 2, shape2, &cfg, &e) == PARZ_OK &&
-        cfg.config.fill && cfg.config.fill_bits == fbits);
+  CHECK(parz_cd_configure(&req, PARZ_FLOAT, 0, 2, shape2, &cfg, &e) == PARZ_OK && cfg.config.fill &&
+        cfg.config.fill_bits == fbits);
   n = H5Z_parz_fill_cdata(H5Z_parz_accuracy_cdata(1e-3, cd), 7.0, cd);
   CHECK(parz_cd_parse_request(n, cd, &req, &e) == PARZ_OK);
   parz_cd_dataset_fill(&req, PARZ_FLOAT, fbits);
@@ -308,7 +309,9 @@ int main(void) {
   test_zfp_layout();
   test_mask();
   test_squeeze();
-  if (failures) fprintf(stderr, "%d failure(s)\n", failures);
-  else printf("test_plugin_config: all passed\n");
+  if (failures)
+    fprintf(stderr, "%d failure(s)\n", failures);
+  else
+    printf("test_plugin_config: all passed\n");
   return failures ? 1 : 0;
 }

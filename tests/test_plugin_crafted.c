@@ -34,7 +34,8 @@ static void path_of(char* out, size_t size, const char* name) {
 static herr_t find_parz(unsigned n, const H5E_error2_t* e, void* data) {
   (void)n;
   char* out = (char*)data;
-  if (out[0] == 0 && e->desc && strstr(e->desc, "parz")) snprintf(out, 512, "%s", e->desc);
+  if (out[0] == 0 && e->desc && strstr(e->desc, "parz"))
+    snprintf(out, 512, "%s", e->desc);
   return 0;
 }
 
@@ -60,7 +61,8 @@ static hid_t make_dataset(hid_t file, const char* name, hid_t type, hsize_t rows
 /* A value that tells every position apart: row * 1000 + column. */
 static void fill(double* v, hsize_t rows, hsize_t cols) {
   for (hsize_t r = 0; r < rows; r++)
-    for (hsize_t c = 0; c < cols; c++) v[r * cols + c] = (double)(r * 1000 + c);
+    for (hsize_t c = 0; c < cols; c++)
+      v[r * cols + c] = (double)(r * 1000 + c);
 }
 
 /* Dataset `name` of `file`: fill()'s rows x cols values as float32, in one chunk. */
@@ -163,23 +165,32 @@ typedef struct {
   const char* what;
   const char* file;
   hsize_t donor_n;
-  int is_double;          /* the dataset's values: float64, else float32 */
+  int is_double; /* the dataset's values: float64, else float32 */
   hsize_t n;
-  unsigned patch[2][4];   /* rows, cols, index, value; rows 0: none */
+  unsigned patch[2][4]; /* rows, cols, index, value; rows 0: none */
 } foreign_case;
 
 static const foreign_case foreign_cases[] = {
     /* cd_values and chunk say 4x4, the dataset has 64x64 chunks: 16 KiB copied out of 64 bytes */
-    {"4x4 chunk in a 64x64 dataset", "crafted_shape.h5", 4, 0, 64, {{64, 64, PARZ_CD_SHAPE, 4}, {4, 64, PARZ_CD_SHAPE + 1, 4}}},
+    {"4x4 chunk in a 64x64 dataset",
+     "crafted_shape.h5",
+     4,
+     0,
+     64,
+     {{64, 64, PARZ_CD_SHAPE, 4}, {4, 64, PARZ_CD_SHAPE + 1, 4}}},
     /* cd_values and chunk say float32 on a float64 dataset: 2 KiB out of 1 KiB */
-    {"float32 cd_values on float64", "crafted_type.h5", 16, 1, 16, {{16, 16, PARZ_CD_V1_TYPE, PARZ_FLOAT}, {0, 0, 0, 0}}},
+    {"float32 cd_values on float64",
+     "crafted_type.h5",
+     16,
+     1,
+     16,
+     {{16, 16, PARZ_CD_V1_TYPE, PARZ_FLOAT}, {0, 0, 0, 0}}},
 };
 
 static void foreign_chunk(const foreign_case* c) {
   char path[1024];
   size_t bytes;
-  unsigned char* chunk =
-      donor_chunk("crafted_donor.h5", c->donor_n, c->donor_n, &bytes);
+  unsigned char* chunk = donor_chunk("crafted_donor.h5", c->donor_n, c->donor_n, &bytes);
   path_of(path, sizeof path, c->file);
   hid_t file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
   add_foreign(file, c->is_double ? H5T_IEEE_F64LE : H5T_IEEE_F32LE, c->n, c->n, chunk, bytes);
@@ -227,7 +238,8 @@ static void twin_cd_values(void) {
   CHECK(H5Dread(honest, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, back) >= 0);
   expect_refused(path, "x", H5T_NATIVE_FLOAT, 64 * 64, "4x4 chunk, honest twin open");
   CHECK(H5Dread(honest, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, back) >= 0);
-  for (int i = 0; i < 16; i++) CHECK(back[i] == (float)v[i]);
+  for (int i = 0; i < 16; i++)
+    CHECK(back[i] == (float)v[i]);
   H5Dclose(honest);
   H5Fclose(keep);
   free(small);

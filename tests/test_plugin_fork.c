@@ -42,7 +42,8 @@ static int write_dataset(hid_t file, const char* name, unsigned seed) {
   hid_t d = H5Dcreate2(file, name, H5T_IEEE_F32LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
   field(v, seed);
   int rc = d >= 0 && H5Dwrite(d, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) >= 0 ? 0 : 1;
-  if (d >= 0) H5Dclose(d);
+  if (d >= 0)
+    H5Dclose(d);
   H5Pclose(dcpl);
   H5Sclose(space);
   free(v);
@@ -60,7 +61,8 @@ static int read_dataset(hid_t file, const char* name, unsigned seed) {
                    memcmp(v, want, sizeof(float) * ROWS * COLS) == 0
                ? 0
                : 1;
-  if (d >= 0) H5Dclose(d);
+  if (d >= 0)
+    H5Dclose(d);
   free(v);
   free(want);
   return rc;
@@ -82,7 +84,8 @@ int main(int argc, char** argv) {
   file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
   CHECK(file >= 0 && read_dataset(file, "parent", 1) == 0);
   H5Fclose(file);
-  if (failures) return 1;
+  if (failures)
+    return 1;
 
   fflush(stdout);
   fflush(stderr);
@@ -94,10 +97,12 @@ int main(int argc, char** argv) {
   if (child == 0) {
     hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
     int bad = f < 0 || write_dataset(f, "child", 2) != 0;
-    if (f >= 0) H5Fclose(f);
+    if (f >= 0)
+      H5Fclose(f);
     f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     bad = bad || f < 0 || read_dataset(f, "parent", 1) != 0 || read_dataset(f, "child", 2) != 0;
-    if (f >= 0) H5Fclose(f);
+    if (f >= 0)
+      H5Fclose(f);
     _exit(bad ? 3 : 0);
   }
   int status = 0;
@@ -105,13 +110,16 @@ int main(int argc, char** argv) {
   pid_t done = 0;
   for (int waited = 0; waited < limit * 50 && done == 0; waited++) {
     done = waitpid(child, &status, WNOHANG);
-    if (done == 0) nanosleep(&tick, NULL);
+    if (done == 0)
+      nanosleep(&tick, NULL);
   }
   if (done == 0) {
     kill(child, SIGKILL);
     waitpid(child, &status, 0);
-    fprintf(stderr, "the forked child did not finish its ParZ write and read within %d s "
-            "(hung); killed\n", limit);
+    fprintf(stderr,
+            "the forked child did not finish its ParZ write and read within %d s "
+            "(hung); killed\n",
+            limit);
     return 1;
   }
   CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);

@@ -39,7 +39,8 @@ static hid_t create_file(const char* name) {
   char path[1024];
   snprintf(path, sizeof path, "%s/%s", scratch_dir, name);
   hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-  if (f < 0) exit(2);
+  if (f < 0)
+    exit(2);
   return f;
 }
 
@@ -56,7 +57,8 @@ static char create_error[512];
 static herr_t find_parz(unsigned n, const H5E_error2_t* e, void* data) {
   (void)n;
   char* out = data;
-  if (e->desc && strstr(e->desc, "parz")) snprintf(out, 512, "%s", e->desc);
+  if (e->desc && strstr(e->desc, "parz"))
+    snprintf(out, 512, "%s", e->desc);
   return 0;
 }
 
@@ -66,11 +68,13 @@ static hid_t create_dataset(hid_t file, const char* name, hid_t file_type, int r
                             const unsigned* cd) {
   hid_t space = H5Screate_simple(rank, dims, NULL);
   hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
-  if (chunk) H5Pset_chunk(dcpl, rank, chunk);
+  if (chunk)
+    H5Pset_chunk(dcpl, rank, chunk);
   H5Pset_filter(dcpl, H5Z_FILTER_PARZ, H5Z_FLAG_MANDATORY, n, cd);
   hid_t d = H5Dcreate2(file, name, file_type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
   create_error[0] = 0;
-  if (d < 0) H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, find_parz, create_error);
+  if (d < 0)
+    H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, find_parz, create_error);
   H5Pclose(dcpl);
   H5Sclose(space);
   return d;
@@ -79,8 +83,8 @@ static hid_t create_dataset(hid_t file, const char* name, hid_t file_type, int r
 /* Writes `data` (mem_type) through the filter, reads it back into `out`; returns the stored
  * size in bytes (0 on failure). */
 static hsize_t round_trip(const char* file_name, hid_t mem_type, hid_t file_type, int rank,
-                          const hsize_t* dims, const hsize_t* chunk, size_t n,
-                          const unsigned* cd, const void* data, void* out) {
+                          const hsize_t* dims, const hsize_t* chunk, size_t n, const unsigned* cd,
+                          const void* data, void* out) {
   hid_t f = create_file(file_name);
   hid_t d = create_dataset(f, "x", file_type, rank, dims, chunk, n, cd);
   hsize_t stored = 0;
@@ -108,7 +112,8 @@ static double max_err_f(const float* a, const float* b, size_t n) {
   double m = 0;
   for (size_t i = 0; i < n; i++) {
     double e = fabs((double)a[i] - (double)b[i]);
-    if (!(e <= m)) m = e; /* NaN propagates */
+    if (!(e <= m))
+      m = e; /* NaN propagates */
   }
   return m;
 }
@@ -116,7 +121,8 @@ static double max_err_d(const double* a, const double* b, size_t n) {
   double m = 0;
   for (size_t i = 0; i < n; i++) {
     double e = fabs(a[i] - b[i]);
-    if (!(e <= m)) m = e;
+    if (!(e <= m))
+      m = e;
   }
   return m;
 }
@@ -156,8 +162,8 @@ static void test_float_modes(void) {
    * 8-byte header and 8 bytes for each of the 2 partitions of 64 segments), nothing else (no
    * table for fixed rate). */
   n = H5Z_parz_rate_cdata(8.0, cd);
-  stored = round_trip("float_rate.h5", H5T_NATIVE_FLOAT, H5T_IEEE_F32LE, 2, dims, chunk, n, cd, in,
-                      out);
+  stored =
+      round_trip("float_rate.h5", H5T_NATIVE_FLOAT, H5T_IEEE_F32LE, 2, dims, chunk, n, cd, in, out);
   err = max_err_f(in, out, count);
   printf("egm96 rate 8: stored %llu bytes, max error %.3g\n", (unsigned long long)stored, err);
   CHECK(stored >= 96 * 100 * 128 && stored <= 96 * (100 * 128 + 112 + 40 + 8));
@@ -200,8 +206,8 @@ static void test_double_modes(void) {
          err);
   CHECK(err <= 1e-6);
   n = H5Z_parz_reversible_cdata(cd);
-  round_trip("double_reversible.h5", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, 3, dims, chunk, n, cd,
-             in, out);
+  round_trip("double_reversible.h5", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, 3, dims, chunk, n, cd, in,
+             out);
   CHECK(memcmp(in, out, count * 8) == 0);
   free(in);
   free(out);
@@ -234,8 +240,10 @@ static void test_integer_modes(void) {
   int64_t worst = 0;
   for (size_t i = 0; i < count; i++) {
     int64_t e = (int64_t)i32[i] - o32[i];
-    if (e < 0) e = -e;
-    if (e > worst) worst = e;
+    if (e < 0)
+      e = -e;
+    if (e > worst)
+      worst = e;
   }
   printf("etopo int32 precision 28: max error %lld\n", (long long)worst);
   CHECK(worst > 0 && worst <= 256);
@@ -266,12 +274,14 @@ static void test_ranks(void) {
   };
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
     size_t m = 1;
-    for (int i = 0; i < cases[c].rank; i++) m *= cases[c].dims[i];
+    for (int i = 0; i < cases[c].rank; i++)
+      m *= cases[c].dims[i];
     memset(out, 0, m * 4);
     round_trip("ranks.h5", H5T_NATIVE_FLOAT, H5T_IEEE_F32LE, cases[c].rank, cases[c].dims,
                cases[c].chunk, n, cd, in, out);
     double err = max_err_f(in, out, m);
-    if (!(err <= 1e-2)) fprintf(stderr, "rank case %zu: max error %g\n", c, err);
+    if (!(err <= 1e-2))
+      fprintf(stderr, "rank case %zu: max error %g\n", c, err);
     CHECK(err <= 1e-2);
   }
   free(in);
@@ -287,7 +297,8 @@ static void expect_create_refused(hid_t file_type, int rank, const hsize_t* dims
   hid_t d = create_dataset(f, "x", file_type, rank, dims, chunk, n, cd);
   H5Eset_auto2(H5E_DEFAULT, (H5E_auto2_t)H5Eprint2, stderr);
   CHECK(d < 0);
-  if (d >= 0) H5Dclose(d);
+  if (d >= 0)
+    H5Dclose(d);
   if (strstr(create_error, needle) == NULL) {
     fprintf(stderr, "refusal message \"%s\" lacks \"%s\"\n", create_error, needle);
     failures++;
@@ -428,7 +439,9 @@ int main(int argc, char** argv) {
   test_bad_chunk(CORRUPT_HEADER);
   test_bad_chunk(TRUNCATE);
   test_bad_chunk(FOREIGN);
-  if (failures) fprintf(stderr, "%d failure(s)\n", failures);
-  else printf("test_plugin_hdf5: all passed\n");
+  if (failures)
+    fprintf(stderr, "%d failure(s)\n", failures);
+  else
+    printf("test_plugin_hdf5: all passed\n");
   return failures ? 1 : 0;
 }

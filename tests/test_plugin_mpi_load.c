@@ -11,11 +11,13 @@
 #include "check.h"
 
 int main(int argc, char** argv) {
-  if (argc != 2) return 2;
+  if (argc != 2)
+    return 2;
   MPI_Init(&argc, &argv);
   enum { N = 4096 };
   static float in[N], out[N];
-  for (int i = 0; i < N; i++) in[i] = (float)sin(i * 0.01) * 100.0f;
+  for (int i = 0; i < N; i++)
+    in[i] = (float)sin(i * 0.01) * 100.0f;
   unsigned cd[H5Z_PARZ_USER_NELMTS_MAX];
   size_t n = H5Z_parz_accuracy_cdata(1e-3, cd);
   hsize_t dims[1] = {N}, chunk[1] = {1000};
@@ -29,7 +31,8 @@ int main(int argc, char** argv) {
            H5Dread(d, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, out) >= 0;
   CHECK(io);
   if (io) {
-    for (int i = 0; i < N; i++) CHECK(fabsf(in[i] - out[i]) <= 1e-3f, "value %d", i);
+    for (int i = 0; i < N; i++)
+      CHECK(fabsf(in[i] - out[i]) <= 1e-3f, "value %d", i);
     CHECK(H5Dget_storage_size(d) < sizeof in);
   }
   unsigned flags;

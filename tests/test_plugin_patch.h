@@ -14,9 +14,11 @@
  * version 2, PARZ_CD_V1_TYPE, the type and byte order, is the low 5 bits of PARZ_CD_V2_PACKED).
  * The pipeline message of a version 1 object header (HDF5's default format) carries no checksum.
  * Returns the number of cd_values rewritten. */
-static int test_patch_cd(const char* path, unsigned rows, unsigned cols, int index, unsigned value) {
+static int test_patch_cd(const char* path, unsigned rows, unsigned cols, int index,
+                         unsigned value) {
   FILE* f = fopen(path, "r+b");
-  if (!f) return 0;
+  if (!f)
+    return 0;
   fseek(f, 0, SEEK_END);
   long size = ftell(f);
   unsigned char* b = (unsigned char*)malloc((size_t)size);
@@ -35,14 +37,16 @@ static int test_patch_cd(const char* path, unsigned rows, unsigned cols, int ind
            w[PARZ_CD_V1_MODE] > PARZ_MODE_REVERSIBLE) &&
           !v2)
         continue;
-      if (w[PARZ_CD_SHAPE] != rows || w[PARZ_CD_SHAPE + 1] != cols) continue;
+      if (w[PARZ_CD_SHAPE] != rows || w[PARZ_CD_SHAPE + 1] != cols)
+        continue;
       int at = index;
       unsigned put = value;
       if (v2 && index == PARZ_CD_V1_TYPE) {
         at = PARZ_CD_V2_PACKED;
         put = (w[PARZ_CD_V2_PACKED] & ~31u) | value;
       }
-      for (int i = 0; i < 4; i++) b[k + 4 * at + i] = (unsigned char)(put >> (8 * i));
+      for (int i = 0; i < 4; i++)
+        b[k + 4 * at + i] = (unsigned char)(put >> (8 * i));
       patched++;
     }
     fseek(f, 0, SEEK_SET);

@@ -41,7 +41,8 @@ static int write_dataset(const char* file, const float* data) {
   H5E_BEGIN_TRY { d = H5Dcreate2(f, "t", H5T_NATIVE_FLOAT, space, H5P_DEFAULT, dcpl, H5P_DEFAULT); }
   H5E_END_TRY;
   int rc = d < 0 || H5Dwrite(d, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0;
-  if (d >= 0) H5Dclose(d);
+  if (d >= 0)
+    H5Dclose(d);
   H5Pclose(dcpl);
   H5Sclose(space);
   H5Fclose(f);
@@ -65,17 +66,20 @@ int main(int argc, char** argv) {
   H5PLset_loading_state(0);
   unsigned paths = 0;
   H5PLsize(&paths);
-  while (paths-- > 0) H5PLremove(0);
+  while (paths-- > 0)
+    H5PLremove(0);
   CHECK(H5Zfilter_avail(H5Z_FILTER_PARZ) == 0);
 
   float* data = malloc(sizeof(float) * ROWS * COLS);
   float* back = malloc(sizeof(float) * ROWS * COLS);
-  if (!data || !back) return 2;
-  for (int i = 0; i < ROWS * COLS; i++) data[i] = (float)sin(i * 0.01) * 100.0f;
+  if (!data || !back)
+    return 2;
+  for (int i = 0; i < ROWS * COLS; i++)
+    data[i] = (float)sin(i * 0.01) * 100.0f;
   CHECK(write_dataset(file, data) != 0); /* the filter is not there yet */
 
   expect_failure(NULL, "not found in HDF5's plugin search path (empty)");
-  expect_failure(argv[2], "cannot load");           /* a directory without the module */
+  expect_failure(argv[2], "cannot load"); /* a directory without the module */
   expect_failure("/nonexistent/libH5Zparz.so", "cannot load");
 
   /* Found through HDF5's search path (where an installed module is), then again by its path. */
@@ -83,7 +87,8 @@ int main(int argc, char** argv) {
   char why[300] = "";
   int rc = H5Z_parz_register(NULL, why, sizeof why);
   CHECK(rc == 0);
-  if (rc != 0) fprintf(stderr, "register(NULL): %s\n", why);
+  if (rc != 0)
+    fprintf(stderr, "register(NULL): %s\n", why);
   CHECK(H5Zfilter_avail(H5Z_FILTER_PARZ) > 0);
   CHECK(H5Z_parz_register(module, why, sizeof why) == 0);
   CHECK(H5Z_parz_register(plugin_dir, NULL, 0) == 0);
@@ -93,7 +98,8 @@ int main(int argc, char** argv) {
   hid_t d = H5Dopen2(f, "t", H5P_DEFAULT);
   CHECK(H5Dread(d, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, back) >= 0);
   double worst = 0;
-  for (int i = 0; i < ROWS * COLS; i++) worst = fmax(worst, fabs((double)back[i] - data[i]));
+  for (int i = 0; i < ROWS * COLS; i++)
+    worst = fmax(worst, fabs((double)back[i] - data[i]));
   CHECK(worst <= 1e-3);
   hid_t dcpl = H5Dget_create_plist(d);
   char name[64] = "";
@@ -107,7 +113,9 @@ int main(int argc, char** argv) {
   H5Fclose(f);
   free(data);
   free(back);
-  if (failures) fprintf(stderr, "%d failure(s)\n", failures);
-  else printf("test_plugin_register: in-process registration ok, max error %.3g\n", worst);
+  if (failures)
+    fprintf(stderr, "%d failure(s)\n", failures);
+  else
+    printf("test_plugin_register: in-process registration ok, max error %.3g\n", worst);
   return failures ? 1 : 0;
 }

@@ -16,7 +16,7 @@ typedef struct {
   parz_exec want_exec;
   int want_threads;
   int want_bad;
-  const char* warning_has;   /* substring of the warning, or NULL for none */
+  const char* warning_has; /* substring of the warning, or NULL for none */
 } parse_case;
 
 static const parse_case cases[] = {
@@ -27,8 +27,8 @@ static const parse_case cases[] = {
     {"cuda", "1", PARZ_EXEC_CUDA, 1, 0, NULL},
     {"OMP", NULL, PARZ_EXEC_OMP, 0, 0, NULL},
     {"  Serial\t", " 16 ", PARZ_EXEC_SERIAL, 16, 0, NULL},
-    {"", "", PARZ_EXEC_AUTO, 0, 0, NULL},               /* empty = unset */
-    {"   ", "\t", PARZ_EXEC_AUTO, 0, 0, NULL},           /* blank = unset */
+    {"", "", PARZ_EXEC_AUTO, 0, 0, NULL},      /* empty = unset */
+    {"   ", "\t", PARZ_EXEC_AUTO, 0, 0, NULL}, /* blank = unset */
     {"4096", "4096", PARZ_EXEC_AUTO, 4096, 1, "PARZ_EXEC=\"4096\""},
     {"gpu", NULL, PARZ_EXEC_AUTO, 0, 1,
      "parz: ignoring PARZ_EXEC=\"gpu\": accepted values are auto, serial, omp, cuda"},
@@ -45,7 +45,9 @@ static const parse_case cases[] = {
     {"omp", "4097", PARZ_EXEC_OMP, 0, 1, "(1..4096)"},
     {"omp", "99999999999999999999999999999999", PARZ_EXEC_OMP, 0, 1, "PARZ_THREADS"},
     {"omp", "0000000000000000000000000000000000000000000000000012", PARZ_EXEC_OMP, 12, 0, NULL},
-    {"gpu", "-1", PARZ_EXEC_AUTO, 0, 2, "PARZ_EXEC=\"gpu\": accepted values are auto, serial, omp, cuda; parz: ignoring PARZ_THREADS=\"-1\""},
+    {"gpu", "-1", PARZ_EXEC_AUTO, 0, 2,
+     "PARZ_EXEC=\"gpu\": accepted values are auto, serial, omp, cuda; parz: ignoring "
+     "PARZ_THREADS=\"-1\""},
     {"bad\x01\x7f", NULL, PARZ_EXEC_AUTO, 0, 1, "PARZ_EXEC=\"bad??\""},
 };
 
@@ -57,9 +59,8 @@ static void parse_cases(void) {
     char w[256];
     int bad = parz_exec_policy_parse(c->exec, c->threads, &p, w, sizeof w);
     CHECK(bad == c->want_bad, "case %zu: %d invalid, want %d", i, bad, c->want_bad);
-    CHECK(p.exec == c->want_exec && p.threads == c->want_threads,
-          "case %zu: got %s/%d, want %s/%d", i, parz_exec_name(p.exec), p.threads,
-          parz_exec_name(c->want_exec), c->want_threads);
+    CHECK(p.exec == c->want_exec && p.threads == c->want_threads, "case %zu: got %s/%d, want %s/%d",
+          i, parz_exec_name(p.exec), p.threads, parz_exec_name(c->want_exec), c->want_threads);
     if (c->warning_has)
       CHECK(strstr(w, c->warning_has) != NULL, "case %zu: warning '%s' lacks '%s'", i, w,
             c->warning_has);
@@ -143,8 +144,9 @@ static void environment(void) {
   out = captured_stderr(read_env_three_times);
   CHECK(env_result.exec == PARZ_EXEC_AUTO && env_result.threads == 0, "invalid env falls back");
   CHECK(count(out, "\n") == 2 &&
-            count(out, "parz: ignoring PARZ_EXEC=\"gpu\": accepted values are auto, serial, "
-                       "omp, cuda\n") == 1 &&
+            count(out,
+                  "parz: ignoring PARZ_EXEC=\"gpu\": accepted values are auto, serial, "
+                  "omp, cuda\n") == 1 &&
             count(out, "parz: ignoring PARZ_THREADS=\"abc\": expected a positive integer") == 1,
         "warnings printed: '%s'", out);
   /* fixing one variable does not repeat the other's warning; a new bad value warns again */

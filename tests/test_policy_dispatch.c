@@ -15,9 +15,8 @@ typedef struct {
 } env_case;
 
 static const env_case envs[] = {
-    {NULL, NULL},     {"serial", NULL}, {"omp", NULL},  {"omp", "1"},   {"omp", "3"},
-    {"auto", "2"},    {"cuda", NULL},   {"cuda", "2"},  {"gpu", "x"},   {"", ""},
-    {" OMP ", " 7 "},
+    {NULL, NULL},   {"serial", NULL}, {"omp", NULL}, {"omp", "1"}, {"omp", "3"},     {"auto", "2"},
+    {"cuda", NULL}, {"cuda", "2"},    {"gpu", "x"},  {"", ""},     {" OMP ", " 7 "},
 };
 
 static void set(const char* name, const char* value) {
@@ -38,7 +37,7 @@ int main(void) {
   memset(&cfg, 0, sizeof cfg);
   parz_params_precision(&cfg.params, 18, NULL);
   cfg.segment_blocks = 16;
-  ((float*)data)[77] = 0.0f / 0.0f;   /* an exception to restore on every path */
+  ((float*)data)[77] = 0.0f / 0.0f; /* an exception to restore on every path */
   cap = parz_chunk_bound(&a, &cfg);
   ref = (unsigned char*)malloc(cap);
   chunk = (unsigned char*)malloc(cap);
@@ -68,9 +67,8 @@ int main(void) {
           rc == PARZ_OK ? "differs" : err.message);
     memset(chunk, 0, cap);
     rc = parz_dispatch_encode(&a, data, &cfg, chunk, cap, &n, &err);
-    CHECK(rc == PARZ_OK && n == n_ref && !memcmp(chunk, ref, n),
-          "PARZ_EXEC=%s: encode %s", envs[i].exec ? envs[i].exec : "(unset)",
-          rc == PARZ_OK ? "differs" : err.message);
+    CHECK(rc == PARZ_OK && n == n_ref && !memcmp(chunk, ref, n), "PARZ_EXEC=%s: encode %s",
+          envs[i].exec ? envs[i].exec : "(unset)", rc == PARZ_OK ? "differs" : err.message);
     /* errors still come through every policy */
     rc = parz_dispatch_decode(ref, n_ref - 8, dec, raw, &err);
     CHECK(rc != PARZ_OK && err.message[0], "PARZ_EXEC=%s: truncated chunk accepted",

@@ -25,7 +25,8 @@ static void stored_name(const char* path, char* name, size_t size) {
   CHECK(H5Pset_filter(dcpl, H5Z_FILTER_PARZ, H5Z_FLAG_MANDATORY, n, cd) >= 0);
   hid_t d = H5Dcreate2(f, "x", H5T_IEEE_F32LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
   float v[64];
-  for (int i = 0; i < 64; i++) v[i] = (float)i;
+  for (int i = 0; i < 64; i++)
+    v[i] = (float)i;
   CHECK(d >= 0 && H5Dwrite(d, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) >= 0);
   H5Dclose(d);
   H5Pclose(dcpl);
@@ -37,8 +38,7 @@ static void stored_name(const char* path, char* name, size_t size) {
   dcpl = H5Dget_create_plist(d);
   unsigned flags;
   size_t nelmts = 0;
-  CHECK(H5Pget_filter_by_id2(dcpl, H5Z_FILTER_PARZ, &flags, &nelmts, NULL, size, name, NULL) >=
-        0);
+  CHECK(H5Pget_filter_by_id2(dcpl, H5Z_FILTER_PARZ, &flags, &nelmts, NULL, size, name, NULL) >= 0);
   H5Pclose(dcpl);
   H5Dclose(d);
   H5Fclose(f);

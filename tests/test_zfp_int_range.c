@@ -29,8 +29,10 @@ static int sign_flips(parz_type type, int64_t lo, int64_t hi, const parz_params*
   size_t written = 0;
   fill(wide, lo, hi);
   for (int i = 0; i < N; i++) {
-    if (type == PARZ_INT32) ((int32_t*)in)[i] = (int32_t)wide[i];
-    else ((int64_t*)in)[i] = wide[i];
+    if (type == PARZ_INT32)
+      ((int32_t*)in)[i] = (int32_t)wide[i];
+    else
+      ((int64_t*)in)[i] = wide[i];
   }
   parz_array a = {type, 2, {64, 64}, {0}};
   parz_error e = {0, ""};
@@ -70,11 +72,12 @@ int main(void) {
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
     int same;
     int flips = sign_flips(cases[k].type, cases[k].lo, cases[k].hi, cases[k].p, &same);
-    printf("%s in [%lld, %lld], %s: %d of %d values flipped sign\n",
-           parz_type_name(cases[k].type), (long long)cases[k].lo, (long long)cases[k].hi,
+    printf("%s in [%lld, %lld], %s: %d of %d values flipped sign\n", parz_type_name(cases[k].type),
+           (long long)cases[k].lo, (long long)cases[k].hi,
            cases[k].p == &exact ? "reversible" : "precision 16", flips, N);
     CHECK((flips > 0) == cases[k].flips);
-    if (cases[k].p == &exact) CHECK(same);
+    if (cases[k].p == &exact)
+      CHECK(same);
   }
   return failures != 0;
 }

@@ -22,7 +22,6 @@
 #include "H5Zparz.h"
 #include "check.h"
 
-
 typedef struct {
   const char* path;
   hid_t mem_type, file_type;
@@ -30,9 +29,9 @@ typedef struct {
   hsize_t dims[3], chunk[3];
   unsigned cd[H5Z_PARZ_USER_NELMTS_MAX];
   size_t ncd;
-  int fletcher32;     /* fletcher32 after ParZ */
-  int nonfinite;      /* this many NaN / Inf values among the first ones */
-  int skip_last;      /* leave the last chunk along dimension 0 unwritten */
+  int fletcher32; /* fletcher32 after ParZ */
+  int nonfinite;  /* this many NaN / Inf values among the first ones */
+  int skip_last;  /* leave the last chunk along dimension 0 unwritten */
 } spec;
 
 static hid_t create(hid_t file, const spec* s) {
@@ -42,7 +41,8 @@ static hid_t create(hid_t file, const spec* s) {
   CHECK(H5Pset_create_intermediate_group(lcpl, 1) >= 0);
   CHECK(H5Pset_chunk(dcpl, s->rank, s->chunk) >= 0);
   CHECK(H5Pset_filter(dcpl, H5Z_FILTER_PARZ, H5Z_FLAG_MANDATORY, s->ncd, s->cd) >= 0);
-  if (s->fletcher32) CHECK(H5Pset_fletcher32(dcpl) >= 0);
+  if (s->fletcher32)
+    CHECK(H5Pset_fletcher32(dcpl) >= 0);
   hid_t d = H5Dcreate2(file, s->path, s->file_type, space, lcpl, dcpl, H5P_DEFAULT);
   CHECK(d >= 0);
   H5Pclose(lcpl);
@@ -54,13 +54,15 @@ static hid_t create(hid_t file, const spec* s) {
 /* Smooth values with some structure; the first `nonfinite` are NaN, +Inf, -Inf in turn. */
 static void* values(const spec* s, size_t* count) {
   size_t n = 1;
-  for (int k = 0; k < s->rank; k++) n *= s->dims[k];
+  for (int k = 0; k < s->rank; k++)
+    n *= s->dims[k];
   *count = n;
   size_t size = H5Tget_size(s->mem_type);
   unsigned char* v = malloc(n * size);
   for (size_t i = 0; i < n; i++) {
     double x = 100.0 * sin(0.01 * (double)i) + 0.5 * cos(0.37 * (double)i);
-    if ((int)i < s->nonfinite) x = i % 3 == 0 ? NAN : i % 3 == 1 ? INFINITY : -INFINITY;
+    if ((int)i < s->nonfinite)
+      x = i % 3 == 0 ? NAN : i % 3 == 1 ? INFINITY : -INFINITY;
     if (H5Tequal(s->mem_type, H5T_NATIVE_FLOAT) > 0) {
       float f = (float)x;
       memcpy(v + i * size, &f, size);
@@ -84,7 +86,8 @@ static void write_dataset(hid_t file, const spec* s) {
   hid_t fs = H5Dget_space(d), ms;
   if (s->skip_last) {
     hsize_t start[3] = {0, 0, 0}, count[3];
-    for (int k = 0; k < s->rank; k++) count[k] = s->dims[k];
+    for (int k = 0; k < s->rank; k++)
+      count[k] = s->dims[k];
     count[0] -= s->chunk[0];
     CHECK(H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL) >= 0);
     ms = H5Screate_simple(s->rank, count, NULL);
@@ -106,7 +109,8 @@ static void write_raw_chunk(hid_t file) {
   write_dataset(file, &s);
   hid_t d = H5Dopen2(file, s.path, H5P_DEFAULT);
   float raw[64];
-  for (int i = 0; i < 64; i++) raw[i] = (float)i;
+  for (int i = 0; i < 64; i++)
+    raw[i] = (float)i;
   hsize_t at[1] = {64};
   CHECK(H5Dwrite_chunk(d, H5P_DEFAULT, 1u, at, sizeof raw, raw) >= 0);
   H5Dclose(d);
@@ -126,7 +130,8 @@ static void write_sparse(hid_t file) {
   hid_t d = H5Dcreate2(file, "/sparse", H5T_IEEE_F32LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
   CHECK(d >= 0);
   float v[4096];
-  for (int i = 0; i < 4096; i++) v[i] = (float)i;
+  for (int i = 0; i < 4096; i++)
+    v[i] = (float)i;
   hid_t mem = H5Screate_simple(1, chunk, NULL);
   for (int k = 0; k < 2; k++) {
     CHECK(H5Sselect_hyperslab(space, H5S_SELECT_SET, &starts[k], NULL, chunk, NULL) >= 0);
@@ -141,10 +146,11 @@ static void write_sparse(hid_t file) {
 static void write_other(hid_t file) {
   hsize_t dims[2] = {20, 30}, chunk[2] = {10, 30};
   double v[600];
-  for (int i = 0; i < 600; i++) v[i] = i;
+  for (int i = 0; i < 600; i++)
+    v[i] = i;
   hid_t space = H5Screate_simple(2, dims, NULL);
-  hid_t d = H5Dcreate2(file, "/plain", H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT,
-                       H5P_DEFAULT);
+  hid_t d =
+      H5Dcreate2(file, "/plain", H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   CHECK(d >= 0 && H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) >= 0);
   H5Dclose(d);
   hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
@@ -162,34 +168,50 @@ static int nspecs = 0;
 static void define_specs(void) {
   spec* s = specs;
   /* float32 2D, accuracy, non-finite values (exceptions), default table */
-  *s = (spec){"/fields/accuracy", H5T_NATIVE_FLOAT, H5T_IEEE_F32LE, 2, {100, 96}, {50, 48},
-              {0}, 0, 0, 7, 0};
+  *s = (spec){"/fields/accuracy",
+              H5T_NATIVE_FLOAT,
+              H5T_IEEE_F32LE,
+              2,
+              {100, 96},
+              {50, 48},
+              {0},
+              0,
+              0,
+              7,
+              0};
   s->ncd = H5Z_parz_accuracy_cdata(1e-3, s->cd);
   s++;
   /* float64 3D big-endian, reversible, one chunk never written */
-  *s = (spec){"/fields/reversible", H5T_NATIVE_DOUBLE, H5T_IEEE_F64BE, 3, {12, 16, 16},
-              {4, 16, 16}, {0}, 0, 0, 3, 1};
+  *s = (spec){"/fields/reversible",
+              H5T_NATIVE_DOUBLE,
+              H5T_IEEE_F64BE,
+              3,
+              {12, 16, 16},
+              {4, 16, 16},
+              {0},
+              0,
+              0,
+              3,
+              1};
   s->ncd = H5Z_parz_reversible_cdata(s->cd);
   s++;
   /* int32 2D, fixed rate: no table */
-  *s = (spec){"/ints/rate", H5T_NATIVE_INT32, H5T_STD_I32LE, 2, {64, 64}, {32, 64}, {0}, 0, 0,
-              0, 0};
+  *s =
+      (spec){"/ints/rate", H5T_NATIVE_INT32, H5T_STD_I32LE, 2, {64, 64}, {32, 64}, {0}, 0, 0, 0, 0};
   s->ncd = H5Z_parz_rate_cdata(16.0, s->cd);
   s++;
   /* int64 1D, precision, C = 4 with a LENGTHS table */
-  *s = (spec){"/ints/precision", H5T_NATIVE_INT64, H5T_STD_I64LE, 1, {1000}, {256}, {0}, 0, 0,
-              0, 0};
+  *s =
+      (spec){"/ints/precision", H5T_NATIVE_INT64, H5T_STD_I64LE, 1, {1000}, {256}, {0}, 0, 0, 0, 0};
   s->ncd = H5Z_parz_table_cdata(H5Z_parz_precision_cdata(40, s->cd), 4, 0, 3, s->cd);
   s++;
   /* float32 2D, expert, OFFSETS table */
-  *s = (spec){"/expert", H5T_NATIVE_FLOAT, H5T_IEEE_F32LE, 2, {40, 40}, {40, 40}, {0}, 0, 0,
-              0, 0};
-  s->ncd = H5Z_parz_table_cdata(H5Z_parz_expert_cdata(1, 16658, 20, -1074, s->cd), 2, 0, 2,
-                                s->cd);
+  *s = (spec){"/expert", H5T_NATIVE_FLOAT, H5T_IEEE_F32LE, 2, {40, 40}, {40, 40}, {0}, 0, 0, 0, 0};
+  s->ncd = H5Z_parz_table_cdata(H5Z_parz_expert_cdata(1, 16658, 20, -1074, s->cd), 2, 0, 2, s->cd);
   s++;
   /* HYBRID with P = 2, then fletcher32 */
-  *s = (spec){"/with_checksum", H5T_NATIVE_FLOAT, H5T_IEEE_F32LE, 1, {4096}, {2048}, {0}, 0,
-              1, 0, 0};
+  *s = (spec){
+      "/with_checksum", H5T_NATIVE_FLOAT, H5T_IEEE_F32LE, 1, {4096}, {2048}, {0}, 0, 1, 0, 0};
   s->ncd = H5Z_parz_table_cdata(H5Z_parz_accuracy_cdata(1e-2, s->cd), 1, 2, 4, s->cd);
   s++;
   nspecs = (int)(s - specs);
@@ -211,12 +233,14 @@ static void facts(hid_t file, const char* path, int nonfinite) {
 static void write_file(const char* path, int print_facts) {
   hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
   CHECK(f >= 0);
-  for (int i = 0; i < nspecs; i++) write_dataset(f, &specs[i]);
+  for (int i = 0; i < nspecs; i++)
+    write_dataset(f, &specs[i]);
   write_raw_chunk(f);
   write_sparse(f);
   write_other(f);
   if (print_facts) {
-    for (int i = 0; i < nspecs; i++) facts(f, specs[i].path, specs[i].nonfinite);
+    for (int i = 0; i < nspecs; i++)
+      facts(f, specs[i].path, specs[i].nonfinite);
     facts(f, "/raw_chunk", 0);
     facts(f, "/sparse", 0);
   }

@@ -52,8 +52,10 @@ static int parse_expert(const char* s, long long v[4]) {
     char* end;
     errno = 0;
     v[k] = strtoll(p, &end, 10);
-    if (end == p || errno != 0 || *end != (k < 3 ? ',' : '\0')) return 0;
-    if (k < 3 ? v[k] < 0 || v[k] > UINT_MAX : v[k] < INT_MIN || v[k] > INT_MAX) return 0;
+    if (end == p || errno != 0 || *end != (k < 3 ? ',' : '\0'))
+      return 0;
+    if (k < 3 ? v[k] < 0 || v[k] > UINT_MAX : v[k] < INT_MIN || v[k] > INT_MAX)
+      return 0;
     p = end + 1;
   }
   return 1;
@@ -66,7 +68,8 @@ static int parse_table(const char* s, unsigned* kind) {
       return 1;
     }
   long long n;
-  if (!parse_long(s, PARZ_TABLE_AUTO, PARZ_TABLE_HYBRID, &n)) return 0;
+  if (!parse_long(s, PARZ_TABLE_AUTO, PARZ_TABLE_HYBRID, &n))
+    return 0;
   *kind = (unsigned)n;
   return 1;
 }
@@ -131,7 +134,8 @@ int tool_cd_values(int argc, char** argv) {
     }
     int t = -1;
     for (int k = 0; k < 3; k++)
-      if (!strcmp(arg, table_options[k])) t = k;
+      if (!strcmp(arg, table_options[k]))
+        t = k;
     int takes_value = t >= 0 || (is_mode(arg) && strcmp(arg, "--reversible") != 0);
     if ((t < 0 && !is_mode(arg)) || (takes_value && i + 1 == argc)) {
       fprintf(stderr, "parz cd-values: %s '%s'\n",
@@ -146,15 +150,18 @@ int tool_cd_values(int argc, char** argv) {
       if (!ok)
         return bad_value(arg, value,
                          t == 2 ? "auto, none, offsets, lengths, hybrid or 0..4" : "a number");
-      if (t < 2) table[t] = (unsigned)v;
-      if (t > last_table) last_table = t;
+      if (t < 2)
+        table[t] = (unsigned)v;
+      if (t > last_table)
+        last_table = t;
       continue;
     }
     if (++modes > 1) {
       fprintf(stderr, "parz cd-values: give one mode only (%s after another)\n", arg);
       return PARZ_EXIT_USAGE;
     }
-    if ((n = mode_cd(arg, value, cd)) == 0) return PARZ_EXIT_USAGE;
+    if ((n = mode_cd(arg, value, cd)) == 0)
+      return PARZ_EXIT_USAGE;
   }
   if (modes == 0) {
     fprintf(stderr, "parz cd-values: give a mode\n");
@@ -162,7 +169,8 @@ int tool_cd_values(int argc, char** argv) {
     return PARZ_EXIT_USAGE;
   }
   /* Table settings up to the last one given, 0 (default) for those before it. */
-  for (int k = 0; k <= last_table; k++) cd[n++] = table[k];
+  for (int k = 0; k <= last_table; k++)
+    cd[n++] = table[k];
   parz_filter_request req;
   parz_error e = {0, ""};
   if (parz_cd_parse_request(n, cd, &req, &e) != PARZ_OK) {
@@ -172,17 +180,20 @@ int tool_cd_values(int argc, char** argv) {
   int fixed_rate = req.mode == H5Z_PARZ_MODE_RATE ||
                    (req.mode == H5Z_PARZ_MODE_EXPERT && req.values[0] == req.values[1]);
   if (req.table == PARZ_TABLE_NONE && !fixed_rate) {
-    fprintf(stderr, "parz cd-values: table none needs a fixed-rate mode (rate, or expert with "
-                    "MINBITS = MAXBITS)\n");
+    fprintf(stderr,
+            "parz cd-values: table none needs a fixed-rate mode (rate, or expert with "
+            "MINBITS = MAXBITS)\n");
     return PARZ_EXIT_USAGE;
   }
   if (!ud_only) {
     printf("cd_values:");
-    for (size_t i = 0; i < n; i++) printf(" %u", cd[i]);
+    for (size_t i = 0; i < n; i++)
+      printf(" %u", cd[i]);
     printf("\nh5repack:  -f ");
   }
   printf("UD=%d,0,%zu", H5Z_FILTER_PARZ, n);
-  for (size_t i = 0; i < n; i++) printf(",%u", cd[i]);
+  for (size_t i = 0; i < n; i++)
+    printf(",%u", cd[i]);
   printf("\n");
   return PARZ_EXIT_OK;
 }

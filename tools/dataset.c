@@ -26,10 +26,10 @@ static void classify(hid_t type, tool_dataset* d) {
     parz_type parz;
     int big_endian;
   } known[] = {
-      {H5T_IEEE_F32LE, PARZ_FLOAT, 0}, {H5T_IEEE_F32BE, PARZ_FLOAT, 1},
+      {H5T_IEEE_F32LE, PARZ_FLOAT, 0},  {H5T_IEEE_F32BE, PARZ_FLOAT, 1},
       {H5T_IEEE_F64LE, PARZ_DOUBLE, 0}, {H5T_IEEE_F64BE, PARZ_DOUBLE, 1},
-      {H5T_STD_I32LE, PARZ_INT32, 0},  {H5T_STD_I32BE, PARZ_INT32, 1},
-      {H5T_STD_I64LE, PARZ_INT64, 0},  {H5T_STD_I64BE, PARZ_INT64, 1},
+      {H5T_STD_I32LE, PARZ_INT32, 0},   {H5T_STD_I32BE, PARZ_INT32, 1},
+      {H5T_STD_I64LE, PARZ_INT64, 0},   {H5T_STD_I64BE, PARZ_INT64, 1},
   };
   for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
     if (H5Tequal(type, known[i].type) > 0) {
@@ -79,8 +79,8 @@ static void read_filters(hid_t dcpl, tool_dataset* d) {
     unsigned flags, config, cd[sizeof d->cd / sizeof d->cd[0]];
     size_t ncd = sizeof cd / sizeof cd[0];
     char stored[64] = "", other[80];
-    H5Z_filter_t id = H5Pget_filter2(dcpl, (unsigned)i, &flags, &ncd, cd, sizeof stored, stored,
-                                     &config);
+    H5Z_filter_t id =
+        H5Pget_filter2(dcpl, (unsigned)i, &flags, &ncd, cd, sizeof stored, stored, &config);
     d->filters[i] = id;
     if (id == H5Z_FILTER_PARZ && d->parz_index < 0) {
       d->parz_index = i;
@@ -118,7 +118,8 @@ int tool_dataset_open(hid_t file, const char* path, tool_dataset* d, char* why, 
   if (ok) {
     classify(type, d);
     d->chunked = H5Pget_layout(dcpl) == H5D_CHUNKED;
-    if (d->chunked) ok = H5Pget_chunk(dcpl, d->rank, d->chunk) == d->rank;
+    if (d->chunked)
+      ok = H5Pget_chunk(dcpl, d->rank, d->chunk) == d->rank;
   }
   if (ok && d->chunked) {
     read_filters(dcpl, d);
@@ -128,8 +129,8 @@ int tool_dataset_open(hid_t file, const char* path, tool_dataset* d, char* why, 
     for (int k = 0; k < d->rank; k++) {
       c64[k] = d->chunk[k];
       unsigned long long along = d->dims[k] / d->chunk[k] + (d->dims[k] % d->chunk[k] != 0);
-      d->grid_chunks = along && d->grid_chunks > ULLONG_MAX / along ? ULLONG_MAX
-                                                                    : d->grid_chunks * along;
+      d->grid_chunks =
+          along && d->grid_chunks > ULLONG_MAX / along ? ULLONG_MAX : d->grid_chunks * along;
     }
     int dims = parz_cd_squeeze((unsigned)d->rank, c64, shape);
     if (d->parz_index >= 0 && d->parz_type != 0 && dims > 0) {
@@ -140,9 +141,12 @@ int tool_dataset_open(hid_t file, const char* path, tool_dataset* d, char* why, 
         d->chunk_bytes = parz_array_count(&d->expected) * parz_type_size(d->expected.type);
     }
   }
-  if (dcpl >= 0) H5Pclose(dcpl);
-  if (type >= 0) H5Tclose(type);
-  if (space >= 0) H5Sclose(space);
+  if (dcpl >= 0)
+    H5Pclose(dcpl);
+  if (type >= 0)
+    H5Tclose(type);
+  if (space >= 0)
+    H5Sclose(space);
   if (!ok) {
     snprintf(why, why_size, "HDF5 cannot describe dataset %s", path);
     tool_dataset_close(d);
@@ -152,7 +156,8 @@ int tool_dataset_open(hid_t file, const char* path, tool_dataset* d, char* why, 
 }
 
 void tool_dataset_close(tool_dataset* d) {
-  if (d->id >= 0) H5Dclose(d->id);
+  if (d->id >= 0)
+    H5Dclose(d->id);
   d->id = -1;
 }
 
@@ -166,15 +171,16 @@ int tool_dataset_parz_last(const tool_dataset* d) {
 
 int tool_chunk_parz_bytes(const tool_dataset* d, const tool_chunk* c, size_t* bytes) {
   unsigned after = (unsigned)(d->nfilters - 1 - d->parz_index);
-  if (c->filter_mask & (1u << d->parz_index)) return 0;
+  if (c->filter_mask & (1u << d->parz_index))
+    return 0;
   if (after == 0) {
     *bytes = (size_t)c->stored_bytes;
     return 1;
   }
   /* HDF5's fletcher32 filter appends its checksum, 4 bytes, to the chunk it is given. */
   unsigned last = (unsigned)d->nfilters - 1;
-  if (after == 1 && d->filters[last] == H5Z_FILTER_FLETCHER32 &&
-      !(c->filter_mask & (1u << last)) && c->stored_bytes >= 4) {
+  if (after == 1 && d->filters[last] == H5Z_FILTER_FLETCHER32 && !(c->filter_mask & (1u << last)) &&
+      c->stored_bytes >= 4) {
     *bytes = (size_t)c->stored_bytes - 4;
     return 1;
   }
@@ -189,18 +195,20 @@ void tool_array_text(const parz_array* a, char* out, size_t size) {
 
 /* The chunk header must describe the dataset's chunk: otherwise the chunk is foreign (written raw
  * into another dataset) or corrupt, and HDF5 would place its values wrongly. */
-int tool_chunk_matches(const tool_dataset* d, const parz_chunk_view* v, char* why,
-                       size_t size) {
+int tool_chunk_matches(const tool_dataset* d, const parz_chunk_view* v, char* why, size_t size) {
   const parz_array* a = &v->array;
   const parz_array* x = &d->expected;
   int same = a->type == x->type && a->dims == x->dims;
-  for (unsigned k = 0; same && k < a->dims; k++) same = a->shape[k] == x->shape[k];
+  for (unsigned k = 0; same && k < a->dims; k++)
+    same = a->shape[k] == x->shape[k];
   if (!same) {
     char got[64], want[64];
     tool_array_text(a, got, sizeof got);
     tool_array_text(x, want, sizeof want);
-    snprintf(why, size, "the chunk header says %s, the dataset's chunks are %s (unit dimensions "
-             "left out): a chunk of another dataset, or corrupt", got, want);
+    snprintf(why, size,
+             "the chunk header says %s, the dataset's chunks are %s (unit dimensions "
+             "left out): a chunk of another dataset, or corrupt",
+             got, want);
   }
   return same;
 }
@@ -209,7 +217,8 @@ int tool_chunk_matches(const tool_dataset* d, const parz_chunk_view* v, char* wh
 static void shortest(double x, char* out, size_t size) {
   for (int digits = 6; digits <= 17; digits++) {
     snprintf(out, size, "%.*g", digits, x);
-    if (strtod(out, NULL) == x) return;
+    if (strtod(out, NULL) == x)
+      return;
   }
 }
 
@@ -233,8 +242,7 @@ void tool_dataset_mode(const tool_dataset* d, char* out, size_t size) {
     case H5Z_PARZ_MODE_EXPERT:
       snprintf(out, size, "expert %u,%u,%u,%d", p->minbits, p->maxbits, p->maxprec, p->minexp);
       break;
-    default:
-      snprintf(out, size, "%s", parz_cd_mode_name(r->mode));
+    default: snprintf(out, size, "%s", parz_cd_mode_name(r->mode));
   }
 }
 
@@ -244,14 +252,16 @@ static void describe_origin(const tool_dataset* d, tool_chunk* c) {
   for (int k = 0; k < d->rank && len < sizeof c->where; k++)
     len += (size_t)snprintf(c->where + len, sizeof c->where - len, "%s%llu", k ? "," : "",
                             (unsigned long long)c->origin[k]);
-  if (len < sizeof c->where) snprintf(c->where + len, sizeof c->where - len, "]");
+  if (len < sizeof c->where)
+    snprintf(c->where + len, sizeof c->where - len, "]");
 }
 
 /* The next chunk origin in C order; 0 after the last. */
 static int next_origin(const tool_dataset* d, hsize_t* at) {
   for (int k = d->rank - 1; k >= 0; k--) {
     at[k] += d->chunk[k];
-    if (at[k] < d->dims[k]) return 1;
+    if (at[k] < d->dims[k])
+      return 1;
     at[k] = 0;
   }
   return 0;
@@ -264,8 +274,8 @@ static int visit_one(const tool_dataset* d, tool_chunk* c, hsize_t size, unsigne
   if (size > *cap) {
     unsigned char* more = size <= SIZE_MAX ? realloc(*buf, (size_t)size) : NULL;
     if (!more) {
-      snprintf(why, why_size, "no memory for the %llu-byte chunk at %s",
-               (unsigned long long)size, c->where);
+      snprintf(why, why_size, "no memory for the %llu-byte chunk at %s", (unsigned long long)size,
+               c->where);
       return -1;
     }
     *buf = more;
@@ -290,7 +300,8 @@ int tool_visit_chunks(const tool_dataset* d, tool_chunk_fn fn, void* ctx,
   hsize_t stored = 0;
   hid_t space = H5Dget_space(d->id);
   if (space < 0 || H5Dget_num_chunks(d->id, space, &stored) < 0) {
-    if (space >= 0) H5Sclose(space);
+    if (space >= 0)
+      H5Sclose(space);
     snprintf(why, why_size, "HDF5 cannot count the stored chunks");
     return -1;
   }
@@ -340,12 +351,15 @@ struct visit {
 
 static herr_t visit_link(hid_t group, const char* name, const H5L_info_t* info, void* data) {
   struct visit* v = data;
-  if (info->type != H5L_TYPE_HARD) return 0;
+  if (info->type != H5L_TYPE_HARD)
+    return 0;
   hid_t obj = H5Oopen(group, name, H5P_DEFAULT);
-  if (obj < 0) return 0;
+  if (obj < 0)
+    return 0;
   int dataset = H5Iget_type(obj) == H5I_DATASET;
   H5Oclose(obj);
-  if (!dataset) return 0;
+  if (!dataset)
+    return 0;
   char path[1024];
   snprintf(path, sizeof path, "/%s", name);
   return v->fn(group, path, v->ctx);
@@ -365,7 +379,8 @@ struct error_pick {
 
 static herr_t pick_error(unsigned n, const H5E_error2_t* e, void* data) {
   struct error_pick* p = data;
-  if (!e->desc || !e->desc[0]) return 0;
+  if (!e->desc || !e->desc[0])
+    return 0;
   if (!p->found_parz && strstr(e->desc, "parz")) {
     snprintf(p->out, p->size, "%s", e->desc);
     p->found_parz = 1;
@@ -388,7 +403,8 @@ int tool_target_args(const char* command, int argc, char** argv, const tool_swit
   for (int i = 0; i < argc; i++) {
     const char* a = argv[i];
     size_t k = 0;
-    while (k < nswitches && strcmp(a, switches[k].name) && strcmp(a, switches[k].letter)) k++;
+    while (k < nswitches && strcmp(a, switches[k].name) && strcmp(a, switches[k].letter))
+      k++;
     if (k < nswitches) {
       *switches[k].set = 1;
     } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -402,7 +418,8 @@ int tool_target_args(const char* command, int argc, char** argv, const tool_swit
       *target = argv[i];
     }
   }
-  if (*target) return -1;
+  if (*target)
+    return -1;
   usage(stderr);
   return PARZ_EXIT_USAGE;
 }
@@ -412,7 +429,8 @@ int tool_run_target(const char* command, char* target, tool_dataset_fn fn, void*
   *only = NULL;
   /* FILE:/dataset unless the whole argument names an existing file. */
   char* colon = access(target, F_OK) == 0 ? NULL : strstr(target, ":/");
-  for (char* next = colon; next; next = strstr(next + 1, ":/")) colon = next;
+  for (char* next = colon; next; next = strstr(next + 1, ":/"))
+    colon = next;
   if (colon) {
     *colon = 0;
     *only = colon + 1;
@@ -432,7 +450,8 @@ int tool_run_target(const char* command, char* target, tool_dataset_fn fn, void*
     fprintf(stderr, "parz %s: HDF5 cannot walk %s\n", command, target);
     return PARZ_EXIT_OPEN;
   }
-  if (rc != 0) return rc;
+  if (rc != 0)
+    return rc;
   if (*parz_datasets == 0) {
     fprintf(stderr, "parz %s: no ParZ dataset in %s%s%s\n", command, target, *only ? ":" : "",
             *only ? *only : "");

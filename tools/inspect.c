@@ -6,7 +6,7 @@
 
 typedef struct {
   int summary_only;
-  int bad;                      /* chunks whose header does not parse or fit the dataset */
+  int bad; /* chunks whose header does not parse or fit the dataset */
   int parz_datasets, other_datasets;
   /* per dataset */
   unsigned long long chunks, raw_chunks, bad_chunks;
@@ -16,7 +16,8 @@ typedef struct {
 
 static void print_dims(const char* label, int rank, const hsize_t* dims) {
   printf("%s[", label);
-  for (int k = 0; k < rank; k++) printf("%s%llu", k ? "," : "", (unsigned long long)dims[k]);
+  for (int k = 0; k < rank; k++)
+    printf("%s%llu", k ? "," : "", (unsigned long long)dims[k]);
   printf("]");
 }
 
@@ -25,9 +26,9 @@ static double percent(unsigned long long part, unsigned long long whole) {
 }
 
 static void print_chunk_columns(void) {
-  printf("  %-16s %12s %7s  %-10s %7s %7s %7s %6s %6s %6s  %-7s %7s %10s %8s\n", "chunk",
-         "stored", "ratio", "mode", "minbits", "maxbits", "maxprec", "minexp", "C", "P", "table",
-         "table%", "exceptions", "mask");
+  printf("  %-16s %12s %7s  %-10s %7s %7s %7s %6s %6s %6s  %-7s %7s %10s %8s\n", "chunk", "stored",
+         "ratio", "mode", "minbits", "maxbits", "maxprec", "minexp", "C", "P", "table", "table%",
+         "exceptions", "mask");
 }
 
 static const char* chunk_mode(const parz_params* p) {
@@ -43,8 +44,10 @@ static int inspect_chunk(const tool_dataset* d, const tool_chunk* c, void* ctx) 
   if (c->filter_mask & (1u << d->parz_index)) {
     s->raw_chunks++;
     if (!s->summary_only)
-      printf("  %-16s %12llu %7.2f  stored without ParZ (the filter was skipped when it was "
-             "written)\n", c->where, (unsigned long long)c->stored_bytes, ratio);
+      printf(
+          "  %-16s %12llu %7.2f  stored without ParZ (the filter was skipped when it was "
+          "written)\n",
+          c->where, (unsigned long long)c->stored_bytes, ratio);
     return 0;
   }
   size_t bytes;
@@ -74,18 +77,22 @@ static int inspect_chunk(const tool_dataset* d, const tool_chunk* c, void* ctx) 
   s->payload += v.payload_bytes;
   s->exceptions += v.nexceptions;
   s->mask += v.mask.section_bytes;
-  if (s->min_c == 0 || v.segment_blocks < s->min_c) s->min_c = v.segment_blocks;
-  if (v.segment_blocks > s->max_c) s->max_c = v.segment_blocks;
+  if (s->min_c == 0 || v.segment_blocks < s->min_c)
+    s->min_c = v.segment_blocks;
+  if (v.segment_blocks > s->max_c)
+    s->max_c = v.segment_blocks;
   if (!s->summary_only) {
     char p[16] = "-";
-    if (v.table == PARZ_TABLE_HYBRID) snprintf(p, sizeof p, "%u", (unsigned)v.partition_segments);
+    if (v.table == PARZ_TABLE_HYBRID)
+      snprintf(p, sizeof p, "%u", (unsigned)v.partition_segments);
     printf("  %-16s %12llu %7.2f  %-10s %7u %7u %7u %6d %6u %6s  %-7s %6.2f%% %10llu %8llu\n",
            c->where, (unsigned long long)c->stored_bytes, ratio, chunk_mode(&v.params),
            v.params.minbits, v.params.maxbits, v.params.maxprec, v.params.minexp,
            (unsigned)v.segment_blocks, p, tool_table_name(v.table),
            percent(v.table_bytes, v.payload_bytes), (unsigned long long)v.nexceptions,
            (unsigned long long)v.mask.section_bytes);
-    if (!matches) printf("  %-16s %s\n", "", why);
+    if (!matches)
+      printf("  %-16s %s\n", "", why);
   }
   return 0;
 }
@@ -93,9 +100,12 @@ static int inspect_chunk(const tool_dataset* d, const tool_chunk* c, void* ctx) 
 static void print_heading(const tool_dataset* d) {
   printf("%s  %s ", d->path, d->type_name);
   print_dims("", d->rank, d->dims);
-  if (d->chunked) print_dims("  chunks ", d->rank, d->chunk);
-  else printf("  not chunked");
-  if (d->nfilters) printf("  filters: %s", d->filter_list);
+  if (d->chunked)
+    print_dims("  chunks ", d->rank, d->chunk);
+  else
+    printf("  not chunked");
+  if (d->nfilters)
+    printf("  filters: %s", d->filter_list);
 }
 
 static int inspect_dataset(hid_t file, const char* path, void* ctx) {
@@ -119,18 +129,22 @@ static int inspect_dataset(hid_t file, const char* path, void* ctx) {
   printf("\n  ParZ %s", mode);
   if (d.cd_ok) {
     const parz_chunk_config* cfg = &d.config.config;
-    printf(", table %s, C %s", tool_table_name(cfg->table),
-           cfg->segment_blocks ? "" : "auto");
-    if (cfg->segment_blocks) printf("%u", (unsigned)cfg->segment_blocks);
-    if (cfg->table == PARZ_TABLE_HYBRID) printf(", P %u", (unsigned)cfg->partition_segments);
-    if (cfg->mask == PARZ_MASK_OFF) printf(", mask off");
-    if (cfg->fill) printf(", fill value 0x%llx masked", (unsigned long long)cfg->fill_bits);
+    printf(", table %s, C %s", tool_table_name(cfg->table), cfg->segment_blocks ? "" : "auto");
+    if (cfg->segment_blocks)
+      printf("%u", (unsigned)cfg->segment_blocks);
+    if (cfg->table == PARZ_TABLE_HYBRID)
+      printf(", P %u", (unsigned)cfg->partition_segments);
+    if (cfg->mask == PARZ_MASK_OFF)
+      printf(", mask off");
+    if (cfg->fill)
+      printf(", fill value 0x%llx masked", (unsigned long long)cfg->fill_bits);
   }
   printf("\n");
   s->chunks = s->raw_chunks = s->bad_chunks = 0;
   s->stored = s->decoded = s->table = s->payload = s->exceptions = s->mask = 0;
   s->min_c = s->max_c = 0;
-  if (!s->summary_only) print_chunk_columns();
+  if (!s->summary_only)
+    print_chunk_columns();
   unsigned long long unwritten = 0;
   int rc = tool_visit_chunks(&d, inspect_chunk, s, &unwritten, why, sizeof why);
   if (rc != 0) {
@@ -138,10 +152,11 @@ static int inspect_dataset(hid_t file, const char* path, void* ctx) {
     tool_dataset_close(&d);
     return PARZ_EXIT_OPEN;
   }
-  printf("  summary: %llu chunks (%llu stored without ParZ, %llu unwritten, %llu bad), "
-         "%llu -> %llu bytes, ratio %.2f",
-         s->chunks, s->raw_chunks, unwritten, s->bad_chunks, s->decoded, s->stored,
-         s->stored ? (double)s->decoded / (double)s->stored : 0.0);
+  printf(
+      "  summary: %llu chunks (%llu stored without ParZ, %llu unwritten, %llu bad), "
+      "%llu -> %llu bytes, ratio %.2f",
+      s->chunks, s->raw_chunks, unwritten, s->bad_chunks, s->decoded, s->stored,
+      s->stored ? (double)s->decoded / (double)s->stored : 0.0);
   if (s->payload)
     printf(", C %llu-%llu, table %.2f%% of payload, %llu exceptions, %llu mask bytes", s->min_c,
            s->max_c, percent(s->table, s->payload), s->exceptions, s->mask);
@@ -167,11 +182,13 @@ int tool_inspect(int argc, char** argv) {
   char* target;
   const char* only;
   int rc = tool_target_args("inspect", argc, argv, &summary, 1, inspect_usage, &target);
-  if (rc >= 0) return rc;
+  if (rc >= 0)
+    return rc;
   rc = tool_run_target("inspect", target, inspect_dataset, &s, &s.parz_datasets, &only);
   if (!only && (rc == PARZ_EXIT_OK || rc == PARZ_EXIT_NONE))
     printf("%d ParZ dataset%s, %d other%s\n", s.parz_datasets, s.parz_datasets == 1 ? "" : "s",
            s.other_datasets, s.other_datasets == 1 ? "" : "s");
-  if (rc != PARZ_EXIT_OK) return rc;
+  if (rc != PARZ_EXIT_OK)
+    return rc;
   return s.bad ? PARZ_EXIT_BAD : PARZ_EXIT_OK;
 }

@@ -37,9 +37,12 @@ int main(int argc, char** argv) {
            major, minor, release);
     return PARZ_EXIT_OK;
   }
-  if (!strcmp(cmd, "inspect")) return tool_inspect(argc - 2, argv + 2);
-  if (!strcmp(cmd, "verify")) return tool_verify(argc - 2, argv + 2);
-  if (!strcmp(cmd, "cd-values")) return tool_cd_values(argc - 2, argv + 2);
+  if (!strcmp(cmd, "inspect"))
+    return tool_inspect(argc - 2, argv + 2);
+  if (!strcmp(cmd, "verify"))
+    return tool_verify(argc - 2, argv + 2);
+  if (!strcmp(cmd, "cd-values"))
+    return tool_cd_values(argc - 2, argv + 2);
   fprintf(stderr, "parz: unknown command '%s'\n", cmd);
   usage(stderr);
   return PARZ_EXIT_USAGE;

@@ -16,10 +16,10 @@
 /* Exit statuses, the same for every subcommand (parz --help, README). */
 enum {
   PARZ_EXIT_OK = 0,
-  PARZ_EXIT_BAD = 1,    /* a chunk failed to decode (verify) or to parse (inspect) */
-  PARZ_EXIT_USAGE = 2,  /* unknown command or option, invalid value */
-  PARZ_EXIT_OPEN = 3,   /* the file or dataset cannot be opened, or HDF5 failed */
-  PARZ_EXIT_NONE = 4    /* no ParZ dataset where one was asked for */
+  PARZ_EXIT_BAD = 1,   /* a chunk failed to decode (verify) or to parse (inspect) */
+  PARZ_EXIT_USAGE = 2, /* unknown command or option, invalid value */
+  PARZ_EXIT_OPEN = 3,  /* the file or dataset cannot be opened, or HDF5 failed */
+  PARZ_EXIT_NONE = 4   /* no ParZ dataset where one was asked for */
 };
 
 #define PARZ_TOOL_MAX_FILTERS 32
@@ -32,20 +32,20 @@ typedef struct {
   hsize_t dims[H5S_MAX_RANK];
   int chunked;
   hsize_t chunk[H5S_MAX_RANK];
-  char type_name[32];         /* "float32", "int16", "string", ... */
-  int parz_type;              /* a parz_type when the values are one ParZ stores, else 0 */
+  char type_name[32]; /* "float32", "int16", "string", ... */
+  int parz_type;      /* a parz_type when the values are one ParZ stores, else 0 */
   int big_endian;
   int nfilters;
   H5Z_filter_t filters[PARZ_TOOL_MAX_FILTERS];
-  char filter_list[256];      /* "shuffle, ParZ, fletcher32" */
-  int parz_index;             /* ParZ's place in the pipeline, -1 when absent */
-  size_t ncd;                 /* ParZ's cd_values as stored in the file */
+  char filter_list[256]; /* "shuffle, ParZ, fletcher32" */
+  int parz_index;        /* ParZ's place in the pipeline, -1 when absent */
+  size_t ncd;            /* ParZ's cd_values as stored in the file */
   unsigned cd[PARZ_CD_INTERNAL_NELMTS + 8];
-  int cd_ok;                  /* cd_values load (parz_cd_load); else cd_error says why */
+  int cd_ok; /* cd_values load (parz_cd_load); else cd_error says why */
   parz_error cd_error;
-  parz_filter_config config;  /* valid when cd_ok */
-  parz_array expected;        /* the chunks' type and squeezed shape, from the dataset itself */
-  size_t chunk_bytes;         /* bytes of one decoded chunk; 0 when not a ParZ dataset */
+  parz_filter_config config;      /* valid when cd_ok */
+  parz_array expected;            /* the chunks' type and squeezed shape, from the dataset itself */
+  size_t chunk_bytes;             /* bytes of one decoded chunk; 0 when not a ParZ dataset */
   unsigned long long grid_chunks; /* chunks in the chunk grid, allocated or not */
 } tool_dataset;
 
@@ -68,7 +68,7 @@ typedef struct {
   char where[128];              /* the origin as text, "[0,1440]" */
   unsigned filter_mask;         /* bit k set: filter k was skipped for this chunk */
   hsize_t stored_bytes;
-  const unsigned char* bytes;   /* the stored bytes (H5Dread_chunk) */
+  const unsigned char* bytes; /* the stored bytes (H5Dread_chunk) */
 } tool_chunk;
 
 /* Where a stored chunk's ParZ chunk lies: all of it when ParZ is the last filter, all but the
@@ -111,8 +111,8 @@ int tool_cd_values(int argc, char** argv);
  * when --name or -letter is given). Returns -1 to go on with *target set, or the exit status
  * to end with (after --help, or after printing usage for a wrong argument). */
 typedef struct {
-  const char* name;    /* "--summary" */
-  const char* letter;  /* "-s" */
+  const char* name;   /* "--summary" */
+  const char* letter; /* "-s" */
   int* set;
 } tool_switch;
 int tool_target_args(const char* command, int argc, char** argv, const tool_switch* switches,

@@ -15,8 +15,8 @@
 #include "parz_tool.h"
 
 typedef struct {
-  void* decoded;                /* one decoded chunk (chunk_bytes) */
-  hid_t filespace, memtype;     /* for reads through HDF5 */
+  void* decoded;            /* one decoded chunk (chunk_bytes) */
+  hid_t filespace, memtype; /* for reads through HDF5 */
   unsigned long long chunks, bad, raw;
 } verify_dataset;
 
@@ -76,9 +76,12 @@ static int verify_through_hdf5(const tool_dataset* d, const tool_chunk* c, verif
            H5Sselect_hyperslab(s->filespace, H5S_SELECT_SET, c->origin, NULL, count, NULL) >= 0 &&
            H5Dread(d->id, s->memtype, mem, s->filespace, H5P_DEFAULT, s->decoded) >= 0;
   char why[512], message[400];
-  if (!ok) tool_h5_error(message, sizeof message); /* before the next call clears the stack */
-  if (mem >= 0) H5Sclose(mem);
-  if (ok) return 0;
+  if (!ok)
+    tool_h5_error(message, sizeof message); /* before the next call clears the stack */
+  if (mem >= 0)
+    H5Sclose(mem);
+  if (ok)
+    return 0;
   snprintf(why, sizeof why, "HDF5 cannot read the chunk: %s", message);
   report(d, c, why);
   return 1;
@@ -118,7 +121,8 @@ static int verify_dataset_at(hid_t file, const char* path, void* ctx) {
       fprintf(stderr,
               "parz verify: %s has filters after ParZ, so its chunks are read through HDF5, "
               "and HDF5 cannot load the ParZ plugin (libH5Zparz.so): install it or set "
-              "HDF5_PLUGIN_PATH\n", path);
+              "HDF5_PLUGIN_PATH\n",
+              path);
       tool_dataset_close(&d);
       return PARZ_EXIT_OPEN;
     }
@@ -141,18 +145,24 @@ static int verify_dataset_at(hid_t file, const char* path, void* ctx) {
       rc = PARZ_EXIT_OPEN;
     } else {
       printf("%s: ", path);
-      if (s.bad) printf("%llu of %llu chunks bad", s.bad, s.chunks);
-      else printf("%llu chunks ok", s.chunks);
-      if (s.raw) printf(", %llu stored without ParZ", s.raw);
-      if (unwritten) printf(", %llu never written", unwritten);
+      if (s.bad)
+        printf("%llu of %llu chunks bad", s.bad, s.chunks);
+      else
+        printf("%llu chunks ok", s.chunks);
+      if (s.raw)
+        printf(", %llu stored without ParZ", s.raw);
+      if (unwritten)
+        printf(", %llu never written", unwritten);
       printf("\n");
     }
   }
   st->chunks += s.chunks;
   st->bad += s.bad;
   free(s.decoded);
-  if (s.filespace >= 0) H5Sclose(s.filespace);
-  if (s.memtype >= 0) H5Tclose(s.memtype);
+  if (s.filespace >= 0)
+    H5Sclose(s.filespace);
+  if (s.memtype >= 0)
+    H5Tclose(s.memtype);
   tool_dataset_close(&d);
   return rc;
 }
@@ -171,9 +181,11 @@ int tool_verify(int argc, char** argv) {
   char* target;
   const char* only;
   int rc = tool_target_args("verify", argc, argv, NULL, 0, verify_usage, &target);
-  if (rc >= 0) return rc;
+  if (rc >= 0)
+    return rc;
   rc = tool_run_target("verify", target, verify_dataset_at, &st, &st.parz_datasets, &only);
-  if (rc != PARZ_EXIT_OK) return rc;
+  if (rc != PARZ_EXIT_OK)
+    return rc;
   printf("%d ParZ dataset%s, %llu chunks, %llu bad\n", st.parz_datasets,
          st.parz_datasets == 1 ? "" : "s", st.chunks, st.bad);
   return st.bad ? PARZ_EXIT_BAD : PARZ_EXIT_OK;

@@ -7,7 +7,8 @@
 #include "fuzz_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  if (size < 1) return 0;
+  if (size < 1)
+    return 0;
   unsigned ctl = data[0];
   size_t n = size - 1;
   unsigned char* c = parz_fuzz_chunk_copy(data + 1, n, ctl);
@@ -29,13 +30,15 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return 0;
   }
   unsigned char* dst = (unsigned char*)malloc(v.raw_bytes);
-  if (!dst) abort();
+  if (!dst)
+    abort();
   int rc = parz_chunk_decode(c, n, dst, v.raw_bytes, &e);
   int vrc = parz_chunk_verify(&v, 0, v.nchecksums, NULL);
   PARZ_FUZZ_CHECK(vrc == PARZ_OK ? rc != PARZ_ERR_CHECKSUM : rc == PARZ_ERR_CHECKSUM);
   if (rc == PARZ_OK) {
     unsigned char* again = (unsigned char*)malloc(v.raw_bytes);
-    if (!again) abort();
+    if (!again)
+      abort();
     memset(again, 0xA5, v.raw_bytes);
     PARZ_FUZZ_CHECK(parz_chunk_decode(c, n, again, v.raw_bytes, NULL) == PARZ_OK);
     PARZ_FUZZ_CHECK(memcmp(dst, again, v.raw_bytes) == 0);

@@ -4,7 +4,8 @@
 #include "fuzz_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  if (size < 1) return 0;
+  if (size < 1)
+    return 0;
   unsigned ctl = data[0];
   unsigned char* c = parz_fuzz_chunk_copy(data + 1, size - 1, ctl);
   size_t n = size - 1;
@@ -18,7 +19,8 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     parz_error te = {0, ""};
     size_t cut = n - 1 - (ctl >> 1) % n;
     unsigned char* p = (unsigned char*)malloc(cut ? cut : 1);
-    if (!p) abort();
+    if (!p)
+      abort();
     memcpy(p, c, cut);
     int trc = parz_chunk_parse(p, cut, &t, &te);
     PARZ_FUZZ_CHECK(trc != PARZ_OK);

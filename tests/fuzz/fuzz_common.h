@@ -29,7 +29,8 @@
 
 static inline uint64_t parz_fuzz_rd64(const unsigned char* p) {
   uint64_t v = 0;
-  for (int i = 7; i >= 0; i--) v = (v << 8) | p[i];
+  for (int i = 7; i >= 0; i--)
+    v = (v << 8) | p[i];
   return v;
 }
 
@@ -41,20 +42,24 @@ static inline uint32_t parz_fuzz_rd32(const unsigned char* p) {
  * payload as the header's payload size (bytes 88..95) describes it, when that lies inside the
  * buffer. */
 static inline void parz_fuzz_fix_checksum(unsigned char* c, size_t size) {
-  if (size < PARZ_FUZZ_HEADER_BYTES) return;
+  if (size < PARZ_FUZZ_HEADER_BYTES)
+    return;
   uint64_t payload = parz_fuzz_rd64(c + 88);
-  if (payload > size - PARZ_FUZZ_HEADER_BYTES) return;
+  if (payload > size - PARZ_FUZZ_HEADER_BYTES)
+    return;
   uint32_t crc = parz_crc32c(0, c, 108);
   crc = parz_crc32c(crc, c + PARZ_FUZZ_HEADER_BYTES,
                     (size_t)(size - payload - PARZ_FUZZ_HEADER_BYTES));
-  for (int i = 0; i < 4; i++) c[108 + i] = (unsigned char)(crc >> (8 * i));
+  for (int i = 0; i < 4; i++)
+    c[108 + i] = (unsigned char)(crc >> (8 * i));
 }
 
 /* Rewrites the payload checksums of a chunk that parses to match its payload, then the CRC. */
 static inline void parz_fuzz_fix_payload_checksums(unsigned char* c, size_t size) {
   parz_chunk_view v;
   parz_fuzz_fix_checksum(c, size);
-  if (parz_chunk_parse(c, size, &v, NULL) != PARZ_OK || !v.nchecksums) return;
+  if (parz_chunk_parse(c, size, &v, NULL) != PARZ_OK || !v.nchecksums)
+    return;
   unsigned char* sums = c + (v.checksums - c);
   uint64_t begin = 0, P = v.checksum_segments;
   for (uint64_t p = 0; p < v.nchecksums; p++) {
@@ -70,20 +75,24 @@ static inline void parz_fuzz_fix_payload_checksums(unsigned char* c, size_t size
  * the checksum fixed when the control byte asks for it. Never NULL for size 0: malloc(1). */
 static inline unsigned char* parz_fuzz_chunk_copy(const uint8_t* data, size_t size, unsigned ctl) {
   unsigned char* c = (unsigned char*)malloc(size ? size : 1);
-  if (!c) abort();
-  if (size) memcpy(c, data, size);
-  if (ctl & PARZ_FUZZ_FIX_CHECKSUM) parz_fuzz_fix_checksum(c, size);
-  if (ctl & PARZ_FUZZ_FIX_PAYLOAD_CHECKSUMS) parz_fuzz_fix_payload_checksums(c, size);
+  if (!c)
+    abort();
+  if (size)
+    memcpy(c, data, size);
+  if (ctl & PARZ_FUZZ_FIX_CHECKSUM)
+    parz_fuzz_fix_checksum(c, size);
+  if (ctl & PARZ_FUZZ_FIX_PAYLOAD_CHECKSUMS)
+    parz_fuzz_fix_payload_checksums(c, size);
   return c;
 }
 
 /* A broken invariant is a finding: print it and abort so libFuzzer saves the input. */
-#define PARZ_FUZZ_CHECK(cond)                                                          \
-  do {                                                                                 \
-    if (!(cond)) {                                                                     \
-      fprintf(stderr, "%s:%d: invariant failed: %s\n", __FILE__, __LINE__, #cond);     \
-      abort();                                                                         \
-    }                                                                                  \
+#define PARZ_FUZZ_CHECK(cond)                                                      \
+  do {                                                                             \
+    if (!(cond)) {                                                                 \
+      fprintf(stderr, "%s:%d: invariant failed: %s\n", __FILE__, __LINE__, #cond); \
+      abort();                                                                     \
+    }                                                                              \
   } while (0)
 
 /* Every failure must say what went wrong: code set to the status, a non-empty message. */
@@ -123,8 +132,8 @@ static inline void parz_fuzz_check_view(const parz_chunk_view* v, const unsigned
    * payload */
   if (v->nchecksums) {
     PARZ_FUZZ_CHECK(v->version == 2 && v->checksum_segments >= 1);
-    PARZ_FUZZ_CHECK(v->nchecksums == (v->nsegments + v->checksum_segments - 1) /
-                                         v->checksum_segments);
+    PARZ_FUZZ_CHECK(v->nchecksums ==
+                    (v->nsegments + v->checksum_segments - 1) / v->checksum_segments);
     PARZ_FUZZ_CHECK(v->checksums >= c && v->checksums <= v->payload &&
                     (size_t)(v->payload - v->checksums) >= 8 * v->nchecksums);
     if (v->table == PARZ_TABLE_HYBRID)
@@ -144,8 +153,8 @@ static inline void parz_fuzz_check_view(const parz_chunk_view* v, const unsigned
                     m->records + m->record_bytes <= v->payload);
     for (uint64_t g = 0; g < m->ngroups && g < 4096; g++) {
       uint64_t at = parz_fuzz_rd64(m->starts + 8 * g);
-      uint64_t stop = g + 1 < m->ngroups ? parz_fuzz_rd64(m->starts + 8 * (g + 1))
-                                         : m->record_bytes;
+      uint64_t stop =
+          g + 1 < m->ngroups ? parz_fuzz_rd64(m->starts + 8 * (g + 1)) : m->record_bytes;
       PARZ_FUZZ_CHECK(at <= stop && stop <= m->record_bytes);
     }
   } else {

@@ -23,35 +23,47 @@ static int finite_values(const parz_array* a, const void* data) {
   if (a->type == PARZ_FLOAT) {
     const float* f = (const float*)data;
     for (size_t i = 0; i < n; i++)
-      if (!isfinite(f[i])) return 0;
+      if (!isfinite(f[i]))
+        return 0;
   } else if (a->type == PARZ_DOUBLE) {
     const double* d = (const double*)data;
     for (size_t i = 0; i < n; i++)
-      if (!isfinite(d[i])) return 0;
+      if (!isfinite(d[i]))
+        return 0;
   }
   return 1;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  if (size < PREFIX) return 0;
+  if (size < PREFIX)
+    return 0;
   parz_array a;
   memset(&a, 0, sizeof a);
   a.type = (parz_type)(1 + data[0] % 4);
   a.dims = 1 + data[1] % 4;
-  for (unsigned k = 0; k < a.dims; k++) a.shape[k] = 1 + data[2 + k] % 16;
+  for (unsigned k = 0; k < a.dims; k++)
+    a.shape[k] = 1 + data[2 + k] % 16;
   PARZ_FUZZ_CHECK(parz_array_check(&a, NULL) == PARZ_OK);
 
   unsigned minbits = rd16(data + 6), maxbits = rd16(data + 8), maxprec = data[10];
   int minexp = (int16_t)rd16(data + 11);
-  if (minbits > PARZ_MAX_BITS) minbits = PARZ_MAX_BITS;
-  if (maxbits > PARZ_MAX_BITS) maxbits = PARZ_MAX_BITS;
-  if (maxbits < 1) maxbits = 1;
-  if (minbits > maxbits) minbits = maxbits;
-  if (maxprec > PARZ_MAX_PREC) maxprec = PARZ_MAX_PREC;
-  if (maxprec < 1) maxprec = 1;
-  if (minexp < PARZ_MIN_EXP - 1) minexp = PARZ_MIN_EXP - 1;
+  if (minbits > PARZ_MAX_BITS)
+    minbits = PARZ_MAX_BITS;
+  if (maxbits > PARZ_MAX_BITS)
+    maxbits = PARZ_MAX_BITS;
+  if (maxbits < 1)
+    maxbits = 1;
+  if (minbits > maxbits)
+    minbits = maxbits;
+  if (maxprec > PARZ_MAX_PREC)
+    maxprec = PARZ_MAX_PREC;
+  if (maxprec < 1)
+    maxprec = 1;
+  if (minexp < PARZ_MIN_EXP - 1)
+    minexp = PARZ_MIN_EXP - 1;
   parz_params p;
-  if (parz_params_expert(&p, minbits, maxbits, maxprec, minexp, NULL) != PARZ_OK) return 0;
+  if (parz_params_expert(&p, minbits, maxbits, maxprec, minexp, NULL) != PARZ_OK)
+    return 0;
 
   size_t nblocks = parz_block_count(&a);
   size_t first = rd16(data + 15) % nblocks;
@@ -63,8 +75,10 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   size_t raw = parz_array_count(&a) * parz_type_size(a.type);
   unsigned char* arr = (unsigned char*)malloc(raw);
   unsigned char* src = (unsigned char*)malloc(stream_bytes ? stream_bytes : 1);
-  if (!arr || !src) abort();
-  if (stream_bytes) memcpy(src, stream, stream_bytes);
+  if (!arr || !src)
+    abort();
+  if (stream_bytes)
+    memcpy(src, stream, stream_bytes);
 
   /* 1. Arbitrary stream bytes. */
   uint64_t end = 0;
@@ -79,13 +93,16 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   /* 2. Round trip: the stream bytes (repeated) as array values. */
   if ((data[19] & 1) && stream_bytes) {
     unsigned char* in = (unsigned char*)malloc(raw);
-    if (!in) abort();
-    for (size_t i = 0; i < raw; i++) in[i] = stream[i % stream_bytes];
+    if (!in)
+      abort();
+    for (size_t i = 0; i < raw; i++)
+      in[i] = stream[i % stream_bytes];
     size_t bound = parz_stream_bound(a.type, a.dims, &p, nblocks);
     PARZ_FUZZ_CHECK(bound % 8 == 0 && bound > 0);
     unsigned char* enc = (unsigned char*)malloc(bound);
     uint32_t* block_bits = (uint32_t*)malloc(nblocks * sizeof *block_bits);
-    if (!enc || !block_bits) abort();
+    if (!enc || !block_bits)
+      abort();
     uint64_t bits = 0;
     rc = parz_encode_blocks(&a, in, &p, 0, nblocks, enc, bound, &bits, block_bits, &e);
     PARZ_FUZZ_CHECK(rc == PARZ_OK);
@@ -96,8 +113,10 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       /* libzfp pads every block to minbits except in reversible mode, where an all-zero
        * block stays 1 bit even with minbits = maxbits (parz_params_fixed_rate is 0 there). */
       PARZ_FUZZ_CHECK(block_bits[b] <= bmax && block_bits[b] >= 1);
-      if (p.minexp >= PARZ_MIN_EXP) PARZ_FUZZ_CHECK(block_bits[b] >= p.minbits);
-      if (parz_params_fixed_rate(&p)) PARZ_FUZZ_CHECK(block_bits[b] == p.maxbits);
+      if (p.minexp >= PARZ_MIN_EXP)
+        PARZ_FUZZ_CHECK(block_bits[b] >= p.minbits);
+      if (parz_params_fixed_rate(&p))
+        PARZ_FUZZ_CHECK(block_bits[b] == p.maxbits);
       sum += block_bits[b];
     }
     PARZ_FUZZ_CHECK(sum == bits);

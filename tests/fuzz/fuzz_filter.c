@@ -36,8 +36,10 @@ static H5Z_func_t filter_callback(void) {
  * free and replace it. */
 static void* h5_copy(const void* p, size_t n) {
   void* b = H5allocate_memory(n ? n : 1, 0);
-  if (!b) abort();
-  if (n) memcpy(b, p, n);
+  if (!b)
+    abort();
+  if (n)
+    memcpy(b, p, n);
   return b;
 }
 
@@ -59,19 +61,24 @@ static int is_nonfinite(const unsigned char* v, parz_type t) {
 static int value_nonfinite(const unsigned char* v, const parz_filter_config* cfg) {
   size_t s = parz_type_size(cfg->chunk.type);
   unsigned char t[8];
-  for (size_t i = 0; i < s; i++) t[i] = cfg->big_endian ? v[s - 1 - i] : v[i];
+  for (size_t i = 0; i < s; i++)
+    t[i] = cfg->big_endian ? v[s - 1 - i] : v[i];
   return is_nonfinite(t, cfg->chunk.type);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  if (size < 2) return 0;
+  if (size < 2)
+    return 0;
   H5Z_func_t filter = filter_callback();
   unsigned ctl = data[0];
   size_t ncd = data[1] % 17;
-  if (size < 2 + 4 * ncd) return 0;
+  if (size < 2 + 4 * ncd)
+    return 0;
   unsigned* cd = (unsigned*)malloc(ncd ? ncd * sizeof *cd : 1);
-  if (!cd) abort();
-  for (size_t i = 0; i < ncd; i++) cd[i] = parz_fuzz_rd32(data + 2 + 4 * i);
+  if (!cd)
+    abort();
+  for (size_t i = 0; i < ncd; i++)
+    cd[i] = parz_fuzz_rd32(data + 2 + 4 * i);
   const uint8_t* body = data + 2 + 4 * ncd;
   size_t body_bytes = size - 2 - 4 * ncd;
 
@@ -91,8 +98,10 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     free(c);
   } else if (loaded && raw <= MAX_ENCODE_BYTES) {
     unsigned char* in = (unsigned char*)malloc(raw);
-    if (!in) abort();
-    for (size_t i = 0; i < raw; i++) in[i] = body_bytes ? body[i % body_bytes] : (unsigned char)i;
+    if (!in)
+      abort();
+    for (size_t i = 0; i < raw; i++)
+      in[i] = body_bytes ? body[i % body_bytes] : (unsigned char)i;
     void* buf = h5_copy(in, raw);
     size_t buf_size = raw;
     size_t n = filter(0, ncd, cd, raw, &buf_size, &buf);
@@ -119,7 +128,8 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       PARZ_FUZZ_CHECK(memcmp(out, in, raw) == 0);
     } else {
       for (size_t i = 0; i < raw; i += vs)
-        if (value_nonfinite(in + i, &cfg)) PARZ_FUZZ_CHECK(memcmp(out + i, in + i, vs) == 0);
+        if (value_nonfinite(in + i, &cfg))
+          PARZ_FUZZ_CHECK(memcmp(out + i, in + i, vs) == 0);
     }
     H5free_memory(buf);
     /* A buffer that does not match the chunk shape is refused. */

@@ -8,7 +8,8 @@
 #include "parz_omp.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  if (size < 1) return 0;
+  if (size < 1)
+    return 0;
   unsigned ctl = data[0];
   static const int thread_choice[4] = {2, 3, 4, 0};
   int threads = thread_choice[(ctl >> 1) & 3];
@@ -32,7 +33,8 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   unsigned char* par = (unsigned char*)malloc(v.raw_bytes);
   unsigned char* ser = (unsigned char*)malloc(v.raw_bytes);
-  if (!par || !ser) abort();
+  if (!par || !ser)
+    abort();
   parz_error oe = {0, ""}, se = {0, ""};
   int orc = parz_omp_chunk_decode(c, n, par, v.raw_bytes, threads, &oe);
   int src = parz_chunk_decode(c, n, ser, v.raw_bytes, &se);

@@ -33,8 +33,10 @@ static void write_seed(const char* harness, const char* name, const void* a, siz
   mkdir(path, 0755);
   snprintf(path, sizeof path, "%s/%s/%s", outdir, harness, name);
   FILE* f = fopen(path, "wb");
-  if (!f) die(path, NULL);
-  if ((na && fwrite(a, 1, na, f) != na) || (nb && fwrite(b, 1, nb, f) != nb)) die(path, NULL);
+  if (!f)
+    die(path, NULL);
+  if ((na && fwrite(a, 1, na, f) != na) || (nb && fwrite(b, 1, nb, f) != nb))
+    die(path, NULL);
   fclose(f);
   files++;
   total_bytes += na + nb;
@@ -76,7 +78,8 @@ static unsigned char* encode(const parz_array* a, const void* data, const parz_c
   parz_error e;
   size_t bound = parz_chunk_bound(a, cfg);
   unsigned char* c = malloc(bound);
-  if (!c || parz_chunk_encode(a, data, cfg, c, bound, n, &e) != PARZ_OK) die("encode", &e);
+  if (!c || parz_chunk_encode(a, data, cfg, c, bound, n, &e) != PARZ_OK)
+    die("encode", &e);
   return c;
 }
 
@@ -90,7 +93,8 @@ static parz_array array_of(parz_type t, unsigned dims, const size_t* shape) {
   memset(&a, 0, sizeof a);
   a.type = t;
   a.dims = dims;
-  for (unsigned k = 0; k < dims; k++) a.shape[k] = shape[k];
+  for (unsigned k = 0; k < dims; k++)
+    a.shape[k] = shape[k];
   return a;
 }
 
@@ -106,19 +110,27 @@ static void chunk_seeds(void) {
         memset(&cfg, 0, sizeof cfg);
         parz_error e;
         int rc = PARZ_OK;
-        if (m == 0) rc = parz_params_rate(&cfg.params, 8.0 + 4 * d, a.type, d, NULL, &e);
-        if (m == 1) rc = parz_params_precision(&cfg.params, 14, &e);
-        if (m == 2) rc = parz_params_accuracy(&cfg.params, 1e-2, NULL, &e);
-        if (m == 3) rc = parz_params_expert(&cfg.params, 4, 900, 20, -30, &e);
-        if (m == 4) parz_params_reversible(&cfg.params);
-        if (rc != PARZ_OK) die("params", &e);
+        if (m == 0)
+          rc = parz_params_rate(&cfg.params, 8.0 + 4 * d, a.type, d, NULL, &e);
+        if (m == 1)
+          rc = parz_params_precision(&cfg.params, 14, &e);
+        if (m == 2)
+          rc = parz_params_accuracy(&cfg.params, 1e-2, NULL, &e);
+        if (m == 3)
+          rc = parz_params_expert(&cfg.params, 4, 900, 20, -30, &e);
+        if (m == 4)
+          parz_params_reversible(&cfg.params);
+        if (rc != PARZ_OK)
+          die("params", &e);
         /* Table kinds: NONE/AUTO for rate; HYBRID with small C and P (several partitions),
          * OFFSETS, LENGTHS otherwise; 4-byte lengths with a large C for reversible. */
         static const parz_table_kind kinds[] = {PARZ_TABLE_AUTO, PARZ_TABLE_HYBRID,
                                                 PARZ_TABLE_OFFSETS, PARZ_TABLE_LENGTHS};
         for (int k = 0; k < 4; k++) {
-          if (m == 0 && k > 1) continue;
-          if (m != 0 && k == 0 && t != PARZ_FLOAT) continue;
+          if (m == 0 && k > 1)
+            continue;
+          if (m != 0 && k == 0 && t != PARZ_FLOAT)
+            continue;
           cfg.table = kinds[k];
           cfg.segment_blocks = k == 0 ? 0 : (m == 4 && k == 3) ? 64 : 2;
           cfg.partition_segments = kinds[k] == PARZ_TABLE_HYBRID ? 2 : 0;
@@ -138,7 +150,8 @@ static void chunk_seeds(void) {
           unsigned char fix = (k & 2) ? 0x81 : 1, nofix = 0, small = (k & 2) ? 0x83 : 3;
           write_seed("chunk_parse", name, &nofix, 1, c, n);
           write_seed("chunk_decode", name, (k & 1) ? &small : &fix, 1, c, n);
-          if (d == (unsigned)(1 + (t + m) % 4)) write_seed("omp_decode", name, &fix, 1, c, n);
+          if (d == (unsigned)(1 + (t + m) % 4))
+            write_seed("omp_decode", name, &fix, 1, c, n);
           free(c);
           free(data);
         }
@@ -184,7 +197,8 @@ static void mask_seeds(void) {
         unsigned char fix = (unsigned char)(m ? 0x81 : 1), nofix = 0;
         write_seed("chunk_parse", name, &nofix, 1, c, bytes);
         write_seed("chunk_decode", name, &fix, 1, c, bytes);
-        if (d == 2 || d == 3) write_seed("omp_decode", name, &fix, 1, c, bytes);
+        if (d == 2 || d == 3)
+          write_seed("omp_decode", name, &fix, 1, c, bytes);
         free(c);
         free(data);
       }
@@ -232,9 +246,12 @@ static void block_seeds(void) {
         static const size_t shapes[4][4] = {{13}, {5, 7}, {4, 5, 3}, {2, 3, 5, 4}};
         parz_array a = array_of((parz_type)t, d, shapes[d - 1]);
         parz_params p;
-        if (m == 0) parz_params_rate(&p, 10.0, a.type, d, NULL, NULL);
-        if (m == 1) parz_params_accuracy(&p, 1e-3, NULL, NULL);
-        if (m == 2) parz_params_reversible(&p);
+        if (m == 0)
+          parz_params_rate(&p, 10.0, a.type, d, NULL, NULL);
+        if (m == 1)
+          parz_params_accuracy(&p, 1e-3, NULL, NULL);
+        if (m == 2)
+          parz_params_reversible(&p);
         size_t nb = parz_block_count(&a);
         void* data = make_data(&a, (unsigned)t * 7 + d, 0);
         size_t bound = parz_stream_bound(a.type, d, &p, nb);
@@ -246,7 +263,8 @@ static void block_seeds(void) {
         unsigned char pre[20] = {0};
         pre[0] = (unsigned char)(t - 1);
         pre[1] = (unsigned char)(d - 1);
-        for (unsigned k = 0; k < d; k++) pre[2 + k] = (unsigned char)(a.shape[k] - 1);
+        for (unsigned k = 0; k < d; k++)
+          pre[2 + k] = (unsigned char)(a.shape[k] - 1);
         pre[6] = (unsigned char)p.minbits;
         pre[7] = (unsigned char)(p.minbits >> 8);
         pre[8] = (unsigned char)p.maxbits;
@@ -269,16 +287,16 @@ static void block_seeds(void) {
  * chunk (decode) or values (encode). */
 static void filter_seeds(void) {
   static const unsigned user[][8] = {
-      {1, 0x40200000u, 0},            /* rate 8 */
-      {2, 16},                        /* precision 16 */
-      {3, 0x3F847AE1u, 0x47AE147Bu},  /* accuracy 0.01 */
+      {1, 0x40200000u, 0},           /* rate 8 */
+      {2, 16},                       /* precision 16 */
+      {3, 0x3F847AE1u, 0x47AE147Bu}, /* accuracy 0.01 */
       {4, 8, 2000, 30, (unsigned)-40},
       {5},
-      {3, 0x3F50624Du, 0xD2F1A9FCu, 2, 2, 4},  /* accuracy 1e-3, C = 2, P = 2, hybrid */
-      {2, 20, 0, 0, 0, 2},                     /* precision 20, no payload checksums */
-      {1, 0x40300000u, 0, 0, 0, 0, 2},         /* rate 16, no payload checksums */
-      {5, 0, 0, 0, 0, 3, 0xC0C38780u, 0},      /* reversible, fill value -9999 masked */
-      {2, 20, 0, 0, 0, 0, 2},                  /* precision 20, mask off */
+      {3, 0x3F50624Du, 0xD2F1A9FCu, 2, 2, 4}, /* accuracy 1e-3, C = 2, P = 2, hybrid */
+      {2, 20, 0, 0, 0, 2},                    /* precision 20, no payload checksums */
+      {1, 0x40300000u, 0, 0, 0, 0, 2},        /* rate 16, no payload checksums */
+      {5, 0, 0, 0, 0, 3, 0xC0C38780u, 0},     /* reversible, fill value -9999 masked */
+      {2, 20, 0, 0, 0, 0, 2},                 /* precision 20, mask off */
   };
   static const size_t nuser[] = {3, 2, 3, 5, 1, 6, 6, 7, 8, 7};
   static const size_t shapes[4][4] = {{40}, {6, 9}, {3, 5, 6}, {2, 3, 4, 5}};
@@ -291,16 +309,17 @@ static void filter_seeds(void) {
       parz_filter_request req;
       parz_filter_config cfg;
       parz_error e;
-      if (parz_cd_parse_request(nuser[u], user[u], &req, &e) != PARZ_OK) die("request", &e);
-      if (parz_cd_configure(&req, (parz_type)t, big_endian, d, shapes[d - 1], &cfg, &e) !=
-          PARZ_OK)
+      if (parz_cd_parse_request(nuser[u], user[u], &req, &e) != PARZ_OK)
+        die("request", &e);
+      if (parz_cd_configure(&req, (parz_type)t, big_endian, d, shapes[d - 1], &cfg, &e) != PARZ_OK)
         die("configure", &e);
       unsigned cd[PARZ_CD_INTERNAL_NELMTS];
       parz_cd_store(&cfg, cd);
       unsigned char head[2 + 4 * PARZ_CD_INTERNAL_NELMTS];
       head[1] = PARZ_CD_INTERNAL_NELMTS;
       for (unsigned i = 0; i < PARZ_CD_INTERNAL_NELMTS; i++)
-        for (int b = 0; b < 4; b++) head[2 + 4 * i + b] = (unsigned char)(cd[i] >> (8 * b));
+        for (int b = 0; b < 4; b++)
+          head[2 + 4 * i + b] = (unsigned char)(cd[i] >> (8 * b));
       void* data = make_data(&cfg.chunk, (unsigned)(u * 10 + t), u % 2);
       size_t raw = parz_array_count(&cfg.chunk) * parz_type_size(cfg.chunk.type);
       size_t n;

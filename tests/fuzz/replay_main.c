@@ -34,9 +34,7 @@ static int run_file(const char* path) {
   return 0;
 }
 
-static int cmp(const void* a, const void* b) {
-  return strcmp(*(char* const*)a, *(char* const*)b);
-}
+static int cmp(const void* a, const void* b) { return strcmp(*(char* const*)a, *(char* const*)b); }
 
 int main(int argc, char** argv) {
   size_t files = 0;
@@ -62,20 +60,24 @@ int main(int argc, char** argv) {
     size_t n = 0, cap = 0;
     struct dirent* ent;
     while ((ent = readdir(d)) != NULL) {
-      if (ent->d_name[0] == '.') continue;
+      if (ent->d_name[0] == '.')
+        continue;
       if (n == cap) {
         cap = cap ? 2 * cap : 64;
         names = (char**)realloc(names, cap * sizeof *names);
-        if (!names) abort();
+        if (!names)
+          abort();
       }
       size_t len = strlen(argv[i]) + strlen(ent->d_name) + 2;
       names[n] = (char*)malloc(len);
-      if (!names[n]) abort();
+      if (!names[n])
+        abort();
       snprintf(names[n], len, "%s/%s", argv[i], ent->d_name);
       n++;
     }
     closedir(d);
-    if (n) qsort(names, n, sizeof *names, cmp);
+    if (n)
+      qsort(names, n, sizeof *names, cmp);
     for (size_t k = 0; k < n; k++) {
       struct stat fs;
       if (stat(names[k], &fs) == 0 && S_ISREG(fs.st_mode)) {
