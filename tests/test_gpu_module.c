@@ -25,6 +25,7 @@
 #include "H5Zparz.h"
 #include "parz.h"
 #include "check.h"
+#include "h5_write_one.h"
 
 #define NY 1024
 #define NX 2048 /* one chunk of 8 MiB: above auto's GPU threshold */
@@ -97,10 +98,9 @@ static int run_verify(const char* tool, const char* file, const char* err_path) 
 int main(int argc, char** argv) {
   char path[4096], err_path[4096], tool_err[4096], seen[4096];
   hsize_t dims[2] = {NY, NX};
-  unsigned cd[H5Z_PARZ_USER_NELMTS_MAX];
-  size_t i, n, bytes = sizeof(float) * NY * NX;
+  size_t i, bytes = sizeof(float) * NY * NX;
   float *in = malloc(bytes), *ref = malloc(bytes), *out = malloc(bytes);
-  hid_t f, s, p, d;
+  hid_t f, d;
   void* plugin;
   H5Z_parz_config_fn config;
   H5Z_parz_config c = {0, 0, 0, 0, 0, 0};
@@ -124,21 +124,8 @@ int main(int argc, char** argv) {
     in[i] = (float)((i * 7919) % 1000) * 0.01f + (float)(i % NX) * 1e-3f;
 
   setenv("PARZ_EXEC", "serial", 1);
-  n = H5Z_parz_accuracy_cdata(1e-3, cd);
-  f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-  s = H5Screate_simple(2, dims, NULL);
-  p = H5Pcreate(H5P_DATASET_CREATE);
-  H5Pset_chunk(p, 2, dims);
-  H5Pset_filter(p, H5Z_FILTER_PARZ, H5Z_FLAG_MANDATORY, n, cd);
-  d = H5Dcreate2(f, "a", H5T_IEEE_F32LE, s, H5P_DEFAULT, p, H5P_DEFAULT);
-  if (d < 0 || H5Dwrite(d, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, in) < 0) {
-    fprintf(stderr, "FAIL: cannot write %s (is the plugin on HDF5_PLUGIN_PATH?)\n", path);
+  if (h5_write_one_chunk(path, "a", dims, 1e-3, in))
     return 1;
-  }
-  H5Dclose(d);
-  H5Pclose(p);
-  H5Sclose(s);
-  H5Fclose(f);
 
   capture(err_path);
   CHECK(read_all(path, "serial", ref));

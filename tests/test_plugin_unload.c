@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "H5Zparz.h"
+#include "h5_write_one.h"
 
 #define NY 2048
 #define NX 2048
@@ -36,7 +36,6 @@ static int read_back(const char* path, const float* in, float* out) {
 int main(int argc, char** argv) {
   char path[4096];
   hsize_t dims[2] = {NY, NX};
-  unsigned cd[H5Z_PARZ_USER_NELMTS_MAX];
   float* in = malloc(sizeof(float) * NY * NX);
   float* out = malloc(sizeof(float) * NY * NX);
   if (!in || !out)
@@ -45,21 +44,8 @@ int main(int argc, char** argv) {
   for (size_t i = 0; i < (size_t)NY * NX; i++)
     in[i] = (float)((i * 7919) % 1000) * 0.01f;
 
-  size_t n = H5Z_parz_accuracy_cdata(TOL, cd);
-  hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-  hid_t s = H5Screate_simple(2, dims, NULL);
-  hid_t p = H5Pcreate(H5P_DATASET_CREATE);
-  H5Pset_chunk(p, 2, dims);
-  H5Pset_filter(p, H5Z_FILTER_PARZ, H5Z_FLAG_MANDATORY, n, cd);
-  hid_t d = H5Dcreate2(f, "data", H5T_IEEE_F32LE, s, H5P_DEFAULT, p, H5P_DEFAULT);
-  if (d < 0 || H5Dwrite(d, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, in) < 0) {
-    fprintf(stderr, "FAIL: cannot write %s (is the plugin on HDF5_PLUGIN_PATH?)\n", path);
+  if (h5_write_one_chunk(path, "data", dims, TOL, in))
     return 1;
-  }
-  H5Dclose(d);
-  H5Pclose(p);
-  H5Sclose(s);
-  H5Fclose(f);
 
   if (read_back(path, in, out))
     return 1;
