@@ -129,7 +129,8 @@ int parz_gpu_encode_placed(parz_gpu_context* ctx, size_t n, const parz_array* ar
         parz_stream_bound(arrays[i].type, arrays[i].dims, &h[i].params, (size_t)h[i].nblocks));
     offsets += padded(8 * (size_t)(h[i].nblocks + 1));
     tiles += parz_gpu_tile_bytes(h[i].nblocks);
-    if (h[i].type == PARZ_FLOAT || h[i].type == PARZ_DOUBLE)
+    /* integers have exceptions too (lossy modes, magnitudes zfp cannot hold) */
+    if (h[i].rule.mask)
       ranges = PARZ_MAX(ranges, (h[i].count + PARZ_GPU_EXC_RANGE - 1) / PARZ_GPU_EXC_RANGE);
   }
   if (ranges && (e = cub::DeviceScan::ExclusiveSum(NULL, scan, (const unsigned long long*)NULL,
