@@ -503,7 +503,7 @@ static void box_cases(int small) {
     parz_array a;
     parz_grid_chunk_array(&g, &a, NULL);
     std::vector<unsigned char> pad(parz_array_count(&a) * elem), ref;
-    uint64_t origin[PARZ_MAX_RANK];
+    uint64_t origin[PARZ_MAX_RANK] = {0}; /* the sink's origins are zero past the rank */
     size_t i = 0;
     parz_box_first_chunk(&g, &box, origin);
     do {
@@ -511,9 +511,14 @@ static void box_cases(int small) {
       parz_box_chunk_dest(&g, &box, origin, host.data(), &d);
       parz_chunk_dest_gather(&a, &d, c.fill ? fill : NULL, pad.data());
       reference(a, pad.data(), cfg, ref, &e);
+      size_t at = 0, bytes = i < got.chunks.size() ? got.chunks[i].size() : 0;
+      while (at < bytes && at < ref.size() && got.chunks[i][at] == ref[at])
+        at++;
       CHECK(i < got.chunks.size() && got.chunks[i] == ref &&
                 !memcmp(got.origins[i].data(), origin, 4 * sizeof *origin),
-            "box %zu: chunk %zu differs from the serial encoder's", it, i);
+            "box %zu: chunk %zu differs from the serial encoder's (%zu bytes, serial %zu, first "
+            "difference at byte %zu)",
+            it, i, bytes, ref.size(), at);
       i++;
     } while (parz_box_next_chunk(&g, &box, origin));
     CHECK(i == got.chunks.size(), "box %zu: %zu chunks, not %zu", it, got.chunks.size(), i);
