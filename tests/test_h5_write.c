@@ -68,9 +68,11 @@ static int write_device(void* ctx, hid_t dset, hid_t fs, const void* host, size_
   int rc;
   if (cudaMalloc(&d, bytes ? bytes : 1) != cudaSuccess || cudaStreamCreate(&st) != cudaSuccess)
     return parz_fail(e, PARZ_ERR_DEVICE, "cudaMalloc of %zu bytes failed", bytes);
-  cudaMemcpyAsync(d, host, bytes, cudaMemcpyHostToDevice, st); /* ordered before the write */
-  rc = ctx ? parz_h5_write_device((parz_gpu_context*)ctx, dset, fs, d, bytes, st, e)
-           : parz_h5_write_cuda(dset, fs, d, bytes, st, e);
+  if (host) /* ordered before the write */
+    cudaMemcpyAsync(d, host, bytes, cudaMemcpyHostToDevice, st);
+  /* a NULL host buffer stays NULL: the writers' refusal of it is under test */
+  rc = ctx ? parz_h5_write_device((parz_gpu_context*)ctx, dset, fs, host ? d : NULL, bytes, st, e)
+           : parz_h5_write_cuda(dset, fs, host ? d : NULL, bytes, st, e);
   cudaStreamDestroy(st);
   cudaFree(d);
   return rc;
