@@ -253,7 +253,8 @@ static double time_filter(const parz_array* a, const void* data, double tol, int
     double t0 = bench_now(), t;
 #ifdef PARZ_BENCH_GPU
     if (gpu)
-      rc = parz_gpu_chunk_encode((parz_gpu_context*)gpu, a, data, &cfg, out, cap, &n, NULL);
+      rc = parz_gpu_chunk_encode((parz_gpu_context*)gpu, a, data, &cfg, out, cap, NULL, NULL, &n,
+                                 NULL);
     else
 #endif
       rc = parz_omp_chunk_encode(a, data, &cfg, out, cap, &n, threads, NULL);

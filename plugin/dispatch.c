@@ -102,19 +102,21 @@ int parz_dispatch_with_gpu(int (*fn)(parz_gpu_context* ctx, void* arg), void* ar
 struct chunk_job {
   const void* src; /* decode: the chunk; encode: the array */
   size_t src_bytes;
-  void* dst;
+  void* dst; /* encode: NULL for a buffer from alloc */
   size_t dst_bytes;
   const parz_array* array;         /* encode only */
   const parz_chunk_config* config; /* encode only */
   size_t* written;                 /* encode only */
+  parz_dispatch_alloc alloc;       /* encode only */
+  void* alloc_arg;
   parz_error* err;
 };
 
 static int chunk_on_gpu(parz_gpu_context* ctx, void* arg) {
   struct chunk_job* j = (struct chunk_job*)arg;
   if (j->array)
-    return parz_gpu_chunk_encode(ctx, j->array, j->src, j->config, j->dst, j->dst_bytes, j->written,
-                                 j->err);
+    return parz_gpu_chunk_encode(ctx, j->array, j->src, j->config, j->dst, j->dst_bytes, j->alloc,
+                                 j->alloc_arg, j->written, j->err);
   return parz_gpu_chunk_decode(ctx, j->src, j->src_bytes, j->dst, j->dst_bytes, j->err);
 }
 
@@ -187,7 +189,7 @@ int parz_dispatch_decode_view(const parz_chunk_view* v, const void* src, size_t 
   parz_exec_policy_from_env(&pol);
   if (pol.exec != PARZ_EXEC_SERIAL && parz_dispatch_gpu_wanted(&pol, v->raw_bytes, "decoding")) {
 #ifdef PARZ_HAVE_CUDA
-    struct chunk_job j = {src, src_bytes, dst, dst_bytes, NULL, NULL, NULL, NULL};
+    struct chunk_job j = {src, src_bytes, dst, dst_bytes, NULL, NULL, NULL, NULL, NULL, NULL};
     if (gpu_run(&j) == PARZ_OK)
       return PARZ_OK;
 #else
@@ -207,22 +209,53 @@ int parz_dispatch_decode(const void* src, size_t src_bytes, void* dst, size_t ds
   return rc != PARZ_OK ? rc : parz_dispatch_decode_view(&v, src, src_bytes, dst, dst_bytes, err);
 }
 
-int parz_dispatch_encode(const parz_array* a, const void* data, const parz_chunk_config* cfg,
-                         void* dst, size_t dst_bytes, size_t* written, parz_error* err) {
+/* Into dst (dst_bytes) or, when dst is NULL, into a buffer from alloc (parz_dispatch_encode_alloc
+ * says how large). */
+static int encode_into(const parz_array* a, const void* data, const parz_chunk_config* cfg,
+                       void* dst, size_t dst_bytes, parz_dispatch_alloc alloc, void* alloc_arg,
+                       size_t* written, parz_error* err) {
   parz_exec_policy pol;
   size_t raw;
   parz_exec_policy_from_env(&pol);
-  if (pol.exec == PARZ_EXEC_SERIAL)
-    return parz_chunk_encode(a, data, cfg, dst, dst_bytes, written, err);
   raw = parz_array_check(a, NULL) == PARZ_OK ? parz_array_count(a) * parz_type_size(a->type) : 0;
-  if (parz_dispatch_encode_gpu_wanted(&pol, cfg, a->type, raw)) {
+  if (pol.exec != PARZ_EXEC_SERIAL && parz_dispatch_encode_gpu_wanted(&pol, cfg, a->type, raw)) {
 #ifdef PARZ_HAVE_CUDA
-    struct chunk_job j = {data, raw, dst, dst_bytes, a, cfg, written, NULL};
+    struct chunk_job j = {data, raw, dst, dst_bytes, a, cfg, written, alloc, alloc_arg, NULL};
     if (gpu_run(&j) == PARZ_OK)
       return PARZ_OK;
 #endif
   }
+  if (!dst) {
+    /* the CPU encoders write into a buffer that holds any chunk of this array */
+    dst_bytes = parz_chunk_bound_data(a, data, cfg);
+    if (dst_bytes == 0) {
+      /* an array or configuration the encoder refuses (its message), or no size_t bound */
+      unsigned char none;
+      int rc = parz_chunk_encode(a, data, cfg, &none, 0, written, err);
+      return rc == PARZ_ERR_BUFFER ? parz_fail(err, PARZ_ERR_NOMEM, "chunk too large to bound")
+                                   : rc;
+    }
+    if (!(dst = alloc(alloc_arg, dst_bytes)))
+      return parz_fail(err, PARZ_ERR_NOMEM, "no buffer for a chunk of up to %zu bytes", dst_bytes);
+  }
+  if (pol.exec == PARZ_EXEC_SERIAL)
+    return parz_chunk_encode(a, data, cfg, dst, dst_bytes, written, err);
   return parz_omp_chunk_encode(a, data, cfg, dst, dst_bytes, written, pol.threads, err);
+}
+
+int parz_dispatch_encode(const parz_array* a, const void* data, const parz_chunk_config* cfg,
+                         void* dst, size_t dst_bytes, size_t* written, parz_error* err) {
+  if (!dst)
+    return parz_fail(err, PARZ_ERR_ARG, "parz_dispatch_encode: NULL buffer");
+  return encode_into(a, data, cfg, dst, dst_bytes, NULL, NULL, written, err);
+}
+
+int parz_dispatch_encode_alloc(const parz_array* a, const void* data, const parz_chunk_config* cfg,
+                               parz_dispatch_alloc alloc, void* alloc_arg, size_t* written,
+                               parz_error* err) {
+  if (!alloc)
+    return parz_fail(err, PARZ_ERR_ARG, "parz_dispatch_encode_alloc: NULL allocator");
+  return encode_into(a, data, cfg, NULL, 0, alloc, alloc_arg, written, err);
 }
 
 void parz_dispatch_backends(int* openmp, int* cuda, int* gpu) {

@@ -59,6 +59,17 @@ int parz_dispatch_with_gpu(int (*fn)(parz_gpu_context* ctx, void* arg), void* ar
 int parz_dispatch_encode(const parz_array* a, const void* data, const parz_chunk_config* cfg,
                          void* dst, size_t dst_bytes, size_t* written, parz_error* err);
 
+/* A buffer of at least `bytes` for a chunk, or NULL. Called again when a GPU encode fails and the
+ * CPU takes over: the allocator then owns (and may free) what it gave before. */
+typedef void* (*parz_dispatch_alloc)(void* arg, size_t bytes);
+
+/* parz_dispatch_encode into a buffer from alloc(alloc_arg, bytes): on the GPU the chunk's size,
+ * asked once the chunk is encoded; on the CPU parz_chunk_bound_data's bound, asked before (a
+ * pass over the array that the GPU path does without). PARZ_ERR_NOMEM when alloc gives NULL. */
+int parz_dispatch_encode_alloc(const parz_array* a, const void* data, const parz_chunk_config* cfg,
+                               parz_dispatch_alloc alloc, void* alloc_arg, size_t* written,
+                               parz_error* err);
+
 /* What this build can run: OpenMP threads (openmp), the CUDA decoder (cuda: built with it and its
  * module loaded, which this call does; 0 in a process forked without exec), and whether a CUDA
  * GPU is usable now (gpu; asked once per process, as the decoder does). */

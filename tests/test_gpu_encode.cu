@@ -52,8 +52,17 @@ static int reference(const parz_array& a, const void* host, const parz_chunk_con
   return rc;
 }
 
+/* parz_gpu_chunk_alloc into a std::vector, sized as asked. */
+static void* alloc_exact(void* arg, size_t bytes) {
+  std::vector<unsigned char>* v = (std::vector<unsigned char>*)arg;
+  v->assign(bytes ? bytes : 1, 0xA5);
+  v->resize(bytes);
+  return v->data();
+}
+
 /* The device API on one array (host copy `host`, laid out as a says) and the filter path
- * (contiguous arrays), against the serial encoder. */
+ * (contiguous arrays, into the caller's buffer and into one from its allocator), against the
+ * serial encoder. */
 static void compare(const char* what, const parz_array& a, const void* host,
                     const parz_chunk_config& cfg) {
   parz_error e, er;
@@ -88,12 +97,22 @@ static void compare(const char* what, const parz_array& a, const void* host,
   if (contiguous) {
     size_t n = 0;
     std::vector<unsigned char> out(cap, 0xA5);
-    int rc = parz_gpu_chunk_encode(ctx, &a, host, &cfg, out.data(), cap, &n, &e);
+    int rc = parz_gpu_chunk_encode(ctx, &a, host, &cfg, out.data(), cap, NULL, NULL, &n, &e);
     CHECK(rc == ref_rc, "%s [filter path]: status %d (%s), serial %d", what, rc,
           rc ? e.message : "", ref_rc);
     if (rc == PARZ_OK && ref_rc == PARZ_OK)
       CHECK(n == ref.size() && !memcmp(out.data(), ref.data(), n),
             "%s [filter path]: chunk differs", what);
+    /* the chunk's buffer from the caller's allocator, asked for the chunk's size */
+    std::vector<unsigned char> given;
+    n = 0;
+    rc = parz_gpu_chunk_encode(ctx, &a, host, &cfg, NULL, 0, alloc_exact, &given, &n, &e);
+    CHECK(rc == ref_rc, "%s [filter path, allocated]: status %d (%s), serial %d", what, rc,
+          rc ? e.message : "", ref_rc);
+    if (rc == PARZ_OK && ref_rc == PARZ_OK)
+      CHECK(n == ref.size() && given.size() == n && !memcmp(given.data(), ref.data(), n),
+            "%s [filter path, allocated]: %zu bytes asked for, chunk of %zu differs", what,
+            given.size(), n);
   }
   cudaFree(d_in);
   cudaFree(d_chunk);
@@ -128,7 +147,7 @@ static void refuse_masked(const char* what, const parz_array& a, const void* hos
     clean = got[i] == 0xA5;
   CHECK(clean, "%s: a refused encode wrote into the chunk", what);
   std::vector<unsigned char> out(cap, 0xA5);
-  rc = parz_gpu_chunk_encode(ctx, &a, host, &cfg, out.data(), cap, &n, &e);
+  rc = parz_gpu_chunk_encode(ctx, &a, host, &cfg, out.data(), cap, NULL, NULL, &n, &e);
   CHECK(rc == PARZ_ERR_UNSUPPORTED, "%s: filter path: %d (%s)", what, rc, e.message);
   cudaFree(d_in);
   cudaFree(d_chunk);

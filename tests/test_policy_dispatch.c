@@ -26,6 +26,22 @@ static void set(const char* name, const char* value) {
     unsetenv(name);
 }
 
+/* A parz_dispatch_alloc that keeps one buffer and what it was asked. */
+struct asked {
+  void* ptr;
+  size_t bytes;
+  int calls;
+};
+
+static void* alloc_asked(void* arg, size_t bytes) {
+  struct asked* a = (struct asked*)arg;
+  free(a->ptr);
+  a->ptr = malloc(bytes ? bytes : 1);
+  a->bytes = bytes;
+  a->calls++;
+  return a->ptr;
+}
+
 int main(void) {
   parz_array a = test_array(PARZ_FLOAT, 3, 33, 41, 37, 0);
   void* data = test_data(&a, 5);
@@ -99,6 +115,24 @@ int main(void) {
     CHECK(rc == PARZ_OK && n == n_off && !memcmp(chunk, ref_off, n),
           "PARZ_EXEC=%s: encode with the mask off %s", envs[i].exec ? envs[i].exec : "(unset)",
           rc == PARZ_OK ? "differs" : err.message);
+    {
+      /* into the filter's kind of buffer: asked for the chunk's size (GPU) or the bound (CPU) */
+      struct asked got = {NULL, 0, 0};
+      const parz_chunk_config* both[2] = {&cfg, &off};
+      const unsigned char* refs[2] = {ref, ref_off};
+      const size_t ns[2] = {n_ref, n_off};
+      for (int k = 0; k < 2; k++) {
+        const size_t bound = parz_chunk_bound_data(&a, data, both[k]);
+        rc = parz_dispatch_encode_alloc(&a, data, both[k], alloc_asked, &got, &n, &err);
+        CHECK(rc == PARZ_OK && n == ns[k] && !memcmp(got.ptr, refs[k], n) &&
+                  (got.bytes == n || got.bytes == bound) && got.calls == 1,
+              "PARZ_EXEC=%s: encode into an allocated buffer (%s): %s, %zu bytes asked, %d calls",
+              envs[i].exec ? envs[i].exec : "(unset)", k ? "mask off" : "mask on",
+              rc == PARZ_OK ? "differs" : err.message, got.bytes, got.calls);
+        got.calls = 0;
+      }
+      free(got.ptr);
+    }
     /* errors still come through every policy */
     rc = parz_dispatch_decode(ref, n_ref - 8, dec, raw, &err);
     CHECK(rc != PARZ_OK && err.message[0], "PARZ_EXEC=%s: truncated chunk accepted",
