@@ -11,6 +11,8 @@
 
 #include "block_common.h"
 
+/* The section's own header: u32 G (blocks per group), u32 V (values), u64 R (record bytes). */
+#define PARZ_MASK_HEAD_BYTES 16u
 #define PARZ_MASK_RUN 0u    /* record kind: a run of wholly masked blocks */
 #define PARZ_MASK_BITMAP 1u /* record kind: one block and the bitmap of its masked values */
 #define PARZ_MASK_MAX_VALUES 256u
