@@ -172,11 +172,6 @@ int parz_dispatch_gpu_wanted(const parz_exec_policy* pol, size_t bytes, const ch
 #endif
 }
 
-int parz_dispatch_encode_gpu_wanted(const parz_exec_policy* pol, const parz_chunk_config* cfg,
-                                    parz_type type, size_t bytes) {
-  return !parz_chunk_config_masks(cfg, type) && parz_dispatch_gpu_wanted(pol, bytes, "encoding");
-}
-
 int parz_dispatch_decode_view(const parz_chunk_view* v, const void* src, size_t src_bytes,
                               void* dst, size_t dst_bytes, parz_error* err) {
   parz_exec_policy pol;
@@ -215,7 +210,7 @@ int parz_dispatch_encode(const parz_array* a, const void* data, const parz_chunk
   if (pol.exec == PARZ_EXEC_SERIAL)
     return parz_chunk_encode(a, data, cfg, dst, dst_bytes, written, err);
   raw = parz_array_check(a, NULL) == PARZ_OK ? parz_array_count(a) * parz_type_size(a->type) : 0;
-  if (parz_dispatch_encode_gpu_wanted(&pol, cfg, a->type, raw)) {
+  if (parz_dispatch_gpu_wanted(&pol, raw, "encoding")) {
 #ifdef PARZ_HAVE_CUDA
     struct chunk_job j = {data, raw, dst, dst_bytes, a, cfg, written, NULL};
     if (gpu_run(&j) == PARZ_OK)

@@ -240,9 +240,9 @@ int main(int argc, char** argv) {
   }
   gpu_cases_masks(scope, compare, refuse);
   /* the cases reach what they are meant to: masks of every G and of the most values */
-  printf("%u chunks with masks; G = 256 ... 4096: %u %u %u %u %u; 256 values: %u\n",
-         masked_chunks, group_sizes[0], group_sizes[1], group_sizes[2], group_sizes[3],
-         group_sizes[4], many_values);
+  printf("%u chunks with masks; G = 256 ... 4096: %u %u %u %u %u; 256 values: %u\n", masked_chunks,
+         group_sizes[0], group_sizes[1], group_sizes[2], group_sizes[3], group_sizes[4],
+         many_values);
   for (unsigned k = 0; k < PARZ_GPU_MASK_GROUP_SIZES && !quick; k++)
     CHECK(group_sizes[k] > 0, "no chunk with masks in groups of %u blocks",
           PARZ_GPU_MASK_GROUP_MIN << k);
