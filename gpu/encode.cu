@@ -6,14 +6,18 @@
  *   blocks  one thread per block (encode_kernels.cuh): gather, clean, pad, encode into a buffer
  *           of its own; the CTA's running sum of the lengths, continued across CTAs, gives its
  *           offset, where it ORs its bits into the payload scratch;
- *   sizes   each chunk's payload bits, exception count and version-2 flag, read back: the one
- *           wait of a call.
+ *   sizes   each chunk's payload bits, exception count, version-2 flag and masked values,
+ *           read back: the one wait of a call whose chunks hold no masked value;
+ *   mask    for the chunks that hold some (NaN, the fill value): their palette ranked, their
+ *           blocks encoded again with the mask's stand-ins and a fact per block, the records'
+ *           bytes of every candidate G, read back (the second wait; encode_mask.cuh).
  * The host then settles each chunk's layout with the codec (parz_chunk_settle, the serial
  * encoder's choice of auto C and format version) and writes the fixed parts of its head
  * (parz_chunk_head_fixed); then
  *   payload the scratch into place after the head, the scratch left zero;
  *   table   one thread per segment;
- *   records the exception records, for chunks that have any;
+ *   records the exception records, for chunks that have any; the mask section's values, group
+ *           starts and records;
  *   sums    the section directory, and a warp per partition's payload checksum (version 2);
  *   crc     the CRC-32C of all behind the header, combined with the header's;
  *   seal    the header into place with its checksum.
