@@ -91,6 +91,17 @@ struct gpu_cases_mode {
   double value;
 };
 
+/* The types, modes (two expert settings) and shapes of rank 1 to 4 (full and small) of the
+ * cases. */
+static const parz_type gpu_cases_types[] = {PARZ_FLOAT, PARZ_DOUBLE, PARZ_INT32, PARZ_INT64};
+static const gpu_cases_mode gpu_cases_modes[] = {
+    {"rate", PARZ_MODE_RATE, 11.5},         {"precision", PARZ_MODE_PRECISION, 19},
+    {"accuracy", PARZ_MODE_ACCURACY, 1e-2}, {"reversible", PARZ_MODE_REVERSIBLE, 0},
+    {"expert", PARZ_MODE_EXPERT, 0},        {"expert-pad", PARZ_MODE_EXPERT, 1}};
+static const size_t gpu_cases_shapes[2][4][4] = {
+    {{1003, 0, 0, 0}, {37, 61, 0, 0}, {9, 14, 23, 0}, {5, 6, 7, 9}},
+    {{203, 0, 0, 0}, {13, 22, 0, 0}, {5, 7, 9, 0}, {3, 5, 6, 5}}};
+
 static int gpu_cases_params(parz_chunk_config* cfg, const gpu_cases_mode& m, parz_type type,
                             unsigned dims) {
   const bool floats = type == PARZ_FLOAT || type == PARZ_DOUBLE;
@@ -138,15 +149,6 @@ static void gpu_cases_strided(const parz_array& a, const std::vector<unsigned ch
 /* Every case of the scope, each handed to compare. Returns how many configurations could not be
  * set up (0 unless the codec refuses one of these parameter sets). */
 static int gpu_encode_cases(gpu_encode_scope scope, gpu_encode_compare compare) {
-  static const parz_type types[] = {PARZ_FLOAT, PARZ_DOUBLE, PARZ_INT32, PARZ_INT64};
-  static const gpu_cases_mode modes[] = {
-      {"rate", PARZ_MODE_RATE, 11.5},         {"precision", PARZ_MODE_PRECISION, 19},
-      {"accuracy", PARZ_MODE_ACCURACY, 1e-2}, {"reversible", PARZ_MODE_REVERSIBLE, 0},
-      {"expert", PARZ_MODE_EXPERT, 0},        {"expert-pad", PARZ_MODE_EXPERT, 1}};
-  static const size_t shapes[4][4] = {
-      {1003, 0, 0, 0}, {37, 61, 0, 0}, {9, 14, 23, 0}, {5, 6, 7, 9}};
-  static const size_t shapes_small[4][4] = {
-      {203, 0, 0, 0}, {13, 22, 0, 0}, {5, 7, 9, 0}, {3, 5, 6, 5}};
   /* table kind, C, P */
   static const int tables[][3] = {{PARZ_TABLE_AUTO, 0, 0},     {PARZ_TABLE_HYBRID, 3, 5},
                                   {PARZ_TABLE_HYBRID, 64, 2},  {PARZ_TABLE_OFFSETS, 7, 0},
@@ -155,9 +157,9 @@ static int gpu_encode_cases(gpu_encode_scope scope, gpu_encode_compare compare) 
   const int all_tables = (int)(sizeof tables / sizeof tables[0]);
   int refused = 0;
   char what[200];
-  for (parz_type type : types)
+  for (parz_type type : gpu_cases_types)
     for (unsigned dims = 1; dims <= 4; dims++)
-      for (const gpu_cases_mode& m : modes)
+      for (const gpu_cases_mode& m : gpu_cases_modes)
         for (int kind = 0; kind < 3; kind++) {
           const bool floats = type == PARZ_FLOAT || type == PARZ_DOUBLE;
           if ((m.mode == PARZ_MODE_ACCURACY && !floats) || (scope.special_only && kind != 1))
@@ -166,8 +168,7 @@ static int gpu_encode_cases(gpu_encode_scope scope, gpu_encode_compare compare) 
           memset(&a, 0, sizeof a);
           a.type = type;
           a.dims = dims;
-          memcpy(a.shape, scope.small_shapes ? shapes_small[dims - 1] : shapes[dims - 1],
-                 sizeof a.shape);
+          memcpy(a.shape, gpu_cases_shapes[scope.small_shapes][dims - 1], sizeof a.shape);
           std::vector<unsigned char> data = gpu_cases_values(type, parz_array_count(&a), kind);
           const int ntables =
               scope.every_table || (kind == 1 && !scope.small_shapes) ? all_tables : 2;
@@ -312,19 +313,10 @@ static std::vector<unsigned char> gpu_cases_masked_values(parz_type type, size_t
  * set takes goes to refuse. */
 template <typename R>
 static void gpu_cases_masks(gpu_encode_scope scope, gpu_encode_compare compare, R refuse) {
-  static const parz_type types[] = {PARZ_FLOAT, PARZ_DOUBLE, PARZ_INT32, PARZ_INT64};
-  static const gpu_cases_mode modes[] = {
-      {"rate", PARZ_MODE_RATE, 11.5},         {"precision", PARZ_MODE_PRECISION, 19},
-      {"accuracy", PARZ_MODE_ACCURACY, 1e-2}, {"reversible", PARZ_MODE_REVERSIBLE, 0},
-      {"expert", PARZ_MODE_EXPERT, 0},        {"expert-pad", PARZ_MODE_EXPERT, 1}};
-  static const size_t shapes[4][4] = {
-      {1003, 0, 0, 0}, {37, 61, 0, 0}, {9, 14, 23, 0}, {5, 6, 7, 9}};
-  static const size_t shapes_small[4][4] = {
-      {203, 0, 0, 0}, {13, 22, 0, 0}, {5, 7, 9, 0}, {3, 5, 6, 5}};
   char what[200];
-  for (parz_type type : types)
+  for (parz_type type : gpu_cases_types)
     for (unsigned dims = 1; dims <= 4; dims++)
-      for (const gpu_cases_mode& m : modes)
+      for (const gpu_cases_mode& m : gpu_cases_modes)
         for (int kind = 0; kind < 6; kind++)
           for (int fill = 0; fill < 2; fill++) {
             const bool floats = type == PARZ_FLOAT || type == PARZ_DOUBLE;
@@ -337,8 +329,7 @@ static void gpu_cases_masks(gpu_encode_scope scope, gpu_encode_compare compare, 
             memset(&cfg, 0, sizeof cfg);
             a.type = type;
             a.dims = dims;
-            memcpy(a.shape, scope.small_shapes ? shapes_small[dims - 1] : shapes[dims - 1],
-                   sizeof a.shape);
+            memcpy(a.shape, gpu_cases_shapes[scope.small_shapes][dims - 1], sizeof a.shape);
             const uint64_t fill_bits = type == PARZ_FLOAT    ? 0xc61c3c00u /* -9999 */
                                        : type == PARZ_DOUBLE ? 0xc0c3878000000000ull
                                        : type == PARZ_INT32  ? 0x80000001u
@@ -428,7 +419,7 @@ static void gpu_cases_masks(gpu_encode_scope scope, gpu_encode_compare compare, 
   }
   /* the default configuration on values without masked ones: no mask section, the chunk of
    * the mask turned off */
-  for (parz_type type : types) {
+  for (parz_type type : gpu_cases_types) {
     parz_array a;
     parz_chunk_config cfg;
     memset(&a, 0, sizeof a);
