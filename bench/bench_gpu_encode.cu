@@ -218,7 +218,6 @@ int main(int argc, char** argv) {
       for (double cd : cs) {
         parz_chunk_config cfg;
         memset(&cfg, 0, sizeof cfg);
-        cfg.mask = PARZ_MASK_OFF; /* the GPU encoder writes no mask section */
         char setting[64];
         if (!strcmp(mode, "reversible")) {
           parz_params_reversible(&cfg.params);

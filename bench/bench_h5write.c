@@ -200,7 +200,6 @@ static int gpu_steps(parz_gpu_context* ctx, const parz_array* a, const void* dat
   unsigned char* out;
   int k, rc = 0;
   memset(&cfg, 0, sizeof cfg);
-  cfg.mask = PARZ_MASK_OFF; /* the GPU encoder writes no mask section */
   parz_params_accuracy(&cfg.params, tol, NULL, NULL);
   cap = parz_chunk_bound(a, &cfg);
   out = (unsigned char*)malloc(cap);
@@ -245,7 +244,6 @@ static double time_filter(const parz_array* a, const void* data, double tol, int
   (void)gpu;
 #endif
   memset(&cfg, 0, sizeof cfg);
-  cfg.mask = PARZ_MASK_OFF; /* the GPU encoder writes no mask section */
   parz_params_accuracy(&cfg.params, tol, NULL, NULL);
   cap = parz_chunk_bound(a, &cfg);
   out = (unsigned char*)malloc(cap);
@@ -413,9 +411,7 @@ static void bench_array(const real_array* r, const options* o, void* gpu) {
   hid_t type = r->array.type == PARZ_FLOAT ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
   unsigned cd[H5Z_PARZ_USER_NELMTS_MAX];
   double tol = o->accuracy * value_range(r);
-  /* the mask off: the GPU encoder writes no mask section, so with the mask on (the default for
-   * floats) every policy would encode on the CPU */
-  size_t ncd = H5Z_parz_mask_cdata(H5Z_parz_accuracy_cdata(tol, cd), H5Z_PARZ_MASK_OFF, cd);
+  size_t ncd = H5Z_parz_accuracy_cdata(tol, cd);
   unsigned char* data;
   char f_omp[512], f_cuda[512], f_raw[512], nthreads[16];
   chunk_times per[MAX_SIZES];

@@ -14,8 +14,8 @@
  * With --device cuda (a build with CUDA) the fields live in GPU memory, as a GPU code keeps its
  * state: each rank's slab is copied down into pinned host memory for the checkpoint and written
  * collectively, the filter encoding every chunk on the rank's GPU (PARZ_EXEC=cuda, set unless
- * the environment says otherwise; the datasets turn the mask off, which the GPU encoder does
- * not write, so NaN are stored as exceptions); a restart reads collectively, the filter decoding
+ * the environment says otherwise; NaN masked, as with the defaults everywhere); a restart reads
+ * collectively, the filter decoding
  * on the GPU, and copies the slab up into GPU memory. Parallel HDF5 changes the file's chunk index
  * collectively, so chunks go through the filter inside the collective H5Dwrite rather than
  * through parz_h5_write_device, whose H5Dwrite_chunk each rank would call on its own. Ranks of
@@ -244,10 +244,6 @@ static void filter_cd(const options* o, int rank, int reversible, unsigned* cd, 
     *ncd = H5Z_parz_accuracy_cdata(mine ? o->tolerance : default_tolerance, cd);
     cd[0] = mine ? o->mode : H5Z_PARZ_MODE_ACCURACY;
   }
-  /* The GPU encoder writes no mask section: with the mask on (the default) the filter would
-   * encode these float fields on the CPU. Off, NaN are stored as exceptions. */
-  if (o->device)
-    *ncd = H5Z_parz_mask_cdata(*ncd, H5Z_PARZ_MASK_OFF, cd);
 }
 
 /* 1 when every rank passes the same cd_values (HDF5 requires identical creation arguments on

@@ -90,6 +90,8 @@ extern "C" void parz_gpu_context_free(parz_gpu_context* ctx) {
   release(&ctx->enc_counts, 0);
   release(&ctx->enc_exc, 0);
   release(&ctx->enc_sizes, 0);
+  release(&ctx->enc_mask, 0);
+  release(&ctx->enc_facts, 0);
   release(&ctx->h_enc_sizes, 1);
   release(&ctx->enc_args, 0);
   release(&ctx->h_enc_args, 1);

@@ -6,14 +6,18 @@
  *   blocks  one thread per block (encode_kernels.cuh): gather, clean, pad, encode into a buffer
  *           of its own; the CTA's running sum of the lengths, continued across CTAs, gives its
  *           offset, where it ORs its bits into the payload scratch;
- *   sizes   each chunk's payload bits, exception count and version-2 flag, read back: the one
- *           wait of a call.
+ *   sizes   each chunk's payload bits, exception count, version-2 flag and masked values,
+ *           read back: the one wait of a call whose chunks hold no masked value;
+ *   mask    for the chunks that hold some (NaN, the fill value): their palette ranked, their
+ *           blocks encoded again with the mask's stand-ins and a fact per block, the records'
+ *           bytes of every candidate G, read back (the second wait; encode_mask.cuh).
  * The host then settles each chunk's layout with the codec (parz_chunk_settle, the serial
  * encoder's choice of auto C and format version) and writes the fixed parts of its head
  * (parz_chunk_head_fixed); then
  *   payload the scratch into place after the head, the scratch left zero;
  *   table   one thread per segment;
- *   records the exception records, for chunks that have any;
+ *   records the exception records, for chunks that have any; the mask section's values, group
+ *           starts and records;
  *   sums    the section directory, and a warp per partition's payload checksum (version 2);
  *   crc     the CRC-32C of all behind the header, combined with the header's;
  *   seal    the header into place with its checksum.
@@ -90,12 +94,88 @@ static int scratch_reserve(parz_gpu_context* ctx, size_t bytes, cudaStream_t st,
   return PARZ_OK;
 }
 
+/* The payload scratch share of chunk c. */
+static size_t scratch_share(const parz_gpu_enc_chunk& c) {
+  return padded(parz_stream_bound((parz_type)c.type, c.dims, &c.params, (size_t)c.nblocks));
+}
+
+/* Whether chunk c's configuration masks values (it then has a set). */
+static bool masks(const parz_gpu_enc_chunk& c) { return c.mask.nan || c.mask.fill; }
+
+/* The mask pass over the chunks h[i] whose first pass met masked values (which[0..m)): their
+ * set ranked, their blocks encoded again with the mask's stand-ins and facts, the records'
+ * bytes counted for every candidate G, and their sizes read back into sizes (the call's second
+ * wait). Their entries in h get the pass's fields. */
+static int mask_pass(parz_gpu_context* ctx, parz_gpu_enc_chunk* h, const size_t* which, size_t m,
+                     parz_gpu_enc_chunk* h_sub, parz_gpu_enc_chunk* d_sub,
+                     unsigned long long* d_sizes, unsigned long long* sizes, cudaStream_t st,
+                     parz_error* err) {
+  size_t facts = 0, j;
+  cudaError_t e = cudaSuccess;
+  int rc;
+  for (j = 0; j < m; j++) {
+    const parz_gpu_enc_chunk& c = h[which[j]];
+    facts += padded(4 * (size_t)c.nblocks) +
+             padded(8 * (size_t)parz_gpu_mask_groups_before(c.nblocks, PARZ_GPU_MASK_GROUP_SIZES));
+  }
+  if ((rc = parz_gpu_reserve(&ctx->enc_facts, facts, 0, err)) != PARZ_OK)
+    return rc;
+  facts = 0;
+  for (j = 0; j < m && e == cudaSuccess; j++) {
+    parz_gpu_enc_chunk& c = h[which[j]];
+    c.mask.pass = 1;
+    c.mask.facts = (unsigned*)((char*)ctx->enc_facts.ptr + facts);
+    facts += padded(4 * (size_t)c.nblocks);
+    c.mask.group_bytes = (unsigned long long*)((char*)ctx->enc_facts.ptr + facts);
+    facts += padded(8 * (size_t)parz_gpu_mask_groups_before(c.nblocks, PARZ_GPU_MASK_GROUP_SIZES));
+    h_sub[j] = c;
+    /* the first pass's bits out of the scratch: the mask pass ORs in its own */
+    e = cudaMemsetAsync(c.scratch, 0, scratch_share(c), st);
+  }
+  if (e == cudaSuccess)
+    e = cudaMemcpyAsync(d_sub, h_sub, m * sizeof *h_sub, cudaMemcpyHostToDevice, st);
+  if (e == cudaSuccess)
+    e = parz_gpu_launch_tiles(h_sub, d_sub, (unsigned)m, st);
+  if (e == cudaSuccess)
+    e = parz_gpu_launch_mask_rank(h_sub, d_sub, (unsigned)m, st);
+  if (e != cudaSuccess)
+    return parz_gpu_cuda_fail(err, e, "preparing the mask pass");
+  if ((rc = launch_blocks(h_sub, d_sub, m, st, err)) != PARZ_OK)
+    return rc;
+  e = parz_gpu_launch_mask_lengths(h_sub, d_sub, (unsigned)m, st);
+  if (e == cudaSuccess)
+    e = parz_gpu_launch_sizes(d_sub, (unsigned)m, d_sizes, st);
+  if (e == cudaSuccess)
+    e = cudaMemcpyAsync(sizes, d_sizes, m * PARZ_GPU_SIZES * 8, cudaMemcpyDeviceToHost, st);
+  if (e == cudaSuccess)
+    e = cudaStreamSynchronize(st);
+  if (e != cudaSuccess)
+    return parz_gpu_cuda_fail(err, e, "encoding the blocks with their mask");
+  return PARZ_OK;
+}
+
+/* The mask section of chunk c (its values are in place): the groups' starts, a scan of their
+ * bytes into the section, then their records. */
+static cudaError_t enqueue_mask(const parz_gpu_enc_chunk& c, void* scan, size_t scan_bytes,
+                                cudaStream_t st) {
+  const unsigned long long* bytes =
+      c.mask.group_bytes + parz_gpu_mask_groups_before(c.nblocks, c.mask.k);
+  cudaError_t e = cub::DeviceScan::ExclusiveSum(
+      scan, scan_bytes, bytes,
+      (unsigned long long*)(c.chunk + c.mask.at + PARZ_MASK_HEAD_BYTES + 8 * c.mask.nvalues),
+      (int64_t)c.mask.ngroups, st);
+  if (e == cudaSuccess)
+    e = parz_gpu_launch_mask_records(c, st);
+  return e;
+}
+
 int parz_gpu_encode_placed(parz_gpu_context* ctx, size_t n, const parz_array* arrays,
                            const void* const* d_data, const parz_chunk_config* cfg,
                            parz_gpu_enc_place place, void* place_arg, size_t* written,
                            cudaStream_t st, size_t* failed, parz_error* err) {
   const size_t hb = PARZ_GPU_HEAD;
-  size_t i, scan = 0, scratch = 0, offsets = 0, tiles = 0;
+  const size_t sizes_bytes = n * PARZ_GPU_SIZES * 8;
+  size_t i, scan = 0, scratch = 0, offsets = 0, tiles = 0, sets = 0;
   uint64_t ranges = 0;
   cudaError_t e;
   int rc;
@@ -108,12 +188,13 @@ int parz_gpu_encode_placed(parz_gpu_context* ctx, size_t n, const parz_array* ar
   /* the pinned arguments and headers of the last call may still be on their way up */
   if ((e = cudaEventSynchronize(ctx->enc_uploaded)) != cudaSuccess)
     return parz_gpu_cuda_fail(err, e, "waiting for the last encode's uploads");
-  /* the kernels' arguments, then the headers: one upload for both */
+  /* the kernels' arguments, then the headers: one upload for both; then the arguments of the
+   * mask pass */
   const size_t args = padded(n * sizeof(parz_gpu_enc_chunk)), up = args + n * hb;
-  if ((rc = parz_gpu_reserve(&ctx->h_enc_args, up, 1, err)) ||
-      (rc = parz_gpu_reserve(&ctx->enc_args, up, 0, err)) ||
-      (rc = parz_gpu_reserve(&ctx->h_enc_sizes, n * 24, 1, err)) ||
-      (rc = parz_gpu_reserve(&ctx->enc_sizes, n * 24, 0, err)) ||
+  if ((rc = parz_gpu_reserve(&ctx->h_enc_args, up + args, 1, err)) ||
+      (rc = parz_gpu_reserve(&ctx->enc_args, up + args, 0, err)) ||
+      (rc = parz_gpu_reserve(&ctx->h_enc_sizes, 2 * sizes_bytes, 1, err)) ||
+      (rc = parz_gpu_reserve(&ctx->enc_sizes, 2 * sizes_bytes, 0, err)) ||
       (rc = parz_gpu_reserve(&ctx->enc_counts, n * 16, 0, err)))
     return rc;
   parz_gpu_enc_chunk* h = (parz_gpu_enc_chunk*)ctx->h_enc_args.ptr;
@@ -125,13 +206,16 @@ int parz_gpu_encode_placed(parz_gpu_context* ctx, size_t n, const parz_array* ar
         *failed = i;
       return rc;
     }
-    scratch += padded(
-        parz_stream_bound(arrays[i].type, arrays[i].dims, &h[i].params, (size_t)h[i].nblocks));
+    scratch += scratch_share(h[i]);
     offsets += padded(8 * (size_t)(h[i].nblocks + 1));
     tiles += parz_gpu_tile_bytes(h[i].nblocks);
     /* integers have exceptions too (lossy modes, magnitudes zfp cannot hold) */
     if (h[i].rule.mask)
       ranges = PARZ_MAX(ranges, (h[i].count + PARZ_GPU_EXC_RANGE - 1) / PARZ_GPU_EXC_RANGE);
+    if (masks(h[i])) { /* the mask's group starts share the scan */
+      ranges = PARZ_MAX(ranges, parz_gpu_mask_groups(h[i].nblocks, 0));
+      sets += padded(sizeof(parz_gpu_mask_set));
+    }
   }
   if (ranges && (e = cub::DeviceScan::ExclusiveSum(NULL, scan, (const unsigned long long*)NULL,
                                                    (unsigned long long*)NULL, (int64_t)ranges)))
@@ -140,9 +224,10 @@ int parz_gpu_encode_placed(parz_gpu_context* ctx, size_t n, const parz_array* ar
       (rc = parz_gpu_reserve(&ctx->enc_tiles, tiles, 0, err)) ||
       (rc = parz_gpu_reserve(&ctx->enc_scan, padded(scan), 0, err)) ||
       (rc = parz_gpu_reserve(&ctx->enc_exc, 16 * ranges, 0, err)) ||
+      (rc = parz_gpu_reserve(&ctx->enc_mask, sets, 0, err)) ||
       (rc = scratch_reserve(ctx, scratch, st, err)))
     return rc;
-  scratch = offsets = tiles = 0;
+  scratch = offsets = tiles = sets = 0;
   for (i = 0; i < n; i++) {
     h[i].scratch = (unsigned long long*)((char*)ctx->enc_scratch.ptr + scratch);
     h[i].offsets = (unsigned long long*)((char*)ctx->enc_offsets.ptr + offsets);
@@ -151,14 +236,19 @@ int parz_gpu_encode_placed(parz_gpu_context* ctx, size_t n, const parz_array* ar
     h[i].nexc = (unsigned long long*)ctx->enc_counts.ptr + i;
     h[i].crc = (uint32_t*)((unsigned long long*)ctx->enc_counts.ptr + n) + i;
     h[i].needs2 = (unsigned*)((unsigned long long*)ctx->enc_counts.ptr + n) + n + i;
-    scratch += padded(
-        parz_stream_bound((parz_type)h[i].type, h[i].dims, &h[i].params, (size_t)h[i].nblocks));
+    if (masks(h[i])) {
+      h[i].mask.set = (parz_gpu_mask_set*)((char*)ctx->enc_mask.ptr + sets);
+      sets += padded(sizeof(parz_gpu_mask_set));
+    }
+    scratch += scratch_share(h[i]);
     offsets += padded(8 * (size_t)(h[i].nblocks + 1));
     tiles += parz_gpu_tile_bytes(h[i].nblocks);
   }
 
   /* the blocks and the sizes */
   e = cudaMemcpyAsync(d, h, n * sizeof *h, cudaMemcpyHostToDevice, st);
+  if (e == cudaSuccess && sets)
+    e = cudaMemsetAsync(ctx->enc_mask.ptr, 0, sets, st);
   if (e == cudaSuccess)
     e = parz_gpu_launch_tiles(h, d, (unsigned)n, st);
   if (e != cudaSuccess)
@@ -167,18 +257,47 @@ int parz_gpu_encode_placed(parz_gpu_context* ctx, size_t n, const parz_array* ar
     return rc;
   e = parz_gpu_launch_sizes(d, (unsigned)n, (unsigned long long*)ctx->enc_sizes.ptr, st);
   if (e == cudaSuccess)
-    e = cudaMemcpyAsync(ctx->h_enc_sizes.ptr, ctx->enc_sizes.ptr, n * 24, cudaMemcpyDeviceToHost,
-                        st);
+    e = cudaMemcpyAsync(ctx->h_enc_sizes.ptr, ctx->enc_sizes.ptr, sizes_bytes,
+                        cudaMemcpyDeviceToHost, st);
   if (e == cudaSuccess)
     e = cudaStreamSynchronize(st);
   if (e != cudaSuccess)
     return parz_gpu_cuda_fail(err, e, "encoding the blocks");
 
-  /* each chunk's layout and header, as the serial encoder settles them, then its place */
-  const unsigned long long* sizes = (const unsigned long long*)ctx->h_enc_sizes.ptr;
+  /* chunks holding masked values: the mask pass, its sizes in place of the first pass's */
+  unsigned long long* sizes = (unsigned long long*)ctx->h_enc_sizes.ptr;
+  std::vector<size_t> which, mask_bytes(n, 0);
   for (i = 0; i < n; i++) {
-    rc = parz_gpu_enc_settle(&h[i], &arrays[i], cfg, sizes[3 * i], sizes[3 * i + 1],
-                             (unsigned)sizes[3 * i + 2], heads + i * hb, &written[i], err);
+    const unsigned long long* s = sizes + PARZ_GPU_SIZES * i;
+    if (!s[3])
+      continue;
+    if (s[4]) {
+      if (failed)
+        *failed = i;
+      return parz_gpu_enc_mask_refuse(err);
+    }
+    which.push_back(i);
+  }
+  if (!which.empty()) {
+    unsigned long long* again = sizes + PARZ_GPU_SIZES * n;
+    rc = mask_pass(ctx, h, which.data(), which.size(), (parz_gpu_enc_chunk*)((char*)h + up),
+                   (parz_gpu_enc_chunk*)((char*)d + up),
+                   (unsigned long long*)ctx->enc_sizes.ptr + PARZ_GPU_SIZES * n, again, st, err);
+    if (rc != PARZ_OK)
+      return rc;
+    for (size_t j = 0; j < which.size(); j++) {
+      unsigned long long* s = sizes + PARZ_GPU_SIZES * which[j];
+      const unsigned long long* t = again + PARZ_GPU_SIZES * j;
+      memcpy(s, t, 3 * sizeof *s);
+      mask_bytes[which[j]] = parz_gpu_enc_mask_layout(&h[which[j]], (unsigned)t[5], t + 6);
+    }
+  }
+
+  /* each chunk's layout and header, as the serial encoder settles them, then its place */
+  for (i = 0; i < n; i++) {
+    const unsigned long long* s = sizes + PARZ_GPU_SIZES * i;
+    rc = parz_gpu_enc_settle(&h[i], &arrays[i], cfg, s[0], s[1], (unsigned)s[2], mask_bytes[i],
+                             heads + i * hb, &written[i], err);
     if (rc != PARZ_OK) {
       if (failed)
         *failed = i;
@@ -204,6 +323,10 @@ int parz_gpu_encode_placed(parz_gpu_context* ctx, size_t n, const parz_array* ar
   for (i = 0; i < n && e == cudaSuccess; i++)
     if (h[i].nexceptions)
       e = enqueue_records(h[i], (unsigned long long*)ctx->enc_exc.ptr, ctx->enc_scan.ptr, scan, st);
+  if (e == cudaSuccess && !which.empty())
+    e = parz_gpu_launch_mask_values(h, d, (unsigned)n, st);
+  for (i = 0; i < which.size() && e == cudaSuccess; i++)
+    e = enqueue_mask(h[which[i]], ctx->enc_scan.ptr, scan, st);
   if (e == cudaSuccess)
     e = parz_gpu_launch_sums(h, d, (unsigned)n, st);
   if (e == cudaSuccess)

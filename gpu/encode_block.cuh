@@ -28,6 +28,7 @@
 #include "block_type.cuh"
 #include "checksum.h"
 #include "crc32c.h"
+#include "encode_mask.cuh"
 #include "payload_checksum.h"
 #include "standin.h"
 #include "table.h"
@@ -52,6 +53,7 @@ struct parz_gpu_enc_chunk {
   unsigned long long* nexc;    /* exceptions in the array (the encode kernel adds) */
   unsigned* needs2;            /* nonzero once an exception is not NaN or Inf: format
                                       * version 2 (the encode kernel sets it) */
+  parz_gpu_mask mask;          /* masked values (encode_mask.cuh) */
 
   unsigned char* chunk;                                     /* where the chunk goes */
   unsigned long long table_at, exc_at, sums_at, payload_at; /* section offsets in the chunk */
@@ -73,8 +75,9 @@ struct parz_gpu_enc_chunk {
 
 /* The host's image of a chunk's fixed head parts: header and section directory, then at
  * PARZ_GPU_HEAD_SUMS the checksum section's own header; 16-byte aligned in a batch. */
-#define PARZ_GPU_HEAD_SUMS (PARZ_HEADER_BYTES + PARZ_SECTION_ENTRY_BYTES)
-#define PARZ_GPU_HEAD 144u
+#define PARZ_GPU_HEAD_SUMS (PARZ_HEADER_BYTES + 2 * PARZ_SECTION_ENTRY_BYTES)
+#define PARZ_GPU_HEAD_MASK (PARZ_GPU_HEAD_SUMS + PARZ_CHECKSUM_HEAD_BYTES)
+#define PARZ_GPU_HEAD (PARZ_GPU_HEAD_MASK + PARZ_MASK_HEAD_BYTES + 8u)
 
 /* Values per thread in the exception kernels, bytes per thread in the checksum kernel. */
 #define PARZ_GPU_EXC_RANGE 1024u
@@ -102,51 +105,173 @@ PARZ_HD bool parz_gpu_valid(unsigned idx, const parz_gpu_extent& e, unsigned dim
   return in;
 }
 
-/* Replaces the exceptions among a block's valid values by its stand-in. Out of line, on a copy of
- * the block: blocks rarely come here, and the block itself stays in registers. Returns how many
- * of them are not NaN or Inf (they need format version 2). */
+/* What the clean step found in a block: its exceptions, how many of them need format version 2
+ * (not NaN or Inf), its masked values, and its fact for the mask's records (encode_mask.cuh). */
+struct parz_gpu_block_note {
+  unsigned exc, v2, masked, fact;
+};
+
+/* The C-order position (in the chunk's array) of entry i of block b. */
+PARZ_HD unsigned long long parz_gpu_position(const parz_gpu_enc_chunk& c, unsigned long long b,
+                                             unsigned i) {
+  unsigned long long pos = 0, run = 1;
+  for (int k = (int)c.dims - 1; k >= 0; k--) {
+    const unsigned long long bc = b % c.bgrid[k];
+    b /= c.bgrid[k];
+    pos += (4 * bc + ((i >> (2 * (c.dims - 1 - k))) & 3u)) * run;
+    run *= c.shape[k];
+  }
+  return pos;
+}
+
+/* The mask pass's clean step (FORMAT.md, "Mask"): masked values and exceptions are the block's
+ * holes, filled with the codec's stand-ins (parz_mask_fill_holes); the note gets the exceptions
+ * and the block's fact. */
 template <parz_type T, typename U, unsigned D>
-PARZ_GPU_NOINLINE unsigned parz_gpu_clean(U* q, const parz_gpu_extent e,
-                                          const parz_exception_rule r) {
+PARZ_HD parz_gpu_block_note parz_gpu_clean_masked(U* q, const parz_gpu_extent& e,
+                                                  const parz_gpu_enc_chunk& c) {
   const unsigned size = 1u << (2 * D);
-  uint64_t v[1u << (2 * D)];
-  unsigned n = 0, i, v2 = 0;
-  for (i = 0; i < size; i++) /* buffer order is C order */
+  parz_gpu_block_note note = {0, 0, 0, 0};
+  uint64_t val[1u << (2 * D)];
+  unsigned char st[1u << (2 * D)];
+  unsigned n = 0;
+  int first = -2, same = 1;
+  for (unsigned i = 0; i < size; i++) {
+    st[i] = PARZ_MASK_ABSENT;
+    if (!parz_gpu_valid(i, e, D))
+      continue;
+    const uint64_t bits = (uint64_t)q[i];
+    const int code = parz_gpu_mask_code(c.mask, T, bits);
+    n++;
+    val[i] = bits;
+    st[i] = PARZ_MASK_HOLE;
+    if (code >= 0) {
+      note.masked++;
+      same = same && (first == -2 || first == code);
+      first = code;
+    } else if (parz_exception_test(&c.rule, bits)) {
+      note.exc++;
+      note.v2 += !parz_nonfinite(bits, T);
+    } else {
+      st[i] = PARZ_MASK_KNOWN;
+    }
+  }
+  parz_mask_fill_holes(val, st, e.m, D);
+  for (unsigned i = 0; i < size; i++)
     if (parz_gpu_valid(i, e, D))
+      q[i] = (U)val[i];
+  note.fact = !note.masked               ? 0u
+              : note.masked == n && same ? PARZ_GPU_MASK_RUN | (unsigned)first
+                                         : note.masked;
+  return note;
+}
+
+/* The first pass of a chunk whose configuration masks: counts the block's masked values and
+ * puts its NaN patterns into the chunk's set, each with the first position where the block
+ * holds it (entries in increasing order are increasing positions). */
+template <parz_type T, typename U, unsigned D>
+PARZ_HD unsigned parz_gpu_mask_scan(const U* q, const parz_gpu_extent& e,
+                                    const parz_gpu_enc_chunk& c, unsigned long long b) {
+  const parz_gpu_mask& m = c.mask;
+  unsigned masked = 0, fill = 0;
+  unsigned long long last = 0; /* not a NaN */
+  for (unsigned i = 0; i < (1u << (2 * D)); i++) {
+    if (!parz_gpu_valid(i, e, D))
+      continue;
+    const unsigned long long bits = (unsigned long long)q[i];
+    if (m.fill && bits == m.fill_bits) {
+      masked++;
+      fill = 1;
+    } else if (m.nan && parz_mask_is_nan(T, bits)) {
+      masked++;
+      if (bits != last)
+        parz_gpu_mask_insert(m.set, bits, parz_gpu_position(c, b, i));
+      last = bits;
+    }
+  }
+  if (fill && !m.set->fill_seen)
+    m.set->fill_seen = 1; /* every writer stores 1 */
+  return masked;
+}
+
+/* The clean step of a block holding exceptions or fill values (their count among the block's
+ * valid values came from the gather): with a configuration that masks, the first pass also
+ * scans the block for masked values and the mask pass fills its holes instead; otherwise (and
+ * in the first pass) each exception becomes the block's stand-in (codec/standin.h). Out of
+ * line, on a copy of the block: blocks rarely come here, and the block itself stays in
+ * registers. */
+template <parz_type T, typename U, unsigned D>
+PARZ_GPU_NOINLINE parz_gpu_block_note parz_gpu_clean(U* q, const parz_gpu_extent e,
+                                                     const parz_gpu_enc_chunk& c,
+                                                     unsigned long long b) {
+  if (c.mask.pass)
+    return parz_gpu_clean_masked<T, U, D>(q, e, c);
+  const unsigned size = 1u << (2 * D);
+  const parz_exception_rule r = c.rule;
+  parz_gpu_block_note note = {0, 0, 0, 0};
+  if (c.mask.set)
+    note.masked = parz_gpu_mask_scan<T, U, D>(q, e, c, b);
+  uint64_t v[1u << (2 * D)];
+  unsigned n = 0, i;
+  for (i = 0; i < size; i++) /* buffer order is C order */
+    if (parz_gpu_valid(i, e, D)) {
       v[n++] = (uint64_t)q[i];
+      note.exc += parz_exception_test(&r, (uint64_t)q[i]);
+    }
+  if (!note.exc)
+    return note;
   const U s = (U)parz_standin(v, n, T, &r);
   for (i = 0; i < size; i++)
     if (parz_gpu_valid(i, e, D) && parz_exception_test(&r, (uint64_t)q[i])) {
-      v2 += !parz_nonfinite((uint64_t)q[i], T);
+      note.v2 += !parz_nonfinite((uint64_t)q[i], T);
       q[i] = s;
     }
-  return v2;
+  return note;
 }
 
-/* Block b's values into q as the codec encodes them: gathered (zfp order), exceptions replaced,
- * partial blocks padded. Returns the number of exceptions replaced, and in *v2 how many of them
- * need format version 2. I is the type of the block index arithmetic (32 bits where it fits:
- * 64-bit division is slow). */
-template <parz_type T, unsigned D, typename I>
-PARZ_HD unsigned parz_gpu_gather(const parz_gpu_enc_chunk& c, I b, typename raw_of<T>::type* q,
-                                 unsigned* v2) {
-  typedef typename raw_of<T>::type U;
-  const U* data = (const U*)c.data;
-  const parz_exception_rule rule = c.rule;
-  const bool any = rule.mask != 0; /* integers in reversible mode have no exceptions */
-  parz_gpu_extent e = {{1, 1, 1, 1}};
-  unsigned* mz = e.m;
+/* The extent of block b along each zfp axis, whether it is whole, and its first value's offset
+ * in the array. */
+template <unsigned D, typename I>
+PARZ_HD long long parz_gpu_block_at(const parz_gpu_enc_chunk& c, I b, parz_gpu_extent* e,
+                                    bool* full) {
   long long base = 0;
-  bool full = true;
-  unsigned bad = 0;
+  *full = true;
   for (int k = (int)D - 1; k >= 0; k--) {
     const I bc = b % (I)c.bgrid[k];
     b /= (I)c.bgrid[k];
     const unsigned long long left = c.shape[k] - 4 * (unsigned long long)bc;
-    mz[D - 1 - k] = left < 4 ? (unsigned)left : 4u;
-    full = full && left >= 4;
+    e->m[D - 1 - k] = left < 4 ? (unsigned)left : 4u;
+    *full = *full && left >= 4;
     base += 4 * (long long)bc * c.stride[k];
   }
+  return base;
+}
+
+/* Whether a value needs the clean step: an exception, or the fill value of a configuration
+ * that masks it. */
+template <typename U>
+PARZ_HD unsigned parz_gpu_special(const parz_exception_rule& rule, bool fill, U fill_value, U v) {
+  return parz_exception_test(&rule, (uint64_t)v) | (unsigned)(fill && v == fill_value);
+}
+
+/* Block b's values into q as the codec encodes them: gathered (zfp order), exceptions (and
+ * masked values) replaced, partial blocks padded; the note says what the clean step found. I is
+ * the type of the block index arithmetic (32 bits where it fits: 64-bit division is slow). */
+template <parz_type T, unsigned D, typename I>
+PARZ_HD parz_gpu_block_note parz_gpu_gather(const parz_gpu_enc_chunk& c, I b,
+                                            typename raw_of<T>::type* q) {
+  typedef typename raw_of<T>::type U;
+  const U* data = (const U*)c.data;
+  const parz_exception_rule rule = c.rule;
+  const bool fill = c.mask.fill != 0;
+  const U fill_value = (U)c.mask.fill_bits;
+  /* integers in reversible mode have no exceptions */
+  const bool any = rule.mask != 0 || fill;
+  parz_gpu_extent e = {{1, 1, 1, 1}};
+  const unsigned* mz = e.m;
+  bool full;
+  const long long base = parz_gpu_block_at<D, I>(c, b, &e, &full);
+  unsigned special = 0;
   const unsigned rows = 1u << (2 * (D - 1));
   for (unsigned r = 0; r < rows; r++) {
     long long off = base;
@@ -169,7 +294,7 @@ PARZ_HD unsigned parz_gpu_gather(const parz_gpu_enc_chunk& c, I b, typename raw_
       }
       if (any)
         for (unsigned x = 0; x < 4; x++)
-          bad += parz_exception_test(&rule, (uint64_t)o[x]);
+          special += parz_gpu_special<U>(rule, fill, fill_value, o[x]);
       continue;
     }
 #endif
@@ -179,15 +304,15 @@ PARZ_HD unsigned parz_gpu_gather(const parz_gpu_enc_chunk& c, I b, typename raw_
       if (x < mz[0]) {
         o[x] = data[off + (long long)x * c.stride[D - 1]];
         if (any)
-          bad += parz_exception_test(&rule, (uint64_t)o[x]);
+          special += parz_gpu_special<U>(rule, fill, fill_value, o[x]);
       }
   }
-  *v2 = 0;
-  if (bad) {
+  parz_gpu_block_note note = {0, 0, 0, 0};
+  if (special) {
     U t[1u << (2 * D)];
     for (unsigned i = 0; i < (1u << (2 * D)); i++)
       t[i] = q[i];
-    *v2 = parz_gpu_clean<T, U, D>(t, e, rule);
+    note = parz_gpu_clean<T, U, D>(t, e, c, (unsigned long long)b);
     for (unsigned i = 0; i < (1u << (2 * D)); i++)
       q[i] = t[i];
   }
@@ -197,19 +322,18 @@ PARZ_HD unsigned parz_gpu_gather(const parz_gpu_enc_chunk& c, I b, typename raw_
     else
       parz_pad_block64((uint64_t*)q, mz, D);
   }
-  return bad;
+  return note;
 }
 
-/* Encodes block b of chunk c into w; returns its bits, in *bad the exceptions it replaced and
- * in *v2 how many of them need format version 2. */
+/* Encodes block b of chunk c into w; returns its bits, in *note what its clean step found. */
 template <parz_type T, unsigned D>
 PARZ_HD unsigned parz_gpu_encode_block(const parz_gpu_enc_chunk& c, unsigned long long b,
-                                       parz_writer* w, unsigned* bad, unsigned* v2) {
+                                       parz_writer* w, parz_gpu_block_note* note) {
   typedef typename raw_of<T>::type U;
   U q[1u << (2 * D)], u[1u << (2 * D)];
   const parz_params p = c.params;
-  *bad = c.nblocks <= 0xffffffffu ? parz_gpu_gather<T, D, unsigned>(c, (unsigned)b, q, v2)
-                                  : parz_gpu_gather<T, D, unsigned long long>(c, b, q, v2);
+  *note = c.nblocks <= 0xffffffffu ? parz_gpu_gather<T, D, unsigned>(c, (unsigned)b, q)
+                                   : parz_gpu_gather<T, D, unsigned long long>(c, b, q);
   if (T == PARZ_FLOAT)
     return parz_encode_fblock32(w, &p, D, (uint32_t*)q, (uint32_t*)u);
   if (T == PARZ_DOUBLE)
@@ -286,6 +410,14 @@ PARZ_HD U parz_gpu_value_at(const parz_gpu_enc_chunk& c, unsigned long long pos)
   return ((const U*)c.data)[off];
 }
 
+/* Whether v gets an exception record: an exception the chunk's mask (if it has one) does not
+ * take. */
+template <typename U>
+PARZ_HD bool parz_gpu_is_exception(const parz_gpu_enc_chunk& c, U v) {
+  return parz_exception_test(&c.rule, (uint64_t)v) &&
+         !(c.mask.at && parz_gpu_mask_code(c.mask, c.type, (uint64_t)v) >= 0);
+}
+
 /* Exceptions at positions [r R, (r + 1) R), R = PARZ_GPU_EXC_RANGE. */
 template <typename U>
 PARZ_HD unsigned long long parz_gpu_exc_count(const parz_gpu_enc_chunk& c, unsigned long long r) {
@@ -293,7 +425,7 @@ PARZ_HD unsigned long long parz_gpu_exc_count(const parz_gpu_enc_chunk& c, unsig
   const unsigned long long end =
       pos + PARZ_GPU_EXC_RANGE < c.count ? pos + PARZ_GPU_EXC_RANGE : c.count;
   for (; pos < end; pos++)
-    n += parz_exception_test(&c.rule, (uint64_t)parz_gpu_value_at<U>(c, pos));
+    n += parz_gpu_is_exception<U>(c, parz_gpu_value_at<U>(c, pos));
   return n;
 }
 
@@ -307,7 +439,7 @@ PARZ_HD void parz_gpu_exc_write(const parz_gpu_enc_chunk& c, unsigned long long 
       pos + PARZ_GPU_EXC_RANGE < c.count ? pos + PARZ_GPU_EXC_RANGE : c.count;
   for (; pos < end; pos++) {
     const U v = parz_gpu_value_at<U>(c, pos);
-    if (parz_exception_test(&c.rule, (uint64_t)v)) {
+    if (parz_gpu_is_exception<U>(c, v)) {
       parz_gpu_store_le(rec, pos, 8);
       parz_gpu_store_le(rec + 8, (unsigned long long)v, 8);
       rec += 16;
@@ -315,15 +447,94 @@ PARZ_HD void parz_gpu_exc_write(const parz_gpu_enc_chunk& c, unsigned long long 
   }
 }
 
-/* The section directory and the checksum section's own header, from the host's image (chunks
- * with payload checksums: those are their only sections; nothing for the others). */
+/* The section directory, the checksum section's own header and the mask section's, from the
+ * host's image (nothing for chunks without sections). */
 PARZ_HD void parz_gpu_sections(const parz_gpu_enc_chunk& c) {
-  if (!c.nchecksums)
-    return;
   for (unsigned i = PARZ_HEADER_BYTES; i < c.table_at; i += 8)
     parz_word_store(c.chunk + i, parz_word_load(c.header + i));
-  parz_word_store(c.chunk + c.sums_at - PARZ_CHECKSUM_HEAD_BYTES,
-                  parz_word_load(c.header + PARZ_GPU_HEAD_SUMS));
+  if (c.nchecksums)
+    parz_word_store(c.chunk + c.sums_at - PARZ_CHECKSUM_HEAD_BYTES,
+                    parz_word_load(c.header + PARZ_GPU_HEAD_SUMS));
+  if (c.mask.at)
+    for (unsigned i = 0; i < PARZ_MASK_HEAD_BYTES; i += 8)
+      parz_word_store(c.chunk + c.mask.at + i, parz_word_load(c.header + PARZ_GPU_HEAD_MASK + i));
+}
+
+/* The mask section's values: slot i's NaN pattern at its value index, and from slot 0 the fill
+ * value when the array holds it. */
+PARZ_HD void parz_gpu_mask_value(const parz_gpu_enc_chunk& c, unsigned i) {
+  const parz_gpu_mask_set* s = c.mask.set;
+  unsigned char* values = c.chunk + c.mask.at + PARZ_MASK_HEAD_BYTES;
+  if (i == 0 && s->fill_seen)
+    parz_word_store(values, c.mask.fill_bits);
+  if (s->key[i] && s->code[i] >= 0)
+    parz_word_store(values + 8 * (unsigned)s->code[i], s->key[i]);
+}
+
+/* Where group starts and records lie in the mask section. */
+PARZ_HD unsigned char* parz_gpu_mask_starts(const parz_gpu_enc_chunk& c) {
+  return c.chunk + c.mask.at + PARZ_MASK_HEAD_BYTES + 8 * c.mask.nvalues;
+}
+
+/* Block b's bitmap and, with several values, the value index of each masked value, at p. */
+template <typename U>
+PARZ_HD void parz_gpu_mask_bitmap(const parz_gpu_enc_chunk& c, unsigned long long b,
+                                  unsigned char* p) {
+  const unsigned n = 1u << (2 * c.dims), bb = parz_mask_bitmap_bytes(c.dims);
+  long long base = 0;
+  unsigned e[4] = {1, 1, 1, 1}, at = bb;
+  for (int k = (int)c.dims - 1; k >= 0; k--) {
+    const unsigned long long bc = b % c.bgrid[k], left = c.shape[k] - 4 * bc;
+    b /= c.bgrid[k];
+    e[c.dims - 1 - k] = left < 4 ? (unsigned)left : 4u;
+    base += 4 * (long long)bc * c.stride[k];
+  }
+  for (unsigned j = 0; j < bb; j++)
+    p[j] = 0;
+  for (unsigned i = 0; i < n; i++) {
+    long long off = base;
+    bool in = true;
+    for (unsigned a = 0; a < c.dims; a++) {
+      const unsigned x = (i >> (2 * a)) & 3u;
+      in = in && x < e[a];
+      off += (long long)x * c.stride[c.dims - 1 - a];
+    }
+    if (!in)
+      continue;
+    const int code = parz_gpu_mask_code(c.mask, c.type, (uint64_t)((const U*)c.data)[off]);
+    if (code < 0)
+      continue;
+    p[i >> 3] |= (unsigned char)(1u << (i & 7u));
+    if (c.mask.nvalues > 1)
+      p[at++] = (unsigned char)code;
+  }
+}
+
+/* Group g's records (the chosen G) at its start, which the scan of the groups' bytes wrote;
+ * the last group also writes the zero bytes after the records. */
+template <typename U>
+PARZ_HD void parz_gpu_mask_records(const parz_gpu_enc_chunk& c, unsigned long long g) {
+  const parz_gpu_mask& m = c.mask;
+  unsigned char* starts = parz_gpu_mask_starts(c);
+  unsigned char* records = starts + 8 * m.ngroups;
+  const unsigned long long at = parz_word_load(starts + 8 * g);
+  parz_gpu_mask_group(
+      m.facts, c.nblocks, c.dims, m.nvalues, m.group_blocks, g, records + at,
+      [&](unsigned long long b, unsigned char* p) { parz_gpu_mask_bitmap<U>(c, b, p); });
+  if (g + 1 == m.ngroups)
+    for (unsigned long long j = m.record_bytes; j % 8; j++)
+      records[j] = 0;
+}
+
+/* Group g of candidate k's G: its records' bytes, for the host's choice of G. */
+PARZ_HD unsigned long long parz_gpu_mask_length(const parz_gpu_enc_chunk& c, unsigned k,
+                                                unsigned long long g) {
+  const unsigned long long n =
+      parz_gpu_mask_group(c.mask.facts, c.nblocks, c.dims, c.mask.set->nvalues,
+                          (unsigned long long)PARZ_GPU_MASK_GROUP_MIN << k, g, (unsigned char*)0,
+                          [](unsigned long long, unsigned char*) {});
+  c.mask.group_bytes[parz_gpu_mask_groups_before(c.nblocks, k) + g] = n;
+  return n;
 }
 
 /* Lane `lane` of `lanes`' share of the payload checksum of checksummed partition p (its blocks'
@@ -391,21 +602,31 @@ PARZ_HD void parz_gpu_seal(const parz_gpu_enc_chunk& c, uint32_t raw) {
 
 /* ---- Host side: a chunk's arguments before and after its blocks are encoded (encode.cu) ---- */
 
-/* PARZ_ERR_UNSUPPORTED with a message when chunks of `type` under cfg may need a mask section
- * (parz_chunk_config_masks), which this encoder does not write: it could not then write the
- * bytes the CPU encoder writes. Callers that can encode on the CPU instead ask first. */
-static inline int parz_gpu_enc_mask_check(parz_type type, const parz_chunk_config* cfg,
-                                          const char* who, parz_error* err) {
+/* What values chunks of `type` under cfg mask, checked as the codec's palette checks the
+ * configuration (mask.c). */
+static inline int parz_gpu_enc_mask_plan(parz_gpu_mask* m, parz_type type,
+                                         const parz_chunk_config* cfg, parz_error* err) {
+  memset(m, 0, sizeof *m);
+  if (cfg->mask != PARZ_MASK_DEFAULT && cfg->mask != PARZ_MASK_ON && cfg->mask != PARZ_MASK_OFF)
+    return parz_fail(err, PARZ_ERR_PARAM, "unknown mask setting %d", (int)cfg->mask);
   if (!parz_chunk_config_masks(cfg, type))
     return PARZ_OK;
+  if (cfg->fill && parz_type_size(type) == 4 && cfg->fill_bits >> 32)
+    return parz_fail(err, PARZ_ERR_PARAM, "fill value 0x%llx has more bits than a 32-bit %s value",
+                     (unsigned long long)cfg->fill_bits, parz_type_name(type));
+  m->nan = type == PARZ_FLOAT || type == PARZ_DOUBLE;
+  m->fill = cfg->fill != 0;
+  m->fill_bits = cfg->fill_bits;
+  return PARZ_OK;
+}
+
+/* The refusal of a chunk whose NaN patterns overflowed its set (encode_mask.cuh): the CPU
+ * encoder takes it. */
+static inline int parz_gpu_enc_mask_refuse(parz_error* err) {
   return parz_fail(err, PARZ_ERR_UNSUPPORTED,
-                   "%s: the GPU encoder writes no mask section, and %s chunks under this "
-                   "configuration may need one (%s masked): turn the mask off (mask=False, "
-                   "cd_values mask setting 2) to encode them on the GPU, or encode on the CPU",
-                   who, parz_type_name(type),
-                   cfg->fill ? (type == PARZ_FLOAT || type == PARZ_DOUBLE ? "NaN and the fill value"
-                                                                          : "the fill value")
-                             : "NaN");
+                   "GPU encode: a chunk holds NaN of more than %u distinct bit patterns, more "
+                   "than the GPU encoder's mask takes: encode it on the CPU",
+                   PARZ_GPU_MASK_SLOTS);
 }
 
 /* Chunk c's arguments for the block kernel from the array a at data and the configuration, both
@@ -417,8 +638,9 @@ static inline int parz_gpu_enc_plan(parz_gpu_enc_chunk* c, const parz_array* a, 
   int rc = parz_chunk_layout(&v, a, cfg, err);
   if (rc == PARZ_OK)
     rc = parz_params_check_encode(&v.params, a->type, a->dims, err);
+  parz_gpu_mask m;
   if (rc == PARZ_OK)
-    rc = parz_gpu_enc_mask_check(a->type, cfg, "GPU encode", err);
+    rc = parz_gpu_enc_mask_plan(&m, a->type, cfg, err);
   if (rc != PARZ_OK)
     return rc;
   const size_t size = parz_type_size(a->type);
@@ -428,6 +650,7 @@ static inline int parz_gpu_enc_plan(parz_gpu_enc_chunk* c, const parz_array* a, 
   if ((uintptr_t)data % size)
     return parz_fail(err, PARZ_ERR_ARG, "array not aligned to its %zu-byte values", size);
   memset(c, 0, sizeof *c);
+  c->mask = m; /* its set is the caller's to give, when the configuration masks */
   c->data = data;
   c->type = (int)a->type;
   c->dims = a->dims;
@@ -448,18 +671,37 @@ static inline int parz_gpu_enc_plan(parz_gpu_enc_chunk* c, const parz_array* a, 
   return PARZ_OK;
 }
 
+/* Once the mask pass has counted the records' bytes of every candidate G (R) and the palette's
+ * values (V): G as the codec chooses it (mask.c: the smallest whose index, 8 bytes a group, is
+ * no larger than its records, else the largest) into c's mask; returns the section's bytes. */
+static inline size_t parz_gpu_enc_mask_layout(parz_gpu_enc_chunk* c, unsigned nvalues,
+                                              const unsigned long long* R) {
+  parz_gpu_mask* m = &c->mask;
+  unsigned k = 0;
+  while (k + 1 < PARZ_GPU_MASK_GROUP_SIZES && 8 * parz_gpu_mask_groups(c->nblocks, k) > R[k])
+    k++;
+  m->k = k;
+  m->group_blocks = (unsigned long long)PARZ_GPU_MASK_GROUP_MIN << k;
+  m->ngroups = parz_gpu_mask_groups(c->nblocks, k);
+  m->nvalues = nvalues;
+  m->record_bytes = R[k];
+  return PARZ_MASK_HEAD_BYTES + 8 * (size_t)(nvalues + m->ngroups) + (size_t)((R[k] + 7) / 8 * 8);
+}
+
 /* Once the payload's size and the exceptions are known (nexc of them, needs2 nonzero when one
- * is not NaN or Inf): the chunk's layout as the serial encoder settles it (parz_chunk_settle),
- * the fixed parts of its head into head[0..PARZ_GPU_HEAD) (header with a zero checksum,
- * directory, the checksum section's own header), and c's fields for the kernels that follow
+ * is not NaN or Inf) and the mask's (mask_bytes, 0 without one: parz_gpu_enc_mask_layout): the
+ * chunk's layout as the serial encoder settles it (parz_chunk_settle), the fixed parts of its
+ * head into head[0..PARZ_GPU_HEAD) (header with a zero checksum, directory, the checksum
+ * section's own header, the mask section's), and c's fields for the kernels that follow
  * (c->chunk and c->header are the caller's to set). *size gets the chunk's size. */
 static inline int parz_gpu_enc_settle(parz_gpu_enc_chunk* c, const parz_array* a,
                                       const parz_chunk_config* cfg, unsigned long long bits,
-                                      unsigned long long nexc, unsigned needs2, unsigned char* head,
-                                      size_t* size, parz_error* err) {
+                                      unsigned long long nexc, unsigned needs2, size_t mask_bytes,
+                                      unsigned char* head, size_t* size, parz_error* err) {
   parz_chunk_view fin;
   parz_chunk_offsets o;
-  int rc = parz_chunk_settle(&fin, a, cfg, bits, nexc, 0, needs2 ? 2u : 1u, err);
+  int rc =
+      parz_chunk_settle(&fin, a, cfg, bits, nexc, mask_bytes, needs2 || mask_bytes ? 2u : 1u, err);
   if (rc != PARZ_OK)
     return rc;
   parz_chunk_section_offsets(&fin, &o);
@@ -481,6 +723,13 @@ static inline int parz_gpu_enc_settle(parz_gpu_enc_chunk* c, const parz_array* a
   c->checksum_blocks = (unsigned long long)fin.checksum_segments * fin.segment_blocks;
   memset(head, 0, PARZ_GPU_HEAD);
   parz_chunk_head_fixed(&fin, head, head + PARZ_GPU_HEAD_SUMS);
+  c->mask.at = mask_bytes ? o.mask : 0;
+  if (mask_bytes) {
+    unsigned char* mh = head + PARZ_GPU_HEAD_MASK;
+    parz_gpu_store_le(mh, c->mask.group_blocks, 4);
+    parz_gpu_store_le(mh + 4, c->mask.nvalues, 4);
+    parz_gpu_store_le(mh + 8, c->mask.record_bytes, 8);
+  }
   /* the register after the header (its checksum field aside), carried over the rest of the
    * head: parz_gpu_seal XORs in the rest's raw register */
   c->crc_init = parz_crc32c_shift(~parz_crc32c(0, head, PARZ_HEADER_BYTES - 4),

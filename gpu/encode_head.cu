@@ -29,17 +29,65 @@ __global__ void tiles_kernel(const parz_gpu_enc_chunk* chunks) {
   }
 }
 
-/* Per chunk: payload bits, exceptions and whether one needs version 2, for the host to settle
- * the layout. */
+/* Per chunk: what the host settles the layout with (PARZ_GPU_SIZES). */
 __global__ void sizes_kernel(const parz_gpu_enc_chunk* chunks, unsigned n,
                              unsigned long long* sizes) {
   const unsigned i = (unsigned)thread_index();
   if (i >= n)
     return;
   const parz_gpu_enc_chunk& c = chunks[i];
-  sizes[3 * i] = c.offsets[c.nblocks];
-  sizes[3 * i + 1] = *c.nexc;
-  sizes[3 * i + 2] = *c.needs2;
+  const parz_gpu_mask_set* m = c.mask.set;
+  unsigned long long* s = sizes + PARZ_GPU_SIZES * i;
+  s[0] = c.offsets[c.nblocks];
+  s[1] = *c.nexc;
+  s[2] = *c.needs2;
+  s[3] = m ? m->masked : 0;
+  s[4] = m ? m->overflow : 0;
+  s[5] = m ? m->nvalues : 0;
+  for (unsigned k = 0; k < PARZ_GPU_MASK_GROUP_SIZES; k++)
+    s[6 + k] = m ? m->record_bytes[k] : 0;
+}
+
+/* One thread per slot of the chunk's set: its value index; V from the first. */
+__global__ void mask_rank_kernel(const parz_gpu_enc_chunk* chunks) {
+  const parz_gpu_enc_chunk& c = chunks[blockIdx.y];
+  const unsigned i = (unsigned)thread_index();
+  if (i >= PARZ_GPU_MASK_SLOTS)
+    return;
+  c.mask.set->code[i] = parz_gpu_mask_rank(c.mask.set, i);
+  if (i == 0)
+    c.mask.set->nvalues = parz_gpu_mask_nvalues(c.mask.set);
+}
+
+/* One thread per group of each candidate G (candidate 0's groups first): its records' bytes,
+ * summed per candidate. */
+__global__ void mask_lengths_kernel(const parz_gpu_enc_chunk* chunks) {
+  const parz_gpu_enc_chunk& c = chunks[blockIdx.y];
+  unsigned long long g = thread_index();
+  for (unsigned k = 0; k < PARZ_GPU_MASK_GROUP_SIZES; k++) {
+    const unsigned long long n = parz_gpu_mask_groups(c.nblocks, k);
+    if (g < n) {
+      atomicAdd(c.mask.set->record_bytes + k, parz_gpu_mask_length(c, k, g));
+      return;
+    }
+    g -= n;
+  }
+}
+
+/* One thread per slot: the mask section's values (chunks with a mask). */
+__global__ void mask_values_kernel(const parz_gpu_enc_chunk* chunks) {
+  const parz_gpu_enc_chunk& c = chunks[blockIdx.y];
+  const unsigned i = (unsigned)thread_index();
+  if (c.mask.at && i < PARZ_GPU_MASK_SLOTS)
+    parz_gpu_mask_value(c, i);
+}
+
+/* One thread per group: its records (one chunk, after the scan of its groups' bytes). */
+template <typename U>
+__global__ void mask_records_kernel(const parz_gpu_enc_chunk c) {
+  const unsigned long long g = thread_index();
+  if (g < c.mask.ngroups)
+    parz_gpu_mask_records<U>(c, g);
 }
 
 /* The payload from the scratch to its place after the head, leaving the scratch zero for the
@@ -169,6 +217,36 @@ cudaError_t parz_gpu_launch_sizes(const parz_gpu_enc_chunk* d, unsigned n,
   return cudaGetLastError();
 }
 
+cudaError_t parz_gpu_launch_mask_rank(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
+                                      unsigned n, cudaStream_t st) {
+  return over_chunks(h, d, n, 128, st, mask_rank_kernel, [](const parz_gpu_enc_chunk&) {
+    return (unsigned long long)PARZ_GPU_MASK_SLOTS;
+  });
+}
+
+cudaError_t parz_gpu_launch_mask_lengths(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
+                                         unsigned n, cudaStream_t st) {
+  return over_chunks(h, d, n, 128, st, mask_lengths_kernel, [](const parz_gpu_enc_chunk& c) {
+    return parz_gpu_mask_groups_before(c.nblocks, PARZ_GPU_MASK_GROUP_SIZES);
+  });
+}
+
+cudaError_t parz_gpu_launch_mask_values(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
+                                        unsigned n, cudaStream_t st) {
+  return over_chunks(h, d, n, 128, st, mask_values_kernel, [](const parz_gpu_enc_chunk& c) {
+    return c.mask.at ? (unsigned long long)PARZ_GPU_MASK_SLOTS : 0ull;
+  });
+}
+
+cudaError_t parz_gpu_launch_mask_records(const parz_gpu_enc_chunk& c, cudaStream_t st) {
+  const unsigned ctas = (unsigned)((c.mask.ngroups + 127) / 128);
+  if (parz_type_size((parz_type)c.type) == 4)
+    mask_records_kernel<uint32_t><<<ctas, 128, 0, st>>>(c);
+  else
+    mask_records_kernel<uint64_t><<<ctas, 128, 0, st>>>(c);
+  return cudaGetLastError();
+}
+
 cudaError_t parz_gpu_launch_payload(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
                                     unsigned n, cudaStream_t st) {
   return over_chunks(h, d, n, 256, st, payload_kernel,
@@ -204,8 +282,10 @@ cudaError_t parz_gpu_launch_exc_write(const parz_gpu_enc_chunk& c, unsigned long
 
 cudaError_t parz_gpu_launch_sums(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
                                  unsigned n, cudaStream_t st) {
-  return over_chunks(h, d, n, 128, st, sums_kernel,
-                     [](const parz_gpu_enc_chunk& c) { return 32 * c.nchecksums; });
+  /* at least one warp for the directory of a chunk whose only section is its mask */
+  return over_chunks(h, d, n, 128, st, sums_kernel, [](const parz_gpu_enc_chunk& c) {
+    return 32 * c.nchecksums + (c.mask.at != 0);
+  });
 }
 
 cudaError_t parz_gpu_launch_crc(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,

@@ -17,7 +17,9 @@
  * publishes its sum, then its prefix once its predecessors' are known). */
 typedef cub::ScanTileState<unsigned long long> parz_gpu_tile_state;
 
-/* Block blockIdx.x * 128 + threadIdx.x of chunk blockIdx.y: encoded into a buffer of its own
+/* Block blockIdx.x * 128 + threadIdx.x of chunk blockIdx.y: gathered and cleaned (in a chunk
+ * whose configuration masks, its masked values counted and their NaN patterns put into the
+ * chunk's set; in the mask pass, its stand-ins and fact), encoded into a buffer of its own
  * (local memory, L1-resident for the few words a block has), then the CTA's exclusive sum of the
  * lengths, continued from the CTAs before it, gives its bit offset; the block's words are ORed
  * into the payload scratch there (parz_gpu_place_block) and its offset recorded for the table.
@@ -39,11 +41,11 @@ __global__ void __launch_bounds__(PARZ_GPU_ENC_THREADS)
   const unsigned long long b = (unsigned long long)blockIdx.x * PARZ_GPU_ENC_THREADS + threadIdx.x;
   unsigned long long words[PARZ_GPU_BLOCK_WORDS];
   unsigned long long bits = 0, at;
-  unsigned bad = 0, v2 = 0;
+  parz_gpu_block_note note = {0, 0, 0, 0};
   if (b < nblocks) {
     parz_writer w;
     parz_writer_init(&w, words, sizeof words);
-    bits = parz_gpu_encode_block<T, D>(c, b, &w, &bad, &v2);
+    bits = parz_gpu_encode_block<T, D>(c, b, &w, &note);
     parz_writer_flush(&w);
   }
   parz_gpu_tile_state tiles;
@@ -63,10 +65,14 @@ __global__ void __launch_bounds__(PARZ_GPU_ENC_THREADS)
   if (b + 1 == nblocks)
     c.offsets[nblocks] = at + bits;
   parz_gpu_place_block(c.scratch, at, bits, words);
-  if (bad)
-    atomicAdd(c.nexc, (unsigned long long)bad);
-  if (v2)
+  if (note.exc)
+    atomicAdd(c.nexc, (unsigned long long)note.exc);
+  if (note.v2)
     atomicOr(c.needs2, 1u);
+  if (c.mask.pass)
+    c.mask.facts[b] = note.fact;
+  else if (note.masked)
+    atomicAdd(&c.mask.set->masked, (unsigned long long)note.masked);
 }
 
 /* The kernel over n chunks of one type and rank: h their arguments on the host (for the grid),
@@ -97,9 +103,16 @@ PARZ_GPU_DECLARE_ENCODE(f64)
 PARZ_GPU_DECLARE_ENCODE(i32)
 PARZ_GPU_DECLARE_ENCODE(i64)
 
+/* What the sizes kernel reads back per chunk (PARZ_GPU_SIZES words): payload bits,
+ * exceptions, the version-2 flag, masked values, the set's overflow, V, then R for each
+ * candidate G. */
+#define PARZ_GPU_SIZES (6 + PARZ_GPU_MASK_GROUP_SIZES)
+
 /* The other kernels (encode_head.cu), over n chunks as above: the look-back's tile states and
  * the chunk's counters;
- * each chunk's payload bits, exceptions and version-2 flag into sizes[3 i .. 3 i + 2]; the
+ * each chunk's sizes into sizes[PARZ_GPU_SIZES i ...]; the mask pass's rank (the palette's
+ * value indices) and records' bytes of every candidate G, and, once placed, the mask section's
+ * values and (one chunk) its records; the
  * payload from the scratch (left zero) into the chunk; the table;
  * the exception records of one chunk (a count per range of PARZ_GPU_EXC_RANGE positions, then,
  * from c.exc_first, the records); the section directory and the payload checksums; the CRC;
@@ -108,6 +121,13 @@ cudaError_t parz_gpu_launch_tiles(const parz_gpu_enc_chunk* h, const parz_gpu_en
                                   unsigned n, cudaStream_t st);
 cudaError_t parz_gpu_launch_sizes(const parz_gpu_enc_chunk* d, unsigned n,
                                   unsigned long long* sizes, cudaStream_t st);
+cudaError_t parz_gpu_launch_mask_rank(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
+                                      unsigned n, cudaStream_t st);
+cudaError_t parz_gpu_launch_mask_lengths(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
+                                         unsigned n, cudaStream_t st);
+cudaError_t parz_gpu_launch_mask_values(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
+                                        unsigned n, cudaStream_t st);
+cudaError_t parz_gpu_launch_mask_records(const parz_gpu_enc_chunk& c, cudaStream_t st);
 cudaError_t parz_gpu_launch_payload(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
                                     unsigned n, cudaStream_t st);
 cudaError_t parz_gpu_launch_table(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,

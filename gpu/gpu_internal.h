@@ -95,6 +95,9 @@ struct parz_gpu_context {
    * (pinned and device copies; enc_uploaded: their last upload is done) */
   struct parz_gpu_buffer enc_scratch, enc_offsets, enc_tiles, enc_scan, enc_exc, enc_counts;
   struct parz_gpu_buffer enc_sizes, h_enc_sizes, enc_args, h_enc_args;
+  /* the masks' sets (per chunk whose configuration masks), and the mask pass's block facts and
+   * groups' bytes (per chunk holding masked values) */
+  struct parz_gpu_buffer enc_mask, enc_facts;
   int enc_dirty;
   cudaEvent_t enc_uploaded;
   struct parz_host_pool* host_pool; /* filter path host copies (host_pool.h); NULL = one thread */

@@ -174,11 +174,6 @@ int parz_dispatch_gpu_wanted(const parz_exec_policy* pol, size_t bytes, const ch
 #endif
 }
 
-int parz_dispatch_encode_gpu_wanted(const parz_exec_policy* pol, const parz_chunk_config* cfg,
-                                    parz_type type, size_t bytes) {
-  return !parz_chunk_config_masks(cfg, type) && parz_dispatch_gpu_wanted(pol, bytes, "encoding");
-}
-
 int parz_dispatch_decode_view(const parz_chunk_view* v, const void* src, size_t src_bytes,
                               void* dst, size_t dst_bytes, parz_error* err) {
   parz_exec_policy pol;
@@ -218,7 +213,7 @@ static int encode_into(const parz_array* a, const void* data, const parz_chunk_c
   size_t raw;
   parz_exec_policy_from_env(&pol);
   raw = parz_array_check(a, NULL) == PARZ_OK ? parz_array_count(a) * parz_type_size(a->type) : 0;
-  if (pol.exec != PARZ_EXEC_SERIAL && parz_dispatch_encode_gpu_wanted(&pol, cfg, a->type, raw)) {
+  if (pol.exec != PARZ_EXEC_SERIAL && parz_dispatch_gpu_wanted(&pol, raw, "encoding")) {
 #ifdef PARZ_HAVE_CUDA
     struct chunk_job j = {data, raw, dst, dst_bytes, a, cfg, written, alloc, alloc_arg, NULL};
     if (gpu_run(&j) == PARZ_OK)

@@ -35,13 +35,6 @@ int parz_dispatch_decode_view(const parz_chunk_view* v, const void* src, size_t 
  * the CUDA module cannot be loaded, naming the work: `what` is "decoding" or "encoding"). */
 int parz_dispatch_gpu_wanted(const parz_exec_policy* pol, size_t bytes, const char* what);
 
-/* The same for encoding `bytes` of values of `type` under cfg, which also asks whether the GPU
- * encoder can write those chunks: it writes no mask section, so configurations that may need
- * one (parz_chunk_config_masks: floats with the mask on, the default, or a fill value masked)
- * are encoded on the CPU, without a warning (a capability of the encoder, not a fault). */
-int parz_dispatch_encode_gpu_wanted(const parz_exec_policy* pol, const parz_chunk_config* cfg,
-                                    parz_type type, size_t bytes);
-
 #ifdef PARZ_HAVE_CUDA
 /* Runs fn(ctx, arg) with the process's GPU context (created on first use, on device 0) under its
  * lock: the filter path and the dataset readers share one context, one caller at a time.
@@ -53,9 +46,9 @@ int parz_dispatch_with_gpu(int (*fn)(parz_gpu_context* ctx, void* arg), void* ar
 
 /* Encodes one chunk (the array a, data) into dst, as parz_chunk_encode, under the same policy
  * as the decode: serial, OpenMP, or the GPU (cuda; auto for arrays of at least
- * PARZ_DISPATCH_GPU_MIN_BYTES; never for configurations that may need a mask:
- * parz_dispatch_encode_gpu_wanted), with the same warnings and fallbacks. Every path gives the
- * same bytes. */
+ * PARZ_DISPATCH_GPU_MIN_BYTES), with the same warnings and fallbacks (a chunk the GPU encoder
+ * refuses, such as one of NaN of too many bit patterns, is encoded on the CPU). Every path gives
+ * the same bytes. */
 int parz_dispatch_encode(const parz_array* a, const void* data, const parz_chunk_config* cfg,
                          void* dst, size_t dst_bytes, size_t* written, parz_error* err);
 

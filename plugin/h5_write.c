@@ -182,11 +182,15 @@ PARZ_H5_EXPORT int parz_h5_write(hid_t dset, hid_t file_space, const void* src, 
   if (threads <= 0)
     threads = pol.exec == PARZ_EXEC_SERIAL ? 1 : pol.threads;
   bytes = (size_t)parz_h5_box_values(&d.grid, &box) * parz_type_size(d.grid.type);
-  if (parz_dispatch_encode_gpu_wanted(&pol, &d.filter.config, d.grid.type, bytes)) {
+  if (parz_dispatch_gpu_wanted(&pol, bytes, "encoding")) {
 #ifdef PARZ_HAVE_CUDA
     parz_error gerr = {0, ""};
     struct gpu_write r = {dset, &d, &box, src, bytes, &gerr};
     rc = parz_dispatch_with_gpu(write_on_gpu, &r, &gerr);
+    /* a chunk the GPU encoder does not take (NaN of more bit patterns than its mask's set
+     * holds): the box again on the CPU, chunks written so far rewritten with the same bytes */
+    if (rc == PARZ_ERR_UNSUPPORTED)
+      return write_on_cpu(dset, &d, &box, src, threads, err);
     if (rc != PARZ_ERR_DEVICE) {
       if (rc != PARZ_OK && err)
         *err = gerr;

@@ -38,20 +38,6 @@ static int check(struct device_write* w, hid_t file_space, size_t src_bytes, int
   *rc = parz_h5_prepare_write(w->dset, file_space, src_bytes, who, &w->d, &w->box, w->err);
   if (*rc != PARZ_OK)
     return -1;
-  if (parz_chunk_config_masks(&w->d.filter.config, w->d.grid.type)) {
-    /* the GPU encoder writes no mask section (dispatch.h) */
-    const parz_type t = w->d.grid.type;
-    *rc = parz_fail(w->err, PARZ_ERR_UNSUPPORTED,
-                    "%s: the dataset's chunks may need a mask (%s masked: ParZ's mask setting, on "
-                    "by default), which the GPU encoder does not write: create the dataset with "
-                    "the mask off (mask=False, cd_values mask setting 2), or write from host "
-                    "memory (parz_h5_write)",
-                    who,
-                    !w->d.filter.config.fill              ? "NaN"
-                    : t == PARZ_FLOAT || t == PARZ_DOUBLE ? "NaN and the fill value"
-                                                          : "the fill value");
-    return -1;
-  }
   if (parz_h5_box_values(&w->d.grid, &w->box) == 0)
     return 0;
   if (!w->d_src) {

@@ -117,11 +117,10 @@ def test_policies_and_threads(tmp_path, etopo, monkeypatch, exec_):
 
 @pytest.mark.parametrize("exec_", ["cuda", "auto"])
 @pytest.mark.parametrize("kind", ["nan", "fill"])
-def test_masked_on_the_cpu(tmp_path, etopo, monkeypatch, exec_, kind):
-    """Datasets whose chunks may hold a mask (NaN under the default mask, a fill value masked)
-    are encoded on the CPU under cuda and auto, by the filter and by parz.write alike: the GPU
-    encoder writes no mask section (where a GPU is usable it refuses such chunks, and
-    parz.write would fail were they sent to it). 4 MiB chunks, so that auto would pick the
+def test_masked_every_policy(tmp_path, etopo, monkeypatch, exec_, kind):
+    """Datasets whose chunks hold a mask (NaN under the default mask, a fill value masked) get
+    the CPU's chunks under cuda and auto, by the filter and by parz.write alike: on the GPU where
+    one is usable, whose encoder writes the same masks. 4 MiB chunks, so that auto picks the
     GPU."""
     data = np.tile(etopo[:, :1024], (3, 2))[:1100].copy()  # a chunk of 4 MiB and an edge one
     data[100:300, 200:700] = np.nan if kind == "nan" else -1e10

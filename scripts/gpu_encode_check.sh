@@ -12,8 +12,8 @@
 #                 policy_dispatch, host_pool, test_mpi_roundtrip_np2_gpu where MPI is built
 #   test_h5_write.log  the writers against H5Dwrite, chunk by chunk: parz_h5_write under omp,
 #                 serial and cuda, parz_h5_write_device and parz_h5_write_cuda (datasets with
-#                 the mask off); datasets that mask through parz_h5_write and H5Dwrite under
-#                 cuda and auto (the CPU's chunks), and the device writers' refusal of them
+#                 the mask off and masked ones: NaN, fill values); datasets that mask through
+#                 parz_h5_write and H5Dwrite under cuda and auto
 #   dispatch.log  test_policy_dispatch with PARZ_EXEC=cuda (the filter's encode on the GPU),
 #                 test_gpu_decode --small
 #   pytest.log    python_tests/test_parz_write.py and test_parz_write_gpu.py with python3 (pip's

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "check.h"
@@ -31,31 +32,68 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
       parz_stream_bound(a.type, a.dims, &c.params, (size_t)nb) / 8 + 1, 0),
       offsets(nb + 1, 0), words((size_t)nb * PARZ_GPU_BLOCK_WORDS);
   std::vector<unsigned long long> lens(nb);
-  unsigned long long nexc = 0;
+  std::vector<parz_gpu_mask_set> set(1);
+  std::vector<unsigned> facts;
+  std::vector<unsigned long long> group_bytes;
+  unsigned long long nexc = 0, R[PARZ_GPU_MASK_GROUP_SIZES] = {0};
   unsigned needs2 = 0;
+  size_t mask_bytes = 0;
+  memset(set.data(), 0, sizeof set[0]);
   c.scratch = scratch.data();
   c.offsets = offsets.data();
-  /* the block kernel: encode, then (after the running sum) place */
-  for (unsigned long long b = 0; b < nb; b++) {
-    parz_writer w;
-    unsigned bad, v2;
-    parz_writer_init(&w, &words[b * PARZ_GPU_BLOCK_WORDS], 8 * PARZ_GPU_BLOCK_WORDS);
-    const unsigned bits = parz_gpu_encode_block<T, D>(c, b, &w, &bad, &v2);
-    CHECK(!w.err && parz_writer_tell(&w) == bits, "block %llu: %u bits, writer %llu, err %d", b,
-          bits, (unsigned long long)parz_writer_tell(&w), w.err);
-    parz_writer_flush(&w);
-    lens[b] = bits;
-    nexc += bad;
-    needs2 |= v2 != 0;
+  if (c.mask.nan || c.mask.fill)
+    c.mask.set = set.data();
+  /* the block kernel (the mask pass too when the array holds masked values): encode, then
+   * (after the running sum) place */
+  for (int pass = 0; pass < 2; pass++) {
+    nexc = needs2 = 0;
+    for (unsigned long long b = 0; b < nb; b++) {
+      parz_writer w;
+      parz_gpu_block_note note;
+      parz_writer_init(&w, &words[b * PARZ_GPU_BLOCK_WORDS], 8 * PARZ_GPU_BLOCK_WORDS);
+      const unsigned bits = parz_gpu_encode_block<T, D>(c, b, &w, &note);
+      CHECK(!w.err && parz_writer_tell(&w) == bits, "block %llu: %u bits, writer %llu, err %d", b,
+            bits, (unsigned long long)parz_writer_tell(&w), w.err);
+      parz_writer_flush(&w);
+      lens[b] = bits;
+      nexc += note.exc;
+      needs2 |= note.v2 != 0;
+      if (c.mask.set && !pass)
+        set[0].masked += note.masked;
+      if (pass)
+        facts[b] = note.fact;
+    }
+    std::fill(scratch.begin(), scratch.end(), 0ull);
+    for (unsigned long long b = 0; b < nb; b++)
+      offsets[b + 1] = offsets[b] + lens[b];
+    for (unsigned long long b = 0; b < nb; b++)
+      parz_gpu_place_block(c.scratch, offsets[b], lens[b], &words[b * PARZ_GPU_BLOCK_WORDS]);
+    if (pass) { /* the records' bytes of every candidate G */
+      for (unsigned k = 0; k < PARZ_GPU_MASK_GROUP_SIZES; k++)
+        for (unsigned long long g = 0; g < parz_gpu_mask_groups(nb, k); g++)
+          R[k] += parz_gpu_mask_length(c, k, g);
+      mask_bytes = parz_gpu_enc_mask_layout(&c, set[0].nvalues, R);
+      break;
+    }
+    if (!c.mask.set || !set[0].masked)
+      break;
+    if (set[0].overflow)
+      return parz_gpu_enc_mask_refuse(e);
+    /* the rank kernel, then the mask pass */
+    for (unsigned i = 0; i < PARZ_GPU_MASK_SLOTS; i++)
+      set[0].code[i] = parz_gpu_mask_rank(&set[0], i);
+    set[0].nvalues = parz_gpu_mask_nvalues(&set[0]);
+    facts.assign(nb, 0);
+    group_bytes.assign(parz_gpu_mask_groups_before(nb, PARZ_GPU_MASK_GROUP_SIZES), 0);
+    c.mask.facts = facts.data();
+    c.mask.group_bytes = group_bytes.data();
+    c.mask.pass = 1;
   }
-  for (unsigned long long b = 0; b < nb; b++)
-    offsets[b + 1] = offsets[b] + lens[b];
-  for (unsigned long long b = 0; b < nb; b++)
-    parz_gpu_place_block(c.scratch, offsets[b], lens[b], &words[b * PARZ_GPU_BLOCK_WORDS]);
   /* the sizes, the host's layout and the fixed parts of the head */
   unsigned char header[PARZ_GPU_HEAD];
   size_t size = 0;
-  if ((rc = parz_gpu_enc_settle(&c, &a, &cfg, offsets[nb], nexc, needs2, header, &size, e)))
+  if ((rc = parz_gpu_enc_settle(&c, &a, &cfg, offsets[nb], nexc, needs2, mask_bytes, header, &size,
+                                e)))
     return rc;
   chunk.assign(size, 0xA5);
   c.chunk = chunk.data();
@@ -78,8 +116,22 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
     for (unsigned long long r = 0; r < ranges; r++)
       parz_gpu_exc_write<U>(c, r);
   }
-  /* a warp per partition: 32 lanes' shares added */
+  /* the directory and the sections' heads; the mask's values, group starts (a scan of the
+   * groups' bytes) and records */
   parz_gpu_sections(c);
+  if (c.mask.at) {
+    typedef typename raw_of<T>::type U;
+    const unsigned long long* gb = &group_bytes[parz_gpu_mask_groups_before(nb, c.mask.k)];
+    for (unsigned i = 0; i < PARZ_GPU_MASK_SLOTS; i++)
+      parz_gpu_mask_value(c, i);
+    for (unsigned long long g = 0, sum = 0; g < c.mask.ngroups; g++) {
+      parz_word_store(parz_gpu_mask_starts(c) + 8 * g, sum);
+      sum += gb[g];
+    }
+    for (unsigned long long g = 0; g < c.mask.ngroups; g++)
+      parz_gpu_mask_records<U>(c, g);
+  }
+  /* a warp per partition: 32 lanes' shares added */
   for (unsigned long long p = 0; p < c.nchecksums; p++) {
     unsigned long long sum = 0;
     for (unsigned lane = 0; lane < 32; lane++)
@@ -122,6 +174,9 @@ static int emulate_any(const parz_array& a, const void* data, const parz_chunk_c
   }
 }
 
+/* What the chunks compared held: masks, by G, and masks of 256 values. */
+static unsigned masked_chunks, group_sizes[PARZ_GPU_MASK_GROUP_SIZES], many_values;
+
 /* One array and configuration: the emulated GPU chunk against the serial encoder's. */
 static void compare(const char* what, const parz_array& a, const void* data,
                     const parz_chunk_config& cfg) {
@@ -136,10 +191,18 @@ static void compare(const char* what, const parz_array& a, const void* data,
     return;
   CHECK(got.size() == n && !memcmp(got.data(), ref.data(), n),
         "%s: chunk differs (%zu bytes, serial %zu)", what, got.size(), n);
+  parz_chunk_view v;
+  if (parz_chunk_parse(ref.data(), n, &v, NULL) == PARZ_OK && v.mask.nvalues) {
+    masked_chunks++;
+    for (unsigned k = 0; k < PARZ_GPU_MASK_GROUP_SIZES; k++)
+      group_sizes[k] += v.mask.group_blocks == PARZ_GPU_MASK_GROUP_MIN << k;
+    many_values += v.mask.nvalues == PARZ_MASK_MAX_VALUES;
+  }
 }
 
-/* A configuration that may need a mask: the serial encoder encodes it, the GPU's steps refuse it
- * before any block is encoded. */
+/* An array the GPU encoder refuses (NaN of more patterns than its set holds): the serial
+ * encoder encodes it, the GPU's steps refuse it with PARZ_ERR_UNSUPPORTED, before any chunk is
+ * written, so that callers encode it on the CPU. */
 static void refuse(const char* what, const parz_array& a, const void* data,
                    const parz_chunk_config& cfg) {
   parz_error e1, e2;
@@ -148,9 +211,8 @@ static void refuse(const char* what, const parz_array& a, const void* data,
   CHECK(parz_chunk_encode(&a, data, &cfg, ref.data(), cap, &n, &e1) == PARZ_OK, "%s: serial: %s",
         what, e1.message);
   const int rc = emulate_any(a, data, cfg, got, &e2);
-  CHECK(rc == PARZ_ERR_UNSUPPORTED && strstr(e2.message, "mask") && got.empty(),
-        "%s: the GPU encoder must refuse a configuration that may need a mask: status %d (%s)",
-        what, rc, rc ? e2.message : "");
+  CHECK(rc == PARZ_ERR_UNSUPPORTED && strstr(e2.message, "NaN") && got.empty(),
+        "%s: the GPU encoder must refuse it: status %d (%s)", what, rc, rc ? e2.message : "");
 }
 
 int main(int argc, char** argv) {
@@ -176,6 +238,14 @@ int main(int argc, char** argv) {
           "reversible parameters cut short must be refused");
     compare("reversible cut short", a, data.data(), cfg);
   }
-  gpu_cases_masked(refuse, compare);
+  gpu_cases_masks(scope, compare, refuse);
+  /* the cases reach what they are meant to: masks of every G and of the most values */
+  printf("%u chunks with masks; G = 256 ... 4096: %u %u %u %u %u; 256 values: %u\n", masked_chunks,
+         group_sizes[0], group_sizes[1], group_sizes[2], group_sizes[3], group_sizes[4],
+         many_values);
+  for (unsigned k = 0; k < PARZ_GPU_MASK_GROUP_SIZES && !quick; k++)
+    CHECK(group_sizes[k] > 0, "no chunk with masks in groups of %u blocks",
+          PARZ_GPU_MASK_GROUP_MIN << k);
+  CHECK(quick || many_values > 0, "no chunk with a mask of 256 values");
   return test_finish("test_gpu_encode_host");
 }

@@ -41,8 +41,7 @@ typedef struct {
   int (*write)(void* ctx, hid_t dset, hid_t file_space, const void* host, size_t bytes,
                parz_error* e); /* NULL: H5Dwrite, the filter under `exec` */
   void* ctx;
-  int stores;        /* 0: refuses what it is given (parz_h5_write_cuda without a GPU) */
-  int stores_masked; /* 0: refuses datasets that mask (the device writers) */
+  int stores; /* 0: refuses what it is given (parz_h5_write_cuda without a GPU) */
 } writer;
 
 static int write_host(void* ctx, hid_t dset, hid_t fs, const void* host, size_t bytes,
@@ -108,8 +107,8 @@ typedef struct {
   int mode;             /* 0 accuracy 1e-3, 1 reversible, 2 precision 20, 3 rate 16, 4 expert */
   unsigned C, P, table; /* the table; 0: the filter's choice */
   int no_checksums;     /* payload checksums off (format version 1) */
-  int masked;           /* the mask left on (NaN, and the fill value when set, masked); else off,
-                         * since the GPU encoder writes no mask section */
+  int masked;           /* the mask left on (NaN, and the fill value when set, masked); else off
+                         * (NaN as exceptions) */
   int fill_set;         /* 1: fill value `fill` */
   double fill;
   int fill_when; /* 0 HDF5's default (if set), 1 never, 2 at allocation */
@@ -387,7 +386,7 @@ static write_case cases[] = {
      .box_count = {64, 36}},
     {.name = "chunks of 1 MiB", .rank = 2, DIMS(600, 1024), CHUNK(256, 1024)},
     {.name = "chunks of 4 MiB, an edge chunk", .rank = 2, DIMS(1100, 1024), CHUNK(1024, 1024)},
-    /* masked: encoded on the CPU under every policy; the device writers refuse them */
+    /* masked: the same chunks from every writer, the device writers' included */
     {.name = "masked: NaN, chunks of 4 MiB",
      .rank = 2,
      DIMS(1100, 1024),
@@ -428,7 +427,7 @@ static void resolve_types(write_case* c) {
   }
 }
 
-enum { ALL_CASES, UNMASKED_CASES, MASKED_CASES };
+enum { ALL_CASES, MASKED_CASES };
 
 /* Every case of `which` kind (of fewer than max_bytes values, when not 0) written both ways into
  * a new file, then compared. */
@@ -442,7 +441,7 @@ static void check_writer(const writer* w, const char* dir, size_t max_bytes, int
     write_case* c = &cases[i];
     resolve_types(c);
     if ((max_bytes && count_of(c->rank, c->dims) * H5Tget_size(c->mem_type) >= max_bytes) ||
-        (which == UNMASKED_CASES && c->masked) || (which == MASKED_CASES && !c->masked))
+        (which == MASKED_CASES && !c->masked))
       continue;
     unsigned char* all =
         (unsigned char*)make_values(c->mem_type, count_of(c->rank, c->dims), (unsigned)i + 1);
@@ -456,9 +455,7 @@ static void check_writer(const writer* w, const char* dir, size_t max_bytes, int
   H5Fclose(file);
   remove(path);
   printf("%s: %s%s cases %s\n", w->name, max_bytes ? "the small " : "",
-         which == MASKED_CASES     ? "masked"
-         : which == UNMASKED_CASES ? "unmasked"
-                                   : "all",
+         which == MASKED_CASES ? "masked" : "all",
          failures == before ? "stored the chunks H5Dwrite stores" : "FAILED");
 }
 
@@ -542,16 +539,11 @@ static void check_refusals(const writer* w, const char* dir) {
   }
   refused(w, d, H5S_ALL, v, all - 1, PARZ_ERR_BUFFER, "a short buffer");
   {
-    /* a dataset that masks NaN (the default): the device writers refuse it, as the GPU encoder
-     * writes no mask section; the host writer stores it */
+    /* a dataset that masks NaN (the default): stored by every writer */
     hid_t m = new_dataset(file, "masked", 2, 0, 0, 1, 0);
-    if (w->stores_masked) {
-      parz_error e = {0, ""};
-      CHECK(w->write(w->ctx, m, H5S_ALL, v, all, &e) == PARZ_OK, "%s", e.message);
-      CHECK(H5Dget_storage_size(m) > 0);
-    } else {
-      refused(w, m, H5S_ALL, v, all, PARZ_ERR_UNSUPPORTED, "a dataset that masks NaN");
-    }
+    parz_error e = {0, ""};
+    CHECK(w->write(w->ctx, m, H5S_ALL, v, all, &e) == PARZ_OK, "%s", e.message);
+    CHECK(H5Dget_storage_size(m) > 0);
     H5Dclose(m);
   }
   refused(w, d, H5S_ALL, NULL, all, PARZ_ERR_ARG, "a NULL buffer");
@@ -607,16 +599,15 @@ int main(int argc, char** argv) {
   }
   {
     const writer host[] = {
-        {"parz_h5_write, omp, 2 threads", "omp", write_host, (void*)&threads[0], 1, 1},
-        {"parz_h5_write, omp", "omp", write_host, (void*)&threads[1], 1, 1},
-        {"parz_h5_write, serial", "serial", write_host, (void*)&threads[2], 1, 1}};
-    /* masked datasets under the policies that may pick the GPU: encoded on the CPU, by
-     * parz_h5_write and by the filter (were they sent to the GPU, its encoder would refuse them
-     * and parz_h5_write fail) */
-    const writer masked[] = {{"parz_h5_write, cuda", "cuda", write_host, (void*)&threads[1], 1, 1},
-                             {"parz_h5_write, auto", "auto", write_host, (void*)&threads[1], 1, 1},
-                             {"H5Dwrite, cuda", "cuda", NULL, NULL, 1, 1},
-                             {"H5Dwrite, auto", "auto", NULL, NULL, 1, 1}};
+        {"parz_h5_write, omp, 2 threads", "omp", write_host, (void*)&threads[0], 1},
+        {"parz_h5_write, omp", "omp", write_host, (void*)&threads[1], 1},
+        {"parz_h5_write, serial", "serial", write_host, (void*)&threads[2], 1}};
+    /* masked datasets under the policies that may pick the GPU: the CPU's chunks, by
+     * parz_h5_write and by the filter, on the GPU where one is usable */
+    const writer masked[] = {{"parz_h5_write, cuda", "cuda", write_host, (void*)&threads[1], 1},
+                             {"parz_h5_write, auto", "auto", write_host, (void*)&threads[1], 1},
+                             {"H5Dwrite, cuda", "cuda", NULL, NULL, 1},
+                             {"H5Dwrite, auto", "auto", NULL, NULL, 1}};
     for (size_t i = 0; i < sizeof host / sizeof host[0] && !device_small; i++)
       check_writer(&host[i], argv[1], 0, ALL_CASES);
     for (size_t i = 0; i < sizeof masked / sizeof masked[0] && !device_small; i++)
@@ -626,8 +617,8 @@ int main(int argc, char** argv) {
   }
 #ifdef PARZ_TEST_DEVICE
   {
-    const writer cuda = {"parz_h5_write_cuda", NULL, write_device, NULL, 1, 0};
-    const writer no_gpu = {"parz_h5_write_cuda, no GPU", NULL, write_cuda_no_gpu, NULL, 0, 0};
+    const writer cuda = {"parz_h5_write_cuda", NULL, write_device, NULL, 1};
+    const writer no_gpu = {"parz_h5_write_cuda, no GPU", NULL, write_cuda_no_gpu, NULL, 0};
     parz_gpu_context* ctx = NULL;
     parz_error e;
     if (!device_small)
@@ -638,17 +629,16 @@ int main(int argc, char** argv) {
       fprintf(stderr, "context: %s\n", e.message);
       failures++;
     } else {
-      const writer gpu[] = {{"parz_h5_write, cuda", "cuda", write_host, (void*)&threads[1], 1, 1},
-                            {"parz_h5_write_device", NULL, write_device, ctx, 1, 0},
-                            {"parz_h5_write_cuda", NULL, write_device, NULL, 1, 0}};
+      const writer gpu[] = {{"parz_h5_write, cuda", "cuda", write_host, (void*)&threads[1], 1},
+                            {"parz_h5_write_device", NULL, write_device, ctx, 1},
+                            {"parz_h5_write_cuda", NULL, write_device, NULL, 1}};
       const int before = failures;
       for (size_t i = device_small; i < (device_small ? 2 : sizeof gpu / sizeof gpu[0]); i++)
-        check_writer(&gpu[i], argv[1], device_small ? (size_t)256 << 10 : 0,
-                     gpu[i].stores_masked ? ALL_CASES : UNMASKED_CASES);
+        check_writer(&gpu[i], argv[1], device_small ? (size_t)256 << 10 : 0, ALL_CASES);
       {
         /* host memory handed to the device writer */
         static float host[100 * 100];
-        const writer direct = {"parz_h5_write_device, host memory", NULL, NULL, ctx, 0, 0};
+        const writer direct = {"parz_h5_write_device, host memory", NULL, NULL, ctx, 0};
         char path[1024];
         snprintf(path, sizeof path, "%s/h5_write_host.h5", argv[1]);
         hid_t file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
