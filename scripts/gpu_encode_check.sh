@@ -18,7 +18,7 @@
 #                 test_gpu_decode --small
 #   pytest.log    python_tests/test_parz_write.py and test_parz_write_gpu.py with python3 (pip's
 #                 h5py, CuPy, PyTorch), the build tree's parz package, HDF5_PLUGIN_PATH unset
-#   sanitize.log  compute-sanitizer memcheck and racecheck on test_gpu_encode --small and on
+#   sanitize.log  compute-sanitizer memcheck on test_gpu_encode --small, memcheck and racecheck on
 #                 test_h5_write --device-small (parz_h5_write_device, cases under 256 KiB); their
 #                 whole output in sanitize/
 #   kernel.md     bench_gpu_encode, arrays resident on the GPU: etopo5 float32 at accuracy
@@ -29,6 +29,8 @@
 #                 per-chunk breakdown, and parz_h5_write_device against cudaMemcpy + H5Dwrite
 #                 (omp at 16 threads, and uncompressed)
 #   summary.txt   the goal rows (met or not), the verdicts
+# With "racecheck" as its second argument it runs compute-sanitizer racecheck on test_gpu_encode
+# --small alone (about 290 s on the H100), within the same budget.
 # The last line is "gpu_encode_check: PASS" when every test passed, the sanitizers reported no
 # error, and every benchmark found the GPU's chunks equal to the CPU's; else FAIL (goals are
 # reported, not judged). Takes at most PARZ_CHECK_SECONDS (340) after the build, give or take a
@@ -37,7 +39,9 @@
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$ROOT/scripts/gpu_check_common.sh"
-gpu_check_prepare gpu_encode_check "${1:?usage: $0 OUT_DIR}"
+MODE="${2:-all}"
+case "$MODE" in all | racecheck) ;; *) echo "usage: $0 OUT_DIR [racecheck]" >&2; exit 2 ;; esac
+gpu_check_prepare gpu_encode_check "${1:?usage: $0 OUT_DIR [racecheck]}"
 B="$BUILD"
 D="$PARZ_SHARED_DATA"
 SCRATCH=/tmp/parz_gpu_encode_check
@@ -49,7 +53,7 @@ mkdir -p "$SCRATCH"
 
 # Every step gets a time limit cut to what is left of BUDGET seconds after the build: the tests
 # and benchmarks up to 120 s before the end, the sanitizers (slowest, last) the rest.
-BUDGET="${PARZ_CHECK_SECONDS:-340}"
+BUDGET="${PARZ_CHECK_SECONDS:-$([ "$MODE" = racecheck ] && echo 400 || echo 340)}"
 DEADLINE=$(($(date +%s) + BUDGET))
 limit() { # limit CAP: CAP seconds, or what is left before the sanitizers' share (at least 10)
   local left=$((DEADLINE - 120 - $(date +%s)))
@@ -57,6 +61,7 @@ limit() { # limit CAP: CAP seconds, or what is left before the sanitizers' share
   [ "$left" -lt "$1" ] && echo "$left" || echo "$1"
 }
 
+if [ "$MODE" = all ]; then
 # ---- tests ----------------------------------------------------------------------------------
 TESTS="^(gpu_encode|gpu_encode_host|host_pool|policy_dispatch|test_h5_read_device"
 TESTS="$TESTS|test_mpi_roundtrip_np2_gpu)$"
@@ -110,6 +115,8 @@ timeout "$(limit 120)" "$B/bench/bench_h5write" --data "$D" --only etopo5 --min-
 h5write_rc=$?
 stopped $h5write_rc "$OUT/h5write.md"
 
+fi
+
 # ---- compute-sanitizer ----------------------------------------------------------------------
 # Found by its path too (PATH may lack it); it waits for its target (a static CUDA runtime loads
 # lazily) up to --launch-timeout, whose default of 10 s a cold machine can exceed. Its whole
@@ -126,34 +133,47 @@ sanitize_rc=0
     sanitize_rc=1
   else
     "$CS" --version | tail -1
-    runs=4
-    for tool in memcheck racecheck; do
-      for t in "test_gpu_encode --small" "test_h5_write $SCRATCH --device-small"; do
-        set -- $t
-        log="$OUT/sanitize/$tool-$1.log"
-        left=$((DEADLINE - $(date +%s)))
-        share=$((left / runs))
-        [ "$share" -lt 30 ] && share=30
-        runs=$((runs - 1))
-        echo "== $tool: $* (time limit $share s)"
-        HDF5_PLUGIN_PATH="$B/plugins" timeout "$share" "$CS" --tool "$tool" --launch-timeout 120 \
-          --error-exitcode 3 "$B/tests/$1" "${@:2}" >"$log" 2>&1
-        rc=$?
-        grep -E "ERROR SUMMARY|RACECHECK SUMMARY|failures|stored the chunks" "$log" | tail -4
-        if [ "$rc" -eq 124 ]; then
-          echo "-- not finished within $share s (see $log)"
-        elif ! grep -qE "(ERROR|RACECHECK) SUMMARY: 0 (errors|hazards)" "$log"; then
-          echo "-- no clean summary: the first lines of its output:"
-          head -20 "$log"
-          [ "$rc" -ne 0 ] || rc=4
-        fi
-        echo "exit $rc"
-        [ "$rc" -eq 0 ] || sanitize_rc=1
-      done
+    # racecheck on test_gpu_encode --small takes about 290 s on the H100, more than its share
+    # here: `bash scripts/gpu_encode_check.sh OUT_DIR racecheck` runs it alone, after the build
+    if [ "$MODE" = racecheck ]; then
+      checks=("racecheck test_gpu_encode --small")
+    else
+      checks=("memcheck test_gpu_encode --small" "memcheck test_h5_write $SCRATCH --device-small"
+        "racecheck test_h5_write $SCRATCH --device-small")
+    fi
+    runs=${#checks[@]}
+    for c in "${checks[@]}"; do
+      set -- $c
+      tool="$1"
+      shift
+      log="$OUT/sanitize/$tool-$1.log"
+      left=$((DEADLINE - $(date +%s)))
+      share=$((left / runs))
+      [ "$share" -lt 30 ] && share=30
+      runs=$((runs - 1))
+      echo "== $tool: $* (time limit $share s)"
+      HDF5_PLUGIN_PATH="$B/plugins" timeout "$share" "$CS" --tool "$tool" --launch-timeout 120 \
+        --error-exitcode 3 "$B/tests/$1" "${@:2}" >"$log" 2>&1
+      rc=$?
+      grep -E "ERROR SUMMARY|RACECHECK SUMMARY|failures|stored the chunks|checks" "$log" | tail -4
+      if [ "$rc" -eq 124 ]; then
+        echo "-- not finished within $share s (see $log)"
+      elif ! grep -qE "(ERROR|RACECHECK) SUMMARY: 0 (errors|hazards)" "$log"; then
+        echo "-- no clean summary: the first lines of its output:"
+        head -20 "$log"
+        [ "$rc" -ne 0 ] || rc=4
+      fi
+      echo "exit $rc"
+      [ "$rc" -eq 0 ] || sanitize_rc=1
     done
   fi
 } >"$OUT/sanitize.log" 2>&1
 rm -rf "$SCRATCH"
+if [ "$MODE" = racecheck ]; then
+  cat "$OUT/sanitize.log"
+  echo "gpu_encode_check racecheck: $([ "$sanitize_rc" -eq 0 ] && echo PASS || echo FAIL)"
+  exit "$sanitize_rc"
+fi
 
 # ---- summary --------------------------------------------------------------------------------
 same_rc=0
