@@ -1,6 +1,7 @@
 # OpenMP benchmarks. bench_omp: decode throughput through the library per thread count, and
 # the serial-threshold measurement. bench_h5read: an HDF5 read of the same data compressed with
-# ParZ and with H5Z-ZFP (filter 32013), side by side.
+# ParZ and with H5Z-ZFP (filter 32013), side by side. bench_h5write: H5Dwrite through the filter
+# on the CPU and the GPU, and the dataset writers.
 add_executable(bench_omp bench_omp.c)
 target_link_libraries(bench_omp PRIVATE parz_omp parz_real_arrays parz_bench_clock m)
 if(TARGET H5Zparz AND TARGET parz_hdf5)
@@ -16,6 +17,18 @@ if(TARGET H5Zparz AND TARGET parz_hdf5)
       target_link_libraries(bench_h5read PRIVATE CUDA::cudart_static) # its device buffers
       target_compile_definitions(bench_h5read PRIVATE PARZ_BENCH_H5_DEVICE)
     endif()
+  endif()
+  # bench_h5write: H5Dwrite through the filter under PARZ_EXEC=omp and cuda, side by side
+  add_executable(bench_h5write bench_h5write.c)
+  target_include_directories(bench_h5write PRIVATE ${PROJECT_SOURCE_DIR}/plugin)
+  target_link_libraries(bench_h5write PRIVATE parz_real_arrays parz_bench_clock parz_hdf5
+                                              parz_omp parz_codec m)
+  add_dependencies(bench_h5write H5Zparz)
+  if(TARGET parz_gpu AND TARGET parz_h5)
+    # also times the filter's GPU encoder alone and parz_h5_write_device, both from the CUDA
+    # module (parz_h5's loader), with a CUDA runtime of its own for its device buffers
+    target_link_libraries(bench_h5write PRIVATE parz_h5 CUDA::cudart_static)
+    target_compile_definitions(bench_h5write PRIVATE PARZ_BENCH_GPU PARZ_BENCH_H5_DEVICE)
   endif()
 endif()
 # bench_mask: masked variants of the real arrays (missing values as NaN or the fill value)

@@ -138,6 +138,13 @@ PARZ_HD uint64_t parz_word_load(const unsigned char* p) {
 }
 
 PARZ_HD void parz_word_store(unsigned char* p, uint64_t v) {
+#if defined(__CUDA_ARCH__)
+  /* the GPU encoder's streams are 8-byte aligned: one store instead of eight */
+  if (((uintptr_t)p & 7u) == 0) {
+    *(unsigned long long*)p = (unsigned long long)v;
+    return;
+  }
+#endif
   p[0] = (unsigned char)v;
   p[1] = (unsigned char)(v >> 8);
   p[2] = (unsigned char)(v >> 16);
@@ -146,6 +153,19 @@ PARZ_HD void parz_word_store(unsigned char* p, uint64_t v) {
   p[5] = (unsigned char)(v >> 40);
   p[6] = (unsigned char)(v >> 48);
   p[7] = (unsigned char)(v >> 56);
+}
+
+/* n (0..64) bits of the word stream s from bit pos, in the low bits; the caller guarantees that
+ * the stream holds pos + n bits, so no word past them is read. */
+PARZ_HD uint64_t parz_bits_get(const unsigned char* s, uint64_t pos, unsigned n) {
+  uint64_t q = pos >> 6, w;
+  unsigned r = (unsigned)(pos & 63u);
+  if (n == 0)
+    return 0;
+  w = parz_word_load(s + 8 * q) >> r;
+  if (r && r + n > 64)
+    w |= parz_word_load(s + 8 * (q + 1)) << (64 - r);
+  return n < 64 ? w & ((UINT64_C(1) << n) - 1) : w;
 }
 
 /* Float <-> bit pattern without type punning through pointers. */

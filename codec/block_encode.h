@@ -1,11 +1,12 @@
-/* The block encoder core (internal, header-only, same rules as block_decode.h so that a GPU
- * encoder could share it too).
+/* The block encoder core (internal, header-only, same rules as block_decode.h: the GPU encoder
+ * runs this code).
  *
  * Contract
  * - parz_writer is bounded: it never stores past data + 8 * nwords; a store that does not fit
  *   sets the sticky flag `err` and is dropped (callers report PARZ_ERR_BUFFER).
  * - Blocks come in as raw bit patterns (uint32_t for float/int32, uint64_t for double/int64),
- *   4^dims values with x fastest, already padded as zfp pads partial blocks.
+ *   4^dims values with x fastest, already padded as zfp pads partial blocks
+ *   (parz_pad_block32/64), in an array the encoder may overwrite.
  * - parz_encode_block() writes exactly the bits libzfp 1.0's zfp_encode_block writes for the
  *   same block and four parameters, and returns how many.
  */
@@ -97,11 +98,16 @@ PARZ_HD void parz_writer_flush(parz_writer* w) {
   }
 }
 
-/* Number of one bits in a mask of positions [n, size) of a plane (up to 256 bits). */
+/* Whether a plane (up to 256 bits) has a one bit in positions [n, size). Planes of one word
+ * are read without an index that depends on n, so that on the GPU a block's plane stays in a
+ * register. */
 PARZ_HD int parz_plane_any(const uint64_t* plane, unsigned n, unsigned size) {
-  unsigned wi = n >> 6;
-  uint64_t first = plane[wi] & (~UINT64_C(0) << (n & 63u));
-  unsigned last = (size - 1) >> 6;
+  unsigned wi = n >> 6, last;
+  uint64_t first;
+  if (size <= 64)
+    return (plane[0] >> n) != 0;
+  first = plane[wi] & (~UINT64_C(0) << (n & 63u));
+  last = (size - 1) >> 6;
   if (first)
     return 1;
   for (wi++; wi <= last; wi++)
@@ -111,9 +117,12 @@ PARZ_HD int parz_plane_any(const uint64_t* plane, unsigned n, unsigned size) {
 }
 
 /* Position of the first one bit at or after n (one must exist before size). */
-PARZ_HD unsigned parz_plane_next(const uint64_t* plane, unsigned n) {
+PARZ_HD unsigned parz_plane_next(const uint64_t* plane, unsigned n, unsigned size) {
   unsigned wi = n >> 6;
-  uint64_t x = plane[wi] & (~UINT64_C(0) << (n & 63u));
+  uint64_t x;
+  if (size <= 64)
+    return n + parz_ctz64(plane[0] >> n);
+  x = plane[wi] & (~UINT64_C(0) << (n & 63u));
   while (!x)
     x = plane[++wi];
   return wi * 64 + parz_ctz64(x);
@@ -126,14 +135,17 @@ PARZ_HD unsigned parz_plane_next(const uint64_t* plane, unsigned n) {
 #include "block_encode_w.h"
 #undef PARZ_W
 
-/* Encodes one block of `type` and rank `dims` from in (4^dims raw values). Returns its bits. */
+/* Encodes one block of `type` and rank `dims`. block holds its 4^dims raw values and is
+ * overwritten (the encoder transforms in place); work is scratch for as many values. Returns its
+ * bits. The caller owns both arrays, so that the GPU encoder sizes them for its rank and keeps
+ * them in registers. */
 PARZ_HD unsigned parz_encode_block(parz_writer* w, parz_type type, unsigned dims,
-                                   const parz_params* p, const void* in) {
+                                   const parz_params* p, void* block, void* work) {
   switch (type) {
-    case PARZ_FLOAT: return parz_encode_fblock32(w, p, dims, (const uint32_t*)in);
-    case PARZ_DOUBLE: return parz_encode_fblock64(w, p, dims, (const uint64_t*)in);
-    case PARZ_INT32: return parz_encode_sblock32(w, p, dims, (const uint32_t*)in);
-    case PARZ_INT64: return parz_encode_sblock64(w, p, dims, (const uint64_t*)in);
+    case PARZ_FLOAT: return parz_encode_fblock32(w, p, dims, (uint32_t*)block, (uint32_t*)work);
+    case PARZ_DOUBLE: return parz_encode_fblock64(w, p, dims, (uint64_t*)block, (uint64_t*)work);
+    case PARZ_INT32: return parz_encode_sblock32(w, p, dims, (uint32_t*)block, (uint32_t*)work);
+    case PARZ_INT64: return parz_encode_sblock64(w, p, dims, (uint64_t*)block, (uint64_t*)work);
     default: w->err = 1; return 0;
   }
 }

@@ -124,7 +124,7 @@ PARZ_HD unsigned PARZ_FN(parz_encode_ints)(parz_writer* w, unsigned maxbits, uns
       }
       parz_write_bit(&s, 1);
       lim = PARZ_MIN(size - 1 - n, bits);
-      j = parz_plane_next(plane, n);
+      j = parz_plane_next(plane, n, size);
       if (j - n < lim) {
         parz_writer_pad(&s, j - n);
         parz_write_bit(&s, 1);
@@ -141,12 +141,12 @@ PARZ_HD unsigned PARZ_FN(parz_encode_ints)(parz_writer* w, unsigned maxbits, uns
   return maxbits - bits;
 }
 
-/* Integer block: transform, reorder to negabinary, code, pad to minbits. In reversible mode
- * the precision is the one the block needs, written in PBITS bits first. */
+/* Integer block: transform (block, in place), reorder to negabinary (into u), code, pad to
+ * minbits. In reversible mode the precision is the one the block needs, written in PBITS bits
+ * first. */
 PARZ_HD unsigned PARZ_FN(parz_encode_iblock)(parz_writer* w, unsigned minbits, unsigned maxbits,
                                              unsigned maxprec, unsigned dims, int reversible,
-                                             PARZ_UINT* block) {
-  PARZ_UINT u[256];
+                                             PARZ_UINT* block, PARZ_UINT* u) {
   const unsigned char* perm = parz_perm(dims);
   unsigned size = 1u << (2 * dims);
   unsigned bits = 0, i;
@@ -154,7 +154,21 @@ PARZ_HD unsigned PARZ_FN(parz_encode_iblock)(parz_writer* w, unsigned minbits, u
     PARZ_FN(parz_rev_fwd_xform)(block, dims);
   else
     PARZ_FN(parz_fwd_xform)(block, dims);
-  if (perm) {
+#if defined(__CUDA_ARCH__)
+  if (dims == 2) {
+    /* constant indices keep both arrays in registers (see parz_decode_finish) */
+    const unsigned char p2[16] = {PARZ_PERM2_LIST};
+#pragma unroll
+    for (i = 0; i < 16; i++)
+      u[i] = PARZ_FN(parz_int2uint)(block[p2[i]]);
+  } else if (dims == 3) {
+    const unsigned char p3[64] = {PARZ_PERM3_LIST};
+#pragma unroll
+    for (i = 0; i < 64; i++)
+      u[i] = PARZ_FN(parz_int2uint)(block[p3[i]]);
+  } else
+#endif
+      if (perm) {
     for (i = 0; i < size; i++)
       u[i] = PARZ_FN(parz_int2uint)(block[perm[i]]);
   } else {
@@ -181,15 +195,11 @@ PARZ_HD unsigned PARZ_FN(parz_encode_iblock)(parz_writer* w, unsigned minbits, u
   return bits;
 }
 
-/* Integer arrays (int32, int64). */
+/* Integer arrays (int32, int64): block is transformed in place, u is scratch. */
 PARZ_HD unsigned PARZ_FN(parz_encode_sblock)(parz_writer* w, const parz_params* p, unsigned dims,
-                                             const PARZ_UINT* in) {
-  PARZ_UINT b[256];
-  unsigned i, n = 1u << (2 * dims);
-  for (i = 0; i < n; i++)
-    b[i] = in[i];
+                                             PARZ_UINT* block, PARZ_UINT* u) {
   return PARZ_FN(parz_encode_iblock)(w, p->minbits, p->maxbits, p->maxprec, dims,
-                                     p->minexp < PARZ_MIN_EXP, b);
+                                     p->minexp < PARZ_MIN_EXP, block, u);
 }
 
 /* Largest exponent in the block as zfp computes it: frexp of the largest magnitude (NaN never
@@ -232,22 +242,22 @@ PARZ_HD void PARZ_FN(parz_fwd_cast)(const PARZ_UINT* in, PARZ_UINT* ib, unsigned
     ib[i] = PARZ_FN(parz_trunc)((PARZ_SCALAR)(s * PARZ_FROM_BITS(in[i])));
 }
 
-/* Floating-point arrays, lossy and reversible modes. */
+/* Floating-point arrays, lossy and reversible modes: block (raw values) becomes the
+ * block-floating-point integers in place, u is scratch. */
 PARZ_HD unsigned PARZ_FN(parz_encode_fblock)(parz_writer* w, const parz_params* p, unsigned dims,
-                                             const PARZ_UINT* in) {
+                                             PARZ_UINT* block, PARZ_UINT* u) {
   unsigned n = 1u << (2 * dims);
   unsigned bits = 1, i;
-  int emax = PARZ_FN(parz_emax)(in, n);
-  PARZ_UINT ib[256];
+  int emax = PARZ_FN(parz_emax)(block, n);
   if (p->minexp >= PARZ_MIN_EXP) {
     unsigned maxprec = parz_block_precision(emax, p->maxprec, p->minexp, dims);
     unsigned e = maxprec ? (unsigned)(emax + PARZ_EBIAS) : 0u;
     if (e) {
       parz_write_bits(w, 2u * e + 1u, 1 + PARZ_EBITS);
       bits += PARZ_EBITS;
-      PARZ_FN(parz_fwd_cast)(in, ib, n, emax);
+      PARZ_FN(parz_fwd_cast)(block, block, n, emax);
       bits += PARZ_FN(parz_encode_iblock)(w, p->minbits > bits ? p->minbits - bits : 0,
-                                          p->maxbits - bits, maxprec, dims, 0, ib);
+                                          p->maxbits - bits, maxprec, dims, 0, block, u);
     } else {
       parz_write_bit(w, 0);
       if (p->minbits > bits) {
@@ -262,14 +272,12 @@ PARZ_HD unsigned PARZ_FN(parz_encode_fblock)(parz_writer* w, const parz_params* 
     int exact = 1;
     if (emax != -PARZ_EBIAS) {
       PARZ_SCALAR s = PARZ_POW2(emax - (PARZ_W - 2));
-      PARZ_FN(parz_fwd_cast)(in, ib, n, emax);
+      PARZ_FN(parz_fwd_cast)(block, u, n, emax);
       for (i = 0; i < n && exact; i++)
-        exact = PARZ_TO_BITS((PARZ_SCALAR)(s * (PARZ_SCALAR)(PARZ_INT)ib[i])) == in[i];
+        exact = PARZ_TO_BITS((PARZ_SCALAR)(s * (PARZ_SCALAR)(PARZ_INT)u[i])) == block[i];
     } else {
-      for (i = 0; i < n; i++) {
-        ib[i] = 0;
-        exact &= in[i] == 0;
-      }
+      for (i = 0; i < n; i++)
+        exact &= block[i] == 0;
     }
     if (exact && emax == -PARZ_EBIAS) {
       /* all +0: one zero bit, nothing else (not even minbits padding) */
@@ -281,17 +289,52 @@ PARZ_HD unsigned PARZ_FN(parz_encode_fblock)(parz_writer* w, const parz_params* 
       parz_write_bits(w, 1u, 2);
       parz_write_bits(w, (unsigned)(emax + PARZ_EBIAS), PARZ_EBITS);
       bits = 2 + PARZ_EBITS;
+      for (i = 0; i < n; i++)
+        block[i] = u[i];
     } else {
       /* 1 = nonzero, 1 = bit patterns */
       for (i = 0; i < n; i++)
-        ib[i] = (in[i] & PARZ_SIGN) ? in[i] ^ PARZ_TCMASK : in[i];
+        block[i] = (block[i] & PARZ_SIGN) ? block[i] ^ PARZ_TCMASK : block[i];
       parz_write_bits(w, 3u, 2);
       bits = 2;
     }
     bits += PARZ_FN(parz_encode_iblock)(w, p->minbits > bits ? p->minbits - bits : 0,
-                                        p->maxbits - bits, p->maxprec, dims, 1, ib);
+                                        p->maxbits - bits, p->maxprec, dims, 1, block, u);
   }
   return bits;
+}
+
+/* zfp's padding of a partial block q (4^dims values, the valid ones at coordinates below m[a]
+ * along each axis a, x = axis 0, already in place): axis by axis, each row of the axis within
+ * the valid range of the axes above it is extended by replication, a b c -> a b c a,
+ * a b -> a b b a, a -> a a a a. The CPU's gather and the GPU encoder both pad with it. */
+PARZ_HD void PARZ_FN(parz_pad_block)(PARZ_UINT* q, const unsigned* m, unsigned dims) {
+  unsigned a, size = 1u << (2 * dims);
+  for (a = 0; a < dims; a++) {
+    unsigned idx, s = 1u << (2 * a);
+    if (m[a] >= 4)
+      continue;
+    for (idx = 0; idx < size; idx++) {
+      unsigned b, ok = ((idx >> (2 * a)) & 3u) == 0;
+      PARZ_UINT* r = q + idx;
+      for (b = a + 1; b < dims && ok; b++)
+        ok = ((idx >> (2 * b)) & 3u) < m[b];
+      if (!ok)
+        continue;
+      switch (m[a]) {
+        case 1:
+          r[1 * s] = r[0];
+          r[2 * s] = r[0];
+          r[3 * s] = r[0];
+          break;
+        case 2:
+          r[2 * s] = r[1 * s];
+          r[3 * s] = r[0];
+          break;
+        default: r[3 * s] = r[0]; break;
+      }
+    }
+  }
 }
 
 #include "block_width_end.h"

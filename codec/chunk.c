@@ -142,7 +142,7 @@ void parz_chunk_section_offsets(const parz_chunk_view* v, parz_chunk_offsets* o)
   o->payload = at + (size_t)v->mask.section_bytes;
 }
 
-void parz_chunk_header_write(const parz_chunk_view* v, unsigned char* h) {
+void parz_chunk_head_fixed(const parz_chunk_view* v, unsigned char* h, unsigned char* sums_head) {
   unsigned k;
   memset(h, 0, PARZ_HEADER_BYTES);
   h[H_MAGIC] = MAGIC0;
@@ -169,16 +169,14 @@ void parz_chunk_header_write(const parz_chunk_view* v, unsigned char* h) {
   parz_store64(h + H_PAYLOAD_BITS, v->payload_bits);
   parz_store16(h + H_FORMAT, (uint16_t)v->version);
   if (section_count(v)) { /* the directory, in order of kind */
-    parz_chunk_offsets o;
     unsigned char* e = h + PARZ_HEADER_BYTES;
-    parz_chunk_section_offsets(v, &o);
     parz_store32(h + H_SECTIONS, section_count(v));
     memset(e, 0, section_count(v) * PARZ_SECTION_ENTRY_BYTES);
     if (v->nchecksums) { /* the entry, then the section's own header */
       parz_store16(e + E_KIND, PARZ_SECTION_CHECKSUMS);
       parz_store64(e + E_BYTES, PARZ_CHECKSUM_HEAD_BYTES + 8u * v->nchecksums);
-      parz_store32(h + o.checksums - PARZ_CHECKSUM_HEAD_BYTES, v->checksum_segments);
-      parz_store32(h + o.checksums - PARZ_CHECKSUM_HEAD_BYTES + 4, 0);
+      parz_store32(sums_head, v->checksum_segments);
+      parz_store32(sums_head + 4, 0);
       e += PARZ_SECTION_ENTRY_BYTES;
     }
     if (v->mask.section_bytes) {
@@ -187,6 +185,12 @@ void parz_chunk_header_write(const parz_chunk_view* v, unsigned char* h) {
       parz_store64(e + E_BYTES, v->mask.section_bytes);
     }
   }
+}
+
+void parz_chunk_header_write(const parz_chunk_view* v, unsigned char* h) {
+  parz_chunk_offsets o;
+  parz_chunk_section_offsets(v, &o);
+  parz_chunk_head_fixed(v, h, h + o.checksums - PARZ_CHECKSUM_HEAD_BYTES);
 }
 
 void parz_chunk_header_seal(unsigned char* h, size_t head_bytes) {
@@ -247,6 +251,30 @@ int parz_chunk_layout_auto(parz_chunk_view* v, const parz_array* a, const parz_c
                             : PARZ_OK;
 }
 
+int parz_chunk_settle(parz_chunk_view* v, const parz_array* a, const parz_chunk_config* cfg,
+                      uint64_t payload_bits, uint64_t nexceptions, size_t mask_bytes,
+                      unsigned version, parz_error* err) {
+  uint64_t payload_bytes = 8u * (payload_bits / 64u + (payload_bits % 64u != 0));
+  int rc = parz_chunk_layout(v, a, cfg, err);
+  if (rc == PARZ_OK && cfg->segment_blocks == 0 && parz_chunk_auto_c(v))
+    rc = parz_chunk_layout_auto(v, a, cfg, payload_bytes, err);
+  if (rc != PARZ_OK)
+    return rc;
+  v->payload_bits = payload_bits;
+  v->payload_bytes = (size_t)payload_bytes;
+  v->nexceptions = nexceptions;
+  v->mask.section_bytes = mask_bytes;
+  if (version > v->version)
+    v->version = version;
+  return PARZ_OK;
+}
+
+size_t parz_chunk_head_bytes(const parz_chunk_view* v) {
+  parz_chunk_offsets o;
+  parz_chunk_section_offsets(v, &o);
+  return o.payload;
+}
+
 /* Bound for an array with nexc exception records and `masked` masked values (or, with
  * UINT64_MAX, as many as it could ever have). */
 static size_t bound_with(const parz_array* a, const parz_chunk_config* cfg, uint64_t nexc,
@@ -269,10 +297,7 @@ static size_t bound_with(const parz_array* a, const parz_chunk_config* cfg, uint
   if (nexc == UINT64_MAX)
     nexc = parz_exceptions_possible(a, &v.params) ? count : 0;
   if (masked == UINT64_MAX)
-    masked =
-        cfg->mask != PARZ_MASK_OFF && (cfg->fill || a->type == PARZ_FLOAT || a->type == PARZ_DOUBLE)
-            ? count
-            : 0;
+    masked = parz_chunk_config_masks(cfg, a->type) ? count : 0;
   if (nexc > (SIZE_MAX - v.table_bytes - 4096u) / PARZ_EXCEPTION_BYTES)
     return 0;
   v.nexceptions = nexc;

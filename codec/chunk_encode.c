@@ -52,13 +52,6 @@ void parz_chunk_encoder_free(parz_chunk_encoder* enc) {
   free(enc);
 }
 
-/* Bytes in front of the payload in layout v. */
-static size_t head_size(const parz_chunk_view* v) {
-  parz_chunk_offsets o;
-  parz_chunk_section_offsets(v, &o);
-  return o.payload;
-}
-
 /* The cleaned copy and exception records of an array with masked values or exceptions, and its
  * mask section when it has masked values. */
 static int clean(parz_chunk_encoder* enc, const parz_array* a, const void* data,
@@ -130,7 +123,7 @@ int parz_chunk_encoder_begin(parz_chunk_encoder** out, const parz_array* a, cons
   }
   for (s = 0; s < enc->v.nsegments; s++)
     enc->seg_bits[s] = UNIT_NOT_ENCODED;
-  enc->head_bytes = head_size(&enc->v);
+  enc->head_bytes = parz_chunk_head_bytes(&enc->v);
   *out = enc;
   return PARZ_OK;
 }
@@ -214,22 +207,14 @@ static size_t padded_bytes(uint64_t bits) {
   return (size_t)(8u * (bits / 64u + (bits % 64u != 0)));
 }
 
-/* The chunk's layout for a payload of `bits` bits: the units' own, or with auto C the one
- * parz_chunk_layout_auto picks; *head gets the bytes in front of its payload. */
+/* The chunk's layout for a payload of `bits` bits (parz_chunk_settle); *head gets the bytes in
+ * front of its payload. */
 static int settle(const parz_chunk_encoder* enc, uint64_t bits, parz_chunk_view* fin, size_t* head,
                   parz_error* err) {
-  if (!enc->auto_c) {
-    *fin = enc->v;
-  } else {
-    int rc = parz_chunk_layout_auto(fin, &enc->v.array, &enc->cfg, padded_bytes(bits), err);
-    if (rc != PARZ_OK)
-      return rc;
-    fin->nexceptions = enc->v.nexceptions;
-    fin->mask.section_bytes = enc->v.mask.section_bytes;
-    fin->version = enc->v.version;
-  }
-  *head = head_size(fin);
-  return PARZ_OK;
+  int rc = parz_chunk_settle(fin, &enc->v.array, &enc->cfg, bits, enc->v.nexceptions,
+                             enc->v.mask.section_bytes, enc->v.version, err);
+  *head = parz_chunk_head_bytes(fin);
+  return rc;
 }
 
 size_t parz_chunk_encoder_size(const parz_chunk_encoder* enc) {
@@ -259,8 +244,6 @@ int parz_chunk_encoder_write_head(parz_chunk_encoder* enc, void* dst, size_t dst
     return parz_fail(err, PARZ_ERR_ARG, "write_head before every segment was encoded");
   if ((rc = settle(enc, bits, &fin, &head, err)) != PARZ_OK)
     return rc;
-  fin.payload_bits = bits;
-  fin.payload_bytes = padded_bytes(bits);
   size = head + fin.payload_bytes;
   if (dst_bytes < size)
     return parz_fail(err, PARZ_ERR_BUFFER, "chunk needs %zu bytes, buffer has %zu", size,
@@ -337,7 +320,7 @@ void parz_chunk_encoder_checksum(const parz_chunk_encoder* enc, void* dst, uint6
 
 void parz_chunk_encoder_seal(const parz_chunk_encoder* enc, void* dst) {
   if (enc && enc->joined)
-    parz_chunk_header_seal((unsigned char*)dst, head_size(&enc->fin));
+    parz_chunk_header_seal((unsigned char*)dst, parz_chunk_head_bytes(&enc->fin));
 }
 
 int parz_chunk_encode(const parz_array* a, const void* data, const parz_chunk_config* cfg,

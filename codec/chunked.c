@@ -130,6 +130,23 @@ int parz_chunk_ref_check(const parz_chunk_grid* g, const void* packed, size_t pa
   }
 }
 
+void parz_box_first_chunk(const parz_chunk_grid* g, const parz_box* box, uint64_t* origin) {
+  unsigned k;
+  for (k = 0; k < g->rank; k++)
+    origin[k] = box->start[k] - box->start[k] % g->chunk_dims[k];
+}
+
+int parz_box_next_chunk(const parz_chunk_grid* g, const parz_box* box, uint64_t* origin) {
+  int k;
+  for (k = (int)g->rank - 1; k >= 0; k--) {
+    origin[k] += g->chunk_dims[k];
+    if (origin[k] < box->start[k] + box->count[k])
+      return 1;
+    origin[k] = box->start[k] - box->start[k] % g->chunk_dims[k];
+  }
+  return 0;
+}
+
 int parz_box_meets_chunk(const parz_chunk_grid* g, const parz_box* box, const uint64_t* origin) {
   unsigned k;
   for (k = 0; k < g->rank; k++)
@@ -252,4 +269,36 @@ void parz_chunk_dest_fill(const parz_array* a, const parz_chunk_dest* d, const v
   c.step = d->stride[a->dims - 1];
   c.swapped = 0;
   window_rows(a, d, fill_row, &c);
+}
+
+static void gather_row(void* p, size_t src, ptrdiff_t dst, size_t n) {
+  const struct copy_ctx* c = (const struct copy_ctx*)p;
+  unsigned char* to = (unsigned char*)c->values + src * c->elem; /* the chunk's values */
+  const unsigned char* from = c->data + dst * (ptrdiff_t)c->elem;
+  size_t i;
+  if (c->step == 1) {
+    memcpy(to, from, n * c->elem);
+    return;
+  }
+  for (i = 0; i < n; i++, to += c->elem, from += c->step * (ptrdiff_t)c->elem)
+    memcpy(to, from, c->elem);
+}
+
+void parz_chunk_dest_gather(const parz_array* a, const parz_chunk_dest* d, const void* fill,
+                            void* values) {
+  struct copy_ctx c;
+  const size_t elem = parz_type_size(a->type), count = parz_array_count(a);
+  unsigned char* v = (unsigned char*)values;
+  size_t i;
+  if (!fill)
+    memset(v, 0, count * elem);
+  else
+    for (i = 0; i < count; i++)
+      memcpy(v + i * elem, fill, elem);
+  c.values = v;
+  c.data = (unsigned char*)d->data;
+  c.elem = elem;
+  c.step = d->stride[a->dims - 1];
+  c.swapped = 0;
+  window_rows(a, d, gather_row, &c);
 }

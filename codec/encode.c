@@ -35,11 +35,11 @@ int parz_codec_check(const parz_array* a, const parz_params* p, size_t first, si
 PARZ_HD size_t encode_run(parz_writer* w, const parz_grid* g, parz_block_pos* pos, parz_type type,
                           unsigned dims, const parz_params* p, const void* data, size_t count,
                           uint32_t* seg_bits, size_t seg) {
-  uint64_t block[256], sum = 0;
+  uint64_t block[256], work[256], sum = 0;
   size_t i, left = seg;
   for (i = 0; i < count; i++) {
     parz_grid_gather(g, pos, data, block);
-    sum += parz_encode_block(w, type, dims, p, block);
+    sum += parz_encode_block(w, type, dims, p, block, work);
     if (w->err)
       return i;
     parz_grid_next(g, pos);

@@ -5,38 +5,6 @@
 #include "exceptions.h"
 #include "table_endian.h"
 
-parz_exception_rule parz_exception_rule_of(parz_type type, const parz_params* p) {
-  const int lossy = p->minexp >= PARZ_MIN_EXP;
-  parz_exception_rule r = {0, 0, 1, 0}; /* nothing: integers in reversible mode */
-  switch (type) {
-    case PARZ_FLOAT: /* exponent 255 is NaN/Inf; 253 and 254 are [2^126, 2^128) */
-      r.mask = 0x7f800000u;
-      r.shift = 23;
-      r.min = lossy ? 253u : 255u;
-      break;
-    case PARZ_DOUBLE: /* 2047 is NaN/Inf; 2045 and 2046 are [2^1022, 2^1024) */
-      r.mask = 0x7ff0000000000000ull;
-      r.shift = 52;
-      r.min = lossy ? 2045u : 2047u;
-      break;
-    case PARZ_INT32:
-      if (lossy) {
-        r.add = 0x3fffffffu;
-        r.mask = 0xffffffffu;
-        r.min = 0x7fffffffu;
-      }
-      break;
-    case PARZ_INT64:
-      if (lossy) {
-        r.add = 0x3fffffffffffffffull;
-        r.mask = ~(uint64_t)0;
-        r.min = 0x7fffffffffffffffull;
-      }
-      break;
-  }
-  return r;
-}
-
 /* Branch-free counting loops: this scan runs before every encode, so it must cost next to
  * nothing next to the codec. A value counts when it is an exception or, with `fill`, equal to
  * fill_bits. */
@@ -107,86 +75,29 @@ uint64_t parz_exceptions_count(const parz_array* a, const void* data, const parz
   return parz_exceptions_count_special(a, data, &r, 0, 0);
 }
 
-/* The value of a bit pattern of the type, as a double (int64 values rounded). */
-static double value_of(uint64_t bits, parz_type type) {
-  switch (type) {
-    case PARZ_FLOAT: {
-      uint32_t u = (uint32_t)bits;
-      float f;
-      memcpy(&f, &u, 4);
-      return f;
-    }
-    case PARZ_DOUBLE: {
-      double d;
-      memcpy(&d, &bits, 8);
-      return d;
-    }
-    case PARZ_INT32: return (double)(int32_t)(uint32_t)bits;
-    default: return (double)(int64_t)bits;
-  }
-}
-
-/* The stand-in's bit pattern: the mean converted to the type (floats rounded, integers
- * truncated toward zero), or 0 when the mean is not finite or would itself be an exception. */
-static uint64_t stand_in(double mean, parz_type type, const parz_exception_rule* r) {
-  uint64_t bits = 0;
-  if (!(mean - mean == 0))
-    return 0;
-  switch (type) {
-    case PARZ_FLOAT: {
-      float f = (float)mean;
-      uint32_t u;
-      memcpy(&u, &f, 4);
-      bits = u;
-      break;
-    }
-    case PARZ_DOUBLE: memcpy(&bits, &mean, 8); break;
-    case PARZ_INT32:
-      if (!(mean > -2147483648.0 && mean < 2147483648.0))
-        return 0;
-      bits = (uint32_t)(int32_t)mean;
-      break;
-    default:
-      if (!(mean > -9223372036854775808.0 && mean < 9223372036854775808.0))
-        return 0;
-      bits = (uint64_t)(int64_t)mean;
-      break;
-  }
-  return parz_exception_test(r, bits) ? 0 : bits;
-}
-
-/* Replaces the exceptions of one block (the values at idx[0..n)) of the contiguous array c by
- * the mean of its other values, or 0. The mean is accumulated in double in C order, each term
- * divided first so that values near DBL_MAX cannot overflow the sum. */
+/* Replaces the exceptions of one block (the values at idx[0..n), in C order) of the contiguous
+ * array c by the block's stand-in (standin.h). */
 static void clean_block(unsigned char* c, parz_type type, const parz_exception_rule* r,
                         const size_t* idx, unsigned n) {
   size_t size = parz_type_size(type);
-  unsigned i, kept = 0, bad = 0;
-  double mean = 0;
-  uint64_t bits;
+  uint64_t v[256], bits;
+  unsigned i, bad = 0;
   for (i = 0; i < n; i++) {
-    if (parz_exception_test(r, parz_load_bits(c + size * idx[i], size)))
-      bad++;
-    else
-      kept++;
+    v[i] = parz_load_bits(c + size * idx[i], size);
+    bad += parz_exception_test(r, v[i]);
   }
   if (!bad)
     return;
-  for (i = 0; i < n; i++) {
-    uint64_t u = parz_load_bits(c + size * idx[i], size);
-    if (!parz_exception_test(r, u))
-      mean += value_of(u, type) / kept;
-  }
-  bits = stand_in(mean, type, r);
+  bits = parz_standin(v, n, type, r);
   for (i = 0; i < n; i++) {
     unsigned char* p = c + size * idx[i];
-    if (parz_exception_test(r, parz_load_bits(p, size))) {
-      if (size == 4) {
-        uint32_t u = (uint32_t)bits;
-        memcpy(p, &u, 4);
-      } else {
-        memcpy(p, &bits, 8);
-      }
+    if (!parz_exception_test(r, v[i]))
+      continue;
+    if (size == 4) {
+      uint32_t u = (uint32_t)bits;
+      memcpy(p, &u, 4);
+    } else {
+      memcpy(p, &bits, 8);
     }
   }
 }
@@ -234,17 +145,10 @@ void parz_exceptions_clean(const parz_array* a, const void* data, const parz_par
         }
 }
 
-/* NaN or Inf of a floating-point type (what version 1 records hold). */
-static unsigned nonfinite(uint64_t bits, parz_type type) {
-  return type == PARZ_FLOAT    ? (bits & 0x7f800000u) == 0x7f800000u
-         : type == PARZ_DOUBLE ? (bits & 0x7ff0000000000000ull) == 0x7ff0000000000000ull
-                               : 0;
-}
-
 int parz_exceptions_v1(parz_type type, const unsigned char* records, uint64_t n) {
   uint64_t i;
   for (i = 0; i < n; i++)
-    if (!nonfinite(parz_load64(records + PARZ_EXCEPTION_BYTES * i + 8), type))
+    if (!parz_nonfinite(parz_load64(records + PARZ_EXCEPTION_BYTES * i + 8), type))
       return 0;
   return 1;
 }
@@ -267,7 +171,7 @@ int parz_exceptions_validate(const parz_chunk_view* v, parz_error* err) {
       return parz_fail(err, PARZ_ERR_FORMAT,
                        "exception %llu at position %llu: not increasing or outside %llu values",
                        (unsigned long long)i, (unsigned long long)pos, (unsigned long long)count);
-    if ((size == 4 && bits >> 32) || (v->version == 1 && !nonfinite(bits, v->array.type)))
+    if ((size == 4 && bits >> 32) || (v->version == 1 && !parz_nonfinite(bits, v->array.type)))
       return parz_fail(
           err, PARZ_ERR_FORMAT, "exception %llu holds 0x%llx, not a %svalue of the chunk's type",
           (unsigned long long)i, (unsigned long long)bits, v->version == 1 ? "non-finite " : "");

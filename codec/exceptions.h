@@ -12,22 +12,9 @@
 #define PARZ_EXCEPTIONS_H
 
 #include "parz_chunk.h"
+#include "standin.h" /* the rule: parz_exception_rule_of, parz_exception_test */
 
 #define PARZ_EXCEPTION_BYTES 16u
-
-/* Which bit patterns are exceptions, as one test for every type and mode:
- * ((bits + add) & mask) >> shift >= min. Floats compare their exponent field; integers shift
- * their range [-(2^k - 1), 2^k - 1] to [0, 2^(k+1) - 2] (mod 2^32 or 2^64). */
-typedef struct {
-  uint64_t add, mask, min;
-  unsigned shift;
-} parz_exception_rule;
-
-parz_exception_rule parz_exception_rule_of(parz_type type, const parz_params* p);
-
-static inline unsigned parz_exception_test(const parz_exception_rule* r, uint64_t bits) {
-  return (((bits + r->add) & r->mask) >> r->shift) >= r->min;
-}
 
 /* Nonzero when some value of a's type can be an exception under p (floats always; integers in
  * the lossy modes). */

@@ -1,6 +1,8 @@
 /* Block grid, gather and scatter (see grid.h). */
 #include "grid.h"
 
+#include "block_encode.h" /* parz_pad_block32/64 */
+
 void parz_grid_init(parz_grid* g, const parz_array* a) {
   unsigned i, d = a->dims;
   ptrdiff_t run = 1;

@@ -1,23 +1,5 @@
 /* Gather and scatter for one element size; included twice by grid.c. */
 
-/* zfp's edge replication of a partial row of n values (1..3) at stride s: a b c -> a b c a,
- * a b -> a b b a, a -> a a a a. */
-static void PARZ_GRID_FN(pad)(PARZ_GRID_T* p, size_t n, ptrdiff_t s) {
-  switch (n) {
-    case 1:
-      p[1 * s] = p[0];
-      p[2 * s] = p[1 * s];
-      p[3 * s] = p[0];
-      break;
-    case 2:
-      p[2 * s] = p[1 * s];
-      p[3 * s] = p[0];
-      break;
-    case 3: p[3 * s] = p[0]; break;
-    default: break;
-  }
-}
-
 static void PARZ_GRID_FN(gather)(const parz_grid* g, const parz_block_pos* pos,
                                  const PARZ_GRID_T* data, PARZ_GRID_T* q) {
   size_t m[4];
@@ -25,7 +7,6 @@ static void PARZ_GRID_FN(gather)(const parz_grid* g, const parz_block_pos* pos,
   const PARZ_GRID_T* p = data + pos->offset;
   const ptrdiff_t s0 = g->s[0], s1 = g->s[1], s2 = g->s[2], s3 = g->s[3];
   size_t i, j, k, l;
-  unsigned a, dims = g->dims, size = 1u << (2 * dims);
   for (l = 0; l < m[3]; l++)
     for (k = 0; k < m[2]; k++)
       for (j = 0; j < m[1]; j++) {
@@ -34,20 +15,11 @@ static void PARZ_GRID_FN(gather)(const parz_grid* g, const parz_block_pos* pos,
         for (i = 0; i < m[0]; i++)
           o[i] = r[(ptrdiff_t)i * s0];
       }
-  if (full)
-    return;
-  /* pad axis by axis, each within the valid range of the axes above it, as zfp does */
-  for (a = 0; a < dims; a++) {
-    unsigned idx;
-    if (m[a] == 4)
-      continue;
-    for (idx = 0; idx < size; idx++) {
-      unsigned b, ok = ((idx >> (2 * a)) & 3u) == 0;
-      for (b = a + 1; b < dims && ok; b++)
-        ok = ((idx >> (2 * b)) & 3u) < m[b];
-      if (ok)
-        PARZ_GRID_FN(pad)(q + idx, m[a], (ptrdiff_t)1 << (2 * a));
-    }
+  if (!full) {
+    unsigned mz[4];
+    for (i = 0; i < 4; i++)
+      mz[i] = (unsigned)m[i];
+    PARZ_GRID_FN(parz_pad_block)(q, mz, g->dims);
   }
 }
 

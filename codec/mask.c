@@ -9,10 +9,9 @@
 
 /* ---- which values are masked -------------------------------------------------------------- */
 
-static int is_nan(parz_type type, uint64_t bits) {
-  return type == PARZ_FLOAT    ? (bits & 0x7fffffffu) > 0x7f800000u
-         : type == PARZ_DOUBLE ? (bits & 0x7fffffffffffffffull) > 0x7ff0000000000000ull
-                               : 0;
+int parz_chunk_config_masks(const parz_chunk_config* cfg, parz_type type) {
+  return cfg && cfg->mask != PARZ_MASK_OFF &&
+         (cfg->fill || type == PARZ_FLOAT || type == PARZ_DOUBLE);
 }
 
 int parz_mask_palette_init(parz_mask_palette* pal, parz_type type, const parz_params* p,
@@ -54,7 +53,7 @@ static int take(parz_mask_palette* pal, uint64_t bits) {
     pal->fill_seen = 1;
     return 1;
   }
-  if (!pal->nan || !is_nan(pal->type, bits))
+  if (!pal->nan || !parz_mask_is_nan(pal->type, bits))
     return 0;
   s = nan_slot(pal, bits);
   if (s < pal->nnan && pal->sorted[s] == bits)
@@ -73,7 +72,7 @@ int parz_mask_lookup(const parz_mask_palette* pal, uint64_t bits) {
   unsigned s;
   if (pal->fill && bits == pal->fill_bits)
     return 0; /* only asked after the scan, which saw it wherever it is */
-  if (!pal->nan || !is_nan(pal->type, bits))
+  if (!pal->nan || !parz_mask_is_nan(pal->type, bits))
     return -1;
   s = nan_slot(pal, bits);
   return s < pal->nnan && pal->sorted[s] == bits ? pal->order[s] + pal->fill_seen : -1;
@@ -116,61 +115,6 @@ void parz_mask_scan(parz_mask_palette* pal, const parz_array* a, const void* dat
         }
 }
 
-/* ---- stand-ins ------------------------------------------------------------------------------ */
-
-/* States of a block's positions while its stand-ins are found. */
-enum { ABSENT = 0, HOLE = 1, KNOWN = 2 };
-
-/* Fills the holes of one block (val and st indexed by position x + 4y + 16z + 64w; e[a] the
- * block's extent along axis a, x first): with no known value every hole is 0; otherwise, axis
- * by axis from x, each line holding a known value gives each of its holes the value of the
- * nearest entry known before the line was done (the lower one on a tie). After the last axis
- * every entry is known (a line along an axis holds a known value whenever the block does). */
-static void fill_holes(uint64_t* val, unsigned char* st, const unsigned e[4]) {
-  unsigned a, i, known = 0;
-  for (i = 0; i < 256; i++)
-    known += st[i] == KNOWN;
-  if (!known) {
-    for (i = 0; i < 256; i++)
-      if (st[i] == HOLE)
-        val[i] = 0;
-    return;
-  }
-  for (a = 0; a < 4; a++) {
-    const unsigned step = 1u << (2 * a);
-    for (i = 0; i < 256; i++) {
-      unsigned c, t, have[4], n = 0, base = i;
-      uint64_t v[4];
-      if ((i >> (2 * a)) & 3u)
-        continue; /* lines start at coordinate 0 along a */
-      for (c = 0; c < e[a]; c++) {
-        unsigned q = base + c * step;
-        if (st[q] == ABSENT)
-          break; /* the line lies outside the block's values */
-        have[c] = st[q] == KNOWN;
-        v[c] = val[q];
-        n += have[c];
-      }
-      if (c < e[a] || n == 0 || n == e[a])
-        continue;
-      for (c = 0; c < e[a]; c++) {
-        unsigned best = 4, dist = 4;
-        if (have[c])
-          continue;
-        for (t = 0; t < e[a]; t++) {
-          unsigned d = t < c ? c - t : t - c;
-          if (have[t] && d < dist) {
-            dist = d;
-            best = t;
-          }
-        }
-        val[base + c * step] = v[best];
-        st[base + c * step] = KNOWN;
-      }
-    }
-  }
-}
-
 /* ---- the section ---------------------------------------------------------------------------- */
 
 /* One block holding masked values: all of them one value (value >= 0, a candidate for a run),
@@ -205,20 +149,6 @@ static void* grow(void* p, size_t* cap, size_t need, size_t elem) {
   return q;
 }
 
-static size_t put_varint(unsigned char* p, uint64_t v) {
-  size_t n = 0;
-  do {
-    unsigned char b = (unsigned char)(v & 0x7fu);
-    v >>= 7;
-    if (v)
-      b |= 0x80u;
-    if (p)
-      p[n] = b;
-    n++;
-  } while (v);
-  return n;
-}
-
 /* Writes the records of groups of G blocks (starts: one u64 per group) into rec, or with rec
  * NULL only counts them; returns their bytes. Wholly masked blocks of one value next to each
  * other in a group become one run. */
@@ -243,8 +173,8 @@ static size_t serialize(const mask_entries* m, uint64_t G, unsigned char* starts
       while (i + n < m->n && m->e[i + n].value == e->value && m->e[i + n].block == e->block + n &&
              (e->block + n) / G == g)
         n++;
-      at += put_varint(rec ? rec + at : NULL, skip << 1 | PARZ_MASK_RUN);
-      at += put_varint(rec ? rec + at : NULL, n - 1);
+      at += parz_mask_put_varint(rec ? rec + at : NULL, skip << 1 | PARZ_MASK_RUN);
+      at += parz_mask_put_varint(rec ? rec + at : NULL, n - 1);
       if (m->nvalues > 1) {
         if (rec)
           rec[at] = (unsigned char)e->value;
@@ -253,7 +183,7 @@ static size_t serialize(const mask_entries* m, uint64_t G, unsigned char* starts
     } else {
       const unsigned char* x = m->bytes + e->extra;
       size_t extra = bb + (m->nvalues > 1 ? parz_mask_popcount(x, bb) : 0);
-      at += put_varint(rec ? rec + at : NULL, skip << 1 | PARZ_MASK_BITMAP);
+      at += parz_mask_put_varint(rec ? rec + at : NULL, skip << 1 | PARZ_MASK_BITMAP);
       if (rec)
         memcpy(rec + at, x, extra);
       at += extra;
@@ -311,7 +241,7 @@ int parz_mask_build(const parz_mask_palette* pal, const parz_array* a, void* cle
           uint64_t val[256];
           int code[256], first = -2, same = 1;
           unsigned n = parz_block4_values(v.n, b, idx, local), nmask = 0, nhole = 0;
-          memset(st, ABSENT, sizeof st);
+          memset(st, PARZ_MASK_ABSENT, sizeof st);
           for (i = 0; i < n; i++) {
             uint64_t bits = parz_load_bits(c + size * idx[i], size);
             code[i] = parz_mask_lookup(pal, bits);
@@ -320,9 +250,10 @@ int parz_mask_build(const parz_mask_palette* pal, const parz_array* a, void* cle
               same = same && (first == -2 || first == code[i]);
               first = code[i];
             }
-            st[local[i]] = code[i] >= 0 || parz_exception_test(&pal->rule, bits) ? HOLE : KNOWN;
+            st[local[i]] = code[i] >= 0 || parz_exception_test(&pal->rule, bits) ? PARZ_MASK_HOLE
+                                                                                 : PARZ_MASK_KNOWN;
             val[local[i]] = bits;
-            nhole += st[local[i]] == HOLE;
+            nhole += st[local[i]] == PARZ_MASK_HOLE;
           }
           if (!nhole)
             continue;
@@ -354,7 +285,7 @@ int parz_mask_build(const parz_mask_palette* pal, const parz_array* a, void* cle
           }
           for (k = 0; k < 4; k++)
             e[k] = (unsigned)(v.n[3 - k] - b[3 - k] < 4 ? v.n[3 - k] - b[3 - k] : 4);
-          fill_holes(val, st, e);
+          parz_mask_fill_holes(val, st, e, a->dims);
           for (i = 0; i < n; i++)
             parz_store_bits(c + size * idx[i], size, val[local[i]]);
         }

@@ -8,8 +8,6 @@
 #include "exceptions.h"
 #include "mask_block.h"
 
-/* The section's own header: u32 G (blocks per group), u32 V (values), u64 R (record bytes). */
-#define PARZ_MASK_HEAD_BYTES 16u
 #define PARZ_MASK_MAX_GROUP_BLOCKS 65536u
 /* NaN bit patterns a mask holds at most; one more value is kept for the fill value. */
 #define PARZ_MASK_MAX_NAN (PARZ_MASK_MAX_VALUES - 1u)

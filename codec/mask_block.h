@@ -11,6 +11,8 @@
 
 #include "block_common.h"
 
+/* The section's own header: u32 G (blocks per group), u32 V (values), u64 R (record bytes). */
+#define PARZ_MASK_HEAD_BYTES 16u
 #define PARZ_MASK_RUN 0u    /* record kind: a run of wholly masked blocks */
 #define PARZ_MASK_BITMAP 1u /* record kind: one block and the bitmap of its masked values */
 #define PARZ_MASK_MAX_VALUES 256u
@@ -96,6 +98,88 @@ PARZ_HD int parz_mask_read(const unsigned char* at, const unsigned char* end, un
   r->index = p;
   r->next = p + need;
   return 1;
+}
+
+/* Whether bits is a NaN of the type (every exponent bit set, a nonzero fraction); integers have
+ * none. */
+PARZ_HD int parz_mask_is_nan(parz_type type, uint64_t bits) {
+  return type == PARZ_FLOAT ? (bits & 0x7fffffffu) > 0x7f800000u
+         : type == PARZ_DOUBLE
+             ? (bits & UINT64_C(0x7fffffffffffffff)) > UINT64_C(0x7ff0000000000000)
+             : 0;
+}
+
+/* Writes v as a varint at p (p NULL: only counts); returns its bytes. */
+PARZ_HD unsigned parz_mask_put_varint(unsigned char* p, uint64_t v) {
+  unsigned n = 0;
+  do {
+    unsigned char b = (unsigned char)(v & 0x7fu);
+    v >>= 7;
+    if (v)
+      b |= 0x80u;
+    if (p)
+      p[n] = b;
+    n++;
+  } while (v);
+  return n;
+}
+
+/* States of a block's positions while its stand-ins are found. */
+#define PARZ_MASK_ABSENT 0u /* outside the array */
+#define PARZ_MASK_HOLE 1u   /* masked or an exception */
+#define PARZ_MASK_KNOWN 2u
+
+/* Fills the holes of one rank-dims block (val and st indexed by position x + 4y + 16z + 64w,
+ * 4^dims of each; e[a] the block's extent along axis a, x first): with no known value every
+ * hole is 0; otherwise, axis by axis from x, each line holding a known value gives each of its
+ * holes the value of the nearest entry known before the line was done (the lower one on a tie).
+ * After the last axis every entry is known (a line along an axis holds a known value whenever
+ * the block does). Every encoder's stand-ins (FORMAT.md, "Mask"). */
+PARZ_HD void parz_mask_fill_holes(uint64_t* val, unsigned char* st, const unsigned* e,
+                                  unsigned dims) {
+  const unsigned n = 1u << (2 * dims);
+  unsigned a, i, known = 0;
+  for (i = 0; i < n; i++)
+    known += st[i] == PARZ_MASK_KNOWN;
+  if (!known) {
+    for (i = 0; i < n; i++)
+      if (st[i] == PARZ_MASK_HOLE)
+        val[i] = 0;
+    return;
+  }
+  for (a = 0; a < dims; a++) {
+    const unsigned step = 1u << (2 * a);
+    for (i = 0; i < n; i++) {
+      unsigned c, t, have[4], k = 0, base = i;
+      uint64_t v[4];
+      if ((i >> (2 * a)) & 3u)
+        continue; /* lines start at coordinate 0 along a */
+      for (c = 0; c < e[a]; c++) {
+        unsigned q = base + c * step;
+        if (st[q] == PARZ_MASK_ABSENT)
+          break; /* the line lies outside the block's values */
+        have[c] = st[q] == PARZ_MASK_KNOWN;
+        v[c] = val[q];
+        k += have[c];
+      }
+      if (c < e[a] || k == 0 || k == e[a])
+        continue;
+      for (c = 0; c < e[a]; c++) {
+        unsigned best = 4, dist = 4;
+        if (have[c])
+          continue;
+        for (t = 0; t < e[a]; t++) {
+          unsigned d = t < c ? c - t : t - c;
+          if (have[t] && d < dist) {
+            dist = d;
+            best = t;
+          }
+        }
+        val[base + c * step] = v[best];
+        st[base + c * step] = PARZ_MASK_KNOWN;
+      }
+    }
+  }
 }
 
 /* The bit pattern of mask value i (values: the section's u64 little-endian patterns). */

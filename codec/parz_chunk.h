@@ -73,6 +73,11 @@ typedef struct {
   uint64_t fill_bits; /* the fill value's bit pattern; 32-bit types: the low 32 bits */
 } parz_chunk_config;
 
+/* Nonzero when chunks of `type` under cfg may hold a mask section: the mask is not off and the
+ * type has NaN (float32, float64) or a fill value is given. Whether a chunk gets one depends on
+ * its values. */
+int parz_chunk_config_masks(const parz_chunk_config* cfg, parz_type type);
+
 /* A chunk's mask section, parsed (FORMAT.md, "Mask"); nvalues is 0 when the chunk has none. */
 typedef struct {
   const unsigned char* values;  /* nvalues u64 bit patterns */

@@ -66,6 +66,12 @@ int parz_chunk_ref_check(const parz_chunk_grid* g, const void* packed, size_t pa
                          size_t i, const parz_chunk_ref* c, parz_chunk_view* v, const char* who,
                          parz_error* err);
 
+/* The chunks that meet a box, in C order: origin becomes the first one's first element, then each
+ * call of parz_box_next_chunk moves it to the next and returns 1, or returns 0 after the last.
+ * The box must hold values. */
+void parz_box_first_chunk(const parz_chunk_grid* g, const parz_box* box, uint64_t* origin);
+int parz_box_next_chunk(const parz_chunk_grid* g, const parz_box* box, uint64_t* origin);
+
 /* Whether the chunk whose first value is at `origin` has values inside the box. */
 int parz_box_meets_chunk(const parz_chunk_grid* g, const parz_box* box, const uint64_t* origin);
 
@@ -82,6 +88,13 @@ void parz_box_chunk_dest(const parz_chunk_grid* g, const parz_box* box, const ui
 void parz_chunk_dest_copy(const parz_array* a, const void* values, int swapped,
                           const parz_chunk_dest* d);
 void parz_chunk_dest_fill(const parz_array* a, const parz_chunk_dest* d, const void* value);
+
+/* The reverse of parz_chunk_dest_copy, for writing a chunk: fills the chunk's values (`values`,
+ * the array a, contiguous in C order) with *fill (one value of a's type; NULL: zero bytes), then
+ * reads the window's values from their places in d: a chunk at the edge of an array, padded past
+ * the array's extent as HDF5 pads it. */
+void parz_chunk_dest_gather(const parz_array* a, const parz_chunk_dest* d, const void* fill,
+                            void* values);
 
 #ifdef __cplusplus
 }

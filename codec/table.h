@@ -6,6 +6,10 @@
 
 #include "parz_chunk.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Sane upper limits for C and P. 65536 keeps C * (worst block) below 2^32 for every type and
  * rank, so a 32-bit length field can never overflow. */
 #define PARZ_MAX_SEGMENT_BLOCKS 65536u
@@ -78,16 +82,38 @@ int parz_chunk_auto_c(const parz_chunk_view* v);
 int parz_chunk_layout_auto(parz_chunk_view* v, const parz_array* a, const parz_chunk_config* cfg,
                            uint64_t payload_bytes, parz_error* err);
 
+/* The layout of a chunk whose payload is encoded (payload_bits bits) with nexceptions
+ * exception records and a mask section of mask_bytes (0: none): parz_chunk_layout's, or with
+ * auto C (cfg C = 0, parz_chunk_auto_c) the one parz_chunk_layout_auto picks for this payload;
+ * payload, exception and mask sizes filled, the format version at least `version` (2 where the
+ * exceptions or a mask need it, parz_exceptions_v1). Every encoder (serial, OpenMP, GPU) settles
+ * its chunks here, so they agree on C. */
+int parz_chunk_settle(parz_chunk_view* v, const parz_array* a, const parz_chunk_config* cfg,
+                      uint64_t payload_bits, uint64_t nexceptions, size_t mask_bytes,
+                      unsigned version, parz_error* err);
+
+/* Bytes in front of the payload: header, section directory, table, exceptions, checksums. */
+size_t parz_chunk_head_bytes(const parz_chunk_view* v);
+
 /* Writes the header of v (sizes from v's table_bytes, nexceptions, payload_bytes, payload_bits)
  * without its checksum field, then (version 2) the section directory and the checksum
  * section's own header; the table, exceptions, checksum values and mask section are the
  * caller's. */
 void parz_chunk_header_write(const parz_chunk_view* v, unsigned char* dst);
+/* The same parts apart, for an encoder that lays the head out itself (the GPU's): the header and
+ * the directory into front (the section offsets' `table` bytes), and, with checksums, the
+ * checksum section's own header into sums_head (PARZ_CHECKSUM_HEAD_BYTES). */
+void parz_chunk_head_fixed(const parz_chunk_view* v, unsigned char* front,
+                           unsigned char* sums_head);
 
 /* Stores the CRC-32C of dst[0..head_bytes) (all in front of the payload) into the header. */
 void parz_chunk_header_seal(unsigned char* dst, size_t head_bytes);
 
 /* Checksum of payload bits [begin, end) (payload_checksum.h); begin < end. */
 uint64_t parz_payload_checksum(const unsigned char* payload, uint64_t begin, uint64_t end);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -14,3 +14,8 @@ target_link_libraries(mpi_checkpoint PRIVATE parz_mpi_common)
 if(TARGET H5Zparz)
   add_dependencies(mpi_checkpoint H5Zparz)
 endif()
+# --device cuda (fields in GPU memory) where the project builds its CUDA codec
+if(TARGET parz_gpu AND TARGET CUDA::cudart)
+  target_link_libraries(mpi_checkpoint PRIVATE CUDA::cudart)
+  target_compile_definitions(mpi_checkpoint PRIVATE PARZ_EXAMPLE_CUDA)
+endif()

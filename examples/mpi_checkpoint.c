@@ -11,7 +11,19 @@
  *   mpirun -np N mpi_checkpoint --write FILE       write only (a checkpoint)
  *   mpirun -np M mpi_checkpoint --read FILE        restart: read on any rank count M
  *
- * Options: --slab-rows R (3D rows per rank, 8), --ny (48), --nx (64), --chunk-rows (4),
+ * With --device cuda (a build with CUDA) the fields live in GPU memory, as a GPU code keeps its
+ * state: each rank's slab is copied down into pinned host memory for the checkpoint and written
+ * collectively, the filter encoding every chunk on the rank's GPU (PARZ_EXEC=cuda, set unless
+ * the environment says otherwise; NaN masked, as with the defaults everywhere); a restart reads
+ * collectively, the filter decoding
+ * on the GPU, and copies the slab up into GPU memory. Parallel HDF5 changes the file's chunk index
+ * collectively, so chunks go through the filter inside the collective H5Dwrite rather than
+ * through parz_h5_write_device, whose H5Dwrite_chunk each rank would call on its own. Ranks of
+ * one node share GPU 0 unless CUDA_VISIBLE_DEVICES gives each its own. Without a GPU on any
+ * rank it prints "no CUDA GPU" and exits with status 77.
+ *
+ * Options: --device host|cuda (host), --slab-rows R (3D rows per rank, 8), --ny (48), --nx (64),
+ *          --chunk-rows (4),
  *          --rows2 (2D rows per rank, 32), --cols (256), --chunk-rows2 (16),
  *          --tolerance T (accuracy datasets, 1e-3), --mode M (their cd_values mode, 3),
  *          --bad-rank R (--tolerance and --mode apply on rank R only; the others keep the
@@ -48,10 +60,14 @@
 
 #include "H5Zparz.h"
 #include "mpi_common.h"
+#ifdef PARZ_EXAMPLE_CUDA
+#include <cuda_runtime_api.h>
+#endif
 
 typedef struct {
   const char* file;
   int write, read;
+  int device; /* 1: the fields live in GPU memory (--device cuda) */
   uint64_t slab_rows, ny, nx, chunk_rows;
   uint64_t rows2, cols, chunk_rows2;
   double tolerance;
@@ -79,7 +95,7 @@ static const char* const field_names[2] = {"field3d", "field2d"};
 static void usage(FILE* out) {
   fprintf(out,
           "usage: mpirun -np N mpi_checkpoint (--roundtrip | --write | --read) FILE\n"
-          "  [--slab-rows R] [--ny N] [--nx N] [--chunk-rows R]\n"
+          "  [--device host|cuda] [--slab-rows R] [--ny N] [--nx N] [--chunk-rows R]\n"
           "  [--rows2 R] [--cols N] [--chunk-rows2 R]\n"
           "  [--tolerance T] [--mode M] [--bad-rank R] [--h5-errors]\n"
           "  [--agree-timeout S] [--fault-write-rank R] [--fault-kill-rank R]\n"
@@ -89,7 +105,7 @@ static void usage(FILE* out) {
 /* Returns 0 on success, else prints why (rank 0 only) and returns 1. */
 static int parse(int argc, char** argv, options* o, int rank) {
   *o = (options){
-      NULL, 0, 0,     8,  48, 64, 4, 32, 256, 16, default_tolerance, H5Z_PARZ_MODE_ACCURACY,
+      NULL, 0, 0,     0,  8,  48, 64, 4, 32, 256, 16, default_tolerance, H5Z_PARZ_MODE_ACCURACY,
       -1,   0, 120.0, -1, -1, -1, -1};
   for (int i = 1; i < argc; i++) {
     const char* a = argv[i];
@@ -145,6 +161,19 @@ static int parse(int argc, char** argv, options* o, int rank) {
       *r = (int)strtol(v, &end, 10), i++;
       if (*end)
         goto bad_value;
+    } else if (!strcmp(a, "--device") && v) {
+      i++;
+      if (!strcmp(v, "cuda")) {
+#ifdef PARZ_EXAMPLE_CUDA
+        o->device = 1;
+#else
+        if (rank == 0)
+          fprintf(stderr, "mpi_checkpoint: --device cuda: built without CUDA\n");
+        return 1;
+#endif
+      } else if (strcmp(v, "host")) {
+        goto bad_value;
+      }
     } else if (!strcmp(a, "--h5-errors")) {
       o->h5_errors = 1;
     } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -210,11 +239,11 @@ static void rank_error(const team* t, const char* what) {
 static void filter_cd(const options* o, int rank, int reversible, unsigned* cd, size_t* ncd) {
   if (reversible) {
     *ncd = H5Z_parz_reversible_cdata(cd);
-    return;
+  } else {
+    int mine = o->bad_rank < 0 || o->bad_rank == rank;
+    *ncd = H5Z_parz_accuracy_cdata(mine ? o->tolerance : default_tolerance, cd);
+    cd[0] = mine ? o->mode : H5Z_PARZ_MODE_ACCURACY;
   }
-  int mine = o->bad_rank < 0 || o->bad_rank == rank;
-  *ncd = H5Z_parz_accuracy_cdata(mine ? o->tolerance : default_tolerance, cd);
-  cd[0] = mine ? o->mode : H5Z_PARZ_MODE_ACCURACY;
 }
 
 /* 1 when every rank passes the same cd_values (HDF5 requires identical creation arguments on
@@ -257,6 +286,79 @@ static int publish(const char* partial, const char* file, const char* prev) {
     return 0;
   }
   return 1;
+}
+
+/* A rank's slab of a field where the simulation keeps it: host memory, or GPU memory (device)
+ * with a pinned host copy that checkpoints go through. */
+typedef struct {
+  void* host;
+  void* device; /* NULL: the slab lives in host memory */
+} field_slab;
+
+static int slab_alloc(field_slab* s, size_t bytes, int device) {
+  s->host = s->device = NULL;
+#ifdef PARZ_EXAMPLE_CUDA
+  if (device)
+    return cudaMallocHost(&s->host, bytes ? bytes : 1) == cudaSuccess &&
+           cudaMalloc(&s->device, bytes ? bytes : 1) == cudaSuccess;
+#else
+  (void)device;
+#endif
+  return (s->host = malloc(bytes ? bytes : 1)) != NULL;
+}
+
+static void slab_free(field_slab* s) {
+#ifdef PARZ_EXAMPLE_CUDA
+  if (s->device) {
+    cudaFree(s->device);
+    cudaFreeHost(s->host);
+    return;
+  }
+#endif
+  free(s->host);
+}
+
+/* The slab's values between GPU memory and its host copy (nothing to do in host memory). */
+static int slab_copy(field_slab* s, size_t bytes, int down) {
+#ifdef PARZ_EXAMPLE_CUDA
+  if (s->device)
+    return cudaMemcpy(down ? s->host : s->device, down ? s->device : s->host, bytes,
+                      down ? cudaMemcpyDeviceToHost : cudaMemcpyHostToDevice) == cudaSuccess;
+#else
+  (void)s;
+  (void)bytes;
+  (void)down;
+#endif
+  return 1;
+}
+
+/* --device cuda: 1 when every rank has a CUDA GPU; when none has one, every rank says so and the
+ * program ends with status 77 (the test's "skipped"); when only some do, 0. */
+static int gpus_present(const team* t, const options* o) {
+#ifdef PARZ_EXAMPLE_CUDA
+  int n = 0, have, all = 0;
+  if (!o->device)
+    return 1;
+  have = cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
+  mpi_allreduce_within(&have, &all, 1, MPI_INT, MPI_SUM, t->comm, t->agree_timeout,
+                       "looking for GPUs: no answer from the other ranks in time");
+  if (all == 0) {
+    if (t->rank == 0)
+      printf("mpi_checkpoint: no CUDA GPU on any rank: skipped\n");
+    mpi_watchdog_stop(t->dog);
+    H5close();
+    MPI_Finalize();
+    exit(77);
+  }
+  if (!have)
+    fprintf(stderr, "rank %d: --device cuda: no CUDA GPU here\n", t->rank);
+  setenv("PARZ_EXEC", "cuda", 0); /* the filter encodes and decodes on the GPU */
+  return all == t->size;
+#else
+  (void)t;
+  (void)o;
+  return 1;
+#endif
 }
 
 static int write_checkpoint(const team* t, const options* o) {
@@ -328,19 +430,23 @@ static int write_checkpoint(const team* t, const options* o) {
     for (int k = 0; k < 2 && ok; k++) {
       const mpi_field* f = &fields[k];
       uint64_t row0 = slab[k] * (uint64_t)t->rank;
-      void* buf = malloc(slab[k] * mpi_field_row_values(f) * mpi_field_value_size(f));
-      if (!step(t, buf != NULL, "allocating a slab", 0)) {
+      const size_t bytes = slab[k] * mpi_field_row_values(f) * mpi_field_value_size(f);
+      field_slab state;
+      if (!step(t, slab_alloc(&state, bytes, o->device), "allocating a slab", 0)) {
+        slab_free(&state);
         H5Gclose(group);
         goto done;
       }
+      void* buf = state.host;
       mpi_field_fill(f, row0, slab[k], buf);
+      ok = slab_copy(&state, bytes, 0); /* --device cuda: the simulation's state on the GPU */
       hid_t space = H5Screate_simple(f->rank, f->dims, NULL);
       hid_t dset = H5Dcreate2(group, field_names[k], mpi_field_file_type(f), space, H5P_DEFAULT,
                               dcpl[m][k], H5P_DEFAULT);
       if (dset < 0)
         rank_error(t, "H5Dcreate2");
       H5Sclose(space);
-      ok = step(t, dset >= 0, "creating a dataset", 1);
+      ok = step(t, dset >= 0 && ok, "creating a dataset", 1);
       if (ok) {
         ok = mpi_attr_write_double(dset, "parz_tolerance", m ? 0.0 : o->tolerance) >= 0;
         ok = step(t, ok, "writing a dataset attribute", 1);
@@ -353,9 +459,11 @@ static int write_checkpoint(const team* t, const options* o) {
         mpi_field wrong = *f; /* --fault-write-rank: a selection beyond the extent */
         wrong.dims[1] += 1;
         if (t->rank == o->fault_stop_early_rank)
-          raise(SIGSTOP); /* tests: the others wait inside */
-        herr_t st = mpi_write_rows(dset, t->rank == o->fault_write_rank ? &wrong : f, row0, slab[k],
-                                   dxpl, buf);
+          raise(SIGSTOP);                       /* tests: the others wait inside */
+        herr_t st = slab_copy(&state, bytes, 1) /* GPU memory down into the pinned copy */
+                        ? mpi_write_rows(dset, t->rank == o->fault_write_rank ? &wrong : f, row0,
+                                         slab[k], dxpl, buf)
+                        : -1;
         double dt = MPI_Wtime() - t0;
         if (st < 0)
           rank_error(t, "collective H5Dwrite");
@@ -369,13 +477,14 @@ static int write_checkpoint(const team* t, const options* o) {
           double raw = (double)f->dims[0] * (double)mpi_field_row_values(f) *
                        (double)mpi_field_value_size(f);
           double stored = (double)H5Dget_storage_size(dset);
-          printf("write %s/%s: %d ranks, %.2f MB raw, ratio %.2f, %.4f s (collective)\n",
-                 mode_names[m], field_names[k], t->size, raw / 1e6, raw / stored, dt);
+          printf("write %s/%s: %d ranks, %.2f MB raw, ratio %.2f, %.4f s (collective%s)\n",
+                 mode_names[m], field_names[k], t->size, raw / 1e6, raw / stored, dt,
+                 o->device ? ", from GPU memory" : "");
         }
       }
       if (dset >= 0)
         H5Dclose(dset);
-      free(buf);
+      slab_free(&state);
     }
     H5Gclose(group);
     if (!ok)
@@ -412,7 +521,8 @@ done:
 }
 
 /* Reads one dataset on this rank's share of rows, collectively and then independently. */
-static int read_dataset(const team* t, hid_t file, int m, int k, const hid_t dxpl[2]) {
+static int read_dataset(const team* t, const options* o, hid_t file, int m, int k,
+                        const hid_t dxpl[2]) {
   char path[64];
   snprintf(path, sizeof path, "%s/%s", mode_names[m], field_names[k]);
   hid_t dset = H5Dopen2(file, path, H5P_DEFAULT);
@@ -437,8 +547,10 @@ static int read_dataset(const team* t, hid_t file, int m, int k, const hid_t dxp
   uint64_t row0, rows;
   mpi_split(f.dims[0], t->size, t->rank, &row0, &rows);
   size_t bytes = (size_t)rows * mpi_field_row_values(&f) * mpi_field_value_size(&f);
-  void* buf = malloc(bytes ? bytes : 1);
-  int ok = (f.rank == 2 || f.rank == 3) && tol >= 0 && parz && buf;
+  field_slab state;
+  int ok = slab_alloc(&state, bytes, o->device);
+  void* buf = state.host;
+  ok = ok && (f.rank == 2 || f.rank == 3) && tol >= 0 && parz;
   if (!ok)
     fprintf(stderr, "rank %d: %s: not a ParZ dataset this program wrote\n", t->rank, path);
   int status = 1;
@@ -448,6 +560,8 @@ static int read_dataset(const team* t, hid_t file, int m, int k, const hid_t dxp
     memset(buf, 0x5A, bytes); /* so that values never read cannot pass */
     double t0 = MPI_Wtime();
     herr_t st = mpi_read_rows(dset, &f, row0, rows, dxpl[c], buf);
+    if (st >= 0 && !slab_copy(&state, bytes, 0))
+      st = -1; /* --device cuda: up to the GPU */
     double dt = MPI_Wtime() - t0;
     if (st < 0)
       rank_error(t, c ? "independent H5Dread" : "collective H5Dread");
@@ -476,7 +590,7 @@ static int read_dataset(const team* t, hid_t file, int m, int k, const hid_t dxp
   }
   status = 0;
 done:
-  free(buf);
+  slab_free(&state);
   H5Dclose(dset);
   return status;
 }
@@ -504,7 +618,7 @@ static int read_checkpoint(const team* t, const options* o) {
   int status = 0;
   for (int m = 0; m < 2 && !status; m++)
     for (int k = 0; k < 2 && !status; k++)
-      status = read_dataset(t, file, m, k, dxpl);
+      status = read_dataset(t, o, file, m, k, dxpl);
   H5Pclose(dxpl[0]);
   H5Pclose(dxpl[1]);
   if (H5Fclose(file) < 0)
@@ -527,7 +641,9 @@ int main(int argc, char** argv) {
     mpi_watchdog_arm(t.dog, "the start");
     if (!o.h5_errors)
       H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* our messages instead */
-    if (o.write)
+    if (!step(&t, gpus_present(&t, &o), "finding a GPU on every rank", 0))
+      status = 1;
+    if (!status && o.write)
       status = write_checkpoint(&t, &o);
     if (!status && o.read)
       status = read_checkpoint(&t, &o);

@@ -17,10 +17,6 @@
 
 #include "gpu_internal.h"
 
-/* Pieces of at least this many decoded bytes: smaller ones cost more in launches and events
- * than their overlap saves. */
-#define PIECE_MIN_BYTES ((size_t)4 << 20)
-
 extern "C" int parz_gpu_chunk_decode(parz_gpu_context* ctx, const void* src, size_t src_bytes,
                                      void* dst, size_t dst_bytes, parz_error* err) {
   parz_chunk_view v;
@@ -60,7 +56,7 @@ extern "C" int parz_gpu_chunk_decode(parz_gpu_context* ctx, const void* src, siz
     return rc;
 
   /* slices of segments; piece i = the rows of dimension 0 complete after slice i */
-  npieces = (int)(v.raw_bytes / PIECE_MIN_BYTES);
+  npieces = (int)(v.raw_bytes / PARZ_GPU_PIECE_MIN_BYTES);
   npieces = npieces < 1 ? 1 : npieces > PARZ_GPU_PIECES_MAX ? PARZ_GPU_PIECES_MAX : npieces;
   if ((uint64_t)npieces > v.nsegments)
     npieces = (int)v.nsegments;

@@ -43,6 +43,10 @@ int parz_gpu_reserve(parz_gpu_buffer* b, size_t bytes, int pinned, parz_error* e
   return PARZ_OK;
 }
 
+int parz_gpu_reserve_slack(parz_gpu_buffer* b, size_t bytes, int pinned, parz_error* err) {
+  return bytes <= b->bytes ? PARZ_OK : parz_gpu_reserve(b, bytes + bytes / 2, pinned, err);
+}
+
 static void release(parz_gpu_buffer* b, int pinned) {
   if (b->ptr) {
     if (pinned)
@@ -65,6 +69,8 @@ extern "C" void parz_gpu_context_free(parz_gpu_context* ctx) {
     cudaStreamSynchronize(ctx->copy_stream);
   if (ctx->args_copied)
     cudaEventSynchronize(ctx->args_copied); /* a batch's upload from h_args */
+  if (ctx->enc_uploaded)
+    cudaEventSynchronize(ctx->enc_uploaded); /* an encode's upload from h_enc_args */
   release(&ctx->d_offsets, 0);
   release(&ctx->d_rel, 0);
   release(&ctx->d_mask, 0);
@@ -77,12 +83,26 @@ extern "C" void parz_gpu_context_free(parz_gpu_context* ctx) {
   release(&ctx->d_out, 0);
   release(&ctx->h_in, 1);
   release(&ctx->h_out, 1);
+  release(&ctx->enc_scratch, 0);
+  release(&ctx->enc_offsets, 0);
+  release(&ctx->enc_tiles, 0);
+  release(&ctx->enc_scan, 0);
+  release(&ctx->enc_counts, 0);
+  release(&ctx->enc_exc, 0);
+  release(&ctx->enc_sizes, 0);
+  release(&ctx->enc_mask, 0);
+  release(&ctx->enc_facts, 0);
+  release(&ctx->h_enc_sizes, 1);
+  release(&ctx->enc_args, 0);
+  release(&ctx->h_enc_args, 1);
   release(&ctx->d_result, 0);
   for (i = 0; i < PARZ_GPU_PIECES_MAX; i++)
     if (ctx->piece_done[i])
       cudaEventDestroy(ctx->piece_done[i]);
   if (ctx->args_copied)
     cudaEventDestroy(ctx->args_copied);
+  if (ctx->enc_uploaded)
+    cudaEventDestroy(ctx->enc_uploaded);
   if (ctx->stream)
     cudaStreamDestroy(ctx->stream);
   if (ctx->copy_stream)
@@ -124,6 +144,8 @@ extern "C" int parz_gpu_context_create(parz_gpu_context** out, int device, parz_
     e = cudaEventCreateWithFlags(&ctx->piece_done[i], cudaEventDisableTiming);
   if (e == cudaSuccess)
     e = cudaEventCreateWithFlags(&ctx->args_copied, cudaEventDisableTiming);
+  if (e == cudaSuccess)
+    e = cudaEventCreateWithFlags(&ctx->enc_uploaded, cudaEventDisableTiming);
   if (e != cudaSuccess) {
     rc = parz_gpu_cuda_fail(err, e, "creating the GPU context");
     parz_gpu_context_free(ctx);

@@ -207,3 +207,51 @@ int parz_gpu_chunk_decode(parz_gpu_context* ctx, const void* src, size_t src_byt
   const parz_cuda_module* m = loaded();
   return m ? m->parz_gpu_chunk_decode(ctx, src, src_bytes, dst, dst_bytes, err) : not_loaded(err);
 }
+
+int parz_gpu_encode_device(parz_gpu_context* ctx, const parz_array* a, const void* d_data,
+                           const parz_chunk_config* cfg, void* d_chunk, size_t chunk_bytes,
+                           size_t* written, void* stream, parz_error* err) {
+  const parz_cuda_module* m = loaded();
+  return m ? m->parz_gpu_encode_device(ctx, a, d_data, cfg, d_chunk, chunk_bytes, written, stream,
+                                       err)
+           : not_loaded(err);
+}
+
+int parz_gpu_encode_device_batch(parz_gpu_context* ctx, size_t n, const parz_array* arrays,
+                                 const void* const* d_data, const parz_chunk_config* cfg,
+                                 void* const* d_chunks, const size_t* chunk_bytes, size_t* written,
+                                 void* stream, size_t* failed, parz_error* err) {
+  const parz_cuda_module* m = loaded();
+  return m ? m->parz_gpu_encode_device_batch(ctx, n, arrays, d_data, cfg, d_chunks, chunk_bytes,
+                                             written, stream, failed, err)
+           : not_loaded(err);
+}
+
+int parz_gpu_upload(parz_gpu_context* ctx, const void* src, void* d_dst, size_t bytes, void* stream,
+                    parz_error* err) {
+  const parz_cuda_module* m = loaded();
+  return m ? m->parz_gpu_upload(ctx, src, d_dst, bytes, stream, err) : not_loaded(err);
+}
+
+int parz_gpu_encode_box(parz_gpu_context* ctx, const parz_chunk_grid* grid, const parz_box* box,
+                        const void* d_box, const void* fill, const parz_chunk_config* cfg,
+                        void* stream, parz_gpu_chunk_sink sink, void* sink_arg, parz_error* err) {
+  const parz_cuda_module* m = loaded();
+  return m ? m->parz_gpu_encode_box(ctx, grid, box, d_box, fill, cfg, stream, sink, sink_arg, err)
+           : not_loaded(err);
+}
+
+int parz_gpu_check_memory(parz_gpu_context* ctx, const void* ptr, parz_error* err) {
+  const parz_cuda_module* m = loaded();
+  return m ? m->parz_gpu_check_memory(ctx, ptr, err) : not_loaded(err);
+}
+
+int parz_gpu_chunk_encode(parz_gpu_context* ctx, const parz_array* a, const void* data,
+                          const parz_chunk_config* cfg, void* dst, size_t dst_bytes,
+                          parz_gpu_chunk_alloc alloc, void* alloc_arg, size_t* written,
+                          parz_error* err) {
+  const parz_cuda_module* m = loaded();
+  return m ? m->parz_gpu_chunk_encode(ctx, a, data, cfg, dst, dst_bytes, alloc, alloc_arg, written,
+                                      err)
+           : not_loaded(err);
+}

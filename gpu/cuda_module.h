@@ -1,6 +1,6 @@
-/* The CUDA module: the CUDA decoder (parz_gpu.h) with its CUDA and C++ runtimes in a shared
- * object of its own, parz_cuda.so, that the plugin, libparz_h5.so and the parz command load with
- * dlopen on first GPU use. Without it they stay small and need no CUDA to load.
+/* The CUDA module: the CUDA decoder and encoder (parz_gpu.h) with their CUDA and C++ runtimes in
+ * a shared object of its own, parz_cuda.so, that the plugin, libparz_h5.so and the parz command
+ * load with dlopen on first GPU use. Without it they stay small and need no CUDA to load.
  *
  * The module exports one symbol, PARZ_CUDA_MODULE_ENTRY, a function returning a constant table of
  * the parz_gpu.h functions. The programs link the loader (cuda_loader.c) in place of the decoder:
@@ -46,7 +46,13 @@ extern "C" {
   X(parz_gpu_download)                \
   X(parz_gpu_malloc)                  \
   X(parz_gpu_free)                    \
-  X(parz_gpu_chunk_decode)
+  X(parz_gpu_chunk_decode)            \
+  X(parz_gpu_encode_device)           \
+  X(parz_gpu_encode_device_batch)     \
+  X(parz_gpu_upload)                  \
+  X(parz_gpu_encode_box)              \
+  X(parz_gpu_check_memory)            \
+  X(parz_gpu_chunk_encode)
 
 typedef struct parz_cuda_module {
   size_t size;         /* sizeof(parz_cuda_module) where the module was built */

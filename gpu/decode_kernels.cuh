@@ -4,6 +4,7 @@
 #define PARZ_GPU_DECODE_KERNELS_CUH
 
 #include "block_small.cuh"
+#include "block_type.cuh"
 #include "checksum.cuh"
 #include "gpu_internal.h"
 #include "mask.cuh"
@@ -90,19 +91,6 @@ __device__ __forceinline__ void verify_body(const seg_args& a, unsigned long lon
     atomicOr(&a.fault->code, (unsigned)PARZ_GPU_FAULT_CHECKSUM);
   }
 }
-
-template <parz_type T>
-struct raw_of {
-  typedef uint32_t type;
-};
-template <>
-struct raw_of<PARZ_DOUBLE> {
-  typedef uint64_t type;
-};
-template <>
-struct raw_of<PARZ_INT64> {
-  typedef uint64_t type;
-};
 
 /* One block, by the CPU's code. Returns the bits it occupied. */
 template <parz_type T, unsigned D>

@@ -24,8 +24,11 @@
 #include "parz_gpu.h"
 
 /* The filter path splits the decode into at most this many slices, each followed by the download
- * of the rows it completed, so that copies overlap decoding. */
+ * of the rows it completed, so that copies overlap decoding; uploads and downloads through pinned
+ * memory (transfer.cu) go in as many pieces at most, of at least PARZ_GPU_PIECE_MIN_BYTES:
+ * smaller ones cost more in copies, events and waits than their overlap saves. */
 #define PARZ_GPU_PIECES_MAX 16
+#define PARZ_GPU_PIECE_MIN_BYTES ((size_t)4 << 20)
 
 /* Device-side error record; `segment` is the lowest failing segment and `partition` the lowest
  * partition whose payload checksum failed (atomicMin). */
@@ -86,6 +89,17 @@ struct parz_gpu_context {
   struct parz_gpu_buffer h_out;
   struct parz_gpu_buffer d_result; /* parz_gpu_result: an array on its way to host memory */
   cudaEvent_t piece_done[PARZ_GPU_PIECES_MAX];
+  /* the encoder (encode.cu): the payload scratch of a call's chunks (zero between calls unless
+   * enc_dirty), block offsets, look-back state, the exception scan's scratch and counts, per
+   * chunk counters and the sizes read back, the kernels' arguments followed by the headers
+   * (pinned and device copies; enc_uploaded: their last upload is done) */
+  struct parz_gpu_buffer enc_scratch, enc_offsets, enc_tiles, enc_scan, enc_exc, enc_counts;
+  struct parz_gpu_buffer enc_sizes, h_enc_sizes, enc_args, h_enc_args;
+  /* the masks' sets (per chunk whose configuration masks), and the mask pass's block facts and
+   * groups' bytes (per chunk holding masked values) */
+  struct parz_gpu_buffer enc_mask, enc_facts;
+  int enc_dirty;
+  cudaEvent_t enc_uploaded;
   struct parz_host_pool* host_pool; /* filter path host copies (host_pool.h); NULL = one thread */
 };
 
@@ -118,6 +132,10 @@ int parz_gpu_cuda_fail(parz_error* err, cudaError_t e, const char* what);
 
 /* Makes b at least `bytes` long (device memory, or pinned host memory when pinned != 0). */
 int parz_gpu_reserve(struct parz_gpu_buffer* b, size_t bytes, int pinned, parz_error* err);
+/* The same with room to spare when it grows (half as much again): for buffers sized to what an
+ * encode produced, which creeps up from chunk to chunk, so that it is not freed and allocated
+ * again (a device-wide wait) at every new largest size. */
+int parz_gpu_reserve_slack(struct parz_gpu_buffer* b, size_t bytes, int pinned, parz_error* err);
 
 /* n <= 8 little-endian bytes at p: table and exception fields, with no alignment assumed. */
 __device__ __forceinline__ unsigned long long parz_gpu_load_le(const unsigned char* p, unsigned n) {
@@ -212,6 +230,27 @@ cudaError_t parz_gpu_launch_offsets(const struct parz_gpu_table_args* h,
 int parz_gpu_fault_clear(parz_gpu_context* ctx, size_t n, cudaStream_t stream, parz_error* err);
 int parz_gpu_fault_check(parz_gpu_context* ctx, const parz_chunk_view* views, size_t n,
                          cudaStream_t stream, size_t* failed, parz_error* err);
+
+/* Where the encoder (encode.cu) puts chunks: once every chunk's size is known (sizes[i], from
+ * the blocks' lengths), place(arg, n, sizes, d_chunks, failed, err) gives chunk i its place
+ * d_chunks[i] in device memory (8-byte aligned, sizes[i] bytes), or fails the call with its
+ * status (*failed: the chunk) before any chunk is written. */
+typedef int (*parz_gpu_enc_place)(void* arg, size_t n, const size_t* sizes, void** d_chunks,
+                                  size_t* failed, parz_error* err);
+
+/* parz_gpu_encode_device_batch with the chunks placed by `place` (their sizes into written[]):
+ * the filter path and parz_gpu_encode_box size their device buffers exactly. Returns once the
+ * sizes are known and the rest is queued on st. */
+int parz_gpu_encode_placed(parz_gpu_context* ctx, size_t n, const parz_array* arrays,
+                           const void* const* d_data, const parz_chunk_config* cfg,
+                           parz_gpu_enc_place place, void* place_arg, size_t* written,
+                           cudaStream_t st, size_t* failed, parz_error* err);
+
+/* Queues the upload of `bytes` of pageable host memory (src) into device memory (d_dst) on st,
+ * through the context's pinned h_in in pieces: the host threads copy piece k into it while piece
+ * k - 1 is on its way. Returns once src has been read; h_in stays in use until st gets there. */
+int parz_gpu_enqueue_upload(parz_gpu_context* ctx, const void* src, void* d_dst, size_t bytes,
+                            cudaStream_t st, parz_error* err);
 
 /* parz_gpu_assemble (parz_gpu.h) in rounds of at most round_bytes decoded bytes (at least one
  * chunk): the public function's are ROUND_BYTES (assemble.cu); tests make them small. */

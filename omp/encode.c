@@ -11,36 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "block_common.h" /* parz_bits_get, parz_word_store */
 #include "parz_omp.h"
 #include "team.h"
 
 /* Pieces per thread, handed out dynamically: segments of very different cost (fill regions,
  * non-finite stand-ins) balance out. Each piece costs one scratch stream and one boundary word. */
 #define PIECES_PER_THREAD 4u
-
-static uint64_t load64le(const unsigned char* p) {
-  return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
-         (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
-}
-
-static void store64le(unsigned char* p, uint64_t w) {
-  int i;
-  for (i = 0; i < 8; i++)
-    p[i] = (unsigned char)(w >> (8 * i));
-}
-
-/* n (0..64) bits of stream s starting at bit pos; the caller guarantees pos + n <= its length, so
- * no word past the stream is read. */
-static uint64_t get_bits(const unsigned char* s, uint64_t pos, unsigned n) {
-  uint64_t q = pos / 64u, w;
-  unsigned r = (unsigned)(pos % 64u);
-  if (n == 0)
-    return 0;
-  w = load64le(s + 8u * q) >> r;
-  if (r && r + n > 64u)
-    w |= load64le(s + 8u * (q + 1u)) << (64u - r);
-  return n < 64u ? w & (((uint64_t)1 << n) - 1u) : w;
-}
 
 typedef struct {
   uint64_t first, count; /* segments */
@@ -58,14 +35,14 @@ static void join_piece(unsigned char* payload, const piece* pc, uint64_t npieces
   uint64_t k = lo / 64u + (lo % 64u != 0), kend = hi / 64u + (hi % 64u != 0);
   for (; k < kend; k++) {
     uint64_t b = 64u * k, j;
-    uint64_t w = get_bits(p->stream, b - lo, (unsigned)(hi - b < 64u ? hi - b : 64u));
+    uint64_t w = parz_bits_get(p->stream, b - lo, (unsigned)(hi - b < 64u ? hi - b : 64u));
     /* following pieces starting inside this word (several when pieces are tiny) */
     for (j = i + 1; hi - b < 64u && j < npieces && pc[j].offset < b + 64u; j++) {
       uint64_t jend = pc[j].offset + pc[j].bits;
       uint64_t n = (jend < b + 64u ? jend : b + 64u) - pc[j].offset;
-      w |= get_bits(pc[j].stream, 0, (unsigned)n) << (pc[j].offset - b);
+      w |= parz_bits_get(pc[j].stream, 0, (unsigned)n) << (pc[j].offset - b);
     }
-    store64le(payload + 8u * k, w);
+    parz_word_store(payload + 8u * k, w);
   }
 }
 

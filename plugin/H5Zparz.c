@@ -156,6 +156,22 @@ static void swap_bytes(unsigned char* p, size_t bytes, size_t size) {
     }
 }
 
+/* The compressed chunk's buffer, from HDF5's allocator (HDF5 frees it): the size asked for, the
+ * chunk's own on the GPU. A second request (the GPU failed, the CPU encodes) replaces the first. */
+struct chunk_buffer {
+  void* ptr;
+  size_t bytes;
+};
+
+static void* chunk_alloc(void* arg, size_t bytes) {
+  struct chunk_buffer* b = (struct chunk_buffer*)arg;
+  if (b->ptr)
+    parz_h5()->H5free_memory(b->ptr);
+  b->ptr = parz_h5()->H5allocate_memory(bytes ? bytes : 1, 0);
+  b->bytes = b->ptr ? bytes : 0;
+  return b->ptr;
+}
+
 static size_t filter_encode(const parz_filter_config* cfg, size_t nbytes, size_t* buf_size,
                             void** buf) {
   parz_error e = {0, ""};
@@ -179,23 +195,22 @@ static size_t filter_encode(const parz_filter_config* cfg, size_t nbytes, size_t
     swap_bytes(swapped, raw, parz_type_size(cfg->chunk.type));
     in = swapped;
   }
-  size_t bound = parz_chunk_bound_data(&cfg->chunk, in, &cfg->config);
-  void* out = bound ? parz_h5()->H5allocate_memory(bound, 0) : NULL;
+  struct chunk_buffer out = {NULL, 0};
   size_t written = 0;
-  if (!out) {
-    CHUNK_PUSH(parz_h5()->err_memory, "parz: cannot allocate the compressed chunk");
-  } else if (parz_filter_exec_encode(&cfg->chunk, in, &cfg->config, out, bound, &written, &e) !=
-             PARZ_OK) {
-    CHUNK_PUSH_STATUS(parz_h5()->err_encode, "cannot encode chunk", &e);
-    parz_h5()->H5free_memory(out);
-    out = NULL;
-  }
+  int rc = parz_filter_exec_encode(&cfg->chunk, in, &cfg->config, chunk_alloc, &out, &written, &e);
   free(swapped);
-  if (!out)
+  if (rc != PARZ_OK) {
+    if (rc == PARZ_ERR_NOMEM)
+      CHUNK_PUSH_STATUS(parz_h5()->err_memory, "cannot allocate the compressed chunk", &e);
+    else
+      CHUNK_PUSH_STATUS(parz_h5()->err_encode, "cannot encode chunk", &e);
+    if (out.ptr)
+      parz_h5()->H5free_memory(out.ptr);
     return 0;
+  }
   parz_h5()->H5free_memory(*buf);
-  *buf = out;
-  *buf_size = bound;
+  *buf = out.ptr;
+  *buf_size = out.bytes;
   return written;
 }
 

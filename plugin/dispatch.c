@@ -13,20 +13,20 @@
 #include "parz_gpu.h"
 #endif
 
-/* auto mode: chunks that decode to at least this many bytes go to the GPU when one is usable;
- * smaller ones stay on the CPU, where the host-device copies and kernel launches of the GPU path
- * would dominate. 4 MiB is the smallest chunk measured through H5Dread on the GPU machine: there
- * the CUDA filter path read every real array 1.2x to 2.5x as fast as OpenMP at 16 threads (H100
- * host, bench/results/h100/bench_h5read_box.md; 8 MiB chunks: bench/results/h200/
- * bench_h5read_gpu.txt). Smaller chunks were not measured that way. */
+/* auto mode: chunks that decode to at least this many bytes go to the GPU when one is usable,
+ * to be decoded or encoded; smaller ones stay on the CPU, where the host-device copies and kernel
+ * launches of the GPU path would dominate. 4 MiB is the smallest chunk measured through H5Dread on
+ * the GPU machine: there the CUDA filter path read every real array 1.2x to 2.5x as fast as
+ * OpenMP at 16 threads (H100 host, bench/results/h100/bench_h5read_box.md; 8 MiB chunks:
+ * bench/results/h200/bench_h5read_gpu.txt). Smaller chunks were not measured that way. */
 #define PARZ_DISPATCH_GPU_MIN_BYTES ((size_t)4 * 1024 * 1024)
 
 #ifdef PARZ_HAVE_CUDA
-/* The GPU context is created lazily on the first GPU decode and reused for the life of the
- * process, behind a mutex: HDF5 runs filters one at a time (its library lock), so one context
- * serves every caller without waiting, and device buffers are not duplicated per thread. A
- * context that failed is dropped and created again on the next GPU decode (a failure may be
- * transient, e.g. one chunk too large for device memory). */
+/* The GPU context is created lazily on the first chunk sent to the GPU and reused for the life
+ * of the process, behind a mutex: HDF5 runs filters one at a time (its library lock), so one
+ * context serves every caller without waiting, and device buffers are not duplicated per
+ * thread. A context that failed is dropped and created again for the next chunk (a failure may
+ * be transient, e.g. one chunk too large for device memory). */
 static pthread_mutex_t gpu_lock = PTHREAD_MUTEX_INITIALIZER;
 static parz_gpu_context* gpu_ctx;
 static int gpu_usable = -1; /* -1 not asked yet, else parz_gpu_available()'s answer */
@@ -97,36 +97,48 @@ int parz_dispatch_with_gpu(int (*fn)(parz_gpu_context* ctx, void* arg), void* ar
   return rc;
 }
 
+/* One chunk's work on the GPU: parz_gpu_chunk_decode, or parz_gpu_chunk_encode where `array`
+ * is set. */
 struct chunk_job {
-  const void* src;
+  const void* src; /* decode: the chunk; encode: the array */
   size_t src_bytes;
-  void* dst;
+  void* dst; /* encode: NULL for a buffer from alloc */
   size_t dst_bytes;
+  const parz_array* array;         /* encode only */
+  const parz_chunk_config* config; /* encode only */
+  size_t* written;                 /* encode only */
+  parz_dispatch_alloc alloc;       /* encode only */
+  void* alloc_arg;
   parz_error* err;
 };
 
 static int chunk_on_gpu(parz_gpu_context* ctx, void* arg) {
   struct chunk_job* j = (struct chunk_job*)arg;
+  if (j->array)
+    return parz_gpu_chunk_encode(ctx, j->array, j->src, j->config, j->dst, j->dst_bytes, j->alloc,
+                                 j->alloc_arg, j->written, j->err);
   return parz_gpu_chunk_decode(ctx, j->src, j->src_bytes, j->dst, j->dst_bytes, j->err);
 }
 
-/* PARZ_OK when the chunk was decoded on the GPU; anything else: decode it on the CPU. Device
- * failures warn (once per message); other errors (a corrupt chunk) are left to the CPU decoder,
- * whose message is authoritative. */
-static int gpu_decode(const void* src, size_t src_bytes, void* dst, size_t dst_bytes) {
+/* PARZ_OK when the job ran on the GPU; anything else: run it on the CPU. Device failures warn
+ * (once per message); other errors (a corrupt chunk, a bad parameter) are left to the CPU, whose
+ * message is authoritative. */
+static int gpu_run(struct chunk_job* j) {
   parz_error e = {0, ""};
   char msg[sizeof e.message + 64];
-  struct chunk_job j = {src, src_bytes, dst, dst_bytes, &e};
-  int rc = parz_dispatch_with_gpu(chunk_on_gpu, &j, &e);
+  int rc;
+  j->err = &e;
+  rc = parz_dispatch_with_gpu(chunk_on_gpu, j, &e);
   if (rc == PARZ_ERR_DEVICE) {
-    snprintf(msg, sizeof msg, "GPU decoder failed (%s); decoding on the CPU", e.message);
+    snprintf(msg, sizeof msg, "GPU %s failed (%s); %s on the CPU", j->array ? "encoder" : "decoder",
+             e.message, j->array ? "encoding" : "decoding");
     parz_warn_once(msg);
   }
   return rc;
 }
 #endif
 
-int parz_dispatch_gpu_wanted(const parz_exec_policy* pol, size_t bytes) {
+int parz_dispatch_gpu_wanted(const parz_exec_policy* pol, size_t bytes, const char* what) {
 #ifdef PARZ_HAVE_CUDA
   char msg[600];
   const char* missing;
@@ -135,21 +147,29 @@ int parz_dispatch_gpu_wanted(const parz_exec_policy* pol, size_t bytes) {
     return 0;
   if (gpu_is_usable())
     return 1;
-  /* Under auto too: a build with the CUDA decoder whose module cannot be loaded is a broken
+  /* Under auto too: a build with the CUDA codec whose module cannot be loaded is a broken
    * install, said once. */
   if ((missing = gpu_module_missing())) {
-    snprintf(msg, sizeof msg, "%s: decoding on the CPU", missing);
+    snprintf(msg, sizeof msg, "%s: %s on the CPU", missing, what);
     parz_warn_once(msg);
   } else if (pol->exec == PARZ_EXEC_CUDA) {
-    parz_warn_once(gpu_forked ? "PARZ_EXEC=cuda in a forked process (CUDA does not survive "
-                                "fork): decoding on the CPU"
-                              : "PARZ_EXEC=cuda but no usable CUDA GPU: decoding with OpenMP");
+    if (gpu_forked)
+      snprintf(msg, sizeof msg,
+               "PARZ_EXEC=cuda in a forked process (CUDA does not survive fork): %s on the CPU",
+               what);
+    else
+      snprintf(msg, sizeof msg, "PARZ_EXEC=cuda but no usable CUDA GPU: %s with OpenMP", what);
+    parz_warn_once(msg);
   }
   return 0;
 #else
+  char msg[128];
   (void)bytes;
-  if (pol->exec == PARZ_EXEC_CUDA)
-    parz_warn_once("PARZ_EXEC=cuda but this build has no CUDA support: decoding with OpenMP");
+  if (pol->exec == PARZ_EXEC_CUDA) {
+    snprintf(msg, sizeof msg, "PARZ_EXEC=cuda but this build has no CUDA support: %s with OpenMP",
+             what);
+    parz_warn_once(msg);
+  }
   return 0;
 #endif
 }
@@ -162,15 +182,16 @@ int parz_dispatch_decode_view(const parz_chunk_view* v, const void* src, size_t 
     return parz_fail(err, PARZ_ERR_BUFFER, "chunk decodes to %zu bytes, buffer has %zu",
                      v ? v->raw_bytes : 0, dst ? dst_bytes : 0);
   parz_exec_policy_from_env(&pol);
+  if (pol.exec != PARZ_EXEC_SERIAL && parz_dispatch_gpu_wanted(&pol, v->raw_bytes, "decoding")) {
 #ifdef PARZ_HAVE_CUDA
-  if (pol.exec != PARZ_EXEC_SERIAL && parz_dispatch_gpu_wanted(&pol, v->raw_bytes) &&
-      gpu_decode(src, src_bytes, dst, dst_bytes) == PARZ_OK)
-    return PARZ_OK;
+    struct chunk_job j = {src, src_bytes, dst, dst_bytes, NULL, NULL, NULL, NULL, NULL, NULL};
+    if (gpu_run(&j) == PARZ_OK)
+      return PARZ_OK;
 #else
-  (void)src;
-  (void)src_bytes;
-  parz_dispatch_gpu_wanted(&pol, v->raw_bytes); /* warns when cuda is asked for */
+    (void)src;
+    (void)src_bytes;
 #endif
+  }
   parz_chunk_dest_whole(v, dst, &d);
   return parz_omp_decode_chunks(1, v, &d, pol.exec == PARZ_EXEC_SERIAL ? 1 : pol.threads, NULL,
                                 err);
@@ -183,13 +204,53 @@ int parz_dispatch_decode(const void* src, size_t src_bytes, void* dst, size_t ds
   return rc != PARZ_OK ? rc : parz_dispatch_decode_view(&v, src, src_bytes, dst, dst_bytes, err);
 }
 
-int parz_dispatch_encode(const parz_array* a, const void* data, const parz_chunk_config* cfg,
-                         void* dst, size_t dst_bytes, size_t* written, parz_error* err) {
+/* Into dst (dst_bytes) or, when dst is NULL, into a buffer from alloc (parz_dispatch_encode_alloc
+ * says how large). */
+static int encode_into(const parz_array* a, const void* data, const parz_chunk_config* cfg,
+                       void* dst, size_t dst_bytes, parz_dispatch_alloc alloc, void* alloc_arg,
+                       size_t* written, parz_error* err) {
   parz_exec_policy pol;
+  size_t raw;
   parz_exec_policy_from_env(&pol);
+  raw = parz_array_check(a, NULL) == PARZ_OK ? parz_array_count(a) * parz_type_size(a->type) : 0;
+  if (pol.exec != PARZ_EXEC_SERIAL && parz_dispatch_gpu_wanted(&pol, raw, "encoding")) {
+#ifdef PARZ_HAVE_CUDA
+    struct chunk_job j = {data, raw, dst, dst_bytes, a, cfg, written, alloc, alloc_arg, NULL};
+    if (gpu_run(&j) == PARZ_OK)
+      return PARZ_OK;
+#endif
+  }
+  if (!dst) {
+    /* the CPU encoders write into a buffer that holds any chunk of this array */
+    dst_bytes = parz_chunk_bound_data(a, data, cfg);
+    if (dst_bytes == 0) {
+      /* an array or configuration the encoder refuses (its message), or no size_t bound */
+      unsigned char none;
+      int rc = parz_chunk_encode(a, data, cfg, &none, 0, written, err);
+      return rc == PARZ_ERR_BUFFER ? parz_fail(err, PARZ_ERR_NOMEM, "chunk too large to bound")
+                                   : rc;
+    }
+    if (!(dst = alloc(alloc_arg, dst_bytes)))
+      return parz_fail(err, PARZ_ERR_NOMEM, "no buffer for a chunk of up to %zu bytes", dst_bytes);
+  }
   if (pol.exec == PARZ_EXEC_SERIAL)
     return parz_chunk_encode(a, data, cfg, dst, dst_bytes, written, err);
   return parz_omp_chunk_encode(a, data, cfg, dst, dst_bytes, written, pol.threads, err);
+}
+
+int parz_dispatch_encode(const parz_array* a, const void* data, const parz_chunk_config* cfg,
+                         void* dst, size_t dst_bytes, size_t* written, parz_error* err) {
+  if (!dst)
+    return parz_fail(err, PARZ_ERR_ARG, "parz_dispatch_encode: NULL buffer");
+  return encode_into(a, data, cfg, dst, dst_bytes, NULL, NULL, written, err);
+}
+
+int parz_dispatch_encode_alloc(const parz_array* a, const void* data, const parz_chunk_config* cfg,
+                               parz_dispatch_alloc alloc, void* alloc_arg, size_t* written,
+                               parz_error* err) {
+  if (!alloc)
+    return parz_fail(err, PARZ_ERR_ARG, "parz_dispatch_encode_alloc: NULL allocator");
+  return encode_into(a, data, cfg, NULL, 0, alloc, alloc_arg, written, err);
 }
 
 void parz_dispatch_backends(int* openmp, int* cuda, int* gpu) {

@@ -1,6 +1,6 @@
-/* One chunk through the decoder the execution policy picks (plugin/exec_policy.h): serial,
- * OpenMP or CUDA, with fallbacks so that a read that can succeed never fails because of the
- * policy. Every path gives the same bytes and the same array. */
+/* One chunk through the decoder or encoder the execution policy picks (plugin/exec_policy.h):
+ * serial, OpenMP or CUDA, with fallbacks so that a read or write that can succeed never fails
+ * because of the policy. Every path gives the same bytes and the same array. */
 #ifndef PARZ_DISPATCH_H
 #define PARZ_DISPATCH_H
 
@@ -30,10 +30,10 @@ int parz_dispatch_decode(const void* src, size_t src_bytes, void* dst, size_t ds
 int parz_dispatch_decode_view(const parz_chunk_view* v, const void* src, size_t src_bytes,
                               void* dst, size_t dst_bytes, parz_error* err);
 
-/* Whether the policy sends work decoding to `bytes` bytes to the GPU: cuda, or auto for at least
+/* Whether the policy sends work on `bytes` decoded bytes to the GPU: cuda, or auto for at least
  * PARZ_DISPATCH_GPU_MIN_BYTES, with a usable GPU (cuda without one warns once, as both do where
- * the CUDA module cannot be loaded). */
-int parz_dispatch_gpu_wanted(const parz_exec_policy* pol, size_t bytes);
+ * the CUDA module cannot be loaded, naming the work: `what` is "decoding" or "encoding"). */
+int parz_dispatch_gpu_wanted(const parz_exec_policy* pol, size_t bytes, const char* what);
 
 #ifdef PARZ_HAVE_CUDA
 /* Runs fn(ctx, arg) with the process's GPU context (created on first use, on device 0) under its
@@ -44,10 +44,24 @@ int parz_dispatch_gpu_wanted(const parz_exec_policy* pol, size_t bytes);
 int parz_dispatch_with_gpu(int (*fn)(parz_gpu_context* ctx, void* arg), void* arg, parz_error* err);
 #endif
 
-/* Encodes one chunk: serial for PARZ_EXEC=serial, else OpenMP (there is no GPU encoder; cuda
- * encodes with OpenMP without a warning). Both give identical bytes. */
+/* Encodes one chunk (the array a, data) into dst, as parz_chunk_encode, under the same policy
+ * as the decode: serial, OpenMP, or the GPU (cuda; auto for arrays of at least
+ * PARZ_DISPATCH_GPU_MIN_BYTES), with the same warnings and fallbacks (a chunk the GPU encoder
+ * refuses, such as one of NaN of too many bit patterns, is encoded on the CPU). Every path gives
+ * the same bytes. */
 int parz_dispatch_encode(const parz_array* a, const void* data, const parz_chunk_config* cfg,
                          void* dst, size_t dst_bytes, size_t* written, parz_error* err);
+
+/* A buffer of at least `bytes` for a chunk, or NULL. Called again when a GPU encode fails and the
+ * CPU takes over: the allocator then owns (and may free) what it gave before. */
+typedef void* (*parz_dispatch_alloc)(void* arg, size_t bytes);
+
+/* parz_dispatch_encode into a buffer from alloc(alloc_arg, bytes): on the GPU the chunk's size,
+ * asked once the chunk is encoded; on the CPU parz_chunk_bound_data's bound, asked before (a
+ * pass over the array that the GPU path does without). PARZ_ERR_NOMEM when alloc gives NULL. */
+int parz_dispatch_encode_alloc(const parz_array* a, const void* data, const parz_chunk_config* cfg,
+                               parz_dispatch_alloc alloc, void* alloc_arg, size_t* written,
+                               parz_error* err);
 
 /* What this build can run: OpenMP threads (openmp), the CUDA decoder (cuda: built with it and its
  * module loaded, which this call does; 0 in a process forked without exec), and whether a CUDA

@@ -5,13 +5,24 @@
 
 #include "parz_chunk.h"
 
-/* Decoding takes the chunk parsed (v, from src), so that it is parsed once. */
+/* Encoding writes into a buffer from the filter's allocator (parz_dispatch_encode_alloc says how
+ * large); decoding takes the chunk parsed (v, from src), so that it is parsed once. */
 #ifdef PARZ_HAVE_DISPATCH
 #include "dispatch.h"
-#define parz_filter_exec_encode parz_dispatch_encode
+typedef parz_dispatch_alloc parz_filter_alloc;
+#define parz_filter_exec_encode parz_dispatch_encode_alloc
 #define parz_filter_exec_decode parz_dispatch_decode_view
 #else
-#define parz_filter_exec_encode parz_chunk_encode
+typedef void* (*parz_filter_alloc)(void* arg, size_t bytes);
+static inline int parz_filter_exec_encode(const parz_array* a, const void* data,
+                                          const parz_chunk_config* cfg, parz_filter_alloc alloc,
+                                          void* alloc_arg, size_t* written, parz_error* err) {
+  size_t bound = parz_chunk_bound_data(a, data, cfg);
+  void* dst = bound ? alloc(alloc_arg, bound) : NULL;
+  if (!dst)
+    return parz_fail(err, PARZ_ERR_NOMEM, "no buffer for a chunk of up to %zu bytes", bound);
+  return parz_chunk_encode(a, data, cfg, dst, bound, written, err);
+}
 static inline int parz_filter_exec_decode(const parz_chunk_view* v, const void* src,
                                           size_t src_bytes, void* dst, size_t dst_bytes,
                                           parz_error* err) {

@@ -11,19 +11,20 @@
 #include "h5_dataset.h"
 #include "filter_config.h"
 
-/* The stored cd_values (cd[0..ncd)) against the dataset d describes (filter_config.h). */
-static int check_cd_values(const parz_h5_dataset* d, const unsigned* cd, size_t ncd,
-                           const char* who, parz_error* err) {
-  parz_filter_config cfg;
+/* The stored cd_values (cd[0..ncd)) loaded into d->filter and checked against the dataset d
+ * describes (filter_config.h). */
+static int check_cd_values(parz_h5_dataset* d, const unsigned* cd, size_t ncd, const char* who,
+                           parz_error* err) {
+  parz_filter_config* cfg = &d->filter;
   parz_error e = {0, ""};
   size_t shape[4];
   const int dims = parz_cd_squeeze(d->grid.rank, d->grid.chunk_dims, shape);
   if (ncd > PARZ_CD_INTERNAL_NELMTS) /* HDF5 counts them all, wrote the first of them */
     return parz_fail(err, PARZ_ERR_PARAM, "%s: the dataset stores %zu cd_values, ParZ %u", who, ncd,
                      PARZ_CD_INTERNAL_NELMTS);
-  if (parz_cd_load(ncd, cd, &cfg, &e) != PARZ_OK ||
+  if (parz_cd_load(ncd, cd, cfg, &e) != PARZ_OK ||
       (dims < 0 ? parz_fail(&e, PARZ_ERR_DIMS, "more than 4 chunk dimensions larger than 1")
-                : parz_cd_check_dataset(&cfg, d->grid.type, d->big_endian, (unsigned)dims, shape,
+                : parz_cd_check_dataset(cfg, d->grid.type, d->big_endian, (unsigned)dims, shape,
                                         &e)) != PARZ_OK)
     return parz_fail(err, e.code, "%s: %s", who,
                      strncmp(e.message, "parz: ", 6) ? e.message : e.message + 6);
@@ -57,7 +58,7 @@ int parz_h5_describe(hid_t dset, const char* who, parz_h5_dataset* d, parz_error
     if (nf != 1 || first != H5Z_FILTER_PARZ) {
       rc = parz_fail(err, PARZ_ERR_UNSUPPORTED,
                      "%s: the dataset's filters are not ParZ alone (%d filters, the first %d); "
-                     "read it with H5Dread",
+                     "use H5Dread or H5Dwrite",
                      who, nf, (int)first);
       goto done;
     }
@@ -148,13 +149,13 @@ int parz_h5_selected_box(hid_t file_space, const parz_chunk_grid* g, const char*
         return PARZ_OK;
       return parz_fail(err, PARZ_ERR_UNSUPPORTED,
                        "%s: the selection of %lld values is not one box (its bounds hold %llu); "
-                       "read it with H5Dread",
+                       "use H5Dread or H5Dwrite",
                        who, (long long)points, (unsigned long long)in_box);
     }
     default:
       return parz_fail(err, PARZ_ERR_UNSUPPORTED,
-                       "%s: only a hyperslab of one block (or all, or none) is read; read point "
-                       "selections with H5Dread",
+                       "%s: only a hyperslab of one block (or all, or none) is taken; use H5Dread "
+                       "or H5Dwrite for point selections",
                        who);
   }
   return parz_fail(err, PARZ_ERR_DIMS, "%s: the selection's bounds lie outside the dataset", who);
@@ -168,34 +169,24 @@ uint64_t parz_h5_box_values(const parz_chunk_grid* g, const parz_box* box) {
   return total;
 }
 
-/* Advances the chunk coordinate odometer over the chunks that meet the box (at: a chunk's
- * first element); 0 once every one has been visited. */
-static int next_chunk(const parz_chunk_grid* g, const parz_box* box, hsize_t* at) {
-  for (int k = (int)g->rank - 1; k >= 0; k--) {
-    at[k] += g->chunk_dims[k];
-    if (at[k] < box->start[k] + box->count[k])
-      return 1;
-    at[k] = box->start[k] - box->start[k] % g->chunk_dims[k];
-  }
-  return 0;
-}
-
 int parz_h5_list_chunks(hid_t dset, const parz_h5_dataset* d, const parz_box* box, const char* who,
                         parz_h5_chunk_list* list, parz_error* err) {
   const parz_h5_api* h5 = parz_h5();
   const parz_chunk_grid* g = &d->grid;
+  uint64_t origin[PARZ_MAX_RANK];
   hsize_t at[H5S_MAX_RANK];
   unsigned k;
   memset(list, 0, sizeof *list);
   if (parz_h5_box_values(g, box) == 0)
     return PARZ_OK;
-  for (k = 0; k < g->rank; k++)
-    at[k] = box->start[k] - box->start[k] % g->chunk_dims[k];
+  parz_box_first_chunk(g, box, origin);
   do {
     unsigned mask = 0;
     haddr_t addr = HADDR_UNDEF;
     hsize_t size = 0;
     parz_chunk_ref* r;
+    for (k = 0; k < g->rank; k++)
+      at[k] = origin[k];
     if (h5->H5Dget_chunk_info_by_coord(dset, at, &mask, &addr, &size) < 0)
       return parz_fail(err, PARZ_ERR_ARG, "%s: HDF5 cannot locate a chunk", who);
     if (addr == HADDR_UNDEF || size == 0) {
@@ -219,7 +210,7 @@ int parz_h5_list_chunks(hid_t dset, const parz_h5_dataset* d, const parz_box* bo
     for (k = 0; k < g->rank; k++)
       r->origin[k] = at[k];
     list->packed_bytes += ((size_t)size + 7) & ~(size_t)7;
-  } while (next_chunk(g, box, at));
+  } while (parz_box_next_chunk(g, box, origin));
   return PARZ_OK;
 }
 

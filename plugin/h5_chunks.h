@@ -1,21 +1,25 @@
-/* The stored chunks of a ParZ dataset, as the dataset readers see them (internal to plugin/): the
- * dataset described as a chunk grid, a file selection as a box of it, the stored chunks that
- * meet the box (where they are, how long), and their bytes read unfiltered. Shared by
- * parz_h5_read (host memory) and parz_h5_read_device (GPU memory); every HDF5 call goes through
- * the function table of h5_api.h, so they work on whatever HDF5 the plugin is bound to. */
+/* The stored chunks of a ParZ dataset, as the dataset readers and writers see them (internal to
+ * plugin/): the dataset described as a chunk grid, a file selection as a box of it, the stored
+ * chunks that meet the box (where they are, how long), their bytes read unfiltered, and encoded
+ * chunks written. Shared by parz_h5_read and parz_h5_write (host memory) and their device
+ * variants (GPU memory); every HDF5 call goes through the function table of h5_api.h, so they
+ * work on whatever HDF5 the plugin is bound to. */
 #ifndef PARZ_H5_CHUNKS_H
 #define PARZ_H5_CHUNKS_H
 
 #include <hdf5.h>
 
+#include "filter_config.h"
 #include "parz_chunked.h"
 
-/* What a read needs from the dataset's creation properties and type. */
+/* What a read or a write needs from the dataset's creation properties and type. */
 typedef struct {
   parz_chunk_grid grid;
-  int big_endian; /* values stored big-endian (ParZ chunks hold them natively) */
+  parz_filter_config filter; /* its stored cd_values: the chunk array and the codec settings */
+  int big_endian;            /* values stored big-endian (ParZ chunks hold them natively) */
   /* Chunks never written take `fill` (native order), as H5Dread gives them, unless the fill
-   * time is `never` or the fill value undefined: H5Dread then leaves their places alone. */
+   * time is `never` or the fill value undefined: H5Dread then leaves their places alone. A new
+   * edge chunk is padded past the extent with `fill` as H5Dwrite pads it, else with zeros. */
   int fills;
   unsigned char fill[8];
 } parz_h5_dataset;
@@ -62,6 +66,25 @@ int parz_h5_read_chunk(hid_t dset, const parz_h5_dataset* d, parz_h5_chunk_list*
  * stored chunks that meet it listed (none for an empty box). */
 int parz_h5_prepare(hid_t dset, hid_t file_space, size_t dst_bytes, const char* who,
                     parz_h5_dataset* d, parz_box* box, parz_h5_chunk_list* list, parz_error* err);
+
+/* What a write does before it encodes (h5_write.c): the HDF5 table made ready, the dataset
+ * described, the selection's box found and checked: whole chunks (PARZ_ERR_UNSUPPORTED where it
+ * cuts one), at most src_bytes of values, and partial edge chunks filtered (not so under
+ * H5D_CHUNK_DONT_FILTER_PARTIAL_CHUNKS, which is refused). `who` starts the messages. */
+int parz_h5_prepare_write(hid_t dset, hid_t file_space, size_t src_bytes, const char* who,
+                          parz_h5_dataset* d, parz_box* box, parz_error* err);
+
+/* Stores encoded chunks with H5Dwrite_chunk: n chunks, chunk i's bytes at packed + refs[i].at,
+ * refs[i].bytes long, at refs[i].origin of the dataset `writer` (a parz_h5_chunk_writer) names.
+ * The signature of parz_gpu_chunk_sink, so that the GPU encoder hands its chunks straight here. */
+typedef struct {
+  hid_t dset;
+  unsigned rank;
+  const char* who; /* starts the messages */
+} parz_h5_chunk_writer;
+
+int parz_h5_write_chunks(void* writer, size_t n, const parz_chunk_ref* refs, const void* packed,
+                         parz_error* err);
 
 /* Rewrites err's message to name chunk `failed` of the list by its place in the dataset:
  * "... (the chunk at [64,0])". Returns rc. */

@@ -87,7 +87,7 @@ PARZ_H5_EXPORT int parz_h5_read(hid_t dset, hid_t file_space, void* dst, size_t 
      * whole. Raw chunks are only known once read: big-endian ones make parz_gpu_assemble refuse
      * (PARZ_ERR_UNSUPPORTED), and the read is done again on the CPU. */
     const size_t bytes = (size_t)parz_h5_box_values(&d.grid, &box) * parz_type_size(d.grid.type);
-    if ((!list.missing || d.fills) && parz_dispatch_gpu_wanted(&pol, bytes)) {
+    if ((!list.missing || d.fills) && parz_dispatch_gpu_wanted(&pol, bytes, "decoding")) {
       parz_error gerr = {0, ""};
       struct gpu_read r = {dset, &d, &box, &list, dst, bytes, SIZE_MAX, &gerr};
       rc = parz_dispatch_with_gpu(read_on_gpu, &r, &gerr);

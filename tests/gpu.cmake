@@ -1,6 +1,6 @@
 # The GPU decoder's length parsers and window decoder compiled for the CPU, checked block by block
-# against the encoder and the general decoder: runs wherever C++ is enabled (CMakeLists.txt), GPU
-# or not, CUDA or not.
+# against the encoder and the general decoder, and the GPU encoder's steps against the serial
+# encoder: run wherever C++ is enabled (CMakeLists.txt), GPU or not, CUDA or not.
 if(CMAKE_CXX_COMPILER_LOADED)
   add_executable(test_gpu_parse_host ${CMAKE_CURRENT_SOURCE_DIR}/test_gpu_parse_host.cpp)
   target_include_directories(test_gpu_parse_host PRIVATE ${PROJECT_SOURCE_DIR}/gpu
@@ -8,6 +8,13 @@ if(CMAKE_CXX_COMPILER_LOADED)
   target_link_libraries(test_gpu_parse_host parz_codec m)
   target_compile_features(test_gpu_parse_host PRIVATE cxx_std_17)
   add_test(NAME gpu_parse_host COMMAND test_gpu_parse_host)
+  # the GPU encoder's per-thread steps, run in the kernels' order on the CPU
+  add_executable(test_gpu_encode_host ${CMAKE_CURRENT_SOURCE_DIR}/test_gpu_encode_host.cpp)
+  target_include_directories(test_gpu_encode_host PRIVATE ${PROJECT_SOURCE_DIR}/gpu
+                                                          ${PROJECT_SOURCE_DIR}/codec)
+  target_link_libraries(test_gpu_encode_host parz_codec m)
+  target_compile_features(test_gpu_encode_host PRIVATE cxx_std_17)
+  add_test(NAME gpu_encode_host COMMAND test_gpu_encode_host)
 endif()
 
 # GPU decoder tests: built whenever the CUDA decoder is, run everywhere; without a CUDA
@@ -24,6 +31,13 @@ if(EXISTS "${PARZ_SHARED_DATA}")
 endif()
 add_test(NAME gpu_decode COMMAND test_gpu_decode ${PARZ_GPU_TEST_ARGS})
 set_tests_properties(gpu_decode PROPERTIES SKIP_RETURN_CODE 77)
+
+# GPU encoder against the serial encoder, byte for byte; skipped (77) without a device.
+add_executable(test_gpu_encode ${CMAKE_CURRENT_SOURCE_DIR}/test_gpu_encode.cu)
+target_link_libraries(test_gpu_encode parz_gpu)
+target_compile_features(test_gpu_encode PRIVATE cuda_std_17)
+add_test(NAME gpu_encode COMMAND test_gpu_encode ${PARZ_GPU_TEST_ARGS})
+set_tests_properties(gpu_encode PROPERTIES SKIP_RETURN_CODE 77)
 
 # The filter path's host thread pool needs no device: it runs wherever the CUDA code is built.
 add_executable(test_host_pool ${CMAKE_CURRENT_SOURCE_DIR}/test_host_pool.cu)

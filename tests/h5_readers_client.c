@@ -1,13 +1,15 @@
 /* A program outside the tree, built against the installed libparz_h5.so and its headers by
- * tests/h5_readers_install.cmake: calls into each installed header and checks the answers.
- * parz_h5_read reads a dataset it writes itself (uncompressed: refused with a message, the only
- * outcome that needs no plugin); with the CUDA decoder (PARZ_CLIENT_DEVICE) the device reader's
- * argument check too, and a GPU context where a GPU is present. */
+ * tests/c_package_install.cmake: calls into each installed header and checks the answers.
+ * parz_h5_read and parz_h5_write are handed a dataset it creates itself (uncompressed: refused
+ * with a message, the only outcome that needs no plugin); with the CUDA codec
+ * (PARZ_CLIENT_DEVICE) the device reader's and writer's argument checks too, and a GPU context
+ * where a GPU is present. */
 #include <stdio.h>
 #include <string.h>
 
 #include <hdf5.h>
 #include <parz/parz_h5_read.h>
+#include <parz/parz_h5_write.h>
 #include <parz/parz_omp.h>
 #ifdef PARZ_CLIENT_DEVICE
 #include <parz/parz_h5_device.h>
@@ -34,6 +36,8 @@ int main(int argc, char** argv) {
     hid_t d =
         H5Dcreate2(f, "plain", H5T_NATIVE_FLOAT, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     const int rc = parz_h5_read(d, H5S_ALL, values, sizeof values, 0, &e);
+    parz_error we;
+    const int wrc = parz_h5_write(d, H5S_ALL, values, sizeof values, 0, &we);
     H5Dclose(d);
     H5Sclose(space);
     H5Fclose(f);
@@ -41,12 +45,21 @@ int main(int argc, char** argv) {
       fprintf(stderr, "parz_h5_read of an uncompressed dataset: %d (%s)\n", rc, e.message);
       return 1;
     }
-    printf("uncompressed dataset: %s\n", e.message);
+    if (wrc != PARZ_ERR_UNSUPPORTED || !strstr(we.message, "parz_h5_write")) {
+      fprintf(stderr, "parz_h5_write of an uncompressed dataset: %d (%s)\n", wrc, we.message);
+      return 1;
+    }
+    printf("uncompressed dataset: %s; %s\n", e.message, we.message);
   }
 #ifdef PARZ_CLIENT_DEVICE
   if (parz_h5_read_device(NULL, -1, H5S_ALL, NULL, 0, NULL, &e) != PARZ_ERR_ARG ||
       !strstr(e.message, "parz_h5_read_device")) {
     fprintf(stderr, "parz_h5_read_device: no argument error (%s)\n", e.message);
+    return 1;
+  }
+  if (parz_h5_write_device(NULL, -1, H5S_ALL, NULL, 0, NULL, &e) != PARZ_ERR_ARG ||
+      !strstr(e.message, "parz_h5_write_device")) {
+    fprintf(stderr, "parz_h5_write_device: no argument error (%s)\n", e.message);
     return 1;
   }
   if (parz_gpu_available()) {

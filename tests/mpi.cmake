@@ -38,6 +38,20 @@ parz_add_mpi_test(test_mpi_roundtrip_np2_omp 2 --roundtrip ${_dir}/roundtrip2omp
 set_tests_properties(test_mpi_roundtrip_np2_omp PROPERTIES ENVIRONMENT
   "HDF5_PLUGIN_PATH=${PARZ_PLUGIN_DIR};OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;PARZ_EXEC=omp;PARZ_THREADS=2")
 
+# Fields in GPU memory (--device cuda): the filter encodes and decodes every chunk on the GPU
+# inside the collective calls; a fallback to the CPU fails the test. Skipped without a GPU.
+if(TARGET parz_gpu)
+  add_test(NAME test_mpi_roundtrip_np2_gpu
+           COMMAND ${PARZ_MPIEXEC} ${MPIEXEC_NUMPROC_FLAG} 2 ${_flags} $<TARGET_FILE:mpi_checkpoint>
+                   --device cuda --roundtrip ${_dir}/roundtrip2gpu.h5
+                   --slab-rows 8 --ny 64 --nx 64 --chunk-rows 4 --rows2 32 --cols 1024
+                   --chunk-rows2 16)
+  set_tests_properties(test_mpi_roundtrip_np2_gpu PROPERTIES
+    ENVIRONMENT "${_env};PARZ_EXEC=cuda" TIMEOUT 180 PROCESSORS 2
+    PASS_REGULAR_EXPRESSION "mpi_checkpoint: ok" SKIP_REGULAR_EXPRESSION "no CUDA GPU on any rank"
+    FAIL_REGULAR_EXPRESSION "GPU (encoder|decoder) failed|no usable CUDA GPU|FAILED")
+endif()
+
 # Restart: written by 2 ranks, read by 3 (uneven rows, chunks split between readers) and 1;
 # written by 4, read by 2.
 parz_add_mpi_test(test_mpi_restart_write_np2 2 --write ${_dir}/restart2.h5 ${_small})

@@ -68,6 +68,19 @@ if(TARGET parz_h5)
   add_test(NAME test_h5_read COMMAND test_h5_read ${CMAKE_CURRENT_BINARY_DIR}/plugin_scratch)
   set_tests_properties(test_h5_read PROPERTIES ENVIRONMENT "${PARZ_PLUGIN_TEST_ENV}")
 endif()
+# The dataset writers against H5Dwrite through the filter, chunk by chunk; with the CUDA codec
+# also parz_h5_write_device (its GPU parts skipped without a CUDA device).
+if(TARGET parz_h5)
+  add_executable(test_h5_write test_h5_write.c)
+  target_link_libraries(test_h5_write PRIVATE parz_h5 m)
+  if(TARGET parz_gpu) # its own CUDA runtime for its device buffers; the encoder from the module
+    target_link_libraries(test_h5_write PRIVATE CUDA::cudart_static)
+    target_compile_definitions(test_h5_write PRIVATE PARZ_TEST_DEVICE)
+  endif()
+  add_dependencies(test_h5_write H5Zparz)
+  add_test(NAME test_h5_write COMMAND test_h5_write ${CMAKE_CURRENT_BINARY_DIR}/plugin_scratch)
+  set_tests_properties(test_h5_write PROPERTIES ENVIRONMENT "${PARZ_PLUGIN_TEST_ENV}" TIMEOUT 300)
+endif()
 if(TARGET parz_h5 AND TARGET parz_gpu)
   add_executable(test_h5_read_device test_h5_read_device.c h5_read_cases.c)
   # its own CUDA runtime for its device buffers; the decoder comes from the CUDA module

@@ -2,13 +2,16 @@
  * kinds and windows (the whole chunk, boxes inside it, windows cut at block edges and inside
  * blocks, one value), the chunk decoded into a window of a larger strided array must put exactly
  * the whole-chunk decode's values at their places, non-finite and masked values (regions of the
- * fill value in half the cases) included, and touch nothing else. Segments that miss the window are not decoded: a chunk corrupt only there still decodes
- * the window, and is refused when the window meets it; payload checksums are verified for the
- * partitions that hold the window's blocks. */
+ * fill value in half the cases) included, and touch nothing else; gathered back
+ * (parz_chunk_dest_gather) they must give the chunk's values in the window and the fill value
+ * outside. Segments that miss the window are not decoded: a chunk corrupt only there still
+ * decodes the window, and is refused when the window meets it; payload checksums are verified
+ * for the partitions that hold the window's blocks. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "parz_chunked.h"
 #include "test_chunk_common.h"
 
 #define POISON 0xA5u
@@ -84,6 +87,27 @@ static void check_window(const char* what, const parz_chunk_view* v, const unsig
   CHECK(wrong == 0 && outside == 0,
         "%s: %zu of %zu window values differ from the whole decode, %zu bytes written outside",
         what, wrong, checked, outside);
+  {
+    /* and back (parz_chunk_dest_gather, what the dataset writers pad edge chunks with): the
+     * window's values at their places in the chunk, the fill value everywhere else */
+    const unsigned char fill[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    const size_t total = parz_array_count(&v->array);
+    unsigned char* back = (unsigned char*)malloc(total * size);
+    size_t bad = 0;
+    parz_chunk_dest_gather(&v->array, &d, fill, back);
+    for (i = 0; i < total; i++) {
+      size_t rem = i, x;
+      int inside = 1;
+      for (k = v->array.dims; k-- > 0;) {
+        x = rem % v->array.shape[k];
+        rem /= v->array.shape[k];
+        inside = inside && x >= lo[k] && x < hi[k];
+      }
+      bad += memcmp(back + i * size, inside ? whole + i * size : fill, size) != 0;
+    }
+    CHECK(bad == 0, "%s: %zu of %zu values gathered back wrong", what, bad, total);
+    free(back);
+  }
   free(buf);
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "checksum.h"
+#include "crc32c.h"
 #include "test_chunk_common.h"
 #include "vectors/chunk_v1_float1d_hybrid.h"
 #include "vectors/chunk_v1_more.h"
@@ -40,6 +41,41 @@ static void check_vector(const char* name, const unsigned char* c, size_t n, con
   free(out);
 }
 
+/* parz_crc32c_combine against the CRC of the whole, for splits at every place of messages of
+ * several lengths, long ones included (their shifts reduce modulo the order of x). */
+static void crc_combine(void) {
+  static unsigned char m[70000];
+  static const size_t lens[] = {0, 1, 9, 100, 4097, 70000};
+  size_t i, k, cut;
+  uint64_t r = 0x9E3779B97F4A7C15ull;
+  for (i = 0; i < sizeof m; i++) {
+    r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+    m[i] = (unsigned char)r;
+  }
+  for (k = 0; k < sizeof lens / sizeof lens[0]; k++) {
+    size_t n = lens[k], step = n > 200 ? n / 37 + 1 : 1;
+    uint32_t whole = parz_crc32c(0, m, n);
+    for (cut = 0; cut <= n; cut += step) {
+      uint32_t a = parz_crc32c(0, m, cut), b = parz_crc32c(0, m + cut, n - cut);
+      CHECK(parz_crc32c_combine(a, b, n - cut) == whole, "CRC-32C combine: %zu bytes cut at %zu", n,
+            cut);
+    }
+  }
+  /* the shift table: x^8, each entry the square of the one before, and x^(8 (2^31 - 1)) = 1
+   * (the product of all 31), on which parz_crc32c_x8n's reduction rests */
+  {
+    uint32_t all = 0x80000000u;
+    CHECK(parz_crc32c_x8[0] == 0x00800000u, "CRC-32C x^8");
+    for (i = 0; i < 31; i++) {
+      CHECK(
+          parz_crc32c_mulmod(parz_crc32c_x8[i], parz_crc32c_x8[i]) == parz_crc32c_x8[(i + 1) % 31],
+          "CRC-32C shift table entry %zu", i + 1);
+      all = parz_crc32c_mulmod(all, parz_crc32c_x8[i]);
+    }
+    CHECK(all == 0x80000000u, "CRC-32C: x^(8 (2^31 - 1)) is %08x, not 1", (unsigned)all);
+  }
+}
+
 int main(void) {
   const unsigned char* c = chunk_v1_float1d_hybrid;
   size_t n = sizeof chunk_v1_float1d_hybrid, i, written = 0;
@@ -54,6 +90,7 @@ int main(void) {
 
   CHECK(parz_crc32c(0, "123456789", 9) == 0xE3069283u, "CRC-32C check value");
   CHECK(parz_crc32c(parz_crc32c(0, "1234", 4), "56789", 5) == 0xE3069283u, "CRC-32C chaining");
+  crc_combine();
   CHECK(parz_crc32c_bytewise(0, "123456789", 9) == 0xE3069283u, "bytewise CRC-32C check value");
   {
     /* the CRC instruction's path (where the CPU has one) against the table loop: every length

@@ -11,6 +11,8 @@ HDF5 library h5py uses: no HDF5_PLUGIN_PATH and no system install needed. h5py, 
 h5repack then decode transparently (the last two find the plugin through HDF5's plugin path).
 parz.read(dset, selection) reads a ParZ dataset faster than dset[selection]: its chunks decoded
 straight into a numpy array, or into GPU memory with device="cuda" (see its help).
+parz.write(dset, array, selection) stores whole chunks of one faster than dset[selection] = array,
+from a numpy array or from GPU memory (CuPy, PyTorch, DLPack), encoded on the GPU where it can.
 The values passed to HDF5 (``Parz(...).filter_options``) follow the user cd_values layout of
 README.md: the mode first (numbered as H5Z-ZFP numbers them), then its values, doubles as the
 high and low 32-bit words of their IEEE-754 binary64 bit pattern, then optionally
@@ -22,13 +24,14 @@ import warnings
 
 from . import _lib
 from ._read import CudaArray, read
+from ._write import write
 from ._filter import (FILTER_ID, MODE_ACCURACY, MODE_EXPERT, MODE_PRECISION, MODE_RATE,
                       MODE_REVERSIBLE, TABLE_AUTO, TABLE_HYBRID, TABLE_LENGTHS, TABLE_NONE,
                       TABLE_OFFSETS, Parz, cd_values, double_words)
 from ._version import __version__
 
 __all__ = ["FILTER_ID", "Parz", "cd_values", "double_words", "register", "plugin_dir",
-           "get_config", "read", "CudaArray", "__version__",
+           "get_config", "read", "write", "CudaArray", "__version__",
            "MODE_RATE", "MODE_PRECISION", "MODE_ACCURACY", "MODE_EXPERT", "MODE_REVERSIBLE",
            "TABLE_AUTO", "TABLE_NONE", "TABLE_OFFSETS", "TABLE_LENGTHS", "TABLE_HYBRID"]
 

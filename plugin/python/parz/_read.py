@@ -15,7 +15,8 @@ _ERR_UNSUPPORTED = 12
 _VALUE_ERRORS = {_ERR_ARG, _ERR_TYPE, _ERR_DIMS, _ERR_PARAM, _ERR_BUFFER, _ERR_UNSUPPORTED}
 # Function names the C readers start their messages with; Python says "parz: " instead.
 _C_PREFIXES = ("parz_h5_read_device: ", "parz_h5_read: ", "parz_omp_assemble: ",
-               "parz_gpu_assemble: ")
+               "parz_gpu_assemble: ", "parz_h5_write_device: ", "parz_h5_write: ",
+               "parz_gpu_encode_box: ")
 
 _H5S_ALL = 0
 _KDL_CUDA = 2           # DLPack's device type for CUDA memory
@@ -31,7 +32,7 @@ _bound = {}
 
 
 def _functions():
-    """The plugin module with the readers' argument types set (once per module)."""
+    """The plugin module with the readers' and writers' argument types set (once per module)."""
     lib = _lib.library()
     if id(lib) in _bound:
         return lib
@@ -42,6 +43,12 @@ def _functions():
     except AttributeError:
         raise OSError("parz: %s has no parz_h5_read; it is older than this Python package"
                       % _lib.module_path(lib))
+    if hasattr(lib, "parz_h5_write"):
+        lib.parz_h5_write.argtypes = [hid, hid, ptr, size, ctypes.c_int, err]
+        lib.parz_h5_write.restype = ctypes.c_int
+    if hasattr(lib, "parz_h5_write_cuda"):
+        lib.parz_h5_write_cuda.argtypes = [hid, hid, ptr, size, ptr, err]
+        lib.parz_h5_write_cuda.restype = ctypes.c_int
     if hasattr(lib, "parz_h5_read_cuda"):
         lib.parz_h5_read_cuda.argtypes = [hid, hid, ptr, size, ptr, err]
         lib.parz_h5_read_cuda.restype = ctypes.c_int
@@ -129,6 +136,17 @@ def _file_space(dset, start, count):
     else:
         space.select_hyperslab(tuple(start), tuple(count))
     return space, space.id
+
+
+def _call_on_box(fn, dset, start, count, args, action):
+    """fn(dataset, file space, *args, error) under h5py's HDF5 lock, the box selected; a status
+    other than 0 raised as parz: <action>: <message>."""
+    e = _Error()
+    with _lib.hdf5_lock():
+        space, hid = _file_space(dset, start, count)  # space: held during the call
+        rc = fn(dset.id.id, hid, *args, ctypes.byref(e))
+    if rc:
+        _raise(e, action)
 
 
 def _host_out(out, shape, dtype):
@@ -319,15 +337,11 @@ def read(dset, selection=None, *, out=None, device="cpu", threads=None, stream=N
     dtype = _native_dtype(dset)
     start, count, shape = _box(dset.shape, selection)
     lib = _functions()
-    e = _Error()
     if device == "cpu":
         result = _host_out(out, shape, dtype)
-        with _lib.hdf5_lock():
-            space, hid = _file_space(dset, start, count)
-            rc = lib.parz_h5_read(dset.id.id, hid, result.ctypes.data, result.nbytes,
-                                  int(threads or 0), ctypes.byref(e))
-        if rc:
-            _raise(e, "reading %s" % dset.name)
+        _call_on_box(lib.parz_h5_read, dset, start, count,
+                     (result.ctypes.data, result.nbytes, int(threads or 0)),
+                     "reading %s" % dset.name)
         return result
     if not hasattr(lib, "parz_h5_read_cuda"):
         raise OSError("parz: %s was built without the CUDA decoder; read with device='cpu'"
@@ -341,10 +355,7 @@ def read(dset, selection=None, *, out=None, device="cpu", threads=None, stream=N
         if stream is None and out_stream is not None:
             handle = out_stream
         result = out
-    with _lib.hdf5_lock():
-        space, hid = _file_space(dset, start, count)
-        rc = lib.parz_h5_read_cuda(dset.id.id, hid, ptr, int(np.prod(shape, dtype=np.int64)) *
-                                   dtype.itemsize, handle or None, ctypes.byref(e))
-    if rc:
-        _raise(e, "reading %s into GPU memory" % dset.name)
+    _call_on_box(lib.parz_h5_read_cuda, dset, start, count,
+                 (ptr, int(np.prod(shape, dtype=np.int64)) * dtype.itemsize, handle or None),
+                 "reading %s into GPU memory" % dset.name)
     return result

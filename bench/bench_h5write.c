@@ -1,0 +1,542 @@
+/* HDF5 write benchmark: H5Dwrite of a real array through the ParZ filter (fixed accuracy) with
+ * PARZ_EXEC=omp at --threads threads and with PARZ_EXEC=cuda, side by side, for several chunk
+ * sizes, with an uncompressed H5Dwrite of the same array as the baseline. A write is timed from
+ * H5Dcreate to H5Fclose (every chunk filtered and written; the file lands in the page cache or
+ * wherever --file points), best of --reps after one untimed write per policy (the GPU context is
+ * created there). Every chunk of the two ParZ files is then read raw (H5Dread_chunk) and
+ * compared: the GPU and the CPU must write the same bytes.
+ *
+ * Each array is tiled along its slowest dimension to at least --min-mib MiB; a chunk is a slab of
+ * whole rows of about --chunk-mib MiB.
+ *
+ * Built with the CUDA encoder, it also times the filter's two encoders alone on the first chunk
+ * (host array in, host chunk out, as the filter calls them, best of 5 after one untimed call):
+ * parz_omp_chunk_encode at --threads threads and parz_gpu_chunk_encode, the GPU one split into
+ * its upload (parz_gpu_upload), encode (parz_gpu_encode_device on the uploaded chunk, to its
+ * end) and download of the chunk; and, per chunk, what H5Dwrite adds to each encoder (its time
+ * per chunk less the encoder's: copying each chunk out of the array, allocating, writing it).
+ *
+ * Built with the dataset writers as well (libparz_h5), it times a checkpoint written from GPU
+ * memory, the array resident there: parz_h5_write_device, against a device-to-host copy
+ * (cudaMemcpy into a pageable buffer touched before) followed by H5Dwrite through the filter
+ * with PARZ_EXEC=omp at --threads threads, and followed by an uncompressed H5Dwrite; each from
+ * H5Fcreate to H5Fclose, best of --reps; the files of the first two must hold the same chunks.
+ *
+ * Plugins: HDF5_PLUGIN_PATH as usual; --plugin-dir DIR (repeatable) prepends a directory.
+ * Usage: bench_h5write [--data DIR] [--only NAME] [--file scratch] [--accuracy REL]
+ *                      [--min-mib 150] [--chunk-mib 4,16,64] [--threads 16] [--reps 3]
+ *                      [--plugin-dir DIR]... */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <hdf5.h>
+
+#include "H5Zparz.h"
+#include "bench_clock.h"
+#include "parz_omp.h"
+#include "real_arrays.h"
+#ifdef PARZ_BENCH_GPU
+#include <cuda_runtime_api.h>
+
+#include "parz_gpu.h"
+#endif
+#ifdef PARZ_BENCH_H5_DEVICE
+#include "parz_h5_device.h"
+#endif
+
+#define MAX_SIZES 8
+
+typedef struct {
+  const char* data_dir;
+  const char* only;
+  const char* file;
+  double accuracy, min_mib;
+  double chunk_mib[MAX_SIZES];
+  int nsizes, threads, reps;
+} options;
+
+static void usage(void) {
+  fprintf(stderr,
+          "usage: bench_h5write [--data DIR] [--only NAME] [--file scratch] [--accuracy REL]\n"
+          "                     [--min-mib 150] [--chunk-mib 4,16,64] [--threads 16] [--reps 3]\n"
+          "                     [--plugin-dir DIR]...\n");
+  exit(2);
+}
+
+static void parse_args(int argc, char** argv, options* o) {
+  int i;
+  o->data_dir = "../shared/data";
+  o->only = NULL;
+  o->file = "bench_h5write";
+  o->accuracy = 1e-2;
+  o->min_mib = 150;
+  o->nsizes = 0;
+  o->threads = 16;
+  o->reps = 3;
+  for (i = 1; i + 1 < argc; i += 2) {
+    const char *a = argv[i], *v = argv[i + 1];
+    if (!strcmp(a, "--data"))
+      o->data_dir = v;
+    else if (!strcmp(a, "--only"))
+      o->only = v;
+    else if (!strcmp(a, "--file"))
+      o->file = v;
+    else if (!strcmp(a, "--accuracy"))
+      o->accuracy = atof(v);
+    else if (!strcmp(a, "--min-mib"))
+      o->min_mib = atof(v);
+    else if (!strcmp(a, "--threads"))
+      o->threads = atoi(v) > 0 ? atoi(v) : 16;
+    else if (!strcmp(a, "--reps"))
+      o->reps = atoi(v) > 0 ? atoi(v) : 1;
+    else if (!strcmp(a, "--plugin-dir")) {
+      if (H5PLprepend(v) < 0)
+        fprintf(stderr, "bench_h5write: cannot add plugin directory %s\n", v);
+    } else if (!strcmp(a, "--chunk-mib")) {
+      const char* p = v;
+      char* end;
+      while (*p && o->nsizes < MAX_SIZES) {
+        double m = strtod(p, &end);
+        if (end == p || m <= 0)
+          usage();
+        o->chunk_mib[o->nsizes++] = m;
+        p = *end == ',' ? end + 1 : end;
+      }
+    } else
+      usage();
+  }
+  if (i != argc)
+    usage();
+  if (o->nsizes == 0) {
+    o->chunk_mib[0] = 4, o->chunk_mib[1] = 16, o->chunk_mib[2] = 64;
+    o->nsizes = 3;
+  }
+}
+
+/* Value range without non-finite and fill values (|v| >= 1e9), as bench_omp computes it. */
+static double value_range(const real_array* r) {
+  size_t n = r->bytes / parz_type_size(r->array.type), i;
+  double lo = INFINITY, hi = -INFINITY;
+  for (i = 0; i < n; i++) {
+    double v =
+        r->array.type == PARZ_FLOAT ? ((const float*)r->data)[i] : ((const double*)r->data)[i];
+    if (isfinite(v) && fabs(v) < 1e9) {
+      lo = v < lo ? v : lo;
+      hi = v > hi ? v : hi;
+    }
+  }
+  return hi > lo ? hi - lo : 1.0;
+}
+
+/* How the values get into the dataset: H5Dwrite from host memory (writer NULL), or a writer of
+ * the values at `data` (GPU memory), which returns 0 on success. */
+typedef int (*write_fn)(void* ctx, hid_t dset, hid_t type, const void* data, size_t bytes);
+
+/* Seconds to write the array into a new file as dataset "a" (filtered by ParZ when ncd > 0),
+ * from H5Dcreate to H5Fclose; negative on failure. */
+static double write_file(const char* path, hid_t type, int rank, const hsize_t* dims,
+                         const hsize_t* chunk, size_t ncd, const unsigned* cd, const void* data,
+                         size_t bytes, write_fn writer, void* ctx) {
+  hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  hid_t space = H5Screate_simple(rank, dims, NULL), dcpl = H5Pcreate(H5P_DATASET_CREATE), d;
+  double t0, t = -1;
+  H5Pset_chunk(dcpl, rank, chunk);
+  if (f < 0 || (ncd && H5Pset_filter(dcpl, H5Z_FILTER_PARZ, H5Z_FLAG_MANDATORY, ncd, cd) < 0)) {
+    fprintf(stderr, "cannot create %s with the ParZ filter: set HDF5_PLUGIN_PATH\n", path);
+  } else {
+    t0 = bench_now();
+    d = H5Dcreate2(f, "a", type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    if (d >= 0 &&
+        (writer ? writer(ctx, d, type, data, bytes) == 0
+                : H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) >= 0) &&
+        H5Dclose(d) >= 0 && H5Fclose(f) >= 0) {
+      t = bench_now() - t0;
+      f = -1;
+    }
+  }
+  if (f >= 0)
+    H5Fclose(f);
+  H5Pclose(dcpl);
+  H5Sclose(space);
+  return t;
+}
+
+/* Best of reps writes (one untimed write first). */
+static double best_write_with(const char* path, hid_t type, int rank, const hsize_t* dims,
+                              const hsize_t* chunk, size_t ncd, const unsigned* cd,
+                              const void* data, size_t bytes, write_fn writer, void* ctx,
+                              int reps) {
+  double best = INFINITY, t;
+  int k;
+  for (k = 0; k <= reps; k++) {
+    t = write_file(path, type, rank, dims, chunk, ncd, cd, data, bytes, writer, ctx);
+    if (t < 0)
+      return -1;
+    if (k > 0 && t < best)
+      best = t;
+  }
+  return best;
+}
+
+static double best_write(const char* path, hid_t type, int rank, const hsize_t* dims,
+                         const hsize_t* chunk, size_t ncd, const unsigned* cd, const void* data,
+                         int reps) {
+  return best_write_with(path, type, rank, dims, chunk, ncd, cd, data, 0, NULL, NULL, reps);
+}
+
+#ifdef PARZ_BENCH_GPU
+/* The GPU filter path's three steps on one chunk, best seconds of 5 each (after one untimed
+ * round): up (the host chunk into device memory), enc (parz_gpu_encode_device to its end), down
+ * (the chunk into pinned memory and on to a host buffer). 0 on success. */
+static int gpu_steps(parz_gpu_context* ctx, const parz_array* a, const void* data, double tol,
+                     double* up, double* enc, double* down) {
+  parz_chunk_config cfg;
+  const size_t raw = parz_array_count(a) * parz_type_size(a->type);
+  size_t cap, n = 0;
+  void *d_in = NULL, *d_out = NULL, *h_out = NULL;
+  unsigned char* out;
+  int k, rc = 0;
+  memset(&cfg, 0, sizeof cfg);
+  parz_params_accuracy(&cfg.params, tol, NULL, NULL);
+  cap = parz_chunk_bound(a, &cfg);
+  out = (unsigned char*)malloc(cap);
+  *up = *enc = *down = INFINITY;
+  if (!out || cudaMalloc(&d_in, raw) != cudaSuccess || cudaMalloc(&d_out, cap) != cudaSuccess ||
+      cudaMallocHost(&h_out, cap) != cudaSuccess)
+    rc = -1;
+  for (k = 0; k < 6 && rc == 0; k++) {
+    double t0 = bench_now(), t1, t2, t3;
+    rc |= parz_gpu_upload(ctx, data, d_in, raw, NULL, NULL);
+    t1 = bench_now();
+    rc |= parz_gpu_encode_device(ctx, a, d_in, &cfg, d_out, cap, &n, NULL, NULL);
+    rc |= cudaStreamSynchronize(NULL) != cudaSuccess;
+    t2 = bench_now();
+    rc |= cudaMemcpy(h_out, d_out, n, cudaMemcpyDeviceToHost) != cudaSuccess;
+    memcpy(out, h_out, n);
+    t3 = bench_now();
+    if (k > 0) {
+      *up = t1 - t0 < *up ? t1 - t0 : *up;
+      *enc = t2 - t1 < *enc ? t2 - t1 : *enc;
+      *down = t3 - t2 < *down ? t3 - t2 : *down;
+    }
+  }
+  cudaFree(d_in);
+  cudaFree(d_out);
+  cudaFreeHost(h_out);
+  free(out);
+  return rc;
+}
+#endif
+
+/* Best seconds of 5 calls of the OpenMP (gpu == NULL) or the GPU encoder on one chunk (after one
+ * untimed call); negative on failure. */
+static double time_filter(const parz_array* a, const void* data, double tol, int threads,
+                          void* gpu) {
+  parz_chunk_config cfg;
+  size_t cap, n = 0;
+  unsigned char* out;
+  double best = INFINITY;
+  int k, rc = PARZ_OK;
+#ifndef PARZ_BENCH_GPU
+  (void)gpu;
+#endif
+  memset(&cfg, 0, sizeof cfg);
+  parz_params_accuracy(&cfg.params, tol, NULL, NULL);
+  cap = parz_chunk_bound(a, &cfg);
+  out = (unsigned char*)malloc(cap);
+  for (k = 0; out && k < 6 && rc == PARZ_OK; k++) {
+    double t0 = bench_now(), t;
+#ifdef PARZ_BENCH_GPU
+    if (gpu)
+      rc = parz_gpu_chunk_encode((parz_gpu_context*)gpu, a, data, &cfg, out, cap, NULL, NULL, &n,
+                                 NULL);
+    else
+#endif
+      rc = parz_omp_chunk_encode(a, data, &cfg, out, cap, &n, threads, NULL);
+    t = bench_now() - t0;
+    if (k > 0 && t < best)
+      best = t;
+  }
+  free(out);
+  return out && rc == PARZ_OK ? best : -1;
+}
+
+/* Whether every stored chunk of dataset "a" is the same bytes in both files. */
+static int same_chunks(const char* p1, const char* p2, int rank) {
+  hid_t f1 = H5Fopen(p1, H5F_ACC_RDONLY, H5P_DEFAULT),
+        f2 = H5Fopen(p2, H5F_ACC_RDONLY, H5P_DEFAULT);
+  hid_t d1 = f1 >= 0 ? H5Dopen2(f1, "a", H5P_DEFAULT) : -1;
+  hid_t d2 = f2 >= 0 ? H5Dopen2(f2, "a", H5P_DEFAULT) : -1;
+  hid_t s1 = d1 >= 0 ? H5Dget_space(d1) : -1;
+  hsize_t n1 = 0, n2 = 0, i;
+  int same = d1 >= 0 && d2 >= 0 && H5Dget_num_chunks(d1, s1, &n1) >= 0 &&
+             H5Dget_num_chunks(d2, s1, &n2) >= 0 && n1 == n2 && n1 > 0;
+  for (i = 0; same && i < n1; i++) {
+    hsize_t off[H5S_MAX_RANK], size1 = 0, size2 = 0;
+    unsigned mask;
+    haddr_t addr;
+    unsigned char *b1, *b2;
+    uint32_t f1mask = 0, f2mask = 0;
+    (void)rank;
+    same = H5Dget_chunk_info(d1, s1, i, off, &mask, &addr, &size1) >= 0 &&
+           H5Dget_chunk_storage_size(d2, off, &size2) >= 0 && size1 == size2;
+    if (!same)
+      break;
+    b1 = (unsigned char*)malloc(size1);
+    b2 = (unsigned char*)malloc(size2);
+    same = b1 && b2 && H5Dread_chunk(d1, H5P_DEFAULT, off, &f1mask, b1) >= 0 &&
+           H5Dread_chunk(d2, H5P_DEFAULT, off, &f2mask, b2) >= 0 && f1mask == f2mask &&
+           !memcmp(b1, b2, size1);
+    free(b1);
+    free(b2);
+  }
+  if (s1 >= 0)
+    H5Sclose(s1);
+  if (d1 >= 0)
+    H5Dclose(d1);
+  if (d2 >= 0)
+    H5Dclose(d2);
+  if (f1 >= 0)
+    H5Fclose(f1);
+  if (f2 >= 0)
+    H5Fclose(f2);
+  return same;
+}
+
+#ifdef PARZ_BENCH_H5_DEVICE
+static int write_device(void* ctx, hid_t dset, hid_t type, const void* d_data, size_t bytes) {
+  parz_error e = {0, ""};
+  (void)type;
+  if (parz_h5_write_device((parz_gpu_context*)ctx, dset, H5S_ALL, d_data, bytes, NULL, &e) ==
+      PARZ_OK)
+    return 0;
+  fprintf(stderr, "parz_h5_write_device: %s\n", e.message);
+  return -1;
+}
+
+/* The checkpoint the usual way: the array copied down into `ctx` (a host buffer), then H5Dwrite. */
+static int copy_then_write(void* ctx, hid_t dset, hid_t type, const void* d_data, size_t bytes) {
+  if (cudaMemcpy(ctx, d_data, bytes, cudaMemcpyDeviceToHost) != cudaSuccess)
+    return -1;
+  return H5Dwrite(dset, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, ctx) >= 0 ? 0 : -1;
+}
+
+/* parz_h5_write_device against the copy down and H5Dwrite, through the filter (omp) and
+ * uncompressed, for every chunk size. */
+static void bench_device(const real_array* r, const options* o, parz_gpu_context* gpu,
+                         const unsigned char* data, size_t bytes, int rank, const hsize_t* dims,
+                         size_t ncd, const unsigned* cd) {
+  const hid_t type = r->array.type == PARZ_FLOAT ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
+  const size_t row = bytes / dims[0];
+  char f_dev[512], f_omp[512], f_raw[512], nthreads[16];
+  void* d_data = NULL;
+  unsigned char* host = (unsigned char*)malloc(bytes);
+  int s, k;
+  if (!host || cudaMalloc(&d_data, bytes) != cudaSuccess ||
+      cudaMemcpy(d_data, data, bytes, cudaMemcpyHostToDevice) != cudaSuccess) {
+    fprintf(stderr, "%s: no room for the array on the GPU\n", r->name);
+    free(host);
+    cudaFree(d_data);
+    return;
+  }
+  memset(host, 0, bytes); /* its pages in place, as a program's buffer would have them */
+  snprintf(f_dev, sizeof f_dev, "%s.device.h5", o->file);
+  snprintf(f_omp, sizeof f_omp, "%s.d2h_omp.h5", o->file);
+  snprintf(f_raw, sizeof f_raw, "%s.d2h_raw.h5", o->file);
+  snprintf(nthreads, sizeof nthreads, "%d", o->threads);
+  printf(
+      "\n%s resident on the GPU (%.1f MiB): parz_h5_write_device against a copy to the "
+      "host (cudaMemcpy) and H5Dwrite\n",
+      r->name, bytes / 1048576.0);
+  printf(
+      "| chunk | chunk MiB | write_device MB/s | copy alone MB/s | copy + omp %d threads "
+      "MB/s | copy + uncompressed MB/s | device / (copy + omp) | device / (copy + "
+      "uncompressed) | same chunks |\n|---|---:|---:|---:|---:|---:|---:|---:|---|\n",
+      o->threads);
+  for (s = 0; s < o->nsizes; s++) {
+    size_t rows = (size_t)(o->chunk_mib[s] * 1048576.0 / (double)row);
+    hsize_t chunk[4];
+    double t_dev, t_omp, t_raw, t_copy = INFINITY;
+    memcpy(chunk, dims, sizeof chunk);
+    chunk[0] = rows < 1 ? 1 : rows > dims[0] ? dims[0] : rows;
+    for (k = 0; k <= o->reps; k++) {
+      double t0 = bench_now(), t;
+      cudaMemcpy(host, d_data, bytes, cudaMemcpyDeviceToHost);
+      t = bench_now() - t0;
+      if (k > 0 && t < t_copy)
+        t_copy = t;
+    }
+    t_dev = best_write_with(f_dev, type, rank, dims, chunk, ncd, cd, d_data, bytes, write_device,
+                            gpu, o->reps);
+    setenv("PARZ_EXEC", "omp", 1);
+    setenv("PARZ_THREADS", nthreads, 1);
+    t_omp = best_write_with(f_omp, type, rank, dims, chunk, ncd, cd, d_data, bytes, copy_then_write,
+                            host, o->reps);
+    unsetenv("PARZ_THREADS");
+    unsetenv("PARZ_EXEC");
+    t_raw = best_write_with(f_raw, type, rank, dims, chunk, 0, cd, d_data, bytes, copy_then_write,
+                            host, o->reps);
+    printf("| ");
+    for (k = 0; k < rank; k++)
+      printf("%s%llu", k ? "x" : "", (unsigned long long)chunk[k]);
+    if (t_dev < 0 || t_omp < 0 || t_raw < 0) {
+      printf(" | failed |\n");
+      continue;
+    }
+    printf(" | %.1f | %.0f | %.0f | %.0f | %.0f | %.2f | %.2f | %s |\n", chunk[0] * row / 1048576.0,
+           bytes / t_dev / 1e6, bytes / t_copy / 1e6, bytes / t_omp / 1e6, bytes / t_raw / 1e6,
+           t_omp / t_dev, t_raw / t_dev, same_chunks(f_omp, f_dev, rank) ? "yes" : "NO");
+  }
+  remove(f_dev);
+  remove(f_omp);
+  remove(f_raw);
+  cudaFree(d_data);
+  free(host);
+}
+#endif
+
+/* Per chunk, in milliseconds: each H5Dwrite, each encoder alone, the GPU encoder's steps, and
+ * what H5Dwrite adds to each encoder. */
+typedef struct {
+  double raw, omp, cuda, f_omp, f_gpu, up, enc, down;
+} chunk_times;
+
+static void bench_array(const real_array* r, const options* o, void* gpu) {
+  size_t copies = 1, bytes, k, row;
+  hsize_t dims[4], chunk[4];
+  int rank = (int)r->array.dims, i, s;
+  hid_t type = r->array.type == PARZ_FLOAT ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
+  unsigned cd[H5Z_PARZ_USER_NELMTS_MAX];
+  double tol = o->accuracy * value_range(r);
+  size_t ncd = H5Z_parz_accuracy_cdata(tol, cd);
+  unsigned char* data;
+  char f_omp[512], f_cuda[512], f_raw[512], nthreads[16];
+  chunk_times per[MAX_SIZES];
+  while ((double)(copies * r->bytes) < o->min_mib * 1048576.0)
+    copies++;
+  bytes = copies * r->bytes;
+  data = (unsigned char*)malloc(bytes);
+  if (!data) {
+    fprintf(stderr, "%s: out of memory\n", r->name);
+    return;
+  }
+  for (k = 0; k < copies; k++)
+    memcpy(data + k * r->bytes, r->data, r->bytes);
+  for (i = 0; i < rank; i++)
+    dims[i] = r->array.shape[i];
+  dims[0] *= copies;
+  row = bytes / dims[0];
+  snprintf(f_omp, sizeof f_omp, "%s.omp.h5", o->file);
+  snprintf(f_cuda, sizeof f_cuda, "%s.cuda.h5", o->file);
+  snprintf(f_raw, sizeof f_raw, "%s.raw.h5", o->file);
+  snprintf(nthreads, sizeof nthreads, "%d", o->threads);
+  printf("%s: %.1f MiB, accuracy %.3g (%g x range)\n", r->name, bytes / 1048576.0, tol,
+         o->accuracy);
+  printf(
+      "| chunk | chunk MiB | uncompressed MB/s | omp %d threads MB/s | cuda MB/s | "
+      "cuda / omp | same chunks | filter alone: omp MB/s | cuda MB/s | cuda / omp |\n"
+      "|---|---:|---:|---:|---:|---:|---|---:|---:|---:|\n",
+      o->threads);
+  for (s = 0; s < o->nsizes; s++) {
+    size_t rows = (size_t)(o->chunk_mib[s] * 1048576.0 / (double)row), nchunks;
+    double t_raw, t_omp, t_cuda;
+    chunk_times* c = &per[s];
+    memset(c, 0, sizeof *c);
+    memcpy(chunk, dims, sizeof dims);
+    chunk[0] = rows < 1 ? 1 : rows > dims[0] ? dims[0] : rows;
+    nchunks = (size_t)((dims[0] + chunk[0] - 1) / chunk[0]);
+    t_raw = best_write(f_raw, type, rank, dims, chunk, 0, cd, data, o->reps);
+    setenv("PARZ_EXEC", "omp", 1);
+    setenv("PARZ_THREADS", nthreads, 1);
+    t_omp = best_write(f_omp, type, rank, dims, chunk, ncd, cd, data, o->reps);
+    setenv("PARZ_EXEC", "cuda", 1);
+    unsetenv("PARZ_THREADS");
+    t_cuda = best_write(f_cuda, type, rank, dims, chunk, ncd, cd, data, o->reps);
+    printf("| ");
+    for (i = 0; i < rank; i++)
+      printf("%s%llu", i ? "x" : "", (unsigned long long)chunk[i]);
+    if (t_raw < 0 || t_omp < 0 || t_cuda < 0) {
+      printf(" | failed |\n");
+      continue;
+    }
+    c->raw = 1e3 * t_raw / (double)nchunks;
+    c->omp = 1e3 * t_omp / (double)nchunks;
+    c->cuda = 1e3 * t_cuda / (double)nchunks;
+    printf(" | %.1f | %.0f | %.0f | %.0f | %.2f | %s |", chunk[0] * row / 1048576.0,
+           bytes / t_raw / 1e6, bytes / t_omp / 1e6, bytes / t_cuda / 1e6, t_omp / t_cuda,
+           same_chunks(f_omp, f_cuda, rank) ? "yes" : "NO");
+    {
+      /* the first chunk, a slab of whole rows */
+      parz_array a = r->array;
+      double f_omp_t, f_gpu_t = -1;
+      a.shape[0] = chunk[0];
+      f_omp_t = time_filter(&a, data, tol, o->threads, NULL);
+      if (gpu)
+        f_gpu_t = time_filter(&a, data, tol, o->threads, gpu);
+#ifdef PARZ_BENCH_GPU
+      if (gpu && gpu_steps((parz_gpu_context*)gpu, &a, data, tol, &c->up, &c->enc, &c->down))
+        c->up = c->enc = c->down = 0;
+#endif
+      c->f_omp = 1e3 * f_omp_t;
+      c->f_gpu = 1e3 * f_gpu_t;
+      if (f_omp_t > 0 && f_gpu_t > 0)
+        printf(" %.0f | %.0f | %.2f |\n", chunk[0] * row / f_omp_t / 1e6,
+               chunk[0] * row / f_gpu_t / 1e6, f_omp_t / f_gpu_t);
+      else if (f_omp_t > 0)
+        printf(" %.0f | | |\n", chunk[0] * row / f_omp_t / 1e6);
+      else
+        printf(" failed | | |\n");
+    }
+  }
+  unsetenv("PARZ_EXEC");
+  printf(
+      "\nper chunk, ms: H5Dwrite uncompressed / omp / cuda; the encoders alone; the GPU "
+      "encoder's steps; H5Dwrite's own share (its time less the encoder's)\n"
+      "| chunk MiB | H5Dwrite none | omp | cuda | omp alone | cuda alone | up | encode | "
+      "down | H5Dwrite own, omp | cuda |\n"
+      "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  for (s = 0; s < o->nsizes; s++) {
+    const chunk_times* c = &per[s];
+    if (c->omp <= 0)
+      continue;
+    printf("| %.1f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f |\n",
+           o->chunk_mib[s], c->raw, c->omp, c->cuda, c->f_omp, c->f_gpu, 1e3 * c->up, 1e3 * c->enc,
+           1e3 * c->down, c->omp - c->f_omp, c->cuda - c->f_gpu);
+  }
+#ifdef PARZ_BENCH_H5_DEVICE
+  if (gpu)
+    bench_device(r, o, (parz_gpu_context*)gpu, data, bytes, rank, dims, ncd, cd);
+#endif
+  remove(f_omp);
+  remove(f_cuda);
+  remove(f_raw);
+  free(data);
+}
+
+int main(int argc, char** argv) {
+  options o;
+  size_t n = 0, i;
+  real_array* list;
+  parse_args(argc, argv, &o);
+  list = real_arrays_load(o.data_dir, 0, &n);
+  if (!list) {
+    fprintf(stderr, "bench_h5write: no arrays in %s (use --data DIR)\n", o.data_dir);
+    return 1;
+  }
+  void* gpu = NULL;
+#ifdef PARZ_BENCH_GPU
+  if (parz_gpu_available() && parz_gpu_context_create((parz_gpu_context**)&gpu, 0, NULL))
+    gpu = NULL;
+#endif
+  for (i = 0; i < n; i++)
+    if (!o.only || strstr(list[i].name, o.only))
+      bench_array(&list[i], &o, gpu);
+  real_arrays_free(list, n);
+#ifdef PARZ_BENCH_GPU
+  parz_gpu_context_free((parz_gpu_context*)gpu);
+#endif
+  return 0;
+}

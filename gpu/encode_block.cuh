@@ -1,0 +1,740 @@
+/* The GPU chunk encoder's per-thread steps, one function per kernel (encode_kernels.cuh,
+ * encode_head.cu run them; encode.cu says in which order). They use no CUDA intrinsic but the
+ * atomic OR of parz_gpu_place_block, which is a plain OR on the host, so that
+ * tests/test_gpu_encode_host.cpp runs them on the CPU as well and checks the chunks they build
+ * against parz_chunk_encode where no GPU is.
+ *
+ * A chunk is built as the CPU encoder builds it (codec/parz_chunk.h, "Encoding in three
+ * steps"), with blocks as the units:
+ *   1. every block is encoded on its own into a buffer of its thread (parz_gpu_encode_block):
+ *      the codec's block encoder (codec/block_encode.h) on the block as the codec's gather pads
+ *      it, exceptions (NaN, Inf, and in lossy modes the values out of zfp's range) replaced by
+ *      the codec's stand-in (codec/standin.h); a running sum of the lengths gives each block's
+ *      bit offset, where its bits are ORed into a zeroed payload scratch
+ *      (parz_gpu_place_block);
+ *   2. the host settles the chunk's layout from the payload's size as the serial encoder does
+ *      (parz_chunk_settle: auto C, format version, section offsets) and writes the fixed parts
+ *      of its head (parz_gpu_enc_settle);
+ *   3. the payload is copied after the head, and the head is written: table
+ *      (parz_gpu_table_segment), exception records (parz_gpu_exc_*), the section directory and
+ *      the payload checksums (parz_gpu_sections, parz_gpu_payload_share), then the header with
+ *      the CRC-32C of all in front of the payload (parz_gpu_crc_piece, parz_gpu_seal). */
+#ifndef PARZ_GPU_ENCODE_BLOCK_CUH
+#define PARZ_GPU_ENCODE_BLOCK_CUH
+
+#include <string.h>
+
+#include "block_encode.h"
+#include "block_type.cuh"
+#include "checksum.h"
+#include "crc32c.h"
+#include "encode_mask.cuh"
+#include "payload_checksum.h"
+#include "standin.h"
+#include "table.h"
+
+/* One chunk's part in the encoder's kernels. The first group is set before the blocks are
+ * encoded, the second once the chunk's sizes are known (encode.cu). */
+struct parz_gpu_enc_chunk {
+  const void* data;            /* the array */
+  long long stride[4];         /* elements between neighbours along each dimension */
+  unsigned long long shape[4]; /* C order */
+  unsigned long long bgrid[4]; /* blocks along each dimension */
+  unsigned long long nblocks;
+  unsigned long long count; /* values */
+  parz_params params;
+  int type; /* parz_type */
+  unsigned dims;
+  int vec;                     /* rows of full blocks are aligned 16-byte vectors */
+  parz_exception_rule rule;    /* which values are exceptions (the type's, the mode's) */
+  void* tiles;                 /* the block kernel's look-back state (encode_kernels.cuh) */
+  unsigned long long* scratch; /* the payload as the block kernel ORs it: zero before */
+  unsigned long long* offsets; /* bit offset of every block, and the end: nblocks + 1 */
+  unsigned long long* nexc;    /* exceptions in the array (the encode kernel adds) */
+  unsigned* needs2;            /* nonzero once an exception is not NaN or Inf: format
+                                      * version 2 (the encode kernel sets it) */
+  parz_gpu_mask mask;          /* masked values (encode_mask.cuh) */
+
+  unsigned char* chunk;                                     /* where the chunk goes */
+  unsigned long long table_at, exc_at, sums_at, payload_at; /* section offsets in the chunk */
+  unsigned long long payload_words;
+  int table;      /* parz_table_kind, never AUTO */
+  unsigned width; /* bytes of a length field */
+  unsigned long long C, P, nsegments, record_bytes, table_bytes;
+  unsigned long long nexceptions;
+  unsigned long long nchecksums;      /* payload checksums (0: none) */
+  unsigned long long checksum_blocks; /* blocks of a checksummed partition */
+  unsigned long long* exc_first;      /* exception records before each range of positions */
+  const unsigned char* header;        /* the head's fixed parts the host wrote (PARZ_GPU_HEAD):
+                                      * header (checksum field 0) and directory, then the
+                                      * checksum section's own header */
+  uint32_t* crc;                      /* the raw register of all behind the header (XOR of
+                                      * pieces) */
+  uint32_t crc_init;                  /* the register after the header, carried over the rest */
+};
+
+/* The host's image of a chunk's fixed head parts: header and section directory, then at
+ * PARZ_GPU_HEAD_SUMS the checksum section's own header; 16-byte aligned in a batch. */
+#define PARZ_GPU_HEAD_SUMS (PARZ_HEADER_BYTES + 2 * PARZ_SECTION_ENTRY_BYTES)
+#define PARZ_GPU_HEAD_MASK (PARZ_GPU_HEAD_SUMS + PARZ_CHECKSUM_HEAD_BYTES)
+#define PARZ_GPU_HEAD (PARZ_GPU_HEAD_MASK + PARZ_MASK_HEAD_BYTES + 8u)
+
+/* Values per thread in the exception kernels, bytes per thread in the checksum kernel. */
+#define PARZ_GPU_EXC_RANGE 1024u
+#define PARZ_GPU_CRC_PIECE 32u
+
+/* Words of the longest block any parameters give (PARZ_MAX_BITS bits). */
+#define PARZ_GPU_BLOCK_WORDS (PARZ_MAX_BITS / 64 + 1)
+
+#if defined(__CUDACC__)
+#define PARZ_GPU_NOINLINE static __host__ __device__ __noinline__
+#else
+#define PARZ_GPU_NOINLINE static
+#endif
+
+/* Valid extent of a block along each zfp axis (x = 0): 1 to 4. */
+struct parz_gpu_extent {
+  unsigned m[4];
+};
+
+/* Whether buffer index idx of a block (zfp order, x fastest) lies inside the array. */
+PARZ_HD bool parz_gpu_valid(unsigned idx, const parz_gpu_extent& e, unsigned dims) {
+  bool in = true;
+  for (unsigned a = 0; a < dims; a++)
+    in = in && ((idx >> (2 * a)) & 3u) < e.m[a];
+  return in;
+}
+
+/* What the clean step found in a block: its exceptions, how many of them need format version 2
+ * (not NaN or Inf), its masked values, and its fact for the mask's records (encode_mask.cuh). */
+struct parz_gpu_block_note {
+  unsigned exc, v2, masked, fact;
+};
+
+/* The C-order position (in the chunk's array) of entry i of block b. */
+PARZ_HD unsigned long long parz_gpu_position(const parz_gpu_enc_chunk& c, unsigned long long b,
+                                             unsigned i) {
+  unsigned long long pos = 0, run = 1;
+  for (int k = (int)c.dims - 1; k >= 0; k--) {
+    const unsigned long long bc = b % c.bgrid[k];
+    b /= c.bgrid[k];
+    pos += (4 * bc + ((i >> (2 * (c.dims - 1 - k))) & 3u)) * run;
+    run *= c.shape[k];
+  }
+  return pos;
+}
+
+/* The mask pass's clean step (FORMAT.md, "Mask"): masked values and exceptions are the block's
+ * holes, filled with the codec's stand-ins (parz_mask_fill_holes); the note gets the exceptions
+ * and the block's fact. */
+template <parz_type T, typename U, unsigned D>
+PARZ_HD parz_gpu_block_note parz_gpu_clean_masked(U* q, const parz_gpu_extent& e,
+                                                  const parz_gpu_enc_chunk& c) {
+  const unsigned size = 1u << (2 * D);
+  parz_gpu_block_note note = {0, 0, 0, 0};
+  uint64_t val[1u << (2 * D)];
+  unsigned char st[1u << (2 * D)];
+  unsigned n = 0;
+  int first = -2, same = 1;
+  for (unsigned i = 0; i < size; i++) {
+    st[i] = PARZ_MASK_ABSENT;
+    if (!parz_gpu_valid(i, e, D))
+      continue;
+    const uint64_t bits = (uint64_t)q[i];
+    const int code = parz_gpu_mask_code(c.mask, T, bits);
+    n++;
+    val[i] = bits;
+    st[i] = PARZ_MASK_HOLE;
+    if (code >= 0) {
+      note.masked++;
+      same = same && (first == -2 || first == code);
+      first = code;
+    } else if (parz_exception_test(&c.rule, bits)) {
+      note.exc++;
+      note.v2 += !parz_nonfinite(bits, T);
+    } else {
+      st[i] = PARZ_MASK_KNOWN;
+    }
+  }
+  parz_mask_fill_holes(val, st, e.m, D);
+  for (unsigned i = 0; i < size; i++)
+    if (parz_gpu_valid(i, e, D))
+      q[i] = (U)val[i];
+  note.fact = !note.masked               ? 0u
+              : note.masked == n && same ? PARZ_GPU_MASK_RUN | (unsigned)first
+                                         : note.masked;
+  return note;
+}
+
+/* The first pass of a chunk whose configuration masks: counts the block's masked values and
+ * puts its NaN patterns into the chunk's set, each with the first position where the block
+ * holds it (entries in increasing order are increasing positions). */
+template <parz_type T, typename U, unsigned D>
+PARZ_HD unsigned parz_gpu_mask_scan(const U* q, const parz_gpu_extent& e,
+                                    const parz_gpu_enc_chunk& c, unsigned long long b) {
+  const parz_gpu_mask& m = c.mask;
+  unsigned masked = 0, fill = 0;
+  unsigned long long last = 0; /* not a NaN */
+  for (unsigned i = 0; i < (1u << (2 * D)); i++) {
+    if (!parz_gpu_valid(i, e, D))
+      continue;
+    const unsigned long long bits = (unsigned long long)q[i];
+    if (m.fill && bits == m.fill_bits) {
+      masked++;
+      fill = 1;
+    } else if (m.nan && parz_mask_is_nan(T, bits)) {
+      masked++;
+      if (bits != last)
+        parz_gpu_mask_insert(m.set, bits, parz_gpu_position(c, b, i));
+      last = bits;
+    }
+  }
+  if (fill && !m.set->fill_seen)
+    m.set->fill_seen = 1; /* every writer stores 1 */
+  return masked;
+}
+
+/* The clean step of a block holding exceptions or fill values (their count among the block's
+ * valid values came from the gather): with a configuration that masks, the first pass also
+ * scans the block for masked values and the mask pass fills its holes instead; otherwise (and
+ * in the first pass) each exception becomes the block's stand-in (codec/standin.h). Out of
+ * line, on a copy of the block: blocks rarely come here, and the block itself stays in
+ * registers. */
+template <parz_type T, typename U, unsigned D>
+PARZ_GPU_NOINLINE parz_gpu_block_note parz_gpu_clean(U* q, const parz_gpu_extent e,
+                                                     const parz_gpu_enc_chunk& c,
+                                                     unsigned long long b) {
+  if (c.mask.pass)
+    return parz_gpu_clean_masked<T, U, D>(q, e, c);
+  const unsigned size = 1u << (2 * D);
+  const parz_exception_rule r = c.rule;
+  parz_gpu_block_note note = {0, 0, 0, 0};
+  if (c.mask.set)
+    note.masked = parz_gpu_mask_scan<T, U, D>(q, e, c, b);
+  uint64_t v[1u << (2 * D)];
+  unsigned n = 0, i;
+  for (i = 0; i < size; i++) /* buffer order is C order */
+    if (parz_gpu_valid(i, e, D)) {
+      v[n++] = (uint64_t)q[i];
+      note.exc += parz_exception_test(&r, (uint64_t)q[i]);
+    }
+  if (!note.exc)
+    return note;
+  const U s = (U)parz_standin(v, n, T, &r);
+  for (i = 0; i < size; i++)
+    if (parz_gpu_valid(i, e, D) && parz_exception_test(&r, (uint64_t)q[i])) {
+      note.v2 += !parz_nonfinite((uint64_t)q[i], T);
+      q[i] = s;
+    }
+  return note;
+}
+
+/* The extent of block b along each zfp axis, whether it is whole, and its first value's offset
+ * in the array. */
+template <unsigned D, typename I>
+PARZ_HD long long parz_gpu_block_at(const parz_gpu_enc_chunk& c, I b, parz_gpu_extent* e,
+                                    bool* full) {
+  long long base = 0;
+  *full = true;
+  for (int k = (int)D - 1; k >= 0; k--) {
+    const I bc = b % (I)c.bgrid[k];
+    b /= (I)c.bgrid[k];
+    const unsigned long long left = c.shape[k] - 4 * (unsigned long long)bc;
+    e->m[D - 1 - k] = left < 4 ? (unsigned)left : 4u;
+    *full = *full && left >= 4;
+    base += 4 * (long long)bc * c.stride[k];
+  }
+  return base;
+}
+
+/* Whether a value needs the clean step: an exception, or the fill value of a configuration
+ * that masks it. */
+template <typename U>
+PARZ_HD unsigned parz_gpu_special(const parz_exception_rule& rule, bool fill, U fill_value, U v) {
+  return parz_exception_test(&rule, (uint64_t)v) | (unsigned)(fill && v == fill_value);
+}
+
+/* Block b's values into q as the codec encodes them: gathered (zfp order), exceptions (and
+ * masked values) replaced, partial blocks padded; the note says what the clean step found. I is
+ * the type of the block index arithmetic (32 bits where it fits: 64-bit division is slow). */
+template <parz_type T, unsigned D, typename I>
+PARZ_HD parz_gpu_block_note parz_gpu_gather(const parz_gpu_enc_chunk& c, I b,
+                                            typename raw_of<T>::type* q) {
+  typedef typename raw_of<T>::type U;
+  const U* data = (const U*)c.data;
+  const parz_exception_rule rule = c.rule;
+  const bool fill = c.mask.fill != 0;
+  const U fill_value = (U)c.mask.fill_bits;
+  /* integers in reversible mode have no exceptions */
+  const bool any = rule.mask != 0 || fill;
+  parz_gpu_extent e = {{1, 1, 1, 1}};
+  const unsigned* mz = e.m;
+  bool full;
+  const long long base = parz_gpu_block_at<D, I>(c, b, &e, &full);
+  unsigned special = 0;
+  const unsigned rows = 1u << (2 * (D - 1));
+  for (unsigned r = 0; r < rows; r++) {
+    long long off = base;
+    bool in = true;
+    for (int k = (int)D - 2; k >= 0; k--) {
+      const unsigned ck = (r >> (2 * (D - 2 - k))) & 3u;
+      in = in && ck < mz[D - 1 - k];
+      off += (long long)ck * c.stride[k];
+    }
+    U* o = q + 4 * r;
+#if defined(__CUDA_ARCH__)
+    if (full && c.vec) {
+      if (sizeof(U) == 4) {
+        const uint4 v = __ldg((const uint4*)(data + off));
+        o[0] = (U)v.x, o[1] = (U)v.y, o[2] = (U)v.z, o[3] = (U)v.w;
+      } else {
+        const ulonglong2 v0 = __ldg((const ulonglong2*)(data + off));
+        const ulonglong2 v1 = __ldg((const ulonglong2*)(data + off) + 1);
+        o[0] = (U)v0.x, o[1] = (U)v0.y, o[2] = (U)v1.x, o[3] = (U)v1.y;
+      }
+      if (any)
+        for (unsigned x = 0; x < 4; x++)
+          special += parz_gpu_special<U>(rule, fill, fill_value, o[x]);
+      continue;
+    }
+#endif
+    if (!in)
+      continue;
+    for (unsigned x = 0; x < 4; x++)
+      if (x < mz[0]) {
+        o[x] = data[off + (long long)x * c.stride[D - 1]];
+        if (any)
+          special += parz_gpu_special<U>(rule, fill, fill_value, o[x]);
+      }
+  }
+  parz_gpu_block_note note = {0, 0, 0, 0};
+  if (special) {
+    U t[1u << (2 * D)];
+    for (unsigned i = 0; i < (1u << (2 * D)); i++)
+      t[i] = q[i];
+    note = parz_gpu_clean<T, U, D>(t, e, c, (unsigned long long)b);
+    for (unsigned i = 0; i < (1u << (2 * D)); i++)
+      q[i] = t[i];
+  }
+  if (!full) {
+    if (sizeof(U) == 4)
+      parz_pad_block32((uint32_t*)q, mz, D);
+    else
+      parz_pad_block64((uint64_t*)q, mz, D);
+  }
+  return note;
+}
+
+/* Encodes block b of chunk c into w; returns its bits, in *note what its clean step found. */
+template <parz_type T, unsigned D>
+PARZ_HD unsigned parz_gpu_encode_block(const parz_gpu_enc_chunk& c, unsigned long long b,
+                                       parz_writer* w, parz_gpu_block_note* note) {
+  typedef typename raw_of<T>::type U;
+  U q[1u << (2 * D)], u[1u << (2 * D)];
+  const parz_params p = c.params;
+  *note = c.nblocks <= 0xffffffffu ? parz_gpu_gather<T, D, unsigned>(c, (unsigned)b, q)
+                                   : parz_gpu_gather<T, D, unsigned long long>(c, b, q);
+  if (T == PARZ_FLOAT)
+    return parz_encode_fblock32(w, &p, D, (uint32_t*)q, (uint32_t*)u);
+  if (T == PARZ_DOUBLE)
+    return parz_encode_fblock64(w, &p, D, (uint64_t*)q, (uint64_t*)u);
+  if (T == PARZ_INT32)
+    return parz_encode_sblock32(w, &p, D, (uint32_t*)q, (uint32_t*)u);
+  return parz_encode_sblock64(w, &p, D, (uint64_t*)q, (uint64_t*)u);
+}
+
+/* ORs a block's bits (the words w, `bits` of them) into the payload at bit `at`. Words that lie
+ * wholly inside the block are stored; the two it may share with its neighbours are ORed in, on
+ * the GPU atomically: the payload must be zero there before. */
+PARZ_HD void parz_gpu_place_block(unsigned long long* payload, unsigned long long at,
+                                  unsigned long long bits, const unsigned long long* w) {
+  const unsigned long long end = at + bits, q = at >> 6, nw = (bits + 63) >> 6;
+  const unsigned r = (unsigned)(at & 63u);
+  for (unsigned long long k = q; 64 * k < end; k++) {
+    const unsigned long long j = k - q;
+    unsigned long long v = j < nw ? w[j] << r : 0;
+    if (r && j > 0)
+      v |= w[j - 1] >> (64 - r);
+    if (64 * k >= at && 64 * k + 64 <= end)
+      payload[k] = v;
+    else
+#if defined(__CUDA_ARCH__)
+      atomicOr(payload + k, v);
+#else
+      payload[k] |= v;
+#endif
+  }
+}
+
+/* n little-endian bytes of v at p. */
+PARZ_HD void parz_gpu_store_le(unsigned char* p, unsigned long long v, unsigned n) {
+  for (unsigned i = 0; i < n; i++)
+    p[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* Segment s's entries in the table (codec/FORMAT.md, "Table"), and the padding after them that
+ * falls to it: the last segment's for LENGTHS, each partition's first segment's for HYBRID. */
+PARZ_HD void parz_gpu_table_segment(const parz_gpu_enc_chunk& c, unsigned long long s) {
+  const unsigned long long b0 = s * c.C, b1 = b0 + c.C < c.nblocks ? b0 + c.C : c.nblocks;
+  const unsigned long long off = c.offsets[b0], len = c.offsets[b1] - c.offsets[b0];
+  unsigned char* t = c.chunk + c.table_at;
+  const unsigned w = c.width;
+  if (c.table == PARZ_TABLE_OFFSETS) {
+    parz_gpu_store_le(t + 8 * s, off, 8);
+  } else if (c.table == PARZ_TABLE_LENGTHS) {
+    parz_gpu_store_le(t + w * s, len, w);
+    if (s + 1 == c.nsegments)
+      for (unsigned long long j = w * c.nsegments; j < c.table_bytes; j++)
+        t[j] = 0;
+  } else if (c.table == PARZ_TABLE_HYBRID) {
+    const unsigned long long p = s / c.P, k = s - p * c.P;
+    unsigned char* rec = t + p * c.record_bytes;
+    if (k == 0) {
+      const unsigned long long m = c.nsegments - s < c.P ? c.nsegments - s : c.P;
+      parz_gpu_store_le(rec, off, 8);
+      for (unsigned long long j = 8 + w * m; j < 8 + ((w * m + 7) & ~7ull); j++)
+        rec[j] = 0;
+    }
+    parz_gpu_store_le(rec + 8 + w * k, len, w);
+  }
+}
+
+/* Bit pattern of the value at C-order position pos (its index in the chunk's array). */
+template <typename U>
+PARZ_HD U parz_gpu_value_at(const parz_gpu_enc_chunk& c, unsigned long long pos) {
+  long long off = 0;
+  for (int k = (int)c.dims - 1; k >= 0; k--) {
+    off += (long long)(pos % c.shape[k]) * c.stride[k];
+    pos /= c.shape[k];
+  }
+  return ((const U*)c.data)[off];
+}
+
+/* Whether v gets an exception record: an exception the chunk's mask (if it has one) does not
+ * take. */
+template <typename U>
+PARZ_HD bool parz_gpu_is_exception(const parz_gpu_enc_chunk& c, U v) {
+  return parz_exception_test(&c.rule, (uint64_t)v) &&
+         !(c.mask.at && parz_gpu_mask_code(c.mask, c.type, (uint64_t)v) >= 0);
+}
+
+/* Exceptions at positions [r R, (r + 1) R), R = PARZ_GPU_EXC_RANGE. */
+template <typename U>
+PARZ_HD unsigned long long parz_gpu_exc_count(const parz_gpu_enc_chunk& c, unsigned long long r) {
+  unsigned long long n = 0, pos = r * PARZ_GPU_EXC_RANGE;
+  const unsigned long long end =
+      pos + PARZ_GPU_EXC_RANGE < c.count ? pos + PARZ_GPU_EXC_RANGE : c.count;
+  for (; pos < end; pos++)
+    n += parz_gpu_is_exception<U>(c, parz_gpu_value_at<U>(c, pos));
+  return n;
+}
+
+/* The records of the exceptions at positions [r R, (r + 1) R), from record c.exc_first[r] on
+ * (codec/exceptions.h: u64 position, u64 bit pattern). */
+template <typename U>
+PARZ_HD void parz_gpu_exc_write(const parz_gpu_enc_chunk& c, unsigned long long r) {
+  unsigned char* rec = c.chunk + c.exc_at + 16 * c.exc_first[r];
+  unsigned long long pos = r * PARZ_GPU_EXC_RANGE;
+  const unsigned long long end =
+      pos + PARZ_GPU_EXC_RANGE < c.count ? pos + PARZ_GPU_EXC_RANGE : c.count;
+  for (; pos < end; pos++) {
+    const U v = parz_gpu_value_at<U>(c, pos);
+    if (parz_gpu_is_exception<U>(c, v)) {
+      parz_gpu_store_le(rec, pos, 8);
+      parz_gpu_store_le(rec + 8, (unsigned long long)v, 8);
+      rec += 16;
+    }
+  }
+}
+
+/* The section directory, the checksum section's own header and the mask section's, from the
+ * host's image (nothing for chunks without sections). */
+PARZ_HD void parz_gpu_sections(const parz_gpu_enc_chunk& c) {
+  for (unsigned i = PARZ_HEADER_BYTES; i < c.table_at; i += 8)
+    parz_word_store(c.chunk + i, parz_word_load(c.header + i));
+  if (c.nchecksums)
+    parz_word_store(c.chunk + c.sums_at - PARZ_CHECKSUM_HEAD_BYTES,
+                    parz_word_load(c.header + PARZ_GPU_HEAD_SUMS));
+  if (c.mask.at)
+    for (unsigned i = 0; i < PARZ_MASK_HEAD_BYTES; i += 8)
+      parz_word_store(c.chunk + c.mask.at + i, parz_word_load(c.header + PARZ_GPU_HEAD_MASK + i));
+}
+
+/* The mask section's values: slot i's NaN pattern at its value index, and from slot 0 the fill
+ * value when the array holds it. */
+PARZ_HD void parz_gpu_mask_value(const parz_gpu_enc_chunk& c, unsigned i) {
+  const parz_gpu_mask_set* s = c.mask.set;
+  unsigned char* values = c.chunk + c.mask.at + PARZ_MASK_HEAD_BYTES;
+  if (i == 0 && s->fill_seen)
+    parz_word_store(values, c.mask.fill_bits);
+  if (s->key[i] && s->code[i] >= 0)
+    parz_word_store(values + 8 * (unsigned)s->code[i], s->key[i]);
+}
+
+/* Where group starts and records lie in the mask section. */
+PARZ_HD unsigned char* parz_gpu_mask_starts(const parz_gpu_enc_chunk& c) {
+  return c.chunk + c.mask.at + PARZ_MASK_HEAD_BYTES + 8 * c.mask.nvalues;
+}
+
+/* Block b's bitmap and, with several values, the value index of each masked value, at p. */
+template <typename U>
+PARZ_HD void parz_gpu_mask_bitmap(const parz_gpu_enc_chunk& c, unsigned long long b,
+                                  unsigned char* p) {
+  const unsigned n = 1u << (2 * c.dims), bb = parz_mask_bitmap_bytes(c.dims);
+  long long base = 0;
+  unsigned e[4] = {1, 1, 1, 1}, at = bb;
+  for (int k = (int)c.dims - 1; k >= 0; k--) {
+    const unsigned long long bc = b % c.bgrid[k], left = c.shape[k] - 4 * bc;
+    b /= c.bgrid[k];
+    e[c.dims - 1 - k] = left < 4 ? (unsigned)left : 4u;
+    base += 4 * (long long)bc * c.stride[k];
+  }
+  for (unsigned j = 0; j < bb; j++)
+    p[j] = 0;
+  for (unsigned i = 0; i < n; i++) {
+    long long off = base;
+    bool in = true;
+    for (unsigned a = 0; a < c.dims; a++) {
+      const unsigned x = (i >> (2 * a)) & 3u;
+      in = in && x < e[a];
+      off += (long long)x * c.stride[c.dims - 1 - a];
+    }
+    if (!in)
+      continue;
+    const int code = parz_gpu_mask_code(c.mask, c.type, (uint64_t)((const U*)c.data)[off]);
+    if (code < 0)
+      continue;
+    p[i >> 3] |= (unsigned char)(1u << (i & 7u));
+    if (c.mask.nvalues > 1)
+      p[at++] = (unsigned char)code;
+  }
+}
+
+/* Group g's records (the chosen G) at its start, which the scan of the groups' bytes wrote;
+ * the last group also writes the zero bytes after the records. */
+template <typename U>
+PARZ_HD void parz_gpu_mask_records(const parz_gpu_enc_chunk& c, unsigned long long g) {
+  const parz_gpu_mask& m = c.mask;
+  unsigned char* starts = parz_gpu_mask_starts(c);
+  unsigned char* records = starts + 8 * m.ngroups;
+  const unsigned long long at = parz_word_load(starts + 8 * g);
+  parz_gpu_mask_group(
+      m.facts, c.nblocks, c.dims, m.nvalues, m.group_blocks, g, records + at,
+      [&](unsigned long long b, unsigned char* p) { parz_gpu_mask_bitmap<U>(c, b, p); });
+  if (g + 1 == m.ngroups)
+    for (unsigned long long j = m.record_bytes; j % 8; j++)
+      records[j] = 0;
+}
+
+/* Group g of candidate k's G: its records' bytes, for the host's choice of G. */
+PARZ_HD unsigned long long parz_gpu_mask_length(const parz_gpu_enc_chunk& c, unsigned k,
+                                                unsigned long long g) {
+  const unsigned long long n =
+      parz_gpu_mask_group(c.mask.facts, c.nblocks, c.dims, c.mask.set->nvalues,
+                          (unsigned long long)PARZ_GPU_MASK_GROUP_MIN << k, g, (unsigned char*)0,
+                          [](unsigned long long, unsigned char*) {});
+  c.mask.group_bytes[parz_gpu_mask_groups_before(c.nblocks, k) + g] = n;
+  return n;
+}
+
+/* Lane `lane` of `lanes`' share of the payload checksum of checksummed partition p (its blocks'
+ * bits, the last one's up to the payload's end), from the payload in place in the chunk: the
+ * codec's own arithmetic (payload_checksum.h), whose shares add up to the serial sum. */
+PARZ_HD unsigned long long parz_gpu_payload_share(const parz_gpu_enc_chunk& c, unsigned long long p,
+                                                  unsigned lane, unsigned lanes) {
+  const unsigned long long b0 = p * c.checksum_blocks, b1 = b0 + c.checksum_blocks;
+  const unsigned long long begin = c.offsets[b0 < c.nblocks ? b0 : c.nblocks];
+  const unsigned long long end = p + 1 == c.nchecksums ? 64 * c.payload_words : c.offsets[b1];
+  return parz_checksum_lane(c.chunk + c.payload_at, begin, end, lane, lanes);
+}
+
+/* The CRC-32C of all behind the header ([PARZ_HEADER_BYTES, payload_at) of the chunk, len bytes),
+ * in pieces of PARZ_GPU_CRC_PIECE bytes, PARZ_GPU_CRC_THREADS pieces a span (a CTA's work).
+ * The bytes are counted as if zeros filled the front up to whole spans: leading zeros leave a
+ * register from 0 at 0, so the raw register (crc32c.h) is the same, and then every piece and
+ * span has one length. A CTA joins its pieces pairwise in a tree, each level by one constant
+ * multiplication (parz_gpu_crc_join), and shifts its span's register over the spans after it. */
+#define PARZ_GPU_CRC_THREADS 256u
+#define PARZ_GPU_CRC_SPAN (PARZ_GPU_CRC_PIECE * PARZ_GPU_CRC_THREADS)
+
+PARZ_HD unsigned long long parz_gpu_crc_spans(const parz_gpu_enc_chunk& c) {
+  return (c.payload_at - PARZ_HEADER_BYTES + PARZ_GPU_CRC_SPAN - 1) / PARZ_GPU_CRC_SPAN;
+}
+
+/* The raw register of piece p (table: parz_crc32c_table, on the GPU a copy in shared memory). */
+PARZ_HD uint32_t parz_gpu_crc_piece(const parz_gpu_enc_chunk& c, unsigned long long p,
+                                    const uint32_t* table) {
+  const unsigned long long len = c.payload_at - PARZ_HEADER_BYTES;
+  const unsigned long long pad = parz_gpu_crc_spans(c) * PARZ_GPU_CRC_SPAN - len;
+  const unsigned long long to = (p + 1) * PARZ_GPU_CRC_PIECE;
+  const unsigned char* t = c.chunk + PARZ_HEADER_BYTES;
+  uint32_t reg = 0;
+  if (to <= pad)
+    return 0;
+  for (unsigned long long i = p * PARZ_GPU_CRC_PIECE < pad ? pad : p * PARZ_GPU_CRC_PIECE; i < to;
+       i += 8) { /* sections are whole words, so pad is one too */
+    const uint64_t w = parz_word_load(t + i - pad);
+    for (unsigned k = 0; k < 8; k++)
+      reg = table[(reg ^ (unsigned)(w >> (8 * k))) & 0xffu] ^ (reg >> 8);
+  }
+  return reg;
+}
+
+/* The register of 2^level pieces (left) followed by as many (right). */
+PARZ_HD uint32_t parz_gpu_crc_join(uint32_t left, uint32_t right, unsigned level) {
+  /* x^(8 * PARZ_GPU_CRC_PIECE * 2^level): one entry of the shift table (PIECE = 2^5) */
+  return parz_crc32c_mulmod(left, PARZ_TABLE(parz_crc32c_x8)[5 + level]) ^ right;
+}
+
+/* A span's register, shifted over the spans after it: its share of the raw register. */
+PARZ_HD uint32_t parz_gpu_crc_span(const parz_gpu_enc_chunk& c, unsigned long long span,
+                                   uint32_t reg) {
+  return parz_crc32c_shift(reg, (parz_gpu_crc_spans(c) - 1 - span) * PARZ_GPU_CRC_SPAN);
+}
+
+/* The header, its checksum the CRC-32C of all in front of the payload: the register after the
+ * header carried over the rest (crc_init) XOR the rest's raw register, inverted. */
+PARZ_HD void parz_gpu_seal(const parz_gpu_enc_chunk& c, uint32_t raw) {
+  for (unsigned i = 0; i < PARZ_HEADER_BYTES; i += 8)
+    parz_word_store(c.chunk + i, parz_word_load(c.header + i));
+  parz_gpu_store_le(c.chunk + PARZ_HEADER_BYTES - 4, ~(c.crc_init ^ raw) & 0xffffffffu, 4);
+}
+
+/* ---- Host side: a chunk's arguments before and after its blocks are encoded (encode.cu) ---- */
+
+/* What values chunks of `type` under cfg mask, checked as the codec's palette checks the
+ * configuration (mask.c). */
+static inline int parz_gpu_enc_mask_plan(parz_gpu_mask* m, parz_type type,
+                                         const parz_chunk_config* cfg, parz_error* err) {
+  memset(m, 0, sizeof *m);
+  if (cfg->mask != PARZ_MASK_DEFAULT && cfg->mask != PARZ_MASK_ON && cfg->mask != PARZ_MASK_OFF)
+    return parz_fail(err, PARZ_ERR_PARAM, "unknown mask setting %d", (int)cfg->mask);
+  if (!parz_chunk_config_masks(cfg, type))
+    return PARZ_OK;
+  if (cfg->fill && parz_type_size(type) == 4 && cfg->fill_bits >> 32)
+    return parz_fail(err, PARZ_ERR_PARAM, "fill value 0x%llx has more bits than a 32-bit %s value",
+                     (unsigned long long)cfg->fill_bits, parz_type_name(type));
+  m->nan = type == PARZ_FLOAT || type == PARZ_DOUBLE;
+  m->fill = cfg->fill != 0;
+  m->fill_bits = cfg->fill_bits;
+  return PARZ_OK;
+}
+
+/* The refusal of a chunk whose NaN patterns overflowed its set (encode_mask.cuh): the CPU
+ * encoder takes it. */
+static inline int parz_gpu_enc_mask_refuse(parz_error* err) {
+  return parz_fail(err, PARZ_ERR_UNSUPPORTED,
+                   "GPU encode: a chunk holds NaN of more than %u distinct bit patterns, more "
+                   "than the GPU encoder's mask takes: encode it on the CPU",
+                   PARZ_GPU_MASK_SLOTS);
+}
+
+/* Chunk c's arguments for the block kernel from the array a at data and the configuration, both
+ * checked as parz_chunk_encode checks them; scratch pointers are the caller's to set. A zero
+ * stride means contiguous along that axis, as the codec's grid reads it. */
+static inline int parz_gpu_enc_plan(parz_gpu_enc_chunk* c, const parz_array* a, const void* data,
+                                    const parz_chunk_config* cfg, parz_error* err) {
+  parz_chunk_view v;
+  int rc = parz_chunk_layout(&v, a, cfg, err);
+  if (rc == PARZ_OK)
+    rc = parz_params_check_encode(&v.params, a->type, a->dims, err);
+  parz_gpu_mask m;
+  if (rc == PARZ_OK)
+    rc = parz_gpu_enc_mask_plan(&m, a->type, cfg, err);
+  if (rc != PARZ_OK)
+    return rc;
+  const size_t size = parz_type_size(a->type);
+  long long run = 1;
+  if (!data)
+    return parz_fail(err, PARZ_ERR_ARG, "NULL array");
+  if ((uintptr_t)data % size)
+    return parz_fail(err, PARZ_ERR_ARG, "array not aligned to its %zu-byte values", size);
+  memset(c, 0, sizeof *c);
+  c->mask = m; /* its set is the caller's to give, when the configuration masks */
+  c->data = data;
+  c->type = (int)a->type;
+  c->dims = a->dims;
+  c->params = v.params;
+  c->rule = parz_exception_rule_of(a->type, &v.params);
+  c->nblocks = v.nblocks;
+  c->count = v.raw_bytes / size;
+  for (int k = (int)a->dims - 1; k >= 0; k--) {
+    c->stride[k] = a->stride[k] ? (long long)a->stride[k] : run;
+    run *= (long long)a->shape[k];
+    c->shape[k] = a->shape[k];
+    c->bgrid[k] = (a->shape[k] + 3) / 4;
+  }
+  c->vec = (uintptr_t)data % 16 == 0 && c->stride[a->dims - 1] == 1;
+  for (unsigned k = 0; k + 1 < a->dims; k++)
+    if ((c->stride[k] * (long long)size) % 16)
+      c->vec = 0;
+  return PARZ_OK;
+}
+
+/* Once the mask pass has counted the records' bytes of every candidate G (R) and the palette's
+ * values (V): G as the codec chooses it (mask.c: the smallest whose index, 8 bytes a group, is
+ * no larger than its records, else the largest) into c's mask; returns the section's bytes. */
+static inline size_t parz_gpu_enc_mask_layout(parz_gpu_enc_chunk* c, unsigned nvalues,
+                                              const unsigned long long* R) {
+  parz_gpu_mask* m = &c->mask;
+  unsigned k = 0;
+  while (k + 1 < PARZ_GPU_MASK_GROUP_SIZES && 8 * parz_gpu_mask_groups(c->nblocks, k) > R[k])
+    k++;
+  m->k = k;
+  m->group_blocks = (unsigned long long)PARZ_GPU_MASK_GROUP_MIN << k;
+  m->ngroups = parz_gpu_mask_groups(c->nblocks, k);
+  m->nvalues = nvalues;
+  m->record_bytes = R[k];
+  return PARZ_MASK_HEAD_BYTES + 8 * (size_t)(nvalues + m->ngroups) + (size_t)((R[k] + 7) / 8 * 8);
+}
+
+/* Once the payload's size and the exceptions are known (nexc of them, needs2 nonzero when one
+ * is not NaN or Inf) and the mask's (mask_bytes, 0 without one: parz_gpu_enc_mask_layout): the
+ * chunk's layout as the serial encoder settles it (parz_chunk_settle), the fixed parts of its
+ * head into head[0..PARZ_GPU_HEAD) (header with a zero checksum, directory, the checksum
+ * section's own header, the mask section's), and c's fields for the kernels that follow
+ * (c->chunk and c->header are the caller's to set). *size gets the chunk's size. */
+static inline int parz_gpu_enc_settle(parz_gpu_enc_chunk* c, const parz_array* a,
+                                      const parz_chunk_config* cfg, unsigned long long bits,
+                                      unsigned long long nexc, unsigned needs2, size_t mask_bytes,
+                                      unsigned char* head, size_t* size, parz_error* err) {
+  parz_chunk_view fin;
+  parz_chunk_offsets o;
+  int rc =
+      parz_chunk_settle(&fin, a, cfg, bits, nexc, mask_bytes, needs2 || mask_bytes ? 2u : 1u, err);
+  if (rc != PARZ_OK)
+    return rc;
+  parz_chunk_section_offsets(&fin, &o);
+  *size = o.payload + fin.payload_bytes;
+  c->table_at = o.table;
+  c->exc_at = o.exceptions;
+  c->sums_at = o.checksums;
+  c->payload_at = o.payload;
+  c->payload_words = fin.payload_bytes / 8;
+  c->table = (int)fin.table;
+  c->width = fin.length_bytes;
+  c->C = fin.segment_blocks;
+  c->P = fin.partition_segments;
+  c->nsegments = fin.nsegments;
+  c->record_bytes = 8 + ((unsigned long long)fin.length_bytes * fin.partition_segments + 7) / 8 * 8;
+  c->table_bytes = fin.table_bytes;
+  c->nexceptions = fin.nexceptions;
+  c->nchecksums = fin.nchecksums;
+  c->checksum_blocks = (unsigned long long)fin.checksum_segments * fin.segment_blocks;
+  memset(head, 0, PARZ_GPU_HEAD);
+  parz_chunk_head_fixed(&fin, head, head + PARZ_GPU_HEAD_SUMS);
+  c->mask.at = mask_bytes ? o.mask : 0;
+  if (mask_bytes) {
+    unsigned char* mh = head + PARZ_GPU_HEAD_MASK;
+    parz_gpu_store_le(mh, c->mask.group_blocks, 4);
+    parz_gpu_store_le(mh + 4, c->mask.nvalues, 4);
+    parz_gpu_store_le(mh + 8, c->mask.record_bytes, 8);
+  }
+  /* the register after the header (its checksum field aside), carried over the rest of the
+   * head: parz_gpu_seal XORs in the rest's raw register */
+  c->crc_init = parz_crc32c_shift(~parz_crc32c(0, head, PARZ_HEADER_BYTES - 4),
+                                  o.payload - PARZ_HEADER_BYTES);
+  return PARZ_OK;
+}
+
+#endif

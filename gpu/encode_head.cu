@@ -1,0 +1,301 @@
+/* The GPU encoder's kernels around the block kernel: the look-back state before it, the sizes
+ * read back after it, the payload moved into place, and the head (table, exception records,
+ * section directory and payload checksums, header and its CRC). Each runs a
+ * step of encode_block.cuh per thread; a call's chunks share each launch (chunk blockIdx.y,
+ * their arguments in device memory), except the exception kernels, which run per chunk that
+ * has any. */
+#include "encode_kernels.cuh"
+
+__device__ __forceinline__ unsigned long long thread_index() {
+  return (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+}
+
+size_t parz_gpu_tile_bytes(unsigned long long nblocks) {
+  size_t bytes = 0;
+  parz_gpu_tile_state::AllocationSize((int)parz_gpu_tiles(nblocks), bytes);
+  return (bytes + 15) & ~(size_t)15;
+}
+
+/* The look-back state of every tile, and the chunk's counters. */
+__global__ void tiles_kernel(const parz_gpu_enc_chunk* chunks) {
+  const parz_gpu_enc_chunk& c = chunks[blockIdx.y];
+  parz_gpu_tile_state tiles;
+  tiles.Init(0, c.tiles, 0);
+  tiles.InitializeStatus((int)parz_gpu_tiles(c.nblocks));
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    *c.nexc = 0;
+    *c.needs2 = 0;
+    *c.crc = 0;
+  }
+}
+
+/* Per chunk: what the host settles the layout with (PARZ_GPU_SIZES). */
+__global__ void sizes_kernel(const parz_gpu_enc_chunk* chunks, unsigned n,
+                             unsigned long long* sizes) {
+  const unsigned i = (unsigned)thread_index();
+  if (i >= n)
+    return;
+  const parz_gpu_enc_chunk& c = chunks[i];
+  const parz_gpu_mask_set* m = c.mask.set;
+  unsigned long long* s = sizes + PARZ_GPU_SIZES * i;
+  s[0] = c.offsets[c.nblocks];
+  s[1] = *c.nexc;
+  s[2] = *c.needs2;
+  s[3] = m ? m->masked : 0;
+  s[4] = m ? m->overflow : 0;
+  s[5] = m ? m->nvalues : 0;
+  for (unsigned k = 0; k < PARZ_GPU_MASK_GROUP_SIZES; k++)
+    s[6 + k] = m ? m->record_bytes[k] : 0;
+}
+
+/* One thread per slot of the chunk's set: its value index; V from the first. */
+__global__ void mask_rank_kernel(const parz_gpu_enc_chunk* chunks) {
+  const parz_gpu_enc_chunk& c = chunks[blockIdx.y];
+  const unsigned i = (unsigned)thread_index();
+  if (i >= PARZ_GPU_MASK_SLOTS)
+    return;
+  c.mask.set->code[i] = parz_gpu_mask_rank(c.mask.set, i);
+  if (i == 0)
+    c.mask.set->nvalues = parz_gpu_mask_nvalues(c.mask.set);
+}
+
+/* One thread per group of each candidate G (candidate 0's groups first): its records' bytes,
+ * summed per candidate. */
+__global__ void mask_lengths_kernel(const parz_gpu_enc_chunk* chunks) {
+  const parz_gpu_enc_chunk& c = chunks[blockIdx.y];
+  unsigned long long g = thread_index();
+  for (unsigned k = 0; k < PARZ_GPU_MASK_GROUP_SIZES; k++) {
+    const unsigned long long n = parz_gpu_mask_groups(c.nblocks, k);
+    if (g < n) {
+      atomicAdd(c.mask.set->record_bytes + k, parz_gpu_mask_length(c, k, g));
+      return;
+    }
+    g -= n;
+  }
+}
+
+/* One thread per slot: the mask section's values (chunks with a mask). */
+__global__ void mask_values_kernel(const parz_gpu_enc_chunk* chunks) {
+  const parz_gpu_enc_chunk& c = chunks[blockIdx.y];
+  const unsigned i = (unsigned)thread_index();
+  if (c.mask.at && i < PARZ_GPU_MASK_SLOTS)
+    parz_gpu_mask_value(c, i);
+}
+
+/* One thread per group: its records (one chunk, after the scan of its groups' bytes). */
+template <typename U>
+__global__ void mask_records_kernel(const parz_gpu_enc_chunk c) {
+  const unsigned long long g = thread_index();
+  if (g < c.mask.ngroups)
+    parz_gpu_mask_records<U>(c, g);
+}
+
+/* The payload from the scratch to its place after the head, leaving the scratch zero for the
+ * next call's ORs: one word per thread. */
+__global__ void payload_kernel(const parz_gpu_enc_chunk* chunks) {
+  const parz_gpu_enc_chunk& c = chunks[blockIdx.y];
+  const unsigned long long k = thread_index();
+  if (k >= c.payload_words)
+    return;
+  ((unsigned long long*)(c.chunk + c.payload_at))[k] = c.scratch[k];
+  c.scratch[k] = 0;
+}
+
+__global__ void table_kernel(const parz_gpu_enc_chunk* chunks) {
+  const parz_gpu_enc_chunk& c = chunks[blockIdx.y];
+  const unsigned long long s = thread_index();
+  if (c.table != PARZ_TABLE_NONE && s < c.nsegments)
+    parz_gpu_table_segment(c, s);
+}
+
+template <typename U>
+__global__ void exc_count_kernel(const parz_gpu_enc_chunk c, unsigned long long ranges,
+                                 unsigned long long* counts) {
+  const unsigned long long r = thread_index();
+  if (r < ranges)
+    counts[r] = parz_gpu_exc_count<U>(c, r);
+}
+
+template <typename U>
+__global__ void exc_write_kernel(const parz_gpu_enc_chunk c, unsigned long long ranges) {
+  const unsigned long long r = thread_index();
+  if (r < ranges)
+    parz_gpu_exc_write<U>(c, r);
+}
+
+/* One warp per checksummed partition (its lanes' shares added by shuffles); the first thread
+ * also writes the section directory and the checksum section's header. */
+__global__ void sums_kernel(const parz_gpu_enc_chunk* chunks) {
+  const parz_gpu_enc_chunk& c = chunks[blockIdx.y];
+  const unsigned long long p = thread_index() >> 5;
+  const unsigned lane = threadIdx.x & 31u;
+  if (thread_index() == 0)
+    parz_gpu_sections(c);
+  if (p >= c.nchecksums)
+    return; /* the whole warp */
+  unsigned long long sum = parz_gpu_payload_share(c, p, lane, 32);
+  for (unsigned d = 16; d > 0; d >>= 1)
+    sum += __shfl_xor_sync(0xffffffffu, sum, d);
+  if (lane == 0)
+    parz_word_store(c.chunk + c.sums_at + 8 * p, sum);
+}
+
+/* One span per CTA (encode_block.cuh): each thread's piece, joined pairwise, within a warp by
+ * shuffles and then across the warps through shared memory. The byte table sits in shared
+ * memory: lanes look up different entries, which the constant cache would serve one at a time. */
+__global__ void __launch_bounds__(PARZ_GPU_CRC_THREADS)
+    crc_kernel(const parz_gpu_enc_chunk* chunks) {
+  __shared__ uint32_t table[256];
+  __shared__ uint32_t warps[PARZ_GPU_CRC_THREADS / 32];
+  const parz_gpu_enc_chunk& c = chunks[blockIdx.y];
+  if (blockIdx.x >= parz_gpu_crc_spans(c))
+    return; /* the whole CTA */
+  const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+  table[threadIdx.x] = parz_crc32c_table_dev[threadIdx.x];
+  __syncthreads();
+  uint32_t v = parz_gpu_crc_piece(c, thread_index(), table);
+  for (unsigned k = 0; k < 5; k++) {
+    const uint32_t right = __shfl_down_sync(0xffffffffu, v, 1u << k);
+    if ((lane & ((2u << k) - 1)) == 0)
+      v = parz_gpu_crc_join(v, right, k);
+  }
+  if (lane == 0)
+    warps[warp] = v;
+  __syncthreads();
+  if (warp)
+    return;
+  v = lane < PARZ_GPU_CRC_THREADS / 32 ? warps[lane] : 0;
+  for (unsigned k = 5; (1u << k) < PARZ_GPU_CRC_THREADS; k++) {
+    const uint32_t right = __shfl_down_sync(0xffffffffu, v, 1u << (k - 5));
+    if ((lane & ((2u << (k - 5)) - 1)) == 0)
+      v = parz_gpu_crc_join(v, right, k);
+  }
+  if (lane == 0)
+    atomicXor(c.crc, parz_gpu_crc_span(c, blockIdx.x, v));
+}
+
+__global__ void seal_kernel(const parz_gpu_enc_chunk* chunks, unsigned n) {
+  const unsigned i = (unsigned)thread_index();
+  if (i >= n)
+    return;
+  const parz_gpu_enc_chunk& c = chunks[i];
+  parz_gpu_seal(c, *c.crc);
+}
+
+/* Chunks per launch: gridDim.y's limit. */
+#define RUN_MAX 65535u
+
+/* Launches kernel k over the n chunks (h on the host, d the same in device memory) with
+ * units(c) threads for chunk c, `threads` per CTA. */
+template <typename K, typename UNITS>
+static cudaError_t over_chunks(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d, unsigned n,
+                               unsigned threads, cudaStream_t st, K k, UNITS units) {
+  for (unsigned i = 0; i < n; i += RUN_MAX) {
+    const unsigned m = n - i < RUN_MAX ? n - i : RUN_MAX;
+    unsigned long long most = 0;
+    for (unsigned j = i; j < i + m; j++)
+      most = PARZ_MAX(most, units(h[j]));
+    if (most)
+      k<<<dim3((unsigned)((most + threads - 1) / threads), m), threads, 0, st>>>(d + i);
+    const cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess)
+      return e;
+  }
+  return cudaSuccess;
+}
+
+cudaError_t parz_gpu_launch_tiles(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
+                                  unsigned n, cudaStream_t st) {
+  /* InitializeStatus also sets the 32 entries before the first tile: at least one CTA */
+  return over_chunks(h, d, n, 128, st, tiles_kernel,
+                     [](const parz_gpu_enc_chunk& c) { return parz_gpu_tiles(c.nblocks) + 1; });
+}
+
+cudaError_t parz_gpu_launch_sizes(const parz_gpu_enc_chunk* d, unsigned n,
+                                  unsigned long long* sizes, cudaStream_t st) {
+  sizes_kernel<<<(n + 127) / 128, 128, 0, st>>>(d, n, sizes);
+  return cudaGetLastError();
+}
+
+cudaError_t parz_gpu_launch_mask_rank(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
+                                      unsigned n, cudaStream_t st) {
+  return over_chunks(h, d, n, 128, st, mask_rank_kernel, [](const parz_gpu_enc_chunk&) {
+    return (unsigned long long)PARZ_GPU_MASK_SLOTS;
+  });
+}
+
+cudaError_t parz_gpu_launch_mask_lengths(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
+                                         unsigned n, cudaStream_t st) {
+  return over_chunks(h, d, n, 128, st, mask_lengths_kernel, [](const parz_gpu_enc_chunk& c) {
+    return parz_gpu_mask_groups_before(c.nblocks, PARZ_GPU_MASK_GROUP_SIZES);
+  });
+}
+
+cudaError_t parz_gpu_launch_mask_values(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
+                                        unsigned n, cudaStream_t st) {
+  return over_chunks(h, d, n, 128, st, mask_values_kernel, [](const parz_gpu_enc_chunk& c) {
+    return c.mask.at ? (unsigned long long)PARZ_GPU_MASK_SLOTS : 0ull;
+  });
+}
+
+cudaError_t parz_gpu_launch_mask_records(const parz_gpu_enc_chunk& c, cudaStream_t st) {
+  const unsigned ctas = (unsigned)((c.mask.ngroups + 127) / 128);
+  if (parz_type_size((parz_type)c.type) == 4)
+    mask_records_kernel<uint32_t><<<ctas, 128, 0, st>>>(c);
+  else
+    mask_records_kernel<uint64_t><<<ctas, 128, 0, st>>>(c);
+  return cudaGetLastError();
+}
+
+cudaError_t parz_gpu_launch_payload(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
+                                    unsigned n, cudaStream_t st) {
+  return over_chunks(h, d, n, 256, st, payload_kernel,
+                     [](const parz_gpu_enc_chunk& c) { return c.payload_words; });
+}
+
+cudaError_t parz_gpu_launch_table(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
+                                  unsigned n, cudaStream_t st) {
+  return over_chunks(h, d, n, 128, st, table_kernel, [](const parz_gpu_enc_chunk& c) {
+    return c.table == PARZ_TABLE_NONE ? 0ull : c.nsegments;
+  });
+}
+
+cudaError_t parz_gpu_launch_exc_count(const parz_gpu_enc_chunk& c, unsigned long long ranges,
+                                      unsigned long long* counts, cudaStream_t st) {
+  const unsigned ctas = (unsigned)((ranges + 127) / 128);
+  if (parz_type_size((parz_type)c.type) == 4)
+    exc_count_kernel<uint32_t><<<ctas, 128, 0, st>>>(c, ranges, counts);
+  else
+    exc_count_kernel<uint64_t><<<ctas, 128, 0, st>>>(c, ranges, counts);
+  return cudaGetLastError();
+}
+
+cudaError_t parz_gpu_launch_exc_write(const parz_gpu_enc_chunk& c, unsigned long long ranges,
+                                      cudaStream_t st) {
+  const unsigned ctas = (unsigned)((ranges + 127) / 128);
+  if (parz_type_size((parz_type)c.type) == 4)
+    exc_write_kernel<uint32_t><<<ctas, 128, 0, st>>>(c, ranges);
+  else
+    exc_write_kernel<uint64_t><<<ctas, 128, 0, st>>>(c, ranges);
+  return cudaGetLastError();
+}
+
+cudaError_t parz_gpu_launch_sums(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
+                                 unsigned n, cudaStream_t st) {
+  /* at least one warp for the directory of a chunk whose only section is its mask */
+  return over_chunks(h, d, n, 128, st, sums_kernel, [](const parz_gpu_enc_chunk& c) {
+    return 32 * c.nchecksums + (c.mask.at != 0);
+  });
+}
+
+cudaError_t parz_gpu_launch_crc(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
+                                unsigned n, cudaStream_t st) {
+  return over_chunks(
+      h, d, n, PARZ_GPU_CRC_THREADS, st, crc_kernel,
+      [](const parz_gpu_enc_chunk& c) { return parz_gpu_crc_spans(c) * PARZ_GPU_CRC_THREADS; });
+}
+
+cudaError_t parz_gpu_launch_seal(const parz_gpu_enc_chunk* d, unsigned n, cudaStream_t st) {
+  seal_kernel<<<(n + 127) / 128, 128, 0, st>>>(d, n);
+  return cudaGetLastError();
+}

@@ -1,0 +1,151 @@
+/* The GPU encoder's block kernel, one thread per block, instantiated per scalar type in
+ * encode_<type>.cu so that the four types compile in parallel (encode.cu runs it). Internal to
+ * gpu/. */
+#ifndef PARZ_GPU_ENCODE_KERNELS_CUH
+#define PARZ_GPU_ENCODE_KERNELS_CUH
+
+#include <cub/agent/single_pass_scan_operators.cuh>
+#include <cub/block/block_scan.cuh>
+#include <cuda/std/functional>
+
+#include "encode_block.cuh"
+#include "gpu_internal.h"
+
+#define PARZ_GPU_ENC_THREADS 128
+
+/* The running sum of block lengths across a chunk's CTAs (decoupled look-back: each CTA
+ * publishes its sum, then its prefix once its predecessors' are known). */
+typedef cub::ScanTileState<unsigned long long> parz_gpu_tile_state;
+
+/* Block blockIdx.x * 128 + threadIdx.x of chunk blockIdx.y: gathered and cleaned (in a chunk
+ * whose configuration masks, its masked values counted and their NaN patterns put into the
+ * chunk's set; in the mask pass, its stand-ins and fact), encoded into a buffer of its own
+ * (local memory, L1-resident for the few words a block has), then the CTA's exclusive sum of the
+ * lengths, continued from the CTAs before it, gives its bit offset; the block's words are ORed
+ * into the payload scratch there (parz_gpu_place_block) and its offset recorded for the table.
+ * The chunks' arguments are read from device memory. */
+template <parz_type T, unsigned D>
+__global__ void __launch_bounds__(PARZ_GPU_ENC_THREADS)
+    parz_gpu_encode_kernel(const parz_gpu_enc_chunk* __restrict__ chunks) {
+  typedef cub::BlockScan<unsigned long long, PARZ_GPU_ENC_THREADS> scan_t;
+  typedef cub::TilePrefixCallbackOp<unsigned long long, cuda::std::plus<>, parz_gpu_tile_state>
+      prefix_t;
+  __shared__ struct { /* both in use at once: the look-back runs inside the scan */
+    typename scan_t::TempStorage scan;
+    typename prefix_t::TempStorage prefix;
+  } tmp;
+  const parz_gpu_enc_chunk& c = chunks[blockIdx.y];
+  const unsigned long long nblocks = c.nblocks;
+  if ((unsigned long long)blockIdx.x * PARZ_GPU_ENC_THREADS >= nblocks)
+    return; /* the whole CTA: past this chunk's blocks */
+  const unsigned long long b = (unsigned long long)blockIdx.x * PARZ_GPU_ENC_THREADS + threadIdx.x;
+  unsigned long long words[PARZ_GPU_BLOCK_WORDS];
+  unsigned long long bits = 0, at;
+  parz_gpu_block_note note = {0, 0, 0, 0};
+  if (b < nblocks) {
+    parz_writer w;
+    parz_writer_init(&w, words, sizeof words);
+    bits = parz_gpu_encode_block<T, D>(c, b, &w, &note);
+    parz_writer_flush(&w);
+  }
+  parz_gpu_tile_state tiles;
+  tiles.Init(0, c.tiles, 0);
+  if (blockIdx.x == 0) {
+    unsigned long long sum;
+    scan_t(tmp.scan).ExclusiveSum(bits, at, sum);
+    if (threadIdx.x == 0)
+      tiles.SetInclusive(0, sum);
+  } else {
+    prefix_t prefix(tiles, tmp.prefix, cuda::std::plus<>(), (int)blockIdx.x);
+    scan_t(tmp.scan).ExclusiveSum(bits, at, prefix);
+  }
+  if (b >= nblocks)
+    return;
+  c.offsets[b] = at;
+  if (b + 1 == nblocks)
+    c.offsets[nblocks] = at + bits;
+  parz_gpu_place_block(c.scratch, at, bits, words);
+  if (note.exc)
+    atomicAdd(c.nexc, (unsigned long long)note.exc);
+  if (note.v2)
+    atomicOr(c.needs2, 1u);
+  if (c.mask.pass)
+    c.mask.facts[b] = note.fact;
+  else if (note.masked)
+    atomicAdd(&c.mask.set->masked, (unsigned long long)note.masked);
+}
+
+/* The kernel over n chunks of one type and rank: h their arguments on the host (for the grid),
+ * d the same in device memory. */
+template <parz_type T>
+cudaError_t parz_gpu_launch_encode_type(unsigned dims, const parz_gpu_enc_chunk* h,
+                                        const parz_gpu_enc_chunk* d, unsigned n, cudaStream_t st) {
+  unsigned long long ctas = 0;
+  for (unsigned i = 0; i < n; i++)
+    ctas = PARZ_MAX(ctas, (h[i].nblocks + PARZ_GPU_ENC_THREADS - 1) / PARZ_GPU_ENC_THREADS);
+  const dim3 grid((unsigned)ctas, n);
+  switch (dims) {
+    case 1: parz_gpu_encode_kernel<T, 1><<<grid, PARZ_GPU_ENC_THREADS, 0, st>>>(d); break;
+    case 2: parz_gpu_encode_kernel<T, 2><<<grid, PARZ_GPU_ENC_THREADS, 0, st>>>(d); break;
+    case 3: parz_gpu_encode_kernel<T, 3><<<grid, PARZ_GPU_ENC_THREADS, 0, st>>>(d); break;
+    default: parz_gpu_encode_kernel<T, 4><<<grid, PARZ_GPU_ENC_THREADS, 0, st>>>(d); break;
+  }
+  return cudaGetLastError();
+}
+
+/* One per scalar type (encode_<type>.cu). */
+#define PARZ_GPU_DECLARE_ENCODE(name)                                                   \
+  cudaError_t parz_gpu_launch_encode_##name(unsigned dims, const parz_gpu_enc_chunk* h, \
+                                            const parz_gpu_enc_chunk* d, unsigned n,    \
+                                            cudaStream_t st);
+PARZ_GPU_DECLARE_ENCODE(f32)
+PARZ_GPU_DECLARE_ENCODE(f64)
+PARZ_GPU_DECLARE_ENCODE(i32)
+PARZ_GPU_DECLARE_ENCODE(i64)
+
+/* What the sizes kernel reads back per chunk (PARZ_GPU_SIZES words): payload bits,
+ * exceptions, the version-2 flag, masked values, the set's overflow, V, then R for each
+ * candidate G. */
+#define PARZ_GPU_SIZES (6 + PARZ_GPU_MASK_GROUP_SIZES)
+
+/* The other kernels (encode_head.cu), over n chunks as above: the look-back's tile states and
+ * the chunk's counters;
+ * each chunk's sizes into sizes[PARZ_GPU_SIZES i ...]; the mask pass's rank (the palette's
+ * value indices) and records' bytes of every candidate G, and, once placed, the mask section's
+ * values and (one chunk) its records; the
+ * payload from the scratch (left zero) into the chunk; the table;
+ * the exception records of one chunk (a count per range of PARZ_GPU_EXC_RANGE positions, then,
+ * from c.exc_first, the records); the section directory and the payload checksums; the CRC;
+ * the header. */
+cudaError_t parz_gpu_launch_tiles(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
+                                  unsigned n, cudaStream_t st);
+cudaError_t parz_gpu_launch_sizes(const parz_gpu_enc_chunk* d, unsigned n,
+                                  unsigned long long* sizes, cudaStream_t st);
+cudaError_t parz_gpu_launch_mask_rank(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
+                                      unsigned n, cudaStream_t st);
+cudaError_t parz_gpu_launch_mask_lengths(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
+                                         unsigned n, cudaStream_t st);
+cudaError_t parz_gpu_launch_mask_values(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
+                                        unsigned n, cudaStream_t st);
+cudaError_t parz_gpu_launch_mask_records(const parz_gpu_enc_chunk& c, cudaStream_t st);
+cudaError_t parz_gpu_launch_payload(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
+                                    unsigned n, cudaStream_t st);
+cudaError_t parz_gpu_launch_table(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
+                                  unsigned n, cudaStream_t st);
+cudaError_t parz_gpu_launch_exc_count(const parz_gpu_enc_chunk& c, unsigned long long ranges,
+                                      unsigned long long* counts, cudaStream_t st);
+cudaError_t parz_gpu_launch_exc_write(const parz_gpu_enc_chunk& c, unsigned long long ranges,
+                                      cudaStream_t st);
+cudaError_t parz_gpu_launch_sums(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
+                                 unsigned n, cudaStream_t st);
+cudaError_t parz_gpu_launch_crc(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
+                                unsigned n, cudaStream_t st);
+cudaError_t parz_gpu_launch_seal(const parz_gpu_enc_chunk* d, unsigned n, cudaStream_t st);
+
+/* Tiles (CTAs) of a chunk of nblocks blocks, and the bytes of their look-back state. */
+__host__ __device__ inline unsigned long long parz_gpu_tiles(unsigned long long nblocks) {
+  return (nblocks + PARZ_GPU_ENC_THREADS - 1) / PARZ_GPU_ENC_THREADS;
+}
+size_t parz_gpu_tile_bytes(unsigned long long nblocks);
+
+#endif

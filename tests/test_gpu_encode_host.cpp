@@ -1,0 +1,251 @@
+/* The GPU encoder's steps run on the CPU: gpu/encode_block.cuh's per-thread functions called for
+ * every thread of every kernel, in the kernels' order (gpu/encode.cu), the scans done serially.
+ * Every chunk they build must be parz_chunk_encode's, byte for byte, and must leave no byte of
+ * it unwritten (the buffer starts poisoned). This checks where no GPU is (CI) what the GPU test
+ * checks on the device, on the same cases (gpu_encode_cases.h, every table setting for every
+ * kind of values), and the refusal of reversible-transform parameters cut short.
+ * Usage: test_gpu_encode_host [--quick] (the values with special values among them alone) */
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "check.h"
+#include "encode_block.cuh"
+#include "gpu_encode_cases.h"
+
+/* The GPU pipeline, one thread after another. */
+template <parz_type T, unsigned D>
+static int emulate(const parz_array& a, const void* data, const parz_chunk_config& cfg,
+                   std::vector<unsigned char>& chunk, parz_error* e) {
+  parz_gpu_enc_chunk c;
+  int rc = parz_gpu_enc_plan(&c, &a, data, &cfg, e);
+  if (rc != PARZ_OK)
+    return rc;
+  const unsigned long long nb = c.nblocks;
+  std::vector<unsigned long long> scratch(
+      parz_stream_bound(a.type, a.dims, &c.params, (size_t)nb) / 8 + 1, 0),
+      offsets(nb + 1, 0), words((size_t)nb * PARZ_GPU_BLOCK_WORDS);
+  std::vector<unsigned long long> lens(nb);
+  std::vector<parz_gpu_mask_set> set(1);
+  std::vector<unsigned> facts;
+  std::vector<unsigned long long> group_bytes;
+  unsigned long long nexc = 0, R[PARZ_GPU_MASK_GROUP_SIZES] = {0};
+  unsigned needs2 = 0;
+  size_t mask_bytes = 0;
+  memset(set.data(), 0, sizeof set[0]);
+  c.scratch = scratch.data();
+  c.offsets = offsets.data();
+  if (c.mask.nan || c.mask.fill)
+    c.mask.set = set.data();
+  /* the block kernel (the mask pass too when the array holds masked values): encode, then
+   * (after the running sum) place */
+  for (int pass = 0; pass < 2; pass++) {
+    nexc = needs2 = 0;
+    for (unsigned long long b = 0; b < nb; b++) {
+      parz_writer w;
+      parz_gpu_block_note note;
+      parz_writer_init(&w, &words[b * PARZ_GPU_BLOCK_WORDS], 8 * PARZ_GPU_BLOCK_WORDS);
+      const unsigned bits = parz_gpu_encode_block<T, D>(c, b, &w, &note);
+      CHECK(!w.err && parz_writer_tell(&w) == bits, "block %llu: %u bits, writer %llu, err %d", b,
+            bits, (unsigned long long)parz_writer_tell(&w), w.err);
+      parz_writer_flush(&w);
+      lens[b] = bits;
+      nexc += note.exc;
+      needs2 |= note.v2 != 0;
+      if (c.mask.set && !pass)
+        set[0].masked += note.masked;
+      if (pass)
+        facts[b] = note.fact;
+    }
+    std::fill(scratch.begin(), scratch.end(), 0ull);
+    for (unsigned long long b = 0; b < nb; b++)
+      offsets[b + 1] = offsets[b] + lens[b];
+    for (unsigned long long b = 0; b < nb; b++)
+      parz_gpu_place_block(c.scratch, offsets[b], lens[b], &words[b * PARZ_GPU_BLOCK_WORDS]);
+    if (pass) { /* the records' bytes of every candidate G */
+      for (unsigned k = 0; k < PARZ_GPU_MASK_GROUP_SIZES; k++)
+        for (unsigned long long g = 0; g < parz_gpu_mask_groups(nb, k); g++)
+          R[k] += parz_gpu_mask_length(c, k, g);
+      mask_bytes = parz_gpu_enc_mask_layout(&c, set[0].nvalues, R);
+      break;
+    }
+    if (!c.mask.set || !set[0].masked)
+      break;
+    if (set[0].overflow)
+      return parz_gpu_enc_mask_refuse(e);
+    /* the rank kernel, then the mask pass */
+    for (unsigned i = 0; i < PARZ_GPU_MASK_SLOTS; i++)
+      set[0].code[i] = parz_gpu_mask_rank(&set[0], i);
+    set[0].nvalues = parz_gpu_mask_nvalues(&set[0]);
+    facts.assign(nb, 0);
+    group_bytes.assign(parz_gpu_mask_groups_before(nb, PARZ_GPU_MASK_GROUP_SIZES), 0);
+    c.mask.facts = facts.data();
+    c.mask.group_bytes = group_bytes.data();
+    c.mask.pass = 1;
+  }
+  /* the sizes, the host's layout and the fixed parts of the head */
+  unsigned char header[PARZ_GPU_HEAD];
+  size_t size = 0;
+  if ((rc = parz_gpu_enc_settle(&c, &a, &cfg, offsets[nb], nexc, needs2, mask_bytes, header, &size,
+                                e)))
+    return rc;
+  chunk.assign(size, 0xA5);
+  c.chunk = chunk.data();
+  c.header = header;
+  /* payload, table, records, directory and payload checksums, CRC, header */
+  for (unsigned long long k = 0; k < c.payload_words; k++)
+    parz_word_store(c.chunk + c.payload_at + 8 * k, c.scratch[k]);
+  if (c.table != PARZ_TABLE_NONE)
+    for (unsigned long long s = 0; s < c.nsegments; s++)
+      parz_gpu_table_segment(c, s);
+  if (c.nexceptions) {
+    typedef typename raw_of<T>::type U;
+    const unsigned long long ranges = (c.count + PARZ_GPU_EXC_RANGE - 1) / PARZ_GPU_EXC_RANGE;
+    std::vector<unsigned long long> first(ranges);
+    for (unsigned long long r = 0, sum = 0; r < ranges; r++) {
+      first[r] = sum;
+      sum += parz_gpu_exc_count<U>(c, r);
+    }
+    c.exc_first = first.data();
+    for (unsigned long long r = 0; r < ranges; r++)
+      parz_gpu_exc_write<U>(c, r);
+  }
+  /* the directory and the sections' heads; the mask's values, group starts (a scan of the
+   * groups' bytes) and records */
+  parz_gpu_sections(c);
+  if (c.mask.at) {
+    typedef typename raw_of<T>::type U;
+    const unsigned long long* gb = &group_bytes[parz_gpu_mask_groups_before(nb, c.mask.k)];
+    for (unsigned i = 0; i < PARZ_GPU_MASK_SLOTS; i++)
+      parz_gpu_mask_value(c, i);
+    for (unsigned long long g = 0, sum = 0; g < c.mask.ngroups; g++) {
+      parz_word_store(parz_gpu_mask_starts(c) + 8 * g, sum);
+      sum += gb[g];
+    }
+    for (unsigned long long g = 0; g < c.mask.ngroups; g++)
+      parz_gpu_mask_records<U>(c, g);
+  }
+  /* a warp per partition: 32 lanes' shares added */
+  for (unsigned long long p = 0; p < c.nchecksums; p++) {
+    unsigned long long sum = 0;
+    for (unsigned lane = 0; lane < 32; lane++)
+      sum += parz_gpu_payload_share(c, p, lane, 32);
+    parz_word_store(c.chunk + c.sums_at + 8 * p, sum);
+  }
+  /* each span's pieces joined pairwise as the CTA's tree joins them */
+  uint32_t raw = 0;
+  for (unsigned long long span = 0; span < parz_gpu_crc_spans(c); span++) {
+    uint32_t v[PARZ_GPU_CRC_THREADS];
+    for (unsigned t = 0; t < PARZ_GPU_CRC_THREADS; t++)
+      v[t] = parz_gpu_crc_piece(c, span * PARZ_GPU_CRC_THREADS + t, parz_crc32c_table);
+    for (unsigned k = 0; (1u << k) < PARZ_GPU_CRC_THREADS; k++)
+      for (unsigned t = 0; t < PARZ_GPU_CRC_THREADS; t += 2u << k)
+        v[t] = parz_gpu_crc_join(v[t], v[t + (1u << k)], k);
+    raw ^= parz_gpu_crc_span(c, span, v[0]);
+  }
+  parz_gpu_seal(c, raw);
+  return PARZ_OK;
+}
+
+template <parz_type T>
+static int emulate_rank(const parz_array& a, const void* data, const parz_chunk_config& cfg,
+                        std::vector<unsigned char>& chunk, parz_error* e) {
+  switch (a.dims) {
+    case 1: return emulate<T, 1>(a, data, cfg, chunk, e);
+    case 2: return emulate<T, 2>(a, data, cfg, chunk, e);
+    case 3: return emulate<T, 3>(a, data, cfg, chunk, e);
+    default: return emulate<T, 4>(a, data, cfg, chunk, e);
+  }
+}
+
+static int emulate_any(const parz_array& a, const void* data, const parz_chunk_config& cfg,
+                       std::vector<unsigned char>& chunk, parz_error* e) {
+  switch (a.type) {
+    case PARZ_FLOAT: return emulate_rank<PARZ_FLOAT>(a, data, cfg, chunk, e);
+    case PARZ_DOUBLE: return emulate_rank<PARZ_DOUBLE>(a, data, cfg, chunk, e);
+    case PARZ_INT32: return emulate_rank<PARZ_INT32>(a, data, cfg, chunk, e);
+    default: return emulate_rank<PARZ_INT64>(a, data, cfg, chunk, e);
+  }
+}
+
+/* What the chunks compared held: masks, by G, and masks of 256 values. */
+static unsigned masked_chunks, group_sizes[PARZ_GPU_MASK_GROUP_SIZES], many_values;
+
+/* One array and configuration: the emulated GPU chunk against the serial encoder's. */
+static void compare(const char* what, const parz_array& a, const void* data,
+                    const parz_chunk_config& cfg) {
+  parz_error e1, e2;
+  size_t cap = parz_chunk_bound(&a, &cfg), n = 0;
+  std::vector<unsigned char> ref(cap ? cap : 1), got;
+  int rc_ref = parz_chunk_encode(&a, data, &cfg, ref.data(), cap, &n, &e1);
+  int rc = emulate_any(a, data, cfg, got, &e2);
+  CHECK(rc == rc_ref, "%s: status %d (%s), serial %d (%s)", what, rc, rc ? e2.message : "", rc_ref,
+        rc_ref ? e1.message : "");
+  if (rc != PARZ_OK || rc_ref != PARZ_OK)
+    return;
+  CHECK(got.size() == n && !memcmp(got.data(), ref.data(), n),
+        "%s: chunk differs (%zu bytes, serial %zu)", what, got.size(), n);
+  parz_chunk_view v;
+  if (parz_chunk_parse(ref.data(), n, &v, NULL) == PARZ_OK && v.mask.nvalues) {
+    masked_chunks++;
+    for (unsigned k = 0; k < PARZ_GPU_MASK_GROUP_SIZES; k++)
+      group_sizes[k] += v.mask.group_blocks == PARZ_GPU_MASK_GROUP_MIN << k;
+    many_values += v.mask.nvalues == PARZ_MASK_MAX_VALUES;
+  }
+}
+
+/* An array the GPU encoder refuses (NaN of more patterns than its set holds): the serial
+ * encoder encodes it, the GPU's steps refuse it with PARZ_ERR_UNSUPPORTED, before any chunk is
+ * written, so that callers encode it on the CPU. */
+static void refuse(const char* what, const parz_array& a, const void* data,
+                   const parz_chunk_config& cfg) {
+  parz_error e1, e2;
+  size_t cap = parz_chunk_bound(&a, &cfg), n = 0;
+  std::vector<unsigned char> ref(cap ? cap : 1), got;
+  CHECK(parz_chunk_encode(&a, data, &cfg, ref.data(), cap, &n, &e1) == PARZ_OK, "%s: serial: %s",
+        what, e1.message);
+  const int rc = emulate_any(a, data, cfg, got, &e2);
+  CHECK(rc == PARZ_ERR_UNSUPPORTED && strstr(e2.message, "NaN") && got.empty(),
+        "%s: the GPU encoder must refuse it: status %d (%s)", what, rc, rc ? e2.message : "");
+}
+
+int main(int argc, char** argv) {
+  const bool quick = argc > 1 && !strcmp(argv[1], "--quick");
+  const gpu_encode_scope scope = {false, quick, true, true};
+  CHECK(gpu_encode_cases(scope, compare) == 0, "parameters the codec refused");
+  {
+    /* reversible-transform parameters cut short: refused for encoding, as the serial encoder
+     * refuses them (compare checks that both statuses agree) */
+    parz_array a;
+    parz_chunk_config cfg;
+    memset(&a, 0, sizeof a);
+    memset(&cfg, 0, sizeof cfg);
+    a.type = PARZ_DOUBLE;
+    a.dims = 2;
+    a.shape[0] = a.shape[1] = 8;
+    std::vector<unsigned char> data = gpu_cases_values(PARZ_DOUBLE, 64, 0);
+    CHECK(parz_params_expert(&cfg.params, 1, 20000, 40, -1075, NULL) == PARZ_OK,
+          "expert parameters");
+    std::vector<unsigned char> got;
+    parz_error e;
+    CHECK(emulate_any(a, data.data(), cfg, got, &e) == PARZ_ERR_PARAM,
+          "reversible parameters cut short must be refused");
+    compare("reversible cut short", a, data.data(), cfg);
+  }
+  gpu_cases_masks(scope, compare, refuse);
+  /* the cases reach what they are meant to: masks of every G and of the most values */
+  printf("%u chunks with masks; G = 256 ... 4096: %u %u %u %u %u; 256 values: %u\n", masked_chunks,
+         group_sizes[0], group_sizes[1], group_sizes[2], group_sizes[3], group_sizes[4],
+         many_values);
+  for (unsigned k = 0; k < PARZ_GPU_MASK_GROUP_SIZES && !quick; k++)
+    CHECK(group_sizes[k] > 0, "no chunk with masks in groups of %u blocks",
+          PARZ_GPU_MASK_GROUP_MIN << k);
+  CHECK(quick || many_values > 0, "no chunk with a mask of 256 values");
+  return test_finish("test_gpu_encode_host");
+}
