@@ -119,10 +119,11 @@ PARZ_HD unsigned PARZ_FN(parz_decode_ints)(parz_reader* r, unsigned maxbits, uns
     while (n < size && bits) {
       unsigned lim, z;
       bits--;
-      if (!parz_read_bit(&s))
-        break;
       lim = PARZ_MIN(size - 1 - n, bits);
-      z = parz_read_zeros(&s, lim);
+      z = parz_read_group(&s, lim);
+      if (!z)
+        break;
+      z--;
       bits -= z < lim ? z + 1 : lim;
       n += z;
       x[size <= 64 ? 0 : n >> 6] |= UINT64_C(1) << (n & 63u);
