@@ -129,9 +129,10 @@ PARZ_HD void parz_transpose_tiles(uint64_t* a, unsigned n) {
 /* Below this many stream bits per group of values, a decoder that collected bit planes for
  * tiles of side t sets the (at most as many) one bits individually instead of transposing.
  * The transposition costs about t log2(t) / 2 word swaps; measured on real data (bench_codec),
- * t * t / 8 bits is where the two cost the same for t = 16, 32 and 64. */
+ * the two cost the same near t * t / 8 bits for t = 16 and 32 and near t * t / 16 for t = 64
+ * (64 double values, whose one bits come in long runs of planes per value). */
 #ifndef PARZ_SPARSE_BITS
-#define PARZ_SPARSE_BITS(t) ((t) * (t) / 8u)
+#define PARZ_SPARSE_BITS(t) ((t) == 64u ? (t) * (t) / 16u : (t) * (t) / 8u)
 #endif
 
 /* Little-endian 64-bit word loads and stores, byte by byte: correct on any host and alignment,
