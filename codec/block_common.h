@@ -92,34 +92,47 @@ PARZ_HD unsigned parz_bitlen64(uint64_t x) {
 #endif
 #endif
 
+/* One round of parz_transpose_tiles: swaps the off-diagonal j x j sub-tiles (mask m selects
+ * the low j bits of every 2j) of the rows hi + lo and hi + lo + j. */
+PARZ_HD void parz_transpose_round(uint64_t* a, unsigned n, unsigned j, uint64_t m) {
+  unsigned hi, lo;
+  /* rows hi + lo and hi + lo + j; consecutive lo are independent (vector code) */
+  for (hi = 0; hi < n; hi += 2 * j)
+    for (lo = hi; lo < hi + j; lo++) {
+      uint64_t t = ((a[lo] >> j) ^ a[lo + j]) & m;
+      a[lo] ^= t << j;
+      a[lo + j] ^= t;
+    }
+}
+
 /* Transposes the n x n bit tiles of rows a[0..n) in place (n = 4, 16, 32 or 64): row r holds
  * 64/n tiles side by side, and afterwards bit t*n + i of a[k] is what bit t*n + k of a[i] was.
  * With n = 64 this turns 64 values into their 64 bit planes and back; smaller tiles do the
  * same for blocks of 4 or 16 values (several planes per row) and for 32-bit values (two
  * groups of 32 values per row) without wasting work on zero bits. log2(n) rounds of masked
- * swaps, each swapping the off-diagonal sub-tiles of half the size of the previous round. */
+ * swaps, each swapping the off-diagonal sub-tiles of half the size of the previous round; one
+ * call per round with a literal sub-tile side and mask, so that with a constant n every loop
+ * has constant bounds and unrolls. */
 PARZ_HD void parz_transpose_tiles(uint64_t* a, unsigned n) {
-  unsigned j, hi, lo;
-  uint64_t m = UINT64_C(0x00000000ffffffff);
-  for (j = 32; j; j >>= 1, m ^= m << j) {
-    if (j >= n)
-      continue;
-    /* rows hi + lo and hi + lo + j; consecutive lo are independent (vector code) */
-    for (hi = 0; hi < n; hi += 2 * j)
-      for (lo = hi; lo < hi + j; lo++) {
-        uint64_t t = ((a[lo] >> j) ^ a[lo + j]) & m;
-        a[lo] ^= t << j;
-        a[lo + j] ^= t;
-      }
-  }
+  if (n > 32)
+    parz_transpose_round(a, n, 32, UINT64_C(0x00000000ffffffff));
+  if (n > 16)
+    parz_transpose_round(a, n, 16, UINT64_C(0x0000ffff0000ffff));
+  if (n > 8)
+    parz_transpose_round(a, n, 8, UINT64_C(0x00ff00ff00ff00ff));
+  if (n > 4)
+    parz_transpose_round(a, n, 4, UINT64_C(0x0f0f0f0f0f0f0f0f));
+  parz_transpose_round(a, n, 2, UINT64_C(0x3333333333333333));
+  parz_transpose_round(a, n, 1, UINT64_C(0x5555555555555555));
 }
 
 /* Below this many stream bits per group of values, a decoder that collected bit planes for
  * tiles of side t sets the (at most as many) one bits individually instead of transposing.
  * The transposition costs about t log2(t) / 2 word swaps; measured on real data (bench_codec),
- * t * t / 8 bits is where the two cost the same for t = 16, 32 and 64. */
+ * the two cost the same near t * t / 8 bits for t = 16 and 32 and near t * t / 16 for t = 64
+ * (64 double values, whose one bits come in long runs of planes per value). */
 #ifndef PARZ_SPARSE_BITS
-#define PARZ_SPARSE_BITS(t) ((t) * (t) / 8u)
+#define PARZ_SPARSE_BITS(t) ((t) == 64u ? (t) * (t) / 16u : (t) * (t) / 8u)
 #endif
 
 /* Little-endian 64-bit word loads and stores, byte by byte: correct on any host and alignment,

@@ -141,6 +141,43 @@ PARZ_HD unsigned parz_read_zeros(parz_reader* r, unsigned limit) {
   return z;
 }
 
+/* A group test and, when it is a one, the run of zeros after it (parz_read_zeros with `limit`).
+ * Returns 0 when the group test was a zero (one bit read), else 1 + the zeros read. On the CPU
+ * the common case, the test, the run and its closing one all among the buffered bits, is one
+ * count of trailing zeros on the buffer; device code reads them in turn. */
+PARZ_HD unsigned parz_read_group(parz_reader* r, unsigned limit) {
+#if !defined(__CUDA_ARCH__)
+  uint64_t w;
+  if (!r->cnt) {
+    r->buf = parz_reader_word(r, r->next++);
+    r->cnt = 64;
+  }
+  w = r->buf;
+  if (!(w & 1u)) {
+    r->buf = w >> 1;
+    r->cnt--;
+    return 0;
+  }
+  w >>= 1;
+  if (w) {
+    /* bits above cnt are zero, so the lowest one bit of w is a buffered bit */
+    unsigned z = parz_ctz64(w);
+    if (z < limit) {
+      r->buf = (w >> z) >> 1;
+      r->cnt -= z + 2;
+      return z + 1;
+    }
+  }
+  r->buf = w;
+  r->cnt--;
+  return 1 + parz_read_zeros(r, limit);
+#else
+  if (!parz_read_bit(r))
+    return 0;
+  return 1 + parz_read_zeros(r, limit);
+#endif
+}
+
 /* Width-specific parts: 32-bit (float, int32) and 64-bit (double, int64). */
 #define PARZ_W 32
 #include "block_decode_w.h"

@@ -46,27 +46,30 @@ PARZ_HD void PARZ_FN(parz_rev_inv_lift)(PARZ_UINT* p, unsigned s) {
 }
 
 /* Inverse decorrelating transform: axes in reverse order of the forward one (w, z, y, x).
- * Along axis a (stride s = 4^a) the 4-vectors start at hi + lo, hi a multiple of 4 s and
+ * Along the axis of stride s (4^axis) the 4-vectors start at hi + lo, hi a multiple of 4 s and
  * lo < s: consecutive lo are independent lifts on adjacent values, which compilers turn into
- * vector code for every axis but x. */
-PARZ_HD void PARZ_FN(parz_inv_xform)(PARZ_UINT* p, unsigned dims) {
-  unsigned a = dims, size = 1u << (2 * dims), hi, lo;
-  while (a-- > 0) {
-    unsigned s = 1u << (2 * a);
-    for (hi = 0; hi < size; hi += 4 * s)
-      for (lo = 0; lo < s; lo++)
+ * vector code for every axis but x. One call per axis with a literal stride, so that with a
+ * constant rank every loop has constant bounds and strides and unrolls. */
+PARZ_HD void PARZ_FN(parz_inv_axis)(PARZ_UINT* p, unsigned size, unsigned s, int reversible) {
+  unsigned hi, lo;
+  for (hi = 0; hi < size; hi += 4 * s)
+    for (lo = 0; lo < s; lo++) {
+      if (reversible)
+        PARZ_FN(parz_rev_inv_lift)(p + hi + lo, s);
+      else
         PARZ_FN(parz_inv_lift)(p + hi + lo, s);
-  }
+    }
 }
 
-PARZ_HD void PARZ_FN(parz_rev_inv_xform)(PARZ_UINT* p, unsigned dims) {
-  unsigned a = dims, size = 1u << (2 * dims), hi, lo;
-  while (a-- > 0) {
-    unsigned s = 1u << (2 * a);
-    for (hi = 0; hi < size; hi += 4 * s)
-      for (lo = 0; lo < s; lo++)
-        PARZ_FN(parz_rev_inv_lift)(p + hi + lo, s);
-  }
+PARZ_HD void PARZ_FN(parz_inv_xform)(PARZ_UINT* p, unsigned dims, int reversible) {
+  unsigned size = 1u << (2 * dims);
+  if (dims > 3)
+    PARZ_FN(parz_inv_axis)(p, size, 64, reversible);
+  if (dims > 2)
+    PARZ_FN(parz_inv_axis)(p, size, 16, reversible);
+  if (dims > 1)
+    PARZ_FN(parz_inv_axis)(p, size, 4, reversible);
+  PARZ_FN(parz_inv_axis)(p, size, 1, reversible);
 }
 
 /* Embedded bit-plane decoder: fills data[0..size) from at most maxbits bits and maxprec bit
@@ -116,10 +119,11 @@ PARZ_HD unsigned PARZ_FN(parz_decode_ints)(parz_reader* r, unsigned maxbits, uns
     while (n < size && bits) {
       unsigned lim, z;
       bits--;
-      if (!parz_read_bit(&s))
-        break;
       lim = PARZ_MIN(size - 1 - n, bits);
-      z = parz_read_zeros(&s, lim);
+      z = parz_read_group(&s, lim);
+      if (!z)
+        break;
+      z--;
       bits -= z < lim ? z + 1 : lim;
       n += z;
       x[size <= 64 ? 0 : n >> 6] |= UINT64_C(1) << (n & 63u);
@@ -188,10 +192,7 @@ PARZ_HD void PARZ_FN(parz_decode_finish)(const PARZ_UINT* u, unsigned dims, int 
     for (i = 0; i < size; i++)
       block[i] = PARZ_FN(parz_uint2int)(u[i]);
   }
-  if (reversible)
-    PARZ_FN(parz_rev_inv_xform)(block, dims);
-  else
-    PARZ_FN(parz_inv_xform)(block, dims);
+  PARZ_FN(parz_inv_xform)(block, dims, reversible);
 }
 
 /* Lossy integer block: coefficients, padding to minbits, reorder, inverse transform. */

@@ -8,16 +8,17 @@
 int parz_codec_check(const parz_array* a, const parz_params* p, size_t first, size_t count,
                      parz_error* err);
 
-/* Decodes `count` blocks of one type and rank. Called with both constant (see decode_range), so
- * that the block decoder inlines into a loop specialized for them: fixed block size, unrolled
- * transforms and deposits. Returns the number of blocks decoded before the stream ran out.
+/* Decodes `count` blocks of one type and rank. Forced inline (PARZ_HD) into each case of
+ * decode_range, where both are constant, so that the block decoder becomes a loop specialized
+ * for them: fixed block size, unrolled transforms and deposits (as a plain static function,
+ * gcc 12 keeps one generic copy). Returns the number of blocks decoded before the stream ran out.
  * With ends (parz_decode_segments), after every `seg` blocks and after the last it also stops
  * when the stream is not at ends[k] for segment k, with *bad = k. With a mask cursor (positioned
  * at block `first`) each block gets its masked values before it is stored. */
-static size_t decode_run(parz_reader* r, const parz_grid* g, parz_block_pos* pos, parz_type type,
-                         unsigned dims, const parz_params* p, void* data, size_t first,
-                         size_t count, uint64_t limit, size_t seg, const uint64_t* ends,
-                         parz_mask_cursor* mask, size_t* bad) {
+PARZ_HD size_t decode_run(parz_reader* r, const parz_grid* g, parz_block_pos* pos, parz_type type,
+                          unsigned dims, const parz_params* p, void* data, size_t first,
+                          size_t count, uint64_t limit, size_t seg, const uint64_t* ends,
+                          parz_mask_cursor* mask, size_t* bad) {
   uint64_t block[256];
   size_t i, k = 0, left = seg;
   for (i = 0; i < count; i++) {
