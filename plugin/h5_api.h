@@ -31,12 +31,13 @@
 /* What the dataset readers and writers (parz_h5_read.h, parz_h5_write.h, parz_h5_device.h) use
  * besides: looked up too, but optional, so that the filter loads into any HDF5
  * (H5Dget_chunk_info_by_coord is 1.10.5's). */
-#define PARZ_H5_READER_FUNCTIONS(X)                                                           \
-  X(H5Dget_space)                                                                             \
-  X(H5Pget_fill_time) X(H5Tget_native_type) X(H5Sget_simple_extent_ndims)                     \
-      X(H5Sget_simple_extent_dims) X(H5Sget_select_type) X(H5Sget_select_npoints)             \
-          X(H5Sget_select_bounds) X(H5Dget_chunk_info_by_coord) X(H5Sclose) X(H5Dwrite_chunk) \
-              X(H5Pget_chunk_opts)
+/* clang-format off */
+#define PARZ_H5_READER_FUNCTIONS(X)                                                              \
+  X(H5Dget_space) X(H5Pget_fill_time) X(H5Tget_native_type)                                      \
+  X(H5Sget_simple_extent_ndims) X(H5Sget_simple_extent_dims) X(H5Sget_select_type)               \
+  X(H5Sget_select_npoints) X(H5Sget_select_bounds) X(H5Dget_chunk_info_by_coord) X(H5Sclose)     \
+  X(H5Dwrite_chunk) X(H5Pget_chunk_opts)
+/* clang-format on */
 
 /* H5Dread_chunk as HDF5 2.0 names its two versions (1.x has the first as H5Dread_chunk): the
  * second is told the buffer's size. */
