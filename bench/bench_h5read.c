@@ -153,21 +153,6 @@ static void parse_args(int argc, char** argv, options* o) {
   }
 }
 
-/* Value range without non-finite and fill values (|v| >= 1e9), as bench_omp computes it. */
-static double value_range(const real_array* r) {
-  size_t n = r->bytes / parz_type_size(r->array.type), i;
-  double lo = INFINITY, hi = -INFINITY;
-  for (i = 0; i < n; i++) {
-    double v =
-        r->array.type == PARZ_FLOAT ? ((const float*)r->data)[i] : ((const double*)r->data)[i];
-    if (isfinite(v) && fabs(v) < 1e9) {
-      lo = v < lo ? v : lo;
-      hi = v > hi ? v : hi;
-    }
-  }
-  return hi > lo ? hi - lo : 1.0;
-}
-
 /* H5Z-ZFP's accuracy cd_values: mode, unused, then the double as two native words. */
 static size_t zfp_accuracy_cdata(double tol, unsigned* cd) {
   cd[0] = ZFP_MODE_ACCURACY;
@@ -650,7 +635,7 @@ static void bench_array(const real_array* r, const options* o) {
   hid_t type = r->array.type == PARZ_FLOAT ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
   unsigned cd[H5Z_PARZ_USER_NELMTS_MAX], zcd[4];
   size_t ncd;
-  double tol = o->accuracy * value_range(r), t_zfp, t, best_parz = INFINITY;
+  double tol = o->accuracy * real_array_value_range(r), t_zfp, t, best_parz = INFINITY;
   unsigned char *data, *out_parz, *out_zfp;
   hid_t f;
   while ((double)(copies * r->bytes) < o->min_mib * 1048576.0)

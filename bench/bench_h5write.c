@@ -116,21 +116,6 @@ static void parse_args(int argc, char** argv, options* o) {
   }
 }
 
-/* Value range without non-finite and fill values (|v| >= 1e9), as bench_omp computes it. */
-static double value_range(const real_array* r) {
-  size_t n = r->bytes / parz_type_size(r->array.type), i;
-  double lo = INFINITY, hi = -INFINITY;
-  for (i = 0; i < n; i++) {
-    double v =
-        r->array.type == PARZ_FLOAT ? ((const float*)r->data)[i] : ((const double*)r->data)[i];
-    if (isfinite(v) && fabs(v) < 1e9) {
-      lo = v < lo ? v : lo;
-      hi = v > hi ? v : hi;
-    }
-  }
-  return hi > lo ? hi - lo : 1.0;
-}
-
 /* How the values get into the dataset: H5Dwrite from host memory (writer NULL), or a writer of
  * the values at `data` (GPU memory), which returns 0 on success. */
 typedef int (*write_fn)(void* ctx, hid_t dset, hid_t type, const void* data, size_t bytes);
@@ -410,7 +395,7 @@ static void bench_array(const real_array* r, const options* o, void* gpu) {
   int rank = (int)r->array.dims, i, s;
   hid_t type = r->array.type == PARZ_FLOAT ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
   unsigned cd[H5Z_PARZ_USER_NELMTS_MAX];
-  double tol = o->accuracy * value_range(r);
+  double tol = o->accuracy * real_array_value_range(r);
   size_t ncd = H5Z_parz_accuracy_cdata(tol, cd);
   unsigned char* data;
   char f_omp[512], f_cuda[512], f_raw[512], nthreads[16];

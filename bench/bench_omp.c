@@ -160,24 +160,6 @@ static void parse_args(int argc, char** argv, options* o) {
   }
 }
 
-static double value_at(const parz_array* a, const void* d, size_t i) {
-  return a->type == PARZ_FLOAT ? ((const float*)d)[i] : ((const double*)d)[i];
-}
-
-/* Value range, leaving out non-finite values and fill values (|v| >= 1e9, e.g. levitus -1e10). */
-static double value_range(const real_array* r) {
-  size_t n = r->bytes / parz_type_size(r->array.type), i;
-  double lo = INFINITY, hi = -INFINITY;
-  for (i = 0; i < n; i++) {
-    double v = value_at(&r->array, r->data, i);
-    if (isfinite(v) && fabs(v) < 1e9) {
-      lo = v < lo ? v : lo;
-      hi = v > hi ? v : hi;
-    }
-  }
-  return hi > lo ? hi - lo : 1.0;
-}
-
 /* The array repeated along dimension 0 until it holds at least min_bytes. */
 static real_array tile(const real_array* r, size_t min_bytes) {
   real_array t = *r;
@@ -354,7 +336,7 @@ static void checksum_cost(const real_array* r, const parz_chunk_config* cfg, con
 
 static void bench_array(const real_array* r, const options* o) {
   real_array t = tile(r, (size_t)(o->min_mib * 1048576.0));
-  double range = value_range(r);
+  double range = real_array_value_range(r);
   int m;
   if (!t.data)
     return;
@@ -453,7 +435,7 @@ static void compare_c(const real_array* r, const options* o) {
   if (ok && o->merge_4d)
     merge_4d(&t.array);
   memset(&cfg, 0, sizeof cfg);
-  parz_params_accuracy(&cfg.params, o->accuracy * value_range(r), NULL, NULL);
+  parz_params_accuracy(&cfg.params, o->accuracy * real_array_value_range(r), NULL, NULL);
   printf("  accuracy %g x range, chunk %.1f MiB, shape", o->accuracy, t.bytes / 1048576.0);
   for (k = 0; k < (int)t.array.dims; k++)
     printf("%s%zu", k ? "x" : " ", t.array.shape[k]);
@@ -568,7 +550,7 @@ static void balance(const real_array* r, const options* o) {
   if ((t.array.shape[0] + rows - 1) / rows > MAX_SLABS)
     rows = (t.array.shape[0] + MAX_SLABS - 1) / MAX_SLABS;
   memset(&cfg, 0, sizeof cfg);
-  parz_params_accuracy(&cfg.params, o->accuracy * value_range(r), NULL, NULL);
+  parz_params_accuracy(&cfg.params, o->accuracy * real_array_value_range(r), NULL, NULL);
   for (i = 0; ok && i < t.array.shape[0]; i += rows, nslab++) {
     real_array slab = t;
     slab.array.shape[0] = rows < t.array.shape[0] - i ? rows : t.array.shape[0] - i;
@@ -661,7 +643,7 @@ static void threshold(const real_array* list, size_t n, const options* o) {
       s.array.shape[0] = vals;
       s.bytes = sizes[k];
       memset(&cfg, 0, sizeof cfg);
-      parz_params_accuracy(&cfg.params, o->accuracy * value_range(r), NULL, NULL);
+      parz_params_accuracy(&cfg.params, o->accuracy * real_array_value_range(r), NULL, NULL);
       chunk = encode(&s, &cfg, &nb);
       dst = (unsigned char*)malloc(s.bytes);
       ts = time_decode(chunk, nb, dst, s.bytes, 1, 0, o->reps * 5);

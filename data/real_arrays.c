@@ -2,6 +2,7 @@
 #include "real_arrays.h"
 
 #include <dirent.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,4 +102,18 @@ void real_arrays_free(real_array* list, size_t n) {
   for (i = 0; i < n; i++)
     free(list[i].data);
   free(list);
+}
+
+double real_array_value_range(const real_array* r) {
+  size_t n = r->bytes / parz_type_size(r->array.type), i;
+  double lo = INFINITY, hi = -INFINITY;
+  for (i = 0; i < n; i++) {
+    double v =
+        r->array.type == PARZ_FLOAT ? ((const float*)r->data)[i] : ((const double*)r->data)[i];
+    if (isfinite(v) && fabs(v) < 1e9) {
+      lo = v < lo ? v : lo;
+      hi = v > hi ? v : hi;
+    }
+  }
+  return hi > lo ? hi - lo : 1.0;
 }

@@ -24,4 +24,8 @@ void real_arrays_free(real_array* list, size_t n);
 /* Parses "<name>_<f32|f64>le_<d0>x<d1>...bin"; 0 when the name does not follow the pattern. */
 int real_array_parse_name(const char* file, real_array* out);
 
+/* The values' range (max - min), leaving out non-finite values and fill values (|v| >= 1e9, e.g.
+ * levitus' -1e10): what the benchmarks' relative tolerances are relative to. 1 when empty. */
+double real_array_value_range(const real_array* r);
+
 #endif
