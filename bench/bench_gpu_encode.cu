@@ -26,6 +26,7 @@
 
 #include <cuda_runtime.h>
 
+#include "bench_raw_file.h"
 #include "parz_gpu.h"
 #include "parz_omp.h"
 
@@ -38,47 +39,13 @@
     }                                                                             \
   } while (0)
 
-struct raw_array {
-  parz_array a;
-  std::vector<unsigned char> data;
-  double range;
-  const char* name;
-};
-
-/* Shape and type from the file name (..._f32le_AxBxC.bin), unit extents dropped as the filter
- * drops them; the array repeated `tile` times along its slowest dimension. */
+/* The raw array at path (bench_raw_file.h) repeated `tile` times along its slowest dimension,
+ * widened to float64 when f64 is set. */
 static int load(const char* path, int tile, bool f64, raw_array* r) {
-  const char* base = strrchr(path, '/');
-  base = base ? base + 1 : path;
-  const char* t = strstr(base, "_f32le_") ? strstr(base, "_f32le_") : strstr(base, "_f64le_");
-  if (!t)
+  if (!raw_file_load(path, r))
     return 0;
-  memset(&r->a, 0, sizeof r->a);
-  r->a.type = t[2] == '3' ? PARZ_FLOAT : PARZ_DOUBLE;
-  const char* s = t + 7;
-  size_t shape[8];
-  unsigned n = 0;
-  while (n < 8) {
-    char* end;
-    shape[n++] = strtoull(s, &end, 10);
-    if (*end != 'x')
-      break;
-    s = end + 1;
-  }
-  for (unsigned k = 0; k < n; k++)
-    if (shape[k] > 1 && r->a.dims < 4)
-      r->a.shape[r->a.dims++] = shape[k];
-  if (!r->a.dims)
-    return 0;
-  const size_t bytes = parz_array_count(&r->a) * parz_type_size(r->a.type);
-  FILE* f = fopen(path, "rb");
-  if (!f)
-    return 0;
+  const size_t bytes = r->data.size();
   r->data.resize(bytes * tile);
-  const size_t got = fread(r->data.data(), 1, bytes, f);
-  fclose(f);
-  if (got != bytes)
-    return 0;
   for (int k = 1; k < tile; k++)
     memcpy(r->data.data() + k * bytes, r->data.data(), bytes);
   r->a.shape[0] *= tile;
@@ -89,17 +56,6 @@ static int load(const char* path, int tile, bool f64, raw_array* r) {
     r->data.swap(wide);
     r->a.type = PARZ_DOUBLE;
   }
-  double lo = INFINITY, hi = -INFINITY;
-  for (size_t i = 0, cnt = bytes / parz_type_size(r->a.type); i < cnt; i++) {
-    const double v = r->a.type == PARZ_FLOAT ? ((const float*)r->data.data())[i]
-                                             : ((const double*)r->data.data())[i];
-    if (isfinite(v) && fabs(v) < 1e9) { /* fill values (levitus' -1e10) excluded */
-      lo = std::min(lo, v);
-      hi = std::max(hi, v);
-    }
-  }
-  r->range = hi > lo ? hi - lo : 1.0;
-  r->name = base;
   return 1;
 }
 

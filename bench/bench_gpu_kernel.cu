@@ -39,6 +39,7 @@
 
 #include <cuda_runtime.h>
 
+#include "bench_raw_file.h"
 #include "gpu_internal.h"
 #include "parz_gpu.h"
 #include "parz_omp.h"
@@ -51,62 +52,6 @@
       exit(1);                                                                    \
     }                                                                             \
   } while (0)
-
-struct raw_array {
-  parz_array a;
-  std::vector<unsigned char> data;
-  double range;
-  const char* name;
-};
-
-/* Shape and type from the file name: ..._f32le_AxBxC.bin */
-static int load(const char* path, raw_array* r) {
-  const char* base = strrchr(path, '/');
-  base = base ? base + 1 : path;
-  const char* t = strstr(base, "_f32le_") ? strstr(base, "_f32le_") : strstr(base, "_f64le_");
-  if (!t)
-    return 0;
-  memset(&r->a, 0, sizeof r->a);
-  r->a.type = t[2] == '3' ? PARZ_FLOAT : PARZ_DOUBLE;
-  const char* s = t + 7;
-  size_t shape[8];
-  unsigned n = 0;
-  while (n < 8) {
-    char* end;
-    shape[n++] = strtoull(s, &end, 10);
-    if (*end != 'x')
-      break;
-    s = end + 1;
-  }
-  /* unit extents would pad every block along them: drop them, as the filter does */
-  r->a.dims = 0;
-  for (unsigned k = 0; k < n; k++)
-    if (shape[k] > 1 && r->a.dims < 4)
-      r->a.shape[r->a.dims++] = shape[k];
-  if (!r->a.dims)
-    return 0;
-  size_t bytes = parz_array_count(&r->a) * parz_type_size(r->a.type);
-  FILE* f = fopen(path, "rb");
-  if (!f)
-    return 0;
-  r->data.resize(bytes);
-  size_t got = fread(r->data.data(), 1, bytes, f);
-  fclose(f);
-  if (got != bytes)
-    return 0;
-  double lo = INFINITY, hi = -INFINITY;
-  for (size_t i = 0, cnt = parz_array_count(&r->a); i < cnt; i++) {
-    double v = r->a.type == PARZ_FLOAT ? ((const float*)r->data.data())[i]
-                                       : ((const double*)r->data.data())[i];
-    if (isfinite(v) && fabs(v) < 1e9) { /* fill values (levitus' -1e10) excluded */
-      lo = std::min(lo, v);
-      hi = std::max(hi, v);
-    }
-  }
-  r->range = hi > lo ? hi - lo : 1.0;
-  r->name = base;
-  return 1;
-}
 
 static std::vector<double> parse_list(const char* s) {
   std::vector<double> v;
@@ -524,7 +469,7 @@ int main(int argc, char** argv) {
 
   for (const char* path : files) {
     raw_array r;
-    if (!load(path, &r)) {
+    if (!raw_file_load(path, &r)) {
       fprintf(stderr,
               "bench_gpu_kernel: cannot read %s (name must say _f32le_/_f64le_ and shape)\n", path);
       continue;
