@@ -8,6 +8,10 @@
 
 #include "parz.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct {
   char name[64];    /* file name without the type/shape suffix, e.g. "levitus_temp" */
   parz_array array; /* type and shape from the file name, contiguous */
@@ -27,5 +31,9 @@ int real_array_parse_name(const char* file, real_array* out);
 /* The values' range (max - min), leaving out non-finite values and fill values (|v| >= 1e9, e.g.
  * levitus' -1e10): what the benchmarks' relative tolerances are relative to. 1 when empty. */
 double real_array_value_range(const real_array* r);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
