@@ -101,6 +101,8 @@ struct parz_gpu_context {
   int enc_dirty;
   cudaEvent_t enc_uploaded;
   struct parz_host_pool* host_pool; /* filter path host copies (host_pool.h); NULL = one thread */
+  void* populate_dst;               /* parz_gpu_populate_start's destination, while it runs */
+  size_t populate_bytes;
 };
 
 /* A chunk's share of the context's scratch in one call: its segment offsets, block offsets

@@ -34,13 +34,14 @@ static void worker(parz_host_pool* p, int t) {
     fn(arg, t);
     lock.lock();
     if (--p->running == 0)
-      p->done.notify_one();
+      p->done.notify_all();
   }
 }
 
 void parz_host_pool_free(parz_host_pool* p) {
   if (!p)
     return;
+  parz_host_pool_wait(p);
   {
     std::lock_guard<std::mutex> lock(p->mutex);
     p->stop = true;
@@ -70,11 +71,33 @@ parz_host_pool* parz_host_pool_create(int nthreads) {
 
 int parz_host_pool_size(const parz_host_pool* p) { return p ? (int)p->threads.size() + 1 : 1; }
 
+void parz_host_pool_wait(parz_host_pool* p) {
+  if (!p)
+    return;
+  std::unique_lock<std::mutex> lock(p->mutex);
+  p->done.wait(lock, [&] { return p->running == 0; });
+}
+
+void parz_host_pool_start(parz_host_pool* p, void (*fn)(void*, int), void* arg) {
+  if (!p)
+    return;
+  parz_host_pool_wait(p);
+  {
+    std::lock_guard<std::mutex> lock(p->mutex);
+    p->fn = fn;
+    p->arg = arg;
+    p->running = (int)p->threads.size();
+    p->job++;
+  }
+  p->start.notify_all();
+}
+
 void parz_host_pool_run(parz_host_pool* p, void (*fn)(void*, int), void* arg) {
   if (!p) {
     fn(arg, 0);
     return;
   }
+  parz_host_pool_wait(p);
   {
     std::lock_guard<std::mutex> lock(p->mutex);
     p->fn = fn;

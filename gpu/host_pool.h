@@ -21,6 +21,13 @@ int parz_host_pool_size(const parz_host_pool* pool);
  * have returned. */
 void parz_host_pool_run(parz_host_pool* pool, void (*fn)(void* arg, int t), void* arg);
 
+/* Starts fn(arg, t) for every t in [1, size) on the pool's own threads and returns at once, the
+ * caller free for other work: a job the caller does not need done (a NULL pool runs nothing).
+ * parz_host_pool_wait returns once it is over; parz_host_pool_run and parz_host_pool_free wait
+ * for it first. */
+void parz_host_pool_start(parz_host_pool* pool, void (*fn)(void* arg, int t), void* arg);
+void parz_host_pool_wait(parz_host_pool* pool);
+
 /* The same with any callable fn(t). */
 template <typename F>
 static inline void parz_host_pool_each(parz_host_pool* pool, F fn) {

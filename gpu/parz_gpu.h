@@ -83,6 +83,15 @@ void* parz_gpu_result(parz_gpu_context* ctx, size_t bytes, parz_error* err);
 int parz_gpu_download(parz_gpu_context* ctx, const void* d_src, void* dst, size_t bytes,
                       void* stream, parz_error* err);
 
+/* Starts faulting in a fresh pageable destination (dst[0, bytes), a new numpy array, say) on the
+ * context's host threads and returns at once, so that the caller's own work (reading chunks, the
+ * GPU's decode) hides the page faults a parz_gpu_download into it would take. Contents are left
+ * alone; resident memory costs nothing. The next call on the context that uses its host threads
+ * (a download, an upload, a chunk) waits for it; parz_gpu_populate_wait does so explicitly, and
+ * must be called before dst may go away. */
+void parz_gpu_populate_start(parz_gpu_context* ctx, void* dst, size_t bytes);
+void parz_gpu_populate_wait(parz_gpu_context* ctx);
+
 /* The reverse: copies bytes from pageable host memory (src) into device memory (d_dst) on
  * `stream` at the speed PCIe has from pinned memory, through the context's pinned buffer in
  * pieces, each filled by its host threads while the one before is on its way. Waits. */

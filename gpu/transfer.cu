@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "block_common.h"
+#include "fresh_pages.h"
 #include "gpu_internal.h"
 
 void parz_gpu_copy_share(unsigned char* dst, const unsigned char* src, size_t bytes, int t, int n) {
@@ -90,6 +91,26 @@ extern "C" int parz_gpu_download(parz_gpu_context* ctx, const void* d_src, void*
   if (e != cudaSuccess)
     return parz_gpu_cuda_fail(err, e, "queueing a download");
   return parz_gpu_drain_pieces(ctx, dst, piece_end, npieces, err);
+}
+
+static void populate_job(void* arg, int t) {
+  const parz_gpu_context* ctx = (const parz_gpu_context*)arg;
+  const int workers = parz_host_pool_size(ctx->host_pool) - 1;
+  parz_populate_slice(ctx->populate_dst, ctx->populate_bytes, t - 1, workers);
+}
+
+extern "C" void parz_gpu_populate_start(parz_gpu_context* ctx, void* dst, size_t bytes) {
+  if (!ctx || !dst || !bytes)
+    return;
+  parz_host_pool_wait(ctx->host_pool);
+  ctx->populate_dst = dst;
+  ctx->populate_bytes = bytes;
+  parz_host_pool_start(ctx->host_pool, populate_job, ctx);
+}
+
+extern "C" void parz_gpu_populate_wait(parz_gpu_context* ctx) {
+  if (ctx)
+    parz_host_pool_wait(ctx->host_pool);
 }
 
 /* Upload pieces: the host threads fill one while the one before is on its way, so the upload

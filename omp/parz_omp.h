@@ -53,12 +53,6 @@ int parz_omp_assemble_reading(const parz_chunk_grid* grid, const parz_box* box, 
                               parz_chunk_reader read, void* ctx, const void* fill, void* dst,
                               int threads, size_t* failed, parz_error* err);
 
-/* Runs work(arg) on the calling thread while the other threads of a team (`threads` as above)
- * fault in the pages of dst[0, bytes), a fresh destination that something else (a GPU's
- * download) will fill after work returns; returns what work returns. Contents are left alone;
- * memory already resident, small buffers and builds without OpenMP get work alone. */
-int parz_omp_populate_during(void* dst, size_t bytes, int threads, int (*work)(void*), void* arg);
-
 /* Nonzero when this build has OpenMP. */
 int parz_omp_enabled(void);
 

@@ -26,41 +26,32 @@ struct gpu_read {
   parz_h5_chunk_list* list;
   void* dst;
   size_t bytes;
-  int threads;
   size_t failed;
   parz_error* err;
-  parz_gpu_context* ctx; /* the rest is filled in by read_on_gpu */
-  unsigned char* staging;
-  void* d_box;
 };
 
-/* Chunks into pinned staging, the box assembled in device memory. */
-static int read_and_assemble(void* arg) {
-  struct gpu_read* r = (struct gpu_read*)arg;
-  const parz_h5_dataset* d = r->d;
-  int rc = parz_h5_read_chunks(r->dset, d, r->list, r->staging, who, r->err);
-  if (rc == PARZ_OK)
-    rc = parz_gpu_assemble(r->ctx, &d->grid, r->box, r->staging, r->list->packed_bytes, r->list->n,
-                           r->list->refs, r->list->missing && d->fills ? d->fill : NULL, r->d_box,
-                           NULL, &r->failed, r->err);
-  return rc;
-}
-
-/* The read on the GPU, then the box brought down into dst. A fresh destination (a new numpy
- * array) is faulted in by the host's other threads while the chunks are read and decoded, so the
- * download's copies out of pinned memory run at memory speed instead of taking a fault per page. */
+/* The read on the GPU: chunks into pinned staging, the box assembled in device memory, then
+ * brought down into dst. A fresh destination (a new numpy array) is faulted in by the context's
+ * host threads while the chunks are read and decoded, so the download's copies out of pinned
+ * memory run at memory speed instead of taking a fault per page. */
 static int read_on_gpu(parz_gpu_context* ctx, void* arg) {
   struct gpu_read* r = (struct gpu_read*)arg;
+  const parz_h5_dataset* d = r->d;
+  unsigned char* staging = (unsigned char*)parz_gpu_staging(ctx, r->list->packed_bytes, r->err);
+  void* d_box = staging ? parz_gpu_result(ctx, r->bytes, r->err) : NULL;
   int rc;
-  r->ctx = ctx;
-  r->staging = (unsigned char*)parz_gpu_staging(ctx, r->list->packed_bytes, r->err);
-  r->d_box = r->staging ? parz_gpu_result(ctx, r->bytes, r->err) : NULL;
-  if (!r->d_box)
+  if (!d_box)
     return PARZ_ERR_DEVICE;
-  if ((rc = parz_omp_populate_during(r->dst, r->bytes, r->threads, read_and_assemble, r)) !=
-      PARZ_OK)
-    return rc;
-  return parz_gpu_download(ctx, r->d_box, r->dst, r->bytes, NULL, r->err);
+  parz_gpu_populate_start(ctx, r->dst, r->bytes);
+  rc = parz_h5_read_chunks(r->dset, d, r->list, staging, who, r->err);
+  if (rc == PARZ_OK)
+    rc = parz_gpu_assemble(ctx, &d->grid, r->box, staging, r->list->packed_bytes, r->list->n,
+                           r->list->refs, r->list->missing && d->fills ? d->fill : NULL, d_box,
+                           NULL, &r->failed, r->err);
+  if (rc == PARZ_OK)
+    rc = parz_gpu_download(ctx, d_box, r->dst, r->bytes, NULL, r->err);
+  parz_gpu_populate_wait(ctx);
+  return rc;
 }
 
 #endif
@@ -104,8 +95,7 @@ PARZ_H5_EXPORT int parz_h5_read(hid_t dset, hid_t file_space, void* dst, size_t 
     const size_t bytes = (size_t)parz_h5_box_values(&d.grid, &box) * parz_type_size(d.grid.type);
     if ((!list.missing || d.fills) && parz_dispatch_gpu_wanted(&pol, bytes, "decoding")) {
       parz_error gerr = {0, ""};
-      struct gpu_read r = {dset,    &d,       &box,  &list, dst,  bytes,
-                           threads, SIZE_MAX, &gerr, NULL,  NULL, NULL};
+      struct gpu_read r = {dset, &d, &box, &list, dst, bytes, SIZE_MAX, &gerr};
       rc = parz_dispatch_with_gpu(read_on_gpu, &r, &gerr);
       if (rc != PARZ_ERR_DEVICE && rc != PARZ_ERR_UNSUPPORTED) {
         if (rc != PARZ_OK && err)
