@@ -255,3 +255,16 @@ int parz_gpu_chunk_encode(parz_gpu_context* ctx, const parz_array* a, const void
                                       err)
            : not_loaded(err);
 }
+
+/* Advice only: without the module there is no download to prepare for. */
+void parz_gpu_populate_start(parz_gpu_context* ctx, void* dst, size_t bytes) {
+  const parz_cuda_module* m = loaded();
+  if (m)
+    m->parz_gpu_populate_start(ctx, dst, bytes);
+}
+
+void parz_gpu_populate_wait(parz_gpu_context* ctx) {
+  const parz_cuda_module* m = loaded();
+  if (m)
+    m->parz_gpu_populate_wait(ctx);
+}

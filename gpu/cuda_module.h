@@ -52,7 +52,9 @@ extern "C" {
   X(parz_gpu_upload)                  \
   X(parz_gpu_encode_box)              \
   X(parz_gpu_check_memory)            \
-  X(parz_gpu_chunk_encode)
+  X(parz_gpu_chunk_encode)            \
+  X(parz_gpu_populate_start)          \
+  X(parz_gpu_populate_wait)
 
 typedef struct parz_cuda_module {
   size_t size;         /* sizeof(parz_cuda_module) where the module was built */
