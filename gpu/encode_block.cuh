@@ -79,9 +79,12 @@ struct parz_gpu_enc_chunk {
 #define PARZ_GPU_HEAD_MASK (PARZ_GPU_HEAD_SUMS + PARZ_CHECKSUM_HEAD_BYTES)
 #define PARZ_GPU_HEAD (PARZ_GPU_HEAD_MASK + PARZ_MASK_HEAD_BYTES + 8u)
 
-/* Values per thread in the exception kernels, bytes per thread in the checksum kernel. */
+/* Values per thread in the exception kernels; bytes per thread in the CRC kernel (one word) and
+ * its base-2 logarithm; threads sharing a partition's payload checksum. */
 #define PARZ_GPU_EXC_RANGE 1024u
-#define PARZ_GPU_CRC_PIECE 32u
+#define PARZ_GPU_CRC_PIECE 8u
+#define PARZ_GPU_CRC_PIECE_LOG2 3u
+#define PARZ_GPU_SUM_THREADS 256u
 
 /* Words of the longest block any parameters give (PARZ_MAX_BITS bits). */
 #define PARZ_GPU_BLOCK_WORDS (PARZ_MAX_BITS / 64 + 1)
@@ -552,38 +555,51 @@ PARZ_HD unsigned long long parz_gpu_payload_share(const parz_gpu_enc_chunk& c, u
  * in pieces of PARZ_GPU_CRC_PIECE bytes, PARZ_GPU_CRC_THREADS pieces a span (a CTA's work).
  * The bytes are counted as if zeros filled the front up to whole spans: leading zeros leave a
  * register from 0 at 0, so the raw register (crc32c.h) is the same, and then every piece and
- * span has one length. A CTA joins its pieces pairwise in a tree, each level by one constant
- * multiplication (parz_gpu_crc_join), and shifts its span's register over the spans after it. */
+ * span has one length. A CTA joins its pieces pairwise in a tree, each level by one
+ * multiplication with a constant (parz_gpu_crc_join), and shifts its span's register over the
+ * spans after it. */
 #define PARZ_GPU_CRC_THREADS 256u
+#define PARZ_GPU_CRC_LEVELS 8u /* log2(PARZ_GPU_CRC_THREADS) */
 #define PARZ_GPU_CRC_SPAN (PARZ_GPU_CRC_PIECE * PARZ_GPU_CRC_THREADS)
 
 PARZ_HD unsigned long long parz_gpu_crc_spans(const parz_gpu_enc_chunk& c) {
   return (c.payload_at - PARZ_HEADER_BYTES + PARZ_GPU_CRC_SPAN - 1) / PARZ_GPU_CRC_SPAN;
 }
 
-/* The raw register of piece p (table: parz_crc32c_table, on the GPU a copy in shared memory). */
+/* The raw register of piece p, one word (table: parz_crc32c_table, on the GPU a copy in shared
+ * memory). */
 PARZ_HD uint32_t parz_gpu_crc_piece(const parz_gpu_enc_chunk& c, unsigned long long p,
                                     const uint32_t* table) {
   const unsigned long long len = c.payload_at - PARZ_HEADER_BYTES;
   const unsigned long long pad = parz_gpu_crc_spans(c) * PARZ_GPU_CRC_SPAN - len;
-  const unsigned long long to = (p + 1) * PARZ_GPU_CRC_PIECE;
-  const unsigned char* t = c.chunk + PARZ_HEADER_BYTES;
+  const unsigned long long at = p * PARZ_GPU_CRC_PIECE;
   uint32_t reg = 0;
-  if (to <= pad)
+  if (at < pad) /* sections are whole words, so pad is one too */
     return 0;
-  for (unsigned long long i = p * PARZ_GPU_CRC_PIECE < pad ? pad : p * PARZ_GPU_CRC_PIECE; i < to;
-       i += 8) { /* sections are whole words, so pad is one too */
-    const uint64_t w = parz_word_load(t + i - pad);
-    for (unsigned k = 0; k < 8; k++)
-      reg = table[(reg ^ (unsigned)(w >> (8 * k))) & 0xffu] ^ (reg >> 8);
-  }
+  const uint64_t w = parz_word_load(c.chunk + PARZ_HEADER_BYTES + (at - pad));
+  for (unsigned k = 0; k < 8; k++)
+    reg = table[(reg ^ (unsigned)(w >> (8 * k))) & 0xffu] ^ (reg >> 8);
   return reg;
 }
 
-/* The register of 2^level pieces (left) followed by as many (right). */
-PARZ_HD uint32_t parz_gpu_crc_join(uint32_t left, uint32_t right, unsigned level) {
-  /* x^(8 * PARZ_GPU_CRC_PIECE * 2^level): one entry of the shift table (PIECE = 2^5) */
-  return parz_crc32c_mulmod(left, PARZ_TABLE(parz_crc32c_x8)[5 + level]) ^ right;
+/* Entry i of the join table of tree level `level`: x^i times x^(8 PIECE 2^level), the register of
+ * 2^level pieces of zeros, mod P (reflected). Multiplying by a constant b is the XOR of b x^i over
+ * the set bits of the other factor (parz_crc32c_mulmod), so with the 32 products at hand a join
+ * is 32 independent selections instead of a chain of 32 dependent steps. */
+PARZ_HD uint32_t parz_gpu_crc_join_entry(unsigned level, unsigned i) {
+  uint32_t b = PARZ_TABLE(parz_crc32c_x8)[PARZ_GPU_CRC_PIECE_LOG2 + level];
+  for (unsigned j = 0; j < i; j++)
+    b = (b >> 1) ^ (PARZ_CRC32C_POLY & (0u - (b & 1u)));
+  return b;
+}
+
+/* The register of 2^level pieces (left) followed by as many (right); tab: that level's 32 join
+ * table entries. */
+PARZ_HD uint32_t parz_gpu_crc_join(uint32_t left, uint32_t right, const uint32_t* tab) {
+  uint32_t p = right;
+  for (unsigned i = 0; i < 32; i++)
+    p ^= tab[i] & (0u - ((left >> (31 - i)) & 1u));
+  return p;
 }
 
 /* A span's register, shifted over the spans after it: its share of the raw register. */

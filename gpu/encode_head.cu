@@ -123,41 +123,53 @@ __global__ void exc_write_kernel(const parz_gpu_enc_chunk c, unsigned long long 
     parz_gpu_exc_write<U>(c, r);
 }
 
-/* One warp per checksummed partition (its lanes' shares added by shuffles); the first thread
- * also writes the section directory and the checksum section's header. */
-__global__ void sums_kernel(const parz_gpu_enc_chunk* chunks) {
+/* One CTA per checksummed partition, its threads' shares added by shuffles and through shared
+ * memory (a warp per partition left most of the GPU idle: partitions are few and their sums long);
+ * the first thread also writes the section directory and the checksum section's header. */
+__global__ void __launch_bounds__(PARZ_GPU_SUM_THREADS)
+    sums_kernel(const parz_gpu_enc_chunk* chunks) {
+  __shared__ unsigned long long warps[PARZ_GPU_SUM_THREADS / 32];
   const parz_gpu_enc_chunk& c = chunks[blockIdx.y];
-  const unsigned long long p = thread_index() >> 5;
-  const unsigned lane = threadIdx.x & 31u;
-  if (thread_index() == 0)
+  const unsigned long long p = blockIdx.x;
+  const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+  if (p == 0 && threadIdx.x == 0)
     parz_gpu_sections(c);
   if (p >= c.nchecksums)
-    return; /* the whole warp */
-  unsigned long long sum = parz_gpu_payload_share(c, p, lane, 32);
+    return; /* the whole CTA */
+  unsigned long long sum = parz_gpu_payload_share(c, p, threadIdx.x, PARZ_GPU_SUM_THREADS);
   for (unsigned d = 16; d > 0; d >>= 1)
     sum += __shfl_xor_sync(0xffffffffu, sum, d);
   if (lane == 0)
+    warps[warp] = sum;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    for (unsigned w = 1; w < PARZ_GPU_SUM_THREADS / 32; w++)
+      sum += warps[w];
     parz_word_store(c.chunk + c.sums_at + 8 * p, sum);
+  }
 }
 
 /* One span per CTA (encode_block.cuh): each thread's piece, joined pairwise, within a warp by
- * shuffles and then across the warps through shared memory. The byte table sits in shared
- * memory: lanes look up different entries, which the constant cache would serve one at a time. */
+ * shuffles and then across the warps through shared memory. The byte table and the levels' join
+ * tables sit in shared memory: lanes look up different byte entries, which the constant cache
+ * would serve one at a time. */
 __global__ void __launch_bounds__(PARZ_GPU_CRC_THREADS)
     crc_kernel(const parz_gpu_enc_chunk* chunks) {
   __shared__ uint32_t table[256];
+  __shared__ uint32_t joins[PARZ_GPU_CRC_LEVELS][32];
   __shared__ uint32_t warps[PARZ_GPU_CRC_THREADS / 32];
   const parz_gpu_enc_chunk& c = chunks[blockIdx.y];
   if (blockIdx.x >= parz_gpu_crc_spans(c))
     return; /* the whole CTA */
   const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
   table[threadIdx.x] = parz_crc32c_table_dev[threadIdx.x];
+  joins[warp][lane] = parz_gpu_crc_join_entry(warp, lane);
   __syncthreads();
   uint32_t v = parz_gpu_crc_piece(c, thread_index(), table);
   for (unsigned k = 0; k < 5; k++) {
     const uint32_t right = __shfl_down_sync(0xffffffffu, v, 1u << k);
     if ((lane & ((2u << k) - 1)) == 0)
-      v = parz_gpu_crc_join(v, right, k);
+      v = parz_gpu_crc_join(v, right, joins[k]);
   }
   if (lane == 0)
     warps[warp] = v;
@@ -168,7 +180,7 @@ __global__ void __launch_bounds__(PARZ_GPU_CRC_THREADS)
   for (unsigned k = 5; (1u << k) < PARZ_GPU_CRC_THREADS; k++) {
     const uint32_t right = __shfl_down_sync(0xffffffffu, v, 1u << (k - 5));
     if ((lane & ((2u << (k - 5)) - 1)) == 0)
-      v = parz_gpu_crc_join(v, right, k);
+      v = parz_gpu_crc_join(v, right, joins[k]);
   }
   if (lane == 0)
     atomicXor(c.crc, parz_gpu_crc_span(c, blockIdx.x, v));
@@ -283,9 +295,11 @@ cudaError_t parz_gpu_launch_exc_write(const parz_gpu_enc_chunk& c, unsigned long
 cudaError_t parz_gpu_launch_sums(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
                                  unsigned n, cudaStream_t st) {
   /* at least one warp for the directory of a chunk whose only section is its mask */
-  return over_chunks(h, d, n, 128, st, sums_kernel, [](const parz_gpu_enc_chunk& c) {
-    return 32 * c.nchecksums + (c.mask.at != 0);
-  });
+  return over_chunks(h, d, n, PARZ_GPU_SUM_THREADS, st, sums_kernel,
+                     [](const parz_gpu_enc_chunk& c) {
+                       const unsigned long long ctas = c.nchecksums ? c.nchecksums : c.mask.at != 0;
+                       return ctas * PARZ_GPU_SUM_THREADS;
+                     });
 }
 
 cudaError_t parz_gpu_launch_crc(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,

@@ -131,22 +131,25 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
     for (unsigned long long g = 0; g < c.mask.ngroups; g++)
       parz_gpu_mask_records<U>(c, g);
   }
-  /* a warp per partition: 32 lanes' shares added */
+  /* a CTA per partition: its threads' shares added */
   for (unsigned long long p = 0; p < c.nchecksums; p++) {
     unsigned long long sum = 0;
-    for (unsigned lane = 0; lane < 32; lane++)
-      sum += parz_gpu_payload_share(c, p, lane, 32);
+    for (unsigned t = 0; t < PARZ_GPU_SUM_THREADS; t++)
+      sum += parz_gpu_payload_share(c, p, t, PARZ_GPU_SUM_THREADS);
     parz_word_store(c.chunk + c.sums_at + 8 * p, sum);
   }
   /* each span's pieces joined pairwise as the CTA's tree joins them */
-  uint32_t raw = 0;
+  uint32_t raw = 0, joins[PARZ_GPU_CRC_LEVELS][32];
+  for (unsigned k = 0; k < PARZ_GPU_CRC_LEVELS; k++)
+    for (unsigned i = 0; i < 32; i++)
+      joins[k][i] = parz_gpu_crc_join_entry(k, i);
   for (unsigned long long span = 0; span < parz_gpu_crc_spans(c); span++) {
     uint32_t v[PARZ_GPU_CRC_THREADS];
     for (unsigned t = 0; t < PARZ_GPU_CRC_THREADS; t++)
       v[t] = parz_gpu_crc_piece(c, span * PARZ_GPU_CRC_THREADS + t, parz_crc32c_table);
     for (unsigned k = 0; (1u << k) < PARZ_GPU_CRC_THREADS; k++)
       for (unsigned t = 0; t < PARZ_GPU_CRC_THREADS; t += 2u << k)
-        v[t] = parz_gpu_crc_join(v[t], v[t + (1u << k)], k);
+        v[t] = parz_gpu_crc_join(v[t], v[t + (1u << k)], joins[k]);
     raw ^= parz_gpu_crc_span(c, span, v[0]);
   }
   parz_gpu_seal(c, raw);
