@@ -582,19 +582,22 @@ PARZ_HD uint32_t parz_gpu_crc_piece(const parz_gpu_enc_chunk& c, unsigned long l
   return reg;
 }
 
-/* Entry i of the join table of tree level `level`: x^i times x^(8 PIECE 2^level), the register of
- * 2^level pieces of zeros, mod P (reflected). Multiplying by a constant b is the XOR of b x^i over
- * the set bits of the other factor (parz_crc32c_mulmod), so with the 32 products at hand a join
- * is 32 independent selections instead of a chain of 32 dependent steps. */
-PARZ_HD uint32_t parz_gpu_crc_join_entry(unsigned level, unsigned i) {
-  uint32_t b = PARZ_TABLE(parz_crc32c_x8)[PARZ_GPU_CRC_PIECE_LOG2 + level];
-  for (unsigned j = 0; j < i; j++)
+/* Join tables: table j holds x^i times x^(8 PIECE 2^j), the register of 2^j pieces of zeros,
+ * for i < 32, mod P (reflected). Multiplying by a constant b is the XOR of b x^i over the set bits
+ * of the other factor (parz_crc32c_mulmod), so with the 32 products at hand a multiplication is
+ * 32 independent selections instead of a chain of 32 dependent steps. Tables 0 to
+ * PARZ_GPU_CRC_LEVELS - 1 join the levels of a CTA's tree; the next ones, a span times 2^j,
+ * shift a span's register over the spans after it. x8 has 31 entries: the tables end there. */
+#define PARZ_GPU_CRC_JOIN_TABLES (31u - PARZ_GPU_CRC_PIECE_LOG2)
+
+PARZ_HD uint32_t parz_gpu_crc_join_entry(unsigned j, unsigned i) {
+  uint32_t b = PARZ_TABLE(parz_crc32c_x8)[PARZ_GPU_CRC_PIECE_LOG2 + j];
+  for (unsigned k = 0; k < i; k++)
     b = (b >> 1) ^ (PARZ_CRC32C_POLY & (0u - (b & 1u)));
   return b;
 }
 
-/* The register of 2^level pieces (left) followed by as many (right); tab: that level's 32 join
- * table entries. */
+/* The register `left` followed by 2^j pieces whose register is `right`; tab: join table j. */
 PARZ_HD uint32_t parz_gpu_crc_join(uint32_t left, uint32_t right, const uint32_t* tab) {
   uint32_t p = right;
   for (unsigned i = 0; i < 32; i++)
@@ -602,10 +605,17 @@ PARZ_HD uint32_t parz_gpu_crc_join(uint32_t left, uint32_t right, const uint32_t
   return p;
 }
 
-/* A span's register, shifted over the spans after it: its share of the raw register. */
+/* A span's register, shifted over the spans after it (a join-table multiplication per set bit
+ * of their count; the generic shift for what lies beyond the tables, heads over 2^(31 - 11) spans
+ * long): its share of the raw register. tabs: the join tables. */
 PARZ_HD uint32_t parz_gpu_crc_span(const parz_gpu_enc_chunk& c, unsigned long long span,
-                                   uint32_t reg) {
-  return parz_crc32c_shift(reg, (parz_gpu_crc_spans(c) - 1 - span) * PARZ_GPU_CRC_SPAN);
+                                   uint32_t reg, const uint32_t (*tabs)[32]) {
+  const unsigned span_tables = PARZ_GPU_CRC_JOIN_TABLES - PARZ_GPU_CRC_LEVELS;
+  unsigned long long m = parz_gpu_crc_spans(c) - 1 - span;
+  for (unsigned j = 0; m && j < span_tables; j++, m >>= 1)
+    if (m & 1u)
+      reg = parz_gpu_crc_join(reg, 0, tabs[PARZ_GPU_CRC_LEVELS + j]);
+  return m ? parz_crc32c_shift(reg, (m << span_tables) * PARZ_GPU_CRC_SPAN) : reg;
 }
 
 /* The header, its checksum the CRC-32C of all in front of the payload: the register after the

@@ -156,14 +156,15 @@ __global__ void __launch_bounds__(PARZ_GPU_SUM_THREADS)
 __global__ void __launch_bounds__(PARZ_GPU_CRC_THREADS)
     crc_kernel(const parz_gpu_enc_chunk* chunks) {
   __shared__ uint32_t table[256];
-  __shared__ uint32_t joins[PARZ_GPU_CRC_LEVELS][32];
+  __shared__ uint32_t joins[PARZ_GPU_CRC_JOIN_TABLES][32];
   __shared__ uint32_t warps[PARZ_GPU_CRC_THREADS / 32];
   const parz_gpu_enc_chunk& c = chunks[blockIdx.y];
   if (blockIdx.x >= parz_gpu_crc_spans(c))
     return; /* the whole CTA */
   const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
   table[threadIdx.x] = parz_crc32c_table_dev[threadIdx.x];
-  joins[warp][lane] = parz_gpu_crc_join_entry(warp, lane);
+  for (unsigned e = threadIdx.x; e < 32 * PARZ_GPU_CRC_JOIN_TABLES; e += PARZ_GPU_CRC_THREADS)
+    joins[e / 32][e % 32] = parz_gpu_crc_join_entry(e / 32, e % 32);
   __syncthreads();
   uint32_t v = parz_gpu_crc_piece(c, thread_index(), table);
   for (unsigned k = 0; k < 5; k++) {
@@ -183,7 +184,7 @@ __global__ void __launch_bounds__(PARZ_GPU_CRC_THREADS)
       v = parz_gpu_crc_join(v, right, joins[k]);
   }
   if (lane == 0)
-    atomicXor(c.crc, parz_gpu_crc_span(c, blockIdx.x, v));
+    atomicXor(c.crc, parz_gpu_crc_span(c, blockIdx.x, v, joins));
 }
 
 __global__ void seal_kernel(const parz_gpu_enc_chunk* chunks, unsigned n) {

@@ -12,6 +12,11 @@
 #include "gpu_internal.h"
 
 #define PARZ_GPU_ENC_THREADS 128
+/* CTAs of the block kernel an SM must hold at once (the registers the compiler may give each
+ * thread follow from it). */
+#ifndef PARZ_GPU_ENC_MIN_CTAS
+#define PARZ_GPU_ENC_MIN_CTAS 1
+#endif
 
 /* The running sum of block lengths across a chunk's CTAs (decoupled look-back: each CTA
  * publishes its sum, then its prefix once its predecessors' are known). */
@@ -25,7 +30,7 @@ typedef cub::ScanTileState<unsigned long long> parz_gpu_tile_state;
  * into the payload scratch there (parz_gpu_place_block) and its offset recorded for the table.
  * The chunks' arguments are read from device memory. */
 template <parz_type T, unsigned D>
-__global__ void __launch_bounds__(PARZ_GPU_ENC_THREADS)
+__global__ void __launch_bounds__(PARZ_GPU_ENC_THREADS, PARZ_GPU_ENC_MIN_CTAS)
     parz_gpu_encode_kernel(const parz_gpu_enc_chunk* __restrict__ chunks) {
   typedef cub::BlockScan<unsigned long long, PARZ_GPU_ENC_THREADS> scan_t;
   typedef cub::TilePrefixCallbackOp<unsigned long long, cuda::std::plus<>, parz_gpu_tile_state>
