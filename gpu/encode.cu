@@ -18,7 +18,7 @@
  *   table   one thread per segment;
  *   records the exception records, for chunks that have any; the mask section's values, group
  *           starts and records;
- *   sums    the section directory, and a warp per partition's payload checksum (version 2);
+ *   sums    the section directory, and a CTA per partition's payload checksum (version 2);
  *   crc     the CRC-32C of all behind the header, combined with the header's;
  *   seal    the header into place with its checksum.
  *

@@ -12,11 +12,18 @@
 #include "gpu_internal.h"
 
 #define PARZ_GPU_ENC_THREADS 128
-/* CTAs of the block kernel an SM must hold at once (the registers the compiler may give each
- * thread follow from it). */
-#ifndef PARZ_GPU_ENC_MIN_CTAS
-#define PARZ_GPU_ENC_MIN_CTAS 1
+/* CTAs of the block kernel an SM must hold at once, which bounds the registers the compiler may
+ * give each thread. Blocks of 32-bit values in one or two dimensions encode faster at 8 (64
+ * registers, 47% occupancy, against 72 and 41% unbounded: etopo5 f32 on the H100 +8-14% side by
+ * side); larger blocks then spill (vasp f64 3D -25%, levitus f32 3D -12%) and stay unbounded.
+ * The build setting exists to measure it again. */
+#ifndef PARZ_GPU_ENC_MIN_CTAS_SMALL
+#define PARZ_GPU_ENC_MIN_CTAS_SMALL 8
 #endif
+template <parz_type T, unsigned D>
+constexpr int parz_gpu_enc_min_ctas() {
+  return (T == PARZ_FLOAT || T == PARZ_INT32) && D <= 2 ? PARZ_GPU_ENC_MIN_CTAS_SMALL : 1;
+}
 
 /* The running sum of block lengths across a chunk's CTAs (decoupled look-back: each CTA
  * publishes its sum, then its prefix once its predecessors' are known). */
@@ -30,7 +37,7 @@ typedef cub::ScanTileState<unsigned long long> parz_gpu_tile_state;
  * into the payload scratch there (parz_gpu_place_block) and its offset recorded for the table.
  * The chunks' arguments are read from device memory. */
 template <parz_type T, unsigned D>
-__global__ void __launch_bounds__(PARZ_GPU_ENC_THREADS, PARZ_GPU_ENC_MIN_CTAS)
+__global__ void __launch_bounds__(PARZ_GPU_ENC_THREADS, parz_gpu_enc_min_ctas<T, D>())
     parz_gpu_encode_kernel(const parz_gpu_enc_chunk* __restrict__ chunks) {
   typedef cub::BlockScan<unsigned long long, PARZ_GPU_ENC_THREADS> scan_t;
   typedef cub::TilePrefixCallbackOp<unsigned long long, cuda::std::plus<>, parz_gpu_tile_state>
