@@ -1,10 +1,9 @@
-/* Fresh destinations faulted in by the whole team (team.h: parz_omp_populate_share;
- * parz_omp.h: parz_omp_populate_during), slice by slice as codec/fresh_pages.h explains. */
+/* Fresh destinations faulted in by the whole team (team.h: parz_omp_populate_share), slice by
+ * slice as codec/fresh_pages.h explains. */
 #ifndef _DEFAULT_SOURCE
 #define _DEFAULT_SOURCE /* madvise, mincore */
 #endif
 #include "fresh_pages.h"
-#include "parz_omp.h"
 #include "team.h"
 
 #ifdef _OPENMP
