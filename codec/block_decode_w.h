@@ -11,8 +11,8 @@ PARZ_HD PARZ_UINT PARZ_FN(parz_uint2int)(PARZ_UINT x) {
 /* Inverse of zfp's non-orthogonal lifting step on p[0], p[s], p[2s], p[3s]. */
 PARZ_HD void PARZ_FN(parz_inv_lift)(PARZ_UINT* p, unsigned s) {
   PARZ_UINT x = p[0], y = p[s], z = p[2 * s], w = p[3 * s];
-  y += PARZ_ASR(w, 1);
-  w -= PARZ_ASR(y, 1);
+  y += PARZ_ASR1(w);
+  w -= PARZ_ASR1(y);
   y += w;
   w <<= 1;
   w -= y;
@@ -72,14 +72,39 @@ PARZ_HD void PARZ_FN(parz_inv_xform)(PARZ_UINT* p, unsigned dims, int reversible
   PARZ_FN(parz_inv_axis)(p, size, 1, reversible);
 }
 
-/* Embedded bit-plane decoder: fills data[0..size) from at most maxbits bits and maxprec bit
- * planes; returns the bits read. Reproduces zfp's decode_ints / decode_many_ints bit for bit,
- * including where the budget runs out in the middle of a plane. On the CPU (PARZ_PLANAR) the
- * planes of each group of up to 64 values are collected as rows of bit tiles and transposed
- * into values at the end; the GPU deposits each plane's bits into the values as it goes.
- * codec/FORMAT.md lists every other place that implements this grammar. */
+#if PARZ_PLANAR
+/* The values of one group of 64 from its planes in rows pl[intprec - u .. intprec) (rows below
+ * k not decoded), by transposing u x u tiles: with u < 64 a row holds 64 / u tiles, and tile c
+ * of row i becomes value c u + i's bits intprec - u and up. Value j goes to data[order[j]]
+ * (data[j] without an order). */
+PARZ_HD void PARZ_FN(parz_planes_out)(uint64_t* pl, unsigned k, unsigned u,
+                                      PARZ_UINT* PARZ_RESTRICT data,
+                                      const unsigned char* order) {
+  const unsigned intprec = PARZ_W;
+  const uint64_t umask = u == 64 ? ~UINT64_C(0) : (UINT64_C(1) << u) - 1;
+  uint64_t* a = pl + (intprec - u);
+  unsigned c, i;
+  for (i = intprec - u; i < k; i++)
+    pl[i] = 0;
+  parz_transpose_tiles(a, u);
+  for (c = 0; c < 64 / u; c++)
+    for (i = 0; i < u; i++) {
+      PARZ_UINT v = (PARZ_UINT)(((a[i] >> (c * u)) & umask) << (intprec - u));
+      data[order ? order[c * u + i] : c * u + i] = v;
+    }
+}
+#endif
+
+/* Embedded bit-plane decoder: from at most maxbits bits and maxprec bit planes, decodes size
+ * values, the i-th coded one into data[order[i]] (data[i] when order is NULL); returns the bits
+ * read. Reproduces zfp's decode_ints / decode_many_ints bit for bit, including where the budget
+ * runs out in the middle of a plane. On the CPU (PARZ_PLANAR) the planes of each group of up to
+ * 64 values are collected as rows of bit tiles and transposed into values at the end; the GPU
+ * deposits each plane's bits into the values as it goes. codec/FORMAT.md lists every other
+ * place that implements this grammar. */
 PARZ_HD unsigned PARZ_FN(parz_decode_ints)(parz_reader* r, unsigned maxbits, unsigned maxprec,
-                                           PARZ_UINT* PARZ_RESTRICT data, unsigned size) {
+                                           PARZ_UINT* PARZ_RESTRICT data, unsigned size,
+                                           const unsigned char* order) {
   parz_reader s = *r; /* local copy: data[] cannot alias it */
   const unsigned intprec = PARZ_W;
   unsigned kmin = intprec > maxprec ? intprec - maxprec : 0;
@@ -89,19 +114,22 @@ PARZ_HD unsigned PARZ_FN(parz_decode_ints)(parz_reader* r, unsigned maxbits, uns
   unsigned c;
   /* groups of gs values; tile side t: plane k goes to row k % t, tile k / t (see
    * parz_transpose_tiles), so after the transposition row i holds value i (t == gs) or
-   * values i and 32 + i (32-bit values in groups of 64) */
+   * values i and 32 + i (32-bit values in groups of 64). With t == intprec (3D and 4D blocks)
+   * every plane has a row of its own, which is written once and needs no clearing. */
   const unsigned gs = PARZ_MIN(size, 64u), ng = size / gs, t = PARZ_MIN(gs, intprec);
+  const int own = t == intprec;
   /* t is 4, 16, 32 or 64: plane k's row and tile by mask and shift, not by division (the
    * compiler cannot see that t is a power of two) */
   const unsigned tbits = t == 64 ? 6u : t == 32 ? 5u : t == 16 ? 4u : 2u;
   const uint64_t gmask = gs == 64 ? ~UINT64_C(0) : (UINT64_C(1) << gs) - 1;
   uint64_t pl[4][64];
-  for (c = 0; c < ng; c++)
-    for (i = 0; i < t; i++)
-      pl[c][i] = 0;
+  if (!own)
+    for (c = 0; c < ng; c++)
+      for (i = 0; i < t; i++)
+        pl[c][i] = 0;
 #else
   for (i = 0; i < size; i++)
-    data[i] = 0;
+    data[order ? order[i] : i] = 0;
 #endif
   while (bits && k > kmin) {
     uint64_t x[4] = {0, 0, 0, 0};
@@ -130,36 +158,63 @@ PARZ_HD unsigned PARZ_FN(parz_decode_ints)(parz_reader* r, unsigned maxbits, uns
       n++;
     }
 #if PARZ_PLANAR
-    for (c = 0; c < ng; c++)
-      pl[c][k & (t - 1)] |= x[c] << ((k >> tbits) << tbits);
+    for (c = 0; c < ng; c++) {
+      if (own)
+        pl[c][k] = x[c];
+      else
+        pl[c][k & (t - 1)] |= x[c] << ((k >> tbits) << tbits);
+    }
 #else
     for (i = 0; i < size; i++)
-      data[i] += (PARZ_UINT)((x[i >> 6] >> (i & 63u)) & 1u) << k;
+      data[order ? order[i] : i] += (PARZ_UINT)((x[i >> 6] >> (i & 63u)) & 1u) << k;
 #endif
   }
 #if PARZ_PLANAR
-  if (maxbits - bits <= PARZ_SPARSE_BITS(t) * ng) {
-    /* few bits, so few one bits: setting them one by one beats the transposition */
-    for (i = 0; i < size; i++)
-      data[i] = 0;
-    for (; k < intprec; k++)
-      for (c = 0; c < ng; c++) {
-        uint64_t x = (pl[c][k & (t - 1)] >> ((k >> tbits) << tbits)) & gmask;
-        for (; x; x &= x - 1)
-          data[gs * c + parz_ctz64(x)] |= (PARZ_UINT)1 << k;
+  {
+    /* planes decoded; with a row per plane, only the u rows of the last u planes need the
+     * transposition, in u x u tiles (64 / u per row) */
+    const unsigned np = intprec - k;
+    const unsigned u = !own ? t : np <= 16 ? 16u : np <= 32 || intprec == 32 ? 32u : 64u;
+    if (maxbits - bits <= PARZ_SPARSE_BITS(u, gs) * ng) {
+      /* few bits, so few one bits: setting them one by one beats the transposition */
+      for (i = 0; i < size; i++)
+        data[i] = 0;
+      for (; k < intprec; k++)
+        for (c = 0; c < ng; c++) {
+          uint64_t x = (pl[c][k & (t - 1)] >> ((k >> tbits) << tbits)) & gmask;
+          for (; x; x &= x - 1) {
+            unsigned j = gs * c + parz_ctz64(x);
+            data[order ? order[j] : j] |= (PARZ_UINT)1 << k;
+          }
+        }
+      *r = s;
+      return maxbits - bits;
+    }
+    for (c = 0; c < ng; c++) {
+      const unsigned char* oc = order ? order + 64 * c : order;
+      PARZ_UINT* dc = order ? data : data + 64 * c;
+      if (own) {
+        /* one call per tile side, so that each unrolls */
+        if (u == 16)
+          PARZ_FN(parz_planes_out)(pl[c], k, 16, dc, oc);
+        else if (u == 32)
+          PARZ_FN(parz_planes_out)(pl[c], k, 32, dc, oc);
+        else
+          PARZ_FN(parz_planes_out)(pl[c], k, 64, dc, oc);
+        continue;
       }
-    *r = s;
-    return maxbits - bits;
-  }
-  for (c = 0; c < ng; c++) {
-    parz_transpose_tiles(pl[c], t);
-    if (t == gs) {
-      for (i = 0; i < gs; i++)
-        data[gs * c + i] = (PARZ_UINT)pl[c][i];
-    } else {
-      for (i = 0; i < t; i++) {
-        data[64 * c + i] = (PARZ_UINT)pl[c][i];
-        data[64 * c + 32 + i] = (PARZ_UINT)(pl[c][i] >> 32);
+      parz_transpose_tiles(pl[c], t);
+      if (t == gs) {
+        for (i = 0; i < gs; i++) {
+          unsigned j = gs * c + i;
+          data[order ? order[j] : j] = (PARZ_UINT)pl[c][i];
+        }
+      } else {
+        for (i = 0; i < t; i++) {
+          unsigned j = 64 * c + i;
+          data[order ? order[j] : j] = (PARZ_UINT)pl[c][i];
+          data[order ? order[j + 32] : j + 32] = (PARZ_UINT)(pl[c][i] >> 32);
+        }
       }
     }
   }
@@ -169,7 +224,8 @@ PARZ_HD unsigned PARZ_FN(parz_decode_ints)(parz_reader* r, unsigned maxbits, uns
 }
 
 /* Decoded coefficients u (sequency order, negabinary) to the block: reorder, two's complement,
- * inverse transform. Shared by parz_decode_iblock and the GPU's window decoder. */
+ * inverse transform. The GPU's decoders keep the coefficients in coding order (u) and reorder
+ * here, with constant indices in 2D. */
 PARZ_HD void PARZ_FN(parz_decode_finish)(const PARZ_UINT* u, unsigned dims, int reversible,
                                          PARZ_UINT* block) {
   const unsigned char* perm = parz_perm(dims);
@@ -195,23 +251,39 @@ PARZ_HD void PARZ_FN(parz_decode_finish)(const PARZ_UINT* u, unsigned dims, int 
   PARZ_FN(parz_inv_xform)(block, dims, reversible);
 }
 
-/* Lossy integer block: coefficients, padding to minbits, reorder, inverse transform. */
+/* Lossy integer block: coefficients, padding to minbits, reorder, inverse transform. On the
+ * CPU the coefficients go straight to their places in the block (the tile transposition copies
+ * every value out anyway), which leaves two's complement and the transform. */
 PARZ_HD unsigned PARZ_FN(parz_decode_iblock)(parz_reader* r, unsigned minbits, unsigned maxbits,
                                              unsigned maxprec, unsigned dims, int reversible,
                                              PARZ_UINT* block) {
-  PARZ_UINT u[256];
   unsigned size = 1u << (2 * dims);
   unsigned bits = 0;
+#if PARZ_PLANAR
+  unsigned i;
+#else
+  PARZ_UINT u[256];
+#endif
   if (reversible) {
     maxprec = (unsigned)parz_read_bits(r, PARZ_PBITS) + 1;
     bits = PARZ_PBITS;
   }
-  bits += PARZ_FN(parz_decode_ints)(r, maxbits - bits, maxprec, u, size);
+#if PARZ_PLANAR
+  bits += PARZ_FN(parz_decode_ints)(r, maxbits - bits, maxprec, block, size, parz_perm(dims));
+#else
+  bits += PARZ_FN(parz_decode_ints)(r, maxbits - bits, maxprec, u, size, (const unsigned char*)0);
+#endif
   if (bits < minbits) {
     parz_reader_skip(r, minbits - bits);
     bits = minbits;
   }
+#if PARZ_PLANAR
+  for (i = 0; i < size; i++)
+    block[i] = PARZ_FN(parz_uint2int)(block[i]);
+  PARZ_FN(parz_inv_xform)(block, dims, reversible);
+#else
   PARZ_FN(parz_decode_finish)(u, dims, reversible, block);
+#endif
   return bits;
 }
 
