@@ -92,6 +92,22 @@ PARZ_HD unsigned parz_bitlen64(uint64_t x) {
 #endif
 #endif
 
+/* Host C code built by gcc or clang runs the inverse transform on vectors of four values (GNU
+ * vector extensions, which the compiler maps onto whatever vector unit the target has, SSE2 at
+ * least on x86-64); device code, C++ and other compilers run the scalar lifts. Both compute the
+ * same integers: the lanes are independent lifts, in the same order of operations. */
+#if !defined(PARZ_VECTOR)
+#if !defined(__CUDACC__) && !defined(__cplusplus) && (defined(__GNUC__) || defined(__clang__)) && \
+    defined(__has_builtin)
+#if __has_builtin(__builtin_shufflevector)
+#define PARZ_VECTOR 1
+#endif
+#endif
+#endif
+#if !defined(PARZ_VECTOR)
+#define PARZ_VECTOR 0
+#endif
+
 /* One round of parz_transpose_tiles: swaps the off-diagonal j x j sub-tiles (mask m selects
  * the low j bits of every 2j) of the rows hi + lo and hi + lo + j. */
 PARZ_HD void parz_transpose_round(uint64_t* a, unsigned n, unsigned j, uint64_t m) {

@@ -11,20 +11,7 @@ PARZ_HD PARZ_UINT PARZ_FN(parz_uint2int)(PARZ_UINT x) {
 /* Inverse of zfp's non-orthogonal lifting step on p[0], p[s], p[2s], p[3s]. */
 PARZ_HD void PARZ_FN(parz_inv_lift)(PARZ_UINT* p, unsigned s) {
   PARZ_UINT x = p[0], y = p[s], z = p[2 * s], w = p[3 * s];
-  y += PARZ_ASR1(w);
-  w -= PARZ_ASR1(y);
-  y += w;
-  w <<= 1;
-  w -= y;
-  z += x;
-  x <<= 1;
-  x -= z;
-  y += z;
-  z <<= 1;
-  z -= y;
-  w += x;
-  x <<= 1;
-  x -= w;
+  PARZ_INV_LIFT_STEPS(x, y, z, w, PARZ_ASR1);
   p[0] = x;
   p[s] = y;
   p[2 * s] = z;
@@ -34,12 +21,7 @@ PARZ_HD void PARZ_FN(parz_inv_lift)(PARZ_UINT* p, unsigned s) {
 /* Inverse of the reversible (Lorenzo) lifting step. */
 PARZ_HD void PARZ_FN(parz_rev_inv_lift)(PARZ_UINT* p, unsigned s) {
   PARZ_UINT x = p[0], y = p[s], z = p[2 * s], w = p[3 * s];
-  w += z;
-  z += y;
-  w += z;
-  y += x;
-  z += y;
-  w += z;
+  PARZ_REV_INV_LIFT_STEPS(x, y, z, w);
   p[1 * s] = y;
   p[2 * s] = z;
   p[3 * s] = w;
@@ -47,9 +29,9 @@ PARZ_HD void PARZ_FN(parz_rev_inv_lift)(PARZ_UINT* p, unsigned s) {
 
 /* Inverse decorrelating transform: axes in reverse order of the forward one (w, z, y, x).
  * Along the axis of stride s (4^axis) the 4-vectors start at hi + lo, hi a multiple of 4 s and
- * lo < s: consecutive lo are independent lifts on adjacent values, which compilers turn into
- * vector code for every axis but x. One call per axis with a literal stride, so that with a
- * constant rank every loop has constant bounds and strides and unrolls. */
+ * lo < s: consecutive lo are independent lifts on adjacent values. One call per axis with a
+ * literal stride, so that with a constant rank every loop has constant bounds and strides and
+ * unrolls. */
 PARZ_HD void PARZ_FN(parz_inv_axis)(PARZ_UINT* p, unsigned size, unsigned s, int reversible) {
   unsigned hi, lo;
   for (hi = 0; hi < size; hi += 4 * s)
@@ -61,8 +43,92 @@ PARZ_HD void PARZ_FN(parz_inv_axis)(PARZ_UINT* p, unsigned size, unsigned s, int
     }
 }
 
+#if PARZ_VECTOR
+/* Four values side by side, one lane per lift (see PARZ_VECTOR). Left to itself the compiler
+ * vectorizes the scalar loops above across the wrong loop (the y axis with a shuffle per value);
+ * written with lanes, every axis but x is plain vertical arithmetic, and x costs two 4 x 4
+ * transpositions per four lifts. */
+typedef PARZ_UINT PARZ_FN(parz_lanes) __attribute__((vector_size(4 * sizeof(PARZ_UINT))));
+typedef PARZ_INT PARZ_FN(parz_slanes) __attribute__((vector_size(4 * sizeof(PARZ_INT))));
+/* the same lanes at any address of a value, for loads and stores in a block */
+typedef PARZ_UINT PARZ_FN(parz_lanes_at)
+    __attribute__((vector_size(4 * sizeof(PARZ_UINT)), aligned(sizeof(PARZ_UINT)), may_alias));
+#define PARZ_LANES PARZ_FN(parz_lanes)
+#define PARZ_LANES_AT(q) (*(PARZ_FN(parz_lanes_at)*)(q))
+#if PARZ_W == 64
+/* no 64-bit arithmetic shift before AVX-512: logical shift, sign bit kept (see PARZ_ASR1) */
+#define PARZ_LANES_ASR1(v) (((v) >> 1) | ((v)&PARZ_SIGN))
+#else
+#define PARZ_LANES_ASR1(v) ((PARZ_LANES)((PARZ_FN(parz_slanes))(v) >> 1))
+#endif
+
+/* Four lifts at once: lane i of v[0], v[1], v[2], v[3] is one lift's x, y, z, w. */
+PARZ_HD void PARZ_FN(parz_inv_lift4)(PARZ_LANES* v, int reversible) {
+  PARZ_LANES x = v[0], y = v[1], z = v[2], w = v[3];
+  if (reversible)
+    PARZ_REV_INV_LIFT_STEPS(x, y, z, w);
+  else
+    PARZ_INV_LIFT_STEPS(x, y, z, w, PARZ_LANES_ASR1);
+  v[0] = x;
+  v[1] = y;
+  v[2] = z;
+  v[3] = w;
+}
+
+/* Lane j of v[i] trades places with lane i of v[j]. */
+PARZ_HD void PARZ_FN(parz_lanes_transpose)(PARZ_LANES* v) {
+  PARZ_LANES t0 = __builtin_shufflevector(v[0], v[1], 0, 4, 1, 5);
+  PARZ_LANES t1 = __builtin_shufflevector(v[0], v[1], 2, 6, 3, 7);
+  PARZ_LANES t2 = __builtin_shufflevector(v[2], v[3], 0, 4, 1, 5);
+  PARZ_LANES t3 = __builtin_shufflevector(v[2], v[3], 2, 6, 3, 7);
+  v[0] = __builtin_shufflevector(t0, t2, 0, 1, 4, 5);
+  v[1] = __builtin_shufflevector(t0, t2, 2, 3, 6, 7);
+  v[2] = __builtin_shufflevector(t1, t3, 0, 1, 4, 5);
+  v[3] = __builtin_shufflevector(t1, t3, 2, 3, 6, 7);
+}
+
+/* parz_inv_axis for s >= 4 (lanes: four consecutive lo) and for s == 1 (lanes: the four rows
+ * of 4 values at hi, transposed in and out). */
+PARZ_HD void PARZ_FN(parz_inv_axis4)(PARZ_UINT* p, unsigned size, unsigned s, int reversible) {
+  unsigned hi, lo, i;
+  for (hi = 0; hi < size; hi += s == 1 ? 16 : 4 * s)
+    for (lo = 0; lo < (s == 1 ? 1 : s); lo += 4) {
+      const unsigned d = s == 1 ? 4 : s;
+      PARZ_LANES v[4];
+      for (i = 0; i < 4; i++)
+        v[i] = PARZ_LANES_AT(p + hi + lo + i * d);
+      if (s == 1)
+        PARZ_FN(parz_lanes_transpose)(v);
+      PARZ_FN(parz_inv_lift4)(v, reversible);
+      if (s == 1)
+        PARZ_FN(parz_lanes_transpose)(v);
+      for (i = 0; i < 4; i++)
+        PARZ_LANES_AT(p + hi + lo + i * d) = v[i];
+    }
+}
+#undef PARZ_LANES_ASR1
+#undef PARZ_LANES_AT
+#undef PARZ_LANES
+#endif
+
 PARZ_HD void PARZ_FN(parz_inv_xform)(PARZ_UINT* p, unsigned dims, int reversible) {
   unsigned size = 1u << (2 * dims);
+#if PARZ_VECTOR
+  if (dims > 1) {
+    if (dims > 3)
+      PARZ_FN(parz_inv_axis4)(p, size, 64, reversible);
+    if (dims > 2)
+      PARZ_FN(parz_inv_axis4)(p, size, 16, reversible);
+    PARZ_FN(parz_inv_axis4)(p, size, 4, reversible);
+    /* x: 64-bit lanes take two SSE2 registers each, and their transpositions cost more than
+     * the scalar lifts save (AVX2 breaks even) */
+    if (PARZ_W == 32)
+      PARZ_FN(parz_inv_axis4)(p, size, 1, reversible);
+    else
+      PARZ_FN(parz_inv_axis)(p, size, 1, reversible);
+    return;
+  }
+#endif
   if (dims > 3)
     PARZ_FN(parz_inv_axis)(p, size, 64, reversible);
   if (dims > 2)
