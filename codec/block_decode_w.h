@@ -139,10 +139,10 @@ PARZ_HD void PARZ_FN(parz_inv_xform)(PARZ_UINT* p, unsigned dims, int reversible
 }
 
 #if PARZ_PLANAR
-/* The values of one group of 64 from its planes in rows pl[intprec - u .. intprec) (rows below
- * k not decoded), by transposing u x u tiles: with u < 64 a row holds 64 / u tiles, and tile c
- * of row i becomes value c u + i's bits intprec - u and up. Value j goes to data[order[j]]
- * (data[j] without an order). */
+/* The coefficients of one group of 64 from its planes in rows pl[intprec - u .. intprec) (rows
+ * below k not decoded), by transposing u x u tiles: with u < 64 a row holds 64 / u tiles, and
+ * tile c of row i becomes coefficient c u + i's bits intprec - u and up. Coefficient j goes to
+ * data[order[j]] (data[j] without an order), in two's complement. */
 PARZ_HD void PARZ_FN(parz_planes_out)(uint64_t* pl, unsigned k, unsigned u,
                                       PARZ_UINT* PARZ_RESTRICT data,
                                       const unsigned char* order) {
@@ -156,18 +156,20 @@ PARZ_HD void PARZ_FN(parz_planes_out)(uint64_t* pl, unsigned k, unsigned u,
   for (c = 0; c < 64 / u; c++)
     for (i = 0; i < u; i++) {
       PARZ_UINT v = (PARZ_UINT)(((a[i] >> (c * u)) & umask) << (intprec - u));
-      data[order ? order[c * u + i] : c * u + i] = v;
+      data[order ? order[c * u + i] : c * u + i] = PARZ_FN(parz_uint2int)(v);
     }
 }
 #endif
 
-/* Embedded bit-plane decoder: from at most maxbits bits and maxprec bit planes, decodes size
- * values, the i-th coded one into data[order[i]] (data[i] when order is NULL); returns the bits
- * read. Reproduces zfp's decode_ints / decode_many_ints bit for bit, including where the budget
- * runs out in the middle of a plane. On the CPU (PARZ_PLANAR) the planes of each group of up to
- * 64 values are collected as rows of bit tiles and transposed into values at the end; the GPU
- * deposits each plane's bits into the values as it goes. codec/FORMAT.md lists every other
- * place that implements this grammar. */
+/* Embedded bit-plane decoder: decodes the size coefficients of a block from at most maxbits
+ * bits and maxprec bit planes and returns the bits read. Reproduces zfp's decode_ints /
+ * decode_many_ints bit for bit, including where the budget runs out in the middle of a plane.
+ * On the CPU (PARZ_PLANAR) the planes of each group of up to 64 values are collected as rows of
+ * bit tiles and transposed at the end, and coefficient i goes to data[order[i]] (data[i] when
+ * order is NULL) in two's complement, ready for the inverse transform: the transposition
+ * touches every value anyway. The GPU deposits each plane's bits as it goes and leaves the
+ * coefficients in coding order and negabinary, for parz_decode_finish (order unused).
+ * codec/FORMAT.md lists every other place that implements this grammar. */
 PARZ_HD unsigned PARZ_FN(parz_decode_ints)(parz_reader* r, unsigned maxbits, unsigned maxprec,
                                            PARZ_UINT* PARZ_RESTRICT data, unsigned size,
                                            const unsigned char* order) {
@@ -179,9 +181,10 @@ PARZ_HD unsigned PARZ_FN(parz_decode_ints)(parz_reader* r, unsigned maxbits, uns
 #if PARZ_PLANAR
   unsigned c;
   /* groups of gs values; tile side t: plane k goes to row k % t, tile k / t (see
-   * parz_transpose_tiles), so after the transposition row i holds value i (t == gs) or
-   * values i and 32 + i (32-bit values in groups of 64). With t == intprec (3D and 4D blocks)
-   * every plane has a row of its own, which is written once and needs no clearing. */
+   * parz_transpose_tiles). With t == intprec (3D and 4D blocks, 64 values per group) every
+   * plane has a row of its own, which is written once and needs no clearing
+   * (parz_planes_out); otherwise (1D, 2D) t == gs and after the transposition row i holds
+   * value i. */
   const unsigned gs = PARZ_MIN(size, 64u), ng = size / gs, t = PARZ_MIN(gs, intprec);
   const int own = t == intprec;
   /* t is 4, 16, 32 or 64: plane k's row and tile by mask and shift, not by division (the
@@ -194,8 +197,9 @@ PARZ_HD unsigned PARZ_FN(parz_decode_ints)(parz_reader* r, unsigned maxbits, uns
       for (i = 0; i < t; i++)
         pl[c][i] = 0;
 #else
+  (void)order;
   for (i = 0; i < size; i++)
-    data[order ? order[i] : i] = 0;
+    data[i] = 0;
 #endif
   while (bits && k > kmin) {
     uint64_t x[4] = {0, 0, 0, 0};
@@ -232,7 +236,7 @@ PARZ_HD unsigned PARZ_FN(parz_decode_ints)(parz_reader* r, unsigned maxbits, uns
     }
 #else
     for (i = 0; i < size; i++)
-      data[order ? order[i] : i] += (PARZ_UINT)((x[i >> 6] >> (i & 63u)) & 1u) << k;
+      data[i] += (PARZ_UINT)((x[i >> 6] >> (i & 63u)) & 1u) << k;
 #endif
   }
 #if PARZ_PLANAR
@@ -253,6 +257,8 @@ PARZ_HD unsigned PARZ_FN(parz_decode_ints)(parz_reader* r, unsigned maxbits, uns
             data[order ? order[j] : j] |= (PARZ_UINT)1 << k;
           }
         }
+      for (i = 0; i < size; i++)
+        data[i] = PARZ_FN(parz_uint2int)(data[i]);
       *r = s;
       return maxbits - bits;
     }
@@ -269,18 +275,11 @@ PARZ_HD unsigned PARZ_FN(parz_decode_ints)(parz_reader* r, unsigned maxbits, uns
           PARZ_FN(parz_planes_out)(pl[c], k, 64, dc, oc);
         continue;
       }
+      /* t == gs here (1D, 2D): row i becomes value i, one tile per plane group */
       parz_transpose_tiles(pl[c], t);
-      if (t == gs) {
-        for (i = 0; i < gs; i++) {
-          unsigned j = gs * c + i;
-          data[order ? order[j] : j] = (PARZ_UINT)pl[c][i];
-        }
-      } else {
-        for (i = 0; i < t; i++) {
-          unsigned j = 64 * c + i;
-          data[order ? order[j] : j] = (PARZ_UINT)pl[c][i];
-          data[order ? order[j + 32] : j + 32] = (PARZ_UINT)(pl[c][i] >> 32);
-        }
+      for (i = 0; i < gs; i++) {
+        unsigned j = gs * c + i;
+        data[order ? order[j] : j] = PARZ_FN(parz_uint2int)((PARZ_UINT)pl[c][i]);
       }
     }
   }
@@ -318,16 +317,14 @@ PARZ_HD void PARZ_FN(parz_decode_finish)(const PARZ_UINT* u, unsigned dims, int 
 }
 
 /* Lossy integer block: coefficients, padding to minbits, reorder, inverse transform. On the
- * CPU the coefficients go straight to their places in the block (the tile transposition copies
- * every value out anyway), which leaves two's complement and the transform. */
+ * CPU the coefficients arrive at their places in the block in two's complement (see
+ * parz_decode_ints), which leaves the transform. */
 PARZ_HD unsigned PARZ_FN(parz_decode_iblock)(parz_reader* r, unsigned minbits, unsigned maxbits,
                                              unsigned maxprec, unsigned dims, int reversible,
                                              PARZ_UINT* block) {
   unsigned size = 1u << (2 * dims);
   unsigned bits = 0;
-#if PARZ_PLANAR
-  unsigned i;
-#else
+#if !PARZ_PLANAR
   PARZ_UINT u[256];
 #endif
   if (reversible) {
@@ -344,8 +341,6 @@ PARZ_HD unsigned PARZ_FN(parz_decode_iblock)(parz_reader* r, unsigned minbits, u
     bits = minbits;
   }
 #if PARZ_PLANAR
-  for (i = 0; i < size; i++)
-    block[i] = PARZ_FN(parz_uint2int)(block[i]);
   PARZ_FN(parz_inv_xform)(block, dims, reversible);
 #else
   PARZ_FN(parz_decode_finish)(u, dims, reversible, block);
