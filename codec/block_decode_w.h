@@ -161,7 +161,8 @@ PARZ_HD void PARZ_FN(parz_planes_out)(uint64_t* pl, unsigned k, unsigned u,
 }
 #endif
 
-/* Embedded bit-plane decoder: decodes the size coefficients of a block from at most maxbits
+/* Embedded bit-plane decoder (parz_decode_ints, with budget 0 only where maxbits cannot run
+ * out): decodes the size coefficients of a block from at most maxbits
  * bits and maxprec bit planes and returns the bits read. Reproduces zfp's decode_ints /
  * decode_many_ints bit for bit, including where the budget runs out in the middle of a plane.
  * On the CPU (PARZ_PLANAR) the planes of each group of up to 64 values are collected as rows of
@@ -170,10 +171,11 @@ PARZ_HD void PARZ_FN(parz_planes_out)(uint64_t* pl, unsigned k, unsigned u,
  * touches every value anyway. The GPU deposits each plane's bits as it goes and leaves the
  * coefficients in coding order and negabinary, for parz_decode_finish (order unused).
  * codec/FORMAT.md lists every other place that implements this grammar. */
-PARZ_HD unsigned PARZ_FN(parz_decode_ints)(parz_reader* r, unsigned maxbits, unsigned maxprec,
-                                           PARZ_UINT* PARZ_RESTRICT data, unsigned size,
-                                           const unsigned char* order) {
+PARZ_HD unsigned PARZ_FN(parz_decode_planes)(parz_reader* r, unsigned maxbits, unsigned maxprec,
+                                             PARZ_UINT* PARZ_RESTRICT data, unsigned size,
+                                             const unsigned char* order, int budget) {
   parz_reader s = *r; /* local copy: data[] cannot alias it */
+  const uint64_t start = parz_reader_tell(r);
   const unsigned intprec = PARZ_W;
   unsigned kmin = intprec > maxprec ? intprec - maxprec : 0;
   unsigned bits = maxbits;
@@ -201,28 +203,28 @@ PARZ_HD unsigned PARZ_FN(parz_decode_ints)(parz_reader* r, unsigned maxbits, uns
   for (i = 0; i < size; i++)
     data[i] = 0;
 #endif
-  while (bits && k > kmin) {
+  while ((bits || !budget) && k > kmin) {
     uint64_t x[4] = {0, 0, 0, 0};
     unsigned m;
     k--;
     /* the first n values are known significant: one raw bit each */
-    m = PARZ_MIN(n, bits);
-    bits -= m;
+    m = budget ? PARZ_MIN(n, bits) : n;
+    bits -= budget ? m : 0;
     if (size <= 64) /* one word: lets x[0] live in a register */
       x[0] = parz_read_bits(&s, m);
     else
       for (i = 0; i < m; i += 64)
         x[i >> 6] = parz_read_bits(&s, PARZ_MIN(64u, m - i));
     /* the rest: group tests, each followed by a unary-coded position of the next one bit */
-    while (n < size && bits) {
+    while (n < size && (bits || !budget)) {
       unsigned lim, z;
-      bits--;
-      lim = PARZ_MIN(size - 1 - n, bits);
+      bits -= budget ? 1 : 0;
+      lim = budget ? PARZ_MIN(size - 1 - n, bits) : size - 1 - n;
       z = parz_read_group(&s, lim);
       if (!z)
         break;
       z--;
-      bits -= z < lim ? z + 1 : lim;
+      bits -= !budget ? 0 : z < lim ? z + 1 : lim;
       n += z;
       x[size <= 64 ? 0 : n >> 6] |= UINT64_C(1) << (n & 63u);
       n++;
@@ -239,6 +241,8 @@ PARZ_HD unsigned PARZ_FN(parz_decode_ints)(parz_reader* r, unsigned maxbits, uns
       data[i] += (PARZ_UINT)((x[i >> 6] >> (i & 63u)) & 1u) << k;
 #endif
   }
+  if (!budget)
+    bits = maxbits - (unsigned)(parz_reader_tell(&s) - start);
 #if PARZ_PLANAR
   {
     /* planes decoded; with a row per plane, only the u rows of the last u planes need the
@@ -286,6 +290,22 @@ PARZ_HD unsigned PARZ_FN(parz_decode_ints)(parz_reader* r, unsigned maxbits, uns
 #endif
   *r = s;
   return maxbits - bits;
+}
+
+/* parz_decode_planes with the budget checked where it can run out. A block of P planes reads at
+ * most P (2 size + 1) bits (per plane: n raw bits, then per new significant value a group test
+ * and at most size - n zeros and ones in all, and a last group test); with more than that
+ * (accuracy and precision modes) the CPU drops the budget from the plane loop and counts the
+ * bits by the reader's position. The GPU keeps one loop. */
+PARZ_HD unsigned PARZ_FN(parz_decode_ints)(parz_reader* r, unsigned maxbits, unsigned maxprec,
+                                           PARZ_UINT* PARZ_RESTRICT data, unsigned size,
+                                           const unsigned char* order) {
+#if PARZ_PLANAR
+  const unsigned planes = PARZ_MIN(maxprec, (unsigned)PARZ_W);
+  if ((uint64_t)maxbits > (uint64_t)planes * (2 * size + 1))
+    return PARZ_FN(parz_decode_planes)(r, maxbits, maxprec, data, size, order, 0);
+#endif
+  return PARZ_FN(parz_decode_planes)(r, maxbits, maxprec, data, size, order, 1);
 }
 
 /* Decoded coefficients u (sequency order, negabinary) to the block: reorder, two's complement,
