@@ -293,16 +293,16 @@ PARZ_HD unsigned PARZ_FN(parz_decode_planes)(parz_reader* r, unsigned maxbits, u
 }
 
 /* parz_decode_planes with the budget checked where it can run out. A block of P planes reads at
- * most P (2 size + 1) bits (per plane: n raw bits, then per new significant value a group test
- * and at most size - n zeros and ones in all, and a last group test); with more than that
- * (accuracy and precision modes) the CPU drops the budget from the plane loop and counts the
- * bits by the reader's position. The GPU keeps one loop. */
+ * most P (size + 1) + 2 size bits: per plane size raw bits and one 0 group test, per
+ * coefficient one 1 group test and one run bit. With more than that (accuracy and precision
+ * modes, P the block's precision) the CPU runs the plane loop without the budget arithmetic
+ * and counts the bits by the reader's position. The GPU keeps the one budgeted loop. */
 PARZ_HD unsigned PARZ_FN(parz_decode_ints)(parz_reader* r, unsigned maxbits, unsigned maxprec,
                                            PARZ_UINT* PARZ_RESTRICT data, unsigned size,
                                            const unsigned char* order) {
 #if PARZ_PLANAR
   const unsigned planes = PARZ_MIN(maxprec, (unsigned)PARZ_W);
-  if ((uint64_t)maxbits > (uint64_t)planes * (2 * size + 1))
+  if ((uint64_t)maxbits > (uint64_t)planes * (size + 1) + 2 * size)
     return PARZ_FN(parz_decode_planes)(r, maxbits, maxprec, data, size, order, 0);
 #endif
   return PARZ_FN(parz_decode_planes)(r, maxbits, maxprec, data, size, order, 1);
