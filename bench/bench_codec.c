@@ -6,10 +6,12 @@
  * ours/libzfp (a paired statistic: a slow repetition slows both sides of its ratio). Times are
  * thread CPU times, MB/s are of the uncompressed array (10^6 bytes).
  *
- *   bench_codec [--reps N] [--max-values N] [--dir D] [--mode M] [--only NAME] [FILE.bin ...]
+ *   bench_codec [--reps N] [--max-values N] [--dir D] [--mode M] [--only NAME] [--tol REL]
+ *               [FILE.bin ...]
  *
  * Default files: ../shared/data/ *.bin (or --dir). --mode keeps one mode (accuracy, precision,
- * rate, reversible); --only keeps datasets whose name contains NAME. Files are raw
+ * rate, reversible); --only keeps datasets whose name contains NAME; --tol replaces the two
+ * accuracy tolerances (1e-3 and 1e-5 of the value range) by the one REL x value range. Files are raw
  * little-endian arrays named <name>_f32le_AxBxC.bin (or f64le). Before timing, each setting is
  * checked: both streams must be byte-identical and both decoders must return the same array. */
 #include <dirent.h>
@@ -110,10 +112,11 @@ typedef struct {
 
 /* Two settings per lossy mode (coarse and fine) and reversible. Accuracy tolerances are
  * relative to the value range, which ignores fill values (|v| >= 1e9, e.g. levitus' -1e10). */
-static int settings(const parz_array* a, const void* data, setting* s) {
+static int settings(const parz_array* a, const void* data, double tol_rel, setting* s) {
   size_t n = parz_array_count(a), i;
   double lo = INFINITY, hi = -INFINITY;
-  const double rel[2] = {1e-3, 1e-5};
+  const double rel[2] = {tol_rel > 0 ? tol_rel : 1e-3, 1e-5};
+  const int ntol = tol_rel > 0 ? 1 : 2;
   const unsigned prec[2][2] = {{12, 20}, {24, 40}}; /* float, double */
   const double rate[2][2] = {{4, 12}, {8, 24}};
   int f = a->type == PARZ_FLOAT, k, m = 0;
@@ -124,7 +127,7 @@ static int settings(const parz_array* a, const void* data, setting* s) {
       hi = v > hi ? v : hi;
     }
   }
-  for (k = 0; k < 2; k++, m++) {
+  for (k = 0; k < ntol; k++, m++) {
     double tol = rel[k] * (hi > lo ? hi - lo : 1.0);
     s[m].mode = "accuracy";
     snprintf(s[m].setting, sizeof s[m].setting, "%.3g", tol);
@@ -147,11 +150,11 @@ static int settings(const parz_array* a, const void* data, setting* s) {
 }
 
 static void bench(const char* name, const parz_array* a, const void* data, int reps,
-                  const char* only_mode) {
+                  const char* only_mode, double tol_rel) {
   size_t n = parz_array_count(a), es = parz_type_size(a->type);
   double mb = (double)(n * es) / 1e6;
   setting set[8];
-  int ns = settings(a, data, set), m;
+  int ns = settings(a, data, tol_rel, set), m;
   for (m = 0; m < ns; m++) {
     const parz_params* p = &set[m].p;
     size_t cap = parz_stream_bound(a->type, a->dims, p, parz_block_count(a)) + 64;
@@ -215,6 +218,7 @@ int main(int argc, char** argv) {
   const char* dir = "../shared/data";
   const char* only_mode = NULL;
   const char* only = NULL;
+  double tol_rel = 0;
   for (i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--reps") && i + 1 < argc)
       reps = atoi(argv[++i]);
@@ -226,6 +230,8 @@ int main(int argc, char** argv) {
       only_mode = argv[++i];
     else if (!strcmp(argv[i], "--only") && i + 1 < argc)
       only = argv[++i];
+    else if (!strcmp(argv[i], "--tol") && i + 1 < argc)
+      tol_rel = atof(argv[++i]);
     else if (nfiles < 64)
       files[nfiles++] = argv[i];
   }
@@ -283,7 +289,7 @@ int main(int argc, char** argv) {
       size_t slab = n / a.shape[0];
       a.shape[0] = maxvals / slab ? maxvals / slab : 1;
     }
-    bench(name, &a, data, reps, only_mode);
+    bench(name, &a, data, reps, only_mode, tol_rel);
     free(data);
   }
   return 0;

@@ -92,6 +92,22 @@ PARZ_HD unsigned parz_bitlen64(uint64_t x) {
 #endif
 #endif
 
+/* Host C code built by gcc or clang runs the inverse transform on vectors of four values (GNU
+ * vector extensions, which the compiler maps onto whatever vector unit the target has, SSE2 at
+ * least on x86-64); device code, C++ and other compilers run the scalar lifts. Both compute the
+ * same integers: the lanes are independent lifts, in the same order of operations. */
+#if !defined(PARZ_VECTOR)
+#if !defined(__CUDACC__) && !defined(__cplusplus) && (defined(__GNUC__) || defined(__clang__)) && \
+    defined(__has_builtin)
+#if __has_builtin(__builtin_shufflevector)
+#define PARZ_VECTOR 1
+#endif
+#endif
+#endif
+#if !defined(PARZ_VECTOR)
+#define PARZ_VECTOR 0
+#endif
+
 /* One round of parz_transpose_tiles: swaps the off-diagonal j x j sub-tiles (mask m selects
  * the low j bits of every 2j) of the rows hi + lo and hi + lo + j. */
 PARZ_HD void parz_transpose_round(uint64_t* a, unsigned n, unsigned j, uint64_t m) {
@@ -126,13 +142,15 @@ PARZ_HD void parz_transpose_tiles(uint64_t* a, unsigned n) {
   parz_transpose_round(a, n, 1, UINT64_C(0x5555555555555555));
 }
 
-/* Below this many stream bits per group of values, a decoder that collected bit planes for
+/* Below this many stream bits per group of gs values, a decoder that collected bit planes for
  * tiles of side t sets the (at most as many) one bits individually instead of transposing.
- * The transposition costs about t log2(t) / 2 word swaps; measured on real data (bench_codec),
- * the two cost the same near t * t / 8 bits for t = 16 and 32 and near t * t / 16 for t = 64
- * (64 double values, whose one bits come in long runs of planes per value). */
+ * The transposition costs about t log2(t) / 2 word swaps plus one copy per value; measured on
+ * real data (bench_codec), the two cost the same near t * t / 8 bits for t = 16 and 32 and near
+ * t * t / 16 for t = 64 (64 double values, whose one bits come in long runs of planes per
+ * value), and near 64 bits for 64 values in 16 x 16 tiles (at most 16 planes, 3D and 4D). */
 #ifndef PARZ_SPARSE_BITS
-#define PARZ_SPARSE_BITS(t) ((t) == 64u ? (t) * (t) / 16u : (t) * (t) / 8u)
+#define PARZ_SPARSE_BITS(t, gs) \
+  ((t) == 64u ? (t) * (t) / 16u : (t) == 16u && (gs) == 64u ? 64u : (t) * (t) / 8u)
 #endif
 
 /* Little-endian 64-bit word loads and stores, byte by byte: correct on any host and alignment,

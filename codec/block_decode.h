@@ -178,6 +178,37 @@ PARZ_HD unsigned parz_read_group(parz_reader* r, unsigned limit) {
 #endif
 }
 
+/* zfp's inverse lifting steps on four variables x, y, z, w, written once for scalars and for
+ * vectors of lanes (parz_inv_lift, parz_inv_lift4); asr1 is an arithmetic shift right by one
+ * for their type. The non-orthogonal step: */
+#define PARZ_INV_LIFT_STEPS(x, y, z, w, asr1) \
+  do {                                        \
+    y += asr1(w);                             \
+    w -= asr1(y);                             \
+    y += w;                                   \
+    w <<= 1;                                  \
+    w -= y;                                   \
+    z += x;                                   \
+    x <<= 1;                                  \
+    x -= z;                                   \
+    y += z;                                   \
+    z <<= 1;                                  \
+    z -= y;                                   \
+    w += x;                                   \
+    x <<= 1;                                  \
+    x -= w;                                   \
+  } while (0)
+/* and the reversible (Lorenzo) step, which leaves x as it is: */
+#define PARZ_REV_INV_LIFT_STEPS(x, y, z, w) \
+  do {                                      \
+    w += z;                                 \
+    z += y;                                 \
+    w += z;                                 \
+    y += x;                                 \
+    z += y;                                 \
+    w += z;                                 \
+  } while (0)
+
 /* Width-specific parts: 32-bit (float, int32) and 64-bit (double, int64). */
 #define PARZ_W 32
 #include "block_decode_w.h"

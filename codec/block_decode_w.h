@@ -11,20 +11,7 @@ PARZ_HD PARZ_UINT PARZ_FN(parz_uint2int)(PARZ_UINT x) {
 /* Inverse of zfp's non-orthogonal lifting step on p[0], p[s], p[2s], p[3s]. */
 PARZ_HD void PARZ_FN(parz_inv_lift)(PARZ_UINT* p, unsigned s) {
   PARZ_UINT x = p[0], y = p[s], z = p[2 * s], w = p[3 * s];
-  y += PARZ_ASR(w, 1);
-  w -= PARZ_ASR(y, 1);
-  y += w;
-  w <<= 1;
-  w -= y;
-  z += x;
-  x <<= 1;
-  x -= z;
-  y += z;
-  z <<= 1;
-  z -= y;
-  w += x;
-  x <<= 1;
-  x -= w;
+  PARZ_INV_LIFT_STEPS(x, y, z, w, PARZ_ASR1);
   p[0] = x;
   p[s] = y;
   p[2 * s] = z;
@@ -34,12 +21,7 @@ PARZ_HD void PARZ_FN(parz_inv_lift)(PARZ_UINT* p, unsigned s) {
 /* Inverse of the reversible (Lorenzo) lifting step. */
 PARZ_HD void PARZ_FN(parz_rev_inv_lift)(PARZ_UINT* p, unsigned s) {
   PARZ_UINT x = p[0], y = p[s], z = p[2 * s], w = p[3 * s];
-  w += z;
-  z += y;
-  w += z;
-  y += x;
-  z += y;
-  w += z;
+  PARZ_REV_INV_LIFT_STEPS(x, y, z, w);
   p[1 * s] = y;
   p[2 * s] = z;
   p[3 * s] = w;
@@ -47,9 +29,9 @@ PARZ_HD void PARZ_FN(parz_rev_inv_lift)(PARZ_UINT* p, unsigned s) {
 
 /* Inverse decorrelating transform: axes in reverse order of the forward one (w, z, y, x).
  * Along the axis of stride s (4^axis) the 4-vectors start at hi + lo, hi a multiple of 4 s and
- * lo < s: consecutive lo are independent lifts on adjacent values, which compilers turn into
- * vector code for every axis but x. One call per axis with a literal stride, so that with a
- * constant rank every loop has constant bounds and strides and unrolls. */
+ * lo < s: consecutive lo are independent lifts on adjacent values. One call per axis with a
+ * literal stride, so that with a constant rank every loop has constant bounds and strides and
+ * unrolls. */
 PARZ_HD void PARZ_FN(parz_inv_axis)(PARZ_UINT* p, unsigned size, unsigned s, int reversible) {
   unsigned hi, lo;
   for (hi = 0; hi < size; hi += 4 * s)
@@ -61,8 +43,92 @@ PARZ_HD void PARZ_FN(parz_inv_axis)(PARZ_UINT* p, unsigned size, unsigned s, int
     }
 }
 
+#if PARZ_VECTOR
+/* Four values side by side, one lane per lift (see PARZ_VECTOR). Left to itself the compiler
+ * vectorizes the scalar loops above across the wrong loop (the y axis with a shuffle per value);
+ * written with lanes, every axis but x is plain vertical arithmetic, and x costs two 4 x 4
+ * transpositions per four lifts. */
+typedef PARZ_UINT PARZ_FN(parz_lanes) __attribute__((vector_size(4 * sizeof(PARZ_UINT))));
+typedef PARZ_INT PARZ_FN(parz_slanes) __attribute__((vector_size(4 * sizeof(PARZ_INT))));
+/* the same lanes at any address of a value, for loads and stores in a block */
+typedef PARZ_UINT PARZ_FN(parz_lanes_at)
+    __attribute__((vector_size(4 * sizeof(PARZ_UINT)), aligned(sizeof(PARZ_UINT)), may_alias));
+#define PARZ_LANES PARZ_FN(parz_lanes)
+#define PARZ_LANES_AT(q) (*(PARZ_FN(parz_lanes_at)*)(q))
+#if PARZ_W == 64
+/* no 64-bit arithmetic shift before AVX-512: logical shift, sign bit kept (see PARZ_ASR1) */
+#define PARZ_LANES_ASR1(v) (((v) >> 1) | ((v)&PARZ_SIGN))
+#else
+#define PARZ_LANES_ASR1(v) ((PARZ_LANES)((PARZ_FN(parz_slanes))(v) >> 1))
+#endif
+
+/* Four lifts at once: lane i of v[0], v[1], v[2], v[3] is one lift's x, y, z, w. */
+PARZ_HD void PARZ_FN(parz_inv_lift4)(PARZ_LANES* v, int reversible) {
+  PARZ_LANES x = v[0], y = v[1], z = v[2], w = v[3];
+  if (reversible)
+    PARZ_REV_INV_LIFT_STEPS(x, y, z, w);
+  else
+    PARZ_INV_LIFT_STEPS(x, y, z, w, PARZ_LANES_ASR1);
+  v[0] = x;
+  v[1] = y;
+  v[2] = z;
+  v[3] = w;
+}
+
+/* Lane j of v[i] trades places with lane i of v[j]. */
+PARZ_HD void PARZ_FN(parz_lanes_transpose)(PARZ_LANES* v) {
+  PARZ_LANES t0 = __builtin_shufflevector(v[0], v[1], 0, 4, 1, 5);
+  PARZ_LANES t1 = __builtin_shufflevector(v[0], v[1], 2, 6, 3, 7);
+  PARZ_LANES t2 = __builtin_shufflevector(v[2], v[3], 0, 4, 1, 5);
+  PARZ_LANES t3 = __builtin_shufflevector(v[2], v[3], 2, 6, 3, 7);
+  v[0] = __builtin_shufflevector(t0, t2, 0, 1, 4, 5);
+  v[1] = __builtin_shufflevector(t0, t2, 2, 3, 6, 7);
+  v[2] = __builtin_shufflevector(t1, t3, 0, 1, 4, 5);
+  v[3] = __builtin_shufflevector(t1, t3, 2, 3, 6, 7);
+}
+
+/* parz_inv_axis for s >= 4 (lanes: four consecutive lo) and for s == 1 (lanes: the four rows
+ * of 4 values at hi, transposed in and out). */
+PARZ_HD void PARZ_FN(parz_inv_axis4)(PARZ_UINT* p, unsigned size, unsigned s, int reversible) {
+  unsigned hi, lo, i;
+  for (hi = 0; hi < size; hi += s == 1 ? 16 : 4 * s)
+    for (lo = 0; lo < (s == 1 ? 1 : s); lo += 4) {
+      const unsigned d = s == 1 ? 4 : s;
+      PARZ_LANES v[4];
+      for (i = 0; i < 4; i++)
+        v[i] = PARZ_LANES_AT(p + hi + lo + i * d);
+      if (s == 1)
+        PARZ_FN(parz_lanes_transpose)(v);
+      PARZ_FN(parz_inv_lift4)(v, reversible);
+      if (s == 1)
+        PARZ_FN(parz_lanes_transpose)(v);
+      for (i = 0; i < 4; i++)
+        PARZ_LANES_AT(p + hi + lo + i * d) = v[i];
+    }
+}
+#undef PARZ_LANES_ASR1
+#undef PARZ_LANES_AT
+#undef PARZ_LANES
+#endif
+
 PARZ_HD void PARZ_FN(parz_inv_xform)(PARZ_UINT* p, unsigned dims, int reversible) {
   unsigned size = 1u << (2 * dims);
+#if PARZ_VECTOR
+  if (dims > 1) {
+    if (dims > 3)
+      PARZ_FN(parz_inv_axis4)(p, size, 64, reversible);
+    if (dims > 2)
+      PARZ_FN(parz_inv_axis4)(p, size, 16, reversible);
+    PARZ_FN(parz_inv_axis4)(p, size, 4, reversible);
+    /* x: 64-bit lanes take two SSE2 registers each, and their transpositions cost more than
+     * the scalar lifts save (AVX2 breaks even) */
+    if (PARZ_W == 32)
+      PARZ_FN(parz_inv_axis4)(p, size, 1, reversible);
+    else
+      PARZ_FN(parz_inv_axis)(p, size, 1, reversible);
+    return;
+  }
+#endif
   if (dims > 3)
     PARZ_FN(parz_inv_axis)(p, size, 64, reversible);
   if (dims > 2)
@@ -72,15 +138,44 @@ PARZ_HD void PARZ_FN(parz_inv_xform)(PARZ_UINT* p, unsigned dims, int reversible
   PARZ_FN(parz_inv_axis)(p, size, 1, reversible);
 }
 
-/* Embedded bit-plane decoder: fills data[0..size) from at most maxbits bits and maxprec bit
- * planes; returns the bits read. Reproduces zfp's decode_ints / decode_many_ints bit for bit,
- * including where the budget runs out in the middle of a plane. On the CPU (PARZ_PLANAR) the
- * planes of each group of up to 64 values are collected as rows of bit tiles and transposed
- * into values at the end; the GPU deposits each plane's bits into the values as it goes.
+#if PARZ_PLANAR
+/* The coefficients of one group of 64 from its planes in rows pl[intprec - u .. intprec) (rows
+ * below k not decoded), by transposing u x u tiles: with u < 64 a row holds 64 / u tiles, and
+ * tile c of row i becomes coefficient c u + i's bits intprec - u and up. Coefficient j goes to
+ * data[order[j]] (data[j] without an order), in two's complement. */
+PARZ_HD void PARZ_FN(parz_planes_out)(uint64_t* pl, unsigned k, unsigned u,
+                                      PARZ_UINT* PARZ_RESTRICT data,
+                                      const unsigned char* order) {
+  const unsigned intprec = PARZ_W;
+  const uint64_t umask = u == 64 ? ~UINT64_C(0) : (UINT64_C(1) << u) - 1;
+  uint64_t* a = pl + (intprec - u);
+  unsigned c, i;
+  for (i = intprec - u; i < k; i++)
+    pl[i] = 0;
+  parz_transpose_tiles(a, u);
+  for (c = 0; c < 64 / u; c++)
+    for (i = 0; i < u; i++) {
+      PARZ_UINT v = (PARZ_UINT)(((a[i] >> (c * u)) & umask) << (intprec - u));
+      data[order ? order[c * u + i] : c * u + i] = PARZ_FN(parz_uint2int)(v);
+    }
+}
+#endif
+
+/* Embedded bit-plane decoder (parz_decode_ints, with budget 0 only where maxbits cannot run
+ * out): decodes the size coefficients of a block from at most maxbits
+ * bits and maxprec bit planes and returns the bits read. Reproduces zfp's decode_ints /
+ * decode_many_ints bit for bit, including where the budget runs out in the middle of a plane.
+ * On the CPU (PARZ_PLANAR) the planes of each group of up to 64 values are collected as rows of
+ * bit tiles and transposed at the end, and coefficient i goes to data[order[i]] (data[i] when
+ * order is NULL) in two's complement, ready for the inverse transform: the transposition
+ * touches every value anyway. The GPU deposits each plane's bits as it goes and leaves the
+ * coefficients in coding order and negabinary, for parz_decode_finish (order unused).
  * codec/FORMAT.md lists every other place that implements this grammar. */
-PARZ_HD unsigned PARZ_FN(parz_decode_ints)(parz_reader* r, unsigned maxbits, unsigned maxprec,
-                                           PARZ_UINT* PARZ_RESTRICT data, unsigned size) {
+PARZ_HD unsigned PARZ_FN(parz_decode_planes)(parz_reader* r, unsigned maxbits, unsigned maxprec,
+                                             PARZ_UINT* PARZ_RESTRICT data, unsigned size,
+                                             const unsigned char* order, int budget) {
   parz_reader s = *r; /* local copy: data[] cannot alias it */
+  const uint64_t start = parz_reader_tell(r);
   const unsigned intprec = PARZ_W;
   unsigned kmin = intprec > maxprec ? intprec - maxprec : 0;
   unsigned bits = maxbits;
@@ -88,78 +183,107 @@ PARZ_HD unsigned PARZ_FN(parz_decode_ints)(parz_reader* r, unsigned maxbits, uns
 #if PARZ_PLANAR
   unsigned c;
   /* groups of gs values; tile side t: plane k goes to row k % t, tile k / t (see
-   * parz_transpose_tiles), so after the transposition row i holds value i (t == gs) or
-   * values i and 32 + i (32-bit values in groups of 64) */
+   * parz_transpose_tiles). With t == intprec (3D and 4D blocks, 64 values per group) every
+   * plane has a row of its own, which is written once and needs no clearing
+   * (parz_planes_out); otherwise (1D, 2D) t == gs and after the transposition row i holds
+   * value i. */
   const unsigned gs = PARZ_MIN(size, 64u), ng = size / gs, t = PARZ_MIN(gs, intprec);
+  const int own = t == intprec;
   /* t is 4, 16, 32 or 64: plane k's row and tile by mask and shift, not by division (the
    * compiler cannot see that t is a power of two) */
   const unsigned tbits = t == 64 ? 6u : t == 32 ? 5u : t == 16 ? 4u : 2u;
   const uint64_t gmask = gs == 64 ? ~UINT64_C(0) : (UINT64_C(1) << gs) - 1;
   uint64_t pl[4][64];
-  for (c = 0; c < ng; c++)
-    for (i = 0; i < t; i++)
-      pl[c][i] = 0;
+  if (!own)
+    for (c = 0; c < ng; c++)
+      for (i = 0; i < t; i++)
+        pl[c][i] = 0;
 #else
+  (void)order;
   for (i = 0; i < size; i++)
     data[i] = 0;
 #endif
-  while (bits && k > kmin) {
+  while ((bits || !budget) && k > kmin) {
     uint64_t x[4] = {0, 0, 0, 0};
     unsigned m;
     k--;
     /* the first n values are known significant: one raw bit each */
-    m = PARZ_MIN(n, bits);
-    bits -= m;
+    m = budget ? PARZ_MIN(n, bits) : n;
+    bits -= budget ? m : 0;
     if (size <= 64) /* one word: lets x[0] live in a register */
       x[0] = parz_read_bits(&s, m);
     else
       for (i = 0; i < m; i += 64)
         x[i >> 6] = parz_read_bits(&s, PARZ_MIN(64u, m - i));
     /* the rest: group tests, each followed by a unary-coded position of the next one bit */
-    while (n < size && bits) {
+    while (n < size && (bits || !budget)) {
       unsigned lim, z;
-      bits--;
-      lim = PARZ_MIN(size - 1 - n, bits);
+      bits -= budget ? 1 : 0;
+      lim = budget ? PARZ_MIN(size - 1 - n, bits) : size - 1 - n;
       z = parz_read_group(&s, lim);
       if (!z)
         break;
       z--;
-      bits -= z < lim ? z + 1 : lim;
+      bits -= !budget ? 0 : z < lim ? z + 1 : lim;
       n += z;
       x[size <= 64 ? 0 : n >> 6] |= UINT64_C(1) << (n & 63u);
       n++;
     }
 #if PARZ_PLANAR
-    for (c = 0; c < ng; c++)
-      pl[c][k & (t - 1)] |= x[c] << ((k >> tbits) << tbits);
+    for (c = 0; c < ng; c++) {
+      if (own)
+        pl[c][k] = x[c];
+      else
+        pl[c][k & (t - 1)] |= x[c] << ((k >> tbits) << tbits);
+    }
 #else
     for (i = 0; i < size; i++)
       data[i] += (PARZ_UINT)((x[i >> 6] >> (i & 63u)) & 1u) << k;
 #endif
   }
+  if (!budget)
+    bits = maxbits - (unsigned)(parz_reader_tell(&s) - start);
 #if PARZ_PLANAR
-  if (maxbits - bits <= PARZ_SPARSE_BITS(t) * ng) {
-    /* few bits, so few one bits: setting them one by one beats the transposition */
-    for (i = 0; i < size; i++)
-      data[i] = 0;
-    for (; k < intprec; k++)
-      for (c = 0; c < ng; c++) {
-        uint64_t x = (pl[c][k & (t - 1)] >> ((k >> tbits) << tbits)) & gmask;
-        for (; x; x &= x - 1)
-          data[gs * c + parz_ctz64(x)] |= (PARZ_UINT)1 << k;
+  {
+    /* planes decoded; with a row per plane, only the u rows of the last u planes need the
+     * transposition, in u x u tiles (64 / u per row) */
+    const unsigned np = intprec - k;
+    const unsigned u = !own ? t : np <= 16 ? 16u : np <= 32 || intprec == 32 ? 32u : 64u;
+    if (maxbits - bits <= PARZ_SPARSE_BITS(u, gs) * ng) {
+      /* few bits, so few one bits: setting them one by one beats the transposition */
+      for (i = 0; i < size; i++)
+        data[i] = 0;
+      for (; k < intprec; k++)
+        for (c = 0; c < ng; c++) {
+          uint64_t x = (pl[c][k & (t - 1)] >> ((k >> tbits) << tbits)) & gmask;
+          for (; x; x &= x - 1) {
+            unsigned j = gs * c + parz_ctz64(x);
+            data[order ? order[j] : j] |= (PARZ_UINT)1 << k;
+          }
+        }
+      for (i = 0; i < size; i++)
+        data[i] = PARZ_FN(parz_uint2int)(data[i]);
+      *r = s;
+      return maxbits - bits;
+    }
+    for (c = 0; c < ng; c++) {
+      const unsigned char* oc = order ? order + 64 * c : order;
+      PARZ_UINT* dc = order ? data : data + 64 * c;
+      if (own) {
+        /* one call per tile side, so that each unrolls */
+        if (u == 16)
+          PARZ_FN(parz_planes_out)(pl[c], k, 16, dc, oc);
+        else if (u == 32)
+          PARZ_FN(parz_planes_out)(pl[c], k, 32, dc, oc);
+        else
+          PARZ_FN(parz_planes_out)(pl[c], k, 64, dc, oc);
+        continue;
       }
-    *r = s;
-    return maxbits - bits;
-  }
-  for (c = 0; c < ng; c++) {
-    parz_transpose_tiles(pl[c], t);
-    if (t == gs) {
-      for (i = 0; i < gs; i++)
-        data[gs * c + i] = (PARZ_UINT)pl[c][i];
-    } else {
-      for (i = 0; i < t; i++) {
-        data[64 * c + i] = (PARZ_UINT)pl[c][i];
-        data[64 * c + 32 + i] = (PARZ_UINT)(pl[c][i] >> 32);
+      /* t == gs here (1D, 2D): row i becomes value i, one tile per plane group */
+      parz_transpose_tiles(pl[c], t);
+      for (i = 0; i < gs; i++) {
+        unsigned j = gs * c + i;
+        data[order ? order[j] : j] = PARZ_FN(parz_uint2int)((PARZ_UINT)pl[c][i]);
       }
     }
   }
@@ -168,8 +292,25 @@ PARZ_HD unsigned PARZ_FN(parz_decode_ints)(parz_reader* r, unsigned maxbits, uns
   return maxbits - bits;
 }
 
+/* parz_decode_planes with the budget checked where it can run out. A block of P planes reads at
+ * most P (size + 1) + 2 size bits: per plane size raw bits and one 0 group test, per
+ * coefficient one 1 group test and one run bit. With more than that (accuracy and precision
+ * modes, P the block's precision) the CPU runs the plane loop without the budget arithmetic
+ * and counts the bits by the reader's position. The GPU keeps the one budgeted loop. */
+PARZ_HD unsigned PARZ_FN(parz_decode_ints)(parz_reader* r, unsigned maxbits, unsigned maxprec,
+                                           PARZ_UINT* PARZ_RESTRICT data, unsigned size,
+                                           const unsigned char* order) {
+#if PARZ_PLANAR
+  const unsigned planes = PARZ_MIN(maxprec, (unsigned)PARZ_W);
+  if ((uint64_t)maxbits > (uint64_t)planes * (size + 1) + 2 * size)
+    return PARZ_FN(parz_decode_planes)(r, maxbits, maxprec, data, size, order, 0);
+#endif
+  return PARZ_FN(parz_decode_planes)(r, maxbits, maxprec, data, size, order, 1);
+}
+
 /* Decoded coefficients u (sequency order, negabinary) to the block: reorder, two's complement,
- * inverse transform. Shared by parz_decode_iblock and the GPU's window decoder. */
+ * inverse transform. The GPU's decoders keep the coefficients in coding order (u) and reorder
+ * here, with constant indices in 2D. */
 PARZ_HD void PARZ_FN(parz_decode_finish)(const PARZ_UINT* u, unsigned dims, int reversible,
                                          PARZ_UINT* block) {
   const unsigned char* perm = parz_perm(dims);
@@ -195,23 +336,35 @@ PARZ_HD void PARZ_FN(parz_decode_finish)(const PARZ_UINT* u, unsigned dims, int 
   PARZ_FN(parz_inv_xform)(block, dims, reversible);
 }
 
-/* Lossy integer block: coefficients, padding to minbits, reorder, inverse transform. */
+/* Lossy integer block: coefficients, padding to minbits, reorder, inverse transform. On the
+ * CPU the coefficients arrive at their places in the block in two's complement (see
+ * parz_decode_ints), which leaves the transform. */
 PARZ_HD unsigned PARZ_FN(parz_decode_iblock)(parz_reader* r, unsigned minbits, unsigned maxbits,
                                              unsigned maxprec, unsigned dims, int reversible,
                                              PARZ_UINT* block) {
-  PARZ_UINT u[256];
   unsigned size = 1u << (2 * dims);
   unsigned bits = 0;
+#if !PARZ_PLANAR
+  PARZ_UINT u[256];
+#endif
   if (reversible) {
     maxprec = (unsigned)parz_read_bits(r, PARZ_PBITS) + 1;
     bits = PARZ_PBITS;
   }
-  bits += PARZ_FN(parz_decode_ints)(r, maxbits - bits, maxprec, u, size);
+#if PARZ_PLANAR
+  bits += PARZ_FN(parz_decode_ints)(r, maxbits - bits, maxprec, block, size, parz_perm(dims));
+#else
+  bits += PARZ_FN(parz_decode_ints)(r, maxbits - bits, maxprec, u, size, (const unsigned char*)0);
+#endif
   if (bits < minbits) {
     parz_reader_skip(r, minbits - bits);
     bits = minbits;
   }
+#if PARZ_PLANAR
+  PARZ_FN(parz_inv_xform)(block, dims, reversible);
+#else
   PARZ_FN(parz_decode_finish)(u, dims, reversible, block);
+#endif
   return bits;
 }
 

@@ -11,19 +11,19 @@ PARZ_HD PARZ_UINT PARZ_FN(parz_int2uint)(PARZ_UINT x) {
 PARZ_HD void PARZ_FN(parz_fwd_lift)(PARZ_UINT* p, unsigned s) {
   PARZ_UINT x = p[0], y = p[s], z = p[2 * s], w = p[3 * s];
   x += w;
-  x = PARZ_ASR(x, 1);
+  x = PARZ_ASR1(x);
   w -= x;
   z += y;
-  z = PARZ_ASR(z, 1);
+  z = PARZ_ASR1(z);
   y -= z;
   x += z;
-  x = PARZ_ASR(x, 1);
+  x = PARZ_ASR1(x);
   z -= x;
   w += y;
-  w = PARZ_ASR(w, 1);
+  w = PARZ_ASR1(w);
   y -= w;
-  w += PARZ_ASR(y, 1);
-  y -= PARZ_ASR(w, 1);
+  w += PARZ_ASR1(y);
+  y -= PARZ_ASR1(w);
   p[0] = x;
   p[s] = y;
   p[2 * s] = z;

@@ -34,5 +34,11 @@
 #error "PARZ_W must be 32 or 64"
 #endif
 
-/* Arithmetic right shift of a two's complement pattern (what zfp's signed >> does). */
-#define PARZ_ASR(u, n) ((PARZ_UINT)((PARZ_INT)(u) >> (n)))
+/* Arithmetic right shift by one of a two's complement pattern (what zfp's signed >> 1 does).
+ * x86 has no 64-bit arithmetic shift before AVX-512, so host code builds it from a logical
+ * shift that keeps the sign bit: the same value, and one compilers vectorize. */
+#if PARZ_W == 64 && !defined(__CUDA_ARCH__)
+#define PARZ_ASR1(u) (((PARZ_UINT)(u) >> 1) | ((PARZ_UINT)(u)&PARZ_SIGN))
+#else
+#define PARZ_ASR1(u) ((PARZ_UINT)((PARZ_INT)(u) >> 1))
+#endif

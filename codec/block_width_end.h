@@ -13,4 +13,4 @@
 #undef PARZ_FROM_BITS
 #undef PARZ_POW2
 #undef PARZ_MANT
-#undef PARZ_ASR
+#undef PARZ_ASR1

@@ -27,7 +27,11 @@ PARZ_HD size_t decode_run(parz_reader* r, const parz_grid* g, parz_block_pos* po
       return i;
     if (mask)
       parz_mask_block(mask, first + i, block);
-    parz_grid_scatter(g, pos, block, data);
+    if (parz_grid_whole(g, pos, dims))
+      parz_grid_store_rows(g, pos, dims, type == PARZ_FLOAT || type == PARZ_INT32 ? 4 : 8, block,
+                           data);
+    else
+      parz_grid_scatter(g, pos, block, data);
     parz_grid_next(g, pos);
     if (ends && (--left == 0 || i + 1 == count)) {
       if (parz_reader_tell(r) != ends[k]) {

@@ -29,6 +29,9 @@ void parz_grid_init(parz_grid* g, const parz_array* a) {
     g->s[i] = s ? s : run;
     run *= (ptrdiff_t)g->n[i];
   }
+  for (i = 0; i < 4; i++)
+    g->nwhole[i] = g->n[i] / 4;
+  g->rows = g->s[0] == 1;
 }
 
 void parz_grid_init_dest(parz_grid* g, const parz_array* a, const parz_chunk_dest* d) {
@@ -44,6 +47,7 @@ void parz_grid_init_dest(parz_grid* g, const parz_array* a, const parz_chunk_des
     if (g->lo[i] > 0 || g->hi[i] < g->n[i])
       g->windowed = 1;
   }
+  g->rows = g->s[0] == 1 && !g->windowed;
 }
 
 void parz_grid_seek(const parz_grid* g, size_t block, parz_block_pos* pos) {

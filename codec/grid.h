@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "parz_chunk.h"
 
@@ -22,6 +23,10 @@ typedef struct {
   size_t lo[4], hi[4];
   int windowed; /* the window is not the whole array */
   size_t nblocks;
+  /* a block with b[i] < nwhole[i] on every axis lies wholly inside the window, and with
+   * rows set the window's x stride is 1: parz_grid_store_rows stores such blocks */
+  size_t nwhole[4];
+  int rows;
 } parz_grid;
 
 /* A cursor over blocks in stream order (x fastest). */
@@ -42,5 +47,34 @@ void parz_grid_next(const parz_grid* g, parz_block_pos* pos);
 void parz_grid_gather(const parz_grid* g, const parz_block_pos* pos, const void* data, void* buf);
 /* Copies the part of a decoded block inside the array and the window back into the array. */
 void parz_grid_scatter(const parz_grid* g, const parz_block_pos* pos, const void* buf, void* data);
+
+/* The block at pos can go to the array as whole rows of four values (parz_grid_store_rows);
+ * dims is g->dims, passed so that a caller specialized on the rank checks a constant number of
+ * axes. */
+static inline int parz_grid_whole(const parz_grid* g, const parz_block_pos* pos, unsigned dims) {
+  unsigned i;
+  if (!g->rows)
+    return 0;
+  for (i = 0; i < dims; i++)
+    if (pos->b[i] >= g->nwhole[i])
+      return 0;
+  return 1;
+}
+
+/* parz_grid_scatter of a block for which parz_grid_whole holds, elements of esize bytes: with
+ * constant dims and esize every row is one fixed-size copy, a couple of vector moves. */
+static inline void parz_grid_store_rows(const parz_grid* g, const parz_block_pos* pos,
+                                        unsigned dims, size_t esize, const void* buf,
+                                        void* data) {
+  const unsigned char* q = (const unsigned char*)buf;
+  unsigned char* p = (unsigned char*)data + pos->offset * (ptrdiff_t)esize;
+  const ptrdiff_t s1 = g->s[1] * (ptrdiff_t)esize, s2 = g->s[2] * (ptrdiff_t)esize,
+                  s3 = g->s[3] * (ptrdiff_t)esize;
+  unsigned j, k, l;
+  for (l = 0; l < (dims > 3 ? 4u : 1u); l++)
+    for (k = 0; k < (dims > 2 ? 4u : 1u); k++)
+      for (j = 0; j < (dims > 1 ? 4u : 1u); j++)
+        memcpy(p + l * s3 + k * s2 + j * s1, q + (64 * l + 16 * k + 4 * j) * esize, 4 * esize);
+}
 
 #endif
