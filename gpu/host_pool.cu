@@ -97,16 +97,7 @@ void parz_host_pool_run(parz_host_pool* p, void (*fn)(void*, int), void* arg) {
     fn(arg, 0);
     return;
   }
-  parz_host_pool_wait(p);
-  {
-    std::lock_guard<std::mutex> lock(p->mutex);
-    p->fn = fn;
-    p->arg = arg;
-    p->running = (int)p->threads.size();
-    p->job++;
-  }
-  p->start.notify_all();
+  parz_host_pool_start(p, fn, arg);
   fn(arg, 0);
-  std::unique_lock<std::mutex> lock(p->mutex);
-  p->done.wait(lock, [&] { return p->running == 0; });
+  parz_host_pool_wait(p);
 }
