@@ -144,8 +144,7 @@ PARZ_HD void PARZ_FN(parz_inv_xform)(PARZ_UINT* p, unsigned dims, int reversible
  * tile c of row i becomes coefficient c u + i's bits intprec - u and up. Coefficient j goes to
  * data[order[j]] (data[j] without an order), in two's complement. */
 PARZ_HD void PARZ_FN(parz_planes_out)(uint64_t* pl, unsigned k, unsigned u,
-                                      PARZ_UINT* PARZ_RESTRICT data,
-                                      const unsigned char* order) {
+                                      PARZ_UINT* PARZ_RESTRICT data, const unsigned char* order) {
   const unsigned intprec = PARZ_W;
   const uint64_t umask = u == 64 ? ~UINT64_C(0) : (UINT64_C(1) << u) - 1;
   uint64_t* a = pl + (intprec - u);

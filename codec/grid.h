@@ -64,8 +64,7 @@ static inline int parz_grid_whole(const parz_grid* g, const parz_block_pos* pos,
 /* parz_grid_scatter of a block for which parz_grid_whole holds, elements of esize bytes: with
  * constant dims and esize every row is one fixed-size copy, a couple of vector moves. */
 static inline void parz_grid_store_rows(const parz_grid* g, const parz_block_pos* pos,
-                                        unsigned dims, size_t esize, const void* buf,
-                                        void* data) {
+                                        unsigned dims, size_t esize, const void* buf, void* data) {
   const unsigned char* q = (const unsigned char*)buf;
   unsigned char* p = (unsigned char*)data + pos->offset * (ptrdiff_t)esize;
   const ptrdiff_t s1 = g->s[1] * (ptrdiff_t)esize, s2 = g->s[2] * (ptrdiff_t)esize,
