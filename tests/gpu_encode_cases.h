@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "parz_chunk.h"
+#include "xorshift.h"
 
 /* The comparison a test makes of one array (data, laid out as a says) and configuration. */
 typedef void (*gpu_encode_compare)(const char* what, const parz_array& a, const void* data,
@@ -34,14 +35,6 @@ struct gpu_encode_scope {
   bool small_shapes, special_only, every_table, strided;
 };
 
-static uint64_t gpu_cases_rng = 0x9E3779B97F4A7C15ull;
-static uint64_t gpu_cases_rand(void) {
-  gpu_cases_rng ^= gpu_cases_rng << 13;
-  gpu_cases_rng ^= gpu_cases_rng >> 7;
-  gpu_cases_rng ^= gpu_cases_rng << 17;
-  return gpu_cases_rng;
-}
-
 /* n values of `type` as bytes: kind 0 smooth with noise, 1 with special values among them,
  * 2 a constant with runs of zeros. */
 static std::vector<unsigned char> gpu_cases_values(parz_type type, size_t n, int kind) {
@@ -49,7 +42,7 @@ static std::vector<unsigned char> gpu_cases_values(parz_type type, size_t n, int
   std::vector<unsigned char> v(n * size);
   for (size_t i = 0; i < n; i++) {
     double x = sin(0.037 * (double)(i % 1013)) * 300.0 + cos(0.0011 * (double)i) * 70.0 +
-               (double)(gpu_cases_rand() % 1000) * 1e-3;
+               (double)(xorshift_next() % 1000) * 1e-3;
     if (kind == 2)
       x = i % 97 < 40 ? 0.0 : 12.5;
     unsigned char* p = &v[i * size];
@@ -57,28 +50,28 @@ static std::vector<unsigned char> gpu_cases_values(parz_type type, size_t n, int
       static const float special[] = {NAN,     INFINITY, -INFINITY, 1e-40f, -1e-44f,
                                       FLT_MAX, -FLT_MAX, -0.0f,     0.0f,   FLT_MIN};
       float f = (float)x;
-      if (kind == 1 && gpu_cases_rand() % 5 == 0)
-        f = special[gpu_cases_rand() % 10];
+      if (kind == 1 && xorshift_next() % 5 == 0)
+        f = special[xorshift_next() % 10];
       uint32_t u;
       memcpy(&u, &f, 4);
-      if ((u & 0x7f800000u) == 0x7f800000u && (u & 0x7fffffu) && gpu_cases_rand() % 2)
-        u ^= (uint32_t)(gpu_cases_rand() & 0x3fffffu); /* a NaN payload */
+      if ((u & 0x7f800000u) == 0x7f800000u && (u & 0x7fffffu) && xorshift_next() % 2)
+        u ^= (uint32_t)(xorshift_next() & 0x3fffffu); /* a NaN payload */
       memcpy(p, &u, 4);
     } else if (type == PARZ_DOUBLE) {
       static const double special[] = {NAN,     INFINITY, -INFINITY, 1e-310, -4.9e-324,
                                        DBL_MAX, -DBL_MAX, -0.0,      0.0,    DBL_MIN};
-      if (kind == 1 && gpu_cases_rand() % 5 == 0)
-        x = special[gpu_cases_rand() % 10];
+      if (kind == 1 && xorshift_next() % 5 == 0)
+        x = special[xorshift_next() % 10];
       memcpy(p, &x, 8);
     } else if (type == PARZ_INT32) {
       int32_t k = (int32_t)(x * 1000.0);
-      if (kind == 1 && gpu_cases_rand() % 5 == 0)
-        k = gpu_cases_rand() % 2 ? INT32_MAX : INT32_MIN;
+      if (kind == 1 && xorshift_next() % 5 == 0)
+        k = xorshift_next() % 2 ? INT32_MAX : INT32_MIN;
       memcpy(p, &k, 4);
     } else {
       int64_t k = (int64_t)(x * 1e12);
-      if (kind == 1 && gpu_cases_rand() % 5 == 0)
-        k = gpu_cases_rand() % 2 ? INT64_MAX : INT64_MIN;
+      if (kind == 1 && xorshift_next() % 5 == 0)
+        k = xorshift_next() % 2 ? INT64_MAX : INT64_MIN;
       memcpy(p, &k, 8);
     }
   }
@@ -221,7 +214,7 @@ static int gpu_encode_cases(gpu_encode_scope scope, gpu_encode_compare compare) 
     a.shape[0] = 9000;
     std::vector<float> v(9000);
     for (size_t i = 0; i < v.size(); i++)
-      v[i] = gpu_cases_rand() % 8 < 5 ? NAN : (float)i * 0.5f;
+      v[i] = xorshift_next() % 8 < 5 ? NAN : (float)i * 0.5f;
     parz_params_accuracy(&cfg.params, 1e-3, NULL, NULL);
     cfg.segment_blocks = 1;
     compare("many exceptions", a, v.data(), cfg);
@@ -272,7 +265,7 @@ static std::vector<unsigned char> gpu_cases_masked_values(parz_type type, size_t
     const uint64_t inf = size == 4 ? 0x7f800000u : 0x7ff0000000000000ull;
     const uint64_t huge = size == 4 ? 0x7f7fffffu : 0x7fefffffffffffffull;
     const uint64_t masked = floats && kind != 0 ? nan : fill_bits;
-    const uint64_t r = gpu_cases_rand();
+    const uint64_t r = xorshift_next();
     switch (kind) {
       case 0: bits = region ? fill_bits : bits; break;
       case 1:
@@ -382,7 +375,7 @@ static void gpu_cases_masks(gpu_encode_scope scope, gpu_encode_compare compare, 
       std::vector<float> v(n);
       for (size_t i = 0; i < n; i++) {
         v[i] = (float)sin(0.01 * (double)i) * 50.0f;
-        const uint64_t r = gpu_cases_rand();
+        const uint64_t r = xorshift_next();
         /* 1, 30 or 50 NaN far apart, then one in 400, 60 or 7 and a run */
         static const size_t apart[3] = {1, 30, 50}, odds[3] = {400, 60, 7};
         if (density < 3 ? i % (n / apart[density]) == n / (2 * apart[density])

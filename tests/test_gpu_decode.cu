@@ -20,17 +20,11 @@
 #include "gpu_internal.h"
 #include "parz_gpu.h"
 #include "view_fits.h"
+#include "xorshift.h"
 
 static parz_gpu_context* ctx;
 
-static uint64_t rng = 0x9E3779B97F4A7C15ull;
-static uint64_t next_rand(void) {
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return rng;
-}
-static double unit_rand(void) { return (double)(next_rand() >> 11) / 9007199254740992.0; }
+static double unit_rand(void) { return (double)(xorshift_next() >> 11) / 9007199254740992.0; }
 
 /* A smooth field plus noise, in the array's type; optional non-finite values. */
 static void* make_array(const parz_array* a, int nonfinite) {
@@ -49,7 +43,7 @@ static void* make_array(const parz_array* a, int nonfinite) {
   }
   if (nonfinite && (a->type == PARZ_FLOAT || a->type == PARZ_DOUBLE)) {
     for (i = 0; i < 7 && i < n; i++) {
-      size_t at = (size_t)(next_rand() % n);
+      size_t at = (size_t)(xorshift_next() % n);
       if (a->type == PARZ_FLOAT)
         ((float*)data)[at] = i % 3 == 0 ? NAN : i % 3 == 1 ? INFINITY : -INFINITY;
       else
@@ -158,11 +152,11 @@ static void corrupt_chunk(const char* what, const unsigned char* chunk, size_t b
   size_t payload_at = bytes - v.payload_bytes;
   for (t = 0; t < trials; t++) {
     char name[160];
-    int f, flips = 1 + (int)(next_rand() % 8);
+    int f, flips = 1 + (int)(xorshift_next() % 8);
     memcpy(bad, chunk, bytes);
     for (f = 0; f < flips; f++) {
-      size_t at = payload_at + (size_t)(next_rand() % v.payload_bytes);
-      bad[at] ^= (unsigned char)(1u << (next_rand() % 8));
+      size_t at = payload_at + (size_t)(xorshift_next() % v.payload_bytes);
+      bad[at] ^= (unsigned char)(1u << (xorshift_next() % 8));
     }
     {
       parz_error e;
@@ -513,8 +507,8 @@ static unsigned char* corrupted(const unsigned char* chunk, size_t bytes, size_t
   for (; t < 64; t++) {
     memcpy(bad, chunk, bytes);
     for (int f = 0; f < 4; f++) {
-      size_t at = bytes - v.payload_bytes + (size_t)(next_rand() % v.payload_bytes);
-      bad[at] ^= (unsigned char)(1u << (next_rand() % 8));
+      size_t at = bytes - v.payload_bytes + (size_t)(xorshift_next() % v.payload_bytes);
+      bad[at] ^= (unsigned char)(1u << (xorshift_next() % 8));
     }
     if (parz_chunk_decode(bad, bytes, tmp, raw_bytes, NULL) != PARZ_OK)
       break;
