@@ -65,7 +65,9 @@ PARZ_HD void parz_write_bits(parz_writer* w, uint64_t v, unsigned n) {
   w->cnt = total;
 }
 
-/* Appends n zero bits. */
+/* Appends n zero bits. Zero words that do not fit are counted, not looped over, so that the
+ * buffer holds every word up to its capacity (the GPU encoder places blocks padded past its
+ * buffer from that). */
 PARZ_HD void parz_writer_pad(parz_writer* w, uint64_t n) {
   uint64_t total = w->cnt + n;
   if (total < 64) {
@@ -76,13 +78,13 @@ PARZ_HD void parz_writer_pad(parz_writer* w, uint64_t n) {
   w->buf = 0;
   total -= 64;
   if (total >= 64) {
-    uint64_t words = total / 64, i;
-    if (w->next + words > w->nwords) {
+    const uint64_t words = total / 64;
+    uint64_t i;
+    for (i = 0; i < words && w->next < w->nwords; i++)
+      parz_writer_word(w, 0);
+    if (i < words) {
       w->err = 1;
-      w->next += words;
-    } else {
-      for (i = 0; i < words; i++)
-        parz_writer_word(w, 0);
+      w->next += words - i;
     }
     total -= words * 64;
   }

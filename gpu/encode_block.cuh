@@ -86,8 +86,19 @@ struct parz_gpu_enc_chunk {
 #define PARZ_GPU_CRC_PIECE_LOG2 3u
 #define PARZ_GPU_SUM_THREADS 256u
 
-/* Words of the longest block any parameters give (PARZ_MAX_BITS bits). */
-#define PARZ_GPU_BLOCK_WORDS (PARZ_MAX_BITS / 64 + 1)
+/* Words a block of type T and rank D fills before any minbits padding: the widest header (two
+ * flag bits, the exponent, the precision field) and every plane of every value with a group
+ * test per value (codec/params.c, parz_block_max_bits without a budget). Bits past these
+ * words are padding, zeros that the bounded writer drops and
+ * parz_gpu_place_block leaves to the zeroed payload, so a thread's buffer fits its own kind of
+ * block (9 words for 2D floats, not the 261 of 4D doubles) whatever minbits is. */
+template <parz_type T, unsigned D>
+constexpr unsigned parz_gpu_block_words() {
+  const bool wide = T == PARZ_DOUBLE || T == PARZ_INT64;
+  const unsigned ebits = T == PARZ_FLOAT ? 8 : T == PARZ_DOUBLE ? 11 : 0;
+  const unsigned bits = 2 + ebits + (wide ? 6 : 5) + ((wide ? 64 : 32) + 1) * (1u << (2 * D));
+  return bits / 64 + 1;
+}
 
 #if defined(__CUDACC__)
 #define PARZ_GPU_NOINLINE static __host__ __device__ __noinline__
@@ -346,14 +357,18 @@ PARZ_HD unsigned parz_gpu_encode_block(const parz_gpu_enc_chunk& c, unsigned lon
   return parz_encode_sblock64(w, &p, D, (uint64_t*)q, (uint64_t*)u);
 }
 
-/* ORs a block's bits (the words w, `bits` of them) into the payload at bit `at`. Words that lie
- * wholly inside the block are stored; the two it may share with its neighbours are ORed in, on
- * the GPU atomically: the payload must be zero there before. */
+/* ORs a block's bits into the payload at bit `at`: `bits` of them, of which the first nw words
+ * are in w and the rest are zero (padding). Words that lie wholly inside the block are stored;
+ * the two it may share with its neighbours are ORed in, on the GPU atomically: the payload must
+ * be zero there before, which is also why the padding needs no stores. */
 PARZ_HD void parz_gpu_place_block(unsigned long long* payload, unsigned long long at,
-                                  unsigned long long bits, const unsigned long long* w) {
-  const unsigned long long end = at + bits, q = at >> 6, nw = (bits + 63) >> 6;
+                                  unsigned long long bits, const unsigned long long* w,
+                                  unsigned long long nw) {
+  const unsigned long long end = at + bits, q = at >> 6;
   const unsigned r = (unsigned)(at & 63u);
-  for (unsigned long long k = q; 64 * k < end; k++) {
+  if ((bits + 63) >> 6 < nw)
+    nw = (bits + 63) >> 6;
+  for (unsigned long long k = q; 64 * k < end && k - q <= nw; k++) {
     const unsigned long long j = k - q;
     unsigned long long v = j < nw ? w[j] << r : 0;
     if (r && j > 0)

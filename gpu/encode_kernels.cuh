@@ -34,7 +34,8 @@ typedef cub::ScanTileState<unsigned long long> parz_gpu_tile_state;
  * chunk's set; in the mask pass, its stand-ins and fact), encoded into a buffer of its own
  * (local memory, L1-resident for the few words a block has), then the CTA's exclusive sum of the
  * lengths, continued from the CTAs before it, gives its bit offset; the block's words are ORed
- * into the payload scratch there (parz_gpu_place_block) and its offset recorded for the table.
+ * into the payload scratch there (parz_gpu_place_block; minbits padding beyond the buffer is
+ * left to the zeroed scratch) and its offset recorded for the table.
  * The chunks' arguments are read from device memory. */
 template <parz_type T, unsigned D>
 __global__ void __launch_bounds__(PARZ_GPU_ENC_THREADS, parz_gpu_enc_min_ctas<T, D>())
@@ -51,7 +52,7 @@ __global__ void __launch_bounds__(PARZ_GPU_ENC_THREADS, parz_gpu_enc_min_ctas<T,
   if ((unsigned long long)blockIdx.x * PARZ_GPU_ENC_THREADS >= nblocks)
     return; /* the whole CTA: past this chunk's blocks */
   const unsigned long long b = (unsigned long long)blockIdx.x * PARZ_GPU_ENC_THREADS + threadIdx.x;
-  unsigned long long words[PARZ_GPU_BLOCK_WORDS];
+  unsigned long long words[parz_gpu_block_words<T, D>()];
   unsigned long long bits = 0, at;
   parz_gpu_block_note note = {0, 0, 0, 0};
   if (b < nblocks) {
@@ -76,7 +77,7 @@ __global__ void __launch_bounds__(PARZ_GPU_ENC_THREADS, parz_gpu_enc_min_ctas<T,
   c.offsets[b] = at;
   if (b + 1 == nblocks)
     c.offsets[nblocks] = at + bits;
-  parz_gpu_place_block(c.scratch, at, bits, words);
+  parz_gpu_place_block(c.scratch, at, bits, words, parz_gpu_block_words<T, D>());
   if (note.exc)
     atomicAdd(c.nexc, (unsigned long long)note.exc);
   if (note.v2)

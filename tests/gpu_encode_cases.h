@@ -107,7 +107,13 @@ static int gpu_cases_params(parz_chunk_config* cfg, const gpu_cases_mode& m, par
       if (m.value == 0) /* a budget that cuts blocks mid-plane, minbits padding */
         return parz_params_expert(&cfg->params, 40u * dims, 90u * dims * dims, 24, floats ? -30 : 0,
                                   NULL);
-      return parz_params_expert(&cfg->params, 100u * dims, 20000, 20, floats ? -30 : 0, NULL);
+      /* minbits padding: past the GPU thread's block buffer of any type in 1D (and past the
+       * longest block, PARZ_MAX_BITS) and 2D, inside it in 3D and 4D */
+      return parz_params_expert(&cfg->params,
+                                dims == 1   ? 17000u
+                                : dims == 2 ? 1200u
+                                            : 100u * dims,
+                                20000, 20, floats ? -30 : 0, NULL);
   }
 }
 

@@ -27,10 +27,10 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
   int rc = parz_gpu_enc_plan(&c, &a, data, &cfg, e);
   if (rc != PARZ_OK)
     return rc;
-  const unsigned long long nb = c.nblocks;
+  const unsigned long long nb = c.nblocks, nw = parz_gpu_block_words<T, D>();
   std::vector<unsigned long long> scratch(
       parz_stream_bound(a.type, a.dims, &c.params, (size_t)nb) / 8 + 1, 0),
-      offsets(nb + 1, 0), words((size_t)nb * PARZ_GPU_BLOCK_WORDS);
+      offsets(nb + 1, 0), words((size_t)(nb * nw));
   std::vector<unsigned long long> lens(nb);
   std::vector<parz_gpu_mask_set> set(1);
   std::vector<unsigned> facts;
@@ -50,10 +50,12 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
     for (unsigned long long b = 0; b < nb; b++) {
       parz_writer w;
       parz_gpu_block_note note;
-      parz_writer_init(&w, &words[b * PARZ_GPU_BLOCK_WORDS], 8 * PARZ_GPU_BLOCK_WORDS);
+      parz_writer_init(&w, &words[b * nw], 8 * nw);
       const unsigned bits = parz_gpu_encode_block<T, D>(c, b, &w, &note);
-      CHECK(!w.err && parz_writer_tell(&w) == bits, "block %llu: %u bits, writer %llu, err %d", b,
-            bits, (unsigned long long)parz_writer_tell(&w), w.err);
+      /* only minbits padding may go past the thread's buffer */
+      CHECK(parz_writer_tell(&w) == bits && w.err == (bits > 64 * nw && bits == c.params.minbits),
+            "block %llu: %u bits, writer %llu, err %d", b, bits,
+            (unsigned long long)parz_writer_tell(&w), w.err);
       parz_writer_flush(&w);
       lens[b] = bits;
       nexc += note.exc;
@@ -67,7 +69,7 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
     for (unsigned long long b = 0; b < nb; b++)
       offsets[b + 1] = offsets[b] + lens[b];
     for (unsigned long long b = 0; b < nb; b++)
-      parz_gpu_place_block(c.scratch, offsets[b], lens[b], &words[b * PARZ_GPU_BLOCK_WORDS]);
+      parz_gpu_place_block(c.scratch, offsets[b], lens[b], &words[b * nw], nw);
     if (pass) { /* the records' bytes of every candidate G */
       for (unsigned k = 0; k < PARZ_GPU_MASK_GROUP_SIZES; k++)
         for (unsigned long long g = 0; g < parz_gpu_mask_groups(nb, k); g++)
@@ -218,9 +220,36 @@ static void refuse(const char* what, const parz_array& a, const void* data,
         "%s: the GPU encoder must refuse it: status %d (%s)", what, rc, rc ? e2.message : "");
 }
 
+/* A thread's block buffer holds every block of its type and rank short of minbits padding: the
+ * codec's bound for the widest parameters (every plane, no budget, reversible or not). */
+template <parz_type T, unsigned D>
+static void check_block_words() {
+  parz_params p;
+  for (int reversible = 0; reversible < 2; reversible++) {
+    CHECK(parz_params_expert(&p, 0, 0xffffffffu, PARZ_MAX_PREC,
+                             reversible ? PARZ_MIN_EXP - 1 : PARZ_MIN_EXP, NULL) == PARZ_OK,
+          "expert parameters");
+    const unsigned bound = parz_block_max_bits(T, D, &p), nw = parz_gpu_block_words<T, D>();
+    CHECK(bound > 64 * (nw - 2) && bound <= 64 * nw,
+          "type %d rank %u: %u words for blocks of up to %u bits", (int)T, D, nw, bound);
+  }
+}
+
+template <parz_type T>
+static void check_block_words_rank() {
+  check_block_words<T, 1>();
+  check_block_words<T, 2>();
+  check_block_words<T, 3>();
+  check_block_words<T, 4>();
+}
+
 int main(int argc, char** argv) {
   const bool quick = argc > 1 && !strcmp(argv[1], "--quick");
   const gpu_encode_scope scope = {false, quick, true, true};
+  check_block_words_rank<PARZ_FLOAT>();
+  check_block_words_rank<PARZ_DOUBLE>();
+  check_block_words_rank<PARZ_INT32>();
+  check_block_words_rank<PARZ_INT64>();
   CHECK(gpu_encode_cases(scope, compare) == 0, "parameters the codec refused");
   {
     /* reversible-transform parameters cut short: refused for encoding, as the serial encoder
