@@ -142,6 +142,58 @@ PARZ_HD void parz_transpose_tiles(uint64_t* a, unsigned n) {
   parz_transpose_round(a, n, 1, UINT64_C(0x5555555555555555));
 }
 
+#if PARZ_VECTOR
+/* Two 64-bit rows side by side (SSE2 on x86-64): parz_transpose_tiles on pairs of rows. */
+typedef uint64_t parz_pair __attribute__((vector_size(16)));
+
+PARZ_HD parz_pair parz_pair_of(uint64_t x) {
+  parz_pair v = {x, x};
+  return v;
+}
+
+/* Rows a[0], a[1], numbered row and row + 1, with the rows below k read as zero (planes that
+ * were not decoded, whose rows hold garbage). */
+PARZ_HD parz_pair parz_pair_load(const uint64_t* a, unsigned row, unsigned k) {
+  parz_pair v = {row < k ? 0 : a[0], row + 1 < k ? 0 : a[1]};
+  return v;
+}
+
+/* One round of parz_transpose_pairs: parz_transpose_round on pairs. For j >= 2 rows lo and
+ * lo + j sit in the same lane of pairs lo / 2 and (lo + j) / 2; for j == 1 they share a pair,
+ * and the lanes of two pairs are interleaved before and after. */
+PARZ_HD void parz_transpose_pairs_round(parz_pair* v, unsigned n, unsigned j, uint64_t mask) {
+  const parz_pair m = parz_pair_of(mask);
+  unsigned hi, q;
+  for (hi = 0; hi < n / 2; hi += j == 1 ? 2 : j)
+    for (q = hi; q < hi + (j == 1 ? 1 : j / 2); q++) {
+      parz_pair x = j == 1 ? __builtin_shufflevector(v[q], v[q + 1], 0, 2) : v[q];
+      parz_pair y = j == 1 ? __builtin_shufflevector(v[q], v[q + 1], 1, 3) : v[q + j / 2];
+      parz_pair t = ((x >> j) ^ y) & m;
+      x ^= t << j;
+      y ^= t;
+      if (j == 1) {
+        v[q] = __builtin_shufflevector(x, y, 0, 2);
+        v[q + 1] = __builtin_shufflevector(x, y, 1, 3);
+      } else {
+        v[q] = x;
+        v[q + j / 2] = y;
+      }
+    }
+}
+
+/* parz_transpose_tiles of the n rows in pairs v[0 .. n / 2) (n = 16, 32 or 64). */
+PARZ_HD void parz_transpose_pairs(parz_pair* v, unsigned n) {
+  if (n > 32)
+    parz_transpose_pairs_round(v, n, 32, UINT64_C(0x00000000ffffffff));
+  if (n > 16)
+    parz_transpose_pairs_round(v, n, 16, UINT64_C(0x0000ffff0000ffff));
+  parz_transpose_pairs_round(v, n, 8, UINT64_C(0x00ff00ff00ff00ff));
+  parz_transpose_pairs_round(v, n, 4, UINT64_C(0x0f0f0f0f0f0f0f0f));
+  parz_transpose_pairs_round(v, n, 2, UINT64_C(0x3333333333333333));
+  parz_transpose_pairs_round(v, n, 1, UINT64_C(0x5555555555555555));
+}
+#endif
+
 /* Below this many stream bits per group of gs values, a decoder that collected bit planes for
  * tiles of side t sets the (at most as many) one bits individually instead of transposing.
  * The transposition costs about t log2(t) / 2 word swaps plus one copy per value; measured on

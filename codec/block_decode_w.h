@@ -146,9 +146,27 @@ PARZ_HD void PARZ_FN(parz_inv_xform)(PARZ_UINT* p, unsigned dims, int reversible
 PARZ_HD void PARZ_FN(parz_planes_out)(uint64_t* pl, unsigned k, unsigned u,
                                       PARZ_UINT* PARZ_RESTRICT data, const unsigned char* order) {
   const unsigned intprec = PARZ_W;
-  const uint64_t umask = u == 64 ? ~UINT64_C(0) : (UINT64_C(1) << u) - 1;
   uint64_t* a = pl + (intprec - u);
   unsigned c, i;
+#if PARZ_VECTOR
+  /* Rows two to a vector (parz_transpose_pairs); a tile's values come out two at a time, by
+   * one shift and one mask that move tile c of both rows to the top bits. */
+  parz_pair v[32];
+  const parz_pair top = parz_pair_of(~UINT64_C(0) << (64 - u));
+  const parz_pair nb = parz_pair_of((uint64_t)PARZ_NBMASK);
+  for (i = 0; i < u / 2; i++)
+    v[i] = parz_pair_load(a + 2 * i, intprec - u + 2 * i, k);
+  parz_transpose_pairs(v, u);
+  for (c = 0; c < 64 / u; c++)
+    for (i = 0; i < u / 2; i++) {
+      const unsigned j = c * u + 2 * i;
+      parz_pair w = ((v[i] << (64 - u * (c + 1))) & top) >> (64 - intprec);
+      w = (w ^ nb) - nb; /* parz_uint2int in each lane; for 32 bits, the low half of it */
+      data[order ? order[j] : j] = (PARZ_UINT)w[0];
+      data[order ? order[j + 1] : j + 1] = (PARZ_UINT)w[1];
+    }
+#else
+  const uint64_t umask = u == 64 ? ~UINT64_C(0) : (UINT64_C(1) << u) - 1;
   for (i = intprec - u; i < k; i++)
     pl[i] = 0;
   parz_transpose_tiles(a, u);
@@ -157,6 +175,7 @@ PARZ_HD void PARZ_FN(parz_planes_out)(uint64_t* pl, unsigned k, unsigned u,
       PARZ_UINT v = (PARZ_UINT)(((a[i] >> (c * u)) & umask) << (intprec - u));
       data[order ? order[c * u + i] : c * u + i] = PARZ_FN(parz_uint2int)(v);
     }
+#endif
 }
 #endif
 

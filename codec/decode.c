@@ -45,13 +45,23 @@ PARZ_HD size_t decode_run(parz_reader* r, const parz_grid* g, parz_block_pos* po
   return count;
 }
 
+#define PARZ_RUN_FN(t, d)                                                                         \
+  static __attribute__((noinline)) size_t decode_run_##t##_##d(                                  \
+      parz_reader* r, const parz_grid* g, parz_block_pos* pos, const parz_params* p, void* data, \
+      size_t first, size_t count, uint64_t limit, size_t seg, const uint64_t* ends,              \
+      parz_mask_cursor* mask, size_t* bad) {                                                     \
+    return decode_run(r, g, pos, t, d, p, data, first, count, limit, seg, ends, mask, bad);      \
+  }
+PARZ_EACH_KIND(PARZ_RUN_FN)
+#undef PARZ_RUN_FN
+
 static size_t decode_range(parz_reader* r, const parz_grid* g, parz_block_pos* pos, parz_type type,
                            unsigned dims, const parz_params* p, void* data, size_t first,
                            size_t count, uint64_t limit, size_t seg, const uint64_t* ends,
                            parz_mask_cursor* mask, size_t* bad) {
 #define PARZ_RUN(t, d)  \
   case PARZ_KIND(t, d): \
-    return decode_run(r, g, pos, t, d, p, data, first, count, limit, seg, ends, mask, bad);
+    return decode_run_##t##_##d(r, g, pos, p, data, first, count, limit, seg, ends, mask, bad);
   switch (PARZ_KIND(type, dims)) {
     PARZ_EACH_KIND(PARZ_RUN)
     default: return 0; /* parz_codec_check admits nothing else */
