@@ -45,8 +45,15 @@ PARZ_HD size_t decode_run(parz_reader* r, const parz_grid* g, parz_block_pos* po
   return count;
 }
 
-#define PARZ_RUN_FN(t, d)                                                                         \
-  static __attribute__((noinline)) size_t decode_run_##t##_##d(                                  \
+/* One block loop per type and rank, each kept out of line so that the compiler optimizes it on
+ * its own rather than as part of one function that holds all of them. */
+#if defined(__GNUC__)
+#define PARZ_OUT_OF_LINE static __attribute__((noinline))
+#else
+#define PARZ_OUT_OF_LINE static
+#endif
+#define PARZ_RUN_FN(t, d)                                                                        \
+  PARZ_OUT_OF_LINE size_t decode_run_##t##_##d(                                                  \
       parz_reader* r, const parz_grid* g, parz_block_pos* pos, const parz_params* p, void* data, \
       size_t first, size_t count, uint64_t limit, size_t seg, const uint64_t* ends,              \
       parz_mask_cursor* mask, size_t* bad) {                                                     \
@@ -54,6 +61,7 @@ PARZ_HD size_t decode_run(parz_reader* r, const parz_grid* g, parz_block_pos* po
   }
 PARZ_EACH_KIND(PARZ_RUN_FN)
 #undef PARZ_RUN_FN
+#undef PARZ_OUT_OF_LINE
 
 static size_t decode_range(parz_reader* r, const parz_grid* g, parz_block_pos* pos, parz_type type,
                            unsigned dims, const parz_params* p, void* data, size_t first,
