@@ -306,9 +306,10 @@ PARZ_HD unsigned PARZ_FN(parz_decode_planes)(parz_reader* r, unsigned maxbits, u
           v[i] = parz_pair_load(pl[c] + 2 * i, 0, 0);
         parz_transpose_pairs(v, 16);
         for (i = 0; i < 8; i++) {
+          const unsigned j = 16 * c + 2 * i;
           parz_pair w = (v[i] ^ nb) - nb;
-          data[order ? order[2 * i] : 2 * i] = (PARZ_UINT)w[0];
-          data[order ? order[2 * i + 1] : 2 * i + 1] = (PARZ_UINT)w[1];
+          data[order ? order[j] : j] = (PARZ_UINT)w[0];
+          data[order ? order[j + 1] : j + 1] = (PARZ_UINT)w[1];
         }
         continue;
       }
