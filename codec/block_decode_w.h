@@ -298,6 +298,22 @@ PARZ_HD unsigned PARZ_FN(parz_decode_planes)(parz_reader* r, unsigned maxbits, u
         continue;
       }
       /* t == gs here (1D, 2D): row i becomes value i, one tile per plane group */
+#if PARZ_VECTOR
+      if (t == 16) {
+        const parz_pair nb = parz_pair_of((uint64_t)PARZ_NBMASK);
+        parz_pair v[8];
+        for (i = 0; i < 8; i++)
+          v[i] = parz_pair_load(pl[c] + 2 * i, 0, 0);
+        parz_transpose_pairs(v, 16);
+        for (i = 0; i < 8; i++) {
+          const unsigned j = 16 * c + 2 * i;
+          parz_pair w = (v[i] ^ nb) - nb;
+          data[order ? order[j] : j] = (PARZ_UINT)w[0];
+          data[order ? order[j + 1] : j + 1] = (PARZ_UINT)w[1];
+        }
+        continue;
+      }
+#endif
       parz_transpose_tiles(pl[c], t);
       for (i = 0; i < gs; i++) {
         unsigned j = gs * c + i;
