@@ -129,17 +129,24 @@ PARZ_HD void parz_transpose_round(uint64_t* a, unsigned n, unsigned j, uint64_t 
  * swaps, each swapping the off-diagonal sub-tiles of half the size of the previous round; one
  * call per round with a literal sub-tile side and mask, so that with a constant n every loop
  * has constant bounds and unrolls. */
+/* The rounds of a transposition of n x n tiles, each a call of round(a, n, side, mask) (one
+ * per round, shared by the word and the pair versions). */
+#define PARZ_TRANSPOSE_ROUNDS(round, a, n)           \
+  do {                                               \
+    if ((n) > 32)                                    \
+      round(a, n, 32, UINT64_C(0x00000000ffffffff)); \
+    if ((n) > 16)                                    \
+      round(a, n, 16, UINT64_C(0x0000ffff0000ffff)); \
+    if ((n) > 8)                                     \
+      round(a, n, 8, UINT64_C(0x00ff00ff00ff00ff));  \
+    if ((n) > 4)                                     \
+      round(a, n, 4, UINT64_C(0x0f0f0f0f0f0f0f0f));  \
+    round(a, n, 2, UINT64_C(0x3333333333333333));    \
+    round(a, n, 1, UINT64_C(0x5555555555555555));    \
+  } while (0)
+
 PARZ_HD void parz_transpose_tiles(uint64_t* a, unsigned n) {
-  if (n > 32)
-    parz_transpose_round(a, n, 32, UINT64_C(0x00000000ffffffff));
-  if (n > 16)
-    parz_transpose_round(a, n, 16, UINT64_C(0x0000ffff0000ffff));
-  if (n > 8)
-    parz_transpose_round(a, n, 8, UINT64_C(0x00ff00ff00ff00ff));
-  if (n > 4)
-    parz_transpose_round(a, n, 4, UINT64_C(0x0f0f0f0f0f0f0f0f));
-  parz_transpose_round(a, n, 2, UINT64_C(0x3333333333333333));
-  parz_transpose_round(a, n, 1, UINT64_C(0x5555555555555555));
+  PARZ_TRANSPOSE_ROUNDS(parz_transpose_round, a, n);
 }
 
 #if PARZ_VECTOR
@@ -183,14 +190,7 @@ PARZ_HD void parz_transpose_pairs_round(parz_pair* v, unsigned n, unsigned j, ui
 
 /* parz_transpose_tiles of the n rows in pairs v[0 .. n / 2) (n = 16, 32 or 64). */
 PARZ_HD void parz_transpose_pairs(parz_pair* v, unsigned n) {
-  if (n > 32)
-    parz_transpose_pairs_round(v, n, 32, UINT64_C(0x00000000ffffffff));
-  if (n > 16)
-    parz_transpose_pairs_round(v, n, 16, UINT64_C(0x0000ffff0000ffff));
-  parz_transpose_pairs_round(v, n, 8, UINT64_C(0x00ff00ff00ff00ff));
-  parz_transpose_pairs_round(v, n, 4, UINT64_C(0x0f0f0f0f0f0f0f0f));
-  parz_transpose_pairs_round(v, n, 2, UINT64_C(0x3333333333333333));
-  parz_transpose_pairs_round(v, n, 1, UINT64_C(0x5555555555555555));
+  PARZ_TRANSPOSE_ROUNDS(parz_transpose_pairs_round, v, n);
 }
 #endif
 

@@ -139,6 +139,19 @@ PARZ_HD void PARZ_FN(parz_inv_xform)(PARZ_UINT* p, unsigned dims, int reversible
 }
 
 #if PARZ_PLANAR
+#if PARZ_VECTOR
+/* Coefficients j and j + 1 from the low PARZ_W bits of w's two lanes (negabinary) into
+ * data[order[j]], data[order[j + 1]] (data[j], data[j + 1] without an order), in two's
+ * complement: parz_uint2int in each lane, for 32 bits on the low half of it. */
+PARZ_HD void PARZ_FN(parz_pair_out)(parz_pair w, PARZ_UINT* PARZ_RESTRICT data,
+                                    const unsigned char* order, unsigned j) {
+  const parz_pair nb = parz_pair_of((uint64_t)PARZ_NBMASK);
+  w = (w ^ nb) - nb;
+  data[order ? order[j] : j] = (PARZ_UINT)w[0];
+  data[order ? order[j + 1] : j + 1] = (PARZ_UINT)w[1];
+}
+#endif
+
 /* The coefficients of one group of 64 from its planes in rows pl[intprec - u .. intprec) (rows
  * below k not decoded), by transposing u x u tiles: with u < 64 a row holds 64 / u tiles, and
  * tile c of row i becomes coefficient c u + i's bits intprec - u and up. Coefficient j goes to
@@ -153,18 +166,13 @@ PARZ_HD void PARZ_FN(parz_planes_out)(uint64_t* pl, unsigned k, unsigned u,
    * one shift and one mask that move tile c of both rows to the top bits. */
   parz_pair v[32];
   const parz_pair top = parz_pair_of(~UINT64_C(0) << (64 - u));
-  const parz_pair nb = parz_pair_of((uint64_t)PARZ_NBMASK);
   for (i = 0; i < u / 2; i++)
     v[i] = parz_pair_load(a + 2 * i, intprec - u + 2 * i, k);
   parz_transpose_pairs(v, u);
   for (c = 0; c < 64 / u; c++)
-    for (i = 0; i < u / 2; i++) {
-      const unsigned j = c * u + 2 * i;
-      parz_pair w = ((v[i] << (64 - u * (c + 1))) & top) >> (64 - intprec);
-      w = (w ^ nb) - nb; /* parz_uint2int in each lane; for 32 bits, the low half of it */
-      data[order ? order[j] : j] = (PARZ_UINT)w[0];
-      data[order ? order[j + 1] : j + 1] = (PARZ_UINT)w[1];
-    }
+    for (i = 0; i < u / 2; i++)
+      PARZ_FN(parz_pair_out)
+      (((v[i] << (64 - u * (c + 1))) & top) >> (64 - intprec), data, order, c * u + 2 * i);
 #else
   const uint64_t umask = u == 64 ? ~UINT64_C(0) : (UINT64_C(1) << u) - 1;
   for (i = intprec - u; i < k; i++)
@@ -300,17 +308,12 @@ PARZ_HD unsigned PARZ_FN(parz_decode_planes)(parz_reader* r, unsigned maxbits, u
       /* t == gs here (1D, 2D): row i becomes value i, one tile per plane group */
 #if PARZ_VECTOR
       if (t == 16) {
-        const parz_pair nb = parz_pair_of((uint64_t)PARZ_NBMASK);
         parz_pair v[8];
         for (i = 0; i < 8; i++)
           v[i] = parz_pair_load(pl[c] + 2 * i, 0, 0);
         parz_transpose_pairs(v, 16);
-        for (i = 0; i < 8; i++) {
-          const unsigned j = 16 * c + 2 * i;
-          parz_pair w = (v[i] ^ nb) - nb;
-          data[order ? order[j] : j] = (PARZ_UINT)w[0];
-          data[order ? order[j + 1] : j + 1] = (PARZ_UINT)w[1];
-        }
+        for (i = 0; i < 8; i++)
+          PARZ_FN(parz_pair_out)(v[i], data, order, 16 * c + 2 * i);
         continue;
       }
 #endif

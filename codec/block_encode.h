@@ -65,9 +65,9 @@ PARZ_HD void parz_write_bits(parz_writer* w, uint64_t v, unsigned n) {
   w->cnt = total;
 }
 
-/* Appends n zero bits. Zero words that do not fit are counted, not looped over, so that the
- * buffer holds every word up to its capacity (the GPU encoder places blocks padded past its
- * buffer from that). */
+/* Appends n zero bits. Whole zero words are stored while they fit and the rest only counted,
+ * so a buffer too small for the padding still holds every word up to its capacity (the GPU
+ * encoder places blocks padded past its buffer from those). */
 PARZ_HD void parz_writer_pad(parz_writer* w, uint64_t n) {
   uint64_t total = w->cnt + n;
   if (total < 64) {

@@ -11,7 +11,8 @@ int parz_codec_check(const parz_array* a, const parz_params* p, size_t first, si
 /* Decodes `count` blocks of one type and rank. Forced inline (PARZ_HD) into one function per
  * type and rank (decode_run_KIND below), where both are constant, so that the block decoder
  * becomes a loop specialized for them: fixed block size, unrolled transforms and deposits (as a
- * plain static function, gcc 12 keeps one generic copy). Returns the number of blocks decoded before the stream ran out.
+ * plain static function, gcc 12 keeps one generic copy). Returns the number of blocks decoded
+ * before the stream ran out.
  * With ends (parz_decode_segments), after every `seg` blocks and after the last it also stops
  * when the stream is not at ends[k] for segment k, with *bad = k. With a mask cursor (positioned
  * at block `first`) each block gets its masked values before it is stored. */
