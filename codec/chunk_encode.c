@@ -82,11 +82,13 @@ static int clean(parz_chunk_encoder* enc, const parz_array* a, const void* data,
   return PARZ_OK;
 }
 
-int parz_chunk_encoder_begin(parz_chunk_encoder** out, const parz_array* a, const void* data,
-                             const parz_chunk_config* cfg, parz_error* err) {
+/* parz_chunk_encoder_begin, or with `plain` its form for arrays known to be plain, which skips
+ * the read of the array. */
+static int begin(parz_chunk_encoder** out, const parz_array* a, const void* data,
+                 const parz_chunk_config* cfg, int plain, parz_error* err) {
   parz_chunk_encoder* enc;
   parz_mask_palette pal;
-  uint64_t s, nexc, masked;
+  uint64_t s, nexc = 0, masked = 0;
   int rc;
   if (!out)
     return parz_fail(err, PARZ_ERR_ARG, "parz_chunk_encoder_begin: NULL encoder pointer");
@@ -106,7 +108,8 @@ int parz_chunk_encoder_begin(parz_chunk_encoder** out, const parz_array* a, cons
   enc->auto_c = cfg->segment_blocks == 0 && parz_chunk_auto_c(&enc->v);
   enc->src = *a;
   enc->data = data;
-  parz_mask_scan(&pal, a, data, &masked, &nexc);
+  if (!plain)
+    parz_mask_scan(&pal, a, data, &masked, &nexc);
   /* only arrays holding exceptions or masked values pay for a copy */
   if ((masked || nexc) && (rc = clean(enc, a, data, &pal, masked, nexc, err)) != PARZ_OK) {
     parz_chunk_encoder_free(enc);
@@ -126,6 +129,16 @@ int parz_chunk_encoder_begin(parz_chunk_encoder** out, const parz_array* a, cons
   enc->head_bytes = parz_chunk_head_bytes(&enc->v);
   *out = enc;
   return PARZ_OK;
+}
+
+int parz_chunk_encoder_begin(parz_chunk_encoder** out, const parz_array* a, const void* data,
+                             const parz_chunk_config* cfg, parz_error* err) {
+  return begin(out, a, data, cfg, 0, err);
+}
+
+int parz_chunk_encoder_begin_plain(parz_chunk_encoder** out, const parz_array* a, const void* data,
+                                   const parz_chunk_config* cfg, parz_error* err) {
+  return begin(out, a, data, cfg, 1, err);
 }
 
 size_t parz_chunk_encoder_head_bytes(const parz_chunk_encoder* enc) {

@@ -87,7 +87,10 @@ int parz_omp_chunk_encode_above(const parz_array* a, const void* data, const par
     return parz_chunk_encode(a, data, cfg, dst, dst_bytes, written, err);
   if (!dst)
     return parz_fail(err, PARZ_ERR_ARG, "parz_omp_chunk_encode: NULL destination");
-  if ((rc = parz_chunk_encoder_begin(&enc, a, data, cfg, err)) != PARZ_OK)
+  rc = parz_omp_plain(a, data, cfg, nthreads)
+           ? parz_chunk_encoder_begin_plain(&enc, a, data, cfg, err)
+           : parz_chunk_encoder_begin(&enc, a, data, cfg, err);
+  if (rc != PARZ_OK)
     return rc;
   nseg = parz_chunk_encoder_segments(enc);
   npieces = (uint64_t)nthreads * PIECES_PER_THREAD;

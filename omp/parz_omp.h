@@ -18,6 +18,9 @@ int parz_omp_chunk_decode(const void* src, size_t src_bytes, void* dst, size_t d
 int parz_omp_chunk_encode(const parz_array* a, const void* data, const parz_chunk_config* cfg,
                           void* dst, size_t dst_bytes, size_t* written, int threads,
                           parz_error* err);
+/* parz_chunk_bound_data with its read of the array spread over the threads. */
+size_t parz_omp_chunk_bound_data(const parz_array* a, const void* data,
+                                 const parz_chunk_config* cfg, int threads);
 
 /* Decodes n chunks at once, chunk i (views[i], parsed from its bytes) into dests[i]
  * (codec/parz_chunk.h): chunks are spread over the threads and large ones split among them, so

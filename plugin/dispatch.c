@@ -222,7 +222,8 @@ static int encode_into(const parz_array* a, const void* data, const parz_chunk_c
   }
   if (!dst) {
     /* the CPU encoders write into a buffer that holds any chunk of this array */
-    dst_bytes = parz_chunk_bound_data(a, data, cfg);
+    dst_bytes =
+        parz_omp_chunk_bound_data(a, data, cfg, pol.exec == PARZ_EXEC_SERIAL ? 1 : pol.threads);
     if (dst_bytes == 0) {
       /* an array or configuration the encoder refuses (its message), or no size_t bound */
       unsigned char none;
