@@ -27,3 +27,21 @@ if(PARZ_CODEC_DATA_FILES)
 else()
   message(STATUS "codec: no arrays in ${PARZ_SHARED_DATA}; real-data codec tests skipped")
 endif()
+
+# The codec as a compiler without GNU vector extensions builds it (PARZ_VECTOR=0: the inverse
+# transform's scalar lifts, which device code runs too) must write and read libzfp's streams
+# as well: the same sources, the same tests.
+get_target_property(PARZ_CODEC_SCALAR_SOURCES parz_codec SOURCES)
+add_library(parz_codec_scalar STATIC ${PARZ_CODEC_SCALAR_SOURCES})
+target_include_directories(parz_codec_scalar PUBLIC ${PROJECT_SOURCE_DIR}/codec)
+target_compile_definitions(parz_codec_scalar PRIVATE PARZ_VECTOR=0)
+target_link_libraries(parz_codec_scalar PUBLIC $<TARGET_PROPERTY:parz_codec,INTERFACE_LINK_LIBRARIES>)
+add_library(parz_codec_testutil_scalar STATIC ${CMAKE_CURRENT_SOURCE_DIR}/test_codec_common.c)
+target_include_directories(parz_codec_testutil_scalar PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}
+                           ${PARZ_CODEC_ZFP_INCLUDE})
+target_link_libraries(parz_codec_testutil_scalar PUBLIC parz_codec_scalar ${PARZ_CODEC_ZFP_LIB})
+foreach(t zfp roundtrip access)
+  add_executable(test_codec_${t}_scalar ${CMAKE_CURRENT_SOURCE_DIR}/test_codec_${t}.c)
+  target_link_libraries(test_codec_${t}_scalar parz_codec_testutil_scalar)
+  add_test(NAME codec_${t}_scalar COMMAND test_codec_${t}_scalar)
+endforeach()
