@@ -15,9 +15,14 @@ add_executable(test_plugin_hdf5 test_plugin_hdf5.c)
 target_include_directories(test_plugin_hdf5 PRIVATE ${PROJECT_SOURCE_DIR}/plugin)
 target_link_libraries(test_plugin_hdf5 PRIVATE parz_hdf5 m)
 add_dependencies(test_plugin_hdf5 H5Zparz)
-add_test(NAME test_plugin_hdf5
-         COMMAND test_plugin_hdf5 ${PARZ_SHARED_DATA} ${CMAKE_CURRENT_BINARY_DIR}/plugin_scratch)
-set_tests_properties(test_plugin_hdf5 PROPERTIES ENVIRONMENT "${PARZ_PLUGIN_TEST_ENV}")
+# it writes five of the real arrays: left out, like the other real-data tests, without them
+if(EXISTS "${PARZ_SHARED_DATA}/etopo5_relief_f32le_2161x4320.bin")
+  add_test(NAME test_plugin_hdf5
+           COMMAND test_plugin_hdf5 ${PARZ_SHARED_DATA} ${CMAKE_CURRENT_BINARY_DIR}/plugin_scratch)
+  set_tests_properties(test_plugin_hdf5 PROPERTIES ENVIRONMENT "${PARZ_PLUGIN_TEST_ENV}")
+else()
+  message(STATUS "plugin: no real arrays in ${PARZ_SHARED_DATA}; test_plugin_hdf5 left out")
+endif()
 
 # Crafted files whose cd_values disagree with the dataset: refused, nothing read outside a buffer.
 add_executable(test_plugin_crafted test_plugin_crafted.c)
