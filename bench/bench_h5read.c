@@ -35,6 +35,7 @@
 #define _GNU_SOURCE /* RTLD_NOLOAD */
 #include <dlfcn.h>
 #include <math.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -181,15 +182,76 @@ static int write_dataset(hid_t f, const char* name, hid_t type, int rank, const 
   return ok;
 }
 
-/* Best H5Dread time of the whole dataset; negative on failure. */
-static double time_read(hid_t f, const char* name, hid_t type, void* out, int reps,
-                        hsize_t* stored) {
+/* What the kernel counted while reads ran: this process's page faults and context switches
+ * (getrusage), and the machine's transparent huge page faults, their fallbacks to small pages
+ * and the direct compactions they stalled on (/proc/vmstat; zero where it is missing). A read
+ * that is slow in every repetition while its parts timed alone are not shows here why. */
+typedef struct {
+  double minflt, majflt, nvcsw, nivcsw;
+  double thp_fault_alloc, thp_fault_fallback, compact_stall;
+} kernel_counts;
+
+static void kernel_counts_now(kernel_counts* k) {
+  struct rusage u;
+  char name[64];
+  unsigned long long v;
+  FILE* f = fopen("/proc/vmstat", "r");
+  memset(k, 0, sizeof *k);
+  if (getrusage(RUSAGE_SELF, &u) == 0) {
+    k->minflt = (double)u.ru_minflt;
+    k->majflt = (double)u.ru_majflt;
+    k->nvcsw = (double)u.ru_nvcsw;
+    k->nivcsw = (double)u.ru_nivcsw;
+  }
+  while (f && fscanf(f, "%63s %llu", name, &v) == 2) {
+    if (!strcmp(name, "thp_fault_alloc"))
+      k->thp_fault_alloc = (double)v;
+    else if (!strcmp(name, "thp_fault_fallback"))
+      k->thp_fault_fallback = (double)v;
+    else if (!strcmp(name, "compact_stall"))
+      k->compact_stall = (double)v;
+  }
+  if (f)
+    fclose(f);
+}
+
+/* The repetitions of a timed read: each one's time, and the kernel's counts over all of them. */
+typedef struct {
+  int n;
+  double each[64];
+  kernel_counts before, after;
+} read_reps;
+
+static void read_reps_print(const read_reps* r) {
+  const kernel_counts *a = &r->before, *b = &r->after;
+  const double n = r->n > 0 ? r->n : 1;
+  printf("  the %d H5Dreads, ms:", r->n);
+  for (int k = 0; k < r->n && k < 64; k++)
+    printf(" %.2f", 1e3 * r->each[k]);
+  printf(
+      "; per read: minor faults %.0f, major %.0f, context switches %.0f voluntary, %.0f "
+      "involuntary; the machine's huge page faults %.1f (fallbacks %.1f), compaction stalls "
+      "%.1f\n",
+      (b->minflt - a->minflt) / n, (b->majflt - a->majflt) / n, (b->nvcsw - a->nvcsw) / n,
+      (b->nivcsw - a->nivcsw) / n, (b->thp_fault_alloc - a->thp_fault_alloc) / n,
+      (b->thp_fault_fallback - a->thp_fault_fallback) / n,
+      (b->compact_stall - a->compact_stall) / n);
+}
+
+/* Best H5Dread time of the whole dataset; negative on failure. With `reps_out`, each time and
+ * the kernel's counts too. */
+static double time_read(hid_t f, const char* name, hid_t type, void* out, int reps, hsize_t* stored,
+                        read_reps* reps_out) {
   hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
   double best = INFINITY;
   int k;
   if (d < 0)
     return -1;
   *stored = H5Dget_storage_size(d);
+  if (reps_out) {
+    reps_out->n = 0;
+    kernel_counts_now(&reps_out->before);
+  }
   for (k = 0; k < reps; k++) {
     double t0 = clock_now(), t;
     if (H5Dread(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, out) < 0) {
@@ -198,7 +260,11 @@ static double time_read(hid_t f, const char* name, hid_t type, void* out, int re
     }
     t = clock_now() - t0;
     best = t < best ? t : best;
+    if (reps_out && k < 64)
+      reps_out->each[reps_out->n++] = t;
   }
+  if (reps_out)
+    kernel_counts_now(&reps_out->after);
   H5Dclose(d);
   return best;
 }
@@ -636,6 +702,7 @@ static void bench_array(const real_array* r, const options* o) {
   unsigned cd[H5Z_PARZ_USER_NELMTS_MAX], zcd[4];
   size_t ncd;
   double tol = o->accuracy * real_array_value_range(r), t_zfp, t, best_parz = INFINITY;
+  read_reps parz_reps;
   unsigned char *data, *out_parz, *out_zfp;
   hid_t f;
   while ((double)(copies * r->bytes) < o->min_mib * 1048576.0)
@@ -681,7 +748,7 @@ static void bench_array(const real_array* r, const options* o) {
   H5Fclose(f);
 
   f = H5Fopen(o->file, H5F_ACC_RDONLY, H5P_DEFAULT);
-  t_zfp = time_read(f, "zfp", type, out_zfp, o->reps, &s_zfp);
+  t_zfp = time_read(f, "zfp", type, out_zfp, o->reps, &s_zfp, NULL);
   printf("%s: %.1f MiB, chunk", r->name, bytes / 1048576.0);
   for (i = 0; i < rank; i++)
     printf("%s%llu", i ? "x" : " ", (unsigned long long)chunk[i]);
@@ -698,7 +765,7 @@ static void bench_array(const real_array* r, const options* o) {
     char n[16];
     snprintf(n, sizeof n, "%d", o->threads[i]);
     setenv("PARZ_THREADS", n, 1);
-    t = time_read(f, "parz", type, out_parz, o->reps, &s_parz);
+    t = time_read(f, "parz", type, out_parz, o->reps, &s_parz, &parz_reps);
     if (t < 0) {
       printf("  ParZ read failed\n");
       break;
@@ -709,6 +776,8 @@ static void bench_array(const real_array* r, const options* o) {
         "speed %.2fx%s\n",
         o->exec, o->threads[i], bytes / t / 1e6, 1e3 * t, s_parz / 1048576.0, t_zfp / t,
         memcmp(out_parz, out_zfp, bytes) ? "  ARRAYS DIFFER" : "");
+    if (o->breakdown)
+      read_reps_print(&parz_reps);
 #ifdef PARZ_BENCH_H5_READ
     {
       /* the dataset reader: the policy (o->exec) as for H5Dread, this many threads */
