@@ -183,12 +183,14 @@ static int write_dataset(hid_t f, const char* name, hid_t type, int rank, const 
 }
 
 /* What the kernel counted while reads ran: this process's page faults and context switches
- * (getrusage), and the machine's transparent huge page faults, their fallbacks to small pages
- * and the direct compactions they stalled on (/proc/vmstat; zero where it is missing). A read
+ * (getrusage), the machine's transparent huge page faults, their fallbacks to small pages and
+ * the direct compactions they stalled on (/proc/vmstat), the CPU time other processes took and
+ * the time the hypervisor took from the virtual CPUs (/proc/stat; zero where missing). A read
  * that is slow in every repetition while its parts timed alone are not shows here why. */
 typedef struct {
   double minflt, majflt, nvcsw, nivcsw;
   double thp_fault_alloc, thp_fault_fallback, compact_stall;
+  double cpu_ms, busy_ms, steal_ms; /* this process's CPU time; all CPUs' busy and stolen time */
 } kernel_counts;
 
 static void kernel_counts_now(kernel_counts* k) {
@@ -202,6 +204,20 @@ static void kernel_counts_now(kernel_counts* k) {
     k->majflt = (double)u.ru_majflt;
     k->nvcsw = (double)u.ru_nvcsw;
     k->nivcsw = (double)u.ru_nivcsw;
+    k->cpu_ms = 1e3 * (double)(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+                1e-3 * (double)(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+  }
+  { /* the first line of /proc/stat: user nice system idle iowait irq softirq steal, in ticks */
+    FILE* st = fopen("/proc/stat", "r");
+    unsigned long long t[8] = {0};
+    const double tick_ms = 1e3 / (double)sysconf(_SC_CLK_TCK);
+    if (st && fscanf(st, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &t[0], &t[1], &t[2], &t[3],
+                     &t[4], &t[5], &t[6], &t[7]) == 8) {
+      k->busy_ms = tick_ms * (double)(t[0] + t[1] + t[2] + t[5] + t[6]);
+      k->steal_ms = tick_ms * (double)t[7];
+    }
+    if (st)
+      fclose(st);
   }
   while (f && fscanf(f, "%63s %llu", name, &v) == 2) {
     if (!strcmp(name, "thp_fault_alloc"))
@@ -231,11 +247,13 @@ static void read_reps_print(const read_reps* r) {
   printf(
       "; per read: minor faults %.0f, major %.0f, context switches %.0f voluntary, %.0f "
       "involuntary; the machine's huge page faults %.1f (fallbacks %.1f), compaction stalls "
-      "%.1f\n",
+      "%.1f; CPU time of other processes %.1f ms, stolen by the hypervisor %.1f ms (all CPUs, "
+      "clock ticks)\n",
       (b->minflt - a->minflt) / n, (b->majflt - a->majflt) / n, (b->nvcsw - a->nvcsw) / n,
       (b->nivcsw - a->nivcsw) / n, (b->thp_fault_alloc - a->thp_fault_alloc) / n,
       (b->thp_fault_fallback - a->thp_fault_fallback) / n,
-      (b->compact_stall - a->compact_stall) / n);
+      (b->compact_stall - a->compact_stall) / n,
+      ((b->busy_ms - a->busy_ms) - (b->cpu_ms - a->cpu_ms)) / n, (b->steal_ms - a->steal_ms) / n);
 }
 
 /* Best H5Dread time of the whole dataset; negative on failure. With `reps_out`, each time and
