@@ -7,7 +7,9 @@
  * The join runs in parallel too. Pieces start at arbitrary bit offsets, so neighbours share a
  * boundary word; to write every payload word exactly once, word k belongs to the piece holding
  * its first bit, and that piece ORs in the heads of the following pieces that reach into it.
- * The payload checksums are then computed in parallel over ranges of partitions. */
+ * The payload checksums are then computed in parallel over ranges of partitions. Before all
+ * that, the team reads the array once to find whether it is plain (plain.c): a plain array, the
+ * usual one, needs no cleaned copy, and the serial begin then skips its own read. */
 #include <stdlib.h>
 #include <string.h>
 
