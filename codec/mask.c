@@ -82,6 +82,15 @@ int parz_mask_claims(void* ctx, uint64_t bits) {
   return parz_mask_lookup((const parz_mask_palette*)ctx, bits) >= 0;
 }
 
+int parz_mask_palette_merge(parz_mask_palette* into, const parz_mask_palette* part) {
+  unsigned i;
+  into->fill_seen |= part->fill_seen;
+  for (i = 0; i < part->nnan; i++)
+    if (!take(into, part->nan_bits[i]))
+      return 0;
+  return 1;
+}
+
 static unsigned nvalues(const parz_mask_palette* pal) {
   return pal->nnan + (unsigned)pal->fill_seen;
 }
@@ -117,23 +126,6 @@ void parz_mask_scan(parz_mask_palette* pal, const parz_array* a, const void* dat
 
 /* ---- the section ---------------------------------------------------------------------------- */
 
-/* One block holding masked values: all of them one value (value >= 0, a candidate for a run),
- * or a bitmap and its value indices at `extra` in the builder's byte buffer. */
-typedef struct {
-  uint64_t block;
-  int value;
-  size_t extra;
-} mask_entry;
-
-typedef struct {
-  mask_entry* e;
-  size_t n, cap;
-  unsigned char* bytes;
-  size_t nbytes, bytes_cap;
-  unsigned dims, nvalues;
-  uint64_t nblocks;
-} mask_entries;
-
 /* Room for `need` elements of `elem` bytes at p (capacity *cap, doubled as needed); NULL
  * without memory (p is then still valid). */
 static void* grow(void* p, size_t* cap, size_t need, size_t elem) {
@@ -152,7 +144,7 @@ static void* grow(void* p, size_t* cap, size_t need, size_t elem) {
 /* Writes the records of groups of G blocks (starts: one u64 per group) into rec, or with rec
  * NULL only counts them; returns their bytes. Wholly masked blocks of one value next to each
  * other in a group become one run. */
-static size_t serialize(const mask_entries* m, uint64_t G, unsigned char* starts,
+static size_t serialize(const parz_mask_entries* m, uint64_t G, unsigned char* starts,
                         unsigned char* rec) {
   const unsigned bb = parz_mask_bitmap_bytes(m->dims);
   const uint64_t ngroups = (m->nblocks + G - 1) / G;
@@ -161,7 +153,7 @@ static size_t serialize(const mask_entries* m, uint64_t G, unsigned char* starts
   if (starts)
     parz_store64(starts, 0);
   while (i < m->n) {
-    const mask_entry* e = &m->e[i];
+    const parz_mask_entry* e = &m->e[i];
     uint64_t skip, n = 1;
     for (; g < e->block / G; g++) { /* the next group: its records start here */
       cursor = (g + 1) * G;
@@ -211,110 +203,170 @@ size_t parz_mask_bound(const parz_array* a, uint64_t masked) {
   return (size_t)(fixed + blocks * per_block + masked);
 }
 
+void parz_mask_entries_init(parz_mask_entries* m, const parz_mask_palette* pal,
+                            const parz_array* a) {
+  memset(m, 0, sizeof *m);
+  m->dims = a->dims;
+  m->nvalues = nvalues(pal);
+  m->nblocks = parz_block_count(a);
+}
+
+void parz_mask_entries_free(parz_mask_entries* m) {
+  free(m->e);
+  free(m->bytes);
+  m->e = NULL;
+  m->bytes = NULL;
+  m->n = m->cap = m->nbytes = m->bytes_cap = 0;
+}
+
+int parz_mask_collect(const parz_mask_palette* pal, const parz_array* a, void* cleaned,
+                      uint64_t first, uint64_t count, parz_mask_entries* m) {
+  const size_t size = parz_type_size(a->type);
+  const unsigned bb = parz_mask_bitmap_bytes(a->dims);
+  unsigned char* c = (unsigned char*)cleaned;
+  parz_view4 v = parz_as_4d(a);
+  size_t b[4], nb[4], i;
+  uint64_t block, rest;
+  unsigned e[4], k;
+  for (k = 0; k < 4; k++)
+    nb[k] = (v.n[k] + 3) / 4;
+  /* the first block's corner, then on in C order of the block grid */
+  for (k = 4, rest = first; k-- > 0;) {
+    b[k] = 4 * (size_t)(rest % nb[k]);
+    rest /= nb[k];
+  }
+  for (block = first; block < first + count; block++) {
+    size_t idx[256];
+    unsigned char local[256], st[256];
+    uint64_t val[256];
+    int code[256], first_code = -2, same = 1;
+    unsigned n = parz_block4_values(v.n, b, idx, local), nmask = 0, nhole = 0;
+    memset(st, PARZ_MASK_ABSENT, sizeof st);
+    for (i = 0; i < n; i++) {
+      uint64_t bits = parz_load_bits(c + size * idx[i], size);
+      code[i] = parz_mask_lookup(pal, bits);
+      if (code[i] >= 0) {
+        nmask++;
+        same = same && (first_code == -2 || first_code == code[i]);
+        first_code = code[i];
+      }
+      st[local[i]] = code[i] >= 0 || parz_exception_test(&pal->rule, bits) ? PARZ_MASK_HOLE
+                                                                           : PARZ_MASK_KNOWN;
+      val[local[i]] = bits;
+      nhole += st[local[i]] == PARZ_MASK_HOLE;
+    }
+    if (nhole) {
+      if (nmask) {
+        parz_mask_entry* me = (parz_mask_entry*)grow(m->e, &m->cap, m->n + 1, sizeof *m->e);
+        if (!me)
+          return PARZ_ERR_NOMEM;
+        m->e = me;
+        me = &m->e[m->n++];
+        me->block = block;
+        me->value = nmask == n && same ? first_code : -1;
+        me->extra = m->nbytes;
+        if (me->value < 0) { /* the bitmap, then (several values) an index per masked value */
+          unsigned char* x =
+              (unsigned char*)grow(m->bytes, &m->bytes_cap, m->nbytes + bb + nmask, 1);
+          if (!x)
+            return PARZ_ERR_NOMEM;
+          m->bytes = x;
+          x += m->nbytes;
+          memset(x, 0, bb);
+          m->nbytes += bb;
+          for (i = 0; i < n; i++) /* C order in a block is increasing position */
+            if (code[i] >= 0) {
+              x[local[i] >> 3] |= (unsigned char)(1u << (local[i] & 7u));
+              if (m->nvalues > 1)
+                m->bytes[m->nbytes++] = (unsigned char)code[i];
+            }
+        }
+      }
+      for (k = 0; k < 4; k++)
+        e[k] = (unsigned)(v.n[3 - k] - b[3 - k] < 4 ? v.n[3 - k] - b[3 - k] : 4);
+      parz_mask_fill_holes(val, st, e, a->dims);
+      for (i = 0; i < n; i++)
+        parz_store_bits(c + size * idx[i], size, val[local[i]]);
+    }
+    for (k = 4; k-- > 0;) { /* the next block's corner */
+      b[k] += 4;
+      if (b[k] < v.n[k] || k == 0)
+        break;
+      b[k] = 0;
+    }
+  }
+  return PARZ_OK;
+}
+
+int parz_mask_append(parz_mask_entries* into, const parz_mask_entries* part) {
+  parz_mask_entry* e;
+  unsigned char* x;
+  size_t i;
+  if (!part->n)
+    return PARZ_OK;
+  if (!(e = (parz_mask_entry*)grow(into->e, &into->cap, into->n + part->n, sizeof *into->e)))
+    return PARZ_ERR_NOMEM;
+  into->e = e;
+  if (part->nbytes) {
+    if (!(x = (unsigned char*)grow(into->bytes, &into->bytes_cap, into->nbytes + part->nbytes, 1)))
+      return PARZ_ERR_NOMEM;
+    into->bytes = x;
+    memcpy(into->bytes + into->nbytes, part->bytes, part->nbytes);
+  }
+  for (i = 0; i < part->n; i++) {
+    into->e[into->n + i] = part->e[i];
+    into->e[into->n + i].extra += into->nbytes;
+  }
+  into->n += part->n;
+  into->nbytes += part->nbytes;
+  return PARZ_OK;
+}
+
 /* Groups of the smallest power-of-two size from 256 to 4096 blocks whose index (8 bytes a
  * group) is no larger than their records: an index entry per 256 blocks where masks are dense,
  * fewer for sparse ones. */
 #define GROUP_MIN 256u
 #define GROUP_MAX 4096u
 
-int parz_mask_build(const parz_mask_palette* pal, const parz_array* a, void* cleaned,
-                    unsigned char** section, size_t* bytes, parz_error* err) {
-  const size_t size = parz_type_size(a->type);
-  const unsigned bb = parz_mask_bitmap_bytes(a->dims);
-  unsigned char* c = (unsigned char*)cleaned;
-  parz_view4 v = parz_as_4d(a);
-  mask_entries m;
-  size_t b[4], R = 0, total, i;
-  uint64_t G, ngroups, block = 0;
+int parz_mask_finish(const parz_mask_palette* pal, const parz_mask_entries* m,
+                     unsigned char** section, size_t* bytes) {
+  size_t R = 0, total;
+  uint64_t G, ngroups;
   unsigned char* s;
-  unsigned e[4], k;
-  memset(&m, 0, sizeof m);
-  m.dims = a->dims;
-  m.nvalues = nvalues(pal);
-  m.nblocks = parz_block_count(a);
-  for (b[0] = 0; b[0] < v.n[0]; b[0] += 4)
-    for (b[1] = 0; b[1] < v.n[1]; b[1] += 4)
-      for (b[2] = 0; b[2] < v.n[2]; b[2] += 4)
-        for (b[3] = 0; b[3] < v.n[3]; b[3] += 4, block++) {
-          size_t idx[256];
-          unsigned char local[256], st[256];
-          uint64_t val[256];
-          int code[256], first = -2, same = 1;
-          unsigned n = parz_block4_values(v.n, b, idx, local), nmask = 0, nhole = 0;
-          memset(st, PARZ_MASK_ABSENT, sizeof st);
-          for (i = 0; i < n; i++) {
-            uint64_t bits = parz_load_bits(c + size * idx[i], size);
-            code[i] = parz_mask_lookup(pal, bits);
-            if (code[i] >= 0) {
-              nmask++;
-              same = same && (first == -2 || first == code[i]);
-              first = code[i];
-            }
-            st[local[i]] = code[i] >= 0 || parz_exception_test(&pal->rule, bits) ? PARZ_MASK_HOLE
-                                                                                 : PARZ_MASK_KNOWN;
-            val[local[i]] = bits;
-            nhole += st[local[i]] == PARZ_MASK_HOLE;
-          }
-          if (!nhole)
-            continue;
-          if (nmask) {
-            mask_entry* me = (mask_entry*)grow(m.e, &m.cap, m.n + 1, sizeof *m.e);
-            if (!me)
-              goto nomem;
-            m.e = me;
-            me = &m.e[m.n++];
-            me->block = block;
-            me->value = nmask == n && same ? first : -1;
-            me->extra = m.nbytes;
-            if (me->value < 0) { /* the bitmap, then (several values) an index per masked value */
-              unsigned char* x =
-                  (unsigned char*)grow(m.bytes, &m.bytes_cap, m.nbytes + bb + nmask, 1);
-              if (!x)
-                goto nomem;
-              m.bytes = x;
-              x += m.nbytes;
-              memset(x, 0, bb);
-              m.nbytes += bb;
-              for (i = 0; i < n; i++) /* C order in a block is increasing position */
-                if (code[i] >= 0) {
-                  x[local[i] >> 3] |= (unsigned char)(1u << (local[i] & 7u));
-                  if (m.nvalues > 1)
-                    m.bytes[m.nbytes++] = (unsigned char)code[i];
-                }
-            }
-          }
-          for (k = 0; k < 4; k++)
-            e[k] = (unsigned)(v.n[3 - k] - b[3 - k] < 4 ? v.n[3 - k] - b[3 - k] : 4);
-          parz_mask_fill_holes(val, st, e, a->dims);
-          for (i = 0; i < n; i++)
-            parz_store_bits(c + size * idx[i], size, val[local[i]]);
-        }
+  unsigned k;
   for (G = GROUP_MIN;; G *= 2) {
-    ngroups = (m.nblocks + G - 1) / G;
-    R = serialize(&m, G, NULL, NULL);
+    ngroups = (m->nblocks + G - 1) / G;
+    R = serialize(m, G, NULL, NULL);
     if (8u * ngroups <= R || G == GROUP_MAX)
       break;
   }
-  total = PARZ_MASK_HEAD_BYTES + 8u * (size_t)m.nvalues + 8u * (size_t)ngroups + pad8(R);
+  total = PARZ_MASK_HEAD_BYTES + 8u * (size_t)m->nvalues + 8u * (size_t)ngroups + pad8(R);
   if (!(s = (unsigned char*)calloc(1, total)))
-    goto nomem;
+    return PARZ_ERR_NOMEM;
   parz_store32(s, (uint32_t)G);
-  parz_store32(s + 4, m.nvalues);
+  parz_store32(s + 4, m->nvalues);
   parz_store64(s + 8, R);
-  for (k = 0; k < m.nvalues; k++)
+  for (k = 0; k < m->nvalues; k++)
     parz_store64(s + PARZ_MASK_HEAD_BYTES + 8u * k, value_bits(pal, k));
-  serialize(&m, G, s + PARZ_MASK_HEAD_BYTES + 8u * m.nvalues,
-            s + PARZ_MASK_HEAD_BYTES + 8u * m.nvalues + 8u * ngroups);
-  free(m.e);
-  free(m.bytes);
+  serialize(m, G, s + PARZ_MASK_HEAD_BYTES + 8u * m->nvalues,
+            s + PARZ_MASK_HEAD_BYTES + 8u * m->nvalues + 8u * ngroups);
   *section = s;
   *bytes = total;
   return PARZ_OK;
-nomem:
-  free(m.e);
-  free(m.bytes);
-  return parz_fail(err, PARZ_ERR_NOMEM, "out of memory for the mask of %llu blocks",
-                   (unsigned long long)m.nblocks);
+}
+
+int parz_mask_build(const parz_mask_palette* pal, const parz_array* a, void* cleaned,
+                    unsigned char** section, size_t* bytes, parz_error* err) {
+  parz_mask_entries m;
+  int rc;
+  parz_mask_entries_init(&m, pal, a);
+  rc = parz_mask_collect(pal, a, cleaned, 0, m.nblocks, &m);
+  if (rc == PARZ_OK)
+    rc = parz_mask_finish(pal, &m, section, bytes);
+  parz_mask_entries_free(&m);
+  return rc == PARZ_OK ? PARZ_OK
+                       : parz_fail(err, PARZ_ERR_NOMEM, "out of memory for the mask of %llu blocks",
+                                   (unsigned long long)parz_block_count(a));
 }
 
 /* ---- validation ---------------------------------------------------------------------------- */

@@ -42,6 +42,12 @@ int parz_mask_lookup(const parz_mask_palette* pal, uint64_t bits);
 /* parz_mask_lookup(ctx, bits) >= 0, as parz_exceptions_copy asks it. */
 int parz_mask_claims(void* ctx, uint64_t bits);
 
+/* Adds a palette of a later part of the array (scanned on its own, from the same initial
+ * palette) to the palette of the parts before it: its fill value and its NaN patterns in their
+ * order. 0 when the patterns no longer fit, where scanning the parts one by one gives other
+ * counts than scanning the whole array. */
+int parz_mask_palette_merge(parz_mask_palette* into, const parz_mask_palette* part);
+
 /* Upper bound on the section of an array with at most `masked` masked values. */
 size_t parz_mask_bound(const parz_array* a, uint64_t masked);
 
@@ -50,6 +56,35 @@ size_t parz_mask_bound(const parz_array* a, uint64_t masked);
  * by their stand-ins (FORMAT.md). *section is malloc'd (*bytes long). */
 int parz_mask_build(const parz_mask_palette* pal, const parz_array* a, void* cleaned,
                     unsigned char** section, size_t* bytes, parz_error* err);
+
+/* parz_mask_build in steps, for builders that work on runs of blocks at once: the blocks of each
+ * run are collected into entries of their own (their holes filled in `cleaned`, which the runs
+ * share without touching each other's values), the runs' entries appended in block order, and
+ * the section written from them. */
+typedef struct {
+  uint64_t block; /* a block holding masked values */
+  int value;      /* all of them this value (>= 0: a run candidate), or -1: a bitmap */
+  size_t extra;   /* the bitmap and value indices, in the entries' bytes */
+} parz_mask_entry;
+
+typedef struct {
+  parz_mask_entry* e;
+  size_t n, cap;
+  unsigned char* bytes;
+  size_t nbytes, bytes_cap;
+  unsigned dims, nvalues;
+  uint64_t nblocks;
+} parz_mask_entries;
+
+void parz_mask_entries_init(parz_mask_entries* m, const parz_mask_palette* pal,
+                            const parz_array* a);
+void parz_mask_entries_free(parz_mask_entries* m);
+/* Blocks [first, first + count) of a (C order of its block grid): PARZ_OK or PARZ_ERR_NOMEM. */
+int parz_mask_collect(const parz_mask_palette* pal, const parz_array* a, void* cleaned,
+                      uint64_t first, uint64_t count, parz_mask_entries* m);
+int parz_mask_append(parz_mask_entries* into, const parz_mask_entries* part);
+int parz_mask_finish(const parz_mask_palette* pal, const parz_mask_entries* m,
+                     unsigned char** section, size_t* bytes);
 
 /* Validates the mask section of `bytes` bytes at s against the chunk v describes (shape and
  * type) and sets v->mask. O(bytes). */
