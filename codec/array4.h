@@ -87,4 +87,26 @@ static inline unsigned parz_block4_values(const size_t N[4], const size_t b[4], 
   return n;
 }
 
+/* The corner (first value along each axis) of block `block` of v's block grid, C order. */
+static inline void parz_block4_corner(const parz_view4* v, uint64_t block, size_t b[4]) {
+  unsigned k;
+  for (k = 4; k-- > 0;) {
+    const size_t nb = (v->n[k] + 3) / 4;
+    b[k] = 4 * (size_t)(block % nb);
+    block /= nb;
+  }
+}
+
+/* From one block's corner to the next block's in C order of the grid (past the last: b[0] at or
+ * beyond the first extent). */
+static inline void parz_block4_next(const parz_view4* v, size_t b[4]) {
+  unsigned k;
+  for (k = 4; k-- > 0;) {
+    b[k] += 4;
+    if (b[k] < v->n[k] || k == 0)
+      return;
+    b[k] = 0;
+  }
+}
+
 #endif

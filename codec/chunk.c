@@ -7,6 +7,7 @@
 #include "exceptions.h"
 #include "mask.h"
 #include "payload_checksum.h"
+#include "scan.h"
 #include "table.h"
 #include "table_endian.h"
 
@@ -316,31 +317,21 @@ size_t parz_chunk_bound(const parz_array* a, const parz_chunk_config* cfg) {
   return a && cfg ? bound_with(a, cfg, UINT64_MAX, UINT64_MAX) : 0;
 }
 
-/* The palette of a's values under cfg, 0 when a, data or cfg is unusable. */
-static int palette_for(parz_mask_palette* pal, const parz_array* a, const void* data,
-                       const parz_chunk_config* cfg) {
-  return a && cfg && data && parz_array_check(a, NULL) == PARZ_OK &&
-         parz_mask_palette_init(pal, a->type, &cfg->params, cfg, NULL) == PARZ_OK;
+size_t parz_chunk_bound_data_jobs(const parz_array* a, const void* data,
+                                  const parz_chunk_config* cfg, const parz_jobs* jobs) {
+  parz_scan scan;
+  size_t bound;
+  if (!a || !cfg || !data || parz_array_check(a, NULL) != PARZ_OK ||
+      parz_mask_palette_init(&scan.pal, a->type, &cfg->params, cfg, NULL) != PARZ_OK ||
+      parz_scan_run(&scan, a, data, jobs) != PARZ_OK)
+    return 0;
+  bound = bound_with(a, cfg, scan.exceptions, scan.masked);
+  parz_scan_free(&scan);
+  return bound;
 }
 
 size_t parz_chunk_bound_data(const parz_array* a, const void* data, const parz_chunk_config* cfg) {
-  parz_mask_palette pal;
-  uint64_t masked, nexc;
-  if (!palette_for(&pal, a, data, cfg))
-    return 0;
-  parz_mask_scan(&pal, a, data, &masked, &nexc);
-  return bound_with(a, cfg, nexc, masked);
-}
-
-int parz_chunk_plain(const parz_array* a, const void* data, const parz_chunk_config* cfg) {
-  parz_mask_palette pal;
-  /* the count parz_mask_scan makes first: zero means no masked value and no exception */
-  return palette_for(&pal, a, data, cfg) &&
-         parz_exceptions_count_special(a, data, &pal.rule, pal.fill, pal.fill_bits) == 0;
-}
-
-size_t parz_chunk_bound_plain(const parz_array* a, const parz_chunk_config* cfg) {
-  return a && cfg ? bound_with(a, cfg, 0, 0) : 0;
+  return parz_chunk_bound_data_jobs(a, data, cfg, NULL);
 }
 
 /* Takes `bytes` from the remaining *left bytes of the chunk, refusing when there are fewer. */

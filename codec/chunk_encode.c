@@ -11,6 +11,7 @@
 #include "exceptions.h"
 #include "mask.h"
 #include "payload_checksum.h"
+#include "scan.h"
 #include "table.h"
 #include "table_endian.h"
 
@@ -53,9 +54,10 @@ void parz_chunk_encoder_free(parz_chunk_encoder* enc) {
 }
 
 /* The cleaned copy and exception records of an array with masked values or exceptions, and its
- * mask section when it has masked values. */
+ * mask section when it has masked values (scan.h: in parts on jobs, when the scan was). */
 static int clean(parz_chunk_encoder* enc, const parz_array* a, const void* data,
-                 parz_mask_palette* pal, uint64_t masked, uint64_t nexc, parz_error* err) {
+                 const parz_scan* scan, const parz_jobs* jobs, parz_error* err) {
+  const uint64_t nexc = scan->exceptions;
   size_t bytes = 0;
   int rc;
   enc->cleaned = malloc(enc->v.raw_bytes);
@@ -68,27 +70,24 @@ static int clean(parz_chunk_encoder* enc, const parz_array* a, const void* data,
   enc->src = enc->v.array; /* contiguous */
   enc->data = enc->cleaned;
   enc->v.nexceptions = nexc;
-  if (!masked) {
-    parz_exceptions_clean(a, data, &enc->v.params, enc->cleaned, enc->records);
-    if (!parz_exceptions_v1(a->type, enc->records, nexc))
-      enc->v.version = 2; /* finite or integer exceptions */
-    return PARZ_OK;
-  }
-  parz_exceptions_copy(a, data, &enc->v.params, parz_mask_claims, pal, enc->cleaned, enc->records);
-  if ((rc = parz_mask_build(pal, &enc->v.array, enc->cleaned, &enc->mask, &bytes, err)) != PARZ_OK)
+  if ((rc = parz_scan_clean(scan, a, data, &enc->v.params, &enc->v.array, enc->cleaned,
+                            enc->records, &enc->mask, &bytes, jobs, err)) != PARZ_OK)
     return rc;
-  enc->v.mask.section_bytes = bytes;
-  enc->v.version = 2;
+  if (scan->masked) {
+    enc->v.mask.section_bytes = bytes;
+    enc->v.version = 2;
+  } else if (!parz_exceptions_v1(a->type, enc->records, nexc)) {
+    enc->v.version = 2; /* finite or integer exceptions */
+  }
   return PARZ_OK;
 }
 
-/* parz_chunk_encoder_begin, or with `plain` its form for arrays known to be plain, which skips
- * the read of the array. */
-static int begin(parz_chunk_encoder** out, const parz_array* a, const void* data,
-                 const parz_chunk_config* cfg, int plain, parz_error* err) {
+int parz_chunk_encoder_begin_jobs(parz_chunk_encoder** out, const parz_array* a, const void* data,
+                                  const parz_chunk_config* cfg, const parz_jobs* jobs,
+                                  parz_error* err) {
   parz_chunk_encoder* enc;
-  parz_mask_palette pal;
-  uint64_t s, nexc = 0, masked = 0;
+  parz_scan scan;
+  uint64_t s;
   int rc;
   if (!out)
     return parz_fail(err, PARZ_ERR_ARG, "parz_chunk_encoder_begin: NULL encoder pointer");
@@ -100,7 +99,7 @@ static int begin(parz_chunk_encoder** out, const parz_array* a, const void* data
     return parz_fail(err, PARZ_ERR_NOMEM, "out of memory for the chunk encoder");
   if ((rc = parz_chunk_layout(&enc->v, a, cfg, err)) != PARZ_OK ||
       (rc = parz_params_check_encode(&enc->v.params, a->type, a->dims, err)) != PARZ_OK ||
-      (rc = parz_mask_palette_init(&pal, a->type, &enc->v.params, cfg, err)) != PARZ_OK) {
+      (rc = parz_mask_palette_init(&scan.pal, a->type, &enc->v.params, cfg, err)) != PARZ_OK) {
     free(enc);
     return rc;
   }
@@ -108,10 +107,14 @@ static int begin(parz_chunk_encoder** out, const parz_array* a, const void* data
   enc->auto_c = cfg->segment_blocks == 0 && parz_chunk_auto_c(&enc->v);
   enc->src = *a;
   enc->data = data;
-  if (!plain)
-    parz_mask_scan(&pal, a, data, &masked, &nexc);
+  if (parz_scan_run(&scan, a, data, jobs) != PARZ_OK) {
+    parz_chunk_encoder_free(enc);
+    return parz_fail(err, PARZ_ERR_NOMEM, "out of memory for the scan of the array");
+  }
   /* only arrays holding exceptions or masked values pay for a copy */
-  if ((masked || nexc) && (rc = clean(enc, a, data, &pal, masked, nexc, err)) != PARZ_OK) {
+  rc = scan.masked || scan.exceptions ? clean(enc, a, data, &scan, jobs, err) : PARZ_OK;
+  parz_scan_free(&scan);
+  if (rc != PARZ_OK) {
     parz_chunk_encoder_free(enc);
     return rc;
   }
@@ -133,12 +136,7 @@ static int begin(parz_chunk_encoder** out, const parz_array* a, const void* data
 
 int parz_chunk_encoder_begin(parz_chunk_encoder** out, const parz_array* a, const void* data,
                              const parz_chunk_config* cfg, parz_error* err) {
-  return begin(out, a, data, cfg, 0, err);
-}
-
-int parz_chunk_encoder_begin_plain(parz_chunk_encoder** out, const parz_array* a, const void* data,
-                                   const parz_chunk_config* cfg, parz_error* err) {
-  return begin(out, a, data, cfg, 1, err);
+  return parz_chunk_encoder_begin_jobs(out, a, data, cfg, NULL, err);
 }
 
 size_t parz_chunk_encoder_head_bytes(const parz_chunk_encoder* enc) {
@@ -338,6 +336,12 @@ void parz_chunk_encoder_seal(const parz_chunk_encoder* enc, void* dst) {
 
 int parz_chunk_encode(const parz_array* a, const void* data, const parz_chunk_config* cfg,
                       void* dst, size_t dst_bytes, size_t* written, parz_error* err) {
+  return parz_chunk_encode_jobs(a, data, cfg, NULL, dst, dst_bytes, written, err);
+}
+
+int parz_chunk_encode_jobs(const parz_array* a, const void* data, const parz_chunk_config* cfg,
+                           const parz_jobs* jobs, void* dst, size_t dst_bytes, size_t* written,
+                           parz_error* err) {
   parz_chunk_encoder* enc;
   unsigned char* d = (unsigned char*)dst;
   unsigned char* scratch = NULL;
@@ -348,7 +352,7 @@ int parz_chunk_encode(const parz_array* a, const void* data, const parz_chunk_co
     *written = 0;
   if (!dst)
     return parz_fail(err, PARZ_ERR_ARG, "parz_chunk_encode: NULL destination");
-  if ((rc = parz_chunk_encoder_begin(&enc, a, data, cfg, err)) != PARZ_OK)
+  if ((rc = parz_chunk_encoder_begin_jobs(&enc, a, data, cfg, jobs, err)) != PARZ_OK)
     return rc;
   head = enc->head_bytes;
   /* The head's size is known before encoding, so the payload is encoded straight into its place

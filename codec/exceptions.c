@@ -127,22 +127,29 @@ void parz_exceptions_copy(const parz_array* a, const void* data, const parz_para
         }
 }
 
-void parz_exceptions_clean(const parz_array* a, const void* data, const parz_params* p,
-                           void* cleaned, unsigned char* records) {
+void parz_exceptions_standins(const parz_array* a, void* cleaned, const parz_params* p,
+                              uint64_t first, uint64_t count) {
   unsigned char* c = (unsigned char*)cleaned;
   parz_exception_rule r = parz_exception_rule_of(a->type, p);
   parz_view4 v = parz_as_4d(a);
   size_t b[4];
+  parz_block4_corner(&v, first, b);
+  for (; count; count--) {
+    size_t idx[256];
+    unsigned n = parz_block4_values(v.n, b, idx, NULL);
+    clean_block(c, a->type, &r, idx, n);
+    parz_block4_next(&v, b);
+  }
+}
+
+void parz_exceptions_clean(const parz_array* a, const void* data, const parz_params* p,
+                           void* cleaned, unsigned char* records) {
+  parz_array whole = *a;
+  unsigned k;
+  for (k = 0; k < 4; k++)
+    whole.stride[k] = 0; /* the cleaned copy is contiguous */
   parz_exceptions_copy(a, data, p, NULL, NULL, cleaned, records);
-  /* the exceptions replaced block by block */
-  for (b[0] = 0; b[0] < v.n[0]; b[0] += 4)
-    for (b[1] = 0; b[1] < v.n[1]; b[1] += 4)
-      for (b[2] = 0; b[2] < v.n[2]; b[2] += 4)
-        for (b[3] = 0; b[3] < v.n[3]; b[3] += 4) {
-          size_t idx[256];
-          unsigned n = parz_block4_values(v.n, b, idx, NULL);
-          clean_block(c, a->type, &r, idx, n);
-        }
+  parz_exceptions_standins(&whole, cleaned, p, 0, parz_block_count(a));
 }
 
 int parz_exceptions_v1(parz_type type, const unsigned char* records, uint64_t n) {

@@ -41,6 +41,11 @@ void parz_exceptions_copy(const parz_array* a, const void* data, const parz_para
                           int (*masked)(void* ctx, uint64_t bits), void* ctx, void* cleaned,
                           unsigned char* records);
 
+/* Its second step on blocks [first, first + count) of the contiguous array `cleaned` (a's type
+ * and shape; C order of the block grid): every exception replaced by its block's stand-in. */
+void parz_exceptions_standins(const parz_array* a, void* cleaned, const parz_params* p,
+                              uint64_t first, uint64_t count);
+
 /* Nonzero when the records can be stored in a format version 1 chunk: only NaN and Inf of a
  * floating-point array (what version 1 defined). */
 int parz_exceptions_v1(parz_type type, const unsigned char* records, uint64_t n);

@@ -225,17 +225,11 @@ int parz_mask_collect(const parz_mask_palette* pal, const parz_array* a, void* c
   const unsigned bb = parz_mask_bitmap_bytes(a->dims);
   unsigned char* c = (unsigned char*)cleaned;
   parz_view4 v = parz_as_4d(a);
-  size_t b[4], nb[4], i;
-  uint64_t block, rest;
+  size_t b[4], i;
+  uint64_t block;
   unsigned e[4], k;
-  for (k = 0; k < 4; k++)
-    nb[k] = (v.n[k] + 3) / 4;
-  /* the first block's corner, then on in C order of the block grid */
-  for (k = 4, rest = first; k-- > 0;) {
-    b[k] = 4 * (size_t)(rest % nb[k]);
-    rest /= nb[k];
-  }
-  for (block = first; block < first + count; block++) {
+  parz_block4_corner(&v, first, b);
+  for (block = first; block < first + count; block++, parz_block4_next(&v, b)) {
     size_t idx[256];
     unsigned char local[256], st[256];
     uint64_t val[256];
@@ -250,8 +244,8 @@ int parz_mask_collect(const parz_mask_palette* pal, const parz_array* a, void* c
         same = same && (first_code == -2 || first_code == code[i]);
         first_code = code[i];
       }
-      st[local[i]] = code[i] >= 0 || parz_exception_test(&pal->rule, bits) ? PARZ_MASK_HOLE
-                                                                           : PARZ_MASK_KNOWN;
+      st[local[i]] =
+          code[i] >= 0 || parz_exception_test(&pal->rule, bits) ? PARZ_MASK_HOLE : PARZ_MASK_KNOWN;
       val[local[i]] = bits;
       nhole += st[local[i]] == PARZ_MASK_HOLE;
     }
@@ -287,12 +281,6 @@ int parz_mask_collect(const parz_mask_palette* pal, const parz_array* a, void* c
       parz_mask_fill_holes(val, st, e, a->dims);
       for (i = 0; i < n; i++)
         parz_store_bits(c + size * idx[i], size, val[local[i]]);
-    }
-    for (k = 4; k-- > 0;) { /* the next block's corner */
-      b[k] += 4;
-      if (b[k] < v.n[k] || k == 0)
-        break;
-      b[k] = 0;
     }
   }
   return PARZ_OK;

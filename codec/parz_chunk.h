@@ -128,15 +128,21 @@ size_t parz_chunk_bound(const parz_array* a, const parz_chunk_config* cfg);
  * array), so about the array's size plus the table in the usual case. */
 size_t parz_chunk_bound_data(const parz_array* a, const void* data, const parz_chunk_config* cfg);
 
-/* An array is plain under cfg when none of its values is masked or an exception: the payload
- * carries them all as they are, as it does in the usual array. Checking is one branch-free read
- * of the array, the first thing parz_chunk_bound_data and parz_chunk_encoder_begin do; an array
- * is plain when each of its parts is, so a parallel driver checks parts (slabs, runs of a
- * contiguous array) on its threads and then uses the _plain forms, which skip that read.
- * parz_chunk_plain is 0 for a non-plain array and for arguments the encoder refuses. */
-int parz_chunk_plain(const parz_array* a, const void* data, const parz_chunk_config* cfg);
-/* parz_chunk_bound_data's value for a plain array, without reading it. */
-size_t parz_chunk_bound_plain(const parz_array* a, const parz_chunk_config* cfg);
+/* A caller's threads for the reads of the whole array that encoding begins with (the scan for
+ * masked values and exceptions, the cleaned copy, the mask): run(ctx, n, job, arg) calls
+ * job(arg, i) once for every i in [0, n), in any order, at once if it likes, and returns when
+ * all have returned. Each read is cut into at most `parts` pieces (runs of values in C order,
+ * runs of blocks); the results are those of the uncut read. A NULL parz_jobs, or parts <= 1,
+ * reads on the calling thread. */
+typedef struct {
+  void (*run)(void* ctx, uint64_t n, void (*job)(void* arg, uint64_t i), void* arg);
+  void* ctx;
+  uint64_t parts;
+} parz_jobs;
+
+/* parz_chunk_bound_data with its read of the array on jobs. */
+size_t parz_chunk_bound_data_jobs(const parz_array* a, const void* data,
+                                  const parz_chunk_config* cfg, const parz_jobs* jobs);
 
 /* Validates header, header checksum, sections, table and exceptions against src_bytes before
  * anything is decoded (the payload checksums are checked by the decoders, partition by
@@ -220,10 +226,10 @@ typedef struct parz_chunk_encoder parz_chunk_encoder;
 
 int parz_chunk_encoder_begin(parz_chunk_encoder** enc, const parz_array* a, const void* data,
                              const parz_chunk_config* cfg, parz_error* err);
-/* The same for an array the caller found plain (parz_chunk_plain on all its parts); on any
- * other array the chunk would carry wrong values. */
-int parz_chunk_encoder_begin_plain(parz_chunk_encoder** enc, const parz_array* a, const void* data,
-                                   const parz_chunk_config* cfg, parz_error* err);
+/* The same with its reads of the array on jobs. */
+int parz_chunk_encoder_begin_jobs(parz_chunk_encoder** enc, const parz_array* a, const void* data,
+                                  const parz_chunk_config* cfg, const parz_jobs* jobs,
+                                  parz_error* err);
 uint64_t parz_chunk_encoder_segments(const parz_chunk_encoder* enc);
 /* Bytes in front of the payload in the largest layout the chunk may get: its head, or with
  * auto C the head of C = 1. A payload encoded after it never meets the head write_head writes. */
@@ -259,6 +265,10 @@ void parz_chunk_encoder_free(parz_chunk_encoder* enc);
  * dst_bytes; what was written before is unspecified). */
 int parz_chunk_encode(const parz_array* a, const void* data, const parz_chunk_config* cfg,
                       void* dst, size_t dst_bytes, size_t* written, parz_error* err);
+/* The same with its reads of the array (parz_jobs, above) on the caller's threads. */
+int parz_chunk_encode_jobs(const parz_array* a, const void* data, const parz_chunk_config* cfg,
+                           const parz_jobs* jobs, void* dst, size_t dst_bytes, size_t* written,
+                           parz_error* err);
 
 #ifdef __cplusplus
 }

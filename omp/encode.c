@@ -8,8 +8,8 @@
  * boundary word; to write every payload word exactly once, word k belongs to the piece holding
  * its first bit, and that piece ORs in the heads of the following pieces that reach into it.
  * The payload checksums are then computed in parallel over ranges of partitions. Before all
- * that, the team reads the array once to find whether it is plain (plain.c): a plain array, the
- * usual one, needs no cleaned copy, and the serial begin then skips its own read. */
+ * that, the encoder's reads of the array (its scan, and where it holds masked values or
+ * exceptions the cleaned copy and the mask) run on the team too (jobs.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,6 +77,7 @@ int parz_omp_chunk_encode_above(const parz_array* a, const void* data, const par
                                 size_t min_bytes, parz_error* err) {
   parz_chunk_encoder* enc = NULL;
   parz_omp_first_error first;
+  parz_jobs jobs;
   piece* pc = NULL;
   unsigned char *scratch = NULL, *joined = NULL, *d = (unsigned char*)dst;
   uint64_t nseg, npieces, i;
@@ -89,9 +90,8 @@ int parz_omp_chunk_encode_above(const parz_array* a, const void* data, const par
     return parz_chunk_encode(a, data, cfg, dst, dst_bytes, written, err);
   if (!dst)
     return parz_fail(err, PARZ_ERR_ARG, "parz_omp_chunk_encode: NULL destination");
-  rc = parz_omp_plain(a, data, cfg, nthreads)
-           ? parz_chunk_encoder_begin_plain(&enc, a, data, cfg, err)
-           : parz_chunk_encoder_begin(&enc, a, data, cfg, err);
+  parz_omp_jobs_init(&jobs, &nthreads);
+  rc = parz_chunk_encoder_begin_jobs(&enc, a, data, cfg, &jobs, err);
   if (rc != PARZ_OK)
     return rc;
   nseg = parz_chunk_encoder_segments(enc);

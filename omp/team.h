@@ -65,10 +65,9 @@ parz_omp_unit* parz_omp_decode_plan(size_t n, const parz_chunk_view* views, int 
 int parz_omp_run_unit(const parz_omp_unit* u, const parz_chunk_view* views,
                       const parz_chunk_dest* dests, parz_error* err);
 
-/* parz_chunk_plain (codec/parz_chunk.h) with the array's parts read by a team of nthreads
- * (plain.c); serial for nthreads <= 1. */
-int parz_omp_plain(const parz_array* a, const void* data, const parz_chunk_config* cfg,
-                   int nthreads);
+/* jobs (codec/parz_chunk.h) on a team of *nthreads threads, which must outlive them (jobs.c);
+ * one part, on the calling thread, for *nthreads <= 1. */
+void parz_omp_jobs_init(parz_jobs* jobs, int* nthreads);
 
 /* Called by every thread of a parallel region on the same dst[0, bytes), a fresh destination
  * about to be written by the team: faults in this thread's contiguous slice of it, so that the

@@ -12,7 +12,7 @@ if(NOT TARGET parz_chunk_testutil)
   return()
 endif()
 
-foreach(t equal nested errors limits lengths assemble plain)
+foreach(t equal nested errors limits lengths assemble)
   add_executable(test_omp_${t} ${CMAKE_CURRENT_SOURCE_DIR}/test_omp_${t}.c)
   target_link_libraries(test_omp_${t} parz_omp parz_real_arrays parz_chunk_testutil)
 endforeach()
@@ -29,12 +29,11 @@ add_test(NAME omp_nested COMMAND test_omp_nested)
 add_test(NAME omp_errors COMMAND test_omp_errors)
 add_test(NAME omp_lengths COMMAND test_omp_lengths)
 add_test(NAME omp_assemble COMMAND test_omp_assemble)
-add_test(NAME omp_plain COMMAND test_omp_plain)
 add_test(NAME payload_checksum COMMAND test_payload_checksum "${PARZ_SHARED_DATA}")
 # 4096 threads asked under an address-space limit: results right, process alive
 add_test(NAME omp_limits COMMAND test_omp_limits)
 set_tests_properties(omp_limits PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120)
-set_tests_properties(omp_equal omp_nested omp_errors omp_lengths omp_assemble omp_plain payload_checksum
+set_tests_properties(omp_equal omp_nested omp_errors omp_lengths omp_assemble payload_checksum
   PROPERTIES ENVIRONMENT "OMP_WAIT_POLICY=passive")
 # a prefix sum per work unit takes minutes here; one per call well under a second
 set_tests_properties(omp_lengths PROPERTIES TIMEOUT 60)

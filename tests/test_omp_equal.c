@@ -1,5 +1,6 @@
 /* Every policy gives the same bytes: the OpenMP encoder writes exactly parz_chunk_encode's chunk
- * and the OpenMP decoder exactly parz_chunk_decode's array, at 1, 2, 3, 4, 7 and 16 threads, over
+ * (and bounds it as parz_chunk_bound_data does) and the OpenMP decoder exactly
+ * parz_chunk_decode's array, at 1, 2, 3, 4, 7 and 16 threads, over
  * every mode, type and rank, with table settings that leave partial segments and partitions and
  * with non-finite and masked values; then on the real arrays (slabs) in accuracy and precision modes.
  *
@@ -39,6 +40,9 @@ static int check_policies_above(const char* what, const parz_array* a, const voi
     goto done;
   for (t = 0; t < NTHREADS; t++) {
     size_t n = 0;
+    CHECK(parz_omp_chunk_bound_data(a, data, cfg, thread_counts[t]) ==
+              parz_chunk_bound_data(a, data, cfg),
+          "%s: %d threads: bound differs", what, thread_counts[t]);
     memset(chunk, 0xA5, cap); /* stale bytes must not survive into the chunk */
     rc = parz_omp_chunk_encode_above(a, data, cfg, chunk, cap, &n, thread_counts[t], min_bytes,
                                      &err);

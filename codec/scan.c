@@ -1,0 +1,245 @@
+/* The reads of the whole array before encoding, whole or in parts (scan.h).
+ *
+ * Parts of the values are runs of C order: a run of a contiguous array, seen as a 1-D array, or
+ * a slab along the first dimension of a strided one. Each part is scanned with a palette of its
+ * own; the palettes merged in part order are the palette of the whole scan (NaN patterns in
+ * order of first appearance), and the counts add up, unless the patterns overflow the palette,
+ * where the whole array is scanned again on one thread. The copy then writes each part's values
+ * and exception records at their places (the records of the parts before it come first), and
+ * the stand-ins and the mask take runs of blocks, each block's values being its own. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "array4.h"
+#include "exceptions.h"
+#include "scan.h"
+#include "table_endian.h"
+
+/* jobs that cut the work: their parts, else 0 (the work runs whole) */
+static uint64_t parts_of(const parz_jobs* jobs) {
+  return jobs && jobs->run && jobs->parts > 1 ? jobs->parts : 0;
+}
+
+static int contiguous(const parz_array* a) {
+  unsigned k;
+  for (k = 0; k < a->dims; k++)
+    if (a->stride[k])
+      return 0;
+  return 1;
+}
+
+/* How many parts of values a takes: at most n, at most one per value (contiguous) or per slab
+ * (strided). */
+static uint64_t value_parts(const parz_array* a, uint64_t n) {
+  uint64_t units = contiguous(a) ? parz_array_count(a) : a->shape[0];
+  return n < units ? n : units;
+}
+
+/* [*lo, *hi) of part i of n over `units` units: as equal as can be, in order. */
+static void share(uint64_t units, uint64_t i, uint64_t n, uint64_t* lo, uint64_t* hi) {
+  const uint64_t q = units / n, r = units % n;
+  *lo = q * i + (i < r ? i : r);
+  *hi = *lo + q + (i < r);
+}
+
+/* Part i of n of a's values (n from value_parts): the part as an array of its own, its data, and
+ * the C-order position of its first value. */
+static const void* value_part(const parz_array* a, const void* data, uint64_t i, uint64_t n,
+                              parz_array* part, uint64_t* first) {
+  const size_t size = parz_type_size(a->type);
+  uint64_t lo, hi, per = 1;
+  unsigned k;
+  *part = *a;
+  if (contiguous(a)) {
+    share(parz_array_count(a), i, n, &lo, &hi);
+    part->dims = 1;
+    for (k = 1; k < 4; k++)
+      part->shape[k] = 0;
+    part->shape[0] = (size_t)(hi - lo);
+    *first = lo;
+    return (const unsigned char*)data + size * lo;
+  }
+  share(a->shape[0], i, n, &lo, &hi);
+  for (k = 1; k < a->dims; k++)
+    per *= a->shape[k];
+  part->shape[0] = (size_t)(hi - lo);
+  *first = lo * per;
+  return (const unsigned char*)data + (ptrdiff_t)size * (ptrdiff_t)lo * a->stride[0];
+}
+
+/* ---- the scan ------------------------------------------------------------------------------ */
+
+typedef struct {
+  const parz_array* a;
+  const void* data;
+  uint64_t n;
+  parz_mask_palette* pal; /* one per part */
+  uint64_t *masked, *exc;
+} scan_job;
+
+static void scan_part(void* arg, uint64_t i) {
+  scan_job* j = (scan_job*)arg;
+  parz_array part;
+  uint64_t first;
+  const void* d = value_part(j->a, j->data, i, j->n, &part, &first);
+  parz_mask_scan(&j->pal[i], &part, d, &j->masked[i], &j->exc[i]);
+}
+
+int parz_scan_run(parz_scan* s, const parz_array* a, const void* data, const parz_jobs* jobs) {
+  const uint64_t n = value_parts(a, parts_of(jobs));
+  const parz_mask_palette initial = s->pal;
+  scan_job j;
+  uint64_t i;
+  int merged = 1;
+  s->masked = s->exceptions = s->parts = 0;
+  s->exc_before = NULL;
+  if (n > 1) {
+    j.a = a;
+    j.data = data;
+    j.n = n;
+    j.pal = (parz_mask_palette*)malloc((size_t)n * sizeof *j.pal);
+    j.masked = (uint64_t*)calloc((size_t)n, sizeof *j.masked);
+    j.exc = (uint64_t*)calloc((size_t)n, sizeof *j.exc);
+    s->exc_before = (uint64_t*)calloc((size_t)n + 1, sizeof *s->exc_before);
+    if (!j.pal || !j.masked || !j.exc || !s->exc_before) {
+      free(j.pal);
+      free(j.masked);
+      free(j.exc);
+      parz_scan_free(s);
+      return PARZ_ERR_NOMEM;
+    }
+    for (i = 0; i < n; i++)
+      j.pal[i] = initial;
+    jobs->run(jobs->ctx, n, scan_part, &j);
+    for (i = 0; i < n && merged; i++) {
+      merged = parz_mask_palette_merge(&s->pal, &j.pal[i]);
+      s->masked += j.masked[i];
+      s->exceptions += j.exc[i];
+      s->exc_before[i + 1] = s->exceptions;
+    }
+    free(j.pal);
+    free(j.masked);
+    free(j.exc);
+    if (merged) {
+      s->parts = n;
+      return PARZ_OK;
+    }
+    /* more NaN patterns than a palette holds: which ones it takes depends on C order */
+    parz_scan_free(s);
+    s->pal = initial;
+    s->masked = s->exceptions = 0;
+  }
+  parz_mask_scan(&s->pal, a, data, &s->masked, &s->exceptions);
+  return PARZ_OK;
+}
+
+void parz_scan_free(parz_scan* s) {
+  free(s->exc_before);
+  s->exc_before = NULL;
+  s->parts = 0;
+}
+
+/* ---- the cleaned copy, the stand-ins, the mask ---------------------------------------------- */
+
+typedef struct {
+  const parz_scan* s;
+  const parz_array *a, *whole;
+  const void* data;
+  const parz_params* p;
+  unsigned char *cleaned, *records;
+  uint64_t nblocks, nparts;   /* the runs of blocks */
+  parz_mask_entries* entries; /* one per run, when the array has masked values */
+  int* rc;
+} clean_job;
+
+static void copy_part(void* arg, uint64_t i) {
+  clean_job* j = (clean_job*)arg;
+  const size_t size = parz_type_size(j->a->type);
+  unsigned char* rec = j->records + PARZ_EXCEPTION_BYTES * j->s->exc_before[i];
+  parz_array part;
+  uint64_t first, r;
+  const void* d = value_part(j->a, j->data, i, j->s->parts, &part, &first);
+  parz_exceptions_copy(&part, d, j->p, j->s->masked ? parz_mask_claims : NULL, (void*)&j->s->pal,
+                       j->cleaned + size * first, rec);
+  /* the part counted its positions from its own first value */
+  for (r = j->s->exc_before[i]; r < j->s->exc_before[i + 1]; r++, rec += PARZ_EXCEPTION_BYTES)
+    parz_store64(rec, parz_load64(rec) + first);
+}
+
+static void block_part(void* arg, uint64_t i) {
+  clean_job* j = (clean_job*)arg;
+  uint64_t lo, hi;
+  share(j->nblocks, i, j->nparts, &lo, &hi);
+  if (j->entries)
+    j->rc[i] = parz_mask_collect(&j->s->pal, j->whole, j->cleaned, lo, hi - lo, &j->entries[i]);
+  else
+    parz_exceptions_standins(j->whole, j->cleaned, j->p, lo, hi - lo);
+}
+
+/* The mask from the runs' entries, appended in block order. */
+static int mask_join(const clean_job* j, unsigned char** section, size_t* bytes) {
+  parz_mask_entries all;
+  uint64_t i;
+  int rc = PARZ_OK;
+  parz_mask_entries_init(&all, &j->s->pal, j->whole);
+  for (i = 0; i < j->nparts && rc == PARZ_OK; i++)
+    rc = j->rc[i] != PARZ_OK ? j->rc[i] : parz_mask_append(&all, &j->entries[i]);
+  if (rc == PARZ_OK)
+    rc = parz_mask_finish(&j->s->pal, &all, section, bytes);
+  parz_mask_entries_free(&all);
+  return rc;
+}
+
+int parz_scan_clean(const parz_scan* s, const parz_array* a, const void* data, const parz_params* p,
+                    const parz_array* whole, void* cleaned, unsigned char* records,
+                    unsigned char** section, size_t* section_bytes, const parz_jobs* jobs,
+                    parz_error* err) {
+  clean_job j;
+  uint64_t i;
+  int rc = PARZ_OK;
+  *section = NULL;
+  *section_bytes = 0;
+  if (!s->parts || !parts_of(jobs)) {
+    if (!s->masked) {
+      parz_exceptions_clean(a, data, p, cleaned, records);
+      return PARZ_OK;
+    }
+    parz_exceptions_copy(a, data, p, parz_mask_claims, (void*)&s->pal, cleaned, records);
+    return parz_mask_build(&s->pal, whole, cleaned, section, section_bytes, err);
+  }
+  memset(&j, 0, sizeof j);
+  j.s = s;
+  j.a = a;
+  j.whole = whole;
+  j.data = data;
+  j.p = p;
+  j.cleaned = (unsigned char*)cleaned;
+  j.records = records;
+  j.nblocks = parz_block_count(whole);
+  j.nparts = jobs->parts < j.nblocks ? jobs->parts : j.nblocks;
+  if (s->masked) {
+    j.entries = (parz_mask_entries*)calloc((size_t)j.nparts, sizeof *j.entries);
+    j.rc = (int*)calloc((size_t)j.nparts, sizeof *j.rc);
+    if (!j.entries || !j.rc) {
+      free(j.entries);
+      free(j.rc);
+      return parz_fail(err, PARZ_ERR_NOMEM, "out of memory for the mask of %llu blocks",
+                       (unsigned long long)j.nblocks);
+    }
+    for (i = 0; i < j.nparts; i++)
+      parz_mask_entries_init(&j.entries[i], &s->pal, whole);
+  }
+  jobs->run(jobs->ctx, s->parts, copy_part, &j);
+  jobs->run(jobs->ctx, j.nparts, block_part, &j); /* after every value is in place */
+  if (s->masked) {
+    rc = mask_join(&j, section, section_bytes);
+    for (i = 0; i < j.nparts; i++)
+      parz_mask_entries_free(&j.entries[i]);
+    free(j.entries);
+    free(j.rc);
+    if (rc != PARZ_OK)
+      return parz_fail(err, PARZ_ERR_NOMEM, "out of memory for the mask of %llu blocks",
+                       (unsigned long long)j.nblocks);
+  }
+  return PARZ_OK;
+}
