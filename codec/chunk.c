@@ -322,9 +322,9 @@ size_t parz_chunk_bound_data_jobs(const parz_array* a, const void* data,
   parz_scan scan;
   size_t bound;
   if (!a || !cfg || !data || parz_array_check(a, NULL) != PARZ_OK ||
-      parz_mask_palette_init(&scan.pal, a->type, &cfg->params, cfg, NULL) != PARZ_OK ||
-      parz_scan_run(&scan, a, data, jobs) != PARZ_OK)
+      parz_mask_palette_init(&scan.pal, a->type, &cfg->params, cfg, NULL) != PARZ_OK)
     return 0;
+  parz_scan_run(&scan, a, data, jobs);
   bound = bound_with(a, cfg, scan.exceptions, scan.masked);
   parz_scan_free(&scan);
   return bound;

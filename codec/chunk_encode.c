@@ -107,10 +107,7 @@ int parz_chunk_encoder_begin_jobs(parz_chunk_encoder** out, const parz_array* a,
   enc->auto_c = cfg->segment_blocks == 0 && parz_chunk_auto_c(&enc->v);
   enc->src = *a;
   enc->data = data;
-  if (parz_scan_run(&scan, a, data, jobs) != PARZ_OK) {
-    parz_chunk_encoder_free(enc);
-    return parz_fail(err, PARZ_ERR_NOMEM, "out of memory for the scan of the array");
-  }
+  parz_scan_run(&scan, a, data, jobs);
   /* only arrays holding exceptions or masked values pay for a copy */
   rc = scan.masked || scan.exceptions ? clean(enc, a, data, &scan, jobs, err) : PARZ_OK;
   parz_scan_free(&scan);

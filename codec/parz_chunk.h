@@ -131,9 +131,9 @@ size_t parz_chunk_bound_data(const parz_array* a, const void* data, const parz_c
 /* A caller's threads for the reads of the whole array that encoding begins with (the scan for
  * masked values and exceptions, the cleaned copy, the mask): run(ctx, n, job, arg) calls
  * job(arg, i) once for every i in [0, n), in any order, at once if it likes, and returns when
- * all have returned. Each read is cut into at most `parts` pieces (runs of values in C order,
- * runs of blocks); the results are those of the uncut read. A NULL parz_jobs, or parts <= 1,
- * reads on the calling thread. */
+ * all have returned. Each read is cut into at most `parts` pieces (and at most 4096: runs of
+ * values in C order, runs of blocks); the results are those of the uncut read. A NULL
+ * parz_jobs, or parts <= 1, reads on the calling thread. */
 typedef struct {
   void (*run)(void* ctx, uint64_t n, void (*job)(void* arg, uint64_t i), void* arg);
   void* ctx;

@@ -15,9 +15,14 @@
 #include "scan.h"
 #include "table_endian.h"
 
+/* Parts used at most, whatever jobs ask: each part of the scan holds a palette (4 KiB). */
+#define MAX_PARTS 4096u
+
 /* jobs that cut the work: their parts, else 0 (the work runs whole) */
 static uint64_t parts_of(const parz_jobs* jobs) {
-  return jobs && jobs->run && jobs->parts > 1 ? jobs->parts : 0;
+  if (!jobs || !jobs->run || jobs->parts <= 1)
+    return 0;
+  return jobs->parts < MAX_PARTS ? jobs->parts : MAX_PARTS;
 }
 
 static int contiguous(const parz_array* a) {
@@ -85,7 +90,7 @@ static void scan_part(void* arg, uint64_t i) {
   parz_mask_scan(&j->pal[i], &part, d, &j->masked[i], &j->exc[i]);
 }
 
-int parz_scan_run(parz_scan* s, const parz_array* a, const void* data, const parz_jobs* jobs) {
+void parz_scan_run(parz_scan* s, const parz_array* a, const void* data, const parz_jobs* jobs) {
   const uint64_t n = value_parts(a, parts_of(jobs));
   const parz_mask_palette initial = s->pal;
   scan_job j;
@@ -101,12 +106,13 @@ int parz_scan_run(parz_scan* s, const parz_array* a, const void* data, const par
     j.masked = (uint64_t*)calloc((size_t)n, sizeof *j.masked);
     j.exc = (uint64_t*)calloc((size_t)n, sizeof *j.exc);
     s->exc_before = (uint64_t*)calloc((size_t)n + 1, sizeof *s->exc_before);
-    if (!j.pal || !j.masked || !j.exc || !s->exc_before) {
+    if (!j.pal || !j.masked || !j.exc || !s->exc_before) { /* then on one thread */
       free(j.pal);
       free(j.masked);
       free(j.exc);
       parz_scan_free(s);
-      return PARZ_ERR_NOMEM;
+      parz_mask_scan(&s->pal, a, data, &s->masked, &s->exceptions);
+      return;
     }
     for (i = 0; i < n; i++)
       j.pal[i] = initial;
@@ -122,7 +128,7 @@ int parz_scan_run(parz_scan* s, const parz_array* a, const void* data, const par
     free(j.exc);
     if (merged) {
       s->parts = n;
-      return PARZ_OK;
+      return;
     }
     /* more NaN patterns than a palette holds: which ones it takes depends on C order */
     parz_scan_free(s);
@@ -130,7 +136,6 @@ int parz_scan_run(parz_scan* s, const parz_array* a, const void* data, const par
     s->masked = s->exceptions = 0;
   }
   parz_mask_scan(&s->pal, a, data, &s->masked, &s->exceptions);
-  return PARZ_OK;
 }
 
 void parz_scan_free(parz_scan* s) {
@@ -216,7 +221,7 @@ int parz_scan_clean(const parz_scan* s, const parz_array* a, const void* data, c
   j.cleaned = (unsigned char*)cleaned;
   j.records = records;
   j.nblocks = parz_block_count(whole);
-  j.nparts = jobs->parts < j.nblocks ? jobs->parts : j.nblocks;
+  j.nparts = parts_of(jobs) < j.nblocks ? parts_of(jobs) : j.nblocks;
   if (s->masked) {
     j.entries = (parz_mask_entries*)calloc((size_t)j.nparts, sizeof *j.entries);
     j.rc = (int*)calloc((size_t)j.nparts, sizeof *j.rc);

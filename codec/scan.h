@@ -18,9 +18,9 @@ typedef struct {
   uint64_t* exc_before; /* parts + 1 entries, or NULL */
 } parz_scan;
 
-/* The scan of a's values; pal must hold parz_mask_palette_init's palette. PARZ_OK or
- * PARZ_ERR_NOMEM. */
-int parz_scan_run(parz_scan* s, const parz_array* a, const void* data, const parz_jobs* jobs);
+/* The scan of a's values; pal must hold parz_mask_palette_init's palette. Without memory for
+ * the parts' palettes it scans on the calling thread. */
+void parz_scan_run(parz_scan* s, const parz_array* a, const void* data, const parz_jobs* jobs);
 void parz_scan_free(parz_scan* s);
 
 /* Into `cleaned` (the array's values, contiguous) and `records` (s->exceptions of them): the

@@ -252,6 +252,20 @@ static void many(void) {
       memcpy(&e[i], &u, 4);
   }
   compare("300 NaN patterns beside a fill value", &a, e, &cfg);
+  { /* far more parts than values: the codec cuts no finer than it can */
+    size_t ref_n = 0, got = 0;
+    unsigned char* ref = test_encode(&a, e, &cfg, &ref_n);
+    unsigned char* c = (unsigned char*)malloc(ref_n ? ref_n : 1);
+    runner r = {0, 0};
+    parz_jobs jobs = {run_jobs, &r, UINT64_MAX};
+    parz_error err;
+    int rc = ref && c ? parz_chunk_encode_jobs(&a, e, &cfg, &jobs, c, ref_n, &got, &err) : -1;
+    CHECK(rc == PARZ_OK && got == ref_n && !memcmp(c, ref, got) && r.most > 1 && r.most <= 4096,
+          "2^64 - 1 parts: rc %d, %zu vs %zu bytes, %llu jobs at most", rc, got, ref_n,
+          (unsigned long long)r.most);
+    free(ref);
+    free(c);
+  }
   free(d);
   free(e);
 }
