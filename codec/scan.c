@@ -146,6 +146,37 @@ void parz_scan_free(parz_scan* s) {
 
 /* ---- the cleaned copy, the stand-ins, the mask ---------------------------------------------- */
 
+/* The copy of a's values into `cleaned` (contiguous, C order) with the records of its exceptions
+ * (those the mask does not take); with none to record, a plain copy. */
+static void copy_values(const parz_scan* s, const parz_array* a, const void* data,
+                        const parz_params* p, void* cleaned, unsigned char* records,
+                        uint64_t nrecords) {
+  const size_t size = parz_type_size(a->type);
+  unsigned char* c = (unsigned char*)cleaned;
+  parz_view4 v;
+  size_t i, j, k, x;
+  if (nrecords) {
+    parz_exceptions_copy(a, data, p, s->masked ? parz_mask_claims : NULL, (void*)&s->pal, cleaned,
+                         records);
+    return;
+  }
+  v = parz_as_4d(a);
+  if (parz_view4_contiguous(&v)) {
+    memcpy(c, data, size * parz_array_count(a));
+    return;
+  }
+  for (i = 0; i < v.n[0]; i++)
+    for (j = 0; j < v.n[1]; j++)
+      for (k = 0; k < v.n[2]; k++) {
+        const unsigned char* row =
+            (const unsigned char*)data +
+            (ptrdiff_t)size *
+                ((ptrdiff_t)i * v.s[0] + (ptrdiff_t)j * v.s[1] + (ptrdiff_t)k * v.s[2]);
+        for (x = 0; x < v.n[3]; x++, c += size)
+          memcpy(c, row + (ptrdiff_t)size * (ptrdiff_t)x * v.s[3], size);
+      }
+}
+
 typedef struct {
   const parz_scan* s;
   const parz_array *a, *whole;
@@ -164,8 +195,8 @@ static void copy_part(void* arg, uint64_t i) {
   parz_array part;
   uint64_t first, r;
   const void* d = value_part(j->a, j->data, i, j->s->parts, &part, &first);
-  parz_exceptions_copy(&part, d, j->p, j->s->masked ? parz_mask_claims : NULL, (void*)&j->s->pal,
-                       j->cleaned + size * first, rec);
+  copy_values(j->s, &part, d, j->p, j->cleaned + size * first, rec,
+              j->s->exc_before[i + 1] - j->s->exc_before[i]);
   /* the part counted its positions from its own first value */
   for (r = j->s->exc_before[i]; r < j->s->exc_before[i + 1]; r++, rec += PARZ_EXCEPTION_BYTES)
     parz_store64(rec, parz_load64(rec) + first);
@@ -209,7 +240,7 @@ int parz_scan_clean(const parz_scan* s, const parz_array* a, const void* data, c
       parz_exceptions_clean(a, data, p, cleaned, records);
       return PARZ_OK;
     }
-    parz_exceptions_copy(a, data, p, parz_mask_claims, (void*)&s->pal, cleaned, records);
+    copy_values(s, a, data, p, cleaned, records, s->exceptions);
     return parz_mask_build(&s->pal, whole, cleaned, section, section_bytes, err);
   }
   memset(&j, 0, sizeof j);
