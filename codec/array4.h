@@ -87,6 +87,15 @@ static inline unsigned parz_block4_values(const size_t N[4], const size_t b[4], 
   return n;
 }
 
+/* The first value of row (i, j, k) of v over data (values of `size` bytes): the row runs along
+ * the last axis, its values v.s[3] elements apart. */
+static inline const unsigned char* parz_view4_row(const parz_view4* v, const void* data,
+                                                  size_t size, size_t i, size_t j, size_t k) {
+  return (const unsigned char*)data +
+         (ptrdiff_t)size *
+             ((ptrdiff_t)i * v->s[0] + (ptrdiff_t)j * v->s[1] + (ptrdiff_t)k * v->s[2]);
+}
+
 /* The corner (first value along each axis) of block `block` of v's block grid, C order. */
 static inline void parz_block4_corner(const parz_view4* v, uint64_t block, size_t b[4]) {
   unsigned k;

@@ -57,10 +57,7 @@ uint64_t parz_exceptions_count_special(const parz_array* a, const void* data,
   for (i = 0; i < v.n[0]; i++)
     for (j = 0; j < v.n[1]; j++)
       for (k = 0; k < v.n[2]; k++) {
-        const unsigned char* row =
-            (const unsigned char*)data +
-            (ptrdiff_t)size *
-                ((ptrdiff_t)i * v.s[0] + (ptrdiff_t)j * v.s[1] + (ptrdiff_t)k * v.s[2]);
+        const unsigned char* row = parz_view4_row(&v, data, size, i, j, k);
         size_t x;
         for (x = 0; x < v.n[3]; x++) {
           uint64_t u = parz_load_bits(row + (ptrdiff_t)size * (ptrdiff_t)x * v.s[3], size);
