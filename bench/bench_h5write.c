@@ -15,6 +15,9 @@
  * its upload (parz_gpu_upload), encode (parz_gpu_encode_device on the uploaded chunk, to its
  * end) and download of the chunk; and, per chunk, what H5Dwrite adds to each encoder (its time
  * per chunk less the encoder's: copying each chunk out of the array, allocating, writing it).
+ * Every build also writes through a filter that does no work and stores as many bytes as the
+ * GPU's chunks (as the OpenMP ones without CUDA): HDF5's own work per chunk, under which no
+ * encoder's H5Dwrite can go.
  *
  * Built with the dataset writers as well (libparz_h5), it times a checkpoint written from GPU
  * memory, the array resident there: parz_h5_write_device, against a device-to-host copy
@@ -31,6 +34,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <sys/resource.h>
 
 #include <hdf5.h>
 
@@ -120,17 +125,19 @@ static void parse_args(int argc, char** argv, options* o) {
  * the values at `data` (GPU memory), which returns 0 on success. */
 typedef int (*write_fn)(void* ctx, hid_t dset, hid_t type, const void* data, size_t bytes);
 
-/* Seconds to write the array into a new file as dataset "a" (filtered by ParZ when ncd > 0),
- * from H5Dcreate to H5Fclose; negative on failure. */
+/* Seconds to write the array into a new file as dataset "a" (through `filter` with its ncd cd
+ * values, unfiltered when it is H5Z_FILTER_NONE), from H5Dcreate to H5Fclose; negative on
+ * failure. */
 static double write_file(const char* path, hid_t type, int rank, const hsize_t* dims,
-                         const hsize_t* chunk, size_t ncd, const unsigned* cd, const void* data,
-                         size_t bytes, write_fn writer, void* ctx) {
+                         const hsize_t* chunk, H5Z_filter_t filter, size_t ncd, const unsigned* cd,
+                         const void* data, size_t bytes, write_fn writer, void* ctx) {
   hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
   hid_t space = H5Screate_simple(rank, dims, NULL), dcpl = H5Pcreate(H5P_DATASET_CREATE), d;
   double t0, t = -1;
   H5Pset_chunk(dcpl, rank, chunk);
-  if (f < 0 || (ncd && H5Pset_filter(dcpl, H5Z_FILTER_PARZ, H5Z_FLAG_MANDATORY, ncd, cd) < 0)) {
-    fprintf(stderr, "cannot create %s with the ParZ filter: set HDF5_PLUGIN_PATH\n", path);
+  if (f < 0 ||
+      (filter != H5Z_FILTER_NONE && H5Pset_filter(dcpl, filter, H5Z_FLAG_MANDATORY, ncd, cd) < 0)) {
+    fprintf(stderr, "cannot create %s with filter %d: set HDF5_PLUGIN_PATH\n", path, (int)filter);
   } else {
     t0 = bench_now();
     d = H5Dcreate2(f, "a", type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
@@ -149,27 +156,74 @@ static double write_file(const char* path, hid_t type, int rank, const hsize_t* 
   return t;
 }
 
-/* Best of reps writes (one untimed write first). */
+/* Page faults of this process so far (minor: pages mapped afresh). */
+static long minor_faults(void) {
+  struct rusage u;
+  return getrusage(RUSAGE_SELF, &u) == 0 ? u.ru_minflt : 0;
+}
+
+/* Best of reps writes (one untimed write first); *faults (when given): the minor page faults
+ * of the best one. */
 static double best_write_with(const char* path, hid_t type, int rank, const hsize_t* dims,
-                              const hsize_t* chunk, size_t ncd, const unsigned* cd,
-                              const void* data, size_t bytes, write_fn writer, void* ctx,
-                              int reps) {
+                              const hsize_t* chunk, H5Z_filter_t filter, size_t ncd,
+                              const unsigned* cd, const void* data, size_t bytes, write_fn writer,
+                              void* ctx, int reps, long* faults) {
   double best = INFINITY, t;
   int k;
   for (k = 0; k <= reps; k++) {
-    t = write_file(path, type, rank, dims, chunk, ncd, cd, data, bytes, writer, ctx);
+    long f0 = minor_faults();
+    t = write_file(path, type, rank, dims, chunk, filter, ncd, cd, data, bytes, writer, ctx);
     if (t < 0)
       return -1;
-    if (k > 0 && t < best)
+    if (k > 0 && t < best) {
       best = t;
+      if (faults)
+        *faults = minor_faults() - f0;
+    }
   }
   return best;
 }
 
 static double best_write(const char* path, hid_t type, int rank, const hsize_t* dims,
-                         const hsize_t* chunk, size_t ncd, const unsigned* cd, const void* data,
-                         int reps) {
-  return best_write_with(path, type, rank, dims, chunk, ncd, cd, data, 0, NULL, NULL, reps);
+                         const hsize_t* chunk, H5Z_filter_t filter, size_t ncd, const unsigned* cd,
+                         const void* data, int reps, long* faults) {
+  return best_write_with(path, type, rank, dims, chunk, filter, ncd, cd, data, 0, NULL, NULL, reps,
+                         faults);
+}
+
+/* A filter that does no work, the floor under any encoder in H5Dwrite: it hands HDF5 the first
+ * cd_values[0] millionths of each chunk, in place, as the chunk's stored form, so that HDF5 does
+ * all its own work (the chunk's buffer, cleared, the values gathered into it, the stored bytes
+ * written) and no encoder runs. Its files are never read. */
+#define NO_WORK_FILTER ((H5Z_filter_t)300) /* 256-511: reserved for testing */
+
+static size_t no_work_filter(unsigned flags, size_t ncd, const unsigned cd[], size_t nbytes,
+                             size_t* buf_size, void** buf) {
+  size_t keep;
+  (void)buf_size;
+  (void)buf;
+  if ((flags & H5Z_FLAG_REVERSE) || ncd < 1)
+    return 0;
+  keep = (size_t)((double)nbytes * cd[0] / 1e6);
+  return keep ? keep : 1;
+}
+
+static int register_no_work_filter(void) {
+  static const H5Z_class2_t cls = {H5Z_CLASS_T_VERS,  NO_WORK_FILTER, 1,    1,
+                                   "no work (bench)", NULL,           NULL, no_work_filter};
+  return H5Zregister(&cls) < 0 ? -1 : 0;
+}
+
+/* Bytes the chunks of dataset "a" take in the file, 0 on failure. */
+static hsize_t stored_bytes(const char* path) {
+  hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  hid_t d = f >= 0 ? H5Dopen2(f, "a", H5P_DEFAULT) : -1;
+  hsize_t n = d >= 0 ? H5Dget_storage_size(d) : 0;
+  if (d >= 0)
+    H5Dclose(d);
+  if (f >= 0)
+    H5Fclose(f);
+  return n;
 }
 
 #ifdef PARZ_BENCH_GPU
@@ -354,16 +408,16 @@ static void bench_device(const real_array* r, const options* o, parz_gpu_context
       if (k > 0 && t < t_copy)
         t_copy = t;
     }
-    t_dev = best_write_with(f_dev, type, rank, dims, chunk, ncd, cd, d_data, bytes, write_device,
-                            gpu, o->reps);
+    t_dev = best_write_with(f_dev, type, rank, dims, chunk, H5Z_FILTER_PARZ, ncd, cd, d_data, bytes,
+                            write_device, gpu, o->reps, NULL);
     setenv("PARZ_EXEC", "omp", 1);
     setenv("PARZ_THREADS", nthreads, 1);
-    t_omp = best_write_with(f_omp, type, rank, dims, chunk, ncd, cd, d_data, bytes, copy_then_write,
-                            host, o->reps);
+    t_omp = best_write_with(f_omp, type, rank, dims, chunk, H5Z_FILTER_PARZ, ncd, cd, d_data, bytes,
+                            copy_then_write, host, o->reps, NULL);
     unsetenv("PARZ_THREADS");
     unsetenv("PARZ_EXEC");
-    t_raw = best_write_with(f_raw, type, rank, dims, chunk, 0, cd, d_data, bytes, copy_then_write,
-                            host, o->reps);
+    t_raw = best_write_with(f_raw, type, rank, dims, chunk, H5Z_FILTER_NONE, 0, cd, d_data, bytes,
+                            copy_then_write, host, o->reps, NULL);
     printf("| ");
     for (k = 0; k < rank; k++)
       printf("%s%llu", k ? "x" : "", (unsigned long long)chunk[k]);
@@ -386,7 +440,9 @@ static void bench_device(const real_array* r, const options* o, parz_gpu_context
 /* Per chunk, in milliseconds: each H5Dwrite, each encoder alone, the GPU encoder's steps, and
  * what H5Dwrite adds to each encoder. */
 typedef struct {
-  double raw, omp, cuda, f_omp, f_gpu, up, enc, down;
+  double raw, omp, cuda, f_omp, f_gpu, up, enc, down, floor;
+  long faults_omp, faults_cuda, faults_floor; /* minor page faults of the whole write */
+  size_t nchunks;
 } chunk_times;
 
 static void bench_array(const real_array* r, const options* o, void* gpu) {
@@ -398,7 +454,7 @@ static void bench_array(const real_array* r, const options* o, void* gpu) {
   double tol = o->accuracy * real_array_value_range(r);
   size_t ncd = H5Z_parz_accuracy_cdata(tol, cd);
   unsigned char* data;
-  char f_omp[512], f_cuda[512], f_raw[512], nthreads[16];
+  char f_omp[512], f_cuda[512], f_raw[512], f_none[512], nthreads[16];
   chunk_times per[MAX_SIZES];
   while ((double)(copies * r->bytes) < o->min_mib * 1048576.0)
     copies++;
@@ -417,6 +473,7 @@ static void bench_array(const real_array* r, const options* o, void* gpu) {
   snprintf(f_omp, sizeof f_omp, "%s.omp.h5", o->file);
   snprintf(f_cuda, sizeof f_cuda, "%s.cuda.h5", o->file);
   snprintf(f_raw, sizeof f_raw, "%s.raw.h5", o->file);
+  snprintf(f_none, sizeof f_none, "%s.no_work.h5", o->file);
   snprintf(nthreads, sizeof nthreads, "%d", o->threads);
   printf("%s: %.1f MiB, accuracy %.3g (%g x range)\n", r->name, bytes / 1048576.0, tol,
          o->accuracy);
@@ -433,13 +490,23 @@ static void bench_array(const real_array* r, const options* o, void* gpu) {
     memcpy(chunk, dims, sizeof dims);
     chunk[0] = rows < 1 ? 1 : rows > dims[0] ? dims[0] : rows;
     nchunks = (size_t)((dims[0] + chunk[0] - 1) / chunk[0]);
-    t_raw = best_write(f_raw, type, rank, dims, chunk, 0, cd, data, o->reps);
+    t_raw = best_write(f_raw, type, rank, dims, chunk, H5Z_FILTER_NONE, 0, cd, data, o->reps, NULL);
     setenv("PARZ_EXEC", "omp", 1);
     setenv("PARZ_THREADS", nthreads, 1);
-    t_omp = best_write(f_omp, type, rank, dims, chunk, ncd, cd, data, o->reps);
+    t_omp = best_write(f_omp, type, rank, dims, chunk, H5Z_FILTER_PARZ, ncd, cd, data, o->reps,
+                       &c->faults_omp);
     setenv("PARZ_EXEC", "cuda", 1);
     unsetenv("PARZ_THREADS");
-    t_cuda = best_write(f_cuda, type, rank, dims, chunk, ncd, cd, data, o->reps);
+    t_cuda = best_write(f_cuda, type, rank, dims, chunk, H5Z_FILTER_PARZ, ncd, cd, data, o->reps,
+                        &c->faults_cuda);
+    {
+      /* the floor: HDF5's own work, storing as many bytes as the GPU's chunks take */
+      unsigned keep = (unsigned)(1e6 * (double)stored_bytes(f_cuda) / (double)bytes + 0.5);
+      double t_floor = best_write(f_none, type, rank, dims, chunk, NO_WORK_FILTER, 1, &keep, data,
+                                  o->reps, &c->faults_floor);
+      c->floor = t_floor > 0 ? 1e3 * t_floor / (double)nchunks : 0;
+      c->nchunks = nchunks;
+    }
     printf("| ");
     for (i = 0; i < rank; i++)
       printf("%s%llu", i ? "x" : "", (unsigned long long)chunk[i]);
@@ -479,17 +546,33 @@ static void bench_array(const real_array* r, const options* o, void* gpu) {
   unsetenv("PARZ_EXEC");
   printf(
       "\nper chunk, ms: H5Dwrite uncompressed / omp / cuda; the encoders alone; the GPU "
-      "encoder's steps; H5Dwrite's own share (its time less the encoder's)\n"
+      "encoder's steps; H5Dwrite's own share (its time less the encoder's); H5Dwrite through a "
+      "filter that does no work and stores as many bytes as cuda (HDF5's own work), and omp "
+      "over it (the most any encoder could gain over omp in H5Dwrite)\n"
       "| chunk MiB | H5Dwrite none | omp | cuda | omp alone | cuda alone | up | encode | "
-      "down | H5Dwrite own, omp | cuda |\n"
-      "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+      "down | H5Dwrite own, omp | cuda | no-work filter | omp / no-work |\n"
+      "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   for (s = 0; s < o->nsizes; s++) {
     const chunk_times* c = &per[s];
     if (c->omp <= 0)
       continue;
-    printf("| %.1f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f |\n",
-           o->chunk_mib[s], c->raw, c->omp, c->cuda, c->f_omp, c->f_gpu, 1e3 * c->up, 1e3 * c->enc,
-           1e3 * c->down, c->omp - c->f_omp, c->cuda - c->f_gpu);
+    printf(
+        "| %.1f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | "
+        "%.2f |\n",
+        o->chunk_mib[s], c->raw, c->omp, c->cuda, c->f_omp, c->f_gpu, 1e3 * c->up, 1e3 * c->enc,
+        1e3 * c->down, c->omp - c->f_omp, c->cuda - c->f_gpu, c->floor,
+        c->floor > 0 ? c->omp / c->floor : 0);
+  }
+  printf(
+      "\nminor page faults per chunk in H5Dwrite (pages of 4 KiB mapped afresh): omp / cuda / "
+      "the no-work filter\n| chunk MiB | omp | cuda | no-work filter |\n|---:|---:|---:|---:|\n");
+  for (s = 0; s < o->nsizes; s++) {
+    const chunk_times* c = &per[s];
+    if (c->omp <= 0 || c->nchunks == 0)
+      continue;
+    printf("| %.1f | %.0f | %.0f | %.0f |\n", o->chunk_mib[s],
+           (double)c->faults_omp / (double)c->nchunks, (double)c->faults_cuda / (double)c->nchunks,
+           (double)c->faults_floor / (double)c->nchunks);
   }
 #ifdef PARZ_BENCH_H5_DEVICE
   if (gpu)
@@ -498,6 +581,7 @@ static void bench_array(const real_array* r, const options* o, void* gpu) {
   remove(f_omp);
   remove(f_cuda);
   remove(f_raw);
+  remove(f_none);
   free(data);
 }
 
@@ -506,6 +590,10 @@ int main(int argc, char** argv) {
   size_t n = 0, i;
   real_array* list;
   parse_args(argc, argv, &o);
+  if (register_no_work_filter() < 0) {
+    fprintf(stderr, "bench_h5write: cannot register the no-work filter\n");
+    return 1;
+  }
   list = real_arrays_load(o.data_dir, 0, &n);
   if (!list) {
     fprintf(stderr, "bench_h5write: no arrays in %s (use --data DIR)\n", o.data_dir);

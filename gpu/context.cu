@@ -131,6 +131,7 @@ extern "C" int parz_gpu_context_create(parz_gpu_context** out, int device, parz_
   ctx->device = device;
   hw = std::thread::hardware_concurrency();
   ctx->host_pool = parz_host_pool_create(hw ? (int)(hw < 8 ? hw : 8) : 4);
+  ctx->upload_piece = (size_t)1 << 20;
   e = cudaSetDevice(device);
   if (e == cudaSuccess)
     e = cudaDeviceGetAttribute(&ctx->sm_count, cudaDevAttrMultiProcessorCount, device);

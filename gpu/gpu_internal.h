@@ -101,6 +101,7 @@ struct parz_gpu_context {
   int enc_dirty;
   cudaEvent_t enc_uploaded;
   struct parz_host_pool* host_pool; /* filter path host copies (host_pool.h); NULL = one thread */
+  size_t upload_piece;              /* bytes per piece of a staged upload (transfer.cu) */
   void* populate_dst;               /* parz_gpu_populate_start's destination, while it runs */
   size_t populate_bytes;
 };

@@ -113,16 +113,15 @@ extern "C" void parz_gpu_populate_wait(parz_gpu_context* ctx) {
     parz_host_pool_wait(ctx->host_pool);
 }
 
-/* Upload pieces: the host threads fill one while the one before is on its way, so the upload
- * takes about the longer of the host copy and the transfer, plus one piece; pieces cost a spin
- * on a counter each, no wake-up of the threads (they run one job). */
-#define UPLOAD_PIECE_BYTES ((size_t)1 << 20)
-
+/* Upload pieces (ctx->upload_piece bytes): the host threads fill one while the one before is on
+ * its way. Where host memory serves both at full speed the upload takes about the longer of the
+ * host copy and the transfer, plus one piece; where the two contend for it, nearer their sum.
+ * Pieces cost a spin on a counter each, no wake-up of the threads (they run one job). */
 int parz_gpu_enqueue_upload(parz_gpu_context* ctx, const void* src, void* d_dst, size_t bytes,
                             cudaStream_t st, parz_error* err) {
   const unsigned char* from = (const unsigned char*)src;
   const int nthreads = parz_host_pool_size(ctx->host_pool);
-  size_t pieces = bytes / UPLOAD_PIECE_BYTES;
+  size_t pieces = bytes / ctx->upload_piece;
   std::atomic<int> copied[PARZ_GPU_PIECES_MAX];
   std::atomic<int> cuda_code(0);
   int rc;
