@@ -19,6 +19,11 @@
  * GPU's chunks (as the OpenMP ones without CUDA): HDF5's own work per chunk, under which no
  * encoder's H5Dwrite can go.
  *
+ * Built with the dataset writers (libparz_h5), it also writes the host array with parz_h5_write
+ * (the chunks encoded from the array in place, stored with H5Dwrite_chunk: Python's parz.write)
+ * under PARZ_EXEC=omp at --threads threads and, with a GPU, cuda; its chunks must be those of
+ * H5Dwrite through the filter.
+ *
  * Built with the dataset writers as well (libparz_h5), it times a checkpoint written from GPU
  * memory, the array resident there: parz_h5_write_device, against a device-to-host copy
  * (cudaMemcpy into a pageable buffer touched before) followed by H5Dwrite through the filter
@@ -47,6 +52,9 @@
 #include <cuda_runtime_api.h>
 
 #include "parz_gpu.h"
+#endif
+#ifdef PARZ_BENCH_H5_WRITE
+#include "parz_h5_write.h"
 #endif
 #ifdef PARZ_BENCH_H5_DEVICE
 #include "parz_h5_device.h"
@@ -345,6 +353,19 @@ static int same_chunks(const char* p1, const char* p2, int rank) {
   return same;
 }
 
+#ifdef PARZ_BENCH_H5_WRITE
+/* The host array written by parz_h5_write (PARZ_EXEC and PARZ_THREADS as set by the caller). */
+static int write_host(void* ctx, hid_t dset, hid_t type, const void* data, size_t bytes) {
+  parz_error e = {0, ""};
+  (void)ctx;
+  (void)type;
+  if (parz_h5_write(dset, H5S_ALL, data, bytes, 0, &e) == PARZ_OK)
+    return 0;
+  fprintf(stderr, "parz_h5_write: %s\n", e.message);
+  return -1;
+}
+#endif
+
 #ifdef PARZ_BENCH_H5_DEVICE
 static int write_device(void* ctx, hid_t dset, hid_t type, const void* d_data, size_t bytes) {
   parz_error e = {0, ""};
@@ -441,6 +462,8 @@ static void bench_device(const real_array* r, const options* o, parz_gpu_context
  * what H5Dwrite adds to each encoder. */
 typedef struct {
   double raw, omp, cuda, f_omp, f_gpu, up, enc, down, floor;
+  double host_omp, host_cuda; /* parz_h5_write of the host array, the whole write */
+  int host_same;              /* its chunks and H5Dwrite's (omp) are the same bytes */
   long faults_omp, faults_cuda, faults_floor; /* minor page faults of the whole write */
   size_t nchunks;
 } chunk_times;
@@ -454,7 +477,7 @@ static void bench_array(const real_array* r, const options* o, void* gpu) {
   double tol = o->accuracy * real_array_value_range(r);
   size_t ncd = H5Z_parz_accuracy_cdata(tol, cd);
   unsigned char* data;
-  char f_omp[512], f_cuda[512], f_raw[512], f_none[512], nthreads[16];
+  char f_omp[512], f_cuda[512], f_raw[512], f_none[512], f_host[512], nthreads[16];
   chunk_times per[MAX_SIZES];
   while ((double)(copies * r->bytes) < o->min_mib * 1048576.0)
     copies++;
@@ -474,6 +497,7 @@ static void bench_array(const real_array* r, const options* o, void* gpu) {
   snprintf(f_cuda, sizeof f_cuda, "%s.cuda.h5", o->file);
   snprintf(f_raw, sizeof f_raw, "%s.raw.h5", o->file);
   snprintf(f_none, sizeof f_none, "%s.no_work.h5", o->file);
+  snprintf(f_host, sizeof f_host, "%s.host.h5", o->file);
   snprintf(nthreads, sizeof nthreads, "%d", o->threads);
   printf("%s: %.1f MiB, accuracy %.3g (%g x range)\n", r->name, bytes / 1048576.0, tol,
          o->accuracy);
@@ -507,6 +531,20 @@ static void bench_array(const real_array* r, const options* o, void* gpu) {
       c->floor = t_floor > 0 ? 1e3 * t_floor / (double)nchunks : 0;
       c->nchunks = nchunks;
     }
+#ifdef PARZ_BENCH_H5_WRITE
+    setenv("PARZ_EXEC", "omp", 1);
+    setenv("PARZ_THREADS", nthreads, 1);
+    c->host_omp = best_write_with(f_host, type, rank, dims, chunk, H5Z_FILTER_PARZ, ncd, cd, data,
+                                  bytes, write_host, NULL, o->reps, NULL);
+    c->host_same = c->host_omp > 0 && same_chunks(f_omp, f_host, rank);
+    unsetenv("PARZ_THREADS");
+    if (gpu) {
+      setenv("PARZ_EXEC", "cuda", 1);
+      c->host_cuda = best_write_with(f_host, type, rank, dims, chunk, H5Z_FILTER_PARZ, ncd, cd,
+                                     data, bytes, write_host, NULL, o->reps, NULL);
+      c->host_same = c->host_same && c->host_cuda > 0 && same_chunks(f_omp, f_host, rank);
+    }
+#endif
     printf("| ");
     for (i = 0; i < rank; i++)
       printf("%s%llu", i ? "x" : "", (unsigned long long)chunk[i]);
@@ -574,6 +612,30 @@ static void bench_array(const real_array* r, const options* o, void* gpu) {
            (double)c->faults_omp / (double)c->nchunks, (double)c->faults_cuda / (double)c->nchunks,
            (double)c->faults_floor / (double)c->nchunks);
   }
+#ifdef PARZ_BENCH_H5_WRITE
+  printf(
+      "\n%s in host memory: parz_h5_write (chunks encoded from the array in place and stored "
+      "with H5Dwrite_chunk) with PARZ_EXEC=omp at %d threads and with cuda, against H5Dwrite "
+      "through the filter (omp, %d threads)\n"
+      "| chunk MiB | H5Dwrite omp MB/s | parz_h5_write omp MB/s | cuda MB/s | write omp / "
+      "H5Dwrite omp | write cuda / H5Dwrite omp | same chunks |\n"
+      "|---:|---:|---:|---:|---:|---:|---|\n",
+      r->name, o->threads, o->threads);
+  for (s = 0; s < o->nsizes; s++) {
+    const chunk_times* c = &per[s];
+    double t_omp = c->omp * (double)c->nchunks / 1e3;
+    if (c->omp <= 0 || c->host_omp <= 0)
+      continue;
+    printf("| %.1f | %.0f | %.0f |", o->chunk_mib[s], bytes / t_omp / 1e6,
+           bytes / c->host_omp / 1e6);
+    if (c->host_cuda > 0)
+      printf(" %.0f | %.2f | %.2f |", bytes / c->host_cuda / 1e6, t_omp / c->host_omp,
+             t_omp / c->host_cuda);
+    else
+      printf(" | %.2f | |", t_omp / c->host_omp);
+    printf(" %s |\n", c->host_same ? "yes" : "NO");
+  }
+#endif
 #ifdef PARZ_BENCH_H5_DEVICE
   if (gpu)
     bench_device(r, o, (parz_gpu_context*)gpu, data, bytes, rank, dims, ncd, cd);
@@ -582,6 +644,7 @@ static void bench_array(const real_array* r, const options* o, void* gpu) {
   remove(f_cuda);
   remove(f_raw);
   remove(f_none);
+  remove(f_host);
   free(data);
 }
 

@@ -24,10 +24,14 @@ if(TARGET H5Zparz AND TARGET parz_hdf5)
   target_link_libraries(bench_h5write PRIVATE parz_real_arrays parz_bench_clock parz_hdf5
                                               parz_omp parz_codec m)
   add_dependencies(bench_h5write H5Zparz)
+  if(TARGET parz_h5) # also times parz_h5_write of the host array
+    target_link_libraries(bench_h5write PRIVATE parz_h5)
+    target_compile_definitions(bench_h5write PRIVATE PARZ_BENCH_H5_WRITE)
+  endif()
   if(TARGET parz_gpu AND TARGET parz_h5)
     # also times the filter's GPU encoder alone and parz_h5_write_device, both from the CUDA
     # module (parz_h5's loader), with a CUDA runtime of its own for its device buffers
-    target_link_libraries(bench_h5write PRIVATE parz_h5 CUDA::cudart_static)
+    target_link_libraries(bench_h5write PRIVATE CUDA::cudart_static)
     target_compile_definitions(bench_h5write PRIVATE PARZ_BENCH_GPU PARZ_BENCH_H5_DEVICE)
   endif()
 endif()
