@@ -25,8 +25,9 @@ typedef struct {
   uint64_t first, count; /* segments */
   unsigned char* stream; /* scratch */
   size_t stream_bytes;
-  uint64_t bits;   /* encoded length */
-  uint64_t offset; /* bit offset in the payload */
+  unsigned char* own; /* a stream of its own, when its share of the scratch was too small */
+  uint64_t bits;      /* encoded length */
+  uint64_t offset;    /* bit offset in the payload */
 } piece;
 
 /* Writes the payload words owned by piece i (see the file comment): those whose first bit lies in
@@ -55,6 +56,13 @@ int parz_omp_chunk_encode(const parz_array* a, const void* data, const parz_chun
                                      PARZ_OMP_ENCODE_MIN_BYTES, err);
 }
 
+int parz_omp_chunk_encode_alloc(const parz_array* a, const void* data, const parz_chunk_config* cfg,
+                                parz_omp_alloc alloc, void* alloc_arg, size_t* written, int threads,
+                                parz_error* err) {
+  return parz_omp_chunk_encode_alloc_above(a, data, cfg, alloc, alloc_arg, written, threads,
+                                           PARZ_OMP_ENCODE_MIN_BYTES, PARZ_OMP_SLAB_SHIFT, err);
+}
+
 /* Pieces start at multiples of ALIGN segments when the chunk has enough of them: a piece of
  * ALIGN * k segments has a stream bound of exactly its blocks times the bits a block may take,
  * so the pieces' bounds add up to the whole payload's bound and they fit one after the other in
@@ -72,23 +80,70 @@ static void split(piece* pc, uint64_t n, uint64_t nseg, int aligned) {
   }
 }
 
-int parz_omp_chunk_encode_above(const parz_array* a, const void* data, const parz_chunk_config* cfg,
-                                void* dst, size_t dst_bytes, size_t* written, int threads,
-                                size_t min_bytes, parz_error* err) {
+/* A piece's stream: into its share of the scratch (slab bytes), and where that is too small,
+ * into a stream of its own of the piece's bound (from then on for every piece: the chunk
+ * compresses less than the slabs assumed). */
+static int encode_piece(parz_chunk_encoder* enc, piece* p, size_t slab, int* no_slabs,
+                        parz_error* err) {
+  int rc, skip;
+#ifdef _OPENMP
+#pragma omp atomic read
+#endif
+  skip = *no_slabs;
+  if (slab && !skip) {
+    rc = parz_chunk_encode_segments(enc, p->first, p->count, p->stream, slab, &p->bits, err);
+    if (rc != PARZ_ERR_BUFFER)
+      return rc;
+#ifdef _OPENMP
+#pragma omp atomic write
+#endif
+    *no_slabs = 1;
+  }
+  if (slab) {
+    if (!(p->own = (unsigned char*)malloc(p->stream_bytes)))
+      return parz_fail(err, PARZ_ERR_NOMEM, "out of memory for %zu bytes of encoder scratch",
+                       p->stream_bytes);
+    p->stream = p->own;
+  }
+  return parz_chunk_encode_segments(enc, p->first, p->count, p->stream, p->stream_bytes, &p->bits,
+                                    err);
+}
+
+/* The chunk into dst (dst_bytes), or, where alloc is given, into a buffer of exactly its size
+ * from alloc, asked once every segment is encoded: each piece then starts in a slab of its
+ * bound >> slab_shift (none where slab_shift is 0) of one scratch buffer, so that nothing of
+ * the bound's size is allocated while the chunk compresses that well. */
+static int encode_core(const parz_array* a, const void* data, const parz_chunk_config* cfg,
+                       void* dst, size_t dst_bytes, parz_omp_alloc alloc, void* alloc_arg,
+                       size_t* written, int threads, size_t min_bytes, unsigned slab_shift,
+                       parz_error* err) {
   parz_chunk_encoder* enc = NULL;
   parz_omp_first_error first;
   parz_jobs jobs;
   piece* pc = NULL;
   unsigned char *scratch = NULL, *joined = NULL, *d = (unsigned char*)dst;
   uint64_t nseg, npieces, i;
-  size_t total = 0, payload_offset = 0, raw, head = 0;
-  int nthreads = parz_omp_team_size(threads), rc, aligned, in_place;
+  size_t total = 0, payload_offset = 0, raw, head = 0, slab = 0;
+  int nthreads = parz_omp_team_size(threads), rc, aligned, in_place, no_slabs = 0;
   if (written)
     *written = 0;
   raw = parz_array_check(a, NULL) == PARZ_OK ? parz_array_count(a) * parz_type_size(a->type) : 0;
+  if (alloc && (nthreads <= 1 || raw < min_bytes)) {
+    /* serially, into a buffer of the bound of these values */
+    dst_bytes = parz_chunk_bound_data(a, data, cfg);
+    if (dst_bytes == 0) {
+      /* an array or configuration the encoder refuses (its message), or no size_t bound */
+      unsigned char none;
+      rc = parz_chunk_encode(a, data, cfg, &none, 0, written, err);
+      return rc == PARZ_ERR_BUFFER ? parz_fail(err, PARZ_ERR_NOMEM, "chunk too large to bound")
+                                   : rc;
+    }
+    if (!(dst = alloc(alloc_arg, dst_bytes)))
+      return parz_fail(err, PARZ_ERR_NOMEM, "no buffer for a chunk of up to %zu bytes", dst_bytes);
+  }
   if (nthreads <= 1 || raw < min_bytes)
     return parz_chunk_encode(a, data, cfg, dst, dst_bytes, written, err);
-  if (!dst)
+  if (!dst && !alloc)
     return parz_fail(err, PARZ_ERR_ARG, "parz_omp_chunk_encode: NULL destination");
   parz_omp_jobs_init(&jobs, &nthreads);
   rc = parz_chunk_encoder_begin_jobs(&enc, a, data, cfg, &jobs, err);
@@ -119,7 +174,18 @@ int parz_omp_chunk_encode_above(const parz_array* a, const void* data, const par
    * aligned pieces); they are then joined into a buffer of the payload's actual size and copied
    * back. Otherwise they go into scratch of their bounds' size and are joined in place. */
   head = parz_chunk_encoder_head_bytes(enc);
-  in_place = total && dst_bytes >= head && dst_bytes - head >= total;
+  in_place = !alloc && total && dst_bytes >= head && dst_bytes - head >= total;
+  /* Fixed rate writes its bound, and lossless streams come near it: no slabs for them. */
+  if (alloc && slab_shift && pc && cfg->params.minbits != cfg->params.maxbits &&
+      cfg->params.minexp >= PARZ_MIN_EXP) {
+    /* the largest piece's bound, so that every piece's share is a whole number of words */
+    size_t largest = 0;
+    for (i = 0; i < npieces; i++)
+      largest = pc[i].stream_bytes > largest ? pc[i].stream_bytes : largest;
+    slab = ((largest >> slab_shift) + 7u) / 8u * 8u;
+    slab = slab ? slab : 8u;
+    total = slab * (size_t)npieces;
+  }
   if (pc && total && !in_place)
     scratch = (unsigned char*)malloc(total);
   if (!pc || !total || (!in_place && !scratch)) {
@@ -127,7 +193,7 @@ int parz_omp_chunk_encode_above(const parz_array* a, const void* data, const par
     parz_chunk_encoder_free(enc);
     return parz_fail(err, PARZ_ERR_NOMEM, "out of memory for %zu bytes of encoder scratch", total);
   }
-  for (i = 0, total = 0; i < npieces; total += pc[i].stream_bytes, i++)
+  for (i = 0, total = 0; i < npieces; total += slab ? slab : pc[i].stream_bytes, i++)
     pc[i].stream = (in_place ? d + head : scratch) + total; /* multiples of 8: word aligned */
 
   parz_omp_first_error_init(&first);
@@ -140,12 +206,17 @@ int parz_omp_chunk_encode_above(const parz_array* a, const void* data, const par
     int prc;
     if (parz_omp_first_error_skip(&first, (uint64_t)j))
       continue;
-    prc = parz_chunk_encode_segments(enc, p->first, p->count, p->stream, p->stream_bytes, &p->bits,
-                                     &e);
+    prc = encode_piece(enc, p, slab, &no_slabs, &e);
     if (prc != PARZ_OK)
       parz_omp_first_error_record(&first, (uint64_t)j, prc, &e);
   }
   rc = parz_omp_first_error_result(&first, err);
+  if (rc == PARZ_OK && alloc) {
+    dst_bytes = parz_chunk_encoder_size(enc);
+    if (!(dst = alloc(alloc_arg, dst_bytes)))
+      rc = parz_fail(err, PARZ_ERR_NOMEM, "no buffer for a chunk of %zu bytes", dst_bytes);
+    d = (unsigned char*)dst;
+  }
   if (rc == PARZ_OK && in_place) {
     uint64_t bits = parz_chunk_encoder_bit_offset(enc, nseg);
     size_t bytes = (size_t)(8u * (bits / 64u + (bits % 64u != 0)));
@@ -196,7 +267,31 @@ int parz_omp_chunk_encode_above(const parz_array* a, const void* data, const par
   }
   free(joined);
   free(scratch);
+  for (i = 0; pc && i < npieces; i++)
+    free(pc[i].own);
   free(pc);
   parz_chunk_encoder_free(enc);
   return rc;
+}
+
+int parz_omp_chunk_encode_above(const parz_array* a, const void* data, const parz_chunk_config* cfg,
+                                void* dst, size_t dst_bytes, size_t* written, int threads,
+                                size_t min_bytes, parz_error* err) {
+  if (written)
+    *written = 0;
+  if (!dst)
+    return parz_fail(err, PARZ_ERR_ARG, "parz_omp_chunk_encode: NULL destination");
+  return encode_core(a, data, cfg, dst, dst_bytes, NULL, NULL, written, threads, min_bytes, 0, err);
+}
+
+int parz_omp_chunk_encode_alloc_above(const parz_array* a, const void* data,
+                                      const parz_chunk_config* cfg, parz_omp_alloc alloc,
+                                      void* alloc_arg, size_t* written, int threads,
+                                      size_t min_bytes, unsigned slab_shift, parz_error* err) {
+  if (written)
+    *written = 0;
+  if (!alloc)
+    return parz_fail(err, PARZ_ERR_ARG, "parz_omp_chunk_encode_alloc: NULL allocator");
+  return encode_core(a, data, cfg, NULL, 0, alloc, alloc_arg, written, threads, min_bytes,
+                     slab_shift, err);
 }

@@ -18,6 +18,15 @@ int parz_omp_chunk_decode(const void* src, size_t src_bytes, void* dst, size_t d
 int parz_omp_chunk_encode(const parz_array* a, const void* data, const parz_chunk_config* cfg,
                           void* dst, size_t dst_bytes, size_t* written, int threads,
                           parz_error* err);
+/* parz_omp_chunk_encode into a buffer from alloc(alloc_arg, bytes), asked once for the chunk's
+ * exact size after its segments are encoded (on a team; serially, for the bound of these values,
+ * before). Nothing of the array's size is allocated on the way while the chunk compresses well:
+ * no pass over the array to bound it, and the segments' streams go into scratch of a fraction of
+ * their bound. PARZ_ERR_NOMEM when alloc gives NULL; the buffer, once given, is the caller's. */
+typedef void* (*parz_omp_alloc)(void* arg, size_t bytes);
+int parz_omp_chunk_encode_alloc(const parz_array* a, const void* data, const parz_chunk_config* cfg,
+                                parz_omp_alloc alloc, void* alloc_arg, size_t* written, int threads,
+                                parz_error* err);
 /* parz_chunk_bound_data with its read of the array spread over the threads. */
 size_t parz_omp_chunk_bound_data(const parz_array* a, const void* data,
                                  const parz_chunk_config* cfg, int threads);

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "parz_chunk.h"
+#include "parz_omp.h" /* parz_omp_alloc */
 
 /* Below these decoded sizes a chunk is decoded / encoded serially whatever the thread count:
  * waking a team costs more than the work. Measured with `bench_omp --threshold` (best of 20
@@ -30,6 +31,20 @@ int parz_omp_chunk_decode_above(const void* src, size_t src_bytes, void* dst, si
 int parz_omp_chunk_encode_above(const parz_array* a, const void* data, const parz_chunk_config* cfg,
                                 void* dst, size_t dst_bytes, size_t* written, int threads,
                                 size_t min_bytes, parz_error* err);
+/* parz_omp_chunk_encode_alloc with the cut-off and the slabs' size as parameters: each piece of
+ * the chunk first goes into a slab of its bound >> slab_shift bytes (0: its bound), so that tests
+ * can make every piece outgrow its slab. */
+int parz_omp_chunk_encode_alloc_above(const parz_array* a, const void* data,
+                                      const parz_chunk_config* cfg, parz_omp_alloc alloc,
+                                      void* alloc_arg, size_t* written, int threads,
+                                      size_t min_bytes, unsigned slab_shift, parz_error* err);
+
+/* The slabs of parz_omp_chunk_encode_alloc: a quarter of each piece's bound holds the piece of
+ * any chunk that compresses 4.4x or more (the bound is about 1.1x the values), as lossy settings
+ * mostly do. A chunk that compresses less encodes at most one piece twice (in part) per thread,
+ * a quarter of its share: the first piece that outgrows its slab sends every piece after it to
+ * a stream of its bound. */
+#define PARZ_OMP_SLAB_SHIFT 2u
 
 /* The decoder's work items (decode.c), exposed so that bench_omp --balance can time each alone
  * and replay their schedule: of chunk `chunk`, the payload checksums of partitions [first,

@@ -220,20 +220,9 @@ static int encode_into(const parz_array* a, const void* data, const parz_chunk_c
       return PARZ_OK;
 #endif
   }
-  if (!dst) {
-    /* the CPU encoders write into a buffer that holds any chunk of this array */
-    dst_bytes =
-        parz_omp_chunk_bound_data(a, data, cfg, pol.exec == PARZ_EXEC_SERIAL ? 1 : pol.threads);
-    if (dst_bytes == 0) {
-      /* an array or configuration the encoder refuses (its message), or no size_t bound */
-      unsigned char none;
-      int rc = parz_chunk_encode(a, data, cfg, &none, 0, written, err);
-      return rc == PARZ_ERR_BUFFER ? parz_fail(err, PARZ_ERR_NOMEM, "chunk too large to bound")
-                                   : rc;
-    }
-    if (!(dst = alloc(alloc_arg, dst_bytes)))
-      return parz_fail(err, PARZ_ERR_NOMEM, "no buffer for a chunk of up to %zu bytes", dst_bytes);
-  }
+  if (!dst)
+    return parz_omp_chunk_encode_alloc(a, data, cfg, alloc, alloc_arg, written,
+                                       pol.exec == PARZ_EXEC_SERIAL ? 1 : pol.threads, err);
   if (pol.exec == PARZ_EXEC_SERIAL)
     return parz_chunk_encode(a, data, cfg, dst, dst_bytes, written, err);
   return parz_omp_chunk_encode(a, data, cfg, dst, dst_bytes, written, pol.threads, err);

@@ -56,9 +56,9 @@ int parz_dispatch_encode(const parz_array* a, const void* data, const parz_chunk
  * CPU takes over: the allocator then owns (and may free) what it gave before. */
 typedef void* (*parz_dispatch_alloc)(void* arg, size_t bytes);
 
-/* parz_dispatch_encode into a buffer from alloc(alloc_arg, bytes): on the GPU the chunk's size,
- * asked once the chunk is encoded; on the CPU parz_chunk_bound_data's bound, asked before (a
- * pass over the array that the GPU path does without). PARZ_ERR_NOMEM when alloc gives NULL. */
+/* parz_dispatch_encode into a buffer from alloc(alloc_arg, bytes): the chunk's size, asked once
+ * the chunk is encoded (on the GPU, and on an OpenMP team: parz_omp_chunk_encode_alloc); on one
+ * thread parz_chunk_bound_data's bound, asked before. PARZ_ERR_NOMEM when alloc gives NULL. */
 int parz_dispatch_encode_alloc(const parz_array* a, const void* data, const parz_chunk_config* cfg,
                                parz_dispatch_alloc alloc, void* alloc_arg, size_t* written,
                                parz_error* err);

@@ -19,8 +19,30 @@
 static const int thread_counts[] = {1, 2, 3, 4, 7, 16};
 #define NTHREADS (int)(sizeof thread_counts / sizeof thread_counts[0])
 
+/* The allocator given to parz_omp_chunk_encode_alloc: one buffer, the size asked recorded. */
+typedef struct {
+  void* p;
+  size_t asked;
+  int calls;
+} one_buffer;
+
+static void* give(void* arg, size_t bytes) {
+  one_buffer* b = (one_buffer*)arg;
+  b->calls++;
+  b->asked = bytes;
+  free(b->p);
+  b->p = malloc(bytes ? bytes : 1);
+  if (b->p)
+    memset(b->p, 0xA5, bytes); /* stale bytes must not survive into the chunk */
+  return b->p;
+}
+
+/* Slabs of the default size, slabs of 8 bytes that every piece outgrows, and no slabs. */
+static const unsigned slab_shifts[] = {PARZ_OMP_SLAB_SHIFT, 62u, 0u};
+#define NSHIFTS (int)(sizeof slab_shifts / sizeof slab_shifts[0])
+
 /* Encodes serially and with every thread count, compares the chunks; decodes the serial chunk
- * serially and with every thread count, compares the arrays. Returns the number of checks. */
+ * serially and with every thread count, compares the arrays. Returns the number of comparisons. */
 static int check_policies_above(const char* what, const parz_array* a, const void* data,
                                 const parz_chunk_config* cfg, size_t min_bytes) {
   size_t cap = parz_chunk_bound(a, cfg), n_ser = 0, raw = test_count(a) * parz_type_size(a->type);
@@ -28,7 +50,7 @@ static int check_policies_above(const char* what, const parz_array* a, const voi
                 *chunk = (unsigned char*)malloc(cap ? cap : 1);
   unsigned char *dec_ref = (unsigned char*)malloc(raw), *dec = (unsigned char*)malloc(raw);
   parz_error err;
-  int t, rc, checks = 0;
+  int t, rc, compared = 0;
   CHECK(cap > 0, "%s: no bound", what);
   rc = parz_chunk_encode(a, data, cfg, ref, cap, &n_ser, &err);
   CHECK(rc == PARZ_OK, "%s: serial encode: %s", what, err.message);
@@ -49,18 +71,33 @@ static int check_policies_above(const char* what, const parz_array* a, const voi
     CHECK(rc == PARZ_OK && n == n_ser && memcmp(chunk, ref, n) == 0,
           "%s: %d threads: encode rc %d, %zu vs %zu bytes, %s", what, thread_counts[t], rc, n,
           n_ser, rc == PARZ_OK ? (n == n_ser ? "bytes differ" : "sizes differ") : err.message);
+    for (int k = 0; k < NSHIFTS; k++) {
+      one_buffer b = {NULL, 0, 0};
+      /* on a team the chunk's exact size is asked, once; serially the values' bound */
+      const int team = thread_counts[t] > 1 && raw >= min_bytes;
+      rc = parz_omp_chunk_encode_alloc_above(a, data, cfg, give, &b, &n, thread_counts[t],
+                                             min_bytes, slab_shifts[k], &err);
+      CHECK(rc == PARZ_OK && n == n_ser && b.calls == 1 && memcmp(b.p, ref, n) == 0 &&
+                (team ? b.asked == n : b.asked == parz_chunk_bound_data(a, data, cfg)),
+            "%s: %d threads, slabs >> %u: encode into an allocated buffer rc %d, %zu vs %zu "
+            "bytes, %d calls asking %zu: %s",
+            what, thread_counts[t], slab_shifts[k], rc, n, n_ser, b.calls, b.asked,
+            rc == PARZ_OK ? "bytes or sizes differ" : err.message);
+      free(b.p);
+      compared++;
+    }
     memset(dec, 0x5A, raw);
     rc = parz_omp_chunk_decode_above(ref, n_ser, dec, raw, thread_counts[t], min_bytes, 0, &err);
     CHECK(rc == PARZ_OK && memcmp(dec, dec_ref, raw) == 0, "%s: %d threads: decode rc %d %s", what,
           thread_counts[t], rc, rc == PARZ_OK ? "arrays differ" : err.message);
-    checks += 2;
+    compared += 2;
   }
 done:
   free(ref);
   free(chunk);
   free(dec_ref);
   free(dec);
-  return checks;
+  return compared;
 }
 
 static int check_policies(const char* what, const parz_array* a, const void* data,
@@ -77,7 +114,7 @@ static void tiny(void) {
   static const unsigned ranks[] = {1, 1, 1, 2, 2, 3, 3, 4, 4};
   static const parz_type types[] = {PARZ_FLOAT, PARZ_DOUBLE, PARZ_INT32, PARZ_INT64};
   size_t k;
-  int ti, m, checks = 0;
+  int ti, m, compared = 0;
   for (k = 0; k < sizeof ranks / sizeof ranks[0]; k++)
     for (ti = 0; ti < 4; ti++) {
       parz_array a =
@@ -94,11 +131,11 @@ static void tiny(void) {
         cfg.partition_segments = 2;
         snprintf(what, sizeof what, "tiny %s %uD #%zu %s", parz_type_name(a.type), a.dims, k,
                  test_mode_name(m));
-        checks += check_policies_above(what, &a, data, &cfg, 0);
+        compared += check_policies_above(what, &a, data, &cfg, 0);
       }
       free(data);
     }
-  printf("tiny: %d comparisons\n", checks);
+  printf("tiny: %d comparisons\n", compared);
 }
 
 /* Shapes with partial blocks in every dimension, each above 64 KiB of int32/float. */
@@ -129,7 +166,7 @@ static const table_setting settings[] = {
  * thinned to keep the test short on 2 cores; returns the comparisons. */
 static int sweep(const char* label, const parz_array* a, const void* data,
                  const parz_chunk_config* base) {
-  int m, s, checks = 0;
+  int m, s, compared = 0;
   for (m = 0; m < TEST_MODES; m++)
     for (s = 0; s < NSETTINGS; s++) {
       parz_chunk_config cfg = *base;
@@ -143,32 +180,32 @@ static int sweep(const char* label, const parz_array* a, const void* data,
       cfg.partition_segments = settings[s].p;
       snprintf(what, sizeof what, "%s%s %uD %s %s", label, parz_type_name(a->type), a->dims,
                test_mode_name(m), settings[s].name);
-      checks += check_policies(what, a, data, &cfg);
+      compared += check_policies(what, a, data, &cfg);
     }
-  return checks;
+  return compared;
 }
 
 static void synthetic(void) {
   static const parz_type types[] = {PARZ_FLOAT, PARZ_DOUBLE, PARZ_INT32, PARZ_INT64};
   parz_chunk_config cfg;
-  int ti, checks = 0;
+  int ti, compared = 0;
   unsigned dims;
   memset(&cfg, 0, sizeof cfg);
   for (ti = 0; ti < 4; ti++)
     for (dims = 1; dims <= 4; dims++) {
       parz_array a = shape_for(types[ti], dims);
       void* data = test_data(&a, 3u * dims + (unsigned)ti);
-      checks += sweep("", &a, data, &cfg);
+      compared += sweep("", &a, data, &cfg);
       free(data);
     }
-  printf("synthetic: %d comparisons\n", checks);
+  printf("synthetic: %d comparisons\n", compared);
 }
 
 /* Non-finite values: a few scattered ones, and so many that exceptions are patched in
  * parallel. */
 static void nonfinite(void) {
   static const parz_type types[] = {PARZ_FLOAT, PARZ_DOUBLE};
-  int ti, m, checks = 0;
+  int ti, m, compared = 0;
   for (ti = 0; ti < 2; ti++)
     for (m = 0; m < TEST_MODES; m++) {
       parz_array a = test_array(types[ti], 2, 203, 199, 0, 0);
@@ -189,17 +226,17 @@ static void nonfinite(void) {
       cfg.partition_segments = 7;
       snprintf(what, sizeof what, "%s non-finite every %d %s", parz_type_name(a.type),
                m % 2 ? 3 : 997, test_mode_name(m));
-      checks += check_policies(what, &a, data, &cfg);
+      compared += check_policies(what, &a, data, &cfg);
       free(data);
     }
-  printf("non-finite: %d comparisons\n", checks);
+  printf("non-finite: %d comparisons\n", compared);
 }
 
 /* Masked values over regions of every size (NaN for floats, the fill value for every type, as
  * land under an ocean field): work units start inside mask groups and partitions. */
 static void masked(void) {
   static const parz_type types[] = {PARZ_FLOAT, PARZ_DOUBLE, PARZ_INT32, PARZ_INT64};
-  int ti, checks = 0;
+  int ti, compared = 0;
   unsigned dims;
   for (ti = 0; ti < 4; ti++)
     for (dims = 2; dims <= 3; dims++) {
@@ -215,16 +252,16 @@ static void masked(void) {
         if (land > 0.6 || i % 1009 == 5)
           memcpy(data + i * size, &cfg.fill_bits, size);
       }
-      checks += sweep("masked ", &a, data, &cfg);
+      compared += sweep("masked ", &a, data, &cfg);
       free(data);
     }
-  printf("masked: %d comparisons\n", checks);
+  printf("masked: %d comparisons\n", compared);
 }
 
 /* Uniformly random bit patterns: every exponent, and NaN and Inf wherever the bits say so. */
 static void random_bits(void) {
   static const parz_type types[] = {PARZ_FLOAT, PARZ_DOUBLE, PARZ_INT32, PARZ_INT64};
-  int ti, m, checks = 0;
+  int ti, m, compared = 0;
   uint64_t r = 0x9E3779B97F4A7C15ull;
   for (ti = 0; ti < 4; ti++)
     for (m = 0; m < TEST_MODES; m++) {
@@ -242,17 +279,17 @@ static void random_bits(void) {
       cfg.segment_blocks = 5;
       cfg.partition_segments = 3;
       snprintf(what, sizeof what, "%s random bits %s", parz_type_name(a.type), test_mode_name(m));
-      checks += check_policies(what, &a, data, &cfg);
+      compared += check_policies(what, &a, data, &cfg);
       free(data);
     }
-  printf("random bits: %d comparisons\n", checks);
+  printf("random bits: %d comparisons\n", compared);
 }
 
 /* Real arrays, slabs of at most 3 MiB, in accuracy and precision modes. */
 static void realdata(const char* dir) {
   size_t n = 0, i;
   real_array* list = real_arrays_load(dir, (size_t)3 << 20, &n);
-  int checks = 0;
+  int compared = 0;
   if (!list) {
     printf("real data: none in %s, skipped\n", dir ? dir : "(no directory given)");
     return;
@@ -270,10 +307,10 @@ static void realdata(const char* dir) {
       cfg.segment_blocks = i % 2 ? 0 : 48; /* default, and C = 48 with a partial partition */
       snprintf(what, sizeof what, "%s %s C%u", list[i].name, m ? "precision 16" : "accuracy 1e-2",
                cfg.segment_blocks);
-      checks += check_policies(what, &list[i].array, list[i].data, &cfg);
+      compared += check_policies(what, &list[i].array, list[i].data, &cfg);
     }
   }
-  printf("real data: %zu arrays, %d comparisons\n", n, checks);
+  printf("real data: %zu arrays, %d comparisons\n", n, compared);
   real_arrays_free(list, n);
 }
 
