@@ -172,7 +172,8 @@ static int encode_core(const parz_array* a, const void* data, const parz_chunk_c
   /* The pieces' streams go into the destination, after the largest head the chunk may get,
    * when it has room for all their bounds there (it has, at parz_chunk_bound_data's size, with
    * aligned pieces); they are then joined into a buffer of the payload's actual size and copied
-   * back. Otherwise they go into scratch of their bounds' size and are joined in place. */
+   * back. Otherwise they go into scratch of their bounds' size, or with an allocator into its
+   * slabs, and are joined in place in the destination. */
   head = parz_chunk_encoder_head_bytes(enc);
   in_place = !alloc && total && dst_bytes >= head && dst_bytes - head >= total;
   /* Fixed rate writes its bound, and lossless streams come near it: no slabs for them. */
