@@ -22,7 +22,7 @@ if(TARGET H5Zparz AND TARGET parz_hdf5)
   add_executable(bench_h5write bench_h5write.c)
   target_include_directories(bench_h5write PRIVATE ${PROJECT_SOURCE_DIR}/plugin)
   target_link_libraries(bench_h5write PRIVATE parz_real_arrays parz_bench_clock parz_hdf5
-                                              parz_omp parz_codec m)
+                                              parz_omp parz_codec m ${CMAKE_DL_LIBS})
   add_dependencies(bench_h5write H5Zparz)
   if(TARGET parz_h5) # also times parz_h5_write of the host array
     target_link_libraries(bench_h5write PRIVATE parz_h5)
