@@ -108,20 +108,32 @@ void parz_mask_scan(parz_mask_palette* pal, const parz_array* a, const void* dat
   if (!parz_exceptions_count_special(a, data, &pal->rule, pal->fill, pal->fill_bits))
     return;
   v = parz_as_4d(a);
+  /* copies of what the loop reads (take() writes the palette, which would reload them), and a
+   * NaN test without the type's switch: a magnitude above the infinity's */
+  const parz_exception_rule rule = pal->rule;
+  const unsigned fill = pal->fill != 0, nan = pal->nan != 0;
+  const uint64_t fill_bits = pal->fill_bits;
+  const uint64_t magnitude = size == 4 ? 0x7fffffffu : UINT64_C(0x7fffffffffffffff);
+  const uint64_t infinity = size == 4 ? 0x7f800000u : UINT64_C(0x7ff0000000000000);
+  uint64_t nmasked = 0, nexceptions = 0;
   for (i = 0; i < v.n[0]; i++)
     for (j = 0; j < v.n[1]; j++)
-      for (k = 0; k < v.n[2]; k++)
+      for (k = 0; k < v.n[2]; k++) {
+        const unsigned char* row = parz_view4_row(&v, data, size, i, j, k);
+        const ptrdiff_t step = (ptrdiff_t)size * v.s[3];
         for (x = 0; x < v.n[3]; x++) {
-          uint64_t bits =
-              parz_load_bits((const unsigned char*)data +
-                                 (ptrdiff_t)size * ((ptrdiff_t)i * v.s[0] + (ptrdiff_t)j * v.s[1] +
-                                                    (ptrdiff_t)k * v.s[2] + (ptrdiff_t)x * v.s[3]),
-                             size);
-          if (take(pal, bits))
-            ++*masked;
+          const uint64_t bits = parz_load_bits(row + step * (ptrdiff_t)x, size);
+          /* the palette is asked only about the values it may take */
+          if (((fill & (unsigned)(bits == fill_bits)) |
+               (nan & (unsigned)((bits & magnitude) > infinity))) &&
+              take(pal, bits))
+            nmasked++;
           else
-            *exceptions += parz_exception_test(&pal->rule, bits);
+            nexceptions += parz_exception_test(&rule, bits);
         }
+      }
+  *masked = nmasked;
+  *exceptions = nexceptions;
 }
 
 /* ---- the section ---------------------------------------------------------------------------- */
@@ -219,6 +231,30 @@ void parz_mask_entries_free(parz_mask_entries* m) {
   m->n = m->cap = m->nbytes = m->bytes_cap = 0;
 }
 
+/* Whether the block with corner b of the contiguous array c (extents N, values of `size` bytes)
+ * holds a value the mask takes or an exception: one branch-free test per value, row by row.
+ * Most blocks hold neither, and the collector passes them by at this cost. */
+static unsigned block_holes(const parz_mask_palette* pal, const unsigned char* c, size_t size,
+                            const size_t N[4], const size_t b[4]) {
+  const unsigned fill = pal->fill != 0;
+  size_t e[4], i, j, k, x;
+  unsigned q, holes = 0;
+  for (q = 0; q < 4; q++)
+    e[q] = N[q] - b[q] < 4 ? N[q] - b[q] : 4;
+  for (i = 0; i < e[0]; i++)
+    for (j = 0; j < e[1]; j++)
+      for (k = 0; k < e[2]; k++) {
+        const unsigned char* row =
+            c + size * ((((b[0] + i) * N[1] + b[1] + j) * N[2] + b[2] + k) * N[3] + b[3]);
+        for (x = 0; x < e[3]; x++) {
+          const uint64_t bits = parz_load_bits(row + size * x, size);
+          holes |=
+              (fill & (unsigned)(bits == pal->fill_bits)) | parz_exception_test(&pal->rule, bits);
+        }
+      }
+  return holes;
+}
+
 int parz_mask_collect(const parz_mask_palette* pal, const parz_array* a, void* cleaned,
                       uint64_t first, uint64_t count, parz_mask_entries* m) {
   const size_t size = parz_type_size(a->type);
@@ -234,8 +270,11 @@ int parz_mask_collect(const parz_mask_palette* pal, const parz_array* a, void* c
     unsigned char local[256], st[256];
     uint64_t val[256];
     int code[256], first_code = -2, same = 1;
-    unsigned n = parz_block4_values(v.n, b, idx, local), nmask = 0, nhole = 0;
-    memset(st, PARZ_MASK_ABSENT, sizeof st);
+    unsigned n, nmask = 0, nhole = 0;
+    if (!block_holes(pal, c, size, v.n, b))
+      continue;
+    n = parz_block4_values(v.n, b, idx, local);
+    memset(st, PARZ_MASK_ABSENT, (size_t)1 << (2 * a->dims));
     for (i = 0; i < n; i++) {
       uint64_t bits = parz_load_bits(c + size * idx[i], size);
       code[i] = parz_mask_lookup(pal, bits);
