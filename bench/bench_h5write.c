@@ -33,9 +33,12 @@
  * H5Fcreate to H5Fclose, best of --reps; the files of the first two must hold the same chunks.
  *
  * Plugins: HDF5_PLUGIN_PATH as usual; --plugin-dir DIR (repeatable) prepends a directory.
+ * --nan-above V turns the values above V into NaN (etopo5's land at 0), which the datasets'
+ * default mask stores as masked values: the writes of arrays with missing values.
+ *
  * Usage: bench_h5write [--data DIR] [--only NAME] [--file scratch] [--accuracy REL]
  *                      [--min-mib 150] [--chunk-mib 4,16,64] [--threads 16] [--reps 3]
- *                      [--plugin-dir DIR]... */
+ *                      [--nan-above V] [--plugin-dir DIR]... */
 #define _POSIX_C_SOURCE 200809L
 #include <dlfcn.h>
 #include <math.h>
@@ -70,6 +73,7 @@ typedef struct {
   const char* only;
   const char* file;
   double accuracy, min_mib;
+  double nan_above; /* values above it become NaN (masked); NAN: none */
   double chunk_mib[MAX_SIZES];
   int nsizes, threads, reps;
 } options;
@@ -78,7 +82,7 @@ static void usage(void) {
   fprintf(stderr,
           "usage: bench_h5write [--data DIR] [--only NAME] [--file scratch] [--accuracy REL]\n"
           "                     [--min-mib 150] [--chunk-mib 4,16,64] [--threads 16] [--reps 3]\n"
-          "                     [--plugin-dir DIR]...\n");
+          "                     [--nan-above V] [--plugin-dir DIR]...\n");
   exit(2);
 }
 
@@ -88,6 +92,7 @@ static void parse_args(int argc, char** argv, options* o) {
   o->only = NULL;
   o->file = "bench_h5write";
   o->accuracy = 1e-2;
+  o->nan_above = NAN;
   o->min_mib = 150;
   o->nsizes = 0;
   o->threads = 16;
@@ -102,6 +107,8 @@ static void parse_args(int argc, char** argv, options* o) {
       o->file = v;
     else if (!strcmp(a, "--accuracy"))
       o->accuracy = atof(v);
+    else if (!strcmp(a, "--nan-above"))
+      o->nan_above = atof(v);
     else if (!strcmp(a, "--min-mib"))
       o->min_mib = atof(v);
     else if (!strcmp(a, "--threads"))
@@ -577,6 +584,17 @@ static void bench_array(const real_array* r, const options* o, void* gpu) {
   }
   for (k = 0; k < copies; k++)
     memcpy(data + k * r->bytes, r->data, r->bytes);
+  if (!isnan(o->nan_above)) {
+    size_t n = bytes / parz_type_size(r->array.type), masked = 0;
+    for (k = 0; k < n; k++) {
+      if (r->array.type == PARZ_FLOAT && ((float*)data)[k] > o->nan_above)
+        ((float*)data)[k] = NAN, masked++;
+      else if (r->array.type == PARZ_DOUBLE && ((double*)data)[k] > o->nan_above)
+        ((double*)data)[k] = NAN, masked++;
+    }
+    printf("%s: %.1f%% of the values above %g made NaN\n", r->name, 100.0 * masked / n,
+           o->nan_above);
+  }
   for (i = 0; i < rank; i++)
     dims[i] = r->array.shape[i];
   dims[0] *= copies;
