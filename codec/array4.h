@@ -87,6 +87,11 @@ static inline unsigned parz_block4_values(const size_t N[4], const size_t b[4], 
   return n;
 }
 
+/* The index of the value at corner b of a contiguous array of extents N. */
+static inline size_t parz_block4_first(const size_t N[4], const size_t b[4]) {
+  return ((b[0] * N[1] + b[1]) * N[2] + b[2]) * N[3] + b[3];
+}
+
 /* The first value of row (i, j, k) of v over data (values of `size` bytes): the row runs along
  * the last axis, its values v.s[3] elements apart. */
 static inline const unsigned char* parz_view4_row(const parz_view4* v, const void* data,

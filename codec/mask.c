@@ -231,14 +231,22 @@ void parz_mask_entries_free(parz_mask_entries* m) {
   m->n = m->cap = m->nbytes = m->bytes_cap = 0;
 }
 
-/* Whether the block with corner b of the contiguous array c (extents N, values of `size` bytes)
- * holds a value the mask takes or an exception: one branch-free test per value, row by row.
- * Most blocks hold neither, and the collector passes them by at this cost. */
-static unsigned block_holes(const parz_mask_palette* pal, const unsigned char* c, size_t size,
-                            const size_t N[4], const size_t b[4]) {
+/* What the collector must do with a block: nothing (no hole), write it whole as one masked value
+ * (every value the same bits, which the mask takes: the inside of a masked region), or the
+ * general case, value by value. */
+enum block_kind { BLOCK_CLEAN, BLOCK_UNIFORM, BLOCK_MIXED };
+
+/* The kind of the block with corner b of the contiguous array c (extents N, values of `size`
+ * bytes): one branch-free test per value, row by row, for a hole (a value the mask takes or an
+ * exception) and for bits unlike the first's. Most blocks hold no hole and the collector passes
+ * them by at this cost. *bits: the first value's bits. */
+static enum block_kind block_kind_of(const parz_mask_palette* pal, const unsigned char* c,
+                                     size_t size, const size_t N[4], const size_t b[4],
+                                     uint64_t* bits) {
   const unsigned fill = pal->fill != 0;
+  const uint64_t first = parz_load_bits(c + size * parz_block4_first(N, b), size);
   size_t e[4], i, j, k, x;
-  unsigned q, holes = 0;
+  unsigned q, holes = 0, unlike = 0;
   for (q = 0; q < 4; q++)
     e[q] = N[q] - b[q] < 4 ? N[q] - b[q] : 4;
   for (i = 0; i < e[0]; i++)
@@ -247,12 +255,22 @@ static unsigned block_holes(const parz_mask_palette* pal, const unsigned char* c
         const unsigned char* row =
             c + size * ((((b[0] + i) * N[1] + b[1] + j) * N[2] + b[2] + k) * N[3] + b[3]);
         for (x = 0; x < e[3]; x++) {
-          const uint64_t bits = parz_load_bits(row + size * x, size);
-          holes |=
-              (fill & (unsigned)(bits == pal->fill_bits)) | parz_exception_test(&pal->rule, bits);
+          const uint64_t v = parz_load_bits(row + size * x, size);
+          holes |= (fill & (unsigned)(v == pal->fill_bits)) | parz_exception_test(&pal->rule, v);
+          unlike |= (unsigned)(v != first);
         }
       }
-  return holes;
+  *bits = first;
+  return !holes ? BLOCK_CLEAN : unlike ? BLOCK_MIXED : BLOCK_UNIFORM;
+}
+
+/* A mask entry for the next block, NULL without memory. */
+static parz_mask_entry* new_entry(parz_mask_entries* m) {
+  parz_mask_entry* e = (parz_mask_entry*)grow(m->e, &m->cap, m->n + 1, sizeof *m->e);
+  if (!e)
+    return NULL;
+  m->e = e;
+  return &m->e[m->n++];
 }
 
 int parz_mask_collect(const parz_mask_palette* pal, const parz_array* a, void* cleaned,
@@ -269,11 +287,26 @@ int parz_mask_collect(const parz_mask_palette* pal, const parz_array* a, void* c
     size_t idx[256];
     unsigned char local[256], st[256];
     uint64_t val[256];
-    int code[256], first_code = -2, same = 1;
+    int code[256], first_code = -2, same = 1, uniform_code;
     unsigned n, nmask = 0, nhole = 0;
-    if (!block_holes(pal, c, size, v.n, b))
+    uint64_t first;
+    const enum block_kind kind = block_kind_of(pal, c, size, v.n, b, &first);
+    if (kind == BLOCK_CLEAN)
       continue;
     n = parz_block4_values(v.n, b, idx, local);
+    if (kind == BLOCK_UNIFORM && (uniform_code = parz_mask_lookup(pal, first)) >= 0) {
+      /* what the general case makes of it: a run candidate, and every value a hole with no
+       * known value to fill it from, so 0 */
+      parz_mask_entry* me = new_entry(m);
+      if (!me)
+        return PARZ_ERR_NOMEM;
+      me->block = block;
+      me->value = uniform_code;
+      me->extra = m->nbytes;
+      for (i = 0; i < n; i++)
+        parz_store_bits(c + size * idx[i], size, 0);
+      continue;
+    }
     memset(st, PARZ_MASK_ABSENT, (size_t)1 << (2 * a->dims));
     for (i = 0; i < n; i++) {
       uint64_t bits = parz_load_bits(c + size * idx[i], size);
@@ -290,11 +323,9 @@ int parz_mask_collect(const parz_mask_palette* pal, const parz_array* a, void* c
     }
     if (nhole) {
       if (nmask) {
-        parz_mask_entry* me = (parz_mask_entry*)grow(m->e, &m->cap, m->n + 1, sizeof *m->e);
+        parz_mask_entry* me = new_entry(m);
         if (!me)
           return PARZ_ERR_NOMEM;
-        m->e = me;
-        me = &m->e[m->n++];
         me->block = block;
         me->value = nmask == n && same ? first_code : -1;
         me->extra = m->nbytes;
