@@ -528,23 +528,35 @@ PARZ_HD void parz_gpu_mask_bitmap(const parz_gpu_enc_chunk& c, unsigned long lon
   }
 }
 
-/* Group g's records (the chosen G) at its start, which the scan of the groups' bytes wrote;
- * the last group also writes the zero bytes after the records. */
+/* Where group g's records go (the chosen G): at its start, which the scan of the groups' bytes
+ * wrote. */
+PARZ_HD unsigned char* parz_gpu_mask_group_records(const parz_gpu_enc_chunk& c,
+                                                   unsigned long long g) {
+  unsigned char* starts = parz_gpu_mask_starts(c);
+  return starts + 8 * c.mask.ngroups + parz_word_load(starts + 8 * g);
+}
+
+/* The zero bytes after the last group's records, to the section's 8-byte end. */
+PARZ_HD void parz_gpu_mask_pad(const parz_gpu_enc_chunk& c) {
+  unsigned char* records = parz_gpu_mask_starts(c) + 8 * c.mask.ngroups;
+  for (unsigned long long j = c.mask.record_bytes; j % 8; j++)
+    records[j] = 0;
+}
+
+/* Group g's records, walked by one thread, and after the last group's the padding: the serial
+ * form of the records kernel's warp walk (encode_head.cu), which the host tests run. */
 template <typename U>
 PARZ_HD void parz_gpu_mask_records(const parz_gpu_enc_chunk& c, unsigned long long g) {
   const parz_gpu_mask& m = c.mask;
-  unsigned char* starts = parz_gpu_mask_starts(c);
-  unsigned char* records = starts + 8 * m.ngroups;
-  const unsigned long long at = parz_word_load(starts + 8 * g);
   parz_gpu_mask_group(
-      m.facts, c.nblocks, c.dims, m.nvalues, m.group_blocks, g, records + at,
+      m.facts, c.nblocks, c.dims, m.nvalues, m.group_blocks, g, parz_gpu_mask_group_records(c, g),
       [&](unsigned long long b, unsigned char* p) { parz_gpu_mask_bitmap<U>(c, b, p); });
   if (g + 1 == m.ngroups)
-    for (unsigned long long j = m.record_bytes; j % 8; j++)
-      records[j] = 0;
+    parz_gpu_mask_pad(c);
 }
 
-/* Group g of candidate k's G: its records' bytes, for the host's choice of G. */
+/* Group g of candidate k's G: its records' bytes, for the host's choice of G, walked by one
+ * thread (the serial form of the lengths kernel's warp walk, which the host tests run). */
 PARZ_HD unsigned long long parz_gpu_mask_length(const parz_gpu_enc_chunk& c, unsigned k,
                                                 unsigned long long g) {
   const unsigned long long n =

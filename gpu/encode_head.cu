@@ -59,15 +59,90 @@ __global__ void mask_rank_kernel(const parz_gpu_enc_chunk* chunks) {
     c.mask.set->nvalues = parz_gpu_mask_nvalues(c.mask.set);
 }
 
-/* One thread per group of each candidate G (candidate 0's groups first): its records' bytes,
+/* Group g of G blocks of chunk c walked by one warp, 32 blocks a step, to the records of the
+ * serial walk (encode_mask.cuh, parz_gpu_mask_group), which would take one thread G steps. Each
+ * lane takes a block; a record is the work of the lane of its last block (a bitmap block, or a
+ * run's last), which learns from the warp's ballots where the record begins (a run: the last
+ * record start so far) and where the record before it ended (one past the last block with a
+ * fact before that start), both carried from step to step. An exclusive sum of the records'
+ * bytes over the lanes places them. out: where the group's records go, NULL to count them.
+ * Returns the group's bytes on every lane. */
+template <typename U>
+__device__ unsigned long long warp_group(const parz_gpu_enc_chunk& c, unsigned nvalues,
+                                         unsigned long long G, unsigned long long g,
+                                         unsigned char* out) {
+  const unsigned full = 0xffffffffu, lane = threadIdx.x & 31u;
+  const unsigned* facts = c.mask.facts;
+  const unsigned long long b0 = g * G, b1 = b0 + G < c.nblocks ? b0 + G : c.nblocks;
+  unsigned long long cursor = b0;   /* one past the last block with a fact so far */
+  unsigned long long start = b0;    /* the last record start so far */
+  unsigned long long start_at = b0; /* the cursor at that start */
+  unsigned before = 0;              /* the fact of the block before the step's first */
+  unsigned long long at = 0;        /* the group's bytes so far */
+  for (unsigned long long base = b0; base < b1; base += 32) {
+    const unsigned long long b = base + lane;
+    const unsigned f = b < b1 ? facts[b] : 0u;
+    unsigned prev = __shfl_up_sync(full, f, 1), next = __shfl_down_sync(full, f, 1);
+    if (lane == 0)
+      prev = before;
+    if (lane == 31)
+      next = b + 1 < b1 ? facts[b + 1] : 0u;
+    const bool run = (f & PARZ_GPU_MASK_RUN) != 0;
+    const bool starts = f && (!run || prev != f), ends = f && (!run || next != f);
+    const unsigned filled = __ballot_sync(full, f != 0), begun = __ballot_sync(full, starts);
+    const unsigned below = filled & ((1u << lane) - 1u);
+    const unsigned long long my_cursor = below ? base + (31u - __clz(below)) + 1 : cursor;
+    const unsigned upto = begun & (lane == 31 ? full : (2u << lane) - 1u);
+    const unsigned from = upto ? 31u - __clz(upto) : 0u;
+    const unsigned long long from_at = __shfl_sync(full, my_cursor, from);
+    unsigned long long bytes = 0, skip = 0, n = 1;
+    if (ends) {
+      if (run) {
+        const unsigned long long s = upto ? base + from : start;
+        skip = s - (upto ? from_at : start_at);
+        n = b - s + 1;
+      } else {
+        skip = b - my_cursor;
+      }
+      bytes = parz_gpu_mask_record((unsigned char*)0, f, skip, n, c.dims, nvalues,
+                                   [](unsigned char*) {});
+    }
+    unsigned long long sum = bytes; /* inclusive over the lanes */
+    for (unsigned d = 1; d < 32; d <<= 1) {
+      const unsigned long long t = __shfl_up_sync(full, sum, d);
+      if (lane >= d)
+        sum += t;
+    }
+    if (out && bytes)
+      parz_gpu_mask_record(out + at + sum - bytes, f, skip, n, c.dims, nvalues,
+                           [&](unsigned char* p) { parz_gpu_mask_bitmap<U>(c, b, p); });
+    at += __shfl_sync(full, sum, 31);
+    if (filled)
+      cursor = base + (31u - __clz(filled)) + 1;
+    if (begun) {
+      const unsigned last = 31u - __clz(begun);
+      start = base + last;
+      start_at = __shfl_sync(full, my_cursor, last);
+    }
+    before = __shfl_sync(full, f, 31);
+  }
+  return at;
+}
+
+/* One warp per group of each candidate G (candidate 0's groups first): its records' bytes,
  * summed per candidate. */
 __global__ void mask_lengths_kernel(const parz_gpu_enc_chunk* chunks) {
   const parz_gpu_enc_chunk& c = chunks[blockIdx.y];
-  unsigned long long g = thread_index();
+  unsigned long long g = thread_index() / 32;
   for (unsigned k = 0; k < PARZ_GPU_MASK_GROUP_SIZES; k++) {
     const unsigned long long n = parz_gpu_mask_groups(c.nblocks, k);
     if (g < n) {
-      atomicAdd(c.mask.set->record_bytes + k, parz_gpu_mask_length(c, k, g));
+      const unsigned long long bytes = warp_group<uint32_t>(
+          c, c.mask.set->nvalues, (unsigned long long)PARZ_GPU_MASK_GROUP_MIN << k, g, NULL);
+      if ((threadIdx.x & 31u) == 0) {
+        c.mask.group_bytes[parz_gpu_mask_groups_before(c.nblocks, k) + g] = bytes;
+        atomicAdd(c.mask.set->record_bytes + k, bytes);
+      }
       return;
     }
     g -= n;
@@ -82,12 +157,16 @@ __global__ void mask_values_kernel(const parz_gpu_enc_chunk* chunks) {
     parz_gpu_mask_value(c, i);
 }
 
-/* One thread per group: its records (one chunk, after the scan of its groups' bytes). */
+/* One warp per group: its records (one chunk, after the scan of its groups' bytes), and after
+ * the last group's the section's padding. */
 template <typename U>
 __global__ void mask_records_kernel(const parz_gpu_enc_chunk c) {
-  const unsigned long long g = thread_index();
-  if (g < c.mask.ngroups)
-    parz_gpu_mask_records<U>(c, g);
+  const unsigned long long g = thread_index() / 32;
+  if (g >= c.mask.ngroups)
+    return;
+  warp_group<U>(c, c.mask.nvalues, c.mask.group_blocks, g, parz_gpu_mask_group_records(c, g));
+  if (g + 1 == c.mask.ngroups && (threadIdx.x & 31u) == 0)
+    parz_gpu_mask_pad(c);
 }
 
 /* The payload from the scratch to its place after the head, leaving the scratch zero for the
@@ -240,7 +319,7 @@ cudaError_t parz_gpu_launch_mask_rank(const parz_gpu_enc_chunk* h, const parz_gp
 cudaError_t parz_gpu_launch_mask_lengths(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
                                          unsigned n, cudaStream_t st) {
   return over_chunks(h, d, n, 128, st, mask_lengths_kernel, [](const parz_gpu_enc_chunk& c) {
-    return parz_gpu_mask_groups_before(c.nblocks, PARZ_GPU_MASK_GROUP_SIZES);
+    return 32 * parz_gpu_mask_groups_before(c.nblocks, PARZ_GPU_MASK_GROUP_SIZES);
   });
 }
 
@@ -252,7 +331,7 @@ cudaError_t parz_gpu_launch_mask_values(const parz_gpu_enc_chunk* h, const parz_
 }
 
 cudaError_t parz_gpu_launch_mask_records(const parz_gpu_enc_chunk& c, cudaStream_t st) {
-  const unsigned ctas = (unsigned)((c.mask.ngroups + 127) / 128);
+  const unsigned ctas = (unsigned)((32 * c.mask.ngroups + 127) / 128);
   if (parz_type_size((parz_type)c.type) == 4)
     mask_records_kernel<uint32_t><<<ctas, 128, 0, st>>>(c);
   else

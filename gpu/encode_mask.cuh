@@ -13,9 +13,10 @@
  * encode it on the CPU.
  *
  * The records: the block kernel's mask pass leaves one fact per block (none, wholly masked with
- * one value: a run's candidate, or a bitmap of so many masked values); one thread per group
- * walks a group's facts to count its records' bytes (for every candidate G at once, so that the
- * host picks G as the codec does), and, once the section's place is known, to write them. */
+ * one value: a run's candidate, or a bitmap of so many masked values); one warp per group walks
+ * a group's facts, 32 a step, to count its records' bytes (for every candidate G at once, so
+ * that the host picks G as the codec does), and, once the section's place is known, to write
+ * them (encode_head.cu). One thread walking a group of 4096 blocks took milliseconds. */
 #ifndef PARZ_GPU_ENCODE_MASK_CUH
 #define PARZ_GPU_ENCODE_MASK_CUH
 
@@ -137,43 +138,56 @@ PARZ_HD unsigned long long parz_gpu_mask_groups_before(unsigned long long nblock
   return n;
 }
 
+/* One record (FORMAT.md): its head, skip blocks after the previous record's end; then for a run
+ * (fact f a run's) of n blocks their count less one and, with several values, the value; for a
+ * bitmap block (fact f: its masked values) bitmap(p) writes the bitmap and, with several values,
+ * the value indices. Returns its bytes, written at out unless it is NULL. */
+template <typename B>
+PARZ_HD unsigned parz_gpu_mask_record(unsigned char* out, unsigned f, unsigned long long skip,
+                                      unsigned long long n, unsigned dims, unsigned nvalues,
+                                      B bitmap) {
+  unsigned at;
+  if (f & PARZ_GPU_MASK_RUN) {
+    at = parz_mask_put_varint(out, skip << 1 | PARZ_MASK_RUN);
+    at += parz_mask_put_varint(out ? out + at : NULL, n - 1);
+    if (nvalues > 1) {
+      if (out)
+        out[at] = (unsigned char)(f & 0xffu);
+      at++;
+    }
+    return at;
+  }
+  at = parz_mask_put_varint(out, skip << 1 | PARZ_MASK_BITMAP);
+  if (out)
+    bitmap(out + at);
+  return at + parz_mask_bitmap_bytes(dims) + (nvalues > 1 ? f : 0);
+}
+
 /* The records of group g of G blocks (FORMAT.md: runs of wholly masked blocks of one value,
- * bitmaps for the others) from the blocks' facts: their bytes, written at out unless it is
- * NULL. bitmap(b, p) writes block b's bitmap and value indices at p. */
+ * bitmaps for the others) from the blocks' facts, walked by one thread: their bytes, written at
+ * out unless it is NULL. bitmap(b, p) writes block b's bitmap and value indices at p. The
+ * kernels walk a group with a warp instead (encode_head.cu), 32 blocks a step, to the same
+ * records; this walk is the tests' reference on the host. */
 template <typename B>
 PARZ_HD unsigned long long parz_gpu_mask_group(const unsigned* facts, unsigned long long nblocks,
                                                unsigned dims, unsigned nvalues,
                                                unsigned long long G, unsigned long long g,
                                                unsigned char* out, B bitmap) {
   const unsigned long long b0 = g * G, b1 = b0 + G < nblocks ? b0 + G : nblocks;
-  const unsigned bb = parz_mask_bitmap_bytes(dims);
   unsigned long long at = 0, cursor = b0, b = b0;
   while (b < b1) {
     const unsigned f = facts[b];
+    unsigned long long n = 1;
     if (!f) {
       b++;
       continue;
     }
-    const unsigned long long skip = b - cursor;
-    if (f & PARZ_GPU_MASK_RUN) {
-      unsigned long long n = 1;
+    if (f & PARZ_GPU_MASK_RUN)
       while (b + n < b1 && facts[b + n] == f)
         n++;
-      at += parz_mask_put_varint(out ? out + at : NULL, skip << 1 | PARZ_MASK_RUN);
-      at += parz_mask_put_varint(out ? out + at : NULL, n - 1);
-      if (nvalues > 1) {
-        if (out)
-          out[at] = (unsigned char)(f & 0xffu);
-        at++;
-      }
-      b += n;
-    } else {
-      at += parz_mask_put_varint(out ? out + at : NULL, skip << 1 | PARZ_MASK_BITMAP);
-      if (out)
-        bitmap(b, out + at);
-      at += bb + (nvalues > 1 ? f : 0);
-      b++;
-    }
+    at += parz_gpu_mask_record(out ? out + at : NULL, f, b - cursor, n, dims, nvalues,
+                               [&](unsigned char* p) { bitmap(b, p); });
+    b += n;
     cursor = b;
   }
   return at;
