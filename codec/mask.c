@@ -244,7 +244,8 @@ static enum block_kind block_kind_of(const parz_mask_palette* pal, const unsigne
                                      size_t size, const size_t N[4], const size_t b[4],
                                      uint64_t* bits) {
   const unsigned fill = pal->fill != 0;
-  const uint64_t first = parz_load_bits(c + size * parz_block4_first(N, b), size);
+  const unsigned char* corner = c + size * parz_block4_first(N, b);
+  const uint64_t first = parz_load_bits(corner, size);
   size_t e[4], i, j, k, x;
   unsigned q, holes = 0, unlike = 0;
   for (q = 0; q < 4; q++)
@@ -252,8 +253,7 @@ static enum block_kind block_kind_of(const parz_mask_palette* pal, const unsigne
   for (i = 0; i < e[0]; i++)
     for (j = 0; j < e[1]; j++)
       for (k = 0; k < e[2]; k++) {
-        const unsigned char* row =
-            c + size * ((((b[0] + i) * N[1] + b[1] + j) * N[2] + b[2] + k) * N[3] + b[3]);
+        const unsigned char* row = corner + size * (((i * N[1] + j) * N[2] + k) * N[3]);
         for (x = 0; x < e[3]; x++) {
           const uint64_t v = parz_load_bits(row + size * x, size);
           holes |= (fill & (unsigned)(v == pal->fill_bits)) | parz_exception_test(&pal->rule, v);
