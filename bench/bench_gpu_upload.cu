@@ -76,7 +76,7 @@ static void print_cell(timing t, size_t bytes) {
 
 static void set_pool(parz_gpu_context* ctx, int threads) {
   parz_host_pool_free(ctx->host_pool);
-  ctx->host_pool = parz_host_pool_create(threads);
+  ctx->host_pool = parz_host_pool_create(threads, parz_host_pool_spin_from_env());
 }
 
 int main(int argc, char** argv) {

@@ -130,7 +130,8 @@ extern "C" int parz_gpu_context_create(parz_gpu_context** out, int device, parz_
     return parz_fail(err, PARZ_ERR_NOMEM, "no memory for a GPU context");
   ctx->device = device;
   hw = std::thread::hardware_concurrency();
-  ctx->host_pool = parz_host_pool_create(hw ? (int)(hw < 8 ? hw : 8) : 4);
+  ctx->host_pool =
+      parz_host_pool_create(hw ? (int)(hw < 8 ? hw : 8) : 4, parz_host_pool_spin_from_env());
   ctx->upload_piece = (size_t)1 << 20;
   e = cudaSetDevice(device);
   if (e == cudaSuccess)

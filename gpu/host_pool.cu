@@ -6,8 +6,13 @@
  * runs two or three jobs a fraction of a millisecond apart, and HDF5's own work between chunks
  * takes about a millisecond per 4 MiB; waking the sleeping threads for each job cost about
  * 0.17 ms per 4 MiB chunk on the 16-core GPU host (a virtual machine). The spin is bounded
- * (PARZ_HOST_POOL_SPIN_US), as OpenMP's is, so an idle pool costs no CPU for long. */
+ * (the pool's spin_us), as OpenMP's is, so an idle pool costs no CPU for long; a pool made with
+ * 0 sleeps at once. */
 #include "host_pool.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <strings.h>
 
 #include <atomic>
 #include <chrono>
@@ -16,10 +21,6 @@
 #include <new>
 #include <thread>
 #include <vector>
-
-#ifndef PARZ_HOST_POOL_SPIN_US
-#define PARZ_HOST_POOL_SPIN_US 2000
-#endif
 
 struct parz_host_pool {
   std::mutex mutex;
@@ -32,6 +33,7 @@ struct parz_host_pool {
   std::atomic<unsigned long long> job{0}; /* jobs handed out so far */
   std::atomic<int> running{0};            /* workers still in the current job */
   std::atomic<bool> stop{false};
+  unsigned spin_us = 0; /* how long a thread spins before it sleeps */
 };
 
 static inline void relax(void) {
@@ -42,13 +44,14 @@ static inline void relax(void) {
 #endif
 }
 
-/* Spins until ready() or PARZ_HOST_POOL_SPIN_US have passed; whether ready() came true. It
- * yields the core now and then: where the pool has more threads than the host has cores, a
- * spinning thread must not keep one that still has work off its core. */
+/* Spins until ready() or spin_us have passed; whether ready() came true. It yields the core now
+ * and then: where the pool has more threads than the host has cores, a spinning thread must not
+ * keep one that still has work off its core. */
 template <typename F>
-static bool spin_until(F ready) {
-  const auto end =
-      std::chrono::steady_clock::now() + std::chrono::microseconds(PARZ_HOST_POOL_SPIN_US);
+static bool spin_until(unsigned spin_us, F ready) {
+  if (spin_us == 0)
+    return ready();
+  const auto end = std::chrono::steady_clock::now() + std::chrono::microseconds(spin_us);
   for (unsigned k = 0;; k++) {
     if (ready())
       return true;
@@ -68,7 +71,7 @@ static void worker(parz_host_pool* p, int t) {
       return p->stop.load(std::memory_order_acquire) ||
              p->job.load(std::memory_order_acquire) != seen;
     };
-    if (!spin_until(news)) {
+    if (!spin_until(p->spin_us, news)) {
       std::unique_lock<std::mutex> lock(p->mutex);
       p->start.wait(lock, news);
     }
@@ -99,10 +102,11 @@ void parz_host_pool_free(parz_host_pool* p) {
   delete p;
 }
 
-parz_host_pool* parz_host_pool_create(int nthreads) {
+parz_host_pool* parz_host_pool_create(int nthreads, unsigned spin_us) {
   parz_host_pool* p = new (std::nothrow) parz_host_pool;
   if (!p)
     return nullptr;
+  p->spin_us = spin_us;
   try {
     for (int t = 1; t < nthreads; t++)
       p->threads.emplace_back(worker, p, t);
@@ -116,13 +120,26 @@ parz_host_pool* parz_host_pool_create(int nthreads) {
   return p;
 }
 
+unsigned parz_host_pool_spin_from_env(void) {
+  const char* v = getenv("OMP_WAIT_POLICY");
+  if (!v)
+    return 2000;
+  while (isspace((unsigned char)*v))
+    v++;
+  if (strncasecmp(v, "passive", 7) != 0)
+    return 2000;
+  for (v += 7; isspace((unsigned char)*v);)
+    v++;
+  return *v ? 2000 : 0;
+}
+
 int parz_host_pool_size(const parz_host_pool* p) { return p ? (int)p->threads.size() + 1 : 1; }
 
 void parz_host_pool_wait(parz_host_pool* p) {
   if (!p)
     return;
   auto over = [&] { return p->running.load(std::memory_order_acquire) == 0; };
-  if (spin_until(over))
+  if (spin_until(p->spin_us, over))
     return;
   std::unique_lock<std::mutex> lock(p->mutex);
   p->done.wait(lock, over);

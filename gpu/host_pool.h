@@ -10,8 +10,14 @@
 struct parz_host_pool;
 
 /* A pool of nthreads threads counting the caller, so nthreads - 1 are started; NULL when none
- * could be (the caller then runs jobs alone). */
-parz_host_pool* parz_host_pool_create(int nthreads);
+ * could be (the caller then runs jobs alone). A thread that has finished a job, and a caller
+ * waiting for one to end, spin up to spin_us microseconds before they sleep (0: sleep at once). */
+parz_host_pool* parz_host_pool_create(int nthreads, unsigned spin_us);
+
+/* The spin of the filter path's pools: none when OpenMP's threads are told to sleep at once
+ * (OMP_WAIT_POLICY=passive, any case), else 2 ms, which covers the gap between the jobs of one
+ * chunk and HDF5's work between chunks of 4 MiB. */
+unsigned parz_host_pool_spin_from_env(void);
 void parz_host_pool_free(parz_host_pool* pool);
 
 /* Threads a job runs on (1 for a NULL pool). */

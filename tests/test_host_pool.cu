@@ -1,8 +1,10 @@
 /* The filter path's host thread pool (gpu/host_pool.h): every job runs each thread index exactly
  * once and returns only after all have finished; a NULL pool runs jobs on the caller. A started
  * job runs indices 1.. on the pool's threads alone, and wait, the next run or the next start
- * return only once it is over. Needs no GPU, so it runs in CI. */
+ * return only once it is over; so too with threads that sleep at once (no spin). The spin follows
+ * OMP_WAIT_POLICY. Needs no GPU, so it runs in CI. */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include <atomic>
 
@@ -24,58 +26,86 @@ static void touch(void* arg, int t) {
   s->sum += x;
 }
 
+/* OMP_WAIT_POLICY as parz_host_pool_spin_from_env reads it: passive (any case, blanks around)
+ * sleeps at once; anything else, or nothing, spins. */
+static void check_spin_from_env(void) {
+  static const struct {
+    const char* value;
+    unsigned spin_us;
+  } cases[] = {{NULL, 2000},        {"passive", 0},   {"PASSIVE", 0},
+               {" Passive \n", 0},  {"active", 2000}, {"", 2000},
+               {"passively", 2000}, {"pass", 2000},   {"ACTIVE ", 2000}};
+  for (const auto& c : cases) {
+    if (c.value)
+      setenv("OMP_WAIT_POLICY", c.value, 1);
+    else
+      unsetenv("OMP_WAIT_POLICY");
+    const unsigned got = parz_host_pool_spin_from_env();
+    CHECK(got == c.spin_us, "OMP_WAIT_POLICY=%s: spin %u us, expected %u",
+          c.value ? c.value : "(unset)", got, c.spin_us);
+  }
+  unsetenv("OMP_WAIT_POLICY");
+}
+
 int main(void) {
   int jobs = 0;
-  for (int n = 0; n <= 16; n++) {
-    parz_host_pool* pool = n ? parz_host_pool_create(n) : NULL;
-    const int size = parz_host_pool_size(pool);
-    CHECK(n <= 1 ? size == 1 : size >= 1 && size <= n, "pool of %d threads asked, %d made", n,
-          size);
-    for (int j = 0; j < 2000; j++, jobs++) {
-      job_state s;
-      for (int t = 0; t < 16; t++)
-        s.hits[t] = 0;
-      s.sum = 0;
-      parz_host_pool_run(pool, touch, &s);
-      /* everything is done when run returns: each index exactly once, no other */
-      for (int t = 0; t < 16; t++)
-        CHECK(s.hits[t] == (t < size ? 1 : 0), "thread index %d (pool of %d, job %d)", t, size, j);
-    }
-    /* started jobs: the caller's index never runs; the next job waits for the one before */
-    for (int j = 0; j < 500; j++, jobs++) {
-      job_state s, after;
-      for (int t = 0; t < 16; t++)
-        s.hits[t] = after.hits[t] = 0;
-      s.sum = after.sum = 0;
-      parz_host_pool_start(pool, touch, &s);
-      if (j % 3 == 0)
+  check_spin_from_env();
+  /* threads that spin between jobs, then threads that sleep at once (fewer jobs: each wakes
+   * them all) */
+  for (int spin_pass = 0; spin_pass < 2; spin_pass++)
+    for (int n = 0; n <= 16; n++) {
+      const unsigned spin_us = spin_pass == 0 ? 2000 : 0;
+      const int runs = spin_pass == 0 ? 2000 : 400, starts = spin_pass == 0 ? 500 : 100;
+      parz_host_pool* pool = n ? parz_host_pool_create(n, spin_us) : NULL;
+      const int size = parz_host_pool_size(pool);
+      CHECK(n <= 1 ? size == 1 : size >= 1 && size <= n, "pool of %d threads asked, %d made", n,
+            size);
+      for (int j = 0; j < runs; j++, jobs++) {
+        job_state s;
+        for (int t = 0; t < 16; t++)
+          s.hits[t] = 0;
+        s.sum = 0;
+        parz_host_pool_run(pool, touch, &s);
+        /* everything is done when run returns: each index exactly once, no other */
+        for (int t = 0; t < 16; t++)
+          CHECK(s.hits[t] == (t < size ? 1 : 0), "thread index %d (pool of %d, job %d)", t, size,
+                j);
+      }
+      /* started jobs: the caller's index never runs; the next job waits for the one before */
+      for (int j = 0; j < starts; j++, jobs++) {
+        job_state s, after;
+        for (int t = 0; t < 16; t++)
+          s.hits[t] = after.hits[t] = 0;
+        s.sum = after.sum = 0;
+        parz_host_pool_start(pool, touch, &s);
+        if (j % 3 == 0)
+          parz_host_pool_wait(pool);
+        else if (j % 3 == 1)
+          parz_host_pool_run(pool, touch, &after);
+        else
+          parz_host_pool_start(pool, touch, &after);
         parz_host_pool_wait(pool);
-      else if (j % 3 == 1)
-        parz_host_pool_run(pool, touch, &after);
-      else
-        parz_host_pool_start(pool, touch, &after);
-      parz_host_pool_wait(pool);
-      for (int t = 0; t < 16; t++) {
-        const int want = t > 0 && t < size && pool ? 1 : 0;
-        CHECK(s.hits[t] == want, "started job, index %d (pool of %d, job %d): %d runs", t, size, j,
-              (int)s.hits[t]);
-        const int later = j % 3 == 0 ? 0 : j % 3 == 1 ? t < size : want;
-        CHECK(after.hits[t] == later, "job after a started one, index %d (pool of %d, job %d)", t,
-              size, j);
+        for (int t = 0; t < 16; t++) {
+          const int want = t > 0 && t < size && pool ? 1 : 0;
+          CHECK(s.hits[t] == want, "started job, index %d (pool of %d, job %d): %d runs", t, size,
+                j, (int)s.hits[t]);
+          const int later = j % 3 == 0 ? 0 : j % 3 == 1 ? t < size : want;
+          CHECK(after.hits[t] == later, "job after a started one, index %d (pool of %d, job %d)", t,
+                size, j);
+        }
+      }
+      /* freed while a started job runs: it finishes first */
+      {
+        job_state s;
+        for (int t = 0; t < 16; t++)
+          s.hits[t] = 0;
+        s.sum = 0;
+        parz_host_pool_start(pool, touch, &s);
+        parz_host_pool_free(pool);
+        for (int t = 0; t < 16; t++)
+          CHECK(s.hits[t] == (t > 0 && t < size && pool ? 1 : 0), "freed pool, index %d", t);
       }
     }
-    /* freed while a started job runs: it finishes first */
-    {
-      job_state s;
-      for (int t = 0; t < 16; t++)
-        s.hits[t] = 0;
-      s.sum = 0;
-      parz_host_pool_start(pool, touch, &s);
-      parz_host_pool_free(pool);
-      for (int t = 0; t < 16; t++)
-        CHECK(s.hits[t] == (t > 0 && t < size && pool ? 1 : 0), "freed pool, index %d", t);
-    }
-  }
   printf("%d jobs\n", jobs);
   return test_finish("test_host_pool");
 }
