@@ -21,23 +21,17 @@ Usage: bench_read.py [--data DIR] [--out DIR] [--file scratch.h5] [--tile 2] [--
 Writes DIR/bench_read.md (the table) when --out is given. Needs h5py and the parz package
 (PYTHONPATH=<build>/python, or the wheel installed); CuPy for the GPU rows.
 """
-import argparse
 import os
 import platform
-import statistics
 import sys
-import time
 
 import numpy as np
 
+from bench_py import Env, etopo5, gpu_modules, parser, report, timed
+
 
 def parse_args():
-    here = os.path.dirname(os.path.abspath(__file__))
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    shared = os.path.join(here, "..", "..", "shared", "data")
-    p.add_argument("--data", default=os.environ.get("PARZ_SHARED_DATA", shared))
-    p.add_argument("--out", default=None)
-    p.add_argument("--file", default="bench_read.h5")
+    p = parser(__doc__, "bench_read.h5")
     p.add_argument("--tile", type=int, default=2)
     p.add_argument("--chunk-rows", type=int, default=512)
     p.add_argument("--accuracy", type=float, default=1e-3)
@@ -46,55 +40,13 @@ def parse_args():
     return p.parse_args()
 
 
-class Env:
-    """Sets environment variables for a block (the policy is read on every call)."""
-
-    def __init__(self, **kv):
-        self.kv = kv
-
-    def __enter__(self):
-        self.old = {k: os.environ.get(k) for k in self.kv}
-        for k, v in self.kv.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = str(v)
-
-    def __exit__(self, *exc):
-        for k, v in self.old.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
-
-
-def timed(fn, reps, sync=None):
-    """(best, median, last result) of reps calls of fn (after sync, when given)."""
-    times, result = [], None
-    for _ in range(reps):
-        result = None  # the previous result is freed before the next call, as a loop would
-        t0 = time.perf_counter()
-        result = fn()
-        if sync:
-            sync()
-        times.append(time.perf_counter() - t0)
-    return min(times), statistics.median(times), result
-
-
 def main():
     args = parse_args()
     import h5py
     import parz
-    try:
-        import cupy
-        gpu = parz.get_config().gpu
-    except ImportError:
-        cupy, gpu = None, False
-    src = os.path.join(args.data, "etopo5_relief_f32le_2161x4320.bin")
-    a = np.fromfile(src, "<f4").reshape(2161, 4320)
+    cupy, gpu = gpu_modules(parz)
+    a, tol = etopo5(args.data, args.accuracy)
     data = np.concatenate([a] * args.tile, axis=0) if args.tile > 1 else a
-    finite = a[np.isfinite(a) & (np.abs(a) < 1e9)]
-    tol = args.accuracy * float(finite.max() - finite.min())
     chunks = (min(args.chunk_rows, data.shape[0]), data.shape[1])
     with Env(PARZ_EXEC="omp", PARZ_THREADS=None), h5py.File(args.file, "w") as f:
         f.create_dataset("parz", data=data, chunks=chunks, compression=parz.Parz(accuracy=tol))
@@ -193,12 +145,7 @@ def main():
                                                  1e3 * (omp_out - chunks_read),
                                                  1e3 * (omp_fresh - omp_out))]
     lines += [""] + notes
-    text = "\n".join(lines) + "\n"
-    print(text)
-    if args.out:
-        os.makedirs(args.out, exist_ok=True)
-        with open(os.path.join(args.out, "bench_read.md"), "w") as f:
-            f.write(text)
+    report(lines, args.out, "bench_read.md")
     os.remove(args.file)
     return 1 if notes else 0
 

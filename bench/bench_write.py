@@ -26,23 +26,17 @@ Usage: bench_write.py [--data DIR] [--out DIR] [--file scratch.h5] [--min-mib 15
 Writes DIR/bench_write.md when --out is given. Needs h5py and the parz package
 (PYTHONPATH=<build>/python, or the wheel installed); CuPy for the GPU rows.
 """
-import argparse
 import os
 import platform
 import sys
 
 import numpy as np
 
-from bench_read import Env, timed
+from bench_py import Env, etopo5, gpu_modules, parser, report, timed
 
 
 def parse_args():
-    here = os.path.dirname(os.path.abspath(__file__))
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    shared = os.path.join(here, "..", "..", "shared", "data")
-    p.add_argument("--data", default=os.environ.get("PARZ_SHARED_DATA", shared))
-    p.add_argument("--out", default=None)
-    p.add_argument("--file", default="bench_write.h5")
+    p = parser(__doc__, "bench_write.h5")
     p.add_argument("--min-mib", type=float, default=150)
     p.add_argument("--chunk-mib", default="4,16,64")
     p.add_argument("--accuracy", type=float, default=1e-2)
@@ -68,15 +62,8 @@ def main():
     args = parse_args()
     import h5py
     import parz
-    try:
-        import cupy
-        gpu = parz.get_config().gpu
-    except ImportError:
-        cupy, gpu = None, False
-    src = os.path.join(args.data, "etopo5_relief_f32le_2161x4320.bin")
-    a = np.fromfile(src, "<f4").reshape(2161, 4320)
-    finite = a[np.isfinite(a) & (np.abs(a) < 1e9)]
-    tol = args.accuracy * float(finite.max() - finite.min())
+    cupy, gpu = gpu_modules(parz)
+    a, tol = etopo5(args.data, args.accuracy)
     tile = max(1, -(-int(args.min_mib * 2**20) // a.nbytes))
     data = np.ascontiguousarray(np.concatenate([a] * tile, axis=0))
     if args.nan_above is not None:
@@ -191,12 +178,7 @@ def main():
     lines += ["## ratios (best / best)", "",
               "| chunk MiB | ratio | measured | needed | met |", "|---:|---|---:|---:|---|"]
     lines += goal_lines
-    text = "\n".join(lines) + "\n"
-    print(text)
-    if args.out:
-        os.makedirs(args.out, exist_ok=True)
-        with open(os.path.join(args.out, "bench_write.md"), "w") as f:
-            f.write(text)
+    text = report(lines, args.out, "bench_write.md")
     return 1 if "CHUNKS DIFFER" in text else 0
 
 
