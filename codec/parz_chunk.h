@@ -120,6 +120,11 @@ typedef struct {
   size_t raw_bytes;               /* size of the decoded array */
 } parz_chunk_view;
 
+/* Where an encoder that finds a chunk's size as it encodes puts the chunk: a buffer of at least
+ * `bytes` from the caller, or NULL when there is none. The encoders that take one (OpenMP, GPU,
+ * the plugin's dispatcher) say when they ask and what becomes of the buffer. */
+typedef void* (*parz_chunk_alloc)(void* arg, size_t bytes);
+
 /* Upper bound on the encoded size of any array of a's type and shape under cfg; NULL-safe, 0 on
  * invalid input. It reserves a 16-byte exception record for every value that could need one
  * (for float32: 5x the array), so size buffers with parz_chunk_bound_data, which counts them. */

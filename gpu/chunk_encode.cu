@@ -44,7 +44,7 @@ static int place_chunk(void* arg, size_t n, const size_t* sizes, void** d_chunks
 
 extern "C" int parz_gpu_chunk_encode(parz_gpu_context* ctx, const parz_array* a, const void* data,
                                      const parz_chunk_config* cfg, void* dst, size_t dst_bytes,
-                                     parz_gpu_chunk_alloc alloc, void* alloc_arg, size_t* written,
+                                     parz_chunk_alloc alloc, void* alloc_arg, size_t* written,
                                      parz_error* err) {
   parz_chunk_view v;
   size_t size = 0;

@@ -248,7 +248,7 @@ int parz_gpu_check_memory(parz_gpu_context* ctx, const void* ptr, parz_error* er
 
 int parz_gpu_chunk_encode(parz_gpu_context* ctx, const parz_array* a, const void* data,
                           const parz_chunk_config* cfg, void* dst, size_t dst_bytes,
-                          parz_gpu_chunk_alloc alloc, void* alloc_arg, size_t* written,
+                          parz_chunk_alloc alloc, void* alloc_arg, size_t* written,
                           parz_error* err) {
   const parz_cuda_module* m = loaded();
   return m ? m->parz_gpu_chunk_encode(ctx, a, data, cfg, dst, dst_bytes, alloc, alloc_arg, written,

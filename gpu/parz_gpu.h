@@ -126,10 +126,6 @@ int parz_gpu_encode_box(parz_gpu_context* ctx, const parz_chunk_grid* grid, cons
 void* parz_gpu_malloc(int device, size_t bytes, parz_error* err);
 void parz_gpu_free(int device, void* ptr);
 
-/* Where parz_gpu_chunk_encode puts a chunk whose size it has found: a host buffer of at least
- * `bytes`, or NULL when there is none. */
-typedef void* (*parz_gpu_chunk_alloc)(void* arg, size_t bytes);
-
 /* Filter path for writes: host array in (contiguous, as `a` says), host chunk out, through
  * pinned staging; the bytes of parz_chunk_encode. The chunk goes to dst (dst_bytes) or, when dst
  * is NULL, to alloc(alloc_arg, size) once its size is known, so that the caller needs no bound
@@ -138,7 +134,7 @@ typedef void* (*parz_gpu_chunk_alloc)(void* arg, size_t bytes);
  * CPU); what alloc gave stays the caller's on every return. */
 int parz_gpu_chunk_encode(parz_gpu_context* ctx, const parz_array* a, const void* data,
                           const parz_chunk_config* cfg, void* dst, size_t dst_bytes,
-                          parz_gpu_chunk_alloc alloc, void* alloc_arg, size_t* written,
+                          parz_chunk_alloc alloc, void* alloc_arg, size_t* written,
                           parz_error* err);
 
 /* Filter path: host chunk in, host array out, with pinned staging and copies overlapped with

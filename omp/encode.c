@@ -57,8 +57,8 @@ int parz_omp_chunk_encode(const parz_array* a, const void* data, const parz_chun
 }
 
 int parz_omp_chunk_encode_alloc(const parz_array* a, const void* data, const parz_chunk_config* cfg,
-                                parz_omp_alloc alloc, void* alloc_arg, size_t* written, int threads,
-                                parz_error* err) {
+                                parz_chunk_alloc alloc, void* alloc_arg, size_t* written,
+                                int threads, parz_error* err) {
   return parz_omp_chunk_encode_alloc_above(a, data, cfg, alloc, alloc_arg, written, threads,
                                            PARZ_OMP_ENCODE_MIN_BYTES, PARZ_OMP_SLAB_SHIFT, err);
 }
@@ -114,7 +114,7 @@ static int encode_piece(parz_chunk_encoder* enc, piece* p, size_t slab, int* no_
  * bound >> slab_shift (none where slab_shift is 0) of one scratch buffer, so that nothing of
  * the bound's size is allocated while the chunk compresses that well. */
 static int encode_core(const parz_array* a, const void* data, const parz_chunk_config* cfg,
-                       void* dst, size_t dst_bytes, parz_omp_alloc alloc, void* alloc_arg,
+                       void* dst, size_t dst_bytes, parz_chunk_alloc alloc, void* alloc_arg,
                        size_t* written, int threads, size_t min_bytes, unsigned slab_shift,
                        parz_error* err) {
   parz_chunk_encoder* enc = NULL;
@@ -286,7 +286,7 @@ int parz_omp_chunk_encode_above(const parz_array* a, const void* data, const par
 }
 
 int parz_omp_chunk_encode_alloc_above(const parz_array* a, const void* data,
-                                      const parz_chunk_config* cfg, parz_omp_alloc alloc,
+                                      const parz_chunk_config* cfg, parz_chunk_alloc alloc,
                                       void* alloc_arg, size_t* written, int threads,
                                       size_t min_bytes, unsigned slab_shift, parz_error* err) {
   if (written)

@@ -23,10 +23,9 @@ int parz_omp_chunk_encode(const parz_array* a, const void* data, const parz_chun
  * before). Nothing of the array's size is allocated on the way while the chunk compresses well:
  * no pass over the array to bound it, and the segments' streams go into scratch of a fraction of
  * their bound. PARZ_ERR_NOMEM when alloc gives NULL; the buffer, once given, is the caller's. */
-typedef void* (*parz_omp_alloc)(void* arg, size_t bytes);
 int parz_omp_chunk_encode_alloc(const parz_array* a, const void* data, const parz_chunk_config* cfg,
-                                parz_omp_alloc alloc, void* alloc_arg, size_t* written, int threads,
-                                parz_error* err);
+                                parz_chunk_alloc alloc, void* alloc_arg, size_t* written,
+                                int threads, parz_error* err);
 /* parz_chunk_bound_data with its read of the array spread over the threads. */
 size_t parz_omp_chunk_bound_data(const parz_array* a, const void* data,
                                  const parz_chunk_config* cfg, int threads);

@@ -6,7 +6,6 @@
 #include <stdint.h>
 
 #include "parz_chunk.h"
-#include "parz_omp.h" /* parz_omp_alloc */
 
 /* Below these decoded sizes a chunk is decoded / encoded serially whatever the thread count:
  * waking a team costs more than the work. Measured with `bench_omp --threshold` (best of 20
@@ -35,7 +34,7 @@ int parz_omp_chunk_encode_above(const parz_array* a, const void* data, const par
  * the chunk first goes into a slab of its bound >> slab_shift bytes (0: its bound), so that tests
  * can make every piece outgrow its slab. */
 int parz_omp_chunk_encode_alloc_above(const parz_array* a, const void* data,
-                                      const parz_chunk_config* cfg, parz_omp_alloc alloc,
+                                      const parz_chunk_config* cfg, parz_chunk_alloc alloc,
                                       void* alloc_arg, size_t* written, int threads,
                                       size_t min_bytes, unsigned slab_shift, parz_error* err);
 

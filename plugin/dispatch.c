@@ -107,7 +107,7 @@ struct chunk_job {
   const parz_array* array;         /* encode only */
   const parz_chunk_config* config; /* encode only */
   size_t* written;                 /* encode only */
-  parz_dispatch_alloc alloc;       /* encode only */
+  parz_chunk_alloc alloc;          /* encode only */
   void* alloc_arg;
   parz_error* err;
 };
@@ -207,7 +207,7 @@ int parz_dispatch_decode(const void* src, size_t src_bytes, void* dst, size_t ds
 /* Into dst (dst_bytes) or, when dst is NULL, into a buffer from alloc (parz_dispatch_encode_alloc
  * says how large). */
 static int encode_into(const parz_array* a, const void* data, const parz_chunk_config* cfg,
-                       void* dst, size_t dst_bytes, parz_dispatch_alloc alloc, void* alloc_arg,
+                       void* dst, size_t dst_bytes, parz_chunk_alloc alloc, void* alloc_arg,
                        size_t* written, parz_error* err) {
   parz_exec_policy pol;
   size_t raw;
@@ -236,7 +236,7 @@ int parz_dispatch_encode(const parz_array* a, const void* data, const parz_chunk
 }
 
 int parz_dispatch_encode_alloc(const parz_array* a, const void* data, const parz_chunk_config* cfg,
-                               parz_dispatch_alloc alloc, void* alloc_arg, size_t* written,
+                               parz_chunk_alloc alloc, void* alloc_arg, size_t* written,
                                parz_error* err) {
   if (!alloc)
     return parz_fail(err, PARZ_ERR_ARG, "parz_dispatch_encode_alloc: NULL allocator");

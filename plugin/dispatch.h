@@ -52,15 +52,13 @@ int parz_dispatch_with_gpu(int (*fn)(parz_gpu_context* ctx, void* arg), void* ar
 int parz_dispatch_encode(const parz_array* a, const void* data, const parz_chunk_config* cfg,
                          void* dst, size_t dst_bytes, size_t* written, parz_error* err);
 
-/* A buffer of at least `bytes` for a chunk, or NULL. Called again when a GPU encode fails and the
- * CPU takes over: the allocator then owns (and may free) what it gave before. */
-typedef void* (*parz_dispatch_alloc)(void* arg, size_t bytes);
-
 /* parz_dispatch_encode into a buffer from alloc(alloc_arg, bytes): the chunk's size, asked once
  * the chunk is encoded (on the GPU, and on an OpenMP team: parz_omp_chunk_encode_alloc); on one
- * thread parz_chunk_bound_data's bound, asked before. PARZ_ERR_NOMEM when alloc gives NULL. */
+ * thread parz_chunk_bound_data's bound, asked before. PARZ_ERR_NOMEM when alloc gives NULL. When
+ * a GPU encode fails and the CPU takes over, alloc is asked again: the allocator then owns (and
+ * may free) what it gave before. */
 int parz_dispatch_encode_alloc(const parz_array* a, const void* data, const parz_chunk_config* cfg,
-                               parz_dispatch_alloc alloc, void* alloc_arg, size_t* written,
+                               parz_chunk_alloc alloc, void* alloc_arg, size_t* written,
                                parz_error* err);
 
 /* What this build can run: OpenMP threads (openmp), the CUDA decoder (cuda: built with it and its

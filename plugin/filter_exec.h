@@ -9,13 +9,11 @@
  * large); decoding takes the chunk parsed (v, from src), so that it is parsed once. */
 #ifdef PARZ_HAVE_DISPATCH
 #include "dispatch.h"
-typedef parz_dispatch_alloc parz_filter_alloc;
 #define parz_filter_exec_encode parz_dispatch_encode_alloc
 #define parz_filter_exec_decode parz_dispatch_decode_view
 #else
-typedef void* (*parz_filter_alloc)(void* arg, size_t bytes);
 static inline int parz_filter_exec_encode(const parz_array* a, const void* data,
-                                          const parz_chunk_config* cfg, parz_filter_alloc alloc,
+                                          const parz_chunk_config* cfg, parz_chunk_alloc alloc,
                                           void* alloc_arg, size_t* written, parz_error* err) {
   size_t bound = parz_chunk_bound_data(a, data, cfg);
   void* dst = bound ? alloc(alloc_arg, bound) : NULL;

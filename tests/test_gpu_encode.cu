@@ -53,7 +53,7 @@ static int reference(const parz_array& a, const void* host, const parz_chunk_con
   return rc;
 }
 
-/* parz_gpu_chunk_alloc into a std::vector, sized as asked. */
+/* parz_chunk_alloc into a std::vector, sized as asked. */
 static void* alloc_exact(void* arg, size_t bytes) {
   std::vector<unsigned char>* v = (std::vector<unsigned char>*)arg;
   v->assign(bytes ? bytes : 1, 0xA5);

@@ -26,7 +26,7 @@ static void set(const char* name, const char* value) {
     unsetenv(name);
 }
 
-/* A parz_dispatch_alloc that keeps one buffer and what it was asked. */
+/* A parz_chunk_alloc that keeps one buffer and what it was asked. */
 struct asked {
   void* ptr;
   size_t bytes;
