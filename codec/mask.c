@@ -116,6 +116,10 @@ void parz_mask_scan(parz_mask_palette* pal, const parz_array* a, const void* dat
   const uint64_t magnitude = size == 4 ? 0x7fffffffu : UINT64_C(0x7fffffffffffffff);
   const uint64_t infinity = size == 4 ? 0x7f800000u : UINT64_C(0x7ff0000000000000);
   uint64_t nmasked = 0, nexceptions = 0;
+  /* the bits the palette took last: a masked region repeats one pattern, which the palette,
+   * having taken it once, always takes (no search) */
+  uint64_t taken = 0;
+  unsigned have_taken = 0;
   for (i = 0; i < v.n[0]; i++)
     for (j = 0; j < v.n[1]; j++)
       for (k = 0; k < v.n[2]; k++) {
@@ -126,10 +130,13 @@ void parz_mask_scan(parz_mask_palette* pal, const parz_array* a, const void* dat
           /* the palette is asked only about the values it may take */
           if (((fill & (unsigned)(bits == fill_bits)) |
                (nan & (unsigned)((bits & magnitude) > infinity))) &&
-              take(pal, bits))
+              ((have_taken & (unsigned)(bits == taken)) || take(pal, bits))) {
+            taken = bits;
+            have_taken = 1;
             nmasked++;
-          else
+          } else {
             nexceptions += parz_exception_test(&rule, bits);
+          }
         }
       }
   *masked = nmasked;
