@@ -48,15 +48,26 @@ __global__ void sizes_kernel(const parz_gpu_enc_chunk* chunks, unsigned n,
     s[6 + k] = m ? m->record_bytes[k] : 0;
 }
 
-/* One thread per slot of the chunk's set: its value index; V from the first. */
-__global__ void mask_rank_kernel(const parz_gpu_enc_chunk* chunks) {
-  const parz_gpu_enc_chunk& c = chunks[blockIdx.y];
-  const unsigned i = (unsigned)thread_index();
-  if (i >= PARZ_GPU_MASK_SLOTS)
-    return;
-  c.mask.set->code[i] = parz_gpu_mask_rank(c.mask.set, i);
+/* One CTA per chunk, a thread per slot of its set: the patterns' first positions gathered in
+ * shared memory, then each slot's value index; V from the first thread. (A thread per slot
+ * reading every slot's position from device memory took 55 us on the H200.) */
+__global__ void __launch_bounds__(PARZ_GPU_MASK_SLOTS)
+    mask_rank_kernel(const parz_gpu_enc_chunk* chunks) {
+  __shared__ unsigned long long firsts[PARZ_GPU_MASK_SLOTS];
+  __shared__ unsigned n;
+  parz_gpu_mask_set* s = chunks[blockIdx.y].mask.set;
+  const unsigned i = threadIdx.x;
   if (i == 0)
-    c.mask.set->nvalues = parz_gpu_mask_nvalues(c.mask.set);
+    n = 0;
+  __syncthreads();
+  const bool used = s->key[i] != 0;
+  const unsigned long long first = s->first[i];
+  if (used)
+    firsts[atomicAdd(&n, 1u)] = first;
+  __syncthreads();
+  s->code[i] = used ? parz_gpu_mask_rank_among(firsts, n, first, s->fill_seen) : -1;
+  if (i == 0)
+    s->nvalues = parz_gpu_mask_nvalues_of(n, s->fill_seen);
 }
 
 /* Group g of G blocks of chunk c walked by one warp, 32 blocks a step, to the records of the
@@ -79,14 +90,19 @@ __device__ unsigned long long warp_group(const parz_gpu_enc_chunk& c, unsigned n
   unsigned long long start_at = b0; /* the cursor at that start */
   unsigned before = 0;              /* the fact of the block before the step's first */
   unsigned long long at = 0;        /* the group's bytes so far */
+  /* the facts of this step and the next: each step loads those of the step after next, so that
+   * the walk does not wait for device memory */
+  unsigned f = b0 + lane < b1 ? facts[b0 + lane] : 0u;
+  unsigned f1 = b0 + 32 + lane < b1 ? facts[b0 + 32 + lane] : 0u;
   for (unsigned long long base = b0; base < b1; base += 32) {
     const unsigned long long b = base + lane;
-    const unsigned f = b < b1 ? facts[b] : 0u;
+    const unsigned f2 = base + 64 + lane < b1 ? facts[base + 64 + lane] : 0u;
     unsigned prev = __shfl_up_sync(full, f, 1), next = __shfl_down_sync(full, f, 1);
+    const unsigned after = __shfl_sync(full, f1, 0); /* the fact of the block after the step */
     if (lane == 0)
       prev = before;
     if (lane == 31)
-      next = b + 1 < b1 ? facts[b + 1] : 0u;
+      next = after;
     const bool run = (f & PARZ_GPU_MASK_RUN) != 0;
     const bool starts = f && (!run || prev != f), ends = f && (!run || next != f);
     const unsigned filled = __ballot_sync(full, f != 0), begun = __ballot_sync(full, starts);
@@ -125,6 +141,8 @@ __device__ unsigned long long warp_group(const parz_gpu_enc_chunk& c, unsigned n
       start_at = __shfl_sync(full, my_cursor, last);
     }
     before = __shfl_sync(full, f, 31);
+    f = f1;
+    f1 = f2;
   }
   return at;
 }
@@ -311,7 +329,7 @@ cudaError_t parz_gpu_launch_sizes(const parz_gpu_enc_chunk* d, unsigned n,
 
 cudaError_t parz_gpu_launch_mask_rank(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
                                       unsigned n, cudaStream_t st) {
-  return over_chunks(h, d, n, 128, st, mask_rank_kernel, [](const parz_gpu_enc_chunk&) {
+  return over_chunks(h, d, n, PARZ_GPU_MASK_SLOTS, st, mask_rank_kernel, [](const parz_gpu_enc_chunk&) {
     return (unsigned long long)PARZ_GPU_MASK_SLOTS;
   });
 }

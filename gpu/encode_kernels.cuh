@@ -29,6 +29,14 @@ constexpr int parz_gpu_enc_min_ctas() {
  * publishes its sum, then its prefix once its predecessors' are known). */
 typedef cub::ScanTileState<unsigned long long> parz_gpu_tile_state;
 
+/* Adds v (a block's count, at most 4^4) to *to once for the lanes here at once: in a region of
+ * special values every block would otherwise add to the one word. */
+__device__ __forceinline__ void parz_gpu_warp_add(unsigned long long* to, unsigned v) {
+  const unsigned lanes = __activemask(), sum = __reduce_add_sync(lanes, v);
+  if (sum && (threadIdx.x & 31u) == (unsigned)__ffs(lanes) - 1)
+    atomicAdd(to, (unsigned long long)sum);
+}
+
 /* Block blockIdx.x * 128 + threadIdx.x of chunk blockIdx.y: gathered and cleaned (in a chunk
  * whose configuration masks, its masked values counted and their NaN patterns put into the
  * chunk's set; in the mask pass, its stand-ins and fact), encoded into a buffer of its own
@@ -78,14 +86,13 @@ __global__ void __launch_bounds__(PARZ_GPU_ENC_THREADS, parz_gpu_enc_min_ctas<T,
   if (b + 1 == nblocks)
     c.offsets[nblocks] = at + bits;
   parz_gpu_place_block(c.scratch, at, bits, words, parz_gpu_block_words<T, D>());
-  if (note.exc)
-    atomicAdd(c.nexc, (unsigned long long)note.exc);
+  parz_gpu_warp_add(c.nexc, note.exc);
   if (note.v2)
     atomicOr(c.needs2, 1u);
   if (c.mask.pass)
     c.mask.facts[b] = note.fact;
-  else if (note.masked)
-    atomicAdd(&c.mask.set->masked, (unsigned long long)note.masked);
+  else if (c.mask.set)
+    parz_gpu_warp_add(&c.mask.set->masked, note.masked);
 }
 
 /* The kernel over n chunks of one type and rank: h their arguments on the host (for the grid),

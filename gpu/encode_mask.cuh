@@ -58,9 +58,20 @@ PARZ_HD unsigned parz_gpu_mask_hash(unsigned long long bits) {
 }
 
 /* Puts NaN pattern bits met at position pos into the set (on the GPU atomically); marks the
- * set overflowed when it is full. */
+ * set overflowed when it is full. On the GPU the lanes here at once that hold the same pattern
+ * put it once, with their smallest position, and the position goes in only when it beats the
+ * one in device memory (read past L1, which keeps a stale copy): the blocks of a masked region
+ * would otherwise all send their atomics to one word. */
 PARZ_HD void parz_gpu_mask_insert(parz_gpu_mask_set* s, unsigned long long bits,
                                   unsigned long long pos) {
+#if defined(__CUDA_ARCH__)
+  const unsigned lanes = __activemask(), peers = __match_any_sync(lanes, bits);
+  const unsigned hi = __reduce_min_sync(peers, (unsigned)(pos >> 32));
+  const unsigned lo = __reduce_min_sync(peers, (unsigned)(pos >> 32) == hi ? (unsigned)pos : ~0u);
+  if ((threadIdx.x & 31u) != (unsigned)__ffs(peers) - 1)
+    return;
+  pos = (unsigned long long)hi << 32 | lo;
+#endif
   unsigned h = parz_gpu_mask_hash(bits);
   for (unsigned i = 0; i < PARZ_GPU_MASK_SLOTS; i++, h = (h + 1) & (PARZ_GPU_MASK_SLOTS - 1)) {
     unsigned long long k = s->key[h];
@@ -68,7 +79,7 @@ PARZ_HD void parz_gpu_mask_insert(parz_gpu_mask_set* s, unsigned long long bits,
     if (k == 0)
       k = atomicCAS(s->key + h, 0ull, bits);
     if (k == 0 || k == bits) {
-      if (~pos > s->first[h])
+      if (~pos > __ldcg(s->first + h))
         atomicMax(s->first + h, ~pos);
       return;
     }
@@ -107,23 +118,35 @@ PARZ_HD int parz_gpu_mask_code(const parz_gpu_mask& m, int type, unsigned long l
   return -1;
 }
 
-/* Slot i's value index: its pattern's rank by first position, after the fill value (-1 past
- * the first PARZ_GPU_MASK_MAX_NAN patterns, and for an empty slot). */
-PARZ_HD int parz_gpu_mask_rank(const parz_gpu_mask_set* s, unsigned i) {
+/* The value index of the pattern first met at ~first among the patterns firsts[0..n) (first
+ * positions complemented; an empty slot's 0 is never larger): its rank by first position after
+ * the fill value, -1 past the first PARZ_GPU_MASK_MAX_NAN patterns. */
+PARZ_HD int parz_gpu_mask_rank_among(const unsigned long long* firsts, unsigned n,
+                                     unsigned long long first, unsigned fill_seen) {
   unsigned rank = 0;
-  if (!s->key[i])
-    return -1;
-  for (unsigned j = 0; j < PARZ_GPU_MASK_SLOTS; j++)
-    rank += s->first[j] > s->first[i]; /* empty slots' 0 is never larger */
-  return rank < PARZ_GPU_MASK_MAX_NAN ? (int)(rank + s->fill_seen) : -1;
+  for (unsigned j = 0; j < n; j++)
+    rank += firsts[j] > first;
+  return rank < PARZ_GPU_MASK_MAX_NAN ? (int)(rank + fill_seen) : -1;
 }
 
-/* V, the palette's values. */
+/* Slot i's value index (-1 for an empty slot). */
+PARZ_HD int parz_gpu_mask_rank(const parz_gpu_mask_set* s, unsigned i) {
+  return s->key[i] ? parz_gpu_mask_rank_among(s->first, PARZ_GPU_MASK_SLOTS, s->first[i],
+                                               s->fill_seen)
+                   : -1;
+}
+
+/* V, the palette's values, of a set holding n patterns. */
+PARZ_HD unsigned parz_gpu_mask_nvalues_of(unsigned n, unsigned fill_seen) {
+  return (n < PARZ_GPU_MASK_MAX_NAN ? n : PARZ_GPU_MASK_MAX_NAN) + (fill_seen != 0);
+}
+
+/* V of set s. */
 PARZ_HD unsigned parz_gpu_mask_nvalues(const parz_gpu_mask_set* s) {
   unsigned n = 0;
   for (unsigned j = 0; j < PARZ_GPU_MASK_SLOTS; j++)
     n += s->key[j] != 0;
-  return (n < PARZ_GPU_MASK_MAX_NAN ? n : PARZ_GPU_MASK_MAX_NAN) + (s->fill_seen != 0);
+  return parz_gpu_mask_nvalues_of(n, s->fill_seen);
 }
 
 /* Groups of 256 << k blocks, and where candidate k's entries start in group_bytes. */
