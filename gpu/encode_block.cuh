@@ -210,8 +210,8 @@ PARZ_HD unsigned parz_gpu_mask_scan(const U* q, const parz_gpu_extent& e,
 
 /* The clean step of a block holding exceptions or fill values (their count among the block's
  * valid values came from the gather): with a configuration that masks, the first pass also
- * scans the block for masked values and the mask pass fills its holes instead; otherwise (and
- * in the first pass) each exception becomes the block's stand-in (codec/standin.h). Out of
+ * scans the block for masked values (a block holding some is zeroed) and the mask pass fills
+ * its holes instead; otherwise each exception becomes the block's stand-in (codec/standin.h). Out of
  * line, on a copy of the block: blocks rarely come here, and the block itself stays in
  * registers. */
 template <parz_type T, typename U, unsigned D>
@@ -223,8 +223,13 @@ PARZ_GPU_NOINLINE parz_gpu_block_note parz_gpu_clean(U* q, const parz_gpu_extent
   const unsigned size = 1u << (2 * D);
   const parz_exception_rule r = c.rule;
   parz_gpu_block_note note = {0, 0, 0, 0};
-  if (c.mask.set)
-    note.masked = parz_gpu_mask_scan<T, U, D>(q, e, c, b);
+  if (c.mask.set && (note.masked = parz_gpu_mask_scan<T, U, D>(q, e, c, b)) != 0) {
+    /* the chunk is encoded again in the mask pass, which drops this pass's bits: the block
+     * needs no stand-ins, and zeros encode fastest */
+    for (unsigned i = 0; i < size; i++)
+      q[i] = 0;
+    return note;
+  }
   uint64_t v[1u << (2 * D)];
   unsigned n = 0, i;
   for (i = 0; i < size; i++) /* buffer order is C order */
@@ -501,14 +506,15 @@ PARZ_HD void parz_gpu_mask_bitmap(const parz_gpu_enc_chunk& c, unsigned long lon
   const unsigned n = 1u << (2 * c.dims), bb = parz_mask_bitmap_bytes(c.dims);
   long long base = 0;
   unsigned e[4] = {1, 1, 1, 1}, at = bb;
+  /* the bitmap is built here and stored at the end: p may alias the values, so bits ORed into
+   * it in place would make every value wait for the store before it */
+  uint64_t map[4] = {0, 0, 0, 0};
   for (int k = (int)c.dims - 1; k >= 0; k--) {
     const unsigned long long bc = b % c.bgrid[k], left = c.shape[k] - 4 * bc;
     b /= c.bgrid[k];
     e[c.dims - 1 - k] = left < 4 ? (unsigned)left : 4u;
     base += 4 * (long long)bc * c.stride[k];
   }
-  for (unsigned j = 0; j < bb; j++)
-    p[j] = 0;
   for (unsigned i = 0; i < n; i++) {
     long long off = base;
     bool in = true;
@@ -522,10 +528,12 @@ PARZ_HD void parz_gpu_mask_bitmap(const parz_gpu_enc_chunk& c, unsigned long lon
     const int code = parz_gpu_mask_code(c.mask, c.type, (uint64_t)((const U*)c.data)[off]);
     if (code < 0)
       continue;
-    p[i >> 3] |= (unsigned char)(1u << (i & 7u));
+    map[i >> 6] |= 1ull << (i & 63u);
     if (c.mask.nvalues > 1)
       p[at++] = (unsigned char)code;
   }
+  for (unsigned j = 0; j < bb; j++)
+    p[j] = (unsigned char)(map[j >> 3] >> (8 * (j & 7u)));
 }
 
 /* Where group g's records go (the chosen G): at its start, which the scan of the groups' bytes

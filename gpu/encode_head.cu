@@ -70,52 +70,53 @@ __global__ void __launch_bounds__(PARZ_GPU_MASK_SLOTS)
     s->nvalues = parz_gpu_mask_nvalues_of(n, s->fill_seen);
 }
 
-/* Group g of G blocks of chunk c walked by one warp, 32 blocks a step, to the records of the
- * serial walk (encode_mask.cuh, parz_gpu_mask_group), which would take one thread G steps. Each
- * lane takes a block; a record is the work of the lane of its last block (a bitmap block, or a
- * run's last), which learns from the warp's ballots where the record begins (a run: the last
- * record start so far) and where the record before it ended (one past the last block with a
- * fact before that start), both carried from step to step. An exclusive sum of the records'
- * bytes over the lanes places them. out: where the group's records go, NULL to count them.
- * Returns the group's bytes on every lane. */
+/* Where a walk of a group's records stands (encode_mask.cuh, parz_gpu_mask_group): one past the
+ * last block with a fact so far (cursor), the last record start so far and the cursor at it,
+ * the fact of the block before, and the bytes of the records so far. */
+struct walk_state {
+  unsigned long long cursor, start, start_at, at;
+  unsigned before;
+};
+
+/* Blocks [w0, w1) of a group ending at b1, walked by one warp from state st, 32 blocks a step,
+ * to the records of the serial walk. Each lane takes a block; a record is the work of the lane
+ * of its last block (a bitmap block, or a run's last), which learns from the warp's ballots
+ * where the record begins (a run: the last record start so far) and where the record before it
+ * ended (one past the last block with a fact before that start), both carried from step to
+ * step. An exclusive sum of the records' bytes over the lanes places them. out: where the
+ * group's records go, NULL to count them. st is the state after w1 on every lane. */
 template <typename U>
-__device__ unsigned long long warp_group(const parz_gpu_enc_chunk& c, unsigned nvalues,
-                                         unsigned long long G, unsigned long long g,
-                                         unsigned char* out) {
+__device__ void warp_walk(const parz_gpu_enc_chunk& c, unsigned nvalues, unsigned long long w0,
+                          unsigned long long w1, unsigned long long b1, walk_state& st,
+                          unsigned char* out) {
   const unsigned full = 0xffffffffu, lane = threadIdx.x & 31u;
   const unsigned* facts = c.mask.facts;
-  const unsigned long long b0 = g * G, b1 = b0 + G < c.nblocks ? b0 + G : c.nblocks;
-  unsigned long long cursor = b0;   /* one past the last block with a fact so far */
-  unsigned long long start = b0;    /* the last record start so far */
-  unsigned long long start_at = b0; /* the cursor at that start */
-  unsigned before = 0;              /* the fact of the block before the step's first */
-  unsigned long long at = 0;        /* the group's bytes so far */
   /* the facts of this step and the next: each step loads those of the step after next, so that
    * the walk does not wait for device memory */
-  unsigned f = b0 + lane < b1 ? facts[b0 + lane] : 0u;
-  unsigned f1 = b0 + 32 + lane < b1 ? facts[b0 + 32 + lane] : 0u;
-  for (unsigned long long base = b0; base < b1; base += 32) {
+  unsigned f = w0 + lane < b1 ? facts[w0 + lane] : 0u;
+  unsigned f1 = w0 + 32 + lane < b1 ? facts[w0 + 32 + lane] : 0u;
+  for (unsigned long long base = w0; base < w1; base += 32) {
     const unsigned long long b = base + lane;
     const unsigned f2 = base + 64 + lane < b1 ? facts[base + 64 + lane] : 0u;
     unsigned prev = __shfl_up_sync(full, f, 1), next = __shfl_down_sync(full, f, 1);
     const unsigned after = __shfl_sync(full, f1, 0); /* the fact of the block after the step */
     if (lane == 0)
-      prev = before;
+      prev = st.before;
     if (lane == 31)
       next = after;
     const bool run = (f & PARZ_GPU_MASK_RUN) != 0;
     const bool starts = f && (!run || prev != f), ends = f && (!run || next != f);
     const unsigned filled = __ballot_sync(full, f != 0), begun = __ballot_sync(full, starts);
     const unsigned below = filled & ((1u << lane) - 1u);
-    const unsigned long long my_cursor = below ? base + (31u - __clz(below)) + 1 : cursor;
+    const unsigned long long my_cursor = below ? base + (31u - __clz(below)) + 1 : st.cursor;
     const unsigned upto = begun & (lane == 31 ? full : (2u << lane) - 1u);
     const unsigned from = upto ? 31u - __clz(upto) : 0u;
     const unsigned long long from_at = __shfl_sync(full, my_cursor, from);
     unsigned long long bytes = 0, skip = 0, n = 1;
     if (ends) {
       if (run) {
-        const unsigned long long s = upto ? base + from : start;
-        skip = s - (upto ? from_at : start_at);
+        const unsigned long long s = upto ? base + from : st.start;
+        skip = s - (upto ? from_at : st.start_at);
         n = b - s + 1;
       } else {
         skip = b - my_cursor;
@@ -130,40 +131,138 @@ __device__ unsigned long long warp_group(const parz_gpu_enc_chunk& c, unsigned n
         sum += t;
     }
     if (out && bytes)
-      parz_gpu_mask_record(out + at + sum - bytes, f, skip, n, c.dims, nvalues,
+      parz_gpu_mask_record(out + st.at + sum - bytes, f, skip, n, c.dims, nvalues,
                            [&](unsigned char* p) { parz_gpu_mask_bitmap<U>(c, b, p); });
-    at += __shfl_sync(full, sum, 31);
+    st.at += __shfl_sync(full, sum, 31);
     if (filled)
-      cursor = base + (31u - __clz(filled)) + 1;
+      st.cursor = base + (31u - __clz(filled)) + 1;
     if (begun) {
       const unsigned last = 31u - __clz(begun);
-      start = base + last;
-      start_at = __shfl_sync(full, my_cursor, last);
+      st.start = base + last;
+      st.start_at = __shfl_sync(full, my_cursor, last);
     }
-    before = __shfl_sync(full, f, 31);
+    st.before = __shfl_sync(full, f, 31);
     f = f1;
     f1 = f2;
   }
-  return at;
 }
 
-/* One warp per group of each candidate G (candidate 0's groups first): its records' bytes,
- * summed per candidate. */
-__global__ void mask_lengths_kernel(const parz_gpu_enc_chunk* chunks) {
-  const parz_gpu_enc_chunk& c = chunks[blockIdx.y];
-  unsigned long long g = thread_index() / 32;
-  for (unsigned k = 0; k < PARZ_GPU_MASK_GROUP_SIZES; k++) {
-    const unsigned long long n = parz_gpu_mask_groups(c.nblocks, k);
-    if (g < n) {
-      const unsigned long long bytes = warp_group<uint32_t>(
-          c, c.mask.set->nvalues, (unsigned long long)PARZ_GPU_MASK_GROUP_MIN << k, g, NULL);
-      if ((threadIdx.x & 31u) == 0) {
-        c.mask.group_bytes[parz_gpu_mask_groups_before(c.nblocks, k) + g] = bytes;
-        atomicAdd(c.mask.set->record_bytes + k, bytes);
-      }
-      return;
+/* A CTA walks WALK_WARPS shares of WALK_BLOCKS blocks, a warp each: one group of the largest
+ * candidate G, or several smaller ones. A group of 4096 blocks walked by one warp took 128
+ * dependent steps (50-70 us on the H200); its shares walked at once take 8, three times over. */
+#define WALK_BLOCKS PARZ_GPU_MASK_GROUP_MIN
+#define WALK_WARPS (1u << (PARZ_GPU_MASK_GROUP_SIZES - 1))
+#define WALK_THREADS (32 * WALK_WARPS)
+
+/* Tiles of a chunk of nblocks blocks. */
+static __host__ __device__ unsigned long long walk_tiles(unsigned long long nblocks) {
+  return (nblocks + WALK_WARPS * WALK_BLOCKS - 1) / (WALK_WARPS * WALK_BLOCKS);
+}
+
+/* Marks in a share's summary for what its walk took from the state before it (block indices
+ * never reach them). */
+#define CARRIED_CURSOR (~0ull)
+#define CARRIED_START (~0ull - 1)
+#define CARRIED_START_AT (~0ull - 2)
+
+/* The state after a share whose walk from the marks ended in sum, given the state before it. */
+__device__ walk_state walk_resolve(const walk_state& sum, const walk_state& before) {
+  walk_state s = sum;
+  s.cursor = sum.cursor == CARRIED_CURSOR ? before.cursor : sum.cursor;
+  s.start = sum.start == CARRIED_START ? before.start : sum.start;
+  s.start_at = sum.start_at == CARRIED_START_AT ? before.start_at
+               : sum.start_at == CARRIED_CURSOR ? before.cursor
+                                                : sum.start_at;
+  return s;
+}
+
+/* Tile t (WALK_WARPS shares) of chunk c's groups of candidate k, walked by the CTA: warp w's
+ * share starts at block t * WALK_WARPS * WALK_BLOCKS + w * WALK_BLOCKS. A group of several
+ * shares is walked in three steps: each share from the marks, which says what its walk takes
+ * from the shares before it; one thread per group carrying the state across its shares; each
+ * share again from the state before it, counting its records' bytes. With `write`, the
+ * group's first thread sums its shares' bytes before each share, and a last walk writes the
+ * records there (k is then the chosen candidate; a group of one share skips the count).
+ * Returns, on the thread of each group's first share (and 0 elsewhere), the group's bytes. */
+template <typename U>
+__device__ unsigned long long cta_walk(const parz_gpu_enc_chunk& c, unsigned nvalues, unsigned k,
+                                       unsigned long long t, bool write) {
+  __shared__ walk_state states[WALK_WARPS];
+  __shared__ unsigned long long bytes[WALK_WARPS];
+  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u, per = 1u << k;
+  const unsigned long long G = (unsigned long long)WALK_BLOCKS << k;
+  const unsigned long long w0 = (t * WALK_WARPS + warp) * WALK_BLOCKS;
+  const unsigned long long b0 = w0 / G * G, b1 = b0 + G < c.nblocks ? b0 + G : c.nblocks;
+  const unsigned long long w1 = w0 + WALK_BLOCKS < b1 ? w0 + WALK_BLOCKS : b1;
+  const bool here = w0 < c.nblocks;
+  const unsigned before = here && w0 > b0 ? c.mask.facts[w0 - 1] : 0u;
+  walk_state st = {b0, b0, b0, 0, before};
+  if (per > 1) {
+    if (here) {
+      st = {CARRIED_CURSOR, CARRIED_START, CARRIED_START_AT, 0, before};
+      warp_walk<U>(c, nvalues, w0, w1, b1, st, NULL);
+      if (lane == 0)
+        states[warp] = st;
     }
-    g -= n;
+    __syncthreads();
+    const unsigned long long g0 = (t * WALK_WARPS + threadIdx.x) * WALK_BLOCKS;
+    if (threadIdx.x < WALK_WARPS && threadIdx.x % per == 0 && g0 < c.nblocks) {
+      walk_state s = {g0, g0, g0, 0, 0};
+      for (unsigned w = threadIdx.x; w < threadIdx.x + per && w < WALK_WARPS; w++) {
+        const walk_state sum = states[w];
+        states[w] = s;
+        s = walk_resolve(sum, s);
+      }
+    }
+    __syncthreads();
+    if (here) { /* the state before the share; its bytes count from 0 */
+      st = states[warp];
+      st.at = 0;
+      st.before = before;
+    }
+  }
+  unsigned long long group = 0;
+  if (!write || per > 1) {
+    walk_state count = st;
+    if (here)
+      warp_walk<U>(c, nvalues, w0, w1, b1, count, NULL);
+    if (lane == 0)
+      bytes[warp] = here ? count.at : 0;
+    __syncthreads();
+    if (threadIdx.x < WALK_WARPS && threadIdx.x % per == 0)
+      for (unsigned w = threadIdx.x; w < threadIdx.x + per && w < WALK_WARPS; w++) {
+        const unsigned long long share = bytes[w];
+        if (write)
+          bytes[w] = group;
+        group += share;
+      }
+    if (!write)
+      return group;
+    __syncthreads();
+    st.at = bytes[warp];
+  }
+  if (here) {
+    warp_walk<U>(c, nvalues, w0, w1, b1, st, parz_gpu_mask_group_records(c, w0 / G));
+    if (w1 == c.nblocks && lane == 0)
+      parz_gpu_mask_pad(c);
+  }
+  return group;
+}
+
+/* Tiles of candidate k = blockIdx.x / tiles: each group's records' bytes, summed per candidate
+ * (the counting walk of the records kernel below). */
+__global__ void __launch_bounds__(WALK_THREADS) mask_lengths_kernel(const parz_gpu_enc_chunk* chunks) {
+  const parz_gpu_enc_chunk& c = chunks[blockIdx.y];
+  const unsigned long long tiles = walk_tiles(c.nblocks);
+  const unsigned k = (unsigned)(blockIdx.x / tiles), t = (unsigned)(blockIdx.x % tiles);
+  if (k >= PARZ_GPU_MASK_GROUP_SIZES)
+    return; /* the whole CTA: past this chunk's tiles */
+  const unsigned long long bytes = cta_walk<uint32_t>(c, c.mask.set->nvalues, k, t, false);
+  const unsigned long long g = ((unsigned long long)t * WALK_WARPS + threadIdx.x) >> k;
+  if (threadIdx.x < WALK_WARPS && threadIdx.x % (1u << k) == 0 &&
+      ((unsigned long long)t * WALK_WARPS + threadIdx.x) * WALK_BLOCKS < c.nblocks) {
+    c.mask.group_bytes[parz_gpu_mask_groups_before(c.nblocks, k) + g] = bytes;
+    atomicAdd(c.mask.set->record_bytes + k, bytes);
   }
 }
 
@@ -175,16 +274,11 @@ __global__ void mask_values_kernel(const parz_gpu_enc_chunk* chunks) {
     parz_gpu_mask_value(c, i);
 }
 
-/* One warp per group: its records (one chunk, after the scan of its groups' bytes), and after
- * the last group's the section's padding. */
+/* The records of the chosen G (one chunk, after the scan of its groups' bytes), and after the
+ * last group's the section's padding. */
 template <typename U>
-__global__ void mask_records_kernel(const parz_gpu_enc_chunk c) {
-  const unsigned long long g = thread_index() / 32;
-  if (g >= c.mask.ngroups)
-    return;
-  warp_group<U>(c, c.mask.nvalues, c.mask.group_blocks, g, parz_gpu_mask_group_records(c, g));
-  if (g + 1 == c.mask.ngroups && (threadIdx.x & 31u) == 0)
-    parz_gpu_mask_pad(c);
+__global__ void __launch_bounds__(WALK_THREADS) mask_records_kernel(const parz_gpu_enc_chunk c) {
+  cta_walk<U>(c, c.mask.nvalues, c.mask.k, blockIdx.x, true);
 }
 
 /* The payload from the scratch to its place after the head, leaving the scratch zero for the
@@ -336,8 +430,8 @@ cudaError_t parz_gpu_launch_mask_rank(const parz_gpu_enc_chunk* h, const parz_gp
 
 cudaError_t parz_gpu_launch_mask_lengths(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
                                          unsigned n, cudaStream_t st) {
-  return over_chunks(h, d, n, 128, st, mask_lengths_kernel, [](const parz_gpu_enc_chunk& c) {
-    return 32 * parz_gpu_mask_groups_before(c.nblocks, PARZ_GPU_MASK_GROUP_SIZES);
+  return over_chunks(h, d, n, WALK_THREADS, st, mask_lengths_kernel, [](const parz_gpu_enc_chunk& c) {
+    return WALK_THREADS * PARZ_GPU_MASK_GROUP_SIZES * walk_tiles(c.nblocks);
   });
 }
 
@@ -349,11 +443,11 @@ cudaError_t parz_gpu_launch_mask_values(const parz_gpu_enc_chunk* h, const parz_
 }
 
 cudaError_t parz_gpu_launch_mask_records(const parz_gpu_enc_chunk& c, cudaStream_t st) {
-  const unsigned ctas = (unsigned)((32 * c.mask.ngroups + 127) / 128);
+  const unsigned ctas = (unsigned)walk_tiles(c.nblocks);
   if (parz_type_size((parz_type)c.type) == 4)
-    mask_records_kernel<uint32_t><<<ctas, 128, 0, st>>>(c);
+    mask_records_kernel<uint32_t><<<ctas, WALK_THREADS, 0, st>>>(c);
   else
-    mask_records_kernel<uint64_t><<<ctas, 128, 0, st>>>(c);
+    mask_records_kernel<uint64_t><<<ctas, WALK_THREADS, 0, st>>>(c);
   return cudaGetLastError();
 }
 
