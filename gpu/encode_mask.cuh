@@ -13,10 +13,11 @@
  * encode it on the CPU.
  *
  * The records: the block kernel's mask pass leaves one fact per block (none, wholly masked with
- * one value: a run's candidate, or a bitmap of so many masked values); one warp per group walks
- * a group's facts, 32 a step, to count its records' bytes (for every candidate G at once, so
- * that the host picks G as the codec does), and, once the section's place is known, to write
- * them (encode_head.cu). One thread walking a group of 4096 blocks took milliseconds. */
+ * one value: a run's candidate, or a bitmap of so many masked values); warps walk a group's
+ * facts, 32 a step, a warp per 256 blocks of it, to count its records' bytes (for every
+ * candidate G at once, so that the host picks G as the codec does), and, once the section's
+ * place is known, to write them (encode_head.cu). One thread walking a group of 4096 blocks
+ * took milliseconds. */
 #ifndef PARZ_GPU_ENCODE_MASK_CUH
 #define PARZ_GPU_ENCODE_MASK_CUH
 
@@ -131,9 +132,9 @@ PARZ_HD int parz_gpu_mask_rank_among(const unsigned long long* firsts, unsigned 
 
 /* Slot i's value index (-1 for an empty slot). */
 PARZ_HD int parz_gpu_mask_rank(const parz_gpu_mask_set* s, unsigned i) {
-  return s->key[i] ? parz_gpu_mask_rank_among(s->first, PARZ_GPU_MASK_SLOTS, s->first[i],
-                                               s->fill_seen)
-                   : -1;
+  return s->key[i]
+             ? parz_gpu_mask_rank_among(s->first, PARZ_GPU_MASK_SLOTS, s->first[i], s->fill_seen)
+             : -1;
 }
 
 /* V, the palette's values, of a set holding n patterns. */
