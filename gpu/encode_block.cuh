@@ -211,8 +211,8 @@ PARZ_HD unsigned parz_gpu_mask_scan(const U* q, const parz_gpu_extent& e,
 /* The clean step of a block holding exceptions or fill values (their count among the block's
  * valid values came from the gather): with a configuration that masks, the first pass also
  * scans the block for masked values (a block holding some is zeroed) and the mask pass fills
- * its holes instead; otherwise each exception becomes the block's stand-in (codec/standin.h). Out of
- * line, on a copy of the block: blocks rarely come here, and the block itself stays in
+ * its holes instead; otherwise each exception becomes the block's stand-in (codec/standin.h).
+ * Out of line, on a copy of the block: blocks rarely come here, and the block itself stays in
  * registers. */
 template <parz_type T, typename U, unsigned D>
 PARZ_GPU_NOINLINE parz_gpu_block_note parz_gpu_clean(U* q, const parz_gpu_extent e,
