@@ -207,3 +207,16 @@ def chunk_error(capfd, pattern):
     if CHUNK_ERRORS_ON_STDERR:
         seen += "\n" + capfd.readouterr().err
     assert re.search(pattern, seen), seen
+
+
+class DLPackOnly:
+    """A GPU array that offers DLPack and nothing else (as JAX arrays do)."""
+
+    def __init__(self, a):
+        self._a = a
+
+    def __dlpack__(self, stream=None):
+        return self._a.__dlpack__(stream=stream)
+
+    def __dlpack_device__(self):
+        return self._a.__dlpack_device__()

@@ -148,9 +148,9 @@ def test_cd_values_internal_form(tmp_path):
 def test_bad_settings():
     with pytest.raises(ValueError, match="fill_value needs the mask"):
         parz.Parz(accuracy=1e-3, mask=False, fill_value=0.0)
-    with pytest.raises(ValueError, match="mask must be True or False"):
+    with pytest.raises(TypeError, match="mask must be True or False"):
         parz.Parz(accuracy=1e-3, mask=1)
-    with pytest.raises(ValueError, match="fill_value must be a number"):
+    with pytest.raises(TypeError, match="fill_value must be a number"):
         parz.Parz(accuracy=1e-3, fill_value="x")
 
 

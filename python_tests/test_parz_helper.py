@@ -29,13 +29,13 @@ def test_filter_id_and_layout():
     {}, {"accuracy": 1e-3, "rate": 4}, {"accuracy": 0}, {"accuracy": -1},
     {"accuracy": float("nan")}, {"rate": float("inf")}, {"precision": 0}, {"precision": 65},
     {"precision": 2.5}, {"expert": (1, 2, 3)}, {"reversible": True, "segment_blocks": -1},
-    {"accuracy": "1e-3"}, {"precision": "20"}, {"expert": (1, 2, 3, "x")},
     {"reversible": True, "segment_blocks": float("nan")},
     {"reversible": True, "partition_segments": float("inf")},
     {"reversible": True, "table": "hybird"}, {"reversible": True, "table": 2.5},
     {"reversible": True, "table": None, "segment_blocks": 2**32},
 ])
 def test_invalid_arguments(kwargs):
+    """Wrong values; wrong types (TypeError) in test_parz_arguments.py."""
     with pytest.raises(ValueError) as e:
         parz.Parz(**kwargs)
     assert str(e.value).startswith("parz: ")

@@ -68,12 +68,13 @@ def test_out(read_file):
     np.empty((20, 192, 160), "f4"),              # dtype
     np.empty((20, 192, 161)),                    # shape
     np.empty((20, 160, 192)).T.copy().T,         # not C-contiguous
-    [0.0],                                       # not an array
 ])
 def test_out_refused(read_file, bad):
     with h5py.File(read_file, "r") as f:
         with pytest.raises(ValueError, match="^parz: out="):
             parz.read(f["f64"], out=bad)
+        with pytest.raises(TypeError, match="^parz: out=.*list"):  # not an array
+            parz.read(f["f64"], out=[0.0])
 
 
 def test_out_read_only(read_file):
@@ -112,12 +113,14 @@ def test_selection_refused(read_file, sel, match):
             parz.read(f["f32"], sel)
 
 
-@pytest.mark.parametrize("kw, match", [
-    (dict(device="tpu"), "device must be"), (dict(threads=0), "threads must be"),
-    (dict(threads=1.5), "threads must be")])
-def test_arguments_refused(read_file, kw, match):
+@pytest.mark.parametrize("kw, error, match", [
+    (dict(device="tpu"), ValueError, "device must be"),
+    (dict(threads=0), ValueError, "threads must be"),
+    (dict(threads=1.5), TypeError, "threads must be")])
+def test_arguments_refused(read_file, kw, error, match):
+    """More in test_parz_arguments.py."""
     with h5py.File(read_file, "r") as f:
-        with pytest.raises(ValueError, match="^parz: " + match):
+        with pytest.raises(error, match="^parz: " + match):
             parz.read(f["f32"], **kw)
 
 

@@ -9,6 +9,7 @@ import pytest
 
 import h5py
 import parz
+from conftest import DLPackOnly
 from test_parz_write import assert_same_file, both_ways
 
 pytestmark = pytest.mark.skipif(not parz.get_config().gpu, reason="no usable CUDA GPU")
@@ -85,19 +86,6 @@ def test_torch(tmp_path, etopo):
         assert_same_file(*both_ways(
             f, "x", data, (128, 256), parz.Parz(accuracy=1.0, mask=False),
             writer=lambda d, a, sel: parz.write(d, torch.as_tensor(a, device="cuda"), sel)))
-
-
-class DLPackOnly:
-    """A GPU array that offers DLPack and nothing else (as JAX arrays do)."""
-
-    def __init__(self, a):
-        self._a = a
-
-    def __dlpack__(self, stream=None):
-        return self._a.__dlpack__(stream=stream)
-
-    def __dlpack_device__(self):
-        return self._a.__dlpack_device__()
 
 
 def test_dlpack_only(tmp_path, etopo):

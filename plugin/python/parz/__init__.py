@@ -56,8 +56,9 @@ def register(path=None):
     """Loads libH5Zparz.so from `path` (the file or its directory; None: the package's own, see
     plugin_dir) and registers the filter with h5py's HDF5 in this process; returns the module's
     directory. `import parz` does this for the default module; registering again is harmless,
-    and another module file replaces the filter with its own. Raises FileNotFoundError when no
-    module is there, OSError when it cannot be loaded or registered."""
+    and another module file replaces the filter with its own. Raises TypeError when path is not a
+    path, FileNotFoundError when no module is there, OSError when it cannot be loaded or
+    registered."""
     return os.path.dirname(_lib.module_path(_lib.load(path)))
 
 

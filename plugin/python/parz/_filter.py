@@ -2,9 +2,11 @@
 import functools
 import inspect
 import math
+import numbers
 import struct
 import sys
 
+import numpy as np
 
 
 def _filter_ref_base():
@@ -51,19 +53,38 @@ _TABLE_NAMES = {"auto": TABLE_AUTO, "none": TABLE_NONE, "offsets": TABLE_OFFSETS
 _U32 = 0xFFFFFFFF
 
 
+def _is_number(x):
+    """Whether x is a real number (a NumPy one too); True and False are not."""
+    return isinstance(x, numbers.Real) and not isinstance(x, bool)
+
+
+def _is_bool(x):
+    """Whether x is True or False (NumPy's too)."""
+    return isinstance(x, (bool, np.bool_))
+
+
 def double_words(x):
-    """(high, low) 32-bit words of the IEEE-754 binary64 bit pattern of x."""
-    (bits,) = struct.unpack("<Q", struct.pack("<d", float(x)))
+    """(high, low) 32-bit words of the IEEE-754 binary64 bit pattern of x, a real number."""
+    if not _is_number(x):
+        raise TypeError("parz: double_words takes a real number, got %r" % (x,))
+    try:
+        (bits,) = struct.unpack("<Q", struct.pack("<d", float(x)))
+    except OverflowError:
+        raise ValueError("parz: %r is beyond the range of a double" % (x,)) from None
     return bits >> 32, bits & _U32
 
 
 def _check_u32(name, v):
+    """v, an integer in 0..2**32-1 (a float of such a value too), as an int."""
+    message = "parz: %s must be an integer in 0..2**32-1, got %r" % (name, v)
+    if not _is_number(v):
+        raise TypeError(message)
     try:
-        ok = not isinstance(v, bool) and int(v) == v and 0 <= int(v) <= _U32
-    except (TypeError, ValueError, OverflowError):
+        ok = int(v) == v and 0 <= int(v) <= _U32
+    except (ValueError, OverflowError):  # NaN, infinities
         ok = False
     if not ok:
-        raise ValueError("parz: %s must be an integer in 0..2**32-1, got %r" % (name, v))
+        raise ValueError(message)
     return int(v)
 
 
@@ -101,23 +122,28 @@ def _keywords_only(func):
 
 
 def _positive_double(name, meaning, x):
-    """The two words of a finite x > 0 (rate and tolerance), else a ValueError naming it."""
+    """The two words of a finite x > 0 (rate and tolerance), else an error naming it."""
+    message = "parz: %s must be a finite number > 0 (%s), got %r" % (name, meaning, x)
+    if not _is_number(x):
+        raise TypeError(message)
     try:
         ok = math.isfinite(x) and x > 0
-    except TypeError:
+    except OverflowError:  # an int beyond a double's range
         ok = False
     if not ok:
-        raise ValueError("parz: %s must be a finite number > 0 (%s), got %r" % (name, meaning, x))
+        raise ValueError(message)
     return double_words(x)
 
 
 def _fill_words(fill_value):
     """The two words of a fill value given as a number (a NumPy scalar too)."""
+    if not _is_number(fill_value):
+        raise TypeError("parz: fill_value must be a number, got %r" % (fill_value,))
     try:
         x = float(fill_value)
-    except (TypeError, ValueError, OverflowError):
-        raise ValueError("parz: fill_value must be a number, got %r" % (fill_value,))
-    if isinstance(fill_value, int) and not isinstance(fill_value, bool) and int(x) != fill_value:
+    except OverflowError:
+        raise ValueError("parz: fill_value %r is beyond the range of a double" % (fill_value,))
+    if isinstance(fill_value, int) and int(x) != fill_value:
         raise ValueError("parz: fill_value %r is not exactly a double (cd_values carry the fill "
                          "value as one)" % (fill_value,))
     return double_words(x)
@@ -130,6 +156,8 @@ def cd_values(*, rate=None, precision=None, accuracy=None, reversible=False, exp
     """The user cd_values tuple for exactly one mode (keyword names as for Parz)."""
     modes = [m for m, v in (("rate", rate), ("precision", precision), ("accuracy", accuracy),
                             ("expert", expert)) if v is not None]
+    if not _is_bool(reversible):
+        raise TypeError("parz: reversible must be True or False, got %r" % (reversible,))
     if reversible:
         modes.append("reversible")
     if len(modes) != 1:
@@ -146,26 +174,35 @@ def cd_values(*, rate=None, precision=None, accuracy=None, reversible=False, exp
     elif mode == "accuracy":
         cd = (MODE_ACCURACY,) + _positive_double("accuracy", "absolute tolerance", accuracy)
     elif mode == "expert":
+        form = "parz: expert=(minbits, maxbits, maxprec, minexp), got %r" % (expert,)
         try:
             minbits, maxbits, maxprec, minexp = expert
-        except (TypeError, ValueError):
-            raise ValueError("parz: expert=(minbits, maxbits, maxprec, minexp), got %r"
-                             % (expert,))
+        except TypeError:  # not a sequence
+            raise TypeError(form) from None
+        except ValueError:  # not four of them
+            raise ValueError(form) from None
+        if isinstance(expert, (str, bytes)):
+            raise TypeError(form)
+        if not _is_number(minexp):
+            raise TypeError("parz: expert minexp must be an integer, got %r" % (minexp,))
         try:
-            minexp = int(minexp)
-        except (TypeError, ValueError):
+            ok = int(minexp) == minexp
+        except (ValueError, OverflowError):
+            ok = False
+        if not ok:
             raise ValueError("parz: expert minexp must be an integer, got %r" % (minexp,))
+        minexp = int(minexp)
         if not -2**31 <= minexp < 2**31:
             raise ValueError("parz: expert minexp must fit in 32 bits, got %r" % (minexp,))
         cd = (MODE_EXPERT, _check_u32("minbits", minbits), _check_u32("maxbits", maxbits),
               _check_u32("maxprec", maxprec), minexp & _U32)
     else:
         cd = (MODE_REVERSIBLE,)
-    if checksum is not None and not isinstance(checksum, bool):
-        raise ValueError("parz: checksum must be True or False, got %r" % (checksum,))
+    if checksum is not None and not _is_bool(checksum):
+        raise TypeError("parz: checksum must be True or False, got %r" % (checksum,))
     checksum = None if checksum is None else _CHECKSUM_ON if checksum else _CHECKSUM_OFF
-    if mask is not None and not isinstance(mask, bool):
-        raise ValueError("parz: mask must be True or False, got %r" % (mask,))
+    if mask is not None and not _is_bool(mask):
+        raise TypeError("parz: mask must be True or False, got %r" % (mask,))
     if mask is False and fill_value is not None:
         raise ValueError("parz: fill_value needs the mask (mask=False masks nothing)")
     fill = None if fill_value is None else _fill_words(fill_value)

@@ -49,7 +49,11 @@ def find(path=None):
     """Path of the module: `path` (the file, or a directory holding it), else the first
     candidate directory that holds it. FileNotFoundError ("parz: ...") when there is none."""
     if path is not None:
-        path = os.fspath(path)
+        try:
+            path = os.fsdecode(path)
+        except TypeError:
+            raise TypeError("parz: the module's path must be a str, bytes or os.PathLike, got %s"
+                            % type(path).__name__) from None
         f = os.path.join(path, PLUGIN_NAME) if os.path.isdir(path) else path
         if not os.path.isfile(f):
             raise FileNotFoundError("parz: %s not found in %s" % (PLUGIN_NAME, path))

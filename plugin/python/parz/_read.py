@@ -2,11 +2,10 @@
 into GPU memory, through the plugin module's dataset readers (plugin/parz_h5_read.h,
 plugin/parz_h5_device.h) on the HDF5 library h5py uses."""
 import ctypes
-import numbers
 
 import numpy as np
 
-from . import _lib
+from . import _args, _lib
 
 # parz_status (codec/parz.h)
 _ERR_ARG, _ERR_TYPE, _ERR_DIMS, _ERR_PARAM, _ERR_BUFFER = 1, 2, 3, 4, 5
@@ -31,11 +30,18 @@ class _Error(ctypes.Structure):
 _bound = {}
 
 
-def _functions():
-    """The plugin module with the readers' and writers' argument types set (once per module)."""
+def _functions(needed=None, otherwise=None):
+    """The plugin module with the readers' and writers' argument types set (once per module).
+    When it lacks the function `needed`, OSError("parz: <module> <otherwise>")."""
     lib = _lib.library()
-    if id(lib) in _bound:
-        return lib
+    if id(lib) not in _bound:
+        _bind(lib)
+    if needed is not None and not hasattr(lib, needed):
+        raise OSError("parz: %s %s" % (_lib.module_path(lib), otherwise))
+    return lib
+
+
+def _bind(lib):
     hid, size, ptr, err = ctypes.c_int64, ctypes.c_size_t, ctypes.c_void_p, ctypes.POINTER(_Error)
     try:
         lib.parz_h5_read.argtypes = [hid, hid, ptr, size, ctypes.c_int, err]
@@ -63,7 +69,6 @@ def _functions():
         lib.parz_h5_dlpack_free.argtypes = [ptr, ctypes.c_int]
         lib.parz_h5_dlpack_free.restype = None
     _bound[id(lib)] = True
-    return lib
 
 
 def _raise(e, action):
@@ -73,56 +78,6 @@ def _raise(e, action):
             message = message[len(prefix):]
     text = "parz: %s: %s" % (action, message)
     raise (ValueError if e.code in _VALUE_ERRORS else OSError)(text)
-
-
-def _native_dtype(dset):
-    dtype = np.dtype(dset.dtype)
-    if dtype.kind not in "fi" or dtype.itemsize not in (4, 8):
-        raise ValueError("parz: dataset %s holds %s values; ParZ stores float32, float64, int32 "
-                         "and int64" % (dset.name, dtype))
-    return dtype.newbyteorder("=")
-
-
-def _box(shape, selection):
-    """(start, count, result shape) of an h5py-style selection: None (everything), or an index
-    or a tuple of integers, slices of step 1 and at most one Ellipsis."""
-    rank = len(shape)
-    if selection is None:
-        return (0,) * rank, tuple(shape), tuple(shape)
-    sel = selection if isinstance(selection, tuple) else (selection,)
-    if sum(1 for s in sel if s is Ellipsis) > 1:
-        raise ValueError("parz: a selection holds at most one Ellipsis, got %r" % (selection,))
-    if any(s is Ellipsis for s in sel):
-        at = next(i for i, s in enumerate(sel) if s is Ellipsis)
-        fill = rank - (len(sel) - 1)
-        if fill < 0:
-            raise ValueError("parz: %d indices for a dataset of rank %d" % (len(sel) - 1, rank))
-        sel = sel[:at] + (slice(None),) * fill + sel[at + 1:]
-    if len(sel) > rank:
-        raise ValueError("parz: %d indices for a dataset of rank %d" % (len(sel), rank))
-    sel = sel + (slice(None),) * (rank - len(sel))
-    start, count, out = [], [], []
-    for axis, (s, n) in enumerate(zip(sel, shape)):
-        if isinstance(s, numbers.Integral) and not isinstance(s, bool):
-            i = int(s) + (n if s < 0 else 0)
-            if not 0 <= i < n:
-                raise ValueError("parz: index %d is out of range for axis %d of extent %d"
-                                 % (int(s), axis, n))
-            start.append(i)
-            count.append(1)
-        elif isinstance(s, slice):
-            begin, stop, step = s.indices(n)
-            if step != 1:
-                raise ValueError(
-                    "parz: slice %r of axis %d has step %d; parz.read reads boxes (step 1): read "
-                    "the box and step through it with numpy, or use dset[...]" % (s, axis, step))
-            start.append(begin)
-            count.append(max(0, stop - begin))
-            out.append(count[-1])
-        else:
-            raise ValueError("parz: selection element %r of axis %d: integers, slices of step 1 "
-                             "and Ellipsis only" % (s, axis))
-    return tuple(start), tuple(count), tuple(out)
 
 
 def _file_space(dset, start, count):
@@ -150,33 +105,23 @@ def _call_on_box(fn, dset, start, count, args, action):
 
 
 def _host_out(out, shape, dtype):
+    """(the array to decode into, the out= array to copy it to afterwards, or None)."""
     if out is None:
-        return np.empty(shape, dtype)
-    if (not isinstance(out, np.ndarray) or out.dtype != dtype or out.shape != shape
-            or not out.flags.c_contiguous or not out.flags.writeable):
-        if isinstance(out, np.ndarray):
-            desc = "a %s array of shape %s%s%s" % (
-                out.dtype, out.shape, "" if out.flags.c_contiguous else ", not C-contiguous",
-                "" if out.flags.writeable else ", read-only")
-        else:
-            desc = type(out).__name__
-        raise ValueError("parz: out= must be a writeable C-contiguous numpy array of dtype %s and "
-                         "shape %s; got %s" % (dtype, shape, desc))
-    return out
-
-
-def _stream_handle(stream):
-    """A CUDA stream handle (int) from None (the legacy default stream), an int, or a stream
-    object of CuPy (.ptr) or PyTorch (.cuda_stream)."""
-    if stream is None:
-        return 0
-    for attr in ("cuda_stream", "ptr"):
-        if hasattr(stream, attr):
-            return int(getattr(stream, attr))
-    if isinstance(stream, numbers.Integral) and not isinstance(stream, bool):
-        return int(stream)
-    raise ValueError("parz: stream= takes a CUDA stream handle (int), a cupy.cuda.Stream or a "
-                     "torch.cuda.Stream, got %r" % (stream,))
+        return np.empty(shape, dtype), None
+    wanted = ("parz: out= must be a writeable C-contiguous numpy array of dtype %s and shape %s; "
+              "got " % (dtype, shape))
+    if not isinstance(out, np.ndarray):
+        raise TypeError(wanted + _args.describe(out))
+    if (out.dtype != dtype or out.shape != shape or not out.flags.c_contiguous
+            or not out.flags.writeable):
+        raise ValueError(wanted + "a %s array of shape %s%s%s" % (
+            out.dtype, out.shape, "" if out.flags.c_contiguous else ", not C-contiguous",
+            "" if out.flags.writeable else ", read-only"))
+    if not _args.aligned(out.ctypes.data, dtype):
+        # An array over a buffer at an odd offset: the decoders store whole values, so they
+        # fill an aligned array, copied into out= afterwards.
+        return np.empty(shape, dtype), out
+    return out, None
 
 
 def _interface_stream(handle):
@@ -190,21 +135,18 @@ def _device_out(out, shape, dtype):
     __cuda_array_interface__."""
     cai = getattr(out, "__cuda_array_interface__", None)
     if not isinstance(cai, dict):
-        raise ValueError("parz: out= for device='cuda' must expose __cuda_array_interface__ (a "
-                         "CuPy array, a torch tensor on the GPU, ...); got %s" % type(out).__name__)
-    ptr, readonly = cai.get("data", (0, True))
-    strides = cai.get("strides")
-    shape_ok = tuple(cai.get("shape", ())) == shape
-    contiguous = strides is None or tuple(strides) == tuple(
-        int(np.prod(shape[k + 1:], dtype=np.int64)) * dtype.itemsize for k in range(len(shape)))
-    if (np.dtype(cai.get("typestr", "")) != dtype or not shape_ok or not contiguous or readonly
-            or (not ptr and int(np.prod(shape)))):
+        raise TypeError("parz: out= for device='cuda' must expose __cuda_array_interface__ (a "
+                        "CuPy array, a torch tensor on the GPU, ...); got %s" % _args.describe(out))
+    view = _args.cuda_interface(out, cai, "out='s")
+    if view.dtype != dtype or view.shape != shape or not view.contiguous or view.readonly:
         raise ValueError("parz: out= must be a writeable C-contiguous GPU array of dtype %s and "
                          "shape %s; its __cuda_array_interface__ says typestr %s, shape %s, "
                          "strides %s%s" % (dtype, shape, cai.get("typestr"), cai.get("shape"),
-                                           strides, ", read-only" if readonly else ""))
-    s = cai.get("stream")
-    return int(ptr), (int(s) if s not in (None, 1, 2) else None)
+                                           cai.get("strides"),
+                                           ", read-only" if view.readonly else ""))
+    _args.check_device_pointer(view.ptr, dtype, view.nbytes, "out='s",
+                               "read into an aligned array and copy from there")
+    return view.ptr, view.stream
 
 
 _DESTRUCTOR = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
@@ -238,7 +180,7 @@ class _DeviceBuffer:
     tensor made from it are gone (the module counts the references)."""
 
     def __init__(self, nbytes):
-        lib = _functions()
+        lib = _cuda_functions()
         data, device, e = ctypes.c_void_p(), ctypes.c_int(), _Error()
         self._lib = lib
         self.handle = lib.parz_h5_device_alloc(nbytes, ctypes.byref(data), ctypes.byref(device),
@@ -254,6 +196,37 @@ class _DeviceBuffer:
             self._lib.parz_h5_device_release(handle)
 
 
+def _cuda_functions():
+    """The plugin module, when it has the CUDA dataset readers."""
+    return _functions("parz_h5_read_cuda",
+                      "was built without the CUDA decoder; read with device='cpu'")
+
+
+def _array_shape(shape):
+    """A CudaArray's shape: a sequence of integers >= 0."""
+    try:
+        dims = [_args.integer(n) for n in shape]
+    except TypeError:  # not a sequence
+        dims = [None]
+    if None in dims:
+        raise TypeError("parz: shape must be a sequence of integers, got %r" % (shape,))
+    if any(n < 0 for n in dims):
+        raise ValueError("parz: shape must hold extents >= 0, got %r" % (shape,))
+    return tuple(dims)
+
+
+def _array_dtype(dtype):
+    """A CudaArray's dtype: one ParZ stores, in native byte order."""
+    try:
+        dt = np.dtype(dtype)
+    except TypeError:
+        raise TypeError("parz: dtype must be %s, got %r" % (_args.STORED, dtype)) from None
+    if not _args.stored(dt) or not dt.isnative:
+        raise ValueError("parz: dtype must be %s in native byte order, got %s"
+                         % (_args.STORED, dt))
+    return dt
+
+
 class CudaArray:
     """An array in GPU memory that parz.read(..., device="cuda") returns: C-contiguous values of
     `dtype` and `shape` at `ptr` on GPU `device`. CuPy (cupy.asarray) and PyTorch
@@ -263,14 +236,13 @@ class CudaArray:
     parz.read returns (it waits for its stream)."""
 
     def __init__(self, shape, dtype, stream=0):
-        self.shape = tuple(int(n) for n in shape)
-        self.dtype = np.dtype(dtype)
+        self.shape, self.dtype = _array_shape(shape), _array_dtype(dtype)
         self.size = int(np.prod(self.shape, dtype=np.int64))
         self.nbytes = self.size * self.dtype.itemsize
+        self._stream = _args.stream_handle(stream)
         self._buffer = _DeviceBuffer(self.nbytes)
         self.ptr = self._buffer.ptr
         self.device = self._buffer.device
-        self._stream = stream
 
     ndim = property(lambda self: len(self.shape))
 
@@ -315,43 +287,46 @@ def read(dset, selection=None, *, out=None, device="cpu", threads=None, stream=N
     as in numpy). Values come back in native byte order, densely in C order.
 
     device="cpu": into a new numpy array, or into out= (a writeable C-contiguous numpy array of
-    the selection's shape and the native dtype). The stored chunks are read unfiltered and
-    decoded straight into the array on `threads` OpenMP threads (None: PARZ_THREADS, else
-    OpenMP's default). PARZ_EXEC applies as to the filter: with auto (the default) or cuda and a
-    usable GPU, large reads decode there and come down through pinned memory; omp and serial stay
-    on the CPU.
+    the selection's shape and the native dtype; one whose data is not aligned to the values'
+    size, over a buffer at an odd offset, is filled through an aligned array of its size). The
+    stored chunks are read unfiltered and decoded straight into the array on `threads` OpenMP
+    threads (None: PARZ_THREADS, else OpenMP's default). PARZ_EXEC applies as to the filter:
+    with auto (the default) or cuda and a usable GPU, large reads decode there and come down
+    through pinned memory; omp and serial stay on the CPU.
 
     device="cuda": into GPU memory: a new parz.CudaArray (cupy.asarray and torch.from_dlpack take
     it without a copy), or out= (any object with __cuda_array_interface__ of that shape and
-    dtype, e.g. a CuPy array or a CUDA torch tensor). Only compressed bytes cross PCIe. The work
-    runs on `stream` (a CUDA stream handle, a cupy.cuda.Stream or a torch.cuda.Stream; None: the
-    stream of out='s interface, else the legacy default stream) and is complete on return.
+    dtype, e.g. a CuPy array or a CUDA torch tensor, its data aligned to the values' size). Only
+    compressed bytes cross PCIe. The work runs on `stream` (a CUDA stream handle, a
+    cupy.cuda.Stream or a torch.cuda.Stream; None: the stream of out='s interface, else the
+    legacy default stream) and is complete on return.
 
-    Chunks never written take the fill value; chunks stored without the filter are copied. A
-    selection or out= that does not fit, or a dataset that is not ParZ alone, raises
-    ValueError("parz: ..."); a corrupt chunk raises OSError("parz: ... (the chunk at [i,j])")."""
-    if device not in ("cpu", "cuda"):
-        raise ValueError("parz: device must be 'cpu' or 'cuda', got %r" % (device,))
-    if threads is not None and (not isinstance(threads, numbers.Integral) or threads < 1):
-        raise ValueError("parz: threads must be a positive integer or None, got %r" % (threads,))
-    dtype = _native_dtype(dset)
-    start, count, shape = _box(dset.shape, selection)
-    lib = _functions()
+    Chunks never written take the fill value; chunks stored without the filter are copied. An
+    argument of the wrong type (dset not an h5py Dataset, out= not an array) raises
+    TypeError("parz: ..."); a selection or out= that does not fit, or a dataset that is not ParZ
+    alone, ValueError("parz: ..."); a corrupt chunk OSError("parz: ... (the chunk at [i,j])")."""
+    if not isinstance(device, str) or device not in ("cpu", "cuda"):
+        raise (ValueError if isinstance(device, str) else TypeError)(
+            "parz: device must be 'cpu' or 'cuda', got %r" % (device,))
+    nthreads = _args.threads(threads)
+    handle = _args.stream_handle(stream)
+    dtype = _args.dataset(dset, "read")
+    start, count, shape = _args.box(dset.shape, selection)
     if device == "cpu":
-        result = _host_out(out, shape, dtype)
-        _call_on_box(lib.parz_h5_read, dset, start, count,
-                     (result.ctypes.data, result.nbytes, int(threads or 0)),
-                     "reading %s" % dset.name)
-        return result
-    if not hasattr(lib, "parz_h5_read_cuda"):
-        raise OSError("parz: %s was built without the CUDA decoder; read with device='cpu'"
-                      % _lib.module_path(lib))
-    handle = _stream_handle(stream)
+        result, copy_to = _host_out(out, shape, dtype)
+        _call_on_box(_functions().parz_h5_read, dset, start, count,
+                     (result.ctypes.data, result.nbytes, nthreads), "reading %s" % dset.name)
+        if copy_to is None:
+            return result
+        np.copyto(copy_to, result)
+        return copy_to
     if out is None:
+        lib = _cuda_functions()
         result = CudaArray(shape, dtype, handle)
         ptr = result.ptr
     else:
         ptr, out_stream = _device_out(out, shape, dtype)
+        lib = _cuda_functions()
         if stream is None and out_stream is not None:
             handle = out_stream
         result = out

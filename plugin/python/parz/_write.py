@@ -3,12 +3,11 @@ from GPU memory (CuPy, PyTorch, any __cuda_array_interface__ or DLPack array), t
 module's dataset writers (plugin/parz_h5_write.h, plugin/parz_h5_device.h) on the HDF5 library h5py
 uses."""
 import ctypes
-import numbers
 
 import numpy as np
 
-from . import _lib
-from ._read import _KDL_CUDA, _box, _call_on_box, _functions, _interface_stream, _stream_handle
+from . import _args
+from ._read import _KDL_CUDA, _call_on_box, _functions, _interface_stream
 
 _KDL_CUDA_MANAGED = 13
 _DL_CODES = {0: "i", 2: "f"}  # DLPack's int and float type codes, as numpy kinds
@@ -33,44 +32,17 @@ class _DLManagedTensor(ctypes.Structure):
                 ("deleter", ctypes.c_void_p)]
 
 
-def _contiguous(shape, strides, itemsize):
-    """Whether byte strides (None: C order) lay out `shape` densely in C order."""
-    if strides is None:
-        return True
-    run = itemsize
-    for n, s in zip(reversed(shape), reversed(strides)):
-        if n > 1 and s != run:
-            return False
-        run *= n
-    return True
-
-
-class _DeviceView:
-    """A GPU array's pointer, dtype, shape and stream, and whatever keeps it alive."""
-
-    def __init__(self, ptr, dtype, shape, contiguous, stream, keep):
-        self.ptr, self.dtype, self.shape = ptr, dtype, tuple(shape)
-        self.contiguous, self.stream, self.keep = contiguous, stream, keep
-
-
-def _cai_view(array, cai):
-    typestr = cai.get("typestr", "")
-    dtype = np.dtype(typestr)
-    shape = tuple(int(n) for n in cai.get("shape", ()))
-    ptr = int(cai.get("data", (0, False))[0] or 0)
-    s = cai.get("stream")
-    stream = int(s) if s not in (None, 1, 2) else None
-    return _DeviceView(ptr, dtype, shape, _contiguous(shape, cai.get("strides"), dtype.itemsize),
-                       stream, array)
-
-
 def _dlpack_view(array, handle):
     """The tensor of a DLPack capsule, borrowed: the capsule (kept alive in the view) still owns
     it, and its destructor frees it once the write is done."""
     try:
-        capsule = array.__dlpack__(stream=_interface_stream(handle))
-    except TypeError:
-        capsule = array.__dlpack__()
+        try:
+            capsule = array.__dlpack__(stream=_interface_stream(handle))
+        except TypeError:
+            capsule = array.__dlpack__()
+    except Exception as e:  # the array's own refusal, whatever its class
+        raise ValueError("parz: %s.__dlpack__ failed: %s: %s"
+                         % (type(array).__name__, type(e).__name__, e)) from None
     api = ctypes.pythonapi
     api.PyCapsule_GetPointer.restype = ctypes.c_void_p
     api.PyCapsule_GetPointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
@@ -87,40 +59,71 @@ def _dlpack_view(array, handle):
     shape = tuple(t.shape[k] for k in range(t.ndim))
     strides = (None if not t.strides else
                tuple(t.strides[k] * dtype.itemsize for k in range(t.ndim)))
-    return _DeviceView((t.data or 0) + t.byte_offset, dtype, shape,
-                       _contiguous(shape, strides, dtype.itemsize), None, (capsule, array))
+    return _args.DeviceView((t.data or 0) + t.byte_offset, dtype, shape,
+                            _args.contiguous(shape, strides, dtype.itemsize), None,
+                            (capsule, array))
 
 
 def _device_view(array, handle):
-    """A _DeviceView of a GPU array, or None for anything else."""
+    """A DeviceView of a GPU array, or None for anything else."""
     cai = getattr(array, "__cuda_array_interface__", None)
     if isinstance(cai, dict):
-        return _cai_view(array, cai)
+        return _args.cuda_interface(array, cai, "the GPU array's")
     if hasattr(array, "__dlpack__") and hasattr(array, "__dlpack_device__"):
-        kind = tuple(array.__dlpack_device__())[0]
+        try:
+            kind = tuple(array.__dlpack_device__())[0]
+        except (TypeError, IndexError):
+            raise ValueError("parz: %s.__dlpack_device__() gave no (device type, device id)"
+                             % type(array).__name__) from None
         if kind in (_KDL_CUDA, _KDL_CUDA_MANAGED):
             return _dlpack_view(array, handle)
     return None
 
 
+# numpy kinds that hold no numbers: objects (what numpy makes of None, a dict, ...), strings,
+# records, times
+_NOT_NUMBERS = "OSUVMm"
+
+
 def _host_array(array, dtype):
-    """array as a C-contiguous numpy array of the dataset's native dtype (byte order converted,
-    values never)."""
+    """array as a C-contiguous, aligned numpy array of the dataset's native dtype (byte order
+    converted, values never)."""
     if not isinstance(array, np.ndarray):
-        if hasattr(array, "__dlpack__") and hasattr(np, "from_dlpack"):
-            array = np.from_dlpack(array)
-        else:
-            array = np.asarray(array)
+        try:
+            if hasattr(array, "__dlpack__") and hasattr(np, "from_dlpack"):
+                array = np.from_dlpack(array)
+            else:
+                array = np.asarray(array)
+        except Exception as e:  # a ragged list, an export numpy cannot take, ...
+            raise ValueError("parz: numpy cannot take the array (%s): %s: %s"
+                             % (_args.describe(array), type(e).__name__, e)) from None
+    if array.dtype.kind in _NOT_NUMBERS:
+        raise TypeError("parz: the array must hold numbers (a numpy array, what numpy takes, or "
+                        "a GPU array); numpy makes it an array of %s" % array.dtype)
     if array.dtype.kind != dtype.kind or array.dtype.itemsize != dtype.itemsize:
         raise ValueError("parz: the array holds %s values, the dataset %s; convert it first "
                          "(parz.write stores the values as they are)" % (array.dtype, dtype))
-    return np.ascontiguousarray(array, dtype=dtype)
+    host = np.ascontiguousarray(array, dtype=dtype)
+    if not _args.aligned(host.ctypes.data, dtype):
+        # An array over a buffer at an odd offset: the encoders load whole values.
+        host = host.copy()
+    return host
 
 
 def _check_shape(shape, box_shape, count, what):
     if tuple(shape) != tuple(box_shape) and tuple(shape) != tuple(count):
         raise ValueError("parz: the %s has shape %s, the selection %s" % (what, tuple(shape),
                                                                            tuple(box_shape)))
+
+
+def _check_writable(dset):
+    """OSError ("parz: ...") when dset's file is open read-only: HDF5 would refuse each chunk,
+    and a refused H5Dwrite_chunk can leave that chunk unreadable to the next read in this
+    process."""
+    import h5py
+    if not dset.file.id.get_intent() & h5py.h5f.ACC_RDWR:
+        raise OSError("parz: cannot write %s: the file %s is open read-only; open it with "
+                      "h5py.File(name, 'r+') to write" % (dset.name, dset.file.filename))
 
 
 def write(dset, array, selection=None, *, threads=None, stream=None):
@@ -140,33 +143,28 @@ def write(dset, array, selection=None, *, threads=None, stream=None):
         GPU and only their compressed bytes come down. The work runs on `stream` (a CUDA stream
         handle, a cupy.cuda.Stream or a torch.cuda.Stream; None: the stream of the array's
         interface, else the legacy default stream) and is complete on return.
+    A numpy array whose data is not aligned to the values' size (over a buffer at an odd offset)
+    is encoded from an aligned copy; a GPU array must be aligned.
     The file holds the chunks H5Dwrite through the filter stores for the same values, edge chunks
-    padded past the extent with the fill value as HDF5 pads them. A selection that cuts chunks,
-    an array of another shape or dtype, or a dataset that is not ParZ alone raises
-    ValueError("parz: ...") before anything is written; use dset[...] = array for those."""
-    if threads is not None and (not isinstance(threads, numbers.Integral) or threads < 1):
-        raise ValueError("parz: threads must be a positive integer or None, got %r" % (threads,))
-    dtype = np.dtype(dset.dtype)
-    if dtype.kind not in "fi" or dtype.itemsize not in (4, 8):
-        raise ValueError("parz: dataset %s holds %s values; ParZ stores float32, float64, int32 "
-                         "and int64" % (dset.name, dtype))
-    dtype = dtype.newbyteorder("=")
-    start, count, shape = _box(dset.shape, selection)
-    lib = _functions()
-    if not hasattr(lib, "parz_h5_write"):
-        raise OSError("parz: %s has no parz_h5_write; it is older than this Python package"
-                      % _lib.module_path(lib))
-    handle = _stream_handle(stream)
+    padded past the extent with the fill value as HDF5 pads them. An argument of the wrong type
+    (dset not an h5py Dataset, array not an array of numbers) raises TypeError("parz: ..."); a
+    selection that cuts chunks, an array of another shape or dtype, or a dataset that is not
+    ParZ alone ValueError("parz: ...") (use dset[...] = array for those); a file open read-only
+    OSError("parz: ..."); all before anything is written."""
+    nthreads = _args.threads(threads)
+    handle = _args.stream_handle(stream)
+    dtype = _args.dataset(dset, "write")
+    start, count, shape = _args.box(dset.shape, selection)
+    _check_writable(dset)
     view = _device_view(array, handle)
     if view is None:
         host = _host_array(array, dtype)
         _check_shape(host.shape, shape, count, "array")
+        lib = _functions("parz_h5_write", "has no parz_h5_write; it is older than this Python "
+                         "package")
         _call_on_box(lib.parz_h5_write, dset, start, count,
-                     (host.ctypes.data, host.nbytes, int(threads or 0)), "writing %s" % dset.name)
+                     (host.ctypes.data, host.nbytes, nthreads), "writing %s" % dset.name)
         return
-    if not hasattr(lib, "parz_h5_write_cuda"):
-        raise OSError("parz: %s was built without the CUDA codec; write a numpy array"
-                      % _lib.module_path(lib))
     if view.dtype != dtype:
         raise ValueError("parz: the GPU array holds %s values, the dataset %s; convert it first"
                          % (view.dtype, dtype))
@@ -174,8 +172,10 @@ def write(dset, array, selection=None, *, threads=None, stream=None):
     if not view.contiguous:
         raise ValueError("parz: the GPU array is not C-contiguous; make it so first (e.g. "
                          "cupy.ascontiguousarray, tensor.contiguous())")
+    _args.check_device_pointer(view.ptr, dtype, view.nbytes, "the GPU array's",
+                               "write an aligned copy of it (e.g. a.copy())")
+    lib = _functions("parz_h5_write_cuda", "was built without the CUDA codec; write a numpy array")
     if stream is None and view.stream is not None:
         handle = view.stream
-    nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
-    _call_on_box(lib.parz_h5_write_cuda, dset, start, count, (view.ptr, nbytes, handle or None),
-                 "writing %s from GPU memory" % dset.name)
+    _call_on_box(lib.parz_h5_write_cuda, dset, start, count,
+                 (view.ptr, view.nbytes, handle or None), "writing %s from GPU memory" % dset.name)
