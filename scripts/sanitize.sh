@@ -48,7 +48,8 @@ EXCLUDE='mpi|MPI|realdata_sweep|test_plugin_symbols'
 (cd "$BUILD" && ctest -j"$JOBS" --output-on-failure -E "$EXCLUDE" --timeout 600)
 rc=$?
 
-# Hostile HDF5 files (python_tests/test_hostile_files.py) with the reading child processes on the
+# Hostile HDF5 files (python_tests/test_hostile_files.py) and parz.read / parz.write with
+# misaligned arrays (python_tests/test_parz_alignment.py) with their child processes on the
 # sanitized plugin: Python is not instrumented, so the ASan runtime is preloaded into them. The
 # test process itself writes the files with the normal build's plugin ($PARZ_BUILD_DIR).
 ASAN_RT="$("$CC_ASAN" -print-file-name=libclang_rt.asan-x86_64.so 2>/dev/null || true)"
@@ -57,7 +58,8 @@ if [ -n "$PY" ] && [ -f "$ASAN_RT" ] && [ -f "$PARZ_BUILD_DIR/plugins/libH5Zparz
   (unset ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS
    parz_env
    PARZ_HOSTILE_PLUGIN_DIR="$BUILD/plugins" PARZ_HOSTILE_PRELOAD="$ASAN_RT" \
-     "$PY" -m pytest -q -p no:cacheprovider "$PARZ_ROOT/python_tests/test_hostile_files.py") ||
+     "$PY" -m pytest -q -p no:cacheprovider "$PARZ_ROOT/python_tests/test_hostile_files.py" \
+       "$PARZ_ROOT/python_tests/test_parz_alignment.py") ||
     rc=1
 else
   echo "sanitize.sh: hostile-file tests under ASan skipped (needs clang's ASan runtime, h5py and" \
