@@ -280,3 +280,13 @@ def test_cuda_array_without_cuda():
     if parz.get_config().cuda:
         pytest.skip("the plugin has the CUDA decoder")
     expect(OSError, ".* built without the CUDA decoder", lambda: parz.CudaArray((2, 2), "f4"))
+
+
+@pytest.mark.parametrize("kwargs", [dict(dl_device=2), dict(max_version=1),
+                                    dict(max_version=())])
+def test_cuda_array_dlpack_arguments(kwargs):
+    """__dlpack__'s arguments are checked before its memory is touched: an array with no GPU
+    memory behind it (made without __init__) shows that here without a GPU."""
+    a = object.__new__(parz.CudaArray)
+    a.shape, a.dtype, a.device = (2,), np.dtype("f4"), 0
+    expect(TypeError, "__dlpack__ takes dl_device=", lambda: a.__dlpack__(**kwargs))

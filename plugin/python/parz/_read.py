@@ -262,12 +262,18 @@ class CudaArray:
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
         # The values are complete (parz.read waited for its stream), so they may be used on any
         # stream the consumer names: nothing to order.
-        if dl_device is not None and tuple(dl_device) != self.__dlpack_device__():
+        try:
+            wanted = None if dl_device is None else tuple(dl_device)
+            versioned = 1 if max_version is not None and tuple(max_version)[0] >= 1 else 0
+        except (TypeError, IndexError):
+            raise TypeError("parz: __dlpack__ takes dl_device=(device type, device id) and "
+                            "max_version=(major, minor), got %r and %r"
+                            % (dl_device, max_version)) from None
+        if wanted is not None and wanted != self.__dlpack_device__():
             raise BufferError("parz: the array lives on %s, not %s"
-                              % (self.__dlpack_device__(), tuple(dl_device)))
+                              % (self.__dlpack_device__(), wanted))
         if copy:
             raise BufferError("parz: __dlpack__(copy=True) is not supported; the array is shared")
-        versioned = 1 if max_version is not None and tuple(max_version)[0] >= 1 else 0
         lib = _functions()
         shape = (ctypes.c_int64 * max(1, self.ndim))(*self.shape)
         code = _DL_FLOAT if self.dtype.kind == "f" else _DL_INT
