@@ -1,7 +1,7 @@
 """The arguments parz.read and parz.write share, checked before the plugin is called: the dataset,
-the selection (a box), threads, the CUDA stream, and the alignment of the arrays the plugin's
-readers and writers get. A wrong type raises TypeError("parz: ..."), a wrong value
-ValueError("parz: ...")."""
+the selection (a box), threads, the CUDA stream, GPU arrays' __cuda_array_interface__, and the
+alignment of the arrays the plugin's readers and writers get. A wrong type raises
+TypeError("parz: ..."), a wrong value ValueError("parz: ...")."""
 import operator
 
 import numpy as np
@@ -141,6 +141,8 @@ def cuda_interface(obj, cai, whose):
         strides = None if strides is None else tuple(operator.index(n) for n in strides)
         stream = cai.get("stream")
         stream = None if stream in (None, 1, 2) else operator.index(stream)
+        if not 0 <= ptr <= _POINTER_MAX or min(shape, default=0) < 0:
+            raise ValueError("data pointer %r, shape %r" % (cai["data"][0], shape))
     except (KeyError, TypeError, ValueError) as e:
         raise ValueError("parz: %s __cuda_array_interface__ is malformed (%s: %s)"
                          % (whose, type(e).__name__, e)) from None
