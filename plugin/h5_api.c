@@ -68,6 +68,8 @@ static int bind_table(void* lib, int in_program, const void* caller, char* why, 
   PARZ_H5_READER_FUNCTIONS(PARZ_H5_LOAD_READER_FUNCTION)
 #undef PARZ_H5_LOAD_READER_FUNCTION
   *(void**)&t.read_chunk2 = lookup(lib, "H5Dread_chunk2");
+  *(void**)&t.chunk_iter = lookup(lib, "H5Dchunk_iter");
+  *(void**)&t.chunk_index_type = lookup(lib, "H5Dget_chunk_index_type");
   if (!(*(void**)& t.read_chunk1 = lookup(lib, "H5Dread_chunk")))
     *(void**)&t.read_chunk1 = lookup(lib, "H5Dread_chunk1");
   if (!t.read_chunk1 && !t.read_chunk2 && !t.reader_missing)

@@ -36,7 +36,8 @@
   X(H5Dget_space) X(H5Pget_fill_time) X(H5Tget_native_type)                                      \
   X(H5Sget_simple_extent_ndims) X(H5Sget_simple_extent_dims) X(H5Sget_select_type)               \
   X(H5Sget_select_npoints) X(H5Sget_select_bounds) X(H5Dget_chunk_info_by_coord) X(H5Sclose)     \
-  X(H5Dwrite_chunk) X(H5Pget_chunk_opts)
+  X(H5Dwrite_chunk) X(H5Pget_chunk_opts) X(H5Dget_chunk_storage_size) X(H5Dget_num_chunks)       \
+  X(H5Dget_chunk_info) X(H5Eget_auto2) X(H5Eset_auto2) X(H5Ewalk2)
 /* clang-format on */
 
 /* H5Dread_chunk as HDF5 2.0 names its two versions (1.x has the first as H5Dread_chunk): the
@@ -46,6 +47,12 @@ typedef herr_t (*parz_h5_read_chunk1_fn)(hid_t dset, hid_t dxpl, const hsize_t* 
 typedef herr_t (*parz_h5_read_chunk2_fn)(hid_t dset, hid_t dxpl, const hsize_t* offset,
                                          uint32_t* filters, void* buf, size_t* buf_size);
 
+/* H5Dchunk_iter (HDF5 1.14 and later) and its callback, declared here for older headers. */
+typedef int (*parz_h5_chunk_iter_op)(const hsize_t* offset, unsigned filter_mask, haddr_t addr,
+                                     hsize_t size, void* op_data);
+typedef herr_t (*parz_h5_chunk_iter_fn)(hid_t dset, hid_t dxpl, parz_h5_chunk_iter_op op,
+                                        void* op_data);
+
 typedef struct {
 #define PARZ_H5_DECLARE_FUNCTION(name) __typeof__(&name) name;
   PARZ_H5_FUNCTIONS(PARZ_H5_DECLARE_FUNCTION)
@@ -53,7 +60,10 @@ typedef struct {
 #undef PARZ_H5_DECLARE_FUNCTION
   parz_h5_read_chunk1_fn read_chunk1; /* either may be NULL */
   parz_h5_read_chunk2_fn read_chunk2;
-  const char* reader_missing; /* the first reader function not found, or NULL */
+  parz_h5_chunk_iter_fn chunk_iter; /* NULL before HDF5 1.14 */
+  /* H5Dget_chunk_index_type, which HDF5 exports among its "internal API routines"; may be NULL */
+  herr_t (*chunk_index_type)(hid_t dset, H5D_chunk_index_t* type);
+  const char* reader_missing;       /* the first reader function not found, or NULL */
   /* ParZ error class, its major message and the minor messages the filter pushes. */
   hid_t err_class, err_major;
   hid_t err_param, err_apply, err_encode, err_decode, err_memory;

@@ -9,6 +9,7 @@
 #include "H5Zparz.h"
 #include "h5_api.h"
 #include "h5_dataset.h"
+#include "h5_index.h"
 #include "filter_config.h"
 
 /* The stored cd_values (cd[0..ncd)) loaded into d->filter and checked against the dataset d
@@ -171,25 +172,24 @@ uint64_t parz_h5_box_values(const parz_chunk_grid* g, const parz_box* box) {
 
 int parz_h5_list_chunks(hid_t dset, const parz_h5_dataset* d, const parz_box* box, const char* who,
                         parz_h5_chunk_list* list, parz_error* err) {
-  const parz_h5_api* h5 = parz_h5();
   const parz_chunk_grid* g = &d->grid;
   uint64_t origin[PARZ_MAX_RANK];
-  hsize_t at[H5S_MAX_RANK];
-  unsigned k;
+  int rc;
   memset(list, 0, sizeof *list);
   if (parz_h5_box_values(g, box) == 0)
     return PARZ_OK;
   parz_box_first_chunk(g, box, origin);
   do {
-    unsigned mask = 0;
-    haddr_t addr = HADDR_UNDEF;
-    hsize_t size = 0;
+    uint64_t size = 0;
     parz_chunk_ref* r;
-    for (k = 0; k < g->rank; k++)
-      at[k] = origin[k];
-    if (h5->H5Dget_chunk_info_by_coord(dset, at, &mask, &addr, &size) < 0)
-      return parz_fail(err, PARZ_ERR_ARG, "%s: HDF5 cannot locate a chunk", who);
-    if (addr == HADDR_UNDEF || size == 0) {
+    /* one lookup per chunk, the one H5Dread_chunk makes: the size it gives sizes the buffer */
+    if ((rc = parz_h5_chunk_bytes(dset, g->rank, origin, &size, who, err)) != PARZ_OK) {
+      char what[sizeof err->message], where[96];
+      memcpy(what, err->message, sizeof what);
+      parz_h5_origin_text(g->rank, origin, where, sizeof where);
+      return parz_fail(err, rc, "%s (the chunk at %s)", what, where);
+    }
+    if (size == 0) {
       list->missing++;
       continue;
     }
@@ -207,8 +207,7 @@ int parz_h5_list_chunks(hid_t dset, const parz_h5_dataset* d, const parz_box* bo
     memset(r, 0, sizeof *r);
     r->at = list->packed_bytes;
     r->bytes = (size_t)size;
-    for (k = 0; k < g->rank; k++)
-      r->origin[k] = at[k];
+    memcpy(r->origin, origin, g->rank * sizeof origin[0]);
     list->packed_bytes += ((size_t)size + 7) & ~(size_t)7;
   } while (parz_box_next_chunk(g, box, origin));
   return PARZ_OK;
@@ -221,22 +220,12 @@ void parz_h5_chunk_list_free(parz_h5_chunk_list* list) {
 
 int parz_h5_read_chunk(hid_t dset, const parz_h5_dataset* d, parz_h5_chunk_list* list, size_t i,
                        void* packed, const char* who, parz_error* err) {
-  const parz_h5_api* h5 = parz_h5();
   parz_chunk_ref* r = &list->refs[i];
   uint32_t mask = 0;
-  hsize_t off[H5S_MAX_RANK];
-  size_t bytes = r->bytes;
-  unsigned k;
-  herr_t status;
-  for (k = 0; k < d->grid.rank; k++)
-    off[k] = r->origin[k];
-  /* HDF5 2.0's version is told the room there is; 1.x writes the size it listed above */
-  status =
-      h5->read_chunk2
-          ? h5->read_chunk2(dset, H5P_DEFAULT, off, &mask, (unsigned char*)packed + r->at, &bytes)
-          : h5->read_chunk1(dset, H5P_DEFAULT, off, &mask, (unsigned char*)packed + r->at);
-  if (status < 0 || bytes != r->bytes)
-    return parz_fail(err, PARZ_ERR_ARG, "%s: HDF5 cannot read a chunk", who);
+  const int rc = parz_h5_chunk_read(dset, d->grid.rank, r->origin, r->bytes,
+                                    (unsigned char*)packed + r->at, &mask, who, err);
+  if (rc != PARZ_OK)
+    return rc;
   /* the filter (the only one) skipped for this chunk: its values, in the file's byte order */
   r->raw = !(mask & 1u)    ? PARZ_STORED_PARZ
            : d->big_endian ? PARZ_STORED_RAW_SWAPPED
@@ -275,14 +264,10 @@ int parz_h5_prepare(hid_t dset, hid_t file_space, size_t dst_bytes, const char* 
 
 int parz_h5_name_chunk(const parz_h5_chunk_list* list, unsigned rank, size_t failed, int rc,
                        parz_error* err) {
-  char what[sizeof err->message], where[96] = "";
-  size_t len = 0;
-  unsigned k;
+  char what[sizeof err->message], where[96];
   if (!err || failed >= list->n)
     return rc;
   memcpy(what, err->message, sizeof what);
-  for (k = 0; k < rank && len + 24 < sizeof where; k++)
-    len += (size_t)snprintf(where + len, sizeof where - len, "%s%llu", k ? "," : "",
-                            (unsigned long long)list->refs[failed].origin[k]);
-  return parz_fail(err, rc, "%s (the chunk at [%s])", what, where);
+  parz_h5_origin_text(rank, list->refs[failed].origin, where, sizeof where);
+  return parz_fail(err, rc, "%s (the chunk at %s)", what, where);
 }

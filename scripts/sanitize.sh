@@ -48,10 +48,11 @@ EXCLUDE='mpi|MPI|realdata_sweep|test_plugin_symbols'
 (cd "$BUILD" && ctest -j"$JOBS" --output-on-failure -E "$EXCLUDE" --timeout 600)
 rc=$?
 
-# Hostile HDF5 files (python_tests/test_hostile_files.py) and parz.read / parz.write with
-# misaligned arrays (python_tests/test_parz_alignment.py) with their child processes on the
-# sanitized plugin: Python is not instrumented, so the ASan runtime is preloaded into them. The
-# test process itself writes the files with the normal build's plugin ($PARZ_BUILD_DIR).
+# Hostile HDF5 files (python_tests/test_hostile_files.py; test_hostile_index.py, whose parz
+# command is this build's) and parz.read / parz.write with misaligned arrays
+# (python_tests/test_parz_alignment.py) with their child processes on the sanitized plugin:
+# Python is not instrumented, so the ASan runtime is preloaded into them. The test process
+# itself writes the files with the normal build's plugin ($PARZ_BUILD_DIR).
 ASAN_RT="$("$CC_ASAN" -print-file-name=libclang_rt.asan-x86_64.so 2>/dev/null || true)"
 PY="$(parz_python 2>/dev/null || true)"
 if [ -n "$PY" ] && [ -f "$ASAN_RT" ] && [ -f "$PARZ_BUILD_DIR/plugins/libH5Zparz.so" ]; then
@@ -59,6 +60,7 @@ if [ -n "$PY" ] && [ -f "$ASAN_RT" ] && [ -f "$PARZ_BUILD_DIR/plugins/libH5Zparz
    parz_env
    PARZ_HOSTILE_PLUGIN_DIR="$BUILD/plugins" PARZ_HOSTILE_PRELOAD="$ASAN_RT" \
      "$PY" -m pytest -q -p no:cacheprovider "$PARZ_ROOT/python_tests/test_hostile_files.py" \
+       "$PARZ_ROOT/python_tests/test_hostile_index.py" \
        "$PARZ_ROOT/python_tests/test_parz_alignment.py") ||
     rc=1
 else

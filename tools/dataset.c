@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include "H5Zparz.h"
+#include "h5_api.h"
+#include "h5_index.h"
 #include "parz_tool.h"
 
 const char* tool_table_name(unsigned kind) {
@@ -102,7 +104,7 @@ static void read_filters(hid_t dcpl, tool_dataset* d) {
 
 int tool_dataset_open(hid_t file, const char* path, tool_dataset* d, char* why, size_t why_size) {
   memset(d, 0, sizeof *d);
-  snprintf(d->path, sizeof d->path, "%s", path);
+  d->path = path;
   d->parz_index = -1;
   if ((d->id = H5Dopen2(file, path, H5P_DEFAULT)) < 0) {
     snprintf(why, why_size, "no dataset %s in the file", path);
@@ -246,101 +248,78 @@ void tool_dataset_mode(const tool_dataset* d, char* out, size_t size) {
   }
 }
 
-static void describe_origin(const tool_dataset* d, tool_chunk* c) {
-  size_t len = 0;
-  len += (size_t)snprintf(c->where, sizeof c->where, "[");
-  for (int k = 0; k < d->rank && len < sizeof c->where; k++)
-    len += (size_t)snprintf(c->where + len, sizeof c->where - len, "%s%llu", k ? "," : "",
-                            (unsigned long long)c->origin[k]);
-  if (len < sizeof c->where)
-    snprintf(c->where + len, sizeof c->where - len, "]");
-}
-
-/* The next chunk origin in C order; 0 after the last. */
-static int next_origin(const tool_dataset* d, hsize_t* at) {
-  for (int k = d->rank - 1; k >= 0; k--) {
-    at[k] += d->chunk[k];
-    if (at[k] < d->dims[k])
-      return 1;
-    at[k] = 0;
-  }
-  return 0;
-}
-
-/* Reads the stored chunk c (its origin set) into *buf and hands it to fn. */
-static int visit_one(const tool_dataset* d, tool_chunk* c, hsize_t size, unsigned char** buf,
-                     size_t* cap, tool_chunk_fn fn, void* ctx, char* why, size_t why_size) {
-  describe_origin(d, c);
-  if (size > *cap) {
-    unsigned char* more = size <= SIZE_MAX ? realloc(*buf, (size_t)size) : NULL;
+/* Reads the stored chunk c (its origin and size set) into *buf and hands it to fn; a chunk whose
+ * size HDF5's index gives in two ways is handed over as damaged. */
+static int visit_one(const tool_dataset* d, tool_chunk* c, unsigned char** buf, size_t* cap,
+                     tool_chunk_fn fn, void* ctx, char* why, size_t why_size) {
+  uint64_t origin[H5S_MAX_RANK];
+  parz_error e = {0, ""};
+  uint32_t mask = 0;
+  for (int k = 0; k < d->rank; k++)
+    origin[k] = c->origin[k];
+  parz_h5_origin_text((unsigned)d->rank, origin, c->where, sizeof c->where);
+  if (c->stored_bytes > *cap) {
+    unsigned char* more =
+        c->stored_bytes <= SIZE_MAX ? realloc(*buf, (size_t)c->stored_bytes) : NULL;
     if (!more) {
-      snprintf(why, why_size, "no memory for the %llu-byte chunk at %s", (unsigned long long)size,
-               c->where);
+      snprintf(why, why_size, "no memory for the %llu-byte chunk at %s",
+               (unsigned long long)c->stored_bytes, c->where);
       return -1;
     }
     *buf = more;
-    *cap = (size_t)size;
+    *cap = (size_t)c->stored_bytes;
   }
-  uint32_t mask = 0;
-  if (size > 0 && H5Dread_chunk(d->id, H5P_DEFAULT, c->origin, &mask, *buf) < 0) {
-    snprintf(why, why_size, "HDF5 cannot read the chunk at %s", c->where);
+  int rc = parz_h5_chunk_read(d->id, (unsigned)d->rank, origin, c->stored_bytes, *buf, &mask,
+                              "the stored chunk", &e);
+  if (rc == PARZ_ERR_FORMAT) {
+    c->damaged = e.message;
+    c->bytes = NULL;
+    return fn(d, c, ctx);
+  }
+  if (rc != PARZ_OK) {
+    snprintf(why, why_size, "%s (the chunk at %s)", e.message, c->where);
     return -1;
   }
+  c->damaged = NULL;
   c->filter_mask = mask;
-  c->stored_bytes = size;
   c->bytes = *buf;
   return fn(d, c, ctx);
 }
 
 int tool_visit_chunks(const tool_dataset* d, tool_chunk_fn fn, void* ctx,
                       unsigned long long* unwritten, char* why, size_t why_size) {
-  tool_chunk c;
-  memset(&c, 0, sizeof c);
+  parz_chunk_grid g;
+  parz_error e = {0, ""};
+  parz_h5_stored_chunk* stored = NULL;
+  size_t n = 0;
   *unwritten = 0;
-  hsize_t stored = 0;
-  hid_t space = H5Dget_space(d->id);
-  if (space < 0 || H5Dget_num_chunks(d->id, space, &stored) < 0) {
-    if (space >= 0)
-      H5Sclose(space);
-    snprintf(why, why_size, "HDF5 cannot count the stored chunks");
-    return -1;
+  memset(&g, 0, sizeof g);
+  g.rank = (unsigned)d->rank;
+  for (int k = 0; k < d->rank; k++) {
+    g.dims[k] = d->dims[k];
+    g.chunk_dims[k] = d->chunk[k];
   }
+  if (parz_h5_api_readers("parz", why, why_size) != PARZ_OK)
+    return -1;
+  int rc = parz_h5_stored_chunks(d->id, &g, d->path, &stored, &n, &e);
+  if (rc != PARZ_OK) {
+    snprintf(why, why_size, "%s", e.message);
+    return rc == PARZ_ERR_FORMAT ? TOOL_INDEX_DAMAGED : -1;
+  }
+  *unwritten = d->grid_chunks - n;
   unsigned char* buf = NULL;
   size_t cap = 0;
-  int rc = 0;
-  if (d->grid_chunks > 4 * (unsigned long long)stored + 4096) {
-    /* Sparse (a huge extent, few chunks written): walk HDF5's index, not the whole grid. */
-    *unwritten = d->grid_chunks - stored;
-    for (hsize_t i = 0; i < stored && rc == 0; i++) {
-      unsigned mask;
-      haddr_t addr;
-      hsize_t size = 0;
-      if (H5Dget_chunk_info(d->id, space, i, c.origin, &mask, &addr, &size) < 0) {
-        snprintf(why, why_size, "HDF5 cannot locate stored chunk %llu", (unsigned long long)i);
-        rc = -1;
-      } else {
-        rc = visit_one(d, &c, size, &buf, &cap, fn, ctx, why, why_size);
-      }
-    }
-  } else if (d->grid_chunks > 0) {
-    /* C order of the chunk grid. */
-    do {
-      unsigned mask = 0;
-      haddr_t addr = HADDR_UNDEF;
-      hsize_t size = 0;
-      if (H5Dget_chunk_info_by_coord(d->id, c.origin, &mask, &addr, &size) < 0) {
-        describe_origin(d, &c);
-        snprintf(why, why_size, "HDF5 cannot locate the chunk at %s", c.where);
-        rc = -1;
-      } else if (addr == HADDR_UNDEF) {
-        (*unwritten)++;
-      } else {
-        rc = visit_one(d, &c, size, &buf, &cap, fn, ctx, why, why_size);
-      }
-    } while (rc == 0 && next_origin(d, c.origin));
+  tool_chunk c;
+  memset(&c, 0, sizeof c);
+  rc = 0;
+  for (size_t i = 0; i < n && rc == 0; i++) {
+    for (int k = 0; k < d->rank; k++)
+      c.origin[k] = stored[i].origin[k];
+    c.stored_bytes = stored[i].bytes;
+    rc = visit_one(d, &c, &buf, &cap, fn, ctx, why, why_size);
   }
-  H5Sclose(space);
   free(buf);
+  free(stored);
   return rc;
 }
 
@@ -360,9 +339,16 @@ static herr_t visit_link(hid_t group, const char* name, const H5L_info_t* info, 
   H5Oclose(obj);
   if (!dataset)
     return 0;
-  char path[1024];
-  snprintf(path, sizeof path, "/%s", name);
-  return v->fn(group, path, v->ctx);
+  /* the whole path, however long: a path cut short names another dataset or none */
+  const size_t len = strlen(name);
+  char* path = malloc(len + 2);
+  if (!path)
+    return -1;
+  path[0] = '/';
+  memcpy(path + 1, name, len + 1);
+  herr_t rc = v->fn(group, path, v->ctx);
+  free(path);
+  return rc;
 }
 
 int tool_visit_datasets(hid_t file, tool_dataset_fn fn, void* ctx) {
@@ -427,10 +413,22 @@ int tool_target_args(const char* command, int argc, char** argv, const tool_swit
 int tool_run_target(const char* command, char* target, tool_dataset_fn fn, void* ctx,
                     const int* parz_datasets, const char** only) {
   *only = NULL;
-  /* FILE:/dataset unless the whole argument names an existing file. */
-  char* colon = access(target, F_OK) == 0 ? NULL : strstr(target, ":/");
-  for (char* next = colon; next; next = strstr(next + 1, ":/"))
-    colon = next;
+  /* FILE:/dataset unless the whole argument names an existing file. Dataset paths may hold
+   * ":/" too (a group named "a:"), so FILE ends at the first ":/" after which an existing file
+   * is named; when none is, at the first ":/", for the message. */
+  char* colon = NULL;
+  if (access(target, F_OK) != 0) {
+    colon = strstr(target, ":/");
+    for (char* at = colon; at; at = strstr(at + 1, ":/")) {
+      *at = 0;
+      const int exists = access(target, F_OK) == 0;
+      *at = ':';
+      if (exists) {
+        colon = at;
+        break;
+      }
+    }
+  }
   if (colon) {
     *colon = 0;
     *only = colon + 1;

@@ -41,6 +41,14 @@ static int inspect_chunk(const tool_dataset* d, const tool_chunk* c, void* ctx) 
   s->stored += c->stored_bytes;
   s->decoded += d->chunk_bytes;
   double ratio = c->stored_bytes ? (double)d->chunk_bytes / (double)c->stored_bytes : 0.0;
+  if (c->damaged) {
+    s->bad_chunks++;
+    s->bad++;
+    if (!s->summary_only)
+      printf("  %-16s %12llu %7s  %s\n", c->where, (unsigned long long)c->stored_bytes, "-",
+             c->damaged);
+    return 0;
+  }
   if (c->filter_mask & (1u << d->parz_index)) {
     s->raw_chunks++;
     if (!s->summary_only)
@@ -111,7 +119,7 @@ static void print_heading(const tool_dataset* d) {
 static int inspect_dataset(hid_t file, const char* path, void* ctx) {
   inspect_state* s = ctx;
   tool_dataset d;
-  char why[256];
+  char why[512];
   if (tool_dataset_open(file, path, &d, why, sizeof why) != 0) {
     fprintf(stderr, "parz inspect: %s\n", why);
     return PARZ_EXIT_OPEN;
@@ -147,6 +155,12 @@ static int inspect_dataset(hid_t file, const char* path, void* ctx) {
     print_chunk_columns();
   unsigned long long unwritten = 0;
   int rc = tool_visit_chunks(&d, inspect_chunk, s, &unwritten, why, sizeof why);
+  if (rc == TOOL_INDEX_DAMAGED) {
+    s->bad++;
+    printf("  summary: no chunk shown: %s\n", why);
+    tool_dataset_close(&d);
+    return 0;
+  }
   if (rc != 0) {
     fprintf(stderr, "parz inspect: %s: %s\n", path, why);
     tool_dataset_close(&d);

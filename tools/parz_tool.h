@@ -27,7 +27,7 @@ enum {
 /* One dataset: its shape, type, filter pipeline and, when ParZ is in it, ParZ's settings. */
 typedef struct {
   hid_t id;
-  char path[1024];
+  const char* path; /* as given to tool_dataset_open, which keeps no copy */
   int rank;
   hsize_t dims[H5S_MAX_RANK];
   int chunked;
@@ -69,6 +69,9 @@ typedef struct {
   unsigned filter_mask;         /* bit k set: filter k was skipped for this chunk */
   hsize_t stored_bytes;
   const unsigned char* bytes; /* the stored bytes (H5Dread_chunk) */
+  /* Non-NULL when the chunk's bytes cannot be read safely (HDF5's index gives its size in two
+   * ways): why, and `bytes` is NULL. */
+  const char* damaged;
 } tool_chunk;
 
 /* Where a stored chunk's ParZ chunk lies: all of it when ParZ is the last filter, all but the
@@ -81,9 +84,12 @@ int tool_chunk_parz_bytes(const tool_dataset* d, const tool_chunk* c, size_t* by
  * place its values wrongly: says so in why. */
 int tool_chunk_matches(const tool_dataset* d, const parz_chunk_view* v, char* why, size_t size);
 
-/* Calls fn for every allocated chunk in C order of the chunk grid, with its stored bytes. fn
- * returns 0 to go on, else the walk stops and returns that value. Returns -1 with a message in
- * why when HDF5 cannot locate or read a chunk; *unwritten counts chunks never written. */
+/* Calls fn for every allocated chunk in C order of the chunk grid, with its stored bytes (or as
+ * damaged). fn returns 0 to go on, else the walk stops and returns that value. Returns -1 with a
+ * message in why when HDF5 cannot walk the chunk index or read a chunk, TOOL_INDEX_DAMAGED when
+ * the index is damaged (records doubled or outside the dataset: why says which), before fn is
+ * called; *unwritten counts chunks never written. One pass over HDF5's index (h5_index.h). */
+#define TOOL_INDEX_DAMAGED (-2)
 typedef int (*tool_chunk_fn)(const tool_dataset* d, const tool_chunk* c, void* ctx);
 int tool_visit_chunks(const tool_dataset* d, tool_chunk_fn fn, void* ctx,
                       unsigned long long* unwritten, char* why, size_t why_size);

@@ -90,6 +90,11 @@ static int verify_through_hdf5(const tool_dataset* d, const tool_chunk* c, verif
 static int verify_chunk(const tool_dataset* d, const tool_chunk* c, void* ctx) {
   verify_dataset* s = ctx;
   s->chunks++;
+  if (c->damaged) {
+    report(d, c, c->damaged);
+    s->bad++;
+    return 0;
+  }
   int bad = tool_dataset_parz_last(d) ? verify_stored(d, c, s) : verify_through_hdf5(d, c, s);
   s->bad += (unsigned)bad;
   return 0;
@@ -98,7 +103,7 @@ static int verify_chunk(const tool_dataset* d, const tool_chunk* c, void* ctx) {
 static int verify_dataset_at(hid_t file, const char* path, void* ctx) {
   verify_state* st = ctx;
   tool_dataset d;
-  char why[256];
+  char why[512];
   if (tool_dataset_open(file, path, &d, why, sizeof why) != 0) {
     fprintf(stderr, "parz verify: %s\n", why);
     return PARZ_EXIT_OPEN;
@@ -140,7 +145,11 @@ static int verify_dataset_at(hid_t file, const char* path, void* ctx) {
     rc = PARZ_EXIT_OPEN;
   } else {
     unsigned long long unwritten = 0;
-    if (tool_visit_chunks(&d, verify_chunk, &s, &unwritten, why, sizeof why) != 0) {
+    const int walked = tool_visit_chunks(&d, verify_chunk, &s, &unwritten, why, sizeof why);
+    if (walked == TOOL_INDEX_DAMAGED) {
+      printf("%s\n", why); /* the dataset's path first */
+      s.bad++;
+    } else if (walked != 0) {
       fprintf(stderr, "parz verify: %s: %s\n", path, why);
       rc = PARZ_EXIT_OPEN;
     } else {
