@@ -95,5 +95,5 @@ def test_checksum_off_writes_version_1(tmp_path):
     assert raw_on[-payload:] == raw_off[-payload:], "the same payload either way"
     with h5py.File(tmp_path / "off.h5", "r") as f:
         assert np.max(np.abs(f["x"][...] - a)) <= 1e-3
-    with pytest.raises(ValueError, match="checksum"):
+    with pytest.raises(TypeError, match="checksum must be True or False"):
         parz.Parz(accuracy=1e-3, checksum=2)
