@@ -22,22 +22,23 @@ def describe(x):
 
 
 def dataset(dset, function):
-    """The native dtype of dset's values, once dset is an open h5py Dataset of a type ParZ stores;
-    `function` ("read", "write") names the caller in the messages."""
+    """(native dtype of its values, shape) of dset, once it is an open h5py Dataset of a type
+    ParZ stores; `function` ("read", "write") names the caller in the messages."""
     import h5py
     if not isinstance(dset, h5py.Dataset):
         raise TypeError("parz: %s takes an h5py Dataset (f[name] of an open h5py.File), got %s"
                         % (function, describe(dset)))
     if not dset.id.valid:
         raise ValueError("parz: %s: the dataset is not open (its file was closed)" % function)
-    if dset.shape is None:
+    shape = dset.shape
+    if shape is None:
         raise ValueError("parz: dataset %s has no dataspace (h5py.Empty): no values to %s"
                          % (dset.name, function))
     dtype = np.dtype(dset.dtype)
     if not stored(dtype):
         raise ValueError("parz: dataset %s holds %s values; ParZ stores %s"
                          % (dset.name, dtype, STORED))
-    return dtype.newbyteorder("=")
+    return dtype.newbyteorder("="), shape
 
 
 STORED = "float32, float64, int32 and int64"

@@ -316,8 +316,8 @@ def read(dset, selection=None, *, out=None, device="cpu", threads=None, stream=N
             "parz: device must be 'cpu' or 'cuda', got %r" % (device,))
     nthreads = _args.threads(threads)
     handle = _args.stream_handle(stream)
-    dtype = _args.dataset(dset, "read")
-    start, count, shape = _args.box(dset.shape, selection)
+    dtype, extent = _args.dataset(dset, "read")
+    start, count, shape = _args.box(extent, selection)
     if device == "cpu":
         result, copy_to = _host_out(out, shape, dtype)
         _call_on_box(_functions().parz_h5_read, dset, start, count,

@@ -121,7 +121,7 @@ def _check_writable(dset):
     and a refused H5Dwrite_chunk can leave that chunk unreadable to the next read in this
     process."""
     import h5py
-    if not dset.file.id.get_intent() & h5py.h5f.ACC_RDWR:
+    if not h5py.h5i.get_file_id(dset.id).get_intent() & h5py.h5f.ACC_RDWR:
         raise OSError("parz: cannot write %s: the file %s is open read-only; open it with "
                       "h5py.File(name, 'r+') to write" % (dset.name, dset.file.filename))
 
@@ -153,8 +153,8 @@ def write(dset, array, selection=None, *, threads=None, stream=None):
     OSError("parz: ..."); all before anything is written."""
     nthreads = _args.threads(threads)
     handle = _args.stream_handle(stream)
-    dtype = _args.dataset(dset, "write")
-    start, count, shape = _args.box(dset.shape, selection)
+    dtype, extent = _args.dataset(dset, "write")
+    start, count, shape = _args.box(extent, selection)
     _check_writable(dset)
     view = _device_view(array, handle)
     if view is None:
