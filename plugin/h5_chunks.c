@@ -170,6 +170,49 @@ uint64_t parz_h5_box_values(const parz_chunk_grid* g, const parz_box* box) {
   return total;
 }
 
+/* Appends the stored chunk at origin, `size` bytes, to the list. */
+static int add_ref(parz_h5_chunk_list* list, unsigned rank, const uint64_t* origin, uint64_t size,
+                   const char* who, parz_error* err) {
+  parz_chunk_ref* r;
+  if (list->n == list->cap) {
+    const size_t cap = list->cap ? 2 * list->cap : 64;
+    parz_chunk_ref* more = (parz_chunk_ref*)realloc(list->refs, cap * sizeof *more);
+    if (!more)
+      return parz_fail(err, PARZ_ERR_NOMEM, "%s: no memory for %zu chunks", who, cap);
+    list->refs = more;
+    list->cap = cap;
+  }
+  if (size > SIZE_MAX / 2 - list->packed_bytes)
+    return parz_fail(err, PARZ_ERR_NOMEM, "%s: the stored chunks are too large", who);
+  r = &list->refs[list->n++];
+  memset(r, 0, sizeof *r);
+  r->at = list->packed_bytes;
+  r->bytes = (size_t)size;
+  memcpy(r->origin, origin, rank * sizeof origin[0]);
+  list->packed_bytes += ((size_t)size + 7) & ~(size_t)7;
+  return PARZ_OK;
+}
+
+/* Whether the box is the whole dataset. */
+static int whole(const parz_chunk_grid* g, const parz_box* box) {
+  unsigned k;
+  for (k = 0; k < g->rank; k++)
+    if (box->start[k] != 0 || box->count[k] != g->dims[k])
+      return 0;
+  return 1;
+}
+
+/* Places of the grid the box meets. */
+static uint64_t box_chunks(const parz_chunk_grid* g, const parz_box* box) {
+  uint64_t n = 1;
+  unsigned k;
+  for (k = 0; k < g->rank; k++) {
+    const uint64_t c = g->chunk_dims[k];
+    n *= (box->start[k] + box->count[k] - 1) / c - box->start[k] / c + 1;
+  }
+  return n;
+}
+
 int parz_h5_list_chunks(hid_t dset, const parz_h5_dataset* d, const parz_box* box, const char* who,
                         parz_h5_chunk_list* list, parz_error* err) {
   const parz_chunk_grid* g = &d->grid;
@@ -178,10 +221,21 @@ int parz_h5_list_chunks(hid_t dset, const parz_h5_dataset* d, const parz_box* bo
   memset(list, 0, sizeof *list);
   if (parz_h5_box_values(g, box) == 0)
     return PARZ_OK;
+  if (whole(g, box)) {
+    /* the whole dataset: its stored chunks in one walk of the index (h5_index.h) */
+    parz_h5_stored_chunk* stored;
+    size_t n, i;
+    if ((rc = parz_h5_stored_chunks(dset, g, who, &stored, &n, err)) != PARZ_OK)
+      return rc;
+    for (i = 0; i < n && rc == PARZ_OK; i++)
+      rc = add_ref(list, g->rank, stored[i].origin, stored[i].bytes, who, err);
+    free(stored);
+    list->missing = (size_t)(box_chunks(g, box) - n);
+    return rc;
+  }
   parz_box_first_chunk(g, box, origin);
   do {
     uint64_t size = 0;
-    parz_chunk_ref* r;
     /* one lookup per chunk, the one H5Dread_chunk makes: the size it gives sizes the buffer */
     if ((rc = parz_h5_chunk_bytes(dset, g->rank, origin, &size, who, err)) != PARZ_OK) {
       char what[sizeof err->message], where[96];
@@ -189,26 +243,10 @@ int parz_h5_list_chunks(hid_t dset, const parz_h5_dataset* d, const parz_box* bo
       parz_h5_origin_text(g->rank, origin, where, sizeof where);
       return parz_fail(err, rc, "%s (the chunk at %s)", what, where);
     }
-    if (size == 0) {
+    if (size == 0)
       list->missing++;
-      continue;
-    }
-    if (list->n == list->cap) {
-      const size_t cap = list->cap ? 2 * list->cap : 64;
-      parz_chunk_ref* more = (parz_chunk_ref*)realloc(list->refs, cap * sizeof *more);
-      if (!more)
-        return parz_fail(err, PARZ_ERR_NOMEM, "%s: no memory for %zu chunks", who, cap);
-      list->refs = more;
-      list->cap = cap;
-    }
-    if (size > SIZE_MAX / 2 - list->packed_bytes)
-      return parz_fail(err, PARZ_ERR_NOMEM, "%s: the stored chunks are too large", who);
-    r = &list->refs[list->n++];
-    memset(r, 0, sizeof *r);
-    r->at = list->packed_bytes;
-    r->bytes = (size_t)size;
-    memcpy(r->origin, origin, g->rank * sizeof origin[0]);
-    list->packed_bytes += ((size_t)size + 7) & ~(size_t)7;
+    else if ((rc = add_ref(list, g->rank, origin, size, who, err)) != PARZ_OK)
+      return rc;
   } while (parz_box_next_chunk(g, box, origin));
   return PARZ_OK;
 }

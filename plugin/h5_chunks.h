@@ -41,7 +41,9 @@ uint64_t parz_h5_box_values(const parz_chunk_grid* g, const parz_box* box);
 
 /* The stored chunks that meet a box, in the grid's C order: refs[i].at is chunk i's place in a
  * buffer of packed_bytes (each chunk at a multiple of 8); `missing` counts the chunks of the box
- * never written (they take the fill value). */
+ * never written (they take the fill value). The whole dataset's are listed by one walk of HDF5's
+ * chunk index (parz_h5_stored_chunks, which refuses a damaged index), a part's by one lookup per
+ * place of the box; either way each size is the one HDF5's lookup gives (h5_index.h). */
 typedef struct {
   parz_chunk_ref* refs;
   size_t n, cap;
