@@ -30,6 +30,18 @@ int parz_omp_enabled(void) {
 #endif
 }
 
+int parz_omp_threads_max(void) {
+#ifdef _OPENMP
+  const int procs = omp_get_num_procs(), limit = omp_get_thread_limit();
+  const int most = procs > PARZ_OMP_THREADS_MIN_CAP / PARZ_OMP_THREADS_PER_CPU
+                       ? procs * PARZ_OMP_THREADS_PER_CPU
+                       : PARZ_OMP_THREADS_MIN_CAP;
+  return limit > 0 && limit < most ? limit : most;
+#else
+  return 1;
+#endif
+}
+
 int parz_omp_team_size(int threads) {
   if (forked_child)
     return 1;
@@ -42,6 +54,8 @@ int parz_omp_team_size(int threads) {
     threads = omp_get_max_threads(); /* OMP_NUM_THREADS may ask for more than there are CPUs */
     if (threads > omp_get_num_procs())
       threads = omp_get_num_procs();
+  } else if (threads > parz_omp_threads_max()) {
+    threads = parz_omp_threads_max();
   }
   /* A thread OpenMP fails to start ends the process: start only those whose stacks fit. */
   return threads > 1 ? 1 + (int)parz_omp_threads_that_fit((unsigned)threads - 1) : 1;

@@ -89,8 +89,16 @@ void parz_omp_jobs_init(parz_jobs* jobs, int* nthreads);
  * does nothing on memory already resident, on small buffers, or without OpenMP. */
 void parz_omp_populate_share(void* dst, size_t bytes);
 
+/* The most threads a request gets: PARZ_OMP_THREADS_PER_CPU per CPU this process may use, and at
+ * least PARZ_OMP_THREADS_MIN_CAP, within OMP_THREAD_LIMIT. Threads beyond the CPUs only share
+ * them, and asked for by the tens of thousands they meet the kernel's limits on threads and
+ * mappings (threads-max, RLIMIT_NPROC, vm.max_map_count), where GCC's libgomp ends the process. */
+#define PARZ_OMP_THREADS_PER_CPU 4
+#define PARZ_OMP_THREADS_MIN_CAP 64
+int parz_omp_threads_max(void);
+
 /* Threads a parallel region would get for a request (0 = OpenMP's default, at most the CPUs this
- * process may use); 1 when this build has no OpenMP, in a process forked from the one that loaded
+ * process may use; else at most parz_omp_threads_max()); 1 when this build has no OpenMP, in a process forked from the one that loaded
  * this library (its OpenMP pool did not survive the fork), or when the caller is already inside
  * as many active parallel levels as OpenMP allows (the region would run on one thread anyway, so
  * the drivers skip it). Under a memory limit, no more than parz_omp_threads_that_fit allows.

@@ -1,11 +1,13 @@
-/* The OpenMP drivers under a memory limit: asked for 4096 threads with little address space left
- * (RLIMIT_AS, as ulimit -v sets it), they must encode and decode correctly and return, not end
- * the process (GCC's libgomp exits when it cannot start a thread). Each case runs in a child
- * process (this program again, through exec: a forked child without exec would run serially
- * anyway), which first allocates everything the test needs, then lowers its limit to its
+/* The OpenMP drivers asked for far more threads than the machine runs: 4096 threads with little
+ * address space left (RLIMIT_AS, as ulimit -v sets it), and 65536 with no limit (beyond the
+ * kernel's limits on threads and mappings), they must encode and decode correctly and return, not
+ * end the process (GCC's libgomp exits or crashes when it cannot start a thread). Each case runs
+ * in a child process (this program again, through exec: a forked child without exec would run
+ * serially anyway), which first allocates everything the test needs, then lowers its limit to its
  * current size plus a margin: 64 MiB (room for a few thread stacks) and 6 MiB (room for none, so
- * the drivers must run on the calling thread). The child checks that the bytes equal the serial
- * encoder's and the values the serial decoder's; the parent checks that it exited 0.
+ * the drivers must run on the calling thread), or keeps none. The child checks that the bytes
+ * equal the serial encoder's and the values the serial decoder's; the parent checks that it
+ * exited 0.
  * Skipped (77) under AddressSanitizer, whose shadow memory does not live with an address limit. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +28,8 @@
 #endif
 #endif
 
-#define THREADS 4096
+#define THREADS_LIMITED 4096
+#define THREADS_UNLIMITED 65536
 
 /* The process's mapped size in bytes (first field of /proc/self/statm, in pages). */
 static size_t mapped_bytes(void) {
@@ -42,7 +45,7 @@ static size_t mapped_bytes(void) {
 
 /* In the child: everything allocated, then the limit, then the drivers. Exit status 0 when both
  * gave the serial codec's results. */
-static int run_limited(size_t margin) {
+static int run_limited(size_t margin, int threads) {
   parz_array a = test_array(PARZ_FLOAT, 2, 512, 1024, 0, 0); /* 2 MiB */
   void* data = test_data(&a, 7);
   parz_chunk_config cfg;
@@ -61,41 +64,44 @@ static int run_limited(size_t margin) {
   memset(back, 0, raw);
   struct rlimit r;
   r.rlim_cur = r.rlim_max = mapped_bytes() + margin;
-  if (setrlimit(RLIMIT_AS, &r) != 0)
+  if (margin && setrlimit(RLIMIT_AS, &r) != 0)
     return 2;
-  if (parz_omp_chunk_encode(&a, data, &cfg, got, cap, &n, THREADS, &e) != PARZ_OK) {
+  if (parz_omp_chunk_encode(&a, data, &cfg, got, cap, &n, threads, &e) != PARZ_OK) {
     fprintf(stderr, "encode: %s\n", e.message);
     return 3;
   }
   if (n != nref || memcmp(got, ref, n) != 0)
     return 4;
-  if (parz_omp_chunk_decode(got, n, back, raw, THREADS, &e) != PARZ_OK) {
+  if (parz_omp_chunk_decode(got, n, back, raw, threads, &e) != PARZ_OK) {
     fprintf(stderr, "decode: %s\n", e.message);
     return 5;
   }
   return memcmp(back, ref_back, raw) == 0 ? 0 : 6;
 }
 
-static int child_case(const char* self, size_t margin) {
-  char mib[32];
+/* margin 0: no limit. */
+static int child_case(const char* self, size_t margin, int threads) {
+  char mib[32], count[32];
   snprintf(mib, sizeof mib, "%zu", margin >> 20);
+  snprintf(count, sizeof count, "%d", threads);
   fflush(stdout);
   fflush(stderr);
   pid_t pid = fork();
   if (pid == 0) {
-    execl(self, self, mib, (char*)NULL);
+    execl(self, self, mib, count, (char*)NULL);
     _exit(2);
   }
   int status = 0;
   if (pid < 0 || waitpid(pid, &status, 0) != pid)
     return 0;
-  printf("%d threads asked, limit = mapped size + %zu MiB: %s (status %d)\n", THREADS, margin >> 20,
+  printf("%d threads asked, limit = %s + %zu MiB: %s (status %d, signal %d)\n", threads,
+         margin ? "mapped size" : "none", margin >> 20,
          WIFEXITED(status) && WEXITSTATUS(status) == 0 ? "ok" : "FAILED",
-         WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+         WIFEXITED(status) ? WEXITSTATUS(status) : -1, WIFSIGNALED(status) ? WTERMSIG(status) : 0);
   return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
-/* test_omp_limits: runs both cases; test_omp_limits MIB: one case (the child). */
+/* test_omp_limits: runs every case; test_omp_limits MIB THREADS: one case (the child). */
 int main(int argc, char** argv) {
 #ifdef UNDER_ASAN
   (void)argc;
@@ -103,14 +109,15 @@ int main(int argc, char** argv) {
   printf("SKIP: AddressSanitizer cannot run under an address-space limit\n");
   return 77;
 #else
-  if (argc > 1)
-    return run_limited((size_t)strtoul(argv[1], NULL, 10) << 20);
+  if (argc > 2)
+    return run_limited((size_t)strtoul(argv[1], NULL, 10) << 20, atoi(argv[2]));
   if (!parz_omp_enabled()) {
     printf("SKIP: no OpenMP\n");
     return 77;
   }
-  int ok = child_case(argv[0], (size_t)64 << 20);
-  ok = child_case(argv[0], (size_t)6 << 20) && ok;
+  int ok = child_case(argv[0], (size_t)64 << 20, THREADS_LIMITED);
+  ok = child_case(argv[0], (size_t)6 << 20, THREADS_LIMITED) && ok;
+  ok = child_case(argv[0], 0, THREADS_UNLIMITED) && ok;
   return ok ? 0 : 1;
 #endif
 }
