@@ -156,8 +156,19 @@ static void swap_bytes(unsigned char* p, size_t bytes, size_t size) {
     }
 }
 
-/* The compressed chunk's buffer, from HDF5's allocator (HDF5 frees it): the size asked for, the
- * chunk's own on the GPU. A second request (the GPU failed, the CPU encodes) replaces the first. */
+/* Every buffer the filter hands HDF5 holds at least the dataset's whole chunk (its decoded
+ * size), and *buf_size says how much it holds. HDF5 reuses the buffer a filter returns: its
+ * object copy (H5Ocopy, as h5py's Group.copy, h5copy and h5repack call it; H5D__chunk_copy_cb in
+ * 1.10 to 2.x) keeps one buffer for every chunk of the dataset, grows it only where a chunk's
+ * stored size exceeds *buf_size, and copies a chunk that sits in the open dataset's chunk cache
+ * into it at its decoded size before running the filter on it. A returned buffer of only the
+ * compressed size would take the next cached chunk past its end. So the encoded chunk goes back
+ * into the buffer HDF5 gave (it holds the decoded chunk: at least that size) wherever it fits,
+ * and only a chunk larger than that buffer gets a buffer of its own; the decoder returns a
+ * buffer of the decoded size, checked against the dataset. */
+
+/* The compressed chunk's buffer, from HDF5's allocator: the size asked for, the chunk's own on
+ * the GPU. A second request (the GPU failed, the CPU encodes) replaces the first. */
 struct chunk_buffer {
   void* ptr;
   size_t bytes;
@@ -207,6 +218,11 @@ static size_t filter_encode(const parz_filter_config* cfg, size_t nbytes, size_t
     if (out.ptr)
       parz_h5()->H5free_memory(out.ptr);
     return 0;
+  }
+  if (written <= *buf_size) {
+    memcpy(*buf, out.ptr, written);
+    parz_h5()->H5free_memory(out.ptr);
+    return written;
   }
   parz_h5()->H5free_memory(*buf);
   *buf = out.ptr;

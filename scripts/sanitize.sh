@@ -49,10 +49,11 @@ EXCLUDE='mpi|MPI|realdata_sweep|test_plugin_symbols'
 rc=$?
 
 # Hostile HDF5 files (python_tests/test_hostile_files.py; test_hostile_index.py, whose parz
-# command is this build's) and parz.read / parz.write with misaligned arrays
-# (python_tests/test_parz_alignment.py) with their child processes on the sanitized plugin:
-# Python is not instrumented, so the ASan runtime is preloaded into them. The test process
-# itself writes the files with the normal build's plugin ($PARZ_BUILD_DIR).
+# command is this build's), parz.read / parz.write with misaligned arrays
+# (python_tests/test_parz_alignment.py) and h5py's copies of open datasets whose chunks sit in
+# their chunk cache (python_tests/test_h5_copy.py) with their child processes on the sanitized
+# plugin: Python is not instrumented, so the ASan runtime is preloaded into them. The test
+# process itself writes the files with the normal build's plugin ($PARZ_BUILD_DIR).
 ASAN_RT="$("$CC_ASAN" -print-file-name=libclang_rt.asan-x86_64.so 2>/dev/null || true)"
 PY="$(parz_python 2>/dev/null || true)"
 if [ -n "$PY" ] && [ -f "$ASAN_RT" ] && [ -f "$PARZ_BUILD_DIR/plugins/libH5Zparz.so" ]; then
@@ -61,7 +62,8 @@ if [ -n "$PY" ] && [ -f "$ASAN_RT" ] && [ -f "$PARZ_BUILD_DIR/plugins/libH5Zparz
    PARZ_HOSTILE_PLUGIN_DIR="$BUILD/plugins" PARZ_HOSTILE_PRELOAD="$ASAN_RT" \
      "$PY" -m pytest -q -p no:cacheprovider "$PARZ_ROOT/python_tests/test_hostile_files.py" \
        "$PARZ_ROOT/python_tests/test_hostile_index.py" \
-       "$PARZ_ROOT/python_tests/test_parz_alignment.py") ||
+       "$PARZ_ROOT/python_tests/test_parz_alignment.py" \
+       "$PARZ_ROOT/python_tests/test_h5_copy.py") ||
     rc=1
 else
   echo "sanitize.sh: hostile-file tests under ASan skipped (needs clang's ASan runtime, h5py and" \
