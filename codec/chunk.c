@@ -322,10 +322,13 @@ size_t parz_chunk_bound_data_jobs(const parz_array* a, const void* data,
   parz_scan scan;
   size_t bound;
   if (!a || !cfg || !data || parz_array_check(a, NULL) != PARZ_OK ||
-      parz_mask_palette_init(&scan.pal, a->type, &cfg->params, cfg, NULL) != PARZ_OK)
+      parz_mask_palette_init(&scan.pal, a->type, a->dims, &cfg->params, cfg, NULL) != PARZ_OK)
     return 0;
   parz_scan_run(&scan, a, data, jobs);
-  bound = bound_with(a, cfg, scan.exceptions, scan.masked);
+  /* the bound's check may take out any value that puts its block at risk (risk.h), into the mask
+   * or as an exception */
+  bound = bound_with(a, cfg, scan.exceptions + scan.high,
+                     scan.masked + (scan.pal.taken ? scan.high : 0));
   parz_scan_free(&scan);
   return bound;
 }

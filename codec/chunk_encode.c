@@ -2,8 +2,9 @@
  * the serial path below and the OpenMP driver so that both write the same bytes.
  *
  * Memory beyond the caller's array and destination: 4 bytes per unit (a segment, or a block
- * with auto C) and 8 per 64 units for the lengths, and, only when the array has exceptions or
- * masked values, a cleaned copy of it, 16 bytes per exception and the mask section. */
+ * with auto C) and 8 per 64 units for the lengths, and, only when the array has exceptions,
+ * masked values or blocks at risk of missing the accuracy bound, a cleaned copy of it, 16 bytes
+ * per exception, the mask section and the patterns the bound's check took out. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +12,7 @@
 #include "exceptions.h"
 #include "mask.h"
 #include "payload_checksum.h"
+#include "risk.h"
 #include "scan.h"
 #include "table.h"
 #include "table_endian.h"
@@ -18,6 +20,9 @@
 #define NOT_ENCODED UINT64_MAX
 #define UNIT_NOT_ENCODED UINT32_MAX /* unit lengths are below it (encode_segments checks) */
 #define CHECKPOINT 64u              /* units per stored offset (unit_offset) */
+/* Rounds of the bound's check that take out the values putting the blocks that miss the bound
+ * at risk; the round after them takes those of every block at risk, which leaves none. */
+#define CHECK_ROUNDS 3u
 
 struct parz_chunk_encoder {
   parz_chunk_view v;     /* layout and sizes; its pointers are unused. Its segments are the
@@ -31,14 +36,17 @@ struct parz_chunk_encoder {
   void* cleaned;          /* owned; NULL when the array has no exception nor masked value */
   unsigned char* records; /* owned exception records, nexceptions * PARZ_EXCEPTION_BYTES */
   unsigned char* mask;    /* owned mask section, v.mask.section_bytes; NULL without one */
-  uint32_t* seg_bits;     /* per unit, UNIT_NOT_ENCODED until encoded */
-  uint64_t* seg_offset;   /* the offset of every CHECKPOINT-th unit (and of the end when
+  uint64_t* taken;        /* owned: the patterns the bound's check took out, ascending */
+  size_t ntaken;
+  unsigned version;     /* the layout's format version, before exceptions and mask */
+  uint32_t* seg_bits;   /* per unit, UNIT_NOT_ENCODED until encoded */
+  uint64_t* seg_offset; /* the offset of every CHECKPOINT-th unit (and of the end when
                              * nsegments is a multiple), computed by write_head (`joined`):
                              * 8 bytes per 64 units. Re-encoding a segment afterwards needs
                              * another write_head. encode_segments writes no shared field:
                              * threads may run it at once on disjoint ranges without a data
                              * race */
-  size_t head_bytes;      /* all in front of the payload in the units' layout (the largest) */
+  size_t head_bytes;    /* all in front of the payload in the units' layout (the largest) */
   int joined;
 };
 
@@ -48,6 +56,7 @@ void parz_chunk_encoder_free(parz_chunk_encoder* enc) {
   free(enc->cleaned);
   free(enc->records);
   free(enc->mask);
+  free(enc->taken);
   free(enc->seg_bits);
   free(enc->seg_offset);
   free(enc);
@@ -70,8 +79,8 @@ static int clean(parz_chunk_encoder* enc, const parz_array* a, const void* data,
   enc->src = enc->v.array; /* contiguous */
   enc->data = enc->cleaned;
   enc->v.nexceptions = nexc;
-  if ((rc = parz_scan_clean(scan, a, data, &enc->v.params, &enc->v.array, enc->cleaned,
-                            enc->records, &enc->mask, &bytes, jobs, err)) != PARZ_OK)
+  if ((rc = parz_scan_clean(scan, a, data, &enc->v.array, enc->cleaned, enc->records, &enc->mask,
+                            &bytes, jobs, err)) != PARZ_OK)
     return rc;
   if (scan->masked) {
     enc->v.mask.section_bytes = bytes;
@@ -80,6 +89,77 @@ static int clean(parz_chunk_encoder* enc, const parz_array* a, const void* data,
     enc->v.version = 2; /* finite or integer exceptions */
   }
   return PARZ_OK;
+}
+
+/* Undoes clean(): the array as the caller gave it, no exception, no mask. */
+static void unclean(parz_chunk_encoder* enc, const parz_array* a, const void* data) {
+  free(enc->cleaned);
+  free(enc->records);
+  free(enc->mask);
+  enc->cleaned = NULL;
+  enc->records = NULL;
+  enc->mask = NULL;
+  enc->src = *a;
+  enc->data = data;
+  enc->v.nexceptions = 0;
+  enc->v.mask.section_bytes = 0;
+  enc->v.version = enc->version;
+}
+
+static int ascending(const void* x, const void* y) {
+  const uint64_t a = *(const uint64_t*)x, b = *(const uint64_t*)y;
+  return a < b ? -1 : a > b;
+}
+
+/* Adds the n patterns `found` (in any order, repeats allowed; sorted here) to the taken ones. */
+static int take_out(parz_chunk_encoder* enc, uint64_t* found, size_t n, parz_error* err) {
+  uint64_t* all = (uint64_t*)malloc((enc->ntaken + n) * sizeof *all);
+  size_t i = 0, j = 0, k = 0;
+  if (!all)
+    return parz_fail(err, PARZ_ERR_NOMEM, "out of memory for %zu values the bound takes out",
+                     enc->ntaken + n);
+  qsort(found, n, sizeof *found, ascending);
+  while (i < enc->ntaken || j < n) {
+    const uint64_t next =
+        j == n || (i < enc->ntaken && enc->taken[i] < found[j]) ? enc->taken[i++] : found[j++];
+    if (!k || all[k - 1] != next)
+      all[k++] = next;
+  }
+  free(enc->taken);
+  enc->taken = all;
+  enc->ntaken = k;
+  return PARZ_OK;
+}
+
+/* Holds a bounded chunk to its bound (risk.h) once the scan found values that put blocks at
+ * risk and the array was cleaned: while some block misses the bound, the values that put it at
+ * risk are taken out, and the array is scanned and cleaned again with them as holes. */
+static int hold_bound(parz_chunk_encoder* enc, const parz_array* a, const void* data,
+                      const parz_chunk_config* cfg, parz_scan* scan, const parz_jobs* jobs,
+                      parz_error* err) {
+  unsigned round;
+  int rc = PARZ_OK;
+  for (round = 0; rc == PARZ_OK; round++) {
+    uint64_t* found = NULL;
+    size_t n = 0;
+    rc = parz_risk_find(&scan->pal, a, data, &enc->v.array, enc->cleaned, &enc->v.params,
+                        round >= CHECK_ROUNDS, jobs, &found, &n, err);
+    if (rc == PARZ_OK && n)
+      rc = take_out(enc, found, n, err);
+    free(found);
+    if (rc != PARZ_OK || !n)
+      return rc;
+    unclean(enc, a, data);
+    parz_scan_free(scan);
+    if ((rc = parz_mask_palette_init(&scan->pal, a->type, a->dims, &enc->v.params, cfg, err)) !=
+        PARZ_OK)
+      return rc;
+    scan->pal.exc.taken = enc->taken;
+    scan->pal.exc.ntaken = enc->ntaken;
+    parz_scan_run(scan, a, data, jobs);
+    rc = clean(enc, a, data, scan, jobs, err);
+  }
+  return rc;
 }
 
 int parz_chunk_encoder_begin_jobs(parz_chunk_encoder** out, const parz_array* a, const void* data,
@@ -99,7 +179,8 @@ int parz_chunk_encoder_begin_jobs(parz_chunk_encoder** out, const parz_array* a,
     return parz_fail(err, PARZ_ERR_NOMEM, "out of memory for the chunk encoder");
   if ((rc = parz_chunk_layout(&enc->v, a, cfg, err)) != PARZ_OK ||
       (rc = parz_params_check_encode(&enc->v.params, a->type, a->dims, err)) != PARZ_OK ||
-      (rc = parz_mask_palette_init(&scan.pal, a->type, &enc->v.params, cfg, err)) != PARZ_OK) {
+      (rc = parz_mask_palette_init(&scan.pal, a->type, a->dims, &enc->v.params, cfg, err)) !=
+          PARZ_OK) {
     free(enc);
     return rc;
   }
@@ -107,9 +188,14 @@ int parz_chunk_encoder_begin_jobs(parz_chunk_encoder** out, const parz_array* a,
   enc->auto_c = cfg->segment_blocks == 0 && parz_chunk_auto_c(&enc->v);
   enc->src = *a;
   enc->data = data;
+  enc->version = enc->v.version;
   parz_scan_run(&scan, a, data, jobs);
-  /* only arrays holding exceptions or masked values pay for a copy */
-  rc = scan.masked || scan.exceptions ? clean(enc, a, data, &scan, jobs, err) : PARZ_OK;
+  /* only arrays holding exceptions, masked values or blocks at risk pay for a copy, and only
+   * those at risk for the bound's check */
+  rc =
+      scan.masked || scan.exceptions || scan.high ? clean(enc, a, data, &scan, jobs, err) : PARZ_OK;
+  if (rc == PARZ_OK && scan.high)
+    rc = hold_bound(enc, a, data, cfg, &scan, jobs, err);
   parz_scan_free(&scan);
   if (rc != PARZ_OK) {
     parz_chunk_encoder_free(enc);

@@ -32,6 +32,27 @@ static uint64_t count64(const parz_exception_rule* r, const unsigned char* p, si
   return c;
 }
 
+parz_exception_set parz_exception_set_of(parz_type type, unsigned dims, const parz_params* p) {
+  parz_exception_set x;
+  x.rule = parz_exception_rule_of(type, p);
+  x.high = parz_risk_rule_of(type, dims, p, parz_params_bounded(p, type, dims));
+  x.taken = NULL;
+  x.ntaken = 0;
+  return x;
+}
+
+int parz_exception_among(const uint64_t* taken, size_t n, uint64_t bits) {
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (taken[mid] < bits)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < n && taken[lo] == bits;
+}
+
 int parz_exceptions_possible(const parz_array* a, const parz_params* p) {
   parz_exception_rule r = parz_exception_rule_of(a->type, p);
   return r.mask != 0;
@@ -74,49 +95,42 @@ uint64_t parz_exceptions_count(const parz_array* a, const void* data, const parz
 
 /* Replaces the exceptions of one block (the values at idx[0..n), in C order) of the contiguous
  * array c by the block's stand-in (standin.h). */
-static void clean_block(unsigned char* c, parz_type type, const parz_exception_rule* r,
+static void clean_block(unsigned char* c, parz_type type, const parz_exception_set* x,
                         const size_t* idx, unsigned n) {
   size_t size = parz_type_size(type);
   uint64_t v[256], bits;
+  unsigned char hole[256];
   unsigned i, bad = 0;
   for (i = 0; i < n; i++) {
     v[i] = parz_load_bits(c + size * idx[i], size);
-    bad += parz_exception_test(r, v[i]);
+    hole[i] = (unsigned char)parz_exception_in(x, v[i]);
+    bad += hole[i];
   }
   if (!bad)
     return;
-  bits = parz_standin(v, n, type, r);
-  for (i = 0; i < n; i++) {
-    unsigned char* p = c + size * idx[i];
-    if (!parz_exception_test(r, v[i]))
-      continue;
-    if (size == 4) {
-      uint32_t u = (uint32_t)bits;
-      memcpy(p, &u, 4);
-    } else {
-      memcpy(p, &bits, 8);
-    }
-  }
+  bits = parz_standin_of(v, hole, n, type, &x->rule);
+  for (i = 0; i < n; i++)
+    if (hole[i])
+      parz_store_bits(c + size * idx[i], size, bits);
 }
 
-void parz_exceptions_copy(const parz_array* a, const void* data, const parz_params* p,
+void parz_exceptions_copy(const parz_array* a, const void* data, const parz_exception_set* x,
                           int (*masked)(void* ctx, uint64_t bits), void* ctx, void* cleaned,
                           unsigned char* records) {
-  size_t size = parz_type_size(a->type), i, j, k, x, pos = 0;
+  size_t size = parz_type_size(a->type), i, j, k, xi, pos = 0;
   unsigned char* c = (unsigned char*)cleaned;
-  parz_exception_rule r = parz_exception_rule_of(a->type, p);
   parz_view4 v = parz_as_4d(a);
   for (i = 0; i < v.n[0]; i++)
     for (j = 0; j < v.n[1]; j++)
       for (k = 0; k < v.n[2]; k++)
-        for (x = 0; x < v.n[3]; x++, pos++) {
+        for (xi = 0; xi < v.n[3]; xi++, pos++) {
           const unsigned char* q =
               (const unsigned char*)data +
               (ptrdiff_t)size * ((ptrdiff_t)i * v.s[0] + (ptrdiff_t)j * v.s[1] +
-                                 (ptrdiff_t)k * v.s[2] + (ptrdiff_t)x * v.s[3]);
+                                 (ptrdiff_t)k * v.s[2] + (ptrdiff_t)xi * v.s[3]);
           uint64_t bits = parz_load_bits(q, size);
           memcpy(c + size * pos, q, size);
-          if (parz_exception_test(&r, bits) && !(masked && masked(ctx, bits))) {
+          if (parz_exception_in(x, bits) && !(masked && masked(ctx, bits))) {
             parz_store64(records, pos);
             parz_store64(records + 8, bits);
             records += PARZ_EXCEPTION_BYTES;
@@ -124,29 +138,29 @@ void parz_exceptions_copy(const parz_array* a, const void* data, const parz_para
         }
 }
 
-void parz_exceptions_standins(const parz_array* a, void* cleaned, const parz_params* p,
+void parz_exceptions_standins(const parz_array* a, void* cleaned, const parz_exception_set* x,
                               uint64_t first, uint64_t count) {
   unsigned char* c = (unsigned char*)cleaned;
-  parz_exception_rule r = parz_exception_rule_of(a->type, p);
   parz_view4 v = parz_as_4d(a);
   size_t b[4];
   parz_block4_corner(&v, first, b);
   for (; count; count--) {
     size_t idx[256];
     unsigned n = parz_block4_values(v.n, b, idx, NULL);
-    clean_block(c, a->type, &r, idx, n);
+    clean_block(c, a->type, x, idx, n);
     parz_block4_next(&v, b);
   }
 }
 
 void parz_exceptions_clean(const parz_array* a, const void* data, const parz_params* p,
                            void* cleaned, unsigned char* records) {
+  parz_exception_set x = parz_exception_set_of(a->type, a->dims, p);
   parz_array whole = *a;
   unsigned k;
   for (k = 0; k < 4; k++)
     whole.stride[k] = 0; /* the cleaned copy is contiguous */
-  parz_exceptions_copy(a, data, p, NULL, NULL, cleaned, records);
-  parz_exceptions_standins(&whole, cleaned, p, 0, parz_block_count(a));
+  parz_exceptions_copy(a, data, &x, NULL, NULL, cleaned, records);
+  parz_exceptions_standins(&whole, cleaned, &x, 0, parz_block_count(a));
 }
 
 int parz_exceptions_v1(parz_type type, const unsigned char* records, uint64_t n) {

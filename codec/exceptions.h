@@ -7,7 +7,9 @@
  *   - NaN and +-Inf, in every mode (NaN only where no mask takes them: mask.h);
  *   - in the lossy modes (all but reversible), where zfp's transform has no room for them:
  *     floats of magnitude >= 2^126 (float32) or >= 2^1022 (float64), which could decode to
- *     Inf, and integers of magnitude >= 2^30 (int32) or >= 2^62 (int64), which wrap. */
+ *     Inf, and integers of magnitude >= 2^30 (int32) or >= 2^62 (int64), which wrap;
+ *   - in the modes with an absolute bound, values bit-equal to a pattern the bound's check took
+ *     out (risk.h; only where no mask takes them). */
 #ifndef PARZ_EXCEPTIONS_H
 #define PARZ_EXCEPTIONS_H
 
@@ -15,6 +17,32 @@
 #include "standin.h" /* the rule: parz_exception_rule_of, parz_exception_test */
 
 #define PARZ_EXCEPTION_BYTES 16u
+
+/* Which values of a chunk are exceptions: those of the type's and mode's rule, and those
+ * bit-equal to one of the `ntaken` patterns (ascending) that the bound's check took out, each of
+ * which `high`, the mode's risk rule (standin.h), takes. */
+typedef struct {
+  parz_exception_rule rule;
+  parz_exception_rule high;
+  const uint64_t* taken;
+  size_t ntaken;
+} parz_exception_set;
+
+/* The set of an array of `type` and rank `dims` under p, before any check took a pattern out. */
+parz_exception_set parz_exception_set_of(parz_type type, unsigned dims, const parz_params* p);
+
+/* Whether bits is one of the `n` ascending patterns `taken` (binary search). */
+int parz_exception_among(const uint64_t* taken, size_t n, uint64_t bits);
+
+/* Whether bits is one of the set's taken patterns: none but values at risk can be. */
+static inline int parz_exception_taken(const parz_exception_set* x, uint64_t bits) {
+  return x->ntaken && parz_exception_test(&x->high, bits) &&
+         parz_exception_among(x->taken, x->ntaken, bits);
+}
+
+static inline unsigned parz_exception_in(const parz_exception_set* x, uint64_t bits) {
+  return parz_exception_test(&x->rule, bits) || parz_exception_taken(x, bits);
+}
 
 /* Nonzero when some value of a's type can be an exception under p (floats always; integers in
  * the lossy modes). */
@@ -35,15 +63,16 @@ uint64_t parz_exceptions_count_special(const parz_array* a, const void* data,
  * the same cleaned array. */
 void parz_exceptions_clean(const parz_array* a, const void* data, const parz_params* p,
                            void* cleaned, unsigned char* records);
-/* Its first step: the copy into `cleaned` and the records, in C order, of the exceptions that
- * `masked` (NULL: none) does not claim for the mask; the stand-ins are the caller's. */
-void parz_exceptions_copy(const parz_array* a, const void* data, const parz_params* p,
+/* Its first step: the copy into `cleaned` and the records, in C order, of the exceptions of x
+ * that `masked` (NULL: none) does not claim for the mask; the stand-ins are the caller's. */
+void parz_exceptions_copy(const parz_array* a, const void* data, const parz_exception_set* x,
                           int (*masked)(void* ctx, uint64_t bits), void* ctx, void* cleaned,
                           unsigned char* records);
 
 /* Its second step on blocks [first, first + count) of the contiguous array `cleaned` (a's type
- * and shape; C order of the block grid): every exception replaced by its block's stand-in. */
-void parz_exceptions_standins(const parz_array* a, void* cleaned, const parz_params* p,
+ * and shape; C order of the block grid): every exception of x replaced by its block's
+ * stand-in. */
+void parz_exceptions_standins(const parz_array* a, void* cleaned, const parz_exception_set* x,
                               uint64_t first, uint64_t count);
 
 /* Nonzero when the records can be stored in a format version 1 chunk: only NaN and Inf of a

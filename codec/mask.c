@@ -14,16 +14,16 @@ int parz_chunk_config_masks(const parz_chunk_config* cfg, parz_type type) {
          (cfg->fill || type == PARZ_FLOAT || type == PARZ_DOUBLE);
 }
 
-int parz_mask_palette_init(parz_mask_palette* pal, parz_type type, const parz_params* p,
-                           const parz_chunk_config* cfg, parz_error* err) {
+int parz_mask_palette_init(parz_mask_palette* pal, parz_type type, unsigned dims,
+                           const parz_params* p, const parz_chunk_config* cfg, parz_error* err) {
   memset(pal, 0, sizeof *pal);
   pal->type = type;
-  pal->rule = parz_exception_rule_of(type, p);
+  pal->exc = parz_exception_set_of(type, dims, p);
   if (cfg->mask != PARZ_MASK_DEFAULT && cfg->mask != PARZ_MASK_ON && cfg->mask != PARZ_MASK_OFF)
     return parz_fail(err, PARZ_ERR_PARAM, "unknown mask setting %d", (int)cfg->mask);
   if (cfg->mask == PARZ_MASK_OFF)
     return PARZ_OK;
-  pal->nan = type == PARZ_FLOAT || type == PARZ_DOUBLE;
+  pal->nan = pal->taken = type == PARZ_FLOAT || type == PARZ_DOUBLE;
   pal->fill = cfg->fill != 0;
   pal->fill_bits = cfg->fill_bits;
   if (pal->fill && parz_type_size(type) == 4 && cfg->fill_bits >> 32)
@@ -32,9 +32,9 @@ int parz_mask_palette_init(parz_mask_palette* pal, parz_type type, const parz_pa
   return PARZ_OK;
 }
 
-/* Position of bits among the sorted NaN patterns, or where it would go (binary search). */
-static unsigned nan_slot(const parz_mask_palette* pal, uint64_t bits) {
-  unsigned lo = 0, hi = pal->nnan;
+/* Position of bits among the sorted patterns, or where it would go (binary search). */
+static unsigned slot(const parz_mask_palette* pal, uint64_t bits) {
+  unsigned lo = 0, hi = pal->npatterns;
   while (lo < hi) {
     unsigned mid = (lo + hi) / 2;
     if (pal->sorted[mid] < bits)
@@ -45,26 +45,32 @@ static unsigned nan_slot(const parz_mask_palette* pal, uint64_t bits) {
   return lo;
 }
 
-/* Whether the palette takes bits, adding a NaN pattern met for the first time while there is
- * room (the scan's rule: the first PARZ_MASK_MAX_NAN patterns in C order). */
+/* Whether bits is a pattern the palette may hold: a NaN, or a taken pattern. */
+static int pattern(const parz_mask_palette* pal, uint64_t bits) {
+  return (pal->nan && parz_mask_is_nan(pal->type, bits)) ||
+         (pal->taken && parz_exception_taken(&pal->exc, bits));
+}
+
+/* Whether the palette takes bits, adding a pattern met for the first time while there is room
+ * (the scan's rule: the first PARZ_MASK_MAX_PATTERNS patterns in C order). */
 static int take(parz_mask_palette* pal, uint64_t bits) {
   unsigned s;
   if (pal->fill && bits == pal->fill_bits) {
     pal->fill_seen = 1;
     return 1;
   }
-  if (!pal->nan || !parz_mask_is_nan(pal->type, bits))
+  if (!pattern(pal, bits))
     return 0;
-  s = nan_slot(pal, bits);
-  if (s < pal->nnan && pal->sorted[s] == bits)
+  s = slot(pal, bits);
+  if (s < pal->npatterns && pal->sorted[s] == bits)
     return 1;
-  if (pal->nnan == PARZ_MASK_MAX_NAN)
+  if (pal->npatterns == PARZ_MASK_MAX_PATTERNS)
     return 0;
-  memmove(pal->sorted + s + 1, pal->sorted + s, (pal->nnan - s) * sizeof *pal->sorted);
-  memmove(pal->order + s + 1, pal->order + s, (pal->nnan - s) * sizeof *pal->order);
+  memmove(pal->sorted + s + 1, pal->sorted + s, (pal->npatterns - s) * sizeof *pal->sorted);
+  memmove(pal->order + s + 1, pal->order + s, (pal->npatterns - s) * sizeof *pal->order);
   pal->sorted[s] = bits;
-  pal->order[s] = (unsigned char)pal->nnan;
-  pal->nan_bits[pal->nnan++] = bits;
+  pal->order[s] = (unsigned char)pal->npatterns;
+  pal->patterns[pal->npatterns++] = bits;
   return 1;
 }
 
@@ -72,10 +78,10 @@ int parz_mask_lookup(const parz_mask_palette* pal, uint64_t bits) {
   unsigned s;
   if (pal->fill && bits == pal->fill_bits)
     return 0; /* only asked after the scan, which saw it wherever it is */
-  if (!pal->nan || !parz_mask_is_nan(pal->type, bits))
+  if (!pattern(pal, bits))
     return -1;
-  s = nan_slot(pal, bits);
-  return s < pal->nnan && pal->sorted[s] == bits ? pal->order[s] + pal->fill_seen : -1;
+  s = slot(pal, bits);
+  return s < pal->npatterns && pal->sorted[s] == bits ? pal->order[s] + pal->fill_seen : -1;
 }
 
 int parz_mask_claims(void* ctx, uint64_t bits) {
@@ -85,41 +91,43 @@ int parz_mask_claims(void* ctx, uint64_t bits) {
 int parz_mask_palette_merge(parz_mask_palette* into, const parz_mask_palette* part) {
   unsigned i;
   into->fill_seen |= part->fill_seen;
-  for (i = 0; i < part->nnan; i++)
-    if (!take(into, part->nan_bits[i]))
+  for (i = 0; i < part->npatterns; i++)
+    if (!take(into, part->patterns[i]))
       return 0;
   return 1;
 }
 
 static unsigned nvalues(const parz_mask_palette* pal) {
-  return pal->nnan + (unsigned)pal->fill_seen;
+  return pal->npatterns + (unsigned)pal->fill_seen;
 }
 
 static uint64_t value_bits(const parz_mask_palette* pal, unsigned i) {
-  return pal->fill_seen && i == 0 ? pal->fill_bits : pal->nan_bits[i - pal->fill_seen];
+  return pal->fill_seen && i == 0 ? pal->fill_bits : pal->patterns[i - pal->fill_seen];
 }
 
 void parz_mask_scan(parz_mask_palette* pal, const parz_array* a, const void* data, uint64_t* masked,
-                    uint64_t* exceptions) {
+                    uint64_t* exceptions, uint64_t* high) {
   size_t size = parz_type_size(a->type), i, j, k, x;
+  const parz_exception_rule quick = parz_rule_union(&pal->exc.rule, &pal->exc.high);
   parz_view4 v;
-  *masked = *exceptions = 0;
-  /* the usual array holds neither: one branch-free count says so */
-  if (!parz_exceptions_count_special(a, data, &pal->rule, pal->fill, pal->fill_bits))
+  *masked = *exceptions = *high = 0;
+  /* the usual array holds none of them: one branch-free count says so */
+  if (!parz_exceptions_count_special(a, data, &quick, pal->fill, pal->fill_bits))
     return;
   v = parz_as_4d(a);
   /* copies of what the loop reads (take() writes the palette, which would reload them), and a
    * NaN test without the type's switch: a magnitude above the infinity's */
-  const parz_exception_rule rule = pal->rule;
+  const parz_exception_set exc = pal->exc;
   const unsigned fill = pal->fill != 0, nan = pal->nan != 0;
+  const unsigned taken = pal->taken && exc.ntaken;
   const uint64_t fill_bits = pal->fill_bits;
   const uint64_t magnitude = size == 4 ? 0x7fffffffu : UINT64_C(0x7fffffffffffffff);
   const uint64_t infinity = size == 4 ? 0x7f800000u : UINT64_C(0x7ff0000000000000);
-  uint64_t nmasked = 0, nexceptions = 0;
+  uint64_t nmasked = 0, nexceptions = 0, nhigh = 0;
   /* the bits the palette took last: a masked region repeats one pattern, which the palette,
    * having taken it once, always takes (no search) */
-  uint64_t taken = 0;
-  unsigned have_taken = 0;
+  uint64_t last = 0;
+  unsigned have_last = 0;
   for (i = 0; i < v.n[0]; i++)
     for (j = 0; j < v.n[1]; j++)
       for (k = 0; k < v.n[2]; k++) {
@@ -129,18 +137,22 @@ void parz_mask_scan(parz_mask_palette* pal, const parz_array* a, const void* dat
           const uint64_t bits = parz_load_bits(row + step * (ptrdiff_t)x, size);
           /* the palette is asked only about the values it may take */
           if (((fill & (unsigned)(bits == fill_bits)) |
-               (nan & (unsigned)((bits & magnitude) > infinity))) &&
-              ((have_taken & (unsigned)(bits == taken)) || take(pal, bits))) {
-            taken = bits;
-            have_taken = 1;
+               (nan & (unsigned)((bits & magnitude) > infinity)) |
+               (taken & parz_exception_test(&exc.high, bits))) &&
+              ((have_last & (unsigned)(bits == last)) || take(pal, bits))) {
+            last = bits;
+            have_last = 1;
             nmasked++;
+          } else if (parz_exception_in(&exc, bits)) {
+            nexceptions++;
           } else {
-            nexceptions += parz_exception_test(&rule, bits);
+            nhigh += parz_exception_test(&exc.high, bits);
           }
         }
       }
   *masked = nmasked;
   *exceptions = nexceptions;
+  *high = nhigh;
 }
 
 /* ---- the section ---------------------------------------------------------------------------- */
@@ -263,7 +275,7 @@ static enum block_kind block_kind_of(const parz_mask_palette* pal, const unsigne
         const unsigned char* row = corner + size * (((i * N[1] + j) * N[2] + k) * N[3]);
         for (x = 0; x < e[3]; x++) {
           const uint64_t v = parz_load_bits(row + size * x, size);
-          holes |= (fill & (unsigned)(v == pal->fill_bits)) | parz_exception_test(&pal->rule, v);
+          holes |= (fill & (unsigned)(v == pal->fill_bits)) | parz_exception_in(&pal->exc, v);
           unlike |= (unsigned)(v != first);
         }
       }
@@ -324,7 +336,7 @@ int parz_mask_collect(const parz_mask_palette* pal, const parz_array* a, void* c
         first_code = code[i];
       }
       st[local[i]] =
-          code[i] >= 0 || parz_exception_test(&pal->rule, bits) ? PARZ_MASK_HOLE : PARZ_MASK_KNOWN;
+          code[i] >= 0 || parz_exception_in(&pal->exc, bits) ? PARZ_MASK_HOLE : PARZ_MASK_KNOWN;
       val[local[i]] = bits;
       nhole += st[local[i]] == PARZ_MASK_HOLE;
     }

@@ -191,3 +191,14 @@ int parz_params_check_encode(const parz_params* p, parz_type type, unsigned dims
                      PARZ_MIN_EXP);
   return PARZ_OK;
 }
+
+int parz_params_bounded(const parz_params* p, parz_type type, unsigned dims) {
+  parz_params whole;
+  if (!p || (type != PARZ_FLOAT && type != PARZ_DOUBLE) || dims < 1 || dims > 4 ||
+      p->minexp <= PARZ_MIN_EXP || p->maxprec < 8u * (unsigned)parz_type_size(type))
+    return 0;
+  whole = *p;
+  whole.minbits = 0;
+  whole.maxbits = PARZ_MAX_BITS;
+  return p->maxbits >= parz_block_max_bits(type, dims, &whole);
+}

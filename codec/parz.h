@@ -101,6 +101,14 @@ int parz_params_expert(parz_params* p, unsigned minbits, unsigned maxbits, unsig
  * bound, so it is refused (PARZ_ERR_PARAM, with the values it needs). Decoding takes any
  * parameters zfp takes. */
 int parz_params_check_encode(const parz_params* p, parz_type type, unsigned dims, parz_error* err);
+/* Whether p promises an absolute error bound of 2^minexp on every finite value of an array of
+ * this type and rank: floating-point values (zfp ignores minexp for integers), a lossy minexp
+ * above PARZ_MIN_EXP (PARZ_MIN_EXP itself is zfp's default, which asks for no bound: precision
+ * mode), maxprec at least the type's bits and maxbits at least any block's (parz_block_max_bits),
+ * so that only minexp ends a block's bit planes. That is accuracy mode (a tolerance of 2^-1073
+ * or more), and the expert settings that amount to it. The chunk encoders hold such chunks to
+ * the bound whatever the data (codec/FORMAT.md, "The accuracy bound"). */
+int parz_params_bounded(const parz_params* p, parz_type type, unsigned dims);
 /* Classifies parameters the way zfp_stream_compression_mode does. */
 parz_mode parz_params_mode(const parz_params* p);
 /* Fixed-rate streams have minbits == maxbits: every block has the same length, no table needed. */

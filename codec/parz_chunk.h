@@ -51,11 +51,12 @@ typedef enum {
   PARZ_CHECKSUM_OFF = 2
 } parz_checksum_mode;
 
-/* Masked values: NaN (any bit pattern) and, when a fill value is given, values bit-equal to it.
- * They come back bit for bit from a compact mask section, and the payload encodes smooth
- * stand-ins in their place, so they cost next to nothing and leave the error bound of the other
- * values intact (FORMAT.md, "Mask"). Off stores NaN as exceptions and encodes fill values like
- * any other value, as format version 1 did. */
+/* Masked values: NaN (any bit pattern), values bit-equal to the fill value when one is given,
+ * and those bit-equal to a value the accuracy bound's check took out (FORMAT.md, "The accuracy
+ * bound"). They come back bit for bit from a compact mask section, and the payload encodes
+ * smooth stand-ins in their place, so they cost next to nothing and leave the error bound of the
+ * other values intact (FORMAT.md, "Mask"). Off stores NaN and taken values as exceptions and
+ * encodes fill values like any other value, as format version 1 did. */
 typedef enum {
   PARZ_MASK_DEFAULT = 0, /* on */
   PARZ_MASK_ON = 1,
@@ -96,6 +97,7 @@ typedef struct {
  * bounded anyway). */
 typedef struct {
   unsigned version; /* format version, 1 or 2 */
+  unsigned codec;   /* 1: a zfp stream; 2: the values stored as they are (FORMAT.md) */
   parz_array array; /* contiguous; type, rank and shape from the header */
   parz_params params;
   parz_table_kind table;       /* never AUTO here */
@@ -129,8 +131,9 @@ typedef void* (*parz_chunk_alloc)(void* arg, size_t bytes);
  * invalid input. It reserves a 16-byte exception record for every value that could need one
  * (for float32: 5x the array), so size buffers with parz_chunk_bound_data, which counts them. */
 size_t parz_chunk_bound(const parz_array* a, const parz_chunk_config* cfg);
-/* Upper bound on the chunk of these very values: the exceptions counted (one read of the
- * array), so about the array's size plus the table in the usual case. */
+/* Upper bound on the chunk of these very values: the exceptions, masked values and values the
+ * accuracy bound's check may take out counted (one read of the array), so about the array's
+ * size plus the table in the usual case. */
 size_t parz_chunk_bound_data(const parz_array* a, const void* data, const parz_chunk_config* cfg);
 
 /* A caller's threads for the reads of the whole array that encoding begins with (the scan for
@@ -267,7 +270,9 @@ void parz_chunk_encoder_free(parz_chunk_encoder* enc);
 
 /* Serial encode of a whole chunk. dst_bytes = parz_chunk_bound() always suffices; a smaller
  * destination works when the chunk fits, else PARZ_ERR_BUFFER (nothing is written past
- * dst_bytes; what was written before is unspecified). */
+ * dst_bytes; what was written before is unspecified). Every encoder holds a chunk whose
+ * parameters promise an absolute bound (parz_params_bounded) to it, whatever the values: every
+ * finite value decodes within 2^minexp (FORMAT.md, "The accuracy bound"). */
 int parz_chunk_encode(const parz_array* a, const void* data, const parz_chunk_config* cfg,
                       void* dst, size_t dst_bytes, size_t* written, parz_error* err);
 /* The same with its reads of the array (parz_jobs, above) on the caller's threads. */

@@ -79,7 +79,7 @@ typedef struct {
   const void* data;
   uint64_t n;
   parz_mask_palette* pal; /* one per part */
-  uint64_t *masked, *exc;
+  uint64_t *masked, *exc, *high;
 } scan_job;
 
 static void scan_part(void* arg, uint64_t i) {
@@ -87,7 +87,7 @@ static void scan_part(void* arg, uint64_t i) {
   parz_array part;
   uint64_t first;
   const void* d = value_part(j->a, j->data, i, j->n, &part, &first);
-  parz_mask_scan(&j->pal[i], &part, d, &j->masked[i], &j->exc[i]);
+  parz_mask_scan(&j->pal[i], &part, d, &j->masked[i], &j->exc[i], &j->high[i]);
 }
 
 void parz_scan_run(parz_scan* s, const parz_array* a, const void* data, const parz_jobs* jobs) {
@@ -96,7 +96,7 @@ void parz_scan_run(parz_scan* s, const parz_array* a, const void* data, const pa
   scan_job j;
   uint64_t i;
   int merged = 1;
-  s->masked = s->exceptions = s->parts = 0;
+  s->masked = s->exceptions = s->high = s->parts = 0;
   s->exc_before = NULL;
   if (n > 1) {
     j.a = a;
@@ -105,13 +105,15 @@ void parz_scan_run(parz_scan* s, const parz_array* a, const void* data, const pa
     j.pal = (parz_mask_palette*)malloc((size_t)n * sizeof *j.pal);
     j.masked = (uint64_t*)calloc((size_t)n, sizeof *j.masked);
     j.exc = (uint64_t*)calloc((size_t)n, sizeof *j.exc);
+    j.high = (uint64_t*)calloc((size_t)n, sizeof *j.high);
     s->exc_before = (uint64_t*)calloc((size_t)n + 1, sizeof *s->exc_before);
-    if (!j.pal || !j.masked || !j.exc || !s->exc_before) { /* then on one thread */
+    if (!j.pal || !j.masked || !j.exc || !j.high || !s->exc_before) { /* then on one thread */
       free(j.pal);
       free(j.masked);
       free(j.exc);
+      free(j.high);
       parz_scan_free(s);
-      parz_mask_scan(&s->pal, a, data, &s->masked, &s->exceptions);
+      parz_mask_scan(&s->pal, a, data, &s->masked, &s->exceptions, &s->high);
       return;
     }
     for (i = 0; i < n; i++)
@@ -121,21 +123,23 @@ void parz_scan_run(parz_scan* s, const parz_array* a, const void* data, const pa
       merged = parz_mask_palette_merge(&s->pal, &j.pal[i]);
       s->masked += j.masked[i];
       s->exceptions += j.exc[i];
+      s->high += j.high[i];
       s->exc_before[i + 1] = s->exceptions;
     }
     free(j.pal);
     free(j.masked);
     free(j.exc);
+    free(j.high);
     if (merged) {
       s->parts = n;
       return;
     }
-    /* more NaN patterns than a palette holds: which ones it takes depends on C order */
+    /* more patterns than a palette holds: which ones it takes depends on C order */
     parz_scan_free(s);
     s->pal = initial;
-    s->masked = s->exceptions = 0;
+    s->masked = s->exceptions = s->high = 0;
   }
-  parz_mask_scan(&s->pal, a, data, &s->masked, &s->exceptions);
+  parz_mask_scan(&s->pal, a, data, &s->masked, &s->exceptions, &s->high);
 }
 
 void parz_scan_free(parz_scan* s) {
@@ -148,16 +152,15 @@ void parz_scan_free(parz_scan* s) {
 
 /* The copy of a's values into `cleaned` (contiguous, C order) with the records of its exceptions
  * (those the mask does not take); with none to record, a plain copy. */
-static void copy_values(const parz_scan* s, const parz_array* a, const void* data,
-                        const parz_params* p, void* cleaned, unsigned char* records,
-                        uint64_t nrecords) {
+static void copy_values(const parz_scan* s, const parz_array* a, const void* data, void* cleaned,
+                        unsigned char* records, uint64_t nrecords) {
   const size_t size = parz_type_size(a->type);
   unsigned char* c = (unsigned char*)cleaned;
   parz_view4 v;
   size_t i, j, k, x;
   if (nrecords) {
-    parz_exceptions_copy(a, data, p, s->masked ? parz_mask_claims : NULL, (void*)&s->pal, cleaned,
-                         records);
+    parz_exceptions_copy(a, data, &s->pal.exc, s->masked ? parz_mask_claims : NULL, (void*)&s->pal,
+                         cleaned, records);
     return;
   }
   v = parz_as_4d(a);
@@ -178,7 +181,6 @@ typedef struct {
   const parz_scan* s;
   const parz_array *a, *whole;
   const void* data;
-  const parz_params* p;
   unsigned char *cleaned, *records;
   uint64_t nblocks, nparts;   /* the runs of blocks */
   parz_mask_entries* entries; /* one per run, when the array has masked values */
@@ -192,7 +194,7 @@ static void copy_part(void* arg, uint64_t i) {
   parz_array part;
   uint64_t first, r;
   const void* d = value_part(j->a, j->data, i, j->s->parts, &part, &first);
-  copy_values(j->s, &part, d, j->p, j->cleaned + size * first, rec,
+  copy_values(j->s, &part, d, j->cleaned + size * first, rec,
               j->s->exc_before[i + 1] - j->s->exc_before[i]);
   /* the part counted its positions from its own first value */
   for (r = j->s->exc_before[i]; r < j->s->exc_before[i + 1]; r++, rec += PARZ_EXCEPTION_BYTES)
@@ -205,8 +207,8 @@ static void block_part(void* arg, uint64_t i) {
   share(j->nblocks, i, j->nparts, &lo, &hi);
   if (j->entries)
     j->rc[i] = parz_mask_collect(&j->s->pal, j->whole, j->cleaned, lo, hi - lo, &j->entries[i]);
-  else
-    parz_exceptions_standins(j->whole, j->cleaned, j->p, lo, hi - lo);
+  else if (j->s->exceptions)
+    parz_exceptions_standins(j->whole, j->cleaned, &j->s->pal.exc, lo, hi - lo);
 }
 
 /* The mask from the runs' entries, appended in block order. */
@@ -223,7 +225,7 @@ static int mask_join(const clean_job* j, unsigned char** section, size_t* bytes)
   return rc;
 }
 
-int parz_scan_clean(const parz_scan* s, const parz_array* a, const void* data, const parz_params* p,
+int parz_scan_clean(const parz_scan* s, const parz_array* a, const void* data,
                     const parz_array* whole, void* cleaned, unsigned char* records,
                     unsigned char** section, size_t* section_bytes, const parz_jobs* jobs,
                     parz_error* err) {
@@ -233,11 +235,12 @@ int parz_scan_clean(const parz_scan* s, const parz_array* a, const void* data, c
   *section = NULL;
   *section_bytes = 0;
   if (!s->parts || !parts_of(jobs)) {
+    copy_values(s, a, data, cleaned, records, s->exceptions);
     if (!s->masked) {
-      parz_exceptions_clean(a, data, p, cleaned, records);
+      if (s->exceptions)
+        parz_exceptions_standins(whole, cleaned, &s->pal.exc, 0, parz_block_count(whole));
       return PARZ_OK;
     }
-    copy_values(s, a, data, p, cleaned, records, s->exceptions);
     return parz_mask_build(&s->pal, whole, cleaned, section, section_bytes, err);
   }
   memset(&j, 0, sizeof j);
@@ -245,7 +248,6 @@ int parz_scan_clean(const parz_scan* s, const parz_array* a, const void* data, c
   j.a = a;
   j.whole = whole;
   j.data = data;
-  j.p = p;
   j.cleaned = (unsigned char*)cleaned;
   j.records = records;
   j.nblocks = parz_block_count(whole);

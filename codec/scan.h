@@ -8,12 +8,13 @@
 
 #include "mask.h"
 
-/* What the scan found: the palette (as parz_mask_scan leaves it) and the counts. `parts` is the
- * number of parts the later steps may take (their per-part exception counts in exc_before:
- * records written before part i), 0 when they must run whole. */
+/* What the scan found: the palette (as parz_mask_scan leaves it) and the counts (`high`: the
+ * values neither masked nor exceptions that put their block at risk). `parts` is the number of
+ * parts the later steps may take (their per-part exception counts in exc_before: records written
+ * before part i), 0 when they must run whole. */
 typedef struct {
   parz_mask_palette pal;
-  uint64_t masked, exceptions;
+  uint64_t masked, exceptions, high;
   uint64_t parts;
   uint64_t* exc_before; /* parts + 1 entries, or NULL */
 } parz_scan;
@@ -26,7 +27,7 @@ void parz_scan_free(parz_scan* s);
 /* Into `cleaned` (the array's values, contiguous) and `records` (s->exceptions of them): the
  * copy with the exceptions recorded, then either their stand-ins (no masked value) or the mask
  * section (*section, *section_bytes). In parts when s->parts says so. */
-int parz_scan_clean(const parz_scan* s, const parz_array* a, const void* data, const parz_params* p,
+int parz_scan_clean(const parz_scan* s, const parz_array* a, const void* data,
                     const parz_array* whole, void* cleaned, unsigned char* records,
                     unsigned char** section, size_t* section_bytes, const parz_jobs* jobs,
                     parz_error* err);

@@ -14,6 +14,10 @@ foreach(t unit vector roundtrip nonfinite corrupt v2 limits dest mask jobs)
   target_link_libraries(test_chunk_${t} parz_chunk_testutil)
   add_test(NAME chunk_${t} COMMAND test_chunk_${t})
 endforeach()
+# The accuracy bound, with the real excerpt of data/ (coads_sst_*.bin)
+add_executable(test_chunk_bound ${CMAKE_CURRENT_SOURCE_DIR}/test_chunk_bound.c)
+target_link_libraries(test_chunk_bound parz_chunk_testutil parz_real_arrays)
+add_test(NAME chunk_bound COMMAND test_chunk_bound "${PROJECT_SOURCE_DIR}/data")
 # Real arrays: error bound and table overhead at the default C and P (prints the numbers);
 # `test_chunk_realdata --sweep` also sweeps C. Needs ../shared/data.
 add_executable(test_chunk_realdata ${CMAKE_CURRENT_SOURCE_DIR}/test_chunk_realdata.c)

@@ -10,7 +10,11 @@
  * blocks; in a contiguous array (runs of values) and in a strided view (slabs). Then arrays with
  * many masked values and exceptions together, with exceptions alone, with a fill value that is a
  * NaN pattern beside other NaN, and with more NaN patterns than a mask holds (its palette fills
- * up in C order: the parts' scans cannot say which, and the encoder reads the array whole). */
+ * up in C order: the parts' scans cannot say which, and the encoder reads the array whole), and
+ * with values that break the accuracy bound of their blocks: a region of -1e34, and huge values
+ * of 400 patterns (more than a mask holds: the rest exceptions), which the bound's check, its
+ * blocks cut into parts too, takes out. A value that breaks its block's bound is among the
+ * single values above: taken out, masked or (mask off) an exception. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -146,6 +150,9 @@ static const special_case cases[] = {
     {"int32 beyond 2^30, exception", PARZ_INT32, 0, 0, 0x7ffffff0u},
     {"int32 fill value", PARZ_INT32, 0, 1, 0xfffffc17u}, /* -1001 */
     {"int64 beyond 2^62, exception", PARZ_INT64, 0, 0, 0x8000000000000001ull},
+    /* values that break their block's accuracy bound, which the check takes out */
+    {"float -1e34, taken out, masked", PARZ_FLOAT, 0, 0, 0xf7f684dfu},
+    {"double 1e300, taken out, mask off", PARZ_DOUBLE, 1, 0, 0x7e37e43c8800759cull},
 };
 #define NCASES (sizeof cases / sizeof cases[0])
 
@@ -209,7 +216,8 @@ static void one_value(const special_case* s, unsigned seed) {
 }
 
 /* Arrays full of them: land and sea with exceptions, exceptions alone, a NaN fill value beside
- * other NaN, and 300 NaN patterns (more than the 255 a mask holds beside a fill value). */
+ * other NaN, 300 NaN patterns (more than the 255 a mask holds beside a fill value), and values
+ * the accuracy bound's check takes out. */
 static void many(void) {
   parz_array a = test_array(PARZ_FLOAT, 3, 23, 29, 31, 0);
   const size_t n = test_count(&a);
@@ -252,6 +260,12 @@ static void many(void) {
       memcpy(&e[i], &u, 4);
   }
   compare("300 NaN patterns beside a fill value", &a, e, &cfg);
+  cfg.fill = 0;
+  for (i = 0; i < n; i++) { /* a region of -1e34, huge values of 400 patterns at sea */
+    double land = sin(0.013 * (double)i) + cos(0.0009 * (double)i * (double)(i % 3));
+    e[i] = land > 0.8 ? -1e34f : i % 11 == 4 ? 1e30f * (float)(1 + i % 400) : d[i];
+  }
+  compare("-1e34 and 400 huge patterns, taken out", &a, e, &cfg);
   { /* far more parts than values: the codec cuts no finer than it can */
     size_t ref_n = 0, got = 0;
     unsigned char* ref = test_encode(&a, e, &cfg, &ref_n);

@@ -4,13 +4,15 @@
  * float just below it, 2^127, 1e38; the same for float64; NaN and Inf; blocks made only of
  * them) beside ordinary values, in every lossy mode and in reversible mode. For each chunk:
  *  - the payload is libzfp's stream of the cleaned array, the cleaned array computed here from
- *    FORMAT.md's stand-in rule, independently of the codec;
- *  - every value that is an exception by FORMAT.md's table comes back bit for bit;
+ *    FORMAT.md's stand-in rule, independently of the codec, with the exceptions of FORMAT.md's
+ *    table and those the accuracy bound's check took out (read from the chunk: records of values
+ *    the table does not name, each one a value that puts its block at risk);
+ *  - every exception comes back bit for bit;
  *  - every finite value comes back finite, and within its mode's promise: precision p keeps
  *    |error| <= 2^(e - p + 2d + 3), e the exponent of the block's largest cleaned magnitude
- *    (2^e above it; 30 or 62 for integers); accuracy keeps |error| <= the tolerance or, where
- *    the block's 32 bit planes cannot reach it, that bound at p = 32 (64 for float64);
- *    reversible is exact.
+ *    (2^e above it; 30 or 62 for integers); accuracy, and expert settings that amount to it,
+ *    keep |error| <= 2^minexp <= the tolerance, whatever the block holds (integers, which zfp
+ *    codes without minexp: the bound of precision 32 or 64); reversible is exact.
  * Then parameters that select zfp's reversible transform with too few planes or bits, such as
  * expert (64, 64, 64, -1075) which turned float32 values into NaN and Inf, are refused with a
  * message. */
@@ -39,7 +41,7 @@ static uint64_t bits_at(const parz_array* a, const void* d, size_t i) {
 }
 
 /* FORMAT.md's table: exceptions of a lossy mode (reversible: NaN and Inf only). */
-static int exception(parz_type t, long double x, int lossy) {
+static int table_exception(parz_type t, long double x, int lossy) {
   if (t == PARZ_FLOAT || t == PARZ_DOUBLE) {
     if (!isfinite(x))
       return 1;
@@ -70,10 +72,56 @@ static void each_block(const parz_array* a, block_fn fn, void* ctx) {
         }
 }
 
+/* The values the bound's check took out: bit patterns, ascending. */
+typedef struct {
+  uint64_t* bits;
+  size_t n;
+} taken_list;
+
+static int among(const taken_list* t, uint64_t b) {
+  size_t i;
+  for (i = 0; i < t->n; i++)
+    if (t->bits[i] == b)
+      return 1;
+  return 0;
+}
+
+/* Whether value i of d is an exception: by the table, or taken out. */
+static int exception_at(const parz_array* a, const void* d, size_t i, int lossy,
+                        const taken_list* t) {
+  return table_exception(a->type, value(a, d, i), lossy) || among(t, bits_at(a, d, i));
+}
+
+/* The chunk's records of values the table does not name: what the bound's check took out (the
+ * mask is off here). Each must put its block at risk: a magnitude of at least
+ * 2^(planes + minexp - 2d - 2), and the parameters must promise the bound. */
+static taken_list taken_of(const parz_array* a, const parz_chunk_view* v, int lossy,
+                           const char* what) {
+  const unsigned planes = (unsigned)(8 * parz_type_size(a->type));
+  const long double high = ldexpl(1.0L, (int)planes + v->params.minexp - 2 * (int)a->dims - 2);
+  taken_list t = {NULL, 0};
+  uint64_t r;
+  t.bits = malloc((v->nexceptions + 1) * sizeof *t.bits);
+  for (r = 0; r < v->nexceptions; r++) {
+    uint64_t b;
+    long double x;
+    memcpy(&b, v->exceptions + 16 * r + 8, 8); /* little-endian hosts only run these tests */
+    x = value(a, &b, 0);
+    if (table_exception(a->type, x, lossy))
+      continue;
+    CHECK(parz_params_bounded(&v->params, a->type, a->dims) && fabsl(x) >= high,
+          "%s: exception %La is neither in the table nor a value at risk", what, x);
+    if (!among(&t, b))
+      t.bits[t.n++] = b;
+  }
+  return t;
+}
+
 typedef struct {
   const void* in;
   void* cleaned;
   int lossy;
+  const taken_list* taken;
 } clean_ctx;
 
 /* FORMAT.md's stand-in: the mean in binary64 of the block's other values, each divided first,
@@ -83,35 +131,36 @@ static void clean_block(const parz_array* a, const size_t* idx, unsigned n, void
   double mean = 0;
   unsigned i, kept = 0;
   for (i = 0; i < n; i++)
-    kept += !exception(a->type, value(a, c->in, idx[i]), c->lossy);
+    kept += !exception_at(a, c->in, idx[i], c->lossy, c->taken);
   for (i = 0; i < n; i++) {
     long double x = value(a, c->in, idx[i]);
-    if (!exception(a->type, x, c->lossy))
+    if (!exception_at(a, c->in, idx[i], c->lossy, c->taken))
       mean += (double)x / kept;
   }
   for (i = 0; i < n; i++) {
-    if (!exception(a->type, value(a, c->in, idx[i]), c->lossy))
+    if (!exception_at(a, c->in, idx[i], c->lossy, c->taken))
       continue;
     switch (a->type) {
       case PARZ_FLOAT: {
         float f = (float)mean;
-        ((float*)c->cleaned)[idx[i]] = isfinite(mean) && !exception(a->type, f, c->lossy) ? f : 0;
+        ((float*)c->cleaned)[idx[i]] =
+            isfinite(mean) && !table_exception(a->type, f, c->lossy) ? f : 0;
         break;
       }
       case PARZ_DOUBLE:
         ((double*)c->cleaned)[idx[i]] =
-            isfinite(mean) && !exception(a->type, mean, c->lossy) ? mean : 0;
+            isfinite(mean) && !table_exception(a->type, mean, c->lossy) ? mean : 0;
         break;
       case PARZ_INT32:
         ((int32_t*)c->cleaned)[idx[i]] =
-            fabs(mean) < 2147483648.0 && !exception(a->type, (int32_t)mean, c->lossy)
+            fabs(mean) < 2147483648.0 && !table_exception(a->type, (int32_t)mean, c->lossy)
                 ? (int32_t)mean
                 : 0;
         break;
       default:
         ((int64_t*)c->cleaned)[idx[i]] =
             fabs(mean) < 9223372036854775808.0 &&
-                    !exception(a->type, (long double)(int64_t)mean, c->lossy)
+                    !table_exception(a->type, (long double)(int64_t)mean, c->lossy)
                 ? (int64_t)mean
                 : 0;
         break;
@@ -123,7 +172,8 @@ typedef struct {
   const void *in, *cleaned, *out;
   const char* what;
   int lossy, prec;       /* prec: the bound's p, 0 for no bound */
-  long double tolerance; /* accuracy mode, else 0 */
+  long double tolerance; /* the bound of accuracy mode and its expert equals, else 0 */
+  const taken_list* taken;
   unsigned long checked;
 } check_ctx;
 
@@ -140,13 +190,13 @@ static void check_block(const parz_array* a, const size_t* idx, unsigned n, void
     frexpl(big, &e);
   if (c->prec)
     bound = ldexpl(1.0L, e - c->prec + 2 * (int)a->dims + 3);
-  if (c->tolerance > bound)
+  if (c->tolerance > 0)
     bound = c->tolerance;
   for (i = 0; i < n; i++) {
     size_t k = idx[i];
     long double x = value(a, c->in, k), y = value(a, c->out, k);
     c->checked++;
-    if (exception(a->type, x, c->lossy)) {
+    if (exception_at(a, c->in, k, c->lossy, c->taken)) {
       CHECK(bits_at(a, c->in, k) == bits_at(a, c->out, k),
             "%s: exception at %zu not restored: %La -> %La", c->what, k, x, y);
       continue;
@@ -192,10 +242,13 @@ static void* make(const parz_array* a, unsigned seed) {
   return d;
 }
 
+/* prec: the bound of precision p to check (0: none), unless p promises an absolute bound. */
 static void one(const parz_array* a, const void* in, const parz_params* p, int prec,
-                double tolerance, const char* what) {
+                const char* what) {
+  const int bounded = parz_params_bounded(p, a->type, a->dims);
   parz_chunk_config cfg;
   parz_chunk_view v;
+  taken_list taken = {NULL, 0};
   clean_ctx cc;
   check_ctx ck;
   size_t n = 0, raw = test_count(a) * parz_type_size(a->type), zbytes = 0;
@@ -214,8 +267,10 @@ static void one(const parz_array* a, const void* in, const parz_params* p, int p
   cc.in = in;
   cc.cleaned = cleaned;
   cc.lossy = p->minexp >= PARZ_MIN_EXP;
-  each_block(a, clean_block, &cc);
   CHECK(parz_chunk_parse(c, n, &v, NULL) == PARZ_OK, "%s: parse", what);
+  taken = taken_of(a, &v, cc.lossy, what);
+  cc.taken = &taken;
+  each_block(a, clean_block, &cc);
   z = zfp_oracle_compress(a, cleaned, p, &zbytes);
   CHECK(test_payload_is_zfp(v.payload, v.payload_bytes, z, zbytes),
         "%s: payload is not libzfp's stream of the cleaned array", what);
@@ -225,11 +280,13 @@ static void one(const parz_array* a, const void* in, const parz_params* p, int p
   ck.out = out;
   ck.what = what;
   ck.lossy = cc.lossy;
-  ck.prec = prec;
-  ck.tolerance = tolerance;
+  ck.prec = bounded ? 0 : prec;
+  ck.tolerance = bounded ? ldexpl(1.0L, p->minexp) : 0;
+  ck.taken = &taken;
   ck.checked = 0;
   each_block(a, check_block, &ck);
   CHECK(ck.checked == test_count(a), "%s: every value checked", what);
+  free(taken.bits);
   free(z);
   free(c);
   free(cleaned);
@@ -252,25 +309,25 @@ static void modes(parz_type t, unsigned d) {
       continue;
     parz_params_precision(&p, precs[i], NULL);
     snprintf(what, sizeof what, "%s %uD precision %u", parz_type_name(t), d, precs[i]);
-    one(&a, in, &p, (int)precs[i], 0, what);
+    one(&a, in, &p, (int)precs[i], what);
   }
   for (i = 0; i < sizeof rates / sizeof rates[0]; i++) {
     parz_params_rate(&p, rates[i], t, d, NULL, NULL);
     snprintf(what, sizeof what, "%s %uD rate %g", parz_type_name(t), d, rates[i]);
-    one(&a, in, &p, 0, 0, what);
+    one(&a, in, &p, 0, what);
   }
   {
     double tol = t == PARZ_FLOAT || t == PARZ_DOUBLE ? 1e-3 : 4.0;
     parz_params_accuracy(&p, tol, NULL, NULL);
     snprintf(what, sizeof what, "%s %uD accuracy %g", parz_type_name(t), d, tol);
-    one(&a, in, &p, (int)planes, tol, what);
+    one(&a, in, &p, (int)planes, what);
   }
   parz_params_expert(&p, 8, 600, 40, -30, NULL);
   snprintf(what, sizeof what, "%s %uD expert (8, 600, 40, -30)", parz_type_name(t), d);
-  one(&a, in, &p, 0, 0, what);
+  one(&a, in, &p, 0, what);
   parz_params_reversible(&p);
   snprintf(what, sizeof what, "%s %uD reversible", parz_type_name(t), d);
-  one(&a, in, &p, 0, 0, what);
+  one(&a, in, &p, 0, what);
   free(in);
 }
 

@@ -2,7 +2,8 @@
  * (and bounds it as parz_chunk_bound_data does) and the OpenMP decoder exactly
  * parz_chunk_decode's array, at 1, 2, 3, 4, 7 and 16 threads, over
  * every mode, type and rank, with table settings that leave partial segments and partitions and
- * with non-finite and masked values; then on the real arrays (slabs) in accuracy and precision modes.
+ * with non-finite and masked values, and values the accuracy bound's check takes out; then on
+ * the real arrays (slabs) in accuracy and precision modes.
  *
  * Arrays are above the OpenMP drivers' serial thresholds so that the parallel paths run.
  * Usage: test_omp_equal [DATA_DIR] */
@@ -258,6 +259,43 @@ static void masked(void) {
   printf("masked: %d comparisons\n", compared);
 }
 
+/* Values that break the accuracy bound of their blocks (a region of -1e34, huge values of 400
+ * patterns), which the bound's check takes out in parts on the team, the mask on and off. */
+static void at_risk(void) {
+  static const parz_type types[] = {PARZ_FLOAT, PARZ_DOUBLE};
+  int ti, off, compared = 0;
+  unsigned dims;
+  for (ti = 0; ti < 2; ti++)
+    for (dims = 2; dims <= 3; dims++)
+      for (off = 0; off < 2; off++) {
+        parz_array a = shape_for(types[ti], dims);
+        size_t n = test_count(&a), i;
+        void* data = test_data(&a, 13u + dims);
+        parz_chunk_config cfg;
+        char what[128];
+        for (i = 0; i < n; i++) {
+          double land = sin(0.004 * (double)i) + cos(0.0006 * (double)i * (double)(i % 5));
+          double v = land > 0.7 ? -1e34 : i % 13 == 2 ? 1e30 * (double)(1 + i % 400) : NAN;
+          if (v == v) {
+            if (a.type == PARZ_FLOAT)
+              ((float*)data)[i] = (float)v;
+            else
+              ((double*)data)[i] = v;
+          }
+        }
+        memset(&cfg, 0, sizeof cfg);
+        parz_params_accuracy(&cfg.params, 1e-2, NULL, NULL);
+        cfg.mask = off ? PARZ_MASK_OFF : PARZ_MASK_DEFAULT;
+        cfg.segment_blocks = 4;
+        cfg.partition_segments = 5;
+        snprintf(what, sizeof what, "%s %uD -1e34 and huge values, mask %s", parz_type_name(a.type),
+                 dims, off ? "off" : "on");
+        compared += check_policies(what, &a, data, &cfg);
+        free(data);
+      }
+  printf("at risk: %d comparisons\n", compared);
+}
+
 /* Uniformly random bit patterns: every exponent, and NaN and Inf wherever the bits say so. */
 static void random_bits(void) {
   static const parz_type types[] = {PARZ_FLOAT, PARZ_DOUBLE, PARZ_INT32, PARZ_INT64};
@@ -320,6 +358,7 @@ int main(int argc, char** argv) {
   synthetic();
   nonfinite();
   masked();
+  at_risk();
   random_bits();
   realdata(argc > 1 ? argv[1] : NULL);
   return test_finish("test_omp_equal");
