@@ -195,7 +195,7 @@ int parz_gpu_encode_placed(parz_gpu_context* ctx, size_t n, const parz_array* ar
       (rc = parz_gpu_reserve(&ctx->enc_args, up + args, 0, err)) ||
       (rc = parz_gpu_reserve(&ctx->h_enc_sizes, 2 * sizes_bytes, 1, err)) ||
       (rc = parz_gpu_reserve(&ctx->enc_sizes, 2 * sizes_bytes, 0, err)) ||
-      (rc = parz_gpu_reserve(&ctx->enc_counts, n * 16, 0, err)))
+      (rc = parz_gpu_reserve(&ctx->enc_counts, n * 20, 0, err)))
     return rc;
   parz_gpu_enc_chunk* h = (parz_gpu_enc_chunk*)ctx->h_enc_args.ptr;
   parz_gpu_enc_chunk* d = (parz_gpu_enc_chunk*)ctx->enc_args.ptr;
@@ -232,10 +232,11 @@ int parz_gpu_encode_placed(parz_gpu_context* ctx, size_t n, const parz_array* ar
     h[i].scratch = (unsigned long long*)((char*)ctx->enc_scratch.ptr + scratch);
     h[i].offsets = (unsigned long long*)((char*)ctx->enc_offsets.ptr + offsets);
     h[i].tiles = (char*)ctx->enc_tiles.ptr + tiles;
-    /* counters: n exception counts, then n CRC registers, then n version-2 flags */
+    /* counters: n exception counts, then n CRC registers, n version-2 flags, n risk flags */
     h[i].nexc = (unsigned long long*)ctx->enc_counts.ptr + i;
     h[i].crc = (uint32_t*)((unsigned long long*)ctx->enc_counts.ptr + n) + i;
     h[i].needs2 = (unsigned*)((unsigned long long*)ctx->enc_counts.ptr + n) + n + i;
+    h[i].risky = (unsigned*)((unsigned long long*)ctx->enc_counts.ptr + n) + 2 * n + i;
     if (masks(h[i])) {
       h[i].mask.set = (parz_gpu_mask_set*)((char*)ctx->enc_mask.ptr + sets);
       sets += padded(sizeof(parz_gpu_mask_set));
@@ -269,6 +270,11 @@ int parz_gpu_encode_placed(parz_gpu_context* ctx, size_t n, const parz_array* ar
   std::vector<size_t> which, mask_bytes(n, 0);
   for (i = 0; i < n; i++) {
     const unsigned long long* s = sizes + PARZ_GPU_SIZES * i;
+    if (s[PARZ_GPU_SIZES_RISKY]) {
+      if (failed)
+        *failed = i;
+      return parz_gpu_enc_risk_refuse(err);
+    }
     if (!s[3])
       continue;
     if (s[4]) {

@@ -47,12 +47,16 @@ struct parz_gpu_enc_chunk {
   unsigned dims;
   int vec;                     /* rows of full blocks are aligned 16-byte vectors */
   parz_exception_rule rule;    /* which values are exceptions (the type's, the mode's) */
+  parz_exception_rule risk;    /* which put their block at risk of missing the accuracy bound */
+  parz_exception_rule special; /* a superset of both, for the gather's one test per value */
   void* tiles;                 /* the block kernel's look-back state (encode_kernels.cuh) */
   unsigned long long* scratch; /* the payload as the block kernel ORs it: zero before */
   unsigned long long* offsets; /* bit offset of every block, and the end: nblocks + 1 */
   unsigned long long* nexc;    /* exceptions in the array (the encode kernel adds) */
   unsigned* needs2;            /* nonzero once an exception is not NaN or Inf: format
                                       * version 2 (the encode kernel sets it) */
+  unsigned* risky;             /* nonzero once a block holds a known value at risk (the
+                                      * encode kernel sets it): the chunk is refused */
   parz_gpu_mask mask;          /* masked values (encode_mask.cuh) */
 
   unsigned char* chunk;                                     /* where the chunk goes */
@@ -120,9 +124,10 @@ PARZ_HD bool parz_gpu_valid(unsigned idx, const parz_gpu_extent& e, unsigned dim
 }
 
 /* What the clean step found in a block: its exceptions, how many of them need format version 2
- * (not NaN or Inf), its masked values, and its fact for the mask's records (encode_mask.cuh). */
+ * (not NaN or Inf), its masked values, its fact for the mask's records (encode_mask.cuh), and its
+ * known values at risk (parz_gpu_risk). */
 struct parz_gpu_block_note {
-  unsigned exc, v2, masked, fact;
+  unsigned exc, v2, masked, fact, risk;
 };
 
 /* The C-order position (in the chunk's array) of entry i of block b. */
@@ -145,7 +150,7 @@ template <parz_type T, typename U, unsigned D>
 PARZ_HD parz_gpu_block_note parz_gpu_clean_masked(U* q, const parz_gpu_extent& e,
                                                   const parz_gpu_enc_chunk& c) {
   const unsigned size = 1u << (2 * D);
-  parz_gpu_block_note note = {0, 0, 0, 0};
+  parz_gpu_block_note note = {0, 0, 0, 0, 0};
   uint64_t val[1u << (2 * D)];
   unsigned char st[1u << (2 * D)];
   unsigned n = 0;
@@ -208,8 +213,24 @@ PARZ_HD unsigned parz_gpu_mask_scan(const U* q, const parz_gpu_extent& e,
   return masked;
 }
 
-/* The clean step of a block holding exceptions or fill values (their count among the block's
- * valid values came from the gather): with a configuration that masks, the first pass also
+/* The block's known values (neither exceptions nor masked) that put it at risk of missing the
+ * accuracy bound (codec/standin.h, parz_risk_rule_of). The GPU encoder does not run the codec's
+ * check of such blocks (codec/risk.h): a chunk holding one is refused, and its callers encode it
+ * on the CPU. NaN are exceptions by the rule, so the fill value is the one masked value to tell
+ * apart. */
+template <parz_type T, typename U, unsigned D>
+PARZ_HD unsigned parz_gpu_risk(const U* q, const parz_gpu_extent& e, const parz_gpu_enc_chunk& c) {
+  unsigned n = 0;
+  for (unsigned i = 0; i < (1u << (2 * D)); i++) {
+    const uint64_t bits = (uint64_t)q[i];
+    n += parz_gpu_valid(i, e, D) && parz_exception_test(&c.risk, bits) &&
+         !parz_exception_test(&c.rule, bits) && !(c.mask.fill && bits == c.mask.fill_bits);
+  }
+  return n;
+}
+
+/* The clean step of a block holding exceptions, fill values or values at risk (their count among
+ * the block's valid values came from the gather): with a configuration that masks, the first pass also
  * scans the block for masked values (a block holding some is zeroed) and the mask pass fills
  * its holes instead; otherwise each exception becomes the block's stand-in (codec/standin.h).
  * Out of line, on a copy of the block: blocks rarely come here, and the block itself stays in
@@ -218,11 +239,15 @@ template <parz_type T, typename U, unsigned D>
 PARZ_GPU_NOINLINE parz_gpu_block_note parz_gpu_clean(U* q, const parz_gpu_extent e,
                                                      const parz_gpu_enc_chunk& c,
                                                      unsigned long long b) {
-  if (c.mask.pass)
-    return parz_gpu_clean_masked<T, U, D>(q, e, c);
+  const unsigned risk = c.risk.mask ? parz_gpu_risk<T, U, D>(q, e, c) : 0u;
+  if (c.mask.pass) {
+    parz_gpu_block_note note = parz_gpu_clean_masked<T, U, D>(q, e, c);
+    note.risk = risk;
+    return note;
+  }
   const unsigned size = 1u << (2 * D);
   const parz_exception_rule r = c.rule;
-  parz_gpu_block_note note = {0, 0, 0, 0};
+  parz_gpu_block_note note = {0, 0, 0, 0, risk};
   if (c.mask.set && (note.masked = parz_gpu_mask_scan<T, U, D>(q, e, c, b)) != 0) {
     /* the chunk is encoded again in the mask pass, which drops this pass's bits: the block
      * needs no stand-ins, and zeros encode fastest */
@@ -266,8 +291,8 @@ PARZ_HD long long parz_gpu_block_at(const parz_gpu_enc_chunk& c, I b, parz_gpu_e
   return base;
 }
 
-/* Whether a value needs the clean step: an exception, or the fill value of a configuration
- * that masks it. */
+/* Whether a value needs the clean step: an exception, a value at risk (the special rule takes
+ * both), or the fill value of a configuration that masks it. */
 template <typename U>
 PARZ_HD unsigned parz_gpu_special(const parz_exception_rule& rule, bool fill, U fill_value, U v) {
   return parz_exception_test(&rule, (uint64_t)v) | (unsigned)(fill && v == fill_value);
@@ -281,7 +306,7 @@ PARZ_HD parz_gpu_block_note parz_gpu_gather(const parz_gpu_enc_chunk& c, I b,
                                             typename raw_of<T>::type* q) {
   typedef typename raw_of<T>::type U;
   const U* data = (const U*)c.data;
-  const parz_exception_rule rule = c.rule;
+  const parz_exception_rule rule = c.special;
   const bool fill = c.mask.fill != 0;
   const U fill_value = (U)c.mask.fill_bits;
   /* integers in reversible mode have no exceptions */
@@ -326,7 +351,7 @@ PARZ_HD parz_gpu_block_note parz_gpu_gather(const parz_gpu_enc_chunk& c, I b,
           special += parz_gpu_special<U>(rule, fill, fill_value, o[x]);
       }
   }
-  parz_gpu_block_note note = {0, 0, 0, 0};
+  parz_gpu_block_note note = {0, 0, 0, 0, 0};
   if (special) {
     U t[1u << (2 * D)];
     for (unsigned i = 0; i < (1u << (2 * D)); i++)
@@ -690,6 +715,15 @@ static inline int parz_gpu_enc_mask_refuse(parz_error* err) {
                    PARZ_GPU_MASK_SLOTS);
 }
 
+/* The refusal of a chunk holding a block at risk of missing the accuracy bound (parz_gpu_risk):
+ * the CPU encoder checks such blocks and takes out what would miss it. */
+static inline int parz_gpu_enc_risk_refuse(parz_error* err) {
+  return parz_fail(err, PARZ_ERR_UNSUPPORTED,
+                   "GPU encode: a chunk holds values so large beside the tolerance that zfp cannot "
+                   "code their blocks to it (a fill value the dataset does not name, say), which "
+                   "the GPU encoder does not check: encode it on the CPU");
+}
+
 /* Chunk c's arguments for the block kernel from the array a at data and the configuration, both
  * checked as parz_chunk_encode checks them; scratch pointers are the caller's to set. A zero
  * stride means contiguous along that axis, as the codec's grid reads it. */
@@ -717,6 +751,9 @@ static inline int parz_gpu_enc_plan(parz_gpu_enc_chunk* c, const parz_array* a, 
   c->dims = a->dims;
   c->params = v.params;
   c->rule = parz_exception_rule_of(a->type, &v.params);
+  c->risk = parz_risk_rule_of(a->type, a->dims, &v.params,
+                              parz_params_bounded(&v.params, a->type, a->dims));
+  c->special = parz_rule_union(&c->rule, &c->risk);
   c->nblocks = v.nblocks;
   c->count = v.raw_bytes / size;
   for (int k = (int)a->dims - 1; k >= 0; k--) {

@@ -25,6 +25,7 @@ __global__ void tiles_kernel(const parz_gpu_enc_chunk* chunks) {
   if (blockIdx.x == 0 && threadIdx.x == 0) {
     *c.nexc = 0;
     *c.needs2 = 0;
+    *c.risky = 0;
     *c.crc = 0;
   }
 }
@@ -46,6 +47,7 @@ __global__ void sizes_kernel(const parz_gpu_enc_chunk* chunks, unsigned n,
   s[5] = m ? m->nvalues : 0;
   for (unsigned k = 0; k < PARZ_GPU_MASK_GROUP_SIZES; k++)
     s[6 + k] = m ? m->record_bytes[k] : 0;
+  s[PARZ_GPU_SIZES_RISKY] = *c.risky;
 }
 
 /* One CTA per chunk, a thread per slot of its set: the patterns' first positions gathered in

@@ -62,7 +62,7 @@ __global__ void __launch_bounds__(PARZ_GPU_ENC_THREADS, parz_gpu_enc_min_ctas<T,
   const unsigned long long b = (unsigned long long)blockIdx.x * PARZ_GPU_ENC_THREADS + threadIdx.x;
   unsigned long long words[parz_gpu_block_words<T, D>()];
   unsigned long long bits = 0, at;
-  parz_gpu_block_note note = {0, 0, 0, 0};
+  parz_gpu_block_note note = {0, 0, 0, 0, 0};
   if (b < nblocks) {
     parz_writer w;
     parz_writer_init(&w, words, sizeof words);
@@ -89,6 +89,8 @@ __global__ void __launch_bounds__(PARZ_GPU_ENC_THREADS, parz_gpu_enc_min_ctas<T,
   parz_gpu_warp_add(c.nexc, note.exc);
   if (note.v2)
     atomicOr(c.needs2, 1u);
+  if (note.risk)
+    atomicOr(c.risky, 1u);
   if (c.mask.pass)
     c.mask.facts[b] = note.fact;
   else if (c.mask.set)
@@ -124,9 +126,10 @@ PARZ_GPU_DECLARE_ENCODE(i32)
 PARZ_GPU_DECLARE_ENCODE(i64)
 
 /* What the sizes kernel reads back per chunk (PARZ_GPU_SIZES words): payload bits,
- * exceptions, the version-2 flag, masked values, the set's overflow, V, then R for each
- * candidate G. */
-#define PARZ_GPU_SIZES (6 + PARZ_GPU_MASK_GROUP_SIZES)
+ * exceptions, the version-2 flag, masked values, the set's overflow, V, R for each candidate G,
+ * then whether a block holds a value at risk (PARZ_GPU_SIZES_RISKY). */
+#define PARZ_GPU_SIZES (7 + PARZ_GPU_MASK_GROUP_SIZES)
+#define PARZ_GPU_SIZES_RISKY (PARZ_GPU_SIZES - 1)
 
 /* The other kernels (encode_head.cu), over n chunks as above: the look-back's tile states and
  * the chunk's counters;

@@ -8,7 +8,8 @@
  * table kind at several C and P with auto C, payload checksums and NaN masked (the defaults)
  * or both off (format versions 2 and 1, and 2 where the exceptions need it), strided views, then
  * heads spanning several checksum pieces (thousands of exception records) and arrays of one
- * value; and masked arrays (gpu_cases_masks). */
+ * value; masked arrays (gpu_cases_masks); values that put blocks at risk of missing the accuracy
+ * bound (gpu_cases_risk). */
 #ifndef GPU_ENCODE_CASES_H
 #define GPU_ENCODE_CASES_H
 
@@ -309,7 +310,7 @@ static std::vector<unsigned char> gpu_cases_masked_values(parz_type type, size_t
  * masks choose G from 256 to 4096 and have runs across group boundaries; an array of a few
  * values at most; the default configuration on arrays without masked values (no mask
  * section). Each goes to compare; an array of NaN of more distinct patterns than the GPU's
- * set takes goes to refuse. */
+ * set takes goes to refuse, with the word its refusal must name. */
 template <typename R>
 static void gpu_cases_masks(gpu_encode_scope scope, gpu_encode_compare compare, R refuse) {
   char what[200];
@@ -449,8 +450,70 @@ static void gpu_cases_masks(gpu_encode_scope scope, gpu_encode_compare compare, 
     for (size_t i = 0; i < v.size(); i++)
       v[i] = i % 2 ? 0x7fc00000u | (uint32_t)(i / 2 + 1) : 0x3f800000u;
     parz_params_accuracy(&cfg.params, 1e-3, NULL, NULL);
-    refuse("NaN of 3200 patterns", a, v.data(), cfg);
+    refuse("NaN of 3200 patterns", a, v.data(), cfg, "NaN");
   }
+}
+
+/* Values that put blocks at risk of missing the accuracy bound (codec/FORMAT.md, "The accuracy
+ * bound"): a region of -1e34 (a netCDF fill value) over smooth values, float32 and float64,
+ * rank 1 to 4, and a block of float32 values near 1000 at a tolerance below their spacing (at
+ * risk, though zfp codes them exactly). In accuracy mode the GPU encoder refuses them, the mask
+ * on or off (refuse); with -1e34 named as the fill value (masked, so no block is at risk), and
+ * in precision and rate modes, which promise no absolute bound, it encodes them as the serial
+ * encoder does (compare). refuse gets the word the refusal must name. */
+template <typename R>
+static void gpu_cases_risk(gpu_encode_scope scope, gpu_encode_compare compare, R refuse) {
+  char what[200];
+  for (parz_type type : {PARZ_FLOAT, PARZ_DOUBLE})
+    for (unsigned dims = 1; dims <= 4; dims++) {
+      parz_array a;
+      memset(&a, 0, sizeof a);
+      a.type = type;
+      a.dims = dims;
+      memcpy(a.shape, gpu_cases_shapes[scope.small_shapes][dims - 1], sizeof a.shape);
+      const float f = -1e34f;
+      const double d = -1e34;
+      uint64_t sentinel = 0;
+      if (type == PARZ_FLOAT)
+        memcpy(&sentinel, &f, 4);
+      else
+        memcpy(&sentinel, &d, 8);
+      std::vector<unsigned char> data =
+          gpu_cases_masked_values(type, parz_array_count(&a), a.shape[dims - 1], 0, sentinel);
+      for (int setting = 0; setting < 5; setting++) {
+        parz_chunk_config cfg;
+        memset(&cfg, 0, sizeof cfg);
+        if (setting == 3)
+          parz_params_precision(&cfg.params, 19, NULL);
+        else if (setting == 4)
+          parz_params_rate(&cfg.params, 11.5, type, dims, NULL, NULL);
+        else
+          parz_params_accuracy(&cfg.params, 1e-2, NULL, NULL);
+        cfg.mask = setting == 1 ? PARZ_MASK_OFF : PARZ_MASK_DEFAULT;
+        cfg.fill = setting == 2;
+        cfg.fill_bits = sentinel;
+        if (setting == 4)
+          cfg.table = PARZ_TABLE_NONE;
+        static const char* const names[] = {"accuracy", "accuracy, mask off",
+                                            "accuracy, -1e34 the fill value", "precision", "rate"};
+        snprintf(what, sizeof what, "%s %uD -1e34 beside smooth values, %s", parz_type_name(type),
+                 dims, names[setting]);
+        if (setting < 2)
+          refuse(what, a, data.data(), cfg, "tolerance");
+        else
+          compare(what, a, data.data(), cfg);
+      }
+      if (type != PARZ_FLOAT || dims != 2)
+        continue;
+      /* values near 1000 at 1e-7 */
+      std::vector<float> v(parz_array_count(&a));
+      for (size_t i = 0; i < v.size(); i++)
+        v[i] = 1000.0f + (float)(i % 7) * 0.25f;
+      parz_chunk_config cfg;
+      memset(&cfg, 0, sizeof cfg);
+      parz_params_accuracy(&cfg.params, 1e-7, NULL, NULL);
+      refuse("float 2D near 1000 at accuracy 1e-7", a, v.data(), cfg, "tolerance");
+    }
 }
 
 #endif

@@ -7,7 +7,8 @@
  * and off (format versions 2 and 1, and 2 for exceptions beyond NaN and Inf), partial blocks,
  * strided arrays, special values (NaN with payloads, infinities, subnormals, signed zeros, the
  * extremes of each type), masked values (gpu_cases_masks: NaN and fill values, wholly masked
- * blocks, every G, the refusal of NaN of too many patterns), chunks that do not fit, batches (chunks of several types and ranks,
+ * blocks, every G, the refusal of NaN of too many patterns), the refusal of blocks at risk of
+ * missing the accuracy bound (gpu_cases_risk), chunks that do not fit, batches (chunks of several types and ranks,
  * and the chunks of one array as strided views), the chunks of boxes of arrays
  * (parz_gpu_encode_box, edge chunks padded), the real arrays. Exits 77 (ctest SKIP) when no CUDA
  * device is present.
@@ -119,12 +120,13 @@ static void compare(const char* what, const parz_array& a, const void* host,
   cudaFree(d_chunk);
 }
 
-/* An array the GPU encoder refuses (NaN of more bit patterns than its mask's set holds): the
- * device API, the batch and the filter path refuse it with PARZ_ERR_UNSUPPORTED, writing
- * nothing, where the serial encoder encodes it (its callers, the plugin's dispatch and
- * parz_h5_write, then encode it on the CPU: the serial encoder's bytes). */
-static void refuse_nan(const char* what, const parz_array& a, const void* host,
-                       const parz_chunk_config& cfg) {
+/* An array the GPU encoder refuses (NaN of more bit patterns than its mask's set holds, or a
+ * block at risk of missing the accuracy bound): the device API, the batch and the filter path
+ * refuse it with PARZ_ERR_UNSUPPORTED and a message naming `why`, writing nothing, where the
+ * serial encoder encodes it (its callers, the plugin's dispatch and parz_h5_write, then encode
+ * it on the CPU: the serial encoder's bytes). */
+static void refuse(const char* what, const parz_array& a, const void* host,
+                   const parz_chunk_config& cfg, const char* why) {
   parz_error e, er;
   std::vector<unsigned char> ref;
   CHECK(reference(a, host, cfg, ref, &er) == PARZ_OK, "%s: serial: %s", what, er.message);
@@ -136,7 +138,7 @@ static void refuse_nan(const char* what, const parz_array& a, const void* host,
   cudaMemset(d_chunk, 0xA5, cap);
   size_t n = 7, failed = 9;
   int rc = parz_gpu_encode_device(ctx, &a, d_in, &cfg, d_chunk, cap, &n, NULL, &e);
-  CHECK(rc == PARZ_ERR_UNSUPPORTED && strstr(e.message, "NaN"), "%s: device API: %d (%s)", what, rc,
+  CHECK(rc == PARZ_ERR_UNSUPPORTED && strstr(e.message, why), "%s: device API: %d (%s)", what, rc,
         e.message);
   const void* d_data[1] = {d_in};
   void* d_chunks[1] = {d_chunk};
@@ -155,6 +157,7 @@ static void refuse_nan(const char* what, const parz_array& a, const void* host,
   cudaFree(d_in);
   cudaFree(d_chunk);
 }
+
 
 /* Refusals: the serial encoder's statuses for bad arrays and parameters, PARZ_ERR_ARG for
  * misaligned device pointers, PARZ_ERR_BUFFER for a chunk too small, nothing written then. */
@@ -583,7 +586,8 @@ int main(int argc, char** argv) {
   }
   {
     const gpu_encode_scope scope = {small != 0, small != 0, false, !small};
-    gpu_cases_masks(scope, compare, refuse_nan);
+    gpu_cases_masks(scope, compare, refuse);
+    gpu_cases_risk(scope, compare, refuse);
   }
   refusal_cases();
   batch_cases();

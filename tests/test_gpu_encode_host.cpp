@@ -3,7 +3,8 @@
  * Every chunk they build must be parz_chunk_encode's, byte for byte, and must leave no byte of
  * it unwritten (the buffer starts poisoned). This checks where no GPU is (CI) what the GPU test
  * checks on the device, on the same cases (gpu_encode_cases.h, every table setting for every
- * kind of values), and the refusal of reversible-transform parameters cut short.
+ * kind of values), the refusals (NaN of too many patterns, blocks at risk of missing the
+ * accuracy bound) and that of reversible-transform parameters cut short.
  * Usage: test_gpu_encode_host [--quick] (the values with special values among them alone) */
 #include <float.h>
 #include <math.h>
@@ -36,7 +37,7 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
   std::vector<unsigned> facts;
   std::vector<unsigned long long> group_bytes;
   unsigned long long nexc = 0, R[PARZ_GPU_MASK_GROUP_SIZES] = {0};
-  unsigned needs2 = 0;
+  unsigned needs2 = 0, risky = 0;
   size_t mask_bytes = 0;
   memset(set.data(), 0, sizeof set[0]);
   c.scratch = scratch.data();
@@ -60,6 +61,7 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
       lens[b] = bits;
       nexc += note.exc;
       needs2 |= note.v2 != 0;
+      risky |= note.risk != 0;
       if (c.mask.set && !pass)
         set[0].masked += note.masked;
       if (pass)
@@ -77,6 +79,8 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
       mask_bytes = parz_gpu_enc_mask_layout(&c, set[0].nvalues, R);
       break;
     }
+    if (risky) /* the host's first check of the sizes read back */
+      return parz_gpu_enc_risk_refuse(e);
     if (!c.mask.set || !set[0].masked)
       break;
     if (set[0].overflow)
@@ -205,20 +209,22 @@ static void compare(const char* what, const parz_array& a, const void* data,
   }
 }
 
-/* An array the GPU encoder refuses (NaN of more patterns than its set holds): the serial
- * encoder encodes it, the GPU's steps refuse it with PARZ_ERR_UNSUPPORTED, before any chunk is
- * written, so that callers encode it on the CPU. */
+/* An array the GPU encoder refuses (NaN of more patterns than its set holds, or a block at risk
+ * of missing the accuracy bound): the serial encoder encodes it, the GPU's steps refuse it with
+ * PARZ_ERR_UNSUPPORTED and a message naming `why`, before any chunk is written, so that callers
+ * encode it on the CPU. */
 static void refuse(const char* what, const parz_array& a, const void* data,
-                   const parz_chunk_config& cfg) {
+                   const parz_chunk_config& cfg, const char* why) {
   parz_error e1, e2;
   size_t cap = parz_chunk_bound(&a, &cfg), n = 0;
   std::vector<unsigned char> ref(cap ? cap : 1), got;
   CHECK(parz_chunk_encode(&a, data, &cfg, ref.data(), cap, &n, &e1) == PARZ_OK, "%s: serial: %s",
         what, e1.message);
   const int rc = emulate_any(a, data, cfg, got, &e2);
-  CHECK(rc == PARZ_ERR_UNSUPPORTED && strstr(e2.message, "NaN") && got.empty(),
+  CHECK(rc == PARZ_ERR_UNSUPPORTED && strstr(e2.message, why) && got.empty(),
         "%s: the GPU encoder must refuse it: status %d (%s)", what, rc, rc ? e2.message : "");
 }
+
 
 /* A thread's block buffer holds every block of its type and rank short of minbits padding: the
  * codec's bound for the widest parameters (every plane, no budget, reversible or not). */
@@ -271,6 +277,7 @@ int main(int argc, char** argv) {
     compare("reversible cut short", a, data.data(), cfg);
   }
   gpu_cases_masks(scope, compare, refuse);
+  gpu_cases_risk(scope, compare, refuse);
   {
     /* a span's shift over the spans after it, by the join tables and beyond them (heads of more
      * spans than any case here has), against the generic shift */
