@@ -78,15 +78,30 @@ int parz_h5_prepare_write(hid_t dset, hid_t file_space, size_t src_bytes, const 
 
 /* Stores encoded chunks with H5Dwrite_chunk: n chunks, chunk i's bytes at packed + refs[i].at,
  * refs[i].bytes long, at refs[i].origin of the dataset `writer` (a parz_h5_chunk_writer) names.
- * The signature of parz_gpu_chunk_sink, so that the GPU encoder hands its chunks straight here. */
+ * The signature of parz_gpu_chunk_sink, so that the GPU encoder hands its chunks straight here.
+ * Chunks come in the box's C order, each pass over the box from its first chunk (a pass that
+ * stores again what an earlier one stored writes the same bytes); the writer counts the chunks
+ * stored, which are always the box's first `stored`, and refuses a chunk that would leave a gap
+ * before it is stored. */
 typedef struct {
   hid_t dset;
   unsigned rank;
   const char* who; /* starts the messages */
+  const parz_chunk_grid* grid;
+  const parz_box* box;
+  uint64_t stored;
+  int torn; /* H5Dwrite_chunk failed on chunk `stored`: HDF5 may have freed its old bytes */
 } parz_h5_chunk_writer;
 
+void parz_h5_chunk_writer_init(parz_h5_chunk_writer* w, hid_t dset, const parz_chunk_grid* g,
+                               const parz_box* box, const char* who);
 int parz_h5_write_chunks(void* writer, size_t n, const parz_chunk_ref* refs, const void* packed,
                          parz_error* err);
+/* After a write that failed with rc (returned): err's message rewritten to say which chunks are
+ * stored, "<who>: 3 of the selection's 4 chunks written (C order, through [2048,0]), the chunk at
+ * [3072,0] and the 0 after it not: <why>", or that none is and the dataset is as it was. Where
+ * HDF5 failed to store a chunk, that chunk is named as left by HDF5 (parz_h5_write.h). */
+int parz_h5_write_failed(const parz_h5_chunk_writer* w, int rc, parz_error* err);
 
 /* Rewrites err's message to name chunk `failed` of the list by its place in the dataset:
  * "... (the chunk at [64,0])". Returns rc. */

@@ -11,6 +11,7 @@
 #include "dispatch.h"
 #include "h5_api.h"
 #include "h5_chunks.h"
+#include "h5_index.h"
 #include "parz_h5_write.h"
 #include "parz_omp.h"
 
@@ -74,77 +75,175 @@ int parz_h5_prepare_write(hid_t dset, hid_t file_space, size_t src_bytes, const 
   return PARZ_OK;
 }
 
+/* Where the chunk at `origin` stands among the box's chunks in C order; its count in *n. */
+static uint64_t box_chunk_index(const parz_chunk_grid* g, const parz_box* box,
+                                const uint64_t* origin, uint64_t* n) {
+  uint64_t at = 0, count = 1;
+  unsigned k;
+  for (k = 0; k < g->rank; k++) {
+    const uint64_t c = g->chunk_dims[k], first = box->start[k] / c;
+    const uint64_t along = (box->start[k] + box->count[k] + c - 1) / c - first;
+    at = at * along + (origin[k] / c - first);
+    count *= along;
+  }
+  *n = count;
+  return at;
+}
+
+/* The origin of the box's chunk `at` in C order (box_chunk_index reversed). */
+static void box_chunk_origin(const parz_chunk_grid* g, const parz_box* box, uint64_t at,
+                             uint64_t* origin) {
+  unsigned k = g->rank;
+  while (k-- > 0) {
+    const uint64_t c = g->chunk_dims[k], first = box->start[k] / c;
+    const uint64_t along = (box->start[k] + box->count[k] + c - 1) / c - first;
+    origin[k] = (first + at % along) * c;
+    at /= along;
+  }
+}
+
+void parz_h5_chunk_writer_init(parz_h5_chunk_writer* w, hid_t dset, const parz_chunk_grid* g,
+                               const parz_box* box, const char* who) {
+  w->dset = dset;
+  w->rank = g->rank;
+  w->who = who;
+  w->grid = g;
+  w->box = box;
+  w->stored = 0;
+  w->torn = 0;
+}
+
 int parz_h5_write_chunks(void* writer, size_t n, const parz_chunk_ref* refs, const void* packed,
                          parz_error* err) {
-  const parz_h5_chunk_writer* w = (const parz_h5_chunk_writer*)writer;
+  parz_h5_chunk_writer* w = (parz_h5_chunk_writer*)writer;
   const parz_h5_api* h5 = parz_h5();
   hsize_t offset[H5S_MAX_RANK];
+  char where[PARZ_MAX_RANK * 21 + 3];
+  uint64_t at, total;
   size_t i;
   unsigned k;
   for (i = 0; i < n; i++) {
+    /* Both encoders hand the chunks over in the box's C order, each pass from its first chunk,
+     * so that the chunks stored are always the box's first w->stored: a chunk out of that order
+     * would break what a failure reports, and is refused before it is stored. */
+    at = box_chunk_index(w->grid, w->box, refs[i].origin, &total);
+    parz_h5_origin_text(w->rank, refs[i].origin, where, sizeof where);
+    if (at > w->stored || at >= total)
+      return parz_fail(err, PARZ_ERR_ARG,
+                       "%s: the chunk at %s came out of order (chunk %llu of %llu, %llu stored)",
+                       w->who, where, (unsigned long long)at, (unsigned long long)total,
+                       (unsigned long long)w->stored);
     for (k = 0; k < w->rank; k++)
       offset[k] = refs[i].origin[k];
     if (h5->H5Dwrite_chunk(w->dset, H5P_DEFAULT, 0, offset, refs[i].bytes,
                            (const unsigned char*)packed + refs[i].at) < 0) {
-      char where[96] = "";
-      size_t len = 0;
-      for (k = 0; k < w->rank && len + 24 < sizeof where; k++)
-        len += (size_t)snprintf(where + len, sizeof where - len, "%s%llu", k ? "," : "",
-                                (unsigned long long)refs[i].origin[k]);
-      return parz_fail(err, PARZ_ERR_ARG, "%s: HDF5 cannot write the chunk at [%s]", w->who, where);
+      w->torn = at == w->stored;
+      return parz_fail(err, PARZ_ERR_ARG, "%s: HDF5 cannot write the chunk at %s", w->who, where);
+    }
+    if (at == w->stored) {
+      w->stored++;
+      w->torn = 0;
     }
   }
   return PARZ_OK;
 }
 
-/* The box encoded on the CPU, one chunk after another (each on `threads` threads), and stored. */
-static int write_on_cpu(hid_t dset, const parz_h5_dataset* d, const parz_box* box, const void* src,
+int parz_h5_write_failed(const parz_h5_chunk_writer* w, int rc, parz_error* err) {
+  char first[PARZ_MAX_RANK * 21 + 3], last[sizeof first], why[sizeof err->message];
+  uint64_t origin[PARZ_MAX_RANK] = {0}, total;
+  const size_t skip = strlen(w->who);
+  if (rc == PARZ_OK || !err)
+    return rc;
+  /* the message without the writer's name, which starts the new one */
+  snprintf(why, sizeof why, "%s",
+           strncmp(err->message, w->who, skip) == 0 && strncmp(err->message + skip, ": ", 2) == 0
+               ? err->message + skip + 2
+               : err->message);
+  box_chunk_index(w->grid, w->box, w->box->start, &total);
+  box_chunk_origin(w->grid, w->box, w->stored, origin);
+  parz_h5_origin_text(w->rank, origin, first, sizeof first);
+  if (w->stored == 0 && !w->torn)
+    return parz_fail(err, rc, "%s: no chunk written, the dataset is as it was: %s", w->who, why);
+  if (w->stored == 0)
+    return parz_fail(err, rc,
+                     "%s: no chunk written, the chunk at %s as HDF5 left it, the others as they "
+                     "were: %s",
+                     w->who, first, why);
+  box_chunk_origin(w->grid, w->box, w->stored - 1, origin);
+  parz_h5_origin_text(w->rank, origin, last, sizeof last);
+  return parz_fail(err, rc,
+                   "%s: %llu of the selection's %llu chunks written (C order, through %s), the "
+                   "chunk at %s%s and the %llu after it not: %s",
+                   w->who, (unsigned long long)w->stored, (unsigned long long)total, last, first,
+                   w->torn ? " (as HDF5 left it)" : "", (unsigned long long)(total - w->stored - 1),
+                   why);
+}
+
+/* The compressed chunk, from one buffer kept from chunk to chunk and grown only when a chunk
+ * needs more: the encoder asks for a chunk's own size (or its data's bound, on one thread). */
+struct chunk_out {
+  unsigned char* ptr;
+  size_t bytes;
+};
+
+static void* chunk_out_grow(void* arg, size_t bytes) {
+  struct chunk_out* o = (struct chunk_out*)arg;
+  if (bytes > o->bytes) {
+    free(o->ptr);
+    o->ptr = (unsigned char*)malloc(bytes);
+    o->bytes = o->ptr ? bytes : 0;
+  }
+  return o->ptr;
+}
+
+/* The box encoded on the CPU, one chunk after another (each on `threads` threads), and stored. A
+ * chunk at the dataset's edge is gathered into a padded copy first (allocated at the first). */
+static int write_on_cpu(parz_h5_chunk_writer* w, const parz_h5_dataset* d, const void* src,
                         int threads, parz_error* err) {
   const parz_chunk_grid* g = &d->grid;
   const parz_filter_config* f = &d->filter;
   const size_t raw = parz_array_count(&f->chunk) * parz_type_size(g->type);
-  const size_t bound = parz_chunk_bound(&f->chunk, &f->config);
-  const parz_h5_chunk_writer w = {dset, g->rank, who};
-  unsigned char* pad = (unsigned char*)malloc(raw ? raw : 1);
-  unsigned char* out = (unsigned char*)malloc(bound ? bound : 1);
+  struct chunk_out out = {NULL, 0};
+  unsigned char* pad = NULL;
   parz_chunk_ref ref;
   unsigned k;
   int rc = PARZ_OK;
-  if (!pad || !out) {
-    rc = parz_fail(err, PARZ_ERR_NOMEM, "%s: no memory for a chunk of %zu bytes", who, bound);
-    goto done;
-  }
   memset(&ref, 0, sizeof ref);
-  parz_box_first_chunk(g, box, ref.origin);
+  parz_box_first_chunk(g, w->box, ref.origin);
   do {
     parz_chunk_dest dest;
     parz_array a = f->chunk;
     int edge = 0;
-    parz_box_chunk_dest(g, box, ref.origin, (void*)src, &dest);
+    parz_box_chunk_dest(g, w->box, ref.origin, (void*)src, &dest);
     for (k = 0; k < a.dims; k++) {
       a.stride[k] = dest.stride[k];
       edge = edge || dest.hi[k] < a.shape[k];
     }
+    if (edge && !pad && !(pad = (unsigned char*)malloc(raw ? raw : 1))) {
+      rc = parz_fail(err, PARZ_ERR_NOMEM, "%s: no memory for an edge chunk of %zu bytes", w->who,
+                     raw);
+      break;
+    }
     if (edge) {
       parz_chunk_dest_gather(&f->chunk, &dest, d->fills ? d->fill : NULL, pad);
-      rc = parz_omp_chunk_encode(&f->chunk, pad, &f->config, out, bound, &ref.bytes, threads, err);
+      rc = parz_omp_chunk_encode_alloc(&f->chunk, pad, &f->config, chunk_out_grow, &out, &ref.bytes,
+                                       threads, err);
     } else {
-      rc = parz_omp_chunk_encode(&a, dest.data, &f->config, out, bound, &ref.bytes, threads, err);
+      rc = parz_omp_chunk_encode_alloc(&a, dest.data, &f->config, chunk_out_grow, &out, &ref.bytes,
+                                       threads, err);
     }
-    if (rc != PARZ_OK || (rc = parz_h5_write_chunks((void*)&w, 1, &ref, out, err)) != PARZ_OK)
-      goto done;
-  } while (parz_box_next_chunk(g, box, ref.origin));
-done:
+    if (rc != PARZ_OK || (rc = parz_h5_write_chunks(w, 1, &ref, out.ptr, err)) != PARZ_OK)
+      break;
+  } while (parz_box_next_chunk(g, w->box, ref.origin));
   free(pad);
-  free(out);
+  free(out.ptr);
   return rc;
 }
 
 #ifdef PARZ_HAVE_CUDA
 struct gpu_write {
-  hid_t dset;
+  parz_h5_chunk_writer* w;
   const parz_h5_dataset* d;
-  const parz_box* box;
   const void* src;
   size_t bytes;
   parz_error* err;
@@ -155,14 +254,13 @@ static int write_on_gpu(parz_gpu_context* ctx, void* arg) {
   struct gpu_write* r = (struct gpu_write*)arg;
   const parz_h5_dataset* d = r->d;
   void* d_box = parz_gpu_result(ctx, r->bytes, r->err);
-  parz_h5_chunk_writer w = {r->dset, d->grid.rank, who};
   int rc;
   if (!d_box)
     return PARZ_ERR_DEVICE;
   if ((rc = parz_gpu_upload(ctx, r->src, d_box, r->bytes, NULL, r->err)) != PARZ_OK)
     return rc;
-  return parz_gpu_encode_box(ctx, &d->grid, r->box, d_box, d->fills ? d->fill : NULL,
-                             &d->filter.config, NULL, parz_h5_write_chunks, &w, r->err);
+  return parz_gpu_encode_box(ctx, &d->grid, r->w->box, d_box, d->fills ? d->fill : NULL,
+                             &d->filter.config, NULL, parz_h5_write_chunks, r->w, r->err);
 }
 #endif
 
@@ -171,6 +269,7 @@ PARZ_H5_EXPORT int parz_h5_write(hid_t dset, hid_t file_space, const void* src, 
   parz_h5_dataset d;
   parz_box box;
   parz_exec_policy pol;
+  parz_h5_chunk_writer w;
   size_t bytes;
   int rc;
   if (!src && src_bytes)
@@ -178,6 +277,7 @@ PARZ_H5_EXPORT int parz_h5_write(hid_t dset, hid_t file_space, const void* src, 
   if ((rc = parz_h5_prepare_write(dset, file_space, src_bytes, who, &d, &box, err)) != PARZ_OK ||
       parz_h5_box_values(&d.grid, &box) == 0)
     return rc;
+  parz_h5_chunk_writer_init(&w, dset, &d.grid, &box, who);
   parz_exec_policy_from_env(&pol);
   if (threads <= 0)
     threads = pol.exec == PARZ_EXEC_SERIAL ? 1 : pol.threads;
@@ -185,16 +285,16 @@ PARZ_H5_EXPORT int parz_h5_write(hid_t dset, hid_t file_space, const void* src, 
   if (parz_dispatch_gpu_wanted(&pol, bytes, "encoding")) {
 #ifdef PARZ_HAVE_CUDA
     parz_error gerr = {0, ""};
-    struct gpu_write r = {dset, &d, &box, src, bytes, &gerr};
+    struct gpu_write r = {&w, &d, src, bytes, &gerr};
     rc = parz_dispatch_with_gpu(write_on_gpu, &r, &gerr);
     /* a chunk the GPU encoder does not take (NaN of more bit patterns than its mask's set
      * holds): the box again on the CPU, chunks written so far rewritten with the same bytes */
     if (rc == PARZ_ERR_UNSUPPORTED)
-      return write_on_cpu(dset, &d, &box, src, threads, err);
+      return parz_h5_write_failed(&w, write_on_cpu(&w, &d, src, threads, err), err);
     if (rc != PARZ_ERR_DEVICE) {
       if (rc != PARZ_OK && err)
         *err = gerr;
-      return rc;
+      return parz_h5_write_failed(&w, rc, err);
     }
     {
       char msg[sizeof gerr.message + 64];
@@ -203,5 +303,5 @@ PARZ_H5_EXPORT int parz_h5_write(hid_t dset, hid_t file_space, const void* src, 
     }
 #endif
   }
-  return write_on_cpu(dset, &d, &box, src, threads, err);
+  return parz_h5_write_failed(&w, write_on_cpu(&w, &d, src, threads, err), err);
 }

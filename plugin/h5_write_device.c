@@ -23,13 +23,15 @@ struct device_write {
 
 static int write_checked(parz_gpu_context* ctx, void* arg) {
   struct device_write* w = (struct device_write*)arg;
-  parz_h5_chunk_writer sink = {w->dset, w->d.grid.rank, who};
+  parz_h5_chunk_writer sink;
   parz_error e = {0, ""};
   int rc = parz_gpu_check_memory(ctx, w->d_src, &e);
   if (rc != PARZ_OK)
     return parz_fail(w->err, rc, "%s: %s", who, e.message);
-  return parz_gpu_encode_box(ctx, &w->d.grid, &w->box, w->d_src, w->d.fills ? w->d.fill : NULL,
-                             &w->d.filter.config, w->stream, parz_h5_write_chunks, &sink, w->err);
+  parz_h5_chunk_writer_init(&sink, w->dset, &w->d.grid, &w->box, who);
+  rc = parz_gpu_encode_box(ctx, &w->d.grid, &w->box, w->d_src, w->d.fills ? w->d.fill : NULL,
+                           &w->d.filter.config, w->stream, parz_h5_write_chunks, &sink, w->err);
+  return parz_h5_write_failed(&sink, rc, w->err);
 }
 
 /* The checks of both entry points: 1 when there is something to write, 0 when the box is empty,

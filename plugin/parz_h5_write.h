@@ -32,8 +32,27 @@ extern "C" {
  * `omp` stay on the CPU. The dataset must be chunked with ParZ as its only filter, without
  * H5D_CHUNK_DONT_FILTER_PARTIAL_CHUNKS where the box holds partial chunks. Any other dataset or
  * selection, or a short buffer, returns an error code with a message in err before
- * anything is written; a failure while chunks are being stored leaves those stored so far.
- * Calls HDF5 from the calling thread only. */
+ * anything is written. Calls HDF5 from the calling thread only.
+ *
+ * Memory: besides src, one compressed chunk (a buffer kept from chunk to chunk, grown to the
+ * largest; on one thread the bound of the chunk's values, parz_chunk_bound_data), the encoder's
+ * scratch, and one padded chunk where the box reaches the dataset's edge: no more than H5Dwrite
+ * through the filter takes.
+ *
+ * Failure once chunks are being stored (memory, HDF5, the file system, the encoder): the chunks
+ * are stored one after another in the box's C order (from the GPU in rounds, in that order), and
+ * the first failure stops the write, so that the box's first K chunks hold the new values and
+ * every other chunk of the dataset keeps its bytes. The error code is the failure's, and err
+ * says K and where: "parz_h5_write: 3 of the selection's 4 chunks written (C order, through
+ * [2048,0]), the chunk at [3072,0] and the 0 after it not: <why>", or "parz_h5_write: no chunk
+ * written, the dataset is as it was: <why>". One chunk may be neither: where H5Dwrite_chunk
+ * itself fails (a full file system), HDF5 (1.10 to 2.x) has already released the old bytes'
+ * place, and while the dataset stays open it looks the chunk up at its new, unwritten place
+ * (ParZ refuses what it reads there as damaged); err names it "the chunk at [3072,0] (as HDF5
+ * left it)". Calling again with the same values finishes the write (the chunks stored are stored
+ * again, the same bytes). Leaving the dataset as it was on every failure would need all the
+ * box's compressed chunks in memory before the first is stored, or every chunk encoded twice;
+ * naming the chunks stored costs nothing. */
 int parz_h5_write(hid_t dset, hid_t file_space, const void* src, size_t src_bytes, int threads,
                   parz_error* err);
 
