@@ -98,11 +98,11 @@ def array(kind):
     return a
 
 
-def ladder(tmp_path, kind, how, limit, margins):
+def ladder(tmp_path, kind, how, limit, margins, exec_="omp"):
     """The child's results, one per margin (bytes)."""
     np.save(tmp_path / "a.npy", array(kind))
     opts = dict(parz.Parz(accuracy=TOLERANCE), chunks=CHUNK, tolerance=TOLERANCE)
-    env = dict(os.environ, PARZ_EXEC="omp", PARZ_THREADS="2", MALLOC_ARENA_MAX="2",
+    env = dict(os.environ, PARZ_EXEC=exec_, PARZ_THREADS="2", MALLOC_ARENA_MAX="2",
                MALLOC_MMAP_THRESHOLD_="131072")
     p = subprocess.run([sys.executable, "-c", LADDER, str(tmp_path / "a.npy"),
                         str(tmp_path / ("%s-%s.h5" % (how, limit))), how, limit, json.dumps(opts),
@@ -169,10 +169,13 @@ def test_write_under_memory_limits(tmp_path, kind):
             % (p["margin"] / CHUNK_BYTES, p["error"]))
 
 
-def test_write_under_file_size_limits(tmp_path):
-    # each stored chunk takes about 1 MiB: the limits fall before, between and after them
+# cuda: the chunks encoded on the GPU where there is one (stored as each round comes down), else
+# one warning and OpenMP
+@pytest.mark.parametrize("exec_", ["omp", "cuda"])
+def test_write_under_file_size_limits(tmp_path, exec_):
+    # the stored chunks take 0.1 to 2 MiB: the limits fall before, between and after them
     margins = [i << 19 for i in range(12)]
-    runs = ladder(tmp_path, "smooth", "parz", "fsize", margins)
+    runs = ladder(tmp_path, "smooth", "parz", "fsize", margins, exec_)
     partial = check_reports(runs)
     assert runs[0]["error"] is not None and runs[-1]["error"] is None
     assert len(partial) >= 3, [(r["margin"], r["error"]) for r in runs]
