@@ -6,11 +6,15 @@
  *        (u32 little-endian, exact heap array), then the chunk (decode) or the values (encode,
  *        repeated to fill the chunk shape the cd_values describe).
  * Properties: the callback returns 0 (an error pushed on HDF5's stack) or the decoded size; it
- * never touches memory outside the buffers; the compressed buffer it allocates stays
+ * never touches memory outside the buffers; every buffer it returns holds at least the decoded
+ * chunk, as *buf_size says (HDF5's copy of a dataset writes a whole cached chunk into the buffer
+ * the filter returned for the chunk before); the compressed buffer it allocates stays
  * proportional to the chunk, whatever the cd_values; every configuration whose codec parameters
  * encode (parz_params_check_encode, as set_local requires) encodes any values, the others are
  * refused; what it encodes it decodes again, non-finite values bit for bit, reversible chunks
- * entirely bit for bit. */
+ * entirely bit for bit, and where the codec parameters promise an absolute bound (accuracy mode
+ * and its expert equals: parz_params_bounded) every finite value within 2^minexp, whatever the
+ * values (codec/FORMAT.md, "The accuracy bound"). */
 #include <hdf5.h>
 #include <math.h>
 
@@ -57,13 +61,40 @@ static int is_nonfinite(const unsigned char* v, parz_type t) {
   return 0;
 }
 
-/* Values as stored on disk order for a big-endian dataset: compare in the codec's order. */
-static int value_nonfinite(const unsigned char* v, const parz_filter_config* cfg) {
+/* A value as the codec sees it (a big-endian dataset's bytes swapped) into t. */
+static void codec_order(const unsigned char* v, const parz_filter_config* cfg, unsigned char* t) {
   size_t s = parz_type_size(cfg->chunk.type);
-  unsigned char t[8];
   for (size_t i = 0; i < s; i++)
     t[i] = cfg->big_endian ? v[s - 1 - i] : v[i];
+}
+
+/* Values as stored on disk order for a big-endian dataset: compare in the codec's order. */
+static int value_nonfinite(const unsigned char* v, const parz_filter_config* cfg) {
+  unsigned char t[8];
+  codec_order(v, cfg, t);
   return is_nonfinite(t, cfg->chunk.type);
+}
+
+static double value_of(const unsigned char* v, const parz_filter_config* cfg) {
+  unsigned char t[8];
+  float f;
+  double d;
+  codec_order(v, cfg, t);
+  if (cfg->chunk.type == PARZ_FLOAT) {
+    memcpy(&f, t, 4);
+    return f;
+  }
+  memcpy(&d, t, 8);
+  return d;
+}
+
+/* Whether |x - y| <= 2^e, decided exactly: x - y is s + r exactly (TwoSum, exact without
+ * overflow, which the decoded values of a finite array, below 2^1023, rule out), so |s| decides
+ * unless it is 2^e itself, where r's sign does. */
+static int within(double x, double y, int e) {
+  const double t = ldexp(1.0, e), s = x - y, yy = s - x, r = (x - (s - yy)) + (-y - yy);
+  const double m = fabs(s);
+  return m < t || (m == t && (r == 0 || (r > 0) != (s > 0)));
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -118,8 +149,9 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     /* A configuration the filter accepted encodes any values, into a buffer proportional to
      * the chunk: a block never takes more than PARZ_MAX_BITS bits (about 130 bytes per raw byte
      * for 1D float blocks), plus 16 bytes of exception per value, header and table. */
-    PARZ_FUZZ_CHECK(n > 0 && n <= buf_size);
+    PARZ_FUZZ_CHECK(n > 0 && n <= buf_size && buf_size >= raw);
     PARZ_FUZZ_CHECK(buf_size <= 256 * raw + ((size_t)1 << 20));
+    memset((unsigned char*)buf + n, 0xA5, buf_size - n); /* all of it is the buffer's */
     size_t r = filter(H5Z_FLAG_REVERSE, ncd, cd, n, &buf_size, &buf);
     PARZ_FUZZ_CHECK(r == raw && buf_size >= r);
     const unsigned char* out = (const unsigned char*)buf;
@@ -127,9 +159,13 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (parz_params_mode(&cfg.config.params) == PARZ_MODE_REVERSIBLE) {
       PARZ_FUZZ_CHECK(memcmp(out, in, raw) == 0);
     } else {
+      const int bounded = parz_params_bounded(&cfg.config.params, cfg.chunk.type, cfg.chunk.dims);
       for (size_t i = 0; i < raw; i += vs)
         if (value_nonfinite(in + i, &cfg))
           PARZ_FUZZ_CHECK(memcmp(out + i, in + i, vs) == 0);
+        else if (bounded)
+          PARZ_FUZZ_CHECK(
+              within(value_of(in + i, &cfg), value_of(out + i, &cfg), cfg.config.params.minexp));
     }
     H5free_memory(buf);
     /* A buffer that does not match the chunk shape is refused. */

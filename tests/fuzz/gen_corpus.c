@@ -1,6 +1,7 @@
 /* Writes the seed corpora of the fuzz harnesses: valid chunks of every mode (rate, precision,
  * accuracy, expert, reversible), scalar type, rank 1-4 and table kind, some with non-finite
- * values, some with masks, in the input format of each harness (see the harness sources and README.md).
+ * values, some with masks, some with values the accuracy bound's check took out, in the input
+ * format of each harness (see the harness sources and README.md).
  *
  *   gen_corpus OUTDIR      -> OUTDIR/{chunk_parse,chunk_decode,omp_decode,decode_blocks,filter}/
  *
@@ -159,6 +160,17 @@ static void chunk_seeds(void) {
     }
 }
 
+/* A chunk as the seed of the parse harness (its checksum as it is) and of the decode harnesses
+ * (control byte `fix`), the OpenMP one only when `omp`. */
+static void chunk_seeds_of(const char* name, const unsigned char* c, size_t bytes,
+                           unsigned char fix, int omp) {
+  unsigned char nofix = 0;
+  write_seed("chunk_parse", name, &nofix, 1, c, bytes);
+  write_seed("chunk_decode", name, &fix, 1, c, bytes);
+  if (omp)
+    write_seed("omp_decode", name, &fix, 1, c, bytes);
+}
+
 /* Chunks with a mask (codec/FORMAT.md, "Mask"): a region of missing values (run and bitmap
  * records), the fill value and, in floats, NaN of two patterns (value indices), scattered single
  * values; small groups of several partitions. */
@@ -194,11 +206,45 @@ static void mask_seeds(void) {
         unsigned char* c = encode(&a, data, &cfg, &bytes);
         char name[64];
         snprintf(name, sizeof name, "mask_%s_%ud_%s", type_name(a.type), d, m ? "rev" : "acc");
-        unsigned char fix = (unsigned char)(m ? 0x81 : 1), nofix = 0;
-        write_seed("chunk_parse", name, &nofix, 1, c, bytes);
-        write_seed("chunk_decode", name, &fix, 1, c, bytes);
-        if (d == 2 || d == 3)
-          write_seed("omp_decode", name, &fix, 1, c, bytes);
+        chunk_seeds_of(name, c, bytes, (unsigned char)(m ? 0x81 : 1), d == 2 || d == 3);
+        free(c);
+        free(data);
+      }
+}
+
+/* A region of -1e34 (a netCDF fill value no HDF5 fill value names) over the smooth values of a
+ * float array: in accuracy mode the bound's check takes it out (codec/FORMAT.md, "The accuracy
+ * bound"). */
+static void put_sentinel(const parz_array* a, void* data) {
+  for (size_t i = 0; i < parz_array_count(a); i++)
+    if (sin(0.07 * (double)i) > 0.4) {
+      if (a->type == PARZ_FLOAT)
+        ((float*)data)[i] = -1e34f;
+      else
+        ((double*)data)[i] = -1e34;
+    }
+}
+
+/* Chunks whose -1e34 the bound's check took out: a mask value that is neither the fill value nor
+ * NaN, or (mask off) exceptions of finite values; float32 and float64, rank 1 to 4. */
+static void risk_seeds(void) {
+  static const size_t shapes[4][4] = {{150}, {13, 22}, {6, 9, 10}, {3, 5, 6, 7}};
+  for (int t = PARZ_FLOAT; t <= PARZ_DOUBLE; t++)
+    for (unsigned d = 1; d <= 4; d++)
+      for (int off = 0; off < 2; off++) {
+        parz_array a = array_of((parz_type)t, d, shapes[d - 1]);
+        void* data = make_data(&a, (unsigned)(t * 10 + d), off);
+        parz_chunk_config cfg;
+        memset(&cfg, 0, sizeof cfg);
+        parz_params_accuracy(&cfg.params, 1e-2, NULL, NULL);
+        cfg.mask = off ? PARZ_MASK_OFF : PARZ_MASK_DEFAULT;
+        cfg.segment_blocks = 2;
+        put_sentinel(&a, data);
+        size_t bytes;
+        unsigned char* c = encode(&a, data, &cfg, &bytes);
+        char name[64];
+        snprintf(name, sizeof name, "risk_%s_%ud_%s", type_name(a.type), d, off ? "exc" : "mask");
+        chunk_seeds_of(name, c, bytes, 0x81, d == 2 || d == 3);
         free(c);
         free(data);
       }
@@ -292,19 +338,21 @@ static void filter_seeds(void) {
       {3, 0x3F847AE1u, 0x47AE147Bu}, /* accuracy 0.01 */
       {4, 8, 2000, 30, (unsigned)-40},
       {5},
-      {3, 0x3F50624Du, 0xD2F1A9FCu, 2, 2, 4}, /* accuracy 1e-3, C = 2, P = 2, hybrid */
-      {2, 20, 0, 0, 0, 2},                    /* precision 20, no payload checksums */
-      {1, 0x40300000u, 0, 0, 0, 0, 2},        /* rate 16, no payload checksums */
-      {5, 0, 0, 0, 0, 3, 0xC0C38780u, 0},     /* reversible, fill value -9999 masked */
-      {2, 20, 0, 0, 0, 0, 2},                 /* precision 20, mask off */
+      {3, 0x3F50624Du, 0xD2F1A9FCu, 2, 2, 4},       /* accuracy 1e-3, C = 2, P = 2, hybrid */
+      {2, 20, 0, 0, 0, 2},                          /* precision 20, no payload checksums */
+      {1, 0x40300000u, 0, 0, 0, 0, 2},              /* rate 16, no payload checksums */
+      {5, 0, 0, 0, 0, 3, 0xC0C38780u, 0},           /* reversible, fill value -9999 masked */
+      {2, 20, 0, 0, 0, 0, 2},                       /* precision 20, mask off */
+      {3, 0x3F847AE1u, 0x47AE147Bu},                /* accuracy 0.01, -1e34 among floats */
+      {3, 0x3F847AE1u, 0x47AE147Bu, 0, 0, 0, 0, 2}, /* the same, mask off */
   };
-  static const size_t nuser[] = {3, 2, 3, 5, 1, 6, 6, 7, 8, 7};
+  static const size_t nuser[] = {3, 2, 3, 5, 1, 6, 6, 7, 8, 7, 3, 8};
   static const size_t shapes[4][4] = {{40}, {6, 9}, {3, 5, 6}, {2, 3, 4, 5}};
   for (int u = 0; u < (int)(sizeof nuser / sizeof nuser[0]); u++)
     for (int t = PARZ_INT32; t <= PARZ_DOUBLE; t++) {
       unsigned d = 1 + (unsigned)(u + t) % 4;
       int big_endian = (u == 2 && t == PARZ_DOUBLE);
-      if ((u == 2 || u == 5) && (t == PARZ_INT32 || t == PARZ_INT64))
+      if ((u == 2 || u == 5 || u >= 10) && (t == PARZ_INT32 || t == PARZ_INT64))
         continue; /* accuracy mode is for floating-point data only */
       parz_filter_request req;
       parz_filter_config cfg;
@@ -321,6 +369,8 @@ static void filter_seeds(void) {
         for (int b = 0; b < 4; b++)
           head[2 + 4 * i + b] = (unsigned char)(cd[i] >> (8 * b));
       void* data = make_data(&cfg.chunk, (unsigned)(u * 10 + t), u % 2);
+      if (u >= 10)
+        put_sentinel(&cfg.chunk, data);
       size_t raw = parz_array_count(&cfg.chunk) * parz_type_size(cfg.chunk.type);
       size_t n;
       unsigned char* c = encode(&cfg.chunk, data, &cfg.config, &n);
@@ -347,6 +397,7 @@ int main(int argc, char** argv) {
   mkdir(outdir, 0755);
   chunk_seeds();
   mask_seeds();
+  risk_seeds();
   omp_seeds();
   block_seeds();
   filter_seeds();
