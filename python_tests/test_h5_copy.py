@@ -13,6 +13,7 @@ corrupts the heap.
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -162,6 +163,7 @@ def _read(path, name="a"):
         return d[...], masks
 
 
+@pytest.mark.skipif(shutil.which("h5copy") is None, reason="h5copy (hdf5-tools) not installed")
 @pytest.mark.parametrize("mode", ["accuracy-f32", "reversible-i32"])
 def test_h5copy(tmp_path, mode):
     path, stored, _ = _stored_file(tmp_path, mode)
@@ -172,6 +174,7 @@ def test_h5copy(tmp_path, mode):
     assert np.array_equal(copy, stored) and len(masks) == NCHUNKS and not any(masks)
 
 
+@pytest.mark.skipif(shutil.which("h5repack") is None, reason="h5repack (hdf5-tools) not installed")
 @pytest.mark.parametrize("exec_", ["serial", "omp"])
 @pytest.mark.parametrize("mode", ["accuracy-f32", "reversible-f32"])
 @pytest.mark.parametrize("layout", [[], ["-l", "a:CHUNK=32x1024"], ["-l", "a:CHUNK=128x512"]])
