@@ -8,6 +8,7 @@
 #include "mask.h"
 #include "payload_checksum.h"
 #include "scan.h"
+#include "stored.h"
 #include "table.h"
 #include "table_endian.h"
 
@@ -16,7 +17,6 @@
 #define MAGIC2 0x52u /* 'R' */
 #define MAGIC3 0x5Au /* 'Z' */
 #define FORMAT_VERSION ((unsigned)PARZ_CHUNK_FORMAT_VERSION)
-#define CODEC_ID_ZFP1 1u /* zfp 1.0 stream, 64-bit words, no zfp header */
 #define CODEC_VERSION 1u
 
 /* Header field offsets (FORMAT.md, "Header"). H_SECTIONS is version 1's reserved field. */
@@ -73,6 +73,7 @@ int parz_chunk_layout(parz_chunk_view* v, const parz_array* a, const parz_chunk_
   if ((rc = parz_params_expert(&p, cfg->params.minbits, cfg->params.maxbits, cfg->params.maxprec,
                                cfg->params.minexp, err)) != PARZ_OK)
     return rc;
+  v->codec = PARZ_CODEC_ZFP;
   v->array.type = a->type;
   v->array.dims = a->dims;
   for (k = 0; k < a->dims; k++)
@@ -150,7 +151,7 @@ void parz_chunk_head_fixed(const parz_chunk_view* v, unsigned char* h, unsigned 
   h[H_MAGIC + 1] = MAGIC1;
   h[H_MAGIC + 2] = MAGIC2;
   h[H_MAGIC + 3] = MAGIC3;
-  parz_store16(h + H_CODEC, CODEC_ID_ZFP1);
+  parz_store16(h + H_CODEC, (uint16_t)(v->codec ? v->codec : PARZ_CODEC_ZFP));
   parz_store16(h + H_CODEC_VERSION, CODEC_VERSION);
   h[H_TYPE] = (unsigned char)v->array.type;
   h[H_RANK] = (unsigned char)v->array.dims;
@@ -314,15 +315,24 @@ static size_t bound_with(const parz_array* a, const parz_chunk_config* cfg, uint
 }
 
 size_t parz_chunk_bound(const parz_array* a, const parz_chunk_config* cfg) {
-  return a && cfg ? bound_with(a, cfg, UINT64_MAX, UINT64_MAX) : 0;
+  size_t bound = a && cfg ? bound_with(a, cfg, UINT64_MAX, UINT64_MAX) : 0, stored;
+  /* a chunk that would be larger than its stored chunk is stored */
+  if (bound && cfg->stored == PARZ_STORED_WHEN_SMALLER &&
+      (stored = parz_stored_bytes(a, cfg)) != 0 && stored < bound)
+    return stored;
+  return bound;
 }
 
 size_t parz_chunk_bound_data_jobs(const parz_array* a, const void* data,
                                   const parz_chunk_config* cfg, const parz_jobs* jobs) {
   parz_scan scan;
   size_t bound;
-  if (!a || !cfg || !data || parz_array_check(a, NULL) != PARZ_OK ||
-      parz_mask_palette_init(&scan.pal, a->type, a->dims, &cfg->params, cfg, NULL) != PARZ_OK)
+  if (!a || !cfg || !data || parz_array_check(a, NULL) != PARZ_OK)
+    return 0;
+  /* bounded by the stored chunk without a look at the values */
+  if (cfg->stored == PARZ_STORED_WHEN_SMALLER)
+    return parz_chunk_bound(a, cfg);
+  if (parz_mask_palette_init(&scan.pal, a->type, a->dims, &cfg->params, cfg, NULL) != PARZ_OK)
     return 0;
   parz_scan_run(&scan, a, data, jobs);
   /* the bound's check may take out any value that puts its block at risk (risk.h), into the mask
@@ -437,10 +447,13 @@ int parz_chunk_parse(const void* src, size_t src_bytes, parz_chunk_view* view, p
     return parz_fail(err, PARZ_ERR_FORMAT, "ParZ chunk truncated to %zu bytes", src_bytes);
   codec = parz_load16(h + H_CODEC);
   codec_version = parz_load16(h + H_CODEC_VERSION);
-  if (codec != CODEC_ID_ZFP1 || codec_version > CODEC_VERSION || codec_version == 0)
+  if ((codec != PARZ_CODEC_ZFP && codec != PARZ_CODEC_STORED) || codec_version > CODEC_VERSION ||
+      codec_version == 0)
     return parz_fail(err, PARZ_ERR_VERSION,
-                     "ParZ chunk codec %u version %u; this reader knows codec %u up to version %u",
-                     codec, codec_version, CODEC_ID_ZFP1, CODEC_VERSION);
+                     "ParZ chunk codec %u version %u; this reader knows codecs %u (zfp) and %u "
+                     "(stored) up to version %u",
+                     codec, codec_version, PARZ_CODEC_ZFP, PARZ_CODEC_STORED, CODEC_VERSION);
+  v.codec = codec;
   if (src_bytes < PARZ_HEADER_BYTES)
     return parz_fail(err, PARZ_ERR_FORMAT, "ParZ chunk truncated to %zu bytes (header is %u)",
                      src_bytes, PARZ_HEADER_BYTES);
@@ -511,12 +524,19 @@ int parz_chunk_parse(const void* src, size_t src_bytes, parz_chunk_view* view, p
     v.array.shape[k] = (size_t)n;
   }
   v.raw_bytes = (size_t)(count * parz_type_size(v.array.type));
-  v.nblocks = nblocks;
+  /* a stored chunk's block is one value (stored.h) */
+  v.nblocks = codec == PARZ_CODEC_STORED ? count : nblocks;
 
-  /* codec parameters, validated as zfp_stream_set_params does */
-  if (parz_params_expert(&v.params, parz_load32(h + H_MINBITS), parz_load32(h + H_MAXBITS),
-                         parz_load32(h + H_MAXPREC), (int32_t)parz_load32(h + H_MINEXP),
-                         NULL) != PARZ_OK)
+  /* codec parameters, validated as zfp_stream_set_params does; a stored chunk's are its values'
+   * widths (parz_stored_check) */
+  if (codec == PARZ_CODEC_STORED) {
+    v.params.minbits = parz_load32(h + H_MINBITS);
+    v.params.maxbits = parz_load32(h + H_MAXBITS);
+    v.params.maxprec = parz_load32(h + H_MAXPREC);
+    v.params.minexp = (int32_t)parz_load32(h + H_MINEXP);
+  } else if (parz_params_expert(&v.params, parz_load32(h + H_MINBITS), parz_load32(h + H_MAXBITS),
+                                parz_load32(h + H_MAXPREC), (int32_t)parz_load32(h + H_MINEXP),
+                                NULL) != PARZ_OK)
     return parz_fail(err, PARZ_ERR_FORMAT,
                      "invalid codec parameters minbits %u maxbits %u maxprec %u minexp %d",
                      (unsigned)parz_load32(h + H_MINBITS), (unsigned)parz_load32(h + H_MAXBITS),
@@ -547,6 +567,11 @@ int parz_chunk_parse(const void* src, size_t src_bytes, parz_chunk_view* view, p
   v.payload_bytes = (size_t)payload_bytes;
   v.payload_bits = payload_bits;
   v.chunk_bytes = src_bytes;
+  if (codec == PARZ_CODEC_STORED) {
+    v.mask.section_bytes = mask.bytes;
+    if ((rc = parz_stored_check(&v, err)) != PARZ_OK)
+      return rc;
+  }
   if (checksums.bytes &&
       (rc = parse_checksums(&v, v.exceptions + nexc * PARZ_EXCEPTION_BYTES + checksums.at,
                             checksums.bytes, err)) != PARZ_OK)
@@ -850,6 +875,20 @@ static int verify_runs(const parz_chunk_view* v, run_walk* r, parz_error* err) {
   return verify_partitions(&c, q0, q1, err);
 }
 
+/* A stored chunk's partitions [p0, p1) that hold a value of d's window, verified. */
+static int verify_stored_to(const parz_chunk_view* v, const parz_chunk_dest* d, uint64_t p0,
+                            uint64_t p1, parz_error* err) {
+  const uint64_t P = v->checksum_segments;
+  payload_cursor c;
+  uint64_t p;
+  int rc;
+  cursor_init(&c, v);
+  for (p = p0; p < p1; p++)
+    if (parz_stored_meets(v, d, p * P, P) && (rc = verify_partitions(&c, p, p + 1, err)) != PARZ_OK)
+      return rc;
+  return PARZ_OK;
+}
+
 int parz_chunk_verify_to(const parz_chunk_view* v, const parz_chunk_dest* d, uint64_t first,
                          uint64_t count, parz_error* err) {
   run_walk r;
@@ -857,6 +896,8 @@ int parz_chunk_verify_to(const parz_chunk_view* v, const parz_chunk_dest* d, uin
   int rc = check_partitions(v, first, count, "parz_chunk_verify_to", err);
   if (rc != PARZ_OK || !count)
     return rc;
+  if (v->codec == PARZ_CODEC_STORED)
+    return verify_stored_to(v, d, first, first + count, err);
   s0 = first * v->checksum_segments;
   s1 = (first + count) * v->checksum_segments;
   if (s1 > v->nsegments)
@@ -874,6 +915,10 @@ int parz_chunk_decode_segments_unverified(const parz_chunk_view* v, const parz_c
   int rc;
   if ((rc = run_walk_init(&r, v, d, first, count, err)) != PARZ_OK)
     return rc;
+  if (v->codec == PARZ_CODEC_STORED) {
+    parz_stored_decode_to(v, d, first, count);
+    return PARZ_OK;
+  }
   cursor_init(&c, v);
   /* each run decoded from its table offset */
   while (run_walk_next(&r, v->segment_blocks, &s0, &s1)) {
@@ -890,8 +935,15 @@ int parz_chunk_decode_segments_to(const parz_chunk_view* v, const parz_chunk_des
   run_walk r;
   int rc;
   /* every checksum first, as the parallel decoders report a bad one before other faults */
-  if ((rc = run_walk_init(&r, v, d, first, count, err)) != PARZ_OK ||
-      (rc = verify_runs(v, &r, err)) != PARZ_OK)
+  if ((rc = run_walk_init(&r, v, d, first, count, err)) != PARZ_OK)
+    return rc;
+  if (v->codec == PARZ_CODEC_STORED && v->nchecksums && count) {
+    const uint64_t P = v->checksum_segments;
+    rc = verify_stored_to(v, d, first / P, (first + count - 1) / P + 1, err);
+  } else {
+    rc = verify_runs(v, &r, err);
+  }
+  if (rc != PARZ_OK)
     return rc;
   return parz_chunk_decode_segments_unverified(v, d, first, count, err);
 }

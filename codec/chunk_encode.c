@@ -14,6 +14,7 @@
 #include "payload_checksum.h"
 #include "risk.h"
 #include "scan.h"
+#include "stored.h"
 #include "table.h"
 #include "table_endian.h"
 
@@ -48,6 +49,9 @@ struct parz_chunk_encoder {
                              * race */
   size_t head_bytes;    /* all in front of the payload in the units' layout (the largest) */
   int joined;
+  parz_array orig; /* the caller's array, for a stored chunk */
+  const void* orig_data;
+  size_t stored_bytes; /* the size of its stored chunk (stored.h) */
 };
 
 void parz_chunk_encoder_free(parz_chunk_encoder* enc) {
@@ -186,8 +190,9 @@ int parz_chunk_encoder_begin_jobs(parz_chunk_encoder** out, const parz_array* a,
   }
   enc->cfg = *cfg;
   enc->auto_c = cfg->segment_blocks == 0 && parz_chunk_auto_c(&enc->v);
-  enc->src = *a;
-  enc->data = data;
+  enc->src = enc->orig = *a;
+  enc->data = enc->orig_data = data;
+  enc->stored_bytes = cfg->stored == PARZ_STORED_WHEN_SMALLER ? parz_stored_bytes(a, cfg) : 0;
   enc->version = enc->v.version;
   parz_scan_run(&scan, a, data, jobs);
   /* only arrays holding exceptions, masked values or blocks at risk pay for a copy, and only
@@ -417,6 +422,30 @@ void parz_chunk_encoder_seal(const parz_chunk_encoder* enc, void* dst) {
     parz_chunk_header_seal((unsigned char*)dst, parz_chunk_head_bytes(&enc->fin));
 }
 
+int parz_chunk_encoder_stores(const parz_chunk_encoder* enc) {
+  uint64_t fixed;
+  if (!enc || !enc->stored_bytes)
+    return 0;
+  fixed = PARZ_HEADER_BYTES + enc->v.mask.section_bytes;
+  /* the parts of the head that C does not change, with a payload of one word, are already more
+   * than the stored chunk: so is any chunk of them */
+  if (fixed + 8u > enc->stored_bytes ||
+      enc->v.nexceptions > (enc->stored_bytes - fixed - 8u) / PARZ_EXCEPTION_BYTES)
+    return 1;
+  return parz_chunk_encoder_size(enc) > enc->stored_bytes; /* 0 until every segment is encoded */
+}
+
+size_t parz_chunk_encoder_stored_bytes(const parz_chunk_encoder* enc) {
+  return enc ? enc->stored_bytes : 0;
+}
+
+int parz_chunk_encoder_write_stored(const parz_chunk_encoder* enc, void* dst, size_t dst_bytes,
+                                    size_t* written, parz_error* err) {
+  if (!enc)
+    return parz_fail(err, PARZ_ERR_ARG, "parz_chunk_encoder_write_stored: NULL encoder");
+  return parz_stored_encode(&enc->orig, enc->orig_data, &enc->cfg, dst, dst_bytes, written, err);
+}
+
 int parz_chunk_encode(const parz_array* a, const void* data, const parz_chunk_config* cfg,
                       void* dst, size_t dst_bytes, size_t* written, parz_error* err) {
   return parz_chunk_encode_jobs(a, data, cfg, NULL, dst, dst_bytes, written, err);
@@ -437,6 +466,11 @@ int parz_chunk_encode_jobs(const parz_array* a, const void* data, const parz_chu
     return parz_fail(err, PARZ_ERR_ARG, "parz_chunk_encode: NULL destination");
   if ((rc = parz_chunk_encoder_begin_jobs(&enc, a, data, cfg, jobs, err)) != PARZ_OK)
     return rc;
+  if (parz_chunk_encoder_stores(enc)) { /* exceptions or a mask alone outgrow the values */
+    rc = parz_chunk_encoder_write_stored(enc, dst, dst_bytes, written, err);
+    parz_chunk_encoder_free(enc);
+    return rc;
+  }
   head = enc->head_bytes;
   /* The head's size is known before encoding, so the payload is encoded straight into its place
    * after it: no scratch, no copy. The codec never writes past the room it is given (it fails
@@ -460,6 +494,16 @@ int parz_chunk_encode_jobs(const parz_array* a, const void* data, const parz_chu
   else if (rc == PARZ_OK)
     rc = parz_chunk_encode_segments(enc, 0, enc->v.nsegments, d + head, dst_bytes - head, &bits,
                                     err);
+  /* a chunk larger than the stored one is stored: one that outgrew a destination that holds the
+   * stored chunk (its head is the exact one, or the destination had room for the payload's
+   * bound), or one whose size the encoded segments give */
+  if ((rc == PARZ_ERR_BUFFER && !scratch && enc->stored_bytes && dst_bytes >= enc->stored_bytes) ||
+      (rc == PARZ_OK && parz_chunk_encoder_stores(enc))) {
+    rc = parz_chunk_encoder_write_stored(enc, dst, dst_bytes, written, err);
+    free(scratch);
+    parz_chunk_encoder_free(enc);
+    return rc;
+  }
   if (rc == PARZ_ERR_BUFFER && dst_bytes >= head && !scratch)
     rc = parz_fail(err, PARZ_ERR_BUFFER,
                    "chunk does not fit in %zu bytes (parz_chunk_bound_data: %zu)", dst_bytes,

@@ -28,6 +28,11 @@ extern "C" {
  * to it, and writes version 1 for chunks that use nothing of version 2. */
 #define PARZ_CHUNK_FORMAT_VERSION 2
 
+/* Codec ids of the chunk header (FORMAT.md, "Header"): a zfp stream, or the values as they are
+ * ("Stored chunks"). */
+#define PARZ_CODEC_ZFP 1u
+#define PARZ_CODEC_STORED 2u
+
 typedef enum {
   PARZ_TABLE_AUTO = 0, /* HYBRID for variable-rate, NONE for fixed-rate */
   PARZ_TABLE_NONE = 1,
@@ -63,6 +68,12 @@ typedef enum {
   PARZ_MASK_OFF = 2
 } parz_mask_mode;
 
+/* Stored chunks: a chunk its encoding would make larger than the chunk of its values as they are
+ * (FORMAT.md, "Stored chunks") is written as the latter, so that no chunk is much larger than
+ * its values and parz_chunk_bound is the stored chunk's size. Off by default in the codec, whose
+ * tests look at zfp streams of any size; the HDF5 filter and the dataset writers turn it on. */
+typedef enum { PARZ_STORED_NEVER = 0, PARZ_STORED_WHEN_SMALLER = 1 } parz_stored_mode;
+
 typedef struct {
   parz_params params;
   parz_table_kind table;
@@ -72,6 +83,7 @@ typedef struct {
   parz_mask_mode mask;
   int fill;           /* nonzero: values bit-equal to fill_bits are masked too */
   uint64_t fill_bits; /* the fill value's bit pattern; 32-bit types: the low 32 bits */
+  parz_stored_mode stored;
 } parz_chunk_config;
 
 /* Nonzero when chunks of `type` under cfg may hold a mask section: the mask is not off and the
@@ -97,7 +109,7 @@ typedef struct {
  * bounded anyway). */
 typedef struct {
   unsigned version; /* format version, 1 or 2 */
-  unsigned codec;   /* 1: a zfp stream; 2: the values stored as they are (FORMAT.md) */
+  unsigned codec;   /* PARZ_CODEC_ZFP or PARZ_CODEC_STORED */
   parz_array array; /* contiguous; type, rank and shape from the header */
   parz_params params;
   parz_table_kind table;       /* never AUTO here */
@@ -128,12 +140,15 @@ typedef struct {
 typedef void* (*parz_chunk_alloc)(void* arg, size_t bytes);
 
 /* Upper bound on the encoded size of any array of a's type and shape under cfg; NULL-safe, 0 on
- * invalid input. It reserves a 16-byte exception record for every value that could need one
- * (for float32: 5x the array), so size buffers with parz_chunk_bound_data, which counts them. */
+ * invalid input. With stored chunks on, at most the stored chunk's size: the array's size and
+ * a head of 136 bytes and 8 per MiB. Without, it reserves a 16-byte exception record for every
+ * value that could need one (for float32: 5x the array), so size buffers with
+ * parz_chunk_bound_data, which counts them. */
 size_t parz_chunk_bound(const parz_array* a, const parz_chunk_config* cfg);
-/* Upper bound on the chunk of these very values: the exceptions, masked values and values the
- * accuracy bound's check may take out counted (one read of the array), so about the array's
- * size plus the table in the usual case. */
+/* Upper bound on the chunk of these very values: with stored chunks on, parz_chunk_bound (no
+ * read of the array); without, the exceptions, masked values and values the accuracy bound's
+ * check may take out counted (one read of the array), so about the array's size plus the table
+ * in the usual case. */
 size_t parz_chunk_bound_data(const parz_array* a, const void* data, const parz_chunk_config* cfg);
 
 /* A caller's threads for the reads of the whole array that encoding begins with (the scan for
@@ -266,6 +281,15 @@ uint64_t parz_chunk_encoder_partitions(const parz_chunk_encoder* enc);
 void parz_chunk_encoder_checksum(const parz_chunk_encoder* enc, void* dst, uint64_t first,
                                  uint64_t count);
 void parz_chunk_encoder_seal(const parz_chunk_encoder* enc, void* dst);
+/* Whether the chunk is written as a stored chunk, its values as they are (FORMAT.md, "Stored
+ * chunks"), because it would be larger encoded: known after begin when the exceptions and the
+ * mask alone outgrow the values, else once every segment is encoded (0 before). Such a chunk is
+ * written, parz_chunk_encoder_stored_bytes long, by write_stored in place of the steps after the
+ * segments. */
+int parz_chunk_encoder_stores(const parz_chunk_encoder* enc);
+size_t parz_chunk_encoder_stored_bytes(const parz_chunk_encoder* enc);
+int parz_chunk_encoder_write_stored(const parz_chunk_encoder* enc, void* dst, size_t dst_bytes,
+                                    size_t* written, parz_error* err);
 void parz_chunk_encoder_free(parz_chunk_encoder* enc);
 
 /* Serial encode of a whole chunk. dst_bytes = parz_chunk_bound() always suffices; a smaller

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "gpu_internal.h"
+#include "stored.h"
 
 extern "C" int parz_gpu_chunk_decode(parz_gpu_context* ctx, const void* src, size_t src_bytes,
                                      void* dst, size_t dst_bytes, parz_error* err) {
@@ -31,6 +32,9 @@ extern "C" int parz_gpu_chunk_decode(parz_gpu_context* ctx, const void* src, siz
   if (dst_bytes < v.raw_bytes)
     return parz_fail(err, PARZ_ERR_BUFFER, "chunk decodes to %zu bytes, buffer has %zu",
                      v.raw_bytes, dst_bytes);
+  /* host to host, a stored chunk is a copy: through the GPU it would be three */
+  if (v.codec == PARZ_CODEC_STORED)
+    return parz_chunk_decode_segments(&v, dst, 0, v.nsegments, err);
   if ((e = cudaSetDevice(ctx->device)) != cudaSuccess)
     return parz_gpu_cuda_fail(err, e, "selecting the device");
   /* the scratch first: it refuses a chunk the decoder does not take before any large buffer */

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "decode_kernels.cuh"
+#include "stored.h"
 
 int parz_gpu_parse_offsets(const parz_gpu_context* ctx, const parz_chunk_view* v) {
   (void)ctx;
@@ -174,6 +175,8 @@ int parz_gpu_enqueue_chunk(parz_gpu_context* ctx, const parz_chunk_view* v, cons
                            void* d_dst, const parz_gpu_scratch* s, const parz_gpu_shape* shape,
                            cudaStream_t st, parz_error* err) {
   int rc;
+  if (v->codec == PARZ_CODEC_STORED)
+    return parz_gpu_enqueue_stored(v, d_chunk, d_dst, s, st, err);
   if ((rc = parz_gpu_enqueue_offsets(ctx, v, d_chunk, s, st, err)) != PARZ_OK ||
       (rc = enqueue_segments(ctx, v, d_chunk, d_dst, 0, v->nsegments, s, shape, st, err)) !=
           PARZ_OK)
@@ -237,7 +240,8 @@ int parz_gpu_enqueue_chunks(parz_gpu_context* ctx, const parz_chunk_view* views,
     const parz_chunk_view* v = &views[i];
     j = i + 1;
     while (j < n && j - i < RUN_MAX && views[j].array.type == v->array.type &&
-           views[j].array.dims == v->array.dims)
+           views[j].array.dims == v->array.dims && views[j].codec == PARZ_CODEC_ZFP &&
+           v->codec == PARZ_CODEC_ZFP)
       j++;
     if (j - i == 1)
       rc = parz_gpu_enqueue_chunk(ctx, v, d_chunks[i], d_dsts[i], &s[i], NULL, st, err);

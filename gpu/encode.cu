@@ -38,6 +38,7 @@
 #include <cub/device/device_scan.cuh>
 
 #include "encode_kernels.cuh"
+#include "stored.h"
 
 /* The block kernel over chunks h[0..n) (d: their device copy), in runs of one type and rank,
  * each run one launch. */
@@ -167,6 +168,66 @@ static cudaError_t enqueue_mask(const parz_gpu_enc_chunk& c, void* scan, size_t 
   if (e == cudaSuccess)
     e = parz_gpu_launch_mask_records(c, st);
   return e;
+}
+
+/* Places given before the encode: chunk i goes to d_chunks[i], where its size was sizes[i]. */
+struct fixed_places {
+  void* const* d_chunks;
+  const size_t* sizes;
+};
+
+static int place_fixed(void* arg, size_t n, const size_t* sizes, void** d_chunks, size_t* failed,
+                       parz_error* err) {
+  const fixed_places* f = (const fixed_places*)arg;
+  for (size_t i = 0; i < n; i++) {
+    if (sizes[i] != f->sizes[i]) {
+      if (failed)
+        *failed = i;
+      return parz_fail(err, PARZ_ERR_STREAM, "a chunk encoded again came to %zu bytes, not %zu",
+                       sizes[i], f->sizes[i]);
+    }
+    d_chunks[i] = f->d_chunks[i];
+  }
+  return PARZ_OK;
+}
+
+/* The rare call that holds chunks to store: those are written through host memory, and the
+ * others encoded again, alone, into the places they were given. */
+static int store_and_encode_rest(parz_gpu_context* ctx, size_t n, const parz_array* arrays,
+                                 const void* const* d_data, const parz_chunk_config* cfg,
+                                 const char* stored, void* const* d_chunks, size_t* written,
+                                 cudaStream_t st, size_t* failed, parz_error* err) {
+  std::vector<parz_array> a;
+  std::vector<const void*> data;
+  std::vector<void*> places;
+  std::vector<size_t> index, sizes, again;
+  size_t i, sub_failed = 0;
+  int rc;
+  for (i = 0; i < n; i++) {
+    if (stored[i]) {
+      if ((rc = parz_gpu_store_chunk(&arrays[i], d_data[i], cfg, d_chunks[i], st, err)) !=
+          PARZ_OK) {
+        if (failed)
+          *failed = i;
+        return rc;
+      }
+      continue;
+    }
+    a.push_back(arrays[i]);
+    data.push_back(d_data[i]);
+    places.push_back(d_chunks[i]);
+    index.push_back(i);
+    sizes.push_back(written[i]);
+  }
+  if (index.empty())
+    return PARZ_OK;
+  again.resize(index.size());
+  fixed_places f = {places.data(), sizes.data()};
+  rc = parz_gpu_encode_placed(ctx, index.size(), a.data(), data.data(), cfg, place_fixed, &f,
+                              again.data(), st, &sub_failed, err);
+  if (rc != PARZ_OK && failed)
+    *failed = index[sub_failed];
+  return rc;
 }
 
 int parz_gpu_encode_placed(parz_gpu_context* ctx, size_t n, const parz_array* arrays,
@@ -310,9 +371,24 @@ int parz_gpu_encode_placed(parz_gpu_context* ctx, size_t n, const parz_array* ar
       return rc;
     }
   }
+  /* a chunk its encoding makes larger than its values is stored (codec/stored.h) */
+  std::vector<char> stored(n, 0);
+  size_t nstored = 0;
+  if (cfg->stored == PARZ_STORED_WHEN_SMALLER)
+    for (i = 0; i < n; i++) {
+      const size_t bytes = parz_stored_bytes(&arrays[i], cfg);
+      if (written[i] > bytes) {
+        stored[i] = 1;
+        written[i] = bytes;
+        nstored++;
+      }
+    }
   std::vector<void*> d_chunks(n);
   if ((rc = place(place_arg, n, written, d_chunks.data(), failed, err)) != PARZ_OK)
     return rc;
+  if (nstored)
+    return store_and_encode_rest(ctx, n, arrays, d_data, cfg, stored.data(), d_chunks.data(),
+                                 written, st, failed, err);
   for (i = 0; i < n; i++) {
     h[i].chunk = (unsigned char*)d_chunks[i];
     h[i].header = (const unsigned char*)ctx->enc_args.ptr + args + i * hb;

@@ -201,6 +201,17 @@ int parz_gpu_enqueue_chunk(parz_gpu_context* ctx, const parz_chunk_view* v, cons
                            const struct parz_gpu_shape* shape, cudaStream_t stream,
                            parz_error* err);
 
+/* A stored chunk's decode (stored.cu): its payload copied into d_dst and its checksums verified
+ * into s's fault record, on `stream`, after parz_gpu_fault_clear. Does not wait. */
+int parz_gpu_enqueue_stored(const parz_chunk_view* v, const void* d_chunk, void* d_dst,
+                            const struct parz_gpu_scratch* s, cudaStream_t stream, parz_error* err);
+
+/* Writes the stored chunk of an array in device memory (d_data, as `a` lays it out) into d_chunk
+ * (parz_stored_bytes long) through host memory, and waits: the encoder's path for the chunks its
+ * encoding would make larger than their values, which are few. */
+int parz_gpu_store_chunk(const parz_array* a, const void* d_data, const parz_chunk_config* cfg,
+                         void* d_chunk, cudaStream_t stream, parz_error* err);
+
 /* The pieces of one chunk's decode, for the filter path's slices. Enqueues the decode of
  * segments [first, first + count) of a chunk at d_chunk (view parsed from the same bytes) into
  * d_dst on `stream`, after parz_gpu_fault_clear and parz_gpu_enqueue_offsets on the same

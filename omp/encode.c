@@ -63,6 +63,18 @@ int parz_omp_chunk_encode_alloc(const parz_array* a, const void* data, const par
                                            PARZ_OMP_ENCODE_MIN_BYTES, PARZ_OMP_SLAB_SHIFT, err);
 }
 
+/* The stored chunk of the encoder's array, into dst or, with an allocator, a buffer of its
+ * size. */
+static int write_stored(const parz_chunk_encoder* enc, void* dst, size_t dst_bytes,
+                        parz_chunk_alloc alloc, void* alloc_arg, size_t* written, parz_error* err) {
+  if (alloc) {
+    dst_bytes = parz_chunk_encoder_stored_bytes(enc);
+    if (!(dst = alloc(alloc_arg, dst_bytes)))
+      return parz_fail(err, PARZ_ERR_NOMEM, "no buffer for a chunk of %zu bytes", dst_bytes);
+  }
+  return parz_chunk_encoder_write_stored(enc, dst, dst_bytes, written, err);
+}
+
 /* Pieces start at multiples of ALIGN segments when the chunk has enough of them: a piece of
  * ALIGN * k segments has a stream bound of exactly its blocks times the bits a block may take,
  * so the pieces' bounds add up to the whole payload's bound and they fit one after the other in
@@ -149,6 +161,11 @@ static int encode_core(const parz_array* a, const void* data, const parz_chunk_c
   rc = parz_chunk_encoder_begin_jobs(&enc, a, data, cfg, &jobs, err);
   if (rc != PARZ_OK)
     return rc;
+  if (parz_chunk_encoder_stores(enc)) { /* exceptions or a mask alone outgrow the values */
+    rc = write_stored(enc, dst, dst_bytes, alloc, alloc_arg, written, err);
+    parz_chunk_encoder_free(enc);
+    return rc;
+  }
   nseg = parz_chunk_encoder_segments(enc);
   npieces = (uint64_t)nthreads * PIECES_PER_THREAD;
   aligned = nseg / ALIGN >= npieces;
@@ -212,6 +229,15 @@ static int encode_core(const parz_array* a, const void* data, const parz_chunk_c
       parz_omp_first_error_record(&first, (uint64_t)j, prc, &e);
   }
   rc = parz_omp_first_error_result(&first, err);
+  if (rc == PARZ_OK && parz_chunk_encoder_stores(enc)) {
+    rc = write_stored(enc, dst, dst_bytes, alloc, alloc_arg, written, err);
+    free(scratch);
+    for (i = 0; i < npieces; i++)
+      free(pc[i].own);
+    free(pc);
+    parz_chunk_encoder_free(enc);
+    return rc;
+  }
   if (rc == PARZ_OK && alloc) {
     dst_bytes = parz_chunk_encoder_size(enc);
     if (!(dst = alloc(alloc_arg, dst_bytes)))

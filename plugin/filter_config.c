@@ -368,6 +368,7 @@ int parz_cd_configure(const parz_filter_request* req, parz_type type, int big_en
                      parz_cd_mode_name(req->mode));
   cfg->config.table = table;
   cfg->config.checksum = (parz_checksum_mode)req->checksum;
+  cfg->config.stored = PARZ_STORED_WHEN_SMALLER;
   if ((rc = configure_mask(req, type, &cfg->config, err)) != PARZ_OK)
     return rc;
   cfg->config.segment_blocks = req->segment_blocks; /* 0: auto, per chunk (parz_chunk.h) */
@@ -464,6 +465,7 @@ int parz_cd_load(size_t n, const unsigned* cd, parz_filter_config* cfg, parz_err
   cfg->config.segment_blocks = f.C;
   cfg->config.partition_segments = f.P;
   cfg->config.checksum = (parz_checksum_mode)cfg->request.checksum;
+  cfg->config.stored = PARZ_STORED_WHEN_SMALLER;
   rc = configure_mask(&cfg->request, cfg->chunk.type, &cfg->config, err);
   if (rc != PARZ_OK)
     return rc;

@@ -9,7 +9,7 @@ add_library(parz_chunk_testutil STATIC ${CMAKE_CURRENT_SOURCE_DIR}/test_chunk_co
 target_include_directories(parz_chunk_testutil PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}
                            ${PARZ_CHUNK_ZFP_INCLUDE})
 target_link_libraries(parz_chunk_testutil PUBLIC parz_codec ${PARZ_CHUNK_ZFP_LIB})
-foreach(t unit vector roundtrip nonfinite corrupt v2 limits dest mask jobs)
+foreach(t unit vector roundtrip nonfinite corrupt v2 limits dest mask jobs stored)
   add_executable(test_chunk_${t} ${CMAKE_CURRENT_SOURCE_DIR}/test_chunk_${t}.c)
   target_link_libraries(test_chunk_${t} parz_chunk_testutil)
   add_test(NAME chunk_${t} COMMAND test_chunk_${t})

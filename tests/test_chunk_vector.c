@@ -16,6 +16,7 @@
 #include "vectors/chunk_v1_more.h"
 #include "vectors/chunk_v2_float1d_checksum.h"
 #include "vectors/chunk_v2_float2d_mask.h"
+#include "vectors/chunk_v2_stored.h"
 
 /* Parses, decodes and re-encodes one vector. */
 static void check_vector(const char* name, const unsigned char* c, size_t n, const parz_array* a,
@@ -251,6 +252,35 @@ int main(void) {
     rc = parz_chunk_encode(&a2, in3, &cfg, again, sizeof again, &written, &err);
     CHECK(rc == PARZ_OK && written == n3 && !memcmp(again, c3, n3),
           "encoder output differs from the mask test vector");
+  }
+  /* a stored chunk (codec 2): the values as they are, NaN payload, -0.0, Inf, a subnormal */
+  {
+    const unsigned char* c4 = chunk_v2_stored;
+    size_t n4 = sizeof chunk_v2_stored;
+    parz_array a4 = test_array(PARZ_FLOAT, 2, 2, 3, 0, 0);
+    uint32_t out4[6];
+    int m;
+    rc = parz_chunk_parse(c4, n4, &v, &err);
+    CHECK(rc == PARZ_OK, "stored vector parse: %s", err.message);
+    CHECK(v.version == 2 && v.codec == PARZ_CODEC_STORED && v.table == PARZ_TABLE_NONE &&
+              v.nblocks == 6 && v.nsegments == 1 && v.segment_blocks == 4096 && v.nchecksums == 1 &&
+              v.checksum_segments == 64 && v.payload_bits == 192 && v.payload_bytes == 24 &&
+              v.checksums == c4 + 136 && v.payload == c4 + 144 && v.raw_bytes == 24 &&
+              v.nexceptions == 0,
+          "stored vector fields");
+    rc = parz_chunk_decode(c4, n4, out4, sizeof out4, &err);
+    CHECK(rc == PARZ_OK && !memcmp(out4, chunk_v2_stored_values, sizeof out4),
+          "stored vector decode: %s", rc ? err.message : "values differ");
+    /* every mode stores these six values: each encoding of them is larger */
+    for (m = 0; m < TEST_MODES; m++) {
+      memset(&cfg, 0, sizeof cfg);
+      cfg.params = test_params(m, PARZ_FLOAT, 2);
+      cfg.stored = PARZ_STORED_WHEN_SMALLER;
+      rc =
+          parz_chunk_encode(&a4, chunk_v2_stored_values, &cfg, again, sizeof again, &written, &err);
+      CHECK(rc == PARZ_OK && written == n4 && !memcmp(again, c4, n4),
+            "%s: encoder output differs from the stored test vector", test_mode_name(m));
+    }
   }
   return test_finish("test_chunk_vector");
 }

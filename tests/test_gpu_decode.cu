@@ -1,6 +1,6 @@
 /* GPU decoder against the serial decoder: every mode, type, rank 1..4, table kind, each length
  * parser, the device API and the filter path must give the same bytes as parz_chunk_decode,
- * non-finite exceptions and masked values included; corrupt chunks must give the serial decoder's status (and its
+ * non-finite exceptions, masked values and stored chunks included; corrupt chunks must give the serial decoder's status (and its
  * bytes when that status is OK). Exits 77 (ctest SKIP) when no CUDA device is present.
  *
  * usage: test_gpu_decode [DATA_DIR] [--small] [--masked]
@@ -854,6 +854,125 @@ static void payload_flips(int small) {
   printf("  payload flips: %ld, each refused by the GPU decoder\n", flips);
 }
 
+/* Stored chunks (codec 2): random bits of every type and rank, which every mode stores, through
+ * every path and with flipped payload bits; then a batch mixing them with zfp chunks of the same
+ * type and rank (a run of zfp chunks broken by stored ones). */
+static void stored_cases(void) {
+  static const parz_type types[] = {PARZ_FLOAT, PARZ_DOUBLE, PARZ_INT32, PARZ_INT64};
+  static const size_t shapes[4][4] = {{10000}, {70, 90}, {9, 13, 40}, {3, 5, 6, 29}};
+  std::vector<unsigned char*> chunks;
+  for (int t = 0; t < 4; t++)
+    for (unsigned d = 1; d <= 4; d++)
+      for (int ck = 0; ck < 2; ck++) {
+        parz_array a;
+        parz_chunk_config cfg;
+        char what[96];
+        memset(&a, 0, sizeof a);
+        memset(&cfg, 0, sizeof cfg);
+        a.type = types[t];
+        a.dims = d;
+        memcpy(a.shape, shapes[d - 1], sizeof a.shape);
+        const size_t raw = parz_array_count(&a) * parz_type_size(a.type);
+        std::vector<unsigned char> bits(raw);
+        for (size_t i = 0; i < raw; i++)
+          bits[i] = (unsigned char)(xorshift_next() >> 40);
+        parz_params_reversible(&cfg.params);
+        cfg.stored = PARZ_STORED_WHEN_SMALLER;
+        cfg.checksum = ck ? PARZ_CHECKSUM_OFF : PARZ_CHECKSUM_DEFAULT;
+        size_t n = 0;
+        unsigned char* c = encode(&a, bits.data(), &cfg, &n);
+        parz_chunk_view v;
+        CHECK(c && parz_chunk_parse(c, n, &v, NULL) == PARZ_OK && v.codec == PARZ_CODEC_STORED,
+              "%s %uD: random bits stored", parz_type_name(a.type), d);
+        if (!c)
+          continue;
+        snprintf(what, sizeof what, "stored %s %uD checksums %s", parz_type_name(a.type), d,
+                 ck ? "off" : "on");
+        compare_chunk(what, c, n, raw, 1);
+        if (!ck)
+          corrupt_chunk(what, c, n, raw, 4);
+        free(c);
+      }
+  /* a batch: float 2D, zfp and stored chunks taking turns */
+  {
+    parz_array a;
+    memset(&a, 0, sizeof a);
+    a.type = PARZ_FLOAT;
+    a.dims = 2;
+    a.shape[0] = 70, a.shape[1] = 90;
+    const size_t raw = 70 * 90 * 4;
+    std::vector<std::vector<unsigned char>> refs;
+    std::vector<parz_chunk_view> views;
+    std::vector<const void*> d_chunks;
+    std::vector<void*> d_dsts;
+    for (int i = 0; i < 6; i++) {
+      parz_chunk_config cfg;
+      memset(&cfg, 0, sizeof cfg);
+      parz_params_reversible(&cfg.params);
+      cfg.stored = PARZ_STORED_WHEN_SMALLER;
+      std::vector<unsigned char> values(raw);
+      if (i % 3 == 1)
+        for (size_t k = 0; k < raw; k++)
+          values[k] = (unsigned char)(xorshift_next() >> 40);
+      else
+        for (size_t k = 0; k < raw / 4; k++) {
+          const float f = (float)sin(0.01 * (double)(k + 100 * i));
+          memcpy(&values[4 * k], &f, 4);
+        }
+      size_t n = 0;
+      unsigned char* c = encode(&a, values.data(), &cfg, &n);
+      parz_chunk_view v;
+      if (!c || parz_chunk_parse(c, n, &v, NULL) != PARZ_OK) {
+        CHECK(0, "stored batch: chunk %d", i);
+        free(c);
+        continue;
+      }
+      CHECK((v.codec == PARZ_CODEC_STORED) == (i % 3 == 1), "stored batch: chunk %d's codec", i);
+      refs.push_back(std::vector<unsigned char>(raw));
+      CHECK(parz_chunk_decode(c, n, refs.back().data(), raw, NULL) == PARZ_OK,
+            "stored batch: serial decode %d", i);
+      void *dc = NULL, *dd = NULL;
+      cudaMalloc(&dc, n);
+      cudaMalloc(&dd, raw);
+      cudaMemcpy(dc, c, n, cudaMemcpyHostToDevice);
+      cudaMemset(dd, 0xA5, raw);
+      /* the view points into the device copy's host twin: parse it again from `c`, kept */
+      chunks.push_back(c);
+      views.push_back(v);
+      d_chunks.push_back(dc);
+      d_dsts.push_back(dd);
+    }
+    parz_error e;
+    size_t failed = 99;
+    int rc = parz_gpu_decode_device_batch(ctx, views.size(), views.data(), d_chunks.data(),
+                                          d_dsts.data(), NULL, &failed, &e);
+    CHECK(rc == PARZ_OK, "stored batch: %s", rc ? e.message : "");
+    for (size_t i = 0; i < views.size(); i++) {
+      std::vector<unsigned char> got(raw);
+      cudaMemcpy(got.data(), d_dsts[i], raw, cudaMemcpyDeviceToHost);
+      CHECK(rc != PARZ_OK || !memcmp(got.data(), refs[i].data(), raw),
+            "stored batch: chunk %zu differs", i);
+    }
+    /* a flipped payload bit in stored chunk 4: the batch names it */
+    if (views.size() == 6) {
+      unsigned char* flip = (unsigned char*)malloc(views[4].chunk_bytes);
+      memcpy(flip, chunks[4], views[4].chunk_bytes);
+      flip[views[4].chunk_bytes - 17] ^= 0x10;
+      cudaMemcpy((void*)d_chunks[4], flip, views[4].chunk_bytes, cudaMemcpyHostToDevice);
+      rc = parz_gpu_decode_device_batch(ctx, views.size(), views.data(), d_chunks.data(),
+                                        d_dsts.data(), NULL, &failed, &e);
+      CHECK(rc == PARZ_ERR_CHECKSUM && failed == 4, "stored batch, chunk 4 flipped: %d, chunk %zu",
+            rc, failed);
+      free(flip);
+    }
+    for (size_t i = 0; i < views.size(); i++) {
+      cudaFree((void*)d_chunks[i]);
+      cudaFree(d_dsts[i]);
+      free(chunks[i]);
+    }
+  }
+}
+
 int main(int argc, char** argv) {
   const char* dir = NULL;
   int small = 0, masked = 0, i;
@@ -883,6 +1002,7 @@ int main(int argc, char** argv) {
   masked_cases(small);
   if (!masked) {
     synthetic_cases(small);
+    stored_cases();
     payload_flips(small);
     batch_cases();
     assemble_cases();

@@ -8,7 +8,8 @@
  * strided arrays, special values (NaN with payloads, infinities, subnormals, signed zeros, the
  * extremes of each type), masked values (gpu_cases_masks: NaN and fill values, wholly masked
  * blocks, every G, the refusal of NaN of too many patterns), the refusal of blocks at risk of
- * missing the accuracy bound (gpu_cases_risk), chunks that do not fit, batches (chunks of several types and ranks,
+ * missing the accuracy bound (gpu_cases_risk), stored chunks (random bits with them on, alone,
+ * strided and in a batch with zfp chunks), chunks that do not fit, batches (chunks of several types and ranks,
  * and the chunks of one array as strided views), the chunks of boxes of arrays
  * (parz_gpu_encode_box, edge chunks padded), the real arrays. Exits 77 (ctest SKIP) when no CUDA
  * device is present.
@@ -157,7 +158,6 @@ static void refuse(const char* what, const parz_array& a, const void* host,
   cudaFree(d_in);
   cudaFree(d_chunk);
 }
-
 
 /* Refusals: the serial encoder's statuses for bad arrays and parameters, PARZ_ERR_ARG for
  * misaligned device pointers, PARZ_ERR_BUFFER for a chunk too small, nothing written then. */
@@ -562,6 +562,108 @@ static void box_cases(int small) {
   }
 }
 
+/* Stored chunks (codec/stored.h): with them on, arrays of random bits (stored in every mode)
+ * and smooth ones (kept as zfp chunks) through every path, strided views among them; then one
+ * batch of both under one configuration, whose stored chunks take the encoder's other path. */
+static void stored_cases(int small) {
+  static const parz_type types[] = {PARZ_FLOAT, PARZ_DOUBLE, PARZ_INT32, PARZ_INT64};
+  static const size_t shapes[4][4] = {{3000}, {37, 61}, {9, 13, 11}, {3, 5, 6, 9}};
+  char what[128];
+  for (int t = 0; t < 4; t++)
+    for (unsigned d = 1; d <= 4; d++)
+      for (int mode = 0; mode < 3; mode++) {
+        parz_array a;
+        parz_chunk_config cfg;
+        memset(&a, 0, sizeof a);
+        memset(&cfg, 0, sizeof cfg);
+        a.type = types[t];
+        a.dims = d;
+        memcpy(a.shape, shapes[d - 1], sizeof a.shape);
+        if (mode == 0)
+          parz_params_reversible(&cfg.params);
+        else if (mode == 1)
+          parz_params_precision(&cfg.params, 20, NULL);
+        else if (parz_params_rate(&cfg.params, 16, a.type, d, NULL, NULL) != PARZ_OK)
+          continue;
+        if (mode == 2)
+          cfg.table = PARZ_TABLE_NONE;
+        cfg.stored = PARZ_STORED_WHEN_SMALLER;
+        const size_t raw = parz_array_count(&a) * parz_type_size(a.type);
+        std::vector<unsigned char> bits(2 * raw);
+        for (size_t i = 0; i < bits.size(); i++)
+          bits[i] = (unsigned char)(xorshift_next() >> 40);
+        snprintf(what, sizeof what, "stored chunks on: %s %uD mode %d, random bits",
+                 parz_type_name(a.type), d, mode);
+        compare(what, a, bits.data(), cfg);
+        std::vector<unsigned char> smooth = gpu_cases_values(a.type, parz_array_count(&a), 0);
+        snprintf(what, sizeof what, "stored chunks on: %s %uD mode %d, smooth",
+                 parz_type_name(a.type), d, mode);
+        compare(what, a, smooth.data(), cfg);
+        if (!small) { /* every other value of the last dimension of an array twice as wide */
+          parz_array s = a;
+          ptrdiff_t run = 2 * (ptrdiff_t)a.shape[d - 1];
+          s.stride[d - 1] = 2;
+          for (unsigned k = d - 1; k-- > 0;) {
+            s.stride[k] = run;
+            run *= (ptrdiff_t)a.shape[k];
+          }
+          snprintf(what, sizeof what, "stored chunks on: %s %uD mode %d, random bits strided",
+                   parz_type_name(a.type), d, mode);
+          compare(what, s, bits.data(), cfg);
+        }
+      }
+  /* a batch: float32 2D chunks, random bits every third, reversible */
+  {
+    const size_t n = 7, rows = 37, cols = 61, raw = rows * cols * 4;
+    parz_chunk_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    parz_params_reversible(&cfg.params);
+    cfg.stored = PARZ_STORED_WHEN_SMALLER;
+    std::vector<parz_array> arrays(n);
+    std::vector<std::vector<unsigned char>> hosts(n), refs(n);
+    std::vector<const void*> d_in(n);
+    std::vector<void*> d_out(n);
+    std::vector<size_t> caps(n), written(n);
+    parz_error e;
+    for (size_t i = 0; i < n; i++) {
+      memset(&arrays[i], 0, sizeof arrays[i]);
+      arrays[i].type = PARZ_FLOAT;
+      arrays[i].dims = 2;
+      arrays[i].shape[0] = rows, arrays[i].shape[1] = cols;
+      if (i % 3 == 1) {
+        hosts[i].resize(raw);
+        for (size_t k = 0; k < raw; k++)
+          hosts[i][k] = (unsigned char)(xorshift_next() >> 40);
+      } else {
+        hosts[i] = gpu_cases_values(PARZ_FLOAT, rows * cols, 0);
+      }
+      CHECK(reference(arrays[i], hosts[i].data(), cfg, refs[i], &e) == PARZ_OK,
+            "stored batch: serial %zu", i);
+      caps[i] = parz_chunk_bound(&arrays[i], &cfg);
+      void* p = NULL;
+      cudaMalloc(&p, raw);
+      cudaMemcpy(p, hosts[i].data(), raw, cudaMemcpyHostToDevice);
+      d_in[i] = p;
+      cudaMalloc(&d_out[i], caps[i]);
+    }
+    size_t failed = 99;
+    int rc = parz_gpu_encode_device_batch(ctx, n, arrays.data(), d_in.data(), &cfg, d_out.data(),
+                                          caps.data(), written.data(), NULL, &failed, &e);
+    cudaDeviceSynchronize();
+    CHECK(rc == PARZ_OK, "stored batch: %s", rc ? e.message : "");
+    for (size_t i = 0; i < n && rc == PARZ_OK; i++) {
+      std::vector<unsigned char> got(written[i]);
+      cudaMemcpy(got.data(), d_out[i], written[i], cudaMemcpyDeviceToHost);
+      CHECK(written[i] == refs[i].size() && !memcmp(got.data(), refs[i].data(), written[i]),
+            "stored batch: chunk %zu (%s) differs", i, i % 3 == 1 ? "stored" : "zfp");
+    }
+    for (size_t i = 0; i < n; i++) {
+      cudaFree((void*)d_in[i]);
+      cudaFree(d_out[i]);
+    }
+  }
+}
+
 int main(int argc, char** argv) {
   const char* dir = NULL;
   int small = 0;
@@ -590,6 +692,7 @@ int main(int argc, char** argv) {
     gpu_cases_risk(scope, compare, refuse);
   }
   refusal_cases();
+  stored_cases(small);
   batch_cases();
   box_cases(small);
   if (dir)

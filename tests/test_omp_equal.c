@@ -2,7 +2,8 @@
  * (and bounds it as parz_chunk_bound_data does) and the OpenMP decoder exactly
  * parz_chunk_decode's array, at 1, 2, 3, 4, 7 and 16 threads, over
  * every mode, type and rank, with table settings that leave partial segments and partitions and
- * with non-finite and masked values, and values the accuracy bound's check takes out; then on
+ * with non-finite and masked values, and values the accuracy bound's check takes out, random
+ * bits with stored chunks on and off; then on
  * the real arrays (slabs) in accuracy and precision modes.
  *
  * Arrays are above the OpenMP drivers' serial thresholds so that the parallel paths run.
@@ -317,6 +318,10 @@ static void random_bits(void) {
       cfg.segment_blocks = 5;
       cfg.partition_segments = 3;
       snprintf(what, sizeof what, "%s random bits %s", parz_type_name(a.type), test_mode_name(m));
+      compared += check_policies(what, &a, data, &cfg);
+      /* with stored chunks on, most of these are stored (codec/stored.h) */
+      cfg.stored = PARZ_STORED_WHEN_SMALLER;
+      strncat(what, ", stored chunks on", sizeof what - strlen(what) - 1);
       compared += check_policies(what, &a, data, &cfg);
       free(data);
     }

@@ -9,7 +9,7 @@ typedef struct {
   int bad; /* chunks whose header does not parse or fit the dataset */
   int parz_datasets, other_datasets;
   /* per dataset */
-  unsigned long long chunks, raw_chunks, bad_chunks;
+  unsigned long long chunks, raw_chunks, bad_chunks, stored_chunks;
   unsigned long long stored, decoded, table, payload, exceptions, mask;
   unsigned long long min_c, max_c;
 } inspect_state;
@@ -81,6 +81,18 @@ static int inspect_chunk(const tool_dataset* d, const tool_chunk* c, void* ctx) 
     s->bad_chunks++;
     s->bad++;
   }
+  if (v.codec == PARZ_CODEC_STORED) {
+    /* its values as they are (FORMAT.md, "Stored chunks"): no codec parameters, no table */
+    s->stored_chunks++;
+    if (!s->summary_only) {
+      printf("  %-16s %12llu %7.2f  %-10s %7s %7s %7s %6s %6s %6s  %-7s %7s %10s %8s\n", c->where,
+             (unsigned long long)c->stored_bytes, ratio, "stored", "-", "-", "-", "-", "-", "-",
+             "-", "-", "-", "-");
+      if (!matches)
+        printf("  %-16s %s\n", "", why);
+    }
+    return 0;
+  }
   s->table += v.table_bytes;
   s->payload += v.payload_bytes;
   s->exceptions += v.nexceptions;
@@ -148,7 +160,7 @@ static int inspect_dataset(hid_t file, const char* path, void* ctx) {
       printf(", fill value 0x%llx masked", (unsigned long long)cfg->fill_bits);
   }
   printf("\n");
-  s->chunks = s->raw_chunks = s->bad_chunks = 0;
+  s->chunks = s->raw_chunks = s->bad_chunks = s->stored_chunks = 0;
   s->stored = s->decoded = s->table = s->payload = s->exceptions = s->mask = 0;
   s->min_c = s->max_c = 0;
   if (!s->summary_only)
@@ -171,6 +183,8 @@ static int inspect_dataset(hid_t file, const char* path, void* ctx) {
       "%llu -> %llu bytes, ratio %.2f",
       s->chunks, s->raw_chunks, unwritten, s->bad_chunks, s->decoded, s->stored,
       s->stored ? (double)s->decoded / (double)s->stored : 0.0);
+  if (s->stored_chunks)
+    printf(", %llu stored chunks (their values as they are)", s->stored_chunks);
   if (s->payload)
     printf(", C %llu-%llu, table %.2f%% of payload, %llu exceptions, %llu mask bytes", s->min_c,
            s->max_c, percent(s->table, s->payload), s->exceptions, s->mask);

@@ -113,7 +113,15 @@ static inline void parz_fuzz_check_view(const parz_chunk_view* v, const unsigned
   PARZ_FUZZ_CHECK(parz_type_size(v->array.type) != 0);
   PARZ_FUZZ_CHECK(v->table != PARZ_TABLE_AUTO);
   PARZ_FUZZ_CHECK(v->segment_blocks >= 1);
-  PARZ_FUZZ_CHECK(v->nblocks == parz_block_count(&v->array));
+  /* a stored chunk's block is one value, and it has no exception, mask nor table */
+  PARZ_FUZZ_CHECK(v->codec == PARZ_CODEC_ZFP || v->codec == PARZ_CODEC_STORED);
+  PARZ_FUZZ_CHECK(v->nblocks == (v->codec == PARZ_CODEC_STORED ? parz_array_count(&v->array)
+                                                               : parz_block_count(&v->array)));
+  if (v->codec == PARZ_CODEC_STORED) {
+    PARZ_FUZZ_CHECK(v->version == 2 && v->table == PARZ_TABLE_NONE && !v->nexceptions &&
+                    !v->mask.nvalues && !v->table_bytes);
+    PARZ_FUZZ_CHECK(v->payload_bits == 8 * (uint64_t)v->raw_bytes);
+  }
   PARZ_FUZZ_CHECK(v->nsegments == (v->nblocks + v->segment_blocks - 1) / v->segment_blocks);
   PARZ_FUZZ_CHECK(v->raw_bytes == parz_array_count(&v->array) * parz_type_size(v->array.type));
   PARZ_FUZZ_CHECK(v->payload_bytes % 8 == 0);

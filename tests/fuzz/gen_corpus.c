@@ -171,6 +171,35 @@ static void chunk_seeds_of(const char* name, const unsigned char* c, size_t byte
     write_seed("omp_decode", name, &fix, 1, c, bytes);
 }
 
+/* Stored chunks (codec 2, codec/FORMAT.md "Stored chunks"): random bits in every type and rank,
+ * with and without payload checksums, several segments and partitions in the larger ones. */
+static void stored_seeds(void) {
+  static const size_t shapes[4][4] = {{9000}, {9, 13}, {5, 6, 7}, {3, 4, 5, 6}};
+  for (int t = PARZ_INT32; t <= PARZ_DOUBLE; t++)
+    for (unsigned d = 1; d <= 4; d++) {
+      parz_array a = array_of((parz_type)t, d, shapes[d - 1]);
+      const size_t bytes = parz_array_count(&a) * parz_type_size(a.type);
+      unsigned char* data = (unsigned char*)malloc(bytes);
+      uint64_t r = 0x9E3779B97F4A7C15ull * (uint64_t)(t * 10 + (int)d);
+      parz_chunk_config cfg;
+      for (size_t i = 0; i < bytes; i++) {
+        r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+        data[i] = (unsigned char)(r >> 29);
+      }
+      memset(&cfg, 0, sizeof cfg);
+      parz_params_reversible(&cfg.params);
+      cfg.stored = PARZ_STORED_WHEN_SMALLER;
+      cfg.checksum = d % 2 ? PARZ_CHECKSUM_DEFAULT : PARZ_CHECKSUM_OFF;
+      size_t n;
+      unsigned char* c = encode(&a, data, &cfg, &n);
+      char name[96];
+      snprintf(name, sizeof name, "stored_%s_%ud", type_name(a.type), d);
+      chunk_seeds_of(name, c, n, 0x81, 1);
+      free(c);
+      free(data);
+    }
+}
+
 /* Chunks with a mask (codec/FORMAT.md, "Mask"): a region of missing values (run and bitmap
  * records), the fill value and, in floats, NaN of two patterns (value indices), scattered single
  * values; small groups of several partitions. */
@@ -396,6 +425,7 @@ int main(int argc, char** argv) {
   outdir = argv[1];
   mkdir(outdir, 0755);
   chunk_seeds();
+  stored_seeds();
   mask_seeds();
   risk_seeds();
   omp_seeds();
