@@ -209,10 +209,10 @@ static void define_specs(void) {
   *s = (spec){"/expert", H5T_NATIVE_FLOAT, H5T_IEEE_F32LE, 2, {40, 40}, {40, 40}, {0}, 0, 0, 0, 0};
   s->ncd = H5Z_parz_table_cdata(H5Z_parz_expert_cdata(1, 16658, 20, -1074, s->cd), 2, 0, 2, s->cd);
   s++;
-  /* HYBRID with P = 2, then fletcher32 */
+  /* HYBRID with C = 1 and P = 8, then fletcher32 */
   *s = (spec){
       "/with_checksum", H5T_NATIVE_FLOAT, H5T_IEEE_F32LE, 1, {4096}, {2048}, {0}, 0, 1, 0, 0};
-  s->ncd = H5Z_parz_table_cdata(H5Z_parz_accuracy_cdata(1e-2, s->cd), 1, 2, 4, s->cd);
+  s->ncd = H5Z_parz_table_cdata(H5Z_parz_accuracy_cdata(1e-2, s->cd), 1, 8, 4, s->cd);
   s++;
   nspecs = (int)(s - specs);
 }
