@@ -41,18 +41,6 @@ parz_exception_set parz_exception_set_of(parz_type type, unsigned dims, const pa
   return x;
 }
 
-int parz_exception_among(const uint64_t* taken, size_t n, uint64_t bits) {
-  size_t lo = 0, hi = n;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (taken[mid] < bits)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo < n && taken[lo] == bits;
-}
-
 int parz_exceptions_possible(const parz_array* a, const parz_params* p) {
   parz_exception_rule r = parz_exception_rule_of(a->type, p);
   return r.mask != 0;

@@ -31,8 +31,19 @@ typedef struct {
 /* The set of an array of `type` and rank `dims` under p, before any check took a pattern out. */
 parz_exception_set parz_exception_set_of(parz_type type, unsigned dims, const parz_params* p);
 
-/* Whether bits is one of the `n` ascending patterns `taken` (binary search). */
-int parz_exception_among(const uint64_t* taken, size_t n, uint64_t bits);
+/* Whether bits is one of the `n` ascending patterns `taken` (binary search; inline, so that the
+ * lookups that ask it stay leaf functions). */
+static inline int parz_exception_among(const uint64_t* taken, size_t n, uint64_t bits) {
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    const size_t mid = lo + (hi - lo) / 2;
+    if (taken[mid] < bits)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < n && taken[lo] == bits;
+}
 
 /* Whether bits is one of the set's taken patterns: none but values at risk can be. */
 static inline int parz_exception_taken(const parz_exception_set* x, uint64_t bits) {

@@ -46,9 +46,10 @@ static unsigned slot(const parz_mask_palette* pal, uint64_t bits) {
 }
 
 /* Whether bits is a pattern the palette may hold: a NaN, or a taken pattern. */
-static int pattern(const parz_mask_palette* pal, uint64_t bits) {
-  return (pal->nan && parz_mask_is_nan(pal->type, bits)) ||
-         (pal->taken && parz_exception_taken(&pal->exc, bits));
+static inline int pattern(const parz_mask_palette* pal, uint64_t bits) {
+  if (pal->nan && parz_mask_is_nan(pal->type, bits))
+    return 1;
+  return pal->exc.ntaken && pal->taken && parz_exception_taken(&pal->exc, bits);
 }
 
 /* Whether the palette takes bits, adding a pattern met for the first time while there is room
@@ -119,7 +120,7 @@ void parz_mask_scan(parz_mask_palette* pal, const parz_array* a, const void* dat
    * NaN test without the type's switch: a magnitude above the infinity's */
   const parz_exception_set exc = pal->exc;
   const unsigned fill = pal->fill != 0, nan = pal->nan != 0;
-  const unsigned taken = pal->taken && exc.ntaken;
+  const unsigned taken = exc.ntaken != 0, taken_masked = pal->taken && taken;
   const uint64_t fill_bits = pal->fill_bits;
   const uint64_t magnitude = size == 4 ? 0x7fffffffu : UINT64_C(0x7fffffffffffffff);
   const uint64_t infinity = size == 4 ? 0x7f800000u : UINT64_C(0x7ff0000000000000);
@@ -135,18 +136,22 @@ void parz_mask_scan(parz_mask_palette* pal, const parz_array* a, const void* dat
         const ptrdiff_t step = (ptrdiff_t)size * v.s[3];
         for (x = 0; x < v.n[3]; x++) {
           const uint64_t bits = parz_load_bits(row + step * (ptrdiff_t)x, size);
-          /* the palette is asked only about the values it may take */
+          /* the palette is asked only about the values it may take: the fill value, NaN and,
+           * after the bound's check, values at risk (a taken pattern is one) */
           if (((fill & (unsigned)(bits == fill_bits)) |
-               (nan & (unsigned)((bits & magnitude) > infinity)) |
-               (taken & parz_exception_test(&exc.high, bits))) &&
+                   (nan & (unsigned)((bits & magnitude) > infinity)) ||
+               (taken_masked && parz_exception_test(&exc.high, bits))) &&
               ((have_last & (unsigned)(bits == last)) || take(pal, bits))) {
             last = bits;
             have_last = 1;
             nmasked++;
-          } else if (parz_exception_in(&exc, bits)) {
-            nexceptions++;
-          } else {
-            nhigh += parz_exception_test(&exc.high, bits);
+          } else if (parz_exception_test(&quick, bits)) { /* an exception or a value at risk */
+            const unsigned risk = parz_exception_test(&exc.high, bits);
+            unsigned e = parz_exception_test(&exc.rule, bits);
+            if (risk & taken & !e)
+              e = parz_exception_among(exc.taken, exc.ntaken, bits);
+            nexceptions += e;
+            nhigh += risk & !e;
           }
         }
       }
@@ -258,11 +263,15 @@ enum block_kind { BLOCK_CLEAN, BLOCK_UNIFORM, BLOCK_MIXED };
 /* The kind of the block with corner b of the contiguous array c (extents N, values of `size`
  * bytes): one branch-free test per value, row by row, for a hole (a value the mask takes or an
  * exception) and for bits unlike the first's. Most blocks hold no hole and the collector passes
- * them by at this cost. *bits: the first value's bits. */
+ * them by at this cost. Where the bound's check took patterns out, any value at risk counts as
+ * a hole here (a superset of the taken ones: the general case sorts them out). *bits: the first
+ * value's bits. */
 static enum block_kind block_kind_of(const parz_mask_palette* pal, const unsigned char* c,
                                      size_t size, const size_t N[4], const size_t b[4],
                                      uint64_t* bits) {
   const unsigned fill = pal->fill != 0;
+  const parz_exception_rule rule =
+      pal->exc.ntaken ? parz_rule_union(&pal->exc.rule, &pal->exc.high) : pal->exc.rule;
   const unsigned char* corner = c + size * parz_block4_first(N, b);
   const uint64_t first = parz_load_bits(corner, size);
   size_t e[4], i, j, k, x;
@@ -275,7 +284,7 @@ static enum block_kind block_kind_of(const parz_mask_palette* pal, const unsigne
         const unsigned char* row = corner + size * (((i * N[1] + j) * N[2] + k) * N[3]);
         for (x = 0; x < e[3]; x++) {
           const uint64_t v = parz_load_bits(row + size * x, size);
-          holes |= (fill & (unsigned)(v == pal->fill_bits)) | parz_exception_in(&pal->exc, v);
+          holes |= (fill & (unsigned)(v == pal->fill_bits)) | parz_exception_test(&rule, v);
           unlike |= (unsigned)(v != first);
         }
       }
