@@ -8,7 +8,9 @@
  *    process (glibc builds without ASan) and caps the address space (RLIMIT_AS);
  *  - decoding a valid chunk allocates nothing on the serial path and O(chunk) at most with
  *    OpenMP.
- * The OpenMP decoder must agree with the serial one on every input (status and bytes). */
+ * The OpenMP decoder must agree with the serial one on every input (status and bytes). Among
+ * the valid chunks, two whose -1e34 the accuracy bound's check took out (a mask value that is
+ * neither NaN nor a fill value; with the mask off, exceptions of finite values). */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdint.h>
@@ -77,6 +79,26 @@ typedef struct {
   const char* name;
 } sample;
 
+/* Whether the chunk holds the bits of -1e34f among its mask values or exception records. */
+static int holds_sentinel(const unsigned char* c, size_t n) {
+  const float f = -1e34f;
+  uint32_t u;
+  parz_chunk_view v;
+  memcpy(&u, &f, 4);
+  if (parz_chunk_parse(c, n, &v, NULL) != PARZ_OK)
+    return 0;
+  for (uint32_t k = 0; k < v.mask.nvalues; k++)
+    if (parz_fuzz_rd64(v.mask.values + 8u * k) == u)
+      return 1;
+  for (uint64_t r = 0; r < v.nexceptions; r++)
+    if (parz_fuzz_rd64(v.exceptions + 16u * r + 8u) == u)
+      return 1;
+  return 0;
+}
+
+/* A valid chunk of smooth values with NaN (float32) or -Inf (float64) among them: mode 0 rate,
+ * 1 accuracy, 2 reversible, 3 accuracy with regions of -1e34 (float32), which the accuracy
+ * bound's check takes out into the mask, 4 the same with the mask off (exceptions). */
 static sample make_sample(const char* name, parz_type t, unsigned dims, const size_t* shape,
                           int mode, parz_table_kind table, uint32_t c, uint32_t p) {
   sample s = {NULL, 0, 0, name};
@@ -92,6 +114,8 @@ static sample make_sample(const char* name, parz_type t, unsigned dims, const si
     double x = sin(0.1 * (double)i) * 50.0 + (double)(i % 7);
     if (t == PARZ_FLOAT) {
       float f = (i % 41 == 9) ? NAN : (float)x;
+      if (mode >= 3 && sin(0.05 * (double)i) > 0.5)
+        f = -1e34f; /* the bound's check takes it out: a mask value, or exceptions */
       memcpy(data + 4 * i, &f, 4);
     } else if (t == PARZ_DOUBLE) {
       double d = (i % 53 == 11) ? -INFINITY : x;
@@ -108,8 +132,10 @@ static sample make_sample(const char* name, parz_type t, unsigned dims, const si
   memset(&cfg, 0, sizeof cfg);
   if (mode == 0)
     parz_params_rate(&cfg.params, 12.0, t, dims, NULL, NULL);
-  if (mode == 1)
+  if (mode == 1 || mode >= 3)
     parz_params_accuracy(&cfg.params, 1e-2, NULL, NULL);
+  if (mode == 4)
+    cfg.mask = PARZ_MASK_OFF;
   if (mode == 2)
     parz_params_reversible(&cfg.params);
   cfg.table = table;
@@ -123,6 +149,10 @@ static sample make_sample(const char* name, parz_type t, unsigned dims, const si
     exit(2);
   }
   s.raw = n * vs;
+  if (mode >= 3 && !holds_sentinel(s.chunk, s.bytes)) {
+    fprintf(stderr, "sample %s: -1e34 was not taken out\n", name);
+    exit(2);
+  }
   free(data);
   return s;
 }
@@ -320,6 +350,10 @@ int main(void) {
       make_sample("i32 3d reversible offsets", PARZ_INT32, 3, s3, 2, PARZ_TABLE_OFFSETS, 4, 0),
       make_sample("i64 4d rate none", PARZ_INT64, 4, s4, 0, PARZ_TABLE_AUTO, 0, 0),
       make_sample("f32 2d accuracy big", PARZ_FLOAT, 2, big, 1, PARZ_TABLE_HYBRID, 8, 4),
+      make_sample("f32 2d accuracy, -1e34 taken out", PARZ_FLOAT, 2, s2, 3, PARZ_TABLE_HYBRID, 2,
+                  3),
+      make_sample("f32 3d accuracy, -1e34 taken out, mask off", PARZ_FLOAT, 3, s3, 4,
+                  PARZ_TABLE_HYBRID, 1, 2),
   };
   size_t nsamples = sizeof samples / sizeof samples[0];
 #ifdef PARZ_TEST_OMP
