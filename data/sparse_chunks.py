@@ -5,8 +5,10 @@ import numpy as np
 
 # libver and maxshape that make HDF5 1.10 and later pick each index: version 1 B-tree (the
 # default), fixed array, extensible array, version 2 B-tree (no, one, two unlimited dimensions).
-INDEXES = {"btree1": ("earliest", None), "fixed_array": ("latest", None),
-           "extensible_array": ("latest", (None, 4000)), "btree2": ("latest", (None, None))}
+# The 1.10 format, not "latest": HDF5 2.0's latest is a format HDF5 1.10 cannot read.
+V110 = ("v110", "v110")
+INDEXES = {"btree1": ("earliest", None), "fixed_array": (V110, None),
+           "extensible_array": (V110, (None, 4000)), "btree2": (V110, (None, None))}
 
 
 def write_sparse(h5py, parz, path, index, stored=2000, seed=3):
