@@ -101,7 +101,9 @@ def test_fill_value_round_trip(tmp_path, mode, dtype):
 
 
 def test_explicit_fill_value(tmp_path):
-    """fill_value= masks that value in a dataset without one; mask=False masks nothing."""
+    """fill_value= masks that value in a dataset without one. Without it, -1e10 beside the
+    temperatures would spoil their blocks' accuracy; the accuracy bound's check takes it out into
+    the mask all the same, at the same size (README, "What each mode promises")."""
     a, land = _field((64, 64), np.float32)
     a[land] = -1e10
     sizes = {}
@@ -112,11 +114,8 @@ def test_explicit_fill_value(tmp_path):
         assert np.array_equal(back[land].view(np.uint32), a[land].view(np.uint32))
         err = np.abs(back[~land] - a[~land]).max()
         sizes[name] = os.path.getsize(path)
-        if name == "explicit":
-            assert err <= 1e-2
-        else:
-            assert err > 1.0, "without the mask the fill value spoils its blocks"
-    assert sizes["explicit"] < sizes["none"]
+        assert err <= 1e-2, name
+    assert sizes["explicit"] == sizes["none"]
 
 
 def test_mask_off_keeps_nan_exact(tmp_path):
