@@ -3,8 +3,10 @@
  * tests/test_gpu_encode_host.cpp runs them on the CPU).
  *
  * The palette is the fill value when the array holds it, then the NaN bit patterns in order of
- * first appearance in C order, the first PARZ_MASK_MAX_NAN of them. The block kernel finds the
- * NaN patterns: a thread whose block holds NaN puts each pattern, with the position where the
+ * first appearance in C order, the first PARZ_MASK_MAX_PATTERNS of them (the codec's palette also
+ * holds the values the accuracy bound's check takes out, which never come here: the GPU encoder
+ * refuses a chunk holding a value at risk, encode_block.cuh). The block kernel finds the NaN
+ * patterns: a thread whose block holds NaN puts each pattern, with the position where the
  * block first holds it, into its chunk's set, a hash table of PARZ_GPU_MASK_SLOTS patterns in
  * device memory keyed by the pattern, that keeps each pattern's smallest position (atomics).
  * Then one thread per slot ranks its pattern among the others by first position, which gives
@@ -24,7 +26,7 @@
 #include "mask_block.h"
 
 #define PARZ_GPU_MASK_SLOTS 1024u  /* distinct NaN patterns a chunk may hold */
-#define PARZ_GPU_MASK_MAX_NAN 255u /* of them masked: the first (mask.h, PARZ_MASK_MAX_NAN) */
+#define PARZ_GPU_MASK_MAX_NAN 255u /* of them masked: the first (mask.h, PARZ_MASK_MAX_PATTERNS) */
 #define PARZ_GPU_MASK_GROUP_MIN 256u
 #define PARZ_GPU_MASK_GROUP_SIZES 5u /* candidate G: 256, 512, ..., 4096 (mask.c's choice) */
 #define PARZ_GPU_MASK_RUN \
