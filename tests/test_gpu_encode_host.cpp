@@ -225,7 +225,6 @@ static void refuse(const char* what, const parz_array& a, const void* data,
         "%s: the GPU encoder must refuse it: status %d (%s)", what, rc, rc ? e2.message : "");
 }
 
-
 /* A thread's block buffer holds every block of its type and rank short of minbits padding: the
  * codec's bound for the widest parameters (every plane, no budget, reversible or not). */
 template <parz_type T, unsigned D>
