@@ -97,6 +97,12 @@ void parz_h5_chunk_writer_init(parz_h5_chunk_writer* w, hid_t dset, const parz_c
                                const parz_box* box, const char* who);
 int parz_h5_write_chunks(void* writer, size_t n, const parz_chunk_ref* refs, const void* packed,
                          parz_error* err);
+/* Encodes the chunks of w's box, whose values src holds in host memory (densely in C order), on
+ * the CPU (`threads` OpenMP threads, 0: the policy's) and stores them through w: the CPU half of
+ * parz_h5_write, and where the GPU encoder refuses a chunk, of parz_h5_write_device. */
+int parz_h5_write_on_cpu(parz_h5_chunk_writer* w, const parz_h5_dataset* d, const void* src,
+                         int threads, parz_error* err);
+
 /* After a write that failed with rc (returned): err's message rewritten to say which chunks are
  * stored, "<who>: 3 of the selection's 4 chunks written (C order, through [2048,0]), the chunk at
  * [3072,0] and the 0 after it not: <why>", or that none is and the dataset is as it was. Where

@@ -198,8 +198,8 @@ static void* chunk_out_grow(void* arg, size_t bytes) {
 
 /* The box encoded on the CPU, one chunk after another (each on `threads` threads), and stored. A
  * chunk at the dataset's edge is gathered into a padded copy first (allocated at the first). */
-static int write_on_cpu(parz_h5_chunk_writer* w, const parz_h5_dataset* d, const void* src,
-                        int threads, parz_error* err) {
+int parz_h5_write_on_cpu(parz_h5_chunk_writer* w, const parz_h5_dataset* d, const void* src,
+                         int threads, parz_error* err) {
   const parz_chunk_grid* g = &d->grid;
   const parz_filter_config* f = &d->filter;
   const size_t raw = parz_array_count(&f->chunk) * parz_type_size(g->type);
@@ -208,6 +208,11 @@ static int write_on_cpu(parz_h5_chunk_writer* w, const parz_h5_dataset* d, const
   parz_chunk_ref ref;
   unsigned k;
   int rc = PARZ_OK;
+  if (threads <= 0) {
+    parz_exec_policy pol;
+    parz_exec_policy_from_env(&pol);
+    threads = pol.exec == PARZ_EXEC_SERIAL ? 1 : pol.threads;
+  }
   memset(&ref, 0, sizeof ref);
   parz_box_first_chunk(g, w->box, ref.origin);
   do {
@@ -279,8 +284,6 @@ PARZ_H5_EXPORT int parz_h5_write(hid_t dset, hid_t file_space, const void* src, 
     return rc;
   parz_h5_chunk_writer_init(&w, dset, &d.grid, &box, who);
   parz_exec_policy_from_env(&pol);
-  if (threads <= 0)
-    threads = pol.exec == PARZ_EXEC_SERIAL ? 1 : pol.threads;
   bytes = (size_t)parz_h5_box_values(&d.grid, &box) * parz_type_size(d.grid.type);
   if (parz_dispatch_gpu_wanted(&pol, bytes, "encoding")) {
 #ifdef PARZ_HAVE_CUDA
@@ -290,7 +293,7 @@ PARZ_H5_EXPORT int parz_h5_write(hid_t dset, hid_t file_space, const void* src, 
     /* a chunk the GPU encoder does not take (NaN of more bit patterns than its mask's set
      * holds): the box again on the CPU, chunks written so far rewritten with the same bytes */
     if (rc == PARZ_ERR_UNSUPPORTED)
-      return parz_h5_write_failed(&w, write_on_cpu(&w, &d, src, threads, err), err);
+      return parz_h5_write_failed(&w, parz_h5_write_on_cpu(&w, &d, src, threads, err), err);
     if (rc != PARZ_ERR_DEVICE) {
       if (rc != PARZ_OK && err)
         *err = gerr;
@@ -303,5 +306,5 @@ PARZ_H5_EXPORT int parz_h5_write(hid_t dset, hid_t file_space, const void* src, 
     }
 #endif
   }
-  return parz_h5_write_failed(&w, write_on_cpu(&w, &d, src, threads, err), err);
+  return parz_h5_write_failed(&w, parz_h5_write_on_cpu(&w, &d, src, threads, err), err);
 }

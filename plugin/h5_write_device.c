@@ -2,6 +2,7 @@
  * parz_h5_write checks it (h5_chunks.h), its chunks encoded on the GPU by parz_gpu_encode_box and
  * stored by parz_h5_write_chunks as each round of them comes down. */
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "dispatch.h"
 #include "h5_chunks.h"
@@ -21,6 +22,27 @@ struct device_write {
   parz_error* err;
 };
 
+/* A chunk the GPU encoder does not take (NaN of more bit patterns than its mask's set holds, a
+ * value that puts its block at risk of the accuracy bound): the box comes down and is encoded on
+ * the CPU from its first chunk (the chunks stored so far are stored again, the same bytes). */
+static int write_refused(parz_gpu_context* ctx, struct device_write* w,
+                         parz_h5_chunk_writer* sink) {
+  const size_t bytes =
+      (size_t)parz_h5_box_values(&w->d.grid, &w->box) * parz_type_size(w->d.grid.type);
+  void* host = malloc(bytes ? bytes : 1);
+  int rc;
+  if (!host)
+    return parz_fail(w->err, PARZ_ERR_NOMEM,
+                     "%s: the GPU encoder refused a chunk (%s), and there is no host memory for "
+                     "the %zu bytes of the selection to encode it on the CPU",
+                     who, w->err->message, bytes);
+  rc = parz_gpu_download(ctx, w->d_src, host, bytes, w->stream, w->err);
+  if (rc == PARZ_OK)
+    rc = parz_h5_write_on_cpu(sink, &w->d, host, 0, w->err);
+  free(host);
+  return rc;
+}
+
 static int write_checked(parz_gpu_context* ctx, void* arg) {
   struct device_write* w = (struct device_write*)arg;
   parz_h5_chunk_writer sink;
@@ -31,6 +53,8 @@ static int write_checked(parz_gpu_context* ctx, void* arg) {
   parz_h5_chunk_writer_init(&sink, w->dset, &w->d.grid, &w->box, who);
   rc = parz_gpu_encode_box(ctx, &w->d.grid, &w->box, w->d_src, w->d.fills ? w->d.fill : NULL,
                            &w->d.filter.config, w->stream, parz_h5_write_chunks, &sink, w->err);
+  if (rc == PARZ_ERR_UNSUPPORTED)
+    rc = write_refused(ctx, w, &sink);
   return parz_h5_write_failed(&sink, rc, w->err);
 }
 

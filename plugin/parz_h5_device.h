@@ -48,9 +48,11 @@ int parz_h5_read_cuda(hid_t dset, hid_t file_space, void* d_dst, size_t dst_byte
  * on `stream` (a cudaStream_t; NULL for the default stream) and waits for it. d_src must be
  * memory of the context's GPU (device or managed memory; host memory is refused). A failure
  * once chunks are being stored stops the write and says which chunks are stored, as
- * parz_h5_write's does: the box's first ones in C order. Not for parallel HDF5's collective
- * writes: ranks that store different chunks this way change the file's chunk index each on its
- * own. */
+ * parz_h5_write's does: the box's first ones in C order. A chunk the GPU encoder refuses (NaN of
+ * too many bit patterns, a value at risk of the accuracy bound: gpu/README.md) brings the
+ * selection down to host memory, where the CPU encodes it from its first chunk. Not for parallel
+ * HDF5's collective writes: ranks that store different chunks this way change the file's chunk
+ * index each on its own. */
 int parz_h5_write_device(parz_gpu_context* ctx, hid_t dset, hid_t file_space, const void* d_src,
                          size_t src_bytes, void* stream, parz_error* err);
 

@@ -132,3 +132,18 @@ def test_refused(tmp_path, etopo):
         with pytest.raises(ValueError, match="cuts its chunks"):
             parz.write(d, to_device(etopo[:100, :256]), slice(0, 100))
         assert d.id.get_storage_size() == 0
+
+
+@pytest.mark.parametrize("mask", [True, False], ids=["mask", "no mask"])
+def test_chunks_the_gpu_encoder_refuses(tmp_path, etopo, mask):
+    """Chunks the GPU encoder leaves to the CPU (an undeclared -1e34 beside small values puts
+    blocks at risk of the accuracy bound; NaN of more bit patterns than its mask's set holds):
+    parz.write of a GPU array encodes them on the CPU, the chunks h5py's write stores."""
+    data = np.ascontiguousarray(etopo[:256, :512]) * np.float32(1e-3)
+    data[:, :100] = -1e34
+    rng = np.random.default_rng(4)
+    data[200:, 400:] = (0x7fc00000 + rng.integers(1, 4000, size=(56, 112))).astype(
+        np.uint32).view(np.float32)  # thousands of NaN patterns
+    with h5py.File(tmp_path / "w.h5", "w") as f:
+        assert_same_file(*both_ways(f, "x", data, (128, 256),
+                                    parz.Parz(accuracy=1e-3, mask=mask), writer=gpu_write))
