@@ -170,23 +170,28 @@ static cudaError_t enqueue_mask(const parz_gpu_enc_chunk& c, void* scan, size_t 
   return e;
 }
 
-/* Places given before the encode: chunk i goes to d_chunks[i], where its size was sizes[i]. */
-struct fixed_places {
+/* Buffers given before the encode, each checked against its chunk's size: the caller's, or
+ * (`again`) the places an earlier encode of the same chunks found, which they must fill exactly. */
+struct given_places {
   void* const* d_chunks;
-  const size_t* sizes;
+  const size_t* chunk_bytes;
+  bool again;
 };
 
-static int place_fixed(void* arg, size_t n, const size_t* sizes, void** d_chunks, size_t* failed,
+static int place_given(void* arg, size_t n, const size_t* sizes, void** d_chunks, size_t* failed,
                        parz_error* err) {
-  const fixed_places* f = (const fixed_places*)arg;
+  const given_places* g = (const given_places*)arg;
   for (size_t i = 0; i < n; i++) {
-    if (sizes[i] != f->sizes[i]) {
+    if (g->again ? sizes[i] != g->chunk_bytes[i] : sizes[i] > g->chunk_bytes[i]) {
       if (failed)
         *failed = i;
-      return parz_fail(err, PARZ_ERR_STREAM, "a chunk encoded again came to %zu bytes, not %zu",
-                       sizes[i], f->sizes[i]);
+      return g->again ? parz_fail(err, PARZ_ERR_STREAM,
+                                  "a chunk encoded again came to %zu bytes, not %zu", sizes[i],
+                                  g->chunk_bytes[i])
+                      : parz_fail(err, PARZ_ERR_BUFFER, "%schunk needs %zu bytes, buffer has %zu",
+                                  n > 1 ? "a " : "", sizes[i], g->chunk_bytes[i]);
     }
-    d_chunks[i] = f->d_chunks[i];
+    d_chunks[i] = g->d_chunks[i];
   }
   return PARZ_OK;
 }
@@ -222,8 +227,8 @@ static int store_and_encode_rest(parz_gpu_context* ctx, size_t n, const parz_arr
   if (index.empty())
     return PARZ_OK;
   again.resize(index.size());
-  fixed_places f = {places.data(), sizes.data()};
-  rc = parz_gpu_encode_placed(ctx, index.size(), a.data(), data.data(), cfg, place_fixed, &f,
+  given_places g = {places.data(), sizes.data(), true};
+  rc = parz_gpu_encode_placed(ctx, index.size(), a.data(), data.data(), cfg, place_given, &g,
                               again.data(), st, &sub_failed, err);
   if (rc != PARZ_OK && failed)
     *failed = index[sub_failed];
@@ -421,27 +426,6 @@ int parz_gpu_encode_placed(parz_gpu_context* ctx, size_t n, const parz_array* ar
   return PARZ_OK;
 }
 
-/* The caller's buffers, each checked against its chunk's size. */
-struct given_places {
-  void* const* d_chunks;
-  const size_t* chunk_bytes;
-};
-
-static int place_given(void* arg, size_t n, const size_t* sizes, void** d_chunks, size_t* failed,
-                       parz_error* err) {
-  const given_places* g = (const given_places*)arg;
-  for (size_t i = 0; i < n; i++) {
-    if (sizes[i] > g->chunk_bytes[i]) {
-      if (failed)
-        *failed = i;
-      return parz_fail(err, PARZ_ERR_BUFFER, "%schunk needs %zu bytes, buffer has %zu",
-                       n > 1 ? "a " : "", sizes[i], g->chunk_bytes[i]);
-    }
-    d_chunks[i] = g->d_chunks[i];
-  }
-  return PARZ_OK;
-}
-
 extern "C" int parz_gpu_encode_device_batch(parz_gpu_context* ctx, size_t n,
                                             const parz_array* arrays, const void* const* d_data,
                                             const parz_chunk_config* cfg, void* const* d_chunks,
@@ -453,7 +437,7 @@ extern "C" int parz_gpu_encode_device_batch(parz_gpu_context* ctx, size_t n,
     if (!d_chunks[i] || (uintptr_t)d_chunks[i] % 8)
       return parz_fail(err, PARZ_ERR_ARG,
                        "parz_gpu_encode_device: chunk %zu is NULL or not 8-byte aligned", i);
-  given_places g = {d_chunks, chunk_bytes};
+  given_places g = {d_chunks, chunk_bytes, false};
   return parz_gpu_encode_placed(ctx, n, arrays, d_data, cfg, place_given, &g, written,
                                 (cudaStream_t)stream, failed, err);
 }
