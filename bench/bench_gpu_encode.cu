@@ -98,7 +98,8 @@ static double median_ms(timer& t, int reps, F fn) {
 
 int main(int argc, char** argv) {
   int reps = 15, tile = 1;
-  bool f64 = false;
+  bool f64 = false, fill = false;
+  double fill_value = 0;
   std::vector<double> cs = {0, 1, 32}, rels = {1e-2}, chunk_mib;
   const char* mode = "accuracy";
   std::vector<const char*> files;
@@ -115,6 +116,8 @@ int main(int argc, char** argv) {
       chunk_mib = parse_list(argv[++i]);
     else if (!strcmp(argv[i], "--f64"))
       f64 = true;
+    else if (!strcmp(argv[i], "--fill") && i + 1 < argc)
+      fill = true, fill_value = atof(argv[++i]);
     else if (!strcmp(argv[i], "--tile") && i + 1 < argc)
       tile = std::max(1, atoi(argv[++i]));
     else
@@ -124,7 +127,7 @@ int main(int argc, char** argv) {
     fprintf(stderr,
             "usage: bench_gpu_encode [--reps N] [--c 0,1,32] [--rel 1e-2] "
             "[--mode accuracy|reversible] [--chunk-mib 4,16] "
-            "[--tile N] [--f64] FILE...\n");
+            "[--tile N] [--f64] [--fill VALUE] FILE...\n");
     return 2;
   }
   if (!parz_gpu_available()) {
@@ -183,6 +186,14 @@ int main(int argc, char** argv) {
           snprintf(setting, sizeof setting, "accuracy %.0e x range", rel);
         }
         cfg.segment_blocks = (uint32_t)cd;
+        if (fill) { /* the array's fill value, as its dataset declares it: masked */
+          const float f32 = (float)fill_value;
+          cfg.fill = 1;
+          if (r.a.type == PARZ_FLOAT)
+            memcpy(&cfg.fill_bits, &f32, 4);
+          else
+            memcpy(&cfg.fill_bits, &fill_value, 8);
+        }
         const size_t cap = parz_chunk_bound(&r.a, &cfg);
         std::vector<unsigned char> ref(cap), got(cap);
         size_t nref = 0;

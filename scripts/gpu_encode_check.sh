@@ -100,9 +100,15 @@ E="$D/etopo5_relief_f32le_2161x4320.bin"
 (
   timeout "$(limit 60)" "$B/bench/bench_gpu_encode" --c 0,1,32 --chunk-mib 4,16 "$E" &&
     timeout "$(limit 30)" "$B/bench/bench_gpu_encode" --c 0,1,32 --f64 "$E" || exit 1
-  for f in levitus_temp_f32le_20x180x360.bin vasp_fepo4_chgcar_f64le_72x192x160.bin; do
+  # levitus with its -1e10 land declared as the fill value, as its dataset would (undeclared, it
+  # puts blocks at risk of the accuracy bound, which the GPU encoder leaves to the CPU)
+  for spec in "levitus_temp_f32le_20x180x360.bin --fill -1e10" \
+    "vasp_fepo4_chgcar_f64le_72x192x160.bin"; do
+    set -- $spec
+    f="$1"
+    shift
     [ ! -f "$D/$f" ] ||
-      timeout "$(limit 30)" "$B/bench/bench_gpu_encode" --c 0,1,32 --rel 1e-2,1e-3 "$D/$f" ||
+      timeout "$(limit 30)" "$B/bench/bench_gpu_encode" --c 0,1,32 --rel 1e-2,1e-3 "$@" "$D/$f" ||
       exit 1
   done
 ) >"$OUT/kernel.md" 2>&1
