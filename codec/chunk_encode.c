@@ -466,11 +466,8 @@ int parz_chunk_encode_jobs(const parz_array* a, const void* data, const parz_chu
     return parz_fail(err, PARZ_ERR_ARG, "parz_chunk_encode: NULL destination");
   if ((rc = parz_chunk_encoder_begin_jobs(&enc, a, data, cfg, jobs, err)) != PARZ_OK)
     return rc;
-  if (parz_chunk_encoder_stores(enc)) { /* exceptions or a mask alone outgrow the values */
-    rc = parz_chunk_encoder_write_stored(enc, dst, dst_bytes, written, err);
-    parz_chunk_encoder_free(enc);
-    return rc;
-  }
+  if (parz_chunk_encoder_stores(enc)) /* exceptions or a mask alone outgrow the values */
+    goto store;
   head = enc->head_bytes;
   /* The head's size is known before encoding, so the payload is encoded straight into its place
    * after it: no scratch, no copy. The codec never writes past the room it is given (it fails
@@ -498,12 +495,8 @@ int parz_chunk_encode_jobs(const parz_array* a, const void* data, const parz_chu
    * stored chunk (its head is the exact one, or the destination had room for the payload's
    * bound), or one whose size the encoded segments give */
   if ((rc == PARZ_ERR_BUFFER && !scratch && enc->stored_bytes && dst_bytes >= enc->stored_bytes) ||
-      (rc == PARZ_OK && parz_chunk_encoder_stores(enc))) {
-    rc = parz_chunk_encoder_write_stored(enc, dst, dst_bytes, written, err);
-    free(scratch);
-    parz_chunk_encoder_free(enc);
-    return rc;
-  }
+      (rc == PARZ_OK && parz_chunk_encoder_stores(enc)))
+    goto store;
   if (rc == PARZ_ERR_BUFFER && dst_bytes >= head && !scratch)
     rc = parz_fail(err, PARZ_ERR_BUFFER,
                    "chunk does not fit in %zu bytes (parz_chunk_bound_data: %zu)", dst_bytes,
@@ -524,6 +517,11 @@ int parz_chunk_encode_jobs(const parz_array* a, const void* data, const parz_chu
   }
   if (rc == PARZ_OK && written)
     *written = at + payload; /* the head write_head laid out, then the payload */
+  free(scratch);
+  parz_chunk_encoder_free(enc);
+  return rc;
+store:
+  rc = parz_chunk_encoder_write_stored(enc, dst, dst_bytes, written, err);
   free(scratch);
   parz_chunk_encoder_free(enc);
   return rc;

@@ -202,17 +202,6 @@ static int whole(const parz_chunk_grid* g, const parz_box* box) {
   return 1;
 }
 
-/* Places of the grid the box meets. */
-static uint64_t box_chunks(const parz_chunk_grid* g, const parz_box* box) {
-  uint64_t n = 1;
-  unsigned k;
-  for (k = 0; k < g->rank; k++) {
-    const uint64_t c = g->chunk_dims[k];
-    n *= (box->start[k] + box->count[k] - 1) / c - box->start[k] / c + 1;
-  }
-  return n;
-}
-
 int parz_h5_list_chunks(hid_t dset, const parz_h5_dataset* d, const parz_box* box, const char* who,
                         parz_h5_chunk_list* list, parz_error* err) {
   const parz_chunk_grid* g = &d->grid;
@@ -230,7 +219,7 @@ int parz_h5_list_chunks(hid_t dset, const parz_h5_dataset* d, const parz_box* bo
     for (i = 0; i < n && rc == PARZ_OK; i++)
       rc = add_ref(list, g->rank, stored[i].origin, stored[i].bytes, who, err);
     free(stored);
-    list->missing = (size_t)(box_chunks(g, box) - n);
+    list->missing = (size_t)(parz_h5_grid_chunks(g) - n);
     return rc;
   }
   parz_box_first_chunk(g, box, origin);

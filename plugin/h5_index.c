@@ -216,8 +216,7 @@ static int sort_records(gathered* s) {
   return PARZ_OK;
 }
 
-/* Places of the grid, saturating: a count beyond 2^64 is as good as infinite here. */
-static uint64_t grid_places(const parz_chunk_grid* g) {
+uint64_t parz_h5_grid_chunks(const parz_chunk_grid* g) {
   uint64_t places = 1;
   unsigned k;
   for (k = 0; k < g->rank; k++) {
@@ -298,7 +297,7 @@ static int walk_records_is_cheaper(hid_t dset, const parz_chunk_grid* g, uint64_
     h5->H5Eclear2(H5E_DEFAULT);
   if (type != H5D_CHUNK_IDX_BTREE && type != H5D_CHUNK_IDX_BT2)
     return 0;
-  return records <= UINT32_MAX && records * records / 64 <= grid_places(g);
+  return records <= UINT32_MAX && records * records / 64 <= parz_h5_grid_chunks(g);
 }
 
 /* H5Dchunk_iter gives element offsets from HDF5 1.14.0 on (its 1.13 previews gave them in chunks). */

@@ -32,6 +32,10 @@ int parz_h5_chunk_read(hid_t dset, unsigned rank, const uint64_t* origin, uint64
 /* "[0,16]": a chunk's origin (rank coordinates) for messages, cut to fit `size`. */
 void parz_h5_origin_text(unsigned rank, const uint64_t* origin, char* out, size_t size);
 
+/* Chunks in the grid, stored or not, saturating at UINT64_MAX (a count beyond 2^64 is as good as
+ * infinite to the walks here). */
+uint64_t parz_h5_grid_chunks(const parz_chunk_grid* g);
+
 /* One stored chunk of a dataset. */
 typedef struct {
   uint64_t origin[PARZ_MAX_RANK]; /* element coordinates of its first value */

@@ -1,5 +1,4 @@
 /* The tool's view of a file: its datasets, their ParZ settings and their stored chunks. */
-#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -127,13 +126,8 @@ int tool_dataset_open(hid_t file, const char* path, tool_dataset* d, char* why, 
     read_filters(dcpl, d);
     uint64_t c64[H5S_MAX_RANK];
     size_t shape[4];
-    d->grid_chunks = 1;
-    for (int k = 0; k < d->rank; k++) {
+    for (int k = 0; k < d->rank; k++)
       c64[k] = d->chunk[k];
-      unsigned long long along = d->dims[k] / d->chunk[k] + (d->dims[k] % d->chunk[k] != 0);
-      d->grid_chunks =
-          along && d->grid_chunks > ULLONG_MAX / along ? ULLONG_MAX : d->grid_chunks * along;
-    }
     int dims = parz_cd_squeeze((unsigned)d->rank, c64, shape);
     if (d->parz_index >= 0 && d->parz_type != 0 && dims > 0) {
       d->expected.type = (parz_type)d->parz_type;
@@ -306,7 +300,7 @@ int tool_visit_chunks(const tool_dataset* d, tool_chunk_fn fn, void* ctx,
     snprintf(why, why_size, "%s", e.message);
     return rc == PARZ_ERR_FORMAT ? TOOL_INDEX_DAMAGED : -1;
   }
-  *unwritten = d->grid_chunks - n;
+  *unwritten = parz_h5_grid_chunks(&g) - n;
   unsigned char* buf = NULL;
   size_t cap = 0;
   tool_chunk c;

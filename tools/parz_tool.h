@@ -43,10 +43,9 @@ typedef struct {
   unsigned cd[PARZ_CD_INTERNAL_NELMTS + 8];
   int cd_ok; /* cd_values load (parz_cd_load); else cd_error says why */
   parz_error cd_error;
-  parz_filter_config config;      /* valid when cd_ok */
-  parz_array expected;            /* the chunks' type and squeezed shape, from the dataset itself */
-  size_t chunk_bytes;             /* bytes of one decoded chunk; 0 when not a ParZ dataset */
-  unsigned long long grid_chunks; /* chunks in the chunk grid, allocated or not */
+  parz_filter_config config; /* valid when cd_ok */
+  parz_array expected;       /* the chunks' type and squeezed shape, from the dataset itself */
+  size_t chunk_bytes;        /* bytes of one decoded chunk; 0 when not a ParZ dataset */
 } tool_dataset;
 
 /* Opens and describes the dataset at path. Returns 0, or -1 with a message in why. */
