@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Python reads of one ParZ dataset against its peers, side by side in one process: the goals of
-parz.read (README, "Reading at the decoders' speed").
+parz.read (docs/python.md, "Reading at the decoders' speed").
 
 The array is etopo5 (../shared/data) tiled to --tile copies along its slowest axis (2: 75 MB of
 float32), stored three times in one scratch file: ParZ at accuracy --accuracy x its value range in

@@ -8,7 +8,7 @@
  *   size_t n = H5Z_parz_accuracy_cdata(1e-3, cd);
  *   H5Pset_filter(dcpl, H5Z_FILTER_PARZ, H5Z_FLAG_MANDATORY, n, cd);
  *
- * User cd_values layout (README.md, "cd_values"): cd[0] = mode numbered as H5Z-ZFP numbers them,
+ * User cd_values layout (docs/cd_values.md): cd[0] = mode numbered as H5Z-ZFP numbers them,
  * then the mode's values, then optionally segment_blocks C, partition_segments P, table kind,
  * payload checksums and the mask (with a fill value after it).
  * Doubles are given as the high and then the low 32 bits of their IEEE-754 binary64 bit pattern,

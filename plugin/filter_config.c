@@ -1,4 +1,4 @@
-/* cd_values of the ParZ filter (layouts in filter_config.h and README.md). */
+/* cd_values of the ParZ filter (layouts in filter_config.h and docs/cd_values.md). */
 #include "filter_config.h"
 
 #include <stdio.h>

@@ -69,8 +69,8 @@ typedef struct {
   hid_t err_param, err_apply, err_encode, err_decode, err_memory;
   /* HDF5 1.14.5 and later save the error stack before calling a filter function and restore it
    * afterwards, so what the filter pushes while encoding or decoding a chunk never reaches the
-   * caller (HDF5's repair of this covers only its own filters; README, "Chunk format"). Where this is set the
-   * filter also prints its message to stderr, as HDF5 asks of external filters. */
+   * caller (HDF5's repair of this covers only its own filters; docs/format.md, "Chunk format"). Where this is
+   * set the filter also prints its message to stderr, as HDF5 asks of external filters. */
   int chunk_errors_dropped;
 } parz_h5_api;
 

@@ -38,8 +38,8 @@ int parz_h5_check_pipeline(hid_t dcpl_id, char* why, size_t why_size);
  * shape disagrees with what they describe. Returns 0 when none does, -1 when one does or the
  * datasets cannot be listed (message in why). A chunk of a dataset HDF5 opened internally (the
  * source of a virtual dataset) has no identifier and passes: its check is left to the chunk's
- * agreement with the cd_values and to HDF5's own check of the size returned (README.md,
- * Security). */
+ * agreement with the cd_values and to HDF5's own check of the size returned
+ * (docs/security.md). */
 int parz_h5_check_open_datasets(size_t n, const unsigned* cd, char* why, size_t why_size);
 
 /* Forgets the open datasets examined so far (their identifiers may be handed out again after

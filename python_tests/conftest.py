@@ -192,7 +192,7 @@ def same(a, b):
 
 
 # HDF5 1.14.5 and later restore the error stack after the filter function returns, dropping
-# what ParZ pushed while encoding or decoding a chunk (README, "Chunk format"); there the plugin prints
+# what ParZ pushed while encoding or decoding a chunk (docs/format.md, "Chunk format"); there the plugin prints
 # its message to stderr as well, and h5py's exception holds only HDF5's own words.
 CHUNK_ERRORS_ON_STDERR = h5py.version.hdf5_version_tuple >= (1, 14, 5)
 

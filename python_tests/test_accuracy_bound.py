@@ -1,4 +1,4 @@
-"""The accuracy bound (codec/FORMAT.md, "The accuracy bound"; README, "What each mode promises"):
+"""The accuracy bound (codec/FORMAT.md, "The accuracy bound"; docs/modes.md, "What each mode promises"):
 accuracy=tol keeps every finite value within tol whatever the data, through the filter (h5py,
 serial and OpenMP encoders) and parz.write: values so large beside the tolerance that zfp cannot
 code their blocks to it (a netCDF fill value no HDF5 fill value names) are stored exactly, at the

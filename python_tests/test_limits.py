@@ -1,4 +1,4 @@
-"""The README's "Limits" section, claim by claim: a tolerance finer than the data can resolve,
+"""docs/limits-and-pitfalls.md, claim by claim: a tolerance finer than the data can resolve,
 what h5py's optional filters do when ParZ fails on a chunk, and h5repack's silent fallback (with
 the `parz` command finding both)."""
 import os
@@ -24,7 +24,7 @@ def round_trip(path, data, **mode):
 # zfp keeps 30 (float32) or 62 (float64) bits below a block's largest magnitude, so beside 1000.0
 # a tolerance of 1e-7 (1e-15) is out of its reach; ParZ stores the 1000.0 exactly (one mask
 # value), every other value keeps the tolerance, and the chunk is the one of 1000.0 named as the
-# fill value (README, "What each mode promises").
+# fill value (docs/modes.md, "What each mode promises").
 @pytest.mark.parametrize("dtype,tol", [(np.float32, 1e-7), (np.float64, 1e-15)])
 def test_tolerance_below_the_blocks_resolution_holds(tmp_path, dtype, tol):
     rng = np.random.default_rng(2)

@@ -1,4 +1,4 @@
-"""zfp's limits through h5py (README, "Limits"): values outside the range of zfp's lossy
+"""zfp's limits through h5py (docs/modes.md, "Limits"): values outside the range of zfp's lossy
 transform come back exactly, never as Inf or wrapped, and expert parameters that cut the
 reversible transform short are refused at dataset creation with a message."""
 import h5py

@@ -49,9 +49,10 @@ if [ ! -f "$BUILD/CMakeCache.txt" ]; then
   parz_configure >"$LOG" 2>&1 ||
     { tail -20 "$LOG" >&2; echo "bench.sh: cmake failed (log: $LOG)" >&2; exit 1; }
 fi
-if grep -q "^PARZ_BENCH:BOOL=OFF" "$BUILD/CMakeCache.txt"; then
-  echo "bench.sh: the benchmarks are disabled in $BUILD (PARZ_BENCH=OFF): nothing to do" >&2
-  exit 0
+if grep -q "^PARZ_BENCH:BOOL=OFF" "$BUILD/CMakeCache.txt"; then  # e.g. scripts/demo.sh's tree
+  echo "bench.sh: turning the benchmarks on in $BUILD (PARZ_BENCH=ON)" >&2
+  parz_configure -DPARZ_BENCH=ON >>"$LOG" 2>&1 ||
+    { tail -20 "$LOG" >&2; echo "bench.sh: cmake failed (log: $LOG)" >&2; exit 1; }
 fi
 jobs=$(nproc 2>/dev/null || echo 2)
 cmake --build "$BUILD" -j"$jobs" --target parz_bench >>"$LOG" 2>&1 ||

@@ -18,19 +18,24 @@ parz_python() {
   return 1
 }
 
-# Configures ParZ in $PARZ_BUILD_DIR (Release). CUDA code is compiled when nvcc is there (no GPU
-# is needed to build it).
+# Whether this machine has an NVIDIA GPU: its driver's device node, or nvidia-smi lists one.
+parz_gpu_present() {
+  [ -e /dev/nvidia0 ] || nvidia-smi -L >/dev/null 2>&1
+}
+
+# Configures ParZ in $PARZ_BUILD_DIR (Release), with the CMake arguments given after the defaults.
+# CUDA code is compiled when nvcc is there (no GPU is needed to build it) unless -DPARZ_CUDA=OFF.
 parz_configure() {
   local args=(-DCMAKE_BUILD_TYPE=Release "-DPARZ_SHARED_DATA=$PARZ_SHARED_DATA")
   if [ -x /usr/local/cuda/bin/nvcc ]; then
     args+=(-DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc)
   fi
-  cmake -S "$PARZ_ROOT" -B "$PARZ_BUILD_DIR" "${args[@]}"
+  cmake -S "$PARZ_ROOT" -B "$PARZ_BUILD_DIR" "${args[@]}" "$@"
 }
 
-# Configures and builds everything in $PARZ_BUILD_DIR.
+# Configures (with the CMake arguments given) and builds everything in $PARZ_BUILD_DIR.
 parz_build() {
-  parz_configure && cmake --build "$PARZ_BUILD_DIR" -j2
+  parz_configure "$@" && cmake --build "$PARZ_BUILD_DIR" -j2
 }
 
 # Environment that lets HDF5 and Python find the build tree's plugin and helper. Setting

@@ -14,7 +14,7 @@ straight into a numpy array, or into GPU memory with device="cuda" (see its help
 parz.write(dset, array, selection) stores whole chunks of one faster than dset[selection] = array,
 from a numpy array or from GPU memory (CuPy, PyTorch, DLPack), encoded on the GPU where it can.
 The values passed to HDF5 (``Parz(...).filter_options``) follow the user cd_values layout of
-README.md: the mode first (numbered as H5Z-ZFP numbers them), then its values, doubles as the
+docs/cd_values.md: the mode first (numbered as H5Z-ZFP numbers them), then its values, doubles as the
 high and low 32-bit words of their IEEE-754 binary64 bit pattern, then optionally
 segment_blocks, partition_segments and table kind.
 """
