@@ -103,7 +103,7 @@ def test_fill_value_round_trip(tmp_path, mode, dtype):
 def test_explicit_fill_value(tmp_path):
     """fill_value= masks that value in a dataset without one. Without it, -1e10 beside the
     temperatures would spoil their blocks' accuracy; the accuracy bound's check takes it out into
-    the mask all the same, at the same size (README, "What each mode promises")."""
+    the mask all the same, at the same size (docs/modes.md, "What each mode promises")."""
     a, land = _field((64, 64), np.float32)
     a[land] = -1e10
     sizes = {}

@@ -12,7 +12,7 @@ from conftest import fresh_python
 
 def test_filter_id_and_layout():
     assert parz.FILTER_ID == 37050
-    # README example: accuracy 0.01 = 0x3F847AE147AE147B.
+    # The example of docs/cd_values.md: accuracy 0.01 = 0x3F847AE147AE147B.
     assert parz.Parz(accuracy=0.01).filter_options == (3, 0x3F847AE1, 0x47AE147B)
     assert parz.Parz(rate=8).filter_options == (1, 0x40200000, 0)
     assert parz.Parz(precision=20).filter_options == (2, 20)

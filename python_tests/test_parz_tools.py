@@ -179,7 +179,7 @@ def test_h5repack_shuffle_before_parz(tmp_path, egm96):
 
 def test_h5repack_failure_caught_by_documented_check(tmp_path, egm96):
     """h5repack hides a filter it cannot apply: it exits 0 and writes the dataset with its
-    original settings. The check README.md gives next to every recipe catches it: `h5repack -v`
+    original settings. The check docs/cd_values.md gives next to every recipe catches it: `h5repack -v`
     prints "could not create dataset", and `h5ls -v` lists no filter 37050 for the output; with
     valid parameters there is no warning and h5ls lists the filter."""
     raw = tmp_path / "raw.h5"

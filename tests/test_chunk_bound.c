@@ -1,4 +1,4 @@
-/* The accuracy bound (codec/FORMAT.md, "The accuracy bound"; README, "What each mode promises"):
+/* The accuracy bound (codec/FORMAT.md, "The accuracy bound"; docs/modes.md, "What each mode promises"):
  *  - which parameters promise it (parz_params_bounded): accuracy mode and expert settings that
  *    amount to it, for float32 and float64; not integers, precision, rate or reversible mode;
  *  - blocks not at risk keep it by themselves: random blocks of every float type and rank whose

@@ -1,4 +1,4 @@
-/* zfp's limits (codec/FORMAT.md, "Exceptions"; README, "Limits"): no finite value comes back
+/* zfp's limits (codec/FORMAT.md, "Exceptions"; docs/modes.md, "Limits"): no finite value comes back
  * non-finite or wrapped. Arrays of every type and rank hold values at and around the extremes
  * (INT32_MIN/MAX, +-2^30 and +-(2^30 - 1); INT64_MIN/MAX, +-2^62; +-FLT_MAX, +-2^126 and the
  * float just below it, 2^127, 1e38; the same for float64; NaN and Inf; blocks made only of

@@ -72,7 +72,7 @@ static void test_modes_round_trip(void) {
     CHECK(memcmp(stored, stored2, sizeof stored) == 0);
     (void)cd;
   }
-  /* The README's example: accuracy 0.01 = 0x3F847AE147AE147B. */
+  /* The example of docs/cd_values.md: accuracy 0.01 = 0x3F847AE147AE147B. */
   CHECK(forms[2][1] == 1065646817u && forms[2][2] == 1202590843u);
 }
 

@@ -1,4 +1,4 @@
-/* README "Limits": zfp's lossy modes take int32 values within +-2^30 and int64 within +-2^62;
+/* docs/limits-and-pitfalls.md, "zfp's integer range": zfp's lossy modes take int32 values within +-2^30 and int64 within +-2^62;
  * beyond that, values near the type's limits come back with the opposite sign. Reversible mode
  * takes the full range. Shown on the codec, whose streams are libzfp 1.0's (test_codec_zfp), so
  * this is zfp's behaviour, whatever the chunk format does about it. */

@@ -13,7 +13,7 @@
 
 #include "filter_config.h"
 
-/* Exit statuses, the same for every subcommand (parz --help, README). */
+/* Exit statuses, the same for every subcommand (parz --help, docs/tools.md). */
 enum {
   PARZ_EXIT_OK = 0,
   PARZ_EXIT_BAD = 1,   /* a chunk failed to decode (verify) or to parse (inspect) */
