@@ -1,0 +1,90 @@
+"""docs/clients/xarray.md, run as written: the h5netcdf engine writes ParZ, both engines read it
+after `import parz` and through the plugin path, and the netcdf4 engine drops the setting."""
+import os
+
+import h5py
+import numpy as np
+import pytest
+
+from client_recipes import (LEVITUS_FILL, TOL, assert_parz, assert_within, filters, ok, recipe,
+                            run, write_levitus_nc)
+
+pytest.importorskip("xarray", reason="xarray is not installed (Debian: python3-xarray)")
+PAGE = "xarray.md"
+SAVE = "\nimport numpy as np\nnp.save('back.npy', temp)\n"
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory):
+    """The write recipe's levitus_parz.nc, next to levitus.nc, and the original values."""
+    pytest.importorskip("h5netcdf", reason="the h5netcdf engine is not installed (Debian: "
+                        "python3-h5netcdf)")
+    d = tmp_path_factory.mktemp("xarray")
+    a = write_levitus_nc(d / "levitus.nc")
+    ok(run(PAGE, recipe(PAGE, "write"), d, "import"))
+    return d, a
+
+
+def test_h5netcdf_engine_writes_parz(written):
+    d, a = written
+    p = str(d / "levitus_parz.nc")
+    assert_parz(p, "temp", fill=LEVITUS_FILL)
+    for coordinate in ("depth", "lat", "lon"):
+        assert filters(p, coordinate) == []
+    with h5py.File(p, "r") as f, h5py.File(str(d / "levitus.nc"), "r") as g:
+        for coordinate in ("depth", "lat", "lon"):
+            assert np.array_equal(f[coordinate][...], g[coordinate][...])
+        # the file holds the fill value itself where the data did: masked, not NaN
+        assert_within(f["temp"][...], a, TOL, missing=LEVITUS_FILL)
+
+
+def test_check_shows_the_filter(written):
+    """The page's ncdump check names ParZ on temp alone, with the fill value kept."""
+    d, _ = written
+    r = run(PAGE, recipe(PAGE, "check"), d, "none", shell=True)
+    if r.returncode == 127:
+        pytest.skip("ncdump is not installed (Debian: netcdf-bin)")
+    out = ok(r)
+    assert '\ttemp:_Filter = "37050,' in out, out
+    assert out.count("_Filter") == 1, out
+    assert "temp:_FillValue = -1.e+10f ;" in out, out
+
+
+@pytest.mark.parametrize("way", ["import", "path"])
+@pytest.mark.parametrize("engine", ["h5netcdf", "netcdf4"])
+def test_engine_reads(written, engine, way):
+    """Each engine reads the values within the bound, fill values as NaN, either way."""
+    pytest.importorskip("netCDF4" if engine == "netcdf4" else "h5netcdf",
+                        reason="the %s engine is not installed (Debian: python3-%s)"
+                        % (engine, engine))
+    d, a = written
+    out = d / engine / way
+    os.makedirs(out)
+    os.symlink(d / "levitus_parz.nc", out / "levitus_parz.nc")
+    ok(run(PAGE, recipe(PAGE, "read-" + engine) + SAVE, out, way))
+    assert_within(np.load(out / "back.npy"), a, TOL, missing=np.nan)
+
+
+@pytest.mark.parametrize("engine,message", [
+    ("h5netcdf", "required filter 'ParZ-"),
+    ("netcdf4", "NetCDF: Filter error: undefined filter encountered")])
+def test_engine_without_plugin_fails_as_the_page_says(written, engine, message):
+    pytest.importorskip("netCDF4" if engine == "netcdf4" else "h5netcdf",
+                        reason="the %s engine is not installed" % engine)
+    d, _ = written
+    r = run(PAGE, recipe(PAGE, "read-" + engine), d, "none")
+    assert r.returncode != 0 and message in r.stderr, r.stderr
+
+
+def test_netcdf4_engine_drops_parz_silently(tmp_path):
+    """What the page warns of: to_netcdf without engine= (netcdf4) takes parz.Parz in encoding,
+    says nothing, and stores temp uncompressed. If this fails, xarray changed: update the page."""
+    pytest.importorskip("netCDF4", reason="the netcdf4 engine is not installed (Debian: "
+                        "python3-netcdf4)")
+    a = write_levitus_nc(tmp_path / "levitus.nc")
+    r = ok(run(PAGE, recipe(PAGE, "netcdf4-engine"), tmp_path, "import"))
+    assert r == ""
+    p = str(tmp_path / "levitus_nc4.nc")
+    assert filters(p, "temp") == []
+    with h5py.File(p, "r") as f:
+        assert f["temp"].id.get_storage_size() == a.nbytes == 1036800
