@@ -1,8 +1,12 @@
 """ctest: `parz cd-values` prints the same cd_values as the Python helper's parz.cd_values, and
-the h5repack UD= string made of them; it refuses what the filter refuses.
+the h5repack UD= string made of them; it refuses what the filter refuses. With --nccopy it prints
+nccopy's -F specifications, one per variable; with --from FILE it reads the variables from what
+ncdump prints (here a stand-in ncdump on PATH printing a hostile CDL header).
 Usage: python3 tool_cd_values.py <parz executable>   (PYTHONPATH holding the parz package)"""
+import os
 import subprocess
 import sys
+import tempfile
 
 import parz
 
@@ -25,6 +29,9 @@ CASES = [
     (["--table", "3", "--precision", "20"], dict(precision=20, table=parz.TABLE_LENGTHS)),
     (["--rate", "4", "--table", "none", "--segment-blocks", "8", "--partition-segments", "0"],
      dict(rate=4, table=parz.TABLE_NONE, segment_blocks=8, partition_segments=0)),
+    (["--accuracy", "1e-3", "--fill", "-1e34"], dict(accuracy=1e-3, fill_value=-1e34)),
+    (["--fill", "-99", "--precision", "16", "--table", "lengths"],
+     dict(precision=16, table=parz.TABLE_LENGTHS, fill_value=-99)),
     (["--accuracy", "1e-5", "--segment-blocks", "1", "--partition-segments", "64", "--table",
       "hybrid"], dict(accuracy=1e-5, segment_blocks=1, partition_segments=64,
                       table=parz.TABLE_HYBRID)),
@@ -37,6 +44,14 @@ REFUSED = [
     ["--accuracy", "1e-3", "--rate", "8"], ["--accuracy", "1e-3", "--table", "none"],
     ["--accuracy", "1e-3", "--table", "5"], ["--accuracy", "1e-3", "--segment-blocks", "65537"],
     ["--accuracy", "1e-3", "--partition-segments", "70000"], ["--accuracy"], ["--bogus"],
+    ["--accuracy", "1e-3", "--fill", "nan"], ["--accuracy", "1e-3", "--fill", "x"],
+    ["--accuracy", "1e-3", "--fill"],
+    ["--accuracy", "1e-3", "--from", "f.nc"],                      # --from without --nccopy
+    ["--ud", "--nccopy", "t", "--accuracy", "1e-3"],
+    ["--nccopy", "*", "--accuracy", "1e-3"],                       # '*' needs --from
+    ["--nccopy", "a,,b", "--accuracy", "1e-3"], ["--nccopy", "", "--accuracy", "1e-3"],
+    ["--nccopy", "t", "--from", "f.nc", "--fill", "1", "--accuracy", "1e-3"],
+    ["--nccopy", "t", "--accuracy", "1e-3", "--table", "none"],
 ]
 
 
@@ -57,6 +72,150 @@ for args, kwargs in CASES:
     if r.returncode != 0 or r.stdout != ud + "\n":
         failures.append("--ud %s: got %r, expected %r" % (args, r.stdout, ud + "\n"))
 
+def spec(name, cd):
+    return "%s,%d,%s\n" % (name, parz.FILTER_ID, ",".join(str(v) for v in cd))
+
+
+# --nccopy: one line per variable, names escaped as CDL escapes them (nccopy reads `a\,b` as the
+# name a,b; a line naming two variables "a|b" would be applied to neither)
+NCCOPY = [
+    (["--nccopy", "temp", "--accuracy", "1e-3"], [("temp", dict(accuracy=1e-3))]),
+    (["--nccopy", "temp,/g/salt", "--fill", "-1e34", "--accuracy", "1e-3"],
+     [(n, dict(accuracy=1e-3, fill_value=-1e34)) for n in ("temp", "/g/salt")]),
+    (["--nccopy", "a\\,b,sp ace,p|q", "--reversible"],
+     [(n, dict(reversible=True)) for n in ("a\\,b", "sp\\ ace", "p\\|q")]),
+]
+for args, lines in NCCOPY:
+    want = "".join(spec(n, parz.cd_values(**kw)) for n, kw in lines)
+    r = run(args)
+    if r.returncode != 0 or r.stdout != want:
+        failures.append("%s: got %r (exit %d, %s), expected %r"
+                        % (args, r.stdout, r.returncode, r.stderr.strip(), want))
+
+# --from, with a stand-in ncdump printing this header: groups, a user type, strings holding
+# what looks like declarations and attributes, escaped names, a coordinate variable, cell bounds
+# and an auxiliary coordinate, each type's fill value as ncdump -p 9,17 writes it.
+CDL = r"""netcdf hostile {
+types:
+  compound cmp {
+    int a ;
+    float b ;
+  }; // cmp
+  byte enum flags {no = 0, yes = 1} ;
+dimensions:
+	time = UNLIMITED ; // (2 currently)
+	x = 8 ;
+	nv = 2 ;
+variables:
+	double time(time) ;
+		time:bounds = "time_bnds" ;
+	double time_bnds(time, nv) ;
+	float x(x) ;
+	float lat2d(time, x) ;
+	float temp(time, x) ;
+		temp:_FillValue = -9.99999979e+33f ;
+		temp:coordinates = "lat2d" ;
+		temp:comment = "float fake(x) ; fake:_FillValue = 1.f ;\n" ;
+	double sst(time, x) ;
+		sst:_FillValue = -9.9999999999999995e+33 ;
+	double dnan(time, x) ;
+		dnan:_FillValue = NaN ;
+	float a\,b(time, x) ;
+	int count(time, x) ;
+		count:_FillValue = -99 ;
+	int64 big(time, x) ;
+		big:_FillValue = -9223372036854775806LL ;
+	short sh(time, x) ;
+	cmp c(x) ;
+	float scalar ;
+
+// global attributes:
+		:history = "line ; two\n",
+			"float ghost(x) ;" ;
+		string :title = "t" ;
+
+group: sub {
+  dimensions:
+  	z = 4 ;
+  variables:
+  	float z(z) ;
+  	float v(z, x) ;
+  		v:_FillValue = -999.f ;
+  } // group sub
+}
+"""
+F32_FILL = float(__import__("numpy").float32(-1e34))
+FROM = [
+    # '*': every data variable accuracy mode takes, the others left out with a reason
+    (["--nccopy", "*", "--accuracy", "0.5"],
+     [("temp", dict(accuracy=0.5, fill_value=F32_FILL)),
+      ("sst", dict(accuracy=0.5, fill_value=-1e34)),
+      ("dnan", dict(accuracy=0.5)),
+      ("a\\,b", dict(accuracy=0.5)),
+      ("/sub/v", dict(accuracy=0.5, fill_value=-999.0))],
+     ["time:", "time_bnds:", "x:", "lat2d:", "count:", "big:", "sh:", "c:", "scalar:", "/sub/z:"]),
+    (["--nccopy", "*", "--precision", "12"],
+     [("temp", dict(precision=12, fill_value=F32_FILL)),
+      ("sst", dict(precision=12, fill_value=-1e34)),
+      ("dnan", dict(precision=12)),
+      ("a\\,b", dict(precision=12)),
+      ("count", dict(precision=12, fill_value=-99)),
+      ("/sub/v", dict(precision=12, fill_value=-999.0))],
+     ["time:", "time_bnds:", "x:", "lat2d:", "big:", "sh:", "c:", "scalar:", "/sub/z:"]),
+    # named: a coordinate variable only in reversible mode; a root name with or without '/'
+    (["--nccopy", "x,/temp,/sub/v", "--reversible"],
+     [("x", dict(reversible=True)), ("temp", dict(reversible=True, fill_value=F32_FILL)),
+      ("/sub/v", dict(reversible=True, fill_value=-999.0))], []),
+]
+FROM_REFUSED = [
+    ["--nccopy", "x", "--accuracy", "1"],       # coordinate variable, lossy
+    ["--nccopy", "lat2d", "--rate", "8"],       # auxiliary coordinate
+    ["--nccopy", "time_bnds", "--rate", "8"],   # cell bounds
+    ["--nccopy", "count", "--accuracy", "1"],   # int in accuracy mode
+    ["--nccopy", "big", "--precision", "8"],    # fill value beyond a double's integers
+    ["--nccopy", "sh", "--reversible"], ["--nccopy", "c", "--reversible"],
+    ["--nccopy", "scalar", "--reversible"], ["--nccopy", "fake", "--reversible"],
+    ["--nccopy", "ghost", "--reversible"], ["--nccopy", "temp,nope", "--reversible"],
+    ["--nccopy", "sub/v", "--reversible"],      # a group's variable is named from the root
+]
+with tempfile.TemporaryDirectory() as bindir:
+    with open(os.path.join(bindir, "hostile.cdl"), "w") as f:
+        f.write(CDL)
+    fake = os.path.join(bindir, "ncdump")
+    with open(fake, "w") as f:  # prints the header for hostile.nc; fails like ncdump otherwise
+        f.write('#!/bin/sh\n[ "$1 $2 $3" = "-h -p 9,17" ] && [ "$4" = hostile.nc ] || '
+                '{ echo "ncdump: $4: No such file or directory" >&2; exit 1; }\n'
+                'cat "%s"\n' % os.path.join(bindir, "hostile.cdl"))
+    os.chmod(fake, 0o755)
+    env = dict(os.environ, PATH=bindir + os.pathsep + os.environ.get("PATH", ""))
+
+    def run_from(args, path="hostile.nc"):
+        return subprocess.run([TOOL, "cd-values", "--from", path] + args, capture_output=True,
+                              text=True, env=env)
+
+    for args, lines, left_out in FROM:
+        want = "".join(spec(n, parz.cd_values(**kw)) for n, kw in lines)
+        r = run_from(args)
+        told = [ln.split("left out ")[1] for ln in r.stderr.splitlines() if "left out " in ln]
+        if r.returncode != 0 or r.stdout != want:
+            failures.append("--from %s: got %r (exit %d, %s), expected %r"
+                            % (args, r.stdout, r.returncode, r.stderr.strip(), want))
+        if sorted(t.split()[0] for t in told) != sorted(left_out):
+            failures.append("--from %s: left out %r, expected %r" % (args, told, left_out))
+    for args in FROM_REFUSED:
+        r = run_from(args)
+        if r.returncode != 2 or r.stdout or "parz cd-values" not in r.stderr:
+            failures.append("--from %s: not refused with a message (exit %d, stdout %r, "
+                            "stderr %r)" % (args, r.returncode, r.stdout, r.stderr))
+    r = run_from(["--nccopy", "temp", "--reversible"], "missing.nc")
+    if r.returncode != 3 or r.stdout or "ncdump" not in r.stderr:
+        failures.append("--from missing.nc: exit %d, stdout %r, stderr %r"
+                        % (r.returncode, r.stdout, r.stderr))
+    env["PATH"] = os.path.join(bindir, "nowhere")
+    r = run_from(["--nccopy", "temp", "--reversible"])
+    if r.returncode != 3 or "needs ncdump" not in r.stderr:
+        failures.append("--from without ncdump: exit %d, stderr %r" % (r.returncode, r.stderr))
+
 for args in REFUSED:
     r = run(args)
     if r.returncode != 2 or r.stdout or "parz cd-values" not in r.stderr:
@@ -66,4 +225,6 @@ for args in REFUSED:
 if failures:
     print("\n".join(failures))
     sys.exit(1)
-print("parz cd-values: %d cases equal parz.cd_values, %d refused" % (len(CASES), len(REFUSED)))
+print("parz cd-values: %d cases equal parz.cd_values, %d refused; --nccopy %d cases, --from %d "
+      "cases and %d refused" % (len(CASES), len(REFUSED), len(NCCOPY), len(FROM),
+                                len(FROM_REFUSED)))
