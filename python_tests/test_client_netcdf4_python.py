@@ -1,0 +1,105 @@
+"""docs/clients/netcdf4-python.md, run as written: netCDF-C's nc_def_var_filter through ctypes
+writes ParZ, netCDF4-python reads it after `import parz` and through the plugin path, and its own
+compression= cannot name the filter."""
+import os
+
+import h5py
+import numpy as np
+import pytest
+
+import parz
+from client_recipes import (LEVITUS_FILL, TOL, assert_parz, assert_within, filters, ok, recipe,
+                            run, write_levitus_nc)
+
+netCDF4 = pytest.importorskip("netCDF4", reason="netCDF4-python is not installed (Debian: "
+                              "python3-netcdf4)")
+PAGE = "netcdf4-python.md"
+SAVE = ("\nimport numpy as np\nnp.save('back.npy', temp.filled(np.nan))\n"
+        "np.save('mask.npy', np.ma.getmaskarray(temp))\n")
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory):
+    """The write recipe's levitus_parz.nc, next to levitus.nc, and the original values."""
+    d = tmp_path_factory.mktemp("netcdf4")
+    a = write_levitus_nc(d / "levitus.nc")
+    ok(run(PAGE, recipe(PAGE, "write"), d, "import"))
+    return d, a
+
+
+def test_write_puts_parz_on_temp_alone(written):
+    d, a = written
+    p = str(d / "levitus_parz.nc")
+    assert_parz(p, "temp", fill=LEVITUS_FILL)
+    with h5py.File(p, "r") as f, h5py.File(str(d / "levitus.nc"), "r") as g:
+        for coordinate in ("depth", "lat", "lon"):
+            assert filters(p, coordinate) == []
+            assert np.array_equal(f[coordinate][...], g[coordinate][...])
+        assert f["temp"].chunks == (1, 90, 180)
+        assert f["temp"].attrs["units"] in ("degC", b"degC")
+        assert_within(f["temp"][...], a, TOL, missing=LEVITUS_FILL)
+
+
+def test_check_shows_the_filter(written):
+    d, _ = written
+    r = run(PAGE, recipe(PAGE, "check"), d, "none", shell=True)
+    if r.returncode == 127:
+        pytest.skip("ncdump is not installed (Debian: netcdf-bin)")
+    out = ok(r)
+    assert '\ttemp:_Filter = "37050,' in out and out.count("_Filter") == 1, out
+    assert "temp:_FillValue = -1.e+10f ;" in out, out
+
+
+@pytest.mark.parametrize("way", ["import", "path"])
+def test_read(written, way):
+    """A masked array: within the bound, masked exactly at the fill value."""
+    d, a = written
+    out = d / way
+    os.makedirs(out)
+    os.symlink(d / "levitus_parz.nc", out / "levitus_parz.nc")
+    ok(run(PAGE, recipe(PAGE, "read") + SAVE, out, way))
+    assert np.array_equal(np.load(out / "mask.npy"), a == LEVITUS_FILL)
+    assert_within(np.load(out / "back.npy"), a, TOL, missing=np.nan)
+
+
+def test_read_without_plugin_fails_as_the_page_says(written):
+    d, _ = written
+    r = run(PAGE, recipe(PAGE, "read"), d, "none")
+    assert r.returncode != 0, r.stdout
+    assert "RuntimeError: NetCDF: Filter error: undefined filter encountered" in r.stderr, r.stderr
+
+
+def test_compression_cannot_name_parz(tmp_path):
+    with netCDF4.Dataset(str(tmp_path / "x.nc"), "w") as ds:
+        ds.createDimension("x", 10)
+        for c in ("parz", parz.FILTER_ID, parz.Parz(accuracy=0.01)):
+            with pytest.raises(ValueError, match="Unsupported value for compression kwarg"):
+                ds.createVariable("v", "f4", ("x",), compression=c)
+
+
+def test_def_var_parz_refusals_are_the_pages(tmp_path):
+    """The page's def_var_parz raises netCDF-C's reason when the filter is unknown to HDF5 and
+    when the variable already holds values, and writes nothing wrong."""
+    helper = recipe(PAGE, "write").split("\nwith netCDF4.Dataset(")[0]
+    code = helper + """
+import h5py
+with netCDF4.Dataset("late.nc", "w") as ds:
+    ds.createDimension("x", 100)
+    v = ds.createVariable("v", "f4", ("x",), chunksizes=(50,))
+    v[:] = 1.0
+    try:
+        def_var_parz(v, parz.Parz(accuracy=0.01))
+    except RuntimeError as e:
+        print("late:", e)
+    h5py.h5z.unregister_filter(parz.FILTER_ID)
+    w = ds.createVariable("w", "f4", ("x",), chunksizes=(50,))
+    try:
+        def_var_parz(w, parz.Parz(accuracy=0.01))
+    except RuntimeError as e:
+        print("unknown:", e)
+"""
+    out = ok(run(PAGE, code, tmp_path, "import"))
+    assert "late: nc_def_var_filter: NetCDF: Operation not allowed in define mode" in out, out
+    assert "unknown: nc_def_var_filter: NetCDF: Filter error: undefined filter encountered" in out
+    p = str(tmp_path / "late.nc")
+    assert filters(p, "v") == [] and filters(p, "w") == []
