@@ -94,10 +94,12 @@ def levitus():
     return load(LEVITUS)[:LEVITUS_DEPTHS]
 
 
-def write_levitus_nc(path):
+def write_levitus_nc(path, parz_settings=None):
     """levitus.nc, where the recipes start: an uncompressed netCDF-4 file with temp(depth, lat,
     lon), _FillValue -1e10 (the data's own), and its coordinate variables. Written with h5netcdf
-    (xarray's engine), or netCDF4-python when h5netcdf is missing."""
+    (xarray's engine), or netCDF4-python when h5netcdf is missing. With parz_settings (a
+    parz.Parz), temp is compressed by them in chunks of (1, 90, 180): the file the recipes of
+    readers start from (h5netcdf needed)."""
     a = levitus()
     coords = {"depth": np.array([0.0, 10.0, 20.0, 30.0]), "lat": np.arange(180) - 89.5,
               "lon": np.arange(360) + 20.5}
@@ -107,10 +109,14 @@ def write_levitus_nc(path):
             f.dimensions = {k: len(v) for k, v in coords.items()}
             for k, v in coords.items():
                 f.create_variable(k, (k,), "f8", data=v)
+            compressed = {} if parz_settings is None else {"compression": parz_settings,
+                                                           "chunks": (1, 90, 180)}
             t = f.create_variable("temp", ("depth", "lat", "lon"), "f4", data=a,
-                                  fillvalue=LEVITUS_FILL)
+                                  fillvalue=LEVITUS_FILL, **compressed)
             t.attrs["units"] = "degC"
     except ImportError:
+        if parz_settings is not None:
+            pytest.skip("h5netcdf is not installed (Debian: python3-h5netcdf)")
         netCDF4 = pytest.importorskip(
             "netCDF4", reason="neither python3-h5netcdf nor python3-netcdf4 is installed")
         with netCDF4.Dataset(str(path), "w") as f:
