@@ -8,6 +8,10 @@
  * Errors go onto the HDF5 error stack (h5py shows the innermost message in its exception).
  * can_apply and set_local return -1 rather than 0 on refusal: h5py marks filters optional,
  * and HDF5 silently skips an optional filter whose can_apply returns 0. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* dl_iterate_phdr */
+#endif
+#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,13 +37,39 @@ typedef char parz_public_modes_agree[(H5Z_PARZ_MODE_RATE == PARZ_MODE_RATE &&
 
 #define PARZ_EXPORT __attribute__((visibility("default")))
 
+/* Whether the netCDF library is loaded in this process (nccopy, ncdump, netCDF4-python, GDAL):
+ * libnetcdf.so.N, or libnetcdf-HASH.so.N as wheels bundle it. */
+static int netcdf_object(struct dl_phdr_info* info, size_t size, void* data) {
+  (void)size;
+  (void)data;
+  const char* slash = strrchr(info->dlpi_name, '/');
+  const char* base = slash ? slash + 1 : info->dlpi_name;
+  return strncmp(base, "libnetcdf", 9) == 0 && (base[9] == '.' || base[9] == '-');
+}
+
+/* Whether nobody will show a message pushed onto the error stack now: netCDF turns HDF5's
+ * automatic error printing off and reports every HDF5 failure as "NetCDF: HDF error", without
+ * reading the stack. h5py, PyTables and the parz tool turn the printing off too but read the
+ * stack (h5py puts the innermost message into its exception), so printing off alone does not
+ * say it; netCDF loaded in the process does. */
+static int stack_unread(const parz_h5_api* h5) {
+  H5E_auto2_t func = NULL;
+  void* data = NULL;
+  if (!h5->H5Eget_auto2 || h5->H5Eget_auto2(H5E_DEFAULT, &func, &data) < 0 || func)
+    return 0; /* HDF5 prints the stack itself */
+  return dl_iterate_phdr(netcdf_object, NULL) != 0;
+}
+
 /* chunk: called while HDF5 runs the filter function on a chunk, whose pushed errors some HDF5
- * versions drop (h5_api.h); there the message goes to stderr too, or nobody would see it. */
+ * versions drop (h5_api.h). Where the stack is dropped or unread, the message goes to stderr
+ * too, or nobody would see it. */
 static void push_error(const char* func, int line, hid_t minor, const char* message, int chunk) {
   const parz_h5_api* h5 = parz_h5();
+  /* asked before the push: H5Eget_auto2, like every HDF5 API call, clears the stack */
+  int echo = (chunk && h5->chunk_errors_dropped) || stack_unread(h5);
   h5->H5Epush2(H5E_DEFAULT, __FILE__, func, (unsigned)line, h5->err_class, h5->err_major, minor,
                "%s", message);
-  if (chunk && h5->chunk_errors_dropped)
+  if (echo)
     fprintf(stderr, "HDF5 filter ParZ: %s\n", message);
 }
 #define PUSH(minor, message) push_error(__func__, __LINE__, (minor), (message), 0)
