@@ -13,10 +13,12 @@ import h5py
 import numpy as np
 import pytest
 
+import client_recipes
 import parz
-from conftest import DEBIAN_PLUGIN_DIR, PLUGIN_DIR, ROOT, fresh_python, load
+from client_recipes import ok
+from conftest import DEBIAN_PLUGIN_DIR, PLUGIN_DIR, fresh_python, load
 
-PAGE = os.path.join(ROOT, "docs", "clients", "netcdf-c.md")
+PAGE = "netcdf-c.md"
 MISSING = [t for t in ("nccopy", "ncdump", "ncgen") if shutil.which(t) is None]
 pytestmark = pytest.mark.skipif(bool(MISSING), reason="%s missing: apt-get install netcdf-bin"
                                 % ", ".join(MISSING))
@@ -27,12 +29,7 @@ DEPTHS = 4
 
 
 def recipe(name):
-    """The code of the block after `<!-- recipe: name -->` on the page."""
-    with open(PAGE, encoding="utf-8") as f:
-        m = re.search(r"<!-- recipe: %s -->\s*```[a-z]*\n(.*?)```" % re.escape(name), f.read(),
-                      re.S)
-    assert m, "%s has no block after <!-- recipe: %s -->" % (PAGE, name)
-    return m.group(1)
+    return client_recipes.recipe(PAGE, name)
 
 
 def tool_dir():
@@ -61,12 +58,6 @@ def bash(code, cwd, plugin_path=True):
         env["HDF5_PLUGIN_PATH"] = DEBIAN_PLUGIN_DIR
     return subprocess.run(["bash", "-c", code], cwd=str(cwd), env=env, capture_output=True,
                           text=True, timeout=300)
-
-
-def ok(r):
-    assert r.returncode == 0, "exit %d\nstdout:\n%s\nstderr:\n%s" % (r.returncode, r.stdout,
-                                                                     r.stderr)
-    return r.stdout
 
 
 def numbers(values, fmt):
@@ -182,6 +173,25 @@ def test_ncdump_reads_values(compressed):
     r = bash(recipe("read"), d, plugin_path=False)
     assert r.returncode != 0 or "temp =" not in r.stdout
     assert "NetCDF: Filter error" in r.stderr or "HDF error" in r.stderr, r.stderr
+
+
+def test_deflated_input(levitus_nc, tmp_path):
+    """nccopy keeps an input's deflate and ignores -F for that variable (exit 0): parz cd-values
+    refuses it, and the page's two steps compress it."""
+    src, v = levitus_nc
+    d = tmp_path
+    ok(bash("nccopy -d 4 -s '%s' levitus_deflated.nc" % (src / "levitus.nc"), d))
+    r = bash("parz cd-values --nccopy '*' --from levitus_deflated.nc --accuracy 0.01", d)
+    assert r.returncode == 2 and not r.stdout, r
+    assert "nccopy -d 0 levitus_deflated.nc plain.nc" in r.stderr, r.stderr
+    ok(bash(recipe("deflated"), d))
+    with h5py.File(d / "levitus_parz2.nc", "r") as f:
+        for name in ("temp", "sst"):
+            assert list(f[name]._filters) == [str(parz.FILTER_ID)], f[name]._filters
+        back = f["temp"][...]
+    land = v["temp"] == np.float32(FILL)
+    assert (back[land] == np.float32(FILL)).all()
+    assert np.abs(back[~land].astype(np.float64) - v["temp"][~land]).max() <= TOL
 
 
 def test_failure_names_reason_and_leaves_partial_file(levitus_nc):

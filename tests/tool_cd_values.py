@@ -144,6 +144,26 @@ group: sub {
   } // group sub
 }
 """
+# ncdump -s of a file whose temp nccopy would copy with its deflate, ignoring -F for it
+DEFLATED_CDL = r"""netcdf deflated {
+dimensions:
+	x = 8 ;
+variables:
+	float x(x) ;
+		x:_Storage = "contiguous" ;
+	float temp(x, x) ;
+		temp:_FillValue = -999.f ;
+		temp:_Storage = "chunked" ;
+		temp:_ChunkSizes = 8, 8 ;
+		temp:_Shuffle = "true" ;
+		temp:_DeflateLevel = 4 ;
+	float plain(x, x) ;
+		plain:_Storage = "chunked" ;
+
+// global attributes:
+		:_Format = "netCDF-4" ;
+}
+"""
 F32_FILL = float(__import__("numpy").float32(-1e34))
 FROM = [
     # '*': every data variable accuracy mode takes, the others left out with a reason
@@ -183,9 +203,12 @@ with tempfile.TemporaryDirectory() as bindir:
         f.write(CDL)
     fake = os.path.join(bindir, "ncdump")
     with open(fake, "w") as f:  # prints the header for hostile.nc; fails like ncdump otherwise
-        f.write('#!/bin/sh\n[ "$1 $2 $3" = "-h -p 9,17" ] && [ "$4" = hostile.nc ] || '
-                '{ echo "ncdump: $4: No such file or directory" >&2; exit 1; }\n'
-                'cat "%s"\n' % os.path.join(bindir, "hostile.cdl"))
+        f.write('#!/bin/sh\n[ "$1 $2 $3 $4" = "-h -s -p 9,17" ] || exit 9\n'
+                'case "$5" in hostile.nc) cat "%s";; deflated.nc) cat "%s";;\n'
+                '*) echo "ncdump: $5: No such file or directory" >&2; exit 1;; esac\n'
+                % (os.path.join(bindir, "hostile.cdl"), os.path.join(bindir, "deflated.cdl")))
+    with open(os.path.join(bindir, "deflated.cdl"), "w") as f:
+        f.write(DEFLATED_CDL)
     os.chmod(fake, 0o755)
     env = dict(os.environ, PATH=bindir + os.pathsep + os.environ.get("PATH", ""))
 
@@ -207,6 +230,15 @@ with tempfile.TemporaryDirectory() as bindir:
         if r.returncode != 2 or r.stdout or "parz cd-values" not in r.stderr:
             failures.append("--from %s: not refused with a message (exit %d, stdout %r, "
                             "stderr %r)" % (args, r.returncode, r.stdout, r.stderr))
+    for args in (["--nccopy", "temp", "--reversible"], ["--nccopy", "*", "--rate", "8"]):
+        r = run_from(args, "deflated.nc")
+        if r.returncode != 2 or r.stdout or "nccopy -d 0 deflated.nc plain.nc" not in r.stderr:
+            failures.append("--from deflated.nc %s: not refused (exit %d, stdout %r, stderr %r)"
+                            % (args, r.returncode, r.stdout, r.stderr))
+    r = run_from(["--nccopy", "plain", "--rate", "8"], "deflated.nc")
+    if r.returncode != 0 or r.stdout != spec("plain", parz.cd_values(rate=8)):
+        failures.append("--from deflated.nc plain: exit %d, stdout %r, stderr %r"
+                        % (r.returncode, r.stdout, r.stderr))
     r = run_from(["--nccopy", "temp", "--reversible"], "missing.nc")
     if r.returncode != 3 or r.stdout or "ncdump" not in r.stderr:
         failures.append("--from missing.nc: exit %d, stdout %r, stderr %r"

@@ -243,6 +243,7 @@ static int print_nccopy(const char* list, const char* from, size_t n, unsigned* 
     return PARZ_EXIT_USAGE;
   }
   int all = count == 1 && !strcmp(names[0], "*");
+  size_t deflated = 0;
   int rc = PARZ_EXIT_OK;
   nc_variables vars = {NULL, 0};
   if (all && !from) {
@@ -276,6 +277,23 @@ static int print_nccopy(const char* list, const char* from, size_t n, unsigned* 
               v ? " is" : "' in", v ? no : from);
       rc = PARZ_EXIT_USAGE;
     }
+  }
+  /* nccopy 4.9.0 keeps an input variable's deflate and shuffle and then applies no -F to it,
+   * without a word: refused, with the way around it */
+  for (size_t i = 0; i < (all ? vars.n : count); i++) {
+    const nc_variable* v = all ? &vars.v[i] : find_variable(&vars, names[i]);
+    if (v && v->deflated && (!all || !cannot_take(v, req->mode, why, sizeof why))) {
+      fprintf(stderr, "parz cd-values: %s is stored with deflate or shuffle in %s\n", v->name,
+              from);
+      deflated++;
+    }
+  }
+  if (deflated) {
+    fprintf(stderr,
+            "parz cd-values: nccopy keeps those and ignores -F for them, exiting 0: first "
+            "nccopy -d 0 %s plain.nc, then --from plain.nc\n",
+            from);
+    rc = PARZ_EXIT_USAGE;
   }
   if (rc != PARZ_EXIT_OK)
     goto done;

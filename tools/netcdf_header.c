@@ -30,6 +30,18 @@ typedef struct {
 
 static int is_punct(char c) { return c && strchr("(){},;:=", c) != NULL; }
 
+/* array, which holds n elements of `size` bytes in room for *cap, with room for one more: the
+ * same or a larger block, or NULL when out of memory (array is then kept as it was). */
+static void* grow(void* array, size_t* cap, size_t n, size_t size) {
+  if (n < *cap)
+    return array;
+  size_t more = *cap ? 2 * *cap : 16;
+  void* bigger = realloc(array, more * size);
+  if (bigger)
+    *cap = more;
+  return bigger;
+}
+
 /* Splits CDL into tokens, skipping white space and // comments. The text of every token is
  * written into one buffer: at most each input character and a NUL after it. */
 static int tokenize(const char* s, cdl_tokens* out) {
@@ -50,14 +62,10 @@ static int tokenize(const char* s, cdl_tokens* out) {
         s++;
       continue;
     }
-    if (out->n == out->cap) {
-      size_t cap = out->cap ? 2 * out->cap : 256;
-      cdl_token* t = realloc(out->t, cap * sizeof *t);
-      if (!t)
-        return -1;
-      out->t = t;
-      out->cap = cap;
-    }
+    cdl_token* more = grow(out->t, &out->cap, out->n, sizeof *more);
+    if (!more)
+      return -1;
+    out->t = more;
     cdl_token* tok = &out->t[out->n++];
     tok->text = w;
     if (is_punct(*s)) {
@@ -98,11 +106,17 @@ typedef struct {
   const char* names; /* white-space separated, in the tokens' text */
 } cdl_reference;
 
+/* Where a variable is: its group ("" for the root) and its name there. */
+typedef struct {
+  char* group;
+  char* name;
+} cdl_place;
+
 typedef struct {
   nc_variables* vars;
-  char** short_names; /* per variable: its name within its group */
-  char** groups;      /* per variable: its group, "" for the root */
-  size_t cap;
+  size_t vars_cap;
+  cdl_place* places; /* one per variable */
+  size_t places_cap;
   cdl_reference* refs;
   size_t nrefs, refs_cap;
 } cdl_parse;
@@ -125,7 +139,7 @@ static int parz_type_of(const char* cdl_type) {
 
 static nc_variable* find(cdl_parse* p, const char* group, const char* name) {
   for (size_t i = p->vars->n; i-- > 0;)
-    if (!strcmp(p->groups[i], group) && !strcmp(p->short_names[i], name))
+    if (!strcmp(p->places[i].group, group) && !strcmp(p->places[i].name, name))
       return &p->vars->v[i];
   return NULL;
 }
@@ -133,27 +147,20 @@ static nc_variable* find(cdl_parse* p, const char* group, const char* name) {
 /* A declaration: TYPE NAME [( DIM, ... )]. */
 static int declare(cdl_parse* p, const char* group, const cdl_token* t, size_t n) {
   nc_variables* vars = p->vars;
-  if (vars->n == p->cap) {
-    size_t cap = p->cap ? 2 * p->cap : 32;
-    nc_variable* v = realloc(vars->v, cap * sizeof *v);
-    if (v)
-      vars->v = v;
-    char** s = v ? realloc(p->short_names, cap * sizeof *s) : NULL;
-    if (s)
-      p->short_names = s;
-    char** g = s ? realloc(p->groups, cap * sizeof *g) : NULL;
-    if (!g)
-      return -1;
-    p->groups = g;
-    p->cap = cap;
-  }
+  nc_variable* more = grow(vars->v, &p->vars_cap, vars->n, sizeof *more);
+  if (more)
+    vars->v = more;
+  cdl_place* places = more ? grow(p->places, &p->places_cap, vars->n, sizeof *places) : NULL;
+  if (!places)
+    return -1;
+  p->places = places;
   nc_variable* v = &vars->v[vars->n];
   memset(v, 0, sizeof *v);
   v->name = join_path(group, t[1].text);
-  p->short_names[vars->n] = strdup(t[1].text);
-  p->groups[vars->n] = strdup(group);
+  places[vars->n].name = strdup(t[1].text);
+  places[vars->n].group = strdup(group);
   vars->n++;
-  if (!v->name || !p->short_names[vars->n - 1] || !p->groups[vars->n - 1])
+  if (!v->name || !places[vars->n - 1].name || !places[vars->n - 1].group)
     return -1;
   snprintf(v->type, sizeof v->type, "%s", t[0].text);
   v->parz_type = parz_type_of(t[0].text);
@@ -202,19 +209,20 @@ static int attribute(cdl_parse* p, const char* group, const cdl_token* t, size_t
       read_fill(v, t[colon + 3].text);
     return 0;
   }
+  if (!strcmp(att, "_DeflateLevel") || !strcmp(att, "_Shuffle")) {
+    if (v)
+      v->deflated = 1;
+    return 0;
+  }
   if (strcmp(att, "coordinates") != 0 && strcmp(att, "bounds") != 0)
     return 0;
   for (size_t k = colon + 3; k < n; k++) {
     if (t[k].kind != 's')
       continue;
-    if (p->nrefs == p->refs_cap) {
-      size_t cap = p->refs_cap ? 2 * p->refs_cap : 16;
-      cdl_reference* r = realloc(p->refs, cap * sizeof *r);
-      if (!r)
-        return -1;
-      p->refs = r;
-      p->refs_cap = cap;
-    }
+    cdl_reference* refs = grow(p->refs, &p->refs_cap, p->nrefs, sizeof *refs);
+    if (!refs)
+      return -1;
+    p->refs = refs;
     p->refs[p->nrefs].group = strdup(group);
     p->refs[p->nrefs++].names = t[k].text;
     if (!p->refs[p->nrefs - 1].group)
@@ -242,8 +250,8 @@ static void resolve_references(cdl_parse* p) {
       size_t len = strcspn(s, " \t\n");
       if (len) {
         for (size_t i = 0; i < p->vars->n; i++)
-          if (!strcmp(p->groups[i], p->refs[r].group) && strlen(p->short_names[i]) == len &&
-              !strncmp(p->short_names[i], s, len))
+          if (!strcmp(p->places[i].group, p->refs[r].group) && strlen(p->places[i].name) == len &&
+              !strncmp(p->places[i].name, s, len))
             p->vars->v[i].coordinate = 1;
         s += len;
       } else {
@@ -259,7 +267,7 @@ int nc_header_parse(const char* cdl, nc_variables* out, char* why, size_t why_si
   if (why_size)
     why[0] = 0;
   cdl_tokens toks;
-  cdl_parse p = {out, NULL, NULL, 0, NULL, 0, 0};
+  cdl_parse p = {out, 0, NULL, 0, NULL, 0, 0};
   char group[4096] = "";
   int section = SECTION_NONE, type_depth = 0, rc = -1, depth = 0;
   size_t start = 0; /* first token of the statement being read */
@@ -332,13 +340,12 @@ done:
   if (rc < 0 && why_size && !why[0])
     snprintf(why, why_size, "out of memory reading the header");
   for (size_t i = 0; i < out->n; i++) {
-    free(p.short_names[i]);
-    free(p.groups[i]);
+    free(p.places[i].name);
+    free(p.places[i].group);
   }
   for (size_t r = 0; r < p.nrefs; r++)
     free(p.refs[r].group);
-  free(p.short_names);
-  free(p.groups);
+  free(p.places);
   free(p.refs);
   free(toks.t);
   free(toks.text);
@@ -370,8 +377,8 @@ int nc_header_read(const char* file, nc_variables* out, char* why, size_t why_si
   posix_spawn_file_actions_adddup2(&actions, fd[1], 1);
   posix_spawn_file_actions_addclose(&actions, fd[0]);
   posix_spawn_file_actions_addclose(&actions, fd[1]);
-  /* -p 9,17: float and double attributes with the digits that give back their exact value; a
-   * file name beginning with '-' would read as an option */
+  /* -s: the storage settings too; -p 9,17: float and double attributes with the digits that
+   * give back their exact value; a file name beginning with '-' would read as an option */
   size_t name_len = strlen(file) + 3;
   char* name = malloc(name_len);
   if (!name) {
@@ -381,7 +388,7 @@ int nc_header_read(const char* file, nc_variables* out, char* why, size_t why_si
     return -1;
   }
   snprintf(name, name_len, "%s%s", file[0] == '-' ? "./" : "", file);
-  char* argv[] = {"ncdump", "-h", "-p", "9,17", name, NULL};
+  char* argv[] = {"ncdump", "-h", "-s", "-p", "9,17", name, NULL};
   pid_t pid;
   int err = posix_spawnp(&pid, "ncdump", &actions, NULL, argv, environ);
   posix_spawn_file_actions_destroy(&actions);
@@ -427,7 +434,7 @@ int nc_header_read(const char* file, nc_variables* out, char* why, size_t why_si
   text[len] = 0;
   int rc = -1;
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    snprintf(why, why_size, "ncdump -h %s failed (exit status %d): not a netCDF file?", file,
+    snprintf(why, why_size, "ncdump -h -s %s failed (exit status %d): not a netCDF file?", file,
              WIFEXITED(status) ? WEXITSTATUS(status) : -1);
   else
     rc = nc_header_parse(text, out, why, why_size);

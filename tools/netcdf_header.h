@@ -20,6 +20,7 @@ typedef struct {
   int fill_exact;     /* it parsed, and a double holds it exactly (cd_values carry one) */
   double fill;        /* its value, when fill_exact */
   char fill_text[64]; /* as ncdump printed it */
+  int deflated;       /* stored with deflate or shuffle (ncdump -s: _DeflateLevel, _Shuffle) */
 } nc_variable;
 
 typedef struct {
@@ -27,11 +28,11 @@ typedef struct {
   size_t n;
 } nc_variables;
 
-/* Parses the CDL header `ncdump -h` prints (numbers at full precision: ncdump -p 9,17). Returns
- * 0, or -1 with a message in why. */
+/* Parses the CDL header `ncdump -h -s` prints (numbers at full precision: ncdump -p 9,17).
+ * Returns 0, or -1 with a message in why. */
 int nc_header_parse(const char* cdl, nc_variables* out, char* why, size_t why_size);
 
-/* Runs `ncdump -h -p 9,17 FILE` (ncdump found on PATH) and parses what it prints. Returns 0, or
+/* Runs `ncdump -h -s -p 9,17 FILE` (ncdump found on PATH) and parses what it prints. Returns 0, or
  * -1 with a message in why (ncdump's own message goes to stderr). */
 int nc_header_read(const char* file, nc_variables* out, char* why, size_t why_size);
 
