@@ -7,6 +7,7 @@ A block to run follows a line `<!-- recipe: NAME -->` on its page. The plugin-pa
 page's `plugin-path` block in bash and the block without its `import parz` line (as the pages
 say to use it); the import way hides every plugin directory (HDF5_PLUGIN_PATH names an empty
 one), so only the registration by `import parz` can supply the filter."""
+import ast
 import os
 import re
 import subprocess
@@ -87,6 +88,17 @@ def ok(r):
     assert r.returncode == 0, "exit %d\nstdout:\n%s\nstderr:\n%s" % (r.returncode, r.stdout,
                                                                      r.stderr)
     return r.stdout
+
+
+def assert_one_hdf5(page, cwd):
+    """The page's one-hdf5 block (`import parz`, the client's import, the HDF5 libraries mapped
+    in the process) names one HDF5 library, besides its high-level part: the one h5py and
+    therefore `import parz` use."""
+    out = ok(run(page, recipe(page, "one-hdf5"), cwd, "import"))
+    libs = ast.literal_eval(out.strip().splitlines()[-1])
+    core = [lib for lib in libs if not os.path.basename(lib).startswith(("libhdf5_hl",
+                                                                          "libhdf5_serial_hl"))]
+    assert len(core) == 1 and "libhdf5" in core[0], libs
 
 
 def levitus():

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import parz
-from client_recipes import (LEVITUS_FILL, TOL, assert_parz, assert_within, ok, recipe, run,
-                            write_levitus_nc)
+from client_recipes import (LEVITUS_FILL, TOL, assert_one_hdf5, assert_parz, assert_within, ok,
+                            recipe, run, write_levitus_nc)
 
 PAGE = "gdal.md"
 
@@ -81,3 +81,9 @@ def test_netcdf_driver_flips_rows(written, tmp_path):
     save = "\nimport numpy as np\nnp.save('back.npy', temp_north_up)\n"
     ok(run(PAGE, recipe(PAGE, "netcdf-driver") + save, tmp_path, "import"))
     assert_within(np.load(tmp_path / "back.npy")[:, ::-1, :], a, TOL, missing=LEVITUS_FILL)
+
+
+def test_import_parz_reaches_gdal(tmp_path):
+    """Why `import parz` works for osgeo.gdal: one HDF5 library in the process."""
+    osgeo_gdal()
+    assert_one_hdf5(PAGE, tmp_path)

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import parz
-from client_recipes import (LEVITUS_FILL, TOL, assert_parz, assert_within, filters, ok, recipe,
-                            run, write_levitus_nc)
+from client_recipes import (LEVITUS_FILL, TOL, assert_one_hdf5, assert_parz, assert_within,
+                            filters, ok, recipe, run, write_levitus_nc)
 
 netCDF4 = pytest.importorskip("netCDF4", reason="netCDF4-python is not installed (Debian: "
                               "python3-netcdf4)")
@@ -103,3 +103,28 @@ with netCDF4.Dataset("late.nc", "w") as ds:
     assert "unknown: nc_def_var_filter: NetCDF: Filter error: undefined filter encountered" in out
     p = str(tmp_path / "late.nc")
     assert filters(p, "v") == [] and filters(p, "w") == []
+
+
+def test_import_parz_reaches_netcdf_c(tmp_path):
+    """Why `import parz` works for netCDF-C: one HDF5 library in the process (the page's check)."""
+    assert_one_hdf5(PAGE, tmp_path)
+
+
+def test_refused_settings_fail_at_the_write_with_parz_reason(tmp_path):
+    """What the page says of settings ParZ refuses: def_var_parz passes, the write fails with
+    netCDF's "HDF error", and ParZ's reason is on stderr."""
+    helper = recipe(PAGE, "write").split("\nwith netCDF4.Dataset(")[0]
+    code = helper + """
+import numpy as np
+with netCDF4.Dataset("int.nc", "w") as ds:
+    ds.createDimension("x", 100)
+    v = ds.createVariable("n", "i4", ("x",), chunksizes=(50,))
+    def_var_parz(v, parz.Parz(accuracy=0.01))
+    print("defined")
+    v[:] = np.arange(100)
+"""
+    r = run(PAGE, code, tmp_path, "import")
+    assert r.returncode != 0 and r.stdout == "defined\n", r.stdout
+    assert "RuntimeError: NetCDF: HDF error" in r.stderr, r.stderr
+    assert ("HDF5 filter ParZ: parz: accuracy mode needs floating-point data; for int32 datasets"
+            in r.stderr), r.stderr

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import parz
-from client_recipes import (LEVITUS_FILL, TOL, assert_parz, assert_within, filters, ok, recipe,
-                            run, write_levitus_nc)
+from client_recipes import (LEVITUS_FILL, TOL, assert_one_hdf5, assert_parz, assert_within,
+                            filters, ok, recipe, run, write_levitus_nc)
 
 pytest.importorskip("tables", reason="PyTables is not installed (Debian: python3-tables)")
 PAGE = "pytables.md"
@@ -67,3 +67,8 @@ def test_filters_do_not_show_parz(written):
     with tables.open_file(str(d / "vasp_parz.h5")) as f:
         assert f.root.rho.filters.complevel == 0
     assert parz.FILTER_ID in filters(str(d / "vasp_parz.h5"), "rho")
+
+
+def test_import_parz_reaches_pytables(tmp_path):
+    """Why `import parz` works for PyTables: one HDF5 library in the process."""
+    assert_one_hdf5(PAGE, tmp_path)

@@ -6,8 +6,8 @@ import h5py
 import numpy as np
 import pytest
 
-from client_recipes import (LEVITUS_FILL, TOL, assert_parz, assert_within, filters, ok, recipe,
-                            run, write_levitus_nc)
+from client_recipes import (LEVITUS_FILL, TOL, assert_one_hdf5, assert_parz, assert_within,
+                            filters, ok, recipe, run, write_levitus_nc)
 
 pytest.importorskip("xarray", reason="xarray is not installed (Debian: python3-xarray)")
 PAGE = "xarray.md"
@@ -88,3 +88,10 @@ def test_netcdf4_engine_drops_parz_silently(tmp_path):
     assert filters(p, "temp") == []
     with h5py.File(p, "r") as f:
         assert f["temp"].id.get_storage_size() == a.nbytes == 1036800
+
+
+def test_import_parz_reaches_both_engines(tmp_path):
+    """Why `import parz` works for both engines: one HDF5 library in the process."""
+    pytest.importorskip("netCDF4", reason="python3-netcdf4 is not installed")
+    pytest.importorskip("h5netcdf", reason="python3-h5netcdf is not installed")
+    assert_one_hdf5(PAGE, tmp_path)
