@@ -95,3 +95,32 @@ def test_import_parz_reaches_both_engines(tmp_path):
     pytest.importorskip("netCDF4", reason="python3-netcdf4 is not installed")
     pytest.importorskip("h5netcdf", reason="python3-h5netcdf is not installed")
     assert_one_hdf5(PAGE, tmp_path)
+
+
+def test_netcdf4_engine_refuses_the_spread_form(tmp_path):
+    """The page's form, **parz.Parz(...), makes the netcdf4 engine fail aloud; the file it leaves
+    holds the coordinates only, as the page says."""
+    pytest.importorskip("netCDF4", reason="the netcdf4 engine is not installed (Debian: "
+                        "python3-netcdf4)")
+    write_levitus_nc(tmp_path / "levitus.nc")
+    r = run(PAGE, recipe(PAGE, "netcdf4-engine-refuses"), tmp_path, "import")
+    assert r.returncode != 0
+    assert ("ValueError: unexpected encoding parameters for 'netCDF4' backend: "
+            "['compression_opts']") in r.stderr, r.stderr
+    with h5py.File(str(tmp_path / "levitus_nc4.nc"), "r") as f:
+        assert sorted(f) == ["depth", "lat", "lon"]
+
+
+def test_h5netcdf_engine_takes_the_object_form(tmp_path):
+    """What the page says of "compression": parz.Parz(...): h5netcdf writes ParZ with it too."""
+    pytest.importorskip("h5netcdf", reason="the h5netcdf engine is not installed (Debian: "
+                        "python3-h5netcdf)")
+    a = write_levitus_nc(tmp_path / "levitus.nc")
+    code = recipe(PAGE, "write").replace("{**parz.Parz(accuracy=0.01),",
+                                         '{"compression": parz.Parz(accuracy=0.01),')
+    assert '"compression": parz.Parz' in code
+    ok(run(PAGE, code, tmp_path, "import"))
+    p = str(tmp_path / "levitus_parz.nc")
+    assert_parz(p, "temp", fill=LEVITUS_FILL)
+    with h5py.File(p, "r") as f:
+        assert_within(f["temp"][...], a, TOL, missing=LEVITUS_FILL)
