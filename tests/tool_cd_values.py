@@ -182,6 +182,15 @@ FROM = [
       ("count", dict(precision=12, fill_value=-99)),
       ("/sub/v", dict(precision=12, fill_value=-999.0))],
      ["time:", "time_bnds:", "x:", "lat2d:", "big:", "sh:", "c:", "scalar:", "/sub/z:"]),
+    # '*' leaves coordinates out in reversible mode as well
+    (["--nccopy", "*", "--reversible"],
+     [("temp", dict(reversible=True, fill_value=F32_FILL)),
+      ("sst", dict(reversible=True, fill_value=-1e34)),
+      ("dnan", dict(reversible=True)),
+      ("a\\,b", dict(reversible=True)),
+      ("count", dict(reversible=True, fill_value=-99)),
+      ("/sub/v", dict(reversible=True, fill_value=-999.0))],
+     ["time:", "time_bnds:", "x:", "lat2d:", "big:", "sh:", "c:", "scalar:", "/sub/z:"]),
     # named: a coordinate variable only in reversible mode; a root name with or without '/'
     (["--nccopy", "x,/temp,/sub/v", "--reversible"],
      [("x", dict(reversible=True)), ("temp", dict(reversible=True, fill_value=F32_FILL)),

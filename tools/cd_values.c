@@ -220,6 +220,12 @@ static const char* cannot_take(const nc_variable* v, unsigned mode, char* why, s
   return NULL;
 }
 
+/* Why '*' leaves v out: what cannot_take says, and coordinate variables in every mode. */
+static const char* left_out(const nc_variable* v, unsigned mode, char* why, size_t size) {
+  const char* no = cannot_take(v, mode, why, size);
+  return no ? no : v->coordinate ? "a coordinate variable or cell bounds" : NULL;
+}
+
 static const nc_variable* find_variable(const nc_variables* vars, const char* name) {
   /* root variables are named without the leading '/' that nccopy also accepts */
   if (name[0] == '/' && !strchr(name + 1, '/'))
@@ -282,7 +288,7 @@ static int print_nccopy(const char* list, const char* from, size_t n, unsigned* 
    * without a word: refused, with the way around it */
   for (size_t i = 0; i < (all ? vars.n : count); i++) {
     const nc_variable* v = all ? &vars.v[i] : find_variable(&vars, names[i]);
-    if (v && v->deflated && (!all || !cannot_take(v, req->mode, why, sizeof why))) {
+    if (v && v->deflated && (!all || !left_out(v, req->mode, why, sizeof why))) {
       fprintf(stderr, "parz cd-values: %s is stored with deflate or shuffle in %s\n", v->name,
               from);
       deflated++;
@@ -300,10 +306,9 @@ static int print_nccopy(const char* list, const char* from, size_t n, unsigned* 
   size_t printed = 0;
   for (size_t i = 0; i < (all ? vars.n : count); i++) {
     const nc_variable* v = all ? &vars.v[i] : find_variable(&vars, names[i]);
-    const char* no = cannot_take(v, req->mode, why, sizeof why);
-    if (all && (no || (v->coordinate && req->mode == H5Z_PARZ_MODE_REVERSIBLE))) {
-      fprintf(stderr, "parz cd-values: left out %s: %s\n", v->name,
-              no ? no : "a coordinate variable or cell bounds");
+    const char* no = all ? left_out(v, req->mode, why, sizeof why) : NULL;
+    if (no) {
+      fprintf(stderr, "parz cd-values: left out %s: %s\n", v->name, no);
       continue;
     }
     unsigned var_cd[H5Z_PARZ_USER_NELMTS_MAX];
