@@ -124,3 +124,24 @@ def test_h5netcdf_engine_takes_the_object_form(tmp_path):
     assert_parz(p, "temp", fill=LEVITUS_FILL)
     with h5py.File(p, "r") as f:
         assert_within(f["temp"][...], a, TOL, missing=LEVITUS_FILL)
+
+
+@pytest.mark.parametrize("engine", ["h5netcdf", "netcdf4"])
+def test_lazy_reads_in_dask_threads(written, engine, tmp_path):
+    """What the page says of chunks= in open_dataset: dask's threads decode, `import parz`
+    covers them."""
+    pytest.importorskip("dask.array", reason="dask is not installed (Debian: python3-dask)")
+    pytest.importorskip("netCDF4" if engine == "netcdf4" else "h5netcdf",
+                        reason="the %s engine is not installed (Debian: python3-%s)"
+                        % (engine, engine))
+    d, a = written
+    os.symlink(d / "levitus_parz.nc", tmp_path / "levitus_parz.nc")
+    opened = 'xr.open_dataset("levitus_parz.nc", engine="%s")' % engine
+    code = recipe(PAGE, "read-" + engine)
+    assert opened in code
+    code = code.replace(opened, opened[:-1] + ', chunks={"depth": 1})')
+    code = code.replace('temp = ds["temp"].values',
+                        'assert ds["temp"].chunks is not None\n'
+                        '    temp = ds["temp"].compute(scheduler="threads").values')
+    ok(run(PAGE, code + SAVE, tmp_path, "import"))
+    assert_within(np.load(tmp_path / "back.npy"), a, TOL, missing=np.nan)
