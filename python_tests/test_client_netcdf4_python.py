@@ -128,3 +128,12 @@ with netCDF4.Dataset("int.nc", "w") as ds:
     assert "RuntimeError: NetCDF: HDF error" in r.stderr, r.stderr
     assert ("HDF5 filter ParZ: parz: accuracy mode needs floating-point data; for int32 datasets"
             in r.stderr), r.stderr
+
+
+def test_filters_do_not_show_parz(written):
+    """What the page says: netCDF4-python's filters() reports no compression for ParZ."""
+    d, _ = written
+    with netCDF4.Dataset(str(d / "levitus_parz.nc")) as ds:
+        shown = ds["temp"].filters()
+    assert not any(shown.values()), shown
+    assert parz.FILTER_ID in filters(str(d / "levitus_parz.nc"), "temp")
