@@ -30,6 +30,7 @@ CC="$CC_ASAN" cmake -S "$PARZ_ROOT" -B "$BUILD" -DPARZ_SANITIZE=ON -DPARZ_CUDA=O
   >"$BUILD/sanitize-configure.log" 2>&1 || { cat "$BUILD/sanitize-configure.log"; echo "sanitize.sh: configure FAILED" >&2; exit 1; }
 cmake --build "$BUILD" -j"$JOBS" >"$BUILD/sanitize-build.log" 2>&1 ||
   { tail -50 "$BUILD/sanitize-build.log"; echo "sanitize.sh: build FAILED" >&2; exit 1; }
+built=$(date +%s)
 
 # Every report is fatal. Leaks are checked (a decoder error path that leaks is a bug); HDF5 and
 # libgomp keep a few allocations until exit, suppressed by name in the file below.
@@ -47,6 +48,7 @@ export HDF5_PLUGIN_PATH="$BUILD/plugins"
 EXCLUDE='mpi|MPI|realdata_sweep|test_plugin_symbols'
 (cd "$BUILD" && ctest -j"$JOBS" --output-on-failure -E "$EXCLUDE" --timeout 600)
 rc=$?
+tested=$(date +%s)
 
 # Hostile HDF5 files (python_tests/test_hostile_files.py; test_hostile_index.py, whose parz
 # command is this build's), parz.read / parz.write with misaligned arrays
@@ -69,5 +71,6 @@ else
   echo "sanitize.sh: hostile-file tests under ASan skipped (needs clang's ASan runtime, h5py and" \
        "a normal build in $PARZ_BUILD_DIR)"
 fi
-echo "sanitize.sh: ASan+UBSan ($CC_ASAN) run finished in $(( $(date +%s) - start )) s, rc=$rc"
+echo "sanitize.sh: ASan+UBSan ($CC_ASAN) run finished in $(( $(date +%s) - start )) s (build" \
+     "$((built - start)) s, ctest $((tested - built)) s, pytest $(( $(date +%s) - tested )) s), rc=$rc"
 exit $rc
