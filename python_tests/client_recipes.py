@@ -10,6 +10,7 @@ one), so only the registration by `import parz` can supply the filter."""
 import ast
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -178,3 +179,37 @@ def assert_within(back, orig, tol, missing, fill=LEVITUS_FILL):
         assert np.isnan(back[gone]).all()
     else:
         assert (back[gone] == missing).all()
+
+
+def write_recipe(page, tmp_path_factory):
+    """levitus.nc and, from it, the page's write recipe's levitus_parz.nc, in a new directory;
+    returns (the directory, the original values)."""
+    d = tmp_path_factory.mktemp(os.path.splitext(page)[0])
+    a = write_levitus_nc(d / "levitus.nc")
+    ok(run(page, recipe(page, "write"), d, "import"))
+    return d, a
+
+
+def assert_levitus_copy(d, a):
+    """levitus_parz.nc in d is levitus.nc with temp through ParZ (in chunks of (1, 90, 180), the
+    fill value kept, the values within the bound) and the coordinates unfiltered, unchanged."""
+    p = str(d / "levitus_parz.nc")
+    assert_parz(p, "temp", fill=LEVITUS_FILL)
+    with h5py.File(p, "r") as f, h5py.File(str(d / "levitus.nc"), "r") as g:
+        for coordinate in ("depth", "lat", "lon"):
+            assert filters(p, coordinate) == []
+            assert np.array_equal(f[coordinate][...], g[coordinate][...])
+        assert f["temp"].chunks == (1, 90, 180)
+        assert f["temp"].attrs["units"] in ("degC", b"degC")
+        # the file holds the fill value itself where the data did: masked, not NaN
+        assert_within(f["temp"][...], a, TOL, missing=LEVITUS_FILL)
+
+
+def assert_ncdump_check(page, d):
+    """The page's ncdump check, on levitus_parz.nc in d, names ParZ on temp alone and the fill
+    value -1e10."""
+    if shutil.which("ncdump") is None:
+        pytest.skip("ncdump is not installed (Debian: netcdf-bin)")
+    out = ok(run(page, recipe(page, "check"), d, "none", shell=True))
+    assert '\ttemp:_Filter = "37050,' in out and out.count("_Filter") == 1, out
+    assert "temp:_FillValue = -1.e+10f ;" in out, out

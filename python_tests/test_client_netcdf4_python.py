@@ -2,15 +2,14 @@
 writes ParZ, netCDF4-python reads it after `import parz` and through the plugin path, and its own
 compression= cannot name the filter."""
 import os
-import shutil
 
-import h5py
 import numpy as np
 import pytest
 
 import parz
-from client_recipes import (LEVITUS_FILL, TOL, assert_one_hdf5, assert_parz, assert_within,
-                            filters, ok, recipe, run, write_levitus_nc)
+from client_recipes import (LEVITUS_FILL, TOL, assert_levitus_copy, assert_ncdump_check,
+                            assert_one_hdf5, assert_within, filters, ok, recipe, run,
+                            write_recipe)
 
 netCDF4 = pytest.importorskip("netCDF4", reason="netCDF4-python is not installed (Debian: "
                               "python3-netcdf4)")
@@ -21,33 +20,15 @@ SAVE = ("\nimport numpy as np\nnp.save('back.npy', temp.filled(np.nan))\n"
 
 @pytest.fixture(scope="module")
 def written(tmp_path_factory):
-    """The write recipe's levitus_parz.nc, next to levitus.nc, and the original values."""
-    d = tmp_path_factory.mktemp("netcdf4")
-    a = write_levitus_nc(d / "levitus.nc")
-    ok(run(PAGE, recipe(PAGE, "write"), d, "import"))
-    return d, a
+    return write_recipe(PAGE, tmp_path_factory)
 
 
 def test_write_puts_parz_on_temp_alone(written):
-    d, a = written
-    p = str(d / "levitus_parz.nc")
-    assert_parz(p, "temp", fill=LEVITUS_FILL)
-    with h5py.File(p, "r") as f, h5py.File(str(d / "levitus.nc"), "r") as g:
-        for coordinate in ("depth", "lat", "lon"):
-            assert filters(p, coordinate) == []
-            assert np.array_equal(f[coordinate][...], g[coordinate][...])
-        assert f["temp"].chunks == (1, 90, 180)
-        assert f["temp"].attrs["units"] in ("degC", b"degC")
-        assert_within(f["temp"][...], a, TOL, missing=LEVITUS_FILL)
+    assert_levitus_copy(*written)
 
 
 def test_check_shows_the_filter(written):
-    d, _ = written
-    if shutil.which("ncdump") is None:
-        pytest.skip("ncdump is not installed (Debian: netcdf-bin)")
-    out = ok(run(PAGE, recipe(PAGE, "check"), d, "none", shell=True))
-    assert '\ttemp:_Filter = "37050,' in out and out.count("_Filter") == 1, out
-    assert "temp:_FillValue = -1.e+10f ;" in out, out
+    assert_ncdump_check(PAGE, written[0])
 
 
 @pytest.mark.parametrize("way", ["import", "path"])

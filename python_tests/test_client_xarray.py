@@ -1,14 +1,14 @@
 """docs/clients/xarray.md, run as written: the h5netcdf engine writes ParZ, both engines read it
 after `import parz` and through the plugin path, and the netcdf4 engine drops the setting."""
 import os
-import shutil
 
 import h5py
 import numpy as np
 import pytest
 
-from client_recipes import (LEVITUS_FILL, TOL, assert_one_hdf5, assert_parz, assert_within,
-                            filters, ok, recipe, run, write_levitus_nc)
+from client_recipes import (LEVITUS_FILL, TOL, assert_levitus_copy, assert_ncdump_check,
+                            assert_one_hdf5, assert_parz, assert_within, filters, ok, recipe,
+                            run, write_levitus_nc, write_recipe)
 
 pytest.importorskip("xarray", reason="xarray is not installed (Debian: python3-xarray)")
 PAGE = "xarray.md"
@@ -17,37 +17,17 @@ SAVE = "\nimport numpy as np\nnp.save('back.npy', temp)\n"
 
 @pytest.fixture(scope="module")
 def written(tmp_path_factory):
-    """The write recipe's levitus_parz.nc, next to levitus.nc, and the original values."""
     pytest.importorskip("h5netcdf", reason="the h5netcdf engine is not installed (Debian: "
                         "python3-h5netcdf)")
-    d = tmp_path_factory.mktemp("xarray")
-    a = write_levitus_nc(d / "levitus.nc")
-    ok(run(PAGE, recipe(PAGE, "write"), d, "import"))
-    return d, a
+    return write_recipe(PAGE, tmp_path_factory)
 
 
 def test_h5netcdf_engine_writes_parz(written):
-    d, a = written
-    p = str(d / "levitus_parz.nc")
-    assert_parz(p, "temp", fill=LEVITUS_FILL)
-    for coordinate in ("depth", "lat", "lon"):
-        assert filters(p, coordinate) == []
-    with h5py.File(p, "r") as f, h5py.File(str(d / "levitus.nc"), "r") as g:
-        for coordinate in ("depth", "lat", "lon"):
-            assert np.array_equal(f[coordinate][...], g[coordinate][...])
-        # the file holds the fill value itself where the data did: masked, not NaN
-        assert_within(f["temp"][...], a, TOL, missing=LEVITUS_FILL)
+    assert_levitus_copy(*written)
 
 
 def test_check_shows_the_filter(written):
-    """The page's ncdump check names ParZ on temp alone, with the fill value kept."""
-    d, _ = written
-    if shutil.which("ncdump") is None:
-        pytest.skip("ncdump is not installed (Debian: netcdf-bin)")
-    out = ok(run(PAGE, recipe(PAGE, "check"), d, "none", shell=True))
-    assert '\ttemp:_Filter = "37050,' in out, out
-    assert out.count("_Filter") == 1, out
-    assert "temp:_FillValue = -1.e+10f ;" in out, out
+    assert_ncdump_check(PAGE, written[0])
 
 
 @pytest.mark.parametrize("way", ["import", "path"])
