@@ -47,7 +47,8 @@ def test_cli_reads_every_band(written):
 
 
 def test_cli_without_plugin_as_the_page_says(written, tmp_path):
-    """gdalinfo -checksum succeeds with checksums of -1; gdal_translate fails, writing nothing."""
+    """gdalinfo alone reads no values and succeeds; with -checksum it succeeds with checksums of
+    -1; gdal_translate fails, writing nothing."""
     gdal_tools()
     d, _ = written
     os.symlink(d / "levitus_parz.nc", tmp_path / "levitus_parz.nc")
@@ -59,6 +60,8 @@ def test_cli_without_plugin_as_the_page_says(written, tmp_path):
     first = recipe(PAGE, "cli").splitlines()[0].split(" | ")[0]
     r = run(PAGE, first, tmp_path, "none", shell=True)
     assert r.returncode == 0 and r.stdout.count("Checksum=-1") == 4, r.stdout + r.stderr
+    r = run(PAGE, first.replace(" -checksum", ""), tmp_path, "none", shell=True)
+    assert r.returncode == 0 and "Band 4 " in r.stdout and "HDF5-DIAG" not in r.stderr, r.stderr
 
 
 @pytest.mark.parametrize("way", ["import", "path"])
