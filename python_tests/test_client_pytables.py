@@ -60,12 +60,16 @@ def test_without_plugin_fails_as_the_page_says(written, tmp_path):
     assert "HDF5ExtError" in r.stderr and "Problems reading the array data." in r.stderr, r.stderr
 
 
-def test_filters_do_not_show_parz(written):
-    """What the page warns of: PyTables reports complevel 0 for a ParZ dataset."""
+def test_what_the_page_says_of_pytables_itself(written):
+    """A chunked ParZ dataset is a CArray whose filters say complevel 0, and Filters cannot name
+    ParZ."""
     import tables
     d = written[0]
     with tables.open_file(str(d / "vasp_parz.h5")) as f:
+        assert isinstance(f.root.rho, tables.CArray)
         assert f.root.rho.filters.complevel == 0
+    with pytest.raises(ValueError, match="compression library ``parz`` is not supported"):
+        tables.Filters(complevel=5, complib="parz")
     assert parz.FILTER_ID in filters(str(d / "vasp_parz.h5"), "rho")
 
 
