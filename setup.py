@@ -62,7 +62,9 @@ def cmake_plugin_dir():
         args.append("-DCMAKE_CUDA_COMPILER=" + nvcc)
     subprocess.check_call(args + extra)
     jobs = os.environ.get("CMAKE_BUILD_PARALLEL_LEVEL") or str(os.cpu_count() or 1)
-    subprocess.check_call(["cmake", "--build", build, "-j", jobs])
+    # the plugin's target alone (with the CUDA module it loads, where CUDA is built): the wheel
+    # holds what lands in plugins/, not the parz command or libparz_h5.so
+    subprocess.check_call(["cmake", "--build", build, "-j", jobs, "--target", "H5Zparz"])
     return os.path.join(build, "plugins")
 
 
