@@ -196,8 +196,8 @@ PARZ_HD void parz_transpose_pairs(parz_pair* v, unsigned n) {
 
 /* Below this many stream bits per group of gs values, a decoder that collected bit planes for
  * tiles of side t sets the (at most as many) one bits individually instead of transposing.
- * The transposition costs about t log2(t) / 2 word swaps plus one copy per value; measured on
- * real data (bench_codec), the two cost the same near t * t / 8 bits for t = 16 and 32 and near
+ * The transposition costs about t log2(t) / 2 word swaps plus one copy per value; on the real
+ * arrays (bench_codec) the two break even near t * t / 8 bits for t = 16 and 32 and near
  * t * t / 16 for t = 64 (64 double values, whose one bits come in long runs of planes per
  * value), and near 64 bits for 64 values in 16 x 16 tiles (at most 16 planes, 3D and 4D). */
 #ifndef PARZ_SPARSE_BITS

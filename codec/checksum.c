@@ -3,8 +3,7 @@
  * The table is a constant (no lazy initialisation, so no shared mutable state). The checksummed
  * head of a chunk grows as C shrinks (its table: up to 2% of the payload with auto C, more with a
  * small C given), and every reader sums it before decoding, the filter on the calling thread
- * alone: byte by byte that took 0.3 ms for a 28 MiB chunk at C = 2 on the 2-core build machine,
- * 3.4 ms for etopo5 at C = 1, against 8 bytes per instruction. */
+ * alone: the instruction takes 8 bytes a step where the table takes one. */
 #include "checksum.h"
 
 #include <string.h>

@@ -54,7 +54,7 @@ PARZ_HD size_t decode_run(parz_reader* r, const parz_grid* g, parz_block_pos* po
 
 /* decode_run for each type and rank in a function of its own: all sixteen inlined into one
  * switch leave the register allocator one huge function, and the 3D double decoder then keeps
- * its plane loop and tile transposition in stack slots (vasp decodes 20% slower). */
+ * its plane loop and tile transposition in stack slots. */
 #define PARZ_RUN_FN(t, d)                                                                        \
   static PARZ_NOINLINE size_t decode_run_##t##_##d(                                              \
       parz_reader* r, const parz_grid* g, parz_block_pos* pos, const parz_params* p, void* data, \

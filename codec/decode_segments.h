@@ -10,9 +10,9 @@
  * last may be shorter): after segment k the stream must be at bit ends[k]. Each block gets its
  * masked values (mask: a validated section; NULL, or nvalues 0, for none) before it is stored.
  * The first segment that is not sets *bad = k and *bad_end = where it ended, and decoding stops
- * there (PARZ_OK; *bad = SIZE_MAX when all are). One reader and grid walk serve the whole run:
- * per segment calls of parz_decode_blocks paid 35-75 ns of set-up each (H100 host), 12-20% of a
- * 2D block's decode at one block per segment. */
+ * there (PARZ_OK; *bad = SIZE_MAX when all are). One reader and grid walk serve the whole run: a
+ * call of parz_decode_blocks per segment would pay their set-up per segment, a large part of a
+ * small block's decode at one block per segment. */
 int parz_decode_segments(const parz_array* a, const parz_chunk_dest* dest, const parz_params* p,
                          const void* src, size_t src_bytes, uint64_t bit, size_t first,
                          size_t count, size_t seg_blocks, const uint64_t* ends,

@@ -41,7 +41,7 @@ typedef enum {
   PARZ_TABLE_HYBRID = 4
 } parz_table_kind;
 
-/* Defaults, chosen from the GPU and OpenMP measurements recorded in codec/FORMAT.md. C = 0
+/* Defaults (codec/FORMAT.md, "Defaults and table overhead", says why). C = 0
  * (auto) gives variable-rate chunks the smallest power of two C whose table is at most 2% of the
  * payload, picked per chunk once it is encoded; fixed rate takes PARZ_DEFAULT_SEGMENT_BLOCKS. */
 #define PARZ_DEFAULT_SEGMENT_BLOCKS 32u

@@ -127,7 +127,7 @@ struct parz_window {
 /* Word j from base if `want`, else `keep`: a select, then a load predicated into the same
  * register, no branch. The order matters: written as `j == nfull ? tail : v` after the load,
  * nvcc puts the select after the load, which then makes every refill wait for the very word it
- * prefetches (a quarter of the length parser's stall samples under ncu, H100). */
+ * prefetches. */
 __device__ __forceinline__ uint32_t parz_window_load(const parz_window* b, uint32_t j, bool want,
                                                      uint32_t keep) {
   uint32_t v = want ? (j == b->nfull ? b->tail : 0u) : keep;
@@ -209,7 +209,7 @@ __device__ __forceinline__ T parz_opaque(T v) {
 
 /* Drops adv <= 32 bits; at least 32 stay valid. The refill is a branch, which suits the window
  * decoder: its many warps hide it, and a refill by selects (parz_window_step_flat) is no faster
- * there (within 1%, H100). */
+ * there. */
 __device__ __forceinline__ void parz_window_step(parz_window* b, unsigned adv) {
   b->w >>= adv;
   b->cnt -= adv;
@@ -223,8 +223,7 @@ __device__ __forceinline__ void parz_window_step(parz_window* b, unsigned adv) {
 
 /* parz_window_step without a branch, for the lockstep parser: nearly every step of a warp has
  * some lane refilling, so a branch would diverge on most steps. With the load predicated into a
- * selected register (parz_window_load) this is 2-4% faster than the branch at C = 16 to 64
- * (H100, etopo5). */
+ * selected register (parz_window_load) this is faster than the branch there. */
 __device__ __forceinline__ void parz_window_step_flat(parz_window* b, unsigned adv) {
   const unsigned cnt = b->cnt - adv;
   const bool need = cnt < 32;

@@ -37,21 +37,17 @@ static int seg_parser(const parz_chunk_view* v, int forced) {
 }
 
 /* G, the segments per warp of the parse, for nsegments segments in one launch given the length
- * parser. The rule comes from sweeps of G with bench/bench_gpu_kernel on an H100 (132 SMs;
- * bench/README.md lists the run). One thread per block in the decode kernel, so C only matters
- * to the length parse. G starts at 32 and is halved while fewer than W parse warps per SM
- * would run:
+ * parser. The rule comes from sweeps of G with bench/bench_gpu_kernel (bench/README.md lists
+ * the run, bench/results/h100/notes-from-code.md what it found). One thread per block in the
+ * decode kernel, so C only matters to the length parse. G starts at 32 and is halved while
+ * fewer than W parse warps per SM would run:
  * - the 1D/2D lockstep parser, lossy modes: W = 4 (one warp per scheduler), G >= 8. Its lanes
  *   stay in step, so more of them per warp cost little, and a smaller G only spreads the same
- *   chains over more warps. On etopo5 (accuracy 1e-2) that gives G = 32, 32, 32, 16 at C = 8,
- *   16, 32, 64, and on the 4 MB arrays egm96 and hst (accuracy 1e-3, C = 16 and 32) G = 8: each
- *   the best measured or within 1%. With it those two arrays decode 1.4x to 1.9x as fast as
- *   with the rule below (accuracy 1e-3 and precision 16);
+ *   chains over more warps;
  * - the lockstep parser in reversible mode, whose reloads after long raw runs diverge: W = 8,
- *   G >= 8 (etopo5 at C = 32: G = 16, 216 against 190 GiB/s with G = 32);
- * - the other parsers (3D, 4D), whose lanes diverge at every plane: W = 8, G >= 1. On vasp,
- *   levitus and ccsm (accuracy 1e-3 and reversible, C = 16 and 32) the best G was 1, which is
- *   what this gives but for vasp at C = 16 (G = 2: 118 against 133 GiB/s). */
+ *   G >= 8;
+ * - the other parsers (3D, 4D), whose lanes diverge at every plane: W = 8, G >= 1, since lanes
+ *   that diverge gain little from sharing a warp. */
 static unsigned plan(const parz_gpu_context* ctx, const parz_chunk_view* v, uint64_t nsegments,
                      int parser) {
   const unsigned long long sms = (unsigned long long)ctx->sm_count;

@@ -22,14 +22,12 @@
  *   crc     the CRC-32C of all behind the header, combined with the header's;
  *   seal    the header into place with its checksum.
  *
- * Variable-rate chunks need every block's length before any block's place is known. Two
- * schemes were measured on the H100 (bench/results/h100/bench_gpu_encode_schemes.md):
- * blocks encoded into per-block slots, then a scan and a join kernel copying their bits into
- * place; and a length-only pass of the encoder, the scan, then a second encode into place.
- * The second lost (the length pass costs 80% of an encode, more than the join), and encoding
- * into a thread's own buffer cost no more than into a slot, so the kernel above keeps the
- * first with its scan and join folded in: each block is encoded once, its bits copied once, and
- * no slot goes through device memory. */
+ * Variable-rate chunks need every block's length before any block's place is known. The
+ * kernel above encodes each block once into its thread's own buffer, scans the lengths and
+ * copies the bits into place, the scan and the join folded in: each block is encoded once, its
+ * bits copied once, and no slot goes through device memory. The other scheme, a length-only
+ * pass of the encoder, the scan, then a second encode into place, pays for most of an encode
+ * twice (bench/results/h100/bench_gpu_encode_schemes.md compares the two). */
 #include <stdlib.h>
 #include <string.h>
 

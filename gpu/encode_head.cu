@@ -51,8 +51,8 @@ __global__ void sizes_kernel(const parz_gpu_enc_chunk* chunks, unsigned n,
 }
 
 /* One CTA per chunk, a thread per slot of its set: the patterns' first positions gathered in
- * shared memory, then each slot's value index; V from the first thread. (A thread per slot
- * reading every slot's position from device memory took 55 us on the H200.) */
+ * shared memory, then each slot's value index; V from the first thread: a thread per slot
+ * reading every slot's position from device memory would wait on each of those reads. */
 __global__ void __launch_bounds__(PARZ_GPU_MASK_SLOTS)
     mask_rank_kernel(const parz_gpu_enc_chunk* chunks) {
   __shared__ unsigned long long firsts[PARZ_GPU_MASK_SLOTS];
@@ -151,8 +151,8 @@ __device__ void warp_walk(const parz_gpu_enc_chunk& c, unsigned nvalues, unsigne
 
 /* A CTA walks WALK_WARPS shares of WALK_BLOCKS blocks, a warp each: one group of the largest
  * candidate G, or several smaller ones. A group of 4096 blocks walked by one warp takes 128
- * dependent steps, its shares walked at once 8, two or three times over: counting every
- * candidate's bytes of a masked 4 MiB chunk took 48 us the first way, 16 us this way (H200). */
+ * dependent steps, its shares walked at once 8, two or three times over, so the shares shorten
+ * the chain of dependent steps that counts every candidate's bytes. */
 #define WALK_BLOCKS PARZ_GPU_MASK_GROUP_MIN
 #define WALK_WARPS (1u << (PARZ_GPU_MASK_GROUP_SIZES - 1))
 #define WALK_THREADS (32 * WALK_WARPS)

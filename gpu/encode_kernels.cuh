@@ -13,10 +13,9 @@
 
 #define PARZ_GPU_ENC_THREADS 128
 /* CTAs of the block kernel an SM must hold at once, which bounds the registers the compiler may
- * give each thread. Blocks of 32-bit values in one or two dimensions encode faster at 8 (64
- * registers, 47% occupancy, against 72 and 41% unbounded: etopo5 f32 on the H100 +8-14% side by
- * side); larger blocks then spill (vasp f64 3D -25%, levitus f32 3D -12%) and stay unbounded.
- * The build setting exists to measure it again. */
+ * give each thread. Blocks of 32-bit values in one or two dimensions encode faster at 8 (fewer
+ * registers, more CTAs at once, no spill); larger blocks then spill and stay unbounded. The
+ * build setting exists to measure it again. */
 #ifndef PARZ_GPU_ENC_MIN_CTAS_SMALL
 #define PARZ_GPU_ENC_MIN_CTAS_SMALL 8
 #endif

@@ -3,9 +3,9 @@
  *
  * A worker that has finished a job spins on the job counter for a while before it sleeps on the
  * condition variable, and so does a caller waiting for a job's end. A chunk through the filter
- * runs two or three jobs a fraction of a millisecond apart, and HDF5's own work between chunks
- * takes about a millisecond per 4 MiB; waking the sleeping threads for each job cost about
- * 0.17 ms per 4 MiB chunk on the 16-core GPU host (a virtual machine). The spin is bounded
+ * runs two or three jobs a fraction of a millisecond apart, with HDF5's own work between
+ * chunks, and waking sleeping threads for each job is a visible share of a chunk's time on a
+ * virtual machine's host. The spin is bounded
  * (the pool's spin_us), as OpenMP's is, so an idle pool costs no CPU for long; a pool made with
  * 0 sleeps at once. */
 #include "host_pool.h"

@@ -29,9 +29,8 @@
 
 /* Units per thread: enough for dynamic scheduling to even out uneven segments: the last units
  * make the tail, where threads that are done wait for the others (a thread idles at most about
- * 1/64 of its share). Replayed with each unit's own decode time (bench_omp --balance 16), the
- * schedule of 16 threads loses 0.3-0.9% to it at 64 per thread on the real arrays, against
- * 1.1-2.9% at 16 (etopo5 in 9 chunks, and single chunks of ccsm, egm96, vasp). A unit costs
+ * 1/64 of its share; bench_omp --balance replays the schedule with each unit's own decode time,
+ * which is how the count was chosen: fewer units leave a longer tail). A unit costs
  * microseconds of set-up (its first offset, the dynamic hand-out), so units stay at least
  * MIN_UNIT_BYTES of decoded values where the chunk allows. */
 #define UNITS_PER_THREAD 64u

@@ -11,7 +11,7 @@
 extern "C" {
 #endif
 
-/* threads: 0 = OpenMP's default; 1 = serial. Chunks smaller than the measured threshold are
+/* threads: 0 = OpenMP's default; 1 = serial. Chunks smaller than a fixed threshold are
  * decoded serially whatever `threads` says. Builds without OpenMP run serially. */
 int parz_omp_chunk_decode(const void* src, size_t src_bytes, void* dst, size_t dst_bytes,
                           int threads, parz_error* err);

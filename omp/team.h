@@ -1,4 +1,4 @@
-/* Internal to omp/: how many threads a call uses, the measured size thresholds below which a
+/* Internal to omp/: how many threads a call uses, the size thresholds below which a
  * chunk is handled serially, and the collection of the first error out of a parallel loop. */
 #ifndef PARZ_OMP_TEAM_H
 #define PARZ_OMP_TEAM_H
@@ -8,14 +8,10 @@
 #include "parz_chunk.h"
 
 /* Below these decoded sizes a chunk is decoded / encoded serially whatever the thread count:
- * waking a team costs more than the work. Measured with `bench_omp --threshold` (best of 20
- * decodes of 1D runs of the real arrays, accuracy 1e-4 x range, default C and P):
- *   this 2-core machine (shared, loaded), 2 threads: parallel/serial 1.2-2.1 at 4 KiB,
- *     0.7-1.3 at 8 KiB, 0.5-0.9 at 16 KiB, 0.5-0.8 at 32 KiB and above;
- *   the GPU host's 16 cores, 16 threads: 0.22-0.29 at 4 KiB, 0.12 at 16 KiB, 0.1 above.
- * A hot loop hides the wake-up of a sleeping team (tens of microseconds), so the cut-off sits
- * where 2 threads win clearly even on the loaded 2-core machine: 16 KiB, where a serial decode
- * takes 50-350 us. Encoding costs more per byte than decoding, so the same cut-off is safe. */
+ * waking a team costs more than the work. A hot loop hides the wake-up of a sleeping team, so
+ * the cut-off sits where 2 threads win clearly even on a loaded 2-core machine, as
+ * `bench_omp --threshold` shows; a 16-core host wins from smaller sizes on. Encoding costs more
+ * per byte than decoding, so the same cut-off is safe. */
 #define PARZ_OMP_DECODE_MIN_BYTES ((size_t)16 * 1024)
 #define PARZ_OMP_ENCODE_MIN_BYTES ((size_t)16 * 1024)
 
