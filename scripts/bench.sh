@@ -13,8 +13,10 @@
 # would end past 90 s skipped. parz_bench --help lists its options.
 # The build tree is $PARZ_BUILD_DIR (default build/, the one scripts/test.sh and scripts/demo.sh
 # build): used as it is when configured (only parz_bench and what it needs are brought up to
-# date), else configured as they do it. Environment: PARZ_BUILD_DIR, PARZ_SHARED_DATA; HDF5
-# unpacked from Debian packages under /opt/h5 (the GPU machine) is found at run time.
+# date; the benchmarks turned on where they are off, as in a tree the demo made), else
+# configured with the project's defaults (parz_configure). Environment: PARZ_BUILD_DIR,
+# PARZ_SHARED_DATA; HDF5 unpacked from Debian packages under /opt/h5 (the GPU machine) is found
+# at run time.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 BUILD="$PARZ_BUILD_DIR"
