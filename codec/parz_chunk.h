@@ -109,7 +109,7 @@ typedef struct {
  * bounded anyway). */
 typedef struct {
   unsigned version; /* format version, 1 or 2 */
-  unsigned codec;   /* PARZ_CODEC_ZFP or PARZ_CODEC_STORED */
+  unsigned codec;   /* PARZ_CODEC_ZFP, PARZ_CODEC_STORED: the registry's (codec/frame/codecs.h) */
   parz_array array; /* contiguous; type, rank and shape from the header */
   parz_params params;
   parz_table_kind table;       /* never AUTO here */

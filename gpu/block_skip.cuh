@@ -5,7 +5,7 @@
  * decides a block's length: the raw bits of already-significant coefficients can be skipped in
  * one step, and once every coefficient is significant the rest of the planes cost one skip in
  * all. This walks exactly the paths of parz_decode_ints / parz_decode_iblock /
- * parz_decode_fblock (codec/block_decode_w.h), including libzfp's unsigned budget arithmetic, so
+ * parz_decode_fblock (codec/zfp/block_decode_w.h), including libzfp's unsigned budget arithmetic, so
  * its answer equals the bits parz_decode_block returns. A disagreement cannot go unnoticed: the
  * decoder checks every segment's end against the table, and the GPU tests run every mode, type
  * and rank through these parsers against the serial decoder. codec/FORMAT.md ("Where the bit

@@ -1,7 +1,7 @@
 /* Window decoder for one block of at most 16 values (1D, 2D) in the modes whose bit budget cannot
  * run out inside a block (parz_skip_small_ok: fixed accuracy, fixed precision, reversible).
  *
- * The general decoder (parz_decode_ints in codec/block_decode_w.h) serves every mode, so it keeps
+ * The general decoder (parz_decode_ints in codec/zfp/block_decode_w.h) serves every mode, so it keeps
  * libzfp's budget arithmetic, reads through a 64-bit bounded reader and adds each bit at its
  * plane (bit << k). Here no budget can end a block, so a plane is its raw bits and group tests
  * read from a 64-bit window that always holds 32 unread bits (parz_window, block_skip.cuh), and

@@ -9,7 +9,7 @@
  * block per thread, neighbouring threads taking neighbouring blocks, so the stores of a warp
  * land in the same rows. C then only sets the length of kernel 1's serial walk, which costs a
  * fraction of decoding. Fixed-rate chunks and C = 1 parse nothing (every block's start is
- * known). Values are decoded by parz_decode_block's width functions from codec/block_decode.h,
+ * known). Values are decoded by parz_decode_block's width functions from codec/zfp/block_decode.h,
  * the code the CPU runs, except 1D/2D blocks in modes without a budget limit, which take the
  * window decoder of block_small.cuh (same transform and cast code); the output is bit-identical
  * either way. */

@@ -35,6 +35,7 @@
 
 #include <cub/device/device_scan.cuh>
 
+#include "codecs.h"
 #include "encode_kernels.cuh"
 #include "stored.h"
 
@@ -95,7 +96,8 @@ static int scratch_reserve(parz_gpu_context* ctx, size_t bytes, cudaStream_t st,
 
 /* The payload scratch share of chunk c. */
 static size_t scratch_share(const parz_gpu_enc_chunk& c) {
-  return padded(parz_stream_bound((parz_type)c.type, c.dims, &c.params, (size_t)c.nblocks));
+  return padded(
+      parz_codec_zfp.stream_bound((parz_type)c.type, c.dims, &c.params, (size_t)c.nblocks));
 }
 
 /* Whether chunk c's configuration masks values (it then has a set). */
@@ -107,7 +109,7 @@ static bool masks(const parz_gpu_enc_chunk& c) { return c.mask.nan || c.mask.fil
  * wait). Their entries in h get the pass's fields. */
 static int mask_pass(parz_gpu_context* ctx, parz_gpu_enc_chunk* h, const size_t* which, size_t m,
                      parz_gpu_enc_chunk* h_sub, parz_gpu_enc_chunk* d_sub,
-                     unsigned long long* d_sizes, unsigned long long* sizes, cudaStream_t st,
+                     parz_gpu_enc_sizes* d_sizes, parz_gpu_enc_sizes* sizes, cudaStream_t st,
                      parz_error* err) {
   size_t facts = 0, j;
   cudaError_t e = cudaSuccess;
@@ -145,7 +147,7 @@ static int mask_pass(parz_gpu_context* ctx, parz_gpu_enc_chunk* h, const size_t*
   if (e == cudaSuccess)
     e = parz_gpu_launch_sizes(d_sub, (unsigned)m, d_sizes, st);
   if (e == cudaSuccess)
-    e = cudaMemcpyAsync(sizes, d_sizes, m * PARZ_GPU_SIZES * 8, cudaMemcpyDeviceToHost, st);
+    e = cudaMemcpyAsync(sizes, d_sizes, m * sizeof *sizes, cudaMemcpyDeviceToHost, st);
   if (e == cudaSuccess)
     e = cudaStreamSynchronize(st);
   if (e != cudaSuccess)
@@ -238,7 +240,7 @@ int parz_gpu_encode_placed(parz_gpu_context* ctx, size_t n, const parz_array* ar
                            parz_gpu_enc_place place, void* place_arg, size_t* written,
                            cudaStream_t st, size_t* failed, parz_error* err) {
   const size_t hb = PARZ_GPU_HEAD;
-  const size_t sizes_bytes = n * PARZ_GPU_SIZES * 8;
+  const size_t sizes_bytes = n * sizeof(parz_gpu_enc_sizes);
   size_t i, scan = 0, scratch = 0, offsets = 0, tiles = 0, sets = 0;
   uint64_t ranges = 0;
   cudaError_t e;
@@ -320,7 +322,7 @@ int parz_gpu_encode_placed(parz_gpu_context* ctx, size_t n, const parz_array* ar
     return parz_gpu_cuda_fail(err, e, "preparing the encode");
   if ((rc = launch_blocks(h, d, n, st, err)))
     return rc;
-  e = parz_gpu_launch_sizes(d, (unsigned)n, (unsigned long long*)ctx->enc_sizes.ptr, st);
+  e = parz_gpu_launch_sizes(d, (unsigned)n, (parz_gpu_enc_sizes*)ctx->enc_sizes.ptr, st);
   if (e == cudaSuccess)
     e = cudaMemcpyAsync(ctx->h_enc_sizes.ptr, ctx->enc_sizes.ptr, sizes_bytes,
                         cudaMemcpyDeviceToHost, st);
@@ -330,18 +332,18 @@ int parz_gpu_encode_placed(parz_gpu_context* ctx, size_t n, const parz_array* ar
     return parz_gpu_cuda_fail(err, e, "encoding the blocks");
 
   /* chunks holding masked values: the mask pass, its sizes in place of the first pass's */
-  unsigned long long* sizes = (unsigned long long*)ctx->h_enc_sizes.ptr;
+  parz_gpu_enc_sizes* sizes = (parz_gpu_enc_sizes*)ctx->h_enc_sizes.ptr;
   std::vector<size_t> which, mask_bytes(n, 0);
   for (i = 0; i < n; i++) {
-    const unsigned long long* s = sizes + PARZ_GPU_SIZES * i;
-    if (s[PARZ_GPU_SIZES_RISKY]) {
+    const parz_gpu_enc_sizes* s = sizes + i;
+    if (s->risky) {
       if (failed)
         *failed = i;
       return parz_gpu_enc_risk_refuse(err);
     }
-    if (!s[3])
+    if (!s->masked)
       continue;
-    if (s[4]) {
+    if (s->overflow) {
       if (failed)
         *failed = i;
       return parz_gpu_enc_mask_refuse(err);
@@ -349,32 +351,35 @@ int parz_gpu_encode_placed(parz_gpu_context* ctx, size_t n, const parz_array* ar
     which.push_back(i);
   }
   if (!which.empty()) {
-    unsigned long long* again = sizes + PARZ_GPU_SIZES * n;
+    parz_gpu_enc_sizes* again = sizes + n;
     rc = mask_pass(ctx, h, which.data(), which.size(), (parz_gpu_enc_chunk*)((char*)h + up),
                    (parz_gpu_enc_chunk*)((char*)d + up),
-                   (unsigned long long*)ctx->enc_sizes.ptr + PARZ_GPU_SIZES * n, again, st, err);
+                   (parz_gpu_enc_sizes*)ctx->enc_sizes.ptr + n, again, st, err);
     if (rc != PARZ_OK)
       return rc;
     for (size_t j = 0; j < which.size(); j++) {
-      unsigned long long* s = sizes + PARZ_GPU_SIZES * which[j];
-      const unsigned long long* t = again + PARZ_GPU_SIZES * j;
-      memcpy(s, t, 3 * sizeof *s);
-      mask_bytes[which[j]] = parz_gpu_enc_mask_layout(&h[which[j]], (unsigned)t[5], t + 6);
+      parz_gpu_enc_sizes* s = sizes + which[j];
+      const parz_gpu_enc_sizes* t = again + j;
+      s->payload_bits = t->payload_bits;
+      s->nexceptions = t->nexceptions;
+      s->needs2 = t->needs2;
+      mask_bytes[which[j]] =
+          parz_gpu_enc_mask_layout(&h[which[j]], (unsigned)t->nvalues, t->record_bytes);
     }
   }
 
   /* each chunk's layout and header, as the serial encoder settles them, then its place */
   for (i = 0; i < n; i++) {
-    const unsigned long long* s = sizes + PARZ_GPU_SIZES * i;
-    rc = parz_gpu_enc_settle(&h[i], &arrays[i], cfg, s[0], s[1], (unsigned)s[2], mask_bytes[i],
-                             heads + i * hb, &written[i], err);
+    const parz_gpu_enc_sizes* s = sizes + i;
+    rc = parz_gpu_enc_settle(&h[i], &arrays[i], cfg, s->payload_bits, s->nexceptions,
+                             (unsigned)s->needs2, mask_bytes[i], heads + i * hb, &written[i], err);
     if (rc != PARZ_OK) {
       if (failed)
         *failed = i;
       return rc;
     }
   }
-  /* a chunk its encoding makes larger than its values is stored (codec/stored.h) */
+  /* a chunk its encoding makes larger than its values is stored (codec/stored/stored.h) */
   std::vector<char> stored(n, 0);
   size_t nstored = 0;
   if (cfg->stored == PARZ_STORED_WHEN_SMALLER)

@@ -7,9 +7,9 @@
  * A chunk is built as the CPU encoder builds it (codec/parz_chunk.h, "Encoding in three
  * steps"), with blocks as the units:
  *   1. every block is encoded on its own into a buffer of its thread (parz_gpu_encode_block):
- *      the codec's block encoder (codec/block_encode.h) on the block as the codec's gather pads
+ *      the codec's block encoder (codec/zfp/block_encode.h) on the block as the codec's gather pads
  *      it, exceptions (NaN, Inf, and in lossy modes the values out of zfp's range) replaced by
- *      the codec's stand-in (codec/standin.h); a running sum of the lengths gives each block's
+ *      the codec's stand-in (codec/frame/standin.h); a running sum of the lengths gives each block's
  *      bit offset, where its bits are ORed into a zeroed payload scratch
  *      (parz_gpu_place_block);
  *   2. the host settles the chunk's layout from the payload's size as the serial encoder does
@@ -27,6 +27,7 @@
 #include "block_encode.h"
 #include "block_type.cuh"
 #include "checksum.h"
+#include "codecs.h"
 #include "crc32c.h"
 #include "encode_mask.cuh"
 #include "payload_checksum.h"
@@ -92,7 +93,7 @@ struct parz_gpu_enc_chunk {
 
 /* Words a block of type T and rank D fills before any minbits padding: the widest header (two
  * flag bits, the exponent, the precision field) and every plane of every value with a group
- * test per value (codec/params.c, parz_block_max_bits without a budget). Bits past these
+ * test per value (codec/zfp/params.c, parz_block_max_bits without a budget). Bits past these
  * words are padding, zeros that the bounded writer drops and
  * parz_gpu_place_block leaves to the zeroed payload, so a thread's buffer fits its own kind of
  * block (9 words for 2D floats, not the 261 of 4D doubles) whatever minbits is. */
@@ -214,8 +215,8 @@ PARZ_HD unsigned parz_gpu_mask_scan(const U* q, const parz_gpu_extent& e,
 }
 
 /* The block's known values (neither exceptions nor masked) that put it at risk of missing the
- * accuracy bound (codec/standin.h, parz_risk_rule_of). The GPU encoder does not run the codec's
- * check of such blocks (codec/risk.h): a chunk holding one is refused, and its callers encode it
+ * accuracy bound (codec/frame/standin.h, parz_risk_rule_of). The GPU encoder does not run the codec's
+ * check of such blocks (codec/frame/risk.h): a chunk holding one is refused, and its callers encode it
  * on the CPU. NaN are exceptions by the rule, so the fill value is the one masked value to tell
  * apart. */
 template <parz_type T, typename U, unsigned D>
@@ -232,7 +233,7 @@ PARZ_HD unsigned parz_gpu_risk(const U* q, const parz_gpu_extent& e, const parz_
 /* The clean step of a block holding exceptions, fill values or values at risk (their count among
  * the block's valid values came from the gather): with a configuration that masks, the first pass also
  * scans the block for masked values (a block holding some is zeroed) and the mask pass fills
- * its holes instead; otherwise each exception becomes the block's stand-in (codec/standin.h).
+ * its holes instead; otherwise each exception becomes the block's stand-in (codec/frame/standin.h).
  * Out of line, on a copy of the block: blocks rarely come here, and the block itself stays in
  * registers. */
 template <parz_type T, typename U, unsigned D>
@@ -478,7 +479,7 @@ PARZ_HD unsigned long long parz_gpu_exc_count(const parz_gpu_enc_chunk& c, unsig
 }
 
 /* The records of the exceptions at positions [r R, (r + 1) R), from record c.exc_first[r] on
- * (codec/exceptions.h: u64 position, u64 bit pattern). */
+ * (codec/frame/exceptions.h: u64 position, u64 bit pattern). */
 template <typename U>
 PARZ_HD void parz_gpu_exc_write(const parz_gpu_enc_chunk& c, unsigned long long r) {
   unsigned char* rec = c.chunk + c.exc_at + 16 * c.exc_first[r];
@@ -731,8 +732,8 @@ static inline int parz_gpu_enc_plan(parz_gpu_enc_chunk* c, const parz_array* a, 
                                     const parz_chunk_config* cfg, parz_error* err) {
   parz_chunk_view v;
   int rc = parz_chunk_layout(&v, a, cfg, err);
-  if (rc == PARZ_OK)
-    rc = parz_params_check_encode(&v.params, a->type, a->dims, err);
+  if (rc == PARZ_OK) /* the layout's codec, zfp's: the kernels encode zfp's blocks */
+    rc = parz_codec_find(v.codec)->check_encode(&v.params, a->type, a->dims, err);
   parz_gpu_mask m;
   if (rc == PARZ_OK)
     rc = parz_gpu_enc_mask_plan(&m, a->type, cfg, err);

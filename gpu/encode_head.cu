@@ -30,24 +30,24 @@ __global__ void tiles_kernel(const parz_gpu_enc_chunk* chunks) {
   }
 }
 
-/* Per chunk: what the host settles the layout with (PARZ_GPU_SIZES). */
+/* Per chunk: what the host settles the layout with (parz_gpu_enc_sizes). */
 __global__ void sizes_kernel(const parz_gpu_enc_chunk* chunks, unsigned n,
-                             unsigned long long* sizes) {
+                             parz_gpu_enc_sizes* sizes) {
   const unsigned i = (unsigned)thread_index();
   if (i >= n)
     return;
   const parz_gpu_enc_chunk& c = chunks[i];
   const parz_gpu_mask_set* m = c.mask.set;
-  unsigned long long* s = sizes + PARZ_GPU_SIZES * i;
-  s[0] = c.offsets[c.nblocks];
-  s[1] = *c.nexc;
-  s[2] = *c.needs2;
-  s[3] = m ? m->masked : 0;
-  s[4] = m ? m->overflow : 0;
-  s[5] = m ? m->nvalues : 0;
+  parz_gpu_enc_sizes* s = sizes + i;
+  s->payload_bits = c.offsets[c.nblocks];
+  s->nexceptions = *c.nexc;
+  s->needs2 = *c.needs2;
+  s->masked = m ? m->masked : 0;
+  s->overflow = m ? m->overflow : 0;
+  s->nvalues = m ? m->nvalues : 0;
   for (unsigned k = 0; k < PARZ_GPU_MASK_GROUP_SIZES; k++)
-    s[6 + k] = m ? m->record_bytes[k] : 0;
-  s[PARZ_GPU_SIZES_RISKY] = *c.risky;
+    s->record_bytes[k] = m ? m->record_bytes[k] : 0;
+  s->risky = *c.risky;
 }
 
 /* One CTA per chunk, a thread per slot of its set: the patterns' first positions gathered in
@@ -420,7 +420,7 @@ cudaError_t parz_gpu_launch_tiles(const parz_gpu_enc_chunk* h, const parz_gpu_en
 }
 
 cudaError_t parz_gpu_launch_sizes(const parz_gpu_enc_chunk* d, unsigned n,
-                                  unsigned long long* sizes, cudaStream_t st) {
+                                  parz_gpu_enc_sizes* sizes, cudaStream_t st) {
   sizes_kernel<<<(n + 127) / 128, 128, 0, st>>>(d, n, sizes);
   return cudaGetLastError();
 }

@@ -124,15 +124,21 @@ PARZ_GPU_DECLARE_ENCODE(f64)
 PARZ_GPU_DECLARE_ENCODE(i32)
 PARZ_GPU_DECLARE_ENCODE(i64)
 
-/* What the sizes kernel reads back per chunk (PARZ_GPU_SIZES words): payload bits,
- * exceptions, the version-2 flag, masked values, the set's overflow, V, R for each candidate G,
- * then whether a block holds a value at risk (PARZ_GPU_SIZES_RISKY). */
-#define PARZ_GPU_SIZES (7 + PARZ_GPU_MASK_GROUP_SIZES)
-#define PARZ_GPU_SIZES_RISKY (PARZ_GPU_SIZES - 1)
+/* What the sizes kernel reads back per chunk, all 64-bit words so that an array of them comes
+ * down in one copy. */
+typedef struct {
+  unsigned long long payload_bits, nexceptions;
+  unsigned long long needs2;   /* the exceptions need format version 2 */
+  unsigned long long masked;   /* masked values met */
+  unsigned long long overflow; /* the mask's set overflowed */
+  unsigned long long nvalues;  /* V, the mask's values */
+  unsigned long long record_bytes[PARZ_GPU_MASK_GROUP_SIZES]; /* R for each candidate G */
+  unsigned long long risky; /* a block holds a value at risk of missing the accuracy bound */
+} parz_gpu_enc_sizes;
 
 /* The other kernels (encode_head.cu), over n chunks as above: the look-back's tile states and
  * the chunk's counters;
- * each chunk's sizes into sizes[PARZ_GPU_SIZES i ...]; the mask pass's rank (the palette's
+ * each chunk's sizes into sizes[i]; the mask pass's rank (the palette's
  * value indices) and records' bytes of every candidate G, and, once placed, the mask section's
  * values and (one chunk) its records; the
  * payload from the scratch (left zero) into the chunk; the table;
@@ -142,7 +148,7 @@ PARZ_GPU_DECLARE_ENCODE(i64)
 cudaError_t parz_gpu_launch_tiles(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
                                   unsigned n, cudaStream_t st);
 cudaError_t parz_gpu_launch_sizes(const parz_gpu_enc_chunk* d, unsigned n,
-                                  unsigned long long* sizes, cudaStream_t st);
+                                  parz_gpu_enc_sizes* sizes, cudaStream_t st);
 cudaError_t parz_gpu_launch_mask_rank(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
                                       unsigned n, cudaStream_t st);
 cudaError_t parz_gpu_launch_mask_lengths(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,

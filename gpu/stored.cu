@@ -1,4 +1,4 @@
-/* Stored chunks on the GPU (codec/stored.h, FORMAT.md "Stored chunks"): their decode is a copy
+/* Stored chunks on the GPU (codec/stored/stored.h, FORMAT.md "Stored chunks"): their decode is a copy
  * of the payload, with one warp per checksummed partition verifying it as block_kernel's warps
  * verify a zfp payload (checksum.cuh). */
 #include <stdlib.h>

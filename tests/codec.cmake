@@ -33,7 +33,8 @@ endif()
 # as well: the same sources, the same tests.
 get_target_property(PARZ_CODEC_SCALAR_SOURCES parz_codec SOURCES)
 add_library(parz_codec_scalar STATIC ${PARZ_CODEC_SCALAR_SOURCES})
-target_include_directories(parz_codec_scalar PUBLIC ${PROJECT_SOURCE_DIR}/codec)
+target_include_directories(parz_codec_scalar
+                           PUBLIC $<TARGET_PROPERTY:parz_codec,INTERFACE_INCLUDE_DIRECTORIES>)
 target_compile_definitions(parz_codec_scalar PRIVATE PARZ_VECTOR=0)
 target_link_libraries(parz_codec_scalar PUBLIC $<TARGET_PROPERTY:parz_codec,INTERFACE_LINK_LIBRARIES>)
 add_library(parz_codec_testutil_scalar STATIC ${CMAKE_CURRENT_SOURCE_DIR}/test_codec_common.c)
@@ -45,3 +46,17 @@ foreach(t zfp roundtrip access)
   target_link_libraries(test_codec_${t}_scalar parz_codec_testutil_scalar)
   add_test(NAME codec_${t}_scalar COMMAND test_codec_${t}_scalar)
 endforeach()
+
+# No cycles between files: neither #include lines among codec/, omp/ and gpu/, nor calls between
+# the object files of the codec and the OpenMP drivers (the frame calls a codec only through the
+# registry, codec/frame/codecs.h).
+find_program(PARZ_CYCLES_PYTHON python3)
+if(PARZ_CYCLES_PYTHON)
+  add_test(NAME codec_include_cycles
+           COMMAND ${PARZ_CYCLES_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_cycles.py --includes
+                   ${PROJECT_SOURCE_DIR} codec omp gpu)
+  add_test(NAME codec_call_cycles
+           COMMAND ${PARZ_CYCLES_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_cycles.py --calls
+                   $<TARGET_FILE:parz_codec> $<TARGET_FILE:parz_omp>)
+  set_tests_properties(codec_call_cycles PROPERTIES ENVIRONMENT "NM=${CMAKE_NM}")
+endif()

@@ -18,6 +18,12 @@ foreach(t equal nested errors limits lengths assemble)
 endforeach()
 add_executable(test_payload_checksum ${CMAKE_CURRENT_SOURCE_DIR}/test_payload_checksum.c)
 target_link_libraries(test_payload_checksum parz_omp parz_real_arrays parz_chunk_testutil)
+# a codec compiled only into this test (tests/codec_raw/), through the frame and the OpenMP driver
+add_executable(test_codec_raw ${CMAKE_CURRENT_SOURCE_DIR}/test_codec_raw.c
+                              ${CMAKE_CURRENT_SOURCE_DIR}/codec_raw/raw_codec.c)
+target_include_directories(test_codec_raw PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/codec_raw)
+target_link_libraries(test_codec_raw parz_omp m)
+add_test(NAME codec_raw COMMAND test_codec_raw)
 # the drivers' page population (codec/fresh_pages.h), on plain threads
 find_package(Threads REQUIRED)
 add_executable(test_fresh_pages ${CMAKE_CURRENT_SOURCE_DIR}/test_fresh_pages.c)

@@ -1,4 +1,4 @@
-/* The encoder's reads of the array cut into parts (parz_jobs, codec/parz_chunk.h; codec/scan.c)
+/* The encoder's reads of the array cut into parts (parz_jobs, codec/parz_chunk.h; codec/frame/scan.c)
  * give what the uncut reads give: parz_chunk_bound_data_jobs equals parz_chunk_bound_data and
  * parz_chunk_encode_jobs writes parz_chunk_encode's bytes, for 2 to 300 parts run in reverse and
  * in interleaved order.

@@ -571,7 +571,7 @@ static void box_cases(int small) {
   }
 }
 
-/* Stored chunks (codec/stored.h): with them on, arrays of random bits (stored in every mode)
+/* Stored chunks (codec/stored/stored.h): with them on, arrays of random bits (stored in every mode)
  * and smooth ones (kept as zfp chunks) through every path, strided views among them; then one
  * batch of both under one configuration, whose stored chunks take the encoder's other path. */
 static void stored_cases(int small) {

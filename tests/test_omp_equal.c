@@ -319,7 +319,7 @@ static void random_bits(void) {
       cfg.partition_segments = 3;
       snprintf(what, sizeof what, "%s random bits %s", parz_type_name(a.type), test_mode_name(m));
       compared += check_policies(what, &a, data, &cfg);
-      /* with stored chunks on, most of these are stored (codec/stored.h) */
+      /* with stored chunks on, most of these are stored (codec/stored/stored.h) */
       cfg.stored = PARZ_STORED_WHEN_SMALLER;
       strncat(what, ", stored chunks on", sizeof what - strlen(what) - 1);
       compared += check_policies(what, &a, data, &cfg);

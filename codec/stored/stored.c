@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "codecs.h"
 #include "payload_checksum.h"
 #include "table.h"
 #include "table_endian.h"
@@ -272,3 +273,35 @@ int parz_stored_meets(const parz_chunk_view* v, const parz_chunk_dest* d, uint64
   segment_values(v, first, count, &v0, &v1);
   return each_row(v, d, v0, v1, found_row, NULL);
 }
+
+static int read_params(parz_params* p, uint32_t minbits, uint32_t maxbits, uint32_t maxprec,
+                       int32_t minexp, parz_error* err) {
+  (void)err; /* its values' widths, checked by parz_stored_check with the rest of the header */
+  p->minbits = minbits;
+  p->maxbits = maxbits;
+  p->maxprec = maxprec;
+  p->minexp = minexp;
+  return PARZ_OK;
+}
+
+static int fixed_length(const parz_params* p) {
+  (void)p;
+  return 1;
+}
+
+const parz_codec parz_codec_stored = {
+    PARZ_CODEC_STORED,     /* id */
+    1,                     /* version */
+    "stored",              /* name */
+    1,                     /* block_side: a block is one value */
+    read_params,           /* read_params */
+    fixed_length,          /* fixed_length */
+    parz_stored_check,     /* check */
+    NULL,                  /* block_bits_bound: a direct codec */
+    NULL,                  /* stream_bound */
+    NULL,                  /* check_encode */
+    NULL,                  /* encode_segments */
+    NULL,                  /* decode_segments */
+    parz_stored_decode_to, /* decode_to */
+    parz_stored_meets      /* meets */
+};

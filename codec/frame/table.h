@@ -39,7 +39,7 @@ int parz_table_validate(const parz_chunk_view* v, parz_error* err);
 /* Length in bits of segment s < v->nsegments, O(1). Only for validated views. */
 uint64_t parz_table_segment_bits(const parz_chunk_view* v, uint64_t s);
 
-/* ---- Chunk layout shared by the parser (chunk.c) and the encoder (chunk_encode.c) ---- */
+/* ---- Chunk layout shared by the parser (chunk_parse.c) and the encoder (chunk_encode.c) ---- */
 
 /* Size of the fixed header in bytes (every format version). */
 #define PARZ_HEADER_BYTES 112u

@@ -1,4 +1,6 @@
 /* Array-level decoder: blocks in stream order through the shared block decoder. */
+#include <string.h>
+
 #include "block_decode.h"
 #include "grid.h"
 #include "decode_segments.h"
@@ -79,71 +81,75 @@ static size_t decode_range(parz_reader* r, const parz_grid* g, parz_block_pos* p
 #undef PARZ_RUN
 }
 
-/* parz_decode_blocks, and parz_decode_segments when ends is not NULL; the values go to `data`
- * (the array a describes) or, when dest is not NULL, to dest's window (data unused). */
-static int decode_blocks(const parz_array* a, const parz_chunk_dest* dest, void* data,
-                         const parz_params* p, const void* src, size_t src_bytes, uint64_t bit,
-                         size_t first, size_t count, size_t seg_blocks, const uint64_t* ends,
-                         const parz_chunk_mask* mask, size_t* bad, uint64_t* end_bit,
+/* The blocks of a run (codecs.h) into run->dest's window, or with no dest into `data` (the
+ * array run->array describes); with ends (parz_decode_segments) every segment's end checked. */
+static int decode_blocks(const parz_segment_run* run, void* data, size_t* bad, uint64_t* end_bit,
                          parz_error* err) {
+  const parz_array* a = run->array;
+  const parz_chunk_mask* mask = run->mask;
   parz_grid g;
   parz_block_pos pos;
   parz_reader r;
   parz_mask_cursor cursor;
-  uint64_t limit = (uint64_t)src_bytes * 8;
+  uint64_t limit = (uint64_t)run->src_bytes * 8;
   size_t done;
-  int status = parz_codec_check(a, p, first, count, err);
+  int status = parz_codec_check(a, run->params, run->first, run->count, err);
   if (status)
     return status;
-  if (dest)
-    data = dest->data;
-  if (!data && count)
+  if (run->dest)
+    data = run->dest->data;
+  if (!data && run->count)
     return parz_fail(err, PARZ_ERR_ARG, "NULL output array");
-  if (!src && src_bytes)
+  if (!run->src && run->src_bytes)
     return parz_fail(err, PARZ_ERR_ARG, "NULL stream");
-  if (bit > limit)
+  if (run->bit > limit)
     return parz_fail(err, PARZ_ERR_STREAM, "start bit %llu past the end of a %zu-byte stream",
-                     (unsigned long long)bit, src_bytes);
-  if (dest)
-    parz_grid_init_dest(&g, a, dest);
+                     (unsigned long long)run->bit, run->src_bytes);
+  if (run->dest)
+    parz_grid_init_dest(&g, a, run->dest);
   else
     parz_grid_init(&g, a);
-  parz_reader_init(&r, src, src_bytes, bit);
-  parz_grid_seek(&g, first, &pos);
+  parz_reader_init(&r, run->src, run->src_bytes, run->bit);
+  parz_grid_seek(&g, run->first, &pos);
   if (mask && mask->nvalues)
-    parz_mask_seek(&cursor, mask, a, first);
-  done = decode_range(&r, &g, &pos, a->type, a->dims, p, data, first, count, limit, seg_blocks,
-                      ends, mask && mask->nvalues ? &cursor : NULL, bad);
+    parz_mask_seek(&cursor, mask, a, run->first);
+  done =
+      decode_range(&r, &g, &pos, a->type, a->dims, run->params, data, run->first, run->count, limit,
+                   run->seg_blocks, run->ends, mask && mask->nvalues ? &cursor : NULL, bad);
   if (bad && *bad != SIZE_MAX) {
     *end_bit = parz_reader_tell(&r);
     return PARZ_OK;
   }
-  if (done < count)
+  if (done < run->count)
     return parz_fail(err, PARZ_ERR_STREAM,
-                     "stream of %zu bytes ends inside block %zu (truncated or corrupt)", src_bytes,
-                     first + done);
+                     "stream of %zu bytes ends inside block %zu (truncated or corrupt)",
+                     run->src_bytes, run->first + done);
   if (end_bit)
     *end_bit = parz_reader_tell(&r);
   return PARZ_OK;
 }
 
-int parz_decode_segments(const parz_array* a, const parz_chunk_dest* dest, const parz_params* p,
-                         const void* src, size_t src_bytes, uint64_t bit, size_t first,
-                         size_t count, size_t seg_blocks, const uint64_t* ends,
-                         const parz_chunk_mask* mask, size_t* bad, uint64_t* bad_end,
+int parz_decode_segments(const parz_segment_run* run, size_t* bad, uint64_t* bad_end,
                          parz_error* err) {
   *bad = SIZE_MAX;
-  if (!ends || seg_blocks == 0 || !dest)
+  if (!run->ends || run->seg_blocks == 0 || !run->dest)
     return parz_fail(err, PARZ_ERR_ARG, "parz_decode_segments: no segment ends or destination");
-  return decode_blocks(a, dest, NULL, p, src, src_bytes, bit, first, count, seg_blocks, ends, mask,
-                       bad, bad_end, err);
+  return decode_blocks(run, NULL, bad, bad_end, err);
 }
 
 int parz_decode_blocks(const parz_array* a, void* data, const parz_params* p, const void* src,
                        size_t src_bytes, uint64_t bit, size_t first, size_t count,
                        uint64_t* end_bit, parz_error* err) {
-  return decode_blocks(a, NULL, data, p, src, src_bytes, bit, first, count, 0, NULL, NULL, NULL,
-                       end_bit, err);
+  parz_segment_run run;
+  memset(&run, 0, sizeof run);
+  run.array = a;
+  run.params = p;
+  run.src = src;
+  run.src_bytes = src_bytes;
+  run.bit = bit;
+  run.first = first;
+  run.count = count;
+  return decode_blocks(&run, data, NULL, end_bit, err);
 }
 
 int parz_decompress(const parz_array* a, void* data, const parz_params* p, const void* src,

@@ -1,4 +1,4 @@
-/* The block decoder core, shared word for word by the CPU decoder (codec/decode.c) and the CUDA
+/* The block decoder core, shared word for word by the CPU decoder (codec/zfp/decode.c) and the CUDA
  * decoder (gpu/), which #include this header so that both run the same code.
  *
  * Contract

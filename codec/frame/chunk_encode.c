@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "encode_segments.h"
+#include "codecs.h"
 #include "exceptions.h"
 #include "mask.h"
 #include "payload_checksum.h"
@@ -26,11 +26,12 @@
 #define CHECK_ROUNDS 3u
 
 struct parz_chunk_encoder {
-  parz_chunk_view v;     /* layout and sizes; its pointers are unused. Its segments are the
+  parz_chunk_view v;       /* layout and sizes; its pointers are unused. Its segments are the
                              * encoder's units; with auto C (auto_c) they are single blocks and
                              * the chunk's own layout comes from settle() */
-  parz_chunk_view fin;   /* the chunk's layout, from write_head */
-  parz_chunk_config cfg; /* the caller's configuration, for settle() */
+  parz_chunk_view fin;     /* the chunk's layout, from write_head */
+  parz_chunk_config cfg;   /* the caller's configuration, for settle() */
+  const parz_codec* codec; /* the layout's (codecs.h) */
   int auto_c;
   parz_array src; /* what the codec reads: the caller's array or the cleaned copy */
   const void* data;
@@ -182,7 +183,8 @@ int parz_chunk_encoder_begin_jobs(parz_chunk_encoder** out, const parz_array* a,
   if (!enc)
     return parz_fail(err, PARZ_ERR_NOMEM, "out of memory for the chunk encoder");
   if ((rc = parz_chunk_layout(&enc->v, a, cfg, err)) != PARZ_OK ||
-      (rc = parz_params_check_encode(&enc->v.params, a->type, a->dims, err)) != PARZ_OK ||
+      (rc = (enc->codec = parz_codec_find(enc->v.codec))
+                ->check_encode(&enc->v.params, a->type, a->dims, err)) != PARZ_OK ||
       (rc = parz_mask_palette_init(&scan.pal, a->type, a->dims, &enc->v.params, cfg, err)) !=
           PARZ_OK) {
     free(enc);
@@ -250,7 +252,7 @@ size_t parz_chunk_encoder_scratch_bound(const parz_chunk_encoder* enc, uint64_t 
   if (count > enc->v.nsegments)
     count = enc->v.nsegments;
   nb = segment_blocks(&enc->v, 0, count, &b0);
-  return parz_stream_bound(enc->v.array.type, enc->v.array.dims, &enc->v.params, (size_t)nb);
+  return enc->codec->stream_bound(enc->v.array.type, enc->v.array.dims, &enc->v.params, (size_t)nb);
 }
 
 int parz_chunk_encode_segments(parz_chunk_encoder* enc, uint64_t first, uint64_t count,
@@ -267,9 +269,9 @@ int parz_chunk_encode_segments(parz_chunk_encoder* enc, uint64_t first, uint64_t
                      (unsigned long long)first, (unsigned long long)count,
                      (unsigned long long)v->nsegments);
   nb = segment_blocks(v, first, count, &b0);
-  rc = parz_encode_segments(&enc->src, enc->data, &v->params, (size_t)b0, (size_t)nb,
-                            v->segment_blocks, scratch, scratch_bytes, &total,
-                            enc->seg_bits + first, err);
+  rc = enc->codec->encode_segments(&enc->src, enc->data, &v->params, (size_t)b0, (size_t)nb,
+                                   v->segment_blocks, scratch, scratch_bytes, &total,
+                                   enc->seg_bits + first, err);
   if (rc != PARZ_OK) {
     for (s = first; s < first + count; s++)
       enc->seg_bits[s] = UNIT_NOT_ENCODED;

@@ -1,0 +1,109 @@
+/* The codec interface (internal to the codec library): what the chunk's frame asks of the codec
+ * that turns values into payload bits, and the registry of codecs by the id in the header.
+ *
+ * The frame (header and directory, table, payload checksums, masks, exceptions, destination
+ * windows, the encoder's steps) calls a codec only through its entry here; a codec is one folder
+ * (zfp/, stored/) and one entry in the registry (codecs.c), and knows nothing of the frame but
+ * the view it is handed. Two kinds of codecs:
+ * - stream codecs (zfp) write a bit stream of blocks cut into segments whose lengths the table
+ *   holds: they give encode_segments and decode_segments, and the frame walks the table, the
+ *   window and the checksums for them;
+ * - direct codecs (stored) place every value at a position known from the shape: they give
+ *   decode_to and meets, and the frame hands them whole ranges of segments. */
+#ifndef PARZ_CODECS_H
+#define PARZ_CODECS_H
+
+#include "parz_chunk.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A run of consecutive segments to decode: blocks [first, first + count) of the chunk's array,
+ * cut into segments of seg_blocks blocks (the last may be shorter), from bit `bit` of the
+ * payload src (src_bytes bytes); after segment k the stream must be at bit ends[k]. Each block
+ * gets its masked values (mask: a validated section; nvalues 0 for none) before it is stored
+ * into dest's window (checked by the caller). */
+typedef struct {
+  const parz_array* array;
+  const parz_params* params;
+  const parz_chunk_dest* dest;
+  const parz_chunk_mask* mask;
+  const void* src;
+  size_t src_bytes;
+  uint64_t bit;
+  size_t first, count, seg_blocks;
+  const uint64_t* ends;
+} parz_segment_run;
+
+typedef struct parz_codec {
+  unsigned id;      /* the header's codec field: PARZ_CODEC_* */
+  unsigned version; /* the newest version of it this reader decodes (and the one written) */
+  const char* name;
+  /* Values along each dimension of a block: a block holds block_side^d values of a d-dimensional
+   * array, the blocks of an extent n are ceil(n / block_side), in C order. */
+  unsigned block_side;
+  /* The header's four parameter fields as the codec's parameters: PARZ_OK, or an error naming
+   * them (err may be NULL). */
+  int (*read_params)(parz_params* p, uint32_t minbits, uint32_t maxbits, uint32_t maxprec,
+                     int32_t minexp, parz_error* err);
+  /* Whether every block takes the same number of bits (a table of kind NONE serves). */
+  int (*fixed_length)(const parz_params* p);
+  /* The codec's rules for a chunk's header beyond the frame's, once the frame has read its
+   * array, parameters, table fields and section sizes; may set nblocks and nsegments. NULL:
+   * none. */
+  int (*check)(parz_chunk_view* v, parz_error* err);
+
+  /* Stream codecs. The most bits one block of the type and rank takes under p. */
+  unsigned (*block_bits_bound)(parz_type type, unsigned dims, const parz_params* p);
+  /* The most bytes a stream of `blocks` blocks takes (whole 64-bit words); 0 when too large. */
+  size_t (*stream_bound)(parz_type type, unsigned dims, const parz_params* p, size_t blocks);
+  /* Whether p can be encoded for the type and rank: PARZ_OK or an error naming the value. */
+  int (*check_encode)(const parz_params* p, parz_type type, unsigned dims, parz_error* err);
+  /* Encodes blocks [first, first + count) of a into dst: *bits the stream's length, seg_bits
+   * one entry per run of seg_blocks blocks (the last may be shorter), its bits capped at
+   * UINT32_MAX. PARZ_ERR_BUFFER when dst_bytes is too small. */
+  int (*encode_segments)(const parz_array* a, const void* data, const parz_params* p, size_t first,
+                         size_t count, size_t seg_blocks, void* dst, size_t dst_bytes,
+                         uint64_t* bits, uint32_t* seg_bits, parz_error* err);
+  /* Decodes a run of segments; the first segment that does not end where run->ends says sets
+   * *bad = its index in the run and *bad_end = where it ended, and decoding stops there
+   * (PARZ_OK; *bad = SIZE_MAX when all do). */
+  int (*decode_segments)(const parz_segment_run* run, size_t* bad, uint64_t* bad_end,
+                         parz_error* err);
+
+  /* Direct codecs. Stores the values of segments [first, first + count) that lie in d's window
+   * at their places, reading nothing outside the payload. */
+  void (*decode_to)(const parz_chunk_view* v, const parz_chunk_dest* d, uint64_t first,
+                    uint64_t count);
+  /* Whether segments [first, first + count) hold a value of d's window. */
+  int (*meets)(const parz_chunk_view* v, const parz_chunk_dest* d, uint64_t first, uint64_t count);
+} parz_codec;
+
+/* The codec of that id, or NULL when this reader knows none. */
+const parz_codec* parz_codec_find(unsigned id);
+
+/* The codecs this reader knows, for messages: "1 (zfp), 2 (stored)", cut to `bytes`. */
+void parz_codec_names(char* out, size_t bytes);
+
+/* Adds a codec to the registry (tests: a codec compiled only into a test): PARZ_ERR_ARG when
+ * its id is 0 or taken or the registry is full. Not thread-safe: register before any chunk is
+ * read or written. */
+int parz_codec_register(const parz_codec* c, parz_error* err);
+
+/* The codec that parz_chunk_layout lays chunks out for, which the encoders then write: zfp's
+ * (a stored chunk is written whole, stored.h), unless a test chose another stream codec with
+ * parz_codec_write_with (PARZ_ERR_ARG for an unknown id or a direct codec). Not thread-safe,
+ * as parz_codec_register. */
+const parz_codec* parz_codec_written(void);
+int parz_codec_write_with(unsigned id, parz_error* err);
+
+/* The codecs of this library (zfp/, stored/). */
+extern const parz_codec parz_codec_zfp;
+extern const parz_codec parz_codec_stored;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
