@@ -99,8 +99,7 @@ static size_t packed_bound(const mpi_field* f, const options* o, const parz_para
                   3,
                   {(size_t)o->chunk_rows, (size_t)f->dims[1], (size_t)f->dims[2]},
                   {0, 0, 0, 0}};
-  parz_chunk_config cfg = {*p, PARZ_TABLE_AUTO,  0, 0, PARZ_CHECKSUM_DEFAULT, PARZ_MASK_DEFAULT, 0,
-                           0,  PARZ_STORED_NEVER};
+  const parz_chunk_config cfg = {.params = *p, .stored = PARZ_STORED_NEVER}; /* zfp, defaults */
   return parz_chunk_bound(&a, &cfg) * (size_t)(rows / o->chunk_rows);
 }
 
@@ -115,8 +114,7 @@ static int time_codec(const mpi_field* f, const options* o, const parz_params* p
                   3,
                   {(size_t)o->chunk_rows, (size_t)f->dims[1], (size_t)f->dims[2]},
                   {0, 0, 0, 0}};
-  parz_chunk_config cfg = {*p, PARZ_TABLE_AUTO,  0, 0, PARZ_CHECKSUM_DEFAULT, PARZ_MASK_DEFAULT, 0,
-                           0,  PARZ_STORED_NEVER};
+  const parz_chunk_config cfg = {.params = *p, .stored = PARZ_STORED_NEVER}; /* zfp, defaults */
   uint64_t nchunks = rows / o->chunk_rows;
   size_t sizes[4096];
   if (nchunks > 4096) {

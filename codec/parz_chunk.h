@@ -84,6 +84,11 @@ typedef struct {
   int fill;           /* nonzero: values bit-equal to fill_bits are masked too */
   uint64_t fill_bits; /* the fill value's bit pattern; 32-bit types: the low 32 bits */
   parz_stored_mode stored;
+  /* The codec of the payload, a header codec id: 0 (what a zeroed configuration holds) or
+   * PARZ_CODEC_ZFP writes zfp's stream; the encoders refuse an id this library does not know
+   * and PARZ_CODEC_STORED, which only the rule of stored chunks writes. The GPU encoder writes
+   * zfp only. */
+  unsigned codec;
 } parz_chunk_config;
 
 /* Nonzero when chunks of `type` under cfg may hold a mask section: the mask is not off and the
@@ -109,7 +114,7 @@ typedef struct {
  * bounded anyway). */
 typedef struct {
   unsigned version; /* format version, 1 or 2 */
-  unsigned codec;   /* PARZ_CODEC_ZFP, PARZ_CODEC_STORED: the registry's (codec/frame/codecs.h) */
+  unsigned codec; /* PARZ_CODEC_ZFP, PARZ_CODEC_STORED: the codec table's (codec/frame/codecs.h) */
   parz_array array; /* contiguous; type, rank and shape from the header */
   parz_params params;
   parz_table_kind table;       /* never AUTO here */

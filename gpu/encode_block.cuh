@@ -732,7 +732,12 @@ static inline int parz_gpu_enc_plan(parz_gpu_enc_chunk* c, const parz_array* a, 
                                     const parz_chunk_config* cfg, parz_error* err) {
   parz_chunk_view v;
   int rc = parz_chunk_layout(&v, a, cfg, err);
-  if (rc == PARZ_OK) /* the layout's codec, zfp's: the kernels encode zfp's blocks */
+  if (rc == PARZ_OK && v.codec != PARZ_CODEC_ZFP) /* the kernels encode zfp's blocks only */
+    rc = parz_fail(err, PARZ_ERR_UNSUPPORTED,
+                   "GPU encode: codec %u in the chunk configuration; the GPU encoder writes zfp "
+                   "(codec %u) only: encode it on the CPU",
+                   v.codec, PARZ_CODEC_ZFP);
+  if (rc == PARZ_OK)
     rc = parz_codec_find(v.codec)->check_encode(&v.params, a->type, a->dims, err);
   parz_gpu_mask m;
   if (rc == PARZ_OK)

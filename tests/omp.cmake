@@ -18,12 +18,22 @@ foreach(t equal nested errors limits lengths assemble)
 endforeach()
 add_executable(test_payload_checksum ${CMAKE_CURRENT_SOURCE_DIR}/test_payload_checksum.c)
 target_link_libraries(test_payload_checksum parz_omp parz_real_arrays parz_chunk_testutil)
-# a codec compiled only into this test (tests/codec_raw/), through the frame and the OpenMP driver
+# a codec compiled only into this test (tests/codec_raw/), through the frame and the OpenMP driver:
+# its codec table (codec_raw/codec_table.c) takes the place of the library's (codecs.h); the
+# chunk it writes goes to the library as built, whose table does not know it
 add_executable(test_codec_raw ${CMAKE_CURRENT_SOURCE_DIR}/test_codec_raw.c
-                              ${CMAKE_CURRENT_SOURCE_DIR}/codec_raw/raw_codec.c)
+                              ${CMAKE_CURRENT_SOURCE_DIR}/codec_raw/raw_codec.c
+                              ${CMAKE_CURRENT_SOURCE_DIR}/codec_raw/codec_table.c)
 target_include_directories(test_codec_raw PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/codec_raw)
 target_link_libraries(test_codec_raw parz_omp m)
-add_test(NAME codec_raw COMMAND test_codec_raw)
+add_test(NAME codec_raw COMMAND test_codec_raw ${CMAKE_CURRENT_BINARY_DIR}/codec_raw_chunk.bin)
+add_executable(test_codec_raw_product ${CMAKE_CURRENT_SOURCE_DIR}/codec_raw/product_refuses.c)
+target_include_directories(test_codec_raw_product PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+target_link_libraries(test_codec_raw_product parz_omp)
+add_test(NAME codec_raw_product COMMAND test_codec_raw_product
+                                        ${CMAKE_CURRENT_BINARY_DIR}/codec_raw_chunk.bin)
+set_tests_properties(codec_raw PROPERTIES FIXTURES_SETUP codec_raw_chunk)
+set_tests_properties(codec_raw_product PROPERTIES FIXTURES_REQUIRED codec_raw_chunk)
 # the drivers' page population (codec/fresh_pages.h), on plain threads
 find_package(Threads REQUIRED)
 add_executable(test_fresh_pages ${CMAKE_CURRENT_SOURCE_DIR}/test_fresh_pages.c)

@@ -1,9 +1,13 @@
-/* A codec added as one folder and one registry entry (tests/codec_raw/, compiled only into this
- * test): registered at run time, it writes chunks through the frame (HYBRID table, payload
- * checksums, exceptions, a mask) with the serial encoder and the OpenMP driver, and they decode
- * bit for bit, whole, in a window, serially and with OpenMP, with nothing of the frame or the
- * drivers changed. A chunk of a codec this reader does not know is refused, naming it. */
+/* A codec added as one folder and one table entry (tests/codec_raw/, compiled only into this
+ * test, whose codec table replaces the library's at link time): named in the chunk
+ * configuration, it writes chunks through the frame (HYBRID table, payload checksums,
+ * exceptions, a mask) with the serial encoder and the OpenMP driver, and they decode bit for
+ * bit, whole, in a window, serially and with OpenMP, with nothing of the frame or the drivers
+ * changed. A configuration naming a codec the encoders cannot write, and a chunk of a codec
+ * this reader does not know, are refused, naming it. With a path, the raw chunk is written
+ * there for test_codec_raw_product (the library's own table refuses it). */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +15,7 @@
 #include "codecs.h"
 #include "parz_omp.h"
 #include "raw_codec.h"
+#include "table.h"
 #include "table_endian.h"
 
 #define NY 37
@@ -51,7 +56,38 @@ static size_t encode(const parz_chunk_config* cfg, int threads, unsigned char** 
   return rc == PARZ_OK ? written : 0;
 }
 
-int main(void) {
+/* A configuration naming a codec the encoders cannot write: refused by the layout, the bound,
+ * the serial encoder and the OpenMP driver, the message naming the id and `why`. */
+static void refused(const parz_chunk_config* base, unsigned id, const char* why) {
+  parz_chunk_config cfg = *base;
+  parz_chunk_view v;
+  parz_array a;
+  parz_error err;
+  unsigned char dst[1 << 15];
+  char name[32];
+  size_t written = 1;
+  memset(&a, 0, sizeof a);
+  a.type = PARZ_FLOAT;
+  a.dims = 2;
+  a.shape[0] = NY;
+  a.shape[1] = NX;
+  cfg.codec = id;
+  snprintf(name, sizeof name, "codec %u", id);
+  CHECK(parz_chunk_layout(&v, &a, &cfg, &err) == PARZ_ERR_PARAM && strstr(err.message, name) &&
+            strstr(err.message, why),
+        ": layout of %s: %s", name, err.message);
+  CHECK(parz_chunk_bound(&a, &cfg) == 0, ": the bound of %s", name);
+  CHECK(parz_chunk_encode(&a, values, &cfg, dst, sizeof dst, &written, &err) == PARZ_ERR_PARAM &&
+            strstr(err.message, name) && written == 0,
+        ": serial encoder, %s: %s", name, err.message);
+  written = 1;
+  CHECK(parz_omp_chunk_encode(&a, values, &cfg, dst, sizeof dst, &written, 3, &err) ==
+                PARZ_ERR_PARAM &&
+            strstr(err.message, name) && written == 0,
+        ": OpenMP driver, %s: %s", name, err.message);
+}
+
+int main(int argc, char** argv) {
   parz_chunk_config cfg;
   parz_chunk_view v;
   parz_chunk_dest d;
@@ -75,13 +111,13 @@ int main(void) {
     cfg.fill_bits = bits;
   }
 
-  /* one registry entry, then chunks of it */
-  CHECK(parz_codec_register(&parz_codec_raw, &err) == PARZ_OK, ": %s", err.message);
-  CHECK(parz_codec_register(&parz_codec_raw, &err) == PARZ_ERR_ARG && strstr(err.message, "200"),
-        ": a second registration: %s", err.message);
-  CHECK(parz_codec_write_with(PARZ_CODEC_STORED, &err) == PARZ_ERR_ARG);
-  CHECK(parz_codec_write_with(77, &err) == PARZ_ERR_ARG && strstr(err.message, "77"));
-  CHECK(parz_codec_write_with(PARZ_CODEC_RAW, &err) == PARZ_OK, ": %s", err.message);
+  /* this program's table, then chunks of its raw codec, named in the configuration */
+  CHECK(parz_codec_count == 3 && parz_codec_find(PARZ_CODEC_RAW) == &parz_codec_raw &&
+            parz_codec_find(PARZ_CODEC_ZFP) == &parz_codec_zfp,
+        ": the test's codec table (%u codecs)", parz_codec_count);
+  refused(&cfg, 77, "knows codecs 1 (zfp), 2 (stored), 200 (raw)");
+  refused(&cfg, PARZ_CODEC_STORED, "stored");
+  cfg.codec = PARZ_CODEC_RAW;
   n_serial = encode(&cfg, 0, &serial);
   n_omp = encode(&cfg, 3, &omp);
   CHECK(n_serial > 0 && n_serial == n_omp && !memcmp(serial, omp, n_serial),
@@ -124,6 +160,13 @@ int main(void) {
       if (!isnan(values[y * NX + x]))
         CHECK(box[(y - 5) * 33 + (x - 7)] == values[y * NX + x], ": (%zu, %zu)", y, x);
 
+  /* for test_codec_raw_product */
+  if (argc > 1) {
+    FILE* f = fopen(argv[1], "wb");
+    CHECK(f && fwrite(serial, 1, n_serial, f) == n_serial && fclose(f) == 0, ": writing %s",
+          argv[1]);
+  }
+
   /* the frame's payload checksums hold for this codec too */
   serial[n_serial - 9] ^= 0x10u;
   CHECK(parz_chunk_decode(serial, n_serial, out, sizeof out, &err) == PARZ_ERR_CHECKSUM, ": %s",
@@ -136,8 +179,12 @@ int main(void) {
             strstr(err.message, "codec 201") && strstr(err.message, "200 (raw)"),
         ": %s", err.message);
 
-  /* zfp again: the frame's default */
-  CHECK(parz_codec_write_with(PARZ_CODEC_ZFP, &err) == PARZ_OK);
+  /* zfp, named or by the zeroed field */
+  cfg.codec = PARZ_CODEC_ZFP;
+  n_zfp = encode(&cfg, 0, &zfp);
+  CHECK(n_zfp > 0 && parz_load16(zfp + 6) == PARZ_CODEC_ZFP);
+  free(zfp);
+  cfg.codec = 0;
   n_zfp = encode(&cfg, 0, &zfp);
   CHECK(n_zfp > 0 && parz_load16(zfp + 6) == PARZ_CODEC_ZFP);
   free(serial);

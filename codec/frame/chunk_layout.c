@@ -10,10 +10,29 @@
 #include "stored.h"
 #include "table.h"
 
+/* The codec cfg names (0: zfp), which the encoders write: a stream codec of the table. A direct
+ * codec (stored) is written only where the rule of stored chunks says so, never named. */
+static int codec_to_write(const parz_chunk_config* cfg, const parz_codec** codec, parz_error* err) {
+  const unsigned id = cfg->codec ? cfg->codec : PARZ_CODEC_ZFP;
+  char known[160];
+  *codec = parz_codec_find(id);
+  if (*codec && (*codec)->encode_segments)
+    return PARZ_OK;
+  if (*codec)
+    return parz_fail(err, PARZ_ERR_PARAM,
+                     "codec %u (%s) cannot be named in the chunk configuration: the encoders "
+                     "write it only for chunks that encoding would enlarge (stored = "
+                     "PARZ_STORED_WHEN_SMALLER)",
+                     id, (*codec)->name);
+  parz_codec_names(known, sizeof known);
+  return parz_fail(err, PARZ_ERR_PARAM,
+                   "unknown codec %u in the chunk configuration; this library knows codecs %s", id,
+                   known);
+}
+
 int parz_chunk_layout(parz_chunk_view* v, const parz_array* a, const parz_chunk_config* cfg,
                       parz_error* err) {
-  /* the configuration names no codec: the one the encoders write (codecs.h) */
-  const parz_codec* codec = parz_codec_written();
+  const parz_codec* codec;
   int rc;
   unsigned k;
   parz_params p;
@@ -21,7 +40,8 @@ int parz_chunk_layout(parz_chunk_view* v, const parz_array* a, const parz_chunk_
   memset(v, 0, sizeof *v);
   if (!a || !cfg)
     return parz_fail(err, PARZ_ERR_ARG, "NULL array or chunk configuration");
-  if ((rc = parz_array_check(a, err)) != PARZ_OK)
+  if ((rc = codec_to_write(cfg, &codec, err)) != PARZ_OK ||
+      (rc = parz_array_check(a, err)) != PARZ_OK)
     return rc;
   size = parz_type_size(a->type);
   for (k = 0; k < a->dims; k++) {

@@ -1,15 +1,17 @@
 /* The codec interface (internal to the codec library): what the chunk's frame asks of the codec
- * that turns values into payload bits, and the registry of codecs by the id in the header.
+ * that turns values into payload bits, and the table of codecs by the id in the header.
  *
  * The frame (header and directory, table, payload checksums, masks, exceptions, destination
  * windows, the encoder's steps) calls a codec only through its entry here; a codec is one folder
- * (zfp/, stored/) and one entry in the registry (codecs.c), and knows nothing of the frame but
+ * (zfp/, stored/) and one entry in the table (codec_table.c), and knows nothing of the frame but
  * the view it is handed. Two kinds of codecs:
  * - stream codecs (zfp) write a bit stream of blocks cut into segments whose lengths the table
  *   holds: they give encode_segments and decode_segments, and the frame walks the table, the
- *   window and the checksums for them;
+ *   window and the checksums for them; the encoders write the one the chunk configuration
+ *   names (parz_chunk_config.codec);
  * - direct codecs (stored) place every value at a position known from the shape: they give
- *   decode_to and meets, and the frame hands them whole ranges of segments. */
+ *   decode_to and meets, and the frame hands them whole ranges of segments; the encoders write
+ *   one only where the rule of stored chunks says so. */
 #ifndef PARZ_CODECS_H
 #define PARZ_CODECS_H
 
@@ -80,23 +82,19 @@ typedef struct parz_codec {
   int (*meets)(const parz_chunk_view* v, const parz_chunk_dest* d, uint64_t first, uint64_t count);
 } parz_codec;
 
+/* The codecs this library reads and writes, by the header's codec id: a table fixed at link
+ * time, never changed at run time, so any number of threads and plugins share it. It is defined
+ * alone in codec_table.c (zfp, stored), so a program that defines parz_codec_table and
+ * parz_codec_count itself (tests/codec_raw/codec_table.c) gets its own table instead: the
+ * linker takes an archive member only for a symbol still undefined, and never takes that one. */
+extern const parz_codec* const parz_codec_table[];
+extern const unsigned parz_codec_count;
+
 /* The codec of that id, or NULL when this reader knows none. */
 const parz_codec* parz_codec_find(unsigned id);
 
 /* The codecs this reader knows, for messages: "1 (zfp), 2 (stored)", cut to `bytes`. */
 void parz_codec_names(char* out, size_t bytes);
-
-/* Adds a codec to the registry (tests: a codec compiled only into a test): PARZ_ERR_ARG when
- * its id is 0 or taken or the registry is full. Not thread-safe: register before any chunk is
- * read or written. */
-int parz_codec_register(const parz_codec* c, parz_error* err);
-
-/* The codec that parz_chunk_layout lays chunks out for, which the encoders then write: zfp's
- * (a stored chunk is written whole, stored.h), unless a test chose another stream codec with
- * parz_codec_write_with (PARZ_ERR_ARG for an unknown id or a direct codec). Not thread-safe,
- * as parz_codec_register. */
-const parz_codec* parz_codec_written(void);
-int parz_codec_write_with(unsigned id, parz_error* err);
 
 /* The codecs of this library (zfp/, stored/). */
 extern const parz_codec parz_codec_zfp;

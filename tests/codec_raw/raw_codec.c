@@ -1,7 +1,8 @@
 /* A codec compiled only into a test (test_codec_raw.c): blocks of 4^d values copied as they are,
  * little-endian, whole blocks (values outside a partial block are zero). It shows what a codec
- * is: this folder and one parz_codec entry (codecs.h), registered at run time; the frame (table,
- * payload checksums, exceptions, masks, destination windows) and the drivers do the rest. */
+ * is: this folder and one parz_codec entry in a codec table (codecs.h; codec_table.c here); the
+ * frame (table, payload checksums, exceptions, masks, destination windows) and the drivers do
+ * the rest. */
 #include "raw_codec.h"
 
 #include <string.h>
