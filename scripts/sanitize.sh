@@ -3,7 +3,7 @@
 # Called by scripts/test.sh (CI). Builds in $PARZ_ASAN_BUILD_DIR (default build-asan) with
 # -DPARZ_SANITIZE=ON, without CUDA, then runs ctest with every sanitizer report fatal. Among the
 # tests: the replay of every fuzz corpus and regression input (robust_replay_*) and the hostile
-# chunk tests (test_hostile_*). Takes about 5-10 minutes on 2 cores.
+# chunk tests (test_hostile_*). Takes about 4-5 minutes on an idle 2-core machine.
 #
 # Left out, by name: the MPI tests (OpenMPI's own allocations and its launcher do not run under
 # ASan), the real-data table sweep (minutes of sanitizer time for no new code path) and
