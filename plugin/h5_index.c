@@ -286,10 +286,12 @@ static int walk_records(hid_t dset, gathered* s, uint64_t records) {
 }
 
 /* Whether H5Dget_chunk_info for each of `records` records costs less than a lookup for every
- * place of the grid. A call walks the index up to its record: over the records of a B-tree
- * (about 13 ns a record on the build machine, so records^2 / 2 in all), but over every place of
- * the grid for the array indexes (fixed and extensible), so never for those. A lookup costs
- * about 0.3 us, 2.3 us where nothing is stored (HDF5 raises an error for it). */
+ * place of the grid. A call walks the index up to its record: over the records of a B-tree, so
+ * records^2 / 2 record visits in all, but over every place of the grid for the array indexes
+ * (fixed and extensible), so never for those. A record visit is far cheaper than a lookup, most
+ * of all than one where nothing is stored (HDF5 raises an error for it): records^2 / 64 against
+ * the places of the grid keeps the walk only where it is the cheaper
+ * (bench/results/build-vm/bench_index.md). */
 static int walk_records_is_cheaper(hid_t dset, const parz_chunk_grid* g, uint64_t records) {
   const parz_h5_api* h5 = parz_h5();
   H5D_chunk_index_t type = H5D_CHUNK_IDX_BTREE;
