@@ -55,9 +55,11 @@ static int netcdf_object(struct dl_phdr_info* info, size_t size, void* data) {
 static int stack_unread(const parz_h5_api* h5) {
   H5E_auto2_t func = NULL;
   void* data = NULL;
-  if (!h5->H5Eget_auto2 || h5->H5Eget_auto2(H5E_DEFAULT, &func, &data) < 0 || func)
-    return 0; /* HDF5 prints the stack itself */
-  return dl_iterate_phdr(netcdf_object, NULL) != 0;
+  /* netCDF first: HDF5 1.10's H5Eget_auto2 clears the stack, which only a process that reads
+   * the stack could miss, and such a process asks nothing of HDF5 here. */
+  if (!dl_iterate_phdr(netcdf_object, NULL))
+    return 0;
+  return h5->H5Eget_auto2 && h5->H5Eget_auto2(H5E_DEFAULT, &func, &data) >= 0 && !func;
 }
 
 /* chunk: called while HDF5 runs the filter function on a chunk, whose pushed errors some HDF5
@@ -65,7 +67,7 @@ static int stack_unread(const parz_h5_api* h5) {
  * too, or nobody would see it. */
 static void push_error(const char* func, int line, hid_t minor, const char* message, int chunk) {
   const parz_h5_api* h5 = parz_h5();
-  /* asked before the push: H5Eget_auto2, like every HDF5 API call, clears the stack */
+  /* asked before the push: HDF5 1.10's H5Eget_auto2, like its other API calls, clears the stack */
   int echo = (chunk && h5->chunk_errors_dropped) || stack_unread(h5);
   h5->H5Epush2(H5E_DEFAULT, __FILE__, func, (unsigned)line, h5->err_class, h5->err_major, minor,
                "%s", message);
