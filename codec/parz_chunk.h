@@ -178,6 +178,10 @@ size_t parz_chunk_bound_data_jobs(const parz_array* a, const void* data,
  * must understand but does not, gives PARZ_ERR_VERSION. */
 int parz_chunk_parse(const void* src, size_t src_bytes, parz_chunk_view* view, parz_error* err);
 
+/* Whether the chunk's whole array fits in dst: PARZ_ERR_BUFFER, naming both sizes, when dst is
+ * NULL or shorter than raw_bytes. */
+int parz_chunk_fits(const parz_chunk_view* v, const void* dst, size_t dst_bytes, parz_error* err);
+
 /* Bit offset in the payload where segment s starts (s <= nsegments; s == nsegments gives the end
  * of the payload bits). O(P) for HYBRID, O(s) for LENGTHS, O(1) otherwise. */
 uint64_t parz_chunk_segment_offset(const parz_chunk_view* v, uint64_t s);

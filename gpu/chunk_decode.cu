@@ -27,11 +27,9 @@ extern "C" int parz_gpu_chunk_decode(parz_gpu_context* ctx, const void* src, siz
   cudaError_t e;
   if (!ctx || !src || !dst)
     return parz_fail(err, PARZ_ERR_ARG, "parz_gpu_chunk_decode: NULL argument");
-  if ((rc = parz_chunk_parse(src, src_bytes, &v, err)) != PARZ_OK)
+  if ((rc = parz_chunk_parse(src, src_bytes, &v, err)) != PARZ_OK ||
+      (rc = parz_chunk_fits(&v, dst, dst_bytes, err)) != PARZ_OK)
     return rc;
-  if (dst_bytes < v.raw_bytes)
-    return parz_fail(err, PARZ_ERR_BUFFER, "chunk decodes to %zu bytes, buffer has %zu",
-                     v.raw_bytes, dst_bytes);
   /* host to host, a stored chunk is a copy: through the GPU it would be three */
   if (v.codec == PARZ_CODEC_STORED)
     return parz_chunk_decode_segments(&v, dst, 0, v.nsegments, err);

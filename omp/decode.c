@@ -282,11 +282,8 @@ int parz_omp_chunk_decode_above(const void* src, size_t src_bytes, void* dst, si
   parz_chunk_view v;
   parz_chunk_dest d;
   int rc = parz_chunk_parse(src, src_bytes, &v, err);
-  if (rc != PARZ_OK)
+  if (rc != PARZ_OK || (rc = parz_chunk_fits(&v, dst, dst_bytes, err)) != PARZ_OK)
     return rc;
-  if (!dst || dst_bytes < v.raw_bytes)
-    return parz_fail(err, PARZ_ERR_BUFFER, "chunk decodes to %zu bytes, buffer has %zu",
-                     v.raw_bytes, dst ? dst_bytes : 0);
   parz_chunk_dest_whole(&v, dst, &d);
   return decode_chunks(1, &v, &d, threads, min_bytes, units_per_thread, NULL, err);
 }

@@ -27,9 +27,8 @@ static inline int parz_filter_exec_decode(const parz_chunk_view* v, const void* 
   int rc;
   (void)src;
   (void)src_bytes;
-  if (dst_bytes < v->raw_bytes)
-    return parz_fail(err, PARZ_ERR_BUFFER, "chunk decodes to %zu bytes, buffer has %zu",
-                     v->raw_bytes, dst_bytes);
+  if ((rc = parz_chunk_fits(v, dst, dst_bytes, err)) != PARZ_OK)
+    return rc;
   rc = parz_chunk_decode_segments(v, dst, 0, v->nsegments, err);
   return rc != PARZ_OK ? rc : parz_chunk_patch_exceptions(v, dst, err);
 }

@@ -263,15 +263,21 @@ int parz_chunk_decode_segments(const parz_chunk_view* v, void* dst, uint64_t fir
   return parz_chunk_decode_segments_to(v, &d, first, count, err);
 }
 
+int parz_chunk_fits(const parz_chunk_view* v, const void* dst, size_t dst_bytes, parz_error* err) {
+  if (!dst || dst_bytes < v->raw_bytes)
+    return parz_fail(err, PARZ_ERR_BUFFER, "chunk decodes to %zu bytes, buffer has %zu",
+                     v->raw_bytes, dst ? dst_bytes : 0);
+  return PARZ_OK;
+}
+
 int parz_chunk_decode(const void* src, size_t src_bytes, void* dst, size_t dst_bytes,
                       parz_error* err) {
   parz_chunk_view v;
   int rc = parz_chunk_parse(src, src_bytes, &v, err);
   if (rc != PARZ_OK)
     return rc;
-  if (!dst || dst_bytes < v.raw_bytes)
-    return parz_fail(err, PARZ_ERR_BUFFER, "chunk decodes to %zu bytes, buffer has %zu",
-                     v.raw_bytes, dst ? dst_bytes : 0);
+  if ((rc = parz_chunk_fits(&v, dst, dst_bytes, err)) != PARZ_OK)
+    return rc;
   if ((rc = parz_chunk_decode_segments(&v, dst, 0, v.nsegments, err)) != PARZ_OK)
     return rc;
   return parz_chunk_patch_exceptions(&v, dst, err);
