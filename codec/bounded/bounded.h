@@ -1,0 +1,142 @@
+/* The error-bounded codec's core (internal; not yet in the frame's table of codecs): dual
+ * quantization to the 2*eb grid, prediction on the quantized integers (Lorenzo or multilevel
+ * interpolation), and the prediction residuals ("codes") Huffman-coded in segments of S codes,
+ * each segment decodable alone.
+ *
+ * Every value of a chunk is one of: known (its code reconstructs it within eb, checked with the
+ * decoder's arithmetic), an exception (stored exactly by the caller: NaN, Inf, out of the grid's
+ * range or missing the bound by rounding) or masked (the fill value, restored by the caller).
+ * Exceptions and masked values get the prediction itself as their quantized value, so their code
+ * is 0 and they cost the payload almost nothing. */
+#ifndef PARZ_BOUNDED_H
+#define PARZ_BOUNDED_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "parz.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+  PARZ_BOUNDED_LORENZO = 1, /* n-D Lorenzo, codes in C order; inverse = n-D prefix sum */
+  PARZ_BOUNDED_LINEAR = 2,  /* multilevel interpolation, linear */
+  PARZ_BOUNDED_CUBIC = 3    /* multilevel interpolation, cubic (quadratic or linear at edges) */
+} parz_bounded_predictor;
+
+/* Quantized values are held to |q| <= PARZ_BOUNDED_QMAX so that every residual of every
+ * predictor fits an int32 (a 4-D Lorenzo residual sums 16 of them). */
+#define PARZ_BOUNDED_QMAX ((int32_t)1 << 26)
+
+/* The interpolation predicts with error feedback on a grid FINE times finer than 2*eb: a value's
+ * code is its residual from the prediction in steps of 2*eb, its reconstruction the prediction
+ * plus FINE times the code, in units of 2*eb/FINE, held to +-QMAX_FINE. */
+#define PARZ_BOUNDED_FINE 16
+#define PARZ_BOUNDED_QMAX_FINE ((int32_t)1 << 30)
+
+/* Hole kinds (per value, from the quantizer). */
+enum { PARZ_BOUNDED_KNOWN = 0, PARZ_BOUNDED_EXCEPTION = 1, PARZ_BOUNDED_MASKED = 2 };
+
+/* The array of one chunk: contiguous, C order. */
+typedef struct {
+  parz_type type; /* PARZ_FLOAT or PARZ_DOUBLE */
+  unsigned dims;  /* 1..4 */
+  size_t shape[4];
+} parz_bounded_shape;
+
+/* Checks the type, rank, extents and eb (finite, > 0, and 2*eb finite). */
+int parz_bounded_check(const parz_bounded_shape* s, double eb, parz_error* err);
+size_t parz_bounded_count(const parz_bounded_shape* s);
+
+/* --- quantization (bounded_quant.c) --- */
+
+/* The size of one quantization unit: 2*eb for Lorenzo, 2*eb/FINE for the interpolation. */
+double parz_bounded_unit(int predictor, double eb);
+
+/* The decoder's reconstruction of quantized value q: (type)(q * unit), as a double. */
+double parz_bounded_dequant_one(parz_type type, int32_t q, double unit);
+
+/* q[i] = nearest integer to src[i] / (2 eb), hole[i] as above. A value equal to *fill (bit
+ * pattern; fill NULL: none) is masked; one that is not finite, lies outside +-QMAX steps or whose
+ * reconstruction misses eb is an exception (q[i] = 0 until the predictor sets it). Returns the
+ * number of exceptions. */
+size_t parz_bounded_quantize(const parz_bounded_shape* s, const void* src, double eb,
+                             const void* fill, int32_t* q, uint8_t* hole);
+
+/* dst[i] = reconstruction of q[i] for every i (holes included: the caller overwrites them). */
+void parz_bounded_dequantize(const parz_bounded_shape* s, const int32_t* q, double unit, void* dst);
+
+/* --- prediction (bounded_predict.c) --- */
+
+/* Writes the residuals in code order into codes (one per value). Lorenzo: of q as the quantizer
+ * left it, its holes replaced by their prediction. Interpolation: q ignored on input and set to
+ * the fine reconstruction; each known value's code chosen with error feedback from src, a value
+ * that would miss eb made an exception in hole; holes get the prediction. */
+void parz_bounded_predict(const parz_bounded_shape* s, int predictor, const void* src, double eb,
+                          int32_t* q, uint8_t* hole, int32_t* codes);
+
+/* The inverse: q from the codes. Fails (PARZ_ERR_STREAM) when a quantized value leaves the
+ * range that keeps every later residual and reconstruction finite. */
+int parz_bounded_unpredict(const parz_bounded_shape* s, int predictor, const int32_t* codes,
+                           int32_t* q, parz_error* err);
+
+/* --- Huffman coding of the codes (bounded_huff.c) --- */
+
+/* Symbols: 0 escape (32 raw bits follow: the zig-zagged residual), 1..PARZ_BOUNDED_RUNS a run of
+ * 2^k..2^(k+1)-1 zero codes (k raw bits follow: the length minus 2^k), then the residuals
+ * -R..R, R = PARZ_BOUNDED_RADIUS. */
+#define PARZ_BOUNDED_RUNS 24
+#define PARZ_BOUNDED_RADIUS 32767
+#define PARZ_BOUNDED_SYMBOLS (1 + PARZ_BOUNDED_RUNS + 2 * PARZ_BOUNDED_RADIUS + 1)
+#define PARZ_BOUNDED_MAX_LEN 20 /* longest code word */
+
+typedef struct {
+  uint8_t* len;   /* [PARZ_BOUNDED_SYMBOLS], 0 = unused */
+  uint32_t* code; /* [PARZ_BOUNDED_SYMBOLS], canonical, bit-reversed for LSB-first writing */
+} parz_bounded_book;
+
+/* Counts the symbols the codes make (runs of zeros as run symbols when runs != 0), segment by
+ * segment of seg codes (a run never crosses a segment's end). freq has PARZ_BOUNDED_SYMBOLS. */
+void parz_bounded_count_symbols(const int32_t* codes, size_t n, size_t seg, int runs,
+                                uint64_t* freq);
+
+/* Length-limited canonical Huffman code of freq; book's arrays are the caller's. */
+int parz_bounded_book_build(const uint64_t* freq, parz_bounded_book* book, parz_error* err);
+
+/* Serialized codebook: varint count of used symbols, then per used symbol (increasing) a varint
+ * gap from the previous one and its length (u8). Returns bytes written, 0 when cap is short. */
+size_t parz_bounded_book_write(const parz_bounded_book* book, uint8_t* out, size_t cap);
+
+/* Parses a codebook from in[0..size), hostile input refused (PARZ_ERR_STREAM, naming the value):
+ * symbols out of range, lengths of 0 or over MAX_LEN, an over-subscribed code, an incomplete one
+ * (except a single symbol), bytes missing. *used = bytes consumed. */
+int parz_bounded_book_read(const uint8_t* in, size_t size, parz_bounded_book* book, size_t* used,
+                           parz_error* err);
+
+/* The payload: segment i holds codes [i*seg, min(n, (i+1)*seg)), its bits start where segment
+ * i-1's end (no padding), seg_bits[i] its length. Returns the payload's bits, or (size_t)-1 when
+ * out (cap bytes) is short. */
+size_t parz_bounded_encode(const int32_t* codes, size_t n, size_t seg, int runs,
+                           const parz_bounded_book* book, uint8_t* out, size_t cap,
+                           uint64_t* seg_bits);
+
+/* Decoder state for a codebook: lookup table and canonical code limits. */
+typedef struct parz_bounded_decoder parz_bounded_decoder;
+parz_bounded_decoder* parz_bounded_decoder_new(const parz_bounded_book* book, parz_error* err);
+void parz_bounded_decoder_free(parz_bounded_decoder* d);
+
+/* Decodes one segment of count codes from bits [bit0, bit0 + nbits) of payload (payload_bytes
+ * long). Refuses (PARZ_ERR_STREAM, naming the segment) a segment that reads past its bits or the
+ * payload, a code word not in the book, a run past the segment's end, or a segment that does not
+ * end exactly at its last bit. */
+int parz_bounded_decode_segment(const parz_bounded_decoder* d, const uint8_t* payload,
+                                size_t payload_bytes, uint64_t bit0, uint64_t nbits, int32_t* codes,
+                                size_t count, size_t index, parz_error* err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

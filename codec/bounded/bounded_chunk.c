@@ -1,0 +1,180 @@
+/* A chunk through the error-bounded codec: quantize, predict, count symbols, build and write the
+ * codebook, encode the segments; and back. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bounded_chunk.h"
+
+void parz_bounded_chunk_free(parz_bounded_chunk* c) {
+  if (!c)
+    return;
+  free(c->book);
+  free(c->payload);
+  free(c->seg_bits);
+  free(c->exc_pos);
+  free(c->exc_bits);
+  free(c->mask);
+  memset(c, 0, sizeof *c);
+}
+
+static uint64_t value_bits(const void* src, size_t i, size_t w) {
+  uint64_t b = 0;
+  if (w == 4) {
+    uint32_t v;
+    memcpy(&v, (const unsigned char*)src + 4 * i, 4);
+    b = v;
+  } else {
+    memcpy(&b, (const unsigned char*)src + 8 * i, 8);
+  }
+  return b;
+}
+
+int parz_bounded_chunk_encode(const parz_bounded_shape* s, const void* src, double eb,
+                              const parz_bounded_options* opt, parz_bounded_chunk* out,
+                              parz_error* err) {
+  memset(out, 0, sizeof *out);
+  int rc = parz_bounded_check(s, eb, err);
+  if (rc)
+    return rc;
+  if (!src || !opt)
+    return parz_fail(err, PARZ_ERR_ARG, "bounded: no values or no options");
+  if (opt->predictor < PARZ_BOUNDED_LORENZO || opt->predictor > PARZ_BOUNDED_CUBIC)
+    return parz_fail(err, PARZ_ERR_PARAM, "bounded: predictor %d unknown", opt->predictor);
+  if (opt->segment < 1 || opt->segment > ((size_t)1 << 24))
+    return parz_fail(err, PARZ_ERR_PARAM, "bounded: segment of %zu codes, not 1..2^24",
+                     opt->segment);
+  size_t n = parz_bounded_count(s), w = s->type == PARZ_FLOAT ? 4 : 8;
+  out->shape = *s;
+  out->eb = eb;
+  out->predictor = opt->predictor;
+  out->runs = opt->runs != 0;
+  out->segment = opt->segment;
+  out->nsegments = (n + opt->segment - 1) / opt->segment;
+
+  int32_t* q = (int32_t*)malloc(n * sizeof *q);
+  int32_t* codes = (int32_t*)malloc(n * sizeof *codes);
+  uint8_t* hole = (uint8_t*)malloc(n);
+  uint64_t* freq = (uint64_t*)malloc(PARZ_BOUNDED_SYMBOLS * sizeof *freq);
+  parz_bounded_book book = {(uint8_t*)malloc(PARZ_BOUNDED_SYMBOLS),
+                            (uint32_t*)malloc(PARZ_BOUNDED_SYMBOLS * sizeof(uint32_t))};
+  /* Worst case per code: a 20-bit code word and 32 escape bits. */
+  size_t cap = n * 7 + 16;
+  out->payload = (uint8_t*)malloc(cap);
+  out->seg_bits = (uint64_t*)malloc(out->nsegments * sizeof *out->seg_bits);
+  out->book = (uint8_t*)malloc(PARZ_BOUNDED_SYMBOLS * 4 + 8);
+  rc = PARZ_ERR_NOMEM;
+  if (!q || !codes || !hole || !freq || !book.len || !book.code || !out->payload ||
+      !out->seg_bits || !out->book) {
+    parz_fail(err, rc, "bounded: no memory for a chunk of %zu values", n);
+    goto done;
+  }
+  parz_bounded_quantize(s, src, eb, opt->fill, q, hole);
+  parz_bounded_predict(s, opt->predictor, src, eb, q, hole, codes);
+  size_t nexc = 0, nmask = 0;
+  for (size_t i = 0; i < n; i++) {
+    nexc += hole[i] == PARZ_BOUNDED_EXCEPTION;
+    nmask += hole[i] == PARZ_BOUNDED_MASKED;
+  }
+  out->exc_pos = (uint64_t*)malloc((nexc ? nexc : 1) * sizeof(uint64_t));
+  out->exc_bits = (uint64_t*)malloc((nexc ? nexc : 1) * sizeof(uint64_t));
+  if (nmask)
+    out->mask = (uint8_t*)calloc((n + 7) / 8, 1);
+  if (!out->exc_pos || !out->exc_bits || (nmask && !out->mask)) {
+    parz_fail(err, rc, "bounded: no memory for %zu exceptions", nexc);
+    goto done;
+  }
+  for (size_t i = 0, e = 0; i < n; i++) {
+    if (hole[i] == PARZ_BOUNDED_EXCEPTION) {
+      out->exc_pos[e] = i;
+      out->exc_bits[e++] = value_bits(src, i, w);
+    } else if (hole[i] == PARZ_BOUNDED_MASKED) {
+      out->mask[i / 8] |= (uint8_t)(1u << (i % 8));
+      out->fill_bits = value_bits(src, i, w);
+    }
+  }
+  out->nexceptions = nexc;
+  out->nmasked = nmask;
+  parz_bounded_count_symbols(codes, n, opt->segment, out->runs, freq);
+  rc = parz_bounded_book_build(freq, &book, err);
+  if (rc)
+    goto done;
+  out->book_bytes = parz_bounded_book_write(&book, out->book, PARZ_BOUNDED_SYMBOLS * 4 + 8);
+  size_t bits = parz_bounded_encode(codes, n, opt->segment, out->runs, &book, out->payload, cap,
+                                    out->seg_bits);
+  if (!out->book_bytes || bits == (size_t)-1) {
+    rc = parz_fail(err, PARZ_ERR_BUFFER, "bounded: encoder's buffers too small for %zu values", n);
+    goto done;
+  }
+  out->payload_bits = bits;
+  out->payload_bytes = (bits + 7) / 8;
+  rc = PARZ_OK;
+done:
+  free(q), free(codes), free(hole), free(freq), free(book.len), free(book.code);
+  if (rc)
+    parz_bounded_chunk_free(out);
+  return rc;
+}
+
+int parz_bounded_chunk_decode(const parz_bounded_chunk* c, void* dst, parz_error* err) {
+  int rc = parz_bounded_check(&c->shape, c->eb, err);
+  if (rc)
+    return rc;
+  size_t n = parz_bounded_count(&c->shape), w = c->shape.type == PARZ_FLOAT ? 4 : 8;
+  if (c->segment < 1 || c->nsegments != (n + c->segment - 1) / c->segment)
+    return parz_fail(err, PARZ_ERR_FORMAT, "bounded: %zu segments of %zu codes for %zu values",
+                     c->nsegments, c->segment, n);
+  parz_bounded_book book = {(uint8_t*)malloc(PARZ_BOUNDED_SYMBOLS),
+                            (uint32_t*)malloc(PARZ_BOUNDED_SYMBOLS * sizeof(uint32_t))};
+  int32_t* codes = (int32_t*)malloc(n * sizeof *codes);
+  int32_t* q = (int32_t*)malloc(n * sizeof *q);
+  parz_bounded_decoder* d = NULL;
+  rc = PARZ_ERR_NOMEM;
+  if (!book.len || !book.code || !codes || !q) {
+    parz_fail(err, rc, "bounded: no memory to decode %zu values", n);
+    goto done;
+  }
+  size_t used = 0;
+  rc = parz_bounded_book_read(c->book, c->book_bytes, &book, &used, err);
+  if (rc)
+    goto done;
+  d = parz_bounded_decoder_new(&book, err);
+  if (!d) {
+    rc = PARZ_ERR_NOMEM;
+    goto done;
+  }
+  uint64_t bit = 0;
+  for (size_t i = 0; i < c->nsegments; i++) {
+    size_t count = i + 1 < c->nsegments ? c->segment : n - i * c->segment;
+    rc = parz_bounded_decode_segment(d, c->payload, c->payload_bytes, bit, c->seg_bits[i],
+                                     codes + i * c->segment, count, i, err);
+    if (rc)
+      goto done;
+    bit += c->seg_bits[i];
+  }
+  rc = parz_bounded_unpredict(&c->shape, c->predictor, codes, q, err);
+  if (rc)
+    goto done;
+  parz_bounded_dequantize(&c->shape, q, parz_bounded_unit(c->predictor, c->eb), dst);
+  if (c->mask)
+    for (size_t i = 0; i < n; i++)
+      if (c->mask[i / 8] >> (i % 8) & 1u)
+        memcpy((unsigned char*)dst + i * w, &c->fill_bits, w);
+  for (size_t e = 0; e < c->nexceptions; e++) {
+    if (c->exc_pos[e] >= n || (e && c->exc_pos[e] <= c->exc_pos[e - 1])) {
+      rc = parz_fail(err, PARZ_ERR_FORMAT, "bounded: exception %zu at position %llu", e,
+                     (unsigned long long)c->exc_pos[e]);
+      goto done;
+    }
+    if (w == 4) {
+      uint32_t v = (uint32_t)c->exc_bits[e];
+      memcpy((unsigned char*)dst + 4 * c->exc_pos[e], &v, 4);
+    } else {
+      memcpy((unsigned char*)dst + 8 * c->exc_pos[e], &c->exc_bits[e], 8);
+    }
+  }
+  rc = PARZ_OK;
+done:
+  parz_bounded_decoder_free(d);
+  free(book.len), free(book.code), free(codes), free(q);
+  return rc;
+}

@@ -1,0 +1,54 @@
+/* One chunk through the whole error-bounded codec, in memory: the sections a chunk of this codec
+ * needs (codebook, segment bit lengths for the table, payload, exceptions, mask), held apart
+ * until the frame carries them. */
+#ifndef PARZ_BOUNDED_CHUNK_H
+#define PARZ_BOUNDED_CHUNK_H
+
+#include "bounded.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+  int predictor;    /* parz_bounded_predictor */
+  int runs;         /* 1: runs of zero codes as run symbols */
+  size_t segment;   /* codes per segment, 1..2^24 */
+  const void* fill; /* the fill value's bytes (masked wherever equal), or NULL */
+} parz_bounded_options;
+
+typedef struct {
+  parz_bounded_shape shape;
+  double eb;
+  int predictor, runs;
+  size_t segment, nsegments;
+  uint8_t* book; /* serialized codebook */
+  size_t book_bytes;
+  uint8_t* payload;
+  size_t payload_bytes;
+  uint64_t payload_bits;
+  uint64_t* seg_bits; /* [nsegments] */
+  size_t nexceptions; /* values stored exactly */
+  uint64_t* exc_pos;  /* increasing */
+  uint64_t* exc_bits; /* bit patterns (32-bit types in the low half) */
+  size_t nmasked;
+  uint8_t* mask;      /* bitmap of masked positions (bit i of byte i/8), NULL when none */
+  uint64_t fill_bits; /* the masked values' bit pattern */
+} parz_bounded_chunk;
+
+/* Encodes count values of src (s's type and shape, C order) at absolute bound eb. */
+int parz_bounded_chunk_encode(const parz_bounded_shape* s, const void* src, double eb,
+                              const parz_bounded_options* opt, parz_bounded_chunk* out,
+                              parz_error* err);
+
+/* Decodes c into dst (its shape's values). Every value comes back within eb of the encoder's
+ * input, exceptions and masked values bit for bit. */
+int parz_bounded_chunk_decode(const parz_bounded_chunk* c, void* dst, parz_error* err);
+
+void parz_bounded_chunk_free(parz_bounded_chunk* c);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,91 @@
+/* Dual quantization: each value to the nearest point of the 2*eb grid, checked against eb with
+ * exactly the arithmetic the decoder uses, so the bound holds for every value the codes carry. */
+#include <math.h>
+#include <string.h>
+
+#include "bounded.h"
+
+size_t parz_bounded_count(const parz_bounded_shape* s) {
+  size_t n = 1;
+  for (unsigned i = 0; i < s->dims; i++)
+    n *= s->shape[i];
+  return n;
+}
+
+int parz_bounded_check(const parz_bounded_shape* s, double eb, parz_error* err) {
+  if (!s)
+    return parz_fail(err, PARZ_ERR_ARG, "bounded: no shape");
+  if (s->type != PARZ_FLOAT && s->type != PARZ_DOUBLE)
+    return parz_fail(err, PARZ_ERR_TYPE, "bounded: type %d is not float or double", (int)s->type);
+  if (s->dims < 1 || s->dims > 4)
+    return parz_fail(err, PARZ_ERR_DIMS, "bounded: rank %u outside 1..4", s->dims);
+  size_t n = 1;
+  for (unsigned i = 0; i < s->dims; i++) {
+    if (s->shape[i] == 0)
+      return parz_fail(err, PARZ_ERR_DIMS, "bounded: extent %u is 0", i);
+    if (n > SIZE_MAX / 8 / s->shape[i])
+      return parz_fail(err, PARZ_ERR_DIMS, "bounded: extent %u (%zu) overflows", i, s->shape[i]);
+    n *= s->shape[i];
+  }
+  if (!(eb > 0) || !isfinite(2 * eb))
+    return parz_fail(err, PARZ_ERR_PARAM, "bounded: error bound %g is not finite and > 0", eb);
+  return PARZ_OK;
+}
+
+double parz_bounded_dequant_one(parz_type type, int32_t q, double unit) {
+  double x = (double)q * unit;
+  return type == PARZ_FLOAT ? (double)(float)x : x;
+}
+
+static int quantize_one(parz_type type, double x, double eb, int32_t* q) {
+  if (!isfinite(x))
+    return 0;
+  double r = nearbyint(x / (2 * eb));
+  if (!(fabs(r) <= (double)PARZ_BOUNDED_QMAX))
+    return 0;
+  *q = (int32_t)r;
+  return fabs(parz_bounded_dequant_one(type, *q, 2 * eb) - x) <= eb;
+}
+
+size_t parz_bounded_quantize(const parz_bounded_shape* s, const void* src, double eb,
+                             const void* fill, int32_t* q, uint8_t* hole) {
+  size_t n = parz_bounded_count(s), nexc = 0;
+  size_t w = s->type == PARZ_FLOAT ? 4 : 8;
+  const unsigned char* p = (const unsigned char*)src;
+  for (size_t i = 0; i < n; i++, p += w) {
+    double x;
+    if (w == 4) {
+      float f;
+      memcpy(&f, p, 4);
+      x = f;
+    } else {
+      memcpy(&x, p, 8);
+    }
+    q[i] = 0;
+    if (fill && memcmp(p, fill, w) == 0) {
+      hole[i] = PARZ_BOUNDED_MASKED;
+    } else if (quantize_one(s->type, x, eb, &q[i])) {
+      hole[i] = PARZ_BOUNDED_KNOWN;
+    } else {
+      q[i] = 0;
+      hole[i] = PARZ_BOUNDED_EXCEPTION;
+      nexc++;
+    }
+  }
+  return nexc;
+}
+
+void parz_bounded_dequantize(const parz_bounded_shape* s, const int32_t* q, double unit,
+                             void* dst) {
+  size_t n = parz_bounded_count(s);
+  double step = unit;
+  if (s->type == PARZ_FLOAT) {
+    float* f = (float*)dst;
+    for (size_t i = 0; i < n; i++)
+      f[i] = (float)((double)q[i] * step);
+  } else {
+    double* d = (double*)dst;
+    for (size_t i = 0; i < n; i++)
+      d[i] = (double)q[i] * step;
+  }
+}

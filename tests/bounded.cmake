@@ -1,0 +1,9 @@
+# The error-bounded codec's core (codec/bounded/): crafted and hostile input always, every real
+# array of ${PARZ_SHARED_DATA} when there are some.
+add_executable(test_bounded ${CMAKE_CURRENT_SOURCE_DIR}/test_bounded.c)
+target_link_libraries(test_bounded parz_bounded parz_real_arrays m)
+add_test(NAME bounded_crafted COMMAND test_bounded)
+if(EXISTS "${PARZ_SHARED_DATA}")
+  add_test(NAME bounded_realdata COMMAND test_bounded "${PARZ_SHARED_DATA}")
+  set_tests_properties(bounded_realdata PROPERTIES TIMEOUT 900)
+endif()

@@ -1,0 +1,330 @@
+/* The error-bounded codec's core (codec/bounded/): the bound on every value of crafted arrays
+ * (NaN, Inf, huge, subnormal, odd shapes, every rank and predictor), exceptions and masked values
+ * restored bit for bit; hostile codebooks, segments and codes refused with an error.
+ *
+ *   test_bounded                 crafted arrays and hostile input
+ *   test_bounded DIR             also every real array of DIR, both bounds, every predictor */
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bounded_chunk.h"
+#include "real_arrays.h"
+
+static int failures = 0, checks = 0;
+
+#define CHECK(cond, ...)                                   \
+  do {                                                     \
+    checks++;                                              \
+    if (!(cond)) {                                         \
+      failures++;                                          \
+      fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
+      fprintf(stderr, __VA_ARGS__);                        \
+      fprintf(stderr, "\n");                               \
+    }                                                      \
+  } while (0)
+
+static uint64_t rng = 0x9E3779B97F4A7C15ull;
+static uint64_t next_random(void) {
+  rng ^= rng << 13;
+  rng ^= rng >> 7;
+  rng ^= rng << 17;
+  return rng;
+}
+static double uniform(void) { return (double)(next_random() >> 11) / 9007199254740992.0; }
+
+static double get(const void* p, parz_type t, size_t i) {
+  return t == PARZ_FLOAT ? ((const float*)p)[i] : ((const double*)p)[i];
+}
+
+/* Encodes and decodes; checks every value: within eb where finite and not the fill value, bit
+ * for bit otherwise. Returns the chunk's payload bytes, or -1 when a step failed. */
+static long roundtrip(const char* what, const parz_bounded_shape* s, const void* src, double eb,
+                      int predictor, int runs, size_t segment, const void* fill) {
+  size_t n = parz_bounded_count(s), w = s->type == PARZ_FLOAT ? 4 : 8;
+  parz_bounded_options opt = {predictor, runs, segment, fill};
+  parz_bounded_chunk c;
+  parz_error err;
+  int rc = parz_bounded_chunk_encode(s, src, eb, &opt, &c, &err);
+  CHECK(rc == PARZ_OK, "%s: encode (predictor %d): %s", what, predictor, err.message);
+  if (rc)
+    return -1;
+  void* dst = malloc(n * w);
+  rc = parz_bounded_chunk_decode(&c, dst, &err);
+  CHECK(rc == PARZ_OK, "%s: decode (predictor %d): %s", what, predictor, err.message);
+  size_t bad = 0, first = 0;
+  double worst = 0;
+  for (size_t i = 0; rc == PARZ_OK && i < n; i++) {
+    const unsigned char* a = (const unsigned char*)src + i * w;
+    const unsigned char* b = (const unsigned char*)dst + i * w;
+    double x = get(src, s->type, i), y = get(dst, s->type, i);
+    int exact = (fill && memcmp(a, fill, w) == 0) || !isfinite(x);
+    int ok = exact ? memcmp(a, b, w) == 0 : fabs(x - y) <= eb;
+    if (!exact && fabs(x - y) > worst)
+      worst = fabs(x - y);
+    if (!ok && !bad++)
+      first = i;
+  }
+  CHECK(bad == 0, "%s: predictor %d: %zu values miss (first at %zu: %.17g -> %.17g, eb %g)", what,
+        predictor, bad, first, get(src, s->type, first), get(dst, s->type, first), eb);
+  long bytes = rc == PARZ_OK ? (long)c.payload_bytes : -1;
+  free(dst);
+  parz_bounded_chunk_free(&c);
+  return bytes;
+}
+
+static void all_predictors(const char* what, const parz_bounded_shape* s, const void* src,
+                           double eb, const void* fill) {
+  for (int p = PARZ_BOUNDED_LORENZO; p <= PARZ_BOUNDED_CUBIC; p++)
+    for (int runs = 0; runs < 2; runs++)
+      roundtrip(what, s, src, eb, p, runs, 64, fill);
+}
+
+/* Smooth values with holes and hard values: NaN, +-Inf, huge, subnormal, the fill value, values
+ * far off the grid; every rank and a few odd extents. */
+static void crafted(void) {
+  static const size_t shapes[][5] = {{1, 1},           {1, 37},        {2, 1, 1},
+                                     {2, 5, 17},       {3, 9, 4, 33},  {4, 3, 2, 7, 11},
+                                     {4, 1, 1, 1, 70}, {3, 16, 16, 16}};
+  for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++)
+    for (int t = 0; t < 2; t++) {
+      parz_bounded_shape s = {t ? PARZ_DOUBLE : PARZ_FLOAT, (unsigned)shapes[si][0], {0}};
+      for (unsigned k = 0; k < s.dims; k++)
+        s.shape[k] = shapes[si][k + 1];
+      size_t n = parz_bounded_count(&s), w = t ? 8 : 4;
+      unsigned char* v = (unsigned char*)malloc(n * w);
+      float ffill = -1e10f;
+      double dfill = -1e10;
+      const void* fill = t ? (const void*)&dfill : (const void*)&ffill;
+      for (size_t i = 0; i < n; i++) {
+        double x = 100 * sin(0.05 * (double)i) + uniform();
+        switch (next_random() % 24) {
+          case 0: x = NAN; break;
+          case 1: x = INFINITY; break;
+          case 2: x = -INFINITY; break;
+          case 3: x = t ? DBL_MAX : FLT_MAX; break;
+          case 4: x = t ? 4.9e-324 : 1.4e-45; break;
+          case 5: x = 1e30; break;
+          case 6: x = t ? dfill : ffill; break;
+          case 7: x = -3e9; break;
+          default: break;
+        }
+        if (t) {
+          memcpy(v + i * 8, &x, 8);
+        } else {
+          float f = (float)x;
+          memcpy(v + i * 4, &f, 4);
+        }
+      }
+      char what[64];
+      snprintf(what, sizeof what, "crafted %s rank %u n %zu", t ? "double" : "float", s.dims, n);
+      all_predictors(what, &s, v, 1e-2, fill);
+      all_predictors(what, &s, v, 1e-3, NULL);
+      /* an eb far below the values' spacing: nearly every value an exception */
+      all_predictors(what, &s, v, 1e-300, fill);
+      /* an eb so large that the whole range is a few steps */
+      all_predictors(what, &s, v, 1e12, NULL);
+      free(v);
+    }
+}
+
+/* Bad arguments refused with a message. */
+static void arguments(void) {
+  float v[4] = {1, 2, 3, 4};
+  parz_bounded_shape s = {PARZ_FLOAT, 1, {4}};
+  parz_bounded_options opt = {PARZ_BOUNDED_CUBIC, 1, 64, NULL};
+  parz_bounded_chunk c;
+  parz_error err;
+  double bad_eb[] = {0, -1, NAN, INFINITY, DBL_MAX};
+  for (size_t i = 0; i < sizeof bad_eb / sizeof bad_eb[0]; i++)
+    CHECK(parz_bounded_chunk_encode(&s, v, bad_eb[i], &opt, &c, &err) == PARZ_ERR_PARAM,
+          "eb %g accepted", bad_eb[i]);
+  parz_bounded_shape st = {PARZ_INT32, 1, {4}};
+  CHECK(parz_bounded_chunk_encode(&st, v, 1, &opt, &c, &err) == PARZ_ERR_TYPE, "int32 accepted");
+  parz_bounded_shape s0 = {PARZ_FLOAT, 2, {4, 0}};
+  CHECK(parz_bounded_chunk_encode(&s0, v, 1, &opt, &c, &err) == PARZ_ERR_DIMS, "extent 0 taken");
+  parz_bounded_options o2 = opt;
+  o2.segment = 0;
+  CHECK(parz_bounded_chunk_encode(&s, v, 1, &o2, &c, &err) == PARZ_ERR_PARAM, "segment 0 taken");
+  o2 = opt;
+  o2.predictor = 9;
+  CHECK(parz_bounded_chunk_encode(&s, v, 1, &o2, &c, &err) == PARZ_ERR_PARAM, "predictor 9 taken");
+  CHECK(strstr(err.message, "9") != NULL, "message does not name the predictor: %s", err.message);
+}
+
+/* Codebooks built by hand: each refused with PARZ_ERR_STREAM. */
+static void hostile_books(void) {
+  parz_bounded_book b = {(uint8_t*)malloc(PARZ_BOUNDED_SYMBOLS),
+                         (uint32_t*)malloc(PARZ_BOUNDED_SYMBOLS * 4)};
+  parz_error err;
+  size_t used;
+  /* count, then (gap, length) per symbol */
+  static const struct {
+    const char* what;
+    uint8_t bytes[16];
+    size_t size;
+  } cases[] = {
+      {"empty", {0}, 0},
+      {"zero symbols", {0}, 1},
+      {"over-subscribed: three codes of length 1", {3, 5, 1, 0, 1, 0, 1}, 7},
+      {"incomplete: two codes of length 2", {2, 5, 2, 0, 2}, 5},
+      {"length 0", {2, 5, 0, 0, 1}, 5},
+      {"length 21", {2, 5, 21, 0, 1}, 5},
+      {"symbol out of range", {2, 5, 1, 0xFF, 0xFF, 0x7F, 1}, 7},
+      {"symbol count out of range", {0xFF, 0xFF, 0x7F}, 3},
+      {"cut off after the first entry", {2, 5, 1}, 3},
+      {"cut off inside a varint", {2, 0x80}, 2},
+      {"varint longer than 32 bits", {1, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01, 1}, 8},
+      {"single symbol of length 2", {1, 7, 2}, 3},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    memset(&err, 0, sizeof err);
+    int rc = parz_bounded_book_read(cases[i].bytes, cases[i].size, &b, &used, &err);
+    CHECK(rc == PARZ_ERR_STREAM, "codebook '%s' accepted (rc %d)", cases[i].what, rc);
+    CHECK(rc == PARZ_OK || strstr(err.message, "codebook") != NULL, "codebook '%s': message '%s'",
+          cases[i].what, err.message);
+  }
+  /* and two good ones */
+  static const uint8_t one[] = {1, 7, 1}, two[] = {2, 5, 1, 0, 1};
+  CHECK(parz_bounded_book_read(one, sizeof one, &b, &used, &err) == PARZ_OK && used == 3,
+        "single-symbol codebook refused: %s", err.message);
+  CHECK(parz_bounded_book_read(two, sizeof two, &b, &used, &err) == PARZ_OK && used == 5,
+        "two-symbol codebook refused: %s", err.message);
+  free(b.len);
+  free(b.code);
+}
+
+/* A real-looking chunk, then its payload, table and codebook damaged: decoding ends with an
+ * error or with values, never outside a buffer (the sanitizer build runs this too); the damages
+ * that are certain to be seen are refused. */
+static void hostile_segments(void) {
+  parz_bounded_shape s = {PARZ_FLOAT, 2, {61, 67}};
+  size_t n = parz_bounded_count(&s);
+  float* v = (float*)malloc(n * 4);
+  float* out = (float*)malloc(n * 4);
+  for (size_t i = 0; i < n; i++)
+    v[i] = (float)(10 * sin(0.01 * (double)i) + 0.1 * uniform());
+  for (int p = PARZ_BOUNDED_LORENZO; p <= PARZ_BOUNDED_CUBIC; p++) {
+    parz_bounded_options opt = {p, 1, 256, NULL};
+    parz_bounded_chunk c;
+    parz_error err;
+    if (parz_bounded_chunk_encode(&s, v, 1e-3, &opt, &c, &err)) {
+      CHECK(0, "encode: %s", err.message);
+      continue;
+    }
+    CHECK(c.nsegments > 3, "want several segments, have %zu", c.nsegments);
+    CHECK(parz_bounded_chunk_decode(&c, out, &err) == PARZ_OK, "clean chunk: %s", err.message);
+    /* a segment's length off by a few bits: its codes end elsewhere */
+    for (int delta = -9; delta <= 9; delta++) {
+      if (!delta)
+        continue;
+      uint64_t keep = c.seg_bits[0];
+      if ((int64_t)keep + delta < 0)
+        continue;
+      c.seg_bits[0] = (uint64_t)((int64_t)keep + delta);
+      int rc = parz_bounded_chunk_decode(&c, out, &err);
+      CHECK(rc == PARZ_ERR_STREAM, "segment 0 length %+d accepted (predictor %d)", delta, p);
+      c.seg_bits[0] = keep;
+    }
+    /* the payload cut short: the last segment passes its end */
+    size_t keep_bytes = c.payload_bytes;
+    for (size_t cut = 1; cut < 64 && cut < keep_bytes; cut += 7) {
+      c.payload_bytes = keep_bytes - cut;
+      int rc = parz_bounded_chunk_decode(&c, out, &err);
+      CHECK(rc == PARZ_ERR_STREAM, "payload cut by %zu bytes accepted", cut);
+      CHECK(rc == PARZ_OK || strstr(err.message, "segment") != NULL, "message: %s", err.message);
+    }
+    c.payload_bytes = keep_bytes;
+    /* a huge segment length cannot wrap the offsets */
+    uint64_t keep = c.seg_bits[1];
+    c.seg_bits[1] = UINT64_MAX - 3;
+    CHECK(parz_bounded_chunk_decode(&c, out, &err) == PARZ_ERR_STREAM, "segment 1 length 2^64-4");
+    c.seg_bits[1] = keep;
+    /* random bit flips in the payload and the codebook: an error or values, nothing else */
+    for (int round = 0; round < 300; round++) {
+      uint8_t* where = round % 3 ? c.payload : c.book;
+      size_t size = round % 3 ? c.payload_bytes : c.book_bytes;
+      size_t at = (size_t)(next_random() % size);
+      uint8_t bit = (uint8_t)(1u << (next_random() % 8));
+      where[at] ^= bit;
+      int rc = parz_bounded_chunk_decode(&c, out, &err);
+      CHECK(rc == PARZ_OK || rc == PARZ_ERR_STREAM || rc == PARZ_ERR_NOMEM, "flip gave status %d",
+            rc);
+      where[at] ^= bit;
+    }
+    CHECK(parz_bounded_chunk_decode(&c, out, &err) == PARZ_OK, "restored chunk: %s", err.message);
+    parz_bounded_chunk_free(&c);
+  }
+  free(v);
+  free(out);
+}
+
+/* Hostile codes straight into the inverse predictors: refused, no overflow. */
+static void hostile_codes(void) {
+  parz_bounded_shape s = {PARZ_FLOAT, 3, {5, 6, 7}};
+  size_t n = parz_bounded_count(&s);
+  int32_t* codes = (int32_t*)malloc(n * 4);
+  int32_t* q = (int32_t*)malloc(n * 4);
+  parz_error err;
+  for (int p = PARZ_BOUNDED_LORENZO; p <= PARZ_BOUNDED_CUBIC; p++) {
+    for (size_t i = 0; i < n; i++)
+      codes[i] = i % 2 ? INT32_MAX : INT32_MIN;
+    CHECK(parz_bounded_unpredict(&s, p, codes, q, &err) == PARZ_ERR_STREAM,
+          "predictor %d: extreme codes accepted", p);
+    for (size_t i = 0; i < n; i++)
+      codes[i] = 1 << 26;
+    CHECK(parz_bounded_unpredict(&s, p, codes, q, &err) == PARZ_ERR_STREAM,
+          "predictor %d: codes summing past the range accepted", p);
+  }
+  CHECK(parz_bounded_unpredict(&s, 7, codes, q, &err) == PARZ_ERR_FORMAT, "predictor 7 taken");
+  free(codes);
+  free(q);
+}
+
+/* Every real array, both bounds relative to its value range (fill values masked), every
+ * predictor: the bound on every finite value. */
+static void real(const char* dir) {
+  size_t na = 0;
+  real_array* arr = real_arrays_load(dir, 0, &na);
+  CHECK(arr != NULL && na > 0, "no arrays in %s", dir);
+  for (size_t a = 0; a < na; a++) {
+    real_array* r = &arr[a];
+    size_t w = parz_type_size(r->array.type), n = r->bytes / w;
+    const void* fill = NULL;
+    for (size_t i = 0; i < n && !fill; i++) {
+      double x = get(r->data, r->array.type, i);
+      if (isfinite(x) && fabs(x) >= 1e9)
+        fill = (const unsigned char*)r->data + i * w;
+    }
+    parz_bounded_shape s = {r->array.type, r->array.dims, {0}};
+    for (unsigned k = 0; k < r->array.dims; k++)
+      s.shape[k] = r->array.shape[k];
+    double range = real_array_value_range(r);
+    for (int e = 0; e < 2; e++) {
+      double eb = (e ? 1e-5 : 1e-3) * range;
+      for (int p = PARZ_BOUNDED_LORENZO; p <= PARZ_BOUNDED_CUBIC; p++)
+        roundtrip(r->name, &s, r->data, eb, p, 1, 4096, fill);
+    }
+    printf("%s: checked\n", r->name);
+  }
+  real_arrays_free(arr, na);
+}
+
+int main(int argc, char** argv) {
+  arguments();
+  crafted();
+  hostile_books();
+  hostile_segments();
+  hostile_codes();
+  if (argc > 1)
+    real(argv[1]);
+  if (failures) {
+    fprintf(stderr, "%d of %d checks failed\n", failures, checks);
+    return 1;
+  }
+  printf("all %d checks passed\n", checks);
+  return 0;
+}
