@@ -155,44 +155,91 @@ static void arguments(void) {
   CHECK(strstr(err.message, "9") != NULL, "message does not name the predictor: %s", err.message);
 }
 
-/* Codebooks built by hand: each refused with PARZ_ERR_STREAM. */
+/* A codebook written bit by bit: a one-byte span, then the length codes (bounded_huff.c). */
+typedef struct {
+  uint8_t b[64];
+  size_t bits;
+} book_bytes;
+
+static void book_put(book_bytes* t, uint32_t v, unsigned n) {
+  for (unsigned i = 0; i < n; i++, t->bits++)
+    if (v >> i & 1u)
+      t->b[1 + t->bits / 8] |= (uint8_t)(1u << (t->bits % 8));
+}
+static void book_len(book_bytes* t, unsigned l) { /* an explicit length */
+  book_put(t, 3, 3);
+  book_put(t, l, 5);
+}
+static size_t book_size(const book_bytes* t) { return 1 + (t->bits + 7) / 8; }
+
+/* Codebooks built by hand: each refused with PARZ_ERR_STREAM and a message. */
 static void hostile_books(void) {
   parz_bounded_book b = {(uint8_t*)malloc(PARZ_BOUNDED_SYMBOLS),
                          (uint32_t*)malloc(PARZ_BOUNDED_SYMBOLS * 4)};
   parz_error err;
   size_t used;
-  /* count, then (gap, length) per symbol */
-  static const struct {
-    const char* what;
-    uint8_t bytes[16];
-    size_t size;
-  } cases[] = {
-      {"empty", {0}, 0},
-      {"zero symbols", {0}, 1},
-      {"over-subscribed: three codes of length 1", {3, 5, 1, 0, 1, 0, 1}, 7},
-      {"incomplete: two codes of length 2", {2, 5, 2, 0, 2}, 5},
-      {"length 0", {2, 5, 0, 0, 1}, 5},
-      {"length 21", {2, 5, 21, 0, 1}, 5},
-      {"symbol out of range", {2, 5, 1, 0xFF, 0xFF, 0x7F, 1}, 7},
-      {"symbol count out of range", {0xFF, 0xFF, 0x7F}, 3},
-      {"cut off after the first entry", {2, 5, 1}, 3},
-      {"cut off inside a varint", {2, 0x80}, 2},
-      {"varint longer than 32 bits", {1, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01, 1}, 8},
-      {"single symbol of length 2", {1, 7, 2}, 3},
-  };
-  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+  enum { CASES = 12 };
+  book_bytes t[CASES];
+  size_t size[CASES];
+  const char* what[CASES];
+  memset(t, 0, sizeof t);
+  int i = 0;
+  what[i] = "empty", size[i++] = 0;
+  what[i] = "span 0", size[i++] = 1;
+  what[i] = "span past the alphabet";
+  t[i].b[0] = 0xFF, t[i].b[1] = 0xFF, t[i].b[2] = 0x7F, size[i++] = 3;
+  what[i] = "over-subscribed: three codes of length 1", t[i].b[0] = 3;
+  for (int k = 0; k < 3; k++)
+    book_len(&t[i], 1);
+  size[i] = book_size(&t[i]), i++;
+  what[i] = "incomplete: two codes of length 2", t[i].b[0] = 2;
+  book_len(&t[i], 2), book_len(&t[i], 2), size[i] = book_size(&t[i]), i++;
+  what[i] = "explicit length 21", t[i].b[0] = 2;
+  book_len(&t[i], 1), book_len(&t[i], 21), size[i] = book_size(&t[i]), i++;
+  what[i] = "length stepping to 21", t[i].b[0] = 2;
+  book_len(&t[i], 20), book_put(&t[i], 1, 3), size[i] = book_size(&t[i]), i++;
+  what[i] = "length stepping to 0", t[i].b[0] = 2;
+  book_len(&t[i], 1), book_put(&t[i], 5, 3), size[i] = book_size(&t[i]), i++;
+  what[i] = "run past the span", t[i].b[0] = 4;
+  book_put(&t[i], 7, 3), book_put(&t[i], 3, 5), size[i] = book_size(&t[i]), i++;
+  what[i] = "run of 2^25", t[i].b[0] = 4;
+  book_put(&t[i], 7, 3), book_put(&t[i], 25, 5), size[i] = book_size(&t[i]), i++;
+  what[i] = "no symbol used", t[i].b[0] = 3;
+  book_put(&t[i], 7, 3), book_put(&t[i], 1, 5), book_put(&t[i], 1, 1);
+  size[i] = book_size(&t[i]), i++;
+  what[i] = "single symbol of length 2", t[i].b[0] = 1;
+  book_len(&t[i], 2), size[i] = book_size(&t[i]), i++;
+  for (int k = 0; k < i; k++) {
     memset(&err, 0, sizeof err);
-    int rc = parz_bounded_book_read(cases[i].bytes, cases[i].size, &b, &used, &err);
-    CHECK(rc == PARZ_ERR_STREAM, "codebook '%s' accepted (rc %d)", cases[i].what, rc);
+    int rc = parz_bounded_book_read(t[k].b, size[k], &b, &used, &err);
+    CHECK(rc == PARZ_ERR_STREAM, "codebook '%s' accepted (rc %d)", what[k], rc);
     CHECK(rc == PARZ_OK || strstr(err.message, "codebook") != NULL, "codebook '%s': message '%s'",
-          cases[i].what, err.message);
+          what[k], err.message);
   }
-  /* and two good ones */
-  static const uint8_t one[] = {1, 7, 1}, two[] = {2, 5, 1, 0, 1};
-  CHECK(parz_bounded_book_read(one, sizeof one, &b, &used, &err) == PARZ_OK && used == 3,
+  /* a good one cut short at every byte is refused */
+  book_bytes good;
+  memset(&good, 0, sizeof good);
+  good.b[0] = 40;
+  for (int k = 0; k < 39; k++)
+    book_put(&good, 7, 3), book_put(&good, 0, 5); /* unused */
+  book_len(&good, 1);
+  good.b[0] = 41;
+  book_len(&good, 1);
+  size_t gsize = book_size(&good);
+  CHECK(parz_bounded_book_read(good.b, gsize, &b, &used, &err) == PARZ_OK && used == gsize,
+        "good codebook refused: %s", err.message);
+  CHECK(b.len[39] == 1 && b.len[40] == 1 && b.len[0] == 0, "good codebook's lengths wrong");
+  for (size_t cut = 0; cut < gsize; cut++)
+    CHECK(parz_bounded_book_read(good.b, cut, &b, &used, &err) == PARZ_ERR_STREAM,
+          "codebook cut to %zu of %zu bytes accepted", cut, gsize);
+  /* and a single symbol of length 1 */
+  book_bytes one;
+  memset(&one, 0, sizeof one);
+  one.b[0] = 8;
+  book_put(&one, 7, 3), book_put(&one, 2, 5), book_put(&one, 3, 2); /* 7 unused */
+  book_len(&one, 1);
+  CHECK(parz_bounded_book_read(one.b, book_size(&one), &b, &used, &err) == PARZ_OK && b.len[7] == 1,
         "single-symbol codebook refused: %s", err.message);
-  CHECK(parz_bounded_book_read(two, sizeof two, &b, &used, &err) == PARZ_OK && used == 5,
-        "two-symbol codebook refused: %s", err.message);
   free(b.len);
   free(b.code);
 }

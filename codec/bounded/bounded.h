@@ -31,8 +31,8 @@ typedef enum {
 #define PARZ_BOUNDED_QMAX ((int32_t)1 << 26)
 
 /* The interpolation predicts with error feedback on a grid FINE times finer than 2*eb: a value's
- * code is its residual from the prediction in steps of 2*eb, its reconstruction the prediction
- * plus FINE times the code, in units of 2*eb/FINE, held to +-QMAX_FINE. */
+ * code is its residual from the prediction in grid steps, its reconstruction the prediction plus
+ * FINE times the code, in units of step/FINE, held to +-QMAX_FINE. */
 #define PARZ_BOUNDED_FINE 16
 #define PARZ_BOUNDED_QMAX_FINE ((int32_t)1 << 30)
 
@@ -52,17 +52,22 @@ size_t parz_bounded_count(const parz_bounded_shape* s);
 
 /* --- quantization (bounded_quant.c) --- */
 
-/* The size of one quantization unit: 2*eb for Lorenzo, 2*eb/FINE for the interpolation. */
-double parz_bounded_unit(int predictor, double eb);
+/* The grid's step: 2*eb, shrunk by the margin that the rounding of a reconstruction to the type
+ * can take at the chunk's largest finite value (at most by a quarter), so that values halfway
+ * between two grid points still fit. The chunk stores it. */
+double parz_bounded_step(const parz_bounded_shape* s, const void* src, double eb, const void* fill);
+
+/* The size of one quantization unit: step for Lorenzo, step/FINE for the interpolation. */
+double parz_bounded_unit(int predictor, double step);
 
 /* The decoder's reconstruction of quantized value q: (type)(q * unit), as a double. */
 double parz_bounded_dequant_one(parz_type type, int32_t q, double unit);
 
-/* q[i] = nearest integer to src[i] / (2 eb), hole[i] as above. A value equal to *fill (bit
+/* q[i] = nearest integer to src[i] / step (or the next, when only it fits), hole[i] as above. A value equal to *fill (bit
  * pattern; fill NULL: none) is masked; one that is not finite, lies outside +-QMAX steps or whose
  * reconstruction misses eb is an exception (q[i] = 0 until the predictor sets it). Returns the
  * number of exceptions. */
-size_t parz_bounded_quantize(const parz_bounded_shape* s, const void* src, double eb,
+size_t parz_bounded_quantize(const parz_bounded_shape* s, const void* src, double eb, double step,
                              const void* fill, int32_t* q, uint8_t* hole);
 
 /* dst[i] = reconstruction of q[i] for every i (holes included: the caller overwrites them). */
@@ -75,7 +80,7 @@ void parz_bounded_dequantize(const parz_bounded_shape* s, const int32_t* q, doub
  * the fine reconstruction; each known value's code chosen with error feedback from src, a value
  * that would miss eb made an exception in hole; holes get the prediction. */
 void parz_bounded_predict(const parz_bounded_shape* s, int predictor, const void* src, double eb,
-                          int32_t* q, uint8_t* hole, int32_t* codes);
+                          double step, int32_t* q, uint8_t* hole, int32_t* codes);
 
 /* The inverse: q from the codes. Fails (PARZ_ERR_STREAM) when a quantized value leaves the
  * range that keeps every later residual and reconstruction finite. */
@@ -105,13 +110,14 @@ void parz_bounded_count_symbols(const int32_t* codes, size_t n, size_t seg, int 
 /* Length-limited canonical Huffman code of freq; book's arrays are the caller's. */
 int parz_bounded_book_build(const uint64_t* freq, parz_bounded_book* book, parz_error* err);
 
-/* Serialized codebook: varint count of used symbols, then per used symbol (increasing) a varint
- * gap from the previous one and its length (u8). Returns bytes written, 0 when cap is short. */
+/* Serialized codebook (the grammar is in bounded_huff.c): returns bytes written, 0 when cap is
+ * short. */
 size_t parz_bounded_book_write(const parz_bounded_book* book, uint8_t* out, size_t cap);
 
 /* Parses a codebook from in[0..size), hostile input refused (PARZ_ERR_STREAM, naming the value):
- * symbols out of range, lengths of 0 or over MAX_LEN, an over-subscribed code, an incomplete one
- * (except a single symbol), bytes missing. *used = bytes consumed. */
+ * a span or run past the alphabet, lengths over MAX_LEN or stepping out of 1..MAX_LEN, no symbol,
+ * an over-subscribed code, an incomplete one (except a single symbol of length 1), bits missing.
+ * *used = bytes consumed. */
 int parz_bounded_book_read(const uint8_t* in, size_t size, parz_bounded_book* book, size_t* used,
                            parz_error* err);
 

@@ -1,5 +1,6 @@
 /* A chunk through the error-bounded codec: quantize, predict, count symbols, build and write the
  * codebook, encode the segments; and back. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +30,68 @@ static uint64_t value_bits(const void* src, size_t i, size_t w) {
   return b;
 }
 
+static size_t chunk_size(const parz_bounded_chunk* c) {
+  return c->book_bytes + c->payload_bytes + c->nexceptions * 12 + (c->mask ? c->nmasked / 64 : 0);
+}
+
+int parz_bounded_choose(const parz_bounded_shape* s, const void* src, double eb,
+                        const parz_bounded_options* opt) {
+  parz_bounded_shape b = *s;
+  size_t lo[4] = {0, 0, 0, 0}, n = 1, w = s->type == PARZ_FLOAT ? 4 : 8;
+  for (unsigned k = 0; k < s->dims; k++) {
+    if (s->shape[k] >= 32)
+      b.shape[k] = (s->shape[k] + 1) / 2;
+    lo[k] = (s->shape[k] - b.shape[k]) / 2;
+    n *= b.shape[k];
+  }
+  /* halve the longest extent again while the box holds more than an eighth */
+  for (;;) {
+    unsigned big = 0;
+    for (unsigned k = 1; k < s->dims; k++)
+      if (b.shape[k] > b.shape[big])
+        big = k;
+    if (n * 8 <= parz_bounded_count(s) || b.shape[big] < 64)
+      break;
+    n = n / b.shape[big] * ((b.shape[big] + 1) / 2);
+    b.shape[big] = (b.shape[big] + 1) / 2;
+    lo[big] = (s->shape[big] - b.shape[big]) / 2;
+  }
+  unsigned char* box = (unsigned char*)malloc(n * w);
+  if (!box)
+    return PARZ_BOUNDED_LORENZO;
+  size_t ext[4] = {1, 1, 1, 1}, full[4] = {1, 1, 1, 1}, l4[4] = {0, 0, 0, 0};
+  for (unsigned k = 0; k < s->dims; k++) {
+    ext[4 - s->dims + k] = b.shape[k];
+    full[4 - s->dims + k] = s->shape[k];
+    l4[4 - s->dims + k] = lo[k];
+  }
+  size_t at = 0;
+  for (size_t i0 = 0; i0 < ext[0]; i0++)
+    for (size_t i1 = 0; i1 < ext[1]; i1++)
+      for (size_t i2 = 0; i2 < ext[2]; i2++, at += ext[3]) {
+        size_t from =
+            (((l4[0] + i0) * full[1] + l4[1] + i1) * full[2] + l4[2] + i2) * full[3] + l4[3];
+        memcpy(box + at * w, (const unsigned char*)src + from * w, ext[3] * w);
+      }
+  int best = PARZ_BOUNDED_LORENZO;
+  size_t best_bytes = SIZE_MAX;
+  for (int p = PARZ_BOUNDED_LORENZO; p <= PARZ_BOUNDED_CUBIC; p++) {
+    parz_bounded_options o = *opt;
+    o.predictor = p;
+    parz_bounded_chunk c;
+    if (parz_bounded_chunk_encode(&b, box, eb, &o, &c, NULL) == PARZ_OK) {
+      size_t bytes = chunk_size(&c);
+      if (bytes < best_bytes) {
+        best_bytes = bytes;
+        best = p;
+      }
+      parz_bounded_chunk_free(&c);
+    }
+  }
+  free(box);
+  return best;
+}
+
 int parz_bounded_chunk_encode(const parz_bounded_shape* s, const void* src, double eb,
                               const parz_bounded_options* opt, parz_bounded_chunk* out,
                               parz_error* err) {
@@ -38,7 +101,7 @@ int parz_bounded_chunk_encode(const parz_bounded_shape* s, const void* src, doub
     return rc;
   if (!src || !opt)
     return parz_fail(err, PARZ_ERR_ARG, "bounded: no values or no options");
-  if (opt->predictor < PARZ_BOUNDED_LORENZO || opt->predictor > PARZ_BOUNDED_CUBIC)
+  if (opt->predictor < 0 || opt->predictor > PARZ_BOUNDED_CUBIC)
     return parz_fail(err, PARZ_ERR_PARAM, "bounded: predictor %d unknown", opt->predictor);
   if (opt->segment < 1 || opt->segment > ((size_t)1 << 24))
     return parz_fail(err, PARZ_ERR_PARAM, "bounded: segment of %zu codes, not 1..2^24",
@@ -46,7 +109,7 @@ int parz_bounded_chunk_encode(const parz_bounded_shape* s, const void* src, doub
   size_t n = parz_bounded_count(s), w = s->type == PARZ_FLOAT ? 4 : 8;
   out->shape = *s;
   out->eb = eb;
-  out->predictor = opt->predictor;
+  out->predictor = opt->predictor ? opt->predictor : parz_bounded_choose(s, src, eb, opt);
   out->runs = opt->runs != 0;
   out->segment = opt->segment;
   out->nsegments = (n + opt->segment - 1) / opt->segment;
@@ -68,8 +131,9 @@ int parz_bounded_chunk_encode(const parz_bounded_shape* s, const void* src, doub
     parz_fail(err, rc, "bounded: no memory for a chunk of %zu values", n);
     goto done;
   }
-  parz_bounded_quantize(s, src, eb, opt->fill, q, hole);
-  parz_bounded_predict(s, opt->predictor, src, eb, q, hole, codes);
+  out->step = parz_bounded_step(s, src, eb, opt->fill);
+  parz_bounded_quantize(s, src, eb, out->step, opt->fill, q, hole);
+  parz_bounded_predict(s, out->predictor, src, eb, out->step, q, hole, codes);
   size_t nexc = 0, nmask = 0;
   for (size_t i = 0; i < n; i++) {
     nexc += hole[i] == PARZ_BOUNDED_EXCEPTION;
@@ -119,6 +183,8 @@ int parz_bounded_chunk_decode(const parz_bounded_chunk* c, void* dst, parz_error
   int rc = parz_bounded_check(&c->shape, c->eb, err);
   if (rc)
     return rc;
+  if (!(c->step > 0) || !isfinite(c->step))
+    return parz_fail(err, PARZ_ERR_FORMAT, "bounded: grid step %g is not finite and > 0", c->step);
   size_t n = parz_bounded_count(&c->shape), w = c->shape.type == PARZ_FLOAT ? 4 : 8;
   if (c->segment < 1 || c->nsegments != (n + c->segment - 1) / c->segment)
     return parz_fail(err, PARZ_ERR_FORMAT, "bounded: %zu segments of %zu codes for %zu values",
@@ -154,7 +220,7 @@ int parz_bounded_chunk_decode(const parz_bounded_chunk* c, void* dst, parz_error
   rc = parz_bounded_unpredict(&c->shape, c->predictor, codes, q, err);
   if (rc)
     goto done;
-  parz_bounded_dequantize(&c->shape, q, parz_bounded_unit(c->predictor, c->eb), dst);
+  parz_bounded_dequantize(&c->shape, q, parz_bounded_unit(c->predictor, c->step), dst);
   if (c->mask)
     for (size_t i = 0; i < n; i++)
       if (c->mask[i / 8] >> (i % 8) & 1u)

@@ -11,7 +11,7 @@ extern "C" {
 #endif
 
 typedef struct {
-  int predictor;    /* parz_bounded_predictor */
+  int predictor;    /* parz_bounded_predictor, or 0: the encoder chooses from a sample */
   int runs;         /* 1: runs of zero codes as run symbols */
   size_t segment;   /* codes per segment, 1..2^24 */
   const void* fill; /* the fill value's bytes (masked wherever equal), or NULL */
@@ -20,6 +20,7 @@ typedef struct {
 typedef struct {
   parz_bounded_shape shape;
   double eb;
+  double step; /* the grid's step (parz_bounded_step): what the decoder multiplies by */
   int predictor, runs;
   size_t segment, nsegments;
   uint8_t* book; /* serialized codebook */
@@ -35,6 +36,11 @@ typedef struct {
   uint8_t* mask;      /* bitmap of masked positions (bit i of byte i/8), NULL when none */
   uint64_t fill_bits; /* the masked values' bit pattern */
 } parz_bounded_chunk;
+
+/* The predictor whose codes a sample of the chunk (a box of about an eighth of it, at its centre)
+ * makes smallest. */
+int parz_bounded_choose(const parz_bounded_shape* s, const void* src, double eb,
+                        const parz_bounded_options* opt);
 
 /* Encodes count values of src (s's type and shape, C order) at absolute bound eb. */
 int parz_bounded_chunk_encode(const parz_bounded_shape* s, const void* src, double eb,

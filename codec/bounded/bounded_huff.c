@@ -184,96 +184,6 @@ int parz_bounded_book_build(const uint64_t* freq, parz_bounded_book* book, parz_
   return PARZ_OK;
 }
 
-/* ---------------- codebook bytes ---------------- */
-
-static size_t put_varint(uint8_t* out, size_t cap, size_t at, uint32_t v) {
-  do {
-    if (at >= cap)
-      return 0;
-    out[at++] = (uint8_t)((v & 0x7Fu) | (v >= 0x80u ? 0x80u : 0u));
-    v >>= 7;
-  } while (v);
-  return at;
-}
-
-static int get_varint(const uint8_t* in, size_t size, size_t* at, uint32_t* v) {
-  uint64_t r = 0;
-  for (unsigned shift = 0; shift < 35; shift += 7) {
-    if (*at >= size)
-      return 0;
-    uint8_t b = in[(*at)++];
-    r |= (uint64_t)(b & 0x7Fu) << shift;
-    if (!(b & 0x80u)) {
-      if (r > 0xFFFFFFFFu)
-        return 0;
-      *v = (uint32_t)r;
-      return 1;
-    }
-  }
-  return 0;
-}
-
-size_t parz_bounded_book_write(const parz_bounded_book* book, uint8_t* out, size_t cap) {
-  uint32_t m = 0;
-  for (uint32_t s = 0; s < PARZ_BOUNDED_SYMBOLS; s++)
-    m += book->len[s] != 0;
-  size_t at = put_varint(out, cap, 0, m);
-  uint32_t prev = 0;
-  int first = 1;
-  for (uint32_t s = 0; s < PARZ_BOUNDED_SYMBOLS && at; s++) {
-    if (!book->len[s])
-      continue;
-    at = put_varint(out, cap, at, first ? s : s - prev - 1);
-    if (!at || at >= cap)
-      return 0;
-    out[at++] = book->len[s];
-    prev = s;
-    first = 0;
-  }
-  return at;
-}
-
-int parz_bounded_book_read(const uint8_t* in, size_t size, parz_bounded_book* book, size_t* used,
-                           parz_error* err) {
-  size_t at = 0;
-  uint32_t m = 0;
-  memset(book->len, 0, PARZ_BOUNDED_SYMBOLS);
-  if (!get_varint(in, size, &at, &m))
-    return parz_fail(err, PARZ_ERR_STREAM, "bounded codebook: symbol count cut off (%zu bytes)",
-                     size);
-  if (m == 0 || m > PARZ_BOUNDED_SYMBOLS)
-    return parz_fail(err, PARZ_ERR_STREAM, "bounded codebook: %u symbols, not 1..%u", m,
-                     (unsigned)PARZ_BOUNDED_SYMBOLS);
-  uint64_t kraft = 0; /* sum of 2^(MAX_LEN - len) */
-  uint64_t sym = 0;
-  for (uint32_t i = 0; i < m; i++) {
-    uint32_t gap;
-    if (!get_varint(in, size, &at, &gap) || at >= size)
-      return parz_fail(err, PARZ_ERR_STREAM, "bounded codebook: entry %u of %u cut off", i, m);
-    sym = i == 0 ? gap : sym + 1 + gap;
-    unsigned l = in[at++];
-    if (sym >= PARZ_BOUNDED_SYMBOLS)
-      return parz_fail(err, PARZ_ERR_STREAM, "bounded codebook: symbol %llu of entry %u >= %u",
-                       (unsigned long long)sym, i, (unsigned)PARZ_BOUNDED_SYMBOLS);
-    if (l < 1 || l > PARZ_BOUNDED_MAX_LEN)
-      return parz_fail(err, PARZ_ERR_STREAM, "bounded codebook: length %u of symbol %llu not 1..%u",
-                       l, (unsigned long long)sym, (unsigned)PARZ_BOUNDED_MAX_LEN);
-    book->len[sym] = (uint8_t)l;
-    kraft += (uint64_t)1 << (PARZ_BOUNDED_MAX_LEN - l);
-  }
-  uint64_t full = (uint64_t)1 << PARZ_BOUNDED_MAX_LEN;
-  if (kraft > full)
-    return parz_fail(err, PARZ_ERR_STREAM,
-                     "bounded codebook: over-subscribed (Kraft sum %llu/%llu)",
-                     (unsigned long long)kraft, (unsigned long long)full);
-  if (kraft < full && !(m == 1 && kraft == full / 2))
-    return parz_fail(err, PARZ_ERR_STREAM, "bounded codebook: incomplete (Kraft sum %llu/%llu)",
-                     (unsigned long long)kraft, (unsigned long long)full);
-  assign_codes(book);
-  *used = at;
-  return PARZ_OK;
-}
-
 /* ---------------- encoding ---------------- */
 
 typedef struct {
@@ -457,5 +367,174 @@ int parz_bounded_decode_segment(const parz_bounded_decoder* d, const uint8_t* pa
     return parz_fail(err, PARZ_ERR_STREAM,
                      "bounded: segment %zu's codes end at bit %llu of its %llu", index,
                      (unsigned long long)(pos - bit0), (unsigned long long)nbits);
+  return PARZ_OK;
+}
+
+/* ---------------- codebook bytes ---------------- */
+
+static size_t put_varint(uint8_t* out, size_t cap, size_t at, uint32_t v) {
+  do {
+    if (at >= cap)
+      return 0;
+    out[at++] = (uint8_t)((v & 0x7Fu) | (v >= 0x80u ? 0x80u : 0u));
+    v >>= 7;
+  } while (v);
+  return at;
+}
+
+static int get_varint(const uint8_t* in, size_t size, size_t* at, uint32_t* v) {
+  uint64_t r = 0;
+  for (unsigned shift = 0; shift < 35; shift += 7) {
+    if (*at >= size)
+      return 0;
+    uint8_t b = in[(*at)++];
+    r |= (uint64_t)(b & 0x7Fu) << shift;
+    if (!(b & 0x80u)) {
+      if (r > 0xFFFFFFFFu)
+        return 0;
+      *v = (uint32_t)r;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* The codebook: a varint span (symbols 0..span-1 are described), then each symbol's code length
+ * as a bit code relative to the previous length, LSB first, padded to a byte:
+ *   0                 the previous length again
+ *   1 0 s             the previous length + 1 (s = 0) or - 1 (s = 1)
+ *   1 1 0 l[5]        length l (0 = unused)
+ *   1 1 1 k[5] r[k]   2^k + r unused symbols (the previous length is kept)
+ * Lengths change slowly over the residuals, so most symbols cost 1 to 3 bits. */
+size_t parz_bounded_book_write(const parz_bounded_book* book, uint8_t* out, size_t cap) {
+  uint32_t span = 0;
+  for (uint32_t s = 0; s < PARZ_BOUNDED_SYMBOLS; s++)
+    if (book->len[s])
+      span = s + 1;
+  size_t at = put_varint(out, cap, 0, span);
+  if (!at)
+    return 0;
+  bit_writer w = {out, cap, at, 0, 0, 0, 0};
+  unsigned prev = 0;
+  for (uint32_t s = 0; s < span;) {
+    unsigned l = book->len[s];
+    if (l == 0) {
+      uint32_t r = 1;
+      while (s + r < span && book->len[s + r] == 0)
+        r++;
+      unsigned k = 0;
+      while ((r >> (k + 1)) != 0)
+        k++;
+      put_bits(&w, 7u, 3);
+      put_bits(&w, k, 5);
+      put_bits(&w, r - (1u << k), k);
+      s += r;
+      continue;
+    }
+    if (l == prev) {
+      put_bits(&w, 0u, 1);
+    } else if (l == prev + 1 || l + 1 == prev) {
+      put_bits(&w, l == prev + 1 ? 1u : 5u, 3);
+    } else {
+      put_bits(&w, 3u, 3);
+      put_bits(&w, l, 5);
+    }
+    prev = l;
+    s++;
+  }
+  if (w.fill)
+    put_bits(&w, 0, 8 - w.fill);
+  return w.overflow ? 0 : w.at;
+}
+
+/* Bits of the codebook, refused past its end. */
+typedef struct {
+  const uint8_t* p;
+  size_t bytes;
+  uint64_t pos;
+} book_reader;
+
+static int book_bits(book_reader* r, unsigned n, uint32_t* v) {
+  if (r->pos + n > (uint64_t)r->bytes * 8)
+    return 0;
+  *v = n ? (uint32_t)(peek(r->p, r->bytes, r->pos) & ((1ull << n) - 1)) : 0;
+  r->pos += n;
+  return 1;
+}
+
+int parz_bounded_book_read(const uint8_t* in, size_t size, parz_bounded_book* book, size_t* used,
+                           parz_error* err) {
+  size_t at = 0;
+  uint32_t span = 0;
+  memset(book->len, 0, PARZ_BOUNDED_SYMBOLS);
+  if (!get_varint(in, size, &at, &span))
+    return parz_fail(err, PARZ_ERR_STREAM, "bounded codebook: span cut off (%zu bytes)", size);
+  if (span == 0 || span > PARZ_BOUNDED_SYMBOLS)
+    return parz_fail(err, PARZ_ERR_STREAM, "bounded codebook: span %u, not 1..%u", span,
+                     (unsigned)PARZ_BOUNDED_SYMBOLS);
+  book_reader r = {in + at, size - at, 0};
+  unsigned prev = 0;
+  uint32_t m = 0, v = 0;
+  uint64_t kraft = 0; /* sum of 2^(MAX_LEN - len) */
+  for (uint32_t s = 0; s < span;) {
+    if (!book_bits(&r, 1, &v))
+      return parz_fail(err, PARZ_ERR_STREAM, "bounded codebook: cut off at symbol %u of %u", s,
+                       span);
+    unsigned l = prev;
+    if (v) {
+      uint32_t kind, sign;
+      if (!book_bits(&r, 1, &kind))
+        return parz_fail(err, PARZ_ERR_STREAM, "bounded codebook: cut off at symbol %u", s);
+      if (!kind) {
+        if (!book_bits(&r, 1, &sign))
+          return parz_fail(err, PARZ_ERR_STREAM, "bounded codebook: cut off at symbol %u", s);
+        l = sign ? prev - 1 : prev + 1;
+        if ((sign && prev < 2) || l > PARZ_BOUNDED_MAX_LEN)
+          return parz_fail(err, PARZ_ERR_STREAM,
+                           "bounded codebook: symbol %u's length steps from %u out of 1..%u", s,
+                           prev, (unsigned)PARZ_BOUNDED_MAX_LEN);
+      } else {
+        uint32_t run, x;
+        if (!book_bits(&r, 1, &run) || !book_bits(&r, 5, &x))
+          return parz_fail(err, PARZ_ERR_STREAM, "bounded codebook: cut off at symbol %u", s);
+        if (run) {
+          uint32_t extra;
+          if (x > 24 || !book_bits(&r, x, &extra))
+            return parz_fail(err, PARZ_ERR_STREAM,
+                             "bounded codebook: run at symbol %u with %u bits refused", s, x);
+          uint64_t count = ((uint64_t)1 << x) + extra;
+          if (count > span - s)
+            return parz_fail(err, PARZ_ERR_STREAM,
+                             "bounded codebook: run of %llu unused symbols at %u passes span %u",
+                             (unsigned long long)count, s, span);
+          s += (uint32_t)count;
+          continue;
+        }
+        if (x > PARZ_BOUNDED_MAX_LEN)
+          return parz_fail(err, PARZ_ERR_STREAM, "bounded codebook: length %u of symbol %u > %u", x,
+                           s, (unsigned)PARZ_BOUNDED_MAX_LEN);
+        l = x;
+      }
+    }
+    book->len[s] = (uint8_t)l;
+    if (l) {
+      m++;
+      kraft += (uint64_t)1 << (PARZ_BOUNDED_MAX_LEN - l);
+    }
+    prev = l;
+    s++;
+  }
+  uint64_t full = (uint64_t)1 << PARZ_BOUNDED_MAX_LEN;
+  if (m == 0)
+    return parz_fail(err, PARZ_ERR_STREAM, "bounded codebook: no symbol is used");
+  if (kraft > full)
+    return parz_fail(err, PARZ_ERR_STREAM,
+                     "bounded codebook: over-subscribed (Kraft sum %llu/%llu)",
+                     (unsigned long long)kraft, (unsigned long long)full);
+  if (kraft < full && !(m == 1 && kraft == full / 2))
+    return parz_fail(err, PARZ_ERR_STREAM, "bounded codebook: incomplete (Kraft sum %llu/%llu)",
+                     (unsigned long long)kraft, (unsigned long long)full);
+  assign_codes(book);
+  *used = at + (size_t)((r.pos + 7) / 8);
   return PARZ_OK;
 }

@@ -128,7 +128,7 @@ static int64_t interp_pred(const int32_t* q, size_t idx, size_t pk, size_t nk, s
 typedef struct {
   const void* src;
   parz_type type;
-  double eb;
+  double eb, step;
   uint8_t* hole;
 } interp_source;
 
@@ -143,19 +143,23 @@ static double read_value(const interp_source* in, size_t i) {
  * when the value must be an exception. */
 static int interp_encode_one(const interp_source* in, size_t idx, int64_t p, int32_t* qv,
                              int32_t* code) {
-  double unit = parz_bounded_unit(PARZ_BOUNDED_LINEAR, in->eb);
+  double unit = parz_bounded_unit(PARZ_BOUNDED_LINEAR, in->step);
   double x = read_value(in, idx);
-  double c = nearbyint((x / unit - (double)p) / PARZ_BOUNDED_FINE);
-  if (!(fabs(c) <= (double)PARZ_BOUNDED_QMAX))
-    return 0;
-  int64_t v = p + (int64_t)c * PARZ_BOUNDED_FINE;
-  if (v > PARZ_BOUNDED_QMAX_FINE || v < -PARZ_BOUNDED_QMAX_FINE)
-    return 0;
-  if (!(fabs(parz_bounded_dequant_one(in->type, (int32_t)v, unit) - x) <= in->eb))
-    return 0;
-  *qv = (int32_t)v;
-  *code = (int32_t)c;
-  return 1;
+  double t = (x / unit - (double)p) / PARZ_BOUNDED_FINE, c = nearbyint(t);
+  double other = c + (t > c ? 1 : -1); /* tried when the nearer step misses by rounding */
+  for (int k = 0; k < 2; k++, c = other) {
+    if (!(fabs(c) <= (double)PARZ_BOUNDED_QMAX))
+      continue;
+    int64_t v = p + (int64_t)c * PARZ_BOUNDED_FINE;
+    if (v > PARZ_BOUNDED_QMAX_FINE || v < -PARZ_BOUNDED_QMAX_FINE)
+      continue;
+    if (fabs(parz_bounded_dequant_one(in->type, (int32_t)v, unit) - x) <= in->eb) {
+      *qv = (int32_t)v;
+      *code = (int32_t)c;
+      return 1;
+    }
+  }
+  return 0;
 }
 
 /* Visits every value once in code order; encodes (in != NULL: codes and q from the values,
@@ -215,19 +219,19 @@ static size_t interp_walk(const size_t n[4], const size_t st[4], int cubic, int3
   return pos;
 }
 
-double parz_bounded_unit(int predictor, double eb) {
-  return predictor == PARZ_BOUNDED_LORENZO ? 2 * eb : 2 * eb / PARZ_BOUNDED_FINE;
+double parz_bounded_unit(int predictor, double step) {
+  return predictor == PARZ_BOUNDED_LORENZO ? step : step / PARZ_BOUNDED_FINE;
 }
 
 void parz_bounded_predict(const parz_bounded_shape* s, int predictor, const void* src, double eb,
-                          int32_t* q, uint8_t* hole, int32_t* codes) {
+                          double step, int32_t* q, uint8_t* hole, int32_t* codes) {
   size_t n[4], st[4];
   shape4(s, n, st);
   if (predictor == PARZ_BOUNDED_LORENZO) {
     lorenzo_forward(n, st, q, hole, codes);
   } else {
     size_t bad = 0;
-    interp_source in = {src, s->type, eb, hole};
+    interp_source in = {src, s->type, eb, step, hole};
     interp_walk(n, st, predictor == PARZ_BOUNDED_CUBIC, q, &in, codes, &bad);
   }
 }

@@ -37,17 +37,24 @@ double parz_bounded_dequant_one(parz_type type, int32_t q, double unit) {
   return type == PARZ_FLOAT ? (double)(float)x : x;
 }
 
-static int quantize_one(parz_type type, double x, double eb, int32_t* q) {
+static int quantize_one(parz_type type, double x, double eb, double step, int32_t* q) {
   if (!isfinite(x))
     return 0;
-  double r = nearbyint(x / (2 * eb));
-  if (!(fabs(r) <= (double)PARZ_BOUNDED_QMAX))
-    return 0;
-  *q = (int32_t)r;
-  return fabs(parz_bounded_dequant_one(type, *q, 2 * eb) - x) <= eb;
+  double t = x / step, r = nearbyint(t);
+  /* a value halfway between two grid points may miss by rounding at the nearer one and fit at
+   * the other */
+  double other = r + (t > r ? 1 : -1);
+  for (int k = 0; k < 2; k++, r = other) {
+    if (!(fabs(r) <= (double)PARZ_BOUNDED_QMAX))
+      continue;
+    *q = (int32_t)r;
+    if (fabs(parz_bounded_dequant_one(type, *q, step) - x) <= eb)
+      return 1;
+  }
+  return 0;
 }
 
-size_t parz_bounded_quantize(const parz_bounded_shape* s, const void* src, double eb,
+size_t parz_bounded_quantize(const parz_bounded_shape* s, const void* src, double eb, double step,
                              const void* fill, int32_t* q, uint8_t* hole) {
   size_t n = parz_bounded_count(s), nexc = 0;
   size_t w = s->type == PARZ_FLOAT ? 4 : 8;
@@ -64,7 +71,7 @@ size_t parz_bounded_quantize(const parz_bounded_shape* s, const void* src, doubl
     q[i] = 0;
     if (fill && memcmp(p, fill, w) == 0) {
       hole[i] = PARZ_BOUNDED_MASKED;
-    } else if (quantize_one(s->type, x, eb, &q[i])) {
+    } else if (quantize_one(s->type, x, eb, step, &q[i])) {
       hole[i] = PARZ_BOUNDED_KNOWN;
     } else {
       q[i] = 0;
@@ -88,4 +95,30 @@ void parz_bounded_dequantize(const parz_bounded_shape* s, const int32_t* q, doub
     for (size_t i = 0; i < n; i++)
       d[i] = (double)q[i] * step;
   }
+}
+
+double parz_bounded_step(const parz_bounded_shape* s, const void* src, double eb,
+                         const void* fill) {
+  size_t n = parz_bounded_count(s), w = s->type == PARZ_FLOAT ? 4 : 8;
+  double top = 0;
+  for (size_t i = 0; i < n; i++) {
+    const unsigned char* p = (const unsigned char*)src + i * w;
+    double x;
+    if (w == 4) {
+      float f;
+      memcpy(&f, p, 4);
+      x = f;
+    } else {
+      memcpy(&x, p, 8);
+    }
+    if (isfinite(x) && !(fill && memcmp(p, fill, w) == 0) && fabs(x) > top)
+      top = fabs(x);
+  }
+  /* half an ulp of the largest value, in the type's precision, against eb: the margin the grid
+   * leaves for the rounding of a reconstruction to the type */
+  double half_ulp = top > 0 ? ldexp(1.0, ilogb(top) - (w == 4 ? 24 : 53)) : 0;
+  double shrink = 2 * half_ulp / eb;
+  if (shrink > 0.25)
+    shrink = 0.25;
+  return 2 * eb * (1 - shrink);
 }

@@ -21,7 +21,7 @@
 #define MAX_EB 4
 
 typedef struct {
-  int predictor; /* 0: the encoder tries all three per chunk and keeps the smallest */
+  int predictor; /* 0: the encoder's choice from a sample; -1: all three tried, the smallest kept */
   int runs;
   size_t segment;
   size_t chunk_bytes; /* 0: the whole array is one chunk */
@@ -40,6 +40,7 @@ static const char* pred_name(int p) {
   return p == PARZ_BOUNDED_LORENZO  ? "lorenzo"
          : p == PARZ_BOUNDED_LINEAR ? "linear"
          : p == PARZ_BOUNDED_CUBIC  ? "cubic"
+         : p == 0                   ? "auto"
                                     : "best";
 }
 
@@ -197,8 +198,8 @@ static int run_design(const real_array* r, double eb, const void* fill, const de
     parz_bounded_chunk best;
     memset(&best, 0, sizeof best);
     double best_bytes = INFINITY;
-    int first = dz->predictor ? dz->predictor : PARZ_BOUNDED_LORENZO;
-    int last = dz->predictor ? dz->predictor : PARZ_BOUNDED_CUBIC;
+    int first = dz->predictor >= 0 ? dz->predictor : PARZ_BOUNDED_LORENZO;
+    int last = dz->predictor >= 0 ? dz->predictor : PARZ_BOUNDED_CUBIC;
     double t0 = bench_now();
     for (int p = first; p <= last; p++) {
       parz_bounded_options opt = {p, dz->runs, dz->segment, fill};
@@ -389,14 +390,16 @@ int main(int argc, char** argv) {
       {PARZ_BOUNDED_LINEAR, 1, 4096, 0},
       {PARZ_BOUNDED_CUBIC, 1, 4096, 0},
       {PARZ_BOUNDED_CUBIC, 0, 4096, 0},
+      {-1, 1, 4096, 0},
       {0, 1, 4096, 0},
       {0, 1, 4096, 4u << 20},
+      {-1, 1, 4096, 1u << 20},
       {0, 1, 4096, 1u << 20},
       {0, 1, 1024, 1u << 20},
       {0, 1, 16384, 1u << 20},
   };
-  const size_t ndz = quick ? 6 : sizeof designs / sizeof designs[0];
-  const size_t main_design = quick ? 5 : 7; /* the proposal: best per chunk, 1 MiB chunks */
+  const size_t ndz = quick ? 7 : sizeof designs / sizeof designs[0];
+  const size_t main_design = quick ? 6 : 9; /* the proposal: the encoder's choice, 1 MiB chunks */
   static double ratio[MAX_EB][sizeof designs / sizeof designs[0]][MAX_ARRAYS];
   static double sz3_ratio[MAX_EB][MAX_ARRAYS];
   size_t used = 0;
@@ -426,7 +429,7 @@ int main(int argc, char** argv) {
       void* out = malloc(r->bytes);
       for (size_t z = 0; z < ndz; z++) {
         outcome o;
-        if (run_design(r, eb, fill, &designs[z], out, &o, z == main_design))
+        if (run_design(r, eb, fill, &designs[z], out, &o, z == main_design || z == 6))
           return 1;
         ratio[e][z][used] = (double)r->bytes / o.bytes;
         char cname[32];
