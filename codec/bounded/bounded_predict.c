@@ -107,8 +107,8 @@ static int lorenzo_inverse(const size_t n[4], const size_t st[4], const int32_t*
 static int64_t interp_pred(const int32_t* q, size_t idx, size_t pk, size_t nk, size_t sk, size_t s,
                            int cubic) {
   int64_t b = q[idx - sk];
-  if (pk + s >= nk)
-    return b;
+  if (pk + s >= nk) /* past the last known value: extend the line through the two before */
+    return pk >= 3 * s ? floor_shift(3 * b - q[idx - 3 * sk] + 1, 1) : b;
   int64_t c = q[idx + sk];
   if (!cubic)
     return floor_shift(b + c + 1, 1);

@@ -29,7 +29,7 @@ typedef struct {
 
 typedef struct {
   double bytes; /* compressed, all parts */
-  double book, table, payload, exceptions, mask, head;
+  double book, table, payload, exceptions, mask, mask_runs, head;
   size_t nexceptions, nchunks, chose[4];
   double max_err; /* over finite, unmasked values, relative to eb */
   int masked_exact;
@@ -64,6 +64,37 @@ static void chunk_shape(const real_array* r, size_t chunk_bytes, size_t cs[4]) {
       return;
     cs[big] = (cs[big] + 1) / 2;
   }
+}
+
+/* Bits of v >= 1 in Elias gamma code. */
+static double gamma_bits(size_t v) {
+  double b = 1;
+  while (v > 1) {
+    v >>= 1;
+    b += 2;
+  }
+  return b;
+}
+
+/* Bytes of the same mask as alternating runs of unmasked and masked values in C order, each
+ * length in Elias gamma code: what a run-length mask of the codec's own would cost. */
+static double mask_runs_bytes(const parz_bounded_chunk* c) {
+  if (!c->nmasked)
+    return 0;
+  size_t n = parz_bounded_count(&c->shape), run = 0;
+  int state = 0;
+  double bits = 0;
+  for (size_t i = 0; i < n; i++) {
+    int m = c->mask[i / 8] >> (i % 8) & 1u;
+    if (m != state) {
+      bits += gamma_bits(run + 1);
+      run = 0;
+      state = m;
+    }
+    run++;
+  }
+  bits += gamma_bits(run + 1);
+  return 8 + bits / 8;
 }
 
 /* Bytes of a mask in the frame's format (runs of wholly masked 4^d blocks as run records, other
@@ -133,6 +164,7 @@ static double chunk_bytes_total(const parz_bounded_chunk* c, outcome* o) {
     o->payload += (double)c->payload_bytes;
     o->exceptions += e;
     o->mask += m;
+    o->mask_runs += mask_runs_bytes(c);
     o->head += head;
   }
   return head + (double)c->book_bytes + t + (double)c->payload_bytes + e + m;
@@ -407,7 +439,8 @@ int main(int argc, char** argv) {
   for (size_t e = 0; e < neb; e++) {
     printf("\n## eb = %g x value range\n\n", ebs[e]);
     printf(
-        "| array | design | chunks | ratio | book | table | payload | exceptions (n) | mask | "
+        "| array | design | chunks | ratio | book | table | payload | exceptions (n) | mask (as "
+        "runs) | "
         "max err/eb | enc MB/s | dec MB/s | best-per-chunk picks L/l/c |\n");
     printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
     used = 0;
@@ -438,12 +471,14 @@ int main(int argc, char** argv) {
         else
           snprintf(cname, sizeof cname, "whole");
         printf(
-            "| %s | %s%s S=%zu | %s | %.2f | %.0f | %.0f | %.0f | %.0f (%zu) | %.0f | %.4f%s | "
+            "| %s | %s%s S=%zu | %s | %.2f | %.0f | %.0f | %.0f | %.0f (%zu) | %.0f (%.0f) | "
+            "%.4f%s | "
             "%.0f | %.0f | %zu/%zu/%zu |\n",
             r->name, pred_name(designs[z].predictor), designs[z].runs ? "+runs" : "",
             designs[z].segment, cname, ratio[e][z][used], o.book, o.table, o.payload, o.exceptions,
-            o.nexceptions, o.mask, o.max_err, o.max_err <= 1 && o.masked_exact ? "" : " **FAIL**",
-            r->bytes / 1e6 / o.enc_s, r->bytes / 1e6 / o.dec_s, o.chose[1], o.chose[2], o.chose[3]);
+            o.nexceptions, o.mask, o.mask_runs, o.max_err,
+            o.max_err <= 1 && o.masked_exact ? "" : " **FAIL**", r->bytes / 1e6 / o.enc_s,
+            r->bytes / 1e6 / o.dec_s, o.chose[1], o.chose[2], o.chose[3]);
         fflush(stdout);
         if (!(o.max_err <= 1) || !o.masked_exact) {
           fprintf(stderr, "%s: bound broken (max err/eb %g, masked exact %d)\n", r->name, o.max_err,
