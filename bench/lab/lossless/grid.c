@@ -15,7 +15,8 @@ typedef enum {
   PRED_LORENZO_WHOLE,
   PRED_DELTA,
   PRED_LORENZO_BIG,
-  PRED_LORENZO_FVAL
+  PRED_LORENZO_FVAL,
+  PRED_LORENZO_3D
 } grid_pred;
 
 typedef struct {
@@ -57,7 +58,8 @@ static uint64_t image_of(double v, int w) {
   return lab_image(b, 32);
 }
 
-/* shape: 0 blocks of 4096 values, 1 the whole array, 2 blocks of 16384 to 65536 values; fval:
+/* shape: 0 blocks of 4096 values, 1 the whole array, 2 blocks of 16384 to 65536 values, 3 as 0
+ * but a 4D array taken as a stack of 3D fields (as fpzip does); fval:
  * the prediction made from the neighbours' values in double arithmetic. */
 static int lorenzo(const lab_array* a, int intmode, int shape, int fval, uint64_t* z, void* out) {
   int w = a->f64 ? 64 : 32, d = a->ndim;
@@ -69,13 +71,18 @@ static int lorenzo(const lab_array* a, int intmode, int shape, int fval, uint64_
     n4[4 - d + i] = a->dims[i];
     b4[4 - d + i] = shape == 1 ? a->dims[i] : shape == 2 ? big[d] : side[d];
   }
+  if (shape == 3 && d == 4) {
+    b4[0] = 1;
+    for (int i = 1; i < 4; i++)
+      b4[i] = side[3];
+  }
   st[3] = 1;
   for (int i = 2; i >= 0; i--)
     st[i] = st[i + 1] * n4[i + 1];
   size_t p[4], room = 1;
   int pad[4];
   for (int i = 0; i < 4; i++) {
-    pad[i] = n4[i] > 1;
+    pad[i] = n4[i] > 1 && b4[i] > 1;
     p[i] = (b4[i] < n4[i] ? b4[i] : n4[i]) + (size_t)pad[i];
     room *= p[i];
   }
@@ -156,7 +163,10 @@ static int predict(const lab_array* a, const grid_arg* g, int intmode, uint64_t*
     flat.dims[0] = a->n;
     return lorenzo(&flat, intmode, 1, 0, z, out);
   }
-  int shape = g->pred == PRED_LORENZO_WHOLE ? 1 : g->pred == PRED_LORENZO_BIG ? 2 : 0;
+  int shape = g->pred == PRED_LORENZO_WHOLE ? 1
+              : g->pred == PRED_LORENZO_BIG ? 2
+              : g->pred == PRED_LORENZO_3D  ? 3
+                                            : 0;
   return lorenzo(a, intmode, shape, g->pred == PRED_LORENZO_FVAL, z, out);
 }
 
@@ -192,12 +202,12 @@ static const grid_arg grid_args[] = {
     {PRED_LORENZO_BLOCK, CODER_HUFF_CTX, 0}, {PRED_LORENZO_WHOLE, CODER_HUFF_CTX, 1},
     {PRED_DELTA, CODER_HUFF_CTX, 1},         {PRED_DELTA, CODER_WIDTH, 1},
     {PRED_LORENZO_BIG, CODER_HUFF_CTX, 1},   {PRED_LORENZO_FVAL, CODER_HUFF_CTX, 1},
-    {PRED_LORENZO_BLOCK, CODER_BYTES, 1},
+    {PRED_LORENZO_BLOCK, CODER_BYTES, 1},    {PRED_LORENZO_3D, CODER_HUFF_CTX, 1},
 };
 
 size_t lab_grid_methods(lab_method* list, size_t count, size_t max) {
-  static const char* preds[] = {"lorenzo-blk", "lorenzo-whole", "delta", "lorenzo-big",
-                                "lorenzo-fval"};
+  static const char* preds[] = {"lorenzo-blk", "lorenzo-whole", "delta",
+                                "lorenzo-big", "lorenzo-fval",  "lorenzo-3d"};
   for (size_t i = 0; i < sizeof grid_args / sizeof *grid_args && count < max; i++) {
     const grid_arg* g = &grid_args[i];
     lab_method* m = &list[count++];
