@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "lab.h"
+#include "residual_coder.h"
 
 #define GROUP 32
 #define HUFF_MAX 12
@@ -211,66 +212,9 @@ typedef struct {
   uint16_t table[1 << HUFF_MAX]; /* next HUFF_MAX bits -> symbol | length << 8 */
 } huff;
 
-/* Code lengths of a Huffman code for freq (ns symbols), at most HUFF_MAX bits. */
+/* Code lengths of a Huffman code for freq (ns symbols), at most HUFF_MAX bits: the core's. */
 static void huff_lengths(const uint64_t* freq, int ns, uint8_t* len) {
-  uint64_t w[512];
-  int parent[512], alive[512], nodes = ns, used = 0;
-  for (int s = 0; s < ns; s++) {
-    w[s] = freq[s];
-    alive[s] = freq[s] > 0;
-    used += alive[s];
-    parent[s] = -1;
-    len[s] = 0;
-  }
-  if (used == 0)
-    return;
-  if (used == 1) {
-    for (int s = 0; s < ns; s++)
-      if (freq[s])
-        len[s] = 1;
-    return;
-  }
-  for (int left = used; left > 1; left--) {
-    int a = -1, c = -1;
-    for (int i = 0; i < nodes; i++) {
-      if (!alive[i])
-        continue;
-      if (a < 0 || w[i] < w[a]) {
-        c = a;
-        a = i;
-      } else if (c < 0 || w[i] < w[c]) {
-        c = i;
-      }
-    }
-    w[nodes] = w[a] + w[c];
-    alive[nodes] = 1;
-    parent[nodes] = -1;
-    alive[a] = alive[c] = 0;
-    parent[a] = parent[c] = nodes;
-    nodes++;
-  }
-  for (int s = 0; s < ns; s++) {
-    if (!freq[s])
-      continue;
-    int d = 0;
-    for (int i = s; parent[i] >= 0; i = parent[i])
-      d++;
-    len[s] = (uint8_t)(d > HUFF_MAX ? HUFF_MAX : d);
-  }
-  /* Over-long codes were cut to HUFF_MAX: lengthen the longest short ones until Kraft holds. */
-  for (;;) {
-    uint64_t kraft = 0;
-    for (int s = 0; s < ns; s++)
-      if (len[s])
-        kraft += (uint64_t)1 << (HUFF_MAX - len[s]);
-    if (kraft <= ((uint64_t)1 << HUFF_MAX))
-      break;
-    int best = -1;
-    for (int s = 0; s < ns; s++)
-      if (len[s] && len[s] < HUFF_MAX && (best < 0 || len[s] > len[best]))
-        best = s;
-    len[best]++;
-  }
+  parz_ll_huffman_lengths(freq, (unsigned)ns, HUFF_MAX, len);
 }
 
 /* Canonical codes from the lengths and the decoding table; 1 when the lengths are not a code. */

@@ -34,6 +34,7 @@ typedef struct {
 size_t lab_peer_methods(lab_method* list, size_t count, size_t max);
 size_t lab_grid_methods(lab_method* list, size_t count, size_t max);
 size_t lab_series_methods(lab_method* list, size_t count, size_t max);
+size_t lab_core_methods(lab_method* list, size_t count, size_t max);
 
 /* The residual coders the candidates share: z holds n zigzagged residuals of w bits (32 or
  * 64). Each returns bytes written (0: no room) or, decoding, 0 on success. */

@@ -172,6 +172,7 @@ int main(int argc, char** argv) {
   nmethods = lab_peer_methods(methods, 0, MAX_METHODS);
   size_t npeers = nmethods;
   nmethods = lab_grid_methods(methods, nmethods, MAX_METHODS);
+  nmethods = lab_core_methods(methods, nmethods, MAX_METHODS);
   size_t ngrid = nmethods;
   nmethods = lab_series_methods(methods, nmethods, MAX_METHODS);
   int have_ndzip = ndzip != NULL;

@@ -1,0 +1,163 @@
+/* Blocks and the integer Lorenzo predictor (lorenzo.h). */
+#include "lorenzo.h"
+
+#include <string.h>
+
+#include "transform.h"
+
+int parz_ll_geometry_init(parz_ll_geometry* g, const parz_array* a, parz_error* err) {
+  static const size_t sides[5] = {1, 4096, 64, 16, 8};
+  size_t ext[4];
+  unsigned i, d = 0;
+  if (!g || !a)
+    return parz_fail(err, PARZ_ERR_ARG, "lossless: NULL geometry or array");
+  if (a->type != PARZ_FLOAT && a->type != PARZ_DOUBLE && a->type != PARZ_INT32 &&
+      a->type != PARZ_INT64)
+    return parz_fail(err, PARZ_ERR_TYPE, "lossless: unknown value type %d", (int)a->type);
+  if (a->dims < 1 || a->dims > 4)
+    return parz_fail(err, PARZ_ERR_DIMS, "lossless: rank %u outside 1..4", a->dims);
+  for (i = 0; i < a->dims; i++) {
+    if (a->shape[i] == 0)
+      return parz_fail(err, PARZ_ERR_DIMS, "lossless: extent %u is 0", i);
+    if (a->stride[i] != 0)
+      return parz_fail(err, PARZ_ERR_ARG, "lossless: strided arrays are not coded here");
+    if (a->shape[i] > 1)
+      ext[d++] = a->shape[i];
+  }
+  memset(g, 0, sizeof *g);
+  g->type = a->type;
+  g->w = (a->type == PARZ_DOUBLE || a->type == PARZ_INT64) ? 64 : 32;
+  g->d = d ? d : 1;
+  g->blocks = 1;
+  for (i = 0; i < 4; i++) {
+    unsigned used = i >= 4 - d;
+    g->n[i] = used ? ext[i - (4 - d)] : 1;
+    g->side[i] = used ? sides[d] : 1;
+    g->grid[i] = (g->n[i] + g->side[i] - 1) / g->side[i];
+    if (g->grid[i] && g->blocks > (size_t)-1 / g->grid[i])
+      return parz_fail(err, PARZ_ERR_DIMS, "lossless: too many blocks");
+    g->blocks *= g->grid[i];
+  }
+  return PARZ_OK;
+}
+
+/* Block b's origin and extents; its value count. */
+static size_t block_box(const parz_ll_geometry* g, size_t b, size_t o[4], size_t e[4]) {
+  size_t count = 1;
+  int i;
+  for (i = 3; i >= 0; i--) {
+    size_t c = b % g->grid[i];
+    b /= g->grid[i];
+    o[i] = c * g->side[i];
+    e[i] = g->n[i] - o[i] < g->side[i] ? g->n[i] - o[i] : g->side[i];
+    count *= e[i];
+  }
+  return count;
+}
+
+size_t parz_ll_block_values(const parz_ll_geometry* g, size_t b) {
+  size_t o[4], e[4];
+  return block_box(g, b, o, e);
+}
+
+/* The padded block: a zero halo of one before each used dimension. Strides q, the predictor's
+ * terms (offsets back and signs) and the count of padded values. */
+typedef struct {
+  size_t o[4], e[4], q[4], padded, st[4];
+  ptrdiff_t off[15];
+  uint64_t neg[15]; /* all ones where the term is subtracted */
+  int terms;
+  unsigned pad[4];
+} frame;
+
+static void frame_init(const parz_ll_geometry* g, size_t b, frame* f) {
+  int i, s;
+  block_box(g, b, f->o, f->e);
+  for (i = 0; i < 4; i++)
+    f->pad[i] = g->n[i] > 1;
+  f->q[3] = 1;
+  for (i = 2; i >= 0; i--)
+    f->q[i] = f->q[i + 1] * (f->e[i + 1] + f->pad[i + 1]);
+  f->padded = f->q[0] * (f->e[0] + f->pad[0]);
+  f->st[3] = 1;
+  for (i = 2; i >= 0; i--)
+    f->st[i] = f->st[i + 1] * g->n[i + 1];
+  f->terms = 0;
+  for (s = 1; s < 16; s++) {
+    int ok = 1, bits = 0;
+    ptrdiff_t sum = 0;
+    for (i = 0; i < 4; i++)
+      if (s >> i & 1) {
+        ok &= (int)f->pad[i];
+        bits++;
+        sum += (ptrdiff_t)f->q[i];
+      }
+    if (!ok)
+      continue;
+    f->off[f->terms] = -sum;
+    f->neg[f->terms++] = (bits & 1) ? 0 : ~(uint64_t)0;
+  }
+}
+
+static uint64_t predict(const frame* f, const uint64_t* v) {
+  uint64_t p = 0;
+  int t;
+  /* 1D and 2D spelled out: terms are enumerated one dimension before two, so 2D's are
+   * +up, +left, -diagonal. */
+  if (f->terms == 1)
+    return v[f->off[0]];
+  if (f->terms == 3)
+    return v[f->off[0]] + v[f->off[1]] - v[f->off[2]];
+  for (t = 0; t < f->terms; t++) {
+    uint64_t x = v[f->off[t]];
+    p += (x ^ f->neg[t]) - f->neg[t]; /* x or -x */
+  }
+  return p;
+}
+
+static uint64_t mask_of(unsigned w) { return w == 64 ? ~(uint64_t)0 : 0xffffffffu; }
+
+/* Walks block b in C order: encoding (z_in NULL) reads the values and writes residuals to z_out;
+ * decoding reads residuals from z_in and writes the values. A row of the block at a time goes
+ * through the value transform. */
+static size_t walk(const parz_ll_geometry* g, unsigned transform, size_t b, uint64_t* scratch,
+                   const void* values_in, uint64_t* z_out, const uint64_t* z_in, void* values_out) {
+  frame f;
+  size_t x0, x1, x2, x3, n = 0;
+  uint64_t mask = mask_of(g->w), top = (uint64_t)1 << (g->w - 1);
+  frame_init(g, b, &f);
+  memset(scratch, 0, f.padded * sizeof *scratch);
+  for (x0 = 0; x0 < f.e[0]; x0++)
+    for (x1 = 0; x1 < f.e[1]; x1++)
+      for (x2 = 0; x2 < f.e[2]; x2++) {
+        uint64_t* v = scratch + (x0 + f.pad[0]) * f.q[0] + (x1 + f.pad[1]) * f.q[1] +
+                      (x2 + f.pad[2]) * f.q[2] + f.pad[3];
+        size_t at =
+            (f.o[0] + x0) * f.st[0] + (f.o[1] + x1) * f.st[1] + (f.o[2] + x2) * f.st[2] + f.o[3];
+        if (!z_in) {
+          /* the row's values first: predictions read only earlier rows and earlier columns */
+          parz_ll_load_row(g->type, values_in, at, f.e[3], transform, v);
+          for (x3 = 0; x3 < f.e[3]; x3++, n++) {
+            uint64_t r = (v[x3] - predict(&f, v + x3)) & mask;
+            z_out[n] = ((r << 1) ^ (0 - ((r & top) != 0))) & mask;
+          }
+        } else {
+          for (x3 = 0; x3 < f.e[3]; x3++, n++) {
+            uint64_t r = (z_in[n] >> 1) ^ (0 - (z_in[n] & 1));
+            v[x3] = (predict(&f, v + x3) + r) & mask;
+          }
+          parz_ll_store_row(g->type, values_out, at, f.e[3], transform, v);
+        }
+      }
+  return n;
+}
+
+size_t parz_ll_predict_block(const parz_ll_geometry* g, unsigned transform, const void* values,
+                             size_t b, uint64_t* scratch, uint64_t* z) {
+  return walk(g, transform, b, scratch, values, z, NULL, NULL);
+}
+
+void parz_ll_rebuild_block(const parz_ll_geometry* g, unsigned transform, const uint64_t* z,
+                           size_t b, uint64_t* scratch, void* values) {
+  walk(g, transform, b, scratch, NULL, NULL, z, values);
+}

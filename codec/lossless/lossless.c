@@ -1,0 +1,130 @@
+/* Segments of the lossless codec (lossless.h): the blocks of a segment predicted one after the
+ * other, their residuals coded together. */
+#include "lossless.h"
+
+#include <stdlib.h>
+
+#include "lorenzo.h"
+#include "residual_coder.h"
+#include "transform.h"
+
+size_t parz_ll_block_count(const parz_array* a) {
+  parz_ll_geometry g;
+  return parz_ll_geometry_init(&g, a, NULL) == PARZ_OK ? g.blocks : 0;
+}
+
+size_t parz_ll_segment_count(const parz_array* a, size_t c) {
+  size_t blocks = parz_ll_block_count(a);
+  return c ? (blocks + c - 1) / c : 0;
+}
+
+size_t parz_ll_segment_bound(const parz_array* a, size_t c) {
+  parz_ll_geometry g;
+  if (parz_ll_geometry_init(&g, a, NULL) != PARZ_OK || c == 0 ||
+      c > (size_t)-1 / PARZ_LL_BLOCK_VALUES / 8)
+    return 0;
+  return parz_ll_residual_bound(c * PARZ_LL_BLOCK_VALUES, g.w);
+}
+
+unsigned parz_ll_choose_transform(const parz_array* a, const void* values) {
+  parz_ll_geometry g;
+  size_t n = 1, probe;
+  unsigned k;
+  if (!values || parz_ll_geometry_init(&g, a, NULL) != PARZ_OK)
+    return 0;
+  for (k = 0; k < 4; k++)
+    n *= g.n[k];
+  probe = n < 256 ? n : 256;
+  for (k = 1; k <= PARZ_LL_SCALES; k++)
+    if (parz_ll_scale_fits(a->type, values, probe, k) && parz_ll_scale_fits(a->type, values, n, k))
+      return k;
+  return 0;
+}
+
+/* The blocks [first, end) of segment s; PARZ_OK or the error naming it. */
+static int segment_blocks(const parz_ll_geometry* g, size_t c, size_t s, size_t* first, size_t* end,
+                          parz_error* err) {
+  if (c == 0)
+    return parz_fail(err, PARZ_ERR_ARG, "lossless: C is 0");
+  if (s >= (g->blocks + c - 1) / c)
+    return parz_fail(err, PARZ_ERR_ARG, "lossless: segment %zu of %zu", s, (g->blocks + c - 1) / c);
+  *first = s * c;
+  *end = g->blocks - *first < c ? g->blocks : *first + c;
+  return PARZ_OK;
+}
+
+/* What encoding and decoding segment s share: the geometry, the checks of the transform and of
+ * s, its blocks and room for its residuals and the predictor's scratch. */
+typedef struct {
+  parz_ll_geometry g;
+  size_t first, end, values;
+  uint64_t *z, *scratch;
+} segment_work;
+
+static int segment_begin(segment_work* w, const parz_array* a, unsigned transform, size_t c,
+                         size_t s, parz_error* err) {
+  size_t b;
+  int rc = parz_ll_geometry_init(&w->g, a, err);
+  w->z = w->scratch = NULL;
+  if (rc != PARZ_OK)
+    return rc;
+  if (!parz_ll_transform_valid(transform, a->type))
+    return parz_fail(err, PARZ_ERR_PARAM, "lossless: transform %u does not apply to %s", transform,
+                     parz_type_name(a->type));
+  rc = segment_blocks(&w->g, c, s, &w->first, &w->end, err);
+  if (rc != PARZ_OK)
+    return rc;
+  w->values = 0;
+  for (b = w->first; b < w->end; b++)
+    w->values += parz_ll_block_values(&w->g, b);
+  w->z = (uint64_t*)malloc(w->values * sizeof *w->z);
+  w->scratch = (uint64_t*)malloc(PARZ_LL_SCRATCH * sizeof *w->scratch);
+  if (!w->z || !w->scratch)
+    return parz_fail(err, PARZ_ERR_NOMEM, "lossless: no room for segment %zu", s);
+  return PARZ_OK;
+}
+
+static int segment_end(segment_work* w, int rc) {
+  free(w->z);
+  free(w->scratch);
+  return rc;
+}
+
+int parz_ll_encode_segment(const parz_array* a, const void* values, unsigned transform, size_t c,
+                           size_t s, uint8_t* dst, size_t dst_bytes, size_t* written,
+                           parz_error* err) {
+  segment_work w;
+  size_t b, n = 0, bound;
+  int rc;
+  if (!values || !dst || !written)
+    return parz_fail(err, PARZ_ERR_ARG, "lossless: NULL values, destination or size");
+  bound = parz_ll_segment_bound(a, c);
+  if (dst_bytes < bound)
+    return parz_fail(err, PARZ_ERR_BUFFER, "lossless: %zu bytes for a segment that may take %zu",
+                     dst_bytes, bound);
+  rc = segment_begin(&w, a, transform, c, s, err);
+  if (rc != PARZ_OK)
+    return segment_end(&w, rc);
+  for (b = w.first; b < w.end; b++)
+    n += parz_ll_predict_block(&w.g, transform, values, b, w.scratch, w.z + n);
+  *written = parz_ll_code_residuals(w.z, n, w.g.w, dst);
+  return segment_end(&w, PARZ_OK);
+}
+
+int parz_ll_decode_segment(const parz_array* a, unsigned transform, size_t c, size_t s,
+                           const uint8_t* src, size_t src_bytes, void* values, parz_error* err) {
+  segment_work w;
+  size_t b, n = 0;
+  int rc;
+  if (!values)
+    return parz_fail(err, PARZ_ERR_ARG, "lossless: NULL values");
+  rc = segment_begin(&w, a, transform, c, s, err);
+  if (rc == PARZ_OK)
+    rc = parz_ll_uncode_residuals(src, src_bytes, w.values, w.g.w, w.z, s, err);
+  if (rc == PARZ_OK)
+    for (b = w.first; b < w.end; b++) {
+      parz_ll_rebuild_block(&w.g, transform, w.z + n, b, w.scratch, values);
+      n += parz_ll_block_values(&w.g, b);
+    }
+  return segment_end(&w, rc);
+}

@@ -1,0 +1,56 @@
+/* The lossless codec's core (not yet in the codec table): values of any bit pattern coded
+ * exactly, in segments that decode on their own.
+ *
+ * Pipeline: a value transform (the integer images of the bit patterns, a monotone map exact for
+ * every pattern; or, when every value of a float array is an integer divided by one of the
+ * scales of transform.h, those integers), an exact integer Lorenzo predictor in wrap-around
+ * arithmetic restarted per block (lorenzo.h), and per segment a Huffman code of the residuals'
+ * bit lengths followed by the bits below each leading one, or the residuals raw when that is
+ * smaller (residual_coder.h).
+ *
+ * Geometry: blocks are hypercubes of 4096 values (4096, 64 x 64, 16^3, 8^4; cut at the array's
+ * edges), in C order of the block grid; a segment is C consecutive blocks (the last one may be
+ * short). Each segment's bytes stand alone: the caller keeps their sizes (the frame's table will
+ * hold them). */
+#ifndef PARZ_LOSSLESS_H
+#define PARZ_LOSSLESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "parz.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Number of blocks of a (contiguous, C order), 0 for an invalid array. */
+size_t parz_ll_block_count(const parz_array* a);
+
+/* Number of segments of C blocks. */
+size_t parz_ll_segment_count(const parz_array* a, size_t c);
+
+/* Bytes a segment of C blocks can take at most (its values raw, plus its header). */
+size_t parz_ll_segment_bound(const parz_array* a, size_t c);
+
+/* The transform every segment of the array will use: 0 for integer images, else the scale's
+ * number (transform.h). Reads every value once. */
+unsigned parz_ll_choose_transform(const parz_array* a, const void* values);
+
+/* Encodes segment s (of C blocks) of the contiguous array into dst (at least
+ * parz_ll_segment_bound bytes): *written receives its size. */
+int parz_ll_encode_segment(const parz_array* a, const void* values, unsigned transform, size_t c,
+                           size_t s, uint8_t* dst, size_t dst_bytes, size_t* written,
+                           parz_error* err);
+
+/* Decodes segment s from src (exactly its src_bytes) into its place in values. A segment that
+ * ends early, runs past src_bytes or holds an impossible code is refused with PARZ_ERR_STREAM,
+ * naming it; values outside segment s are never written. */
+int parz_ll_decode_segment(const parz_array* a, unsigned transform, size_t c, size_t s,
+                           const uint8_t* src, size_t src_bytes, void* values, parz_error* err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,37 @@
+/* The lossless codec's residual coder (internal): one segment's zigzagged residuals (n values of
+ * w bits) as bytes that stand alone.
+ *
+ * Byte 0 names the coder. 0, raw: the residuals follow as w/8-byte little-endian words, exactly
+ * n of them. 1, bit lengths: an LSB-first bit stream of the w + 1 code lengths (4 bits each,
+ * 0 = unused, at most PARZ_LL_CODE_MAX) of a canonical Huffman code of the residuals' bit
+ * lengths k (0..w), then per residual the code of its k and, when k >= 2, its k - 1 bits below
+ * the leading one, low bits first; the last byte is padded with zero bits. The encoder writes
+ * whichever is smaller, so no segment exceeds its raw size by more than one byte. */
+#ifndef PARZ_LL_RESIDUAL_CODER_H
+#define PARZ_LL_RESIDUAL_CODER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "parz.h"
+
+#define PARZ_LL_CODE_MAX 12
+#define PARZ_LL_CODER_RAW 0u
+#define PARZ_LL_CODER_LENGTHS 1u
+
+/* Bytes of n raw residuals with their coder byte: the most a segment takes. */
+size_t parz_ll_residual_bound(size_t n, unsigned w);
+
+/* Code lengths (at most max_len bits, 0 for symbols of frequency 0) of a Huffman code for the
+ * ns <= 256 frequencies. */
+void parz_ll_huffman_lengths(const uint64_t* freq, unsigned ns, unsigned max_len, uint8_t* len);
+
+/* Codes z[0..n) into dst (at least parz_ll_residual_bound bytes); returns the bytes written. */
+size_t parz_ll_code_residuals(const uint64_t* z, size_t n, unsigned w, uint8_t* dst);
+
+/* Decodes n residuals from exactly src_bytes of src; PARZ_ERR_STREAM, naming segment, when the
+ * bytes end early, run on, or hold an impossible code. */
+int parz_ll_uncode_residuals(const uint8_t* src, size_t src_bytes, size_t n, unsigned w,
+                             uint64_t* z, size_t segment, parz_error* err);
+
+#endif

@@ -1,0 +1,298 @@
+/* The lossless codec's core (codec/lossless/): every value comes back bit for bit (every special
+ * bit pattern of every type, ranks 1 to 4, edge-cut blocks, every segment count, scaled
+ * integers, every real array), and damaged segments are refused with PARZ_ERR_STREAM without a
+ * read outside them or a write outside their values.
+ *   test_lossless [SHARED_DATA_DIR [SERIES_DIR]] */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "lossless.h"
+#include "real_arrays.h"
+#include "test_chunk_common.h"
+#include "transform.h"
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+static uint64_t next(void) {
+  rng ^= rng << 13;
+  rng ^= rng >> 7;
+  rng ^= rng << 17;
+  return rng;
+}
+
+typedef struct {
+  uint8_t* bytes;
+  size_t* start; /* segment s in bytes[start[s], start[s + 1]) */
+  size_t segments;
+} coded;
+
+static void coded_free(coded* c) {
+  free(c->bytes);
+  free(c->start);
+}
+
+static int encode_all(const parz_array* a, const void* v, unsigned t, size_t c, coded* out) {
+  size_t s, bound = parz_ll_segment_bound(a, c);
+  parz_error err;
+  out->segments = parz_ll_segment_count(a, c);
+  out->bytes = malloc(out->segments * bound);
+  out->start = calloc(out->segments + 1, sizeof *out->start);
+  for (s = 0; s < out->segments; s++) {
+    size_t n = 0;
+    int rc = parz_ll_encode_segment(a, v, t, c, s, out->bytes + out->start[s], bound, &n, &err);
+    if (rc != PARZ_OK) {
+      printf("encode segment %zu: %s\n", s, err.message);
+      return rc;
+    }
+    out->start[s + 1] = out->start[s] + n;
+  }
+  return PARZ_OK;
+}
+
+static int decode_all(const parz_array* a, unsigned t, size_t c, const coded* in, void* v) {
+  size_t s;
+  parz_error err;
+  for (s = 0; s < in->segments; s++) {
+    int rc = parz_ll_decode_segment(a, t, c, s, in->bytes + in->start[s],
+                                    in->start[s + 1] - in->start[s], v, &err);
+    if (rc != PARZ_OK) {
+      printf("decode segment %zu: %s\n", s, err.message);
+      return rc;
+    }
+  }
+  return PARZ_OK;
+}
+
+static size_t count_of(const parz_array* a) {
+  size_t n = 1;
+  unsigned i;
+  for (i = 0; i < a->dims; i++)
+    n *= a->shape[i];
+  return n;
+}
+
+/* Round trip of v under transform t at C = c; returns the coded size. */
+static size_t round_trip(const char* what, const parz_array* a, const void* v, unsigned t,
+                         size_t c) {
+  size_t bytes = count_of(a) * parz_type_size(a->type), size = 0;
+  void* back = malloc(bytes ? bytes : 1);
+  coded cd;
+  memset(back, 0xa5, bytes);
+  if (encode_all(a, v, t, c, &cd) == PARZ_OK) {
+    size = cd.start[cd.segments];
+    CHECK(decode_all(a, t, c, &cd, back) == PARZ_OK, "%s: decode (C %zu)", what, c);
+    CHECK(memcmp(back, v, bytes) == 0, "%s: not bit-exact (C %zu, transform %u)", what, c, t);
+  } else {
+    CHECK(0, "%s: encode (C %zu)", what, c);
+  }
+  coded_free(&cd);
+  free(back);
+  return size;
+}
+
+/* Special bit patterns of each type mixed into smooth and random arrays, every rank. */
+static void test_special_patterns(void) {
+  static const uint32_t f32[] = {0x00000000u, 0x80000000u, 0x7f800000u, 0xff800000u, 0x7fc00000u,
+                                 0xffc00000u, 0x7fc00001u, 0xffc12345u, 0x7f800001u, 0xff800001u,
+                                 0x00000001u, 0x80000001u, 0x007fffffu, 0x807fffffu, 0x00800000u,
+                                 0x7f7fffffu, 0xff7fffffu, 0x3f800000u, 0xbf800000u};
+  static const uint64_t f64[] = {0x0ull,
+                                 0x8000000000000000ull,
+                                 0x7ff0000000000000ull,
+                                 0xfff0000000000000ull,
+                                 0x7ff8000000000000ull,
+                                 0xfff8000000000001ull,
+                                 0x7ff0000000000001ull,
+                                 0x7ff7ffffffffffffull,
+                                 0x0000000000000001ull,
+                                 0x800fffffffffffffull,
+                                 0x0010000000000000ull,
+                                 0x7fefffffffffffffull,
+                                 0xffefffffffffffffull,
+                                 0x3ff0000000000000ull};
+  static const parz_type types[] = {PARZ_FLOAT, PARZ_DOUBLE, PARZ_INT32, PARZ_INT64};
+  static const size_t shapes[][5] = {{1, 1, 0, 0, 0},   {1, 7, 0, 0, 0},    {1, 5000, 0, 0, 0},
+                                     {2, 3, 5, 0, 0},   {2, 65, 130, 0, 0}, {2, 1, 300, 0, 0},
+                                     {3, 17, 3, 33, 0}, {3, 20, 18, 36, 0}, {4, 9, 2, 10, 11},
+                                     {4, 3, 9, 17, 8}};
+  static const size_t cs[] = {1, 3, 1000};
+  unsigned ti, si, ci, kind;
+  for (ti = 0; ti < 4; ti++)
+    for (si = 0; si < sizeof shapes / sizeof *shapes; si++)
+      for (kind = 0; kind < 3; kind++) {
+        const size_t* sh = shapes[si];
+        parz_array a = test_array(types[ti], (unsigned)sh[0], sh[1], sh[2] ? sh[2] : 1,
+                                  sh[3] ? sh[3] : 1, sh[4] ? sh[4] : 1);
+        size_t n = count_of(&a), i, w = parz_type_size(a.type);
+        uint8_t* v = malloc(n * w);
+        char what[96];
+        for (i = 0; i < n; i++) {
+          uint64_t bits;
+          if (kind == 0) { /* random bits */
+            bits = next();
+          } else if (a.type == PARZ_FLOAT) { /* smooth, with specials sprinkled */
+            float f = (float)(1000.0 + (double)(i % 97) * 0.25 + (double)(i / 97));
+            uint32_t b;
+            memcpy(&b, &f, 4);
+            bits = (kind == 2 && next() % 5 == 0) ? f32[next() % (sizeof f32 / 4)] : b;
+          } else if (a.type == PARZ_DOUBLE) {
+            double f = 1e-3 * (double)i + 7.0;
+            memcpy(&bits, &f, 8);
+            if (kind == 2 && next() % 5 == 0)
+              bits = f64[next() % (sizeof f64 / 8)];
+          } else {
+            bits = (uint64_t)(int64_t)(i * 3) - (kind == 2 && next() % 5 == 0 ? next() : 0);
+          }
+          memcpy(v + i * w, &bits, w);
+        }
+        if (kind == 2 && a.type == PARZ_FLOAT) /* every pattern at least once */
+          for (i = 0; i < n && i < sizeof f32 / 4; i++)
+            memcpy(v + i * w, &f32[i], 4);
+        if (kind == 2 && a.type == PARZ_DOUBLE)
+          for (i = 0; i < n && i < sizeof f64 / 8; i++)
+            memcpy(v + i * w, &f64[i], 8);
+        for (ci = 0; ci < 3; ci++) {
+          snprintf(what, sizeof what, "%s rank %u shape %zu kind %u", parz_type_name(a.type),
+                   a.dims, n, kind);
+          round_trip(what, &a, v, parz_ll_choose_transform(&a, v), cs[ci]);
+        }
+        free(v);
+      }
+}
+
+/* Scaled integers: chosen when every value fits, refused when one does not (-0.0, a NaN). */
+static void test_scaled(void) {
+  parz_array a = test_array(PARZ_DOUBLE, 1, 5000, 1, 1, 1);
+  parz_array f = test_array(PARZ_FLOAT, 2, 50, 100, 1, 1);
+  double* v = malloc(5000 * sizeof *v);
+  float* g = malloc(5000 * sizeof *g);
+  size_t i, plain, scaled;
+  unsigned t;
+  for (i = 0; i < 5000; i++) {
+    v[i] = (double)((int)(i % 300) - 100) / 200.0;
+    g[i] = (float)((int)(i % 977) - 400);
+  }
+  t = parz_ll_choose_transform(&a, v);
+  CHECK(t >= 1 && parz_ll_scale(t) == 200.0, "counts / 200 not found (transform %u)", t);
+  scaled = round_trip("f64 / 200", &a, v, t, 2);
+  plain = round_trip("f64 / 200 as images", &a, v, 0, 2);
+  CHECK(scaled < plain, "scaled integers (%zu bytes) not smaller than images (%zu)", scaled, plain);
+  t = parz_ll_choose_transform(&f, g);
+  CHECK(t >= 1 && parz_ll_scale(t) == 1.0, "whole numbers not found (transform %u)", t);
+  round_trip("f32 whole numbers", &f, g, t, 1);
+  g[4321] = -0.0f;
+  CHECK(parz_ll_choose_transform(&f, g) == 0, "-0.0 taken as a whole number");
+  round_trip("f32 whole numbers and -0.0", &f, g, 0, 1);
+  g[4321] = 3.5f;
+  CHECK(parz_ll_choose_transform(&f, g) != 1, "3.5 taken as a whole number");
+  v[17] = 0.0 / 0.0;
+  CHECK(parz_ll_choose_transform(&a, v) == 0, "NaN taken as a scaled integer");
+  {
+    parz_array ia = test_array(PARZ_INT32, 1, 10, 1, 1, 1);
+    int32_t iv[10] = {0};
+    uint8_t out[16385];
+    size_t n;
+    parz_error err;
+    CHECK(parz_ll_encode_segment(&ia, iv, 1, 1, 0, out, sizeof out, &n, &err) == PARZ_ERR_PARAM,
+          "scaled transform taken for int32");
+    CHECK(parz_ll_encode_segment(&a, v, 99, 1, 0, out, sizeof out, &n, &err) != PARZ_OK,
+          "transform 99 taken");
+  }
+  free(v);
+  free(g);
+}
+
+/* Damaged segments: every truncation, an extra byte, every single bit flip of a coded segment
+ * and a raw one; values outside the segment stay as they were. */
+static void test_hostile(void) {
+  parz_array a = test_array(PARZ_FLOAT, 2, 100, 100, 1, 1);
+  size_t n = 10000, i, bytes = n * 4, c = 1, s = 1, len, bit;
+  float* v = malloc(bytes);
+  float* back = malloc(bytes);
+  float* canary = malloc(bytes);
+  coded cd;
+  parz_error err;
+  uint8_t* seg;
+  for (i = 0; i < n; i++)
+    v[i] = (float)(i % 100) * 0.01f + (float)(i / 100);
+  CHECK(encode_all(&a, v, 0, c, &cd) == PARZ_OK, "encode");
+  len = cd.start[s + 1] - cd.start[s];
+  CHECK(cd.bytes[cd.start[s]] == 1, "segment %zu not Huffman-coded (coder %u)", s,
+        cd.bytes[cd.start[s]]);
+  memset(canary, 0x5a, bytes);
+  for (i = 0; i < len; i++) {
+    /* a copy of exactly i bytes, so that a read past it is a sanitizer's error */
+    seg = malloc(i ? i : 1);
+    memcpy(seg, cd.bytes + cd.start[s], i);
+    CHECK(parz_ll_decode_segment(&a, 0, c, s, i ? seg : NULL, i, back, &err) == PARZ_ERR_STREAM,
+          "truncated to %zu of %zu bytes accepted", i, len);
+    free(seg);
+  }
+  seg = malloc(len + 1);
+  memcpy(seg, cd.bytes + cd.start[s], len);
+  seg[len] = 0;
+  CHECK(parz_ll_decode_segment(&a, 0, c, s, seg, len + 1, back, &err) == PARZ_ERR_STREAM,
+        "a byte appended accepted");
+  CHECK(strstr(err.message, "segment 1") != NULL, "message does not name the segment: %s",
+        err.message);
+  for (bit = 0; bit < len * 8; bit++) {
+    int rc;
+    size_t j, touched = 0;
+    memcpy(back, canary, bytes);
+    memcpy(seg, cd.bytes + cd.start[s], len);
+    seg[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+    rc = parz_ll_decode_segment(&a, 0, c, s, seg, len, back, &err);
+    CHECK(rc == PARZ_OK || rc == PARZ_ERR_STREAM, "bit %zu: status %d", bit, rc);
+    for (j = 0; j < n; j++) /* segment 1 is block (0, 1): rows 0..63, columns 64..99 */
+      if (memcmp(&back[j], &canary[j], 4) != 0 && !(j / 100 < 64 && j % 100 >= 64))
+        touched++;
+    CHECK(touched == 0, "bit %zu: %zu values outside segment %zu written", bit, touched, s);
+  }
+  seg[0] = 7;
+  CHECK(parz_ll_decode_segment(&a, 0, c, s, seg, len, back, &err) == PARZ_ERR_STREAM,
+        "unknown coder accepted");
+  free(seg);
+  coded_free(&cd);
+  /* A raw segment (random bits) of the wrong size. */
+  for (i = 0; i < n; i++) {
+    uint32_t b = (uint32_t)next();
+    memcpy(&v[i], &b, 4);
+  }
+  CHECK(encode_all(&a, v, 0, c, &cd) == PARZ_OK, "encode random");
+  len = cd.start[1] - cd.start[0];
+  CHECK(cd.bytes[0] == 0, "random bits not stored raw (coder %u)", cd.bytes[0]);
+  CHECK(parz_ll_decode_segment(&a, 0, c, 0, cd.bytes, len - 1, back, &err) == PARZ_ERR_STREAM,
+        "short raw segment accepted");
+  CHECK(parz_ll_decode_segment(&a, 0, c, 4, cd.bytes, len, back, &err) == PARZ_ERR_ARG,
+        "segment past the last accepted");
+  coded_free(&cd);
+  free(v);
+  free(back);
+  free(canary);
+}
+
+/* Every real array: exact, at the C the codec's first registration is likely to use. */
+static void test_real(const char* dir) {
+  size_t n = 0, k;
+  real_array* list = real_arrays_load(dir, 0, &n);
+  for (k = 0; k < n; k++) {
+    unsigned t = parz_ll_choose_transform(&list[k].array, list[k].data);
+    size_t size = round_trip(list[k].name, &list[k].array, list[k].data, t, 4);
+    printf("%-24s transform %2u ratio %.3f\n", list[k].name, t,
+           size ? (double)list[k].bytes / (double)size : 0.0);
+  }
+  real_arrays_free(list, n);
+}
+
+int main(int argc, char** argv) {
+  test_special_patterns();
+  test_scaled();
+  test_hostile();
+  if (argc > 1)
+    test_real(argv[1]);
+  if (argc > 2)
+    test_real(argv[2]);
+  return test_finish("test_lossless");
+}
