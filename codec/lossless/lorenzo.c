@@ -102,12 +102,15 @@ static void frame_init(const parz_ll_geometry* g, size_t b, frame* f) {
 static uint64_t predict(const frame* f, const uint64_t* v) {
   uint64_t p = 0;
   int t;
-  /* 1D and 2D spelled out: terms are enumerated one dimension before two, so 2D's are
-   * +up, +left, -diagonal. */
+  /* 1D to 3D spelled out, with the signs of frame_init's order of the sets of dimensions (2D:
+   * +up, +left, -diagonal). */
+  const ptrdiff_t* o = f->off;
   if (f->terms == 1)
-    return v[f->off[0]];
+    return v[o[0]];
   if (f->terms == 3)
-    return v[f->off[0]] + v[f->off[1]] - v[f->off[2]];
+    return v[o[0]] + v[o[1]] - v[o[2]];
+  if (f->terms == 7)
+    return v[o[0]] + v[o[1]] - v[o[2]] + v[o[3]] - v[o[4]] - v[o[5]] + v[o[6]];
   for (t = 0; t < f->terms; t++) {
     uint64_t x = v[f->off[t]];
     p += (x ^ f->neg[t]) - f->neg[t]; /* x or -x */

@@ -2,7 +2,8 @@
  * decode bit for bit, and prints ratio and one-core encode and decode MB/s (raw bytes over the
  * thread's CPU time, best of --reps rounds) as Markdown tables, with the geomean over the
  * arrays. Usage:
- *   lossless_lab [--reps N] [--max-mib M] [--only NAME] [--ndzip COMPRESS_BINARY] PATH...
+ *   lossless_lab [--reps N] [--max-mib M] [--only NAME] [--methods TEXT] [--ndzip BINARY] PATH...
+ * --only: the arrays whose name holds NAME; --methods: the methods whose name holds TEXT.
  * PATH: a directory of name_f32le_AxB.bin arrays or one such file. Arrays of one dimension, or
  * of two whose rows are series (a directory named "series"), also get the 1D candidates. */
 #include <math.h>
@@ -134,7 +135,7 @@ static cell measure_ndzip(const char* tool, const char* file, const lab_array* a
 int main(int argc, char** argv) {
   int reps = 3;
   double max_mib = 0;
-  const char *only = NULL, *ndzip = NULL;
+  const char *only = NULL, *ndzip = NULL, *which = NULL;
   real_array arrays[MAX_ARRAYS];
   char files[MAX_ARRAYS][512];
   int series[MAX_ARRAYS];
@@ -146,6 +147,8 @@ int main(int argc, char** argv) {
       max_mib = atof(argv[++i]);
     } else if (!strcmp(argv[i], "--only") && i + 1 < argc) {
       only = argv[++i];
+    } else if (!strcmp(argv[i], "--methods") && i + 1 < argc) {
+      which = argv[++i];
     } else if (!strcmp(argv[i], "--ndzip") && i + 1 < argc) {
       ndzip = argv[++i];
     } else {
@@ -165,7 +168,9 @@ int main(int argc, char** argv) {
     }
   }
   if (!na) {
-    fprintf(stderr, "usage: %s [--reps N] [--max-mib M] [--only NAME] [--ndzip BIN] DIR...\n",
+    fprintf(stderr,
+            "usage: %s [--reps N] [--max-mib M] [--only NAME] [--methods TEXT] [--ndzip BIN] "
+            "DIR...\n",
             argv[0]);
     return 2;
   }
@@ -187,7 +192,7 @@ int main(int argc, char** argv) {
       snprintf(shape + strlen(shape), sizeof shape - strlen(shape), "%s%zu", i ? "x" : "",
                a.dims[i]);
     for (size_t m = 0; m < nmethods; m++) {
-      if (methods[m].series_only && !series[k])
+      if ((methods[m].series_only && !series[k]) || (which && !strstr(methods[m].name, which)))
         continue;
       cells[k][m] = measure(&methods[m], &a, reps);
       cell* c = &cells[k][m];
@@ -218,6 +223,8 @@ int main(int argc, char** argv) {
       "\n| method | geomean ratio (grids) | geomean ratio (series) | encode MB/s (grids, "
       "geomean) | decode MB/s (grids, geomean) | arrays |\n|---|---:|---:|---:|---:|---:|\n");
   for (size_t m = 0; m < nmethods + (size_t)have_ndzip; m++) {
+    if (m < nmethods && which && !strstr(methods[m].name, which))
+      continue;
     double lg[2] = {0, 0}, le = 0, ld = 0;
     int cnt[2] = {0, 0}, fail = 0;
     for (size_t k = 0; k < na; k++) {
