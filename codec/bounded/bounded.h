@@ -110,6 +110,9 @@ void parz_bounded_count_symbols(const int32_t* codes, size_t n, size_t seg, int 
 /* Length-limited canonical Huffman code of freq; book's arrays are the caller's. */
 int parz_bounded_book_build(const uint64_t* freq, parz_bounded_book* book, parz_error* err);
 
+/* The payload bits a code of these symbol counts takes: code words and the raw bits after them. */
+uint64_t parz_bounded_coded_bits(const uint64_t* freq, const parz_bounded_book* book);
+
 /* Serialized codebook (the grammar is in bounded_huff.c): returns bytes written, 0 when cap is
  * short. */
 size_t parz_bounded_book_write(const parz_bounded_book* book, uint8_t* out, size_t cap);

@@ -101,6 +101,8 @@ int parz_bounded_chunk_encode(const parz_bounded_shape* s, const void* src, doub
     return rc;
   if (!src || !opt)
     return parz_fail(err, PARZ_ERR_ARG, "bounded: no values or no options");
+  if (opt->runs < 0 || opt->runs > 2)
+    return parz_fail(err, PARZ_ERR_PARAM, "bounded: runs %d, not 0, 1 or 2", opt->runs);
   if (opt->predictor < 0 || opt->predictor > PARZ_BOUNDED_CUBIC)
     return parz_fail(err, PARZ_ERR_PARAM, "bounded: predictor %d unknown", opt->predictor);
   if (opt->segment < 1 || opt->segment > ((size_t)1 << 24))
@@ -110,7 +112,7 @@ int parz_bounded_chunk_encode(const parz_bounded_shape* s, const void* src, doub
   out->shape = *s;
   out->eb = eb;
   out->predictor = opt->predictor ? opt->predictor : parz_bounded_choose(s, src, eb, opt);
-  out->runs = opt->runs != 0;
+  out->runs = opt->runs == 1;
   out->segment = opt->segment;
   out->nsegments = (n + opt->segment - 1) / opt->segment;
 
@@ -162,6 +164,23 @@ int parz_bounded_chunk_encode(const parz_bounded_shape* s, const void* src, doub
   rc = parz_bounded_book_build(freq, &book, err);
   if (rc)
     goto done;
+  if (opt->runs == 2) {
+    /* zero runs pay where zeros come in long runs; short ones cost more as run symbols than
+     * as single zeros of a 1-bit code word */
+    uint64_t without = parz_bounded_coded_bits(freq, &book);
+    parz_bounded_count_symbols(codes, n, opt->segment, 1, freq);
+    rc = parz_bounded_book_build(freq, &book, err);
+    if (rc)
+      goto done;
+    if (parz_bounded_coded_bits(freq, &book) < without) {
+      out->runs = 1;
+    } else {
+      parz_bounded_count_symbols(codes, n, opt->segment, 0, freq);
+      rc = parz_bounded_book_build(freq, &book, err);
+      if (rc)
+        goto done;
+    }
+  }
   out->book_bytes = parz_bounded_book_write(&book, out->book, PARZ_BOUNDED_SYMBOLS * 4 + 8);
   size_t bits = parz_bounded_encode(codes, n, opt->segment, out->runs, &book, out->payload, cap,
                                     out->seg_bits);

@@ -12,7 +12,7 @@ extern "C" {
 
 typedef struct {
   int predictor;    /* parz_bounded_predictor, or 0: the encoder chooses from a sample */
-  int runs;         /* 1: runs of zero codes as run symbols */
+  int runs;         /* 1: runs of zero codes as run symbols, 0 not, 2: the smaller of the two */
   size_t segment;   /* codes per segment, 1..2^24 */
   const void* fill; /* the fill value's bytes (masked wherever equal), or NULL */
 } parz_bounded_options;

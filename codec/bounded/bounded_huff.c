@@ -370,6 +370,13 @@ int parz_bounded_decode_segment(const parz_bounded_decoder* d, const uint8_t* pa
   return PARZ_OK;
 }
 
+uint64_t parz_bounded_coded_bits(const uint64_t* freq, const parz_bounded_book* book) {
+  uint64_t bits = freq[SYM_ESCAPE] * (book->len[SYM_ESCAPE] + 32u);
+  for (uint32_t s = 1; s < PARZ_BOUNDED_SYMBOLS; s++)
+    bits += freq[s] * (book->len[s] + (s <= PARZ_BOUNDED_RUNS ? s : 0u));
+  return bits;
+}
+
 /* ---------------- codebook bytes ---------------- */
 
 static size_t put_varint(uint8_t* out, size_t cap, size_t at, uint32_t v) {

@@ -22,7 +22,7 @@
 
 typedef struct {
   int predictor; /* 0: the encoder's choice from a sample; -1: all three tried, the smallest kept */
-  int runs;
+  int runs;      /* as parz_bounded_options: 2 (shown "+runs?") lets the encoder choose */
   size_t segment;
   size_t chunk_bytes; /* 0: the whole array is one chunk */
 } design;
@@ -422,13 +422,13 @@ int main(int argc, char** argv) {
       {PARZ_BOUNDED_LINEAR, 1, 4096, 0},
       {PARZ_BOUNDED_CUBIC, 1, 4096, 0},
       {PARZ_BOUNDED_CUBIC, 0, 4096, 0},
-      {-1, 1, 4096, 0},
-      {0, 1, 4096, 0},
-      {0, 1, 4096, 4u << 20},
-      {-1, 1, 4096, 1u << 20},
-      {0, 1, 4096, 1u << 20},
-      {0, 1, 1024, 1u << 20},
-      {0, 1, 16384, 1u << 20},
+      {-1, 2, 4096, 0},
+      {0, 2, 4096, 0},
+      {0, 2, 4096, 4u << 20},
+      {-1, 2, 4096, 1u << 20},
+      {0, 2, 4096, 1u << 20},
+      {0, 2, 1024, 1u << 20},
+      {0, 2, 16384, 1u << 20},
   };
   const size_t ndz = quick ? 7 : sizeof designs / sizeof designs[0];
   const size_t main_design = quick ? 6 : 9; /* the proposal: the encoder's choice, 1 MiB chunks */
@@ -474,7 +474,10 @@ int main(int argc, char** argv) {
             "| %s | %s%s S=%zu | %s | %.2f | %.0f | %.0f | %.0f | %.0f (%zu) | %.0f (%.0f) | "
             "%.4f%s | "
             "%.0f | %.0f | %zu/%zu/%zu |\n",
-            r->name, pred_name(designs[z].predictor), designs[z].runs ? "+runs" : "",
+            r->name, pred_name(designs[z].predictor),
+            designs[z].runs == 2 ? "+runs?"
+            : designs[z].runs    ? "+runs"
+                                 : "",
             designs[z].segment, cname, ratio[e][z][used], o.book, o.table, o.payload, o.exceptions,
             o.nexceptions, o.mask, o.mask_runs, o.max_err,
             o.max_err <= 1 && o.masked_exact ? "" : " **FAIL**", r->bytes / 1e6 / o.enc_s,
@@ -510,8 +513,10 @@ int main(int argc, char** argv) {
     printf("\n| geomean ratio, eb = %g | %zu arrays |\n|---|---:|\n", ebs[e], used);
     for (size_t z = 0; z < ndz; z++)
       printf("| %s%s S=%zu %s%s | %.2f |\n", pred_name(designs[z].predictor),
-             designs[z].runs ? "+runs" : "", designs[z].segment,
-             designs[z].chunk_bytes ? "chunks of MiB: " : "whole",
+             designs[z].runs == 2 ? "+runs?"
+             : designs[z].runs    ? "+runs"
+                                  : "",
+             designs[z].segment, designs[z].chunk_bytes ? "chunks of MiB: " : "whole",
              designs[z].chunk_bytes ? (designs[z].chunk_bytes >> 20 == 4 ? "4" : "1") : "",
              geomean(ratio[e][z], used));
     if (sz3)
