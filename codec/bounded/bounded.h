@@ -61,9 +61,13 @@ double parz_bounded_step(const parz_bounded_shape* s, const void* src, double eb
 double parz_bounded_unit(int predictor, double step);
 
 /* The decoder's reconstruction of quantized value q: (type)(q * unit), as a double. */
-double parz_bounded_dequant_one(parz_type type, int32_t q, double unit);
+static inline double parz_bounded_dequant_one(parz_type type, int32_t q, double unit) {
+  double x = (double)q * unit;
+  return type == PARZ_FLOAT ? (double)(float)x : x;
+}
 
-/* q[i] = nearest integer to src[i] / step (or the next, when only it fits), hole[i] as above. A value equal to *fill (bit
+/* q[i] = nearest integer to src[i] / step (or the next, when only it fits), hole[i] as above;
+ * with q NULL only the holes that need no grid (the fill value, values not finite). A value equal to *fill (bit
  * pattern; fill NULL: none) is masked; one that is not finite, lies outside +-QMAX steps or whose
  * reconstruction misses eb is an exception (q[i] = 0 until the predictor sets it). Returns the
  * number of exceptions. */

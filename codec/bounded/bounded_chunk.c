@@ -134,7 +134,9 @@ int parz_bounded_chunk_encode(const parz_bounded_shape* s, const void* src, doub
     goto done;
   }
   out->step = parz_bounded_step(s, src, eb, opt->fill);
-  parz_bounded_quantize(s, src, eb, out->step, opt->fill, q, hole);
+  /* the interpolation quantizes as it predicts: here only its holes */
+  parz_bounded_quantize(s, src, eb, out->step, opt->fill,
+                        out->predictor == PARZ_BOUNDED_LORENZO ? q : NULL, hole);
   parz_bounded_predict(s, out->predictor, src, eb, out->step, q, hole, codes);
   size_t nexc = 0, nmask = 0;
   for (size_t i = 0; i < n; i++) {

@@ -128,7 +128,7 @@ static int64_t interp_pred(const int32_t* q, size_t idx, size_t pk, size_t nk, s
 typedef struct {
   const void* src;
   parz_type type;
-  double eb, step;
+  double eb, step, inv_unit; /* inv_unit only guesses the code: the check decides */
   uint8_t* hole;
 } interp_source;
 
@@ -145,7 +145,7 @@ static int interp_encode_one(const interp_source* in, size_t idx, int64_t p, int
                              int32_t* code) {
   double unit = parz_bounded_unit(PARZ_BOUNDED_LINEAR, in->step);
   double x = read_value(in, idx);
-  double t = (x / unit - (double)p) / PARZ_BOUNDED_FINE, c = nearbyint(t);
+  double t = (x * in->inv_unit - (double)p) * (1.0 / PARZ_BOUNDED_FINE), c = nearbyint(t);
   double other = c + (t > c ? 1 : -1); /* tried when the nearer step misses by rounding */
   for (int k = 0; k < 2; k++, c = other) {
     if (!(fabs(c) <= (double)PARZ_BOUNDED_QMAX))
@@ -231,7 +231,8 @@ void parz_bounded_predict(const parz_bounded_shape* s, int predictor, const void
     lorenzo_forward(n, st, q, hole, codes);
   } else {
     size_t bad = 0;
-    interp_source in = {src, s->type, eb, step, hole};
+    interp_source in = {src, s->type, eb, step, 1 / parz_bounded_unit(PARZ_BOUNDED_LINEAR, step),
+                        hole};
     interp_walk(n, st, predictor == PARZ_BOUNDED_CUBIC, q, &in, codes, &bad);
   }
 }

@@ -32,15 +32,11 @@ int parz_bounded_check(const parz_bounded_shape* s, double eb, parz_error* err) 
   return PARZ_OK;
 }
 
-double parz_bounded_dequant_one(parz_type type, int32_t q, double unit) {
-  double x = (double)q * unit;
-  return type == PARZ_FLOAT ? (double)(float)x : x;
-}
-
-static int quantize_one(parz_type type, double x, double eb, double step, int32_t* q) {
+static int quantize_one(parz_type type, double x, double eb, double step, double inv_step,
+                        int32_t* q) {
   if (!isfinite(x))
     return 0;
-  double t = x / step, r = nearbyint(t);
+  double t = x * inv_step, r = nearbyint(t);
   /* a value halfway between two grid points may miss by rounding at the nearer one and fit at
    * the other */
   double other = r + (t > r ? 1 : -1);
@@ -58,6 +54,7 @@ size_t parz_bounded_quantize(const parz_bounded_shape* s, const void* src, doubl
                              const void* fill, int32_t* q, uint8_t* hole) {
   size_t n = parz_bounded_count(s), nexc = 0;
   size_t w = s->type == PARZ_FLOAT ? 4 : 8;
+  double inv_step = 1 / step; /* the check, not this quotient, decides */
   const unsigned char* p = (const unsigned char*)src;
   for (size_t i = 0; i < n; i++, p += w) {
     double x;
@@ -68,16 +65,18 @@ size_t parz_bounded_quantize(const parz_bounded_shape* s, const void* src, doubl
     } else {
       memcpy(&x, p, 8);
     }
-    q[i] = 0;
+    int32_t v = 0;
     if (fill && memcmp(p, fill, w) == 0) {
       hole[i] = PARZ_BOUNDED_MASKED;
-    } else if (quantize_one(s->type, x, eb, step, &q[i])) {
+    } else if (q ? quantize_one(s->type, x, eb, step, inv_step, &v) : isfinite(x)) {
       hole[i] = PARZ_BOUNDED_KNOWN;
     } else {
-      q[i] = 0;
+      v = 0;
       hole[i] = PARZ_BOUNDED_EXCEPTION;
       nexc++;
     }
+    if (q)
+      q[i] = v;
   }
   return nexc;
 }
