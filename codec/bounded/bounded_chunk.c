@@ -78,6 +78,9 @@ int parz_bounded_choose(const parz_bounded_shape* s, const void* src, double eb,
   for (int p = PARZ_BOUNDED_LORENZO; p <= PARZ_BOUNDED_CUBIC; p++) {
     parz_bounded_options o = *opt;
     o.predictor = p;
+    /* the predictors compared with zero runs on: where runs pay, they decide the size, and
+     * without them the sample's edges (which the chunk has fewer of) weigh more */
+    o.runs = 1;
     parz_bounded_chunk c;
     if (parz_bounded_chunk_encode(&b, box, eb, &o, &c, NULL) == PARZ_OK) {
       size_t bytes = chunk_size(&c);
