@@ -106,10 +106,11 @@ typedef struct {
   uint32_t* code; /* [PARZ_BOUNDED_SYMBOLS], canonical, bit-reversed for LSB-first writing */
 } parz_bounded_book;
 
-/* Counts the symbols the codes make (runs of zeros as run symbols when runs != 0), segment by
- * segment of seg codes (a run never crosses a segment's end). freq has PARZ_BOUNDED_SYMBOLS. */
-void parz_bounded_count_symbols(const int32_t* codes, size_t n, size_t seg, int runs,
-                                uint64_t* freq);
+/* Counts the symbols the codes make, segment by segment of seg codes, in one pass both ways
+ * (either may be NULL): plain every zero a zero symbol, runs the runs of zeros as run symbols (a
+ * run never crosses a segment's end). Each has PARZ_BOUNDED_SYMBOLS entries. */
+void parz_bounded_count_symbols(const int32_t* codes, size_t n, size_t seg, uint64_t* plain,
+                                uint64_t* runs);
 
 /* Length-limited canonical Huffman code of freq; book's arrays are the caller's. */
 int parz_bounded_book_build(const uint64_t* freq, parz_bounded_book* book, parz_error* err);

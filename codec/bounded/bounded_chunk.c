@@ -122,7 +122,7 @@ int parz_bounded_chunk_encode(const parz_bounded_shape* s, const void* src, doub
   int32_t* q = (int32_t*)malloc(n * sizeof *q);
   int32_t* codes = (int32_t*)malloc(n * sizeof *codes);
   uint8_t* hole = (uint8_t*)malloc(n);
-  uint64_t* freq = (uint64_t*)malloc(PARZ_BOUNDED_SYMBOLS * sizeof *freq);
+  uint64_t* freq = (uint64_t*)malloc(2 * PARZ_BOUNDED_SYMBOLS * sizeof *freq);
   parz_bounded_book book = {(uint8_t*)malloc(PARZ_BOUNDED_SYMBOLS),
                             (uint32_t*)malloc(PARZ_BOUNDED_SYMBOLS * sizeof(uint32_t))};
   /* Worst case per code: a 20-bit code word and 32 escape bits. */
@@ -165,22 +165,22 @@ int parz_bounded_chunk_encode(const parz_bounded_shape* s, const void* src, doub
   }
   out->nexceptions = nexc;
   out->nmasked = nmask;
-  parz_bounded_count_symbols(codes, n, opt->segment, out->runs, freq);
-  rc = parz_bounded_book_build(freq, &book, err);
+  uint64_t* freq_runs = freq + PARZ_BOUNDED_SYMBOLS;
+  parz_bounded_count_symbols(codes, n, opt->segment, opt->runs != 1 ? freq : NULL,
+                             opt->runs != 0 ? freq_runs : NULL);
+  rc = parz_bounded_book_build(opt->runs == 1 ? freq_runs : freq, &book, err);
   if (rc)
     goto done;
   if (opt->runs == 2) {
     /* zero runs pay where zeros come in long runs; short ones cost more as run symbols than
      * as single zeros of a 1-bit code word */
     uint64_t without = parz_bounded_coded_bits(freq, &book);
-    parz_bounded_count_symbols(codes, n, opt->segment, 1, freq);
-    rc = parz_bounded_book_build(freq, &book, err);
+    rc = parz_bounded_book_build(freq_runs, &book, err);
     if (rc)
       goto done;
-    if (parz_bounded_coded_bits(freq, &book) < without) {
+    if (parz_bounded_coded_bits(freq_runs, &book) < without) {
       out->runs = 1;
     } else {
-      parz_bounded_count_symbols(codes, n, opt->segment, 0, freq);
       rc = parz_bounded_book_build(freq, &book, err);
       if (rc)
         goto done;

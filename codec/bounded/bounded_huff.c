@@ -55,14 +55,24 @@ static token next_token(const int32_t* codes, size_t i, size_t end, int runs) {
   return t;
 }
 
-void parz_bounded_count_symbols(const int32_t* codes, size_t n, size_t seg, int runs,
-                                uint64_t* freq) {
-  memset(freq, 0, PARZ_BOUNDED_SYMBOLS * sizeof *freq);
+void parz_bounded_count_symbols(const int32_t* codes, size_t n, size_t seg, uint64_t* plain,
+                                uint64_t* runs) {
+  if (plain)
+    memset(plain, 0, PARZ_BOUNDED_SYMBOLS * sizeof *plain);
+  if (runs)
+    memset(runs, 0, PARZ_BOUNDED_SYMBOLS * sizeof *runs);
   for (size_t s0 = 0; s0 < n; s0 += seg) {
     size_t end = s0 + seg < n ? s0 + seg : n;
     for (size_t i = s0; i < end;) {
-      token t = next_token(codes, i, end, runs);
-      freq[t.sym]++;
+      token t = next_token(codes, i, end, 1);
+      if (runs)
+        runs[t.sym]++;
+      if (plain) {
+        if (t.sym >= 1 && t.sym <= PARZ_BOUNDED_RUNS)
+          plain[SYM_ZERO] += t.advance;
+        else
+          plain[t.sym]++;
+      }
       i += t.advance;
     }
   }
@@ -195,20 +205,33 @@ typedef struct {
   uint64_t bits;
 } bit_writer;
 
+/* Bytes of the accumulator out, little-endian. */
+static void put_bytes(bit_writer* w, unsigned bytes) {
+  if (w->at + bytes > w->cap) {
+    w->overflow = 1;
+    return;
+  }
+  for (unsigned i = 0; i < bytes; i++)
+    w->out[w->at++] = (uint8_t)(w->acc >> (8 * i));
+}
+
+/* v has at most n <= 32 bits; the accumulator holds fewer than 32 between calls. */
 static void put_bits(bit_writer* w, uint64_t v, unsigned n) {
-  /* n <= 32 */
   w->acc |= v << w->fill;
   w->fill += n;
   w->bits += n;
-  while (w->fill >= 8) {
-    if (w->at < w->cap) {
-      w->out[w->at++] = (uint8_t)w->acc;
-    } else {
-      w->overflow = 1;
-    }
-    w->acc >>= 8;
-    w->fill -= 8;
+  if (w->fill >= 32) {
+    put_bytes(w, 4);
+    w->acc >>= 32;
+    w->fill -= 32;
   }
+}
+
+/* The bits left, zero-padded to a byte. */
+static void flush_bits(bit_writer* w) {
+  put_bytes(w, (w->fill + 7) / 8);
+  w->acc = 0;
+  w->fill = 0;
 }
 
 size_t parz_bounded_encode(const int32_t* codes, size_t n, size_t seg, int runs,
@@ -232,8 +255,7 @@ size_t parz_bounded_encode(const int32_t* codes, size_t n, size_t seg, int runs,
     seg_bits[si] = w.bits - start;
   }
   uint64_t total = w.bits;
-  if (w.fill)
-    put_bits(&w, 0, 8 - w.fill);
+  flush_bits(&w);
   if (w.overflow)
     return (size_t)-1;
   return (size_t)total;
@@ -449,8 +471,7 @@ size_t parz_bounded_book_write(const parz_bounded_book* book, uint8_t* out, size
     prev = l;
     s++;
   }
-  if (w.fill)
-    put_bits(&w, 0, 8 - w.fill);
+  flush_bits(&w);
   return w.overflow ? 0 : w.at;
 }
 
