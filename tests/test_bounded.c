@@ -13,6 +13,7 @@
 
 #include "bounded_chunk.h"
 #include "real_arrays.h"
+#include "xorshift.h"
 
 static int failures = 0, checks = 0;
 
@@ -27,14 +28,7 @@ static int failures = 0, checks = 0;
     }                                                      \
   } while (0)
 
-static uint64_t rng = 0x9E3779B97F4A7C15ull;
-static uint64_t next_random(void) {
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return rng;
-}
-static double uniform(void) { return (double)(next_random() >> 11) / 9007199254740992.0; }
+static double uniform(void) { return (double)(xorshift_next() >> 11) / 9007199254740992.0; }
 
 static double get(const void* p, parz_type t, size_t i) {
   return t == PARZ_FLOAT ? ((const float*)p)[i] : ((const double*)p)[i];
@@ -108,7 +102,7 @@ static void crafted(void) {
       const void* fill = t ? (const void*)&dfill : (const void*)&ffill;
       for (size_t i = 0; i < n; i++) {
         double x = 100 * sin(0.05 * (double)i) + uniform();
-        switch (next_random() % 24) {
+        switch (xorshift_next() % 24) {
           case 0: x = NAN; break;
           case 1: x = INFINITY; break;
           case 2: x = -INFINITY; break;
@@ -304,8 +298,8 @@ static void hostile_segments(void) {
     for (int round = 0; round < 300; round++) {
       uint8_t* where = round % 3 ? c.payload : c.book;
       size_t size = round % 3 ? c.payload_bytes : c.book_bytes;
-      size_t at = (size_t)(next_random() % size);
-      uint8_t bit = (uint8_t)(1u << (next_random() % 8));
+      size_t at = (size_t)(xorshift_next() % size);
+      uint8_t bit = (uint8_t)(1u << (xorshift_next() % 8));
       where[at] ^= bit;
       int rc = parz_bounded_chunk_decode(&c, out, &err);
       CHECK(rc == PARZ_OK || rc == PARZ_ERR_STREAM || rc == PARZ_ERR_NOMEM, "flip gave status %d",

@@ -32,6 +32,18 @@ int parz_bounded_check(const parz_bounded_shape* s, double eb, parz_error* err) 
   return PARZ_OK;
 }
 
+/* The value at p, of w bytes (4: float), as a double. */
+static double load_value(const unsigned char* p, size_t w) {
+  if (w == 4) {
+    float f;
+    memcpy(&f, p, 4);
+    return f;
+  }
+  double x;
+  memcpy(&x, p, 8);
+  return x;
+}
+
 static int quantize_one(parz_type type, double x, double eb, double step, double inv_step,
                         int32_t* q) {
   if (!isfinite(x))
@@ -57,14 +69,7 @@ size_t parz_bounded_quantize(const parz_bounded_shape* s, const void* src, doubl
   double inv_step = 1 / step; /* the check, not this quotient, decides */
   const unsigned char* p = (const unsigned char*)src;
   for (size_t i = 0; i < n; i++, p += w) {
-    double x;
-    if (w == 4) {
-      float f;
-      memcpy(&f, p, 4);
-      x = f;
-    } else {
-      memcpy(&x, p, 8);
-    }
+    double x = load_value(p, w);
     int32_t v = 0;
     if (fill && memcmp(p, fill, w) == 0) {
       hole[i] = PARZ_BOUNDED_MASKED;
@@ -102,14 +107,7 @@ double parz_bounded_step(const parz_bounded_shape* s, const void* src, double eb
   double top = 0;
   for (size_t i = 0; i < n; i++) {
     const unsigned char* p = (const unsigned char*)src + i * w;
-    double x;
-    if (w == 4) {
-      float f;
-      memcpy(&f, p, 4);
-      x = f;
-    } else {
-      memcpy(&x, p, 8);
-    }
+    double x = load_value(p, w);
     if (isfinite(x) && !(fill && memcmp(p, fill, w) == 0) && fabs(x) > top)
       top = fabs(x);
   }
