@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Datasets of many small chunks and sparse datasets, side by side in one process: parz.read
 against h5py's read of the same dataset, and `parz inspect --summary` (the cost of walking
-HDF5's chunk index, plugin/h5_index.h).
+HDF5's chunk index, plugin/dataset/h5_index.h).
 
 Dense: a float32 array of --rows x (--chunks / (--rows / 4)) * 4 values in 4 x 4 chunks, for each
 count in --chunks, at accuracy 1e-3; both reads are timed --reps times (best and median), and

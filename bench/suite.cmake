@@ -15,7 +15,7 @@ else()
 endif()
 
 if(TARGET parz_hdf5)
-  target_include_directories(parz_bench PRIVATE ${PROJECT_SOURCE_DIR}/plugin)
+  target_include_directories(parz_bench PRIVATE ${PROJECT_SOURCE_DIR}/plugin/filter)
   target_link_libraries(parz_bench PRIVATE parz_hdf5)
   target_compile_definitions(parz_bench PRIVATE PARZ_BENCH_HAVE_HDF5)
   if(TARGET H5Zparz)

@@ -50,7 +50,7 @@ set(PARZ_HAVE_MPI ON)
 # The parallel HDF5 for the MPI programs only: never mixed with parz_hdf5 (serial).
 add_library(parz_hdf5_mpi INTERFACE)
 target_include_directories(parz_hdf5_mpi INTERFACE ${PARZ_HDF5_MPI_INCLUDE_DIR}
-                           ${PROJECT_SOURCE_DIR}/plugin)
+                           ${PROJECT_SOURCE_DIR}/plugin/filter)
 target_link_libraries(parz_hdf5_mpi INTERFACE ${PARZ_HDF5_MPI_LIBRARY} MPI::MPI_C m)
 
 # mpiexec and how to call it: OpenMPI needs --oversubscribe for more ranks than cores.

@@ -1,5 +1,5 @@
 /* An array, or a box of it, in GPU memory from its stored chunks (parz_gpu_assemble): the GPU
- * half of reading a chunked dataset straight into device memory (plugin/parz_h5_device.h has the
+ * half of reading a chunked dataset straight into device memory (plugin/dataset/parz_h5_device.h has the
  * HDF5 half).
  *
  * Through HDF5's filter path every chunk is decoded, then copied into the caller's host buffer,

@@ -1,5 +1,5 @@
 /* The chunks of a box of a chunked array in GPU memory, encoded (parz_gpu_encode_box): the GPU
- * half of writing a dataset from device memory (plugin/parz_h5_device.h has the HDF5 half), and
+ * half of writing a dataset from device memory (plugin/dataset/parz_h5_device.h has the HDF5 half), and
  * the reverse of parz_gpu_assemble.
  *
  * Only compressed bytes cross PCIe. Per round of at most ROUND_BYTES of values, on the stream:

@@ -1,6 +1,6 @@
 /* The chunks the CUDA decoder takes. Plain C, so that host tests check the rule where no GPU is;
  * internal to gpu/. A chunk it refuses gets PARZ_ERR_UNSUPPORTED before any work, and the
- * plugin decodes it on the CPU (plugin/dispatch.c, plugin/h5_read.c). */
+ * plugin decodes it on the CPU (plugin/exec/dispatch.c, plugin/dataset/h5_read.c). */
 #ifndef PARZ_GPU_VIEW_FITS_H
 #define PARZ_GPU_VIEW_FITS_H
 

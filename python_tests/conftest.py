@@ -20,7 +20,7 @@ import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEBIAN_PLUGIN_DIR = "/usr/lib/x86_64-linux-gnu/hdf5/serial/plugins"
-# The filter's name as HDF5 stores it in each file (plugin/H5Zparz.c; exact in ctest test_version).
+# The filter's name as HDF5 stores it in each file (plugin/filter/H5Zparz.c; exact in ctest test_version).
 FILTER_NAME = r"ParZ-\d+\.\d+\.\d+ \(zfp-1\.0 stream, format \d+\)"
 
 

@@ -4,7 +4,7 @@ another; h5copy; h5repack, keeping the chunks or encoding them again.
 
 H5Ocopy runs the filter on every chunk it finds in the open dataset's chunk cache, and copies
 the next cached chunk at its decoded size into the buffer the filter returned for the one before
-(plugin/H5Zparz.c says why every buffer the filter returns holds a whole decoded chunk). Each
+(plugin/filter/H5Zparz.c says why every buffer the filter returns holds a whole decoded chunk). Each
 copy runs in a child process, so that a heap overrun that aborts is a failed test; the children
 run with glibc's checking allocator, or, with PARZ_HOSTILE_PLUGIN_DIR and PARZ_HOSTILE_PRELOAD
 set (scripts/sanitize.sh sets them), the Group.copy children on the AddressSanitizer build of

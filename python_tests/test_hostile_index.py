@@ -5,7 +5,7 @@ crash fails the test instead of ending the run.
 HDF5 finds a chunk in two ways: H5Dread_chunk and H5Dget_chunk_storage_size look it up,
 H5Dget_chunk_info_by_coord and H5Dchunk_iter walk the records. Two records for one chunk make
 the answers differ; a reader that sizes its buffer by one and fills it by the other writes past
-the buffer (plugin/h5_index.h). Here parz.read of a part must give exactly what h5py's read
+the buffer (plugin/dataset/h5_index.h). Here parz.read of a part must give exactly what h5py's read
 gives (both look chunks up), parz.read of the whole dataset (one walk of the index, which finds
 the damage) that or a parz: error calling the file damaged, and the parz command must call the
 file damaged.

@@ -5,14 +5,14 @@ if(NOT TARGET H5Zparz)
 endif()
 
 add_executable(test_plugin_config test_plugin_config.c)
-target_link_libraries(test_plugin_config PRIVATE parz_filter_config)
+target_link_libraries(test_plugin_config PRIVATE parz_filter_config parz_h5z)
 add_test(NAME test_plugin_config COMMAND test_plugin_config)
 
 set(PARZ_PLUGIN_TEST_ENV "HDF5_PLUGIN_PATH=${PARZ_PLUGIN_DIR}")
 file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/plugin_scratch)
 
 add_executable(test_plugin_hdf5 test_plugin_hdf5.c)
-target_include_directories(test_plugin_hdf5 PRIVATE ${PROJECT_SOURCE_DIR}/plugin)
+target_include_directories(test_plugin_hdf5 PRIVATE ${PROJECT_SOURCE_DIR}/plugin/filter)
 target_link_libraries(test_plugin_hdf5 PRIVATE parz_hdf5 m)
 add_dependencies(test_plugin_hdf5 H5Zparz)
 # it writes five of the real arrays: left out, like the other real-data tests, without them
@@ -26,7 +26,8 @@ endif()
 
 # Crafted files whose cd_values disagree with the dataset: refused, nothing read outside a buffer.
 add_executable(test_plugin_crafted test_plugin_crafted.c)
-target_include_directories(test_plugin_crafted PRIVATE ${PROJECT_SOURCE_DIR}/plugin
+target_include_directories(test_plugin_crafted PRIVATE ${PROJECT_SOURCE_DIR}/plugin/filter
+                                                       ${PROJECT_SOURCE_DIR}/plugin/cd_values
                                                        ${PROJECT_SOURCE_DIR}/codec)
 target_link_libraries(test_plugin_crafted PRIVATE parz_hdf5)
 add_dependencies(test_plugin_crafted H5Zparz)
@@ -36,7 +37,7 @@ set_tests_properties(test_plugin_crafted PROPERTIES ENVIRONMENT "${PARZ_PLUGIN_T
 
 # fork() after OpenMP encodes and decodes: the child's ParZ write and read must not hang.
 add_executable(test_plugin_fork test_plugin_fork.c)
-target_include_directories(test_plugin_fork PRIVATE ${PROJECT_SOURCE_DIR}/plugin)
+target_include_directories(test_plugin_fork PRIVATE ${PROJECT_SOURCE_DIR}/plugin/filter)
 target_link_libraries(test_plugin_fork PRIVATE parz_hdf5)
 add_dependencies(test_plugin_fork H5Zparz)
 add_test(NAME test_plugin_fork COMMAND test_plugin_fork ${CMAKE_CURRENT_BINARY_DIR}/plugin_scratch 60)
@@ -50,14 +51,14 @@ set_tests_properties(test_plugin_fork_cuda PROPERTIES TIMEOUT 120
 
 # In-process registration (H5Z_parz_register): no HDF5_PLUGIN_PATH, HDF5's plugin loading off.
 add_executable(test_plugin_register test_plugin_register.c)
-target_include_directories(test_plugin_register PRIVATE ${PROJECT_SOURCE_DIR}/plugin)
+target_include_directories(test_plugin_register PRIVATE ${PROJECT_SOURCE_DIR}/plugin/filter)
 target_link_libraries(test_plugin_register PRIVATE parz_hdf5 ${CMAKE_DL_LIBS} m)
 add_dependencies(test_plugin_register H5Zparz)
 add_test(NAME test_plugin_register
          COMMAND test_plugin_register ${PARZ_PLUGIN_DIR} ${CMAKE_CURRENT_BINARY_DIR}/plugin_scratch)
 
 add_executable(test_plugin_unload test_plugin_unload.c)
-target_include_directories(test_plugin_unload PRIVATE ${PROJECT_SOURCE_DIR}/plugin)
+target_include_directories(test_plugin_unload PRIVATE ${PROJECT_SOURCE_DIR}/plugin/filter)
 target_link_libraries(test_plugin_unload PRIVATE parz_hdf5)
 add_dependencies(test_plugin_unload H5Zparz)
 add_test(NAME test_plugin_unload COMMAND test_plugin_unload ${CMAKE_CURRENT_BINARY_DIR}/plugin_scratch)
@@ -109,7 +110,7 @@ find_path(PARZ_HDF5_OPENMPI_INCLUDE hdf5.h PATHS /usr/include/hdf5/openmpi NO_DE
 if(MPI_C_FOUND AND PARZ_HDF5_OPENMPI_LIB AND PARZ_HDF5_OPENMPI_INCLUDE)
   add_executable(test_plugin_mpi_load test_plugin_mpi_load.c)
   target_include_directories(test_plugin_mpi_load PRIVATE ${PARZ_HDF5_OPENMPI_INCLUDE}
-                             ${PROJECT_SOURCE_DIR}/plugin)
+                             ${PROJECT_SOURCE_DIR}/plugin/filter)
   target_link_libraries(test_plugin_mpi_load PRIVATE ${PARZ_HDF5_OPENMPI_LIB} MPI::MPI_C m)
   add_dependencies(test_plugin_mpi_load H5Zparz)
   add_test(NAME test_plugin_mpi_load

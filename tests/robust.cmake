@@ -25,10 +25,12 @@ function(parz_harness_deps target name)
     target_link_libraries(${target} PRIVATE parz_omp)
   elseif(name STREQUAL "filter")
     # The filter callback as HDF5 calls it: the plugin's own sources, linked with libhdf5.
-    target_sources(${target} PRIVATE ${PROJECT_SOURCE_DIR}/plugin/H5Zparz.c
-                                     ${PROJECT_SOURCE_DIR}/plugin/h5_api.c
-                                     ${PROJECT_SOURCE_DIR}/plugin/h5_dataset.c
-                                     ${PROJECT_SOURCE_DIR}/plugin/huge_pages.c)
+    target_sources(${target} PRIVATE ${PROJECT_SOURCE_DIR}/plugin/filter/H5Zparz.c
+                                     ${PROJECT_SOURCE_DIR}/plugin/dataset/h5_api.c
+                                     ${PROJECT_SOURCE_DIR}/plugin/dataset/h5_dataset.c
+                                     ${PROJECT_SOURCE_DIR}/plugin/dataset/huge_pages.c)
+    target_include_directories(${target} PRIVATE ${PROJECT_SOURCE_DIR}/plugin/filter
+                                                 ${PROJECT_SOURCE_DIR}/plugin/dataset)
     target_compile_definitions(${target} PRIVATE PARZ_HAVE_DISPATCH)
     target_link_libraries(${target} PRIVATE parz_filter_config parz_dispatch parz_hdf5
                                             ${CMAKE_DL_LIBS})

@@ -1,4 +1,4 @@
-/* cd_values rules of the filter (plugin/filter_config.c), without HDF5: user forms of every mode,
+/* cd_values rules of the filter (plugin/cd_values/filter_config.c), without HDF5: user forms of every mode,
  * the internal form round trip (what h5repack re-applies), squeezing, and refusals with clear
  * messages. */
 #include <math.h>

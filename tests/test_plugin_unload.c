@@ -1,7 +1,7 @@
 /* The plugin survives HDF5 shutting down and starting again: write and read a ParZ dataset,
  * H5close() (HDF5 unloads its plugins), read it again (the plugin loads anew), H5close(), exit.
  * With a GPU, PARZ_EXEC=auto sends the 16 MiB chunk to it, so the GPU context and its host copy
- * threads exist when the library unloads (plugin/dispatch.c frees them first); without one the
+ * threads exist when the library unloads (plugin/exec/dispatch.c frees them first); without one the
  * CPU path runs. A crash or hang at either shutdown or at exit fails the test. */
 #include <hdf5.h>
 #include <stdio.h>

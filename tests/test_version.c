@@ -1,4 +1,4 @@
-/* One version everywhere: codec/parz.h (the source), plugin/H5Zparz.h (installed alone, its own
+/* One version everywhere: codec/parz.h (the source), plugin/filter/H5Zparz.h (installed alone, its own
  * copy), the CMake project (PARZ_PROJECT_VERSION, given by the build), and the filter's name that
  * HDF5 stores in each file. The plugin is loaded from HDF5_PLUGIN_PATH.
  * Usage: test_version <scratch dir> */

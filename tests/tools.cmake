@@ -7,7 +7,7 @@ file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/tools_scratch)
 set(PARZ_TOOLS_SCRATCH ${CMAKE_CURRENT_BINARY_DIR}/tools_scratch)
 
 add_executable(test_version test_version.c)
-target_include_directories(test_version PRIVATE ${PROJECT_SOURCE_DIR}/plugin)
+target_include_directories(test_version PRIVATE ${PROJECT_SOURCE_DIR}/plugin/filter)
 target_link_libraries(test_version PRIVATE parz_hdf5 parz_codec)
 target_compile_definitions(test_version PRIVATE PARZ_PROJECT_VERSION="${PROJECT_VERSION}")
 add_dependencies(test_version H5Zparz)
@@ -17,7 +17,7 @@ set_tests_properties(test_version PROPERTIES ENVIRONMENT "HDF5_PLUGIN_PATH=${PAR
 # ---- the parz command ---------------------------------------------------------------------------
 if(TARGET parz_tool)
   add_executable(tool_fixture tool_fixture.c)
-  target_include_directories(tool_fixture PRIVATE ${PROJECT_SOURCE_DIR}/plugin)
+  target_include_directories(tool_fixture PRIVATE ${PROJECT_SOURCE_DIR}/plugin/filter)
   target_link_libraries(tool_fixture PRIVATE parz_hdf5 m)
   add_dependencies(tool_fixture H5Zparz)
   add_test(NAME test_tool_cli
@@ -93,7 +93,7 @@ find_program(PARZ_H5CC h5cc)
 if(PARZ_H5CC)
   add_test(NAME test_h5cc_static
            COMMAND ${CMAKE_COMMAND} -DH5CC=${PARZ_H5CC} -DSRC=${CMAKE_CURRENT_SOURCE_DIR}
-                   -DINCLUDE=${PROJECT_SOURCE_DIR}/plugin -DWORK=${PARZ_TOOLS_SCRATCH}/h5cc
+                   -DINCLUDE=${PROJECT_SOURCE_DIR}/plugin/filter -DWORK=${PARZ_TOOLS_SCRATCH}/h5cc
                    -P ${CMAKE_CURRENT_SOURCE_DIR}/h5cc_static.cmake)
   set_tests_properties(test_h5cc_static PROPERTIES ENVIRONMENT "HDF5_PLUGIN_PATH=${PARZ_PLUGIN_DIR}"
                        SKIP_REGULAR_EXPRESSION "h5cc cannot build a program here")

@@ -1,4 +1,4 @@
-/* Fuzz harness: the HDF5 filter callback itself (plugin/H5Zparz.c compiled into the harness,
+/* Fuzz harness: the HDF5 filter callback itself (plugin/filter/H5Zparz.c compiled into the harness,
  * reached through H5PLget_plugin_info as HDF5 reaches it), both directions, arbitrary cd_values.
  *
  * Input: [0] control (bit 0: fix the chunk checksum; bit 1: decode direction, else encode and

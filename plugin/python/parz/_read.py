@@ -1,6 +1,6 @@
 """parz.read: a ParZ dataset (or a box of it) read at the decoders' speed, into a numpy array or
-into GPU memory, through the plugin module's dataset readers (plugin/parz_h5_read.h,
-plugin/parz_h5_device.h) on the HDF5 library h5py uses."""
+into GPU memory, through the plugin module's dataset readers (plugin/dataset/parz_h5_read.h,
+plugin/dataset/parz_h5_device.h) on the HDF5 library h5py uses."""
 import ctypes
 
 import numpy as np

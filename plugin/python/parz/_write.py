@@ -1,6 +1,6 @@
 """parz.write: whole chunks of a ParZ dataset written at the encoders' speed, from a numpy array or
 from GPU memory (CuPy, PyTorch, any __cuda_array_interface__ or DLPack array), through the plugin
-module's dataset writers (plugin/parz_h5_write.h, plugin/parz_h5_device.h) on the HDF5 library h5py
+module's dataset writers (plugin/dataset/parz_h5_write.h, plugin/dataset/parz_h5_device.h) on the HDF5 library h5py
 uses."""
 import ctypes
 

@@ -1,4 +1,4 @@
-/* One chunk through the decoder or encoder the execution policy picks (plugin/exec_policy.h):
+/* One chunk through the decoder or encoder the execution policy picks (plugin/exec/exec_policy.h):
  * serial, OpenMP or CUDA, with fallbacks so that a read or write that can succeed never fails
  * because of the policy. Every path gives the same bytes and the same array. */
 #ifndef PARZ_DISPATCH_H
