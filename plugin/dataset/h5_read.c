@@ -18,7 +18,7 @@
 
 static const char who[] = "parz_h5_read";
 
-#ifdef PARZ_HAVE_CUDA
+/* A read as read_on_gpu takes it. */
 struct gpu_read {
   hid_t dset;
   const parz_h5_dataset* d;
@@ -27,29 +27,29 @@ struct gpu_read {
   void* dst;
   size_t bytes;
   size_t failed;
-  parz_error* err;
 };
 
+#ifdef PARZ_HAVE_CUDA
 /* The read on the GPU: chunks into pinned staging, the box assembled in device memory, then
  * brought down into dst. A fresh destination (a new numpy array) is faulted in by the context's
  * host threads while the chunks are read and decoded, so the download's copies out of pinned
  * memory run at memory speed instead of taking a fault per page. */
-static int read_on_gpu(parz_gpu_context* ctx, void* arg) {
+static int read_on_gpu(parz_gpu_context* ctx, void* arg, parz_error* err) {
   struct gpu_read* r = (struct gpu_read*)arg;
   const parz_h5_dataset* d = r->d;
-  unsigned char* staging = (unsigned char*)parz_gpu_staging(ctx, r->list->packed_bytes, r->err);
-  void* d_box = staging ? parz_gpu_result(ctx, r->bytes, r->err) : NULL;
+  unsigned char* staging = (unsigned char*)parz_gpu_staging(ctx, r->list->packed_bytes, err);
+  void* d_box = staging ? parz_gpu_result(ctx, r->bytes, err) : NULL;
   int rc;
   if (!d_box)
     return PARZ_ERR_DEVICE;
   parz_gpu_populate_start(ctx, r->dst, r->bytes);
-  rc = parz_h5_read_chunks(r->dset, d, r->list, staging, who, r->err);
+  rc = parz_h5_read_chunks(r->dset, d, r->list, staging, who, err);
   if (rc == PARZ_OK)
     rc = parz_gpu_assemble(ctx, &d->grid, r->box, staging, r->list->packed_bytes, r->list->n,
                            r->list->refs, r->list->missing && d->fills ? d->fill : NULL, d_box,
-                           NULL, &r->failed, r->err);
+                           NULL, &r->failed, err);
   if (rc == PARZ_OK)
-    rc = parz_gpu_download(ctx, d_box, r->dst, r->bytes, NULL, r->err);
+    rc = parz_gpu_download(ctx, d_box, r->dst, r->bytes, NULL, err);
   parz_gpu_populate_wait(ctx);
   return rc;
 }
@@ -75,43 +75,35 @@ PARZ_H5_EXPORT int parz_h5_read(hid_t dset, hid_t file_space, void* dst, size_t 
   parz_h5_dataset d;
   parz_box box;
   parz_h5_chunk_list list;
-  parz_exec_policy pol;
   size_t failed = SIZE_MAX;
   unsigned char* packed = NULL;
-  int rc;
+  int rc, policy_threads;
   if (!dst && dst_bytes)
     return parz_fail(err, PARZ_ERR_ARG, "%s: NULL buffer", who);
   if ((rc = parz_h5_prepare(dset, file_space, dst_bytes, who, &d, &box, &list, err)) != PARZ_OK ||
       parz_h5_box_values(&d.grid, &box) == 0)
     goto done;
-  parz_exec_policy_from_env(&pol);
-  if (threads <= 0)
-    threads = pol.exec == PARZ_EXEC_SERIAL ? 1 : pol.threads;
-#ifdef PARZ_HAVE_CUDA
   {
     /* Not where places must be left alone (chunks never written, no fill): the box comes down
      * whole. Raw chunks are only known once read: big-endian ones make parz_gpu_assemble refuse
      * (PARZ_ERR_UNSUPPORTED), and the read is done again on the CPU. */
+    static const parz_gpu_step step = {"decoding", "read", "reading"};
     const size_t bytes = (size_t)parz_h5_box_values(&d.grid, &box) * parz_type_size(d.grid.type);
-    if ((!list.missing || d.fills) && parz_dispatch_gpu_wanted(&pol, bytes, "decoding")) {
-      parz_error gerr = {0, ""};
-      struct gpu_read r = {dset, &d, &box, &list, dst, bytes, SIZE_MAX, &gerr};
-      rc = parz_dispatch_with_gpu(read_on_gpu, &r, &gerr);
-      if (rc != PARZ_ERR_DEVICE && rc != PARZ_ERR_UNSUPPORTED) {
-        if (rc != PARZ_OK && err)
-          *err = gerr;
-        if (rc != PARZ_OK)
-          rc = parz_h5_name_chunk(&list, d.grid.rank, r.failed, rc, err);
-        goto done;
-      }
-      if (rc == PARZ_ERR_DEVICE) {
-        char msg[sizeof gerr.message + 64];
-        snprintf(msg, sizeof msg, "GPU read failed (%s); reading on the CPU", gerr.message);
-        parz_warn_once(msg);
-      }
+    parz_gpu_work gpu = NULL;
+    struct gpu_read r = {dset, &d, &box, &list, dst, bytes, SIZE_MAX};
+#ifdef PARZ_HAVE_CUDA
+    if (!list.missing || d.fills)
+      gpu = read_on_gpu;
+#endif
+    rc = parz_dispatch_gpu_first(&step, bytes, gpu, &r, &policy_threads, err);
+    if (rc != PARZ_ERR_UNSUPPORTED) {
+      if (rc != PARZ_OK)
+        rc = parz_h5_name_chunk(&list, d.grid.rank, r.failed, rc, err);
+      goto done;
     }
   }
-#endif
+  if (threads <= 0)
+    threads = policy_threads;
   if (!(packed = (unsigned char*)malloc(list.packed_bytes ? list.packed_bytes : 1))) {
     rc = parz_fail(err, PARZ_ERR_NOMEM, "%s: no memory for %zu bytes of chunks", who,
                    list.packed_bytes);

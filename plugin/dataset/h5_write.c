@@ -208,11 +208,8 @@ int parz_h5_write_on_cpu(parz_h5_chunk_writer* w, const parz_h5_dataset* d, cons
   parz_chunk_ref ref;
   unsigned k;
   int rc = PARZ_OK;
-  if (threads <= 0) {
-    parz_exec_policy pol;
-    parz_exec_policy_from_env(&pol);
-    threads = pol.exec == PARZ_EXEC_SERIAL ? 1 : pol.threads;
-  }
+  if (threads <= 0)
+    threads = parz_dispatch_cpu_threads();
   memset(&ref, 0, sizeof ref);
   parz_box_first_chunk(g, w->box, ref.origin);
   do {
@@ -245,66 +242,59 @@ int parz_h5_write_on_cpu(parz_h5_chunk_writer* w, const parz_h5_dataset* d, cons
   return rc;
 }
 
-#ifdef PARZ_HAVE_CUDA
+/* A write as write_on_gpu takes it. */
 struct gpu_write {
   parz_h5_chunk_writer* w;
   const parz_h5_dataset* d;
   const void* src;
   size_t bytes;
-  parz_error* err;
 };
 
+#ifdef PARZ_HAVE_CUDA
 /* The box up into the context's device memory, then encoded there and stored. */
-static int write_on_gpu(parz_gpu_context* ctx, void* arg) {
+static int write_on_gpu(parz_gpu_context* ctx, void* arg, parz_error* err) {
   struct gpu_write* r = (struct gpu_write*)arg;
   const parz_h5_dataset* d = r->d;
-  void* d_box = parz_gpu_result(ctx, r->bytes, r->err);
+  void* d_box = parz_gpu_result(ctx, r->bytes, err);
   int rc;
   if (!d_box)
     return PARZ_ERR_DEVICE;
-  if ((rc = parz_gpu_upload(ctx, r->src, d_box, r->bytes, NULL, r->err)) != PARZ_OK)
+  if ((rc = parz_gpu_upload(ctx, r->src, d_box, r->bytes, NULL, err)) != PARZ_OK)
     return rc;
   return parz_gpu_encode_box(ctx, &d->grid, r->w->box, d_box, d->fills ? d->fill : NULL,
-                             &d->filter.config, NULL, parz_h5_write_chunks, r->w, r->err);
+                             &d->filter.config, NULL, parz_h5_write_chunks, r->w, err);
 }
 #endif
 
 PARZ_H5_EXPORT int parz_h5_write(hid_t dset, hid_t file_space, const void* src, size_t src_bytes,
                                  int threads, parz_error* err) {
   parz_h5_dataset d;
+  static const parz_gpu_step step = {"encoding", "write", "encoding"};
   parz_box box;
-  parz_exec_policy pol;
   parz_h5_chunk_writer w;
+  parz_gpu_work gpu = NULL;
   size_t bytes;
-  int rc;
+  int rc, policy_threads;
   if (!src && src_bytes)
     return parz_fail(err, PARZ_ERR_ARG, "%s: NULL buffer", who);
   if ((rc = parz_h5_prepare_write(dset, file_space, src_bytes, who, &d, &box, err)) != PARZ_OK ||
       parz_h5_box_values(&d.grid, &box) == 0)
     return rc;
   parz_h5_chunk_writer_init(&w, dset, &d.grid, &box, who);
-  parz_exec_policy_from_env(&pol);
   bytes = (size_t)parz_h5_box_values(&d.grid, &box) * parz_type_size(d.grid.type);
-  if (parz_dispatch_gpu_wanted(&pol, bytes, "encoding")) {
 #ifdef PARZ_HAVE_CUDA
-    parz_error gerr = {0, ""};
-    struct gpu_write r = {&w, &d, src, bytes, &gerr};
-    rc = parz_dispatch_with_gpu(write_on_gpu, &r, &gerr);
-    /* a chunk the GPU encoder does not take (NaN of more bit patterns than its mask's set
-     * holds): the box again on the CPU, chunks written so far rewritten with the same bytes */
-    if (rc == PARZ_ERR_UNSUPPORTED)
-      return parz_h5_write_failed(&w, parz_h5_write_on_cpu(&w, &d, src, threads, err), err);
-    if (rc != PARZ_ERR_DEVICE) {
-      if (rc != PARZ_OK && err)
-        *err = gerr;
-      return parz_h5_write_failed(&w, rc, err);
-    }
-    {
-      char msg[sizeof gerr.message + 64];
-      snprintf(msg, sizeof msg, "GPU write failed (%s); encoding on the CPU", gerr.message);
-      parz_warn_once(msg);
-    }
+  gpu = write_on_gpu;
 #endif
+  {
+    struct gpu_write r = {&w, &d, src, bytes};
+    rc = parz_dispatch_gpu_first(&step, bytes, gpu, &r, &policy_threads, err);
   }
+  /* PARZ_ERR_UNSUPPORTED also where the GPU encoder did not take a chunk (NaN of more bit
+   * patterns than its mask's set holds): the box again on the CPU, chunks written so far
+   * rewritten with the same bytes */
+  if (rc != PARZ_ERR_UNSUPPORTED)
+    return parz_h5_write_failed(&w, rc, err);
+  if (threads <= 0)
+    threads = policy_threads;
   return parz_h5_write_failed(&w, parz_h5_write_on_cpu(&w, &d, src, threads, err), err);
 }

@@ -109,32 +109,28 @@ struct chunk_job {
   size_t* written;                 /* encode only */
   parz_chunk_alloc alloc;          /* encode only */
   void* alloc_arg;
+};
+
+/* Errors other than the device's (a corrupt chunk, a bad parameter) are left to the CPU, whose
+ * message is authoritative. */
+static int chunk_on_gpu(parz_gpu_context* ctx, void* arg, parz_error* err) {
+  struct chunk_job* j = (struct chunk_job*)arg;
+  int rc = j->array ? parz_gpu_chunk_encode(ctx, j->array, j->src, j->config, j->dst, j->dst_bytes,
+                                            j->alloc, j->alloc_arg, j->written, err)
+                    : parz_gpu_chunk_decode(ctx, j->src, j->src_bytes, j->dst, j->dst_bytes, err);
+  return rc == PARZ_OK || rc == PARZ_ERR_DEVICE ? rc : PARZ_ERR_UNSUPPORTED;
+}
+
+/* A parz_gpu_work with its error, as parz_dispatch_with_gpu runs it. */
+struct gpu_call {
+  parz_gpu_work work;
+  void* arg;
   parz_error* err;
 };
 
-static int chunk_on_gpu(parz_gpu_context* ctx, void* arg) {
-  struct chunk_job* j = (struct chunk_job*)arg;
-  if (j->array)
-    return parz_gpu_chunk_encode(ctx, j->array, j->src, j->config, j->dst, j->dst_bytes, j->alloc,
-                                 j->alloc_arg, j->written, j->err);
-  return parz_gpu_chunk_decode(ctx, j->src, j->src_bytes, j->dst, j->dst_bytes, j->err);
-}
-
-/* PARZ_OK when the job ran on the GPU; anything else: run it on the CPU. Device failures warn
- * (once per message); other errors (a corrupt chunk, a bad parameter) are left to the CPU, whose
- * message is authoritative. */
-static int gpu_run(struct chunk_job* j) {
-  parz_error e = {0, ""};
-  char msg[sizeof e.message + 64];
-  int rc;
-  j->err = &e;
-  rc = parz_dispatch_with_gpu(chunk_on_gpu, j, &e);
-  if (rc == PARZ_ERR_DEVICE) {
-    snprintf(msg, sizeof msg, "GPU %s failed (%s); %s on the CPU", j->array ? "encoder" : "decoder",
-             e.message, j->array ? "encoding" : "decoding");
-    parz_warn_once(msg);
-  }
-  return rc;
+static int gpu_call_run(parz_gpu_context* ctx, void* arg) {
+  struct gpu_call* c = (struct gpu_call*)arg;
+  return c->work(ctx, c->arg, c->err);
 }
 #endif
 
@@ -174,27 +170,68 @@ int parz_dispatch_gpu_wanted(const parz_exec_policy* pol, size_t bytes, const ch
 #endif
 }
 
+int parz_dispatch_gpu_first(const parz_gpu_step* step, size_t bytes, parz_gpu_work gpu, void* arg,
+                            int* threads, parz_error* err) {
+  parz_exec_policy pol;
+  parz_exec_policy_from_env(&pol);
+  if (threads)
+    *threads = parz_exec_cpu_threads(&pol);
+  if (!parz_dispatch_gpu_wanted(&pol, bytes, step->work) || !gpu)
+    return PARZ_ERR_UNSUPPORTED;
+#ifdef PARZ_HAVE_CUDA
+  {
+    parz_error e = {0, ""};
+    struct gpu_call c = {gpu, arg, &e};
+    char msg[sizeof e.message + 64];
+    const int rc = parz_dispatch_with_gpu(gpu_call_run, &c, &e);
+    if (rc == PARZ_OK || rc == PARZ_ERR_UNSUPPORTED)
+      return rc;
+    if (rc != PARZ_ERR_DEVICE) {
+      if (err)
+        *err = e;
+      return rc;
+    }
+    snprintf(msg, sizeof msg, "GPU %s failed (%s); %s on the CPU", step->step, e.message,
+             step->fallback);
+    parz_warn_once(msg);
+  }
+#else
+  (void)arg;
+  (void)err;
+#endif
+  return PARZ_ERR_UNSUPPORTED;
+}
+
+int parz_dispatch_cpu_threads(void) {
+  parz_exec_policy pol;
+  parz_exec_policy_from_env(&pol);
+  return parz_exec_cpu_threads(&pol);
+}
+
+static const parz_gpu_step decoder_step = {"decoding", "decoder", "decoding"};
+static const parz_gpu_step encoder_step = {"encoding", "encoder", "encoding"};
+
 int parz_dispatch_decode_view(const parz_chunk_view* v, const void* src, size_t src_bytes,
                               void* dst, size_t dst_bytes, parz_error* err) {
-  parz_exec_policy pol;
   parz_chunk_dest d;
+  int threads;
   if (!v || !dst || dst_bytes < v->raw_bytes)
     return parz_fail(err, PARZ_ERR_BUFFER, "chunk decodes to %zu bytes, buffer has %zu",
                      v ? v->raw_bytes : 0, dst ? dst_bytes : 0);
-  parz_exec_policy_from_env(&pol);
-  if (pol.exec != PARZ_EXEC_SERIAL && parz_dispatch_gpu_wanted(&pol, v->raw_bytes, "decoding")) {
 #ifdef PARZ_HAVE_CUDA
-    struct chunk_job j = {src, src_bytes, dst, dst_bytes, NULL, NULL, NULL, NULL, NULL, NULL};
-    if (gpu_run(&j) == PARZ_OK)
+  {
+    struct chunk_job j = {src, src_bytes, dst, dst_bytes, NULL, NULL, NULL, NULL, NULL};
+    if (parz_dispatch_gpu_first(&decoder_step, v->raw_bytes, chunk_on_gpu, &j, &threads, NULL) ==
+        PARZ_OK)
       return PARZ_OK;
-#else
-    (void)src;
-    (void)src_bytes;
-#endif
   }
+#else
+  (void)src;
+  (void)src_bytes;
+  parz_dispatch_gpu_first(&decoder_step, v->raw_bytes, NULL, NULL, &threads, NULL);
+#endif
   parz_chunk_dest_whole(v, dst, &d);
-  return parz_omp_decode_chunks(1, v, &d, pol.exec == PARZ_EXEC_SERIAL ? 1 : pol.threads, NULL,
-                                err);
+  return parz_omp_decode_chunks(1, v, &d, threads, NULL, err);
 }
 
 int parz_dispatch_decode(const void* src, size_t src_bytes, void* dst, size_t dst_bytes,
@@ -209,23 +246,21 @@ int parz_dispatch_decode(const void* src, size_t src_bytes, void* dst, size_t ds
 static int encode_into(const parz_array* a, const void* data, const parz_chunk_config* cfg,
                        void* dst, size_t dst_bytes, parz_chunk_alloc alloc, void* alloc_arg,
                        size_t* written, parz_error* err) {
-  parz_exec_policy pol;
-  size_t raw;
-  parz_exec_policy_from_env(&pol);
-  raw = parz_array_check(a, NULL) == PARZ_OK ? parz_array_count(a) * parz_type_size(a->type) : 0;
-  if (pol.exec != PARZ_EXEC_SERIAL && parz_dispatch_gpu_wanted(&pol, raw, "encoding")) {
+  const size_t raw =
+      parz_array_check(a, NULL) == PARZ_OK ? parz_array_count(a) * parz_type_size(a->type) : 0;
+  int threads;
 #ifdef PARZ_HAVE_CUDA
-    struct chunk_job j = {data, raw, dst, dst_bytes, a, cfg, written, alloc, alloc_arg, NULL};
-    if (gpu_run(&j) == PARZ_OK)
-      return PARZ_OK;
+  struct chunk_job j = {data, raw, dst, dst_bytes, a, cfg, written, alloc, alloc_arg};
+  if (parz_dispatch_gpu_first(&encoder_step, raw, chunk_on_gpu, &j, &threads, NULL) == PARZ_OK)
+    return PARZ_OK;
+#else
+  parz_dispatch_gpu_first(&encoder_step, raw, NULL, NULL, &threads, NULL);
 #endif
-  }
   if (!dst)
-    return parz_omp_chunk_encode_alloc(a, data, cfg, alloc, alloc_arg, written,
-                                       pol.exec == PARZ_EXEC_SERIAL ? 1 : pol.threads, err);
-  if (pol.exec == PARZ_EXEC_SERIAL)
+    return parz_omp_chunk_encode_alloc(a, data, cfg, alloc, alloc_arg, written, threads, err);
+  if (threads == 1)
     return parz_chunk_encode(a, data, cfg, dst, dst_bytes, written, err);
-  return parz_omp_chunk_encode(a, data, cfg, dst, dst_bytes, written, pol.threads, err);
+  return parz_omp_chunk_encode(a, data, cfg, dst, dst_bytes, written, threads, err);
 }
 
 int parz_dispatch_encode(const parz_array* a, const void* data, const parz_chunk_config* cfg,

@@ -35,6 +35,39 @@ int parz_dispatch_decode_view(const parz_chunk_view* v, const void* src, size_t 
  * the CUDA module cannot be loaded, naming the work: `what` is "decoding" or "encoding"). */
 int parz_dispatch_gpu_wanted(const parz_exec_policy* pol, size_t bytes, const char* what);
 
+/* A piece of work for the GPU, as parz_dispatch_gpu_first runs it: PARZ_OK when done,
+ * PARZ_ERR_UNSUPPORTED when the GPU does not take it (the CPU then does), PARZ_ERR_DEVICE when the
+ * GPU failed, anything else an error of the work itself; its message in err. */
+struct parz_gpu_context;
+typedef int (*parz_gpu_work)(struct parz_gpu_context* ctx, void* arg, parz_error* err);
+
+/* How a piece of work is named in the policy's warnings: `work` is what the CPU does in place of
+ * the GPU ("decoding" or "encoding": "PARZ_EXEC=cuda but no usable CUDA GPU: decoding with
+ * OpenMP"); when the GPU fails, "GPU <step> failed (<why>); <fallback> on the CPU". */
+typedef struct {
+  const char* work;
+  const char* step;
+  const char* fallback;
+} parz_gpu_step;
+
+/* The one policy of every piece of work the plugin runs: a chunk through the filter, a box read
+ * or written by the dataset readers and writers. Reads PARZ_EXEC and PARZ_THREADS; *threads (if
+ * not NULL) gets the CPU's thread count (1 under serial, else PARZ_THREADS, 0 for OpenMP's
+ * default). Where the policy sends `bytes` decoded bytes of work to the GPU
+ * (parz_dispatch_gpu_wanted, with its warnings), gpu(ctx, arg, err) runs under the process's GPU
+ * context. Returns
+ *   PARZ_OK               the GPU did the work;
+ *   PARZ_ERR_UNSUPPORTED  the caller does it on the CPU, err untouched: the GPU was not wanted,
+ *                         not usable or not built (gpu NULL), it did not take the work, or it
+ *                         failed (PARZ_ERR_DEVICE, warned once per message);
+ *   anything else         gpu's error, final, in err. */
+int parz_dispatch_gpu_first(const parz_gpu_step* step, size_t bytes, parz_gpu_work gpu, void* arg,
+                            int* threads, parz_error* err);
+
+/* The CPU's thread count under the policy, as parz_dispatch_gpu_first gives it, for work that
+ * is already bound to the CPU. */
+int parz_dispatch_cpu_threads(void);
+
 #ifdef PARZ_HAVE_CUDA
 /* Runs fn(ctx, arg) with the process's GPU context (created on first use, on device 0) under its
  * lock: the filter path and the dataset readers share one context, one caller at a time.

@@ -129,6 +129,10 @@ int parz_exec_policy_parse(const char* exec, const char* threads, parz_exec_poli
   return bad;
 }
 
+int parz_exec_cpu_threads(const parz_exec_policy* pol) {
+  return pol->exec == PARZ_EXEC_SERIAL ? 1 : pol->threads;
+}
+
 int parz_usable_cpus(void) {
   long n;
 #ifdef CPU_COUNT

@@ -34,8 +34,14 @@ typedef struct {
 int parz_exec_policy_parse(const char* exec, const char* threads, parz_exec_policy* out,
                            char* warning, size_t warning_size);
 
-/* Reads the environment on every call and prints each distinct warning once to stderr. */
+/* Reads the environment on every call and prints each distinct warning once to stderr: the one
+ * place that reads PARZ_EXEC and PARZ_THREADS (through parz_dispatch_gpu_first and
+ * parz_dispatch_cpu_threads, dispatch.h, the plugin's one policy for every piece of work). */
 void parz_exec_policy_from_env(parz_exec_policy* out);
+
+/* Threads for work on the CPU under the policy: 1 under serial, else its thread count (0 for
+ * OpenMP's default). */
+int parz_exec_cpu_threads(const parz_exec_policy* pol);
 
 /* CPUs this process may run on (its affinity mask; the online CPUs where that cannot be read),
  * at least 1 and at most PARZ_THREADS_MAX. */
