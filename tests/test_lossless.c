@@ -3,6 +3,7 @@
  * integers, every real array), and damaged segments are refused with PARZ_ERR_STREAM without a
  * read outside them or a write outside their values.
  *   test_lossless [SHARED_DATA_DIR [SERIES_DIR]] */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -204,38 +205,40 @@ static void test_scaled(void) {
   free(g);
 }
 
-/* Damaged segments: every truncation, an extra byte, every single bit flip of a coded segment
- * and a raw one; values outside the segment stay as they were. */
-static void test_hostile(void) {
-  parz_array a = test_array(PARZ_FLOAT, 2, 100, 100, 1, 1);
-  size_t n = 10000, i, bytes = n * 4, c = 1, s = 1, len, bit;
-  float* v = malloc(bytes);
+/* Segment 1 at C = 1: of a 100 x 100 array, block (0, 1), rows 0..63 and columns 64..99; of
+ * 8192 values in a row, values 4096..8191. */
+static int in_square(size_t j) { return j / 100 < 64 && j % 100 >= 64; }
+static int in_row(size_t j) { return j >= 4096; }
+
+/* Damaged segments, for a segment of each coder: every truncation, an extra byte, every single
+ * bit flip; values outside the segment stay as they were. */
+static void damage(const char* what, const parz_array* a, const float* v, unsigned coder,
+                   int (*inside)(size_t)) {
+  size_t n = count_of(a), i, bytes = n * 4, c = 1, s = 1, len, bit;
   float* back = malloc(bytes);
   float* canary = malloc(bytes);
   coded cd;
   parz_error err;
   uint8_t* seg;
-  for (i = 0; i < n; i++)
-    v[i] = (float)(i % 100) * 0.01f + (float)(i / 100);
-  CHECK(encode_all(&a, v, 0, c, &cd) == PARZ_OK, "encode");
+  CHECK(encode_all(a, v, 0, c, &cd) == PARZ_OK, "%s: encode", what);
   len = cd.start[s + 1] - cd.start[s];
-  CHECK(cd.bytes[cd.start[s]] == 1, "segment %zu not Huffman-coded (coder %u)", s,
-        cd.bytes[cd.start[s]]);
+  CHECK(cd.bytes[cd.start[s]] == coder, "%s: segment %zu coder %u, not %u", what, s,
+        cd.bytes[cd.start[s]], coder);
   memset(canary, 0x5a, bytes);
   for (i = 0; i < len; i++) {
     /* a copy of exactly i bytes, so that a read past it is a sanitizer's error */
     seg = malloc(i ? i : 1);
     memcpy(seg, cd.bytes + cd.start[s], i);
-    CHECK(parz_ll_decode_segment(&a, 0, c, s, i ? seg : NULL, i, back, &err) == PARZ_ERR_STREAM,
-          "truncated to %zu of %zu bytes accepted", i, len);
+    CHECK(parz_ll_decode_segment(a, 0, c, s, i ? seg : NULL, i, back, &err) == PARZ_ERR_STREAM,
+          "%s: truncated to %zu of %zu bytes accepted", what, i, len);
     free(seg);
   }
   seg = malloc(len + 1);
   memcpy(seg, cd.bytes + cd.start[s], len);
   seg[len] = 0;
-  CHECK(parz_ll_decode_segment(&a, 0, c, s, seg, len + 1, back, &err) == PARZ_ERR_STREAM,
-        "a byte appended accepted");
-  CHECK(strstr(err.message, "segment 1") != NULL, "message does not name the segment: %s",
+  CHECK(parz_ll_decode_segment(a, 0, c, s, seg, len + 1, back, &err) == PARZ_ERR_STREAM,
+        "%s: a byte appended accepted", what);
+  CHECK(strstr(err.message, "segment 1") != NULL, "%s: message does not name the segment: %s", what,
         err.message);
   for (bit = 0; bit < len * 8; bit++) {
     int rc;
@@ -243,34 +246,53 @@ static void test_hostile(void) {
     memcpy(back, canary, bytes);
     memcpy(seg, cd.bytes + cd.start[s], len);
     seg[bit / 8] ^= (uint8_t)(1u << (bit % 8));
-    rc = parz_ll_decode_segment(&a, 0, c, s, seg, len, back, &err);
-    CHECK(rc == PARZ_OK || rc == PARZ_ERR_STREAM, "bit %zu: status %d", bit, rc);
-    for (j = 0; j < n; j++) /* segment 1 is block (0, 1): rows 0..63, columns 64..99 */
-      if (memcmp(&back[j], &canary[j], 4) != 0 && !(j / 100 < 64 && j % 100 >= 64))
+    rc = parz_ll_decode_segment(a, 0, c, s, seg, len, back, &err);
+    CHECK(rc == PARZ_OK || rc == PARZ_ERR_STREAM, "%s: bit %zu: status %d", what, bit, rc);
+    for (j = 0; j < n; j++)
+      if (memcmp(&back[j], &canary[j], 4) != 0 && !inside(j))
         touched++;
-    CHECK(touched == 0, "bit %zu: %zu values outside segment %zu written", bit, touched, s);
+    CHECK(touched == 0, "%s: bit %zu: %zu values outside segment %zu written", what, bit, touched,
+          s);
   }
   seg[0] = 7;
-  CHECK(parz_ll_decode_segment(&a, 0, c, s, seg, len, back, &err) == PARZ_ERR_STREAM,
-        "unknown coder accepted");
+  CHECK(parz_ll_decode_segment(a, 0, c, s, seg, len, back, &err) == PARZ_ERR_STREAM,
+        "%s: unknown coder accepted", what);
   free(seg);
   coded_free(&cd);
-  /* A raw segment (random bits) of the wrong size. */
+  free(back);
+  free(canary);
+}
+
+static void test_hostile(void) {
+  parz_array a = test_array(PARZ_FLOAT, 2, 100, 100, 1, 1);
+  parz_array row = test_array(PARZ_FLOAT, 1, 8192, 1, 1, 1);
+  size_t n = 10000, i, len;
+  float* v = malloc(10000 * sizeof *v);
+  coded cd;
+  parz_error err;
+  /* a smooth ramp: one code serves */
+  for (i = 0; i < n; i++)
+    v[i] = (float)(i % 100) * 0.01f + (float)(i / 100);
+  damage("ramp", &a, v, 1, in_square);
+  /* runs of 256 equal values between runs of 256 noisy ones: the context code pays */
+  for (i = 0; i < 8192; i++)
+    v[i] = (i / 256) % 2 ? 5.0f
+                         : ldexpf(1.0f + (float)(next() % 1000000) * 1e-6f, (int)(next() % 11) - 5);
+  damage("runs", &row, v, 2, in_row);
+  /* random bits are stored raw; a raw segment of the wrong size is refused */
   for (i = 0; i < n; i++) {
     uint32_t b = (uint32_t)next();
     memcpy(&v[i], &b, 4);
   }
-  CHECK(encode_all(&a, v, 0, c, &cd) == PARZ_OK, "encode random");
+  CHECK(encode_all(&a, v, 0, 1, &cd) == PARZ_OK, "encode random");
   len = cd.start[1] - cd.start[0];
   CHECK(cd.bytes[0] == 0, "random bits not stored raw (coder %u)", cd.bytes[0]);
-  CHECK(parz_ll_decode_segment(&a, 0, c, 0, cd.bytes, len - 1, back, &err) == PARZ_ERR_STREAM,
+  CHECK(parz_ll_decode_segment(&a, 0, 1, 0, cd.bytes, len - 1, v, &err) == PARZ_ERR_STREAM,
         "short raw segment accepted");
-  CHECK(parz_ll_decode_segment(&a, 0, c, 4, cd.bytes, len, back, &err) == PARZ_ERR_ARG,
+  CHECK(parz_ll_decode_segment(&a, 0, 1, 4, cd.bytes, len, v, &err) == PARZ_ERR_ARG,
         "segment past the last accepted");
   coded_free(&cd);
   free(v);
-  free(back);
-  free(canary);
 }
 
 /* Every real array: exact, at the C the codec's first registration is likely to use. */

@@ -1,6 +1,7 @@
 /* The residual coder (residual_coder.h). */
 #include "residual_coder.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "block_common.h"
@@ -127,20 +128,50 @@ static void put_wide(writer* w, uint64_t v, unsigned k) {
   }
 }
 
+/* The context of a residual: the bit length of the one before it, in buckets of four. */
+static unsigned context_of(unsigned previous) { return (previous + 3) >> 2; }
+static unsigned contexts(unsigned w, unsigned coder) {
+  return coder == PARZ_LL_CODER_CONTEXT ? w / 4 + 1 : 1;
+}
+
+/* The codes of a coder for the residuals' bit-length counts per context (freq): lengths and
+ * codes per context; returns the stream's bits with its lengths. */
+static uint64_t plan(uint64_t freq[][65], unsigned w, unsigned coder, uint8_t len[][65],
+                     uint16_t code[][65]) {
+  unsigned c, k, ns = w + 1, nc = contexts(w, coder);
+  uint64_t bits = 4u * ns * nc;
+  for (c = 0; c < nc; c++) {
+    parz_ll_huffman_lengths(freq[c], ns, PARZ_LL_CODE_MAX, len[c]);
+    canonical(len[c], ns, code[c]);
+    for (k = 0; k < ns; k++)
+      bits += freq[c][k] * (len[c][k] + (k >= 2 ? k - 1 : 0));
+  }
+  return bits;
+}
+
 size_t parz_ll_code_residuals(const uint64_t* z, size_t n, unsigned w, uint8_t* dst) {
-  uint64_t freq[65] = {0}, bits = 0;
-  uint8_t len[65];
-  uint16_t code[65];
-  unsigned k, ns = w + 1;
+  static const unsigned coders[2] = {PARZ_LL_CODER_LENGTHS, PARZ_LL_CODER_CONTEXT};
+  uint8_t len[2][PARZ_LL_CONTEXTS][65];
+  uint16_t code[2][PARZ_LL_CONTEXTS][65];
+  uint64_t bits[2], freq[PARZ_LL_CONTEXTS][65], all[1][65];
+  unsigned k, c, pick, ns = w + 1, previous = 0;
   size_t i, raw = parz_ll_residual_bound(n, w);
-  for (i = 0; i < n; i++)
-    freq[parz_bitlen64(z[i])]++;
-  parz_ll_huffman_lengths(freq, ns, PARZ_LL_CODE_MAX, len);
-  canonical(len, ns, code);
-  bits = 4u * ns;
-  for (k = 0; k < ns; k++)
-    bits += freq[k] * (len[k] + (k >= 2 ? k - 1 : 0));
-  if (1 + (bits + 7) / 8 >= raw) {
+  /* one pass counts per context; the single code's counts are their sums */
+  memset(freq, 0, sizeof freq);
+  memset(all, 0, sizeof all);
+  for (i = 0; i < n; i++) {
+    k = parz_bitlen64(z[i]);
+    freq[context_of(previous)][k]++;
+    previous = k;
+  }
+  for (c = 0; c < contexts(w, PARZ_LL_CODER_CONTEXT); c++)
+    for (k = 0; k < ns; k++)
+      all[0][k] += freq[c][k];
+  bits[0] = plan(all, w, coders[0], len[0], code[0]);
+  bits[1] = plan(freq, w, coders[1], len[1], code[1]);
+  previous = 0;
+  pick = bits[1] < bits[0];
+  if (1 + (bits[pick] + 7) / 8 >= raw) {
     dst[0] = PARZ_LL_CODER_RAW;
     for (i = 0; i < n; i++) {
       unsigned b;
@@ -151,14 +182,18 @@ size_t parz_ll_code_residuals(const uint64_t* z, size_t n, unsigned w, uint8_t* 
   }
   {
     writer wr = {dst, 1, 0, 0};
-    dst[0] = PARZ_LL_CODER_LENGTHS;
-    for (k = 0; k < ns; k++)
-      put(&wr, len[k], 4);
+    unsigned coder = coders[pick], nc = contexts(w, coder);
+    dst[0] = (uint8_t)coder;
+    for (c = 0; c < nc; c++)
+      for (k = 0; k < ns; k++)
+        put(&wr, len[pick][c][k], 4);
     for (i = 0; i < n; i++) {
+      c = coder == PARZ_LL_CODER_CONTEXT ? context_of(previous) : 0;
       k = parz_bitlen64(z[i]);
-      put(&wr, code[k], len[k]);
+      put(&wr, code[pick][c][k], len[pick][c][k]);
       if (k >= 2)
         put_wide(&wr, z[i] & (((uint64_t)1 << (k - 1)) - 1), k - 1);
+      previous = k;
     }
     while (wr.n > 0) {
       dst[wr.at++] = (uint8_t)wr.acc;
@@ -213,37 +248,64 @@ int parz_ll_uncode_residuals(const uint8_t* src, size_t src_bytes, size_t n, uns
     }
     return PARZ_OK;
   }
-  if (src[0] == PARZ_LL_CODER_LENGTHS) {
+  if (src[0] == PARZ_LL_CODER_LENGTHS || src[0] == PARZ_LL_CODER_CONTEXT) {
     uint8_t len[65] = {0};
-    uint16_t code[65] = {0}, table[TABLE_SIZE];
-    unsigned k, ns = w + 1;
+    uint16_t code[65] = {0};
+    uint16_t* table;
+    uint8_t used[PARZ_LL_CONTEXTS] = {0};
+    unsigned k, c, ns = w + 1, coder = src[0], nc = contexts(w, coder), previous = 0;
     size_t i, end;
+    int rc = PARZ_OK;
     reader r = {src + 1, src_bytes - 1, 0};
-    if ((src_bytes - 1) * 8 < 4u * ns)
+    if ((src_bytes - 1) * 8 < 4u * ns * nc)
       return parz_fail(err, PARZ_ERR_STREAM, "%s %zu: %zu bytes end inside its code", what, segment,
                        src_bytes);
-    for (k = 0; k < ns; k++) {
-      len[k] = (uint8_t)(peek(&r) & 15u);
-      r.pos += 4;
-    }
-    if (canonical(len, ns, code))
-      return parz_fail(err, PARZ_ERR_STREAM, "%s %zu: code lengths are not a prefix code", what,
-                       segment);
-    for (i = 0; i < TABLE_SIZE; i++)
-      table[i] = NO_SYMBOL;
-    for (k = 0; k < ns; k++) {
-      size_t j;
-      if (!len[k])
+    table = (uint16_t*)malloc((size_t)nc * TABLE_SIZE * sizeof *table);
+    if (!table)
+      return parz_fail(err, PARZ_ERR_NOMEM, "%s %zu: no room for its code", what, segment);
+    for (c = 0; c < nc && rc == PARZ_OK; c++) {
+      uint16_t* t = table + (size_t)c * TABLE_SIZE;
+      for (k = 0; k < ns; k++) {
+        len[k] = (uint8_t)(peek(&r) & 15u);
+        r.pos += 4;
+      }
+      if (canonical(len, ns, code)) {
+        rc = parz_fail(err, PARZ_ERR_STREAM,
+                       "%s %zu: code lengths of context %u are not a prefix "
+                       "code",
+                       what, segment, c);
+        break;
+      }
+      for (k = 0; k < ns && !len[k]; k++)
+        ;
+      /* A context no residual takes has no code: one entry marks it, the rest is never read. */
+      if (k == ns) {
+        t[0] = NO_SYMBOL;
+        used[c] = 0;
         continue;
-      for (j = code[k]; j < TABLE_SIZE; j += (size_t)1 << len[k])
-        table[j] = (uint16_t)(k | (unsigned)len[k] << 8);
+      }
+      used[c] = 1;
+      for (i = 0; i < TABLE_SIZE; i++)
+        t[i] = NO_SYMBOL;
+      for (k = 0; k < ns; k++) {
+        size_t j;
+        if (!len[k])
+          continue;
+        for (j = code[k]; j < TABLE_SIZE; j += (size_t)1 << len[k])
+          t[j] = (uint16_t)(k | (unsigned)len[k] << 8);
+      }
     }
     end = r.bytes * 8;
-    for (i = 0; i < n; i++) {
+    for (i = 0; i < n && rc == PARZ_OK; i++) {
       uint64_t bits = peek(&r);
-      unsigned e = table[bits & (TABLE_SIZE - 1)], l;
-      if (e == NO_SYMBOL)
-        return parz_fail(err, PARZ_ERR_STREAM, "%s %zu: no code at bit %zu", what, segment, r.pos);
+      unsigned ctx = coder == PARZ_LL_CODER_CONTEXT ? context_of(previous) : 0;
+      unsigned e = used[ctx] ? table[(size_t)ctx * TABLE_SIZE + (bits & (TABLE_SIZE - 1))]
+                             : NO_SYMBOL,
+               l;
+      if (e == NO_SYMBOL) {
+        rc = parz_fail(err, PARZ_ERR_STREAM, "%s %zu: no code at bit %zu", what, segment, r.pos);
+        break;
+      }
       k = e & 0xffu;
       l = e >> 8;
       if (k < 2) {
@@ -261,14 +323,16 @@ int parz_ll_uncode_residuals(const uint8_t* src, size_t src_bytes, size_t n, uns
         r.pos += k - 33;
         z[i] = ((uint64_t)1 << (k - 1)) | low;
       }
+      previous = k;
       if (r.pos > end)
-        return parz_fail(err, PARZ_ERR_STREAM, "%s %zu: ends inside value %zu of %zu", what,
-                         segment, i, n);
+        rc = parz_fail(err, PARZ_ERR_STREAM, "%s %zu: ends inside value %zu of %zu", what, segment,
+                       i, n);
     }
-    if ((r.pos + 7) / 8 != r.bytes)
-      return parz_fail(err, PARZ_ERR_STREAM, "%s %zu: %zu bytes after its last value", what,
-                       segment, r.bytes - (r.pos + 7) / 8);
-    return PARZ_OK;
+    free(table);
+    if (rc == PARZ_OK && (r.pos + 7) / 8 != r.bytes)
+      rc = parz_fail(err, PARZ_ERR_STREAM, "%s %zu: %zu bytes after its last value", what, segment,
+                     r.bytes - (r.pos + 7) / 8);
+    return rc;
   }
   return parz_fail(err, PARZ_ERR_STREAM, "%s %zu: unknown coder %u", what, segment,
                    (unsigned)src[0]);

@@ -5,8 +5,11 @@
  * n of them. 1, bit lengths: an LSB-first bit stream of the w + 1 code lengths (4 bits each,
  * 0 = unused, at most PARZ_LL_CODE_MAX) of a canonical Huffman code of the residuals' bit
  * lengths k (0..w), then per residual the code of its k and, when k >= 2, its k - 1 bits below
- * the leading one, low bits first; the last byte is padded with zero bits. The encoder writes
- * whichever is smaller, so no segment exceeds its raw size by more than one byte. */
+ * the leading one, low bits first; the last byte is padded with zero bits. 2, bit lengths in
+ * context: the same with w / 4 + 1 codes, their lengths one code after the other; residual i
+ * takes the code of context (k(i - 1) + 3) / 4, k(-1) = 0, so that runs of small and of large
+ * residuals each get their own statistics. The encoder writes whichever is smallest, so no
+ * segment exceeds its raw size by more than one byte. */
 #ifndef PARZ_LL_RESIDUAL_CODER_H
 #define PARZ_LL_RESIDUAL_CODER_H
 
@@ -18,6 +21,8 @@
 #define PARZ_LL_CODE_MAX 12
 #define PARZ_LL_CODER_RAW 0u
 #define PARZ_LL_CODER_LENGTHS 1u
+#define PARZ_LL_CODER_CONTEXT 2u
+#define PARZ_LL_CONTEXTS 17 /* w / 4 + 1 for w = 64 */
 
 /* Bytes of n raw residuals with their coder byte: the most a segment takes. */
 size_t parz_ll_residual_bound(size_t n, unsigned w);
