@@ -275,9 +275,11 @@ static void test_hostile(void) {
     v[i] = (float)(i % 100) * 0.01f + (float)(i / 100);
   damage("ramp", &a, v, 1, in_square);
   /* runs of 256 equal values between runs of 256 noisy ones: the context code pays */
-  for (i = 0; i < 8192; i++)
-    v[i] = (i / 256) % 2 ? 5.0f
-                         : ldexpf(1.0f + (float)(next() % 1000000) * 1e-6f, (int)(next() % 11) - 5);
+  for (i = 0; i < 8192; i++) {
+    float mantissa = 1.0f + (float)(next() % 1000000) * 1e-6f;
+    int exponent = (int)(next() % 11) - 5;
+    v[i] = (i / 256) % 2 ? 5.0f : ldexpf(mantissa, exponent);
+  }
   damage("runs", &row, v, 2, in_row);
   /* random bits are stored raw; a raw segment of the wrong size is refused */
   for (i = 0; i < n; i++) {
