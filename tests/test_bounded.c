@@ -244,6 +244,39 @@ static void hostile_books(void) {
   book_len(&one, 1);
   CHECK(parz_bounded_book_read(one.b, book_size(&one), &b, &used, &err) == PARZ_OK && b.len[7] == 1,
         "single-symbol codebook refused: %s", err.message);
+  /* random bytes: refused with PARZ_ERR_STREAM, or a complete code whose decoder takes any bits
+   * without reading past them */
+  size_t accepted = 0;
+  for (int round = 0; round < 20000; round++) {
+    uint8_t bytes[24];
+    size_t size = 1 + (size_t)(xorshift_next() % sizeof bytes);
+    for (size_t k = 0; k < size; k++)
+      bytes[k] = (uint8_t)xorshift_next();
+    if (round % 2)
+      bytes[0] = (uint8_t)(1 + xorshift_next() % 40); /* a small span: more books parse */
+    int rc = parz_bounded_book_read(bytes, size, &b, &used, &err);
+    CHECK(rc == PARZ_OK || rc == PARZ_ERR_STREAM, "random codebook: status %d", rc);
+    if (rc != PARZ_OK)
+      continue;
+    accepted++;
+    uint64_t kraft = 0;
+    unsigned m = 0;
+    for (uint32_t sym = 0; sym < PARZ_BOUNDED_SYMBOLS; sym++)
+      if (b.len[sym]) {
+        kraft += (uint64_t)1 << (PARZ_BOUNDED_MAX_LEN - b.len[sym]);
+        m++;
+      }
+    CHECK(used <= size, "random codebook: used %zu of %zu bytes", used, size);
+    CHECK(kraft == (uint64_t)1 << PARZ_BOUNDED_MAX_LEN || (m == 1 && kraft * 2 == 1u << 20),
+          "random codebook accepted with Kraft sum %llu", (unsigned long long)kraft);
+    parz_bounded_decoder* d = parz_bounded_decoder_new(&b, &err);
+    CHECK(d != NULL, "decoder of an accepted codebook: %s", err.message);
+    int32_t codes[64];
+    rc = parz_bounded_decode_segment(d, bytes, size, 0, (uint64_t)size * 8, codes, 64, 0, &err);
+    CHECK(rc == PARZ_OK || rc == PARZ_ERR_STREAM, "random segment: status %d", rc);
+    parz_bounded_decoder_free(d);
+  }
+  CHECK(accepted > 10, "only %zu random codebooks parsed: the check above tests little", accepted);
   free(b.len);
   free(b.code);
 }
