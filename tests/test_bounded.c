@@ -73,7 +73,7 @@ static long roundtrip(const char* what, const parz_bounded_shape* s, const void*
 static void all_predictors(const char* what, const parz_bounded_shape* s, const void* src,
                            double eb, const void* fill) {
   /* predictor 0: the encoder's choice; runs 2: likewise */
-  for (int p = 0; p <= PARZ_BOUNDED_CUBIC; p++) {
+  for (int p = 0; p <= PARZ_BOUNDED_PREDICTORS; p++) {
     long bytes[3];
     for (int runs = 0; runs <= 2; runs++)
       bytes[runs] = roundtrip(what, s, src, eb, p, runs, 64, fill);
@@ -291,7 +291,7 @@ static void hostile_segments(void) {
   float* out = (float*)malloc(n * 4);
   for (size_t i = 0; i < n; i++)
     v[i] = (float)(10 * sin(0.01 * (double)i) + 0.1 * uniform());
-  for (int p = PARZ_BOUNDED_LORENZO; p <= PARZ_BOUNDED_CUBIC; p++) {
+  for (int p = PARZ_BOUNDED_LORENZO; p <= PARZ_BOUNDED_PREDICTORS; p++) {
     parz_bounded_options opt = {p, 1, 256, NULL};
     parz_bounded_chunk c;
     parz_error err;
@@ -353,7 +353,7 @@ static void hostile_codes(void) {
   int32_t* codes = (int32_t*)malloc(n * 4);
   int32_t* q = (int32_t*)malloc(n * 4);
   parz_error err;
-  for (int p = PARZ_BOUNDED_LORENZO; p <= PARZ_BOUNDED_CUBIC; p++) {
+  for (int p = PARZ_BOUNDED_LORENZO; p <= PARZ_BOUNDED_PREDICTORS; p++) {
     for (size_t i = 0; i < n; i++)
       codes[i] = i % 2 ? INT32_MAX : INT32_MIN;
     CHECK(parz_bounded_unpredict(&s, p, codes, q, &err) == PARZ_ERR_STREAM,
@@ -389,7 +389,7 @@ static void real(const char* dir) {
     double range = real_array_value_range(r);
     for (int e = 0; e < 2; e++) {
       double eb = (e ? 1e-5 : 1e-3) * range;
-      for (int p = PARZ_BOUNDED_LORENZO; p <= PARZ_BOUNDED_CUBIC; p++)
+      for (int p = PARZ_BOUNDED_LORENZO; p <= PARZ_BOUNDED_PREDICTORS; p++)
         roundtrip(r->name, &s, r->data, eb, p, 1, 4096, fill);
     }
     printf("%s: checked\n", r->name);

@@ -21,10 +21,14 @@ extern "C" {
 #endif
 
 typedef enum {
-  PARZ_BOUNDED_LORENZO = 1, /* n-D Lorenzo, codes in C order; inverse = n-D prefix sum */
-  PARZ_BOUNDED_LINEAR = 2,  /* multilevel interpolation, linear */
-  PARZ_BOUNDED_CUBIC = 3    /* multilevel interpolation, cubic (quadratic or linear at edges) */
+  PARZ_BOUNDED_LORENZO = 1,     /* n-D Lorenzo, codes in C order; inverse = n-D prefix sum */
+  PARZ_BOUNDED_LINEAR = 2,      /* multilevel interpolation, linear, axes slowest first */
+  PARZ_BOUNDED_CUBIC = 3,       /* the same, cubic (quadratic or linear at edges) */
+  PARZ_BOUNDED_LINEAR_FAST = 4, /* linear, each level's axes fastest first */
+  PARZ_BOUNDED_CUBIC_FAST = 5   /* cubic, each level's axes fastest first */
 } parz_bounded_predictor;
+
+#define PARZ_BOUNDED_PREDICTORS 5 /* predictors 1..5 */
 
 /* Quantized values are held to |q| <= PARZ_BOUNDED_QMAX so that every residual of every
  * predictor fits an int32 (a 4-D Lorenzo residual sums 16 of them). */

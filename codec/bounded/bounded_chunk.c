@@ -75,7 +75,7 @@ int parz_bounded_choose(const parz_bounded_shape* s, const void* src, double eb,
       }
   int best = PARZ_BOUNDED_LORENZO;
   size_t best_bytes = SIZE_MAX;
-  for (int p = PARZ_BOUNDED_LORENZO; p <= PARZ_BOUNDED_CUBIC; p++) {
+  for (int p = PARZ_BOUNDED_LORENZO; p <= PARZ_BOUNDED_PREDICTORS; p++) {
     parz_bounded_options o = *opt;
     o.predictor = p;
     /* the predictors compared with zero runs on: where runs pay, they decide the size, and
@@ -106,7 +106,7 @@ int parz_bounded_chunk_encode(const parz_bounded_shape* s, const void* src, doub
     return parz_fail(err, PARZ_ERR_ARG, "bounded: no values or no options");
   if (opt->runs < 0 || opt->runs > 2)
     return parz_fail(err, PARZ_ERR_PARAM, "bounded: runs %d, not 0, 1 or 2", opt->runs);
-  if (opt->predictor < 0 || opt->predictor > PARZ_BOUNDED_CUBIC)
+  if (opt->predictor < 0 || opt->predictor > PARZ_BOUNDED_PREDICTORS)
     return parz_fail(err, PARZ_ERR_PARAM, "bounded: predictor %d unknown", opt->predictor);
   if (opt->segment < 1 || opt->segment > ((size_t)1 << 24))
     return parz_fail(err, PARZ_ERR_PARAM, "bounded: segment of %zu codes, not 1..2^24",

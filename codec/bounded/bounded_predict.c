@@ -166,8 +166,10 @@ static int interp_encode_one(const interp_source* in, size_t idx, int64_t p, int
  * holes set to their prediction, misses turned into exceptions) or decodes (q from codes).
  * Returns the number of values visited, or (size_t)-1 when a decoded value leaves
  * +-QMAX_FINE (*bad = its index). */
-static size_t interp_walk(const size_t n[4], const size_t st[4], int cubic, int32_t* q,
+static size_t interp_walk(const size_t n[4], const size_t st[4], int predictor, int32_t* q,
                           const interp_source* in, int32_t* codes, size_t* bad) {
+  int cubic = predictor == PARZ_BOUNDED_CUBIC || predictor == PARZ_BOUNDED_CUBIC_FAST;
+  int fast_first = predictor >= PARZ_BOUNDED_LINEAR_FAST;
   size_t maxn = 1, top = 1, pos = 0;
   for (unsigned k = 0; k < 4; k++)
     if (n[k] > maxn)
@@ -175,15 +177,17 @@ static size_t interp_walk(const size_t n[4], const size_t st[4], int cubic, int3
   while (top < maxn)
     top <<= 1;
   for (size_t s = top; s > 0; s >>= 1) {
-    for (unsigned k = 0; k < 4; k++) {
-      if (s == top && k > 0)
+    for (unsigned pass = 0; pass < 4; pass++) {
+      unsigned k = fast_first ? 3 - pass : pass;
+      if (s == top && pass > 0)
         break; /* the first pass is the origin alone */
       if (s < top && n[k] <= s)
         continue;
+      /* the axes this level has passed are on the grid of stride s, the others of 2s */
       size_t start[4], step[4];
       for (unsigned j = 0; j < 4; j++) {
         start[j] = j == k && s < top ? s : 0;
-        step[j] = j < k ? s : 2 * s;
+        step[j] = (fast_first ? j > k : j < k) ? s : 2 * s;
       }
       size_t sk = s * st[k];
       for (size_t i0 = start[0]; i0 < n[0]; i0 += step[0])
@@ -233,7 +237,7 @@ void parz_bounded_predict(const parz_bounded_shape* s, int predictor, const void
     size_t bad = 0;
     interp_source in = {src, s->type, eb, step, 1 / parz_bounded_unit(PARZ_BOUNDED_LINEAR, step),
                         hole};
-    interp_walk(n, st, predictor == PARZ_BOUNDED_CUBIC, q, &in, codes, &bad);
+    interp_walk(n, st, predictor, q, &in, codes, &bad);
   }
 }
 
@@ -243,11 +247,10 @@ int parz_bounded_unpredict(const parz_bounded_shape* s, int predictor, const int
   shape4(s, n, st);
   if (predictor == PARZ_BOUNDED_LORENZO)
     return lorenzo_inverse(n, st, codes, q, err);
-  if (predictor != PARZ_BOUNDED_LINEAR && predictor != PARZ_BOUNDED_CUBIC)
+  if (predictor < PARZ_BOUNDED_LINEAR || predictor > PARZ_BOUNDED_CUBIC_FAST)
     return parz_fail(err, PARZ_ERR_FORMAT, "bounded: predictor %d unknown", predictor);
   size_t bad = 0;
-  if (interp_walk(n, st, predictor == PARZ_BOUNDED_CUBIC, q, NULL, (int32_t*)codes, &bad) ==
-      (size_t)-1)
+  if (interp_walk(n, st, predictor, q, NULL, (int32_t*)codes, &bad) == (size_t)-1)
     return parz_fail(err, PARZ_ERR_STREAM, "bounded: quantized value at %zu outside +-%ld", bad,
                      (long)PARZ_BOUNDED_QMAX_FINE);
   return PARZ_OK;

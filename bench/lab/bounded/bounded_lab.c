@@ -30,18 +30,20 @@ typedef struct {
 typedef struct {
   double bytes; /* compressed, all parts */
   double book, table, payload, exceptions, mask, mask_runs, head;
-  size_t nexceptions, nchunks, chose[4];
+  size_t nexceptions, nchunks, chose[PARZ_BOUNDED_PREDICTORS + 1];
   double max_err; /* over finite, unmasked values, relative to eb */
   int masked_exact;
   double enc_s, dec_s; /* one core, wall seconds */
 } outcome;
 
 static const char* pred_name(int p) {
-  return p == PARZ_BOUNDED_LORENZO  ? "lorenzo"
-         : p == PARZ_BOUNDED_LINEAR ? "linear"
-         : p == PARZ_BOUNDED_CUBIC  ? "cubic"
-         : p == 0                   ? "auto"
-                                    : "best";
+  return p == PARZ_BOUNDED_LORENZO       ? "lorenzo"
+         : p == PARZ_BOUNDED_LINEAR      ? "linear"
+         : p == PARZ_BOUNDED_CUBIC       ? "cubic"
+         : p == PARZ_BOUNDED_LINEAR_FAST ? "linear-fast-first"
+         : p == PARZ_BOUNDED_CUBIC_FAST  ? "cubic-fast-first"
+         : p == 0                        ? "auto"
+                                         : "best";
 }
 
 /* The chunk shape: the array's, the largest extent halved (rounding up) until a chunk holds at
@@ -231,7 +233,7 @@ static int run_design(const real_array* r, double eb, const void* fill, const de
     memset(&best, 0, sizeof best);
     double best_bytes = INFINITY;
     int first = dz->predictor >= 0 ? dz->predictor : PARZ_BOUNDED_LORENZO;
-    int last = dz->predictor >= 0 ? dz->predictor : PARZ_BOUNDED_CUBIC;
+    int last = dz->predictor >= 0 ? dz->predictor : PARZ_BOUNDED_PREDICTORS;
     double t0 = bench_now();
     for (int p = first; p <= last; p++) {
       parz_bounded_options opt = {p, dz->runs, dz->segment, fill};
@@ -422,6 +424,8 @@ int main(int argc, char** argv) {
       {PARZ_BOUNDED_LINEAR, 1, 4096, 0},
       {PARZ_BOUNDED_CUBIC, 1, 4096, 0},
       {PARZ_BOUNDED_CUBIC, 0, 4096, 0},
+      {PARZ_BOUNDED_LINEAR_FAST, 1, 4096, 0},
+      {PARZ_BOUNDED_CUBIC_FAST, 1, 4096, 0},
       {-1, 2, 4096, 0},
       {0, 2, 4096, 0},
       {0, 2, 4096, 4u << 20},
@@ -430,8 +434,8 @@ int main(int argc, char** argv) {
       {0, 2, 1024, 1u << 20},
       {0, 2, 16384, 1u << 20},
   };
-  const size_t ndz = quick ? 7 : sizeof designs / sizeof designs[0];
-  const size_t main_design = quick ? 6 : 9; /* the proposal: the encoder's choice, 1 MiB chunks */
+  const size_t ndz = quick ? 9 : sizeof designs / sizeof designs[0];
+  const size_t main_design = quick ? 8 : 11; /* the proposal: the encoder's choice, 1 MiB chunks */
   static double ratio[MAX_EB][sizeof designs / sizeof designs[0]][MAX_ARRAYS];
   static double sz3_ratio[MAX_EB][MAX_ARRAYS];
   size_t used = 0;
@@ -441,7 +445,7 @@ int main(int argc, char** argv) {
     printf(
         "| array | design | chunks | ratio | book | table | payload | exceptions (n) | mask (as "
         "runs) | "
-        "max err/eb | enc MB/s | dec MB/s | best-per-chunk picks L/l/c |\n");
+        "max err/eb | enc MB/s | dec MB/s | predictor picks L/l/c/lf/cf |\n");
     printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
     used = 0;
     for (size_t a = 0; a < na && used < MAX_ARRAYS; a++) {
@@ -462,7 +466,7 @@ int main(int argc, char** argv) {
       void* out = malloc(r->bytes);
       for (size_t z = 0; z < ndz; z++) {
         outcome o;
-        if (run_design(r, eb, fill, &designs[z], out, &o, z == main_design || z == 6))
+        if (run_design(r, eb, fill, &designs[z], out, &o, z == main_design || z == 8))
           return 1;
         ratio[e][z][used] = (double)r->bytes / o.bytes;
         char cname[32];
@@ -473,7 +477,7 @@ int main(int argc, char** argv) {
         printf(
             "| %s | %s%s S=%zu | %s | %.2f | %.0f | %.0f | %.0f | %.0f (%zu) | %.0f (%.0f) | "
             "%.4f%s | "
-            "%.0f | %.0f | %zu/%zu/%zu |\n",
+            "%.0f | %.0f | %zu/%zu/%zu/%zu/%zu |\n",
             r->name, pred_name(designs[z].predictor),
             designs[z].runs == 2 ? "+runs?"
             : designs[z].runs    ? "+runs"
@@ -481,7 +485,7 @@ int main(int argc, char** argv) {
             designs[z].segment, cname, ratio[e][z][used], o.book, o.table, o.payload, o.exceptions,
             o.nexceptions, o.mask, o.mask_runs, o.max_err,
             o.max_err <= 1 && o.masked_exact ? "" : " **FAIL**", r->bytes / 1e6 / o.enc_s,
-            r->bytes / 1e6 / o.dec_s, o.chose[1], o.chose[2], o.chose[3]);
+            r->bytes / 1e6 / o.dec_s, o.chose[1], o.chose[2], o.chose[3], o.chose[4], o.chose[5]);
         fflush(stdout);
         if (!(o.max_err <= 1) || !o.masked_exact) {
           fprintf(stderr, "%s: bound broken (max err/eb %g, masked exact %d)\n", r->name, o.max_err,
