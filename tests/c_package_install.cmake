@@ -13,7 +13,8 @@ file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")
 set(run_env "HDF5_PLUGIN_PATH=${DEST}${PLUGIN_DIR}")
 
-set(files include/H5Zparz.h bin/parz lib/pkgconfig/parz.pc lib/cmake/ParZ/ParZConfig.cmake
+set(files include/H5Zparz.h include/H5Zparz_register.h bin/parz lib/pkgconfig/parz.pc
+          lib/cmake/ParZ/ParZConfig.cmake
           lib/cmake/ParZ/ParZConfigVersion.cmake lib/cmake/ParZ/ParZTargets.cmake
           lib/pkgconfig/parz-h5.pc lib/libparz_h5.so)
 # Installed into a DESTDIR: ldconfig must not run, and the output says what to do instead.

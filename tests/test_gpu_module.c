@@ -22,7 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "H5Zparz.h"
+#include "H5Zparz_register.h"
 #include "parz.h"
 #include "check.h"
 #include "h5_write_one.h"

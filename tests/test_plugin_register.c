@@ -1,5 +1,5 @@
-/* In-process registration from C (H5Z_parz_register in H5Zparz.h): with HDF5's own plugin loading
- * switched off and HDF5_PLUGIN_PATH unset, the filter is unavailable until the program registers
+/* In-process registration from C (H5Z_parz_register, H5Zparz_register.h): with HDF5's own
+ * plugin loading switched off and HDF5_PLUGIN_PATH unset, the filter is unavailable until the program registers
  * the module, by its path or found through HDF5's plugin search path; then a dataset writes and
  * reads back within its tolerance. Wrong paths fail with messages.
  * Usage: test_plugin_register <directory holding libH5Zparz.so> <scratch dir> */
@@ -10,7 +10,7 @@
 
 #include <hdf5.h>
 
-#include "H5Zparz.h"
+#include "H5Zparz_register.h"
 
 #include "check.h"
 

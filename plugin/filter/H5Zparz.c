@@ -19,7 +19,7 @@
 #include <H5PLextern.h>
 #include <hdf5.h>
 
-#include "H5Zparz.h"
+#include "H5Zparz_register.h"
 #include "filter_config.h"
 #include "filter_exec.h"
 #include "h5_api.h"

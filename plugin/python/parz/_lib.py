@@ -26,7 +26,7 @@ _current = None   # the module registered last: the one HDF5 runs for the filter
 
 
 class Config(ctypes.Structure):
-    """H5Z_parz_config of H5Zparz.h."""
+    """H5Z_parz_config of H5Zparz_register.h."""
     _fields_ = [("version_major", ctypes.c_uint), ("version_minor", ctypes.c_uint),
                 ("version_patch", ctypes.c_uint), ("openmp", ctypes.c_int),
                 ("cuda", ctypes.c_int), ("gpu", ctypes.c_int)]
