@@ -27,38 +27,16 @@ typedef struct {
 
 static uint64_t wmask(int w) { return w == 64 ? ~(uint64_t)0 : (((uint64_t)1 << w) - 1); }
 
-/* Runs the predictor over a: encoding (out == NULL) fills z with zigzagged residuals in block
- * order; decoding rebuilds the values from z into out. */
-/* A neighbour's value, for the predictor run in floating point on the values (as fpzip's). */
-static double value_of(uint64_t u, int w) {
-  uint64_t b = lab_unimage(u, w);
-  if (w == 64) {
-    double v;
-    memcpy(&v, &b, 8);
-    return v;
-  }
-  uint32_t b32 = (uint32_t)b;
-  float f;
-  memcpy(&f, &b32, 4);
-  return f;
-}
+/* A neighbour's value, for the predictor run in floating point on the values (as fpzip's), and
+ * the image of a prediction (0 where it is not finite). */
+static double value_of(uint64_t u, int w) { return lab_value(lab_unimage(u, w), w); }
 static uint64_t image_of(double v, int w) {
-  if (!isfinite(v))
-    v = 0;
-  if (w == 64) {
-    uint64_t b;
-    memcpy(&b, &v, 8);
-    return lab_image(b, 64);
-  }
-  float f = (float)v;
-  if (!isfinite(f))
-    f = 0;
-  uint32_t b;
-  memcpy(&b, &f, 4);
-  return lab_image(b, 32);
+  uint64_t b = lab_bits(isfinite(v) ? v : 0, w);
+  return lab_image(isfinite(lab_value(b, w)) ? b : lab_bits(0, w), w);
 }
 
-/* shape: 0 blocks of 4096 values, 1 the whole array, 2 blocks of 16384 to 65536 values, 3 as 0
+/* Runs the predictor over a: encoding (out == NULL) fills z with zigzagged residuals in block
+ * order; decoding rebuilds the values from z into out. shape: 0 blocks of 4096 values, 1 the whole array, 2 blocks of 16384 to 65536 values, 3 as 0
  * but a 4D array taken as a stack of 3D fields (as fpzip does); fval:
  * the prediction made from the neighbours' values in double arithmetic. */
 static int lorenzo(const lab_array* a, int intmode, int shape, int fval, uint64_t* z, void* out) {

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef struct {
   const char* name;
@@ -67,6 +68,31 @@ static inline uint64_t lab_unimage(uint64_t u, int w) {
 int lab_find_scale(const lab_array* a);
 uint64_t lab_load(const lab_array* a, size_t i, int scale);
 void lab_store(const lab_array* a, void* out, size_t i, uint64_t u, int scale);
+
+/* A bit pattern of w bits as the value it holds, and a value's bit pattern at width w (rounded to
+ * float for 32). */
+static inline double lab_value(uint64_t bits, int w) {
+  if (w == 64) {
+    double v;
+    memcpy(&v, &bits, 8);
+    return v;
+  }
+  uint32_t b = (uint32_t)bits;
+  float f;
+  memcpy(&f, &b, 4);
+  return f;
+}
+static inline uint64_t lab_bits(double v, int w) {
+  if (w == 64) {
+    uint64_t b;
+    memcpy(&b, &v, 8);
+    return b;
+  }
+  float f = (float)v;
+  uint32_t b;
+  memcpy(&b, &f, 4);
+  return b;
+}
 
 /* Zigzag of a w-bit two's-complement residual, and back. */
 static inline uint64_t lab_zigzag(uint64_t r, int w) {

@@ -33,41 +33,10 @@ static const int gains[][2] = {{8, 0}, {8, 8}, {8, 4}, {8, 2}, {6, 0}, {6, 2}, {
 
 static uint64_t wmask(int w) { return w == 64 ? ~(uint64_t)0 : (((uint64_t)1 << w) - 1); }
 
-static uint64_t bits_at(const lab_array* a, size_t i) {
-  if (a->f64) {
-    uint64_t b;
-    memcpy(&b, (const double*)a->data + i, 8);
-    return b;
-  }
-  uint32_t b;
-  memcpy(&b, (const float*)a->data + i, 4);
-  return b;
-}
-static uint64_t bits_at_out(const lab_array* a, const void* out, size_t i) {
-  lab_array b = *a;
-  b.data = out;
-  return bits_at(&b, i);
-}
-static double value_of(uint64_t bits, int w) {
-  if (w == 64) {
-    double v;
-    memcpy(&v, &bits, 8);
-    return v;
-  }
-  uint32_t b = (uint32_t)bits;
-  float f;
-  memcpy(&f, &b, 4);
-  return f;
-}
-static uint64_t bits_of(double v, int w) {
-  if (w == 64) {
-    uint64_t b;
-    memcpy(&b, &v, 8);
-    return b;
-  }
-  float f = (float)v;
-  uint32_t b;
-  memcpy(&b, &f, 4);
+/* Value i's bit pattern, copied (a conversion through double would quiet signalling NaNs). */
+static uint64_t bits_at(const void* values, int w, size_t i) {
+  uint64_t b = 0;
+  memcpy(&b, (const uint8_t*)values + i * (size_t)(w / 8), (size_t)(w / 8));
   return b;
 }
 
@@ -100,8 +69,8 @@ static uint64_t ser_predict(const ser_state* s, ser_pred p, int w, int scale) {
       double f = s->l + s->b;
       if (scale)
         return f > -4.6e18 && f < 4.6e18 ? (uint64_t)(int64_t)f : 0;
-      uint64_t fb = bits_of(isfinite(f) ? f : s->l, w);
-      if (!isfinite(value_of(fb, w)))
+      uint64_t fb = lab_bits(isfinite(f) ? f : s->l, w);
+      if (!isfinite(lab_value(fb, w)))
         fb = 0;
       return lab_image(fb, w);
     }
@@ -122,7 +91,7 @@ static void ser_update(ser_state* s, ser_pred p, int w, uint64_t u, uint64_t bit
       break;
     }
     case SER_HOLT_FLOAT: {
-      double x = scale ? (double)sext(u, w) : value_of(bits, w);
+      double x = scale ? (double)sext(u, w) : lab_value(bits, w);
       if (s->first) {
         s->l = isfinite(x) ? x : 0.0;
         s->b = 0.0;
@@ -164,7 +133,7 @@ static void ser_run(const lab_array* a, ser_pred p, int g, int scale, uint64_t* 
     }
     uint64_t pred = ser_predict(&s, p, w, scale) & mask, bits, u;
     if (!out) {
-      bits = bits_at(a, i);
+      bits = bits_at(a->data, w, i);
       u = lab_load(a, i, scale);
       if (p == SER_XOR)
         z[i] = (scale ? u : bits) ^ pred;
@@ -180,7 +149,7 @@ static void ser_run(const lab_array* a, ser_pred p, int g, int scale, uint64_t* 
         u = (pred + lab_unzigzag(z[i], w)) & mask;
       }
       lab_store(a, out, i, u, scale);
-      bits = bits_at_out(a, out, i);
+      bits = bits_at(out, w, i);
     }
     ser_update(&s, p, w, u, bits, g, scale);
   }
