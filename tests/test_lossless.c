@@ -1,7 +1,7 @@
 /* The lossless codec's core (codec/lossless/): every value comes back bit for bit (every special
  * bit pattern of every type, ranks 1 to 4, edge-cut blocks, every segment count, scaled
- * integers, every real array), and damaged segments are refused with PARZ_ERR_STREAM without a
- * read outside them or a write outside their values.
+ * integers, both predictors, every real array), and damaged segments are refused with
+ * PARZ_ERR_STREAM without a read outside them or a write outside their values.
  *   test_lossless [SHARED_DATA_DIR [SERIES_DIR]] */
 #include <math.h>
 #include <stdint.h>
@@ -34,15 +34,16 @@ static void coded_free(coded* c) {
   free(c->start);
 }
 
-static int encode_all(const parz_array* a, const void* v, unsigned t, size_t c, coded* out) {
-  size_t s, bound = parz_ll_segment_bound(a, c);
+static int encode_all(const parz_array* a, const void* v, unsigned t, unsigned p, size_t c,
+                      coded* out) {
+  size_t s, bound = parz_ll_segment_bound(a, p, c);
   parz_error err;
-  out->segments = parz_ll_segment_count(a, c);
+  out->segments = parz_ll_segment_count(a, p, c);
   out->bytes = malloc(out->segments * bound);
   out->start = calloc(out->segments + 1, sizeof *out->start);
   for (s = 0; s < out->segments; s++) {
     size_t n = 0;
-    int rc = parz_ll_encode_segment(a, v, t, c, s, out->bytes + out->start[s], bound, &n, &err);
+    int rc = parz_ll_encode_segment(a, v, t, p, c, s, out->bytes + out->start[s], bound, &n, &err);
     if (rc != PARZ_OK) {
       printf("encode segment %zu: %s\n", s, err.message);
       return rc;
@@ -52,11 +53,12 @@ static int encode_all(const parz_array* a, const void* v, unsigned t, size_t c, 
   return PARZ_OK;
 }
 
-static int decode_all(const parz_array* a, unsigned t, size_t c, const coded* in, void* v) {
+static int decode_all(const parz_array* a, unsigned t, unsigned p, size_t c, const coded* in,
+                      void* v) {
   size_t s;
   parz_error err;
   for (s = 0; s < in->segments; s++) {
-    int rc = parz_ll_decode_segment(a, t, c, s, in->bytes + in->start[s],
+    int rc = parz_ll_decode_segment(a, t, p, c, s, in->bytes + in->start[s],
                                     in->start[s + 1] - in->start[s], v, &err);
     if (rc != PARZ_OK) {
       printf("decode segment %zu: %s\n", s, err.message);
@@ -76,14 +78,14 @@ static size_t count_of(const parz_array* a) {
 
 /* Round trip of v under transform t at C = c; returns the coded size. */
 static size_t round_trip(const char* what, const parz_array* a, const void* v, unsigned t,
-                         size_t c) {
+                         unsigned p, size_t c) {
   size_t bytes = count_of(a) * parz_type_size(a->type), size = 0;
   void* back = malloc(bytes ? bytes : 1);
   coded cd;
   memset(back, 0xa5, bytes);
-  if (encode_all(a, v, t, c, &cd) == PARZ_OK) {
+  if (encode_all(a, v, t, p, c, &cd) == PARZ_OK) {
     size = cd.start[cd.segments];
-    CHECK(decode_all(a, t, c, &cd, back) == PARZ_OK, "%s: decode (C %zu)", what, c);
+    CHECK(decode_all(a, t, p, c, &cd, back) == PARZ_OK, "%s: decode (C %zu)", what, c);
     CHECK(memcmp(back, v, bytes) == 0, "%s: not bit-exact (C %zu, transform %u)", what, c, t);
   } else {
     CHECK(0, "%s: encode (C %zu)", what, c);
@@ -157,7 +159,11 @@ static void test_special_patterns(void) {
         for (ci = 0; ci < 3; ci++) {
           snprintf(what, sizeof what, "%s rank %u shape %zu kind %u", parz_type_name(a.type),
                    a.dims, n, kind);
-          round_trip(what, &a, v, parz_ll_choose_transform(&a, v), cs[ci]);
+          {
+            unsigned t = parz_ll_choose_transform(&a, v);
+            round_trip(what, &a, v, t, PARZ_LL_PREDICT_ALL, cs[ci]);
+            round_trip(what, &a, v, t, PARZ_LL_PREDICT_STACK, cs[ci]);
+          }
         }
         free(v);
       }
@@ -177,15 +183,15 @@ static void test_scaled(void) {
   }
   t = parz_ll_choose_transform(&a, v);
   CHECK(t >= 1 && parz_ll_scale(t) == 200.0, "counts / 200 not found (transform %u)", t);
-  scaled = round_trip("f64 / 200", &a, v, t, 2);
-  plain = round_trip("f64 / 200 as images", &a, v, 0, 2);
+  scaled = round_trip("f64 / 200", &a, v, t, 0, 2);
+  plain = round_trip("f64 / 200 as images", &a, v, 0, 0, 2);
   CHECK(scaled < plain, "scaled integers (%zu bytes) not smaller than images (%zu)", scaled, plain);
   t = parz_ll_choose_transform(&f, g);
   CHECK(t >= 1 && parz_ll_scale(t) == 1.0, "whole numbers not found (transform %u)", t);
-  round_trip("f32 whole numbers", &f, g, t, 1);
+  round_trip("f32 whole numbers", &f, g, t, 0, 1);
   g[4321] = -0.0f;
   CHECK(parz_ll_choose_transform(&f, g) == 0, "-0.0 taken as a whole number");
-  round_trip("f32 whole numbers and -0.0", &f, g, 0, 1);
+  round_trip("f32 whole numbers and -0.0", &f, g, 0, 0, 1);
   g[4321] = 3.5f;
   CHECK(parz_ll_choose_transform(&f, g) != 1, "3.5 taken as a whole number");
   v[17] = 0.0 / 0.0;
@@ -196,10 +202,14 @@ static void test_scaled(void) {
     uint8_t out[16385];
     size_t n;
     parz_error err;
-    CHECK(parz_ll_encode_segment(&ia, iv, 1, 1, 0, out, sizeof out, &n, &err) == PARZ_ERR_PARAM,
+    CHECK(parz_ll_encode_segment(&ia, iv, 1, 0, 1, 0, out, sizeof out, &n, &err) == PARZ_ERR_PARAM,
           "scaled transform taken for int32");
-    CHECK(parz_ll_encode_segment(&a, v, 99, 1, 0, out, sizeof out, &n, &err) != PARZ_OK,
+    CHECK(parz_ll_encode_segment(&a, v, 99, 0, 1, 0, out, sizeof out, &n, &err) != PARZ_OK,
           "transform 99 taken");
+    CHECK(parz_ll_encode_segment(&a, v, 0, 2, 1, 0, out, sizeof out, &n, &err) == PARZ_ERR_PARAM,
+          "predictor 2 taken");
+    CHECK(parz_ll_decode_segment(&a, 0, 2, 1, 0, out, 1, v, &err) == PARZ_ERR_PARAM,
+          "predictor 2 taken by the decoder");
   }
   free(v);
   free(g);
@@ -220,7 +230,7 @@ static void damage(const char* what, const parz_array* a, const float* v, unsign
   coded cd;
   parz_error err;
   uint8_t* seg;
-  CHECK(encode_all(a, v, 0, c, &cd) == PARZ_OK, "%s: encode", what);
+  CHECK(encode_all(a, v, 0, 0, c, &cd) == PARZ_OK, "%s: encode", what);
   len = cd.start[s + 1] - cd.start[s];
   CHECK(cd.bytes[cd.start[s]] == coder, "%s: segment %zu coder %u, not %u", what, s,
         cd.bytes[cd.start[s]], coder);
@@ -229,14 +239,14 @@ static void damage(const char* what, const parz_array* a, const float* v, unsign
     /* a copy of exactly i bytes, so that a read past it is a sanitizer's error */
     seg = malloc(i ? i : 1);
     memcpy(seg, cd.bytes + cd.start[s], i);
-    CHECK(parz_ll_decode_segment(a, 0, c, s, i ? seg : NULL, i, back, &err) == PARZ_ERR_STREAM,
+    CHECK(parz_ll_decode_segment(a, 0, 0, c, s, i ? seg : NULL, i, back, &err) == PARZ_ERR_STREAM,
           "%s: truncated to %zu of %zu bytes accepted", what, i, len);
     free(seg);
   }
   seg = malloc(len + 1);
   memcpy(seg, cd.bytes + cd.start[s], len);
   seg[len] = 0;
-  CHECK(parz_ll_decode_segment(a, 0, c, s, seg, len + 1, back, &err) == PARZ_ERR_STREAM,
+  CHECK(parz_ll_decode_segment(a, 0, 0, c, s, seg, len + 1, back, &err) == PARZ_ERR_STREAM,
         "%s: a byte appended accepted", what);
   CHECK(strstr(err.message, "segment 1") != NULL, "%s: message does not name the segment: %s", what,
         err.message);
@@ -246,7 +256,7 @@ static void damage(const char* what, const parz_array* a, const float* v, unsign
     memcpy(back, canary, bytes);
     memcpy(seg, cd.bytes + cd.start[s], len);
     seg[bit / 8] ^= (uint8_t)(1u << (bit % 8));
-    rc = parz_ll_decode_segment(a, 0, c, s, seg, len, back, &err);
+    rc = parz_ll_decode_segment(a, 0, 0, c, s, seg, len, back, &err);
     CHECK(rc == PARZ_OK || rc == PARZ_ERR_STREAM, "%s: bit %zu: status %d", what, bit, rc);
     for (j = 0; j < n; j++)
       if (memcmp(&back[j], &canary[j], 4) != 0 && !inside(j))
@@ -255,7 +265,7 @@ static void damage(const char* what, const parz_array* a, const float* v, unsign
           s);
   }
   seg[0] = 7;
-  CHECK(parz_ll_decode_segment(a, 0, c, s, seg, len, back, &err) == PARZ_ERR_STREAM,
+  CHECK(parz_ll_decode_segment(a, 0, 0, c, s, seg, len, back, &err) == PARZ_ERR_STREAM,
         "%s: unknown coder accepted", what);
   free(seg);
   coded_free(&cd);
@@ -286,12 +296,12 @@ static void test_hostile(void) {
     uint32_t b = (uint32_t)next();
     memcpy(&v[i], &b, 4);
   }
-  CHECK(encode_all(&a, v, 0, 1, &cd) == PARZ_OK, "encode random");
+  CHECK(encode_all(&a, v, 0, 0, 1, &cd) == PARZ_OK, "encode random");
   len = cd.start[1] - cd.start[0];
   CHECK(cd.bytes[0] == 0, "random bits not stored raw (coder %u)", cd.bytes[0]);
-  CHECK(parz_ll_decode_segment(&a, 0, 1, 0, cd.bytes, len - 1, v, &err) == PARZ_ERR_STREAM,
+  CHECK(parz_ll_decode_segment(&a, 0, 0, 1, 0, cd.bytes, len - 1, v, &err) == PARZ_ERR_STREAM,
         "short raw segment accepted");
-  CHECK(parz_ll_decode_segment(&a, 0, 1, 4, cd.bytes, len, v, &err) == PARZ_ERR_ARG,
+  CHECK(parz_ll_decode_segment(&a, 0, 0, 1, 4, cd.bytes, len, v, &err) == PARZ_ERR_ARG,
         "segment past the last accepted");
   coded_free(&cd);
   free(v);
@@ -303,9 +313,12 @@ static void test_real(const char* dir) {
   real_array* list = real_arrays_load(dir, 0, &n);
   for (k = 0; k < n; k++) {
     unsigned t = parz_ll_choose_transform(&list[k].array, list[k].data);
-    size_t size = round_trip(list[k].name, &list[k].array, list[k].data, t, 4);
-    printf("%-24s transform %2u ratio %.3f\n", list[k].name, t,
-           size ? (double)list[k].bytes / (double)size : 0.0);
+    unsigned p, last = list[k].array.dims == 4 ? PARZ_LL_PREDICT_STACK : PARZ_LL_PREDICT_ALL;
+    for (p = PARZ_LL_PREDICT_ALL; p <= last; p++) {
+      size_t size = round_trip(list[k].name, &list[k].array, list[k].data, t, p, 4);
+      printf("%-24s transform %2u predictor %u ratio %.3f\n", list[k].name, t, p,
+             size ? (double)list[k].bytes / (double)size : 0.0);
+    }
   }
   real_arrays_free(list, n);
 }

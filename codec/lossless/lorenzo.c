@@ -3,9 +3,11 @@
 
 #include <string.h>
 
+#include "lossless.h"
 #include "transform.h"
 
-int parz_ll_geometry_init(parz_ll_geometry* g, const parz_array* a, parz_error* err) {
+int parz_ll_geometry_init(parz_ll_geometry* g, const parz_array* a, unsigned predictor,
+                          parz_error* err) {
   static const size_t sides[5] = {1, 4096, 64, 16, 8};
   size_t ext[4];
   unsigned i, d = 0;
@@ -14,6 +16,8 @@ int parz_ll_geometry_init(parz_ll_geometry* g, const parz_array* a, parz_error* 
   if (a->type != PARZ_FLOAT && a->type != PARZ_DOUBLE && a->type != PARZ_INT32 &&
       a->type != PARZ_INT64)
     return parz_fail(err, PARZ_ERR_TYPE, "lossless: unknown value type %d", (int)a->type);
+  if (predictor > PARZ_LL_PREDICT_STACK)
+    return parz_fail(err, PARZ_ERR_PARAM, "lossless: unknown predictor %u", predictor);
   if (a->dims < 1 || a->dims > 4)
     return parz_fail(err, PARZ_ERR_DIMS, "lossless: rank %u outside 1..4", a->dims);
   for (i = 0; i < a->dims; i++) {
@@ -33,6 +37,8 @@ int parz_ll_geometry_init(parz_ll_geometry* g, const parz_array* a, parz_error* 
     unsigned used = i >= 4 - d;
     g->n[i] = used ? ext[i - (4 - d)] : 1;
     g->side[i] = used ? sides[d] : 1;
+    if (predictor == PARZ_LL_PREDICT_STACK && d == 4)
+      g->side[i] = i == 0 ? 1 : sides[3];
     g->grid[i] = (g->n[i] + g->side[i] - 1) / g->side[i];
     if (g->grid[i] && g->blocks > (size_t)-1 / g->grid[i])
       return parz_fail(err, PARZ_ERR_DIMS, "lossless: too many blocks");
@@ -74,7 +80,7 @@ static void frame_init(const parz_ll_geometry* g, size_t b, frame* f) {
   int i, s;
   block_box(g, b, f->o, f->e);
   for (i = 0; i < 4; i++)
-    f->pad[i] = g->n[i] > 1;
+    f->pad[i] = g->n[i] > 1 && g->side[i] > 1;
   f->q[3] = 1;
   for (i = 2; i >= 0; i--)
     f->q[i] = f->q[i + 1] * (f->e[i + 1] + f->pad[i + 1]);

@@ -28,8 +28,9 @@ typedef struct {
   size_t blocks;
 } parz_ll_geometry;
 
-/* PARZ_OK, or the error of an invalid array. */
-int parz_ll_geometry_init(parz_ll_geometry* g, const parz_array* a, parz_error* err);
+/* PARZ_OK, or the error of an invalid array or predictor (lossless.h). */
+int parz_ll_geometry_init(parz_ll_geometry* g, const parz_array* a, unsigned predictor,
+                          parz_error* err);
 
 /* Encodes block b: its zigzagged residuals, in C order inside the block, into z; returns their
  * count. scratch holds PARZ_LL_SCRATCH values. */

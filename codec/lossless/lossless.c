@@ -8,19 +8,19 @@
 #include "residual_coder.h"
 #include "transform.h"
 
-size_t parz_ll_block_count(const parz_array* a) {
+size_t parz_ll_block_count(const parz_array* a, unsigned predictor) {
   parz_ll_geometry g;
-  return parz_ll_geometry_init(&g, a, NULL) == PARZ_OK ? g.blocks : 0;
+  return parz_ll_geometry_init(&g, a, predictor, NULL) == PARZ_OK ? g.blocks : 0;
 }
 
-size_t parz_ll_segment_count(const parz_array* a, size_t c) {
-  size_t blocks = parz_ll_block_count(a);
+size_t parz_ll_segment_count(const parz_array* a, unsigned predictor, size_t c) {
+  size_t blocks = parz_ll_block_count(a, predictor);
   return c ? (blocks + c - 1) / c : 0;
 }
 
-size_t parz_ll_segment_bound(const parz_array* a, size_t c) {
+size_t parz_ll_segment_bound(const parz_array* a, unsigned predictor, size_t c) {
   parz_ll_geometry g;
-  if (parz_ll_geometry_init(&g, a, NULL) != PARZ_OK || c == 0 ||
+  if (parz_ll_geometry_init(&g, a, predictor, NULL) != PARZ_OK || c == 0 ||
       c > (size_t)-1 / PARZ_LL_BLOCK_VALUES / 8)
     return 0;
   return parz_ll_residual_bound(c * PARZ_LL_BLOCK_VALUES, g.w);
@@ -30,7 +30,7 @@ unsigned parz_ll_choose_transform(const parz_array* a, const void* values) {
   parz_ll_geometry g;
   size_t n = 1, probe;
   unsigned k;
-  if (!values || parz_ll_geometry_init(&g, a, NULL) != PARZ_OK)
+  if (!values || parz_ll_geometry_init(&g, a, PARZ_LL_PREDICT_ALL, NULL) != PARZ_OK)
     return 0;
   for (k = 0; k < 4; k++)
     n *= g.n[k];
@@ -61,10 +61,10 @@ typedef struct {
   uint64_t *z, *scratch;
 } segment_work;
 
-static int segment_begin(segment_work* w, const parz_array* a, unsigned transform, size_t c,
-                         size_t s, parz_error* err) {
+static int segment_begin(segment_work* w, const parz_array* a, unsigned transform,
+                         unsigned predictor, size_t c, size_t s, parz_error* err) {
   size_t b;
-  int rc = parz_ll_geometry_init(&w->g, a, err);
+  int rc = parz_ll_geometry_init(&w->g, a, predictor, err);
   w->z = w->scratch = NULL;
   if (rc != PARZ_OK)
     return rc;
@@ -90,19 +90,19 @@ static int segment_end(segment_work* w, int rc) {
   return rc;
 }
 
-int parz_ll_encode_segment(const parz_array* a, const void* values, unsigned transform, size_t c,
-                           size_t s, uint8_t* dst, size_t dst_bytes, size_t* written,
-                           parz_error* err) {
+int parz_ll_encode_segment(const parz_array* a, const void* values, unsigned transform,
+                           unsigned predictor, size_t c, size_t s, uint8_t* dst, size_t dst_bytes,
+                           size_t* written, parz_error* err) {
   segment_work w;
   size_t b, n = 0, bound;
   int rc;
   if (!values || !dst || !written)
     return parz_fail(err, PARZ_ERR_ARG, "lossless: NULL values, destination or size");
-  bound = parz_ll_segment_bound(a, c);
+  bound = parz_ll_segment_bound(a, predictor, c);
   if (dst_bytes < bound)
     return parz_fail(err, PARZ_ERR_BUFFER, "lossless: %zu bytes for a segment that may take %zu",
                      dst_bytes, bound);
-  rc = segment_begin(&w, a, transform, c, s, err);
+  rc = segment_begin(&w, a, transform, predictor, c, s, err);
   if (rc != PARZ_OK)
     return segment_end(&w, rc);
   for (b = w.first; b < w.end; b++)
@@ -111,14 +111,15 @@ int parz_ll_encode_segment(const parz_array* a, const void* values, unsigned tra
   return segment_end(&w, PARZ_OK);
 }
 
-int parz_ll_decode_segment(const parz_array* a, unsigned transform, size_t c, size_t s,
-                           const uint8_t* src, size_t src_bytes, void* values, parz_error* err) {
+int parz_ll_decode_segment(const parz_array* a, unsigned transform, unsigned predictor, size_t c,
+                           size_t s, const uint8_t* src, size_t src_bytes, void* values,
+                           parz_error* err) {
   segment_work w;
   size_t b, n = 0;
   int rc;
   if (!values)
     return parz_fail(err, PARZ_ERR_ARG, "lossless: NULL values");
-  rc = segment_begin(&w, a, transform, c, s, err);
+  rc = segment_begin(&w, a, transform, predictor, c, s, err);
   if (rc == PARZ_OK)
     rc = parz_ll_uncode_residuals(src, src_bytes, w.values, w.g.w, w.z, s, err);
   if (rc == PARZ_OK)

@@ -11,7 +11,12 @@
  * Geometry: blocks are hypercubes of 4096 values (4096, 64 x 64, 16^3, 8^4; cut at the array's
  * edges), in C order of the block grid; a segment is C consecutive blocks (the last one may be
  * short). Each segment's bytes stand alone: the caller keeps their sizes (the frame's table will
- * hold them). */
+ * hold them).
+ *
+ * Predictor: PARZ_LL_PREDICT_ALL runs the Lorenzo predictor over every dimension;
+ * PARZ_LL_PREDICT_STACK takes a 4D array as a stack of 3D fields (blocks of 1 x 16^3, nothing
+ * predicted across the slowest dimension), for stacks whose fields are not smooth neighbours of
+ * each other, such as ensemble members; for fewer dimensions it is PARZ_LL_PREDICT_ALL. */
 #ifndef PARZ_LOSSLESS_H
 #define PARZ_LOSSLESS_H
 
@@ -24,14 +29,18 @@
 extern "C" {
 #endif
 
-/* Number of blocks of a (contiguous, C order), 0 for an invalid array. */
-size_t parz_ll_block_count(const parz_array* a);
+#define PARZ_LL_PREDICT_ALL 0u
+#define PARZ_LL_PREDICT_STACK 1u
+
+/* Number of blocks of a (contiguous, C order) under the predictor, 0 for an invalid array or
+ * predictor. */
+size_t parz_ll_block_count(const parz_array* a, unsigned predictor);
 
 /* Number of segments of C blocks. */
-size_t parz_ll_segment_count(const parz_array* a, size_t c);
+size_t parz_ll_segment_count(const parz_array* a, unsigned predictor, size_t c);
 
 /* Bytes a segment of C blocks can take at most (its values raw, plus its header). */
-size_t parz_ll_segment_bound(const parz_array* a, size_t c);
+size_t parz_ll_segment_bound(const parz_array* a, unsigned predictor, size_t c);
 
 /* The transform every segment of the array will use: 0 for integer images, else the scale's
  * number (transform.h). Reads every value once. */
@@ -39,15 +48,16 @@ unsigned parz_ll_choose_transform(const parz_array* a, const void* values);
 
 /* Encodes segment s (of C blocks) of the contiguous array into dst (at least
  * parz_ll_segment_bound bytes): *written receives its size. */
-int parz_ll_encode_segment(const parz_array* a, const void* values, unsigned transform, size_t c,
-                           size_t s, uint8_t* dst, size_t dst_bytes, size_t* written,
-                           parz_error* err);
+int parz_ll_encode_segment(const parz_array* a, const void* values, unsigned transform,
+                           unsigned predictor, size_t c, size_t s, uint8_t* dst, size_t dst_bytes,
+                           size_t* written, parz_error* err);
 
 /* Decodes segment s from src (exactly its src_bytes) into its place in values. A segment that
  * ends early, runs past src_bytes or holds an impossible code is refused with PARZ_ERR_STREAM,
  * naming it; values outside segment s are never written. */
-int parz_ll_decode_segment(const parz_array* a, unsigned transform, size_t c, size_t s,
-                           const uint8_t* src, size_t src_bytes, void* values, parz_error* err);
+int parz_ll_decode_segment(const parz_array* a, unsigned transform, unsigned predictor, size_t c,
+                           size_t s, const uint8_t* src, size_t src_bytes, void* values,
+                           parz_error* err);
 
 #ifdef __cplusplus
 }

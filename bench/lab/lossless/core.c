@@ -1,12 +1,15 @@
-/* The codec core of codec/lossless/ as one more candidate, so that its ratio and speed sit in
- * the same table as the lab's variants and the peers: the transform byte, then each segment of
- * C = 4 blocks after its 4-byte little-endian size (where the frame's table will hold it). */
+/* The codec core of codec/lossless/ as one more candidate, so that its ratio and speed sit in the
+ * same table as the lab's variants and the peers: the transform byte, then each segment of C = 4
+ * blocks (4D arrays as stacks of 3D fields) after its 4-byte little-endian size (where the frame's
+ * table will hold it). */
 #include <string.h>
 
 #include "lab.h"
 #include "lossless.h"
 
 #define CORE_C 4
+/* 4D arrays as stacks of 3D fields (ccsm: ensemble members); fewer dimensions predicted whole */
+#define CORE_P PARZ_LL_PREDICT_STACK
 
 static parz_array core_array(const lab_array* a) {
   parz_array p;
@@ -21,14 +24,15 @@ static parz_array core_array(const lab_array* a) {
 static size_t core_encode(const lab_array* a, uint8_t* out, size_t cap, const void* arg) {
   (void)arg;
   parz_array p = core_array(a);
-  size_t segments = parz_ll_segment_count(&p, CORE_C), bound = parz_ll_segment_bound(&p, CORE_C);
+  size_t segments = parz_ll_segment_count(&p, CORE_P, CORE_C),
+         bound = parz_ll_segment_bound(&p, CORE_P, CORE_C);
   unsigned t = parz_ll_choose_transform(&p, a->data);
   size_t at = 1;
   out[0] = (uint8_t)t;
   for (size_t s = 0; s < segments; s++) {
     size_t n = 0;
     if (at + 4 + bound > cap ||
-        parz_ll_encode_segment(&p, a->data, t, CORE_C, s, out + at + 4, bound, &n, NULL))
+        parz_ll_encode_segment(&p, a->data, t, CORE_P, CORE_C, s, out + at + 4, bound, &n, NULL))
       return 0;
     for (int b = 0; b < 4; b++)
       out[at + (size_t)b] = (uint8_t)(n >> (8 * b));
@@ -41,7 +45,7 @@ static int core_decode(const uint8_t* in, size_t len, const lab_array* a, void* 
                        const void* arg) {
   (void)arg;
   parz_array p = core_array(a);
-  size_t segments = parz_ll_segment_count(&p, CORE_C), at = 1;
+  size_t segments = parz_ll_segment_count(&p, CORE_P, CORE_C), at = 1;
   for (size_t s = 0; s < segments; s++) {
     size_t n = 0;
     if (at + 4 > len)
@@ -49,7 +53,7 @@ static int core_decode(const uint8_t* in, size_t len, const lab_array* a, void* 
     for (int b = 0; b < 4; b++)
       n |= (size_t)in[at + (size_t)b] << (8 * b);
     if (n > len - at - 4 ||
-        parz_ll_decode_segment(&p, in[0], CORE_C, s, in + at + 4, n, out, NULL) != PARZ_OK)
+        parz_ll_decode_segment(&p, in[0], CORE_P, CORE_C, s, in + at + 4, n, out, NULL) != PARZ_OK)
       return 1;
     at += 4 + n;
   }

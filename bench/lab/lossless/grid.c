@@ -1,8 +1,8 @@
 /* The lab's grid candidates: the values' integer images (or, for arrays whose every value is an
- * integer divided by a scale, the integers themselves), an exact integer Lorenzo predictor in wrap-around
- * arithmetic, restarted per block of 4096 values (4096, 64^2, 16^3, 8^4: each block decodable
- * alone) or run over the whole array, or a plain delta along the flattened array; then one of
- * the residual coders of coders.c. */
+ * integer divided by a scale, the integers themselves), an exact integer Lorenzo predictor in
+ * wrap-around arithmetic, restarted per block of 4096 values (4096, 64^2, 16^3, 8^4: each block
+ * decodable alone) or run over the whole array, or a plain delta along the flattened array; then
+ * one of the residual coders of coders.c. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,9 +36,9 @@ static uint64_t image_of(double v, int w) {
 }
 
 /* Runs the predictor over a: encoding (out == NULL) fills z with zigzagged residuals in block
- * order; decoding rebuilds the values from z into out. shape: 0 blocks of 4096 values, 1 the whole array, 2 blocks of 16384 to 65536 values, 3 as 0
- * but a 4D array taken as a stack of 3D fields (as fpzip does); fval:
- * the prediction made from the neighbours' values in double arithmetic. */
+ * order; decoding rebuilds the values from z into out. shape: 0 blocks of 4096 values, 1 the whole
+ * array, 2 blocks of 16384 to 65536 values, 3 as 0 but a 4D array taken as a stack of 3D fields
+ * (as fpzip does); fval: the prediction made from the neighbours' values in double arithmetic. */
 static int lorenzo(const lab_array* a, int intmode, int shape, int fval, uint64_t* z, void* out) {
   int w = a->f64 ? 64 : 32, d = a->ndim;
   uint64_t mask = wmask(w);

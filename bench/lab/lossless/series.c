@@ -1,15 +1,15 @@
-/* The lab's 1D series candidates, each restarted per segment of 4096 values (and per row of a
- * 2D array of series) so that segments decode on their own: the delta of the integer images;
- * Holt's double exponential smoothing in double arithmetic (the prediction's image subtracted
- * from the value's), or in integer arithmetic on the images themselves (fixed-point gains in
- * eighths, wrap-around); and the XOR of consecutive bit patterns. All of them run on the
- * value transform of transform.c (scaled integers where the array is one). The encoder picks Holt's gains
- * per array from a small set; the residuals go to a coder of coders.c.
+/* The lab's 1D series candidates, each restarted per segment of 4096 values (and per row of a 2D
+ * array of series) so that segments decode on their own: the delta of the integer images; Holt's
+ * double exponential smoothing in double arithmetic (the prediction's image subtracted from the
+ * value's), or in integer arithmetic on the images themselves (fixed-point gains in eighths,
+ * wrap-around); and the XOR of consecutive bit patterns. All of them run on the value transform
+ * of transform.c (scaled integers where the array is one). The encoder picks Holt's gains per
+ * array from a small set; the residuals go to a coder of coders.c.
  *
  * The double arithmetic is the same on every decoder because this file is compiled with
  * -ffp-contract=off (no fused multiply-add), each step is one IEEE operation in a fixed order,
- * and the state is reset whenever it stops being finite, so that no NaN payload (which
- * differs between CPUs and GPUs) ever reaches a prediction. */
+ * and the state is reset whenever it stops being finite, so that no NaN payload (which differs
+ * between CPUs and GPUs) ever reaches a prediction. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
