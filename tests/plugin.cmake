@@ -4,6 +4,10 @@ if(NOT TARGET H5Zparz)
   return()
 endif()
 
+# The plugin's folders keep their layers: no HDF5 in cd_values/ and exec/.
+add_test(NAME plugin_layers COMMAND ${CMAKE_COMMAND} -DPLUGIN=${PROJECT_SOURCE_DIR}/plugin
+                                    -P ${CMAKE_CURRENT_SOURCE_DIR}/plugin_layers.cmake)
+
 add_executable(test_plugin_config test_plugin_config.c)
 target_link_libraries(test_plugin_config PRIVATE parz_filter_config parz_h5z)
 add_test(NAME test_plugin_config COMMAND test_plugin_config)

@@ -1,0 +1,31 @@
+# ctest script: the plugin's folders keep their layers (DEVELOPING.md, "Layout"). cd_values/ and
+# exec/ know no HDF5, so that their tests need no file: none of their files includes an HDF5
+# header or a header of dataset/ or filter/. dataset/ takes nothing from filter/ but the
+# constants of H5Zparz.h. Each breach is named with its file and include.
+# Usage: cmake -DPLUGIN=<source>/plugin -P plugin_layers.cmake
+set(hdf5_free "hdf5\\.h|H5[A-Za-z]*\\.h|h5_[a-z_]*\\.h|parz_h5[a-z_]*\\.h|huge_pages\\.h")
+set(breaches "")
+foreach(folder cd_values exec dataset)
+  file(GLOB files "${PLUGIN}/${folder}/*.c" "${PLUGIN}/${folder}/*.h")
+  if(NOT files)
+    message(FATAL_ERROR "plugin_layers: no sources in ${PLUGIN}/${folder}")
+  endif()
+  foreach(f IN LISTS files)
+    file(STRINGS "${f}" includes REGEX "^[ \t]*#[ \t]*include[ \t]*[<\"]")
+    foreach(line IN LISTS includes)
+      string(REGEX REPLACE "^[^<\"]*[<\"]([^>\"]*)[>\"].*$" "\\1" header "${line}")
+      get_filename_component(name "${header}" NAME)
+      if(folder STREQUAL "dataset")
+        if(name STREQUAL "H5Zparz_register.h")
+          string(APPEND breaches "\n  ${f}: ${line}")
+        endif()
+      elseif(name MATCHES "^(${hdf5_free})$")
+        string(APPEND breaches "\n  ${f}: ${line}")
+      endif()
+    endforeach()
+  endforeach()
+endforeach()
+if(breaches)
+  message(FATAL_ERROR "plugin_layers: includes across the plugin's layers:${breaches}")
+endif()
+message(STATUS "plugin_layers: cd_values/ and exec/ include no HDF5 header")
