@@ -1,5 +1,5 @@
 /* GPU decode kernels against table size: the measurement behind the default C and P, and
- * behind the decoder's choice of parse shape (gpu/decode.cu: plan, seg_parser).
+ * behind the decoder's choice of parse shape (gpu/zfp/zfp_decode.cu: plan, seg_parser).
  *
  * For each array, mode and segment size C, one chunk holds the whole array (the most parallelism
  * a chunk can offer); it is decoded on the device by the kernels of parz_gpu_decode_device with

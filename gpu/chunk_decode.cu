@@ -15,23 +15,23 @@
  * may already be in the destination by the time the last slice has decoded). */
 #include <string.h>
 
-#include "gpu_internal.h"
-#include "stored.h"
+#include "gpu_codecs.h"
 
 extern "C" int parz_gpu_chunk_decode(parz_gpu_context* ctx, const void* src, size_t src_bytes,
                                      void* dst, size_t dst_bytes, parz_error* err) {
   parz_chunk_view v;
   parz_gpu_scratch s;
+  const parz_gpu_codec* codec;
   int rc, npieces, i, nthreads;
   size_t piece_end[PARZ_GPU_PIECES_MAX];
   cudaError_t e;
   if (!ctx || !src || !dst)
     return parz_fail(err, PARZ_ERR_ARG, "parz_gpu_chunk_decode: NULL argument");
   if ((rc = parz_chunk_parse(src, src_bytes, &v, err)) != PARZ_OK ||
-      (rc = parz_chunk_fits(&v, dst, dst_bytes, err)) != PARZ_OK)
+      (rc = parz_chunk_fits(&v, dst, dst_bytes, err)) != PARZ_OK ||
+      (rc = parz_gpu_codec_decoder(&v, 0, &codec, err)) != PARZ_OK)
     return rc;
-  /* host to host, a stored chunk is a copy: through the GPU it would be three */
-  if (v.codec == PARZ_CODEC_STORED)
+  if (!codec->enqueue_segments) /* host to host, a copy: through the GPU it would be three */
     return parz_chunk_decode_segments(&v, dst, 0, v.nsegments, err);
   if ((e = cudaSetDevice(ctx->device)) != cudaSuccess)
     return parz_gpu_cuda_fail(err, e, "selecting the device");
@@ -71,8 +71,8 @@ extern "C" int parz_gpu_chunk_decode(parz_gpu_context* ctx, const void* src, siz
       uint64_t blocks = s1 * v.segment_blocks < v.nblocks ? s1 * v.segment_blocks : v.nblocks;
       uint64_t rows_done = s1 == v.nsegments ? rows : 4 * (blocks / per_row_blocks);
       size_t end = (size_t)(rows_done < rows ? rows_done : rows) * row_bytes;
-      if ((rc = parz_gpu_enqueue_segments(ctx, &v, ctx->d_chunk.ptr, d_out, s0, s1 - s0, &s,
-                                          ctx->stream, err)) != PARZ_OK)
+      if ((rc = codec->enqueue_segments(ctx, &v, ctx->d_chunk.ptr, d_out, s0, s1 - s0, &s,
+                                        ctx->stream, err)) != PARZ_OK)
         return rc;
       e = cudaEventRecord(ctx->piece_done[i], ctx->stream);
       if (e == cudaSuccess)

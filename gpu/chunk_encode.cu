@@ -16,8 +16,7 @@
  */
 #include <string.h>
 
-#include "gpu_internal.h"
-#include "table.h" /* parz_chunk_layout */
+#include "gpu_codecs.h"
 
 /* The chunk in the context's d_chunk, grown to its size, which must fit the caller's buffer
  * (when the caller gave one). */
@@ -54,7 +53,8 @@ extern "C" int parz_gpu_chunk_encode(parz_gpu_context* ctx, const parz_array* a,
     *written = 0;
   if (!ctx || !a || !data || (!dst && !alloc))
     return parz_fail(err, PARZ_ERR_ARG, "parz_gpu_chunk_encode: NULL argument");
-  if ((rc = parz_chunk_layout(&v, a, cfg, err)) != PARZ_OK)
+  const parz_gpu_codec* codec; /* parz_gpu_encode_placed launches its kernels */
+  if ((rc = parz_gpu_codec_encoder(a, cfg, &v, &codec, err)) != PARZ_OK)
     return rc;
   for (unsigned k = 0; k < a->dims; k++)
     if (a->stride[k])

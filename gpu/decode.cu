@@ -1,217 +1,17 @@
-/* Segment decode: the shape of a chunk's launch and the device API; the kernels are in
- * decode_kernels.cuh.
- *
- * One thread per segment would make the parallelism nsegments, starving the GPU as soon as C is
- * large enough for a small table, and a warp's 32 lanes would write 32 blocks C blocks apart
- * (uncoalesced). So the parse and the decode are decoupled: kernel 1 (lengths_kernel) parses
- * block lengths only, G segments per warp, one lane each (block_skip.cuh), and writes every
- * block's bit offset within its segment to a u32 array; kernel 2 (block_kernel) decodes one
- * block per thread, neighbouring threads taking neighbouring blocks, so the stores of a warp
- * land in the same rows. C then only sets the length of kernel 1's serial walk, which costs a
- * fraction of decoding. Fixed-rate chunks and C = 1 parse nothing (every block's start is
- * known). Values are decoded by parz_decode_block's width functions from codec/zfp/block_decode.h,
- * the code the CPU runs, except 1D/2D blocks in modes without a budget limit, which take the
- * window decoder of block_small.cuh (same transform and cast code); the output is bit-identical
- * either way. */
+/* The GPU decoder's device API and its batches: the frame's work (arguments, scratch, fault
+ * records) around the kernels of each chunk's codec, reached through the GPU's codec table
+ * (gpu_codecs.h). */
 #include <stdlib.h>
 #include <string.h>
 
-#include "decode_kernels.cuh"
-#include "stored.h"
-
-int parz_gpu_parse_offsets(const parz_gpu_context* ctx, const parz_chunk_view* v) {
-  (void)ctx;
-  return v->segment_blocks > 1 && v->params.minbits != v->params.maxbits &&
-         v->table == PARZ_TABLE_HYBRID;
-}
-
-/* The fastest length parser that applies to the chunk, or the one `forced` asks for
- * (PARZ_GPU_SKIP_SEGMENT: never the 1D/2D one; PARZ_GPU_SKIP_BLOCK: the general one). */
-static int seg_parser(const parz_chunk_view* v, int forced) {
-  if (forced == PARZ_GPU_SKIP_AUTO && parz_skip_small_ok(v->array.type, v->array.dims, &v->params))
-    return PARZ_GPU_SKIP_SMALL;
-  if (forced != PARZ_GPU_SKIP_BLOCK &&
-      parz_skip_segment_ok(v->array.type, v->array.dims, &v->params))
-    return PARZ_GPU_SKIP_SEGMENT;
-  return PARZ_GPU_SKIP_BLOCK;
-}
-
-/* G, the segments per warp of the parse, for nsegments segments in one launch given the length
- * parser. The rule comes from sweeps of G with bench/bench_gpu_kernel (bench/README.md lists
- * the run, bench/results/h100/notes-from-code.md what it found). One thread per block in the
- * decode kernel, so C only matters to the length parse. G starts at 32 and is halved while
- * fewer than W parse warps per SM would run:
- * - the 1D/2D lockstep parser, lossy modes: W = 4 (one warp per scheduler), G >= 8. Its lanes
- *   stay in step, so more of them per warp cost little, and a smaller G only spreads the same
- *   chains over more warps;
- * - the lockstep parser in reversible mode, whose reloads after long raw runs diverge: W = 8,
- *   G >= 8;
- * - the other parsers (3D, 4D), whose lanes diverge at every plane: W = 8, G >= 1, since lanes
- *   that diverge gain little from sharing a warp. */
-static unsigned plan(const parz_gpu_context* ctx, const parz_chunk_view* v, uint64_t nsegments,
-                     int parser) {
-  const unsigned long long sms = (unsigned long long)ctx->sm_count;
-  const int lockstep = parser == PARZ_GPU_SKIP_SMALL;
-  const int lossy = v->params.minexp >= PARZ_MIN_EXP;
-  const unsigned gmin = lockstep ? 8 : 1, warps = lockstep && lossy ? 4 : 8;
-  unsigned G = 32;
-  while (G > gmin && nsegments / G < warps * sms)
-    G /= 2;
-  return G;
-}
-
-/* A chunk's segments [first, first + count) as kernel arguments, with `busy` segments decoded
- * in the same launch (plan's G rule counts them all). */
-static void seg_setup(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d_chunk,
-                      void* d_dst, uint64_t first, uint64_t count, uint64_t busy,
-                      const parz_gpu_scratch* s, const parz_gpu_shape* shape, seg_args* a) {
-  unsigned k;
-  memset(a, 0, sizeof *a);
-  a->payload = (const unsigned char*)d_chunk + parz_gpu_payload_offset(v);
-  a->payload_bytes = v->payload_bytes;
-  a->offsets = s->offsets;
-  if (parz_gpu_parse_offsets(ctx, v)) {
-    a->table = (const unsigned char*)d_chunk + parz_gpu_table_offset(v);
-    a->table_P = v->partition_segments;
-    a->record_bytes = parz_gpu_record_bytes(v);
-    a->width = v->length_bytes;
-  }
-  a->nblocks = v->nblocks;
-  a->first = first;
-  a->end = first + count;
-  for (k = 0; k < v->array.dims; k++) {
-    a->shape[k] = v->array.shape[k];
-    a->bgrid[k] = (v->array.shape[k] + 3) / 4;
-  }
-  a->params = v->params;
-  a->C = v->segment_blocks;
-  a->fixed = v->params.minbits == v->params.maxbits;
-  a->parser = seg_parser(v, shape ? shape->parser : PARZ_GPU_SKIP_AUTO);
-  a->G = shape && shape->group ? PARZ_MIN(shape->group, 32u) : plan(ctx, v, busy, a->parser);
-  a->vec = ((uintptr_t)d_dst % 16 == 0) && v->array.shape[v->array.dims - 1] % 4 == 0;
-  a->dst = d_dst;
-  a->fault = s->fault;
-  a->pdl = ctx->cc_major >= 9;
-  a->block_end = PARZ_MIN(a->end * a->C, v->nblocks);
-  if (block_parses(*a)) {
-    a->rel = s->rel; /* parz_gpu_scratch_reserve gave the chunk its share */
-    a->parse_ctas = (unsigned)lengths_ctas(*a);
-  }
-  a->decode_ctas = (unsigned)block_ctas(*a);
-  if (v->mask.nvalues) { /* the groups holding blocks [first * C, block_end) */
-    parz_gpu_mask* m = &a->mask;
-    m->values = (const unsigned char*)d_chunk + parz_gpu_section_offset(v, v->mask.values);
-    m->starts = (const unsigned char*)d_chunk + parz_gpu_section_offset(v, v->mask.starts);
-    m->records = (const unsigned char*)d_chunk + parz_gpu_section_offset(v, v->mask.records);
-    m->record_bytes = v->mask.record_bytes;
-    m->ngroups = v->mask.ngroups;
-    m->nblocks = v->nblocks;
-    m->map = s->mask;
-    m->G = v->mask.group_blocks;
-    m->V = v->mask.nvalues;
-    m->dims = v->array.dims;
-    m->group_first = first * a->C / m->G;
-    m->group_end = a->block_end > first * a->C ? (a->block_end - 1) / m->G + 1 : m->group_first;
-    a->mask_ctas = (unsigned)parz_gpu_mask_ctas(*m, WARPS_PER_CTA);
-  }
-  if (v->nchecksums) { /* the partitions whose first segment is in [first, end) */
-    const unsigned long long P = v->checksum_segments;
-    a->sums.sums = (const unsigned char*)d_chunk + parz_gpu_checksums_offset(v);
-    a->sums.table = v->table == PARZ_TABLE_HYBRID
-                        ? (const unsigned char*)d_chunk + parz_gpu_table_offset(v)
-                        : NULL;
-    a->sums.offsets = s->offsets;
-    a->sums.record_bytes = parz_gpu_record_bytes(v);
-    a->sums.P = P;
-    a->sums.count = v->nchecksums;
-    a->sums.payload_end = 8ull * v->payload_bytes;
-    a->sum_first = (first + P - 1) / P;
-    a->sum_end = PARZ_MIN((first + count + P - 1) / P, (unsigned long long)v->nchecksums);
-    a->sum_ctas = (unsigned)((a->sum_end - a->sum_first + WARPS_PER_CTA - 1) / WARPS_PER_CTA);
-  }
-}
-
-static int bad_type(parz_error* err, int type) {
-  return parz_fail(err, PARZ_ERR_TYPE, "unknown scalar type %d", type);
-}
-
-/* Enqueues the kernels of n chunks (seg_args h[0..n), the same at d in device memory; n = 1
- * and d = NULL: one chunk, arguments by value). */
-static int launch(const parz_chunk_view* v, const seg_args* h, const seg_args* d, unsigned n,
-                  cudaStream_t st, parz_error* err) {
-  const unsigned dims = v->array.dims;
-  cudaError_t e;
-  switch (v->array.type) {
-    case PARZ_FLOAT: e = parz_gpu_launch_f32(dims, h, d, n, st); break;
-    case PARZ_DOUBLE: e = parz_gpu_launch_f64(dims, h, d, n, st); break;
-    case PARZ_INT32: e = parz_gpu_launch_i32(dims, h, d, n, st); break;
-    case PARZ_INT64: e = parz_gpu_launch_i64(dims, h, d, n, st); break;
-    default: return bad_type(err, (int)v->array.type);
-  }
-  return e == cudaSuccess ? PARZ_OK : parz_gpu_cuda_fail(err, e, "segment decode launch");
-}
-
-static int enqueue_segments(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d_chunk,
-                            void* d_dst, uint64_t first, uint64_t count, const parz_gpu_scratch* s,
-                            const parz_gpu_shape* shape, cudaStream_t stream, parz_error* err) {
-  seg_args a;
-  if (count == 0)
-    return PARZ_OK;
-  seg_setup(ctx, v, d_chunk, d_dst, first, count, count, s, shape, &a);
-  return launch(v, &a, NULL, 1, stream, err);
-}
-
-int parz_gpu_enqueue_segments(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d_chunk,
-                              void* d_dst, uint64_t first, uint64_t count,
-                              const parz_gpu_scratch* s, cudaStream_t stream, parz_error* err) {
-  return enqueue_segments(ctx, v, d_chunk, d_dst, first, count, s, NULL, stream, err);
-}
+#include "gpu_codecs.h"
 
 int parz_gpu_enqueue_chunk(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d_chunk,
                            void* d_dst, const parz_gpu_scratch* s, const parz_gpu_shape* shape,
                            cudaStream_t st, parz_error* err) {
-  int rc;
-  if (v->codec == PARZ_CODEC_STORED)
-    return parz_gpu_enqueue_stored(v, d_chunk, d_dst, s, st, err);
-  if ((rc = parz_gpu_enqueue_offsets(ctx, v, d_chunk, s, st, err)) != PARZ_OK ||
-      (rc = enqueue_segments(ctx, v, d_chunk, d_dst, 0, v->nsegments, s, shape, st, err)) !=
-          PARZ_OK)
-    return rc;
-  return parz_gpu_enqueue_exceptions(ctx, v, d_chunk, d_dst, st, err);
-}
-
-/* Chunks [0, n) of one type and rank in one launch per kernel: their arguments go
- * to the device in one copy from `h_args` (pinned, this run's own part of it). */
-static int enqueue_run(parz_gpu_context* ctx, const parz_chunk_view* v, const void* const* d_chunks,
-                       void* const* d_dsts, size_t n, const parz_gpu_scratch* s,
-                       unsigned char* h_args, unsigned char* d_args, cudaStream_t st,
-                       parz_error* err) {
-  seg_args* hs = (seg_args*)h_args;
-  parz_gpu_table_args* ht = (parz_gpu_table_args*)(hs + n);
-  uint64_t busy = 0;
-  size_t i, m = 0;
-  int rc;
-  cudaError_t e;
-  for (i = 0; i < n; i++)
-    busy += v[i].nsegments;
-  for (i = 0; i < n; i++) {
-    seg_setup(ctx, &v[i], d_chunks[i], d_dsts[i], 0, v[i].nsegments, busy, &s[i], NULL, &hs[i]);
-    m += parz_gpu_table_args_init(ctx, &v[i], d_chunks[i], &s[i], &ht[m]);
-  }
-  e = cudaMemcpyAsync(d_args, h_args, n * sizeof *hs + m * sizeof *ht, cudaMemcpyHostToDevice, st);
-  if (e == cudaSuccess)
-    e = cudaEventRecord(ctx->args_copied, st);
-  if (e == cudaSuccess && m)
-    e = parz_gpu_launch_offsets(ht, (const parz_gpu_table_args*)((seg_args*)d_args + n),
-                                (unsigned)m, st);
-  if (e != cudaSuccess)
-    return parz_gpu_cuda_fail(err, e, "segment offsets launch");
-  if ((rc = launch(v, hs, (const seg_args*)d_args, (unsigned)n, st, err)) != PARZ_OK)
-    return rc;
-  for (i = 0; i < n; i++)
-    if ((rc = parz_gpu_enqueue_exceptions(ctx, &v[i], d_chunks[i], d_dsts[i], st, err)) != PARZ_OK)
-      return rc;
-  return PARZ_OK;
+  const parz_gpu_codec* codec;
+  int rc = parz_gpu_codec_decoder(v, 0, &codec, err);
+  return rc == PARZ_OK ? codec->enqueue_chunk(ctx, v, d_chunk, d_dst, s, shape, st, err) : rc;
 }
 
 /* Chunks per run: gridDim.y's limit. */
@@ -220,7 +20,7 @@ static int enqueue_run(parz_gpu_context* ctx, const parz_chunk_view* v, const vo
 int parz_gpu_enqueue_chunks(parz_gpu_context* ctx, const parz_chunk_view* views,
                             const void* const* d_chunks, void* const* d_dsts, size_t n,
                             const parz_gpu_scratch* s, cudaStream_t st, parz_error* err) {
-  const size_t per = sizeof(seg_args) + sizeof(parz_gpu_table_args);
+  const size_t per = parz_gpu_codec_run_bytes();
   size_t i = 0, j;
   int rc;
   if (n > 1) {
@@ -234,17 +34,19 @@ int parz_gpu_enqueue_chunks(parz_gpu_context* ctx, const parz_chunk_view* views,
   }
   while (i < n) {
     const parz_chunk_view* v = &views[i];
+    const parz_gpu_codec* codec;
+    if ((rc = parz_gpu_codec_decoder(v, i, &codec, err)) != PARZ_OK)
+      return rc;
     j = i + 1;
-    while (j < n && j - i < RUN_MAX && views[j].array.type == v->array.type &&
-           views[j].array.dims == v->array.dims && views[j].codec == PARZ_CODEC_ZFP &&
-           v->codec == PARZ_CODEC_ZFP)
+    while (codec->enqueue_run && j < n && j - i < RUN_MAX && views[j].codec == v->codec &&
+           views[j].array.type == v->array.type && views[j].array.dims == v->array.dims)
       j++;
     if (j - i == 1)
-      rc = parz_gpu_enqueue_chunk(ctx, v, d_chunks[i], d_dsts[i], &s[i], NULL, st, err);
+      rc = codec->enqueue_chunk(ctx, v, d_chunks[i], d_dsts[i], &s[i], NULL, st, err);
     else
-      rc = enqueue_run(ctx, v, d_chunks + i, d_dsts + i, j - i, s + i,
-                       (unsigned char*)ctx->h_args.ptr + i * per,
-                       (unsigned char*)ctx->d_args.ptr + i * per, st, err);
+      rc = codec->enqueue_run(ctx, v, d_chunks + i, d_dsts + i, j - i, s + i,
+                              (unsigned char*)ctx->h_args.ptr + i * per,
+                              (unsigned char*)ctx->d_args.ptr + i * per, st, err);
     if (rc != PARZ_OK)
       return rc;
     i = j;
@@ -252,7 +54,8 @@ int parz_gpu_enqueue_chunks(parz_gpu_context* ctx, const parz_chunk_view* views,
   return PARZ_OK;
 }
 
-/* Checks the arguments of the device API. */
+/* Checks the arguments of the device API, then refuses a chunk of a codec without GPU kernels,
+ * before any work. */
 static int check_device_args(size_t n, const parz_chunk_view* views, const void* const* d_chunks,
                              void* const* d_dsts, parz_error* err) {
   size_t i;
@@ -275,6 +78,12 @@ static int check_device_args(size_t n, const parz_chunk_view* views, const void*
                        "parz_gpu_decode_device: the destination of chunk %zu is not aligned to "
                        "its %zu-byte values",
                        i, size);
+  }
+  for (i = 0; i < n; i++) {
+    const parz_gpu_codec* codec;
+    const int rc = parz_gpu_codec_decoder(&views[i], i, &codec, err);
+    if (rc != PARZ_OK)
+      return rc;
   }
   return PARZ_OK;
 }

@@ -37,28 +37,8 @@
 
 #include "codecs.h"
 #include "encode_kernels.cuh"
+#include "gpu_codecs.h"
 #include "stored.h"
-
-/* The block kernel over chunks h[0..n) (d: their device copy), in runs of one type and rank,
- * each run one launch. */
-static int launch_blocks(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d, size_t n,
-                         cudaStream_t st, parz_error* err) {
-  for (size_t i = 0, j; i < n; i = j) {
-    for (j = i + 1; j < n && j - i < 65535 && h[j].type == h[i].type && h[j].dims == h[i].dims; j++)
-      ;
-    const unsigned m = (unsigned)(j - i), dims = h[i].dims;
-    cudaError_t e;
-    switch (h[i].type) {
-      case PARZ_FLOAT: e = parz_gpu_launch_encode_f32(dims, h + i, d + i, m, st); break;
-      case PARZ_DOUBLE: e = parz_gpu_launch_encode_f64(dims, h + i, d + i, m, st); break;
-      case PARZ_INT32: e = parz_gpu_launch_encode_i32(dims, h + i, d + i, m, st); break;
-      default: e = parz_gpu_launch_encode_i64(dims, h + i, d + i, m, st); break;
-    }
-    if (e != cudaSuccess)
-      return parz_gpu_cuda_fail(err, e, "launching the block encoder");
-  }
-  return PARZ_OK;
-}
 
 /* The exception records of chunk c (c.nexceptions > 0): a count per range of positions, their
  * running sum (each range's first record), the records. counts holds 2 * ranges words. */
@@ -107,10 +87,10 @@ static bool masks(const parz_gpu_enc_chunk& c) { return c.mask.nan || c.mask.fil
  * set ranked, their blocks encoded again with the mask's stand-ins and facts, the records'
  * bytes counted for every candidate G, and their sizes read back into sizes (the call's second
  * wait). Their entries in h get the pass's fields. */
-static int mask_pass(parz_gpu_context* ctx, parz_gpu_enc_chunk* h, const size_t* which, size_t m,
-                     parz_gpu_enc_chunk* h_sub, parz_gpu_enc_chunk* d_sub,
-                     parz_gpu_enc_sizes* d_sizes, parz_gpu_enc_sizes* sizes, cudaStream_t st,
-                     parz_error* err) {
+static int mask_pass(parz_gpu_context* ctx, const parz_gpu_codec* codec, parz_gpu_enc_chunk* h,
+                     const size_t* which, size_t m, parz_gpu_enc_chunk* h_sub,
+                     parz_gpu_enc_chunk* d_sub, parz_gpu_enc_sizes* d_sizes,
+                     parz_gpu_enc_sizes* sizes, cudaStream_t st, parz_error* err) {
   size_t facts = 0, j;
   cudaError_t e = cudaSuccess;
   int rc;
@@ -141,7 +121,7 @@ static int mask_pass(parz_gpu_context* ctx, parz_gpu_enc_chunk* h, const size_t*
     e = parz_gpu_launch_mask_rank(h_sub, d_sub, (unsigned)m, st);
   if (e != cudaSuccess)
     return parz_gpu_cuda_fail(err, e, "preparing the mask pass");
-  if ((rc = launch_blocks(h_sub, d_sub, m, st, err)) != PARZ_OK)
+  if ((rc = codec->launch_blocks(h_sub, d_sub, m, st, err)) != PARZ_OK)
     return rc;
   e = parz_gpu_launch_mask_lengths(h_sub, d_sub, (unsigned)m, st);
   if (e == cudaSuccess)
@@ -243,12 +223,21 @@ int parz_gpu_encode_placed(parz_gpu_context* ctx, size_t n, const parz_array* ar
   const size_t sizes_bytes = n * sizeof(parz_gpu_enc_sizes);
   size_t i, scan = 0, scratch = 0, offsets = 0, tiles = 0, sets = 0;
   uint64_t ranges = 0;
+  const parz_gpu_codec* codec;
+  parz_chunk_view layout;
   cudaError_t e;
   int rc;
   if (!ctx || (n && (!arrays || !d_data || !cfg || !written)))
     return parz_fail(err, PARZ_ERR_ARG, "parz_gpu_encode_device: NULL argument");
   if (n == 0)
     return PARZ_OK;
+  /* the codec the configuration writes, once the layout has checked it (PARZ_ERR_PARAM for a
+   * codec no encoder writes); one without a GPU encoder is refused before any work */
+  if ((rc = parz_gpu_codec_encoder(&arrays[0], cfg, &layout, &codec, err)) != PARZ_OK) {
+    if (failed)
+      *failed = 0;
+    return rc;
+  }
   if ((e = cudaSetDevice(ctx->device)) != cudaSuccess)
     return parz_gpu_cuda_fail(err, e, "selecting the device");
   /* the pinned arguments and headers of the last call may still be on their way up */
@@ -320,7 +309,7 @@ int parz_gpu_encode_placed(parz_gpu_context* ctx, size_t n, const parz_array* ar
     e = parz_gpu_launch_tiles(h, d, (unsigned)n, st);
   if (e != cudaSuccess)
     return parz_gpu_cuda_fail(err, e, "preparing the encode");
-  if ((rc = launch_blocks(h, d, n, st, err)))
+  if ((rc = codec->launch_blocks(h, d, n, st, err)))
     return rc;
   e = parz_gpu_launch_sizes(d, (unsigned)n, (parz_gpu_enc_sizes*)ctx->enc_sizes.ptr, st);
   if (e == cudaSuccess)
@@ -352,7 +341,7 @@ int parz_gpu_encode_placed(parz_gpu_context* ctx, size_t n, const parz_array* ar
   }
   if (!which.empty()) {
     parz_gpu_enc_sizes* again = sizes + n;
-    rc = mask_pass(ctx, h, which.data(), which.size(), (parz_gpu_enc_chunk*)((char*)h + up),
+    rc = mask_pass(ctx, codec, h, which.data(), which.size(), (parz_gpu_enc_chunk*)((char*)h + up),
                    (parz_gpu_enc_chunk*)((char*)d + up),
                    (parz_gpu_enc_sizes*)ctx->enc_sizes.ptr + n, again, st, err);
     if (rc != PARZ_OK)

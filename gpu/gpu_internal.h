@@ -188,23 +188,19 @@ int parz_gpu_scratch_reserve(parz_gpu_context* ctx, const parz_chunk_view* views
 
 /* Enqueues the whole decode of n chunks (views[i] parsed from the bytes at d_chunks[i], decoded
  * into d_dsts[i]) on `stream`, chunk i using s[i], after parz_gpu_fault_clear(ctx, n): runs of
- * chunks of one type and rank share each kernel launch (parz_gpu_decode_device_batch). Does not
- * wait. */
+ * chunks of one codec, type and rank share each kernel launch where the codec batches
+ * (parz_gpu_decode_device_batch). Does not wait. */
 int parz_gpu_enqueue_chunks(parz_gpu_context* ctx, const parz_chunk_view* views,
                             const void* const* d_chunks, void* const* d_dsts, size_t n,
                             const struct parz_gpu_scratch* s, cudaStream_t stream, parz_error* err);
 
 /* The same for one chunk alone (s its scratch, after parz_gpu_fault_clear(ctx, 1)), its parse
- * shaped by `shape` (NULL: chosen per chunk, as parz_gpu_enqueue_chunks does). */
+ * shaped by `shape` (NULL: chosen per chunk, as parz_gpu_enqueue_chunks does); a chunk of a
+ * codec without GPU kernels is refused (PARZ_ERR_UNSUPPORTED). */
 int parz_gpu_enqueue_chunk(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d_chunk,
                            void* d_dst, const struct parz_gpu_scratch* s,
                            const struct parz_gpu_shape* shape, cudaStream_t stream,
                            parz_error* err);
-
-/* A stored chunk's decode (stored.cu): its payload copied into d_dst and its checksums verified
- * into s's fault record, on `stream`, after parz_gpu_fault_clear. Does not wait. */
-int parz_gpu_enqueue_stored(const parz_chunk_view* v, const void* d_chunk, void* d_dst,
-                            const struct parz_gpu_scratch* s, cudaStream_t stream, parz_error* err);
 
 /* Writes the stored chunk of an array in device memory (d_data, as `a` lays it out) into d_chunk
  * (parz_stored_bytes long) through host memory, and waits: the encoder's path for the chunks its
@@ -212,14 +208,10 @@ int parz_gpu_enqueue_stored(const parz_chunk_view* v, const void* d_chunk, void*
 int parz_gpu_store_chunk(const parz_array* a, const void* d_data, const parz_chunk_config* cfg,
                          void* d_chunk, cudaStream_t stream, parz_error* err);
 
-/* The pieces of one chunk's decode, for the filter path's slices. Enqueues the decode of
- * segments [first, first + count) of a chunk at d_chunk (view parsed from the same bytes) into
- * d_dst on `stream`, after parz_gpu_fault_clear and parz_gpu_enqueue_offsets on the same
- * stream. Does not wait. */
-int parz_gpu_enqueue_segments(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d_chunk,
-                              void* d_dst, uint64_t first, uint64_t count,
-                              const struct parz_gpu_scratch* s, cudaStream_t stream,
-                              parz_error* err);
+/* The frame's pieces of one chunk's decode (offsets.cu), for the filter path's slices and the
+ * codecs whose segments lie where the table says (gpu_codecs.h, enqueue_segments): the segment
+ * offsets, after parz_gpu_fault_clear, and the exceptions written back after the segments, on
+ * `stream`. Do not wait. */
 int parz_gpu_enqueue_offsets(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d_chunk,
                              const struct parz_gpu_scratch* s, cudaStream_t stream,
                              parz_error* err);

@@ -4,6 +4,7 @@
 if(CMAKE_CXX_COMPILER_LOADED)
   add_executable(test_gpu_parse_host ${CMAKE_CURRENT_SOURCE_DIR}/test_gpu_parse_host.cpp)
   target_include_directories(test_gpu_parse_host PRIVATE ${PROJECT_SOURCE_DIR}/gpu
+                                                         ${PROJECT_SOURCE_DIR}/gpu/zfp
                                                          ${PROJECT_SOURCE_DIR}/codec)
   target_link_libraries(test_gpu_parse_host parz_codec m)
   target_compile_features(test_gpu_parse_host PRIVATE cxx_std_17)
@@ -11,6 +12,7 @@ if(CMAKE_CXX_COMPILER_LOADED)
   # the GPU encoder's per-thread steps, run in the kernels' order on the CPU
   add_executable(test_gpu_encode_host ${CMAKE_CURRENT_SOURCE_DIR}/test_gpu_encode_host.cpp)
   target_include_directories(test_gpu_encode_host PRIVATE ${PROJECT_SOURCE_DIR}/gpu
+                                                          ${PROJECT_SOURCE_DIR}/gpu/zfp
                                                           ${PROJECT_SOURCE_DIR}/codec)
   target_link_libraries(test_gpu_encode_host parz_codec m)
   target_compile_features(test_gpu_encode_host PRIVATE cxx_std_17)
@@ -44,3 +46,15 @@ add_executable(test_host_pool ${CMAKE_CURRENT_SOURCE_DIR}/test_host_pool.cu)
 target_link_libraries(test_host_pool parz_gpu)
 target_compile_features(test_host_pool PRIVATE cuda_std_17)
 add_test(NAME host_pool COMMAND test_host_pool)
+
+# The GPU's codec table: the raw codec of the tests (codec_raw/, its codec table in place of the
+# library's) refused by the device API, the filter path and the encoder, naming it; the refusals
+# before any work run without a device, the rest skip there.
+add_executable(test_gpu_codecs ${CMAKE_CURRENT_SOURCE_DIR}/test_gpu_codecs.cu
+                               ${CMAKE_CURRENT_SOURCE_DIR}/codec_raw/raw_codec.c
+                               ${CMAKE_CURRENT_SOURCE_DIR}/codec_raw/codec_table.c)
+target_include_directories(test_gpu_codecs PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}
+                                                   ${CMAKE_CURRENT_SOURCE_DIR}/codec_raw)
+target_link_libraries(test_gpu_codecs parz_gpu m)
+target_compile_features(test_gpu_codecs PRIVATE cuda_std_17)
+add_test(NAME gpu_codecs COMMAND test_gpu_codecs)

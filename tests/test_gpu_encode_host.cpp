@@ -1,4 +1,4 @@
-/* The GPU encoder's steps run on the CPU: gpu/encode_block.cuh's per-thread functions called for
+/* The GPU encoder's steps run on the CPU: gpu/zfp/encode_block.cuh's per-thread functions called for
  * every thread of every kernel, in the kernels' order (gpu/encode.cu), the scans done serially.
  * Every chunk they build must be parz_chunk_encode's, byte for byte, and must leave no byte of
  * it unwritten (the buffer starts poisoned). This checks where no GPU is (CI) what the GPU test

@@ -1,5 +1,5 @@
-/* The GPU's window paths, run on the CPU: the length parsers of gpu/block_skip.cuh and the
- * window decoder of gpu/block_small.cuh are plain device functions, so with the few CUDA
+/* The GPU's window paths, run on the CPU: the length parsers of gpu/zfp/block_skip.cuh and the
+ * window decoder of gpu/zfp/block_small.cuh are plain device functions, so with the few CUDA
  * intrinsics they use defined here they compile as host C++. This checks them where no GPU is
  * (CI), block by block, which the GPU test (whole chunks) cannot:
  * - every block start the parsers report equals the encoder's block lengths summed, and every

@@ -1,10 +1,11 @@
-/* Stored chunks on the GPU (codec/stored/stored.h, FORMAT.md "Stored chunks"): their decode is a copy
- * of the payload, with one warp per checksummed partition verifying it as block_kernel's warps
- * verify a zfp payload (checksum.cuh). */
+/* Stored chunks on the GPU (codec/stored/stored.h, FORMAT.md "Stored chunks") and their entry in
+ * the GPU's codec table (gpu_codecs.h): their decode is a copy of the payload, with one warp per
+ * checksummed partition verifying it as block_kernel's warps verify a zfp payload
+ * (checksum.cuh). */
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu_internal.h"
+#include "gpu_codecs.h"
 #include "payload_checksum.h"
 #include "stored.h"
 
@@ -34,8 +35,12 @@ __global__ void stored_verify_kernel(const stored_sums a) {
   }
 }
 
-int parz_gpu_enqueue_stored(const parz_chunk_view* v, const void* d_chunk, void* d_dst,
-                            const parz_gpu_scratch* s, cudaStream_t stream, parz_error* err) {
+/* The payload copied into d_dst and its checksums verified into s's fault record. */
+static int enqueue_chunk(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d_chunk,
+                         void* d_dst, const parz_gpu_scratch* s, const parz_gpu_shape* shape,
+                         cudaStream_t stream, parz_error* err) {
+  (void)ctx;
+  (void)shape;
   const unsigned char* chunk = (const unsigned char*)d_chunk;
   cudaError_t e = cudaMemcpyAsync(d_dst, chunk + parz_gpu_payload_offset(v), v->raw_bytes,
                                   cudaMemcpyDeviceToDevice, stream);
@@ -54,6 +59,15 @@ int parz_gpu_enqueue_stored(const parz_chunk_view* v, const void* d_chunk, void*
   }
   return e == cudaSuccess ? PARZ_OK : parz_gpu_cuda_fail(err, e, "copying a stored chunk");
 }
+
+extern const parz_gpu_codec parz_gpu_codec_stored = {
+    PARZ_CODEC_STORED,
+    enqueue_chunk,
+    NULL, /* no runs: a chunk's decode is one copy */
+    0,
+    NULL, /* the filter path copies it on the host: through the GPU it would be three copies */
+    NULL, /* written where the rule of stored chunks says so (parz_gpu_store_chunk), not named */
+};
 
 /* The values of a (strided or not) in C order, element e by thread e: one grid-stride loop. */
 struct gather_args {
