@@ -1,9 +1,10 @@
 /* The GPU chunk encoder's device API: arrays in GPU memory into ParZ chunks in GPU memory, the
- * bytes of parz_chunk_encode (encode_block.cuh says how a chunk is built).
+ * bytes of parz_chunk_encode (encode_chunk.cuh says how a chunk is built).
+ * The blocks' encoding is the codec's, reached through the GPU's codec table (gpu_codecs.h).
  *
  * On the stream, for all chunks of a call together:
  *   tiles   the look-back state of every chunk's block kernel;
- *   blocks  one thread per block (encode_kernels.cuh): gather, clean, pad, encode into a buffer
+ *   blocks  one thread per block (zfp/encode_kernels.cuh): gather, clean, pad, encode into a buffer
  *           of its own; the CTA's running sum of the lengths, continued across CTAs, gives its
  *           offset, where it ORs its bits into the payload scratch;
  *   sizes   each chunk's payload bits, exception count, version-2 flag and masked values,
@@ -36,7 +37,7 @@
 #include <cub/device/device_scan.cuh>
 
 #include "codecs.h"
-#include "encode_kernels.cuh"
+#include "encode_launch.cuh"
 #include "gpu_codecs.h"
 #include "stored.h"
 

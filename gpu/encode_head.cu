@@ -1,10 +1,10 @@
 /* The GPU encoder's kernels around the block kernel: the look-back state before it, the sizes
  * read back after it, the payload moved into place, and the head (table, exception records,
  * section directory and payload checksums, header and its CRC). Each runs a
- * step of encode_block.cuh per thread; a call's chunks share each launch (chunk blockIdx.y,
+ * step of encode_chunk.cuh per thread; a call's chunks share each launch (chunk blockIdx.y,
  * their arguments in device memory), except the exception kernels, which run per chunk that
  * has any. */
-#include "encode_kernels.cuh"
+#include "encode_launch.cuh"
 
 __device__ __forceinline__ unsigned long long thread_index() {
   return (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
@@ -344,7 +344,7 @@ __global__ void __launch_bounds__(PARZ_GPU_SUM_THREADS)
   }
 }
 
-/* One span per CTA (encode_block.cuh): each thread's piece, joined pairwise, within a warp by
+/* One span per CTA (encode_chunk.cuh): each thread's piece, joined pairwise, within a warp by
  * shuffles and then across the warps through shared memory. The byte table and the levels' join
  * tables sit in shared memory: lanes look up different byte entries, which the constant cache
  * would serve one at a time. */

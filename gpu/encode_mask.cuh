@@ -1,11 +1,11 @@
 /* The GPU encoder's masks (codec/FORMAT.md, "Mask"): which values a chunk masks, its palette,
- * and its records, as per-thread steps like encode_block.cuh's (host C++ as well, so that
+ * and its records, as per-thread steps like encode_chunk.cuh's (host C++ as well, so that
  * tests/test_gpu_encode_host.cpp runs them on the CPU).
  *
  * The palette is the fill value when the array holds it, then the NaN bit patterns in order of
  * first appearance in C order, the first PARZ_MASK_MAX_PATTERNS of them (the codec's palette also
  * holds the values the accuracy bound's check takes out, which never come here: the GPU encoder
- * refuses a chunk holding a value at risk, encode_block.cuh). The block kernel finds the NaN
+ * refuses a chunk holding a value at risk, encode_chunk.cuh). The block kernel finds the NaN
  * patterns: a thread whose block holds NaN puts each pattern, with the position where the
  * block first holds it, into its chunk's set, a hash table of PARZ_GPU_MASK_SLOTS patterns in
  * device memory keyed by the pattern, that keeps each pattern's smallest position (atomics).
@@ -43,7 +43,7 @@ struct parz_gpu_mask_set {
   unsigned fill_seen, overflow, nvalues, reserved;
 };
 
-/* A chunk's part in the mask (encode_block.cuh's parz_gpu_enc_chunk holds one). */
+/* A chunk's part in the mask (encode_chunk.cuh's parz_gpu_enc_chunk holds one). */
 struct parz_gpu_mask {
   parz_gpu_mask_set* set; /* NULL: the configuration masks nothing */
   int nan, fill;          /* NaN are masked; values bit-equal to fill_bits are */

@@ -1,10 +1,11 @@
-/* The GPU encoder's steps run on the CPU: gpu/zfp/encode_block.cuh's per-thread functions called for
- * every thread of every kernel, in the kernels' order (gpu/encode.cu), the scans done serially.
- * Every chunk they build must be parz_chunk_encode's, byte for byte, and must leave no byte of
- * it unwritten (the buffer starts poisoned). This checks where no GPU is (CI) what the GPU test
- * checks on the device, on the same cases (gpu_encode_cases.h, every table setting for every
- * kind of values), the refusals (NaN of too many patterns, blocks at risk of missing the
- * accuracy bound) and that of reversible-transform parameters cut short.
+/* The GPU encoder's steps run on the CPU: the per-thread functions of gpu/encode_chunk.cuh and
+ * gpu/zfp/encode_block.cuh called for every thread of every kernel, in the kernels' order
+ * (gpu/encode.cu), the scans done serially. Every chunk they build must be parz_chunk_encode's,
+ * byte for byte, and must leave no byte of it unwritten (the buffer starts poisoned). This checks
+ * where no GPU is (CI) what the GPU test checks on the device, on the same cases
+ * (gpu_encode_cases.h, every table setting for every kind of values), the refusals (NaN of too
+ * many patterns, blocks at risk of missing the accuracy bound) and that of reversible-transform
+ * parameters cut short.
  * Usage: test_gpu_encode_host [--quick] (the values with special values among them alone) */
 #include <float.h>
 #include <math.h>
