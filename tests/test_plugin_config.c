@@ -147,7 +147,7 @@ static void test_refusals(void) {
     parz_cd_store(&cfg, stored);
     CHECK(stored[PARZ_CD_V1_TYPE] == PARZ_FLOAT && cfg.config.checksum == PARZ_CHECKSUM_DEFAULT);
   }
-  cd[0] = 1003; /* a future internal form */
+  cd[0] = 1004; /* a future internal form */
   expect_refusal(PARZ_CD_INTERNAL_NELMTS, cd, PARZ_FLOAT, "upgrade");
   /* The filter refuses user forms where it expects the stored form. */
   parz_filter_config cfg;

@@ -2,6 +2,7 @@
  * compression_opts and h5repack -f UD=37050,0,N,..., built by H5Zparz.h's helpers and checked by
  * the filter's own rules wherever they do not depend on the dataset; with --nccopy, the filter
  * specifications nccopy -F takes, one per variable, each with its variable's fill value. */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -11,21 +12,44 @@
 
 #include "H5Zparz.h"
 #include "netcdf_header.h"
+#include "codec_modes.h"
 #include "parz_tool.h"
+
+/* "--accuracy X", "--expert MINBITS,MAXBITS,MAXPREC,MINEXP": a mode's option and its values. */
+static void mode_option(const parz_codec_mode* m, char* out, size_t size) {
+  int n = snprintf(out, size, "--%s", m->name);
+  if (m->names[0] && n > 0 && (size_t)n < size) {
+    n += snprintf(out + n, size - (size_t)n, " ");
+    for (const char* c = m->names; *c && n > 0 && (size_t)n < size - 1; c++)
+      out[n++] = (char)toupper((unsigned char)*c);
+    out[n] = 0;
+  } else if (m->values[0] && n > 0 && (size_t)n < size) {
+    snprintf(out + n, size - (size_t)n, " %s", m->values[0] == 'd' ? "X" : "N");
+  }
+}
 
 static void cd_values_usage(FILE* f) {
   fprintf(
       f,
-      "usage: parz cd-values [--ud] MODE [--segment-blocks C] [--partition-segments P]\n"
-      "                      [--table auto|none|offsets|lengths|hybrid] [--fill VALUE]\n"
-      "       parz cd-values --nccopy VAR[,VAR...] MODE [TABLE OPTIONS] [--fill VALUE]\n"
-      "       parz cd-values --nccopy VAR[,VAR...]|'*' --from FILE MODE [TABLE OPTIONS]\n"
-      "MODE is one of:\n"
-      "  --accuracy TOL         absolute error bound (floating-point data)\n"
-      "  --rate BITS            bits per value (fixed rate)\n"
-      "  --precision N          bit planes, 1..64\n"
-      "  --reversible           lossless\n"
-      "  --expert MINBITS,MAXBITS,MAXPREC,MINEXP\n"
+      "usage: parz cd-values [--ud] [--codec NAME] MODE [--segment-blocks C]\n"
+      "                      [--partition-segments P] [--table auto|none|offsets|lengths|hybrid]\n"
+      "                      [--fill VALUE]\n"
+      "       parz cd-values --nccopy VAR[,VAR...] [--codec NAME] MODE [TABLE OPTIONS]\n"
+      "                      [--fill VALUE]\n"
+      "       parz cd-values --nccopy VAR[,VAR...]|'*' --from FILE [--codec NAME] MODE\n"
+      "                      [TABLE OPTIONS]\n"
+      "--codec NAME chooses the codec (default zfp); MODE is one of its modes:\n");
+  for (unsigned i = 0; i < parz_codec_count; i++) {
+    const parz_codec* c = parz_codec_chosen(parz_codec_table[i]->id);
+    for (unsigned k = 0; c && k < c->modes->count; k++) {
+      char option[64];
+      mode_option(&c->modes->mode[k], option, sizeof option);
+      fprintf(f, "  %-5s %-38s %s\n", k ? "" : c->name, option, c->modes->mode[k].about);
+    }
+  }
+  fprintf(
+      f,
+      "X is a finite number > 0, N an integer.\n"
       "Prints the cd_values (H5Pset_filter, h5py compression_opts) and the h5repack filter\n"
       "option UD=37050,0,N,...; --ud prints the UD= string alone. --fill VALUE masks VALUE as\n"
       "the fill value (cd_values mask setting 3), for writers that give HDF5 none.\n"
@@ -58,20 +82,34 @@ static int parse_long(const char* s, long long lo, long long hi, long long* x) {
   return end != s && *end == 0 && errno == 0 && *x >= lo && *x <= hi;
 }
 
-/* MINBITS,MAXBITS,MAXPREC,MINEXP: three unsigned 32-bit numbers and a signed one. */
-static int parse_expert(const char* s, long long v[4]) {
+/* The mode's values, comma-separated in s, as cd_values words (codec_modes.h's letters) into
+ * cd; how many, or 0 when s does not hold them. */
+static size_t parse_words(const parz_codec_mode* m, const char* s, unsigned* cd) {
+  size_t n = 0;
   const char* p = s;
-  for (int k = 0; k < 4; k++) {
-    char* end;
-    errno = 0;
-    v[k] = strtoll(p, &end, 10);
-    if (end == p || errno != 0 || *end != (k < 3 ? ',' : '\0'))
+  for (const char* v = m->values; *v; v++) {
+    const char* end = strchr(p, ',');
+    char item[64];
+    size_t len = end ? (size_t)(end - p) : strlen(p);
+    double x;
+    long long k;
+    if ((end != NULL) != (v[1] != 0) || len >= sizeof item)
       return 0;
-    if (k < 3 ? v[k] < 0 || v[k] > UINT_MAX : v[k] < INT_MIN || v[k] > INT_MAX)
-      return 0;
-    p = end + 1;
+    memcpy(item, p, len);
+    item[len] = 0;
+    if (*v == 'd') {
+      if (!parse_double(item, &x) || !(x > 0))
+        return 0;
+      H5Z_parz_double_words(x, &cd[n], &cd[n + 1]);
+      n += 2;
+    } else {
+      if (!parse_long(item, *v == 'i' ? INT_MIN : 0, *v == 'i' ? INT_MAX : UINT_MAX, &k))
+        return 0;
+      cd[n++] = (unsigned)(k & 0xffffffffLL);
+    }
+    p = end ? end + 1 : p + len;
   }
-  return 1;
+  return n;
 }
 
 static int parse_table(const char* s, unsigned* kind) {
@@ -87,63 +125,42 @@ static int parse_table(const char* s, unsigned* kind) {
   return 1;
 }
 
-/* The mode's values into cd (H5Zparz.h); returns how many, 0 after printing why. */
-static size_t mode_cd(const char* mode, const char* value, unsigned* cd) {
-  double x;
-  long long n;
-  if (!strcmp(mode, "--accuracy") || !strcmp(mode, "--rate")) {
-    if (!parse_double(value, &x) || !(x > 0)) {
-      bad_value(mode, value, "a finite number > 0");
-      return 0;
-    }
-    return mode[2] == 'a' ? H5Z_parz_accuracy_cdata(x, cd) : H5Z_parz_rate_cdata(x, cd);
+/* cd[0] and the mode's values into cd; returns how many, 0 after printing why. */
+static size_t mode_cd(const parz_codec* codec, const parz_codec_mode* m, const char* value,
+                      unsigned* cd) {
+  char option[64], expected[96];
+  size_t n = 0;
+  cd[0] = m->number + (codec->id == PARZ_CODEC_ZFP ? 0u : PARZ_CD_CODEC_UNIT * codec->id);
+  if (m->values[0] && (n = parse_words(m, value, cd + 1)) == 0) {
+    mode_option(m, option, sizeof option);
+    snprintf(expected, sizeof expected, "%s (%s)", strchr(option, ' ') + 1,
+             m->values[0] == 'd' ? "a finite number > 0" : "integers");
+    bad_value(option, value, expected);
+    return 0;
   }
-  if (!strcmp(mode, "--precision")) {
-    if (!parse_long(value, 1, PARZ_MAX_PREC, &n)) {
-      bad_value(mode, value, "a number of bit planes, 1..64");
-      return 0;
-    }
-    return H5Z_parz_precision_cdata((unsigned)n, cd);
-  }
-  if (!strcmp(mode, "--expert")) {
-    long long v[4];
-    parz_params p;
-    parz_error e = {0, ""};
-    if (!parse_expert(value, v)) {
-      bad_value(mode, value, "MINBITS,MAXBITS,MAXPREC,MINEXP");
-      return 0;
-    }
-    if (parz_params_expert(&p, (unsigned)v[0], (unsigned)v[1], (unsigned)v[2], (int)v[3], &e) !=
-        PARZ_OK) {
-      fprintf(stderr, "parz cd-values: --expert %s: %s\n", value, e.message);
-      return 0;
-    }
-    return H5Z_parz_expert_cdata((unsigned)v[0], (unsigned)v[1], (unsigned)v[2], (int)v[3], cd);
-  }
-  return H5Z_parz_reversible_cdata(cd);
-}
-
-static int is_mode(const char* arg) {
-  return !strcmp(arg, "--accuracy") || !strcmp(arg, "--rate") || !strcmp(arg, "--precision") ||
-         !strcmp(arg, "--expert") || !strcmp(arg, "--reversible");
+  return 1 + n;
 }
 
 /* The filter's rules for user cd_values that do not depend on the dataset; 0 after printing why. */
 static int cd_valid(size_t n, const unsigned* cd, parz_filter_request* req) {
   parz_error e = {0, ""};
-  if (parz_cd_parse_request(n, cd, req, &e) != PARZ_OK) {
+  if (parz_cd_parse_request(n, cd, req, &e) != PARZ_OK ||
+      parz_cd_check_request(req, &e) != PARZ_OK) {
     fprintf(stderr, "parz cd-values: %s\n", e.message);
     return 0;
   }
-  int fixed_rate = req->mode == H5Z_PARZ_MODE_RATE ||
-                   (req->mode == H5Z_PARZ_MODE_EXPERT && req->values[0] == req->values[1]);
-  if (req->table == PARZ_TABLE_NONE && !fixed_rate) {
-    fprintf(stderr,
-            "parz cd-values: table none needs a fixed-rate mode (rate, or expert with "
-            "MINBITS = MAXBITS)\n");
-    return 0;
-  }
   return 1;
+}
+
+/* Whether the request takes values of `type` (in some rank). */
+static int takes_type(const parz_filter_request* req, parz_type type) {
+  const size_t shape[4] = {8, 8, 8, 8};
+  parz_filter_config cfg;
+  parz_error e;
+  for (unsigned dims = 1; dims <= 4; dims++)
+    if (parz_cd_configure(req, type, 0, dims, shape, &cfg, &e) == PARZ_OK)
+      return 1;
+  return 0;
 }
 
 /* A name as nccopy -F reads it (CDL's escapes): a backslash before white space and the
@@ -194,9 +211,10 @@ static char* split_names(const char* list, const char*** names, size_t* count) {
   return copy;
 }
 
-/* Why ParZ cannot take variable v in mode `mode` as nccopy writes it, or NULL when it can. A
+/* Why ParZ cannot take variable v under the request as nccopy writes it, or NULL when it can. A
  * coordinate variable is refused in a lossy mode only. */
-static const char* cannot_take(const nc_variable* v, unsigned mode, char* why, size_t size) {
+static const char* cannot_take(const nc_variable* v, const parz_filter_request* req, char* why,
+                               size_t size) {
   if (v->rank == 0)
     return "a scalar (nccopy stores it unchunked: no filter applies)";
   if (!v->parz_type) {
@@ -204,14 +222,14 @@ static const char* cannot_take(const nc_variable* v, unsigned mode, char* why, s
              v->type);
     return why;
   }
-  if (mode == H5Z_PARZ_MODE_ACCURACY &&
-      (v->parz_type == PARZ_INT32 || v->parz_type == PARZ_INT64)) {
-    snprintf(why, size, "of type %s: accuracy mode needs floating-point values", v->type);
+  if (!takes_type(req, v->parz_type)) {
+    snprintf(why, size, "of type %s: %s mode needs floating-point values", v->type,
+             parz_cd_mode(req)->name);
     return why;
   }
-  if (v->coordinate && mode != H5Z_PARZ_MODE_REVERSIBLE)
+  if (v->coordinate && !parz_cd_mode(req)->lossless)
     return "a coordinate variable or cell bounds, which a lossy mode would move (name it with "
-           "--reversible only)";
+           "a lossless mode only, such as --reversible)";
   if (v->has_fill && !v->fill_exact) {
     snprintf(why, size, "_FillValue %s is not exactly a double, as cd_values carry it",
              v->fill_text);
@@ -221,8 +239,9 @@ static const char* cannot_take(const nc_variable* v, unsigned mode, char* why, s
 }
 
 /* Why '*' leaves v out: what cannot_take says, and coordinate variables in every mode. */
-static const char* left_out(const nc_variable* v, unsigned mode, char* why, size_t size) {
-  const char* no = cannot_take(v, mode, why, size);
+static const char* left_out(const nc_variable* v, const parz_filter_request* req, char* why,
+                            size_t size) {
+  const char* no = cannot_take(v, req, why, size);
   return no ? no : v->coordinate ? "a coordinate variable or cell bounds" : NULL;
 }
 
@@ -277,7 +296,7 @@ static int print_nccopy(const char* list, const char* from, size_t n, unsigned* 
   /* every name first, so that nothing is printed for a list with a wrong name in it */
   for (size_t i = 0; !all && i < count; i++) {
     const nc_variable* v = find_variable(&vars, names[i]);
-    const char* no = v ? cannot_take(v, req->mode, why, sizeof why) : NULL;
+    const char* no = v ? cannot_take(v, req, why, sizeof why) : NULL;
     if (!v || no) {
       fprintf(stderr, "parz cd-values: %s%s%s %s\n", v ? "" : "no variable '", names[i],
               v ? " is" : "' in", v ? no : from);
@@ -288,7 +307,7 @@ static int print_nccopy(const char* list, const char* from, size_t n, unsigned* 
    * without a word: refused, with the way around it */
   for (size_t i = 0; i < (all ? vars.n : count); i++) {
     const nc_variable* v = all ? &vars.v[i] : find_variable(&vars, names[i]);
-    if (v && v->deflated && (!all || !left_out(v, req->mode, why, sizeof why))) {
+    if (v && v->deflated && (!all || !left_out(v, req, why, sizeof why))) {
       fprintf(stderr, "parz cd-values: %s is stored with deflate or shuffle in %s\n", v->name,
               from);
       deflated++;
@@ -306,7 +325,7 @@ static int print_nccopy(const char* list, const char* from, size_t n, unsigned* 
   size_t printed = 0;
   for (size_t i = 0; i < (all ? vars.n : count); i++) {
     const nc_variable* v = all ? &vars.v[i] : find_variable(&vars, names[i]);
-    const char* no = all ? left_out(v, req->mode, why, sizeof why) : NULL;
+    const char* no = all ? left_out(v, req, why, sizeof why) : NULL;
     if (no) {
       fprintf(stderr, "parz cd-values: left out %s: %s\n", v->name, no);
       continue;
@@ -344,6 +363,15 @@ int tool_cd_values(int argc, char** argv) {
   unsigned table[3] = {0, 0, 0}; /* segment_blocks, partition_segments, table kind */
   static const char* const table_options[3] = {"--segment-blocks", "--partition-segments",
                                                "--table"};
+  const parz_codec* codec = parz_codec_chosen(PARZ_CODEC_ZFP);
+  for (int i = 0; i + 1 < argc; i++) /* the codec first: the modes are its own */
+    if (!strcmp(argv[i], "--codec") && !(codec = parz_codec_named(argv[i + 1]))) {
+      char known[160];
+      parz_codec_choices(known, sizeof known, 0);
+      fprintf(stderr, "parz cd-values: unknown codec '%s'; this build knows %s\n", argv[i + 1],
+              known);
+      return PARZ_EXIT_USAGE;
+    }
   for (int i = 0; i < argc; i++) {
     const char* arg = argv[i];
     if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
@@ -358,15 +386,23 @@ int tool_cd_values(int argc, char** argv) {
     for (int k = 0; k < 3; k++)
       if (!strcmp(arg, table_options[k]))
         t = k;
-    int other = !strcmp(arg, "--fill") || !strcmp(arg, "--nccopy") || !strcmp(arg, "--from");
-    int takes_value = t >= 0 || other || (is_mode(arg) && strcmp(arg, "--reversible") != 0);
-    if ((t < 0 && !other && !is_mode(arg)) || (takes_value && i + 1 == argc)) {
-      fprintf(stderr, "parz cd-values: %s '%s'\n",
-              takes_value ? "a value is missing after" : "unknown argument", arg);
+    const parz_codec_mode* mode =
+        strncmp(arg, "--", 2) ? NULL : parz_codec_mode_named(codec, arg + 2);
+    int other = !strcmp(arg, "--fill") || !strcmp(arg, "--nccopy") || !strcmp(arg, "--from") ||
+                !strcmp(arg, "--codec");
+    int takes_value = t >= 0 || other || (mode && mode->values[0]);
+    if ((t < 0 && !other && !mode) || (takes_value && i + 1 == argc)) {
+      char modes[160];
+      parz_codec_mode_names(codec, modes, sizeof modes);
+      fprintf(stderr, "parz cd-values: %s '%s' (the modes of codec %s: %s)\n",
+              takes_value ? "a value is missing after" : "unknown argument", arg, codec->name,
+              modes);
       cd_values_usage(stderr);
       return PARZ_EXIT_USAGE;
     }
     const char* value = takes_value ? argv[++i] : NULL;
+    if (!strcmp(arg, "--codec"))
+      continue;
     if (!strcmp(arg, "--fill")) {
       if (!parse_double(value, &fill))
         return bad_value(arg, value, "a finite number");
@@ -396,7 +432,7 @@ int tool_cd_values(int argc, char** argv) {
       fprintf(stderr, "parz cd-values: give one mode only (%s after another)\n", arg);
       return PARZ_EXIT_USAGE;
     }
-    if ((n = mode_cd(arg, value, cd)) == 0)
+    if ((n = mode_cd(codec, mode, value, cd)) == 0)
       return PARZ_EXIT_USAGE;
   }
   if (modes == 0) {

@@ -209,37 +209,12 @@ int tool_chunk_matches(const tool_dataset* d, const parz_chunk_view* v, char* wh
   return same;
 }
 
-/* Shortest %g form that reads back as the same double. */
-static void shortest(double x, char* out, size_t size) {
-  for (int digits = 6; digits <= 17; digits++) {
-    snprintf(out, size, "%.*g", digits, x);
-    if (strtod(out, NULL) == x)
-      return;
-  }
-}
-
 void tool_dataset_mode(const tool_dataset* d, char* out, size_t size) {
   if (!d->cd_ok) {
     snprintf(out, size, "unreadable settings (%s)", d->cd_error.message);
     return;
   }
-  const parz_filter_request* r = &d->config.request;
-  const parz_params* p = &d->config.config.params;
-  char number[32];
-  switch (r->mode) {
-    case H5Z_PARZ_MODE_RATE:
-    case H5Z_PARZ_MODE_ACCURACY:
-      shortest(parz_cd_double(r->values[0], r->values[1]), number, sizeof number);
-      snprintf(out, size, "%s %s", parz_cd_mode_name(r->mode), number);
-      break;
-    case H5Z_PARZ_MODE_PRECISION:
-      snprintf(out, size, "precision %u", (unsigned)r->values[0]);
-      break;
-    case H5Z_PARZ_MODE_EXPERT:
-      snprintf(out, size, "expert %u,%u,%u,%d", p->minbits, p->maxbits, p->maxprec, p->minexp);
-      break;
-    default: snprintf(out, size, "%s", parz_cd_mode_name(r->mode));
-  }
+  parz_cd_describe(&d->config.request, out, size);
 }
 
 /* Reads the stored chunk c (its origin and size set) into *buf and hands it to fn; a chunk whose

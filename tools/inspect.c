@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "codec_modes.h"
 #include "parz_tool.h"
 
 typedef struct {
@@ -26,13 +27,24 @@ static double percent(unsigned long long part, unsigned long long whole) {
 }
 
 static void print_chunk_columns(void) {
-  printf("  %-16s %12s %7s  %-10s %7s %7s %7s %6s %6s %6s  %-7s %7s %10s %8s\n", "chunk", "stored",
-         "ratio", "mode", "minbits", "maxbits", "maxprec", "minexp", "C", "P", "table", "table%",
-         "exceptions", "mask");
+  printf("  %-16s %12s %7s  %-7s %-10s %7s %7s %7s %6s %6s %6s  %-7s %7s %10s %8s\n", "chunk",
+         "stored", "ratio", "codec", "mode", "minbits", "maxbits", "maxprec", "minexp", "C", "P",
+         "table", "table%", "exceptions", "mask");
 }
 
-static const char* chunk_mode(const parz_params* p) {
-  return parz_cd_mode_name(parz_params_mode(p));
+/* The codec's name, "?" for one this reader does not know (the parser refuses those). */
+static const char* codec_name(unsigned id) {
+  const parz_codec* c = parz_codec_find(id);
+  return c ? c->name : "?";
+}
+
+/* The name of the codec's mode that the chunk's parameters amount to, "-" when none does. */
+static const char* chunk_mode(const parz_chunk_view* v) {
+  const parz_codec* c = parz_codec_find(v->codec);
+  const parz_codec_mode* m = c && c->modes && c->modes->mode_of
+                                 ? parz_codec_mode_find(c, c->modes->mode_of(&v->params))
+                                 : NULL;
+  return m ? m->name : "-";
 }
 
 static int inspect_chunk(const tool_dataset* d, const tool_chunk* c, void* ctx) {
@@ -85,9 +97,9 @@ static int inspect_chunk(const tool_dataset* d, const tool_chunk* c, void* ctx) 
     /* its values as they are (FORMAT.md, "Stored chunks"): no codec parameters, no table */
     s->stored_chunks++;
     if (!s->summary_only) {
-      printf("  %-16s %12llu %7.2f  %-10s %7s %7s %7s %6s %6s %6s  %-7s %7s %10s %8s\n", c->where,
-             (unsigned long long)c->stored_bytes, ratio, "stored", "-", "-", "-", "-", "-", "-",
-             "-", "-", "-", "-");
+      printf("  %-16s %12llu %7.2f  %-7s %-10s %7s %7s %7s %6s %6s %6s  %-7s %7s %10s %8s\n",
+             c->where, (unsigned long long)c->stored_bytes, ratio, codec_name(v.codec), "-", "-",
+             "-", "-", "-", "-", "-", "-", "-", "-", "-");
       if (!matches)
         printf("  %-16s %s\n", "", why);
     }
@@ -105,9 +117,9 @@ static int inspect_chunk(const tool_dataset* d, const tool_chunk* c, void* ctx) 
     char p[16] = "-";
     if (v.table == PARZ_TABLE_HYBRID)
       snprintf(p, sizeof p, "%u", (unsigned)v.partition_segments);
-    printf("  %-16s %12llu %7.2f  %-10s %7u %7u %7u %6d %6u %6s  %-7s %6.2f%% %10llu %8llu\n",
-           c->where, (unsigned long long)c->stored_bytes, ratio, chunk_mode(&v.params),
-           v.params.minbits, v.params.maxbits, v.params.maxprec, v.params.minexp,
+    printf("  %-16s %12llu %7.2f  %-7s %-10s %7u %7u %7u %6d %6u %6s  %-7s %6.2f%% %10llu %8llu\n",
+           c->where, (unsigned long long)c->stored_bytes, ratio, codec_name(v.codec),
+           chunk_mode(&v), v.params.minbits, v.params.maxbits, v.params.maxprec, v.params.minexp,
            (unsigned)v.segment_blocks, p, tool_table_name(v.table),
            percent(v.table_bytes, v.payload_bytes), (unsigned long long)v.nexceptions,
            (unsigned long long)v.mask.section_bytes);
@@ -197,8 +209,9 @@ static void inspect_usage(FILE* f) {
   fprintf(f,
           "usage: parz inspect [--summary] FILE[:/dataset]\n"
           "Lists every dataset of FILE (or the one named) and, for each ParZ dataset, every\n"
-          "stored chunk: its place, stored size and ratio, the codec parameters and mode from\n"
-          "its header, C, P, table kind and size (%% of payload), exceptions (values stored\n"
+          "stored chunk: its place, stored size and ratio, its codec (\"stored\": its values as\n"
+          "they are), the codec parameters and the mode they amount to from its header, C, P, "
+          "table kind and size (%% of payload), exceptions (values stored\n"
           "one by one) and the bytes of its mask (missing values: NaN, fill values); then a\n"
           "summary line. --summary: the summary lines only.\n");
 }

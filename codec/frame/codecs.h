@@ -80,6 +80,10 @@ typedef struct parz_codec {
                     uint64_t count);
   /* Whether segments [first, first + count) hold a value of d's window. */
   int (*meets)(const parz_chunk_view* v, const parz_chunk_dest* d, uint64_t first, uint64_t count);
+
+  /* The modes a user chooses the codec's parameters by (codec_modes.h); NULL for a codec no
+   * encoder is asked for (stored). */
+  const struct parz_codec_modes* modes;
 } parz_codec;
 
 /* The codecs this library reads and writes, by the header's codec id: a table fixed at link

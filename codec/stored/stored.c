@@ -303,5 +303,6 @@ const parz_codec parz_codec_stored = {
     NULL,                  /* encode_segments */
     NULL,                  /* decode_segments */
     parz_stored_decode_to, /* decode_to */
-    parz_stored_meets      /* meets */
+    parz_stored_meets,     /* meets */
+    NULL                   /* modes: written by the rule of stored chunks only */
 };

@@ -1,5 +1,6 @@
 /* zfp's entry in the codec registry (codecs.h): blocks of 4^d values, its parameters and the
  * bounds they give, and its coders of runs of segments. The payload is a libzfp stream. */
+#include "codec_modes.h"
 #include "codecs.h"
 #include "decode_segments.h"
 #include "encode_segments.h"
@@ -23,5 +24,6 @@ const parz_codec parz_codec_zfp = {
     parz_encode_segments,     /* encode_segments */
     parz_decode_segments,     /* decode_segments */
     NULL,                     /* decode_to: a stream codec */
-    NULL                      /* meets */
+    NULL,                     /* meets */
+    &parz_zfp_modes           /* modes */
 };

@@ -2,22 +2,30 @@
 #include "filter_config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-int parz_cd_mode_values(unsigned mode) {
-  switch (mode) {
-    case PARZ_MODE_RATE: return 2;      /* binary64 hi, lo */
-    case PARZ_MODE_PRECISION: return 1; /* precision */
-    case PARZ_MODE_ACCURACY: return 2;  /* binary64 hi, lo */
-    case PARZ_MODE_EXPERT: return 4;    /* minbits, maxbits, maxprec, minexp */
-    case PARZ_MODE_REVERSIBLE: return 0;
-    default: return -1;
-  }
+#include "codec_modes.h"
+
+const parz_codec* parz_cd_codec(const parz_filter_request* req) {
+  return parz_codec_chosen(req->codec);
 }
 
-const char* parz_cd_mode_name(unsigned mode) {
-  static const char* const names[] = {"?", "rate", "precision", "accuracy", "expert", "reversible"};
-  return mode <= 5 ? names[mode] : "?";
+const parz_codec_mode* parz_cd_mode(const parz_filter_request* req) {
+  return parz_codec_mode_find(parz_cd_codec(req), req->mode);
+}
+
+/* "1 rate, 2 precision, ..." of the codec's modes. */
+static void mode_list(const parz_codec* c, char* out, size_t size) {
+  size_t at = 0;
+  out[0] = '\0';
+  for (unsigned i = 0; c && c->modes && i < c->modes->count && at < size; i++) {
+    int n = snprintf(out + at, size - at, "%s%u %s", i ? ", " : "", c->modes->mode[i].number,
+                     c->modes->mode[i].name);
+    if (n < 0)
+      return;
+    at += (size_t)n;
+  }
 }
 
 double parz_cd_double(uint32_t hi, uint32_t lo) {
@@ -56,7 +64,7 @@ static int check_table(parz_filter_request* req, parz_error* err) {
 typedef struct {
   unsigned type;  /* parz_type, unchecked */
   unsigned flags; /* PARZ_CD_BIG_ENDIAN, PARZ_CD_NO_CHECKSUM, PARZ_CD_NO_MASK, PARZ_CD_FILL */
-  unsigned mode, table;
+  unsigned codec, mode, table;
   uint32_t C, P;
   uint64_t fill_bits;
   int bad; /* bits no version of the form defines */
@@ -65,6 +73,7 @@ typedef struct {
 static internal_fields read_internal(const unsigned* cd) {
   internal_fields f;
   memset(&f, 0, sizeof f);
+  f.codec = PARZ_CODEC_ZFP;
   if (cd[0] == PARZ_CD_INTERNAL_V1) {
     f.type = cd[PARZ_CD_V1_TYPE] & (PARZ_CD_BIG_ENDIAN - 1u);
     f.flags = cd[PARZ_CD_V1_TYPE] & (PARZ_CD_BIG_ENDIAN | PARZ_CD_NO_CHECKSUM);
@@ -79,8 +88,10 @@ static internal_fields read_internal(const unsigned* cd) {
     f.flags = packed & (2 * PARZ_CD_FILL - 1u) & ~(PARZ_CD_BIG_ENDIAN - 1u);
     f.mode = (packed >> 8) & 15u;
     f.table = (packed >> 12) & 15u;
+    if (cd[0] == PARZ_CD_INTERNAL_V3)
+      f.codec = packed / PARZ_CD_CODEC_UNIT;
     f.bad =
-        (packed >> 16) != 0 ||
+        (cd[0] == PARZ_CD_INTERNAL_V2 ? packed >> 16 != 0 : f.codec == PARZ_CODEC_ZFP) ||
         ((f.flags & PARZ_CD_FILL) == 0 && (cd[PARZ_CD_V2_FILL_HIGH] || cd[PARZ_CD_V2_FILL_LOW])) ||
         ((f.flags & PARZ_CD_FILL) && (f.flags & PARZ_CD_NO_MASK));
     f.fill_bits = (uint64_t)cd[PARZ_CD_V2_FILL_HIGH] << 32 | cd[PARZ_CD_V2_FILL_LOW];
@@ -106,8 +117,9 @@ static int refuse_zfp_layout(size_t n, const unsigned* cd, parz_error* err) {
     case PARZ_MODE_ACCURACY:
       if (n != 4)
         return PARZ_OK;
-      snprintf(ours, sizeof ours, "%s %.17g is %u,%u,%u", parz_cd_mode_name(cd[0]),
-               parz_cd_double(cd[3], cd[2]), cd[0], cd[3], cd[2]);
+      snprintf(ours, sizeof ours, "%s %.17g is %u,%u,%u",
+               cd[0] == PARZ_MODE_RATE ? "rate" : "accuracy", parz_cd_double(cd[3], cd[2]), cd[0],
+               cd[3], cd[2]);
       break;
     case PARZ_MODE_PRECISION:
       if (n != 3)
@@ -132,60 +144,95 @@ static int refuse_zfp_layout(size_t n, const unsigned* cd, parz_error* err) {
                    given, ours);
 }
 
-int parz_cd_parse_request(size_t n, const unsigned* cd, parz_filter_request* req, parz_error* err) {
-  memset(req, 0, sizeof *req);
-  if (n == 0 || cd == NULL)
+/* The codec of id `id` (0: zfp) as req->codec, or an error naming it and the known ones. */
+static int find_codec(unsigned id, const char* where, parz_filter_request* req, parz_error* err) {
+  char known[160];
+  req->codec = id ? id : PARZ_CODEC_ZFP;
+  if (parz_codec_chosen(req->codec))
+    return PARZ_OK;
+  parz_codec_choices(known, sizeof known, 1);
+  return parz_fail(err, PARZ_ERR_PARAM,
+                   "parz: %s names codec %u, unknown to this plugin (it knows %s)", where,
+                   req->codec, known);
+}
+
+/* The request's mode, or an error naming the number and the codec's modes. */
+static int find_mode(const parz_filter_request* req, const char* where, parz_error* err) {
+  const parz_codec* c = parz_cd_codec(req);
+  char modes[160];
+  if (parz_cd_mode(req))
+    return PARZ_OK;
+  mode_list(c, modes, sizeof modes);
+  if (req->codec == PARZ_CODEC_ZFP)
+    return parz_fail(err, PARZ_ERR_PARAM, "parz: unknown mode %u in %s (%s)", req->mode, where,
+                     modes);
+  return parz_fail(err, PARZ_ERR_PARAM, "parz: unknown mode %u of codec %s in %s (%s)", req->mode,
+                   c->name, where, modes);
+}
+
+/* A re-applied internal form (h5repack, H5Ocopy of a dataset creation property list). */
+static int parse_internal(size_t n, const unsigned* cd, parz_filter_request* req, parz_error* err) {
+  internal_fields f;
+  if (n != PARZ_CD_INTERNAL_NELMTS)
     return parz_fail(err, PARZ_ERR_PARAM,
-                     "parz: no cd_values; the first value must be the mode (1 rate, "
-                     "2 precision, 3 accuracy, 4 expert, 5 reversible)");
-  if (cd[0] == PARZ_CD_INTERNAL_V1 || cd[0] == PARZ_CD_INTERNAL_V2) {
-    /* Re-applied internal form (h5repack, H5Ocopy of a dataset creation property list). */
-    internal_fields f;
-    if (n != PARZ_CD_INTERNAL_NELMTS)
-      return parz_fail(err, PARZ_ERR_PARAM,
-                       "parz: internal cd_values version %u need %u values, got %zu", cd[0] - 1000u,
-                       PARZ_CD_INTERNAL_NELMTS, n);
-    f = read_internal(cd);
-    req->mode = f.mode;
-    if (parz_cd_mode_values(req->mode) < 0)
-      return parz_fail(err, PARZ_ERR_PARAM, "parz: internal cd_values hold unknown mode %u",
-                       req->mode);
-    for (int i = 0; i < 4; i++)
-      req->values[i] = req->mode == PARZ_MODE_EXPERT ? cd[PARZ_CD_MINBITS + i]
-                       : i < 2                       ? cd[PARZ_CD_USER_VALUES + i]
-                                                     : 0;
-    req->table = f.table;
-    req->segment_blocks = f.C;
-    req->partition_segments = f.P;
-    req->checksum = f.flags & PARZ_CD_NO_CHECKSUM ? PARZ_CHECKSUM_OFF : PARZ_CHECKSUM_DEFAULT;
-    req->mask = f.flags & PARZ_CD_NO_MASK ? PARZ_CD_MASK_OFF
-                : f.flags & PARZ_CD_FILL  ? PARZ_CD_MASK_FILL
-                                          : PARZ_CD_MASK_DEFAULT;
-    if (f.flags & PARZ_CD_FILL) {
-      req->fill_resolved = 1;
-      req->fill_type = (parz_type)f.type;
-      req->fill_bits = f.fill_bits;
-    }
-    return check_table(req, err);
-  }
-  if (cd[0] > 1000)
-    return parz_fail(err, PARZ_ERR_VERSION,
-                     "parz: cd_values in internal form %u, newer than this plugin knows "
-                     "(1001, 1002); upgrade the ParZ plugin",
-                     cd[0]);
-  int rc = refuse_zfp_layout(n, cd, err);
+                     "parz: internal cd_values version %u need %u values, got %zu", cd[0] - 1000u,
+                     PARZ_CD_INTERNAL_NELMTS, n);
+  f = read_internal(cd);
+  int rc = find_codec(f.codec, "internal cd_values", req, err);
   if (rc != PARZ_OK)
     return rc;
-  int k = parz_cd_mode_values(cd[0]);
-  if (k < 0)
+  req->mode = f.mode;
+  if ((rc = find_mode(req, "internal cd_values", err)) != PARZ_OK)
+    return rc;
+  /* a mode of more than two words takes the chunk parameters themselves (codec_modes.h) */
+  const int words = (int)parz_codec_mode_words(parz_cd_mode(req));
+  for (int i = 0; i < words; i++)
+    req->values[i] = words > 2 ? cd[PARZ_CD_MINBITS + i] : cd[PARZ_CD_USER_VALUES + i];
+  req->table = f.table;
+  req->segment_blocks = f.C;
+  req->partition_segments = f.P;
+  req->checksum = f.flags & PARZ_CD_NO_CHECKSUM ? PARZ_CHECKSUM_OFF : PARZ_CHECKSUM_DEFAULT;
+  req->mask = f.flags & PARZ_CD_NO_MASK ? PARZ_CD_MASK_OFF
+              : f.flags & PARZ_CD_FILL  ? PARZ_CD_MASK_FILL
+                                        : PARZ_CD_MASK_DEFAULT;
+  if (f.flags & PARZ_CD_FILL) {
+    req->fill_resolved = 1;
+    req->fill_type = (parz_type)f.type;
+    req->fill_bits = f.fill_bits;
+  }
+  return check_table(req, err);
+}
+
+int parz_cd_parse_request(size_t n, const unsigned* cd, parz_filter_request* req, parz_error* err) {
+  char modes[160];
+  memset(req, 0, sizeof *req);
+  if (n == 0 || cd == NULL) {
+    mode_list(parz_codec_chosen(PARZ_CODEC_ZFP), modes, sizeof modes);
     return parz_fail(err, PARZ_ERR_PARAM,
-                     "parz: unknown mode %u in cd_values[0] (1 rate, 2 precision, 3 accuracy, "
-                     "4 expert, 5 reversible)",
+                     "parz: no cd_values; the first value must be the mode (%s), plus %u times "
+                     "the codec's id for a codec other than zfp",
+                     modes, PARZ_CD_CODEC_UNIT);
+  }
+  if (cd[0] == PARZ_CD_INTERNAL_V1 || cd[0] == PARZ_CD_INTERNAL_V2 || cd[0] == PARZ_CD_INTERNAL_V3)
+    return parse_internal(n, cd, req, err);
+  if (cd[0] > 1000 && cd[0] < PARZ_CD_CODEC_UNIT)
+    return parz_fail(err, PARZ_ERR_VERSION,
+                     "parz: cd_values in internal form %u, newer than this plugin knows "
+                     "(1001, 1002, 1003); upgrade the ParZ plugin",
                      cd[0]);
-  req->mode = cd[0];
+  int rc = cd[0] < PARZ_CD_CODEC_UNIT ? refuse_zfp_layout(n, cd, err) : PARZ_OK;
+  if (rc == PARZ_OK)
+    rc = find_codec(cd[0] / PARZ_CD_CODEC_UNIT, "cd_values[0]", req, err);
+  req->mode = cd[0] % PARZ_CD_CODEC_UNIT;
+  if (rc == PARZ_OK)
+    rc = find_mode(req, "cd_values[0]", err);
+  if (rc != PARZ_OK)
+    return rc;
+  const parz_codec_mode* m = parz_cd_mode(req);
+  const int k = (int)parz_codec_mode_words(m);
   if (n < 1 + (size_t)k)
     return parz_fail(err, PARZ_ERR_PARAM, "parz: %s mode needs %d value%s after the mode, got %zu",
-                     parz_cd_mode_name(req->mode), k, k == 1 ? "" : "s", n - 1);
+                     m->name, k, k == 1 ? "" : "s", n - 1);
   size_t extra = n - 1 - (size_t)k;
   unsigned mask = extra > 4 ? cd[5 + k] : PARZ_CD_MASK_DEFAULT;
   if (extra > (mask == PARZ_CD_MASK_FILL ? 7u : 5u) || (mask == PARZ_CD_MASK_FILL && extra != 7))
@@ -193,7 +240,7 @@ int parz_cd_parse_request(size_t n, const unsigned* cd, parz_filter_request* req
                      "parz: %zu cd_values for %s mode; at most %d (mode, %d value%s, "
                      "segment_blocks, partition_segments, table kind, payload checksums, mask), "
                      "and mask setting 3 takes the fill value after it (high, low word): %d",
-                     n, parz_cd_mode_name(req->mode), k + 6, k, k == 1 ? "" : "s", k + 8);
+                     n, m->name, k + 6, k, k == 1 ? "" : "s", k + 8);
   for (int i = 0; i < k; i++)
     req->values[i] = cd[1 + i];
   if (extra > 0)
@@ -300,43 +347,28 @@ int parz_cd_squeeze(unsigned rank, const uint64_t* chunk_dims, size_t out[4]) {
   return d;
 }
 
-/* Expert parameters as the filter accepts them: zfp's rules plus a cap on minbits. zfp pads
- * every block to minbits bits, so minbits above the largest block any type and rank can produce
- * (PARZ_MAX_BITS, the cap rate mode has too) only adds zeros, and a hostile or mistyped value
- * would make a 16-byte block take half a gigabyte: the chunk bound (and the allocation made
- * for encoding) must stay proportional to the chunk. */
-static int expert_params(parz_params* p, uint32_t minbits, uint32_t maxbits, uint32_t maxprec,
-                         int32_t minexp, parz_error* err) {
-  if (minbits > PARZ_MAX_BITS)
-    return parz_fail(err, PARZ_ERR_PARAM,
-                     "parz: expert minbits %u above the maximum %u (bits no block can use)",
-                     (unsigned)minbits, PARZ_MAX_BITS);
-  return parz_params_expert(p, minbits, maxbits, maxprec, minexp, err);
-}
-
+/* The chunk parameters of the request's mode for arrays of this type and rank. */
 static int request_params(const parz_filter_request* req, parz_type type, unsigned dims,
                           parz_params* p, parz_error* err) {
-  const uint32_t* v = req->values;
-  int floating = type == PARZ_FLOAT || type == PARZ_DOUBLE;
-  switch (req->mode) {
-    case PARZ_MODE_RATE: {
-      double rate = parz_cd_double(v[0], v[1]);
-      return parz_params_rate(p, rate, type, dims, NULL, err);
-    }
-    case PARZ_MODE_PRECISION: return parz_params_precision(p, v[0], err);
-    case PARZ_MODE_ACCURACY: {
-      if (!floating)
-        return parz_fail(err, PARZ_ERR_PARAM,
-                         "parz: accuracy mode needs floating-point data; for %s datasets use "
-                         "precision, rate or reversible mode",
-                         parz_type_name(type));
-      double tol = parz_cd_double(v[0], v[1]);
-      return parz_params_accuracy(p, tol, NULL, err);
-    }
-    case PARZ_MODE_EXPERT: return expert_params(p, v[0], v[1], v[2], (int32_t)v[3], err);
-    case PARZ_MODE_REVERSIBLE: parz_params_reversible(p); return PARZ_OK;
-    default: return parz_fail(err, PARZ_ERR_PARAM, "parz: unknown mode %u", req->mode);
-  }
+  const parz_codec_mode* m = parz_cd_mode(req);
+  if (!m)
+    return parz_fail(err, PARZ_ERR_PARAM, "parz: unknown mode %u of codec %u", req->mode,
+                     req->codec);
+  return m->params(p, req->values, type, dims, err);
+}
+
+/* Whether the request's mode takes its values for arrays of this type and rank, and its table
+ * kind the parameters they give. */
+static int check_for(const parz_filter_request* req, parz_type type, unsigned dims,
+                     parz_error* err) {
+  parz_params p;
+  int rc = request_params(req, type, dims, &p, err);
+  if (rc == PARZ_OK && req->table == PARZ_TABLE_NONE && !parz_cd_codec(req)->fixed_length(&p))
+    return parz_fail(err, PARZ_ERR_PARAM,
+                     "parz: table kind 1 (none) needs a fixed-rate mode; %s mode has "
+                     "variable-length blocks",
+                     parz_cd_mode(req)->name);
+  return rc;
 }
 
 int parz_cd_configure(const parz_filter_request* req, parz_type type, int big_endian, unsigned dims,
@@ -351,21 +383,20 @@ int parz_cd_configure(const parz_filter_request* req, parz_type type, int big_en
   int rc = parz_array_check(&cfg->chunk, err);
   if (rc != PARZ_OK)
     return rc;
+  const parz_codec* codec = parz_cd_codec(req);
   rc = request_params(req, type, dims, &cfg->config.params, err);
   if (rc == PARZ_OK)
-    rc = parz_params_check_encode(&cfg->config.params, type, dims, err);
+    rc = codec->check_encode(&cfg->config.params, type, dims, err);
   if (rc != PARZ_OK)
     return rc;
+  cfg->config.codec = codec->id;
 
-  int fixed = parz_params_fixed_rate(&cfg->config.params);
+  int fixed = codec->fixed_length(&cfg->config.params);
   parz_table_kind table = (parz_table_kind)req->table;
   if (table == PARZ_TABLE_AUTO)
     table = fixed ? PARZ_TABLE_NONE : PARZ_TABLE_HYBRID;
   if (table == PARZ_TABLE_NONE && !fixed)
-    return parz_fail(err, PARZ_ERR_PARAM,
-                     "parz: table kind 1 (none) needs a fixed-rate mode; %s mode has "
-                     "variable-length blocks",
-                     parz_cd_mode_name(req->mode));
+    return check_for(req, type, dims, err);
   cfg->config.table = table;
   cfg->config.checksum = (parz_checksum_mode)req->checksum;
   cfg->config.stored = PARZ_STORED_WHEN_SMALLER;
@@ -384,12 +415,87 @@ int parz_cd_configure(const parz_filter_request* req, parz_type type, int big_en
   return PARZ_OK;
 }
 
+/* The first error is the one reported: that of doubles in one dimension, which every mode of a
+ * lossy codec should take. */
+int parz_cd_check_request(const parz_filter_request* req, parz_error* err) {
+  static const parz_type types[] = {PARZ_DOUBLE, PARZ_FLOAT, PARZ_INT64, PARZ_INT32};
+  parz_error other;
+  int rc = check_for(req, types[0], 1, err);
+  for (unsigned i = 1; rc != PARZ_OK && i < 16; i++)
+    if (check_for(req, types[i / 4], 1 + i % 4, &other) == PARZ_OK)
+      return PARZ_OK;
+  return rc;
+}
+
+int parz_cd_check_mode(const parz_filter_request* req, parz_error* err) {
+  parz_filter_request mode = *req;
+  mode.table = PARZ_TABLE_AUTO;
+  mode.segment_blocks = mode.partition_segments = 0;
+  return parz_cd_check_request(&mode, err);
+}
+
+size_t parz_cd_codec_table(char* out, size_t size) {
+  size_t at = 0;
+  for (unsigned i = 0; i < parz_codec_count; i++) {
+    const parz_codec* c = parz_codec_chosen(parz_codec_table[i]->id);
+    for (unsigned k = 0; c && k < c->modes->count; k++) {
+      const parz_codec_mode* m = &c->modes->mode[k];
+      int n = snprintf(at < size ? out + at : NULL, at < size ? size - at : 0,
+                       "%s %u %s %u %s %s %d %s\n", c->name, c->id, m->name, m->number,
+                       m->values[0] ? m->values : "-", m->names[0] ? m->names : "-", m->lossless,
+                       m->about);
+      if (n < 0)
+        return 0;
+      at += (size_t)n;
+    }
+  }
+  return at;
+}
+
+/* The shortest %g form of x that reads back as the same double. */
+static void shortest(double x, char* out, size_t size) {
+  for (int digits = 6; digits <= 17; digits++) {
+    snprintf(out, size, "%.*g", digits, x);
+    if (strtod(out, NULL) == x)
+      return;
+  }
+}
+
+void parz_cd_describe(const parz_filter_request* req, char* out, size_t size) {
+  const parz_codec* c = parz_cd_codec(req);
+  const parz_codec_mode* m = parz_cd_mode(req);
+  const uint32_t* w = req->values;
+  int n;
+  if (!size)
+    return;
+  out[0] = '\0';
+  if (!m) {
+    snprintf(out, size, "codec %u mode %u", req->codec, req->mode);
+    return;
+  }
+  n = snprintf(out, size, "%s%s%s", c->id == PARZ_CODEC_ZFP ? "" : c->name,
+               c->id == PARZ_CODEC_ZFP ? "" : " ", m->name);
+  for (const char* v = m->values; *v && n > 0 && (size_t)n < size; v++) {
+    char number[32];
+    if (*v == 'd') {
+      shortest(parz_cd_double(w[0], w[1]), number, sizeof number);
+      w += 2;
+    } else {
+      snprintf(number, sizeof number, "%lld", *v == 'i' ? (long long)(int32_t)*w : (long long)*w);
+      w++;
+    }
+    n += snprintf(out + n, size - (size_t)n, "%s%s", v == m->values ? " " : ",", number);
+  }
+}
+
 void parz_cd_store(const parz_filter_config* cfg, unsigned* cd) {
   const parz_chunk_config* c = &cfg->config;
   unsigned flags = (cfg->big_endian ? PARZ_CD_BIG_ENDIAN : 0u) +
                    (c->checksum == PARZ_CHECKSUM_OFF ? PARZ_CD_NO_CHECKSUM : 0u);
+  const int zfp = cfg->request.codec == PARZ_CODEC_ZFP;
   memset(cd, 0, PARZ_CD_INTERNAL_NELMTS * sizeof *cd);
-  if (cfg->request.mode != PARZ_MODE_EXPERT) {
+  /* a mode of more than two words takes the chunk parameters themselves (codec_modes.h) */
+  if (parz_codec_mode_words(parz_cd_mode(&cfg->request)) <= 2) {
     cd[PARZ_CD_USER_VALUES] = cfg->request.values[0];
     cd[PARZ_CD_USER_VALUES + 1] = cfg->request.values[1];
   }
@@ -399,7 +505,7 @@ void parz_cd_store(const parz_filter_config* cfg, unsigned* cd) {
   cd[PARZ_CD_MAXBITS] = c->params.maxbits;
   cd[PARZ_CD_MAXPREC] = c->params.maxprec;
   cd[PARZ_CD_MINEXP] = (unsigned)(uint32_t)c->params.minexp;
-  if (c->mask != PARZ_MASK_OFF && !c->fill) { /* version 1 */
+  if (zfp && c->mask != PARZ_MASK_OFF && !c->fill) { /* version 1 */
     cd[PARZ_CD_FORM] = PARZ_CD_INTERNAL_V1;
     cd[PARZ_CD_V1_MODE] = cfg->request.mode;
     cd[PARZ_CD_V1_TABLE] = (unsigned)c->table;
@@ -408,11 +514,12 @@ void parz_cd_store(const parz_filter_config* cfg, unsigned* cd) {
     cd[PARZ_CD_V1_TYPE] = (unsigned)cfg->chunk.type + flags;
     return;
   }
-  flags += c->mask == PARZ_MASK_OFF ? PARZ_CD_NO_MASK : PARZ_CD_FILL;
-  cd[PARZ_CD_FORM] = PARZ_CD_INTERNAL_V2;
-  cd[PARZ_CD_V2_PACKED] =
-      (unsigned)cfg->chunk.type + flags + 256u * cfg->request.mode + 4096u * (unsigned)c->table;
-  if (c->mask != PARZ_MASK_OFF) {
+  flags += c->mask == PARZ_MASK_OFF ? PARZ_CD_NO_MASK : c->fill ? PARZ_CD_FILL : 0u;
+  cd[PARZ_CD_FORM] = zfp ? PARZ_CD_INTERNAL_V2 : PARZ_CD_INTERNAL_V3;
+  cd[PARZ_CD_V2_PACKED] = (unsigned)cfg->chunk.type + flags + 256u * cfg->request.mode +
+                          4096u * (unsigned)c->table +
+                          (zfp ? 0u : PARZ_CD_CODEC_UNIT * cfg->request.codec);
+  if (c->fill) {
     cd[PARZ_CD_V2_FILL_HIGH] = (unsigned)(c->fill_bits >> 32);
     cd[PARZ_CD_V2_FILL_LOW] = (unsigned)(c->fill_bits & 0xffffffffu);
   }
@@ -423,11 +530,13 @@ void parz_cd_store(const parz_filter_config* cfg, unsigned* cd) {
 int parz_cd_load(size_t n, const unsigned* cd, parz_filter_config* cfg, parz_error* err) {
   internal_fields f;
   memset(cfg, 0, sizeof *cfg);
-  if (n == 0 || cd == NULL || (cd[0] != PARZ_CD_INTERNAL_V1 && cd[0] != PARZ_CD_INTERNAL_V2)) {
-    if (n > 0 && cd != NULL && cd[0] > PARZ_CD_INTERNAL_V2)
+  if (n == 0 || cd == NULL ||
+      (cd[0] != PARZ_CD_INTERNAL_V1 && cd[0] != PARZ_CD_INTERNAL_V2 &&
+       cd[0] != PARZ_CD_INTERNAL_V3)) {
+    if (n > 0 && cd != NULL && cd[0] > PARZ_CD_INTERNAL_V3)
       return parz_fail(err, PARZ_ERR_VERSION,
                        "parz: dataset cd_values in internal form %u, newer than this plugin "
-                       "knows (1001, 1002); upgrade the ParZ plugin",
+                       "knows (1001, 1002, 1003); upgrade the ParZ plugin",
                        cd[0]);
     return parz_fail(err, PARZ_ERR_PARAM,
                      "parz: dataset cd_values are not in ParZ's internal form (set_local did "
@@ -457,10 +566,13 @@ int parz_cd_load(size_t n, const unsigned* cd, parz_filter_config* cfg, parz_err
   rc = parz_array_check(&cfg->chunk, err);
   if (rc != PARZ_OK)
     return rc;
-  rc = expert_params(&cfg->config.params, cd[PARZ_CD_MINBITS], cd[PARZ_CD_MAXBITS],
-                     cd[PARZ_CD_MAXPREC], (int32_t)cd[PARZ_CD_MINEXP], err);
+  const parz_codec* codec = parz_cd_codec(&cfg->request);
+  const uint32_t params[4] = {cd[PARZ_CD_MINBITS], cd[PARZ_CD_MAXBITS], cd[PARZ_CD_MAXPREC],
+                              cd[PARZ_CD_MINEXP]};
+  rc = codec->modes->stored(&cfg->config.params, params, err);
   if (rc != PARZ_OK)
     return rc;
+  cfg->config.codec = codec->id;
   cfg->config.table = (parz_table_kind)f.table;
   cfg->config.segment_blocks = f.C;
   cfg->config.partition_segments = f.P;

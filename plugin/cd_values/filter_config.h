@@ -1,16 +1,24 @@
 /* cd_values of the ParZ filter: user form -> codec settings -> internal (stored) form, and back.
  *
  * Pure C, no HDF5: the HDF5 callbacks (H5Zparz.c) only gather the dataset's type and chunk shape
- * and hand them here, so every rule about cd_values is testable without a file.
+ * and hand them here, so every rule about cd_values is testable without a file. The codecs and
+ * their modes come from the codec table (codec/frame/codec_modes.h): nothing here names a
+ * codec's mode.
+ *
+ * User form: cd[0] = the mode, plus PARZ_CD_CODEC_UNIT (65536) times the codec's header id for a
+ * codec other than zfp (zfp's modes are numbered as H5Z-ZFP numbers them: 1 rate, 2 precision,
+ * 3 accuracy, 4 expert, 5 reversible), then the mode's values, then the optional settings
+ * (docs/cd_values.md).
  *
  * Internal form, version 1 (what set_local stores with H5Pmodify_filter and what h5dump shows),
  * PARZ_CD_INTERNAL_NELMTS = 16 unsigned values (h5py reads at most 16 per filter):
  *   [0]      1001 = internal form, version 1 (user forms start with a mode 1..5)
  *   [1]      mode (1 rate, 2 precision, 3 accuracy, 4 expert, 5 reversible)
- *   [2..3]   the user's values for rate / accuracy (binary64 high, low word) or precision
- *            (precision, 0); 0 0 for expert (its values are [12..15]) and reversible. Kept so
- *            set_local can redo the conversion, e.g. when h5repack changes the chunk shape
- *            (rate mode depends on the rank).
+ *   [2..3]   the user's values of a mode of at most two words (rate / accuracy: binary64 high,
+ *            low word; precision: precision, 0); 0 0 for a mode without values or of more words
+ *            (expert: its values are the parameters [12..15]). Kept so set_local can redo the
+ *            conversion, e.g. when h5repack changes the chunk shape (rate mode depends on the
+ *            rank).
  *   [4]      table kind (resolved, never 0 = auto)
  *   [5]      segment_blocks C (resolved)
  *   [6]      partition_segments P (resolved; 0 unless the table is hybrid)
@@ -30,6 +38,9 @@
  *   [4..5]   the fill value's bit pattern in the scalar type (high, low word; 0 0 without one)
  *   [6]      segment_blocks C;  [7] partition_segments P
  *   [8..15]  as version 1
+ * Internal form, version 3, written only where the codec is not zfp (zfp's datasets keep the
+ * forms older plugins read): version 2's values, with [0] = 1003 and the codec's header id
+ * added to [1] as 65536 * id.
  */
 #ifndef PARZ_FILTER_CONFIG_H
 #define PARZ_FILTER_CONFIG_H
@@ -48,7 +59,7 @@ enum {
   PARZ_CD_V1_SEGMENT_BLOCKS = 5,     /* C */
   PARZ_CD_V1_PARTITION_SEGMENTS = 6, /* P */
   PARZ_CD_V1_TYPE = 7,               /* parz_type + PARZ_CD_BIG_ENDIAN + PARZ_CD_NO_CHECKSUM */
-  PARZ_CD_V2_PACKED = 1,             /* type + flags, mode << 8, table << 12 */
+  PARZ_CD_V2_PACKED = 1,             /* type + flags, mode << 8, table << 12, codec << 16 (v3) */
   PARZ_CD_V2_FILL_HIGH = 4,          /* the fill value's bit pattern, high word */
   PARZ_CD_V2_FILL_LOW = 5,
   PARZ_CD_V2_SEGMENT_BLOCKS = 6,     /* C */
@@ -62,6 +73,9 @@ enum {
 
 #define PARZ_CD_INTERNAL_V1 1001u
 #define PARZ_CD_INTERNAL_V2 1002u
+#define PARZ_CD_INTERNAL_V3 1003u
+/* cd[0] of a user form and [1] of version 3 carry the codec's id in units of this. */
+#define PARZ_CD_CODEC_UNIT 65536u
 #define PARZ_CD_INTERNAL_NELMTS 16u
 #define PARZ_CD_BIG_ENDIAN 16u
 #define PARZ_CD_NO_CHECKSUM 32u
@@ -83,7 +97,8 @@ enum {
 
 /* What the user asked for, independent of the dataset. */
 typedef struct {
-  unsigned mode;      /* parz_mode, 1..5 */
+  unsigned codec;     /* the header's codec id (PARZ_CODEC_ZFP when the user names none) */
+  unsigned mode;      /* the codec's mode number */
   uint32_t values[4]; /* the mode's values, zero padded */
   unsigned table;     /* parz_table_kind, 0 = auto */
   uint32_t segment_blocks;
@@ -105,10 +120,25 @@ typedef struct {
   parz_chunk_config config;
 } parz_filter_config;
 
-/* Number of values the mode (parz_mode) takes after cd[0]; -1 for an unknown mode. */
-int parz_cd_mode_values(unsigned mode);
-/* "rate", "precision", "accuracy", "expert", "reversible"; "?" for an unknown mode. */
-const char* parz_cd_mode_name(unsigned mode);
+/* The request's codec and mode (parsed requests name known ones). */
+struct parz_codec;
+struct parz_codec_mode;
+const struct parz_codec* parz_cd_codec(const parz_filter_request* req);
+const struct parz_codec_mode* parz_cd_mode(const parz_filter_request* req);
+/* The mode and its values as a user gives them: "accuracy 0.001", "expert 1,16658,20,-1074",
+ * "reversible"; after the codec's name when it is not zfp, the default: "raw copy". */
+void parz_cd_describe(const parz_filter_request* req, char* out, size_t size);
+/* The rules a request must follow whatever the dataset: some type and rank take its mode's
+ * values, and the table kind the parameters they give (the rest depends on the dataset:
+ * parz_cd_configure). PARZ_OK, or the error of one-dimensional doubles. */
+int parz_cd_check_request(const parz_filter_request* req, parz_error* err);
+/* The same for the mode and its values alone, the table settings left to the dataset. */
+int parz_cd_check_mode(const parz_filter_request* req, parz_error* err);
+/* The codecs a user chooses and their modes, one line per mode for programs that read it (the
+ * Python package): "CODEC ID MODE NUMBER VALUES NAMES LOSSLESS ABOUT", VALUES and NAMES as in
+ * codec_modes.h, "-" for an empty one; ABOUT runs to the end of the line. Written into out as
+ * far as size allows, NUL-terminated; returns the length of the whole text. */
+size_t parz_cd_codec_table(char* out, size_t size);
 /* The double whose binary64 bit pattern is hi:lo (the inverse of H5Z_parz_double_words). */
 double parz_cd_double(uint32_t hi, uint32_t lo);
 

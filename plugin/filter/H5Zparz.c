@@ -386,6 +386,20 @@ PARZ_EXPORT int parz_h5_register(const void* hdf5_function, char* why, size_t wh
   return 0;
 }
 
+/* The codecs and modes of this build (parz_cd_codec_table), for the Python package. */
+PARZ_EXPORT size_t parz_h5_codecs(char* out, size_t size) { return parz_cd_codec_table(out, size); }
+
+/* 0 when user cd_values name a codec and mode of this build with values it takes (whatever the
+ * dataset's table settings); else -1 with the reason in why. */
+PARZ_EXPORT int parz_h5_cd_check(size_t n, const unsigned* cd, char* why, size_t why_size) {
+  parz_filter_request req;
+  parz_error e = {0, ""};
+  if (parz_cd_parse_request(n, cd, &req, &e) == PARZ_OK && parz_cd_check_mode(&req, &e) == PARZ_OK)
+    return 0;
+  snprintf(why, why_size, "%s%s", strncmp(e.message, "parz", 4) ? "parz: " : "", e.message);
+  return -1;
+}
+
 PARZ_EXPORT void parz_h5_config(H5Z_parz_config* config) {
   memset(config, 0, sizeof *config);
   config->version_major = PARZ_VERSION_MAJOR;

@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "codec_modes.h"
 #include "mask.h"
 
 /* Bytes of one block: 4^d values of the type. */
@@ -137,6 +138,26 @@ static int decode_segments(const parz_segment_run* run, size_t* bad, uint64_t* b
   return PARZ_OK;
 }
 
+/* Its one mode, "copy": the values as they are. The header's parameters are zfp's reversible
+ * ones, which the frame's exceptions and masks read. */
+static int copy_params(parz_params* p, const uint32_t* words, parz_type type, unsigned dims,
+                       parz_error* err) {
+  (void)words;
+  (void)type;
+  (void)dims;
+  (void)err;
+  parz_params_reversible(p);
+  return PARZ_OK;
+}
+
+static int stored_params(parz_params* p, const uint32_t params[4], parz_error* err) {
+  return read_params(p, params[0], params[1], params[2], (int32_t)params[3], err);
+}
+
+static const parz_codec_mode raw_mode[] = {
+    {1, "copy", "", "", "the values as they are", 1, copy_params}};
+static const parz_codec_modes raw_modes = {raw_mode, 1, stored_params, NULL};
+
 const parz_codec parz_codec_raw = {
     PARZ_CODEC_RAW,   /* id */
     1,                /* version */
@@ -151,5 +172,6 @@ const parz_codec parz_codec_raw = {
     encode_segments,  /* encode_segments */
     decode_segments,  /* decode_segments */
     NULL,             /* decode_to: a stream codec */
-    NULL              /* meets */
+    NULL,             /* meets */
+    &raw_modes        /* modes */
 };

@@ -1,0 +1,79 @@
+/* A codec's modes: how the values a user gives (the filter's cd_values, Python's
+ * Parz(codec=..., MODE=...), parz cd-values --codec NAME --MODE ...) become the four parameters
+ * of the chunk header. Each codec an encoder can be asked for lists its modes in its entry of
+ * the codec table (parz_codec.modes, codecs.h); the plugin, the Python package and the parz
+ * command read them from there, so a new codec brings its modes with it. */
+#ifndef PARZ_CODEC_MODES_H
+#define PARZ_CODEC_MODES_H
+
+#include "codecs.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The most cd_values words a mode takes after its number, and the highest mode number (the
+ * filter's internal forms keep a mode in four bits). */
+#define PARZ_MODE_WORDS_MAX 4u
+#define PARZ_MODE_NUMBER_MAX 15u
+
+typedef struct parz_codec_mode {
+  /* The mode's number in cd_values, 1..PARZ_MODE_NUMBER_MAX, unique within the codec. Files
+   * store it: a number, once given, never changes its meaning. */
+  unsigned number;
+  /* Its name: the Python keyword and the parz cd-values option (--NAME). */
+  const char* name;
+  /* One letter per value the mode takes: 'd' a finite number > 0, carried as two cd_values
+   * words (the high, then the low 32 bits of its binary64 bit pattern), 'u' an unsigned 32-bit
+   * integer, 'i' a signed one (two's complement); "" for a mode without values. A mode of more
+   * than two words takes the chunk parameters themselves (minbits, maxbits, maxprec, minexp),
+   * which is what the filter's internal form keeps of it. */
+  const char* values;
+  /* The values' names, comma-separated ("minbits,maxbits,maxprec,minexp"); "" for a mode of one
+   * value, which goes by the mode's name, or of none. */
+  const char* names;
+  /* What it promises, one line for usage texts: "absolute error bound (floating-point data)". */
+  const char* about;
+  /* Nonzero when every value comes back bit for bit. */
+  int lossless;
+  /* The chunk parameters for `words` (the mode's cd_values words) and arrays of this type and
+   * rank: PARZ_OK, or PARZ_ERR_PARAM with a message naming the value refused. */
+  int (*params)(parz_params* p, const uint32_t* words, parz_type type, unsigned dims,
+                parz_error* err);
+} parz_codec_mode;
+
+typedef struct parz_codec_modes {
+  const parz_codec_mode* mode;
+  unsigned count;
+  /* The chunk parameters an internal form keeps, read back: PARZ_OK or an error naming them. */
+  int (*stored)(parz_params* p, const uint32_t params[4], parz_error* err);
+  /* The number of the mode that parameters p amount to, 0 when none does (NULL: the codec
+   * cannot tell). */
+  unsigned (*mode_of)(const parz_params* p);
+} parz_codec_modes;
+
+/* The codec of the id whose modes an encoder can be asked for (not stored, which only the rule
+ * of stored chunks writes), or NULL. */
+const parz_codec* parz_codec_chosen(unsigned id);
+/* The same by name ("zfp"), or NULL. */
+const parz_codec* parz_codec_named(const char* name);
+/* The names of those codecs, for messages: "zfp, raw", or with their ids "zfp (1), raw (200)",
+ * cut to `bytes`. */
+void parz_codec_choices(char* out, size_t bytes, int with_ids);
+
+/* The codec's mode of that number, or of that name; NULL when it has none. */
+const parz_codec_mode* parz_codec_mode_find(const parz_codec* c, unsigned number);
+const parz_codec_mode* parz_codec_mode_named(const parz_codec* c, const char* name);
+/* Its modes' names, for messages: "rate, precision, accuracy, expert, reversible". */
+void parz_codec_mode_names(const parz_codec* c, char* out, size_t bytes);
+/* The cd_values words a mode takes after its number (two per 'd'). */
+unsigned parz_codec_mode_words(const parz_codec_mode* m);
+
+/* zfp's modes (zfp/zfp_modes.c). */
+extern const parz_codec_modes parz_zfp_modes;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,79 @@
+/* zfp's modes (codec_modes.h), numbered as H5Z-ZFP numbers them, and the parameters each gives:
+ * zfp 1.0's mode setters (params.c). */
+#include <string.h>
+
+#include "codec_modes.h"
+
+/* The double whose binary64 bit pattern is hi:lo. */
+static double word_double(uint32_t hi, uint32_t lo) {
+  uint64_t bits = ((uint64_t)hi << 32) | lo;
+  double x;
+  memcpy(&x, &bits, sizeof x);
+  return x;
+}
+
+static int rate(parz_params* p, const uint32_t* w, parz_type type, unsigned dims, parz_error* err) {
+  return parz_params_rate(p, word_double(w[0], w[1]), type, dims, NULL, err);
+}
+
+static int precision(parz_params* p, const uint32_t* w, parz_type type, unsigned dims,
+                     parz_error* err) {
+  (void)type;
+  (void)dims;
+  return parz_params_precision(p, w[0], err);
+}
+
+static int accuracy(parz_params* p, const uint32_t* w, parz_type type, unsigned dims,
+                    parz_error* err) {
+  (void)dims;
+  if (type != PARZ_FLOAT && type != PARZ_DOUBLE)
+    return parz_fail(err, PARZ_ERR_PARAM,
+                     "parz: accuracy mode needs floating-point data; for %s datasets use "
+                     "precision, rate or reversible mode",
+                     parz_type_name(type));
+  return parz_params_accuracy(p, word_double(w[0], w[1]), NULL, err);
+}
+
+/* zfp's rules plus a cap on minbits. zfp pads every block to minbits bits, so minbits above the
+ * largest block any type and rank can produce (PARZ_MAX_BITS, the cap rate mode has too) only
+ * adds zeros, and a hostile or mistyped value would make a 16-byte block take half a gigabyte:
+ * the chunk bound (and the allocation made for encoding) must stay proportional to the chunk. */
+static int stored(parz_params* p, const uint32_t w[4], parz_error* err) {
+  if (w[0] > PARZ_MAX_BITS)
+    return parz_fail(err, PARZ_ERR_PARAM,
+                     "parz: expert minbits %u above the maximum %u (bits no block can use)",
+                     (unsigned)w[0], PARZ_MAX_BITS);
+  return parz_params_expert(p, w[0], w[1], w[2], (int32_t)w[3], err);
+}
+
+static int expert(parz_params* p, const uint32_t* w, parz_type type, unsigned dims,
+                  parz_error* err) {
+  (void)type;
+  (void)dims;
+  return stored(p, w, err);
+}
+
+static int reversible(parz_params* p, const uint32_t* w, parz_type type, unsigned dims,
+                      parz_error* err) {
+  (void)w;
+  (void)type;
+  (void)dims;
+  (void)err;
+  parz_params_reversible(p);
+  return PARZ_OK;
+}
+
+static unsigned mode_of(const parz_params* p) { return (unsigned)parz_params_mode(p); }
+
+/* clang-format off */
+static const parz_codec_mode modes[] = {
+  {PARZ_MODE_RATE,       "rate",       "d",    "",  "bits per value (fixed rate)",                0, rate},
+  {PARZ_MODE_PRECISION,  "precision",  "u",    "",  "bit planes, 1..64",                          0, precision},
+  {PARZ_MODE_ACCURACY,   "accuracy",   "d",    "",  "absolute error bound (floating-point data)", 0, accuracy},
+  {PARZ_MODE_EXPERT,     "expert",     "uuui", "minbits,maxbits,maxprec,minexp",
+                                                    "zfp's parameters",                           0, expert},
+  {PARZ_MODE_REVERSIBLE, "reversible", "",     "",  "lossless",                                   1, reversible},
+};
+/* clang-format on */
+
+const parz_codec_modes parz_zfp_modes = {modes, sizeof modes / sizeof modes[0], stored, mode_of};
