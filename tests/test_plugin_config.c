@@ -288,6 +288,57 @@ static void test_mask(void) {
   CHECK(parz_cd_load(PARZ_CD_INTERNAL_NELMTS, again, &back, &e) != PARZ_OK);
 }
 
+/* The codec in cd_values: zfp is the default and may be named by its id; an id this build does
+ * not know, or stored (which no encoder is asked for), is refused naming it and the known ones,
+ * in user and internal forms; the helpers of H5Zparz.h refuse names and ids they do not know. */
+static void test_codec_choice(void) {
+  unsigned cd[H5Z_PARZ_USER_NELMTS_MAX], stored[PARZ_CD_INTERNAL_NELMTS], again[16];
+  parz_filter_config cfg, back;
+  parz_error e = {0, ""};
+  char why[200] = "", text[64];
+  size_t n = H5Z_parz_accuracy_cdata(1e-3, cd);
+  CHECK(configure(n, cd, PARZ_FLOAT, &cfg, &e) == PARZ_OK && cfg.request.codec == PARZ_CODEC_ZFP &&
+        cfg.config.codec == PARZ_CODEC_ZFP);
+  parz_cd_store(&cfg, stored);
+  CHECK(H5Z_parz_codec_cdata(H5Z_PARZ_CODEC_ZFP, n, cd) == n && cd[0] == H5Z_PARZ_MODE_ACCURACY);
+  cd[0] += PARZ_CD_CODEC_UNIT * PARZ_CODEC_ZFP; /* zfp by its id: the same settings */
+  CHECK(configure(n, cd, PARZ_FLOAT, &back, &e) == PARZ_OK);
+  parz_cd_store(&back, again);
+  CHECK(memcmp(stored, again, sizeof stored) == 0 && stored[0] == PARZ_CD_INTERNAL_V1);
+  parz_cd_describe(&back.request, text, sizeof text);
+  CHECK(!strcmp(text, "accuracy 0.001"), ": %s", text);
+  cd[0] = H5Z_PARZ_MODE_ACCURACY + PARZ_CD_CODEC_UNIT * 77;
+  expect_refusal(n, cd, PARZ_FLOAT, "names codec 77, unknown to this plugin (it knows zfp (1))");
+  cd[0] = H5Z_PARZ_MODE_ACCURACY + PARZ_CD_CODEC_UNIT * PARZ_CODEC_STORED;
+  expect_refusal(n, cd, PARZ_FLOAT, "names codec 2, unknown");
+  memcpy(again, stored, sizeof again); /* version 3 naming zfp, or a codec not known */
+  again[0] = PARZ_CD_INTERNAL_V3;
+  again[1] = PARZ_FLOAT + 256u * PARZ_MODE_ACCURACY + 4096u * PARZ_TABLE_HYBRID +
+             PARZ_CD_CODEC_UNIT * PARZ_CODEC_ZFP;
+  CHECK(parz_cd_load(PARZ_CD_INTERNAL_NELMTS, again, &back, &e) == PARZ_ERR_PARAM &&
+            strstr(e.message, "corrupt"),
+        ": %s", e.message);
+  again[1] += PARZ_CD_CODEC_UNIT * 76;
+  CHECK(parz_cd_load(PARZ_CD_INTERNAL_NELMTS, again, &back, &e) != PARZ_OK &&
+            strstr(e.message, "codec 77, unknown to this plugin (it knows zfp (1))"),
+        ": %s", e.message);
+  CHECK(H5Z_parz_codec_id("zfp", why, sizeof why) == H5Z_PARZ_CODEC_ZFP);
+  CHECK(H5Z_parz_codec_id("zfpp", why, sizeof why) == 0 && strstr(why, "'zfpp'") &&
+            strstr(why, "knows zfp"),
+        ": %s", why);
+  n = H5Z_parz_reversible_cdata(cd);
+  CHECK(H5Z_parz_codec_cdata(77, n, cd) == 0 && cd[0] == H5Z_PARZ_MODE_REVERSIBLE);
+  /* the checks made before a dataset is known: its mode's values, its table kind */
+  parz_filter_request req;
+  n = H5Z_parz_precision_cdata(65, cd);
+  CHECK(parz_cd_parse_request(n, cd, &req, &e) == PARZ_OK &&
+        parz_cd_check_request(&req, &e) == PARZ_ERR_PARAM && strstr(e.message, "precision 65"));
+  n = H5Z_parz_table_cdata(H5Z_parz_accuracy_cdata(1e-3, cd), 0, 0, PARZ_TABLE_NONE, cd);
+  CHECK(parz_cd_parse_request(n, cd, &req, &e) == PARZ_OK &&
+        parz_cd_check_request(&req, &e) == PARZ_ERR_PARAM && strstr(e.message, "fixed-rate") &&
+        parz_cd_check_mode(&req, &e) == PARZ_OK);
+}
+
 static void test_squeeze(void) {
   size_t out[4];
   uint64_t a[5] = {1, 3, 16, 1, 16};
@@ -309,6 +360,7 @@ int main(void) {
   test_zfp_layout();
   test_mask();
   test_squeeze();
+  test_codec_choice();
   if (failures)
     fprintf(stderr, "%d failure(s)\n", failures);
   else

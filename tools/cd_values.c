@@ -44,7 +44,7 @@ static void cd_values_usage(FILE* f) {
     for (unsigned k = 0; c && k < c->modes->count; k++) {
       char option[64];
       mode_option(&c->modes->mode[k], option, sizeof option);
-      fprintf(f, "  %-5s %-38s %s\n", k ? "" : c->name, option, c->modes->mode[k].about);
+      fprintf(f, "  %-5s %-40s %s\n", k ? "" : c->name, option, c->modes->mode[k].about);
     }
   }
   fprintf(

@@ -8,9 +8,10 @@
  *   size_t n = H5Z_parz_accuracy_cdata(1e-3, cd);
  *   H5Pset_filter(dcpl, H5Z_FILTER_PARZ, H5Z_FLAG_MANDATORY, n, cd);
  *
- * User cd_values layout (docs/cd_values.md): cd[0] = mode numbered as H5Z-ZFP numbers them,
- * then the mode's values, then optionally segment_blocks C, partition_segments P, table kind,
- * payload checksums and the mask (with a fill value after it).
+ * User cd_values layout (docs/cd_values.md): cd[0] = the mode (zfp's numbered as H5Z-ZFP numbers
+ * them; plus 65536 times the codec's id for a codec other than zfp, the default), then the mode's
+ * values, then optionally segment_blocks C, partition_segments P, table kind, payload checksums
+ * and the mask (with a fill value after it).
  * Doubles are given as the high and then the low 32 bits of their IEEE-754 binary64 bit pattern,
  * so the values mean the same on every host. */
 #ifndef H5Z_PARZ_H
@@ -33,6 +34,14 @@
  * file, and h5dump -p and h5ls -v show it. */
 #define H5Z_PARZ_NAME "ParZ-" H5Z_PARZ_VERSION_STRING
 
+/* Codecs, by the chunk header's codec ids (codec/FORMAT.md): those a user chooses. zfp is the
+ * default: cd_values without a codec are zfp's. */
+#define H5Z_PARZ_CODEC_ZFP 1
+#define H5Z_PARZ_CODECS "zfp" /* their names, for messages */
+/* cd[0] carries the id of a codec other than zfp in units of this. */
+#define H5Z_PARZ_CODEC_UNIT 65536u
+
+/* zfp's modes. */
 #define H5Z_PARZ_MODE_RATE 1
 #define H5Z_PARZ_MODE_PRECISION 2
 #define H5Z_PARZ_MODE_ACCURACY 3
@@ -99,6 +108,27 @@ static inline size_t H5Z_parz_reversible_cdata(unsigned* cd) {
   return 1;
 }
 
+/* The id of the codec named `name` ("zfp"), or 0 for a name this header does not know, with a
+ * message in why naming it and the known ones. */
+static inline unsigned H5Z_parz_codec_id(const char* name, char* why, size_t why_size) {
+  if (name && !strcmp(name, "zfp"))
+    return H5Z_PARZ_CODEC_ZFP;
+  if (why && why_size)
+    snprintf(why, why_size, "parz: unknown codec '%.60s'; this header knows " H5Z_PARZ_CODECS,
+             name ? name : "(null)");
+  return 0;
+}
+
+/* Names the codec of cd (n = what a helper above returned): cd[0] is a mode of that codec.
+ * Returns n, or 0 for an id this header does not know (cd unchanged). zfp, the default, adds
+ * nothing, so its cd_values stay those every ParZ plugin reads. */
+static inline size_t H5Z_parz_codec_cdata(unsigned codec, size_t n, unsigned* cd) {
+  if (codec != H5Z_PARZ_CODEC_ZFP)
+    return 0;
+  cd[0] %= H5Z_PARZ_CODEC_UNIT;
+  return n;
+}
+
 /* Appends the optional offset-table settings after any of the above (n = what it returned):
  * segment_blocks C, partition_segments P and table kind (parz_table_kind numbers); 0 = default. */
 static inline size_t H5Z_parz_table_cdata(size_t n, unsigned segment_blocks,
@@ -113,7 +143,9 @@ static inline size_t H5Z_parz_table_cdata(size_t n, unsigned segment_blocks,
 /* Fills cd with default (0) optional settings up to the k-th after the mode's values. */
 static inline size_t H5Z_parz_pad_cdata(size_t n, size_t k, unsigned* cd) {
   static const size_t mode_values[] = {0, 2, 1, 2, 4, 0};
-  size_t end = 1 + (cd[0] <= 5 ? mode_values[cd[0]] : 0) + k;
+  unsigned mode =
+      cd[0] / H5Z_PARZ_CODEC_UNIT <= H5Z_PARZ_CODEC_ZFP ? cd[0] % H5Z_PARZ_CODEC_UNIT : 0;
+  size_t end = 1 + (mode <= 5 ? mode_values[mode] : 0) + k;
   while (n < end)
     cd[n++] = 0;
   return n;

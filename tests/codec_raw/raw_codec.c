@@ -138,16 +138,14 @@ static int decode_segments(const parz_segment_run* run, size_t* bad, uint64_t* b
   return PARZ_OK;
 }
 
-/* Its one mode, "copy": the values as they are. The header's parameters are zfp's reversible
- * ones, which the frame's exceptions and masks read. */
+/* Its one mode, "copy": the values as they are. Every block takes its bits, which the header's
+ * parameters say as a fixed rate (minbits = maxbits), so a table of kind NONE serves; minexp
+ * below zfp's least, as in zfp's reversible mode, for the frame's exceptions and masks. */
 static int copy_params(parz_params* p, const uint32_t* words, parz_type type, unsigned dims,
                        parz_error* err) {
+  const unsigned bits = block_bits_bound(type, dims, NULL);
   (void)words;
-  (void)type;
-  (void)dims;
-  (void)err;
-  parz_params_reversible(p);
-  return PARZ_OK;
+  return parz_params_expert(p, bits, bits, PARZ_MAX_PREC, PARZ_MIN_EXP - 1, err);
 }
 
 static int stored_params(parz_params* p, const uint32_t params[4], parz_error* err) {

@@ -14,7 +14,8 @@ straight into a numpy array, or into GPU memory with device="cuda" (see its help
 parz.write(dset, array, selection) stores whole chunks of one faster than dset[selection] = array,
 from a numpy array or from GPU memory (CuPy, PyTorch, DLPack), encoded on the GPU where it can.
 The values passed to HDF5 (``Parz(...).filter_options``) follow the user cd_values layout of
-docs/cd_values.md: the mode first (numbered as H5Z-ZFP numbers them), then its values, doubles as the
+docs/cd_values.md: the mode first (zfp's numbered as H5Z-ZFP numbers them; plus 65536 times the
+codec's id for a codec other than zfp, chosen with Parz(codec=NAME, ...)), then its values, doubles as the
 high and low 32-bit words of their IEEE-754 binary64 bit pattern, then optionally
 segment_blocks, partition_segments and table kind.
 """
@@ -22,7 +23,7 @@ import collections
 import os
 import warnings
 
-from . import _lib
+from . import _codecs, _lib
 from ._read import CudaArray, read
 from ._write import write
 from ._filter import (FILTER_ID, MODE_ACCURACY, MODE_EXPERT, MODE_PRECISION, MODE_RATE,
@@ -30,7 +31,7 @@ from ._filter import (FILTER_ID, MODE_ACCURACY, MODE_EXPERT, MODE_PRECISION, MOD
                       TABLE_OFFSETS, Parz, cd_values, double_words)
 from ._version import __version__
 
-__all__ = ["FILTER_ID", "Parz", "cd_values", "double_words", "register", "plugin_dir",
+__all__ = ["FILTER_ID", "Parz", "cd_values", "codecs", "double_words", "register", "plugin_dir",
            "get_config", "read", "write", "CudaArray", "__version__",
            "MODE_RATE", "MODE_PRECISION", "MODE_ACCURACY", "MODE_EXPERT", "MODE_REVERSIBLE",
            "TABLE_AUTO", "TABLE_NONE", "TABLE_OFFSETS", "TABLE_LENGTHS", "TABLE_HYBRID"]
@@ -60,6 +61,13 @@ def register(path=None):
     path, FileNotFoundError when no module is there, OSError when it cannot be loaded or
     registered."""
     return os.path.dirname(_lib.module_path(_lib.load(path)))
+
+
+def codecs():
+    """{codec name: (mode name, ...)}: the codecs Parz(codec=...) takes in this process (those of
+    the registered plugin module; zfp before one is registered) and their modes, the keywords
+    that follow codec=."""
+    return {name: tuple(m.name for m in modes) for name, modes in _codecs.table().items()}
 
 
 def get_config():

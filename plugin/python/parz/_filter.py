@@ -8,6 +8,8 @@ import sys
 
 import numpy as np
 
+from . import _codecs
+
 
 def _filter_ref_base():
     """The FilterRefBase class that h5py's create_dataset tests compression= against (h5py 3.0
@@ -105,6 +107,7 @@ def _keywords_only(func):
     params = inspect.signature(func).parameters.values()
     names = [p.name for p in params if p.kind == p.KEYWORD_ONLY]
     fixed = len([p for p in params if p.kind == p.POSITIONAL_OR_KEYWORD])  # self
+    more = any(p.kind == p.VAR_KEYWORD for p in params)  # a codec's modes: func checks them
     title = func.__qualname__.replace(".__init__", "")
 
     @functools.wraps(func)
@@ -113,7 +116,7 @@ def _keywords_only(func):
             raise TypeError("parz: %s takes keyword arguments only (e.g. accuracy=1e-3), got %d "
                             "positional" % (title, len(args) - fixed))
         unknown = sorted(set(kwargs) - set(names))
-        if unknown:
+        if unknown and not more:
             raise TypeError("parz: %s got unknown argument%s %s; it takes %s"
                             % (title, "s" if len(unknown) > 1 else "", ", ".join(unknown),
                                ", ".join(names)))
@@ -149,55 +152,84 @@ def _fill_words(fill_value):
     return double_words(x)
 
 
-@_keywords_only
-def cd_values(*, rate=None, precision=None, accuracy=None, reversible=False, expert=None,
-              segment_blocks=None, partition_segments=None, table=None, checksum=None,
-              mask=None, fill_value=None):
-    """The user cd_values tuple for exactly one mode (keyword names as for Parz)."""
-    modes = [m for m, v in (("rate", rate), ("precision", precision), ("accuracy", accuracy),
-                            ("expert", expert)) if v is not None]
-    if not _is_bool(reversible):
-        raise TypeError("parz: reversible must be True or False, got %r" % (reversible,))
-    if reversible:
-        modes.append("reversible")
-    if len(modes) != 1:
-        raise ValueError("parz: give exactly one of rate=, precision=, accuracy=, expert=, "
-                         "reversible=True (got %s)" % (", ".join(modes) or "none"))
-    mode = modes[0]
-    if mode == "rate":
-        cd = (MODE_RATE,) + _positive_double("rate", "bits per value", rate)
-    elif mode == "precision":
-        p = _check_u32("precision", precision)
-        if not 1 <= p <= 64:
-            raise ValueError("parz: precision must be 1..64 bit planes, got %r" % (precision,))
-        cd = (MODE_PRECISION, p)
-    elif mode == "accuracy":
-        cd = (MODE_ACCURACY,) + _positive_double("accuracy", "absolute tolerance", accuracy)
-    elif mode == "expert":
-        form = "parz: expert=(minbits, maxbits, maxprec, minexp), got %r" % (expert,)
+def _mode_words(mode, x):
+    """The cd_values words of x, the value(s) of `mode` (a _codecs.Mode with values)."""
+    if len(mode.values) == 1:
+        letter, names, xs = mode.values, (mode.name,), (x,)
+    else:
+        letter, names = mode.values, mode.names
+        form = "parz: %s=(%s), got %r" % (mode.name, ", ".join(names), x)
+        if isinstance(x, (str, bytes)):
+            raise TypeError(form)
         try:
-            minbits, maxbits, maxprec, minexp = expert
+            xs = tuple(x)
         except TypeError:  # not a sequence
             raise TypeError(form) from None
-        except ValueError:  # not four of them
-            raise ValueError(form) from None
-        if isinstance(expert, (str, bytes)):
-            raise TypeError(form)
-        if not _is_number(minexp):
-            raise TypeError("parz: expert minexp must be an integer, got %r" % (minexp,))
-        try:
-            ok = int(minexp) == minexp
-        except (ValueError, OverflowError):
-            ok = False
-        if not ok:
-            raise ValueError("parz: expert minexp must be an integer, got %r" % (minexp,))
-        minexp = int(minexp)
-        if not -2**31 <= minexp < 2**31:
-            raise ValueError("parz: expert minexp must fit in 32 bits, got %r" % (minexp,))
-        cd = (MODE_EXPERT, _check_u32("minbits", minbits), _check_u32("maxbits", maxbits),
-              _check_u32("maxprec", maxprec), minexp & _U32)
-    else:
-        cd = (MODE_REVERSIBLE,)
+        if len(xs) != len(letter):
+            raise ValueError(form)
+    words = ()
+    for kind, name, v in zip(letter, names, xs):
+        if kind == "d":
+            words += _positive_double(name, mode.about, v)
+        elif kind == "u":
+            words += (_check_u32(name, v),)
+        else:
+            label = name if len(letter) == 1 else "%s %s" % (mode.name, name)
+            if not _is_number(v):
+                raise TypeError("parz: %s must be an integer, got %r" % (label, v))
+            try:
+                ok = int(v) == v
+            except (ValueError, OverflowError):
+                ok = False
+            if not ok:
+                raise ValueError("parz: %s must be an integer, got %r" % (label, v))
+            if not -2**31 <= int(v) < 2**31:
+                raise ValueError("parz: %s must fit in 32 bits, got %r" % (label, v))
+            words += (int(v) & _U32,)
+    return words
+
+
+def _mode_cd(codec, given):
+    """cd_values[0] and the mode's values for exactly one mode of `codec` among `given`
+    ({keyword: value}; None, and False for a mode without values, mean not given)."""
+    modes = _codecs.find(codec)
+    by_name = {m.name: m for m in modes}
+    for name, v in given.items():
+        m = by_name.get(name)
+        if m is not None and not m.values and v is not None and not _is_bool(v):
+            raise TypeError("parz: %s must be True or False, got %r" % (name, v))
+    chosen = [n for n, v in given.items() if v is not None and v is not False]
+    other = [n for n in chosen if n not in by_name]
+    if other:
+        raise ValueError("parz: codec %s has no mode %s; its modes: %s"
+                         % (modes[0].codec, ", ".join(other), ", ".join(by_name)))
+    if len(chosen) != 1:
+        raise ValueError("parz: give exactly one of %s (got %s)"
+                         % (", ".join(m.name + ("=" if m.values else "=True") for m in modes),
+                            ", ".join(chosen) or "none"))
+    mode = by_name[chosen[0]]
+    cd = (_codecs.first_word(mode),) + (_mode_words(mode, given[mode.name]) if mode.values
+                                          else ())
+    _codecs.check(cd, len(cd) - 1)
+    return cd
+
+
+@_keywords_only
+def cd_values(*, codec=None, rate=None, precision=None, accuracy=None, reversible=False,
+              expert=None, segment_blocks=None, partition_segments=None, table=None,
+              checksum=None, mask=None, fill_value=None, **modes):
+    """The user cd_values tuple for exactly one mode of the codec (keyword names as for Parz)."""
+    given = dict(rate=rate, precision=precision, accuracy=accuracy, expert=expert,
+                 reversible=reversible)
+    known = set(m.name for m in _codecs.find(codec))
+    unknown = sorted(n for n in modes if n not in known)
+    if unknown:
+        raise TypeError("parz: cd_values got unknown argument%s %s; it takes codec, the modes of "
+                        "codec %s (%s), segment_blocks, partition_segments, table, checksum, "
+                        "mask, fill_value" % ("s" if len(unknown) > 1 else "", ", ".join(unknown),
+                                              codec or _codecs.DEFAULT, ", ".join(sorted(known))))
+    given.update(modes)
+    cd = _mode_cd(codec, given)
     if checksum is not None and not _is_bool(checksum):
         raise TypeError("parz: checksum must be True or False, got %r" % (checksum,))
     checksum = None if checksum is None else _CHECKSUM_ON if checksum else _CHECKSUM_OFF
@@ -220,7 +252,8 @@ def cd_values(*, rate=None, precision=None, accuracy=None, reversible=False, exp
 class Parz(_Base):
     """ParZ compression for h5py's ``create_dataset(compression=...)``.
 
-    Exactly one mode:
+    codec= names the codec (default "zfp"; parz.codecs() lists this build's codecs and their
+    modes) and exactly one of its modes follows, e.g. Parz(codec="zfp", accuracy=1e-3); zfp's:
       Parz(accuracy=1e-3)        absolute error bound (floating-point data)
       Parz(rate=8)               fixed bits per value (every block the same size)
       Parz(precision=20)         bit planes kept per block
@@ -244,14 +277,15 @@ class Parz(_Base):
     filter_id = FILTER_ID
 
     @_keywords_only
-    def __init__(self, *, accuracy=None, rate=None, precision=None, reversible=False,
+    def __init__(self, *, codec=None, accuracy=None, rate=None, precision=None, reversible=False,
                  expert=None, segment_blocks=None, partition_segments=None, table=None,
-                 checksum=None, mask=None, fill_value=None):
-        self.filter_options = cd_values(rate=rate, precision=precision, accuracy=accuracy,
-                                        reversible=reversible, expert=expert,
+                 checksum=None, mask=None, fill_value=None, **modes):
+        self.filter_options = cd_values(codec=codec, rate=rate, precision=precision,
+                                        accuracy=accuracy, reversible=reversible, expert=expert,
                                         segment_blocks=segment_blocks,
                                         partition_segments=partition_segments, table=table,
-                                        checksum=checksum, mask=mask, fill_value=fill_value)
+                                        checksum=checksum, mask=mask, fill_value=fill_value,
+                                        **modes)
 
     # Mapping interface (h5py < 3 and **Parz(...) in create_dataset)
     @property

@@ -130,6 +130,11 @@ def load(path=None):
         return lib
 
 
+def current():
+    """The module registered with h5py's HDF5, or None while none is."""
+    return _current
+
+
 def library():
     """The module registered with h5py's HDF5 (loading the default one first if none is)."""
     lib = _current
