@@ -5,7 +5,7 @@
 #include "codecs.h"
 #include "exceptions.h"
 #include "header.h"
-#include "mask.h"
+#include "mask_build.h"
 #include "scan.h"
 #include "stored.h"
 #include "table.h"

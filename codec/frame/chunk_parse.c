@@ -6,7 +6,7 @@
 #include "codecs.h"
 #include "exceptions.h"
 #include "header.h"
-#include "mask.h"
+#include "mask_parse.h"
 #include "table.h"
 #include "table_endian.h"
 

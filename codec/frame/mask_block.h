@@ -13,10 +13,14 @@
 
 /* The section's own header: u32 G (blocks per group), u32 V (values), u64 R (record bytes). */
 #define PARZ_MASK_HEAD_BYTES 16u
+#define PARZ_MASK_MAX_GROUP_BLOCKS 65536u
 #define PARZ_MASK_RUN 0u    /* record kind: a run of wholly masked blocks */
 #define PARZ_MASK_BITMAP 1u /* record kind: one block and the bitmap of its masked values */
 #define PARZ_MASK_MAX_VALUES 256u
 #define PARZ_MASK_VARINT_MAX 10u
+
+/* Bytes of `records` bytes of records with the zero padding that ends them on a multiple of 8. */
+PARZ_HD size_t parz_mask_records_padded(size_t records) { return (records + 7u) & ~(size_t)7u; }
 
 /* Bytes of a rank-dims block's bitmap: 4^dims bits, at least one byte. */
 PARZ_HD unsigned parz_mask_bitmap_bytes(unsigned dims) {

@@ -12,6 +12,7 @@
 
 #include "array4.h"
 #include "exceptions.h"
+#include "mask_build.h"
 #include "scan.h"
 #include "table_endian.h"
 

@@ -4,7 +4,7 @@
 #include "block_decode.h"
 #include "grid.h"
 #include "decode_segments.h"
-#include "mask.h"
+#include "mask_cursor.h"
 #include "parz.h"
 
 int parz_codec_check(const parz_array* a, const parz_params* p, size_t first, size_t count,

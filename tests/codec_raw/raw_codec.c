@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "codec_modes.h"
-#include "mask.h"
+#include "mask_cursor.h"
 
 /* Bytes of one block: 4^d values of the type. */
 static size_t block_bytes(parz_type type, unsigned dims) {
