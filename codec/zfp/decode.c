@@ -10,18 +10,41 @@
 int parz_codec_check(const parz_array* a, const parz_params* p, size_t first, size_t count,
                      parz_error* err);
 
-/* Decodes `count` blocks of one type and rank. Forced inline (PARZ_HD) into one function per
+/* A run of blocks to decode: the stream, where its blocks go and what each gets before it is
+ * stored. */
+typedef struct {
+  parz_reader r;
+  parz_grid g;
+  parz_block_pos pos; /* the next block's place in the grid */
+  const parz_params* p;
+  void* data;             /* the array g describes */
+  size_t first, count;    /* blocks [first, first + count) of the array */
+  uint64_t limit;         /* the stream's end, in bits */
+  size_t seg;             /* blocks per segment, with ends */
+  const uint64_t* ends;   /* where segment k must end (NULL: unchecked) */
+  parz_mask_cursor* mask; /* positioned at block `first`; NULL: no mask */
+  size_t bad;             /* the first segment that did not end at ends[bad]; SIZE_MAX: none */
+} decode_job;
+
+/* Decodes the job's blocks of one type and rank. Forced inline (PARZ_HD) into one function per
  * type and rank (decode_run_KIND below), where both are constant, so that the block decoder
  * becomes a loop specialized for them: fixed block size, unrolled transforms and deposits (as a
- * plain static function, gcc 12 keeps one generic copy). Returns the number of blocks decoded
- * before the stream ran out.
+ * plain static function, gcc 12 keeps one generic copy). The job's fixed fields are read once
+ * into locals, which the stores into the array cannot alias. Returns the number of blocks
+ * decoded before the stream ran out.
  * With ends (parz_decode_segments), after every `seg` blocks and after the last it also stops
- * when the stream is not at ends[k] for segment k, with *bad = k. With a mask cursor (positioned
- * at block `first`) each block gets its masked values before it is stored. */
-PARZ_HD size_t decode_run(parz_reader* r, const parz_grid* g, parz_block_pos* pos, parz_type type,
-                          unsigned dims, const parz_params* p, void* data, size_t first,
-                          size_t count, uint64_t limit, size_t seg, const uint64_t* ends,
-                          parz_mask_cursor* mask, size_t* bad) {
+ * when the stream is not at ends[k] for segment k, with j->bad = k. With a mask cursor each
+ * block gets its masked values before it is stored. */
+PARZ_HD size_t decode_run(decode_job* j, parz_type type, unsigned dims) {
+  parz_reader* r = &j->r;
+  const parz_grid* g = &j->g;
+  parz_block_pos* pos = &j->pos;
+  const parz_params* p = j->p;
+  void* data = j->data;
+  const size_t first = j->first, count = j->count, seg = j->seg;
+  const uint64_t limit = j->limit;
+  const uint64_t* ends = j->ends;
+  parz_mask_cursor* mask = j->mask;
   uint64_t block[256];
   size_t i, k = 0, left = seg;
   for (i = 0; i < count; i++) {
@@ -38,7 +61,7 @@ PARZ_HD size_t decode_run(parz_reader* r, const parz_grid* g, parz_block_pos* po
     parz_grid_next(g, pos);
     if (ends && (--left == 0 || i + 1 == count)) {
       if (parz_reader_tell(r) != ends[k]) {
-        *bad = k;
+        j->bad = k;
         return i + 1;
       }
       k++;
@@ -57,23 +80,14 @@ PARZ_HD size_t decode_run(parz_reader* r, const parz_grid* g, parz_block_pos* po
 /* decode_run for each type and rank in a function of its own: all sixteen inlined into one
  * switch leave the register allocator one huge function, and the 3D double decoder then keeps
  * its plane loop and tile transposition in stack slots. */
-#define PARZ_RUN_FN(t, d)                                                                        \
-  static PARZ_NOINLINE size_t decode_run_##t##_##d(                                              \
-      parz_reader* r, const parz_grid* g, parz_block_pos* pos, const parz_params* p, void* data, \
-      size_t first, size_t count, uint64_t limit, size_t seg, const uint64_t* ends,              \
-      parz_mask_cursor* mask, size_t* bad) {                                                     \
-    return decode_run(r, g, pos, t, d, p, data, first, count, limit, seg, ends, mask, bad);      \
-  }
+#define PARZ_RUN_FN(t, d) \
+  static PARZ_NOINLINE size_t decode_run_##t##_##d(decode_job* j) { return decode_run(j, t, d); }
 PARZ_EACH_KIND(PARZ_RUN_FN)
 #undef PARZ_RUN_FN
 
-static size_t decode_range(parz_reader* r, const parz_grid* g, parz_block_pos* pos, parz_type type,
-                           unsigned dims, const parz_params* p, void* data, size_t first,
-                           size_t count, uint64_t limit, size_t seg, const uint64_t* ends,
-                           parz_mask_cursor* mask, size_t* bad) {
-#define PARZ_RUN(t, d)  \
-  case PARZ_KIND(t, d): \
-    return decode_run_##t##_##d(r, g, pos, p, data, first, count, limit, seg, ends, mask, bad);
+static size_t decode_range(decode_job* j, parz_type type, unsigned dims) {
+#define PARZ_RUN(t, d) \
+  case PARZ_KIND(t, d): return decode_run_##t##_##d(j);
   switch (PARZ_KIND(type, dims)) {
     PARZ_EACH_KIND(PARZ_RUN)
     default: return 0; /* parz_codec_check admits nothing else */
@@ -87,11 +101,8 @@ static int decode_blocks(const parz_segment_run* run, void* data, size_t* bad, u
                          parz_error* err) {
   const parz_array* a = run->array;
   const parz_chunk_mask* mask = run->mask;
-  parz_grid g;
-  parz_block_pos pos;
-  parz_reader r;
+  decode_job j;
   parz_mask_cursor cursor;
-  uint64_t limit = (uint64_t)run->src_bytes * 8;
   size_t done;
   int status = parz_codec_check(a, run->params, run->first, run->count, err);
   if (status)
@@ -102,22 +113,33 @@ static int decode_blocks(const parz_segment_run* run, void* data, size_t* bad, u
     return parz_fail(err, PARZ_ERR_ARG, "NULL output array");
   if (!run->src && run->src_bytes)
     return parz_fail(err, PARZ_ERR_ARG, "NULL stream");
-  if (run->bit > limit)
+  j.limit = (uint64_t)run->src_bytes * 8;
+  if (run->bit > j.limit)
     return parz_fail(err, PARZ_ERR_STREAM, "start bit %llu past the end of a %zu-byte stream",
                      (unsigned long long)run->bit, run->src_bytes);
   if (run->dest)
-    parz_grid_init_dest(&g, a, run->dest);
+    parz_grid_init_dest(&j.g, a, run->dest);
   else
-    parz_grid_init(&g, a);
-  parz_reader_init(&r, run->src, run->src_bytes, run->bit);
-  parz_grid_seek(&g, run->first, &pos);
-  if (mask && mask->nvalues)
+    parz_grid_init(&j.g, a);
+  parz_reader_init(&j.r, run->src, run->src_bytes, run->bit);
+  parz_grid_seek(&j.g, run->first, &j.pos);
+  j.mask = NULL;
+  if (mask && mask->nvalues) {
     parz_mask_seek(&cursor, mask, a, run->first);
-  done =
-      decode_range(&r, &g, &pos, a->type, a->dims, run->params, data, run->first, run->count, limit,
-                   run->seg_blocks, run->ends, mask && mask->nvalues ? &cursor : NULL, bad);
+    j.mask = &cursor;
+  }
+  j.p = run->params;
+  j.data = data;
+  j.first = run->first;
+  j.count = run->count;
+  j.seg = run->seg_blocks;
+  j.ends = run->ends;
+  j.bad = SIZE_MAX;
+  done = decode_range(&j, a->type, a->dims);
+  if (bad)
+    *bad = j.bad;
   if (bad && *bad != SIZE_MAX) {
-    *end_bit = parz_reader_tell(&r);
+    *end_bit = parz_reader_tell(&j.r);
     return PARZ_OK;
   }
   if (done < run->count)
@@ -125,7 +147,7 @@ static int decode_blocks(const parz_segment_run* run, void* data, size_t* bad, u
                      "stream of %zu bytes ends inside block %zu (truncated or corrupt)",
                      run->src_bytes, run->first + done);
   if (end_bit)
-    *end_bit = parz_reader_tell(&r);
+    *end_bit = parz_reader_tell(&j.r);
   return PARZ_OK;
 }
 
