@@ -121,183 +121,230 @@ static int encode_piece(parz_chunk_encoder* enc, piece* p, size_t slab, int* no_
                                     err);
 }
 
-/* The chunk into dst (dst_bytes), or, where alloc is given, into a buffer of exactly its size
- * from alloc, asked once every segment is encoded: each piece then starts in a slab of its
- * bound >> slab_shift (none where slab_shift is 0) of one scratch buffer, so that nothing of
- * the bound's size is allocated while the chunk compresses that well. */
-static int encode_core(const parz_array* a, const void* data, const parz_chunk_config* cfg,
-                       void* dst, size_t dst_bytes, parz_chunk_alloc alloc, void* alloc_arg,
-                       size_t* written, int threads, size_t min_bytes, unsigned slab_shift,
-                       parz_error* err) {
-  parz_chunk_encoder* enc = NULL;
-  parz_omp_first_error first;
-  parz_jobs jobs;
-  piece* pc = NULL;
-  unsigned char *scratch = NULL, *joined = NULL, *d = (unsigned char*)dst;
-  uint64_t nseg, npieces, i;
-  size_t total = 0, payload_offset = 0, raw, head = 0, slab = 0;
-  int nthreads = parz_omp_team_size(threads), rc, aligned, in_place, no_slabs = 0;
-  if (written)
-    *written = 0;
-  raw = parz_array_check(a, NULL) == PARZ_OK ? parz_array_count(a) * parz_type_size(a->type) : 0;
-  if (alloc && (nthreads <= 1 || raw < min_bytes)) {
-    /* serially, into a buffer of the bound of these values */
+/* A chunk encoded by a team: the encoder, its pieces and where their streams go. */
+typedef struct {
+  parz_chunk_encoder* enc;
+  piece* pc;
+  uint64_t nseg, npieces;
+  int nthreads;
+  /* The pieces' streams lie in one of three places (place_streams): in the destination after
+   * the largest head (in_place; joined is then the payload's buffer), in scratch of their
+   * bounds' size, or in slabs of `slab` bytes of scratch, with a stream of a piece's own where
+   * its slab is too small (no_slabs). */
+  int in_place, no_slabs;
+  size_t head, slab;
+  unsigned char *scratch, *joined;
+} team_encode;
+
+static void team_encode_free(team_encode* t) {
+  uint64_t i;
+  free(t->joined);
+  free(t->scratch);
+  for (i = 0; t->pc && i < t->npieces; i++)
+    free(t->pc[i].own);
+  free(t->pc);
+  parz_chunk_encoder_free(t->enc);
+}
+
+/* The chunk encoded serially: into dst, or with an allocator into a buffer of the bound of these
+ * values. */
+static int encode_serial(const parz_array* a, const void* data, const parz_chunk_config* cfg,
+                         void* dst, size_t dst_bytes, parz_chunk_alloc alloc, void* alloc_arg,
+                         size_t* written, parz_error* err) {
+  if (alloc) {
     dst_bytes = parz_chunk_bound_data(a, data, cfg);
     if (dst_bytes == 0) {
       /* an array or configuration the encoder refuses (its message), or no size_t bound */
       unsigned char none;
-      rc = parz_chunk_encode(a, data, cfg, &none, 0, written, err);
+      int rc = parz_chunk_encode(a, data, cfg, &none, 0, written, err);
       return rc == PARZ_ERR_BUFFER ? parz_fail(err, PARZ_ERR_NOMEM, "chunk too large to bound")
                                    : rc;
     }
     if (!(dst = alloc(alloc_arg, dst_bytes)))
       return parz_fail(err, PARZ_ERR_NOMEM, "no buffer for a chunk of up to %zu bytes", dst_bytes);
   }
-  if (nthreads <= 1 || raw < min_bytes)
-    return parz_chunk_encode(a, data, cfg, dst, dst_bytes, written, err);
-  if (!dst && !alloc)
-    return parz_fail(err, PARZ_ERR_ARG, "parz_omp_chunk_encode: NULL destination");
-  parz_omp_jobs_init(&jobs, &nthreads);
-  rc = parz_chunk_encoder_begin_jobs(&enc, a, data, cfg, &jobs, err);
-  if (rc != PARZ_OK)
-    return rc;
-  if (parz_chunk_encoder_stores(enc)) { /* exceptions or a mask alone outgrow the values */
-    rc = write_stored(enc, dst, dst_bytes, alloc, alloc_arg, written, err);
-    parz_chunk_encoder_free(enc);
-    return rc;
-  }
-  nseg = parz_chunk_encoder_segments(enc);
-  npieces = (uint64_t)nthreads * PIECES_PER_THREAD;
-  aligned = nseg / ALIGN >= npieces;
-  if (npieces > nseg)
-    npieces = nseg;
-  if ((uint64_t)nthreads > npieces)
-    nthreads = (int)npieces;
-  pc = (piece*)calloc((size_t)npieces, sizeof *pc);
-  if (pc)
-    split(pc, npieces, nseg, aligned);
-  for (i = 0; pc && i < npieces; i++) {
+  return parz_chunk_encode(a, data, cfg, dst, dst_bytes, written, err);
+}
+
+/* Cuts the chunk's segments into pieces, at most PIECES_PER_THREAD per thread, and sets each
+ * piece's stream bound; the sum of the bounds, 0 without memory or where it has no size_t. */
+static size_t plan_pieces(team_encode* t) {
+  size_t total = 0;
+  uint64_t i;
+  int aligned;
+  t->nseg = parz_chunk_encoder_segments(t->enc);
+  t->npieces = (uint64_t)t->nthreads * PIECES_PER_THREAD;
+  aligned = t->nseg / ALIGN >= t->npieces;
+  if (t->npieces > t->nseg)
+    t->npieces = t->nseg;
+  if ((uint64_t)t->nthreads > t->npieces)
+    t->nthreads = (int)t->npieces;
+  if (!(t->pc = (piece*)calloc((size_t)t->npieces, sizeof *t->pc)))
+    return 0;
+  split(t->pc, t->npieces, t->nseg, aligned);
+  for (i = 0; i < t->npieces; i++) {
     /* a bound for the first `count` segments bounds any `count` segments (the last segment may
      * be shorter, never longer) */
-    pc[i].stream_bytes = parz_chunk_encoder_scratch_bound(enc, pc[i].count);
-    if (pc[i].stream_bytes == 0 || total > SIZE_MAX - pc[i].stream_bytes) {
-      total = 0;
-      break;
-    }
-    total += pc[i].stream_bytes;
+    t->pc[i].stream_bytes = parz_chunk_encoder_scratch_bound(t->enc, t->pc[i].count);
+    if (t->pc[i].stream_bytes == 0 || total > SIZE_MAX - t->pc[i].stream_bytes)
+      return 0;
+    total += t->pc[i].stream_bytes;
   }
-  /* The pieces' streams go into the destination, after the largest head the chunk may get,
-   * when it has room for all their bounds there (it has, at parz_chunk_bound_data's size, with
-   * aligned pieces); they are then joined into a buffer of the payload's actual size and copied
-   * back. Otherwise they go into scratch of their bounds' size, or with an allocator into its
-   * slabs, and are joined in place in the destination. */
-  head = parz_chunk_encoder_head_bytes(enc);
-  in_place = !alloc && total && dst_bytes >= head && dst_bytes - head >= total;
+  return total;
+}
+
+/* Where the pieces' streams go. They go into the destination, after the largest head the chunk
+ * may get, when it has room for all their bounds there (it has, at parz_chunk_bound_data's
+ * size, with aligned pieces); they are then joined into a buffer of the payload's actual size
+ * and copied back. Otherwise they go into scratch of their bounds' size, or with an allocator
+ * into its slabs of the largest bound >> slab_shift, and are joined in place in the
+ * destination. */
+static int place_streams(team_encode* t, unsigned char* d, size_t dst_bytes, int alloc,
+                         unsigned slab_shift, const parz_params* p, size_t total, parz_error* err) {
+  uint64_t i;
+  t->head = parz_chunk_encoder_head_bytes(t->enc);
+  t->in_place = !alloc && total && dst_bytes >= t->head && dst_bytes - t->head >= total;
   /* Fixed rate writes its bound, and lossless streams come near it: no slabs for them. */
-  if (alloc && slab_shift && pc && cfg->params.minbits != cfg->params.maxbits &&
-      cfg->params.minexp >= PARZ_MIN_EXP) {
+  if (alloc && slab_shift && t->pc && p->minbits != p->maxbits && p->minexp >= PARZ_MIN_EXP) {
     /* the largest piece's bound, so that every piece's share is a whole number of words */
     size_t largest = 0;
-    for (i = 0; i < npieces; i++)
-      largest = pc[i].stream_bytes > largest ? pc[i].stream_bytes : largest;
-    slab = ((largest >> slab_shift) + 7u) / 8u * 8u;
-    slab = slab ? slab : 8u;
-    total = slab * (size_t)npieces;
+    for (i = 0; i < t->npieces; i++)
+      largest = t->pc[i].stream_bytes > largest ? t->pc[i].stream_bytes : largest;
+    t->slab = ((largest >> slab_shift) + 7u) / 8u * 8u;
+    t->slab = t->slab ? t->slab : 8u;
+    total = t->slab * (size_t)t->npieces;
   }
-  if (pc && total && !in_place)
-    scratch = (unsigned char*)malloc(total);
-  if (!pc || !total || (!in_place && !scratch)) {
-    free(pc);
-    parz_chunk_encoder_free(enc);
+  if (t->pc && total && !t->in_place)
+    t->scratch = (unsigned char*)malloc(total);
+  if (!t->pc || !total || (!t->in_place && !t->scratch))
     return parz_fail(err, PARZ_ERR_NOMEM, "out of memory for %zu bytes of encoder scratch", total);
-  }
-  for (i = 0, total = 0; i < npieces; total += slab ? slab : pc[i].stream_bytes, i++)
-    pc[i].stream = (in_place ? d + head : scratch) + total; /* multiples of 8: word aligned */
+  for (i = 0, total = 0; i < t->npieces; total += t->slab ? t->slab : t->pc[i].stream_bytes, i++)
+    t->pc[i].stream = (t->in_place ? d + t->head : t->scratch) + total; /* word aligned */
+  return PARZ_OK;
+}
 
+/* Every piece's stream, on the team; the first error by piece. */
+static int encode_pieces(team_encode* t, parz_error* err) {
+  parz_omp_first_error first;
   parz_omp_first_error_init(&first);
 #ifdef _OPENMP
-#pragma omp parallel for num_threads(nthreads) schedule(dynamic, 1)
+#pragma omp parallel for num_threads(t->nthreads) schedule(dynamic, 1)
 #endif
-  for (int64_t j = 0; j < (int64_t)npieces; j++) {
+  for (int64_t j = 0; j < (int64_t)t->npieces; j++) {
     parz_error e;
-    piece* p = &pc[j];
     int prc;
     if (parz_omp_first_error_skip(&first, (uint64_t)j))
       continue;
-    prc = encode_piece(enc, p, slab, &no_slabs, &e);
+    prc = encode_piece(t->enc, &t->pc[j], t->slab, &t->no_slabs, &e);
     if (prc != PARZ_OK)
       parz_omp_first_error_record(&first, (uint64_t)j, prc, &e);
   }
-  rc = parz_omp_first_error_result(&first, err);
-  if (rc == PARZ_OK && parz_chunk_encoder_stores(enc)) {
-    rc = write_stored(enc, dst, dst_bytes, alloc, alloc_arg, written, err);
-    free(scratch);
-    for (i = 0; i < npieces; i++)
-      free(pc[i].own);
-    free(pc);
-    parz_chunk_encoder_free(enc);
-    return rc;
-  }
-  if (rc == PARZ_OK && alloc) {
-    dst_bytes = parz_chunk_encoder_size(enc);
-    if (!(dst = alloc(alloc_arg, dst_bytes)))
-      rc = parz_fail(err, PARZ_ERR_NOMEM, "no buffer for a chunk of %zu bytes", dst_bytes);
-    d = (unsigned char*)dst;
-  }
-  if (rc == PARZ_OK && in_place) {
-    uint64_t bits = parz_chunk_encoder_bit_offset(enc, nseg);
+  return parz_omp_first_error_result(&first, err);
+}
+
+/* The head, the pieces joined into the payload (through `joined` when they lie in the
+ * destination) and the payload checksums, on the team; *written the chunk's size. */
+static int write_chunk(team_encode* t, unsigned char* d, size_t dst_bytes, size_t* written,
+                       parz_error* err) {
+  size_t payload_offset = 0, size, payload_bytes;
+  uint64_t i, nsums, nranges;
+  unsigned char* payload;
+  int rc;
+  if (t->in_place) {
+    uint64_t bits = parz_chunk_encoder_bit_offset(t->enc, t->nseg);
     size_t bytes = (size_t)(8u * (bits / 64u + (bits % 64u != 0)));
-    if (!(joined = (unsigned char*)malloc(bytes ? bytes : 8)))
-      rc = parz_fail(err, PARZ_ERR_NOMEM, "out of memory for the %zu-byte payload", bytes);
+    if (!(t->joined = (unsigned char*)malloc(bytes ? bytes : 8)))
+      return parz_fail(err, PARZ_ERR_NOMEM, "out of memory for the %zu-byte payload", bytes);
   }
-  if (rc == PARZ_OK)
-    rc = parz_chunk_encoder_write_head(enc, dst, dst_bytes, &payload_offset, err);
-  if (rc == PARZ_OK) {
-    unsigned char* payload = in_place ? joined : d + payload_offset;
-    size_t size = parz_chunk_encoder_size(enc), payload_bytes = size - payload_offset;
-    uint64_t nsums = parz_chunk_encoder_partitions(enc);
-    uint64_t nranges = nsums < npieces ? nsums : npieces;
-    for (i = 0; i < npieces; i++)
-      pc[i].offset = parz_chunk_encoder_bit_offset(enc, pc[i].first);
+  if ((rc = parz_chunk_encoder_write_head(t->enc, d, dst_bytes, &payload_offset, err)) != PARZ_OK)
+    return rc;
+  payload = t->in_place ? t->joined : d + payload_offset;
+  size = parz_chunk_encoder_size(t->enc);
+  payload_bytes = size - payload_offset;
+  nsums = parz_chunk_encoder_partitions(t->enc);
+  nranges = nsums < t->npieces ? nsums : t->npieces;
+  for (i = 0; i < t->npieces; i++)
+    t->pc[i].offset = parz_chunk_encoder_bit_offset(t->enc, t->pc[i].first);
 #ifdef _OPENMP
-#pragma omp parallel num_threads(nthreads)
+#pragma omp parallel num_threads(t->nthreads)
 #endif
-    {
-#ifdef _OPENMP
-#pragma omp for schedule(static)
-#endif
-      for (int64_t j = 0; j < (int64_t)npieces; j++)
-        join_piece(payload, pc, npieces, (uint64_t)j);
-      /* implicit barriers: the payload is complete, then in its place, before its checksums */
-      if (in_place) {
+  {
+    const uint64_t npieces = t->npieces;
 #ifdef _OPENMP
 #pragma omp for schedule(static)
 #endif
-        for (int64_t j = 0; j < (int64_t)npieces; j++) {
-          size_t lo = payload_bytes / 8 * (size_t)j / npieces * 8;
-          size_t hi = j + 1 == (int64_t)npieces ? payload_bytes
-                                                : payload_bytes / 8 * (size_t)(j + 1) / npieces * 8;
-          memcpy(d + payload_offset + lo, joined + lo, hi - lo);
-        }
+    for (int64_t j = 0; j < (int64_t)npieces; j++)
+      join_piece(payload, t->pc, npieces, (uint64_t)j);
+    /* implicit barriers: the payload is complete, then in its place, before its checksums */
+    if (t->in_place) {
+#ifdef _OPENMP
+#pragma omp for schedule(static)
+#endif
+      for (int64_t j = 0; j < (int64_t)npieces; j++) {
+        size_t lo = payload_bytes / 8 * (size_t)j / npieces * 8;
+        size_t hi = j + 1 == (int64_t)npieces ? payload_bytes
+                                              : payload_bytes / 8 * (size_t)(j + 1) / npieces * 8;
+        memcpy(d + payload_offset + lo, t->joined + lo, hi - lo);
       }
+    }
 #ifdef _OPENMP
 #pragma omp for schedule(dynamic, 1)
 #endif
-      for (int64_t j = 0; j < (int64_t)nranges; j++) {
-        uint64_t p0 = nsums * (uint64_t)j / nranges, p1 = nsums * (uint64_t)(j + 1) / nranges;
-        parz_chunk_encoder_checksum(enc, dst, p0, p1 - p0);
-      }
+    for (int64_t j = 0; j < (int64_t)nranges; j++) {
+      uint64_t p0 = nsums * (uint64_t)j / nranges, p1 = nsums * (uint64_t)(j + 1) / nranges;
+      parz_chunk_encoder_checksum(t->enc, d, p0, p1 - p0);
     }
-    parz_chunk_encoder_seal(enc, dst);
-    if (written)
-      *written = size;
   }
-  free(joined);
-  free(scratch);
-  for (i = 0; pc && i < npieces; i++)
-    free(pc[i].own);
-  free(pc);
-  parz_chunk_encoder_free(enc);
+  parz_chunk_encoder_seal(t->enc, d);
+  if (written)
+    *written = size;
+  return PARZ_OK;
+}
+
+/* The chunk into dst (dst_bytes), or, where alloc is given, into a buffer of exactly its size
+ * from alloc, asked once every segment is encoded: each piece then starts in a slab of its
+ * bound >> slab_shift (none where slab_shift is 0) of one scratch buffer, so that nothing of
+ * the bound's size is allocated while the chunk compresses that well. Serially below min_bytes
+ * of values or with one thread. */
+static int encode_core(const parz_array* a, const void* data, const parz_chunk_config* cfg,
+                       void* dst, size_t dst_bytes, parz_chunk_alloc alloc, void* alloc_arg,
+                       size_t* written, int threads, size_t min_bytes, unsigned slab_shift,
+                       parz_error* err) {
+  team_encode t;
+  parz_jobs jobs;
+  size_t raw;
+  int rc;
+  memset(&t, 0, sizeof t);
+  t.nthreads = parz_omp_team_size(threads);
+  if (written)
+    *written = 0;
+  raw = parz_array_check(a, NULL) == PARZ_OK ? parz_array_count(a) * parz_type_size(a->type) : 0;
+  if (t.nthreads <= 1 || raw < min_bytes)
+    return encode_serial(a, data, cfg, dst, dst_bytes, alloc, alloc_arg, written, err);
+  if (!dst && !alloc)
+    return parz_fail(err, PARZ_ERR_ARG, "parz_omp_chunk_encode: NULL destination");
+  parz_omp_jobs_init(&jobs, &t.nthreads);
+  if ((rc = parz_chunk_encoder_begin_jobs(&t.enc, a, data, cfg, &jobs, err)) != PARZ_OK)
+    return rc;
+  if (!parz_chunk_encoder_stores(t.enc)) { /* exceptions or a mask alone outgrow the values */
+    const size_t total = plan_pieces(&t);
+    rc = place_streams(&t, (unsigned char*)dst, dst_bytes, alloc != NULL, slab_shift, &cfg->params,
+                       total, err);
+    if (rc == PARZ_OK)
+      rc = encode_pieces(&t, err);
+  }
+  if (rc == PARZ_OK && parz_chunk_encoder_stores(t.enc)) {
+    rc = write_stored(t.enc, dst, dst_bytes, alloc, alloc_arg, written, err);
+  } else if (rc == PARZ_OK) {
+    if (alloc) {
+      dst_bytes = parz_chunk_encoder_size(t.enc);
+      if (!(dst = alloc(alloc_arg, dst_bytes)))
+        rc = parz_fail(err, PARZ_ERR_NOMEM, "no buffer for a chunk of %zu bytes", dst_bytes);
+    }
+    if (rc == PARZ_OK)
+      rc = write_chunk(&t, (unsigned char*)dst, dst_bytes, written, err);
+  }
+  team_encode_free(&t);
   return rc;
 }
 
