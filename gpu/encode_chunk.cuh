@@ -30,6 +30,7 @@
 #include "encode_mask.cuh"
 #include "payload_checksum.h"
 #include "standin.h"
+#include "zfp_rules.h" /* parz_exception_rule_of, parz_risk_rule_of: the GPU encoder writes zfp */
 #include "table.h"
 
 /* One chunk's part in the encoder's kernels. The first group is set before the blocks are

@@ -35,7 +35,7 @@
 #include <string.h>
 
 #include "real_arrays.h"
-#include "standin.h"
+#include "zfp_rules.h"
 #include "test_chunk_common.h"
 
 static uint64_t state = 0x2545F4914F6CDD1Dull;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codecs.h"
 #include "exceptions.h"
 #include "table.h"
 #include "table_endian.h"
@@ -118,8 +119,8 @@ int main(void) {
     base[3][3] = (float)NAN;      /* outside the view */
     parz_params rev;
     parz_params_reversible(&rev);
-    CHECK(parz_exceptions_count(&a, base, &rev) == 2, "strided count");
-    parz_exceptions_clean(&a, base, &rev, cleaned, rec);
+    CHECK(parz_exceptions_count(&parz_codec_zfp, &a, base, &rev) == 2, "strided count");
+    parz_exceptions_clean(&parz_codec_zfp, &a, base, &rev, cleaned, rec);
     /* one 3x4 block: finite mean of the other 10 values */
     {
       double m = 0;
@@ -146,26 +147,29 @@ int main(void) {
     unsigned char r[4 * PARZ_EXCEPTION_BYTES];
     CHECK(parz_params_accuracy(&lossy, 1e-3, NULL, NULL) == PARZ_OK, "accuracy");
     parz_params_reversible(&rev);
-    CHECK(parz_exceptions_count(&f, fv, &lossy) == 2 && parz_exceptions_count(&f, fv, &rev) == 0,
+    CHECK(parz_exceptions_count(&parz_codec_zfp, &f, fv, &lossy) == 2 &&
+              parz_exceptions_count(&parz_codec_zfp, &f, fv, &rev) == 0,
           "float32: [2^126, FLT_MAX] lossy only");
-    parz_exceptions_clean(&f, fv, &lossy, fc, r);
+    parz_exceptions_clean(&parz_codec_zfp, &f, fv, &lossy, fc, r);
     CHECK(fc[1] == fc[2] && fc[1] == (float)((double)fv[0] / 2 + 2.0 / 2) && fc[0] == fv[0],
           "float32 stand-in %a", fc[1]);
     CHECK(!parz_exceptions_v1(PARZ_FLOAT, r, 2), "finite records need version 2");
-    CHECK(parz_exceptions_count(&d, dv, &lossy) == 1 && parz_exceptions_count(&d, dv, &rev) == 0,
+    CHECK(parz_exceptions_count(&parz_codec_zfp, &d, dv, &lossy) == 1 &&
+              parz_exceptions_count(&parz_codec_zfp, &d, dv, &rev) == 0,
           "float64: |x| >= 2^1022 lossy only");
-    parz_exceptions_clean(&d, dv, &lossy, dc, r);
+    parz_exceptions_clean(&parz_codec_zfp, &d, dv, &lossy, dc, r);
     CHECK(dc[1] == dv[0] / 3 + 1.0 / 3 + 3.0 / 3, "float64 stand-in %a", dc[1]);
-    CHECK(
-        parz_exceptions_count(&i32, iv, &lossy) == 3 && parz_exceptions_count(&i32, iv, &rev) == 0,
-        "int32: |x| >= 2^30 lossy only");
-    parz_exceptions_clean(&i32, iv, &lossy, ic, r);
+    CHECK(parz_exceptions_count(&parz_codec_zfp, &i32, iv, &lossy) == 3 &&
+              parz_exceptions_count(&parz_codec_zfp, &i32, iv, &rev) == 0,
+          "int32: |x| >= 2^30 lossy only");
+    parz_exceptions_clean(&parz_codec_zfp, &i32, iv, &lossy, ic, r);
     CHECK(ic[0] == iv[0] && ic[1] == iv[0] && ic[3] == iv[0], "int32 stand-in %d", (int)ic[1]);
     CHECK(parz_load64(r) == 1 && parz_load64(r + 8) == (uint32_t)(1 << 30) &&
               parz_load64(r + 40) == (uint32_t)INT32_MIN,
           "int32 records: position and 32-bit pattern");
-    CHECK(parz_exceptions_count(&i64, lv, &lossy) == 1, "int64: |x| >= 2^62 lossy only");
-    parz_exceptions_clean(&i64, lv, &lossy, lc, r);
+    CHECK(parz_exceptions_count(&parz_codec_zfp, &i64, lv, &lossy) == 1,
+          "int64: |x| >= 2^62 lossy only");
+    parz_exceptions_clean(&parz_codec_zfp, &i64, lv, &lossy, lc, r);
     /* the mean of 2^62 - 1, -(2^62 - 1) and 7, in doubles: 2^62 / 3 - 2^62 / 3 + 7 / 3 */
     CHECK(lc[2] == 2, "int64 stand-in %lld", (long long)lc[2]);
   }

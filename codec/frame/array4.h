@@ -1,7 +1,7 @@
 /* An array seen as 4-D (internal to the codec): leading unit extents added, strides in
  * elements. Blocks of a rank-d array are the same sets of values as the 4-D blocks of this view,
  * since a unit extent puts one value per block along it. The scans that run before encoding
- * (exceptions.c, mask.c) walk arrays through it. */
+ * (exceptions.c, mask_scan.c, mask_build.c) walk arrays through it. */
 #ifndef PARZ_ARRAY4_H
 #define PARZ_ARRAY4_H
 

@@ -12,7 +12,6 @@
 #include "exceptions.h"
 #include "mask.h"
 #include "payload_checksum.h"
-#include "risk.h"
 #include "scan.h"
 #include "stored.h"
 #include "table.h"
@@ -136,9 +135,10 @@ static int take_out(parz_chunk_encoder* enc, uint64_t* found, size_t n, parz_err
   return PARZ_OK;
 }
 
-/* Holds a bounded chunk to its bound (risk.h) once the scan found values that put blocks at
- * risk and the array was cleaned: while some block misses the bound, the values that put it at
- * risk are taken out, and the array is scanned and cleaned again with them as holes. */
+/* Holds a bounded chunk to its bound (the codec's check_bound, codecs.h) once the scan found
+ * values that put blocks at risk and the array was cleaned: while some block misses the bound,
+ * the values that put it at risk are taken out, and the array is scanned and cleaned again with
+ * them as holes. */
 static int hold_bound(parz_chunk_encoder* enc, const parz_array* a, const void* data,
                       const parz_chunk_config* cfg, parz_scan* scan, const parz_jobs* jobs,
                       parz_error* err) {
@@ -147,8 +147,8 @@ static int hold_bound(parz_chunk_encoder* enc, const parz_array* a, const void* 
   for (round = 0; rc == PARZ_OK; round++) {
     uint64_t* found = NULL;
     size_t n = 0;
-    rc = parz_risk_find(&scan->pal, a, data, &enc->v.array, enc->cleaned, &enc->v.params,
-                        round >= CHECK_ROUNDS, jobs, &found, &n, err);
+    rc = enc->codec->check_bound(&scan->pal, a, data, &enc->v.array, enc->cleaned, &enc->v.params,
+                                 round >= CHECK_ROUNDS, jobs, &found, &n, err);
     if (rc == PARZ_OK && n)
       rc = take_out(enc, found, n, err);
     free(found);
@@ -156,8 +156,8 @@ static int hold_bound(parz_chunk_encoder* enc, const parz_array* a, const void* 
       return rc;
     unclean(enc, a, data);
     parz_scan_free(scan);
-    if ((rc = parz_mask_palette_init(&scan->pal, a->type, a->dims, &enc->v.params, cfg, err)) !=
-        PARZ_OK)
+    if ((rc = parz_mask_palette_init(&scan->pal, enc->codec, a->type, a->dims, &enc->v.params, cfg,
+                                     err)) != PARZ_OK)
       return rc;
     scan->pal.exc.taken = enc->taken;
     scan->pal.exc.ntaken = enc->ntaken;
@@ -185,8 +185,8 @@ int parz_chunk_encoder_begin_jobs(parz_chunk_encoder** out, const parz_array* a,
   if ((rc = parz_chunk_layout(&enc->v, a, cfg, err)) != PARZ_OK ||
       (rc = (enc->codec = parz_codec_find(enc->v.codec))
                 ->check_encode(&enc->v.params, a->type, a->dims, err)) != PARZ_OK ||
-      (rc = parz_mask_palette_init(&scan.pal, a->type, a->dims, &enc->v.params, cfg, err)) !=
-          PARZ_OK) {
+      (rc = parz_mask_palette_init(&scan.pal, enc->codec, a->type, a->dims, &enc->v.params, cfg,
+                                   err)) != PARZ_OK) {
     free(enc);
     return rc;
   }
@@ -201,7 +201,7 @@ int parz_chunk_encoder_begin_jobs(parz_chunk_encoder** out, const parz_array* a,
    * those at risk for the bound's check */
   rc =
       scan.masked || scan.exceptions || scan.high ? clean(enc, a, data, &scan, jobs, err) : PARZ_OK;
-  if (rc == PARZ_OK && scan.high)
+  if (rc == PARZ_OK && scan.high && enc->codec->check_bound)
     rc = hold_bound(enc, a, data, cfg, &scan, jobs, err);
   parz_scan_free(&scan);
   if (rc != PARZ_OK) {

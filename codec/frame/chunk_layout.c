@@ -179,7 +179,7 @@ static size_t bound_with(const parz_array* a, const parz_chunk_config* cfg, uint
   }
   count = v.raw_bytes / parz_type_size(a->type);
   if (nexc == UINT64_MAX)
-    nexc = parz_exceptions_possible(a, &v.params) ? count : 0;
+    nexc = parz_exceptions_possible(parz_codec_find(v.codec), a, &v.params) ? count : 0;
   if (masked == UINT64_MAX)
     masked = parz_chunk_config_masks(cfg, a->type) ? count : 0;
   if (nexc > (SIZE_MAX - v.table_bytes - 4096u) / PARZ_EXCEPTION_BYTES)
@@ -207,6 +207,7 @@ size_t parz_chunk_bound(const parz_array* a, const parz_chunk_config* cfg) {
 
 size_t parz_chunk_bound_data_jobs(const parz_array* a, const void* data,
                                   const parz_chunk_config* cfg, const parz_jobs* jobs) {
+  const parz_codec* codec;
   parz_scan scan;
   size_t bound;
   if (!a || !cfg || !data || parz_array_check(a, NULL) != PARZ_OK)
@@ -214,10 +215,12 @@ size_t parz_chunk_bound_data_jobs(const parz_array* a, const void* data,
   /* bounded by the stored chunk without a look at the values */
   if (cfg->stored == PARZ_STORED_WHEN_SMALLER)
     return parz_chunk_bound(a, cfg);
-  if (parz_mask_palette_init(&scan.pal, a->type, a->dims, &cfg->params, cfg, NULL) != PARZ_OK)
+  if (!(codec = parz_codec_find(cfg->codec ? cfg->codec : PARZ_CODEC_ZFP)) ||
+      parz_mask_palette_init(&scan.pal, codec, a->type, a->dims, &cfg->params, cfg, NULL) !=
+          PARZ_OK)
     return 0;
   parz_scan_run(&scan, a, data, jobs);
-  /* the bound's check may take out any value that puts its block at risk (risk.h), into the mask
+  /* the bound's check may take out any value that puts its block at risk (codecs.h), into the mask
    * or as an exception */
   bound = bound_with(a, cfg, scan.exceptions + scan.high,
                      scan.masked + (scan.pal.taken ? scan.high : 0));

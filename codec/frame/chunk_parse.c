@@ -89,7 +89,7 @@ int parz_chunk_parse(const void* src, size_t src_bytes, parz_chunk_view* view, p
   parz_chunk_view v;
   const parz_codec* ops;
   unsigned k, version, codec, codec_version, flags, type, rank;
-  uint64_t count = 1, nblocks = 1, units = 1, left, table_bytes, nexc, payload_bytes, payload_bits;
+  uint64_t count = 1, units = 1, left, table_bytes, nexc, payload_bytes, payload_bits;
   uint64_t nsections = 0, head;
   section_place checksums = {0, 0}, mask = {0, 0};
   uint32_t crc;
@@ -187,7 +187,6 @@ int parz_chunk_parse(const void* src, size_t src_bytes, parz_chunk_view* view, p
       return parz_fail(err, PARZ_ERR_FORMAT, "extent %llu of dimension %u: %s",
                        (unsigned long long)n, k, n ? "array too large" : "zero");
     count *= n;
-    nblocks *= parz_blocks_along(n, 4u);
     units *= parz_blocks_along(n, ops->block_side);
     v.array.shape[k] = (size_t)n;
   }
@@ -205,13 +204,13 @@ int parz_chunk_parse(const void* src, size_t src_bytes, parz_chunk_view* view, p
                      (unsigned)parz_load32(h + H_MINBITS), (unsigned)parz_load32(h + H_MAXBITS),
                      (unsigned)parz_load32(h + H_MAXPREC), (int)(int32_t)parz_load32(h + H_MINEXP));
 
-  /* payload: exactly the codec's stream, padded to whole 64-bit words; every block of 4^d values
-   * has at least one bit, which also bounds the size a small chunk may claim to decode to */
+  /* payload: exactly the codec's stream, padded to whole 64-bit words; every block has at least
+   * the codec's fewest bits, which also bounds the size a small chunk may claim to decode to */
   if (payload_bytes != 8u * (payload_bits / 64u + (payload_bits % 64u != 0)) ||
-      payload_bits < nblocks)
+      (ops->min_block_bits && payload_bits / ops->min_block_bits < units))
     return parz_fail(err, PARZ_ERR_FORMAT, "payload of %llu bits in %llu bytes for %llu blocks",
                      (unsigned long long)payload_bits, (unsigned long long)payload_bytes,
-                     (unsigned long long)nblocks);
+                     (unsigned long long)units);
 
   /* table */
   v.table = (parz_table_kind)h[H_TABLE];

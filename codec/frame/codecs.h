@@ -16,6 +16,7 @@
 #define PARZ_CODECS_H
 
 #include "parz_chunk.h"
+#include "standin.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -37,6 +38,8 @@ typedef struct {
   size_t first, count, seg_blocks;
   const uint64_t* ends;
 } parz_segment_run;
+
+struct parz_mask_palette; /* mask.h */
 
 typedef struct parz_codec {
   unsigned id;      /* the header's codec field: PARZ_CODEC_* */
@@ -84,6 +87,23 @@ typedef struct parz_codec {
   /* The modes a user chooses the codec's parameters by (codec_modes.h); NULL for a codec no
    * encoder is asked for (stored). */
   const struct parz_codec_modes* modes;
+  /* Exceptions (exceptions.h): the values of an array of the type and rank that the codec cannot
+   * carry under p (*rule, which the frame starts as parz_nonfinite_rule: NaN and the infinities
+   * are exceptions under every codec), and those that put their block at risk of missing the
+   * absolute bound p promises (*high, which the frame starts as none). NULL: the frame's rules
+   * alone. */
+  void (*exception_rules)(parz_type type, unsigned dims, const parz_params* p,
+                          parz_exception_rule* rule, parz_exception_rule* high);
+  /* The check of the blocks at risk (high), for codecs that set it: appends to *found (malloc'd,
+   * *nfound of them) the bit patterns that blocks [0, nblocks) of the cleaned copy of a (`whole`
+   * its shape; pal the palette whose holes they leave) give up so that the bound holds; with
+   * `all` every pattern at risk, unchecked. The blocks may be cut into parts on jobs. */
+  int (*check_bound)(const struct parz_mask_palette* pal, const parz_array* a, const void* data,
+                     const parz_array* whole, const void* cleaned, const parz_params* p, int all,
+                     const parz_jobs* jobs, uint64_t** found, size_t* nfound, parz_error* err);
+  /* Stream codecs: the fewest bits any block of a stream takes, which bounds the array a small
+   * payload may claim to decode to (0: no such bound). */
+  unsigned min_block_bits;
 } parz_codec;
 
 /* The codecs this library reads and writes, by the header's codec id: a table fixed at link

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "array4.h"
+#include "codecs.h"
 #include "exceptions.h"
 #include "table_endian.h"
 
@@ -32,18 +33,21 @@ static uint64_t count64(const parz_exception_rule* r, const unsigned char* p, si
   return c;
 }
 
-parz_exception_set parz_exception_set_of(parz_type type, unsigned dims, const parz_params* p) {
+parz_exception_set parz_exception_set_of(const parz_codec* codec, parz_type type, unsigned dims,
+                                         const parz_params* p) {
+  const parz_exception_rule none = {0, 0, 1, 0};
   parz_exception_set x;
-  x.rule = parz_exception_rule_of(type, p);
-  x.high = parz_risk_rule_of(type, dims, p, parz_params_bounded(p, type, dims));
+  x.rule = parz_nonfinite_rule(type);
+  x.high = none;
+  if (codec->exception_rules)
+    codec->exception_rules(type, dims, p, &x.rule, &x.high);
   x.taken = NULL;
   x.ntaken = 0;
   return x;
 }
 
-int parz_exceptions_possible(const parz_array* a, const parz_params* p) {
-  parz_exception_rule r = parz_exception_rule_of(a->type, p);
-  return r.mask != 0;
+int parz_exceptions_possible(const parz_codec* codec, const parz_array* a, const parz_params* p) {
+  return parz_exception_set_of(codec, a->type, a->dims, p).rule.mask != 0;
 }
 
 uint64_t parz_exceptions_count_special(const parz_array* a, const void* data,
@@ -76,9 +80,10 @@ uint64_t parz_exceptions_count_special(const parz_array* a, const void* data,
   return c;
 }
 
-uint64_t parz_exceptions_count(const parz_array* a, const void* data, const parz_params* p) {
-  parz_exception_rule r = parz_exception_rule_of(a->type, p);
-  return parz_exceptions_count_special(a, data, &r, 0, 0);
+uint64_t parz_exceptions_count(const parz_codec* codec, const parz_array* a, const void* data,
+                               const parz_params* p) {
+  const parz_exception_set x = parz_exception_set_of(codec, a->type, a->dims, p);
+  return parz_exceptions_count_special(a, data, &x.rule, 0, 0);
 }
 
 /* Replaces the exceptions of one block (the values at idx[0..n), in C order) of the contiguous
@@ -140,9 +145,9 @@ void parz_exceptions_standins(const parz_array* a, void* cleaned, const parz_exc
   }
 }
 
-void parz_exceptions_clean(const parz_array* a, const void* data, const parz_params* p,
-                           void* cleaned, unsigned char* records) {
-  parz_exception_set x = parz_exception_set_of(a->type, a->dims, p);
+void parz_exceptions_clean(const parz_codec* codec, const parz_array* a, const void* data,
+                           const parz_params* p, void* cleaned, unsigned char* records) {
+  parz_exception_set x = parz_exception_set_of(codec, a->type, a->dims, p);
   parz_array whole = *a;
   unsigned k;
   for (k = 0; k < 4; k++)

@@ -18,7 +18,7 @@
  * value first when the array holds it, then the patterns, NaN and those of exc's taken patterns
  * (which `taken` lets the mask hold), in order of first appearance. exc says which values are
  * exceptions, which the mask's blocks treat as holes too. */
-typedef struct {
+typedef struct parz_mask_palette {
   parz_type type;
   parz_exception_set exc;
   int nan, taken, fill, fill_seen;
@@ -30,10 +30,11 @@ typedef struct {
 } parz_mask_palette;
 
 /* A palette for arrays of `type` and rank `dims` under cfg (PARZ_MASK_OFF masks nothing), its
- * exceptions those of parz_exception_set_of. PARZ_ERR_PARAM when the fill value has bits beyond
- * a 32-bit type's. */
-int parz_mask_palette_init(parz_mask_palette* pal, parz_type type, unsigned dims,
-                           const parz_params* p, const parz_chunk_config* cfg, parz_error* err);
+ * exceptions those of parz_exception_set_of under the codec. PARZ_ERR_PARAM when the fill value
+ * has bits beyond a 32-bit type's. */
+int parz_mask_palette_init(parz_mask_palette* pal, const struct parz_codec* codec, parz_type type,
+                           unsigned dims, const parz_params* p, const parz_chunk_config* cfg,
+                           parz_error* err);
 
 /* Reads the (possibly strided) array in C order: counts its masked values, the exceptions left
  * beside them and the other values that put their block at risk (exc.high), and fills the

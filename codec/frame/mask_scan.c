@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "array4.h"
+#include "codecs.h"
 #include "mask.h"
 
 int parz_chunk_config_masks(const parz_chunk_config* cfg, parz_type type) {
@@ -11,11 +12,12 @@ int parz_chunk_config_masks(const parz_chunk_config* cfg, parz_type type) {
          (cfg->fill || type == PARZ_FLOAT || type == PARZ_DOUBLE);
 }
 
-int parz_mask_palette_init(parz_mask_palette* pal, parz_type type, unsigned dims,
-                           const parz_params* p, const parz_chunk_config* cfg, parz_error* err) {
+int parz_mask_palette_init(parz_mask_palette* pal, const parz_codec* codec, parz_type type,
+                           unsigned dims, const parz_params* p, const parz_chunk_config* cfg,
+                           parz_error* err) {
   memset(pal, 0, sizeof *pal);
   pal->type = type;
-  pal->exc = parz_exception_set_of(type, dims, p);
+  pal->exc = parz_exception_set_of(codec, type, dims, p);
   if (cfg->mask != PARZ_MASK_DEFAULT && cfg->mask != PARZ_MASK_ON && cfg->mask != PARZ_MASK_OFF)
     return parz_fail(err, PARZ_ERR_PARAM, "unknown mask setting %d", (int)cfg->mask);
   if (cfg->mask == PARZ_MASK_OFF)

@@ -304,5 +304,8 @@ const parz_codec parz_codec_stored = {
     NULL,                  /* decode_segments */
     parz_stored_decode_to, /* decode_to */
     parz_stored_meets,     /* meets */
-    NULL                   /* modes: written by the rule of stored chunks only */
+    NULL,                  /* modes: written by the rule of stored chunks only */
+    NULL,                  /* exception_rules: NaN and the infinities alone */
+    NULL,                  /* check_bound: values come back as they are */
+    0                      /* min_block_bits: its check asks for every value's bits */
 };

@@ -171,5 +171,8 @@ const parz_codec parz_codec_raw = {
     decode_segments,  /* decode_segments */
     NULL,             /* decode_to: a stream codec */
     NULL,             /* meets */
-    &raw_modes        /* modes */
+    &raw_modes,       /* modes */
+    NULL,             /* exception_rules: NaN and the infinities alone */
+    NULL,             /* check_bound: values come back as they are */
+    1                 /* min_block_bits */
 };

@@ -1,7 +1,8 @@
-/* The accuracy bound's check (internal to the codec; codec/FORMAT.md, "The accuracy bound").
+/* zfp's check of the accuracy bound (its check_bound in the codec table, codecs.h;
+ * codec/FORMAT.md, "The accuracy bound").
  *
  * Parameters that promise |x - x'| <= 2^minexp (parz_params_bounded) keep the promise by
- * themselves in every block that is not at risk (standin.h, parz_risk_rule_of): zfp codes all
+ * themselves in every block that is not at risk (zfp_rules.h, parz_risk_rule_of): zfp codes all
  * the bit planes such a block needs. A block at risk holds a value so large beside minexp that
  * zfp cannot code every plane down to it, and then its small values may come back with errors
  * up to the large one's last plane. The encoder finds such blocks of the cleaned array, encodes
