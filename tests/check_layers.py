@@ -93,6 +93,8 @@ def call_breaches(root, codecs, archives):
                 continue
             member = where.split(":")[-1]
             found = by_name.get(member, [])
+            if len(found) > 1:  # a file of a codec not checked (nor in this archive) shares the name
+                found = [f for f in found if folder_of(f, codecs) or os.path.dirname(f) == folder]
             if len(found) != 1:
                 raise SystemExit("%s: object %s.o is not one source file under %s/ (%s)" %
                                  (a, member, folder, ", ".join(found) or "none"))
