@@ -48,21 +48,28 @@ def include_graph(root, dirs):
     return graph
 
 
+def archive_symbols(archive, owner, defined, undefined):
+    """Adds the symbols of a static library's object files (nm, or $NM) to defined (symbol ->
+    owners) and undefined (owner -> symbols); owner(member) names the file an object (NAME.o,
+    member NAME) belongs to."""
+    out = subprocess.run([os.environ.get("NM") or "nm", "-A", archive], check=True, capture_output=True, text=True).stdout
+    for line in out.splitlines():
+        where, _, rest = line.rpartition(".o:")
+        if not where:
+            continue
+        key = owner(where.split(":")[-1])
+        fields = rest.split()
+        undefined.setdefault(key, set())
+        if len(fields) == 2 and fields[0] == "U":
+            undefined[key].add(fields[1])
+        elif len(fields) == 3 and fields[1] in "TDBRVWG":
+            defined.setdefault(fields[2], set()).add(key)
+
+
 def call_graph(archives):
     defined, undefined = {}, {}
     for a in archives:
-        out = subprocess.run([os.environ.get("NM") or "nm", "-A", a], check=True, capture_output=True, text=True).stdout
-        for line in out.splitlines():
-            where, _, rest = line.rpartition(".o:")
-            if not where:
-                continue
-            key = os.path.basename(where.split(":")[0]) + ":" + where.split(":")[-1] + ".o"
-            fields = rest.split()
-            undefined.setdefault(key, set())
-            if len(fields) == 2 and fields[0] == "U":
-                undefined[key].add(fields[1])
-            elif len(fields) == 3 and fields[1] in "TDBRVWG":
-                defined.setdefault(fields[2], set()).add(key)
+        archive_symbols(a, lambda member, a=a: os.path.basename(a) + ":" + member + ".o", defined, undefined)
     return {f: {g for s in syms for g in defined.get(s, ()) if g != f}
             for f, syms in undefined.items()}
 

@@ -18,12 +18,12 @@ breach (the file and what it reaches) and exits 1 if there is one, else prints w
 and exits 0.
 """
 import os
-import re
-import subprocess
 import sys
 
-INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
-SOURCES = (".c", ".h", ".cu", ".cuh", ".cpp")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import check_cycles  # noqa: E402  (the nm reader both checks share)
+
+INCLUDE, SOURCES = check_cycles.INCLUDE, check_cycles.SOURCES
 # The table of codecs names every codec: it is where a codec registers, the one file of the frame
 # that may name one.
 REGISTRY = os.path.join("codec", "frame", "codec_table.c")
@@ -85,26 +85,17 @@ def call_breaches(root, codecs, archives):
         by_name = {}
         for f in sources(root, [folder]):
             by_name.setdefault(os.path.basename(f), []).append(f)
-        out = subprocess.run([os.environ.get("NM") or "nm", "-A", a], check=True, capture_output=True,
-                             text=True).stdout
-        for line in out.splitlines():
-            where, _, rest = line.rpartition(".o:")
-            if not where:
-                continue
-            member = where.split(":")[-1]
+
+        def owner(member, a=a, folder=folder, by_name=by_name):
             found = by_name.get(member, [])
             if len(found) > 1:  # a file of a codec not checked (nor in this archive) shares the name
                 found = [f for f in found if folder_of(f, codecs) or os.path.dirname(f) == folder]
             if len(found) != 1:
                 raise SystemExit("%s: object %s.o is not one source file under %s/ (%s)" %
                                  (a, member, folder, ", ".join(found) or "none"))
-            src = found[0]
-            fields = rest.split()
-            undefined.setdefault(src, set())
-            if len(fields) == 2 and fields[0] == "U":
-                undefined[src].add(fields[1])
-            elif len(fields) == 3 and fields[1] in "TDBRVWG":
-                defined.setdefault(fields[2], set()).add(src)
+            return found[0]
+
+        check_cycles.archive_symbols(a, owner, defined, undefined)
     breaches = []
     for src in sorted(undefined):
         if folder_of(src, codecs) not in ("frame", "omp") or src == REGISTRY:
