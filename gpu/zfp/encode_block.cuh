@@ -137,7 +137,7 @@ PARZ_HD unsigned parz_gpu_mask_scan(const U* q, const parz_gpu_extent& e,
 
 /* The block's known values (neither exceptions nor masked) that put it at risk of missing the
  * accuracy bound (codec/zfp/zfp_rules.h, parz_risk_rule_of). The GPU encoder does not run the codec's
- * check of such blocks (codec/frame/risk.h): a chunk holding one is refused, and its callers encode it
+ * check of such blocks (codec/zfp/risk.h): a chunk holding one is refused, and its callers encode it
  * on the CPU. NaN are exceptions by the rule, so the fill value is the one masked value to tell
  * apart. */
 template <parz_type T, typename U, unsigned D>
