@@ -6,6 +6,8 @@
 #ifndef PARZ_CODEC_MODES_H
 #define PARZ_CODEC_MODES_H
 
+#include <string.h>
+
 #include "codecs.h"
 
 #ifdef __cplusplus
@@ -68,6 +70,14 @@ const parz_codec_mode* parz_codec_mode_named(const parz_codec* c, const char* na
 void parz_codec_mode_names(const parz_codec* c, char* out, size_t bytes);
 /* The cd_values words a mode takes after its number (two per 'd'). */
 unsigned parz_codec_mode_words(const parz_codec_mode* m);
+/* The double a 'd' value's two words carry: the one whose binary64 bit pattern is hi:lo. Inline,
+ * so that a codec's modes use it without calling back into this file. */
+static inline double parz_mode_double(uint32_t hi, uint32_t lo) {
+  uint64_t bits = ((uint64_t)hi << 32) | lo;
+  double x;
+  memcpy(&x, &bits, sizeof x);
+  return x;
+}
 
 /* zfp's modes (zfp/zfp_modes.c). */
 extern const parz_codec_modes parz_zfp_modes;

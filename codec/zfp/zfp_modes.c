@@ -1,19 +1,9 @@
 /* zfp's modes (codec_modes.h), numbered as H5Z-ZFP numbers them, and the parameters each gives:
  * zfp 1.0's mode setters (params.c). */
-#include <string.h>
-
 #include "codec_modes.h"
 
-/* The double whose binary64 bit pattern is hi:lo. */
-static double word_double(uint32_t hi, uint32_t lo) {
-  uint64_t bits = ((uint64_t)hi << 32) | lo;
-  double x;
-  memcpy(&x, &bits, sizeof x);
-  return x;
-}
-
 static int rate(parz_params* p, const uint32_t* w, parz_type type, unsigned dims, parz_error* err) {
-  return parz_params_rate(p, word_double(w[0], w[1]), type, dims, NULL, err);
+  return parz_params_rate(p, parz_mode_double(w[0], w[1]), type, dims, NULL, err);
 }
 
 static int precision(parz_params* p, const uint32_t* w, parz_type type, unsigned dims,
@@ -31,7 +21,7 @@ static int accuracy(parz_params* p, const uint32_t* w, parz_type type, unsigned 
                      "parz: accuracy mode needs floating-point data; for %s datasets use "
                      "precision, rate or reversible mode",
                      parz_type_name(type));
-  return parz_params_accuracy(p, word_double(w[0], w[1]), NULL, err);
+  return parz_params_accuracy(p, parz_mode_double(w[0], w[1]), NULL, err);
 }
 
 /* zfp's rules plus a cap on minbits. zfp pads every block to minbits bits, so minbits above the

@@ -28,13 +28,6 @@ static void mode_list(const parz_codec* c, char* out, size_t size) {
   }
 }
 
-double parz_cd_double(uint32_t hi, uint32_t lo) {
-  uint64_t bits = ((uint64_t)hi << 32) | lo;
-  double x;
-  memcpy(&x, &bits, sizeof x);
-  return x;
-}
-
 static int check_table(parz_filter_request* req, parz_error* err) {
   if (req->table > PARZ_TABLE_HYBRID)
     return parz_fail(err, PARZ_ERR_PARAM,
@@ -118,7 +111,7 @@ static int refuse_zfp_layout(size_t n, const unsigned* cd, parz_error* err) {
       if (n != 4)
         return PARZ_OK;
       snprintf(ours, sizeof ours, "%s %.17g is %u,%u,%u",
-               cd[0] == PARZ_MODE_RATE ? "rate" : "accuracy", parz_cd_double(cd[3], cd[2]), cd[0],
+               cd[0] == PARZ_MODE_RATE ? "rate" : "accuracy", parz_mode_double(cd[3], cd[2]), cd[0],
                cd[3], cd[2]);
       break;
     case PARZ_MODE_PRECISION:
@@ -274,7 +267,7 @@ static double value_of(parz_type type, uint64_t bits) {
   uint32_t u = (uint32_t)bits;
   switch (type) {
     case PARZ_FLOAT: memcpy(&f, &u, 4); return f;
-    case PARZ_DOUBLE: return parz_cd_double((uint32_t)(bits >> 32), (uint32_t)bits);
+    case PARZ_DOUBLE: return parz_mode_double((uint32_t)(bits >> 32), (uint32_t)bits);
     case PARZ_INT32: return (double)(int32_t)u;
     default: return (double)(int64_t)bits;
   }
@@ -327,7 +320,7 @@ static int configure_mask(const parz_filter_request* req, parz_type type, parz_c
                : PARZ_OK;
   }
   return fill_bits_of(req->fill_resolved ? value_of(req->fill_type, req->fill_bits)
-                                         : parz_cd_double(req->fill[0], req->fill[1]),
+                                         : parz_mode_double(req->fill[0], req->fill[1]),
                       type, &c->fill_bits, err);
 }
 
@@ -478,7 +471,7 @@ void parz_cd_describe(const parz_filter_request* req, char* out, size_t size) {
   for (const char* v = m->values; *v && n > 0 && (size_t)n < size; v++) {
     char number[32];
     if (*v == 'd') {
-      shortest(parz_cd_double(w[0], w[1]), number, sizeof number);
+      shortest(parz_mode_double(w[0], w[1]), number, sizeof number);
       w += 2;
     } else {
       snprintf(number, sizeof number, "%lld", *v == 'i' ? (long long)(int32_t)*w : (long long)*w);

@@ -139,8 +139,6 @@ int parz_cd_check_mode(const parz_filter_request* req, parz_error* err);
  * codec_modes.h, "-" for an empty one; ABOUT runs to the end of the line. Written into out as
  * far as size allows, NUL-terminated; returns the length of the whole text. */
 size_t parz_cd_codec_table(char* out, size_t size);
-/* The double whose binary64 bit pattern is hi:lo (the inverse of H5Z_parz_double_words). */
-double parz_cd_double(uint32_t hi, uint32_t lo);
 
 /* Reads a user form or an internal form (any version this build knows) into req.
  * Clear message in err on a wrong count, unknown mode, or table settings out of range. */
