@@ -59,7 +59,8 @@ size_t parz_bounded_count(const parz_bounded_shape* s);
 /* The grid's step: 2*eb, shrunk by the margin that the rounding of a reconstruction to the type
  * can take at the chunk's largest finite value (at most by a quarter), so that values halfway
  * between two grid points still fit. The chunk stores it. */
-double parz_bounded_step(const parz_bounded_shape* s, const void* src, double eb, const void* fill);
+double parz_bounded_step(const parz_bounded_shape* s, const void* src, double eb,
+                         const uint8_t* hole);
 
 /* The size of one quantization unit: step for Lorenzo, step/FINE for the interpolation. */
 double parz_bounded_unit(int predictor, double step);
@@ -71,15 +72,19 @@ static inline double parz_bounded_dequant_one(parz_type type, int32_t q, double 
 }
 
 /* q[i] = nearest integer to src[i] / step (or the next, when only it fits), hole[i] as above;
- * with q NULL only the holes that need no grid (the fill value, values not finite). A value equal to *fill (bit
- * pattern; fill NULL: none) is masked; one that is not finite, lies outside +-QMAX steps or whose
+ * with q NULL only the holes that need no grid (values not finite). On input hole[i] nonzero is a
+ * value the caller restores itself (the fill value, the frame's masked values and exceptions):
+ * it becomes MASKED. Any other value that is not finite, lies outside +-QMAX steps or whose
  * reconstruction misses eb is an exception (q[i] = 0 until the predictor sets it). Returns the
  * number of exceptions. */
 size_t parz_bounded_quantize(const parz_bounded_shape* s, const void* src, double eb, double step,
-                             const void* fill, int32_t* q, uint8_t* hole);
+                             int32_t* q, uint8_t* hole);
 
 /* dst[i] = reconstruction of q[i] for every i (holes included: the caller overwrites them). */
 void parz_bounded_dequantize(const parz_bounded_shape* s, const int32_t* q, double unit, void* dst);
+/* The same for n values of the type, the i-th stored at element i * stride of dst. */
+void parz_bounded_dequantize_run(parz_type type, const int32_t* q, size_t n, double unit, void* dst,
+                                 ptrdiff_t stride);
 
 /* --- prediction (bounded_predict.c) --- */
 
@@ -94,6 +99,17 @@ void parz_bounded_predict(const parz_bounded_shape* s, int predictor, const void
  * range that keeps every later residual and reconstruction finite. */
 int parz_bounded_unpredict(const parz_bounded_shape* s, int predictor, const int32_t* codes,
                            int32_t* q, parz_error* err);
+
+/* The same in passes, for decoders on many threads: passes run in order, 0 to
+ * parz_bounded_passes - 1, and pass k is parz_bounded_pass_units units, which may run in any
+ * order and at once (each writes values of q no other unit of its pass reads or writes).
+ * Lorenzo: a copy of the codes, a prefix sum per axis longer than 1, the range check.
+ * Interpolation: one pass per level and axis, its units runs of a line along the last axis. */
+unsigned parz_bounded_passes(const parz_bounded_shape* s, int predictor);
+size_t parz_bounded_pass_units(const parz_bounded_shape* s, int predictor, unsigned pass);
+int parz_bounded_unpredict_pass(const parz_bounded_shape* s, int predictor, unsigned pass,
+                                size_t first, size_t count, const int32_t* codes, int32_t* q,
+                                parz_error* err);
 
 /* --- Huffman coding of the codes (bounded_huff.c) --- */
 

@@ -95,9 +95,20 @@ int parz_bounded_choose(const parz_bounded_shape* s, const void* src, double eb,
   return best;
 }
 
-int parz_bounded_chunk_encode(const parz_bounded_shape* s, const void* src, double eb,
-                              const parz_bounded_options* opt, parz_bounded_chunk* out,
-                              parz_error* err) {
+void parz_bounded_coded_free(parz_bounded_coded* c) {
+  if (!c)
+    return;
+  free(c->codes);
+  free(c->hole);
+  free(c->book.len);
+  free(c->book.code);
+  free(c->book_bytes);
+  memset(c, 0, sizeof *c);
+}
+
+int parz_bounded_code(const parz_bounded_shape* s, const void* src, double eb,
+                      const parz_bounded_options* opt, const uint8_t* given,
+                      parz_bounded_coded* out, parz_error* err) {
   memset(out, 0, sizeof *out);
   int rc = parz_bounded_check(s, eb, err);
   if (rc)
@@ -112,84 +123,120 @@ int parz_bounded_chunk_encode(const parz_bounded_shape* s, const void* src, doub
     return parz_fail(err, PARZ_ERR_PARAM, "bounded: segment of %zu codes, not 1..2^24",
                      opt->segment);
   size_t n = parz_bounded_count(s), w = s->type == PARZ_FLOAT ? 4 : 8;
-  out->shape = *s;
-  out->eb = eb;
   out->predictor = opt->predictor ? opt->predictor : parz_bounded_choose(s, src, eb, opt);
   out->runs = opt->runs == 1;
   out->segment = opt->segment;
-  out->nsegments = (n + opt->segment - 1) / opt->segment;
-
   int32_t* q = (int32_t*)malloc(n * sizeof *q);
-  int32_t* codes = (int32_t*)malloc(n * sizeof *codes);
-  uint8_t* hole = (uint8_t*)malloc(n);
   uint64_t* freq = (uint64_t*)malloc(2 * PARZ_BOUNDED_SYMBOLS * sizeof *freq);
-  parz_bounded_book book = {(uint8_t*)malloc(PARZ_BOUNDED_SYMBOLS),
-                            (uint32_t*)malloc(PARZ_BOUNDED_SYMBOLS * sizeof(uint32_t))};
-  /* Worst case per code: a 20-bit code word and 32 escape bits. */
-  size_t cap = n * 7 + 16;
-  out->payload = (uint8_t*)malloc(cap);
-  out->seg_bits = (uint64_t*)malloc(out->nsegments * sizeof *out->seg_bits);
-  out->book = (uint8_t*)malloc(PARZ_BOUNDED_SYMBOLS * 4 + 8);
+  out->codes = (int32_t*)malloc(n * sizeof *out->codes);
+  out->hole = (uint8_t*)malloc(n);
+  out->book.len = (uint8_t*)malloc(PARZ_BOUNDED_SYMBOLS);
+  out->book.code = (uint32_t*)malloc(PARZ_BOUNDED_SYMBOLS * sizeof(uint32_t));
+  out->book_bytes = (uint8_t*)malloc(PARZ_BOUNDED_BOOK_BYTES_MAX);
   rc = PARZ_ERR_NOMEM;
-  if (!q || !codes || !hole || !freq || !book.len || !book.code || !out->payload ||
-      !out->seg_bits || !out->book) {
+  if (!q || !freq || !out->codes || !out->hole || !out->book.len || !out->book.code ||
+      !out->book_bytes) {
     parz_fail(err, rc, "bounded: no memory for a chunk of %zu values", n);
     goto done;
   }
-  out->step = parz_bounded_step(s, src, eb, opt->fill);
+  /* the caller's holes, and the fill value */
+  for (size_t i = 0; i < n; i++)
+    out->hole[i] =
+        (uint8_t)((given && given[i]) ||
+                  (opt->fill && memcmp((const unsigned char*)src + i * w, opt->fill, w) == 0));
+  out->step = parz_bounded_step(s, src, eb, out->hole);
   /* the interpolation quantizes as it predicts: here only its holes */
-  parz_bounded_quantize(s, src, eb, out->step, opt->fill,
-                        out->predictor == PARZ_BOUNDED_LORENZO ? q : NULL, hole);
-  parz_bounded_predict(s, out->predictor, src, eb, out->step, q, hole, codes);
-  size_t nexc = 0, nmask = 0;
+  parz_bounded_quantize(s, src, eb, out->step, out->predictor == PARZ_BOUNDED_LORENZO ? q : NULL,
+                        out->hole);
+  parz_bounded_predict(s, out->predictor, src, eb, out->step, q, out->hole, out->codes);
   for (size_t i = 0; i < n; i++) {
-    nexc += hole[i] == PARZ_BOUNDED_EXCEPTION;
-    nmask += hole[i] == PARZ_BOUNDED_MASKED;
+    out->nexceptions += out->hole[i] == PARZ_BOUNDED_EXCEPTION;
+    out->nmasked += out->hole[i] == PARZ_BOUNDED_MASKED;
   }
+  uint64_t* freq_runs = freq + PARZ_BOUNDED_SYMBOLS;
+  parz_bounded_count_symbols(out->codes, n, opt->segment, opt->runs != 1 ? freq : NULL,
+                             opt->runs != 0 ? freq_runs : NULL);
+  rc = parz_bounded_book_build(opt->runs == 1 ? freq_runs : freq, &out->book, err);
+  if (rc)
+    goto done;
+  if (opt->runs == 2) {
+    /* zero runs pay where zeros come in long runs; short ones cost more as run symbols than
+     * as single zeros of a 1-bit code word */
+    uint64_t without = parz_bounded_coded_bits(freq, &out->book);
+    rc = parz_bounded_book_build(freq_runs, &out->book, err);
+    if (rc)
+      goto done;
+    if (parz_bounded_coded_bits(freq_runs, &out->book) < without) {
+      out->runs = 1;
+    } else {
+      rc = parz_bounded_book_build(freq, &out->book, err);
+      if (rc)
+        goto done;
+    }
+  }
+  out->book_size =
+      parz_bounded_book_write(&out->book, out->book_bytes, PARZ_BOUNDED_BOOK_BYTES_MAX);
+  if (!out->book_size) {
+    rc = parz_fail(err, PARZ_ERR_BUFFER, "bounded: codebook of more than %u bytes",
+                   (unsigned)PARZ_BOUNDED_BOOK_BYTES_MAX);
+    goto done;
+  }
+  rc = PARZ_OK;
+done:
+  free(q), free(freq);
+  if (rc)
+    parz_bounded_coded_free(out);
+  return rc;
+}
+
+int parz_bounded_chunk_encode(const parz_bounded_shape* s, const void* src, double eb,
+                              const parz_bounded_options* opt, parz_bounded_chunk* out,
+                              parz_error* err) {
+  parz_bounded_coded c;
+  memset(out, 0, sizeof *out);
+  int rc = parz_bounded_code(s, src, eb, opt, NULL, &c, err);
+  if (rc)
+    return rc;
+  size_t n = parz_bounded_count(s), w = s->type == PARZ_FLOAT ? 4 : 8;
+  out->shape = *s;
+  out->eb = eb;
+  out->step = c.step;
+  out->predictor = c.predictor;
+  out->runs = c.runs;
+  out->segment = c.segment;
+  out->nsegments = (n + c.segment - 1) / c.segment;
+  /* Worst case per code: a 20-bit code word and 32 escape bits. */
+  size_t cap = n * 7 + 16;
+  size_t nexc = c.nexceptions, nmask = c.nmasked;
+  out->payload = (uint8_t*)malloc(cap);
+  out->seg_bits = (uint64_t*)malloc(out->nsegments * sizeof *out->seg_bits);
+  out->book = (uint8_t*)malloc(c.book_size);
   out->exc_pos = (uint64_t*)malloc((nexc ? nexc : 1) * sizeof(uint64_t));
   out->exc_bits = (uint64_t*)malloc((nexc ? nexc : 1) * sizeof(uint64_t));
   if (nmask)
     out->mask = (uint8_t*)calloc((n + 7) / 8, 1);
-  if (!out->exc_pos || !out->exc_bits || (nmask && !out->mask)) {
-    parz_fail(err, rc, "bounded: no memory for %zu exceptions", nexc);
+  rc = PARZ_ERR_NOMEM;
+  if (!out->payload || !out->seg_bits || !out->book || !out->exc_pos || !out->exc_bits ||
+      (nmask && !out->mask)) {
+    parz_fail(err, rc, "bounded: no memory for a chunk of %zu values", n);
     goto done;
   }
   for (size_t i = 0, e = 0; i < n; i++) {
-    if (hole[i] == PARZ_BOUNDED_EXCEPTION) {
+    if (c.hole[i] == PARZ_BOUNDED_EXCEPTION) {
       out->exc_pos[e] = i;
       out->exc_bits[e++] = value_bits(src, i, w);
-    } else if (hole[i] == PARZ_BOUNDED_MASKED) {
+    } else if (c.hole[i] == PARZ_BOUNDED_MASKED) {
       out->mask[i / 8] |= (uint8_t)(1u << (i % 8));
       out->fill_bits = value_bits(src, i, w);
     }
   }
   out->nexceptions = nexc;
   out->nmasked = nmask;
-  uint64_t* freq_runs = freq + PARZ_BOUNDED_SYMBOLS;
-  parz_bounded_count_symbols(codes, n, opt->segment, opt->runs != 1 ? freq : NULL,
-                             opt->runs != 0 ? freq_runs : NULL);
-  rc = parz_bounded_book_build(opt->runs == 1 ? freq_runs : freq, &book, err);
-  if (rc)
-    goto done;
-  if (opt->runs == 2) {
-    /* zero runs pay where zeros come in long runs; short ones cost more as run symbols than
-     * as single zeros of a 1-bit code word */
-    uint64_t without = parz_bounded_coded_bits(freq, &book);
-    rc = parz_bounded_book_build(freq_runs, &book, err);
-    if (rc)
-      goto done;
-    if (parz_bounded_coded_bits(freq_runs, &book) < without) {
-      out->runs = 1;
-    } else {
-      rc = parz_bounded_book_build(freq, &book, err);
-      if (rc)
-        goto done;
-    }
-  }
-  out->book_bytes = parz_bounded_book_write(&book, out->book, PARZ_BOUNDED_SYMBOLS * 4 + 8);
-  size_t bits = parz_bounded_encode(codes, n, opt->segment, out->runs, &book, out->payload, cap,
-                                    out->seg_bits);
-  if (!out->book_bytes || bits == (size_t)-1) {
+  memcpy(out->book, c.book_bytes, c.book_size);
+  out->book_bytes = c.book_size;
+  size_t bits =
+      parz_bounded_encode(c.codes, n, c.segment, c.runs, &c.book, out->payload, cap, out->seg_bits);
+  if (bits == (size_t)-1) {
     rc = parz_fail(err, PARZ_ERR_BUFFER, "bounded: encoder's buffers too small for %zu values", n);
     goto done;
   }
@@ -197,7 +244,7 @@ int parz_bounded_chunk_encode(const parz_bounded_shape* s, const void* src, doub
   out->payload_bytes = (bits + 7) / 8;
   rc = PARZ_OK;
 done:
-  free(q), free(codes), free(hole), free(freq), free(book.len), free(book.code);
+  parz_bounded_coded_free(&c);
   if (rc)
     parz_bounded_chunk_free(out);
   return rc;

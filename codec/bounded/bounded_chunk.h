@@ -37,6 +37,32 @@ typedef struct {
   uint64_t fill_bits; /* the masked values' bit pattern */
 } parz_bounded_chunk;
 
+/* The longest serialized codebook (bounded_huff.c's grammar, every symbol with a length). */
+#define PARZ_BOUNDED_BOOK_BYTES_MAX ((size_t)PARZ_BOUNDED_SYMBOLS * 4 + 8)
+
+/* What the encoder has of a chunk once its chunk-wide passes are done, before any segment is
+ * written: the codes in code order, what became of each value, the codebook. */
+typedef struct {
+  double step; /* the grid's step (parz_bounded_step): what the decoder multiplies by */
+  int predictor, runs;
+  size_t segment;
+  int32_t* codes;     /* one per value, in the predictor's order */
+  uint8_t* hole;      /* per value: PARZ_BOUNDED_KNOWN, _EXCEPTION or _MASKED */
+  size_t nexceptions; /* values the codes cannot carry within eb */
+  size_t nmasked;     /* the caller's holes and the fill value */
+  parz_bounded_book book;
+  uint8_t* book_bytes; /* serialized, book_size bytes */
+  size_t book_size;
+} parz_bounded_coded;
+
+/* Quantizes, predicts and builds the codebook of count values of src at bound eb. given (NULL:
+ * none) marks with a nonzero byte per value the values the caller restores itself; they and the
+ * values equal to opt->fill become MASKED, cost the payload almost nothing and need no bound. */
+int parz_bounded_code(const parz_bounded_shape* s, const void* src, double eb,
+                      const parz_bounded_options* opt, const uint8_t* given,
+                      parz_bounded_coded* out, parz_error* err);
+void parz_bounded_coded_free(parz_bounded_coded* c);
+
 /* The predictor whose codes a sample of the chunk (a box of about an eighth of it, at its centre)
  * makes smallest. */
 int parz_bounded_choose(const parz_bounded_shape* s, const void* src, double eb,

@@ -76,30 +76,6 @@ static void lorenzo_forward(const size_t n[4], const size_t st[4], int32_t* q, c
   }
 }
 
-static int lorenzo_inverse(const size_t n[4], const size_t st[4], const int32_t* codes, int32_t* q,
-                           parz_error* err) {
-  size_t total = n[0] * n[1] * n[2] * n[3];
-  uint32_t* u = (uint32_t*)q; /* wrapping sums: hostile codes cannot overflow a signed type */
-  for (size_t i = 0; i < total; i++)
-    u[i] = (uint32_t)codes[i];
-  for (unsigned k = 0; k < 4; k++) {
-    if (n[k] < 2)
-      continue;
-    size_t span = n[k] * st[k];
-    for (size_t base = 0; base < total; base += span)
-      for (size_t i = base + st[k]; i < base + span; i++)
-        u[i] += u[i - st[k]];
-  }
-  for (size_t i = 0; i < total; i++) {
-    int64_t v = u[i] >= 0x80000000u ? (int64_t)u[i] - 0x100000000LL : (int64_t)u[i];
-    if (v > PARZ_BOUNDED_QMAX || v < -PARZ_BOUNDED_QMAX)
-      return parz_fail(err, PARZ_ERR_STREAM, "bounded: quantized value %lld at %zu outside +-%ld",
-                       (long long)v, i, (long)PARZ_BOUNDED_QMAX);
-    q[i] = (int32_t)v;
-  }
-  return PARZ_OK;
-}
-
 /* ---------------- interpolation ---------------- */
 
 /* Prediction of the value at idx from its neighbours along one axis, s apart (stride sk in
@@ -162,15 +138,24 @@ static int interp_encode_one(const interp_source* in, size_t idx, int64_t p, int
   return 0;
 }
 
-/* Visits every value once in code order; encodes (in != NULL: codes and q from the values,
- * holes set to their prediction, misses turned into exceptions) or decodes (q from codes).
- * Returns the number of values visited, or (size_t)-1 when a decoded value leaves
- * +-QMAX_FINE (*bad = its index). */
-static size_t interp_walk(const size_t n[4], const size_t st[4], int predictor, int32_t* q,
-                          const interp_source* in, int32_t* codes, size_t* bad) {
-  int cubic = predictor == PARZ_BOUNDED_CUBIC || predictor == PARZ_BOUNDED_CUBIC_FAST;
+/* One pass of the interpolation: the values of level s along axis k, visited in code order as
+ * lines along the last axis (i0, i1, i2 slowest first, then i3); pos is the code of its first
+ * value. Every value of a pass is predicted from values of earlier passes only. */
+typedef struct {
+  size_t s;
+  unsigned k;
+  size_t start[4], step[4], cnt[4];
+  size_t pos;
+} interp_pass;
+
+/* Passes of a shape: one per level and axis, at most 4 per bit of the largest extent. */
+#define INTERP_PASSES_MAX (4 * 65)
+
+/* The passes of the interpolation in code order; returns their number. */
+static unsigned interp_passes(const size_t n[4], int predictor, interp_pass* out) {
   int fast_first = predictor >= PARZ_BOUNDED_LINEAR_FAST;
   size_t maxn = 1, top = 1, pos = 0;
+  unsigned np = 0;
   for (unsigned k = 0; k < 4; k++)
     if (n[k] > maxn)
       maxn = n[k];
@@ -184,43 +169,81 @@ static size_t interp_walk(const size_t n[4], const size_t st[4], int predictor, 
       if (s < top && n[k] <= s)
         continue;
       /* the axes this level has passed are on the grid of stride s, the others of 2s */
-      size_t start[4], step[4];
+      interp_pass* p = &out[np++];
+      size_t count = 1;
+      p->s = s;
+      p->k = k;
+      p->pos = pos;
       for (unsigned j = 0; j < 4; j++) {
-        start[j] = j == k && s < top ? s : 0;
-        step[j] = (fast_first ? j > k : j < k) ? s : 2 * s;
+        p->start[j] = j == k && s < top ? s : 0;
+        p->step[j] = (fast_first ? j > k : j < k) ? s : 2 * s;
+        p->cnt[j] = n[j] > p->start[j] ? (n[j] - p->start[j] - 1) / p->step[j] + 1 : 0;
+        count *= p->cnt[j];
       }
-      size_t sk = s * st[k];
-      for (size_t i0 = start[0]; i0 < n[0]; i0 += step[0])
-        for (size_t i1 = start[1]; i1 < n[1]; i1 += step[1])
-          for (size_t i2 = start[2]; i2 < n[2]; i2 += step[2]) {
-            size_t base = i0 * st[0] + i1 * st[1] + i2 * st[2];
-            size_t c3[3] = {i0, i1, i2};
-            for (size_t i3 = start[3]; i3 < n[3]; i3 += step[3]) {
-              size_t idx = base + i3;
-              size_t pk = k == 3 ? i3 : c3[k];
-              int64_t p = s == top ? 0 : interp_pred(q, idx, pk, n[k], sk, s, cubic);
-              if (!in) {
-                int64_t v = p + (int64_t)codes[pos] * PARZ_BOUNDED_FINE;
-                if (v > PARZ_BOUNDED_QMAX_FINE || v < -PARZ_BOUNDED_QMAX_FINE) {
-                  *bad = idx;
-                  return (size_t)-1;
-                }
-                q[idx] = (int32_t)v;
-              } else if (in->hole[idx] != PARZ_BOUNDED_KNOWN ||
-                         !interp_encode_one(in, idx, p, &q[idx], &codes[pos])) {
-                if (in->hole[idx] == PARZ_BOUNDED_KNOWN)
-                  in->hole[idx] = PARZ_BOUNDED_EXCEPTION;
-                q[idx] = p > PARZ_BOUNDED_QMAX_FINE    ? PARZ_BOUNDED_QMAX_FINE
-                         : p < -PARZ_BOUNDED_QMAX_FINE ? -PARZ_BOUNDED_QMAX_FINE
-                                                       : (int32_t)p;
-                codes[pos] = 0;
-              }
-              pos++;
-            }
-          }
+      pos += count;
     }
   }
-  return pos;
+  return np;
+}
+
+/* Values per unit of an interpolation pass: a line along the last axis is cut into runs of at
+ * most this many, so that a 1-D chunk's passes spread over threads too. */
+#define INTERP_RUN 4096u
+
+static size_t interp_runs_per_line(const interp_pass* p) {
+  return p->cnt[3] / INTERP_RUN + (p->cnt[3] % INTERP_RUN != 0);
+}
+
+static size_t interp_units(const interp_pass* p) {
+  return p->cnt[0] * p->cnt[1] * p->cnt[2] * interp_runs_per_line(p);
+}
+
+/* Units [first, first + count) of pass p: encodes (in != NULL: codes and q from the values, holes
+ * set to their prediction, misses turned into exceptions) or decodes (q from codes). Returns 0,
+ * or 1 when a decoded value leaves +-QMAX_FINE (*bad = its index). */
+static int interp_units_run(const size_t n[4], const size_t st[4], int cubic, const interp_pass* p,
+                            size_t first, size_t count, int32_t* q, const interp_source* in,
+                            int32_t* codes, size_t* bad) {
+  const size_t runs = interp_runs_per_line(p), sk = p->s * st[p->k];
+  for (size_t u = first; u < first + count; u++) {
+    size_t line = u / runs, r = u % runs, c[3];
+    c[2] = line % p->cnt[2];
+    c[1] = line / p->cnt[2] % p->cnt[1];
+    c[0] = line / p->cnt[2] / p->cnt[1];
+    size_t i[3], base = 0;
+    for (unsigned j = 0; j < 3; j++) {
+      i[j] = p->start[j] + c[j] * p->step[j];
+      base += i[j] * st[j];
+    }
+    size_t a = r * INTERP_RUN, b = a + INTERP_RUN < p->cnt[3] ? a + INTERP_RUN : p->cnt[3];
+    size_t pos = p->pos + line * p->cnt[3] + a;
+    for (size_t t = a; t < b; t++, pos++) {
+      size_t i3 = p->start[3] + t * p->step[3], idx = base + i3;
+      size_t pk = p->k == 3 ? i3 : i[p->k];
+      int64_t pr = p->pos == 0 ? 0 : interp_pred(q, idx, pk, n[p->k], sk, p->s, cubic);
+      if (!in) {
+        int64_t v = pr + (int64_t)codes[pos] * PARZ_BOUNDED_FINE;
+        if (v > PARZ_BOUNDED_QMAX_FINE || v < -PARZ_BOUNDED_QMAX_FINE) {
+          *bad = idx;
+          return 1;
+        }
+        q[idx] = (int32_t)v;
+      } else if (in->hole[idx] != PARZ_BOUNDED_KNOWN ||
+                 !interp_encode_one(in, idx, pr, &q[idx], &codes[pos])) {
+        if (in->hole[idx] == PARZ_BOUNDED_KNOWN)
+          in->hole[idx] = PARZ_BOUNDED_EXCEPTION;
+        q[idx] = pr > PARZ_BOUNDED_QMAX_FINE    ? PARZ_BOUNDED_QMAX_FINE
+                 : pr < -PARZ_BOUNDED_QMAX_FINE ? -PARZ_BOUNDED_QMAX_FINE
+                                                : (int32_t)pr;
+        codes[pos] = 0;
+      }
+    }
+  }
+  return 0;
+}
+
+static int is_cubic(int predictor) {
+  return predictor == PARZ_BOUNDED_CUBIC || predictor == PARZ_BOUNDED_CUBIC_FAST;
 }
 
 double parz_bounded_unit(int predictor, double step) {
@@ -229,29 +252,143 @@ double parz_bounded_unit(int predictor, double step) {
 
 void parz_bounded_predict(const parz_bounded_shape* s, int predictor, const void* src, double eb,
                           double step, int32_t* q, uint8_t* hole, int32_t* codes) {
-  size_t n[4], st[4];
+  size_t n[4], st[4], bad = 0;
+  interp_pass passes[INTERP_PASSES_MAX];
   shape4(s, n, st);
   if (predictor == PARZ_BOUNDED_LORENZO) {
     lorenzo_forward(n, st, q, hole, codes);
-  } else {
-    size_t bad = 0;
-    interp_source in = {src, s->type, eb, step, 1 / parz_bounded_unit(PARZ_BOUNDED_LINEAR, step),
-                        hole};
-    interp_walk(n, st, predictor, q, &in, codes, &bad);
+    return;
   }
+  interp_source in = {src, s->type, eb, step, 1 / parz_bounded_unit(PARZ_BOUNDED_LINEAR, step),
+                      hole};
+  unsigned np = interp_passes(n, predictor, passes);
+  for (unsigned k = 0; k < np; k++)
+    interp_units_run(n, st, is_cubic(predictor), &passes[k], 0, interp_units(&passes[k]), q, &in,
+                     codes, &bad);
+}
+
+/* ---------------- the inverse in passes ---------------- */
+
+/* Lorenzo's inverse: pass 0 copies the codes (rows), then one prefix sum per axis longer than 1
+ * (units: lines along the last axis; for the other axes, runs of LORENZO_RUN values across the
+ * lines, one slab of the axis at a time), then the range check (rows). */
+#define LORENZO_RUN 4096u
+
+/* The axes a Lorenzo inverse sums along, slowest first; returns their number. */
+static unsigned lorenzo_axes(const size_t n[4], unsigned axes[4]) {
+  unsigned m = 0;
+  for (unsigned k = 0; k < 4; k++)
+    if (n[k] >= 2)
+      axes[m++] = k;
+  return m;
+}
+
+/* Units of a prefix sum along axis k: outer slabs times runs of their inner span. */
+static size_t lorenzo_sum_units(const size_t n[4], const size_t st[4], unsigned k) {
+  size_t outer = 1;
+  for (unsigned j = 0; j < k; j++)
+    outer *= n[j];
+  if (k == 3)
+    return outer * 1; /* st[3] = 1: a unit is a row */
+  return outer * (st[k] / LORENZO_RUN + (st[k] % LORENZO_RUN != 0));
+}
+
+unsigned parz_bounded_passes(const parz_bounded_shape* s, int predictor) {
+  size_t n[4], st[4];
+  unsigned axes[4];
+  interp_pass passes[INTERP_PASSES_MAX];
+  shape4(s, n, st);
+  if (predictor == PARZ_BOUNDED_LORENZO)
+    return 2 + lorenzo_axes(n, axes);
+  return interp_passes(n, predictor, passes);
+}
+
+size_t parz_bounded_pass_units(const parz_bounded_shape* s, int predictor, unsigned pass) {
+  size_t n[4], st[4];
+  unsigned axes[4], m;
+  interp_pass passes[INTERP_PASSES_MAX];
+  shape4(s, n, st);
+  if (predictor != PARZ_BOUNDED_LORENZO)
+    return pass < interp_passes(n, predictor, passes) ? interp_units(&passes[pass]) : 0;
+  m = lorenzo_axes(n, axes);
+  if (pass == 0 || pass == m + 1)
+    return n[0] * n[1] * n[2];
+  return pass <= m ? lorenzo_sum_units(n, st, axes[pass - 1]) : 0;
+}
+
+/* Lorenzo's prefix sum along axis k, units [first, first + count), in wrapping unsigned sums:
+ * hostile codes cannot overflow a signed type. */
+static void lorenzo_sum(const size_t n[4], const size_t st[4], unsigned k, size_t first,
+                        size_t count, uint32_t* u) {
+  if (k == 3) {
+    for (size_t r = first; r < first + count; r++) {
+      uint32_t* row = u + r * n[3];
+      for (size_t i = 1; i < n[3]; i++)
+        row[i] += row[i - 1];
+    }
+    return;
+  }
+  size_t runs = st[k] / LORENZO_RUN + (st[k] % LORENZO_RUN != 0), span = n[k] * st[k];
+  for (size_t unit = first; unit < first + count; unit++) {
+    size_t o = unit / runs, a = unit % runs * LORENZO_RUN;
+    size_t b = a + LORENZO_RUN < st[k] ? a + LORENZO_RUN : st[k];
+    uint32_t* slab = u + o * span;
+    for (size_t i = 1; i < n[k]; i++) {
+      uint32_t* cur = slab + i * st[k];
+      const uint32_t* prev = cur - st[k];
+      for (size_t j = a; j < b; j++)
+        cur[j] += prev[j];
+    }
+  }
+}
+
+int parz_bounded_unpredict_pass(const parz_bounded_shape* s, int predictor, unsigned pass,
+                                size_t first, size_t count, const int32_t* codes, int32_t* q,
+                                parz_error* err) {
+  size_t n[4], st[4], bad = 0;
+  shape4(s, n, st);
+  if (predictor == PARZ_BOUNDED_LORENZO) {
+    unsigned axes[4], m = lorenzo_axes(n, axes);
+    uint32_t* u = (uint32_t*)q;
+    if (pass == 0) {
+      memcpy(q + first * n[3], codes + first * n[3], count * n[3] * sizeof *q);
+    } else if (pass <= m) {
+      lorenzo_sum(n, st, axes[pass - 1], first, count, u);
+    } else {
+      for (size_t i = first * n[3]; i < (first + count) * n[3]; i++) {
+        int64_t v = u[i] >= 0x80000000u ? (int64_t)u[i] - 0x100000000LL : (int64_t)u[i];
+        if (v > PARZ_BOUNDED_QMAX || v < -PARZ_BOUNDED_QMAX)
+          return parz_fail(err, PARZ_ERR_STREAM,
+                           "bounded: quantized value %lld at %zu outside +-%ld", (long long)v, i,
+                           (long)PARZ_BOUNDED_QMAX);
+        q[i] = (int32_t)v;
+      }
+    }
+    return PARZ_OK;
+  }
+  if (predictor < PARZ_BOUNDED_LINEAR || predictor > PARZ_BOUNDED_CUBIC_FAST)
+    return parz_fail(err, PARZ_ERR_FORMAT, "bounded: predictor %d unknown", predictor);
+  interp_pass passes[INTERP_PASSES_MAX];
+  unsigned np = interp_passes(n, predictor, passes);
+  if (pass >= np)
+    return parz_fail(err, PARZ_ERR_ARG, "bounded: pass %u of %u", pass, np);
+  if (interp_units_run(n, st, is_cubic(predictor), &passes[pass], first, count, q, NULL,
+                       (int32_t*)codes, &bad))
+    return parz_fail(err, PARZ_ERR_STREAM, "bounded: quantized value at %zu outside +-%ld", bad,
+                     (long)PARZ_BOUNDED_QMAX_FINE);
+  return PARZ_OK;
 }
 
 int parz_bounded_unpredict(const parz_bounded_shape* s, int predictor, const int32_t* codes,
                            int32_t* q, parz_error* err) {
-  size_t n[4], st[4];
-  shape4(s, n, st);
-  if (predictor == PARZ_BOUNDED_LORENZO)
-    return lorenzo_inverse(n, st, codes, q, err);
-  if (predictor < PARZ_BOUNDED_LINEAR || predictor > PARZ_BOUNDED_CUBIC_FAST)
+  if (predictor < PARZ_BOUNDED_LORENZO || predictor > PARZ_BOUNDED_CUBIC_FAST)
     return parz_fail(err, PARZ_ERR_FORMAT, "bounded: predictor %d unknown", predictor);
-  size_t bad = 0;
-  if (interp_walk(n, st, predictor, q, NULL, (int32_t*)codes, &bad) == (size_t)-1)
-    return parz_fail(err, PARZ_ERR_STREAM, "bounded: quantized value at %zu outside +-%ld", bad,
-                     (long)PARZ_BOUNDED_QMAX_FINE);
+  unsigned np = parz_bounded_passes(s, predictor);
+  for (unsigned k = 0; k < np; k++) {
+    int rc = parz_bounded_unpredict_pass(s, predictor, k, 0,
+                                         parz_bounded_pass_units(s, predictor, k), codes, q, err);
+    if (rc)
+      return rc;
+  }
   return PARZ_OK;
 }

@@ -63,7 +63,7 @@ static int quantize_one(parz_type type, double x, double eb, double step, double
 }
 
 size_t parz_bounded_quantize(const parz_bounded_shape* s, const void* src, double eb, double step,
-                             const void* fill, int32_t* q, uint8_t* hole) {
+                             int32_t* q, uint8_t* hole) {
   size_t n = parz_bounded_count(s), nexc = 0;
   size_t w = s->type == PARZ_FLOAT ? 4 : 8;
   double inv_step = 1 / step; /* the check, not this quotient, decides */
@@ -71,7 +71,7 @@ size_t parz_bounded_quantize(const parz_bounded_shape* s, const void* src, doubl
   for (size_t i = 0; i < n; i++, p += w) {
     double x = load_value(p, w);
     int32_t v = 0;
-    if (fill && memcmp(p, fill, w) == 0) {
+    if (hole[i]) {
       hole[i] = PARZ_BOUNDED_MASKED;
     } else if (q ? quantize_one(s->type, x, eb, step, inv_step, &v) : isfinite(x)) {
       hole[i] = PARZ_BOUNDED_KNOWN;
@@ -88,27 +88,30 @@ size_t parz_bounded_quantize(const parz_bounded_shape* s, const void* src, doubl
 
 void parz_bounded_dequantize(const parz_bounded_shape* s, const int32_t* q, double unit,
                              void* dst) {
-  size_t n = parz_bounded_count(s);
-  double step = unit;
-  if (s->type == PARZ_FLOAT) {
+  parz_bounded_dequantize_run(s->type, q, parz_bounded_count(s), unit, dst, 1);
+}
+
+void parz_bounded_dequantize_run(parz_type type, const int32_t* q, size_t n, double unit, void* dst,
+                                 ptrdiff_t stride) {
+  if (type == PARZ_FLOAT) {
     float* f = (float*)dst;
     for (size_t i = 0; i < n; i++)
-      f[i] = (float)((double)q[i] * step);
+      f[(ptrdiff_t)i * stride] = (float)((double)q[i] * unit);
   } else {
     double* d = (double*)dst;
     for (size_t i = 0; i < n; i++)
-      d[i] = (double)q[i] * step;
+      d[(ptrdiff_t)i * stride] = (double)q[i] * unit;
   }
 }
 
 double parz_bounded_step(const parz_bounded_shape* s, const void* src, double eb,
-                         const void* fill) {
+                         const uint8_t* hole) {
   size_t n = parz_bounded_count(s), w = s->type == PARZ_FLOAT ? 4 : 8;
   double top = 0;
   for (size_t i = 0; i < n; i++) {
     const unsigned char* p = (const unsigned char*)src + i * w;
     double x = load_value(p, w);
-    if (isfinite(x) && !(fill && memcmp(p, fill, w) == 0) && fabs(x) > top)
+    if (isfinite(x) && !(hole && hole[i]) && fabs(x) > top)
       top = fabs(x);
   }
   /* half an ulp of the largest value, in the type's precision, against eb: the margin the grid
