@@ -4,7 +4,7 @@
  * A chunk is self-describing: it decodes without the HDF5 dataset's cd_values. The byte-exact
  * layout is specified in codec/FORMAT.md; this header is the C interface to it.
  *
- * Vocabulary: a block is 4^d values (the codec's unit); a segment is C consecutive blocks (one
+ * Vocabulary: a block is the codec's unit (4^d values for zfp); a segment is C consecutive blocks (one
  * decoder thread's work); a partition is P consecutive segments and opens with an absolute 64-bit
  * bit offset, so partitions decode independently of each other.
  *
@@ -32,6 +32,10 @@ extern "C" {
  * ("Stored chunks"). */
 #define PARZ_CODEC_ZFP 1u
 #define PARZ_CODEC_STORED 2u
+
+/* The header's codec parameters: 16 bytes whose meaning the chunk's codec defines (FORMAT.md,
+ * "Codec parameters"); zfp's and the stored codec's are minbits, maxbits, maxprec, minexp. */
+#define PARZ_CODEC_PARAM_BYTES 16u
 
 typedef enum {
   PARZ_TABLE_AUTO = 0, /* HYBRID for variable-rate, NONE for fixed-rate */
@@ -74,8 +78,15 @@ typedef enum {
  * tests look at zfp streams of any size; the HDF5 filter and the dataset writers turn it on. */
 typedef enum { PARZ_STORED_NEVER = 0, PARZ_STORED_WHEN_SMALLER = 1 } parz_stored_mode;
 
+/* A codec's own settings in a chunk configuration, for the codecs whose choices are not zfp's
+ * four parameters: each codec reads what it defines and says so in its modes (codec_modes.h). */
 typedef struct {
-  parz_params params;
+  double error_bound; /* an absolute error bound, > 0 (error-bounded codecs) */
+  unsigned predictor; /* the codec's predictor by its number; 0: the codec's default */
+} parz_codec_settings;
+
+typedef struct {
+  parz_params params; /* zfp's parameters (codec 0 or PARZ_CODEC_ZFP) */
   parz_table_kind table;
   uint32_t segment_blocks;     /* C, blocks per segment; 0 = auto */
   uint32_t partition_segments; /* P, segments per partition (HYBRID only); 0 = default */
@@ -89,6 +100,7 @@ typedef struct {
    * and PARZ_CODEC_STORED, which only the rule of stored chunks writes. The GPU encoder writes
    * zfp only. */
   unsigned codec;
+  parz_codec_settings settings; /* the other codecs' choices */
 } parz_chunk_config;
 
 /* Nonzero when chunks of `type` under cfg may hold a mask section: the mask is not off and the
@@ -115,8 +127,12 @@ typedef struct {
 typedef struct {
   unsigned version; /* format version, 1 or 2 */
   unsigned codec; /* PARZ_CODEC_ZFP, PARZ_CODEC_STORED: the codec table's (codec/frame/codecs.h) */
-  parz_array array; /* contiguous; type, rank and shape from the header */
-  parz_params params;
+  parz_array array;   /* contiguous; type, rank and shape from the header */
+  parz_params params; /* zfp's and the stored codec's reading of the codec parameters */
+  unsigned char codec_params[PARZ_CODEC_PARAM_BYTES]; /* as the header holds them */
+  uint32_t block_side[4]; /* the codec's block: values along each dimension (1 past the rank) */
+  const unsigned char* codec_data; /* the codec data section's bytes, NULL without one */
+  uint64_t codec_data_bytes;
   parz_table_kind table;       /* never AUTO here */
   unsigned length_bytes;       /* 2 or 4 (LENGTHS, HYBRID), else 0 */
   uint32_t segment_blocks;     /* C */

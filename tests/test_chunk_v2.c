@@ -190,6 +190,14 @@ static void edits(void) {
     return;
   raw = v.raw_bytes;
   sec = (size_t)(v.checksums - c) - 8;
+  /* the header's codec parameters as the view holds them, and zfp's block of 4^d values */
+  CHECK(!memcmp(v.codec_params, c + 48, 16) && v.params.minbits == parz_load32(c + 48) &&
+            v.params.minexp == (int32_t)parz_load32(c + 60),
+        "codec parameters in the view");
+  CHECK(
+      v.block_side[0] == 4 && v.block_side[1] == 4 && v.block_side[2] == 1 && v.block_side[3] == 1,
+      "zfp's block sides %u %u %u %u", v.block_side[0], v.block_side[1], v.block_side[2],
+      v.block_side[3]);
   m = malloc(n);
   ref = malloc(raw);
   out = malloc(raw);
@@ -254,6 +262,12 @@ static void edits(void) {
     n2 = n;
     big = add_section(c, &n2, 1, 0, 8);
     expect(big, n2, PARZ_ERR_FORMAT, "two checksum sections");
+    free(big);
+    /* codec data (kind 3) is the codec's: zfp defines none, so a reader refuses it as damage,
+     * not as a kind it does not know */
+    n2 = n;
+    big = add_section(c, &n2, 3, 1, 8);
+    expect(big, n2, PARZ_ERR_FORMAT, "codec data in a zfp chunk");
     free(big);
     /* checksum entry one partition short: take 8 bytes off both the entry and the chunk */
     memcpy(m, c, n);

@@ -41,9 +41,8 @@ static const char* codec_name(unsigned id) {
 /* The name of the codec's mode that the chunk's parameters amount to, "-" when none does. */
 static const char* chunk_mode(const parz_chunk_view* v) {
   const parz_codec* c = parz_codec_find(v->codec);
-  const parz_codec_mode* m = c && c->modes && c->modes->mode_of
-                                 ? parz_codec_mode_find(c, c->modes->mode_of(&v->params))
-                                 : NULL;
+  const parz_codec_mode* m =
+      c && c->modes && c->modes->mode_of ? parz_codec_mode_find(c, c->modes->mode_of(v)) : NULL;
   return m ? m->name : "-";
 }
 

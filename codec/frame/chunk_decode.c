@@ -38,6 +38,7 @@ static int decode_run_of_segments(const parz_codec* codec, const parz_chunk_view
     nb = (s + n) * v->segment_blocks;
     nb = (nb < v->nblocks ? nb : v->nblocks) - b0;
     parz_segment_run run;
+    run.view = v;
     run.array = &v->array;
     run.params = &v->params;
     run.dest = d;
@@ -204,7 +205,7 @@ int parz_chunk_verify_to(const parz_chunk_view* v, const parz_chunk_dest* d, uin
   s1 = (first + count) * v->checksum_segments;
   if (s1 > v->nsegments)
     s1 = v->nsegments;
-  if ((rc = parz_run_walk_init(&r, v, d, codec->block_side, s0, s1 - s0, err)) != PARZ_OK)
+  if ((rc = parz_run_walk_init(&r, v, d, s0, s1 - s0, err)) != PARZ_OK)
     return rc;
   return verify_runs(v, &r, err);
 }
@@ -217,7 +218,7 @@ int parz_chunk_decode_segments_unverified(const parz_chunk_view* v, const parz_c
   uint64_t s0, s1;
   int rc;
   if ((rc = chunk_codec(v, &codec, err)) != PARZ_OK ||
-      (rc = parz_run_walk_init(&r, v, d, codec->block_side, first, count, err)) != PARZ_OK)
+      (rc = parz_run_walk_init(&r, v, d, first, count, err)) != PARZ_OK)
     return rc;
   if (codec->decode_to) {
     codec->decode_to(v, d, first, count);
@@ -241,7 +242,7 @@ int parz_chunk_decode_segments_to(const parz_chunk_view* v, const parz_chunk_des
   int rc;
   /* every checksum first, as the parallel decoders report a bad one before other faults */
   if ((rc = chunk_codec(v, &codec, err)) != PARZ_OK ||
-      (rc = parz_run_walk_init(&r, v, d, codec->block_side, first, count, err)) != PARZ_OK)
+      (rc = parz_run_walk_init(&r, v, d, first, count, err)) != PARZ_OK)
     return rc;
   if (codec->meets && v->nchecksums && count) {
     const uint64_t P = v->checksum_segments;

@@ -30,13 +30,14 @@ int parz_chunk_dest_check(const parz_chunk_view* v, const parz_chunk_dest* d, pa
   return PARZ_OK;
 }
 
-static void window_blocks_init(const parz_chunk_view* v, const parz_chunk_dest* d, unsigned side,
+static void window_blocks_init(const parz_chunk_view* v, const parz_chunk_dest* d,
                                parz_window_blocks* w) {
   unsigned k;
   w->dims = v->array.dims;
   w->nblocks = v->nblocks;
   w->cut = -1;
   for (k = 0; k < w->dims; k++) {
+    const unsigned side = v->block_side[k];
     w->nb[k] = parz_blocks_along(v->array.shape[k], side);
     w->lo[k] = d->lo[k] / side;
     w->hi[k] = parz_blocks_along(d->hi[k], side);
@@ -102,7 +103,7 @@ static uint64_t window_run_end(const parz_window_blocks* w, uint64_t b) {
 }
 
 int parz_run_walk_init(parz_run_walk* r, const parz_chunk_view* v, const parz_chunk_dest* d,
-                       unsigned side, uint64_t first, uint64_t count, parz_error* err) {
+                       uint64_t first, uint64_t count, parz_error* err) {
   const uint64_t C = v ? v->segment_blocks : 0;
   if (!v || !d || !d->data)
     return parz_fail(err, PARZ_ERR_ARG, "parz_chunk_decode_segments: NULL argument");
@@ -110,7 +111,7 @@ int parz_run_walk_init(parz_run_walk* r, const parz_chunk_view* v, const parz_ch
     return parz_fail(err, PARZ_ERR_ARG, "segments [%llu, +%llu) outside the chunk's %llu",
                      (unsigned long long)first, (unsigned long long)count,
                      (unsigned long long)v->nsegments);
-  window_blocks_init(v, d, side, &r->w);
+  window_blocks_init(v, d, &r->w);
   r->block = first * C;
   r->end_segment = first + count;
   r->end_block = r->end_segment * C < v->nblocks ? r->end_segment * C : v->nblocks;

@@ -34,10 +34,11 @@ struct parz_chunk_encoder {
   int auto_c;
   parz_array src; /* what the codec reads: the caller's array or the cleaned copy */
   const void* data;
-  void* cleaned;          /* owned; NULL when the array has no exception nor masked value */
-  unsigned char* records; /* owned exception records, nexceptions * PARZ_EXCEPTION_BYTES */
-  unsigned char* mask;    /* owned mask section, v.mask.section_bytes; NULL without one */
-  uint64_t* taken;        /* owned: the patterns the bound's check took out, ascending */
+  void* cleaned;             /* owned; NULL when the array has no exception nor masked value */
+  unsigned char* records;    /* owned exception records, nexceptions * PARZ_EXCEPTION_BYTES */
+  unsigned char* mask;       /* owned mask section, v.mask.section_bytes; NULL without one */
+  unsigned char* codec_data; /* owned codec data section, v.codec_data_bytes; NULL without */
+  uint64_t* taken;           /* owned: the patterns the bound's check took out, ascending */
   size_t ntaken;
   unsigned version;     /* the layout's format version, before exceptions and mask */
   uint32_t* seg_bits;   /* per unit, UNIT_NOT_ENCODED until encoded */
@@ -60,6 +61,7 @@ void parz_chunk_encoder_free(parz_chunk_encoder* enc) {
   free(enc->cleaned);
   free(enc->records);
   free(enc->mask);
+  free(enc->codec_data);
   free(enc->taken);
   free(enc->seg_bits);
   free(enc->seg_offset);
@@ -204,6 +206,11 @@ int parz_chunk_encoder_begin_jobs(parz_chunk_encoder** out, const parz_array* a,
   if (rc == PARZ_OK && scan.high && enc->codec->check_bound)
     rc = hold_bound(enc, a, data, cfg, &scan, jobs, err);
   parz_scan_free(&scan);
+  /* the codec's choices from the values it will encode, before the head's size is fixed */
+  if (rc == PARZ_OK && enc->codec->prepare)
+    rc = enc->codec->prepare(&enc->v, &enc->src, enc->data, &enc->codec_data, err);
+  if (rc == PARZ_OK && enc->v.codec_data_bytes)
+    enc->v.version = 2; /* sections need format version 2 */
   if (rc != PARZ_OK) {
     parz_chunk_encoder_free(enc);
     return rc;
@@ -269,7 +276,7 @@ int parz_chunk_encode_segments(parz_chunk_encoder* enc, uint64_t first, uint64_t
                      (unsigned long long)first, (unsigned long long)count,
                      (unsigned long long)v->nsegments);
   nb = segment_blocks(v, first, count, &b0);
-  rc = enc->codec->encode_segments(&enc->src, enc->data, &v->params, (size_t)b0, (size_t)nb,
+  rc = enc->codec->encode_segments(&enc->src, enc->data, v, (size_t)b0, (size_t)nb,
                                    v->segment_blocks, scratch, scratch_bytes, &total,
                                    enc->seg_bits + first, err);
   if (rc != PARZ_OK) {
@@ -308,12 +315,16 @@ static size_t padded_bytes(uint64_t bits) {
   return (size_t)(8u * (bits / 64u + (bits % 64u != 0)));
 }
 
-/* The chunk's layout for a payload of `bits` bits (parz_chunk_settle); *head gets the bytes in
- * front of its payload. */
+/* The chunk's layout for a payload of `bits` bits (parz_chunk_settle) with the codec's choices
+ * from the values (prepare); *head gets the bytes in front of its payload. */
 static int settle(const parz_chunk_encoder* enc, uint64_t bits, parz_chunk_view* fin, size_t* head,
                   parz_error* err) {
   int rc = parz_chunk_settle(fin, &enc->v.array, &enc->cfg, bits, enc->v.nexceptions,
                              enc->v.mask.section_bytes, enc->v.version, err);
+  memcpy(fin->codec_params, enc->v.codec_params, PARZ_CODEC_PARAM_BYTES);
+  fin->codec_data_bytes = enc->v.codec_data_bytes;
+  if (fin->codec_data_bytes && fin->version < 2)
+    fin->version = 2; /* sections need format version 2 */
   *head = parz_chunk_head_bytes(fin);
   return rc;
 }
@@ -370,6 +381,8 @@ int parz_chunk_encoder_write_head(parz_chunk_encoder* enc, void* dst, size_t dst
     memcpy(d + o.exceptions, enc->records, (size_t)fin.nexceptions * PARZ_EXCEPTION_BYTES);
   if (fin.mask.section_bytes)
     memcpy(d + o.mask, enc->mask, (size_t)fin.mask.section_bytes);
+  if (fin.codec_data_bytes)
+    memcpy(d + o.codec_data, enc->codec_data, (size_t)fin.codec_data_bytes);
   enc->fin = fin;
   if (payload_offset)
     *payload_offset = head;
@@ -428,7 +441,7 @@ int parz_chunk_encoder_stores(const parz_chunk_encoder* enc) {
   uint64_t fixed;
   if (!enc || !enc->stored_bytes)
     return 0;
-  fixed = PARZ_HEADER_BYTES + enc->v.mask.section_bytes;
+  fixed = PARZ_HEADER_BYTES + enc->v.mask.section_bytes + enc->v.codec_data_bytes;
   /* the parts of the head that C does not change, with a payload of one word, are already more
    * than the stored chunk: so is any chunk of them */
   if (fixed + 8u > enc->stored_bytes ||

@@ -9,9 +9,9 @@
 #include "table.h"
 #include "table_endian.h"
 
-/* Sections a layout has: payload checksums, a mask. */
+/* Sections a layout has: payload checksums, a mask, codec data. */
 static unsigned section_count(const parz_chunk_view* v) {
-  return (v->nchecksums != 0) + (v->mask.section_bytes != 0);
+  return (v->nchecksums != 0) + (v->mask.section_bytes != 0) + (v->codec_data_bytes != 0);
 }
 
 void parz_chunk_section_offsets(const parz_chunk_view* v, parz_chunk_offsets* o) {
@@ -23,7 +23,8 @@ void parz_chunk_section_offsets(const parz_chunk_view* v, parz_chunk_offsets* o)
   if (v->nchecksums)
     at = o->checksums + (size_t)(8u * v->nchecksums);
   o->mask = at;
-  o->payload = at + (size_t)v->mask.section_bytes;
+  o->codec_data = at += (size_t)v->mask.section_bytes;
+  o->payload = at + (size_t)v->codec_data_bytes;
 }
 
 void parz_chunk_head_fixed(const parz_chunk_view* v, unsigned char* h, unsigned char* sums_head) {
@@ -41,10 +42,7 @@ void parz_chunk_head_fixed(const parz_chunk_view* v, unsigned char* h, unsigned 
   h[H_WIDTH] = (unsigned char)v->length_bytes;
   for (k = 0; k < v->array.dims; k++)
     parz_store64(h + H_SHAPE + 8 * k, v->array.shape[k]);
-  parz_store32(h + H_MINBITS, v->params.minbits);
-  parz_store32(h + H_MAXBITS, v->params.maxbits);
-  parz_store32(h + H_MAXPREC, v->params.maxprec);
-  parz_store32(h + H_MINEXP, (uint32_t)v->params.minexp);
+  memcpy(h + H_CODEC_PARAMS, v->codec_params, PARZ_CODEC_PARAM_BYTES);
   parz_store32(h + H_SEGMENT_BLOCKS, v->segment_blocks);
   parz_store32(h + H_PARTITION_SEGMENTS, v->partition_segments);
   parz_store64(h + H_TABLE_BYTES, v->table_bytes);
@@ -67,6 +65,12 @@ void parz_chunk_head_fixed(const parz_chunk_view* v, unsigned char* h, unsigned 
       parz_store16(e + E_KIND, PARZ_SECTION_MASK);
       parz_store16(e + E_FLAGS, PARZ_SECTION_REQUIRED);
       parz_store64(e + E_BYTES, v->mask.section_bytes);
+      e += PARZ_SECTION_ENTRY_BYTES;
+    }
+    if (v->codec_data_bytes) {
+      parz_store16(e + E_KIND, PARZ_SECTION_CODEC_DATA);
+      parz_store16(e + E_FLAGS, PARZ_SECTION_REQUIRED);
+      parz_store64(e + E_BYTES, v->codec_data_bytes);
     }
   }
 }

@@ -49,17 +49,18 @@ int parz_chunk_layout(parz_chunk_view* v, const parz_array* a, const parz_chunk_
     if (count > UINT64_MAX / n || count * n > SIZE_MAX / size)
       return parz_fail(err, PARZ_ERR_DIMS, "array of more than SIZE_MAX bytes");
     count *= n;
-    nblocks *= parz_blocks_along(n, codec->block_side);
   }
-  if ((rc = codec->read_params(&p, cfg->params.minbits, cfg->params.maxbits, cfg->params.maxprec,
-                               cfg->params.minexp, err)) != PARZ_OK)
-    return rc;
   v->codec = codec->id;
   v->array.type = a->type;
   v->array.dims = a->dims;
   for (k = 0; k < a->dims; k++)
     v->array.shape[k] = a->shape[k];
-  v->params = p;
+  if ((rc = codec->configure(cfg, v, err)) != PARZ_OK)
+    return rc;
+  p = v->params;
+  codec->block_sides(v, v->block_side);
+  for (k = 0; k < a->dims; k++)
+    nblocks *= parz_blocks_along(a->shape[k], v->block_side[k]);
   v->nblocks = nblocks;
   v->raw_bytes = (size_t)(count * size);
   v->table = cfg->table;
@@ -72,10 +73,12 @@ int parz_chunk_layout(parz_chunk_view* v, const parz_array* a, const parz_chunk_
   if (v->table < PARZ_TABLE_NONE || v->table > PARZ_TABLE_HYBRID)
     return parz_fail(err, PARZ_ERR_PARAM, "unknown table kind %d", (int)cfg->table);
   /* C 0 is auto (parz_chunk_layout_auto): the encoder works in single blocks until the payload
-   * is known; fixed rate, whose table is NONE or a function of C alone, takes the default */
-  v->segment_blocks = cfg->segment_blocks    ? cfg->segment_blocks
-                      : parz_chunk_auto_c(v) ? 1u
-                                             : PARZ_DEFAULT_SEGMENT_BLOCKS;
+   * is known; fixed rate, whose table is NONE or a function of C alone, takes the default, and a
+   * codec that codes each segment as a whole its own C */
+  v->segment_blocks = cfg->segment_blocks     ? cfg->segment_blocks
+                      : codec->segment_blocks ? codec->segment_blocks
+                      : parz_chunk_auto_c(v)  ? 1u
+                                              : PARZ_DEFAULT_SEGMENT_BLOCKS;
   if (v->segment_blocks > PARZ_MAX_SEGMENT_BLOCKS)
     return parz_fail(err, PARZ_ERR_PARAM, "segment_blocks %u above the limit %u", v->segment_blocks,
                      PARZ_MAX_SEGMENT_BLOCKS);
@@ -110,7 +113,8 @@ int parz_chunk_layout(parz_chunk_view* v, const parz_array* a, const parz_chunk_
 
 int parz_chunk_auto_c(const parz_chunk_view* v) {
   const parz_codec* codec = parz_codec_find(v->codec);
-  return codec && !codec->fixed_length(&v->params) && v->table != PARZ_TABLE_NONE;
+  return codec && !codec->segment_blocks && !codec->fixed_length(&v->params) &&
+         v->table != PARZ_TABLE_NONE;
 }
 
 /* Table bytes of the layout of a under cfg with C = c, or UINT64_MAX when it is not valid. */

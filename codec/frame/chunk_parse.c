@@ -23,15 +23,20 @@ typedef struct {
   uint64_t at, bytes;
 } section_place;
 
+/* The known sections' places. */
+typedef struct {
+  section_place checksums, mask, codec_data;
+} section_places;
+
 /* A version 2 chunk's section directory, read against the bytes left after the table and
  * exceptions (*left, reduced by the sections' sizes): entries in strictly increasing kind order,
- * sizes multiples of 8. Known kinds are located (checksums, mask); unknown ones are skipped
- * unless marked required. */
+ * sizes multiples of 8. Known kinds are located (checksums, mask, codec data); unknown ones are
+ * skipped unless marked required. */
 static int parse_directory(const unsigned char* dir, uint32_t n, uint64_t* left,
-                           section_place* checksums, section_place* mask, parz_error* err) {
+                           section_places* places, parz_error* err) {
   uint32_t i, prev = 0;
   uint64_t at = 0;
-  checksums->bytes = mask->bytes = 0;
+  memset(places, 0, sizeof *places);
   for (i = 0; i < n; i++) {
     const unsigned char* e = dir + (size_t)i * PARZ_SECTION_ENTRY_BYTES;
     unsigned kind = parz_load16(e + E_KIND), flags = parz_load16(e + E_FLAGS);
@@ -45,8 +50,11 @@ static int parse_directory(const unsigned char* dir, uint32_t n, uint64_t* left,
       return parz_fail(err, PARZ_ERR_VERSION,
                        "ParZ chunk section %u has flags 0x%x unknown to this reader", (unsigned)i,
                        flags);
-    if (kind == PARZ_SECTION_CHECKSUMS || kind == PARZ_SECTION_MASK) {
-      section_place* s = kind == PARZ_SECTION_CHECKSUMS ? checksums : mask;
+    if (kind == PARZ_SECTION_CHECKSUMS || kind == PARZ_SECTION_MASK ||
+        kind == PARZ_SECTION_CODEC_DATA) {
+      section_place* s = kind == PARZ_SECTION_CHECKSUMS ? &places->checksums
+                         : kind == PARZ_SECTION_MASK    ? &places->mask
+                                                        : &places->codec_data;
       s->at = at;
       s->bytes = bytes;
     } else if (flags & PARZ_SECTION_REQUIRED) {
@@ -91,8 +99,10 @@ int parz_chunk_parse(const void* src, size_t src_bytes, parz_chunk_view* view, p
   unsigned k, version, codec, codec_version, flags, type, rank;
   uint64_t count = 1, units = 1, left, table_bytes, nexc, payload_bytes, payload_bits;
   uint64_t nsections = 0, head;
-  section_place checksums = {0, 0}, mask = {0, 0};
+  section_places sec;
   uint32_t crc;
+  parz_error perr;
+  const unsigned char* sections;
   int rc;
   if (!src || !view)
     return parz_fail(err, PARZ_ERR_ARG, "parz_chunk_parse: NULL argument");
@@ -147,8 +157,9 @@ int parz_chunk_parse(const void* src, size_t src_bytes, parz_chunk_view* view, p
     return parz_fail(err, PARZ_ERR_FORMAT,
                      "ParZ chunk sizes (table %llu + %llu exceptions) disagree with its %zu bytes",
                      (unsigned long long)table_bytes, (unsigned long long)nexc, src_bytes);
-  if (nsections && (rc = parse_directory(h + PARZ_HEADER_BYTES, (uint32_t)nsections, &left,
-                                         &checksums, &mask, err)) != PARZ_OK)
+  memset(&sec, 0, sizeof sec);
+  if (nsections && (rc = parse_directory(h + PARZ_HEADER_BYTES, (uint32_t)nsections, &left, &sec,
+                                         err)) != PARZ_OK)
     return rc;
   if (payload_bytes != left)
     return parz_fail(err, PARZ_ERR_FORMAT,
@@ -187,22 +198,22 @@ int parz_chunk_parse(const void* src, size_t src_bytes, parz_chunk_view* view, p
       return parz_fail(err, PARZ_ERR_FORMAT, "extent %llu of dimension %u: %s",
                        (unsigned long long)n, k, n ? "array too large" : "zero");
     count *= n;
-    units *= parz_blocks_along(n, ops->block_side);
     v.array.shape[k] = (size_t)n;
   }
   v.raw_bytes = (size_t)(count * parz_type_size(v.array.type));
-  /* the codec's blocks (a stored chunk's block is one value, stored.h) */
-  v.nblocks = units;
 
   /* codec parameters, as the codec reads them (zfp: validated as zfp_stream_set_params does; a
    * stored chunk's are its values' widths, checked by its codec's check) */
-  if (ops->read_params(&v.params, parz_load32(h + H_MINBITS), parz_load32(h + H_MAXBITS),
-                       parz_load32(h + H_MAXPREC), (int32_t)parz_load32(h + H_MINEXP),
-                       NULL) != PARZ_OK)
-    return parz_fail(err, PARZ_ERR_FORMAT,
-                     "invalid codec parameters minbits %u maxbits %u maxprec %u minexp %d",
-                     (unsigned)parz_load32(h + H_MINBITS), (unsigned)parz_load32(h + H_MAXBITS),
-                     (unsigned)parz_load32(h + H_MAXPREC), (int)(int32_t)parz_load32(h + H_MINEXP));
+  memcpy(v.codec_params, h + H_CODEC_PARAMS, PARZ_CODEC_PARAM_BYTES);
+  if (ops->read_params(&v, &perr) != PARZ_OK)
+    return parz_fail(err, PARZ_ERR_FORMAT, "invalid codec parameters of a %s chunk: %s", ops->name,
+                     perr.message);
+
+  /* the codec's blocks (a stored chunk's block is one value, stored.h) */
+  ops->block_sides(&v, v.block_side);
+  for (k = 0; k < rank; k++)
+    units *= parz_blocks_along(v.array.shape[k], v.block_side[k]);
+  v.nblocks = units;
 
   /* payload: exactly the codec's stream, padded to whole 64-bit words; every block has at least
    * the codec's fewest bits, which also bounds the size a small chunk may claim to decode to */
@@ -229,17 +240,31 @@ int parz_chunk_parse(const void* src, size_t src_bytes, parz_chunk_view* view, p
   v.payload_bytes = (size_t)payload_bytes;
   v.payload_bits = payload_bits;
   v.chunk_bytes = src_bytes;
+  sections = v.exceptions + nexc * PARZ_EXCEPTION_BYTES;
+  if (sec.codec_data.bytes) {
+    v.codec_data = sections + sec.codec_data.at;
+    v.codec_data_bytes = sec.codec_data.bytes;
+  }
+  /* values an exact codec carries are never kept apart from its payload */
+  if (ops->exact && (nexc || sec.mask.bytes))
+    return parz_fail(err, PARZ_ERR_FORMAT,
+                     "a %s chunk carries every value in its payload, yet has %llu exceptions and "
+                     "a mask of %llu bytes",
+                     ops->name, (unsigned long long)nexc, (unsigned long long)sec.mask.bytes);
+  if (v.codec_data && !ops->check)
+    return parz_fail(err, PARZ_ERR_FORMAT,
+                     "a %s chunk with a codec data section of %llu bytes: its codec defines none",
+                     ops->name, (unsigned long long)v.codec_data_bytes);
   if (ops->check) {
-    v.mask.section_bytes = mask.bytes;
+    v.mask.section_bytes = sec.mask.bytes;
     if ((rc = ops->check(&v, err)) != PARZ_OK)
       return rc;
   }
-  if (checksums.bytes &&
-      (rc = parse_checksums(&v, v.exceptions + nexc * PARZ_EXCEPTION_BYTES + checksums.at,
-                            checksums.bytes, err)) != PARZ_OK)
+  if (sec.checksums.bytes &&
+      (rc = parse_checksums(&v, sections + sec.checksums.at, sec.checksums.bytes, err)) != PARZ_OK)
     return rc;
-  if (mask.bytes && (rc = parz_mask_parse(&v, v.exceptions + nexc * PARZ_EXCEPTION_BYTES + mask.at,
-                                          mask.bytes, err)) != PARZ_OK)
+  if (sec.mask.bytes &&
+      (rc = parz_mask_parse(&v, sections + sec.mask.at, sec.mask.bytes, err)) != PARZ_OK)
     return rc;
   if ((rc = parz_table_validate(&v, err)) != PARZ_OK)
     return rc;

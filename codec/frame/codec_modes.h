@@ -1,6 +1,6 @@
 /* A codec's modes: how the values a user gives (the filter's cd_values, Python's
- * Parz(codec=..., MODE=...), parz cd-values --codec NAME --MODE ...) become the four parameters
- * of the chunk header. Each codec an encoder can be asked for lists its modes in its entry of
+ * Parz(codec=..., MODE=...), parz cd-values --codec NAME --MODE ...) become the codec's part of
+ * a chunk configuration: zfp's four parameters, or another codec's settings. Each codec an encoder can be asked for lists its modes in its entry of
  * the codec table (parz_codec.modes, codecs.h); the plugin, the Python package and the parz
  * command read them from there, so a new codec brings its modes with it. */
 #ifndef PARZ_CODEC_MODES_H
@@ -28,8 +28,8 @@ typedef struct parz_codec_mode {
   /* One letter per value the mode takes: 'd' a finite number > 0, carried as two cd_values
    * words (the high, then the low 32 bits of its binary64 bit pattern), 'u' an unsigned 32-bit
    * integer, 'i' a signed one (two's complement); "" for a mode without values. A mode of more
-   * than two words takes the chunk parameters themselves (minbits, maxbits, maxprec, minexp),
-   * which is what the filter's internal form keeps of it. */
+   * than two words takes the four words the filter's internal form keeps of it (zfp's: minbits,
+   * maxbits, maxprec, minexp; parz_codec_modes.keep). */
   const char* values;
   /* The values' names, comma-separated ("minbits,maxbits,maxprec,minexp"); "" for a mode of one
    * value, which goes by the mode's name, or of none. */
@@ -38,20 +38,24 @@ typedef struct parz_codec_mode {
   const char* about;
   /* Nonzero when every value comes back bit for bit. */
   int lossless;
-  /* The chunk parameters for `words` (the mode's cd_values words) and arrays of this type and
-   * rank: PARZ_OK, or PARZ_ERR_PARAM with a message naming the value refused. */
-  int (*params)(parz_params* p, const uint32_t* words, parz_type type, unsigned dims,
+  /* The codec's part of cfg (zfp's params, or settings) for `words` (the mode's cd_values
+   * words) and arrays of this type and rank: PARZ_OK, or PARZ_ERR_PARAM with a message naming
+   * the value refused. */
+  int (*params)(parz_chunk_config* cfg, const uint32_t* words, parz_type type, unsigned dims,
                 parz_error* err);
 } parz_codec_mode;
 
 typedef struct parz_codec_modes {
   const parz_codec_mode* mode;
   unsigned count;
-  /* The chunk parameters an internal form keeps, read back: PARZ_OK or an error naming them. */
-  int (*stored)(parz_params* p, const uint32_t params[4], parz_error* err);
-  /* The number of the mode that parameters p amount to, 0 when none does (NULL: the codec
-   * cannot tell). */
-  unsigned (*mode_of)(const parz_params* p);
+  /* The four words an internal form keeps, read back into cfg: PARZ_OK or an error naming
+   * them. */
+  int (*stored)(parz_chunk_config* cfg, const uint32_t words[4], parz_error* err);
+  /* The four words an internal form keeps of cfg (as a mode's params set it). */
+  void (*keep)(const parz_chunk_config* cfg, uint32_t words[4]);
+  /* The number of the mode that a chunk's codec parameters amount to, 0 when none does (NULL:
+   * the codec cannot tell). */
+  unsigned (*mode_of)(const parz_chunk_view* v);
 } parz_codec_modes;
 
 /* The codec of the id whose modes an encoder can be asked for (not stored, which only the rule
@@ -77,6 +81,14 @@ static inline double parz_mode_double(uint32_t hi, uint32_t lo) {
   double x;
   memcpy(&x, &bits, sizeof x);
   return x;
+}
+
+/* zfp's four parameters as the words an internal form keeps (minexp two's complement). */
+static inline void parz_mode_params_words(const parz_params* p, uint32_t words[4]) {
+  words[0] = p->minbits;
+  words[1] = p->maxbits;
+  words[2] = p->maxprec;
+  words[3] = (uint32_t)p->minexp;
 }
 
 /* zfp's modes (zfp/zfp_modes.c). */

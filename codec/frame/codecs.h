@@ -4,7 +4,9 @@
  * The frame (header and directory, table, payload checksums, masks, exceptions, destination
  * windows, the encoder's steps) calls a codec only through its entry here; a codec is one folder
  * (zfp/, stored/) and one entry in the table (codec_table.c), and knows nothing of the frame but
- * the view it is handed. Two kinds of codecs:
+ * the view it is handed. A codec defines the header's 16 bytes of codec parameters, its block
+ * (values along each dimension, which may depend on the rank and on those parameters) and, if it
+ * needs one, the bytes of a codec data section. Two kinds of codecs:
  * - stream codecs (zfp) write a bit stream of blocks cut into segments whose lengths the table
  *   holds: they give encode_segments and decode_segments, and the frame walks the table, the
  *   window and the checksums for them; the encoders write the one the chunk configuration
@@ -17,6 +19,7 @@
 
 #include "parz_chunk.h"
 #include "standin.h"
+#include "table_endian.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -28,6 +31,7 @@ extern "C" {
  * gets its masked values (mask: a validated section; nvalues 0 for none) before it is stored
  * into dest's window (checked by the caller). */
 typedef struct {
+  const parz_chunk_view* view; /* the chunk: its codec parameters and codec data */
   const parz_array* array;
   const parz_params* params;
   const parz_chunk_dest* dest;
@@ -45,18 +49,36 @@ typedef struct parz_codec {
   unsigned id;      /* the header's codec field: PARZ_CODEC_* */
   unsigned version; /* the newest version of it this reader decodes (and the one written) */
   const char* name;
-  /* Values along each dimension of a block: a block holds block_side^d values of a d-dimensional
-   * array, the blocks of an extent n are ceil(n / block_side), in C order. */
-  unsigned block_side;
-  /* The header's four parameter fields as the codec's parameters: PARZ_OK, or an error naming
-   * them (err may be NULL). */
-  int (*read_params)(parz_params* p, uint32_t minbits, uint32_t maxbits, uint32_t maxprec,
-                     int32_t minexp, parz_error* err);
+  /* Nonzero when the codec carries every bit pattern of every value: the frame then takes no
+   * value out of its payload (no exception, no mask), and the parser refuses a chunk of it that
+   * holds either. */
+  int exact;
+  /* The C a configuration's 0 (auto) gives a codec whose segments' bytes depend on C (each
+   * segment coded as a whole): it is fixed before encoding. 0: the frame's auto C, chosen once
+   * the payload is encoded, for codecs whose blocks' bits do not depend on C. */
+  unsigned segment_blocks;
+  /* The block's values along each dimension of v's array (v->array and v->codec_params set):
+   * the blocks of an extent n are ceil(n / side[k]), numbered in C order of that grid; side[k]
+   * is 1 from the rank on. */
+  void (*block_sides)(const parz_chunk_view* v, uint32_t side[4]);
+  /* The header's codec parameters (v->codec_params) read: what the codec keeps of them in
+   * v->params and checked; PARZ_OK, or an error naming them (err may be NULL). */
+  int (*read_params)(parz_chunk_view* v, parz_error* err);
+  /* Encoders: the codec parameters that the configuration gives arrays of v's type and rank,
+   * written into v->codec_params and read as read_params does; PARZ_OK or PARZ_ERR_PARAM naming
+   * the value refused. */
+  int (*configure)(const parz_chunk_config* cfg, parz_chunk_view* v, parz_error* err);
+  /* Encoders, once the values to encode are known (a: v's array, maybe strided, or the cleaned
+   * copy): the choices that depend on them written into v->codec_params, and the codec data
+   * section, *data (malloc'd, v->codec_data_bytes bytes, a multiple of 8; NULL and 0 for none).
+   * NULL: no such choice. */
+  int (*prepare)(parz_chunk_view* v, const parz_array* a, const void* values, unsigned char** data,
+                 parz_error* err);
   /* Whether every block takes the same number of bits (a table of kind NONE serves). */
   int (*fixed_length)(const parz_params* p);
   /* The codec's rules for a chunk's header beyond the frame's, once the frame has read its
-   * array, parameters, table fields and section sizes; may set nblocks and nsegments. NULL:
-   * none. */
+   * array, parameters, table fields and section sizes (v->codec_data: the codec data section,
+   * which only a codec with this check may accept); may set nblocks and nsegments. NULL: none. */
   int (*check)(parz_chunk_view* v, parz_error* err);
 
   /* Stream codecs. The most bits one block of the type and rank takes under p. */
@@ -65,11 +87,11 @@ typedef struct parz_codec {
   size_t (*stream_bound)(parz_type type, unsigned dims, const parz_params* p, size_t blocks);
   /* Whether p can be encoded for the type and rank: PARZ_OK or an error naming the value. */
   int (*check_encode)(const parz_params* p, parz_type type, unsigned dims, parz_error* err);
-  /* Encodes blocks [first, first + count) of a into dst: *bits the stream's length, seg_bits
-   * one entry per run of seg_blocks blocks (the last may be shorter), its bits capped at
-   * UINT32_MAX. PARZ_ERR_BUFFER when dst_bytes is too small. */
-  int (*encode_segments)(const parz_array* a, const void* data, const parz_params* p, size_t first,
-                         size_t count, size_t seg_blocks, void* dst, size_t dst_bytes,
+  /* Encodes blocks [first, first + count) of a (the chunk v's values) into dst: *bits the
+   * stream's length, seg_bits one entry per run of seg_blocks blocks (the last may be shorter),
+   * its bits capped at UINT32_MAX. PARZ_ERR_BUFFER when dst_bytes is too small. */
+  int (*encode_segments)(const parz_array* a, const void* data, const parz_chunk_view* v,
+                         size_t first, size_t count, size_t seg_blocks, void* dst, size_t dst_bytes,
                          uint64_t* bits, uint32_t* seg_bits, parz_error* err);
   /* Decodes a run of segments; the first segment that does not end where run->ends says sets
    * *bad = its index in the run and *bad_end = where it ended, and decoding stops there
@@ -119,6 +141,29 @@ const parz_codec* parz_codec_find(unsigned id);
 
 /* The codecs this reader knows, for messages: "1 (zfp), 2 (stored)", cut to `bytes`. */
 void parz_codec_names(char* out, size_t bytes);
+
+/* The codec parameters of the codecs that take zfp's four (zfp, stored): minbits, maxbits,
+ * maxprec, minexp, each a little-endian 32-bit field (minexp two's complement). Inline, so that
+ * a codec's entry uses them without calling into the frame. */
+static inline void parz_codec_params_put4(unsigned char* bytes, const parz_params* p) {
+  parz_store32(bytes, p->minbits);
+  parz_store32(bytes + 4, p->maxbits);
+  parz_store32(bytes + 8, p->maxprec);
+  parz_store32(bytes + 12, (uint32_t)p->minexp);
+}
+static inline void parz_codec_params_get4(const unsigned char* bytes, parz_params* p) {
+  p->minbits = parz_load32(bytes);
+  p->maxbits = parz_load32(bytes + 4);
+  p->maxprec = parz_load32(bytes + 8);
+  p->minexp = (int32_t)parz_load32(bytes + 12);
+}
+
+/* Blocks of `side` values along every dimension of v's array (side^d values). */
+static inline void parz_block_sides_cube(const parz_chunk_view* v, unsigned side, uint32_t out[4]) {
+  unsigned k;
+  for (k = 0; k < 4; k++)
+    out[k] = k < v->array.dims ? side : 1u;
+}
 
 /* The codecs of this library (zfp/, stored/). */
 extern const parz_codec parz_codec_zfp;

@@ -37,7 +37,7 @@ parz_exception_set parz_exception_set_of(const parz_codec* codec, parz_type type
                                          const parz_params* p) {
   const parz_exception_rule none = {0, 0, 1, 0};
   parz_exception_set x;
-  x.rule = parz_nonfinite_rule(type);
+  x.rule = codec->exact ? none : parz_nonfinite_rule(type);
   x.high = none;
   if (codec->exception_rules)
     codec->exception_rules(type, dims, p, &x.rule, &x.high);

@@ -20,7 +20,7 @@ int parz_mask_palette_init(parz_mask_palette* pal, const parz_codec* codec, parz
   pal->exc = parz_exception_set_of(codec, type, dims, p);
   if (cfg->mask != PARZ_MASK_DEFAULT && cfg->mask != PARZ_MASK_ON && cfg->mask != PARZ_MASK_OFF)
     return parz_fail(err, PARZ_ERR_PARAM, "unknown mask setting %d", (int)cfg->mask);
-  if (cfg->mask == PARZ_MASK_OFF)
+  if (cfg->mask == PARZ_MASK_OFF || codec->exact) /* an exact codec's payload holds them */
     return PARZ_OK;
   pal->nan = pal->taken = type == PARZ_FLOAT || type == PARZ_DOUBLE;
   pal->fill = cfg->fill != 0;

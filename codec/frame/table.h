@@ -50,14 +50,15 @@ uint64_t parz_table_segment_bits(const parz_chunk_view* v, uint64_t s);
 #define PARZ_SECTION_REQUIRED 1u    /* flag: a reader that does not know the kind must refuse */
 #define PARZ_SECTION_CHECKSUMS 1u   /* kind: payload checksums */
 #define PARZ_SECTION_MASK 2u        /* kind: masked values (required) */
+#define PARZ_SECTION_CODEC_DATA 3u  /* kind: bytes the chunk's codec defines (required) */
 #define PARZ_CHECKSUM_HEAD_BYTES 8u /* the checksum section's own header: u32 P, u32 reserved */
 
 /* Byte offsets, from the start of the chunk, of the sections of a layout (v's version, table
- * bytes, exceptions, checksums and mask): where the table, exceptions, checksum values, mask
- * section and payload start. Sections of kinds this codec does not write are not part of a
- * layout. */
+ * bytes, exceptions, checksums, mask and codec data): where the table, exceptions, checksum
+ * values, mask section, codec data section and payload start. Sections of kinds this codec does
+ * not write are not part of a layout. */
 typedef struct {
-  size_t table, exceptions, checksums, mask, payload;
+  size_t table, exceptions, checksums, mask, payload, codec_data;
 } parz_chunk_offsets;
 void parz_chunk_section_offsets(const parz_chunk_view* v, parz_chunk_offsets* o);
 

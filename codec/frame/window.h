@@ -21,11 +21,11 @@ typedef struct {
   uint64_t block, end_block, end_segment;
 } parz_run_walk;
 
-/* The walk of the runs among segments [first, first + count) of v, whose blocks have `side`
- * values along each dimension (the codec's geometry): PARZ_ERR_ARG for a NULL argument or
- * segments outside the chunk. */
+/* The walk of the runs among segments [first, first + count) of v, whose blocks have
+ * v->block_side values along each dimension (the codec's geometry): PARZ_ERR_ARG for a NULL
+ * argument or segments outside the chunk. */
 int parz_run_walk_init(parz_run_walk* r, const parz_chunk_view* v, const parz_chunk_dest* d,
-                       unsigned side, uint64_t first, uint64_t count, parz_error* err);
+                       uint64_t first, uint64_t count, parz_error* err);
 
 /* The next run [*s0, *s1); 0 when there is none. */
 int parz_run_walk_next(parz_run_walk* r, uint64_t C, uint64_t* s0, uint64_t* s1);

@@ -58,6 +58,8 @@ int parz_stored_layout(parz_chunk_view* v, const parz_array* a, const parz_chunk
   for (k = 0; k < a->dims; k++)
     v->array.shape[k] = a->shape[k];
   v->params.minbits = v->params.maxbits = (unsigned)(8 * size);
+  parz_codec_params_put4(v->codec_params, &v->params);
+  parz_block_sides_cube(v, 1, v->block_side);
   v->table = PARZ_TABLE_NONE;
   v->segment_blocks = PARZ_STORED_SEGMENT_VALUES;
   v->nblocks = count;
@@ -176,10 +178,12 @@ int parz_stored_check(parz_chunk_view* v, parz_error* err) {
   if (v->segment_blocks < 1 || v->segment_blocks > PARZ_MAX_SEGMENT_BLOCKS)
     return parz_fail(err, PARZ_ERR_FORMAT, "stored chunk with %u values per segment",
                      v->segment_blocks);
-  if (v->nexceptions || v->mask.section_bytes)
+  if (v->nexceptions || v->mask.section_bytes || v->codec_data_bytes)
     return parz_fail(err, PARZ_ERR_FORMAT,
-                     "stored chunk with %llu exceptions and a mask of %llu bytes (must have none)",
-                     (unsigned long long)v->nexceptions, (unsigned long long)v->mask.section_bytes);
+                     "stored chunk with %llu exceptions, a mask of %llu bytes and %llu bytes of "
+                     "codec data (must have none)",
+                     (unsigned long long)v->nexceptions, (unsigned long long)v->mask.section_bytes,
+                     (unsigned long long)v->codec_data_bytes);
   if (v->payload_bits != count * 8u * size || v->payload_bytes != ((count * size + 7u) & ~7ull))
     return parz_fail(err, PARZ_ERR_FORMAT,
                      "stored chunk of %llu values with a payload of %llu bits in %zu bytes",
@@ -274,13 +278,13 @@ int parz_stored_meets(const parz_chunk_view* v, const parz_chunk_dest* d, uint64
   return each_row(v, d, v0, v1, found_row, NULL);
 }
 
-static int read_params(parz_params* p, uint32_t minbits, uint32_t maxbits, uint32_t maxprec,
-                       int32_t minexp, parz_error* err) {
+static void block_sides(const parz_chunk_view* v, uint32_t side[4]) {
+  parz_block_sides_cube(v, 1, side);
+}
+
+static int read_params(parz_chunk_view* v, parz_error* err) {
   (void)err; /* its values' widths, checked by parz_stored_check with the rest of the header */
-  p->minbits = minbits;
-  p->maxbits = maxbits;
-  p->maxprec = maxprec;
-  p->minexp = minexp;
+  parz_codec_params_get4(v->codec_params, &v->params);
   return PARZ_OK;
 }
 
@@ -293,8 +297,12 @@ const parz_codec parz_codec_stored = {
     PARZ_CODEC_STORED,     /* id */
     1,                     /* version */
     "stored",              /* name */
-    1,                     /* block_side: a block is one value */
+    0,                     /* exact: its check refuses exceptions, masks and codec data */
+    0,                     /* segment_blocks: its layout's own */
+    block_sides,           /* block_sides: a block is one value */
     read_params,           /* read_params */
+    NULL,                  /* configure: written by the rule of stored chunks only */
+    NULL,                  /* prepare */
     fixed_length,          /* fixed_length */
     parz_stored_check,     /* check */
     NULL,                  /* block_bits_bound: a direct codec */

@@ -342,21 +342,24 @@ int parz_cd_squeeze(unsigned rank, const uint64_t* chunk_dims, size_t out[4]) {
 
 /* The chunk parameters of the request's mode for arrays of this type and rank. */
 static int request_params(const parz_filter_request* req, parz_type type, unsigned dims,
-                          parz_params* p, parz_error* err) {
+                          parz_chunk_config* c, parz_error* err) {
   const parz_codec_mode* m = parz_cd_mode(req);
   if (!m)
     return parz_fail(err, PARZ_ERR_PARAM, "parz: unknown mode %u of codec %u", req->mode,
                      req->codec);
-  return m->params(p, req->values, type, dims, err);
+  return m->params(c, req->values, type, dims, err);
 }
 
 /* Whether the request's mode takes its values for arrays of this type and rank, and its table
  * kind the parameters they give. */
 static int check_for(const parz_filter_request* req, parz_type type, unsigned dims,
                      parz_error* err) {
-  parz_params p;
-  int rc = request_params(req, type, dims, &p, err);
-  if (rc == PARZ_OK && req->table == PARZ_TABLE_NONE && !parz_cd_codec(req)->fixed_length(&p))
+  parz_chunk_config c;
+  int rc;
+  memset(&c, 0, sizeof c);
+  rc = request_params(req, type, dims, &c, err);
+  if (rc == PARZ_OK && req->table == PARZ_TABLE_NONE &&
+      !parz_cd_codec(req)->fixed_length(&c.params))
     return parz_fail(err, PARZ_ERR_PARAM,
                      "parz: table kind 1 (none) needs a fixed-rate mode; %s mode has "
                      "variable-length blocks",
@@ -377,7 +380,7 @@ int parz_cd_configure(const parz_filter_request* req, parz_type type, int big_en
   if (rc != PARZ_OK)
     return rc;
   const parz_codec* codec = parz_cd_codec(req);
-  rc = request_params(req, type, dims, &cfg->config.params, err);
+  rc = request_params(req, type, dims, &cfg->config, err);
   if (rc == PARZ_OK)
     rc = codec->check_encode(&cfg->config.params, type, dims, err);
   if (rc != PARZ_OK)
@@ -494,10 +497,12 @@ void parz_cd_store(const parz_filter_config* cfg, unsigned* cd) {
   }
   for (unsigned i = 0; i < cfg->chunk.dims; i++)
     cd[PARZ_CD_SHAPE + i] = (unsigned)cfg->chunk.shape[i];
-  cd[PARZ_CD_MINBITS] = c->params.minbits;
-  cd[PARZ_CD_MAXBITS] = c->params.maxbits;
-  cd[PARZ_CD_MAXPREC] = c->params.maxprec;
-  cd[PARZ_CD_MINEXP] = (unsigned)(uint32_t)c->params.minexp;
+  uint32_t kept[4];
+  parz_cd_codec(&cfg->request)->modes->keep(c, kept);
+  cd[PARZ_CD_MINBITS] = kept[0];
+  cd[PARZ_CD_MAXBITS] = kept[1];
+  cd[PARZ_CD_MAXPREC] = kept[2];
+  cd[PARZ_CD_MINEXP] = kept[3];
   if (zfp && c->mask != PARZ_MASK_OFF && !c->fill) { /* version 1 */
     cd[PARZ_CD_FORM] = PARZ_CD_INTERNAL_V1;
     cd[PARZ_CD_V1_MODE] = cfg->request.mode;
@@ -562,7 +567,7 @@ int parz_cd_load(size_t n, const unsigned* cd, parz_filter_config* cfg, parz_err
   const parz_codec* codec = parz_cd_codec(&cfg->request);
   const uint32_t params[4] = {cd[PARZ_CD_MINBITS], cd[PARZ_CD_MAXBITS], cd[PARZ_CD_MAXPREC],
                               cd[PARZ_CD_MINEXP]};
-  rc = codec->modes->stored(&cfg->config.params, params, err);
+  rc = codec->modes->stored(&cfg->config, params, err);
   if (rc != PARZ_OK)
     return rc;
   cfg->config.codec = codec->id;

@@ -40,7 +40,8 @@
  *   [8..15]  as version 1
  * Internal form, version 3, written only where the codec is not zfp (zfp's datasets keep the
  * forms older plugins read): version 2's values, with [0] = 1003 and the codec's header id
- * added to [1] as 65536 * id.
+ * added to [1] as 65536 * id; [12..15] hold the four words the codec keeps of its settings
+ * (parz_codec_modes.keep).
  */
 #ifndef PARZ_FILTER_CONFIG_H
 #define PARZ_FILTER_CONFIG_H

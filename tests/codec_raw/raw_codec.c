@@ -15,10 +15,26 @@ static size_t block_bytes(parz_type type, unsigned dims) {
   return ((size_t)1 << (2 * dims)) * parz_type_size(type);
 }
 
-static int read_params(parz_params* p, uint32_t minbits, uint32_t maxbits, uint32_t maxprec,
-                       int32_t minexp, parz_error* err) {
-  /* the frame's exceptions and masks read zfp's parameters: any valid set of them serves */
-  return parz_params_expert(p, minbits, maxbits, maxprec, minexp, err);
+/* The codec parameters are zfp's four: the frame's exceptions and masks read zfp's parameters,
+ * and any valid set of them serves. */
+static int set_params(parz_params* p, const parz_params* from, parz_error* err) {
+  return parz_params_expert(p, from->minbits, from->maxbits, from->maxprec, from->minexp, err);
+}
+
+static int read_params(parz_chunk_view* v, parz_error* err) {
+  parz_params p;
+  parz_codec_params_get4(v->codec_params, &p);
+  return set_params(&v->params, &p, err);
+}
+
+static int configure(const parz_chunk_config* cfg, parz_chunk_view* v, parz_error* err) {
+  int rc = set_params(&v->params, &cfg->params, err);
+  parz_codec_params_put4(v->codec_params, &v->params);
+  return rc;
+}
+
+static void block_sides(const parz_chunk_view* v, uint32_t side[4]) {
+  parz_block_sides_cube(v, 4, side);
 }
 
 static int fixed_length(const parz_params* p) {
@@ -70,7 +86,7 @@ static ptrdiff_t array_offset(const parz_array* a, const size_t* x) {
   return at;
 }
 
-static int encode_segments(const parz_array* a, const void* data, const parz_params* p,
+static int encode_segments(const parz_array* a, const void* data, const parz_chunk_view* v,
                            size_t first, size_t count, size_t seg_blocks, void* dst,
                            size_t dst_bytes, uint64_t* bits, uint32_t* seg_bits, parz_error* err) {
   const size_t size = parz_type_size(a->type), bb = block_bytes(a->type, a->dims);
@@ -78,7 +94,7 @@ static int encode_segments(const parz_array* a, const void* data, const parz_par
   unsigned char* out = (unsigned char*)dst;
   size_t i, x[4];
   unsigned j;
-  (void)p;
+  (void)v;
   if (count > dst_bytes / bb)
     return parz_fail(err, PARZ_ERR_BUFFER, "raw codec: %zu blocks in %zu bytes", count, dst_bytes);
   memset(dst, 0, count * bb); /* whole 64-bit words: a block is 16 bytes or more */
@@ -141,27 +157,35 @@ static int decode_segments(const parz_segment_run* run, size_t* bad, uint64_t* b
 /* Its one mode, "copy": the values as they are. Every block takes its bits, which the header's
  * parameters say as a fixed rate (minbits = maxbits), so a table of kind NONE serves; minexp
  * below zfp's least, as in zfp's reversible mode, for the frame's exceptions and masks. */
-static int copy_params(parz_params* p, const uint32_t* words, parz_type type, unsigned dims,
+static int copy_params(parz_chunk_config* c, const uint32_t* words, parz_type type, unsigned dims,
                        parz_error* err) {
   const unsigned bits = block_bits_bound(type, dims, NULL);
   (void)words;
-  return parz_params_expert(p, bits, bits, PARZ_MAX_PREC, PARZ_MIN_EXP - 1, err);
+  return parz_params_expert(&c->params, bits, bits, PARZ_MAX_PREC, PARZ_MIN_EXP - 1, err);
 }
 
-static int stored_params(parz_params* p, const uint32_t params[4], parz_error* err) {
-  return read_params(p, params[0], params[1], params[2], (int32_t)params[3], err);
+static int stored_params(parz_chunk_config* c, const uint32_t words[4], parz_error* err) {
+  return parz_params_expert(&c->params, words[0], words[1], words[2], (int32_t)words[3], err);
+}
+
+static void keep(const parz_chunk_config* c, uint32_t words[4]) {
+  parz_mode_params_words(&c->params, words);
 }
 
 static const parz_codec_mode raw_mode[] = {
     {1, "copy", "", "", "the values as they are", 1, copy_params}};
-static const parz_codec_modes raw_modes = {raw_mode, 1, stored_params, NULL};
+static const parz_codec_modes raw_modes = {raw_mode, 1, stored_params, keep, NULL};
 
 const parz_codec parz_codec_raw = {
     PARZ_CODEC_RAW,   /* id */
     1,                /* version */
     "raw",            /* name */
-    4,                /* block_side */
+    0,                /* exact: the frame's exceptions and masks serve it */
+    0,                /* segment_blocks: auto C */
+    block_sides,      /* block_sides: 4^d values */
     read_params,      /* read_params */
+    configure,        /* configure */
+    NULL,             /* prepare */
     fixed_length,     /* fixed_length */
     NULL,             /* check */
     block_bits_bound, /* block_bits_bound */
