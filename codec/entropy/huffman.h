@@ -1,0 +1,74 @@
+/* Canonical Huffman codes shared by the codecs (internal): code lengths limited to a maximum,
+ * canonical code words, and a table-driven decoder.
+ *
+ * Lengths: an optimal prefix code among those whose words have at most max_len bits, built in
+ * integer arithmetic with every tie broken by the symbol's number, so that every platform and
+ * compiler gives the same lengths. Huffman's two-queue merge when its code fits max_len,
+ * package-merge (optimal under the limit) when it does not.
+ *
+ * Code words: canonical, shorter words first and, within one length, lower symbols first; each
+ * is stored bit-reversed, so that an LSB-first stream (bitio.h) carries the word's first bit
+ * first and the decoder finds it in the low bits of its window. */
+#ifndef PARZ_ENTROPY_HUFFMAN_H
+#define PARZ_ENTROPY_HUFFMAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "parz.h"
+
+#define PARZ_HUFF_MAX_SYMBOLS ((size_t)1 << 17) /* alphabet sizes 1..2^17 */
+#define PARZ_HUFF_LEN_LIMIT 24u                 /* max_len 1..24 */
+
+/* len[s] = the length of symbol s's code word (0 when freq[s] == 0) in an optimal code of at
+ * most max_len bits for the n frequencies; a single used symbol gets length 1. Refuses
+ * (PARZ_ERR_ARG, naming the value) n or max_len out of range, more used symbols than 2^max_len,
+ * and frequencies summing to 2^56 or more. With no used symbol every length is 0. */
+int parz_huff_lengths(const uint64_t* freq, size_t n, unsigned max_len, uint8_t* len,
+                      parz_error* err);
+
+/* Sum over the used symbols of 2^(max_len - len[s]): 2^max_len for a complete code, more for
+ * one that is not a prefix code; UINT64_MAX when a length exceeds max_len. */
+uint64_t parz_huff_kraft(const uint8_t* len, size_t n, unsigned max_len);
+
+/* code[s] = symbol s's canonical code word, bit-reversed (0 for unused symbols). Refuses
+ * (PARZ_ERR_STREAM) lengths over max_len and lengths that make no prefix code. */
+int parz_huff_codes(const uint8_t* len, size_t n, unsigned max_len, uint32_t* code,
+                    parz_error* err);
+
+/* The decoder of one code: a table of 2^table_bits entries (symbol << 5 | length, 0 where no
+ * word of at most table_bits bits starts) and, for longer words, the canonical code's limits per
+ * length. Incomplete codes are allowed: bits that start no word of the book are refused. */
+typedef struct {
+  uint32_t* table;  /* [1 << table_bits] */
+  uint32_t* sorted; /* the used symbols by (length, symbol) */
+  unsigned table_bits, max_len;
+  uint32_t first[PARZ_HUFF_LEN_LIMIT + 1]; /* first[l]: the first word of length l */
+  uint32_t count[PARZ_HUFF_LEN_LIMIT + 1]; /* words of length l */
+  uint32_t index[PARZ_HUFF_LEN_LIMIT + 1]; /* where length l's symbols begin in sorted */
+} parz_huff_decoder;
+
+/* uint32_t words of memory a decoder of n symbols with this table needs. */
+size_t parz_huff_decoder_words(size_t n, unsigned table_bits);
+
+/* Sets d up for the lengths (at most max_len, a prefix code) in mem (parz_huff_decoder_words
+ * long; d points into it). table_bits is cut to max_len. PARZ_ERR_STREAM for lengths that are no
+ * prefix code. */
+int parz_huff_decoder_init(parz_huff_decoder* d, const uint8_t* len, size_t n, unsigned max_len,
+                           unsigned table_bits, uint32_t* mem, parz_error* err);
+
+/* The word longer than the table's bits at the low bits of window: its symbol, or -1. */
+int32_t parz_huff_decode_long(const parz_huff_decoder* d, uint64_t window, unsigned* len);
+
+/* The symbol whose code word starts at the low bits of window (which holds at least max_len
+ * valid bits) and its length in *len; -1 when those bits start no word of the book. */
+static inline int32_t parz_huff_decode(const parz_huff_decoder* d, uint64_t window, unsigned* len) {
+  uint32_t e = d->table[window & ((1u << d->table_bits) - 1u)];
+  if (e & 31u) {
+    *len = e & 31u;
+    return (int32_t)(e >> 5);
+  }
+  return parz_huff_decode_long(d, window, len);
+}
+
+#endif
