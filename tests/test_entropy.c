@@ -10,6 +10,7 @@
 
 #include "bitio.h"
 #include "check.h"
+#include "fnv_hash.h"
 #include "huffman.h"
 #include "xorshift.h"
 
@@ -215,13 +216,6 @@ static void medium(void) {
 
 /* ---------------- lengths: large alphabets, limits, determinism ---------------- */
 
-static uint64_t fnv(const uint8_t* p, size_t n) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (size_t i = 0; i < n; i++)
-    h = (h ^ p[i]) * 0x100000001b3ull;
-  return h;
-}
-
 static void large(void) {
   size_t n = PARZ_HUFF_MAX_SYMBOLS;
   uint64_t* freq = (uint64_t*)malloc(n * sizeof *freq);
@@ -248,9 +242,10 @@ static void large(void) {
   check_code(freq, len, n, 20, "random 2^17");
   CHECK(parz_huff_lengths(freq, n, 20, again, &err) == PARZ_OK && memcmp(len, again, n) == 0,
         "two builds of one input differ");
-  printf("lengths hash (2^17 random symbols, 20 bits): %016llx\n", (unsigned long long)fnv(len, n));
-  CHECK(fnv(len, n) == 0xf4803d3205da2d54ull, "lengths hash %016llx",
-        (unsigned long long)fnv(len, n));
+  printf("lengths hash (2^17 random symbols, 20 bits): %016llx\n",
+         (unsigned long long)fnv_bytes(FNV_START, len, n));
+  CHECK(fnv_bytes(FNV_START, len, n) == 0xf4803d3205da2d54ull, "lengths hash %016llx",
+        (unsigned long long)fnv_bytes(FNV_START, len, n));
   /* refusals */
   CHECK(parz_huff_lengths(freq, n + 1, 20, len, &err) == PARZ_ERR_ARG, "2^17 + 1 symbols");
   CHECK(parz_huff_lengths(freq, n, 0, len, &err) == PARZ_ERR_ARG, "limit 0");
