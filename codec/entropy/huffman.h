@@ -38,7 +38,11 @@ int parz_huff_codes(const uint8_t* len, size_t n, unsigned max_len, uint32_t* co
 
 /* The decoder of one code: a table of 2^table_bits entries (symbol << 5 | length, 0 where no
  * word of at most table_bits bits starts) and, for longer words, the canonical code's limits per
- * length. Incomplete codes are allowed: bits that start no word of the book are refused. */
+ * length. Incomplete codes are allowed: bits that start no word of the book are refused. A
+ * codec's inner loop may read the table itself, with the macros below, and call
+ * parz_huff_decode_long where the length is 0. */
+#define PARZ_HUFF_ENTRY_LEN(e) ((e)&31u)
+#define PARZ_HUFF_ENTRY_SYM(e) ((e) >> 5)
 typedef struct {
   uint32_t* table;  /* [1 << table_bits] */
   uint32_t* sorted; /* the used symbols by (length, symbol) */
@@ -64,9 +68,9 @@ int32_t parz_huff_decode_long(const parz_huff_decoder* d, uint64_t window, unsig
  * valid bits) and its length in *len; -1 when those bits start no word of the book. */
 static inline int32_t parz_huff_decode(const parz_huff_decoder* d, uint64_t window, unsigned* len) {
   uint32_t e = d->table[window & ((1u << d->table_bits) - 1u)];
-  if (e & 31u) {
-    *len = e & 31u;
-    return (int32_t)(e >> 5);
+  if (PARZ_HUFF_ENTRY_LEN(e)) {
+    *len = PARZ_HUFF_ENTRY_LEN(e);
+    return (int32_t)PARZ_HUFF_ENTRY_SYM(e);
   }
   return parz_huff_decode_long(d, window, len);
 }

@@ -9,7 +9,9 @@
 #include "block_common.h"
 #include "huffman.h"
 
-#define TABLE_SIZE (1u << PARZ_LL_CODE_MAX)
+/* Code words of up to TABLE_BITS bits take one lookup, longer ones the canonical walk: a small
+ * table, since each context of each segment builds its own. */
+#define TABLE_BITS 9
 
 size_t parz_ll_residual_bound(size_t n, unsigned w) { return 1 + n * (w / 8); }
 
@@ -112,9 +114,11 @@ int parz_ll_uncode_residuals(const uint8_t* src, size_t src_bytes, size_t n, uns
   }
   if (src[0] == PARZ_LL_CODER_LENGTHS || src[0] == PARZ_LL_CODER_CONTEXT) {
     parz_huff_decoder code[PARZ_LL_CONTEXTS];
-    uint8_t len[65], used[PARZ_LL_CONTEXTS] = {0};
-    unsigned k, c, ns = w + 1, coder = src[0], nc = contexts(w, coder), previous = 0;
-    size_t i, words = parz_huff_decoder_words(ns, PARZ_LL_CODE_MAX);
+    uint8_t len[65];
+    unsigned k, c, ns = w + 1, coder = src[0], nc = contexts(w, coder);
+    /* the context of the next residual: (k + 3) / 4 with context coding, else always 0 */
+    unsigned ctx_mask = coder == PARZ_LL_CODER_CONTEXT ? ~0u : 0u, ctx = 0;
+    size_t i, words = parz_huff_decoder_words(ns, TABLE_BITS);
     uint32_t* mem;
     int rc = PARZ_OK;
     parz_bitr r;
@@ -125,29 +129,31 @@ int parz_ll_uncode_residuals(const uint8_t* src, size_t src_bytes, size_t n, uns
     mem = (uint32_t*)malloc((size_t)nc * words * sizeof *mem);
     if (!mem)
       return parz_fail(err, PARZ_ERR_NOMEM, "%s %zu: no room for its code", what, segment);
+    /* Context c's table starts at mem + c * words. A context no residual takes has no code
+     * word: its table refuses every bit. */
     for (c = 0; c < nc && rc == PARZ_OK; c++) {
       for (k = 0; k < ns; k++)
         len[k] = (uint8_t)parz_bitr_get(&r, 4);
-      for (k = 0; k < ns && !len[k]; k++)
-        ;
-      /* A context no residual takes has no code: it is never read. */
-      used[c] = k < ns;
-      if (used[c] && parz_huff_decoder_init(&code[c], len, ns, PARZ_LL_CODE_MAX, PARZ_LL_CODE_MAX,
-                                            mem + (size_t)c * words, NULL) != PARZ_OK)
+      if (parz_huff_decoder_init(&code[c], len, ns, PARZ_LL_CODE_MAX, TABLE_BITS,
+                                 mem + (size_t)c * words, NULL) != PARZ_OK)
         rc =
             parz_fail(err, PARZ_ERR_STREAM,
                       "%s %zu: code lengths of context %u are not a prefix code", what, segment, c);
     }
     for (i = 0; i < n && rc == PARZ_OK; i++) {
       uint64_t bits = parz_bitr_peek(&r);
-      unsigned ctx = coder == PARZ_LL_CODER_CONTEXT ? context_of(previous) : 0, l = 0;
-      int32_t sym = used[ctx] ? parz_huff_decode(&code[ctx], bits, &l) : -1;
-      if (sym < 0) {
-        rc = parz_fail(err, PARZ_ERR_STREAM, "%s %zu: no code at bit %llu", what, segment,
-                       (unsigned long long)r.pos);
-        break;
+      uint32_t e = mem[ctx * words + (bits & ((1u << TABLE_BITS) - 1))];
+      unsigned l = PARZ_HUFF_ENTRY_LEN(e);
+      k = PARZ_HUFF_ENTRY_SYM(e);
+      if (!l) {
+        int32_t sym = parz_huff_decode_long(&code[ctx], bits, &l);
+        if (sym < 0) {
+          rc = parz_fail(err, PARZ_ERR_STREAM, "%s %zu: no code at bit %llu", what, segment,
+                         (unsigned long long)r.pos);
+          break;
+        }
+        k = (unsigned)sym;
       }
-      k = (unsigned)sym;
       if (k < 2) {
         z[i] = k;
         parz_bitr_skip(&r, l);
@@ -161,7 +167,7 @@ int parz_ll_uncode_residuals(const uint8_t* src, size_t src_bytes, size_t n, uns
         low |= parz_bitr_get(&r, k - 33) << 32;
         z[i] = ((uint64_t)1 << (k - 1)) | low;
       }
-      previous = k;
+      ctx = context_of(k) & ctx_mask;
       if (parz_bitr_over(&r))
         rc = parz_fail(err, PARZ_ERR_STREAM, "%s %zu: ends inside value %zu of %zu", what, segment,
                        i, n);
