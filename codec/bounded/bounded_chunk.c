@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bounded_chunk.h"
+#include "huffman.h"
 
 void parz_bounded_chunk_free(parz_bounded_chunk* c) {
   if (!c)
@@ -28,10 +29,6 @@ static uint64_t value_bits(const void* src, size_t i, size_t w) {
     memcpy(&b, (const unsigned char*)src + 8 * i, 8);
   }
   return b;
-}
-
-static size_t chunk_size(const parz_bounded_chunk* c) {
-  return c->book_bytes + c->payload_bytes + c->nexceptions * 12 + (c->mask ? c->nmasked / 64 : 0);
 }
 
 int parz_bounded_choose(const parz_bounded_shape* s, const void* src, double eb,
@@ -75,22 +72,51 @@ int parz_bounded_choose(const parz_bounded_shape* s, const void* src, double eb,
       }
   int best = PARZ_BOUNDED_LORENZO;
   size_t best_bytes = SIZE_MAX;
-  for (int p = PARZ_BOUNDED_LORENZO; p <= PARZ_BOUNDED_PREDICTORS; p++) {
-    parz_bounded_options o = *opt;
-    o.predictor = p;
-    /* the predictors compared with zero runs on: where runs pay, they decide the size, and
-     * without them the sample's edges (which the chunk has fewer of) weigh more */
-    o.runs = 1;
-    parz_bounded_chunk c;
-    if (parz_bounded_chunk_encode(&b, box, eb, &o, &c, NULL) == PARZ_OK) {
-      size_t bytes = chunk_size(&c);
-      if (bytes < best_bytes) {
+  /* What every trial shares is found once: the holes of the fill value, the grid's step, the
+   * holes the interpolation starts from (values not finite); then each predictor from copies. */
+  uint8_t *hole0 = (uint8_t*)malloc(n), *hole_interp = (uint8_t*)malloc(n),
+          *hole = (uint8_t*)malloc(n);
+  int32_t *q = (int32_t*)malloc(n * sizeof *q), *codes = (int32_t*)malloc(n * sizeof *codes);
+  uint64_t* freq = (uint64_t*)malloc(PARZ_BOUNDED_SYMBOLS * sizeof *freq);
+  uint8_t* book_bytes = (uint8_t*)malloc(PARZ_BOUNDED_BOOK_BYTES_MAX);
+  parz_bounded_book book = {(uint8_t*)malloc(PARZ_BOUNDED_SYMBOLS), NULL};
+  if (hole0 && hole_interp && hole && q && codes && freq && book_bytes && book.len &&
+      parz_bounded_check(&b, eb, NULL) == PARZ_OK) {
+    for (size_t i = 0; i < n; i++)
+      hole0[i] = (uint8_t)(opt->fill && memcmp(box + i * w, opt->fill, w) == 0);
+    double step = parz_bounded_step(&b, box, eb, hole0);
+    memcpy(hole_interp, hole0, n);
+    parz_bounded_quantize(&b, box, eb, step, NULL, hole_interp);
+    for (int p = PARZ_BOUNDED_LORENZO; p <= PARZ_BOUNDED_PREDICTORS; p++) {
+      if (p == PARZ_BOUNDED_LORENZO) {
+        memcpy(hole, hole0, n);
+        parz_bounded_quantize(&b, box, eb, step, q, hole);
+      } else {
+        memcpy(hole, hole_interp, n);
+      }
+      parz_bounded_predict(&b, p, box, eb, step, q, hole, codes);
+      size_t nexc = 0, nmask = 0;
+      for (size_t i = 0; i < n; i++) {
+        nexc += hole[i] == PARZ_BOUNDED_EXCEPTION;
+        nmask += hole[i] == PARZ_BOUNDED_MASKED;
+      }
+      /* the predictors compared with zero runs on: where runs pay, they decide the size, and
+       * without them the sample's edges (which the chunk has fewer of) weigh more; the
+       * payload's size is the code's bits for these counts, nothing is written */
+      parz_bounded_count_symbols(codes, n, opt->segment, NULL, freq);
+      if (parz_huff_lengths(freq, PARZ_BOUNDED_SYMBOLS, PARZ_BOUNDED_MAX_LEN, book.len, NULL))
+        continue;
+      size_t book_size = parz_bounded_book_write(&book, book_bytes, PARZ_BOUNDED_BOOK_BYTES_MAX);
+      size_t bytes = book_size + (size_t)((parz_bounded_coded_bits(freq, &book) + 7) / 8) +
+                     nexc * 12 + nmask / 64;
+      if (book_size && bytes < best_bytes) {
         best_bytes = bytes;
         best = p;
       }
-      parz_bounded_chunk_free(&c);
     }
   }
+  free(hole0), free(hole_interp), free(hole), free(q), free(codes), free(freq);
+  free(book_bytes), free(book.len);
   free(box);
   return best;
 }
