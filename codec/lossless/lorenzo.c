@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "block_common.h"
 #include "lossless.h"
 #include "transform.h"
 
@@ -105,23 +106,52 @@ static void frame_init(const parz_ll_geometry* g, size_t b, frame* f) {
   }
 }
 
-static uint64_t predict(const frame* f, const uint64_t* v) {
+/* The prediction at v from its terms; inlined with terms a constant, so that each rank's row
+ * loop below is its own straight sum. */
+PARZ_HD uint64_t predict(const frame* f, int terms, const uint64_t* v) {
   uint64_t p = 0;
   int t;
   /* 1D to 3D spelled out, with the signs of frame_init's order of the sets of dimensions (2D:
    * +up, +left, -diagonal). */
   const ptrdiff_t* o = f->off;
-  if (f->terms == 1)
+  if (terms == 1)
     return v[o[0]];
-  if (f->terms == 3)
+  if (terms == 3)
     return v[o[0]] + v[o[1]] - v[o[2]];
-  if (f->terms == 7)
+  if (terms == 7)
     return v[o[0]] + v[o[1]] - v[o[2]] + v[o[3]] - v[o[4]] - v[o[5]] + v[o[6]];
-  for (t = 0; t < f->terms; t++) {
+  for (t = 0; t < terms; t++) {
     uint64_t x = v[f->off[t]];
     p += (x ^ f->neg[t]) - f->neg[t]; /* x or -x */
   }
   return p;
+}
+
+/* One row of n values: residuals from the values in v (z_in NULL) or values from residuals. */
+PARZ_HD void row(const frame* f, int terms, size_t n, uint64_t mask, uint64_t top, uint64_t* v,
+                 uint64_t* z_out, const uint64_t* z_in) {
+  size_t x;
+  if (!z_in) {
+    for (x = 0; x < n; x++) {
+      uint64_t r = (v[x] - predict(f, terms, v + x)) & mask;
+      z_out[x] = ((r << 1) ^ (0 - ((r & top) != 0))) & mask;
+    }
+  } else {
+    for (x = 0; x < n; x++) {
+      uint64_t r = (z_in[x] >> 1) ^ (0 - (z_in[x] & 1));
+      v[x] = (predict(f, terms, v + x) + r) & mask;
+    }
+  }
+}
+
+static void row_any(const frame* f, size_t n, uint64_t mask, uint64_t top, uint64_t* v,
+                    uint64_t* z_out, const uint64_t* z_in) {
+  switch (f->terms) {
+    case 1: row(f, 1, n, mask, top, v, z_out, z_in); break;
+    case 3: row(f, 3, n, mask, top, v, z_out, z_in); break;
+    case 7: row(f, 7, n, mask, top, v, z_out, z_in); break;
+    default: row(f, f->terms, n, mask, top, v, z_out, z_in); break;
+  }
 }
 
 static uint64_t mask_of(unsigned w) { return w == 64 ? ~(uint64_t)0 : 0xffffffffu; }
@@ -132,7 +162,7 @@ static uint64_t mask_of(unsigned w) { return w == 64 ? ~(uint64_t)0 : 0xffffffff
 static size_t walk(const parz_ll_geometry* g, unsigned transform, size_t b, uint64_t* scratch,
                    const void* values_in, uint64_t* z_out, const uint64_t* z_in, void* values_out) {
   frame f;
-  size_t x0, x1, x2, x3, n = 0;
+  size_t x0, x1, x2, n = 0;
   uint64_t mask = mask_of(g->w), top = (uint64_t)1 << (g->w - 1);
   frame_init(g, b, &f);
   memset(scratch, 0, f.padded * sizeof *scratch);
@@ -146,17 +176,12 @@ static size_t walk(const parz_ll_geometry* g, unsigned transform, size_t b, uint
         if (!z_in) {
           /* the row's values first: predictions read only earlier rows and earlier columns */
           parz_ll_load_row(g->type, values_in, at, f.e[3], transform, v);
-          for (x3 = 0; x3 < f.e[3]; x3++, n++) {
-            uint64_t r = (v[x3] - predict(&f, v + x3)) & mask;
-            z_out[n] = ((r << 1) ^ (0 - ((r & top) != 0))) & mask;
-          }
+          row_any(&f, f.e[3], mask, top, v, z_out + n, NULL);
         } else {
-          for (x3 = 0; x3 < f.e[3]; x3++, n++) {
-            uint64_t r = (z_in[n] >> 1) ^ (0 - (z_in[n] & 1));
-            v[x3] = (predict(&f, v + x3) + r) & mask;
-          }
+          row_any(&f, f.e[3], mask, top, v, NULL, z_in + n);
           parz_ll_store_row(g->type, values_out, at, f.e[3], transform, v);
         }
+        n += f.e[3];
       }
   return n;
 }
