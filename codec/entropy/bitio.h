@@ -73,6 +73,18 @@ static inline void parz_bitw_put64(parz_bitw* w, uint64_t v, unsigned n) {
   }
 }
 
+/* Appends the n <= 56 low bits of v (v < 2^n) to a stream whose accumulator holds fewer than 8
+ * bits (after parz_bitw_flush_bytes or another parz_bitw_put56), and keeps it so: one store per
+ * call, for loops that write most values with one call. */
+static inline void parz_bitw_put56(parz_bitw* w, uint64_t v, unsigned n) {
+  w->acc |= v << w->fill;
+  w->fill += n;
+  parz_bitw_spill(w);
+}
+
+/* Stores the accumulator's whole bytes: afterwards it holds fewer than 8 bits. */
+static inline void parz_bitw_flush_bytes(parz_bitw* w) { parz_bitw_spill(w); }
+
 /* Bits from out[0] to the end of the stream. */
 static inline uint64_t parz_bitw_bits(const parz_bitw* w) { return (uint64_t)w->at * 8 + w->fill; }
 

@@ -63,20 +63,32 @@ size_t parz_ll_code_residuals(const uint64_t* z, size_t n, unsigned w, uint8_t* 
   static const unsigned coders[2] = {PARZ_LL_CODER_LENGTHS, PARZ_LL_CODER_CONTEXT};
   uint8_t len[2][PARZ_LL_CONTEXTS][65];
   uint32_t code[2][PARZ_LL_CONTEXTS][65];
-  uint64_t bits[2], freq[PARZ_LL_CONTEXTS][65], all[1][65];
+  uint64_t bits[2], freq[PARZ_LL_CONTEXTS][65], odd[PARZ_LL_CONTEXTS][65], all[1][65];
   unsigned k, c, pick, ns = w + 1, previous = 0;
   size_t i, raw = parz_ll_residual_bound(n, w);
   /* one pass counts per context; the single code's counts are their sums */
   memset(freq, 0, sizeof freq);
   memset(all, 0, sizeof all);
-  for (i = 0; i < n; i++) {
+  /* two counts, even and odd residuals, so that runs of one bit length do not wait on their
+   * own increments */
+  memset(odd, 0, sizeof odd);
+  for (i = 0; i + 1 < n; i += 2) {
+    unsigned k1;
+    k = parz_bitlen64(z[i]);
+    k1 = parz_bitlen64(z[i + 1]);
+    freq[context_of(previous)][k]++;
+    odd[context_of(k)][k1]++;
+    previous = k1;
+  }
+  if (i < n) {
     k = parz_bitlen64(z[i]);
     freq[context_of(previous)][k]++;
-    previous = k;
   }
   for (c = 0; c < contexts(w, PARZ_LL_CODER_CONTEXT); c++)
-    for (k = 0; k < ns; k++)
+    for (k = 0; k < ns; k++) {
+      freq[c][k] += odd[c][k];
       all[0][k] += freq[c][k];
+    }
   bits[0] = plan(all, w, coders[0], len[0], code[0]);
   bits[1] = plan(freq, w, coders[1], len[1], code[1]);
   previous = 0;
@@ -98,12 +110,22 @@ size_t parz_ll_code_residuals(const uint64_t* z, size_t n, unsigned w, uint8_t* 
     for (c = 0; c < nc; c++)
       for (k = 0; k < ns; k++)
         parz_bitw_put(&wr, len[pick][c][k], 4);
+    parz_bitw_flush_bytes(&wr);
     for (i = 0; i < n; i++) {
+      unsigned l, below;
       c = coder == PARZ_LL_CODER_CONTEXT ? context_of(previous) : 0;
       k = parz_bitlen64(z[i]);
-      parz_bitw_put(&wr, code[pick][c][k], len[pick][c][k]);
-      if (k >= 2)
-        parz_bitw_put64(&wr, z[i] & (((uint64_t)1 << (k - 1)) - 1), k - 1);
+      l = len[pick][c][k];
+      below = k >= 2 ? k - 1 : 0;
+      if (l + below <= 56) {
+        /* the code word and the bits below the leading one in one call */
+        uint64_t low = k ? z[i] & (((uint64_t)1 << (k - 1)) - 1) : 0;
+        parz_bitw_put56(&wr, code[pick][c][k] | low << l, l + below);
+      } else {
+        parz_bitw_put(&wr, code[pick][c][k], l);
+        parz_bitw_put64(&wr, z[i] & (((uint64_t)1 << (k - 1)) - 1), below);
+        parz_bitw_flush_bytes(&wr);
+      }
       previous = k;
     }
     return parz_bitw_finish(&wr);

@@ -31,6 +31,17 @@ static uint64_t unimage(uint64_t u, uint64_t top, uint64_t mask) {
   return (u & top) ? (u & ~top) : (~u & mask);
 }
 
+/* The nearest integer of x, as llrint: below 2^51 in magnitude by adding and taking away
+ * 1.5 * 2^52, which leaves x rounded to an integer in the current rounding mode (no call). The
+ * encoder's check and its load both go through this, so they always agree. */
+static int64_t nearest(double x) {
+  if (fabs(x) < 2251799813685248.0) {
+    double t = x + 6755399441055744.0;
+    return (int64_t)(t - 6755399441055744.0);
+  }
+  return (int64_t)llrint(x);
+}
+
 /* i / S in the value's type; the encoder's check and the decoder both go through these. */
 static double scaled_double(int64_t i, double s) { return (double)i / s; }
 static float scaled_float(int32_t i, double s) { return (float)i / (float)s; }
@@ -46,7 +57,7 @@ int parz_ll_scale_fits(parz_type type, const void* values, size_t n, unsigned k)
       double x = v[i] * s;
       if (!(x > -9.2e18 && x < 9.2e18))
         return 0;
-      double back = scaled_double((int64_t)llrint(x), s);
+      double back = scaled_double(nearest(x), s);
       if (memcmp(&back, &v[i], sizeof back) != 0)
         return 0;
     }
@@ -57,7 +68,7 @@ int parz_ll_scale_fits(parz_type type, const void* values, size_t n, unsigned k)
     double x = (double)v[i] * s;
     if (!(x > -2.1e9 && x < 2.1e9))
       return 0;
-    float back = scaled_float((int32_t)llrint(x), s);
+    float back = scaled_float((int32_t)nearest(x), s);
     if (memcmp(&back, &v[i], sizeof back) != 0)
       return 0;
   }
@@ -74,7 +85,7 @@ void parz_ll_load_row(parz_type type, const void* values, size_t at, size_t n, u
       for (i = 0; i < n; i++) {
         uint64_t b;
         memcpy(&b, &v[i], 8);
-        u[i] = k ? (uint64_t)(int64_t)llrint(v[i] * s) : image(b, (uint64_t)1 << 63, ~(uint64_t)0);
+        u[i] = k ? (uint64_t)nearest(v[i] * s) : image(b, (uint64_t)1 << 63, ~(uint64_t)0);
       }
       break;
     }
@@ -83,7 +94,7 @@ void parz_ll_load_row(parz_type type, const void* values, size_t at, size_t n, u
       for (i = 0; i < n; i++) {
         uint32_t b;
         memcpy(&b, &v[i], 4);
-        u[i] = k ? (uint32_t)(int32_t)llrint((double)v[i] * s)
+        u[i] = k ? (uint32_t)(int32_t)nearest((double)v[i] * s)
                  : image(b, (uint64_t)1 << 31, 0xffffffffu);
       }
       break;
