@@ -454,7 +454,7 @@ static void decoder(void) {
 
   /* one symbol of length 1: the other bit is no word */
   uint8_t one[3] = {0, 1, 0};
-  uint32_t mem[16];
+  uint32_t mem[(1 << 4) + 4]; /* parz_huff_decoder_words(4 symbols, 4 bits) */
   parz_huff_decoder d;
   unsigned l = 0;
   CHECK(parz_huff_decoder_init(&d, one, 3, 4, 4, mem, &err) == PARZ_OK, "%s", err.message);
