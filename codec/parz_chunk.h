@@ -32,6 +32,7 @@ extern "C" {
  * ("Stored chunks"). */
 #define PARZ_CODEC_ZFP 1u
 #define PARZ_CODEC_STORED 2u
+#define PARZ_CODEC_BOUNDED 4u /* error-bounded (FORMAT.md, "Error-bounded chunks (codec 4)") */
 
 /* The header's codec parameters: 16 bytes whose meaning the chunk's codec defines (FORMAT.md,
  * "Codec parameters"); zfp's and the stored codec's are minbits, maxbits, maxprec, minexp. */

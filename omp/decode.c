@@ -23,6 +23,7 @@
 #include <omp.h>
 #endif
 
+#include "chunk_scratch.h"
 #include "exceptions.h" /* PARZ_EXCEPTION_BYTES: the codec's record size (FORMAT.md) */
 #include "parz_omp.h"
 #include "team.h"
@@ -73,11 +74,14 @@ uint64_t parz_omp_unit_share(size_t raw_bytes, uint64_t total_bytes, int nthread
 
 size_t parz_omp_plan_chunk(const parz_chunk_view* v, size_t chunk, uint64_t want,
                            parz_omp_unit* units, uint64_t* ndecode) {
-  const uint64_t per = unit_segments(v, want);
+  /* a scratch codec's chunk is one unit: its every value needs all its segments, which that
+   * unit verifies and decodes */
+  const int whole = parz_chunk_is_scratch(v);
+  const uint64_t per = whole ? v->nsegments : unit_segments(v, want);
   const uint64_t ndec = v->nsegments / per + (v->nsegments % per != 0);
   const uint64_t nver = v->nchecksums < ndec ? v->nchecksums : ndec;
   uint64_t count = 0, s, r;
-  for (r = 0; r < nver; r++)
+  for (r = 0; r < nver && !whole; r++)
     add_unit(units, &count, chunk, PARZ_OMP_VERIFY, v->nchecksums * r / nver,
              v->nchecksums * (r + 1) / nver - v->nchecksums * r / nver);
   for (s = 0; s < v->nsegments; s += per)
@@ -187,7 +191,7 @@ static int decode_chunks(size_t n, const parz_chunk_view* views, const parz_chun
   size_t nunits = 0, nfirst = 0, i;
   uint64_t total = 0, ndecode = 0;
   void* offsets = NULL;
-  int nthreads = parz_omp_team_size(threads), rc, populate;
+  int nthreads = parz_omp_team_size(threads), rc, populate, scratch = 0;
   for (i = 0; i < n; i++) {
     if ((rc = parz_chunk_dest_check(&views[i], &dests[i], err)) != PARZ_OK) {
       if (failed)
@@ -195,7 +199,12 @@ static int decode_chunks(size_t n, const parz_chunk_view* views, const parz_chun
       return rc;
     }
     total += views[i].raw_bytes;
+    scratch |= parz_chunk_is_scratch(&views[i]);
   }
+  /* one chunk of a scratch codec decodes in steps on the whole team (the plan below has no
+   * barrier between a chunk's steps, and gives such a chunk one unit) */
+  if (n == 1 && scratch && nthreads > 1 && total >= min_bytes)
+    return parz_omp_decode_scratch(&views[0], &dests[0], nthreads, err);
   if (nthreads > 1 && total >= min_bytes) {
     if (!(units = parz_omp_decode_plan(n, views, nthreads, per_thread, &nunits, &nfirst, &ndecode)))
       return parz_fail(err, PARZ_ERR_NOMEM, "no memory to plan the decode of %zu chunks", n);

@@ -75,6 +75,10 @@ parz_omp_unit* parz_omp_decode_plan(size_t n, const parz_chunk_view* views, int 
 int parz_omp_run_unit(const parz_omp_unit* u, const parz_chunk_view* views,
                       const parz_chunk_dest* dests, parz_error* err);
 
+/* A chunk of a scratch codec decoded into d by a team of nthreads (decode_scratch.c). */
+int parz_omp_decode_scratch(const parz_chunk_view* v, const parz_chunk_dest* d, int nthreads,
+                            parz_error* err);
+
 /* jobs (codec/parz_chunk.h) on a team of *nthreads threads, which must outlive them (jobs.c);
  * one part, on the calling thread, for *nthreads <= 1. */
 void parz_omp_jobs_init(parz_jobs* jobs, int* nthreads);

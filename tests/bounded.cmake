@@ -7,3 +7,13 @@ if(EXISTS "${PARZ_SHARED_DATA}")
   add_test(NAME bounded_realdata COMMAND test_bounded "${PARZ_SHARED_DATA}")
   set_tests_properties(bounded_realdata PROPERTIES TIMEOUT 900)
 endif()
+
+# The codec through the chunk's frame (codec 4): serial and OpenMP, windows, hostile chunks; every
+# real array in chunks of about 1 MiB when there are some.
+add_executable(test_bounded_chunk ${CMAKE_CURRENT_SOURCE_DIR}/test_bounded_chunk.c)
+target_link_libraries(test_bounded_chunk parz_omp parz_real_arrays m)
+add_test(NAME bounded_chunk_crafted COMMAND test_bounded_chunk)
+if(EXISTS "${PARZ_SHARED_DATA}")
+  add_test(NAME bounded_chunk_realdata COMMAND test_bounded_chunk "${PARZ_SHARED_DATA}")
+  set_tests_properties(bounded_chunk_realdata PROPERTIES TIMEOUT 900)
+endif()

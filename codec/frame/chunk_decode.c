@@ -1,5 +1,6 @@
 /* The serial chunk decoder: the payload checksums of the partitions a destination needs, then
  * the segments that meet its window, through the chunk's codec (codecs.h), then the exceptions. */
+#include "chunk_scratch.h"
 #include "codecs.h"
 #include "exceptions.h"
 #include "payload_checksum.h"
@@ -20,12 +21,12 @@ static int chunk_codec(const parz_chunk_view* v, const parz_codec** codec, parz_
   return PARZ_OK;
 }
 
-/* Decodes segments [s, s + count) from the payload's bit *bit into d, in groups of DECODE_GROUP
- * segments, each group one pass of the codec's decode_segments; *bit ends where segment s + count
- * starts. */
+/* Decodes segments [s, s + count) from the payload's bit *bit into d (a scratch codec: into its
+ * state, scratch), in groups of DECODE_GROUP segments, each group one pass of the codec's
+ * decode_segments; *bit ends where segment s + count starts. */
 static int decode_run_of_segments(const parz_codec* codec, const parz_chunk_view* v,
-                                  const parz_chunk_dest* d, uint64_t s, uint64_t count,
-                                  uint64_t* bit, parz_error* err) {
+                                  const parz_chunk_dest* d, struct parz_codec_scratch* scratch,
+                                  uint64_t s, uint64_t count, uint64_t* bit, parz_error* err) {
   const uint64_t last = s + count;
   while (s < last) {
     uint64_t ends[DECODE_GROUP], n = last - s, b0 = s * v->segment_blocks, nb, k, end;
@@ -50,6 +51,7 @@ static int decode_run_of_segments(const parz_codec* codec, const parz_chunk_view
     run.count = (size_t)nb;
     run.seg_blocks = v->segment_blocks;
     run.ends = ends;
+    run.scratch = scratch;
     rc = codec->decode_segments(&run, &bad, &end, err);
     if (rc != PARZ_OK)
       return rc;
@@ -201,6 +203,8 @@ int parz_chunk_verify_to(const parz_chunk_view* v, const parz_chunk_dest* d, uin
     return rc;
   if (codec->meets)
     return verify_meeting(codec, v, d, first, first + count, err);
+  if (codec->scratch) /* every value of the window needs every segment */
+    return parz_chunk_verify(v, first, count, err);
   s0 = first * v->checksum_segments;
   s1 = (first + count) * v->checksum_segments;
   if (s1 > v->nsegments)
@@ -210,6 +214,33 @@ int parz_chunk_verify_to(const parz_chunk_view* v, const parz_chunk_dest* d, uin
   return verify_runs(v, &r, err);
 }
 
+int parz_chunk_decode_codes(const parz_chunk_view* v, struct parz_codec_scratch* scratch,
+                            uint64_t first, uint64_t count, parz_error* err) {
+  const parz_codec* codec;
+  uint64_t bit;
+  int rc;
+  if ((rc = chunk_codec(v, &codec, err)) != PARZ_OK)
+    return rc;
+  if (first > v->nsegments || count > v->nsegments - first)
+    return parz_fail(err, PARZ_ERR_ARG, "segments [%llu, +%llu) outside the chunk's %llu",
+                     (unsigned long long)first, (unsigned long long)count,
+                     (unsigned long long)v->nsegments);
+  bit = parz_chunk_segment_offset(v, first);
+  return decode_run_of_segments(codec, v, NULL, scratch, first, count, &bit, err);
+}
+
+/* A scratch codec's chunk decodes whole (chunk_scratch.h): every value needs every segment. */
+static int decode_scratch(const parz_chunk_view* v, const parz_chunk_dest* d, uint64_t first,
+                          uint64_t count, parz_error* err) {
+  if (first != 0 || count != v->nsegments)
+    return parz_fail(err, PARZ_ERR_ARG,
+                     "segments [%llu, +%llu) of a chunk of codec %u, which decodes its %llu "
+                     "segments together",
+                     (unsigned long long)first, (unsigned long long)count, v->codec,
+                     (unsigned long long)v->nsegments);
+  return parz_chunk_scratch_decode_to(v, d, err);
+}
+
 int parz_chunk_decode_segments_unverified(const parz_chunk_view* v, const parz_chunk_dest* d,
                                           uint64_t first, uint64_t count, parz_error* err) {
   parz_run_walk r;
@@ -217,8 +248,11 @@ int parz_chunk_decode_segments_unverified(const parz_chunk_view* v, const parz_c
   const parz_codec* codec;
   uint64_t s0, s1;
   int rc;
-  if ((rc = chunk_codec(v, &codec, err)) != PARZ_OK ||
-      (rc = parz_run_walk_init(&r, v, d, first, count, err)) != PARZ_OK)
+  if ((rc = chunk_codec(v, &codec, err)) != PARZ_OK)
+    return rc;
+  if (codec->scratch)
+    return decode_scratch(v, d, first, count, err);
+  if ((rc = parz_run_walk_init(&r, v, d, first, count, err)) != PARZ_OK)
     return rc;
   if (codec->decode_to) {
     codec->decode_to(v, d, first, count);
@@ -228,7 +262,7 @@ int parz_chunk_decode_segments_unverified(const parz_chunk_view* v, const parz_c
   /* each run decoded from its table offset */
   while (parz_run_walk_next(&r, v->segment_blocks, &s0, &s1)) {
     uint64_t bit = cursor_offset(&c, s0);
-    if ((rc = decode_run_of_segments(codec, v, d, s0, s1 - s0, &bit, err)) != PARZ_OK)
+    if ((rc = decode_run_of_segments(codec, v, d, NULL, s0, s1 - s0, &bit, err)) != PARZ_OK)
       return rc;
     cursor_stop(&c, s1, bit);
   }
@@ -241,8 +275,11 @@ int parz_chunk_decode_segments_to(const parz_chunk_view* v, const parz_chunk_des
   const parz_codec* codec;
   int rc;
   /* every checksum first, as the parallel decoders report a bad one before other faults */
-  if ((rc = chunk_codec(v, &codec, err)) != PARZ_OK ||
-      (rc = parz_run_walk_init(&r, v, d, first, count, err)) != PARZ_OK)
+  if ((rc = chunk_codec(v, &codec, err)) != PARZ_OK)
+    return rc;
+  if (codec->scratch)
+    return decode_scratch(v, d, first, count, err);
+  if ((rc = parz_run_walk_init(&r, v, d, first, count, err)) != PARZ_OK)
     return rc;
   if (codec->meets && v->nchecksums && count) {
     const uint64_t P = v->checksum_segments;

@@ -8,9 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chunk_scratch.h"
 #include "codecs.h"
 #include "exceptions.h"
 #include "mask.h"
+#include "mask_parse.h"
 #include "payload_checksum.h"
 #include "scan.h"
 #include "stored.h"
@@ -39,6 +41,7 @@ struct parz_chunk_encoder {
   unsigned char* mask;       /* owned mask section, v.mask.section_bytes; NULL without one */
   unsigned char* codec_data; /* owned codec data section, v.codec_data_bytes; NULL without */
   uint64_t* taken;           /* owned: the patterns the bound's check took out, ascending */
+  struct parz_codec_scratch* coded; /* owned: a scratch codec's forward pass, NULL for others */
   size_t ntaken;
   unsigned version;     /* the layout's format version, before exceptions and mask */
   uint32_t* seg_bits;   /* per unit, UNIT_NOT_ENCODED until encoded */
@@ -63,6 +66,8 @@ void parz_chunk_encoder_free(parz_chunk_encoder* enc) {
   free(enc->mask);
   free(enc->codec_data);
   free(enc->taken);
+  if (enc->coded)
+    enc->codec->scratch->free(enc->coded);
   free(enc->seg_bits);
   free(enc->seg_offset);
   free(enc);
@@ -169,6 +174,92 @@ static int hold_bound(parz_chunk_encoder* enc, const parz_array* a, const void* 
   return rc;
 }
 
+/* Whether the array is contiguous in C order (no strides given). */
+static int contiguous(const parz_array* a) {
+  unsigned k;
+  for (k = 0; k < a->dims; k++)
+    if (a->stride[k])
+      return 0;
+  return 1;
+}
+
+/* The encoder's exception records with the n positions pos (increasing, none of them a record's
+ * already) of the values it encodes added, in order of position. */
+static int add_exceptions(parz_chunk_encoder* enc, const uint64_t* pos, size_t n, parz_error* err) {
+  const uint64_t had = enc->v.nexceptions, total = had + n;
+  const size_t w = parz_type_size(enc->src.type);
+  const unsigned char* values = (const unsigned char*)enc->data;
+  unsigned char* all;
+  uint64_t i = 0, j = 0, k = 0;
+  if (!n)
+    return PARZ_OK;
+  if (total > SIZE_MAX / PARZ_EXCEPTION_BYTES ||
+      !(all = (unsigned char*)malloc((size_t)total * PARZ_EXCEPTION_BYTES)))
+    return parz_fail(err, PARZ_ERR_NOMEM, "out of memory for %llu exceptions",
+                     (unsigned long long)total);
+  for (k = 0; k < total; k++) {
+    unsigned char* r = all + k * PARZ_EXCEPTION_BYTES;
+    if (j == n || (i < had && parz_load64(enc->records + i * PARZ_EXCEPTION_BYTES) < pos[j])) {
+      memcpy(r, enc->records + i++ * PARZ_EXCEPTION_BYTES, PARZ_EXCEPTION_BYTES);
+    } else {
+      uint64_t bits = 0;
+      if (w == 4) {
+        uint32_t u;
+        memcpy(&u, values + 4 * pos[j], 4);
+        bits = u;
+      } else {
+        memcpy(&bits, values + 8 * pos[j], 8);
+      }
+      parz_store64(r, pos[j++]);
+      parz_store64(r + 8, bits);
+    }
+  }
+  free(enc->records);
+  enc->records = all;
+  enc->v.nexceptions = total;
+  return PARZ_OK;
+}
+
+/* A scratch codec's forward pass over the values the encoder reads (codecs.h): they are made
+ * contiguous, the holes the frame restores (exceptions, masked values) are marked for it, the
+ * values its codes cannot carry join the exceptions and its codec data is written. */
+static int code_scratch(parz_chunk_encoder* enc, const parz_array* a, const void* data,
+                        const parz_scan* scan, const parz_jobs* jobs, parz_error* err) {
+  const size_t n = enc->v.raw_bytes / parz_type_size(a->type);
+  const uint64_t* pos;
+  uint8_t* hole = NULL;
+  size_t npos;
+  uint64_t i;
+  int rc = PARZ_OK;
+  if (!enc->cleaned && !contiguous(a) && (rc = clean(enc, a, data, scan, jobs, err)) != PARZ_OK)
+    return rc;
+  if (enc->v.nexceptions || enc->v.mask.section_bytes) {
+    parz_chunk_view m = enc->v;
+    if (!(hole = (uint8_t*)calloc(n, 1)))
+      return parz_fail(err, PARZ_ERR_NOMEM, "out of memory for the holes of %zu values", n);
+    for (i = 0; i < enc->v.nexceptions; i++)
+      hole[parz_load64(enc->records + i * PARZ_EXCEPTION_BYTES)] = 1;
+    if (enc->v.mask.section_bytes &&
+        (rc = parz_mask_parse(&m, enc->mask, enc->v.mask.section_bytes, err)) == PARZ_OK)
+      parz_mask_mark(&m, hole);
+  }
+  if (rc == PARZ_OK)
+    rc = enc->codec->scratch->code(&enc->v, &enc->src, enc->data, hole, &enc->coded, err);
+  free(hole);
+  if (rc != PARZ_OK)
+    return rc;
+  npos = enc->codec->scratch->coded_exceptions(enc->coded, &pos);
+  if ((rc = add_exceptions(enc, pos, npos, err)) != PARZ_OK)
+    return rc;
+  enc->v.codec_data_bytes = enc->codec->scratch->codec_data(enc->coded, NULL);
+  if (!(enc->codec_data = (unsigned char*)malloc((size_t)enc->v.codec_data_bytes)))
+    return parz_fail(err, PARZ_ERR_NOMEM, "out of memory for %llu bytes of codec data",
+                     (unsigned long long)enc->v.codec_data_bytes);
+  enc->codec->scratch->codec_data(enc->coded, enc->codec_data);
+  enc->v.version = 2; /* sections, finite exceptions */
+  return PARZ_OK;
+}
+
 int parz_chunk_encoder_begin_jobs(parz_chunk_encoder** out, const parz_array* a, const void* data,
                                   const parz_chunk_config* cfg, const parz_jobs* jobs,
                                   parz_error* err) {
@@ -205,6 +296,8 @@ int parz_chunk_encoder_begin_jobs(parz_chunk_encoder** out, const parz_array* a,
       scan.masked || scan.exceptions || scan.high ? clean(enc, a, data, &scan, jobs, err) : PARZ_OK;
   if (rc == PARZ_OK && scan.high && enc->codec->check_bound)
     rc = hold_bound(enc, a, data, cfg, &scan, jobs, err);
+  if (rc == PARZ_OK && enc->codec->scratch)
+    rc = code_scratch(enc, a, data, &scan, jobs, err);
   parz_scan_free(&scan);
   /* the codec's choices from the values it will encode, before the head's size is fixed */
   if (rc == PARZ_OK && enc->codec->prepare)
@@ -276,9 +369,14 @@ int parz_chunk_encode_segments(parz_chunk_encoder* enc, uint64_t first, uint64_t
                      (unsigned long long)first, (unsigned long long)count,
                      (unsigned long long)v->nsegments);
   nb = segment_blocks(v, first, count, &b0);
-  rc = enc->codec->encode_segments(&enc->src, enc->data, v, (size_t)b0, (size_t)nb,
-                                   v->segment_blocks, scratch, scratch_bytes, &total,
-                                   enc->seg_bits + first, err);
+  if (enc->coded)
+    rc = enc->codec->scratch->encode_codes(enc->coded, (size_t)b0, (size_t)nb, v->segment_blocks,
+                                           scratch, scratch_bytes, &total, enc->seg_bits + first,
+                                           err);
+  else
+    rc = enc->codec->encode_segments(&enc->src, enc->data, v, (size_t)b0, (size_t)nb,
+                                     v->segment_blocks, scratch, scratch_bytes, &total,
+                                     enc->seg_bits + first, err);
   if (rc != PARZ_OK) {
     for (s = first; s < first + count; s++)
       enc->seg_bits[s] = UNIT_NOT_ENCODED;

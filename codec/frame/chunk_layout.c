@@ -16,7 +16,7 @@ static int codec_to_write(const parz_chunk_config* cfg, const parz_codec** codec
   const unsigned id = cfg->codec ? cfg->codec : PARZ_CODEC_ZFP;
   char known[160];
   *codec = parz_codec_find(id);
-  if (*codec && (*codec)->encode_segments)
+  if (*codec && ((*codec)->encode_segments || (*codec)->scratch))
     return PARZ_OK;
   if (*codec)
     return parz_fail(err, PARZ_ERR_PARAM,
@@ -216,12 +216,13 @@ size_t parz_chunk_bound_data_jobs(const parz_array* a, const void* data,
   size_t bound;
   if (!a || !cfg || !data || parz_array_check(a, NULL) != PARZ_OK)
     return 0;
-  /* bounded by the stored chunk without a look at the values */
-  if (cfg->stored == PARZ_STORED_WHEN_SMALLER)
+  /* bounded by the stored chunk without a look at the values; a scratch codec may make any
+   * value an exception, which only its forward pass finds */
+  codec = parz_codec_find(cfg->codec ? cfg->codec : PARZ_CODEC_ZFP);
+  if (cfg->stored == PARZ_STORED_WHEN_SMALLER || (codec && codec->scratch))
     return parz_chunk_bound(a, cfg);
-  if (!(codec = parz_codec_find(cfg->codec ? cfg->codec : PARZ_CODEC_ZFP)) ||
-      parz_mask_palette_init(&scan.pal, codec, a->type, a->dims, &cfg->params, cfg, NULL) !=
-          PARZ_OK)
+  if (!codec || parz_mask_palette_init(&scan.pal, codec, a->type, a->dims, &cfg->params, cfg,
+                                       NULL) != PARZ_OK)
     return 0;
   parz_scan_run(&scan, a, data, jobs);
   /* the bound's check may take out any value that puts its block at risk (codecs.h), into the mask

@@ -2,5 +2,6 @@
  * that defines the table itself (a test's own codecs) links instead of this file. */
 #include "codecs.h"
 
-const parz_codec* const parz_codec_table[] = {&parz_codec_zfp, &parz_codec_stored};
+const parz_codec* const parz_codec_table[] = {&parz_codec_zfp, &parz_codec_stored,
+                                              &parz_codec_bounded};
 const unsigned parz_codec_count = sizeof parz_codec_table / sizeof parz_codec_table[0];

@@ -13,7 +13,16 @@
  *   names (parz_chunk_config.codec);
  * - direct codecs (stored) place every value at a position known from the shape: they give
  *   decode_to and meets, and the frame hands them whole ranges of segments; the encoders write
- *   one only where the rule of stored chunks says so. */
+ *   one only where the rule of stored chunks says so;
+ * - scratch codecs (bounded) code the whole chunk at once: their segments hold codes in the
+ *   codec's own order, not a region of the array, and the values come from a chunk-wide inverse
+ *   pass. They give the scratch entries below. A decoder (chunk_scratch.h) reads the codec data
+ *   into a state with a chunk-wide scratch, decodes the segments into it (decode_segments, with
+ *   run->scratch the state; any ranges, in parallel), runs the inverse passes in order (the
+ *   units of one pass in parallel), stores the values of the destination's window, then the
+ *   frame restores the masked values and the exceptions. An encoder runs the codec's forward pass
+ *   once (code), adds the values it cannot carry to the exceptions, writes its codec data, and
+ *   encodes the segments from the state (encode_codes; any ranges, in parallel). */
 #ifndef PARZ_CODECS_H
 #define PARZ_CODECS_H
 
@@ -41,9 +50,44 @@ typedef struct {
   uint64_t bit;
   size_t first, count, seg_blocks;
   const uint64_t* ends;
+  void* scratch; /* scratch codecs: the state their segments decode into; else NULL */
 } parz_segment_run;
 
+struct parz_codec_scratch; /* a scratch codec's state: its own */
+
 struct parz_mask_palette; /* mask.h */
+
+/* A scratch codec's entries (codecs.h, file comment). Its block is one code, C codes per segment;
+ * its segment_blocks (parz_codec) is the C a configuration's 0 (auto) stands for. */
+typedef struct parz_scratch_codec {
+  /* Decoding: the state of a parsed chunk (its codec data read, its scratch allocated), or an
+   * error naming the value. Its segments then decode through decode_segments, with run->scratch
+   * the state. */
+  int (*begin)(const parz_chunk_view* v, struct parz_codec_scratch** state, parz_error* err);
+  void (*free)(struct parz_codec_scratch* state);
+  /* The inverse: passes in order; pass k is inverse_units units, run in any order and at once. */
+  unsigned (*inverse_passes)(const struct parz_codec_scratch* state);
+  uint64_t (*inverse_units)(const struct parz_codec_scratch* state, unsigned pass);
+  int (*inverse)(struct parz_codec_scratch* state, unsigned pass, uint64_t first, uint64_t count,
+                 parz_error* err);
+  /* Stores the values of rows [first, first + count) of d's window (a row: the window's values
+   * along the last dimension at one place of the others, rows in C order). */
+  void (*store)(const struct parz_codec_scratch* state, const parz_chunk_dest* d, uint64_t first,
+                uint64_t count);
+  /* Encoding: the forward pass over the whole of a (contiguous, C order) under v's codec
+   * parameters and C; hole, when not NULL, marks with a nonzero byte per value the values the
+   * frame restores itself (masked values, exceptions), which need no bound. Sets *state. */
+  int (*code)(const parz_chunk_view* v, const parz_array* a, const void* data, const uint8_t* hole,
+              struct parz_codec_scratch** state, parz_error* err);
+  /* The values the codes do not carry (*pos: their positions, increasing; owned by the state). */
+  size_t (*coded_exceptions)(const struct parz_codec_scratch* state, const uint64_t** pos);
+  /* The codec data section's bytes (a multiple of 8), written at out when out is not NULL. */
+  size_t (*codec_data)(const struct parz_codec_scratch* state, unsigned char* out);
+  /* encode_segments for codes [first, first + count) of the state. */
+  int (*encode_codes)(const struct parz_codec_scratch* state, size_t first, size_t count,
+                      size_t seg_blocks, void* dst, size_t dst_bytes, uint64_t* bits,
+                      uint32_t* seg_bits, parz_error* err);
+} parz_scratch_codec;
 
 typedef struct parz_codec {
   unsigned id;      /* the header's codec field: PARZ_CODEC_* */
@@ -126,11 +170,14 @@ typedef struct parz_codec {
   /* Stream codecs: the fewest bits any block of a stream takes, which bounds the array a small
    * payload may claim to decode to (0: no such bound). */
   unsigned min_block_bits;
+
+  /* Scratch codecs: their entries (below); NULL for the others. */
+  const struct parz_scratch_codec* scratch;
 } parz_codec;
 
 /* The codecs this library reads and writes, by the header's codec id: a table fixed at link
  * time, never changed at run time, so any number of threads and plugins share it. It is defined
- * alone in codec_table.c (zfp, stored), so a program that defines parz_codec_table and
+ * alone in codec_table.c (zfp, stored, bounded), so a program that defines parz_codec_table and
  * parz_codec_count itself (tests/codec_raw/codec_table.c) gets its own table instead: the
  * linker takes an archive member only for a symbol still undefined, and never takes that one. */
 extern const parz_codec* const parz_codec_table[];
@@ -165,9 +212,10 @@ static inline void parz_block_sides_cube(const parz_chunk_view* v, unsigned side
     out[k] = k < v->array.dims ? side : 1u;
 }
 
-/* The codecs of this library (zfp/, stored/). */
+/* The codecs of this library (zfp/, stored/, bounded/). */
 extern const parz_codec parz_codec_zfp;
 extern const parz_codec parz_codec_stored;
+extern const parz_codec parz_codec_bounded;
 
 #ifdef __cplusplus
 }

@@ -36,7 +36,7 @@ static int bitmap_inside(const parz_chunk_view* v, uint64_t block, const unsigne
 int parz_mask_parse(parz_chunk_view* v, const unsigned char* s, uint64_t bytes, parz_error* err) {
   const unsigned dims = v->array.dims;
   parz_chunk_mask m;
-  uint64_t G, V, R, g, k, room;
+  uint64_t G, V, R, g, k, room, nblocks;
   memset(&m, 0, sizeof m);
   if (bytes < PARZ_MASK_HEAD_BYTES)
     return parz_fail(err, PARZ_ERR_FORMAT, "mask section of %llu bytes", (unsigned long long)bytes);
@@ -49,7 +49,9 @@ int parz_mask_parse(parz_chunk_view* v, const unsigned char* s, uint64_t bytes, 
                      "1..%u blocks)",
                      (unsigned long long)V, (unsigned long long)G, PARZ_MASK_MAX_VALUES,
                      PARZ_MASK_MAX_GROUP_BLOCKS);
-  m.ngroups = v->nblocks / G + (v->nblocks % G != 0);
+  /* the mask's blocks are 4^d values whatever the codec's own (FORMAT.md, "Mask") */
+  nblocks = parz_block_count(&v->array);
+  m.ngroups = nblocks / G + (nblocks % G != 0);
   room = (bytes - PARZ_MASK_HEAD_BYTES) / 8u;
   if (V > room || m.ngroups > room - V || R > 8u * (room - V - m.ngroups) ||
       bytes != PARZ_MASK_HEAD_BYTES + 8u * (V + m.ngroups) + parz_mask_records_padded((size_t)R))
@@ -79,7 +81,7 @@ int parz_mask_parse(parz_chunk_view* v, const unsigned char* s, uint64_t bytes, 
   for (g = 0; g < m.ngroups; g++) {
     uint64_t at = parz_load64(m.starts + 8u * g);
     uint64_t stop = g + 1 < m.ngroups ? parz_load64(m.starts + 8u * (g + 1)) : R;
-    uint64_t cursor = g * G, end = cursor + G < v->nblocks ? cursor + G : v->nblocks;
+    uint64_t cursor = g * G, end = cursor + G < nblocks ? cursor + G : nblocks;
     const unsigned char* p;
     if ((g == 0 && at != 0) || at > stop || stop > R)
       return parz_fail(err, PARZ_ERR_FORMAT,

@@ -315,5 +315,6 @@ const parz_codec parz_codec_stored = {
     NULL,                  /* modes: written by the rule of stored chunks only */
     NULL,                  /* exception_rules: NaN and the infinities alone */
     NULL,                  /* check_bound: values come back as they are */
-    0                      /* min_block_bits: its check asks for every value's bits */
+    0,                     /* min_block_bits: its check asks for every value's bits */
+    NULL                   /* scratch: a direct codec */
 };

@@ -61,5 +61,6 @@ const parz_codec parz_codec_zfp = {
     &parz_zfp_modes,          /* modes */
     exception_rules,          /* exception_rules */
     parz_risk_find,           /* check_bound */
-    1                         /* min_block_bits: a block's one bit says it is all zero */
+    1,                        /* min_block_bits: a block's one bit says it is all zero */
+    NULL                      /* scratch: a stream codec */
 };

@@ -198,5 +198,6 @@ const parz_codec parz_codec_raw = {
     &raw_modes,       /* modes */
     NULL,             /* exception_rules: NaN and the infinities alone */
     NULL,             /* check_bound: values come back as they are */
-    1                 /* min_block_bits */
+    1,                /* min_block_bits */
+    NULL              /* scratch: a stream codec */
 };
