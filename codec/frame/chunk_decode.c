@@ -214,8 +214,9 @@ int parz_chunk_verify_to(const parz_chunk_view* v, const parz_chunk_dest* d, uin
   return verify_runs(v, &r, err);
 }
 
-int parz_chunk_decode_codes(const parz_chunk_view* v, struct parz_codec_scratch* scratch,
-                            uint64_t first, uint64_t count, parz_error* err) {
+int parz_chunk_scratch_segments(parz_chunk_scratch* s, uint64_t first, uint64_t count,
+                                parz_error* err) {
+  const parz_chunk_view* v = parz_chunk_scratch_view(s);
   const parz_codec* codec;
   uint64_t bit;
   int rc;
@@ -226,7 +227,28 @@ int parz_chunk_decode_codes(const parz_chunk_view* v, struct parz_codec_scratch*
                      (unsigned long long)first, (unsigned long long)count,
                      (unsigned long long)v->nsegments);
   bit = parz_chunk_segment_offset(v, first);
-  return decode_run_of_segments(codec, v, NULL, scratch, first, count, &bit, err);
+  return decode_run_of_segments(codec, v, NULL, parz_chunk_scratch_state(s), first, count, &bit,
+                                err);
+}
+
+int parz_chunk_scratch_decode_to(const parz_chunk_view* v, const parz_chunk_dest* d,
+                                 parz_error* err) {
+  parz_chunk_scratch* s;
+  unsigned p, np;
+  int rc;
+  if ((rc = parz_chunk_verify(v, 0, v->nchecksums, err)) != PARZ_OK ||
+      (rc = parz_chunk_scratch_begin(v, &s, err)) != PARZ_OK)
+    return rc;
+  rc = parz_chunk_scratch_segments(s, 0, v->nsegments, err);
+  np = parz_chunk_scratch_passes(s);
+  for (p = 0; p < np && rc == PARZ_OK; p++)
+    rc = parz_chunk_scratch_pass(s, p, 0, parz_chunk_scratch_units(s, p), err);
+  if (rc == PARZ_OK) {
+    parz_chunk_scratch_store(s, d, 0, parz_chunk_dest_rows(v, d));
+    parz_mask_restore_to(v, d, 0, v->mask.ngroups);
+  }
+  parz_chunk_scratch_free(s);
+  return rc;
 }
 
 /* A scratch codec's chunk decodes whole (chunk_scratch.h): every value needs every segment. */

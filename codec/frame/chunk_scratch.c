@@ -45,10 +45,11 @@ void parz_chunk_scratch_free(parz_chunk_scratch* s) {
   free(s);
 }
 
-int parz_chunk_scratch_segments(parz_chunk_scratch* s, uint64_t first, uint64_t count,
-                                parz_error* err) {
-  return parz_chunk_decode_codes(s->v, s->state, first, count, err);
+struct parz_codec_scratch* parz_chunk_scratch_state(parz_chunk_scratch* s) {
+  return s->state;
 }
+
+const parz_chunk_view* parz_chunk_scratch_view(const parz_chunk_scratch* s) { return s->v; }
 
 unsigned parz_chunk_scratch_passes(const parz_chunk_scratch* s) {
   return s->codec->scratch->inverse_passes(s->state);
@@ -159,24 +160,4 @@ void parz_mask_restore_to(const parz_chunk_view* v, const parz_chunk_dest* d, ui
 
 void parz_mask_mark(const parz_chunk_view* v, uint8_t* mark) {
   mask_walk(v, NULL, mark, 0, v->mask.ngroups);
-}
-
-int parz_chunk_scratch_decode_to(const parz_chunk_view* v, const parz_chunk_dest* d,
-                                 parz_error* err) {
-  parz_chunk_scratch* s;
-  unsigned p, np;
-  int rc;
-  if ((rc = parz_chunk_verify(v, 0, v->nchecksums, err)) != PARZ_OK ||
-      (rc = parz_chunk_scratch_begin(v, &s, err)) != PARZ_OK)
-    return rc;
-  rc = parz_chunk_scratch_segments(s, 0, v->nsegments, err);
-  np = parz_chunk_scratch_passes(s);
-  for (p = 0; p < np && rc == PARZ_OK; p++)
-    rc = parz_chunk_scratch_pass(s, p, 0, parz_chunk_scratch_units(s, p), err);
-  if (rc == PARZ_OK) {
-    parz_chunk_scratch_store(s, d, 0, parz_chunk_dest_rows(v, d));
-    parz_mask_restore_to(v, d, 0, v->mask.ngroups);
-  }
-  parz_chunk_scratch_free(s);
-  return rc;
 }

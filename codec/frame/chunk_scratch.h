@@ -38,10 +38,10 @@ void parz_chunk_scratch_free(parz_chunk_scratch* s);
 int parz_chunk_scratch_segments(parz_chunk_scratch* s, uint64_t first, uint64_t count,
                                 parz_error* err);
 
-/* Segments [first, first + count) of v into a scratch codec's state (chunk_decode.c). */
-struct parz_codec_scratch;
-int parz_chunk_decode_codes(const parz_chunk_view* v, struct parz_codec_scratch* scratch,
-                            uint64_t first, uint64_t count, parz_error* err);
+/* The codec's own state, which its segments decode into. */
+struct parz_codec_scratch* parz_chunk_scratch_state(parz_chunk_scratch* s);
+/* The view the state was begun with. */
+const parz_chunk_view* parz_chunk_scratch_view(const parz_chunk_scratch* s);
 
 /* Step 2: the codec's passes and their units. */
 unsigned parz_chunk_scratch_passes(const parz_chunk_scratch* s);
@@ -64,7 +64,8 @@ void parz_mask_restore_to(const parz_chunk_view* v, const parz_chunk_dest* d, ui
 /* Every masked value's C-order index i marked, mark[i] = 1 (the encoder's holes). */
 void parz_mask_mark(const parz_chunk_view* v, uint8_t* mark);
 
-/* Steps 1 to 4 on the calling thread: the whole decode of a scratch chunk but its exceptions. */
+/* Steps 1 to 4 on the calling thread: the whole decode of a scratch chunk but its exceptions
+ * (chunk_decode.c, with step 1). */
 int parz_chunk_scratch_decode_to(const parz_chunk_view* v, const parz_chunk_dest* d,
                                  parz_error* err);
 

@@ -23,8 +23,9 @@ int main(int argc, char** argv) {
   fclose(f);
   CHECK(n > 8 && n < sizeof chunk && chunk[6] == 200 && chunk[7] == 0,
         ": a chunk of codec 200 (%zu bytes)", n);
-  CHECK(parz_codec_count == 2 && parz_codec_find(200) == NULL &&
-            parz_codec_find(PARZ_CODEC_ZFP) == &parz_codec_zfp,
+  CHECK(parz_codec_count == 3 && parz_codec_find(200) == NULL &&
+            parz_codec_find(PARZ_CODEC_ZFP) == &parz_codec_zfp &&
+            parz_codec_find(PARZ_CODEC_BOUNDED) == &parz_codec_bounded,
         ": the library's own table (%u codecs)", parz_codec_count);
   CHECK(parz_chunk_decode(chunk, n, out, sizeof out, &err) == PARZ_ERR_VERSION &&
             strstr(err.message, "codec 200") && strstr(err.message, "1 (zfp), 2 (stored)") &&
