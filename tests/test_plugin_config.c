@@ -329,6 +329,30 @@ static void test_codec_choice(void) {
         ": %s", why);
   n = H5Z_parz_reversible_cdata(cd);
   CHECK(H5Z_parz_codec_cdata(77, n, cd) == 0 && cd[0] == H5Z_PARZ_MODE_REVERSIBLE);
+  /* the error-bounded codec: its helper, its name, its id on another codec's mode, its internal
+   * form, integers refused naming the type, the optional settings after its two words */
+  CHECK(H5Z_parz_codec_id("bounded", why, sizeof why) == PARZ_CODEC_BOUNDED);
+  n = H5Z_parz_bounded_cdata(0.25, cd);
+  CHECK(n == 3 && cd[0] == 1u + PARZ_CD_CODEC_UNIT * 4u && cd[1] == 0x3FD00000u && cd[2] == 0);
+  CHECK(configure(n, cd, PARZ_DOUBLE, &cfg, &e) == PARZ_OK &&
+            cfg.config.codec == PARZ_CODEC_BOUNDED && cfg.config.settings.error_bound == 0.25,
+        ": %s", e.message);
+  parz_cd_store(&cfg, stored);
+  CHECK(stored[0] == PARZ_CD_INTERNAL_V3 && stored[1] / PARZ_CD_CODEC_UNIT == 4u);
+  CHECK(parz_cd_load(PARZ_CD_INTERNAL_NELMTS, stored, &back, &e) == PARZ_OK &&
+            back.config.codec == PARZ_CODEC_BOUNDED && back.config.settings.error_bound == 0.25,
+        ": %s", e.message);
+  parz_cd_describe(&back.request, text, sizeof text);
+  CHECK(!strcmp(text, "bounded error_bound 0.25"), ": %s", text);
+  expect_refusal(n, cd, PARZ_INT32, "int32 datasets choose the lossless codec");
+  n = H5Z_parz_checksum_cdata(n, 2, cd);
+  CHECK(n == 7 && cd[3] == 0 && cd[4] == 0 && cd[5] == 0 && cd[6] == 2);
+  CHECK(
+      configure(n, cd, PARZ_FLOAT, &cfg, &e) == PARZ_OK && cfg.config.checksum == PARZ_CHECKSUM_OFF,
+      ": %s", e.message);
+  n = H5Z_parz_reversible_cdata(cd);
+  CHECK(H5Z_parz_codec_cdata(PARZ_CODEC_BOUNDED, n, cd) == n &&
+        cd[0] == H5Z_PARZ_MODE_REVERSIBLE + PARZ_CD_CODEC_UNIT * 4u);
   /* the checks made before a dataset is known: its mode's values, its table kind */
   parz_filter_request req;
   n = H5Z_parz_precision_cdata(65, cd);

@@ -8,6 +8,8 @@
  *   size_t n = H5Z_parz_accuracy_cdata(1e-3, cd);
  *   H5Pset_filter(dcpl, H5Z_FILTER_PARZ, H5Z_FLAG_MANDATORY, n, cd);
  *
+ * or every value within 1e-3 through the error-bounded codec: H5Z_parz_bounded_cdata(1e-3, cd).
+ *
  * User cd_values layout (docs/cd_values.md): cd[0] = the mode (zfp's numbered as H5Z-ZFP numbers
  * them; plus 65536 times the codec's id for a codec other than zfp, the default), then the mode's
  * values, then optionally segment_blocks C, partition_segments P, table kind, payload checksums
@@ -37,7 +39,10 @@
 /* Codecs, by the chunk header's codec ids (codec/FORMAT.md): those a user chooses. zfp is the
  * default: cd_values without a codec are zfp's. */
 #define H5Z_PARZ_CODEC_ZFP 1
-#define H5Z_PARZ_CODECS "zfp" /* their names, for messages */
+#define H5Z_PARZ_CODEC_BOUNDED 4       /* error-bounded (docs/cd_values.md) */
+#define H5Z_PARZ_CODECS "zfp, bounded" /* their names, for messages */
+/* The error-bounded codec's one mode: an absolute error bound. */
+#define H5Z_PARZ_BOUNDED_MODE_ERROR_BOUND 1
 /* cd[0] carries the id of a codec other than zfp in units of this. */
 #define H5Z_PARZ_CODEC_UNIT 65536u
 
@@ -108,11 +113,21 @@ static inline size_t H5Z_parz_reversible_cdata(unsigned* cd) {
   return 1;
 }
 
-/* The id of the codec named `name` ("zfp"), or 0 for a name this header does not know, with a
- * message in why naming it and the known ones. */
+/* The error-bounded codec (codec 4): every finite value of float and double datasets within
+ * error_bound of its own, NaN, infinities and fill values bit for bit. */
+static inline size_t H5Z_parz_bounded_cdata(double error_bound, unsigned* cd) {
+  cd[0] = H5Z_PARZ_BOUNDED_MODE_ERROR_BOUND + H5Z_PARZ_CODEC_UNIT * H5Z_PARZ_CODEC_BOUNDED;
+  H5Z_parz_double_words(error_bound, &cd[1], &cd[2]);
+  return 3;
+}
+
+/* The id of the codec named `name` ("zfp", "bounded"), or 0 for a name this header does not
+ * know, with a message in why naming it and the known ones. */
 static inline unsigned H5Z_parz_codec_id(const char* name, char* why, size_t why_size) {
   if (name && !strcmp(name, "zfp"))
     return H5Z_PARZ_CODEC_ZFP;
+  if (name && !strcmp(name, "bounded"))
+    return H5Z_PARZ_CODEC_BOUNDED;
   if (why && why_size)
     snprintf(why, why_size, "parz: unknown codec '%.60s'; this header knows " H5Z_PARZ_CODECS,
              name ? name : "(null)");
@@ -123,9 +138,10 @@ static inline unsigned H5Z_parz_codec_id(const char* name, char* why, size_t why
  * Returns n, or 0 for an id this header does not know (cd unchanged). zfp, the default, adds
  * nothing, so its cd_values stay those every ParZ plugin reads. */
 static inline size_t H5Z_parz_codec_cdata(unsigned codec, size_t n, unsigned* cd) {
-  if (codec != H5Z_PARZ_CODEC_ZFP)
+  if (codec != H5Z_PARZ_CODEC_ZFP && codec != H5Z_PARZ_CODEC_BOUNDED)
     return 0;
-  cd[0] %= H5Z_PARZ_CODEC_UNIT;
+  cd[0] = cd[0] % H5Z_PARZ_CODEC_UNIT +
+          (codec == H5Z_PARZ_CODEC_ZFP ? 0u : H5Z_PARZ_CODEC_UNIT * codec);
   return n;
 }
 
@@ -143,9 +159,12 @@ static inline size_t H5Z_parz_table_cdata(size_t n, unsigned segment_blocks,
 /* Fills cd with default (0) optional settings up to the k-th after the mode's values. */
 static inline size_t H5Z_parz_pad_cdata(size_t n, size_t k, unsigned* cd) {
   static const size_t mode_values[] = {0, 2, 1, 2, 4, 0};
-  unsigned mode =
-      cd[0] / H5Z_PARZ_CODEC_UNIT <= H5Z_PARZ_CODEC_ZFP ? cd[0] % H5Z_PARZ_CODEC_UNIT : 0;
-  size_t end = 1 + (mode <= 5 ? mode_values[mode] : 0) + k;
+  const unsigned codec = cd[0] / H5Z_PARZ_CODEC_UNIT, mode = cd[0] % H5Z_PARZ_CODEC_UNIT;
+  size_t values = codec <= H5Z_PARZ_CODEC_ZFP ? (mode <= 5 ? mode_values[mode] : 0)
+                  : codec == H5Z_PARZ_CODEC_BOUNDED && mode == H5Z_PARZ_BOUNDED_MODE_ERROR_BOUND
+                      ? 2
+                      : 0;
+  size_t end = 1 + values + k;
   while (n < end)
     cd[n++] = 0;
   return n;
