@@ -113,10 +113,19 @@ static inline void parz_fuzz_check_view(const parz_chunk_view* v, const unsigned
   PARZ_FUZZ_CHECK(parz_type_size(v->array.type) != 0);
   PARZ_FUZZ_CHECK(v->table != PARZ_TABLE_AUTO);
   PARZ_FUZZ_CHECK(v->segment_blocks >= 1);
-  /* a stored chunk's block is one value, and it has no exception, mask nor table */
-  PARZ_FUZZ_CHECK(v->codec == PARZ_CODEC_ZFP || v->codec == PARZ_CODEC_STORED);
-  PARZ_FUZZ_CHECK(v->nblocks == (v->codec == PARZ_CODEC_STORED ? parz_array_count(&v->array)
-                                                               : parz_block_count(&v->array)));
+  /* a stored chunk's block is one value, and it has no exception, mask nor table; an
+   * error-bounded chunk's block is one value too (one code), and it has its codec data */
+  PARZ_FUZZ_CHECK(v->codec == PARZ_CODEC_ZFP || v->codec == PARZ_CODEC_STORED ||
+                  v->codec == PARZ_CODEC_BOUNDED);
+  PARZ_FUZZ_CHECK(v->nblocks == (v->codec == PARZ_CODEC_ZFP ? parz_block_count(&v->array)
+                                                            : parz_array_count(&v->array)));
+  if (v->codec == PARZ_CODEC_BOUNDED) {
+    PARZ_FUZZ_CHECK(v->version == 2 && v->codec_data && v->codec_data_bytes >= 16 &&
+                    v->codec_data_bytes % 8 == 0 && v->codec_data > c &&
+                    v->codec_data + v->codec_data_bytes <= v->payload);
+    PARZ_FUZZ_CHECK(v->array.type == PARZ_FLOAT || v->array.type == PARZ_DOUBLE);
+    PARZ_FUZZ_CHECK(v->payload_bits >= v->nsegments && v->table != PARZ_TABLE_NONE);
+  }
   if (v->codec == PARZ_CODEC_STORED) {
     PARZ_FUZZ_CHECK(v->version == 2 && v->table == PARZ_TABLE_NONE && !v->nexceptions &&
                     !v->mask.nvalues && !v->table_bytes);
@@ -154,7 +163,9 @@ static inline void parz_fuzz_check_view(const parz_chunk_view* v, const unsigned
   if (v->mask.nvalues) {
     const parz_chunk_mask* m = &v->mask;
     PARZ_FUZZ_CHECK(v->version == 2 && m->nvalues <= 256 && m->group_blocks >= 1);
-    PARZ_FUZZ_CHECK(m->ngroups == (v->nblocks + m->group_blocks - 1) / m->group_blocks);
+    /* the mask's blocks are 4^d values whatever the codec's */
+    PARZ_FUZZ_CHECK(m->ngroups ==
+                    (parz_block_count(&v->array) + m->group_blocks - 1) / m->group_blocks);
     PARZ_FUZZ_CHECK(m->values > c && m->values + m->section_bytes <= v->payload + 16);
     PARZ_FUZZ_CHECK(m->starts == m->values + 8 * m->nvalues &&
                     m->records == m->starts + 8 * m->ngroups &&

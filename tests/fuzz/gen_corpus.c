@@ -200,6 +200,66 @@ static void stored_seeds(void) {
     }
 }
 
+/* Error-bounded chunks (codec 4, codec/FORMAT.md "Error-bounded chunks"): both float types,
+ * every rank and predictor, with runs of zero codes (a flat region), escapes (a jump), NaN,
+ * infinities and a fill value (mask and exceptions), segments of a few codes so that the table
+ * has several partitions; a smooth chunk of 80000 values for the OpenMP harness. */
+static void bounded_seeds(void) {
+  static const size_t shapes[4][4] = {{300}, {13, 22}, {6, 9, 10}, {3, 5, 6, 7}};
+  for (int t = PARZ_FLOAT; t <= PARZ_DOUBLE; t++)
+    for (unsigned d = 1; d <= 4; d++)
+      for (unsigned p = 0; p <= 5; p++) {
+        parz_array a = array_of((parz_type)t, d, shapes[d - 1]);
+        size_t n = parz_array_count(&a), size = parz_type_size(a.type);
+        unsigned char* data = make_data(&a, (unsigned)(t * 10 + d + p), p % 2);
+        uint64_t fill = size == 4 ? 0xc61c3c00u : 0xc0c3878000000000ull; /* -9999.0 */
+        parz_chunk_config cfg;
+        for (size_t i = 0; i < n; i++) {
+          if (i % 50 < 12) /* flat: zero codes */
+            memcpy(data + i * size, data, size);
+          else if (i % 61 == 7)
+            memcpy(data + i * size, &fill, size);
+          if (i == n / 2) { /* a jump: an escape */
+            double big = 1e7;
+            float fbig = 1e7f;
+            memcpy(data + i * size, size == 4 ? (const void*)&fbig : (const void*)&big, size);
+          }
+        }
+        memset(&cfg, 0, sizeof cfg);
+        cfg.codec = PARZ_CODEC_BOUNDED;
+        cfg.settings.error_bound = 1e-2;
+        cfg.settings.predictor = p;
+        cfg.segment_blocks = 16 + 8 * p;
+        cfg.partition_segments = 3;
+        cfg.fill = 1;
+        cfg.fill_bits = fill;
+        cfg.checksum = p == 3 ? PARZ_CHECKSUM_OFF : PARZ_CHECKSUM_DEFAULT;
+        size_t bytes;
+        unsigned char* c = encode(&a, data, &cfg, &bytes);
+        char name[64];
+        snprintf(name, sizeof name, "bounded_%s_%ud_p%u", type_name(a.type), d, p);
+        chunk_seeds_of(name, c, bytes, (unsigned char)(p % 2 ? 0x81 : 1), 0);
+        free(c);
+        free(data);
+      }
+  /* above the OpenMP harness's serial cut-off: its team's steps run */
+  {
+    static const size_t shape[2] = {200, 400};
+    parz_array a = array_of(PARZ_FLOAT, 2, shape);
+    unsigned char* data = make_data(&a, 99, 1);
+    unsigned char fix = 0x81;
+    parz_chunk_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.codec = PARZ_CODEC_BOUNDED;
+    cfg.settings.error_bound = 1.0;
+    size_t bytes;
+    unsigned char* c = encode(&a, data, &cfg, &bytes);
+    write_seed("omp_decode", "bounded_f32_2d_big", &fix, 1, c, bytes);
+    free(c);
+    free(data);
+  }
+}
+
 /* Chunks with a mask (codec/FORMAT.md, "Mask"): a region of missing values (run and bitmap
  * records), the fill value and, in floats, NaN of two patterns (value indices), scattered single
  * values; small groups of several partitions. */
@@ -367,22 +427,24 @@ static void filter_seeds(void) {
       {3, 0x3F847AE1u, 0x47AE147Bu}, /* accuracy 0.01 */
       {4, 8, 2000, 30, (unsigned)-40},
       {5},
-      {3, 0x3F50624Du, 0xD2F1A9FCu, 2, 2, 4},       /* accuracy 1e-3, C = 2, P = 2, hybrid */
-      {2, 20, 0, 0, 0, 2},                          /* precision 20, no payload checksums */
-      {1, 0x40300000u, 0, 0, 0, 0, 2},              /* rate 16, no payload checksums */
-      {5, 0, 0, 0, 0, 3, 0xC0C38780u, 0},           /* reversible, fill value -9999 masked */
-      {2, 20, 0, 0, 0, 0, 2},                       /* precision 20, mask off */
-      {3, 0x3F847AE1u, 0x47AE147Bu},                /* accuracy 0.01, -1e34 among floats */
-      {3, 0x3F847AE1u, 0x47AE147Bu, 0, 0, 0, 0, 2}, /* the same, mask off */
+      {3, 0x3F50624Du, 0xD2F1A9FCu, 2, 2, 4},        /* accuracy 1e-3, C = 2, P = 2, hybrid */
+      {2, 20, 0, 0, 0, 2},                           /* precision 20, no payload checksums */
+      {1, 0x40300000u, 0, 0, 0, 0, 2},               /* rate 16, no payload checksums */
+      {5, 0, 0, 0, 0, 3, 0xC0C38780u, 0},            /* reversible, fill value -9999 masked */
+      {2, 20, 0, 0, 0, 0, 2},                        /* precision 20, mask off */
+      {3, 0x3F847AE1u, 0x47AE147Bu},                 /* accuracy 0.01, -1e34 among floats */
+      {3, 0x3F847AE1u, 0x47AE147Bu, 0, 0, 0, 0, 2},  /* the same, mask off */
+      {262145u, 0x3F847AE1u, 0x47AE147Bu},           /* bounded, error bound 0.01 */
+      {262145u, 0x3F50624Du, 0xD2F1A9FCu, 64, 2, 4}, /* bounded 1e-3, C = 64, P = 2 */
   };
-  static const size_t nuser[] = {3, 2, 3, 5, 1, 6, 6, 7, 8, 7, 3, 8};
+  static const size_t nuser[] = {3, 2, 3, 5, 1, 6, 6, 7, 8, 7, 3, 8, 3, 6};
   static const size_t shapes[4][4] = {{40}, {6, 9}, {3, 5, 6}, {2, 3, 4, 5}};
   for (int u = 0; u < (int)(sizeof nuser / sizeof nuser[0]); u++)
     for (int t = PARZ_INT32; t <= PARZ_DOUBLE; t++) {
       unsigned d = 1 + (unsigned)(u + t) % 4;
       int big_endian = (u == 2 && t == PARZ_DOUBLE);
       if ((u == 2 || u == 5 || u >= 10) && (t == PARZ_INT32 || t == PARZ_INT64))
-        continue; /* accuracy mode is for floating-point data only */
+        continue; /* accuracy mode and the bounded codec are for floating-point data only */
       parz_filter_request req;
       parz_filter_config cfg;
       parz_error e;
@@ -427,6 +489,7 @@ int main(int argc, char** argv) {
   chunk_seeds();
   stored_seeds();
   mask_seeds();
+  bounded_seeds();
   risk_seeds();
   omp_seeds();
   block_seeds();
