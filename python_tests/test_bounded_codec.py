@@ -141,3 +141,27 @@ def test_command(tmp_path, parz_tool):
     assert "bounded error_bound 0.001" in out, out
     assert out.count(" bounded ") >= 4, out
     assert subprocess.run([parz_tool, "verify", str(path)], capture_output=True).returncode == 0
+
+
+@pytest.mark.parametrize("policy", ["cuda", "auto"])
+def test_gpu_policy_falls_back_to_the_cpu(tmp_path, policy):
+    """The GPU has no kernels of this codec: under PARZ_EXEC=cuda|auto the filter's writes and
+    reads, and parz.read, come back from the CPU with the same values (a GPU build refuses the
+    codec before any CUDA call; a build without CUDA has none)."""
+    a = np.cos(np.linspace(0, 30, 200 * 300)).astype("f4").reshape(200, 300)
+    path = tmp_path / "g.h5"
+    old = os.environ.get("PARZ_EXEC")
+    os.environ["PARZ_EXEC"] = policy
+    try:
+        with h5py.File(path, "w") as f:
+            f.create_dataset("x", data=a, chunks=(100, 150),
+                             compression=parz.Parz(codec="bounded", error_bound=1e-4))
+        with h5py.File(path, "r") as f:
+            back = f["x"][...]
+            within(a, back, 1e-4)
+            assert parz.read(f["x"]).tobytes() == back.tobytes()
+    finally:
+        if old is None:
+            os.environ.pop("PARZ_EXEC", None)
+        else:
+            os.environ["PARZ_EXEC"] = old
