@@ -188,6 +188,30 @@ static void crafted(void) {
     }
 }
 
+/* Chunks of one kind of value: all the fill value, all NaN, all one number, one value; each
+ * fits the bound of its array (parz_chunk_bound, checked by one_chunk's encode into it). */
+static void uniform_chunks(void) {
+  static const float kinds[] = {-9999.f, NAN, 3.25f};
+  float v[4096], fill = -9999.f;
+  parz_array a;
+  memset(&a, 0, sizeof a);
+  a.type = PARZ_FLOAT;
+  a.dims = 2;
+  a.shape[0] = 64;
+  a.shape[1] = 64;
+  for (int k = 0; k < 3; k++) {
+    for (int i = 0; i < 4096; i++)
+      v[i] = kinds[k];
+    one_chunk("uniform", &a, v, 1e-3, &fill, NULL);
+    one_chunk("uniform, no fill", &a, v, 1e-3, NULL, NULL);
+  }
+  a.dims = 1;
+  a.shape[0] = 1;
+  one_chunk("one value", &a, v, 1e-3, NULL, NULL);
+  v[0] = NAN;
+  one_chunk("one NaN", &a, v, 1e-3, NULL, NULL);
+}
+
 /* Integers refused at the configuration, naming the type; a strided array encodes as its dense
  * copy does. */
 static void arguments(void) {
@@ -359,6 +383,7 @@ static void real(const char* dir) {
 
 int main(int argc, char** argv) {
   crafted();
+  uniform_chunks();
   arguments();
   hostile();
   if (argc > 1)

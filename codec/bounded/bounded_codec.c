@@ -319,6 +319,16 @@ static size_t codec_data(const struct parz_codec_scratch* s, unsigned char* out)
   return bytes;
 }
 
+/* A codebook names at most one symbol per code, each in at most 8 bytes of lengths and runs of
+ * unused symbols between them, and never more than every symbol's length. */
+static size_t codec_data_bound(const parz_array* a) {
+  const size_t n = parz_array_count(a);
+  size_t book = n < PARZ_BOUNDED_BOOK_BYTES_MAX / 8 ? 8 * n + 16 : PARZ_BOUNDED_BOOK_BYTES_MAX;
+  if (book > PARZ_BOUNDED_BOOK_BYTES_MAX)
+    book = PARZ_BOUNDED_BOOK_BYTES_MAX;
+  return (D_BOOK + book + 7u) / 8u * 8u;
+}
+
 static int encode_codes(const struct parz_codec_scratch* s, size_t first, size_t count, size_t seg,
                         void* dst, size_t dst_bytes, uint64_t* bits, uint32_t* seg_bits,
                         parz_error* err) {
@@ -354,6 +364,7 @@ static const parz_scratch_codec scratch_entries = {
     .code = code,
     .coded_exceptions = coded_exceptions,
     .codec_data = codec_data,
+    .codec_data_bound = codec_data_bound,
     .encode_codes = encode_codes,
 };
 

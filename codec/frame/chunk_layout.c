@@ -190,6 +190,8 @@ static size_t bound_with(const parz_array* a, const parz_chunk_config* cfg, uint
     return 0;
   v.nexceptions = nexc;
   v.mask.section_bytes = masked ? parz_mask_bound(a, masked) : 0;
+  if (parz_codec_find(v.codec)->scratch)
+    v.codec_data_bytes = parz_codec_find(v.codec)->scratch->codec_data_bound(a);
   if (v.mask.section_bytes > SIZE_MAX / 4u)
     return 0;
   parz_chunk_section_offsets(&v, &o); /* the checksums of C = 1, the most */

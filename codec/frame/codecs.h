@@ -83,6 +83,8 @@ typedef struct parz_scratch_codec {
   size_t (*coded_exceptions)(const struct parz_codec_scratch* state, const uint64_t** pos);
   /* The codec data section's bytes (a multiple of 8), written at out when out is not NULL. */
   size_t (*codec_data)(const struct parz_codec_scratch* state, unsigned char* out);
+  /* The most bytes codec_data gives an array of a's type and shape. */
+  size_t (*codec_data_bound)(const parz_array* a);
   /* encode_segments for codes [first, first + count) of the state. */
   int (*encode_codes)(const struct parz_codec_scratch* state, size_t first, size_t count,
                       size_t seg_blocks, void* dst, size_t dst_bytes, uint64_t* bits,
