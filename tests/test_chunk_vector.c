@@ -16,6 +16,7 @@
 #include "vectors/chunk_v1_more.h"
 #include "vectors/chunk_v2_float1d_checksum.h"
 #include "vectors/chunk_v2_float2d_mask.h"
+#include "vectors/chunk_v2_bounded.h"
 #include "vectors/chunk_v2_stored.h"
 
 /* Parses, decodes and re-encodes one vector. */
@@ -281,6 +282,34 @@ int main(void) {
       CHECK(rc == PARZ_OK && written == n4 && !memcmp(again, c4, n4),
             "%s: encoder output differs from the stored test vector", test_mode_name(m));
     }
+  }
+  /* an error-bounded chunk (codec 4): Lorenzo, an exception, a masked NaN, codec data */
+  {
+    const unsigned char* c5 = chunk_v2_bounded;
+    size_t n5 = sizeof chunk_v2_bounded;
+    parz_array a5 = test_array(PARZ_FLOAT, 1, 8, 0, 0, 0);
+    /* (float)(q * step) of q = 0..3, step = 1 - 2^-21, as FORMAT.md's example works them out */
+    static const uint32_t want5[8] = {0x00000000u, 0x3f7ffff8u, 0x3ffffff8u, 0x403ffffau,
+                                      0x7f800000u, 0x403ffffau, 0x403ffffau, 0x7fc00000u};
+    uint32_t out5[8];
+    rc = parz_chunk_parse(c5, n5, &v, &err);
+    CHECK(rc == PARZ_OK, "bounded vector parse: %s", err.message);
+    CHECK(v.version == 2 && v.codec == PARZ_CODEC_BOUNDED && v.table == PARZ_TABLE_HYBRID &&
+              v.length_bytes == 4 && v.nblocks == 8 && v.nsegments == 1 &&
+              v.segment_blocks == 4096 && v.nchecksums == 1 && v.payload_bits == 8 &&
+              v.payload_bytes == 8 && v.nexceptions == 1 && v.mask.nvalues == 1 &&
+              v.codec_data == c5 + 248 && v.codec_data_bytes == 24 && v.payload == c5 + 272,
+          "bounded vector fields");
+    rc = parz_chunk_decode(c5, n5, out5, sizeof out5, &err);
+    CHECK(rc == PARZ_OK && !memcmp(out5, want5, sizeof out5), "bounded vector decode: %s",
+          rc ? err.message : "values differ");
+    memset(&cfg, 0, sizeof cfg);
+    cfg.codec = PARZ_CODEC_BOUNDED;
+    cfg.settings.error_bound = 0.5;
+    cfg.settings.predictor = 1;
+    rc = parz_chunk_encode(&a5, chunk_v2_bounded_values, &cfg, again, sizeof again, &written, &err);
+    CHECK(rc == PARZ_OK && written == n5 && !memcmp(again, c5, n5),
+          "encoder output differs from the bounded test vector (%s)", rc ? err.message : "bytes");
   }
   return test_finish("test_chunk_vector");
 }
