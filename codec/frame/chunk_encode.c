@@ -174,15 +174,6 @@ static int hold_bound(parz_chunk_encoder* enc, const parz_array* a, const void* 
   return rc;
 }
 
-/* Whether the array is contiguous in C order (no strides given). */
-static int contiguous(const parz_array* a) {
-  unsigned k;
-  for (k = 0; k < a->dims; k++)
-    if (a->stride[k])
-      return 0;
-  return 1;
-}
-
 /* The encoder's exception records with the n positions pos (increasing, none of them a record's
  * already) of the values it encodes added, in order of position. */
 static int add_exceptions(parz_chunk_encoder* enc, const uint64_t* pos, size_t n, parz_error* err) {
@@ -231,7 +222,8 @@ static int code_scratch(parz_chunk_encoder* enc, const parz_array* a, const void
   size_t npos;
   uint64_t i;
   int rc = PARZ_OK;
-  if (!enc->cleaned && !contiguous(a) && (rc = clean(enc, a, data, scan, jobs, err)) != PARZ_OK)
+  if (!enc->cleaned && !parz_array_contiguous(a) &&
+      (rc = clean(enc, a, data, scan, jobs, err)) != PARZ_OK)
     return rc;
   if (enc->v.nexceptions || enc->v.mask.section_bytes) {
     parz_chunk_view m = enc->v;

@@ -26,7 +26,7 @@ static uint64_t parts_of(const parz_jobs* jobs) {
   return jobs->parts < MAX_PARTS ? jobs->parts : MAX_PARTS;
 }
 
-static int contiguous(const parz_array* a) {
+int parz_array_contiguous(const parz_array* a) {
   unsigned k;
   for (k = 0; k < a->dims; k++)
     if (a->stride[k])
@@ -37,7 +37,7 @@ static int contiguous(const parz_array* a) {
 /* How many parts of values a takes: at most n, at most one per value (contiguous) or per slab
  * (strided). */
 static uint64_t value_parts(const parz_array* a, uint64_t n) {
-  uint64_t units = contiguous(a) ? parz_array_count(a) : a->shape[0];
+  uint64_t units = parz_array_contiguous(a) ? parz_array_count(a) : a->shape[0];
   return n < units ? n : units;
 }
 
@@ -56,7 +56,7 @@ static const void* value_part(const parz_array* a, const void* data, uint64_t i,
   uint64_t lo, hi, per = 1;
   unsigned k;
   *part = *a;
-  if (contiguous(a)) {
+  if (parz_array_contiguous(a)) {
     share(parz_array_count(a), i, n, &lo, &hi);
     part->dims = 1;
     for (k = 1; k < 4; k++)

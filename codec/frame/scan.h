@@ -32,4 +32,7 @@ int parz_scan_clean(const parz_scan* s, const parz_array* a, const void* data,
                     unsigned char** section, size_t* section_bytes, const parz_jobs* jobs,
                     parz_error* err);
 
+/* Whether a's values lie contiguous in C order (no strides given). */
+int parz_array_contiguous(const parz_array* a);
+
 #endif
