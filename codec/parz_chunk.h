@@ -28,11 +28,12 @@ extern "C" {
  * to it, and writes version 1 for chunks that use nothing of version 2. */
 #define PARZ_CHUNK_FORMAT_VERSION 2
 
-/* Codec ids of the chunk header (FORMAT.md, "Header"): a zfp stream, or the values as they are
- * ("Stored chunks"). */
+/* Codec ids of the chunk header (FORMAT.md, "Header"): a zfp stream, the values as they are
+ * ("Stored chunks"), or the lossless codec's segments. */
 #define PARZ_CODEC_ZFP 1u
 #define PARZ_CODEC_STORED 2u
-#define PARZ_CODEC_BOUNDED 4u /* error-bounded (FORMAT.md, "Error-bounded chunks (codec 4)") */
+#define PARZ_CODEC_LOSSLESS 3u /* every bit pattern exact (FORMAT.md, "Lossless chunks") */
+#define PARZ_CODEC_BOUNDED 4u  /* error-bounded (FORMAT.md, "Error-bounded chunks (codec 4)") */
 
 /* The header's codec parameters: 16 bytes whose meaning the chunk's codec defines (FORMAT.md,
  * "Codec parameters"); zfp's and the stored codec's are minbits, maxbits, maxprec, minexp. */

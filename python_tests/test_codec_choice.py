@@ -54,7 +54,7 @@ def test_mode_of_another_codec_refused():
 
 @pytest.mark.parametrize("first,needle", [
     (65536 * 77 + 1, "cd_values\\[0\\] names codec 77, unknown to this plugin \\(it knows zfp "
-                     "\\(1\\), bounded \\(4\\)\\)"),
+                     "\\(1\\), lossless \\(3\\), bounded \\(4\\)\\)"),
     (65536 * 2 + 1, "names codec 2, unknown"),  # stored: no encoder is asked for it
     (65536 * 1 + 9, "unknown mode 9 in cd_values\\[0\\]"),
 ])
@@ -176,5 +176,5 @@ def test_raw_codec_end_to_end(tmp_path):
         assert f["z"][...].tobytes() == f["z"][...].tobytes()
     out = subprocess.run([os.path.join(os.path.dirname(PLUGIN_DIR), "tools", "parz"), "inspect",
                           path + ":/a"], capture_output=True, text=True)
-    want = "codec 200, unknown to this plugin (it knows zfp (1), bounded (4))"
+    want = "codec 200, unknown to this plugin (it knows zfp (1), lossless (3), bounded (4))"
     assert want in out.stdout + out.stderr, out.stdout + out.stderr

@@ -12,3 +12,10 @@ else()
 endif()
 add_test(NAME lossless COMMAND test_lossless "${PARZ_LOSSLESS_DATA}"
                                "${PROJECT_SOURCE_DIR}/data/series")
+# The codec through the frame: serial and OpenMP, windows, stored chunks, hostile chunks, the
+# real arrays.
+add_executable(test_lossless_chunk ${CMAKE_CURRENT_SOURCE_DIR}/test_lossless_chunk.c)
+target_link_libraries(test_lossless_chunk parz_omp parz_real_arrays parz_chunk_testutil)
+add_test(NAME lossless_chunk COMMAND test_lossless_chunk "${PARZ_LOSSLESS_DATA}"
+                                     "${PROJECT_SOURCE_DIR}/data/series")
+set_tests_properties(lossless_chunk PROPERTIES ENVIRONMENT "OMP_WAIT_POLICY=passive")

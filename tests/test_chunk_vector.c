@@ -16,6 +16,7 @@
 #include "vectors/chunk_v1_more.h"
 #include "vectors/chunk_v2_float1d_checksum.h"
 #include "vectors/chunk_v2_float2d_mask.h"
+#include "vectors/chunk_v2_lossless.h"
 #include "vectors/chunk_v2_bounded.h"
 #include "vectors/chunk_v2_stored.h"
 
@@ -310,6 +311,37 @@ int main(void) {
     rc = parz_chunk_encode(&a5, chunk_v2_bounded_values, &cfg, again, sizeof again, &written, &err);
     CHECK(rc == PARZ_OK && written == n5 && !memcmp(again, c5, n5),
           "encoder output differs from the bounded test vector (%s)", rc ? err.message : "bytes");
+  }
+  /* a lossless chunk (codec 3): scaled integers, the 2-D Lorenzo predictor, coder 1 */
+  {
+    const unsigned char* c6 = chunk_v2_lossless;
+    size_t n6 = sizeof chunk_v2_lossless;
+    parz_array a6 = test_array(PARZ_FLOAT, 2, 3, 4, 0, 0);
+    float out6[12];
+    rc = parz_chunk_parse(c6, n6, &v, &err);
+    CHECK(rc == PARZ_OK, "lossless vector parse: %s", err.message);
+    CHECK(v.version == 2 && v.codec == PARZ_CODEC_LOSSLESS && v.table == PARZ_TABLE_HYBRID &&
+              v.length_bytes == 4 && v.nblocks == 1 && v.nsegments == 1 && v.segment_blocks == 4 &&
+              v.partition_segments == 64 && v.nchecksums == 1 && v.block_side[0] == 64 &&
+              v.block_side[1] == 64 && v.codec_params[0] == 3 && v.codec_params[1] == 0 &&
+              v.payload_bits == 176 && v.payload_bytes == 24 && v.table_data == c6 + 128 &&
+              v.checksums == c6 + 152 && v.payload == c6 + 160 && v.nexceptions == 0 &&
+              v.mask.nvalues == 0,
+          "lossless vector fields");
+    rc = parz_chunk_decode(c6, n6, out6, sizeof out6, &err);
+    CHECK(rc == PARZ_OK && !memcmp(out6, chunk_v2_lossless_values, sizeof out6),
+          "lossless vector decode: %s", rc ? err.message : "values differ");
+    memset(&cfg, 0, sizeof cfg);
+    cfg.codec = PARZ_CODEC_LOSSLESS;
+    rc =
+        parz_chunk_encode(&a6, chunk_v2_lossless_values, &cfg, again, sizeof again, &written, &err);
+    CHECK(rc == PARZ_OK && written == n6 && !memcmp(again, c6, n6),
+          "encoder output differs from the lossless test vector");
+    cfg.stored = PARZ_STORED_WHEN_SMALLER; /* 184 bytes, the stored chunk 192 */
+    rc =
+        parz_chunk_encode(&a6, chunk_v2_lossless_values, &cfg, again, sizeof again, &written, &err);
+    CHECK(rc == PARZ_OK && written == n6 && !memcmp(again, c6, n6),
+          "lossless vector with stored chunks on");
   }
   return test_finish("test_chunk_vector");
 }

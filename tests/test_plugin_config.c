@@ -308,8 +308,9 @@ static void test_codec_choice(void) {
   parz_cd_describe(&back.request, text, sizeof text);
   CHECK(!strcmp(text, "accuracy 0.001"), ": %s", text);
   cd[0] = H5Z_PARZ_MODE_ACCURACY + PARZ_CD_CODEC_UNIT * 77;
-  expect_refusal(n, cd, PARZ_FLOAT,
-                 "names codec 77, unknown to this plugin (it knows zfp (1), bounded (4))");
+  expect_refusal(
+      n, cd, PARZ_FLOAT,
+      "names codec 77, unknown to this plugin (it knows zfp (1), lossless (3), bounded (4))");
   cd[0] = H5Z_PARZ_MODE_ACCURACY + PARZ_CD_CODEC_UNIT * PARZ_CODEC_STORED;
   expect_refusal(n, cd, PARZ_FLOAT, "names codec 2, unknown");
   memcpy(again, stored, sizeof again); /* version 3 naming zfp, or a codec not known */
@@ -320,9 +321,11 @@ static void test_codec_choice(void) {
             strstr(e.message, "corrupt"),
         ": %s", e.message);
   again[1] += PARZ_CD_CODEC_UNIT * 76;
-  CHECK(parz_cd_load(PARZ_CD_INTERNAL_NELMTS, again, &back, &e) != PARZ_OK &&
-            strstr(e.message, "codec 77, unknown to this plugin (it knows zfp (1), bounded (4))"),
-        ": %s", e.message);
+  CHECK(
+      parz_cd_load(PARZ_CD_INTERNAL_NELMTS, again, &back, &e) != PARZ_OK &&
+          strstr(e.message,
+                 "codec 77, unknown to this plugin (it knows zfp (1), lossless (3), bounded (4))"),
+      ": %s", e.message);
   CHECK(H5Z_parz_codec_id("zfp", why, sizeof why) == H5Z_PARZ_CODEC_ZFP);
   CHECK(H5Z_parz_codec_id("zfpp", why, sizeof why) == 0 && strstr(why, "'zfpp'") &&
             strstr(why, "knows zfp"),
@@ -353,6 +356,26 @@ static void test_codec_choice(void) {
   n = H5Z_parz_reversible_cdata(cd);
   CHECK(H5Z_parz_codec_cdata(PARZ_CODEC_BOUNDED, n, cd) == n &&
         cd[0] == H5Z_PARZ_MODE_REVERSIBLE + PARZ_CD_CODEC_UNIT * 4u);
+  /* the lossless codec: named, its modes take no value, internal form 3 keeps its predictor */
+  CHECK(H5Z_parz_codec_id("lossless", why, sizeof why) == H5Z_PARZ_CODEC_LOSSLESS);
+  n = H5Z_parz_lossless_cdata(H5Z_PARZ_LOSSLESS_STACK, cd);
+  CHECK(n == 1 && configure(n, cd, PARZ_DOUBLE, &cfg, &e) == PARZ_OK &&
+            cfg.config.codec == PARZ_CODEC_LOSSLESS && cfg.config.settings.predictor == 1,
+        ": %s", e.message);
+  parz_cd_store(&cfg, stored);
+  CHECK(stored[0] == PARZ_CD_INTERNAL_V3 && stored[PARZ_CD_MINBITS] == 1 &&
+        !stored[PARZ_CD_MAXBITS] && !stored[PARZ_CD_MAXPREC] && !stored[PARZ_CD_MINEXP]);
+  CHECK(parz_cd_load(PARZ_CD_INTERNAL_NELMTS, stored, &back, &e) == PARZ_OK &&
+            back.config.codec == PARZ_CODEC_LOSSLESS && back.config.settings.predictor == 1,
+        ": %s", e.message);
+  stored[PARZ_CD_MINBITS] = 2; /* no predictor 2 */
+  CHECK(parz_cd_load(PARZ_CD_INTERNAL_NELMTS, stored, &back, &e) == PARZ_ERR_PARAM &&
+            strstr(e.message, "lossless settings 2 0 0 0"),
+        ": %s", e.message);
+  n = H5Z_parz_reversible_cdata(cd);
+  CHECK(H5Z_parz_codec_cdata(H5Z_PARZ_CODEC_LOSSLESS, n, cd) == n &&
+        cd[0] == H5Z_PARZ_MODE_REVERSIBLE + PARZ_CD_CODEC_UNIT * PARZ_CODEC_LOSSLESS);
+  expect_refusal(n, cd, PARZ_FLOAT, "mode 5");
   /* the checks made before a dataset is known: its mode's values, its table kind */
   parz_filter_request req;
   n = H5Z_parz_precision_cdata(65, cd);

@@ -254,6 +254,69 @@ static void test_integer_modes(void) {
   free(o64);
 }
 
+/* The lossless codec from C (H5Z_parz_lossless_cdata): every bit pattern of the four types
+ * back, big-endian files included, ranks 1 to 5 (the CCSM ensemble, its 4-D chunks as a stack
+ * too), and smaller than the values on real data. */
+static void test_lossless(void) {
+  const hsize_t dims[2] = {300, 4320}, chunk[2] = {64, 200};
+  const size_t count = 300 * 4320;
+  float* f = load("etopo5_relief_f32le_2161x4320.bin", count * 4);
+  unsigned char* in = malloc(count * 8);
+  unsigned char* out = malloc(count * 8);
+  unsigned cd[H5Z_PARZ_USER_NELMTS_MAX];
+  size_t n = H5Z_parz_lossless_cdata(H5Z_PARZ_LOSSLESS_LORENZO, cd);
+  hsize_t stored;
+  CHECK(n == 1 && cd[0] == 3u * 65536u + 1u);
+  /* float32 with NaN payloads, -0.0, infinities and subnormals among the relief */
+  memcpy(in, f, count * 4);
+  for (size_t i = 0; i < count; i += 997) {
+    static const uint32_t special[] = {0x7fc00001u, 0x80000000u, 0x7f800000u,
+                                       0xff800000u, 0x00000001u, 0xffc12345u};
+    memcpy(in + 4 * i, &special[(i / 997) % 6], 4);
+  }
+  stored = round_trip("lossless_f32.h5", H5T_NATIVE_FLOAT, H5T_IEEE_F32LE, 2, dims, chunk, n, cd,
+                      in, out);
+  CHECK(memcmp(in, out, count * 4) == 0);
+  CHECK(stored > 0 && stored < count * 4 / 2);
+  printf("etopo float32 lossless: ratio %.2f\n", stored ? (double)count * 4 / (double)stored : 0.0);
+  stored = round_trip("lossless_f32_be.h5", H5T_NATIVE_FLOAT, H5T_IEEE_F32BE, 2, dims, chunk, n, cd,
+                      in, out);
+  CHECK(memcmp(in, out, count * 4) == 0);
+  for (size_t i = 0; i < count; i++) { /* float64 of the same, and int32/int64 */
+    double d = (double)f[i] / 3.0;
+    int64_t k = (int64_t)f[i] * 1000003;
+    memcpy(in + 8 * i, i % 1001 ? (const void*)&d : (const void*)&k, 8);
+  }
+  round_trip("lossless_f64.h5", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, 2, dims, chunk, n, cd, in, out);
+  CHECK(memcmp(in, out, count * 8) == 0);
+  round_trip("lossless_i64.h5", H5T_NATIVE_INT64, H5T_STD_I64LE, 2, dims, chunk, n, cd, in, out);
+  CHECK(memcmp(in, out, count * 8) == 0);
+  round_trip("lossless_i32.h5", H5T_NATIVE_INT32, H5T_STD_I32BE, 2, dims, chunk, n, cd, in, out);
+  CHECK(memcmp(in, out, count * 4) == 0);
+  free(f);
+  free(in);
+  free(out);
+  {
+    const size_t m = 8 * 110 * 64 * 128;
+    const hsize_t d4[4] = {8, 110, 64, 128}, c4[4] = {3, 10, 64, 64};
+    const hsize_t d5[5] = {8, 110, 1, 64, 128}, c5[5] = {1, 11, 1, 64, 50};
+    float* e = load("ccsm_trefht_ens_f32le_8x110x64x128.bin", m * 4);
+    float* back = malloc(m * 4);
+    unsigned mode;
+    for (mode = H5Z_PARZ_LOSSLESS_LORENZO; mode <= H5Z_PARZ_LOSSLESS_STACK; mode++) {
+      n = H5Z_parz_lossless_cdata(mode, cd);
+      memset(back, 0, m * 4);
+      round_trip("lossless_4d.h5", H5T_NATIVE_FLOAT, H5T_IEEE_F32LE, 4, d4, c4, n, cd, e, back);
+      CHECK(memcmp(e, back, m * 4) == 0);
+    }
+    memset(back, 0, m * 4);
+    round_trip("lossless_5d.h5", H5T_NATIVE_FLOAT, H5T_IEEE_F32LE, 5, d5, c5, n, cd, e, back);
+    CHECK(memcmp(e, back, m * 4) == 0);
+    free(e);
+    free(back);
+  }
+}
+
 /* Ranks 1 to 5 whose chunks squeeze to at most 4 dimensions, data from the CCSM ensemble. */
 static void test_ranks(void) {
   size_t count = 8 * 110 * 64 * 128;
@@ -435,6 +498,7 @@ int main(int argc, char** argv) {
   test_double_modes();
   test_integer_modes();
   test_ranks();
+  test_lossless();
   test_refusals();
   test_bad_chunk(CORRUPT_HEADER);
   test_bad_chunk(TRUNCATE);

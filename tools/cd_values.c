@@ -435,6 +435,10 @@ int tool_cd_values(int argc, char** argv) {
     if ((n = mode_cd(codec, mode, value, cd)) == 0)
       return PARZ_EXIT_USAGE;
   }
+  if (modes == 0 && parz_codec_mode_default(codec)) { /* a mode without values: lossless's */
+    n = mode_cd(codec, parz_codec_mode_default(codec), NULL, cd);
+    modes = 1;
+  }
   if (modes == 0) {
     fprintf(stderr, "parz cd-values: give a mode\n");
     cd_values_usage(stderr);

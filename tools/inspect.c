@@ -113,15 +113,20 @@ static int inspect_chunk(const tool_dataset* d, const tool_chunk* c, void* ctx) 
   if (v.segment_blocks > s->max_c)
     s->max_c = v.segment_blocks;
   if (!s->summary_only) {
-    char p[16] = "-";
+    char p[16] = "-", zfp[4][16] = {"-", "-", "-", "-"};
     if (v.table == PARZ_TABLE_HYBRID)
       snprintf(p, sizeof p, "%u", (unsigned)v.partition_segments);
-    printf("  %-16s %12llu %7.2f  %-7s %-10s %7u %7u %7u %6d %6u %6s  %-7s %6.2f%% %10llu %8llu\n",
+    if (v.codec == PARZ_CODEC_ZFP) { /* the columns of zfp's four parameters */
+      snprintf(zfp[0], sizeof zfp[0], "%u", v.params.minbits);
+      snprintf(zfp[1], sizeof zfp[1], "%u", v.params.maxbits);
+      snprintf(zfp[2], sizeof zfp[2], "%u", v.params.maxprec);
+      snprintf(zfp[3], sizeof zfp[3], "%d", v.params.minexp);
+    }
+    printf("  %-16s %12llu %7.2f  %-7s %-10s %7s %7s %7s %6s %6u %6s  %-7s %6.2f%% %10llu %8llu\n",
            c->where, (unsigned long long)c->stored_bytes, ratio, codec_name(v.codec),
-           chunk_mode(&v), v.params.minbits, v.params.maxbits, v.params.maxprec, v.params.minexp,
-           (unsigned)v.segment_blocks, p, tool_table_name(v.table),
-           percent(v.table_bytes, v.payload_bytes), (unsigned long long)v.nexceptions,
-           (unsigned long long)v.mask.section_bytes);
+           chunk_mode(&v), zfp[0], zfp[1], zfp[2], zfp[3], (unsigned)v.segment_blocks, p,
+           tool_table_name(v.table), percent(v.table_bytes, v.payload_bytes),
+           (unsigned long long)v.nexceptions, (unsigned long long)v.mask.section_bytes);
     if (!matches)
       printf("  %-16s %s\n", "", why);
   }

@@ -288,6 +288,9 @@ int parz_chunk_encoder_begin_jobs(parz_chunk_encoder** out, const parz_array* a,
       scan.masked || scan.exceptions || scan.high ? clean(enc, a, data, &scan, jobs, err) : PARZ_OK;
   if (rc == PARZ_OK && scan.high && enc->codec->check_bound)
     rc = hold_bound(enc, a, data, cfg, &scan, jobs, err);
+  /* a codec that reads contiguous arrays only gets the cleaned copy, here with nothing to clean */
+  if (rc == PARZ_OK && enc->codec->contiguous && !enc->cleaned && !parz_array_contiguous(a))
+    rc = clean(enc, a, data, &scan, jobs, err);
   if (rc == PARZ_OK && enc->codec->scratch)
     rc = code_scratch(enc, a, data, &scan, jobs, err);
   parz_scan_free(&scan);

@@ -72,6 +72,11 @@ void parz_codec_mode_names(const parz_codec* c, char* out, size_t bytes) {
     append(out, bytes, &at, c->modes->mode[i].name);
 }
 
+const parz_codec_mode* parz_codec_mode_default(const parz_codec* c) {
+  return c && c->modes && c->modes->count && !c->modes->mode[0].values[0] ? &c->modes->mode[0]
+                                                                          : NULL;
+}
+
 unsigned parz_codec_mode_words(const parz_codec_mode* m) {
   const char* v;
   unsigned n = 0;

@@ -70,6 +70,9 @@ void parz_codec_choices(char* out, size_t bytes, int with_ids);
 /* The codec's mode of that number, or of that name; NULL when it has none. */
 const parz_codec_mode* parz_codec_mode_find(const parz_codec* c, unsigned number);
 const parz_codec_mode* parz_codec_mode_named(const parz_codec* c, const char* name);
+/* The mode a request that names none gets: the codec's first, when it takes no value (the
+ * lossless codec's); NULL when a mode must be named (zfp). */
+const parz_codec_mode* parz_codec_mode_default(const parz_codec* c);
 /* Its modes' names, for messages: "rate, precision, accuracy, expert, reversible". */
 void parz_codec_mode_names(const parz_codec* c, char* out, size_t bytes);
 /* The cd_values words a mode takes after its number (two per 'd'). */

@@ -3,5 +3,5 @@
 #include "codecs.h"
 
 const parz_codec* const parz_codec_table[] = {&parz_codec_zfp, &parz_codec_stored,
-                                              &parz_codec_bounded};
+                                              &parz_codec_lossless, &parz_codec_bounded};
 const unsigned parz_codec_count = sizeof parz_codec_table / sizeof parz_codec_table[0];

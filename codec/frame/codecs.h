@@ -99,6 +99,9 @@ typedef struct parz_codec {
    * value out of its payload (no exception, no mask), and the parser refuses a chunk of it that
    * holds either. */
   int exact;
+  /* Nonzero when encode_segments reads contiguous arrays only: the frame hands it a contiguous
+   * copy of a strided one. */
+  int contiguous;
   /* The C a configuration's 0 (auto) gives a codec whose segments' bytes depend on C (each
    * segment coded as a whole): it is fixed before encoding. 0: the frame's auto C, chosen once
    * the payload is encoded, for codecs whose blocks' bits do not depend on C. */
@@ -214,9 +217,10 @@ static inline void parz_block_sides_cube(const parz_chunk_view* v, unsigned side
     out[k] = k < v->array.dims ? side : 1u;
 }
 
-/* The codecs of this library (zfp/, stored/, bounded/). */
+/* The codecs of this library (zfp/, stored/, lossless/, bounded/). */
 extern const parz_codec parz_codec_zfp;
 extern const parz_codec parz_codec_stored;
+extern const parz_codec parz_codec_lossless;
 extern const parz_codec parz_codec_bounded;
 
 #ifdef __cplusplus

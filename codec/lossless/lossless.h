@@ -1,4 +1,4 @@
-/* The lossless codec's core (not yet in the codec table): values of any bit pattern coded
+/* The lossless codec's core (its entry in the codec table: lossless_codec.c): values of any bit pattern coded
  * exactly, in segments that decode on their own.
  *
  * Pipeline: a value transform (the integer images of the bit patterns, a monotone map exact for

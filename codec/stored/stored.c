@@ -298,6 +298,7 @@ const parz_codec parz_codec_stored = {
     1,                     /* version */
     "stored",              /* name */
     0,                     /* exact: its check refuses exceptions, masks and codec data */
+    0,                     /* contiguous: written by its own encoder */
     0,                     /* segment_blocks: its layout's own */
     block_sides,           /* block_sides: a block is one value */
     read_params,           /* read_params */

@@ -44,6 +44,7 @@ const parz_codec parz_codec_zfp = {
     1,                        /* version */
     "zfp",                    /* name */
     0,                        /* exact: lossy modes, NaN and infinities kept apart */
+    0,                        /* contiguous: reads strided arrays */
     0,                        /* segment_blocks: auto C */
     block_sides,              /* block_sides: 4^d values */
     read_params,              /* read_params */

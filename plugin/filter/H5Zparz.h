@@ -39,8 +39,9 @@
 /* Codecs, by the chunk header's codec ids (codec/FORMAT.md): those a user chooses. zfp is the
  * default: cd_values without a codec are zfp's. */
 #define H5Z_PARZ_CODEC_ZFP 1
-#define H5Z_PARZ_CODEC_BOUNDED 4       /* error-bounded (docs/cd_values.md) */
-#define H5Z_PARZ_CODECS "zfp, bounded" /* their names, for messages */
+#define H5Z_PARZ_CODEC_LOSSLESS 3
+#define H5Z_PARZ_CODEC_BOUNDED 4                 /* error-bounded (docs/cd_values.md) */
+#define H5Z_PARZ_CODECS "zfp, lossless, bounded" /* their names, for messages */
 /* The error-bounded codec's one mode: an absolute error bound. */
 #define H5Z_PARZ_BOUNDED_MODE_ERROR_BOUND 1
 /* cd[0] carries the id of a codec other than zfp in units of this. */
@@ -113,6 +114,18 @@ static inline size_t H5Z_parz_reversible_cdata(unsigned* cd) {
   return 1;
 }
 
+/* The lossless codec (codec/FORMAT.md, "Lossless chunks"): every value of every type comes back
+ * bit for bit (NaN payloads, -0.0, subnormals, infinities). Its modes are its predictors:
+ * LORENZO over every dimension, or STACK, a 4D array as a stack of 3D fields (ensemble members,
+ * whose fields are no smooth neighbours of each other). Neither takes a value. */
+#define H5Z_PARZ_LOSSLESS_LORENZO 1
+#define H5Z_PARZ_LOSSLESS_STACK 2
+
+static inline size_t H5Z_parz_lossless_cdata(unsigned mode, unsigned* cd) {
+  cd[0] = mode + H5Z_PARZ_CODEC_UNIT * H5Z_PARZ_CODEC_LOSSLESS;
+  return 1;
+}
+
 /* The error-bounded codec (codec 4): every finite value of float and double datasets within
  * error_bound of its own, NaN, infinities and fill values bit for bit. */
 static inline size_t H5Z_parz_bounded_cdata(double error_bound, unsigned* cd) {
@@ -121,11 +134,13 @@ static inline size_t H5Z_parz_bounded_cdata(double error_bound, unsigned* cd) {
   return 3;
 }
 
-/* The id of the codec named `name` ("zfp", "bounded"), or 0 for a name this header does not
+/* The id of the codec named `name` ("zfp", "lossless", "bounded"), or 0 for a name this header does not
  * know, with a message in why naming it and the known ones. */
 static inline unsigned H5Z_parz_codec_id(const char* name, char* why, size_t why_size) {
   if (name && !strcmp(name, "zfp"))
     return H5Z_PARZ_CODEC_ZFP;
+  if (name && !strcmp(name, "lossless"))
+    return H5Z_PARZ_CODEC_LOSSLESS;
   if (name && !strcmp(name, "bounded"))
     return H5Z_PARZ_CODEC_BOUNDED;
   if (why && why_size)
@@ -138,7 +153,8 @@ static inline unsigned H5Z_parz_codec_id(const char* name, char* why, size_t why
  * Returns n, or 0 for an id this header does not know (cd unchanged). zfp, the default, adds
  * nothing, so its cd_values stay those every ParZ plugin reads. */
 static inline size_t H5Z_parz_codec_cdata(unsigned codec, size_t n, unsigned* cd) {
-  if (codec != H5Z_PARZ_CODEC_ZFP && codec != H5Z_PARZ_CODEC_BOUNDED)
+  if (codec != H5Z_PARZ_CODEC_ZFP && codec != H5Z_PARZ_CODEC_LOSSLESS &&
+      codec != H5Z_PARZ_CODEC_BOUNDED)
     return 0;
   cd[0] = cd[0] % H5Z_PARZ_CODEC_UNIT +
           (codec == H5Z_PARZ_CODEC_ZFP ? 0u : H5Z_PARZ_CODEC_UNIT * codec);
@@ -156,7 +172,8 @@ static inline size_t H5Z_parz_table_cdata(size_t n, unsigned segment_blocks,
   return n + 3;
 }
 
-/* Fills cd with default (0) optional settings up to the k-th after the mode's values. */
+/* Fills cd with default (0) optional settings up to the k-th after the mode's values (zfp's
+ * modes' values; the lossless codec's modes take none). */
 static inline size_t H5Z_parz_pad_cdata(size_t n, size_t k, unsigned* cd) {
   static const size_t mode_values[] = {0, 2, 1, 2, 4, 0};
   const unsigned codec = cd[0] / H5Z_PARZ_CODEC_UNIT, mode = cd[0] % H5Z_PARZ_CODEC_UNIT;

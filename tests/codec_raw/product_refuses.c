@@ -23,16 +23,19 @@ int main(int argc, char** argv) {
   fclose(f);
   CHECK(n > 8 && n < sizeof chunk && chunk[6] == 200 && chunk[7] == 0,
         ": a chunk of codec 200 (%zu bytes)", n);
-  CHECK(parz_codec_count == 3 && parz_codec_find(200) == NULL &&
+  CHECK(parz_codec_count == 4 && parz_codec_find(200) == NULL &&
             parz_codec_find(PARZ_CODEC_ZFP) == &parz_codec_zfp &&
+            parz_codec_find(PARZ_CODEC_LOSSLESS) == &parz_codec_lossless &&
             parz_codec_find(PARZ_CODEC_BOUNDED) == &parz_codec_bounded,
         ": the library's own table (%u codecs)", parz_codec_count);
   CHECK(parz_chunk_decode(chunk, n, out, sizeof out, &err) == PARZ_ERR_VERSION &&
-            strstr(err.message, "codec 200") && strstr(err.message, "1 (zfp), 2 (stored)") &&
+            strstr(err.message, "codec 200") &&
+            strstr(err.message, "1 (zfp), 2 (stored), 3 (lossless), 4 (bounded)") &&
             !strstr(err.message, "raw"),
         ": serial: %s", err.message);
   CHECK(parz_omp_chunk_decode(chunk, n, out, sizeof out, 2, &err) == PARZ_ERR_VERSION &&
-            strstr(err.message, "codec 200") && strstr(err.message, "1 (zfp), 2 (stored)"),
+            strstr(err.message, "codec 200") &&
+            strstr(err.message, "1 (zfp), 2 (stored), 3 (lossless), 4 (bounded)"),
         ": OpenMP: %s", err.message);
   return test_finish("codec_raw_product");
 }

@@ -181,6 +181,7 @@ const parz_codec parz_codec_raw = {
     1,                /* version */
     "raw",            /* name */
     0,                /* exact: the frame's exceptions and masks serve it */
+    0,                /* contiguous: reads strided arrays */
     0,                /* segment_blocks: auto C */
     block_sides,      /* block_sides: 4^d values */
     read_params,      /* read_params */

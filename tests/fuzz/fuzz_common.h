@@ -116,9 +116,28 @@ static inline void parz_fuzz_check_view(const parz_chunk_view* v, const unsigned
   /* a stored chunk's block is one value, and it has no exception, mask nor table; an
    * error-bounded chunk's block is one value too (one code), and it has its codec data */
   PARZ_FUZZ_CHECK(v->codec == PARZ_CODEC_ZFP || v->codec == PARZ_CODEC_STORED ||
-                  v->codec == PARZ_CODEC_BOUNDED);
-  PARZ_FUZZ_CHECK(v->nblocks == (v->codec == PARZ_CODEC_ZFP ? parz_block_count(&v->array)
-                                                            : parz_array_count(&v->array)));
+                  v->codec == PARZ_CODEC_LOSSLESS || v->codec == PARZ_CODEC_BOUNDED);
+  PARZ_FUZZ_CHECK(v->nblocks == (v->codec == PARZ_CODEC_ZFP        ? parz_block_count(&v->array)
+                                 : v->codec == PARZ_CODEC_LOSSLESS ? v->nblocks
+                                                                   : parz_array_count(&v->array)));
+  {
+    uint64_t blocks = 1;
+    for (unsigned k = 0; k < 4; k++) {
+      PARZ_FUZZ_CHECK(v->block_side[k] >= 1 && (k < v->array.dims || v->block_side[k] == 1));
+      if (k < v->array.dims)
+        blocks *= (v->array.shape[k] + v->block_side[k] - 1) / v->block_side[k];
+    }
+    PARZ_FUZZ_CHECK(v->nblocks == blocks);
+  }
+  /* a lossless chunk carries every value in its payload, in whole bytes, its segments' lengths
+   * in a table; its codec parameters are a transform, a predictor and zeros */
+  if (v->codec == PARZ_CODEC_LOSSLESS) {
+    PARZ_FUZZ_CHECK(!v->nexceptions && !v->mask.nvalues && !v->codec_data &&
+                    v->table != PARZ_TABLE_NONE && v->payload_bits % 8 == 0);
+    PARZ_FUZZ_CHECK(v->codec_params[0] <= 28 && v->codec_params[1] <= 1);
+    for (unsigned k = 2; k < PARZ_CODEC_PARAM_BYTES; k++)
+      PARZ_FUZZ_CHECK(v->codec_params[k] == 0);
+  }
   if (v->codec == PARZ_CODEC_BOUNDED) {
     PARZ_FUZZ_CHECK(v->version == 2 && v->codec_data && v->codec_data_bytes >= 16 &&
                     v->codec_data_bytes % 8 == 0 && v->codec_data > c &&

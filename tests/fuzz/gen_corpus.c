@@ -260,6 +260,39 @@ static void bounded_seeds(void) {
   }
 }
 
+/* Lossless chunks (codec 3, codec/FORMAT.md "Lossless chunks"): every type and rank, smooth
+ * values with NaN and infinities among them (exact, no exception), scaled integers, random bits
+ * (the raw coder), C 1 and the codec's own, with and without payload checksums. */
+static void lossless_seeds(void) {
+  static const size_t shapes[4][4] = {{9000}, {70, 90}, {9, 17, 30}, {3, 9, 16, 10}};
+  for (int t = PARZ_INT32; t <= PARZ_DOUBLE; t++)
+    for (unsigned d = 1; d <= 4; d++)
+      for (unsigned kind = 0; kind < 2; kind++) {
+        parz_array a = array_of((parz_type)t, d, shapes[d - 1]);
+        void* data = make_data(&a, (unsigned)(t * 10 + (int)d), kind == 0);
+        parz_chunk_config cfg;
+        size_t n;
+        char name[96];
+        memset(&cfg, 0, sizeof cfg);
+        cfg.codec = PARZ_CODEC_LOSSLESS;
+        cfg.settings.predictor = d == 4 && kind ? 1u : 0u;
+        cfg.segment_blocks = kind ? 1u : 0u;
+        cfg.checksum = d % 2 ? PARZ_CHECKSUM_DEFAULT : PARZ_CHECKSUM_OFF;
+        if (kind && (a.type == PARZ_FLOAT || a.type == PARZ_DOUBLE)) /* scaled integers */
+          for (size_t i = 0; i < parz_array_count(&a); i++) {
+            if (a.type == PARZ_FLOAT)
+              ((float*)data)[i] = (float)(int)(i % 777) / 8.0f;
+            else
+              ((double*)data)[i] = (double)(int)(i % 7777) / 100.0;
+          }
+        unsigned char* c = encode(&a, data, &cfg, &n);
+        snprintf(name, sizeof name, "lossless_%s_%ud_%u", type_name(a.type), d, kind);
+        chunk_seeds_of(name, c, n, 0x81, 1);
+        free(c);
+        free(data);
+      }
+}
+
 /* Chunks with a mask (codec/FORMAT.md, "Mask"): a region of missing values (run and bitmap
  * records), the fill value and, in floats, NaN of two patterns (value indices), scattered single
  * values; small groups of several partitions. */
@@ -436,14 +469,16 @@ static void filter_seeds(void) {
       {3, 0x3F847AE1u, 0x47AE147Bu, 0, 0, 0, 0, 2},  /* the same, mask off */
       {262145u, 0x3F847AE1u, 0x47AE147Bu},           /* bounded, error bound 0.01 */
       {262145u, 0x3F50624Du, 0xD2F1A9FCu, 64, 2, 4}, /* bounded 1e-3, C = 64, P = 2 */
+      {3u * 65536u + 1u},                            /* lossless */
+      {3u * 65536u + 2u, 1, 0, 0, 2},                /* lossless, stack, C 1, no checksums */
   };
-  static const size_t nuser[] = {3, 2, 3, 5, 1, 6, 6, 7, 8, 7, 3, 8, 3, 6};
+  static const size_t nuser[] = {3, 2, 3, 5, 1, 6, 6, 7, 8, 7, 3, 8, 3, 6, 1, 5};
   static const size_t shapes[4][4] = {{40}, {6, 9}, {3, 5, 6}, {2, 3, 4, 5}};
   for (int u = 0; u < (int)(sizeof nuser / sizeof nuser[0]); u++)
     for (int t = PARZ_INT32; t <= PARZ_DOUBLE; t++) {
       unsigned d = 1 + (unsigned)(u + t) % 4;
       int big_endian = (u == 2 && t == PARZ_DOUBLE);
-      if ((u == 2 || u == 5 || u >= 10) && (t == PARZ_INT32 || t == PARZ_INT64))
+      if ((u == 2 || u == 5 || (u >= 10 && u <= 13)) && (t == PARZ_INT32 || t == PARZ_INT64))
         continue; /* accuracy mode and the bounded codec are for floating-point data only */
       parz_filter_request req;
       parz_filter_config cfg;
@@ -460,7 +495,7 @@ static void filter_seeds(void) {
         for (int b = 0; b < 4; b++)
           head[2 + 4 * i + b] = (unsigned char)(cd[i] >> (8 * b));
       void* data = make_data(&cfg.chunk, (unsigned)(u * 10 + t), u % 2);
-      if (u >= 10)
+      if (u >= 10 && u <= 13)
         put_sentinel(&cfg.chunk, data);
       size_t raw = parz_array_count(&cfg.chunk) * parz_type_size(cfg.chunk.type);
       size_t n;
@@ -488,6 +523,7 @@ int main(int argc, char** argv) {
   mkdir(outdir, 0755);
   chunk_seeds();
   stored_seeds();
+  lossless_seeds();
   mask_seeds();
   bounded_seeds();
   risk_seeds();

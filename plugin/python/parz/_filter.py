@@ -199,6 +199,9 @@ def _mode_cd(codec, given):
         if m is not None and not m.values and v is not None and not _is_bool(v):
             raise TypeError("parz: %s must be True or False, got %r" % (name, v))
     chosen = [n for n, v in given.items() if v is not None and v is not False]
+    if not chosen and not modes[0].values:  # a codec whose first mode takes no value has it
+        chosen = [modes[0].name]            # as its default (lossless: lorenzo)
+        given = dict(given, **{modes[0].name: True})
     other = [n for n in chosen if n not in by_name]
     if other:
         raise ValueError("parz: codec %s has no mode %s; its modes: %s"

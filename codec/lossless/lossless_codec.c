@@ -1,0 +1,381 @@
+/* The lossless codec's entry in the codec registry (codecs.h): every bit pattern of every value
+ * comes back exactly, so the frame keeps nothing apart from the payload (no exception, no mask).
+ * Its blocks and segments are the core's (lossless.h): blocks of 4096 values whose sides depend
+ * on the dimensions of extent above 1 and on the predictor, and per segment of C blocks a byte
+ * string that stands alone, its length (whole bytes) in the chunk's table. Codec parameters
+ * (FORMAT.md, "Lossless chunks"): byte 0 the value transform (transform.h), byte 1 the
+ * predictor, bytes 2..15 zero. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "codec_modes.h"
+#include "codecs.h"
+#include "lorenzo.h"
+#include "lossless.h"
+#include "residual_coder.h"
+#include "transform.h"
+
+/* Where the codec parameters sit among the header's 16 bytes. */
+#define P_TRANSFORM 0
+#define P_PREDICTOR 1
+#define P_RESERVED 2
+
+/* Blocks per segment when the configuration leaves C to the codec: 64 KiB of float32 per
+ * segment pays for its code's tables (bench/results/build-vm/lossless_design.md). */
+#define LOSSLESS_SEGMENT_BLOCKS 4u
+
+static unsigned transform_of(const parz_chunk_view* v) { return v->codec_params[P_TRANSFORM]; }
+static unsigned predictor_of(const parz_chunk_view* v) { return v->codec_params[P_PREDICTOR]; }
+
+/* The core's geometry of v's array (contiguous) under v's predictor. */
+static int geometry(const parz_chunk_view* v, parz_ll_geometry* g, parz_error* err) {
+  return parz_ll_geometry_init(g, &v->array, predictor_of(v), err);
+}
+
+/* The core drops dimensions of extent 1 and cuts the others into sides that follow from how many
+ * remain (lorenzo.h): the same blocks, numbered in the same C order, in the array's own
+ * dimensions, where those of extent 1 have side 1. */
+static void block_sides(const parz_chunk_view* v, uint32_t side[4]) {
+  parz_ll_geometry g;
+  unsigned k, used = 0, j;
+  for (k = 0; k < 4; k++)
+    side[k] = 1;
+  if (geometry(v, &g, NULL) != PARZ_OK) /* refused by read_params and configure before */
+    return;
+  for (k = 0; k < v->array.dims; k++)
+    used += v->array.shape[k] > 1;
+  for (k = 0, j = 4 - used; k < v->array.dims; k++)
+    if (v->array.shape[k] > 1)
+      side[k] = (uint32_t)g.side[j++];
+}
+
+static int read_params(parz_chunk_view* v, parz_error* err) {
+  const unsigned char* b = v->codec_params;
+  unsigned k;
+  memset(&v->params, 0, sizeof v->params);
+  for (k = P_RESERVED; k < PARZ_CODEC_PARAM_BYTES; k++)
+    if (b[k])
+      return parz_fail(err, PARZ_ERR_FORMAT, "lossless codec parameter byte %u is %u, not 0", k,
+                       b[k]);
+  if (b[P_PREDICTOR] > PARZ_LL_PREDICT_STACK)
+    return parz_fail(err, PARZ_ERR_FORMAT, "lossless predictor %u unknown (0 lorenzo, 1 stack)",
+                     b[P_PREDICTOR]);
+  if (!parz_ll_transform_valid(b[P_TRANSFORM], v->array.type))
+    return parz_fail(err, PARZ_ERR_FORMAT, "lossless transform %u for %s values", b[P_TRANSFORM],
+                     parz_type_name(v->array.type));
+  return PARZ_OK;
+}
+
+static int configure(const parz_chunk_config* cfg, parz_chunk_view* v, parz_error* err) {
+  memset(v->codec_params, 0, PARZ_CODEC_PARAM_BYTES);
+  memset(&v->params, 0, sizeof v->params);
+  if (cfg->settings.predictor > PARZ_LL_PREDICT_STACK)
+    return parz_fail(err, PARZ_ERR_PARAM,
+                     "lossless codec: predictor %u unknown (0 lorenzo, 1 stack)",
+                     cfg->settings.predictor);
+  if (cfg->settings.error_bound != 0)
+    return parz_fail(err, PARZ_ERR_PARAM,
+                     "lossless codec: an error bound (%g) makes no sense: every value is exact",
+                     cfg->settings.error_bound);
+  v->codec_params[P_PREDICTOR] = (unsigned char)cfg->settings.predictor;
+  return PARZ_OK;
+}
+
+/* The transform is the values' choice: scaled integers where every value is one. */
+static int prepare(parz_chunk_view* v, const parz_array* a, const void* values,
+                   unsigned char** data, parz_error* err) {
+  (void)err;
+  *data = NULL;
+  v->codec_params[P_TRANSFORM] = (unsigned char)parz_ll_choose_transform(a, values);
+  return PARZ_OK;
+}
+
+static int check(parz_chunk_view* v, parz_error* err) {
+  if (v->table == PARZ_TABLE_NONE)
+    return parz_fail(err, PARZ_ERR_FORMAT,
+                     "lossless chunk with table kind NONE: its segments' lengths vary");
+  if (v->codec_data)
+    return parz_fail(err, PARZ_ERR_FORMAT,
+                     "lossless chunk with %llu bytes of codec data: the codec defines none",
+                     (unsigned long long)v->codec_data_bytes);
+  if (v->payload_bits % 8u)
+    return parz_fail(err, PARZ_ERR_FORMAT, "lossless payload of %llu bits, not whole bytes",
+                     (unsigned long long)v->payload_bits);
+  return PARZ_OK;
+}
+
+static int fixed_length(const parz_params* p) {
+  (void)p;
+  return 0;
+}
+
+/* A block's raw residuals, and one byte for its segment's coder (a segment has a block or
+ * more). */
+static unsigned block_bits_bound(parz_type type, unsigned dims, const parz_params* p) {
+  (void)dims;
+  (void)p;
+  return (unsigned)(8u * parz_ll_residual_bound(PARZ_LL_BLOCK_VALUES, 8u * parz_type_size(type)));
+}
+
+static size_t stream_bound(parz_type type, unsigned dims, const parz_params* p, size_t blocks) {
+  const size_t b = block_bits_bound(type, dims, p) / 8u;
+  return blocks > (SIZE_MAX - 8u) / b ? 0 : (blocks * b + 7u) / 8u * 8u;
+}
+
+static int check_encode(const parz_params* p, parz_type type, unsigned dims, parz_error* err) {
+  (void)p;
+  (void)dims;
+  if (type != PARZ_FLOAT && type != PARZ_DOUBLE && type != PARZ_INT32 && type != PARZ_INT64)
+    return parz_fail(err, PARZ_ERR_TYPE, "lossless codec: unknown value type %d", (int)type);
+  return PARZ_OK;
+}
+
+static int encode_segments(const parz_array* a, const void* data, const parz_chunk_view* v,
+                           size_t first, size_t count, size_t seg_blocks, void* dst,
+                           size_t dst_bytes, uint64_t* bits, uint32_t* seg_bits, parz_error* err) {
+  const unsigned transform = transform_of(v), predictor = predictor_of(v);
+  const size_t bound = parz_ll_segment_bound(a, predictor, seg_blocks);
+  unsigned char *out = (unsigned char*)dst, *spare = NULL;
+  size_t at = 0, i, nseg = count / seg_blocks + (count % seg_blocks != 0), pad;
+  int rc = PARZ_OK;
+  if (!bound || first % seg_blocks)
+    return parz_fail(err, PARZ_ERR_ARG, "lossless codec: segments of %zu blocks from block %zu",
+                     seg_blocks, first);
+  for (i = 0; i < nseg && rc == PARZ_OK; i++) {
+    const size_t s = first / seg_blocks + i;
+    size_t n = 0;
+    /* the core writes a segment where its bound fits; near the end of a tight destination,
+     * into a spare buffer first */
+    if (dst_bytes - at >= bound) {
+      rc = parz_ll_encode_segment(a, data, transform, predictor, seg_blocks, s, out + at,
+                                  dst_bytes - at, &n, err);
+    } else {
+      if (!spare && !(spare = (unsigned char*)malloc(bound)))
+        rc = parz_fail(err, PARZ_ERR_NOMEM, "lossless codec: no room for segment %zu", s);
+      if (rc == PARZ_OK)
+        rc = parz_ll_encode_segment(a, data, transform, predictor, seg_blocks, s, spare, bound, &n,
+                                    err);
+      if (rc == PARZ_OK && n > dst_bytes - at)
+        rc = parz_fail(err, PARZ_ERR_BUFFER, "lossless codec: segment %zu past %zu bytes", s,
+                       dst_bytes);
+      if (rc == PARZ_OK)
+        memcpy(out + at, spare, n);
+    }
+    if (rc == PARZ_OK && seg_bits)
+      seg_bits[i] = (uint32_t)(8u * n);
+    at += n;
+  }
+  free(spare);
+  if (rc != PARZ_OK)
+    return rc;
+  /* the stream ends on a whole 64-bit word, zero bits after the last segment */
+  pad = (8u - at % 8u) % 8u;
+  if (pad > dst_bytes - at)
+    return parz_fail(err, PARZ_ERR_BUFFER, "lossless codec: %zu bytes of stream in %zu", at + pad,
+                     dst_bytes);
+  memset(out + at, 0, pad);
+  if (bits)
+    *bits = 8u * (uint64_t)at;
+  return PARZ_OK;
+}
+
+/* Whether d is v's whole array in C order, where blocks are rebuilt in place. */
+static int dest_whole(const parz_chunk_view* v, const parz_chunk_dest* d) {
+  ptrdiff_t run = 1;
+  unsigned k;
+  for (k = v->array.dims; k-- > 0;) {
+    if (d->lo[k] || d->hi[k] != v->array.shape[k] || d->stride[k] != run)
+      return 0;
+    run *= (ptrdiff_t)v->array.shape[k];
+  }
+  return 1;
+}
+
+/* Block b's place in v's array: its first value o[k] and extents e[k] along each dimension. */
+static void block_place(const parz_chunk_view* v, uint64_t b, size_t o[4], size_t e[4]) {
+  unsigned k;
+  for (k = 4; k-- > 0;) {
+    const size_t n = k < v->array.dims ? v->array.shape[k] : 1, side = v->block_side[k];
+    const size_t nb = n / side + (n % side != 0);
+    o[k] = (size_t)(b % nb) * side;
+    e[k] = n - o[k] < side ? n - o[k] : side;
+    b /= nb;
+  }
+}
+
+/* Block b rebuilt from its residuals z into the window of d: the block alone, as the only block
+ * of an array of its extents (its prediction reads nothing outside it), then its values inside
+ * the window stored at their places. */
+static void rebuild_to(const parz_chunk_view* v, const parz_ll_geometry* g, const uint64_t* z,
+                       uint64_t b, uint64_t* scratch, unsigned char* box,
+                       const parz_chunk_dest* d) {
+  const size_t size = parz_type_size(v->array.type);
+  parz_ll_geometry one = *g;
+  size_t o[4], e[4], lo[4], hi[4], x[4];
+  unsigned k, j, used = 0;
+  block_place(v, b, o, e);
+  for (k = 0; k < v->array.dims; k++) {
+    lo[k] = d->lo[k] > o[k] ? d->lo[k] : o[k];
+    hi[k] = d->hi[k] < o[k] + e[k] ? d->hi[k] : o[k] + e[k];
+    if (lo[k] >= hi[k])
+      return; /* no value of the window */
+    used += v->array.shape[k] > 1;
+  }
+  for (k = 0; k < 4; k++) {
+    one.n[k] = 1;
+    one.grid[k] = 1;
+  }
+  for (k = 0, j = 4 - used; k < v->array.dims; k++)
+    if (v->array.shape[k] > 1)
+      one.n[j++] = e[k];
+  one.blocks = 1;
+  parz_ll_rebuild_block(&one, transform_of(v), z, 0, scratch, box);
+  /* rows of the last dimension, the block's C order */
+  for (k = 0; k < 4; k++)
+    x[k] = k < v->array.dims ? lo[k] : 0;
+  for (;;) {
+    const unsigned last = v->array.dims - 1;
+    size_t in = 0;
+    ptrdiff_t to = 0;
+    for (k = 0; k < v->array.dims; k++) {
+      in = in * e[k] + (x[k] - o[k]);
+      to += (ptrdiff_t)(x[k] - d->lo[k]) * d->stride[k];
+    }
+    if (d->stride[last] == 1) {
+      memcpy((unsigned char*)d->data + to * (ptrdiff_t)size, box + in * size,
+             (hi[last] - lo[last]) * size);
+    } else {
+      size_t i;
+      for (i = 0; i < hi[last] - lo[last]; i++)
+        memcpy((unsigned char*)d->data + (to + (ptrdiff_t)i * d->stride[last]) * (ptrdiff_t)size,
+               box + (in + i) * size, size);
+    }
+    for (k = last; k-- > 0;) {
+      if (++x[k] < hi[k])
+        break;
+      x[k] = lo[k];
+    }
+    if (k == (unsigned)-1)
+      return;
+  }
+}
+
+static int decode_segments(const parz_segment_run* run, size_t* bad, uint64_t* bad_end,
+                           parz_error* err) {
+  const parz_chunk_view* v = run->view;
+  const size_t C = run->seg_blocks, nseg = run->count / C + (run->count % C != 0);
+  const int whole = dest_whole(v, run->dest);
+  const unsigned char* payload = (const unsigned char*)run->src;
+  parz_ll_geometry g;
+  uint64_t *z = NULL, *scratch = NULL, begin = run->bit;
+  unsigned char* box = NULL;
+  size_t i;
+  int rc = geometry(v, &g, err);
+  *bad = SIZE_MAX;
+  *bad_end = 0;
+  if (rc != PARZ_OK)
+    return rc;
+  z = (uint64_t*)malloc(C * PARZ_LL_BLOCK_VALUES * sizeof *z);
+  scratch = (uint64_t*)malloc(PARZ_LL_SCRATCH * sizeof *scratch);
+  box = whole ? NULL : (unsigned char*)malloc(PARZ_LL_BLOCK_VALUES * 8u);
+  if (!z || !scratch || (!whole && !box))
+    rc = parz_fail(err, PARZ_ERR_NOMEM, "lossless codec: no room for segments of %zu blocks", C);
+  for (i = 0; i < nseg && rc == PARZ_OK; i++) {
+    const size_t s = run->first / C + i, b0 = run->first + i * C;
+    const size_t b1 = b0 + C < run->first + run->count ? b0 + C : run->first + run->count;
+    const uint64_t end = run->ends[i];
+    size_t b, n = 0;
+    if (begin % 8u || end % 8u || end < begin || end / 8u > run->src_bytes)
+      rc = parz_fail(err, PARZ_ERR_STREAM,
+                     "lossless segment %zu spans payload bits %llu to %llu: not whole bytes of "
+                     "the payload",
+                     s, (unsigned long long)begin, (unsigned long long)end);
+    for (b = b0; b < b1 && rc == PARZ_OK; b++)
+      n += parz_ll_block_values(&g, b);
+    if (rc == PARZ_OK)
+      rc = parz_ll_uncode_residuals(payload + begin / 8u, (size_t)((end - begin) / 8u), n, g.w, z,
+                                    s, err);
+    for (b = b0, n = 0; b < b1 && rc == PARZ_OK; b++) {
+      if (whole)
+        parz_ll_rebuild_block(&g, transform_of(v), z + n, b, scratch, run->dest->data);
+      else
+        rebuild_to(v, &g, z + n, b, scratch, box, run->dest);
+      n += parz_ll_block_values(&g, b);
+    }
+    begin = end;
+  }
+  free(z);
+  free(scratch);
+  free(box);
+  return rc;
+}
+
+/* Its modes: the predictor. Neither takes a value, so Parz(codec="lossless") names the first. */
+static int lorenzo_params(parz_chunk_config* c, const uint32_t* words, parz_type type,
+                          unsigned dims, parz_error* err) {
+  (void)words;
+  (void)type;
+  (void)dims;
+  (void)err;
+  c->settings.predictor = PARZ_LL_PREDICT_ALL;
+  return PARZ_OK;
+}
+
+static int stack_params(parz_chunk_config* c, const uint32_t* words, parz_type type, unsigned dims,
+                        parz_error* err) {
+  (void)words;
+  (void)type;
+  (void)dims;
+  (void)err;
+  c->settings.predictor = PARZ_LL_PREDICT_STACK;
+  return PARZ_OK;
+}
+
+/* An internal form keeps the predictor, then three zero words. */
+static int stored_settings(parz_chunk_config* c, const uint32_t words[4], parz_error* err) {
+  if (words[0] > PARZ_LL_PREDICT_STACK || words[1] || words[2] || words[3])
+    return parz_fail(
+        err, PARZ_ERR_PARAM, "parz: lossless settings %u %u %u %u (predictor 0 or 1, then 0 0 0)",
+        (unsigned)words[0], (unsigned)words[1], (unsigned)words[2], (unsigned)words[3]);
+  c->settings.predictor = words[0];
+  return PARZ_OK;
+}
+
+static void keep(const parz_chunk_config* c, uint32_t words[4]) {
+  words[0] = c->settings.predictor;
+  words[1] = words[2] = words[3] = 0;
+}
+
+static unsigned mode_of(const parz_chunk_view* v) { return predictor_of(v) + 1u; }
+
+/* clang-format off */
+static const parz_codec_mode modes[] = {
+  {1, "lorenzo", "", "", "exact; Lorenzo prediction over every dimension",             1, lorenzo_params},
+  {2, "stack",   "", "", "exact; a 4D array as a stack of 3D fields (ensemble members)", 1, stack_params},
+};
+/* clang-format on */
+
+static const parz_codec_modes lossless_modes = {modes, sizeof modes / sizeof modes[0],
+                                                stored_settings, keep, mode_of};
+
+const parz_codec parz_codec_lossless = {
+    .id = PARZ_CODEC_LOSSLESS,
+    .version = 1,
+    .name = "lossless",
+    .exact = 1,                                /* every bit pattern */
+    .contiguous = 1,                           /* the core reads rows of contiguous arrays */
+    .segment_blocks = LOSSLESS_SEGMENT_BLOCKS, /* each segment coded as a whole */
+    .block_sides = block_sides,                /* 4096 values */
+    .read_params = read_params,
+    .configure = configure,
+    .prepare = prepare, /* the transform */
+    .fixed_length = fixed_length,
+    .check = check,
+    .block_bits_bound = block_bits_bound,
+    .stream_bound = stream_bound,
+    .check_encode = check_encode,
+    .encode_segments = encode_segments,
+    .decode_segments = decode_segments,
+    .modes = &lossless_modes,
+    .min_block_bits = 1, /* every value takes a bit or more */
+};

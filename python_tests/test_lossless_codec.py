@@ -1,0 +1,174 @@
+"""The lossless codec (codec 3) through h5py, the filter's cd_values, h5repack, h5dump and the parz
+command: every bit pattern of float32/64 and int32/64 in ranks 1 to 4 comes back bit for bit,
+parz.read gives the same, and a chunk that would grow is stored."""
+import os
+import subprocess
+
+import h5py
+import numpy as np
+import pytest
+
+import parz
+
+FILTER_ID = 37050
+LOSSLESS = 3
+CODEC_UNIT = 65536
+
+F32 = [0x00000000, 0x80000000, 0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC12345, 0x7F800001,
+       0x00000001, 0x807FFFFF, 0x7F7FFFFF]
+F64 = [0x0, 0x8000000000000000, 0x7FF0000000000000, 0xFFF0000000000000, 0x7FF8000000000000,
+       0xFFF8000000000001, 0x7FF0000000000001, 0x0000000000000001, 0x800FFFFFFFFFFFFF,
+       0x7FEFFFFFFFFFFFFF]
+SHAPES = {1: ((5000,), (1500,)), 2: ((70, 90), (40, 64)), 3: ((20, 18, 33), (10, 18, 16)),
+          4: ((3, 9, 17, 8), (2, 9, 8, 8))}
+
+
+def special_array(dtype, shape, seed):
+    """A smooth array with every special bit pattern of the type sprinkled in (for floats: NaN
+    payloads, -0.0, subnormals, infinities); integers over their whole range."""
+    rng = np.random.default_rng(seed)
+    n = int(np.prod(shape))
+    if dtype in (np.int32, np.int64):
+        a = (np.arange(n, dtype=np.int64) * 3).astype(dtype)
+        picks = rng.random(n) < 0.2
+        info = np.iinfo(dtype)
+        a[picks] = rng.integers(info.min, info.max, picks.sum(), dtype=dtype, endpoint=True)
+        a[:2] = [info.min, info.max]
+        return a.reshape(shape)
+    a = (1000.0 + np.arange(n) % 97 * 0.25 + np.arange(n) // 97).astype(dtype)
+    bits = a.view(np.uint32 if dtype == np.float32 else np.uint64)
+    specials = np.array(F32 if dtype == np.float32 else F64, dtype=bits.dtype)
+    picks = rng.random(n) < 0.2
+    bits[picks] = specials[rng.integers(0, len(specials), picks.sum())]
+    bits[:len(specials)] = specials[:n]
+    return a.reshape(shape)
+
+
+def same_bits(a, b):
+    return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
+
+
+def test_cd_values():
+    assert parz.cd_values(codec="lossless") == (LOSSLESS * CODEC_UNIT + 1,)
+    assert parz.cd_values(codec="lossless", lorenzo=True) == (LOSSLESS * CODEC_UNIT + 1,)
+    assert parz.cd_values(codec="lossless", stack=True) == (LOSSLESS * CODEC_UNIT + 2,)
+    assert parz.cd_values(codec="lossless", segment_blocks=8) == (LOSSLESS * CODEC_UNIT + 1, 8)
+    with pytest.raises(ValueError, match="exactly one"):
+        parz.cd_values(codec="lossless", lorenzo=True, stack=True)
+    with pytest.raises(ValueError, match="no mode accuracy"):
+        parz.cd_values(codec="lossless", accuracy=1e-3)
+    with pytest.raises(ValueError, match="exactly one"):  # zfp still needs its mode named
+        parz.cd_values()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.int64])
+@pytest.mark.parametrize("rank", [1, 2, 3, 4])
+def test_round_trip(tmp_path, dtype, rank):
+    shape, chunks = SHAPES[rank]
+    a = special_array(dtype, shape, rank)
+    path = tmp_path / "x.h5"
+    modes = [{}] + ([{"stack": True}] if rank == 4 else [])
+    with h5py.File(path, "w") as f:
+        for i, mode in enumerate(modes):
+            f.create_dataset("x%d" % i, data=a, chunks=chunks,
+                             **parz.Parz(codec="lossless", **mode))
+    with h5py.File(path, "r") as f:
+        for i in range(len(modes)):
+            assert same_bits(f["x%d" % i][...], a)
+            assert same_bits(parz.read(f["x%d" % i]), a)
+            part = tuple(slice(s // 3, s // 3 + max(1, s // 2)) for s in shape)
+            assert same_bits(f["x%d" % i][part], a[part])
+            assert same_bits(parz.read(f["x%d" % i], part), a[part])
+
+
+def test_smaller_than_gzip_on_smooth_data(tmp_path):
+    """A smooth field: the lossless chunks are exact and smaller than the values."""
+    y, x = np.mgrid[0:256, 0:512]
+    a = (np.sin(y / 17.0) * np.cos(x / 23.0) * 1000).astype(np.float32)
+    path = tmp_path / "x.h5"
+    with h5py.File(path, "w") as f:
+        f.create_dataset("x", data=a, chunks=(128, 512), **parz.Parz(codec="lossless"))
+    with h5py.File(path, "r") as f:
+        assert same_bits(f["x"][...], a)
+        stored = f["x"].id.get_storage_size()
+    assert stored < a.nbytes / 1.2, stored
+
+
+def test_random_bits_are_stored(tmp_path):
+    a = np.random.default_rng(5).integers(-2**63, 2**63 - 1, (64, 512), dtype=np.int64)
+    path = tmp_path / "x.h5"
+    with h5py.File(path, "w") as f:
+        f.create_dataset("x", data=a, chunks=(64, 512), **parz.Parz(codec="lossless"))
+    with h5py.File(path, "r") as f:
+        assert same_bits(f["x"][...], a)
+        assert f["x"].id.get_storage_size() <= a.nbytes + 256
+    out = parz_command("inspect", str(path))
+    assert " stored " in out
+
+
+def test_write_and_read(tmp_path):
+    """parz.write encodes lossless chunks as the dataset's filter says."""
+    a = special_array(np.float64, (40, 50), 9)
+    path = tmp_path / "x.h5"
+    with h5py.File(path, "w") as f:
+        f.create_dataset("x", shape=a.shape, dtype=a.dtype, chunks=(20, 25),
+                         **parz.Parz(codec="lossless"))
+        parz.write(f["x"], a)
+    with h5py.File(path, "r") as f:
+        assert same_bits(f["x"][...], a)
+
+
+def parz_command(*args):
+    """The build's parz command (beside its plugins folder), its output."""
+    tool = os.path.join(os.path.dirname(parz.plugin_dir() or ""), "tools", "parz")
+    if not os.path.exists(tool):
+        pytest.skip("no parz command beside the Python package")
+    p = subprocess.run([tool] + list(args), capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    return p.stdout
+
+
+def test_parz_command(tmp_path):
+    assert parz_command("cd-values", "--codec", "lossless").split()[1] == str(
+        LOSSLESS * CODEC_UNIT + 1)
+    assert parz_command("cd-values", "--codec", "lossless", "--stack").split()[1] == str(
+        LOSSLESS * CODEC_UNIT + 2)
+    a = special_array(np.float32, (60, 70), 3)
+    path = tmp_path / "x.h5"
+    with h5py.File(path, "w") as f:
+        f.create_dataset("x", data=a, chunks=(30, 70), **parz.Parz(codec="lossless"))
+    out = parz_command("inspect", str(path))
+    assert "ParZ lossless lorenzo" in out and " lossless lorenzo " in out, out
+    parz_command("verify", str(path))
+
+
+def tool(name):
+    from shutil import which
+    path = which(name)
+    if path is None:
+        pytest.skip("%s not installed" % name)
+    return path
+
+
+def test_h5repack_and_h5dump(tmp_path):
+    """h5repack applies the user cd_values (-f UD=37050,0,1,196609) and removes them; h5dump
+    prints the exact values through the plugin."""
+    a = special_array(np.int32, (30, 40), 4)
+    src, packed, plain = tmp_path / "in.h5", tmp_path / "lossless.h5", tmp_path / "plain.h5"
+    with h5py.File(src, "w") as f:
+        f.create_dataset("x", data=a, chunks=(15, 40))
+    env = dict(os.environ)
+    subprocess.run([tool("h5repack"), "-f", "UD=%d,0,1,%d" % (FILTER_ID, LOSSLESS * CODEC_UNIT + 1),
+                    str(src), str(packed)], check=True, env=env, timeout=120)
+    with h5py.File(packed, "r") as f:
+        assert f["x"].id.get_create_plist().get_filter(0)[0] == FILTER_ID
+        assert same_bits(f["x"][...], a)
+    out = subprocess.run([tool("h5dump"), "-d", "x", "-p", str(packed)], check=True, env=env,
+                         capture_output=True, text=True, timeout=120).stdout
+    assert "FILTER_ID 37050" in out
+    values = out[out.index("DATA {"):]
+    assert ("%d, %d" % (a[0, 0], a[0, 1])) in values.replace("(0,0): ", "")
+    subprocess.run([tool("h5repack"), "-f", "NONE", str(packed), str(plain)], check=True,
+                   env=env, timeout=120)
+    with h5py.File(plain, "r") as f:
+        assert f["x"].compression is None and same_bits(f["x"][...], a)

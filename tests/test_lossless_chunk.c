@@ -1,0 +1,480 @@
+/* The lossless codec through the frame (codec 3, codec/FORMAT.md "Lossless chunks"): every value
+ * of every type and rank comes back bit for bit from the serial and the OpenMP decoders, which
+ * write the same bytes and values as each other; windows of a chunk decode to the window's values
+ * wherever they are stored; a chunk that encoding would enlarge is stored; the configuration's
+ * and the chunk's hostile settings, and damaged chunks, are refused with a PARZ_ERR_* naming the
+ * value, never read outside the chunk.
+ *   test_lossless_chunk [SHARED_DATA_DIR [SERIES_DIR]] */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "checksum.h"
+#include "parz_chunk.h"
+#include "parz_omp.h"
+#include "real_arrays.h"
+#include "table_endian.h"
+#include "team.h"
+#include "test_chunk_common.h"
+
+#define HEADER 112u
+
+static uint64_t rng = 0x2545f4914f6cdd1dull;
+static uint64_t next(void) {
+  rng ^= rng << 13;
+  rng ^= rng >> 7;
+  rng ^= rng << 17;
+  return rng;
+}
+
+static parz_chunk_config config(unsigned predictor, uint32_t C) {
+  parz_chunk_config cfg;
+  memset(&cfg, 0, sizeof cfg);
+  cfg.codec = PARZ_CODEC_LOSSLESS;
+  cfg.settings.predictor = predictor;
+  cfg.segment_blocks = C;
+  return cfg;
+}
+
+/* The chunk's CRC-32C over its head again, after an edit. */
+static void reseal(unsigned char* c, size_t n) {
+  size_t head = n - (size_t)parz_load64(c + 88);
+  uint32_t crc = parz_crc32c(0, c, 108);
+  crc = parz_crc32c(crc, c + HEADER, head - HEADER);
+  parz_store32(c + 108, crc);
+}
+
+/* Serial and OpenMP encodes agree byte for byte; both decoders give back v bit for bit; a few
+ * windows, one with a strided last dimension, hold the window's values. Returns the chunk's
+ * size (0 on failure). */
+static size_t check_array(const char* what, const parz_array* a, const void* v,
+                          const parz_chunk_config* cfg) {
+  const size_t raw = parz_array_count(a) * parz_type_size(a->type);
+  const size_t size = parz_type_size(a->type);
+  size_t n = 0, no = 0, bound = parz_chunk_bound(a, cfg), w;
+  unsigned char *c = malloc(bound), *co = malloc(bound), *out = malloc(raw + 1),
+                *win = malloc(2 * raw + 8);
+  parz_chunk_view view;
+  parz_error err;
+  int rc = parz_chunk_encode(a, v, cfg, c, bound, &n, &err);
+  CHECK(rc == PARZ_OK, "%s: encode: %s", what, rc ? err.message : "");
+  if (rc != PARZ_OK)
+    goto done;
+  rc = parz_chunk_parse(c, n, &view, &err);
+  CHECK(rc == PARZ_OK && view.codec == (cfg->stored ? view.codec : PARZ_CODEC_LOSSLESS),
+        "%s: parse: %s", what, rc ? err.message : "");
+  if (rc != PARZ_OK)
+    goto done;
+  CHECK(view.nexceptions == 0 && view.mask.nvalues == 0, "%s: %llu exceptions, %u masked", what,
+        (unsigned long long)view.nexceptions, view.mask.nvalues);
+  memset(out, 0xa5, raw + 1);
+  rc = parz_chunk_decode(c, n, out, raw, &err);
+  CHECK(rc == PARZ_OK && !memcmp(out, v, raw) && out[raw] == 0xa5, "%s: serial decode %s", what,
+        rc ? err.message : "differs");
+  rc = parz_omp_chunk_encode_above(a, v, cfg, co, bound, &no, 3, 0, &err);
+  CHECK(rc == PARZ_OK && no == n && !memcmp(c, co, n),
+        "%s: OpenMP encode (%zu bytes, serial %zu)%s", what, no, n, rc ? err.message : "");
+  { /* the OpenMP decoder, the chunk split among the threads */
+    parz_chunk_dest d;
+    memset(out, 0x5a, raw);
+    parz_chunk_dest_whole(&view, out, &d);
+    rc = parz_omp_decode_chunks(1, &view, &d, 3, NULL, &err);
+    CHECK(rc == PARZ_OK && !memcmp(out, v, raw), "%s: OpenMP decode %s", what,
+          rc ? err.message : "differs");
+  }
+  for (w = 0; w < 3 && rc == PARZ_OK; w++) { /* windows, the last with a last-dimension stride 2 */
+    parz_chunk_dest d;
+    size_t k, x[4] = {0, 0, 0, 0}, ext[4];
+    ptrdiff_t run = w == 2 ? 2 : 1;
+    memset(&d, 0, sizeof d);
+    d.data = win;
+    for (k = a->dims; k-- > 0;) {
+      size_t nk = a->shape[k];
+      d.lo[k] = w == 0 ? 0 : (size_t)(next() % nk);
+      d.hi[k] = d.lo[k] + 1 + (size_t)(next() % (nk - d.lo[k]));
+      ext[k] = d.hi[k] - d.lo[k];
+      d.stride[k] = run;
+      run *= (ptrdiff_t)ext[k];
+    }
+    if (w == 0) /* a window of one value in the middle of the array's last block */
+      for (k = 0; k < a->dims; k++) {
+        d.lo[k] = a->shape[k] / 2;
+        d.hi[k] = d.lo[k] + 1;
+        ext[k] = 1;
+      }
+    memset(win, 0, 2 * raw + 8);
+    rc = parz_chunk_decode_segments_to(&view, &d, 0, view.nsegments, &err);
+    CHECK(rc == PARZ_OK, "%s: window %zu: %s", what, w, rc ? err.message : "");
+    for (;;) { /* every value of the window against the array's */
+      size_t at = 0, k2;
+      ptrdiff_t to = 0;
+      for (k2 = 0; k2 < a->dims; k2++) {
+        at = at * a->shape[k2] + d.lo[k2] + x[k2];
+        to += (ptrdiff_t)x[k2] * d.stride[k2];
+      }
+      if (memcmp(win + (size_t)to * size, (const unsigned char*)v + at * size, size)) {
+        CHECK(0, "%s: window %zu value at %zu differs", what, w, at);
+        break;
+      }
+      for (k2 = a->dims; k2-- > 0;) {
+        if (++x[k2] < ext[k2])
+          break;
+        x[k2] = 0;
+      }
+      if (k2 == (size_t)-1)
+        break;
+    }
+  }
+done:
+  free(c);
+  free(co);
+  free(out);
+  free(win);
+  return rc == PARZ_OK ? n : 0;
+}
+
+/* Special bit pattern i of 32 of a float of `w` bits: every sign, exponent field 0, 1, the
+ * largest finite one and all ones, mantissa 0, 1, its top bit alone and all ones: zeros of both
+ * signs, the least and largest subnormals, normals, the largest finite values, infinities, quiet
+ * and signalling NaN with payloads. */
+static uint64_t special(unsigned w, unsigned i) {
+  const unsigned mbits = w == 32 ? 23 : 52;
+  const uint64_t emax = w == 32 ? 255 : 2047, mall = ((uint64_t)1 << mbits) - 1;
+  const uint64_t exps[4] = {0, 1, emax - 1, emax};
+  const uint64_t mants[4] = {0, 1, (uint64_t)1 << (mbits - 1), mall};
+  return ((uint64_t)(i >> 4 & 1) << (w - 1)) | exps[i >> 2 & 3] << mbits | mants[i & 3];
+}
+
+/* Every special bit pattern, all four types, ranks 1 to 4 (extents of 1 among them, edge-cut
+ * blocks), both predictors, C of 1, 3 and the codec's own. */
+static void special_patterns(void) {
+  static const parz_type types[] = {PARZ_FLOAT, PARZ_DOUBLE, PARZ_INT32, PARZ_INT64};
+  static const size_t shapes[][5] = {{1, 1, 0, 0, 0},   {1, 5000, 0, 0, 0}, {2, 65, 130, 0, 0},
+                                     {2, 1, 300, 0, 0}, {3, 20, 18, 36, 0}, {3, 1, 70, 1, 0},
+                                     {4, 9, 2, 10, 11}, {4, 3, 17, 17, 9}};
+  static const uint32_t cs[] = {1, 3, 0};
+  unsigned ti, si, kind;
+  for (ti = 0; ti < 4; ti++)
+    for (si = 0; si < sizeof shapes / sizeof *shapes; si++)
+      for (kind = 0; kind < 2; kind++) {
+        const size_t* sh = shapes[si];
+        parz_array a = test_array(types[ti], (unsigned)sh[0], sh[1], sh[2] ? sh[2] : 1,
+                                  sh[3] ? sh[3] : 1, sh[4] ? sh[4] : 1);
+        const size_t n = parz_array_count(&a), w = parz_type_size(a.type);
+        unsigned char* v = malloc(n * w);
+        size_t i;
+        unsigned p, ci;
+        for (i = 0; i < n; i++) {
+          uint64_t bits;
+          if (a.type == PARZ_FLOAT) {
+            float f = (float)(1000.0 + (double)(i % 97) * 0.25 + (double)(i / 97));
+            uint32_t b;
+            memcpy(&b, &f, 4);
+            bits = next() % 5 == 0 ? special(32, (unsigned)(next() % 32)) : b;
+          } else if (a.type == PARZ_DOUBLE) {
+            double f = 1e-3 * (double)i + 7.0;
+            memcpy(&bits, &f, 8);
+            if (next() % 5 == 0)
+              bits = special(64, (unsigned)(next() % 32));
+          } else {
+            bits = (uint64_t)(int64_t)(i * 3) - (next() % 5 == 0 ? next() : 0);
+          }
+          /* kind 1: scaled integers for floats (k / 4, k / 100), random bits for integers */
+          if (kind == 1 && (a.type == PARZ_INT32 || a.type == PARZ_INT64)) {
+            bits = next();
+          } else if (kind == 1 && a.type == PARZ_FLOAT) {
+            float f = (float)(i % 1000) / 4.0f;
+            uint32_t b;
+            memcpy(&b, &f, 4);
+            bits = b;
+          } else if (kind == 1 && a.type == PARZ_DOUBLE) {
+            double f = (double)(i % 5000) / 100.0;
+            memcpy(&bits, &f, 8);
+          }
+          memcpy(v + i * w, &bits, w);
+        }
+        if (kind == 0 && (a.type == PARZ_FLOAT || a.type == PARZ_DOUBLE))
+          for (i = 0; i < n && i < 32; i++) { /* every pattern once where there is room */
+            uint64_t bits = special((unsigned)(8 * w), (unsigned)i);
+            memcpy(v + i * w, &bits, w);
+          }
+        for (p = 0; p < 2; p++)
+          for (ci = 0; ci < 3; ci++) {
+            parz_chunk_config cfg = config(p, cs[ci]);
+            char what[96];
+            snprintf(what, sizeof what, "%s rank %u (%zu values) kind %u predictor %u C %u",
+                     parz_type_name(a.type), a.dims, n, kind, p, cs[ci]);
+            check_array(what, &a, v, &cfg);
+          }
+        free(v);
+      }
+}
+
+/* The header's codec parameters: the transform the values chose, the predictor, zeros; C the
+ * codec's own when the configuration leaves it; a table of lengths. */
+static void header_fields(void) {
+  parz_array a = test_array(PARZ_FLOAT, 2, 100, 70, 1, 1);
+  float* v = malloc(7000 * sizeof *v);
+  parz_chunk_config cfg = config(0, 0);
+  unsigned char* c;
+  size_t n, i;
+  for (i = 0; i < 7000; i++)
+    v[i] = (float)(int)(i % 300) / 10.0f; /* scaled integers: k / 10 */
+  c = test_encode(&a, v, &cfg, &n);
+  if (c) {
+    static const unsigned char zero[14] = {0};
+    parz_chunk_view view;
+    CHECK(parz_load16(c + 6) == PARZ_CODEC_LOSSLESS && c[48] == 6 && c[49] == 0 &&
+              !memcmp(c + 50, zero, 14),
+          "codec %u, parameters %u %u", parz_load16(c + 6), c[48], c[49]);
+    CHECK(parz_chunk_parse(c, n, &view, NULL) == PARZ_OK && view.segment_blocks == 4 &&
+              view.block_side[0] == 64 && view.block_side[1] == 64 && view.nblocks == 4 &&
+              view.table == PARZ_TABLE_HYBRID,
+          "C %u, sides %u %u, %llu blocks", view.segment_blocks, view.block_side[0],
+          view.block_side[1], (unsigned long long)view.nblocks);
+  }
+  free(c);
+  { /* 4D: sides 8^4, or 1 x 16^3 as a stack; extents of 1 are dropped */
+    parz_array b = test_array(PARZ_INT32, 4, 3, 1, 20, 20);
+    int32_t* iv = calloc(1200, sizeof *iv);
+    parz_chunk_view view;
+    cfg = config(1, 0);
+    c = test_encode(&b, iv, &cfg, &n);
+    CHECK(c && parz_chunk_parse(c, n, &view, NULL) == PARZ_OK && view.block_side[0] == 16 &&
+              view.block_side[1] == 1 && view.block_side[2] == 16 && view.block_side[3] == 16 &&
+              c[49] == 1,
+          "rank 4 with an extent of 1: sides %u %u %u %u", c ? view.block_side[0] : 0,
+          c ? view.block_side[1] : 0, c ? view.block_side[2] : 0, c ? view.block_side[3] : 0);
+    free(c);
+    b = test_array(PARZ_INT32, 4, 3, 2, 20, 10);
+    cfg = config(1, 0);
+    c = test_encode(&b, iv, &cfg, &n);
+    CHECK(c && parz_chunk_parse(c, n, &view, NULL) == PARZ_OK && view.block_side[0] == 1 &&
+              view.block_side[1] == 16 && view.nblocks == 3 * 2,
+          "stack: sides %u %u, %llu blocks", c ? view.block_side[0] : 0, c ? view.block_side[1] : 0,
+          c ? (unsigned long long)view.nblocks : 0ull);
+    free(c);
+    free(iv);
+  }
+  free(v);
+}
+
+/* Settings that make no sense are refused before anything is written. */
+static void bad_settings(void) {
+  parz_array a = test_array(PARZ_DOUBLE, 1, 100, 1, 1, 1);
+  double v[100] = {0};
+  unsigned char c[4096];
+  size_t n;
+  parz_error err;
+  parz_chunk_config cfg = config(2, 0);
+  CHECK(parz_chunk_encode(&a, v, &cfg, c, sizeof c, &n, &err) == PARZ_ERR_PARAM &&
+            strstr(err.message, "predictor 2"),
+        "predictor 2: %s", err.message);
+  cfg = config(0, 0);
+  cfg.settings.error_bound = 1e-3;
+  CHECK(parz_chunk_encode(&a, v, &cfg, c, sizeof c, &n, &err) == PARZ_ERR_PARAM,
+        "an error bound accepted");
+  cfg = config(0, 4);
+  cfg.table = PARZ_TABLE_NONE;
+  CHECK(parz_chunk_encode(&a, v, &cfg, c, sizeof c, &n, &err) == PARZ_ERR_PARAM,
+        "table kind NONE accepted");
+  { /* a strided array (every other value): encoded from a contiguous copy, exact */
+    parz_array s = a;
+    double back[50];
+    size_t i;
+    for (i = 0; i < 100; i++)
+      v[i] = (double)i * 0.5;
+    s.shape[0] = 50;
+    s.stride[0] = 2;
+    cfg = config(0, 0);
+    CHECK(parz_chunk_encode(&s, v, &cfg, c, sizeof c, &n, &err) == PARZ_OK &&
+              parz_chunk_decode(c, n, back, sizeof back, &err) == PARZ_OK,
+          "strided array: %s", err.message);
+    for (i = 0; i < 50; i++)
+      CHECK(back[i] == v[2 * i], "strided value %zu", i);
+  }
+}
+
+/* Random bits do not shrink: with stored chunks on, the chunk is stored (codec 2) and no larger
+ * than its values and a head. */
+static void stored_instead(void) {
+  parz_array a = test_array(PARZ_INT64, 2, 64, 64, 1, 1);
+  uint64_t* v = malloc(4096 * sizeof *v);
+  parz_chunk_config cfg = config(0, 0);
+  unsigned char* c;
+  size_t n, i;
+  for (i = 0; i < 4096; i++)
+    v[i] = next();
+  cfg.stored = PARZ_STORED_WHEN_SMALLER;
+  c = test_encode(&a, v, &cfg, &n);
+  CHECK(c && parz_load16(c + 6) == PARZ_CODEC_STORED && n <= parz_chunk_bound(&a, &cfg),
+        "random int64: codec %u, %zu bytes", c ? parz_load16(c + 6) : 0, n);
+  if (c) {
+    uint64_t* out = malloc(4096 * sizeof *out);
+    CHECK(parz_chunk_decode(c, n, out, 4096 * 8, NULL) == PARZ_OK && !memcmp(out, v, 4096 * 8),
+          "stored chunk's values");
+    free(out);
+  }
+  free(c);
+  free(v);
+}
+
+/* A lossless chunk edited: expect `want` from the parser or, when the parser takes it, from the
+ * decoder; a decode that succeeds must not have written past the array. */
+static void expect(const unsigned char* m, size_t n, size_t raw, int want, const char* what) {
+  unsigned char* out = malloc(raw + 8);
+  parz_error err;
+  int rc;
+  memset(out + raw, 0x77, 8);
+  rc = parz_chunk_decode(m, n, out, raw, &err);
+  CHECK(rc == want, "%s: %d (%s), expected %d", what, rc, rc ? err.message : "", want);
+  CHECK(out[raw] == 0x77 && out[raw + 7] == 0x77, "%s: written past the array", what);
+  free(out);
+}
+
+/* Hostile chunks: codec parameters, sections, table lengths that lie, truncations and bit flips
+ * of every byte of the head and of payload bytes. */
+static void hostile(void) {
+  parz_array a = test_array(PARZ_FLOAT, 2, 90, 130, 1, 1);
+  const size_t raw = 90 * 130 * 4;
+  float* v = malloc(raw);
+  parz_chunk_config cfg = config(0, 1);
+  unsigned char *c, *m;
+  size_t n, i, head;
+  parz_chunk_view view;
+  for (i = 0; i < 90 * 130; i++)
+    v[i] = (float)(i % 130) * 0.37f + (float)(i / 130);
+  cfg.partition_segments = 2;
+  c = test_encode(&a, v, &cfg, &n);
+  if (!c || parz_chunk_parse(c, n, &view, NULL) != PARZ_OK)
+    return;
+  head = n - view.payload_bytes;
+  m = malloc(n + 64);
+  memcpy(m, c, n);
+  m[48] = 29; /* past the last scale */
+  reseal(m, n);
+  expect(m, n, raw, PARZ_ERR_FORMAT, "transform 29");
+  memcpy(m, c, n);
+  m[49] = 2;
+  reseal(m, n);
+  expect(m, n, raw, PARZ_ERR_FORMAT, "predictor 2");
+  memcpy(m, c, n);
+  m[63] = 1;
+  reseal(m, n);
+  expect(m, n, raw, PARZ_ERR_FORMAT, "reserved parameter byte");
+  { /* an integer chunk cannot be scaled */
+    parz_array b = test_array(PARZ_INT32, 1, 5000, 1, 1, 1);
+    int32_t* iv = calloc(5000, sizeof *iv);
+    size_t bn;
+    unsigned char* bc = test_encode(&b, iv, &cfg, &bn);
+    if (bc) {
+      bc[48] = 3;
+      reseal(bc, bn);
+      expect(bc, bn, 5000 * 4, PARZ_ERR_FORMAT, "scaled int32");
+    }
+    free(bc);
+    free(iv);
+  }
+  /* table lengths that lie: segment 0 one byte longer and segment 1 one shorter (the sum and
+   * the partition still agree), and the same by a bit */
+  {
+    size_t t = HEADER + 16u * parz_load32(c + 104), w = c[13];
+    uint64_t l0 = w == 2 ? parz_load16(c + t + 8) : parz_load32(c + t + 8);
+    uint64_t l1 = w == 2 ? parz_load16(c + t + 8 + w) : parz_load32(c + t + 8 + w);
+    unsigned d;
+    for (d = 0; d < 2; d++) {
+      const uint64_t by = d ? 1 : 8;
+      memcpy(m, c, n);
+      if (w == 2) {
+        parz_store16(m + t + 8, (uint16_t)(l0 + by));
+        parz_store16(m + t + 8 + w, (uint16_t)(l1 - by));
+      } else {
+        parz_store32(m + t + 8, (uint32_t)(l0 + by));
+        parz_store32(m + t + 8 + w, (uint32_t)(l1 - by));
+      }
+      reseal(m, n);
+      expect(m, n, raw, PARZ_ERR_STREAM, d ? "lengths off by a bit" : "lengths off by a byte");
+    }
+  }
+  { /* exceptions and masks make no sense: every value is in the payload */
+    size_t nx = n + 16;
+    memcpy(m, c, head);
+    memset(m + head, 0, 16);
+    memcpy(m + head + 16, c + head, view.payload_bytes);
+    parz_store64(m + 80, 1);
+    /* the exception goes after the table, before the sections: move them */
+    memmove(m + (size_t)(view.exceptions - c) + 16, m + (size_t)(view.exceptions - c),
+            head - (size_t)(view.exceptions - c));
+    memset(m + (size_t)(view.exceptions - c), 0, 16);
+    reseal(m, nx);
+    expect(m, nx, raw, PARZ_ERR_FORMAT, "an exception");
+  }
+  for (i = 0; i < n; i++) { /* truncations */
+    parz_chunk_view t;
+    CHECK(parz_chunk_parse(c, i, &t, NULL) != PARZ_OK, "truncated to %zu bytes accepted", i);
+  }
+  for (i = 0; i < n; i += i < head ? 1 : 7) { /* bit flips: refused, or the values damaged only */
+    unsigned bit = (unsigned)(next() % 8);
+    unsigned char* out = malloc(raw + 8);
+    int rc;
+    memcpy(m, c, n);
+    m[i] ^= (unsigned char)(1u << bit);
+    memset(out + raw, 0x77, 8);
+    rc = parz_chunk_decode(m, n, out, raw, NULL);
+    CHECK(rc != PARZ_OK || i >= head, "flip of head byte %zu bit %u accepted", i, bit);
+    CHECK(rc != PARZ_OK, "flip of payload byte %zu bit %u decoded (checksums are on)", i, bit);
+    CHECK(out[raw] == 0x77, "flip of byte %zu: written past the array", i);
+    free(out);
+  }
+  { /* without checksums a payload flip must still stay inside the array */
+    parz_chunk_config off = cfg;
+    size_t no;
+    unsigned char* co;
+    off.checksum = PARZ_CHECKSUM_OFF;
+    co = test_encode(&a, v, &off, &no);
+    for (i = no - view.payload_bytes; co && i < no; i += 3) {
+      unsigned char* out = malloc(raw + 8);
+      memcpy(m, co, no);
+      m[i] ^= (unsigned char)(1u << (next() % 8));
+      memset(out + raw, 0x77, 8);
+      (void)parz_chunk_decode(m, no, out, raw, NULL);
+      CHECK(out[raw] == 0x77 && out[raw + 7] == 0x77, "payload flip %zu wrote past the array", i);
+      free(out);
+    }
+    free(co);
+  }
+  free(m);
+  free(c);
+  free(v);
+}
+
+/* Every real array through the frame at the codec's own C, both predictors for 4D. */
+static void real(const char* dir) {
+  size_t n = 0, k;
+  real_array* list = real_arrays_load(dir, 0, &n);
+  for (k = 0; k < n; k++) {
+    unsigned p, last = list[k].array.dims == 4 ? 1u : 0u;
+    for (p = 0; p <= last; p++) {
+      parz_chunk_config cfg = config(p, 0);
+      size_t size = check_array(list[k].name, &list[k].array, list[k].data, &cfg);
+      printf("%-24s predictor %u ratio %.3f\n", list[k].name, p,
+             size ? (double)list[k].bytes / (double)size : 0.0);
+    }
+  }
+  real_arrays_free(list, n);
+}
+
+int main(int argc, char** argv) {
+  header_fields();
+  bad_settings();
+  stored_instead();
+  hostile();
+  special_patterns();
+  if (argc > 1 && argv[1][0])
+    real(argv[1]);
+  if (argc > 2)
+    real(argv[2]);
+  return test_finish("test_lossless_chunk");
+}
