@@ -59,15 +59,15 @@ if(PARZ_CYCLES_PYTHON)
            COMMAND ${PARZ_CYCLES_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_cycles.py --calls
                    $<TARGET_FILE:parz_codec> $<TARGET_FILE:parz_omp>)
   set_tests_properties(codec_call_cycles PROPERTIES ENVIRONMENT "NM=${CMAKE_NM}")
-  # The frame and the OpenMP drivers reach zfp and the error-bounded codec only through the codec
-  # table: no header of codec/zfp/ or codec/bounded/ included, no symbol of them called (the
-  # table itself names the codecs).
+  # The frame and the OpenMP drivers reach zfp, the lossless and the error-bounded codecs only
+  # through the codec table: no header of codec/zfp/, codec/lossless/ or codec/bounded/
+  # included, no symbol of them called (the table itself names the codecs).
   add_test(NAME codec_layers_includes
            COMMAND ${PARZ_CYCLES_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_layers.py --includes
-                   ${PROJECT_SOURCE_DIR} zfp bounded)
+                   ${PROJECT_SOURCE_DIR} zfp lossless bounded)
   add_test(NAME codec_layers_calls
            COMMAND ${PARZ_CYCLES_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_layers.py --calls
-                   ${PROJECT_SOURCE_DIR} zfp bounded -- codec=$<TARGET_FILE:parz_codec>
+                   ${PROJECT_SOURCE_DIR} zfp lossless bounded -- codec=$<TARGET_FILE:parz_codec>
                    omp=$<TARGET_FILE:parz_omp>)
   set_tests_properties(codec_layers_calls PROPERTIES ENVIRONMENT "NM=${CMAKE_NM}")
 endif()

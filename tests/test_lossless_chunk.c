@@ -364,6 +364,30 @@ static void hostile(void) {
   m[63] = 1;
   reseal(m, n);
   expect(m, n, raw, PARZ_ERR_FORMAT, "reserved parameter byte");
+  { /* a payload of fewer bits than the values it claims (a 1-D chunk of 8192 zeros, one
+     * segment, cut to one word): refused before a decoder allocates for them */
+    parz_array z = test_array(PARZ_FLOAT, 1, 8192, 1, 1, 1);
+    float* zeros = calloc(8192, sizeof *zeros);
+    parz_chunk_config zc = config(0, 2);
+    size_t zn, zh;
+    unsigned char* zchunk;
+    parz_chunk_view zv;
+    parz_error err;
+    zc.checksum = PARZ_CHECKSUM_OFF;
+    zchunk = test_encode(&z, zeros, &zc, &zn);
+    if (zchunk && parz_chunk_parse(zchunk, zn, &zv, NULL) == PARZ_OK) {
+      zh = zn - zv.payload_bytes;
+      parz_store64(zchunk + 88, 8);
+      parz_store64(zchunk + 96, 64);
+      parz_store32(zchunk + (size_t)(zv.table_data - zchunk) + 8, 64);
+      reseal(zchunk, zh + 8);
+      CHECK(parz_chunk_parse(zchunk, zh + 8, &zv, &err) == PARZ_ERR_FORMAT &&
+                strstr(err.message, "64 bits for 8192 values"),
+            "more values than payload bits: %s", err.message);
+    }
+    free(zchunk);
+    free(zeros);
+  }
   { /* an integer chunk cannot be scaled */
     parz_array b = test_array(PARZ_INT32, 1, 5000, 1, 1, 1);
     int32_t* iv = calloc(5000, sizeof *iv);

@@ -101,6 +101,12 @@ static int check(parz_chunk_view* v, parz_error* err) {
   if (v->payload_bits % 8u)
     return parz_fail(err, PARZ_ERR_FORMAT, "lossless payload of %llu bits, not whole bytes",
                      (unsigned long long)v->payload_bits);
+  /* every value takes a bit or more (a code word, or its raw bits), which bounds the array a
+   * small chunk may claim */
+  if (v->payload_bits < v->raw_bytes / parz_type_size(v->array.type))
+    return parz_fail(err, PARZ_ERR_FORMAT, "lossless payload of %llu bits for %zu values",
+                     (unsigned long long)v->payload_bits,
+                     v->raw_bytes / parz_type_size(v->array.type));
   return PARZ_OK;
 }
 
