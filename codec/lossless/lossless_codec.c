@@ -8,24 +8,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec_modes.h"
 #include "codecs.h"
+#include "lossless_codec.h"
 #include "lorenzo.h"
 #include "lossless.h"
 #include "residual_coder.h"
 #include "transform.h"
 
-/* Where the codec parameters sit among the header's 16 bytes. */
-#define P_TRANSFORM 0
-#define P_PREDICTOR 1
-#define P_RESERVED 2
-
 /* Blocks per segment when the configuration leaves C to the codec: 64 KiB of float32 per
  * segment pays for its code's tables (bench/results/build-vm/lossless_design.md). */
 #define LOSSLESS_SEGMENT_BLOCKS 4u
 
-static unsigned transform_of(const parz_chunk_view* v) { return v->codec_params[P_TRANSFORM]; }
-static unsigned predictor_of(const parz_chunk_view* v) { return v->codec_params[P_PREDICTOR]; }
+static unsigned transform_of(const parz_chunk_view* v) {
+  return v->codec_params[PARZ_LL_PARAM_TRANSFORM];
+}
+static unsigned predictor_of(const parz_chunk_view* v) {
+  return v->codec_params[PARZ_LL_PARAM_PREDICTOR];
+}
 
 /* The core's geometry of v's array (contiguous) under v's predictor. */
 static int geometry(const parz_chunk_view* v, parz_ll_geometry* g, parz_error* err) {
@@ -53,16 +52,16 @@ static int read_params(parz_chunk_view* v, parz_error* err) {
   const unsigned char* b = v->codec_params;
   unsigned k;
   memset(&v->params, 0, sizeof v->params);
-  for (k = P_RESERVED; k < PARZ_CODEC_PARAM_BYTES; k++)
+  for (k = PARZ_LL_PARAM_RESERVED; k < PARZ_CODEC_PARAM_BYTES; k++)
     if (b[k])
       return parz_fail(err, PARZ_ERR_FORMAT, "lossless codec parameter byte %u is %u, not 0", k,
                        b[k]);
-  if (b[P_PREDICTOR] > PARZ_LL_PREDICT_STACK)
+  if (b[PARZ_LL_PARAM_PREDICTOR] > PARZ_LL_PREDICT_STACK)
     return parz_fail(err, PARZ_ERR_FORMAT, "lossless predictor %u unknown (0 lorenzo, 1 stack)",
-                     b[P_PREDICTOR]);
-  if (!parz_ll_transform_valid(b[P_TRANSFORM], v->array.type))
-    return parz_fail(err, PARZ_ERR_FORMAT, "lossless transform %u for %s values", b[P_TRANSFORM],
-                     parz_type_name(v->array.type));
+                     b[PARZ_LL_PARAM_PREDICTOR]);
+  if (!parz_ll_transform_valid(b[PARZ_LL_PARAM_TRANSFORM], v->array.type))
+    return parz_fail(err, PARZ_ERR_FORMAT, "lossless transform %u for %s values",
+                     b[PARZ_LL_PARAM_TRANSFORM], parz_type_name(v->array.type));
   return PARZ_OK;
 }
 
@@ -77,7 +76,7 @@ static int configure(const parz_chunk_config* cfg, parz_chunk_view* v, parz_erro
     return parz_fail(err, PARZ_ERR_PARAM,
                      "lossless codec: an error bound (%g) makes no sense: every value is exact",
                      cfg->settings.error_bound);
-  v->codec_params[P_PREDICTOR] = (unsigned char)cfg->settings.predictor;
+  v->codec_params[PARZ_LL_PARAM_PREDICTOR] = (unsigned char)cfg->settings.predictor;
   return PARZ_OK;
 }
 
@@ -86,7 +85,7 @@ static int prepare(parz_chunk_view* v, const parz_array* a, const void* values,
                    unsigned char** data, parz_error* err) {
   (void)err;
   *data = NULL;
-  v->codec_params[P_TRANSFORM] = (unsigned char)parz_ll_choose_transform(a, values);
+  v->codec_params[PARZ_LL_PARAM_TRANSFORM] = (unsigned char)parz_ll_choose_transform(a, values);
   return PARZ_OK;
 }
 
@@ -316,54 +315,6 @@ static int decode_segments(const parz_segment_run* run, size_t* bad, uint64_t* b
   return rc;
 }
 
-/* Its modes: the predictor. Neither takes a value, so Parz(codec="lossless") names the first. */
-static int lorenzo_params(parz_chunk_config* c, const uint32_t* words, parz_type type,
-                          unsigned dims, parz_error* err) {
-  (void)words;
-  (void)type;
-  (void)dims;
-  (void)err;
-  c->settings.predictor = PARZ_LL_PREDICT_ALL;
-  return PARZ_OK;
-}
-
-static int stack_params(parz_chunk_config* c, const uint32_t* words, parz_type type, unsigned dims,
-                        parz_error* err) {
-  (void)words;
-  (void)type;
-  (void)dims;
-  (void)err;
-  c->settings.predictor = PARZ_LL_PREDICT_STACK;
-  return PARZ_OK;
-}
-
-/* An internal form keeps the predictor, then three zero words. */
-static int stored_settings(parz_chunk_config* c, const uint32_t words[4], parz_error* err) {
-  if (words[0] > PARZ_LL_PREDICT_STACK || words[1] || words[2] || words[3])
-    return parz_fail(
-        err, PARZ_ERR_PARAM, "parz: lossless settings %u %u %u %u (predictor 0 or 1, then 0 0 0)",
-        (unsigned)words[0], (unsigned)words[1], (unsigned)words[2], (unsigned)words[3]);
-  c->settings.predictor = words[0];
-  return PARZ_OK;
-}
-
-static void keep(const parz_chunk_config* c, uint32_t words[4]) {
-  words[0] = c->settings.predictor;
-  words[1] = words[2] = words[3] = 0;
-}
-
-static unsigned mode_of(const parz_chunk_view* v) { return predictor_of(v) + 1u; }
-
-/* clang-format off */
-static const parz_codec_mode modes[] = {
-  {1, "lorenzo", "", "", "exact; Lorenzo prediction over every dimension",             1, lorenzo_params},
-  {2, "stack",   "", "", "exact; a 4D array as a stack of 3D fields (ensemble members)", 1, stack_params},
-};
-/* clang-format on */
-
-static const parz_codec_modes lossless_modes = {modes, sizeof modes / sizeof modes[0],
-                                                stored_settings, keep, mode_of};
-
 const parz_codec parz_codec_lossless = {
     .id = PARZ_CODEC_LOSSLESS,
     .version = 1,
@@ -382,6 +333,6 @@ const parz_codec parz_codec_lossless = {
     .check_encode = check_encode,
     .encode_segments = encode_segments,
     .decode_segments = decode_segments,
-    .modes = &lossless_modes,
+    .modes = &parz_lossless_modes,
     .min_block_bits = 1, /* every value takes a bit or more */
 };

@@ -1,0 +1,55 @@
+/* The lossless codec's modes (codec_modes.h): its predictors, numbered 1 (lorenzo) and 2
+ * (stack) in cd_values, neither with a value, so that Parz(codec="lossless") names the first.
+ * The filter's internal form keeps the predictor and three zero words. */
+#include "lossless_codec.h"
+
+#include "lossless.h"
+
+static int lorenzo_params(parz_chunk_config* c, const uint32_t* words, parz_type type,
+                          unsigned dims, parz_error* err) {
+  (void)words;
+  (void)type;
+  (void)dims;
+  (void)err;
+  c->settings.predictor = PARZ_LL_PREDICT_ALL;
+  return PARZ_OK;
+}
+
+static int stack_params(parz_chunk_config* c, const uint32_t* words, parz_type type, unsigned dims,
+                        parz_error* err) {
+  (void)words;
+  (void)type;
+  (void)dims;
+  (void)err;
+  c->settings.predictor = PARZ_LL_PREDICT_STACK;
+  return PARZ_OK;
+}
+
+/* An internal form keeps the predictor, then three zero words. */
+static int stored_settings(parz_chunk_config* c, const uint32_t words[4], parz_error* err) {
+  if (words[0] > PARZ_LL_PREDICT_STACK || words[1] || words[2] || words[3])
+    return parz_fail(
+        err, PARZ_ERR_PARAM, "parz: lossless settings %u %u %u %u (predictor 0 or 1, then 0 0 0)",
+        (unsigned)words[0], (unsigned)words[1], (unsigned)words[2], (unsigned)words[3]);
+  c->settings.predictor = words[0];
+  return PARZ_OK;
+}
+
+static void keep(const parz_chunk_config* c, uint32_t words[4]) {
+  words[0] = c->settings.predictor;
+  words[1] = words[2] = words[3] = 0;
+}
+
+static unsigned mode_of(const parz_chunk_view* v) {
+  return v->codec_params[PARZ_LL_PARAM_PREDICTOR] + 1u;
+}
+
+/* clang-format off */
+static const parz_codec_mode modes[] = {
+  {1, "lorenzo", "", "", "exact; Lorenzo prediction over every dimension",             1, lorenzo_params},
+  {2, "stack",   "", "", "exact; a 4D array as a stack of 3D fields (ensemble members)", 1, stack_params},
+};
+/* clang-format on */
+
+const parz_codec_modes parz_lossless_modes = {modes, sizeof modes / sizeof modes[0],
+                                              stored_settings, keep, mode_of};
