@@ -86,7 +86,10 @@ int parz_bounded_book_build(const uint64_t* freq, parz_bounded_book* book, parz_
   int rc = parz_huff_lengths(freq, PARZ_BOUNDED_SYMBOLS, PARZ_BOUNDED_MAX_LEN, book->len, err);
   if (rc)
     return rc;
-  if (parz_huff_kraft(book->len, PARZ_BOUNDED_SYMBOLS, PARZ_BOUNDED_MAX_LEN) == 0)
+  unsigned any = 0;
+  for (uint32_t s = 0; s < PARZ_BOUNDED_SYMBOLS; s++)
+    any |= book->len[s];
+  if (!any)
     return parz_fail(err, PARZ_ERR_ARG, "bounded: no symbol to code");
   return parz_huff_codes(book->len, PARZ_BOUNDED_SYMBOLS, PARZ_BOUNDED_MAX_LEN, book->code, err);
 }
@@ -129,7 +132,10 @@ struct parz_bounded_decoder {
 };
 
 parz_bounded_decoder* parz_bounded_decoder_new(const parz_bounded_book* book, parz_error* err) {
-  size_t words = parz_huff_decoder_words(PARZ_BOUNDED_SYMBOLS, TABLE_BITS);
+  size_t used = 0;
+  for (uint32_t s = 0; s < PARZ_BOUNDED_SYMBOLS; s++)
+    used += book->len[s] != 0;
+  size_t words = parz_huff_decoder_words(used, TABLE_BITS);
   parz_bounded_decoder* d = (parz_bounded_decoder*)malloc(sizeof *d + words * sizeof(uint32_t));
   if (!d) {
     parz_fail(err, PARZ_ERR_NOMEM, "bounded: no memory for a decoder of %zu words", words);
@@ -154,14 +160,18 @@ int parz_bounded_decode_segment(const parz_bounded_decoder* d, const uint8_t* pa
                      (unsigned long long)bit0, (unsigned long long)nbits, payload_bytes);
   parz_bitr r;
   parz_bitr_init(&r, payload, payload_bytes, bit0, nbits);
+  /* the table in locals: the codes written below could alias it for the compiler */
+  const uint32_t* table = d->huff.table;
+  const uint64_t table_mask = ((uint64_t)1 << d->huff.table_bits) - 1;
   size_t i = 0;
   while (i < count) {
     if (r.pos >= r.end)
       return parz_fail(err, PARZ_ERR_STREAM, "bounded: segment %zu ends after %zu of its %zu codes",
                        index, i, count);
     uint64_t w = parz_bitr_peek(&r);
-    unsigned l = 0;
-    int32_t sym = parz_huff_decode(&d->huff, w, &l);
+    uint32_t e = table[w & table_mask];
+    unsigned l = PARZ_HUFF_ENTRY_LEN(e);
+    int32_t sym = l ? (int32_t)PARZ_HUFF_ENTRY_SYM(e) : parz_huff_decode_long(&d->huff, w, &l);
     if (sym < 0)
       return parz_fail(err, PARZ_ERR_STREAM,
                        "bounded: segment %zu, code %zu: bits not a code word of the book", index,

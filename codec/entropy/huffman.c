@@ -185,18 +185,27 @@ uint64_t parz_huff_kraft(const uint8_t* len, size_t n, unsigned max_len) {
   return sum;
 }
 
-/* first[l], count[l] for l = 1..max_len; 0, or 1 when the lengths make no prefix code. */
+/* first[l], count[l] for l = 1..max_len, from one pass over the lengths; 0, or 1 when they
+ * make no prefix code. */
 static int canonical_limits(const uint8_t* len, size_t n, unsigned max_len, uint32_t* first,
                             uint32_t* count) {
-  uint64_t kraft = parz_huff_kraft(len, n, max_len);
-  if (kraft == UINT64_MAX || kraft > ((uint64_t)1 << max_len))
-    return 1;
-  memset(count, 0, (max_len + 1) * sizeof *count);
+  size_t all[256] = {0};
   for (size_t s = 0; s < n; s++)
-    count[len[s]]++;
+    all[len[s]]++;
+  uint64_t kraft = 0;
+  for (unsigned l = 1; l < 256; l++) {
+    if (all[l] && l > max_len)
+      return 1;
+    if (l <= max_len)
+      kraft += (uint64_t)all[l] << (max_len - l);
+  }
+  if (kraft > ((uint64_t)1 << max_len))
+    return 1;
   uint32_t code = 0;
   first[0] = 0;
+  count[0] = (uint32_t)all[0];
   for (unsigned l = 1; l <= max_len; l++) {
+    count[l] = (uint32_t)all[l];
     if (l > 1)
       code = (code + count[l - 1]) << 1;
     first[l] = code;
@@ -223,8 +232,8 @@ int parz_huff_codes(const uint8_t* len, size_t n, unsigned max_len, uint32_t* co
   return PARZ_OK;
 }
 
-size_t parz_huff_decoder_words(size_t n, unsigned table_bits) {
-  return ((size_t)1 << table_bits) + n;
+size_t parz_huff_decoder_words(size_t used, unsigned table_bits) {
+  return ((size_t)1 << table_bits) + used;
 }
 
 int parz_huff_decoder_init(parz_huff_decoder* d, const uint8_t* len, size_t n, unsigned max_len,
@@ -260,10 +269,11 @@ int parz_huff_decoder_init(parz_huff_decoder* d, const uint8_t* len, size_t n, u
 }
 
 int32_t parz_huff_decode_long(const parz_huff_decoder* d, uint64_t window, unsigned* len) {
-  uint32_t code = 0;
-  for (unsigned l = 1; l <= d->max_len; l++) {
+  /* no word of at most table_bits bits starts the window: the search starts past them */
+  uint32_t code = reverse((uint32_t)(window & ((1u << d->table_bits) - 1u)), d->table_bits);
+  for (unsigned l = d->table_bits + 1; l <= d->max_len; l++) {
     code = code << 1 | (uint32_t)((window >> (l - 1)) & 1u);
-    if (l > d->table_bits && code - d->first[l] < d->count[l]) {
+    if (code - d->first[l] < d->count[l]) {
       *len = l;
       return (int32_t)d->sorted[d->index[l] + code - d->first[l]];
     }

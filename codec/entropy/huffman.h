@@ -52,12 +52,13 @@ typedef struct {
   uint32_t index[PARZ_HUFF_LEN_LIMIT + 1]; /* where length l's symbols begin in sorted */
 } parz_huff_decoder;
 
-/* uint32_t words of memory a decoder of n symbols with this table needs. */
-size_t parz_huff_decoder_words(size_t n, unsigned table_bits);
+/* uint32_t words of memory a decoder with this table needs for a code of `used` symbols of
+ * nonzero length (at most its alphabet's size). */
+size_t parz_huff_decoder_words(size_t used, unsigned table_bits);
 
 /* Sets d up for the lengths (at most max_len, a prefix code) in mem (parz_huff_decoder_words
- * long; d points into it). table_bits is cut to max_len. PARZ_ERR_STREAM for lengths that are no
- * prefix code. */
+ * long for the symbols the lengths use; d points into it). table_bits is cut to max_len.
+ * PARZ_ERR_STREAM for lengths that are no prefix code. */
 int parz_huff_decoder_init(parz_huff_decoder* d, const uint8_t* len, size_t n, unsigned max_len,
                            unsigned table_bits, uint32_t* mem, parz_error* err);
 
