@@ -12,22 +12,10 @@
 #include <string.h>
 
 #include "bounded_chunk.h"
+#include "check.h"
 #include "fnv_hash.h"
 #include "real_arrays.h"
 #include "xorshift.h"
-
-static int failures = 0, checks = 0;
-
-#define CHECK(cond, ...)                                   \
-  do {                                                     \
-    checks++;                                              \
-    if (!(cond)) {                                         \
-      failures++;                                          \
-      fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-      fprintf(stderr, __VA_ARGS__);                        \
-      fprintf(stderr, "\n");                               \
-    }                                                      \
-  } while (0)
 
 /* The fingerprint of every chunk roundtrip encoded with a predictor named (not chosen) since it
  * was last reset: the bytes must not change once a chunk format carries them. */
@@ -440,10 +428,5 @@ int main(int argc, char** argv) {
   hostile_codes();
   if (argc > 1)
     real(argv[1]);
-  if (failures) {
-    fprintf(stderr, "%d of %d checks failed\n", failures, checks);
-    return 1;
-  }
-  printf("all %d checks passed\n", checks);
-  return 0;
+  return test_finish("test_bounded");
 }

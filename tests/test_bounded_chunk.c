@@ -14,24 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "checksum.h"
 #include "parz_chunk.h"
 #include "parz_omp.h"
 #include "real_arrays.h"
 #include "xorshift.h"
-
-static int failures = 0, checks = 0;
-
-#define CHECK(cond, ...)                                   \
-  do {                                                     \
-    checks++;                                              \
-    if (!(cond)) {                                         \
-      failures++;                                          \
-      fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-      fprintf(stderr, __VA_ARGS__);                        \
-      fprintf(stderr, "\n");                               \
-    }                                                      \
-  } while (0)
 
 static double get(const void* p, parz_type t, size_t i) {
   return t == PARZ_FLOAT ? ((const float*)p)[i] : ((const double*)p)[i];
@@ -388,10 +376,5 @@ int main(int argc, char** argv) {
   hostile();
   if (argc > 1)
     real(argv[1]);
-  if (failures) {
-    fprintf(stderr, "%d of %d checks failed\n", failures, checks);
-    return 1;
-  }
-  printf("all %d checks passed\n", checks);
-  return 0;
+  return test_finish("test_bounded_chunk");
 }
