@@ -337,6 +337,43 @@ static void hostile(void) {
   free(v), free(out), free(c);
 }
 
+/* A chunk of zeros: each segment one run symbol, the fewest bits a segment can take, which the
+ * parser accepts; the same chunk saying it has no run symbols claims more values than its
+ * payload can hold, and the parser refuses it before anything is allocated. */
+static void fewest_bits(void) {
+  parz_array a;
+  memset(&a, 0, sizeof a);
+  a.type = PARZ_FLOAT;
+  a.dims = 2;
+  a.shape[0] = 256;
+  a.shape[1] = 256;
+  float* v = (float*)calloc(256 * 256, 4);
+  unsigned char* c = NULL;
+  size_t bytes = one_chunk("zeros", &a, v, 1e-3, NULL, &c);
+  parz_chunk_view view;
+  parz_error err;
+  int rc = bytes ? parz_chunk_parse(c, bytes, &view, &err) : PARZ_ERR_ARG;
+  CHECK(rc == PARZ_OK, "chunk of zeros not parsed: %s", rc ? err.message : "");
+  if (rc == PARZ_OK) {
+    /* 16 segments of 4096 codes, each one run of 4096: a 1-bit code word and 12 length bits */
+    CHECK(view.nsegments == 16 && view.payload_bits == 16 * 13,
+          "chunk of zeros in %llu segments of %llu bits, not 16 of 13",
+          (unsigned long long)view.nsegments, (unsigned long long)view.payload_bits);
+    const size_t runs_at = (size_t)(view.codec_data - c) + 9,
+                 payload_at = (size_t)(view.payload - c);
+    CHECK(c[runs_at] == 1, "chunk of zeros without run symbols");
+    c[runs_at] = 0;
+    uint32_t crc = parz_crc32c(0, c, 108);
+    crc = parz_crc32c(crc, c + 112, payload_at - 112);
+    for (unsigned b = 0; b < 4; b++)
+      c[108 + b] = (unsigned char)(crc >> (8 * b));
+    rc = parz_chunk_parse(c, bytes, &view, &err);
+    CHECK(rc == PARZ_ERR_FORMAT, "65536 codes without runs in 208 bits gave status %d (%s)", rc,
+          rc ? err.message : "parsed");
+  }
+  free(v), free(c);
+}
+
 /* Every real array in slabs of about 1 MiB along its first dimension (the last slab the rest):
  * both bounds relative to its range, fill values (|x| >= 1e9) given as the fill value. */
 static void real(const char* dir) {
@@ -374,6 +411,7 @@ int main(int argc, char** argv) {
   uniform_chunks();
   arguments();
   hostile();
+  fewest_bits();
   if (argc > 1)
     real(argv[1]);
   return test_finish("test_bounded_chunk");

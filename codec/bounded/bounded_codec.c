@@ -76,6 +76,18 @@ static int never_fixed(const parz_params* p) {
   return 0;
 }
 
+/* The fewest payload bits a segment of n >= 1 codes takes: with run symbols, one run of them all
+ * (a code word of at least one bit, then floor(log2 n) bits of its length; any split into more
+ * symbols takes at least as many); without, a code word of at least one bit per code. */
+static uint64_t segment_bits_min(uint64_t n, unsigned runs) {
+  unsigned k = 0;
+  if (!runs)
+    return n;
+  while (n >> (k + 1))
+    k++;
+  return 1u + k;
+}
+
 /* The codec data's fields against the chunk: the bytes themselves of the codebook are read when
  * the chunk is decoded (scratch_begin). */
 static int check(parz_chunk_view* v, parz_error* err) {
@@ -105,10 +117,19 @@ static int check(parz_chunk_view* v, parz_error* err) {
     if (d[k])
       return parz_fail(err, PARZ_ERR_FORMAT, "bounded chunk's codec data padding byte %llu is %u",
                        (unsigned long long)k, d[k]);
-  /* every segment has at least one code word, which bounds the values a small chunk may claim */
-  if (v->payload_bits < v->nsegments)
-    return parz_fail(err, PARZ_ERR_FORMAT, "bounded chunk of %llu segments in %llu payload bits",
-                     (unsigned long long)v->nsegments, (unsigned long long)v->payload_bits);
+  /* every segment takes at least its fewest bits, which bounds the values a small chunk may
+   * claim (and the scratch its decoder allocates) */
+  {
+    const uint64_t c = v->segment_blocks, full = v->nblocks / c, rest = v->nblocks % c;
+    const uint64_t per = segment_bits_min(c, d[D_RUNS]);
+    const uint64_t last = rest ? segment_bits_min(rest, d[D_RUNS]) : 0;
+    if (full > v->payload_bits / per || v->payload_bits - full * per < last)
+      return parz_fail(err, PARZ_ERR_FORMAT,
+                       "bounded chunk of %llu values in segments of %llu codes (runs %u) in only "
+                       "%llu payload bits",
+                       (unsigned long long)v->nblocks, (unsigned long long)c, d[D_RUNS],
+                       (unsigned long long)v->payload_bits);
+  }
   return PARZ_OK;
 }
 
