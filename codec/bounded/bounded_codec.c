@@ -395,6 +395,7 @@ const parz_codec parz_codec_bounded = {
     .name = "bounded",
     .exact = 0,
     .segment_blocks = PARZ_BOUNDED_SEGMENT_CODES, /* each segment coded as a whole */
+    .contiguous = 1,                              /* the forward pass reads whole arrays */
     .block_sides = block_sides,
     .read_params = read_params,
     .configure = configure,

@@ -211,20 +211,17 @@ static int add_exceptions(parz_chunk_encoder* enc, const uint64_t* pos, size_t n
   return PARZ_OK;
 }
 
-/* A scratch codec's forward pass over the values the encoder reads (codecs.h): they are made
- * contiguous, the holes the frame restores (exceptions, masked values) are marked for it, the
- * values its codes cannot carry join the exceptions and its codec data is written. */
-static int code_scratch(parz_chunk_encoder* enc, const parz_array* a, const void* data,
-                        const parz_scan* scan, const parz_jobs* jobs, parz_error* err) {
+/* A scratch codec's forward pass over the values the encoder reads (codecs.h; contiguous: a
+ * strided array was copied before): the holes the frame restores (exceptions, masked values)
+ * are marked for it, the values its codes cannot carry join the exceptions and its codec data is
+ * written. */
+static int code_scratch(parz_chunk_encoder* enc, const parz_array* a, parz_error* err) {
   const size_t n = enc->v.raw_bytes / parz_type_size(a->type);
   const uint64_t* pos;
   uint8_t* hole = NULL;
   size_t npos;
   uint64_t i;
   int rc = PARZ_OK;
-  if (!enc->cleaned && !parz_array_contiguous(a) &&
-      (rc = clean(enc, a, data, scan, jobs, err)) != PARZ_OK)
-    return rc;
   if (enc->v.nexceptions || enc->v.mask.section_bytes) {
     parz_chunk_view m = enc->v;
     if (!(hole = (uint8_t*)calloc(n, 1)))
@@ -288,11 +285,13 @@ int parz_chunk_encoder_begin_jobs(parz_chunk_encoder** out, const parz_array* a,
       scan.masked || scan.exceptions || scan.high ? clean(enc, a, data, &scan, jobs, err) : PARZ_OK;
   if (rc == PARZ_OK && scan.high && enc->codec->check_bound)
     rc = hold_bound(enc, a, data, cfg, &scan, jobs, err);
-  /* a codec that reads contiguous arrays only gets the cleaned copy, here with nothing to clean */
-  if (rc == PARZ_OK && enc->codec->contiguous && !enc->cleaned && !parz_array_contiguous(a))
+  /* a codec that reads contiguous arrays only, and every scratch codec's forward pass, gets the
+   * cleaned copy, here with nothing to clean */
+  if (rc == PARZ_OK && (enc->codec->contiguous || enc->codec->scratch) && !enc->cleaned &&
+      !parz_array_contiguous(a))
     rc = clean(enc, a, data, &scan, jobs, err);
   if (rc == PARZ_OK && enc->codec->scratch)
-    rc = code_scratch(enc, a, data, &scan, jobs, err);
+    rc = code_scratch(enc, a, err);
   parz_scan_free(&scan);
   /* the codec's choices from the values it will encode, before the head's size is fixed */
   if (rc == PARZ_OK && enc->codec->prepare)

@@ -99,8 +99,8 @@ typedef struct parz_codec {
    * value out of its payload (no exception, no mask), and the parser refuses a chunk of it that
    * holds either. */
   int exact;
-  /* Nonzero when encode_segments reads contiguous arrays only: the frame hands it a contiguous
-   * copy of a strided one. */
+  /* Nonzero when the codec's encoder (encode_segments, or a scratch codec's forward pass) reads
+   * contiguous arrays only: the frame hands it a contiguous copy of a strided one. */
   int contiguous;
   /* The C a configuration's 0 (auto) gives a codec whose segments' bytes depend on C (each
    * segment coded as a whole): it is fixed before encoding. 0: the frame's auto C, chosen once
