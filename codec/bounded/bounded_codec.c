@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "block_common.h"
 #include "bounded_chunk.h"
 #include "bounded_codec.h"
 #include "codecs.h"
@@ -32,27 +33,16 @@ struct parz_codec_scratch {
   size_t nexc;
 };
 
-static double load_f64(const unsigned char* p) {
-  uint64_t b = parz_load64(p);
-  double x;
-  memcpy(&x, &b, 8);
-  return x;
-}
-
-static void store_f64(unsigned char* p, double x) {
-  uint64_t b;
-  memcpy(&b, &x, 8);
-  parz_store64(p, b);
-}
-
 static void block_sides(const parz_chunk_view* v, uint32_t side[4]) {
   parz_block_sides_cube(v, 1, side);
 }
 
-double parz_bounded_params_eb(const unsigned char* params) { return load_f64(params + P_EB); }
+double parz_bounded_params_eb(const unsigned char* params) {
+  return parz_f64_from(parz_load64(params + P_EB));
+}
 
 static int read_params(parz_chunk_view* v, parz_error* err) {
-  const double eb = load_f64(v->codec_params + P_EB);
+  const double eb = parz_bounded_params_eb(v->codec_params);
   const uint32_t pred = parz_load32(v->codec_params + P_PREDICTOR);
   memset(&v->params, 0, sizeof v->params);
   if (!(eb > 0) || !isfinite(2 * eb))
@@ -66,7 +56,7 @@ static int read_params(parz_chunk_view* v, parz_error* err) {
 
 static int configure(const parz_chunk_config* cfg, parz_chunk_view* v, parz_error* err) {
   memset(v->codec_params, 0, PARZ_CODEC_PARAM_BYTES);
-  store_f64(v->codec_params + P_EB, cfg->settings.error_bound);
+  parz_store64(v->codec_params + P_EB, parz_f64_bits(cfg->settings.error_bound));
   parz_store32(v->codec_params + P_PREDICTOR, cfg->settings.predictor);
   return read_params(v, err);
 }
@@ -92,13 +82,13 @@ static uint64_t segment_bits_min(uint64_t n, unsigned runs) {
  * the chunk is decoded (scratch_begin). */
 static int check(parz_chunk_view* v, parz_error* err) {
   const unsigned char* d = v->codec_data;
-  const double eb = load_f64(v->codec_params + P_EB);
+  const double eb = parz_bounded_params_eb(v->codec_params);
   uint64_t book, k;
   double step;
   if (!d || v->codec_data_bytes < D_BOOK)
     return parz_fail(err, PARZ_ERR_FORMAT, "bounded chunk with a codec data section of %llu bytes",
                      (unsigned long long)v->codec_data_bytes);
-  step = load_f64(d + D_STEP);
+  step = parz_f64_from(parz_load64(d + D_STEP));
   book = parz_load32(d + D_BOOK_BYTES);
   /* the encoder's step is 2 eb less at most a quarter: a step outside [eb, 2 eb] lies */
   if (!(step >= eb && step <= 2 * eb))
@@ -193,7 +183,7 @@ static int scratch_begin(const parz_chunk_view* v, struct parz_codec_scratch** o
     shape_of(&v->array, &s->shape);
     s->n = v->raw_bytes / parz_type_size(v->array.type);
     s->seg = v->segment_blocks;
-    s->step = load_f64(d + D_STEP);
+    s->step = parz_f64_from(parz_load64(d + D_STEP));
     s->predictor = d[D_PREDICTOR];
     s->runs = d[D_RUNS];
     s->codes = (int32_t*)malloc(s->n * sizeof *s->codes);
@@ -300,8 +290,8 @@ static int code(const parz_chunk_view* v, const parz_array* a, const void* data,
   opt.runs = 2;
   opt.segment = v->segment_blocks;
   opt.fill = NULL;
-  rc = parz_bounded_code(&s->shape, data, load_f64(v->codec_params + P_EB), &opt, hole, &s->coded,
-                         err);
+  rc = parz_bounded_code(&s->shape, data, parz_bounded_params_eb(v->codec_params), &opt, hole,
+                         &s->coded, err);
   s->n = parz_bounded_count(&s->shape);
   if (rc == PARZ_OK && !(s->exc = (uint64_t*)malloc((s->coded.nexceptions + 1) * sizeof *s->exc)))
     rc = parz_fail(err, PARZ_ERR_NOMEM, "bounded: no memory for %zu exceptions",
@@ -331,7 +321,7 @@ static size_t codec_data(const struct parz_codec_scratch* s, unsigned char* out)
   const size_t bytes = (D_BOOK + s->coded.book_size + 7u) / 8u * 8u;
   if (out) {
     memset(out, 0, bytes);
-    store_f64(out + D_STEP, s->step);
+    parz_store64(out + D_STEP, parz_f64_bits(s->step));
     out[D_PREDICTOR] = (unsigned char)s->predictor;
     out[D_RUNS] = (unsigned char)s->runs;
     parz_store32(out + D_BOOK_BYTES, (uint32_t)s->coded.book_size);
