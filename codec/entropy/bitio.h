@@ -13,6 +13,14 @@
 #include <stdint.h>
 #include <string.h>
 
+/* Host code inlines them; under nvcc they are host and device functions, so that the GPU
+ * decoders read streams with this very code. */
+#if defined(__CUDACC__)
+#define PARZ_BITIO static __host__ __device__ __forceinline__
+#else
+#define PARZ_BITIO static inline
+#endif
+
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define PARZ_BITIO_LE 1
 #else
@@ -28,7 +36,7 @@ typedef struct {
 } parz_bitw;
 
 /* A stream written into out[at..cap). */
-static inline void parz_bitw_init(parz_bitw* w, uint8_t* out, size_t cap, size_t at) {
+PARZ_BITIO void parz_bitw_init(parz_bitw* w, uint8_t* out, size_t cap, size_t at) {
   w->out = out;
   w->cap = cap;
   w->at = at;
@@ -38,7 +46,7 @@ static inline void parz_bitw_init(parz_bitw* w, uint8_t* out, size_t cap, size_t
 }
 
 /* Stores the accumulator's whole bytes. */
-static inline void parz_bitw_spill(parz_bitw* w) {
+PARZ_BITIO void parz_bitw_spill(parz_bitw* w) {
   unsigned bytes = w->fill >> 3;
   if (PARZ_BITIO_LE && w->at + 8 <= w->cap) {
     memcpy(w->out + w->at, &w->acc, 8); /* the bytes past the whole ones are rewritten later */
@@ -56,7 +64,7 @@ static inline void parz_bitw_spill(parz_bitw* w) {
 }
 
 /* Appends the n <= 32 low bits of v (v < 2^n). */
-static inline void parz_bitw_put(parz_bitw* w, uint64_t v, unsigned n) {
+PARZ_BITIO void parz_bitw_put(parz_bitw* w, uint64_t v, unsigned n) {
   w->acc |= v << w->fill;
   w->fill += n;
   if (w->fill >= 32)
@@ -64,7 +72,7 @@ static inline void parz_bitw_put(parz_bitw* w, uint64_t v, unsigned n) {
 }
 
 /* Appends the n <= 64 low bits of v (v < 2^n). */
-static inline void parz_bitw_put64(parz_bitw* w, uint64_t v, unsigned n) {
+PARZ_BITIO void parz_bitw_put64(parz_bitw* w, uint64_t v, unsigned n) {
   if (n > 32) {
     parz_bitw_put(w, v & 0xffffffffu, 32);
     parz_bitw_put(w, v >> 32, n - 32);
@@ -76,21 +84,21 @@ static inline void parz_bitw_put64(parz_bitw* w, uint64_t v, unsigned n) {
 /* Appends the n <= 56 low bits of v (v < 2^n) to a stream whose accumulator holds fewer than 8
  * bits (after parz_bitw_flush_bytes or another parz_bitw_put56), and keeps it so: one store per
  * call, for loops that write most values with one call. */
-static inline void parz_bitw_put56(parz_bitw* w, uint64_t v, unsigned n) {
+PARZ_BITIO void parz_bitw_put56(parz_bitw* w, uint64_t v, unsigned n) {
   w->acc |= v << w->fill;
   w->fill += n;
   parz_bitw_spill(w);
 }
 
 /* Stores the accumulator's whole bytes: afterwards it holds fewer than 8 bits. */
-static inline void parz_bitw_flush_bytes(parz_bitw* w) { parz_bitw_spill(w); }
+PARZ_BITIO void parz_bitw_flush_bytes(parz_bitw* w) { parz_bitw_spill(w); }
 
 /* Bits from out[0] to the end of the stream. */
-static inline uint64_t parz_bitw_bits(const parz_bitw* w) { return (uint64_t)w->at * 8 + w->fill; }
+PARZ_BITIO uint64_t parz_bitw_bits(const parz_bitw* w) { return (uint64_t)w->at * 8 + w->fill; }
 
 /* Pads the last byte with zero bits and stores it; returns the stream's end in bytes (from out).
  * w->overflow says whether it fitted in cap. */
-static inline size_t parz_bitw_finish(parz_bitw* w) {
+PARZ_BITIO size_t parz_bitw_finish(parz_bitw* w) {
   w->fill = (w->fill + 7u) & ~7u;
   if (w->fill)
     parz_bitw_spill(w);
@@ -105,8 +113,8 @@ typedef struct {
 } parz_bitr;
 
 /* Reads bits [bit0, bit0 + nbits) of p[0..bytes); the caller checks that they lie inside it. */
-static inline void parz_bitr_init(parz_bitr* r, const uint8_t* p, size_t bytes, uint64_t bit0,
-                                  uint64_t nbits) {
+PARZ_BITIO void parz_bitr_init(parz_bitr* r, const uint8_t* p, size_t bytes, uint64_t bit0,
+                               uint64_t nbits) {
   r->p = p;
   r->bytes = bytes;
   r->pos = bit0;
@@ -114,7 +122,7 @@ static inline void parz_bitr_init(parz_bitr* r, const uint8_t* p, size_t bytes, 
 }
 
 /* At least 57 bits from pos, low bits first; bytes past the buffer read as zeros. */
-static inline uint64_t parz_bitr_peek(const parz_bitr* r) {
+PARZ_BITIO uint64_t parz_bitr_peek(const parz_bitr* r) {
   uint64_t v = 0;
   size_t at = (size_t)(r->pos >> 3);
   if (PARZ_BITIO_LE && at + 8 <= r->bytes) {
@@ -126,16 +134,16 @@ static inline uint64_t parz_bitr_peek(const parz_bitr* r) {
   return v >> (r->pos & 7);
 }
 
-static inline void parz_bitr_skip(parz_bitr* r, unsigned n) { r->pos += n; }
+PARZ_BITIO void parz_bitr_skip(parz_bitr* r, unsigned n) { r->pos += n; }
 
 /* The next n <= 57 bits. */
-static inline uint64_t parz_bitr_get(parz_bitr* r, unsigned n) {
+PARZ_BITIO uint64_t parz_bitr_get(parz_bitr* r, unsigned n) {
   uint64_t v = n ? parz_bitr_peek(r) & (~(uint64_t)0 >> (64 - n)) : 0;
   r->pos += n;
   return v;
 }
 
 /* 1 once the reader has passed the end of its bits. */
-static inline int parz_bitr_over(const parz_bitr* r) { return r->pos > r->end; }
+PARZ_BITIO int parz_bitr_over(const parz_bitr* r) { return r->pos > r->end; }
 
 #endif

@@ -185,50 +185,15 @@ uint64_t parz_huff_kraft(const uint8_t* len, size_t n, unsigned max_len) {
   return sum;
 }
 
-/* first[l], count[l] for l = 1..max_len, from one pass over the lengths; 0, or 1 when they
- * make no prefix code. */
-static int canonical_limits(const uint8_t* len, size_t n, unsigned max_len, uint32_t* first,
-                            uint32_t* count) {
-  size_t all[256] = {0};
-  for (size_t s = 0; s < n; s++)
-    all[len[s]]++;
-  uint64_t kraft = 0;
-  for (unsigned l = 1; l < 256; l++) {
-    if (all[l] && l > max_len)
-      return 1;
-    if (l <= max_len)
-      kraft += (uint64_t)all[l] << (max_len - l);
-  }
-  if (kraft > ((uint64_t)1 << max_len))
-    return 1;
-  uint32_t code = 0;
-  first[0] = 0;
-  count[0] = (uint32_t)all[0];
-  for (unsigned l = 1; l <= max_len; l++) {
-    count[l] = (uint32_t)all[l];
-    if (l > 1)
-      code = (code + count[l - 1]) << 1;
-    first[l] = code;
-  }
-  return 0;
-}
-
-static uint32_t reverse(uint32_t c, unsigned l) {
-  uint32_t r = 0;
-  for (unsigned b = 0; b < l; b++)
-    r |= ((c >> b) & 1u) << (l - 1 - b);
-  return r;
-}
-
 int parz_huff_codes(const uint8_t* len, size_t n, unsigned max_len, uint32_t* code,
                     parz_error* err) {
   uint32_t first[PARZ_HUFF_LEN_LIMIT + 1], count[PARZ_HUFF_LEN_LIMIT + 1];
   if (max_len < 1 || max_len > PARZ_HUFF_LEN_LIMIT ||
-      canonical_limits(len, n, max_len, first, count))
+      parz_huff_limits(len, n, max_len, first, count))
     return parz_fail(err, PARZ_ERR_STREAM, "huffman: code lengths (at most %u) are no prefix code",
                      max_len);
   for (size_t s = 0; s < n; s++)
-    code[s] = len[s] ? reverse(first[len[s]]++, len[s]) : 0;
+    code[s] = len[s] ? parz_huff_reverse(first[len[s]]++, len[s]) : 0;
   return PARZ_OK;
 }
 
@@ -238,45 +203,8 @@ size_t parz_huff_decoder_words(size_t used, unsigned table_bits) {
 
 int parz_huff_decoder_init(parz_huff_decoder* d, const uint8_t* len, size_t n, unsigned max_len,
                            unsigned table_bits, uint32_t* mem, parz_error* err) {
-  if (max_len < 1 || max_len > PARZ_HUFF_LEN_LIMIT ||
-      canonical_limits(len, n, max_len, d->first, d->count))
+  if (parz_huff_decoder_setup(d, len, n, max_len, table_bits, mem))
     return parz_fail(err, PARZ_ERR_STREAM, "huffman: code lengths (at most %u) are no prefix code",
                      max_len);
-  d->max_len = max_len;
-  d->table_bits = table_bits < max_len ? table_bits : max_len;
-  d->table = mem;
-  d->sorted = mem + ((size_t)1 << table_bits);
-  memset(d->table, 0, ((size_t)1 << d->table_bits) * sizeof *d->table);
-  uint32_t at = 0, next[PARZ_HUFF_LEN_LIMIT + 1];
-  for (unsigned l = 1; l <= max_len; l++) {
-    d->index[l] = at;
-    next[l] = at;
-    at += d->count[l];
-  }
-  uint32_t word[PARZ_HUFF_LEN_LIMIT + 1];
-  memcpy(word, d->first, sizeof word);
-  for (size_t s = 0; s < n; s++) {
-    unsigned l = len[s];
-    if (!l)
-      continue;
-    d->sorted[next[l]++] = (uint32_t)s;
-    uint32_t c = reverse(word[l]++, l);
-    if (l <= d->table_bits)
-      for (uint32_t i = c; i < (1u << d->table_bits); i += 1u << l)
-        d->table[i] = (uint32_t)s << 5 | l;
-  }
   return PARZ_OK;
-}
-
-int32_t parz_huff_decode_long(const parz_huff_decoder* d, uint64_t window, unsigned* len) {
-  /* no word of at most table_bits bits starts the window: the search starts past them */
-  uint32_t code = reverse((uint32_t)(window & ((1u << d->table_bits) - 1u)), d->table_bits);
-  for (unsigned l = d->table_bits + 1; l <= d->max_len; l++) {
-    code = code << 1 | (uint32_t)((window >> (l - 1)) & 1u);
-    if (code - d->first[l] < d->count[l]) {
-      *len = l;
-      return (int32_t)d->sorted[d->index[l] + code - d->first[l]];
-    }
-  }
-  return -1;
 }

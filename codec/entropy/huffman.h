@@ -15,10 +15,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "huffman_decode.h"
 #include "parz.h"
 
-#define PARZ_HUFF_MAX_SYMBOLS ((size_t)1 << 17) /* alphabet sizes 1..2^17 */
-#define PARZ_HUFF_LEN_LIMIT 24u                 /* max_len 1..24 */
+#define PARZ_HUFF_MAX_SYMBOLS ((size_t)1 << 17) /* alphabet sizes 1..2^17; max_len 1..24 */
 
 /* len[s] = the length of symbol s's code word (0 when freq[s] == 0) in an optimal code of at
  * most max_len bits for the n frequencies; a single used symbol gets length 1. Refuses
@@ -36,21 +36,7 @@ uint64_t parz_huff_kraft(const uint8_t* len, size_t n, unsigned max_len);
 int parz_huff_codes(const uint8_t* len, size_t n, unsigned max_len, uint32_t* code,
                     parz_error* err);
 
-/* The decoder of one code: a table of 2^table_bits entries (symbol << 5 | length, 0 where no
- * word of at most table_bits bits starts) and, for longer words, the canonical code's limits per
- * length. Incomplete codes are allowed: bits that start no word of the book are refused. A
- * codec's inner loop may read the table itself, with the macros below, and call
- * parz_huff_decode_long where the length is 0. */
-#define PARZ_HUFF_ENTRY_LEN(e) ((e)&31u)
-#define PARZ_HUFF_ENTRY_SYM(e) ((e) >> 5)
-typedef struct {
-  uint32_t* table;  /* [1 << table_bits] */
-  uint32_t* sorted; /* the used symbols by (length, symbol) */
-  unsigned table_bits, max_len;
-  uint32_t first[PARZ_HUFF_LEN_LIMIT + 1]; /* first[l]: the first word of length l */
-  uint32_t count[PARZ_HUFF_LEN_LIMIT + 1]; /* words of length l */
-  uint32_t index[PARZ_HUFF_LEN_LIMIT + 1]; /* where length l's symbols begin in sorted */
-} parz_huff_decoder;
+/* The decoder of one code (parz_huff_decoder) is huffman_decode.h's. */
 
 /* uint32_t words of memory a decoder with this table needs for a code of `used` symbols of
  * nonzero length (at most its alphabet's size). */
@@ -61,9 +47,6 @@ size_t parz_huff_decoder_words(size_t used, unsigned table_bits);
  * PARZ_ERR_STREAM for lengths that are no prefix code. */
 int parz_huff_decoder_init(parz_huff_decoder* d, const uint8_t* len, size_t n, unsigned max_len,
                            unsigned table_bits, uint32_t* mem, parz_error* err);
-
-/* The word longer than the table's bits at the low bits of window: its symbol, or -1. */
-int32_t parz_huff_decode_long(const parz_huff_decoder* d, uint64_t window, unsigned* len);
 
 /* The symbol whose code word starts at the low bits of window (which holds at least max_len
  * valid bits) and its length in *len; -1 when those bits start no word of the book. */

@@ -17,12 +17,7 @@
 #include <stdint.h>
 
 #include "parz.h"
-
-#define PARZ_LL_CODE_MAX 12
-#define PARZ_LL_CODER_RAW 0u
-#define PARZ_LL_CODER_LENGTHS 1u
-#define PARZ_LL_CODER_CONTEXT 2u
-#define PARZ_LL_CONTEXTS 17 /* w / 4 + 1 for w = 64 */
+#include "residual_decode.h" /* the coders' numbers, the decoding loop */
 
 /* Bytes of n raw residuals with their coder byte: the most a segment takes. */
 size_t parz_ll_residual_bound(size_t n, unsigned w);

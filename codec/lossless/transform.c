@@ -5,13 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-/* Decimal and binary scales: the i in v = i / S of counts divided by a gain, and S = 1, whole
- * numbers. Fixed by the format: the transform's number is the index here plus one. */
-static const double scales[PARZ_LL_SCALES] = {1,    2,    4,    5,    8,    10,  16,  20,  25,  32,
-                                              50,   64,   100,  128,  200,  250, 256, 400, 500, 512,
-                                              1000, 1024, 2000, 2048, 4096, 1e4, 1e5, 1e6};
-
-double parz_ll_scale(unsigned k) { return k >= 1 && k <= PARZ_LL_SCALES ? scales[k - 1] : 1.0; }
+double parz_ll_scale(unsigned k) { return parz_ll_scale_of(k); }
 
 int parz_ll_transform_valid(unsigned k, parz_type type) {
   if (k == 0)
@@ -22,13 +16,6 @@ int parz_ll_transform_valid(unsigned k, parz_type type) {
 #else
   return k <= PARZ_LL_SCALES && (type == PARZ_FLOAT || type == PARZ_DOUBLE);
 #endif
-}
-
-static uint64_t image(uint64_t bits, uint64_t top, uint64_t mask) {
-  return (bits & top) ? (~bits & mask) : (bits | top);
-}
-static uint64_t unimage(uint64_t u, uint64_t top, uint64_t mask) {
-  return (u & top) ? (u & ~top) : (~u & mask);
 }
 
 /* The nearest integer of x, as llrint: below 2^51 in magnitude by adding and taking away
@@ -42,14 +29,10 @@ static int64_t nearest(double x) {
   return (int64_t)llrint(x);
 }
 
-/* i / S in the value's type; the encoder's check and the decoder both go through these. */
-static double scaled_double(int64_t i, double s) { return (double)i / s; }
-static float scaled_float(int32_t i, double s) { return (float)i / (float)s; }
-
 int parz_ll_scale_fits(parz_type type, const void* values, size_t n, unsigned k) {
   if (k == 0 || !parz_ll_transform_valid(k, type))
     return 0;
-  double s = scales[k - 1];
+  double s = parz_ll_scale_of(k);
   size_t i;
   if (type == PARZ_DOUBLE) {
     const double* v = (const double*)values;
@@ -57,7 +40,7 @@ int parz_ll_scale_fits(parz_type type, const void* values, size_t n, unsigned k)
       double x = v[i] * s;
       if (!(x > -9.2e18 && x < 9.2e18))
         return 0;
-      double back = scaled_double(nearest(x), s);
+      double back = parz_ll_scaled_double(nearest(x), s);
       if (memcmp(&back, &v[i], sizeof back) != 0)
         return 0;
     }
@@ -68,7 +51,7 @@ int parz_ll_scale_fits(parz_type type, const void* values, size_t n, unsigned k)
     double x = (double)v[i] * s;
     if (!(x > -2.1e9 && x < 2.1e9))
       return 0;
-    float back = scaled_float((int32_t)nearest(x), s);
+    float back = parz_ll_scaled_float((int32_t)nearest(x), s);
     if (memcmp(&back, &v[i], sizeof back) != 0)
       return 0;
   }
@@ -85,7 +68,7 @@ void parz_ll_load_row(parz_type type, const void* values, size_t at, size_t n, u
       for (i = 0; i < n; i++) {
         uint64_t b;
         memcpy(&b, &v[i], 8);
-        u[i] = k ? (uint64_t)nearest(v[i] * s) : image(b, (uint64_t)1 << 63, ~(uint64_t)0);
+        u[i] = k ? (uint64_t)nearest(v[i] * s) : parz_ll_image(b, (uint64_t)1 << 63, ~(uint64_t)0);
       }
       break;
     }
@@ -95,7 +78,7 @@ void parz_ll_load_row(parz_type type, const void* values, size_t at, size_t n, u
         uint32_t b;
         memcpy(&b, &v[i], 4);
         u[i] = k ? (uint32_t)(int32_t)nearest((double)v[i] * s)
-                 : image(b, (uint64_t)1 << 31, 0xffffffffu);
+                 : parz_ll_image(b, (uint64_t)1 << 31, 0xffffffffu);
       }
       break;
     }
@@ -115,28 +98,18 @@ void parz_ll_store_row(parz_type type, void* values, size_t at, size_t n, unsign
   size_t i;
   double s = parz_ll_scale(k);
   switch (type) {
-    case PARZ_DOUBLE: {
-      double* v = (double*)values + at;
+    case PARZ_DOUBLE:
       for (i = 0; i < n; i++) {
-        uint64_t b = unimage(u[i], (uint64_t)1 << 63, ~(uint64_t)0);
-        if (k)
-          v[i] = scaled_double((int64_t)u[i], s);
-        else
-          memcpy(&v[i], &b, 8);
+        uint64_t b = parz_ll_float_bits(1, k, s, u[i]);
+        memcpy((double*)values + at + i, &b, 8);
       }
       break;
-    }
-    case PARZ_FLOAT: {
-      float* v = (float*)values + at;
+    case PARZ_FLOAT:
       for (i = 0; i < n; i++) {
-        uint32_t b = (uint32_t)unimage(u[i], (uint64_t)1 << 31, 0xffffffffu);
-        if (k)
-          v[i] = scaled_float((int32_t)(uint32_t)u[i], s);
-        else
-          memcpy(&v[i], &b, 4);
+        uint32_t b = (uint32_t)parz_ll_float_bits(0, k, s, u[i]);
+        memcpy((float*)values + at + i, &b, 4);
       }
       break;
-    }
     case PARZ_INT64:
       for (i = 0; i < n; i++)
         ((int64_t*)values)[at + i] = (int64_t)u[i];

@@ -18,8 +18,7 @@
 #include <stdint.h>
 
 #include "parz.h"
-
-#define PARZ_LL_SCALES 28u
+#include "transform_decode.h" /* the scales, the inverse per value */
 
 /* The scale of transform k (1..PARZ_LL_SCALES). */
 double parz_ll_scale(unsigned k);

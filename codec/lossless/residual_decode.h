@@ -1,0 +1,205 @@
+/* The lossless codec's residual decoder (internal, header-only): one segment's bytes (coder byte,
+ * code lengths, code words and the bits below each residual's leading one; residual_coder.h
+ * describes them) back into its residuals, one residual per call. Compiled as C99 for the CPU
+ * decoder (residual_coder.c) and as CUDA C++ for the GPU's (gpu/lossless/), so that both run this
+ * very code: block_common.h's contract. Callers turn the PARZ_LL_BAD_* codes into messages. */
+#ifndef PARZ_LL_RESIDUAL_DECODE_H
+#define PARZ_LL_RESIDUAL_DECODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "bitio.h"
+#include "block_common.h"
+#include "huffman_decode.h"
+
+#define PARZ_LL_CODE_MAX 12
+#define PARZ_LL_CODER_RAW 0u
+#define PARZ_LL_CODER_LENGTHS 1u
+#define PARZ_LL_CODER_CONTEXT 2u
+#define PARZ_LL_CONTEXTS 17 /* w / 4 + 1 for w = 64 */
+
+/* Code words of up to PARZ_LL_TABLE_BITS bits take one lookup, longer ones the canonical walk: a
+ * small table, since each context of each segment builds its own. A context's memory: its
+ * decoder's table and sorted symbols (PARZ_LL_CODE_WORDS), then its fast table
+ * (PARZ_LL_TABLE_SIZE). */
+#define PARZ_LL_TABLE_BITS 9
+#define PARZ_LL_TABLE_SIZE (1u << PARZ_LL_TABLE_BITS)
+#define PARZ_LL_CODE_WORDS (PARZ_LL_TABLE_SIZE + 65u)
+#define PARZ_LL_CONTEXT_WORDS (PARZ_LL_CODE_WORDS + PARZ_LL_TABLE_SIZE)
+
+/* What a decode refuses (PARZ_LL_OK: nothing). */
+enum {
+  PARZ_LL_OK = 0,
+  PARZ_LL_BAD_CODER,   /* a coder byte no coder has, or no byte */
+  PARZ_LL_BAD_RAW,     /* a raw segment of another size than its values' */
+  PARZ_LL_BAD_LENGTHS, /* the bytes end inside the code lengths */
+  PARZ_LL_BAD_PREFIX,  /* code lengths that make no prefix code */
+  PARZ_LL_BAD_WORD,    /* bits that start no word of the code */
+  PARZ_LL_BAD_PAST,    /* residuals that run past the segment's bytes */
+  PARZ_LL_BAD_TRAILING /* bytes after the last residual */
+};
+
+/* The decoding loop's table per context: for a code word of at most PARZ_LL_TABLE_BITS bits,
+ * its residual's bit length k, the word's length and the bits both take (the word, then k - 1
+ * bits below the leading one when k >= 2); 0 where the window starts a longer word or none. */
+#define PARZ_LL_FAST_ADVANCE(e) ((e)&255u)
+#define PARZ_LL_FAST_K(e) (((e) >> 8) & 255u)
+#define PARZ_LL_FAST_LEN(e) ((e) >> 16)
+
+/* The context of a residual: the bit length of the one before it, in buckets of four. */
+PARZ_HD unsigned parz_ll_context_of(unsigned previous) { return (previous + 3) >> 2; }
+PARZ_HD unsigned parz_ll_contexts(unsigned w, unsigned coder) {
+  return coder == PARZ_LL_CODER_CONTEXT ? w / 4 + 1 : 1;
+}
+
+/* Residual i of a raw segment (src: its bytes after the coder byte). */
+PARZ_HD uint64_t parz_ll_raw_residual(const uint8_t* src, size_t i, unsigned w) {
+  uint64_t v = 0;
+  for (unsigned b = 0; b < w / 8; b++)
+    v |= (uint64_t)src[i * (w / 8) + b] << (8 * b);
+  return v;
+}
+
+/* The code of context c of a coded segment (src, bytes: the whole segment) set up in mem
+ * (PARZ_LL_CONTEXT_WORDS): its decoder into *d, its fast table after it. PARZ_LL_OK or
+ * PARZ_LL_BAD_PREFIX; the caller has checked that the lengths lie inside the bytes. */
+PARZ_HD int parz_ll_context_setup(const uint8_t* src, size_t bytes, unsigned w, unsigned c,
+                                  parz_huff_decoder* d, uint32_t* mem) {
+  uint8_t len[65];
+  unsigned k, ns = w + 1;
+  uint32_t* fast = mem + PARZ_LL_CODE_WORDS;
+  parz_bitr r;
+  parz_bitr_init(&r, src + 1, bytes - 1, (uint64_t)4u * ns * c, (uint64_t)4u * ns);
+  for (k = 0; k < ns; k++)
+    len[k] = (uint8_t)parz_bitr_get(&r, 4);
+  if (parz_huff_decoder_setup(d, len, ns, PARZ_LL_CODE_MAX, PARZ_LL_TABLE_BITS, mem))
+    return PARZ_LL_BAD_PREFIX;
+  for (k = 0; k < PARZ_LL_TABLE_SIZE; k++) {
+    uint32_t e = d->table[k];
+    unsigned l = PARZ_HUFF_ENTRY_LEN(e), s = PARZ_HUFF_ENTRY_SYM(e);
+    fast[k] = l ? (l + (s >= 2 ? s - 1 : 0)) | s << 8 | l << 16 : 0;
+  }
+  return PARZ_LL_OK;
+}
+
+/* The reader of the decoding loop: a 64-bit buffer of the bits from position at * 8 - cnt on,
+ * refilled before each residual so that it holds at least 56 (bits past the stream read as
+ * zeros, never a byte outside it); bits of the buffer above cnt are stream bits or zeros. */
+typedef struct {
+  const uint8_t* p;
+  size_t bytes, at;
+  uint64_t buf;
+  unsigned cnt;
+} parz_ll_window;
+
+PARZ_HD void parz_ll_window_fill(parz_ll_window* v) {
+  if (PARZ_BITIO_LE && v->at + 8 <= v->bytes) {
+    uint64_t x;
+    memcpy(&x, v->p + v->at, 8);
+    v->buf |= x << v->cnt;
+    v->at += (63 - v->cnt) >> 3;
+    v->cnt |= 56;
+  } else {
+    for (; v->cnt <= 56; v->cnt += 8, v->at++)
+      v->buf |= (uint64_t)(v->at < v->bytes ? v->p[v->at] : 0) << v->cnt;
+  }
+}
+
+PARZ_HD uint64_t parz_ll_window_pos(const parz_ll_window* v) {
+  return (uint64_t)v->at * 8 - v->cnt;
+}
+
+PARZ_HD void parz_ll_window_seek(parz_ll_window* v, uint64_t pos) {
+  v->at = (size_t)(pos >> 3);
+  v->buf = 0;
+  v->cnt = 0;
+  parz_ll_window_fill(v);
+  v->buf >>= pos & 7;
+  v->cnt -= (unsigned)(pos & 7);
+}
+
+/* A coded segment's residuals, one at a time: its bit reader (r, for what the window does not
+ * take at once), the window, the contexts' codes (code[c], set up in mem + c *
+ * PARZ_LL_CONTEXT_WORDS) and where the next residual's context begins in mem (context
+ * (k + 3) / 4 with context coding, else always 0). */
+typedef struct {
+  parz_bitr r;
+  parz_ll_window v;
+  const parz_huff_decoder* code;
+  const uint32_t* mem;
+  unsigned ctx, ctx_mask;
+} parz_ll_residual_reader;
+
+/* A reader of segment src (bytes long, coder byte coder) whose contexts are set up: from the end
+ * of the code lengths on. */
+PARZ_HD void parz_ll_reader_init(parz_ll_residual_reader* s, const uint8_t* src, size_t bytes,
+                                 unsigned w, unsigned coder, const parz_huff_decoder* code,
+                                 const uint32_t* mem) {
+  const unsigned nc = parz_ll_contexts(w, coder);
+  parz_bitr_init(&s->r, src + 1, bytes - 1, 0, (uint64_t)(bytes - 1) * 8);
+  s->r.pos = (uint64_t)4u * (w + 1) * nc;
+  s->v.p = s->r.p;
+  s->v.bytes = s->r.bytes;
+  parz_ll_window_seek(&s->v, s->r.pos);
+  s->code = code;
+  s->mem = mem + PARZ_LL_CODE_WORDS;
+  s->ctx = 0;
+  s->ctx_mask = coder == PARZ_LL_CODER_CONTEXT ? ~0u : 0u;
+}
+
+/* The next residual into *z: PARZ_LL_OK, PARZ_LL_BAD_WORD (s->r.pos: where), or PARZ_LL_BAD_PAST
+ * once a residual ran past the bytes. */
+PARZ_HD int parz_ll_residual_next(parz_ll_residual_reader* s, uint64_t* z) {
+  parz_ll_window* v = &s->v;
+  unsigned k;
+  uint32_t e;
+  parz_ll_window_fill(v);
+  e = s->mem[s->ctx + (unsigned)(v->buf & (PARZ_LL_TABLE_SIZE - 1))];
+  if (e && PARZ_LL_FAST_ADVANCE(e) <= 56) {
+    /* the code word and the bits below the leading one, in the buffer */
+    uint64_t below;
+    k = PARZ_LL_FAST_K(e);
+    below = (((uint64_t)1 << k) - 1) >> 1;
+    *z = (below + (k != 0)) | ((v->buf >> PARZ_LL_FAST_LEN(e)) & below);
+    v->buf >>= PARZ_LL_FAST_ADVANCE(e);
+    v->cnt -= PARZ_LL_FAST_ADVANCE(e);
+  } else {
+    /* a word longer than the table's, a wide residual, or bits that are no word */
+    unsigned l = PARZ_LL_FAST_LEN(e);
+    int32_t sym;
+    s->r.pos = parz_ll_window_pos(v);
+    sym = e ? (int32_t)PARZ_LL_FAST_K(e)
+            : parz_huff_decode_long(&s->code[s->ctx / PARZ_LL_CONTEXT_WORDS], parz_bitr_peek(&s->r),
+                                    &l);
+    if (sym < 0)
+      return PARZ_LL_BAD_WORD;
+    k = (unsigned)sym;
+    parz_bitr_skip(&s->r, l);
+    if (k < 2) {
+      *z = k;
+    } else {
+      uint64_t low = parz_bitr_get(&s->r, k - 1 < 32 ? k - 1 : 32);
+      if (k - 1 > 32)
+        low |= parz_bitr_get(&s->r, k - 33) << 32;
+      *z = ((uint64_t)1 << (k - 1)) | low;
+    }
+    if (parz_bitr_over(&s->r))
+      return PARZ_LL_BAD_PAST;
+    parz_ll_window_seek(v, s->r.pos);
+  }
+  s->ctx = (parz_ll_context_of(k) & s->ctx_mask) * PARZ_LL_CONTEXT_WORDS;
+  return PARZ_LL_OK;
+}
+
+/* After the segment's last residual: PARZ_LL_OK where it ends exactly with the bytes,
+ * PARZ_LL_BAD_PAST or PARZ_LL_BAD_TRAILING. */
+PARZ_HD int parz_ll_reader_end(parz_ll_residual_reader* s) {
+  s->r.pos = parz_ll_window_pos(&s->v);
+  if (parz_bitr_over(&s->r))
+    return PARZ_LL_BAD_PAST;
+  return (s->r.pos + 7) / 8 != s->r.bytes ? PARZ_LL_BAD_TRAILING : PARZ_LL_OK;
+}
+
+#endif
