@@ -65,11 +65,8 @@ double parz_bounded_step(const parz_bounded_shape* s, const void* src, double eb
 /* The size of one quantization unit: step for Lorenzo, step/FINE for the interpolation. */
 double parz_bounded_unit(int predictor, double step);
 
-/* The decoder's reconstruction of quantized value q: (type)(q * unit), as a double. */
-static inline double parz_bounded_dequant_one(parz_type type, int32_t q, double unit) {
-  double x = (double)q * unit;
-  return type == PARZ_FLOAT ? (double)(float)x : x;
-}
+/* (The decoder's reconstruction of one quantized value, parz_bounded_dequant_one, is in
+ * bounded_inverse.h, compiled for the GPU too.) */
 
 /* q[i] = nearest integer to src[i] / step (or the next, when only it fits), hole[i] as above;
  * with q NULL only the holes that need no grid (values not finite). On input hole[i] nonzero is a
@@ -94,6 +91,26 @@ void parz_bounded_dequantize_run(parz_type type, const int32_t* q, size_t n, dou
  * that would miss eb made an exception in hole; holes get the prediction. */
 void parz_bounded_predict(const parz_bounded_shape* s, int predictor, const void* src, double eb,
                           double step, int32_t* q, uint8_t* hole, int32_t* codes);
+
+/* The shape as four extents (leading 1s) and C-order strides. */
+void parz_bounded_shape4(const parz_bounded_shape* s, size_t n[4], size_t st[4]);
+
+/* One pass of the interpolation: the values of level s along axis k, visited in code order as
+ * lines along the last axis (i0, i1, i2 slowest first, then i3); pos is the code of its first
+ * value. Every value of a pass is predicted from values of earlier passes only. */
+typedef struct {
+  size_t s;
+  unsigned k;
+  size_t start[4], step[4], cnt[4];
+  size_t pos;
+} parz_bounded_pass;
+
+/* Passes of a shape: one per level and axis, at most 4 per bit of the largest extent. */
+#define PARZ_BOUNDED_PASSES_MAX (4 * 65)
+
+/* The interpolation's passes for extents n (parz_bounded_shape4) in code order, into out
+ * (PARZ_BOUNDED_PASSES_MAX long); returns their number. */
+unsigned parz_bounded_interp_passes(const size_t n[4], int predictor, parz_bounded_pass* out);
 
 /* The inverse: q from the codes. Fails (PARZ_ERR_STREAM) when a quantized value leaves the
  * range that keeps every later residual and reconstruction finite. */
@@ -160,6 +177,12 @@ size_t parz_bounded_encode(const int32_t* codes, size_t n, size_t seg, int runs,
 typedef struct parz_bounded_decoder parz_bounded_decoder;
 parz_bounded_decoder* parz_bounded_decoder_new(const parz_bounded_book* book, parz_error* err);
 void parz_bounded_decoder_free(parz_bounded_decoder* d);
+/* The decoder's Huffman table decoder, whose table and symbols lie in one block of
+ * parz_bounded_decoder_words(d) words from huff->table (a GPU copies them as they are). */
+const struct parz_huff_decoder* parz_bounded_decoder_huff(const parz_bounded_decoder* d);
+size_t parz_bounded_decoder_words(const parz_bounded_decoder* d);
+/* The words of a decoder of a codebook that uses `used` symbols. */
+size_t parz_bounded_decoder_words_for(size_t used);
 
 /* Decodes one segment of count codes from bits [bit0, bit0 + nbits) of payload (payload_bytes
  * long). Refuses (PARZ_ERR_STREAM, naming the segment) a segment that reads past its bits or the

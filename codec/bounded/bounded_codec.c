@@ -170,43 +170,66 @@ static void scratch_free(struct parz_codec_scratch* s) {
   free(s);
 }
 
-static int scratch_begin(const parz_chunk_view* v, struct parz_codec_scratch** out,
-                         parz_error* err) {
+int parz_bounded_chunk_decoder(const parz_chunk_view* v, parz_bounded_chunk_info* out,
+                               parz_error* err) {
   const unsigned char* d = v->codec_data;
-  struct parz_codec_scratch* s = (struct parz_codec_scratch*)calloc(1, sizeof *s);
   parz_bounded_book book = {(uint8_t*)malloc(PARZ_BOUNDED_SYMBOLS),
                             (uint32_t*)malloc(PARZ_BOUNDED_SYMBOLS * sizeof(uint32_t))};
   size_t used = 0, book_bytes = parz_load32(d + D_BOOK_BYTES);
   int rc = PARZ_OK;
-  *out = NULL;
-  if (s) {
-    shape_of(&v->array, &s->shape);
-    s->n = v->raw_bytes / parz_type_size(v->array.type);
-    s->seg = v->segment_blocks;
-    s->step = parz_f64_from(parz_load64(d + D_STEP));
-    s->predictor = d[D_PREDICTOR];
-    s->runs = d[D_RUNS];
-    s->codes = (int32_t*)malloc(s->n * sizeof *s->codes);
-    s->q = (int32_t*)malloc(s->n * sizeof *s->q);
-  }
-  if (!s || !s->codes || !s->q || !book.len || !book.code)
-    rc = parz_fail(err, PARZ_ERR_NOMEM, "bounded: no memory to decode %zu values",
-                   v->raw_bytes / parz_type_size(v->array.type));
+  out->step = parz_f64_from(parz_load64(d + D_STEP));
+  out->predictor = d[D_PREDICTOR];
+  out->runs = d[D_RUNS];
+  out->dec = NULL;
+  if (!book.len || !book.code)
+    rc = parz_fail(err, PARZ_ERR_NOMEM, "bounded: no memory for a codebook");
   if (rc == PARZ_OK &&
       (rc = parz_bounded_book_read(d + D_BOOK, book_bytes, &book, &used, err)) == PARZ_OK &&
       used != book_bytes)
     rc = parz_fail(err, PARZ_ERR_STREAM, "bounded: codebook of %zu bytes in a field of %zu", used,
                    book_bytes);
   /* a codebook without the run symbols when the chunk says it has none */
-  if (rc == PARZ_OK && !s->runs)
+  if (rc == PARZ_OK && !out->runs)
     for (unsigned k = 1; k <= PARZ_BOUNDED_RUNS; k++)
       if (book.len[k])
         rc = parz_fail(err, PARZ_ERR_STREAM,
                        "bounded: codebook codes run symbol %u in a chunk without runs", k);
-  if (rc == PARZ_OK && !(s->dec = parz_bounded_decoder_new(&book, err)))
+  if (rc == PARZ_OK && !(out->dec = parz_bounded_decoder_new(&book, err)))
     rc = PARZ_ERR_NOMEM;
   free(book.len);
   free(book.code);
+  return rc;
+}
+
+size_t parz_bounded_decoder_words_bound(const parz_chunk_view* v) {
+  /* every symbol the codebook uses takes at least one of its bits */
+  const uint64_t book = v->codec_data_bytes > D_BOOK ? v->codec_data_bytes - D_BOOK : 0;
+  const uint64_t used = 8 * book < PARZ_BOUNDED_SYMBOLS ? 8 * book : PARZ_BOUNDED_SYMBOLS;
+  return parz_bounded_decoder_words_for((size_t)used);
+}
+
+static int scratch_begin(const parz_chunk_view* v, struct parz_codec_scratch** out,
+                         parz_error* err) {
+  struct parz_codec_scratch* s = (struct parz_codec_scratch*)calloc(1, sizeof *s);
+  parz_bounded_chunk_info info;
+  int rc = PARZ_OK;
+  *out = NULL;
+  if (s) {
+    shape_of(&v->array, &s->shape);
+    s->n = v->raw_bytes / parz_type_size(v->array.type);
+    s->seg = v->segment_blocks;
+    s->codes = (int32_t*)malloc(s->n * sizeof *s->codes);
+    s->q = (int32_t*)malloc(s->n * sizeof *s->q);
+  }
+  if (!s || !s->codes || !s->q)
+    rc = parz_fail(err, PARZ_ERR_NOMEM, "bounded: no memory to decode %zu values",
+                   v->raw_bytes / parz_type_size(v->array.type));
+  if (rc == PARZ_OK && (rc = parz_bounded_chunk_decoder(v, &info, err)) == PARZ_OK) {
+    s->step = info.step;
+    s->predictor = info.predictor;
+    s->runs = info.runs;
+    s->dec = info.dec;
+  }
   if (rc != PARZ_OK) {
     scratch_free(s);
     return rc;

@@ -3,6 +3,7 @@
 #ifndef PARZ_BOUNDED_CODEC_H
 #define PARZ_BOUNDED_CODEC_H
 
+#include "bounded.h"
 #include "codec_modes.h"
 
 #ifdef __cplusplus
@@ -17,6 +18,21 @@ extern "C" {
 double parz_bounded_params_eb(const unsigned char* params);
 
 extern const parz_codec_modes parz_bounded_modes;
+
+/* What a decoder needs of a chunk's codec data (a chunk parz_chunk_parse took): the grid step,
+ * the predictor, the run choice and the codebook's decoder (the caller frees it). The codebook is
+ * read with every check the serial decoder makes (PARZ_ERR_STREAM for a lying one). */
+typedef struct {
+  double step;
+  int predictor, runs;
+  parz_bounded_decoder* dec;
+} parz_bounded_chunk_info;
+int parz_bounded_chunk_decoder(const parz_chunk_view* v, parz_bounded_chunk_info* out,
+                               parz_error* err);
+
+/* The most words (parz_bounded_decoder_words) the decoder of the chunk's codebook can take, from
+ * the size of its codec data alone: what the GPU reserves before the codebook is read. */
+size_t parz_bounded_decoder_words_bound(const parz_chunk_view* v);
 
 #ifdef __cplusplus
 }

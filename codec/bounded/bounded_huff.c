@@ -7,10 +7,11 @@
 
 #include "bitio.h"
 #include "bounded.h"
+#include "bounded_inverse.h"
 #include "huffman.h"
 
-#define SYM_ESCAPE 0u
-#define SYM_ZERO (1u + PARZ_BOUNDED_RUNS + PARZ_BOUNDED_RADIUS)
+#define SYM_ESCAPE PARZ_BOUNDED_SYM_ESCAPE
+#define SYM_ZERO PARZ_BOUNDED_SYM_ZERO
 #define TABLE_BITS 12
 
 /* One token of the code stream: a symbol and the raw bits after it. */
@@ -135,7 +136,7 @@ parz_bounded_decoder* parz_bounded_decoder_new(const parz_bounded_book* book, pa
   size_t used = 0;
   for (uint32_t s = 0; s < PARZ_BOUNDED_SYMBOLS; s++)
     used += book->len[s] != 0;
-  size_t words = parz_huff_decoder_words(used, TABLE_BITS);
+  size_t words = parz_bounded_decoder_words_for(used);
   parz_bounded_decoder* d = (parz_bounded_decoder*)malloc(sizeof *d + words * sizeof(uint32_t));
   if (!d) {
     parz_fail(err, PARZ_ERR_NOMEM, "bounded: no memory for a decoder of %zu words", words);
@@ -151,6 +152,21 @@ parz_bounded_decoder* parz_bounded_decoder_new(const parz_bounded_book* book, pa
 
 void parz_bounded_decoder_free(parz_bounded_decoder* d) { free(d); }
 
+const parz_huff_decoder* parz_bounded_decoder_huff(const parz_bounded_decoder* d) {
+  return &d->huff;
+}
+
+size_t parz_bounded_decoder_words_for(size_t used) {
+  return parz_huff_decoder_words(used, TABLE_BITS);
+}
+
+size_t parz_bounded_decoder_words(const parz_bounded_decoder* d) {
+  size_t used = 0;
+  for (unsigned l = 1; l <= d->huff.max_len; l++)
+    used += d->huff.count[l];
+  return parz_bounded_decoder_words_for(used);
+}
+
 int parz_bounded_decode_segment(const parz_bounded_decoder* d, const uint8_t* payload,
                                 size_t payload_bytes, uint64_t bit0, uint64_t nbits, int32_t* codes,
                                 size_t count, size_t index, parz_error* err) {
@@ -159,47 +175,26 @@ int parz_bounded_decode_segment(const parz_bounded_decoder* d, const uint8_t* pa
                      "bounded: segment %zu's bits %llu+%llu pass the payload's %zu bytes", index,
                      (unsigned long long)bit0, (unsigned long long)nbits, payload_bytes);
   parz_bitr r;
+  size_t at = 0, run = 0;
   parz_bitr_init(&r, payload, payload_bytes, bit0, nbits);
-  /* the table in locals: the codes written below could alias it for the compiler */
-  const uint32_t* table = d->huff.table;
-  const uint64_t table_mask = ((uint64_t)1 << d->huff.table_bits) - 1;
-  size_t i = 0;
-  while (i < count) {
-    if (r.pos >= r.end)
+  switch (parz_bounded_segment_codes(&d->huff, &r, codes, count, &at, &run)) {
+    case PARZ_BOUNDED_SEGMENT_OK: return PARZ_OK;
+    case PARZ_BOUNDED_SEGMENT_SHORT:
       return parz_fail(err, PARZ_ERR_STREAM, "bounded: segment %zu ends after %zu of its %zu codes",
-                       index, i, count);
-    uint64_t w = parz_bitr_peek(&r);
-    uint32_t e = table[w & table_mask];
-    unsigned l = PARZ_HUFF_ENTRY_LEN(e);
-    int32_t sym = l ? (int32_t)PARZ_HUFF_ENTRY_SYM(e) : parz_huff_decode_long(&d->huff, w, &l);
-    if (sym < 0)
+                       index, at, count);
+    case PARZ_BOUNDED_SEGMENT_WORD:
       return parz_fail(err, PARZ_ERR_STREAM,
                        "bounded: segment %zu, code %zu: bits not a code word of the book", index,
-                       i);
-    parz_bitr_skip(&r, l);
-    w >>= l;
-    if (sym == SYM_ESCAPE) {
-      uint32_t z = (uint32_t)parz_bitr_get(&r, 32);
-      int64_t v = (z & 1u) ? -(int64_t)(z >> 1) - 1 : (int64_t)(z >> 1);
-      codes[i++] = (int32_t)v;
-    } else if (sym <= PARZ_BOUNDED_RUNS) {
-      size_t run = ((size_t)1 << sym) + (size_t)(sym ? (w & (((uint64_t)1 << sym) - 1)) : 0);
-      parz_bitr_skip(&r, (unsigned)sym);
-      if (sym == 0 || run > count - i)
-        return parz_fail(err, PARZ_ERR_STREAM,
-                         "bounded: segment %zu, code %zu: run of %zu zeros passes its %zu codes",
-                         index, i, run, count);
-      memset(codes + i, 0, run * sizeof *codes);
-      i += run;
-    } else {
-      codes[i++] = (int32_t)((int64_t)sym - SYM_ZERO);
-    }
+                       at);
+    case PARZ_BOUNDED_SEGMENT_RUN:
+      return parz_fail(err, PARZ_ERR_STREAM,
+                       "bounded: segment %zu, code %zu: run of %zu zeros passes its %zu codes",
+                       index, at, run, count);
+    default:
+      return parz_fail(err, PARZ_ERR_STREAM,
+                       "bounded: segment %zu's codes end at bit %llu of its %llu", index,
+                       (unsigned long long)(r.pos - bit0), (unsigned long long)nbits);
   }
-  if (r.pos != r.end)
-    return parz_fail(err, PARZ_ERR_STREAM,
-                     "bounded: segment %zu's codes end at bit %llu of its %llu", index,
-                     (unsigned long long)(r.pos - bit0), (unsigned long long)nbits);
-  return PARZ_OK;
 }
 
 uint64_t parz_bounded_coded_bits(const uint64_t* freq, const parz_bounded_book* book) {

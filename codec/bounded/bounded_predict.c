@@ -7,9 +7,10 @@
 #include <string.h>
 
 #include "bounded.h"
+#include "bounded_inverse.h"
 
 /* The shape as four extents (leading 1s) and C-order strides. */
-static void shape4(const parz_bounded_shape* s, size_t n[4], size_t st[4]) {
+void parz_bounded_shape4(const parz_bounded_shape* s, size_t n[4], size_t st[4]) {
   unsigned pad = 4 - s->dims;
   for (unsigned k = 0; k < 4; k++)
     n[k] = k < pad ? 1 : s->shape[k - pad];
@@ -24,12 +25,6 @@ static int32_t clamp_q(int64_t v) {
   if (v < -PARZ_BOUNDED_QMAX)
     return -PARZ_BOUNDED_QMAX;
   return (int32_t)v;
-}
-
-/* floor(v / 2^sh) without relying on the sign behaviour of >> */
-static int64_t floor_shift(int64_t v, unsigned sh) {
-  int64_t m = (int64_t)1 << sh;
-  return v >= 0 ? v / m : -((-v + m - 1) / m);
 }
 
 /* ---------------- Lorenzo ---------------- */
@@ -78,28 +73,6 @@ static void lorenzo_forward(const size_t n[4], const size_t st[4], int32_t* q, c
 
 /* ---------------- interpolation ---------------- */
 
-/* Prediction of the value at idx from its neighbours along one axis, s apart (stride sk in
- * memory): b before it always exists, a = 3s before, c = s after, d = 3s after where inside. */
-static int64_t interp_pred(const int32_t* q, size_t idx, size_t pk, size_t nk, size_t sk, size_t s,
-                           int cubic) {
-  int64_t b = q[idx - sk];
-  if (pk + s >= nk) /* past the last known value: extend the line through the two before */
-    return pk >= 3 * s ? floor_shift(3 * b - q[idx - 3 * sk] + 1, 1) : b;
-  int64_t c = q[idx + sk];
-  if (!cubic)
-    return floor_shift(b + c + 1, 1);
-  int has_a = pk >= 3 * s, has_d = pk + 3 * s < nk;
-  if (has_a && has_d) {
-    int64_t a = q[idx - 3 * sk], d = q[idx + 3 * sk];
-    return floor_shift(-a + 9 * b + 9 * c - d + 8, 4);
-  }
-  if (has_a)
-    return floor_shift(-q[idx - 3 * sk] + 6 * b + 3 * c + 4, 3);
-  if (has_d)
-    return floor_shift(3 * b + 6 * c - q[idx + 3 * sk] + 4, 3);
-  return floor_shift(b + c + 1, 1);
-}
-
 /* Encoding's inputs for the interpolation: the values, read as doubles, and the bound. */
 typedef struct {
   const void* src;
@@ -138,21 +111,7 @@ static int interp_encode_one(const interp_source* in, size_t idx, int64_t p, int
   return 0;
 }
 
-/* One pass of the interpolation: the values of level s along axis k, visited in code order as
- * lines along the last axis (i0, i1, i2 slowest first, then i3); pos is the code of its first
- * value. Every value of a pass is predicted from values of earlier passes only. */
-typedef struct {
-  size_t s;
-  unsigned k;
-  size_t start[4], step[4], cnt[4];
-  size_t pos;
-} interp_pass;
-
-/* Passes of a shape: one per level and axis, at most 4 per bit of the largest extent. */
-#define INTERP_PASSES_MAX (4 * 65)
-
-/* The passes of the interpolation in code order; returns their number. */
-static unsigned interp_passes(const size_t n[4], int predictor, interp_pass* out) {
+unsigned parz_bounded_interp_passes(const size_t n[4], int predictor, parz_bounded_pass* out) {
   int fast_first = predictor >= PARZ_BOUNDED_LINEAR_FAST;
   size_t maxn = 1, top = 1, pos = 0;
   unsigned np = 0;
@@ -169,7 +128,7 @@ static unsigned interp_passes(const size_t n[4], int predictor, interp_pass* out
       if (s < top && n[k] <= s)
         continue;
       /* the axes this level has passed are on the grid of stride s, the others of 2s */
-      interp_pass* p = &out[np++];
+      parz_bounded_pass* p = &out[np++];
       size_t count = 1;
       p->s = s;
       p->k = k;
@@ -190,20 +149,20 @@ static unsigned interp_passes(const size_t n[4], int predictor, interp_pass* out
  * most this many, so that a 1-D chunk's passes spread over threads too. */
 #define INTERP_RUN 4096u
 
-static size_t interp_runs_per_line(const interp_pass* p) {
+static size_t interp_runs_per_line(const parz_bounded_pass* p) {
   return p->cnt[3] / INTERP_RUN + (p->cnt[3] % INTERP_RUN != 0);
 }
 
-static size_t interp_units(const interp_pass* p) {
+static size_t interp_units(const parz_bounded_pass* p) {
   return p->cnt[0] * p->cnt[1] * p->cnt[2] * interp_runs_per_line(p);
 }
 
 /* Units [first, first + count) of pass p: encodes (in != NULL: codes and q from the values, holes
  * set to their prediction, misses turned into exceptions) or decodes (q from codes). Returns 0,
  * or 1 when a decoded value leaves +-QMAX_FINE (*bad = its index). */
-static int interp_units_run(const size_t n[4], const size_t st[4], int cubic, const interp_pass* p,
-                            size_t first, size_t count, int32_t* q, const interp_source* in,
-                            int32_t* codes, size_t* bad) {
+static int interp_units_run(const size_t n[4], const size_t st[4], int cubic,
+                            const parz_bounded_pass* p, size_t first, size_t count, int32_t* q,
+                            const interp_source* in, int32_t* codes, size_t* bad) {
   const size_t runs = interp_runs_per_line(p), sk = p->s * st[p->k];
   for (size_t u = first; u < first + count; u++) {
     size_t line = u / runs, r = u % runs, c[3];
@@ -220,16 +179,17 @@ static int interp_units_run(const size_t n[4], const size_t st[4], int cubic, co
     for (size_t t = a; t < b; t++, pos++) {
       size_t i3 = p->start[3] + t * p->step[3], idx = base + i3;
       size_t pk = p->k == 3 ? i3 : i[p->k];
-      int64_t pr = p->pos == 0 ? 0 : interp_pred(q, idx, pk, n[p->k], sk, p->s, cubic);
       if (!in) {
-        int64_t v = pr + (int64_t)codes[pos] * PARZ_BOUNDED_FINE;
-        if (v > PARZ_BOUNDED_QMAX_FINE || v < -PARZ_BOUNDED_QMAX_FINE) {
+        if (parz_bounded_interp_undo(q, idx, pk, n[p->k], sk, p->s, cubic, p->pos == 0,
+                                     codes[pos])) {
           *bad = idx;
           return 1;
         }
-        q[idx] = (int32_t)v;
-      } else if (in->hole[idx] != PARZ_BOUNDED_KNOWN ||
-                 !interp_encode_one(in, idx, pr, &q[idx], &codes[pos])) {
+        continue;
+      }
+      int64_t pr = p->pos == 0 ? 0 : parz_bounded_interp_pred(q, idx, pk, n[p->k], sk, p->s, cubic);
+      if (in->hole[idx] != PARZ_BOUNDED_KNOWN ||
+          !interp_encode_one(in, idx, pr, &q[idx], &codes[pos])) {
         if (in->hole[idx] == PARZ_BOUNDED_KNOWN)
           in->hole[idx] = PARZ_BOUNDED_EXCEPTION;
         q[idx] = pr > PARZ_BOUNDED_QMAX_FINE    ? PARZ_BOUNDED_QMAX_FINE
@@ -253,15 +213,15 @@ double parz_bounded_unit(int predictor, double step) {
 void parz_bounded_predict(const parz_bounded_shape* s, int predictor, const void* src, double eb,
                           double step, int32_t* q, uint8_t* hole, int32_t* codes) {
   size_t n[4], st[4], bad = 0;
-  interp_pass passes[INTERP_PASSES_MAX];
-  shape4(s, n, st);
+  parz_bounded_pass passes[PARZ_BOUNDED_PASSES_MAX];
+  parz_bounded_shape4(s, n, st);
   if (predictor == PARZ_BOUNDED_LORENZO) {
     lorenzo_forward(n, st, q, hole, codes);
     return;
   }
   interp_source in = {src, s->type, eb, step, 1 / parz_bounded_unit(PARZ_BOUNDED_LINEAR, step),
                       hole};
-  unsigned np = interp_passes(n, predictor, passes);
+  unsigned np = parz_bounded_interp_passes(n, predictor, passes);
   for (unsigned k = 0; k < np; k++)
     interp_units_run(n, st, is_cubic(predictor), &passes[k], 0, interp_units(&passes[k]), q, &in,
                      codes, &bad);
@@ -296,20 +256,21 @@ static size_t lorenzo_sum_units(const size_t n[4], const size_t st[4], unsigned 
 unsigned parz_bounded_passes(const parz_bounded_shape* s, int predictor) {
   size_t n[4], st[4];
   unsigned axes[4];
-  interp_pass passes[INTERP_PASSES_MAX];
-  shape4(s, n, st);
+  parz_bounded_pass passes[PARZ_BOUNDED_PASSES_MAX];
+  parz_bounded_shape4(s, n, st);
   if (predictor == PARZ_BOUNDED_LORENZO)
     return 2 + lorenzo_axes(n, axes);
-  return interp_passes(n, predictor, passes);
+  return parz_bounded_interp_passes(n, predictor, passes);
 }
 
 size_t parz_bounded_pass_units(const parz_bounded_shape* s, int predictor, unsigned pass) {
   size_t n[4], st[4];
   unsigned axes[4], m;
-  interp_pass passes[INTERP_PASSES_MAX];
-  shape4(s, n, st);
+  parz_bounded_pass passes[PARZ_BOUNDED_PASSES_MAX];
+  parz_bounded_shape4(s, n, st);
   if (predictor != PARZ_BOUNDED_LORENZO)
-    return pass < interp_passes(n, predictor, passes) ? interp_units(&passes[pass]) : 0;
+    return pass < parz_bounded_interp_passes(n, predictor, passes) ? interp_units(&passes[pass])
+                                                                   : 0;
   m = lorenzo_axes(n, axes);
   if (pass == 0 || pass == m + 1)
     return n[0] * n[1] * n[2];
@@ -346,7 +307,7 @@ int parz_bounded_unpredict_pass(const parz_bounded_shape* s, int predictor, unsi
                                 size_t first, size_t count, const int32_t* codes, int32_t* q,
                                 parz_error* err) {
   size_t n[4], st[4], bad = 0;
-  shape4(s, n, st);
+  parz_bounded_shape4(s, n, st);
   if (predictor == PARZ_BOUNDED_LORENZO) {
     unsigned axes[4], m = lorenzo_axes(n, axes);
     uint32_t* u = (uint32_t*)q;
@@ -355,21 +316,18 @@ int parz_bounded_unpredict_pass(const parz_bounded_shape* s, int predictor, unsi
     } else if (pass <= m) {
       lorenzo_sum(n, st, axes[pass - 1], first, count, u);
     } else {
-      for (size_t i = first * n[3]; i < (first + count) * n[3]; i++) {
-        int64_t v = u[i] >= 0x80000000u ? (int64_t)u[i] - 0x100000000LL : (int64_t)u[i];
-        if (v > PARZ_BOUNDED_QMAX || v < -PARZ_BOUNDED_QMAX)
+      for (size_t i = first * n[3]; i < (first + count) * n[3]; i++)
+        if (!parz_bounded_lorenzo_value(u[i], &q[i]))
           return parz_fail(err, PARZ_ERR_STREAM,
-                           "bounded: quantized value %lld at %zu outside +-%ld", (long long)v, i,
-                           (long)PARZ_BOUNDED_QMAX);
-        q[i] = (int32_t)v;
-      }
+                           "bounded: quantized value %lld at %zu outside +-%ld",
+                           (long long)(int32_t)u[i], i, (long)PARZ_BOUNDED_QMAX);
     }
     return PARZ_OK;
   }
   if (predictor < PARZ_BOUNDED_LINEAR || predictor > PARZ_BOUNDED_CUBIC_FAST)
     return parz_fail(err, PARZ_ERR_FORMAT, "bounded: predictor %d unknown", predictor);
-  interp_pass passes[INTERP_PASSES_MAX];
-  unsigned np = interp_passes(n, predictor, passes);
+  parz_bounded_pass passes[PARZ_BOUNDED_PASSES_MAX];
+  unsigned np = parz_bounded_interp_passes(n, predictor, passes);
   if (pass >= np)
     return parz_fail(err, PARZ_ERR_ARG, "bounded: pass %u of %u", pass, np);
   if (interp_units_run(n, st, is_cubic(predictor), &passes[pass], first, count, q, NULL,

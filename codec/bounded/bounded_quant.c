@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "bounded.h"
+#include "bounded_inverse.h"
 
 size_t parz_bounded_count(const parz_bounded_shape* s) {
   size_t n = 1;
@@ -96,11 +97,11 @@ void parz_bounded_dequantize_run(parz_type type, const int32_t* q, size_t n, dou
   if (type == PARZ_FLOAT) {
     float* f = (float*)dst;
     for (size_t i = 0; i < n; i++)
-      f[(ptrdiff_t)i * stride] = (float)((double)q[i] * unit);
+      f[(ptrdiff_t)i * stride] = parz_bounded_value_f32(q[i], unit);
   } else {
     double* d = (double*)dst;
     for (size_t i = 0; i < n; i++)
-      d[(ptrdiff_t)i * stride] = (double)q[i] * unit;
+      d[(ptrdiff_t)i * stride] = parz_bounded_value_f64(q[i], unit);
   }
 }
 

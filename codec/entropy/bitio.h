@@ -121,10 +121,20 @@ PARZ_BITIO void parz_bitr_init(parz_bitr* r, const uint8_t* p, size_t bytes, uin
   r->end = bit0 + nbits;
 }
 
-/* At least 57 bits from pos, low bits first; bytes past the buffer read as zeros. */
+/* At least 57 bits from pos, low bits first; bytes past the buffer read as zeros. On the GPU,
+ * where an unaligned 8-byte copy is eight byte loads, a buffer that starts on a word reads two
+ * aligned words instead (64 bits; callers use at most 57 of them). */
 PARZ_BITIO uint64_t parz_bitr_peek(const parz_bitr* r) {
   uint64_t v = 0;
   size_t at = (size_t)(r->pos >> 3);
+#if defined(__CUDA_ARCH__)
+  const size_t word = (size_t)(r->pos >> 6) * 8;
+  if (((uintptr_t)r->p & 7u) == 0 && word + 16 <= r->bytes) {
+    const uint64_t* w = (const uint64_t*)(r->p + word);
+    const unsigned b = (unsigned)(r->pos & 63u);
+    return b ? w[0] >> b | w[1] << (64 - b) : w[0];
+  }
+#endif
   if (PARZ_BITIO_LE && at + 8 <= r->bytes) {
     memcpy(&v, r->p + at, 8);
   } else {

@@ -19,7 +19,7 @@
  * parz_huff_decode_long where the length is 0. */
 #define PARZ_HUFF_ENTRY_LEN(e) ((e)&31u)
 #define PARZ_HUFF_ENTRY_SYM(e) ((e) >> 5)
-typedef struct {
+typedef struct parz_huff_decoder {
   uint32_t* table;  /* [1 << table_bits] */
   uint32_t* sorted; /* the used symbols by (length, symbol) */
   unsigned table_bits, max_len;

@@ -1,0 +1,135 @@
+/* The error-bounded codec's decoding arithmetic, compiled for the CPU and the GPU alike (every
+ * function PARZ_HD, block_common.h's contract): the symbols of a segment into codes, the
+ * interpolation's prediction and the inverse at one value, Lorenzo's range check and the
+ * reconstruction of a quantized value. bounded_huff.c, bounded_predict.c and bounded_quant.c
+ * decode with them, and so do the GPU's kernels (gpu/bounded/), so that both give the same values
+ * bit for bit: integers everywhere but the reconstruction, one product and a cast, which no
+ * compiler contracts into anything else. Internal to the codec and its GPU decoder. */
+#ifndef PARZ_BOUNDED_INVERSE_H
+#define PARZ_BOUNDED_INVERSE_H
+
+#include "bitio.h"
+#include "block_common.h"
+#include "bounded.h"
+#include "huffman_decode.h"
+
+/* The symbols (bounded.h): the escape, the runs, the residual 0 in the middle of the residuals. */
+#define PARZ_BOUNDED_SYM_ESCAPE 0u
+#define PARZ_BOUNDED_SYM_ZERO (1u + PARZ_BOUNDED_RUNS + PARZ_BOUNDED_RADIUS)
+
+/* How a segment's decode ended (parz_bounded_segment_codes). */
+enum {
+  PARZ_BOUNDED_SEGMENT_OK = 0,
+  PARZ_BOUNDED_SEGMENT_SHORT = 1, /* its bits end before its last code */
+  PARZ_BOUNDED_SEGMENT_WORD = 2,  /* bits that start no code word of the book */
+  PARZ_BOUNDED_SEGMENT_RUN = 3,   /* a run of zeros past its last code */
+  PARZ_BOUNDED_SEGMENT_END = 4    /* its codes end before its last bit */
+};
+
+/* Decodes count codes from r (positioned at the segment's first bit, r->end its end) into codes.
+ * Returns PARZ_BOUNDED_SEGMENT_OK, or how it failed with *at the code where it did (*run: the
+ * run's length for PARZ_BOUNDED_SEGMENT_RUN). */
+PARZ_HD int parz_bounded_segment_codes(const parz_huff_decoder* d, parz_bitr* r, int32_t* codes,
+                                       size_t count, size_t* at, size_t* run) {
+  /* the table in locals: the codes written below could alias it for the compiler */
+  const uint32_t* table = d->table;
+  const uint64_t table_mask = ((uint64_t)1 << d->table_bits) - 1;
+  size_t i = 0;
+  while (i < count) {
+    *at = i;
+    if (r->pos >= r->end)
+      return PARZ_BOUNDED_SEGMENT_SHORT;
+    uint64_t w = parz_bitr_peek(r);
+    uint32_t e = table[w & table_mask];
+    unsigned l = PARZ_HUFF_ENTRY_LEN(e);
+    int32_t sym = l ? (int32_t)PARZ_HUFF_ENTRY_SYM(e) : parz_huff_decode_long(d, w, &l);
+    if (sym < 0)
+      return PARZ_BOUNDED_SEGMENT_WORD;
+    parz_bitr_skip(r, l);
+    w >>= l;
+    if (sym == (int32_t)PARZ_BOUNDED_SYM_ESCAPE) {
+      uint32_t z = (uint32_t)parz_bitr_get(r, 32);
+      int64_t v = (z & 1u) ? -(int64_t)(z >> 1) - 1 : (int64_t)(z >> 1);
+      codes[i++] = (int32_t)v;
+    } else if (sym <= PARZ_BOUNDED_RUNS) {
+      size_t n = ((size_t)1 << sym) + (size_t)(w & (((uint64_t)1 << sym) - 1));
+      parz_bitr_skip(r, (unsigned)sym);
+      if (n > count - i) {
+        *run = n;
+        return PARZ_BOUNDED_SEGMENT_RUN;
+      }
+      for (size_t k = 0; k < n; k++)
+        codes[i + k] = 0;
+      i += n;
+    } else {
+      codes[i++] = (int32_t)((int64_t)sym - PARZ_BOUNDED_SYM_ZERO);
+    }
+  }
+  *at = i;
+  return r->pos == r->end ? PARZ_BOUNDED_SEGMENT_OK : PARZ_BOUNDED_SEGMENT_END;
+}
+
+/* floor(v / 2^sh) without relying on the sign behaviour of >> */
+PARZ_HD int64_t parz_bounded_floor_shift(int64_t v, unsigned sh) {
+  int64_t m = (int64_t)1 << sh;
+  return v >= 0 ? v / m : -((-v + m - 1) / m);
+}
+
+/* The interpolation's prediction of the value at idx from its neighbours along one axis, s apart
+ * (stride sk in memory; pk its coordinate along the axis, nk the axis's extent): b before it
+ * always exists, a = 3s before, c = s after, d = 3s after where inside. */
+PARZ_HD int64_t parz_bounded_interp_pred(const int32_t* q, size_t idx, size_t pk, size_t nk,
+                                         size_t sk, size_t s, int cubic) {
+  int64_t b = q[idx - sk];
+  if (pk + s >= nk) /* past the last known value: extend the line through the two before */
+    return pk >= 3 * s ? parz_bounded_floor_shift(3 * b - q[idx - 3 * sk] + 1, 1) : b;
+  int64_t c = q[idx + sk];
+  if (!cubic)
+    return parz_bounded_floor_shift(b + c + 1, 1);
+  int has_a = pk >= 3 * s, has_d = pk + 3 * s < nk;
+  if (has_a && has_d) {
+    int64_t a = q[idx - 3 * sk], d = q[idx + 3 * sk];
+    return parz_bounded_floor_shift(-a + 9 * b + 9 * c - d + 8, 4);
+  }
+  if (has_a)
+    return parz_bounded_floor_shift(-q[idx - 3 * sk] + 6 * b + 3 * c + 4, 3);
+  if (has_d)
+    return parz_bounded_floor_shift(3 * b + 6 * c - q[idx + 3 * sk] + 4, 3);
+  return parz_bounded_floor_shift(b + c + 1, 1);
+}
+
+/* The interpolation's inverse at the value idx of a pass (origin: the first pass, the origin
+ * alone, predicted as 0): q[idx] = its prediction plus PARZ_BOUNDED_FINE times its code. Returns
+ * 0, or 1 when that leaves +-PARZ_BOUNDED_QMAX_FINE (q[idx] untouched). */
+PARZ_HD int parz_bounded_interp_undo(int32_t* q, size_t idx, size_t pk, size_t nk, size_t sk,
+                                     size_t s, int cubic, int origin, int32_t code) {
+  int64_t pr = origin ? 0 : parz_bounded_interp_pred(q, idx, pk, nk, sk, s, cubic);
+  int64_t v = pr + (int64_t)code * PARZ_BOUNDED_FINE;
+  if (v > PARZ_BOUNDED_QMAX_FINE || v < -PARZ_BOUNDED_QMAX_FINE)
+    return 1;
+  q[idx] = (int32_t)v;
+  return 0;
+}
+
+/* Lorenzo's inverse ends in wrapping unsigned sums: the quantized value of the sum u in *q, or 0
+ * when it leaves +-PARZ_BOUNDED_QMAX. */
+PARZ_HD int parz_bounded_lorenzo_value(uint32_t u, int32_t* q) {
+  int64_t v = u >= 0x80000000u ? (int64_t)u - 0x100000000LL : (int64_t)u;
+  if (v > PARZ_BOUNDED_QMAX || v < -PARZ_BOUNDED_QMAX)
+    return 0;
+  *q = (int32_t)v;
+  return 1;
+}
+
+/* The reconstruction of quantized value q in units of `unit` (parz_bounded_unit): a float or a
+ * double. */
+PARZ_HD float parz_bounded_value_f32(int32_t q, double unit) { return (float)((double)q * unit); }
+PARZ_HD double parz_bounded_value_f64(int32_t q, double unit) { return (double)q * unit; }
+
+/* The same as a double, for the encoder's check of a value against the bound. */
+PARZ_HD double parz_bounded_dequant_one(parz_type type, int32_t q, double unit) {
+  return type == PARZ_FLOAT ? (double)parz_bounded_value_f32(q, unit)
+                            : parz_bounded_value_f64(q, unit);
+}
+
+#endif
