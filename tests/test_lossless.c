@@ -175,6 +175,139 @@ static void test_special_patterns(void) {
       }
 }
 
+/* Decimals with a fixed count of significant digits (a charge density printed with 11): the
+ * scales 10^7 to 10^15 find them, and their integers code smaller than the images. */
+static void test_decimal_scales(void) {
+  parz_array a = test_array(PARZ_DOUBLE, 1, 5000, 1, 1, 1);
+  double* v = malloc(5000 * sizeof *v);
+  size_t i, plain, scaled;
+  unsigned t;
+  for (i = 0; i < 5000; i++)
+    v[i] = (double)(414081135001ll + 7919ll * (long long)(i * i)) / 1e11;
+  t = parz_ll_choose_transform(&a, v);
+  CHECK(t >= 1 && parz_ll_scale(t) == 1e11, "11 significant digits not found (transform %u)", t);
+  scaled = round_trip("f64 / 1e11", &a, v, t, 0, 2);
+  plain = round_trip("f64 / 1e11 as images", &a, v, 0, 0, 2);
+  CHECK(scaled < plain, "1e11 scale (%zu bytes) not smaller than images (%zu)", scaled, plain);
+  for (i = 0; i < 5000; i++)
+    v[i] = (double)(-123456789012345ll + 104729ll * (long long)i) / 1e15;
+  t = parz_ll_choose_transform(&a, v);
+  CHECK(t >= 1 && parz_ll_scale(t) == 1e15, "15 decimals not found (transform %u)", t);
+  round_trip("f64 / 1e15", &a, v, t, 0, 3);
+  free(v);
+}
+
+/* Holt's predictor on series: exact for every gain pair, type and bit pattern (wrap-around at
+ * the extremes); gains 8 and 0 are the delta's bytes; refused for grids and gains above 8; the
+ * encoder's choice takes it for a trending series and leaves noise to the delta. */
+static void test_holt(void) {
+  static const parz_type types[4] = {PARZ_FLOAT, PARZ_DOUBLE, PARZ_INT32, PARZ_INT64};
+  const size_t n = 9000; /* three blocks, the last cut */
+  unsigned ti, al, be, kind;
+  uint8_t* v = malloc(n * 8);
+  for (ti = 0; ti < 4; ti++)
+    for (kind = 0; kind < 2; kind++) {
+      parz_array a = test_array(types[ti], 1, n, 1, 1, 1);
+      const size_t w = parz_type_size(types[ti]);
+      char what[96];
+      size_t i;
+      for (i = 0; i < n; i++) {
+        /* a trend with wobble, or raw bit patterns (extremes, NaNs, wrap-around) */
+        uint64_t bits;
+        if (kind == 0 && (types[ti] == PARZ_FLOAT || types[ti] == PARZ_DOUBLE)) {
+          double x = 3.0 + 1e-3 * (double)i + 0.01 * (double)(next() % 7);
+          float f = (float)x;
+          if (w == 4)
+            memcpy(&bits, &f, 4);
+          else
+            memcpy(&bits, &x, 8);
+        } else if (kind == 0) {
+          bits = (uint64_t)(int64_t)(40 * (int64_t)i - 5000 + (int64_t)(next() % 9));
+        } else {
+          bits = next() % 3 ? next() : (next() % 2 ? ~(uint64_t)0 >> 1 : (uint64_t)1 << 63);
+          if (w == 4)
+            bits = next() % 3 ? bits >> 32 : (next() % 2 ? 0x7fffffffu : 0x80000000u);
+        }
+        memcpy(v + i * w, &bits, w);
+      }
+      for (al = 0; al <= 8; al++)
+        for (be = 0; be <= 8; be++) {
+          snprintf(what, sizeof what, "%s holt %u %u kind %u", parz_type_name(types[ti]), al, be,
+                   kind);
+          round_trip(what, &a, v, 0, PARZ_LL_HOLT(al, be), 2);
+        }
+      {
+        coded delta = {0}, holt = {0};
+        CHECK(encode_all(&a, v, 0, PARZ_LL_PREDICT_ALL, 1, &delta) == PARZ_OK &&
+                  encode_all(&a, v, 0, PARZ_LL_HOLT(8, 0), 1, &holt) == PARZ_OK &&
+                  delta.start[delta.segments] == holt.start[holt.segments] &&
+                  memcmp(delta.bytes, holt.bytes, delta.start[delta.segments]) == 0,
+              "%s: Holt 8 0 is not the delta", parz_type_name(types[ti]));
+        coded_free(&delta);
+        coded_free(&holt);
+      }
+    }
+  {
+    parz_array a = test_array(PARZ_DOUBLE, 1, n, 1, 1, 1);
+    parz_array grid = test_array(PARZ_DOUBLE, 2, 90, 100, 1, 1);
+    parz_array column = test_array(PARZ_DOUBLE, 3, 1, n, 1, 1);
+    double* x = (double*)v;
+    uint8_t out[8 * 4096 + 1];
+    size_t i, bytes_delta, bytes_holt, got;
+    unsigned p;
+    parz_error err;
+    /* a slow trend under a fast one: the level lags, the trend catches it up */
+    for (i = 0; i < n; i++)
+      x[i] = 100.0 + 0.37 * (double)i + 0.05 * (double)((int)(i % 400) - 200);
+    p = parz_ll_choose_predictor(&a, x, 0, PARZ_LL_PREDICT_ALL, 4);
+    CHECK(PARZ_LL_PREDICTOR_KIND(p) == PARZ_LL_PREDICT_HOLT, "trend: Holt not chosen (%u)", p);
+    bytes_holt = round_trip("trend, chosen", &a, x, 0, p, 4);
+    bytes_delta = round_trip("trend, delta", &a, x, 0, PARZ_LL_PREDICT_ALL, 4);
+    CHECK(bytes_holt < bytes_delta, "trend: Holt %zu bytes, delta %zu", bytes_holt, bytes_delta);
+    CHECK(parz_ll_choose_predictor(&column, x, 0, PARZ_LL_PREDICT_ALL, 4) == p,
+          "a series of shape 1 x n not a series");
+    CHECK(parz_ll_choose_predictor(&a, x, 0, PARZ_LL_PREDICT_STACK, 4) == PARZ_LL_PREDICT_STACK,
+          "the stack predictor overridden");
+    CHECK(parz_ll_choose_predictor(&grid, x, 0, PARZ_LL_PREDICT_ALL, 4) == PARZ_LL_PREDICT_ALL,
+          "Holt chosen for a grid");
+    for (i = 0; i < n; i++) {
+      uint64_t r = next() & 0x000fffffffffffffull;
+      r |= 0x3ff0000000000000ull;
+      memcpy(&x[i], &r, 8);
+    }
+    /* noise: whichever is chosen stores no more than the delta */
+    p = parz_ll_choose_predictor(&a, x, 0, PARZ_LL_PREDICT_ALL, 4);
+    bytes_holt = round_trip("noise, chosen", &a, x, 0, p, 4);
+    bytes_delta = round_trip("noise, delta", &a, x, 0, PARZ_LL_PREDICT_ALL, 4);
+    CHECK(bytes_holt <= bytes_delta, "noise: chosen %zu bytes, delta %zu", bytes_holt, bytes_delta);
+    /* a random walk is the delta's own series */
+    {
+      parz_array walk = test_array(PARZ_INT64, 1, n, 1, 1, 1);
+      int64_t* y = (int64_t*)v;
+      for (i = 0; i < n; i++)
+        y[i] = (i ? y[i - 1] : 0) + (int64_t)(next() % 2001) - 1000;
+      CHECK(parz_ll_choose_predictor(&walk, y, 0, PARZ_LL_PREDICT_ALL, 4) == PARZ_LL_PREDICT_ALL,
+            "random walk: Holt chosen");
+    }
+    CHECK(parz_ll_encode_segment(&grid, x, 0, PARZ_LL_HOLT(4, 2), 1, 0, out, sizeof out, &got,
+                                 &err) == PARZ_ERR_PARAM,
+          "Holt taken for a grid");
+    CHECK(parz_ll_decode_segment(&grid, 0, PARZ_LL_HOLT(4, 2), 1, 0, out, 1, x, &err) ==
+              PARZ_ERR_PARAM,
+          "Holt taken for a grid by the decoder");
+    CHECK(parz_ll_encode_segment(&a, x, 0, PARZ_LL_HOLT(9, 0), 1, 0, out, sizeof out, &got, &err) ==
+              PARZ_ERR_PARAM,
+          "alpha 9/8 taken");
+    CHECK(
+        parz_ll_decode_segment(&a, 0, PARZ_LL_HOLT(0, 9), 1, 0, out, 1, x, &err) == PARZ_ERR_PARAM,
+        "beta 9/8 taken by the decoder");
+    CHECK(parz_ll_encode_segment(&a, x, 0, PARZ_LL_PREDICT_STACK | 1u << 8, 1, 0, out, sizeof out,
+                                 &got, &err) == PARZ_ERR_PARAM,
+          "gains taken with the stack predictor");
+  }
+  free(v);
+}
+
 /* Scaled integers: chosen when every value fits, refused when one does not (-0.0, a NaN). */
 static void test_scaled(void) {
   parz_array a = test_array(PARZ_DOUBLE, 1, 5000, 1, 1, 1);
@@ -212,10 +345,10 @@ static void test_scaled(void) {
           "scaled transform taken for int32");
     CHECK(parz_ll_encode_segment(&a, v, 99, 0, 1, 0, out, sizeof out, &n, &err) != PARZ_OK,
           "transform 99 taken");
-    CHECK(parz_ll_encode_segment(&a, v, 0, 2, 1, 0, out, sizeof out, &n, &err) == PARZ_ERR_PARAM,
-          "predictor 2 taken");
-    CHECK(parz_ll_decode_segment(&a, 0, 2, 1, 0, out, 1, v, &err) == PARZ_ERR_PARAM,
-          "predictor 2 taken by the decoder");
+    CHECK(parz_ll_encode_segment(&a, v, 0, 3, 1, 0, out, sizeof out, &n, &err) == PARZ_ERR_PARAM,
+          "predictor 3 taken");
+    CHECK(parz_ll_decode_segment(&a, 0, 3, 1, 0, out, 1, v, &err) == PARZ_ERR_PARAM,
+          "predictor 3 taken by the decoder");
   }
   free(v);
   free(g);
@@ -314,12 +447,22 @@ static void test_hostile(void) {
 }
 
 /* The bytes each real array's segments were written as (both predictors where the array has
- * 4 dimensions): the encoder may get faster, never different. */
+ * 4 dimensions) under the transform the encoder chooses, as integer images ("images") where
+ * that is a scale, and under Holt's predictor ("holt") where the encoder chooses it for a
+ * series: the encoder may get faster, never different. */
 static const fnv_pinned real_written[] = {
-    {"ccsm_trefht_ens", 0x8a2d6ead48b79568ull}, {"egm96_geoid", 0x2f0e6f0cc564d716ull},
-    {"etopo5_relief", 0x94524865db67af81ull},   {"hst_acs_hrc_ngc104_sci", 0xb9f4962b2f79b5aeull},
-    {"levitus_temp", 0x93a0260af561e96full},    {"vasp_fepo4_chgcar", 0x72a5765daa359e5bull},
-    {"ecg_mitbih208", 0xf5c21cc358645bc5ull},   {"eeg", 0x4a6d738d068eb6f1ull},
+    {"ccsm_trefht_ens", 0x8a2d6ead48b79568ull},
+    {"egm96_geoid", 0x2f0e6f0cc564d716ull},
+    {"etopo5_relief", 0x94524865db67af81ull},
+    {"hst_acs_hrc_ngc104_sci", 0xb9f4962b2f79b5aeull},
+    {"levitus_temp", 0x93a0260af561e96full},
+    {"vasp_fepo4_chgcar images", 0x72a5765daa359e5bull},
+    {"vasp_fepo4_chgcar", 0x760843ebeea8f0f0ull},
+    {"etopo5_relief images", 0xf1e0ac0b68cd0a04ull},
+    {"ecg_mitbih208 images", 0x17b5ba0f1df9ec30ull},
+    {"ecg_mitbih208 holt", 0xd191c8b0d3f9a619ull},
+    {"ecg_mitbih208", 0xf5c21cc358645bc5ull},
+    {"eeg", 0x4a6d738d068eb6f1ull},
     {"membrane", 0xffa2306123480f34ull},
 };
 
@@ -328,19 +471,45 @@ static void test_real(const char* dir) {
   size_t n = 0, k;
   real_array* list = real_arrays_load(dir, 0, &n);
   for (k = 0; k < n; k++) {
-    unsigned t = parz_ll_choose_transform(&list[k].array, list[k].data);
+    unsigned chosen = parz_ll_choose_transform(&list[k].array, list[k].data), t = chosen;
     unsigned p, last = list[k].array.dims == 4 ? PARZ_LL_PREDICT_STACK : PARZ_LL_PREDICT_ALL;
-    written_hash = FNV_START;
-    for (p = PARZ_LL_PREDICT_ALL; p <= last; p++) {
-      size_t size = round_trip(list[k].name, &list[k].array, list[k].data, t, p, 4);
-      printf("%-24s transform %2u predictor %u ratio %.3f\n", list[k].name, t, p,
-             size ? (double)list[k].bytes / (double)size : 0.0);
+    /* the chosen transform, then integer images where the chosen one is a scale */
+    for (;;) {
+      char key[64];
+      snprintf(key, sizeof key, "%s%s", list[k].name, t == chosen ? "" : " images");
+      written_hash = FNV_START;
+      for (p = PARZ_LL_PREDICT_ALL; p <= last; p++) {
+        size_t size = round_trip(list[k].name, &list[k].array, list[k].data, t, p, 4);
+        printf("%-24s transform %2u predictor %u ratio %.3f\n", list[k].name, t, p,
+               size ? (double)list[k].bytes / (double)size : 0.0);
+      }
+      printf("%-31s bytes written: %016llx\n", key, (unsigned long long)written_hash);
+      CHECK(!fnv_pinned_differs(real_written, sizeof real_written / sizeof real_written[0], key,
+                                written_hash),
+            "%s: the segments' bytes changed (%016llx)", key, (unsigned long long)written_hash);
+      if (t == 0)
+        break;
+      t = 0;
     }
-    printf("%-24s bytes written: %016llx\n", list[k].name, (unsigned long long)written_hash);
-    CHECK(!fnv_pinned_differs(real_written, sizeof real_written / sizeof real_written[0],
-                              list[k].name, written_hash),
-          "%s: the segments' bytes changed (%016llx)", list[k].name,
-          (unsigned long long)written_hash);
+    /* a series: the encoder's choice of predictor, where it is Holt's */
+    {
+      unsigned p =
+          parz_ll_choose_predictor(&list[k].array, list[k].data, chosen, PARZ_LL_PREDICT_ALL, 4);
+      char key[64];
+      if (PARZ_LL_PREDICTOR_KIND(p) == PARZ_LL_PREDICT_HOLT) {
+        size_t size = round_trip(list[k].name, &list[k].array, list[k].data, chosen, p, 4);
+        snprintf(key, sizeof key, "%s holt", list[k].name);
+        written_hash = FNV_START;
+        round_trip(list[k].name, &list[k].array, list[k].data, chosen, p, 4);
+        printf("%-24s transform %2u Holt %u/8 %u/8 ratio %.3f\n", list[k].name, chosen,
+               PARZ_LL_HOLT_ALPHA(p), PARZ_LL_HOLT_BETA(p),
+               size ? (double)list[k].bytes / (double)size : 0.0);
+        printf("%-31s bytes written: %016llx\n", key, (unsigned long long)written_hash);
+        CHECK(!fnv_pinned_differs(real_written, sizeof real_written / sizeof real_written[0], key,
+                                  written_hash),
+              "%s: the segments' bytes changed (%016llx)", key, (unsigned long long)written_hash);
+      }
+    }
   }
   real_arrays_free(list, n);
 }
@@ -352,6 +521,16 @@ int main(int argc, char** argv) {
   printf("crafted arrays, bytes written: %016llx\n", (unsigned long long)written_hash);
   CHECK(written_hash == 0x403d36fd29448a6eull,
         "crafted arrays: the segments' bytes changed (%016llx)", (unsigned long long)written_hash);
+  written_hash = FNV_START;
+  test_decimal_scales();
+  printf("decimal scales, bytes written: %016llx\n", (unsigned long long)written_hash);
+  CHECK(written_hash == 0x495562cc8e8ce84bull,
+        "decimal scales: the segments' bytes changed (%016llx)", (unsigned long long)written_hash);
+  written_hash = FNV_START;
+  test_holt();
+  printf("Holt, bytes written: %016llx\n", (unsigned long long)written_hash);
+  CHECK(written_hash == 0x13611d90a62cf5bdull, "Holt: the segments' bytes changed (%016llx)",
+        (unsigned long long)written_hash);
   test_hostile();
   if (argc > 1)
     test_real(argv[1]);

@@ -353,13 +353,17 @@ static void hostile(void) {
   head = n - view.payload_bytes;
   m = malloc(n + 64);
   memcpy(m, c, n);
-  m[48] = 29; /* past the last scale */
+  m[48] = 38; /* past the last scale */
   reseal(m, n);
-  expect(m, n, raw, PARZ_ERR_FORMAT, "transform 29");
+  expect(m, n, raw, PARZ_ERR_FORMAT, "transform 38");
   memcpy(m, c, n);
-  m[49] = 2;
+  m[49] = 3;
   reseal(m, n);
-  expect(m, n, raw, PARZ_ERR_FORMAT, "predictor 2");
+  expect(m, n, raw, PARZ_ERR_FORMAT, "predictor 3");
+  memcpy(m, c, n);
+  m[49] = 2; /* Holt's, for a grid */
+  reseal(m, n);
+  expect(m, n, raw, PARZ_ERR_FORMAT, "Holt's predictor for a grid");
   memcpy(m, c, n);
   m[63] = 1;
   reseal(m, n);
@@ -474,6 +478,87 @@ static void hostile(void) {
   free(v);
 }
 
+/* Holt's predictor through the frame: the encoder writes it for a trending series (serial and
+ * OpenMP alike, windows included) and not for a random walk; edited gains and predictors are
+ * refused, and so is every truncation and every flipped bit of the head. */
+static void holt(void) {
+  const size_t count = 20000;
+  parz_array a = test_array(PARZ_DOUBLE, 1, count, 1, 1, 1);
+  parz_array col = test_array(PARZ_DOUBLE, 2, count, 1, 1, 1);
+  double* v = malloc(count * sizeof *v);
+  parz_chunk_config cfg = config(0, 0);
+  unsigned char *c, *m;
+  size_t n, i, raw = count * sizeof *v;
+  parz_chunk_view view;
+  for (i = 0; i < count; i++) /* a trend, a slower swing and a little noise */
+    v[i] = 250.0 + 0.37 * (double)i + 0.05 * (double)((int)(i % 400) - 200) +
+           1e-6 * (double)(next() % 5);
+  check_array("Holt series", &a, v, &cfg);
+  check_array("Holt series of shape n x 1", &col, v, &cfg);
+  c = test_encode(&a, v, &cfg, &n);
+  if (!c || parz_chunk_parse(c, n, &view, NULL) != PARZ_OK) {
+    CHECK(0, "Holt series: no chunk");
+    free(c);
+    free(v);
+    return;
+  }
+  CHECK(c[49] == 2 && c[50] <= 8 && c[51] <= 8, "trend: predictor %u, gains %u %u", c[49], c[50],
+        c[51]);
+  m = malloc(n);
+  memcpy(m, c, n);
+  m[50] = 9;
+  reseal(m, n);
+  expect(m, n, raw, PARZ_ERR_FORMAT, "alpha 9/8");
+  memcpy(m, c, n);
+  m[51] = 200;
+  reseal(m, n);
+  expect(m, n, raw, PARZ_ERR_FORMAT, "beta 200/8");
+  memcpy(m, c, n);
+  m[49] = 0; /* gains left behind */
+  reseal(m, n);
+  expect(m, n, raw, PARZ_ERR_FORMAT, "gains with predictor 0");
+  memcpy(m, c, n);
+  m[52] = 1;
+  reseal(m, n);
+  expect(m, n, raw, PARZ_ERR_FORMAT, "reserved byte after the gains");
+  memcpy(m, c, n);
+  m[50] ^= 3; /* other gains, valid ones: the payload's checksums still hold, the values not */
+  reseal(m, n);
+  {
+    double* out = malloc(raw);
+    int rc = parz_chunk_decode(m, n, out, raw, NULL);
+    CHECK(rc != PARZ_OK || memcmp(out, v, raw) != 0, "other gains gave the same values");
+    free(out);
+  }
+  for (i = 0; i < n; i++) { /* truncations */
+    parz_chunk_view t;
+    CHECK(parz_chunk_parse(c, i, &t, NULL) != PARZ_OK, "Holt chunk truncated to %zu accepted", i);
+  }
+  for (i = 0; i < n - view.payload_bytes; i++) { /* head bit flips */
+    unsigned char* out = malloc(raw + 8);
+    unsigned bit = (unsigned)(next() % 8);
+    memcpy(m, c, n);
+    m[i] ^= (unsigned char)(1u << bit);
+    memset(out + raw, 0x77, 8);
+    CHECK(parz_chunk_decode(m, n, out, raw, NULL) != PARZ_OK, "Holt head byte %zu bit %u accepted",
+          i, bit);
+    CHECK(out[raw] == 0x77, "Holt head flip %zu: written past the array", i);
+    free(out);
+  }
+  free(m);
+  free(c);
+  { /* a random walk: the delta's own series, so predictor 0 */
+    int64_t* y = (int64_t*)v;
+    parz_array walk = test_array(PARZ_INT64, 1, count, 1, 1, 1);
+    for (i = 0; i < count; i++)
+      y[i] = (i ? y[i - 1] : 0) + (int64_t)(next() % 2001) - 1000;
+    c = test_encode(&walk, y, &cfg, &n);
+    CHECK(c && c[49] == 0 && c[50] == 0 && c[51] == 0, "random walk: predictor %u", c ? c[49] : 99);
+    free(c);
+  }
+  free(v);
+}
+
 /* Every real array through the frame at the codec's own C, both predictors for 4D. */
 static void real(const char* dir) {
   size_t n = 0, k;
@@ -495,6 +580,7 @@ int main(int argc, char** argv) {
   bad_settings();
   stored_instead();
   hostile();
+  holt();
   special_patterns();
   if (argc > 1 && argv[1][0])
     real(argv[1]);

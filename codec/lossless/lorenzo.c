@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "block_common.h"
+#include "holt.h"
 #include "lossless.h"
 #include "transform.h"
 
@@ -17,8 +18,14 @@ int parz_ll_geometry_init(parz_ll_geometry* g, const parz_array* a, unsigned pre
   if (a->type != PARZ_FLOAT && a->type != PARZ_DOUBLE && a->type != PARZ_INT32 &&
       a->type != PARZ_INT64)
     return parz_fail(err, PARZ_ERR_TYPE, "lossless: unknown value type %d", (int)a->type);
-  if (predictor > PARZ_LL_PREDICT_STACK)
+  const unsigned kind = PARZ_LL_PREDICTOR_KIND(predictor);
+  const unsigned alpha = PARZ_LL_HOLT_ALPHA(predictor), beta = PARZ_LL_HOLT_BETA(predictor);
+  if (kind > PARZ_LL_PREDICT_HOLT || predictor >> 24 ||
+      (kind != PARZ_LL_PREDICT_HOLT && predictor != kind))
     return parz_fail(err, PARZ_ERR_PARAM, "lossless: unknown predictor %u", predictor);
+  if (alpha > PARZ_LL_GAIN_MAX || beta > PARZ_LL_GAIN_MAX)
+    return parz_fail(err, PARZ_ERR_PARAM, "lossless: Holt's gains %u/8 and %u/8 above 8/8", alpha,
+                     beta);
   if (a->dims < 1 || a->dims > 4)
     return parz_fail(err, PARZ_ERR_DIMS, "lossless: rank %u outside 1..4", a->dims);
   for (i = 0; i < a->dims; i++) {
@@ -29,7 +36,14 @@ int parz_ll_geometry_init(parz_ll_geometry* g, const parz_array* a, unsigned pre
     if (a->shape[i] > 1)
       ext[d++] = a->shape[i];
   }
+  if (kind == PARZ_LL_PREDICT_HOLT && d > 1)
+    return parz_fail(err, PARZ_ERR_PARAM,
+                     "lossless: Holt's predictor takes series, not %u dimensions of extent above 1",
+                     d);
   memset(g, 0, sizeof *g);
+  g->holt = kind == PARZ_LL_PREDICT_HOLT;
+  g->alpha = alpha;
+  g->beta = beta;
   g->type = a->type;
   g->w = (a->type == PARZ_DOUBLE || a->type == PARZ_INT64) ? 64 : 32;
   g->d = d ? d : 1;
@@ -176,9 +190,15 @@ static size_t walk(const parz_ll_geometry* g, unsigned transform, size_t b, uint
         if (!z_in) {
           /* the row's values first: predictions read only earlier rows and earlier columns */
           parz_ll_load_row(g->type, values_in, at, f.e[3], transform, v);
-          row_any(&f, f.e[3], mask, top, v, z_out + n, NULL);
+          if (g->holt)
+            parz_ll_holt_row(f.e[3], g->w, g->alpha, g->beta, v, z_out + n, NULL);
+          else
+            row_any(&f, f.e[3], mask, top, v, z_out + n, NULL);
         } else {
-          row_any(&f, f.e[3], mask, top, v, NULL, z_in + n);
+          if (g->holt)
+            parz_ll_holt_row(f.e[3], g->w, g->alpha, g->beta, v, NULL, z_in + n);
+          else
+            row_any(&f, f.e[3], mask, top, v, NULL, z_in + n);
           parz_ll_store_row(g->type, values_out, at, f.e[3], transform, v);
         }
         n += f.e[3];

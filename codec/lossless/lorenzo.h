@@ -26,6 +26,7 @@ typedef struct {
   size_t side[4]; /* block side per dimension (1 where unused) */
   size_t grid[4]; /* blocks per dimension */
   size_t blocks;
+  unsigned holt, alpha, beta; /* Holt's predictor (holt.h) and its gains */
 } parz_ll_geometry;
 
 /* PARZ_OK, or the error of an invalid array or predictor (lossless.h). */

@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 
+#include "holt.h"
 #include "lorenzo.h"
 #include "residual_coder.h"
 #include "transform.h"
@@ -39,6 +40,66 @@ unsigned parz_ll_choose_transform(const parz_array* a, const void* values) {
     if (parz_ll_scale_fits(a->type, values, probe, k) && parz_ll_scale_fits(a->type, values, n, k))
       return k;
   return 0;
+}
+
+/* Holt's gains the encoder tries, (alpha, beta) in eighths: from the delta's 8, 0 (left out: it
+ * is PARZ_LL_PREDICT_ALL) to a slow level with a slow trend. */
+static const unsigned char holt_gains[][2] = {{8, 8}, {8, 4}, {8, 2}, {8, 1}, {7, 1},
+                                              {6, 0}, {6, 2}, {6, 4}, {4, 0}, {4, 2},
+                                              {4, 4}, {2, 0}, {2, 2}};
+#define HOLT_TRIALS (sizeof holt_gains / sizeof holt_gains[0])
+
+/* The bytes of every segment of C blocks under predictor p; 0 where one fails to encode. */
+static size_t coded_bytes(const parz_array* a, const void* values, unsigned transform, unsigned p,
+                          size_t c, uint8_t* buf, size_t bound) {
+  size_t s, total = 0, nseg = parz_ll_segment_count(a, p, c);
+  for (s = 0; s < nseg; s++) {
+    size_t n = 0;
+    if (parz_ll_encode_segment(a, values, transform, p, c, s, buf, bound, &n, NULL) != PARZ_OK)
+      return 0;
+    total += n;
+  }
+  return total;
+}
+
+unsigned parz_ll_choose_predictor(const parz_array* a, const void* values, unsigned transform,
+                                  unsigned predictor, size_t c) {
+  parz_ll_geometry g;
+  uint64_t cost[HOLT_TRIALS + 1] = {0}, *u;
+  uint8_t* buf;
+  size_t b, bound, best = HOLT_TRIALS, delta_bytes, holt_bytes;
+  unsigned k, holt;
+  if (predictor != PARZ_LL_PREDICT_ALL || !values || c == 0 ||
+      parz_ll_geometry_init(&g, a, predictor, NULL) != PARZ_OK || g.d != 1 ||
+      !parz_ll_transform_valid(transform, a->type))
+    return predictor;
+  u = (uint64_t*)malloc(PARZ_LL_BLOCK_VALUES * sizeof *u);
+  if (!u)
+    return predictor;
+  /* residual bits per gain pair, the delta's last: each block restarts, as it will be coded */
+  for (b = 0; b < g.blocks; b++) {
+    const size_t n = parz_ll_block_values(&g, b);
+    parz_ll_load_row(a->type, values, b * PARZ_LL_BLOCK_VALUES, n, transform, u);
+    for (k = 0; k < HOLT_TRIALS; k++)
+      cost[k] += parz_ll_holt_cost(u, n, g.w, holt_gains[k][0], holt_gains[k][1]);
+    cost[HOLT_TRIALS] += parz_ll_holt_cost(u, n, g.w, PARZ_LL_GAIN_MAX, 0);
+  }
+  free(u);
+  for (k = 0; k < HOLT_TRIALS; k++)
+    if (cost[k] < cost[best])
+      best = k;
+  if (best == HOLT_TRIALS)
+    return predictor;
+  /* the measure picks the gains; the coded bytes decide against the delta */
+  holt = PARZ_LL_HOLT(holt_gains[best][0], holt_gains[best][1]);
+  bound = parz_ll_segment_bound(a, predictor, c);
+  buf = bound ? (uint8_t*)malloc(bound) : NULL;
+  if (!buf)
+    return predictor;
+  delta_bytes = coded_bytes(a, values, transform, predictor, c, buf, bound);
+  holt_bytes = coded_bytes(a, values, transform, holt, c, buf, bound);
+  free(buf);
+  return holt_bytes && holt_bytes < delta_bytes ? holt : predictor;
 }
 
 /* The blocks [first, end) of segment s; PARZ_OK or the error naming it. */

@@ -16,7 +16,10 @@
  * Predictor: PARZ_LL_PREDICT_ALL runs the Lorenzo predictor over every dimension;
  * PARZ_LL_PREDICT_STACK takes a 4D array as a stack of 3D fields (blocks of 1 x 16^3, nothing
  * predicted across the slowest dimension), for stacks whose fields are not smooth neighbours of
- * each other, such as ensemble members; for fewer dimensions it is PARZ_LL_PREDICT_ALL. */
+ * each other, such as ensemble members; for fewer dimensions it is PARZ_LL_PREDICT_ALL.
+ * PARZ_LL_HOLT(alpha, beta), for arrays of one dimension of extent above 1 (series) only: the same
+ * blocks as PARZ_LL_PREDICT_ALL, each predicted by Holt's smoothing with those gains (holt.h);
+ * gains 8 and 0 give PARZ_LL_PREDICT_ALL's residuals. */
 #ifndef PARZ_LOSSLESS_H
 #define PARZ_LOSSLESS_H
 
@@ -31,6 +34,13 @@ extern "C" {
 
 #define PARZ_LL_PREDICT_ALL 0u
 #define PARZ_LL_PREDICT_STACK 1u
+#define PARZ_LL_PREDICT_HOLT 2u
+/* The predictor argument of Holt's with gains alpha and beta (eighths, 0..8), and its parts. */
+#define PARZ_LL_HOLT(alpha, beta) \
+  (PARZ_LL_PREDICT_HOLT | (unsigned)(alpha) << 8 | (unsigned)(beta) << 16)
+#define PARZ_LL_PREDICTOR_KIND(p) ((p)&255u)
+#define PARZ_LL_HOLT_ALPHA(p) ((p) >> 8 & 255u)
+#define PARZ_LL_HOLT_BETA(p) ((p) >> 16 & 255u)
 
 /* Number of blocks of a (contiguous, C order) under the predictor, 0 for an invalid array or
  * predictor. */
@@ -45,6 +55,13 @@ size_t parz_ll_segment_bound(const parz_array* a, unsigned predictor, size_t c);
 /* The transform every segment of the array will use: 0 for integer images, else the scale's
  * number (transform.h). Reads every value once. */
 unsigned parz_ll_choose_transform(const parz_array* a, const void* values);
+
+/* The predictor to write for predictor (PARZ_LL_PREDICT_ALL asks the encoder's choice): for a
+ * series, Holt's with the gains of fewest residual bits where its segments of C blocks take
+ * fewer bytes than PARZ_LL_PREDICT_ALL's, else predictor itself. Reads the values 15 times and
+ * codes them twice (series only). */
+unsigned parz_ll_choose_predictor(const parz_array* a, const void* values, unsigned transform,
+                                  unsigned predictor, size_t c);
 
 /* Encodes segment s (of C blocks) of the contiguous array into dst (at least
  * parz_ll_segment_bound bytes): *written receives its size. */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "codecs.h"
+#include "holt.h"
 #include "lossless_codec.h"
 #include "lorenzo.h"
 #include "lossless.h"
@@ -22,8 +23,12 @@
 static unsigned transform_of(const parz_chunk_view* v) {
   return v->codec_params[PARZ_LL_PARAM_TRANSFORM];
 }
+/* The core's predictor argument: the predictor byte, with Holt's gains. */
 static unsigned predictor_of(const parz_chunk_view* v) {
-  return v->codec_params[PARZ_LL_PARAM_PREDICTOR];
+  const unsigned char* b = v->codec_params;
+  return b[PARZ_LL_PARAM_PREDICTOR] == PARZ_LL_PREDICT_HOLT
+             ? PARZ_LL_HOLT(b[PARZ_LL_PARAM_ALPHA], b[PARZ_LL_PARAM_BETA])
+             : b[PARZ_LL_PARAM_PREDICTOR];
 }
 
 /* The core's geometry of v's array (contiguous) under v's predictor. */
@@ -50,15 +55,29 @@ static void block_sides(const parz_chunk_view* v, uint32_t side[4]) {
 
 static int read_params(parz_chunk_view* v, parz_error* err) {
   const unsigned char* b = v->codec_params;
+  parz_ll_geometry g;
   unsigned k;
   memset(&v->params, 0, sizeof v->params);
   for (k = PARZ_LL_PARAM_RESERVED; k < PARZ_CODEC_PARAM_BYTES; k++)
     if (b[k])
       return parz_fail(err, PARZ_ERR_FORMAT, "lossless codec parameter byte %u is %u, not 0", k,
                        b[k]);
-  if (b[PARZ_LL_PARAM_PREDICTOR] > PARZ_LL_PREDICT_STACK)
-    return parz_fail(err, PARZ_ERR_FORMAT, "lossless predictor %u unknown (0 lorenzo, 1 stack)",
+  if (b[PARZ_LL_PARAM_PREDICTOR] > PARZ_LL_PREDICT_HOLT)
+    return parz_fail(err, PARZ_ERR_FORMAT,
+                     "lossless predictor %u unknown (0 lorenzo, 1 stack, 2 holt)",
                      b[PARZ_LL_PARAM_PREDICTOR]);
+  if (b[PARZ_LL_PARAM_PREDICTOR] != PARZ_LL_PREDICT_HOLT &&
+      (b[PARZ_LL_PARAM_ALPHA] || b[PARZ_LL_PARAM_BETA]))
+    return parz_fail(err, PARZ_ERR_FORMAT,
+                     "lossless predictor %u with gains %u and %u: only Holt's (2) has gains",
+                     b[PARZ_LL_PARAM_PREDICTOR], b[PARZ_LL_PARAM_ALPHA], b[PARZ_LL_PARAM_BETA]);
+  if (b[PARZ_LL_PARAM_ALPHA] > PARZ_LL_GAIN_MAX || b[PARZ_LL_PARAM_BETA] > PARZ_LL_GAIN_MAX)
+    return parz_fail(err, PARZ_ERR_FORMAT, "lossless Holt gains %u/8 and %u/8: at most 8/8",
+                     b[PARZ_LL_PARAM_ALPHA], b[PARZ_LL_PARAM_BETA]);
+  if (b[PARZ_LL_PARAM_PREDICTOR] == PARZ_LL_PREDICT_HOLT && geometry(v, &g, NULL) != PARZ_OK)
+    return parz_fail(err, PARZ_ERR_FORMAT,
+                     "lossless Holt predictor for an array of more than one dimension of extent "
+                     "above 1");
   if (!parz_ll_transform_valid(b[PARZ_LL_PARAM_TRANSFORM], v->array.type))
     return parz_fail(err, PARZ_ERR_FORMAT, "lossless transform %u for %s values",
                      b[PARZ_LL_PARAM_TRANSFORM], parz_type_name(v->array.type));
@@ -80,12 +99,20 @@ static int configure(const parz_chunk_config* cfg, parz_chunk_view* v, parz_erro
   return PARZ_OK;
 }
 
-/* The transform is the values' choice: scaled integers where every value is one. */
+/* The transform is the values' choice: scaled integers where every value is one; and so is
+ * Holt's predictor for a series, where it stores less than the delta. */
 static int prepare(parz_chunk_view* v, const parz_array* a, const void* values,
                    unsigned char** data, parz_error* err) {
+  const unsigned transform = parz_ll_choose_transform(a, values);
+  const size_t c = v->segment_blocks ? v->segment_blocks : LOSSLESS_SEGMENT_BLOCKS;
+  unsigned p;
   (void)err;
   *data = NULL;
-  v->codec_params[PARZ_LL_PARAM_TRANSFORM] = (unsigned char)parz_ll_choose_transform(a, values);
+  v->codec_params[PARZ_LL_PARAM_TRANSFORM] = (unsigned char)transform;
+  p = parz_ll_choose_predictor(a, values, transform, predictor_of(v), c);
+  v->codec_params[PARZ_LL_PARAM_PREDICTOR] = (unsigned char)PARZ_LL_PREDICTOR_KIND(p);
+  v->codec_params[PARZ_LL_PARAM_ALPHA] = (unsigned char)PARZ_LL_HOLT_ALPHA(p);
+  v->codec_params[PARZ_LL_PARAM_BETA] = (unsigned char)PARZ_LL_HOLT_BETA(p);
   return PARZ_OK;
 }
 

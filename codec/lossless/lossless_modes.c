@@ -40,13 +40,15 @@ static void keep(const parz_chunk_config* c, uint32_t words[4]) {
   words[1] = words[2] = words[3] = 0;
 }
 
+/* Holt's predictor is the encoder's choice for series under mode lorenzo. */
 static unsigned mode_of(const parz_chunk_view* v) {
-  return v->codec_params[PARZ_LL_PARAM_PREDICTOR] + 1u;
+  const unsigned p = v->codec_params[PARZ_LL_PARAM_PREDICTOR];
+  return p == PARZ_LL_PREDICT_HOLT ? 1u : p + 1u;
 }
 
 /* clang-format off */
 static const parz_codec_mode modes[] = {
-  {1, "lorenzo", "", "", "exact; Lorenzo prediction over every dimension",             1, lorenzo_params},
+  {1, "lorenzo", "", "", "exact; Lorenzo prediction over every dimension (Holt's for a series where it stores less)", 1, lorenzo_params},
   {2, "stack",   "", "", "exact; a 4D array as a stack of 3D fields (ensemble members)", 1, stack_params},
 };
 /* clang-format on */

@@ -11,13 +11,16 @@
 
 #include "block_common.h"
 
-#define PARZ_LL_SCALES 28u
+#define PARZ_LL_SCALES 37u
 
 /* Decimal and binary scales: the i in v = i / S of counts divided by a gain, and S = 1, whole
- * numbers. Fixed by the format: the transform's number is the index here plus one. */
+ * numbers; 10^7 to 10^15 for decimals printed with a fixed count of significant digits (a
+ * density written as 0.12345678901E+03 is i / 10^11). Fixed by the format: the transform's
+ * number is the index here plus one. */
 /* clang-format off */
 #define PARZ_LL_SCALE_LIST 1, 2, 4, 5, 8, 10, 16, 20, 25, 32, 50, 64, 100, 128, 200, 250, 256, 400, \
-                           500, 512, 1000, 1024, 2000, 2048, 4096, 1e4, 1e5, 1e6
+                           500, 512, 1000, 1024, 2000, 2048, 4096, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,  \
+                           1e10, 1e11, 1e12, 1e13, 1e14, 1e15
 /* clang-format on */
 PARZ_DEFINE_TABLE(double, parz_ll_scales, PARZ_LL_SCALES, PARZ_LL_SCALE_LIST)
 
