@@ -16,6 +16,7 @@
 #include "vectors/chunk_v1_more.h"
 #include "vectors/chunk_v2_float1d_checksum.h"
 #include "vectors/chunk_v2_float2d_mask.h"
+#include "vectors/chunk_v1_lossless_holt.h"
 #include "vectors/chunk_v2_lossless.h"
 #include "vectors/chunk_v2_bounded.h"
 #include "vectors/chunk_v2_stored.h"
@@ -342,6 +343,30 @@ int main(void) {
         parz_chunk_encode(&a6, chunk_v2_lossless_values, &cfg, again, sizeof again, &written, &err);
     CHECK(rc == PARZ_OK && written == n6 && !memcmp(again, c6, n6),
           "lossless vector with stored chunks on");
+  }
+  /* a lossless chunk with Holt's predictor (codec 3, predictor 2), which the encoder chooses */
+  {
+    const unsigned char* c7 = chunk_v1_lossless_holt;
+    size_t n7 = sizeof chunk_v1_lossless_holt;
+    parz_array a7 = test_array(PARZ_INT32, 1, 8, 0, 0, 0);
+    int32_t out7[8];
+    rc = parz_chunk_parse(c7, n7, &v, &err);
+    CHECK(rc == PARZ_OK, "Holt vector parse: %s", err.message);
+    CHECK(v.version == 1 && v.codec == PARZ_CODEC_LOSSLESS && v.nblocks == 1 && v.nsegments == 1 &&
+              v.block_side[0] == 4096 && v.codec_params[1] == 2 && v.codec_params[2] == 8 &&
+              v.codec_params[3] == 8 && v.payload_bits == 160 && v.payload_bytes == 24 &&
+              v.nchecksums == 0 && v.payload == c7 + 128,
+          "Holt vector fields");
+    rc = parz_chunk_decode(c7, n7, out7, sizeof out7, &err);
+    CHECK(rc == PARZ_OK && !memcmp(out7, chunk_v1_lossless_holt_values, sizeof out7),
+          "Holt vector decode: %s", rc ? err.message : "values differ");
+    memset(&cfg, 0, sizeof cfg);
+    cfg.codec = PARZ_CODEC_LOSSLESS;
+    cfg.checksum = PARZ_CHECKSUM_OFF;
+    rc = parz_chunk_encode(&a7, chunk_v1_lossless_holt_values, &cfg, again, sizeof again, &written,
+                           &err);
+    CHECK(rc == PARZ_OK && written == n7 && !memcmp(again, c7, n7),
+          "encoder output differs from the Holt test vector");
   }
   return test_finish("test_chunk_vector");
 }

@@ -9,8 +9,8 @@
  * an integer i (T the value's type: one correctly rounded IEEE division, so the same on every
  * conforming machine; no result is subnormal), and i is coded. Sensor records (counts / gain)
  * and whole numbers stored as floats are such arrays. The encoder chooses it only after checking
- * every value; where C evaluates float expressions in wider precision (FLT_EVAL_METHOD != 0) it
- * is neither chosen nor decoded. */
+ * every value; where C evaluates float expressions in wider precision (FLT_EVAL_METHOD != 0) or
+ * the file is compiled with -ffast-math it is neither chosen nor decoded. */
 #ifndef PARZ_LL_TRANSFORM_H
 #define PARZ_LL_TRANSFORM_H
 

@@ -130,12 +130,21 @@ static inline void parz_fuzz_check_view(const parz_chunk_view* v, const unsigned
     PARZ_FUZZ_CHECK(v->nblocks == blocks);
   }
   /* a lossless chunk carries every value in its payload, in whole bytes, its segments' lengths
-   * in a table; its codec parameters are a transform, a predictor and zeros */
+   * in a table; its codec parameters are a transform, a predictor, Holt's gains (a series' only)
+   * and zeros */
   if (v->codec == PARZ_CODEC_LOSSLESS) {
+    unsigned long_dims = 0;
     PARZ_FUZZ_CHECK(!v->nexceptions && !v->mask.nvalues && !v->codec_data &&
                     v->table != PARZ_TABLE_NONE && v->payload_bits % 8 == 0);
-    PARZ_FUZZ_CHECK(v->codec_params[0] <= 28 && v->codec_params[1] <= 1);
-    for (unsigned k = 2; k < PARZ_CODEC_PARAM_BYTES; k++)
+    PARZ_FUZZ_CHECK(v->codec_params[0] <= 37 && v->codec_params[1] <= 2);
+    PARZ_FUZZ_CHECK(v->codec_params[2] <= 8 && v->codec_params[3] <= 8);
+    for (unsigned k = 0; k < v->array.dims; k++)
+      long_dims += v->array.shape[k] > 1;
+    if (v->codec_params[1] == 2)
+      PARZ_FUZZ_CHECK(long_dims <= 1);
+    else
+      PARZ_FUZZ_CHECK(v->codec_params[2] == 0 && v->codec_params[3] == 0);
+    for (unsigned k = 4; k < PARZ_CODEC_PARAM_BYTES; k++)
       PARZ_FUZZ_CHECK(v->codec_params[k] == 0);
   }
   if (v->codec == PARZ_CODEC_BOUNDED) {
