@@ -170,6 +170,25 @@ static void row_any(const frame* f, size_t n, uint64_t mask, uint64_t top, uint6
 
 static uint64_t mask_of(unsigned w) { return w == 64 ? ~(uint64_t)0 : 0xffffffffu; }
 
+/* Zeros the padded block's halo, the values at index 0 along each padded dimension: what the
+ * predictor reads outside the block. The rows write every other value before it is read. */
+static void zero_halo(const frame* f, uint64_t* v) {
+  int i;
+  for (i = 0; i < 4; i++) {
+    /* along dimension i: runs of q[i] values, one per step of the dimensions before it */
+    const size_t outer = i ? f->padded / f->q[i - 1] : 1, step = i ? f->q[i - 1] : f->padded;
+    size_t o;
+    if (!f->pad[i])
+      continue;
+    if (f->q[i] == 1)
+      for (o = 0; o < outer; o++)
+        v[o * step] = 0;
+    else
+      for (o = 0; o < outer; o++)
+        memset(v + o * step, 0, f->q[i] * sizeof *v);
+  }
+}
+
 /* Walks block b in C order: encoding (z_in NULL) reads the values and writes residuals to z_out;
  * decoding reads residuals from z_in and writes the values. A row of the block at a time goes
  * through the value transform. */
@@ -179,7 +198,7 @@ static size_t walk(const parz_ll_geometry* g, unsigned transform, size_t b, uint
   size_t x0, x1, x2, n = 0;
   uint64_t mask = mask_of(g->w), top = (uint64_t)1 << (g->w - 1);
   frame_init(g, b, &f);
-  memset(scratch, 0, f.padded * sizeof *scratch);
+  zero_halo(&f, scratch);
   for (x0 = 0; x0 < f.e[0]; x0++)
     for (x1 = 0; x1 < f.e[1]; x1++)
       for (x2 = 0; x2 < f.e[2]; x2++) {

@@ -182,7 +182,7 @@ int parz_ll_decode_segment(const parz_array* a, unsigned transform, unsigned pre
     return parz_fail(err, PARZ_ERR_ARG, "lossless: NULL values");
   rc = segment_begin(&w, a, transform, predictor, c, s, err);
   if (rc == PARZ_OK)
-    rc = parz_ll_uncode_residuals(src, src_bytes, w.values, w.g.w, w.z, s, err);
+    rc = parz_ll_uncode_residuals(src, src_bytes, w.values, w.g.w, w.z, NULL, s, err);
   if (rc == PARZ_OK)
     for (b = w.first; b < w.end; b++) {
       parz_ll_rebuild_block(&w.g, transform, w.z + n, b, w.scratch, values);

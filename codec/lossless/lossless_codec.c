@@ -298,20 +298,26 @@ static int decode_segments(const parz_segment_run* run, size_t* bad, uint64_t* b
   const size_t C = run->seg_blocks, nseg = run->count / C + (run->count % C != 0);
   const int whole = dest_whole(v, run->dest);
   const unsigned char* payload = (const unsigned char*)run->src;
+  /* the working memory of the whole run in one allocation: a segment's residuals, the
+   * predictor's padded block, a block's values for a window, the codes' tables */
+  const size_t z_words = C * PARZ_LL_BLOCK_VALUES, box_words = whole ? 0 : PARZ_LL_BLOCK_VALUES;
+  const size_t words = z_words + PARZ_LL_SCRATCH + box_words + (PARZ_LL_UNCODE_WORDS + 1) / 2;
   parz_ll_geometry g;
-  uint64_t *z = NULL, *scratch = NULL, begin = run->bit;
-  unsigned char* box = NULL;
+  uint64_t *z = NULL, *scratch, begin = run->bit;
+  unsigned char* box;
+  uint32_t* tables;
   size_t i;
   int rc = geometry(v, &g, err);
   *bad = SIZE_MAX;
   *bad_end = 0;
   if (rc != PARZ_OK)
     return rc;
-  z = (uint64_t*)malloc(C * PARZ_LL_BLOCK_VALUES * sizeof *z);
-  scratch = (uint64_t*)malloc(PARZ_LL_SCRATCH * sizeof *scratch);
-  box = whole ? NULL : (unsigned char*)malloc(PARZ_LL_BLOCK_VALUES * 8u);
-  if (!z || !scratch || (!whole && !box))
-    rc = parz_fail(err, PARZ_ERR_NOMEM, "lossless codec: no room for segments of %zu blocks", C);
+  z = (uint64_t*)malloc(words * sizeof *z);
+  if (!z)
+    return parz_fail(err, PARZ_ERR_NOMEM, "lossless codec: no room for segments of %zu blocks", C);
+  scratch = z + z_words;
+  box = (unsigned char*)(scratch + PARZ_LL_SCRATCH);
+  tables = (uint32_t*)(scratch + PARZ_LL_SCRATCH + box_words);
   for (i = 0; i < nseg && rc == PARZ_OK; i++) {
     const size_t s = run->first / C + i, b0 = run->first + i * C;
     const size_t b1 = b0 + C < run->first + run->count ? b0 + C : run->first + run->count;
@@ -326,7 +332,7 @@ static int decode_segments(const parz_segment_run* run, size_t* bad, uint64_t* b
       n += parz_ll_block_values(&g, b);
     if (rc == PARZ_OK)
       rc = parz_ll_uncode_residuals(payload + begin / 8u, (size_t)((end - begin) / 8u), n, g.w, z,
-                                    s, err);
+                                    tables, s, err);
     for (b = b0, n = 0; b < b1 && rc == PARZ_OK; b++) {
       if (whole)
         parz_ll_rebuild_block(&g, transform_of(v), z + n, b, scratch, run->dest->data);
@@ -337,8 +343,6 @@ static int decode_segments(const parz_segment_run* run, size_t* bad, uint64_t* b
     begin = end;
   }
   free(z);
-  free(scratch);
-  free(box);
   return rc;
 }
 

@@ -126,7 +126,7 @@ static int refuse(int bad, size_t segment, size_t bytes, uint64_t pos, size_t n,
 }
 
 int parz_ll_uncode_residuals(const uint8_t* src, size_t src_bytes, size_t n, unsigned w,
-                             uint64_t* z, size_t segment, parz_error* err) {
+                             uint64_t* z, uint32_t* work, size_t segment, parz_error* err) {
   static const char* what = "lossless segment";
   if (!src || src_bytes < 1)
     return parz_fail(err, PARZ_ERR_STREAM, "%s %zu: empty", what, segment);
@@ -148,14 +148,15 @@ int parz_ll_uncode_residuals(const uint8_t* src, size_t src_bytes, size_t n, uns
     size_t i;
     if ((src_bytes - 1) * 8 < 4u * (w + 1) * nc)
       return refuse(PARZ_LL_BAD_LENGTHS, segment, src_bytes, 0, n, err);
-    mem = (uint32_t*)malloc((size_t)nc * PARZ_LL_CONTEXT_WORDS * sizeof *mem);
+    mem = work ? work : (uint32_t*)malloc((size_t)nc * PARZ_LL_CONTEXT_WORDS * sizeof *mem);
     if (!mem)
       return parz_fail(err, PARZ_ERR_NOMEM, "%s %zu: no room for its code", what, segment);
     /* A context no residual takes has no code word: its table refuses every bit. */
     for (c = 0; c < nc && bad == PARZ_LL_OK; c++)
       if ((bad = parz_ll_context_setup(src, src_bytes, w, c, &code[c],
                                        mem + (size_t)c * PARZ_LL_CONTEXT_WORDS)) != PARZ_LL_OK) {
-        free(mem);
+        if (!work)
+          free(mem);
         return parz_fail(err, PARZ_ERR_STREAM,
                          "%s %zu: code lengths of context %u are not a prefix code", what, segment,
                          c);
@@ -165,7 +166,8 @@ int parz_ll_uncode_residuals(const uint8_t* src, size_t src_bytes, size_t n, uns
       bad = parz_ll_residual_next(&rd, &z[i]);
     if (bad == PARZ_LL_OK)
       bad = parz_ll_reader_end(&rd);
-    free(mem);
+    if (!work)
+      free(mem);
     return bad == PARZ_LL_OK ? PARZ_OK : refuse(bad, segment, src_bytes, rd.r.pos, n, err);
   }
   return parz_fail(err, PARZ_ERR_STREAM, "%s %zu: unknown coder %u", what, segment,

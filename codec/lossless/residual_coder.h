@@ -29,9 +29,13 @@ void parz_ll_huffman_lengths(const uint64_t* freq, unsigned ns, unsigned max_len
 /* Codes z[0..n) into dst (at least parz_ll_residual_bound bytes); returns the bytes written. */
 size_t parz_ll_code_residuals(const uint64_t* z, size_t n, unsigned w, uint8_t* dst);
 
-/* Decodes n residuals from exactly src_bytes of src; PARZ_ERR_STREAM, naming segment, when the
- * bytes end early, run on, or hold an impossible code. */
+/* Words of working memory parz_ll_uncode_residuals takes for its codes' tables. */
+#define PARZ_LL_UNCODE_WORDS ((size_t)PARZ_LL_CONTEXTS * PARZ_LL_CONTEXT_WORDS)
+
+/* Decodes n residuals from exactly src_bytes of src, building its codes' tables in work
+ * (PARZ_LL_UNCODE_WORDS words; NULL: allocated for this call); PARZ_ERR_STREAM, naming segment,
+ * when the bytes end early, run on, or hold an impossible code. */
 int parz_ll_uncode_residuals(const uint8_t* src, size_t src_bytes, size_t n, unsigned w,
-                             uint64_t* z, size_t segment, parz_error* err);
+                             uint64_t* z, uint32_t* work, size_t segment, parz_error* err);
 
 #endif

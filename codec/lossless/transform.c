@@ -7,11 +7,11 @@
 
 double parz_ll_scale(unsigned k) { return parz_ll_scale_of(k); }
 
+/* A scale needs i / S rounded as the format says: a wider evaluation, or -ffast-math (a division
+ * by a reciprocal's product, the rounding of nearest() folded away), would round otherwise. */
 int parz_ll_transform_valid(unsigned k, parz_type type) {
   if (k == 0)
     return 1;
-  /* a wider evaluation, or -ffast-math (a division by a reciprocal's product, the rounding of
-   * nearest() folded away), would round i / S otherwise than the format says */
 #if FLT_EVAL_METHOD != 0 || defined(__FAST_MATH__)
   (void)type;
   return 0;
