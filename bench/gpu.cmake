@@ -20,3 +20,10 @@ if(TARGET parz_gpu)
   target_compile_features(bench_gpu_upload PRIVATE cuda_std_17)
   target_compile_options(bench_gpu_upload PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--extended-lambda>)
 endif()
+
+# GPU decode of error-bounded chunks (codec 4) resident on the device: one chunk and batches.
+if(TARGET parz_gpu AND TARGET parz_omp)
+  add_executable(bench_gpu_bounded bench_gpu_bounded.cu)
+  target_link_libraries(bench_gpu_bounded PRIVATE parz_gpu parz_omp parz_real_arrays)
+  target_compile_features(bench_gpu_bounded PRIVATE cuda_std_17)
+endif()

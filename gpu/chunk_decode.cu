@@ -60,8 +60,8 @@ extern "C" int parz_gpu_chunk_decode(parz_gpu_context* ctx, const void* src, siz
   /* slices of segments; piece i = the rows of dimension 0 complete after slice i */
   npieces = (int)(v.raw_bytes / PARZ_GPU_PIECE_MIN_BYTES);
   npieces = npieces < 1 ? 1 : npieces > PARZ_GPU_PIECES_MAX ? PARZ_GPU_PIECES_MAX : npieces;
-  if ((uint64_t)npieces > v.nsegments)
-    npieces = (int)v.nsegments;
+  if (codec->whole || (uint64_t)npieces > v.nsegments)
+    npieces = codec->whole ? 1 : (int)v.nsegments;
   {
     uint64_t rows = v.array.shape[0], per_row_blocks = v.nblocks / ((rows + 3) / 4);
     size_t row_bytes = v.raw_bytes / rows, done = 0;

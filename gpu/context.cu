@@ -4,7 +4,7 @@
 
 #include <thread>
 
-#include "gpu_internal.h"
+#include "gpu_codecs.h"
 #include "view_fits.h"
 
 int parz_gpu_cuda_fail(parz_error* err, cudaError_t e, const char* what) {
@@ -71,11 +71,15 @@ extern "C" void parz_gpu_context_free(parz_gpu_context* ctx) {
     cudaEventSynchronize(ctx->args_copied); /* a batch's upload from h_args */
   if (ctx->enc_uploaded)
     cudaEventSynchronize(ctx->enc_uploaded); /* an encode's upload from h_enc_args */
+  if (ctx->codec_copied)
+    cudaEventSynchronize(ctx->codec_copied); /* a codec's upload from h_codec */
   release(&ctx->d_offsets, 0);
   release(&ctx->d_rel, 0);
   release(&ctx->d_mask, 0);
   release(&ctx->d_fault, 0);
   release(&ctx->h_fault, 1);
+  release(&ctx->d_codec, 0);
+  release(&ctx->h_codec, 1);
   release(&ctx->h_args, 1);
   release(&ctx->d_args, 0);
   release(&ctx->d_places, 0);
@@ -103,6 +107,8 @@ extern "C" void parz_gpu_context_free(parz_gpu_context* ctx) {
     cudaEventDestroy(ctx->args_copied);
   if (ctx->enc_uploaded)
     cudaEventDestroy(ctx->enc_uploaded);
+  if (ctx->codec_copied)
+    cudaEventDestroy(ctx->codec_copied);
   if (ctx->stream)
     cudaStreamDestroy(ctx->stream);
   if (ctx->copy_stream)
@@ -148,6 +154,8 @@ extern "C" int parz_gpu_context_create(parz_gpu_context** out, int device, parz_
     e = cudaEventCreateWithFlags(&ctx->args_copied, cudaEventDisableTiming);
   if (e == cudaSuccess)
     e = cudaEventCreateWithFlags(&ctx->enc_uploaded, cudaEventDisableTiming);
+  if (e == cudaSuccess)
+    e = cudaEventCreateWithFlags(&ctx->codec_copied, cudaEventDisableTiming);
   if (e != cudaSuccess) {
     rc = parz_gpu_cuda_fail(err, e, "creating the GPU context");
     parz_gpu_context_free(ctx);
@@ -171,35 +179,57 @@ static size_t mask_bytes(const parz_chunk_view* v) {
   return v->mask.nvalues ? share(4 * (size_t)v->nblocks) : 0;
 }
 
+/* What the chunk's GPU codec asks for beyond the frame's scratch (gpu_codecs.h). */
+static size_t codec_bytes(const parz_chunk_view* v, size_t* pinned) {
+  const parz_gpu_codec* c = parz_gpu_codec_find(v->codec);
+  *pinned = 0;
+  return c && c->scratch_bytes ? c->scratch_bytes(v, pinned) : 0;
+}
+
 int parz_gpu_scratch_reserve(parz_gpu_context* ctx, const parz_chunk_view* views, size_t n,
                              parz_gpu_scratch* s, parz_error* err) {
-  size_t offsets = 0, rel = 0, mask = 0, i;
+  size_t offsets = 0, rel = 0, mask = 0, codec = 0, pinned = 0, i;
   int rc;
+  cudaError_t e;
   for (i = 0; i < n; i++) {
+    size_t p;
     if ((rc = parz_gpu_view_fits(&views[i], i, err)) != PARZ_OK)
       return rc;
     offsets += share(8 * (size_t)(views[i].nsegments + 1));
     rel += rel_bytes(&views[i]);
     mask += mask_bytes(&views[i]);
+    codec += share(codec_bytes(&views[i], &p));
+    pinned += share(p);
   }
+  /* the last call's codecs may still be uploading from h_codec */
+  if (pinned && (e = cudaEventSynchronize(ctx->codec_copied)) != cudaSuccess)
+    return parz_gpu_cuda_fail(err, e, "waiting for the last call's codec uploads");
   /* new fault records hold garbage until cleared */
   if (n * sizeof(parz_gpu_fault) > ctx->d_fault.bytes)
     ctx->fault_clean = 0;
   if ((rc = parz_gpu_reserve(&ctx->d_offsets, offsets, 0, err)) != PARZ_OK ||
       (rc = parz_gpu_reserve(&ctx->d_rel, rel, 0, err)) != PARZ_OK ||
       (rc = parz_gpu_reserve(&ctx->d_mask, mask, 0, err)) != PARZ_OK ||
+      (rc = parz_gpu_reserve(&ctx->d_codec, codec, 0, err)) != PARZ_OK ||
+      (rc = parz_gpu_reserve(&ctx->h_codec, pinned, 1, err)) != PARZ_OK ||
       (rc = parz_gpu_reserve(&ctx->d_fault, n * sizeof(parz_gpu_fault), 0, err)) != PARZ_OK ||
       (rc = parz_gpu_reserve(&ctx->h_fault, n * sizeof(parz_gpu_fault), 1, err)) != PARZ_OK)
     return rc;
-  offsets = rel = mask = 0;
+  offsets = rel = mask = codec = pinned = 0;
   for (i = 0; i < n; i++) {
+    size_t p;
+    const size_t c = codec_bytes(&views[i], &p);
     s[i].offsets = (unsigned long long*)((char*)ctx->d_offsets.ptr + offsets);
     s[i].rel = (uint32_t*)((char*)ctx->d_rel.ptr + rel);
     s[i].mask = mask_bytes(&views[i]) ? (uint32_t*)((char*)ctx->d_mask.ptr + mask) : NULL;
     s[i].fault = (parz_gpu_fault*)ctx->d_fault.ptr + i;
+    s[i].codec = c ? (char*)ctx->d_codec.ptr + codec : NULL;
+    s[i].h_codec = p ? (unsigned char*)ctx->h_codec.ptr + pinned : NULL;
     offsets += share(8 * (size_t)(views[i].nsegments + 1));
     rel += rel_bytes(&views[i]);
     mask += mask_bytes(&views[i]);
+    codec += share(c);
+    pinned += share(p);
   }
   return PARZ_OK;
 }

@@ -4,7 +4,8 @@
 #include "gpu_codecs.h"
 #include "table.h" /* parz_chunk_layout */
 
-static const parz_gpu_codec* const table[] = {&parz_gpu_codec_zfp, &parz_gpu_codec_stored};
+static const parz_gpu_codec* const table[] = {&parz_gpu_codec_zfp, &parz_gpu_codec_stored,
+                                              &parz_gpu_codec_bounded};
 static const unsigned count = sizeof table / sizeof table[0];
 
 const parz_gpu_codec* parz_gpu_codec_find(unsigned id) {

@@ -2,7 +2,7 @@
  * codec that turns a chunk's values into payload bits, by the header's codec id, as the frame
  * asks the codec library's table (codec/frame/codecs.h). The drivers do the frame's work (scratch,
  * table offsets, exceptions, fault records, transfers, batches) and reach a codec's kernels only
- * through its entry here. A codec is one folder (zfp/, stored/) and one entry in
+ * through its entry here. A codec is one folder (zfp/, stored/, bounded/) and one entry in
  * gpu_codec_table.cu; a codec of the library without an entry has no GPU kernels, and the GPU
  * refuses its chunks before any work (PARZ_ERR_UNSUPPORTED, naming it), which the plugin then
  * decodes or encodes on the CPU. Internal to gpu/ (C++/CUDA). */
@@ -40,6 +40,13 @@ struct parz_gpu_codec {
    * encoder does not write this codec. */
   int (*launch_blocks)(const struct parz_gpu_enc_chunk* h, const struct parz_gpu_enc_chunk* d,
                        size_t n, cudaStream_t st, parz_error* err);
+  /* The scratch the codec's decode of chunk v needs beyond the frame's: bytes of device memory
+   * (returned) and of pinned host memory (*pinned), handed out by parz_gpu_scratch_reserve as
+   * each chunk's codec and h_codec. NULL: none. */
+  size_t (*scratch_bytes)(const parz_chunk_view* v, size_t* pinned);
+  /* 1: the filter path decodes the chunk in one slice (enqueue_segments of all its segments),
+   * since every value needs every segment (a scratch codec's inverse passes). */
+  int whole;
 };
 
 /* The GPU codec of that id, or NULL when it has no GPU kernels. */
@@ -59,8 +66,9 @@ int parz_gpu_codec_encoder(const parz_array* a, const parz_chunk_config* cfg, pa
 /* The largest run_bytes of the table: a batch's share of the argument buffers per chunk. */
 size_t parz_gpu_codec_run_bytes(void);
 
-/* The codecs with GPU kernels (zfp/, stored/). */
+/* The codecs with GPU kernels (zfp/, stored/, bounded/). */
 extern const parz_gpu_codec parz_gpu_codec_zfp;
 extern const parz_gpu_codec parz_gpu_codec_stored;
+extern const parz_gpu_codec parz_gpu_codec_bounded;
 
 #endif

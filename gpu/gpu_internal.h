@@ -41,9 +41,11 @@ struct parz_gpu_fault {
 
 enum parz_gpu_fault_code {
   PARZ_GPU_FAULT_NONE = 0,
-  PARZ_GPU_FAULT_END = 1,     /* segment did not end at the next segment's offset */
-  PARZ_GPU_FAULT_OVERRUN = 2, /* a read went past the payload */
-  PARZ_GPU_FAULT_CHECKSUM = 4 /* a partition's payload checksum did not match */
+  PARZ_GPU_FAULT_END = 1,      /* segment did not end at the next segment's offset */
+  PARZ_GPU_FAULT_OVERRUN = 2,  /* a read went past the payload */
+  PARZ_GPU_FAULT_CHECKSUM = 4, /* a partition's payload checksum did not match */
+  PARZ_GPU_FAULT_VALUE = 8     /* a decoded value left the codec's range (`segment`: the lowest
+                                  such value's index) */
 };
 
 /* The shape of a chunk's parse, chosen per chunk by decode.cu (plan, seg_parser); tests and
@@ -76,6 +78,9 @@ struct parz_gpu_context {
   struct parz_gpu_buffer d_offsets; /* u64 per segment + 1, per chunk of a call */
   struct parz_gpu_buffer d_rel;     /* parsed chunks: u32 per block, per chunk of a call */
   struct parz_gpu_buffer d_mask;    /* mask maps: u32 per block, per masked chunk of a call */
+  struct parz_gpu_buffer d_codec;   /* the codecs' scratch (gpu_codecs.h, scratch_bytes) */
+  struct parz_gpu_buffer h_codec;   /* pinned, the same */
+  cudaEvent_t codec_copied;         /* the last upload from h_codec is done */
   struct parz_gpu_buffer d_fault;   /* struct parz_gpu_fault per chunk of a call */
   size_t fault_clean;               /* d_fault's first fault_clean records are known clear */
   struct parz_gpu_buffer h_fault;   /* pinned copy of them */
@@ -107,13 +112,17 @@ struct parz_gpu_context {
 };
 
 /* A chunk's share of the context's scratch in one call: its segment offsets, block offsets
- * (where segments are parsed), mask map (a chunk with a mask: mask.cuh) and fault record.
+ * (where segments are parsed), mask map (a chunk with a mask: mask.cuh), fault record and what
+ * its codec asks for.
  * Chunks decoded in one call get disjoint shares, so one launch may serve them all. */
 struct parz_gpu_scratch {
   unsigned long long* offsets;
   uint32_t* rel;
   uint32_t* mask;
   struct parz_gpu_fault* fault;
+  void* codec;            /* the codec's device scratch (gpu_codecs.h, scratch_bytes), or NULL */
+  unsigned char* h_codec; /* its pinned host scratch, or NULL; the codec records
+                             ctx->codec_copied after its last upload from it */
 };
 
 /* Arguments of the offsets kernels (offsets.cu) for one chunk. */

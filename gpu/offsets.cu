@@ -215,8 +215,13 @@ int parz_gpu_fault_check(parz_gpu_context* ctx, const parz_chunk_view* views, si
                      "%ssegment %llu of %llu reads past the end of the %zu-byte payload: corrupt "
                      "payload (GPU decoder)",
                      which, f->segment, (unsigned long long)v->nsegments, v->payload_bytes);
+  if (f->code & PARZ_GPU_FAULT_END)
+    return parz_fail(err, PARZ_ERR_STREAM,
+                     "%ssegment %llu of %llu does not end where the table says: corrupt payload "
+                     "(GPU decoder)",
+                     which, f->segment, (unsigned long long)v->nsegments);
   return parz_fail(err, PARZ_ERR_STREAM,
-                   "%ssegment %llu of %llu does not end where the table says: corrupt payload "
-                   "(GPU decoder)",
-                   which, f->segment, (unsigned long long)v->nsegments);
+                   "%sthe decoded value at %llu leaves the codec's range: corrupt payload (GPU "
+                   "decoder)",
+                   which, f->segment);
 }

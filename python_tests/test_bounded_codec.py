@@ -144,10 +144,11 @@ def test_command(tmp_path, parz_tool):
 
 
 @pytest.mark.parametrize("policy", ["cuda", "auto"])
-def test_gpu_policy_falls_back_to_the_cpu(tmp_path, policy):
-    """The GPU has no kernels of this codec: under PARZ_EXEC=cuda|auto the filter's writes and
-    reads, and parz.read, come back from the CPU with the same values (a GPU build refuses the
-    codec before any CUDA call; a build without CUDA has none)."""
+def test_gpu_policy_reads_the_same_values(tmp_path, policy):
+    """Under PARZ_EXEC=cuda|auto the filter's writes come from the CPU (the GPU has no encoder of
+    this codec and refuses it before any CUDA call) and its reads and parz.read give the same
+    values whoever decodes them: the GPU where there is one (test_parz_read_gpu.py compares it
+    with the serial decoder bit for bit), else the CPU."""
     a = np.cos(np.linspace(0, 30, 200 * 300)).astype("f4").reshape(200, 300)
     path = tmp_path / "g.h5"
     old = os.environ.get("PARZ_EXEC")

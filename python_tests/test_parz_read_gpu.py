@@ -4,6 +4,7 @@ given; into host memory through the GPU (device="cpu" with PARZ_EXEC=cuda). Skip
 GPU is usable (CI); run on the GPU machine with CuPy and PyTorch installed
 (scripts/gpu_read_check.sh)."""
 import gc
+import struct
 
 import numpy as np
 import pytest
@@ -217,3 +218,91 @@ def test_host_read_through_gpu(read_file, name, monkeypatch):
         assert same(parz.read(d), native(d[...]))
         sel = tuple(slice(n // 4, n - n // 5) for n in d.shape)
         assert same(parz.read(d, sel), native(d[sel]))
+
+
+@pytest.fixture(scope="module")
+def bounded_file(tmp_path_factory, etopo, levitus):
+    """Error-bounded datasets (codec 4): etopo5 as float32 and float64 at two bounds, with NaN and
+    infinities (exceptions), levitus with its land as the fill value (masked), a 3-D and a 1-D
+    one; chunks of several sizes, edge chunks included."""
+    p = str(tmp_path_factory.mktemp("bounded") / "bounded.h5")
+    a = etopo[:300, :1000].copy()
+    a[7, 11] = np.nan
+    a[100:103, 500] = np.inf
+    a[299, 999] = -np.inf
+    with h5py.File(p, "w") as f:
+        f.create_dataset("f32", data=a, chunks=(64, 384),
+                         compression=parz.Parz(codec="bounded", error_bound=1.0))
+        f.create_dataset("f32_fine", data=a, chunks=(128, 1000),
+                         compression=parz.Parz(codec="bounded", error_bound=1e-2))
+        f.create_dataset("f64", data=a.astype("f8"), chunks=(100, 250),
+                         compression=parz.Parz(codec="bounded", error_bound=0.5))
+        f.create_dataset("f3d", data=a[:240].reshape(6, 40, 1000), chunks=(3, 17, 300),
+                         compression=parz.Parz(codec="bounded", error_bound=2.0))
+        f.create_dataset("f1d", data=a.ravel()[:123457], chunks=(40000,),
+                         compression=parz.Parz(codec="bounded", error_bound=1.0))
+        if levitus is not None:
+            f.create_dataset("levitus", data=levitus, chunks=(5, 90, 360), fillvalue=-1e10,
+                             compression=parz.Parz(codec="bounded", error_bound=1e-3 * 30))
+    return p
+
+
+BOUNDED = ["f32", "f32_fine", "f64", "f3d", "f1d", "levitus"]
+
+
+def serial_read(d, sel, monkeypatch):
+    monkeypatch.setenv("PARZ_EXEC", "serial")
+    out = np.asarray(d[sel])
+    monkeypatch.delenv("PARZ_EXEC")
+    return out
+
+
+@pytest.mark.parametrize("name", BOUNDED)
+def test_bounded_on_the_gpu(bounded_file, name, monkeypatch):
+    """parz.read(device="cuda") (which has no CPU path), the same through the GPU into host
+    memory, and the filter under PARZ_EXEC=cuda decode bounded chunks on the GPU: the serial
+    decoder's values bit for bit, whole and in boxes across chunks."""
+    with h5py.File(bounded_file, "r") as f:
+        if name not in f:
+            pytest.skip("levitus not in ../shared/data")
+        d = f[name]
+        for sel in [Ellipsis, tuple(slice(n // 4, n - n // 5) for n in d.shape)]:
+            want = serial_read(d, sel, monkeypatch)
+            assert same(host(parz.read(d, sel, device="cuda")), want)
+            monkeypatch.setenv("PARZ_EXEC", "cuda")
+            assert same(parz.read(d, sel), want)
+            assert same(np.asarray(d[sel]), want)
+            monkeypatch.delenv("PARZ_EXEC")
+
+
+def test_bounded_corrupt_chunk_on_the_gpu(tmp_path, etopo, monkeypatch):
+    """A payload bit flipped in one bounded chunk: parz.read into GPU memory and through the GPU
+    into host memory fail with the GPU decoder's message, naming the chunk, where the serial
+    decoder gives its own; reads that leave the chunk out give the serial decoder's values."""
+    p = str(tmp_path / "flipped.h5")
+    with h5py.File(p, "w") as f:
+        f.create_dataset("x", data=etopo[:256, :256], chunks=(128, 128),
+                         compression=parz.Parz(codec="bounded", error_bound=1.0))
+    with h5py.File(p, "r+") as f:
+        d = f["x"]
+        mask, chunk = d.id.read_direct_chunk((128, 0))
+        chunk = bytearray(chunk)
+        payload_bytes = struct.unpack_from("<Q", chunk, 88)[0]  # the payload closes the chunk
+        bit = 8 * (len(chunk) - payload_bytes) + 4 * payload_bytes + 3
+        chunk[bit // 8] ^= 1 << (bit % 8)
+        d.id.write_direct_chunk((128, 0), bytes(chunk), mask)
+    gpu = r"^parz: .*corrupt payload \(GPU decoder\).*\(the chunk at \[128,0\]\)"
+    with h5py.File(p, "r") as f:
+        d = f["x"]
+        monkeypatch.setenv("PARZ_EXEC", "serial")
+        with pytest.raises(OSError, match=r"\(the chunk at \[128,0\]\)") as cpu:
+            parz.read(d)
+        assert "GPU decoder" not in str(cpu.value)
+        top = parz.read(d, (slice(0, 128), slice(None)))
+        monkeypatch.delenv("PARZ_EXEC")
+        with pytest.raises(OSError, match=gpu):
+            parz.read(d, device="cuda")
+        assert same(host(parz.read(d, (slice(0, 128), slice(None)), device="cuda")), top)
+        monkeypatch.setenv("PARZ_EXEC", "cuda")
+        with pytest.raises(OSError, match=gpu):
+            parz.read(d)

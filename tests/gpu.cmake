@@ -58,3 +58,12 @@ target_include_directories(test_gpu_codecs PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}
 target_link_libraries(test_gpu_codecs parz_gpu m)
 target_compile_features(test_gpu_codecs PRIVATE cuda_std_17)
 add_test(NAME gpu_codecs COMMAND test_gpu_codecs)
+
+# The error-bounded codec on the GPU against the serial decoder, bit for bit, hostile chunks
+# included; every real array of ${PARZ_SHARED_DATA} when there are some; skipped (77) without a
+# device.
+add_executable(test_gpu_bounded ${CMAKE_CURRENT_SOURCE_DIR}/test_gpu_bounded.cu)
+target_link_libraries(test_gpu_bounded parz_gpu parz_omp parz_real_arrays m)
+target_compile_features(test_gpu_bounded PRIVATE cuda_std_17)
+add_test(NAME gpu_bounded COMMAND test_gpu_bounded ${PARZ_GPU_TEST_ARGS})
+set_tests_properties(gpu_bounded PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)

@@ -1,5 +1,5 @@
 /* The GPU's codec table (gpu/gpu_codecs.h): the GPU takes the chunks of the codecs it has kernels
- * for (zfp, stored) and refuses every other codec the library reads or writes, here the raw codec
+ * for (zfp, stored, bounded: its decoder alone, test_gpu_bounded.cu) and refuses every other codec the library reads or writes, here the raw codec
  * of the tests (tests/codec_raw/, whose codec table this program links in place of the
  * library's), with PARZ_ERR_UNSUPPORTED and a message naming it, which the plugin turns into its
  * CPU fallback. The refusals come before any work: the device API and the filter path refuse
@@ -78,6 +78,15 @@ static void table_checks(const parz_chunk_view* raw, const parz_chunk_view* zfp)
         parz_gpu_codec_zfp.enqueue_segments && parz_gpu_codec_zfp.launch_blocks);
   CHECK(!parz_gpu_codec_stored.enqueue_run && !parz_gpu_codec_stored.enqueue_segments &&
         !parz_gpu_codec_stored.launch_blocks);
+  /* bounded: each chunk its own launches, decoded whole (filter path included) in its scratch;
+   * no encoder */
+  CHECK(parz_gpu_codec_find(PARZ_CODEC_BOUNDED) == &parz_gpu_codec_bounded &&
+        parz_gpu_codec_bounded.id == PARZ_CODEC_BOUNDED);
+  CHECK(parz_gpu_codec_bounded.enqueue_chunk && !parz_gpu_codec_bounded.enqueue_run &&
+        parz_gpu_codec_bounded.enqueue_segments && parz_gpu_codec_bounded.whole &&
+        parz_gpu_codec_bounded.scratch_bytes && !parz_gpu_codec_bounded.launch_blocks);
+  CHECK(!parz_gpu_codec_zfp.whole && !parz_gpu_codec_zfp.scratch_bytes &&
+        !parz_gpu_codec_stored.scratch_bytes);
   CHECK(parz_gpu_codec_run_bytes() == parz_gpu_codec_zfp.run_bytes);
   CHECK(parz_gpu_codec_decoder(zfp, 0, &c, &err) == PARZ_OK && c == &parz_gpu_codec_zfp);
   refused_raw(parz_gpu_codec_decoder(raw, 3, &c, &err), err, "chunk 3", "decoder of a raw chunk");

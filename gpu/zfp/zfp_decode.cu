@@ -220,4 +220,6 @@ extern const parz_gpu_codec parz_gpu_codec_zfp = {
     sizeof(seg_args) + sizeof(parz_gpu_table_args), /* a run's arguments (enqueue_run) */
     enqueue_slice,
     parz_gpu_zfp_launch_blocks,
+    NULL, /* no scratch beyond the frame's */
+    0,    /* the filter path decodes it in slices */
 };
