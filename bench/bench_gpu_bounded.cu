@@ -24,31 +24,11 @@
 
 #include <cuda_runtime.h>
 
+#include "bench_gpu_args.h"
 #include "bench_raw_file.h"
 #include "gpu_internal.h"
 #include "parz_gpu.h"
 #include "parz_omp.h"
-
-#define CHECK_CUDA(x)                                                             \
-  do {                                                                            \
-    cudaError_t e_ = (x);                                                         \
-    if (e_ != cudaSuccess) {                                                      \
-      fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
-      exit(1);                                                                    \
-    }                                                                             \
-  } while (0)
-
-static std::vector<double> parse_list(const char* s) {
-  std::vector<double> v;
-  while (*s) {
-    char* end;
-    v.push_back(strtod(s, &end));
-    s = *end == ',' ? end + 1 : end;
-    if (end == s && *s)
-      break;
-  }
-  return v;
-}
 
 /* Keeps the GPU busy for about `ns` nanoseconds. */
 __global__ void busy_kernel(unsigned long long ns) {

@@ -26,18 +26,10 @@
 
 #include <cuda_runtime.h>
 
+#include "bench_gpu_args.h"
 #include "bench_raw_file.h"
 #include "parz_gpu.h"
 #include "parz_omp.h"
-
-#define CHECK_CUDA(x)                                                             \
-  do {                                                                            \
-    cudaError_t e_ = (x);                                                         \
-    if (e_ != cudaSuccess) {                                                      \
-      fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
-      exit(1);                                                                    \
-    }                                                                             \
-  } while (0)
 
 /* The raw array at path (bench_raw_file.h) repeated `tile` times along its slowest dimension,
  * widened to float64 when f64 is set. */
@@ -57,18 +49,6 @@ static int load(const char* path, int tile, bool f64, raw_array* r) {
     r->a.type = PARZ_DOUBLE;
   }
   return 1;
-}
-
-static std::vector<double> parse_list(const char* s) {
-  std::vector<double> v;
-  while (*s) {
-    char* end;
-    v.push_back(strtod(s, &end));
-    if (end == s)
-      break;
-    s = *end == ',' ? end + 1 : end;
-  }
-  return v;
 }
 
 struct timer {

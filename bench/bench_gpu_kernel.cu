@@ -39,31 +39,11 @@
 
 #include <cuda_runtime.h>
 
+#include "bench_gpu_args.h"
 #include "bench_raw_file.h"
 #include "gpu_internal.h"
 #include "parz_gpu.h"
 #include "parz_omp.h"
-
-#define CHECK_CUDA(x)                                                             \
-  do {                                                                            \
-    cudaError_t e_ = (x);                                                         \
-    if (e_ != cudaSuccess) {                                                      \
-      fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
-      exit(1);                                                                    \
-    }                                                                             \
-  } while (0)
-
-static std::vector<double> parse_list(const char* s) {
-  std::vector<double> v;
-  while (*s) {
-    char* end;
-    v.push_back(strtod(s, &end));
-    s = *end == ',' ? end + 1 : end;
-    if (end == s && *s != ',')
-      break;
-  }
-  return v;
-}
 
 /* Whether name is one of the comma-separated items of list. */
 static bool in_list(const char* list, const char* name) {

@@ -170,15 +170,20 @@ def flipped_file(tmp_path_factory, etopo):
     with h5py.File(p, "w") as f:
         f.create_dataset("x", data=etopo[:256, :256], chunks=(128, 128),
                          compression=parz.Parz(accuracy=1e-2))
-    with h5py.File(p, "r+") as f:
-        d = f["x"]
-        mask, chunk = d.id.read_direct_chunk((128, 0))
+    flip_payload_bit(p, "x", (128, 0))
+    return p
+
+
+def flip_payload_bit(path, name, at):
+    """Flips one bit in the middle of the payload of dataset name's chunk at `at` in the file."""
+    with h5py.File(path, "r+") as f:
+        d = f[name]
+        mask, chunk = d.id.read_direct_chunk(at)
         chunk = bytearray(chunk)
         payload_bytes = struct.unpack_from("<Q", chunk, 88)[0]  # the payload closes the chunk
         bit = 8 * (len(chunk) - payload_bytes) + 4 * payload_bytes + 3
         chunk[bit // 8] ^= 1 << (bit % 8)
-        d.id.write_direct_chunk((128, 0), bytes(chunk), mask)
-    return p
+        d.id.write_direct_chunk(at, bytes(chunk), mask)
 
 
 def native(a):
