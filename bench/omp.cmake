@@ -44,3 +44,7 @@ if(TARGET H5Zparz AND TARGET parz_hdf5)
   target_link_libraries(bench_mask PRIVATE parz_real_arrays parz_bench_clock parz_hdf5 parz_omp m)
   add_dependencies(bench_mask H5Zparz)
 endif()
+# bench_bounded_chunks: the error-bounded codec's chunk encoder and decoder alone, serial and
+# OpenMP, with a hash of the chunks' bytes (bench/results/build-vm/bounded_speed.md).
+add_executable(bench_bounded_chunks bench_bounded_chunks.c)
+target_link_libraries(bench_bounded_chunks PRIVATE parz_omp parz_real_arrays parz_bench_clock m)

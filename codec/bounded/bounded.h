@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "parz.h"
+#include "parz_chunk.h" /* parz_jobs */
 
 #ifdef __cplusplus
 extern "C" {
@@ -56,11 +57,15 @@ size_t parz_bounded_count(const parz_bounded_shape* s);
 
 /* --- quantization (bounded_quant.c) --- */
 
+/* The encoder's passes (parz_bounded_step, _quantize, _predict) run on jobs (parz_jobs; NULL: the
+ * calling thread), cut into parts of independent units: their results are those of the serial
+ * pass for any jobs. */
+
 /* The grid's step: 2*eb, shrunk by the margin that the rounding of a reconstruction to the type
  * can take at the chunk's largest finite value (at most by a quarter), so that values halfway
  * between two grid points still fit. The chunk stores it. */
 double parz_bounded_step(const parz_bounded_shape* s, const void* src, double eb,
-                         const uint8_t* hole);
+                         const uint8_t* hole, const parz_jobs* jobs);
 
 /* The size of one quantization unit: step for Lorenzo, step/FINE for the interpolation. */
 double parz_bounded_unit(int predictor, double step);
@@ -75,7 +80,7 @@ double parz_bounded_unit(int predictor, double step);
  * reconstruction misses eb is an exception (q[i] = 0 until the predictor sets it). Returns the
  * number of exceptions. */
 size_t parz_bounded_quantize(const parz_bounded_shape* s, const void* src, double eb, double step,
-                             int32_t* q, uint8_t* hole);
+                             int32_t* q, uint8_t* hole, const parz_jobs* jobs);
 
 /* dst[i] = reconstruction of q[i] for every i (holes included: the caller overwrites them). */
 void parz_bounded_dequantize(const parz_bounded_shape* s, const int32_t* q, double unit, void* dst);
@@ -90,7 +95,8 @@ void parz_bounded_dequantize_run(parz_type type, const int32_t* q, size_t n, dou
  * the fine reconstruction; each known value's code chosen with error feedback from src, a value
  * that would miss eb made an exception in hole; holes get the prediction. */
 void parz_bounded_predict(const parz_bounded_shape* s, int predictor, const void* src, double eb,
-                          double step, int32_t* q, uint8_t* hole, int32_t* codes);
+                          double step, int32_t* q, uint8_t* hole, int32_t* codes,
+                          const parz_jobs* jobs);
 
 /* The shape as four extents (leading 1s) and C-order strides. */
 void parz_bounded_shape4(const parz_bounded_shape* s, size_t n[4], size_t st[4]);

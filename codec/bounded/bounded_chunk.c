@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bounded_chunk.h"
+#include "bounded_jobs.h"
 #include "huffman.h"
 
 void parz_bounded_chunk_free(parz_bounded_chunk* c) {
@@ -29,6 +30,55 @@ static uint64_t value_bits(const void* src, size_t i, size_t w) {
     memcpy(&b, (const unsigned char*)src + 8 * i, 8);
   }
   return b;
+}
+
+/* The predictors' trials on the sample box of parz_bounded_choose. */
+typedef struct {
+  const parz_bounded_shape* b;
+  const unsigned char* box;
+  double eb, step;
+  const parz_bounded_options* opt;
+  size_t n;
+  uint8_t *hole0, *hole_interp;          /* the fill value's holes; and the values not finite */
+  size_t bytes[PARZ_BOUNDED_PREDICTORS]; /* each predictor's estimate, SIZE_MAX: none */
+} choose_job;
+
+/* Predictor i + 1's estimate of the box's bytes. */
+static void trial(void* arg, uint64_t i) {
+  choose_job* j = (choose_job*)arg;
+  const int p = (int)i + 1;
+  const size_t n = j->n;
+  uint8_t* hole = (uint8_t*)malloc(n);
+  int32_t *q = (int32_t*)malloc(n * sizeof *q), *codes = (int32_t*)malloc(n * sizeof *codes);
+  uint64_t* freq = (uint64_t*)malloc(PARZ_BOUNDED_SYMBOLS * sizeof *freq);
+  uint8_t* book_bytes = (uint8_t*)malloc(PARZ_BOUNDED_BOOK_BYTES_MAX);
+  parz_bounded_book book = {(uint8_t*)malloc(PARZ_BOUNDED_SYMBOLS), NULL};
+  j->bytes[i] = SIZE_MAX;
+  if (hole && q && codes && freq && book_bytes && book.len) {
+    if (p == PARZ_BOUNDED_LORENZO) {
+      memcpy(hole, j->hole0, n);
+      parz_bounded_quantize(j->b, j->box, j->eb, j->step, q, hole, NULL);
+    } else {
+      memcpy(hole, j->hole_interp, n);
+    }
+    parz_bounded_predict(j->b, p, j->box, j->eb, j->step, q, hole, codes, NULL);
+    size_t nexc = 0, nmask = 0;
+    for (size_t k = 0; k < n; k++) {
+      nexc += hole[k] == PARZ_BOUNDED_EXCEPTION;
+      nmask += hole[k] == PARZ_BOUNDED_MASKED;
+    }
+    /* the predictors compared with zero runs on: where runs pay, they decide the size, and
+     * without them the sample's edges (which the chunk has fewer of) weigh more; the
+     * payload's size is the code's bits for these counts, nothing is written */
+    parz_bounded_count_symbols(codes, n, j->opt->segment, NULL, freq);
+    if (!parz_huff_lengths(freq, PARZ_BOUNDED_SYMBOLS, PARZ_BOUNDED_MAX_LEN, book.len, NULL)) {
+      size_t book_size = parz_bounded_book_write(&book, book_bytes, PARZ_BOUNDED_BOOK_BYTES_MAX);
+      if (book_size)
+        j->bytes[i] = book_size + (size_t)((parz_bounded_coded_bits(freq, &book) + 7) / 8) +
+                      nexc * 12 + nmask / 64;
+    }
+  }
+  free(hole), free(q), free(codes), free(freq), free(book_bytes), free(book.len);
 }
 
 int parz_bounded_choose(const parz_bounded_shape* s, const void* src, double eb,
@@ -73,50 +123,30 @@ int parz_bounded_choose(const parz_bounded_shape* s, const void* src, double eb,
   int best = PARZ_BOUNDED_LORENZO;
   size_t best_bytes = SIZE_MAX;
   /* What every trial shares is found once: the holes of the fill value, the grid's step, the
-   * holes the interpolation starts from (values not finite); then each predictor from copies. */
-  uint8_t *hole0 = (uint8_t*)malloc(n), *hole_interp = (uint8_t*)malloc(n),
-          *hole = (uint8_t*)malloc(n);
-  int32_t *q = (int32_t*)malloc(n * sizeof *q), *codes = (int32_t*)malloc(n * sizeof *codes);
-  uint64_t* freq = (uint64_t*)malloc(PARZ_BOUNDED_SYMBOLS * sizeof *freq);
-  uint8_t* book_bytes = (uint8_t*)malloc(PARZ_BOUNDED_BOOK_BYTES_MAX);
-  parz_bounded_book book = {(uint8_t*)malloc(PARZ_BOUNDED_SYMBOLS), NULL};
-  if (hole0 && hole_interp && hole && q && codes && freq && book_bytes && book.len &&
-      parz_bounded_check(&b, eb, NULL) == PARZ_OK) {
+   * holes the interpolation starts from (values not finite); then each predictor from copies,
+   * the predictors at once on the jobs. */
+  choose_job j;
+  j.b = &b;
+  j.box = box;
+  j.eb = eb;
+  j.opt = opt;
+  j.n = n;
+  j.hole0 = (uint8_t*)malloc(n);
+  j.hole_interp = (uint8_t*)malloc(n);
+  if (j.hole0 && j.hole_interp && parz_bounded_check(&b, eb, NULL) == PARZ_OK) {
     for (size_t i = 0; i < n; i++)
-      hole0[i] = (uint8_t)(opt->fill && memcmp(box + i * w, opt->fill, w) == 0);
-    double step = parz_bounded_step(&b, box, eb, hole0);
-    memcpy(hole_interp, hole0, n);
-    parz_bounded_quantize(&b, box, eb, step, NULL, hole_interp);
-    for (int p = PARZ_BOUNDED_LORENZO; p <= PARZ_BOUNDED_PREDICTORS; p++) {
-      if (p == PARZ_BOUNDED_LORENZO) {
-        memcpy(hole, hole0, n);
-        parz_bounded_quantize(&b, box, eb, step, q, hole);
-      } else {
-        memcpy(hole, hole_interp, n);
-      }
-      parz_bounded_predict(&b, p, box, eb, step, q, hole, codes);
-      size_t nexc = 0, nmask = 0;
-      for (size_t i = 0; i < n; i++) {
-        nexc += hole[i] == PARZ_BOUNDED_EXCEPTION;
-        nmask += hole[i] == PARZ_BOUNDED_MASKED;
-      }
-      /* the predictors compared with zero runs on: where runs pay, they decide the size, and
-       * without them the sample's edges (which the chunk has fewer of) weigh more; the
-       * payload's size is the code's bits for these counts, nothing is written */
-      parz_bounded_count_symbols(codes, n, opt->segment, NULL, freq);
-      if (parz_huff_lengths(freq, PARZ_BOUNDED_SYMBOLS, PARZ_BOUNDED_MAX_LEN, book.len, NULL))
-        continue;
-      size_t book_size = parz_bounded_book_write(&book, book_bytes, PARZ_BOUNDED_BOOK_BYTES_MAX);
-      size_t bytes = book_size + (size_t)((parz_bounded_coded_bits(freq, &book) + 7) / 8) +
-                     nexc * 12 + nmask / 64;
-      if (book_size && bytes < best_bytes) {
-        best_bytes = bytes;
+      j.hole0[i] = (uint8_t)(opt->fill && memcmp(box + i * w, opt->fill, w) == 0);
+    j.step = parz_bounded_step(&b, box, eb, j.hole0, NULL);
+    memcpy(j.hole_interp, j.hole0, n);
+    parz_bounded_quantize(&b, box, eb, j.step, NULL, j.hole_interp, NULL);
+    parz_bounded_run(opt->jobs, PARZ_BOUNDED_PREDICTORS, trial, &j);
+    for (int p = PARZ_BOUNDED_LORENZO; p <= PARZ_BOUNDED_PREDICTORS; p++)
+      if (j.bytes[p - 1] < best_bytes) {
+        best_bytes = j.bytes[p - 1];
         best = p;
       }
-    }
   }
-  free(hole0), free(hole_interp), free(hole), free(q), free(codes), free(freq);
-  free(book_bytes), free(book.len);
+  free(j.hole0), free(j.hole_interp);
   free(box);
   return best;
 }
@@ -170,11 +200,11 @@ int parz_bounded_code(const parz_bounded_shape* s, const void* src, double eb,
     out->hole[i] =
         (uint8_t)((given && given[i]) ||
                   (opt->fill && memcmp((const unsigned char*)src + i * w, opt->fill, w) == 0));
-  out->step = parz_bounded_step(s, src, eb, out->hole);
+  out->step = parz_bounded_step(s, src, eb, out->hole, opt->jobs);
   /* the interpolation quantizes as it predicts: here only its holes */
   parz_bounded_quantize(s, src, eb, out->step, out->predictor == PARZ_BOUNDED_LORENZO ? q : NULL,
-                        out->hole);
-  parz_bounded_predict(s, out->predictor, src, eb, out->step, q, out->hole, out->codes);
+                        out->hole, opt->jobs);
+  parz_bounded_predict(s, out->predictor, src, eb, out->step, q, out->hole, out->codes, opt->jobs);
   for (size_t i = 0; i < n; i++) {
     out->nexceptions += out->hole[i] == PARZ_BOUNDED_EXCEPTION;
     out->nmasked += out->hole[i] == PARZ_BOUNDED_MASKED;

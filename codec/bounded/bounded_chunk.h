@@ -15,6 +15,7 @@ typedef struct {
   int runs;         /* 1: runs of zero codes as run symbols, 0 not, 2: the smaller of the two */
   size_t segment;   /* codes per segment, 1..2^24 */
   const void* fill; /* the fill value's bytes (masked wherever equal), or NULL */
+  const parz_jobs* jobs; /* the threads of the forward pass, or NULL: the calling thread's */
 } parz_bounded_options;
 
 typedef struct {

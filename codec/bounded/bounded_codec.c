@@ -300,7 +300,8 @@ static void store(const struct parz_codec_scratch* s, const parz_chunk_dest* d, 
 }
 
 static int code(const parz_chunk_view* v, const parz_array* a, const void* data,
-                const uint8_t* hole, struct parz_codec_scratch** out, parz_error* err) {
+                const uint8_t* hole, const parz_jobs* jobs, struct parz_codec_scratch** out,
+                parz_error* err) {
   struct parz_codec_scratch* s = (struct parz_codec_scratch*)calloc(1, sizeof *s);
   parz_bounded_options opt;
   size_t i, e = 0;
@@ -313,6 +314,7 @@ static int code(const parz_chunk_view* v, const parz_array* a, const void* data,
   opt.runs = 2;
   opt.segment = v->segment_blocks;
   opt.fill = NULL;
+  opt.jobs = jobs;
   rc = parz_bounded_code(&s->shape, data, parz_bounded_params_eb(v->codec_params), &opt, hole,
                          &s->coded, err);
   s->n = parz_bounded_count(&s->shape);
@@ -323,7 +325,7 @@ static int code(const parz_chunk_view* v, const parz_array* a, const void* data,
     scratch_free(s);
     return rc;
   }
-  for (i = 0; i < s->n; i++)
+  for (i = 0; e < s->coded.nexceptions && i < s->n; i++)
     if (s->coded.hole[i] == PARZ_BOUNDED_EXCEPTION)
       s->exc[e++] = i;
   s->nexc = e;

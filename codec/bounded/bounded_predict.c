@@ -8,6 +8,7 @@
 
 #include "bounded.h"
 #include "bounded_inverse.h"
+#include "bounded_jobs.h"
 
 /* The shape as four extents (leading 1s) and C-order strides. */
 void parz_bounded_shape4(const parz_bounded_shape* s, size_t n[4], size_t st[4]) {
@@ -52,22 +53,50 @@ static int64_t lorenzo_pred(const int32_t* q, const size_t n[4], const size_t st
   return p;
 }
 
+/* Lorenzo's n-D difference along axis k, units [first, first + count) as lorenzo_sum_units cuts
+ * them (below), each line from its end so that every value reads its undifferenced neighbour. */
+static void lorenzo_diff(const size_t n[4], const size_t st[4], unsigned k, size_t first,
+                         size_t count, int32_t* codes);
+
+/* A pass of the forward Lorenzo on the jobs: a copy of q, or the difference along an axis. */
+typedef struct {
+  const size_t *n, *st;
+  const int32_t* q;
+  int32_t* codes;
+  unsigned axis; /* 4: the copy */
+  uint64_t units, parts;
+} lorenzo_job;
+
+static void lorenzo_part(void* arg, uint64_t i) {
+  const lorenzo_job* j = (const lorenzo_job*)arg;
+  size_t first, count;
+  parz_bounded_part(j->units, j->parts, i, &first, &count);
+  if (j->axis == 4)
+    memcpy(j->codes + first, j->q + first, count * sizeof *j->codes);
+  else
+    lorenzo_diff(j->n, j->st, j->axis, first, count, j->codes);
+}
+
+static size_t lorenzo_sum_units(const size_t n[4], const size_t st[4], unsigned k);
+
 static void lorenzo_forward(const size_t n[4], const size_t st[4], int32_t* q, const uint8_t* hole,
-                            int32_t* codes) {
+                            int32_t* codes, const parz_jobs* jobs) {
   size_t total = n[0] * n[1] * n[2] * n[3];
+  lorenzo_job j = {n, st, q, codes, 4, total, 0};
+  /* holes take their prediction from the values before them, holes included: in order */
   if (hole)
     for (size_t i = 0; i < total; i++)
       if (hole[i] != PARZ_BOUNDED_KNOWN)
         q[i] = clamp_q(lorenzo_pred(q, n, st, i));
-  memcpy(codes, q, total * sizeof *codes);
-  /* difference along each axis, last element first so that each reads undifferenced values */
+  j.parts = parz_bounded_parts(jobs, j.units);
+  parz_bounded_run(jobs, j.parts, lorenzo_part, &j);
   for (unsigned k = 0; k < 4; k++) {
     if (n[k] < 2)
       continue;
-    size_t span = n[k] * st[k];
-    for (size_t base = 0; base < total; base += span)
-      for (size_t i = base + span; i-- > base + st[k];)
-        codes[i] -= codes[i - st[k]];
+    j.axis = k;
+    j.units = lorenzo_sum_units(n, st, k);
+    j.parts = parz_bounded_parts(jobs, j.units);
+    parz_bounded_run(jobs, j.parts, lorenzo_part, &j);
   }
 }
 
@@ -77,7 +106,7 @@ static void lorenzo_forward(const size_t n[4], const size_t st[4], int32_t* q, c
 typedef struct {
   const void* src;
   parz_type type;
-  double eb, step, inv_unit; /* inv_unit only guesses the code: the check decides */
+  double eb, step, unit, inv_unit; /* inv_unit only guesses the code: the check decides */
   uint8_t* hole;
 } interp_source;
 
@@ -92,7 +121,7 @@ static double read_value(const interp_source* in, size_t i) {
  * when the value must be an exception. */
 static int interp_encode_one(const interp_source* in, size_t idx, int64_t p, int32_t* qv,
                              int32_t* code) {
-  double unit = parz_bounded_unit(PARZ_BOUNDED_LINEAR, in->step);
+  const double unit = in->unit;
   double x = read_value(in, idx);
   double t = (x * in->inv_unit - (double)p) * (1.0 / PARZ_BOUNDED_FINE), c = nearbyint(t);
   double other = c + (t > c ? 1 : -1); /* tried when the nearer step misses by rounding */
@@ -210,21 +239,44 @@ double parz_bounded_unit(int predictor, double step) {
   return predictor == PARZ_BOUNDED_LORENZO ? step : step / PARZ_BOUNDED_FINE;
 }
 
+/* A pass of the forward interpolation on the jobs. */
+typedef struct {
+  const size_t *n, *st;
+  int cubic;
+  const parz_bounded_pass* p;
+  int32_t* q;
+  const interp_source* in;
+  int32_t* codes;
+  uint64_t units, parts;
+} interp_job;
+
+static void interp_part(void* arg, uint64_t i) {
+  const interp_job* j = (const interp_job*)arg;
+  size_t first, count, bad = 0;
+  parz_bounded_part(j->units, j->parts, i, &first, &count);
+  interp_units_run(j->n, j->st, j->cubic, j->p, first, count, j->q, j->in, j->codes, &bad);
+}
+
 void parz_bounded_predict(const parz_bounded_shape* s, int predictor, const void* src, double eb,
-                          double step, int32_t* q, uint8_t* hole, int32_t* codes) {
-  size_t n[4], st[4], bad = 0;
+                          double step, int32_t* q, uint8_t* hole, int32_t* codes,
+                          const parz_jobs* jobs) {
+  size_t n[4], st[4];
   parz_bounded_pass passes[PARZ_BOUNDED_PASSES_MAX];
   parz_bounded_shape4(s, n, st);
   if (predictor == PARZ_BOUNDED_LORENZO) {
-    lorenzo_forward(n, st, q, hole, codes);
+    lorenzo_forward(n, st, q, hole, codes, jobs);
     return;
   }
-  interp_source in = {src, s->type, eb, step, 1 / parz_bounded_unit(PARZ_BOUNDED_LINEAR, step),
-                      hole};
+  double unit = parz_bounded_unit(PARZ_BOUNDED_LINEAR, step);
+  interp_source in = {src, s->type, eb, step, unit, 1 / unit, hole};
+  interp_job j = {n, st, is_cubic(predictor), NULL, q, &in, codes, 0, 0};
   unsigned np = parz_bounded_interp_passes(n, predictor, passes);
-  for (unsigned k = 0; k < np; k++)
-    interp_units_run(n, st, is_cubic(predictor), &passes[k], 0, interp_units(&passes[k]), q, &in,
-                     codes, &bad);
+  for (unsigned k = 0; k < np; k++) {
+    j.p = &passes[k];
+    j.units = interp_units(&passes[k]);
+    j.parts = parz_bounded_parts(jobs, j.units);
+    parz_bounded_run(jobs, j.parts, interp_part, &j);
+  }
 }
 
 /* ---------------- the inverse in passes ---------------- */
@@ -299,6 +351,30 @@ static void lorenzo_sum(const size_t n[4], const size_t st[4], unsigned k, size_
       const uint32_t* prev = cur - st[k];
       for (size_t j = a; j < b; j++)
         cur[j] += prev[j];
+    }
+  }
+}
+
+static void lorenzo_diff(const size_t n[4], const size_t st[4], unsigned k, size_t first,
+                         size_t count, int32_t* codes) {
+  if (k == 3) {
+    for (size_t r = first; r < first + count; r++) {
+      int32_t* row = codes + r * n[3];
+      for (size_t i = n[3]; i-- > 1;)
+        row[i] -= row[i - 1];
+    }
+    return;
+  }
+  size_t runs = st[k] / LORENZO_RUN + (st[k] % LORENZO_RUN != 0), span = n[k] * st[k];
+  for (size_t unit = first; unit < first + count; unit++) {
+    size_t o = unit / runs, a = unit % runs * LORENZO_RUN;
+    size_t b = a + LORENZO_RUN < st[k] ? a + LORENZO_RUN : st[k];
+    int32_t* slab = codes + o * span;
+    for (size_t i = n[k]; i-- > 1;) {
+      int32_t* cur = slab + i * st[k];
+      const int32_t* prev = cur - st[k];
+      for (size_t j = a; j < b; j++)
+        cur[j] -= prev[j];
     }
   }
 }

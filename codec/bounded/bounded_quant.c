@@ -5,6 +5,7 @@
 
 #include "bounded.h"
 #include "bounded_inverse.h"
+#include "bounded_jobs.h"
 
 size_t parz_bounded_count(const parz_bounded_shape* s) {
   size_t n = 1;
@@ -63,18 +64,19 @@ static int quantize_one(parz_type type, double x, double eb, double step, double
   return 0;
 }
 
-size_t parz_bounded_quantize(const parz_bounded_shape* s, const void* src, double eb, double step,
-                             int32_t* q, uint8_t* hole) {
-  size_t n = parz_bounded_count(s), nexc = 0;
-  size_t w = s->type == PARZ_FLOAT ? 4 : 8;
-  double inv_step = 1 / step; /* the check, not this quotient, decides */
-  const unsigned char* p = (const unsigned char*)src;
-  for (size_t i = 0; i < n; i++, p += w) {
+/* Values [first, first + count) of parz_bounded_quantize; returns their exceptions. */
+static size_t quantize_run(parz_type type, const void* src, size_t first, size_t count, double eb,
+                           double step, int32_t* q, uint8_t* hole) {
+  const size_t w = type == PARZ_FLOAT ? 4 : 8;
+  const double inv_step = 1 / step; /* the check, not this quotient, decides */
+  const unsigned char* p = (const unsigned char*)src + first * w;
+  size_t nexc = 0;
+  for (size_t i = first; i < first + count; i++, p += w) {
     double x = load_value(p, w);
     int32_t v = 0;
     if (hole[i]) {
       hole[i] = PARZ_BOUNDED_MASKED;
-    } else if (q ? quantize_one(s->type, x, eb, step, inv_step, &v) : isfinite(x)) {
+    } else if (q ? quantize_one(type, x, eb, step, inv_step, &v) : isfinite(x)) {
       hole[i] = PARZ_BOUNDED_KNOWN;
     } else {
       v = 0;
@@ -84,6 +86,44 @@ size_t parz_bounded_quantize(const parz_bounded_shape* s, const void* src, doubl
     if (q)
       q[i] = v;
   }
+  return nexc;
+}
+
+/* One pass over the values in parts: quantization, or the grid's largest magnitude. */
+typedef struct {
+  const parz_bounded_shape* s;
+  const void* src;
+  double eb, step;
+  int32_t* q;
+  uint8_t* hole;
+  const uint8_t* given; /* the step's holes */
+  uint64_t n, parts;
+  size_t nexc[PARZ_BOUNDED_PARTS_MAX];
+  double top[PARZ_BOUNDED_PARTS_MAX];
+} value_pass;
+
+static void quantize_part(void* arg, uint64_t i) {
+  value_pass* j = (value_pass*)arg;
+  size_t first, count;
+  parz_bounded_part(j->n, j->parts, i, &first, &count);
+  j->nexc[i] = quantize_run(j->s->type, j->src, first, count, j->eb, j->step, j->q, j->hole);
+}
+
+size_t parz_bounded_quantize(const parz_bounded_shape* s, const void* src, double eb, double step,
+                             int32_t* q, uint8_t* hole, const parz_jobs* jobs) {
+  value_pass j;
+  size_t nexc = 0;
+  j.s = s;
+  j.src = src;
+  j.eb = eb;
+  j.step = step;
+  j.q = q;
+  j.hole = hole;
+  j.n = parz_bounded_count(s);
+  j.parts = parz_bounded_parts(jobs, j.n);
+  parz_bounded_run(jobs, j.parts, quantize_part, &j);
+  for (uint64_t i = 0; i < j.parts; i++)
+    nexc += j.nexc[i];
   return nexc;
 }
 
@@ -105,16 +145,34 @@ void parz_bounded_dequantize_run(parz_type type, const int32_t* q, size_t n, dou
   }
 }
 
-double parz_bounded_step(const parz_bounded_shape* s, const void* src, double eb,
-                         const uint8_t* hole) {
-  size_t n = parz_bounded_count(s), w = s->type == PARZ_FLOAT ? 4 : 8;
+static void top_part(void* arg, uint64_t i) {
+  value_pass* j = (value_pass*)arg;
+  const size_t w = j->s->type == PARZ_FLOAT ? 4 : 8;
+  size_t first, count;
   double top = 0;
-  for (size_t i = 0; i < n; i++) {
-    const unsigned char* p = (const unsigned char*)src + i * w;
-    double x = load_value(p, w);
-    if (isfinite(x) && !(hole && hole[i]) && fabs(x) > top)
+  parz_bounded_part(j->n, j->parts, i, &first, &count);
+  for (size_t k = first; k < first + count; k++) {
+    double x = load_value((const unsigned char*)j->src + k * w, w);
+    if (isfinite(x) && !(j->given && j->given[k]) && fabs(x) > top)
       top = fabs(x);
   }
+  j->top[i] = top;
+}
+
+double parz_bounded_step(const parz_bounded_shape* s, const void* src, double eb,
+                         const uint8_t* hole, const parz_jobs* jobs) {
+  size_t w = s->type == PARZ_FLOAT ? 4 : 8;
+  value_pass j;
+  double top = 0;
+  j.s = s;
+  j.src = src;
+  j.given = hole;
+  j.n = parz_bounded_count(s);
+  j.parts = parz_bounded_parts(jobs, j.n);
+  parz_bounded_run(jobs, j.parts, top_part, &j);
+  for (uint64_t i = 0; i < j.parts; i++)
+    if (j.top[i] > top)
+      top = j.top[i];
   /* half an ulp of the largest value, in the type's precision, against eb: the margin the grid
    * leaves for the rounding of a reconstruction to the type */
   double half_ulp = top > 0 ? ldexp(1.0, ilogb(top) - (w == 4 ? 24 : 53)) : 0;

@@ -212,10 +212,11 @@ static int add_exceptions(parz_chunk_encoder* enc, const uint64_t* pos, size_t n
 }
 
 /* A scratch codec's forward pass over the values the encoder reads (codecs.h; contiguous: a
- * strided array was copied before): the holes the frame restores (exceptions, masked values)
+ * strided array was copied before), on the caller's jobs: the holes the frame restores (exceptions, masked values)
  * are marked for it, the values its codes cannot carry join the exceptions and its codec data is
  * written. */
-static int code_scratch(parz_chunk_encoder* enc, const parz_array* a, parz_error* err) {
+static int code_scratch(parz_chunk_encoder* enc, const parz_array* a, const parz_jobs* jobs,
+                        parz_error* err) {
   const size_t n = enc->v.raw_bytes / parz_type_size(a->type);
   const uint64_t* pos;
   uint8_t* hole = NULL;
@@ -233,7 +234,7 @@ static int code_scratch(parz_chunk_encoder* enc, const parz_array* a, parz_error
       parz_mask_mark(&m, hole);
   }
   if (rc == PARZ_OK)
-    rc = enc->codec->scratch->code(&enc->v, &enc->src, enc->data, hole, &enc->coded, err);
+    rc = enc->codec->scratch->code(&enc->v, &enc->src, enc->data, hole, jobs, &enc->coded, err);
   free(hole);
   if (rc != PARZ_OK)
     return rc;
@@ -291,7 +292,7 @@ int parz_chunk_encoder_begin_jobs(parz_chunk_encoder** out, const parz_array* a,
       !parz_array_contiguous(a))
     rc = clean(enc, a, data, &scan, jobs, err);
   if (rc == PARZ_OK && enc->codec->scratch)
-    rc = code_scratch(enc, a, err);
+    rc = code_scratch(enc, a, jobs, err);
   parz_scan_free(&scan);
   /* the codec's choices from the values it will encode, before the head's size is fixed */
   if (rc == PARZ_OK && enc->codec->prepare)

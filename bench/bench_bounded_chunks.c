@@ -1,0 +1,231 @@
+/* The error-bounded codec's chunk encoder and decoder alone, without HDF5: every real array cut
+ * into chunks of at most --chunk-mib MiB (the largest extent halved until the chunk fits, as
+ * bench_bounded.py cuts them), encoded and decoded serially and on a team of each thread count,
+ * at eb = 1e-3 and 1e-5 x the value range. Per array and bound: the ratio, the FNV-1a hash of
+ * every chunk's bytes (so two builds can be checked to write the same bytes), the best of --reps
+ * of each step in MB/s of raw array, by the wall clock and by the process's CPU time.
+ *
+ *   bench_bounded_chunks DIR [--reps N] [--chunk-mib M] [--threads 1,2] [--only NAME]
+ *                            [--eb 1e-3,1e-5] */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_clock.h"
+#include "parz_chunk.h"
+#include "parz_omp.h"
+#include "real_arrays.h"
+
+typedef struct {
+  parz_array a; /* one chunk's shape, contiguous */
+  void* data;
+  unsigned char* coded;
+  size_t cap, bytes;
+} chunk;
+
+/* The chunks of r: the largest extent halved until a chunk holds at most limit bytes. */
+static chunk* cut(const real_array* r, size_t limit, size_t* count) {
+  const size_t w = parz_type_size(r->array.type);
+  size_t cs[4], nc[4], total = 1, k, i;
+  chunk* out;
+  for (k = 0; k < r->array.dims; k++)
+    cs[k] = r->array.shape[k];
+  for (;;) {
+    size_t bytes = w, big = 0;
+    for (k = 0; k < r->array.dims; k++) {
+      bytes *= cs[k];
+      if (cs[k] > cs[big])
+        big = k;
+    }
+    if (bytes <= limit || cs[big] == 1)
+      break;
+    cs[big] = (cs[big] + 1) / 2;
+  }
+  for (k = 0; k < r->array.dims; k++) {
+    nc[k] = (r->array.shape[k] + cs[k] - 1) / cs[k];
+    total *= nc[k];
+  }
+  out = (chunk*)calloc(total, sizeof *out);
+  for (i = 0; out && i < total; i++) {
+    size_t lo[4], c[4], rest = i, n = 1, at = 0, j;
+    parz_array* a = &out[i].a;
+    memset(a, 0, sizeof *a);
+    a->type = r->array.type;
+    a->dims = r->array.dims;
+    for (k = r->array.dims; k-- > 0;) {
+      lo[k] = rest % nc[k] * cs[k];
+      rest /= nc[k];
+      a->shape[k] = lo[k] + cs[k] <= r->array.shape[k] ? cs[k] : r->array.shape[k] - lo[k];
+      n *= a->shape[k];
+    }
+    out[i].data = malloc(n * w);
+    /* rows along the last axis, copied out of the whole array */
+    for (j = 0; j < n / a->shape[a->dims - 1]; j++) {
+      size_t src = 0, rr = j;
+      for (k = a->dims - 1; k-- > 0;) {
+        c[k] = rr % a->shape[k];
+        rr /= a->shape[k];
+      }
+      for (k = 0; k < a->dims; k++)
+        src = src * r->array.shape[k] + lo[k] + (k + 1 < a->dims ? c[k] : 0);
+      memcpy((unsigned char*)out[i].data + at * w, (const unsigned char*)r->data + src * w,
+             a->shape[a->dims - 1] * w);
+      at += a->shape[a->dims - 1];
+    }
+  }
+  *count = total;
+  return out;
+}
+
+static uint64_t fnv(uint64_t h, const unsigned char* p, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ p[i]) * 0x100000001b3ULL;
+  return h;
+}
+
+static double minimum(double a, double b) { return a < b ? a : b; }
+
+int main(int argc, char** argv) {
+  const char* dir = NULL;
+  const char* only = NULL;
+  int reps = 3, threads[8] = {1, 2}, nthreads = 2;
+  double mib = 1, ebs[4] = {1e-3, 1e-5};
+  int nebs = 2;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--reps") && i + 1 < argc) {
+      reps = atoi(argv[++i]);
+    } else if (!strcmp(argv[i], "--chunk-mib") && i + 1 < argc) {
+      mib = atof(argv[++i]);
+    } else if (!strcmp(argv[i], "--only") && i + 1 < argc) {
+      only = argv[++i];
+    } else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
+      char* s = argv[++i];
+      for (nthreads = 0; *s && nthreads < 8; nthreads++) {
+        threads[nthreads] = (int)strtol(s, &s, 10);
+        s += *s == ',';
+      }
+    } else if (!strcmp(argv[i], "--eb") && i + 1 < argc) {
+      char* s = argv[++i];
+      for (nebs = 0; *s && nebs < 4; nebs++) {
+        ebs[nebs] = strtod(s, &s);
+        s += *s == ',';
+      }
+    } else if (argv[i][0] != '-') {
+      dir = argv[i];
+    } else {
+      fprintf(stderr, "unknown option %s\n", argv[i]);
+      return 2;
+    }
+  }
+  size_t narrays = 0;
+  real_array* arrays = dir ? real_arrays_load(dir, 0, &narrays) : NULL;
+  if (!narrays) {
+    fprintf(stderr, "usage: bench_bounded_chunks DIR [options]: no arrays in %s\n",
+            dir ? dir : "(none)");
+    return 2;
+  }
+  printf("| array | eb / range | ratio | hash |");
+  for (int t = 0; t < nthreads; t++)
+    printf(" enc %dT | dec %dT |", threads[t], threads[t]);
+  printf(" enc CPU 1T | dec CPU 1T |\n|---|---:|---:|---|");
+  for (int t = 0; t < nthreads; t++)
+    printf("---:|---:|");
+  printf("---:|---:|\n");
+  for (size_t ai = 0; ai < narrays; ai++) {
+    const real_array* r = &arrays[ai];
+    if (only && !strstr(r->name, only))
+      continue;
+    size_t nch = 0;
+    chunk* ch = cut(r, (size_t)(mib * (1 << 20)), &nch);
+    const double range = real_array_value_range(r);
+    for (int e = 0; e < nebs; e++) {
+      parz_chunk_config cfg;
+      parz_error err;
+      double enc[8], dec[8], enc_cpu = 1e30, dec_cpu = 1e30;
+      uint64_t hash = 0xcbf29ce484222325ULL;
+      size_t total = 0;
+      memset(&cfg, 0, sizeof cfg);
+      cfg.codec = PARZ_CODEC_BOUNDED;
+      cfg.settings.error_bound = ebs[e] * range;
+      if (strstr(r->name, "levitus")) { /* its fill value, masked as the filter masks it */
+        float fill = -1e10f;
+        uint32_t b;
+        memcpy(&b, &fill, 4);
+        cfg.fill = 1;
+        cfg.fill_bits = b;
+      }
+      for (int t = 0; t < nthreads; t++)
+        enc[t] = dec[t] = 1e30;
+      for (int rep = 0; rep < reps; rep++)
+        for (int t = 0; t < nthreads; t++) {
+          double t0 = bench_now(), c0 = bench_process_cpu();
+          for (size_t i = 0; i < nch; i++) {
+            if (!ch[i].coded) {
+              ch[i].cap = parz_chunk_bound(&ch[i].a, &cfg);
+              ch[i].coded = (unsigned char*)malloc(ch[i].cap);
+            }
+            int rc = threads[t] == 1
+                         ? parz_chunk_encode(&ch[i].a, ch[i].data, &cfg, ch[i].coded, ch[i].cap,
+                                             &ch[i].bytes, &err)
+                         : parz_omp_chunk_encode(&ch[i].a, ch[i].data, &cfg, ch[i].coded, ch[i].cap,
+                                                 &ch[i].bytes, threads[t], &err);
+            if (rc) {
+              fprintf(stderr, "%s: encode: %s\n", r->name, err.message);
+              return 1;
+            }
+          }
+          double t1 = bench_now(), c1 = bench_process_cpu();
+          enc[t] = minimum(enc[t], t1 - t0);
+          if (threads[t] == 1)
+            enc_cpu = minimum(enc_cpu, c1 - c0);
+          for (size_t i = 0; i < nch; i++) {
+            size_t raw = parz_array_count(&ch[i].a) * parz_type_size(r->array.type);
+            int rc = threads[t] == 1
+                         ? parz_chunk_decode(ch[i].coded, ch[i].bytes, ch[i].data, raw, &err)
+                         : parz_omp_chunk_decode(ch[i].coded, ch[i].bytes, ch[i].data, raw,
+                                                 threads[t], &err);
+            if (rc) {
+              fprintf(stderr, "%s: decode: %s\n", r->name, err.message);
+              return 1;
+            }
+          }
+          double t2 = bench_now(), c2 = bench_process_cpu();
+          dec[t] = minimum(dec[t], t2 - t1);
+          if (threads[t] == 1)
+            dec_cpu = minimum(dec_cpu, c2 - c1);
+          /* the decoded values replace the input: encode the originals again next round */
+          if (rep + 1 < reps || t + 1 < nthreads) {
+            chunk* fresh = cut(r, (size_t)(mib * (1 << 20)), &nch);
+            for (size_t i = 0; i < nch; i++) {
+              free(ch[i].data);
+              ch[i].data = fresh[i].data;
+            }
+            free(fresh);
+          }
+        }
+      for (size_t i = 0; i < nch; i++) {
+        hash = fnv(hash, ch[i].coded, ch[i].bytes);
+        total += ch[i].bytes;
+      }
+      const double mb = (double)r->bytes / 1e6;
+      printf("| %s | %g | %.2f | %016llx |", r->name, ebs[e], (double)r->bytes / (double)total,
+             (unsigned long long)hash);
+      for (int t = 0; t < nthreads; t++)
+        printf(" %.0f | %.0f |", mb / enc[t], mb / dec[t]);
+      printf(" %.0f | %.0f |\n", mb / enc_cpu, mb / dec_cpu);
+      fflush(stdout);
+      chunk* fresh = cut(r, (size_t)(mib * (1 << 20)), &nch);
+      for (size_t i = 0; i < nch; i++) {
+        free(ch[i].data);
+        ch[i].data = fresh[i].data;
+      }
+      free(fresh);
+    }
+    for (size_t i = 0; i < nch; i++)
+      free(ch[i].data), free(ch[i].coded);
+    free(ch);
+  }
+  real_arrays_free(arrays, narrays);
+  return 0;
+}
