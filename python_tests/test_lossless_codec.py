@@ -172,3 +172,37 @@ def test_h5repack_and_h5dump(tmp_path):
                    env=env, timeout=120)
     with h5py.File(plain, "r") as f:
         assert f["x"].compression is None and same_bits(f["x"][...], a)
+
+
+def chunk_params(path):
+    """The codec parameter bytes (transform, predictor, Holt's gains) of the dataset's first
+    chunk, as stored."""
+    with h5py.File(path, "r") as f:
+        _, raw = f["x"].id.read_direct_chunk((0,) * f["x"].ndim)
+    assert raw[:4] == b"PARZ" and raw[6] == LOSSLESS
+    return tuple(raw[48:52])
+
+
+@pytest.mark.parametrize("chunks", [(20000,), (4096,)])
+def test_series_choices(tmp_path, chunks):
+    """The encoder's own choices for series, through the filter: Holt's predictor for a trend,
+    the value dictionary for a record of few levels, the delta for a random walk; all exact."""
+    i = np.arange(20000)
+    rng = np.random.default_rng(4)
+    trend = 250.0 + 0.37 * i + 0.05 * (i % 400 - 200) + 1e-6 * rng.integers(0, 5, i.size)
+    levels = np.array([-2.2014e-4, -2.1537e-4, -2.106e-4, -0.0, 1e300])[
+        (i // 7 + i // 13 + rng.integers(0, 2, i.size)) % 5]
+    walk = np.cumsum(rng.integers(-1000, 1001, i.size)).astype(np.int64)
+    for name, a, want in (("trend", trend, (0, 2)), ("levels", levels, (128, None)),
+                          ("walk", walk, (0, 0))):
+        path = tmp_path / (name + ".h5")
+        with h5py.File(path, "w") as f:
+            f.create_dataset("x", data=a, chunks=chunks, **parz.Parz(codec="lossless"))
+        with h5py.File(path, "r") as f:
+            assert same_bits(f["x"][...], a), name
+            assert same_bits(f["x"][123:4567:3], a[123:4567:3]), name
+            stored = f["x"].id.get_storage_size()
+        got = chunk_params(path)
+        assert got[0] == want[0] and (want[1] is None or got[1] == want[1]), (name, got)
+        if name == "levels":
+            assert stored < a.nbytes / 3, stored

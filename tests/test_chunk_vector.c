@@ -18,6 +18,7 @@
 #include "vectors/chunk_v2_float2d_mask.h"
 #include "vectors/chunk_v1_lossless_holt.h"
 #include "vectors/chunk_v2_lossless.h"
+#include "vectors/chunk_v2_lossless_dict.h"
 #include "vectors/chunk_v2_bounded.h"
 #include "vectors/chunk_v2_stored.h"
 
@@ -367,6 +368,29 @@ int main(void) {
                            &err);
     CHECK(rc == PARZ_OK && written == n7 && !memcmp(again, c7, n7),
           "encoder output differs from the Holt test vector");
+  }
+  /* a lossless chunk with the value dictionary (codec 3, transform 128, codec data) */
+  {
+    const unsigned char* c8 = chunk_v2_lossless_dict;
+    size_t n8 = sizeof chunk_v2_lossless_dict;
+    parz_array a8 = test_array(PARZ_FLOAT, 1, 32, 0, 0, 0);
+    float out8[32];
+    rc = parz_chunk_parse(c8, n8, &v, &err);
+    CHECK(rc == PARZ_OK, "dictionary vector parse: %s", err.message);
+    CHECK(v.version == 2 && v.codec == PARZ_CODEC_LOSSLESS && v.nsegments == 1 &&
+              v.codec_params[0] == 128 && v.codec_params[1] == 0 && v.codec_data == c8 + 144 &&
+              v.codec_data_bytes == 32 && v.payload_bits == 208 && v.payload == c8 + 176,
+          "dictionary vector fields");
+    rc = parz_chunk_decode(c8, n8, out8, sizeof out8, &err);
+    CHECK(rc == PARZ_OK && !memcmp(out8, chunk_v2_lossless_dict_values, sizeof out8),
+          "dictionary vector decode: %s", rc ? err.message : "values differ");
+    memset(&cfg, 0, sizeof cfg);
+    cfg.codec = PARZ_CODEC_LOSSLESS;
+    cfg.checksum = PARZ_CHECKSUM_OFF;
+    rc = parz_chunk_encode(&a8, chunk_v2_lossless_dict_values, &cfg, again, sizeof again, &written,
+                           &err);
+    CHECK(rc == PARZ_OK && written == n8 && !memcmp(again, c8, n8),
+          "encoder output differs from the dictionary test vector");
   }
   return test_finish("test_chunk_vector");
 }

@@ -559,6 +559,131 @@ static void holt(void) {
   free(v);
 }
 
+/* The value dictionary through the frame: the encoder writes it for a series of few distinct
+ * values (serial and OpenMP alike, windows included) and not for a grid of the same values or
+ * for a series of distinct ones; lying dictionaries and parameters are refused, truncations and
+ * head flips too, and payload flips without checksums stay inside the array. */
+static void dictionary(void) {
+  static const double levels[7] = {-0.00022014, -0.00021537, 0.5, 1e300, -0.0, 3.25, 1e-310};
+  const size_t count = 9000;
+  parz_array a = test_array(PARZ_DOUBLE, 1, count, 1, 1, 1);
+  parz_array grid = test_array(PARZ_DOUBLE, 2, 90, 100, 1, 1);
+  parz_array f = test_array(PARZ_FLOAT, 3, 1, count, 1, 1);
+  double* v = malloc(count * sizeof *v);
+  float* g = malloc(count * sizeof *g);
+  parz_chunk_config cfg = config(0, 0);
+  unsigned char *c, *m;
+  size_t n, i, at, raw = count * sizeof *v;
+  parz_chunk_view view;
+  unsigned level = 3;
+  for (i = 0; i < count; i++) { /* a walk over the levels: mostly a step up or down */
+    level = (level + 6 + (unsigned)(next() % 3)) % 7;
+    v[i] = levels[level];
+    g[i] = (float)levels[level]; /* 1e300 becomes +inf, 1e-310 zero */
+  }
+  check_array("dictionary series", &a, v, &cfg);
+  check_array("dictionary series, float32 of shape 1 x n", &f, g, &cfg);
+  c = test_encode(&grid, v, &cfg, &n);
+  CHECK(c && c[48] != 128, "dictionary for a grid");
+  free(c);
+  c = test_encode(&f, g, &cfg, &n);
+  CHECK(c && c[48] == 128, "float32 series: transform %u", c ? c[48] : 0);
+  free(c);
+  c = test_encode(&a, v, &cfg, &n);
+  if (!c || parz_chunk_parse(c, n, &view, NULL) != PARZ_OK) {
+    CHECK(0, "dictionary series: no chunk");
+    free(c);
+    free(v);
+    free(g);
+    return;
+  }
+  CHECK(c[48] == 128 && view.codec_data && parz_load64(view.codec_data) == 7,
+        "dictionary series: transform %u, %llu words", c[48],
+        view.codec_data ? (unsigned long long)parz_load64(view.codec_data) : 0ull);
+  at = (size_t)(view.codec_data - c);
+  m = malloc(n);
+  { /* lying fields: the count, the list's bytes, padding, the transform on a grid's header */
+    static const struct {
+      size_t off;
+      uint64_t value;
+      const char* what;
+    } lies[] = {{0, 0, "no word"},           {0, 9001, "more words than values"},
+                {0, 6, "a word fewer"},      {0, 8, "a word more"},
+                {8, 0, "an empty list"},     {8, 4096, "a list past its section"},
+                {8, 1, "a list of one byte"}};
+    unsigned k;
+    for (k = 0; k < sizeof lies / sizeof lies[0]; k++) {
+      memcpy(m, c, n);
+      parz_store64(m + at + lies[k].off, lies[k].value);
+      reseal(m, n);
+      expect(m, n, raw, PARZ_ERR_FORMAT, lies[k].what);
+    }
+    memcpy(m, c, n);
+    m[at + (size_t)view.codec_data_bytes - 1] ^= 0x40; /* the list's last byte, or its padding */
+    reseal(m, n);
+    {
+      double* out = malloc(raw);
+      int rc = parz_chunk_decode(m, n, out, raw, NULL);
+      CHECK(rc != PARZ_OK || memcmp(out, v, raw) != 0, "a damaged dictionary gave the values");
+      free(out);
+    }
+    memcpy(m, c, n);
+    m[48] = 127; /* a scale that does not exist, its dictionary left behind */
+    reseal(m, n);
+    expect(m, n, raw, PARZ_ERR_FORMAT, "transform 127");
+    memcpy(m, c, n);
+    m[48] = 0; /* integer images with the dictionary left behind */
+    reseal(m, n);
+    expect(m, n, raw, PARZ_ERR_FORMAT, "codec data without the dictionary");
+  }
+  for (i = 0; i < n; i++) { /* truncations */
+    parz_chunk_view t;
+    CHECK(parz_chunk_parse(c, i, &t, NULL) != PARZ_OK, "dictionary chunk cut to %zu accepted", i);
+  }
+  for (i = 0; i < n - view.payload_bytes; i++) { /* head bit flips, resealed in the dictionary */
+    unsigned char* out = malloc(raw + 8);
+    unsigned bit = (unsigned)(next() % 8);
+    const int in_dictionary = i >= at && i < at + (size_t)view.codec_data_bytes;
+    int rc;
+    memcpy(m, c, n);
+    m[i] ^= (unsigned char)(1u << bit);
+    if (in_dictionary)
+      reseal(m, n);
+    memset(out + raw, 0x77, 8);
+    rc = parz_chunk_decode(m, n, out, raw, NULL);
+    CHECK(rc != PARZ_OK || (in_dictionary && memcmp(out, v, raw) != 0),
+          "dictionary chunk byte %zu bit %u accepted%s", i, bit,
+          in_dictionary ? " with the same values" : "");
+    CHECK(out[raw] == 0x77, "dictionary chunk flip %zu: written past the array", i);
+    free(out);
+  }
+  free(c);
+  { /* without checksums: payload flips, ranks past the dictionary among them, stay inside */
+    parz_chunk_config off = cfg;
+    off.checksum = PARZ_CHECKSUM_OFF;
+    c = test_encode(&a, v, &off, &n);
+    if (c && parz_chunk_parse(c, n, &view, NULL) == PARZ_OK)
+      for (i = n - view.payload_bytes; i < n; i++) {
+        unsigned char* out = malloc(raw + 8);
+        memcpy(m, c, n);
+        m[i] ^= (unsigned char)(1u << (next() % 8));
+        memset(out + raw, 0x77, 8);
+        (void)parz_chunk_decode(m, n, out, raw, NULL);
+        CHECK(out[raw] == 0x77 && out[raw + 7] == 0x77, "payload flip %zu wrote past the array", i);
+        free(out);
+      }
+    free(c);
+  }
+  for (i = 0; i < count; i++) /* distinct values: no dictionary */
+    v[i] = 1.0 + (double)i / 3.0;
+  c = test_encode(&a, v, &cfg, &n);
+  CHECK(c && c[48] != 128, "dictionary for distinct values");
+  free(c);
+  free(m);
+  free(v);
+  free(g);
+}
+
 /* Every real array through the frame at the codec's own C, both predictors for 4D. */
 static void real(const char* dir) {
   size_t n = 0, k;
@@ -581,6 +706,7 @@ int main(int argc, char** argv) {
   stored_instead();
   hostile();
   holt();
+  dictionary();
   special_patterns();
   if (argc > 1 && argv[1][0])
     real(argv[1]);

@@ -49,25 +49,27 @@ static const unsigned char holt_gains[][2] = {{8, 8}, {8, 4}, {8, 2}, {8, 1}, {7
                                               {4, 4}, {2, 0}, {2, 2}};
 #define HOLT_TRIALS (sizeof holt_gains / sizeof holt_gains[0])
 
-/* The bytes of every segment of C blocks under predictor p; 0 where one fails to encode. */
-static size_t coded_bytes(const parz_array* a, const void* values, unsigned transform, unsigned p,
-                          size_t c, uint8_t* buf, size_t bound) {
-  size_t s, total = 0, nseg = parz_ll_segment_count(a, p, c);
-  for (s = 0; s < nseg; s++) {
+size_t parz_ll_coded_bytes(const parz_array* a, const void* values, unsigned transform,
+                           unsigned predictor, size_t c) {
+  const size_t bound = parz_ll_segment_bound(a, predictor, c);
+  size_t s, total = 0, nseg = parz_ll_segment_count(a, predictor, c);
+  uint8_t* buf = bound ? (uint8_t*)malloc(bound) : NULL;
+  for (s = 0; buf && s < nseg; s++) {
     size_t n = 0;
-    if (parz_ll_encode_segment(a, values, transform, p, c, s, buf, bound, &n, NULL) != PARZ_OK)
-      return 0;
+    if (parz_ll_encode_segment(a, values, transform, predictor, c, s, buf, bound, &n, NULL) !=
+        PARZ_OK)
+      break;
     total += n;
   }
-  return total;
+  free(buf);
+  return buf && s == nseg ? total : 0;
 }
 
 unsigned parz_ll_choose_predictor(const parz_array* a, const void* values, unsigned transform,
                                   unsigned predictor, size_t c) {
   parz_ll_geometry g;
   uint64_t cost[HOLT_TRIALS + 1] = {0}, *u;
-  uint8_t* buf;
-  size_t b, bound, best = HOLT_TRIALS, delta_bytes, holt_bytes;
+  size_t b, best = HOLT_TRIALS, delta_bytes, holt_bytes;
   unsigned k, holt;
   if (predictor != PARZ_LL_PREDICT_ALL || !values || c == 0 ||
       parz_ll_geometry_init(&g, a, predictor, NULL) != PARZ_OK || g.d != 1 ||
@@ -92,14 +94,9 @@ unsigned parz_ll_choose_predictor(const parz_array* a, const void* values, unsig
     return predictor;
   /* the measure picks the gains; the coded bytes decide against the delta */
   holt = PARZ_LL_HOLT(holt_gains[best][0], holt_gains[best][1]);
-  bound = parz_ll_segment_bound(a, predictor, c);
-  buf = bound ? (uint8_t*)malloc(bound) : NULL;
-  if (!buf)
-    return predictor;
-  delta_bytes = coded_bytes(a, values, transform, predictor, c, buf, bound);
-  holt_bytes = coded_bytes(a, values, transform, holt, c, buf, bound);
-  free(buf);
-  return holt_bytes && holt_bytes < delta_bytes ? holt : predictor;
+  delta_bytes = parz_ll_coded_bytes(a, values, transform, predictor, c);
+  holt_bytes = parz_ll_coded_bytes(a, values, transform, holt, c);
+  return holt_bytes && delta_bytes && holt_bytes < delta_bytes ? holt : predictor;
 }
 
 /* The blocks [first, end) of segment s; PARZ_OK or the error naming it. */

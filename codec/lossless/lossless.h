@@ -63,6 +63,11 @@ unsigned parz_ll_choose_transform(const parz_array* a, const void* values);
 unsigned parz_ll_choose_predictor(const parz_array* a, const void* values, unsigned transform,
                                   unsigned predictor, size_t c);
 
+/* Bytes of all the array's segments of C blocks under the transform and predictor; 0 where one
+ * cannot be encoded. */
+size_t parz_ll_coded_bytes(const parz_array* a, const void* values, unsigned transform,
+                           unsigned predictor, size_t c);
+
 /* Encodes segment s (of C blocks) of the contiguous array into dst (at least
  * parz_ll_segment_bound bytes): *written receives its size. */
 int parz_ll_encode_segment(const parz_array* a, const void* values, unsigned transform,

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "codecs.h"
+#include "dictionary.h"
 #include "holt.h"
 #include "lossless_codec.h"
 #include "lorenzo.h"
@@ -31,9 +32,27 @@ static unsigned predictor_of(const parz_chunk_view* v) {
              : b[PARZ_LL_PARAM_PREDICTOR];
 }
 
+/* The array the core codes for a: a itself, or under the dictionary its ranks, integers of the
+ * values' width. */
+static parz_array coded_array(const parz_array* a, unsigned transform) {
+  parz_array r = *a;
+  if (transform == PARZ_LL_DICTIONARY)
+    r.type = parz_type_size(a->type) == 8 ? PARZ_INT64 : PARZ_INT32;
+  return r;
+}
+
 /* The core's geometry of v's array (contiguous) under v's predictor. */
 static int geometry(const parz_chunk_view* v, parz_ll_geometry* g, parz_error* err) {
-  return parz_ll_geometry_init(g, &v->array, predictor_of(v), err);
+  const parz_array a = coded_array(&v->array, transform_of(v));
+  return parz_ll_geometry_init(g, &a, predictor_of(v), err);
+}
+
+/* Whether a has at most one dimension of extent above 1: a series. */
+static int series(const parz_array* a) {
+  unsigned k, used = 0;
+  for (k = 0; k < a->dims; k++)
+    used += a->shape[k] > 1;
+  return used <= 1;
 }
 
 /* The core drops dimensions of extent 1 and cuts the others into sides that follow from how many
@@ -78,7 +97,9 @@ static int read_params(parz_chunk_view* v, parz_error* err) {
     return parz_fail(err, PARZ_ERR_FORMAT,
                      "lossless Holt predictor for an array of more than one dimension of extent "
                      "above 1");
-  if (!parz_ll_transform_valid(b[PARZ_LL_PARAM_TRANSFORM], v->array.type))
+  if (b[PARZ_LL_PARAM_TRANSFORM] == PARZ_LL_DICTIONARY
+          ? !series(&v->array)
+          : !parz_ll_transform_valid(b[PARZ_LL_PARAM_TRANSFORM], v->array.type))
     return parz_fail(err, PARZ_ERR_FORMAT, "lossless transform %u for %s values",
                      b[PARZ_LL_PARAM_TRANSFORM], parz_type_name(v->array.type));
   return PARZ_OK;
@@ -101,18 +122,61 @@ static int configure(const parz_chunk_config* cfg, parz_chunk_view* v, parz_erro
 
 /* The transform is the values' choice: scaled integers where every value is one; and so is
  * Holt's predictor for a series, where it stores less than the delta. */
-static int prepare(parz_chunk_view* v, const parz_array* a, const void* values,
-                   unsigned char** data, parz_error* err) {
-  const unsigned transform = parz_ll_choose_transform(a, values);
-  const size_t c = v->segment_blocks ? v->segment_blocks : LOSSLESS_SEGMENT_BLOCKS;
-  unsigned p;
-  (void)err;
-  *data = NULL;
+static void set_choice(parz_chunk_view* v, unsigned transform, unsigned p) {
   v->codec_params[PARZ_LL_PARAM_TRANSFORM] = (unsigned char)transform;
-  p = parz_ll_choose_predictor(a, values, transform, predictor_of(v), c);
   v->codec_params[PARZ_LL_PARAM_PREDICTOR] = (unsigned char)PARZ_LL_PREDICTOR_KIND(p);
   v->codec_params[PARZ_LL_PARAM_ALPHA] = (unsigned char)PARZ_LL_HOLT_ALPHA(p);
   v->codec_params[PARZ_LL_PARAM_BETA] = (unsigned char)PARZ_LL_HOLT_BETA(p);
+}
+
+/* For a series asked for predictor 0 whose values repeat (at most half of them distinct): the
+ * dictionary, its ranks' predictor chosen as the values' are, where its segments and its codec
+ * data take fewer bytes than the values' segments. */
+static int try_dictionary(parz_chunk_view* v, const parz_array* a, const void* values, size_t c,
+                          size_t plain_bytes, unsigned char** data, parz_error* err) {
+  const size_t n = parz_array_count(a), w = 8 * parz_type_size(a->type);
+  const parz_array ranked = coded_array(a, PARZ_LL_DICTIONARY);
+  uint64_t* sorted = NULL;
+  unsigned char *ranks = NULL, *dict = NULL;
+  size_t count = 0, dict_bytes, coded;
+  unsigned p;
+  int rc = parz_ll_dict_build(a->type, values, n, &sorted, &count, err);
+  if (rc != PARZ_OK || count > n / 2) {
+    free(sorted);
+    return rc;
+  }
+  ranks = (unsigned char*)malloc(n * (w / 8));
+  dict = (unsigned char*)malloc(parz_ll_dict_write(sorted, count, (unsigned)w, NULL));
+  if (!ranks || !dict) {
+    rc = parz_fail(err, PARZ_ERR_NOMEM, "lossless: no room for the ranks of %zu values", n);
+  } else if ((dict_bytes = parz_ll_dict_write(sorted, count, (unsigned)w, dict)) != 0) {
+    parz_ll_dict_ranks(a->type, values, 0, n, sorted, count, ranks);
+    p = parz_ll_choose_predictor(&ranked, ranks, 0, PARZ_LL_PREDICT_ALL, c);
+    coded = parz_ll_coded_bytes(&ranked, ranks, 0, p, c);
+    if (coded && coded + dict_bytes < plain_bytes) {
+      set_choice(v, PARZ_LL_DICTIONARY, p);
+      v->codec_data = dict; /* read back by encode_segments */
+      v->codec_data_bytes = dict_bytes;
+      *data = dict;
+      dict = NULL;
+    }
+  }
+  free(sorted);
+  free(ranks);
+  free(dict);
+  return rc;
+}
+
+static int prepare(parz_chunk_view* v, const parz_array* a, const void* values,
+                   unsigned char** data, parz_error* err) {
+  const unsigned transform = parz_ll_choose_transform(a, values), asked = predictor_of(v);
+  const size_t c = v->segment_blocks ? v->segment_blocks : LOSSLESS_SEGMENT_BLOCKS;
+  const unsigned p = parz_ll_choose_predictor(a, values, transform, asked, c);
+  *data = NULL;
+  set_choice(v, transform, p);
+  if (asked == PARZ_LL_PREDICT_ALL && series(a) && parz_array_count(a) > 1)
+    return try_dictionary(v, a, values, c, parz_ll_coded_bytes(a, values, transform, p, c), data,
+                          err);
   return PARZ_OK;
 }
 
@@ -120,10 +184,18 @@ static int check(parz_chunk_view* v, parz_error* err) {
   if (v->table == PARZ_TABLE_NONE)
     return parz_fail(err, PARZ_ERR_FORMAT,
                      "lossless chunk with table kind NONE: its segments' lengths vary");
-  if (v->codec_data)
+  if (transform_of(v) == PARZ_LL_DICTIONARY) {
+    size_t count;
+    if (!v->codec_data)
+      return parz_fail(err, PARZ_ERR_FORMAT, "lossless dictionary chunk without its dictionary");
+    return parz_ll_dict_read(v->codec_data, (size_t)v->codec_data_bytes,
+                             (unsigned)(8 * parz_type_size(v->array.type)),
+                             v->raw_bytes / parz_type_size(v->array.type), NULL, &count, err);
+  } else if (v->codec_data) {
     return parz_fail(err, PARZ_ERR_FORMAT,
-                     "lossless chunk with %llu bytes of codec data: the codec defines none",
+                     "lossless chunk with %llu bytes of codec data: only the dictionary has some",
                      (unsigned long long)v->codec_data_bytes);
+  }
   if (v->payload_bits % 8u)
     return parz_fail(err, PARZ_ERR_FORMAT, "lossless payload of %llu bits, not whole bytes",
                      (unsigned long long)v->payload_bits);
@@ -162,10 +234,38 @@ static int check_encode(const parz_params* p, parz_type type, unsigned dims, par
   return PARZ_OK;
 }
 
-static int encode_segments(const parz_array* a, const void* data, const parz_chunk_view* v,
-                           size_t first, size_t count, size_t seg_blocks, void* dst,
-                           size_t dst_bytes, uint64_t* bits, uint32_t* seg_bits, parz_error* err) {
-  const unsigned transform = transform_of(v), predictor = predictor_of(v);
+/* Under the dictionary, the ranks of the values of blocks [first, first + count) of the series a
+ * into a new array of a's count (*ranks, free it; its other values unset). */
+static int rank_blocks(const parz_chunk_view* v, const parz_array* a, const void* data,
+                       size_t first, size_t count, unsigned char** ranks, parz_error* err) {
+  const size_t n = parz_array_count(a), size = parz_type_size(a->type);
+  const size_t at = first * PARZ_LL_BLOCK_VALUES;
+  const size_t end = n - at < count * PARZ_LL_BLOCK_VALUES ? n : at + count * PARZ_LL_BLOCK_VALUES;
+  uint64_t* sorted;
+  size_t words;
+  int rc = parz_ll_dict_read(v->codec_data, (size_t)v->codec_data_bytes, (unsigned)(8 * size), n,
+                             &sorted, &words, err);
+  *ranks = NULL;
+  if (rc != PARZ_OK)
+    return rc;
+  if (!(*ranks = (unsigned char*)malloc(n * size)))
+    rc = parz_fail(err, PARZ_ERR_NOMEM, "lossless: no room for the ranks of %zu values", n);
+  else if (at < end)
+    parz_ll_dict_ranks(a->type, data, at, end - at, sorted, words, *ranks + at * size);
+  free(sorted);
+  return rc;
+}
+
+static int encode_segments(const parz_array* values_array, const void* values,
+                           const parz_chunk_view* v, size_t first, size_t count, size_t seg_blocks,
+                           void* dst, size_t dst_bytes, uint64_t* bits, uint32_t* seg_bits,
+                           parz_error* err) {
+  const int dictionary = transform_of(v) == PARZ_LL_DICTIONARY;
+  const unsigned transform = dictionary ? 0u : transform_of(v), predictor = predictor_of(v);
+  const parz_array ranked = coded_array(values_array, transform_of(v));
+  const parz_array* a = &ranked;
+  unsigned char* ranks = NULL;
+  const void* data = values;
   const size_t bound = parz_ll_segment_bound(a, predictor, seg_blocks);
   unsigned char *out = (unsigned char*)dst, *spare = NULL;
   size_t at = 0, i, nseg = count / seg_blocks + (count % seg_blocks != 0), pad;
@@ -173,6 +273,11 @@ static int encode_segments(const parz_array* a, const void* data, const parz_chu
   if (!bound || first % seg_blocks)
     return parz_fail(err, PARZ_ERR_ARG, "lossless codec: segments of %zu blocks from block %zu",
                      seg_blocks, first);
+  if (dictionary &&
+      (rc = rank_blocks(v, values_array, values, first, count, &ranks, err)) != PARZ_OK)
+    return rc;
+  if (dictionary)
+    data = ranks;
   for (i = 0; i < nseg && rc == PARZ_OK; i++) {
     const size_t s = first / seg_blocks + i;
     size_t n = 0;
@@ -198,6 +303,7 @@ static int encode_segments(const parz_array* a, const void* data, const parz_chu
     at += n;
   }
   free(spare);
+  free(ranks);
   if (rc != PARZ_OK)
     return rc;
   /* the stream ends on a whole 64-bit word, zero bits after the last segment */
@@ -238,9 +344,33 @@ static void block_place(const parz_chunk_view* v, uint64_t b, size_t o[4], size_
 /* Block b rebuilt from its residuals z into the window of d: the block alone, as the only block
  * of an array of its extents (its prediction reads nothing outside it), then its values inside
  * the window stored at their places. */
-static void rebuild_to(const parz_chunk_view* v, const parz_ll_geometry* g, const uint64_t* z,
-                       uint64_t b, uint64_t* scratch, unsigned char* box,
-                       const parz_chunk_dest* d) {
+/* Under the dictionary (words of it, count), the n ranks of box become their values in place;
+ * PARZ_ERR_STREAM for a rank past the dictionary. */
+static int unrank(const parz_chunk_view* v, unsigned char* box, size_t n, const uint64_t* words,
+                  size_t count, uint64_t b, parz_error* err) {
+  const int wide = parz_type_size(v->array.type) == 8;
+  uint64_t u[256];
+  size_t i, j, k;
+  for (i = 0; i < n; i += k) {
+    k = n - i < 256 ? n - i : 256;
+    for (j = 0; j < k; j++) {
+      const uint64_t r = wide ? ((const uint64_t*)box)[i + j] : ((const uint32_t*)box)[i + j];
+      if (r >= count)
+        return parz_fail(err, PARZ_ERR_STREAM,
+                         "lossless block %llu: rank %llu past the dictionary's %zu values",
+                         (unsigned long long)b, (unsigned long long)r, count);
+      u[j] = words[r];
+    }
+    parz_ll_store_row(v->array.type, box, i, k, 0, u);
+  }
+  return PARZ_OK;
+}
+
+/* Block b's values into the window of d (transform's ranks through the dictionary words, count
+ * of them, where words is not NULL); PARZ_OK or the error of a rank past the dictionary. */
+static int rebuild_to(const parz_chunk_view* v, const parz_ll_geometry* g, const uint64_t* z,
+                      uint64_t b, uint64_t* scratch, unsigned char* box, const parz_chunk_dest* d,
+                      const uint64_t* words, size_t count, parz_error* err) {
   const size_t size = parz_type_size(v->array.type);
   parz_ll_geometry one = *g;
   size_t o[4], e[4], lo[4], hi[4], x[4];
@@ -250,7 +380,7 @@ static void rebuild_to(const parz_chunk_view* v, const parz_ll_geometry* g, cons
     lo[k] = d->lo[k] > o[k] ? d->lo[k] : o[k];
     hi[k] = d->hi[k] < o[k] + e[k] ? d->hi[k] : o[k] + e[k];
     if (lo[k] >= hi[k])
-      return; /* no value of the window */
+      return PARZ_OK; /* no value of the window */
     used += v->array.shape[k] > 1;
   }
   for (k = 0; k < 4; k++) {
@@ -261,7 +391,12 @@ static void rebuild_to(const parz_chunk_view* v, const parz_ll_geometry* g, cons
     if (v->array.shape[k] > 1)
       one.n[j++] = e[k];
   one.blocks = 1;
-  parz_ll_rebuild_block(&one, transform_of(v), z, 0, scratch, box);
+  parz_ll_rebuild_block(&one, words ? 0u : transform_of(v), z, 0, scratch, box);
+  if (words) {
+    const int rc = unrank(v, box, e[0] * e[1] * e[2] * e[3], words, count, b, err);
+    if (rc != PARZ_OK)
+      return rc;
+  }
   /* rows of the last dimension, the block's C order */
   for (k = 0; k < 4; k++)
     x[k] = k < v->array.dims ? lo[k] : 0;
@@ -288,7 +423,7 @@ static void rebuild_to(const parz_chunk_view* v, const parz_ll_geometry* g, cons
       x[k] = lo[k];
     }
     if (k == (unsigned)-1)
-      return;
+      return PARZ_OK;
   }
 }
 
@@ -296,7 +431,8 @@ static int decode_segments(const parz_segment_run* run, size_t* bad, uint64_t* b
                            parz_error* err) {
   const parz_chunk_view* v = run->view;
   const size_t C = run->seg_blocks, nseg = run->count / C + (run->count % C != 0);
-  const int whole = dest_whole(v, run->dest);
+  const int dictionary = transform_of(v) == PARZ_LL_DICTIONARY;
+  const int whole = dest_whole(v, run->dest) && !dictionary;
   const unsigned char* payload = (const unsigned char*)run->src;
   /* the working memory of the whole run in one allocation: a segment's residuals, the
    * predictor's padded block, a block's values for a window, the codes' tables */
@@ -306,15 +442,21 @@ static int decode_segments(const parz_segment_run* run, size_t* bad, uint64_t* b
   uint64_t *z = NULL, *scratch, begin = run->bit;
   unsigned char* box;
   uint32_t* tables;
-  size_t i;
+  uint64_t* dict = NULL;
+  size_t i, dict_words = 0;
   int rc = geometry(v, &g, err);
   *bad = SIZE_MAX;
   *bad_end = 0;
+  if (rc == PARZ_OK && dictionary) /* checked by the parse: read again, not checked again */
+    rc = parz_ll_dict_read(v->codec_data, (size_t)v->codec_data_bytes, g.w,
+                           v->raw_bytes / parz_type_size(v->array.type), &dict, &dict_words, err);
   if (rc != PARZ_OK)
     return rc;
   z = (uint64_t*)malloc(words * sizeof *z);
-  if (!z)
+  if (!z) {
+    free(dict);
     return parz_fail(err, PARZ_ERR_NOMEM, "lossless codec: no room for segments of %zu blocks", C);
+  }
   scratch = z + z_words;
   box = (unsigned char*)(scratch + PARZ_LL_SCRATCH);
   tables = (uint32_t*)(scratch + PARZ_LL_SCRATCH + box_words);
@@ -337,12 +479,13 @@ static int decode_segments(const parz_segment_run* run, size_t* bad, uint64_t* b
       if (whole)
         parz_ll_rebuild_block(&g, transform_of(v), z + n, b, scratch, run->dest->data);
       else
-        rebuild_to(v, &g, z + n, b, scratch, box, run->dest);
+        rc = rebuild_to(v, &g, z + n, b, scratch, box, run->dest, dict, dict_words, err);
       n += parz_ll_block_values(&g, b);
     }
     begin = end;
   }
   free(z);
+  free(dict);
   return rc;
 }
 

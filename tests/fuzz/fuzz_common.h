@@ -131,15 +131,18 @@ static inline void parz_fuzz_check_view(const parz_chunk_view* v, const unsigned
   }
   /* a lossless chunk carries every value in its payload, in whole bytes, its segments' lengths
    * in a table; its codec parameters are a transform, a predictor, Holt's gains (a series' only)
-   * and zeros */
+   * and zeros; a series may carry a dictionary of its values as codec data */
   if (v->codec == PARZ_CODEC_LOSSLESS) {
     unsigned long_dims = 0;
-    PARZ_FUZZ_CHECK(!v->nexceptions && !v->mask.nvalues && !v->codec_data &&
+    const int dictionary = v->codec_params[0] == 128;
+    PARZ_FUZZ_CHECK(!v->nexceptions && !v->mask.nvalues && !v->codec_data == !dictionary &&
                     v->table != PARZ_TABLE_NONE && v->payload_bits % 8 == 0);
-    PARZ_FUZZ_CHECK(v->codec_params[0] <= 37 && v->codec_params[1] <= 2);
+    PARZ_FUZZ_CHECK((v->codec_params[0] <= 37 || dictionary) && v->codec_params[1] <= 2);
     PARZ_FUZZ_CHECK(v->codec_params[2] <= 8 && v->codec_params[3] <= 8);
     for (unsigned k = 0; k < v->array.dims; k++)
       long_dims += v->array.shape[k] > 1;
+    if (dictionary)
+      PARZ_FUZZ_CHECK(long_dims <= 1 && v->codec_data_bytes >= 24);
     if (v->codec_params[1] == 2)
       PARZ_FUZZ_CHECK(long_dims <= 1);
     else

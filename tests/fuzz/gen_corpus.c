@@ -291,6 +291,23 @@ static void lossless_seeds(void) {
         free(c);
         free(data);
       }
+  { /* a series of a few levels: the value dictionary in its codec data */
+    static const size_t series[1] = {6000};
+    static const double levels[5] = {-0.00022014, -0.00021537, -0.0, 7.5e-5, 1e300};
+    parz_array a = array_of(PARZ_DOUBLE, 1, series);
+    double* data = (double*)malloc(6000 * sizeof *data);
+    parz_chunk_config cfg;
+    unsigned char* c;
+    size_t n, i;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.codec = PARZ_CODEC_LOSSLESS;
+    for (i = 0; i < 6000; i++)
+      data[i] = levels[(i / 7 + i / 13) % 5];
+    c = encode(&a, data, &cfg, &n);
+    chunk_seeds_of("lossless_dictionary", c, n, 0x81, 1);
+    free(c);
+    free(data);
+  }
 }
 
 /* Chunks with a mask (codec/FORMAT.md, "Mask"): a region of missing values (run and bitmap

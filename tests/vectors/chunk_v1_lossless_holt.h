@@ -19,44 +19,44 @@
 
 static const unsigned char chunk_v1_lossless_holt[152] = {
     /* ---- header, 112 bytes ---- */
-    0x50, 0x41, 0x52, 0x5a,                          /*   0 magic "PARZ" */
-    0x01, 0x00,                                      /*   4 format version 1 (no section) */
-    0x03, 0x00,                                      /*   6 codec id 3 (lossless) */
-    0x01, 0x00,                                      /*   8 codec version 1 */
-    0x01,                                            /*  10 type 1 = int32 */
-    0x01,                                            /*  11 rank 1 */
-    0x04,                                            /*  12 table kind 4 = HYBRID */
-    0x04,                                            /*  13 length field width 4 */
-    0x00, 0x00,                                      /*  14 flags 0 */
-    0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,  /*  16 shape[0] = 8 */
-    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,  /*  24 shape[1] unused = 0 */
-    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,  /*  32 shape[2] unused = 0 */
-    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,  /*  40 shape[3] unused = 0 */
-    0x00,                                            /*  48 transform 0: two's complement */
-    0x02,                                            /*  49 predictor 2: Holt */
-    0x08,                                            /*  50 alpha 8/8 */
-    0x08,                                            /*  51 beta 8/8 */
-    0x00, 0x00, 0x00, 0x00,                          /*  52 reserved codec parameters 0 */
-    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,  /*  56 reserved codec parameters 0 */
-    0x04, 0x00, 0x00, 0x00,                          /*  64 segment_blocks C = 4 */
-    0x40, 0x00, 0x00, 0x00,                          /*  68 partition_segments P = 64 */
-    0x10, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,  /*  72 table bytes 16 */
-    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,  /*  80 exceptions 0 */
-    0x18, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,  /*  88 payload bytes 24 */
-    0xa0, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,  /*  96 payload bits 160 (20 bytes) */
-    0x00, 0x00, 0x00, 0x00,                          /* 104 reserved 0 (version 1) */
-    0x71, 0xd5, 0x55, 0x23,                          /* 108 CRC-32C of bytes 0..107 and 112..127 */
+    0x50, 0x41, 0x52, 0x5a,                         /*   0 magic "PARZ" */
+    0x01, 0x00,                                     /*   4 format version 1 (no section) */
+    0x03, 0x00,                                     /*   6 codec id 3 (lossless) */
+    0x01, 0x00,                                     /*   8 codec version 1 */
+    0x01,                                           /*  10 type 1 = int32 */
+    0x01,                                           /*  11 rank 1 */
+    0x04,                                           /*  12 table kind 4 = HYBRID */
+    0x04,                                           /*  13 length field width 4 */
+    0x00, 0x00,                                     /*  14 flags 0 */
+    0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /*  16 shape[0] = 8 */
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /*  24 shape[1] unused = 0 */
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /*  32 shape[2] unused = 0 */
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /*  40 shape[3] unused = 0 */
+    0x00,                                           /*  48 transform 0: two's complement */
+    0x02,                                           /*  49 predictor 2: Holt */
+    0x08,                                           /*  50 alpha 8/8 */
+    0x08,                                           /*  51 beta 8/8 */
+    0x00, 0x00, 0x00, 0x00,                         /*  52 reserved codec parameters 0 */
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /*  56 reserved codec parameters 0 */
+    0x04, 0x00, 0x00, 0x00,                         /*  64 segment_blocks C = 4 */
+    0x40, 0x00, 0x00, 0x00,                         /*  68 partition_segments P = 64 */
+    0x10, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /*  72 table bytes 16 */
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /*  80 exceptions 0 */
+    0x18, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /*  88 payload bytes 24 */
+    0xa0, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /*  96 payload bits 160 (20 bytes) */
+    0x00, 0x00, 0x00, 0x00,                         /* 104 reserved 0 (version 1) */
+    0x71, 0xd5, 0x55, 0x23,                         /* 108 CRC-32C of bytes 0..107 and 112..127 */
     /* ---- table: partition 0 ---- */
-    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,  /* 112 offset of segment 0: bit 0 */
-    0xa0, 0x00, 0x00, 0x00,                          /* 120 segment 0: 160 bits */
-    0x00, 0x00, 0x00, 0x00,                          /* 124 padding to 8 bytes */
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /* 112 offset of segment 0: bit 0 */
+    0xa0, 0x00, 0x00, 0x00,                         /* 120 segment 0: 160 bits */
+    0x00, 0x00, 0x00, 0x00,                         /* 124 padding to 8 bytes */
     /* ---- payload: segment 0, then zero bytes to 8 ---- */
-    0x01,                                            /* 128 coder 1: code of the bit lengths */
-    0x01, 0x20, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00,  /* 129 lengths of k = 0..15: 1 0 0 2 2 0.. */
-    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,  /* 137 lengths of k = 16..31: 0 */
-    0xb0,                                            /* 145 k = 32: 0; z 10: word 11, bits 0 1 */
-    0x12, 0x00,                                      /* 146 0; z 6: 10, 0 1; z 0 x 6: 0; pad */
-    0x00, 0x00, 0x00, 0x00,                          /* 148 payload padding to 8 bytes */
+    0x01,                                           /* 128 coder 1: code of the bit lengths */
+    0x01, 0x20, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, /* 129 lengths of k = 0..15: 1 0 0 2 2 0.. */
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /* 137 lengths of k = 16..31: 0 */
+    0xb0,                                           /* 145 k = 32: 0; z 10: word 11, bits 0 1 */
+    0x12, 0x00,                                     /* 146 0; z 6: 10, 0 1; z 0 x 6: 0; pad */
+    0x00, 0x00, 0x00, 0x00,                         /* 148 payload padding to 8 bytes */
 
 };
 
