@@ -139,6 +139,7 @@ def test_parz_command(tmp_path):
         f.create_dataset("x", data=a, chunks=(30, 70), **parz.Parz(codec="lossless"))
     out = parz_command("inspect", str(path))
     assert "ParZ lossless lorenzo" in out and " lossless lorenzo " in out, out
+    assert "  images, lorenzo\n" in out, out  # the codec's parameters, not "-"
     parz_command("verify", str(path))
 
 
@@ -206,3 +207,7 @@ def test_series_choices(tmp_path, chunks):
         assert got[0] == want[0] and (want[1] is None or got[1] == want[1]), (name, got)
         if name == "levels":
             assert stored < a.nbytes / 3, stored
+        out = parz_command("inspect", str(path))
+        said = {"trend": "images, holt %d/8 %d/8" % got[2:4], "levels": "  dictionary of 5, ",
+                "walk": "  images, lorenzo\n"}[name]
+        assert said in out, out

@@ -38,6 +38,17 @@ static const char* codec_name(unsigned id) {
   return c ? c->name : "?";
 }
 
+/* What the chunk's codec parameters hold beyond zfp's four columns and the mode, as its codec
+ * says it, after two spaces; "" for a codec with nothing to say (zfp's rows end at the mask). */
+static void chunk_parameters(const parz_chunk_view* v, char* out, size_t bytes) {
+  const parz_codec* c = parz_codec_find(v->codec);
+  out[0] = 0;
+  if (c && c->modes && c->modes->describe && bytes > 2) {
+    out[0] = out[1] = ' ';
+    c->modes->describe(v, out + 2, bytes - 2);
+  }
+}
+
 /* The name of the codec's mode that the chunk's parameters amount to, "-" when none does. */
 static const char* chunk_mode(const parz_chunk_view* v) {
   const parz_codec* c = parz_codec_find(v->codec);
@@ -113,7 +124,7 @@ static int inspect_chunk(const tool_dataset* d, const tool_chunk* c, void* ctx) 
   if (v.segment_blocks > s->max_c)
     s->max_c = v.segment_blocks;
   if (!s->summary_only) {
-    char p[16] = "-", zfp[4][16] = {"-", "-", "-", "-"};
+    char p[16] = "-", zfp[4][16] = {"-", "-", "-", "-"}, more[80];
     if (v.table == PARZ_TABLE_HYBRID)
       snprintf(p, sizeof p, "%u", (unsigned)v.partition_segments);
     if (v.codec == PARZ_CODEC_ZFP) { /* the columns of zfp's four parameters */
@@ -122,11 +133,13 @@ static int inspect_chunk(const tool_dataset* d, const tool_chunk* c, void* ctx) 
       snprintf(zfp[2], sizeof zfp[2], "%u", v.params.maxprec);
       snprintf(zfp[3], sizeof zfp[3], "%d", v.params.minexp);
     }
-    printf("  %-16s %12llu %7.2f  %-7s %-10s %7s %7s %7s %6s %6u %6s  %-7s %6.2f%% %10llu %8llu\n",
-           c->where, (unsigned long long)c->stored_bytes, ratio, codec_name(v.codec),
-           chunk_mode(&v), zfp[0], zfp[1], zfp[2], zfp[3], (unsigned)v.segment_blocks, p,
-           tool_table_name(v.table), percent(v.table_bytes, v.payload_bytes),
-           (unsigned long long)v.nexceptions, (unsigned long long)v.mask.section_bytes);
+    chunk_parameters(&v, more, sizeof more);
+    printf(
+        "  %-16s %12llu %7.2f  %-7s %-10s %7s %7s %7s %6s %6u %6s  %-7s %6.2f%% %10llu %8llu%s\n",
+        c->where, (unsigned long long)c->stored_bytes, ratio, codec_name(v.codec), chunk_mode(&v),
+        zfp[0], zfp[1], zfp[2], zfp[3], (unsigned)v.segment_blocks, p, tool_table_name(v.table),
+        percent(v.table_bytes, v.payload_bytes), (unsigned long long)v.nexceptions,
+        (unsigned long long)v.mask.section_bytes, more);
     if (!matches)
       printf("  %-16s %s\n", "", why);
   }

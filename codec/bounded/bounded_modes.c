@@ -60,4 +60,4 @@ static const parz_codec_mode modes[] = {
 };
 /* clang-format on */
 
-const parz_codec_modes parz_bounded_modes = {modes, 1, stored, keep, mode_of};
+const parz_codec_modes parz_bounded_modes = {modes, 1, stored, keep, mode_of, NULL};

@@ -56,6 +56,9 @@ typedef struct parz_codec_modes {
   /* The number of the mode that a chunk's codec parameters amount to, 0 when none does (NULL:
    * the codec cannot tell). */
   unsigned (*mode_of)(const parz_chunk_view* v);
+  /* What a chunk's codec parameters hold beyond its mode, in words, into out (bytes long), for
+   * `parz inspect` (NULL: nothing to say). */
+  void (*describe)(const parz_chunk_view* v, char* out, size_t bytes);
 } parz_codec_modes;
 
 /* The codec of the id whose modes an encoder can be asked for (not stored, which only the rule

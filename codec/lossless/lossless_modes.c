@@ -3,7 +3,12 @@
  * The filter's internal form keeps the predictor and three zero words. */
 #include "lossless_codec.h"
 
+#include <stdio.h>
+
+#include "dictionary.h"
 #include "lossless.h"
+#include "table_endian.h"
+#include "transform.h"
 
 static int lorenzo_params(parz_chunk_config* c, const uint32_t* words, parz_type type,
                           unsigned dims, parz_error* err) {
@@ -53,5 +58,24 @@ static const parz_codec_mode modes[] = {
 };
 /* clang-format on */
 
-const parz_codec_modes parz_lossless_modes = {modes, sizeof modes / sizeof modes[0],
-                                              stored_settings, keep, mode_of};
+/* The transform (and the dictionary's size) and the predictor (with Holt's gains). */
+static void describe(const parz_chunk_view* v, char* out, size_t bytes) {
+  const unsigned char* b = v->codec_params;
+  const unsigned t = b[PARZ_LL_PARAM_TRANSFORM], p = b[PARZ_LL_PARAM_PREDICTOR];
+  char what[48], how[32];
+  if (t == PARZ_LL_DICTIONARY)
+    snprintf(what, sizeof what, "dictionary of %llu",
+             v->codec_data_bytes >= 8 ? (unsigned long long)parz_load64(v->codec_data) : 0ull);
+  else if (t)
+    snprintf(what, sizeof what, "scale %g", parz_ll_scale(t));
+  else
+    snprintf(what, sizeof what, "images");
+  if (p == PARZ_LL_PREDICT_HOLT)
+    snprintf(how, sizeof how, "holt %u/8 %u/8", b[PARZ_LL_PARAM_ALPHA], b[PARZ_LL_PARAM_BETA]);
+  else
+    snprintf(how, sizeof how, "%s", p == PARZ_LL_PREDICT_STACK ? "stack" : "lorenzo");
+  snprintf(out, bytes, "%s, %s", what, how);
+}
+
+const parz_codec_modes parz_lossless_modes = {
+    modes, sizeof modes / sizeof modes[0], stored_settings, keep, mode_of, describe};

@@ -72,5 +72,5 @@ static const parz_codec_mode modes[] = {
 };
 /* clang-format on */
 
-const parz_codec_modes parz_zfp_modes = {modes, sizeof modes / sizeof modes[0], stored, keep,
-                                         mode_of};
+const parz_codec_modes parz_zfp_modes = {
+    modes, sizeof modes / sizeof modes[0], stored, keep, mode_of, NULL};

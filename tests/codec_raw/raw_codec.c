@@ -174,7 +174,7 @@ static void keep(const parz_chunk_config* c, uint32_t words[4]) {
 
 static const parz_codec_mode raw_mode[] = {
     {1, "copy", "", "", "the values as they are", 1, copy_params}};
-static const parz_codec_modes raw_modes = {raw_mode, 1, stored_params, keep, NULL};
+static const parz_codec_modes raw_modes = {raw_mode, 1, stored_params, keep, NULL, NULL};
 
 const parz_codec parz_codec_raw = {
     PARZ_CODEC_RAW,   /* id */
