@@ -14,6 +14,7 @@
 #include "bounded_chunk.h"
 #include "check.h"
 #include "fnv_hash.h"
+#include "huffman.h"
 #include "real_arrays.h"
 #include "xorshift.h"
 
@@ -172,6 +173,42 @@ static void crafted(void) {
       all_predictors(what, &s, v, 1e12, NULL);
       free(v);
     }
+}
+
+/* The estimate of a code's bytes from the codes' range equals the whole alphabet's: counts with
+ * runs, Huffman lengths, the codebook's bytes and the payload's bits, on codes of narrow and wide
+ * ranges, one-sided ones, escapes, zero runs and a single symbol. */
+static void estimate(void) {
+  static const int32_t spans[] = {0, 1, 3, 40, 2000, 40000, 70000};
+  const size_t n = 5000;
+  int32_t* codes = (int32_t*)malloc(n * sizeof *codes);
+  uint64_t* freq = (uint64_t*)malloc(PARZ_BOUNDED_SYMBOLS * sizeof *freq);
+  uint8_t* out = (uint8_t*)malloc(PARZ_BOUNDED_BOOK_BYTES_MAX);
+  parz_bounded_book book = {(uint8_t*)malloc(PARZ_BOUNDED_SYMBOLS), NULL};
+  for (size_t si = 0; si < sizeof spans / sizeof spans[0]; si++)
+    for (int shape = 0; shape < 4; shape++) {
+      const int32_t span = spans[si];
+      for (size_t i = 0; i < n; i++) {
+        int32_t v = span ? (int32_t)(xorshift_next() % (2 * (uint64_t)span + 1)) - span : 0;
+        if (shape == 1 && v < 0) /* one-sided */
+          v = -v;
+        if (shape == 2 && i % 100 < 60) /* long zero runs */
+          v = 0;
+        if (shape == 3 && i % 7 == 0) /* escapes */
+          v = (int32_t)(xorshift_next() % 1000000) + 40000;
+        codes[i] = v;
+      }
+      size_t want = SIZE_MAX, got = parz_bounded_estimate_bytes(codes, n, 256);
+      parz_bounded_count_symbols(codes, n, 256, NULL, freq);
+      if (!parz_huff_lengths(freq, PARZ_BOUNDED_SYMBOLS, PARZ_BOUNDED_MAX_LEN, book.len, NULL)) {
+        size_t b = parz_bounded_book_write(&book, out, PARZ_BOUNDED_BOOK_BYTES_MAX);
+        if (b)
+          want = b + (size_t)((parz_bounded_coded_bits(freq, &book) + 7) / 8);
+      }
+      CHECK(got == want && want != SIZE_MAX, "estimate: span %d, shape %d: %zu bytes, not %zu",
+            (int)span, shape, got, want);
+    }
+  free(codes), free(freq), free(out), free(book.len);
 }
 
 /* Bad arguments refused with a message. */
@@ -457,6 +494,7 @@ int main(int argc, char** argv) {
   printf("crafted arrays, bytes written: %016llx\n", (unsigned long long)written_hash);
   CHECK(written_hash == 0xff26287d9e322ae9ull,
         "crafted arrays: the chunks' bytes changed (%016llx)", (unsigned long long)written_hash);
+  estimate();
   hostile_books();
   hostile_segments();
   hostile_codes();

@@ -155,11 +155,20 @@ typedef struct {
 void parz_bounded_count_symbols(const int32_t* codes, size_t n, size_t seg, uint64_t* plain,
                                 uint64_t* runs);
 
+/* The bytes of the serialized codebook and of the payload (rounded up) of a code built from the
+ * codes' symbols with zero runs on, segments of seg codes: what parz_bounded_count_symbols (runs),
+ * parz_huff_lengths, parz_bounded_book_write and parz_bounded_coded_bits give, by work bounded by
+ * the codes' range rather than the alphabet's. SIZE_MAX when no code is built. */
+size_t parz_bounded_estimate_bytes(const int32_t* codes, size_t n, size_t seg);
+
 /* Length-limited canonical Huffman code of freq; book's arrays are the caller's. */
 int parz_bounded_book_build(const uint64_t* freq, parz_bounded_book* book, parz_error* err);
 
 /* The payload bits a code of these symbol counts takes: code words and the raw bits after them. */
 uint64_t parz_bounded_coded_bits(const uint64_t* freq, const parz_bounded_book* book);
+
+/* The longest serialized codebook (bounded_huff.c's grammar, every symbol with a length). */
+#define PARZ_BOUNDED_BOOK_BYTES_MAX ((size_t)PARZ_BOUNDED_SYMBOLS * 4 + 8)
 
 /* Serialized codebook (the grammar is in bounded_huff.c): returns bytes written, 0 when cap is
  * short. */

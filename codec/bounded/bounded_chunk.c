@@ -50,11 +50,8 @@ static void trial(void* arg, uint64_t i) {
   const size_t n = j->n;
   uint8_t* hole = (uint8_t*)malloc(n);
   int32_t *q = (int32_t*)malloc(n * sizeof *q), *codes = (int32_t*)malloc(n * sizeof *codes);
-  uint64_t* freq = (uint64_t*)malloc(PARZ_BOUNDED_SYMBOLS * sizeof *freq);
-  uint8_t* book_bytes = (uint8_t*)malloc(PARZ_BOUNDED_BOOK_BYTES_MAX);
-  parz_bounded_book book = {(uint8_t*)malloc(PARZ_BOUNDED_SYMBOLS), NULL};
   j->bytes[i] = SIZE_MAX;
-  if (hole && q && codes && freq && book_bytes && book.len) {
+  if (hole && q && codes) {
     if (p == PARZ_BOUNDED_LORENZO) {
       memcpy(hole, j->hole0, n);
       parz_bounded_quantize(j->b, j->box, j->eb, j->step, q, hole, NULL);
@@ -70,15 +67,11 @@ static void trial(void* arg, uint64_t i) {
     /* the predictors compared with zero runs on: where runs pay, they decide the size, and
      * without them the sample's edges (which the chunk has fewer of) weigh more; the
      * payload's size is the code's bits for these counts, nothing is written */
-    parz_bounded_count_symbols(codes, n, j->opt->segment, NULL, freq);
-    if (!parz_huff_lengths(freq, PARZ_BOUNDED_SYMBOLS, PARZ_BOUNDED_MAX_LEN, book.len, NULL)) {
-      size_t book_size = parz_bounded_book_write(&book, book_bytes, PARZ_BOUNDED_BOOK_BYTES_MAX);
-      if (book_size)
-        j->bytes[i] = book_size + (size_t)((parz_bounded_coded_bits(freq, &book) + 7) / 8) +
-                      nexc * 12 + nmask / 64;
-    }
+    size_t bytes = parz_bounded_estimate_bytes(codes, n, j->opt->segment);
+    if (bytes != SIZE_MAX)
+      j->bytes[i] = bytes + nexc * 12 + nmask / 64;
   }
-  free(hole), free(q), free(codes), free(freq), free(book_bytes), free(book.len);
+  free(hole), free(q), free(codes);
 }
 
 int parz_bounded_choose(const parz_bounded_shape* s, const void* src, double eb,

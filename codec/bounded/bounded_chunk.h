@@ -38,9 +38,6 @@ typedef struct {
   uint64_t fill_bits; /* the masked values' bit pattern */
 } parz_bounded_chunk;
 
-/* The longest serialized codebook (bounded_huff.c's grammar, every symbol with a length). */
-#define PARZ_BOUNDED_BOOK_BYTES_MAX ((size_t)PARZ_BOUNDED_SYMBOLS * 4 + 8)
-
 /* What the encoder has of a chunk once its chunk-wide passes are done, before any segment is
  * written: the codes in code order, what became of each value, the codebook. */
 typedef struct {

@@ -58,27 +58,73 @@ static token next_token(const int32_t* codes, size_t i, size_t end, int runs) {
   return t;
 }
 
+/* The symbols of the codes counted (parz_bounded_count_symbols) into arrays zeroed by the
+ * caller, a residual symbol past the run symbols at its number less shift. */
+static void count_tokens(const int32_t* codes, size_t n, size_t seg, uint64_t* plain,
+                         uint64_t* runs, uint32_t shift) {
+  for (size_t s0 = 0; s0 < n; s0 += seg) {
+    size_t end = s0 + seg < n ? s0 + seg : n;
+    for (size_t i = s0; i < end;) {
+      token t = next_token(codes, i, end, 1);
+      uint32_t at = t.sym > PARZ_BOUNDED_RUNS ? t.sym - shift : t.sym;
+      if (runs)
+        runs[at]++;
+      if (plain) {
+        if (t.sym >= 1 && t.sym <= PARZ_BOUNDED_RUNS)
+          plain[SYM_ZERO - shift] += t.advance;
+        else
+          plain[at]++;
+      }
+      i += t.advance;
+    }
+  }
+}
+
 void parz_bounded_count_symbols(const int32_t* codes, size_t n, size_t seg, uint64_t* plain,
                                 uint64_t* runs) {
   if (plain)
     memset(plain, 0, PARZ_BOUNDED_SYMBOLS * sizeof *plain);
   if (runs)
     memset(runs, 0, PARZ_BOUNDED_SYMBOLS * sizeof *runs);
-  for (size_t s0 = 0; s0 < n; s0 += seg) {
-    size_t end = s0 + seg < n ? s0 + seg : n;
-    for (size_t i = s0; i < end;) {
-      token t = next_token(codes, i, end, 1);
-      if (runs)
-        runs[t.sym]++;
-      if (plain) {
-        if (t.sym >= 1 && t.sym <= PARZ_BOUNDED_RUNS)
-          plain[SYM_ZERO] += t.advance;
-        else
-          plain[t.sym]++;
-      }
-      i += t.advance;
+  count_tokens(codes, n, seg, plain, runs, 0);
+}
+
+/* The symbols the codes can use are the escape, the run symbols and the residuals between their
+ * least and greatest code: the estimate counts and codes those alone, in the alphabet's order
+ * (the escape and run symbols, then the residuals from the least), so that the code's lengths are
+ * those of the whole alphabet's counts (Huffman's ties go by that order) at a fraction of the
+ * work. */
+size_t parz_bounded_estimate_bytes(const int32_t* codes, size_t n, size_t seg) {
+  int32_t lo = 0, hi = 0;
+  for (size_t i = 0; i < n; i++) {
+    int32_t v = codes[i];
+    if (v >= -PARZ_BOUNDED_RADIUS && v <= PARZ_BOUNDED_RADIUS) {
+      lo = v < lo ? v : lo;
+      hi = v > hi ? v : hi;
     }
   }
+  const uint32_t head = 1 + PARZ_BOUNDED_RUNS, shift = (uint32_t)(SYM_ZERO + lo) - head;
+  const size_t m = head + (size_t)(hi - lo) + 1;
+  uint64_t* freq = (uint64_t*)calloc(m, sizeof *freq);
+  uint8_t* len = (uint8_t*)malloc(m);
+  parz_bounded_book book = {(uint8_t*)calloc(PARZ_BOUNDED_SYMBOLS, 1), NULL};
+  uint8_t* out = (uint8_t*)malloc(PARZ_BOUNDED_BOOK_BYTES_MAX);
+  size_t bytes = SIZE_MAX;
+  if (freq && len && book.len && out) {
+    count_tokens(codes, n, seg, NULL, freq, shift);
+    if (!parz_huff_lengths(freq, m, PARZ_BOUNDED_MAX_LEN, len, NULL)) {
+      uint64_t bits = 0;
+      for (size_t i = 0; i < m; i++) {
+        book.len[i < head ? i : i + shift] = len[i];
+        bits += freq[i] * (len[i] + (i == SYM_ESCAPE ? 32u : i < head ? (unsigned)i : 0u));
+      }
+      size_t book_size = parz_bounded_book_write(&book, out, PARZ_BOUNDED_BOOK_BYTES_MAX);
+      if (book_size)
+        bytes = book_size + (size_t)((bits + 7) / 8);
+    }
+  }
+  free(freq), free(len), free(book.len), free(out);
+  return bytes;
 }
 
 /* ---------------- building the code ---------------- */
