@@ -65,9 +65,28 @@ static int quantize_one(parz_type type, double x, double eb, double step, double
 }
 
 /* Values [first, first + count) of parz_bounded_quantize; returns their exceptions. */
+/* The holes of values [first, first + count) alone (parz_bounded_quantize without q): the
+ * caller's become MASKED, the values not finite EXCEPTION. Returns the exceptions. */
+static size_t holes_run(parz_type type, const void* src, size_t first, size_t count,
+                        uint8_t* hole) {
+  size_t nexc = 0;
+  for (size_t i = first; i < first + count; i++) {
+    const int finite =
+        type == PARZ_FLOAT ? isfinite(((const float*)src)[i]) : isfinite(((const double*)src)[i]);
+    const uint8_t h = hole[i]  ? PARZ_BOUNDED_MASKED
+                      : finite ? PARZ_BOUNDED_KNOWN
+                               : PARZ_BOUNDED_EXCEPTION;
+    nexc += h == PARZ_BOUNDED_EXCEPTION;
+    hole[i] = h;
+  }
+  return nexc;
+}
+
 static size_t quantize_run(parz_type type, const void* src, size_t first, size_t count, double eb,
                            double step, int32_t* q, uint8_t* hole) {
   const size_t w = type == PARZ_FLOAT ? 4 : 8;
+  if (!q)
+    return holes_run(type, src, first, count, hole);
   const double inv_step = 1 / step; /* the check, not this quotient, decides */
   const unsigned char* p = (const unsigned char*)src + first * w;
   size_t nexc = 0;
@@ -76,15 +95,14 @@ static size_t quantize_run(parz_type type, const void* src, size_t first, size_t
     int32_t v = 0;
     if (hole[i]) {
       hole[i] = PARZ_BOUNDED_MASKED;
-    } else if (q ? quantize_one(type, x, eb, step, inv_step, &v) : isfinite(x)) {
+    } else if (quantize_one(type, x, eb, step, inv_step, &v)) {
       hole[i] = PARZ_BOUNDED_KNOWN;
     } else {
       v = 0;
       hole[i] = PARZ_BOUNDED_EXCEPTION;
       nexc++;
     }
-    if (q)
-      q[i] = v;
+    q[i] = v;
   }
   return nexc;
 }
