@@ -334,6 +334,34 @@ static void expect(const unsigned char* m, size_t n, size_t raw, int want, const
   free(out);
 }
 
+/* Every truncation of chunk c (n bytes) is refused by the parser. */
+static void truncations_refused(const unsigned char* c, size_t n, const char* what) {
+  size_t i;
+  for (i = 0; i < n; i++) {
+    parz_chunk_view t;
+    CHECK(parz_chunk_parse(c, i, &t, NULL) != PARZ_OK, "%s cut to %zu bytes accepted", what, i);
+  }
+}
+
+/* A bit flipped in every step-th payload byte of chunk c (n bytes, its payload the last
+ * payload_bytes, no checksums): whatever the decoder says, it writes nothing past the array
+ * (raw bytes). m: room for the chunk. */
+static void payload_flips_inside(unsigned char* m, const unsigned char* c, size_t n,
+                                 uint64_t payload_bytes, size_t raw, size_t step,
+                                 const char* what) {
+  size_t i;
+  for (i = n - (size_t)payload_bytes; i < n; i += step) {
+    unsigned char* out = malloc(raw + 8);
+    memcpy(m, c, n);
+    m[i] ^= (unsigned char)(1u << (next() % 8));
+    memset(out + raw, 0x77, 8);
+    (void)parz_chunk_decode(m, n, out, raw, NULL);
+    CHECK(out[raw] == 0x77 && out[raw + 7] == 0x77, "%s: payload flip %zu wrote past the array",
+          what, i);
+    free(out);
+  }
+}
+
 /* Hostile chunks: codec parameters, sections, table lengths that lie, truncations and bit flips
  * of every byte of the head and of payload bytes. */
 static void hostile(void) {
@@ -439,10 +467,7 @@ static void hostile(void) {
     reseal(m, nx);
     expect(m, nx, raw, PARZ_ERR_FORMAT, "an exception");
   }
-  for (i = 0; i < n; i++) { /* truncations */
-    parz_chunk_view t;
-    CHECK(parz_chunk_parse(c, i, &t, NULL) != PARZ_OK, "truncated to %zu bytes accepted", i);
-  }
+  truncations_refused(c, n, "lossless chunk");
   for (i = 0; i < n; i += i < head ? 1 : 7) { /* bit flips: refused, or the values damaged only */
     unsigned bit = (unsigned)(next() % 8);
     unsigned char* out = malloc(raw + 8);
@@ -462,15 +487,8 @@ static void hostile(void) {
     unsigned char* co;
     off.checksum = PARZ_CHECKSUM_OFF;
     co = test_encode(&a, v, &off, &no);
-    for (i = no - view.payload_bytes; co && i < no; i += 3) {
-      unsigned char* out = malloc(raw + 8);
-      memcpy(m, co, no);
-      m[i] ^= (unsigned char)(1u << (next() % 8));
-      memset(out + raw, 0x77, 8);
-      (void)parz_chunk_decode(m, no, out, raw, NULL);
-      CHECK(out[raw] == 0x77 && out[raw + 7] == 0x77, "payload flip %zu wrote past the array", i);
-      free(out);
-    }
+    if (co)
+      payload_flips_inside(m, co, no, view.payload_bytes, raw, 3, "lossless chunk");
     free(co);
   }
   free(m);
@@ -530,10 +548,7 @@ static void holt(void) {
     CHECK(rc != PARZ_OK || memcmp(out, v, raw) != 0, "other gains gave the same values");
     free(out);
   }
-  for (i = 0; i < n; i++) { /* truncations */
-    parz_chunk_view t;
-    CHECK(parz_chunk_parse(c, i, &t, NULL) != PARZ_OK, "Holt chunk truncated to %zu accepted", i);
-  }
+  truncations_refused(c, n, "Holt chunk");
   for (i = 0; i < n - view.payload_bytes; i++) { /* head bit flips */
     unsigned char* out = malloc(raw + 8);
     unsigned bit = (unsigned)(next() % 8);
@@ -636,10 +651,7 @@ static void dictionary(void) {
     reseal(m, n);
     expect(m, n, raw, PARZ_ERR_FORMAT, "codec data without the dictionary");
   }
-  for (i = 0; i < n; i++) { /* truncations */
-    parz_chunk_view t;
-    CHECK(parz_chunk_parse(c, i, &t, NULL) != PARZ_OK, "dictionary chunk cut to %zu accepted", i);
-  }
+  truncations_refused(c, n, "dictionary chunk");
   for (i = 0; i < n - view.payload_bytes; i++) { /* head bit flips, resealed in the dictionary */
     unsigned char* out = malloc(raw + 8);
     unsigned bit = (unsigned)(next() % 8);
@@ -663,15 +675,7 @@ static void dictionary(void) {
     off.checksum = PARZ_CHECKSUM_OFF;
     c = test_encode(&a, v, &off, &n);
     if (c && parz_chunk_parse(c, n, &view, NULL) == PARZ_OK)
-      for (i = n - view.payload_bytes; i < n; i++) {
-        unsigned char* out = malloc(raw + 8);
-        memcpy(m, c, n);
-        m[i] ^= (unsigned char)(1u << (next() % 8));
-        memset(out + raw, 0x77, 8);
-        (void)parz_chunk_decode(m, n, out, raw, NULL);
-        CHECK(out[raw] == 0x77 && out[raw + 7] == 0x77, "payload flip %zu wrote past the array", i);
-        free(out);
-      }
+      payload_flips_inside(m, c, n, view.payload_bytes, raw, 1, "dictionary chunk");
     free(c);
   }
   for (i = 0; i < count; i++) /* distinct values: no dictionary */

@@ -70,6 +70,11 @@ int parz_ll_dict_read(const uint8_t* data, size_t bytes, unsigned w, size_t max_
   if (b < 1 || b > bytes - 16 || (b + 7) / 8 * 8 != bytes - 16)
     return parz_fail(err, PARZ_ERR_FORMAT, "lossless dictionary list of %llu bytes in %zu",
                      (unsigned long long)b, bytes);
+  /* every word takes a bit or more after the coder byte: no allocation beyond what the bytes
+   * can hold */
+  if (d > 8 * (b - 1))
+    return parz_fail(err, PARZ_ERR_FORMAT, "lossless dictionary of %llu values in %llu bytes",
+                     (unsigned long long)d, (unsigned long long)b);
   for (i = 16 + (size_t)b; i < bytes; i++)
     if (data[i])
       return parz_fail(err, PARZ_ERR_FORMAT, "lossless dictionary padding byte %zu is %u", i,
