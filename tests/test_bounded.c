@@ -199,7 +199,7 @@ static void estimate(void) {
         codes[i] = v;
       }
       size_t want = SIZE_MAX, got = parz_bounded_estimate_bytes(codes, n, 256);
-      parz_bounded_count_symbols(codes, n, 256, NULL, freq);
+      parz_bounded_count_symbols(codes, n, 256, NULL, freq, NULL);
       if (!parz_huff_lengths(freq, PARZ_BOUNDED_SYMBOLS, PARZ_BOUNDED_MAX_LEN, book.len, NULL)) {
         size_t b = parz_bounded_book_write(&book, out, PARZ_BOUNDED_BOOK_BYTES_MAX);
         if (b)

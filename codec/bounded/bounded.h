@@ -151,9 +151,10 @@ typedef struct {
 
 /* Counts the symbols the codes make, segment by segment of seg codes, in one pass both ways
  * (either may be NULL): plain every zero a zero symbol, runs the runs of zeros as run symbols (a
- * run never crosses a segment's end). Each has PARZ_BOUNDED_SYMBOLS entries. */
+ * run never crosses a segment's end). Each has PARZ_BOUNDED_SYMBOLS entries. On jobs (NULL: the
+ * calling thread) the segments are counted in parts, each into histograms of its own. */
 void parz_bounded_count_symbols(const int32_t* codes, size_t n, size_t seg, uint64_t* plain,
-                                uint64_t* runs);
+                                uint64_t* runs, const parz_jobs* jobs);
 
 /* The bytes of the serialized codebook and of the payload (rounded up) of a code built from the
  * codes' symbols with zero runs on, segments of seg codes: what parz_bounded_count_symbols (runs),

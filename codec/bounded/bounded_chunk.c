@@ -204,7 +204,7 @@ int parz_bounded_code(const parz_bounded_shape* s, const void* src, double eb,
   }
   uint64_t* freq_runs = freq + PARZ_BOUNDED_SYMBOLS;
   parz_bounded_count_symbols(out->codes, n, opt->segment, opt->runs != 1 ? freq : NULL,
-                             opt->runs != 0 ? freq_runs : NULL);
+                             opt->runs != 0 ? freq_runs : NULL, opt->jobs);
   rc = parz_bounded_book_build(opt->runs == 1 ? freq_runs : freq, &out->book, err);
   if (rc)
     goto done;

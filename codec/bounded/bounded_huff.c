@@ -7,6 +7,7 @@
 
 #include "bitio.h"
 #include "bounded.h"
+#include "bounded_jobs.h"
 #include "bounded_inverse.h"
 #include "huffman.h"
 
@@ -80,13 +81,88 @@ static void count_tokens(const int32_t* codes, size_t n, size_t seg, uint64_t* p
   }
 }
 
+/* The least and the greatest code in the residuals' range (0 and 0 with none there): the
+ * symbols the codes can use are the escape, the run symbols and the residuals between them. */
+static void code_range(const int32_t* codes, size_t n, int32_t* lo, int32_t* hi) {
+  int32_t a = 0, b = 0;
+  for (size_t i = 0; i < n; i++) {
+    int32_t v = codes[i];
+    if (v >= -PARZ_BOUNDED_RADIUS && v <= PARZ_BOUNDED_RADIUS) {
+      a = v < a ? v : a;
+      b = v > b ? v : b;
+    }
+  }
+  *lo = a;
+  *hi = b;
+}
+
+/* Bytes of the histograms of one count's parts at most. */
+#define PART_HISTOGRAMS_BYTES ((size_t)8 << 20)
+
+/* A count cut into parts of whole segments, each counting into histograms of its own over the
+ * escape, the run symbols and the residuals from the least code (code_range), m entries. */
+typedef struct {
+  const int32_t* codes;
+  size_t n, seg, m;
+  uint64_t nseg, parts;
+  uint32_t shift;
+  uint64_t *plain, *runs; /* parts x m, or NULL */
+} count_job;
+
+static void count_part(void* arg, uint64_t i) {
+  const count_job* j = (const count_job*)arg;
+  size_t first, count;
+  parz_bounded_part(j->nseg, j->parts, i, &first, &count);
+  const size_t c0 = first * j->seg,
+               c1 = (first + count) * j->seg < j->n ? (first + count) * j->seg : j->n;
+  count_tokens(j->codes + c0, c1 - c0, j->seg, j->plain ? j->plain + i * j->m : NULL,
+               j->runs ? j->runs + i * j->m : NULL, j->shift);
+}
+
+/* Adds the parts' histograms into the alphabet's. */
+static void add_parts(const count_job* j, const uint64_t* parts, uint64_t* all) {
+  const size_t head = 1 + PARZ_BOUNDED_RUNS;
+  for (uint64_t p = 0; p < j->parts; p++)
+    for (size_t k = 0; k < j->m; k++)
+      all[k < head ? k : k + j->shift] += parts[p * j->m + k];
+}
+
 void parz_bounded_count_symbols(const int32_t* codes, size_t n, size_t seg, uint64_t* plain,
-                                uint64_t* runs) {
+                                uint64_t* runs, const parz_jobs* jobs) {
+  count_job j;
+  int32_t lo, hi;
   if (plain)
     memset(plain, 0, PARZ_BOUNDED_SYMBOLS * sizeof *plain);
   if (runs)
     memset(runs, 0, PARZ_BOUNDED_SYMBOLS * sizeof *runs);
-  count_tokens(codes, n, seg, plain, runs, 0);
+  j.nseg = (n + seg - 1) / seg;
+  j.parts = parz_bounded_parts(jobs, j.nseg);
+  if (j.parts > 1) {
+    code_range(codes, n, &lo, &hi);
+    j.m = 1 + PARZ_BOUNDED_RUNS + (size_t)(hi - lo) + 1;
+    if (j.parts * j.m * 2 * sizeof(uint64_t) > PART_HISTOGRAMS_BYTES)
+      j.parts = PART_HISTOGRAMS_BYTES / (j.m * 2 * sizeof(uint64_t));
+  }
+  j.plain = j.runs = NULL;
+  if (j.parts > 1) {
+    j.plain = plain ? (uint64_t*)calloc(j.parts * j.m, sizeof(uint64_t)) : NULL;
+    j.runs = runs ? (uint64_t*)calloc(j.parts * j.m, sizeof(uint64_t)) : NULL;
+  }
+  if (j.parts <= 1 || (plain && !j.plain) || (runs && !j.runs)) {
+    free(j.plain), free(j.runs);
+    count_tokens(codes, n, seg, plain, runs, 0);
+    return;
+  }
+  j.codes = codes;
+  j.n = n;
+  j.seg = seg;
+  j.shift = (uint32_t)(SYM_ZERO + lo) - (1 + PARZ_BOUNDED_RUNS);
+  parz_bounded_run(jobs, j.parts, count_part, &j);
+  if (plain)
+    add_parts(&j, j.plain, plain);
+  if (runs)
+    add_parts(&j, j.runs, runs);
+  free(j.plain), free(j.runs);
 }
 
 /* The symbols the codes can use are the escape, the run symbols and the residuals between their
@@ -95,14 +171,8 @@ void parz_bounded_count_symbols(const int32_t* codes, size_t n, size_t seg, uint
  * those of the whole alphabet's counts (Huffman's ties go by that order) at a fraction of the
  * work. */
 size_t parz_bounded_estimate_bytes(const int32_t* codes, size_t n, size_t seg) {
-  int32_t lo = 0, hi = 0;
-  for (size_t i = 0; i < n; i++) {
-    int32_t v = codes[i];
-    if (v >= -PARZ_BOUNDED_RADIUS && v <= PARZ_BOUNDED_RADIUS) {
-      lo = v < lo ? v : lo;
-      hi = v > hi ? v : hi;
-    }
-  }
+  int32_t lo, hi;
+  code_range(codes, n, &lo, &hi);
   const uint32_t head = 1 + PARZ_BOUNDED_RUNS, shift = (uint32_t)(SYM_ZERO + lo) - head;
   const size_t m = head + (size_t)(hi - lo) + 1;
   uint64_t* freq = (uint64_t*)calloc(m, sizeof *freq);
