@@ -53,10 +53,9 @@ static int64_t lorenzo_pred(const int32_t* q, const size_t n[4], const size_t st
   return p;
 }
 
-/* Lorenzo's n-D difference along axis k, units [first, first + count) as lorenzo_sum_units cuts
- * them (below), each line from its end so that every value reads its undifferenced neighbour. */
-static void lorenzo_diff(const size_t n[4], const size_t st[4], unsigned k, size_t first,
-                         size_t count, int32_t* codes);
+/* Lorenzo along an axis (below): the n-D difference is one per axis longer than 1. */
+static void lorenzo_axis(const size_t n[4], const size_t st[4], unsigned k, size_t first,
+                         size_t count, uint32_t* u, int diff);
 
 /* A pass of the forward Lorenzo on the jobs: a copy of q, or the difference along an axis. */
 typedef struct {
@@ -74,7 +73,7 @@ static void lorenzo_part(void* arg, uint64_t i) {
   if (j->axis == 4)
     memcpy(j->codes + first, j->q + first, count * sizeof *j->codes);
   else
-    lorenzo_diff(j->n, j->st, j->axis, first, count, j->codes);
+    lorenzo_axis(j->n, j->st, j->axis, first, count, (uint32_t*)j->codes, 1);
 }
 
 static size_t lorenzo_sum_units(const size_t n[4], const size_t st[4], unsigned k);
@@ -329,15 +328,21 @@ size_t parz_bounded_pass_units(const parz_bounded_shape* s, int predictor, unsig
   return pass <= m ? lorenzo_sum_units(n, st, axes[pass - 1]) : 0;
 }
 
-/* Lorenzo's prefix sum along axis k, units [first, first + count), in wrapping unsigned sums:
- * hostile codes cannot overflow a signed type. */
-static void lorenzo_sum(const size_t n[4], const size_t st[4], unsigned k, size_t first,
-                        size_t count, uint32_t* u) {
+/* Lorenzo along axis k, units [first, first + count) (lorenzo_sum_units): the prefix sum (the
+ * inverse) or, with diff, the difference, each line then from its end so that every value reads
+ * its neighbour as it was; in wrapping unsigned arithmetic, so that hostile codes cannot
+ * overflow a signed type. */
+static void lorenzo_axis(const size_t n[4], const size_t st[4], unsigned k, size_t first,
+                         size_t count, uint32_t* u, int diff) {
   if (k == 3) {
     for (size_t r = first; r < first + count; r++) {
       uint32_t* row = u + r * n[3];
-      for (size_t i = 1; i < n[3]; i++)
-        row[i] += row[i - 1];
+      if (diff)
+        for (size_t i = n[3]; i-- > 1;)
+          row[i] -= row[i - 1];
+      else
+        for (size_t i = 1; i < n[3]; i++)
+          row[i] += row[i - 1];
     }
     return;
   }
@@ -346,36 +351,14 @@ static void lorenzo_sum(const size_t n[4], const size_t st[4], unsigned k, size_
     size_t o = unit / runs, a = unit % runs * LORENZO_RUN;
     size_t b = a + LORENZO_RUN < st[k] ? a + LORENZO_RUN : st[k];
     uint32_t* slab = u + o * span;
-    for (size_t i = 1; i < n[k]; i++) {
-      uint32_t* cur = slab + i * st[k];
-      const uint32_t* prev = cur - st[k];
-      for (size_t j = a; j < b; j++)
-        cur[j] += prev[j];
-    }
-  }
-}
-
-static void lorenzo_diff(const size_t n[4], const size_t st[4], unsigned k, size_t first,
-                         size_t count, int32_t* codes) {
-  if (k == 3) {
-    for (size_t r = first; r < first + count; r++) {
-      int32_t* row = codes + r * n[3];
-      for (size_t i = n[3]; i-- > 1;)
-        row[i] -= row[i - 1];
-    }
-    return;
-  }
-  size_t runs = st[k] / LORENZO_RUN + (st[k] % LORENZO_RUN != 0), span = n[k] * st[k];
-  for (size_t unit = first; unit < first + count; unit++) {
-    size_t o = unit / runs, a = unit % runs * LORENZO_RUN;
-    size_t b = a + LORENZO_RUN < st[k] ? a + LORENZO_RUN : st[k];
-    int32_t* slab = codes + o * span;
-    for (size_t i = n[k]; i-- > 1;) {
-      int32_t* cur = slab + i * st[k];
-      const int32_t* prev = cur - st[k];
-      for (size_t j = a; j < b; j++)
-        cur[j] -= prev[j];
-    }
+    if (diff)
+      for (size_t i = n[k]; i-- > 1;)
+        for (size_t j = a; j < b; j++)
+          slab[i * st[k] + j] -= slab[(i - 1) * st[k] + j];
+    else
+      for (size_t i = 1; i < n[k]; i++)
+        for (size_t j = a; j < b; j++)
+          slab[i * st[k] + j] += slab[(i - 1) * st[k] + j];
   }
 }
 
@@ -390,7 +373,7 @@ int parz_bounded_unpredict_pass(const parz_bounded_shape* s, int predictor, unsi
     if (pass == 0) {
       memcpy(q + first * n[3], codes + first * n[3], count * n[3] * sizeof *q);
     } else if (pass <= m) {
-      lorenzo_sum(n, st, axes[pass - 1], first, count, u);
+      lorenzo_axis(n, st, axes[pass - 1], first, count, u, 0);
     } else {
       for (size_t i = first * n[3]; i < (first + count) * n[3]; i++)
         if (!parz_bounded_lorenzo_value(u[i], &q[i]))

@@ -127,19 +127,25 @@ static void quantize_part(void* arg, uint64_t i) {
   j->nexc[i] = quantize_run(j->s->type, j->src, first, count, j->eb, j->step, j->q, j->hole);
 }
 
+/* job over the values of s, src, in parts on the jobs (j's other fields set by the caller). */
+static void value_pass_run(value_pass* j, const parz_bounded_shape* s, const void* src,
+                           const parz_jobs* jobs, void (*job)(void* arg, uint64_t i)) {
+  j->s = s;
+  j->src = src;
+  j->n = parz_bounded_count(s);
+  j->parts = parz_bounded_parts(jobs, j->n);
+  parz_bounded_run(jobs, j->parts, job, j);
+}
+
 size_t parz_bounded_quantize(const parz_bounded_shape* s, const void* src, double eb, double step,
                              int32_t* q, uint8_t* hole, const parz_jobs* jobs) {
   value_pass j;
   size_t nexc = 0;
-  j.s = s;
-  j.src = src;
   j.eb = eb;
   j.step = step;
   j.q = q;
   j.hole = hole;
-  j.n = parz_bounded_count(s);
-  j.parts = parz_bounded_parts(jobs, j.n);
-  parz_bounded_run(jobs, j.parts, quantize_part, &j);
+  value_pass_run(&j, s, src, jobs, quantize_part);
   for (uint64_t i = 0; i < j.parts; i++)
     nexc += j.nexc[i];
   return nexc;
@@ -182,12 +188,8 @@ double parz_bounded_step(const parz_bounded_shape* s, const void* src, double eb
   size_t w = s->type == PARZ_FLOAT ? 4 : 8;
   value_pass j;
   double top = 0;
-  j.s = s;
-  j.src = src;
   j.given = hole;
-  j.n = parz_bounded_count(s);
-  j.parts = parz_bounded_parts(jobs, j.n);
-  parz_bounded_run(jobs, j.parts, top_part, &j);
+  value_pass_run(&j, s, src, jobs, top_part);
   for (uint64_t i = 0; i < j.parts; i++)
     if (j.top[i] > top)
       top = j.top[i];
