@@ -109,36 +109,6 @@ typedef struct {
   uint8_t* hole;
 } interp_source;
 
-static double read_value(const interp_source* in, size_t i) {
-  if (in->type == PARZ_FLOAT)
-    return ((const float*)in->src)[i];
-  return ((const double*)in->src)[i];
-}
-
-/* The code of a known value with error feedback: the residual from the prediction p (fine
- * units) in steps of 2 eb, the reconstruction checked with the decoder's arithmetic. Returns 0
- * when the value must be an exception. */
-static int interp_encode_one(const interp_source* in, size_t idx, int64_t p, int32_t* qv,
-                             int32_t* code) {
-  const double unit = in->unit;
-  double x = read_value(in, idx);
-  double t = (x * in->inv_unit - (double)p) * (1.0 / PARZ_BOUNDED_FINE), c = nearbyint(t);
-  double other = c + (t > c ? 1 : -1); /* tried when the nearer step misses by rounding */
-  for (int k = 0; k < 2; k++, c = other) {
-    if (!(fabs(c) <= (double)PARZ_BOUNDED_QMAX))
-      continue;
-    int64_t v = p + (int64_t)c * PARZ_BOUNDED_FINE;
-    if (v > PARZ_BOUNDED_QMAX_FINE || v < -PARZ_BOUNDED_QMAX_FINE)
-      continue;
-    if (fabs(parz_bounded_dequant_one(in->type, (int32_t)v, unit) - x) <= in->eb) {
-      *qv = (int32_t)v;
-      *code = (int32_t)c;
-      return 1;
-    }
-  }
-  return 0;
-}
-
 unsigned parz_bounded_interp_passes(const size_t n[4], int predictor, parz_bounded_pass* out) {
   int fast_first = predictor >= PARZ_BOUNDED_LINEAR_FAST;
   size_t maxn = 1, top = 1, pos = 0;
@@ -185,49 +155,107 @@ static size_t interp_units(const parz_bounded_pass* p) {
   return p->cnt[0] * p->cnt[1] * p->cnt[2] * interp_runs_per_line(p);
 }
 
-/* Units [first, first + count) of pass p: encodes (in != NULL: codes and q from the values, holes
- * set to their prediction, misses turned into exceptions) or decodes (q from codes). Returns 0,
- * or 1 when a decoded value leaves +-QMAX_FINE (*bad = its index). */
+/* Where unit u of pass p lies: the indices i of its line's first three coordinates, the line's
+ * base in memory, the run [*a, *b) of the line's values it holds and the code of its first. */
+static void interp_unit(const size_t st[4], const parz_bounded_pass* p, size_t u, size_t i[3],
+                        size_t* base, size_t* a, size_t* b, size_t* pos) {
+  const size_t runs = interp_runs_per_line(p), line = u / runs, r = u % runs;
+  size_t c[3];
+  c[2] = line % p->cnt[2];
+  c[1] = line / p->cnt[2] % p->cnt[1];
+  c[0] = line / p->cnt[2] / p->cnt[1];
+  *base = 0;
+  for (unsigned j = 0; j < 3; j++) {
+    i[j] = p->start[j] + c[j] * p->step[j];
+    *base += i[j] * st[j];
+  }
+  *a = r * INTERP_RUN;
+  *b = *a + INTERP_RUN < p->cnt[3] ? *a + INTERP_RUN : p->cnt[3];
+  *pos = p->pos + line * p->cnt[3] + *a;
+}
+
+/* Units [first, first + count) of pass p decoded (q from the codes). Returns 0, or 1 when a
+ * value leaves +-QMAX_FINE (*bad = its index). */
 static int interp_units_run(const size_t n[4], const size_t st[4], int cubic,
                             const parz_bounded_pass* p, size_t first, size_t count, int32_t* q,
-                            const interp_source* in, int32_t* codes, size_t* bad) {
-  const size_t runs = interp_runs_per_line(p), sk = p->s * st[p->k];
+                            const int32_t* codes, size_t* bad) {
+  const size_t sk = p->s * st[p->k];
   for (size_t u = first; u < first + count; u++) {
-    size_t line = u / runs, r = u % runs, c[3];
-    c[2] = line % p->cnt[2];
-    c[1] = line / p->cnt[2] % p->cnt[1];
-    c[0] = line / p->cnt[2] / p->cnt[1];
-    size_t i[3], base = 0;
-    for (unsigned j = 0; j < 3; j++) {
-      i[j] = p->start[j] + c[j] * p->step[j];
-      base += i[j] * st[j];
-    }
-    size_t a = r * INTERP_RUN, b = a + INTERP_RUN < p->cnt[3] ? a + INTERP_RUN : p->cnt[3];
-    size_t pos = p->pos + line * p->cnt[3] + a;
+    size_t i[3], base, a, b, pos;
+    interp_unit(st, p, u, i, &base, &a, &b, &pos);
     for (size_t t = a; t < b; t++, pos++) {
       size_t i3 = p->start[3] + t * p->step[3], idx = base + i3;
       size_t pk = p->k == 3 ? i3 : i[p->k];
-      if (!in) {
-        if (parz_bounded_interp_undo(q, idx, pk, n[p->k], sk, p->s, cubic, p->pos == 0,
-                                     codes[pos])) {
-          *bad = idx;
-          return 1;
-        }
-        continue;
-      }
-      int64_t pr = p->pos == 0 ? 0 : parz_bounded_interp_pred(q, idx, pk, n[p->k], sk, p->s, cubic);
-      if (in->hole[idx] != PARZ_BOUNDED_KNOWN ||
-          !interp_encode_one(in, idx, pr, &q[idx], &codes[pos])) {
-        if (in->hole[idx] == PARZ_BOUNDED_KNOWN)
-          in->hole[idx] = PARZ_BOUNDED_EXCEPTION;
-        q[idx] = pr > PARZ_BOUNDED_QMAX_FINE    ? PARZ_BOUNDED_QMAX_FINE
-                 : pr < -PARZ_BOUNDED_QMAX_FINE ? -PARZ_BOUNDED_QMAX_FINE
-                                                : (int32_t)pr;
-        codes[pos] = 0;
+      if (parz_bounded_interp_undo(q, idx, pk, n[p->k], sk, p->s, cubic, p->pos == 0, codes[pos])) {
+        *bad = idx;
+        return 1;
       }
     }
   }
   return 0;
+}
+
+/* The values [a, b) of one line of an encoding pass (codes and q from the values, holes set to
+ * their prediction, misses turned into exceptions), of one type: inlined once per type, so that
+ * each loop reads its values without a test of the type. */
+static inline void interp_encode_line(const size_t n[4], int cubic, const parz_bounded_pass* p,
+                                      size_t sk, const size_t i[3], size_t base, size_t a, size_t b,
+                                      size_t pos, int32_t* q, const interp_source* in,
+                                      int32_t* codes, parz_type type) {
+  const size_t nk = n[p->k], s = p->s, start3 = p->start[3], step3 = p->step[3];
+  const int origin = p->pos == 0;
+  const double unit = in->unit, inv_unit = in->inv_unit, eb = in->eb;
+  for (size_t t = a; t < b; t++, pos++) {
+    size_t i3 = start3 + t * step3, idx = base + i3;
+    size_t pk = p->k == 3 ? i3 : i[p->k];
+    int64_t pr = origin ? 0 : parz_bounded_interp_pred(q, idx, pk, nk, sk, s, cubic);
+    int known = in->hole[idx] == PARZ_BOUNDED_KNOWN;
+    if (known) {
+      /* the code with error feedback: the residual from the prediction (fine units) in steps of
+       * 2 eb, the reconstruction checked with the decoder's arithmetic */
+      double x = type == PARZ_FLOAT ? ((const float*)in->src)[idx] : ((const double*)in->src)[idx];
+      double tq = (x * inv_unit - (double)pr) * (1.0 / PARZ_BOUNDED_FINE), c = nearbyint(tq);
+      double other = c + (tq > c ? 1 : -1); /* tried when the nearer step misses by rounding */
+      known = 0;
+      for (int k = 0; k < 2 && !known; k++, c = other) {
+        if (!(fabs(c) <= (double)PARZ_BOUNDED_QMAX))
+          continue;
+        int64_t v = pr + (int64_t)c * PARZ_BOUNDED_FINE;
+        if (v > PARZ_BOUNDED_QMAX_FINE || v < -PARZ_BOUNDED_QMAX_FINE)
+          continue;
+        double y = type == PARZ_FLOAT ? (double)parz_bounded_value_f32((int32_t)v, unit)
+                                      : parz_bounded_value_f64((int32_t)v, unit);
+        if (fabs(y - x) <= eb) {
+          q[idx] = (int32_t)v;
+          codes[pos] = (int32_t)c;
+          known = 1;
+        }
+      }
+      if (!known)
+        in->hole[idx] = PARZ_BOUNDED_EXCEPTION;
+    }
+    if (!known) {
+      q[idx] = pr > PARZ_BOUNDED_QMAX_FINE    ? PARZ_BOUNDED_QMAX_FINE
+               : pr < -PARZ_BOUNDED_QMAX_FINE ? -PARZ_BOUNDED_QMAX_FINE
+                                              : (int32_t)pr;
+      codes[pos] = 0;
+    }
+  }
+}
+
+/* Units [first, first + count) of pass p encoded. */
+static void interp_encode_run(const size_t n[4], const size_t st[4], int cubic,
+                              const parz_bounded_pass* p, size_t first, size_t count, int32_t* q,
+                              const interp_source* in, int32_t* codes) {
+  const size_t sk = p->s * st[p->k];
+  for (size_t u = first; u < first + count; u++) {
+    size_t i[3], base, a, b, pos;
+    interp_unit(st, p, u, i, &base, &a, &b, &pos);
+    if (in->type == PARZ_FLOAT)
+      interp_encode_line(n, cubic, p, sk, i, base, a, b, pos, q, in, codes, PARZ_FLOAT);
+    else
+      interp_encode_line(n, cubic, p, sk, i, base, a, b, pos, q, in, codes, PARZ_DOUBLE);
+  }
 }
 
 static int is_cubic(int predictor) {
@@ -251,9 +279,9 @@ typedef struct {
 
 static void interp_part(void* arg, uint64_t i) {
   const interp_job* j = (const interp_job*)arg;
-  size_t first, count, bad = 0;
+  size_t first, count;
   parz_bounded_part(j->units, j->parts, i, &first, &count);
-  interp_units_run(j->n, j->st, j->cubic, j->p, first, count, j->q, j->in, j->codes, &bad);
+  interp_encode_run(j->n, j->st, j->cubic, j->p, first, count, j->q, j->in, j->codes);
 }
 
 void parz_bounded_predict(const parz_bounded_shape* s, int predictor, const void* src, double eb,
@@ -389,8 +417,7 @@ int parz_bounded_unpredict_pass(const parz_bounded_shape* s, int predictor, unsi
   unsigned np = parz_bounded_interp_passes(n, predictor, passes);
   if (pass >= np)
     return parz_fail(err, PARZ_ERR_ARG, "bounded: pass %u of %u", pass, np);
-  if (interp_units_run(n, st, is_cubic(predictor), &passes[pass], first, count, q, NULL,
-                       (int32_t*)codes, &bad))
+  if (interp_units_run(n, st, is_cubic(predictor), &passes[pass], first, count, q, codes, &bad))
     return parz_fail(err, PARZ_ERR_STREAM, "bounded: quantized value at %zu outside +-%ld", bad,
                      (long)PARZ_BOUNDED_QMAX_FINE);
   return PARZ_OK;
