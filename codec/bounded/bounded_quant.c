@@ -46,8 +46,8 @@ static double load_value(const unsigned char* p, size_t w) {
   return x;
 }
 
-static int quantize_one(parz_type type, double x, double eb, double step, double inv_step,
-                        int32_t* q) {
+static inline int quantize_one(parz_type type, double x, double eb, double step, double inv_step,
+                               int32_t* q) {
   if (!isfinite(x))
     return 0;
   double t = x * inv_step, r = nearbyint(t);
@@ -64,7 +64,6 @@ static int quantize_one(parz_type type, double x, double eb, double step, double
   return 0;
 }
 
-/* Values [first, first + count) of parz_bounded_quantize; returns their exceptions. */
 /* The holes of values [first, first + count) alone (parz_bounded_quantize without q): the
  * caller's become MASKED, the values not finite EXCEPTION. Returns the exceptions. */
 static size_t holes_run(parz_type type, const void* src, size_t first, size_t count,
@@ -82,16 +81,14 @@ static size_t holes_run(parz_type type, const void* src, size_t first, size_t co
   return nexc;
 }
 
-static size_t quantize_run(parz_type type, const void* src, size_t first, size_t count, double eb,
-                           double step, int32_t* q, uint8_t* hole) {
-  const size_t w = type == PARZ_FLOAT ? 4 : 8;
-  if (!q)
-    return holes_run(type, src, first, count, hole);
+/* Values [first, first + count) quantized, of one type: inlined once per type, so that each loop
+ * reads and checks its values without a test of the type. Returns the exceptions. */
+static inline size_t quantize_values(parz_type type, const void* src, size_t first, size_t count,
+                                     double eb, double step, int32_t* q, uint8_t* hole) {
   const double inv_step = 1 / step; /* the check, not this quotient, decides */
-  const unsigned char* p = (const unsigned char*)src + first * w;
   size_t nexc = 0;
-  for (size_t i = first; i < first + count; i++, p += w) {
-    double x = load_value(p, w);
+  for (size_t i = first; i < first + count; i++) {
+    double x = type == PARZ_FLOAT ? ((const float*)src)[i] : ((const double*)src)[i];
     int32_t v = 0;
     if (hole[i]) {
       hole[i] = PARZ_BOUNDED_MASKED;
@@ -105,6 +102,16 @@ static size_t quantize_run(parz_type type, const void* src, size_t first, size_t
     q[i] = v;
   }
   return nexc;
+}
+
+/* Values [first, first + count) of parz_bounded_quantize; returns their exceptions. */
+static size_t quantize_run(parz_type type, const void* src, size_t first, size_t count, double eb,
+                           double step, int32_t* q, uint8_t* hole) {
+  if (!q)
+    return holes_run(type, src, first, count, hole);
+  if (type == PARZ_FLOAT)
+    return quantize_values(PARZ_FLOAT, src, first, count, eb, step, q, hole);
+  return quantize_values(PARZ_DOUBLE, src, first, count, eb, step, q, hole);
 }
 
 /* One pass over the values in parts: quantization, or the grid's largest magnitude. */
