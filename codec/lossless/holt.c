@@ -50,15 +50,19 @@ void parz_ll_holt_row(size_t n, unsigned w, unsigned alpha, unsigned beta, uint6
   }
 }
 
-uint64_t parz_ll_holt_cost(const uint64_t* u, size_t n, unsigned w, unsigned alpha, unsigned beta) {
+void parz_ll_holt_costs(const uint64_t* u, size_t n, unsigned w, const unsigned char (*gains)[2],
+                        unsigned count, uint64_t* bits) {
   const uint64_t mask = mask_of(w), top = (uint64_t)1 << (w - 1);
-  holt_state h = {0, 0};
-  uint64_t bits = 0;
+  holt_state h[PARZ_LL_HOLT_TRIALS_MAX];
   size_t x;
-  for (x = 0; x < n; x++) {
-    const uint64_t p = (h.l + h.b) & mask, r = (u[x] - p) & mask;
-    bits += parz_bitlen64(((r << 1) ^ (0 - ((r & top) != 0))) & mask);
-    update(&h, x, u[x], p, w, alpha, beta, mask);
-  }
-  return bits;
+  unsigned k;
+  for (k = 0; k < count; k++)
+    h[k].l = h[k].b = 0;
+  /* the pairs side by side: their chains of dependent steps overlap */
+  for (x = 0; x < n; x++)
+    for (k = 0; k < count; k++) {
+      const uint64_t p = (h[k].l + h[k].b) & mask, r = (u[x] - p) & mask;
+      bits[k] += parz_bitlen64(((r << 1) ^ (0 - ((r & top) != 0))) & mask);
+      update(&h[k], x, u[x], p, w, gains[k][0], gains[k][1], mask);
+    }
 }

@@ -24,8 +24,13 @@
 void parz_ll_holt_row(size_t n, unsigned w, unsigned alpha, unsigned beta, uint64_t* u,
                       uint64_t* z_out, const uint64_t* z_in);
 
-/* The bits of the n values' residuals above their leading zeros, summed: the encoder's measure
- * of how well gains fit a row. */
-uint64_t parz_ll_holt_cost(const uint64_t* u, size_t n, unsigned w, unsigned alpha, unsigned beta);
+/* The most gain pairs parz_ll_holt_costs takes at once. */
+#define PARZ_LL_HOLT_TRIALS_MAX 16u
+
+/* For each of count (at most PARZ_LL_HOLT_TRIALS_MAX) gain pairs (alpha, beta), the bits of the
+ * n values' residuals above their leading zeros, added to bits[k]: the encoder's measure of how
+ * well gains fit a row. */
+void parz_ll_holt_costs(const uint64_t* u, size_t n, unsigned w, const unsigned char (*gains)[2],
+                        unsigned count, uint64_t* bits);
 
 #endif

@@ -42,12 +42,12 @@ unsigned parz_ll_choose_transform(const parz_array* a, const void* values) {
   return 0;
 }
 
-/* Holt's gains the encoder tries, (alpha, beta) in eighths: from the delta's 8, 0 (left out: it
- * is PARZ_LL_PREDICT_ALL) to a slow level with a slow trend. */
+/* Holt's gains the encoder tries, (alpha, beta) in eighths: from linear extrapolation to a slow
+ * level with a slow trend, and last the delta's 8, 0 (PARZ_LL_PREDICT_ALL itself). */
 static const unsigned char holt_gains[][2] = {{8, 8}, {8, 4}, {8, 2}, {8, 1}, {7, 1},
                                               {6, 0}, {6, 2}, {6, 4}, {4, 0}, {4, 2},
-                                              {4, 4}, {2, 0}, {2, 2}};
-#define HOLT_TRIALS (sizeof holt_gains / sizeof holt_gains[0])
+                                              {4, 4}, {2, 0}, {2, 2}, {8, 0}};
+#define HOLT_TRIALS (sizeof holt_gains / sizeof holt_gains[0] - 1)
 
 size_t parz_ll_coded_bytes(const parz_array* a, const void* values, unsigned transform,
                            unsigned predictor, size_t c) {
@@ -67,36 +67,47 @@ size_t parz_ll_coded_bytes(const parz_array* a, const void* values, unsigned tra
 
 unsigned parz_ll_choose_predictor(const parz_array* a, const void* values, unsigned transform,
                                   unsigned predictor, size_t c) {
+  return parz_ll_choose_predictor_bytes(a, values, transform, predictor, c, NULL);
+}
+
+/* The choice's bytes where it coded them (0 where not), or those it would take. */
+static unsigned chosen(const parz_array* a, const void* values, unsigned transform, unsigned p,
+                       size_t c, size_t coded, size_t* bytes) {
+  if (bytes)
+    *bytes = coded ? coded : parz_ll_coded_bytes(a, values, transform, p, c);
+  return p;
+}
+
+unsigned parz_ll_choose_predictor_bytes(const parz_array* a, const void* values, unsigned transform,
+                                        unsigned predictor, size_t c, size_t* bytes) {
   parz_ll_geometry g;
   uint64_t cost[HOLT_TRIALS + 1] = {0}, *u;
   size_t b, best = HOLT_TRIALS, delta_bytes, holt_bytes;
   unsigned k, holt;
   if (predictor != PARZ_LL_PREDICT_ALL || !values || c == 0 ||
       parz_ll_geometry_init(&g, a, predictor, NULL) != PARZ_OK || g.d != 1 ||
-      !parz_ll_transform_valid(transform, a->type))
-    return predictor;
-  u = (uint64_t*)malloc(PARZ_LL_BLOCK_VALUES * sizeof *u);
-  if (!u)
-    return predictor;
+      !parz_ll_transform_valid(transform, a->type) ||
+      !(u = (uint64_t*)malloc(PARZ_LL_BLOCK_VALUES * sizeof *u)))
+    return chosen(a, values, transform, predictor, c, 0, bytes);
   /* residual bits per gain pair, the delta's last: each block restarts, as it will be coded */
   for (b = 0; b < g.blocks; b++) {
     const size_t n = parz_ll_block_values(&g, b);
     parz_ll_load_row(a->type, values, b * PARZ_LL_BLOCK_VALUES, n, transform, u);
-    for (k = 0; k < HOLT_TRIALS; k++)
-      cost[k] += parz_ll_holt_cost(u, n, g.w, holt_gains[k][0], holt_gains[k][1]);
-    cost[HOLT_TRIALS] += parz_ll_holt_cost(u, n, g.w, PARZ_LL_GAIN_MAX, 0);
+    parz_ll_holt_costs(u, n, g.w, holt_gains, HOLT_TRIALS + 1, cost);
   }
   free(u);
   for (k = 0; k < HOLT_TRIALS; k++)
     if (cost[k] < cost[best])
       best = k;
   if (best == HOLT_TRIALS)
-    return predictor;
+    return chosen(a, values, transform, predictor, c, 0, bytes);
   /* the measure picks the gains; the coded bytes decide against the delta */
   holt = PARZ_LL_HOLT(holt_gains[best][0], holt_gains[best][1]);
   delta_bytes = parz_ll_coded_bytes(a, values, transform, predictor, c);
   holt_bytes = parz_ll_coded_bytes(a, values, transform, holt, c);
-  return holt_bytes && delta_bytes && holt_bytes < delta_bytes ? holt : predictor;
+  if (holt_bytes && delta_bytes && holt_bytes < delta_bytes)
+    return chosen(a, values, transform, holt, c, holt_bytes, bytes);
+  return chosen(a, values, transform, predictor, c, delta_bytes, bytes);
 }
 
 /* The blocks [first, end) of segment s; PARZ_OK or the error naming it. */

@@ -63,6 +63,11 @@ unsigned parz_ll_choose_transform(const parz_array* a, const void* values);
 unsigned parz_ll_choose_predictor(const parz_array* a, const void* values, unsigned transform,
                                   unsigned predictor, size_t c);
 
+/* The same, and the bytes of the array's segments under the predictor it returns (0 where one
+ * cannot be encoded) into *bytes, coded once where the choice coded them already. */
+unsigned parz_ll_choose_predictor_bytes(const parz_array* a, const void* values, unsigned transform,
+                                        unsigned predictor, size_t c, size_t* bytes);
+
 /* Bytes of all the array's segments of C blocks under the transform and predictor; 0 where one
  * cannot be encoded. */
 size_t parz_ll_coded_bytes(const parz_array* a, const void* values, unsigned transform,

@@ -151,8 +151,7 @@ static int try_dictionary(parz_chunk_view* v, const parz_array* a, const void* v
     rc = parz_fail(err, PARZ_ERR_NOMEM, "lossless: no room for the ranks of %zu values", n);
   } else if ((dict_bytes = parz_ll_dict_write(sorted, count, (unsigned)w, dict)) != 0) {
     parz_ll_dict_ranks(a->type, values, 0, n, sorted, count, ranks);
-    p = parz_ll_choose_predictor(&ranked, ranks, 0, PARZ_LL_PREDICT_ALL, c);
-    coded = parz_ll_coded_bytes(&ranked, ranks, 0, p, c);
+    p = parz_ll_choose_predictor_bytes(&ranked, ranks, 0, PARZ_LL_PREDICT_ALL, c, &coded);
     if (coded && coded + dict_bytes < plain_bytes) {
       set_choice(v, PARZ_LL_DICTIONARY, p);
       v->codec_data = dict; /* read back by encode_segments */
@@ -171,13 +170,14 @@ static int prepare(parz_chunk_view* v, const parz_array* a, const void* values,
                    unsigned char** data, parz_error* err) {
   const unsigned transform = parz_ll_choose_transform(a, values), asked = predictor_of(v);
   const size_t c = v->segment_blocks ? v->segment_blocks : LOSSLESS_SEGMENT_BLOCKS;
-  const unsigned p = parz_ll_choose_predictor(a, values, transform, asked, c);
+  const int dictionary = asked == PARZ_LL_PREDICT_ALL && series(a) && parz_array_count(a) > 1;
+  size_t bytes = 0;
+  const unsigned p = dictionary
+                         ? parz_ll_choose_predictor_bytes(a, values, transform, asked, c, &bytes)
+                         : parz_ll_choose_predictor(a, values, transform, asked, c);
   *data = NULL;
   set_choice(v, transform, p);
-  if (asked == PARZ_LL_PREDICT_ALL && series(a) && parz_array_count(a) > 1)
-    return try_dictionary(v, a, values, c, parz_ll_coded_bytes(a, values, transform, p, c), data,
-                          err);
-  return PARZ_OK;
+  return dictionary ? try_dictionary(v, a, values, c, bytes, data, err) : PARZ_OK;
 }
 
 static int check(parz_chunk_view* v, parz_error* err) {
