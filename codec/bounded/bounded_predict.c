@@ -179,16 +179,28 @@ static void interp_unit(const size_t st[4], const parz_bounded_pass* p, size_t u
 static int interp_units_run(const size_t n[4], const size_t st[4], int cubic,
                             const parz_bounded_pass* p, size_t first, size_t count, int32_t* q,
                             const int32_t* codes, size_t* bad) {
-  const size_t sk = p->s * st[p->k];
+  const size_t sk = p->s * st[p->k], nk = n[p->k], s = p->s, start3 = p->start[3];
+  const size_t step3 = p->step[3];
+  const int origin = p->pos == 0;
   for (size_t u = first; u < first + count; u++) {
     size_t i[3], base, a, b, pos;
     interp_unit(st, p, u, i, &base, &a, &b, &pos);
-    for (size_t t = a; t < b; t++, pos++) {
-      size_t i3 = p->start[3] + t * p->step[3], idx = base + i3;
-      size_t pk = p->k == 3 ? i3 : i[p->k];
-      if (parz_bounded_interp_undo(q, idx, pk, n[p->k], sk, p->s, cubic, p->pos == 0, codes[pos])) {
-        *bad = idx;
-        return 1;
+    if (p->k == 3) {
+      for (size_t t = a; t < b; t++, pos++) {
+        size_t i3 = start3 + t * step3;
+        if (parz_bounded_interp_undo(q, base + i3, i3, nk, sk, s, cubic, origin, codes[pos])) {
+          *bad = base + i3;
+          return 1;
+        }
+      }
+    } else {
+      const size_t pk = i[p->k];
+      for (size_t t = a; t < b; t++, pos++) {
+        size_t idx = base + start3 + t * step3;
+        if (parz_bounded_interp_undo(q, idx, pk, nk, sk, s, cubic, origin, codes[pos])) {
+          *bad = idx;
+          return 1;
+        }
       }
     }
   }
