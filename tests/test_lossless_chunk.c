@@ -642,6 +642,19 @@ static void dictionary(void) {
       CHECK(rc != PARZ_OK || memcmp(out, v, raw) != 0, "a damaged dictionary gave the values");
       free(out);
     }
+    { /* a payload of one word for its 9000 values: refused at parse, as without a dictionary */
+      parz_error err;
+      parz_chunk_view cut;
+      const size_t head = n - (size_t)view.payload_bytes;
+      memcpy(m, c, n);
+      parz_store64(m + 88, 8);
+      parz_store64(m + 96, 64);
+      parz_store32(m + (size_t)(view.table_data - c) + 8, 64);
+      reseal(m, head + 8);
+      CHECK(parz_chunk_parse(m, head + 8, &cut, &err) == PARZ_ERR_FORMAT &&
+                strstr(err.message, "64 bits for 9000 values"),
+            "dictionary chunk, more values than payload bits: %s", err.message);
+    }
     memcpy(m, c, n);
     m[48] = 127; /* a scale that does not exist, its dictionary left behind */
     reseal(m, n);

@@ -181,31 +181,29 @@ static int prepare(parz_chunk_view* v, const parz_array* a, const void* values,
 }
 
 static int check(parz_chunk_view* v, parz_error* err) {
+  const size_t values = v->raw_bytes / parz_type_size(v->array.type);
+  size_t words;
   if (v->table == PARZ_TABLE_NONE)
     return parz_fail(err, PARZ_ERR_FORMAT,
                      "lossless chunk with table kind NONE: its segments' lengths vary");
-  if (transform_of(v) == PARZ_LL_DICTIONARY) {
-    size_t count;
-    if (!v->codec_data)
-      return parz_fail(err, PARZ_ERR_FORMAT, "lossless dictionary chunk without its dictionary");
-    return parz_ll_dict_read(v->codec_data, (size_t)v->codec_data_bytes,
-                             (unsigned)(8 * parz_type_size(v->array.type)),
-                             v->raw_bytes / parz_type_size(v->array.type), NULL, &count, err);
-  } else if (v->codec_data) {
+  if (v->codec_data && transform_of(v) != PARZ_LL_DICTIONARY)
     return parz_fail(err, PARZ_ERR_FORMAT,
                      "lossless chunk with %llu bytes of codec data: only the dictionary has some",
                      (unsigned long long)v->codec_data_bytes);
-  }
+  if (!v->codec_data && transform_of(v) == PARZ_LL_DICTIONARY)
+    return parz_fail(err, PARZ_ERR_FORMAT, "lossless dictionary chunk without its dictionary");
   if (v->payload_bits % 8u)
     return parz_fail(err, PARZ_ERR_FORMAT, "lossless payload of %llu bits, not whole bytes",
                      (unsigned long long)v->payload_bits);
   /* every value takes a bit or more (a code word, or its raw bits), which bounds the array a
    * small chunk may claim */
-  if (v->payload_bits < v->raw_bytes / parz_type_size(v->array.type))
+  if (v->payload_bits < values)
     return parz_fail(err, PARZ_ERR_FORMAT, "lossless payload of %llu bits for %zu values",
-                     (unsigned long long)v->payload_bits,
-                     v->raw_bytes / parz_type_size(v->array.type));
-  return PARZ_OK;
+                     (unsigned long long)v->payload_bits, values);
+  return v->codec_data ? parz_ll_dict_read(v->codec_data, (size_t)v->codec_data_bytes,
+                                           (unsigned)(8 * parz_type_size(v->array.type)), values,
+                                           NULL, &words, err)
+                       : PARZ_OK;
 }
 
 static int fixed_length(const parz_params* p) {
