@@ -334,6 +334,16 @@ static void expect(const unsigned char* m, size_t n, size_t raw, int want, const
   free(out);
 }
 
+/* Chunk c (n bytes) with byte `at` set to value and its head resealed, into m: refused with
+ * PARZ_ERR_FORMAT. */
+static void byte_refused(unsigned char* m, const unsigned char* c, size_t n, size_t raw, size_t at,
+                         unsigned char value, const char* what) {
+  memcpy(m, c, n);
+  m[at] = value;
+  reseal(m, n);
+  expect(m, n, raw, PARZ_ERR_FORMAT, what);
+}
+
 /* Every truncation of chunk c (n bytes) is refused by the parser. */
 static void truncations_refused(const unsigned char* c, size_t n, const char* what) {
   size_t i;
@@ -380,22 +390,12 @@ static void hostile(void) {
     return;
   head = n - view.payload_bytes;
   m = malloc(n + 64);
-  memcpy(m, c, n);
-  m[48] = 38; /* past the last scale */
-  reseal(m, n);
-  expect(m, n, raw, PARZ_ERR_FORMAT, "transform 38");
-  memcpy(m, c, n);
-  m[49] = 3;
-  reseal(m, n);
-  expect(m, n, raw, PARZ_ERR_FORMAT, "predictor 3");
-  memcpy(m, c, n);
-  m[49] = 2; /* Holt's, for a grid */
-  reseal(m, n);
-  expect(m, n, raw, PARZ_ERR_FORMAT, "Holt's predictor for a grid");
-  memcpy(m, c, n);
-  m[63] = 1;
-  reseal(m, n);
-  expect(m, n, raw, PARZ_ERR_FORMAT, "reserved parameter byte");
+  /* past the last scale */
+  byte_refused(m, c, n, raw, 48, 38, "transform 38");
+  byte_refused(m, c, n, raw, 49, 3, "predictor 3");
+  /* Holt's, for a grid */
+  byte_refused(m, c, n, raw, 49, 2, "Holt's predictor for a grid");
+  byte_refused(m, c, n, raw, 63, 1, "reserved parameter byte");
   { /* a payload of fewer bits than the values it claims (a 1-D chunk of 8192 zeros, one
      * segment, cut to one word): refused before a decoder allocates for them */
     parz_array z = test_array(PARZ_FLOAT, 1, 8192, 1, 1, 1);
@@ -523,22 +523,11 @@ static void holt(void) {
   CHECK(c[49] == 2 && c[50] <= 8 && c[51] <= 8, "trend: predictor %u, gains %u %u", c[49], c[50],
         c[51]);
   m = malloc(n);
-  memcpy(m, c, n);
-  m[50] = 9;
-  reseal(m, n);
-  expect(m, n, raw, PARZ_ERR_FORMAT, "alpha 9/8");
-  memcpy(m, c, n);
-  m[51] = 200;
-  reseal(m, n);
-  expect(m, n, raw, PARZ_ERR_FORMAT, "beta 200/8");
-  memcpy(m, c, n);
-  m[49] = 0; /* gains left behind */
-  reseal(m, n);
-  expect(m, n, raw, PARZ_ERR_FORMAT, "gains with predictor 0");
-  memcpy(m, c, n);
-  m[52] = 1;
-  reseal(m, n);
-  expect(m, n, raw, PARZ_ERR_FORMAT, "reserved byte after the gains");
+  byte_refused(m, c, n, raw, 50, 9, "alpha 9/8");
+  byte_refused(m, c, n, raw, 51, 200, "beta 200/8");
+  /* gains left behind */
+  byte_refused(m, c, n, raw, 49, 0, "gains with predictor 0");
+  byte_refused(m, c, n, raw, 52, 1, "reserved byte after the gains");
   memcpy(m, c, n);
   m[50] ^= 3; /* other gains, valid ones: the payload's checksums still hold, the values not */
   reseal(m, n);
@@ -655,14 +644,10 @@ static void dictionary(void) {
                 strstr(err.message, "64 bits for 9000 values"),
             "dictionary chunk, more values than payload bits: %s", err.message);
     }
-    memcpy(m, c, n);
-    m[48] = 127; /* a scale that does not exist, its dictionary left behind */
-    reseal(m, n);
-    expect(m, n, raw, PARZ_ERR_FORMAT, "transform 127");
-    memcpy(m, c, n);
-    m[48] = 0; /* integer images with the dictionary left behind */
-    reseal(m, n);
-    expect(m, n, raw, PARZ_ERR_FORMAT, "codec data without the dictionary");
+    /* a scale that does not exist, its dictionary left behind */
+    byte_refused(m, c, n, raw, 48, 127, "transform 127");
+    /* integer images with the dictionary left behind */
+    byte_refused(m, c, n, raw, 48, 0, "codec data without the dictionary");
   }
   truncations_refused(c, n, "dictionary chunk");
   for (i = 0; i < n - view.payload_bytes; i++) { /* head bit flips, resealed in the dictionary */
