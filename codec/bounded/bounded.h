@@ -162,8 +162,11 @@ void parz_bounded_count_symbols(const int32_t* codes, size_t n, size_t seg, uint
  * the codes' range rather than the alphabet's. SIZE_MAX when no code is built. */
 size_t parz_bounded_estimate_bytes(const int32_t* codes, size_t n, size_t seg);
 
-/* Length-limited canonical Huffman code of freq; book's arrays are the caller's. */
-int parz_bounded_book_build(const uint64_t* freq, parz_bounded_book* book, parz_error* err);
+/* Length-limited canonical Huffman code of freq, book's arrays the caller's, in two steps: the
+ * code's lengths (len, PARZ_BOUNDED_SYMBOLS of them; refused when no symbol is used), then the
+ * canonical code words of book's lengths. */
+int parz_bounded_book_lengths(const uint64_t* freq, uint8_t* len, parz_error* err);
+int parz_bounded_book_codes(parz_bounded_book* book, parz_error* err);
 
 /* The payload bits a code of these symbol counts takes: code words and the raw bits after them. */
 uint64_t parz_bounded_coded_bits(const uint64_t* freq, const parz_bounded_book* book);

@@ -205,24 +205,29 @@ int parz_bounded_code(const parz_bounded_shape* s, const void* src, double eb,
   uint64_t* freq_runs = freq + PARZ_BOUNDED_SYMBOLS;
   parz_bounded_count_symbols(out->codes, n, opt->segment, opt->runs != 1 ? freq : NULL,
                              opt->runs != 0 ? freq_runs : NULL, opt->jobs);
-  rc = parz_bounded_book_build(opt->runs == 1 ? freq_runs : freq, &out->book, err);
+  /* the lengths decide between the codes with and without runs; the code words are built for
+   * the one kept */
+  rc = parz_bounded_book_lengths(opt->runs == 1 ? freq_runs : freq, out->book.len, err);
   if (rc)
     goto done;
   if (opt->runs == 2) {
     /* zero runs pay where zeros come in long runs; short ones cost more as run symbols than
      * as single zeros of a 1-bit code word */
+    parz_bounded_book with = {(uint8_t*)malloc(PARZ_BOUNDED_SYMBOLS), NULL};
     uint64_t without = parz_bounded_coded_bits(freq, &out->book);
-    rc = parz_bounded_book_build(freq_runs, &out->book, err);
+    rc = with.len ? parz_bounded_book_lengths(freq_runs, with.len, err)
+                  : parz_fail(err, PARZ_ERR_NOMEM, "bounded: no memory for a codebook");
+    if (rc == PARZ_OK && parz_bounded_coded_bits(freq_runs, &with) < without) {
+      out->runs = 1;
+      memcpy(out->book.len, with.len, PARZ_BOUNDED_SYMBOLS);
+    }
+    free(with.len);
     if (rc)
       goto done;
-    if (parz_bounded_coded_bits(freq_runs, &out->book) < without) {
-      out->runs = 1;
-    } else {
-      rc = parz_bounded_book_build(freq, &out->book, err);
-      if (rc)
-        goto done;
-    }
   }
+  rc = parz_bounded_book_codes(&out->book, err);
+  if (rc)
+    goto done;
   out->book_size =
       parz_bounded_book_write(&out->book, out->book_bytes, PARZ_BOUNDED_BOOK_BYTES_MAX);
   if (!out->book_size) {

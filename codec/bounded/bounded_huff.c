@@ -199,15 +199,19 @@ size_t parz_bounded_estimate_bytes(const int32_t* codes, size_t n, size_t seg) {
 
 /* ---------------- building the code ---------------- */
 
-int parz_bounded_book_build(const uint64_t* freq, parz_bounded_book* book, parz_error* err) {
-  int rc = parz_huff_lengths(freq, PARZ_BOUNDED_SYMBOLS, PARZ_BOUNDED_MAX_LEN, book->len, err);
+int parz_bounded_book_lengths(const uint64_t* freq, uint8_t* len, parz_error* err) {
+  int rc = parz_huff_lengths(freq, PARZ_BOUNDED_SYMBOLS, PARZ_BOUNDED_MAX_LEN, len, err);
   if (rc)
     return rc;
   unsigned any = 0;
   for (uint32_t s = 0; s < PARZ_BOUNDED_SYMBOLS; s++)
-    any |= book->len[s];
+    any |= len[s];
   if (!any)
     return parz_fail(err, PARZ_ERR_ARG, "bounded: no symbol to code");
+  return PARZ_OK;
+}
+
+int parz_bounded_book_codes(parz_bounded_book* book, parz_error* err) {
   return parz_huff_codes(book->len, PARZ_BOUNDED_SYMBOLS, PARZ_BOUNDED_MAX_LEN, book->code, err);
 }
 
