@@ -78,13 +78,14 @@ static void table_checks(const parz_chunk_view* raw, const parz_chunk_view* zfp)
         parz_gpu_codec_zfp.enqueue_segments && parz_gpu_codec_zfp.launch_blocks);
   CHECK(!parz_gpu_codec_stored.enqueue_run && !parz_gpu_codec_stored.enqueue_segments &&
         !parz_gpu_codec_stored.launch_blocks);
-  /* bounded: each chunk its own launches, decoded whole (filter path included) in its scratch;
-   * no encoder */
+  /* bounded: a batch's chunks side by side (no arguments in the batch's buffers), decoded whole
+   * (filter path included) in its scratch; no encoder */
   CHECK(parz_gpu_codec_find(PARZ_CODEC_BOUNDED) == &parz_gpu_codec_bounded &&
         parz_gpu_codec_bounded.id == PARZ_CODEC_BOUNDED);
-  CHECK(parz_gpu_codec_bounded.enqueue_chunk && !parz_gpu_codec_bounded.enqueue_run &&
-        parz_gpu_codec_bounded.enqueue_segments && parz_gpu_codec_bounded.whole &&
-        parz_gpu_codec_bounded.scratch_bytes && !parz_gpu_codec_bounded.launch_blocks);
+  CHECK(parz_gpu_codec_bounded.enqueue_chunk && parz_gpu_codec_bounded.enqueue_run &&
+        parz_gpu_codec_bounded.run_bytes == 0 && parz_gpu_codec_bounded.enqueue_segments &&
+        parz_gpu_codec_bounded.whole && parz_gpu_codec_bounded.scratch_bytes &&
+        !parz_gpu_codec_bounded.launch_blocks);
   CHECK(!parz_gpu_codec_zfp.whole && !parz_gpu_codec_zfp.scratch_bytes &&
         !parz_gpu_codec_stored.scratch_bytes);
   CHECK(parz_gpu_codec_run_bytes() == parz_gpu_codec_zfp.run_bytes);

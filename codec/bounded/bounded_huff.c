@@ -297,7 +297,7 @@ int parz_bounded_decode_segment(const parz_bounded_decoder* d, const uint8_t* pa
   parz_bitr r;
   size_t at = 0, run = 0;
   parz_bitr_init(&r, payload, payload_bytes, bit0, nbits);
-  switch (parz_bounded_segment_codes(&d->huff, &r, codes, count, &at, &run)) {
+  switch (parz_bounded_segment_codes(&d->huff, &r, codes, count, 0, &at, &run)) {
     case PARZ_BOUNDED_SEGMENT_OK: return PARZ_OK;
     case PARZ_BOUNDED_SEGMENT_SHORT:
       return parz_fail(err, PARZ_ERR_STREAM, "bounded: segment %zu ends after %zu of its %zu codes",

@@ -26,11 +26,13 @@ enum {
   PARZ_BOUNDED_SEGMENT_END = 4    /* its codes end before its last bit */
 };
 
-/* Decodes count codes from r (positioned at the segment's first bit, r->end its end) into codes.
- * Returns PARZ_BOUNDED_SEGMENT_OK, or how it failed with *at the code where it did (*run: the
- * run's length for PARZ_BOUNDED_SEGMENT_RUN). */
+/* Decodes count codes from r (positioned at the segment's first bit, r->end its end) into codes;
+ * with `zeroed` the codes are zero already and runs of zeros only move on (on the GPU a thread
+ * filling a long run holds up the other lanes of its warp). Returns PARZ_BOUNDED_SEGMENT_OK, or
+ * how it failed with *at the code where it did (*run: the run's length for
+ * PARZ_BOUNDED_SEGMENT_RUN). */
 PARZ_HD int parz_bounded_segment_codes(const parz_huff_decoder* d, parz_bitr* r, int32_t* codes,
-                                       size_t count, size_t* at, size_t* run) {
+                                       size_t count, int zeroed, size_t* at, size_t* run) {
   /* the table in locals: the codes written below could alias it for the compiler */
   const uint32_t* table = d->table;
   const uint64_t table_mask = ((uint64_t)1 << d->table_bits) - 1;
@@ -58,8 +60,9 @@ PARZ_HD int parz_bounded_segment_codes(const parz_huff_decoder* d, parz_bitr* r,
         *run = n;
         return PARZ_BOUNDED_SEGMENT_RUN;
       }
-      for (size_t k = 0; k < n; k++)
-        codes[i + k] = 0;
+      if (!zeroed)
+        for (size_t k = 0; k < n; k++)
+          codes[i + k] = 0;
       i += n;
     } else {
       codes[i++] = (int32_t)((int64_t)sym - PARZ_BOUNDED_SYM_ZERO);

@@ -4,10 +4,12 @@
  *
  *   0. the codebook, read on the host with the serial decoder's checks (parz_bounded_chunk_decoder)
  *      and its table decoder uploaded from pinned memory; the segment offsets (offsets.cu); the
- *      payload checksums, a warp per partition (checksum.cuh);
+ *      payload checksums, each partition's sum spread over enough CTAs to fill the GPU
+ *      (checksum.cuh, payload_checksum.h);
  *   1. segments: one thread per segment, found through the offsets, decodes its codes into the
- *      chunk's scratch with the codec's own loop (parz_bounded_segment_codes), the table decoder's
- *      table in shared memory; a segment the CPU refuses sets the fault record;
+ *      chunk's scratch (zeroed first, so that runs of zeros cost nothing) with the codec's own loop
+ *      (parz_bounded_segment_codes), the table decoder's table in shared memory; a segment the
+ *      CPU refuses sets the fault record;
  *   2. the inverse passes: Lorenzo's prefix sums, a warp per row along the last axis and a thread
  *      per column along the others; the interpolation's passes, a thread per value each;
  *   3. the values: a thread per value (Lorenzo's range check on the way);
@@ -31,9 +33,9 @@
 #define SEGMENT_THREADS 64u
 
 /* The chunk's device scratch: the codes (interpolation only: Lorenzo sums its codes in place),
- * the quantized values and the table decoder's words. */
+ * the quantized values, the table decoder's words and the partitions' checksum sums. */
 struct layout {
-  size_t codes, q, dec, bytes;
+  size_t codes, q, dec, sums, bytes;
 };
 
 static size_t round16(size_t b) { return (b + 15) & ~(size_t)15; }
@@ -48,7 +50,8 @@ static layout layout_of(const parz_chunk_view* v) {
   l.codes = 0;
   l.q = round16(4 * n);
   l.dec = l.q + round16(4 * n);
-  l.bytes = l.dec + round16(4 * parz_bounded_decoder_words_bound(v));
+  l.sums = l.dec + round16(4 * parz_bounded_decoder_words_bound(v));
+  l.bytes = l.sums + round16(8 * (size_t)v->nchecksums);
   return l;
 }
 
@@ -64,17 +67,29 @@ __device__ __forceinline__ void fault_at(parz_gpu_fault* f, unsigned long long a
 
 /* ---------------- step 0: the payload checksums ---------------- */
 
-__global__ void verify_kernel(const parz_gpu_sums s, const unsigned char* __restrict__ payload,
-                              parz_gpu_fault* fault) {
-  const unsigned long long p = ((unsigned long long)blockIdx.x * blockDim.x + threadIdx.x) / 32u;
-  const unsigned lane = threadIdx.x & 31u;
+/* A partition's checksum is a sum (payload_checksum.h): CTA c of the `per` CTAs of partition p
+ * adds its threads' shares of the per * blockDim lanes, a warp reduction each, into acc[p]. */
+__global__ void sums_kernel(const parz_gpu_sums s, const unsigned char* __restrict__ payload,
+                            unsigned per, unsigned long long* acc) {
+  const unsigned long long p = blockIdx.x / per;
+  const unsigned lane = (blockIdx.x % per) * blockDim.x + threadIdx.x;
   if (p >= s.count)
-    return; /* the whole warp */
-  unsigned long long sum = parz_gpu_checksum_share(s, payload, p, lane);
+    return;
+  unsigned long long begin, end;
+  parz_gpu_partition_bits(s, p, &begin, &end);
+  unsigned long long sum = parz_checksum_lane(payload, begin, end, lane, per * blockDim.x);
 #pragma unroll
   for (unsigned d = 16; d > 0; d >>= 1)
     sum += __shfl_xor_sync(0xffffffffu, sum, d);
-  if (lane == 0 && !parz_gpu_checksum_ok(s, p, sum)) {
+  if ((threadIdx.x & 31u) == 0)
+    atomicAdd(&acc[p], sum);
+}
+
+/* Each partition's sum against its stored checksum. */
+__global__ void sums_check_kernel(const parz_gpu_sums s, const unsigned long long* acc,
+                                  parz_gpu_fault* fault) {
+  const unsigned long long p = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (p < s.count && !parz_gpu_checksum_ok(s, p, acc[p])) {
     atomicMin(&fault->partition, p);
     atomicOr(&fault->code, (unsigned)PARZ_GPU_FAULT_CHECKSUM);
   }
@@ -118,7 +133,7 @@ __global__ void __launch_bounds__(SEGMENT_THREADS) segments_kernel(const segment
   parz_bitr r;
   size_t at, run;
   parz_bitr_init(&r, a.payload, (size_t)a.payload_bytes, bit0, end - bit0);
-  if (parz_bounded_segment_codes(&d, &r, a.codes + c0, (size_t)count, &at, &run) !=
+  if (parz_bounded_segment_codes(&d, &r, a.codes + c0, (size_t)count, 1, &at, &run) !=
       PARZ_BOUNDED_SEGMENT_OK)
     fault_at(a.fault, g, PARZ_GPU_FAULT_END);
 }
@@ -158,8 +173,22 @@ __global__ void lorenzo_columns_kernel(uint32_t* u, unsigned outer, unsigned nk,
     return;
   const unsigned o = (unsigned)(t / inner), j = (unsigned)(t % inner);
   uint32_t* c = u + (size_t)o * nk * inner + j;
-  uint32_t sum = c[0];
-  for (unsigned i = 1; i < nk; i++) {
+  uint32_t sum = 0;
+  /* eight loads in flight before their sums are stored: the column is long and the thread
+   * count small, so each thread must hide its own latency */
+  unsigned i = 0;
+  for (; i + 8 <= nk; i += 8) {
+    uint32_t x[8];
+#pragma unroll
+    for (unsigned m = 0; m < 8; m++)
+      x[m] = c[(size_t)(i + m) * inner];
+#pragma unroll
+    for (unsigned m = 0; m < 8; m++) {
+      sum += x[m];
+      c[(size_t)(i + m) * inner] = sum;
+    }
+  }
+  for (; i < nk; i++) {
     sum += c[(size_t)i * inner];
     c[(size_t)i * inner] = sum;
   }
@@ -177,10 +206,8 @@ struct pass_args {
   parz_gpu_fault* fault;
 };
 
-__global__ void interp_kernel(const pass_args a) {
-  const unsigned long long u = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
-  if (u >= a.count)
-    return;
+/* Value u (< a.count) of pass a. */
+__device__ __forceinline__ void interp_value(const pass_args& a, unsigned long long u) {
   /* the value's place: its line (c0, c1, c2) and t along the last axis */
   const unsigned x = (unsigned)u, line = x / a.cnt[3], t = x - line * a.cnt[3];
   const unsigned l2 = line / a.cnt[2], c2 = line - l2 * a.cnt[2];
@@ -194,6 +221,30 @@ __global__ void interp_kernel(const pass_args a) {
   if (parz_bounded_interp_undo(a.q, (size_t)idx, (size_t)pk, (size_t)a.n[a.k], (size_t)a.sk,
                                (size_t)a.s, a.cubic, a.origin, a.codes[a.pos + u]))
     fault_at(a.fault, idx, PARZ_GPU_FAULT_VALUE);
+}
+
+__global__ void interp_kernel(const pass_args a) {
+  const unsigned long long u = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (u < a.count)
+    interp_value(a, u);
+}
+
+/* The first passes, a handful of values each, in one CTA: a barrier between passes (it orders
+ * the CTA's global stores too) instead of a launch each. */
+#define COARSE_PASSES 16
+#define COARSE_VALUES 8192u /* the most values of a pass run so */
+#define COARSE_THREADS 1024u
+struct coarse_args {
+  pass_args p[COARSE_PASSES];
+  unsigned np;
+};
+
+__global__ void __launch_bounds__(COARSE_THREADS) interp_coarse_kernel(const coarse_args a) {
+  for (unsigned i = 0; i < a.np; i++) {
+    for (unsigned long long u = threadIdx.x; u < a.p[i].count; u += blockDim.x)
+      interp_value(a.p[i], u);
+    __syncthreads();
+  }
 }
 
 /* ---------------- step 3: the values ---------------- */
@@ -291,7 +342,6 @@ static int enqueue_all(parz_gpu_context* ctx, const parz_chunk_view* v, const vo
   parz_bounded_chunk_info info;
   cudaError_t e;
   int rc;
-  (void)ctx;
   if (first != 0 || count != v->nsegments)
     return parz_fail(err, PARZ_ERR_ARG,
                      "bounded: segments %llu to %llu of %llu decoded alone: the GPU decodes a "
@@ -336,8 +386,18 @@ static int enqueue_all(parz_gpu_context* ctx, const parz_chunk_view* v, const vo
     sums.P = v->checksum_segments;
     sums.count = v->nchecksums;
     sums.payload_end = 8ull * v->payload_bytes;
-    verify_kernel<<<grid_of(32ull * sums.count, THREADS), THREADS, 0, st>>>(sums, payload,
-                                                                            s->fault);
+    /* CTAs enough to fill the GPU, each of at least 64 KiB of payload */
+    unsigned long long per = (unsigned long long)ctx->sm_count * 4 / sums.count;
+    const unsigned long long most = v->payload_bytes / sums.count / 65536;
+    per = per > most ? most : per;
+    per = per < 1 ? 1 : per;
+    unsigned long long* acc = (unsigned long long*)(scratch + l.sums);
+    e = cudaMemsetAsync(acc, 0, 8 * sums.count, st);
+    if (e != cudaSuccess)
+      return parz_gpu_cuda_fail(err, e, "clearing a bounded chunk's checksum sums");
+    sums_kernel<<<(unsigned)(per * sums.count), THREADS, 0, st>>>(sums, payload, (unsigned)per,
+                                                                  acc);
+    sums_check_kernel<<<grid_of(sums.count, THREADS), THREADS, 0, st>>>(sums, acc, s->fault);
   }
 
   const int lorenzo = info.predictor == PARZ_BOUNDED_LORENZO;
@@ -351,6 +411,9 @@ static int enqueue_all(parz_gpu_context* ctx, const parz_chunk_view* v, const vo
   sa.C = v->segment_blocks;
   sa.codes = codes;
   sa.fault = s->fault;
+  /* the codes zeroed first: runs of zeros then cost a segment's thread nothing */
+  if ((e = cudaMemsetAsync(codes, 0, 4 * n, st)) != cudaSuccess)
+    return parz_gpu_cuda_fail(err, e, "clearing a bounded chunk's codes");
   segments_kernel<<<grid_of(v->nsegments, SEGMENT_THREADS), SEGMENT_THREADS, 0, st>>>(sa);
 
   parz_bounded_shape shape;
@@ -381,6 +444,8 @@ static int enqueue_all(parz_gpu_context* ctx, const parz_chunk_view* v, const vo
     if (!passes)
       return parz_fail(err, PARZ_ERR_NOMEM, "bounded: no memory for the interpolation's passes");
     const unsigned np = parz_bounded_interp_passes(n4, info.predictor, passes);
+    coarse_args ca;
+    memset(&ca, 0, sizeof ca);
     for (unsigned p = 0; p < np; p++) {
       const parz_bounded_pass* ps = &passes[p];
       pass_args a;
@@ -403,9 +468,18 @@ static int enqueue_all(parz_gpu_context* ctx, const parz_chunk_view* v, const vo
       a.codes = codes;
       a.q = q;
       a.fault = s->fault;
+      /* the leading small passes go to one CTA, the rest a launch each */
+      if (ca.np == p && p < COARSE_PASSES && a.count <= COARSE_VALUES) {
+        ca.p[ca.np++] = a;
+        continue;
+      }
+      if (ca.np && ca.np == p)
+        interp_coarse_kernel<<<1, COARSE_THREADS, 0, st>>>(ca);
       if (a.count)
         interp_kernel<<<grid_of(a.count, THREADS), THREADS, 0, st>>>(a);
     }
+    if (ca.np == np && np)
+      interp_coarse_kernel<<<1, COARSE_THREADS, 0, st>>>(ca);
     free(passes);
   }
 
@@ -462,11 +536,58 @@ static int enqueue_chunk(parz_gpu_context* ctx, const parz_chunk_view* v, const 
   return parz_gpu_enqueue_exceptions(ctx, v, d_chunk, d_dst, st, err);
 }
 
+/* Chunks of a batch: each chunk's launches on one of RUN_STREAMS streams forked from st and
+ * joined back into it, so that the chunks' kernels, a few CTAs each, run side by side. */
+#define RUN_STREAMS 8
+
+static int enqueue_run(parz_gpu_context* ctx, const parz_chunk_view* v, const void* const* d_chunks,
+                       void* const* d_dsts, size_t n, const parz_gpu_scratch* s,
+                       unsigned char* h_args, unsigned char* d_args, cudaStream_t st,
+                       parz_error* err) {
+  cudaStream_t side[RUN_STREAMS];
+  cudaEvent_t fork = NULL, join[RUN_STREAMS];
+  const unsigned k = n < RUN_STREAMS ? (unsigned)n : RUN_STREAMS;
+  unsigned made = 0, i;
+  int rc = PARZ_OK;
+  (void)h_args;
+  (void)d_args;
+  cudaError_t e = cudaEventCreateWithFlags(&fork, cudaEventDisableTiming);
+  for (; e == cudaSuccess && made < k; made++) {
+    e = cudaStreamCreateWithFlags(&side[made], cudaStreamNonBlocking);
+    if (e == cudaSuccess &&
+        (e = cudaEventCreateWithFlags(&join[made], cudaEventDisableTiming)) != cudaSuccess)
+      cudaStreamDestroy(side[made]);
+  }
+  if (e == cudaSuccess)
+    e = cudaEventRecord(fork, st);
+  for (i = 0; e == cudaSuccess && i < k; i++)
+    e = cudaStreamWaitEvent(side[i], fork, 0);
+  if (e != cudaSuccess)
+    rc = parz_gpu_cuda_fail(err, e, "forking a batch of bounded chunks");
+  for (size_t c = 0; rc == PARZ_OK && c < n; c++)
+    rc = enqueue_chunk(ctx, &v[c], d_chunks[c], d_dsts[c], &s[c], NULL, side[c % k], err);
+  /* joined whatever happened: st must not run ahead of work queued on the side streams */
+  for (i = 0; i < made; i++) {
+    cudaError_t j = cudaEventRecord(join[i], side[i]);
+    if (j == cudaSuccess)
+      j = cudaStreamWaitEvent(st, join[i], 0);
+    if (j != cudaSuccess && rc == PARZ_OK)
+      rc = parz_gpu_cuda_fail(err, j, "joining a batch of bounded chunks");
+    cudaStreamDestroy(side[i]); /* released once its work is done */
+    cudaEventDestroy(join[i]);
+  }
+  if (rc == PARZ_OK && (e = cudaEventRecord(ctx->codec_copied, st)) != cudaSuccess)
+    rc = parz_gpu_cuda_fail(err, e, "recording a batch's codebook uploads");
+  if (fork)
+    cudaEventDestroy(fork);
+  return rc;
+}
+
 extern const parz_gpu_codec parz_gpu_codec_bounded = {
     PARZ_CODEC_BOUNDED,
     enqueue_chunk,
-    NULL, /* each chunk its own launches */
-    0,
+    enqueue_run, /* the chunks side by side on streams of their own */
+    0,           /* no arguments in the batch's buffers */
     enqueue_all, /* the filter path: the chunk whole (`whole`), its exceptions on the host */
     NULL,        /* no GPU encoder: the CPU encodes bounded chunks */
     scratch_bytes,
