@@ -36,12 +36,19 @@ PARZ_HD int parz_bounded_segment_codes(const parz_huff_decoder* d, parz_bitr* r,
   /* the table in locals: the codes written below could alias it for the compiler */
   const uint32_t* table = d->table;
   const uint64_t table_mask = ((uint64_t)1 << d->table_bits) - 1;
+  /* w holds the stream from r->pos on, its low `valid` bits read (parz_bitr_peek gives at least
+   * 57): refilled only when a code word or a run's length might not fit, not at every symbol */
+  uint64_t w = 0;
+  unsigned valid = 0;
   size_t i = 0;
   while (i < count) {
     *at = i;
     if (r->pos >= r->end)
       return PARZ_BOUNDED_SEGMENT_SHORT;
-    uint64_t w = parz_bitr_peek(r);
+    if (valid < PARZ_BOUNDED_MAX_LEN) {
+      w = parz_bitr_peek(r);
+      valid = 57;
+    }
     uint32_t e = table[w & table_mask];
     unsigned l = PARZ_HUFF_ENTRY_LEN(e);
     int32_t sym = l ? (int32_t)PARZ_HUFF_ENTRY_SYM(e) : parz_huff_decode_long(d, w, &l);
@@ -49,13 +56,21 @@ PARZ_HD int parz_bounded_segment_codes(const parz_huff_decoder* d, parz_bitr* r,
       return PARZ_BOUNDED_SEGMENT_WORD;
     parz_bitr_skip(r, l);
     w >>= l;
+    valid -= l;
     if (sym == (int32_t)PARZ_BOUNDED_SYM_ESCAPE) {
       uint32_t z = (uint32_t)parz_bitr_get(r, 32);
       int64_t v = (z & 1u) ? -(int64_t)(z >> 1) - 1 : (int64_t)(z >> 1);
       codes[i++] = (int32_t)v;
+      valid = 0;
     } else if (sym <= PARZ_BOUNDED_RUNS) {
+      if (valid < (unsigned)sym) {
+        w = parz_bitr_peek(r);
+        valid = 57;
+      }
       size_t n = ((size_t)1 << sym) + (size_t)(w & (((uint64_t)1 << sym) - 1));
       parz_bitr_skip(r, (unsigned)sym);
+      w >>= sym;
+      valid -= (unsigned)sym;
       if (n > count - i) {
         *run = n;
         return PARZ_BOUNDED_SEGMENT_RUN;
