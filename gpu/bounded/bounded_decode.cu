@@ -23,6 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <vector>
+
 #include "bounded_codec.h"
 #include "bounded_inverse.h"
 #include "checksum.cuh"
@@ -331,45 +333,62 @@ static unsigned grid_of(unsigned long long units, unsigned threads) {
   return (unsigned)((units + threads - 1) / threads);
 }
 
-/* Steps 0 to 4 of chunk v (all its segments) into d_dst on st: the exceptions are the caller's. */
-static int enqueue_all(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d_chunk,
-                       void* d_dst, uint64_t first, uint64_t count, const parz_gpu_scratch* s,
-                       cudaStream_t st, parz_error* err) {
+/* A chunk's codebook, read on the host with the serial decoder's checks: its table decoder's words
+ * in the chunk's pinned share (s->h_codec), the decoder's limits with the symbols' place among
+ * those words, the grid step and the predictor. */
+struct book {
+  parz_huff_decoder huff;
+  size_t words, sorted_at;
+  double step;
+  int predictor;
+};
+
+static int read_book(const parz_chunk_view* v, const parz_gpu_scratch* s, book* b,
+                     parz_error* err) {
+  parz_bounded_chunk_info info;
+  int rc = parz_bounded_chunk_decoder(v, &info, err);
+  if (rc != PARZ_OK)
+    return rc;
+  const parz_huff_decoder* h = parz_bounded_decoder_huff(info.dec);
+  b->words = parz_bounded_decoder_words(info.dec);
+  if (b->words > parz_bounded_decoder_words_bound(v) || h->table_bits > 12) {
+    parz_bounded_decoder_free(info.dec);
+    return parz_fail(err, PARZ_ERR_STREAM,
+                     "bounded: a codebook decoder of %zu words where its codec data allows %zu",
+                     b->words, parz_bounded_decoder_words_bound(v));
+  }
+  b->huff = *h;
+  b->sorted_at = (size_t)(h->sorted - h->table);
+  b->step = info.step;
+  b->predictor = info.predictor;
+  memcpy(s->h_codec, h->table, b->words * 4);
+  parz_bounded_decoder_free(info.dec);
+  return PARZ_OK;
+}
+
+/* Steps 0 to 4 of chunk v into d_dst on st, its codebook b read: the exceptions are the
+ * caller's. */
+static int enqueue_book(parz_gpu_context* ctx, const parz_chunk_view* v, const book* b,
+                        const void* d_chunk, void* d_dst, const parz_gpu_scratch* s,
+                        cudaStream_t st, parz_error* err) {
   const unsigned char* chunk = (const unsigned char*)d_chunk;
   const layout l = layout_of(v);
   const unsigned long long n = values_of(v);
   unsigned char* scratch = (unsigned char*)s->codec;
-  parz_bounded_chunk_info info;
   cudaError_t e;
-  int rc;
-  if (first != 0 || count != v->nsegments)
-    return parz_fail(err, PARZ_ERR_ARG,
-                     "bounded: segments %llu to %llu of %llu decoded alone: the GPU decodes a "
-                     "bounded chunk whole",
-                     (unsigned long long)first, (unsigned long long)(first + count),
-                     (unsigned long long)v->nsegments);
+  parz_bounded_chunk_info info;
+  info.step = b->step;
+  info.predictor = b->predictor;
   if (n == 0)
     return PARZ_OK;
-  if ((rc = parz_bounded_chunk_decoder(v, &info, err)) != PARZ_OK)
-    return rc;
-  const parz_huff_decoder* h = parz_bounded_decoder_huff(info.dec);
-  const size_t words = parz_bounded_decoder_words(info.dec);
-  if (words > parz_bounded_decoder_words_bound(v) || h->table_bits > 12) {
-    parz_bounded_decoder_free(info.dec);
-    return parz_fail(err, PARZ_ERR_STREAM,
-                     "bounded: a codebook decoder of %zu words where its codec data allows %zu",
-                     words, parz_bounded_decoder_words_bound(v));
-  }
   /* the table decoder, its pointers moved to its device copy */
   segment_args sa;
   memset(&sa, 0, sizeof sa);
-  sa.huff = *h;
+  sa.huff = b->huff;
   uint32_t* d_words = (uint32_t*)(scratch + l.dec);
   sa.huff.table = d_words;
-  sa.huff.sorted = d_words + (h->sorted - h->table);
-  memcpy(s->h_codec, h->table, words * 4);
-  parz_bounded_decoder_free(info.dec);
-  e = cudaMemcpyAsync(d_words, s->h_codec, words * 4, cudaMemcpyHostToDevice, st);
+  sa.huff.sorted = d_words + b->sorted_at;
+  e = cudaMemcpyAsync(d_words, s->h_codec, b->words * 4, cudaMemcpyHostToDevice, st);
   if (e == cudaSuccess)
     e = cudaEventRecord(ctx->codec_copied, st);
   if (e != cudaSuccess)
@@ -525,6 +544,23 @@ static int enqueue_all(parz_gpu_context* ctx, const parz_chunk_view* v, const vo
   return e == cudaSuccess ? PARZ_OK : parz_gpu_cuda_fail(err, e, "bounded decode launch");
 }
 
+/* Steps 0 to 4 of chunk v (all its segments) into d_dst on st: the exceptions are the caller's. */
+static int enqueue_all(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d_chunk,
+                       void* d_dst, uint64_t first, uint64_t count, const parz_gpu_scratch* s,
+                       cudaStream_t st, parz_error* err) {
+  book b;
+  int rc;
+  if (first != 0 || count != v->nsegments)
+    return parz_fail(err, PARZ_ERR_ARG,
+                     "bounded: segments %llu to %llu of %llu decoded alone: the GPU decodes a "
+                     "bounded chunk whole",
+                     (unsigned long long)first, (unsigned long long)(first + count),
+                     (unsigned long long)v->nsegments);
+  if ((rc = read_book(v, s, &b, err)) != PARZ_OK)
+    return rc;
+  return enqueue_book(ctx, v, &b, d_chunk, d_dst, s, st, err);
+}
+
 static int enqueue_chunk(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d_chunk,
                          void* d_dst, const parz_gpu_scratch* s, const parz_gpu_shape* shape,
                          cudaStream_t st, parz_error* err) {
@@ -552,11 +588,13 @@ static int enqueue_run(parz_gpu_context* ctx, const parz_chunk_view* v, const vo
   (void)h_args;
   (void)d_args;
   cudaError_t e = cudaEventCreateWithFlags(&fork, cudaEventDisableTiming);
-  for (; e == cudaSuccess && made < k; made++) {
+  while (e == cudaSuccess && made < k) { /* made: the streams and events that exist */
     e = cudaStreamCreateWithFlags(&side[made], cudaStreamNonBlocking);
     if (e == cudaSuccess &&
         (e = cudaEventCreateWithFlags(&join[made], cudaEventDisableTiming)) != cudaSuccess)
       cudaStreamDestroy(side[made]);
+    if (e == cudaSuccess)
+      made++;
   }
   if (e == cudaSuccess)
     e = cudaEventRecord(fork, st);
@@ -564,8 +602,30 @@ static int enqueue_run(parz_gpu_context* ctx, const parz_chunk_view* v, const vo
     e = cudaStreamWaitEvent(side[i], fork, 0);
   if (e != cudaSuccess)
     rc = parz_gpu_cuda_fail(err, e, "forking a batch of bounded chunks");
-  for (size_t c = 0; rc == PARZ_OK && c < n; c++)
-    rc = enqueue_chunk(ctx, &v[c], d_chunks[c], d_dsts[c], &s[c], NULL, side[c % k], err);
+  /* the codebooks read on the context's host threads, the first refusal kept */
+  book* books = rc == PARZ_OK ? (book*)malloc(n * sizeof *books) : NULL;
+  if (rc == PARZ_OK && !books)
+    rc = parz_fail(err, PARZ_ERR_NOMEM, "no memory for %zu bounded chunks' codebooks", n);
+  if (rc == PARZ_OK) {
+    const int threads = parz_host_pool_size(ctx->host_pool);
+    std::vector<int> status(n, PARZ_OK);
+    std::vector<parz_error> errs(n);
+    parz_host_pool_each(ctx->host_pool, [&](int t) {
+      for (size_t c = (size_t)t; c < n; c += (size_t)threads)
+        status[c] = read_book(&v[c], &s[c], &books[c], &errs[c]);
+    });
+    for (size_t c = 0; rc == PARZ_OK && c < n; c++)
+      if ((rc = status[c]) != PARZ_OK && err)
+        *err = errs[c];
+  }
+  for (size_t c = 0; rc == PARZ_OK && c < n; c++) {
+    const cudaStream_t sc = side[c % k];
+    if ((rc = parz_gpu_enqueue_offsets(ctx, &v[c], d_chunks[c], &s[c], sc, err)) == PARZ_OK &&
+        (rc = enqueue_book(ctx, &v[c], &books[c], d_chunks[c], d_dsts[c], &s[c], sc, err)) ==
+            PARZ_OK)
+      rc = parz_gpu_enqueue_exceptions(ctx, &v[c], d_chunks[c], d_dsts[c], sc, err);
+  }
+  free(books);
   /* joined whatever happened: st must not run ahead of work queued on the side streams */
   for (i = 0; i < made; i++) {
     cudaError_t j = cudaEventRecord(join[i], side[i]);
