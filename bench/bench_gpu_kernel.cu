@@ -12,10 +12,13 @@
  * Every shape's output is compared with the serial decoder's.
  *
  * usage: bench_gpu_kernel [--reps N] [--c 1,4,16,...] [--p N] [--rel 1e-4,1e-3]
- *                         [--shapes auto,G=8,...] [--modes accuracy,precision,reversible]
+ *                         [--shapes auto,G=8,...]
+ *                         [--modes accuracy,precision,reversible,lossless]
  *                         [--chunk-mib 1,4] FILE...
  *   FILE: raw little-endian array named like name_f32le_AxBxC.bin (f32 or f64, C order).
  *   --rel: fixed-accuracy tolerances relative to the array's value range.
+ *   --modes: zfp's modes, and the lossless codec (codec 3, whose kernels take no parse shape:
+ *            every shape row times the same launches).
  *   --chunk-mib: also cut the array into chunks of about this size (chunked_row) and compare one
  *                launch set per chunk with one for all of them.
  *   --checksum: also decode the same chunk written without payload checksums (the same payload),
@@ -468,21 +471,26 @@ int main(int argc, char** argv) {
     struct mode {
       char label[48];
       parz_params p;
+      unsigned codec; /* 0: zfp */
     };
     std::vector<mode> modes;
     for (double rel : rels) {
-      mode m;
+      mode m = {};
       snprintf(m.label, sizeof m.label, "accuracy %.0e*range", rel);
       parz_params_accuracy(&m.p, rel * r.range, NULL, NULL);
       modes.push_back(m);
     }
     {
-      mode m;
+      mode m = {};
       snprintf(m.label, sizeof m.label, "precision 16");
       parz_params_precision(&m.p, 16, NULL);
       modes.push_back(m);
       snprintf(m.label, sizeof m.label, "reversible");
       parz_params_reversible(&m.p);
+      modes.push_back(m);
+      snprintf(m.label, sizeof m.label, "lossless");
+      memset(&m.p, 0, sizeof m.p);
+      m.codec = PARZ_CODEC_LOSSLESS;
       modes.push_back(m);
     }
     for (const mode& m : modes) {
@@ -492,6 +500,7 @@ int main(int argc, char** argv) {
         parz_chunk_config cfg;
         memset(&cfg, 0, sizeof cfg);
         cfg.params = m.p;
+        cfg.codec = m.codec;
         cfg.segment_blocks = (uint32_t)cd;
         cfg.partition_segments = (uint32_t)P;
         size_t bound = parz_chunk_bound(&r.a, &cfg), written = 0;

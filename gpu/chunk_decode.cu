@@ -63,13 +63,15 @@ extern "C" int parz_gpu_chunk_decode(parz_gpu_context* ctx, const void* src, siz
   if (codec->whole || (uint64_t)npieces > v.nsegments)
     npieces = codec->whole ? 1 : (int)v.nsegments;
   {
-    uint64_t rows = v.array.shape[0], per_row_blocks = v.nblocks / ((rows + 3) / 4);
+    /* a row of blocks spans the codec's block side along dimension 0 */
+    const uint64_t side = v.block_side[0] ? v.block_side[0] : 1;
+    uint64_t rows = v.array.shape[0], per_row_blocks = v.nblocks / ((rows + side - 1) / side);
     size_t row_bytes = v.raw_bytes / rows, done = 0;
     uint64_t s0 = 0;
     for (i = 0; i < npieces; i++) {
       uint64_t s1 = v.nsegments * (uint64_t)(i + 1) / (uint64_t)npieces;
       uint64_t blocks = s1 * v.segment_blocks < v.nblocks ? s1 * v.segment_blocks : v.nblocks;
-      uint64_t rows_done = s1 == v.nsegments ? rows : 4 * (blocks / per_row_blocks);
+      uint64_t rows_done = s1 == v.nsegments ? rows : side * (blocks / per_row_blocks);
       size_t end = (size_t)(rows_done < rows ? rows_done : rows) * row_bytes;
       if ((rc = codec->enqueue_segments(ctx, &v, ctx->d_chunk.ptr, d_out, s0, s1 - s0, &s,
                                         ctx->stream, err)) != PARZ_OK)

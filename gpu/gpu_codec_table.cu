@@ -5,7 +5,7 @@
 #include "table.h" /* parz_chunk_layout */
 
 static const parz_gpu_codec* const table[] = {&parz_gpu_codec_zfp, &parz_gpu_codec_stored,
-                                              &parz_gpu_codec_bounded};
+                                              &parz_gpu_codec_bounded, &parz_gpu_codec_lossless};
 static const unsigned count = sizeof table / sizeof table[0];
 
 const parz_gpu_codec* parz_gpu_codec_find(unsigned id) {
@@ -23,8 +23,12 @@ static const char* codec_name(unsigned id) {
 
 int parz_gpu_codec_decoder(const parz_chunk_view* v, size_t i, const parz_gpu_codec** codec,
                            parz_error* err) {
-  if ((*codec = parz_gpu_codec_find(v->codec)))
-    return PARZ_OK;
+  if ((*codec = parz_gpu_codec_find(v->codec))) {
+    const int rc = (*codec)->decodes ? (*codec)->decodes(v, i, err) : PARZ_OK;
+    if (rc != PARZ_OK)
+      *codec = NULL;
+    return rc;
+  }
   return parz_fail(err, PARZ_ERR_UNSUPPORTED,
                    "chunk %zu: codec %u (%s) has no GPU decoder: decode it on the CPU", i, v->codec,
                    codec_name(v->codec));

@@ -47,13 +47,17 @@ struct parz_gpu_codec {
   /* 1: the filter path decodes the chunk in one slice (enqueue_segments of all its segments),
    * since every value needs every segment (a scratch codec's inverse passes). */
   int whole;
+  /* PARZ_OK when the kernels decode chunk i (v) of this codec, else PARZ_ERR_UNSUPPORTED naming
+   * what they lack (a mode of the codec added since): asked before any work, so that the plugin
+   * decodes such a chunk on the CPU. NULL: every chunk of the codec. */
+  int (*decodes)(const parz_chunk_view* v, size_t i, parz_error* err);
 };
 
 /* The GPU codec of that id, or NULL when it has no GPU kernels. */
 const parz_gpu_codec* parz_gpu_codec_find(unsigned id);
 
 /* The GPU codec that decodes chunk i (v) into *codec: PARZ_OK, or PARZ_ERR_UNSUPPORTED with a
- * message naming the chunk's codec. */
+ * message naming the chunk's codec, or the mode of it that its kernels lack (decodes). */
 int parz_gpu_codec_decoder(const parz_chunk_view* v, size_t i, const parz_gpu_codec** codec,
                            parz_error* err);
 
@@ -66,9 +70,10 @@ int parz_gpu_codec_encoder(const parz_array* a, const parz_chunk_config* cfg, pa
 /* The largest run_bytes of the table: a batch's share of the argument buffers per chunk. */
 size_t parz_gpu_codec_run_bytes(void);
 
-/* The codecs with GPU kernels (zfp/, stored/, bounded/). */
+/* The codecs with GPU kernels (zfp/, stored/, bounded/, lossless/). */
 extern const parz_gpu_codec parz_gpu_codec_zfp;
 extern const parz_gpu_codec parz_gpu_codec_stored;
 extern const parz_gpu_codec parz_gpu_codec_bounded;
+extern const parz_gpu_codec parz_gpu_codec_lossless;
 
 #endif

@@ -51,8 +51,8 @@ def run_child(path, action, exec_, codec="zfp"):
 
 @pytest.fixture(params=["zfp", "lossless"])
 def stored(tmp_path, request):
-    """The file and its codec: zfp, and the lossless codec, which has no GPU kernels (the GPU
-    paths refuse its chunks and the CPU does the work, with the same one warning)."""
+    """The file and its codec: zfp, and the lossless codec (codec 3), whose chunks take the same
+    paths: with no usable GPU the CPU does the work, with the same one warning."""
     path = tmp_path / "x.h5"
     a = np.arange(SHAPE[0] * SHAPE[1], dtype=np.float32).reshape(SHAPE) * 0.25
     opts = dict(accuracy=1e-3) if request.param == "zfp" else dict(codec=request.param)

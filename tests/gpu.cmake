@@ -67,3 +67,17 @@ target_link_libraries(test_gpu_bounded parz_gpu parz_omp parz_real_arrays m)
 target_compile_features(test_gpu_bounded PRIVATE cuda_std_17)
 add_test(NAME gpu_bounded COMMAND test_gpu_bounded ${PARZ_GPU_TEST_ARGS})
 set_tests_properties(gpu_bounded PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
+
+# The lossless codec's GPU decoder against the serial decoder (types, ranks, predictors, coders,
+# special bit patterns, hostile chunks, batches with other codecs, the real arrays and series);
+# skipped (77) without a device.
+add_executable(test_gpu_lossless ${CMAKE_CURRENT_SOURCE_DIR}/test_gpu_lossless.cu)
+target_link_libraries(test_gpu_lossless parz_gpu parz_real_arrays m)
+target_compile_features(test_gpu_lossless PRIVATE cuda_std_17)
+set(PARZ_GPU_LOSSLESS_ARGS)
+if(EXISTS "${PARZ_SHARED_DATA}")
+  list(APPEND PARZ_GPU_LOSSLESS_ARGS "${PARZ_SHARED_DATA}")
+endif()
+list(APPEND PARZ_GPU_LOSSLESS_ARGS "${PROJECT_SOURCE_DIR}/data/series")
+add_test(NAME gpu_lossless COMMAND test_gpu_lossless ${PARZ_GPU_LOSSLESS_ARGS})
+set_tests_properties(gpu_lossless PROPERTIES SKIP_RETURN_CODE 77)

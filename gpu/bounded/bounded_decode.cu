@@ -652,4 +652,5 @@ extern const parz_gpu_codec parz_gpu_codec_bounded = {
     NULL,        /* no GPU encoder: the CPU encodes bounded chunks */
     scratch_bytes,
     1,
+    NULL, /* every mode */
 };

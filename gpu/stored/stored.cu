@@ -67,8 +67,9 @@ extern const parz_gpu_codec parz_gpu_codec_stored = {
     0,
     NULL, /* the filter path copies it on the host: through the GPU it would be three copies */
     NULL, /* written where the rule of stored chunks says so (parz_gpu_store_chunk), not named */
-    NULL,
-    0,
+    NULL, /* no scratch beyond the frame's */
+    0,    /* not on the filter path */
+    NULL, /* every chunk */
 };
 
 /* The values of a (strided or not) in C order, element e by thread e: one grid-stride loop. */

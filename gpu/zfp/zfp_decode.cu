@@ -222,4 +222,5 @@ extern const parz_gpu_codec parz_gpu_codec_zfp = {
     parz_gpu_zfp_launch_blocks,
     NULL, /* no scratch beyond the frame's */
     0,    /* the filter path decodes it in slices */
+    NULL, /* every mode */
 };

@@ -1,0 +1,409 @@
+/* The lossless codec's GPU decoder (gpu/lossless/) against the serial decoder: every type, rank
+ * 1 to 4 (extents of 1, blocks cut at the edges), both predictors, both transforms, every coder
+ * (raw, bit lengths, in context), table kinds, C and payload checksums, special bit patterns
+ * (NaN payloads, -0.0, subnormals, infinities, random bits), the real arrays and series in
+ * slabs, batches mixing lossless, zfp and stored chunks, the filter path: the same bytes as
+ * parz_chunk_decode. Hostile chunks (flipped payload bits, crafted segments): the serial
+ * decoder's class of status, its bytes where both take the chunk, and nothing written outside
+ * the destination. A lossless mode the kernels lack is refused before any work, and the GPU
+ * encoder refuses the codec. Exits 77 (ctest SKIP) without a CUDA device.
+ *
+ * usage: test_gpu_lossless [DATA_DIR [SERIES_DIR]] [--small]
+ *   --small: fewer and smaller cases (for compute-sanitizer runs). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <vector>
+
+#include <cuda_runtime.h>
+
+#include "check.h"
+#include "parz_gpu.h"
+#include "real_arrays.h"
+#include "xorshift.h"
+
+static parz_gpu_context* ctx;
+
+/* Bytes of poison before and after each GPU destination. */
+#define GUARD 256
+
+static parz_chunk_config lossless(unsigned predictor, uint32_t C) {
+  parz_chunk_config cfg;
+  memset(&cfg, 0, sizeof cfg);
+  cfg.codec = PARZ_CODEC_LOSSLESS;
+  cfg.settings.predictor = predictor;
+  cfg.segment_blocks = C;
+  return cfg;
+}
+
+static std::vector<unsigned char> encode(const parz_array* a, const void* data,
+                                         const parz_chunk_config* cfg) {
+  parz_error e;
+  size_t cap = parz_chunk_bound(a, cfg), written = 0;
+  std::vector<unsigned char> chunk(cap ? cap : 1);
+  if (!cap || parz_chunk_encode(a, data, cfg, chunk.data(), cap, &written, &e) != PARZ_OK) {
+    CHECK(0, ": encode failed: %s", cap ? e.message : "no bound");
+    return std::vector<unsigned char>();
+  }
+  chunk.resize(written);
+  return chunk;
+}
+
+/* The class of a status: the GPU reports what the CPU reports, its messages aside. */
+static int same_class(int gpu, int cpu) { return gpu == cpu; }
+
+/* Decodes the chunks with parz_gpu_decode_device_batch into poisoned device buffers; statuses
+ * and outputs in rc (the call's) and out[i]; guards checked. */
+static int gpu_batch(const std::vector<std::vector<unsigned char>>& chunks,
+                     std::vector<std::vector<unsigned char>>& out, size_t* failed, parz_error* e) {
+  const size_t n = chunks.size();
+  std::vector<parz_chunk_view> views(n);
+  std::vector<void*> d_chunks(n), d_bufs(n), d_dsts(n);
+  int rc = PARZ_OK;
+  for (size_t i = 0; i < n && rc == PARZ_OK; i++)
+    rc = parz_chunk_parse(chunks[i].data(), chunks[i].size(), &views[i], e);
+  if (rc != PARZ_OK)
+    return rc;
+  for (size_t i = 0; i < n; i++) {
+    const size_t raw = views[i].raw_bytes;
+    cudaMalloc(&d_chunks[i], chunks[i].size());
+    cudaMemcpy(d_chunks[i], chunks[i].data(), chunks[i].size(), cudaMemcpyHostToDevice);
+    cudaMalloc(&d_bufs[i], raw + 2 * GUARD);
+    cudaMemset(d_bufs[i], 0xA5, raw + 2 * GUARD);
+    d_dsts[i] = (unsigned char*)d_bufs[i] + GUARD;
+  }
+  rc = parz_gpu_decode_device_batch(ctx, n, views.data(), d_chunks.data(), d_dsts.data(), NULL,
+                                    failed, e);
+  out.assign(n, std::vector<unsigned char>());
+  for (size_t i = 0; i < n; i++) {
+    const size_t raw = views[i].raw_bytes;
+    std::vector<unsigned char> all(raw + 2 * GUARD);
+    cudaMemcpy(all.data(), d_bufs[i], all.size(), cudaMemcpyDeviceToHost);
+    size_t k, bad = 0;
+    for (k = 0; k < GUARD; k++)
+      bad += (all[k] != 0xA5) + (all[GUARD + raw + k] != 0xA5);
+    CHECK(bad == 0, ": chunk %zu of %zu: %zu bytes written outside its destination", i, n, bad);
+    out[i].assign(all.begin() + GUARD, all.begin() + GUARD + raw);
+    cudaFree(d_chunks[i]);
+    cudaFree(d_bufs[i]);
+  }
+  return rc;
+}
+
+/* The device API (one chunk) and the filter path against the serial decoder. */
+static void compare(const char* what, const std::vector<unsigned char>& chunk, size_t raw) {
+  parz_error e;
+  std::vector<unsigned char> ref(raw + 1), host(raw + 2 * GUARD, 0x5A);
+  std::vector<std::vector<unsigned char>> out;
+  const int ref_rc = parz_chunk_decode(chunk.data(), chunk.size(), ref.data(), raw, &e);
+  int rc = parz_gpu_chunk_decode(ctx, chunk.data(), chunk.size(), host.data() + GUARD, raw, &e);
+  CHECK(same_class(rc, ref_rc), ": %s: filter path status %d (%s), serial %d", what, rc,
+        rc ? e.message : "", ref_rc);
+  if (rc == PARZ_OK && ref_rc == PARZ_OK)
+    CHECK(memcmp(host.data() + GUARD, ref.data(), raw) == 0, ": %s: filter path output differs",
+          what);
+  size_t k, bad = 0;
+  for (k = 0; k < GUARD; k++)
+    bad += (host[k] != 0x5A) + (host[GUARD + raw + k] != 0x5A);
+  CHECK(bad == 0, ": %s: the filter path wrote %zu bytes outside", what, bad);
+  std::vector<std::vector<unsigned char>> one(1, chunk);
+  rc = gpu_batch(one, out, NULL, &e);
+  CHECK(same_class(rc, ref_rc), ": %s: device API status %d (%s), serial %d", what, rc,
+        rc ? e.message : "", ref_rc);
+  if (rc == PARZ_OK && ref_rc == PARZ_OK)
+    CHECK(out.size() == 1 && memcmp(out[0].data(), ref.data(), raw) == 0,
+          ": %s: device API output differs", what);
+}
+
+static double unit(void) { return (double)(xorshift_next() >> 11) / 9007199254740992.0; }
+
+/* Values of a's type: a smooth field with noise, random bit patterns (kind 1), special values
+ * (kind 2: NaN payloads, -0.0, subnormals, infinities among the field) or tenths (kind 3: the
+ * scaled integers' transform for floats). */
+static std::vector<unsigned char> make(const parz_array* a, int kind) {
+  const size_t n = parz_array_count(a), size = parz_type_size(a->type);
+  std::vector<unsigned char> d(n * size);
+  for (size_t i = 0; i < n; i++) {
+    const double x = sin(0.03 * (double)(i % 1013)) * 100.0 + cos(1e-3 * (double)i) * 40.0 +
+                     (unit() - 0.5) * 0.01;
+    uint64_t bits = xorshift_next();
+    unsigned char* p = d.data() + i * size;
+    if (kind == 1) {
+      memcpy(p, &bits, size);
+      continue;
+    }
+    switch (a->type) {
+      case PARZ_FLOAT: {
+        float f = kind == 3 ? (float)(int)(x * 10) / 10.0f : (float)x;
+        memcpy(p, &f, 4);
+        break;
+      }
+      case PARZ_DOUBLE: {
+        double f = kind == 3 ? (double)(long long)(x * 1000) / 10.0 : x;
+        memcpy(p, &f, 8);
+        break;
+      }
+      case PARZ_INT32: {
+        int32_t v = (int32_t)(x * 1e6);
+        memcpy(p, &v, 4);
+        break;
+      }
+      default: {
+        int64_t v = (int64_t)(x * 1e15);
+        memcpy(p, &v, 8);
+        break;
+      }
+    }
+    if (kind == 2 && i % 37 == 5 && (a->type == PARZ_FLOAT || a->type == PARZ_DOUBLE)) {
+      static const uint64_t f32[] = {0x7fc00001u, 0xffa00123u, 0x80000000u, 0x00000001u,
+                                     0x007fffffu, 0x7f800000u, 0xff800000u};
+      static const uint64_t f64[] = {0x7ff8000000000123ull, 0xfff4000000000001ull,
+                                     0x8000000000000000ull, 0x0000000000000001ull,
+                                     0x000fffffffffffffull, 0x7ff0000000000000ull,
+                                     0xfff0000000000000ull};
+      const unsigned j = (unsigned)(i / 37 % 7);
+      memcpy(p, a->type == PARZ_FLOAT ? &f32[j] : &f64[j], size);
+    }
+  }
+  return d;
+}
+
+static const char* type_name(parz_type t) { return parz_type_name(t); }
+
+static void synthetic_cases(int small) {
+  static const parz_type types[] = {PARZ_FLOAT, PARZ_DOUBLE, PARZ_INT32, PARZ_INT64};
+  static const struct {
+    unsigned dims;
+    size_t shape[4];
+  } shapes[] = {{1, {10000}},        {1, {1}},          {2, {130, 70}},
+                {2, {1, 5000}},      {3, {20, 33, 17}}, {3, {5, 1, 40}},
+                {4, {3, 9, 10, 17}}, {4, {2, 1, 1, 9}}, {2, {64, 64}}};
+  static const uint32_t Cs[] = {0, 1, 3};
+  static const parz_table_kind tables[] = {PARZ_TABLE_HYBRID, PARZ_TABLE_OFFSETS,
+                                           PARZ_TABLE_LENGTHS};
+  int cases = 0;
+  for (unsigned t = 0; t < 4; t++)
+    for (unsigned s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+      for (int kind = 0; kind < 4; kind++) {
+        parz_array a;
+        memset(&a, 0, sizeof a);
+        a.type = types[t];
+        a.dims = shapes[s].dims;
+        memcpy(a.shape, shapes[s].shape, sizeof a.shape);
+        if (small && (s % 3 || kind % 2))
+          continue;
+        const std::vector<unsigned char> data = make(&a, kind);
+        const size_t raw = data.size();
+        for (unsigned predictor = 0; predictor < 2; predictor++)
+          for (unsigned c = 0; c < 3; c++) {
+            if (predictor && a.dims < 4)
+              continue; /* stack is lorenzo below rank 4 */
+            parz_chunk_config cfg = lossless(predictor, Cs[c]);
+            cfg.table = tables[(s + c + kind) % 3];
+            cfg.checksum = (s + kind + c) % 2 ? PARZ_CHECKSUM_ON : PARZ_CHECKSUM_OFF;
+            const std::vector<unsigned char> chunk = encode(&a, data.data(), &cfg);
+            if (chunk.empty())
+              continue;
+            char what[160];
+            snprintf(what, sizeof what, "%s rank %u (%zu..) kind %d predictor %u C %u table %d",
+                     type_name(a.type), a.dims, a.shape[0], kind, predictor, Cs[c], (int)cfg.table);
+            compare(what, chunk, raw);
+            std::vector<unsigned char> back(raw);
+            CHECK(
+                parz_chunk_decode(chunk.data(), chunk.size(), back.data(), raw, NULL) == PARZ_OK &&
+                    memcmp(back.data(), data.data(), raw) == 0,
+                ": %s: the serial decoder does not give the values back", what);
+            cases++;
+          }
+      }
+  printf("  synthetic: %d chunks\n", cases);
+}
+
+/* Real arrays and series in slabs of at most 4 MiB, both predictors where they differ. */
+static void real_cases(const char* dir, size_t max_bytes) {
+  size_t n = 0;
+  real_array* list = real_arrays_load(dir, max_bytes, &n);
+  for (size_t i = 0; i < n; i++) {
+    for (unsigned predictor = 0; predictor < (list[i].array.dims == 4 ? 2u : 1u); predictor++) {
+      parz_chunk_config cfg = lossless(predictor, 0);
+      cfg.checksum = PARZ_CHECKSUM_ON;
+      const std::vector<unsigned char> chunk = encode(&list[i].array, list[i].data, &cfg);
+      char what[160];
+      snprintf(what, sizeof what, "%s predictor %u", list[i].name, predictor);
+      if (!chunk.empty())
+        compare(what, chunk, list[i].bytes);
+    }
+    printf("  real: %s (%zu bytes)\n", list[i].name, list[i].bytes);
+  }
+  if (!n)
+    printf("  (no arrays in %s)\n", dir);
+  real_arrays_free(list, n);
+}
+
+/* Flipped payload bits: with checksums the GPU says PARZ_ERR_CHECKSUM as the CPU does; without,
+ * it agrees with the serial decoder (mostly stream errors; where a flip leaves a valid stream,
+ * the same bytes). */
+static void hostile_cases(int small) {
+  parz_array a;
+  memset(&a, 0, sizeof a);
+  a.type = PARZ_FLOAT;
+  a.dims = 2;
+  a.shape[0] = 150, a.shape[1] = 200;
+  const std::vector<unsigned char> data = make(&a, 0);
+  int stream = 0, checksum = 0, ok = 0;
+  for (int sums = 0; sums < 2; sums++) {
+    parz_chunk_config cfg = lossless(0, 1);
+    cfg.checksum = sums ? PARZ_CHECKSUM_ON : PARZ_CHECKSUM_OFF;
+    const std::vector<unsigned char> chunk = encode(&a, data.data(), &cfg);
+    parz_chunk_view v;
+    if (chunk.empty() || parz_chunk_parse(chunk.data(), chunk.size(), &v, NULL) != PARZ_OK)
+      continue;
+    const size_t at0 = chunk.size() - v.payload_bytes;
+    for (int t = 0; t < (small ? 6 : 60); t++) {
+      std::vector<unsigned char> bad = chunk;
+      const int flips = 1 + (int)(xorshift_next() % 4);
+      for (int f = 0; f < flips; f++)
+        bad[at0 + (size_t)(xorshift_next() % v.payload_bytes)] ^=
+            (unsigned char)(1u << (xorshift_next() % 8));
+      std::vector<unsigned char> tmp(data.size());
+      const int rc = parz_chunk_decode(bad.data(), bad.size(), tmp.data(), tmp.size(), NULL);
+      stream += rc == PARZ_ERR_STREAM;
+      checksum += rc == PARZ_ERR_CHECKSUM;
+      ok += rc == PARZ_OK;
+      char what[80];
+      snprintf(what, sizeof what, "flips #%d checksums %d", t, sums);
+      compare(what, bad, data.size());
+    }
+    /* crafted: each segment's coder byte an unknown coder, then a raw coder byte on a coded
+     * segment (its size is not the raw size) */
+    for (unsigned coder = 3; coder < 5; coder++) {
+      std::vector<unsigned char> bad = chunk;
+      bad[at0] = (unsigned char)(coder == 3 ? 7 : 0);
+      char what[80];
+      snprintf(what, sizeof what, "coder byte %u checksums %d", bad[at0], sums);
+      compare(what, bad, data.size());
+    }
+  }
+  printf("  hostile: serial decoder took %d, refused %d as stream and %d as checksum errors\n", ok,
+         stream, checksum);
+}
+
+/* Batches mixing lossless (two types and ranks, so several runs), zfp and stored chunks, each
+ * against the serial decoder; then with one lossless chunk corrupt: reported by index, every
+ * other chunk still decoded. */
+static void batch_cases(void) {
+  std::vector<std::vector<unsigned char>> chunks;
+  std::vector<parz_array> arrays;
+  for (int i = 0; i < 9; i++) {
+    parz_array a;
+    memset(&a, 0, sizeof a);
+    a.type = i % 3 == 1 ? PARZ_DOUBLE : PARZ_FLOAT;
+    a.dims = i % 3 == 1 ? 3 : 2;
+    a.shape[0] = 40 + i, a.shape[1] = 70, a.shape[2] = a.dims == 3 ? 9 : 0;
+    parz_chunk_config cfg = lossless(0, 0);
+    if (i == 4) {
+      cfg.codec = 0;
+      parz_params_reversible(&cfg.params);
+    }
+    std::vector<unsigned char> data = make(&a, i == 7 ? 1 : 0);
+    if (i == 7)
+      cfg.stored = PARZ_STORED_WHEN_SMALLER; /* random bits: stored */
+    chunks.push_back(encode(&a, data.data(), &cfg));
+    arrays.push_back(a);
+  }
+  for (int corrupt = 0; corrupt < 2; corrupt++) {
+    std::vector<std::vector<unsigned char>> in = chunks, out;
+    parz_chunk_view v;
+    if (corrupt && parz_chunk_parse(in[5].data(), in[5].size(), &v, NULL) == PARZ_OK)
+      in[5][in[5].size() - v.payload_bytes] = 9; /* an unknown coder */
+    size_t failed = 99;
+    parz_error e;
+    const int rc = gpu_batch(in, out, &failed, &e);
+    CHECK(corrupt ? rc == PARZ_ERR_STREAM && failed == 5 : rc == PARZ_OK,
+          ": batch (corrupt %d): status %d, failed %zu: %s", corrupt, rc, failed,
+          rc ? e.message : "");
+    for (size_t i = 0; i < in.size(); i++) {
+      parz_chunk_view w;
+      if (corrupt && i == 5)
+        continue;
+      if (parz_chunk_parse(in[i].data(), in[i].size(), &w, NULL) != PARZ_OK)
+        continue;
+      std::vector<unsigned char> ref(w.raw_bytes);
+      CHECK(
+          parz_chunk_decode(in[i].data(), in[i].size(), ref.data(), ref.size(), NULL) == PARZ_OK &&
+              out[i] == ref,
+          ": batch (corrupt %d): chunk %zu (codec %u) differs", corrupt, i, w.codec);
+    }
+  }
+  printf("  batch: %zu chunks, lossless, zfp and stored\n", chunks.size());
+}
+
+/* A mode the kernels lack (a predictor id past stack, as another version may write): refused
+ * with PARZ_ERR_UNSUPPORTED before any work, the destination untouched; the GPU encoder refuses
+ * the codec. */
+static void refusals(void) {
+  parz_array a;
+  memset(&a, 0, sizeof a);
+  a.type = PARZ_FLOAT;
+  a.dims = 1;
+  a.shape[0] = 5000;
+  const std::vector<unsigned char> data = make(&a, 0);
+  parz_chunk_config cfg = lossless(0, 0);
+  const std::vector<unsigned char> chunk = encode(&a, data.data(), &cfg);
+  parz_chunk_view v;
+  parz_error e;
+  void *d_chunk = NULL, *d_dst = NULL;
+  if (chunk.empty() || parz_chunk_parse(chunk.data(), chunk.size(), &v, &e) != PARZ_OK)
+    return;
+  v.codec_params[1] = 2; /* the predictor byte (FORMAT.md, "Lossless chunks") */
+  cudaMalloc(&d_chunk, chunk.size());
+  cudaMalloc(&d_dst, v.raw_bytes);
+  cudaMemcpy(d_chunk, chunk.data(), chunk.size(), cudaMemcpyHostToDevice);
+  cudaMemset(d_dst, 0xA5, v.raw_bytes);
+  int rc = parz_gpu_decode_device(ctx, &v, d_chunk, d_dst, NULL, &e);
+  CHECK(rc == PARZ_ERR_UNSUPPORTED && strstr(e.message, "predictor 2"),
+        ": predictor 2: status %d (%s)", rc, rc ? e.message : "");
+  std::vector<unsigned char> back(v.raw_bytes);
+  cudaMemcpy(back.data(), d_dst, back.size(), cudaMemcpyDeviceToHost);
+  size_t touched = 0;
+  for (unsigned char b : back)
+    touched += b != 0xA5;
+  CHECK(touched == 0, ": predictor 2: %zu bytes written before the refusal", touched);
+  cudaMemcpy(d_dst, data.data(), data.size(), cudaMemcpyHostToDevice);
+  size_t written = 0;
+  rc = parz_gpu_encode_device(ctx, &a, d_dst, &cfg, d_chunk, chunk.size(), &written, NULL, &e);
+  CHECK(rc == PARZ_ERR_UNSUPPORTED && strstr(e.message, "lossless"),
+        ": GPU encode of lossless: status %d (%s)", rc, rc ? e.message : "");
+  cudaFree(d_chunk);
+  cudaFree(d_dst);
+}
+
+int main(int argc, char** argv) {
+  const char* dirs[2] = {NULL, NULL};
+  int small = 0, ndirs = 0;
+  parz_error e;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--small"))
+      small = 1;
+    else if (ndirs < 2)
+      dirs[ndirs++] = argv[i];
+  }
+  if (!parz_gpu_available()) {
+    printf("SKIP: no CUDA device\n");
+    return 77;
+  }
+  if (parz_gpu_context_create(&ctx, 0, &e) != PARZ_OK) {
+    fprintf(stderr, "FAIL: context: %s\n", e.message);
+    return 1;
+  }
+  refusals();
+  synthetic_cases(small);
+  hostile_cases(small);
+  batch_cases();
+  for (int d = 0; d < ndirs; d++)
+    real_cases(dirs[d], small ? ((size_t)1 << 18) : ((size_t)4 << 20));
+  parz_gpu_context_free(ctx);
+  return test_finish("test_gpu_lossless");
+}
