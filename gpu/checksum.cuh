@@ -51,4 +51,23 @@ __host__ __device__ __forceinline__ bool parz_gpu_checksum_ok(const parz_gpu_sum
   return parz_word_load(s.sums + 8 * p) == sum;
 }
 
+#if defined(__CUDACC__)
+/* Partition p's check by one whole warp (lane = its lane): the lanes' shares summed, and a sum
+ * that is not the stored one recorded in the fault record (the lowest such partition). */
+template <typename Fault>
+__device__ __forceinline__ void parz_gpu_checksum_verify(const parz_gpu_sums& s,
+                                                         const unsigned char* payload,
+                                                         unsigned long long p, unsigned lane,
+                                                         Fault* fault, unsigned code) {
+  unsigned long long sum = parz_gpu_checksum_share(s, payload, p, lane);
+#pragma unroll
+  for (unsigned d = 16; d > 0; d >>= 1)
+    sum += __shfl_xor_sync(0xffffffffu, sum, d);
+  if (lane == 0 && !parz_gpu_checksum_ok(s, p, sum)) {
+    atomicMin(&fault->partition, p);
+    atomicOr(&fault->code, code);
+  }
+}
+#endif
+
 #endif

@@ -1,6 +1,7 @@
 /* The GPU's codec table (gpu/gpu_codecs.h): the GPU takes the chunks of the codecs it has kernels
- * for (zfp, stored, bounded: its decoder alone, test_gpu_bounded.cu) and refuses every other codec the library reads or writes, here the raw codec
- * of the tests (tests/codec_raw/, whose codec table this program links in place of the
+ * for (zfp, stored, bounded: its decoder alone, test_gpu_bounded.cu; lossless, but not a lossless
+ * mode its kernels lack) and refuses every other codec the library reads or writes, here the raw
+ * codec of the tests (tests/codec_raw/, whose codec table this program links in place of the
  * library's), with PARZ_ERR_UNSUPPORTED and a message naming it, which the plugin turns into its
  * CPU fallback. The refusals come before any work: the device API and the filter path refuse
  * with a context no device made, where the first CUDA call would fail (PARZ_ERR_DEVICE), so
@@ -88,6 +89,28 @@ static void table_checks(const parz_chunk_view* raw, const parz_chunk_view* zfp)
         !parz_gpu_codec_bounded.launch_blocks);
   CHECK(!parz_gpu_codec_zfp.whole && !parz_gpu_codec_zfp.scratch_bytes &&
         !parz_gpu_codec_stored.scratch_bytes);
+  /* lossless decodes a chunk at a time and in slices, and encodes nothing; of its modes, those
+   * of a predictor its kernels lack are refused (a view is enough: nothing is read) */
+  CHECK(parz_gpu_codec_find(PARZ_CODEC_LOSSLESS) == &parz_gpu_codec_lossless &&
+        parz_gpu_codec_lossless.enqueue_segments && !parz_gpu_codec_lossless.enqueue_run &&
+        !parz_gpu_codec_lossless.launch_blocks && parz_gpu_codec_lossless.decodes);
+  {
+    parz_chunk_view ll;
+    memset(&ll, 0, sizeof ll);
+    ll.codec = PARZ_CODEC_LOSSLESS;
+    ll.codec_params[1] = 1; /* stack (FORMAT.md, "Lossless chunks") */
+    CHECK(parz_gpu_codec_decoder(&ll, 0, &c, &err) == PARZ_OK && c == &parz_gpu_codec_lossless,
+          ": lossless, stack: %s", err.message);
+    ll.codec_params[1] = 2; /* Holt's */
+    CHECK(parz_gpu_codec_decoder(&ll, 4, &c, &err) == PARZ_ERR_UNSUPPORTED && c == NULL &&
+              strstr(err.message, "chunk 4: lossless predictor 2"),
+          ": lossless, predictor 2: \"%s\"", err.message);
+    ll.codec_params[1] = 0;
+    ll.codec_params[0] = 128; /* the value dictionary */
+    CHECK(parz_gpu_codec_decoder(&ll, 5, &c, &err) == PARZ_ERR_UNSUPPORTED && c == NULL &&
+              strstr(err.message, "chunk 5: lossless transform 128"),
+          ": lossless, transform 128: \"%s\"", err.message);
+  }
   CHECK(parz_gpu_codec_run_bytes() == parz_gpu_codec_zfp.run_bytes);
   CHECK(parz_gpu_codec_decoder(zfp, 0, &c, &err) == PARZ_OK && c == &parz_gpu_codec_zfp);
   refused_raw(parz_gpu_codec_decoder(raw, 3, &c, &err), err, "chunk 3", "decoder of a raw chunk");

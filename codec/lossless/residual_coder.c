@@ -143,31 +143,33 @@ int parz_ll_uncode_residuals(const uint8_t* src, size_t src_bytes, size_t n, uns
     parz_huff_decoder code[PARZ_LL_CONTEXTS];
     parz_ll_residual_reader rd;
     unsigned c, coder = src[0], nc = parz_ll_contexts(w, coder);
-    uint32_t* mem;
+    uint32_t *fast, *mem;
     int bad = PARZ_LL_OK;
     size_t i;
     if ((src_bytes - 1) * 8 < 4u * (w + 1) * nc)
       return refuse(PARZ_LL_BAD_LENGTHS, segment, src_bytes, 0, n, err);
-    mem = work ? work : (uint32_t*)malloc((size_t)nc * PARZ_LL_CONTEXT_WORDS * sizeof *mem);
-    if (!mem)
+    fast = work ? work : (uint32_t*)malloc((size_t)nc * PARZ_LL_CONTEXT_WORDS * sizeof *fast);
+    if (!fast)
       return parz_fail(err, PARZ_ERR_NOMEM, "%s %zu: no room for its code", what, segment);
     /* A context no residual takes has no code word: its table refuses every bit. */
+    mem = fast + (size_t)nc * PARZ_LL_TABLE_SIZE;
     for (c = 0; c < nc && bad == PARZ_LL_OK; c++)
       if ((bad = parz_ll_context_setup(src, src_bytes, w, c, &code[c],
-                                       mem + (size_t)c * PARZ_LL_CONTEXT_WORDS)) != PARZ_LL_OK) {
+                                       mem + (size_t)c * PARZ_LL_CODE_WORDS,
+                                       fast + (size_t)c * PARZ_LL_TABLE_SIZE)) != PARZ_LL_OK) {
         if (!work)
-          free(mem);
+          free(fast);
         return parz_fail(err, PARZ_ERR_STREAM,
                          "%s %zu: code lengths of context %u are not a prefix code", what, segment,
                          c);
       }
-    parz_ll_reader_init(&rd, src, src_bytes, w, coder, code, mem);
+    parz_ll_reader_init(&rd, src, src_bytes, w, coder, code, fast);
     for (i = 0; i < n && bad == PARZ_LL_OK; i++)
       bad = parz_ll_residual_next(&rd, &z[i]);
     if (bad == PARZ_LL_OK)
       bad = parz_ll_reader_end(&rd);
     if (!work)
-      free(mem);
+      free(fast);
     return bad == PARZ_LL_OK ? PARZ_OK : refuse(bad, segment, src_bytes, rd.r.pos, n, err);
   }
   return parz_fail(err, PARZ_ERR_STREAM, "%s %zu: unknown coder %u", what, segment,

@@ -22,8 +22,9 @@
 
 /* Code words of up to PARZ_LL_TABLE_BITS bits take one lookup, longer ones the canonical walk: a
  * small table, since each context of each segment builds its own. A context's memory: its
- * decoder's table and sorted symbols (PARZ_LL_CODE_WORDS), then its fast table
- * (PARZ_LL_TABLE_SIZE). */
+ * decoder's table and sorted symbols (PARZ_LL_CODE_WORDS), and its fast table
+ * (PARZ_LL_TABLE_SIZE), the fast tables of a segment's contexts one after the other (the loop
+ * reads nothing else). */
 #define PARZ_LL_TABLE_BITS 9
 #define PARZ_LL_TABLE_SIZE (1u << PARZ_LL_TABLE_BITS)
 #define PARZ_LL_CODE_WORDS (PARZ_LL_TABLE_SIZE + 65u)
@@ -62,14 +63,14 @@ PARZ_HD uint64_t parz_ll_raw_residual(const uint8_t* src, size_t i, unsigned w) 
   return v;
 }
 
-/* The code of context c of a coded segment (src, bytes: the whole segment) set up in mem
- * (PARZ_LL_CONTEXT_WORDS): its decoder into *d, its fast table after it. PARZ_LL_OK or
- * PARZ_LL_BAD_PREFIX; the caller has checked that the lengths lie inside the bytes. */
+/* The code of context c of a coded segment (src, bytes: the whole segment) set up: its decoder
+ * into *d, over mem (PARZ_LL_CODE_WORDS), and its fast table into fast (PARZ_LL_TABLE_SIZE).
+ * PARZ_LL_OK or PARZ_LL_BAD_PREFIX; the caller has checked that the lengths lie inside the
+ * bytes. */
 PARZ_HD int parz_ll_context_setup(const uint8_t* src, size_t bytes, unsigned w, unsigned c,
-                                  parz_huff_decoder* d, uint32_t* mem) {
+                                  parz_huff_decoder* d, uint32_t* mem, uint32_t* fast) {
   uint8_t len[65];
   unsigned k, ns = w + 1;
-  uint32_t* fast = mem + PARZ_LL_CODE_WORDS;
   parz_bitr r;
   parz_bitr_init(&r, src + 1, bytes - 1, (uint64_t)4u * ns * c, (uint64_t)4u * ns);
   for (k = 0; k < ns; k++)
@@ -121,14 +122,14 @@ PARZ_HD void parz_ll_window_seek(parz_ll_window* v, uint64_t pos) {
 }
 
 /* A coded segment's residuals, one at a time: its bit reader (r, for what the window does not
- * take at once), the window, the contexts' codes (code[c], set up in mem + c *
- * PARZ_LL_CONTEXT_WORDS) and where the next residual's context begins in mem (context
+ * take at once), the window, the contexts' codes (code[c], fast tables at fast + c *
+ * PARZ_LL_TABLE_SIZE) and where the next residual's context's table begins in fast (context
  * (k + 3) / 4 with context coding, else always 0). */
 typedef struct {
   parz_bitr r;
   parz_ll_window v;
   const parz_huff_decoder* code;
-  const uint32_t* mem;
+  const uint32_t* fast;
   unsigned ctx, ctx_mask;
 } parz_ll_residual_reader;
 
@@ -136,7 +137,7 @@ typedef struct {
  * of the code lengths on. */
 PARZ_HD void parz_ll_reader_init(parz_ll_residual_reader* s, const uint8_t* src, size_t bytes,
                                  unsigned w, unsigned coder, const parz_huff_decoder* code,
-                                 const uint32_t* mem) {
+                                 const uint32_t* fast) {
   const unsigned nc = parz_ll_contexts(w, coder);
   parz_bitr_init(&s->r, src + 1, bytes - 1, 0, (uint64_t)(bytes - 1) * 8);
   s->r.pos = (uint64_t)4u * (w + 1) * nc;
@@ -144,7 +145,7 @@ PARZ_HD void parz_ll_reader_init(parz_ll_residual_reader* s, const uint8_t* src,
   s->v.bytes = s->r.bytes;
   parz_ll_window_seek(&s->v, s->r.pos);
   s->code = code;
-  s->mem = mem + PARZ_LL_CODE_WORDS;
+  s->fast = fast;
   s->ctx = 0;
   s->ctx_mask = coder == PARZ_LL_CODER_CONTEXT ? ~0u : 0u;
 }
@@ -156,7 +157,7 @@ PARZ_HD int parz_ll_residual_next(parz_ll_residual_reader* s, uint64_t* z) {
   unsigned k;
   uint32_t e;
   parz_ll_window_fill(v);
-  e = s->mem[s->ctx + (unsigned)(v->buf & (PARZ_LL_TABLE_SIZE - 1))];
+  e = s->fast[s->ctx + (unsigned)(v->buf & (PARZ_LL_TABLE_SIZE - 1))];
   if (e && PARZ_LL_FAST_ADVANCE(e) <= 56) {
     /* the code word and the bits below the leading one, in the buffer */
     uint64_t below;
@@ -171,7 +172,7 @@ PARZ_HD int parz_ll_residual_next(parz_ll_residual_reader* s, uint64_t* z) {
     int32_t sym;
     s->r.pos = parz_ll_window_pos(v);
     sym = e ? (int32_t)PARZ_LL_FAST_K(e)
-            : parz_huff_decode_long(&s->code[s->ctx / PARZ_LL_CONTEXT_WORDS], parz_bitr_peek(&s->r),
+            : parz_huff_decode_long(&s->code[s->ctx >> PARZ_LL_TABLE_BITS], parz_bitr_peek(&s->r),
                                     &l);
     if (sym < 0)
       return PARZ_LL_BAD_WORD;
@@ -189,7 +190,7 @@ PARZ_HD int parz_ll_residual_next(parz_ll_residual_reader* s, uint64_t* z) {
       return PARZ_LL_BAD_PAST;
     parz_ll_window_seek(v, s->r.pos);
   }
-  s->ctx = (parz_ll_context_of(k) & s->ctx_mask) * PARZ_LL_CONTEXT_WORDS;
+  s->ctx = (parz_ll_context_of(k) & s->ctx_mask) << PARZ_LL_TABLE_BITS;
   return PARZ_LL_OK;
 }
 

@@ -26,7 +26,9 @@
 
 #include "checksum.cuh"
 #include "gpu_codecs.h"
-#include "lorenzo.h"
+extern "C" {
+#include "lorenzo.h" /* a C header without C++ guards */
+}
 #include "lossless.h"
 #include "lossless_codec.h"
 #include "residual_decode.h"
@@ -87,14 +89,7 @@ __global__ void verify_kernel(const ll_args a) {
   const unsigned lane = threadIdx.x & 31u;
   if (p >= a.sum_end)
     return; /* the whole warp */
-  unsigned long long sum = parz_gpu_checksum_share(a.sums, a.payload, p, lane);
-#pragma unroll
-  for (unsigned d = 16; d > 0; d >>= 1)
-    sum += __shfl_xor_sync(0xffffffffu, sum, d);
-  if (lane == 0 && !parz_gpu_checksum_ok(a.sums, p, sum)) {
-    atomicMin(&a.fault->partition, p);
-    atomicOr(&a.fault->code, (unsigned)PARZ_GPU_FAULT_CHECKSUM);
-  }
+  parz_gpu_checksum_verify(a.sums, a.payload, p, lane, a.fault, PARZ_GPU_FAULT_CHECKSUM);
 }
 
 /* One warp (the whole CTA) per segment: its residuals, zigzagged, at their values' places. */
@@ -145,10 +140,13 @@ __global__ void segments_kernel(const ll_args a) {
       record(a, s);
     return;
   }
+  /* the contexts' decoders, their fast tables, their decoders' tables */
   parz_huff_decoder* code = (parz_huff_decoder*)shared;
-  uint32_t* mem = (uint32_t*)(code + nc);
+  uint32_t* fast = (uint32_t*)(code + nc);
+  uint32_t* mem = fast + nc * PARZ_LL_TABLE_SIZE;
   const int bad = lane < nc ? parz_ll_context_setup(src, bytes, w, lane, &code[lane],
-                                                    mem + (size_t)lane * PARZ_LL_CONTEXT_WORDS)
+                                                    mem + lane * PARZ_LL_CODE_WORDS,
+                                                    fast + lane * PARZ_LL_TABLE_SIZE)
                             : PARZ_LL_OK;
   if (__any_sync(0xffffffffu, bad != PARZ_LL_OK)) {
     if (lane == 0)
@@ -158,7 +156,7 @@ __global__ void segments_kernel(const ll_args a) {
   if (lane != 0)
     return;
   parz_ll_residual_reader rd;
-  parz_ll_reader_init(&rd, src, bytes, w, coder, code, mem);
+  parz_ll_reader_init(&rd, src, bytes, w, coder, code, fast);
   for (b = b0; b < b1; b++) {
     block_box(a, b, o, e);
     for (unsigned x0 = 0; x0 < e[0]; x0++)
@@ -298,7 +296,8 @@ cudaError_t launch(const ll_args& a, cudaStream_t st) {
   const unsigned long long segments = a.end - a.first;
   const unsigned long long block_end = PARZ_MIN(a.end * a.C, a.nblocks);
   const unsigned nc = parz_ll_contexts(a.w, PARZ_LL_CODER_CONTEXT);
-  const size_t shared = nc * (sizeof(parz_huff_decoder) + PARZ_LL_CONTEXT_WORDS * 4u);
+  const size_t shared =
+      nc * (sizeof(parz_huff_decoder) + (PARZ_LL_TABLE_SIZE + PARZ_LL_CODE_WORDS) * 4u);
   cudaError_t e = cudaFuncSetAttribute(segments_kernel<T>,
                                        cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared);
   if (e == cudaSuccess && a.sum_end > a.sum_first) {
