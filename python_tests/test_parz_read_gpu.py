@@ -355,3 +355,34 @@ with h5py.File(sys.argv[1], "r") as f:
     assert p.returncode == 0, p.stderr
     assert p.stdout.count("ok ") == len(lossless_file[1]), p.stdout
     assert "parz: " not in p.stderr, p.stderr
+
+
+def test_lossless_modes_without_kernels(tmp_path):
+    """Holt's predictor (a trend) and the value dictionary (a record of few levels) have no GPU
+    kernels: parz.read(device="cuda") refuses them naming the mode, and the filter under
+    PARZ_EXEC=cuda decodes them on the CPU, every bit, without a warning."""
+    n = np.arange(30000)
+    noise = np.random.default_rng(39).integers(0, 5, n.size)
+    series = {"trend": 250.0 + 0.37 * n + 0.05 * (n % 400 - 200) + 1e-6 * noise,
+              "levels": np.array([-2.2e-4, -2.15e-4, -0.0, 1e300])[(n // 7 + noise) % 4]}
+    path = str(tmp_path / "modes.h5")
+    with h5py.File(path, "w") as f:
+        for name, a in series.items():
+            f.create_dataset(name, data=a, chunks=(30000,), **parz.Parz(codec="lossless"))
+            np.save(str(tmp_path / name) + ".npy", a)
+    with h5py.File(path, "r") as f:
+        for name, mode in (("trend", "predictor 2"), ("levels", "transform 128")):
+            _, raw = f[name].id.read_direct_chunk((0,))
+            assert (raw[48], raw[49]) == ((0, 2) if name == "trend" else (128, 0)), name
+            with pytest.raises(OSError, match=mode):
+                parz.read(f[name], device="cuda")
+    code = """
+import h5py, numpy as np, parz
+with h5py.File(%r, "r") as f:
+    for name in ("trend", "levels"):
+        assert f[name][...].tobytes() == np.load(%r + name + ".npy").tobytes(), name
+        print("ok", name)
+""" % (path, str(tmp_path) + "/")
+    p = fresh_python(code, PARZ_EXEC="cuda")
+    assert p.returncode == 0 and p.stdout.count("ok ") == 2, (p.stdout, p.stderr)
+    assert "parz: " not in p.stderr, p.stderr
