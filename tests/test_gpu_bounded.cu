@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "check.h"
+#include "gpu_test_context.h"
 #include "checksum.h"
 #include "parz_chunk.h"
 #include "parz_chunked.h"
@@ -487,21 +488,15 @@ static void real(const char* dir) {
 }
 
 int main(int argc, char** argv) {
-  parz_error e;
   const char* dir = NULL;
   for (int i = 1; i < argc; i++)
     if (!strcmp(argv[i], "--small"))
       small = 1;
     else
       dir = argv[i];
-  if (!parz_gpu_available()) {
-    printf("SKIP: no CUDA device\n");
-    return 77;
-  }
-  if (parz_gpu_context_create(&ctx, 0, &e) != PARZ_OK) {
-    fprintf(stderr, "FAIL: context: %s\n", e.message);
-    return 1;
-  }
+  const int start = gpu_test_context(&ctx);
+  if (start)
+    return start;
   crafted();
   hostile();
   batch();

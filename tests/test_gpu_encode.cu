@@ -28,6 +28,7 @@
 #include <cuda_runtime.h>
 
 #include "check.h"
+#include "gpu_test_context.h"
 #include "gpu_encode_cases.h"
 #include "gpu_internal.h"
 #include "parz_gpu.h"
@@ -676,21 +677,15 @@ static void stored_cases(int small) {
 int main(int argc, char** argv) {
   const char* dir = NULL;
   int small = 0;
-  parz_error e;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--small"))
       small = 1;
     else
       dir = argv[i];
   }
-  if (!parz_gpu_available()) {
-    printf("SKIP: no CUDA device\n");
-    return 77;
-  }
-  if (parz_gpu_context_create(&ctx, 0, &e) != PARZ_OK) {
-    fprintf(stderr, "FAIL: context: %s\n", e.message);
-    return 1;
-  }
+  const int start = gpu_test_context(&ctx);
+  if (start)
+    return start;
   {
     const gpu_encode_scope scope = {small != 0, small != 0, false, !small};
     CHECK(gpu_encode_cases(scope, compare) == 0, "parameters the codec refused");

@@ -20,6 +20,7 @@
 #include <cuda_runtime.h>
 
 #include "check.h"
+#include "gpu_test_context.h"
 #include "parz_gpu.h"
 #include "real_arrays.h"
 #include "xorshift.h"
@@ -390,21 +391,15 @@ static void refusals(void) {
 int main(int argc, char** argv) {
   const char* dirs[2] = {NULL, NULL};
   int small = 0, ndirs = 0;
-  parz_error e;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--small"))
       small = 1;
     else if (ndirs < 2)
       dirs[ndirs++] = argv[i];
   }
-  if (!parz_gpu_available()) {
-    printf("SKIP: no CUDA device\n");
-    return 77;
-  }
-  if (parz_gpu_context_create(&ctx, 0, &e) != PARZ_OK) {
-    fprintf(stderr, "FAIL: context: %s\n", e.message);
-    return 1;
-  }
+  const int start = gpu_test_context(&ctx);
+  if (start)
+    return start;
   refusals();
   synthetic_cases(small);
   hostile_cases(small);
