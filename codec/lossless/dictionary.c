@@ -88,13 +88,14 @@ int parz_ll_dict_read(const uint8_t* data, size_t bytes, unsigned w, size_t max_
     return parz_fail(err, PARZ_ERR_FORMAT, "lossless dictionary list: %s", e.message);
   }
   for (i = 0; i < d; i++) {
-    if (u[i] > top || (i && (u[i] == 0 || u[i] > top - sum))) {
+    const uint64_t step = u[i];
+    if (step > top || (i && (step == 0 || step > top - sum))) {
       free(u);
       return parz_fail(err, PARZ_ERR_FORMAT,
                        "lossless dictionary value %zu: step %llu after %llu does not ascend", i,
-                       (unsigned long long)u[i], (unsigned long long)sum);
+                       (unsigned long long)step, (unsigned long long)sum);
     }
-    sum = u[i] = i ? sum + u[i] : u[i];
+    sum = u[i] = i ? sum + step : step;
   }
   *count = (size_t)d;
   if (sorted)
