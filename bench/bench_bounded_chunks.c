@@ -20,6 +20,7 @@
 typedef struct {
   parz_array a; /* one chunk's shape, contiguous */
   void* data;
+  void* out; /* the decoded values */
   unsigned char* coded;
   size_t cap, bytes;
 } chunk;
@@ -60,6 +61,7 @@ static chunk* cut(const real_array* r, size_t limit, size_t* count) {
       n *= a->shape[k];
     }
     out[i].data = malloc(n * w);
+    out[i].out = malloc(n * w);
     /* rows along the last axis, copied out of the whole array */
     for (j = 0; j < n / a->shape[a->dims - 1]; j++) {
       size_t src = 0, rr = j;
@@ -85,6 +87,38 @@ static uint64_t fnv(uint64_t h, const unsigned char* p, size_t n) {
 }
 
 static double minimum(double a, double b) { return a < b ? a : b; }
+
+/* Every chunk encoded (encode != 0) or decoded on `threads` threads, the wall-clock and CPU
+ * seconds it took in *wall and *cpu; 0, or 1 after printing the error. */
+static int run_chunks(chunk* ch, size_t nch, const parz_chunk_config* cfg, int threads, int encode,
+                      const char* name, double* wall, double* cpu) {
+  const double t0 = bench_now(), c0 = bench_process_cpu();
+  parz_error err;
+  for (size_t i = 0; i < nch; i++) {
+    const size_t raw = parz_array_count(&ch[i].a) * parz_type_size(ch[i].a.type);
+    int rc;
+    if (encode && !ch[i].coded) {
+      ch[i].cap = parz_chunk_bound(&ch[i].a, cfg);
+      ch[i].coded = (unsigned char*)malloc(ch[i].cap);
+    }
+    if (encode)
+      rc = threads == 1 ? parz_chunk_encode(&ch[i].a, ch[i].data, cfg, ch[i].coded, ch[i].cap,
+                                            &ch[i].bytes, &err)
+                        : parz_omp_chunk_encode(&ch[i].a, ch[i].data, cfg, ch[i].coded, ch[i].cap,
+                                                &ch[i].bytes, threads, &err);
+    else
+      rc = threads == 1
+               ? parz_chunk_decode(ch[i].coded, ch[i].bytes, ch[i].out, raw, &err)
+               : parz_omp_chunk_decode(ch[i].coded, ch[i].bytes, ch[i].out, raw, threads, &err);
+    if (rc) {
+      fprintf(stderr, "%s: %s: %s\n", name, encode ? "encode" : "decode", err.message);
+      return 1;
+    }
+  }
+  *wall = bench_now() - t0;
+  *cpu = bench_process_cpu() - c0;
+  return 0;
+}
 
 int main(int argc, char** argv) {
   const char* dir = NULL;
@@ -141,7 +175,6 @@ int main(int argc, char** argv) {
     const double range = real_array_value_range(r);
     for (int e = 0; e < nebs; e++) {
       parz_chunk_config cfg;
-      parz_error err;
       double enc[8], dec[8], enc_cpu = 1e30, dec_cpu = 1e30;
       uint64_t hash = 0xcbf29ce484222325ULL;
       size_t total = 0;
@@ -159,50 +192,17 @@ int main(int argc, char** argv) {
         enc[t] = dec[t] = 1e30;
       for (int rep = 0; rep < reps; rep++)
         for (int t = 0; t < nthreads; t++) {
-          double t0 = bench_now(), c0 = bench_process_cpu();
-          for (size_t i = 0; i < nch; i++) {
-            if (!ch[i].coded) {
-              ch[i].cap = parz_chunk_bound(&ch[i].a, &cfg);
-              ch[i].coded = (unsigned char*)malloc(ch[i].cap);
-            }
-            int rc = threads[t] == 1
-                         ? parz_chunk_encode(&ch[i].a, ch[i].data, &cfg, ch[i].coded, ch[i].cap,
-                                             &ch[i].bytes, &err)
-                         : parz_omp_chunk_encode(&ch[i].a, ch[i].data, &cfg, ch[i].coded, ch[i].cap,
-                                                 &ch[i].bytes, threads[t], &err);
-            if (rc) {
-              fprintf(stderr, "%s: encode: %s\n", r->name, err.message);
-              return 1;
-            }
-          }
-          double t1 = bench_now(), c1 = bench_process_cpu();
-          enc[t] = minimum(enc[t], t1 - t0);
+          double wall, cpu;
+          if (run_chunks(ch, nch, &cfg, threads[t], 1, r->name, &wall, &cpu))
+            return 1;
+          enc[t] = minimum(enc[t], wall);
           if (threads[t] == 1)
-            enc_cpu = minimum(enc_cpu, c1 - c0);
-          for (size_t i = 0; i < nch; i++) {
-            size_t raw = parz_array_count(&ch[i].a) * parz_type_size(r->array.type);
-            int rc = threads[t] == 1
-                         ? parz_chunk_decode(ch[i].coded, ch[i].bytes, ch[i].data, raw, &err)
-                         : parz_omp_chunk_decode(ch[i].coded, ch[i].bytes, ch[i].data, raw,
-                                                 threads[t], &err);
-            if (rc) {
-              fprintf(stderr, "%s: decode: %s\n", r->name, err.message);
-              return 1;
-            }
-          }
-          double t2 = bench_now(), c2 = bench_process_cpu();
-          dec[t] = minimum(dec[t], t2 - t1);
+            enc_cpu = minimum(enc_cpu, cpu);
+          if (run_chunks(ch, nch, &cfg, threads[t], 0, r->name, &wall, &cpu))
+            return 1;
+          dec[t] = minimum(dec[t], wall);
           if (threads[t] == 1)
-            dec_cpu = minimum(dec_cpu, c2 - c1);
-          /* the decoded values replace the input: encode the originals again next round */
-          if (rep + 1 < reps || t + 1 < nthreads) {
-            chunk* fresh = cut(r, (size_t)(mib * (1 << 20)), &nch);
-            for (size_t i = 0; i < nch; i++) {
-              free(ch[i].data);
-              ch[i].data = fresh[i].data;
-            }
-            free(fresh);
-          }
+            dec_cpu = minimum(dec_cpu, cpu);
         }
       for (size_t i = 0; i < nch; i++) {
         hash = fnv(hash, ch[i].coded, ch[i].bytes);
@@ -215,15 +215,9 @@ int main(int argc, char** argv) {
         printf(" %.0f | %.0f |", mb / enc[t], mb / dec[t]);
       printf(" %.0f | %.0f |\n", mb / enc_cpu, mb / dec_cpu);
       fflush(stdout);
-      chunk* fresh = cut(r, (size_t)(mib * (1 << 20)), &nch);
-      for (size_t i = 0; i < nch; i++) {
-        free(ch[i].data);
-        ch[i].data = fresh[i].data;
-      }
-      free(fresh);
     }
     for (size_t i = 0; i < nch; i++)
-      free(ch[i].data), free(ch[i].coded);
+      free(ch[i].data), free(ch[i].out), free(ch[i].coded);
     free(ch);
   }
   real_arrays_free(arrays, narrays);
