@@ -211,6 +211,30 @@ static void estimate(void) {
   free(codes), free(freq), free(out), free(book.len);
 }
 
+/* A chunk large enough that every pass of the forward pass is cut into parts (a part holds
+ * thousands of values): smooth values with NaN and fill values, every predictor, the same chunk
+ * on jobs run last first as serially. */
+static void large_on_jobs(void) {
+  parz_bounded_shape s = {PARZ_FLOAT, 3, {40, 70, 90}};
+  const size_t n = parz_bounded_count(&s);
+  float* v = (float*)malloc(n * sizeof *v);
+  const float fill = -1e10f;
+  for (size_t i = 0; i < n; i++)
+    v[i] = i % 997 == 0 ? NAN : i % 89 == 0 ? fill : (float)(50 * sin(0.002 * (double)i));
+  for (int p = 0; p <= PARZ_BOUNDED_PREDICTORS; p++) {
+    parz_bounded_options opt = {p, 2, 4096, &fill, NULL};
+    parz_bounded_chunk c;
+    parz_error err;
+    int rc = parz_bounded_chunk_encode(&s, v, 1e-3, &opt, &c, &err);
+    CHECK(rc == PARZ_OK, "large chunk, predictor %d: %s", p, rc ? err.message : "");
+    if (rc == PARZ_OK) {
+      same_on_jobs("large chunk", &s, v, 1e-3, &opt, &c);
+      parz_bounded_chunk_free(&c);
+    }
+  }
+  free(v);
+}
+
 /* Bad arguments refused with a message. */
 static void arguments(void) {
   float v[4] = {1, 2, 3, 4};
@@ -495,6 +519,7 @@ int main(int argc, char** argv) {
   CHECK(written_hash == 0xff26287d9e322ae9ull,
         "crafted arrays: the chunks' bytes changed (%016llx)", (unsigned long long)written_hash);
   estimate();
+  large_on_jobs();
   hostile_books();
   hostile_segments();
   hostile_codes();

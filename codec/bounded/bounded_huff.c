@@ -136,7 +136,7 @@ void parz_bounded_count_symbols(const int32_t* codes, size_t n, size_t seg, uint
   if (runs)
     memset(runs, 0, PARZ_BOUNDED_SYMBOLS * sizeof *runs);
   j.nseg = (n + seg - 1) / seg;
-  j.parts = parz_bounded_parts(jobs, j.nseg);
+  j.parts = parz_bounded_parts(jobs, j.nseg, n);
   if (j.parts > 1) {
     code_range(codes, n, &lo, &hi);
     j.m = 1 + PARZ_BOUNDED_RUNS + (size_t)(hi - lo) + 1;

@@ -13,12 +13,20 @@
 /* The most parts of one pass: each part of a symbol count holds histograms of its own. */
 #define PARZ_BOUNDED_PARTS_MAX 64u
 
-/* Parts a pass of `units` units is cut into: 1 without jobs. */
-static inline uint64_t parz_bounded_parts(const parz_jobs* jobs, uint64_t units) {
+/* Values a part holds at least: a pass of fewer runs whole, where handing it to the jobs would
+ * cost more than it saves (the interpolation's coarse levels are passes of a few values). */
+#define PARZ_BOUNDED_PART_VALUES 8192u
+
+/* Parts a pass of `units` units and `values` values is cut into: 1 without jobs. */
+static inline uint64_t parz_bounded_parts(const parz_jobs* jobs, uint64_t units, uint64_t values) {
   uint64_t p = jobs && jobs->run && jobs->parts > 1 ? jobs->parts : 1;
   if (p > PARZ_BOUNDED_PARTS_MAX)
     p = PARZ_BOUNDED_PARTS_MAX;
-  return p < units ? p : (units ? units : 1);
+  if (p > values / PARZ_BOUNDED_PART_VALUES)
+    p = values / PARZ_BOUNDED_PART_VALUES;
+  if (p > units)
+    p = units;
+  return p ? p : 1;
 }
 
 /* Part i of `parts` of `units` units: [*first, *first + *count). */

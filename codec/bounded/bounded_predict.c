@@ -87,14 +87,14 @@ static void lorenzo_forward(const size_t n[4], const size_t st[4], int32_t* q, c
     for (size_t i = 0; i < total; i++)
       if (hole[i] != PARZ_BOUNDED_KNOWN)
         q[i] = clamp_q(lorenzo_pred(q, n, st, i));
-  j.parts = parz_bounded_parts(jobs, j.units);
+  j.parts = parz_bounded_parts(jobs, j.units, total);
   parz_bounded_run(jobs, j.parts, lorenzo_part, &j);
   for (unsigned k = 0; k < 4; k++) {
     if (n[k] < 2)
       continue;
     j.axis = k;
     j.units = lorenzo_sum_units(n, st, k);
-    j.parts = parz_bounded_parts(jobs, j.units);
+    j.parts = parz_bounded_parts(jobs, j.units, total);
     parz_bounded_run(jobs, j.parts, lorenzo_part, &j);
   }
 }
@@ -313,7 +313,9 @@ void parz_bounded_predict(const parz_bounded_shape* s, int predictor, const void
   for (unsigned k = 0; k < np; k++) {
     j.p = &passes[k];
     j.units = interp_units(&passes[k]);
-    j.parts = parz_bounded_parts(jobs, j.units);
+    j.parts = parz_bounded_parts(
+        jobs, j.units,
+        (uint64_t)passes[k].cnt[0] * passes[k].cnt[1] * passes[k].cnt[2] * passes[k].cnt[3]);
     parz_bounded_run(jobs, j.parts, interp_part, &j);
   }
 }

@@ -140,7 +140,7 @@ static void value_pass_run(value_pass* j, const parz_bounded_shape* s, const voi
   j->s = s;
   j->src = src;
   j->n = parz_bounded_count(s);
-  j->parts = parz_bounded_parts(jobs, j->n);
+  j->parts = parz_bounded_parts(jobs, j->n, j->n);
   parz_bounded_run(jobs, j->parts, job, j);
 }
 
