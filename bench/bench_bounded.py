@@ -7,9 +7,10 @@ range, its fill value -1e10 given as the dataset's fill value, masked by ParZ; S
 array as it is), chunks of at most about 1 MiB and 4 MiB (the largest extent halved until the
 chunk fits). SZ3 runs as its own program on the whole array (it has no chunks); its speeds are
 the times it prints. Every decoded value is checked: within eb where finite and not the fill
-value, bit for bit otherwise. Speeds are MB/s of raw array, the best of --reps runs.
+value, bit for bit otherwise. Speeds are MB/s of raw array, the best of --reps runs. The table
+goes to standard output and, with --out, to DIR/bench_bounded.
 
-    bench_bounded.py --data DIR --sz3 PATH [--reps N] [--out FILE]
+    bench_bounded.py --data DIR --sz3 PATH [--reps N] [--out DIR]
 """
 import os
 import re
