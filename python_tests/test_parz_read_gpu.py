@@ -308,17 +308,19 @@ def special_f32(n):
 @pytest.fixture(scope="module")
 def lossless_file(tmp_path_factory, etopo, vasp, ccsm):
     """Lossless datasets (codec 3): every type, ranks 1 to 4, both predictors, special bit
-    patterns, edge chunks; each dataset's values also in NAME.npy beside the file."""
+    patterns, edge chunks; each dataset's values also in NAME.npy beside the file. The series
+    ask for the stack predictor (Lorenzo's below rank 4) so that the encoder does not choose
+    Holt's predictor or the value dictionary, which the GPU's kernels lack (tested apart)."""
     d = tmp_path_factory.mktemp("lossless")
     p = str(d / "lossless.h5")
     rng = np.random.default_rng(39)
     data = {
         "f32": (etopo[:300, :1000], (64, 384), {}),
         "f64": (vasp[:20], (8, 64, 64), {}),
-        "i32": (rng.integers(-2**30, 2**30, 10007).astype(np.int32), (3000,), {}),
+        "i32": (rng.integers(-2**30, 2**30, 10007).astype(np.int32), (3000,), {"stack": True}),
         "i64": (np.cumsum(rng.integers(-2**40, 2**40, (50, 70)), axis=1), (16, 32), {}),
         "f4d": (ccsm[:, :20], (1, 20, 64, 128), {"stack": True}),
-        "special": (special_f32(20000), (8192,), {}),
+        "special": (special_f32(20000), (8192,), {"stack": True}),
     }
     with h5py.File(p, "w") as f:
         for name, (a, chunks, opts) in data.items():
@@ -374,7 +376,7 @@ def test_lossless_modes_without_kernels(tmp_path):
         for name, mode in (("trend", "predictor 2"), ("levels", "transform 128")):
             _, raw = f[name].id.read_direct_chunk((0,))
             assert (raw[48], raw[49]) == ((0, 2) if name == "trend" else (128, 0)), name
-            with pytest.raises(OSError, match=mode):
+            with pytest.raises(ValueError, match=mode):
                 parz.read(f[name], device="cuda")
     code = """
 import h5py, numpy as np, parz
