@@ -22,28 +22,39 @@
 #include "vectors/chunk_v2_bounded.h"
 #include "vectors/chunk_v2_stored.h"
 
+/* Decodes vector c (n bytes) of array a into `decoded`'s values, and encodes `input` under cfg
+ * back into exactly c's bytes. */
+static void round_trip(const char* name, const unsigned char* c, size_t n, const parz_array* a,
+                       const void* input, const void* decoded, const parz_chunk_config* cfg) {
+  parz_error err;
+  size_t raw = test_count(a) * parz_type_size(a->type), w = 0;
+  unsigned char* out = malloc(raw);
+  unsigned char again[512];
+  int rc = out ? parz_chunk_decode(c, n, out, raw, &err) : PARZ_ERR_NOMEM;
+  CHECK(rc == PARZ_OK && !memcmp(out, decoded, raw), "%s: decode: %s", name,
+        rc ? err.message : "values differ");
+  rc = parz_chunk_encode(a, input, cfg, again, sizeof again, &w, &err);
+  CHECK(rc == PARZ_OK && w == n && !memcmp(again, c, n), "%s: encoder output differs (%s)", name,
+        rc ? err.message : "bytes");
+  free(out);
+}
+
 /* Parses, decodes and re-encodes one vector. */
 static void check_vector(const char* name, const unsigned char* c, size_t n, const parz_array* a,
                          const void* input, const void* decoded, parz_chunk_config cfg,
                          parz_table_kind kind) {
   parz_chunk_view v;
   parz_error err;
-  size_t raw = test_count(a) * parz_type_size(a->type), w = 0;
-  unsigned char* out = malloc(raw);
-  unsigned char again[512];
+  const size_t raw = test_count(a) * parz_type_size(a->type);
   int rc = parz_chunk_parse(c, n, &v, &err);
   CHECK(rc == PARZ_OK, "%s: parse: %s", name, err.message);
   /* AUTO is only used with the fixed-rate vector, where it must resolve to NONE */
   CHECK(rc || (v.table == (kind == PARZ_TABLE_AUTO ? PARZ_TABLE_NONE : kind) &&
                v.raw_bytes == raw && v.nexceptions == 0),
         "%s: fields", name);
-  rc = parz_chunk_decode(c, n, out, raw, &err);
-  CHECK(rc == PARZ_OK && !memcmp(out, decoded, raw), "%s: decoded values differ", name);
   cfg.table = kind;
   cfg.checksum = PARZ_CHECKSUM_OFF; /* version 1 has no payload checksums */
-  rc = parz_chunk_encode(a, input, &cfg, again, sizeof again, &w, &err);
-  CHECK(rc == PARZ_OK && w == n && !memcmp(again, c, n), "%s: encoder output differs", name);
-  free(out);
+  round_trip(name, c, n, a, input, decoded, &cfg);
 }
 
 /* parz_crc32c_combine against the CRC of the whole, for splits at every place of messages of
@@ -294,7 +305,6 @@ int main(void) {
     /* (float)(q * step) of q = 0..3, step = 1 - 2^-21, as FORMAT.md's example works them out */
     static const uint32_t want5[8] = {0x00000000u, 0x3f7ffff8u, 0x3ffffff8u, 0x403ffffau,
                                       0x7f800000u, 0x403ffffau, 0x403ffffau, 0x7fc00000u};
-    uint32_t out5[8];
     rc = parz_chunk_parse(c5, n5, &v, &err);
     CHECK(rc == PARZ_OK, "bounded vector parse: %s", err.message);
     CHECK(v.version == 2 && v.codec == PARZ_CODEC_BOUNDED && v.table == PARZ_TABLE_HYBRID &&
@@ -303,23 +313,17 @@ int main(void) {
               v.payload_bytes == 8 && v.nexceptions == 1 && v.mask.nvalues == 1 &&
               v.codec_data == c5 + 248 && v.codec_data_bytes == 24 && v.payload == c5 + 272,
           "bounded vector fields");
-    rc = parz_chunk_decode(c5, n5, out5, sizeof out5, &err);
-    CHECK(rc == PARZ_OK && !memcmp(out5, want5, sizeof out5), "bounded vector decode: %s",
-          rc ? err.message : "values differ");
     memset(&cfg, 0, sizeof cfg);
     cfg.codec = PARZ_CODEC_BOUNDED;
     cfg.settings.error_bound = 0.5;
     cfg.settings.predictor = 1;
-    rc = parz_chunk_encode(&a5, chunk_v2_bounded_values, &cfg, again, sizeof again, &written, &err);
-    CHECK(rc == PARZ_OK && written == n5 && !memcmp(again, c5, n5),
-          "encoder output differs from the bounded test vector (%s)", rc ? err.message : "bytes");
+    round_trip("bounded vector", c5, n5, &a5, chunk_v2_bounded_values, want5, &cfg);
   }
   /* a lossless chunk (codec 3): scaled integers, the 2-D Lorenzo predictor, coder 1 */
   {
     const unsigned char* c6 = chunk_v2_lossless;
     size_t n6 = sizeof chunk_v2_lossless;
     parz_array a6 = test_array(PARZ_FLOAT, 2, 3, 4, 0, 0);
-    float out6[12];
     rc = parz_chunk_parse(c6, n6, &v, &err);
     CHECK(rc == PARZ_OK, "lossless vector parse: %s", err.message);
     CHECK(v.version == 2 && v.codec == PARZ_CODEC_LOSSLESS && v.table == PARZ_TABLE_HYBRID &&
@@ -330,27 +334,19 @@ int main(void) {
               v.checksums == c6 + 152 && v.payload == c6 + 160 && v.nexceptions == 0 &&
               v.mask.nvalues == 0,
           "lossless vector fields");
-    rc = parz_chunk_decode(c6, n6, out6, sizeof out6, &err);
-    CHECK(rc == PARZ_OK && !memcmp(out6, chunk_v2_lossless_values, sizeof out6),
-          "lossless vector decode: %s", rc ? err.message : "values differ");
     memset(&cfg, 0, sizeof cfg);
     cfg.codec = PARZ_CODEC_LOSSLESS;
-    rc =
-        parz_chunk_encode(&a6, chunk_v2_lossless_values, &cfg, again, sizeof again, &written, &err);
-    CHECK(rc == PARZ_OK && written == n6 && !memcmp(again, c6, n6),
-          "encoder output differs from the lossless test vector");
+    round_trip("lossless vector", c6, n6, &a6, chunk_v2_lossless_values, chunk_v2_lossless_values,
+               &cfg);
     cfg.stored = PARZ_STORED_WHEN_SMALLER; /* 184 bytes, the stored chunk 192 */
-    rc =
-        parz_chunk_encode(&a6, chunk_v2_lossless_values, &cfg, again, sizeof again, &written, &err);
-    CHECK(rc == PARZ_OK && written == n6 && !memcmp(again, c6, n6),
-          "lossless vector with stored chunks on");
+    round_trip("lossless vector with stored chunks on", c6, n6, &a6, chunk_v2_lossless_values,
+               chunk_v2_lossless_values, &cfg);
   }
   /* a lossless chunk with Holt's predictor (codec 3, predictor 2), which the encoder chooses */
   {
     const unsigned char* c7 = chunk_v1_lossless_holt;
     size_t n7 = sizeof chunk_v1_lossless_holt;
     parz_array a7 = test_array(PARZ_INT32, 1, 8, 0, 0, 0);
-    int32_t out7[8];
     rc = parz_chunk_parse(c7, n7, &v, &err);
     CHECK(rc == PARZ_OK, "Holt vector parse: %s", err.message);
     CHECK(v.version == 1 && v.codec == PARZ_CODEC_LOSSLESS && v.nblocks == 1 && v.nsegments == 1 &&
@@ -358,39 +354,28 @@ int main(void) {
               v.codec_params[3] == 8 && v.payload_bits == 160 && v.payload_bytes == 24 &&
               v.nchecksums == 0 && v.payload == c7 + 128,
           "Holt vector fields");
-    rc = parz_chunk_decode(c7, n7, out7, sizeof out7, &err);
-    CHECK(rc == PARZ_OK && !memcmp(out7, chunk_v1_lossless_holt_values, sizeof out7),
-          "Holt vector decode: %s", rc ? err.message : "values differ");
     memset(&cfg, 0, sizeof cfg);
     cfg.codec = PARZ_CODEC_LOSSLESS;
     cfg.checksum = PARZ_CHECKSUM_OFF;
-    rc = parz_chunk_encode(&a7, chunk_v1_lossless_holt_values, &cfg, again, sizeof again, &written,
-                           &err);
-    CHECK(rc == PARZ_OK && written == n7 && !memcmp(again, c7, n7),
-          "encoder output differs from the Holt test vector");
+    round_trip("Holt vector", c7, n7, &a7, chunk_v1_lossless_holt_values,
+               chunk_v1_lossless_holt_values, &cfg);
   }
   /* a lossless chunk with the value dictionary (codec 3, transform 128, codec data) */
   {
     const unsigned char* c8 = chunk_v2_lossless_dict;
     size_t n8 = sizeof chunk_v2_lossless_dict;
     parz_array a8 = test_array(PARZ_FLOAT, 1, 32, 0, 0, 0);
-    float out8[32];
     rc = parz_chunk_parse(c8, n8, &v, &err);
     CHECK(rc == PARZ_OK, "dictionary vector parse: %s", err.message);
     CHECK(v.version == 2 && v.codec == PARZ_CODEC_LOSSLESS && v.nsegments == 1 &&
               v.codec_params[0] == 128 && v.codec_params[1] == 0 && v.codec_data == c8 + 144 &&
               v.codec_data_bytes == 32 && v.payload_bits == 208 && v.payload == c8 + 176,
           "dictionary vector fields");
-    rc = parz_chunk_decode(c8, n8, out8, sizeof out8, &err);
-    CHECK(rc == PARZ_OK && !memcmp(out8, chunk_v2_lossless_dict_values, sizeof out8),
-          "dictionary vector decode: %s", rc ? err.message : "values differ");
     memset(&cfg, 0, sizeof cfg);
     cfg.codec = PARZ_CODEC_LOSSLESS;
     cfg.checksum = PARZ_CHECKSUM_OFF;
-    rc = parz_chunk_encode(&a8, chunk_v2_lossless_dict_values, &cfg, again, sizeof again, &written,
-                           &err);
-    CHECK(rc == PARZ_OK && written == n8 && !memcmp(again, c8, n8),
-          "encoder output differs from the dictionary test vector");
+    round_trip("dictionary vector", c8, n8, &a8, chunk_v2_lossless_dict_values,
+               chunk_v2_lossless_dict_values, &cfg);
   }
   return test_finish("test_chunk_vector");
 }
