@@ -20,6 +20,7 @@
 #include <cuda_runtime.h>
 
 #include "check.h"
+#include "lossless_config.h"
 #include "gpu_codecs.h"
 #include "gpu_test_context.h"
 #include "parz_gpu.h"
@@ -30,15 +31,6 @@ static parz_gpu_context* ctx;
 
 /* Bytes of poison before and after each GPU destination. */
 #define GUARD 256
-
-static parz_chunk_config lossless(unsigned predictor, uint32_t C) {
-  parz_chunk_config cfg;
-  memset(&cfg, 0, sizeof cfg);
-  cfg.codec = PARZ_CODEC_LOSSLESS;
-  cfg.settings.predictor = predictor;
-  cfg.segment_blocks = C;
-  return cfg;
-}
 
 static std::vector<unsigned char> encode(const parz_array* a, const void* data,
                                          const parz_chunk_config* cfg) {
@@ -233,7 +225,7 @@ static void synthetic_cases(int small) {
             if (predictor && a.dims < 4 && !series(&a))
               continue; /* stack is lorenzo below rank 4; for a series, lorenzo without the
                            choice of Holt or the dictionary, which the kernels lack */
-            parz_chunk_config cfg = lossless(predictor, Cs[c]);
+            parz_chunk_config cfg = test_lossless_config(predictor, Cs[c]);
             cfg.table = tables[(s + c + kind) % 3];
             cfg.checksum = (s + kind + c) % 2 ? PARZ_CHECKSUM_ON : PARZ_CHECKSUM_OFF;
             const std::vector<unsigned char> chunk = encode(&a, data.data(), &cfg);
@@ -260,7 +252,7 @@ static void real_cases(const char* dir, size_t max_bytes) {
   real_array* list = real_arrays_load(dir, max_bytes, &n);
   for (size_t i = 0; i < n; i++) {
     for (unsigned predictor = 0; predictor < (list[i].array.dims == 4 ? 2u : 1u); predictor++) {
-      parz_chunk_config cfg = lossless(predictor, 0);
+      parz_chunk_config cfg = test_lossless_config(predictor, 0);
       cfg.checksum = PARZ_CHECKSUM_ON;
       const std::vector<unsigned char> chunk = encode(&list[i].array, list[i].data, &cfg);
       char what[160];
@@ -287,7 +279,7 @@ static void hostile_cases(int small) {
   const std::vector<unsigned char> data = make(&a, 0);
   int stream = 0, checksum = 0, ok = 0;
   for (int sums = 0; sums < 2; sums++) {
-    parz_chunk_config cfg = lossless(0, 1);
+    parz_chunk_config cfg = test_lossless_config(0, 1);
     cfg.checksum = sums ? PARZ_CHECKSUM_ON : PARZ_CHECKSUM_OFF;
     const std::vector<unsigned char> chunk = encode(&a, data.data(), &cfg);
     parz_chunk_view v;
@@ -335,7 +327,7 @@ static void batch_cases(void) {
     a.type = i % 3 == 1 ? PARZ_DOUBLE : PARZ_FLOAT;
     a.dims = i % 3 == 1 ? 3 : 2;
     a.shape[0] = 40 + i, a.shape[1] = 70, a.shape[2] = a.dims == 3 ? 9 : 0;
-    parz_chunk_config cfg = lossless(0, 0);
+    parz_chunk_config cfg = test_lossless_config(0, 0);
     if (i == 4) {
       cfg.codec = 0;
       parz_params_reversible(&cfg.params);
@@ -390,7 +382,7 @@ static void refusals(void) {
   a.dims = 1;
   a.shape[0] = 5000;
   const std::vector<unsigned char> data = make(&a, 0);
-  parz_chunk_config cfg = lossless(0, 0);
+  parz_chunk_config cfg = test_lossless_config(0, 0);
   const std::vector<unsigned char> chunk = encode(&a, data.data(), &cfg);
   parz_chunk_view v;
   parz_error e;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "lossless_config.h"
 #include "checksum.h"
 #include "parz_chunk.h"
 #include "parz_omp.h"
@@ -27,15 +28,6 @@ static uint64_t next(void) {
   rng ^= rng >> 7;
   rng ^= rng << 17;
   return rng;
-}
-
-static parz_chunk_config config(unsigned predictor, uint32_t C) {
-  parz_chunk_config cfg;
-  memset(&cfg, 0, sizeof cfg);
-  cfg.codec = PARZ_CODEC_LOSSLESS;
-  cfg.settings.predictor = predictor;
-  cfg.segment_blocks = C;
-  return cfg;
 }
 
 /* The chunk's CRC-32C over its head again, after an edit. */
@@ -202,7 +194,7 @@ static void special_patterns(void) {
           }
         for (p = 0; p < 2; p++)
           for (ci = 0; ci < 3; ci++) {
-            parz_chunk_config cfg = config(p, cs[ci]);
+            parz_chunk_config cfg = test_lossless_config(p, cs[ci]);
             char what[96];
             snprintf(what, sizeof what, "%s rank %u (%zu values) kind %u predictor %u C %u",
                      parz_type_name(a.type), a.dims, n, kind, p, cs[ci]);
@@ -217,7 +209,7 @@ static void special_patterns(void) {
 static void header_fields(void) {
   parz_array a = test_array(PARZ_FLOAT, 2, 100, 70, 1, 1);
   float* v = malloc(7000 * sizeof *v);
-  parz_chunk_config cfg = config(0, 0);
+  parz_chunk_config cfg = test_lossless_config(0, 0);
   unsigned char* c;
   size_t n, i;
   for (i = 0; i < 7000; i++)
@@ -240,7 +232,7 @@ static void header_fields(void) {
     parz_array b = test_array(PARZ_INT32, 4, 3, 1, 20, 20);
     int32_t* iv = calloc(1200, sizeof *iv);
     parz_chunk_view view;
-    cfg = config(1, 0);
+    cfg = test_lossless_config(1, 0);
     c = test_encode(&b, iv, &cfg, &n);
     CHECK(c && parz_chunk_parse(c, n, &view, NULL) == PARZ_OK && view.block_side[0] == 16 &&
               view.block_side[1] == 1 && view.block_side[2] == 16 && view.block_side[3] == 16 &&
@@ -249,7 +241,7 @@ static void header_fields(void) {
           c ? view.block_side[1] : 0, c ? view.block_side[2] : 0, c ? view.block_side[3] : 0);
     free(c);
     b = test_array(PARZ_INT32, 4, 3, 2, 20, 10);
-    cfg = config(1, 0);
+    cfg = test_lossless_config(1, 0);
     c = test_encode(&b, iv, &cfg, &n);
     CHECK(c && parz_chunk_parse(c, n, &view, NULL) == PARZ_OK && view.block_side[0] == 1 &&
               view.block_side[1] == 16 && view.nblocks == 3 * 2,
@@ -268,15 +260,15 @@ static void bad_settings(void) {
   unsigned char c[4096];
   size_t n;
   parz_error err;
-  parz_chunk_config cfg = config(2, 0);
+  parz_chunk_config cfg = test_lossless_config(2, 0);
   CHECK(parz_chunk_encode(&a, v, &cfg, c, sizeof c, &n, &err) == PARZ_ERR_PARAM &&
             strstr(err.message, "predictor 2"),
         "predictor 2: %s", err.message);
-  cfg = config(0, 0);
+  cfg = test_lossless_config(0, 0);
   cfg.settings.error_bound = 1e-3;
   CHECK(parz_chunk_encode(&a, v, &cfg, c, sizeof c, &n, &err) == PARZ_ERR_PARAM,
         "an error bound accepted");
-  cfg = config(0, 4);
+  cfg = test_lossless_config(0, 4);
   cfg.table = PARZ_TABLE_NONE;
   CHECK(parz_chunk_encode(&a, v, &cfg, c, sizeof c, &n, &err) == PARZ_ERR_PARAM,
         "table kind NONE accepted");
@@ -288,7 +280,7 @@ static void bad_settings(void) {
       v[i] = (double)i * 0.5;
     s.shape[0] = 50;
     s.stride[0] = 2;
-    cfg = config(0, 0);
+    cfg = test_lossless_config(0, 0);
     CHECK(parz_chunk_encode(&s, v, &cfg, c, sizeof c, &n, &err) == PARZ_OK &&
               parz_chunk_decode(c, n, back, sizeof back, &err) == PARZ_OK,
           "strided array: %s", err.message);
@@ -302,7 +294,7 @@ static void bad_settings(void) {
 static void stored_instead(void) {
   parz_array a = test_array(PARZ_INT64, 2, 64, 64, 1, 1);
   uint64_t* v = malloc(4096 * sizeof *v);
-  parz_chunk_config cfg = config(0, 0);
+  parz_chunk_config cfg = test_lossless_config(0, 0);
   unsigned char* c;
   size_t n, i;
   for (i = 0; i < 4096; i++)
@@ -378,7 +370,7 @@ static void hostile(void) {
   parz_array a = test_array(PARZ_FLOAT, 2, 90, 130, 1, 1);
   const size_t raw = 90 * 130 * 4;
   float* v = malloc(raw);
-  parz_chunk_config cfg = config(0, 1);
+  parz_chunk_config cfg = test_lossless_config(0, 1);
   unsigned char *c, *m;
   size_t n, i, head;
   parz_chunk_view view;
@@ -400,7 +392,7 @@ static void hostile(void) {
      * segment, cut to one word): refused before a decoder allocates for them */
     parz_array z = test_array(PARZ_FLOAT, 1, 8192, 1, 1, 1);
     float* zeros = calloc(8192, sizeof *zeros);
-    parz_chunk_config zc = config(0, 2);
+    parz_chunk_config zc = test_lossless_config(0, 2);
     size_t zn, zh;
     unsigned char* zchunk;
     parz_chunk_view zv;
@@ -504,7 +496,7 @@ static void holt(void) {
   parz_array a = test_array(PARZ_DOUBLE, 1, count, 1, 1, 1);
   parz_array col = test_array(PARZ_DOUBLE, 2, count, 1, 1, 1);
   double* v = malloc(count * sizeof *v);
-  parz_chunk_config cfg = config(0, 0);
+  parz_chunk_config cfg = test_lossless_config(0, 0);
   unsigned char *c, *m;
   size_t n, i, raw = count * sizeof *v;
   parz_chunk_view view;
@@ -575,7 +567,7 @@ static void dictionary(void) {
   parz_array f = test_array(PARZ_FLOAT, 3, 1, count, 1, 1);
   double* v = malloc(count * sizeof *v);
   float* g = malloc(count * sizeof *g);
-  parz_chunk_config cfg = config(0, 0);
+  parz_chunk_config cfg = test_lossless_config(0, 0);
   unsigned char *c, *m;
   size_t n, i, at, raw = count * sizeof *v;
   parz_chunk_view view;
@@ -693,7 +685,7 @@ static void real(const char* dir) {
   for (k = 0; k < n; k++) {
     unsigned p, last = list[k].array.dims == 4 ? 1u : 0u;
     for (p = 0; p <= last; p++) {
-      parz_chunk_config cfg = config(p, 0);
+      parz_chunk_config cfg = test_lossless_config(p, 0);
       size_t size = check_array(list[k].name, &list[k].array, list[k].data, &cfg);
       printf("%-24s predictor %u ratio %.3f\n", list[k].name, p,
              size ? (double)list[k].bytes / (double)size : 0.0);
