@@ -67,6 +67,10 @@ size_t parz_bounded_count(const parz_bounded_shape* s);
 double parz_bounded_step(const parz_bounded_shape* s, const void* src, double eb,
                          const uint8_t* hole, const parz_jobs* jobs);
 
+/* The same from the chunk's largest finite magnitude among the values not in hole (top, 0 when
+ * none), for an encoder that finds it elsewhere (the GPU's). */
+double parz_bounded_step_of(parz_type type, double top, double eb);
+
 /* The size of one quantization unit: step for Lorenzo, step/FINE for the interpolation. */
 double parz_bounded_unit(int predictor, double step);
 

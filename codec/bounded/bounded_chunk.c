@@ -155,6 +155,49 @@ void parz_bounded_coded_free(parz_bounded_coded* c) {
   memset(c, 0, sizeof *c);
 }
 
+int parz_bounded_coded_book(const uint64_t* plain, const uint64_t* runs, int runs_opt,
+                            parz_bounded_coded* out, parz_error* err) {
+  int rc;
+  out->runs = runs_opt == 1;
+  if (!out->book.len)
+    out->book.len = (uint8_t*)malloc(PARZ_BOUNDED_SYMBOLS);
+  if (!out->book.code)
+    out->book.code = (uint32_t*)malloc(PARZ_BOUNDED_SYMBOLS * sizeof(uint32_t));
+  if (!out->book_bytes)
+    out->book_bytes = (uint8_t*)malloc(PARZ_BOUNDED_BOOK_BYTES_MAX);
+  if (!out->book.len || !out->book.code || !out->book_bytes)
+    return parz_fail(err, PARZ_ERR_NOMEM, "bounded: no memory for a codebook");
+  /* the lengths decide between the codes with and without runs; the code words are built for
+   * the one kept */
+  rc = parz_bounded_book_lengths(runs_opt == 1 ? runs : plain, out->book.len, err);
+  if (rc)
+    return rc;
+  if (runs_opt == 2) {
+    /* zero runs pay where zeros come in long runs; short ones cost more as run symbols than
+     * as single zeros of a 1-bit code word */
+    parz_bounded_book with = {(uint8_t*)malloc(PARZ_BOUNDED_SYMBOLS), NULL};
+    uint64_t without = parz_bounded_coded_bits(plain, &out->book);
+    rc = with.len ? parz_bounded_book_lengths(runs, with.len, err)
+                  : parz_fail(err, PARZ_ERR_NOMEM, "bounded: no memory for a codebook");
+    if (rc == PARZ_OK && parz_bounded_coded_bits(runs, &with) < without) {
+      out->runs = 1;
+      memcpy(out->book.len, with.len, PARZ_BOUNDED_SYMBOLS);
+    }
+    free(with.len);
+    if (rc)
+      return rc;
+  }
+  rc = parz_bounded_book_codes(&out->book, err);
+  if (rc)
+    return rc;
+  out->book_size =
+      parz_bounded_book_write(&out->book, out->book_bytes, PARZ_BOUNDED_BOOK_BYTES_MAX);
+  if (!out->book_size)
+    return parz_fail(err, PARZ_ERR_BUFFER, "bounded: codebook of more than %u bytes",
+                     (unsigned)PARZ_BOUNDED_BOOK_BYTES_MAX);
+  return PARZ_OK;
+}
+
 int parz_bounded_code(const parz_bounded_shape* s, const void* src, double eb,
                       const parz_bounded_options* opt, const uint8_t* given,
                       parz_bounded_coded* out, parz_error* err) {
@@ -179,12 +222,8 @@ int parz_bounded_code(const parz_bounded_shape* s, const void* src, double eb,
   uint64_t* freq = (uint64_t*)malloc(2 * PARZ_BOUNDED_SYMBOLS * sizeof *freq);
   out->codes = (int32_t*)malloc(n * sizeof *out->codes);
   out->hole = (uint8_t*)malloc(n);
-  out->book.len = (uint8_t*)malloc(PARZ_BOUNDED_SYMBOLS);
-  out->book.code = (uint32_t*)malloc(PARZ_BOUNDED_SYMBOLS * sizeof(uint32_t));
-  out->book_bytes = (uint8_t*)malloc(PARZ_BOUNDED_BOOK_BYTES_MAX);
   rc = PARZ_ERR_NOMEM;
-  if (!q || !freq || !out->codes || !out->hole || !out->book.len || !out->book.code ||
-      !out->book_bytes) {
+  if (!q || !freq || !out->codes || !out->hole) {
     parz_fail(err, rc, "bounded: no memory for a chunk of %zu values", n);
     goto done;
   }
@@ -205,37 +244,7 @@ int parz_bounded_code(const parz_bounded_shape* s, const void* src, double eb,
   uint64_t* freq_runs = freq + PARZ_BOUNDED_SYMBOLS;
   parz_bounded_count_symbols(out->codes, n, opt->segment, opt->runs != 1 ? freq : NULL,
                              opt->runs != 0 ? freq_runs : NULL, opt->jobs);
-  /* the lengths decide between the codes with and without runs; the code words are built for
-   * the one kept */
-  rc = parz_bounded_book_lengths(opt->runs == 1 ? freq_runs : freq, out->book.len, err);
-  if (rc)
-    goto done;
-  if (opt->runs == 2) {
-    /* zero runs pay where zeros come in long runs; short ones cost more as run symbols than
-     * as single zeros of a 1-bit code word */
-    parz_bounded_book with = {(uint8_t*)malloc(PARZ_BOUNDED_SYMBOLS), NULL};
-    uint64_t without = parz_bounded_coded_bits(freq, &out->book);
-    rc = with.len ? parz_bounded_book_lengths(freq_runs, with.len, err)
-                  : parz_fail(err, PARZ_ERR_NOMEM, "bounded: no memory for a codebook");
-    if (rc == PARZ_OK && parz_bounded_coded_bits(freq_runs, &with) < without) {
-      out->runs = 1;
-      memcpy(out->book.len, with.len, PARZ_BOUNDED_SYMBOLS);
-    }
-    free(with.len);
-    if (rc)
-      goto done;
-  }
-  rc = parz_bounded_book_codes(&out->book, err);
-  if (rc)
-    goto done;
-  out->book_size =
-      parz_bounded_book_write(&out->book, out->book_bytes, PARZ_BOUNDED_BOOK_BYTES_MAX);
-  if (!out->book_size) {
-    rc = parz_fail(err, PARZ_ERR_BUFFER, "bounded: codebook of more than %u bytes",
-                   (unsigned)PARZ_BOUNDED_BOOK_BYTES_MAX);
-    goto done;
-  }
-  rc = PARZ_OK;
+  rc = parz_bounded_coded_book(freq, freq_runs, opt->runs, out, err);
 done:
   free(q), free(freq);
   if (rc)

@@ -8,56 +8,12 @@
 #include "bitio.h"
 #include "bounded.h"
 #include "bounded_jobs.h"
-#include "bounded_inverse.h"
+#include "bounded_forward.h"
 #include "huffman.h"
 
 #define SYM_ESCAPE PARZ_BOUNDED_SYM_ESCAPE
 #define SYM_ZERO PARZ_BOUNDED_SYM_ZERO
 #define TABLE_BITS 12
-
-/* One token of the code stream: a symbol and the raw bits after it. */
-typedef struct {
-  uint32_t sym;
-  uint32_t extra;
-  unsigned extra_bits;
-  size_t advance; /* codes consumed */
-} token;
-
-static token next_token(const int32_t* codes, size_t i, size_t end, int runs) {
-  token t;
-  int32_t v = codes[i];
-  t.advance = 1;
-  t.extra = 0;
-  t.extra_bits = 0;
-  if (v == 0 && runs) {
-    size_t j = i + 1;
-    while (j < end && codes[j] == 0)
-      j++;
-    size_t len = j - i;
-    if (len >= 2) {
-      unsigned k = 0;
-      while ((len >> (k + 1)) != 0)
-        k++;
-      if (k > PARZ_BOUNDED_RUNS)
-        k = PARZ_BOUNDED_RUNS;
-      if (len >= ((size_t)2 << k))
-        len = ((size_t)2 << k) - 1; /* longest run of symbol k */
-      t.sym = k;
-      t.extra = (uint32_t)(len - ((size_t)1 << k));
-      t.extra_bits = k;
-      t.advance = len;
-      return t;
-    }
-  }
-  if (v >= -PARZ_BOUNDED_RADIUS && v <= PARZ_BOUNDED_RADIUS) {
-    t.sym = (uint32_t)((int64_t)SYM_ZERO + v);
-  } else {
-    t.sym = SYM_ESCAPE;
-    t.extra = v < 0 ? ~((uint32_t)v << 1) : (uint32_t)v << 1; /* zig-zag */
-    t.extra_bits = 32;
-  }
-  return t;
-}
 
 /* The symbols of the codes counted (parz_bounded_count_symbols) into arrays zeroed by the
  * caller, a residual symbol past the run symbols at its number less shift. */
@@ -66,7 +22,7 @@ static void count_tokens(const int32_t* codes, size_t n, size_t seg, uint64_t* p
   for (size_t s0 = 0; s0 < n; s0 += seg) {
     size_t end = s0 + seg < n ? s0 + seg : n;
     for (size_t i = s0; i < end;) {
-      token t = next_token(codes, i, end, 1);
+      parz_bounded_token t = parz_bounded_next_token(codes, i, end, 1);
       uint32_t at = t.sym > PARZ_BOUNDED_RUNS ? t.sym - shift : t.sym;
       if (runs)
         runs[at]++;
@@ -227,7 +183,7 @@ size_t parz_bounded_encode(const int32_t* codes, size_t n, size_t seg, int runs,
     uint64_t start = parz_bitw_bits(&w);
     size_t end = s0 + seg < n ? s0 + seg : n;
     for (size_t i = s0; i < end;) {
-      token t = next_token(codes, i, end, runs);
+      parz_bounded_token t = parz_bounded_next_token(codes, i, end, runs);
       unsigned l = book->len[t.sym];
       if (!l)
         return (size_t)-1; /* the book was not built from these codes */

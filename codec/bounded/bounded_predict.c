@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "bounded.h"
-#include "bounded_inverse.h"
+#include "bounded_forward.h"
 #include "bounded_jobs.h"
 
 /* The shape as four extents (leading 1s) and C-order strides. */
@@ -20,38 +20,7 @@ void parz_bounded_shape4(const parz_bounded_shape* s, size_t n[4], size_t st[4])
     st[k] = st[k + 1] * n[k + 1];
 }
 
-static int32_t clamp_q(int64_t v) {
-  if (v > PARZ_BOUNDED_QMAX)
-    return PARZ_BOUNDED_QMAX;
-  if (v < -PARZ_BOUNDED_QMAX)
-    return -PARZ_BOUNDED_QMAX;
-  return (int32_t)v;
-}
-
 /* ---------------- Lorenzo ---------------- */
-
-static int64_t lorenzo_pred(const int32_t* q, const size_t n[4], const size_t st[4], size_t idx) {
-  size_t c[4], r = idx;
-  for (int k = 3; k >= 0; k--) {
-    c[k] = r % n[k];
-    r /= n[k];
-  }
-  int64_t p = 0;
-  for (unsigned m = 1; m < 16; m++) {
-    size_t off = 0;
-    int bits = 0, ok = 1;
-    for (unsigned k = 0; k < 4; k++)
-      if (m & (1u << k)) {
-        if (c[k] == 0)
-          ok = 0;
-        off += st[k];
-        bits++;
-      }
-    if (ok)
-      p += (bits & 1) ? q[idx - off] : -(int64_t)q[idx - off];
-  }
-  return p;
-}
 
 /* Lorenzo along an axis (below): the n-D difference is one per axis longer than 1. */
 static void lorenzo_axis(const size_t n[4], const size_t st[4], unsigned k, size_t first,
@@ -86,7 +55,7 @@ static void lorenzo_forward(const size_t n[4], const size_t st[4], int32_t* q, c
   if (hole)
     for (size_t i = 0; i < total; i++)
       if (hole[i] != PARZ_BOUNDED_KNOWN)
-        q[i] = clamp_q(lorenzo_pred(q, n, st, i));
+        q[i] = parz_bounded_clamp(parz_bounded_lorenzo_pred(q, n, st, i), PARZ_BOUNDED_QMAX);
   j.parts = parz_bounded_parts(jobs, j.units, total);
   parz_bounded_run(jobs, j.parts, lorenzo_part, &j);
   for (unsigned k = 0; k < 4; k++) {
@@ -221,37 +190,8 @@ static inline void interp_encode_line(const size_t n[4], int cubic, const parz_b
     size_t i3 = start3 + t * step3, idx = base + i3;
     size_t pk = p->k == 3 ? i3 : i[p->k];
     int64_t pr = origin ? 0 : parz_bounded_interp_pred(q, idx, pk, nk, sk, s, cubic);
-    int known = in->hole[idx] == PARZ_BOUNDED_KNOWN;
-    if (known) {
-      /* the code with error feedback: the residual from the prediction (fine units) in steps of
-       * 2 eb, the reconstruction checked with the decoder's arithmetic */
-      double x = type == PARZ_FLOAT ? ((const float*)in->src)[idx] : ((const double*)in->src)[idx];
-      double tq = (x * inv_unit - (double)pr) * (1.0 / PARZ_BOUNDED_FINE), c = nearbyint(tq);
-      double other = c + (tq > c ? 1 : -1); /* tried when the nearer step misses by rounding */
-      known = 0;
-      for (int k = 0; k < 2 && !known; k++, c = other) {
-        if (!(fabs(c) <= (double)PARZ_BOUNDED_QMAX))
-          continue;
-        int64_t v = pr + (int64_t)c * PARZ_BOUNDED_FINE;
-        if (v > PARZ_BOUNDED_QMAX_FINE || v < -PARZ_BOUNDED_QMAX_FINE)
-          continue;
-        double y = type == PARZ_FLOAT ? (double)parz_bounded_value_f32((int32_t)v, unit)
-                                      : parz_bounded_value_f64((int32_t)v, unit);
-        if (fabs(y - x) <= eb) {
-          q[idx] = (int32_t)v;
-          codes[pos] = (int32_t)c;
-          known = 1;
-        }
-      }
-      if (!known)
-        in->hole[idx] = PARZ_BOUNDED_EXCEPTION;
-    }
-    if (!known) {
-      q[idx] = pr > PARZ_BOUNDED_QMAX_FINE    ? PARZ_BOUNDED_QMAX_FINE
-               : pr < -PARZ_BOUNDED_QMAX_FINE ? -PARZ_BOUNDED_QMAX_FINE
-                                              : (int32_t)pr;
-      codes[pos] = 0;
-    }
+    double x = type == PARZ_FLOAT ? ((const float*)in->src)[idx] : ((const double*)in->src)[idx];
+    parz_bounded_interp_value(type, x, pr, unit, inv_unit, eb, idx, pos, q, in->hole, codes);
   }
 }
 

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "bounded.h"
-#include "bounded_inverse.h"
+#include "bounded_forward.h"
 #include "bounded_jobs.h"
 
 size_t parz_bounded_count(const parz_bounded_shape* s) {
@@ -46,24 +46,6 @@ static double load_value(const unsigned char* p, size_t w) {
   return x;
 }
 
-static inline int quantize_one(parz_type type, double x, double eb, double step, double inv_step,
-                               int32_t* q) {
-  if (!isfinite(x))
-    return 0;
-  double t = x * inv_step, r = nearbyint(t);
-  /* a value halfway between two grid points may miss by rounding at the nearer one and fit at
-   * the other */
-  double other = r + (t > r ? 1 : -1);
-  for (int k = 0; k < 2; k++, r = other) {
-    if (!(fabs(r) <= (double)PARZ_BOUNDED_QMAX))
-      continue;
-    *q = (int32_t)r;
-    if (fabs(parz_bounded_dequant_one(type, *q, step) - x) <= eb)
-      return 1;
-  }
-  return 0;
-}
-
 /* The holes of values [first, first + count) alone (parz_bounded_quantize without q): the
  * caller's become MASKED, the values not finite EXCEPTION. Returns the exceptions. */
 static size_t holes_run(parz_type type, const void* src, size_t first, size_t count,
@@ -92,7 +74,7 @@ static inline size_t quantize_values(parz_type type, const void* src, size_t fir
     int32_t v = 0;
     if (hole[i]) {
       hole[i] = PARZ_BOUNDED_MASKED;
-    } else if (quantize_one(type, x, eb, step, inv_step, &v)) {
+    } else if (parz_bounded_quantize_one(type, x, eb, step, inv_step, &v)) {
       hole[i] = PARZ_BOUNDED_KNOWN;
     } else {
       v = 0;
@@ -192,7 +174,6 @@ static void top_part(void* arg, uint64_t i) {
 
 double parz_bounded_step(const parz_bounded_shape* s, const void* src, double eb,
                          const uint8_t* hole, const parz_jobs* jobs) {
-  size_t w = s->type == PARZ_FLOAT ? 4 : 8;
   value_pass j;
   double top = 0;
   j.given = hole;
@@ -200,6 +181,11 @@ double parz_bounded_step(const parz_bounded_shape* s, const void* src, double eb
   for (uint64_t i = 0; i < j.parts; i++)
     if (j.top[i] > top)
       top = j.top[i];
+  return parz_bounded_step_of(s->type, top, eb);
+}
+
+double parz_bounded_step_of(parz_type type, double top, double eb) {
+  size_t w = type == PARZ_FLOAT ? 4 : 8;
   /* half an ulp of the largest value, in the type's precision, against eb: the margin the grid
    * leaves for the rounding of a reconstruction to the type */
   double half_ulp = top > 0 ? ldexp(1.0, ilogb(top) - (w == 4 ? 24 : 53)) : 0;
