@@ -185,14 +185,14 @@ static void test_decimal_scales(void) {
   for (i = 0; i < 5000; i++)
     v[i] = (double)(414081135001ll + 7919ll * (long long)(i * i)) / 1e11;
   t = parz_ll_choose_transform(&a, v);
-  CHECK(t >= 1 && parz_ll_scale(t) == 1e11, "11 significant digits not found (transform %u)", t);
+  CHECK(t >= 1 && parz_ll_scale_of(t) == 1e11, "11 significant digits not found (transform %u)", t);
   scaled = round_trip("f64 / 1e11", &a, v, t, 0, 2);
   plain = round_trip("f64 / 1e11 as images", &a, v, 0, 0, 2);
   CHECK(scaled < plain, "1e11 scale (%zu bytes) not smaller than images (%zu)", scaled, plain);
   for (i = 0; i < 5000; i++)
     v[i] = (double)(-123456789012345ll + 104729ll * (long long)i) / 1e15;
   t = parz_ll_choose_transform(&a, v);
-  CHECK(t >= 1 && parz_ll_scale(t) == 1e15, "15 decimals not found (transform %u)", t);
+  CHECK(t >= 1 && parz_ll_scale_of(t) == 1e15, "15 decimals not found (transform %u)", t);
   round_trip("f64 / 1e15", &a, v, t, 0, 3);
   free(v);
 }
@@ -321,12 +321,12 @@ static void test_scaled(void) {
     g[i] = (float)((int)(i % 977) - 400);
   }
   t = parz_ll_choose_transform(&a, v);
-  CHECK(t >= 1 && parz_ll_scale(t) == 200.0, "counts / 200 not found (transform %u)", t);
+  CHECK(t >= 1 && parz_ll_scale_of(t) == 200.0, "counts / 200 not found (transform %u)", t);
   scaled = round_trip("f64 / 200", &a, v, t, 0, 2);
   plain = round_trip("f64 / 200 as images", &a, v, 0, 0, 2);
   CHECK(scaled < plain, "scaled integers (%zu bytes) not smaller than images (%zu)", scaled, plain);
   t = parz_ll_choose_transform(&f, g);
-  CHECK(t >= 1 && parz_ll_scale(t) == 1.0, "whole numbers not found (transform %u)", t);
+  CHECK(t >= 1 && parz_ll_scale_of(t) == 1.0, "whole numbers not found (transform %u)", t);
   round_trip("f32 whole numbers", &f, g, t, 0, 1);
   g[4321] = -0.0f;
   CHECK(parz_ll_choose_transform(&f, g) == 0, "-0.0 taken as a whole number");

@@ -67,7 +67,7 @@ static void describe(const parz_chunk_view* v, char* out, size_t bytes) {
     snprintf(what, sizeof what, "dictionary of %llu",
              v->codec_data_bytes >= 8 ? (unsigned long long)parz_load64(v->codec_data) : 0ull);
   else if (t)
-    snprintf(what, sizeof what, "scale %g", parz_ll_scale(t));
+    snprintf(what, sizeof what, "scale %g", parz_ll_scale_of(t));
   else
     snprintf(what, sizeof what, "images");
   if (p == PARZ_LL_PREDICT_HOLT)

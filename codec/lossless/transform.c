@@ -5,8 +5,6 @@
 #include <math.h>
 #include <string.h>
 
-double parz_ll_scale(unsigned k) { return parz_ll_scale_of(k); }
-
 /* A scale needs i / S rounded as the format says: a wider evaluation, or -ffast-math (a division
  * by a reciprocal's product, the rounding of nearest() folded away), would round otherwise. */
 int parz_ll_transform_valid(unsigned k, parz_type type) {
@@ -63,7 +61,7 @@ int parz_ll_scale_fits(parz_type type, const void* values, size_t n, unsigned k)
 void parz_ll_load_row(parz_type type, const void* values, size_t at, size_t n, unsigned k,
                       uint64_t* u) {
   size_t i;
-  double s = parz_ll_scale(k);
+  double s = parz_ll_scale_of(k);
   switch (type) {
     case PARZ_DOUBLE: {
       const double* v = (const double*)values + at;
@@ -98,7 +96,7 @@ void parz_ll_load_row(parz_type type, const void* values, size_t at, size_t n, u
 void parz_ll_store_row(parz_type type, void* values, size_t at, size_t n, unsigned k,
                        const uint64_t* u) {
   size_t i;
-  double s = parz_ll_scale(k);
+  double s = parz_ll_scale_of(k);
   switch (type) {
     case PARZ_DOUBLE:
       for (i = 0; i < n; i++) {

@@ -20,9 +20,6 @@
 #include "parz.h"
 #include "transform_decode.h" /* the scales, the inverse per value */
 
-/* The scale of transform k (1..PARZ_LL_SCALES). */
-double parz_ll_scale(unsigned k);
-
 /* 1 when transform k can be decoded here and applies to arrays of this type. */
 int parz_ll_transform_valid(unsigned k, parz_type type);
 
