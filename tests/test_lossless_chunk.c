@@ -694,11 +694,72 @@ static void real(const char* dir) {
   real_arrays_free(list, n);
 }
 
+/* Damaged segments of a chunk whose decoders read two segments side by side: the refusal names
+ * the first damaged segment, whichever of a pair it is, and the values of the segments before it
+ * come back. 1-D chunk of 6 segments of one block, no checksums; each case damages the coder
+ * byte of some segments (9: no coder has it), or the code lengths of one. */
+static void damaged_pairs(void) {
+  parz_array a = test_array(PARZ_FLOAT, 1, 6 * 4096, 1, 1, 1);
+  const size_t raw = 6 * 4096 * 4;
+  float* v = malloc(raw);
+  float* out = malloc(raw);
+  parz_chunk_config cfg = test_lossless_config(0, 1);
+  static const struct {
+    unsigned damaged; /* a bit per segment: its coder byte set to 9 */
+    unsigned lengths; /* a bit per segment: its first code lengths made no prefix code */
+    unsigned first;   /* the segment the refusal must name */
+  } cases[] = {{2, 0, 1},  {3, 0, 0}, {1, 0, 0}, {8, 0, 3}, {4 | 32, 0, 2},
+               {32, 0, 5}, {0, 2, 1}, {2, 1, 0}, {0, 8, 3}, {16, 8, 3}};
+  unsigned char *c, *m;
+  size_t n, i, k;
+  parz_chunk_view view;
+  cfg.checksum = PARZ_CHECKSUM_OFF;
+  for (i = 0; i < 6 * 4096; i++)
+    v[i] = (float)(next() % 100000) * 0.25f;
+  c = test_encode(&a, v, &cfg, &n);
+  if (!c || parz_chunk_parse(c, n, &view, NULL) != PARZ_OK)
+    goto done;
+  CHECK(view.nsegments == 6, "%llu segments, not 6", (unsigned long long)view.nsegments);
+  m = malloc(n);
+  for (k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    const size_t t = HEADER + 16u * parz_load32(c + 104), w = c[13];
+    size_t at = n - (size_t)view.payload_bytes, s;
+    char want[64];
+    parz_error err;
+    int rc;
+    memcpy(m, c, n);
+    for (s = 0; s < 6; s++) {
+      const uint64_t bits =
+          w == 2 ? parz_load16(c + t + 8 + s * w) : parz_load32(c + t + 8 + s * w);
+      CHECK(m[at] == 1 || m[at] == 2, "segment %zu of coder %u, not a coded one", s, m[at]);
+      if (cases[k].damaged >> s & 1)
+        m[at] = 9;
+      if (cases[k].lengths >> s & 1)
+        m[at + 1] = 0x11; /* two codes of one bit, then more: no prefix code */
+      at += (size_t)(bits / 8);
+    }
+    memset(out, 0, raw);
+    rc = parz_chunk_decode(m, n, out, raw, &err);
+    snprintf(want, sizeof want, "lossless segment %u:", cases[k].first);
+    CHECK(rc == PARZ_ERR_STREAM && strstr(err.message, want),
+          "case %zu: %d (%s), expected a refusal of segment %u", k, rc, rc ? err.message : "",
+          cases[k].first);
+    CHECK(memcmp(out, v, cases[k].first * 4096u * 4u) == 0,
+          "case %zu: the segments before segment %u not decoded", k, cases[k].first);
+  }
+  free(m);
+done:
+  free(c);
+  free(out);
+  free(v);
+}
+
 int main(int argc, char** argv) {
   header_fields();
   bad_settings();
   stored_instead();
   hostile();
+  damaged_pairs();
   holt();
   dictionary();
   special_patterns();

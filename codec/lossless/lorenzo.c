@@ -141,6 +141,17 @@ PARZ_HD uint64_t predict(const frame* f, int terms, const uint64_t* v) {
   return p;
 }
 
+/* The prediction at v less its left neighbour's term (the set of the last dimension alone,
+ * always term terms / 2 and added), for terms of 1, 3 or 7: the part that reads earlier rows. */
+PARZ_HD uint64_t predict_above(const frame* f, int terms, const uint64_t* v) {
+  const ptrdiff_t* o = f->off;
+  if (terms == 1)
+    return 0;
+  if (terms == 3)
+    return v[o[0]] - v[o[2]];
+  return v[o[0]] + v[o[1]] - v[o[2]] - v[o[4]] - v[o[5]] + v[o[6]];
+}
+
 /* One row of n values: residuals from the values in v (z_in NULL) or values from residuals. */
 PARZ_HD void row(const frame* f, int terms, size_t n, uint64_t mask, uint64_t top, uint64_t* v,
                  uint64_t* z_out, const uint64_t* z_in) {
@@ -149,6 +160,15 @@ PARZ_HD void row(const frame* f, int terms, size_t n, uint64_t mask, uint64_t to
     for (x = 0; x < n; x++) {
       uint64_t r = (v[x] - predict(f, terms, v + x)) & mask;
       z_out[x] = ((r << 1) ^ (0 - ((r & top) != 0))) & mask;
+    }
+  } else if (terms == 1 || terms == 3 || terms == 7) {
+    /* the left neighbour kept in a register: the row's only chain is one addition per value
+     * (modulo 2^64, which is modulo 2^w too; the mask applies where the value is stored) */
+    uint64_t left = v[-1];
+    for (x = 0; x < n; x++) {
+      const uint64_t r = (z_in[x] >> 1) ^ (0 - (z_in[x] & 1));
+      left += predict_above(f, terms, v + x) + r;
+      v[x] = left & mask;
     }
   } else {
     for (x = 0; x < n; x++) {

@@ -425,6 +425,25 @@ static int rebuild_to(const parz_chunk_view* v, const parz_ll_geometry* g, const
   }
 }
 
+/* Segment i of the run: its number, blocks [*b0, *b1), values *n, bytes at payload bit *begin
+ * to *end; PARZ_OK or the error of a span that is not whole bytes of the payload. */
+static int run_segment(const parz_segment_run* run, const parz_ll_geometry* g, size_t i,
+                       uint64_t begin, size_t* b0, size_t* b1, size_t* n, parz_error* err) {
+  const size_t C = run->seg_blocks, s = run->first / C + i;
+  const uint64_t end = run->ends[i];
+  size_t b;
+  *b0 = run->first + i * C;
+  *b1 = *b0 + C < run->first + run->count ? *b0 + C : run->first + run->count;
+  if (begin % 8u || end % 8u || end < begin || end / 8u > run->src_bytes)
+    return parz_fail(err, PARZ_ERR_STREAM,
+                     "lossless segment %zu spans payload bits %llu to %llu: not whole bytes of "
+                     "the payload",
+                     s, (unsigned long long)begin, (unsigned long long)end);
+  for (b = *b0, *n = 0; b < *b1; b++)
+    *n += parz_ll_block_values(g, b);
+  return PARZ_OK;
+}
+
 static int decode_segments(const parz_segment_run* run, size_t* bad, uint64_t* bad_end,
                            parz_error* err) {
   const parz_chunk_view* v = run->view;
@@ -432,10 +451,11 @@ static int decode_segments(const parz_segment_run* run, size_t* bad, uint64_t* b
   const int dictionary = transform_of(v) == PARZ_LL_DICTIONARY;
   const int whole = dest_whole(v, run->dest) && !dictionary;
   const unsigned char* payload = (const unsigned char*)run->src;
-  /* the working memory of the whole run in one allocation: a segment's residuals, the
-   * predictor's padded block, a block's values for a window, the codes' tables */
+  /* the working memory of the whole run in one allocation: two segments' residuals (decoded
+   * side by side), the predictor's padded block, a block's values for a window, the codes'
+   * tables */
   const size_t z_words = C * PARZ_LL_BLOCK_VALUES, box_words = whole ? 0 : PARZ_LL_BLOCK_VALUES;
-  const size_t words = z_words + PARZ_LL_SCRATCH + box_words + (PARZ_LL_UNCODE_WORDS + 1) / 2;
+  const size_t words = 2 * z_words + PARZ_LL_SCRATCH + box_words + PARZ_LL_UNCODE_WORDS;
   parz_ll_geometry g;
   uint64_t *z = NULL, *scratch, begin = run->bit;
   unsigned char* box;
@@ -455,32 +475,55 @@ static int decode_segments(const parz_segment_run* run, size_t* bad, uint64_t* b
     free(dict);
     return parz_fail(err, PARZ_ERR_NOMEM, "lossless codec: no room for segments of %zu blocks", C);
   }
-  scratch = z + z_words;
+  scratch = z + 2 * z_words;
   box = (unsigned char*)(scratch + PARZ_LL_SCRATCH);
   tables = (uint32_t*)(scratch + PARZ_LL_SCRATCH + box_words);
-  for (i = 0; i < nseg && rc == PARZ_OK; i++) {
-    const size_t s = run->first / C + i, b0 = run->first + i * C;
-    const size_t b1 = b0 + C < run->first + run->count ? b0 + C : run->first + run->count;
-    const uint64_t end = run->ends[i];
-    size_t b, n = 0;
-    if (begin % 8u || end % 8u || end < begin || end / 8u > run->src_bytes)
-      rc = parz_fail(err, PARZ_ERR_STREAM,
-                     "lossless segment %zu spans payload bits %llu to %llu: not whole bytes of "
-                     "the payload",
-                     s, (unsigned long long)begin, (unsigned long long)end);
-    for (b = b0; b < b1 && rc == PARZ_OK; b++)
-      n += parz_ll_block_values(&g, b);
-    if (rc == PARZ_OK)
-      rc = parz_ll_uncode_residuals(payload + begin / 8u, (size_t)((end - begin) / 8u), n, g.w, z,
-                                    tables, s, err);
-    for (b = b0, n = 0; b < b1 && rc == PARZ_OK; b++) {
-      if (whole)
-        parz_ll_rebuild_block(&g, transform_of(v), z + n, b, scratch, run->dest->data);
-      else
-        rc = rebuild_to(v, &g, z + n, b, scratch, box, run->dest, dict, dict_words, err);
-      n += parz_ll_block_values(&g, b);
+  for (i = 0; i < nseg && rc == PARZ_OK; i += 2) {
+    /* segments i and i + 1 (where the run has it) */
+    const unsigned pair = i + 1 < nseg ? 2u : 1u;
+    const uint8_t* src[2] = {NULL, NULL};
+    size_t b0[2] = {0, 0}, b1[2] = {0, 0}, n[2] = {0, 0}, bytes[2] = {0, 0}, b, at;
+    uint64_t* zk[2] = {z, z + z_words};
+    unsigned k, good = 0;
+    for (k = 0; k < pair && rc == PARZ_OK; k++) {
+      rc = run_segment(run, &g, i + k, begin, &b0[k], &b1[k], &n[k], err);
+      src[k] = payload + begin / 8u;
+      bytes[k] = (size_t)((run->ends[i + k] - begin) / 8u);
+      begin = run->ends[i + k];
     }
-    begin = end;
+    if (rc != PARZ_OK && k == 2) {
+      /* the second's span is refused: the first decodes alone, its refusal first */
+      parz_error second = err ? *err : (parz_error){0};
+      rc =
+          parz_ll_uncode_residuals(src[0], bytes[0], n[0], g.w, z, tables, run->first / C + i, err);
+      good = rc == PARZ_OK;
+      if (rc == PARZ_OK) {
+        rc = PARZ_ERR_STREAM;
+        if (err)
+          *err = second;
+      }
+    } else if (rc == PARZ_OK && pair == 2) {
+      rc = parz_ll_uncode_pair(src, bytes, n, g.w, zk, tables, run->first / C + i, &good, err);
+    } else if (rc == PARZ_OK) {
+      rc =
+          parz_ll_uncode_residuals(src[0], bytes[0], n[0], g.w, z, tables, run->first / C + i, err);
+      good = rc == PARZ_OK;
+    }
+    /* the segments that decoded, whatever a later one holds */
+    for (k = 0; k < good; k++) {
+      int r = PARZ_OK;
+      for (b = b0[k], at = 0; b < b1[k] && r == PARZ_OK; b++) {
+        if (whole)
+          parz_ll_rebuild_block(&g, transform_of(v), zk[k] + at, b, scratch, run->dest->data);
+        else
+          r = rebuild_to(v, &g, zk[k] + at, b, scratch, box, run->dest, dict, dict_words, err);
+        at += parz_ll_block_values(&g, b);
+      }
+      if (r != PARZ_OK) {
+        rc = r;
+        break;
+      }
+    }
   }
   free(z);
   free(dict);

@@ -125,53 +125,141 @@ static int refuse(int bad, size_t segment, size_t bytes, uint64_t pos, size_t n,
   }
 }
 
-int parz_ll_uncode_residuals(const uint8_t* src, size_t src_bytes, size_t n, unsigned w,
-                             uint64_t* z, uint32_t* work, size_t segment, parz_error* err) {
+/* A segment being decoded: a raw one's residuals are read at once; a coded one's codes are set
+ * up and its reader stands before its first residual, its outcome in bad. */
+typedef struct {
+  parz_huff_decoder code[PARZ_LL_CONTEXTS];
+  parz_ll_residual_reader rd;
+  const uint8_t* src;
+  size_t bytes, n, segment;
+  uint64_t* z;
+  uint32_t* fast;
+  int coded, bad;
+} uncoding;
+
+/* Segment u's coder read and its codes set up over u->fast (PARZ_LL_UNCODE_WORDS words, NULL:
+ * allocated here; u->coded says whether to free it), or a raw segment's residuals read;
+ * PARZ_OK or PARZ_ERR_STREAM naming it. */
+static int uncode_begin(uncoding* u, unsigned w, parz_error* err) {
   static const char* what = "lossless segment";
-  if (!src || src_bytes < 1)
-    return parz_fail(err, PARZ_ERR_STREAM, "%s %zu: empty", what, segment);
+  const uint8_t* src = u->src;
+  u->coded = 0;
+  u->bad = PARZ_LL_OK;
+  if (!src || u->bytes < 1)
+    return parz_fail(err, PARZ_ERR_STREAM, "%s %zu: empty", what, u->segment);
   if (src[0] == PARZ_LL_CODER_RAW) {
-    size_t i, need = parz_ll_residual_bound(n, w);
-    if (src_bytes != need)
+    size_t i, need = parz_ll_residual_bound(u->n, w);
+    if (u->bytes != need)
       return parz_fail(err, PARZ_ERR_STREAM, "%s %zu: raw, %zu bytes where %zu are needed", what,
-                       segment, src_bytes, need);
-    for (i = 0; i < n; i++)
-      z[i] = parz_ll_raw_residual(src + 1, i, w);
+                       u->segment, u->bytes, need);
+    for (i = 0; i < u->n; i++)
+      u->z[i] = parz_ll_raw_residual(src + 1, i, w);
     return PARZ_OK;
   }
   if (src[0] == PARZ_LL_CODER_LENGTHS || src[0] == PARZ_LL_CODER_CONTEXT) {
-    parz_huff_decoder code[PARZ_LL_CONTEXTS];
-    parz_ll_residual_reader rd;
     unsigned c, coder = src[0], nc = parz_ll_contexts(w, coder);
-    uint32_t *fast, *mem;
-    int bad = PARZ_LL_OK;
-    size_t i;
-    if ((src_bytes - 1) * 8 < 4u * (w + 1) * nc)
-      return refuse(PARZ_LL_BAD_LENGTHS, segment, src_bytes, 0, n, err);
-    fast = work ? work : (uint32_t*)malloc((size_t)nc * PARZ_LL_CONTEXT_WORDS * sizeof *fast);
-    if (!fast)
-      return parz_fail(err, PARZ_ERR_NOMEM, "%s %zu: no room for its code", what, segment);
+    uint32_t* mem;
+    if ((u->bytes - 1) * 8 < 4u * (w + 1) * nc)
+      return refuse(PARZ_LL_BAD_LENGTHS, u->segment, u->bytes, 0, u->n, err);
+    if (!u->fast) {
+      u->fast = (uint32_t*)malloc((size_t)nc * PARZ_LL_CONTEXT_WORDS * sizeof *u->fast);
+      if (!u->fast)
+        return parz_fail(err, PARZ_ERR_NOMEM, "%s %zu: no room for its code", what, u->segment);
+      u->coded = 2; /* the tables are ours to free */
+    } else {
+      u->coded = 1;
+    }
     /* A context no residual takes has no code word: its table refuses every bit. */
-    mem = fast + (size_t)nc * PARZ_LL_TABLE_SIZE;
-    for (c = 0; c < nc && bad == PARZ_LL_OK; c++)
-      if ((bad = parz_ll_context_setup(src, src_bytes, w, c, &code[c],
-                                       mem + (size_t)c * PARZ_LL_CODE_WORDS,
-                                       fast + (size_t)c * PARZ_LL_TABLE_SIZE)) != PARZ_LL_OK) {
-        if (!work)
-          free(fast);
+    mem = u->fast + (size_t)nc * PARZ_LL_TABLE_SIZE;
+    for (c = 0; c < nc; c++)
+      if (parz_ll_context_setup(src, u->bytes, w, c, &u->code[c],
+                                mem + (size_t)c * PARZ_LL_CODE_WORDS,
+                                u->fast + (size_t)c * PARZ_LL_TABLE_SIZE) != PARZ_LL_OK)
         return parz_fail(err, PARZ_ERR_STREAM,
-                         "%s %zu: code lengths of context %u are not a prefix code", what, segment,
-                         c);
-      }
-    parz_ll_reader_init(&rd, src, src_bytes, w, coder, code, fast);
-    for (i = 0; i < n && bad == PARZ_LL_OK; i++)
-      bad = parz_ll_residual_next(&rd, &z[i]);
-    if (bad == PARZ_LL_OK)
-      bad = parz_ll_reader_end(&rd);
-    if (!work)
-      free(fast);
-    return bad == PARZ_LL_OK ? PARZ_OK : refuse(bad, segment, src_bytes, rd.r.pos, n, err);
+                         "%s %zu: code lengths of context %u are not a prefix code", what,
+                         u->segment, c);
+    parz_ll_reader_init(&u->rd, src, u->bytes, w, coder, u->code, u->fast);
+    return PARZ_OK;
   }
-  return parz_fail(err, PARZ_ERR_STREAM, "%s %zu: unknown coder %u", what, segment,
+  return parz_fail(err, PARZ_ERR_STREAM, "%s %zu: unknown coder %u", what, u->segment,
                    (unsigned)src[0]);
+}
+
+/* A coded segment's residuals from i on, while it decodes. */
+static size_t uncode_run(uncoding* u, size_t i) {
+  for (; i < u->n && u->bad == PARZ_LL_OK; i++)
+    u->bad = parz_ll_residual_next(&u->rd, &u->z[i]);
+  return i;
+}
+
+/* A coded segment's outcome once its residuals are read: PARZ_OK or its refusal. */
+static int uncode_end(uncoding* u, parz_error* err) {
+  if (u->bad == PARZ_LL_OK)
+    u->bad = parz_ll_reader_end(&u->rd);
+  return u->bad == PARZ_LL_OK ? PARZ_OK
+                              : refuse(u->bad, u->segment, u->bytes, u->rd.r.pos, u->n, err);
+}
+
+static void uncode_free(uncoding* u) {
+  if (u->coded == 2)
+    free(u->fast);
+}
+
+int parz_ll_uncode_residuals(const uint8_t* src, size_t src_bytes, size_t n, unsigned w,
+                             uint64_t* z, uint32_t* work, size_t segment, parz_error* err) {
+  uncoding u;
+  int rc;
+  u.src = src;
+  u.bytes = src_bytes;
+  u.n = n;
+  u.z = z;
+  u.fast = work;
+  u.segment = segment;
+  rc = uncode_begin(&u, w, err);
+  if (rc == PARZ_OK && u.coded) {
+    uncode_run(&u, 0);
+    rc = uncode_end(&u, err);
+  }
+  uncode_free(&u);
+  return rc;
+}
+
+int parz_ll_uncode_pair(const uint8_t* const src[2], const size_t src_bytes[2], const size_t n[2],
+                        unsigned w, uint64_t* const z[2], uint32_t* work, size_t segment,
+                        unsigned* decoded, parz_error* err) {
+  uncoding u[2];
+  int rc[2];
+  unsigned k;
+  for (k = 0; k < 2; k++) {
+    u[k].src = src[k];
+    u[k].bytes = src_bytes[k];
+    u[k].n = n[k];
+    u[k].z = z[k];
+    u[k].fast = work ? work + k * PARZ_LL_UNCODE_WORDS : NULL;
+    u[k].segment = segment + k;
+  }
+  /* the second's refusal first, so that the first's, where it has one, is the message left */
+  rc[1] = uncode_begin(&u[1], w, err);
+  rc[0] = uncode_begin(&u[0], w, err);
+  if (rc[0] == PARZ_OK && rc[1] == PARZ_OK && u[0].coded && u[1].coded) {
+    /* both readers side by side: their chains of dependent loads overlap on one core */
+    size_t i, m = n[0] < n[1] ? n[0] : n[1];
+    for (i = 0; i < m && (u[0].bad | u[1].bad) == PARZ_LL_OK; i++) {
+      u[0].bad = parz_ll_residual_next(&u[0].rd, &u[0].z[i]);
+      u[1].bad = parz_ll_residual_next(&u[1].rd, &u[1].z[i]);
+    }
+    uncode_run(&u[0], i);
+    uncode_run(&u[1], i);
+  } else {
+    for (k = 0; k < 2; k++)
+      if (rc[k] == PARZ_OK && u[k].coded)
+        uncode_run(&u[k], 0);
+  }
+  for (k = 2; k-- > 0;)
+    if (rc[k] == PARZ_OK && u[k].coded)
+      rc[k] = uncode_end(&u[k], err);
+  uncode_free(&u[0]);
+  uncode_free(&u[1]);
+  *decoded = rc[0] != PARZ_OK ? 0u : rc[1] != PARZ_OK ? 1u : 2u;
+  return rc[0] != PARZ_OK ? rc[0] : rc[1];
 }

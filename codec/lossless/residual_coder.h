@@ -38,4 +38,13 @@ size_t parz_ll_code_residuals(const uint64_t* z, size_t n, unsigned w, uint8_t* 
 int parz_ll_uncode_residuals(const uint8_t* src, size_t src_bytes, size_t n, unsigned w,
                              uint64_t* z, uint32_t* work, size_t segment, parz_error* err);
 
+/* Decodes two segments, numbered segment and segment + 1, as parz_ll_uncode_residuals decodes
+ * each (src[k], src_bytes[k], n[k] residuals into z[k]), their residuals read side by side where
+ * both are coded; work holds 2 * PARZ_LL_UNCODE_WORDS words (NULL: allocated for this call).
+ * *decoded: the segments from the first on that decoded (0, 1 or 2); the error returned, and
+ * its message, are those of the first segment that did not. */
+int parz_ll_uncode_pair(const uint8_t* const src[2], const size_t src_bytes[2], const size_t n[2],
+                        unsigned w, uint64_t* const z[2], uint32_t* work, size_t segment,
+                        unsigned* decoded, parz_error* err);
+
 #endif
