@@ -100,7 +100,7 @@ typedef struct {
   /* The codec of the payload, a header codec id: 0 (what a zeroed configuration holds) or
    * PARZ_CODEC_ZFP writes zfp's stream; the encoders refuse an id this library does not know
    * and PARZ_CODEC_STORED, which only the rule of stored chunks writes. The GPU encoder writes
-   * zfp only. */
+   * zfp and the error-bounded codec. */
   unsigned codec;
   parz_codec_settings settings; /* the other codecs' choices */
 } parz_chunk_config;

@@ -239,6 +239,9 @@ int parz_gpu_encode_placed(parz_gpu_context* ctx, size_t n, const parz_array* ar
       *failed = 0;
     return rc;
   }
+  if (codec->encode_chunks) /* a scratch codec encodes its chunks whole */
+    return codec->encode_chunks(ctx, n, arrays, d_data, cfg, place, place_arg, written, st, failed,
+                                err);
   if ((e = cudaSetDevice(ctx->device)) != cudaSuccess)
     return parz_gpu_cuda_fail(err, e, "selecting the device");
   /* the pinned arguments and headers of the last call may still be on their way up */

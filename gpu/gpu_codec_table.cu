@@ -40,7 +40,8 @@ int parz_gpu_codec_encoder(const parz_array* a, const parz_chunk_config* cfg, pa
   *codec = NULL;
   if ((rc = parz_chunk_layout(v, a, cfg, err)) != PARZ_OK)
     return rc;
-  if ((*codec = parz_gpu_codec_find(v->codec)) && (*codec)->launch_blocks)
+  if ((*codec = parz_gpu_codec_find(v->codec)) &&
+      ((*codec)->launch_blocks || (*codec)->encode_chunks))
     return PARZ_OK;
   *codec = NULL;
   return parz_fail(err, PARZ_ERR_UNSUPPORTED,

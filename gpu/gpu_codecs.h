@@ -51,6 +51,13 @@ struct parz_gpu_codec {
    * what they lack (a mode of the codec added since): asked before any work, so that the plugin
    * decodes such a chunk on the CPU. NULL: every chunk of the codec. */
   int (*decodes)(const parz_chunk_view* v, size_t i, parz_error* err);
+  /* Encodes n chunks of this codec whole and places them (parz_gpu_encode_placed's contract,
+   * which hands the call over): a scratch codec, whose codes need the whole chunk's passes
+   * before any segment is written. NULL: the block kernel (launch_blocks), or no GPU encoder. */
+  int (*encode_chunks)(parz_gpu_context* ctx, size_t n, const parz_array* arrays,
+                       const void* const* d_data, const parz_chunk_config* cfg,
+                       parz_gpu_enc_place place, void* place_arg, size_t* written, cudaStream_t st,
+                       size_t* failed, parz_error* err);
 };
 
 /* The GPU codec of that id, or NULL when it has no GPU kernels. */

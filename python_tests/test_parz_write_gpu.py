@@ -107,6 +107,19 @@ def test_cuda_array_from_read(tmp_path, etopo):
         assert_same_file(ref, got)
 
 
+@pytest.mark.parametrize("dtype", ["f4", "f8"])
+@pytest.mark.parametrize("mask", [False, None], ids=["no mask", "mask"])
+def test_bounded(tmp_path, etopo, dtype, mask):
+    """The error-bounded codec: its GPU encoder writes the bytes h5py's write stores, edge chunks
+    (padded with the fill value, masked where the mask is on: those boxes are encoded on the CPU)
+    included."""
+    data = etopo[:300, :1000].astype(dtype)
+    with h5py.File(tmp_path / "w.h5", "w") as f:
+        assert_same_file(*both_ways(f, "x", data, (64, 384),
+                                    parz.Parz(codec="bounded", error_bound=0.5, mask=mask),
+                                    writer=gpu_write, fillvalue=7))
+
+
 def test_numpy_through_the_gpu(tmp_path, etopo, monkeypatch):
     data = etopo[:300, :1000]
 

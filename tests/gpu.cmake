@@ -17,6 +17,20 @@ if(CMAKE_CXX_COMPILER_LOADED)
   target_link_libraries(test_gpu_encode_host parz_codec m)
   target_compile_features(test_gpu_encode_host PRIVATE cxx_std_17)
   add_test(NAME gpu_encode_host COMMAND test_gpu_encode_host)
+  # the error-bounded codec's GPU encoder's steps, the same way
+  add_executable(test_gpu_bounded_encode_host
+                 ${CMAKE_CURRENT_SOURCE_DIR}/test_gpu_bounded_encode_host.cpp)
+  target_include_directories(test_gpu_bounded_encode_host PRIVATE ${PROJECT_SOURCE_DIR}/gpu
+                                                                  ${PROJECT_SOURCE_DIR}/gpu/bounded
+                                                                  ${PROJECT_SOURCE_DIR}/codec)
+  target_link_libraries(test_gpu_bounded_encode_host parz_codec parz_real_arrays m)
+  target_compile_features(test_gpu_bounded_encode_host PRIVATE cxx_std_17)
+  add_test(NAME gpu_bounded_encode_host COMMAND test_gpu_bounded_encode_host)
+  if(EXISTS "${PARZ_SHARED_DATA}")
+    add_test(NAME gpu_bounded_encode_host_realdata
+             COMMAND test_gpu_bounded_encode_host "${PARZ_SHARED_DATA}")
+    set_tests_properties(gpu_bounded_encode_host_realdata PROPERTIES TIMEOUT 900)
+  endif()
 endif()
 
 # GPU decoder tests: built whenever the CUDA decoder is, run everywhere; without a CUDA
@@ -33,6 +47,14 @@ if(EXISTS "${PARZ_SHARED_DATA}")
 endif()
 add_test(NAME gpu_decode COMMAND test_gpu_decode ${PARZ_GPU_TEST_ARGS})
 set_tests_properties(gpu_decode PROPERTIES SKIP_RETURN_CODE 77)
+
+# The error-bounded codec's GPU encoder against the serial encoder, byte for byte, and its
+# refusals; every real array of ${PARZ_SHARED_DATA} when there are some.
+add_executable(test_gpu_bounded_encode ${CMAKE_CURRENT_SOURCE_DIR}/test_gpu_bounded_encode.cu)
+target_link_libraries(test_gpu_bounded_encode parz_gpu parz_real_arrays m)
+target_compile_features(test_gpu_bounded_encode PRIVATE cuda_std_17)
+add_test(NAME gpu_bounded_encode COMMAND test_gpu_bounded_encode ${PARZ_GPU_TEST_ARGS})
+set_tests_properties(gpu_bounded_encode PROPERTIES SKIP_RETURN_CODE 77)
 
 # GPU encoder against the serial encoder, byte for byte; skipped (77) without a device.
 add_executable(test_gpu_encode ${CMAKE_CURRENT_SOURCE_DIR}/test_gpu_encode.cu)

@@ -41,6 +41,10 @@ double parz_bounded_params_eb(const unsigned char* params) {
   return parz_f64_from(parz_load64(params + P_EB));
 }
 
+int parz_bounded_params_predictor(const unsigned char* params) {
+  return (int)parz_load32(params + P_PREDICTOR);
+}
+
 static int read_params(parz_chunk_view* v, parz_error* err) {
   const double eb = parz_bounded_params_eb(v->codec_params);
   const uint32_t pred = parz_load32(v->codec_params + P_PREDICTOR);
@@ -310,7 +314,7 @@ static int code(const parz_chunk_view* v, const parz_array* a, const void* data,
   if (!s)
     return parz_fail(err, PARZ_ERR_NOMEM, "bounded: no memory for the encoder");
   shape_of(a, &s->shape);
-  opt.predictor = (int)parz_load32(v->codec_params + P_PREDICTOR);
+  opt.predictor = parz_bounded_params_predictor(v->codec_params);
   opt.runs = 2;
   opt.segment = v->segment_blocks;
   opt.fill = NULL;
@@ -342,17 +346,23 @@ static size_t coded_exceptions(const struct parz_codec_scratch* s, const uint64_
   return s->nexc;
 }
 
-static size_t codec_data(const struct parz_codec_scratch* s, unsigned char* out) {
-  const size_t bytes = (D_BOOK + s->coded.book_size + 7u) / 8u * 8u;
+size_t parz_bounded_codec_data(double step, int predictor, int runs, const uint8_t* book,
+                               size_t book_size, unsigned char* out) {
+  const size_t bytes = (D_BOOK + book_size + 7u) / 8u * 8u;
   if (out) {
     memset(out, 0, bytes);
-    parz_store64(out + D_STEP, parz_f64_bits(s->step));
-    out[D_PREDICTOR] = (unsigned char)s->predictor;
-    out[D_RUNS] = (unsigned char)s->runs;
-    parz_store32(out + D_BOOK_BYTES, (uint32_t)s->coded.book_size);
-    memcpy(out + D_BOOK, s->coded.book_bytes, s->coded.book_size);
+    parz_store64(out + D_STEP, parz_f64_bits(step));
+    out[D_PREDICTOR] = (unsigned char)predictor;
+    out[D_RUNS] = (unsigned char)runs;
+    parz_store32(out + D_BOOK_BYTES, (uint32_t)book_size);
+    memcpy(out + D_BOOK, book, book_size);
   }
   return bytes;
+}
+
+static size_t codec_data(const struct parz_codec_scratch* s, unsigned char* out) {
+  return parz_bounded_codec_data(s->step, s->predictor, s->runs, s->coded.book_bytes,
+                                 s->coded.book_size, out);
 }
 
 /* A codebook names at most one symbol per code, each in at most 8 bytes of lengths and runs of

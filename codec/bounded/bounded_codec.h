@@ -17,6 +17,14 @@ extern "C" {
 /* The bound a chunk's codec parameters promise. */
 double parz_bounded_params_eb(const unsigned char* params);
 
+/* The predictor a chunk's codec parameters ask for (0: chosen per chunk). */
+int parz_bounded_params_predictor(const unsigned char* params);
+
+/* The codec data section of a chunk (codec/FORMAT.md), its bytes returned and, with out, written:
+ * the grid step, the predictor, the run choice and the serialized codebook. */
+size_t parz_bounded_codec_data(double step, int predictor, int runs, const uint8_t* book,
+                               size_t book_size, unsigned char* out);
+
 extern const parz_codec_modes parz_bounded_modes;
 
 /* What a decoder needs of a chunk's codec data (a chunk parz_chunk_parse took): the grid step,

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "bounded_codec.h"
+#include "bounded_gpu.h"
 #include "bounded_inverse.h"
 #include "checksum.cuh"
 #include "gpu_codecs.h"
@@ -649,8 +650,9 @@ extern const parz_gpu_codec parz_gpu_codec_bounded = {
     enqueue_run, /* the chunks side by side on streams of their own */
     0,           /* no arguments in the batch's buffers */
     enqueue_all, /* the filter path: the chunk whole (`whole`), its exceptions on the host */
-    NULL,        /* no GPU encoder: the CPU encodes bounded chunks */
+    NULL,        /* no block kernel: its chunks are encoded whole (encode_chunks) */
     scratch_bytes,
     1,
     NULL, /* every mode */
+    parz_gpu_bounded_encode_chunks,
 };

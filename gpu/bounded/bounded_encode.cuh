@@ -1,0 +1,366 @@
+/* The error-bounded codec's GPU encoder, its steps one thread's work each (PARZ_HD) and the host's
+ * between them, so that tests/test_gpu_bounded_encode_host.cpp runs the same steps on the CPU and
+ * checks the chunks against parz_chunk_encode where no GPU is. bounded_encode.cu launches them.
+ *
+ * A chunk is built as the CPU builds it (codec/frame/chunk_encode.c, code_scratch, and
+ * codec/bounded/bounded_chunk.c, parz_bounded_code), with the CPU's own arithmetic per value
+ * (codec/bounded/bounded_forward.h) and the CPU's own host functions where a step is the whole
+ * chunk's:
+ *   scan     a thread per value: the values not finite (the frame's exceptions, holes for the
+ *            codec), NaN and the fill value where the configuration masks, the largest finite
+ *            magnitude; on the host the grid step (parz_bounded_step_of) and, for predictor 0,
+ *            the CPU's choice (parz_bounded_choose) on a host copy of the values;
+ *   forward  Lorenzo: a thread per value quantizes, one thread gives the holes their prediction
+ *            in order (each reads the ones before it), a thread per value writes its residual;
+ *            the interpolation: a launch per pass, a thread per value of it (each pass reads
+ *            only earlier passes' values);
+ *   counts   a thread per segment splits its codes into tokens with zero runs and without, into
+ *            the chunk's two symbol counts; on the host the codebook (parz_bounded_coded_book)
+ *            and the codec data (parz_bounded_codec_data);
+ *   bits     a thread per segment: its bits under the codebook; on the host their running sum,
+ *            the layout (parz_chunk_settle) and the chunk's size;
+ *   payload  a thread per segment writes its tokens at its offset into a zeroed payload (the
+ *            words it shares with its neighbours ORed in);
+ *   sums     a CTA per partition: its payload checksum (payload_checksum.h);
+ *   head     on the host, with the frame's functions: header, directory, table, exception
+ *            records (the positions of every hole, in order, and their values' bits), codec data,
+ *            checksums, the header's CRC-32C.
+ * What this encoder does not do is refused with PARZ_ERR_UNSUPPORTED, naming it, before the
+ * forward pass: values the configuration masks (NaN, the fill value), values not finite when
+ * the predictor is chosen (the CPU chooses on the frame's cleaned copy), chunks of 2^32 values or
+ * more. Its callers encode such a chunk on the CPU. Internal to gpu/. */
+#ifndef PARZ_GPU_BOUNDED_ENCODE_CUH
+#define PARZ_GPU_BOUNDED_ENCODE_CUH
+
+#include <string.h>
+
+#include <vector>
+
+#include "bounded_chunk.h"
+#include "bounded_codec.h"
+#include "bounded_forward.h"
+#include "codecs.h"
+#include "exceptions.h"
+#include "payload_checksum.h"
+#include "stored.h"
+#include "table.h"
+
+#if defined(__CUDA_ARCH__)
+#define PARZ_GPU_BND_ADD(p, v) atomicAdd((unsigned long long*)(p), (unsigned long long)(v))
+#define PARZ_GPU_BND_OR(p, v) atomicOr((unsigned long long*)(p), (unsigned long long)(v))
+#else
+#define PARZ_GPU_BND_ADD(p, v) (*(p) += (v))
+#define PARZ_GPU_BND_OR(p, v) (*(p) |= (v))
+#endif
+
+/* One chunk's part in the kernels. */
+struct parz_gpu_bnd {
+  const void* src; /* the values, contiguous */
+  int type;        /* parz_type */
+  unsigned long long n;
+  size_t n4[4], st4[4]; /* parz_bounded_shape4 */
+  double eb, step, inv_step, unit, inv_unit;
+  uint8_t* hole;                /* per value: PARZ_BOUNDED_KNOWN, _EXCEPTION or _MASKED */
+  int32_t* q;                   /* quantized values */
+  int32_t* codes;               /* in the predictor's order */
+  unsigned long long seg, nseg; /* codes per segment, segments */
+  unsigned long long* plain;    /* symbol counts without zero runs [PARZ_BOUNDED_SYMBOLS] */
+  unsigned long long* runs;     /* and with them */
+  const uint8_t* len;           /* the codebook's lengths and words */
+  const uint32_t* code;
+  int use_runs;
+  unsigned long long* seg_bits;     /* per segment */
+  const unsigned long long* seg_at; /* each segment's first bit */
+  unsigned long long* payload;      /* zero before the payload step */
+};
+
+/* What the scan finds in some values (a thread's, a warp's, the chunk's). */
+struct parz_gpu_bnd_scan {
+  double top;                              /* largest finite magnitude */
+  unsigned long long nonfinite, nan, fill; /* values not finite, NaN, the fill value */
+};
+
+PARZ_HD double parz_gpu_bnd_value(const parz_gpu_bnd& b, unsigned long long i, uint64_t* bits) {
+  if (b.type == PARZ_FLOAT) {
+    const float f = ((const float*)b.src)[i];
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    *bits = u;
+    return f;
+  }
+  const double d = ((const double*)b.src)[i];
+  memcpy(bits, &d, 8);
+  return d;
+}
+
+/* Value i: its hole (MASKED where not finite: the frame restores it from its exception record)
+ * added to the scan's findings. fill_bits: the masked fill value's bits, when masked. */
+PARZ_HD void parz_gpu_bnd_scan_value(const parz_gpu_bnd& b, unsigned long long i, int fill,
+                                     uint64_t fill_bits, parz_gpu_bnd_scan* s) {
+  uint64_t bits;
+  const double x = parz_gpu_bnd_value(b, i, &bits);
+  const int finite = isfinite(x);
+  b.hole[i] = finite ? PARZ_BOUNDED_KNOWN : PARZ_BOUNDED_MASKED;
+  s->nonfinite += !finite;
+  s->nan += x != x;
+  s->fill += fill && bits == fill_bits;
+  if (finite && fabs(x) > s->top)
+    s->top = fabs(x);
+}
+
+/* Lorenzo: value i quantized (parz_bounded_quantize), a hole's q 0 until its prediction. */
+PARZ_HD void parz_gpu_bnd_quantize(const parz_gpu_bnd& b, unsigned long long i) {
+  uint64_t bits;
+  const double x = parz_gpu_bnd_value(b, i, &bits);
+  int32_t v = 0;
+  if (b.hole[i] == PARZ_BOUNDED_KNOWN &&
+      !parz_bounded_quantize_one((parz_type)b.type, x, b.eb, b.step, b.inv_step, &v)) {
+    v = 0;
+    b.hole[i] = PARZ_BOUNDED_EXCEPTION;
+  }
+  b.q[i] = v;
+}
+
+/* Lorenzo: the hole at i gets its prediction from the values before it, holes included (so the
+ * holes go in order, one thread). */
+PARZ_HD void parz_gpu_bnd_lorenzo_hole(const parz_gpu_bnd& b, unsigned long long i) {
+  b.q[i] =
+      parz_bounded_clamp(parz_bounded_lorenzo_pred(b.q, b.n4, b.st4, (size_t)i), PARZ_BOUNDED_QMAX);
+}
+
+/* Lorenzo: value i's residual, the n-D difference, in the wrapping arithmetic of the CPU's
+ * differences along each axis (bounded_predict.c): the same integer modulo 2^32. */
+PARZ_HD void parz_gpu_bnd_lorenzo_code(const parz_gpu_bnd& b, unsigned long long i) {
+  const int64_t d = (int64_t)b.q[i] - parz_bounded_lorenzo_pred(b.q, b.n4, b.st4, (size_t)i);
+  b.codes[i] = (int32_t)(uint32_t)(uint64_t)d;
+}
+
+/* The interpolation: value t of pass p (in code order), as bounded_predict.c encodes it. */
+PARZ_HD void parz_gpu_bnd_pass_value(const parz_gpu_bnd& b, const parz_bounded_pass& p, int cubic,
+                                     unsigned long long t) {
+  const unsigned long long c3 = t % p.cnt[3], line = t / p.cnt[3];
+  const unsigned long long c2 = line % p.cnt[2], c1 = line / p.cnt[2] % p.cnt[1],
+                           c0 = line / p.cnt[2] / p.cnt[1];
+  const size_t i[4] = {p.start[0] + (size_t)c0 * p.step[0], p.start[1] + (size_t)c1 * p.step[1],
+                       p.start[2] + (size_t)c2 * p.step[2], p.start[3] + (size_t)c3 * p.step[3]};
+  const size_t idx = i[0] * b.st4[0] + i[1] * b.st4[1] + i[2] * b.st4[2] + i[3];
+  const int64_t pr = p.pos == 0 ? 0
+                                : parz_bounded_interp_pred(b.q, idx, i[p.k], b.n4[p.k],
+                                                           p.s * b.st4[p.k], p.s, cubic);
+  uint64_t bits;
+  const double x = parz_gpu_bnd_value(b, idx, &bits);
+  parz_bounded_interp_value((parz_type)b.type, x, pr, b.unit, b.inv_unit, b.eb, idx,
+                            (size_t)(p.pos + t), b.q, b.hole, b.codes);
+}
+
+/* Codes [*a, *e) of segment s. */
+PARZ_HD void parz_gpu_bnd_segment(const parz_gpu_bnd& b, unsigned long long s, size_t* a,
+                                  size_t* e) {
+  *a = (size_t)(s * b.seg);
+  *e = (size_t)(s * b.seg + b.seg < b.n ? s * b.seg + b.seg : b.n);
+}
+
+/* Segment s's symbols added to both counts (bounded_huff.c's count of both ways). */
+PARZ_HD void parz_gpu_bnd_count(const parz_gpu_bnd& b, unsigned long long s) {
+  size_t i, end;
+  parz_gpu_bnd_segment(b, s, &i, &end);
+  while (i < end) {
+    const parz_bounded_token t = parz_bounded_next_token(b.codes, i, end, 1);
+    PARZ_GPU_BND_ADD(b.runs + t.sym, 1u);
+    if (t.sym >= 1 && t.sym <= PARZ_BOUNDED_RUNS)
+      PARZ_GPU_BND_ADD(b.plain + PARZ_BOUNDED_SYM_ZERO, t.advance);
+    else
+      PARZ_GPU_BND_ADD(b.plain + t.sym, 1u);
+    i += t.advance;
+  }
+}
+
+/* Segment s's bits under the codebook. */
+PARZ_HD void parz_gpu_bnd_bits(const parz_gpu_bnd& b, unsigned long long s) {
+  size_t i, end;
+  unsigned long long bits = 0;
+  parz_gpu_bnd_segment(b, s, &i, &end);
+  while (i < end) {
+    const parz_bounded_token t = parz_bounded_next_token(b.codes, i, end, b.use_runs);
+    bits += b.len[t.sym] + t.extra_bits;
+    i += t.advance;
+  }
+  b.seg_bits[s] = bits;
+}
+
+/* Segment s's tokens written LSB first from bit seg_at[s] of the payload (parz_bitw's order),
+ * a word at a time, ORed in: the first and last words may hold a neighbour's bits. */
+PARZ_HD void parz_gpu_bnd_write(const parz_gpu_bnd& b, unsigned long long s) {
+  size_t i, end;
+  unsigned long long w = b.seg_at[s] >> 6;
+  unsigned fill = (unsigned)(b.seg_at[s] & 63u);
+  uint64_t acc = 0;
+  parz_gpu_bnd_segment(b, s, &i, &end);
+  while (i < end) {
+    const parz_bounded_token t = parz_bounded_next_token(b.codes, i, end, b.use_runs);
+    for (int part = 0; part < 2; part++) {
+      const unsigned nb = part ? t.extra_bits : b.len[t.sym];
+      const uint64_t v = part ? t.extra : b.code[t.sym];
+      if (!nb)
+        continue;
+      acc |= v << fill;
+      fill += nb;
+      if (fill >= 64) {
+        PARZ_GPU_BND_OR(b.payload + w, acc);
+        w++;
+        fill -= 64;
+        acc = fill ? v >> (nb - fill) : 0;
+      }
+    }
+    i += t.advance;
+  }
+  if (fill)
+    PARZ_GPU_BND_OR(b.payload + w, acc);
+}
+
+/* ---- Host side ---- */
+
+/* A chunk's plan: its layout and parameters, then what the host finds between the steps. */
+struct parz_gpu_bnd_plan {
+  parz_chunk_view v; /* parz_chunk_layout */
+  parz_array a;      /* the array, contiguous */
+  parz_bounded_shape s;
+  double eb;
+  int predictor; /* asked for (0: chosen), then the chunk's */
+  int masks;     /* the configuration masks NaN (and the fill value, with fill) */
+  int fill;
+  uint64_t fill_bits;
+};
+
+/* The plan of chunk a under cfg, checked as parz_chunk_encoder_begin checks it; refuses what this
+ * encoder does not take before any work (PARZ_ERR_UNSUPPORTED). */
+static inline int parz_gpu_bnd_plan_of(parz_gpu_bnd_plan* p, const parz_array* a,
+                                       const parz_chunk_config* cfg, parz_error* err) {
+  memset(p, 0, sizeof *p);
+  int rc = parz_chunk_layout(&p->v, a, cfg, err);
+  if (rc == PARZ_OK && p->v.codec != PARZ_CODEC_BOUNDED)
+    return parz_fail(err, PARZ_ERR_ARG, "GPU bounded encode: codec %u", p->v.codec);
+  if (rc == PARZ_OK)
+    rc = parz_codec_find(p->v.codec)->check_encode(&p->v.params, a->type, a->dims, err);
+  if (rc != PARZ_OK)
+    return rc;
+  p->a = *a;
+  memset(p->a.stride, 0, sizeof p->a.stride);
+  p->s.type = a->type;
+  p->s.dims = a->dims;
+  for (unsigned k = 0; k < a->dims; k++)
+    p->s.shape[k] = a->shape[k];
+  if (parz_bounded_count(&p->s) >> 32)
+    return parz_fail(
+        err, PARZ_ERR_UNSUPPORTED,
+        "GPU encode: a bounded chunk of %zu values, 2^32 or more: encode it on the CPU",
+        parz_bounded_count(&p->s));
+  p->eb = parz_bounded_params_eb(p->v.codec_params);
+  p->predictor = parz_bounded_params_predictor(p->v.codec_params);
+  p->masks = parz_chunk_config_masks(cfg, a->type);
+  p->fill = p->masks && cfg->fill;
+  p->fill_bits = a->type == PARZ_FLOAT ? (cfg->fill_bits & 0xffffffffu) : cfg->fill_bits;
+  return PARZ_OK;
+}
+
+/* The kernels' arguments of the plan, the device pointers the caller's. */
+static inline void parz_gpu_bnd_args(const parz_gpu_bnd_plan* p, parz_gpu_bnd* b) {
+  memset(b, 0, sizeof *b);
+  b->type = (int)p->s.type;
+  b->n = parz_bounded_count(&p->s);
+  parz_bounded_shape4(&p->s, b->n4, b->st4);
+  b->eb = p->eb;
+  b->seg = p->v.segment_blocks;
+  b->nseg = p->v.nsegments;
+}
+
+/* After the scan (s: the chunk's findings): the refusals of what the scan found, the grid step
+ * and the constants that follow from it. */
+static inline int parz_gpu_bnd_after_scan(const parz_gpu_bnd_plan* p, const parz_gpu_bnd_scan* s,
+                                          parz_gpu_bnd* b, parz_error* err) {
+  if (p->masks && (s->nan || s->fill))
+    return parz_fail(err, PARZ_ERR_UNSUPPORTED,
+                     "GPU encode: a bounded chunk holds %llu NaN and %llu fill values, which its "
+                     "configuration masks; the GPU encoder writes no mask: encode it on the CPU",
+                     s->nan, s->fill);
+  if (!p->predictor && s->nonfinite)
+    return parz_fail(err, PARZ_ERR_UNSUPPORTED,
+                     "GPU encode: a bounded chunk holds %llu values not finite and its predictor "
+                     "is chosen (from the values as the CPU cleans them): encode it on the CPU",
+                     s->nonfinite);
+  b->step = parz_bounded_step_of(p->s.type, s->top, p->eb);
+  b->inv_step = 1 / b->step;
+  b->unit = parz_bounded_unit(PARZ_BOUNDED_LINEAR, b->step);
+  b->inv_unit = 1 / b->unit;
+  return PARZ_OK;
+}
+
+/* The CPU's choice of predictor (parz_bounded_code's options) on the host's copy of the values. */
+static inline int parz_gpu_bnd_choose(const parz_gpu_bnd_plan* p, const void* host_values) {
+  parz_bounded_options opt;
+  memset(&opt, 0, sizeof opt);
+  opt.runs = 2;
+  opt.segment = p->v.segment_blocks;
+  return parz_bounded_choose(&p->s, host_values, p->eb, &opt);
+}
+
+/* The chunk once its payload's size and exceptions are known: its layout as the serial encoder
+ * settles it (chunk_encode.c, settle) into *fin, its size into *size and head bytes into *head;
+ * *stored set when the configuration stores a chunk that would be larger than its values. */
+static inline int parz_gpu_bnd_settle(const parz_gpu_bnd_plan* p, const parz_chunk_config* cfg,
+                                      unsigned long long bits, unsigned long long nexc,
+                                      size_t codec_data_bytes, parz_chunk_view* fin, size_t* head,
+                                      size_t* size, int* stored, parz_error* err) {
+  int rc = parz_chunk_settle(fin, &p->a, cfg, bits, nexc, 0, 2, err);
+  if (rc != PARZ_OK)
+    return rc;
+  memcpy(fin->codec_params, p->v.codec_params, PARZ_CODEC_PARAM_BYTES);
+  fin->codec_data_bytes = codec_data_bytes;
+  *head = parz_chunk_head_bytes(fin);
+  *size = *head + fin->payload_bytes;
+  *stored = cfg->stored == PARZ_STORED_WHEN_SMALLER && *size > parz_stored_bytes(&p->a, cfg);
+  if (*stored)
+    *size = parz_stored_bytes(&p->a, cfg);
+  return PARZ_OK;
+}
+
+/* The bit range [*begin, *end) of checksummed partition k of nsums, per segments each, of a
+ * payload of payload_bytes (chunk_encode.c, parz_chunk_encoder_checksum); seg_at: each segment's
+ * first bit. */
+PARZ_HD void parz_gpu_bnd_partition(unsigned long long k, unsigned long long nsums,
+                                    unsigned long long per, unsigned long long payload_bytes,
+                                    const unsigned long long* seg_at, unsigned long long* begin,
+                                    unsigned long long* end) {
+  *begin = seg_at[k * per];
+  *end = k + 1 == nsums ? 8ull * payload_bytes : seg_at[(k + 1) * per];
+}
+
+/* The head (head bytes) of fin: header, directory, table from the segments' bits, exception
+ * records (pos and bits, nexc of them, in order), codec data, payload checksums (sums), and the
+ * header's CRC-32C. */
+static inline int parz_gpu_bnd_head(const parz_chunk_view* fin, const unsigned long long* seg_bits,
+                                    const unsigned long long* pos, const uint64_t* bits,
+                                    const unsigned char* codec_data, const uint64_t* sums,
+                                    unsigned char* head, size_t head_bytes, parz_error* err) {
+  parz_chunk_offsets o;
+  std::vector<uint32_t> lens((size_t)fin->nsegments);
+  for (size_t k = 0; k < lens.size(); k++)
+    lens[k] = seg_bits[k] > UINT32_MAX ? UINT32_MAX : (uint32_t)seg_bits[k];
+  memset(head, 0, head_bytes);
+  parz_chunk_section_offsets(fin, &o);
+  parz_chunk_header_write(fin, head);
+  int rc = parz_table_write(fin, lens.data(), 1, fin->nsegments, head + o.table, err);
+  if (rc != PARZ_OK)
+    return rc;
+  for (uint64_t e = 0; e < fin->nexceptions; e++) {
+    parz_store64(head + o.exceptions + e * PARZ_EXCEPTION_BYTES, pos[e]);
+    parz_store64(head + o.exceptions + e * PARZ_EXCEPTION_BYTES + 8, bits[e]);
+  }
+  memcpy(head + o.codec_data, codec_data, (size_t)fin->codec_data_bytes);
+  for (uint64_t k = 0; k < fin->nchecksums; k++)
+    parz_store64(head + o.checksums + 8 * k, sums[k]);
+  parz_chunk_header_seal(head, head_bytes);
+  return PARZ_OK;
+}
+
+#endif

@@ -1,0 +1,233 @@
+/* The error-bounded codec's GPU encoder on the device: parz_gpu_encode_device's chunks against
+ * parz_chunk_encode's, byte for byte, and decoded within the bound, on the crafted cases of
+ * gpu_bounded_encode_cases.h (the refused ones refused with PARZ_ERR_UNSUPPORTED), a strided
+ * array, a batch of chunks, and the real arrays: whole, the predictor chosen, at 1e-3 and 1e-5 x
+ * their range; every predictor at 1e-3 x range on their first 8 MiB. Exits 77 (ctest SKIP) when
+ * no CUDA device is usable.
+ * Usage: test_gpu_bounded_encode [--small] [DATA_DIR] (--small: the crafted cases alone, for
+ * compute-sanitizer) */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <vector>
+
+#include <cuda_runtime.h>
+
+#include "check.h"
+#include "gpu_bounded_encode_cases.h"
+#include "gpu_test_context.h"
+#include "parz_gpu.h"
+#include "real_arrays.h"
+
+static parz_gpu_context* ctx;
+
+/* The values' elements a strided array a reaches: the extent of its buffer. */
+static size_t reach(const parz_array& a) {
+  size_t last = 0;
+  for (unsigned k = 0; k < a.dims; k++)
+    last += (a.shape[k] - 1) * (size_t)(a.stride[k] ? a.stride[k] : 1);
+  return last + 1;
+}
+
+/* The GPU's chunk of a (host values at data, elements reachable through its strides) against the
+ * CPU's; refused: the answer must be PARZ_ERR_UNSUPPORTED. */
+static void check_case(const char* name, const parz_array& a, const void* data, size_t elements,
+                       const parz_chunk_config& cfg, int refused) {
+  const size_t w = a.type == PARZ_FLOAT ? 4 : 8, bound = parz_chunk_bound(&a, &cfg);
+  parz_error e = {0, ""}, ce = {0, ""};
+  void *d_data = NULL, *d_chunk = NULL;
+  CHECK(cudaMalloc(&d_data, elements * w) == cudaSuccess &&
+        cudaMalloc(&d_chunk, bound) == cudaSuccess &&
+        cudaMemcpy(d_data, data, elements * w, cudaMemcpyHostToDevice) == cudaSuccess);
+  size_t written = 0;
+  const int rc = parz_gpu_encode_device(ctx, &a, d_data, &cfg, d_chunk, bound, &written, NULL, &e);
+  if (refused) {
+    CHECK(rc == PARZ_ERR_UNSUPPORTED && strstr(e.message, "encode it on the CPU"),
+          ": %s: refused with status %d, \"%s\"", name, rc, e.message);
+  } else {
+    std::vector<unsigned char> want(bound), got;
+    size_t cw = 0;
+    const int crc = parz_chunk_encode(&a, data, &cfg, want.data(), want.size(), &cw, &ce);
+    CHECK(rc == PARZ_OK && crc == PARZ_OK, ": %s: GPU %d \"%s\", CPU %d \"%s\"", name, rc,
+          e.message, crc, ce.message);
+    if (rc == PARZ_OK && crc == PARZ_OK) {
+      got.resize(written);
+      CHECK(cudaMemcpy(got.data(), d_chunk, written, cudaMemcpyDeviceToHost) == cudaSuccess);
+      size_t at = 0;
+      while (at < written && at < cw && got[at] == want[at])
+        at++;
+      CHECK(written == cw && at == cw,
+            ": %s: %zu bytes against the CPU's %zu, first difference at %zu", name, written, cw,
+            at);
+      /* decoded within the bound (the CPU's decoder: the GPU's is test_gpu_bounded's) */
+      const size_t n = bnd_count(a);
+      std::vector<unsigned char> back(n * w);
+      CHECK(parz_chunk_decode(got.data(), got.size(), back.data(), back.size(), &e) == PARZ_OK,
+            ": %s: decode: %s", name, e.message);
+      size_t bad = 0, i = 0;
+      for (size_t i0 = 0; i0 < (a.dims > 3 ? a.shape[a.dims - 4] : 1); i0++)
+        for (size_t i1 = 0; i1 < (a.dims > 2 ? a.shape[a.dims - 3] : 1); i1++)
+          for (size_t i2 = 0; i2 < (a.dims > 1 ? a.shape[a.dims - 2] : 1); i2++)
+            for (size_t i3 = 0; i3 < a.shape[a.dims - 1]; i3++, i++) {
+              const size_t c[4] = {i0, i1, i2, i3};
+              size_t off = 0, run = 1;
+              for (int k = (int)a.dims - 1; k >= 0; k--) {
+                off += c[4 - a.dims + k] * (size_t)(a.stride[k] ? a.stride[k] : (ptrdiff_t)run);
+                run *= a.shape[k];
+              }
+              double x, y;
+              if (w == 4) {
+                float f, g;
+                memcpy(&f, (const unsigned char*)data + 4 * off, 4);
+                memcpy(&g, &back[4 * i], 4);
+                x = f, y = g;
+              } else {
+                memcpy(&x, (const unsigned char*)data + 8 * off, 8);
+                memcpy(&y, &back[8 * i], 8);
+              }
+              if (isfinite(x) ? !(fabs(x - y) <= cfg.settings.error_bound)
+                              : memcmp((const unsigned char*)data + w * off, &back[w * i], w))
+                bad++;
+            }
+      CHECK(bad == 0, ": %s: %zu values outside the bound", name, bad);
+    }
+  }
+  cudaFree(d_data);
+  cudaFree(d_chunk);
+}
+
+/* The crafted cases of one configuration, encoded together in check_batch. */
+static bool batchable(const bnd_case& c) {
+  return !c.refused && c.cfg.settings.predictor == 2 && c.cfg.settings.error_bound == 0.01 &&
+         c.cfg.table == PARZ_TABLE_AUTO && c.cfg.segment_blocks == 0 && !c.cfg.stored &&
+         c.cfg.mask == PARZ_MASK_DEFAULT;
+}
+
+/* A batch of chunks of one configuration, each the CPU's. */
+static void check_batch(const std::vector<bnd_case>& cases) {
+  std::vector<parz_array> arrays;
+  std::vector<const void*> d_data;
+  std::vector<void*> d_chunks;
+  std::vector<size_t> bytes, written;
+  parz_chunk_config cfg = bnd_config(0.01, 2);
+  for (const bnd_case& c : cases)
+    if (batchable(c)) {
+      void *d = NULL, *ch = NULL;
+      const size_t b = parz_chunk_bound(&c.a, &cfg);
+      cudaMalloc(&d, c.data.size());
+      cudaMalloc(&ch, b);
+      cudaMemcpy(d, c.data.data(), c.data.size(), cudaMemcpyHostToDevice);
+      arrays.push_back(c.a);
+      d_data.push_back(d);
+      d_chunks.push_back(ch);
+      bytes.push_back(b);
+    }
+  written.resize(arrays.size());
+  parz_error e = {0, ""};
+  size_t failed = 0;
+  const int rc = parz_gpu_encode_device_batch(ctx, arrays.size(), arrays.data(), d_data.data(),
+                                              &cfg, d_chunks.data(), bytes.data(), written.data(),
+                                              NULL, &failed, &e);
+  CHECK(rc == PARZ_OK && arrays.size() >= 4, ": batch of %zu: %d \"%s\"", arrays.size(), rc,
+        e.message);
+  size_t k = 0;
+  for (const bnd_case& c : cases)
+    if (k < arrays.size() && batchable(c)) {
+      std::vector<unsigned char> want(bytes[k]), got(written[k]);
+      size_t cw = 0;
+      CHECK(parz_chunk_encode(&c.a, c.data.data(), &cfg, want.data(), want.size(), &cw, &e) ==
+            PARZ_OK);
+      cudaMemcpy(got.data(), d_chunks[k], written[k], cudaMemcpyDeviceToHost);
+      CHECK(cw == written[k] && memcmp(got.data(), want.data(), cw) == 0,
+            ": batch chunk %zu (%s): the CPU's bytes", k, c.name.c_str());
+      k++;
+    }
+  for (size_t i = 0; i < arrays.size(); i++) {
+    cudaFree((void*)d_data[i]);
+    cudaFree(d_chunks[i]);
+  }
+}
+
+static int holds_nan(const real_array& r) {
+  const size_t w = r.array.type == PARZ_FLOAT ? 4 : 8, n = r.bytes / w;
+  for (size_t i = 0; i < n; i++) {
+    double x;
+    if (w == 4) {
+      float f;
+      memcpy(&f, (const unsigned char*)r.data + 4 * i, 4);
+      x = f;
+    } else {
+      memcpy(&x, (const unsigned char*)r.data + 8 * i, 8);
+    }
+    if (x != x)
+      return 1;
+  }
+  return 0;
+}
+
+int main(int argc, char** argv) {
+  int small = 0, rc;
+  const char* dir = NULL;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--small"))
+      small = 1;
+    else
+      dir = argv[i];
+  }
+  if ((rc = gpu_test_context(&ctx)) != 0)
+    return rc;
+  const std::vector<bnd_case> cases = bnd_cases();
+  for (const bnd_case& c : cases)
+    check_case(c.name.c_str(), c.a, c.data.data(), bnd_count(c.a), c.cfg, c.refused);
+  printf("%zu crafted cases\n", cases.size());
+  {
+    /* a strided array: a 40 x 50 box of a 97 x 131 one, every other column of a 3-D one */
+    const bnd_case& c = cases[2 * 6 + 2]; /* 2-D f32, predictor 2 */
+    parz_array a = c.a;
+    a.shape[0] = 40;
+    a.shape[1] = 50;
+    a.stride[0] = 131;
+    a.stride[1] = 1;
+    check_case("strided 2-D box", a, c.data.data(), reach(a), c.cfg, 0);
+    const bnd_case& d = cases[4 * 6 + 1]; /* 3-D f32, predictor 1 */
+    parz_array b = d.a;
+    b.shape[2] = (d.a.shape[2] + 1) / 2;
+    b.stride[0] = (ptrdiff_t)(d.a.shape[1] * d.a.shape[2]);
+    b.stride[1] = (ptrdiff_t)d.a.shape[2];
+    b.stride[2] = 2;
+    check_case("strided 3-D, every other column", b, d.data.data(), reach(b), d.cfg, 0);
+  }
+  check_batch(cases);
+  if (dir && !small) {
+    size_t m = 0;
+    real_array* r = real_arrays_load(dir, 0, &m);
+    for (size_t i = 0; i < m; i++) {
+      const double range = real_array_value_range(&r[i]);
+      const int nan = holds_nan(r[i]);
+      char name[160];
+      for (double rel : {1e-3, 1e-5}) {
+        snprintf(name, sizeof name, "%s eb %g x range, chosen", r[i].name, rel);
+        check_case(name, r[i].array, r[i].data, bnd_count(r[i].array), bnd_config(rel * range, 0),
+                   nan);
+      }
+      /* the first 8 MiB, every predictor */
+      parz_array a = r[i].array;
+      const size_t row = bnd_count(a) / a.shape[0] * (a.type == PARZ_FLOAT ? 4 : 8);
+      if (a.shape[0] > 1 && row * a.shape[0] > ((size_t)8 << 20))
+        a.shape[0] = ((size_t)8 << 20) / row > 0 ? ((size_t)8 << 20) / row : 1;
+      for (unsigned pred = 1; pred <= 5; pred++) {
+        snprintf(name, sizeof name, "%s (%zu rows) eb 1e-3 x range, predictor %u", r[i].name,
+                 a.shape[0], pred);
+        check_case(name, a, r[i].data, bnd_count(a), bnd_config(1e-3 * range, pred), nan);
+      }
+      printf("%s: checked\n", r[i].name);
+      fflush(stdout);
+    }
+    printf("%zu real arrays\n", m);
+    real_arrays_free(r, m);
+  }
+  parz_gpu_context_free(ctx);
+  return test_finish("gpu_bounded_encode");
+}
