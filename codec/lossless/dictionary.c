@@ -9,9 +9,31 @@
 #include "table_endian.h"
 #include "transform.h"
 
-static int ascending(const void* a, const void* b) {
-  const uint64_t x = *(const uint64_t*)a, y = *(const uint64_t*)b;
-  return (x > y) - (x < y);
+/* u[0..n) (w-bit words) in ascending order, least significant byte first: a counting pass per
+ * byte, skipped where every word has the same byte there; tmp holds n words. */
+static void radix_sort(uint64_t* u, uint64_t* tmp, size_t n, unsigned w) {
+  uint64_t *from = u, *to = tmp, *t;
+  size_t count[256], i, at;
+  unsigned shift, b;
+  for (shift = 0; shift < w && n > 1; shift += 8) {
+    memset(count, 0, sizeof count);
+    for (i = 0; i < n; i++)
+      count[from[i] >> shift & 255]++;
+    if (count[from[0] >> shift & 255] == n)
+      continue;
+    for (b = 0, at = 0; b < 256; b++) {
+      const size_t c = count[b];
+      count[b] = at;
+      at += c;
+    }
+    for (i = 0; i < n; i++)
+      to[count[from[i] >> shift & 255]++] = from[i];
+    t = from;
+    from = to;
+    to = t;
+  }
+  if (from != u)
+    memcpy(u, from, n * sizeof *u);
 }
 
 static unsigned width(parz_type type) { return (unsigned)(8 * parz_type_size(type)); }
@@ -19,13 +41,18 @@ static unsigned width(parz_type type) { return (unsigned)(8 * parz_type_size(typ
 int parz_ll_dict_build(parz_type type, const void* values, size_t n, uint64_t** sorted,
                        size_t* count, parz_error* err) {
   uint64_t* u = (uint64_t*)malloc((n ? n : 1) * sizeof *u);
+  uint64_t* tmp = (uint64_t*)malloc((n ? n : 1) * sizeof *tmp);
   size_t i, d = 0;
   *sorted = NULL;
   *count = 0;
-  if (!u)
+  if (!u || !tmp) {
+    free(u);
+    free(tmp);
     return parz_fail(err, PARZ_ERR_NOMEM, "lossless: no room for a dictionary of %zu values", n);
+  }
   parz_ll_load_row(type, values, 0, n, 0, u);
-  qsort(u, n, sizeof *u, ascending);
+  radix_sort(u, tmp, n, width(type));
+  free(tmp);
   for (i = 0; i < n; i++)
     if (d == 0 || u[i] != u[d - 1])
       u[d++] = u[i];
@@ -113,14 +140,15 @@ void parz_ll_dict_ranks(parz_type type, const void* values, size_t at, size_t n,
     k = n - i < 256 ? n - i : 256;
     parz_ll_load_row(type, values, at + i, k, 0, u);
     for (j = 0; j < k; j++) {
-      size_t lo = 0, hi = count; /* the first word not below u[j] */
-      while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (sorted[mid] < u[j])
-          lo = mid + 1;
-        else
-          hi = mid;
+      /* the first word not below u[j], by halves whose choice is a select, not a branch */
+      const uint64_t* base = sorted;
+      size_t len = count, lo;
+      while (len > 1) {
+        const size_t half = len / 2;
+        base = base[half] < u[j] ? base + half : base;
+        len -= half;
       }
+      lo = (size_t)(base - sorted) + (count && *base < u[j]);
       if (width(type) == 64)
         ((uint64_t*)ranks)[i + j] = lo;
       else

@@ -41,7 +41,10 @@ int parz_ll_scale_fits(parz_type type, const void* values, size_t n, unsigned k)
       if (!(x > -9.2e18 && x < 9.2e18))
         return 0;
       double back = parz_ll_scaled_double(nearest(x), s);
-      if (memcmp(&back, &v[i], sizeof back) != 0)
+      uint64_t b0, b1; /* bit patterns: -0.0 is not 0.0 */
+      memcpy(&b0, &back, 8);
+      memcpy(&b1, &v[i], 8);
+      if (b0 != b1)
         return 0;
     }
     return 1;
@@ -52,7 +55,10 @@ int parz_ll_scale_fits(parz_type type, const void* values, size_t n, unsigned k)
     if (!(x > -2.1e9 && x < 2.1e9))
       return 0;
     float back = parz_ll_scaled_float((int32_t)nearest(x), s);
-    if (memcmp(&back, &v[i], sizeof back) != 0)
+    uint32_t b0, b1;
+    memcpy(&b0, &back, 4);
+    memcpy(&b1, &v[i], 4);
+    if (b0 != b1)
       return 0;
   }
   return 1;
