@@ -135,6 +135,7 @@ extern "C" int parz_gpu_context_create(parz_gpu_context** out, int device, parz_
   if (!ctx)
     return parz_fail(err, PARZ_ERR_NOMEM, "no memory for a GPU context");
   ctx->device = device;
+  ctx->refused = SIZE_MAX;
   hw = std::thread::hardware_concurrency();
   ctx->host_pool =
       parz_host_pool_create(hw ? (int)(hw < 8 ? hw : 8) : 4, parz_host_pool_spin_from_env());
@@ -186,6 +187,12 @@ static size_t codec_bytes(const parz_chunk_view* v, size_t* pinned) {
   return c && c->scratch_bytes ? c->scratch_bytes(v, pinned) : 0;
 }
 
+/* A chunk's segment offsets (one per segment and the payload's end), then its partitions'
+ * checksum sums. */
+static size_t offsets_bytes(const parz_chunk_view* v) {
+  return 8 * ((size_t)v->nsegments + 1 + (size_t)v->nchecksums);
+}
+
 int parz_gpu_scratch_reserve(parz_gpu_context* ctx, const parz_chunk_view* views, size_t n,
                              parz_gpu_scratch* s, parz_error* err) {
   size_t offsets = 0, rel = 0, mask = 0, codec = 0, pinned = 0, i;
@@ -195,7 +202,7 @@ int parz_gpu_scratch_reserve(parz_gpu_context* ctx, const parz_chunk_view* views
     size_t p;
     if ((rc = parz_gpu_view_fits(&views[i], i, err)) != PARZ_OK)
       return rc;
-    offsets += share(8 * (size_t)(views[i].nsegments + 1));
+    offsets += share(offsets_bytes(&views[i]));
     rel += rel_bytes(&views[i]);
     mask += mask_bytes(&views[i]);
     codec += share(codec_bytes(&views[i], &p));
@@ -220,12 +227,13 @@ int parz_gpu_scratch_reserve(parz_gpu_context* ctx, const parz_chunk_view* views
     size_t p;
     const size_t c = codec_bytes(&views[i], &p);
     s[i].offsets = (unsigned long long*)((char*)ctx->d_offsets.ptr + offsets);
+    s[i].sums = s[i].offsets + views[i].nsegments + 1;
     s[i].rel = (uint32_t*)((char*)ctx->d_rel.ptr + rel);
     s[i].mask = mask_bytes(&views[i]) ? (uint32_t*)((char*)ctx->d_mask.ptr + mask) : NULL;
     s[i].fault = (parz_gpu_fault*)ctx->d_fault.ptr + i;
     s[i].codec = c ? (char*)ctx->d_codec.ptr + codec : NULL;
     s[i].h_codec = p ? (unsigned char*)ctx->h_codec.ptr + pinned : NULL;
-    offsets += share(8 * (size_t)(views[i].nsegments + 1));
+    offsets += share(offsets_bytes(&views[i]));
     rel += rel_bytes(&views[i]);
     mask += mask_bytes(&views[i]);
     codec += share(c);

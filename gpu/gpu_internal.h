@@ -83,8 +83,12 @@ struct parz_gpu_context {
   cudaEvent_t codec_copied;         /* the last upload from h_codec is done */
   struct parz_gpu_buffer d_fault;   /* struct parz_gpu_fault per chunk of a call */
   size_t fault_clean;               /* d_fault's first fault_clean records are known clear */
-  struct parz_gpu_buffer h_fault;   /* pinned copy of them */
-  struct parz_gpu_buffer h_args;    /* batches: pinned kernel arguments, uploaded to d_args */
+  /* the lowest chunk of a call that its codec refused on the host (parz_gpu_refuse; SIZE_MAX:
+   * none), with its status, reported by parz_gpu_fault_check in its turn among the faults */
+  size_t refused;
+  parz_error refused_err;
+  struct parz_gpu_buffer h_fault; /* pinned copy of them */
+  struct parz_gpu_buffer h_args;  /* batches: pinned kernel arguments, uploaded to d_args */
   struct parz_gpu_buffer d_args;
   cudaEvent_t args_copied;         /* the last upload from h_args is done */
   struct parz_gpu_buffer d_places; /* parz_gpu_assemble: the chunks' origins */
@@ -117,6 +121,7 @@ struct parz_gpu_context {
  * Chunks decoded in one call get disjoint shares, so one launch may serve them all. */
 struct parz_gpu_scratch {
   unsigned long long* offsets;
+  unsigned long long* sums; /* per checksummed partition (parz_gpu_enqueue_checksums) */
   uint32_t* rel;
   uint32_t* mask;
   struct parz_gpu_fault* fault;
@@ -224,6 +229,13 @@ int parz_gpu_store_chunk(const parz_array* a, const void* d_data, const parz_chu
 int parz_gpu_enqueue_offsets(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d_chunk,
                              const struct parz_gpu_scratch* s, cudaStream_t stream,
                              parz_error* err);
+/* Verifies partitions [first, end) of chunk v's payload checksums on `stream`, after its
+ * segment offsets: each partition's sum spread over enough CTAs to fill the GPU, added up in
+ * s->sums and checked; a partition that does not match sets the chunk's fault record (the
+ * lowest one). Does not wait. */
+int parz_gpu_enqueue_checksums(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d_chunk,
+                               const struct parz_gpu_scratch* s, unsigned long long first,
+                               unsigned long long end, cudaStream_t stream, parz_error* err);
 int parz_gpu_enqueue_exceptions(parz_gpu_context* ctx, const parz_chunk_view* v,
                                 const void* d_chunk, void* d_dst, cudaStream_t stream,
                                 parz_error* err);
@@ -243,6 +255,11 @@ cudaError_t parz_gpu_launch_offsets(const struct parz_gpu_table_args* h,
  * After the work, fault_check reads them back (enqueue + wait) and reports the first chunk with
  * a fault (*failed, when not NULL; the message names the chunk when n > 1). */
 int parz_gpu_fault_clear(parz_gpu_context* ctx, size_t n, cudaStream_t stream, parz_error* err);
+/* A chunk of the call that its codec refused on the host while enqueueing (a codebook, say),
+ * known by its scratch s: the codec skips its kernels and goes on with the other chunks, and
+ * fault_check reports the lowest such chunk with e's status and message unless a chunk before
+ * it faulted on the device, as for every other corrupt chunk of a batch. */
+void parz_gpu_refuse(parz_gpu_context* ctx, const struct parz_gpu_scratch* s, const parz_error* e);
 int parz_gpu_fault_check(parz_gpu_context* ctx, const parz_chunk_view* views, size_t n,
                          cudaStream_t stream, size_t* failed, parz_error* err);
 

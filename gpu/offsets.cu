@@ -166,6 +166,7 @@ __global__ void fault_reset_kernel(parz_gpu_fault* f, unsigned long long n) {
 }
 
 int parz_gpu_fault_clear(parz_gpu_context* ctx, size_t n, cudaStream_t stream, parz_error* err) {
+  ctx->refused = SIZE_MAX;
   if (n > ctx->fault_clean) {
     fault_reset_kernel<<<(unsigned)((n + 255) / 256), 256, 0, stream>>>(
         (parz_gpu_fault*)ctx->d_fault.ptr, n);
@@ -175,6 +176,14 @@ int parz_gpu_fault_clear(parz_gpu_context* ctx, size_t n, cudaStream_t stream, p
   }
   ctx->fault_clean = 0; /* until fault_check reads them clean */
   return PARZ_OK;
+}
+
+void parz_gpu_refuse(parz_gpu_context* ctx, const parz_gpu_scratch* s, const parz_error* e) {
+  const size_t i = (size_t)(s->fault - (const parz_gpu_fault*)ctx->d_fault.ptr);
+  if (i < ctx->refused) {
+    ctx->refused = i;
+    ctx->refused_err = *e;
+  }
 }
 
 int parz_gpu_fault_check(parz_gpu_context* ctx, const parz_chunk_view* views, size_t n,
@@ -189,10 +198,19 @@ int parz_gpu_fault_check(parz_gpu_context* ctx, const parz_chunk_view* views, si
     return parz_gpu_cuda_fail(err, e, n > 1 ? "decoding the chunks" : "decoding the chunk");
   for (i = 0; i < n && !h[i].code; i++)
     ;
-  if (i == n) {
+  if (i == n)
     ctx->fault_clean = n;
-    return PARZ_OK;
+  if (ctx->refused < i) {
+    i = ctx->refused;
+    if (failed)
+      *failed = i;
+    if (n == 1)
+      return parz_fail(err, ctx->refused_err.code, "%s", ctx->refused_err.message);
+    return parz_fail(err, ctx->refused_err.code, "chunk %zu of %zu: %s", i, n,
+                     ctx->refused_err.message);
   }
+  if (i == n)
+    return PARZ_OK;
   if (failed)
     *failed = i;
   char which[48] = "";

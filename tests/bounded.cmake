@@ -17,3 +17,14 @@ if(EXISTS "${PARZ_SHARED_DATA}")
   add_test(NAME bounded_chunk_realdata COMMAND test_bounded_chunk "${PARZ_SHARED_DATA}")
   set_tests_properties(bounded_chunk_realdata PROPERTIES TIMEOUT 900)
 endif()
+
+# The segment decode split among lanes (codec/bounded/bounded_lanes.h, the GPU's segment kernel's
+# steps) emulated on the CPU against the serial decode: crafted and damaged segments always,
+# every real array when there are some.
+add_executable(test_bounded_lanes ${CMAKE_CURRENT_SOURCE_DIR}/test_bounded_lanes.c)
+target_link_libraries(test_bounded_lanes parz_bounded parz_real_arrays m)
+add_test(NAME bounded_lanes_crafted COMMAND test_bounded_lanes)
+if(EXISTS "${PARZ_SHARED_DATA}")
+  add_test(NAME bounded_lanes_realdata COMMAND test_bounded_lanes "${PARZ_SHARED_DATA}")
+  set_tests_properties(bounded_lanes_realdata PROPERTIES TIMEOUT 900)
+endif()

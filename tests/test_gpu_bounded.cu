@@ -318,6 +318,67 @@ static void batch(void) {
     std::vector<float> got(n);
     cudaMemcpy(got.data(), d_dsts[9], n * 4, cudaMemcpyDeviceToHost);
     CHECK(memcmp(got.data(), want[9].data(), n * 4) == 0, "batch: chunk 9 beside a bad one");
+    cudaMemcpy((void*)d_chunks[6], chunks[6].data(), chunks[6].size(), cudaMemcpyHostToDevice);
+  }
+  { /* codebooks the host refuses (span 0), in a run (10) and alone (3): named by *failed like
+     * a chunk that faults on the device, the lowest bad chunk first; the others decode */
+    std::vector<std::vector<unsigned char>> bad(m);
+    std::vector<parz_chunk_view> bviews = views;
+    for (size_t i : {(size_t)3, (size_t)10}) {
+      bad[i] = chunks[i];
+      std::vector<unsigned char>& h = bad[i];
+      const size_t payload_at = (size_t)(views[i].payload - chunks[i].data());
+      h[(size_t)(views[i].codec_data - chunks[i].data()) + 16] = 0;
+      uint32_t crc = parz_crc32c(0, h.data(), 108);
+      crc = parz_crc32c(crc, h.data() + 112, payload_at - 112);
+      for (unsigned b = 0; b < 4; b++)
+        h[108 + b] = (unsigned char)(crc >> (8 * b));
+      CHECK(parz_chunk_parse(h.data(), h.size(), &bviews[i], NULL) == PARZ_OK);
+      std::vector<float> out(n);
+      CHECK(parz_chunk_decode(h.data(), h.size(), out.data(), n * 4, NULL) == PARZ_ERR_STREAM,
+            "the serial decoder takes chunk %zu's codebook of span 0", i);
+    }
+    struct {
+      std::vector<size_t> spoilt;
+      int rc;
+      size_t failed;
+    } cases[] = {{{10}, PARZ_ERR_STREAM, 10},
+                 {{3, 10}, PARZ_ERR_STREAM, 3},
+                 {{6, 10}, PARZ_ERR_CHECKSUM, 6}};
+    for (const auto& k : cases) {
+      std::vector<parz_chunk_view> cv = views;
+      for (size_t i : k.spoilt) {
+        if (i == 6) {
+          std::vector<unsigned char> h = chunks[6];
+          h[h.size() - 20] ^= 0x08;
+          cudaMemcpy((void*)d_chunks[6], h.data(), h.size(), cudaMemcpyHostToDevice);
+        } else {
+          cudaMemcpy((void*)d_chunks[i], bad[i].data(), bad[i].size(), cudaMemcpyHostToDevice);
+          cv[i] = bviews[i];
+        }
+      }
+      failed = 99;
+      rc = parz_gpu_decode_device_batch(ctx, m, cv.data(), d_chunks.data(), d_dsts.data(), NULL,
+                                        &failed, &err);
+      char name[32];
+      snprintf(name, sizeof name, "chunk %zu of %zu", k.failed, m);
+      CHECK(rc == k.rc && failed == k.failed && strstr(err.message, name),
+            "batch with chunk %zu spoilt: %d, chunk %zu (%s)", k.spoilt.back(), rc, failed,
+            rc ? err.message : "");
+      for (size_t i : {(size_t)9, (size_t)11}) {
+        std::vector<float> got(n);
+        cudaMemcpy(got.data(), d_dsts[i], n * 4, cudaMemcpyDeviceToHost);
+        CHECK(memcmp(got.data(), want[i].data(), n * 4) == 0, "batch: chunk %zu beside bad ones",
+              i);
+      }
+      for (size_t i : k.spoilt)
+        cudaMemcpy((void*)d_chunks[i], chunks[i].data(), chunks[i].size(), cudaMemcpyHostToDevice);
+    }
+    /* alone, refused as the serial decoder refuses it */
+    cudaMemcpy((void*)d_chunks[10], bad[10].data(), bad[10].size(), cudaMemcpyHostToDevice);
+    rc = parz_gpu_decode_device(ctx, &bviews[10], d_chunks[10], d_dsts[10], NULL, &err);
+    CHECK(rc == PARZ_ERR_STREAM, "chunk 10 alone: %d (%s)", rc, rc ? err.message : "");
+    cudaMemcpy((void*)d_chunks[10], chunks[10].data(), chunks[10].size(), cudaMemcpyHostToDevice);
   }
   for (size_t i = 0; i < m; i++) {
     cudaFree((void*)d_chunks[i]);

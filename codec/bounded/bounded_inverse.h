@@ -26,6 +26,56 @@ enum {
   PARZ_BOUNDED_SEGMENT_END = 4    /* its codes end before its last bit */
 };
 
+/* The window of a segment's reader: w holds the stream from r->pos on, its low `valid` bits
+ * read (parz_bitr_peek gives at least 57), refilled only when a code word or a run's length might
+ * not fit, not at every symbol. */
+typedef struct {
+  uint64_t w;
+  unsigned valid;
+} parz_bounded_window;
+
+/* One token from r (a code word and its raw bits), r->pos moved past it: returns the codes it
+ * stands for (1, or a run's length of at least 2) with *code the code of a single one (0 for a
+ * run), or 0 for bits that start no code word of the book. table and table_mask are d's table,
+ * passed in locals: codes a caller writes could alias it for the compiler. */
+PARZ_HD size_t parz_bounded_read_token(const parz_huff_decoder* d, const uint32_t* table,
+                                       uint64_t table_mask, parz_bitr* r, parz_bounded_window* win,
+                                       int32_t* code) {
+  if (win->valid < PARZ_BOUNDED_MAX_LEN) {
+    win->w = parz_bitr_peek(r);
+    win->valid = 57;
+  }
+  uint32_t e = table[win->w & table_mask];
+  unsigned l = PARZ_HUFF_ENTRY_LEN(e);
+  int32_t sym = l ? (int32_t)PARZ_HUFF_ENTRY_SYM(e) : parz_huff_decode_long(d, win->w, &l);
+  if (sym < 0)
+    return 0;
+  parz_bitr_skip(r, l);
+  win->w >>= l;
+  win->valid -= l;
+  if (sym == (int32_t)PARZ_BOUNDED_SYM_ESCAPE) {
+    uint32_t z = (uint32_t)parz_bitr_get(r, 32);
+    int64_t v = (z & 1u) ? -(int64_t)(z >> 1) - 1 : (int64_t)(z >> 1);
+    *code = (int32_t)v;
+    win->valid = 0;
+    return 1;
+  }
+  if (sym <= PARZ_BOUNDED_RUNS) {
+    if (win->valid < (unsigned)sym) {
+      win->w = parz_bitr_peek(r);
+      win->valid = 57;
+    }
+    size_t n = ((size_t)1 << sym) + (size_t)(win->w & (((uint64_t)1 << sym) - 1));
+    parz_bitr_skip(r, (unsigned)sym);
+    win->w >>= sym;
+    win->valid -= (unsigned)sym;
+    *code = 0;
+    return n;
+  }
+  *code = (int32_t)((int64_t)sym - PARZ_BOUNDED_SYM_ZERO);
+  return 1;
+}
+
 /* Decodes count codes from r (positioned at the segment's first bit, r->end its end) into codes;
  * with `zeroed` the codes are zero already and runs of zeros only move on (on the GPU a thread
  * filling a long run holds up the other lanes of its warp). Returns PARZ_BOUNDED_SEGMENT_OK, or
@@ -33,55 +83,30 @@ enum {
  * PARZ_BOUNDED_SEGMENT_RUN). */
 PARZ_HD int parz_bounded_segment_codes(const parz_huff_decoder* d, parz_bitr* r, int32_t* codes,
                                        size_t count, int zeroed, size_t* at, size_t* run) {
-  /* the table in locals: the codes written below could alias it for the compiler */
   const uint32_t* table = d->table;
   const uint64_t table_mask = ((uint64_t)1 << d->table_bits) - 1;
-  /* w holds the stream from r->pos on, its low `valid` bits read (parz_bitr_peek gives at least
-   * 57): refilled only when a code word or a run's length might not fit, not at every symbol */
-  uint64_t w = 0;
-  unsigned valid = 0;
+  parz_bounded_window win = {0, 0};
   size_t i = 0;
   while (i < count) {
     *at = i;
     if (r->pos >= r->end)
       return PARZ_BOUNDED_SEGMENT_SHORT;
-    if (valid < PARZ_BOUNDED_MAX_LEN) {
-      w = parz_bitr_peek(r);
-      valid = 57;
-    }
-    uint32_t e = table[w & table_mask];
-    unsigned l = PARZ_HUFF_ENTRY_LEN(e);
-    int32_t sym = l ? (int32_t)PARZ_HUFF_ENTRY_SYM(e) : parz_huff_decode_long(d, w, &l);
-    if (sym < 0)
+    int32_t code;
+    size_t n = parz_bounded_read_token(d, table, table_mask, r, &win, &code);
+    if (n == 0)
       return PARZ_BOUNDED_SEGMENT_WORD;
-    parz_bitr_skip(r, l);
-    w >>= l;
-    valid -= l;
-    if (sym == (int32_t)PARZ_BOUNDED_SYM_ESCAPE) {
-      uint32_t z = (uint32_t)parz_bitr_get(r, 32);
-      int64_t v = (z & 1u) ? -(int64_t)(z >> 1) - 1 : (int64_t)(z >> 1);
-      codes[i++] = (int32_t)v;
-      valid = 0;
-    } else if (sym <= PARZ_BOUNDED_RUNS) {
-      if (valid < (unsigned)sym) {
-        w = parz_bitr_peek(r);
-        valid = 57;
-      }
-      size_t n = ((size_t)1 << sym) + (size_t)(w & (((uint64_t)1 << sym) - 1));
-      parz_bitr_skip(r, (unsigned)sym);
-      w >>= sym;
-      valid -= (unsigned)sym;
-      if (n > count - i) {
-        *run = n;
-        return PARZ_BOUNDED_SEGMENT_RUN;
-      }
-      if (!zeroed)
-        for (size_t k = 0; k < n; k++)
-          codes[i + k] = 0;
-      i += n;
-    } else {
-      codes[i++] = (int32_t)((int64_t)sym - PARZ_BOUNDED_SYM_ZERO);
+    if (n == 1) {
+      codes[i++] = code;
+      continue;
     }
+    if (n > count - i) {
+      *run = n;
+      return PARZ_BOUNDED_SEGMENT_RUN;
+    }
+    if (!zeroed)
+      for (size_t k = 0; k < n; k++)
+        codes[i + k] = 0;
+    i += n;
   }
   *at = i;
   return r->pos == r->end ? PARZ_BOUNDED_SEGMENT_OK : PARZ_BOUNDED_SEGMENT_END;

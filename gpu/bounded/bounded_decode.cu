@@ -2,14 +2,16 @@
  * and its entry in the GPU's codec table (gpu_codecs.h). A scratch codec: the chunk decodes in
  * the steps of codec/frame/chunk_scratch.h, one or more launches each, on one stream:
  *
- *   0. the codebook, read on the host with the serial decoder's checks (parz_bounded_chunk_decoder)
- *      and its table decoder uploaded from pinned memory; the segment offsets (offsets.cu); the
- *      payload checksums, each partition's sum spread over enough CTAs to fill the GPU
- *      (checksum.cuh, payload_checksum.h);
- *   1. segments: one thread per segment, found through the offsets, decodes its codes into the
- *      chunk's scratch (zeroed first, so that runs of zeros cost nothing) with the codec's own loop
- *      (parz_bounded_segment_codes), the table decoder's table in shared memory; a segment the
- *      CPU refuses sets the fault record;
+ *   0. the codebook, read on the host with the serial decoder's checks (parz_bounded_chunk_decoder;
+ *      a chunk refused there is left out of the launches and reported by the fault check,
+ *      parz_gpu_refuse) and its table decoder uploaded from pinned memory; the segment offsets
+ *      (offsets.cu); the payload checksums (checksum.cu);
+ *   1. segments: a warp per segment, found through the offsets, decodes its codes into the
+ *      chunk's scratch (zeroed first, so that runs of zeros cost nothing), its 32 lanes each a
+ *      share of the segment's bits (codec/bounded/bounded_lanes.h: the lanes decode from guessed
+ *      starts and correct them from their neighbours' ends), with the codec's own token decoder
+ *      (parz_bounded_read_token), the table decoder's table in shared memory; a segment the CPU
+ *      refuses sets the fault record;
  *   2. the inverse passes: Lorenzo's prefix sums, a warp per row along the last axis and a thread
  *      per column along the others; the interpolation's passes, a thread per value each;
  *   3. the values: a thread per value (Lorenzo's range check on the way);
@@ -28,17 +30,17 @@
 #include "bounded_codec.h"
 #include "bounded_gpu.h"
 #include "bounded_inverse.h"
-#include "checksum.cuh"
+#include "bounded_lanes.h"
 #include "gpu_codecs.h"
 #include "mask.cuh"
 
 #define THREADS 256u
-#define SEGMENT_THREADS 64u
+#define SEGMENT_WARPS 8u /* a CTA of the segment kernel: its warps share the codebook's table */
 
 /* The chunk's device scratch: the codes (interpolation only: Lorenzo sums its codes in place),
- * the quantized values, the table decoder's words and the partitions' checksum sums. */
+ * the quantized values and the table decoder's words. */
 struct layout {
-  size_t codes, q, dec, sums, bytes;
+  size_t codes, q, dec, bytes;
 };
 
 static size_t round16(size_t b) { return (b + 15) & ~(size_t)15; }
@@ -53,8 +55,7 @@ static layout layout_of(const parz_chunk_view* v) {
   l.codes = 0;
   l.q = round16(4 * n);
   l.dec = l.q + round16(4 * n);
-  l.sums = l.dec + round16(4 * parz_bounded_decoder_words_bound(v));
-  l.bytes = l.sums + round16(8 * (size_t)v->nchecksums);
+  l.bytes = l.dec + round16(4 * parz_bounded_decoder_words_bound(v));
   return l;
 }
 
@@ -66,36 +67,6 @@ static size_t scratch_bytes(const parz_chunk_view* v, size_t* pinned) {
 __device__ __forceinline__ void fault_at(parz_gpu_fault* f, unsigned long long at, unsigned code) {
   atomicMin(&f->segment, at);
   atomicOr(&f->code, code);
-}
-
-/* ---------------- step 0: the payload checksums ---------------- */
-
-/* A partition's checksum is a sum (payload_checksum.h): CTA c of the `per` CTAs of partition p
- * adds its threads' shares of the per * blockDim lanes, a warp reduction each, into acc[p]. */
-__global__ void sums_kernel(const parz_gpu_sums s, const unsigned char* __restrict__ payload,
-                            unsigned per, unsigned long long* acc) {
-  const unsigned long long p = blockIdx.x / per;
-  const unsigned lane = (blockIdx.x % per) * blockDim.x + threadIdx.x;
-  if (p >= s.count)
-    return;
-  unsigned long long begin, end;
-  parz_gpu_partition_bits(s, p, &begin, &end);
-  unsigned long long sum = parz_checksum_lane(payload, begin, end, lane, per * blockDim.x);
-#pragma unroll
-  for (unsigned d = 16; d > 0; d >>= 1)
-    sum += __shfl_xor_sync(0xffffffffu, sum, d);
-  if ((threadIdx.x & 31u) == 0)
-    atomicAdd(&acc[p], sum);
-}
-
-/* Each partition's sum against its stored checksum. */
-__global__ void sums_check_kernel(const parz_gpu_sums s, const unsigned long long* acc,
-                                  parz_gpu_fault* fault) {
-  const unsigned long long p = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
-  if (p < s.count && !parz_gpu_checksum_ok(s, p, acc[p])) {
-    atomicMin(&fault->partition, p);
-    atomicOr(&fault->code, (unsigned)PARZ_GPU_FAULT_CHECKSUM);
-  }
 }
 
 /* ---------------- step 1: the segments ---------------- */
@@ -111,8 +82,13 @@ struct segment_args {
 };
 
 #define TABLE_WORDS_MAX 4096u /* bounded_huff.c's table of 12 bits */
+#define FULL 0xffffffffu
 
-__global__ void __launch_bounds__(SEGMENT_THREADS) segments_kernel(const segment_args a) {
+/* A warp per segment (the CTA's warps take segments warp by warp across the grid): the lanes'
+ * decodes of bounded_lanes.h, their ends passed on until every lane starts where the one before
+ * it ends, the codes counted, and each lane's codes written after those of the lanes before it.
+ * Every branch on the segment is the whole warp's. */
+__global__ void __launch_bounds__(SEGMENT_WARPS * 32) segments_kernel(const segment_args a) {
   /* the decoder in shared memory, its table too: the long words' limits are indexed by length */
   __shared__ uint32_t table[TABLE_WORDS_MAX];
   __shared__ parz_huff_decoder d;
@@ -124,21 +100,56 @@ __global__ void __launch_bounds__(SEGMENT_THREADS) segments_kernel(const segment
     d.table = table;
   }
   __syncthreads();
-  const unsigned long long g = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
-  if (g >= a.nsegments)
-    return;
-  const unsigned long long bit0 = a.offsets[g], end = a.offsets[g + 1];
-  const unsigned long long c0 = g * a.C, count = a.n - c0 < a.C ? a.n - c0 : a.C;
-  if (end < bit0 || end > 8 * a.payload_bytes) {
-    fault_at(a.fault, g, PARZ_GPU_FAULT_OVERRUN);
-    return;
+  const unsigned lane = threadIdx.x & 31u;
+  const unsigned long long warps = (unsigned long long)gridDim.x * SEGMENT_WARPS;
+  for (unsigned long long g = (unsigned long long)blockIdx.x * SEGMENT_WARPS + threadIdx.x / 32;
+       g < a.nsegments; g += warps) {
+    const unsigned long long bit0 = a.offsets[g], end = a.offsets[g + 1];
+    const unsigned long long c0 = g * a.C, count = a.n - c0 < a.C ? a.n - c0 : a.C;
+    if (end < bit0 || end > 8 * a.payload_bytes) {
+      if (lane == 0)
+        fault_at(a.fault, g, PARZ_GPU_FAULT_OVERRUN);
+      continue;
+    }
+    if (!parz_bounded_lanes_fit(end - bit0, count)) {
+      if (lane == 0)
+        fault_at(a.fault, g, PARZ_GPU_FAULT_END);
+      continue;
+    }
+    const uint32_t len = (uint32_t)(end - bit0), lim = parz_bounded_lane_limit(len, lane, 32);
+    const parz_bounded_lanes s =
+        parz_bounded_lanes_init(&d, table, a.payload, (size_t)a.payload_bytes, bit0);
+    parz_bounded_lane o;
+    parz_bounded_lane_first(&s, len, lane, 32, &o);
+    /* lane r is exact after round r: 32 rounds settle every lane, the last one only checks */
+    bool settled = false;
+    for (unsigned round = 0; round <= 32 && !settled; round++) {
+      uint32_t want = __shfl_up_sync(FULL, o.end, 1);
+      if (lane == 0)
+        want = 0;
+      const bool moved = want != o.start;
+      settled = !__any_sync(FULL, moved);
+      if (moved)
+        parz_bounded_lane_redecode(&s, want, lim, &o);
+    }
+    unsigned long long before = o.codes; /* inclusive, then exclusive, prefix sum */
+#pragma unroll
+    for (unsigned k = 1; k < 32; k <<= 1) {
+      const unsigned long long t = __shfl_up_sync(FULL, before, k);
+      if (lane >= k)
+        before += t;
+    }
+    const unsigned long long total = __shfl_sync(FULL, before, 31);
+    const uint32_t last_end = __shfl_sync(FULL, o.end, 31);
+    const int bad = __any_sync(FULL, o.bad != 0);
+    before -= o.codes;
+    if (!settled || !parz_bounded_lanes_ok(total, count, bad, last_end, len)) {
+      if (lane == 0)
+        fault_at(a.fault, g, PARZ_GPU_FAULT_END);
+      continue;
+    }
+    parz_bounded_lane_write(&s, &o, a.codes + c0, (size_t)before, 1);
   }
-  parz_bitr r;
-  size_t at, run;
-  parz_bitr_init(&r, a.payload, (size_t)a.payload_bytes, bit0, end - bit0);
-  if (parz_bounded_segment_codes(&d, &r, a.codes + c0, (size_t)count, 1, &at, &run) !=
-      PARZ_BOUNDED_SEGMENT_OK)
-    fault_at(a.fault, g, PARZ_GPU_FAULT_END);
 }
 
 /* ---------------- step 2: the inverse passes ---------------- */
@@ -396,29 +407,9 @@ static int enqueue_book(parz_gpu_context* ctx, const parz_chunk_view* v, const b
     return parz_gpu_cuda_fail(err, e, "uploading a bounded chunk's codebook");
 
   const unsigned char* payload = chunk + parz_gpu_payload_offset(v);
-  if (v->nchecksums) {
-    parz_gpu_sums sums;
-    memset(&sums, 0, sizeof sums);
-    sums.sums = chunk + parz_gpu_checksums_offset(v);
-    sums.table = v->table == PARZ_TABLE_HYBRID ? chunk + parz_gpu_table_offset(v) : NULL;
-    sums.offsets = s->offsets;
-    sums.record_bytes = parz_gpu_record_bytes(v);
-    sums.P = v->checksum_segments;
-    sums.count = v->nchecksums;
-    sums.payload_end = 8ull * v->payload_bytes;
-    /* CTAs enough to fill the GPU, each of at least 64 KiB of payload */
-    unsigned long long per = (unsigned long long)ctx->sm_count * 4 / sums.count;
-    const unsigned long long most = v->payload_bytes / sums.count / 65536;
-    per = per > most ? most : per;
-    per = per < 1 ? 1 : per;
-    unsigned long long* acc = (unsigned long long*)(scratch + l.sums);
-    e = cudaMemsetAsync(acc, 0, 8 * sums.count, st);
-    if (e != cudaSuccess)
-      return parz_gpu_cuda_fail(err, e, "clearing a bounded chunk's checksum sums");
-    sums_kernel<<<(unsigned)(per * sums.count), THREADS, 0, st>>>(sums, payload, (unsigned)per,
-                                                                  acc);
-    sums_check_kernel<<<grid_of(sums.count, THREADS), THREADS, 0, st>>>(sums, acc, s->fault);
-  }
+  int rc = parz_gpu_enqueue_checksums(ctx, v, d_chunk, s, 0, v->nchecksums, st, err);
+  if (rc != PARZ_OK)
+    return rc;
 
   const int lorenzo = info.predictor == PARZ_BOUNDED_LORENZO;
   int32_t* codes = (int32_t*)(scratch + (lorenzo ? l.q : l.codes));
@@ -434,7 +425,10 @@ static int enqueue_book(parz_gpu_context* ctx, const parz_chunk_view* v, const b
   /* the codes zeroed first: runs of zeros then cost a segment's thread nothing */
   if ((e = cudaMemsetAsync(codes, 0, 4 * n, st)) != cudaSuccess)
     return parz_gpu_cuda_fail(err, e, "clearing a bounded chunk's codes");
-  segments_kernel<<<grid_of(v->nsegments, SEGMENT_THREADS), SEGMENT_THREADS, 0, st>>>(sa);
+  unsigned ctas = grid_of(v->nsegments, SEGMENT_WARPS);
+  if (ctas > 8u * (unsigned)ctx->sm_count) /* the warps go round the rest */
+    ctas = 8u * (unsigned)ctx->sm_count;
+  segments_kernel<<<ctas, SEGMENT_WARPS * 32, 0, st>>>(sa);
 
   parz_bounded_shape shape;
   size_t n4[4], st4[4];
@@ -562,15 +556,36 @@ static int enqueue_all(parz_gpu_context* ctx, const parz_chunk_view* v, const vo
   return enqueue_book(ctx, v, &b, d_chunk, d_dst, s, st, err);
 }
 
+/* Whether read_book's status refuses the chunk's bytes (reported with the chunk's faults,
+ * parz_gpu_refuse) rather than failing the call. */
+static int refuses(int rc) {
+  return rc == PARZ_ERR_STREAM || rc == PARZ_ERR_FORMAT || rc == PARZ_ERR_CHECKSUM;
+}
+
+/* Chunk v whole, its codebook b read: offsets, steps 0 to 4, exceptions. */
+static int enqueue_read(parz_gpu_context* ctx, const parz_chunk_view* v, const book* b,
+                        const void* d_chunk, void* d_dst, const parz_gpu_scratch* s,
+                        cudaStream_t st, parz_error* err) {
+  int rc;
+  if ((rc = parz_gpu_enqueue_offsets(ctx, v, d_chunk, s, st, err)) != PARZ_OK ||
+      (rc = enqueue_book(ctx, v, b, d_chunk, d_dst, s, st, err)) != PARZ_OK)
+    return rc;
+  return parz_gpu_enqueue_exceptions(ctx, v, d_chunk, d_dst, st, err);
+}
+
 static int enqueue_chunk(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d_chunk,
                          void* d_dst, const parz_gpu_scratch* s, const parz_gpu_shape* shape,
                          cudaStream_t st, parz_error* err) {
-  int rc;
+  book b;
+  parz_error why;
   (void)shape;
-  if ((rc = parz_gpu_enqueue_offsets(ctx, v, d_chunk, s, st, err)) != PARZ_OK ||
-      (rc = enqueue_all(ctx, v, d_chunk, d_dst, 0, v->nsegments, s, st, err)) != PARZ_OK)
-    return rc;
-  return parz_gpu_enqueue_exceptions(ctx, v, d_chunk, d_dst, st, err);
+  const int rc = read_book(v, s, &b, &why);
+  if (rc == PARZ_OK)
+    return enqueue_read(ctx, v, &b, d_chunk, d_dst, s, st, err);
+  if (!refuses(rc))
+    return parz_fail(err, rc, "%s", why.message);
+  parz_gpu_refuse(ctx, s, &why);
+  return PARZ_OK;
 }
 
 /* Chunks of a batch: each chunk's launches on one of RUN_STREAMS streams forked from st and
@@ -603,7 +618,8 @@ static int enqueue_run(parz_gpu_context* ctx, const parz_chunk_view* v, const vo
     e = cudaStreamWaitEvent(side[i], fork, 0);
   if (e != cudaSuccess)
     rc = parz_gpu_cuda_fail(err, e, "forking a batch of bounded chunks");
-  /* the codebooks read on the context's host threads, the first refusal kept */
+  /* the codebooks read on the context's host threads: a chunk they refuse is left out and
+   * reported by the fault check, as a chunk that faults on the device is */
   book* books = rc == PARZ_OK ? (book*)malloc(n * sizeof *books) : NULL;
   if (rc == PARZ_OK && !books)
     rc = parz_fail(err, PARZ_ERR_NOMEM, "no memory for %zu bounded chunks' codebooks", n);
@@ -615,16 +631,17 @@ static int enqueue_run(parz_gpu_context* ctx, const parz_chunk_view* v, const vo
       for (size_t c = (size_t)t; c < n; c += (size_t)threads)
         status[c] = read_book(&v[c], &s[c], &books[c], &errs[c]);
     });
+    for (size_t c = 0; rc == PARZ_OK && c < n; c++) {
+      if (status[c] == PARZ_OK)
+        continue;
+      if (refuses(status[c]))
+        parz_gpu_refuse(ctx, &s[c], &errs[c]);
+      else
+        rc = parz_fail(err, status[c], "%s", errs[c].message);
+    }
     for (size_t c = 0; rc == PARZ_OK && c < n; c++)
-      if ((rc = status[c]) != PARZ_OK && err)
-        *err = errs[c];
-  }
-  for (size_t c = 0; rc == PARZ_OK && c < n; c++) {
-    const cudaStream_t sc = side[c % k];
-    if ((rc = parz_gpu_enqueue_offsets(ctx, &v[c], d_chunks[c], &s[c], sc, err)) == PARZ_OK &&
-        (rc = enqueue_book(ctx, &v[c], &books[c], d_chunks[c], d_dsts[c], &s[c], sc, err)) ==
-            PARZ_OK)
-      rc = parz_gpu_enqueue_exceptions(ctx, &v[c], d_chunks[c], d_dsts[c], sc, err);
+      if (status[c] == PARZ_OK)
+        rc = enqueue_read(ctx, &v[c], &books[c], d_chunks[c], d_dsts[c], &s[c], side[c % k], err);
   }
   free(books);
   /* joined whatever happened: st must not run ahead of work queued on the side streams */

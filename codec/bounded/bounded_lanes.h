@@ -1,0 +1,197 @@
+/* A segment's tokens split among several lanes (a GPU warp's), each decoding a share of its bits
+ * speculatively, compiled for the CPU and the GPU alike (PARZ_HD): the GPU's segment kernel runs
+ * these steps, and a host test runs them on emulated lanes against parz_bounded_segment_codes.
+ *
+ * Lane l of L owns the tokens that start in bits [lim(l-1), lim(l)) of the segment
+ * (lim(l) = bit0 + len * (l + 1) / L, the last lane's the segment's end). It first decodes from
+ * lim(l-1) as though a token started there (parz_bounded_lane_decode). Its true start is where
+ * lane l-1's tokens end, the first token boundary at or past lim(l-1) on the chain from bit0; the
+ * lanes then exchange ends, and a lane whose start was wrong decodes again from the one it is
+ * given (parz_bounded_lane_redecode). Canonical Huffman chains from two starts meet again within
+ * a few tokens, so the second decode usually stops at a token end the first one recorded and
+ * takes the rest of the first decode's result (from a common boundary both chains are the same
+ * tokens). Lane 0 starts right; once lane l's start is right, so is its end, so after round l
+ * lanes 0..l are exact and nothing changes any more after at most L rounds: the worst case is the
+ * serial walk's work, never a wrong answer. The segment is then right exactly when no lane met
+ * bits that start no code word, the lanes' codes add up to its count and the last lane ends at
+ * its end: the refusals of parz_bounded_segment_codes, segment for segment. A lane finally
+ * decodes its tokens once more, writing its codes after those of the lanes before it
+ * (parz_bounded_lane_write).
+ *
+ * Positions are bits from the segment's first bit, 32-bit: a segment of m codes longer than
+ * m * PARZ_BOUNDED_TOKEN_BITS bits is refused before any lane decodes it (the serial decode would
+ * end on its codes' count before its bits). Internal to the codec and its GPU decoder. */
+#ifndef PARZ_BOUNDED_LANES_H
+#define PARZ_BOUNDED_LANES_H
+
+#include "bounded_inverse.h"
+
+/* Loops over the recorded ends unrolled on the GPU, so that they stay registers. */
+#if defined(__CUDA_ARCH__)
+#define PARZ_BOUNDED_UNROLL _Pragma("unroll")
+#else
+#define PARZ_BOUNDED_UNROLL
+#endif
+
+/* The most bits of one token: the longest code word and an escape's raw bits. */
+#define PARZ_BOUNDED_TOKEN_BITS (PARZ_BOUNDED_MAX_LEN + 32u)
+/* Token ends a lane records for the others to meet. */
+#define PARZ_BOUNDED_LANE_MARKS 8
+/* A lane's code count saturates here: far above any segment's (at most 65536), and above the
+ * codes of PARZ_BOUNDED_LANE_MARKS tokens (at most 2^28), so that a count taken from a saturated
+ * one stays above every segment's. */
+#define PARZ_BOUNDED_LANE_MANY (1u << 30)
+
+/* One lane's decode: from `start` (bits from the segment's first) while tokens start before its
+ * limit. */
+typedef struct {
+  uint32_t start, end; /* where it started, where its last token ended */
+  uint32_t codes;      /* the codes its tokens stand for, saturated at PARZ_BOUNDED_LANE_MANY */
+  uint32_t bad;        /* 1: it stopped at bits that start no code word (at `end`) */
+  uint32_t marks;      /* the token ends recorded below, at most PARZ_BOUNDED_LANE_MARKS */
+  uint32_t mark[PARZ_BOUNDED_LANE_MARKS];   /* the first token ends after start */
+  uint32_t before[PARZ_BOUNDED_LANE_MARKS]; /* the codes of the tokens up to each */
+} parz_bounded_lane;
+
+/* What the lanes of one segment share: the codebook, the payload and the segment's first bit. */
+typedef struct {
+  const parz_huff_decoder* d;
+  const uint32_t* table;
+  uint64_t table_mask;
+  const uint8_t* payload;
+  size_t payload_bytes;
+  uint64_t bit0;
+} parz_bounded_lanes;
+
+PARZ_HD parz_bounded_lanes parz_bounded_lanes_init(const parz_huff_decoder* d,
+                                                   const uint32_t* table, const uint8_t* payload,
+                                                   size_t payload_bytes, uint64_t bit0) {
+  parz_bounded_lanes s;
+  s.d = d;
+  s.table = table;
+  s.table_mask = ((uint64_t)1 << d->table_bits) - 1;
+  s.payload = payload;
+  s.payload_bytes = payload_bytes;
+  s.bit0 = bit0;
+  return s;
+}
+
+/* Whether a segment of `count` codes may hold len bits: more than count tokens' most bits the
+ * serial decode refuses (its count reached before its bits' end), so a segment the lanes decode
+ * has 32-bit positions. */
+PARZ_HD int parz_bounded_lanes_fit(uint64_t len, uint64_t count) {
+  return len <= count * PARZ_BOUNDED_TOKEN_BITS;
+}
+
+/* The limit of lane `lane` of `lanes` in a segment of len bits (len < 2^32). */
+PARZ_HD uint32_t parz_bounded_lane_limit(uint32_t len, unsigned lane, unsigned lanes) {
+  return (uint32_t)((uint64_t)len * (lane + 1) / lanes);
+}
+
+PARZ_HD uint32_t parz_bounded_lane_add(uint32_t codes, size_t n) {
+  return n >= PARZ_BOUNDED_LANE_MANY - codes ? PARZ_BOUNDED_LANE_MANY : codes + (uint32_t)n;
+}
+
+/* The tokens from `start` on while they start before `lim`, into *o; with `was` (a decode of the
+ * same lane from another start, or NULL) it stops at the first token end `was` recorded and
+ * takes the rest from it. */
+PARZ_HD void parz_bounded_lane_decode(const parz_bounded_lanes* s, uint32_t start, uint32_t lim,
+                                      const parz_bounded_lane* was, parz_bounded_lane* o) {
+  parz_bitr r;
+  parz_bitr_init(&r, s->payload, s->payload_bytes, s->bit0 + start, 0);
+  parz_bounded_window win = {0, 0};
+  uint32_t at = start, codes = 0, marks = 0;
+  o->start = start;
+  o->bad = 0;
+  while (at < lim) {
+    int32_t code;
+    const size_t n = parz_bounded_read_token(s->d, s->table, s->table_mask, &r, &win, &code);
+    if (n == 0) {
+      o->bad = 1;
+      break;
+    }
+    at = (uint32_t)(r.pos - s->bit0);
+    codes = parz_bounded_lane_add(codes, n);
+    if (was && at == was->start) { /* the old start on this chain: the old decode follows */
+      codes = parz_bounded_lane_add(codes, was->codes);
+      at = was->end;
+      o->bad = was->bad;
+      break;
+    }
+    if (was) {
+      /* the ends are increasing, so at most one is met; unrolled, so that they stay registers */
+      int met = -1;
+      PARZ_BOUNDED_UNROLL
+      for (int k = 0; k < PARZ_BOUNDED_LANE_MARKS; k++)
+        if ((uint32_t)k < was->marks && was->mark[k] == at)
+          met = k;
+      if (met >= 0) {
+        uint32_t rest = 0;
+        PARZ_BOUNDED_UNROLL
+        for (int k = 0; k < PARZ_BOUNDED_LANE_MARKS; k++)
+          if (k == met)
+            rest = was->codes - was->before[k];
+        codes = parz_bounded_lane_add(codes, rest);
+        at = was->end;
+        o->bad = was->bad;
+        break;
+      }
+    }
+    PARZ_BOUNDED_UNROLL
+    for (int k = 0; k < PARZ_BOUNDED_LANE_MARKS; k++)
+      if ((uint32_t)k == marks) {
+        o->mark[k] = at;
+        o->before[k] = codes;
+      }
+    marks += marks < PARZ_BOUNDED_LANE_MARKS;
+  }
+  o->end = at;
+  o->codes = codes;
+  o->marks = marks;
+}
+
+/* The first decode of lane `lane` of `lanes`, from the previous lane's limit. */
+PARZ_HD void parz_bounded_lane_first(const parz_bounded_lanes* s, uint32_t len, unsigned lane,
+                                     unsigned lanes, parz_bounded_lane* o) {
+  const uint32_t start = lane ? parz_bounded_lane_limit(len, lane - 1, lanes) : 0;
+  parz_bounded_lane_decode(s, start, parz_bounded_lane_limit(len, lane, lanes), NULL, o);
+}
+
+/* A lane's decode again from `start` (the previous lane's end), *o its decode so far. */
+PARZ_HD void parz_bounded_lane_redecode(const parz_bounded_lanes* s, uint32_t start, uint32_t lim,
+                                        parz_bounded_lane* o) {
+  const parz_bounded_lane was = *o;
+  parz_bounded_lane_decode(s, start, lim, &was, o);
+}
+
+/* Whether a segment of `count` codes whose lanes' codes add up to `total`, none of them bad, the
+ * last ending at `last_end`, is the one parz_bounded_segment_codes accepts from len bits. */
+PARZ_HD int parz_bounded_lanes_ok(uint64_t total, uint64_t count, int bad, uint32_t last_end,
+                                  uint32_t len) {
+  return !bad && total == count && last_end == len;
+}
+
+/* Lane o's codes (the segment accepted) into codes[first...]; with `zeroed` the codes are zero
+ * already and only the others are stored. */
+PARZ_HD void parz_bounded_lane_write(const parz_bounded_lanes* s, const parz_bounded_lane* o,
+                                     int32_t* codes, size_t first, int zeroed) {
+  parz_bitr r;
+  parz_bitr_init(&r, s->payload, s->payload_bytes, s->bit0 + o->start, 0);
+  parz_bounded_window win = {0, 0};
+  const uint64_t end = s->bit0 + o->end;
+  size_t i = first;
+  while (r.pos < end) {
+    int32_t code;
+    const size_t n = parz_bounded_read_token(s->d, s->table, s->table_mask, &r, &win, &code);
+    if (n == 1) {
+      if (code || !zeroed)
+        codes[i] = code;
+    } else if (!zeroed) {
+      for (size_t k = 0; k < n; k++)
+        codes[i + k] = 0;
+    }
+    i += n;
+  }
+}
+
+#endif

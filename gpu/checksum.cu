@@ -1,0 +1,77 @@
+/* The payload checksums of a chunk whose codec verifies them in launches of their own (the scratch
+ * codecs: bounded, lossless), gpu_internal.h's parz_gpu_enqueue_checksums: a checksum is a sum
+ * (checksum.cuh, payload_checksum.h), so a partition's words may be shared among any number of
+ * CTAs, each adding its lanes' shares into the partition's sum, which a second launch checks.
+ * zfp's decoder verifies its partitions a warp each in its decode launch instead. */
+#include <string.h>
+
+#include "checksum.cuh"
+#include "gpu_internal.h"
+
+#define THREADS 256u
+#define CTA_MIN_BYTES 65536u /* a CTA's least share of a partition */
+
+/* CTA c of the `per` CTAs of partition first + c / per adds its threads' shares of the
+ * per * blockDim lanes, a warp reduction each, into acc[partition]. */
+__global__ void checksum_sums_kernel(const parz_gpu_sums s,
+                                     const unsigned char* __restrict__ payload,
+                                     unsigned long long first, unsigned long long end, unsigned per,
+                                     unsigned long long* acc) {
+  const unsigned long long p = first + blockIdx.x / per;
+  const unsigned lane = (blockIdx.x % per) * blockDim.x + threadIdx.x;
+  if (p >= end)
+    return;
+  unsigned long long begin, stop;
+  parz_gpu_partition_bits(s, p, &begin, &stop);
+  unsigned long long sum = parz_checksum_lane(payload, begin, stop, lane, per * blockDim.x);
+#pragma unroll
+  for (unsigned d = 16; d > 0; d >>= 1)
+    sum += __shfl_xor_sync(0xffffffffu, sum, d);
+  if ((threadIdx.x & 31u) == 0)
+    atomicAdd(&acc[p], sum);
+}
+
+/* Each partition's sum against its stored checksum. */
+__global__ void checksum_check_kernel(const parz_gpu_sums s, unsigned long long first,
+                                      unsigned long long end, const unsigned long long* acc,
+                                      parz_gpu_fault* fault) {
+  const unsigned long long p = first + (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (p < end && !parz_gpu_checksum_ok(s, p, acc[p])) {
+    atomicMin(&fault->partition, p);
+    atomicOr(&fault->code, (unsigned)PARZ_GPU_FAULT_CHECKSUM);
+  }
+}
+
+int parz_gpu_enqueue_checksums(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d_chunk,
+                               const parz_gpu_scratch* s, unsigned long long first,
+                               unsigned long long end, cudaStream_t st, parz_error* err) {
+  if (end > v->nchecksums)
+    end = v->nchecksums;
+  if (first >= end)
+    return PARZ_OK;
+  const unsigned char* chunk = (const unsigned char*)d_chunk;
+  parz_gpu_sums sums;
+  memset(&sums, 0, sizeof sums);
+  sums.sums = chunk + parz_gpu_checksums_offset(v);
+  sums.table = v->table == PARZ_TABLE_HYBRID ? chunk + parz_gpu_table_offset(v) : NULL;
+  sums.offsets = s->offsets;
+  sums.record_bytes = parz_gpu_record_bytes(v);
+  sums.P = v->checksum_segments;
+  sums.count = v->nchecksums;
+  sums.payload_end = 8ull * v->payload_bytes;
+  const unsigned long long count = end - first;
+  /* CTAs enough to fill the GPU, each of at least CTA_MIN_BYTES of payload */
+  unsigned long long per = (unsigned long long)ctx->sm_count * 4 / count;
+  const unsigned long long most = v->payload_bytes / v->nchecksums / CTA_MIN_BYTES;
+  per = per > most ? most : per;
+  per = per < 1 ? 1 : per;
+  cudaError_t e = cudaMemsetAsync(s->sums + first, 0, 8 * count, st);
+  if (e != cudaSuccess)
+    return parz_gpu_cuda_fail(err, e, "clearing a chunk's checksum sums");
+  checksum_sums_kernel<<<(unsigned)(per * count), THREADS, 0, st>>>(
+      sums, chunk + parz_gpu_payload_offset(v), first, end, (unsigned)per, s->sums);
+  checksum_check_kernel<<<(unsigned)((count + THREADS - 1) / THREADS), THREADS, 0, st>>>(
+      sums, first, end, s->sums, s->fault);
+  e = cudaGetLastError();
+  return e == cudaSuccess ? PARZ_OK : parz_gpu_cuda_fail(err, e, "payload checksum launch");
+}

@@ -1,0 +1,217 @@
+/* The lanes of codec/bounded/bounded_lanes.h, as the GPU's segment kernel runs them on a warp,
+ * emulated here lane by lane, against the serial decode of each segment
+ * (parz_bounded_segment_codes): the same codes for every segment it accepts and a refusal for
+ * every one it refuses, on chunks the encoder writes (every predictor, runs or not, escapes,
+ * segments of 1 to 4096 codes, 1 to 64 lanes) and on their segments damaged (flipped bits, moved
+ * ends, random bits).
+ *
+ *   test_bounded_lanes           crafted arrays and their damaged segments
+ *   test_bounded_lanes DIR       also every real array of DIR at 1e-3 x its range, C = 4096 */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bounded_chunk.h"
+#include "bounded_lanes.h"
+#include "check.h"
+#include "real_arrays.h"
+#include "xorshift.h"
+
+#define LANES_MAX 64
+
+static unsigned long long segments_seen, refusals_seen, rounds_total, redecodes;
+
+/* The warp's steps on `lanes` emulated lanes: every lane's first decode, then rounds of the
+ * lanes taking the previous lane's end (all read before any lane decodes again) until none
+ * moves, the counts, and the codes written. Returns 1 with the codes in out, 0 refused. */
+static int lanes_decode(const parz_huff_decoder* d, const uint8_t* p, size_t bytes, uint64_t bit0,
+                        uint64_t len, size_t count, unsigned lanes, int32_t* out) {
+  if (!parz_bounded_lanes_fit(len, count))
+    return 0;
+  const parz_bounded_lanes s = parz_bounded_lanes_init(d, d->table, p, bytes, bit0);
+  parz_bounded_lane o[LANES_MAX];
+  uint32_t want[LANES_MAX];
+  for (unsigned l = 0; l < lanes; l++)
+    parz_bounded_lane_first(&s, (uint32_t)len, l, lanes, &o[l]);
+  int settled = 0;
+  for (unsigned round = 0; round <= lanes && !settled; round++) {
+    settled = 1;
+    for (unsigned l = 0; l < lanes; l++) {
+      want[l] = l ? o[l - 1].end : 0;
+      settled &= want[l] == o[l].start;
+    }
+    rounds_total += !settled;
+    for (unsigned l = 0; l < lanes; l++)
+      if (want[l] != o[l].start) {
+        parz_bounded_lane_redecode(&s, want[l], parz_bounded_lane_limit((uint32_t)len, l, lanes),
+                                   &o[l]);
+        redecodes++;
+      }
+  }
+  CHECK(settled, "lanes unsettled after %u rounds", lanes + 1);
+  uint64_t total = 0;
+  int bad = 0;
+  for (unsigned l = 0; l < lanes; l++) {
+    total += o[l].codes;
+    bad |= o[l].bad != 0;
+  }
+  if (!settled || !parz_bounded_lanes_ok(total, count, bad, o[lanes - 1].end, (uint32_t)len))
+    return 0;
+  size_t first = 0;
+  for (unsigned l = 0; l < lanes; l++) {
+    parz_bounded_lane_write(&s, &o[l], out, first, 0);
+    first += o[l].codes;
+  }
+  return 1;
+}
+
+/* Segment [bit0, bit0 + len) of count codes, serially and on each lane count: accepted alike
+ * with the same codes, or refused alike. */
+static void same_segment(const parz_huff_decoder* d, const uint8_t* p, size_t bytes, uint64_t bit0,
+                         uint64_t len, size_t count, const char* what) {
+  static const unsigned lane_counts[] = {32, 1, 2, 7, 64};
+  int32_t* want = (int32_t*)malloc(count * 4);
+  int32_t* got = (int32_t*)malloc(count * 4);
+  parz_bitr r;
+  size_t at = 0, run = 0;
+  parz_bitr_init(&r, p, bytes, bit0, len);
+  const int ok =
+      parz_bounded_segment_codes(d, &r, want, count, 0, &at, &run) == PARZ_BOUNDED_SEGMENT_OK;
+  segments_seen++;
+  refusals_seen += !ok;
+  for (unsigned k = 0; k < sizeof lane_counts / sizeof lane_counts[0]; k++) {
+    memset(got, 0x5a, count * 4);
+    const int lok = lanes_decode(d, p, bytes, bit0, len, count, lane_counts[k], got);
+    CHECK(lok == ok, "%s: %u lanes %s a segment of %zu codes in %llu bits the serial decode %s",
+          what, lane_counts[k], lok ? "accept" : "refuse", count, (unsigned long long)len,
+          ok ? "accepts" : "refuses");
+    if (ok && lok)
+      CHECK(memcmp(got, want, count * 4) == 0, "%s: %u lanes' codes differ", what, lane_counts[k]);
+  }
+  free(want);
+  free(got);
+}
+
+/* Every segment of chunk c, then (damage) each of its first segments damaged. */
+static void same_chunk(const parz_bounded_chunk* c, const char* what, int damage) {
+  parz_bounded_book b = {(uint8_t*)malloc(PARZ_BOUNDED_SYMBOLS),
+                         (uint32_t*)malloc(PARZ_BOUNDED_SYMBOLS * 4)};
+  size_t used;
+  parz_error err;
+  CHECK(parz_bounded_book_read(c->book, c->book_bytes, &b, &used, &err) == PARZ_OK, "%s: %s", what,
+        err.message);
+  parz_bounded_decoder* dec = parz_bounded_decoder_new(&b, &err);
+  CHECK(dec != NULL, "%s: %s", what, err.message);
+  free(b.len);
+  free(b.code);
+  if (!dec)
+    return;
+  const parz_huff_decoder* d = parz_bounded_decoder_huff(dec);
+  const size_t n = parz_bounded_count(&c->shape);
+  uint64_t bit0 = 0;
+  uint8_t* p = (uint8_t*)malloc(c->payload_bytes);
+  memcpy(p, c->payload, c->payload_bytes);
+  for (size_t g = 0; g < c->nsegments; g++) {
+    const size_t count = n - g * c->segment < c->segment ? n - g * c->segment : c->segment;
+    const uint64_t len = c->seg_bits[g];
+    same_segment(d, p, c->payload_bytes, bit0, len, count, what);
+    if (damage && g < 6) {
+      for (int t = 0; t < 40; t++) { /* bits flipped inside the segment */
+        const uint64_t bit = bit0 + xorshift_next() % (len ? len : 1);
+        if (bit / 8 >= c->payload_bytes)
+          break;
+        p[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+        same_segment(d, p, c->payload_bytes, bit0, len, count, what);
+        p[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+      }
+      for (int delta = -40; delta <= 40; delta++) /* its end moved */
+        if ((int64_t)len + delta >= 0 && bit0 + len + delta <= 8 * (uint64_t)c->payload_bytes)
+          same_segment(d, p, c->payload_bytes, bit0, (uint64_t)((int64_t)len + delta), count, what);
+      for (int t = 0; t < 10; t++) { /* random bits where it lies */
+        for (uint64_t k = bit0 / 8; k <= (bit0 + len) / 8 && k < c->payload_bytes; k++)
+          p[k] = (uint8_t)xorshift_next();
+        same_segment(d, p, c->payload_bytes, bit0, len, count, what);
+        memcpy(p, c->payload, c->payload_bytes);
+      }
+    }
+    bit0 += len;
+  }
+  free(p);
+  parz_bounded_decoder_free(dec);
+}
+
+static void crafted(void) {
+  parz_bounded_shape s = {PARZ_FLOAT, 2, {97, 131}};
+  const size_t n = parz_bounded_count(&s);
+  float* v = (float*)malloc(n * 4);
+  static const size_t segments[] = {1, 5, 64, 1000, 4096};
+  for (int kind = 0; kind < 3; kind++) {
+    for (size_t i = 0; i < n; i++) {
+      const double x = 10 * sin(0.01 * (double)i);
+      /* smooth (runs of zeros), noisy, and plateaus with spikes (escapes at a small bound) */
+      v[i] = (float)(kind == 0   ? x
+                     : kind == 1 ? x + (double)(xorshift_next() % 1000) * 1e-3
+                                 : (i % 97 < 60 ? 0.0 : (double)(xorshift_next() % 1000)));
+    }
+    for (int p = PARZ_BOUNDED_LORENZO; p <= PARZ_BOUNDED_PREDICTORS; p++)
+      for (size_t k = 0; k < sizeof segments / sizeof segments[0]; k++)
+        for (int runs = 0; runs < 2; runs++) {
+          parz_bounded_options opt = {p, runs, segments[k], NULL, NULL};
+          parz_bounded_chunk c;
+          parz_error err;
+          const double eb = kind == 2 ? 1e-4 : 1e-3;
+          if (parz_bounded_chunk_encode(&s, v, eb, &opt, &c, &err) != PARZ_OK) {
+            CHECK(0, "encode: %s", err.message);
+            continue;
+          }
+          char what[96];
+          snprintf(what, sizeof what, "kind %d, predictor %d, C %zu, runs %d", kind, p, segments[k],
+                   runs);
+          same_chunk(&c, what, segments[k] >= 64);
+          parz_bounded_chunk_free(&c);
+        }
+  }
+  free(v);
+}
+
+static void real(const char* dir) {
+  size_t na = 0;
+  real_array* arr = real_arrays_load(dir, 0, &na);
+  CHECK(arr != NULL && na > 0, "no arrays in %s", dir);
+  for (size_t a = 0; a < na; a++) {
+    real_array* r = &arr[a];
+    parz_bounded_shape s = {r->array.type, r->array.dims, {0}};
+    for (unsigned k = 0; k < r->array.dims; k++)
+      s.shape[k] = r->array.shape[k];
+    parz_bounded_options opt = {0, 1, 4096, NULL, NULL};
+    parz_bounded_chunk c;
+    parz_error err;
+    if (parz_bounded_chunk_encode(&s, r->data, 1e-3 * real_array_value_range(r), &opt, &c, &err) !=
+        PARZ_OK) {
+      CHECK(0, "%s: %s", r->name, err.message);
+      continue;
+    }
+    const unsigned long long before = rounds_total, segs = segments_seen, re = redecodes;
+    same_chunk(&c, r->name, 1);
+    printf(
+        "%s: %zu segments, %.2f rounds and %.1f lane decodes again per segment of 5 lane "
+        "counts\n",
+        r->name, c.nsegments, (double)(rounds_total - before) / (double)(segments_seen - segs),
+        (double)(redecodes - re) / (double)(segments_seen - segs));
+    parz_bounded_chunk_free(&c);
+  }
+  real_arrays_free(arr, na);
+}
+
+int main(int argc, char** argv) {
+  crafted();
+  printf("crafted: %llu segments, %llu refused by the serial decode\n", segments_seen,
+         refusals_seen);
+  CHECK(refusals_seen > 10000 && refusals_seen < segments_seen,
+        "the damage reaches too few segments (%llu of %llu refused)", refusals_seen, segments_seen);
+  if (argc > 1)
+    real(argv[1]);
+  return test_finish("test_bounded_lanes");
+}
