@@ -6,7 +6,10 @@
  * of each step in MB/s of raw array, by the wall clock and by the process's CPU time.
  *
  *   bench_bounded_chunks DIR [--reps N] [--chunk-mib M] [--threads 1,2] [--only NAME]
- *                            [--eb 1e-3,1e-5] */
+ *                            [--eb 1e-3,1e-5] [--step encode|decode]
+ *
+ * --step times one step alone (after one encode, for decode), for a profiler's record of it; the
+ * other's columns read 0. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -125,7 +128,7 @@ int main(int argc, char** argv) {
   const char* only = NULL;
   int reps = 3, threads[8] = {1, 2}, nthreads = 2;
   double mib = 1, ebs[4] = {1e-3, 1e-5};
-  int nebs = 2;
+  int nebs = 2, steps = 3; /* bit 0: encode, bit 1: decode */
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--reps") && i + 1 < argc) {
       reps = atoi(argv[++i]);
@@ -144,6 +147,13 @@ int main(int argc, char** argv) {
       for (nebs = 0; *s && nebs < 4; nebs++) {
         ebs[nebs] = strtod(s, &s);
         s += *s == ',';
+      }
+    } else if (!strcmp(argv[i], "--step") && i + 1 < argc) {
+      i++;
+      steps = !strcmp(argv[i], "encode") ? 1 : !strcmp(argv[i], "decode") ? 2 : 0;
+      if (!steps) {
+        fprintf(stderr, "--step %s: encode or decode\n", argv[i]);
+        return 2;
       }
     } else if (argv[i][0] != '-') {
       dir = argv[i];
@@ -190,14 +200,23 @@ int main(int argc, char** argv) {
       }
       for (int t = 0; t < nthreads; t++)
         enc[t] = dec[t] = 1e30;
+      if (steps == 2) { /* the chunks to decode */
+        double wall, cpu;
+        if (run_chunks(ch, nch, &cfg, 1, 1, r->name, &wall, &cpu))
+          return 1;
+      }
       for (int rep = 0; rep < reps; rep++)
         for (int t = 0; t < nthreads; t++) {
           double wall, cpu;
-          if (run_chunks(ch, nch, &cfg, threads[t], 1, r->name, &wall, &cpu))
-            return 1;
-          enc[t] = minimum(enc[t], wall);
-          if (threads[t] == 1)
-            enc_cpu = minimum(enc_cpu, cpu);
+          if (steps & 1) {
+            if (run_chunks(ch, nch, &cfg, threads[t], 1, r->name, &wall, &cpu))
+              return 1;
+            enc[t] = minimum(enc[t], wall);
+            if (threads[t] == 1)
+              enc_cpu = minimum(enc_cpu, cpu);
+          }
+          if (!(steps & 2))
+            continue;
           if (run_chunks(ch, nch, &cfg, threads[t], 0, r->name, &wall, &cpu))
             return 1;
           dec[t] = minimum(dec[t], wall);

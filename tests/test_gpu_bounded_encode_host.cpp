@@ -82,7 +82,9 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
     parz_gpu_bnd_count(b, k);
   parz_bounded_coded coded;
   memset(&coded, 0, sizeof coded);
-  rc = parz_bounded_coded_book((const uint64_t*)b.plain, (const uint64_t*)b.runs, 2, &coded, err);
+  const parz_bounded_range all = {0, PARZ_BOUNDED_SYMBOLS}; /* counts over the whole alphabet */
+  rc = parz_bounded_coded_book(&all, (const uint64_t*)b.plain, (const uint64_t*)b.runs, 2, &coded,
+                               err);
   if (rc != PARZ_OK) {
     parz_bounded_coded_free(&coded);
     return rc;

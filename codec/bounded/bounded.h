@@ -153,34 +153,51 @@ typedef struct {
   uint32_t* code; /* [PARZ_BOUNDED_SYMBOLS], canonical, bit-reversed for LSB-first writing */
 } parz_bounded_book;
 
-/* Counts the symbols the codes make, segment by segment of seg codes, in one pass both ways
- * (either may be NULL): plain every zero a zero symbol, runs the runs of zeros as run symbols (a
- * run never crosses a segment's end). Each has PARZ_BOUNDED_SYMBOLS entries. On jobs (NULL: the
- * calling thread) the segments are counted in parts, each into histograms of its own. */
-void parz_bounded_count_symbols(const int32_t* codes, size_t n, size_t seg, uint64_t* plain,
-                                uint64_t* runs, const parz_jobs* jobs);
+/* The symbols codes can use, in the alphabet's order: the escape and the run symbols (the head),
+ * then the residuals from the least code to the greatest (parz_bounded_code_range). A table over
+ * them has m entries, symbol s at s below the head and at s - shift past it; since the order is
+ * the alphabet's, a code built on these counts is the one built on the whole alphabet's (Huffman's
+ * ties go by the order). The whole alphabet is the range {0, PARZ_BOUNDED_SYMBOLS}. */
+#define PARZ_BOUNDED_HEAD (1u + PARZ_BOUNDED_RUNS)
+typedef struct {
+  uint32_t shift;
+  size_t m;
+} parz_bounded_range;
+
+void parz_bounded_code_range(const int32_t* codes, size_t n, parz_bounded_range* r);
+
+/* Counts the symbols the codes make into tables over r, segment by segment of seg codes, in one
+ * pass both ways (either may be NULL): plain every zero a zero symbol, runs the runs of zeros as
+ * run symbols (a run never crosses a segment's end). On jobs (NULL: the calling thread) the
+ * segments are counted in parts, each into histograms of its own. */
+void parz_bounded_count_symbols(const int32_t* codes, size_t n, size_t seg,
+                                const parz_bounded_range* r, uint64_t* plain, uint64_t* runs,
+                                const parz_jobs* jobs);
 
 /* The bytes of the serialized codebook and of the payload (rounded up) of a code built from the
  * codes' symbols with zero runs on, segments of seg codes: what parz_bounded_count_symbols (runs),
- * parz_huff_lengths, parz_bounded_book_write and parz_bounded_coded_bits give, by work bounded by
- * the codes' range rather than the alphabet's. SIZE_MAX when no code is built. */
+ * parz_huff_lengths, parz_bounded_book_write and parz_bounded_coded_bits give over the codes'
+ * range. SIZE_MAX when no code is built. */
 size_t parz_bounded_estimate_bytes(const int32_t* codes, size_t n, size_t seg);
 
-/* Length-limited canonical Huffman code of freq, book's arrays the caller's, in two steps: the
- * code's lengths (len, PARZ_BOUNDED_SYMBOLS of them; refused when no symbol is used), then the
- * canonical code words of book's lengths. */
-int parz_bounded_book_lengths(const uint64_t* freq, uint8_t* len, parz_error* err);
+/* Length-limited canonical Huffman code: the lengths of a table of m counts (refused when no
+ * symbol is used); the whole alphabet's lengths of a range's (unused between them); the canonical
+ * code words of book's lengths. */
+int parz_bounded_book_lengths(const uint64_t* freq, size_t m, uint8_t* len, parz_error* err);
+void parz_bounded_book_expand(const uint8_t* len, const parz_bounded_range* r, uint8_t* all);
 int parz_bounded_book_codes(parz_bounded_book* book, parz_error* err);
 
-/* The payload bits a code of these symbol counts takes: code words and the raw bits after them. */
-uint64_t parz_bounded_coded_bits(const uint64_t* freq, const parz_bounded_book* book);
+/* The payload bits a code of a table of m symbol counts and lengths takes: code words and the
+ * raw bits after them. */
+uint64_t parz_bounded_coded_bits(const uint64_t* freq, const uint8_t* len, size_t m);
 
 /* The longest serialized codebook (bounded_huff.c's grammar, every symbol with a length). */
 #define PARZ_BOUNDED_BOOK_BYTES_MAX ((size_t)PARZ_BOUNDED_SYMBOLS * 4 + 8)
 
-/* Serialized codebook (the grammar is in bounded_huff.c): returns bytes written, 0 when cap is
- * short. */
-size_t parz_bounded_book_write(const parz_bounded_book* book, uint8_t* out, size_t cap);
+/* Serialized codebook of the lengths of a table over r (the grammar is in bounded_huff.c):
+ * returns bytes written, 0 when cap is short. */
+size_t parz_bounded_book_write(const uint8_t* len, const parz_bounded_range* r, uint8_t* out,
+                               size_t cap);
 
 /* Parses a codebook from in[0..size), hostile input refused (PARZ_ERR_STREAM, naming the value):
  * a span or run past the alphabet, lengths over MAX_LEN or stepping out of 1..MAX_LEN, no symbol,

@@ -155,9 +155,11 @@ void parz_bounded_coded_free(parz_bounded_coded* c) {
   memset(c, 0, sizeof *c);
 }
 
-int parz_bounded_coded_book(const uint64_t* plain, const uint64_t* runs, int runs_opt,
-                            parz_bounded_coded* out, parz_error* err) {
+int parz_bounded_coded_book(const parz_bounded_range* r, const uint64_t* plain,
+                            const uint64_t* runs, int runs_opt, parz_bounded_coded* out,
+                            parz_error* err) {
   int rc;
+  uint8_t *len = (uint8_t*)malloc(2 * r->m), *kept = len;
   out->runs = runs_opt == 1;
   if (!out->book.len)
     out->book.len = (uint8_t*)malloc(PARZ_BOUNDED_SYMBOLS);
@@ -165,37 +167,33 @@ int parz_bounded_coded_book(const uint64_t* plain, const uint64_t* runs, int run
     out->book.code = (uint32_t*)malloc(PARZ_BOUNDED_SYMBOLS * sizeof(uint32_t));
   if (!out->book_bytes)
     out->book_bytes = (uint8_t*)malloc(PARZ_BOUNDED_BOOK_BYTES_MAX);
-  if (!out->book.len || !out->book.code || !out->book_bytes)
+  if (!len || !out->book.len || !out->book.code || !out->book_bytes) {
+    free(len);
     return parz_fail(err, PARZ_ERR_NOMEM, "bounded: no memory for a codebook");
+  }
   /* the lengths decide between the codes with and without runs; the code words are built for
    * the one kept */
-  rc = parz_bounded_book_lengths(runs_opt == 1 ? runs : plain, out->book.len, err);
-  if (rc)
-    return rc;
-  if (runs_opt == 2) {
+  rc = parz_bounded_book_lengths(runs_opt == 1 ? runs : plain, r->m, len, err);
+  if (rc == PARZ_OK && runs_opt == 2) {
     /* zero runs pay where zeros come in long runs; short ones cost more as run symbols than
      * as single zeros of a 1-bit code word */
-    parz_bounded_book with = {(uint8_t*)malloc(PARZ_BOUNDED_SYMBOLS), NULL};
-    uint64_t without = parz_bounded_coded_bits(plain, &out->book);
-    rc = with.len ? parz_bounded_book_lengths(runs, with.len, err)
-                  : parz_fail(err, PARZ_ERR_NOMEM, "bounded: no memory for a codebook");
-    if (rc == PARZ_OK && parz_bounded_coded_bits(runs, &with) < without) {
+    rc = parz_bounded_book_lengths(runs, r->m, len + r->m, err);
+    if (rc == PARZ_OK && parz_bounded_coded_bits(runs, len + r->m, r->m) <
+                             parz_bounded_coded_bits(plain, len, r->m)) {
       out->runs = 1;
-      memcpy(out->book.len, with.len, PARZ_BOUNDED_SYMBOLS);
+      kept = len + r->m;
     }
-    free(with.len);
-    if (rc)
-      return rc;
   }
-  rc = parz_bounded_book_codes(&out->book, err);
-  if (rc)
-    return rc;
-  out->book_size =
-      parz_bounded_book_write(&out->book, out->book_bytes, PARZ_BOUNDED_BOOK_BYTES_MAX);
-  if (!out->book_size)
-    return parz_fail(err, PARZ_ERR_BUFFER, "bounded: codebook of more than %u bytes",
-                     (unsigned)PARZ_BOUNDED_BOOK_BYTES_MAX);
-  return PARZ_OK;
+  if (rc == PARZ_OK) {
+    parz_bounded_book_expand(kept, r, out->book.len);
+    rc = parz_bounded_book_codes(&out->book, err);
+  }
+  if (rc == PARZ_OK && !(out->book_size = parz_bounded_book_write(kept, r, out->book_bytes,
+                                                                  PARZ_BOUNDED_BOOK_BYTES_MAX)))
+    rc = parz_fail(err, PARZ_ERR_BUFFER, "bounded: codebook of more than %u bytes",
+                   (unsigned)PARZ_BOUNDED_BOOK_BYTES_MAX);
+  free(len);
+  return rc;
 }
 
 int parz_bounded_code(const parz_bounded_shape* s, const void* src, double eb,
@@ -219,11 +217,12 @@ int parz_bounded_code(const parz_bounded_shape* s, const void* src, double eb,
   out->runs = opt->runs == 1;
   out->segment = opt->segment;
   int32_t* q = (int32_t*)malloc(n * sizeof *q);
-  uint64_t* freq = (uint64_t*)malloc(2 * PARZ_BOUNDED_SYMBOLS * sizeof *freq);
+  uint64_t* freq = NULL;
+  parz_bounded_range r;
   out->codes = (int32_t*)malloc(n * sizeof *out->codes);
   out->hole = (uint8_t*)malloc(n);
   rc = PARZ_ERR_NOMEM;
-  if (!q || !freq || !out->codes || !out->hole) {
+  if (!q || !out->codes || !out->hole) {
     parz_fail(err, rc, "bounded: no memory for a chunk of %zu values", n);
     goto done;
   }
@@ -241,10 +240,15 @@ int parz_bounded_code(const parz_bounded_shape* s, const void* src, double eb,
     out->nexceptions += out->hole[i] == PARZ_BOUNDED_EXCEPTION;
     out->nmasked += out->hole[i] == PARZ_BOUNDED_MASKED;
   }
-  uint64_t* freq_runs = freq + PARZ_BOUNDED_SYMBOLS;
-  parz_bounded_count_symbols(out->codes, n, opt->segment, opt->runs != 1 ? freq : NULL,
-                             opt->runs != 0 ? freq_runs : NULL, opt->jobs);
-  rc = parz_bounded_coded_book(freq, freq_runs, opt->runs, out, err);
+  /* the code is built over the symbols the codes can use (their range), not the alphabet */
+  parz_bounded_code_range(out->codes, n, &r);
+  if (!(freq = (uint64_t*)malloc(2 * r.m * sizeof *freq))) {
+    parz_fail(err, rc, "bounded: no memory to count %zu symbols", r.m);
+    goto done;
+  }
+  parz_bounded_count_symbols(out->codes, n, opt->segment, &r, opt->runs != 1 ? freq : NULL,
+                             opt->runs != 0 ? freq + r.m : NULL, opt->jobs);
+  rc = parz_bounded_coded_book(&r, freq, freq + r.m, opt->runs, out, err);
 done:
   free(q), free(freq);
   if (rc)

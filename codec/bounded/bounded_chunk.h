@@ -61,12 +61,14 @@ int parz_bounded_code(const parz_bounded_shape* s, const void* src, double eb,
                       parz_bounded_coded* out, parz_error* err);
 void parz_bounded_coded_free(parz_bounded_coded* c);
 
-/* The codebook of a chunk from its symbol counts (parz_bounded_count_symbols; plain without zero
- * runs, runs with them; runs_opt as parz_bounded_options.runs, and the count it does not read may
- * be NULL): out's runs, book, book_bytes and book_size (its arrays allocated where NULL, freed by
- * parz_bounded_coded_free). parz_bounded_code builds its codebook with it. */
-int parz_bounded_coded_book(const uint64_t* plain, const uint64_t* runs, int runs_opt,
-                            parz_bounded_coded* out, parz_error* err);
+/* The codebook of a chunk from its symbol counts, tables over the range r (parz_bounded_code_range
+ * and parz_bounded_count_symbols; the whole alphabet's range serves too and gives the same book):
+ * plain without zero runs, runs with them; runs_opt as parz_bounded_options.runs, and the count it
+ * does not read may be NULL. Sets out's runs, book, book_bytes and book_size (its arrays allocated
+ * where NULL, freed by parz_bounded_coded_free). parz_bounded_code builds its codebook with it. */
+int parz_bounded_coded_book(const parz_bounded_range* r, const uint64_t* plain,
+                            const uint64_t* runs, int runs_opt, parz_bounded_coded* out,
+                            parz_error* err);
 
 /* The predictor whose codes a sample of the chunk (a box of about an eighth of it, at its centre)
  * makes smallest. */

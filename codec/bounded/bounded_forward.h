@@ -8,6 +8,7 @@
 #ifndef PARZ_BOUNDED_FORWARD_H
 #define PARZ_BOUNDED_FORWARD_H
 
+#include <float.h>
 #include <math.h>
 
 #include "bounded_inverse.h"
@@ -23,6 +24,20 @@ PARZ_HD double parz_bounded_mul(double a, double b) {
 #endif
 }
 
+/* nearbyint(t) (to nearest, ties to even) wherever its callers accept the result, |t| <= QMAX
+ * and well past it: t itself from 2^51 on, which they refuse as nearbyint's. Inline on the CPU,
+ * where nearbyint is a call that spills every register of the loops around it: adding and taking
+ * away 1.5 * 2^52 leaves no bits below the units (where C evaluates doubles wider or may reorder
+ * the sum, nearbyint itself). */
+PARZ_HD double parz_bounded_round(double t) {
+#if defined(__CUDA_ARCH__) || FLT_EVAL_METHOD != 0 || defined(__FAST_MATH__)
+  return nearbyint(t);
+#else
+  const double big = 6755399441055744.0; /* 1.5 * 2^52 */
+  return fabs(t) < 2251799813685248.0 ? (t + big) - big : t;
+#endif
+}
+
 /* The reconstruction of q in units of `unit` as the decoder computes it (bounded_inverse.h's
  * parz_bounded_value_*), as a double, for the check of a value against the bound. */
 PARZ_HD double parz_bounded_check_value(parz_type type, int32_t q, double unit) {
@@ -35,13 +50,14 @@ PARZ_HD double parz_bounded_check_value(parz_type type, int32_t q, double unit) 
  * +-QMAX steps or misses eb at both grid points around it. */
 PARZ_HD int parz_bounded_quantize_one(parz_type type, double x, double eb, double step,
                                       double inv_step, int32_t* q) {
-  if (!isfinite(x))
+  double t = parz_bounded_mul(x, inv_step), r;
+  /* values not finite, and those whose grid points around them both lie past QMAX, at once */
+  if (!(fabs(t) < (double)PARZ_BOUNDED_QMAX + 2))
     return 0;
-  double t = parz_bounded_mul(x, inv_step), r = nearbyint(t);
+  r = parz_bounded_round(t);
   /* a value halfway between two grid points may miss by rounding at the nearer one and fit at
-   * the other */
-  double other = r + (t > r ? 1 : -1);
-  for (int k = 0; k < 2; k++, r = other) {
+   * the other (found only then: a branch on which side t lies would be a coin toss per value) */
+  for (int k = 0; k<2; k++, r += t> r ? 1 : -1) {
     if (!(fabs(r) <= (double)PARZ_BOUNDED_QMAX))
       continue;
     *q = (int32_t)r;
@@ -92,10 +108,10 @@ PARZ_HD void parz_bounded_interp_value(parz_type type, double x, int64_t pr, dou
   int known = hole[idx] == PARZ_BOUNDED_KNOWN;
   if (known) {
     double tq = (parz_bounded_mul(x, inv_unit) - (double)pr) * (1.0 / PARZ_BOUNDED_FINE);
-    double c = nearbyint(tq);
-    double other = c + (tq > c ? 1 : -1); /* tried when the nearer step misses by rounding */
+    double c = parz_bounded_round(tq);
     known = 0;
-    for (int k = 0; k < 2 && !known; k++, c = other) {
+    /* the other step around tq tried when the nearer misses by rounding (found only then) */
+    for (int k = 0; k < 2 && !known; k++, c += tq > c ? 1 : -1) {
       if (!(fabs(c) <= (double)PARZ_BOUNDED_QMAX))
         continue;
       int64_t v = pr + (int64_t)c * PARZ_BOUNDED_FINE;

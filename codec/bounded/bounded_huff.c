@@ -37,10 +37,8 @@ static void count_tokens(const int32_t* codes, size_t n, size_t seg, uint64_t* p
   }
 }
 
-/* The least and the greatest code in the residuals' range (0 and 0 with none there): the
- * symbols the codes can use are the escape, the run symbols and the residuals between them. */
-static void code_range(const int32_t* codes, size_t n, int32_t* lo, int32_t* hi) {
-  int32_t a = 0, b = 0;
+void parz_bounded_code_range(const int32_t* codes, size_t n, parz_bounded_range* r) {
+  int32_t a = 0, b = 0; /* 0 and 0 with no residual in the range */
   for (size_t i = 0; i < n; i++) {
     int32_t v = codes[i];
     if (v >= -PARZ_BOUNDED_RADIUS && v <= PARZ_BOUNDED_RADIUS) {
@@ -48,15 +46,15 @@ static void code_range(const int32_t* codes, size_t n, int32_t* lo, int32_t* hi)
       b = v > b ? v : b;
     }
   }
-  *lo = a;
-  *hi = b;
+  r->shift = (uint32_t)(SYM_ZERO + a) - PARZ_BOUNDED_HEAD;
+  r->m = PARZ_BOUNDED_HEAD + (size_t)(b - a) + 1;
 }
 
 /* Bytes of the histograms of one count's parts at most. */
 #define PART_HISTOGRAMS_BYTES ((size_t)8 << 20)
 
 /* A count cut into parts of whole segments, each counting into histograms of its own over the
- * escape, the run symbols and the residuals from the least code (code_range), m entries. */
+ * range, m entries. */
 typedef struct {
   const int32_t* codes;
   size_t n, seg, m;
@@ -75,30 +73,26 @@ static void count_part(void* arg, uint64_t i) {
                j->runs ? j->runs + i * j->m : NULL, j->shift);
 }
 
-/* Adds the parts' histograms into the alphabet's. */
+/* Adds the parts' histograms into the range's. */
 static void add_parts(const count_job* j, const uint64_t* parts, uint64_t* all) {
-  const size_t head = 1 + PARZ_BOUNDED_RUNS;
   for (uint64_t p = 0; p < j->parts; p++)
     for (size_t k = 0; k < j->m; k++)
-      all[k < head ? k : k + j->shift] += parts[p * j->m + k];
+      all[k] += parts[p * j->m + k];
 }
 
-void parz_bounded_count_symbols(const int32_t* codes, size_t n, size_t seg, uint64_t* plain,
-                                uint64_t* runs, const parz_jobs* jobs) {
+void parz_bounded_count_symbols(const int32_t* codes, size_t n, size_t seg,
+                                const parz_bounded_range* r, uint64_t* plain, uint64_t* runs,
+                                const parz_jobs* jobs) {
   count_job j;
-  int32_t lo, hi;
   if (plain)
-    memset(plain, 0, PARZ_BOUNDED_SYMBOLS * sizeof *plain);
+    memset(plain, 0, r->m * sizeof *plain);
   if (runs)
-    memset(runs, 0, PARZ_BOUNDED_SYMBOLS * sizeof *runs);
+    memset(runs, 0, r->m * sizeof *runs);
   j.nseg = (n + seg - 1) / seg;
+  j.m = r->m;
   j.parts = parz_bounded_parts(jobs, j.nseg, n);
-  if (j.parts > 1) {
-    code_range(codes, n, &lo, &hi);
-    j.m = 1 + PARZ_BOUNDED_RUNS + (size_t)(hi - lo) + 1;
-    if (j.parts * j.m * 2 * sizeof(uint64_t) > PART_HISTOGRAMS_BYTES)
-      j.parts = PART_HISTOGRAMS_BYTES / (j.m * 2 * sizeof(uint64_t));
-  }
+  if (j.parts > 1 && j.parts * j.m * 2 * sizeof(uint64_t) > PART_HISTOGRAMS_BYTES)
+    j.parts = PART_HISTOGRAMS_BYTES / (j.m * 2 * sizeof(uint64_t));
   j.plain = j.runs = NULL;
   if (j.parts > 1) {
     j.plain = plain ? (uint64_t*)calloc(j.parts * j.m, sizeof(uint64_t)) : NULL;
@@ -106,13 +100,13 @@ void parz_bounded_count_symbols(const int32_t* codes, size_t n, size_t seg, uint
   }
   if (j.parts <= 1 || (plain && !j.plain) || (runs && !j.runs)) {
     free(j.plain), free(j.runs);
-    count_tokens(codes, n, seg, plain, runs, 0);
+    count_tokens(codes, n, seg, plain, runs, r->shift);
     return;
   }
   j.codes = codes;
   j.n = n;
   j.seg = seg;
-  j.shift = (uint32_t)(SYM_ZERO + lo) - (1 + PARZ_BOUNDED_RUNS);
+  j.shift = r->shift;
   parz_bounded_run(jobs, j.parts, count_part, &j);
   if (plain)
     add_parts(&j, j.plain, plain);
@@ -121,50 +115,44 @@ void parz_bounded_count_symbols(const int32_t* codes, size_t n, size_t seg, uint
   free(j.plain), free(j.runs);
 }
 
-/* The symbols the codes can use are the escape, the run symbols and the residuals between their
- * least and greatest code: the estimate counts and codes those alone, in the alphabet's order
- * (the escape and run symbols, then the residuals from the least), so that the code's lengths are
- * those of the whole alphabet's counts (Huffman's ties go by that order) at a fraction of the
- * work. */
 size_t parz_bounded_estimate_bytes(const int32_t* codes, size_t n, size_t seg) {
-  int32_t lo, hi;
-  code_range(codes, n, &lo, &hi);
-  const uint32_t head = 1 + PARZ_BOUNDED_RUNS, shift = (uint32_t)(SYM_ZERO + lo) - head;
-  const size_t m = head + (size_t)(hi - lo) + 1;
-  uint64_t* freq = (uint64_t*)calloc(m, sizeof *freq);
-  uint8_t* len = (uint8_t*)malloc(m);
-  parz_bounded_book book = {(uint8_t*)calloc(PARZ_BOUNDED_SYMBOLS, 1), NULL};
+  parz_bounded_range r;
+  parz_bounded_code_range(codes, n, &r);
+  uint64_t* freq = (uint64_t*)malloc(r.m * sizeof *freq);
+  uint8_t* len = (uint8_t*)malloc(r.m);
   uint8_t* out = (uint8_t*)malloc(PARZ_BOUNDED_BOOK_BYTES_MAX);
   size_t bytes = SIZE_MAX;
-  if (freq && len && book.len && out) {
-    count_tokens(codes, n, seg, NULL, freq, shift);
-    if (!parz_huff_lengths(freq, m, PARZ_BOUNDED_MAX_LEN, len, NULL)) {
-      uint64_t bits = 0;
-      for (size_t i = 0; i < m; i++) {
-        book.len[i < head ? i : i + shift] = len[i];
-        bits += freq[i] * (len[i] + (i == SYM_ESCAPE ? 32u : i < head ? (unsigned)i : 0u));
-      }
-      size_t book_size = parz_bounded_book_write(&book, out, PARZ_BOUNDED_BOOK_BYTES_MAX);
+  if (freq && len && out) {
+    parz_bounded_count_symbols(codes, n, seg, &r, NULL, freq, NULL);
+    if (!parz_huff_lengths(freq, r.m, PARZ_BOUNDED_MAX_LEN, len, NULL)) {
+      uint64_t bits = parz_bounded_coded_bits(freq, len, r.m);
+      size_t book_size = parz_bounded_book_write(len, &r, out, PARZ_BOUNDED_BOOK_BYTES_MAX);
       if (book_size)
         bytes = book_size + (size_t)((bits + 7) / 8);
     }
   }
-  free(freq), free(len), free(book.len), free(out);
+  free(freq), free(len), free(out);
   return bytes;
 }
 
 /* ---------------- building the code ---------------- */
 
-int parz_bounded_book_lengths(const uint64_t* freq, uint8_t* len, parz_error* err) {
-  int rc = parz_huff_lengths(freq, PARZ_BOUNDED_SYMBOLS, PARZ_BOUNDED_MAX_LEN, len, err);
+int parz_bounded_book_lengths(const uint64_t* freq, size_t m, uint8_t* len, parz_error* err) {
+  int rc = parz_huff_lengths(freq, m, PARZ_BOUNDED_MAX_LEN, len, err);
   if (rc)
     return rc;
   unsigned any = 0;
-  for (uint32_t s = 0; s < PARZ_BOUNDED_SYMBOLS; s++)
+  for (size_t s = 0; s < m; s++)
     any |= len[s];
   if (!any)
     return parz_fail(err, PARZ_ERR_ARG, "bounded: no symbol to code");
   return PARZ_OK;
+}
+
+void parz_bounded_book_expand(const uint8_t* len, const parz_bounded_range* r, uint8_t* all) {
+  memset(all, 0, PARZ_BOUNDED_SYMBOLS);
+  memcpy(all, len, PARZ_BOUNDED_HEAD);
+  memcpy(all + PARZ_BOUNDED_HEAD + r->shift, len + PARZ_BOUNDED_HEAD, r->m - PARZ_BOUNDED_HEAD);
 }
 
 int parz_bounded_book_codes(parz_bounded_book* book, parz_error* err) {
@@ -273,10 +261,10 @@ int parz_bounded_decode_segment(const parz_bounded_decoder* d, const uint8_t* pa
   }
 }
 
-uint64_t parz_bounded_coded_bits(const uint64_t* freq, const parz_bounded_book* book) {
-  uint64_t bits = freq[SYM_ESCAPE] * (book->len[SYM_ESCAPE] + 32u);
-  for (uint32_t s = 1; s < PARZ_BOUNDED_SYMBOLS; s++)
-    bits += freq[s] * (book->len[s] + (s <= PARZ_BOUNDED_RUNS ? s : 0u));
+uint64_t parz_bounded_coded_bits(const uint64_t* freq, const uint8_t* len, size_t m) {
+  uint64_t bits = freq[SYM_ESCAPE] * (len[SYM_ESCAPE] + 32u);
+  for (size_t s = 1; s < m; s++)
+    bits += freq[s] * (len[s] + (s < PARZ_BOUNDED_HEAD ? (unsigned)s : 0u));
   return bits;
 }
 
@@ -316,11 +304,37 @@ static int get_varint(const uint8_t* in, size_t size, size_t* at, uint32_t* v) {
  *   1 1 0 l[5]        length l (0 = unused)
  *   1 1 1 k[5] r[k]   2^k + r unused symbols (the previous length is kept)
  * Lengths change slowly over the residuals, so most symbols cost 1 to 3 bits. */
-size_t parz_bounded_book_write(const parz_bounded_book* book, uint8_t* out, size_t cap) {
+/* Symbol s's length in a table over r. */
+static unsigned range_len(const uint8_t* len, const parz_bounded_range* r, uint32_t s) {
+  if (s < PARZ_BOUNDED_HEAD)
+    return len[s];
+  return s < PARZ_BOUNDED_HEAD + r->shift ? 0u : len[s - r->shift];
+}
+
+/* The unused symbols from s on, before span: the symbols between the head and the range's
+ * residuals passed at once. */
+static uint32_t unused_from(const uint8_t* len, const parz_bounded_range* r, uint32_t s,
+                            uint32_t span) {
+  uint32_t e = s;
+  while (e < span) {
+    if (e >= PARZ_BOUNDED_HEAD && e < PARZ_BOUNDED_HEAD + r->shift)
+      e = PARZ_BOUNDED_HEAD + r->shift;
+    else if (range_len(len, r, e))
+      break;
+    else
+      e++;
+  }
+  return (e < span ? e : span) - s;
+}
+
+size_t parz_bounded_book_write(const uint8_t* len, const parz_bounded_range* r, uint8_t* out,
+                               size_t cap) {
   uint32_t span = 0;
-  for (uint32_t s = 0; s < PARZ_BOUNDED_SYMBOLS; s++)
-    if (book->len[s])
-      span = s + 1;
+  for (size_t i = r->m; i-- > 0;)
+    if (len[i]) {
+      span = (uint32_t)(i < PARZ_BOUNDED_HEAD ? i : i + r->shift) + 1;
+      break;
+    }
   size_t at = put_varint(out, cap, 0, span);
   if (!at)
     return 0;
@@ -328,18 +342,16 @@ size_t parz_bounded_book_write(const parz_bounded_book* book, uint8_t* out, size
   parz_bitw_init(&w, out, cap, at);
   unsigned prev = 0;
   for (uint32_t s = 0; s < span;) {
-    unsigned l = book->len[s];
+    unsigned l = range_len(len, r, s);
     if (l == 0) {
-      uint32_t r = 1;
-      while (s + r < span && book->len[s + r] == 0)
-        r++;
+      uint32_t u = unused_from(len, r, s, span);
       unsigned k = 0;
-      while ((r >> (k + 1)) != 0)
+      while ((u >> (k + 1)) != 0)
         k++;
       parz_bitw_put(&w, 7u, 3);
       parz_bitw_put(&w, k, 5);
-      parz_bitw_put(&w, r - (1u << k), k);
-      s += r;
+      parz_bitw_put(&w, u - (1u << k), k);
+      s += u;
       continue;
     }
     if (l == prev) {

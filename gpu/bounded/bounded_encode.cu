@@ -393,7 +393,8 @@ static int encode_one(call_memory& keep, const parz_array* a, const void* d_data
   b.plain = b.runs = NULL;
   parz_bounded_coded coded;
   memset(&coded, 0, sizeof coded);
-  rc = parz_bounded_coded_book((const uint64_t*)h_counts,
+  const parz_bounded_range all = {0, PARZ_BOUNDED_SYMBOLS}; /* counts over the whole alphabet */
+  rc = parz_bounded_coded_book(&all, (const uint64_t*)h_counts,
                                (const uint64_t*)h_counts + PARZ_BOUNDED_SYMBOLS, 2, &coded, err);
   std::vector<unsigned char> codec_data;
   if (rc == PARZ_OK) {
