@@ -32,13 +32,59 @@ static uint64_t plan(uint64_t freq[][65], unsigned w, unsigned coder, uint8_t le
   return bits;
 }
 
+/* Residuals z[0..n) into wr with the code of its coder (contexts or one code), the first in
+ * context 0; returns the stream's end in bytes, its last byte padded. */
+static size_t code_run(parz_bitw* wr, const uint64_t* z, size_t n, int contexts, uint8_t len[][65],
+                       uint32_t code[][65]) {
+  unsigned previous = 0;
+  size_t i;
+  for (i = 0; i < n; i++) {
+    const unsigned c = contexts ? parz_ll_context_of(previous) : 0, k = parz_bitlen64(z[i]);
+    const unsigned l = len[c][k], below = k >= 2 ? k - 1 : 0;
+    if (l + below <= 56) {
+      /* the code word and the bits below the leading one in one call */
+      uint64_t low = k ? z[i] & (((uint64_t)1 << (k - 1)) - 1) : 0;
+      parz_bitw_put56(wr, code[c][k] | low << l, l + below);
+    } else {
+      parz_bitw_put(wr, code[c][k], l);
+      parz_bitw_put64(wr, z[i] & (((uint64_t)1 << (k - 1)) - 1), below);
+      parz_bitw_flush_bytes(wr);
+    }
+    previous = k;
+  }
+  return parz_bitw_finish(wr);
+}
+
+/* The code lengths of nc codes of ns symbols, 4 bits each. */
+static void put_lengths(parz_bitw* wr, uint8_t len[][65], unsigned nc, unsigned ns) {
+  unsigned c, k;
+  for (c = 0; c < nc; c++)
+    for (k = 0; k < ns; k++)
+      parz_bitw_put(wr, len[c][k], 4);
+}
+
+/* The raw coder's bytes of z[0..n); returns them. */
+static size_t code_raw(const uint64_t* z, size_t n, unsigned w, uint8_t* dst) {
+  size_t i;
+  dst[0] = PARZ_LL_CODER_RAW;
+  for (i = 0; i < n; i++) {
+    unsigned b;
+    for (b = 0; b < w / 8; b++)
+      dst[1 + i * (w / 8) + b] = (uint8_t)(z[i] >> (8 * b));
+  }
+  return parz_ll_residual_bound(n, w);
+}
+
 size_t parz_ll_code_residuals(const uint64_t* z, size_t n, unsigned w, uint8_t* dst) {
   static const unsigned coders[2] = {PARZ_LL_CODER_LENGTHS, PARZ_LL_CODER_CONTEXT};
   uint8_t len[2][PARZ_LL_CONTEXTS][65];
   uint32_t code[2][PARZ_LL_CONTEXTS][65];
   uint64_t bits[2], freq[PARZ_LL_CONTEXTS][65], odd[PARZ_LL_CONTEXTS][65], all[1][65];
-  unsigned k, c, pick, ns = w + 1, previous = 0;
-  size_t i, raw = parz_ll_residual_bound(n, w);
+  unsigned k, c, pick, coder, nc, ns = w + 1, previous = 0;
+  const size_t run = (size_t)1 << PARZ_LL_RUN_Q;
+  const int runs = n > run; /* more than one run: coder 3 */
+  size_t i, r, m, at, lengths_end, raw = parz_ll_residual_bound(n, w);
+  parz_bitw wr;
   /* one pass counts per context; the single code's counts are their sums */
   memset(freq, 0, sizeof freq);
   memset(all, 0, sizeof all);
@@ -47,6 +93,8 @@ size_t parz_ll_code_residuals(const uint64_t* z, size_t n, unsigned w, uint8_t* 
   memset(odd, 0, sizeof odd);
   for (i = 0; i + 1 < n; i += 2) {
     unsigned k1;
+    if (runs && !(i & (run - 1)))
+      previous = 0; /* coder 3: each run starts in context 0 (runs are of even length) */
     k = parz_bitlen64(z[i]);
     k1 = parz_bitlen64(z[i + 1]);
     freq[parz_ll_context_of(previous)][k]++;
@@ -54,6 +102,8 @@ size_t parz_ll_code_residuals(const uint64_t* z, size_t n, unsigned w, uint8_t* 
     previous = k1;
   }
   if (i < n) {
+    if (runs && !(i & (run - 1)))
+      previous = 0;
     k = parz_bitlen64(z[i]);
     freq[parz_ll_context_of(previous)][k]++;
   }
@@ -64,45 +114,43 @@ size_t parz_ll_code_residuals(const uint64_t* z, size_t n, unsigned w, uint8_t* 
     }
   bits[0] = plan(all, w, coders[0], len[0], code[0]);
   bits[1] = plan(freq, w, coders[1], len[1], code[1]);
-  previous = 0;
   pick = bits[1] < bits[0];
-  if (1 + (bits[pick] + 7) / 8 >= raw) {
-    dst[0] = PARZ_LL_CODER_RAW;
-    for (i = 0; i < n; i++) {
-      unsigned b;
-      for (b = 0; b < w / 8; b++)
-        dst[1 + i * (w / 8) + b] = (uint8_t)(z[i] >> (8 * b));
-    }
-    return raw;
-  }
-  {
-    parz_bitw wr;
-    unsigned coder = coders[pick], nc = parz_ll_contexts(w, coder);
+  if (1 + (bits[pick] + 7) / 8 >= raw)
+    return code_raw(z, n, w, dst);
+  coder = coders[pick];
+  nc = parz_ll_contexts(w, coder);
+  if (!runs) { /* coder 1 or 2: the residuals right after the lengths' bits */
     dst[0] = (uint8_t)coder;
     parz_bitw_init(&wr, dst, raw, 1);
-    for (c = 0; c < nc; c++)
-      for (k = 0; k < ns; k++)
-        parz_bitw_put(&wr, len[pick][c][k], 4);
+    put_lengths(&wr, len[pick], nc, ns);
     parz_bitw_flush_bytes(&wr);
-    for (i = 0; i < n; i++) {
-      unsigned l, below;
-      c = coder == PARZ_LL_CODER_CONTEXT ? parz_ll_context_of(previous) : 0;
-      k = parz_bitlen64(z[i]);
-      l = len[pick][c][k];
-      below = k >= 2 ? k - 1 : 0;
-      if (l + below <= 56) {
-        /* the code word and the bits below the leading one in one call */
-        uint64_t low = k ? z[i] & (((uint64_t)1 << (k - 1)) - 1) : 0;
-        parz_bitw_put56(&wr, code[pick][c][k] | low << l, l + below);
-      } else {
-        parz_bitw_put(&wr, code[pick][c][k], l);
-        parz_bitw_put64(&wr, z[i] & (((uint64_t)1 << (k - 1)) - 1), below);
-        parz_bitw_flush_bytes(&wr);
-      }
-      previous = k;
-    }
-    return parz_bitw_finish(&wr);
+    return code_run(&wr, z, n, coder == PARZ_LL_CODER_CONTEXT, len[pick], code[pick]);
   }
+  dst[0] = (uint8_t)PARZ_LL_CODER_RUNS;
+  dst[1] = (uint8_t)coder;
+  dst[2] = (uint8_t)PARZ_LL_RUN_Q;
+  parz_bitw_init(&wr, dst, raw, PARZ_LL_RUN_HEAD);
+  put_lengths(&wr, len[pick], nc, ns);
+  lengths_end = parz_bitw_finish(&wr);
+  m = (n + run - 1) / run;
+  /* each run after the u16 byte lengths of all runs but the last */
+  at = lengths_end + 2 * (m - 1);
+  for (r = 0; r < m; r++) {
+    const size_t i0 = r * run, count = n - i0 > run ? run : n - i0;
+    size_t end;
+    if (at >= raw)
+      return code_raw(z, n, w, dst);
+    parz_bitw_init(&wr, dst, raw, at);
+    end = code_run(&wr, z + i0, count, coder == PARZ_LL_CODER_CONTEXT, len[pick], code[pick]);
+    if (wr.overflow || end >= raw)
+      return code_raw(z, n, w, dst);
+    if (r + 1 < m) {
+      dst[lengths_end + 2 * r] = (uint8_t)(end - at);
+      dst[lengths_end + 2 * r + 1] = (uint8_t)((end - at) >> 8);
+    }
+    at = end;
+  }
+  return at;
 }
 
 /* Messages of the shared decoder's refusals (residual_decode.h). */
@@ -118,6 +166,11 @@ static int refuse(int bad, size_t segment, size_t bytes, uint64_t pos, size_t n,
     case PARZ_LL_BAD_PAST:
       return parz_fail(err, PARZ_ERR_STREAM, "%s %zu: its %zu values pass its %zu bytes", what,
                        segment, n, bytes - 1);
+    case PARZ_LL_BAD_RUNS:
+      return parz_fail(err, PARZ_ERR_STREAM,
+                       "%s %zu: runs of code %u and q %u: no code, or q outside %u..%u", what,
+                       segment, (unsigned)(pos >> 8), (unsigned)(pos & 255), PARZ_LL_RUN_QMIN,
+                       PARZ_LL_RUN_QMAX);
     case PARZ_LL_BAD_TRAILING:
       return parz_fail(err, PARZ_ERR_STREAM, "%s %zu: %zu bytes after its last value", what,
                        segment, bytes - 1 - (size_t)((pos + 7) / 8));
@@ -135,7 +188,24 @@ typedef struct {
   uint64_t* z;
   uint32_t* fast;
   int coded, bad;
+  /* coder 3: its runs (0 for the other coders), the code's coder and q, the run being read, its
+   * bytes [at, at + len) and its residuals' end, the run lengths' place */
+  size_t runs, run, at, len, run_end, lengths_bytes;
+  unsigned coder, q;
 } uncoding;
+
+/* Coder 3: the reader on run u->run, after the runs before it; PARZ_LL_BAD_RUNS into u->bad where
+ * its length passes the segment's bytes. */
+static void open_run(uncoding* u) {
+  u->len =
+      u->run + 1 < u->runs ? parz_ll_run_bytes(u->src, u->lengths_bytes, u->run) : u->bytes - u->at;
+  if (u->len > u->bytes - u->at) {
+    u->bad = PARZ_LL_BAD_RUNS;
+    return;
+  }
+  parz_ll_reader_init_at(&u->rd, u->src + u->at, u->len, 0, u->coder, u->code, u->fast);
+  u->run_end = u->n - (u->run << u->q) > ((size_t)1 << u->q) ? (u->run + 1) << u->q : u->n;
+}
 
 /* Segment u's coder read and its codes set up over u->fast (PARZ_LL_UNCODE_WORDS words, NULL:
  * allocated here; u->coded says whether to free it), or a raw segment's residuals read;
@@ -145,6 +215,7 @@ static int uncode_begin(uncoding* u, unsigned w, parz_error* err) {
   const uint8_t* src = u->src;
   u->coded = 0;
   u->bad = PARZ_LL_OK;
+  u->runs = 0;
   if (!src || u->bytes < 1)
     return parz_fail(err, PARZ_ERR_STREAM, "%s %zu: empty", what, u->segment);
   if (src[0] == PARZ_LL_CODER_RAW) {
@@ -156,10 +227,24 @@ static int uncode_begin(uncoding* u, unsigned w, parz_error* err) {
       u->z[i] = parz_ll_raw_residual(src + 1, i, w);
     return PARZ_OK;
   }
-  if (src[0] == PARZ_LL_CODER_LENGTHS || src[0] == PARZ_LL_CODER_CONTEXT) {
-    unsigned c, coder = src[0], nc = parz_ll_contexts(w, coder);
+  if (src[0] == PARZ_LL_CODER_LENGTHS || src[0] == PARZ_LL_CODER_CONTEXT ||
+      src[0] == PARZ_LL_CODER_RUNS) {
+    unsigned c, coder = src[0], nc;
+    const uint8_t* lengths = src + 1;
+    size_t lengths_bytes = u->bytes - 1;
     uint32_t* mem;
-    if ((u->bytes - 1) * 8 < 4u * (w + 1) * nc)
+    if (coder == PARZ_LL_CODER_RUNS) {
+      const int bad = parz_ll_runs_layout(src, u->bytes, u->n, w, &coder, &u->q, &lengths_bytes,
+                                          &u->runs, &u->at);
+      if (bad != PARZ_LL_OK)
+        return refuse(bad, u->segment, u->bytes, (uint64_t)src[1] << 8 | src[2], u->n, err);
+      lengths = src + PARZ_LL_RUN_HEAD;
+      u->lengths_bytes = lengths_bytes;
+      u->coder = coder;
+      u->run = 0;
+    }
+    nc = parz_ll_contexts(w, coder);
+    if (lengths_bytes * 8 < 4u * (w + 1) * nc)
       return refuse(PARZ_LL_BAD_LENGTHS, u->segment, u->bytes, 0, u->n, err);
     if (!u->fast) {
       u->fast = (uint32_t*)malloc((size_t)nc * PARZ_LL_CONTEXT_WORDS * sizeof *u->fast);
@@ -172,23 +257,37 @@ static int uncode_begin(uncoding* u, unsigned w, parz_error* err) {
     /* A context no residual takes has no code word: its table refuses every bit. */
     mem = u->fast + (size_t)nc * PARZ_LL_TABLE_SIZE;
     for (c = 0; c < nc; c++)
-      if (parz_ll_context_setup(src, u->bytes, w, c, &u->code[c],
+      if (parz_ll_context_setup(lengths, lengths_bytes, w, c, &u->code[c],
                                 mem + (size_t)c * PARZ_LL_CODE_WORDS,
                                 u->fast + (size_t)c * PARZ_LL_TABLE_SIZE) != PARZ_LL_OK)
         return parz_fail(err, PARZ_ERR_STREAM,
                          "%s %zu: code lengths of context %u are not a prefix code", what,
                          u->segment, c);
-    parz_ll_reader_init(&u->rd, src, u->bytes, w, coder, u->code, u->fast);
+    if (u->runs)
+      open_run(u);
+    else
+      parz_ll_reader_init(&u->rd, src, u->bytes, w, coder, u->code, u->fast);
     return PARZ_OK;
   }
   return parz_fail(err, PARZ_ERR_STREAM, "%s %zu: unknown coder %u", what, u->segment,
                    (unsigned)src[0]);
 }
 
-/* A coded segment's residuals from i on, while it decodes. */
+/* A coded segment's residuals from i on, while it decodes; coder 3's runs one after the other,
+ * each ending exactly with its bytes. */
 static size_t uncode_run(uncoding* u, size_t i) {
-  for (; i < u->n && u->bad == PARZ_LL_OK; i++)
+  for (; i < u->n && u->bad == PARZ_LL_OK; i++) {
+    if (u->runs && i == u->run_end) {
+      if ((u->bad = parz_ll_reader_end(&u->rd)) != PARZ_LL_OK)
+        break;
+      u->at += u->len;
+      u->run++;
+      open_run(u);
+      if (u->bad != PARZ_LL_OK)
+        break;
+    }
     u->bad = parz_ll_residual_next(&u->rd, &u->z[i]);
+  }
   return i;
 }
 
@@ -196,8 +295,15 @@ static size_t uncode_run(uncoding* u, size_t i) {
 static int uncode_end(uncoding* u, parz_error* err) {
   if (u->bad == PARZ_LL_OK)
     u->bad = parz_ll_reader_end(&u->rd);
-  return u->bad == PARZ_LL_OK ? PARZ_OK
-                              : refuse(u->bad, u->segment, u->bytes, u->rd.r.pos, u->n, err);
+  if (u->bad == PARZ_LL_OK)
+    return PARZ_OK;
+  if (u->bad == PARZ_LL_BAD_RUNS) /* a run length past the bytes */
+    return parz_fail(err, PARZ_ERR_STREAM,
+                     "lossless segment %zu: run %zu of %zu bytes from byte %zu passes its %zu "
+                     "bytes",
+                     u->segment, u->run, u->len, u->at, u->bytes);
+  /* in a run, the run's bytes stand for the segment's in the message */
+  return refuse(u->bad, u->segment, u->runs ? u->len + 1 : u->bytes, u->rd.r.pos, u->n, err);
 }
 
 static void uncode_free(uncoding* u) {
@@ -241,7 +347,8 @@ int parz_ll_uncode_pair(const uint8_t* const src[2], const size_t src_bytes[2], 
   /* the second's refusal first, so that the first's, where it has one, is the message left */
   rc[1] = uncode_begin(&u[1], w, err);
   rc[0] = uncode_begin(&u[0], w, err);
-  if (rc[0] == PARZ_OK && rc[1] == PARZ_OK && u[0].coded && u[1].coded) {
+  if (rc[0] == PARZ_OK && rc[1] == PARZ_OK && u[0].coded && u[1].coded && !u[0].runs &&
+      !u[1].runs) {
     /* both readers side by side: their chains of dependent loads overlap on one core */
     size_t i, m = n[0] < n[1] ? n[0] : n[1];
     for (i = 0; i < m && (u[0].bad | u[1].bad) == PARZ_LL_OK; i++) {

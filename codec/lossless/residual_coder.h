@@ -9,7 +9,12 @@
  * context: the same with w / 4 + 1 codes, their lengths one code after the other; residual i
  * takes the code of context (k(i - 1) + 3) / 4, k(-1) = 0, so that runs of small and of large
  * residuals each get their own statistics. The encoder writes whichever is smallest, so no
- * segment exceeds its raw size by more than one byte. */
+ * segment exceeds its raw size by more than one byte. 3, runs: byte 1 names the code's coder
+ * (1 or 2), byte 2 q; then that coder's code lengths, padded to a byte; then the u16 byte
+ * lengths of all runs but the last; then the runs of 2^q residuals (the last one the rest),
+ * each coded as that coder codes a segment's residuals, its first in context 0, and padded to a
+ * byte: so that runs decode side by side. The encoder writes coder 3 with q = PARZ_LL_RUN_Q for
+ * a coded segment of more than 2^q residuals. */
 #ifndef PARZ_LL_RESIDUAL_CODER_H
 #define PARZ_LL_RESIDUAL_CODER_H
 
@@ -18,6 +23,10 @@
 
 #include "parz.h"
 #include "residual_decode.h" /* the coders' numbers, the decoding loop */
+
+/* The encoder's runs of coder 3: 2^9 = 512 residuals, so that a segment of 4 blocks of 4096
+ * values is 32 runs, one per lane of a GPU warp. */
+#define PARZ_LL_RUN_Q 9u
 
 /* Bytes of n raw residuals with their coder byte: the most a segment takes. */
 size_t parz_ll_residual_bound(size_t n, unsigned w);

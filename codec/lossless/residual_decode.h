@@ -18,7 +18,14 @@
 #define PARZ_LL_CODER_RAW 0u
 #define PARZ_LL_CODER_LENGTHS 1u
 #define PARZ_LL_CODER_CONTEXT 2u
+#define PARZ_LL_CODER_RUNS 3u
 #define PARZ_LL_CONTEXTS 17 /* w / 4 + 1 for w = 64 */
+/* Coder 3's runs: 2^q residuals each, q in [PARZ_LL_RUN_QMIN, PARZ_LL_RUN_QMAX] (a run of 2^12
+ * residuals of at most 12 + 63 bits each fits its u16 byte length); its header before the code
+ * lengths: the coder byte, the code's coder (1 or 2) and q. */
+#define PARZ_LL_RUN_QMIN 4u
+#define PARZ_LL_RUN_QMAX 12u
+#define PARZ_LL_RUN_HEAD 3u
 
 /* Code words of up to PARZ_LL_TABLE_BITS bits take one lookup, longer ones the canonical walk: a
  * small table, since each context of each segment builds its own. A context's memory: its
@@ -39,7 +46,8 @@ enum {
   PARZ_LL_BAD_PREFIX,  /* code lengths that make no prefix code */
   PARZ_LL_BAD_WORD,    /* bits that start no word of the code */
   PARZ_LL_BAD_PAST,    /* residuals that run past the segment's bytes */
-  PARZ_LL_BAD_TRAILING /* bytes after the last residual */
+  PARZ_LL_BAD_TRAILING, /* bytes after the last residual */
+  PARZ_LL_BAD_RUNS      /* coder 3: another code's coder or q, or runs past the bytes */
 };
 
 /* The decoding loop's table per context: for a code word of at most PARZ_LL_TABLE_BITS bits,
@@ -63,16 +71,16 @@ PARZ_HD uint64_t parz_ll_raw_residual(const uint8_t* src, size_t i, unsigned w) 
   return v;
 }
 
-/* The code of context c of a coded segment (src, bytes: the whole segment) set up: its decoder
- * into *d, over mem (PARZ_LL_CODE_WORDS), and its fast table into fast (PARZ_LL_TABLE_SIZE).
- * PARZ_LL_OK or PARZ_LL_BAD_PREFIX; the caller has checked that the lengths lie inside the
- * bytes. */
-PARZ_HD int parz_ll_context_setup(const uint8_t* src, size_t bytes, unsigned w, unsigned c,
+/* The code of context c set up from the code lengths at `lengths` (bytes long: the segment's
+ * bytes from its first length on): its decoder into *d, over mem (PARZ_LL_CODE_WORDS), and its
+ * fast table into fast (PARZ_LL_TABLE_SIZE). PARZ_LL_OK or PARZ_LL_BAD_PREFIX; the caller has
+ * checked that the lengths lie inside the bytes. */
+PARZ_HD int parz_ll_context_setup(const uint8_t* lengths, size_t bytes, unsigned w, unsigned c,
                                   parz_huff_decoder* d, uint32_t* mem, uint32_t* fast) {
   uint8_t len[65];
   unsigned k, ns = w + 1;
   parz_bitr r;
-  parz_bitr_init(&r, src + 1, bytes - 1, (uint64_t)4u * ns * c, (uint64_t)4u * ns);
+  parz_bitr_init(&r, lengths, bytes, (uint64_t)4u * ns * c, (uint64_t)4u * ns);
   for (k = 0; k < ns; k++)
     len[k] = (uint8_t)parz_bitr_get(&r, 4);
   if (parz_huff_decoder_setup(d, len, ns, PARZ_LL_CODE_MAX, PARZ_LL_TABLE_BITS, mem))
@@ -133,21 +141,29 @@ typedef struct {
   unsigned ctx, ctx_mask;
 } parz_ll_residual_reader;
 
-/* A reader of segment src (bytes long, coder byte coder) whose contexts are set up: from the end
- * of the code lengths on. */
-PARZ_HD void parz_ll_reader_init(parz_ll_residual_reader* s, const uint8_t* src, size_t bytes,
-                                 unsigned w, unsigned coder, const parz_huff_decoder* code,
-                                 const uint32_t* fast) {
-  const unsigned nc = parz_ll_contexts(w, coder);
-  parz_bitr_init(&s->r, src + 1, bytes - 1, 0, (uint64_t)(bytes - 1) * 8);
-  s->r.pos = (uint64_t)4u * (w + 1) * nc;
-  s->v.p = s->r.p;
-  s->v.bytes = s->r.bytes;
-  parz_ll_window_seek(&s->v, s->r.pos);
+/* A reader of the residuals coded in bytes p[0..bytes) from bit pos on, whose contexts are set
+ * up (coder: 1 or 2, the code's), the first residual in context 0. */
+PARZ_HD void parz_ll_reader_init_at(parz_ll_residual_reader* s, const uint8_t* p, size_t bytes,
+                                    uint64_t pos, unsigned coder, const parz_huff_decoder* code,
+                                    const uint32_t* fast) {
+  parz_bitr_init(&s->r, p, bytes, 0, (uint64_t)bytes * 8);
+  s->r.pos = pos;
+  s->v.p = p;
+  s->v.bytes = bytes;
+  parz_ll_window_seek(&s->v, pos);
   s->code = code;
   s->fast = fast;
   s->ctx = 0;
   s->ctx_mask = coder == PARZ_LL_CODER_CONTEXT ? ~0u : 0u;
+}
+
+/* A reader of segment src (bytes long, coder byte coder: 1 or 2) whose contexts are set up: from
+ * the end of the code lengths on. */
+PARZ_HD void parz_ll_reader_init(parz_ll_residual_reader* s, const uint8_t* src, size_t bytes,
+                                 unsigned w, unsigned coder, const parz_huff_decoder* code,
+                                 const uint32_t* fast) {
+  parz_ll_reader_init_at(s, src + 1, bytes - 1, (uint64_t)4u * (w + 1) * parz_ll_contexts(w, coder),
+                         coder, code, fast);
 }
 
 /* The next residual into *z: PARZ_LL_OK, PARZ_LL_BAD_WORD (s->r.pos: where), or PARZ_LL_BAD_PAST
@@ -201,6 +217,33 @@ PARZ_HD int parz_ll_reader_end(parz_ll_residual_reader* s) {
   if (parz_bitr_over(&s->r))
     return PARZ_LL_BAD_PAST;
   return (s->r.pos + 7) / 8 != s->r.bytes ? PARZ_LL_BAD_TRAILING : PARZ_LL_OK;
+}
+
+/* Coder 3's layout (residual_coder.h): a segment of n residuals, bytes long, whose header bytes
+ * src[0..PARZ_LL_RUN_HEAD) are read. *coder: the code's coder; *lengths_bytes: the code
+ * lengths' bytes after the header; *runs: the runs; *first: the byte of run 0 (after the u16
+ * byte lengths of runs 0..runs-2). PARZ_LL_OK, PARZ_LL_BAD_RUNS (another code's coder or q) or
+ * PARZ_LL_BAD_LENGTHS (the bytes end inside the header). */
+PARZ_HD int parz_ll_runs_layout(const uint8_t* src, size_t bytes, size_t n, unsigned w,
+                                unsigned* coder, unsigned* q, size_t* lengths_bytes, size_t* runs,
+                                size_t* first) {
+  if (bytes < PARZ_LL_RUN_HEAD)
+    return PARZ_LL_BAD_LENGTHS;
+  *coder = src[1];
+  *q = src[2];
+  if ((*coder != PARZ_LL_CODER_LENGTHS && *coder != PARZ_LL_CODER_CONTEXT) ||
+      *q < PARZ_LL_RUN_QMIN || *q > PARZ_LL_RUN_QMAX)
+    return PARZ_LL_BAD_RUNS;
+  *lengths_bytes = ((size_t)4u * (w + 1) * parz_ll_contexts(w, *coder) + 7) / 8;
+  *runs = (n + ((size_t)1 << *q) - 1) >> *q;
+  *first = PARZ_LL_RUN_HEAD + *lengths_bytes + 2 * (*runs ? *runs - 1 : 0);
+  return *first > bytes ? PARZ_LL_BAD_LENGTHS : PARZ_LL_OK;
+}
+
+/* The byte length of run r < runs - 1 of a coder 3 segment (its u16 in the header). */
+PARZ_HD size_t parz_ll_run_bytes(const uint8_t* src, size_t lengths_bytes, size_t r) {
+  const uint8_t* p = src + PARZ_LL_RUN_HEAD + lengths_bytes + 2 * r;
+  return (size_t)p[0] | (size_t)p[1] << 8;
 }
 
 #endif
