@@ -17,6 +17,7 @@
 #include "vectors/chunk_v2_float1d_checksum.h"
 #include "vectors/chunk_v2_float2d_mask.h"
 #include "vectors/chunk_v1_lossless_holt.h"
+#include "vectors/chunk_v1_lossless_runs.h"
 #include "vectors/chunk_v2_lossless.h"
 #include "vectors/chunk_v2_lossless_dict.h"
 #include "vectors/chunk_v2_bounded.h"
@@ -359,6 +360,21 @@ int main(void) {
     cfg.checksum = PARZ_CHECKSUM_OFF;
     round_trip("Holt vector", c7, n7, &a7, chunk_v1_lossless_holt_values,
                chunk_v1_lossless_holt_values, &cfg);
+  }
+  /* a lossless chunk whose segment is coder 3, runs (of 16 residuals: the encoder writes runs
+   * of 512, so only the decoder is held to it) */
+  {
+    const unsigned char* c9 = chunk_v1_lossless_runs;
+    size_t n9 = sizeof chunk_v1_lossless_runs, raw9 = sizeof chunk_v1_lossless_runs_values;
+    int32_t out9[40];
+    rc = parz_chunk_parse(c9, n9, &v, &err);
+    CHECK(rc == PARZ_OK, "runs vector parse: %s", err.message);
+    CHECK(v.version == 1 && v.codec == PARZ_CODEC_LOSSLESS && v.nsegments == 1 &&
+              v.payload == c9 + 128 && v.payload[0] == 3 && v.payload[2] == 4,
+          "runs vector fields");
+    rc = parz_chunk_decode(c9, n9, out9, raw9, &err);
+    CHECK(rc == PARZ_OK && !memcmp(out9, chunk_v1_lossless_runs_values, raw9),
+          "runs vector decode: %s", rc ? err.message : "values differ");
   }
   /* a lossless chunk with the value dictionary (codec 3, transform 128, codec data) */
   {

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../vectors/chunk_v1_lossless_runs.h"
 #include "filter_config.h"
 #include "parz_chunk.h"
 
@@ -262,7 +263,8 @@ static void bounded_seeds(void) {
 
 /* Lossless chunks (codec 3, codec/FORMAT.md "Lossless chunks"): every type and rank, smooth
  * values with NaN and infinities among them (exact, no exception), scaled integers, random bits
- * (the raw coder), C 1 and the codec's own, with and without payload checksums. */
+ * (the raw coder), C 1 and the codec's own, with and without payload checksums; segments of more
+ * than 512 residuals are coder 3's runs, and the runs vector adds short runs (q = 4). */
 static void lossless_seeds(void) {
   static const size_t shapes[4][4] = {{9000}, {70, 90}, {9, 17, 30}, {3, 9, 16, 10}};
   for (int t = PARZ_INT32; t <= PARZ_DOUBLE; t++)
@@ -291,6 +293,8 @@ static void lossless_seeds(void) {
         free(c);
         free(data);
       }
+  chunk_seeds_of("lossless_runs_vector", chunk_v1_lossless_runs, sizeof chunk_v1_lossless_runs,
+                 0x81, 1);
   { /* a series of a few levels: the value dictionary in its codec data */
     static const size_t series[1] = {6000};
     static const double levels[5] = {-0.00022014, -0.00021537, -0.0, 7.5e-5, 1e300};

@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""Writes tests/vectors/chunk_v1_lossless_runs.h: a lossless chunk (codec 3) whose segment is
+coder 3 (runs), built field by field from codec/FORMAT.md ("Lossless chunks (codec 3)") without
+the codec: the residuals, a Huffman code of their bit lengths, the runs' bits, the table and the
+header's CRC-32C. Run it again only to check that it writes the same file; a change of format
+is a new vector.
+
+Array: int32, rank 1, shape {40}, v[x] = x * x; predictor 0 (the delta), transform 0; one block,
+one segment (C = 4), coder 3 with coder 1's single code and q = 4: runs of 16, 16 and 8
+residuals."""
+import heapq
+import struct
+import sys
+
+N, Q, CODER, INNER = 40, 4, 3, 1
+W = 32
+
+
+def crc32c(data, crc=0):
+    crc ^= 0xFFFFFFFF
+    for b in data:
+        crc ^= b
+        for _ in range(8):
+            crc = (crc >> 1) ^ (0x82F63B78 if crc & 1 else 0)
+    return crc ^ 0xFFFFFFFF
+
+
+def huffman_lengths(freq):
+    """Code lengths of an optimal prefix code of the symbols with freq > 0."""
+    heap = [(f, [s]) for s, f in enumerate(freq) if f]
+    lengths = [0] * len(freq)
+    heapq.heapify(heap)
+    while len(heap) > 1:
+        f1, s1 = heapq.heappop(heap)
+        f2, s2 = heapq.heappop(heap)
+        for s in s1 + s2:
+            lengths[s] += 1
+        heapq.heappush(heap, (f1 + f2, s1 + s2))
+    return lengths
+
+
+def canonical(lengths):
+    """Words (as integers, first bit the high one) in order of (length, symbol)."""
+    words, code, prev = {}, -1, 0
+    for L, s in sorted((L, s) for s, L in enumerate(lengths) if L):
+        code = 0 if code < 0 else (code + 1) << (L - prev)
+        words[s] = code
+        prev = L
+    return words
+
+
+class Bits:
+    def __init__(self):
+        self.bits = []
+
+    def put(self, value, n):  # low bit first
+        self.bits += [(value >> i) & 1 for i in range(n)]
+
+    def word(self, value, n):  # first bit first
+        self.bits += [(value >> (n - 1 - i)) & 1 for i in range(n)]
+
+    def bytes(self):
+        b = self.bits + [0] * (-len(self.bits) % 8)
+        return bytes(sum(b[i + j] << j for j in range(8)) for i in range(0, len(b), 8))
+
+
+values = [x * x for x in range(N)]
+u = [v & 0xFFFFFFFF for v in values]  # transform 0 of int32: two's complement bits
+z = []
+for x in range(N):
+    r = (u[x] - (u[x - 1] if x else 0)) & 0xFFFFFFFF
+    z.append(((r << 1) ^ (0xFFFFFFFF if r >> 31 else 0)) & 0xFFFFFFFF)
+k = [v.bit_length() for v in z]
+freq = [0] * (W + 1)
+for kk in k:
+    freq[kk] += 1
+lengths = huffman_lengths(freq)
+assert max(lengths) <= 12
+words = canonical(lengths)
+
+head = Bits()
+for L in lengths:
+    head.put(L, 4)
+segment = bytes([CODER, INNER, Q]) + head.bytes()
+runs = []
+for r0 in range(0, N, 1 << Q):
+    run = Bits()
+    for x in range(r0, min(N, r0 + (1 << Q))):
+        run.word(words[k[x]], lengths[k[x]])
+        if k[x] >= 2:
+            run.put(z[x] & ((1 << (k[x] - 1)) - 1), k[x] - 1)
+    runs.append(run.bytes())
+segment += b"".join(struct.pack("<H", len(r)) for r in runs[:-1]) + b"".join(runs)
+seg_bits = 8 * len(segment)
+payload = segment + bytes(-len(segment) % 8)
+table = struct.pack("<QI", 0, seg_bits) + bytes(4)
+header = b"PARZ" + struct.pack("<HHHBBBBH", 1, 3, 1, 1, 1, 4, 4, 0)
+header += struct.pack("<4Q", N, 0, 0, 0)
+header += bytes(16)  # transform 0, predictor 0, gains 0, reserved
+header += struct.pack("<IIQQQQI", 4, 64, len(table), 0, len(payload), seg_bits, 0)
+header += struct.pack("<I", crc32c(header + table))
+assert len(header) == 112
+chunk = header + table + payload
+
+
+def rows(data, start, comment):
+    out = []
+    for i in range(0, len(data), 8):
+        part = data[i:i + 8]
+        text = ", ".join("0x%02x" % b for b in part) + ","
+        out.append("    %-48s /* %3d %s */" % (text, start + i, comment if i == 0 else "..."))
+    return out
+
+
+lines = [
+    "/* ParZ chunk format version 1 test vector of a lossless chunk whose segment is coder 3",
+    " * (runs), written by tests/vectors/gen_chunk_v1_lossless_runs.py from codec/FORMAT.md",
+    " * without the codec. If a decoder change rejects it, the format has changed.",
+    " *",
+    " * Array: int32, rank 1, shape {40}, v[x] = x * x; predictor 0 (the delta), transform 0, no",
+    " * payload checksums (version 1). One block, one segment (C = 4), a HYBRID table (P = 64,",
+    " * 4-byte lengths). Residuals 0, 1, 3, 5, ..., 77, zigzagged 0, 2, 6, ..., 154; coder 3 with",
+    " * coder 1's code of their bit lengths, q = 4. The code's lengths, k = %s:"
+    % "/".join(str(s) for s, L in enumerate(lengths) if L),
+    " * %s bits. Runs of 16, 16 and 8 residuals, %s bytes, each from context 0"
+    % ("/".join(str(L) for L in lengths if L), ", ".join(str(len(r)) for r in runs)),
+    " * and padded to a byte. */",
+    "#ifndef PARZ_CHUNK_V1_LOSSLESS_RUNS_H",
+    "#define PARZ_CHUNK_V1_LOSSLESS_RUNS_H",
+    "",
+    "#include <stdint.h>",
+    "",
+    "static const unsigned char chunk_v1_lossless_runs[%d] = {" % len(chunk),
+]
+lines += rows(header, 0, "header (112 bytes)")
+lines += rows(table, 112, "table: offset 0, length %d bits" % seg_bits)
+lines += rows(payload, 128, "payload: coder 3, code 1, q 4, lengths, run lengths, runs")
+lines += [
+    "};",
+    "",
+    "/* The decoded values: v[x] = x * x. */",
+    "static const int32_t chunk_v1_lossless_runs_values[%d] = {" % N,
+    "    " + ", ".join(str(v) for v in values[:12]) + ",",
+    "    " + ", ".join(str(v) for v in values[12:24]) + ",",
+    "    " + ", ".join(str(v) for v in values[24:34]) + ",",
+    "    " + ", ".join(str(v) for v in values[34:]) + "};",
+    "",
+    "#endif",
+]
+sys.stdout.write("\n".join(lines) + "\n")
