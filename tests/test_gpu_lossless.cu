@@ -8,8 +8,9 @@
  * the destination. A lossless mode the kernels lack is refused before any work, and the GPU
  * encoder refuses the codec. Exits 77 (ctest SKIP) without a CUDA device.
  *
- * usage: test_gpu_lossless [DATA_DIR [SERIES_DIR]] [--small]
- *   --small: fewer and smaller cases (for compute-sanitizer runs). */
+ * usage: test_gpu_lossless [DATA_DIR [SERIES_DIR]] [--small | --tiny]
+ *   --small: fewer and smaller cases (for compute-sanitizer's memcheck);
+ *   --tiny: one chunk of each path (for its racecheck). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@
 #include "gpu_test_context.h"
 #include "parz_gpu.h"
 #include "real_arrays.h"
+#include "residual_decode.h"
 #include "xorshift.h"
 
 static parz_gpu_context* ctx;
@@ -86,9 +88,10 @@ static int gpu_batch(const std::vector<std::vector<unsigned char>>& chunks,
   return rc;
 }
 
-/* Chunks of a mode the kernels lack (Holt's predictor, the value dictionary: the encoder picks
- * them for series), which the GPU refuses before any work and the plugin decodes on the CPU. */
-static int refused_modes;
+/* Chunks of a mode the kernels lack (the value dictionary: the encoder picks it for series),
+ * which the GPU refuses before any work and the plugin decodes on the CPU; chunks of Holt's
+ * predictor and of the value dictionary the GPU took. */
+static int refused_modes, holt_taken, dict_taken;
 
 /* Whether the GPU's codec table takes chunk (a chunk that does not parse is left to the
  * decoders' own checks). */
@@ -115,7 +118,13 @@ static void compare(const char* what, const std::vector<unsigned char>& chunk, s
   std::vector<unsigned char> ref(raw + 1), host(raw + 2 * GUARD, 0x5A);
   std::vector<std::vector<unsigned char>> out;
   const int takes = gpu_takes(chunk);
+  parz_chunk_view hv;
   refused_modes += !takes;
+  if (takes && parz_chunk_parse(chunk.data(), chunk.size(), &hv, NULL) == PARZ_OK &&
+      hv.codec == PARZ_CODEC_LOSSLESS) {
+    holt_taken += hv.codec_params[1] == 2;
+    dict_taken += hv.codec_params[0] == 128;
+  }
   const int serial_rc = parz_chunk_decode(chunk.data(), chunk.size(), ref.data(), raw, &e);
   const int ref_rc = takes ? serial_rc : PARZ_ERR_UNSUPPORTED;
   int rc = parz_gpu_chunk_decode(ctx, chunk.data(), chunk.size(), host.data() + GUARD, raw, &e);
@@ -224,7 +233,7 @@ static void synthetic_cases(int small) {
           for (unsigned c = 0; c < 3; c++) {
             if (predictor && a.dims < 4 && !series(&a))
               continue; /* stack is lorenzo below rank 4; for a series, lorenzo without the
-                           choice of Holt or the dictionary, which the kernels lack */
+                           encoder's choice of Holt or the dictionary */
             parz_chunk_config cfg = test_lossless_config(predictor, Cs[c]);
             cfg.table = tables[(s + c + kind) % 3];
             cfg.checksum = (s + kind + c) % 2 ? PARZ_CHECKSUM_ON : PARZ_CHECKSUM_OFF;
@@ -277,7 +286,7 @@ static void hostile_cases(int small) {
   a.dims = 2;
   a.shape[0] = 150, a.shape[1] = 200;
   const std::vector<unsigned char> data = make(&a, 0);
-  int stream = 0, checksum = 0, ok = 0;
+  int stream = 0, checksum = 0, ok = 0, runs_lied = 0;
   for (int sums = 0; sums < 2; sums++) {
     parz_chunk_config cfg = test_lossless_config(0, 1);
     cfg.checksum = sums ? PARZ_CHECKSUM_ON : PARZ_CHECKSUM_OFF;
@@ -310,7 +319,30 @@ static void hostile_cases(int small) {
       snprintf(what, sizeof what, "coder byte %u checksums %d", bad[at0], sums);
       compare(what, bad, data.size());
     }
+    /* crafted: coder 3's header lying (run 0's byte length one off, q out of range) */
+    unsigned code, q;
+    size_t lengths_bytes, runs, first;
+    if (chunk[at0] == PARZ_LL_CODER_RUNS &&
+        parz_ll_runs_layout(&chunk[at0], (size_t)v.payload_bytes, 4096, 32, &code, &q,
+                            &lengths_bytes, &runs, &first) == PARZ_LL_OK) {
+      const size_t field = at0 + PARZ_LL_RUN_HEAD + lengths_bytes;
+      for (int d = -1; d <= 2; d++) {
+        std::vector<unsigned char> bad = chunk;
+        char what[80];
+        if (d == 2) {
+          bad[at0 + 2] = (unsigned char)(PARZ_LL_RUN_QMAX + 1);
+        } else {
+          const unsigned len = (bad[field] | bad[field + 1] << 8) + (unsigned)d;
+          bad[field] = (unsigned char)len;
+          bad[field + 1] = (unsigned char)(len >> 8);
+        }
+        snprintf(what, sizeof what, "coder 3 header lie %d checksums %d", d, sums);
+        compare(what, bad, data.size());
+      }
+      runs_lied++;
+    }
   }
+  CHECK(runs_lied == 2, ": hostile: %d chunks of coder 3 segments, not 2", runs_lied);
   printf("  hostile: serial decoder took %d, refused %d as stream and %d as checksum errors\n", ok,
          stream, checksum);
 }
@@ -369,10 +401,37 @@ static void batch_cases(void) {
           ": batch (corrupt %d): chunk %zu (codec %u) differs", corrupt, i, w.codec);
     }
   }
-  printf("  batch: %zu chunks, lossless, zfp and stored\n", chunks.size());
+  /* one run of lossless chunks of one type and rank, of different sizes (so different counts
+   * of segments and blocks per row of each launch) */
+  std::vector<std::vector<unsigned char>> same, out;
+  for (int i = 0; i < 7; i++) {
+    parz_array a;
+    memset(&a, 0, sizeof a);
+    a.type = PARZ_FLOAT;
+    a.dims = 2;
+    a.shape[0] = 20 + 45 * (size_t)i, a.shape[1] = 130 - 9 * (size_t)i;
+    parz_chunk_config cfg = test_lossless_config(0, i % 3);
+    std::vector<unsigned char> data = make(&a, 0);
+    same.push_back(encode(&a, data.data(), &cfg));
+  }
+  size_t failed = 99;
+  parz_error e;
+  CHECK(gpu_batch(same, out, &failed, &e) == PARZ_OK, ": batch of one run: %s", e.message);
+  for (size_t i = 0; i < same.size() && i < out.size(); i++) {
+    parz_chunk_view w;
+    CHECK(parz_chunk_parse(same[i].data(), same[i].size(), &w, NULL) == PARZ_OK,
+          ": batch of one run: chunk %zu", i);
+    std::vector<unsigned char> ref(w.raw_bytes);
+    CHECK(parz_chunk_decode(same[i].data(), same[i].size(), ref.data(), ref.size(), NULL) ==
+                  PARZ_OK &&
+              out[i] == ref,
+          ": batch of one run: chunk %zu differs", i);
+  }
+  printf("  batch: %zu chunks, lossless, zfp and stored; a run of %zu lossless chunks\n",
+         chunks.size(), same.size());
 }
 
-/* A mode the kernels lack (a predictor id past stack, as another version may write): refused
+/* A mode the kernels lack (a predictor id past Holt's, as another version may write): refused
  * with PARZ_ERR_UNSUPPORTED before any work, the destination untouched; the GPU encoder refuses
  * the codec. */
 static void refusals(void) {
@@ -389,20 +448,20 @@ static void refusals(void) {
   void *d_chunk = NULL, *d_dst = NULL;
   if (chunk.empty() || parz_chunk_parse(chunk.data(), chunk.size(), &v, &e) != PARZ_OK)
     return;
-  v.codec_params[1] = 2; /* the predictor byte (FORMAT.md, "Lossless chunks") */
+  v.codec_params[1] = 3; /* the predictor byte (FORMAT.md, "Lossless chunks") */
   cudaMalloc(&d_chunk, chunk.size());
   cudaMalloc(&d_dst, v.raw_bytes);
   cudaMemcpy(d_chunk, chunk.data(), chunk.size(), cudaMemcpyHostToDevice);
   cudaMemset(d_dst, 0xA5, v.raw_bytes);
   int rc = parz_gpu_decode_device(ctx, &v, d_chunk, d_dst, NULL, &e);
-  CHECK(rc == PARZ_ERR_UNSUPPORTED && strstr(e.message, "predictor 2"),
-        ": predictor 2: status %d (%s)", rc, rc ? e.message : "");
+  CHECK(rc == PARZ_ERR_UNSUPPORTED && strstr(e.message, "predictor 3"),
+        ": predictor 3: status %d (%s)", rc, rc ? e.message : "");
   std::vector<unsigned char> back(v.raw_bytes);
   cudaMemcpy(back.data(), d_dst, back.size(), cudaMemcpyDeviceToHost);
   size_t touched = 0;
   for (unsigned char b : back)
     touched += b != 0xA5;
-  CHECK(touched == 0, ": predictor 2: %zu bytes written before the refusal", touched);
+  CHECK(touched == 0, ": predictor 3: %zu bytes written before the refusal", touched);
   cudaMemcpy(d_dst, data.data(), data.size(), cudaMemcpyHostToDevice);
   size_t written = 0;
   rc = parz_gpu_encode_device(ctx, &a, d_dst, &cfg, d_chunk, chunk.size(), &written, NULL, &e);
@@ -412,25 +471,74 @@ static void refusals(void) {
   cudaFree(d_dst);
 }
 
+/* Few and small chunks, one of each path (coder 3's runs, Holt's predictor, the dictionary, a
+ * run of a batch), for compute-sanitizer's racecheck, which is slow per launch. */
+static void tiny_cases(void) {
+  parz_array a;
+  memset(&a, 0, sizeof a);
+  a.type = PARZ_FLOAT;
+  a.dims = 2;
+  a.shape[0] = 100, a.shape[1] = 130;
+  const std::vector<unsigned char> grid = make(&a, 0);
+  parz_chunk_config cfg = test_lossless_config(0, 1);
+  std::vector<std::vector<unsigned char>> run(2, encode(&a, grid.data(), &cfg)), out;
+  compare("tiny grid", run[0], grid.size());
+  a.shape[0] = 70;
+  run[1] = encode(&a, grid.data(), &cfg);
+  size_t failed = 99;
+  parz_error e;
+  CHECK(gpu_batch(run, out, &failed, &e) == PARZ_OK, ": tiny batch: %s", e.message);
+  a.type = PARZ_INT32;
+  a.dims = 1;
+  a.shape[0] = 9000, a.shape[1] = 0;
+  std::vector<unsigned char> series(9000 * 4);
+  for (int32_t i = 0; i < 9000; i++) {
+    const int32_t v = 5 + 3 * i + (int32_t)(xorshift_next() % 3);
+    memcpy(&series[4 * (size_t)i], &v, 4);
+  }
+  cfg = test_lossless_config(0, 0);
+  compare("tiny Holt", encode(&a, series.data(), &cfg), series.size());
+  for (int32_t i = 0; i < 9000; i++) {
+    const int32_t v = (i / 7 + i / 13) % 5 * 1000;
+    memcpy(&series[4 * (size_t)i], &v, 4);
+  }
+  compare("tiny dictionary", encode(&a, series.data(), &cfg), series.size());
+  CHECK(holt_taken >= 1 && dict_taken >= 1, ": tiny: %d of Holt's, %d dictionaries", holt_taken,
+        dict_taken);
+}
+
 int main(int argc, char** argv) {
   const char* dirs[2] = {NULL, NULL};
   int small = 0, ndirs = 0;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--small"))
       small = 1;
+    else if (!strcmp(argv[i], "--tiny"))
+      small = 2;
     else if (ndirs < 2)
       dirs[ndirs++] = argv[i];
   }
   const int start = gpu_test_context(&ctx);
   if (start)
     return start;
+  if (small == 2) {
+    tiny_cases();
+    parz_gpu_context_free(ctx);
+    return test_finish("test_gpu_lossless --tiny");
+  }
   refusals();
   synthetic_cases(small);
   hostile_cases(small);
   batch_cases();
   for (int d = 0; d < ndirs; d++)
     real_cases(dirs[d], small ? ((size_t)1 << 18) : ((size_t)4 << 20));
-  printf("  refused (modes without kernels, decoded on the CPU): %d chunks\n", refused_modes);
+  printf(
+      "  refused (modes without kernels, decoded on the CPU): %d chunks; on the GPU, Holt's: "
+      "%d, dictionary: %d\n",
+      refused_modes, holt_taken, dict_taken);
+  CHECK(ndirs < 2 || (holt_taken > 0 && dict_taken > 0 && refused_modes == 0),
+        ": series: %d refused, %d of Holt's and %d dictionaries decoded on the GPU", refused_modes,
+        holt_taken, dict_taken);
   parz_gpu_context_free(ctx);
   return test_finish("test_gpu_lossless");
 }

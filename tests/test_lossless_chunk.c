@@ -16,6 +16,7 @@
 #include "parz_chunk.h"
 #include "parz_omp.h"
 #include "real_arrays.h"
+#include "residual_decode.h"
 #include "table_endian.h"
 #include "team.h"
 #include "test_chunk_common.h"
@@ -731,11 +732,13 @@ static void damaged_pairs(void) {
     for (s = 0; s < 6; s++) {
       const uint64_t bits =
           w == 2 ? parz_load16(c + t + 8 + s * w) : parz_load32(c + t + 8 + s * w);
-      CHECK(m[at] == 1 || m[at] == 2, "segment %zu of coder %u, not a coded one", s, m[at]);
+      /* coder 3's code lengths start after its 3-byte head */
+      const size_t lengths = m[at] == PARZ_LL_CODER_RUNS ? PARZ_LL_RUN_HEAD : 1;
+      CHECK(m[at] >= 1 && m[at] <= 3, "segment %zu of coder %u, not a coded one", s, m[at]);
+      if (cases[k].lengths >> s & 1)
+        m[at + lengths] = 0x11; /* two codes of one bit, then more: no prefix code */
       if (cases[k].damaged >> s & 1)
         m[at] = 9;
-      if (cases[k].lengths >> s & 1)
-        m[at + 1] = 0x11; /* two codes of one bit, then more: no prefix code */
       at += (size_t)(bits / 8);
     }
     memset(out, 0, raw);

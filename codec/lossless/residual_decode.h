@@ -40,12 +40,12 @@
 /* What a decode refuses (PARZ_LL_OK: nothing). */
 enum {
   PARZ_LL_OK = 0,
-  PARZ_LL_BAD_CODER,   /* a coder byte no coder has, or no byte */
-  PARZ_LL_BAD_RAW,     /* a raw segment of another size than its values' */
-  PARZ_LL_BAD_LENGTHS, /* the bytes end inside the code lengths */
-  PARZ_LL_BAD_PREFIX,  /* code lengths that make no prefix code */
-  PARZ_LL_BAD_WORD,    /* bits that start no word of the code */
-  PARZ_LL_BAD_PAST,    /* residuals that run past the segment's bytes */
+  PARZ_LL_BAD_CODER,    /* a coder byte no coder has, or no byte */
+  PARZ_LL_BAD_RAW,      /* a raw segment of another size than its values' */
+  PARZ_LL_BAD_LENGTHS,  /* the bytes end inside the code lengths */
+  PARZ_LL_BAD_PREFIX,   /* code lengths that make no prefix code */
+  PARZ_LL_BAD_WORD,     /* bits that start no word of the code */
+  PARZ_LL_BAD_PAST,     /* residuals that run past the segment's bytes */
   PARZ_LL_BAD_TRAILING, /* bytes after the last residual */
   PARZ_LL_BAD_RUNS      /* coder 3: another code's coder or q, or runs past the bytes */
 };

@@ -1,33 +1,41 @@
 /* The lossless codec's decode on the GPU (codec/FORMAT.md, "Lossless chunks (codec 3)") and its
  * entry in the GPU's codec table (gpu_codecs.h). A chunk decodes in three kernels on one stream,
- * after the offsets kernel (offsets.cu) has turned the table into segment offsets:
+ * after the offsets kernel (offsets.cu) has turned the table into segment offsets; the chunks of
+ * a batch share each launch, a chunk per row of the grid (enqueue_run):
  *
  *   1. verify_kernel: one warp per checksummed partition, as for zfp and stored chunks
  *      (checksum.cuh);
- *   2. segments_kernel: one warp per segment. The residuals of a segment form one stream of
- *      variable-length codes, each depending on the one before it (its context), so one lane
- *      walks it, with the CPU's own reader (codec/lossless/residual_decode.h); the other lanes
- *      first build the codes' tables of the segment's contexts, one context each, in shared
- *      memory, and copy raw segments. Each residual goes, still zigzagged, to its value's place
- *      in the destination;
+ *   2. segments_kernel: one warp per segment. The lanes first build the codes' tables of the
+ *      segment's contexts, one context each, in shared memory. A coder 3 segment's runs decode
+ *      independently, lane r taking runs r, r + 32, ...; in coders 1 and 2 each residual's code
+ *      depends on the one before it (its context), so one lane walks the segment. Both read with
+ *      the CPU's own reader (codec/lossless/residual_decode.h), and the lanes copy raw segments.
+ *      Each residual goes, still zigzagged, to its value's place in the destination;
  *   3. blocks_kernel: one CTA per block of 4096 values rebuilds the block in place. The Lorenzo
  *      residual is the block's difference along every predicted dimension (values outside the
  *      block 0), so the values are the residuals' inclusive prefix sums along each predicted
  *      dimension in turn, in the values' w-bit wrap-around arithmetic, which is exact in any
  *      order: the same integers as the CPU's row by row prediction (codec/lossless/lorenzo.c).
- *      Then each integer becomes its value through the CPU's inverse transform
- *      (codec/lossless/transform_decode.h).
+ *      Holt's predictor is a recurrence through the block's one row: one thread walks it with
+ *      the CPU's step (codec/lossless/holt_step.h). Then each integer becomes its value through
+ *      the CPU's inverse transform (codec/lossless/transform_decode.h), under the value
+ *      dictionary through its word, which the host reads with the CPU's checks and uploads
+ *      once per chunk.
  *
  * A segment the CPU refuses (unknown coder, raw of another size, lengths that are no prefix
- * code, bits that start no word, residuals past its bytes or bytes after them, bounds that are
- * not whole bytes) is recorded in the chunk's fault record and comes back as PARZ_ERR_STREAM;
- * nothing is written outside the destination's values of the chunk. */
+ * code, bits that start no word, residuals past its bytes or bytes after them, runs that lie
+ * about their lengths, bounds that are not whole bytes) is recorded in the chunk's fault record
+ * and comes back as PARZ_ERR_STREAM, as does a rank past the dictionary; nothing is written
+ * outside the destination's values of the chunk. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "checksum.cuh"
 #include "gpu_codecs.h"
-extern "C" {
-#include "lorenzo.h" /* a C header without C++ guards */
+#include "holt_step.h"
+extern "C" { /* C headers without C++ guards */
+#include "dictionary.h"
+#include "lorenzo.h"
 }
 #include "lossless.h"
 #include "lossless_codec.h"
@@ -45,6 +53,9 @@ struct ll_args {
   unsigned long long payload_bytes, nblocks, C, first, end;
   unsigned long long n[4], side[4], grid[4], st[4]; /* the core's geometry (lorenzo.h) */
   unsigned w, transform, predicted;                 /* predicted: a bit per dimension */
+  unsigned holt, alpha, beta;                       /* Holt's predictor (holt_step.h) */
+  const unsigned long long* dict;                   /* the value dictionary's words, or NULL */
+  unsigned long long dict_count;
   int is_float;
   double scale;
   parz_gpu_sums sums;
@@ -83,7 +94,14 @@ __device__ unsigned long long place(const ll_args& a, const unsigned long long o
   return at;
 }
 
-__global__ void verify_kernel(const ll_args a) {
+/* The arguments of the chunk a CTA works on: `one` for a launch of one chunk (all == NULL),
+ * else chunk blockIdx.y of a run's arguments in device memory. */
+__device__ __forceinline__ const ll_args& args_of(const ll_args& one, const ll_args* all) {
+  return all ? all[blockIdx.y] : one;
+}
+
+__global__ void verify_kernel(const ll_args one, const ll_args* all) {
+  const ll_args& a = args_of(one, all);
   const unsigned long long p =
       a.sum_first + ((unsigned long long)blockIdx.x * blockDim.x + threadIdx.x) / 32u;
   const unsigned lane = threadIdx.x & 31u;
@@ -92,12 +110,110 @@ __global__ void verify_kernel(const ll_args a) {
   parz_gpu_checksum_verify(a.sums, a.payload, p, lane, a.fault, PARZ_GPU_FAULT_CHECKSUM);
 }
 
+/* A walk through a segment's values in the order of its residuals: block b (extents e at origin
+ * o), value x of it (C order). */
+struct ll_cursor {
+  unsigned long long b, o[4];
+  unsigned e[4], x[4];
+};
+
+/* The cursor at residual i of the segment whose first block is b. */
+__device__ void cursor_seek(const ll_args& a, unsigned long long b, unsigned long long i,
+                            ll_cursor* c) {
+  unsigned long long count;
+  while (i >= (count = block_box(a, b, c->o, c->e))) {
+    i -= count;
+    b++;
+  }
+  c->b = b;
+  for (int k = 3; k >= 0; k--) {
+    c->x[k] = (unsigned)(i % c->e[k]);
+    i /= c->e[k];
+  }
+}
+
+__device__ __forceinline__ unsigned long long cursor_at(const ll_args& a, const ll_cursor& c) {
+  return (c.o[0] + c.x[0]) * a.st[0] + (c.o[1] + c.x[1]) * a.st[1] + (c.o[2] + c.x[2]) * a.st[2] +
+         c.o[3] + c.x[3];
+}
+
+__device__ __forceinline__ void cursor_next(const ll_args& a, ll_cursor* c) {
+  for (int k = 3; k >= 0; k--) {
+    if (++c->x[k] < c->e[k])
+      return;
+    c->x[k] = 0;
+  }
+  if (++c->b < a.nblocks) /* the next block's first value */
+    block_box(a, c->b, c->o, c->e);
+}
+
+/* Coder 3's runs r = lane, lane + 32, ... of a segment (src, bytes; layout from
+ * parz_ll_runs_layout), side by side: a run's bytes start after the runs before it, so each
+ * round of 32 runs scans their lengths across the warp. Every lane takes part in every round;
+ * returns whether this lane's runs decoded. */
+template <typename T>
+__device__ bool decode_runs(const ll_args& a, const unsigned char* src, size_t bytes,
+                            unsigned long long n, unsigned long long b0, unsigned coder, unsigned q,
+                            size_t lengths_bytes, size_t runs, size_t first,
+                            const parz_huff_decoder* code, const uint32_t* fast, unsigned lane) {
+  T* dst = (T*)a.dst;
+  unsigned long long told = 0, base = first;
+  bool ok = true;
+  for (size_t r = lane; r + 1 < runs; r += 32)
+    told += parz_ll_run_bytes(src, lengths_bytes, r);
+  for (unsigned d = 16; d > 0; d >>= 1)
+    told += __shfl_xor_sync(0xffffffffu, told, d);
+  if (first + told > bytes) /* the last run would start past the bytes */
+    return false;
+  for (size_t r0 = 0; r0 < runs; r0 += 32) {
+    const size_t r = r0 + lane;
+    const unsigned long long len = r + 1 < runs    ? parz_ll_run_bytes(src, lengths_bytes, r)
+                                   : r + 1 == runs ? bytes - first - told
+                                                   : 0;
+    unsigned long long incl = len;
+    for (unsigned d = 1; d < 32; d <<= 1) {
+      const unsigned long long y = __shfl_up_sync(0xffffffffu, incl, d);
+      if (lane >= d)
+        incl += y;
+    }
+    const unsigned long long start = base + incl - len;
+    base += __shfl_sync(0xffffffffu, incl, 31);
+    if (r >= runs || !ok)
+      continue;
+    const unsigned long long i0 = (unsigned long long)r << q;
+    const unsigned long long i1 = n - i0 > (1ull << q) ? i0 + (1ull << q) : n;
+    if (start + len > bytes) {
+      ok = false;
+      continue;
+    }
+    parz_ll_residual_reader rd;
+    ll_cursor c;
+    parz_ll_reader_init_at(&rd, src + start, (size_t)len, 0, coder, code, fast);
+    cursor_seek(a, b0, i0, &c);
+    for (unsigned long long i = i0; i < i1; i++) {
+      uint64_t z;
+      if (parz_ll_residual_next(&rd, &z) != PARZ_LL_OK) {
+        ok = false;
+        break;
+      }
+      dst[cursor_at(a, c)] = (T)z;
+      cursor_next(a, &c);
+    }
+    if (ok && parz_ll_reader_end(&rd) != PARZ_LL_OK)
+      ok = false;
+  }
+  return ok;
+}
+
 /* One warp (the whole CTA) per segment: its residuals, zigzagged, at their values' places. */
 template <typename T>
-__global__ void segments_kernel(const ll_args a) {
+__global__ void segments_kernel(const ll_args one, const ll_args* all) {
   extern __shared__ unsigned long long shared[];
+  const ll_args& a = args_of(one, all);
   const unsigned long long s = a.first + blockIdx.x;
   const unsigned lane = threadIdx.x;
+  if (s >= a.end) /* the whole CTA: a shorter chunk of a run */
+    return;
   const unsigned long long begin = a.offsets[s], end = a.offsets[s + 1];
   const unsigned long long b0 = s * a.C, b1 = b0 + a.C < a.nblocks ? b0 + a.C : a.nblocks;
   T* dst = (T*)a.dst;
@@ -110,7 +226,8 @@ __global__ void segments_kernel(const ll_args a) {
   }
   const unsigned char* src = a.payload + begin / 8;
   const size_t bytes = (size_t)((end - begin) / 8);
-  const unsigned coder = src[0], w = a.w;
+  const unsigned w = a.w;
+  unsigned coder = src[0], q = 0;
   unsigned long long n = 0;
   for (b = b0; b < b1; b++)
     n += block_box(a, b, o, e);
@@ -129,13 +246,23 @@ __global__ void segments_kernel(const ll_args a) {
     }
     return;
   }
-  if (coder != PARZ_LL_CODER_LENGTHS && coder != PARZ_LL_CODER_CONTEXT) {
+  const unsigned char* lengths = src + 1;
+  size_t lengths_bytes = bytes - 1, runs = 1, first = 0;
+  if (coder == PARZ_LL_CODER_RUNS) {
+    if (parz_ll_runs_layout(src, bytes, (size_t)n, w, &coder, &q, &lengths_bytes, &runs, &first) !=
+        PARZ_LL_OK) {
+      if (lane == 0)
+        record(a, s);
+      return;
+    }
+    lengths = src + PARZ_LL_RUN_HEAD;
+  } else if (coder != PARZ_LL_CODER_LENGTHS && coder != PARZ_LL_CODER_CONTEXT) {
     if (lane == 0)
       record(a, s);
     return;
   }
   const unsigned nc = parz_ll_contexts(w, coder);
-  if ((bytes - 1) * 8 < 4ull * (w + 1) * nc) {
+  if (lengths_bytes * 8 < 4ull * (w + 1) * nc) {
     if (lane == 0)
       record(a, s);
     return;
@@ -144,12 +271,20 @@ __global__ void segments_kernel(const ll_args a) {
   parz_huff_decoder* code = (parz_huff_decoder*)shared;
   uint32_t* fast = (uint32_t*)(code + nc);
   uint32_t* mem = fast + nc * PARZ_LL_TABLE_SIZE;
-  const int bad = lane < nc ? parz_ll_context_setup(src, bytes, w, lane, &code[lane],
+  const int bad = lane < nc ? parz_ll_context_setup(lengths, lengths_bytes, w, lane, &code[lane],
                                                     mem + lane * PARZ_LL_CODE_WORDS,
                                                     fast + lane * PARZ_LL_TABLE_SIZE)
                             : PARZ_LL_OK;
+  __syncwarp();
   if (__any_sync(0xffffffffu, bad != PARZ_LL_OK)) {
     if (lane == 0)
+      record(a, s);
+    return;
+  }
+  if (src[0] == PARZ_LL_CODER_RUNS) {
+    const bool ok = decode_runs<T>(a, src, bytes, n, b0, coder, q, lengths_bytes, runs, first, code,
+                                   fast, lane);
+    if (!ok)
       record(a, s);
     return;
   }
@@ -222,31 +357,102 @@ __device__ void scan_dimension(T* v, T* totals, const unsigned e[4], unsigned co
 
 /* One CTA per block: the residuals at its values' places become its values. */
 template <typename T>
-__global__ void __launch_bounds__(BLOCK_THREADS) blocks_kernel(const ll_args a) {
+__global__ void __launch_bounds__(BLOCK_THREADS)
+    blocks_kernel(const ll_args one, const ll_args* all) {
   __shared__ T v[PARZ_LL_BLOCK_VALUES];
   __shared__ T totals[BLOCK_THREADS];
+  const ll_args& a = args_of(one, all);
   const unsigned long long b = a.first * a.C + blockIdx.x;
+  if (b >= PARZ_MIN(a.end * a.C, a.nblocks)) /* the whole CTA */
+    return;
   unsigned long long o[4];
   unsigned e[4];
   T* dst = (T*)a.dst;
   const unsigned count = block_box(a, b, o, e);
   for (unsigned i = threadIdx.x; i < count; i += BLOCK_THREADS) {
     const T z = dst[place(a, o, e, i)];
-    v[i] = (z >> 1) ^ ((T)0 - (z & 1));
+    v[i] = a.holt ? z : (z >> 1) ^ ((T)0 - (z & 1));
   }
   __syncthreads();
-  for (int k = 0; k < 4; k++)
-    if (a.predicted >> k & 1 && e[k] > 1)
-      scan_dimension(v, totals, e, count, k);
+  if (a.holt) { /* a series' block: Holt's state is a serial recurrence, one thread walks it */
+    if (threadIdx.x == 0) {
+      const uint64_t mask = parz_ll_holt_mask(a.w);
+      parz_ll_holt_state h = {0, 0};
+      for (unsigned i = 0; i < count; i++)
+        v[i] = (T)parz_ll_holt_decode(&h, i, v[i], a.w, a.alpha, a.beta, mask);
+    }
+    __syncthreads();
+  } else {
+    for (int k = 0; k < 4; k++)
+      if (a.predicted >> k & 1 && e[k] > 1)
+        scan_dimension(v, totals, e, count, k);
+  }
   const int wide = sizeof(T) == 8;
-  for (unsigned i = threadIdx.x; i < count; i += BLOCK_THREADS)
-    dst[place(a, o, e, i)] =
-        a.is_float ? (T)parz_ll_float_bits(wide, a.transform, a.scale, v[i]) : v[i];
+  for (unsigned i = threadIdx.x; i < count; i += BLOCK_THREADS) {
+    T u = v[i];
+    unsigned transform = a.transform;
+    if (a.dict) { /* u is a rank: the value is the dictionary's word, an integer image */
+      if (u >= a.dict_count) {
+        atomicMin(&a.fault->segment, place(a, o, e, i));
+        atomicOr(&a.fault->code, (unsigned)PARZ_GPU_FAULT_VALUE);
+        u = 0;
+      } else {
+        u = (T)a.dict[u];
+      }
+      transform = 0;
+    }
+    dst[place(a, o, e, i)] = a.is_float ? (T)parz_ll_float_bits(wide, transform, a.scale, u) : u;
+  }
 }
 
-/* The kernels' arguments for segments [first, first + count) of v. */
-int setup(const parz_chunk_view* v, const void* d_chunk, void* d_dst, uint64_t first,
-          uint64_t count, const parz_gpu_scratch* s, ll_args* a, parz_error* err) {
+size_t values_of(const parz_chunk_view* v) { return v->raw_bytes / parz_type_size(v->array.type); }
+
+/* The value dictionary's words (transform 128) at most: its count D, the codec data's first u64,
+ * which the parse held to the chunk's count of values. */
+size_t dictionary_words(const parz_chunk_view* v) {
+  if (v->codec_params[PARZ_LL_PARAM_TRANSFORM] != PARZ_LL_DICTIONARY || !v->codec_data ||
+      v->codec_data_bytes < 8)
+    return 0;
+  return (size_t)PARZ_MIN(parz_word_load(v->codec_data), (unsigned long long)values_of(v));
+}
+
+size_t scratch_bytes(const parz_chunk_view* v, size_t* pinned) {
+  *pinned = 8 * dictionary_words(v);
+  return *pinned;
+}
+
+/* The value dictionary of chunk v read on the host with the serial decoder's checks, through the
+ * chunk's pinned scratch into its device scratch on st (the chunk's launches, or a slice's). */
+int upload_dictionary(parz_gpu_context* ctx, const parz_chunk_view* v, const parz_gpu_scratch* s,
+                      ll_args* a, cudaStream_t st, parz_error* err) {
+  uint64_t* words = NULL;
+  size_t count = 0;
+  int rc = parz_ll_dict_read(v->codec_data, (size_t)v->codec_data_bytes, a->w, values_of(v), &words,
+                             &count, err);
+  if (rc != PARZ_OK)
+    return rc;
+  if (count > dictionary_words(v) || !s->codec || !s->h_codec) {
+    free(words);
+    return parz_fail(err, PARZ_ERR_FORMAT, "lossless dictionary of %zu words where %zu fit", count,
+                     dictionary_words(v));
+  }
+  memcpy(s->h_codec, words, 8 * count);
+  free(words);
+  cudaError_t e = cudaMemcpyAsync(s->codec, s->h_codec, 8 * count, cudaMemcpyHostToDevice, st);
+  if (e == cudaSuccess)
+    e = cudaEventRecord(ctx->codec_copied, st);
+  if (e != cudaSuccess)
+    return parz_gpu_cuda_fail(err, e, "uploading a lossless chunk's dictionary");
+  a->dict = (const unsigned long long*)s->codec;
+  a->dict_count = count;
+  return PARZ_OK;
+}
+
+/* The kernels' arguments for segments [first, first + count) of v, its dictionary uploaded on
+ * st. */
+int setup(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d_chunk, void* d_dst,
+          uint64_t first, uint64_t count, const parz_gpu_scratch* s, ll_args* a, cudaStream_t st,
+          parz_error* err) {
   parz_ll_geometry g;
   const unsigned predictor = v->codec_params[PARZ_LL_PARAM_PREDICTOR];
   int rc = parz_ll_geometry_init(&g, &v->array, predictor, err);
@@ -274,8 +480,13 @@ int setup(const parz_chunk_view* v, const void* d_chunk, void* d_dst, uint64_t f
       a->predicted |= 1u << k;
   }
   a->w = g.w;
+  a->holt = predictor == PARZ_LL_PREDICT_HOLT;
+  a->alpha = v->codec_params[PARZ_LL_PARAM_ALPHA];
+  a->beta = v->codec_params[PARZ_LL_PARAM_BETA];
   a->transform = v->codec_params[PARZ_LL_PARAM_TRANSFORM];
   a->scale = parz_ll_scale_of(a->transform);
+  if (a->transform == PARZ_LL_DICTIONARY && (rc = upload_dictionary(ctx, v, s, a, st, err)))
+    return rc;
   a->is_float = v->array.type == PARZ_FLOAT || v->array.type == PARZ_DOUBLE;
   if (v->nchecksums) { /* the partitions whose first segment is in [first, end) */
     const unsigned long long P = v->checksum_segments;
@@ -291,44 +502,53 @@ int setup(const parz_chunk_view* v, const void* d_chunk, void* d_dst, uint64_t f
   return PARZ_OK;
 }
 
+/* Enqueues the kernels of n chunks of one type (arguments h[0..n), the same at d in device
+ * memory; n = 1 and d = NULL: one chunk, its arguments by value): a chunk per row of each grid. */
 template <typename T>
-cudaError_t launch(const ll_args& a, cudaStream_t st) {
-  const unsigned long long segments = a.end - a.first;
-  const unsigned long long block_end = PARZ_MIN(a.end * a.C, a.nblocks);
-  const unsigned nc = parz_ll_contexts(a.w, PARZ_LL_CODER_CONTEXT);
+cudaError_t launch(const ll_args* h, const ll_args* d, unsigned n, cudaStream_t st) {
+  const unsigned warps = BLOCK_THREADS / 32;
+  unsigned long long segments = 0, blocks = 0, sums = 0;
+  for (unsigned i = 0; i < n; i++) {
+    segments = PARZ_MAX(segments, h[i].end - h[i].first);
+    blocks = PARZ_MAX(blocks, PARZ_MIN(h[i].end * h[i].C, h[i].nblocks) - h[i].first * h[i].C);
+    sums = PARZ_MAX(sums, (h[i].sum_end - h[i].sum_first + warps - 1) / warps);
+  }
+  const unsigned nc = parz_ll_contexts(h[0].w, PARZ_LL_CODER_CONTEXT);
   const size_t shared =
       nc * (sizeof(parz_huff_decoder) + (PARZ_LL_TABLE_SIZE + PARZ_LL_CODE_WORDS) * 4u);
   cudaError_t e = cudaFuncSetAttribute(segments_kernel<T>,
                                        cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared);
-  if (e == cudaSuccess && a.sum_end > a.sum_first) {
-    const unsigned warps = BLOCK_THREADS / 32;
-    verify_kernel<<<(unsigned)((a.sum_end - a.sum_first + warps - 1) / warps), BLOCK_THREADS, 0,
-                    st>>>(a);
+  if (e == cudaSuccess && sums) {
+    verify_kernel<<<dim3((unsigned)sums, n), BLOCK_THREADS, 0, st>>>(h[0], d);
     e = cudaGetLastError();
   }
-  if (e == cudaSuccess) {
-    segments_kernel<T><<<(unsigned)segments, 32, shared, st>>>(a);
+  if (e == cudaSuccess && segments) {
+    segments_kernel<T><<<dim3((unsigned)segments, n), 32, shared, st>>>(h[0], d);
     e = cudaGetLastError();
   }
-  if (e == cudaSuccess && block_end > a.first * a.C) {
-    blocks_kernel<T><<<(unsigned)(block_end - a.first * a.C), BLOCK_THREADS, 0, st>>>(a);
+  if (e == cudaSuccess && blocks) {
+    blocks_kernel<T><<<dim3((unsigned)blocks, n), BLOCK_THREADS, 0, st>>>(h[0], d);
     e = cudaGetLastError();
   }
   return e;
 }
 
+int launch_typed(const ll_args* h, const ll_args* d, unsigned n, cudaStream_t st, parz_error* err) {
+  const cudaError_t e =
+      h[0].w == 64 ? launch<uint64_t>(h, d, n, st) : launch<uint32_t>(h, d, n, st);
+  return e == cudaSuccess ? PARZ_OK : parz_gpu_cuda_fail(err, e, "lossless decode launch");
+}
+
 int enqueue_slice(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d_chunk, void* d_dst,
                   uint64_t first, uint64_t count, const parz_gpu_scratch* s, cudaStream_t st,
                   parz_error* err) {
-  (void)ctx;
   ll_args a;
   int rc;
   if (count == 0)
     return PARZ_OK;
-  if ((rc = setup(v, d_chunk, d_dst, first, count, s, &a, err)) != PARZ_OK)
+  if ((rc = setup(ctx, v, d_chunk, d_dst, first, count, s, &a, st, err)) != PARZ_OK)
     return rc;
-  const cudaError_t e = a.w == 64 ? launch<uint64_t>(a, st) : launch<uint32_t>(a, st);
-  return e == cudaSuccess ? PARZ_OK : parz_gpu_cuda_fail(err, e, "lossless decode launch");
+  return launch_typed(&a, NULL, 1, st, err);
 }
 
 int enqueue_chunk(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d_chunk, void* d_dst,
@@ -339,15 +559,42 @@ int enqueue_chunk(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d
   return rc == PARZ_OK ? enqueue_slice(ctx, v, d_chunk, d_dst, 0, v->nsegments, s, st, err) : rc;
 }
 
-/* The modes these kernels decode: both predictors and every transform the library reads. */
+/* Chunks [0, n) of one type and rank in one launch per kernel: their kernels' and offsets
+ * kernels' arguments go to the device in one copy from h_args (pinned, this run's part). */
+int enqueue_run(parz_gpu_context* ctx, const parz_chunk_view* v, const void* const* d_chunks,
+                void* const* d_dsts, size_t n, const parz_gpu_scratch* s, unsigned char* h_args,
+                unsigned char* d_args, cudaStream_t st, parz_error* err) {
+  ll_args* ha = (ll_args*)h_args;
+  parz_gpu_table_args* ht = (parz_gpu_table_args*)(ha + n);
+  size_t i, m = 0;
+  int rc;
+  for (i = 0; i < n; i++) {
+    if ((rc = setup(ctx, &v[i], d_chunks[i], d_dsts[i], 0, v[i].nsegments, &s[i], &ha[i], st,
+                    err)) != PARZ_OK)
+      return rc;
+    m += parz_gpu_table_args_init(ctx, &v[i], d_chunks[i], &s[i], &ht[m]);
+  }
+  cudaError_t e =
+      cudaMemcpyAsync(d_args, h_args, n * sizeof *ha + m * sizeof *ht, cudaMemcpyHostToDevice, st);
+  if (e == cudaSuccess)
+    e = cudaEventRecord(ctx->args_copied, st);
+  if (e == cudaSuccess && m)
+    e = parz_gpu_launch_offsets(ht, (const parz_gpu_table_args*)((ll_args*)d_args + n), (unsigned)m,
+                                st);
+  if (e != cudaSuccess)
+    return parz_gpu_cuda_fail(err, e, "lossless offsets launch");
+  return launch_typed(ha, (const ll_args*)d_args, (unsigned)n, st, err);
+}
+
+/* The modes these kernels decode: every predictor and transform the library reads. */
 int decodes(const parz_chunk_view* v, size_t i, parz_error* err) {
   const unsigned predictor = v->codec_params[PARZ_LL_PARAM_PREDICTOR];
   const unsigned transform = v->codec_params[PARZ_LL_PARAM_TRANSFORM];
-  if (predictor > PARZ_LL_PREDICT_STACK)
+  if (predictor > PARZ_LL_PREDICT_HOLT)
     return parz_fail(err, PARZ_ERR_UNSUPPORTED,
                      "chunk %zu: lossless predictor %u has no GPU decoder: decode it on the CPU", i,
                      predictor);
-  if (transform > PARZ_LL_SCALES)
+  if (transform > PARZ_LL_SCALES && transform != PARZ_LL_DICTIONARY)
     return parz_fail(err, PARZ_ERR_UNSUPPORTED,
                      "chunk %zu: lossless transform %u has no GPU decoder: decode it on the CPU", i,
                      transform);
@@ -359,11 +606,11 @@ int decodes(const parz_chunk_view* v, size_t i, parz_error* err) {
 extern const parz_gpu_codec parz_gpu_codec_lossless = {
     PARZ_CODEC_LOSSLESS,
     enqueue_chunk,
-    NULL, /* no runs yet: each chunk of a batch has its own launches */
-    0,
+    enqueue_run,
+    sizeof(ll_args) + sizeof(parz_gpu_table_args), /* a run's arguments (enqueue_run) */
     enqueue_slice,
-    NULL, /* the GPU encoder does not write lossless chunks */
-    NULL, /* the destination is its scratch */
-    0,    /* the filter path decodes it in slices */
+    NULL,          /* the GPU encoder does not write lossless chunks */
+    scratch_bytes, /* the value dictionary's words (the residuals go to the destination) */
+    0,             /* the filter path decodes it in slices */
     decodes,
 };
