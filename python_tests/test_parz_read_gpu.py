@@ -310,7 +310,7 @@ def lossless_file(tmp_path_factory, etopo, vasp, ccsm):
     """Lossless datasets (codec 3): every type, ranks 1 to 4, both predictors, special bit
     patterns, edge chunks; each dataset's values also in NAME.npy beside the file. The series
     ask for the stack predictor (Lorenzo's below rank 4) so that the encoder does not choose
-    Holt's predictor or the value dictionary, which the GPU's kernels lack (tested apart)."""
+    Holt's predictor or the value dictionary (tested apart)."""
     d = tmp_path_factory.mktemp("lossless")
     p = str(d / "lossless.h5")
     rng = np.random.default_rng(39)
@@ -359,10 +359,10 @@ with h5py.File(sys.argv[1], "r") as f:
     assert "parz: " not in p.stderr, p.stderr
 
 
-def test_lossless_modes_without_kernels(tmp_path):
-    """Holt's predictor (a trend) and the value dictionary (a record of few levels) have no GPU
-    kernels: parz.read(device="cuda") refuses them naming the mode, and the filter under
-    PARZ_EXEC=cuda decodes them on the CPU, every bit, without a warning."""
+def test_lossless_series_modes(tmp_path):
+    """Holt's predictor (a trend) and the value dictionary (a record of few levels) on the GPU:
+    parz.read(device="cuda") and the filter under PARZ_EXEC=cuda give every bit back, without a
+    warning."""
     n = np.arange(30000)
     noise = np.random.default_rng(39).integers(0, 5, n.size)
     series = {"trend": 250.0 + 0.37 * n + 0.05 * (n % 400 - 200) + 1e-6 * noise,
@@ -376,8 +376,8 @@ def test_lossless_modes_without_kernels(tmp_path):
         for name, mode in (("trend", "predictor 2"), ("levels", "transform 128")):
             _, raw = f[name].id.read_direct_chunk((0,))
             assert (raw[48], raw[49]) == ((0, 2) if name == "trend" else (128, 0)), name
-            with pytest.raises(ValueError, match=mode):
-                parz.read(f[name], device="cuda")
+            want = np.load(str(tmp_path / name) + ".npy")
+            assert host(parz.read(f[name], device="cuda")).tobytes() == want.tobytes(), mode
     code = """
 import h5py, numpy as np, parz
 with h5py.File(%r, "r") as f:
