@@ -19,9 +19,51 @@ static int by_weight(const void* a, const void* b) {
   return leaf_before(x, y) ? -1 : leaf_before(y, x);
 }
 
-static void sort_leaves(leaf* v, size_t m) {
+/* Sorts the m leaves as keys weight * 2^sb + symbol (sb bits hold every symbol; the caller has
+ * checked that every weight fits the rest) by their bytes, least significant first, one counting
+ * pass per byte in which the keys differ; key and tmp hold m keys each. */
+static void radix_leaves(leaf* v, size_t m, unsigned sb, uint64_t* key, uint64_t* tmp) {
+  uint64_t all_or = 0, all_and = ~(uint64_t)0;
+  for (size_t i = 0; i < m; i++) {
+    key[i] = v[i].w << sb | v[i].sym;
+    all_or |= key[i];
+    all_and &= key[i];
+  }
+  for (unsigned b = 0; b < 64; b += 8) {
+    size_t count[256] = {0}, at = 0;
+    if (!((all_or ^ all_and) >> b & 0xFFu))
+      continue; /* every key has this byte: the order stays */
+    for (size_t i = 0; i < m; i++)
+      count[key[i] >> b & 0xFFu]++;
+    for (unsigned d = 0; d < 256; d++) {
+      size_t c = count[d];
+      count[d] = at;
+      at += c;
+    }
+    for (size_t i = 0; i < m; i++)
+      tmp[count[key[i] >> b & 0xFFu]++] = key[i];
+    uint64_t* t = key;
+    key = tmp;
+    tmp = t;
+  }
+  for (size_t i = 0; i < m; i++)
+    v[i] = (leaf){key[i] >> sb, (uint32_t)(key[i] & (((uint64_t)1 << sb) - 1))};
+}
+
+/* The leaves in leaf_before's order: keys sorted by their bytes where the weights and symbols fit
+ * 64 bits together (work holds 2m keys), else qsort, and few by insertion. */
+static void sort_leaves(leaf* v, size_t m, size_t n, uint64_t* work) {
   if (m > 32) {
-    qsort(v, m, sizeof *v, by_weight);
+    unsigned sb = 1;
+    uint64_t top = 0;
+    while (sb < 32 && ((size_t)1 << sb) < n)
+      sb++;
+    for (size_t i = 0; i < m; i++)
+      top = v[i].w > top ? v[i].w : top;
+    if (top >> (64 - sb))
+      qsort(v, m, sizeof *v, by_weight);
+    else
+      radix_leaves(v, m, sb, work, work + m);
     return;
   }
   for (size_t i = 1; i < m; i++) {
@@ -154,7 +196,7 @@ int parz_huff_lengths(const uint64_t* freq, size_t n, unsigned max_len, uint8_t*
   for (size_t s = 0; s < n; s++)
     if (freq[s])
       lv[j++] = (leaf){freq[s], (uint32_t)s};
-  sort_leaves(lv, m);
+  sort_leaves(lv, m, n, w1); /* w1 and w2 hold the 2m keys it may need */
   int rc = PARZ_OK;
   if (huffman(lv, m, depth, w1, parent) > max_len) {
     uint8_t* pkg = (uint8_t*)malloc((size_t)max_len * cap);
