@@ -22,6 +22,17 @@ static void count_tokens(const int32_t* codes, size_t n, size_t seg, uint64_t* p
   for (size_t s0 = 0; s0 < n; s0 += seg) {
     size_t end = s0 + seg < n ? s0 + seg : n;
     for (size_t i = s0; i < end;) {
+      const int32_t v = codes[i];
+      if (v != 0 && v >= -PARZ_BOUNDED_RADIUS && v <= PARZ_BOUNDED_RADIUS) {
+        /* a residual but 0: its own symbol, with runs or without (parz_bounded_next_token's) */
+        const uint32_t at = (uint32_t)((int64_t)SYM_ZERO + v) - shift;
+        if (runs)
+          runs[at]++;
+        if (plain)
+          plain[at]++;
+        i++;
+        continue;
+      }
       parz_bounded_token t = parz_bounded_next_token(codes, i, end, 1);
       uint32_t at = t.sym > PARZ_BOUNDED_RUNS ? t.sym - shift : t.sym;
       if (runs)
@@ -171,6 +182,17 @@ size_t parz_bounded_encode(const int32_t* codes, size_t n, size_t seg, int runs,
     uint64_t start = parz_bitw_bits(&w);
     size_t end = s0 + seg < n ? s0 + seg : n;
     for (size_t i = s0; i < end;) {
+      const int32_t v = codes[i];
+      if (v != 0 && v >= -PARZ_BOUNDED_RADIUS && v <= PARZ_BOUNDED_RADIUS) {
+        /* a residual but 0: its code word alone (parz_bounded_next_token's symbol) */
+        const uint32_t sym = (uint32_t)((int64_t)SYM_ZERO + v);
+        const unsigned l = book->len[sym];
+        if (!l)
+          return (size_t)-1;
+        parz_bitw_put(&w, book->code[sym], l);
+        i++;
+        continue;
+      }
       parz_bounded_token t = parz_bounded_next_token(codes, i, end, runs);
       unsigned l = book->len[t.sym];
       if (!l)
