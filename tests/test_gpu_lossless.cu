@@ -276,15 +276,21 @@ static void real_cases(const char* dir, size_t max_bytes) {
   real_arrays_free(list, n);
 }
 
+/* A 2-D array of type t, n0 x n1. */
+static parz_array grid_of(parz_type t, size_t n0, size_t n1) {
+  parz_array a;
+  memset(&a, 0, sizeof a);
+  a.type = t;
+  a.dims = 2;
+  a.shape[0] = n0, a.shape[1] = n1;
+  return a;
+}
+
 /* Flipped payload bits: with checksums the GPU says PARZ_ERR_CHECKSUM as the CPU does; without,
  * it agrees with the serial decoder (mostly stream errors; where a flip leaves a valid stream,
  * the same bytes). */
 static void hostile_cases(int small) {
-  parz_array a;
-  memset(&a, 0, sizeof a);
-  a.type = PARZ_FLOAT;
-  a.dims = 2;
-  a.shape[0] = 150, a.shape[1] = 200;
+  parz_array a = grid_of(PARZ_FLOAT, 150, 200);
   const std::vector<unsigned char> data = make(&a, 0);
   int stream = 0, checksum = 0, ok = 0, runs_lied = 0;
   for (int sums = 0; sums < 2; sums++) {
@@ -405,11 +411,7 @@ static void batch_cases(void) {
    * of segments and blocks per row of each launch) */
   std::vector<std::vector<unsigned char>> same, out;
   for (int i = 0; i < 7; i++) {
-    parz_array a;
-    memset(&a, 0, sizeof a);
-    a.type = PARZ_FLOAT;
-    a.dims = 2;
-    a.shape[0] = 20 + 45 * (size_t)i, a.shape[1] = 130 - 9 * (size_t)i;
+    parz_array a = grid_of(PARZ_FLOAT, 20 + 45 * (size_t)i, 130 - 9 * (size_t)i);
     parz_chunk_config cfg = test_lossless_config(0, i % 3);
     std::vector<unsigned char> data = make(&a, 0);
     same.push_back(encode(&a, data.data(), &cfg));
@@ -474,11 +476,7 @@ static void refusals(void) {
 /* Few and small chunks, one of each path (coder 3's runs, Holt's predictor, the dictionary, a
  * run of a batch), for compute-sanitizer's racecheck, which is slow per launch. */
 static void tiny_cases(void) {
-  parz_array a;
-  memset(&a, 0, sizeof a);
-  a.type = PARZ_FLOAT;
-  a.dims = 2;
-  a.shape[0] = 100, a.shape[1] = 130;
+  parz_array a = grid_of(PARZ_FLOAT, 100, 130);
   const std::vector<unsigned char> grid = make(&a, 0);
   parz_chunk_config cfg = test_lossless_config(0, 1);
   std::vector<std::vector<unsigned char>> run(2, encode(&a, grid.data(), &cfg)), out;
