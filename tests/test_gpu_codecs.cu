@@ -91,29 +91,37 @@ static void table_checks(const parz_chunk_view* raw, const parz_chunk_view* zfp)
         !parz_gpu_codec_lossless.encode_chunks);
   CHECK(!parz_gpu_codec_zfp.whole && !parz_gpu_codec_zfp.scratch_bytes &&
         !parz_gpu_codec_stored.scratch_bytes);
-  /* lossless decodes a chunk at a time and in slices, and encodes nothing; of its modes, those
-   * of a predictor its kernels lack are refused (a view is enough: nothing is read) */
+  /* lossless decodes a chunk at a time, in runs and in slices, its dictionary in its scratch,
+   * and encodes nothing; of its modes, every predictor and transform the library reads is
+   * taken, a later one refused (a view is enough: nothing is read) */
   CHECK(parz_gpu_codec_find(PARZ_CODEC_LOSSLESS) == &parz_gpu_codec_lossless &&
-        parz_gpu_codec_lossless.enqueue_segments && !parz_gpu_codec_lossless.enqueue_run &&
+        parz_gpu_codec_lossless.enqueue_segments && parz_gpu_codec_lossless.enqueue_run &&
+        parz_gpu_codec_lossless.run_bytes && parz_gpu_codec_lossless.scratch_bytes &&
         !parz_gpu_codec_lossless.launch_blocks && parz_gpu_codec_lossless.decodes);
   {
     parz_chunk_view ll;
     memset(&ll, 0, sizeof ll);
     ll.codec = PARZ_CODEC_LOSSLESS;
-    ll.codec_params[1] = 1; /* stack (FORMAT.md, "Lossless chunks") */
-    CHECK(parz_gpu_codec_decoder(&ll, 0, &c, &err) == PARZ_OK && c == &parz_gpu_codec_lossless,
-          ": lossless, stack: %s", err.message);
-    ll.codec_params[1] = 2; /* Holt's */
+    for (unsigned p = 0; p < 3; p++) { /* Lorenzo, stack, Holt's (FORMAT.md, "Lossless chunks") */
+      ll.codec_params[1] = (unsigned char)p;
+      CHECK(parz_gpu_codec_decoder(&ll, 0, &c, &err) == PARZ_OK && c == &parz_gpu_codec_lossless,
+            ": lossless, predictor %u: %s", p, err.message);
+    }
+    ll.codec_params[1] = 3;
     CHECK(parz_gpu_codec_decoder(&ll, 4, &c, &err) == PARZ_ERR_UNSUPPORTED && c == NULL &&
-              strstr(err.message, "chunk 4: lossless predictor 2"),
-          ": lossless, predictor 2: \"%s\"", err.message);
+              strstr(err.message, "chunk 4: lossless predictor 3"),
+          ": lossless, predictor 3: \"%s\"", err.message);
     ll.codec_params[1] = 0;
     ll.codec_params[0] = 128; /* the value dictionary */
+    CHECK(parz_gpu_codec_decoder(&ll, 0, &c, &err) == PARZ_OK && c == &parz_gpu_codec_lossless,
+          ": lossless, transform 128: %s", err.message);
+    ll.codec_params[0] = 129;
     CHECK(parz_gpu_codec_decoder(&ll, 5, &c, &err) == PARZ_ERR_UNSUPPORTED && c == NULL &&
-              strstr(err.message, "chunk 5: lossless transform 128"),
-          ": lossless, transform 128: \"%s\"", err.message);
+              strstr(err.message, "chunk 5: lossless transform 129"),
+          ": lossless, transform 129: \"%s\"", err.message);
   }
-  CHECK(parz_gpu_codec_run_bytes() == parz_gpu_codec_zfp.run_bytes);
+  CHECK(parz_gpu_codec_run_bytes() ==
+        PARZ_MAX(parz_gpu_codec_zfp.run_bytes, parz_gpu_codec_lossless.run_bytes));
   CHECK(parz_gpu_codec_decoder(zfp, 0, &c, &err) == PARZ_OK && c == &parz_gpu_codec_zfp);
   refused_raw(parz_gpu_codec_decoder(raw, 3, &c, &err), err, "chunk 3", "decoder of a raw chunk");
   CHECK(c == NULL);
