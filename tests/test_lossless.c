@@ -334,6 +334,21 @@ static void test_scaled(void) {
   round_trip("f32 whole numbers and -0.0", &f, g, 0, 0, 1);
   g[4321] = 3.5f;
   CHECK(parz_ll_choose_transform(&f, g) != 1, "3.5 taken as a whole number");
+  /* float32 values are checked in groups: a misfit at a group's edges and in the last value */
+  g[4321] = 7.0f;
+  g[63] = 2.5f;
+  t = parz_ll_choose_transform(&f, g);
+  CHECK(t != 1 && t != 0, "2.5 at value 63: transform %u", t);
+  g[63] = 7.0f;
+  g[64] = 0.25f;
+  CHECK(parz_ll_choose_transform(&f, g) > 2, "0.25 at value 64 taken as a half or whole");
+  g[64] = 7.0f;
+  g[4999] = 0.0f / 0.0f;
+  CHECK(parz_ll_choose_transform(&f, g) == 0, "float NaN last taken as a scaled integer");
+  g[4999] = 3e9f;
+  CHECK(parz_ll_choose_transform(&f, g) == 0, "3e9 taken as a scaled int32");
+  g[4999] = 2.0e9f;
+  CHECK(parz_ll_choose_transform(&f, g) == 1, "2e9, a whole number in range, not found");
   v[17] = 0.0 / 0.0;
   CHECK(parz_ll_choose_transform(&a, v) == 0, "NaN taken as a scaled integer");
   {

@@ -152,15 +152,23 @@ PARZ_HD uint64_t predict_above(const frame* f, int terms, const uint64_t* v) {
   return v[o[0]] + v[o[1]] - v[o[2]] - v[o[4]] - v[o[5]] + v[o[6]];
 }
 
+/* A row's residuals: the values only read, the residuals written elsewhere (restrict), so that
+ * the loop runs on vectors. */
+static void residual_row(const frame* f, int terms, size_t n, uint64_t mask, uint64_t top,
+                         const uint64_t* restrict v, uint64_t* restrict z) {
+  size_t x;
+  for (x = 0; x < n; x++) {
+    uint64_t r = (v[x] - predict(f, terms, v + x)) & mask;
+    z[x] = ((r << 1) ^ (0 - ((r & top) != 0))) & mask;
+  }
+}
+
 /* One row of n values: residuals from the values in v (z_in NULL) or values from residuals. */
 PARZ_HD void row(const frame* f, int terms, size_t n, uint64_t mask, uint64_t top, uint64_t* v,
                  uint64_t* z_out, const uint64_t* z_in) {
   size_t x;
   if (!z_in) {
-    for (x = 0; x < n; x++) {
-      uint64_t r = (v[x] - predict(f, terms, v + x)) & mask;
-      z_out[x] = ((r << 1) ^ (0 - ((r & top) != 0))) & mask;
-    }
+    residual_row(f, terms, n, mask, top, v, z_out);
   } else if (terms == 1 || terms == 3 || terms == 7) {
     /* the left neighbour kept in a register: the row's only chain is one addition per value
      * (modulo 2^64, which is modulo 2^w too; the mask applies where the value is stored) */

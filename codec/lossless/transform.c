@@ -18,16 +18,23 @@ int parz_ll_transform_valid(unsigned k, parz_type type) {
 #endif
 }
 
-/* The nearest integer of x, as llrint: below 2^51 in magnitude by adding and taking away
- * 1.5 * 2^52, which leaves x rounded to an integer in the current rounding mode (no call). The
- * encoder's check and its load both go through this, so they always agree. */
+/* The nearest integer of x (|x| < 2^51) by adding and taking away 1.5 * 2^52, which leaves x
+ * rounded to an integer in the current rounding mode, as llrint (no call). */
+static double nearest_small(double x) {
+  const double t = x + 6755399441055744.0;
+  return t - 6755399441055744.0;
+}
+
+/* The nearest integer of x, as llrint. The encoder's check and its load both go through these,
+ * so they always agree. */
 static int64_t nearest(double x) {
-  if (fabs(x) < 2251799813685248.0) {
-    double t = x + 6755399441055744.0;
-    return (int64_t)(t - 6755399441055744.0);
-  }
+  if (fabs(x) < 2251799813685248.0)
+    return (int64_t)nearest_small(x);
   return (int64_t)llrint(x);
 }
+
+/* Values a float32 check takes between its looks at the outcome. */
+#define FITS_GROUP 64u
 
 int parz_ll_scale_fits(parz_type type, const void* values, size_t n, unsigned k) {
   if (k == 0 || !parz_ll_transform_valid(k, type))
@@ -49,16 +56,23 @@ int parz_ll_scale_fits(parz_type type, const void* values, size_t n, unsigned k)
     }
     return 1;
   }
+  /* float32: |x| < 2.1e9 is far below 2^51, where nearest() is its addition and subtraction;
+   * each group of values checked without a branch, so that the loop runs on vectors */
   const float* v = (const float*)values;
-  for (i = 0; i < n; i++) {
-    double x = (double)v[i] * s;
-    if (!(x > -2.1e9 && x < 2.1e9))
-      return 0;
-    float back = parz_ll_scaled_float((int32_t)nearest(x), s);
-    uint32_t b0, b1;
-    memcpy(&b0, &back, 4);
-    memcpy(&b1, &v[i], 4);
-    if (b0 != b1)
+  for (i = 0; i < n; i += FITS_GROUP) {
+    const size_t end = n - i < FITS_GROUP ? n : i + FITS_GROUP;
+    unsigned bad = 0;
+    size_t j;
+    for (j = i; j < end; j++) {
+      const double x = (double)v[j] * s;
+      const int in = x > -2.1e9 && x < 2.1e9;
+      const float back = parz_ll_scaled_float((int32_t)(int64_t)nearest_small(in ? x : 0.0), s);
+      uint32_t b0, b1;
+      memcpy(&b0, &back, 4);
+      memcpy(&b1, &v[j], 4);
+      bad |= !in | (b0 != b1);
+    }
+    if (bad)
       return 0;
   }
   return 1;
