@@ -399,6 +399,21 @@ static void lying_runs(const char* what, const parz_array* a, size_t c, size_t s
       CHECK(parz_ll_decode_segment(a, 0, 0, c, s, seg, len, back, &err) == PARZ_ERR_STREAM,
             "%s: run %zu's length %u told as %u accepted", what, r, was, was + d);
     }
+  /* run r - 1 one byte short (its residuals pass its bytes) and run r past the segment: the
+   * refusal is run r - 1's, the first at fault, wherever the two sit among the runs a decoder
+   * reads side by side */
+  for (r = 1; r + 1 < runs; r++) {
+    uint8_t* field = seg + PARZ_LL_RUN_HEAD + lengths_bytes + 2 * (r - 1);
+    unsigned was;
+    memcpy(seg, src, len);
+    was = field[0] | field[1] << 8;
+    field[0] = (uint8_t)(was - 1);
+    field[1] = (uint8_t)((was - 1) >> 8);
+    field[2] = field[3] = 0xff;
+    CHECK(parz_ll_decode_segment(a, 0, 0, c, s, seg, len, back, &err) == PARZ_ERR_STREAM &&
+              strstr(err.message, "pass") && !strstr(err.message, "passes"),
+          "%s: runs %zu and %zu damaged: %s", what, r - 1, r, err.message);
+  }
   memcpy(seg, src, len);
   seg[PARZ_LL_RUN_HEAD + lengths_bytes] = (uint8_t)len;
   seg[PARZ_LL_RUN_HEAD + lengths_bytes + 1] = (uint8_t)(len >> 8);

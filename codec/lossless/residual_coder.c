@@ -273,21 +273,78 @@ static int uncode_begin(uncoding* u, unsigned w, parz_error* err) {
                    (unsigned)src[0]);
 }
 
-/* A coded segment's residuals from i on, while it decodes; coder 3's runs one after the other,
- * each ending exactly with its bytes. */
-static size_t uncode_run(uncoding* u, size_t i) {
-  for (; i < u->n && u->bad == PARZ_LL_OK; i++) {
-    if (u->runs && i == u->run_end) {
-      if ((u->bad = parz_ll_reader_end(&u->rd)) != PARZ_LL_OK)
+/* Runs of coder 3 a reader takes side by side (four, spelled out below): their chains of
+ * dependent loads overlap. */
+#define RUNS_SIDE 4u
+
+/* Coder 3: from run u->run on, RUNS_SIDE runs at a time, each reader on its own bytes. Where a
+ * run fails (its length past the bytes, a bad word, bytes left over), u holds that run and its
+ * reader and outcome as the runs one after the other would: the first failing run in order. */
+static void uncode_runs(uncoding* u) {
+  const size_t per = (size_t)1 << u->q;
+  while (u->run < u->runs && u->bad == PARZ_LL_OK) {
+    parz_ll_residual_reader rd[RUNS_SIDE];
+    size_t at[RUNS_SIDE + 1], len[RUNS_SIDE], end[RUNS_SIDE], j, common = per, i;
+    int bad[RUNS_SIDE], past = 0;
+    unsigned k, m;
+    at[0] = u->at;
+    for (m = 0; m < RUNS_SIDE && u->run + m < u->runs; m++) {
+      const size_t r = u->run + m;
+      len[m] = r + 1 < u->runs ? parz_ll_run_bytes(u->src, u->lengths_bytes, r) : u->bytes - at[m];
+      if (len[m] > u->bytes - at[m]) {
+        past = 1; /* the runs before it decode; it fails */
         break;
-      u->at += u->len;
-      u->run++;
-      open_run(u);
-      if (u->bad != PARZ_LL_OK)
-        break;
+      }
+      parz_ll_reader_init_at(&rd[m], u->src + at[m], len[m], 0, u->coder, u->code, u->fast);
+      end[m] = u->n - (r << u->q) > per ? (r + 1) << u->q : u->n;
+      if (end[m] - (r << u->q) < common)
+        common = end[m] - (r << u->q);
+      at[m + 1] = at[m] + len[m];
+      bad[m] = PARZ_LL_OK;
     }
-    u->bad = parz_ll_residual_next(&u->rd, &u->z[i]);
+    if (m == RUNS_SIDE) {
+      uint64_t* z = u->z + (u->run << u->q);
+      for (j = 0; j < common && (bad[0] | bad[1] | bad[2] | bad[3]) == PARZ_LL_OK; j++) {
+        bad[0] = parz_ll_residual_next(&rd[0], &z[j]);
+        bad[1] = parz_ll_residual_next(&rd[1], &z[per + j]);
+        bad[2] = parz_ll_residual_next(&rd[2], &z[2 * per + j]);
+        bad[3] = parz_ll_residual_next(&rd[3], &z[3 * per + j]);
+      }
+    } else {
+      j = 0;
+    }
+    /* each run's rest, then its end; the first run in order that fails stops the segment */
+    for (k = 0; k < m; k++) {
+      for (i = ((u->run + k) << u->q) + j; i < end[k] && bad[k] == PARZ_LL_OK; i++)
+        bad[k] = parz_ll_residual_next(&rd[k], &u->z[i]);
+      if (bad[k] == PARZ_LL_OK)
+        bad[k] = parz_ll_reader_end(&rd[k]);
+    }
+    for (k = 0; k < m && bad[k] == PARZ_LL_OK; k++)
+      ;
+    u->run += k;
+    u->at = at[k];
+    if (k < m) {
+      u->len = len[k];
+      u->rd = rd[k];
+      u->bad = bad[k];
+    } else if (past) {
+      u->len = len[k];
+      u->bad = PARZ_LL_BAD_RUNS;
+    } else if (m) {
+      u->rd = rd[m - 1]; /* ended: uncode_end finds it so again */
+    }
   }
+}
+
+/* A coded segment's residuals from i on, while it decodes. */
+static size_t uncode_run(uncoding* u, size_t i) {
+  if (u->runs) {
+    uncode_runs(u);
+    return u->n;
+  }
+  for (; i < u->n && u->bad == PARZ_LL_OK; i++)
+    u->bad = parz_ll_residual_next(&u->rd, &u->z[i]);
   return i;
 }
 
