@@ -378,7 +378,7 @@ static void hostile_books(void) {
     parz_bounded_decoder* d = parz_bounded_decoder_new(&b, &err);
     CHECK(d != NULL, "decoder of an accepted codebook: %s", err.message);
     int32_t codes[64];
-    rc = parz_bounded_decode_segment(d, bytes, size, 0, (uint64_t)size * 8, codes, 64, 0, &err);
+    rc = parz_bounded_decode_segment(d, bytes, size, 0, (uint64_t)size * 8, codes, 64, 0, 0, &err);
     CHECK(rc == PARZ_OK || rc == PARZ_ERR_STREAM, "random segment: status %d", rc);
     parz_bounded_decoder_free(d);
   }

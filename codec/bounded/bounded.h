@@ -199,7 +199,8 @@ uint64_t parz_bounded_coded_bits(const uint64_t* freq, const uint8_t* len, size_
 size_t parz_bounded_book_write(const uint8_t* len, const parz_bounded_range* r, uint8_t* out,
                                size_t cap);
 
-/* Parses a codebook from in[0..size), hostile input refused (PARZ_ERR_STREAM, naming the value):
+/* Parses a codebook from in[0..size) (book->code NULL: its lengths alone, all a decoder needs),
+ * hostile input refused (PARZ_ERR_STREAM, naming the value):
  * a span or run past the alphabet, lengths over MAX_LEN or stepping out of 1..MAX_LEN, no symbol,
  * an over-subscribed code, an incomplete one (except a single symbol of length 1), bits missing.
  * *used = bytes consumed. */
@@ -225,12 +226,14 @@ size_t parz_bounded_decoder_words(const parz_bounded_decoder* d);
 size_t parz_bounded_decoder_words_for(size_t used);
 
 /* Decodes one segment of count codes from bits [bit0, bit0 + nbits) of payload (payload_bytes
- * long). Refuses (PARZ_ERR_STREAM, naming the segment) a segment that reads past its bits or the
+ * long); with `zeroed` the codes are zero already and runs of zeros leave them as they are (a
+ * decoder whose codes start as fresh zeroed memory never writes, and so never faults in, the
+ * pages of a long run). Refuses (PARZ_ERR_STREAM, naming the segment) a segment that reads past its bits or the
  * payload, a code word not in the book, a run past the segment's end, or a segment that does not
  * end exactly at its last bit. */
 int parz_bounded_decode_segment(const parz_bounded_decoder* d, const uint8_t* payload,
                                 size_t payload_bytes, uint64_t bit0, uint64_t nbits, int32_t* codes,
-                                size_t count, size_t index, parz_error* err);
+                                size_t count, int zeroed, size_t index, parz_error* err);
 
 #ifdef __cplusplus
 }

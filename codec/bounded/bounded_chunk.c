@@ -327,13 +327,12 @@ int parz_bounded_chunk_decode(const parz_bounded_chunk* c, void* dst, parz_error
   if (c->segment < 1 || c->nsegments != (n + c->segment - 1) / c->segment)
     return parz_fail(err, PARZ_ERR_FORMAT, "bounded: %zu segments of %zu codes for %zu values",
                      c->nsegments, c->segment, n);
-  parz_bounded_book book = {(uint8_t*)malloc(PARZ_BOUNDED_SYMBOLS),
-                            (uint32_t*)malloc(PARZ_BOUNDED_SYMBOLS * sizeof(uint32_t))};
-  int32_t* codes = (int32_t*)malloc(n * sizeof *codes);
+  parz_bounded_book book = {(uint8_t*)malloc(PARZ_BOUNDED_SYMBOLS), NULL}; /* no code words */
+  int32_t* codes = (int32_t*)calloc(n, sizeof *codes); /* zeroed: runs of zeros not written */
   int32_t* q = (int32_t*)malloc(n * sizeof *q);
   parz_bounded_decoder* d = NULL;
   rc = PARZ_ERR_NOMEM;
-  if (!book.len || !book.code || !codes || !q) {
+  if (!book.len || !codes || !q) {
     parz_fail(err, rc, "bounded: no memory to decode %zu values", n);
     goto done;
   }
@@ -350,7 +349,7 @@ int parz_bounded_chunk_decode(const parz_bounded_chunk* c, void* dst, parz_error
   for (size_t i = 0; i < c->nsegments; i++) {
     size_t count = i + 1 < c->nsegments ? c->segment : n - i * c->segment;
     rc = parz_bounded_decode_segment(d, c->payload, c->payload_bytes, bit, c->seg_bits[i],
-                                     codes + i * c->segment, count, i, err);
+                                     codes + i * c->segment, count, 1, i, err);
     if (rc)
       goto done;
     bit += c->seg_bits[i];
@@ -379,6 +378,6 @@ int parz_bounded_chunk_decode(const parz_bounded_chunk* c, void* dst, parz_error
   rc = PARZ_OK;
 done:
   parz_bounded_decoder_free(d);
-  free(book.len), free(book.code), free(codes), free(q);
+  free(book.len), free(codes), free(q);
   return rc;
 }

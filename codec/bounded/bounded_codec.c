@@ -177,15 +177,14 @@ static void scratch_free(struct parz_codec_scratch* s) {
 int parz_bounded_chunk_decoder(const parz_chunk_view* v, parz_bounded_chunk_info* out,
                                parz_error* err) {
   const unsigned char* d = v->codec_data;
-  parz_bounded_book book = {(uint8_t*)malloc(PARZ_BOUNDED_SYMBOLS),
-                            (uint32_t*)malloc(PARZ_BOUNDED_SYMBOLS * sizeof(uint32_t))};
+  parz_bounded_book book = {(uint8_t*)malloc(PARZ_BOUNDED_SYMBOLS), NULL}; /* no code words */
   size_t used = 0, book_bytes = parz_load32(d + D_BOOK_BYTES);
   int rc = PARZ_OK;
   out->step = parz_f64_from(parz_load64(d + D_STEP));
   out->predictor = d[D_PREDICTOR];
   out->runs = d[D_RUNS];
   out->dec = NULL;
-  if (!book.len || !book.code)
+  if (!book.len)
     rc = parz_fail(err, PARZ_ERR_NOMEM, "bounded: no memory for a codebook");
   if (rc == PARZ_OK &&
       (rc = parz_bounded_book_read(d + D_BOOK, book_bytes, &book, &used, err)) == PARZ_OK &&
@@ -201,7 +200,6 @@ int parz_bounded_chunk_decoder(const parz_chunk_view* v, parz_bounded_chunk_info
   if (rc == PARZ_OK && !(out->dec = parz_bounded_decoder_new(&book, err)))
     rc = PARZ_ERR_NOMEM;
   free(book.len);
-  free(book.code);
   return rc;
 }
 
@@ -222,7 +220,8 @@ static int scratch_begin(const parz_chunk_view* v, struct parz_codec_scratch** o
     shape_of(&v->array, &s->shape);
     s->n = v->raw_bytes / parz_type_size(v->array.type);
     s->seg = v->segment_blocks;
-    s->codes = (int32_t*)malloc(s->n * sizeof *s->codes);
+    /* zeroed, so that runs of zero codes are never written (decode_segments) */
+    s->codes = (int32_t*)calloc(s->n, sizeof *s->codes);
     s->q = (int32_t*)malloc(s->n * sizeof *s->q);
   }
   if (!s || !s->codes || !s->q)
@@ -256,7 +255,7 @@ static int decode_segments(const parz_segment_run* run, size_t* bad, uint64_t* b
     size_t g = first + k, c0 = g * s->seg;
     size_t count = c0 + s->seg < s->n ? s->seg : s->n - c0;
     int rc = parz_bounded_decode_segment(s->dec, (const uint8_t*)run->src, run->src_bytes, bit,
-                                         run->ends[k] - bit, s->codes + c0, count, g, err);
+                                         run->ends[k] - bit, s->codes + c0, count, 1, g, err);
     if (rc != PARZ_OK)
       return rc;
     bit = run->ends[k];

@@ -255,7 +255,7 @@ size_t parz_bounded_decoder_words(const parz_bounded_decoder* d) {
 
 int parz_bounded_decode_segment(const parz_bounded_decoder* d, const uint8_t* payload,
                                 size_t payload_bytes, uint64_t bit0, uint64_t nbits, int32_t* codes,
-                                size_t count, size_t index, parz_error* err) {
+                                size_t count, int zeroed, size_t index, parz_error* err) {
   if (nbits > (uint64_t)payload_bytes * 8 || bit0 > (uint64_t)payload_bytes * 8 - nbits)
     return parz_fail(err, PARZ_ERR_STREAM,
                      "bounded: segment %zu's bits %llu+%llu pass the payload's %zu bytes", index,
@@ -263,7 +263,7 @@ int parz_bounded_decode_segment(const parz_bounded_decoder* d, const uint8_t* pa
   parz_bitr r;
   size_t at = 0, run = 0;
   parz_bitr_init(&r, payload, payload_bytes, bit0, nbits);
-  switch (parz_bounded_segment_codes(&d->huff, &r, codes, count, 0, &at, &run)) {
+  switch (parz_bounded_segment_codes(&d->huff, &r, codes, count, zeroed, &at, &run)) {
     case PARZ_BOUNDED_SEGMENT_OK: return PARZ_OK;
     case PARZ_BOUNDED_SEGMENT_SHORT:
       return parz_fail(err, PARZ_ERR_STREAM, "bounded: segment %zu ends after %zu of its %zu codes",
@@ -472,9 +472,12 @@ int parz_bounded_book_read(const uint8_t* in, size_t size, parz_bounded_book* bo
   if (kraft < full && !(m == 1 && kraft == full / 2))
     return parz_fail(err, PARZ_ERR_STREAM, "bounded codebook: incomplete (Kraft sum %llu/%llu)",
                      (unsigned long long)kraft, (unsigned long long)full);
-  int rc = parz_huff_codes(book->len, PARZ_BOUNDED_SYMBOLS, PARZ_BOUNDED_MAX_LEN, book->code, err);
-  if (rc)
-    return rc;
+  if (book->code) {
+    int rc =
+        parz_huff_codes(book->len, PARZ_BOUNDED_SYMBOLS, PARZ_BOUNDED_MAX_LEN, book->code, err);
+    if (rc)
+      return rc;
+  }
   *used = at + (size_t)((r.pos + 7) / 8);
   return PARZ_OK;
 }
