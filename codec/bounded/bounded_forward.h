@@ -71,15 +71,11 @@ PARZ_HD int32_t parz_bounded_clamp(int64_t v, int32_t max) {
   return v > max ? max : v < -max ? -max : (int32_t)v;
 }
 
-/* Lorenzo's prediction of the value at idx from the values before it (extents n, C-order strides
- * st: parz_bounded_shape4), those outside the array taken as 0. */
-PARZ_HD int64_t parz_bounded_lorenzo_pred(const int32_t* q, const size_t n[4], const size_t st[4],
-                                          size_t idx) {
-  size_t c[4], r = idx;
-  for (int k = 3; k >= 0; k--) {
-    c[k] = r % n[k];
-    r /= n[k];
-  }
+/* Lorenzo's prediction of the value at idx, of coordinates c (along the four extents of
+ * parz_bounded_shape4, C-order strides st), from the values before it, those outside the array
+ * taken as 0: for a caller that walks the values in order and keeps their coordinates. */
+PARZ_HD int64_t parz_bounded_lorenzo_pred_at(const int32_t* q, const size_t c[4],
+                                             const size_t st[4], size_t idx) {
   int64_t p = 0;
   for (unsigned m = 1; m < 16; m++) {
     size_t off = 0;
@@ -95,6 +91,17 @@ PARZ_HD int64_t parz_bounded_lorenzo_pred(const int32_t* q, const size_t n[4], c
       p += (bits & 1) ? q[idx - off] : -(int64_t)q[idx - off];
   }
   return p;
+}
+
+/* The same at idx alone (extents n): its coordinates found by division. */
+PARZ_HD int64_t parz_bounded_lorenzo_pred(const int32_t* q, const size_t n[4], const size_t st[4],
+                                          size_t idx) {
+  size_t c[4], r = idx;
+  for (int k = 3; k >= 0; k--) {
+    c[k] = r % n[k];
+    r /= n[k];
+  }
+  return parz_bounded_lorenzo_pred_at(q, c, st, idx);
 }
 
 /* The interpolation's code of the value x at idx, predicted as pr (fine units), when hole[idx]

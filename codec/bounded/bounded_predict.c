@@ -51,11 +51,45 @@ static void lorenzo_forward(const size_t n[4], const size_t st[4], int32_t* q, c
                             int32_t* codes, const parz_jobs* jobs) {
   size_t total = n[0] * n[1] * n[2] * n[3];
   lorenzo_job j = {n, st, q, codes, 4, total, 0};
-  /* holes take their prediction from the values before them, holes included: in order */
-  if (hole)
-    for (size_t i = 0; i < total; i++)
-      if (hole[i] != PARZ_BOUNDED_KNOWN)
-        q[i] = parz_bounded_clamp(parz_bounded_lorenzo_pred(q, n, st, i), PARZ_BOUNDED_QMAX);
+  /* holes take their prediction from the values before them, holes included: in order, the
+   * coordinates kept as the walk goes rather than divided out at each hole; a hole with every
+   * neighbour of the prediction inside the array sums the terms of the axes longer than 1 (the
+   * others' never count), listed once */
+  if (hole) {
+    size_t c[4] = {0, 0, 0, 0}, off[15];
+    int sign[15];
+    unsigned axes = 0, terms = 0;
+    for (unsigned k = 0; k < 4; k++)
+      axes |= n[k] > 1 ? 1u << k : 0u;
+    for (unsigned m = 1; m < 16; m++) {
+      unsigned bits = 0;
+      if (m & ~axes)
+        continue;
+      off[terms] = 0;
+      for (unsigned k = 0; k < 4; k++)
+        if (m & (1u << k)) {
+          off[terms] += st[k];
+          bits++;
+        }
+      sign[terms++] = bits & 1 ? 1 : -1;
+    }
+    for (size_t i = 0; i < total; i++) {
+      if (hole[i] != PARZ_BOUNDED_KNOWN) {
+        int inside = 1;
+        for (unsigned k = 0; k < 4; k++)
+          inside &= !(axes >> k & 1u) || c[k] > 0;
+        int64_t p = 0;
+        if (inside)
+          for (unsigned t = 0; t < terms; t++)
+            p += sign[t] * (int64_t)q[i - off[t]];
+        else
+          p = parz_bounded_lorenzo_pred_at(q, c, st, i);
+        q[i] = parz_bounded_clamp(p, PARZ_BOUNDED_QMAX);
+      }
+      for (unsigned k = 4; k-- > 0 && ++c[k] == n[k];)
+        c[k] = 0;
+    }
+  }
   j.parts = parz_bounded_parts(jobs, j.units, total);
   parz_bounded_run(jobs, j.parts, lorenzo_part, &j);
   for (unsigned k = 0; k < 4; k++) {
