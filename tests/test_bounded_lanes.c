@@ -27,14 +27,14 @@ static unsigned long long segments_seen, refusals_seen, rounds_total, redecodes;
  * lanes taking the previous lane's end (all read before any lane decodes again) until none
  * moves, the counts, and the codes written. Returns 1 with the codes in out, 0 refused. */
 static int lanes_decode(const parz_huff_decoder* d, const uint8_t* p, size_t bytes, uint64_t bit0,
-                        uint64_t len, size_t count, unsigned lanes, int32_t* out) {
+                        uint64_t len, size_t count, unsigned lanes, uint32_t lead, int32_t* out) {
   if (!parz_bounded_lanes_fit(len, count))
     return 0;
   const parz_bounded_lanes s = parz_bounded_lanes_init(d, d->table, p, bytes, bit0);
   parz_bounded_lane o[LANES_MAX];
   uint32_t want[LANES_MAX];
   for (unsigned l = 0; l < lanes; l++)
-    parz_bounded_lane_first(&s, (uint32_t)len, l, lanes, &o[l]);
+    parz_bounded_lane_first(&s, (uint32_t)len, l, lanes, lead, &o[l]);
   int settled = 0;
   for (unsigned round = 0; round <= lanes && !settled; round++) {
     settled = 1;
@@ -72,6 +72,7 @@ static int lanes_decode(const parz_huff_decoder* d, const uint8_t* p, size_t byt
 static void same_segment(const parz_huff_decoder* d, const uint8_t* p, size_t bytes, uint64_t bit0,
                          uint64_t len, size_t count, const char* what) {
   static const unsigned lane_counts[] = {32, 1, 2, 7, 64};
+  static const uint32_t leads[] = {64, 0, 1, 13, 200}; /* bits before a lane's guessed start */
   int32_t* want = (int32_t*)malloc(count * 4);
   int32_t* got = (int32_t*)malloc(count * 4);
   parz_bitr r;
@@ -83,9 +84,10 @@ static void same_segment(const parz_huff_decoder* d, const uint8_t* p, size_t by
   refusals_seen += !ok;
   for (unsigned k = 0; k < sizeof lane_counts / sizeof lane_counts[0]; k++) {
     memset(got, 0x5a, count * 4);
-    const int lok = lanes_decode(d, p, bytes, bit0, len, count, lane_counts[k], got);
-    CHECK(lok == ok, "%s: %u lanes %s a segment of %zu codes in %llu bits the serial decode %s",
-          what, lane_counts[k], lok ? "accept" : "refuse", count, (unsigned long long)len,
+    const int lok = lanes_decode(d, p, bytes, bit0, len, count, lane_counts[k], leads[k], got);
+    CHECK(lok == ok,
+          "%s: %u lanes (lead %u) %s a segment of %zu codes in %llu bits the serial decode %s",
+          what, lane_counts[k], leads[k], lok ? "accept" : "refuse", count, (unsigned long long)len,
           ok ? "accepts" : "refuses");
     if (ok && lok)
       CHECK(memcmp(got, want, count * 4) == 0, "%s: %u lanes' codes differ", what, lane_counts[k]);

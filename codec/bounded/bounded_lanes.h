@@ -150,10 +150,32 @@ PARZ_HD void parz_bounded_lane_decode(const parz_bounded_lanes* s, uint32_t star
   o->marks = marks;
 }
 
-/* The first decode of lane `lane` of `lanes`, from the previous lane's limit. */
+/* The first token end at or past `at` of the chain from `from` (at when bits that start no code
+ * word come first): the chain from a start before `at` has met the true one there more often
+ * than a chain from `at` itself. */
+PARZ_HD uint32_t parz_bounded_lane_guess(const parz_bounded_lanes* s, uint32_t from, uint32_t at) {
+  parz_bitr r;
+  parz_bitr_init(&r, s->payload, s->payload_bytes, s->bit0 + from, 0);
+  parz_bounded_window win = {0, 0};
+  uint64_t pos = from;
+  while (pos < at) {
+    int32_t code;
+    if (!parz_bounded_read_token(s->d, s->table, s->table_mask, &r, &win, &code))
+      return at;
+    pos = r.pos - s->bit0;
+  }
+  return (uint32_t)pos;
+}
+
+/* The first decode of lane `lane` of `lanes`: from the first token end at or past the previous
+ * lane's limit on a chain started `lead` bits before it. */
 PARZ_HD void parz_bounded_lane_first(const parz_bounded_lanes* s, uint32_t len, unsigned lane,
-                                     unsigned lanes, parz_bounded_lane* o) {
-  const uint32_t start = lane ? parz_bounded_lane_limit(len, lane - 1, lanes) : 0;
+                                     unsigned lanes, uint32_t lead, parz_bounded_lane* o) {
+  uint32_t start = 0;
+  if (lane) {
+    const uint32_t at = parz_bounded_lane_limit(len, lane - 1, lanes);
+    start = parz_bounded_lane_guess(s, at > lead ? at - lead : 0, at);
+  }
   parz_bounded_lane_decode(s, start, parz_bounded_lane_limit(len, lane, lanes), NULL, o);
 }
 

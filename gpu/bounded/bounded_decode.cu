@@ -12,9 +12,10 @@
  *      starts and correct them from their neighbours' ends), with the codec's own token decoder
  *      (parz_bounded_read_token), the table decoder's table in shared memory; a segment the CPU
  *      refuses sets the fault record;
- *   2. the inverse passes: Lorenzo's prefix sums, a warp per row along the last axis and a thread
- *      per column along the others; the interpolation's passes, a thread per value each;
- *   3. the values: a thread per value (Lorenzo's range check on the way);
+ *   2. the inverse passes: Lorenzo's prefix sums, a thread per column along the leading axes and
+ *      a warp per row along the last; the interpolation's passes, a thread per value each;
+ *   3. the values: stored by Lorenzo's last sums along the last axis (with the range check),
+ *      else a thread per value;
  *   4. the masked values: the groups' records expanded into a map (mask.cuh), then a thread per
  *      4^d block of the mask writes its masked values;
  *   5. the exceptions (offsets.cu).
@@ -83,6 +84,11 @@ struct segment_args {
 
 #define TABLE_WORDS_MAX 4096u /* bounded_huff.c's table of 12 bits */
 #define FULL 0xffffffffu
+/* Bits a lane decodes before its guessed start, so that its chain has met the true one there:
+ * on etopo5 at 1e-3 this cuts the lanes' decodes again from 62 to 15 tokens a segment (the
+ * slowest lane's, over the rounds) for 14 tokens more in the first decode
+ * (tests/test_bounded_lanes.c emulates the lanes). */
+#define LEAD_BITS 64u
 
 /* A warp per segment (the CTA's warps take segments warp by warp across the grid): the lanes'
  * decodes of bounded_lanes.h, their ends passed on until every lane starts where the one before
@@ -120,7 +126,7 @@ __global__ void __launch_bounds__(SEGMENT_WARPS * 32) segments_kernel(const segm
     const parz_bounded_lanes s =
         parz_bounded_lanes_init(&d, table, a.payload, (size_t)a.payload_bytes, bit0);
     parz_bounded_lane o;
-    parz_bounded_lane_first(&s, len, lane, 32, &o);
+    parz_bounded_lane_first(&s, len, lane, 32, LEAD_BITS, &o);
     /* lane r is exact after round r: 32 rounds settle every lane, the last one only checks */
     bool settled = false;
     for (unsigned round = 0; round <= 32 && !settled; round++) {
@@ -152,15 +158,40 @@ __global__ void __launch_bounds__(SEGMENT_WARPS * 32) segments_kernel(const segm
   }
 }
 
-/* ---------------- step 2: the inverse passes ---------------- */
+/* ---------------- steps 2 and 3: the inverse passes and the values ---------------- */
 
-/* Lorenzo along the last axis: a warp per row of n3 values, 32 at a time, carrying the sum.
- * Wrapping unsigned sums, as on the CPU: any order of the additions gives the same bits. */
-__global__ void lorenzo_rows_kernel(uint32_t* u, unsigned rows, unsigned n3) {
+/* dst[i] = the reconstruction of quantized value v. */
+template <typename T>
+__device__ __forceinline__ void put_value(T* dst, unsigned long long i, int32_t v, double unit) {
+  if (sizeof(T) == 4)
+    dst[i] = (T)parz_bounded_value_f32(v, unit);
+  else
+    dst[i] = (T)parz_bounded_value_f64(v, unit);
+}
+
+/* dst[i] = the reconstruction of Lorenzo's sum u, checked first (parz_bounded_lorenzo_value): a
+ * value out of range written as 0 and recorded. */
+template <typename T>
+__device__ __forceinline__ void put_lorenzo(T* dst, unsigned long long i, uint32_t u, double unit,
+                                            parz_gpu_fault* fault) {
+  int32_t v;
+  if (!parz_bounded_lorenzo_value(u, &v)) {
+    fault_at(fault, i, PARZ_GPU_FAULT_VALUE);
+    v = 0;
+  }
+  put_value(dst, i, v, unit);
+}
+
+/* Lorenzo along the last axis, always its last sum: a warp per row of n3 values, 32 at a time,
+ * carrying the sum, each sum stored as its value. Wrapping unsigned sums, as on the CPU: any
+ * order of the additions gives the same bits. */
+template <typename T>
+__global__ void lorenzo_rows_kernel(const uint32_t* u, unsigned rows, unsigned n3, T* dst,
+                                    double unit, parz_gpu_fault* fault) {
   const unsigned row = (blockIdx.x * blockDim.x + threadIdx.x) / 32u, lane = threadIdx.x & 31u;
   if (row >= rows)
     return; /* the whole warp */
-  uint32_t* r = u + (size_t)row * n3;
+  const uint32_t* r = u + (size_t)row * n3;
   uint32_t carry = 0;
   for (unsigned j0 = 0; j0 < n3; j0 += 32) {
     const unsigned j = j0 + lane;
@@ -173,7 +204,7 @@ __global__ void lorenzo_rows_kernel(uint32_t* u, unsigned rows, unsigned n3) {
     }
     v += carry;
     if (j < n3)
-      r[j] = v;
+      put_lorenzo(dst, (unsigned long long)row * n3 + j, v, unit, fault);
     carry = __shfl_sync(0xffffffffu, v, 31);
   }
 }
@@ -261,25 +292,18 @@ __global__ void __launch_bounds__(COARSE_THREADS) interp_coarse_kernel(const coa
   }
 }
 
-/* ---------------- step 3: the values ---------------- */
-
-/* dst[i] = the reconstruction of q[i]; Lorenzo's sums checked first (parz_bounded_lorenzo_value),
- * a value out of range written as 0 and recorded. */
+/* dst[i] = the reconstruction of q[i] (Lorenzo's sums checked first), where no pass stored the
+ * values. */
 template <typename T, bool LORENZO>
 __global__ void store_kernel(const int32_t* __restrict__ q, T* __restrict__ dst,
                              unsigned long long n, double unit, parz_gpu_fault* fault) {
   const unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
-  int32_t v = q[i];
-  if (LORENZO && !parz_bounded_lorenzo_value((uint32_t)v, &v)) {
-    fault_at(fault, i, PARZ_GPU_FAULT_VALUE);
-    v = 0;
-  }
-  if (sizeof(T) == 4)
-    dst[i] = (T)parz_bounded_value_f32(v, unit);
+  if (LORENZO)
+    put_lorenzo(dst, i, (uint32_t)q[i], unit, fault);
   else
-    dst[i] = (T)parz_bounded_value_f64(v, unit);
+    put_value(dst, i, q[i], unit);
 }
 
 /* ---------------- step 4: the masked values ---------------- */
@@ -438,14 +462,22 @@ static int enqueue_book(parz_gpu_context* ctx, const parz_chunk_view* v, const b
   for (unsigned k = 0; k < v->array.dims; k++)
     shape.shape[k] = v->array.shape[k];
   parz_bounded_shape4(&shape, n4, st4);
+  const double unit = parz_bounded_unit(info.predictor, info.step);
+  const int f32 = v->array.type == PARZ_FLOAT;
+  int stored = 0; /* Lorenzo's rows stored the values */
   if (lorenzo) {
     for (unsigned k = 0; k < 4; k++) {
       if (n4[k] < 2)
         continue;
       if (k == 3) {
-        const unsigned rows = (unsigned)(n / n4[3]);
-        lorenzo_rows_kernel<<<grid_of(32ull * rows, THREADS), THREADS, 0, st>>>((uint32_t*)q, rows,
-                                                                                (unsigned)n4[3]);
+        const unsigned rows = (unsigned)(n / n4[3]), grid = grid_of(32ull * rows, THREADS);
+        if (f32)
+          lorenzo_rows_kernel<float><<<grid, THREADS, 0, st>>>(
+              (const uint32_t*)q, rows, (unsigned)n4[3], (float*)d_dst, unit, s->fault);
+        else
+          lorenzo_rows_kernel<double><<<grid, THREADS, 0, st>>>(
+              (const uint32_t*)q, rows, (unsigned)n4[3], (double*)d_dst, unit, s->fault);
+        stored = 1;
       } else {
         const unsigned outer = (unsigned)(n / (n4[k] * st4[k]));
         lorenzo_columns_kernel<<<grid_of((unsigned long long)outer * st4[k], THREADS), THREADS, 0,
@@ -497,13 +529,12 @@ static int enqueue_book(parz_gpu_context* ctx, const parz_chunk_view* v, const b
     free(passes);
   }
 
-  const double unit = parz_bounded_unit(info.predictor, info.step);
-  if (v->array.type == PARZ_FLOAT)
+  if (!stored && f32)
     lorenzo ? store_kernel<float, true>
         <<<grid_of(n, THREADS), THREADS, 0, st>>>(q, (float*)d_dst, n, unit, s->fault)
             : store_kernel<float, false>
         <<<grid_of(n, THREADS), THREADS, 0, st>>>(q, (float*)d_dst, n, unit, s->fault);
-  else
+  else if (!stored)
     lorenzo ? store_kernel<double, true>
         <<<grid_of(n, THREADS), THREADS, 0, st>>>(q, (double*)d_dst, n, unit, s->fault)
             : store_kernel<double, false>
