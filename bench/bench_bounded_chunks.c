@@ -6,7 +6,10 @@
  * of each step in MB/s of raw array, by the wall clock and by the process's CPU time.
  *
  *   bench_bounded_chunks DIR [--reps N] [--chunk-mib M] [--threads 1,2] [--only NAME]
- *                            [--eb 1e-3,1e-5] [--step encode|decode]
+ *                            [--eb 1e-3,1e-5] [--step encode|decode] [--lossless]
+ *
+ * --lossless measures the lossless codec (codec 3, 4-D arrays as stacks) in the same chunks in
+ * place of the error-bounded one: one row per array, its bound column "exact".
  *
  * --step times one step alone (after one encode, for decode), for a profiler's record of it; the
  * other's columns read 0. */
@@ -128,7 +131,7 @@ int main(int argc, char** argv) {
   const char* only = NULL;
   int reps = 3, threads[8] = {1, 2}, nthreads = 2;
   double mib = 1, ebs[4] = {1e-3, 1e-5};
-  int nebs = 2, steps = 3; /* bit 0: encode, bit 1: decode */
+  int nebs = 2, steps = 3, lossless = 0; /* steps: bit 0 encode, bit 1 decode */
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--reps") && i + 1 < argc) {
       reps = atoi(argv[++i]);
@@ -148,6 +151,8 @@ int main(int argc, char** argv) {
         ebs[nebs] = strtod(s, &s);
         s += *s == ',';
       }
+    } else if (!strcmp(argv[i], "--lossless")) {
+      lossless = 1;
     } else if (!strcmp(argv[i], "--step") && i + 1 < argc) {
       i++;
       steps = !strcmp(argv[i], "encode") ? 1 : !strcmp(argv[i], "decode") ? 2 : 0;
@@ -183,15 +188,17 @@ int main(int argc, char** argv) {
     size_t nch = 0;
     chunk* ch = cut(r, (size_t)(mib * (1 << 20)), &nch);
     const double range = real_array_value_range(r);
-    for (int e = 0; e < nebs; e++) {
+    for (int e = 0; e < (lossless ? 1 : nebs); e++) {
       parz_chunk_config cfg;
       double enc[8], dec[8], enc_cpu = 1e30, dec_cpu = 1e30;
       uint64_t hash = 0xcbf29ce484222325ULL;
       size_t total = 0;
       memset(&cfg, 0, sizeof cfg);
-      cfg.codec = PARZ_CODEC_BOUNDED;
-      cfg.settings.error_bound = ebs[e] * range;
-      if (strstr(r->name, "levitus")) { /* its fill value, masked as the filter masks it */
+      cfg.codec = lossless ? PARZ_CODEC_LOSSLESS : PARZ_CODEC_BOUNDED;
+      cfg.settings.error_bound = lossless ? 0.0 : ebs[e] * range;
+      cfg.settings.predictor = lossless && r->array.dims == 4 ? 1u : 0u; /* a stack of fields */
+      if (!lossless &&
+          strstr(r->name, "levitus")) { /* its fill value, masked as the filter masks it */
         float fill = -1e10f;
         uint32_t b;
         memcpy(&b, &fill, 4);
@@ -228,7 +235,12 @@ int main(int argc, char** argv) {
         total += ch[i].bytes;
       }
       const double mb = (double)r->bytes / 1e6;
-      printf("| %s | %g | %.2f | %016llx |", r->name, ebs[e], (double)r->bytes / (double)total,
+      char bound[32];
+      if (lossless)
+        snprintf(bound, sizeof bound, "exact");
+      else
+        snprintf(bound, sizeof bound, "%g", ebs[e]);
+      printf("| %s | %s | %.2f | %016llx |", r->name, bound, (double)r->bytes / (double)total,
              (unsigned long long)hash);
       for (int t = 0; t < nthreads; t++)
         printf(" %.0f | %.0f |", mb / enc[t], mb / dec[t]);

@@ -368,16 +368,23 @@ static void uncode_free(uncoding* u) {
     free(u->fast);
 }
 
+/* Segment `segment`'s bytes (src, bytes long) to be decoded into its n residuals z, its tables
+ * in fast (NULL: allocated by uncode_begin). */
+static void uncode_init(uncoding* u, const uint8_t* src, size_t bytes, size_t n, uint64_t* z,
+                        uint32_t* fast, size_t segment) {
+  u->src = src;
+  u->bytes = bytes;
+  u->n = n;
+  u->z = z;
+  u->fast = fast;
+  u->segment = segment;
+}
+
 int parz_ll_uncode_residuals(const uint8_t* src, size_t src_bytes, size_t n, unsigned w,
                              uint64_t* z, uint32_t* work, size_t segment, parz_error* err) {
   uncoding u;
   int rc;
-  u.src = src;
-  u.bytes = src_bytes;
-  u.n = n;
-  u.z = z;
-  u.fast = work;
-  u.segment = segment;
+  uncode_init(&u, src, src_bytes, n, z, work, segment);
   rc = uncode_begin(&u, w, err);
   if (rc == PARZ_OK && u.coded) {
     uncode_run(&u, 0);
@@ -393,14 +400,9 @@ int parz_ll_uncode_pair(const uint8_t* const src[2], const size_t src_bytes[2], 
   uncoding u[2];
   int rc[2];
   unsigned k;
-  for (k = 0; k < 2; k++) {
-    u[k].src = src[k];
-    u[k].bytes = src_bytes[k];
-    u[k].n = n[k];
-    u[k].z = z[k];
-    u[k].fast = work ? work + k * PARZ_LL_UNCODE_WORDS : NULL;
-    u[k].segment = segment + k;
-  }
+  for (k = 0; k < 2; k++)
+    uncode_init(&u[k], src[k], src_bytes[k], n[k], z[k],
+                work ? work + k * PARZ_LL_UNCODE_WORDS : NULL, segment + k);
   /* the second's refusal first, so that the first's, where it has one, is the message left */
   rc[1] = uncode_begin(&u[1], w, err);
   rc[0] = uncode_begin(&u[0], w, err);

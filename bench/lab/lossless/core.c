@@ -22,6 +22,22 @@ static parz_array core_array(const lab_array* a) {
   return p;
 }
 
+/* The 4-byte little-endian size of the piece at in[at] (len bytes in all) into *n; 0 where the
+ * size or the piece passes the end. */
+static int piece_size(const uint8_t* in, size_t len, size_t at, size_t* n) {
+  *n = 0;
+  if (at + 4 > len)
+    return 0;
+  for (int b = 0; b < 4; b++)
+    *n |= (size_t)in[at + (size_t)b] << (8 * b);
+  return *n <= len - at - 4;
+}
+
+static void put_size(uint8_t* out, size_t n) {
+  for (int b = 0; b < 4; b++)
+    out[b] = (uint8_t)(n >> (8 * b));
+}
+
 static size_t core_encode(const lab_array* a, uint8_t* out, size_t cap, const void* arg) {
   (void)arg;
   parz_array p = core_array(a);
@@ -35,8 +51,7 @@ static size_t core_encode(const lab_array* a, uint8_t* out, size_t cap, const vo
     if (at + 4 + bound > cap ||
         parz_ll_encode_segment(&p, a->data, t, CORE_P, CORE_C, s, out + at + 4, bound, &n, NULL))
       return 0;
-    for (int b = 0; b < 4; b++)
-      out[at + (size_t)b] = (uint8_t)(n >> (8 * b));
+    put_size(out + at, n);
     at += 4 + n;
   }
   return at;
@@ -48,12 +63,8 @@ static int core_decode(const uint8_t* in, size_t len, const lab_array* a, void* 
   parz_array p = core_array(a);
   size_t segments = parz_ll_segment_count(&p, CORE_P, CORE_C), at = 1;
   for (size_t s = 0; s < segments; s++) {
-    size_t n = 0;
-    if (at + 4 > len)
-      return 1;
-    for (int b = 0; b < 4; b++)
-      n |= (size_t)in[at + (size_t)b] << (8 * b);
-    if (n > len - at - 4 ||
+    size_t n;
+    if (!piece_size(in, len, at, &n) ||
         parz_ll_decode_segment(&p, in[0], CORE_P, CORE_C, s, in + at + 4, n, out, NULL) != PARZ_OK)
       return 1;
     at += 4 + n;
@@ -89,8 +100,7 @@ static size_t chunk_encode(const lab_array* a, uint8_t* out, size_t cap, const v
     if (at + 4 > cap || parz_chunk_encode(&p, (const uint8_t*)a->data + first * slab, &cfg,
                                           out + at + 4, cap - at - 4, &n, NULL) != PARZ_OK)
       return 0;
-    for (int b = 0; b < 4; b++)
-      out[at + (size_t)b] = (uint8_t)(n >> (8 * b));
+    put_size(out + at, n);
     at += 4 + n;
   }
   return at;
@@ -102,13 +112,10 @@ static int chunk_decode(const uint8_t* in, size_t len, const lab_array* a, void*
   size_t slab, rows = chunk_slabs(a, &p, &slab), first, at = 0, total = p.shape[0];
   (void)arg;
   for (first = 0; first < total; first += rows) {
-    size_t n = 0, count = total - first < rows ? total - first : rows;
-    if (at + 4 > len)
-      return 1;
-    for (int b = 0; b < 4; b++)
-      n |= (size_t)in[at + (size_t)b] << (8 * b);
-    if (n > len - at - 4 || parz_chunk_decode(in + at + 4, n, (uint8_t*)out + first * slab,
-                                              count * slab, NULL) != PARZ_OK)
+    size_t n, count = total - first < rows ? total - first : rows;
+    if (!piece_size(in, len, at, &n) ||
+        parz_chunk_decode(in + at + 4, n, (uint8_t*)out + first * slab, count * slab, NULL) !=
+            PARZ_OK)
       return 1;
     at += 4 + n;
   }
