@@ -26,7 +26,7 @@ struct parz_codec_scratch {
   int predictor, runs;
   size_t n, seg;
   int32_t* codes; /* decoding: from the segments; encoding: the coded chunk's */
-  int32_t* q;
+  int32_t* q;     /* decoding: in the block of codes, after them */
   parz_bounded_decoder* dec;
   parz_bounded_coded coded; /* encoding */
   uint64_t* exc;
@@ -166,8 +166,7 @@ static void shape_of(const parz_array* a, parz_bounded_shape* s) {
 static void scratch_free(struct parz_codec_scratch* s) {
   if (!s)
     return;
-  free(s->codes);
-  free(s->q);
+  free(s->codes); /* and q, in the same block when decoding */
   parz_bounded_decoder_free(s->dec);
   parz_bounded_coded_free(&s->coded);
   free(s->exc);
@@ -220,9 +219,14 @@ static int scratch_begin(const parz_chunk_view* v, struct parz_codec_scratch** o
     shape_of(&v->array, &s->shape);
     s->n = v->raw_bytes / parz_type_size(v->array.type);
     s->seg = v->segment_blocks;
-    /* zeroed, so that runs of zero codes are never written (decode_segments) */
-    s->codes = (int32_t*)calloc(s->n, sizeof *s->codes);
-    s->q = (int32_t*)malloc(s->n * sizeof *s->q);
+    /* codes and q in one zeroed block: runs of zero codes are never written (decode_segments),
+     * and one block of twice the size is what glibc's malloc, once it has returned it to the
+     * system, keeps for the next chunk (its threshold for mapping blocks on their own follows
+     * the largest freed) instead of faulting two blocks' pages in again at every chunk */
+    s->codes = s->n <= SIZE_MAX / (2 * sizeof *s->codes)
+                   ? (int32_t*)calloc(2 * s->n, sizeof *s->codes)
+                   : NULL;
+    s->q = s->codes ? s->codes + s->n : NULL;
   }
   if (!s || !s->codes || !s->q)
     rc = parz_fail(err, PARZ_ERR_NOMEM, "bounded: no memory to decode %zu values",
