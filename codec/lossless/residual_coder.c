@@ -236,8 +236,9 @@ static int uncode_begin(uncoding* u, unsigned w, parz_error* err) {
     if (coder == PARZ_LL_CODER_RUNS) {
       const int bad = parz_ll_runs_layout(src, u->bytes, u->n, w, &coder, &u->q, &lengths_bytes,
                                           &u->runs, &u->at);
-      if (bad != PARZ_LL_OK)
-        return refuse(bad, u->segment, u->bytes, (uint64_t)src[1] << 8 | src[2], u->n, err);
+      if (bad != PARZ_LL_OK) /* the code's coder and q name a bad layout, where there are any */
+        return refuse(bad, u->segment, u->bytes,
+                      u->bytes >= PARZ_LL_RUN_HEAD ? (uint64_t)src[1] << 8 | src[2] : 0, u->n, err);
       lengths = src + PARZ_LL_RUN_HEAD;
       u->lengths_bytes = lengths_bytes;
       u->coder = coder;
