@@ -88,6 +88,7 @@ extern "C" void parz_gpu_context_free(parz_gpu_context* ctx) {
   release(&ctx->h_in, 1);
   release(&ctx->h_out, 1);
   release(&ctx->enc_scratch, 0);
+  release(&ctx->bnd_scratch, 0);
   release(&ctx->enc_offsets, 0);
   release(&ctx->enc_tiles, 0);
   release(&ctx->enc_scan, 0);

@@ -107,6 +107,9 @@ struct parz_gpu_context {
   /* the masks' sets (per chunk whose configuration masks), and the mask pass's block facts and
    * groups' bytes (per chunk holding masked values) */
   struct parz_gpu_buffer enc_mask, enc_facts;
+  /* the error-bounded codec's encoder (bounded/bounded_encode.cu): a chunk's holes, quantized
+   * values and codes, and a strided array's contiguous copy */
+  struct parz_gpu_buffer bnd_scratch;
   int enc_dirty;
   cudaEvent_t enc_uploaded;
   struct parz_host_pool* host_pool; /* filter path host copies (host_pool.h); NULL = one thread */

@@ -19,6 +19,14 @@
 #include "gpu_bounded_encode_cases.h"
 #include "real_arrays.h"
 
+/* Jobs that run their parts last first, as the GPU driver's host threads may. */
+static void run_backwards(void* ctx, uint64_t n, void (*job)(void* arg, uint64_t i), void* arg) {
+  (void)ctx;
+  for (uint64_t i = n; i-- > 0;)
+    job(arg, i);
+}
+static const parz_jobs backwards = {run_backwards, NULL, 8};
+
 /* The GPU encoder's steps one thread after another into out (contiguous arrays); *stored set
  * for a chunk the configuration stores (out then empty). */
 static int emulate(const parz_array& a, const void* data, const parz_chunk_config& cfg,
@@ -41,8 +49,8 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
     parz_gpu_bnd_scan_value(b, i, p.fill, p.fill_bits, &s);
   if ((rc = parz_gpu_bnd_after_scan(&p, &s, &b, err)) != PARZ_OK)
     return rc;
-  if (!p.predictor)
-    p.predictor = parz_gpu_bnd_choose(&p, data);
+  if (!p.predictor) /* its trials on jobs of their own order: the choice must not change */
+    p.predictor = parz_gpu_bnd_choose(&p, data, &backwards);
   if (p.predictor == PARZ_BOUNDED_LORENZO) {
     for (size_t i = 0; i < n; i++)
       parz_gpu_bnd_quantize(b, i);
@@ -78,8 +86,20 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
   std::vector<unsigned long long> counts(2 * (size_t)PARZ_BOUNDED_SYMBOLS, 0);
   b.plain = counts.data();
   b.runs = counts.data() + PARZ_BOUNDED_SYMBOLS;
+  /* the count kernel's split: most symbols into a CTA's shared counts, then added in */
+  std::vector<unsigned long long> shared(2 * PARZ_GPU_BND_SHARED, 0);
   for (unsigned long long k = b.nseg; k-- > 0;)
-    parz_gpu_bnd_count(b, k);
+    parz_gpu_bnd_count(b, k, [&](int c, uint32_t sym, unsigned long long v) {
+      const int e = parz_gpu_bnd_shared_entry(sym);
+      if (e >= 0)
+        shared[c * PARZ_GPU_BND_SHARED + (unsigned)e] += v;
+      else
+        counts[c * PARZ_BOUNDED_SYMBOLS + sym] += v;
+    });
+  for (unsigned c = 0; c < 2; c++)
+    for (unsigned e = 0; e < PARZ_GPU_BND_SHARED; e++)
+      counts[c * PARZ_BOUNDED_SYMBOLS + parz_gpu_bnd_shared_symbol(e)] +=
+          shared[c * PARZ_GPU_BND_SHARED + e];
   parz_bounded_coded coded;
   memset(&coded, 0, sizeof coded);
   const parz_bounded_range all = {0, PARZ_BOUNDED_SYMBOLS}; /* counts over the whole alphabet */

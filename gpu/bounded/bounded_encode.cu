@@ -12,7 +12,6 @@
 #include <cub/device/device_scan.cuh>
 
 #include "bounded_encode.cuh"
-#include "encode_launch.cuh"
 #include "bounded_gpu.h"
 #include "gpu_codecs.h"
 
@@ -132,10 +131,30 @@ __global__ void pass_kernel(parz_gpu_bnd b, parz_bounded_pass p, int cubic,
     parz_gpu_bnd_pass_value(b, p, cubic, t);
 }
 
+/* The symbols of a CTA's segments counted in shared memory where most fall
+ * (parz_gpu_bnd_shared_entry), then added to the chunk's counts: a global atomic per token on
+ * the few symbols that most tokens are would make them wait for each other. */
 __global__ void count_kernel(parz_gpu_bnd b) {
+  __shared__ unsigned long long sh[2 * PARZ_GPU_BND_SHARED];
+  for (unsigned e = threadIdx.x; e < 2 * PARZ_GPU_BND_SHARED; e += blockDim.x)
+    sh[e] = 0;
+  __syncthreads();
   const unsigned long long s = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
+  unsigned long long* counts[2] = {b.plain, b.runs};
   if (s < b.nseg)
-    parz_gpu_bnd_count(b, s);
+    parz_gpu_bnd_count(b, s, [&](int c, uint32_t sym, unsigned long long v) {
+      const int e = parz_gpu_bnd_shared_entry(sym);
+      if (e >= 0)
+        atomicAdd(&sh[c * PARZ_GPU_BND_SHARED + (unsigned)e], v);
+      else
+        atomicAdd(counts[c] + sym, v);
+    });
+  __syncthreads();
+  for (unsigned e = threadIdx.x; e < 2 * PARZ_GPU_BND_SHARED; e += blockDim.x)
+    if (sh[e])
+      atomicAdd(
+          counts[e / PARZ_GPU_BND_SHARED] + parz_gpu_bnd_shared_symbol(e % PARZ_GPU_BND_SHARED),
+          sh[e]);
 }
 
 __global__ void bits_kernel(parz_gpu_bnd b) {
@@ -175,19 +194,15 @@ __global__ void sums_kernel(const unsigned char* payload, unsigned long long nsu
 
 namespace {
 
-/* Device and pinned memory of one call, from the stream's allocator, freed in stream order. */
+/* Device memory of one call (or chunk), from the stream's allocator, freed in stream order. */
 struct call_memory {
   cudaStream_t st;
-  std::vector<void*> dev, host;
+  std::vector<void*> dev;
   cudaError_t e = cudaSuccess;
   explicit call_memory(cudaStream_t s) : st(s) {}
   ~call_memory() {
     for (void* p : dev)
       cudaFreeAsync(p, st);
-    if (!host.empty())
-      cudaStreamSynchronize(st);
-    for (void* p : host)
-      cudaFreeHost(p);
   }
   template <typename T>
   T* device(size_t count) {
@@ -203,13 +218,6 @@ struct call_memory {
     if (e == cudaSuccess)
       e = cudaMemsetAsync(p, 0, count ? count * sizeof(T) : 1, st);
     return p;
-  }
-  template <typename T>
-  T* pinned(size_t count) {
-    void* p = NULL;
-    if (e == cudaSuccess && (e = cudaMallocHost(&p, count ? count * sizeof(T) : 1)) == cudaSuccess)
-      host.push_back(p);
-    return (T*)p;
   }
   void release(void* p) { /* freed now, in stream order */
     for (size_t k = 0; k < dev.size(); k++)
@@ -239,40 +247,65 @@ int down(call_memory& m, void* dst, const void* src, size_t bytes) {
 
 }  // namespace
 
-/* The holes' positions in order into pos (with bits, their values' bits), their number into
- * *total (device memory). */
-static cudaError_t compact_holes(call_memory& m, const parz_gpu_bnd& b, unsigned long long* pos,
-                                 uint64_t* bits, unsigned long long* total) {
-  const unsigned long long ranges = (b.n + HOLE_RANGE - 1) / HOLE_RANGE;
-  /* counts[0..ranges] (the last one 0), then their exclusive sum first[0..ranges]: first[ranges]
-   * is the total */
-  unsigned long long* counts = m.zeroed<unsigned long long>(ranges + 1);
-  unsigned long long* first = m.device<unsigned long long>(ranges + 1);
+/* The holes in order: their number (counts per range of HOLE_RANGE values and their running
+ * sum, the total downloaded into *total), then their positions into pos (with bits, their
+ * values' bits). */
+struct hole_scan {
+  unsigned long long ranges;
+  unsigned long long* first; /* ranges + 1: each range's first hole, then the total */
+};
+
+static int count_holes(call_memory& m, const parz_gpu_bnd& b, hole_scan* h,
+                       unsigned long long* small, unsigned long long* total) {
+  h->ranges = (b.n + HOLE_RANGE - 1) / HOLE_RANGE;
+  /* counts[ranges] stays 0, so that first[ranges] is the total */
+  unsigned long long* counts = m.zeroed<unsigned long long>(h->ranges + 1);
+  h->first = m.device<unsigned long long>(h->ranges + 1);
   size_t scan_bytes = 0;
-  if (m.e != cudaSuccess)
-    return m.e;
-  if ((m.e = cub::DeviceScan::ExclusiveSum(NULL, scan_bytes, counts, first, (int64_t)ranges + 1,
-                                           m.st)) != cudaSuccess)
-    return m.e;
+  if (m.e == cudaSuccess)
+    m.e = cub::DeviceScan::ExclusiveSum(NULL, scan_bytes, counts, h->first, (int64_t)h->ranges + 1,
+                                        m.st);
   void* scan = m.device<unsigned char>(scan_bytes);
-  if (m.e != cudaSuccess)
-    return m.e;
-  hole_count_kernel<<<blocks_for(ranges, THREADS), THREADS, 0, m.st>>>(b, ranges, counts);
-  if ((m.e = cub::DeviceScan::ExclusiveSum(scan, scan_bytes, counts, first, (int64_t)ranges + 1,
-                                           m.st)) != cudaSuccess)
-    return m.e;
-  if (pos)
-    hole_write_kernel<<<blocks_for(ranges, THREADS), THREADS, 0, m.st>>>(b, ranges, first, pos,
-                                                                         bits);
-  m.e = cudaMemcpyAsync(total, first + ranges, sizeof *total, cudaMemcpyDeviceToDevice, m.st);
-  return m.e;
+  if (m.e == cudaSuccess)
+    hole_count_kernel<<<blocks_for(h->ranges, THREADS), THREADS, 0, m.st>>>(b, h->ranges, counts);
+  if (m.e == cudaSuccess)
+    m.e = cub::DeviceScan::ExclusiveSum(scan, scan_bytes, counts, h->first, (int64_t)h->ranges + 1,
+                                        m.st);
+  m.release(scan);
+  m.release(counts);
+  if (!down(m, small, h->first + h->ranges, sizeof *small))
+    return 0;
+  *total = small[0];
+  return 1;
 }
 
+static void write_holes(call_memory& m, const parz_gpu_bnd& b, const hole_scan& h,
+                        unsigned long long* pos, uint64_t* bits) {
+  if (m.e == cudaSuccess)
+    hole_write_kernel<<<blocks_for(h.ranges, THREADS), THREADS, 0, m.st>>>(b, h.ranges, h.first,
+                                                                           pos, bits);
+  m.release(h.first);
+}
+
+/* The context's host threads as the codec's jobs (parz_jobs): part i on thread i mod size. */
+static void pool_run(void* pool, uint64_t n, void (*job)(void* arg, uint64_t i), void* arg) {
+  parz_host_pool* hp = (parz_host_pool*)pool;
+  const uint64_t size = (uint64_t)parz_host_pool_size(hp);
+  parz_host_pool_each(hp, [&](int t) {
+    for (uint64_t i = (uint64_t)t; i < n; i += size)
+      job(arg, i);
+  });
+}
+
+static size_t round256(size_t bytes) { return (bytes + 255) & ~(size_t)255; }
+
 /* Chunk a encoded into c (its head on the host, its payload in device memory from keep) and its
- * size; its scratch is freed on return, in stream order. */
-static int encode_one(call_memory& keep, const parz_array* a, const void* d_data,
-                      const parz_chunk_config* cfg, coded_chunk* c, size_t* size,
-                      unsigned long long* small, parz_error* err) {
+ * size; its scratch is freed on return, in stream order. small: pinned words for the host's
+ * reads, counts: pinned room for the symbol counts. */
+static int encode_one(parz_gpu_context* ctx, call_memory& keep, const parz_array* a,
+                      const void* d_data, const parz_chunk_config* cfg, coded_chunk* c,
+                      size_t* size, unsigned long long* small, unsigned long long* h_counts,
+                      parz_error* err) {
   call_memory m(keep.st);
   parz_gpu_bnd_plan p;
   parz_gpu_bnd b;
@@ -290,6 +323,15 @@ static int encode_one(call_memory& keep, const parz_array* a, const void* d_data
       run *= (long long)a->shape[k];
     }
   }
+  /* the chunk's holes, quantized values and codes (and a strided array's contiguous copy) in the
+   * context's scratch, which only grows */
+  const size_t need = round256(n) + 2 * round256(4 * n) + (contiguous ? 0 : round256(n * w));
+  if ((rc = parz_gpu_reserve(&ctx->bnd_scratch, need, 0, err)) != PARZ_OK)
+    return rc;
+  unsigned char* scratch = (unsigned char*)ctx->bnd_scratch.ptr;
+  b.hole = (uint8_t*)scratch;
+  b.q = (int32_t*)(scratch + round256(n));
+  b.codes = (int32_t*)(scratch + round256(n) + round256(4 * n));
   if (contiguous) {
     b.src = d_data;
   } else {
@@ -297,7 +339,7 @@ static int encode_one(call_memory& keep, const parz_array* a, const void* d_data
     long long run = 1;
     memset(&g, 0, sizeof g);
     g.src = (const unsigned char*)d_data;
-    g.dst = m.device<unsigned char>(n * w);
+    g.dst = scratch + round256(n) + 2 * round256(4 * n);
     g.n = n;
     g.dims = a->dims;
     g.size = (unsigned)w;
@@ -306,49 +348,42 @@ static int encode_one(call_memory& keep, const parz_array* a, const void* d_data
       g.stride[k] = a->stride[k] ? (long long)a->stride[k] : run;
       run *= (long long)a->shape[k];
     }
-    if (m.e == cudaSuccess)
-      gather_kernel<<<blocks_for(n, THREADS), THREADS, 0, m.st>>>(g);
+    gather_kernel<<<blocks_for(n, THREADS), THREADS, 0, m.st>>>(g);
     b.src = g.dst;
   }
-  b.hole = m.device<uint8_t>(n);
-  unsigned long long* stats = m.zeroed<unsigned long long>(8);
+  unsigned long long* stats = m.zeroed<unsigned long long>(4);
   if (m.e != cudaSuccess)
     return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: scratch");
-  scan_kernel<<<blocks_for(n, THREADS) < 4096 ? blocks_for(n, THREADS) : 4096, THREADS, 0, m.st>>>(
-      b, p.fill, p.fill_bits, stats);
+  const unsigned scan_blocks = blocks_for(n, THREADS) < 4096 ? blocks_for(n, THREADS) : 4096;
+  scan_kernel<<<scan_blocks, THREADS, 0, m.st>>>(b, p.fill, p.fill_bits, stats);
   if (!down(m, small, stats, 4 * sizeof *small))
     return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: scanning the values");
   parz_gpu_bnd_scan found;
-  {
-    double top;
-    memcpy(&top, &small[0], 8);
-    found.top = top;
-    found.nonfinite = small[1];
-    found.nan = small[2];
-    found.fill = small[3];
-  }
+  memcpy(&found.top, &small[0], 8);
+  found.nonfinite = small[1];
+  found.nan = small[2];
+  found.fill = small[3];
   if ((rc = parz_gpu_bnd_after_scan(&p, &found, &b, err)) != PARZ_OK)
     return rc;
-  if (!p.predictor) { /* the CPU's choice, on the values as the CPU has them */
-    std::vector<unsigned char> host(n * w);
-    m.e = cudaMemcpyAsync(host.data(), b.src, n * w, cudaMemcpyDeviceToHost, m.st);
-    if (m.e == cudaSuccess)
-      m.e = cudaStreamSynchronize(m.st);
-    if (m.e != cudaSuccess)
+  if (!p.predictor) { /* the CPU's choice, on the values as the CPU has them, on host threads */
+    const parz_jobs jobs = {pool_run, ctx->host_pool,
+                            (uint64_t)parz_host_pool_size(ctx->host_pool)};
+    if ((rc = parz_gpu_reserve_slack(&ctx->h_out, n * w, 1, err)) != PARZ_OK)
+      return rc;
+    if (!down(m, ctx->h_out.ptr, b.src, n * w))
       return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: values for the predictor's choice");
-    p.predictor = parz_gpu_bnd_choose(&p, host.data());
+    p.predictor = parz_gpu_bnd_choose(&p, ctx->h_out.ptr, ctx->host_pool ? &jobs : NULL);
   }
-  b.q = m.device<int32_t>(n);
-  b.codes = m.device<int32_t>(n);
-  unsigned long long* total = m.device<unsigned long long>(1);
-  if (m.e != cudaSuccess)
-    return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: scratch");
+  hole_scan holes;
+  unsigned long long nholes = 0;
   if (p.predictor == PARZ_BOUNDED_LORENZO) {
     quantize_kernel<<<blocks_for(n, THREADS), THREADS, 0, m.st>>>(b);
-    unsigned long long* pos = m.device<unsigned long long>(n);
-    if (m.e == cudaSuccess && compact_holes(m, b, pos, NULL, total) == cudaSuccess &&
-        down(m, small, total, sizeof *small) && small[0])
-      lorenzo_holes_kernel<<<1, 1, 0, m.st>>>(b, pos, small[0]);
+    if (!count_holes(m, b, &holes, small, &nholes))
+      return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: Lorenzo's holes");
+    unsigned long long* pos = m.device<unsigned long long>(nholes);
+    write_holes(m, b, holes, pos, NULL);
+    if (m.e == cudaSuccess && nholes)
+      lorenzo_holes_kernel<<<1, 1, 0, m.st>>>(b, pos, nholes);
     m.release(pos);
     if (m.e == cudaSuccess)
       lorenzo_code_kernel<<<blocks_for(n, THREADS), THREADS, 0, m.st>>>(b);
@@ -366,27 +401,24 @@ static int encode_one(call_memory& keep, const parz_array* a, const void* d_data
         pass_kernel<<<blocks_for(count, THREADS), THREADS, 0, m.st>>>(b, ps, cubic, count);
     }
   }
-  m.release(b.q);
   if (m.e == cudaSuccess)
     m.e = cudaGetLastError();
   if (m.e != cudaSuccess)
     return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the forward pass");
 
   /* the exceptions: every hole, in order, with its value's bits */
-  unsigned long long* pos = m.device<unsigned long long>(n);
-  uint64_t* bits = m.device<uint64_t>(n);
-  if (m.e != cudaSuccess || compact_holes(m, b, pos, bits, total) != cudaSuccess ||
-      !down(m, small, total, sizeof *small))
+  unsigned long long nexc = 0;
+  if (!count_holes(m, b, &holes, small, &nexc))
     return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the exceptions");
-  const unsigned long long nexc = small[0];
+  unsigned long long* pos = m.device<unsigned long long>(nexc);
+  uint64_t* bits = m.device<uint64_t>(nexc);
+  write_holes(m, b, holes, pos, bits);
 
   /* the symbol counts, the codebook */
   b.plain = m.zeroed<unsigned long long>(2 * (size_t)PARZ_BOUNDED_SYMBOLS);
   b.runs = b.plain + PARZ_BOUNDED_SYMBOLS;
-  unsigned long long* h_counts = m.pinned<unsigned long long>(2 * (size_t)PARZ_BOUNDED_SYMBOLS);
-  if (m.e != cudaSuccess)
-    return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: symbol counts");
-  count_kernel<<<blocks_for(b.nseg, SEG_THREADS), SEG_THREADS, 0, m.st>>>(b);
+  if (m.e == cudaSuccess)
+    count_kernel<<<blocks_for(b.nseg, SEG_THREADS), SEG_THREADS, 0, m.st>>>(b);
   if (!down(m, h_counts, b.plain, 2 * (size_t)PARZ_BOUNDED_SYMBOLS * sizeof *h_counts))
     return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: counting the symbols");
   m.release(b.plain);
@@ -410,34 +442,33 @@ static int encode_one(call_memory& keep, const parz_array* a, const void* d_data
     if (m.e == cudaSuccess)
       m.e = cudaMemcpyAsync(code, coded.book.code, PARZ_BOUNDED_SYMBOLS * sizeof(uint32_t),
                             cudaMemcpyHostToDevice, m.st);
-    /* the book's host arrays are read by those copies: wait before they go */
-    if (m.e == cudaSuccess)
-      m.e = cudaStreamSynchronize(m.st);
     b.len = len;
     b.code = code;
     b.use_runs = coded.runs;
   }
-  parz_bounded_coded_free(&coded);
-  if (rc != PARZ_OK)
-    return rc;
-  if (m.e != cudaSuccess)
-    return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the codebook");
 
   /* the segments' bits, their offsets, the layout */
   std::vector<unsigned long long> seg_bits((size_t)b.nseg), seg_at((size_t)b.nseg + 1);
   std::vector<unsigned long long> h_pos((size_t)nexc);
   std::vector<uint64_t> h_bits((size_t)nexc);
   b.seg_bits = m.device<unsigned long long>((size_t)b.nseg);
-  if (m.e == cudaSuccess)
+  if (rc == PARZ_OK && m.e == cudaSuccess)
     bits_kernel<<<blocks_for(b.nseg, SEG_THREADS), SEG_THREADS, 0, m.st>>>(b);
-  if (m.e == cudaSuccess && nexc)
+  if (rc == PARZ_OK && m.e == cudaSuccess && nexc)
     m.e = cudaMemcpyAsync(h_pos.data(), pos, nexc * sizeof(unsigned long long),
                           cudaMemcpyDeviceToHost, m.st);
-  if (m.e == cudaSuccess && nexc)
+  if (rc == PARZ_OK && m.e == cudaSuccess && nexc)
     m.e =
         cudaMemcpyAsync(h_bits.data(), bits, nexc * sizeof(uint64_t), cudaMemcpyDeviceToHost, m.st);
-  if (!down(m, seg_bits.data(), b.seg_bits, seg_bits.size() * sizeof(unsigned long long)))
-    return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the segments' bits");
+  /* the wait also ends the codebook's uploads from its host arrays, freed next */
+  if (rc == PARZ_OK &&
+      !down(m, seg_bits.data(), b.seg_bits, seg_bits.size() * sizeof(unsigned long long)))
+    rc = parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the segments' bits");
+  if (rc != PARZ_OK)
+    cudaStreamSynchronize(m.st); /* the uploads from coded's arrays, if any were queued */
+  parz_bounded_coded_free(&coded);
+  if (rc != PARZ_OK)
+    return rc;
   m.release(pos);
   m.release(bits);
   seg_at[0] = 0;
@@ -483,13 +514,18 @@ int parz_gpu_bounded_encode_chunks(parz_gpu_context* ctx, size_t n, const parz_a
   cudaError_t e = cudaSetDevice(ctx->device);
   if (e != cudaSuccess)
     return parz_gpu_cuda_fail(err, e, "selecting the device");
+  /* the host's reads: a few words, then the symbol counts (the context's pinned sizes buffer,
+   * which the zfp encoder uses only within its own calls) */
+  const size_t small_words = 8, counts_words = 2 * (size_t)PARZ_BOUNDED_SYMBOLS;
+  int rc = parz_gpu_reserve(&ctx->h_enc_sizes, 8 * (small_words + counts_words), 1, err);
+  if (rc != PARZ_OK)
+    return rc;
+  unsigned long long* small = (unsigned long long*)ctx->h_enc_sizes.ptr;
   call_memory m(st);
   std::vector<coded_chunk> chunks(n);
-  unsigned long long* small = m.pinned<unsigned long long>(8);
-  if (m.e != cudaSuccess)
-    return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: pinned memory");
   for (size_t i = 0; i < n; i++) {
-    const int rc = encode_one(m, &arrays[i], d_data[i], cfg, &chunks[i], &written[i], small, err);
+    rc = encode_one(ctx, m, &arrays[i], d_data[i], cfg, &chunks[i], &written[i], small,
+                    small + small_words, err);
     if (rc != PARZ_OK) {
       if (failed)
         *failed = i;
@@ -497,8 +533,7 @@ int parz_gpu_bounded_encode_chunks(parz_gpu_context* ctx, size_t n, const parz_a
     }
   }
   std::vector<void*> d_chunks(n);
-  int rc = place(place_arg, n, written, d_chunks.data(), failed, err);
-  if (rc != PARZ_OK)
+  if ((rc = place(place_arg, n, written, d_chunks.data(), failed, err)) != PARZ_OK)
     return rc;
   for (size_t i = 0; i < n && m.e == cudaSuccess; i++) {
     const coded_chunk& c = chunks[i];

@@ -46,10 +46,8 @@
 #include "table.h"
 
 #if defined(__CUDA_ARCH__)
-#define PARZ_GPU_BND_ADD(p, v) atomicAdd((unsigned long long*)(p), (unsigned long long)(v))
 #define PARZ_GPU_BND_OR(p, v) atomicOr((unsigned long long*)(p), (unsigned long long)(v))
 #else
-#define PARZ_GPU_BND_ADD(p, v) (*(p) += (v))
 #define PARZ_GPU_BND_OR(p, v) (*(p) |= (v))
 #endif
 
@@ -160,19 +158,39 @@ PARZ_HD void parz_gpu_bnd_segment(const parz_gpu_bnd& b, unsigned long long s, s
   *e = (size_t)(s * b.seg + b.seg < b.n ? s * b.seg + b.seg : b.n);
 }
 
-/* Segment s's symbols added to both counts (bounded_huff.c's count of both ways). */
-PARZ_HD void parz_gpu_bnd_count(const parz_gpu_bnd& b, unsigned long long s) {
+/* Segment s's symbols counted both ways (bounded_huff.c's count): add(k, symbol, n) adds n to
+ * the entry of that symbol in the counts without zero runs (k = 0) or with them (k = 1). */
+template <typename Add>
+PARZ_HD void parz_gpu_bnd_count(const parz_gpu_bnd& b, unsigned long long s, Add add) {
   size_t i, end;
   parz_gpu_bnd_segment(b, s, &i, &end);
   while (i < end) {
     const parz_bounded_token t = parz_bounded_next_token(b.codes, i, end, 1);
-    PARZ_GPU_BND_ADD(b.runs + t.sym, 1u);
+    add(1, t.sym, 1u);
     if (t.sym >= 1 && t.sym <= PARZ_BOUNDED_RUNS)
-      PARZ_GPU_BND_ADD(b.plain + PARZ_BOUNDED_SYM_ZERO, t.advance);
+      add(0, PARZ_BOUNDED_SYM_ZERO, t.advance);
     else
-      PARZ_GPU_BND_ADD(b.plain + t.sym, 1u);
+      add(0, t.sym, 1u);
     i += t.advance;
   }
+}
+
+/* The symbols the count kernel counts in shared memory, where most of them fall: the escape and
+ * the run symbols (entries 0 to PARZ_BOUNDED_RUNS), then the residuals around 0 (a window of
+ * PARZ_GPU_BND_WINDOW); the others go straight to the chunk's counts. Entry of symbol sym, or
+ * -1. */
+#define PARZ_GPU_BND_WINDOW 2048u
+#define PARZ_GPU_BND_SHARED (1u + PARZ_BOUNDED_RUNS + PARZ_GPU_BND_WINDOW)
+PARZ_HD int parz_gpu_bnd_shared_entry(uint32_t sym) {
+  const uint32_t lo = PARZ_BOUNDED_SYM_ZERO - PARZ_GPU_BND_WINDOW / 2;
+  if (sym <= PARZ_BOUNDED_RUNS)
+    return (int)sym;
+  return sym - lo < PARZ_GPU_BND_WINDOW ? (int)(1u + PARZ_BOUNDED_RUNS + (sym - lo)) : -1;
+}
+PARZ_HD uint32_t parz_gpu_bnd_shared_symbol(unsigned entry) {
+  return entry <= PARZ_BOUNDED_RUNS
+             ? entry
+             : entry - (1u + PARZ_BOUNDED_RUNS) + PARZ_BOUNDED_SYM_ZERO - PARZ_GPU_BND_WINDOW / 2;
 }
 
 /* Segment s's bits under the codebook. */
@@ -295,12 +313,15 @@ static inline int parz_gpu_bnd_after_scan(const parz_gpu_bnd_plan* p, const parz
   return PARZ_OK;
 }
 
-/* The CPU's choice of predictor (parz_bounded_code's options) on the host's copy of the values. */
-static inline int parz_gpu_bnd_choose(const parz_gpu_bnd_plan* p, const void* host_values) {
+/* The CPU's choice of predictor (parz_bounded_code's options) on the host's copy of the values,
+ * its trials on jobs (NULL: the calling thread), which do not change the choice. */
+static inline int parz_gpu_bnd_choose(const parz_gpu_bnd_plan* p, const void* host_values,
+                                      const parz_jobs* jobs) {
   parz_bounded_options opt;
   memset(&opt, 0, sizeof opt);
   opt.runs = 2;
   opt.segment = p->v.segment_blocks;
+  opt.jobs = jobs;
   return parz_bounded_choose(&p->s, host_values, p->eb, &opt);
 }
 
