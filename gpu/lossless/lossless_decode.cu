@@ -3,8 +3,9 @@
  * after the offsets kernel (offsets.cu) has turned the table into segment offsets; the chunks of
  * a batch share each launch, a chunk per row of the grid (enqueue_run):
  *
- *   1. verify_kernel: one warp per checksummed partition, as for zfp and stored chunks
- *      (checksum.cuh);
+ *   1. the payload checksums: of one chunk (or a slice), the frame's launches that spread each
+ *      partition over many CTAs (parz_gpu_enqueue_checksums); of a run of chunks,
+ *      verify_kernel, one warp per partition of every chunk in one launch (checksum.cuh);
  *   2. segments_kernel: one warp per segment. The lanes first build the codes' tables of the
  *      segment's contexts, one context each, in shared memory. A coder 3 segment's runs decode
  *      independently, lane r taking runs r, r + 32, ...; in coders 1 and 2 each residual's code
@@ -518,7 +519,7 @@ cudaError_t launch(const ll_args* h, const ll_args* d, unsigned n, cudaStream_t 
       nc * (sizeof(parz_huff_decoder) + (PARZ_LL_TABLE_SIZE + PARZ_LL_CODE_WORDS) * 4u);
   cudaError_t e = cudaFuncSetAttribute(segments_kernel<T>,
                                        cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared);
-  if (e == cudaSuccess && sums) {
+  if (e == cudaSuccess && sums && d) { /* a run's checksums; one chunk's are the frame's */
     verify_kernel<<<dim3((unsigned)sums, n), BLOCK_THREADS, 0, st>>>(h[0], d);
     e = cudaGetLastError();
   }
@@ -546,7 +547,9 @@ int enqueue_slice(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d
   int rc;
   if (count == 0)
     return PARZ_OK;
-  if ((rc = setup(ctx, v, d_chunk, d_dst, first, count, s, &a, st, err)) != PARZ_OK)
+  if ((rc = setup(ctx, v, d_chunk, d_dst, first, count, s, &a, st, err)) != PARZ_OK ||
+      (rc = parz_gpu_enqueue_checksums(ctx, v, d_chunk, s, a.sum_first, a.sum_end, st, err)) !=
+          PARZ_OK)
     return rc;
   return launch_typed(&a, NULL, 1, st, err);
 }
