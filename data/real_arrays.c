@@ -117,3 +117,14 @@ double real_array_value_range(const real_array* r) {
   }
   return hi > lo ? hi - lo : 1.0;
 }
+
+int real_array_holds_nan(const real_array* r) {
+  size_t n = r->bytes / parz_type_size(r->array.type), i;
+  for (i = 0; i < n; i++) {
+    double v =
+        r->array.type == PARZ_FLOAT ? ((const float*)r->data)[i] : ((const double*)r->data)[i];
+    if (isnan(v))
+      return 1;
+  }
+  return 0;
+}

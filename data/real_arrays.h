@@ -32,6 +32,9 @@ int real_array_parse_name(const char* file, real_array* out);
  * levitus' -1e10): what the benchmarks' relative tolerances are relative to. 1 when empty. */
 double real_array_value_range(const real_array* r);
 
+/* 1 when some value is NaN (which a default configuration masks), else 0. */
+int real_array_holds_nan(const real_array* r);
+
 #ifdef __cplusplus
 }
 #endif

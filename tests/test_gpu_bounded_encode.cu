@@ -150,23 +150,6 @@ static void check_batch(const std::vector<bnd_case>& cases) {
   }
 }
 
-static int holds_nan(const real_array& r) {
-  const size_t w = r.array.type == PARZ_FLOAT ? 4 : 8, n = r.bytes / w;
-  for (size_t i = 0; i < n; i++) {
-    double x;
-    if (w == 4) {
-      float f;
-      memcpy(&f, (const unsigned char*)r.data + 4 * i, 4);
-      x = f;
-    } else {
-      memcpy(&x, (const unsigned char*)r.data + 8 * i, 8);
-    }
-    if (x != x)
-      return 1;
-  }
-  return 0;
-}
-
 int main(int argc, char** argv) {
   int small = 0, rc;
   const char* dir = NULL;
@@ -205,7 +188,7 @@ int main(int argc, char** argv) {
     real_array* r = real_arrays_load(dir, 0, &m);
     for (size_t i = 0; i < m; i++) {
       const double range = real_array_value_range(&r[i]);
-      const int nan = holds_nan(r[i]);
+      const int nan = real_array_holds_nan(&r[i]);
       char name[160];
       for (double rel : {1e-3, 1e-5}) {
         snprintf(name, sizeof name, "%s eb %g x range, chosen", r[i].name, rel);

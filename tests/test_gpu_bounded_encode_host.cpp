@@ -212,24 +212,6 @@ static void check_case(const char* name, const parz_array& a, const void* data,
   CHECK(bad == 0, ": %s: %zu values outside the bound %g", name, bad, cfg.settings.error_bound);
 }
 
-/* Whether a real array holds NaN, which the default configuration masks: the GPU refuses it. */
-static int holds_nan(const real_array& r) {
-  const size_t w = r.array.type == PARZ_FLOAT ? 4 : 8, n = r.bytes / w;
-  for (size_t i = 0; i < n; i++) {
-    double x;
-    if (w == 4) {
-      float f;
-      memcpy(&f, (const unsigned char*)r.data + 4 * i, 4);
-      x = f;
-    } else {
-      memcpy(&x, (const unsigned char*)r.data + 8 * i, 8);
-    }
-    if (x != x)
-      return 1;
-  }
-  return 0;
-}
-
 int main(int argc, char** argv) {
   const std::vector<bnd_case> cases = bnd_cases();
   for (const bnd_case& c : cases)
@@ -244,7 +226,7 @@ int main(int argc, char** argv) {
           char name[160];
           const parz_chunk_config cfg = bnd_config(rel * real_array_value_range(&r[i]), pred);
           snprintf(name, sizeof name, "%s eb %g x range, predictor %u", r[i].name, rel, pred);
-          check_case(name, r[i].array, r[i].data, cfg, holds_nan(r[i]));
+          check_case(name, r[i].array, r[i].data, cfg, real_array_holds_nan(&r[i]));
         }
     printf("%zu real arrays\n", m);
     real_arrays_free(r, m);
