@@ -263,6 +263,35 @@ static void large(void) {
   free(freq), free(len), free(again), free(free_len);
 }
 
+/* Weights too large to share a 64-bit sort key with their symbol take the comparison sort; the
+ * same weights times 2^37 must give the same lengths as they do alone (sorted by keys), since
+ * every comparison and sum of the construction scales with them. */
+static void scaled(void) {
+  const size_t n = PARZ_HUFF_MAX_SYMBOLS;
+  uint64_t* small = (uint64_t*)calloc(n, sizeof *small);
+  uint64_t* big = (uint64_t*)calloc(n, sizeof *big);
+  uint8_t* a = (uint8_t*)malloc(n);
+  uint8_t* b = (uint8_t*)malloc(n);
+  parz_error err;
+  xorshift_state = 0x2545F4914F6CDD1Dull;
+  for (size_t k = 0; k < 200; k++) {
+    const size_t s = (size_t)(xorshift_next() % n);
+    small[s] = 1 + xorshift_next() % 1024;
+  }
+  small[n - 1] = 1024; /* 1024 * 2^37 = 2^47: past the key's weight bits with 17 symbol bits */
+  for (size_t s = 0; s < n; s++)
+    big[s] = small[s] << 37;
+  const unsigned limits[] = {8, 12, 20};
+  for (size_t i = 0; i < sizeof limits / sizeof *limits; i++) {
+    const unsigned L = limits[i];
+    CHECK(parz_huff_lengths(small, n, L, a, &err) == PARZ_OK, "%s", err.message);
+    CHECK(parz_huff_lengths(big, n, L, b, &err) == PARZ_OK, "%s", err.message);
+    check_code(big, b, n, L, "scaled weights");
+    CHECK(memcmp(a, b, n) == 0, "%u bits: weights times 2^37 give other lengths", L);
+  }
+  free(small), free(big), free(a), free(b);
+}
+
 /* ---------------- canonical code words ---------------- */
 
 static uint32_t unreverse(uint32_t c, unsigned l) {
@@ -472,6 +501,7 @@ int main(void) {
   exhaustive();
   medium();
   large();
+  scaled();
   canonical();
   bits();
   decoder();
