@@ -12,6 +12,7 @@
 #include "check.h"
 #include "fnv_hash.h"
 #include "huffman.h"
+#include "huffman_build.h"
 #include "xorshift.h"
 
 static uint64_t cost(const uint64_t* freq, const uint8_t* len, size_t n) {
@@ -212,6 +213,48 @@ static void medium(void) {
           "round %d: %zu symbols, %u bits: cost %llu, reference %llu", round, m, L,
           (unsigned long long)cost(freq, len, n), (unsigned long long)cost(freq, ref, n));
   }
+}
+
+/* The stack builder for small alphabets (the residual coders', on the CPU and the GPU) gives
+ * parz_huff_lengths's very lengths, ties and the limits' package-merge included, and refuses
+ * what parz_huff_lengths refuses; its canonical words are parz_huff_codes's. */
+static void small(void) {
+  uint64_t freq[PARZ_HUFF_SMALL + 1];
+  uint8_t len[PARZ_HUFF_SMALL + 1], ref[PARZ_HUFF_SMALL + 1];
+  uint32_t code[PARZ_HUFF_SMALL + 1], refcode[PARZ_HUFF_SMALL + 1];
+  unsigned limited = 0;
+  for (int round = 0; round < 4000; round++) {
+    const unsigned n = 1 + (unsigned)(xorshift_next() % PARZ_HUFF_SMALL);
+    const unsigned L = 4 + (unsigned)(xorshift_next() % 9);
+    const int ties = round % 3 == 0;
+    for (unsigned s = 0; s < n; s++)
+      freq[s] = ties ? xorshift_next() % 4 : random_freq();
+    parz_error err;
+    const int rc = parz_huff_lengths(freq, n, L, ref, &err);
+    const int small_rc = parz_huff_small_lengths(freq, n, L, len);
+    CHECK((rc == PARZ_OK) == (small_rc == 0), "round %d: %u symbols, %u bits: %d against %d", round,
+          n, L, rc, small_rc);
+    if (rc != PARZ_OK)
+      continue;
+    CHECK(memcmp(len, ref, n) == 0, "round %d: %u symbols, %u bits: other lengths", round, n, L);
+    unsigned longest = 0;
+    for (unsigned s = 0; s < n; s++)
+      longest = ref[s] > longest ? ref[s] : longest;
+    limited += longest == L;
+    CHECK(parz_huff_codes(ref, n, L, refcode, &err) == PARZ_OK, "%s", err.message);
+    CHECK(parz_huff_canonical(len, n, L, code) == 0 && memcmp(code, refcode, n * 4) == 0,
+          "round %d: other code words", round);
+  }
+  CHECK(limited > 100, "only %u codes reached their limit", limited);
+  /* out of its ranges: refused, every length 0 */
+  memset(freq, 0, sizeof freq);
+  freq[0] = freq[1] = freq[2] = 1;
+  CHECK(parz_huff_small_lengths(freq, 3, 1, len) == 1 && !len[0] && !len[1] && !len[2],
+        "3 symbols in 1-bit codes");
+  CHECK(parz_huff_small_lengths(freq, PARZ_HUFF_SMALL + 1, 12, len) == 1, "%u symbols",
+        PARZ_HUFF_SMALL + 1);
+  freq[1] = (uint64_t)1 << 56;
+  CHECK(parz_huff_small_lengths(freq, 3, 12, len) == 1, "a weight of 2^56");
 }
 
 /* ---------------- lengths: large alphabets, limits, determinism ---------------- */
@@ -500,6 +543,7 @@ static void decoder(void) {
 int main(void) {
   exhaustive();
   medium();
+  small();
   large();
   scaled();
   canonical();

@@ -4,19 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct {
-  uint64_t w;
-  uint32_t sym;
-} leaf;
+#include "huffman_build.h"
 
-/* The order of the leaves: by weight, then by symbol (a total order: the same on every host). */
-static int leaf_before(const leaf* a, const leaf* b) {
-  return a->w != b->w ? a->w < b->w : a->sym < b->sym;
-}
+typedef parz_huff_leaf leaf;
 
 static int by_weight(const void* a, const void* b) {
   const leaf *x = (const leaf*)a, *y = (const leaf*)b;
-  return leaf_before(x, y) ? -1 : leaf_before(y, x);
+  return parz_huff_leaf_before(x, y) ? -1 : parz_huff_leaf_before(y, x);
 }
 
 /* Sorts the m leaves as keys weight * 2^sb + symbol (sb bits hold every symbol; the caller has
@@ -50,7 +44,7 @@ static void radix_leaves(leaf* v, size_t m, unsigned sb, uint64_t* key, uint64_t
     v[i] = (leaf){key[i] >> sb, (uint32_t)(key[i] & (((uint64_t)1 << sb) - 1))};
 }
 
-/* The leaves in leaf_before's order: keys sorted by their bytes where the weights and symbols fit
+/* The leaves in parz_huff_leaf_before's order: keys sorted by their bytes where the weights and symbols fit
  * 64 bits together (work holds 2m keys), else qsort, and few by insertion. */
 static void sort_leaves(leaf* v, size_t m, size_t n, uint64_t* work) {
   if (m > 32) {
@@ -66,90 +60,7 @@ static void sort_leaves(leaf* v, size_t m, size_t n, uint64_t* work) {
       radix_leaves(v, m, sb, work, work + m);
     return;
   }
-  for (size_t i = 1; i < m; i++) {
-    leaf x = v[i];
-    size_t j = i;
-    for (; j > 0 && leaf_before(&x, &v[j - 1]); j--)
-      v[j] = v[j - 1];
-    v[j] = x;
-  }
-}
-
-/* Huffman's code for the m >= 2 sorted leaves (two queues: the leaves, and the merged nodes in
- * the order they are made, which is by weight; a leaf goes first on a tie). depth[i] = leaf i's
- * length; returns the longest. work holds 2m weights and 2m parents. */
-static unsigned huffman(const leaf* lv, size_t m, uint8_t* depth, uint64_t* nw, uint32_t* parent) {
-  size_t li = 0, ni = m, nn = m;
-  for (size_t k = 0; k + 1 < m; k++) {
-    uint64_t sum = 0;
-    for (int j = 0; j < 2; j++) {
-      if (li < m && (ni >= nn || lv[li].w <= nw[ni])) {
-        sum += lv[li].w;
-        parent[li++] = (uint32_t)nn;
-      } else {
-        sum += nw[ni];
-        parent[ni++] = (uint32_t)nn;
-      }
-    }
-    nw[nn++] = sum;
-  }
-  /* nodes are made after their children: depths from the root (2m - 2) down */
-  unsigned longest = 0;
-  depth[2 * m - 2] = 0;
-  for (size_t v = 2 * m - 2; v-- > 0;) {
-    unsigned d = depth[parent[v]] + 1u;
-    depth[v] = (uint8_t)(d > 255u ? 255u : d);
-    if (v < m && d > longest)
-      longest = d;
-  }
-  return longest;
-}
-
-/* Package-merge for the m >= 2 sorted leaves, at most L bits (m <= 2^L): the optimal lengths
- * under the limit. Level L's list is the leaves; each level above merges the leaves with the
- * packages (pairs) of the level below, keeping its 2m - 2 lightest items (a leaf first on a
- * tie). The solution takes the 2m - 2 first items of level 1 and, below each taken package, the
- * two items it packed; a leaf's length is the number of levels where it is taken, and the
- * leaves taken at a level are always its lightest ones. pkg[j][k] records whether item k of
- * level j is a package. */
-static void package_merge(const leaf* lv, size_t m, unsigned L, uint8_t* len, uint64_t* a,
-                          uint64_t* b, uint8_t* pkg) {
-  size_t cap = 2 * m - 2, n_prev = m;
-  uint64_t *prev = a, *cur = b;
-  for (size_t i = 0; i < m; i++)
-    prev[i] = lv[i].w;
-  for (unsigned j = L - 1; j >= 1; j--) {
-    uint8_t* flag = pkg + (size_t)j * cap;
-    size_t npk = n_prev / 2, li = 0, pi = 0, k = 0;
-    while (k < cap && (li < m || pi < npk)) {
-      uint64_t pw = pi < npk ? prev[2 * pi] + prev[2 * pi + 1] : 0;
-      if (li < m && (pi >= npk || lv[li].w <= pw)) {
-        cur[k] = lv[li++].w;
-        flag[k++] = 0;
-      } else {
-        cur[k] = pw;
-        flag[k++] = 1;
-        pi++;
-      }
-    }
-    n_prev = k;
-    uint64_t* t = prev;
-    prev = cur;
-    cur = t;
-  }
-  memset(len, 0, m);
-  size_t need = cap;
-  for (unsigned j = 1; j < L; j++) {
-    const uint8_t* flag = pkg + (size_t)j * cap;
-    size_t packages = 0;
-    for (size_t k = 0; k < need; k++)
-      packages += flag[k];
-    for (size_t i = 0; i < need - packages; i++)
-      len[i]++;
-    need = 2 * packages;
-  }
-  for (size_t i = 0; i < need; i++)
-    len[i]++;
+  parz_huff_insertion(v, m);
 }
 
 int parz_huff_lengths(const uint64_t* freq, size_t n, unsigned max_len, uint8_t* len,
@@ -198,13 +109,13 @@ int parz_huff_lengths(const uint64_t* freq, size_t n, unsigned max_len, uint8_t*
       lv[j++] = (leaf){freq[s], (uint32_t)s};
   sort_leaves(lv, m, n, w1); /* w1 and w2 hold the 2m keys it may need */
   int rc = PARZ_OK;
-  if (huffman(lv, m, depth, w1, parent) > max_len) {
+  if (parz_huff_merge(lv, m, depth, w1, parent) > max_len) {
     uint8_t* pkg = (uint8_t*)malloc((size_t)max_len * cap);
     if (!pkg) {
       rc = parz_fail(err, PARZ_ERR_NOMEM, "huffman: no memory to limit %zu symbols to %u bits", m,
                      max_len);
     } else {
-      package_merge(lv, m, max_len, depth, w1, w2, pkg);
+      parz_huff_package_merge(lv, m, max_len, depth, w1, w2, pkg);
       free(pkg);
     }
   }
@@ -229,13 +140,9 @@ uint64_t parz_huff_kraft(const uint8_t* len, size_t n, unsigned max_len) {
 
 int parz_huff_codes(const uint8_t* len, size_t n, unsigned max_len, uint32_t* code,
                     parz_error* err) {
-  uint32_t first[PARZ_HUFF_LEN_LIMIT + 1], count[PARZ_HUFF_LEN_LIMIT + 1];
-  if (max_len < 1 || max_len > PARZ_HUFF_LEN_LIMIT ||
-      parz_huff_limits(len, n, max_len, first, count))
+  if (parz_huff_canonical(len, n, max_len, code))
     return parz_fail(err, PARZ_ERR_STREAM, "huffman: code lengths (at most %u) are no prefix code",
                      max_len);
-  for (size_t s = 0; s < n; s++)
-    code[s] = len[s] ? parz_huff_reverse(first[len[s]]++, len[s]) : 0;
   return PARZ_OK;
 }
 

@@ -8,146 +8,67 @@
 #include "bitio.h"
 #include "block_common.h"
 #include "huffman.h"
+#include "residual_encode.h"
 
-size_t parz_ll_residual_bound(size_t n, unsigned w) { return 1 + n * (w / 8); }
+size_t parz_ll_residual_bound(size_t n, unsigned w) { return parz_ll_raw_bytes(n, w); }
 
 void parz_ll_huffman_lengths(const uint64_t* freq, unsigned ns, unsigned max_len, uint8_t* len) {
-  /* ns <= 256 symbols fit any max_len >= 8, and a segment's counts are far below 2^56 */
-  if (parz_huff_lengths(freq, ns, max_len, len, NULL) != PARZ_OK)
-    memset(len, 0, ns);
-}
-
-/* The codes of a coder for the residuals' bit-length counts per context (freq): lengths and
- * codes per context; returns the stream's bits with its lengths. */
-static uint64_t plan(uint64_t freq[][65], unsigned w, unsigned coder, uint8_t len[][65],
-                     uint32_t code[][65]) {
-  unsigned c, k, ns = w + 1, nc = parz_ll_contexts(w, coder);
-  uint64_t bits = 4u * ns * nc;
-  for (c = 0; c < nc; c++) {
-    parz_ll_huffman_lengths(freq[c], ns, PARZ_LL_CODE_MAX, len[c]);
-    parz_huff_codes(len[c], ns, PARZ_LL_CODE_MAX, code[c], NULL);
-    for (k = 0; k < ns; k++)
-      bits += freq[c][k] * (len[c][k] + (k >= 2 ? k - 1 : 0));
-  }
-  return bits;
-}
-
-/* Residuals z[0..n) into wr with the code of its coder (contexts or one code), the first in
- * context 0; returns the stream's end in bytes, its last byte padded. */
-static size_t code_run(parz_bitw* wr, const uint64_t* z, size_t n, int contexts, uint8_t len[][65],
-                       uint32_t code[][65]) {
-  unsigned previous = 0;
-  size_t i;
-  for (i = 0; i < n; i++) {
-    const unsigned c = contexts ? parz_ll_context_of(previous) : 0, k = parz_bitlen64(z[i]);
-    const unsigned l = len[c][k], below = k >= 2 ? k - 1 : 0;
-    if (l + below <= 56) {
-      /* the code word and the bits below the leading one in one call */
-      uint64_t low = k ? z[i] & (((uint64_t)1 << (k - 1)) - 1) : 0;
-      parz_bitw_put56(wr, code[c][k] | low << l, l + below);
-    } else {
-      parz_bitw_put(wr, code[c][k], l);
-      parz_bitw_put64(wr, z[i] & (((uint64_t)1 << (k - 1)) - 1), below);
-      parz_bitw_flush_bytes(wr);
-    }
-    previous = k;
-  }
-  return parz_bitw_finish(wr);
-}
-
-/* The code lengths of nc codes of ns symbols, 4 bits each. */
-static void put_lengths(parz_bitw* wr, uint8_t len[][65], unsigned nc, unsigned ns) {
-  unsigned c, k;
-  for (c = 0; c < nc; c++)
-    for (k = 0; k < ns; k++)
-      parz_bitw_put(wr, len[c][k], 4);
+  /* ns <= 65 symbols fit any max_len >= 7, and a segment's counts are far below 2^56 */
+  parz_huff_small_lengths(freq, ns, max_len, len);
 }
 
 /* The raw coder's bytes of z[0..n); returns them. */
 static size_t code_raw(const uint64_t* z, size_t n, unsigned w, uint8_t* dst) {
   size_t i;
   dst[0] = PARZ_LL_CODER_RAW;
-  for (i = 0; i < n; i++) {
-    unsigned b;
-    for (b = 0; b < w / 8; b++)
-      dst[1 + i * (w / 8) + b] = (uint8_t)(z[i] >> (8 * b));
-  }
+  for (i = 0; i < n; i++)
+    parz_ll_raw_put(dst + 1, i, z[i], w);
   return parz_ll_residual_bound(n, w);
 }
 
 size_t parz_ll_code_residuals(const uint64_t* z, size_t n, unsigned w, uint8_t* dst) {
-  static const unsigned coders[2] = {PARZ_LL_CODER_LENGTHS, PARZ_LL_CODER_CONTEXT};
   uint8_t len[2][PARZ_LL_CONTEXTS][65];
   uint32_t code[2][PARZ_LL_CONTEXTS][65];
   uint64_t bits[2], freq[PARZ_LL_CONTEXTS][65], odd[PARZ_LL_CONTEXTS][65], all[1][65];
-  unsigned k, c, pick, coder, nc, ns = w + 1, previous = 0;
-  const size_t run = (size_t)1 << PARZ_LL_RUN_Q;
-  const int runs = n > run; /* more than one run: coder 3 */
-  size_t i, r, m, at, lengths_end, raw = parz_ll_residual_bound(n, w);
+  unsigned k, c, pick, coder, ns = w + 1;
+  const int runs = parz_ll_runs_of(n); /* more than one run: coder 3 */
+  size_t r, m, at, lengths_end, raw = parz_ll_residual_bound(n, w);
   parz_bitw wr;
   /* one pass counts per context; the single code's counts are their sums */
   memset(freq, 0, sizeof freq);
-  memset(all, 0, sizeof all);
-  /* two counts, even and odd residuals, so that runs of one bit length do not wait on their
-   * own increments */
   memset(odd, 0, sizeof odd);
-  for (i = 0; i + 1 < n; i += 2) {
-    unsigned k1;
-    if (runs && !(i & (run - 1)))
-      previous = 0; /* coder 3: each run starts in context 0 (runs are of even length) */
-    k = parz_bitlen64(z[i]);
-    k1 = parz_bitlen64(z[i + 1]);
-    freq[parz_ll_context_of(previous)][k]++;
-    odd[parz_ll_context_of(k)][k1]++;
-    previous = k1;
-  }
-  if (i < n) {
-    if (runs && !(i & (run - 1)))
-      previous = 0;
-    k = parz_bitlen64(z[i]);
-    freq[parz_ll_context_of(previous)][k]++;
-  }
+  memset(all, 0, sizeof all);
+  parz_ll_count(z, n, runs, freq, odd, w);
   for (c = 0; c < parz_ll_contexts(w, PARZ_LL_CODER_CONTEXT); c++)
-    for (k = 0; k < ns; k++) {
-      freq[c][k] += odd[c][k];
+    for (k = 0; k < ns; k++)
       all[0][k] += freq[c][k];
-    }
-  bits[0] = plan(all, w, coders[0], len[0], code[0]);
-  bits[1] = plan(freq, w, coders[1], len[1], code[1]);
-  pick = bits[1] < bits[0];
-  if (1 + (bits[pick] + 7) / 8 >= raw)
+  bits[0] = parz_ll_plan(all, w, PARZ_LL_CODER_LENGTHS, len[0], code[0]);
+  bits[1] = parz_ll_plan(freq, w, PARZ_LL_CODER_CONTEXT, len[1], code[1]);
+  coder = parz_ll_pick(bits[0], bits[1], raw);
+  if (coder == PARZ_LL_CODER_RAW)
     return code_raw(z, n, w, dst);
-  coder = coders[pick];
-  nc = parz_ll_contexts(w, coder);
+  pick = coder == PARZ_LL_CODER_CONTEXT;
   if (!runs) { /* coder 1 or 2: the residuals right after the lengths' bits */
     dst[0] = (uint8_t)coder;
     parz_bitw_init(&wr, dst, raw, 1);
-    put_lengths(&wr, len[pick], nc, ns);
+    parz_ll_put_lengths(&wr, len[pick], parz_ll_contexts(w, coder), w);
     parz_bitw_flush_bytes(&wr);
-    return code_run(&wr, z, n, coder == PARZ_LL_CODER_CONTEXT, len[pick], code[pick]);
+    return parz_ll_code_run(&wr, z, n, pick, len[pick], code[pick]);
   }
-  dst[0] = (uint8_t)PARZ_LL_CODER_RUNS;
-  dst[1] = (uint8_t)coder;
-  dst[2] = (uint8_t)PARZ_LL_RUN_Q;
-  parz_bitw_init(&wr, dst, raw, PARZ_LL_RUN_HEAD);
-  put_lengths(&wr, len[pick], nc, ns);
-  lengths_end = parz_bitw_finish(&wr);
-  m = (n + run - 1) / run;
-  /* each run after the u16 byte lengths of all runs but the last */
-  at = lengths_end + 2 * (m - 1);
+  lengths_end = parz_ll_runs_head(dst, raw, coder, len[pick], w);
+  m = parz_ll_run_count(n);
+  at = parz_ll_runs_start(lengths_end, n);
   for (r = 0; r < m; r++) {
-    const size_t i0 = r * run, count = n - i0 > run ? run : n - i0;
+    const size_t i0 = r * PARZ_LL_RUN, count = n - i0 > PARZ_LL_RUN ? PARZ_LL_RUN : n - i0;
     size_t end;
     if (at >= raw)
       return code_raw(z, n, w, dst);
     parz_bitw_init(&wr, dst, raw, at);
-    end = code_run(&wr, z + i0, count, coder == PARZ_LL_CODER_CONTEXT, len[pick], code[pick]);
+    end = parz_ll_code_run(&wr, z + i0, count, pick, len[pick], code[pick]);
     if (wr.overflow || end >= raw)
       return code_raw(z, n, w, dst);
-    if (r + 1 < m) {
-      dst[lengths_end + 2 * r] = (uint8_t)(end - at);
-      dst[lengths_end + 2 * r + 1] = (uint8_t)((end - at) >> 8);
-    }
+    if (r + 1 < m)
+      parz_ll_run_length_put(dst, lengths_end, r, end - at);
     at = end;
   }
   return at;

@@ -23,10 +23,7 @@
 
 #include "parz.h"
 #include "residual_decode.h" /* the coders' numbers, the decoding loop */
-
-/* The encoder's runs of coder 3: 2^9 = 512 residuals, so that a segment of 4 blocks of 4096
- * values is 32 runs, one per lane of a GPU warp. */
-#define PARZ_LL_RUN_Q 9u
+#include "residual_encode.h" /* the encoding's steps, coder 3's runs (PARZ_LL_RUN_Q) */
 
 /* Bytes of n raw residuals with their coder byte: the most a segment takes. */
 size_t parz_ll_residual_bound(size_t n, unsigned w);

@@ -1,0 +1,187 @@
+/* The lossless codec's residual encoder, its steps one at a time (internal, header-only): the
+ * residuals' bit-length counts, each coder's code and size, the choice among them and the writers
+ * of coders 0 to 3 (residual_coder.h describes the bytes). Compiled as C99 for the CPU encoder
+ * (residual_coder.c, parz_ll_code_residuals, which runs them in order) and as CUDA C++ for the
+ * GPU's (gpu/lossless/), which runs them on a warp's lanes, so that both write the same bytes:
+ * block_common.h's contract. */
+#ifndef PARZ_LL_RESIDUAL_ENCODE_H
+#define PARZ_LL_RESIDUAL_ENCODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bitio.h"
+#include "block_common.h"
+#include "huffman_build.h"
+#include "residual_decode.h"
+
+/* The encoder's runs of coder 3: 2^9 = 512 residuals, so that a segment of 4 blocks of 4096
+ * values is 32 runs, one per lane of a GPU warp. */
+#define PARZ_LL_RUN_Q 9u
+#define PARZ_LL_RUN ((size_t)1 << PARZ_LL_RUN_Q)
+
+/* Bytes of n raw residuals of w bits with their coder byte: the most a segment takes. */
+PARZ_HD size_t parz_ll_raw_bytes(size_t n, unsigned w) { return 1 + n * (w / 8); }
+
+/* Whether a segment of n residuals is written as runs (coder 3): more than one run. */
+PARZ_HD int parz_ll_runs_of(size_t n) { return n > PARZ_LL_RUN; }
+
+/* The context of residual i of z, a segment's (runs: coder 3's, whose runs each start in
+ * context 0). */
+PARZ_HD unsigned parz_ll_context_at(const uint64_t* z, size_t i, int runs) {
+  if (i == 0 || (runs && !(i & (PARZ_LL_RUN - 1))))
+    return 0;
+  return parz_ll_context_of(parz_bitlen64(z[i - 1]));
+}
+
+/* The bit lengths of z[0..n) counted per context into freq (PARZ_LL_CONTEXTS x 65, zeroed by the
+ * caller), the context of each residual as parz_ll_context_at gives it. odd (the same size,
+ * zeroed) counts the odd residuals, so that runs of one bit length do not wait on their own
+ * increments; added into freq at the end. */
+PARZ_HD void parz_ll_count(const uint64_t* z, size_t n, int runs, uint64_t freq[][65],
+                           uint64_t odd[][65], unsigned w) {
+  unsigned previous = 0, k, c;
+  size_t i;
+  for (i = 0; i + 1 < n; i += 2) {
+    unsigned k1;
+    if (runs && !(i & (PARZ_LL_RUN - 1)))
+      previous = 0; /* each run starts in context 0 (runs are of even length) */
+    k = parz_bitlen64(z[i]);
+    k1 = parz_bitlen64(z[i + 1]);
+    freq[parz_ll_context_of(previous)][k]++;
+    odd[parz_ll_context_of(k)][k1]++;
+    previous = k1;
+  }
+  if (i < n) {
+    if (runs && !(i & (PARZ_LL_RUN - 1)))
+      previous = 0;
+    k = parz_bitlen64(z[i]);
+    freq[parz_ll_context_of(previous)][k]++;
+  }
+  for (c = 0; c < parz_ll_contexts(w, PARZ_LL_CODER_CONTEXT); c++)
+    for (k = 0; k <= w; k++)
+      freq[c][k] += odd[c][k];
+}
+
+/* The code of one context for its counts freq[0..w] (ns = w + 1 symbols): its lengths (at most
+ * PARZ_LL_CODE_MAX bits; all 0 where the counts make no code) and words; returns the bits its
+ * residuals take, code words and the bits below each leading one. */
+PARZ_HD uint64_t parz_ll_plan_context(const uint64_t* freq, unsigned w, uint8_t* len,
+                                      uint32_t* code) {
+  const unsigned ns = w + 1;
+  uint64_t bits = 0;
+  unsigned k;
+  parz_huff_small_lengths(freq, ns, PARZ_LL_CODE_MAX, len);
+  parz_huff_canonical(len, ns, PARZ_LL_CODE_MAX, code);
+  for (k = 0; k < ns; k++)
+    bits += freq[k] * (len[k] + (k >= 2 ? k - 1 : 0));
+  return bits;
+}
+
+/* The bits of a coder's code lengths: 4 per symbol and context. */
+PARZ_HD uint64_t parz_ll_lengths_bits(unsigned w, unsigned coder) {
+  return 4u * (uint64_t)(w + 1) * parz_ll_contexts(w, coder);
+}
+
+/* The codes of a coder (1: one code, freq[0]; 2: one per context) for the counts per context
+ * (freq): lengths and words per context; returns the stream's bits with its lengths. */
+PARZ_HD uint64_t parz_ll_plan(uint64_t freq[][65], unsigned w, unsigned coder, uint8_t len[][65],
+                              uint32_t code[][65]) {
+  unsigned c, nc = parz_ll_contexts(w, coder);
+  uint64_t bits = parz_ll_lengths_bits(w, coder);
+  for (c = 0; c < nc; c++)
+    bits += parz_ll_plan_context(freq[c], w, len[c], code[c]);
+  return bits;
+}
+
+/* The coder a segment of raw bytes `raw` gets from the bits of coder 1 and coder 2 (the smaller;
+ * coder 1 on a tie): PARZ_LL_CODER_RAW where its bytes would reach raw's. */
+PARZ_HD unsigned parz_ll_pick(uint64_t bits1, uint64_t bits2, size_t raw) {
+  const int two = bits2 < bits1;
+  const uint64_t bits = two ? bits2 : bits1;
+  if (1 + (bits + 7) / 8 >= raw)
+    return PARZ_LL_CODER_RAW;
+  return two ? PARZ_LL_CODER_CONTEXT : PARZ_LL_CODER_LENGTHS;
+}
+
+/* Residual i of a raw segment (dst: its bytes after the coder byte), w / 8 bytes little-endian. */
+PARZ_HD void parz_ll_raw_put(uint8_t* dst, size_t i, uint64_t z, unsigned w) {
+  unsigned b;
+  for (b = 0; b < w / 8; b++)
+    dst[i * (w / 8) + b] = (uint8_t)(z >> (8 * b));
+}
+
+/* The code lengths of nc codes of w + 1 symbols, 4 bits each. */
+PARZ_HD void parz_ll_put_lengths(parz_bitw* wr, uint8_t len[][65], unsigned nc, unsigned w) {
+  unsigned c, k;
+  for (c = 0; c < nc; c++)
+    for (k = 0; k <= w; k++)
+      parz_bitw_put(wr, len[c][k], 4);
+}
+
+/* Residuals z[0..n) into wr with the code of its coder (contexts or one code), the first in
+ * context 0; returns the stream's end in bytes, its last byte padded. */
+PARZ_HD size_t parz_ll_code_run(parz_bitw* wr, const uint64_t* z, size_t n, int contexts,
+                                uint8_t len[][65], uint32_t code[][65]) {
+  unsigned previous = 0;
+  size_t i;
+  for (i = 0; i < n; i++) {
+    const unsigned c = contexts ? parz_ll_context_of(previous) : 0, k = parz_bitlen64(z[i]);
+    const unsigned l = len[c][k], below = k >= 2 ? k - 1 : 0;
+    if (l + below <= 56) {
+      /* the code word and the bits below the leading one in one call */
+      uint64_t low = k ? z[i] & (((uint64_t)1 << (k - 1)) - 1) : 0;
+      parz_bitw_put56(wr, code[c][k] | low << l, l + below);
+    } else {
+      parz_bitw_put(wr, code[c][k], l);
+      parz_bitw_put64(wr, z[i] & (((uint64_t)1 << (k - 1)) - 1), below);
+      parz_bitw_flush_bytes(wr);
+    }
+    previous = k;
+  }
+  return parz_bitw_finish(wr);
+}
+
+/* The bytes a run of z[0..n) takes under the code (parz_ll_code_run's stream from a byte, its
+ * last byte padded), without writing it. */
+PARZ_HD size_t parz_ll_run_bytes_of(const uint64_t* z, size_t n, int contexts, uint8_t len[][65]) {
+  unsigned previous = 0;
+  uint64_t bits = 0;
+  size_t i;
+  for (i = 0; i < n; i++) {
+    const unsigned c = contexts ? parz_ll_context_of(previous) : 0, k = parz_bitlen64(z[i]);
+    bits += len[c][k] + (k >= 2 ? k - 1 : 0);
+    previous = k;
+  }
+  return (size_t)((bits + 7) / 8);
+}
+
+/* Coder 3's head into dst (cap bytes, raw's): the coder byte, the code's coder and q, the code
+ * lengths of nc codes, padded to a byte; returns where the run lengths start. */
+PARZ_HD size_t parz_ll_runs_head(uint8_t* dst, size_t cap, unsigned coder, uint8_t len[][65],
+                                 unsigned w) {
+  parz_bitw wr;
+  dst[0] = (uint8_t)PARZ_LL_CODER_RUNS;
+  dst[1] = (uint8_t)coder;
+  dst[2] = (uint8_t)PARZ_LL_RUN_Q;
+  parz_bitw_init(&wr, dst, cap, PARZ_LL_RUN_HEAD);
+  parz_ll_put_lengths(&wr, len, parz_ll_contexts(w, coder), w);
+  return parz_bitw_finish(&wr);
+}
+
+/* Runs of a segment of n residuals. */
+PARZ_HD size_t parz_ll_run_count(size_t n) { return (n + PARZ_LL_RUN - 1) / PARZ_LL_RUN; }
+
+/* Where run 0 starts: after the u16 byte lengths of all runs but the last (lengths_end: the
+ * head's end). */
+PARZ_HD size_t parz_ll_runs_start(size_t lengths_end, size_t n) {
+  return lengths_end + 2 * (parz_ll_run_count(n) - 1);
+}
+
+/* Run r's byte length (r not the last) into its u16 slot. */
+PARZ_HD void parz_ll_run_length_put(uint8_t* dst, size_t lengths_end, size_t r, size_t bytes) {
+  dst[lengths_end + 2 * r] = (uint8_t)bytes;
+  dst[lengths_end + 2 * r + 1] = (uint8_t)(bytes >> 8);
+}
+
+#endif
