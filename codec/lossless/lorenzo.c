@@ -6,6 +6,7 @@
 #include "block_common.h"
 #include "holt.h"
 #include "lossless.h"
+#include "lossless_forward.h"
 #include "transform.h"
 
 int parz_ll_geometry_init(parz_ll_geometry* g, const parz_array* a, unsigned predictor,
@@ -62,23 +63,9 @@ int parz_ll_geometry_init(parz_ll_geometry* g, const parz_array* a, unsigned pre
   return PARZ_OK;
 }
 
-/* Block b's origin and extents; its value count. */
-static size_t block_box(const parz_ll_geometry* g, size_t b, size_t o[4], size_t e[4]) {
-  size_t count = 1;
-  int i;
-  for (i = 3; i >= 0; i--) {
-    size_t c = b % g->grid[i];
-    b /= g->grid[i];
-    o[i] = c * g->side[i];
-    e[i] = g->n[i] - o[i] < g->side[i] ? g->n[i] - o[i] : g->side[i];
-    count *= e[i];
-  }
-  return count;
-}
-
 size_t parz_ll_block_values(const parz_ll_geometry* g, size_t b) {
   size_t o[4], e[4];
-  return block_box(g, b, o, e);
+  return parz_ll_block_box(g, b, o, e);
 }
 
 /* The padded block: a zero halo of one before each used dimension. Strides q, the predictor's
@@ -93,7 +80,7 @@ typedef struct {
 
 static void frame_init(const parz_ll_geometry* g, size_t b, frame* f) {
   int i, s;
-  block_box(g, b, f->o, f->e);
+  parz_ll_block_box(g, b, f->o, f->e);
   for (i = 0; i < 4; i++)
     f->pad[i] = g->n[i] > 1 && g->side[i] > 1;
   f->q[3] = 1;
@@ -158,8 +145,7 @@ static void residual_row(const frame* f, int terms, size_t n, uint64_t mask, uin
                          const uint64_t* restrict v, uint64_t* restrict z) {
   size_t x;
   for (x = 0; x < n; x++) {
-    uint64_t r = (v[x] - predict(f, terms, v + x)) & mask;
-    z[x] = ((r << 1) ^ (0 - ((r & top) != 0))) & mask;
+    z[x] = parz_ll_zigzag((v[x] - predict(f, terms, v + x)) & mask, mask, top);
   }
 }
 

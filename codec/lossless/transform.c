@@ -2,8 +2,9 @@
 #include "transform.h"
 
 #include <float.h>
-#include <math.h>
 #include <string.h>
+
+#include "lossless_forward.h"
 
 /* A scale needs i / S rounded as the format says: a wider evaluation, or -ffast-math (a division
  * by a reciprocal's product, the rounding of nearest() folded away), would round otherwise. */
@@ -18,21 +19,6 @@ int parz_ll_transform_valid(unsigned k, parz_type type) {
 #endif
 }
 
-/* The nearest integer of x (|x| < 2^51) by adding and taking away 1.5 * 2^52, which leaves x
- * rounded to an integer in the current rounding mode, as llrint (no call). */
-static double nearest_small(double x) {
-  const double t = x + 6755399441055744.0;
-  return t - 6755399441055744.0;
-}
-
-/* The nearest integer of x, as llrint. The encoder's check and its load both go through these,
- * so they always agree. */
-static int64_t nearest(double x) {
-  if (fabs(x) < 2251799813685248.0)
-    return (int64_t)nearest_small(x);
-  return (int64_t)llrint(x);
-}
-
 /* Values a float32 check takes between its looks at the outcome. */
 #define FITS_GROUP 64u
 
@@ -44,33 +30,24 @@ int parz_ll_scale_fits(parz_type type, const void* values, size_t n, unsigned k)
   if (type == PARZ_DOUBLE) {
     const double* v = (const double*)values;
     for (i = 0; i < n; i++) {
-      double x = v[i] * s;
-      if (!(x > -9.2e18 && x < 9.2e18))
-        return 0;
-      double back = parz_ll_scaled_double(nearest(x), s);
-      uint64_t b0, b1; /* bit patterns: -0.0 is not 0.0 */
-      memcpy(&b0, &back, 8);
-      memcpy(&b1, &v[i], 8);
-      if (b0 != b1)
+      uint64_t b; /* bit patterns: -0.0 is not 0.0 */
+      memcpy(&b, &v[i], 8);
+      if (!parz_ll_fits64(v[i], b, s))
         return 0;
     }
     return 1;
   }
-  /* float32: |x| < 2.1e9 is far below 2^51, where nearest() is its addition and subtraction;
-   * each group of values checked without a branch, so that the loop runs on vectors */
+  /* float32: |x| < 2.1e9 is far below 2^51, where the nearest integer is an addition and a
+   * subtraction; each group of values checked without a branch, so that the loop runs on vectors */
   const float* v = (const float*)values;
   for (i = 0; i < n; i += FITS_GROUP) {
     const size_t end = n - i < FITS_GROUP ? n : i + FITS_GROUP;
     unsigned bad = 0;
     size_t j;
     for (j = i; j < end; j++) {
-      const double x = (double)v[j] * s;
-      const int in = x > -2.1e9 && x < 2.1e9;
-      const float back = parz_ll_scaled_float((int32_t)(int64_t)nearest_small(in ? x : 0.0), s);
-      uint32_t b0, b1;
-      memcpy(&b0, &back, 4);
-      memcpy(&b1, &v[j], 4);
-      bad |= !in | (b0 != b1);
+      uint32_t b;
+      memcpy(&b, &v[j], 4);
+      bad |= !parz_ll_fits32(v[j], b, s);
     }
     if (bad)
       return 0;
@@ -88,7 +65,7 @@ void parz_ll_load_row(parz_type type, const void* values, size_t at, size_t n, u
       for (i = 0; i < n; i++) {
         uint64_t b;
         memcpy(&b, &v[i], 8);
-        u[i] = k ? (uint64_t)nearest(v[i] * s) : parz_ll_image(b, (uint64_t)1 << 63, ~(uint64_t)0);
+        u[i] = parz_ll_forward64(v[i], b, k, s);
       }
       break;
     }
@@ -97,8 +74,7 @@ void parz_ll_load_row(parz_type type, const void* values, size_t at, size_t n, u
       for (i = 0; i < n; i++) {
         uint32_t b;
         memcpy(&b, &v[i], 4);
-        u[i] = k ? (uint32_t)(int32_t)nearest((double)v[i] * s)
-                 : parz_ll_image(b, (uint64_t)1 << 31, 0xffffffffu);
+        u[i] = parz_ll_forward32(v[i], b, k, s);
       }
       break;
     }
