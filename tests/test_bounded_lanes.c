@@ -26,11 +26,12 @@ static unsigned long long segments_seen, refusals_seen, rounds_total, redecodes;
 /* The warp's steps on `lanes` emulated lanes: every lane's first decode, then rounds of the
  * lanes taking the previous lane's end (all read before any lane decodes again) until none
  * moves, the counts, and the codes written. Returns 1 with the codes in out, 0 refused. */
-static int lanes_decode(const parz_huff_decoder* d, const uint8_t* p, size_t bytes, uint64_t bit0,
-                        uint64_t len, size_t count, unsigned lanes, uint32_t lead, int32_t* out) {
+static int lanes_decode(const parz_huff_decoder* d, const uint32_t* steps, const uint8_t* p,
+                        size_t bytes, uint64_t bit0, uint64_t len, size_t count, unsigned lanes,
+                        uint32_t lead, int32_t* out) {
   if (!parz_bounded_lanes_fit(len, count))
     return 0;
-  const parz_bounded_lanes s = parz_bounded_lanes_init(d, d->table, p, bytes, bit0);
+  const parz_bounded_lanes s = parz_bounded_lanes_init(d, d->table, steps, p, bytes, bit0);
   parz_bounded_lane o[LANES_MAX];
   uint32_t want[LANES_MAX];
   for (unsigned l = 0; l < lanes; l++)
@@ -68,11 +69,13 @@ static int lanes_decode(const parz_huff_decoder* d, const uint8_t* p, size_t byt
 }
 
 /* Segment [bit0, bit0 + len) of count codes, serially and on each lane count: accepted alike
- * with the same codes, or refused alike. */
-static void same_segment(const parz_huff_decoder* d, const uint8_t* p, size_t bytes, uint64_t bit0,
-                         uint64_t len, size_t count, const char* what) {
-  static const unsigned lane_counts[] = {32, 1, 2, 7, 64};
-  static const uint32_t leads[] = {64, 0, 1, 13, 200}; /* bits before a lane's guessed start */
+ * with the same codes, or refused alike; the lanes by steps (steps), and token by token on 32
+ * lanes. */
+static void same_segment(const parz_huff_decoder* d, const uint32_t* steps, const uint8_t* p,
+                         size_t bytes, uint64_t bit0, uint64_t len, size_t count,
+                         const char* what) {
+  static const unsigned lane_counts[] = {32, 1, 2, 7, 64, 32};
+  static const uint32_t leads[] = {64, 0, 1, 13, 200, 64}; /* bits before a lane's guessed start */
   int32_t* want = (int32_t*)malloc(count * 4);
   int32_t* got = (int32_t*)malloc(count * 4);
   parz_bitr r;
@@ -84,16 +87,63 @@ static void same_segment(const parz_huff_decoder* d, const uint8_t* p, size_t by
   refusals_seen += !ok;
   for (unsigned k = 0; k < sizeof lane_counts / sizeof lane_counts[0]; k++) {
     memset(got, 0x5a, count * 4);
-    const int lok = lanes_decode(d, p, bytes, bit0, len, count, lane_counts[k], leads[k], got);
+    const int by_steps = k + 1 < sizeof lane_counts / sizeof lane_counts[0];
+    const int lok = lanes_decode(d, by_steps ? steps : NULL, p, bytes, bit0, len, count,
+                                 lane_counts[k], leads[k], got);
     CHECK(lok == ok,
-          "%s: %u lanes (lead %u) %s a segment of %zu codes in %llu bits the serial decode %s",
-          what, lane_counts[k], leads[k], lok ? "accept" : "refuse", count, (unsigned long long)len,
-          ok ? "accepts" : "refuses");
+          "%s: %u lanes (lead %u, %s) %s a segment of %zu codes in %llu bits the serial decode %s",
+          what, lane_counts[k], leads[k], by_steps ? "steps" : "tokens", lok ? "accept" : "refuse",
+          count, (unsigned long long)len, ok ? "accepts" : "refuses");
     if (ok && lok)
       CHECK(memcmp(got, want, count * 4) == 0, "%s: %u lanes' codes differ", what, lane_counts[k]);
   }
   free(want);
   free(got);
+}
+
+/* Every entry of d's step table (steps): its bits end a token of the chain from the window's first
+ * bit, its codes are those of the tokens before, zero where they all are, and the next token does
+ * not end within the table's bits (or starts no word): random bits past them change none of it. */
+static void check_steps(const parz_huff_decoder* d, const uint32_t* steps, const char* what) {
+  const unsigned T = d->table_bits;
+  const uint64_t mask = ((uint64_t)1 << T) - 1;
+  unsigned long long tokens = 0;
+  for (uint32_t i = 0; i < (1u << T); i++) {
+    uint8_t buf[16];
+    for (int k = 0; k < 16; k++)
+      buf[k] = (uint8_t)xorshift_next();
+    uint64_t w;
+    memcpy(&w, buf, 8);
+    w = (w & ~mask) | i;
+    memcpy(buf, &w, 8);
+    const uint32_t e = steps[i], b = PARZ_BOUNDED_STEP_BITS(e);
+    parz_bitr r;
+    parz_bitr_init(&r, buf, sizeof buf, 0, 0);
+    parz_bounded_window win = {0, 0};
+    uint64_t codes = 0;
+    int zeros = 1;
+    size_t n = 1;
+    while (r.pos < b) {
+      int32_t code;
+      n = parz_bounded_read_token(d, d->table, mask, &r, &win, &code);
+      if (!n)
+        break;
+      codes += n;
+      zeros &= code == 0;
+      tokens++;
+    }
+    CHECK(n && r.pos == b && codes == PARZ_BOUNDED_STEP_CODES(e) &&
+              zeros == (int)PARZ_BOUNDED_STEP_ZEROS(e),
+          "%s: step entry %u (%u bits, %u codes, zeros %u) is not the tokens' (%llu bits, %llu "
+          "codes, zeros %d)",
+          what, i, b, PARZ_BOUNDED_STEP_CODES(e), PARZ_BOUNDED_STEP_ZEROS(e),
+          (unsigned long long)r.pos, (unsigned long long)codes, zeros);
+    int32_t code;
+    n = parz_bounded_read_token(d, d->table, mask, &r, &win, &code);
+    CHECK(n == 0 || r.pos > T, "%s: step entry %u stops before a token that ends at bit %llu of %u",
+          what, i, (unsigned long long)r.pos, T);
+  }
+  CHECK(tokens > 0, "%s: no step holds a token", what);
 }
 
 /* Every segment of chunk c, then (damage) each of its first segments damaged. */
@@ -112,35 +162,41 @@ static void same_chunk(const parz_bounded_chunk* c, const char* what, int damage
     return;
   const parz_huff_decoder* d = parz_bounded_decoder_huff(dec);
   const size_t n = parz_bounded_count(&c->shape);
+  uint32_t* steps = (uint32_t*)malloc(((size_t)1 << d->table_bits) * 4);
+  for (uint32_t i = 0; i < (1u << d->table_bits); i++)
+    steps[i] = parz_bounded_step_entry(d->table, d->table_bits, i);
+  check_steps(d, steps, what);
   uint64_t bit0 = 0;
   uint8_t* p = (uint8_t*)malloc(c->payload_bytes);
   memcpy(p, c->payload, c->payload_bytes);
   for (size_t g = 0; g < c->nsegments; g++) {
     const size_t count = n - g * c->segment < c->segment ? n - g * c->segment : c->segment;
     const uint64_t len = c->seg_bits[g];
-    same_segment(d, p, c->payload_bytes, bit0, len, count, what);
+    same_segment(d, steps, p, c->payload_bytes, bit0, len, count, what);
     if (damage && g < 6) {
       for (int t = 0; t < 40; t++) { /* bits flipped inside the segment */
         const uint64_t bit = bit0 + xorshift_next() % (len ? len : 1);
         if (bit / 8 >= c->payload_bytes)
           break;
         p[bit / 8] ^= (uint8_t)(1u << (bit % 8));
-        same_segment(d, p, c->payload_bytes, bit0, len, count, what);
+        same_segment(d, steps, p, c->payload_bytes, bit0, len, count, what);
         p[bit / 8] ^= (uint8_t)(1u << (bit % 8));
       }
       for (int delta = -40; delta <= 40; delta++) /* its end moved */
         if ((int64_t)len + delta >= 0 && bit0 + len + delta <= 8 * (uint64_t)c->payload_bytes)
-          same_segment(d, p, c->payload_bytes, bit0, (uint64_t)((int64_t)len + delta), count, what);
+          same_segment(d, steps, p, c->payload_bytes, bit0, (uint64_t)((int64_t)len + delta), count,
+                       what);
       for (int t = 0; t < 10; t++) { /* random bits where it lies */
         for (uint64_t k = bit0 / 8; k <= (bit0 + len) / 8 && k < c->payload_bytes; k++)
           p[k] = (uint8_t)xorshift_next();
-        same_segment(d, p, c->payload_bytes, bit0, len, count, what);
+        same_segment(d, steps, p, c->payload_bytes, bit0, len, count, what);
         memcpy(p, c->payload, c->payload_bytes);
       }
     }
     bit0 += len;
   }
   free(p);
+  free(steps);
   parz_bounded_decoder_free(dec);
 }
 
@@ -198,8 +254,8 @@ static void real(const char* dir) {
     const unsigned long long before = rounds_total, segs = segments_seen, re = redecodes;
     same_chunk(&c, r->name, 1);
     printf(
-        "%s: %zu segments, %.2f rounds and %.1f lane decodes again per segment of 5 lane "
-        "counts\n",
+        "%s: %zu segments, %.2f rounds and %.1f lane decodes again per segment of 6 lane "
+        "runs\n",
         r->name, c.nsegments, (double)(rounds_total - before) / (double)(segments_seen - segs),
         (double)(redecodes - re) / (double)(segments_seen - segs));
     parz_bounded_chunk_free(&c);

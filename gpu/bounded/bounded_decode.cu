@@ -10,8 +10,9 @@
  *      chunk's scratch (zeroed first, so that runs of zeros cost nothing), its 32 lanes each a
  *      share of the segment's bits (codec/bounded/bounded_lanes.h: the lanes decode from guessed
  *      starts and correct them from their neighbours' ends), with the codec's own token decoder
- *      (parz_bounded_read_token), the table decoder's table in shared memory; a segment the CPU
- *      refuses sets the fault record;
+ *      (parz_bounded_read_token), the table decoder's table in shared memory and beside it its
+ *      step table (short tokens taken several at a lookup); a segment the CPU refuses sets the
+ *      fault record;
  *   2. the inverse passes: Lorenzo's prefix sums, a thread per column along the leading axes and
  *      a warp per row along the last; the interpolation's passes, a thread per value each;
  *   3. the values: stored by Lorenzo's last sums along the last axis (with the range check),
@@ -95,8 +96,10 @@ struct segment_args {
  * it ends, the codes counted, and each lane's codes written after those of the lanes before it.
  * Every branch on the segment is the whole warp's. */
 __global__ void __launch_bounds__(SEGMENT_WARPS * 32) segments_kernel(const segment_args a) {
-  /* the decoder in shared memory, its table too: the long words' limits are indexed by length */
+  /* the decoder in shared memory, its table too (the long words' limits are indexed by length),
+   * and the table's step table, built from it */
   __shared__ uint32_t table[TABLE_WORDS_MAX];
+  __shared__ uint32_t steps[TABLE_WORDS_MAX];
   __shared__ parz_huff_decoder d;
   const unsigned words = 1u << a.huff.table_bits;
   for (unsigned i = threadIdx.x; i < words; i += blockDim.x)
@@ -105,6 +108,9 @@ __global__ void __launch_bounds__(SEGMENT_WARPS * 32) segments_kernel(const segm
     d = a.huff;
     d.table = table;
   }
+  __syncthreads();
+  for (unsigned i = threadIdx.x; i < words; i += blockDim.x)
+    steps[i] = parz_bounded_step_entry(table, a.huff.table_bits, i);
   __syncthreads();
   const unsigned lane = threadIdx.x & 31u;
   const unsigned long long warps = (unsigned long long)gridDim.x * SEGMENT_WARPS;
@@ -124,7 +130,7 @@ __global__ void __launch_bounds__(SEGMENT_WARPS * 32) segments_kernel(const segm
     }
     const uint32_t len = (uint32_t)(end - bit0), lim = parz_bounded_lane_limit(len, lane, 32);
     const parz_bounded_lanes s =
-        parz_bounded_lanes_init(&d, table, a.payload, (size_t)a.payload_bytes, bit0);
+        parz_bounded_lanes_init(&d, table, steps, a.payload, (size_t)a.payload_bytes, bit0);
     parz_bounded_lane o;
     parz_bounded_lane_first(&s, len, lane, 32, LEAD_BITS, &o);
     /* lane r is exact after round r: 32 rounds settle every lane, the last one only checks */
@@ -251,12 +257,9 @@ struct pass_args {
   parz_gpu_fault* fault;
 };
 
-/* Value u (< a.count) of pass a. */
-__device__ __forceinline__ void interp_value(const pass_args& a, unsigned long long u) {
-  /* the value's place: its line (c0, c1, c2) and t along the last axis */
-  const unsigned x = (unsigned)u, line = x / a.cnt[3], t = x - line * a.cnt[3];
-  const unsigned l2 = line / a.cnt[2], c2 = line - l2 * a.cnt[2];
-  const unsigned c0 = l2 / a.cnt[1], c1 = l2 - c0 * a.cnt[1];
+/* The value of pass a at t along the last axis of line (c0, c1, c2), u its place in code order. */
+__device__ __forceinline__ void interp_at(const pass_args& a, unsigned c0, unsigned c1, unsigned c2,
+                                          unsigned t, unsigned long long u) {
   const unsigned long long i0 = a.start[0] + (unsigned long long)c0 * a.step[0];
   const unsigned long long i1 = a.start[1] + (unsigned long long)c1 * a.step[1];
   const unsigned long long i2 = a.start[2] + (unsigned long long)c2 * a.step[2];
@@ -268,7 +271,46 @@ __device__ __forceinline__ void interp_value(const pass_args& a, unsigned long l
     fault_at(a.fault, idx, PARZ_GPU_FAULT_VALUE);
 }
 
+/* Value u (< a.count) of pass a: its line (c0, c1, c2) and t along the last axis by division. */
+__device__ __forceinline__ void interp_value(const pass_args& a, unsigned long long u) {
+  const unsigned x = (unsigned)u, line = x / a.cnt[3], t = x - line * a.cnt[3];
+  const unsigned l2 = line / a.cnt[2], c2 = line - l2 * a.cnt[2];
+  const unsigned c0 = l2 / a.cnt[1], c1 = l2 - c0 * a.cnt[1];
+  interp_at(a, c0, c1, c2, t, u);
+}
+
+/* A pass on a grid of its own shape: x along the last axis (threadIdx.x, blockIdx.x), y the lines
+ * along axis 2 (threadIdx.y, blockIdx.y), z the lines of axes 0 and 1 (blockIdx.z, c1 fastest):
+ * a thread's place comes without interp_value's three divisions by the pass's counts. */
 __global__ void interp_kernel(const pass_args a) {
+  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  const unsigned c2 = blockIdx.y * blockDim.y + threadIdx.y;
+  if (t >= a.cnt[3] || c2 >= a.cnt[2])
+    return;
+  const unsigned c0 = blockIdx.z / a.cnt[1], c1 = blockIdx.z - c0 * a.cnt[1];
+  const unsigned long long line = ((unsigned long long)blockIdx.z * a.cnt[2] + c2);
+  interp_at(a, c0, c1, c2, t, line * a.cnt[3] + t);
+}
+
+/* interp_kernel's CTA and grid for pass a: a CTA of THREADS threads, as many along the last axis
+ * as it has values (a warp at least), the rest along axis 2. False where the grid's y or z would
+ * pass CUDA's limit (65535). */
+static bool interp_grid(const pass_args& a, dim3* block, dim3* grid) {
+  unsigned bx = 32;
+  while (bx < THREADS && bx < a.cnt[3])
+    bx *= 2;
+  const unsigned by = THREADS / bx;
+  const unsigned long long gy = (a.cnt[2] + by - 1) / by,
+                           gz = (unsigned long long)a.cnt[0] * a.cnt[1];
+  if (gy > 65535 || gz > 65535)
+    return false;
+  *block = dim3(bx, by, 1);
+  *grid = dim3((a.cnt[3] + bx - 1) / bx, (unsigned)gy, (unsigned)gz);
+  return true;
+}
+
+/* A pass whose grid interp_grid refuses: a thread per value in code order. */
+__global__ void interp_flat_kernel(const pass_args a) {
   const unsigned long long u = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
   if (u < a.count)
     interp_value(a, u);
@@ -521,8 +563,11 @@ static int enqueue_book(parz_gpu_context* ctx, const parz_chunk_view* v, const b
       }
       if (ca.np && ca.np == p)
         interp_coarse_kernel<<<1, COARSE_THREADS, 0, st>>>(ca);
-      if (a.count)
-        interp_kernel<<<grid_of(a.count, THREADS), THREADS, 0, st>>>(a);
+      dim3 block, grid;
+      if (a.count && interp_grid(a, &block, &grid))
+        interp_kernel<<<grid, block, 0, st>>>(a);
+      else if (a.count)
+        interp_flat_kernel<<<grid_of(a.count, THREADS), THREADS, 0, st>>>(a);
     }
     if (ca.np == np && np)
       interp_coarse_kernel<<<1, COARSE_THREADS, 0, st>>>(ca);
