@@ -18,6 +18,7 @@
 #include "vectors/chunk_v2_float2d_mask.h"
 #include "vectors/chunk_v1_lossless_holt.h"
 #include "vectors/chunk_v1_lossless_runs.h"
+#include "vectors/chunk_v1_lossless_zero_runs.h"
 #include "vectors/chunk_v2_lossless.h"
 #include "vectors/chunk_v2_lossless_dict.h"
 #include "vectors/chunk_v2_bounded.h"
@@ -375,6 +376,27 @@ int main(void) {
     rc = parz_chunk_decode(c9, n9, out9, raw9, &err);
     CHECK(rc == PARZ_OK && !memcmp(out9, chunk_v1_lossless_runs_values, raw9),
           "runs vector decode: %s", rc ? err.message : "values differ");
+  }
+  /* a lossless chunk whose segment is coder 4, runs with empty runs (of 16 residuals, as the
+   * coder 3 vector's); and as coder 3, whose runs cannot be empty, refused */
+  {
+    const unsigned char* c10 = chunk_v1_lossless_zero_runs;
+    size_t n10 = sizeof chunk_v1_lossless_zero_runs,
+           raw10 = sizeof chunk_v1_lossless_zero_runs_values;
+    int32_t out10[56];
+    unsigned char as3[sizeof chunk_v1_lossless_zero_runs];
+    rc = parz_chunk_parse(c10, n10, &v, &err);
+    CHECK(rc == PARZ_OK, "zero runs vector parse: %s", err.message);
+    CHECK(v.version == 1 && v.codec == PARZ_CODEC_LOSSLESS && v.nsegments == 1 &&
+              v.payload == c10 + 128 && v.payload[0] == 4 && v.payload[2] == 4,
+          "zero runs vector fields");
+    rc = parz_chunk_decode(c10, n10, out10, raw10, &err);
+    CHECK(rc == PARZ_OK && !memcmp(out10, chunk_v1_lossless_zero_runs_values, raw10),
+          "zero runs vector decode: %s", rc ? err.message : "values differ");
+    memcpy(as3, c10, n10);
+    as3[128] = 3;
+    rc = parz_chunk_decode(as3, n10, out10, raw10, &err);
+    CHECK(rc == PARZ_ERR_STREAM, "zero runs vector as coder 3: status %d", rc);
   }
   /* a lossless chunk with the value dictionary (codec 3, transform 128, codec data) */
   {

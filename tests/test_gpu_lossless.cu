@@ -153,8 +153,9 @@ static void compare(const char* what, const std::vector<unsigned char>& chunk, s
 static double unit(void) { return (double)(xorshift_next() >> 11) / 9007199254740992.0; }
 
 /* Values of a's type: a smooth field with noise, random bit patterns (kind 1), special values
- * (kind 2: NaN payloads, -0.0, subnormals, infinities among the field) or tenths (kind 3: the
- * scaled integers' transform for floats). */
+ * (kind 2: NaN payloads, -0.0, subnormals, infinities among the field), tenths (kind 3: the
+ * scaled integers' transform for floats) or the field with its first half one fill value (kind 4:
+ * flat blocks, whose runs of zero residuals coder 4 writes with no bytes). */
 static std::vector<unsigned char> make(const parz_array* a, int kind) {
   const size_t n = parz_array_count(a), size = parz_type_size(a->type);
   std::vector<unsigned char> d(n * size);
@@ -163,7 +164,9 @@ static std::vector<unsigned char> make(const parz_array* a, int kind) {
                      (unit() - 0.5) * 0.01;
     uint64_t bits = xorshift_next();
     unsigned char* p = d.data() + i * size;
-    if (kind == 1) {
+    if (kind == 1 || (kind == 4 && i < n / 2)) {
+      if (kind == 4)
+        bits = 0xd01502f9u; /* float32's -1e10, any type's bits alike */
       memcpy(p, &bits, size);
       continue;
     }
@@ -216,10 +219,10 @@ static void synthetic_cases(int small) {
   static const uint32_t Cs[] = {0, 1, 3};
   static const parz_table_kind tables[] = {PARZ_TABLE_HYBRID, PARZ_TABLE_OFFSETS,
                                            PARZ_TABLE_LENGTHS};
-  int cases = 0;
+  int cases = 0, zero_runs = 0;
   for (unsigned t = 0; t < 4; t++)
     for (unsigned s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
-      for (int kind = 0; kind < 4; kind++) {
+      for (int kind = 0; kind < 5; kind++) {
         parz_array a;
         memset(&a, 0, sizeof a);
         a.type = types[t];
@@ -244,6 +247,10 @@ static void synthetic_cases(int small) {
             snprintf(what, sizeof what, "%s rank %u (%zu..) kind %d predictor %u C %u table %d",
                      type_name(a.type), a.dims, a.shape[0], kind, predictor, Cs[c], (int)cfg.table);
             compare(what, chunk, raw);
+            parz_chunk_view v;
+            if (parz_chunk_parse(chunk.data(), chunk.size(), &v, NULL) == PARZ_OK &&
+                chunk[chunk.size() - v.payload_bytes] == PARZ_LL_CODER_ZERO_RUNS)
+              zero_runs++; /* segment 0 coder 4 */
             std::vector<unsigned char> back(raw);
             CHECK(
                 parz_chunk_decode(chunk.data(), chunk.size(), back.data(), raw, NULL) == PARZ_OK &&
@@ -252,7 +259,8 @@ static void synthetic_cases(int small) {
             cases++;
           }
       }
-  printf("  synthetic: %d chunks\n", cases);
+  CHECK(zero_runs > 0, ": synthetic: no chunk's segment 0 of coder 4");
+  printf("  synthetic: %d chunks (%d with coder 4 first)\n", cases, zero_runs);
 }
 
 /* Real arrays and series in slabs of at most 4 MiB, both predictors where they differ. */

@@ -389,11 +389,11 @@ static void hostile(void) {
   /* Holt's, for a grid */
   byte_refused(m, c, n, raw, 49, 2, "Holt's predictor for a grid");
   byte_refused(m, c, n, raw, 63, 1, "reserved parameter byte");
-  { /* a payload of fewer bits than the values it claims (a 1-D chunk of 8192 zeros, one
-     * segment, cut to one word): refused before a decoder allocates for them */
-    parz_array z = test_array(PARZ_FLOAT, 1, 8192, 1, 1, 1);
-    float* zeros = calloc(8192, sizeof *zeros);
-    parz_chunk_config zc = test_lossless_config(0, 2);
+  { /* a payload of fewer bits than its values need (a 1-D chunk of 32768 zeros, one segment,
+     * cut to one word: at most 256 values a bit): refused before a decoder allocates for them */
+    parz_array z = test_array(PARZ_FLOAT, 1, 32768, 1, 1, 1);
+    float* zeros = calloc(32768, sizeof *zeros);
+    parz_chunk_config zc = test_lossless_config(0, 8);
     size_t zn, zh;
     unsigned char* zchunk;
     parz_chunk_view zv;
@@ -407,7 +407,7 @@ static void hostile(void) {
       parz_store32(zchunk + (size_t)(zv.table_data - zchunk) + 8, 64);
       reseal(zchunk, zh + 8);
       CHECK(parz_chunk_parse(zchunk, zh + 8, &zv, &err) == PARZ_ERR_FORMAT &&
-                strstr(err.message, "64 bits for 8192 values"),
+                strstr(err.message, "64 bits for 32768 values"),
             "more values than payload bits: %s", err.message);
     }
     free(zchunk);
@@ -562,7 +562,7 @@ static void holt(void) {
  * head flips too, and payload flips without checksums stay inside the array. */
 static void dictionary(void) {
   static const double levels[7] = {-0.00022014, -0.00021537, 0.5, 1e300, -0.0, 3.25, 1e-310};
-  const size_t count = 9000;
+  const size_t count = 17000; /* more than a word of payload carries (256 values a bit) */
   parz_array a = test_array(PARZ_DOUBLE, 1, count, 1, 1, 1);
   parz_array grid = test_array(PARZ_DOUBLE, 2, 90, 100, 1, 1);
   parz_array f = test_array(PARZ_FLOAT, 3, 1, count, 1, 1);
@@ -624,7 +624,7 @@ static void dictionary(void) {
       CHECK(rc != PARZ_OK || memcmp(out, v, raw) != 0, "a damaged dictionary gave the values");
       free(out);
     }
-    { /* a payload of one word for its 9000 values: refused at parse, as without a dictionary */
+    { /* a payload of one word for its 17000 values: refused at parse, as without a dictionary */
       parz_error err;
       parz_chunk_view cut;
       const size_t head = n - (size_t)view.payload_bytes;
@@ -634,7 +634,7 @@ static void dictionary(void) {
       parz_store32(m + (size_t)(view.table_data - c) + 8, 64);
       reseal(m, head + 8);
       CHECK(parz_chunk_parse(m, head + 8, &cut, &err) == PARZ_ERR_FORMAT &&
-                strstr(err.message, "64 bits for 9000 values"),
+                strstr(err.message, "64 bits for 17000 values"),
             "dictionary chunk, more values than payload bits: %s", err.message);
     }
     /* a scale that does not exist, its dictionary left behind */

@@ -195,9 +195,11 @@ static int check(parz_chunk_view* v, parz_error* err) {
   if (v->payload_bits % 8u)
     return parz_fail(err, PARZ_ERR_FORMAT, "lossless payload of %llu bits, not whole bytes",
                      (unsigned long long)v->payload_bits);
-  /* every value takes a bit or more (a code word, or its raw bits), which bounds the array a
-   * small chunk may claim */
-  if (v->payload_bits < values)
+  /* every value takes a bit or more (a code word, or its raw bits), but in coder 4's empty runs,
+   * where each run of at most 4096 zeros but a segment's last takes its u16 length, and a
+   * segment its head (20 bytes or more): a bit for 256 values, which bounds the array a small
+   * chunk may claim */
+  if (v->payload_bits < values / PARZ_LL_VALUES_PER_BIT)
     return parz_fail(err, PARZ_ERR_FORMAT, "lossless payload of %llu bits for %zu values",
                      (unsigned long long)v->payload_bits, values);
   return v->codec_data ? parz_ll_dict_read(v->codec_data, (size_t)v->codec_data_bytes,

@@ -60,13 +60,17 @@ size_t parz_ll_code_residuals(const uint64_t* z, size_t n, unsigned w, uint8_t* 
   at = parz_ll_runs_start(lengths_end, n);
   for (r = 0; r < m; r++) {
     const size_t i0 = r * PARZ_LL_RUN, count = n - i0 > PARZ_LL_RUN ? PARZ_LL_RUN : n - i0;
-    size_t end;
+    size_t end = at;
     if (at >= raw)
       return code_raw(z, n, w, dst);
-    parz_bitw_init(&wr, dst, raw, at);
-    end = parz_ll_code_run(&wr, z + i0, count, pick, len[pick], code[pick]);
-    if (wr.overflow || end >= raw)
-      return code_raw(z, n, w, dst);
+    if (parz_ll_all_zero(z + i0, count)) { /* no bytes: the segment becomes coder 4 */
+      dst[0] = (uint8_t)PARZ_LL_CODER_ZERO_RUNS;
+    } else {
+      parz_bitw_init(&wr, dst, raw, at);
+      end = parz_ll_code_run(&wr, z + i0, count, pick, len[pick], code[pick]);
+      if (wr.overflow || end >= raw)
+        return code_raw(z, n, w, dst);
+    }
     if (r + 1 < m)
       parz_ll_run_length_put(dst, lengths_end, r, end - at);
     at = end;
@@ -109,24 +113,11 @@ typedef struct {
   uint64_t* z;
   uint32_t* fast;
   int coded, bad;
-  /* coder 3: its runs (0 for the other coders), the code's coder and q, the run being read, its
-   * bytes [at, at + len) and its residuals' end, the run lengths' place */
-  size_t runs, run, at, len, run_end, lengths_bytes;
+  /* coders 3 and 4: its runs (0 for the other coders), the code's coder and q, the run being
+   * read and its bytes [at, at + len), the run lengths' place */
+  size_t runs, run, at, len, lengths_bytes;
   unsigned coder, q;
 } uncoding;
-
-/* Coder 3: the reader on run u->run, after the runs before it; PARZ_LL_BAD_RUNS into u->bad where
- * its length passes the segment's bytes. */
-static void open_run(uncoding* u) {
-  u->len =
-      u->run + 1 < u->runs ? parz_ll_run_bytes(u->src, u->lengths_bytes, u->run) : u->bytes - u->at;
-  if (u->len > u->bytes - u->at) {
-    u->bad = PARZ_LL_BAD_RUNS;
-    return;
-  }
-  parz_ll_reader_init_at(&u->rd, u->src + u->at, u->len, 0, u->coder, u->code, u->fast);
-  u->run_end = u->n - (u->run << u->q) > ((size_t)1 << u->q) ? (u->run + 1) << u->q : u->n;
-}
 
 /* Segment u's coder read and its codes set up over u->fast (PARZ_LL_UNCODE_WORDS words, NULL:
  * allocated here; u->coded says whether to free it), or a raw segment's residuals read;
@@ -149,12 +140,12 @@ static int uncode_begin(uncoding* u, unsigned w, parz_error* err) {
     return PARZ_OK;
   }
   if (src[0] == PARZ_LL_CODER_LENGTHS || src[0] == PARZ_LL_CODER_CONTEXT ||
-      src[0] == PARZ_LL_CODER_RUNS) {
+      src[0] == PARZ_LL_CODER_RUNS || src[0] == PARZ_LL_CODER_ZERO_RUNS) {
     unsigned c, coder = src[0], nc;
     const uint8_t* lengths = src + 1;
     size_t lengths_bytes = u->bytes - 1;
     uint32_t* mem;
-    if (coder == PARZ_LL_CODER_RUNS) {
+    if (coder == PARZ_LL_CODER_RUNS || coder == PARZ_LL_CODER_ZERO_RUNS) {
       const int bad = parz_ll_runs_layout(src, u->bytes, u->n, w, &coder, &u->q, &lengths_bytes,
                                           &u->runs, &u->at);
       if (bad != PARZ_LL_OK) /* the code's coder and q name a bad layout, where there are any */
@@ -185,9 +176,7 @@ static int uncode_begin(uncoding* u, unsigned w, parz_error* err) {
         return parz_fail(err, PARZ_ERR_STREAM,
                          "%s %zu: code lengths of context %u are not a prefix code", what,
                          u->segment, c);
-    if (u->runs)
-      open_run(u);
-    else
+    if (!u->runs) /* coder 3's and 4's runs: each its own reader (uncode_runs) */
       parz_ll_reader_init(&u->rd, src, u->bytes, w, coder, u->code, u->fast);
     return PARZ_OK;
   }
@@ -199,62 +188,75 @@ static int uncode_begin(uncoding* u, unsigned w, parz_error* err) {
  * dependent loads overlap. */
 #define RUNS_SIDE 4u
 
-/* Coder 3: from run u->run on, RUNS_SIDE runs at a time, each reader on its own bytes. Where a
- * run fails (its length past the bytes, a bad word, bytes left over), u holds that run and its
- * reader and outcome as the runs one after the other would: the first failing run in order. */
+/* Coder 3 or 4: from run u->run on, RUNS_SIDE runs at a time, each reader on its own bytes;
+ * coder 4's empty runs are zeros at once and take no reader. Where a run fails (its length past
+ * the bytes, a bad word, bytes left over), u holds that run and its reader and outcome as the
+ * runs one after the other would: the first failing run in order. */
 static void uncode_runs(uncoding* u) {
   const size_t per = (size_t)1 << u->q;
   while (u->run < u->runs && u->bad == PARZ_LL_OK) {
     parz_ll_residual_reader rd[RUNS_SIDE];
-    size_t at[RUNS_SIDE + 1], len[RUNS_SIDE], end[RUNS_SIDE], j, common = per, i;
+    size_t run[RUNS_SIDE], at[RUNS_SIDE], len[RUNS_SIDE], end[RUNS_SIDE], j, common = per, i;
+    size_t r = u->run, pos = u->at, l = 0;
     int bad[RUNS_SIDE], past = 0;
-    unsigned k, m;
-    at[0] = u->at;
-    for (m = 0; m < RUNS_SIDE && u->run + m < u->runs; m++) {
-      const size_t r = u->run + m;
-      len[m] = r + 1 < u->runs ? parz_ll_run_bytes(u->src, u->lengths_bytes, r) : u->bytes - at[m];
-      if (len[m] > u->bytes - at[m]) {
+    unsigned k, m = 0;
+    uint64_t* z[RUNS_SIDE];
+    while (m < RUNS_SIDE && r < u->runs) {
+      const size_t i0 = r << u->q, i1 = u->n - i0 > per ? i0 + per : u->n;
+      l = r + 1 < u->runs ? parz_ll_run_bytes(u->src, u->lengths_bytes, r) : u->bytes - pos;
+      if (l > u->bytes - pos) {
         past = 1; /* the runs before it decode; it fails */
         break;
       }
-      parz_ll_reader_init_at(&rd[m], u->src + at[m], len[m], 0, u->coder, u->code, u->fast);
-      end[m] = u->n - (r << u->q) > per ? (r + 1) << u->q : u->n;
-      if (end[m] - (r << u->q) < common)
-        common = end[m] - (r << u->q);
-      at[m + 1] = at[m] + len[m];
+      r++;
+      if (parz_ll_run_zero(u->src[0], l)) {
+        memset(u->z + i0, 0, (i1 - i0) * sizeof *u->z);
+        continue;
+      }
+      parz_ll_reader_init_at(&rd[m], u->src + pos, l, 0, u->coder, u->code, u->fast);
+      run[m] = r - 1;
+      at[m] = pos;
+      len[m] = l;
+      z[m] = u->z + i0;
+      end[m] = i1 - i0;
+      if (end[m] < common)
+        common = end[m];
       bad[m] = PARZ_LL_OK;
+      pos += l;
+      m++;
     }
     if (m == RUNS_SIDE) {
-      uint64_t* z = u->z + (u->run << u->q);
       for (j = 0; j < common && (bad[0] | bad[1] | bad[2] | bad[3]) == PARZ_LL_OK; j++) {
-        bad[0] = parz_ll_residual_next(&rd[0], &z[j]);
-        bad[1] = parz_ll_residual_next(&rd[1], &z[per + j]);
-        bad[2] = parz_ll_residual_next(&rd[2], &z[2 * per + j]);
-        bad[3] = parz_ll_residual_next(&rd[3], &z[3 * per + j]);
+        bad[0] = parz_ll_residual_next(&rd[0], &z[0][j]);
+        bad[1] = parz_ll_residual_next(&rd[1], &z[1][j]);
+        bad[2] = parz_ll_residual_next(&rd[2], &z[2][j]);
+        bad[3] = parz_ll_residual_next(&rd[3], &z[3][j]);
       }
     } else {
       j = 0;
     }
     /* each run's rest, then its end; the first run in order that fails stops the segment */
     for (k = 0; k < m; k++) {
-      for (i = ((u->run + k) << u->q) + j; i < end[k] && bad[k] == PARZ_LL_OK; i++)
-        bad[k] = parz_ll_residual_next(&rd[k], &u->z[i]);
+      for (i = j; i < end[k] && bad[k] == PARZ_LL_OK; i++)
+        bad[k] = parz_ll_residual_next(&rd[k], &z[k][i]);
       if (bad[k] == PARZ_LL_OK)
         bad[k] = parz_ll_reader_end(&rd[k]);
     }
     for (k = 0; k < m && bad[k] == PARZ_LL_OK; k++)
       ;
-    u->run += k;
-    u->at = at[k];
     if (k < m) {
+      u->run = run[k];
+      u->at = at[k];
       u->len = len[k];
       u->rd = rd[k];
       u->bad = bad[k];
-    } else if (past) {
-      u->len = len[k];
-      u->bad = PARZ_LL_BAD_RUNS;
-    } else if (m) {
-      u->rd = rd[m - 1]; /* ended: uncode_end finds it so again */
+    } else {
+      u->run = r;
+      u->at = pos;
+      if (past) {
+        u->len = l;
+        u->bad = PARZ_LL_BAD_RUNS;
+      }
     }
   }
 }
@@ -272,7 +274,7 @@ static size_t uncode_run(uncoding* u, size_t i) {
 
 /* A coded segment's outcome once its residuals are read: PARZ_OK or its refusal. */
 static int uncode_end(uncoding* u, parz_error* err) {
-  if (u->bad == PARZ_LL_OK)
+  if (u->bad == PARZ_LL_OK && !u->runs) /* each run's end is checked as it is read */
     u->bad = parz_ll_reader_end(&u->rd);
   if (u->bad == PARZ_LL_OK)
     return PARZ_OK;

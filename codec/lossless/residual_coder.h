@@ -13,8 +13,10 @@
  * (1 or 2), byte 2 q; then that coder's code lengths, padded to a byte; then the u16 byte
  * lengths of all runs but the last; then the runs of 2^q residuals (the last one the rest),
  * each coded as that coder codes a segment's residuals, its first in context 0, and padded to a
- * byte: so that runs decode side by side. The encoder writes coder 3 with q = PARZ_LL_RUN_Q for
- * a coded segment of more than 2^q residuals. */
+ * byte: so that runs decode side by side. 4, runs with empty runs: coder 3's bytes, but a run
+ * of no bytes holds only zero residuals. The encoder writes coder 3 with q = PARZ_LL_RUN_Q for a
+ * coded segment of more than 2^q residuals, or coder 4 where a run of them is all zeros, with
+ * no bytes for such runs. */
 #ifndef PARZ_LL_RESIDUAL_CODER_H
 #define PARZ_LL_RESIDUAL_CODER_H
 

@@ -19,13 +19,16 @@
 #define PARZ_LL_CODER_LENGTHS 1u
 #define PARZ_LL_CODER_CONTEXT 2u
 #define PARZ_LL_CODER_RUNS 3u
-#define PARZ_LL_CONTEXTS 17 /* w / 4 + 1 for w = 64 */
+#define PARZ_LL_CODER_ZERO_RUNS 4u /* coder 3's layout, a run of no bytes all zeros */
+#define PARZ_LL_CONTEXTS 17        /* w / 4 + 1 for w = 64 */
 /* Coder 3's runs: 2^q residuals each, q in [PARZ_LL_RUN_QMIN, PARZ_LL_RUN_QMAX] (a run of 2^12
  * residuals of at most 12 + 63 bits each fits its u16 byte length); its header before the code
  * lengths: the coder byte, the code's coder (1 or 2) and q. */
 #define PARZ_LL_RUN_QMIN 4u
 #define PARZ_LL_RUN_QMAX 12u
 #define PARZ_LL_RUN_HEAD 3u
+/* The most values a payload bit carries: coder 4's runs of zeros, 2^12 for a u16 (residual_coder.h) */
+#define PARZ_LL_VALUES_PER_BIT 256u
 
 /* Code words of up to PARZ_LL_TABLE_BITS bits take one lookup, longer ones the canonical walk: a
  * small table, since each context of each segment builds its own. A context's memory: its
@@ -219,7 +222,7 @@ PARZ_HD int parz_ll_reader_end(parz_ll_residual_reader* s) {
   return (s->r.pos + 7) / 8 != s->r.bytes ? PARZ_LL_BAD_TRAILING : PARZ_LL_OK;
 }
 
-/* Coder 3's layout (residual_coder.h): a segment of n residuals, bytes long, whose header bytes
+/* Coder 3's and 4's layout (residual_coder.h): a segment of n residuals, bytes long, whose header bytes
  * src[0..PARZ_LL_RUN_HEAD) are read. *coder: the code's coder; *lengths_bytes: the code
  * lengths' bytes after the header; *runs: the runs; *first: the byte of run 0 (after the u16
  * byte lengths of runs 0..runs-2). PARZ_LL_OK, PARZ_LL_BAD_RUNS (another code's coder or q) or
@@ -240,7 +243,13 @@ PARZ_HD int parz_ll_runs_layout(const uint8_t* src, size_t bytes, size_t n, unsi
   return *first > bytes ? PARZ_LL_BAD_LENGTHS : PARZ_LL_OK;
 }
 
-/* The byte length of run r < runs - 1 of a coder 3 segment (its u16 in the header). */
+/* Whether a run of len bytes of a segment of coder byte coder holds only zero residuals: coder 4's
+ * empty runs (coder 3 refuses a run of no bytes, whose residuals pass them). */
+PARZ_HD int parz_ll_run_zero(unsigned coder, size_t len) {
+  return coder == PARZ_LL_CODER_ZERO_RUNS && len == 0;
+}
+
+/* The byte length of run r < runs - 1 of a coder 3 or 4 segment (its u16 in the header). */
 PARZ_HD size_t parz_ll_run_bytes(const uint8_t* src, size_t lengths_bytes, size_t r) {
   const uint8_t* p = src + PARZ_LL_RUN_HEAD + lengths_bytes + 2 * r;
   return (size_t)p[0] | (size_t)p[1] << 8;

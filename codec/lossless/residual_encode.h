@@ -1,6 +1,6 @@
 /* The lossless codec's residual encoder, its steps one at a time (internal, header-only): the
  * residuals' bit-length counts, each coder's code and size, the choice among them and the writers
- * of coders 0 to 3 (residual_coder.h describes the bytes). Compiled as C99 for the CPU encoder
+ * of coders 0 to 4 (residual_coder.h describes the bytes). Compiled as C99 for the CPU encoder
  * (residual_coder.c, parz_ll_code_residuals, which runs them in order) and as CUDA C++ for the
  * GPU's (gpu/lossless/), which runs them on a warp's lanes, so that both write the same bytes:
  * block_common.h's contract. */
@@ -167,6 +167,15 @@ PARZ_HD size_t parz_ll_runs_head(uint8_t* dst, size_t cap, unsigned coder, uint8
   parz_bitw_init(&wr, dst, cap, PARZ_LL_RUN_HEAD);
   parz_ll_put_lengths(&wr, len, parz_ll_contexts(w, coder), w);
   return parz_bitw_finish(&wr);
+}
+
+/* Whether z[0..n) are all zero: a run coder 4 writes with no bytes. */
+PARZ_HD int parz_ll_all_zero(const uint64_t* z, size_t n) {
+  uint64_t any = 0;
+  size_t i;
+  for (i = 0; i < n; i++)
+    any |= z[i];
+  return any == 0;
 }
 
 /* Runs of a segment of n residuals. */

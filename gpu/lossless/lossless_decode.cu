@@ -7,8 +7,9 @@
  *      partition over many CTAs (parz_gpu_enqueue_checksums); of a run of chunks,
  *      verify_kernel, one warp per partition of every chunk in one launch (checksum.cuh);
  *   2. segments_kernel: one warp per segment. The lanes first build the codes' tables of the
- *      segment's contexts, one context each, in shared memory. A coder 3 segment's runs decode
- *      independently, lane r taking runs r, r + 32, ...; in coders 1 and 2 each residual's code
+ *      segment's contexts, one context each, in shared memory. A coder 3 or 4 segment's runs
+ *      decode independently, lane r taking runs r, r + 32, ... (coder 4's empty runs are
+ *      zeros); in coders 1 and 2 each residual's code
  *      depends on the one before it (its context), so one lane walks the segment. Both read with
  *      the CPU's own reader (codec/lossless/residual_decode.h), and the lanes copy raw segments.
  *      Each residual goes, still zigzagged, to its value's place in the destination;
@@ -148,10 +149,10 @@ __device__ __forceinline__ void cursor_next(const ll_args& a, ll_cursor* c) {
     block_box(a, c->b, c->o, c->e);
 }
 
-/* Coder 3's runs r = lane, lane + 32, ... of a segment (src, bytes; layout from
+/* Coder 3's or 4's runs r = lane, lane + 32, ... of a segment (src, bytes; layout from
  * parz_ll_runs_layout), side by side: a run's bytes start after the runs before it, so each
- * round of 32 runs scans their lengths across the warp. Every lane takes part in every round;
- * returns whether this lane's runs decoded. */
+ * round of 32 runs scans their lengths across the warp; coder 4's empty runs are zeros. Every
+ * lane takes part in every round; returns whether this lane's runs decoded. */
 template <typename T>
 __device__ bool decode_runs(const ll_args& a, const unsigned char* src, size_t bytes,
                             unsigned long long n, unsigned long long b0, unsigned coder, unsigned q,
@@ -189,8 +190,15 @@ __device__ bool decode_runs(const ll_args& a, const unsigned char* src, size_t b
     }
     parz_ll_residual_reader rd;
     ll_cursor c;
-    parz_ll_reader_init_at(&rd, src + start, (size_t)len, 0, coder, code, fast);
     cursor_seek(a, b0, i0, &c);
+    if (parz_ll_run_zero(src[0], (size_t)len)) {
+      for (unsigned long long i = i0; i < i1; i++) {
+        dst[cursor_at(a, c)] = (T)0;
+        cursor_next(a, &c);
+      }
+      continue;
+    }
+    parz_ll_reader_init_at(&rd, src + start, (size_t)len, 0, coder, code, fast);
     for (unsigned long long i = i0; i < i1; i++) {
       uint64_t z;
       if (parz_ll_residual_next(&rd, &z) != PARZ_LL_OK) {
@@ -249,7 +257,7 @@ __global__ void segments_kernel(const ll_args one, const ll_args* all) {
   }
   const unsigned char* lengths = src + 1;
   size_t lengths_bytes = bytes - 1, runs = 1, first = 0;
-  if (coder == PARZ_LL_CODER_RUNS) {
+  if (coder == PARZ_LL_CODER_RUNS || coder == PARZ_LL_CODER_ZERO_RUNS) {
     if (parz_ll_runs_layout(src, bytes, (size_t)n, w, &coder, &q, &lengths_bytes, &runs, &first) !=
         PARZ_LL_OK) {
       if (lane == 0)
@@ -282,7 +290,7 @@ __global__ void segments_kernel(const ll_args one, const ll_args* all) {
       record(a, s);
     return;
   }
-  if (src[0] == PARZ_LL_CODER_RUNS) {
+  if (src[0] == PARZ_LL_CODER_RUNS || src[0] == PARZ_LL_CODER_ZERO_RUNS) {
     const bool ok = decode_runs<T>(a, src, bytes, n, b0, coder, q, lengths_bytes, runs, first, code,
                                    fast, lane);
     if (!ok)

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "../vectors/chunk_v1_lossless_runs.h"
+#include "../vectors/chunk_v1_lossless_zero_runs.h"
 #include "filter_config.h"
 #include "parz_chunk.h"
 
@@ -264,7 +265,8 @@ static void bounded_seeds(void) {
 /* Lossless chunks (codec 3, codec/FORMAT.md "Lossless chunks"): every type and rank, smooth
  * values with NaN and infinities among them (exact, no exception), scaled integers, random bits
  * (the raw coder), C 1 and the codec's own, with and without payload checksums; segments of more
- * than 512 residuals are coder 3's runs, and the runs vector adds short runs (q = 4). */
+ * than 512 residuals are coder 3's runs, coder 4's where some run is all zeros (a flat half), and
+ * the runs vectors add short runs (q = 4), coder 4's with empty runs. */
 static void lossless_seeds(void) {
   static const size_t shapes[4][4] = {{9000}, {70, 90}, {9, 17, 30}, {3, 9, 16, 10}};
   for (int t = PARZ_INT32; t <= PARZ_DOUBLE; t++)
@@ -295,6 +297,24 @@ static void lossless_seeds(void) {
       }
   chunk_seeds_of("lossless_runs_vector", chunk_v1_lossless_runs, sizeof chunk_v1_lossless_runs,
                  0x81, 1);
+  chunk_seeds_of("lossless_zero_runs_vector", chunk_v1_lossless_zero_runs,
+                 sizeof chunk_v1_lossless_zero_runs, 0x81, 1);
+  { /* a field whose first half is one fill value: coder 4's empty runs */
+    static const size_t shape[2] = {70, 90};
+    parz_array a = array_of(PARZ_FLOAT, 2, shape);
+    float* data = (float*)make_data(&a, 77, 0);
+    parz_chunk_config cfg;
+    size_t n, i;
+    unsigned char* c;
+    for (i = 0; i < parz_array_count(&a) / 2; i++)
+      data[i] = -1e10f;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.codec = PARZ_CODEC_LOSSLESS;
+    c = encode(&a, data, &cfg, &n);
+    chunk_seeds_of("lossless_zero_runs", c, n, 0x81, 1);
+    free(c);
+    free(data);
+  }
   { /* a series of a few levels: the value dictionary in its codec data */
     static const size_t series[1] = {6000};
     static const double levels[5] = {-0.00022014, -0.00021537, -0.0, 7.5e-5, 1e300};
