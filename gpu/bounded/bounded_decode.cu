@@ -39,10 +39,23 @@
 #define THREADS 256u
 #define SEGMENT_WARPS 8u /* a CTA of the segment kernel: its warps share the codebook's table */
 
+/* ---------------- step 1: the segments ---------------- */
+
+struct segment_args {
+  parz_huff_decoder huff; /* table and sorted in device memory */
+  const unsigned char* payload;
+  unsigned long long payload_bytes;
+  const unsigned long long* offsets;
+  unsigned long long nsegments, n, C;
+  int32_t* codes;
+  parz_gpu_fault* fault;
+};
+
 /* The chunk's device scratch: the codes (interpolation only: Lorenzo sums its codes in place),
- * the quantized values and the table decoder's words. */
+ * the quantized values, the table decoder's words and the segment kernel's arguments (the last
+ * two uploaded in one copy from the chunk's pinned share, laid out alike from dec on). */
 struct layout {
-  size_t codes, q, dec, bytes;
+  size_t codes, q, dec, args, bytes;
 };
 
 static size_t round16(size_t b) { return (b + 15) & ~(size_t)15; }
@@ -57,31 +70,21 @@ static layout layout_of(const parz_chunk_view* v) {
   l.codes = 0;
   l.q = round16(4 * n);
   l.dec = l.q + round16(4 * n);
-  l.bytes = l.dec + round16(4 * parz_bounded_decoder_words_bound(v));
+  l.args = l.dec + round16(4 * parz_bounded_decoder_words_bound(v));
+  l.bytes = l.args + round16(sizeof(segment_args));
   return l;
 }
 
 static size_t scratch_bytes(const parz_chunk_view* v, size_t* pinned) {
-  *pinned = 4 * parz_bounded_decoder_words_bound(v);
-  return layout_of(v).bytes;
+  const layout l = layout_of(v);
+  *pinned = l.bytes - l.dec;
+  return l.bytes;
 }
 
 __device__ __forceinline__ void fault_at(parz_gpu_fault* f, unsigned long long at, unsigned code) {
   atomicMin(&f->segment, at);
   atomicOr(&f->code, code);
 }
-
-/* ---------------- step 1: the segments ---------------- */
-
-struct segment_args {
-  parz_huff_decoder huff; /* table and sorted in device memory */
-  const unsigned char* payload;
-  unsigned long long payload_bytes;
-  const unsigned long long* offsets;
-  unsigned long long nsegments, n, C;
-  int32_t* codes;
-  parz_gpu_fault* fault;
-};
 
 #define TABLE_WORDS_MAX 4096u /* bounded_huff.c's table of 12 bits */
 #define FULL 0xffffffffu
@@ -91,11 +94,16 @@ struct segment_args {
  * (tests/test_bounded_lanes.c emulates the lanes). */
 #define LEAD_BITS 64u
 
-/* A warp per segment (the CTA's warps take segments warp by warp across the grid): the lanes'
- * decodes of bounded_lanes.h, their ends passed on until every lane starts where the one before
- * it ends, the codes counted, and each lane's codes written after those of the lanes before it.
- * Every branch on the segment is the whole warp's. */
-__global__ void __launch_bounds__(SEGMENT_WARPS * 32) segments_kernel(const segment_args a) {
+/* A warp per segment of chunk blockIdx.y (its arguments all[blockIdx.y], in device memory, so
+ * that a run of chunks shares the launch; the CTA's warps take the chunk's segments warp by warp
+ * across the grid's x): the lanes' decodes of bounded_lanes.h, their ends passed on until every
+ * lane starts where the one before it ends, the codes counted, and each lane's codes written
+ * after those of the lanes before it. Every branch on the segment is the whole warp's. */
+__global__ void __launch_bounds__(SEGMENT_WARPS * 32)
+    segments_kernel(const segment_args* __restrict__ all) {
+  const segment_args& a = all[blockIdx.y];
+  if (a.nsegments == 0) /* a chunk left out of the run (its codebook refused) or empty */
+    return;
   /* the decoder in shared memory, its table too (the long words' limits are indexed by length),
    * and the table's step table, built from it */
   __shared__ uint32_t table[TABLE_WORDS_MAX];
@@ -444,28 +452,31 @@ static int read_book(const parz_chunk_view* v, const parz_gpu_scratch* s, book* 
   return PARZ_OK;
 }
 
-/* Steps 0 to 4 of chunk v into d_dst on st, its codebook b read: the exceptions are the
- * caller's. */
-static int enqueue_book(parz_gpu_context* ctx, const parz_chunk_view* v, const book* b,
-                        const void* d_chunk, void* d_dst, const parz_gpu_scratch* s,
-                        cudaStream_t st, parz_error* err) {
+/* The segment kernel's CTAs along x for chunk v: the warps go round the segments past them. */
+static unsigned segment_ctas(const parz_gpu_context* ctx, const parz_chunk_view* v) {
+  const unsigned ctas = grid_of(v->nsegments, SEGMENT_WARPS);
+  return ctas > 8u * (unsigned)ctx->sm_count ? 8u * (unsigned)ctx->sm_count : ctas;
+}
+
+/* Step 0 of chunk v on st, its codebook b read: the table decoder's upload, the payload
+ * checksums and the codes zeroed, with *sa the segment kernel's arguments for the chunk (no
+ * segments for an empty chunk), which the caller puts in device memory. */
+static int enqueue_prepare(parz_gpu_context* ctx, const parz_chunk_view* v, const book* b,
+                           const void* d_chunk, const parz_gpu_scratch* s, cudaStream_t st,
+                           segment_args* sa, parz_error* err) {
   const unsigned char* chunk = (const unsigned char*)d_chunk;
   const layout l = layout_of(v);
   const unsigned long long n = values_of(v);
   unsigned char* scratch = (unsigned char*)s->codec;
   cudaError_t e;
-  parz_bounded_chunk_info info;
-  info.step = b->step;
-  info.predictor = b->predictor;
+  memset(sa, 0, sizeof *sa);
   if (n == 0)
     return PARZ_OK;
   /* the table decoder, its pointers moved to its device copy */
-  segment_args sa;
-  memset(&sa, 0, sizeof sa);
-  sa.huff = b->huff;
+  sa->huff = b->huff;
   uint32_t* d_words = (uint32_t*)(scratch + l.dec);
-  sa.huff.table = d_words;
-  sa.huff.sorted = d_words + b->sorted_at;
+  sa->huff.table = d_words;
+  sa->huff.sorted = d_words + b->sorted_at;
   e = cudaMemcpyAsync(d_words, s->h_codec, b->words * 4, cudaMemcpyHostToDevice, st);
   if (e == cudaSuccess)
     e = cudaEventRecord(ctx->codec_copied, st);
@@ -477,25 +488,37 @@ static int enqueue_book(parz_gpu_context* ctx, const parz_chunk_view* v, const b
   if (rc != PARZ_OK)
     return rc;
 
-  const int lorenzo = info.predictor == PARZ_BOUNDED_LORENZO;
-  int32_t* codes = (int32_t*)(scratch + (lorenzo ? l.q : l.codes));
-  int32_t* q = (int32_t*)(scratch + l.q);
-  sa.payload = payload;
-  sa.payload_bytes = v->payload_bytes;
-  sa.offsets = s->offsets;
-  sa.nsegments = v->nsegments;
-  sa.n = n;
-  sa.C = v->segment_blocks;
-  sa.codes = codes;
-  sa.fault = s->fault;
+  int32_t* codes = (int32_t*)(scratch + (b->predictor == PARZ_BOUNDED_LORENZO ? l.q : l.codes));
+  sa->payload = payload;
+  sa->payload_bytes = v->payload_bytes;
+  sa->offsets = s->offsets;
+  sa->nsegments = v->nsegments;
+  sa->n = n;
+  sa->C = v->segment_blocks;
+  sa->codes = codes;
+  sa->fault = s->fault;
   /* the codes zeroed first: runs of zeros then cost a segment's thread nothing */
   if ((e = cudaMemsetAsync(codes, 0, 4 * n, st)) != cudaSuccess)
     return parz_gpu_cuda_fail(err, e, "clearing a bounded chunk's codes");
-  unsigned ctas = grid_of(v->nsegments, SEGMENT_WARPS);
-  if (ctas > 8u * (unsigned)ctx->sm_count) /* the warps go round the rest */
-    ctas = 8u * (unsigned)ctx->sm_count;
-  segments_kernel<<<ctas, SEGMENT_WARPS * 32, 0, st>>>(sa);
+  return PARZ_OK;
+}
 
+/* Steps 2 to 4 of chunk v into d_dst on st, its codebook b read and its segments decoded. */
+static int enqueue_values(const parz_chunk_view* v, const book* b, const void* d_chunk, void* d_dst,
+                          const parz_gpu_scratch* s, cudaStream_t st, parz_error* err) {
+  const unsigned char* chunk = (const unsigned char*)d_chunk;
+  const layout l = layout_of(v);
+  const unsigned long long n = values_of(v);
+  unsigned char* scratch = (unsigned char*)s->codec;
+  cudaError_t e;
+  parz_bounded_chunk_info info;
+  info.step = b->step;
+  info.predictor = b->predictor;
+  if (n == 0)
+    return PARZ_OK;
+  const int lorenzo = info.predictor == PARZ_BOUNDED_LORENZO;
+  int32_t* codes = (int32_t*)(scratch + (lorenzo ? l.q : l.codes));
+  int32_t* q = (int32_t*)(scratch + l.q);
   parz_bounded_shape shape;
   size_t n4[4], st4[4];
   memset(&shape, 0, sizeof shape);
@@ -615,6 +638,27 @@ static int enqueue_book(parz_gpu_context* ctx, const parz_chunk_view* v, const b
   return e == cudaSuccess ? PARZ_OK : parz_gpu_cuda_fail(err, e, "bounded decode launch");
 }
 
+/* Steps 0 to 4 of chunk v into d_dst on st, its codebook b read: the segment kernel's arguments
+ * go up from the chunk's pinned share; the exceptions are the caller's. */
+static int enqueue_book(parz_gpu_context* ctx, const parz_chunk_view* v, const book* b,
+                        const void* d_chunk, void* d_dst, const parz_gpu_scratch* s,
+                        cudaStream_t st, parz_error* err) {
+  const layout l = layout_of(v);
+  segment_args* h = (segment_args*)(s->h_codec + (l.args - l.dec));
+  segment_args* d = (segment_args*)((unsigned char*)s->codec + l.args);
+  int rc = enqueue_prepare(ctx, v, b, d_chunk, s, st, h, err);
+  if (rc != PARZ_OK || values_of(v) == 0)
+    return rc;
+  cudaError_t e = cudaMemcpyAsync(d, h, sizeof *h, cudaMemcpyHostToDevice, st);
+  if (e == cudaSuccess)
+    e = cudaEventRecord(ctx->codec_copied, st);
+  if (e != cudaSuccess)
+    return parz_gpu_cuda_fail(err, e, "uploading a bounded chunk's segment arguments");
+  if (v->nsegments)
+    segments_kernel<<<segment_ctas(ctx, v), SEGMENT_WARPS * 32, 0, st>>>(d);
+  return enqueue_values(v, b, d_chunk, d_dst, s, st, err);
+}
+
 /* Steps 0 to 4 of chunk v (all its segments) into d_dst on st: the exceptions are the caller's. */
 static int enqueue_all(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d_chunk,
                        void* d_dst, uint64_t first, uint64_t count, const parz_gpu_scratch* s,
@@ -664,8 +708,12 @@ static int enqueue_chunk(parz_gpu_context* ctx, const parz_chunk_view* v, const 
   return PARZ_OK;
 }
 
-/* Chunks of a batch: each chunk's launches on one of RUN_STREAMS streams forked from st and
- * joined back into it, so that the chunks' kernels, a few CTAs each, run side by side. */
+/* Chunks of a batch (a run of one type and rank): their codebooks read on the context's host
+ * threads, then each chunk's step 0 (offsets, uploads, checksums, codes zeroed) on one of
+ * RUN_STREAMS streams forked from st, one launch of the segment kernel for every chunk on st (a
+ * chunk per row of its grid, the arguments in one copy from h_args to d_args), and each chunk's
+ * steps 2 to 4 and exceptions on the side streams again, joined back into st: a chunk's segment
+ * step takes as long as a whole array's, so the chunks share it rather than queue it. */
 #define RUN_STREAMS 8
 
 static int enqueue_run(parz_gpu_context* ctx, const parz_chunk_view* v, const void* const* d_chunks,
@@ -677,8 +725,7 @@ static int enqueue_run(parz_gpu_context* ctx, const parz_chunk_view* v, const vo
   const unsigned k = n < RUN_STREAMS ? (unsigned)n : RUN_STREAMS;
   unsigned made = 0, i;
   int rc = PARZ_OK;
-  (void)h_args;
-  (void)d_args;
+  segment_args* ha = (segment_args*)h_args;
   cudaError_t e = cudaEventCreateWithFlags(&fork, cudaEventDisableTiming);
   while (e == cudaSuccess && made < k) { /* made: the streams and events that exist */
     e = cudaStreamCreateWithFlags(&side[made], cudaStreamNonBlocking);
@@ -688,26 +735,45 @@ static int enqueue_run(parz_gpu_context* ctx, const parz_chunk_view* v, const vo
     if (e == cudaSuccess)
       made++;
   }
+  /* the side streams wait for st's work so far */
+  auto fork_side = [&]() {
+    cudaError_t f = cudaEventRecord(fork, st);
+    for (unsigned j = 0; f == cudaSuccess && j < made; j++)
+      f = cudaStreamWaitEvent(side[j], fork, 0);
+    return f;
+  };
+  /* st waits for the side streams' work so far */
+  auto join_side = [&]() {
+    cudaError_t f = cudaSuccess;
+    for (unsigned j = 0; j < made; j++) {
+      cudaError_t g = cudaEventRecord(join[j], side[j]);
+      if (g == cudaSuccess)
+        g = cudaStreamWaitEvent(st, join[j], 0);
+      if (f == cudaSuccess)
+        f = g;
+    }
+    return f;
+  };
   if (e == cudaSuccess)
-    e = cudaEventRecord(fork, st);
-  for (i = 0; e == cudaSuccess && i < k; i++)
-    e = cudaStreamWaitEvent(side[i], fork, 0);
+    e = fork_side();
   if (e != cudaSuccess)
     rc = parz_gpu_cuda_fail(err, e, "forking a batch of bounded chunks");
-  /* the codebooks read on the context's host threads: a chunk they refuse is left out and
-   * reported by the fault check, as a chunk that faults on the device is */
+  /* the codebooks read on the context's host threads: a chunk they refuse is left out (no
+   * segments in its row of the launch) and reported by the fault check, as a chunk that faults
+   * on the device is */
   book* books = rc == PARZ_OK ? (book*)malloc(n * sizeof *books) : NULL;
   if (rc == PARZ_OK && !books)
     rc = parz_fail(err, PARZ_ERR_NOMEM, "no memory for %zu bounded chunks' codebooks", n);
+  std::vector<int> status(n, PARZ_OK);
   if (rc == PARZ_OK) {
     const int threads = parz_host_pool_size(ctx->host_pool);
-    std::vector<int> status(n, PARZ_OK);
     std::vector<parz_error> errs(n);
     parz_host_pool_each(ctx->host_pool, [&](int t) {
       for (size_t c = (size_t)t; c < n; c += (size_t)threads)
         status[c] = read_book(&v[c], &s[c], &books[c], &errs[c]);
     });
     for (size_t c = 0; rc == PARZ_OK && c < n; c++) {
+      memset(&ha[c], 0, sizeof ha[c]);
       if (status[c] == PARZ_OK)
         continue;
       if (refuses(status[c]))
@@ -715,18 +781,43 @@ static int enqueue_run(parz_gpu_context* ctx, const parz_chunk_view* v, const vo
       else
         rc = parz_fail(err, status[c], "%s", errs[c].message);
     }
-    for (size_t c = 0; rc == PARZ_OK && c < n; c++)
-      if (status[c] == PARZ_OK)
-        rc = enqueue_read(ctx, &v[c], &books[c], d_chunks[c], d_dsts[c], &s[c], side[c % k], err);
   }
+  unsigned ctas = 0;
+  for (size_t c = 0; rc == PARZ_OK && c < n; c++) {
+    if (status[c] != PARZ_OK)
+      continue;
+    if ((rc = parz_gpu_enqueue_offsets(ctx, &v[c], d_chunks[c], &s[c], side[c % k], err)) ==
+        PARZ_OK)
+      rc = enqueue_prepare(ctx, &v[c], &books[c], d_chunks[c], &s[c], side[c % k], &ha[c], err);
+    const unsigned x = segment_ctas(ctx, &v[c]);
+    ctas = x > ctas ? x : ctas;
+  }
+  if (rc == PARZ_OK && (e = join_side()) != cudaSuccess)
+    rc = parz_gpu_cuda_fail(err, e, "joining a batch of bounded chunks");
+  if (rc == PARZ_OK) {
+    e = cudaMemcpyAsync(d_args, h_args, n * sizeof *ha, cudaMemcpyHostToDevice, st);
+    if (e == cudaSuccess)
+      e = cudaEventRecord(ctx->args_copied, st);
+    if (e == cudaSuccess && ctas) {
+      segments_kernel<<<dim3(ctas, (unsigned)n), SEGMENT_WARPS * 32, 0, st>>>(
+          (const segment_args*)d_args);
+      e = cudaGetLastError();
+    }
+    if (e == cudaSuccess)
+      e = fork_side();
+    if (e != cudaSuccess)
+      rc = parz_gpu_cuda_fail(err, e, "the segments of a batch of bounded chunks");
+  }
+  for (size_t c = 0; rc == PARZ_OK && c < n; c++)
+    if (status[c] == PARZ_OK && (rc = enqueue_values(&v[c], &books[c], d_chunks[c], d_dsts[c],
+                                                     &s[c], side[c % k], err)) == PARZ_OK)
+      rc = parz_gpu_enqueue_exceptions(ctx, &v[c], d_chunks[c], d_dsts[c], side[c % k], err);
   free(books);
   /* joined whatever happened: st must not run ahead of work queued on the side streams */
+  e = join_side();
+  if (e != cudaSuccess && rc == PARZ_OK)
+    rc = parz_gpu_cuda_fail(err, e, "joining a batch of bounded chunks");
   for (i = 0; i < made; i++) {
-    cudaError_t j = cudaEventRecord(join[i], side[i]);
-    if (j == cudaSuccess)
-      j = cudaStreamWaitEvent(st, join[i], 0);
-    if (j != cudaSuccess && rc == PARZ_OK)
-      rc = parz_gpu_cuda_fail(err, j, "joining a batch of bounded chunks");
     cudaStreamDestroy(side[i]); /* released once its work is done */
     cudaEventDestroy(join[i]);
   }
@@ -740,8 +831,8 @@ static int enqueue_run(parz_gpu_context* ctx, const parz_chunk_view* v, const vo
 extern const parz_gpu_codec parz_gpu_codec_bounded = {
     PARZ_CODEC_BOUNDED,
     enqueue_chunk,
-    enqueue_run, /* the chunks side by side on streams of their own */
-    0,           /* no arguments in the batch's buffers */
+    enqueue_run,          /* a batch's segments in one launch, the rest on streams */
+    sizeof(segment_args), /* a run's arguments (enqueue_run) */
     enqueue_all, /* the filter path: the chunk whole (`whole`), its exceptions on the host */
     NULL,        /* no block kernel: its chunks are encoded whole (encode_chunks) */
     scratch_bytes,
