@@ -179,6 +179,9 @@ void parz_bounded_count_symbols(const int32_t* codes, size_t n, size_t seg,
  * parz_huff_lengths, parz_bounded_book_write and parz_bounded_coded_bits give over the codes'
  * range. SIZE_MAX when no code is built. */
 size_t parz_bounded_estimate_bytes(const int32_t* codes, size_t n, size_t seg);
+/* The same from the symbols' counts with zero runs over the range r (parz_bounded_count_symbols'
+ * runs), for a caller that counted them itself (the GPU encoder's trials). */
+size_t parz_bounded_estimate_counted(const uint64_t* runs, const parz_bounded_range* r);
 
 /* Length-limited canonical Huffman code: the lengths of a table of m counts (refused when no
  * symbol is used); the whole alphabet's lengths of a range's (unused between them); the canonical

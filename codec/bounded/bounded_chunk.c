@@ -67,35 +67,58 @@ static void trial(void* arg, uint64_t i) {
     /* the predictors compared with zero runs on: where runs pay, they decide the size, and
      * without them the sample's edges (which the chunk has fewer of) weigh more; the
      * payload's size is the code's bits for these counts, nothing is written */
-    size_t bytes = parz_bounded_estimate_bytes(codes, n, j->opt->segment);
-    if (bytes != SIZE_MAX)
-      j->bytes[i] = bytes + nexc * 12 + nmask / 64;
+    j->bytes[i] = parz_bounded_trial_bytes(parz_bounded_estimate_bytes(codes, n, j->opt->segment),
+                                           nexc, nmask);
   }
   free(hole), free(q), free(codes);
 }
 
-int parz_bounded_choose(const parz_bounded_shape* s, const void* src, double eb,
-                        const parz_bounded_options* opt) {
-  parz_bounded_shape b = *s;
-  size_t lo[4] = {0, 0, 0, 0}, n = 1, w = s->type == PARZ_FLOAT ? 4 : 8;
+size_t parz_bounded_trial_bytes(size_t estimate, size_t nexc, size_t nmask) {
+  return estimate == SIZE_MAX ? SIZE_MAX : estimate + nexc * 12 + nmask / 64;
+}
+
+int parz_bounded_pick(const size_t bytes[PARZ_BOUNDED_PREDICTORS]) {
+  int best = PARZ_BOUNDED_LORENZO;
+  size_t best_bytes = SIZE_MAX;
+  for (int p = PARZ_BOUNDED_LORENZO; p <= PARZ_BOUNDED_PREDICTORS; p++)
+    if (bytes[p - 1] < best_bytes) {
+      best_bytes = bytes[p - 1];
+      best = p;
+    }
+  return best;
+}
+
+size_t parz_bounded_sample_box(const parz_bounded_shape* s, parz_bounded_shape* b, size_t lo[4]) {
+  size_t n = 1;
+  *b = *s;
+  for (unsigned k = 0; k < 4; k++)
+    lo[k] = 0;
   for (unsigned k = 0; k < s->dims; k++) {
     if (s->shape[k] >= 32)
-      b.shape[k] = (s->shape[k] + 1) / 2;
-    lo[k] = (s->shape[k] - b.shape[k]) / 2;
-    n *= b.shape[k];
+      b->shape[k] = (s->shape[k] + 1) / 2;
+    lo[k] = (s->shape[k] - b->shape[k]) / 2;
+    n *= b->shape[k];
   }
   /* halve the longest extent again while the box holds more than an eighth */
   for (;;) {
     unsigned big = 0;
     for (unsigned k = 1; k < s->dims; k++)
-      if (b.shape[k] > b.shape[big])
+      if (b->shape[k] > b->shape[big])
         big = k;
-    if (n * 8 <= parz_bounded_count(s) || b.shape[big] < 64)
+    if (n * 8 <= parz_bounded_count(s) || b->shape[big] < 64)
       break;
-    n = n / b.shape[big] * ((b.shape[big] + 1) / 2);
-    b.shape[big] = (b.shape[big] + 1) / 2;
-    lo[big] = (s->shape[big] - b.shape[big]) / 2;
+    n = n / b->shape[big] * ((b->shape[big] + 1) / 2);
+    b->shape[big] = (b->shape[big] + 1) / 2;
+    lo[big] = (s->shape[big] - b->shape[big]) / 2;
   }
+  return n;
+}
+
+int parz_bounded_choose(const parz_bounded_shape* s, const void* src, double eb,
+                        const parz_bounded_options* opt) {
+  parz_bounded_shape b;
+  size_t lo[4], w = s->type == PARZ_FLOAT ? 4 : 8;
+  const size_t n = parz_bounded_sample_box(s, &b, lo);
   unsigned char* box = (unsigned char*)malloc(n * w);
   if (!box)
     return PARZ_BOUNDED_LORENZO;
@@ -114,7 +137,6 @@ int parz_bounded_choose(const parz_bounded_shape* s, const void* src, double eb,
         memcpy(box + at * w, (const unsigned char*)src + from * w, ext[3] * w);
       }
   int best = PARZ_BOUNDED_LORENZO;
-  size_t best_bytes = SIZE_MAX;
   /* What every trial shares is found once: the holes of the fill value, the grid's step, the
    * holes the interpolation starts from (values not finite); then each predictor from copies,
    * the predictors at once on the jobs. */
@@ -133,11 +155,7 @@ int parz_bounded_choose(const parz_bounded_shape* s, const void* src, double eb,
     memcpy(j.hole_interp, j.hole0, n);
     parz_bounded_quantize(&b, box, eb, j.step, NULL, j.hole_interp, NULL);
     parz_bounded_run(opt->jobs, PARZ_BOUNDED_PREDICTORS, trial, &j);
-    for (int p = PARZ_BOUNDED_LORENZO; p <= PARZ_BOUNDED_PREDICTORS; p++)
-      if (j.bytes[p - 1] < best_bytes) {
-        best_bytes = j.bytes[p - 1];
-        best = p;
-      }
+    best = parz_bounded_pick(j.bytes);
   }
   free(j.hole0), free(j.hole_interp);
   free(box);

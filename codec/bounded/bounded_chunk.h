@@ -70,6 +70,19 @@ int parz_bounded_coded_book(const parz_bounded_range* r, const uint64_t* plain,
                             const uint64_t* runs, int runs_opt, parz_bounded_coded* out,
                             parz_error* err);
 
+/* The sample box parz_bounded_choose tries the predictors on: about an eighth of the chunk s, at
+ * its centre, its shape into *b and its first corner into lo (lo[k] along s's axis k); returns
+ * its values' count. */
+size_t parz_bounded_sample_box(const parz_bounded_shape* s, parz_bounded_shape* b, size_t lo[4]);
+
+/* A trial's size: the estimate of its code's bytes (parz_bounded_estimate_bytes, SIZE_MAX: none)
+ * with its exceptions' and masked values' costs. */
+size_t parz_bounded_trial_bytes(size_t estimate, size_t nexc, size_t nmask);
+
+/* The predictor of the least trial size (bytes[p - 1] predictor p's), the first of equals;
+ * Lorenzo when no trial built a code. */
+int parz_bounded_pick(const size_t bytes[PARZ_BOUNDED_PREDICTORS]);
+
 /* The predictor whose codes a sample of the chunk (a box of about an eighth of it, at its centre)
  * makes smallest. */
 int parz_bounded_choose(const parz_bounded_shape* s, const void* src, double eb,

@@ -147,36 +147,52 @@ typedef struct {
   size_t advance; /* codes consumed */
 } parz_bounded_token;
 
+/* The most codes one run token stands for: the longest run of the last run symbol. */
+#define PARZ_BOUNDED_RUN_MAX (((size_t)2 << PARZ_BOUNDED_RUNS) - 1)
+
+/* The token at the first of `len` zeros (len >= 1: the zeros up to the segment's end or the next
+ * code not 0): with runs and two or more of them, a run of as many as a run symbol holds (at
+ * most PARZ_BOUNDED_RUN_MAX, the rest the next token's); else a single 0's symbol. The split of
+ * a run depends on its length alone, so a caller that knows where a run ends (the GPU encoder's
+ * lanes, which meet runs that cross their shares) gives the serial walk's tokens. */
+PARZ_HD parz_bounded_token parz_bounded_zero_token(size_t len, int runs) {
+  parz_bounded_token t;
+  t.extra = 0;
+  t.extra_bits = 0;
+  t.advance = 1;
+  t.sym = PARZ_BOUNDED_SYM_ZERO;
+  if (runs && len >= 2) {
+    unsigned k = 0;
+    while ((len >> (k + 1)) != 0)
+      k++;
+    if (k > PARZ_BOUNDED_RUNS)
+      k = PARZ_BOUNDED_RUNS;
+    if (len > PARZ_BOUNDED_RUN_MAX)
+      len = PARZ_BOUNDED_RUN_MAX;
+    t.sym = k;
+    t.extra = (uint32_t)(len - ((size_t)1 << k));
+    t.extra_bits = k;
+    t.advance = len;
+  }
+  return t;
+}
+
 /* The token at codes[i] of a segment ending at codes[end]: with runs, a run of two or more zeros
- * (at most the longest a run symbol holds, never past the segment's end); else the residual's
- * symbol, or the escape with the zig-zagged residual in 32 raw bits. */
+ * (parz_bounded_zero_token, never past the segment's end); else the residual's symbol, or the
+ * escape with the zig-zagged residual in 32 raw bits. */
 PARZ_HD parz_bounded_token parz_bounded_next_token(const int32_t* codes, size_t i, size_t end,
                                                    int runs) {
   parz_bounded_token t;
   int32_t v = codes[i];
+  if (v == 0) {
+    size_t j = i + 1;
+    while (runs && j < end && codes[j] == 0)
+      j++;
+    return parz_bounded_zero_token(j - i, runs);
+  }
   t.advance = 1;
   t.extra = 0;
   t.extra_bits = 0;
-  if (v == 0 && runs) {
-    size_t j = i + 1;
-    while (j < end && codes[j] == 0)
-      j++;
-    size_t len = j - i;
-    if (len >= 2) {
-      unsigned k = 0;
-      while ((len >> (k + 1)) != 0)
-        k++;
-      if (k > PARZ_BOUNDED_RUNS)
-        k = PARZ_BOUNDED_RUNS;
-      if (len >= ((size_t)2 << k))
-        len = ((size_t)2 << k) - 1; /* longest run of symbol k */
-      t.sym = k;
-      t.extra = (uint32_t)(len - ((size_t)1 << k));
-      t.extra_bits = k;
-      t.advance = len;
-      return t;
-    }
-  }
   if (v >= -PARZ_BOUNDED_RADIUS && v <= PARZ_BOUNDED_RADIUS) {
     t.sym = (uint32_t)((int64_t)PARZ_BOUNDED_SYM_ZERO + v);
   } else {

@@ -126,23 +126,30 @@ void parz_bounded_count_symbols(const int32_t* codes, size_t n, size_t seg,
   free(j.plain), free(j.runs);
 }
 
+size_t parz_bounded_estimate_counted(const uint64_t* runs, const parz_bounded_range* r) {
+  uint8_t* len = (uint8_t*)malloc(r->m);
+  uint8_t* out = (uint8_t*)malloc(PARZ_BOUNDED_BOOK_BYTES_MAX);
+  size_t bytes = SIZE_MAX;
+  if (len && out && !parz_huff_lengths(runs, r->m, PARZ_BOUNDED_MAX_LEN, len, NULL)) {
+    uint64_t bits = parz_bounded_coded_bits(runs, len, r->m);
+    size_t book_size = parz_bounded_book_write(len, r, out, PARZ_BOUNDED_BOOK_BYTES_MAX);
+    if (book_size)
+      bytes = book_size + (size_t)((bits + 7) / 8);
+  }
+  free(len), free(out);
+  return bytes;
+}
+
 size_t parz_bounded_estimate_bytes(const int32_t* codes, size_t n, size_t seg) {
   parz_bounded_range r;
   parz_bounded_code_range(codes, n, &r);
   uint64_t* freq = (uint64_t*)malloc(r.m * sizeof *freq);
-  uint8_t* len = (uint8_t*)malloc(r.m);
-  uint8_t* out = (uint8_t*)malloc(PARZ_BOUNDED_BOOK_BYTES_MAX);
   size_t bytes = SIZE_MAX;
-  if (freq && len && out) {
+  if (freq) {
     parz_bounded_count_symbols(codes, n, seg, &r, NULL, freq, NULL);
-    if (!parz_huff_lengths(freq, r.m, PARZ_BOUNDED_MAX_LEN, len, NULL)) {
-      uint64_t bits = parz_bounded_coded_bits(freq, len, r.m);
-      size_t book_size = parz_bounded_book_write(len, &r, out, PARZ_BOUNDED_BOOK_BYTES_MAX);
-      if (book_size)
-        bytes = book_size + (size_t)((bits + 7) / 8);
-    }
+    bytes = parz_bounded_estimate_counted(freq, &r);
   }
-  free(freq), free(len), free(out);
+  free(freq);
   return bytes;
 }
 
