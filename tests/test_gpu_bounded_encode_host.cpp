@@ -4,7 +4,10 @@
  * must be parz_chunk_encode's, byte for byte (and decode within the bound); the chunks the GPU
  * encoder refuses must be refused with PARZ_ERR_UNSUPPORTED naming why. This checks where no GPU
  * is (CI) what test_gpu_bounded_encode checks on the device, on the same cases
- * (gpu_bounded_encode_cases.h), and on the real arrays, cut to 1 MiB each.
+ * (gpu_bounded_encode_cases.h), and on the real arrays, cut to 1 MiB each. The lanes' split of a
+ * segment's tokens is checked apart for 1 to 64 lanes against the serial walk
+ * (parz_bounded_next_token), with runs and without, on crafted segments and on every segment of
+ * every chunk here.
  * Usage: test_gpu_bounded_encode_host [DATA_DIR] */
 #include <math.h>
 #include <stdint.h>
@@ -12,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "bounded_encode.cuh"
@@ -26,6 +30,207 @@ static void run_backwards(void* ctx, uint64_t n, void (*job)(void* arg, uint64_t
     job(arg, i);
 }
 static const parz_jobs backwards = {run_backwards, NULL, 8};
+
+/* The lanes of segment [a, e) of codes, `lanes` of them: each one's share and what the kernels'
+ * warp scans give it (bounded_encode.cu, warp_lane), here in loops. */
+static std::vector<parz_gpu_bnd_lane> lanes_of(const int32_t* codes, size_t a, size_t e,
+                                               unsigned lanes) {
+  std::vector<size_t> sa(lanes), se(lanes), first(lanes), last1(lanes);
+  for (unsigned l = 0; l < lanes; l++) {
+    parz_gpu_bnd_share(a, e, lanes, l, &sa[l], &se[l]);
+    parz_gpu_bnd_share_edges(codes, sa[l], se[l], e, &first[l], &last1[l]);
+  }
+  std::vector<parz_gpu_bnd_lane> out(lanes);
+  size_t before = 0;
+  for (unsigned l = 0; l < lanes; l++) {
+    size_t after = e;
+    for (unsigned k = l + 1; k < lanes; k++)
+      after = first[k] < after ? first[k] : after;
+    out[l] = parz_gpu_bnd_lane_of(a, sa[l], se[l], first[l], before, after);
+    before = last1[l] > before ? last1[l] : before;
+  }
+  return out;
+}
+
+/* The lanes' tokens of segment [a, e), lane after lane, against the serial walk's, with runs and
+ * without, for 1 to 64 lanes (every count, or some: a real chunk's many segments); name: what the
+ * failures name. */
+static void check_lanes(const int32_t* codes, size_t a, size_t e, const char* name, bool every) {
+  for (int runs = 0; runs < 2; runs++) {
+    std::vector<parz_bounded_token> want;
+    for (size_t i = a; i < e;) {
+      want.push_back(parz_bounded_next_token(codes, i, e, runs));
+      i += want.back().advance;
+    }
+    for (unsigned lanes = 1; lanes <= 64; lanes += every || lanes < 3 ? 1 : lanes / 2 + 1) {
+      std::vector<parz_bounded_token> got;
+      for (const parz_gpu_bnd_lane& l : lanes_of(codes, a, e, lanes))
+        parz_gpu_bnd_lane_walk(codes, l, runs,
+                               [&](const parz_bounded_token& t) { got.push_back(t); });
+      size_t k = 0;
+      while (k < got.size() && k < want.size() && got[k].sym == want[k].sym &&
+             got[k].extra == want[k].extra && got[k].extra_bits == want[k].extra_bits &&
+             got[k].advance == want[k].advance)
+        k++;
+      CHECK(k == want.size() && got.size() == want.size(),
+            ": %s, codes %zu..%zu, runs %d, %u lanes: %zu tokens against the serial %zu, first "
+            "difference at token %zu",
+            name, a, e, runs, lanes, got.size(), want.size(), k);
+    }
+  }
+}
+
+/* Crafted segments: zero runs that start, end and cross at the shares' edges, lone zeros there,
+ * segments of zeros alone, escapes, segments shorter than the lanes; each from a code past the
+ * array's first, so that a segment's first code is not the array's. */
+static void crafted_lanes() {
+  const size_t sizes[] = {1, 2, 3, 5, 31, 32, 33, 64, 65, 100, 127, 128, 129, 640, 4096};
+  for (size_t n : sizes)
+    for (unsigned pattern = 0; pattern < 7; pattern++) {
+      std::vector<int32_t> codes(n + 7, 5);
+      uint32_t x = 12345u + (uint32_t)n * 7u + pattern;
+      for (size_t i = 0; i < n; i++) {
+        x = x * 1664525u + 1013904223u;
+        int32_t v;
+        switch (pattern) {
+          case 0: v = 0; break;                                 /* all zeros */
+          case 1: v = (x >> 28) < 13 ? 0 : 1; break;            /* long runs */
+          case 2: v = (i % 2) ? 0 : -1; break;                  /* lone zeros */
+          case 3: v = (x >> 29) ? 0 : (int32_t)(x >> 8); break; /* escapes between runs */
+          case 4: v = (i % 9 == 8) ? 3 : 0; break;              /* runs of 8 */
+          case 5: v = (i + 1 == n) ? 7 : 0; break;              /* a run to the last code */
+          default: v = i == 0 ? 2 : 0; break;                   /* a run from the second code */
+        }
+        codes[7 + i] = v;
+      }
+      char name[64];
+      snprintf(name, sizeof name, "crafted pattern %u", pattern);
+      check_lanes(codes.data(), 7, 7 + n, name, true);
+    }
+}
+
+/* The forward kernels' steps of `predictor` over b's values (of shape s), thread after thread,
+ * from the holes the scan left. */
+static void emulate_forward(const parz_gpu_bnd& b, const parz_bounded_shape& s, int predictor) {
+  const size_t n = (size_t)b.n;
+  if (predictor == PARZ_BOUNDED_LORENZO) {
+    for (size_t i = 0; i < n; i++)
+      parz_gpu_bnd_quantize(b, i);
+    for (size_t i = 0; i < n; i++) /* the holes' thread, in order */
+      if (b.hole[i] != PARZ_BOUNDED_KNOWN)
+        parz_gpu_bnd_lorenzo_hole(b, i);
+    for (size_t i = 0; i < n; i++)
+      parz_gpu_bnd_lorenzo_code(b, i);
+    return;
+  }
+  size_t n4[4], st4[4];
+  std::vector<parz_bounded_pass> passes(PARZ_BOUNDED_PASSES_MAX);
+  parz_bounded_shape4(&s, n4, st4);
+  const unsigned np = parz_bounded_interp_passes(n4, predictor, passes.data());
+  const int cubic = predictor == PARZ_BOUNDED_CUBIC || predictor == PARZ_BOUNDED_CUBIC_FAST;
+  for (unsigned k = 0; k < np; k++) {
+    const parz_bounded_pass& ps = passes[k];
+    const unsigned long long count =
+        (unsigned long long)ps.cnt[0] * ps.cnt[1] * ps.cnt[2] * ps.cnt[3];
+    /* backwards: a pass's values must not depend on their order */
+    for (unsigned long long t = count; t-- > 0;)
+      parz_gpu_bnd_pass_value(b, ps, cubic, t);
+  }
+}
+
+/* The count kernel's steps over b's codes, the lanes of each segment last first: most symbols into
+ * a CTA's shared counts, then added in; then the counts over the residuals' range r as the
+ * driver downloads them (plain, then runs, r.m each). */
+static std::vector<uint64_t> emulate_counts(const parz_gpu_bnd& b, parz_bounded_range* r) {
+  std::vector<unsigned long long> counts(2 * (size_t)PARZ_BOUNDED_SYMBOLS, 0);
+  std::vector<unsigned long long> shared(2 * PARZ_GPU_BND_SHARED, 0);
+  int lo = 0, hi = 0;
+  for (unsigned long long k = b.nseg; k-- > 0;) {
+    size_t a0, e0;
+    parz_gpu_bnd_segment(b, k, &a0, &e0);
+    const std::vector<parz_gpu_bnd_lane> ls = lanes_of(b.codes, a0, e0, PARZ_GPU_BND_LANES);
+    for (size_t l = ls.size(); l-- > 0;)
+      parz_gpu_bnd_lane_count(b.codes, ls[l], [&](int c, uint32_t sym, unsigned long long v) {
+        const int e = parz_gpu_bnd_shared_entry(sym);
+        if (c && sym > PARZ_BOUNDED_RUNS) {
+          const int x = (int)sym - (int)PARZ_BOUNDED_SYM_ZERO;
+          lo = x < lo ? x : lo;
+          hi = x > hi ? x : hi;
+        }
+        if (e >= 0)
+          shared[c * PARZ_GPU_BND_SHARED + (unsigned)e] += v;
+        else
+          counts[c * PARZ_BOUNDED_SYMBOLS + sym] += v;
+      });
+  }
+  for (unsigned c = 0; c < 2; c++)
+    for (unsigned e = 0; e < PARZ_GPU_BND_SHARED; e++)
+      counts[c * PARZ_BOUNDED_SYMBOLS + parz_gpu_bnd_shared_symbol(e)] +=
+          shared[c * PARZ_GPU_BND_SHARED + e];
+  *r = parz_gpu_bnd_range(lo, hi);
+  std::vector<uint64_t> ranged(2 * r->m);
+  for (unsigned c = 0; c < 2; c++) {
+    const unsigned long long* from = counts.data() + c * PARZ_BOUNDED_SYMBOLS;
+    std::copy(from, from + PARZ_BOUNDED_HEAD, ranged.begin() + c * r->m);
+    std::copy(from + PARZ_BOUNDED_HEAD + r->shift, from + r->shift + r->m,
+              ranged.begin() + c * r->m + PARZ_BOUNDED_HEAD);
+  }
+  return ranged;
+}
+
+/* The driver's choice of predictor (bounded_encode.cu, choose) in the GPU's steps. */
+static int emulate_choose(const parz_gpu_bnd_plan& p, const parz_gpu_bnd& full) {
+  parz_gpu_bnd_box x;
+  parz_gpu_bnd t;
+  if (!parz_gpu_bnd_box_of(&p, &x))
+    return PARZ_BOUNDED_LORENZO;
+  parz_gpu_bnd_box_args(&p, &x, &t);
+  const size_t n = x.n, w = x.s.type == PARZ_FLOAT ? 4 : 8;
+  std::vector<unsigned char> box(n * w);
+  std::vector<uint8_t> hole(n);
+  std::vector<int32_t> q(n), codes(n);
+  for (size_t i = 0; i < n; i++) { /* the gather kernel */
+    size_t r = i, off = 0;
+    for (int k = (int)x.s.dims - 1; k >= 0; k--) {
+      off += r % x.s.shape[k] * (size_t)x.stride[k];
+      r /= x.s.shape[k];
+    }
+    memcpy(&box[i * w], (const unsigned char*)full.src + (x.corner + off) * w, w);
+  }
+  t.src = box.data();
+  t.hole = hole.data();
+  t.q = q.data();
+  t.codes = codes.data();
+  parz_gpu_bnd_scan sc = {0, 0, 0, 0};
+  for (size_t i = 0; i < n; i++)
+    parz_gpu_bnd_scan_value(t, i, 0, 0, &sc);
+  parz_gpu_bnd_set_step(&t, sc.top);
+  size_t bytes[PARZ_BOUNDED_PREDICTORS];
+  for (int pred = 1; pred <= PARZ_BOUNDED_PREDICTORS; pred++) {
+    std::fill(hole.begin(), hole.end(), (uint8_t)PARZ_BOUNDED_KNOWN);
+    emulate_forward(t, x.s, pred);
+    parz_bounded_range r;
+    const std::vector<uint64_t> ranged = emulate_counts(t, &r);
+    unsigned long long nexc = 0, nmask = 0;
+    for (size_t i = 0; i < n; i++) {
+      nexc += hole[i] == PARZ_BOUNDED_EXCEPTION;
+      nmask += hole[i] == PARZ_BOUNDED_MASKED;
+    }
+    bytes[pred - 1] = parz_gpu_bnd_trial_bytes(ranged.data() + r.m, r, nexc, nmask);
+  }
+  return parz_bounded_pick(bytes);
+}
+
+/* The CPU's choice of predictor (parz_bounded_code's options), its trials on jobs of their own
+ * order (the choice must not change). */
+static int cpu_choice(const parz_gpu_bnd_plan& p, const void* data) {
+  parz_bounded_options opt;
+  memset(&opt, 0, sizeof opt);
+  opt.runs = 2;
+  opt.segment = p.v.segment_blocks;
+  opt.jobs = &backwards;
+  return parz_bounded_choose(&p.s, data, p.eb, &opt);
+}
 
 /* The GPU encoder's steps one thread after another into out (contiguous arrays); *stored set
  * for a chunk the configuration stores (out then empty). */
@@ -49,31 +254,12 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
     parz_gpu_bnd_scan_value(b, i, p.fill, p.fill_bits, &s);
   if ((rc = parz_gpu_bnd_after_scan(&p, &s, &b, err)) != PARZ_OK)
     return rc;
-  if (!p.predictor) /* its trials on jobs of their own order: the choice must not change */
-    p.predictor = parz_gpu_bnd_choose(&p, data, &backwards);
-  if (p.predictor == PARZ_BOUNDED_LORENZO) {
-    for (size_t i = 0; i < n; i++)
-      parz_gpu_bnd_quantize(b, i);
-    for (size_t i = 0; i < n; i++) /* the holes' thread, in order */
-      if (hole[i] != PARZ_BOUNDED_KNOWN)
-        parz_gpu_bnd_lorenzo_hole(b, i);
-    for (size_t i = 0; i < n; i++)
-      parz_gpu_bnd_lorenzo_code(b, i);
-  } else {
-    size_t n4[4], st4[4];
-    std::vector<parz_bounded_pass> passes(PARZ_BOUNDED_PASSES_MAX);
-    parz_bounded_shape4(&p.s, n4, st4);
-    const unsigned np = parz_bounded_interp_passes(n4, p.predictor, passes.data());
-    const int cubic = p.predictor == PARZ_BOUNDED_CUBIC || p.predictor == PARZ_BOUNDED_CUBIC_FAST;
-    for (unsigned k = 0; k < np; k++) {
-      const parz_bounded_pass& ps = passes[k];
-      const unsigned long long count =
-          (unsigned long long)ps.cnt[0] * ps.cnt[1] * ps.cnt[2] * ps.cnt[3];
-      /* backwards: a pass's values must not depend on their order */
-      for (unsigned long long t = count; t-- > 0;)
-        parz_gpu_bnd_pass_value(b, ps, cubic, t);
-    }
+  if (!p.predictor) {
+    p.predictor = emulate_choose(p, b);
+    const int want = cpu_choice(p, data);
+    CHECK(p.predictor == want, ": the trials chose predictor %d, the CPU %d", p.predictor, want);
   }
+  emulate_forward(b, p.s, p.predictor);
   std::vector<unsigned long long> pos;
   std::vector<uint64_t> bits;
   for (size_t i = 0; i < n; i++)
@@ -83,28 +269,16 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
       pos.push_back(i);
       bits.push_back(v);
     }
-  std::vector<unsigned long long> counts(2 * (size_t)PARZ_BOUNDED_SYMBOLS, 0);
-  b.plain = counts.data();
-  b.runs = counts.data() + PARZ_BOUNDED_SYMBOLS;
-  /* the count kernel's split: most symbols into a CTA's shared counts, then added in */
-  std::vector<unsigned long long> shared(2 * PARZ_GPU_BND_SHARED, 0);
-  for (unsigned long long k = b.nseg; k-- > 0;)
-    parz_gpu_bnd_count(b, k, [&](int c, uint32_t sym, unsigned long long v) {
-      const int e = parz_gpu_bnd_shared_entry(sym);
-      if (e >= 0)
-        shared[c * PARZ_GPU_BND_SHARED + (unsigned)e] += v;
-      else
-        counts[c * PARZ_BOUNDED_SYMBOLS + sym] += v;
-    });
-  for (unsigned c = 0; c < 2; c++)
-    for (unsigned e = 0; e < PARZ_GPU_BND_SHARED; e++)
-      counts[c * PARZ_BOUNDED_SYMBOLS + parz_gpu_bnd_shared_symbol(e)] +=
-          shared[c * PARZ_GPU_BND_SHARED + e];
+  for (unsigned long long k = 0; k < b.nseg; k++) {
+    size_t a0, e0;
+    parz_gpu_bnd_segment(b, k, &a0, &e0);
+    check_lanes(b.codes, a0, e0, "a chunk's segment", false);
+  }
+  parz_bounded_range r;
+  const std::vector<uint64_t> ranged = emulate_counts(b, &r);
   parz_bounded_coded coded;
   memset(&coded, 0, sizeof coded);
-  const parz_bounded_range all = {0, PARZ_BOUNDED_SYMBOLS}; /* counts over the whole alphabet */
-  rc = parz_bounded_coded_book(&all, (const uint64_t*)b.plain, (const uint64_t*)b.runs, 2, &coded,
-                               err);
+  rc = parz_bounded_coded_book(&r, ranged.data(), ranged.data() + r.m, 2, &coded, err);
   if (rc != PARZ_OK) {
     parz_bounded_coded_free(&coded);
     return rc;
@@ -117,9 +291,17 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
   b.code = coded.book.code;
   b.use_runs = coded.runs;
   std::vector<unsigned long long> seg_bits((size_t)b.nseg), seg_at((size_t)b.nseg + 1, 0);
+  std::vector<unsigned long long> lane_bits((size_t)b.nseg * PARZ_GPU_BND_LANES);
   b.seg_bits = seg_bits.data();
-  for (unsigned long long k = 0; k < b.nseg; k++)
-    parz_gpu_bnd_bits(b, k);
+  b.lane_bits = lane_bits.data();
+  for (unsigned long long k = 0; k < b.nseg; k++) {
+    size_t a0, e0;
+    parz_gpu_bnd_segment(b, k, &a0, &e0);
+    const std::vector<parz_gpu_bnd_lane> ls = lanes_of(b.codes, a0, e0, PARZ_GPU_BND_LANES);
+    seg_bits[k] = 0;
+    for (unsigned l = 0; l < PARZ_GPU_BND_LANES; l++)
+      seg_bits[k] += lane_bits[k * PARZ_GPU_BND_LANES + l] = parz_gpu_bnd_lane_bits(b, ls[l]);
+  }
   for (size_t k = 0; k < seg_bits.size(); k++)
     seg_at[k + 1] = seg_at[k] + seg_bits[k];
   parz_chunk_view fin;
@@ -134,8 +316,19 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
   std::vector<unsigned long long> payload(fin.payload_bytes / 8, 0);
   b.payload = payload.data();
   b.seg_at = seg_at.data();
-  for (unsigned long long k = b.nseg; k-- > 0;) /* any order: neighbours share words */
-    parz_gpu_bnd_write(b, k);
+  for (unsigned long long k = b.nseg; k-- > 0;) { /* any order: neighbours share words */
+    size_t a0, e0;
+    parz_gpu_bnd_segment(b, k, &a0, &e0);
+    const std::vector<parz_gpu_bnd_lane> ls = lanes_of(b.codes, a0, e0, PARZ_GPU_BND_LANES);
+    unsigned long long at = seg_at[k];
+    std::vector<unsigned long long> from(PARZ_GPU_BND_LANES);
+    for (unsigned l = 0; l < PARZ_GPU_BND_LANES; l++) {
+      from[l] = at;
+      at += lane_bits[k * PARZ_GPU_BND_LANES + l];
+    }
+    for (unsigned l = PARZ_GPU_BND_LANES; l-- > 0;)
+      parz_gpu_bnd_lane_write(b, ls[l], from[l]);
+  }
   std::vector<uint64_t> sums((size_t)fin.nchecksums);
   for (unsigned long long k = 0; k < fin.nchecksums; k++) {
     unsigned long long begin, end;
@@ -213,6 +406,7 @@ static void check_case(const char* name, const parz_array& a, const void* data,
 }
 
 int main(int argc, char** argv) {
+  crafted_lanes();
   const std::vector<bnd_case> cases = bnd_cases();
   for (const bnd_case& c : cases)
     check_case(c.name.c_str(), c.a, c.data.data(), c.cfg, c.refused);

@@ -1,9 +1,12 @@
 /* The error-bounded codec's GPU encoder: the kernels of bounded_encode.cuh's steps and the driver
  * that runs them, chunk after chunk, and places the chunks (gpu_codecs.h, encode_chunks). Each
  * chunk is built in buffers of its own from the stream's allocator; the host waits for the
- * scan's findings, the symbol counts, the segments' bits and the checksums, each a few bytes or
- * a codebook's counts. Once every chunk's size is known, `place` gives each its place and its
- * head and payload are copied there. */
+ * scan's findings, Lorenzo's holes, the residuals' range and then the symbol counts over it, the
+ * segments' bits and the checksums, each a few bytes or a codebook's counts (and, with the
+ * predictor chosen, the trials' box step, holes, ranges and counts). The kernels that walk a
+ * segment's codes give it a warp, its lanes a share each (bounded_encode.cuh). Once every
+ * chunk's size is known, `place` gives each its place and its head and payload are copied
+ * there. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,7 +19,6 @@
 #include "gpu_codecs.h"
 
 #define THREADS 256u
-#define SEG_THREADS 64u
 /* Values per thread of the holes' compaction. */
 #define HOLE_RANGE 1024u
 
@@ -124,6 +126,24 @@ __global__ void lorenzo_code_kernel(parz_gpu_bnd b) {
     parz_gpu_bnd_lorenzo_code(b, i);
 }
 
+/* stats: [0] the exceptions among the holes, [1] the masked values. */
+__global__ void hole_stats_kernel(parz_gpu_bnd b, unsigned long long* stats) {
+  unsigned long long exc = 0, masked = 0;
+  for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < b.n;
+       i += (unsigned long long)gridDim.x * blockDim.x) {
+    exc += b.hole[i] == PARZ_BOUNDED_EXCEPTION;
+    masked += b.hole[i] == PARZ_BOUNDED_MASKED;
+  }
+  for (unsigned d = 16; d > 0; d >>= 1) {
+    exc += __shfl_down_sync(0xffffffffu, exc, d);
+    masked += __shfl_down_sync(0xffffffffu, masked, d);
+  }
+  if ((threadIdx.x & 31u) == 0 && exc)
+    atomicAdd(stats, exc);
+  if ((threadIdx.x & 31u) == 0 && masked)
+    atomicAdd(stats + 1, masked);
+}
+
 __global__ void pass_kernel(parz_gpu_bnd b, parz_bounded_pass p, int cubic,
                             unsigned long long count) {
   const unsigned long long t = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
@@ -131,42 +151,107 @@ __global__ void pass_kernel(parz_gpu_bnd b, parz_bounded_pass p, int cubic,
     parz_gpu_bnd_pass_value(b, p, cubic, t);
 }
 
+/* This lane's part of segment s (PARZ_GPU_BND_LANES lanes, the warp's): its share, and from the
+ * other lanes' shares where the codes not 0 lie before and after it (a scan each way). The whole
+ * warp calls it. */
+__device__ parz_gpu_bnd_lane warp_lane(const parz_gpu_bnd& b, unsigned long long s, unsigned lane) {
+  size_t a, e, sa, se, first, last1;
+  parz_gpu_bnd_segment(b, s, &a, &e);
+  parz_gpu_bnd_share(a, e, PARZ_GPU_BND_LANES, lane, &sa, &se);
+  parz_gpu_bnd_share_edges(b.codes, sa, se, e, &first, &last1);
+  unsigned long long up = last1, down = first;
+  for (unsigned d = 1; d < 32; d <<= 1) {
+    const unsigned long long u = __shfl_up_sync(0xffffffffu, up, d);
+    const unsigned long long v = __shfl_down_sync(0xffffffffu, down, d);
+    if (lane >= d && u > up)
+      up = u;
+    if (lane + d < 32 && v < down)
+      down = v;
+  }
+  const unsigned long long before = __shfl_up_sync(0xffffffffu, up, 1);
+  const unsigned long long after = __shfl_down_sync(0xffffffffu, down, 1);
+  return parz_gpu_bnd_lane_of(a, sa, se, first, lane ? (size_t)before : 0,
+                              lane < 31 ? (size_t)after : e);
+}
+
+/* The segments per CTA of the lanes' kernels. */
+#define SEGS_PER_CTA (THREADS / 32u)
+
 /* The symbols of a CTA's segments counted in shared memory where most fall
  * (parz_gpu_bnd_shared_entry), then added to the chunk's counts: a global atomic per token on
- * the few symbols that most tokens are would make them wait for each other. */
-__global__ void count_kernel(parz_gpu_bnd b) {
-  __shared__ unsigned long long sh[2 * PARZ_GPU_BND_SHARED];
+ * the few symbols that most tokens are would make them wait for each other. range: the least
+ * and greatest residual, kept from 0 (parz_bounded_code_range's), zero before. */
+__global__ void count_kernel(parz_gpu_bnd b, int* range) {
+  __shared__ unsigned sh[2 * PARZ_GPU_BND_SHARED];
   for (unsigned e = threadIdx.x; e < 2 * PARZ_GPU_BND_SHARED; e += blockDim.x)
     sh[e] = 0;
   __syncthreads();
-  const unsigned long long s = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
+  const unsigned long long s = blockIdx.x * (unsigned long long)SEGS_PER_CTA + threadIdx.x / 32;
+  const unsigned lane = threadIdx.x & 31u;
   unsigned long long* counts[2] = {b.plain, b.runs};
-  if (s < b.nseg)
-    parz_gpu_bnd_count(b, s, [&](int c, uint32_t sym, unsigned long long v) {
+  int lo = 0, hi = 0;
+  if (s < b.nseg) { /* the whole warp */
+    const parz_gpu_bnd_lane l = warp_lane(b, s, lane);
+    parz_gpu_bnd_lane_count(b.codes, l, [&](int c, uint32_t sym, unsigned long long v) {
       const int e = parz_gpu_bnd_shared_entry(sym);
+      if (c && sym > PARZ_BOUNDED_RUNS) {
+        const int r = (int)sym - (int)PARZ_BOUNDED_SYM_ZERO;
+        lo = r < lo ? r : lo;
+        hi = r > hi ? r : hi;
+      }
       if (e >= 0)
-        atomicAdd(&sh[c * PARZ_GPU_BND_SHARED + (unsigned)e], v);
+        atomicAdd(&sh[c * PARZ_GPU_BND_SHARED + (unsigned)e], (unsigned)v);
       else
         atomicAdd(counts[c] + sym, v);
     });
+  }
+  for (unsigned d = 16; d > 0; d >>= 1) {
+    lo = min(lo, __shfl_down_sync(0xffffffffu, lo, d));
+    hi = max(hi, __shfl_down_sync(0xffffffffu, hi, d));
+  }
+  if (lane == 0 && lo)
+    atomicMin(range, lo);
+  if (lane == 0 && hi)
+    atomicMax(range + 1, hi);
   __syncthreads();
   for (unsigned e = threadIdx.x; e < 2 * PARZ_GPU_BND_SHARED; e += blockDim.x)
     if (sh[e])
       atomicAdd(
           counts[e / PARZ_GPU_BND_SHARED] + parz_gpu_bnd_shared_symbol(e % PARZ_GPU_BND_SHARED),
-          sh[e]);
+          (unsigned long long)sh[e]);
 }
 
+/* Each lane's bits and the segment's. */
 __global__ void bits_kernel(parz_gpu_bnd b) {
-  const unsigned long long s = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
-  if (s < b.nseg)
-    parz_gpu_bnd_bits(b, s);
+  const unsigned long long s = blockIdx.x * (unsigned long long)SEGS_PER_CTA + threadIdx.x / 32;
+  const unsigned lane = threadIdx.x & 31u;
+  if (s >= b.nseg) /* the whole warp */
+    return;
+  const parz_gpu_bnd_lane l = warp_lane(b, s, lane);
+  const unsigned long long bits = parz_gpu_bnd_lane_bits(b, l);
+  b.lane_bits[s * PARZ_GPU_BND_LANES + lane] = bits;
+  unsigned long long sum = bits;
+  for (unsigned d = 16; d > 0; d >>= 1)
+    sum += __shfl_down_sync(0xffffffffu, sum, d);
+  if (lane == 0)
+    b.seg_bits[s] = sum;
 }
 
+/* Each lane's tokens from the segment's first bit and the bits of the lanes before it. */
 __global__ void write_kernel(parz_gpu_bnd b) {
-  const unsigned long long s = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
-  if (s < b.nseg)
-    parz_gpu_bnd_write(b, s);
+  const unsigned long long s = blockIdx.x * (unsigned long long)SEGS_PER_CTA + threadIdx.x / 32;
+  const unsigned lane = threadIdx.x & 31u;
+  if (s >= b.nseg) /* the whole warp */
+    return;
+  const parz_gpu_bnd_lane l = warp_lane(b, s, lane);
+  const unsigned long long bits = b.lane_bits[s * PARZ_GPU_BND_LANES + lane];
+  unsigned long long at = bits;
+  for (unsigned d = 1; d < 32; d <<= 1) {
+    const unsigned long long u = __shfl_up_sync(0xffffffffu, at, d);
+    if (lane >= d)
+      at += u;
+  }
+  parz_gpu_bnd_lane_write(b, l, b.seg_at[s] + at - bits);
 }
 
 /* A CTA per checksummed partition: its lanes' shares summed (payload_checksum.h). */
@@ -287,17 +372,158 @@ static void write_holes(call_memory& m, const parz_gpu_bnd& b, const hole_scan& 
   m.release(h.first);
 }
 
-/* The context's host threads as the codec's jobs (parz_jobs): part i on thread i mod size. */
-static void pool_run(void* pool, uint64_t n, void (*job)(void* arg, uint64_t i), void* arg) {
-  parz_host_pool* hp = (parz_host_pool*)pool;
-  const uint64_t size = (uint64_t)parz_host_pool_size(hp);
-  parz_host_pool_each(hp, [&](int t) {
-    for (uint64_t i = (uint64_t)t; i < n; i += size)
-      job(arg, i);
-  });
+static size_t round256(size_t bytes) { return (bytes + 255) & ~(size_t)255; }
+
+static unsigned grid_for(unsigned long long n) {
+  return blocks_for(n, THREADS) < 4096 ? blocks_for(n, THREADS) : 4096;
 }
 
-static size_t round256(size_t bytes) { return (bytes + 255) & ~(size_t)255; }
+/* The forward pass of `predictor` over b's values (of shape s) into b.codes from the holes the
+ * scan left: Lorenzo's quantization, holes (their count read back: a wait) and residuals, or the
+ * interpolation's passes. 0 on an error (m.e). */
+static int forward(call_memory& m, const parz_gpu_bnd& b, const parz_bounded_shape& s,
+                   int predictor, unsigned long long* small) {
+  const unsigned long long n = b.n;
+  if (predictor == PARZ_BOUNDED_LORENZO) {
+    hole_scan holes;
+    unsigned long long nholes = 0;
+    quantize_kernel<<<blocks_for(n, THREADS), THREADS, 0, m.st>>>(b);
+    if (!count_holes(m, b, &holes, small, &nholes))
+      return 0;
+    unsigned long long* pos = m.device<unsigned long long>(nholes);
+    write_holes(m, b, holes, pos, NULL);
+    if (m.e == cudaSuccess && nholes)
+      lorenzo_holes_kernel<<<1, 1, 0, m.st>>>(b, pos, nholes);
+    m.release(pos);
+    if (m.e == cudaSuccess)
+      lorenzo_code_kernel<<<blocks_for(n, THREADS), THREADS, 0, m.st>>>(b);
+  } else {
+    size_t n4[4], st4[4];
+    std::vector<parz_bounded_pass> passes(PARZ_BOUNDED_PASSES_MAX);
+    parz_bounded_shape4(&s, n4, st4);
+    const unsigned np = parz_bounded_interp_passes(n4, predictor, passes.data());
+    const int cubic = predictor == PARZ_BOUNDED_CUBIC || predictor == PARZ_BOUNDED_CUBIC_FAST;
+    for (unsigned k = 0; k < np && m.e == cudaSuccess; k++) {
+      const parz_bounded_pass& ps = passes[k];
+      const unsigned long long count =
+          (unsigned long long)ps.cnt[0] * ps.cnt[1] * ps.cnt[2] * ps.cnt[3];
+      if (count)
+        pass_kernel<<<blocks_for(count, THREADS), THREADS, 0, m.st>>>(b, ps, cubic, count);
+    }
+  }
+  if (m.e == cudaSuccess)
+    m.e = cudaGetLastError();
+  return m.e == cudaSuccess;
+}
+
+/* b's symbol counts both ways over the whole alphabet (into b.plain and b.runs, zeroed here) and
+ * its residuals' range (into range, zeroed here). */
+static void count_symbols(call_memory& m, const parz_gpu_bnd& b, int* range) {
+  if (m.e == cudaSuccess)
+    m.e = cudaMemsetAsync(b.plain, 0, PARZ_BOUNDED_SYMBOLS * sizeof *b.plain, m.st);
+  if (m.e == cudaSuccess)
+    m.e = cudaMemsetAsync(b.runs, 0, PARZ_BOUNDED_SYMBOLS * sizeof *b.runs, m.st);
+  if (m.e == cudaSuccess)
+    m.e = cudaMemsetAsync(range, 0, 2 * sizeof *range, m.st);
+  if (m.e == cudaSuccess)
+    count_kernel<<<blocks_for(b.nseg, SEGS_PER_CTA), THREADS, 0, m.st>>>(b, range);
+}
+
+/* Queues the download of counts over the whole alphabet (from) as counts over r (to): the head's,
+ * then the residuals'. */
+static void download_range(call_memory& m, const parz_bounded_range& r,
+                           const unsigned long long* from, uint64_t* to) {
+  if (m.e == cudaSuccess)
+    m.e = cudaMemcpyAsync(to, from, PARZ_BOUNDED_HEAD * sizeof *to, cudaMemcpyDeviceToHost, m.st);
+  if (m.e == cudaSuccess)
+    m.e = cudaMemcpyAsync(to + PARZ_BOUNDED_HEAD, from + PARZ_BOUNDED_HEAD + r.shift,
+                          (r.m - PARZ_BOUNDED_HEAD) * sizeof *to, cudaMemcpyDeviceToHost, m.st);
+}
+
+/* Predictor 0's choice (parz_gpu_bnd_box): the trials on the GPU, their sizes and the pick on the
+ * host. full: the chunk's arguments (its contiguous values). h: pinned room for
+ * PARZ_BOUNDED_PREDICTORS x PARZ_BOUNDED_SYMBOLS words. */
+static int choose(call_memory& m, const parz_gpu_bnd_plan& p, const parz_gpu_bnd& full,
+                  unsigned long long* small, unsigned long long* h, int* predictor,
+                  parz_error* err) {
+  parz_gpu_bnd_box x;
+  parz_gpu_bnd t;
+  *predictor = PARZ_BOUNDED_LORENZO;
+  if (!parz_gpu_bnd_box_of(&p, &x))
+    return PARZ_OK;
+  parz_gpu_bnd_box_args(&p, &x, &t);
+  const unsigned npred = PARZ_BOUNDED_PREDICTORS;
+  const size_t w = parz_type_size(x.s.type), n = x.n;
+  unsigned char* box = m.device<unsigned char>(n * w);
+  t.hole = m.device<uint8_t>(n);
+  t.q = m.device<int32_t>(n);
+  t.codes = m.device<int32_t>(n);
+  unsigned long long* counts =
+      m.device<unsigned long long>(npred * 2 * (size_t)PARZ_BOUNDED_SYMBOLS);
+  int* ranges = m.device<int>(2 * npred);
+  unsigned long long* stats = m.zeroed<unsigned long long>(4 + 2 * npred);
+  if (m.e != cudaSuccess)
+    return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the predictors' trials");
+  gather_args g;
+  memset(&g, 0, sizeof g);
+  g.src = (const unsigned char*)full.src + x.corner * w;
+  g.dst = box;
+  g.n = n;
+  g.dims = x.s.dims;
+  g.size = (unsigned)w;
+  for (unsigned k = 0; k < x.s.dims; k++) {
+    g.shape[k] = x.s.shape[k];
+    g.stride[k] = x.stride[k];
+  }
+  gather_kernel<<<grid_for(n), THREADS, 0, m.st>>>(g);
+  t.src = box;
+  scan_kernel<<<grid_for(n), THREADS, 0, m.st>>>(t, 0, 0, stats);
+  if (!down(m, small, stats, 8))
+    return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the predictors' trials");
+  double top;
+  memcpy(&top, small, 8);
+  parz_gpu_bnd_set_step(&t, top);
+  for (unsigned k = 0; k < npred; k++) {
+    if (m.e == cudaSuccess)
+      m.e = cudaMemsetAsync(t.hole, PARZ_BOUNDED_KNOWN, n, m.st);
+    if (m.e != cudaSuccess || !forward(m, t, x.s, (int)k + 1, small))
+      return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the predictors' trials");
+    t.plain = counts + 2 * k * (size_t)PARZ_BOUNDED_SYMBOLS;
+    t.runs = t.plain + PARZ_BOUNDED_SYMBOLS;
+    count_symbols(m, t, ranges + 2 * k);
+    if (m.e == cudaSuccess)
+      hole_stats_kernel<<<grid_for(n), THREADS, 0, m.st>>>(t, stats + 4 + 2 * k);
+  }
+  int lohi[2 * PARZ_BOUNDED_PREDICTORS];
+  unsigned long long holes[2 * PARZ_BOUNDED_PREDICTORS];
+  if (m.e == cudaSuccess)
+    m.e = cudaMemcpyAsync(h, ranges, sizeof lohi, cudaMemcpyDeviceToHost, m.st);
+  if (!down(m, h + PARZ_BOUNDED_PREDICTORS, stats + 4, sizeof holes))
+    return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the predictors' trials");
+  memcpy(lohi, h, sizeof lohi);
+  memcpy(holes, h + PARZ_BOUNDED_PREDICTORS, sizeof holes);
+  parz_bounded_range r[PARZ_BOUNDED_PREDICTORS];
+  for (unsigned k = 0; k < npred; k++) {
+    r[k] = parz_gpu_bnd_range(lohi[2 * k], lohi[2 * k + 1]);
+    download_range(m, r[k], counts + (2 * k + 1) * (size_t)PARZ_BOUNDED_SYMBOLS,
+                   (uint64_t*)h + k * (size_t)PARZ_BOUNDED_SYMBOLS);
+  }
+  if (!down(m, NULL, NULL, 0))
+    return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the predictors' trials");
+  size_t bytes[PARZ_BOUNDED_PREDICTORS];
+  for (unsigned k = 0; k < npred; k++)
+    bytes[k] = parz_gpu_bnd_trial_bytes((const uint64_t*)h + k * (size_t)PARZ_BOUNDED_SYMBOLS, r[k],
+                                        holes[2 * k], holes[2 * k + 1]);
+  *predictor = parz_bounded_pick(bytes);
+  m.release(box);
+  m.release(t.hole);
+  m.release(t.q);
+  m.release(t.codes);
+  m.release(counts);
+  m.release(ranges);
+  m.release(stats);
+  return PARZ_OK;
+}
 
 /* Chunk a encoded into c (its head on the host, its payload in device memory from keep) and its
  * size; its scratch is freed on return, in stream order. small: pinned words for the host's
@@ -354,8 +580,7 @@ static int encode_one(parz_gpu_context* ctx, call_memory& keep, const parz_array
   unsigned long long* stats = m.zeroed<unsigned long long>(4);
   if (m.e != cudaSuccess)
     return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: scratch");
-  const unsigned scan_blocks = blocks_for(n, THREADS) < 4096 ? blocks_for(n, THREADS) : 4096;
-  scan_kernel<<<scan_blocks, THREADS, 0, m.st>>>(b, p.fill, p.fill_bits, stats);
+  scan_kernel<<<grid_for(n), THREADS, 0, m.st>>>(b, p.fill, p.fill_bits, stats);
   if (!down(m, small, stats, 4 * sizeof *small))
     return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: scanning the values");
   parz_gpu_bnd_scan found;
@@ -365,48 +590,13 @@ static int encode_one(parz_gpu_context* ctx, call_memory& keep, const parz_array
   found.fill = small[3];
   if ((rc = parz_gpu_bnd_after_scan(&p, &found, &b, err)) != PARZ_OK)
     return rc;
-  if (!p.predictor) { /* the CPU's choice, on the values as the CPU has them, on host threads */
-    const parz_jobs jobs = {pool_run, ctx->host_pool,
-                            (uint64_t)parz_host_pool_size(ctx->host_pool)};
-    if ((rc = parz_gpu_reserve_slack(&ctx->h_out, n * w, 1, err)) != PARZ_OK)
-      return rc;
-    if (!down(m, ctx->h_out.ptr, b.src, n * w))
-      return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: values for the predictor's choice");
-    p.predictor = parz_gpu_bnd_choose(&p, ctx->h_out.ptr, ctx->host_pool ? &jobs : NULL);
-  }
-  hole_scan holes;
-  unsigned long long nholes = 0;
-  if (p.predictor == PARZ_BOUNDED_LORENZO) {
-    quantize_kernel<<<blocks_for(n, THREADS), THREADS, 0, m.st>>>(b);
-    if (!count_holes(m, b, &holes, small, &nholes))
-      return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: Lorenzo's holes");
-    unsigned long long* pos = m.device<unsigned long long>(nholes);
-    write_holes(m, b, holes, pos, NULL);
-    if (m.e == cudaSuccess && nholes)
-      lorenzo_holes_kernel<<<1, 1, 0, m.st>>>(b, pos, nholes);
-    m.release(pos);
-    if (m.e == cudaSuccess)
-      lorenzo_code_kernel<<<blocks_for(n, THREADS), THREADS, 0, m.st>>>(b);
-  } else {
-    size_t n4[4], st4[4];
-    std::vector<parz_bounded_pass> passes(PARZ_BOUNDED_PASSES_MAX);
-    parz_bounded_shape4(&p.s, n4, st4);
-    const unsigned np = parz_bounded_interp_passes(n4, p.predictor, passes.data());
-    const int cubic = p.predictor == PARZ_BOUNDED_CUBIC || p.predictor == PARZ_BOUNDED_CUBIC_FAST;
-    for (unsigned k = 0; k < np; k++) {
-      const parz_bounded_pass& ps = passes[k];
-      const unsigned long long count =
-          (unsigned long long)ps.cnt[0] * ps.cnt[1] * ps.cnt[2] * ps.cnt[3];
-      if (count)
-        pass_kernel<<<blocks_for(count, THREADS), THREADS, 0, m.st>>>(b, ps, cubic, count);
-    }
-  }
-  if (m.e == cudaSuccess)
-    m.e = cudaGetLastError();
-  if (m.e != cudaSuccess)
+  if (!p.predictor && (rc = choose(m, p, b, small, h_counts, &p.predictor, err)) != PARZ_OK)
+    return rc;
+  if (!forward(m, b, p.s, p.predictor, small))
     return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the forward pass");
 
   /* the exceptions: every hole, in order, with its value's bits */
+  hole_scan holes;
   unsigned long long nexc = 0;
   if (!count_holes(m, b, &holes, small, &nexc))
     return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the exceptions");
@@ -414,20 +604,27 @@ static int encode_one(parz_gpu_context* ctx, call_memory& keep, const parz_array
   uint64_t* bits = m.device<uint64_t>(nexc);
   write_holes(m, b, holes, pos, bits);
 
-  /* the symbol counts, the codebook */
-  b.plain = m.zeroed<unsigned long long>(2 * (size_t)PARZ_BOUNDED_SYMBOLS);
+  /* the symbol counts and the residuals' range, the codebook over that range */
+  b.plain = m.device<unsigned long long>(2 * (size_t)PARZ_BOUNDED_SYMBOLS);
   b.runs = b.plain + PARZ_BOUNDED_SYMBOLS;
-  if (m.e == cudaSuccess)
-    count_kernel<<<blocks_for(b.nseg, SEG_THREADS), SEG_THREADS, 0, m.st>>>(b);
-  if (!down(m, h_counts, b.plain, 2 * (size_t)PARZ_BOUNDED_SYMBOLS * sizeof *h_counts))
+  int* d_range = m.device<int>(2);
+  count_symbols(m, b, d_range);
+  if (!down(m, small, d_range, 2 * sizeof(int)))
+    return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: counting the symbols");
+  int lohi[2];
+  memcpy(lohi, small, sizeof lohi);
+  const parz_bounded_range r = parz_gpu_bnd_range(lohi[0], lohi[1]);
+  download_range(m, r, b.plain, (uint64_t*)h_counts);
+  download_range(m, r, b.runs, (uint64_t*)h_counts + r.m);
+  if (!down(m, NULL, NULL, 0))
     return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: counting the symbols");
   m.release(b.plain);
+  m.release(d_range);
   b.plain = b.runs = NULL;
   parz_bounded_coded coded;
   memset(&coded, 0, sizeof coded);
-  const parz_bounded_range all = {0, PARZ_BOUNDED_SYMBOLS}; /* counts over the whole alphabet */
-  rc = parz_bounded_coded_book(&all, (const uint64_t*)h_counts,
-                               (const uint64_t*)h_counts + PARZ_BOUNDED_SYMBOLS, 2, &coded, err);
+  rc = parz_bounded_coded_book(&r, (const uint64_t*)h_counts, (const uint64_t*)h_counts + r.m, 2,
+                               &coded, err);
   std::vector<unsigned char> codec_data;
   if (rc == PARZ_OK) {
     codec_data.resize(parz_bounded_codec_data(b.step, p.predictor, coded.runs, coded.book_bytes,
@@ -452,8 +649,9 @@ static int encode_one(parz_gpu_context* ctx, call_memory& keep, const parz_array
   std::vector<unsigned long long> h_pos((size_t)nexc);
   std::vector<uint64_t> h_bits((size_t)nexc);
   b.seg_bits = m.device<unsigned long long>((size_t)b.nseg);
+  b.lane_bits = m.device<unsigned long long>((size_t)b.nseg * PARZ_GPU_BND_LANES);
   if (rc == PARZ_OK && m.e == cudaSuccess)
-    bits_kernel<<<blocks_for(b.nseg, SEG_THREADS), SEG_THREADS, 0, m.st>>>(b);
+    bits_kernel<<<blocks_for(b.nseg, SEGS_PER_CTA), THREADS, 0, m.st>>>(b);
   if (rc == PARZ_OK && m.e == cudaSuccess && nexc)
     m.e = cudaMemcpyAsync(h_pos.data(), pos, nexc * sizeof(unsigned long long),
                           cudaMemcpyDeviceToHost, m.st);
@@ -493,7 +691,7 @@ static int encode_one(parz_gpu_context* ctx, call_memory& keep, const parz_array
     m.e = cudaMemcpyAsync(d_at, seg_at.data(), seg_at.size() * sizeof(unsigned long long),
                           cudaMemcpyHostToDevice, m.st);
   if (m.e == cudaSuccess)
-    write_kernel<<<blocks_for(b.nseg, SEG_THREADS), SEG_THREADS, 0, m.st>>>(b);
+    write_kernel<<<blocks_for(b.nseg, SEGS_PER_CTA), THREADS, 0, m.st>>>(b);
   if (m.e == cudaSuccess && fin.nchecksums)
     sums_kernel<<<(unsigned)fin.nchecksums, THREADS, 0, m.st>>>(
         (const unsigned char*)b.payload, fin.nchecksums, fin.checksum_segments, fin.payload_bytes,
@@ -516,7 +714,8 @@ int parz_gpu_bounded_encode_chunks(parz_gpu_context* ctx, size_t n, const parz_a
     return parz_gpu_cuda_fail(err, e, "selecting the device");
   /* the host's reads: a few words, then the symbol counts (the context's pinned sizes buffer,
    * which the zfp encoder uses only within its own calls) */
-  const size_t small_words = 8, counts_words = 2 * (size_t)PARZ_BOUNDED_SYMBOLS;
+  const size_t small_words = 8,
+               counts_words = PARZ_BOUNDED_PREDICTORS * (size_t)PARZ_BOUNDED_SYMBOLS;
   int rc = parz_gpu_reserve(&ctx->h_enc_sizes, 8 * (small_words + counts_words), 1, err);
   if (rc != PARZ_OK)
     return rc;

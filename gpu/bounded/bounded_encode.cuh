@@ -8,19 +8,23 @@
  * chunk's:
  *   scan     a thread per value: the values not finite (the frame's exceptions, holes for the
  *            codec), NaN and the fill value where the configuration masks, the largest finite
- *            magnitude; on the host the grid step (parz_bounded_step_of) and, for predictor 0,
- *            the CPU's choice (parz_bounded_choose) on a host copy of the values;
+ *            magnitude; on the host the grid step (parz_bounded_step_of); for predictor 0 the
+ *            CPU's choice (parz_bounded_choose) with its trials run by these steps on the
+ *            CPU's sample box (parz_gpu_bnd_box below), the host only sizing them;
  *   forward  Lorenzo: a thread per value quantizes, one thread gives the holes their prediction
  *            in order (each reads the ones before it), a thread per value writes its residual;
  *            the interpolation: a launch per pass, a thread per value of it (each pass reads
  *            only earlier passes' values);
- *   counts   a thread per segment splits its codes into tokens with zero runs and without, into
- *            the chunk's two symbol counts; on the host the codebook (parz_bounded_coded_book)
- *            and the codec data (parz_bounded_codec_data);
- *   bits     a thread per segment: its bits under the codebook; on the host their running sum,
- *            the layout (parz_chunk_settle) and the chunk's size;
- *   payload  a thread per segment writes its tokens at its offset into a zeroed payload (the
- *            words it shares with its neighbours ORed in);
+ *   counts   a warp per segment, its lanes sharing the codes (the lane steps below) split them
+ *            into tokens with zero runs and without, into the chunk's two symbol counts, and
+ *            find the least and greatest residual; on the host the codebook over that range
+ *            (parz_bounded_coded_book) and the codec data (parz_bounded_codec_data);
+ *   bits     a warp per segment: each lane's bits under the codebook and their sum, the
+ *            segment's; on the host the segments' running sum, the layout (parz_chunk_settle)
+ *            and the chunk's size;
+ *   payload  a warp per segment: each lane writes its tokens at the segment's offset and the
+ *            bits of the lanes before it into a zeroed payload (the words it shares with its
+ *            neighbours ORed in);
  *   sums     a CTA per partition: its payload checksum (payload_checksum.h);
  *   head     on the host, with the frame's functions: header, directory, table, exception
  *            records (the positions of every hole, in order, and their values' bits), codec data,
@@ -67,6 +71,7 @@ struct parz_gpu_bnd {
   const uint8_t* len;           /* the codebook's lengths and words */
   const uint32_t* code;
   int use_runs;
+  unsigned long long* lane_bits;    /* per lane of each segment (PARZ_GPU_BND_LANES) */
   unsigned long long* seg_bits;     /* per segment */
   const unsigned long long* seg_at; /* each segment's first bit */
   unsigned long long* payload;      /* zero before the payload step */
@@ -158,21 +163,113 @@ PARZ_HD void parz_gpu_bnd_segment(const parz_gpu_bnd& b, unsigned long long s, s
   *e = (size_t)(s * b.seg + b.seg < b.n ? s * b.seg + b.seg : b.n);
 }
 
-/* Segment s's symbols counted both ways (bounded_huff.c's count): add(k, symbol, n) adds n to
- * the entry of that symbol in the counts without zero runs (k = 0) or with them (k = 1). */
+/* ---- A segment's tokens among lanes (a warp's on the GPU) ----
+ * Lane l of L takes share l of the segment's codes, [sa, se), and owns the tokens that start in
+ * it: so the lanes together have the serial walk's tokens (parz_bounded_next_token from the
+ * segment's first code), each exactly once. Without runs every code is a token. With them, a
+ * lane's first token is its first code, unless that code is a 0 inside a run of zeros that
+ * started before the share: then the run's next piece (a run token holds at most
+ * PARZ_BOUNDED_RUN_MAX codes, pieces counted from the run's start), or the run's end. A run that
+ * starts in the share and passes its end is the lane's, its length known from where the next
+ * code not 0 lies. So before the lanes walk, each finds where its share's first and last codes
+ * not 0 lie (parz_gpu_bnd_share_edges) and learns from the others (a warp's scans: the greatest
+ * end before its share, the least start after it); then each walks its own codes only, a run
+ * that crosses shares included (parz_gpu_bnd_lane_walk). Nothing depends on the number of lanes:
+ * tests/test_gpu_bounded_encode_host.cpp runs these steps for 1 to 64 lanes against the serial
+ * walk. */
+
+/* The lanes of a warp per segment. */
+#define PARZ_GPU_BND_LANES 32u
+
+/* Share l of `lanes` of the segment [a, e). */
+PARZ_HD void parz_gpu_bnd_share(size_t a, size_t e, unsigned lanes, unsigned l, size_t* sa,
+                                size_t* se) {
+  *sa = a + (e - a) * l / lanes;
+  *se = a + (e - a) * (l + 1) / lanes;
+}
+
+/* The share [sa, se) of a segment ending at e: its first code not 0 (e when none) and one past its
+ * last (0 when none). */
+PARZ_HD void parz_gpu_bnd_share_edges(const int32_t* codes, size_t sa, size_t se, size_t e,
+                                      size_t* first, size_t* last1) {
+  size_t i = sa, j = se;
+  while (i < se && codes[i] == 0)
+    i++;
+  while (j > i && codes[j - 1] == 0)
+    j--;
+  *first = i < se ? i : e;
+  *last1 = j > i ? j : 0;
+}
+
+/* One lane's share and what it needs of the others'. */
+struct parz_gpu_bnd_lane {
+  size_t a;      /* the segment's first code */
+  size_t sa, se; /* the share */
+  size_t before; /* one past the last code not 0 before sa in the segment (a when none) */
+  size_t next;   /* the first code not 0 from sa on (the segment's end when none) */
+  size_t after;  /* the first code not 0 from se on (the segment's end when none) */
+};
+
+/* Lane of share [sa, se) of the segment from a, its share's first code not 0 `first`
+ * (parz_gpu_bnd_share_edges), the greatest last1 of the shares before it (0: none) and the least
+ * first of those after it (the segment's end: none). */
+PARZ_HD parz_gpu_bnd_lane parz_gpu_bnd_lane_of(size_t a, size_t sa, size_t se, size_t first,
+                                               size_t last1_before, size_t first_after) {
+  parz_gpu_bnd_lane l;
+  l.a = a;
+  l.sa = sa;
+  l.se = se;
+  l.before = last1_before > a ? last1_before : a;
+  l.after = first_after;
+  l.next = first < first_after ? first : first_after;
+  return l;
+}
+
+/* The lane's first token: its share's first code, or past the run of zeros that holds it. */
+PARZ_HD size_t parz_gpu_bnd_lane_start(const int32_t* codes, const parz_gpu_bnd_lane& l, int runs) {
+  if (!runs || l.sa == l.a || l.sa >= l.se || codes[l.sa] != 0 || codes[l.sa - 1] != 0)
+    return l.sa;
+  /* zeros from l.before to l.next: their tokens start every PARZ_BOUNDED_RUN_MAX codes */
+  const size_t t = l.before + (l.sa - l.before + PARZ_BOUNDED_RUN_MAX - 1) / PARZ_BOUNDED_RUN_MAX *
+                                  PARZ_BOUNDED_RUN_MAX;
+  return t < l.next ? t : l.next;
+}
+
+/* The lane's tokens in order: emit(token) for each. */
+template <typename Emit>
+PARZ_HD void parz_gpu_bnd_lane_walk(const int32_t* codes, const parz_gpu_bnd_lane& l, int runs,
+                                    Emit emit) {
+  size_t i = parz_gpu_bnd_lane_start(codes, l, runs);
+  while (i < l.se) {
+    if (!runs || codes[i] != 0) {
+      emit(parz_bounded_next_token(codes, i, i + 1, runs));
+      i++;
+      continue;
+    }
+    size_t j = i + 1; /* the run's end */
+    while (j < l.se && codes[j] == 0)
+      j++;
+    if (j == l.se)
+      j = l.after;
+    while (i < j && i < l.se) { /* its pieces that start in the share */
+      const parz_bounded_token t = parz_bounded_zero_token(j - i, 1);
+      emit(t);
+      i += t.advance;
+    }
+  }
+}
+
+/* The lane's symbols counted both ways (bounded_huff.c's count): add(k, symbol, n) adds n to the
+ * entry of that symbol in the counts without zero runs (k = 0) or with them (k = 1). */
 template <typename Add>
-PARZ_HD void parz_gpu_bnd_count(const parz_gpu_bnd& b, unsigned long long s, Add add) {
-  size_t i, end;
-  parz_gpu_bnd_segment(b, s, &i, &end);
-  while (i < end) {
-    const parz_bounded_token t = parz_bounded_next_token(b.codes, i, end, 1);
+PARZ_HD void parz_gpu_bnd_lane_count(const int32_t* codes, const parz_gpu_bnd_lane& l, Add add) {
+  parz_gpu_bnd_lane_walk(codes, l, 1, [&](const parz_bounded_token& t) {
     add(1, t.sym, 1u);
     if (t.sym >= 1 && t.sym <= PARZ_BOUNDED_RUNS)
-      add(0, PARZ_BOUNDED_SYM_ZERO, t.advance);
+      add(0, PARZ_BOUNDED_SYM_ZERO, (unsigned long long)t.advance);
     else
       add(0, t.sym, 1u);
-    i += t.advance;
-  }
+  });
 }
 
 /* The symbols the count kernel counts in shared memory, where most of them fall: the escape and
@@ -193,29 +290,25 @@ PARZ_HD uint32_t parz_gpu_bnd_shared_symbol(unsigned entry) {
              : entry - (1u + PARZ_BOUNDED_RUNS) + PARZ_BOUNDED_SYM_ZERO - PARZ_GPU_BND_WINDOW / 2;
 }
 
-/* Segment s's bits under the codebook. */
-PARZ_HD void parz_gpu_bnd_bits(const parz_gpu_bnd& b, unsigned long long s) {
-  size_t i, end;
+/* The lane's bits under the codebook. */
+PARZ_HD unsigned long long parz_gpu_bnd_lane_bits(const parz_gpu_bnd& b,
+                                                  const parz_gpu_bnd_lane& l) {
   unsigned long long bits = 0;
-  parz_gpu_bnd_segment(b, s, &i, &end);
-  while (i < end) {
-    const parz_bounded_token t = parz_bounded_next_token(b.codes, i, end, b.use_runs);
-    bits += b.len[t.sym] + t.extra_bits;
-    i += t.advance;
-  }
-  b.seg_bits[s] = bits;
+  parz_gpu_bnd_lane_walk(b.codes, l, b.use_runs,
+                         [&](const parz_bounded_token& t) { bits += b.len[t.sym] + t.extra_bits; });
+  return bits;
 }
 
-/* Segment s's tokens written LSB first from bit seg_at[s] of the payload (parz_bitw's order),
- * a word at a time, ORed in: the first and last words may hold a neighbour's bits. */
-PARZ_HD void parz_gpu_bnd_write(const parz_gpu_bnd& b, unsigned long long s) {
-  size_t i, end;
-  unsigned long long w = b.seg_at[s] >> 6;
-  unsigned fill = (unsigned)(b.seg_at[s] & 63u);
+/* The lane's tokens written LSB first from bit `at` of the payload (parz_bitw's order), a word at
+ * a time: the words it fills alone stored, its first and last, which it may share with its
+ * neighbours, ORed in (so the payload is zero before). */
+PARZ_HD void parz_gpu_bnd_lane_write(const parz_gpu_bnd& b, const parz_gpu_bnd_lane& l,
+                                     unsigned long long at) {
+  unsigned long long w = at >> 6;
+  unsigned fill = (unsigned)(at & 63u);
+  int alone = fill == 0; /* the word at w holds no earlier lane's bits */
   uint64_t acc = 0;
-  parz_gpu_bnd_segment(b, s, &i, &end);
-  while (i < end) {
-    const parz_bounded_token t = parz_bounded_next_token(b.codes, i, end, b.use_runs);
+  parz_gpu_bnd_lane_walk(b.codes, l, b.use_runs, [&](const parz_bounded_token& t) {
     for (int part = 0; part < 2; part++) {
       const unsigned nb = part ? t.extra_bits : b.len[t.sym];
       const uint64_t v = part ? t.extra : b.code[t.sym];
@@ -224,14 +317,17 @@ PARZ_HD void parz_gpu_bnd_write(const parz_gpu_bnd& b, unsigned long long s) {
       acc |= v << fill;
       fill += nb;
       if (fill >= 64) {
-        PARZ_GPU_BND_OR(b.payload + w, acc);
+        if (alone)
+          b.payload[w] = acc;
+        else
+          PARZ_GPU_BND_OR(b.payload + w, acc);
+        alone = 1;
         w++;
         fill -= 64;
         acc = fill ? v >> (nb - fill) : 0;
       }
     }
-    i += t.advance;
-  }
+  });
   if (fill)
     PARZ_GPU_BND_OR(b.payload + w, acc);
 }
@@ -292,6 +388,15 @@ static inline void parz_gpu_bnd_args(const parz_gpu_bnd_plan* p, parz_gpu_bnd* b
   b->nseg = p->v.nsegments;
 }
 
+/* The grid step of values whose largest finite magnitude is top (parz_bounded_step's), and the
+ * constants that follow from it. */
+static inline void parz_gpu_bnd_set_step(parz_gpu_bnd* b, double top) {
+  b->step = parz_bounded_step_of((parz_type)b->type, top, b->eb);
+  b->inv_step = 1 / b->step;
+  b->unit = parz_bounded_unit(PARZ_BOUNDED_LINEAR, b->step);
+  b->inv_unit = 1 / b->unit;
+}
+
 /* After the scan (s: the chunk's findings): the refusals of what the scan found, the grid step
  * and the constants that follow from it. */
 static inline int parz_gpu_bnd_after_scan(const parz_gpu_bnd_plan* p, const parz_gpu_bnd_scan* s,
@@ -306,23 +411,67 @@ static inline int parz_gpu_bnd_after_scan(const parz_gpu_bnd_plan* p, const parz
                      "GPU encode: a bounded chunk holds %llu values not finite and its predictor "
                      "is chosen (from the values as the CPU cleans them): encode it on the CPU",
                      s->nonfinite);
-  b->step = parz_bounded_step_of(p->s.type, s->top, p->eb);
-  b->inv_step = 1 / b->step;
-  b->unit = parz_bounded_unit(PARZ_BOUNDED_LINEAR, b->step);
-  b->inv_unit = 1 / b->unit;
+  parz_gpu_bnd_set_step(b, s->top);
   return PARZ_OK;
 }
 
-/* The CPU's choice of predictor (parz_bounded_code's options) on the host's copy of the values,
- * its trials on jobs (NULL: the calling thread), which do not change the choice. */
-static inline int parz_gpu_bnd_choose(const parz_gpu_bnd_plan* p, const void* host_values,
-                                      const parz_jobs* jobs) {
-  parz_bounded_options opt;
-  memset(&opt, 0, sizeof opt);
-  opt.runs = 2;
-  opt.segment = p->v.segment_blocks;
-  opt.jobs = jobs;
-  return parz_bounded_choose(&p->s, host_values, p->eb, &opt);
+/* The range of symbols (parz_bounded_range) of residuals from lo to hi, lo <= 0 <= hi: the head,
+ * then the residuals' symbols. */
+static inline parz_bounded_range parz_gpu_bnd_range(int lo, int hi) {
+  parz_bounded_range r;
+  r.shift = (uint32_t)((int64_t)PARZ_BOUNDED_SYM_ZERO + lo) - PARZ_BOUNDED_HEAD;
+  r.m = PARZ_BOUNDED_HEAD + (size_t)((int64_t)hi - lo) + 1;
+  return r;
+}
+
+/* The predictor's choice (predictor 0) as parz_bounded_choose makes it, its trials run by the
+ * GPU's steps: the CPU's sample box (parz_bounded_sample_box) copied out of the chunk, its own
+ * grid step (the scan's on the box), then per predictor the forward pass on the box from holes
+ * all KNOWN (the values are finite: the encoder refuses others when it chooses, and masks
+ * nothing, so the CPU's trials start from no holes either), the symbol counts with runs over
+ * segments of the chunk's size and the residuals' range, the exceptions and masked values; on
+ * the host each trial's size (parz_bounded_estimate_counted, parz_bounded_trial_bytes) and the
+ * pick (parz_bounded_pick). */
+struct parz_gpu_bnd_box {
+  parz_bounded_shape s; /* the box */
+  size_t n;             /* its values */
+  size_t corner;        /* its first value's index in the chunk */
+  long long stride[4];  /* the chunk's strides (values) along the box's axes */
+};
+
+/* The sample box of chunk p; 0 when parz_bounded_choose would take Lorenzo without trials (the
+ * box's check fails). */
+static inline int parz_gpu_bnd_box_of(const parz_gpu_bnd_plan* p, parz_gpu_bnd_box* x) {
+  size_t lo[4];
+  x->n = parz_bounded_sample_box(&p->s, &x->s, lo);
+  x->corner = 0;
+  long long run = 1;
+  for (int k = (int)p->s.dims - 1; k >= 0; k--) {
+    x->corner += lo[k] * (size_t)run;
+    x->stride[k] = run;
+    run *= (long long)p->s.shape[k];
+  }
+  return parz_bounded_check(&x->s, p->eb, NULL) == PARZ_OK;
+}
+
+/* The kernels' arguments of a trial on box x (its values, holes, codes the caller's). */
+static inline void parz_gpu_bnd_box_args(const parz_gpu_bnd_plan* p, const parz_gpu_bnd_box* x,
+                                         parz_gpu_bnd* b) {
+  memset(b, 0, sizeof *b);
+  b->type = (int)x->s.type;
+  b->n = x->n;
+  parz_bounded_shape4(&x->s, b->n4, b->st4);
+  b->eb = p->eb;
+  b->seg = p->v.segment_blocks;
+  b->nseg = (b->n + b->seg - 1) / b->seg;
+}
+
+/* A trial's size from its counts with runs over its range r (PARZ_BOUNDED_HEAD entries, then the
+ * residuals'), its exceptions and masked values. */
+static inline size_t parz_gpu_bnd_trial_bytes(const uint64_t* runs, const parz_bounded_range& r,
+                                              unsigned long long nexc, unsigned long long nmask) {
+  return parz_bounded_trial_bytes(parz_bounded_estimate_counted(runs, &r), (size_t)nexc,
+                                  (size_t)nmask);
 }
 
 /* The chunk once its payload's size and exceptions are known: its layout as the serial encoder
