@@ -119,26 +119,91 @@ PARZ_HD void parz_ll_put_lengths(parz_bitw* wr, uint8_t len[][65], unsigned nc, 
       parz_bitw_put(wr, len[c][k], 4);
 }
 
-/* Residuals z[0..n) into wr with the code of its coder (contexts or one code), the first in
- * context 0; returns the stream's end in bytes, its last byte padded. */
+/* A writer's state in locals (the accumulator holds fewer than 8 bits between residuals): the
+ * compiler would reload a parz_bitw's fields after each store through its byte pointer. */
+typedef struct {
+  uint64_t acc;
+  size_t at;
+  unsigned fill;
+} parz_ll_put_state;
+
+/* Appends the n bits of v (n <= 56) with one store where 8 bytes are left; else through wr. */
+PARZ_HD void parz_ll_put(parz_bitw* wr, parz_ll_put_state* p, uint64_t v, unsigned n) {
+  if (PARZ_BITIO_LE && p->at + 8 <= wr->cap) {
+    p->acc |= v << p->fill;
+    p->fill += n;
+    memcpy(wr->out + p->at, &p->acc, 8);
+    p->at += p->fill >> 3;
+    p->acc >>= p->fill & ~7u;
+    p->fill &= 7u;
+  } else {
+    wr->acc = p->acc;
+    wr->at = p->at;
+    wr->fill = p->fill;
+    parz_bitw_put56(wr, v, n);
+    p->acc = wr->acc;
+    p->at = wr->at;
+    p->fill = wr->fill;
+  }
+}
+
+/* Residual x of bit length k, of the code word `word` of l bits: its bits (the word, then those
+ * below the leading one) into wr, in one store where they are 56 or fewer. */
+PARZ_HD void parz_ll_put_residual(parz_bitw* wr, parz_ll_put_state* p, uint64_t x, unsigned k,
+                                  uint32_t word, unsigned l) {
+  const unsigned below = k >= 2 ? k - 1 : 0;
+  const uint64_t low = x & ~(~(uint64_t)0 << below);
+  if (l + below <= 56) {
+    parz_ll_put(wr, p, word | low << l, l + below);
+  } else {
+    wr->acc = p->acc;
+    wr->at = p->at;
+    wr->fill = p->fill;
+    parz_bitw_put(wr, word, l);
+    parz_bitw_put64(wr, low, below);
+    parz_bitw_flush_bytes(wr);
+    p->acc = wr->acc;
+    p->at = wr->at;
+    p->fill = wr->fill;
+  }
+}
+
+/* Residuals z[0..n) into wr (its accumulator holding fewer than 8 bits) with the code of its
+ * coder (contexts or one code), the first in context 0; returns the stream's end in bytes, its
+ * last byte padded. Two residuals go in one store where their bits are 56 or fewer: the chain
+ * of the accumulator's shifts from one store to the next is the loop's critical path. */
 PARZ_HD size_t parz_ll_code_run(parz_bitw* wr, const uint64_t* z, size_t n, int contexts,
                                 uint8_t len[][65], uint32_t code[][65]) {
-  unsigned previous = 0;
+  const unsigned mask = contexts ? ~0u : 0u;
+  parz_ll_put_state p;
   size_t i;
-  for (i = 0; i < n; i++) {
-    const unsigned c = contexts ? parz_ll_context_of(previous) : 0, k = parz_bitlen64(z[i]);
-    const unsigned l = len[c][k], below = k >= 2 ? k - 1 : 0;
-    if (l + below <= 56) {
-      /* the code word and the bits below the leading one in one call */
-      uint64_t low = k ? z[i] & (((uint64_t)1 << (k - 1)) - 1) : 0;
-      parz_bitw_put56(wr, code[c][k] | low << l, l + below);
+  unsigned c = 0;
+  p.acc = wr->acc;
+  p.at = wr->at;
+  p.fill = wr->fill;
+  for (i = 0; i + 1 < n; i += 2) {
+    const uint64_t x0 = z[i], x1 = z[i + 1];
+    const unsigned k0 = parz_bitlen64(x0), k1 = parz_bitlen64(x1);
+    const unsigned c1 = parz_ll_context_of(k0) & mask;
+    const unsigned l0 = len[c][k0], l1 = len[c1][k1];
+    const unsigned n0 = l0 + (k0 >= 2 ? k0 - 1 : 0), n1 = l1 + (k1 >= 2 ? k1 - 1 : 0);
+    if (n0 + n1 <= 56) {
+      const uint64_t v0 = code[c][k0] | (x0 & ~(~(uint64_t)0 << (n0 - l0))) << l0;
+      const uint64_t v1 = code[c1][k1] | (x1 & ~(~(uint64_t)0 << (n1 - l1))) << l1;
+      parz_ll_put(wr, &p, v0 | v1 << n0, n0 + n1);
     } else {
-      parz_bitw_put(wr, code[c][k], l);
-      parz_bitw_put64(wr, z[i] & (((uint64_t)1 << (k - 1)) - 1), below);
-      parz_bitw_flush_bytes(wr);
+      parz_ll_put_residual(wr, &p, x0, k0, code[c][k0], l0);
+      parz_ll_put_residual(wr, &p, x1, k1, code[c1][k1], l1);
     }
-    previous = k;
+    c = parz_ll_context_of(k1) & mask;
   }
+  if (i < n) {
+    const unsigned k = parz_bitlen64(z[i]);
+    parz_ll_put_residual(wr, &p, z[i], k, code[c][k], len[c][k]);
+  }
+  wr->acc = p.acc;
+  wr->at = p.at;
+  wr->fill = p.fill;
   return parz_bitw_finish(wr);
 }
 
