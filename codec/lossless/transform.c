@@ -95,16 +95,28 @@ void parz_ll_store_row(parz_type type, void* values, size_t at, size_t n, unsign
   double s = parz_ll_scale_of(k);
   switch (type) {
     case PARZ_DOUBLE:
-      for (i = 0; i < n; i++) {
-        uint64_t b = parz_ll_float_bits(1, k, s, u[i]);
-        memcpy((double*)values + at + i, &b, 8);
-      }
+      if (!k) /* integer images alone: a loop on vectors */
+        for (i = 0; i < n; i++) {
+          uint64_t b = parz_ll_float_bits(1, 0, s, u[i]);
+          memcpy((double*)values + at + i, &b, 8);
+        }
+      else
+        for (i = 0; i < n; i++) {
+          uint64_t b = parz_ll_float_bits(1, k, s, u[i]);
+          memcpy((double*)values + at + i, &b, 8);
+        }
       break;
     case PARZ_FLOAT:
-      for (i = 0; i < n; i++) {
-        uint32_t b = (uint32_t)parz_ll_float_bits(0, k, s, u[i]);
-        memcpy((float*)values + at + i, &b, 4);
-      }
+      if (!k)
+        for (i = 0; i < n; i++) {
+          uint32_t b = (uint32_t)parz_ll_float_bits(0, 0, s, u[i]);
+          memcpy((float*)values + at + i, &b, 4);
+        }
+      else
+        for (i = 0; i < n; i++) {
+          uint32_t b = (uint32_t)parz_ll_float_bits(0, k, s, u[i]);
+          memcpy((float*)values + at + i, &b, 4);
+        }
       break;
     case PARZ_INT64:
       for (i = 0; i < n; i++)
