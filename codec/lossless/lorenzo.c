@@ -203,6 +203,44 @@ static void zero_halo(const frame* f, uint64_t* v) {
   }
 }
 
+#if defined(__GNUC__)
+#define PREFETCH(p, write) __builtin_prefetch((p), (write))
+#else
+#define PREFETCH(p, write) ((void)(p))
+#endif
+
+/* Rows a walk asks the caches for ahead of the one it codes: a block's rows lie a row of the
+ * array apart, often pages apart, where the hardware's prefetchers do not follow. */
+#define ROWS_AHEAD 8u
+
+/* The lines of row (x0, x1, x2) of f's block in the array (values of `size` bytes at base), for
+ * reading or (write) writing. */
+static void prefetch_row(const frame* f, size_t x0, size_t x1, size_t x2, const void* base,
+                         size_t size, int write) {
+  const size_t at =
+      (f->o[0] + x0) * f->st[0] + (f->o[1] + x1) * f->st[1] + (f->o[2] + x2) * f->st[2] + f->o[3];
+  const char* p = (const char*)base + at * size;
+  size_t b;
+  for (b = 0; b < f->e[3] * size; b += 64)
+    if (write)
+      PREFETCH(p + b, 1);
+    else
+      PREFETCH(p + b, 0);
+}
+
+/* Row y of f's block (C order) prefetched, then y moved to the next row; y[0] reaching e[0] once
+ * the block has no row left. */
+static void prefetch_next(const frame* f, size_t y[3], const void* base, size_t size, int write) {
+  prefetch_row(f, y[0], y[1], y[2], base, size, write);
+  if (++y[2] == f->e[2]) {
+    y[2] = 0;
+    if (++y[1] == f->e[1]) {
+      y[1] = 0;
+      y[0]++;
+    }
+  }
+}
+
 /* Walks block b in C order: encoding (z_in NULL) reads the values and writes residuals to z_out;
  * decoding reads residuals from z_in and writes the values. A row of the block at a time goes
  * through the value transform. */
@@ -211,13 +249,20 @@ static size_t walk(const parz_ll_geometry* g, unsigned transform, size_t b, uint
   frame f;
   size_t x0, x1, x2, n = 0;
   uint64_t mask = mask_of(g->w), top = (uint64_t)1 << (g->w - 1);
+  const size_t size = g->w / 8;
+  const void* base = z_in ? values_out : values_in;
+  size_t y[3] = {0, 0, 0}, ahead = 0; /* the row ROWS_AHEAD after the one coded */
   frame_init(g, b, &f);
   zero_halo(&f, scratch);
+  for (; ahead < ROWS_AHEAD && y[0] < f.e[0]; ahead++)
+    prefetch_next(&f, y, base, size, z_in != NULL);
   for (x0 = 0; x0 < f.e[0]; x0++)
     for (x1 = 0; x1 < f.e[1]; x1++)
       for (x2 = 0; x2 < f.e[2]; x2++) {
         uint64_t* v = scratch + (x0 + f.pad[0]) * f.q[0] + (x1 + f.pad[1]) * f.q[1] +
                       (x2 + f.pad[2]) * f.q[2] + f.pad[3];
+        if (y[0] < f.e[0])
+          prefetch_next(&f, y, base, size, z_in != NULL);
         size_t at =
             (f.o[0] + x0) * f.st[0] + (f.o[1] + x1) * f.st[1] + (f.o[2] + x2) * f.st[2] + f.o[3];
         if (!z_in) {
