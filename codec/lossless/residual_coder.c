@@ -226,12 +226,25 @@ static void uncode_runs(uncoding* u) {
       m++;
     }
     if (m == RUNS_SIDE) {
-      for (j = 0; j < common && (bad[0] | bad[1] | bad[2] | bad[3]) == PARZ_LL_OK; j++) {
-        bad[0] = parz_ll_residual_next(&rd[0], &z[0][j]);
-        bad[1] = parz_ll_residual_next(&rd[1], &z[1][j]);
-        bad[2] = parz_ll_residual_next(&rd[2], &z[2][j]);
-        bad[3] = parz_ll_residual_next(&rd[3], &z[3][j]);
+      /* the readers in variables of their own, not an array's elements, so that the compiler
+       * keeps their fields in registers */
+      parz_ll_residual_reader r0 = rd[0], r1 = rd[1], r2 = rd[2], r3 = rd[3];
+      uint64_t *z0 = z[0], *z1 = z[1], *z2 = z[2], *z3 = z[3];
+      int b0 = PARZ_LL_OK, b1 = PARZ_LL_OK, b2 = PARZ_LL_OK, b3 = PARZ_LL_OK;
+      for (j = 0; j < common && (b0 | b1 | b2 | b3) == PARZ_LL_OK; j++) {
+        b0 = parz_ll_residual_next(&r0, &z0[j]);
+        b1 = parz_ll_residual_next(&r1, &z1[j]);
+        b2 = parz_ll_residual_next(&r2, &z2[j]);
+        b3 = parz_ll_residual_next(&r3, &z3[j]);
       }
+      rd[0] = r0;
+      rd[1] = r1;
+      rd[2] = r2;
+      rd[3] = r3;
+      bad[0] = b0;
+      bad[1] = b1;
+      bad[2] = b2;
+      bad[3] = b3;
     } else {
       j = 0;
     }
