@@ -1,5 +1,6 @@
 /* The payload checksums of a chunk whose codec verifies them in launches of their own (the scratch
- * codecs: bounded, lossless), gpu_internal.h's parz_gpu_enqueue_checksums: a checksum is a sum
+ * codecs: bounded, lossless), gpu_internal.h's parz_gpu_enqueue_checksums, and their sums alone
+ * for the encoders that write them (parz_gpu_enqueue_sums): a checksum is a sum
  * (checksum.cuh, payload_checksum.h), so a partition's words may be shared among any number of
  * CTAs, each adding its lanes' shares into the partition's sum, which a second launch checks.
  * zfp's decoder verifies its partitions a warp each in its decode launch instead. */
@@ -60,18 +61,33 @@ int parz_gpu_enqueue_checksums(parz_gpu_context* ctx, const parz_chunk_view* v, 
   sums.count = v->nchecksums;
   sums.payload_end = 8ull * v->payload_bytes;
   const unsigned long long count = end - first;
-  /* CTAs enough to fill the GPU, each of at least CTA_MIN_BYTES of payload */
-  unsigned long long per = (unsigned long long)ctx->sm_count * 4 / count;
-  const unsigned long long most = v->payload_bytes / v->nchecksums / CTA_MIN_BYTES;
-  per = per > most ? most : per;
-  per = per < 1 ? 1 : per;
-  cudaError_t e = cudaMemsetAsync(s->sums + first, 0, 8 * count, st);
-  if (e != cudaSuccess)
-    return parz_gpu_cuda_fail(err, e, "clearing a chunk's checksum sums");
-  checksum_sums_kernel<<<(unsigned)(per * count), THREADS, 0, st>>>(
-      sums, chunk + parz_gpu_payload_offset(v), first, end, (unsigned)per, s->sums);
+  int rc = parz_gpu_enqueue_sums(ctx, &sums, chunk + parz_gpu_payload_offset(v), first, end,
+                                 s->sums, st, err);
+  if (rc != PARZ_OK)
+    return rc;
   checksum_check_kernel<<<(unsigned)((count + THREADS - 1) / THREADS), THREADS, 0, st>>>(
       sums, first, end, s->sums, s->fault);
+  cudaError_t e = cudaGetLastError();
+  return e == cudaSuccess ? PARZ_OK : parz_gpu_cuda_fail(err, e, "payload checksum launch");
+}
+
+int parz_gpu_enqueue_sums(parz_gpu_context* ctx, const parz_gpu_sums* sums,
+                          const unsigned char* payload, unsigned long long first,
+                          unsigned long long end, unsigned long long* acc, cudaStream_t st,
+                          parz_error* err) {
+  if (first >= end)
+    return PARZ_OK;
+  const unsigned long long count = end - first;
+  /* CTAs enough to fill the GPU, each of at least CTA_MIN_BYTES of payload */
+  unsigned long long per = (unsigned long long)ctx->sm_count * 4 / count;
+  const unsigned long long most = sums->payload_end / 8 / sums->count / CTA_MIN_BYTES;
+  per = per > most ? most : per;
+  per = per < 1 ? 1 : per;
+  cudaError_t e = cudaMemsetAsync(acc + first, 0, 8 * count, st);
+  if (e != cudaSuccess)
+    return parz_gpu_cuda_fail(err, e, "clearing a chunk's checksum sums");
+  checksum_sums_kernel<<<(unsigned)(per * count), THREADS, 0, st>>>(*sums, payload, first, end,
+                                                                    (unsigned)per, acc);
   e = cudaGetLastError();
   return e == cudaSuccess ? PARZ_OK : parz_gpu_cuda_fail(err, e, "payload checksum launch");
 }

@@ -239,6 +239,14 @@ int parz_gpu_enqueue_offsets(parz_gpu_context* ctx, const parz_chunk_view* v, co
 int parz_gpu_enqueue_checksums(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d_chunk,
                                const struct parz_gpu_scratch* s, unsigned long long first,
                                unsigned long long end, cudaStream_t stream, parz_error* err);
+struct parz_gpu_sums;
+/* The sums of partitions [first, end) of a payload (checksum.cuh's parz_gpu_sums s, whose sums
+ * field is not read) into acc[first..end), spread over CTAs as parz_gpu_enqueue_checksums spreads
+ * them: what the encoders store as the payload checksums. Does not wait. */
+int parz_gpu_enqueue_sums(parz_gpu_context* ctx, const struct parz_gpu_sums* s,
+                          const unsigned char* payload, unsigned long long first,
+                          unsigned long long end, unsigned long long* acc, cudaStream_t stream,
+                          parz_error* err);
 int parz_gpu_enqueue_exceptions(parz_gpu_context* ctx, const parz_chunk_view* v,
                                 const void* d_chunk, void* d_dst, cudaStream_t stream,
                                 parz_error* err);

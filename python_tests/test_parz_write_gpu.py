@@ -120,6 +120,37 @@ def test_bounded(tmp_path, etopo, dtype, mask):
                                     writer=gpu_write, fillvalue=7))
 
 
+@pytest.mark.parametrize("dtype", ["f4", "f8", "i4", "i8"])
+def test_lossless(tmp_path, etopo, dtype):
+    """The lossless codec: its GPU encoder writes the bytes h5py's write stores, edge chunks
+    included, NaN payloads, -0.0, subnormals and infinities too."""
+    data = etopo[:300, :1000].astype(dtype)
+    if dtype[0] == "f":
+        bits = data.view("u4" if dtype == "f4" else "u8")
+        specials = ([0x7FC00001, 0x80000000, 0x00000001, 0x7F800000, 0xFF800000] if dtype == "f4"
+                    else [0x7FF8000000000123, 1 << 63, 1, 0x7FF0 << 48, 0xFFF0 << 48])
+        for k, b in enumerate(specials):
+            bits[7 * k + 3, 11 * k::97] = b
+    with h5py.File(tmp_path / "w.h5", "w") as f:
+        assert_same_file(*both_ways(f, "x", data, (64, 384), parz.Parz(codec="lossless"),
+                                    writer=gpu_write, fillvalue=7))
+
+
+def test_lossless_stack(tmp_path, ccsm):
+    with h5py.File(tmp_path / "w.h5", "w") as f:
+        assert_same_file(*both_ways(f, "x", ccsm, (1, 55, 64, 128),
+                                    parz.Parz(codec="lossless", stack=True), writer=gpu_write))
+
+
+def test_lossless_series_on_the_cpu(tmp_path, etopo):
+    """A series under the encoder's choice of predictor (Holt's, the dictionary) is refused by the
+    GPU encoder before any work and encoded on the CPU: the same bytes."""
+    data = np.ascontiguousarray(etopo[:8, :]).reshape(-1)
+    with h5py.File(tmp_path / "w.h5", "w") as f:
+        assert_same_file(*both_ways(f, "x", data, (10000,), parz.Parz(codec="lossless"),
+                                    writer=gpu_write))
+
+
 def test_numpy_through_the_gpu(tmp_path, etopo, monkeypatch):
     data = etopo[:300, :1000]
 

@@ -31,6 +31,21 @@ if(CMAKE_CXX_COMPILER_LOADED)
              COMMAND test_gpu_bounded_encode_host "${PARZ_SHARED_DATA}")
     set_tests_properties(gpu_bounded_encode_host_realdata PROPERTIES TIMEOUT 900)
   endif()
+  # the lossless codec's GPU encoder's steps, the same way
+  add_executable(test_gpu_lossless_encode_host
+                 ${CMAKE_CURRENT_SOURCE_DIR}/test_gpu_lossless_encode_host.cpp)
+  target_include_directories(test_gpu_lossless_encode_host
+                             PRIVATE ${PROJECT_SOURCE_DIR}/gpu ${PROJECT_SOURCE_DIR}/gpu/lossless
+                                     ${PROJECT_SOURCE_DIR}/codec)
+  target_link_libraries(test_gpu_lossless_encode_host parz_codec parz_real_arrays m)
+  target_compile_features(test_gpu_lossless_encode_host PRIVATE cxx_std_17)
+  add_test(NAME gpu_lossless_encode_host COMMAND test_gpu_lossless_encode_host
+                                               ${PROJECT_SOURCE_DIR}/data/series)
+  if(EXISTS "${PARZ_SHARED_DATA}")
+    add_test(NAME gpu_lossless_encode_host_realdata
+             COMMAND test_gpu_lossless_encode_host "${PARZ_SHARED_DATA}")
+    set_tests_properties(gpu_lossless_encode_host_realdata PROPERTIES TIMEOUT 900)
+  endif()
 endif()
 
 # GPU decoder tests: built whenever the CUDA decoder is, run everywhere; without a CUDA
@@ -55,6 +70,15 @@ target_link_libraries(test_gpu_bounded_encode parz_gpu parz_real_arrays m)
 target_compile_features(test_gpu_bounded_encode PRIVATE cuda_std_17)
 add_test(NAME gpu_bounded_encode COMMAND test_gpu_bounded_encode ${PARZ_GPU_TEST_ARGS})
 set_tests_properties(gpu_bounded_encode PROPERTIES SKIP_RETURN_CODE 77)
+
+# The lossless codec's GPU encoder against the serial encoder, byte for byte, and its refusals;
+# every real array of ${PARZ_SHARED_DATA} and the series of data/series.
+add_executable(test_gpu_lossless_encode ${CMAKE_CURRENT_SOURCE_DIR}/test_gpu_lossless_encode.cu)
+target_link_libraries(test_gpu_lossless_encode parz_gpu parz_real_arrays m)
+target_compile_features(test_gpu_lossless_encode PRIVATE cuda_std_17)
+add_test(NAME gpu_lossless_encode COMMAND test_gpu_lossless_encode ${PARZ_GPU_TEST_ARGS}
+                                          ${PROJECT_SOURCE_DIR}/data/series)
+set_tests_properties(gpu_lossless_encode PROPERTIES SKIP_RETURN_CODE 77)
 
 # GPU encoder against the serial encoder, byte for byte; skipped (77) without a device.
 add_executable(test_gpu_encode ${CMAKE_CURRENT_SOURCE_DIR}/test_gpu_encode.cu)

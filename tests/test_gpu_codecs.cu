@@ -88,11 +88,11 @@ static void table_checks(const parz_chunk_view* raw, const parz_chunk_view* zfp)
         parz_gpu_codec_bounded.whole && parz_gpu_codec_bounded.scratch_bytes &&
         !parz_gpu_codec_bounded.launch_blocks && parz_gpu_codec_bounded.encode_chunks);
   CHECK(!parz_gpu_codec_zfp.encode_chunks && !parz_gpu_codec_stored.encode_chunks &&
-        !parz_gpu_codec_lossless.encode_chunks);
+        parz_gpu_codec_lossless.encode_chunks);
   CHECK(!parz_gpu_codec_zfp.whole && !parz_gpu_codec_zfp.scratch_bytes &&
         !parz_gpu_codec_stored.scratch_bytes);
   /* lossless decodes a chunk at a time, in runs and in slices, its dictionary in its scratch,
-   * and encodes nothing; of its modes, every predictor and transform the library reads is
+   * and encodes whole chunks (no block kernel); of its modes, every predictor and transform the library reads is
    * taken, a later one refused (a view is enough: nothing is read) */
   CHECK(parz_gpu_codec_find(PARZ_CODEC_LOSSLESS) == &parz_gpu_codec_lossless &&
         parz_gpu_codec_lossless.enqueue_segments && parz_gpu_codec_lossless.enqueue_run &&

@@ -14,6 +14,10 @@
 
 #include "parz.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Values of the largest padded block (9^4) a predictor's scratch must hold. */
 #define PARZ_LL_SCRATCH 6561u
 #define PARZ_LL_BLOCK_VALUES 4096u
@@ -44,5 +48,9 @@ void parz_ll_rebuild_block(const parz_ll_geometry* g, unsigned transform, const 
 
 /* Number of values of block b. */
 size_t parz_ll_block_values(const parz_ll_geometry* g, size_t b);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -79,9 +79,10 @@ PARZ_HD uint64_t parz_ll_forward64(double v, uint64_t b, unsigned k, double s) {
            : parz_ll_image(b, (uint64_t)1 << 63, ~(uint64_t)0);
 }
 
-/* Value i of the contiguous array of type `type` as its transformed integer (transform k, scale
- * s): integer types are their two's-complement bits. */
-PARZ_HD uint64_t parz_ll_forward_at(int type, const void* values, size_t i, unsigned k, double s) {
+/* The value i elements from values (of type `type`) as its transformed integer (transform k,
+ * scale s): integer types are their two's-complement bits. */
+PARZ_HD uint64_t parz_ll_forward_at(int type, const void* values, ptrdiff_t i, unsigned k,
+                                    double s) {
   if (type == PARZ_DOUBLE) {
     double v;
     uint64_t b;
@@ -122,43 +123,39 @@ PARZ_HD size_t parz_ll_block_box(const parz_ll_geometry* g, size_t b, size_t o[4
 }
 
 /* The zigzagged Lorenzo residual (lorenzo.h) of the value at x (coordinates in g's four
- * dimensions) of block b (first value o, extents e), alone: the sum over each non-empty set S of
- * the predicted dimensions (extent and side above 1) of (-1)^(|S|+1) times the transformed
- * neighbour one step back along each dimension of S, a neighbour outside the block counting as
- * 0, in wrap-around arithmetic of g->w bits. Values are the contiguous array's (transform k,
- * scale s). Not for Holt's predictor. */
-PARZ_HD uint64_t parz_ll_residual_at(const parz_ll_geometry* g, const void* values, unsigned k,
-                                     double s, const size_t o[4], const size_t x[4]) {
+ * dimensions) of block b (first value o), alone: the sum over each non-empty set S of the
+ * predicted dimensions (extent and side above 1) of (-1)^(|S|+1) times the transformed neighbour
+ * one step back along each dimension of S, a neighbour outside the block counting as 0, in
+ * wrap-around arithmetic of g->w bits. The values lie st[d] elements apart along g's dimension d
+ * (transform k, scale s). Not for Holt's predictor. */
+PARZ_HD uint64_t parz_ll_residual_at(const parz_ll_geometry* g, const void* values,
+                                     const ptrdiff_t st[4], unsigned k, double s, const size_t o[4],
+                                     const size_t x[4]) {
   const uint64_t mask = g->w == 64 ? ~(uint64_t)0 : 0xffffffffu, top = (uint64_t)1 << (g->w - 1);
-  size_t st[4], at = 0;
+  ptrdiff_t at = 0;
   unsigned back = 0, i, set;
   uint64_t p = 0;
-  st[3] = 1;
-  for (i = 3; i-- > 0;)
-    st[i] = st[i + 1] * g->n[i + 1];
   for (i = 0; i < 4; i++) {
-    at += x[i] * st[i];
+    at += (ptrdiff_t)x[i] * st[i];
     /* a dimension predicted, whose neighbour back lies inside the block */
     if (g->n[i] > 1 && g->side[i] > 1 && x[i] > o[i])
       back |= 1u << i;
   }
   for (set = 1; set < 16; set++) {
-    size_t off = 0;
+    ptrdiff_t off = 0;
     unsigned bits = 0;
-    if ((set & back) != set) {
-      /* a term of a predicted dimension whose neighbour lies outside the block reads 0; a
-       * dimension not predicted takes no term */
+    uint64_t u;
+    /* a term of a predicted dimension whose neighbour lies outside the block reads 0; a
+     * dimension not predicted takes no term */
+    if ((set & back) != set)
       continue;
-    }
     for (i = 0; i < 4; i++)
       if (set >> i & 1) {
         off += st[i];
         bits++;
       }
-    {
-      const uint64_t u = parz_ll_forward_at((int)g->type, values, at - off, k, s);
-      p += (bits & 1) ? u : 0 - u;
-    }
+    u = parz_ll_forward_at((int)g->type, values, at - off, k, s);
+    p += (bits & 1) ? u : 0 - u;
   }
   return parz_ll_zigzag((parz_ll_forward_at((int)g->type, values, at, k, s) - p) & mask, mask, top);
 }

@@ -48,13 +48,8 @@ size_t parz_ll_code_residuals(const uint64_t* z, size_t n, unsigned w, uint8_t* 
   if (coder == PARZ_LL_CODER_RAW)
     return code_raw(z, n, w, dst);
   pick = coder == PARZ_LL_CODER_CONTEXT;
-  if (!runs) { /* coder 1 or 2: the residuals right after the lengths' bits */
-    dst[0] = (uint8_t)coder;
-    parz_bitw_init(&wr, dst, raw, 1);
-    parz_ll_put_lengths(&wr, len[pick], parz_ll_contexts(w, coder), w);
-    parz_bitw_flush_bytes(&wr);
-    return parz_ll_code_run(&wr, z, n, pick, len[pick], code[pick]);
-  }
+  if (!runs) /* coder 1 or 2: the residuals right after the lengths' bits */
+    return parz_ll_code_single(dst, raw, z, n, w, coder, len[pick], code[pick]);
   lengths_end = parz_ll_runs_head(dst, raw, coder, len[pick], w);
   m = parz_ll_run_count(n);
   at = parz_ll_runs_start(lengths_end, n);

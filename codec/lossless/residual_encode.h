@@ -221,6 +221,25 @@ PARZ_HD size_t parz_ll_run_bytes_of(const uint64_t* z, size_t n, int contexts, u
   return (size_t)((bits + 7) / 8);
 }
 
+/* A segment of one run (n <= PARZ_LL_RUN residuals) under coder 1 or 2 (coder; len and code
+ * its codes) into dst (cap bytes, its raw size): the coder byte, the code lengths, then the
+ * residuals in the same bit stream; returns the bytes written. */
+PARZ_HD size_t parz_ll_code_single(uint8_t* dst, size_t cap, const uint64_t* z, size_t n,
+                                   unsigned w, unsigned coder, uint8_t len[][65],
+                                   uint32_t code[][65]) {
+  parz_bitw wr;
+  dst[0] = (uint8_t)coder;
+  parz_bitw_init(&wr, dst, cap, 1);
+  parz_ll_put_lengths(&wr, len, parz_ll_contexts(w, coder), w);
+  parz_bitw_flush_bytes(&wr);
+  return parz_ll_code_run(&wr, z, n, coder == PARZ_LL_CODER_CONTEXT, len, code);
+}
+
+/* Where coder 3's run lengths start: after its head and code lengths, padded to a byte. */
+PARZ_HD size_t parz_ll_runs_lengths_end(unsigned w, unsigned coder) {
+  return PARZ_LL_RUN_HEAD + (size_t)((parz_ll_lengths_bits(w, coder) + 7) / 8);
+}
+
 /* Coder 3's head into dst (cap bytes, raw's): the coder byte, the code's coder and q, the code
  * lengths of nc codes, padded to a byte; returns where the run lengths start. */
 PARZ_HD size_t parz_ll_runs_head(uint8_t* dst, size_t cap, unsigned coder, uint8_t len[][65],

@@ -20,6 +20,10 @@
 #include "parz.h"
 #include "transform_decode.h" /* the scales, the inverse per value */
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* 1 when transform k can be decoded here and applies to arrays of this type. */
 int parz_ll_transform_valid(unsigned k, parz_type type);
 
@@ -31,5 +35,9 @@ void parz_ll_load_row(parz_type type, const void* values, size_t at, size_t n, u
                       uint64_t* u);
 void parz_ll_store_row(parz_type type, void* values, size_t at, size_t n, unsigned k,
                        const uint64_t* u);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

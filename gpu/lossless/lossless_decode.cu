@@ -34,6 +34,7 @@
 
 #include "checksum.cuh"
 #include "gpu_codecs.h"
+#include "lossless_gpu.h"
 #include "holt_step.h"
 extern "C" { /* C headers without C++ guards */
 #include "dictionary.h"
@@ -620,8 +621,9 @@ extern const parz_gpu_codec parz_gpu_codec_lossless = {
     enqueue_run,
     sizeof(ll_args) + sizeof(parz_gpu_table_args), /* a run's arguments (enqueue_run) */
     enqueue_slice,
-    NULL,          /* the GPU encoder does not write lossless chunks */
+    NULL,          /* no block kernel: its chunks are encoded whole (encode_chunks) */
     scratch_bytes, /* the value dictionary's words (the residuals go to the destination) */
     0,             /* the filter path decodes it in slices */
     decodes,
+    parz_gpu_lossless_encode_chunks,
 };

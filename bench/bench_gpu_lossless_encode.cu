@@ -1,0 +1,115 @@
+/* GPU encode of lossless chunks (codec 3): arrays resident in GPU memory encoded into one chunk
+ * each in GPU memory (parz_gpu_encode_device), against the OpenMP encoder on the host.
+ *
+ * For each array and predictor (--pred: 0 Lorenzo over every dimension, 1 stack), the whole
+ * parz_gpu_encode_device call (its kernels, the host's steps between them and the waits for
+ * them) is timed on the host around a stream synchronization, median of --reps after a warm-up;
+ * GiB/s are of the input array. The OpenMP encode (all threads) of the same array is timed the
+ * same way, and the two chunks must be equal byte for byte.
+ *
+ * usage: bench_gpu_lossless_encode [--reps N] [--pred 0,1] FILE...
+ *   FILE: raw little-endian array named like name_f32le_AxBxC.bin (f32 or f64, C order).
+ * Output: Markdown table rows. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <algorithm>
+#include <chrono>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+#include "bench_gpu_args.h"
+#include "bench_raw_file.h"
+#include "parz_gpu.h"
+#include "parz_omp.h"
+
+static double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+static double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+int main(int argc, char** argv) {
+  int reps = 5;
+  std::vector<double> preds = {0, 1};
+  std::vector<const char*> files;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--reps") && i + 1 < argc)
+      reps = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--pred") && i + 1 < argc)
+      preds = parse_list(argv[++i]);
+    else
+      files.push_back(argv[i]);
+  }
+  parz_gpu_context* ctx = NULL;
+  parz_error err;
+  if (!parz_gpu_available() || parz_gpu_context_create(&ctx, 0, &err) != PARZ_OK) {
+    fprintf(stderr, "no usable CUDA device\n");
+    return 77;
+  }
+  cudaStream_t st;
+  CHECK_CUDA(cudaStreamCreate(&st));
+  printf(
+      "| array | MiB | predictor | GPU call ms | GPU GiB/s | OpenMP ms | OpenMP GiB/s | ratio | "
+      "same bytes |\n|---|---|---|---|---|---|---|---|---|\n");
+  for (const char* path : files) {
+    raw_array r;
+    if (!raw_file_load(path, &r)) {
+      fprintf(stderr, "%s: not a raw array\n", path);
+      continue;
+    }
+    const size_t bytes = r.data.size();
+    void* d_data = NULL;
+    CHECK_CUDA(cudaMalloc(&d_data, bytes));
+    CHECK_CUDA(cudaMemcpy(d_data, r.data.data(), bytes, cudaMemcpyHostToDevice));
+    for (double pd : preds) {
+      parz_chunk_config cfg;
+      memset(&cfg, 0, sizeof cfg);
+      cfg.codec = PARZ_CODEC_LOSSLESS;
+      cfg.settings.predictor = (unsigned)pd;
+      const size_t bound = parz_chunk_bound(&r.a, &cfg);
+      void* d_chunk = NULL;
+      CHECK_CUDA(cudaMalloc(&d_chunk, bound));
+      std::vector<unsigned char> cpu(bound), gpu;
+      std::vector<double> tg, tc;
+      size_t written = 0, cw = 0;
+      int rc = PARZ_OK;
+      for (int k = 0; k <= reps && rc == PARZ_OK; k++) {
+        auto t0 = std::chrono::steady_clock::now();
+        rc = parz_gpu_encode_device(ctx, &r.a, d_data, &cfg, d_chunk, bound, &written, st, &err);
+        CHECK_CUDA(cudaStreamSynchronize(st));
+        if (k)
+          tg.push_back(seconds_since(t0));
+      }
+      if (rc != PARZ_OK) {
+        printf("| %s | | %u | refused: %s |\n", r.name, (unsigned)pd, err.message);
+        cudaFree(d_chunk);
+        continue;
+      }
+      for (int k = 0; k <= reps; k++) {
+        auto t0 = std::chrono::steady_clock::now();
+        rc = parz_omp_chunk_encode(&r.a, r.data.data(), &cfg, cpu.data(), cpu.size(), &cw, 0, &err);
+        if (k)
+          tc.push_back(seconds_since(t0));
+      }
+      gpu.resize(written);
+      CHECK_CUDA(cudaMemcpy(gpu.data(), d_chunk, written, cudaMemcpyDeviceToHost));
+      const bool same = rc == PARZ_OK && cw == written && !memcmp(gpu.data(), cpu.data(), cw);
+      const double g = median(tg), c = median(tc), gib = (double)bytes / (1 << 30);
+      printf("| %s | %.1f | %u | %.2f | %.2f | %.2f | %.2f | %.2f | %s |\n", r.name,
+             (double)bytes / (1 << 20), (unsigned)pd, 1e3 * g, gib / g, 1e3 * c, gib / c,
+             (double)bytes / (double)written, same ? "yes" : "NO");
+      fflush(stdout);
+      cudaFree(d_chunk);
+    }
+    cudaFree(d_data);
+  }
+  cudaStreamDestroy(st);
+  parz_gpu_context_free(ctx);
+  return 0;
+}

@@ -1,0 +1,72 @@
+/* What the GPU encoders of whole chunks (gpu_codecs.h, encode_chunks: the scratch codecs) share
+ * of the frame on the host: the chunk's layout once its payload's size is known (chunk_encode.c,
+ * settle) and its head written with the frame's functions (header, directory, table, exception
+ * records, codec data, payload checksums, the header's CRC-32C). Plain C++ with no CUDA, so that
+ * the host tests of the encoders' steps build chunks with it too; whole_memory.h holds their
+ * device memory. Internal to gpu/. */
+#ifndef PARZ_GPU_ENCODE_WHOLE_H
+#define PARZ_GPU_ENCODE_WHOLE_H
+
+#include <string.h>
+
+#include <vector>
+
+#include "exceptions.h"
+#include "stored.h"
+#include "table.h"
+#include "table_endian.h"
+
+/* The chunk of array a (contiguous) under cfg, whose layout (parz_chunk_layout, with the codec's
+ * parameters as it chose them) is v, once its payload's bits and exceptions are known: its layout
+ * as the serial encoder settles it (format version `version`) into *fin, its size into *size and
+ * head bytes into *head; *stored set when the configuration stores a chunk that would be larger
+ * than its values. */
+static inline int parz_gpu_whole_settle(const parz_array* a, const parz_chunk_view* v,
+                                        const parz_chunk_config* cfg, unsigned long long bits,
+                                        unsigned long long nexc, size_t codec_data_bytes,
+                                        unsigned version, parz_chunk_view* fin, size_t* head,
+                                        size_t* size, int* stored, parz_error* err) {
+  int rc = parz_chunk_settle(fin, a, cfg, bits, nexc, 0, version, err);
+  if (rc != PARZ_OK)
+    return rc;
+  memcpy(fin->codec_params, v->codec_params, PARZ_CODEC_PARAM_BYTES);
+  fin->codec_data_bytes = codec_data_bytes;
+  *head = parz_chunk_head_bytes(fin);
+  *size = *head + fin->payload_bytes;
+  *stored = cfg->stored == PARZ_STORED_WHEN_SMALLER && *size > parz_stored_bytes(a, cfg);
+  if (*stored)
+    *size = parz_stored_bytes(a, cfg);
+  return PARZ_OK;
+}
+
+/* The head (head bytes) of fin: header, directory, table from the segments' bits, exception
+ * records (pos and bits, nexc of them, in order; NULL where there are none), codec data (NULL:
+ * none), payload checksums (sums), and the header's CRC-32C. */
+static inline int parz_gpu_whole_head(const parz_chunk_view* fin,
+                                      const unsigned long long* seg_bits,
+                                      const unsigned long long* pos, const uint64_t* bits,
+                                      const unsigned char* codec_data, const uint64_t* sums,
+                                      unsigned char* head, size_t head_bytes, parz_error* err) {
+  parz_chunk_offsets o;
+  std::vector<uint32_t> lens((size_t)fin->nsegments);
+  for (size_t k = 0; k < lens.size(); k++)
+    lens[k] = seg_bits[k] > UINT32_MAX ? UINT32_MAX : (uint32_t)seg_bits[k];
+  memset(head, 0, head_bytes);
+  parz_chunk_section_offsets(fin, &o);
+  parz_chunk_header_write(fin, head);
+  int rc = parz_table_write(fin, lens.data(), 1, fin->nsegments, head + o.table, err);
+  if (rc != PARZ_OK)
+    return rc;
+  for (uint64_t e = 0; e < fin->nexceptions; e++) {
+    parz_store64(head + o.exceptions + e * PARZ_EXCEPTION_BYTES, pos[e]);
+    parz_store64(head + o.exceptions + e * PARZ_EXCEPTION_BYTES + 8, bits[e]);
+  }
+  if (fin->codec_data_bytes)
+    memcpy(head + o.codec_data, codec_data, (size_t)fin->codec_data_bytes);
+  for (uint64_t k = 0; k < fin->nchecksums; k++)
+    parz_store64(head + o.checksums + 8 * k, sums[k]);
+  parz_chunk_header_seal(head, head_bytes);
+  return PARZ_OK;
+}
+
+#endif

@@ -1,0 +1,282 @@
+/* The lossless codec's GPU encoder: the kernels of lossless_encode.cuh's steps and the driver that
+ * runs them, chunk after chunk, and places the chunks (gpu_codecs.h, encode_chunks). Each chunk
+ * is built in buffers of its own from the stream's allocator; the host waits for the transform's
+ * probe and checks, the segments' sizes and the checksums, each a few bytes per segment. Once
+ * every chunk's size is known, `place` gives each its place and its head and payload are copied
+ * there. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <vector>
+
+#include "checksum.cuh"
+#include "encode_whole.h"
+#include "gpu_codecs.h"
+#include "lossless_encode.cuh"
+#include "lossless_gpu.h"
+#include "whole_memory.h"
+
+#define THREADS 256u
+#define COPY_THREADS 256u
+
+static unsigned blocks_for(unsigned long long units, unsigned threads) {
+  const unsigned long long b = (units + threads - 1) / threads;
+  return b ? (unsigned)b : 1u;
+}
+
+/* ---------------- kernels ---------------- */
+
+/* *bad set where a value does not fit scale s. */
+__global__ void fits_kernel(parz_gpu_ll L, double s, unsigned* bad) {
+  const unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
+  if (i < L.n && !parz_gpu_ll_fits(L, i, s))
+    PARZ_GPU_LL_OR(bad, 1u);
+}
+
+__global__ void probe_kernel(parz_gpu_ll L, unsigned long long probe, void* dst) {
+  const unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
+  if (i < probe)
+    parz_gpu_ll_probe(L, i, dst);
+}
+
+__global__ void residual_kernel(parz_gpu_ll L) {
+  const unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
+  if (i < L.n)
+    parz_gpu_ll_residual(L, i);
+}
+
+/* A warp per segment (a CTA of one warp): its bytes into its slot, their count into seg_bytes. */
+__global__ void __launch_bounds__(PARZ_GPU_LL_LANES) segment_kernel(parz_gpu_ll L) {
+  __shared__ parz_gpu_ll_warp W;
+  __shared__ unsigned long long run_at[PARZ_GPU_LL_RUNS_MAX + 1];
+  const unsigned lane = threadIdx.x;
+  const unsigned long long s = blockIdx.x;
+  const unsigned w = L.g.w;
+  unsigned long long first;
+  size_t n;
+  parz_gpu_ll_segment(L, s, &first, &n);
+  const uint64_t* z = L.z + first;
+  uint8_t* dst = L.slots + s * L.slot;
+  const size_t raw = parz_ll_raw_bytes(n, w);
+  parz_gpu_ll_clear(&W, lane);
+  __syncwarp();
+  parz_gpu_ll_count(&W, z, n, lane);
+  __syncwarp();
+  parz_gpu_ll_lane_code(&W, w, lane);
+  __syncwarp();
+  const unsigned coder = parz_gpu_ll_coder(&W, w, n);
+  const int pick = coder == PARZ_LL_CODER_CONTEXT;
+  size_t bytes = raw; /* lane 0's */
+  int as_raw = coder == PARZ_LL_CODER_RAW;
+  if (!as_raw && !parz_ll_runs_of(n)) {
+    if (lane == 0)
+      bytes = parz_ll_code_single(dst, raw, z, n, w, coder, W.len[pick], W.code[pick]);
+  } else if (!as_raw) {
+    /* coder 3 (4 with a run of zero residuals): each lane's runs' bytes, their places by a scan
+     * over the lanes, round by round */
+    const size_t m = parz_ll_run_count(n), lengths_end = parz_ll_runs_lengths_end(w, coder);
+    unsigned long long base = parz_ll_runs_start(lengths_end, n);
+    int zero = 0; /* a run of zero residuals: coder 4 */
+    for (size_t r0 = 0; r0 < m; r0 += PARZ_GPU_LL_LANES) {
+      const size_t r = r0 + lane;
+      const unsigned long long b = r < m ? parz_gpu_ll_run_size(z, n, r, pick, W.len[pick]) : 0;
+      zero |= __any_sync(0xffffffffu, r < m && b == 0);
+      unsigned long long sum = b;
+      for (unsigned d = 1; d < PARZ_GPU_LL_LANES; d <<= 1) {
+        const unsigned long long y = __shfl_up_sync(0xffffffffu, sum, d);
+        if (lane >= d)
+          sum += y;
+      }
+      if (r < m)
+        run_at[r] = base + sum - b;
+      base += __shfl_sync(0xffffffffu, sum, PARZ_GPU_LL_LANES - 1);
+    }
+    if (lane == 0)
+      run_at[m] = base;
+    __syncwarp();
+    /* the CPU writes the raw coder where the runs reach the raw size */
+    as_raw = base >= raw;
+    if (!as_raw) {
+      if (lane == 0) {
+        parz_ll_runs_head(dst, raw, coder, W.len[pick], w);
+        if (zero)
+          dst[0] = PARZ_LL_CODER_ZERO_RUNS;
+      }
+      __syncwarp();
+      for (size_t r = lane; r < m; r += PARZ_GPU_LL_LANES)
+        parz_gpu_ll_run_write(dst, z, n, r, m, (size_t)run_at[r],
+                              (size_t)(run_at[r + 1] - run_at[r]), lengths_end, pick, W.len[pick],
+                              W.code[pick]);
+      bytes = (size_t)base;
+    }
+  }
+  if (as_raw)
+    parz_gpu_ll_raw(dst, z, n, w, lane);
+  if (lane == 0)
+    L.seg_bytes[s] = as_raw ? raw : bytes;
+}
+
+/* A CTA per segment copies its slot to its place in the payload. */
+__global__ void copy_kernel(parz_gpu_ll L) {
+  const unsigned long long s = blockIdx.x;
+  const unsigned long long at = L.seg_at[s], bytes = L.seg_at[s + 1] - at;
+  const uint8_t* src = L.slots + s * L.slot;
+  for (unsigned long long j = threadIdx.x; j < bytes; j += blockDim.x)
+    L.payload[at + j] = src[j];
+}
+
+/* ---------------- the driver ---------------- */
+
+/* The transform parz_ll_choose_transform chooses: the scales whose check the first values pass,
+ * each checked on every value by the GPU, in the CPU's order, until one fits. */
+static int choose_transform(parz_gpu_whole_memory& m, const parz_gpu_ll_plan& p, parz_gpu_ll& L,
+                            unsigned* small, unsigned* k, parz_error* err) {
+  *k = 0;
+  if (p.a.type != PARZ_FLOAT && p.a.type != PARZ_DOUBLE)
+    return PARZ_OK;
+  const size_t size = parz_type_size(p.a.type);
+  const size_t probe = L.n < PARZ_GPU_LL_PROBE ? (size_t)L.n : PARZ_GPU_LL_PROBE;
+  std::vector<unsigned char> first(probe * size);
+  unsigned char* d_first = m.device<unsigned char>(first.size());
+  if (m.e == cudaSuccess)
+    probe_kernel<<<blocks_for(probe, THREADS), THREADS, 0, m.st>>>(L, probe, d_first);
+  if (!parz_gpu_whole_down(m, first.data(), d_first, first.size()))
+    return parz_gpu_cuda_fail(err, m.e, "lossless GPU encode: the transform's probe");
+  m.release(d_first);
+  unsigned* bad = m.device<unsigned>(1);
+  for (unsigned s : parz_gpu_ll_scales(&p, first.data())) {
+    if (m.e == cudaSuccess)
+      m.e = cudaMemsetAsync(bad, 0, sizeof *bad, m.st);
+    if (m.e == cudaSuccess)
+      fits_kernel<<<blocks_for(L.n, THREADS), THREADS, 0, m.st>>>(L, parz_ll_scale_of(s), bad);
+    if (!parz_gpu_whole_down(m, small, bad, sizeof *small))
+      return parz_gpu_cuda_fail(err, m.e, "lossless GPU encode: the transform's check");
+    if (!*small) {
+      *k = s;
+      break;
+    }
+  }
+  m.release(bad);
+  return PARZ_OK;
+}
+
+/* Chunk p (its values at d_data) encoded into c (its head on the host, its payload in device
+ * memory from keep) and its size; its scratch is freed on return, in stream order. small: pinned
+ * words for the host's reads. */
+static int encode_one(parz_gpu_context* ctx, parz_gpu_whole_memory& keep, parz_gpu_ll_plan& p,
+                      const void* d_data, const parz_chunk_config* cfg, parz_gpu_whole_chunk* c,
+                      size_t* size, unsigned* small, parz_error* err) {
+  parz_gpu_whole_memory m(keep.st);
+  parz_gpu_ll L;
+  unsigned k = 0;
+  parz_gpu_ll_args(&p, 0, &L);
+  L.src = d_data;
+  int rc = choose_transform(m, p, L, small, &k, err);
+  if (rc != PARZ_OK)
+    return rc;
+  parz_gpu_ll_choose(&p, k);
+  parz_gpu_ll_args(&p, k, &L);
+  L.src = d_data;
+
+  /* the residuals, the segments in their slots */
+  unsigned long long* block_at = m.device<unsigned long long>(p.block_at.size());
+  L.block_at = block_at;
+  L.z = m.device<uint64_t>((size_t)L.n);
+  L.slots = m.device<uint8_t>((size_t)(L.nseg * L.slot));
+  L.seg_bytes = m.device<unsigned long long>((size_t)L.nseg);
+  if (m.e == cudaSuccess)
+    m.e =
+        cudaMemcpyAsync(block_at, p.block_at.data(), p.block_at.size() * sizeof(unsigned long long),
+                        cudaMemcpyHostToDevice, m.st);
+  if (m.e == cudaSuccess)
+    residual_kernel<<<blocks_for(L.n, THREADS), THREADS, 0, m.st>>>(L);
+  if (m.e == cudaSuccess)
+    segment_kernel<<<(unsigned)L.nseg, PARZ_GPU_LL_LANES, 0, m.st>>>(L);
+  if (m.e == cudaSuccess)
+    m.e = cudaGetLastError();
+  std::vector<unsigned long long> seg_bytes((size_t)L.nseg), seg_bits((size_t)L.nseg);
+  std::vector<unsigned long long> seg_at((size_t)L.nseg + 1), bit_at((size_t)L.nseg + 1);
+  if (!parz_gpu_whole_down(m, seg_bytes.data(), L.seg_bytes,
+                           seg_bytes.size() * sizeof(unsigned long long)))
+    return parz_gpu_cuda_fail(err, m.e, "lossless GPU encode: the segments");
+  m.release(L.z);
+  seg_at[0] = bit_at[0] = 0;
+  for (size_t s = 0; s < seg_bytes.size(); s++) {
+    seg_bits[s] = 8 * seg_bytes[s];
+    seg_at[s + 1] = seg_at[s] + seg_bytes[s];
+    bit_at[s + 1] = 8 * seg_at[s + 1];
+  }
+  parz_chunk_view fin;
+  size_t head = 0;
+  rc = parz_gpu_whole_settle(&p.a, &p.v, cfg, bit_at.back(), 0, 0, p.v.version, &fin, &head, size,
+                             &c->stored, err);
+  if (rc != PARZ_OK || c->stored)
+    return rc;
+
+  /* the payload, its checksums, the head */
+  unsigned long long* d_at = m.device<unsigned long long>(2 * seg_at.size());
+  unsigned long long* d_sums = m.device<unsigned long long>((size_t)fin.nchecksums);
+  c->payload_bytes = fin.payload_bytes;
+  c->payload = (unsigned char*)keep.zeroed<unsigned long long>(fin.payload_bytes / 8);
+  if (keep.e != cudaSuccess)
+    return parz_gpu_cuda_fail(err, keep.e, "lossless GPU encode: the payload");
+  L.seg_at = d_at;
+  L.payload = c->payload;
+  if (m.e == cudaSuccess)
+    m.e = cudaMemcpyAsync(d_at, seg_at.data(), seg_at.size() * sizeof(unsigned long long),
+                          cudaMemcpyHostToDevice, m.st);
+  if (m.e == cudaSuccess)
+    m.e = cudaMemcpyAsync(d_at + seg_at.size(), bit_at.data(),
+                          bit_at.size() * sizeof(unsigned long long), cudaMemcpyHostToDevice, m.st);
+  if (m.e == cudaSuccess)
+    copy_kernel<<<(unsigned)L.nseg, COPY_THREADS, 0, m.st>>>(L);
+  if (m.e != cudaSuccess)
+    return parz_gpu_cuda_fail(err, m.e, "lossless GPU encode: the payload");
+  parz_gpu_sums sums;
+  memset(&sums, 0, sizeof sums);
+  sums.offsets = d_at + seg_at.size();
+  sums.P = fin.checksum_segments;
+  sums.count = fin.nchecksums;
+  sums.payload_end = 8ull * fin.payload_bytes;
+  if (fin.nchecksums && (rc = parz_gpu_enqueue_sums(ctx, &sums, c->payload, 0, fin.nchecksums,
+                                                    d_sums, m.st, err)) != PARZ_OK)
+    return rc;
+  std::vector<uint64_t> h_sums((size_t)fin.nchecksums);
+  if (!parz_gpu_whole_down(m, h_sums.data(), d_sums, h_sums.size() * sizeof(uint64_t)))
+    return parz_gpu_cuda_fail(err, m.e, "lossless GPU encode: the payload's checksums");
+  c->head.resize(head);
+  return parz_gpu_whole_head(&fin, seg_bits.data(), NULL, NULL, NULL, h_sums.data(), c->head.data(),
+                             head, err);
+}
+
+int parz_gpu_lossless_encode_chunks(parz_gpu_context* ctx, size_t n, const parz_array* arrays,
+                                    const void* const* d_data, const parz_chunk_config* cfg,
+                                    parz_gpu_enc_place place, void* place_arg, size_t* written,
+                                    cudaStream_t st, size_t* failed, parz_error* err) {
+  cudaError_t e = cudaSetDevice(ctx->device);
+  if (e != cudaSuccess)
+    return parz_gpu_cuda_fail(err, e, "selecting the device");
+  /* every chunk's refusal before any work */
+  std::vector<parz_gpu_ll_plan> plans(n);
+  int rc = PARZ_OK;
+  for (size_t i = 0; i < n && rc == PARZ_OK; i++)
+    if ((rc = parz_gpu_ll_plan_of(&plans[i], &arrays[i], cfg, err)) != PARZ_OK && failed)
+      *failed = i;
+  if (rc != PARZ_OK)
+    return rc;
+  if ((rc = parz_gpu_reserve(&ctx->h_enc_sizes, 64, 1, err)) != PARZ_OK)
+    return rc;
+  unsigned* small = (unsigned*)ctx->h_enc_sizes.ptr;
+  parz_gpu_whole_memory m(st);
+  std::vector<parz_gpu_whole_chunk> chunks(n);
+  for (size_t i = 0; i < n; i++) {
+    rc = encode_one(ctx, m, plans[i], d_data[i], cfg, &chunks[i], &written[i], small, err);
+    if (rc != PARZ_OK) {
+      if (failed)
+        *failed = i;
+      return rc;
+    }
+  }
+  return parz_gpu_whole_place(n, arrays, d_data, cfg, chunks, written, place, place_arg, st, failed,
+                              err);
+}

@@ -1,0 +1,350 @@
+/* The lossless codec's GPU encoder, its steps one thread's or one lane's work each (PARZ_HD) and
+ * the host's between them, so that tests/test_gpu_lossless_encode_host.cpp runs the same steps
+ * on the CPU and checks the chunks against parz_chunk_encode where no GPU is.
+ * lossless_encode.cu launches them.
+ *
+ * A chunk is built as the CPU builds it (codec/lossless/lossless_codec.c, prepare and
+ * encode_segments; codec/lossless/residual_coder.c, parz_ll_code_residuals), with the CPU's own
+ * arithmetic (codec/lossless/lossless_forward.h, residual_encode.h, codec/entropy/
+ * huffman_build.h) and the frame's own host functions where a step is the whole chunk's:
+ *   transform  on the host, the scales whose check the first 256 values pass (the CPU's
+ *              parz_ll_scale_fits on a copy of them, a thread each); for each, in the CPU's order, a thread per
+ *              value checks it, until one fits every value (parz_ll_choose_transform's choice);
+ *   residuals  a thread per value: its transformed integer less its Lorenzo prediction inside its
+ *              block, zigzagged, at its place in block order (each block's first residual
+ *              counted on the host); the values are read through the array's strides;
+ *   segments   a warp per segment: its lanes count the residuals' bit lengths per context into
+ *              the warp's shared counts; a lane per context (and one more for the single code)
+ *              builds its code (the CPU's builder, parz_huff_small_lengths) and sums its bits;
+ *              every lane takes the CPU's choice; raw segments are written a residual per lane,
+ *              a segment of one run by lane 0, and coder 3's runs a lane each: their bytes first
+ *              (none for a run of zero residuals, which makes the segment coder 4's), their
+ *              places by a scan over the lanes, then each run written at its place, the head
+ *              by lane 0; all into the segment's slot of its raw size;
+ *   payload    on the host the segments' running sum, the layout (parz_chunk_settle) and the
+ *              chunk's size; a warp per segment copies its slot to its place;
+ *   sums       the frame's payload sums (gpu/checksum.cu, parz_gpu_enqueue_sums);
+ *   head       on the host, with the frame's functions (gpu/encode_whole.h).
+ * What this encoder does not do is refused with PARZ_ERR_UNSUPPORTED, naming it, before any
+ * work: a series (one dimension of extent above 1) whose predictor is the encoder's choice (the
+ * CPU tries Holt's predictor and the dictionary there), segments of more than 32 blocks, chunks
+ * of 2^32 values or more. Its callers encode such a chunk on the CPU. Internal to gpu/. */
+#ifndef PARZ_GPU_LOSSLESS_ENCODE_CUH
+#define PARZ_GPU_LOSSLESS_ENCODE_CUH
+
+#include <string.h>
+
+#include <vector>
+
+#include "codecs.h"
+#include "lorenzo.h"
+#include "lossless.h"
+#include "lossless_codec.h"
+#include "lossless_forward.h"
+#include "residual_encode.h"
+#include "table.h"
+#include "transform.h"
+
+#if defined(__CUDA_ARCH__)
+#define PARZ_GPU_LL_ADD(p, v) atomicAdd((p), (v))
+#define PARZ_GPU_LL_OR(p, v) atomicOr((p), (v))
+#else
+#define PARZ_GPU_LL_ADD(p, v) (*(p) += (v))
+#define PARZ_GPU_LL_OR(p, v) (*(p) |= (v))
+#endif
+
+/* Lanes of a segment's warp. */
+#define PARZ_GPU_LL_LANES 32u
+/* Coder 3's runs a segment may have: segments of up to 32 blocks. */
+#define PARZ_GPU_LL_RUNS_MAX 256u
+/* Values of the transform's probe on the host (parz_ll_choose_transform's). */
+#define PARZ_GPU_LL_PROBE 256u
+
+/* One chunk's part in the kernels. */
+struct parz_gpu_ll {
+  parz_ll_geometry g;
+  const void* src; /* the values */
+  ptrdiff_t st[4]; /* their elements apart along g's dimensions */
+  unsigned transform;
+  double scale;
+  unsigned long long n;               /* values */
+  unsigned long long C, nseg;         /* blocks per segment, segments */
+  const unsigned long long* block_at; /* blocks + 1: each block's first residual */
+  uint64_t* z;                        /* the residuals, in block order */
+  uint8_t* slots;                     /* a slot of `slot` bytes per segment */
+  unsigned long long slot;            /* a segment's raw bytes at most */
+  unsigned long long* seg_bytes;      /* per segment */
+  const unsigned long long* seg_at;   /* each segment's first byte, then the payload's end */
+  unsigned char* payload;             /* zero before the payload step */
+};
+
+/* A segment's warp's shared state: its counts per context, both coders' codes, each context's
+ * bits. */
+struct parz_gpu_ll_warp {
+  uint32_t freq[PARZ_LL_CONTEXTS][65];
+  uint8_t len[2][PARZ_LL_CONTEXTS][65];
+  uint32_t code[2][PARZ_LL_CONTEXTS][65];
+  uint64_t bits[PARZ_LL_CONTEXTS + 1]; /* coder 2's contexts, then coder 1's code */
+};
+
+/* ---------------- per thread: the transform's check, the residuals ---------------- */
+
+/* Value i's coordinates (C order) in g's dimensions into x; its elements from L.src. */
+PARZ_HD ptrdiff_t parz_gpu_ll_place(const parz_gpu_ll& L, unsigned long long i, size_t x[4]) {
+  ptrdiff_t at = 0;
+  for (int k = 3; k >= 0; k--) {
+    x[k] = (size_t)(i % L.g.n[k]);
+    i /= L.g.n[k];
+    at += (ptrdiff_t)x[k] * L.st[k];
+  }
+  return at;
+}
+
+/* Whether value i fits the scale s (transform.h's scaled integers): float types only. */
+PARZ_HD int parz_gpu_ll_fits(const parz_gpu_ll& L, unsigned long long i, double s) {
+  size_t x[4];
+  const ptrdiff_t at = parz_gpu_ll_place(L, i, x);
+  if (L.g.type == PARZ_DOUBLE) {
+    double v;
+    uint64_t b;
+    memcpy(&b, (const unsigned char*)L.src + 8 * at, 8);
+    memcpy(&v, &b, 8);
+    return parz_ll_fits64(v, b, s);
+  }
+  float v;
+  uint32_t b;
+  memcpy(&b, (const unsigned char*)L.src + 4 * at, 4);
+  memcpy(&v, &b, 4);
+  return parz_ll_fits32(v, b, s);
+}
+
+/* Value i (C order) copied to element i of dst: the transform's probe, contiguous. */
+PARZ_HD void parz_gpu_ll_probe(const parz_gpu_ll& L, unsigned long long i, void* dst) {
+  size_t x[4];
+  const size_t w = L.g.w / 8;
+  memcpy((unsigned char*)dst + w * i, (const unsigned char*)L.src + w * parz_gpu_ll_place(L, i, x),
+         w);
+}
+
+/* Value i's residual into its place in block order. */
+PARZ_HD void parz_gpu_ll_residual(const parz_gpu_ll& L, unsigned long long i) {
+  const parz_ll_geometry& g = L.g;
+  size_t x[4], o[4];
+  unsigned long long b = 0, j = 0;
+  parz_gpu_ll_place(L, i, x);
+  for (int k = 0; k < 4; k++) {
+    const size_t c = x[k] / g.side[k];
+    const size_t e = g.n[k] - c * g.side[k] < g.side[k] ? g.n[k] - c * g.side[k] : g.side[k];
+    b = b * g.grid[k] + c;
+    o[k] = c * g.side[k];
+    j = j * e + (x[k] - o[k]);
+  }
+  L.z[L.block_at[b] + j] = parz_ll_residual_at(&g, L.src, L.st, L.transform, L.scale, o, x);
+}
+
+/* ---------------- per segment: a warp's lanes ---------------- */
+
+/* Segment s's residuals: the first one's place and their count. */
+PARZ_HD void parz_gpu_ll_segment(const parz_gpu_ll& L, unsigned long long s, unsigned long long* at,
+                                 size_t* n) {
+  const unsigned long long b0 = s * L.C, b1 = b0 + L.C < L.g.blocks ? b0 + L.C : L.g.blocks;
+  *at = L.block_at[b0];
+  *n = (size_t)(L.block_at[b1] - L.block_at[b0]);
+}
+
+/* Lane `lane` clears its share of the warp's counts. */
+PARZ_HD void parz_gpu_ll_clear(parz_gpu_ll_warp* W, unsigned lane) {
+  for (unsigned e = lane; e < PARZ_LL_CONTEXTS * 65u; e += PARZ_GPU_LL_LANES)
+    W->freq[e / 65][e % 65] = 0;
+}
+
+/* Lane `lane` counts every 32nd residual of z[0..n) into the warp's counts, in the context each
+ * takes (parz_ll_context_at). */
+PARZ_HD void parz_gpu_ll_count(parz_gpu_ll_warp* W, const uint64_t* z, size_t n, unsigned lane) {
+  const int runs = parz_ll_runs_of(n);
+  for (size_t i = lane; i < n; i += PARZ_GPU_LL_LANES)
+    PARZ_GPU_LL_ADD(&W->freq[parz_ll_context_at(z, i, runs)][parz_bitlen64(z[i])], 1u);
+}
+
+/* Lane `lane`'s code: context `lane` of coder 2 for lanes below its contexts, coder 1's single
+ * code (the contexts' counts summed) for the lane after them; its bits into W->bits. */
+PARZ_HD void parz_gpu_ll_lane_code(parz_gpu_ll_warp* W, unsigned w, unsigned lane) {
+  const unsigned nc = parz_ll_contexts(w, PARZ_LL_CODER_CONTEXT);
+  uint64_t f[65];
+  if (lane > nc)
+    return;
+  for (unsigned k = 0; k <= w; k++) {
+    uint64_t c = 0;
+    if (lane < nc)
+      c = W->freq[lane][k];
+    else
+      for (unsigned x = 0; x < nc; x++)
+        c += W->freq[x][k];
+    f[k] = c;
+  }
+  if (lane < nc)
+    W->bits[lane] = parz_ll_plan_context(f, w, W->len[1][lane], W->code[1][lane]);
+  else
+    W->bits[nc] = parz_ll_plan_context(f, w, W->len[0][0], W->code[0][0]);
+}
+
+/* The segment's coder from the warp's bits (parz_ll_code_residuals's choice). */
+PARZ_HD unsigned parz_gpu_ll_coder(const parz_gpu_ll_warp* W, unsigned w, size_t n) {
+  const unsigned nc = parz_ll_contexts(w, PARZ_LL_CODER_CONTEXT);
+  uint64_t two = parz_ll_lengths_bits(w, PARZ_LL_CODER_CONTEXT);
+  for (unsigned c = 0; c < nc; c++)
+    two += W->bits[c];
+  return parz_ll_pick(parz_ll_lengths_bits(w, PARZ_LL_CODER_LENGTHS) + W->bits[nc], two,
+                      parz_ll_raw_bytes(n, w));
+}
+
+/* Lane `lane`'s residuals of a raw segment (and, lane 0, its coder byte) into dst. */
+PARZ_HD void parz_gpu_ll_raw(uint8_t* dst, const uint64_t* z, size_t n, unsigned w, unsigned lane) {
+  if (lane == 0)
+    dst[0] = PARZ_LL_CODER_RAW;
+  for (size_t i = lane; i < n; i += PARZ_GPU_LL_LANES)
+    parz_ll_raw_put(dst + 1, i, z[i], w);
+}
+
+/* Coder 3: run r's residuals (of a segment of n) and their count. */
+PARZ_HD const uint64_t* parz_gpu_ll_run(const uint64_t* z, size_t n, size_t r, size_t* count) {
+  const size_t i0 = r * PARZ_LL_RUN;
+  *count = n - i0 > PARZ_LL_RUN ? PARZ_LL_RUN : n - i0;
+  return z + i0;
+}
+
+/* Coder 3: the bytes run r of a segment of n takes under the code, 0 for a run of zero
+ * residuals (which makes the segment coder 4's). */
+PARZ_HD size_t parz_gpu_ll_run_size(const uint64_t* z, size_t n, size_t r, int contexts,
+                                    uint8_t len[][65]) {
+  size_t count;
+  const uint64_t* run = parz_gpu_ll_run(z, n, r, &count);
+  return parz_ll_all_zero(run, count) ? 0 : parz_ll_run_bytes_of(run, count, contexts, len);
+}
+
+/* Coder 3: run r (of m) written at its place [at, at + bytes) of dst (a run of zero residuals,
+ * bytes 0, writes nothing), its byte length (but the last one's) after the head's end
+ * (lengths_end); the writer stops at the run's end, so that lanes write their runs side by
+ * side. */
+PARZ_HD void parz_gpu_ll_run_write(uint8_t* dst, const uint64_t* z, size_t n, size_t r, size_t m,
+                                   size_t at, size_t bytes, size_t lengths_end, int contexts,
+                                   uint8_t len[][65], uint32_t code[][65]) {
+  parz_bitw wr;
+  size_t count;
+  const uint64_t* run = parz_gpu_ll_run(z, n, r, &count);
+  if (bytes) {
+    parz_bitw_init(&wr, dst, at + bytes, at);
+    parz_ll_code_run(&wr, run, count, contexts, len, code);
+  }
+  if (r + 1 < m)
+    parz_ll_run_length_put(dst, lengths_end, r, bytes);
+}
+
+/* ---------------- the host's steps ---------------- */
+
+/* A chunk's plan: its layout and geometry, the residuals' places. */
+struct parz_gpu_ll_plan {
+  parz_chunk_view v; /* parz_chunk_layout; its codec parameters once chosen */
+  parz_array a;      /* the array, contiguous */
+  parz_ll_geometry g;
+  ptrdiff_t st[4];    /* the values' elements apart along g's dimensions (the caller's strides) */
+  unsigned predictor; /* asked for */
+  std::vector<unsigned long long> block_at;
+};
+
+/* Whether a is a series: at most one dimension of extent above 1 (lossless_codec.c's). */
+static inline int parz_gpu_ll_series(const parz_array* a) {
+  unsigned used = 0;
+  for (unsigned k = 0; k < a->dims; k++)
+    used += a->shape[k] > 1;
+  return used <= 1;
+}
+
+/* The plan of chunk a under cfg, checked as parz_chunk_encoder_begin checks it; refuses what this
+ * encoder does not take before any work (PARZ_ERR_UNSUPPORTED). */
+static inline int parz_gpu_ll_plan_of(parz_gpu_ll_plan* p, const parz_array* a,
+                                      const parz_chunk_config* cfg, parz_error* err) {
+  int rc = parz_chunk_layout(&p->v, a, cfg, err);
+  if (rc == PARZ_OK && p->v.codec != PARZ_CODEC_LOSSLESS)
+    return parz_fail(err, PARZ_ERR_ARG, "GPU lossless encode: codec %u", p->v.codec);
+  if (rc == PARZ_OK)
+    rc = parz_codec_find(p->v.codec)->check_encode(&p->v.params, a->type, a->dims, err);
+  if (rc != PARZ_OK)
+    return rc;
+  p->a = *a;
+  memset(p->a.stride, 0, sizeof p->a.stride);
+  p->predictor = p->v.codec_params[PARZ_LL_PARAM_PREDICTOR];
+  if (p->predictor == PARZ_LL_PREDICT_ALL && parz_gpu_ll_series(a))
+    return parz_fail(err, PARZ_ERR_UNSUPPORTED,
+                     "GPU encode: a lossless series whose predictor is chosen (Holt's predictor "
+                     "and the value dictionary are the CPU's choices): encode it on the CPU");
+  if (parz_array_count(&p->a) >> 32)
+    return parz_fail(err, PARZ_ERR_UNSUPPORTED,
+                     "GPU encode: a lossless chunk of %zu values, 2^32 or more: encode it on the "
+                     "CPU",
+                     parz_array_count(&p->a));
+  if ((unsigned long long)p->v.segment_blocks * PARZ_LL_BLOCK_VALUES / PARZ_LL_RUN >
+      PARZ_GPU_LL_RUNS_MAX)
+    return parz_fail(err, PARZ_ERR_UNSUPPORTED,
+                     "GPU encode: lossless segments of %llu blocks, more than %u: encode them on "
+                     "the CPU",
+                     (unsigned long long)p->v.segment_blocks,
+                     (unsigned)(PARZ_GPU_LL_RUNS_MAX * PARZ_LL_RUN / PARZ_LL_BLOCK_VALUES));
+  if ((rc = parz_ll_geometry_init(&p->g, &p->a, p->predictor, err)) != PARZ_OK)
+    return rc;
+  if (p->g.blocks != p->v.nblocks)
+    return parz_fail(err, PARZ_ERR_ARG, "GPU lossless encode: %zu blocks where the layout has %llu",
+                     p->g.blocks, (unsigned long long)p->v.nblocks);
+  /* g drops the dimensions of extent 1: the others' strides, slowest first, end its four */
+  ptrdiff_t run = 1, st[4] = {0, 0, 0, 0};
+  unsigned used = 0;
+  for (int k = (int)a->dims - 1; k >= 0; k--) {
+    const ptrdiff_t stride = a->stride[k] ? a->stride[k] : run;
+    run *= (ptrdiff_t)a->shape[k];
+    if (a->shape[k] > 1)
+      st[3 - used++] = stride;
+  }
+  memcpy(p->st, st, sizeof st);
+  p->block_at.resize(p->g.blocks + 1);
+  p->block_at[0] = 0;
+  for (size_t b = 0; b < p->g.blocks; b++)
+    p->block_at[b + 1] = p->block_at[b] + parz_ll_block_values(&p->g, b);
+  return PARZ_OK;
+}
+
+/* The scales, in the CPU's order, whose check the first values of the array (probe, the first
+ * PARZ_GPU_LL_PROBE of them or all, contiguous) pass: the only ones parz_ll_choose_transform
+ * may choose. */
+static inline std::vector<unsigned> parz_gpu_ll_scales(const parz_gpu_ll_plan* p,
+                                                       const void* probe) {
+  std::vector<unsigned> k;
+  const size_t n = parz_array_count(&p->a);
+  for (unsigned s = 1; s <= PARZ_LL_SCALES; s++)
+    if (parz_ll_scale_fits(p->a.type, probe, n < PARZ_GPU_LL_PROBE ? n : PARZ_GPU_LL_PROBE, s))
+      k.push_back(s);
+  return k;
+}
+
+/* The codec's choices into the layout's parameters (lossless_codec.c, set_choice): the transform
+ * and the predictor asked for. */
+static inline void parz_gpu_ll_choose(parz_gpu_ll_plan* p, unsigned transform) {
+  p->v.codec_params[PARZ_LL_PARAM_TRANSFORM] = (unsigned char)transform;
+  p->v.codec_params[PARZ_LL_PARAM_PREDICTOR] = (unsigned char)p->predictor;
+  p->v.codec_params[PARZ_LL_PARAM_ALPHA] = 0;
+  p->v.codec_params[PARZ_LL_PARAM_BETA] = 0;
+}
+
+/* The kernels' arguments of the plan under transform k, the device pointers the caller's. */
+static inline void parz_gpu_ll_args(const parz_gpu_ll_plan* p, unsigned k, parz_gpu_ll* L) {
+  memset(L, 0, sizeof *L);
+  L->g = p->g;
+  memcpy(L->st, p->st, sizeof L->st);
+  L->transform = k;
+  L->scale = parz_ll_scale_of(k);
+  L->n = parz_array_count(&p->a);
+  L->C = p->v.segment_blocks;
+  L->nseg = p->v.nsegments;
+  L->slot = (parz_ll_raw_bytes((size_t)L->C * PARZ_LL_BLOCK_VALUES, p->g.w) + 7) / 8 * 8;
+}
+
+#endif

@@ -1,0 +1,167 @@
+/* The lossless codec's GPU encoder on the device: parz_gpu_encode_device's chunks against
+ * parz_chunk_encode's, byte for byte, and decoded bit for bit, on the crafted cases of
+ * gpu_lossless_encode_cases.h (the refused ones refused with PARZ_ERR_UNSUPPORTED, and then
+ * encoded on the CPU by parz_gpu_encode_box's writer path, which falls back), a batch of chunks,
+ * and every real array of DATA_DIR and SERIES_DIR whole, under both predictors (series under
+ * predictor 0 are refused). Exits 77 (ctest SKIP) when no CUDA device is usable.
+ * Usage: test_gpu_lossless_encode [--small] [DATA_DIR [SERIES_DIR]] (--small: a few crafted
+ * cases, for compute-sanitizer) */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <vector>
+
+#include <cuda_runtime.h>
+
+#include "check.h"
+#include "gpu_lossless_encode_cases.h"
+#include "gpu_test_context.h"
+#include "parz_gpu.h"
+#include "real_arrays.h"
+
+static parz_gpu_context* ctx;
+
+/* The GPU's chunk of a (host values at data) against the CPU's; refused: the answer must be
+ * PARZ_ERR_UNSUPPORTED. */
+static void check_case(const char* name, const parz_array& a, const void* data,
+                       const parz_chunk_config& cfg, int refused) {
+  const size_t bytes = ll_reach(a) * ll_size(a.type), bound = parz_chunk_bound(&a, &cfg);
+  parz_error e = {0, ""}, ce = {0, ""};
+  void *d_data = NULL, *d_chunk = NULL;
+  CHECK(cudaMalloc(&d_data, bytes) == cudaSuccess && cudaMalloc(&d_chunk, bound) == cudaSuccess &&
+        cudaMemcpy(d_data, data, bytes, cudaMemcpyHostToDevice) == cudaSuccess);
+  size_t written = 0;
+  const int rc = parz_gpu_encode_device(ctx, &a, d_data, &cfg, d_chunk, bound, &written, NULL, &e);
+  if (refused) {
+    CHECK(rc == PARZ_ERR_UNSUPPORTED && strstr(e.message, "on the CPU"),
+          ": %s: refused with status %d, \"%s\"", name, rc, e.message);
+  } else {
+    std::vector<unsigned char> want(bound), got;
+    size_t cw = 0;
+    const int crc = parz_chunk_encode(&a, data, &cfg, want.data(), want.size(), &cw, &ce);
+    CHECK(rc == PARZ_OK && crc == PARZ_OK, ": %s: GPU %d \"%s\", CPU %d \"%s\"", name, rc,
+          e.message, crc, ce.message);
+    if (rc == PARZ_OK && crc == PARZ_OK) {
+      got.resize(written);
+      CHECK(cudaMemcpy(got.data(), d_chunk, written, cudaMemcpyDeviceToHost) == cudaSuccess);
+      size_t at = 0;
+      while (at < written && at < cw && got[at] == want[at])
+        at++;
+      CHECK(written == cw && at == cw,
+            ": %s: %zu bytes against the CPU's %zu, first difference at %zu", name, written, cw,
+            at);
+      const std::vector<unsigned char> values = ll_contiguous(a, data);
+      std::vector<unsigned char> back(values.size());
+      CHECK(parz_chunk_decode(got.data(), got.size(), back.data(), back.size(), &e) == PARZ_OK &&
+                back == values,
+            ": %s: does not decode to its values bit for bit (%s)", name, e.message);
+    }
+  }
+  cudaFree(d_data);
+  cudaFree(d_chunk);
+}
+
+/* The crafted cases of one configuration, encoded together in check_batch. */
+static bool batchable(const ll_case& c) {
+  return !c.refused && c.cfg.settings.predictor == 1 && c.cfg.table == PARZ_TABLE_AUTO &&
+         c.cfg.segment_blocks == 0 && !c.cfg.stored && c.a.type == PARZ_DOUBLE &&
+         ll_reach(c.a) == ll_count(c.a) && !c.a.stride[0];
+}
+
+/* A batch of chunks of one configuration, each the CPU's. */
+static void check_batch(const std::vector<ll_case>& cases) {
+  std::vector<parz_array> arrays;
+  std::vector<const void*> d_data;
+  std::vector<void*> d_chunks;
+  std::vector<size_t> bytes, written;
+  const parz_chunk_config cfg = ll_config(1);
+  for (const ll_case& c : cases)
+    if (batchable(c)) {
+      void *d = NULL, *ch = NULL;
+      const size_t b = parz_chunk_bound(&c.a, &cfg);
+      cudaMalloc(&d, c.data.size());
+      cudaMalloc(&ch, b);
+      cudaMemcpy(d, c.data.data(), c.data.size(), cudaMemcpyHostToDevice);
+      arrays.push_back(c.a);
+      d_data.push_back(d);
+      d_chunks.push_back(ch);
+      bytes.push_back(b);
+    }
+  written.resize(arrays.size());
+  parz_error e = {0, ""};
+  size_t failed = 0;
+  const int rc = parz_gpu_encode_device_batch(ctx, arrays.size(), arrays.data(), d_data.data(),
+                                              &cfg, d_chunks.data(), bytes.data(), written.data(),
+                                              NULL, &failed, &e);
+  CHECK(rc == PARZ_OK && arrays.size() >= 4, ": batch of %zu: %d \"%s\"", arrays.size(), rc,
+        e.message);
+  size_t k = 0;
+  for (const ll_case& c : cases)
+    if (k < arrays.size() && batchable(c)) {
+      std::vector<unsigned char> want(bytes[k]), got(written[k]);
+      size_t cw = 0;
+      CHECK(parz_chunk_encode(&c.a, c.data.data(), &cfg, want.data(), want.size(), &cw, &e) ==
+            PARZ_OK);
+      cudaMemcpy(got.data(), d_chunks[k], written[k], cudaMemcpyDeviceToHost);
+      CHECK(cw == written[k] && memcmp(got.data(), want.data(), cw) == 0,
+            ": batch chunk %zu (%s): the CPU's bytes", k, c.name.c_str());
+      k++;
+    }
+  for (size_t i = 0; i < arrays.size(); i++) {
+    cudaFree((void*)d_data[i]);
+    cudaFree(d_chunks[i]);
+  }
+}
+
+/* Every array of dir whole, under both predictors. */
+static void check_dir(const char* dir) {
+  size_t m = 0;
+  real_array* r = real_arrays_load(dir, 0, &m);
+  for (size_t i = 0; i < m; i++) {
+    unsigned used = 0;
+    for (unsigned k = 0; k < r[i].array.dims; k++)
+      used += r[i].array.shape[k] > 1;
+    for (unsigned pred = 0; pred <= 1; pred++) {
+      char name[160];
+      snprintf(name, sizeof name, "%s, predictor %u", r[i].name, pred);
+      check_case(name, r[i].array, r[i].data, ll_config(pred), pred == 0 && used <= 1);
+    }
+    printf("%s: checked\n", r[i].name);
+    fflush(stdout);
+  }
+  printf("%zu arrays of %s\n", m, dir);
+  real_arrays_free(r, m);
+}
+
+int main(int argc, char** argv) {
+  int small = 0, rc;
+  const char* dirs[2] = {NULL, NULL};
+  unsigned ndirs = 0;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--small"))
+      small = 1;
+    else if (ndirs < 2)
+      dirs[ndirs++] = argv[i];
+  }
+  if ((rc = gpu_test_context(&ctx)) != 0)
+    return rc;
+  const std::vector<ll_case> cases = ll_cases();
+  size_t done = 0;
+  for (size_t i = 0; i < cases.size(); i++) {
+    /* --small: the 9x31 cases of every type and the refusals */
+    if (small && cases[i].name.find("9x31") == std::string::npos && !cases[i].refused)
+      continue;
+    check_case(cases[i].name.c_str(), cases[i].a, cases[i].data.data(), cases[i].cfg,
+               cases[i].refused);
+    done++;
+  }
+  printf("%zu crafted cases\n", done);
+  if (!small) {
+    check_batch(cases);
+    for (unsigned d = 0; d < ndirs; d++)
+      check_dir(dirs[d]);
+  }
+  parz_gpu_context_free(ctx);
+  return test_finish("gpu_lossless_encode");
+}

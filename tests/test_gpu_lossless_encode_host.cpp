@@ -1,0 +1,212 @@
+/* The lossless codec's GPU encoder, its steps run on the CPU: the per-thread and per-lane
+ * functions of gpu/lossless/lossless_encode.cuh called for every thread and lane of every kernel,
+ * in the kernels' order (gpu/lossless/lossless_encode.cu), with the host's steps between them.
+ * Every chunk they build must be parz_chunk_encode's, byte for byte, and decode to the values bit
+ * for bit; the chunks the GPU encoder refuses must be refused with PARZ_ERR_UNSUPPORTED naming
+ * why. This checks where no GPU is (CI) what test_gpu_lossless_encode checks on the device, on
+ * the same cases (gpu_lossless_encode_cases.h), and on the arrays of each DATA_DIR (the real
+ * arrays, the series of data/series), cut to 1 MiB each.
+ * Usage: test_gpu_lossless_encode_host [DATA_DIR...] */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <vector>
+
+#include "check.h"
+#include "encode_whole.h"
+#include "gpu_lossless_encode_cases.h"
+#include "lossless_encode.cuh"
+#include "payload_checksum.h"
+#include "real_arrays.h"
+
+/* segment_kernel's lanes, one after the other between its __syncwarp()s; its warp's scan over
+ * the runs' bytes as a running sum. */
+static void segment(const parz_gpu_ll& L, unsigned long long s) {
+  static parz_gpu_ll_warp W;
+  const unsigned w = L.g.w;
+  unsigned long long first;
+  size_t n;
+  parz_gpu_ll_segment(L, s, &first, &n);
+  const uint64_t* z = L.z + first;
+  uint8_t* dst = L.slots + s * L.slot;
+  const size_t raw = parz_ll_raw_bytes(n, w);
+  for (unsigned lane = 0; lane < PARZ_GPU_LL_LANES; lane++)
+    parz_gpu_ll_clear(&W, lane);
+  /* lanes count in reverse: the counts may not depend on the lanes' order */
+  for (unsigned lane = PARZ_GPU_LL_LANES; lane-- > 0;)
+    parz_gpu_ll_count(&W, z, n, lane);
+  for (unsigned lane = 0; lane < PARZ_GPU_LL_LANES; lane++)
+    parz_gpu_ll_lane_code(&W, w, lane);
+  const unsigned coder = parz_gpu_ll_coder(&W, w, n);
+  const int pick = coder == PARZ_LL_CODER_CONTEXT;
+  size_t bytes = raw;
+  int as_raw = coder == PARZ_LL_CODER_RAW;
+  if (!as_raw && !parz_ll_runs_of(n)) {
+    bytes = parz_ll_code_single(dst, raw, z, n, w, coder, W.len[pick], W.code[pick]);
+  } else if (!as_raw) {
+    const size_t m = parz_ll_run_count(n), lengths_end = parz_ll_runs_lengths_end(w, coder);
+    std::vector<size_t> at(m + 1);
+    at[0] = parz_ll_runs_start(lengths_end, n);
+    int zero = 0;
+    for (size_t r = 0; r < m; r++) {
+      at[r + 1] = at[r] + parz_gpu_ll_run_size(z, n, r, pick, W.len[pick]);
+      zero |= at[r + 1] == at[r];
+    }
+    as_raw = at[m] >= raw;
+    if (!as_raw) {
+      parz_ll_runs_head(dst, raw, coder, W.len[pick], w);
+      if (zero)
+        dst[0] = PARZ_LL_CODER_ZERO_RUNS;
+      for (size_t r = m; r-- > 0;) /* lanes write side by side: last first here */
+        parz_gpu_ll_run_write(dst, z, n, r, m, at[r], at[r + 1] - at[r], lengths_end, pick,
+                              W.len[pick], W.code[pick]);
+      bytes = at[m];
+    }
+  }
+  if (as_raw)
+    for (unsigned lane = 0; lane < PARZ_GPU_LL_LANES; lane++)
+      parz_gpu_ll_raw(dst, z, n, w, lane);
+  L.seg_bytes[s] = as_raw ? raw : bytes;
+}
+
+/* The GPU encoder's steps one thread after another into out; *stored set for a chunk the
+ * configuration stores (out then empty). */
+static int emulate(const parz_array& a, const void* data, const parz_chunk_config& cfg,
+                   std::vector<unsigned char>& out, int* stored, parz_error* err) {
+  parz_gpu_ll_plan p;
+  parz_gpu_ll L;
+  int rc = parz_gpu_ll_plan_of(&p, &a, &cfg, err);
+  if (rc != PARZ_OK)
+    return rc;
+  parz_gpu_ll_args(&p, 0, &L);
+  L.src = data;
+  /* the transform: the probe's scales, each checked on every value */
+  unsigned k = 0;
+  std::vector<unsigned char> probe((size_t)(L.n < PARZ_GPU_LL_PROBE ? L.n : PARZ_GPU_LL_PROBE) *
+                                   (L.g.w / 8));
+  for (size_t i = 0; i < probe.size() / (L.g.w / 8); i++)
+    parz_gpu_ll_probe(L, i, probe.data());
+  if (a.type == PARZ_FLOAT || a.type == PARZ_DOUBLE)
+    for (unsigned s : parz_gpu_ll_scales(&p, probe.data())) {
+      unsigned bad = 0;
+      for (unsigned long long i = 0; i < L.n; i++)
+        if (!parz_gpu_ll_fits(L, i, parz_ll_scale_of(s)))
+          PARZ_GPU_LL_OR(&bad, 1u);
+      if (!bad) {
+        k = s;
+        break;
+      }
+    }
+  parz_gpu_ll_choose(&p, k);
+  parz_gpu_ll_args(&p, k, &L);
+  L.src = data;
+  std::vector<uint64_t> z((size_t)L.n, ~(uint64_t)0);
+  std::vector<uint8_t> slots((size_t)(L.nseg * L.slot), 0xA5);
+  std::vector<unsigned long long> seg_bytes((size_t)L.nseg);
+  L.block_at = p.block_at.data();
+  L.z = z.data();
+  L.slots = slots.data();
+  L.seg_bytes = seg_bytes.data();
+  for (unsigned long long i = L.n; i-- > 0;)
+    parz_gpu_ll_residual(L, i);
+  for (unsigned long long s = 0; s < L.nseg; s++)
+    segment(L, s);
+  std::vector<unsigned long long> seg_bits((size_t)L.nseg), seg_at((size_t)L.nseg + 1);
+  seg_at[0] = 0;
+  for (size_t s = 0; s < seg_bytes.size(); s++) {
+    seg_bits[s] = 8 * seg_bytes[s];
+    seg_at[s + 1] = seg_at[s] + seg_bytes[s];
+  }
+  parz_chunk_view fin;
+  size_t head = 0, size = 0;
+  rc = parz_gpu_whole_settle(&p.a, &p.v, &cfg, 8 * seg_at.back(), 0, 0, p.v.version, &fin, &head,
+                             &size, stored, err);
+  if (rc != PARZ_OK || *stored)
+    return rc;
+  std::vector<unsigned char> payload(fin.payload_bytes, 0);
+  L.seg_at = seg_at.data();
+  L.payload = payload.data();
+  for (unsigned long long s = 0; s < L.nseg; s++)
+    memcpy(payload.data() + seg_at[s], slots.data() + s * L.slot, seg_bytes[s]);
+  /* the sums as checksum.cu's CTAs add them: partitions at the segments' bit offsets */
+  std::vector<uint64_t> sums((size_t)fin.nchecksums);
+  for (unsigned long long q = 0; q < fin.nchecksums; q++) {
+    const unsigned long long begin = 8 * seg_at[q * fin.checksum_segments];
+    const unsigned long long end = q + 1 == fin.nchecksums
+                                       ? 8ull * fin.payload_bytes
+                                       : 8 * seg_at[(q + 1) * fin.checksum_segments];
+    sums[q] = 0;
+    for (unsigned lane = 0; lane < 512; lane++)
+      sums[q] += parz_checksum_lane(payload.data(), begin, end, lane, 512);
+  }
+  out.resize(size);
+  rc = parz_gpu_whole_head(&fin, seg_bits.data(), NULL, NULL, NULL, sums.data(), out.data(), head,
+                           err);
+  memcpy(out.data() + head, payload.data(), fin.payload_bytes);
+  return rc;
+}
+
+/* One case: the emulated chunk against parz_chunk_encode's, and decoded bit for bit. */
+static void check_case(const char* name, const parz_array& a, const void* data,
+                       const parz_chunk_config& cfg, int refused) {
+  parz_error e = {0, ""}, ce = {0, ""};
+  std::vector<unsigned char> got;
+  int stored = 0;
+  const int rc = emulate(a, data, cfg, got, &stored, &e);
+  if (refused) {
+    CHECK(rc == PARZ_ERR_UNSUPPORTED && strstr(e.message, "GPU encode") &&
+              strstr(e.message, "on the CPU"),
+          ": %s: refused with status %d, \"%s\"", name, rc, e.message);
+    return;
+  }
+  const size_t bound = parz_chunk_bound(&a, &cfg);
+  std::vector<unsigned char> want(bound);
+  size_t written = 0;
+  const int crc = parz_chunk_encode(&a, data, &cfg, want.data(), want.size(), &written, &ce);
+  CHECK(rc == PARZ_OK && crc == PARZ_OK, ": %s: %d \"%s\", CPU %d \"%s\"", name, rc, e.message, crc,
+        ce.message);
+  if (rc != PARZ_OK || crc != PARZ_OK)
+    return;
+  want.resize(written);
+  if (stored) {
+    parz_chunk_view v;
+    CHECK(parz_chunk_parse(want.data(), want.size(), &v, &ce) == PARZ_OK &&
+              v.codec == PARZ_CODEC_STORED,
+          ": %s: stored, the CPU did not", name);
+    return;
+  }
+  size_t at = 0;
+  while (at < got.size() && at < want.size() && got[at] == want[at])
+    at++;
+  CHECK(got.size() == want.size() && at == want.size(),
+        ": %s: %zu bytes against the CPU's %zu, first difference at %zu", name, got.size(),
+        want.size(), at);
+  const std::vector<unsigned char> values = ll_contiguous(a, data);
+  std::vector<unsigned char> back(values.size());
+  CHECK(parz_chunk_decode(got.data(), got.size(), back.data(), back.size(), &e) == PARZ_OK &&
+            back == values,
+        ": %s: does not decode to its values bit for bit (%s)", name, e.message);
+}
+
+int main(int argc, char** argv) {
+  const std::vector<ll_case> cases = ll_cases();
+  for (const ll_case& c : cases)
+    check_case(c.name.c_str(), c.a, c.data.data(), c.cfg, c.refused);
+  printf("%zu crafted cases\n", cases.size());
+  for (int d = 1; d < argc; d++) {
+    size_t m = 0;
+    real_array* r = real_arrays_load(argv[d], (size_t)1 << 20, &m);
+    for (size_t i = 0; i < m; i++)
+      for (unsigned pred = 0; pred <= 1; pred++) {
+        char name[160];
+        const parz_chunk_config cfg = ll_config(pred);
+        snprintf(name, sizeof name, "%s, predictor %u", r[i].name, pred);
+        check_case(name, r[i].array, r[i].data, cfg, pred == 0 && parz_gpu_ll_series(&r[i].array));
+      }
+    printf("%zu arrays of %s\n", m, argv[d]);
+    real_arrays_free(r, m);
+  }
+  return test_finish("gpu_lossless_encode_host");
+}
