@@ -2,7 +2,13 @@
  * steps in order, each step's units spread over it and handed out dynamically, with a barrier
  * between steps (every value needs every segment, every pass the one before). The values are
  * the serial decoder's, whatever the thread count: every step writes each value from the same
- * inputs, only the order of independent units changes. */
+ * inputs, only the order of independent units changes.
+ *
+ * A barrier costs a team of sleeping threads tens of microseconds (each is woken), as much as
+ * thousands of values' work, so steps that need no barrier between them share one: the payload
+ * checksums and the segments (both only read the payload), and a row of passes of few values
+ * each (an interpolation's coarse levels), which one thread runs in order. A step without units
+ * (no mask, no exceptions) is skipped. */
 #include <stdint.h>
 #include <stdlib.h>
 #ifdef _OPENMP
@@ -17,8 +23,21 @@
  * cost (a fill region's codes cost almost nothing). */
 #define RANGES_PER_THREAD 8u
 
-/* What one step does to units [first, first + count). */
-typedef enum { STEP_VERIFY, STEP_SEGMENTS, STEP_PASS, STEP_STORE, STEP_MASK, STEP_PATCH } step;
+/* Passes of fewer values than this run on one thread, together with the small passes next to
+ * them: their work is less than the barrier a pass of their own would cost. */
+#define SMALL_PASS_VALUES 8192u
+
+/* What one step does to units [first, first + count). STEP_PASSES is passes [pass, pass_end)
+ * whole, in order, on one thread (a single unit). */
+typedef enum {
+  STEP_VERIFY,
+  STEP_SEGMENTS,
+  STEP_PASS,
+  STEP_PASSES,
+  STEP_STORE,
+  STEP_MASK,
+  STEP_PATCH
+} step;
 
 typedef struct {
   const parz_chunk_view* v;
@@ -26,13 +45,22 @@ typedef struct {
   parz_chunk_scratch* s;
 } job;
 
-static int run_step(const job* j, step k, unsigned pass, uint64_t first, uint64_t count,
-                    parz_error* e) {
+/* Passes [pass, end) whole, in order. */
+static int run_passes(const job* j, unsigned pass, unsigned end, parz_error* e) {
+  int rc = PARZ_OK;
+  for (; pass < end && rc == PARZ_OK; pass++)
+    rc = parz_chunk_scratch_pass(j->s, pass, 0, parz_chunk_scratch_units(j->s, pass), e);
+  return rc;
+}
+
+static int run_step(const job* j, step k, unsigned pass, unsigned pass_end, uint64_t first,
+                    uint64_t count, parz_error* e) {
   parz_chunk_view part;
   switch (k) {
     case STEP_VERIFY: return parz_chunk_verify(j->v, first, count, e);
     case STEP_SEGMENTS: return parz_chunk_scratch_segments(j->s, first, count, e);
     case STEP_PASS: return parz_chunk_scratch_pass(j->s, pass, first, count, e);
+    case STEP_PASSES: return run_passes(j, pass, pass_end, e);
     case STEP_STORE: parz_chunk_scratch_store(j->s, j->d, first, count); return PARZ_OK;
     case STEP_MASK: parz_mask_restore_to(j->v, j->d, first, count); return PARZ_OK;
     default:
@@ -43,28 +71,85 @@ static int run_step(const job* j, step k, unsigned pass, uint64_t first, uint64_
   }
 }
 
+/* Ranges a step of `units` units is cut into. */
+static uint64_t step_ranges(uint64_t units, int nthreads) {
+  const uint64_t ranges = (uint64_t)nthreads * RANGES_PER_THREAD;
+  return ranges < units ? ranges : units;
+}
+
+/* Range r of `ranges` of `units` units: [*lo, *hi). */
+static void step_range(uint64_t units, uint64_t ranges, uint64_t r, uint64_t* lo, uint64_t* hi) {
+  *lo = units * r / ranges;
+  *hi = units * (r + 1) / ranges;
+}
+
+/* Runs range r of step k (item number `item`), recording its error. */
+static void run_range(const job* j, step k, unsigned pass, unsigned pass_end, uint64_t units,
+                      uint64_t ranges, uint64_t r, uint64_t item, parz_omp_first_error* first) {
+  uint64_t lo, hi;
+  parz_error e;
+  int rc;
+  step_range(units, ranges, r, &lo, &hi);
+  if (parz_omp_first_error_skip(first, item) || lo == hi)
+    return;
+  if ((rc = run_step(j, k, pass, pass_end, lo, hi - lo, &e)) != PARZ_OK)
+    parz_omp_first_error_record(first, item, rc, &e);
+}
+
 /* The units of one step cut into ranges on the team (inside its parallel region); item numbers
- * continue from *base so that the first error is that of the earliest step. */
-static void team_step(const job* j, step k, unsigned pass, uint64_t units, int nthreads,
-                      uint64_t* base, parz_omp_first_error* first) {
-  uint64_t ranges = (uint64_t)nthreads * RANGES_PER_THREAD, b = *base;
+ * continue from *base so that the first error is that of the earliest step. Every thread skips
+ * a step without units alike, so no barrier is missed. */
+static void team_step(const job* j, step k, unsigned pass, unsigned pass_end, uint64_t units,
+                      int nthreads, uint64_t* base, parz_omp_first_error* first) {
+  const uint64_t ranges = step_ranges(units, nthreads), b = *base;
   int64_t r;
-  if (ranges > units)
-    ranges = units;
+  if (!units)
+    return;
 #ifdef _OPENMP
 #pragma omp for schedule(dynamic, 1)
 #endif
-  for (r = 0; r < (int64_t)ranges; r++) {
-    const uint64_t lo = units * (uint64_t)r / ranges, hi = units * (uint64_t)(r + 1) / ranges;
-    parz_error e;
-    int rc;
-    if (parz_omp_first_error_skip(first, b + (uint64_t)r) || lo == hi)
-      continue;
-    if ((rc = run_step(j, k, pass, lo, hi - lo, &e)) != PARZ_OK)
-      parz_omp_first_error_record(first, b + (uint64_t)r, rc, &e);
-  }
+  for (r = 0; r < (int64_t)ranges; r++)
+    run_range(j, k, pass, pass_end, units, ranges, (uint64_t)r, b + (uint64_t)r, first);
   /* the loop's implicit barrier ends the step on every thread */
   *base = b + ranges;
+}
+
+/* The payload checksums and the segments in one step: the checksums' items first, so that a
+ * checksum's error comes before a segment's, as in the serial decoder. */
+static void team_verify_segments(const job* j, int nthreads, uint64_t* base,
+                                 parz_omp_first_error* first) {
+  const uint64_t nsums = j->v->nchecksums, nseg = j->v->nsegments;
+  const uint64_t rv = step_ranges(nsums, nthreads), rs = step_ranges(nseg, nthreads);
+  const uint64_t b = *base;
+  int64_t r;
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, 1)
+#endif
+  for (r = 0; r < (int64_t)(rv + rs); r++) {
+    if ((uint64_t)r < rv)
+      run_range(j, STEP_VERIFY, 0, 0, nsums, rv, (uint64_t)r, b + (uint64_t)r, first);
+    else
+      run_range(j, STEP_SEGMENTS, 0, 0, nseg, rs, (uint64_t)r - rv, b + (uint64_t)r, first);
+  }
+  *base = b + rv + rs;
+}
+
+/* The codec's inverse passes in order: a row of small passes as one step on one thread, every
+ * other pass a step of the team. */
+static void team_passes(const job* j, int nthreads, uint64_t* base, parz_omp_first_error* first) {
+  const unsigned passes = parz_chunk_scratch_passes(j->s);
+  unsigned p = 0, q;
+  while (p < passes) {
+    for (q = p; q < passes && parz_chunk_scratch_values(j->s, q) < SMALL_PASS_VALUES; q++)
+      ;
+    if (q > p + 1) {
+      team_step(j, STEP_PASSES, p, q, 1, nthreads, base, first);
+      p = q;
+    } else {
+      team_step(j, STEP_PASS, p, p + 1, parz_chunk_scratch_units(j->s, p), nthreads, base, first);
+      p++;
+    }
+  }
 }
 
 int parz_omp_decode_scratch(const parz_chunk_view* view, const parz_chunk_dest* d, int nthreads,
@@ -97,16 +182,12 @@ int parz_omp_decode_scratch(const parz_chunk_view* view, const parz_chunk_dest* 
 #pragma omp parallel num_threads(nthreads)
 #endif
   {
-    const unsigned passes = parz_chunk_scratch_passes(s);
     uint64_t base = 0;
-    unsigned p;
-    team_step(&j, STEP_VERIFY, 0, v.nchecksums, nthreads, &base, &first);
-    team_step(&j, STEP_SEGMENTS, 0, v.nsegments, nthreads, &base, &first);
-    for (p = 0; p < passes; p++)
-      team_step(&j, STEP_PASS, p, parz_chunk_scratch_units(s, p), nthreads, &base, &first);
-    team_step(&j, STEP_STORE, 0, parz_chunk_dest_rows(&v, d), nthreads, &base, &first);
-    team_step(&j, STEP_MASK, 0, v.mask.ngroups, nthreads, &base, &first);
-    team_step(&j, STEP_PATCH, 0, v.nexceptions, nthreads, &base, &first);
+    team_verify_segments(&j, nthreads, &base, &first);
+    team_passes(&j, nthreads, &base, &first);
+    team_step(&j, STEP_STORE, 0, 0, parz_chunk_dest_rows(&v, d), nthreads, &base, &first);
+    team_step(&j, STEP_MASK, 0, 0, v.mask.nvalues ? v.mask.ngroups : 0, nthreads, &base, &first);
+    team_step(&j, STEP_PATCH, 0, 0, v.nexceptions, nthreads, &base, &first);
   }
   rc = parz_omp_first_error_result(&first, err);
   parz_chunk_scratch_free(s);

@@ -134,6 +134,9 @@ int parz_bounded_unpredict(const parz_bounded_shape* s, int predictor, const int
  * Interpolation: one pass per level and axis, its units runs of a line along the last axis. */
 unsigned parz_bounded_passes(const parz_bounded_shape* s, int predictor);
 size_t parz_bounded_pass_units(const parz_bounded_shape* s, int predictor, unsigned pass);
+/* The values pass k writes: every value for Lorenzo's passes, a level and axis's for the
+ * interpolation's. */
+size_t parz_bounded_pass_values(const parz_bounded_shape* s, int predictor, unsigned pass);
 int parz_bounded_unpredict_pass(const parz_bounded_shape* s, int predictor, unsigned pass,
                                 size_t first, size_t count, const int32_t* codes, int32_t* q,
                                 parz_error* err);
@@ -164,7 +167,9 @@ typedef struct {
   size_t m;
 } parz_bounded_range;
 
-void parz_bounded_code_range(const int32_t* codes, size_t n, parz_bounded_range* r);
+/* The range of n codes, read in parts on jobs (NULL: the calling thread). */
+void parz_bounded_code_range(const int32_t* codes, size_t n, parz_bounded_range* r,
+                             const parz_jobs* jobs);
 
 /* Counts the symbols the codes make into tables over r, segment by segment of seg codes, in one
  * pass both ways (either may be NULL): plain every zero a zero symbol, runs the runs of zeros as

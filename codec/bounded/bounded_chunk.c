@@ -6,6 +6,7 @@
 
 #include "bounded_chunk.h"
 #include "bounded_jobs.h"
+#include "bounded_keep.h"
 #include "huffman.h"
 
 void parz_bounded_chunk_free(parz_bounded_chunk* c) {
@@ -30,6 +31,78 @@ static uint64_t value_bits(const void* src, size_t i, size_t w) {
     memcpy(&b, (const unsigned char*)src + 8 * i, 8);
   }
   return b;
+}
+
+/* A pass over the holes in parts: set from the caller's and the fill value, or counted. */
+typedef struct {
+  const void* src;
+  size_t w;
+  const uint8_t* given; /* or NULL */
+  const void* fill;     /* or NULL */
+  uint8_t* hole;
+  uint64_t n, parts;
+  size_t nexc[PARZ_BOUNDED_PARTS_MAX], nmask[PARZ_BOUNDED_PARTS_MAX];
+} hole_job;
+
+/* hole[i] = 1 where given[i] or the value's bytes are the fill value's, else 0; the value's bits
+ * compared as an integer of its width. */
+static void holes_set_part(void* arg, uint64_t i) {
+  const hole_job* j = (const hole_job*)arg;
+  size_t first, count;
+  uint64_t fill = 0;
+  parz_bounded_part(j->n, j->parts, i, &first, &count);
+  if (j->fill)
+    fill = j->w == 4 ? value_bits(j->fill, 0, 4) : value_bits(j->fill, 0, 8);
+  for (size_t k = first; k < first + count; k++) {
+    const int same =
+        j->fill && (j->w == 4 ? value_bits(j->src, k, 4) : value_bits(j->src, k, 8)) == fill;
+    j->hole[k] = (uint8_t)((j->given && j->given[k]) || same);
+  }
+}
+
+static void holes_count_part(void* arg, uint64_t i) {
+  hole_job* j = (hole_job*)arg;
+  size_t first, count, nexc = 0, nmask = 0;
+  parz_bounded_part(j->n, j->parts, i, &first, &count);
+  for (size_t k = first; k < first + count; k++) {
+    nexc += j->hole[k] == PARZ_BOUNDED_EXCEPTION;
+    nmask += j->hole[k] == PARZ_BOUNDED_MASKED;
+  }
+  j->nexc[i] = nexc;
+  j->nmask[i] = nmask;
+}
+
+/* The pass `job` over n holes in parts on jobs. */
+static void holes_run(hole_job* j, uint64_t n, const parz_jobs* jobs,
+                      void (*job)(void* arg, uint64_t i)) {
+  j->n = n;
+  j->parts = parz_bounded_parts(jobs, n, n);
+  parz_bounded_run(jobs, j->parts, job, j);
+}
+
+/* hole[0..n) from the caller's holes (given, or NULL) and the fill value (fill, or NULL). */
+static void holes_set(const void* src, size_t w, const uint8_t* given, const void* fill,
+                      uint8_t* hole, size_t n, const parz_jobs* jobs) {
+  hole_job j;
+  j.src = src;
+  j.w = w;
+  j.given = given;
+  j.fill = fill;
+  j.hole = hole;
+  holes_run(&j, n, jobs, holes_set_part);
+}
+
+/* The exceptions and masked values among hole[0..n). */
+static void holes_count(uint8_t* hole, size_t n, const parz_jobs* jobs, size_t* nexc,
+                        size_t* nmask) {
+  hole_job j;
+  j.hole = hole;
+  holes_run(&j, n, jobs, holes_count_part);
+  *nexc = *nmask = 0;
+  for (uint64_t i = 0; i < j.parts; i++) {
+    *nexc += j.nexc[i];
+    *nmask += j.nmask[i];
+  }
 }
 
 /* The predictors' trials on the sample box of parz_bounded_choose. */
@@ -59,11 +132,8 @@ static void trial(void* arg, uint64_t i) {
       memcpy(hole, j->hole_interp, n);
     }
     parz_bounded_predict(j->b, p, j->box, j->eb, j->step, q, hole, codes, NULL);
-    size_t nexc = 0, nmask = 0;
-    for (size_t k = 0; k < n; k++) {
-      nexc += hole[k] == PARZ_BOUNDED_EXCEPTION;
-      nmask += hole[k] == PARZ_BOUNDED_MASKED;
-    }
+    size_t nexc, nmask;
+    holes_count(hole, n, NULL, &nexc, &nmask);
     /* the predictors compared with zero runs on: where runs pay, they decide the size, and
      * without them the sample's edges (which the chunk has fewer of) weigh more; the
      * payload's size is the code's bits for these counts, nothing is written */
@@ -149,8 +219,7 @@ int parz_bounded_choose(const parz_bounded_shape* s, const void* src, double eb,
   j.hole0 = (uint8_t*)malloc(n);
   j.hole_interp = (uint8_t*)malloc(n);
   if (j.hole0 && j.hole_interp && parz_bounded_check(&b, eb, NULL) == PARZ_OK) {
-    for (size_t i = 0; i < n; i++)
-      j.hole0[i] = (uint8_t)(opt->fill && memcmp(box + i * w, opt->fill, w) == 0);
+    holes_set(box, w, NULL, opt->fill, j.hole0, n, NULL);
     j.step = parz_bounded_step(&b, box, eb, j.hole0, NULL);
     memcpy(j.hole_interp, j.hole0, n);
     parz_bounded_quantize(&b, box, eb, j.step, NULL, j.hole_interp, NULL);
@@ -165,8 +234,8 @@ int parz_bounded_choose(const parz_bounded_shape* s, const void* src, double eb,
 void parz_bounded_coded_free(parz_bounded_coded* c) {
   if (!c)
     return;
-  free(c->codes);
-  free(c->hole);
+  parz_bounded_give(c->codes);
+  parz_bounded_give(c->hole);
   free(c->book.len);
   free(c->book.code);
   free(c->book_bytes);
@@ -234,32 +303,29 @@ int parz_bounded_code(const parz_bounded_shape* s, const void* src, double eb,
   out->predictor = opt->predictor ? opt->predictor : parz_bounded_choose(s, src, eb, opt);
   out->runs = opt->runs == 1;
   out->segment = opt->segment;
-  int32_t* q = (int32_t*)malloc(n * sizeof *q);
+  /* the chunk-wide arrays are blocks kept between chunks (bounded_keep.h); every value of each
+   * is written before it is read */
+  int fresh;
+  int32_t* q = (int32_t*)parz_bounded_take(n * sizeof *q, &fresh);
   uint64_t* freq = NULL;
   parz_bounded_range r;
-  out->codes = (int32_t*)malloc(n * sizeof *out->codes);
-  out->hole = (uint8_t*)malloc(n);
+  out->codes = (int32_t*)parz_bounded_take(n * sizeof *out->codes, &fresh);
+  out->hole = (uint8_t*)parz_bounded_take(n, &fresh);
   rc = PARZ_ERR_NOMEM;
   if (!q || !out->codes || !out->hole) {
     parz_fail(err, rc, "bounded: no memory for a chunk of %zu values", n);
     goto done;
   }
   /* the caller's holes, and the fill value */
-  for (size_t i = 0; i < n; i++)
-    out->hole[i] =
-        (uint8_t)((given && given[i]) ||
-                  (opt->fill && memcmp((const unsigned char*)src + i * w, opt->fill, w) == 0));
+  holes_set(src, w, given, opt->fill, out->hole, n, opt->jobs);
   out->step = parz_bounded_step(s, src, eb, out->hole, opt->jobs);
   /* the interpolation quantizes as it predicts: here only its holes */
   parz_bounded_quantize(s, src, eb, out->step, out->predictor == PARZ_BOUNDED_LORENZO ? q : NULL,
                         out->hole, opt->jobs);
   parz_bounded_predict(s, out->predictor, src, eb, out->step, q, out->hole, out->codes, opt->jobs);
-  for (size_t i = 0; i < n; i++) {
-    out->nexceptions += out->hole[i] == PARZ_BOUNDED_EXCEPTION;
-    out->nmasked += out->hole[i] == PARZ_BOUNDED_MASKED;
-  }
+  holes_count(out->hole, n, opt->jobs, &out->nexceptions, &out->nmasked);
   /* the code is built over the symbols the codes can use (their range), not the alphabet */
-  parz_bounded_code_range(out->codes, n, &r);
+  parz_bounded_code_range(out->codes, n, &r, opt->jobs);
   if (!(freq = (uint64_t*)malloc(2 * r.m * sizeof *freq))) {
     parz_fail(err, rc, "bounded: no memory to count %zu symbols", r.m);
     goto done;
@@ -268,7 +334,8 @@ int parz_bounded_code(const parz_bounded_shape* s, const void* src, double eb,
                              opt->runs != 0 ? freq + r.m : NULL, opt->jobs);
   rc = parz_bounded_coded_book(&r, freq, freq + r.m, opt->runs, out, err);
 done:
-  free(q), free(freq);
+  parz_bounded_give(q);
+  free(freq);
   if (rc)
     parz_bounded_coded_free(out);
   return rc;

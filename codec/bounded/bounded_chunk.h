@@ -44,8 +44,8 @@ typedef struct {
   double step; /* the grid's step (parz_bounded_step): what the decoder multiplies by */
   int predictor, runs;
   size_t segment;
-  int32_t* codes;     /* one per value, in the predictor's order */
-  uint8_t* hole;      /* per value: PARZ_BOUNDED_KNOWN, _EXCEPTION or _MASKED */
+  int32_t* codes;     /* one per value, in the predictor's order (bounded_keep.h's block) */
+  uint8_t* hole;      /* per value: PARZ_BOUNDED_KNOWN, _EXCEPTION or _MASKED (likewise) */
   size_t nexceptions; /* values the codes cannot carry within eb */
   size_t nmasked;     /* the caller's holes and the fill value */
   parz_bounded_book book;

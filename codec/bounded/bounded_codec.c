@@ -10,6 +10,7 @@
 #include "block_common.h"
 #include "bounded_chunk.h"
 #include "bounded_codec.h"
+#include "bounded_keep.h"
 #include "codecs.h"
 
 /* The codec data section's fields before the codebook. */
@@ -27,6 +28,8 @@ struct parz_codec_scratch {
   size_t n, seg;
   int32_t* codes; /* decoding: from the segments; encoding: the coded chunk's */
   int32_t* q;     /* decoding: in the block of codes, after them */
+  int kept;       /* decoding: codes and q are one block of parz_bounded_take */
+  int zeroed;     /* decoding: the codes are zeros until their segments decode */
   parz_bounded_decoder* dec;
   parz_bounded_coded coded; /* encoding */
   uint64_t* exc;
@@ -166,7 +169,10 @@ static void shape_of(const parz_array* a, parz_bounded_shape* s) {
 static void scratch_free(struct parz_codec_scratch* s) {
   if (!s)
     return;
-  free(s->codes); /* and q, in the same block when decoding */
+  if (s->kept)
+    parz_bounded_give(s->codes);
+  else
+    free(s->codes);
   parz_bounded_decoder_free(s->dec);
   parz_bounded_coded_free(&s->coded);
   free(s->exc);
@@ -219,13 +225,13 @@ static int scratch_begin(const parz_chunk_view* v, struct parz_codec_scratch** o
     shape_of(&v->array, &s->shape);
     s->n = v->raw_bytes / parz_type_size(v->array.type);
     s->seg = v->segment_blocks;
-    /* codes and q in one zeroed block: runs of zero codes are never written (decode_segments),
-     * and one block of twice the size is what glibc's malloc, once it has returned it to the
-     * system, keeps for the next chunk (its threshold for mapping blocks on their own follows
-     * the largest freed) instead of faulting two blocks' pages in again at every chunk */
+    /* codes and q in one block kept between chunks (bounded_keep.h); a new one is zeros, and
+     * runs of zero codes are then never written (decode_segments), so that their pages are
+     * never faulted in */
     s->codes = s->n <= SIZE_MAX / (2 * sizeof *s->codes)
-                   ? (int32_t*)calloc(2 * s->n, sizeof *s->codes)
+                   ? (int32_t*)parz_bounded_take(2 * s->n * sizeof *s->codes, &s->zeroed)
                    : NULL;
+    s->kept = 1;
     s->q = s->codes ? s->codes + s->n : NULL;
   }
   if (!s || !s->codes || !s->q)
@@ -258,8 +264,9 @@ static int decode_segments(const parz_segment_run* run, size_t* bad, uint64_t* b
   for (k = 0; k < nseg; k++) {
     size_t g = first + k, c0 = g * s->seg;
     size_t count = c0 + s->seg < s->n ? s->seg : s->n - c0;
-    int rc = parz_bounded_decode_segment(s->dec, (const uint8_t*)run->src, run->src_bytes, bit,
-                                         run->ends[k] - bit, s->codes + c0, count, 1, g, err);
+    int rc =
+        parz_bounded_decode_segment(s->dec, (const uint8_t*)run->src, run->src_bytes, bit,
+                                    run->ends[k] - bit, s->codes + c0, count, s->zeroed, g, err);
     if (rc != PARZ_OK)
       return rc;
     bit = run->ends[k];
@@ -273,6 +280,10 @@ static unsigned inverse_passes(const struct parz_codec_scratch* s) {
 
 static uint64_t inverse_units(const struct parz_codec_scratch* s, unsigned pass) {
   return parz_bounded_pass_units(&s->shape, s->predictor, pass);
+}
+
+static uint64_t inverse_values(const struct parz_codec_scratch* s, unsigned pass) {
+  return parz_bounded_pass_values(&s->shape, s->predictor, pass);
 }
 
 static int inverse(struct parz_codec_scratch* s, unsigned pass, uint64_t first, uint64_t count,
@@ -408,6 +419,7 @@ static const parz_scratch_codec scratch_entries = {
     .free = scratch_free,
     .inverse_passes = inverse_passes,
     .inverse_units = inverse_units,
+    .inverse_values = inverse_values,
     .inverse = inverse,
     .store = store,
     .code = code,

@@ -16,20 +16,19 @@
 #define TABLE_BITS 12
 
 /* The symbols of the codes counted (parz_bounded_count_symbols) into arrays zeroed by the
- * caller, a residual symbol past the run symbols at its number less shift. */
+ * caller, a residual symbol past the run symbols at its number less shift. A residual but 0 is
+ * the same symbol with runs and without: it is counted once, into runs when there are both, and
+ * added to plain at the end (an increment per code, not two). */
 static void count_tokens(const int32_t* codes, size_t n, size_t seg, uint64_t* plain,
-                         uint64_t* runs, uint32_t shift) {
+                         uint64_t* runs, uint32_t shift, size_t m) {
+  uint64_t* once = runs ? runs : plain;
   for (size_t s0 = 0; s0 < n; s0 += seg) {
     size_t end = s0 + seg < n ? s0 + seg : n;
     for (size_t i = s0; i < end;) {
       const int32_t v = codes[i];
       if (v != 0 && v >= -PARZ_BOUNDED_RADIUS && v <= PARZ_BOUNDED_RADIUS) {
         /* a residual but 0: its own symbol, with runs or without (parz_bounded_next_token's) */
-        const uint32_t at = (uint32_t)((int64_t)SYM_ZERO + v) - shift;
-        if (runs)
-          runs[at]++;
-        if (plain)
-          plain[at]++;
+        once[(uint32_t)((int64_t)SYM_ZERO + v) - shift]++;
         i++;
         continue;
       }
@@ -46,16 +45,55 @@ static void count_tokens(const int32_t* codes, size_t n, size_t seg, uint64_t* p
       i += t.advance;
     }
   }
+  /* the residuals but 0 (the tokens above counted into both already: the zero symbol, whose
+   * counts differ, and escapes, below the residuals) */
+  if (runs && plain)
+    for (size_t k = PARZ_BOUNDED_HEAD; k < m; k++)
+      if (k != SYM_ZERO - shift)
+        plain[k] += runs[k];
 }
 
-void parz_bounded_code_range(const int32_t* codes, size_t n, parz_bounded_range* r) {
-  int32_t a = 0, b = 0; /* 0 and 0 with no residual in the range */
-  for (size_t i = 0; i < n; i++) {
+/* The least and greatest residual in the range of codes [first, first + count), 0 and 0 when
+ * none. */
+static void residual_span(const int32_t* codes, size_t first, size_t count, int32_t* lo,
+                          int32_t* hi) {
+  int32_t a = 0, b = 0;
+  for (size_t i = first; i < first + count; i++) {
     int32_t v = codes[i];
     if (v >= -PARZ_BOUNDED_RADIUS && v <= PARZ_BOUNDED_RADIUS) {
       a = v < a ? v : a;
       b = v > b ? v : b;
     }
+  }
+  *lo = a;
+  *hi = b;
+}
+
+/* The codes' residual span in parts. */
+typedef struct {
+  const int32_t* codes;
+  uint64_t n, parts;
+  int32_t lo[PARZ_BOUNDED_PARTS_MAX], hi[PARZ_BOUNDED_PARTS_MAX];
+} span_job;
+
+static void span_part(void* arg, uint64_t i) {
+  span_job* j = (span_job*)arg;
+  size_t first, count;
+  parz_bounded_part(j->n, j->parts, i, &first, &count);
+  residual_span(j->codes, first, count, &j->lo[i], &j->hi[i]);
+}
+
+void parz_bounded_code_range(const int32_t* codes, size_t n, parz_bounded_range* r,
+                             const parz_jobs* jobs) {
+  int32_t a = 0, b = 0; /* 0 and 0 with no residual in the range */
+  span_job j;
+  j.codes = codes;
+  j.n = n;
+  j.parts = parz_bounded_parts(jobs, n, n);
+  parz_bounded_run(jobs, j.parts, span_part, &j);
+  for (uint64_t i = 0; i < j.parts; i++) {
+    a = j.lo[i] < a ? j.lo[i] : a;
+    b = j.hi[i] > b ? j.hi[i] : b;
   }
   r->shift = (uint32_t)(SYM_ZERO + a) - PARZ_BOUNDED_HEAD;
   r->m = PARZ_BOUNDED_HEAD + (size_t)(b - a) + 1;
@@ -81,7 +119,7 @@ static void count_part(void* arg, uint64_t i) {
   const size_t c0 = first * j->seg,
                c1 = (first + count) * j->seg < j->n ? (first + count) * j->seg : j->n;
   count_tokens(j->codes + c0, c1 - c0, j->seg, j->plain ? j->plain + i * j->m : NULL,
-               j->runs ? j->runs + i * j->m : NULL, j->shift);
+               j->runs ? j->runs + i * j->m : NULL, j->shift, j->m);
 }
 
 /* Adds the parts' histograms into the range's. */
@@ -111,7 +149,7 @@ void parz_bounded_count_symbols(const int32_t* codes, size_t n, size_t seg,
   }
   if (j.parts <= 1 || (plain && !j.plain) || (runs && !j.runs)) {
     free(j.plain), free(j.runs);
-    count_tokens(codes, n, seg, plain, runs, r->shift);
+    count_tokens(codes, n, seg, plain, runs, r->shift, r->m);
     return;
   }
   j.codes = codes;
@@ -142,7 +180,7 @@ size_t parz_bounded_estimate_counted(const uint64_t* runs, const parz_bounded_ra
 
 size_t parz_bounded_estimate_bytes(const int32_t* codes, size_t n, size_t seg) {
   parz_bounded_range r;
-  parz_bounded_code_range(codes, n, &r);
+  parz_bounded_code_range(codes, n, &r, NULL);
   uint64_t* freq = (uint64_t*)malloc(r.m * sizeof *freq);
   size_t bytes = SIZE_MAX;
   if (freq) {

@@ -211,6 +211,36 @@ static int add_exceptions(parz_chunk_encoder* enc, const uint64_t* pos, size_t n
   return PARZ_OK;
 }
 
+/* The mask's groups marked as holes in parts on the caller's jobs. */
+typedef struct {
+  const parz_chunk_view* v;
+  uint8_t* hole;
+  uint64_t parts;
+} mark_job;
+
+static void mark_part(void* arg, uint64_t i) {
+  const mark_job* j = (const mark_job*)arg;
+  const uint64_t groups = j->v->mask.ngroups;
+  const uint64_t lo = groups * i / j->parts, hi = groups * (i + 1) / j->parts;
+  parz_mask_mark(j->v, j->hole, lo, hi - lo);
+}
+
+static void mark_masked(const parz_chunk_view* v, uint8_t* hole, const parz_jobs* jobs) {
+  mark_job j;
+  uint64_t i;
+  j.v = v;
+  j.hole = hole;
+  j.parts = jobs && jobs->run && jobs->parts > 1 ? jobs->parts : 1;
+  if (j.parts > v->mask.ngroups)
+    j.parts = v->mask.ngroups ? v->mask.ngroups : 1;
+  if (j.parts > 1) {
+    jobs->run(jobs->ctx, j.parts, mark_part, &j);
+    return;
+  }
+  for (i = 0; i < j.parts; i++)
+    mark_part(&j, i);
+}
+
 /* A scratch codec's forward pass over the values the encoder reads (codecs.h; contiguous: a
  * strided array was copied before), on the caller's jobs: the holes the frame restores (exceptions, masked values)
  * are marked for it, the values its codes cannot carry join the exceptions and its codec data is
@@ -231,7 +261,7 @@ static int code_scratch(parz_chunk_encoder* enc, const parz_array* a, const parz
       hole[parz_load64(enc->records + i * PARZ_EXCEPTION_BYTES)] = 1;
     if (enc->v.mask.section_bytes &&
         (rc = parz_mask_parse(&m, enc->mask, enc->v.mask.section_bytes, err)) == PARZ_OK)
-      parz_mask_mark(&m, hole);
+      mark_masked(&m, hole, jobs);
   }
   if (rc == PARZ_OK)
     rc = enc->codec->scratch->code(&enc->v, &enc->src, enc->data, hole, jobs, &enc->coded, err);

@@ -59,6 +59,10 @@ uint64_t parz_chunk_scratch_units(const parz_chunk_scratch* s, unsigned pass) {
   return s->codec->scratch->inverse_units(s->state, pass);
 }
 
+uint64_t parz_chunk_scratch_values(const parz_chunk_scratch* s, unsigned pass) {
+  return s->codec->scratch->inverse_values(s->state, pass);
+}
+
 int parz_chunk_scratch_pass(parz_chunk_scratch* s, unsigned pass, uint64_t first, uint64_t count,
                             parz_error* err) {
   return s->codec->scratch->inverse(s->state, pass, first, count, err);
@@ -95,38 +99,95 @@ static void restore_at(const parz_chunk_view* v, const parz_chunk_dest* d, const
   }
 }
 
-/* The masked positions of block b (its record r) written into d's window, or with mark (not
- * NULL) marked there by their C-order index. Block positions are zfp's order (FORMAT.md,
- * "Mask"): x along the last dimension fastest. */
-static void restore_block(const parz_chunk_view* v, const parz_chunk_dest* d, uint8_t* mark,
-                          const parz_mask_record* r, const unsigned char** index, uint64_t b) {
-  const unsigned dims = v->array.dims, n = 1u << (2 * dims);
+/* A walk of the mask's blocks into d's window, or marking mark: the offsets of a block's 4^d
+ * positions (zfp's order, FORMAT.md "Mask": x along the last dimension fastest) from its corner,
+ * in the array (C order) and in the window, for blocks wholly inside both. */
+typedef struct {
+  const parz_chunk_view* v;
+  const parz_chunk_dest* d; /* NULL when marking */
+  uint8_t* mark;            /* NULL when restoring */
+  unsigned n;               /* positions of a block */
+  size_t w;                 /* bytes of a value */
+  uint64_t nb[4], stride[4];
+  ptrdiff_t in_array[256], in_window[256];
+} mask_walker;
+
+static void walker_init(mask_walker* k, const parz_chunk_view* v, const parz_chunk_dest* d,
+                        uint8_t* mark) {
+  const unsigned dims = v->array.dims;
+  unsigned i, j;
+  k->v = v;
+  k->d = d;
+  k->mark = mark;
+  k->n = 1u << (2 * dims);
+  k->w = parz_type_size(v->array.type);
+  for (j = dims; j-- > 0;) {
+    k->nb[j] = v->array.shape[j] / 4u + (v->array.shape[j] % 4u != 0);
+    k->stride[j] = j + 1 < dims ? k->stride[j + 1] * v->array.shape[j + 1] : 1;
+  }
+  for (i = 0; i < k->n; i++) {
+    k->in_array[i] = k->in_window[i] = 0;
+    for (j = 0; j < dims; j++) {
+      const ptrdiff_t c = (ptrdiff_t)(i >> (2 * (dims - 1 - j)) & 3u);
+      k->in_array[i] += c * (ptrdiff_t)k->stride[j];
+      k->in_window[i] += d ? c * d->stride[j] : 0;
+    }
+  }
+}
+
+/* The masked positions of block b (its record r) written into the window, or marked by their
+ * C-order index. */
+static void restore_block(const mask_walker* k, const parz_mask_record* r,
+                          const unsigned char** index, uint64_t b) {
+  const parz_chunk_view* v = k->v;
+  const parz_chunk_dest* d = k->d;
+  const unsigned dims = v->array.dims;
   const parz_chunk_mask* m = &v->mask;
   uint64_t origin[4], x[4], bits = parz_mask_value(m->values, m->nvalues > 1 ? **index : 0u);
-  unsigned i, k;
-  for (k = dims; k-- > 0;) { /* the block's corner */
-    const uint64_t nb = v->array.shape[k] / 4u + (v->array.shape[k] % 4u != 0);
-    origin[k] = 4u * (b % nb);
-    b /= nb;
+  ptrdiff_t base_array = 0, base_window = 0;
+  int whole = 1;
+  unsigned i, j;
+  for (j = dims; j-- > 0;) { /* the block's corner */
+    origin[j] = 4u * (b % k->nb[j]);
+    b /= k->nb[j];
+    whole &= origin[j] + 4u <= v->array.shape[j] &&
+             (!d || (origin[j] >= d->lo[j] && origin[j] + 4u <= d->hi[j]));
+    base_array += (ptrdiff_t)(origin[j] * k->stride[j]);
+    base_window += d ? (ptrdiff_t)(origin[j] - (whole ? d->lo[j] : 0)) * d->stride[j] : 0;
   }
-  for (i = 0; i < n; i++) {
+  for (i = 0; i < k->n; i++) {
     if (r->kind == PARZ_MASK_BITMAP) {
       if (!(r->bitmap[i / 8] >> (i % 8) & 1u))
         continue;
       if (m->nvalues > 1)
         bits = parz_mask_value(m->values, *(*index)++);
     }
+    if (whole) {
+      if (k->mark) {
+        k->mark[base_array + k->in_array[i]] = 1;
+      } else {
+        unsigned char* at =
+            (unsigned char*)d->data + (size_t)(base_window + k->in_window[i]) * k->w;
+        if (k->w == 4) {
+          uint32_t u = (uint32_t)bits;
+          memcpy(at, &u, 4);
+        } else {
+          memcpy(at, &bits, 8);
+        }
+      }
+      continue;
+    }
     uint64_t at = 0;
-    for (k = 0; k < dims; k++) { /* position i's coordinate along dimension k */
-      x[k] = origin[k] + (i >> (2 * (dims - 1 - k)) & 3u);
-      at = at * v->array.shape[k] + x[k];
-      if (x[k] >= v->array.shape[k])
+    for (j = 0; j < dims; j++) { /* position i's coordinate along dimension j */
+      x[j] = origin[j] + (i >> (2 * (dims - 1 - j)) & 3u);
+      at = at * v->array.shape[j] + x[j];
+      if (x[j] >= v->array.shape[j])
         break; /* outside the array (a partial block's run) */
     }
-    if (k < dims)
+    if (j < dims)
       continue;
-    if (mark)
-      mark[at] = 1;
+    if (k->mark)
+      k->mark[at] = 1;
     else
       restore_at(v, d, x, bits);
   }
@@ -139,16 +200,18 @@ static void mask_walk(const parz_chunk_view* v, const parz_chunk_dest* d, uint8_
   const uint64_t nblocks = parz_block_count(&v->array);
   uint64_t end, b;
   parz_mask_cursor c;
+  mask_walker k;
   if (!m->nvalues || first >= m->ngroups)
     return;
   end = first + count < m->ngroups ? (first + count) * m->group_blocks : nblocks;
   if (end > nblocks)
     end = nblocks;
+  walker_init(&k, v, d, mark);
   parz_mask_seek(&c, m, &v->array, first * m->group_blocks);
   while (c.first < end) {
     const unsigned char* index = c.rec.index;
     for (b = c.first; b < c.last && b < end; b++)
-      restore_block(v, d, mark, &c.rec, &index, b);
+      restore_block(&k, &c.rec, &index, b);
     parz_mask_next(&c);
   }
 }
@@ -158,6 +221,6 @@ void parz_mask_restore_to(const parz_chunk_view* v, const parz_chunk_dest* d, ui
   mask_walk(v, d, NULL, first, count);
 }
 
-void parz_mask_mark(const parz_chunk_view* v, uint8_t* mark) {
-  mask_walk(v, NULL, mark, 0, v->mask.ngroups);
+void parz_mask_mark(const parz_chunk_view* v, uint8_t* mark, uint64_t first, uint64_t count) {
+  mask_walk(v, NULL, mark, first, count);
 }

@@ -46,6 +46,8 @@ const parz_chunk_view* parz_chunk_scratch_view(const parz_chunk_scratch* s);
 /* Step 2: the codec's passes and their units. */
 unsigned parz_chunk_scratch_passes(const parz_chunk_scratch* s);
 uint64_t parz_chunk_scratch_units(const parz_chunk_scratch* s, unsigned pass);
+/* The values pass `pass` writes (a measure of its work). */
+uint64_t parz_chunk_scratch_values(const parz_chunk_scratch* s, unsigned pass);
 int parz_chunk_scratch_pass(parz_chunk_scratch* s, unsigned pass, uint64_t first, uint64_t count,
                             parz_error* err);
 
@@ -61,8 +63,9 @@ void parz_chunk_scratch_store(const parz_chunk_scratch* s, const parz_chunk_dest
 void parz_mask_restore_to(const parz_chunk_view* v, const parz_chunk_dest* d, uint64_t first,
                           uint64_t count);
 
-/* Every masked value's C-order index i marked, mark[i] = 1 (the encoder's holes). */
-void parz_mask_mark(const parz_chunk_view* v, uint8_t* mark);
+/* The masked values of mask groups [first, first + count) marked by their C-order index i,
+ * mark[i] = 1 (the encoder's holes; groups mark disjoint values, so ranges may run at once). */
+void parz_mask_mark(const parz_chunk_view* v, uint8_t* mark, uint64_t first, uint64_t count);
 
 /* Steps 1 to 4 on the calling thread: the whole decode of a scratch chunk but its exceptions
  * (chunk_decode.c, with step 1). */

@@ -68,6 +68,8 @@ typedef struct parz_scratch_codec {
   /* The inverse: passes in order; pass k is inverse_units units, run in any order and at once. */
   unsigned (*inverse_passes)(const struct parz_codec_scratch* state);
   uint64_t (*inverse_units)(const struct parz_codec_scratch* state, unsigned pass);
+  /* The values pass k writes: drivers run passes of few values together on one thread. */
+  uint64_t (*inverse_values)(const struct parz_codec_scratch* state, unsigned pass);
   int (*inverse)(struct parz_codec_scratch* state, unsigned pass, uint64_t first, uint64_t count,
                  parz_error* err);
   /* Stores the values of rows [first, first + count) of d's window (a row: the window's values
