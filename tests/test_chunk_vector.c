@@ -61,6 +61,25 @@ static void check_vector(const char* name, const unsigned char* c, size_t n, con
 
 /* parz_crc32c_combine against the CRC of the whole, for splits at every place of messages of
  * several lengths, long ones included (their shifts reduce modulo the order of x). */
+/* A version 1 lossless vector of one segment of runs of 16 residuals (coder 3 or 4, at payload
+ * byte 128): its fields, and its values (raw bytes of them) decoded. */
+static void runs_vector(const char* name, const unsigned char* c, size_t n, unsigned coder,
+                        const int32_t* values, size_t raw) {
+  parz_chunk_view v;
+  parz_error err;
+  int32_t out[64];
+  int rc = parz_chunk_parse(c, n, &v, &err);
+  CHECK(rc == PARZ_OK, "%s parse: %s", name, err.message);
+  if (rc != PARZ_OK || raw > sizeof out)
+    return;
+  CHECK(v.version == 1 && v.codec == PARZ_CODEC_LOSSLESS && v.nsegments == 1 &&
+            v.payload == c + 128 && v.payload[0] == coder && v.payload[2] == 4,
+        "%s fields", name);
+  rc = parz_chunk_decode(c, n, out, raw, &err);
+  CHECK(rc == PARZ_OK && !memcmp(out, values, raw), "%s decode: %s", name,
+        rc ? err.message : "values differ");
+}
+
 static void crc_combine(void) {
   static unsigned char m[70000];
   static const size_t lens[] = {0, 1, 9, 100, 4097, 70000};
@@ -362,40 +381,19 @@ int main(void) {
     round_trip("Holt vector", c7, n7, &a7, chunk_v1_lossless_holt_values,
                chunk_v1_lossless_holt_values, &cfg);
   }
-  /* a lossless chunk whose segment is coder 3, runs (of 16 residuals: the encoder writes runs
-   * of 512, so only the decoder is held to it) */
+  /* lossless chunks whose segment is coder 3, runs, and coder 4, runs with empty runs (of 16
+   * residuals: the encoder writes runs of 512, so only the decoder is held to them); the coder 4
+   * one read as coder 3, whose runs cannot be empty, refused */
+  runs_vector("runs vector", chunk_v1_lossless_runs, sizeof chunk_v1_lossless_runs, 3,
+              chunk_v1_lossless_runs_values, sizeof chunk_v1_lossless_runs_values);
+  runs_vector("zero runs vector", chunk_v1_lossless_zero_runs, sizeof chunk_v1_lossless_zero_runs,
+              4, chunk_v1_lossless_zero_runs_values, sizeof chunk_v1_lossless_zero_runs_values);
   {
-    const unsigned char* c9 = chunk_v1_lossless_runs;
-    size_t n9 = sizeof chunk_v1_lossless_runs, raw9 = sizeof chunk_v1_lossless_runs_values;
-    int32_t out9[40];
-    rc = parz_chunk_parse(c9, n9, &v, &err);
-    CHECK(rc == PARZ_OK, "runs vector parse: %s", err.message);
-    CHECK(v.version == 1 && v.codec == PARZ_CODEC_LOSSLESS && v.nsegments == 1 &&
-              v.payload == c9 + 128 && v.payload[0] == 3 && v.payload[2] == 4,
-          "runs vector fields");
-    rc = parz_chunk_decode(c9, n9, out9, raw9, &err);
-    CHECK(rc == PARZ_OK && !memcmp(out9, chunk_v1_lossless_runs_values, raw9),
-          "runs vector decode: %s", rc ? err.message : "values differ");
-  }
-  /* a lossless chunk whose segment is coder 4, runs with empty runs (of 16 residuals, as the
-   * coder 3 vector's); and as coder 3, whose runs cannot be empty, refused */
-  {
-    const unsigned char* c10 = chunk_v1_lossless_zero_runs;
-    size_t n10 = sizeof chunk_v1_lossless_zero_runs,
-           raw10 = sizeof chunk_v1_lossless_zero_runs_values;
-    int32_t out10[56];
     unsigned char as3[sizeof chunk_v1_lossless_zero_runs];
-    rc = parz_chunk_parse(c10, n10, &v, &err);
-    CHECK(rc == PARZ_OK, "zero runs vector parse: %s", err.message);
-    CHECK(v.version == 1 && v.codec == PARZ_CODEC_LOSSLESS && v.nsegments == 1 &&
-              v.payload == c10 + 128 && v.payload[0] == 4 && v.payload[2] == 4,
-          "zero runs vector fields");
-    rc = parz_chunk_decode(c10, n10, out10, raw10, &err);
-    CHECK(rc == PARZ_OK && !memcmp(out10, chunk_v1_lossless_zero_runs_values, raw10),
-          "zero runs vector decode: %s", rc ? err.message : "values differ");
-    memcpy(as3, c10, n10);
+    int32_t out10[56];
+    memcpy(as3, chunk_v1_lossless_zero_runs, sizeof as3);
     as3[128] = 3;
-    rc = parz_chunk_decode(as3, n10, out10, raw10, &err);
+    rc = parz_chunk_decode(as3, sizeof as3, out10, sizeof out10, &err);
     CHECK(rc == PARZ_ERR_STREAM, "zero runs vector as coder 3: status %d", rc);
   }
   /* a lossless chunk with the value dictionary (codec 3, transform 128, codec data) */
