@@ -48,6 +48,18 @@
 #define PARZ_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define PARZ_MAX(a, b) ((a) > (b) ? (a) : (b))
 
+/* a * b rounded once and never fused with an addition that follows it: nvcc contracts a product
+ * and a sum into one FMA, which rounds once where the CPU rounds twice, and a value guessed or
+ * checked from the other result may differ. The encoders' arithmetic that the CPU and the GPU
+ * must agree on multiplies through it. */
+PARZ_HD double parz_mul_rn(double a, double b) {
+#if defined(__CUDA_ARCH__)
+  return __dmul_rn(a, b);
+#else
+  return a * b;
+#endif
+}
+
 /* Number of trailing zero bits of a nonzero word. */
 PARZ_HD unsigned parz_ctz64(uint64_t x) {
 #if defined(__CUDA_ARCH__)

@@ -13,16 +13,8 @@
 
 #include "bounded_inverse.h"
 
-/* a * b rounded once and never fused with an addition that follows it: nvcc contracts a product
- * and a sum into one FMA, which rounds once where the CPU rounds twice, and a code guessed or
- * checked from the other result may differ. */
-PARZ_HD double parz_bounded_mul(double a, double b) {
-#if defined(__CUDA_ARCH__)
-  return __dmul_rn(a, b);
-#else
-  return a * b;
-#endif
-}
+/* a * b as the GPU and the CPU both round it (block_common.h). */
+PARZ_HD double parz_bounded_mul(double a, double b) { return parz_mul_rn(a, b); }
 
 /* nearbyint(t) (to nearest, ties to even) wherever its callers accept the result, |t| <= QMAX
  * and well past it: t itself from 2^51 on, which they refuse as nearbyint's. Inline on the CPU,

@@ -4,7 +4,7 @@
  * neighbours' transformed integers. Compiled as C99 for the CPU encoder (transform.c, lorenzo.c)
  * and as CUDA C++ for the GPU's (gpu/lossless/), so that both compute the same integers:
  * block_common.h's contract. On the GPU every product and sum of the scaled transform is rounded
- * on its own (__dmul_rn, __dadd_rn), never fused into one. */
+ * on its own (parz_mul_rn, __dadd_rn), never fused into one. */
 #ifndef PARZ_LL_LOSSLESS_FORWARD_H
 #define PARZ_LL_LOSSLESS_FORWARD_H
 
@@ -16,14 +16,6 @@
 #include "block_common.h"
 #include "lorenzo.h"
 #include "transform_decode.h"
-
-PARZ_HD double parz_ll_mul(double a, double b) {
-#if defined(__CUDA_ARCH__)
-  return __dmul_rn(a, b);
-#else
-  return a * b;
-#endif
-}
 
 /* The nearest integer of x (|x| < 2^51) by adding and taking away 1.5 * 2^52, which leaves x
  * rounded to an integer in the current rounding mode, as llrint (no call). */
@@ -47,7 +39,7 @@ PARZ_HD int64_t parz_ll_nearest(double x) {
 /* Whether float32 v (bits b) is exactly i / s for an integer i of int32's range (the scaled
  * transform of scale s). */
 PARZ_HD int parz_ll_fits32(float v, uint32_t b, double s) {
-  const double x = parz_ll_mul((double)v, s);
+  const double x = parz_mul_rn((double)v, s);
   const int in = x > -2.1e9 && x < 2.1e9;
   const float back = parz_ll_scaled_float((int32_t)(int64_t)parz_ll_nearest_small(in ? x : 0.0), s);
   uint32_t b0;
@@ -57,7 +49,7 @@ PARZ_HD int parz_ll_fits32(float v, uint32_t b, double s) {
 
 /* The same for float64 v (bits b), i of int64's range. */
 PARZ_HD int parz_ll_fits64(double v, uint64_t b, double s) {
-  const double x = parz_ll_mul(v, s);
+  const double x = parz_mul_rn(v, s);
   double back;
   uint64_t b0;
   if (!(x > -9.2e18 && x < 9.2e18))
@@ -69,13 +61,13 @@ PARZ_HD int parz_ll_fits64(double v, uint64_t b, double s) {
 
 /* The transformed integer of a float32 (v, bits b) under transform k of scale s. */
 PARZ_HD uint64_t parz_ll_forward32(float v, uint32_t b, unsigned k, double s) {
-  return k ? (uint32_t)(int32_t)parz_ll_nearest(parz_ll_mul((double)v, s))
+  return k ? (uint32_t)(int32_t)parz_ll_nearest(parz_mul_rn((double)v, s))
            : parz_ll_image(b, (uint64_t)1 << 31, 0xffffffffu);
 }
 
 /* The transformed integer of a float64 (v, bits b) under transform k of scale s. */
 PARZ_HD uint64_t parz_ll_forward64(double v, uint64_t b, unsigned k, double s) {
-  return k ? (uint64_t)parz_ll_nearest(parz_ll_mul(v, s))
+  return k ? (uint64_t)parz_ll_nearest(parz_mul_rn(v, s))
            : parz_ll_image(b, (uint64_t)1 << 63, ~(uint64_t)0);
 }
 
