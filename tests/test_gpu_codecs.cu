@@ -79,14 +79,20 @@ static void table_checks(const parz_chunk_view* raw, const parz_chunk_view* zfp)
         parz_gpu_codec_zfp.enqueue_segments && parz_gpu_codec_zfp.launch_blocks);
   CHECK(!parz_gpu_codec_stored.enqueue_run && !parz_gpu_codec_stored.enqueue_segments &&
         !parz_gpu_codec_stored.launch_blocks);
-  /* bounded: a batch's chunks side by side (no arguments in the batch's buffers), decoded whole
+  /* bounded: a batch's chunks share the segment launch, their arguments in the batch's buffers
+   * (an array of them from the run's slot on: the slots keep 8-byte alignment), decoded whole
    * (filter path included) in its scratch; encoded whole (encode_chunks), no block kernel */
   CHECK(parz_gpu_codec_find(PARZ_CODEC_BOUNDED) == &parz_gpu_codec_bounded &&
         parz_gpu_codec_bounded.id == PARZ_CODEC_BOUNDED);
+  CHECK(parz_gpu_codec_bounded.run_bytes > 0 && parz_gpu_codec_bounded.run_bytes % 8 == 0 &&
+            parz_gpu_codec_run_bytes() >= parz_gpu_codec_bounded.run_bytes &&
+            parz_gpu_codec_run_bytes() % 8 == 0,
+        ": bounded run_bytes %zu, the table's %zu", parz_gpu_codec_bounded.run_bytes,
+        parz_gpu_codec_run_bytes());
   CHECK(parz_gpu_codec_bounded.enqueue_chunk && parz_gpu_codec_bounded.enqueue_run &&
-        parz_gpu_codec_bounded.run_bytes == 0 && parz_gpu_codec_bounded.enqueue_segments &&
-        parz_gpu_codec_bounded.whole && parz_gpu_codec_bounded.scratch_bytes &&
-        !parz_gpu_codec_bounded.launch_blocks && parz_gpu_codec_bounded.encode_chunks);
+        parz_gpu_codec_bounded.enqueue_segments && parz_gpu_codec_bounded.whole &&
+        parz_gpu_codec_bounded.scratch_bytes && !parz_gpu_codec_bounded.launch_blocks &&
+        parz_gpu_codec_bounded.encode_chunks);
   CHECK(!parz_gpu_codec_zfp.encode_chunks && !parz_gpu_codec_stored.encode_chunks &&
         parz_gpu_codec_lossless.encode_chunks);
   CHECK(!parz_gpu_codec_zfp.whole && !parz_gpu_codec_zfp.scratch_bytes &&
