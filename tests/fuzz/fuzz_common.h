@@ -137,6 +137,8 @@ static inline void parz_fuzz_check_view(const parz_chunk_view* v, const unsigned
     const int dictionary = v->codec_params[0] == 128;
     PARZ_FUZZ_CHECK(!v->nexceptions && !v->mask.nvalues && !v->codec_data == !dictionary &&
                     v->table != PARZ_TABLE_NONE && v->payload_bits % 8 == 0);
+    /* at most 256 values a payload bit (coder 4's empty runs) */
+    PARZ_FUZZ_CHECK(v->payload_bits >= parz_array_count(&v->array) / 256);
     PARZ_FUZZ_CHECK((v->codec_params[0] <= 37 || dictionary) && v->codec_params[1] <= 2);
     PARZ_FUZZ_CHECK(v->codec_params[2] <= 8 && v->codec_params[3] <= 8);
     for (unsigned k = 0; k < v->array.dims; k++)
