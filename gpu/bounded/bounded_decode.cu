@@ -223,6 +223,58 @@ __global__ void lorenzo_rows_kernel(const uint32_t* u, unsigned rows, unsigned n
   }
 }
 
+/* Rows at least this long take a CTA each (lorenzo_long_rows_kernel): a warp walking such a
+ * row 32 values at a time takes as long as the whole step of a chunk of few rows (a batch's small
+ * chunks: 60 rows of 4320 values in 75 us). */
+#define LONG_ROW 1024u
+#define ROW_TILE (4u * THREADS) /* values of a long row a CTA sums at once, 4 a thread */
+
+/* Lorenzo along the last axis for long rows: a CTA per row, which it takes in tiles of ROW_TILE
+ * values, each thread summing its 4, the threads' sums scanned by a warp's shuffles and the
+ * warps' totals through shared memory, the tiles before carried; each sum stored as its value,
+ * as lorenzo_rows_kernel does. */
+template <typename T>
+__global__ void __launch_bounds__(THREADS)
+    lorenzo_long_rows_kernel(const uint32_t* u, unsigned n3, T* dst, double unit,
+                             parz_gpu_fault* fault) {
+  __shared__ uint32_t totals[THREADS / 32];
+  const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x / 32u;
+  const unsigned long long first = (unsigned long long)blockIdx.x * n3;
+  const uint32_t* r = u + first;
+  uint32_t carry = 0;
+  for (unsigned j0 = 0; j0 < n3; j0 += ROW_TILE) {
+    const unsigned j = j0 + 4 * threadIdx.x;
+    uint32_t x[4];
+#pragma unroll
+    for (unsigned m = 0; m < 4; m++)
+      x[m] = j + m < n3 ? r[j + m] : 0;
+#pragma unroll
+    for (unsigned m = 1; m < 4; m++)
+      x[m] += x[m - 1];
+    uint32_t t = x[3]; /* the warp's inclusive scan of the threads' sums */
+#pragma unroll
+    for (unsigned d = 1; d < 32; d <<= 1) {
+      const uint32_t y = __shfl_up_sync(FULL, t, d);
+      if (lane >= d)
+        t += y;
+    }
+    if (lane == 31)
+      totals[warp] = t;
+    __syncthreads();
+    uint32_t before = carry + (t - x[3]), tile = 0;
+    for (unsigned w = 0; w < THREADS / 32; w++) {
+      before += w < warp ? totals[w] : 0u;
+      tile += totals[w];
+    }
+#pragma unroll
+    for (unsigned m = 0; m < 4; m++)
+      if (j + m < n3)
+        put_lorenzo(dst, first + j + m, before + x[m], unit, fault);
+    carry += tile;
+    __syncthreads(); /* totals are the next tile's */
+  }
+}
+
 /* Lorenzo along axis k (not the last): a thread per column, one of `inner` (the stride of the
  * axis) in each of `outer` slabs, summing n_k values `inner` apart; neighbouring threads take
  * neighbouring columns. */
@@ -534,7 +586,16 @@ static int enqueue_values(const parz_chunk_view* v, const book* b, const void* d
     for (unsigned k = 0; k < 4; k++) {
       if (n4[k] < 2)
         continue;
-      if (k == 3) {
+      if (k == 3 && n4[3] >= LONG_ROW) {
+        const unsigned rows = (unsigned)(n / n4[3]);
+        if (f32)
+          lorenzo_long_rows_kernel<float><<<rows, THREADS, 0, st>>>(
+              (const uint32_t*)q, (unsigned)n4[3], (float*)d_dst, unit, s->fault);
+        else
+          lorenzo_long_rows_kernel<double><<<rows, THREADS, 0, st>>>(
+              (const uint32_t*)q, (unsigned)n4[3], (double*)d_dst, unit, s->fault);
+        stored = 1;
+      } else if (k == 3) {
         const unsigned rows = (unsigned)(n / n4[3]), grid = grid_of(32ull * rows, THREADS);
         if (f32)
           lorenzo_rows_kernel<float><<<grid, THREADS, 0, st>>>(
