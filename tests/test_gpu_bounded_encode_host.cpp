@@ -33,7 +33,8 @@ static const parz_jobs backwards = {run_backwards, NULL, 8};
 
 /* The lanes of segment [a, e) of codes, `lanes` of them: each one's share and what the kernels'
  * warp scans give it (bounded_encode.cu, warp_lane), here in loops. */
-static std::vector<parz_gpu_bnd_lane> lanes_of(const int32_t* codes, size_t a, size_t e,
+template <typename Codes>
+static std::vector<parz_gpu_bnd_lane> lanes_of(const Codes& codes, size_t a, size_t e,
                                                unsigned lanes) {
   std::vector<size_t> sa(lanes), se(lanes), first(lanes), last1(lanes);
   for (unsigned l = 0; l < lanes; l++) {
@@ -109,6 +110,28 @@ static void crafted_lanes() {
     }
 }
 
+/* Segment k of b's codes staged as the segment kernels stage it (bounded_encode.cu,
+ * with_segment: the lanes' parts last first) into buf; the lanes read it through the result. */
+static parz_gpu_bnd_staged staged_of(const parz_gpu_bnd& b, unsigned long long k,
+                                     std::vector<int32_t>& buf) {
+  size_t a0, e0;
+  parz_gpu_bnd_segment(b, k, &a0, &e0);
+  const unsigned skew = parz_gpu_bnd_skew((size_t)b.seg, PARZ_GPU_BND_LANES);
+  buf.assign(parz_gpu_bnd_staged_words((size_t)b.seg, skew), INT32_MIN);
+  for (unsigned l = PARZ_GPU_BND_LANES; l-- > 0;)
+    parz_gpu_bnd_stage(b.codes, a0, e0, skew, buf.data(), l, PARZ_GPU_BND_LANES);
+  const parz_gpu_bnd_staged c = {buf.data(), a0, skew};
+  return c;
+}
+
+/* The lanes of segment k of b's staged codes c. */
+static std::vector<parz_gpu_bnd_lane> staged_lanes(const parz_gpu_bnd& b, unsigned long long k,
+                                                   const parz_gpu_bnd_staged& c) {
+  size_t a0, e0;
+  parz_gpu_bnd_segment(b, k, &a0, &e0);
+  return lanes_of(c, a0, e0, PARZ_GPU_BND_LANES);
+}
+
 /* The forward kernels' steps of `predictor` over b's values (of shape s), thread after thread,
  * from the holes the scan left. */
 static void emulate_forward(const parz_gpu_bnd& b, const parz_bounded_shape& s, int predictor) {
@@ -145,12 +168,12 @@ static std::vector<uint64_t> emulate_counts(const parz_gpu_bnd& b, parz_bounded_
   std::vector<unsigned long long> counts(2 * (size_t)PARZ_BOUNDED_SYMBOLS, 0);
   std::vector<unsigned long long> shared(2 * PARZ_GPU_BND_SHARED, 0);
   int lo = 0, hi = 0;
+  std::vector<int32_t> buf;
   for (unsigned long long k = b.nseg; k-- > 0;) {
-    size_t a0, e0;
-    parz_gpu_bnd_segment(b, k, &a0, &e0);
-    const std::vector<parz_gpu_bnd_lane> ls = lanes_of(b.codes, a0, e0, PARZ_GPU_BND_LANES);
+    const parz_gpu_bnd_staged st = staged_of(b, k, buf);
+    const std::vector<parz_gpu_bnd_lane> ls = staged_lanes(b, k, st);
     for (size_t l = ls.size(); l-- > 0;)
-      parz_gpu_bnd_lane_count(b.codes, ls[l], [&](int c, uint32_t sym, unsigned long long v) {
+      parz_gpu_bnd_lane_count(st, ls[l], [&](int c, uint32_t sym, unsigned long long v) {
         const int e = parz_gpu_bnd_shared_entry(sym);
         if (c && sym > PARZ_BOUNDED_RUNS) {
           const int x = (int)sym - (int)PARZ_BOUNDED_SYM_ZERO;
@@ -294,13 +317,15 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
   std::vector<unsigned long long> lane_bits((size_t)b.nseg * PARZ_GPU_BND_LANES);
   b.seg_bits = seg_bits.data();
   b.lane_bits = lane_bits.data();
-  for (unsigned long long k = 0; k < b.nseg; k++) {
+  std::vector<int32_t> buf;
+  for (unsigned long long k = 0; k < b.nseg; k++) { /* read where they are, as when not staged */
     size_t a0, e0;
     parz_gpu_bnd_segment(b, k, &a0, &e0);
     const std::vector<parz_gpu_bnd_lane> ls = lanes_of(b.codes, a0, e0, PARZ_GPU_BND_LANES);
     seg_bits[k] = 0;
     for (unsigned l = 0; l < PARZ_GPU_BND_LANES; l++)
-      seg_bits[k] += lane_bits[k * PARZ_GPU_BND_LANES + l] = parz_gpu_bnd_lane_bits(b, ls[l]);
+      seg_bits[k] += lane_bits[k * PARZ_GPU_BND_LANES + l] =
+          parz_gpu_bnd_lane_bits(b, b.codes, ls[l]);
   }
   for (size_t k = 0; k < seg_bits.size(); k++)
     seg_at[k + 1] = seg_at[k] + seg_bits[k];
@@ -317,9 +342,8 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
   b.payload = payload.data();
   b.seg_at = seg_at.data();
   for (unsigned long long k = b.nseg; k-- > 0;) { /* any order: neighbours share words */
-    size_t a0, e0;
-    parz_gpu_bnd_segment(b, k, &a0, &e0);
-    const std::vector<parz_gpu_bnd_lane> ls = lanes_of(b.codes, a0, e0, PARZ_GPU_BND_LANES);
+    const parz_gpu_bnd_staged st = staged_of(b, k, buf);
+    const std::vector<parz_gpu_bnd_lane> ls = staged_lanes(b, k, st);
     unsigned long long at = seg_at[k];
     std::vector<unsigned long long> from(PARZ_GPU_BND_LANES);
     for (unsigned l = 0; l < PARZ_GPU_BND_LANES; l++) {
@@ -327,7 +351,7 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
       at += lane_bits[k * PARZ_GPU_BND_LANES + l];
     }
     for (unsigned l = PARZ_GPU_BND_LANES; l-- > 0;)
-      parz_gpu_bnd_lane_write(b, ls[l], from[l]);
+      parz_gpu_bnd_lane_write(b, st, ls[l], from[l]);
   }
   std::vector<uint64_t> sums((size_t)fin.nchecksums);
   for (unsigned long long k = 0; k < fin.nchecksums; k++) {

@@ -83,34 +83,45 @@ __global__ void quantize_kernel(parz_gpu_bnd b) {
 }
 
 /* The holes' positions in order: a count per range of HOLE_RANGE values, their running sum,
- * then each range's positions from its first. */
+ * then each range's positions from its first. A warp per range, 32 values at a time (a ballot of
+ * their holes). */
 __global__ void hole_count_kernel(parz_gpu_bnd b, unsigned long long ranges,
                                   unsigned long long* counts) {
-  const unsigned long long r = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
-  if (r >= ranges)
+  const unsigned long long r = (blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x) / 32;
+  const unsigned lane = threadIdx.x & 31u;
+  if (r >= ranges) /* the whole warp */
     return;
   const unsigned long long a = r * HOLE_RANGE, e = a + HOLE_RANGE < b.n ? a + HOLE_RANGE : b.n;
   unsigned long long c = 0;
-  for (unsigned long long i = a; i < e; i++)
-    c += b.hole[i] != PARZ_BOUNDED_KNOWN;
-  counts[r] = c;
+  for (unsigned long long i0 = a; i0 < e; i0 += 32) {
+    const unsigned long long i = i0 + lane;
+    c += __popc(__ballot_sync(0xffffffffu, i < e && b.hole[i] != PARZ_BOUNDED_KNOWN));
+  }
+  if (lane == 0)
+    counts[r] = c;
 }
 
 __global__ void hole_write_kernel(parz_gpu_bnd b, unsigned long long ranges,
                                   const unsigned long long* first, unsigned long long* pos,
                                   uint64_t* bits) {
-  const unsigned long long r = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
-  if (r >= ranges)
+  const unsigned long long r = (blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x) / 32;
+  const unsigned lane = threadIdx.x & 31u;
+  if (r >= ranges) /* the whole warp */
     return;
   const unsigned long long a = r * HOLE_RANGE, e = a + HOLE_RANGE < b.n ? a + HOLE_RANGE : b.n;
   unsigned long long at = first[r];
-  for (unsigned long long i = a; i < e; i++)
-    if (b.hole[i] != PARZ_BOUNDED_KNOWN) {
-      pos[at] = i;
+  for (unsigned long long i0 = a; i0 < e; i0 += 32) {
+    const unsigned long long i = i0 + lane;
+    const bool h = i < e && b.hole[i] != PARZ_BOUNDED_KNOWN;
+    const unsigned mask = __ballot_sync(0xffffffffu, h);
+    if (h) {
+      const unsigned long long k = at + __popc(mask & ((1u << lane) - 1u));
+      pos[k] = i;
       if (bits)
-        parz_gpu_bnd_value(b, i, &bits[at]);
-      at++;
+        parz_gpu_bnd_value(b, i, &bits[k]);
     }
+    at += __popc(mask);
+  }
 }
 
 /* Lorenzo's holes, one thread, in order. */
@@ -151,14 +162,16 @@ __global__ void pass_kernel(parz_gpu_bnd b, parz_bounded_pass p, int cubic,
     parz_gpu_bnd_pass_value(b, p, cubic, t);
 }
 
-/* This lane's part of segment s (PARZ_GPU_BND_LANES lanes, the warp's): its share, and from the
- * other lanes' shares where the codes not 0 lie before and after it (a scan each way). The whole
- * warp calls it. */
-__device__ parz_gpu_bnd_lane warp_lane(const parz_gpu_bnd& b, unsigned long long s, unsigned lane) {
+/* This lane's part of segment s (PARZ_GPU_BND_LANES lanes, the warp's) of `codes`: its share,
+ * and from the other lanes' shares where the codes not 0 lie before and after it (a scan each
+ * way). The whole warp calls it. */
+template <typename Codes>
+__device__ parz_gpu_bnd_lane warp_lane(const parz_gpu_bnd& b, const Codes& codes,
+                                       unsigned long long s, unsigned lane) {
   size_t a, e, sa, se, first, last1;
   parz_gpu_bnd_segment(b, s, &a, &e);
   parz_gpu_bnd_share(a, e, PARZ_GPU_BND_LANES, lane, &sa, &se);
-  parz_gpu_bnd_share_edges(b.codes, sa, se, e, &first, &last1);
+  parz_gpu_bnd_share_edges(codes, sa, se, e, &first, &last1);
   unsigned long long up = last1, down = first;
   for (unsigned d = 1; d < 32; d <<= 1) {
     const unsigned long long u = __shfl_up_sync(0xffffffffu, up, d);
@@ -174,44 +187,70 @@ __device__ parz_gpu_bnd_lane warp_lane(const parz_gpu_bnd& b, unsigned long long
                               lane < 31 ? (size_t)after : e);
 }
 
-/* The segments per CTA of the lanes' kernels. */
-#define SEGS_PER_CTA (THREADS / 32u)
+/* The segments (warps) per CTA of the kernels that walk segments. */
+#define SEG_WARPS 4u
+/* The most shared memory their staged segments take per CTA; larger segments are read where they
+ * are. */
+#define STAGE_BYTES_MAX (100u << 10)
+
+/* Segment s's codes for its warp: f(codes, lane, l) with this lane's part (warp_lane) and the
+ * codes, staged in the warp's part of the CTA's shared memory first (coalesced reads of the
+ * chunk's codes; the lanes then read their own shares there, not 32 lines of memory at once)
+ * when words, the staged words of a warp, is not 0; skew: parz_gpu_bnd_skew of the chunk's
+ * segments. The whole warp calls it. */
+template <typename F>
+__device__ void with_segment(const parz_gpu_bnd& b, unsigned long long s, unsigned words,
+                             unsigned skew, F f) {
+  extern __shared__ int32_t stage[];
+  const unsigned lane = threadIdx.x & 31u;
+  if (!words) {
+    const int32_t* codes = b.codes;
+    f(codes, lane, warp_lane(b, codes, s, lane));
+    return;
+  }
+  size_t a, e;
+  parz_gpu_bnd_segment(b, s, &a, &e);
+  int32_t* p = stage + (threadIdx.x / 32) * (size_t)words;
+  parz_gpu_bnd_stage(b.codes, a, e, skew, p, lane, 32);
+  __syncwarp();
+  const parz_gpu_bnd_staged codes = {p, a, skew};
+  f(codes, lane, warp_lane(b, codes, s, lane));
+}
 
 /* The symbols of a CTA's segments counted in shared memory where most fall
  * (parz_gpu_bnd_shared_entry), then added to the chunk's counts: a global atomic per token on
  * the few symbols that most tokens are would make them wait for each other. range: the least
  * and greatest residual, kept from 0 (parz_bounded_code_range's), zero before. */
-__global__ void count_kernel(parz_gpu_bnd b, int* range) {
+__global__ void count_kernel(parz_gpu_bnd b, int* range, unsigned words, unsigned skew) {
   __shared__ unsigned sh[2 * PARZ_GPU_BND_SHARED];
   for (unsigned e = threadIdx.x; e < 2 * PARZ_GPU_BND_SHARED; e += blockDim.x)
     sh[e] = 0;
   __syncthreads();
-  const unsigned long long s = blockIdx.x * (unsigned long long)SEGS_PER_CTA + threadIdx.x / 32;
-  const unsigned lane = threadIdx.x & 31u;
+  const unsigned long long s = blockIdx.x * (unsigned long long)SEG_WARPS + threadIdx.x / 32;
   unsigned long long* counts[2] = {b.plain, b.runs};
   int lo = 0, hi = 0;
-  if (s < b.nseg) { /* the whole warp */
-    const parz_gpu_bnd_lane l = warp_lane(b, s, lane);
-    parz_gpu_bnd_lane_count(b.codes, l, [&](int c, uint32_t sym, unsigned long long v) {
-      const int e = parz_gpu_bnd_shared_entry(sym);
-      if (c && sym > PARZ_BOUNDED_RUNS) {
-        const int r = (int)sym - (int)PARZ_BOUNDED_SYM_ZERO;
-        lo = r < lo ? r : lo;
-        hi = r > hi ? r : hi;
-      }
-      if (e >= 0)
-        atomicAdd(&sh[c * PARZ_GPU_BND_SHARED + (unsigned)e], (unsigned)v);
-      else
-        atomicAdd(counts[c] + sym, v);
+  if (s < b.nseg) /* the whole warp */
+    with_segment(b, s, words, skew, [&](const auto& codes, unsigned, const parz_gpu_bnd_lane& l) {
+      parz_gpu_bnd_lane_count(codes, l, [&](int c, uint32_t sym, unsigned long long v) {
+        const int e = parz_gpu_bnd_shared_entry(sym);
+        if (c && sym > PARZ_BOUNDED_RUNS) {
+          const int r = (int)sym - (int)PARZ_BOUNDED_SYM_ZERO;
+          lo = r < lo ? r : lo;
+          hi = r > hi ? r : hi;
+        }
+        if (e >= 0)
+          atomicAdd(&sh[c * PARZ_GPU_BND_SHARED + (unsigned)e], (unsigned)v);
+        else
+          atomicAdd(counts[c] + sym, v);
+      });
     });
-  }
   for (unsigned d = 16; d > 0; d >>= 1) {
     lo = min(lo, __shfl_down_sync(0xffffffffu, lo, d));
     hi = max(hi, __shfl_down_sync(0xffffffffu, hi, d));
   }
-  if (lane == 0 && lo)
+  if ((threadIdx.x & 31u) == 0 && lo)
     atomicMin(range, lo);
-  if (lane == 0 && hi)
+  if ((threadIdx.x & 31u) == 0 && hi)
     atomicMax(range + 1, hi);
   __syncthreads();
   for (unsigned e = threadIdx.x; e < 2 * PARZ_GPU_BND_SHARED; e += blockDim.x)
@@ -222,36 +261,58 @@ __global__ void count_kernel(parz_gpu_bnd b, int* range) {
 }
 
 /* Each lane's bits and the segment's. */
-__global__ void bits_kernel(parz_gpu_bnd b) {
-  const unsigned long long s = blockIdx.x * (unsigned long long)SEGS_PER_CTA + threadIdx.x / 32;
-  const unsigned lane = threadIdx.x & 31u;
+__global__ void bits_kernel(parz_gpu_bnd b, unsigned words, unsigned skew) {
+  const unsigned long long s = blockIdx.x * (unsigned long long)SEG_WARPS + threadIdx.x / 32;
   if (s >= b.nseg) /* the whole warp */
     return;
-  const parz_gpu_bnd_lane l = warp_lane(b, s, lane);
-  const unsigned long long bits = parz_gpu_bnd_lane_bits(b, l);
-  b.lane_bits[s * PARZ_GPU_BND_LANES + lane] = bits;
-  unsigned long long sum = bits;
-  for (unsigned d = 16; d > 0; d >>= 1)
-    sum += __shfl_down_sync(0xffffffffu, sum, d);
-  if (lane == 0)
-    b.seg_bits[s] = sum;
+  with_segment(b, s, words, skew,
+               [&](const auto& codes, unsigned lane, const parz_gpu_bnd_lane& l) {
+                 const unsigned long long bits = parz_gpu_bnd_lane_bits(b, codes, l);
+                 b.lane_bits[s * PARZ_GPU_BND_LANES + lane] = bits;
+                 unsigned long long sum = bits;
+                 for (unsigned d = 16; d > 0; d >>= 1)
+                   sum += __shfl_down_sync(0xffffffffu, sum, d);
+                 if (lane == 0)
+                   b.seg_bits[s] = sum;
+               });
 }
 
 /* Each lane's tokens from the segment's first bit and the bits of the lanes before it. */
-__global__ void write_kernel(parz_gpu_bnd b) {
-  const unsigned long long s = blockIdx.x * (unsigned long long)SEGS_PER_CTA + threadIdx.x / 32;
-  const unsigned lane = threadIdx.x & 31u;
+__global__ void write_kernel(parz_gpu_bnd b, unsigned words, unsigned skew) {
+  const unsigned long long s = blockIdx.x * (unsigned long long)SEG_WARPS + threadIdx.x / 32;
   if (s >= b.nseg) /* the whole warp */
     return;
-  const parz_gpu_bnd_lane l = warp_lane(b, s, lane);
-  const unsigned long long bits = b.lane_bits[s * PARZ_GPU_BND_LANES + lane];
-  unsigned long long at = bits;
-  for (unsigned d = 1; d < 32; d <<= 1) {
-    const unsigned long long u = __shfl_up_sync(0xffffffffu, at, d);
-    if (lane >= d)
-      at += u;
-  }
-  parz_gpu_bnd_lane_write(b, l, b.seg_at[s] + at - bits);
+  with_segment(b, s, words, skew,
+               [&](const auto& codes, unsigned lane, const parz_gpu_bnd_lane& l) {
+                 const unsigned long long bits = b.lane_bits[s * PARZ_GPU_BND_LANES + lane];
+                 unsigned long long at = bits;
+                 for (unsigned d = 1; d < 32; d <<= 1) {
+                   const unsigned long long u = __shfl_up_sync(0xffffffffu, at, d);
+                   if (lane >= d)
+                     at += u;
+                 }
+                 parz_gpu_bnd_lane_write(b, codes, l, b.seg_at[s] + at - bits);
+               });
+}
+
+/* How the kernels that walk segments run on b's: their CTAs, the staged words per warp (0: not
+ * staged), the skew and the shared memory they take. */
+struct seg_launch {
+  unsigned blocks, words, skew;
+  size_t shared;
+};
+
+template <typename K>
+static seg_launch seg_launch_of(const parz_gpu_bnd& b, K kernel, cudaError_t* e) {
+  seg_launch g;
+  g.blocks = blocks_for(b.nseg, SEG_WARPS);
+  g.skew = parz_gpu_bnd_skew((size_t)b.seg, PARZ_GPU_BND_LANES);
+  const size_t words = parz_gpu_bnd_staged_words((size_t)b.seg, g.skew);
+  g.words = words * 4 * SEG_WARPS <= STAGE_BYTES_MAX ? (unsigned)words : 0;
+  g.shared = (size_t)g.words * 4 * SEG_WARPS;
+  if (*e == cudaSuccess && g.shared > (48u << 10))
+    *e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)g.shared);
+  return g;
 }
 
 /* A CTA per checksummed partition: its lanes' shares summed (payload_checksum.h). */
@@ -352,7 +413,8 @@ static int count_holes(call_memory& m, const parz_gpu_bnd& b, hole_scan* h,
                                         m.st);
   void* scan = m.device<unsigned char>(scan_bytes);
   if (m.e == cudaSuccess)
-    hole_count_kernel<<<blocks_for(h->ranges, THREADS), THREADS, 0, m.st>>>(b, h->ranges, counts);
+    hole_count_kernel<<<blocks_for(32 * h->ranges, THREADS), THREADS, 0, m.st>>>(b, h->ranges,
+                                                                                 counts);
   if (m.e == cudaSuccess)
     m.e = cub::DeviceScan::ExclusiveSum(scan, scan_bytes, counts, h->first, (int64_t)h->ranges + 1,
                                         m.st);
@@ -365,10 +427,10 @@ static int count_holes(call_memory& m, const parz_gpu_bnd& b, hole_scan* h,
 }
 
 static void write_holes(call_memory& m, const parz_gpu_bnd& b, const hole_scan& h,
-                        unsigned long long* pos, uint64_t* bits) {
-  if (m.e == cudaSuccess)
-    hole_write_kernel<<<blocks_for(h.ranges, THREADS), THREADS, 0, m.st>>>(b, h.ranges, h.first,
-                                                                           pos, bits);
+                        unsigned long long total, unsigned long long* pos, uint64_t* bits) {
+  if (m.e == cudaSuccess && total)
+    hole_write_kernel<<<blocks_for(32 * h.ranges, THREADS), THREADS, 0, m.st>>>(b, h.ranges,
+                                                                                h.first, pos, bits);
   m.release(h.first);
 }
 
@@ -391,7 +453,7 @@ static int forward(call_memory& m, const parz_gpu_bnd& b, const parz_bounded_sha
     if (!count_holes(m, b, &holes, small, &nholes))
       return 0;
     unsigned long long* pos = m.device<unsigned long long>(nholes);
-    write_holes(m, b, holes, pos, NULL);
+    write_holes(m, b, holes, nholes, pos, NULL);
     if (m.e == cudaSuccess && nholes)
       lorenzo_holes_kernel<<<1, 1, 0, m.st>>>(b, pos, nholes);
     m.release(pos);
@@ -425,8 +487,9 @@ static void count_symbols(call_memory& m, const parz_gpu_bnd& b, int* range) {
     m.e = cudaMemsetAsync(b.runs, 0, PARZ_BOUNDED_SYMBOLS * sizeof *b.runs, m.st);
   if (m.e == cudaSuccess)
     m.e = cudaMemsetAsync(range, 0, 2 * sizeof *range, m.st);
+  const seg_launch g = seg_launch_of(b, count_kernel, &m.e);
   if (m.e == cudaSuccess)
-    count_kernel<<<blocks_for(b.nseg, SEGS_PER_CTA), THREADS, 0, m.st>>>(b, range);
+    count_kernel<<<g.blocks, SEG_WARPS * 32, g.shared, m.st>>>(b, range, g.words, g.skew);
 }
 
 /* Queues the download of counts over the whole alphabet (from) as counts over r (to): the head's,
@@ -602,7 +665,7 @@ static int encode_one(parz_gpu_context* ctx, call_memory& keep, const parz_array
     return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the exceptions");
   unsigned long long* pos = m.device<unsigned long long>(nexc);
   uint64_t* bits = m.device<uint64_t>(nexc);
-  write_holes(m, b, holes, pos, bits);
+  write_holes(m, b, holes, nexc, pos, bits);
 
   /* the symbol counts and the residuals' range, the codebook over that range */
   b.plain = m.device<unsigned long long>(2 * (size_t)PARZ_BOUNDED_SYMBOLS);
@@ -650,8 +713,9 @@ static int encode_one(parz_gpu_context* ctx, call_memory& keep, const parz_array
   std::vector<uint64_t> h_bits((size_t)nexc);
   b.seg_bits = m.device<unsigned long long>((size_t)b.nseg);
   b.lane_bits = m.device<unsigned long long>((size_t)b.nseg * PARZ_GPU_BND_LANES);
+  const seg_launch g = seg_launch_of(b, bits_kernel, &m.e);
   if (rc == PARZ_OK && m.e == cudaSuccess)
-    bits_kernel<<<blocks_for(b.nseg, SEGS_PER_CTA), THREADS, 0, m.st>>>(b);
+    bits_kernel<<<g.blocks, SEG_WARPS * 32, g.shared, m.st>>>(b, g.words, g.skew);
   if (rc == PARZ_OK && m.e == cudaSuccess && nexc)
     m.e = cudaMemcpyAsync(h_pos.data(), pos, nexc * sizeof(unsigned long long),
                           cudaMemcpyDeviceToHost, m.st);
@@ -690,8 +754,9 @@ static int encode_one(parz_gpu_context* ctx, call_memory& keep, const parz_array
   if (m.e == cudaSuccess)
     m.e = cudaMemcpyAsync(d_at, seg_at.data(), seg_at.size() * sizeof(unsigned long long),
                           cudaMemcpyHostToDevice, m.st);
+  const seg_launch gw = seg_launch_of(b, write_kernel, &m.e);
   if (m.e == cudaSuccess)
-    write_kernel<<<blocks_for(b.nseg, SEGS_PER_CTA), THREADS, 0, m.st>>>(b);
+    write_kernel<<<gw.blocks, SEG_WARPS * 32, gw.shared, m.st>>>(b, gw.words, gw.skew);
   if (m.e == cudaSuccess && fin.nchecksums)
     sums_kernel<<<(unsigned)fin.nchecksums, THREADS, 0, m.st>>>(
         (const unsigned char*)b.payload, fin.nchecksums, fin.checksum_segments, fin.payload_bytes,

@@ -188,9 +188,48 @@ PARZ_HD void parz_gpu_bnd_share(size_t a, size_t e, unsigned lanes, unsigned l, 
   *se = a + (e - a) * (l + 1) / lanes;
 }
 
+/* A segment's codes staged (in a CTA's shared memory on the GPU), read as the chunk's: code i of
+ * the segment from `a` at p[r + (r >> skew)], r = i - a, so that the lanes reading the k-th
+ * codes of their shares at once (shares of about 2^skew codes) meet different banks. The lane
+ * steps take it, or the chunk's codes themselves (any Codes with codes[i]). */
+#if defined(__CUDACC__)
+#define PARZ_GPU_BND_MEMBER __host__ __device__ __forceinline__
+#else
+#define PARZ_GPU_BND_MEMBER inline
+#endif
+struct parz_gpu_bnd_staged {
+  const int32_t* p;
+  size_t a;
+  unsigned skew;
+  PARZ_GPU_BND_MEMBER int32_t operator[](size_t i) const {
+    const uint32_t r = (uint32_t)(i - a);
+    return p[r + (r >> skew)];
+  }
+};
+
+/* The skew of a segment of n codes among `lanes`: log2 of its shares' length, rounded down. */
+PARZ_HD unsigned parz_gpu_bnd_skew(size_t n, unsigned lanes) {
+  unsigned k = 0;
+  while (((size_t)2 << k) * lanes <= n)
+    k++;
+  return k;
+}
+
+/* The words a staged segment of n codes takes. */
+PARZ_HD size_t parz_gpu_bnd_staged_words(size_t n, unsigned skew) { return n + (n >> skew) + 1; }
+
+/* Lane l of `lanes` stages its part of the segment [a, e) of codes into p (the codes l, l + lanes,
+ * ...: a warp's reads of the chunk's codes coalesced). */
+PARZ_HD void parz_gpu_bnd_stage(const int32_t* codes, size_t a, size_t e, unsigned skew, int32_t* p,
+                                unsigned l, unsigned lanes) {
+  for (size_t r = l; r < e - a; r += lanes)
+    p[r + (r >> skew)] = codes[a + r];
+}
+
 /* The share [sa, se) of a segment ending at e: its first code not 0 (e when none) and one past its
  * last (0 when none). */
-PARZ_HD void parz_gpu_bnd_share_edges(const int32_t* codes, size_t sa, size_t se, size_t e,
+template <typename Codes>
+PARZ_HD void parz_gpu_bnd_share_edges(const Codes& codes, size_t sa, size_t se, size_t e,
                                       size_t* first, size_t* last1) {
   size_t i = sa, j = se;
   while (i < se && codes[i] == 0)
@@ -226,7 +265,8 @@ PARZ_HD parz_gpu_bnd_lane parz_gpu_bnd_lane_of(size_t a, size_t sa, size_t se, s
 }
 
 /* The lane's first token: its share's first code, or past the run of zeros that holds it. */
-PARZ_HD size_t parz_gpu_bnd_lane_start(const int32_t* codes, const parz_gpu_bnd_lane& l, int runs) {
+template <typename Codes>
+PARZ_HD size_t parz_gpu_bnd_lane_start(const Codes& codes, const parz_gpu_bnd_lane& l, int runs) {
   if (!runs || l.sa == l.a || l.sa >= l.se || codes[l.sa] != 0 || codes[l.sa - 1] != 0)
     return l.sa;
   /* zeros from l.before to l.next: their tokens start every PARZ_BOUNDED_RUN_MAX codes */
@@ -236,13 +276,14 @@ PARZ_HD size_t parz_gpu_bnd_lane_start(const int32_t* codes, const parz_gpu_bnd_
 }
 
 /* The lane's tokens in order: emit(token) for each. */
-template <typename Emit>
-PARZ_HD void parz_gpu_bnd_lane_walk(const int32_t* codes, const parz_gpu_bnd_lane& l, int runs,
+template <typename Codes, typename Emit>
+PARZ_HD void parz_gpu_bnd_lane_walk(const Codes& codes, const parz_gpu_bnd_lane& l, int runs,
                                     Emit emit) {
   size_t i = parz_gpu_bnd_lane_start(codes, l, runs);
   while (i < l.se) {
-    if (!runs || codes[i] != 0) {
-      emit(parz_bounded_next_token(codes, i, i + 1, runs));
+    const int32_t v = codes[i];
+    if (!runs || v != 0) { /* a token of this code alone */
+      emit(parz_bounded_next_token(&v, 0, 1, runs));
       i++;
       continue;
     }
@@ -261,8 +302,8 @@ PARZ_HD void parz_gpu_bnd_lane_walk(const int32_t* codes, const parz_gpu_bnd_lan
 
 /* The lane's symbols counted both ways (bounded_huff.c's count): add(k, symbol, n) adds n to the
  * entry of that symbol in the counts without zero runs (k = 0) or with them (k = 1). */
-template <typename Add>
-PARZ_HD void parz_gpu_bnd_lane_count(const int32_t* codes, const parz_gpu_bnd_lane& l, Add add) {
+template <typename Codes, typename Add>
+PARZ_HD void parz_gpu_bnd_lane_count(const Codes& codes, const parz_gpu_bnd_lane& l, Add add) {
   parz_gpu_bnd_lane_walk(codes, l, 1, [&](const parz_bounded_token& t) {
     add(1, t.sym, 1u);
     if (t.sym >= 1 && t.sym <= PARZ_BOUNDED_RUNS)
@@ -291,10 +332,11 @@ PARZ_HD uint32_t parz_gpu_bnd_shared_symbol(unsigned entry) {
 }
 
 /* The lane's bits under the codebook. */
-PARZ_HD unsigned long long parz_gpu_bnd_lane_bits(const parz_gpu_bnd& b,
+template <typename Codes>
+PARZ_HD unsigned long long parz_gpu_bnd_lane_bits(const parz_gpu_bnd& b, const Codes& codes,
                                                   const parz_gpu_bnd_lane& l) {
   unsigned long long bits = 0;
-  parz_gpu_bnd_lane_walk(b.codes, l, b.use_runs,
+  parz_gpu_bnd_lane_walk(codes, l, b.use_runs,
                          [&](const parz_bounded_token& t) { bits += b.len[t.sym] + t.extra_bits; });
   return bits;
 }
@@ -302,13 +344,14 @@ PARZ_HD unsigned long long parz_gpu_bnd_lane_bits(const parz_gpu_bnd& b,
 /* The lane's tokens written LSB first from bit `at` of the payload (parz_bitw's order), a word at
  * a time: the words it fills alone stored, its first and last, which it may share with its
  * neighbours, ORed in (so the payload is zero before). */
-PARZ_HD void parz_gpu_bnd_lane_write(const parz_gpu_bnd& b, const parz_gpu_bnd_lane& l,
-                                     unsigned long long at) {
+template <typename Codes>
+PARZ_HD void parz_gpu_bnd_lane_write(const parz_gpu_bnd& b, const Codes& codes,
+                                     const parz_gpu_bnd_lane& l, unsigned long long at) {
   unsigned long long w = at >> 6;
   unsigned fill = (unsigned)(at & 63u);
   int alone = fill == 0; /* the word at w holds no earlier lane's bits */
   uint64_t acc = 0;
-  parz_gpu_bnd_lane_walk(b.codes, l, b.use_runs, [&](const parz_bounded_token& t) {
+  parz_gpu_bnd_lane_walk(codes, l, b.use_runs, [&](const parz_bounded_token& t) {
     for (int part = 0; part < 2; part++) {
       const unsigned nb = part ? t.extra_bits : b.len[t.sym];
       const uint64_t v = part ? t.extra : b.code[t.sym];
