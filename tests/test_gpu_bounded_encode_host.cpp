@@ -363,8 +363,8 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
       sums[k] += parz_checksum_lane((const unsigned char*)payload.data(), begin, end, lane, 256);
   }
   out.assign(size, 0xA5);
-  rc = parz_gpu_bnd_head(&fin, seg_bits.data(), pos.data(), bits.data(), codec_data.data(),
-                         sums.data(), out.data(), head, err);
+  rc = parz_gpu_whole_head(&fin, seg_bits.data(), pos.data(), bits.data(), codec_data.data(),
+                           sums.data(), out.data(), head, err);
   memcpy(out.data() + head, payload.data(), fin.payload_bytes);
   parz_bounded_coded_free(&coded);
   return rc;

@@ -16,7 +16,10 @@
 
 #include "bounded_encode.cuh"
 #include "bounded_gpu.h"
+#include "checksum.cuh"
+#include "encode_whole.h"
 #include "gpu_codecs.h"
+#include "whole_memory.h"
 
 #define THREADS 256u
 /* Values per thread of the holes' compaction. */
@@ -315,80 +318,17 @@ static seg_launch seg_launch_of(const parz_gpu_bnd& b, K kernel, cudaError_t* e)
   return g;
 }
 
-/* A CTA per checksummed partition: its lanes' shares summed (payload_checksum.h). */
-__global__ void sums_kernel(const unsigned char* payload, unsigned long long nsums,
-                            unsigned long long per, unsigned long long payload_bytes,
-                            const unsigned long long* seg_at, unsigned long long* sums) {
-  __shared__ unsigned long long part[THREADS / 32];
-  unsigned long long begin, end;
-  parz_gpu_bnd_partition(blockIdx.x, nsums, per, payload_bytes, seg_at, &begin, &end);
-  unsigned long long v = parz_checksum_lane(payload, begin, end, threadIdx.x, blockDim.x);
-  for (unsigned d = 16; d > 0; d >>= 1)
-    v += __shfl_down_sync(0xffffffffu, v, d);
-  if ((threadIdx.x & 31u) == 0)
-    part[threadIdx.x / 32] = v;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    unsigned long long t = 0;
-    for (unsigned w = 0; w < blockDim.x / 32; w++)
-      t += part[w];
-    sums[blockIdx.x] = t;
-  }
-}
-
 /* ---------------- the driver ---------------- */
 
 namespace {
 
-/* Device memory of one call (or chunk), from the stream's allocator, freed in stream order. */
-struct call_memory {
-  cudaStream_t st;
-  std::vector<void*> dev;
-  cudaError_t e = cudaSuccess;
-  explicit call_memory(cudaStream_t s) : st(s) {}
-  ~call_memory() {
-    for (void* p : dev)
-      cudaFreeAsync(p, st);
-  }
-  template <typename T>
-  T* device(size_t count) {
-    void* p = NULL;
-    if (e == cudaSuccess &&
-        (e = cudaMallocAsync(&p, count ? count * sizeof(T) : 1, st)) == cudaSuccess)
-      dev.push_back(p);
-    return (T*)p;
-  }
-  template <typename T>
-  T* zeroed(size_t count) {
-    T* p = device<T>(count);
-    if (e == cudaSuccess)
-      e = cudaMemsetAsync(p, 0, count ? count * sizeof(T) : 1, st);
-    return p;
-  }
-  void release(void* p) { /* freed now, in stream order */
-    for (size_t k = 0; k < dev.size(); k++)
-      if (dev[k] == p) {
-        cudaFreeAsync(p, st);
-        dev.erase(dev.begin() + (long)k);
-        return;
-      }
-  }
-};
-
-/* A chunk once encoded, waiting for its place. */
-struct coded_chunk {
-  std::vector<unsigned char> head;
-  unsigned char* payload = NULL; /* device */
-  size_t payload_bytes = 0;
-  int stored = 0;
-};
+/* Device memory of one call (or chunk), the host's waits, a chunk waiting for its place: the
+ * whole-chunk encoders' (whole_memory.h). */
+using call_memory = parz_gpu_whole_memory;
+using coded_chunk = parz_gpu_whole_chunk;
 
 int down(call_memory& m, void* dst, const void* src, size_t bytes) {
-  if (m.e == cudaSuccess && bytes)
-    m.e = cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, m.st);
-  if (m.e == cudaSuccess)
-    m.e = cudaStreamSynchronize(m.st);
-  return m.e == cudaSuccess;
+  return parz_gpu_whole_down(m, dst, src, bytes);
 }
 
 }  // namespace
@@ -757,17 +697,23 @@ static int encode_one(parz_gpu_context* ctx, call_memory& keep, const parz_array
   const seg_launch gw = seg_launch_of(b, write_kernel, &m.e);
   if (m.e == cudaSuccess)
     write_kernel<<<gw.blocks, SEG_WARPS * 32, gw.shared, m.st>>>(b, gw.words, gw.skew);
-  if (m.e == cudaSuccess && fin.nchecksums)
-    sums_kernel<<<(unsigned)fin.nchecksums, THREADS, 0, m.st>>>(
-        (const unsigned char*)b.payload, fin.nchecksums, fin.checksum_segments, fin.payload_bytes,
-        d_at, d_sums);
+  parz_gpu_sums ps;
+  memset(&ps, 0, sizeof ps);
+  ps.offsets = d_at;
+  ps.P = fin.checksum_segments;
+  ps.count = fin.nchecksums;
+  ps.payload_end = 8ull * fin.payload_bytes;
+  if (m.e == cudaSuccess && fin.nchecksums &&
+      (rc = parz_gpu_enqueue_sums(ctx, &ps, (const unsigned char*)b.payload, 0, fin.nchecksums,
+                                  d_sums, m.st, err)) != PARZ_OK)
+    return rc;
   std::vector<uint64_t> sums((size_t)fin.nchecksums);
   if (!down(m, sums.data(), d_sums, sums.size() * sizeof(uint64_t)))
     return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the payload");
   c->payload = (unsigned char*)b.payload;
   c->head.resize(head);
-  return parz_gpu_bnd_head(&fin, seg_bits.data(), h_pos.data(), h_bits.data(), codec_data.data(),
-                           sums.data(), c->head.data(), head, err);
+  return parz_gpu_whole_head(&fin, seg_bits.data(), h_pos.data(), h_bits.data(), codec_data.data(),
+                             sums.data(), c->head.data(), head, err);
 }
 
 int parz_gpu_bounded_encode_chunks(parz_gpu_context* ctx, size_t n, const parz_array* arrays,
@@ -796,28 +742,6 @@ int parz_gpu_bounded_encode_chunks(parz_gpu_context* ctx, size_t n, const parz_a
       return rc;
     }
   }
-  std::vector<void*> d_chunks(n);
-  if ((rc = place(place_arg, n, written, d_chunks.data(), failed, err)) != PARZ_OK)
-    return rc;
-  for (size_t i = 0; i < n && m.e == cudaSuccess; i++) {
-    const coded_chunk& c = chunks[i];
-    if (c.stored) {
-      if ((rc = parz_gpu_store_chunk(&arrays[i], d_data[i], cfg, d_chunks[i], st, err)) !=
-          PARZ_OK) {
-        if (failed)
-          *failed = i;
-        return rc;
-      }
-      continue;
-    }
-    m.e = cudaMemcpyAsync(d_chunks[i], c.head.data(), c.head.size(), cudaMemcpyHostToDevice, st);
-    if (m.e == cudaSuccess)
-      m.e = cudaMemcpyAsync((unsigned char*)d_chunks[i] + c.head.size(), c.payload, c.payload_bytes,
-                            cudaMemcpyDeviceToDevice, st);
-  }
-  if (m.e == cudaSuccess)
-    m.e = cudaStreamSynchronize(st);
-  if (m.e != cudaSuccess)
-    return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: writing the chunks");
-  return PARZ_OK;
+  return parz_gpu_whole_place(n, arrays, d_data, cfg, chunks, written, place, place_arg, st, failed,
+                              err);
 }

@@ -44,6 +44,7 @@
 #include "bounded_codec.h"
 #include "bounded_forward.h"
 #include "codecs.h"
+#include "encode_whole.h"
 #include "exceptions.h"
 #include "payload_checksum.h"
 #include "stored.h"
@@ -524,17 +525,8 @@ static inline int parz_gpu_bnd_settle(const parz_gpu_bnd_plan* p, const parz_chu
                                       unsigned long long bits, unsigned long long nexc,
                                       size_t codec_data_bytes, parz_chunk_view* fin, size_t* head,
                                       size_t* size, int* stored, parz_error* err) {
-  int rc = parz_chunk_settle(fin, &p->a, cfg, bits, nexc, 0, 2, err);
-  if (rc != PARZ_OK)
-    return rc;
-  memcpy(fin->codec_params, p->v.codec_params, PARZ_CODEC_PARAM_BYTES);
-  fin->codec_data_bytes = codec_data_bytes;
-  *head = parz_chunk_head_bytes(fin);
-  *size = *head + fin->payload_bytes;
-  *stored = cfg->stored == PARZ_STORED_WHEN_SMALLER && *size > parz_stored_bytes(&p->a, cfg);
-  if (*stored)
-    *size = parz_stored_bytes(&p->a, cfg);
-  return PARZ_OK;
+  return parz_gpu_whole_settle(&p->a, &p->v, cfg, bits, nexc, codec_data_bytes, 2, fin, head, size,
+                               stored, err);
 }
 
 /* The bit range [*begin, *end) of checksummed partition k of nsums, per segments each, of a
@@ -546,34 +538,6 @@ PARZ_HD void parz_gpu_bnd_partition(unsigned long long k, unsigned long long nsu
                                     unsigned long long* end) {
   *begin = seg_at[k * per];
   *end = k + 1 == nsums ? 8ull * payload_bytes : seg_at[(k + 1) * per];
-}
-
-/* The head (head bytes) of fin: header, directory, table from the segments' bits, exception
- * records (pos and bits, nexc of them, in order), codec data, payload checksums (sums), and the
- * header's CRC-32C. */
-static inline int parz_gpu_bnd_head(const parz_chunk_view* fin, const unsigned long long* seg_bits,
-                                    const unsigned long long* pos, const uint64_t* bits,
-                                    const unsigned char* codec_data, const uint64_t* sums,
-                                    unsigned char* head, size_t head_bytes, parz_error* err) {
-  parz_chunk_offsets o;
-  std::vector<uint32_t> lens((size_t)fin->nsegments);
-  for (size_t k = 0; k < lens.size(); k++)
-    lens[k] = seg_bits[k] > UINT32_MAX ? UINT32_MAX : (uint32_t)seg_bits[k];
-  memset(head, 0, head_bytes);
-  parz_chunk_section_offsets(fin, &o);
-  parz_chunk_header_write(fin, head);
-  int rc = parz_table_write(fin, lens.data(), 1, fin->nsegments, head + o.table, err);
-  if (rc != PARZ_OK)
-    return rc;
-  for (uint64_t e = 0; e < fin->nexceptions; e++) {
-    parz_store64(head + o.exceptions + e * PARZ_EXCEPTION_BYTES, pos[e]);
-    parz_store64(head + o.exceptions + e * PARZ_EXCEPTION_BYTES + 8, bits[e]);
-  }
-  memcpy(head + o.codec_data, codec_data, (size_t)fin->codec_data_bytes);
-  for (uint64_t k = 0; k < fin->nchecksums; k++)
-    parz_store64(head + o.checksums + 8 * k, sums[k]);
-  parz_chunk_header_seal(head, head_bytes);
-  return PARZ_OK;
 }
 
 #endif
