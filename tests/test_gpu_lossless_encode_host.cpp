@@ -21,54 +21,85 @@
 #include "payload_checksum.h"
 #include "real_arrays.h"
 
-/* segment_kernel's lanes, one after the other between its __syncwarp()s; its warp's scan over
- * the runs' bytes as a running sum. */
+/* segment_kernel's threads, one after the other between its __syncthreads(), some in reverse
+ * (their order must not matter); its thread 0's steps as they are. */
 static void segment(const parz_gpu_ll& L, unsigned long long s) {
-  static parz_gpu_ll_warp W;
-  const unsigned w = L.g.w;
-  unsigned long long first;
+  static parz_gpu_ll_seg W;
+  const unsigned T = PARZ_GPU_LL_THREADS, w = L.g.w;
+  unsigned long long first, total = 0;
   size_t n;
   parz_gpu_ll_segment(L, s, &first, &n);
   const uint64_t* z = L.z + first;
   uint8_t* dst = L.slots + s * L.slot;
-  const size_t raw = parz_ll_raw_bytes(n, w);
-  for (unsigned lane = 0; lane < PARZ_GPU_LL_LANES; lane++)
-    parz_gpu_ll_clear(&W, lane);
-  /* lanes count in reverse: the counts may not depend on the lanes' order */
-  for (unsigned lane = PARZ_GPU_LL_LANES; lane-- > 0;)
-    parz_gpu_ll_count(&W, z, n, lane);
-  for (unsigned lane = 0; lane < PARZ_GPU_LL_LANES; lane++)
-    parz_gpu_ll_lane_code(&W, w, lane);
+  const size_t raw = parz_ll_raw_bytes(n, w), np = parz_gpu_ll_pieces(n);
+  const int runs = parz_ll_runs_of(n);
+  int as_raw = 1;
+  for (unsigned t = 0; t < T; t++)
+    parz_gpu_ll_clear(&W, t, T);
+  for (size_t i = n; i-- > 0;)
+    (&W.freq[0][0])[parz_gpu_ll_key(z, i, runs)]++;
+  for (unsigned q = parz_ll_contexts(w, PARZ_LL_CODER_CONTEXT) + 1; q-- > 0;)
+    parz_gpu_ll_code(&W, w, q);
   const unsigned coder = parz_gpu_ll_coder(&W, w, n);
   const int pick = coder == PARZ_LL_CODER_CONTEXT;
-  size_t bytes = raw;
-  int as_raw = coder == PARZ_LL_CODER_RAW;
-  if (!as_raw && !parz_ll_runs_of(n)) {
-    bytes = parz_ll_code_single(dst, raw, z, n, w, coder, W.len[pick], W.code[pick]);
-  } else if (!as_raw) {
-    const size_t m = parz_ll_run_count(n), lengths_end = parz_ll_runs_lengths_end(w, coder);
-    std::vector<size_t> at(m + 1);
-    at[0] = parz_ll_runs_start(lengths_end, n);
-    int zero = 0;
-    for (size_t r = 0; r < m; r++) {
-      at[r + 1] = at[r] + parz_gpu_ll_run_size(z, n, r, pick, W.len[pick]);
-      zero |= at[r + 1] == at[r];
+  if (coder != PARZ_LL_CODER_RAW) {
+    for (size_t p = np; p-- > 0;)
+      W.piece[p] = parz_gpu_ll_piece_bits(z, n, p, runs, pick, W.len[pick], &W.nonzero[p]);
+    const size_t per = PARZ_LL_RUN / PARZ_GPU_LL_PIECE, m = runs ? parz_ll_run_count(n) : 1;
+    for (size_t r = m; r-- > 0;) {
+      const size_t p1 = runs && (r + 1) * per < np ? (r + 1) * per : np;
+      int zero;
+      const uint64_t bits = parz_gpu_ll_run_offsets(&W, runs ? r * per : 0, p1, &zero);
+      W.run_at[r + 1] = (uint32_t)(!runs ? bits : zero ? 0 : (bits + 7) / 8);
     }
-    as_raw = at[m] >= raw;
+    if (runs) {
+      const size_t lengths_end = parz_ll_runs_lengths_end(w, coder);
+      int zero = 0;
+      W.run_at[0] = (uint32_t)parz_ll_runs_start(lengths_end, n);
+      for (size_t r = 0; r < m; r++) {
+        zero |= W.run_at[r + 1] == 0;
+        W.run_at[r + 1] += W.run_at[r];
+      }
+      total = W.run_at[m];
+      as_raw = total >= raw;
+      if (!as_raw) {
+        memset(dst, 0, (size_t)W.run_at[0]);
+        parz_ll_runs_head(dst, W.run_at[0], coder, W.len[pick], w);
+        if (zero)
+          dst[0] = PARZ_LL_CODER_ZERO_RUNS;
+      }
+    } else {
+      const uint64_t at = 8 + parz_ll_lengths_bits(w, coder);
+      total = (at + W.run_at[1] + 7) / 8;
+      as_raw = 0;
+      W.run_at[0] = (uint32_t)at;
+    }
     if (!as_raw) {
-      parz_ll_runs_head(dst, raw, coder, W.len[pick], w);
-      if (zero)
-        dst[0] = PARZ_LL_CODER_ZERO_RUNS;
-      for (size_t r = m; r-- > 0;) /* lanes write side by side: last first here */
-        parz_gpu_ll_run_write(dst, z, n, r, m, at[r], at[r + 1] - at[r], lengths_end, pick,
-                              W.len[pick], W.code[pick]);
-      bytes = at[m];
+      /* the slot holds other bytes before: the kernel's zeros must be all the ORs find */
+      const size_t from = runs ? ((size_t)W.run_at[0] + 3) / 4 : 0, to = ((size_t)total + 3) / 4;
+      for (size_t k = from; k < to; k++)
+        memset(dst + 4 * k, 0, 4);
+      for (unsigned t = 0; runs && t < 4; t++)
+        if ((size_t)W.run_at[0] + t < 4 * from)
+          dst[W.run_at[0] + t] = 0;
+      if (!runs)
+        parz_gpu_ll_single_head(dst, raw, w, coder, W.len[pick]);
+      for (size_t p = np; p-- > 0;) {
+        const size_t r = runs ? p / per : 0;
+        if (!runs || W.run_at[r + 1] > W.run_at[r])
+          parz_gpu_ll_piece_write(
+              dst, 8ull * (runs ? W.run_at[r] : 0) + (runs ? 0 : W.run_at[0]) + W.piece[p], z, n, p,
+              runs, pick, W.len[pick], W.code[pick]);
+      }
+      for (size_t r = 0; runs && r + 1 < m; r++)
+        parz_ll_run_length_put(dst, parz_ll_runs_lengths_end(w, coder), r,
+                               W.run_at[r + 1] - W.run_at[r]);
     }
   }
   if (as_raw)
-    for (unsigned lane = 0; lane < PARZ_GPU_LL_LANES; lane++)
-      parz_gpu_ll_raw(dst, z, n, w, lane);
-  L.seg_bytes[s] = as_raw ? raw : bytes;
+    for (unsigned t = 0; t < T; t++)
+      parz_gpu_ll_raw(dst, z, n, w, t, T);
+  L.seg_bytes[s] = as_raw ? raw : total;
 }
 
 /* The GPU encoder's steps one thread after another into out; *stored set for a chunk the

@@ -45,11 +45,12 @@ __global__ void residual_kernel(parz_gpu_ll L) {
     parz_gpu_ll_residual(L, i);
 }
 
-/* A warp per segment (a CTA of one warp): its bytes into its slot, their count into seg_bytes. */
-__global__ void __launch_bounds__(PARZ_GPU_LL_LANES) segment_kernel(parz_gpu_ll L) {
-  __shared__ parz_gpu_ll_warp W;
-  __shared__ unsigned long long run_at[PARZ_GPU_LL_RUNS_MAX + 1];
-  const unsigned lane = threadIdx.x;
+/* A CTA per segment: its bytes into its slot, their count into seg_bytes. */
+__global__ void __launch_bounds__(PARZ_GPU_LL_THREADS) segment_kernel(parz_gpu_ll L) {
+  __shared__ parz_gpu_ll_seg W;
+  __shared__ unsigned long long total; /* the coded segment's bytes */
+  __shared__ int as_raw;
+  const unsigned t = threadIdx.x, T = PARZ_GPU_LL_THREADS, lane = t & 31u;
   const unsigned long long s = blockIdx.x;
   const unsigned w = L.g.w;
   unsigned long long first;
@@ -57,63 +58,96 @@ __global__ void __launch_bounds__(PARZ_GPU_LL_LANES) segment_kernel(parz_gpu_ll 
   parz_gpu_ll_segment(L, s, &first, &n);
   const uint64_t* z = L.z + first;
   uint8_t* dst = L.slots + s * L.slot;
-  const size_t raw = parz_ll_raw_bytes(n, w);
-  parz_gpu_ll_clear(&W, lane);
-  __syncwarp();
-  parz_gpu_ll_count(&W, z, n, lane);
-  __syncwarp();
-  parz_gpu_ll_lane_code(&W, w, lane);
-  __syncwarp();
+  const size_t raw = parz_ll_raw_bytes(n, w), np = parz_gpu_ll_pieces(n);
+  const int runs = parz_ll_runs_of(n);
+  parz_gpu_ll_clear(&W, t, T);
+  __syncthreads();
+  /* the counts: lanes of one key add once, with their number */
+  for (size_t i0 = 0; i0 < n; i0 += T) {
+    const size_t i = i0 + t;
+    const unsigned key = i < n ? parz_gpu_ll_key(z, i, runs) : ~0u;
+    const unsigned same = __match_any_sync(0xffffffffu, key);
+    if (i < n && lane == (unsigned)__ffs(same) - 1)
+      atomicAdd(&W.freq[0][0] + key, (unsigned)__popc(same));
+  }
+  __syncthreads();
+  /* the codes, a thread each, spread over the warps */
+  for (unsigned q = 0; q <= parz_ll_contexts(w, PARZ_LL_CODER_CONTEXT); q++)
+    if (t == (q % (T / 32)) * 32 + q / (T / 32))
+      parz_gpu_ll_code(&W, w, q);
+  __syncthreads();
   const unsigned coder = parz_gpu_ll_coder(&W, w, n);
   const int pick = coder == PARZ_LL_CODER_CONTEXT;
-  size_t bytes = raw; /* lane 0's */
-  int as_raw = coder == PARZ_LL_CODER_RAW;
-  if (!as_raw && !parz_ll_runs_of(n)) {
-    if (lane == 0)
-      bytes = parz_ll_code_single(dst, raw, z, n, w, coder, W.len[pick], W.code[pick]);
-  } else if (!as_raw) {
-    /* coder 3 (4 with a run of zero residuals): each lane's runs' bytes, their places by a scan
-     * over the lanes, round by round */
-    const size_t m = parz_ll_run_count(n), lengths_end = parz_ll_runs_lengths_end(w, coder);
-    unsigned long long base = parz_ll_runs_start(lengths_end, n);
-    int zero = 0; /* a run of zero residuals: coder 4 */
-    for (size_t r0 = 0; r0 < m; r0 += PARZ_GPU_LL_LANES) {
-      const size_t r = r0 + lane;
-      const unsigned long long b = r < m ? parz_gpu_ll_run_size(z, n, r, pick, W.len[pick]) : 0;
-      zero |= __any_sync(0xffffffffu, r < m && b == 0);
-      unsigned long long sum = b;
-      for (unsigned d = 1; d < PARZ_GPU_LL_LANES; d <<= 1) {
-        const unsigned long long y = __shfl_up_sync(0xffffffffu, sum, d);
-        if (lane >= d)
-          sum += y;
-      }
-      if (r < m)
-        run_at[r] = base + sum - b;
-      base += __shfl_sync(0xffffffffu, sum, PARZ_GPU_LL_LANES - 1);
+  if (coder != PARZ_LL_CODER_RAW) {
+    for (size_t p = t; p < np; p += T)
+      W.piece[p] = parz_gpu_ll_piece_bits(z, n, p, runs, pick, W.len[pick], &W.nonzero[p]);
+    __syncthreads();
+    /* each run's bits into its pieces' offsets and its bytes; then the runs' places */
+    const size_t per = PARZ_LL_RUN / PARZ_GPU_LL_PIECE, m = runs ? parz_ll_run_count(n) : 1;
+    for (size_t r = t; r < m; r += T) {
+      const size_t p1 = runs && (r + 1) * per < np ? (r + 1) * per : np;
+      int zero;
+      const uint64_t bits = parz_gpu_ll_run_offsets(&W, runs ? r * per : 0, p1, &zero);
+      W.run_at[r + 1] = (uint32_t)(!runs ? bits : zero ? 0 : (bits + 7) / 8);
     }
-    if (lane == 0)
-      run_at[m] = base;
-    __syncwarp();
-    /* the CPU writes the raw coder where the runs reach the raw size */
-    as_raw = base >= raw;
+    __syncthreads();
+    if (t == 0) {
+      if (runs) {
+        const size_t lengths_end = parz_ll_runs_lengths_end(w, coder);
+        int zero = 0;
+        W.run_at[0] = (uint32_t)parz_ll_runs_start(lengths_end, n);
+        for (size_t r = 0; r < m; r++) {
+          zero |= W.run_at[r + 1] == 0;
+          W.run_at[r + 1] += W.run_at[r];
+        }
+        total = W.run_at[m];
+        as_raw = total >= raw;
+        if (!as_raw) {
+          memset(dst, 0, (size_t)W.run_at[0]);
+          parz_ll_runs_head(dst, W.run_at[0], coder, W.len[pick], w);
+          if (zero)
+            dst[0] = PARZ_LL_CODER_ZERO_RUNS;
+        }
+      } else {
+        /* the residuals right after the lengths, in the same stream */
+        const uint64_t at = 8 + parz_ll_lengths_bits(w, coder);
+        total = (at + W.run_at[1] + 7) / 8;
+        as_raw = 0;
+        W.run_at[0] = (uint32_t)at;
+      }
+    }
+    __syncthreads();
     if (!as_raw) {
-      if (lane == 0) {
-        parz_ll_runs_head(dst, raw, coder, W.len[pick], w);
-        if (zero)
-          dst[0] = PARZ_LL_CODER_ZERO_RUNS;
+      /* the words the pieces' bits are ORed into, zeros first (the head's bytes are written) */
+      const size_t from = runs ? ((size_t)W.run_at[0] + 3) / 4 : 0, to = ((size_t)total + 3) / 4;
+      for (size_t k = from + t; k < to; k += T)
+        memset(dst + 4 * k, 0, 4);
+      if (runs && t < 4 && (size_t)W.run_at[0] + t < 4 * from)
+        dst[W.run_at[0] + t] = 0;
+      __syncthreads();
+      if (!runs && t == 0)
+        parz_gpu_ll_single_head(dst, raw, w, coder, W.len[pick]);
+      __syncthreads();
+      for (size_t p = t; p < np; p += T) {
+        const size_t r = runs ? p / per : 0;
+        if (!runs || W.run_at[r + 1] > W.run_at[r])
+          parz_gpu_ll_piece_write(
+              dst, 8ull * (runs ? W.run_at[r] : 0) + (runs ? 0 : W.run_at[0]) + W.piece[p], z, n, p,
+              runs, pick, W.len[pick], W.code[pick]);
       }
-      __syncwarp();
-      for (size_t r = lane; r < m; r += PARZ_GPU_LL_LANES)
-        parz_gpu_ll_run_write(dst, z, n, r, m, (size_t)run_at[r],
-                              (size_t)(run_at[r + 1] - run_at[r]), lengths_end, pick, W.len[pick],
-                              W.code[pick]);
-      bytes = (size_t)base;
+      __syncthreads();
+      for (size_t r = t; runs && r + 1 < m; r += T)
+        parz_ll_run_length_put(dst, parz_ll_runs_lengths_end(w, coder), r,
+                               W.run_at[r + 1] - W.run_at[r]);
     }
+  } else if (t == 0) {
+    as_raw = 1;
   }
+  __syncthreads();
   if (as_raw)
-    parz_gpu_ll_raw(dst, z, n, w, lane);
-  if (lane == 0)
-    L.seg_bytes[s] = as_raw ? raw : bytes;
+    parz_gpu_ll_raw(dst, z, n, w, t, T);
+  if (t == 0)
+    L.seg_bytes[s] = as_raw ? raw : total;
 }
 
 /* A CTA per segment copies its slot to its place in the payload. */
@@ -191,7 +225,7 @@ static int encode_one(parz_gpu_context* ctx, parz_gpu_whole_memory& keep, parz_g
   if (m.e == cudaSuccess)
     residual_kernel<<<blocks_for(L.n, THREADS), THREADS, 0, m.st>>>(L);
   if (m.e == cudaSuccess)
-    segment_kernel<<<(unsigned)L.nseg, PARZ_GPU_LL_LANES, 0, m.st>>>(L);
+    segment_kernel<<<(unsigned)L.nseg, PARZ_GPU_LL_THREADS, 0, m.st>>>(L);
   if (m.e == cudaSuccess)
     m.e = cudaGetLastError();
   std::vector<unsigned long long> seg_bytes((size_t)L.nseg), seg_bits((size_t)L.nseg);

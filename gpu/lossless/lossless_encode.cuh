@@ -13,16 +13,18 @@
  *   residuals  a thread per value: its transformed integer less its Lorenzo prediction inside its
  *              block, zigzagged, at its place in block order (each block's first residual
  *              counted on the host); the values are read through the array's strides;
- *   segments   a warp per segment: its lanes count the residuals' bit lengths per context into
- *              the warp's shared counts; a lane per context (and one more for the single code)
- *              builds its code (the CPU's builder, parz_huff_small_lengths) and sums its bits;
- *              every lane takes the CPU's choice; raw segments are written a residual per lane,
- *              a segment of one run by lane 0, and coder 3's runs a lane each: their bytes first
- *              (none for a run of zero residuals, which makes the segment coder 4's), their
- *              places by a scan over the lanes, then each run written at its place, the head
- *              by lane 0; all into the segment's slot of its raw size;
+ *   segments   a CTA per segment: its threads count the residuals' bit lengths per context into
+ *              its shared counts (the lanes of a warp with one key adding once); a thread per
+ *              code (coder 2's contexts, coder 1's single code) builds it (the CPU's builder,
+ *              parz_huff_small_lengths) and sums its bits; every thread takes the CPU's choice;
+ *              raw segments are written a residual per thread; otherwise each thread takes
+ *              pieces of 64 residuals: their bits first, then per run (coder 3; a run of zero
+ *              residuals takes none and makes the segment coder 4's) or for the segment of one
+ *              run their offsets, the runs' places by thread 0 with the head, and each piece's
+ *              bits ORed into zeroed words at its place; all into the segment's slot of its raw
+ *              size;
  *   payload    on the host the segments' running sum, the layout (parz_chunk_settle) and the
- *              chunk's size; a warp per segment copies its slot to its place;
+ *              chunk's size; a CTA per segment copies its slot to its place;
  *   sums       the frame's payload sums (gpu/checksum.cu, parz_gpu_enqueue_sums);
  *   head       on the host, with the frame's functions (gpu/encode_whole.h).
  * What this encoder does not do is refused with PARZ_ERR_UNSUPPORTED, naming it, before any
@@ -53,10 +55,14 @@
 #define PARZ_GPU_LL_OR(p, v) (*(p) |= (v))
 #endif
 
-/* Lanes of a segment's warp. */
-#define PARZ_GPU_LL_LANES 32u
-/* Coder 3's runs a segment may have: segments of up to 32 blocks. */
+/* Threads of a segment's CTA. */
+#define PARZ_GPU_LL_THREADS 256u
+/* Residuals per piece, a thread's share of a segment's sizes and writing: coder 3's runs are
+ * whole pieces. */
+#define PARZ_GPU_LL_PIECE 64u
+/* Coder 3's runs a segment may have (segments of up to 32 blocks), and its pieces. */
 #define PARZ_GPU_LL_RUNS_MAX 256u
+#define PARZ_GPU_LL_PIECES_MAX (PARZ_GPU_LL_RUNS_MAX * (PARZ_LL_RUN / PARZ_GPU_LL_PIECE))
 /* Values of the transform's probe on the host (parz_ll_choose_transform's). */
 #define PARZ_GPU_LL_PROBE 256u
 
@@ -78,23 +84,30 @@ struct parz_gpu_ll {
   unsigned char* payload;             /* zero before the payload step */
 };
 
-/* A segment's warp's shared state: its counts per context, both coders' codes, each context's
- * bits. */
-struct parz_gpu_ll_warp {
+/* A segment's CTA's shared state: its counts per context, both coders' codes, each code's bits,
+ * its pieces' bits (then offsets) and whether each holds a residual other than 0, its runs'
+ * places (bytes). */
+struct parz_gpu_ll_seg {
   uint32_t freq[PARZ_LL_CONTEXTS][65];
   uint8_t len[2][PARZ_LL_CONTEXTS][65];
   uint32_t code[2][PARZ_LL_CONTEXTS][65];
   uint64_t bits[PARZ_LL_CONTEXTS + 1]; /* coder 2's contexts, then coder 1's code */
+  uint32_t piece[PARZ_GPU_LL_PIECES_MAX];
+  uint8_t nonzero[PARZ_GPU_LL_PIECES_MAX];
+  uint32_t run_at[PARZ_GPU_LL_RUNS_MAX + 1];
 };
 
 /* ---------------- per thread: the transform's check, the residuals ---------------- */
 
-/* Value i's coordinates (C order) in g's dimensions into x; its elements from L.src. */
+/* Value i's coordinates (C order) in g's dimensions into x; its elements from L.src. A chunk
+ * holds fewer than 2^32 values (parz_gpu_ll_plan_of), so that 32-bit divisions do. */
 PARZ_HD ptrdiff_t parz_gpu_ll_place(const parz_gpu_ll& L, unsigned long long i, size_t x[4]) {
   ptrdiff_t at = 0;
+  uint32_t r = (uint32_t)i;
   for (int k = 3; k >= 0; k--) {
-    x[k] = (size_t)(i % L.g.n[k]);
-    i /= L.g.n[k];
+    const uint32_t e = (uint32_t)L.g.n[k];
+    x[k] = r % e;
+    r /= e;
     at += (ptrdiff_t)x[k] * L.st[k];
   }
   return at;
@@ -133,16 +146,16 @@ PARZ_HD void parz_gpu_ll_residual(const parz_gpu_ll& L, unsigned long long i) {
   unsigned long long b = 0, j = 0;
   parz_gpu_ll_place(L, i, x);
   for (int k = 0; k < 4; k++) {
-    const size_t c = x[k] / g.side[k];
-    const size_t e = g.n[k] - c * g.side[k] < g.side[k] ? g.n[k] - c * g.side[k] : g.side[k];
+    const uint32_t side = (uint32_t)g.side[k], c = (uint32_t)x[k] / side;
+    const size_t e = g.n[k] - (size_t)c * side < side ? g.n[k] - (size_t)c * side : side;
     b = b * g.grid[k] + c;
-    o[k] = c * g.side[k];
+    o[k] = (size_t)c * side;
     j = j * e + (x[k] - o[k]);
   }
   L.z[L.block_at[b] + j] = parz_ll_residual_at(&g, L.src, L.st, L.transform, L.scale, o, x);
 }
 
-/* ---------------- per segment: a warp's lanes ---------------- */
+/* ---------------- per segment: a CTA's threads ---------------- */
 
 /* Segment s's residuals: the first one's place and their count. */
 PARZ_HD void parz_gpu_ll_segment(const parz_gpu_ll& L, unsigned long long s, unsigned long long* at,
@@ -152,44 +165,42 @@ PARZ_HD void parz_gpu_ll_segment(const parz_gpu_ll& L, unsigned long long s, uns
   *n = (size_t)(L.block_at[b1] - L.block_at[b0]);
 }
 
-/* Lane `lane` clears its share of the warp's counts. */
-PARZ_HD void parz_gpu_ll_clear(parz_gpu_ll_warp* W, unsigned lane) {
-  for (unsigned e = lane; e < PARZ_LL_CONTEXTS * 65u; e += PARZ_GPU_LL_LANES)
+/* Thread t of T clears its share of the counts. */
+PARZ_HD void parz_gpu_ll_clear(parz_gpu_ll_seg* W, unsigned t, unsigned T) {
+  for (unsigned e = t; e < PARZ_LL_CONTEXTS * 65u; e += T)
     W->freq[e / 65][e % 65] = 0;
 }
 
-/* Lane `lane` counts every 32nd residual of z[0..n) into the warp's counts, in the context each
- * takes (parz_ll_context_at). */
-PARZ_HD void parz_gpu_ll_count(parz_gpu_ll_warp* W, const uint64_t* z, size_t n, unsigned lane) {
-  const int runs = parz_ll_runs_of(n);
-  for (size_t i = lane; i < n; i += PARZ_GPU_LL_LANES)
-    PARZ_GPU_LL_ADD(&W->freq[parz_ll_context_at(z, i, runs)][parz_bitlen64(z[i])], 1u);
+/* Residual i's place in the counts: its context (parz_ll_context_at) times 65 plus its bit
+ * length. */
+PARZ_HD unsigned parz_gpu_ll_key(const uint64_t* z, size_t i, int runs) {
+  return parz_ll_context_at(z, i, runs) * 65u + parz_bitlen64(z[i]);
 }
 
-/* Lane `lane`'s code: context `lane` of coder 2 for lanes below its contexts, coder 1's single
- * code (the contexts' counts summed) for the lane after them; its bits into W->bits. */
-PARZ_HD void parz_gpu_ll_lane_code(parz_gpu_ll_warp* W, unsigned w, unsigned lane) {
+/* Code q's thread's work: context q of coder 2 for q below its contexts, coder 1's single code
+ * (the contexts' counts summed) for q = its contexts; its bits into W->bits. */
+PARZ_HD void parz_gpu_ll_code(parz_gpu_ll_seg* W, unsigned w, unsigned q) {
   const unsigned nc = parz_ll_contexts(w, PARZ_LL_CODER_CONTEXT);
   uint64_t f[65];
-  if (lane > nc)
+  if (q > nc)
     return;
   for (unsigned k = 0; k <= w; k++) {
     uint64_t c = 0;
-    if (lane < nc)
-      c = W->freq[lane][k];
+    if (q < nc)
+      c = W->freq[q][k];
     else
       for (unsigned x = 0; x < nc; x++)
         c += W->freq[x][k];
     f[k] = c;
   }
-  if (lane < nc)
-    W->bits[lane] = parz_ll_plan_context(f, w, W->len[1][lane], W->code[1][lane]);
+  if (q < nc)
+    W->bits[q] = parz_ll_plan_context(f, w, W->len[1][q], W->code[1][q]);
   else
     W->bits[nc] = parz_ll_plan_context(f, w, W->len[0][0], W->code[0][0]);
 }
 
-/* The segment's coder from the warp's bits (parz_ll_code_residuals's choice). */
-PARZ_HD unsigned parz_gpu_ll_coder(const parz_gpu_ll_warp* W, unsigned w, size_t n) {
+/* The segment's coder from the codes' bits (parz_ll_code_residuals's choice). */
+PARZ_HD unsigned parz_gpu_ll_coder(const parz_gpu_ll_seg* W, unsigned w, size_t n) {
   const unsigned nc = parz_ll_contexts(w, PARZ_LL_CODER_CONTEXT);
   uint64_t two = parz_ll_lengths_bits(w, PARZ_LL_CODER_CONTEXT);
   for (unsigned c = 0; c < nc; c++)
@@ -198,46 +209,128 @@ PARZ_HD unsigned parz_gpu_ll_coder(const parz_gpu_ll_warp* W, unsigned w, size_t
                       parz_ll_raw_bytes(n, w));
 }
 
-/* Lane `lane`'s residuals of a raw segment (and, lane 0, its coder byte) into dst. */
-PARZ_HD void parz_gpu_ll_raw(uint8_t* dst, const uint64_t* z, size_t n, unsigned w, unsigned lane) {
-  if (lane == 0)
+/* Thread t of T's residuals of a raw segment (and, thread 0, its coder byte) into dst. */
+PARZ_HD void parz_gpu_ll_raw(uint8_t* dst, const uint64_t* z, size_t n, unsigned w, unsigned t,
+                             unsigned T) {
+  if (t == 0)
     dst[0] = PARZ_LL_CODER_RAW;
-  for (size_t i = lane; i < n; i += PARZ_GPU_LL_LANES)
+  for (size_t i = t; i < n; i += T)
     parz_ll_raw_put(dst + 1, i, z[i], w);
 }
 
-/* Coder 3: run r's residuals (of a segment of n) and their count. */
-PARZ_HD const uint64_t* parz_gpu_ll_run(const uint64_t* z, size_t n, size_t r, size_t* count) {
-  const size_t i0 = r * PARZ_LL_RUN;
-  *count = n - i0 > PARZ_LL_RUN ? PARZ_LL_RUN : n - i0;
-  return z + i0;
+/* Pieces of a segment of n residuals: PARZ_GPU_LL_PIECE residuals each, a thread's share of
+ * the sizes and the writing (coder 3's runs are whole pieces). */
+PARZ_HD size_t parz_gpu_ll_pieces(size_t n) {
+  return (n + PARZ_GPU_LL_PIECE - 1) / PARZ_GPU_LL_PIECE;
 }
 
-/* Coder 3: the bytes run r of a segment of n takes under the code, 0 for a run of zero
- * residuals (which makes the segment coder 4's). */
-PARZ_HD size_t parz_gpu_ll_run_size(const uint64_t* z, size_t n, size_t r, int contexts,
-                                    uint8_t len[][65]) {
-  size_t count;
-  const uint64_t* run = parz_gpu_ll_run(z, n, r, &count);
-  return parz_ll_all_zero(run, count) ? 0 : parz_ll_run_bytes_of(run, count, contexts, len);
-}
-
-/* Coder 3: run r (of m) written at its place [at, at + bytes) of dst (a run of zero residuals,
- * bytes 0, writes nothing), its byte length (but the last one's) after the head's end
- * (lengths_end); the writer stops at the run's end, so that lanes write their runs side by
- * side. */
-PARZ_HD void parz_gpu_ll_run_write(uint8_t* dst, const uint64_t* z, size_t n, size_t r, size_t m,
-                                   size_t at, size_t bytes, size_t lengths_end, int contexts,
-                                   uint8_t len[][65], uint32_t code[][65]) {
-  parz_bitw wr;
-  size_t count;
-  const uint64_t* run = parz_gpu_ll_run(z, n, r, &count);
-  if (bytes) {
-    parz_bitw_init(&wr, dst, at + bytes, at);
-    parz_ll_code_run(&wr, run, count, contexts, len, code);
+/* The bits piece p of a segment of n residuals (runs: coder 3's) takes under the code
+ * (contexts: coder 2's), code words and the bits below each leading one, as parz_ll_code_run
+ * writes them; *nonzero set where one of its residuals is not 0. */
+PARZ_HD uint32_t parz_gpu_ll_piece_bits(const uint64_t* z, size_t n, size_t p, int runs,
+                                        int contexts, uint8_t len[][65], uint8_t* nonzero) {
+  const size_t i0 = p * PARZ_GPU_LL_PIECE;
+  const size_t i1 = n - i0 > PARZ_GPU_LL_PIECE ? i0 + PARZ_GPU_LL_PIECE : n;
+  unsigned c = contexts ? parz_ll_context_at(z, i0, runs) : 0;
+  uint32_t bits = 0;
+  uint64_t any = 0;
+  for (size_t i = i0; i < i1; i++) {
+    const unsigned k = parz_bitlen64(z[i]);
+    bits += len[c][k] + (k >= 2 ? k - 1 : 0);
+    any |= z[i];
+    c = contexts ? parz_ll_context_of(k) : 0;
   }
-  if (r + 1 < m)
-    parz_ll_run_length_put(dst, lengths_end, r, bytes);
+  *nonzero = any != 0;
+  return bits;
+}
+
+/* Run r (or, for a segment of one run, the segment) of pieces [p0, p1): the pieces' bits
+ * (W->piece) become their offsets from the run's first bit; returns the run's bits, *zero set
+ * where its residuals are all 0 (coder 3's run then takes no bytes, and the segment is coder
+ * 4's). */
+PARZ_HD uint64_t parz_gpu_ll_run_offsets(parz_gpu_ll_seg* W, size_t p0, size_t p1, int* zero) {
+  uint64_t at = 0;
+  uint8_t any = 0;
+  for (size_t p = p0; p < p1; p++) {
+    const uint32_t b = W->piece[p];
+    W->piece[p] = (uint32_t)at;
+    at += b;
+    any |= W->nonzero[p];
+  }
+  *zero = !any;
+  return at;
+}
+
+/* A stream of bits ORed into words of zeros from bit `bit` of dst on: the pieces of a segment
+ * written side by side, each ORing the words it shares with its neighbours. */
+typedef struct {
+  uint8_t* dst;
+  size_t word;
+  uint64_t acc;
+  unsigned fill;
+} parz_gpu_ll_orw;
+
+PARZ_HD void parz_gpu_ll_or_word(uint8_t* dst, size_t word, uint32_t v) {
+#if defined(__CUDA_ARCH__)
+  atomicOr((unsigned*)(dst + 4 * word), v);
+#else
+  uint32_t x;
+  memcpy(&x, dst + 4 * word, 4);
+  x |= v;
+  memcpy(dst + 4 * word, &x, 4);
+#endif
+}
+
+PARZ_HD void parz_gpu_ll_orw_put(parz_gpu_ll_orw* o, uint64_t v, unsigned n) {
+  o->acc |= v << o->fill;
+  o->fill += n;
+  if (o->fill >= 32) {
+    parz_gpu_ll_or_word(o->dst, o->word++, (uint32_t)o->acc);
+    o->acc >>= 32;
+    o->fill -= 32;
+  }
+}
+
+/* Piece p of a segment of n residuals ORed into dst (zeros, 4-byte aligned) from bit `bit` on,
+ * its bits as parz_ll_code_run writes them. */
+PARZ_HD void parz_gpu_ll_piece_write(uint8_t* dst, uint64_t bit, const uint64_t* z, size_t n,
+                                     size_t p, int runs, int contexts, uint8_t len[][65],
+                                     uint32_t code[][65]) {
+  const size_t i0 = p * PARZ_GPU_LL_PIECE;
+  const size_t i1 = n - i0 > PARZ_GPU_LL_PIECE ? i0 + PARZ_GPU_LL_PIECE : n;
+  unsigned c = contexts ? parz_ll_context_at(z, i0, runs) : 0;
+  parz_gpu_ll_orw o;
+  o.dst = dst;
+  o.word = (size_t)(bit / 32);
+  o.acc = 0;
+  o.fill = (unsigned)(bit % 32);
+  for (size_t i = i0; i < i1; i++) {
+    const unsigned k = parz_bitlen64(z[i]), below = k >= 2 ? k - 1 : 0;
+    const uint64_t low = below ? z[i] & (((uint64_t)1 << below) - 1) : 0;
+    parz_gpu_ll_orw_put(&o, code[c][k], len[c][k]);
+    if (below > 32) {
+      parz_gpu_ll_orw_put(&o, low & 0xffffffffu, 32);
+      parz_gpu_ll_orw_put(&o, low >> 32, below - 32);
+    } else {
+      parz_gpu_ll_orw_put(&o, low, below);
+    }
+    c = contexts ? parz_ll_context_of(k) : 0;
+  }
+  if (o.fill)
+    parz_gpu_ll_or_word(dst, o.word, (uint32_t)o.acc);
+}
+
+/* A segment of one run under coder 1 or 2: its coder byte and code lengths into dst (cap
+ * bytes), the last byte padded; returns the bit where its residuals start (parz_ll_code_single
+ * writes them right after the lengths). */
+PARZ_HD uint64_t parz_gpu_ll_single_head(uint8_t* dst, size_t cap, unsigned w, unsigned coder,
+                                         uint8_t len[][65]) {
+  parz_bitw wr;
+  dst[0] = (uint8_t)coder;
+  parz_bitw_init(&wr, dst, cap, 1);
+  parz_ll_put_lengths(&wr, len, parz_ll_contexts(w, coder), w);
+  parz_bitw_finish(&wr);
+  return 8 + parz_ll_lengths_bits(w, coder);
 }
 
 /* ---------------- the host's steps ---------------- */
