@@ -52,28 +52,7 @@ static void segment(const parz_gpu_ll& L, unsigned long long s) {
       const uint64_t bits = parz_gpu_ll_run_offsets(&W, runs ? r * per : 0, p1, &zero);
       W.run_at[r + 1] = (uint32_t)(!runs ? bits : zero ? 0 : (bits + 7) / 8);
     }
-    if (runs) {
-      const size_t lengths_end = parz_ll_runs_lengths_end(w, coder);
-      int zero = 0;
-      W.run_at[0] = (uint32_t)parz_ll_runs_start(lengths_end, n);
-      for (size_t r = 0; r < m; r++) {
-        zero |= W.run_at[r + 1] == 0;
-        W.run_at[r + 1] += W.run_at[r];
-      }
-      total = W.run_at[m];
-      as_raw = total >= raw;
-      if (!as_raw) {
-        memset(dst, 0, (size_t)W.run_at[0]);
-        parz_ll_runs_head(dst, W.run_at[0], coder, W.len[pick], w);
-        if (zero)
-          dst[0] = PARZ_LL_CODER_ZERO_RUNS;
-      }
-    } else {
-      const uint64_t at = 8 + parz_ll_lengths_bits(w, coder);
-      total = (at + W.run_at[1] + 7) / 8;
-      as_raw = 0;
-      W.run_at[0] = (uint32_t)at;
-    }
+    total = parz_gpu_ll_runs_head(&W, dst, w, coder, n, &as_raw);
     if (!as_raw) {
       /* the slot holds other bytes before: the kernel's zeros must be all the ORs find */
       const size_t from = runs ? ((size_t)W.run_at[0] + 3) / 4 : 0, to = ((size_t)total + 3) / 4;

@@ -91,31 +91,8 @@ __global__ void __launch_bounds__(PARZ_GPU_LL_THREADS) segment_kernel(parz_gpu_l
       W.run_at[r + 1] = (uint32_t)(!runs ? bits : zero ? 0 : (bits + 7) / 8);
     }
     __syncthreads();
-    if (t == 0) {
-      if (runs) {
-        const size_t lengths_end = parz_ll_runs_lengths_end(w, coder);
-        int zero = 0;
-        W.run_at[0] = (uint32_t)parz_ll_runs_start(lengths_end, n);
-        for (size_t r = 0; r < m; r++) {
-          zero |= W.run_at[r + 1] == 0;
-          W.run_at[r + 1] += W.run_at[r];
-        }
-        total = W.run_at[m];
-        as_raw = total >= raw;
-        if (!as_raw) {
-          memset(dst, 0, (size_t)W.run_at[0]);
-          parz_ll_runs_head(dst, W.run_at[0], coder, W.len[pick], w);
-          if (zero)
-            dst[0] = PARZ_LL_CODER_ZERO_RUNS;
-        }
-      } else {
-        /* the residuals right after the lengths, in the same stream */
-        const uint64_t at = 8 + parz_ll_lengths_bits(w, coder);
-        total = (at + W.run_at[1] + 7) / 8;
-        as_raw = 0;
-        W.run_at[0] = (uint32_t)at;
-      }
-    }
+    if (t == 0)
+      total = parz_gpu_ll_runs_head(&W, dst, w, coder, n, &as_raw);
     __syncthreads();
     if (!as_raw) {
       /* the words the pieces' bits are ORed into, zeros first (the head's bytes are written) */

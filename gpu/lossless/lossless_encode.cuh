@@ -333,6 +333,39 @@ PARZ_HD uint64_t parz_gpu_ll_single_head(uint8_t* dst, size_t cap, unsigned w, u
   return 8 + parz_ll_lengths_bits(w, coder);
 }
 
+/* Thread 0's step once each run's bytes (or, for a segment of one run, its bits) are in
+ * W->run_at[1..]: a segment of n residuals under coder (not raw) gets its runs' places, a running
+ * sum after the head (for a segment of one run, W->run_at[0] = the bit where its residuals start)
+ * and, where coder 3's runs take fewer bytes than the raw segment, the head into dst: coder byte
+ * (4 where a run is all zero), code lengths, the run lengths' bytes zeroed. Returns the segment's
+ * coded bytes; *as_raw set where it is written raw instead. */
+PARZ_HD uint64_t parz_gpu_ll_runs_head(parz_gpu_ll_seg* W, uint8_t* dst, unsigned w, unsigned coder,
+                                       size_t n, int* as_raw) {
+  if (!parz_ll_runs_of(n)) {
+    /* the residuals right after the lengths, in the same stream */
+    const uint64_t at = 8 + parz_ll_lengths_bits(w, coder);
+    W->run_at[0] = (uint32_t)at;
+    *as_raw = 0;
+    return (at + W->run_at[1] + 7) / 8;
+  }
+  const size_t m = parz_ll_run_count(n);
+  int zero = 0;
+  W->run_at[0] = (uint32_t)parz_ll_runs_start(parz_ll_runs_lengths_end(w, coder), n);
+  for (size_t r = 0; r < m; r++) {
+    zero |= W->run_at[r + 1] == 0;
+    W->run_at[r + 1] += W->run_at[r];
+  }
+  const uint64_t total = W->run_at[m];
+  *as_raw = total >= parz_ll_raw_bytes(n, w);
+  if (!*as_raw) {
+    memset(dst, 0, (size_t)W->run_at[0]);
+    parz_ll_runs_head(dst, W->run_at[0], coder, W->len[coder == PARZ_LL_CODER_CONTEXT], w);
+    if (zero)
+      dst[0] = PARZ_LL_CODER_ZERO_RUNS;
+  }
+  return total;
+}
+
 /* ---------------- the host's steps ---------------- */
 
 /* A chunk's plan: its layout and geometry, the residuals' places. */
