@@ -11,10 +11,29 @@
 
 #include <vector>
 
+#include "codecs.h"
 #include "exceptions.h"
 #include "stored.h"
 #include "table.h"
 #include "table_endian.h"
+
+/* The layout of chunk a under cfg (parz_chunk_layout) into *v, checked as
+ * parz_chunk_encoder_begin checks it: its codec must be `codec`, the one the GPU encoder `name`
+ * writes, and take the parameters (check_encode); a without its strides (contiguous) into *flat. */
+static inline int parz_gpu_whole_layout(parz_chunk_view* v, parz_array* flat, const parz_array* a,
+                                        const parz_chunk_config* cfg, unsigned codec,
+                                        const char* name, parz_error* err) {
+  int rc = parz_chunk_layout(v, a, cfg, err);
+  if (rc == PARZ_OK && v->codec != codec)
+    return parz_fail(err, PARZ_ERR_ARG, "GPU %s encode: codec %u", name, v->codec);
+  if (rc == PARZ_OK)
+    rc = parz_codec_find(v->codec)->check_encode(&v->params, a->type, a->dims, err);
+  if (rc != PARZ_OK)
+    return rc;
+  *flat = *a;
+  memset(flat->stride, 0, sizeof flat->stride);
+  return PARZ_OK;
+}
 
 /* The chunk of array a (contiguous) under cfg, whose layout (parz_chunk_layout, with the codec's
  * parameters as it chose them) is v, once its payload's bits and exceptions are known: its layout

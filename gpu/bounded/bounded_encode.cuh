@@ -395,15 +395,9 @@ struct parz_gpu_bnd_plan {
 static inline int parz_gpu_bnd_plan_of(parz_gpu_bnd_plan* p, const parz_array* a,
                                        const parz_chunk_config* cfg, parz_error* err) {
   memset(p, 0, sizeof *p);
-  int rc = parz_chunk_layout(&p->v, a, cfg, err);
-  if (rc == PARZ_OK && p->v.codec != PARZ_CODEC_BOUNDED)
-    return parz_fail(err, PARZ_ERR_ARG, "GPU bounded encode: codec %u", p->v.codec);
-  if (rc == PARZ_OK)
-    rc = parz_codec_find(p->v.codec)->check_encode(&p->v.params, a->type, a->dims, err);
+  int rc = parz_gpu_whole_layout(&p->v, &p->a, a, cfg, PARZ_CODEC_BOUNDED, "bounded", err);
   if (rc != PARZ_OK)
     return rc;
-  p->a = *a;
-  memset(p->a.stride, 0, sizeof p->a.stride);
   p->s.type = a->type;
   p->s.dims = a->dims;
   for (unsigned k = 0; k < a->dims; k++)

@@ -39,6 +39,7 @@
 #include <vector>
 
 #include "codecs.h"
+#include "encode_whole.h"
 #include "lorenzo.h"
 #include "lossless.h"
 #include "lossless_codec.h"
@@ -390,15 +391,9 @@ static inline int parz_gpu_ll_series(const parz_array* a) {
  * encoder does not take before any work (PARZ_ERR_UNSUPPORTED). */
 static inline int parz_gpu_ll_plan_of(parz_gpu_ll_plan* p, const parz_array* a,
                                       const parz_chunk_config* cfg, parz_error* err) {
-  int rc = parz_chunk_layout(&p->v, a, cfg, err);
-  if (rc == PARZ_OK && p->v.codec != PARZ_CODEC_LOSSLESS)
-    return parz_fail(err, PARZ_ERR_ARG, "GPU lossless encode: codec %u", p->v.codec);
-  if (rc == PARZ_OK)
-    rc = parz_codec_find(p->v.codec)->check_encode(&p->v.params, a->type, a->dims, err);
+  int rc = parz_gpu_whole_layout(&p->v, &p->a, a, cfg, PARZ_CODEC_LOSSLESS, "lossless", err);
   if (rc != PARZ_OK)
     return rc;
-  p->a = *a;
-  memset(p->a.stride, 0, sizeof p->a.stride);
   p->predictor = p->v.codec_params[PARZ_LL_PARAM_PREDICTOR];
   if (p->predictor == PARZ_LL_PREDICT_ALL && parz_gpu_ll_series(a))
     return parz_fail(err, PARZ_ERR_UNSUPPORTED,
