@@ -99,4 +99,25 @@ static inline int parz_gpu_whole_place(size_t n, const parz_array* arrays,
   return PARZ_OK;
 }
 
+/* The n chunks encoded one after the other, encode(i, &chunk) returning PARZ_OK or the error,
+ * then placed (parz_gpu_whole_place); *failed: the chunk that failed. */
+template <typename Encode>
+static inline int parz_gpu_whole_encode(size_t n, const parz_array* arrays,
+                                        const void* const* d_data, const parz_chunk_config* cfg,
+                                        size_t* written, parz_gpu_enc_place place, void* place_arg,
+                                        cudaStream_t st, size_t* failed, parz_error* err,
+                                        Encode encode) {
+  std::vector<parz_gpu_whole_chunk> chunks(n);
+  for (size_t i = 0; i < n; i++) {
+    const int rc = encode(i, &chunks[i]);
+    if (rc != PARZ_OK) {
+      if (failed)
+        *failed = i;
+      return rc;
+    }
+  }
+  return parz_gpu_whole_place(n, arrays, d_data, cfg, chunks, written, place, place_arg, st, failed,
+                              err);
+}
+
 #endif

@@ -732,16 +732,9 @@ int parz_gpu_bounded_encode_chunks(parz_gpu_context* ctx, size_t n, const parz_a
     return rc;
   unsigned long long* small = (unsigned long long*)ctx->h_enc_sizes.ptr;
   call_memory m(st);
-  std::vector<coded_chunk> chunks(n);
-  for (size_t i = 0; i < n; i++) {
-    rc = encode_one(ctx, m, &arrays[i], d_data[i], cfg, &chunks[i], &written[i], small,
-                    small + small_words, err);
-    if (rc != PARZ_OK) {
-      if (failed)
-        *failed = i;
-      return rc;
-    }
-  }
-  return parz_gpu_whole_place(n, arrays, d_data, cfg, chunks, written, place, place_arg, st, failed,
-                              err);
+  return parz_gpu_whole_encode(n, arrays, d_data, cfg, written, place, place_arg, st, failed, err,
+                               [&](size_t i, coded_chunk* c) {
+                                 return encode_one(ctx, m, &arrays[i], d_data[i], cfg, c,
+                                                   &written[i], small, small + small_words, err);
+                               });
 }

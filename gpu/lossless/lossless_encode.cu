@@ -279,15 +279,9 @@ int parz_gpu_lossless_encode_chunks(parz_gpu_context* ctx, size_t n, const parz_
     return rc;
   unsigned* small = (unsigned*)ctx->h_enc_sizes.ptr;
   parz_gpu_whole_memory m(st);
-  std::vector<parz_gpu_whole_chunk> chunks(n);
-  for (size_t i = 0; i < n; i++) {
-    rc = encode_one(ctx, m, plans[i], d_data[i], cfg, &chunks[i], &written[i], small, err);
-    if (rc != PARZ_OK) {
-      if (failed)
-        *failed = i;
-      return rc;
-    }
-  }
-  return parz_gpu_whole_place(n, arrays, d_data, cfg, chunks, written, place, place_arg, st, failed,
-                              err);
+  return parz_gpu_whole_encode(n, arrays, d_data, cfg, written, place, place_arg, st, failed, err,
+                               [&](size_t i, parz_gpu_whole_chunk* c) {
+                                 return encode_one(ctx, m, plans[i], d_data[i], cfg, c, &written[i],
+                                                   small, err);
+                               });
 }
