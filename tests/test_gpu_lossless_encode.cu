@@ -15,6 +15,7 @@
 #include <cuda_runtime.h>
 
 #include "check.h"
+#include "gpu_encode_batch.h"
 #include "gpu_lossless_encode_cases.h"
 #include "gpu_test_context.h"
 #include "parz_gpu.h"
@@ -62,56 +63,11 @@ static void check_case(const char* name, const parz_array& a, const void* data,
   cudaFree(d_chunk);
 }
 
-/* The crafted cases of one configuration, encoded together in check_batch. */
+/* The crafted cases of one configuration, encoded together in gpu_encode_check_batch. */
 static bool batchable(const ll_case& c) {
   return !c.refused && c.cfg.settings.predictor == 1 && c.cfg.table == PARZ_TABLE_AUTO &&
          c.cfg.segment_blocks == 0 && !c.cfg.stored && c.a.type == PARZ_DOUBLE &&
          ll_reach(c.a) == ll_count(c.a) && !c.a.stride[0];
-}
-
-/* A batch of chunks of one configuration, each the CPU's. */
-static void check_batch(const std::vector<ll_case>& cases) {
-  std::vector<parz_array> arrays;
-  std::vector<const void*> d_data;
-  std::vector<void*> d_chunks;
-  std::vector<size_t> bytes, written;
-  const parz_chunk_config cfg = ll_config(1);
-  for (const ll_case& c : cases)
-    if (batchable(c)) {
-      void *d = NULL, *ch = NULL;
-      const size_t b = parz_chunk_bound(&c.a, &cfg);
-      cudaMalloc(&d, c.data.size());
-      cudaMalloc(&ch, b);
-      cudaMemcpy(d, c.data.data(), c.data.size(), cudaMemcpyHostToDevice);
-      arrays.push_back(c.a);
-      d_data.push_back(d);
-      d_chunks.push_back(ch);
-      bytes.push_back(b);
-    }
-  written.resize(arrays.size());
-  parz_error e = {0, ""};
-  size_t failed = 0;
-  const int rc = parz_gpu_encode_device_batch(ctx, arrays.size(), arrays.data(), d_data.data(),
-                                              &cfg, d_chunks.data(), bytes.data(), written.data(),
-                                              NULL, &failed, &e);
-  CHECK(rc == PARZ_OK && arrays.size() >= 4, ": batch of %zu: %d \"%s\"", arrays.size(), rc,
-        e.message);
-  size_t k = 0;
-  for (const ll_case& c : cases)
-    if (k < arrays.size() && batchable(c)) {
-      std::vector<unsigned char> want(bytes[k]), got(written[k]);
-      size_t cw = 0;
-      CHECK(parz_chunk_encode(&c.a, c.data.data(), &cfg, want.data(), want.size(), &cw, &e) ==
-            PARZ_OK);
-      cudaMemcpy(got.data(), d_chunks[k], written[k], cudaMemcpyDeviceToHost);
-      CHECK(cw == written[k] && memcmp(got.data(), want.data(), cw) == 0,
-            ": batch chunk %zu (%s): the CPU's bytes", k, c.name.c_str());
-      k++;
-    }
-  for (size_t i = 0; i < arrays.size(); i++) {
-    cudaFree((void*)d_data[i]);
-    cudaFree(d_chunks[i]);
-  }
 }
 
 /* Every array of dir whole, under both predictors. */
@@ -158,7 +114,7 @@ int main(int argc, char** argv) {
   }
   printf("%zu crafted cases\n", done);
   if (!small) {
-    check_batch(cases);
+    gpu_encode_check_batch(ctx, cases, ll_config(1), batchable);
     for (unsigned d = 0; d < ndirs; d++)
       check_dir(dirs[d]);
   }
