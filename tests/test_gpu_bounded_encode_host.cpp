@@ -20,6 +20,7 @@
 
 #include "bounded_encode.cuh"
 #include "check.h"
+#include "gpu_encode_compare.h"
 #include "gpu_bounded_encode_cases.h"
 #include "real_arrays.h"
 
@@ -373,38 +374,12 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
 /* One case: the emulated chunk against parz_chunk_encode's, and decoded within the bound. */
 static void check_case(const char* name, const parz_array& a, const void* data,
                        const parz_chunk_config& cfg, int refused) {
-  parz_error e = {0, ""}, ce = {0, ""};
+  parz_error e = {0, ""};
   std::vector<unsigned char> got;
   int stored = 0;
   const int rc = emulate(a, data, cfg, got, &stored, &e);
-  if (refused) {
-    CHECK(rc == PARZ_ERR_UNSUPPORTED && strstr(e.message, "GPU encode") &&
-              strstr(e.message, "encode it on the CPU"),
-          ": %s: refused with status %d, \"%s\"", name, rc, e.message);
+  if (!gpu_encode_same_as_cpu(name, a, data, cfg, refused, rc, e, stored, got))
     return;
-  }
-  const size_t bound = parz_chunk_bound(&a, &cfg);
-  std::vector<unsigned char> want(bound);
-  size_t written = 0;
-  const int crc = parz_chunk_encode(&a, data, &cfg, want.data(), want.size(), &written, &ce);
-  CHECK(rc == PARZ_OK && crc == PARZ_OK, ": %s: %d \"%s\", CPU %d \"%s\"", name, rc, e.message, crc,
-        ce.message);
-  if (rc != PARZ_OK || crc != PARZ_OK)
-    return;
-  want.resize(written);
-  if (stored) {
-    parz_chunk_view v;
-    CHECK(parz_chunk_parse(want.data(), want.size(), &v, &ce) == PARZ_OK &&
-              v.codec == PARZ_CODEC_STORED,
-          ": %s: stored, the CPU did not", name);
-    return;
-  }
-  size_t at = 0;
-  while (at < got.size() && at < want.size() && got[at] == want[at])
-    at++;
-  CHECK(got.size() == want.size() && at == want.size(),
-        ": %s: %zu bytes against the CPU's %zu, first difference at %zu", name, got.size(),
-        want.size(), at);
   /* decoded within the bound, the values not finite bit for bit */
   const size_t nv = bnd_count(a), w = a.type == PARZ_FLOAT ? 4 : 8;
   std::vector<unsigned char> back(nv * w);
