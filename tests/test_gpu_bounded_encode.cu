@@ -16,8 +16,9 @@
 #include <cuda_runtime.h>
 
 #include "check.h"
-#include "gpu_encode_batch.h"
 #include "gpu_bounded_encode_cases.h"
+#include "gpu_encode_batch.h"
+#include "gpu_encode_compare.h"
 #include "gpu_test_context.h"
 #include "parz_gpu.h"
 #include "real_arrays.h"
@@ -37,63 +38,48 @@ static size_t reach(const parz_array& a) {
 static void check_case(const char* name, const parz_array& a, const void* data, size_t elements,
                        const parz_chunk_config& cfg, int refused) {
   const size_t w = a.type == PARZ_FLOAT ? 4 : 8, bound = parz_chunk_bound(&a, &cfg);
-  parz_error e = {0, ""}, ce = {0, ""};
+  parz_error e = {0, ""};
   void *d_data = NULL, *d_chunk = NULL;
   CHECK(cudaMalloc(&d_data, elements * w) == cudaSuccess &&
         cudaMalloc(&d_chunk, bound) == cudaSuccess &&
         cudaMemcpy(d_data, data, elements * w, cudaMemcpyHostToDevice) == cudaSuccess);
   size_t written = 0;
   const int rc = parz_gpu_encode_device(ctx, &a, d_data, &cfg, d_chunk, bound, &written, NULL, &e);
-  if (refused) {
-    CHECK(rc == PARZ_ERR_UNSUPPORTED && strstr(e.message, "encode it on the CPU"),
-          ": %s: refused with status %d, \"%s\"", name, rc, e.message);
-  } else {
-    std::vector<unsigned char> want(bound), got;
-    size_t cw = 0;
-    const int crc = parz_chunk_encode(&a, data, &cfg, want.data(), want.size(), &cw, &ce);
-    CHECK(rc == PARZ_OK && crc == PARZ_OK, ": %s: GPU %d \"%s\", CPU %d \"%s\"", name, rc,
-          e.message, crc, ce.message);
-    if (rc == PARZ_OK && crc == PARZ_OK) {
-      got.resize(written);
-      CHECK(cudaMemcpy(got.data(), d_chunk, written, cudaMemcpyDeviceToHost) == cudaSuccess);
-      size_t at = 0;
-      while (at < written && at < cw && got[at] == want[at])
-        at++;
-      CHECK(written == cw && at == cw,
-            ": %s: %zu bytes against the CPU's %zu, first difference at %zu", name, written, cw,
-            at);
-      /* decoded within the bound (the CPU's decoder: the GPU's is test_gpu_bounded's) */
-      const size_t n = bnd_count(a);
-      std::vector<unsigned char> back(n * w);
-      CHECK(parz_chunk_decode(got.data(), got.size(), back.data(), back.size(), &e) == PARZ_OK,
-            ": %s: decode: %s", name, e.message);
-      size_t bad = 0, i = 0;
-      for (size_t i0 = 0; i0 < (a.dims > 3 ? a.shape[a.dims - 4] : 1); i0++)
-        for (size_t i1 = 0; i1 < (a.dims > 2 ? a.shape[a.dims - 3] : 1); i1++)
-          for (size_t i2 = 0; i2 < (a.dims > 1 ? a.shape[a.dims - 2] : 1); i2++)
-            for (size_t i3 = 0; i3 < a.shape[a.dims - 1]; i3++, i++) {
-              const size_t c[4] = {i0, i1, i2, i3};
-              size_t off = 0, run = 1;
-              for (int k = (int)a.dims - 1; k >= 0; k--) {
-                off += c[4 - a.dims + k] * (size_t)(a.stride[k] ? a.stride[k] : (ptrdiff_t)run);
-                run *= a.shape[k];
-              }
-              double x, y;
-              if (w == 4) {
-                float f, g;
-                memcpy(&f, (const unsigned char*)data + 4 * off, 4);
-                memcpy(&g, &back[4 * i], 4);
-                x = f, y = g;
-              } else {
-                memcpy(&x, (const unsigned char*)data + 8 * off, 8);
-                memcpy(&y, &back[8 * i], 8);
-              }
-              if (isfinite(x) ? !(fabs(x - y) <= cfg.settings.error_bound)
-                              : memcmp((const unsigned char*)data + w * off, &back[w * i], w))
-                bad++;
+  std::vector<unsigned char> got(rc == PARZ_OK ? written : 0);
+  CHECK(got.empty() ||
+        cudaMemcpy(got.data(), d_chunk, got.size(), cudaMemcpyDeviceToHost) == cudaSuccess);
+  if (gpu_encode_same_as_cpu(name, a, data, cfg, refused, rc, e, 0, got)) {
+    /* decoded within the bound (the CPU's decoder: the GPU's is test_gpu_bounded's) */
+    const size_t n = bnd_count(a);
+    std::vector<unsigned char> back(n * w);
+    CHECK(parz_chunk_decode(got.data(), got.size(), back.data(), back.size(), &e) == PARZ_OK,
+          ": %s: decode: %s", name, e.message);
+    size_t bad = 0, i = 0;
+    for (size_t i0 = 0; i0 < (a.dims > 3 ? a.shape[a.dims - 4] : 1); i0++)
+      for (size_t i1 = 0; i1 < (a.dims > 2 ? a.shape[a.dims - 3] : 1); i1++)
+        for (size_t i2 = 0; i2 < (a.dims > 1 ? a.shape[a.dims - 2] : 1); i2++)
+          for (size_t i3 = 0; i3 < a.shape[a.dims - 1]; i3++, i++) {
+            const size_t c[4] = {i0, i1, i2, i3};
+            size_t off = 0, run = 1;
+            for (int k = (int)a.dims - 1; k >= 0; k--) {
+              off += c[4 - a.dims + k] * (size_t)(a.stride[k] ? a.stride[k] : (ptrdiff_t)run);
+              run *= a.shape[k];
             }
-      CHECK(bad == 0, ": %s: %zu values outside the bound", name, bad);
-    }
+            double x, y;
+            if (w == 4) {
+              float f, g;
+              memcpy(&f, (const unsigned char*)data + 4 * off, 4);
+              memcpy(&g, &back[4 * i], 4);
+              x = f, y = g;
+            } else {
+              memcpy(&x, (const unsigned char*)data + 8 * off, 8);
+              memcpy(&y, &back[8 * i], 8);
+            }
+            if (isfinite(x) ? !(fabs(x - y) <= cfg.settings.error_bound)
+                            : memcmp((const unsigned char*)data + w * off, &back[w * i], w))
+              bad++;
+          }
+    CHECK(bad == 0, ": %s: %zu values outside the bound", name, bad);
   }
   cudaFree(d_data);
   cudaFree(d_chunk);

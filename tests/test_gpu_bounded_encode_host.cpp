@@ -20,8 +20,8 @@
 
 #include "bounded_encode.cuh"
 #include "check.h"
-#include "gpu_encode_compare.h"
 #include "gpu_bounded_encode_cases.h"
+#include "gpu_encode_compare.h"
 #include "real_arrays.h"
 
 /* Jobs that run their parts last first, as the GPU driver's host threads may. */

@@ -16,6 +16,7 @@
 
 #include "check.h"
 #include "gpu_encode_batch.h"
+#include "gpu_encode_compare.h"
 #include "gpu_lossless_encode_cases.h"
 #include "gpu_test_context.h"
 #include "parz_gpu.h"
@@ -28,36 +29,21 @@ static parz_gpu_context* ctx;
 static void check_case(const char* name, const parz_array& a, const void* data,
                        const parz_chunk_config& cfg, int refused) {
   const size_t bytes = ll_reach(a) * ll_size(a.type), bound = parz_chunk_bound(&a, &cfg);
-  parz_error e = {0, ""}, ce = {0, ""};
+  parz_error e = {0, ""};
   void *d_data = NULL, *d_chunk = NULL;
   CHECK(cudaMalloc(&d_data, bytes) == cudaSuccess && cudaMalloc(&d_chunk, bound) == cudaSuccess &&
         cudaMemcpy(d_data, data, bytes, cudaMemcpyHostToDevice) == cudaSuccess);
   size_t written = 0;
   const int rc = parz_gpu_encode_device(ctx, &a, d_data, &cfg, d_chunk, bound, &written, NULL, &e);
-  if (refused) {
-    CHECK(rc == PARZ_ERR_UNSUPPORTED && strstr(e.message, "on the CPU"),
-          ": %s: refused with status %d, \"%s\"", name, rc, e.message);
-  } else {
-    std::vector<unsigned char> want(bound), got;
-    size_t cw = 0;
-    const int crc = parz_chunk_encode(&a, data, &cfg, want.data(), want.size(), &cw, &ce);
-    CHECK(rc == PARZ_OK && crc == PARZ_OK, ": %s: GPU %d \"%s\", CPU %d \"%s\"", name, rc,
-          e.message, crc, ce.message);
-    if (rc == PARZ_OK && crc == PARZ_OK) {
-      got.resize(written);
-      CHECK(cudaMemcpy(got.data(), d_chunk, written, cudaMemcpyDeviceToHost) == cudaSuccess);
-      size_t at = 0;
-      while (at < written && at < cw && got[at] == want[at])
-        at++;
-      CHECK(written == cw && at == cw,
-            ": %s: %zu bytes against the CPU's %zu, first difference at %zu", name, written, cw,
-            at);
-      const std::vector<unsigned char> values = ll_contiguous(a, data);
-      std::vector<unsigned char> back(values.size());
-      CHECK(parz_chunk_decode(got.data(), got.size(), back.data(), back.size(), &e) == PARZ_OK &&
-                back == values,
-            ": %s: does not decode to its values bit for bit (%s)", name, e.message);
-    }
+  std::vector<unsigned char> got(rc == PARZ_OK ? written : 0);
+  CHECK(got.empty() ||
+        cudaMemcpy(got.data(), d_chunk, got.size(), cudaMemcpyDeviceToHost) == cudaSuccess);
+  if (gpu_encode_same_as_cpu(name, a, data, cfg, refused, rc, e, 0, got)) {
+    const std::vector<unsigned char> values = ll_contiguous(a, data);
+    std::vector<unsigned char> back(values.size());
+    CHECK(parz_chunk_decode(got.data(), got.size(), back.data(), back.size(), &e) == PARZ_OK &&
+              back == values,
+          ": %s: does not decode to its values bit for bit (%s)", name, e.message);
   }
   cudaFree(d_data);
   cudaFree(d_chunk);
