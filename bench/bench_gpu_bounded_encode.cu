@@ -14,25 +14,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <algorithm>
-#include <chrono>
 #include <vector>
 
 #include <cuda_runtime.h>
 
 #include "bench_gpu_args.h"
+#include "bench_gpu_encode_time.h"
 #include "bench_raw_file.h"
 #include "parz_gpu.h"
 #include "parz_omp.h"
-
-static double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-static double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
-}
 
 int main(int argc, char** argv) {
   int reps = 5;
@@ -76,41 +66,17 @@ int main(int argc, char** argv) {
         cfg.codec = PARZ_CODEC_BOUNDED;
         cfg.settings.error_bound = rel * r.range;
         cfg.settings.predictor = (unsigned)pd;
-        const size_t bound = parz_chunk_bound(&r.a, &cfg);
-        void* d_chunk = NULL;
-        CHECK_CUDA(cudaMalloc(&d_chunk, bound));
-        std::vector<unsigned char> cpu(bound), gpu;
-        std::vector<double> tg, tc;
-        size_t written = 0, cw = 0;
-        int rc = PARZ_OK;
-        for (int k = 0; k <= reps && rc == PARZ_OK; k++) {
-          auto t0 = std::chrono::steady_clock::now();
-          rc = parz_gpu_encode_device(ctx, &r.a, d_data, &cfg, d_chunk, bound, &written, st, &err);
-          CHECK_CUDA(cudaStreamSynchronize(st));
-          if (k)
-            tg.push_back(seconds_since(t0));
-        }
-        if (rc != PARZ_OK) {
+        bench_encode_times t;
+        if (bench_encode_time(ctx, st, reps, r.a, r.data.data(), d_data, cfg, &t, &err) !=
+            PARZ_OK) {
           printf("| %s | | %g | %u | refused: %s |\n", r.name, rel, (unsigned)pd, err.message);
-          cudaFree(d_chunk);
           continue;
         }
-        for (int k = 0; k <= reps; k++) {
-          auto t0 = std::chrono::steady_clock::now();
-          rc = parz_omp_chunk_encode(&r.a, r.data.data(), &cfg, cpu.data(), cpu.size(), &cw, 0,
-                                     &err);
-          if (k)
-            tc.push_back(seconds_since(t0));
-        }
-        gpu.resize(written);
-        CHECK_CUDA(cudaMemcpy(gpu.data(), d_chunk, written, cudaMemcpyDeviceToHost));
-        const bool same = rc == PARZ_OK && cw == written && !memcmp(gpu.data(), cpu.data(), cw);
-        const double g = median(tg), c = median(tc), gib = (double)bytes / (1 << 30);
+        const double g = t.gpu, c = t.cpu, gib = (double)bytes / (1 << 30);
         printf("| %s | %.1f | %g | %u | %.2f | %.2f | %.2f | %.2f | %.2f | %s |\n", r.name,
                (double)bytes / (1 << 20), rel, (unsigned)pd, 1e3 * g, gib / g, 1e3 * c, gib / c,
-               (double)bytes / (double)written, same ? "yes" : "NO");
+               (double)bytes / (double)t.written, t.same ? "yes" : "NO");
         fflush(stdout);
-        cudaFree(d_chunk);
       }
     cudaFree(d_data);
   }
