@@ -16,15 +16,10 @@
 #include <string>
 #include <vector>
 
+#include "gpu_encode_case.h"
 #include "parz_chunk.h"
 
-struct bnd_case {
-  std::string name;
-  parz_array a;
-  std::vector<unsigned char> data;
-  parz_chunk_config cfg;
-  int refused; /* the GPU encoder answers PARZ_ERR_UNSUPPORTED */
-};
+using bnd_case = gpu_encode_case;
 
 static inline parz_chunk_config bnd_config(double eb, unsigned predictor) {
   parz_chunk_config c;
@@ -35,27 +30,10 @@ static inline parz_chunk_config bnd_config(double eb, unsigned predictor) {
   return c;
 }
 
-static inline parz_array bnd_array(parz_type type, unsigned dims, const size_t* shape) {
-  parz_array a;
-  memset(&a, 0, sizeof a);
-  a.type = type;
-  a.dims = dims;
-  for (unsigned k = 0; k < dims; k++)
-    a.shape[k] = shape[k];
-  return a;
-}
-
-static inline size_t bnd_count(const parz_array& a) {
-  size_t n = 1;
-  for (unsigned k = 0; k < a.dims; k++)
-    n *= a.shape[k];
-  return n;
-}
-
 /* Values of a smooth field with noise of amplitude `noise`, value i set by put. */
 static inline std::vector<unsigned char> bnd_values(const parz_array& a, double noise,
                                                     unsigned seed) {
-  const size_t n = bnd_count(a), w = a.type == PARZ_FLOAT ? 4 : 8;
+  const size_t n = gpu_case_count(a), w = a.type == PARZ_FLOAT ? 4 : 8;
   std::vector<unsigned char> d(n * w);
   uint64_t r = 0x9e3779b97f4a7c15ull * (seed + 1);
   for (size_t i = 0; i < n; i++) {
@@ -92,7 +70,7 @@ static inline std::vector<bnd_case> bnd_cases(void) {
       for (unsigned pred = 0; pred <= 5; pred++) {
         bnd_case c;
         const parz_type type = t ? PARZ_DOUBLE : PARZ_FLOAT;
-        c.a = bnd_array(type, dims, shapes[dims - 1]);
+        c.a = gpu_case_array(type, dims, shapes[dims - 1]);
         c.data = bnd_values(c.a, 0.5, dims * 10 + pred);
         c.cfg = bnd_config(0.01, pred);
         c.refused = 0;
@@ -103,7 +81,7 @@ static inline std::vector<bnd_case> bnd_cases(void) {
   /* escapes: a bound far below the noise, codes past +-32767 */
   for (unsigned pred = 1; pred <= 3; pred++) {
     bnd_case c;
-    c.a = bnd_array(PARZ_FLOAT, 2, s2);
+    c.a = gpu_case_array(PARZ_FLOAT, 2, s2);
     c.data = bnd_values(c.a, 50, pred);
     c.cfg = bnd_config(1e-4, pred);
     c.refused = 0;
@@ -113,13 +91,13 @@ static inline std::vector<bnd_case> bnd_cases(void) {
   /* long zero runs: a constant array, and one constant but for a few values */
   for (unsigned pred = 0; pred <= 2; pred += 2) {
     bnd_case c;
-    c.a = bnd_array(PARZ_DOUBLE, 2, s2);
-    c.data.assign(bnd_count(c.a) * 8, 0);
+    c.a = gpu_case_array(PARZ_DOUBLE, 2, s2);
+    c.data.assign(gpu_case_count(c.a) * 8, 0);
     c.cfg = bnd_config(1e-3, pred);
     c.refused = 0;
     c.name = "zeros, predictor " + std::to_string(pred);
     out.push_back(c);
-    for (size_t i = 0; i < bnd_count(c.a); i += 1000)
+    for (size_t i = 0; i < gpu_case_count(c.a); i += 1000)
       bnd_set(c, i, 3.25);
     c.name = "zeros but a few, predictor " + std::to_string(pred);
     out.push_back(c);
@@ -129,7 +107,7 @@ static inline std::vector<bnd_case> bnd_cases(void) {
   for (int k = 0; k < 3; k++)
     for (uint32_t C : {0u, 100u, 1u}) {
       bnd_case c;
-      c.a = bnd_array(PARZ_FLOAT, 2, s2);
+      c.a = gpu_case_array(PARZ_FLOAT, 2, s2);
       c.data = bnd_values(c.a, 1, 7);
       c.cfg = bnd_config(0.01, 1 + (unsigned)k);
       c.cfg.table = tables[k];
@@ -146,12 +124,12 @@ static inline std::vector<bnd_case> bnd_cases(void) {
   for (unsigned pred = 1; pred <= 5; pred++)
     for (int t = 0; t < 2; t++) {
       bnd_case c;
-      c.a = bnd_array(t ? PARZ_DOUBLE : PARZ_FLOAT, 3, s3);
+      c.a = gpu_case_array(t ? PARZ_DOUBLE : PARZ_FLOAT, 3, s3);
       c.data = bnd_values(c.a, 0.5, 40 + pred);
       c.cfg = bnd_config(1e-3, pred);
       c.cfg.mask = PARZ_MASK_OFF;
       c.refused = 0;
-      const size_t n = bnd_count(c.a);
+      const size_t n = gpu_case_count(c.a);
       bnd_set(c, 0, INFINITY);
       bnd_set(c, 5, -INFINITY);
       bnd_set(c, n / 2, NAN);
@@ -173,7 +151,7 @@ static inline std::vector<bnd_case> bnd_cases(void) {
    * predictor chosen */
   {
     bnd_case c;
-    c.a = bnd_array(PARZ_FLOAT, 2, s2);
+    c.a = gpu_case_array(PARZ_FLOAT, 2, s2);
     c.data = bnd_values(c.a, 0.5, 90);
     c.cfg = bnd_config(1e-3, 1);
     c.refused = 1;
@@ -199,7 +177,7 @@ static inline std::vector<bnd_case> bnd_cases(void) {
   /* stored: noise at a bound far below it, larger coded than as it is */
   {
     bnd_case c;
-    c.a = bnd_array(PARZ_DOUBLE, 1, s1);
+    c.a = gpu_case_array(PARZ_DOUBLE, 1, s1);
     c.data = bnd_values(c.a, 1e6, 3);
     c.cfg = bnd_config(1e-9, 1);
     c.cfg.stored = PARZ_STORED_WHEN_SMALLER;

@@ -18,15 +18,10 @@
 #include <string>
 #include <vector>
 
+#include "gpu_encode_case.h"
 #include "parz_chunk.h"
 
-struct ll_case {
-  std::string name;
-  parz_array a;
-  std::vector<unsigned char> data;
-  parz_chunk_config cfg;
-  int refused; /* the GPU encoder answers PARZ_ERR_UNSUPPORTED */
-};
+using ll_case = gpu_encode_case;
 
 static inline parz_chunk_config ll_config(unsigned predictor) {
   parz_chunk_config c;
@@ -34,23 +29,6 @@ static inline parz_chunk_config ll_config(unsigned predictor) {
   c.codec = PARZ_CODEC_LOSSLESS;
   c.settings.predictor = predictor;
   return c;
-}
-
-static inline parz_array ll_array(parz_type type, unsigned dims, const size_t* shape) {
-  parz_array a;
-  memset(&a, 0, sizeof a);
-  a.type = type;
-  a.dims = dims;
-  for (unsigned k = 0; k < dims; k++)
-    a.shape[k] = shape[k];
-  return a;
-}
-
-static inline size_t ll_count(const parz_array& a) {
-  size_t n = 1;
-  for (unsigned k = 0; k < a.dims; k++)
-    n *= a.shape[k];
-  return n;
 }
 
 static inline size_t ll_size(parz_type t) { return t == PARZ_FLOAT || t == PARZ_INT32 ? 4 : 8; }
@@ -67,7 +45,7 @@ static inline size_t ll_reach(const parz_array& a) {
 
 /* a's values (at data, through its strides) in C order, contiguous. */
 static inline std::vector<unsigned char> ll_contiguous(const parz_array& a, const void* data) {
-  const size_t n = ll_count(a), w = ll_size(a.type);
+  const size_t n = gpu_case_count(a), w = ll_size(a.type);
   std::vector<unsigned char> out(n * w);
   for (size_t i = 0; i < n; i++) {
     size_t r = i, off = 0, run = 1;
@@ -118,7 +96,7 @@ static inline void ll_put(std::vector<unsigned char>& d, parz_type t, size_t i, 
 
 static inline std::vector<unsigned char> ll_values(const parz_array& a, ll_kind kind,
                                                    unsigned seed) {
-  const size_t n = ll_count(a);
+  const size_t n = gpu_case_count(a);
   std::vector<unsigned char> d(n * ll_size(a.type));
   uint64_t r = 0x9e3779b97f4a7c15ull * (seed + 1);
   for (size_t i = 0; i < n; i++) {
@@ -157,7 +135,7 @@ static inline ll_case ll_make(const char* name, parz_type t, unsigned dims, cons
                               ll_kind kind, unsigned predictor, unsigned seed) {
   ll_case c;
   c.name = name;
-  c.a = ll_array(t, dims, shape);
+  c.a = gpu_case_array(t, dims, shape);
   c.data = ll_values(c.a, kind, seed);
   c.cfg = ll_config(predictor);
   c.refused = 0;

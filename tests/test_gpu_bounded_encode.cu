@@ -50,7 +50,7 @@ static void check_case(const char* name, const parz_array& a, const void* data, 
         cudaMemcpy(got.data(), d_chunk, got.size(), cudaMemcpyDeviceToHost) == cudaSuccess);
   if (gpu_encode_same_as_cpu(name, a, data, cfg, refused, rc, e, 0, got)) {
     /* decoded within the bound (the CPU's decoder: the GPU's is test_gpu_bounded's) */
-    const size_t n = bnd_count(a);
+    const size_t n = gpu_case_count(a);
     std::vector<unsigned char> back(n * w);
     CHECK(parz_chunk_decode(got.data(), got.size(), back.data(), back.size(), &e) == PARZ_OK,
           ": %s: decode: %s", name, e.message);
@@ -105,7 +105,7 @@ int main(int argc, char** argv) {
     return rc;
   const std::vector<bnd_case> cases = bnd_cases();
   for (const bnd_case& c : cases)
-    check_case(c.name.c_str(), c.a, c.data.data(), bnd_count(c.a), c.cfg, c.refused);
+    check_case(c.name.c_str(), c.a, c.data.data(), gpu_case_count(c.a), c.cfg, c.refused);
   printf("%zu crafted cases\n", cases.size());
   {
     /* a strided array: a 40 x 50 box of a 97 x 131 one, every other column of a 3-D one */
@@ -134,18 +134,18 @@ int main(int argc, char** argv) {
       char name[160];
       for (double rel : {1e-3, 1e-5}) {
         snprintf(name, sizeof name, "%s eb %g x range, chosen", r[i].name, rel);
-        check_case(name, r[i].array, r[i].data, bnd_count(r[i].array), bnd_config(rel * range, 0),
-                   nan);
+        check_case(name, r[i].array, r[i].data, gpu_case_count(r[i].array),
+                   bnd_config(rel * range, 0), nan);
       }
       /* the first 8 MiB, every predictor */
       parz_array a = r[i].array;
-      const size_t row = bnd_count(a) / a.shape[0] * (a.type == PARZ_FLOAT ? 4 : 8);
+      const size_t row = gpu_case_count(a) / a.shape[0] * (a.type == PARZ_FLOAT ? 4 : 8);
       if (a.shape[0] > 1 && row * a.shape[0] > ((size_t)8 << 20))
         a.shape[0] = ((size_t)8 << 20) / row > 0 ? ((size_t)8 << 20) / row : 1;
       for (unsigned pred = 1; pred <= 5; pred++) {
         snprintf(name, sizeof name, "%s (%zu rows) eb 1e-3 x range, predictor %u", r[i].name,
                  a.shape[0], pred);
-        check_case(name, a, r[i].data, bnd_count(a), bnd_config(1e-3 * range, pred), nan);
+        check_case(name, a, r[i].data, gpu_case_count(a), bnd_config(1e-3 * range, pred), nan);
       }
       printf("%s: checked\n", r[i].name);
       fflush(stdout);

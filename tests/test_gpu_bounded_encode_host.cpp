@@ -381,7 +381,7 @@ static void check_case(const char* name, const parz_array& a, const void* data,
   if (!gpu_encode_same_as_cpu(name, a, data, cfg, refused, rc, e, stored, got))
     return;
   /* decoded within the bound, the values not finite bit for bit */
-  const size_t nv = bnd_count(a), w = a.type == PARZ_FLOAT ? 4 : 8;
+  const size_t nv = gpu_case_count(a), w = a.type == PARZ_FLOAT ? 4 : 8;
   std::vector<unsigned char> back(nv * w);
   CHECK(parz_chunk_decode(got.data(), got.size(), back.data(), back.size(), &e) == PARZ_OK,
         ": %s: decode: %s", name, e.message);

@@ -53,7 +53,7 @@ static void check_case(const char* name, const parz_array& a, const void* data,
 static bool batchable(const ll_case& c) {
   return !c.refused && c.cfg.settings.predictor == 1 && c.cfg.table == PARZ_TABLE_AUTO &&
          c.cfg.segment_blocks == 0 && !c.cfg.stored && c.a.type == PARZ_DOUBLE &&
-         ll_reach(c.a) == ll_count(c.a) && !c.a.stride[0];
+         ll_reach(c.a) == gpu_case_count(c.a) && !c.a.stride[0];
 }
 
 /* Every array of dir whole, under both predictors. */

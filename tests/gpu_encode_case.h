@@ -1,0 +1,40 @@
+/* What the GPU encoders' cases (gpu_bounded_encode_cases.h, gpu_lossless_encode_cases.h) share: a
+ * case with what the encoder must answer, and the arrays of their shapes. C++ (tests only). */
+#ifndef PARZ_TEST_GPU_ENCODE_CASE_H
+#define PARZ_TEST_GPU_ENCODE_CASE_H
+
+#include <string.h>
+
+#include <string>
+#include <vector>
+
+#include "parz_chunk.h"
+
+struct gpu_encode_case {
+  std::string name;
+  parz_array a;
+  std::vector<unsigned char> data;
+  parz_chunk_config cfg;
+  int refused; /* the GPU encoder answers PARZ_ERR_UNSUPPORTED */
+};
+
+/* A contiguous array of dims dimensions of the given shape. */
+static inline parz_array gpu_case_array(parz_type type, unsigned dims, const size_t* shape) {
+  parz_array a;
+  memset(&a, 0, sizeof a);
+  a.type = type;
+  a.dims = dims;
+  for (unsigned k = 0; k < dims; k++)
+    a.shape[k] = shape[k];
+  return a;
+}
+
+/* a's values. */
+static inline size_t gpu_case_count(const parz_array& a) {
+  size_t n = 1;
+  for (unsigned k = 0; k < a.dims; k++)
+    n *= a.shape[k];
+  return n;
+}
+
+#endif
