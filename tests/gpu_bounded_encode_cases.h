@@ -30,6 +30,36 @@ static inline parz_chunk_config bnd_config(double eb, unsigned predictor) {
   return c;
 }
 
+/* The values of a (at data, through its strides) that back (a's values decoded, C order,
+ * contiguous) does not hold within eb; a value not finite must come back bit for bit. */
+static inline size_t bnd_outside(const parz_array& a, const void* data,
+                                 const std::vector<unsigned char>& back, double eb) {
+  const size_t n = gpu_case_count(a), w = a.type == PARZ_FLOAT ? 4 : 8;
+  size_t bad = 0;
+  for (size_t i = 0; i < n; i++) {
+    size_t r = i, off = 0, run = 1;
+    for (unsigned k = a.dims; k-- > 0;) {
+      off += (r % a.shape[k]) * (size_t)(a.stride[k] ? a.stride[k] : (ptrdiff_t)run);
+      run *= a.shape[k];
+      r /= a.shape[k];
+    }
+    const unsigned char* v = (const unsigned char*)data + w * off;
+    double x, y;
+    if (w == 4) {
+      float f, g;
+      memcpy(&f, v, 4);
+      memcpy(&g, &back[4 * i], 4);
+      x = f, y = g;
+    } else {
+      memcpy(&x, v, 8);
+      memcpy(&y, &back[8 * i], 8);
+    }
+    if (isfinite(x) ? !(fabs(x - y) <= eb) : memcmp(v, &back[w * i], w) != 0)
+      bad++;
+  }
+  return bad;
+}
+
 /* Values of a smooth field with noise of amplitude `noise`, value i set by put. */
 static inline std::vector<unsigned char> bnd_values(const parz_array& a, double noise,
                                                     unsigned seed) {

@@ -54,31 +54,7 @@ static void check_case(const char* name, const parz_array& a, const void* data, 
     std::vector<unsigned char> back(n * w);
     CHECK(parz_chunk_decode(got.data(), got.size(), back.data(), back.size(), &e) == PARZ_OK,
           ": %s: decode: %s", name, e.message);
-    size_t bad = 0, i = 0;
-    for (size_t i0 = 0; i0 < (a.dims > 3 ? a.shape[a.dims - 4] : 1); i0++)
-      for (size_t i1 = 0; i1 < (a.dims > 2 ? a.shape[a.dims - 3] : 1); i1++)
-        for (size_t i2 = 0; i2 < (a.dims > 1 ? a.shape[a.dims - 2] : 1); i2++)
-          for (size_t i3 = 0; i3 < a.shape[a.dims - 1]; i3++, i++) {
-            const size_t c[4] = {i0, i1, i2, i3};
-            size_t off = 0, run = 1;
-            for (int k = (int)a.dims - 1; k >= 0; k--) {
-              off += c[4 - a.dims + k] * (size_t)(a.stride[k] ? a.stride[k] : (ptrdiff_t)run);
-              run *= a.shape[k];
-            }
-            double x, y;
-            if (w == 4) {
-              float f, g;
-              memcpy(&f, (const unsigned char*)data + 4 * off, 4);
-              memcpy(&g, &back[4 * i], 4);
-              x = f, y = g;
-            } else {
-              memcpy(&x, (const unsigned char*)data + 8 * off, 8);
-              memcpy(&y, &back[8 * i], 8);
-            }
-            if (isfinite(x) ? !(fabs(x - y) <= cfg.settings.error_bound)
-                            : memcmp((const unsigned char*)data + w * off, &back[w * i], w))
-              bad++;
-          }
+    const size_t bad = bnd_outside(a, data, back, cfg.settings.error_bound);
     CHECK(bad == 0, ": %s: %zu values outside the bound", name, bad);
   }
   cudaFree(d_data);

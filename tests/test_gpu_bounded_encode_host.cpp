@@ -385,22 +385,7 @@ static void check_case(const char* name, const parz_array& a, const void* data,
   std::vector<unsigned char> back(nv * w);
   CHECK(parz_chunk_decode(got.data(), got.size(), back.data(), back.size(), &e) == PARZ_OK,
         ": %s: decode: %s", name, e.message);
-  size_t bad = 0;
-  for (size_t i = 0; i < nv; i++) {
-    double x, y;
-    if (w == 4) {
-      float f, g;
-      memcpy(&f, (const unsigned char*)data + 4 * i, 4);
-      memcpy(&g, &back[4 * i], 4);
-      x = f, y = g;
-    } else {
-      memcpy(&x, (const unsigned char*)data + 8 * i, 8);
-      memcpy(&y, &back[8 * i], 8);
-    }
-    if (isfinite(x) ? !(fabs(x - y) <= cfg.settings.error_bound)
-                    : memcmp((const unsigned char*)data + w * i, &back[w * i], w) != 0)
-      bad++;
-  }
+  const size_t bad = bnd_outside(a, data, back, cfg.settings.error_bound);
   CHECK(bad == 0, ": %s: %zu values outside the bound %g", name, bad, cfg.settings.error_bound);
 }
 
