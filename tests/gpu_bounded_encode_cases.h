@@ -37,13 +37,7 @@ static inline size_t bnd_outside(const parz_array& a, const void* data,
   const size_t n = gpu_case_count(a), w = a.type == PARZ_FLOAT ? 4 : 8;
   size_t bad = 0;
   for (size_t i = 0; i < n; i++) {
-    size_t r = i, off = 0, run = 1;
-    for (unsigned k = a.dims; k-- > 0;) {
-      off += (r % a.shape[k]) * (size_t)(a.stride[k] ? a.stride[k] : (ptrdiff_t)run);
-      run *= a.shape[k];
-      r /= a.shape[k];
-    }
-    const unsigned char* v = (const unsigned char*)data + w * off;
+    const unsigned char* v = (const unsigned char*)data + w * gpu_case_offset(a, i);
     double x, y;
     if (w == 4) {
       float f, g;

@@ -37,4 +37,15 @@ static inline size_t gpu_case_count(const parz_array& a) {
   return n;
 }
 
+/* The element of a's buffer that holds value i (C order), through a's strides. */
+static inline size_t gpu_case_offset(const parz_array& a, size_t i) {
+  size_t off = 0, run = 1;
+  for (unsigned k = a.dims; k-- > 0;) {
+    off += (i % a.shape[k]) * (size_t)(a.stride[k] ? a.stride[k] : (ptrdiff_t)run);
+    run *= a.shape[k];
+    i /= a.shape[k];
+  }
+  return off;
+}
+
 #endif

@@ -47,15 +47,8 @@ static inline size_t ll_reach(const parz_array& a) {
 static inline std::vector<unsigned char> ll_contiguous(const parz_array& a, const void* data) {
   const size_t n = gpu_case_count(a), w = ll_size(a.type);
   std::vector<unsigned char> out(n * w);
-  for (size_t i = 0; i < n; i++) {
-    size_t r = i, off = 0, run = 1;
-    for (unsigned k = a.dims; k-- > 0;) {
-      off += (r % a.shape[k]) * (size_t)(a.stride[k] ? a.stride[k] : (ptrdiff_t)run);
-      run *= a.shape[k];
-      r /= a.shape[k];
-    }
-    memcpy(&out[i * w], (const unsigned char*)data + off * w, w);
-  }
+  for (size_t i = 0; i < n; i++)
+    memcpy(&out[i * w], (const unsigned char*)data + gpu_case_offset(a, i) * w, w);
   return out;
 }
 
