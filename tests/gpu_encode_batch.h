@@ -1,5 +1,6 @@
-/* The GPU encoders' tests' batch: the cases one configuration takes, encoded together by
- * parz_gpu_encode_device_batch, each chunk the CPU's byte for byte. */
+/* The GPU encoders' device tests' encodes: one chunk by parz_gpu_encode_device, downloaded, and
+ * the cases one configuration takes, encoded together by parz_gpu_encode_device_batch, each
+ * chunk the CPU's byte for byte. */
 #ifndef PARZ_TEST_GPU_ENCODE_BATCH_H
 #define PARZ_TEST_GPU_ENCODE_BATCH_H
 
@@ -11,6 +12,26 @@
 
 #include "check.h"
 #include "parz_gpu.h"
+
+/* Array a (bytes of its buffer at data, as far as its strides reach) encoded under cfg on ctx's
+ * device, the chunk downloaded into *got (empty unless PARZ_OK); returns the status, e its
+ * message. */
+static inline int gpu_encode_on_device(parz_gpu_context* ctx, const parz_array& a, const void* data,
+                                       size_t bytes, const parz_chunk_config& cfg,
+                                       std::vector<unsigned char>* got, parz_error* e) {
+  const size_t bound = parz_chunk_bound(&a, &cfg);
+  void *d_data = NULL, *d_chunk = NULL;
+  CHECK(cudaMalloc(&d_data, bytes) == cudaSuccess && cudaMalloc(&d_chunk, bound) == cudaSuccess &&
+        cudaMemcpy(d_data, data, bytes, cudaMemcpyHostToDevice) == cudaSuccess);
+  size_t written = 0;
+  const int rc = parz_gpu_encode_device(ctx, &a, d_data, &cfg, d_chunk, bound, &written, NULL, e);
+  got->assign(rc == PARZ_OK ? written : 0, 0);
+  CHECK(got->empty() ||
+        cudaMemcpy(got->data(), d_chunk, got->size(), cudaMemcpyDeviceToHost) == cudaSuccess);
+  cudaFree(d_data);
+  cudaFree(d_chunk);
+  return rc;
+}
 
 /* The cases (each with a, data, name) that batchable takes, encoded under cfg in one batch on
  * ctx: at least 4 of them, each chunk parz_chunk_encode's. */

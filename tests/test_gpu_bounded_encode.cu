@@ -37,17 +37,10 @@ static size_t reach(const parz_array& a) {
  * CPU's; refused: the answer must be PARZ_ERR_UNSUPPORTED. */
 static void check_case(const char* name, const parz_array& a, const void* data, size_t elements,
                        const parz_chunk_config& cfg, int refused) {
-  const size_t w = a.type == PARZ_FLOAT ? 4 : 8, bound = parz_chunk_bound(&a, &cfg);
+  const size_t w = a.type == PARZ_FLOAT ? 4 : 8;
   parz_error e = {0, ""};
-  void *d_data = NULL, *d_chunk = NULL;
-  CHECK(cudaMalloc(&d_data, elements * w) == cudaSuccess &&
-        cudaMalloc(&d_chunk, bound) == cudaSuccess &&
-        cudaMemcpy(d_data, data, elements * w, cudaMemcpyHostToDevice) == cudaSuccess);
-  size_t written = 0;
-  const int rc = parz_gpu_encode_device(ctx, &a, d_data, &cfg, d_chunk, bound, &written, NULL, &e);
-  std::vector<unsigned char> got(rc == PARZ_OK ? written : 0);
-  CHECK(got.empty() ||
-        cudaMemcpy(got.data(), d_chunk, got.size(), cudaMemcpyDeviceToHost) == cudaSuccess);
+  std::vector<unsigned char> got;
+  const int rc = gpu_encode_on_device(ctx, a, data, elements * w, cfg, &got, &e);
   if (gpu_encode_same_as_cpu(name, a, data, cfg, refused, rc, e, 0, got)) {
     /* decoded within the bound (the CPU's decoder: the GPU's is test_gpu_bounded's) */
     const size_t n = gpu_case_count(a);
@@ -57,8 +50,6 @@ static void check_case(const char* name, const parz_array& a, const void* data, 
     const size_t bad = bnd_outside(a, data, back, cfg.settings.error_bound);
     CHECK(bad == 0, ": %s: %zu values outside the bound", name, bad);
   }
-  cudaFree(d_data);
-  cudaFree(d_chunk);
 }
 
 /* The crafted cases of one configuration, encoded together in gpu_encode_check_batch. */

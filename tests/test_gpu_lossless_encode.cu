@@ -28,16 +28,9 @@ static parz_gpu_context* ctx;
  * PARZ_ERR_UNSUPPORTED. */
 static void check_case(const char* name, const parz_array& a, const void* data,
                        const parz_chunk_config& cfg, int refused) {
-  const size_t bytes = ll_reach(a) * ll_size(a.type), bound = parz_chunk_bound(&a, &cfg);
   parz_error e = {0, ""};
-  void *d_data = NULL, *d_chunk = NULL;
-  CHECK(cudaMalloc(&d_data, bytes) == cudaSuccess && cudaMalloc(&d_chunk, bound) == cudaSuccess &&
-        cudaMemcpy(d_data, data, bytes, cudaMemcpyHostToDevice) == cudaSuccess);
-  size_t written = 0;
-  const int rc = parz_gpu_encode_device(ctx, &a, d_data, &cfg, d_chunk, bound, &written, NULL, &e);
-  std::vector<unsigned char> got(rc == PARZ_OK ? written : 0);
-  CHECK(got.empty() ||
-        cudaMemcpy(got.data(), d_chunk, got.size(), cudaMemcpyDeviceToHost) == cudaSuccess);
+  std::vector<unsigned char> got;
+  const int rc = gpu_encode_on_device(ctx, a, data, ll_reach(a) * ll_size(a.type), cfg, &got, &e);
   if (gpu_encode_same_as_cpu(name, a, data, cfg, refused, rc, e, 0, got)) {
     const std::vector<unsigned char> values = ll_contiguous(a, data);
     std::vector<unsigned char> back(values.size());
@@ -45,8 +38,6 @@ static void check_case(const char* name, const parz_array& a, const void* data,
               back == values,
           ": %s: does not decode to its values bit for bit (%s)", name, e.message);
   }
-  cudaFree(d_data);
-  cudaFree(d_chunk);
 }
 
 /* The crafted cases of one configuration, encoded together in gpu_encode_check_batch. */
