@@ -17,8 +17,8 @@
 
 #include "check.h"
 #include "gpu_bounded_encode_cases.h"
-#include "gpu_encode_batch.h"
 #include "gpu_encode_compare.h"
+#include "gpu_encode_device.h"
 #include "gpu_test_context.h"
 #include "parz_gpu.h"
 #include "real_arrays.h"

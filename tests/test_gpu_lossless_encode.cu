@@ -15,8 +15,8 @@
 #include <cuda_runtime.h>
 
 #include "check.h"
-#include "gpu_encode_batch.h"
 #include "gpu_encode_compare.h"
+#include "gpu_encode_device.h"
 #include "gpu_lossless_encode_cases.h"
 #include "gpu_test_context.h"
 #include "parz_gpu.h"

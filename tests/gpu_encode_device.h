@@ -1,8 +1,8 @@
 /* The GPU encoders' device tests' encodes: one chunk by parz_gpu_encode_device, downloaded, and
  * the cases one configuration takes, encoded together by parz_gpu_encode_device_batch, each
  * chunk the CPU's byte for byte. */
-#ifndef PARZ_TEST_GPU_ENCODE_BATCH_H
-#define PARZ_TEST_GPU_ENCODE_BATCH_H
+#ifndef PARZ_TEST_GPU_ENCODE_DEVICE_H
+#define PARZ_TEST_GPU_ENCODE_DEVICE_H
 
 #include <string.h>
 
