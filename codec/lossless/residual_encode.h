@@ -221,6 +221,15 @@ PARZ_HD size_t parz_ll_run_bytes_of(const uint64_t* z, size_t n, int contexts, u
   return (size_t)((bits + 7) / 8);
 }
 
+/* The head of a segment of one run under coder 1 or 2 into dst (cap bytes): the coder byte,
+ * then the code lengths from bit 8 of *wr, which goes on where they end. */
+PARZ_HD void parz_ll_single_lengths(parz_bitw* wr, uint8_t* dst, size_t cap, unsigned w,
+                                    unsigned coder, uint8_t len[][65]) {
+  dst[0] = (uint8_t)coder;
+  parz_bitw_init(wr, dst, cap, 1);
+  parz_ll_put_lengths(wr, len, parz_ll_contexts(w, coder), w);
+}
+
 /* A segment of one run (n <= PARZ_LL_RUN residuals) under coder 1 or 2 (coder; len and code
  * its codes) into dst (cap bytes, its raw size): the coder byte, the code lengths, then the
  * residuals in the same bit stream; returns the bytes written. */
@@ -228,9 +237,7 @@ PARZ_HD size_t parz_ll_code_single(uint8_t* dst, size_t cap, const uint64_t* z, 
                                    unsigned w, unsigned coder, uint8_t len[][65],
                                    uint32_t code[][65]) {
   parz_bitw wr;
-  dst[0] = (uint8_t)coder;
-  parz_bitw_init(&wr, dst, cap, 1);
-  parz_ll_put_lengths(&wr, len, parz_ll_contexts(w, coder), w);
+  parz_ll_single_lengths(&wr, dst, cap, w, coder, len);
   parz_bitw_flush_bytes(&wr);
   return parz_ll_code_run(&wr, z, n, coder == PARZ_LL_CODER_CONTEXT, len, code);
 }

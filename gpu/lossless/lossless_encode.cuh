@@ -327,9 +327,7 @@ PARZ_HD void parz_gpu_ll_piece_write(uint8_t* dst, uint64_t bit, const uint64_t*
 PARZ_HD uint64_t parz_gpu_ll_single_head(uint8_t* dst, size_t cap, unsigned w, unsigned coder,
                                          uint8_t len[][65]) {
   parz_bitw wr;
-  dst[0] = (uint8_t)coder;
-  parz_bitw_init(&wr, dst, cap, 1);
-  parz_ll_put_lengths(&wr, len, parz_ll_contexts(w, coder), w);
+  parz_ll_single_lengths(&wr, dst, cap, w, coder, len);
   parz_bitw_finish(&wr);
   return 8 + parz_ll_lengths_bits(w, coder);
 }
