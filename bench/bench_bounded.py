@@ -5,7 +5,8 @@ writes and reads through h5py with the filter on one thread and on two (PARZ_THR
 Every real array of --data, eb = 1e-3 and 1e-5 x its value range (levitus: over its valid
 range, its fill value -1e10 given as the dataset's fill value, masked by ParZ; SZ3 gets the
 array as it is), chunks of at most about 1 MiB and 4 MiB (the largest extent halved until the
-chunk fits). SZ3 runs as its own program on the whole array (it has no chunks), compressing
+chunk fits); with --segment-codes, one bounded row per segment size C (codes per segment, the
+table's segment_blocks) in place of the codec's own. SZ3 runs as its own program on the whole array (it has no chunks), compressing
 and decompressing in two runs; its speeds are the times it prints. Every decoded value is
 checked: within eb where finite and not the fill value, bit for bit otherwise. Speeds are MB/s
 of raw array, the best of --reps runs; on a loaded machine the one-thread columns by CPU time
@@ -13,7 +14,8 @@ of raw array, the best of --reps runs; on a loaded machine the one-thread column
 writing included) compare the codecs better than the wall clock. The table goes to standard
 output and, with --out, to DIR/bench_bounded.
 
-    bench_bounded.py --data DIR --sz3 PATH [--reps N] [--out DIR]
+    bench_bounded.py --data DIR --sz3 PATH [--reps N] [--out DIR] [--segment-codes 4096,1024]
+                     [--no-zfp]
 """
 import os
 import re
@@ -129,8 +131,12 @@ def main():
     p = parser(__doc__, os.path.join(tempfile.gettempdir(), "bench_bounded.h5"))
     p.add_argument("--sz3", required=True)
     p.add_argument("--reps", type=int, default=3)
+    p.add_argument("--segment-codes", default="",
+                   help="comma-separated segment sizes C of the bounded rows (default: the codec's)")
+    p.add_argument("--no-zfp", action="store_true", help="leave out zfp's accuracy rows")
     args = p.parse_args()
     files = sorted(f for f in os.listdir(args.data) if f.endswith(".bin"))
+    sizes = [int(c) for c in args.segment_codes.split(",")] if args.segment_codes else [None]
     rows, geo = [], {}
     with tempfile.TemporaryDirectory() as tmp:
         for name in files:
@@ -146,11 +152,14 @@ def main():
                                  zdc)}
                 for limit in (MIB, 4 * MIB):
                     cs = chunk_shape(a.shape, a.itemsize, limit)
-                    for label, comp in (
-                            ("bounded", parz.Parz(codec="bounded", error_bound=eb)),
-                            ("zfp", parz.Parz(accuracy=eb))):
+                    codecs = [("bounded" if c is None else "bounded C=%d" % c,
+                               parz.Parz(codec="bounded", error_bound=eb, segment_blocks=c))
+                              for c in sizes]
+                    if not args.no_zfp:
+                        codecs.append(("zfp", parz.Parz(accuracy=eb)))
+                    for label, comp in codecs:
                         stored, back, sp = through_filter(args.file, a, cs, comp, fill, args.reps)
-                        worst = check(a, back, eb, fill) if label == "bounded" else float(
+                        worst = check(a, back, eb, fill) if label != "zfp" else float(
                             np.abs(a.astype(np.float64) - back)[np.isfinite(a) & (
                                 np.abs(a) < 1e9)].max()) / eb
                         key = "%s %d MiB" % (label, limit // MIB)

@@ -7,9 +7,14 @@
  *
  *   bench_bounded_chunks DIR [--reps N] [--chunk-mib M] [--threads 1,2] [--only NAME]
  *                            [--eb 1e-3,1e-5] [--step encode|decode] [--lossless]
+ *                            [--segment-codes 4096,1024]
  *
  * --lossless measures the lossless codec (codec 3, 4-D arrays as stacks) in the same chunks in
  * place of the error-bounded one: one row per array, its bound column "exact".
+ *
+ * --segment-codes gives the error-bounded codec's segment sizes C (codes per segment) to compare,
+ * one row per C, each C's chunks encoded and decoded right after the previous C's (default: the
+ * codec's own C, column 0).
  *
  * --step times one step alone (after one encode, for decode), for a profiler's record of it; the
  * other's columns read 0. */
@@ -132,6 +137,8 @@ int main(int argc, char** argv) {
   int reps = 3, threads[8] = {1, 2}, nthreads = 2;
   double mib = 1, ebs[4] = {1e-3, 1e-5};
   int nebs = 2, steps = 3, lossless = 0; /* steps: bit 0 encode, bit 1 decode */
+  unsigned sizes[4] = {0};               /* segment sizes C; 0: the codec's */
+  int nsizes = 1;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--reps") && i + 1 < argc) {
       reps = atoi(argv[++i]);
@@ -149,6 +156,12 @@ int main(int argc, char** argv) {
       char* s = argv[++i];
       for (nebs = 0; *s && nebs < 4; nebs++) {
         ebs[nebs] = strtod(s, &s);
+        s += *s == ',';
+      }
+    } else if (!strcmp(argv[i], "--segment-codes") && i + 1 < argc) {
+      char* s = argv[++i];
+      for (nsizes = 0; *s && nsizes < 4; nsizes++) {
+        sizes[nsizes] = (unsigned)strtoul(s, &s, 10);
         s += *s == ',';
       }
     } else if (!strcmp(argv[i], "--lossless")) {
@@ -174,10 +187,10 @@ int main(int argc, char** argv) {
             dir ? dir : "(none)");
     return 2;
   }
-  printf("| array | eb / range | ratio | hash |");
+  printf("| array | eb / range | C | ratio | hash |");
   for (int t = 0; t < nthreads; t++)
     printf(" enc %dT | dec %dT |", threads[t], threads[t]);
-  printf(" enc CPU 1T | dec CPU 1T |\n|---|---:|---:|---|");
+  printf(" enc CPU 1T | dec CPU 1T |\n|---|---:|---:|---:|---|");
   for (int t = 0; t < nthreads; t++)
     printf("---:|---:|");
   printf("---:|---:|\n");
@@ -188,14 +201,15 @@ int main(int argc, char** argv) {
     size_t nch = 0;
     chunk* ch = cut(r, (size_t)(mib * (1 << 20)), &nch);
     const double range = real_array_value_range(r);
-    for (int e = 0; e < (lossless ? 1 : nebs); e++) {
+    for (int e = 0; e < (lossless ? 1 : nebs) * nsizes; e++) {
       parz_chunk_config cfg;
       double enc[8], dec[8], enc_cpu = 1e30, dec_cpu = 1e30;
       uint64_t hash = 0xcbf29ce484222325ULL;
       size_t total = 0;
       memset(&cfg, 0, sizeof cfg);
       cfg.codec = lossless ? PARZ_CODEC_LOSSLESS : PARZ_CODEC_BOUNDED;
-      cfg.settings.error_bound = lossless ? 0.0 : ebs[e] * range;
+      cfg.segment_blocks = sizes[e % nsizes];
+      cfg.settings.error_bound = lossless ? 0.0 : ebs[e / nsizes] * range;
       cfg.settings.predictor = lossless && r->array.dims == 4 ? 1u : 0u; /* a stack of fields */
       if (!lossless &&
           strstr(r->name, "levitus")) { /* its fill value, masked as the filter masks it */
@@ -207,6 +221,11 @@ int main(int argc, char** argv) {
       }
       for (int t = 0; t < nthreads; t++)
         enc[t] = dec[t] = 1e30;
+      for (size_t i = 0; i < nch;
+           i++) { /* room by this configuration's bound (C sizes the table) */
+        free(ch[i].coded);
+        ch[i].coded = NULL;
+      }
       if (steps == 2) { /* the chunks to decode */
         double wall, cpu;
         if (run_chunks(ch, nch, &cfg, 1, 1, r->name, &wall, &cpu))
@@ -239,9 +258,9 @@ int main(int argc, char** argv) {
       if (lossless)
         snprintf(bound, sizeof bound, "exact");
       else
-        snprintf(bound, sizeof bound, "%g", ebs[e]);
-      printf("| %s | %s | %.2f | %016llx |", r->name, bound, (double)r->bytes / (double)total,
-             (unsigned long long)hash);
+        snprintf(bound, sizeof bound, "%g", ebs[e / nsizes]);
+      printf("| %s | %s | %u | %.2f | %016llx |", r->name, bound, sizes[e % nsizes],
+             (double)r->bytes / (double)total, (unsigned long long)hash);
       for (int t = 0; t < nthreads; t++)
         printf(" %.0f | %.0f |", mb / enc[t], mb / dec[t]);
       printf(" %.0f | %.0f |\n", mb / enc_cpu, mb / dec_cpu);
