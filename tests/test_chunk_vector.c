@@ -22,6 +22,7 @@
 #include "vectors/chunk_v2_lossless.h"
 #include "vectors/chunk_v2_lossless_dict.h"
 #include "vectors/chunk_v2_bounded.h"
+#include "vectors/chunk_v2_bounded_c1024.h"
 #include "vectors/chunk_v2_stored.h"
 
 /* Decodes vector c (n bytes) of array a into `decoded`'s values, and encodes `input` under cfg
@@ -39,6 +40,18 @@ static void round_trip(const char* name, const unsigned char* c, size_t n, const
   CHECK(rc == PARZ_OK && w == n && !memcmp(again, c, n), "%s: encoder output differs (%s)", name,
         rc ? err.message : "bytes");
   free(out);
+}
+
+/* The error-bounded vectors' configuration: bound 0.5, Lorenzo asked for, C codes per segment
+ * (0: the writers'). */
+static parz_chunk_config bounded_config(unsigned c) {
+  parz_chunk_config cfg;
+  memset(&cfg, 0, sizeof cfg);
+  cfg.codec = PARZ_CODEC_BOUNDED;
+  cfg.segment_blocks = c;
+  cfg.settings.error_bound = 0.5;
+  cfg.settings.predictor = 1;
+  return cfg;
 }
 
 /* Parses, decodes and re-encodes one vector. */
@@ -334,11 +347,30 @@ int main(void) {
               v.payload_bytes == 8 && v.nexceptions == 1 && v.mask.nvalues == 1 &&
               v.codec_data == c5 + 248 && v.codec_data_bytes == 24 && v.payload == c5 + 272,
           "bounded vector fields");
-    memset(&cfg, 0, sizeof cfg);
-    cfg.codec = PARZ_CODEC_BOUNDED;
-    cfg.settings.error_bound = 0.5;
-    cfg.settings.predictor = 1;
+    cfg = bounded_config(4096);
     round_trip("bounded vector", c5, n5, &a5, chunk_v2_bounded_values, want5, &cfg);
+  }
+  /* an error-bounded chunk in two segments of the writers' C: a run of zeros cut at their edge */
+  {
+    enum { N = 1032 };
+    const unsigned char* c = chunk_v2_bounded_c1024;
+    const size_t n = sizeof chunk_v2_bounded_c1024;
+    parz_array a = test_array(PARZ_FLOAT, 1, N, 0, 0, 0);
+    static float in[N], want[N];
+    for (int i = 0; i < 4; i++) {
+      in[N - 4 + i] = (float)(i + 1);
+      memcpy(&want[N - 4 + i], &chunk_v2_bounded_c1024_decoded[i], 4);
+    }
+    rc = parz_chunk_parse(c, n, &v, &err);
+    CHECK(rc == PARZ_OK, "bounded C = 1024 vector parse: %s", err.message);
+    CHECK(v.version == 2 && v.codec == PARZ_CODEC_BOUNDED && v.table == PARZ_TABLE_HYBRID &&
+              v.length_bytes == 2 && v.nblocks == N && v.nsegments == 2 &&
+              v.segment_blocks == 1024 && v.nchecksums == 1 && v.payload_bits == 20 &&
+              v.payload_bytes == 8 && v.nexceptions == 0 && v.mask.nvalues == 0 &&
+              v.codec_data == c + 176 && v.codec_data_bytes == 32 && v.payload == c + 208,
+          "bounded C = 1024 vector fields");
+    cfg = bounded_config(1024);
+    round_trip("bounded C = 1024 vector", c, n, &a, in, want, &cfg);
   }
   /* a lossless chunk (codec 3): scaled integers, the 2-D Lorenzo predictor, coder 1 */
   {

@@ -10,63 +10,15 @@ Array: int32, rank 1, shape {40}, v[x] = x * x; predictor 0 (the delta), transfo
 one segment (C = 4), coder 3 with coder 1's single code and q = 4: runs of 16, 16 and 8
 residuals. --zero-runs: shape {56}, v[x] = x * x but v[x] = 15 * 15 for x in 16..31 and
 47 * 47 for x in 48..55, coder 4: runs 1 and 3 (the last) are all zeros and take no byte."""
-import heapq
 import struct
 import sys
+
+from vector_bits import Bits, canonical, crc32c, huffman_lengths, opening, rows
 
 ZERO = sys.argv[1:] == ["--zero-runs"]
 N, Q, CODER, INNER = (56, 4, 4, 1) if ZERO else (40, 4, 3, 1)
 W = 32
 NAME = "chunk_v1_lossless_zero_runs" if ZERO else "chunk_v1_lossless_runs"
-
-
-def crc32c(data, crc=0):
-    crc ^= 0xFFFFFFFF
-    for b in data:
-        crc ^= b
-        for _ in range(8):
-            crc = (crc >> 1) ^ (0x82F63B78 if crc & 1 else 0)
-    return crc ^ 0xFFFFFFFF
-
-
-def huffman_lengths(freq):
-    """Code lengths of an optimal prefix code of the symbols with freq > 0."""
-    heap = [(f, [s]) for s, f in enumerate(freq) if f]
-    lengths = [0] * len(freq)
-    heapq.heapify(heap)
-    while len(heap) > 1:
-        f1, s1 = heapq.heappop(heap)
-        f2, s2 = heapq.heappop(heap)
-        for s in s1 + s2:
-            lengths[s] += 1
-        heapq.heappush(heap, (f1 + f2, s1 + s2))
-    return lengths
-
-
-def canonical(lengths):
-    """Words (as integers, first bit the high one) in order of (length, symbol)."""
-    words, code, prev = {}, -1, 0
-    for L, s in sorted((L, s) for s, L in enumerate(lengths) if L):
-        code = 0 if code < 0 else (code + 1) << (L - prev)
-        words[s] = code
-        prev = L
-    return words
-
-
-class Bits:
-    def __init__(self):
-        self.bits = []
-
-    def put(self, value, n):  # low bit first
-        self.bits += [(value >> i) & 1 for i in range(n)]
-
-    def word(self, value, n):  # first bit first
-        self.bits += [(value >> (n - 1 - i)) & 1 for i in range(n)]
-
-    def bytes(self):
-        b = self.bits + [0] * (-len(self.bits) % 8)
-        return bytes(sum(b[i + j] << j for j in range(8)) for i in range(0, len(b), 8))
-
 
 values = [x * x for x in range(N)]
 if ZERO:
@@ -110,15 +62,6 @@ assert len(header) == 112
 chunk = header + table + payload
 
 
-def rows(data, start, comment):
-    out = []
-    for i in range(0, len(data), 8):
-        part = data[i:i + 8]
-        text = ", ".join("0x%02x" % b for b in part) + ","
-        out.append("    %-48s /* %3d %s */" % (text, start + i, comment if i == 0 else "..."))
-    return out
-
-
 code_text = [
     " * The code's lengths, k = %s:" % "/".join(str(s) for s, L in enumerate(lengths) if L),
     " * %s bits. Runs of 16, 16 and 8 residuals, %s bytes, each from context 0"
@@ -156,14 +99,7 @@ lines = [
 ]
 lines += [
     " *",
-] + about + [
-    "#ifndef PARZ_%s_H" % NAME.upper(),
-    "#define PARZ_%s_H" % NAME.upper(),
-    "",
-    "#include <stdint.h>",
-    "",
-    "static const unsigned char %s[%d] = {" % (NAME, len(chunk)),
-]
+] + about + opening(NAME, len(chunk))
 lines += rows(header, 0, "header (112 bytes)")
 lines += rows(table, 112, "table: offset 0, length %d bits" % seg_bits)
 lines += rows(payload, 128, "payload: coder %d, code 1, q 4, lengths, run lengths, runs" % CODER)
