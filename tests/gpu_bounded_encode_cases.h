@@ -212,4 +212,25 @@ static inline std::vector<bnd_case> bnd_cases(void) {
   return out;
 }
 
+/* Segment sizes the writers use or may (codes per segment): the GPU encoder must give the CPU's
+ * bytes at each, whatever the codec's default is; 65536, the largest, is read where it lies,
+ * not staged in shared memory (bounded_encode.cu). */
+static const uint32_t bnd_segment_sizes[3] = {1024u, 4096u, 65536u};
+
+/* The cases, and again at each of the segment sizes those at the codec's default size. */
+static inline std::vector<bnd_case> bnd_cases_segments(void) {
+  std::vector<bnd_case> out = bnd_cases();
+  const size_t crafted = out.size();
+  for (uint32_t C : bnd_segment_sizes)
+    for (size_t i = 0; i < crafted; i++) {
+      if (out[i].cfg.segment_blocks)
+        continue;
+      bnd_case c = out[i];
+      c.cfg.segment_blocks = C;
+      c.name += ", segments of " + std::to_string(C);
+      out.push_back(c);
+    }
+  return out;
+}
+
 #endif

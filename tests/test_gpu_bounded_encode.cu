@@ -1,8 +1,9 @@
 /* The error-bounded codec's GPU encoder on the device: parz_gpu_encode_device's chunks against
  * parz_chunk_encode's, byte for byte, and decoded within the bound, on the crafted cases of
- * gpu_bounded_encode_cases.h (the refused ones refused with PARZ_ERR_UNSUPPORTED), a strided
- * array, a batch of chunks, and the real arrays: whole, the predictor chosen, at 1e-3 and 1e-5 x
- * their range; every predictor at 1e-3 x range on their first 8 MiB. Exits 77 (ctest SKIP) when
+ * gpu_bounded_encode_cases.h (the refused ones refused with PARZ_ERR_UNSUPPORTED; each also at
+ * the writers' segment sizes), a strided array, a batch of chunks, and the real arrays: whole,
+ * the predictor chosen, at 1e-3 and 1e-5 x their range; every predictor at 1e-3 x range on their
+ * first 8 MiB, at segments of 1024 and 4096 codes. Exits 77 (ctest SKIP) when
  * no CUDA device is usable.
  * Usage: test_gpu_bounded_encode [--small] [DATA_DIR] (--small: the crafted cases alone, for
  * compute-sanitizer) */
@@ -70,7 +71,7 @@ int main(int argc, char** argv) {
   }
   if ((rc = gpu_test_context(&ctx)) != 0)
     return rc;
-  const std::vector<bnd_case> cases = bnd_cases();
+  const std::vector<bnd_case> cases = bnd_cases_segments();
   for (const bnd_case& c : cases)
     check_case(c.name.c_str(), c.a, c.data.data(), gpu_case_count(c.a), c.cfg, c.refused);
   printf("%zu crafted cases\n", cases.size());
@@ -109,11 +110,14 @@ int main(int argc, char** argv) {
       const size_t row = gpu_case_count(a) / a.shape[0] * (a.type == PARZ_FLOAT ? 4 : 8);
       if (a.shape[0] > 1 && row * a.shape[0] > ((size_t)8 << 20))
         a.shape[0] = ((size_t)8 << 20) / row > 0 ? ((size_t)8 << 20) / row : 1;
-      for (unsigned pred = 1; pred <= 5; pred++) {
-        snprintf(name, sizeof name, "%s (%zu rows) eb 1e-3 x range, predictor %u", r[i].name,
-                 a.shape[0], pred);
-        check_case(name, a, r[i].data, gpu_case_count(a), bnd_config(1e-3 * range, pred), nan);
-      }
+      for (unsigned pred = 1; pred <= 5; pred++)
+        for (uint32_t C : {bnd_segment_sizes[0], bnd_segment_sizes[1]}) {
+          parz_chunk_config cfg = bnd_config(1e-3 * range, pred);
+          cfg.segment_blocks = C;
+          snprintf(name, sizeof name, "%s (%zu rows) eb 1e-3 x range, predictor %u, segments of %u",
+                   r[i].name, a.shape[0], pred, C);
+          check_case(name, a, r[i].data, gpu_case_count(a), cfg, nan);
+        }
       printf("%s: checked\n", r[i].name);
       fflush(stdout);
     }

@@ -4,7 +4,8 @@
  * must be parz_chunk_encode's, byte for byte (and decode within the bound); the chunks the GPU
  * encoder refuses must be refused with PARZ_ERR_UNSUPPORTED naming why. This checks where no GPU
  * is (CI) what test_gpu_bounded_encode checks on the device, on the same cases
- * (gpu_bounded_encode_cases.h), and on the real arrays, cut to 1 MiB each. The lanes' split of a
+ * (gpu_bounded_encode_cases.h, each also at the writers' segment sizes), and on the real arrays,
+ * cut to 1 MiB each, at segments of 1024 and 4096 codes. The lanes' split of a
  * segment's tokens is checked apart for 1 to 64 lanes against the serial walk
  * (parz_bounded_next_token), with runs and without, on crafted segments and on every segment of
  * every chunk here.
@@ -391,7 +392,7 @@ static void check_case(const char* name, const parz_array& a, const void* data,
 
 int main(int argc, char** argv) {
   crafted_lanes();
-  const std::vector<bnd_case> cases = bnd_cases();
+  const std::vector<bnd_case> cases = bnd_cases_segments();
   for (const bnd_case& c : cases)
     check_case(c.name.c_str(), c.a, c.data.data(), c.cfg, c.refused);
   printf("%zu crafted cases\n", cases.size());
@@ -400,12 +401,15 @@ int main(int argc, char** argv) {
     real_array* r = real_arrays_load(argv[1], (size_t)1 << 20, &m);
     for (size_t i = 0; i < m; i++)
       for (double rel : {1e-3, 1e-5})
-        for (unsigned pred = 0; pred <= 5; pred++) {
-          char name[160];
-          const parz_chunk_config cfg = bnd_config(rel * real_array_value_range(&r[i]), pred);
-          snprintf(name, sizeof name, "%s eb %g x range, predictor %u", r[i].name, rel, pred);
-          check_case(name, r[i].array, r[i].data, cfg, real_array_holds_nan(&r[i]));
-        }
+        for (unsigned pred = 0; pred <= 5; pred++)
+          for (uint32_t C : {bnd_segment_sizes[0], bnd_segment_sizes[1]}) {
+            char name[160];
+            parz_chunk_config cfg = bnd_config(rel * real_array_value_range(&r[i]), pred);
+            cfg.segment_blocks = C;
+            snprintf(name, sizeof name, "%s eb %g x range, predictor %u, segments of %u", r[i].name,
+                     rel, pred, C);
+            check_case(name, r[i].array, r[i].data, cfg, real_array_holds_nan(&r[i]));
+          }
     printf("%zu real arrays\n", m);
     real_arrays_free(r, m);
   }
