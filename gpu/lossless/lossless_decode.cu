@@ -6,14 +6,17 @@
  *   1. the payload checksums: of one chunk (or a slice), the frame's launches that spread each
  *      partition over many CTAs (parz_gpu_enqueue_checksums); of a run of chunks,
  *      verify_kernel, one warp per partition of every chunk in one launch (checksum.cuh);
- *   2. segments_kernel: one warp per segment. The lanes first build the codes' tables of the
- *      segment's contexts, one context each, in shared memory. A coder 3 or 4 segment's runs
- *      decode independently, lane r taking runs r, r + 32, ... (coder 4's empty runs are
- *      zeros); in coders 1 and 2 each residual's code
- *      depends on the one before it (its context), so one lane walks the segment. Both read with
- *      the CPU's own reader (codec/lossless/residual_decode.h), and the lanes copy raw segments.
- *      Each residual goes, still zigzagged, to its value's place in the destination;
- *   3. blocks_kernel: one CTA per block of 4096 values rebuilds the block in place. The Lorenzo
+ *   2. segments_kernel: a CTA of SEG_THREADS per segment. Thread 0 reads its head; a thread per
+ *      context sets up its code and the threads of each context fill its fast table in shared
+ *      memory (gpu/lossless/lossless_runs.cuh). A coder 3 or 4 segment's runs decode
+ *      independently, run r on thread r % SEG_THREADS (their starts by a scan of their byte
+ *      lengths over the CTA; coder 4's empty runs are zeros); in coders 1 and 2 each residual's
+ *      code depends on the one before it (its context), so one thread walks the segment. Each
+ *      walk reads its bytes through a register window of aligned words and writes each
+ *      residual, still zigzagged, to its value's place in the destination, a row at a time;
+ *      all threads copy a raw segment;
+ *   3. blocks_kernel: one CTA per block of 4096 values rebuilds the block in place, in shared
+ *      memory padded against bank conflicts. The Lorenzo
  *      residual is the block's difference along every predicted dimension (values outside the
  *      block 0), so the values are the residuals' inclusive prefix sums along each predicted
  *      dimension in turn, in the values' w-bit wrap-around arithmetic, which is exact in any
@@ -42,6 +45,7 @@ extern "C" { /* C headers without C++ guards */
 }
 #include "lossless.h"
 #include "lossless_codec.h"
+#include "lossless_runs.cuh"
 #include "residual_decode.h"
 #include "transform_decode.h"
 
@@ -66,6 +70,8 @@ struct ll_args {
 };
 
 const unsigned BLOCK_THREADS = 256;
+const unsigned SEG_THREADS = 128; /* a segment's CTA */
+const unsigned SEG_CTAS = 5;      /* CTAs an SM holds: etopo5's 578 segments in one wave */
 
 __device__ void record(const ll_args& a, unsigned long long s) {
   atomicMin(&a.fault->segment, s);
@@ -114,15 +120,24 @@ __global__ void verify_kernel(const ll_args one, const ll_args* all) {
 }
 
 /* A walk through a segment's values in the order of its residuals: block b (extents e at origin
- * o), value x of it (C order). */
+ * o), value x of it (C order), the row of x[3] in the destination. */
+template <typename T>
 struct ll_cursor {
   unsigned long long b, o[4];
   unsigned e[4], x[4];
+  T* row;
 };
 
+template <typename T>
+__device__ __forceinline__ void cursor_row(const ll_args& a, ll_cursor<T>* c) {
+  c->row = (T*)a.dst + (c->o[0] + c->x[0]) * a.st[0] + (c->o[1] + c->x[1]) * a.st[1] +
+           (c->o[2] + c->x[2]) * a.st[2] + c->o[3];
+}
+
 /* The cursor at residual i of the segment whose first block is b. */
-__device__ void cursor_seek(const ll_args& a, unsigned long long b, unsigned long long i,
-                            ll_cursor* c) {
+template <typename T>
+__device__ __noinline__ void cursor_seek(const ll_args& a, unsigned long long b,
+                                         unsigned long long i, ll_cursor<T>* c) {
   unsigned long long count;
   while (i >= (count = block_box(a, b, c->o, c->e))) {
     i -= count;
@@ -133,199 +148,201 @@ __device__ void cursor_seek(const ll_args& a, unsigned long long b, unsigned lon
     c->x[k] = (unsigned)(i % c->e[k]);
     i /= c->e[k];
   }
+  cursor_row(a, c);
 }
 
-__device__ __forceinline__ unsigned long long cursor_at(const ll_args& a, const ll_cursor& c) {
-  return (c.o[0] + c.x[0]) * a.st[0] + (c.o[1] + c.x[1]) * a.st[1] + (c.o[2] + c.x[2]) * a.st[2] +
-         c.o[3] + c.x[3];
-}
-
-__device__ __forceinline__ void cursor_next(const ll_args& a, ll_cursor* c) {
-  for (int k = 3; k >= 0; k--) {
-    if (++c->x[k] < c->e[k])
+/* Past the end of a row: the next row, or the next block's first. */
+template <typename T>
+__device__ __noinline__ void cursor_next_row(const ll_args& a, ll_cursor<T>* c) {
+  c->x[3] = 0;
+  for (int k = 2; k >= 0; k--) {
+    if (++c->x[k] < c->e[k]) {
+      cursor_row(a, c);
       return;
+    }
     c->x[k] = 0;
   }
-  if (++c->b < a.nblocks) /* the next block's first value */
+  if (++c->b < a.nblocks) { /* the next block's first value */
     block_box(a, c->b, c->o, c->e);
-}
-
-/* Coder 3's or 4's runs r = lane, lane + 32, ... of a segment (src, bytes; layout from
- * parz_ll_runs_layout), side by side: a run's bytes start after the runs before it, so each
- * round of 32 runs scans their lengths across the warp; coder 4's empty runs are zeros. Every
- * lane takes part in every round; returns whether this lane's runs decoded. */
-template <typename T>
-__device__ bool decode_runs(const ll_args& a, const unsigned char* src, size_t bytes,
-                            unsigned long long n, unsigned long long b0, unsigned coder, unsigned q,
-                            size_t lengths_bytes, size_t runs, size_t first,
-                            const parz_huff_decoder* code, const uint32_t* fast, unsigned lane) {
-  T* dst = (T*)a.dst;
-  unsigned long long told = 0, base = first;
-  bool ok = true;
-  for (size_t r = lane; r + 1 < runs; r += 32)
-    told += parz_ll_run_bytes(src, lengths_bytes, r);
-  for (unsigned d = 16; d > 0; d >>= 1)
-    told += __shfl_xor_sync(0xffffffffu, told, d);
-  if (first + told > bytes) /* the last run would start past the bytes */
-    return false;
-  for (size_t r0 = 0; r0 < runs; r0 += 32) {
-    const size_t r = r0 + lane;
-    const unsigned long long len = r + 1 < runs    ? parz_ll_run_bytes(src, lengths_bytes, r)
-                                   : r + 1 == runs ? bytes - first - told
-                                                   : 0;
-    unsigned long long incl = len;
-    for (unsigned d = 1; d < 32; d <<= 1) {
-      const unsigned long long y = __shfl_up_sync(0xffffffffu, incl, d);
-      if (lane >= d)
-        incl += y;
-    }
-    const unsigned long long start = base + incl - len;
-    base += __shfl_sync(0xffffffffu, incl, 31);
-    if (r >= runs || !ok)
-      continue;
-    const unsigned long long i0 = (unsigned long long)r << q;
-    const unsigned long long i1 = n - i0 > (1ull << q) ? i0 + (1ull << q) : n;
-    if (start + len > bytes) {
-      ok = false;
-      continue;
-    }
-    parz_ll_residual_reader rd;
-    ll_cursor c;
-    cursor_seek(a, b0, i0, &c);
-    if (parz_ll_run_zero(src[0], (size_t)len)) {
-      for (unsigned long long i = i0; i < i1; i++) {
-        dst[cursor_at(a, c)] = (T)0;
-        cursor_next(a, &c);
-      }
-      continue;
-    }
-    parz_ll_reader_init_at(&rd, src + start, (size_t)len, 0, coder, code, fast);
-    for (unsigned long long i = i0; i < i1; i++) {
-      uint64_t z;
-      if (parz_ll_residual_next(&rd, &z) != PARZ_LL_OK) {
-        ok = false;
-        break;
-      }
-      dst[cursor_at(a, c)] = (T)z;
-      cursor_next(a, &c);
-    }
-    if (ok && parz_ll_reader_end(&rd) != PARZ_LL_OK)
-      ok = false;
+    cursor_row(a, c);
   }
-  return ok;
 }
 
-/* One warp (the whole CTA) per segment: its residuals, zigzagged, at their values' places. */
+/* Residuals [i0, i1) of the segment whose first block is b0, coded in p[0..bytes) from bit pos
+ * on, at their values' places; whether they decoded and their bits ended where the bytes do. The
+ * row, its end and the reader stay in registers; the rest of the cursor is touched once a row. */
 template <typename T>
-__global__ void segments_kernel(const ll_args one, const ll_args* all) {
+__device__ __forceinline__ bool walk(const ll_args& a, unsigned long long b0, unsigned long long i0,
+                                     unsigned long long i1, const unsigned char* p, size_t bytes,
+                                     unsigned long long pos, unsigned coder,
+                                     const parz_huff_decoder* code, const uint32_t* fast) {
+  parz_gpu_ll_reader rd;
+  ll_cursor<T> c;
+  parz_gpu_ll_reader_init(&rd, p, bytes, pos, coder, code, fast);
+  cursor_seek(a, b0, i0, &c);
+  T* row = c.row;
+  unsigned x = c.x[3], e = c.e[3];
+  for (unsigned long long i = i0; i < i1; i++) {
+    uint64_t z;
+    if (parz_gpu_ll_next(&rd, &z) != PARZ_LL_OK)
+      return false;
+    row[x] = (T)z;
+    if (++x == e) {
+      cursor_next_row(a, &c);
+      row = c.row;
+      x = 0;
+      e = c.e[3];
+    }
+  }
+  return parz_gpu_ll_reader_end(&rd) == PARZ_LL_OK;
+}
+
+/* A run of zeros: residuals [i0, i1) of the segment whose first block is b0. */
+template <typename T>
+__device__ void zeros(const ll_args& a, unsigned long long b0, unsigned long long i0,
+                      unsigned long long i1) {
+  ll_cursor<T> c;
+  cursor_seek(a, b0, i0, &c);
+  unsigned x = c.x[3];
+  for (unsigned long long i = i0; i < i1; i++) {
+    c.row[x] = 0;
+    if (++x == c.e[3]) {
+      cursor_next_row(a, &c);
+      x = 0;
+    }
+  }
+}
+
+/* parz_gpu_ll_code_setup kept out of the kernel's registers: it runs once per context. */
+__device__ __noinline__ int code_setup(const uint8_t* lengths, size_t bytes, unsigned w, unsigned c,
+                                       parz_huff_decoder* d, uint32_t* mem) {
+  return parz_gpu_ll_code_setup(lengths, bytes, w, c, d, mem);
+}
+
+/* The sum of x over the CTA (SEG_THREADS threads, warp_sums: a word per warp), every thread
+ * taking part; *before: the sum over the threads before this one. */
+__device__ unsigned long long cta_scan(unsigned long long x, unsigned long long* warp_sums,
+                                       unsigned long long* before) {
+  const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+  unsigned long long incl = x, total = 0, prior = 0;
+  for (unsigned d = 1; d < 32; d <<= 1) {
+    const unsigned long long y = __shfl_up_sync(0xffffffffu, incl, d);
+    if (lane >= d)
+      incl += y;
+  }
+  if (lane == 31)
+    warp_sums[warp] = incl;
+  __syncthreads();
+  for (unsigned k = 0; k < SEG_THREADS / 32; k++) {
+    prior += k < warp ? warp_sums[k] : 0;
+    total += warp_sums[k];
+  }
+  __syncthreads(); /* warp_sums is free again */
+  *before = prior + incl - x;
+  return total;
+}
+
+/* One CTA per segment: its residuals, zigzagged, at their values' places. Thread 0 reads the
+ * head; a thread per context sets up its code and all threads fill the fast tables; a coder 3 or
+ * 4 segment's runs decode side by side, run r on thread r % SEG_THREADS (their starts by a scan
+ * of their byte lengths; coder 4's empty runs are zeros); a coder 1 or 2 segment is one walk of
+ * thread 0; a raw segment is copied by all. */
+template <typename T>
+__global__ void __launch_bounds__(SEG_THREADS, SEG_CTAS)
+    segments_kernel(const ll_args one, const ll_args* all) {
   extern __shared__ unsigned long long shared[];
+  __shared__ parz_gpu_ll_head h;
+  __shared__ int ok, codes_ok;
+  __shared__ unsigned long long values, warp_sums[SEG_THREADS / 32];
   const ll_args& a = args_of(one, all);
   const unsigned long long s = a.first + blockIdx.x;
-  const unsigned lane = threadIdx.x;
+  const unsigned t = threadIdx.x;
   if (s >= a.end) /* the whole CTA: a shorter chunk of a run */
     return;
   const unsigned long long begin = a.offsets[s], end = a.offsets[s + 1];
   const unsigned long long b0 = s * a.C, b1 = b0 + a.C < a.nblocks ? b0 + a.C : a.nblocks;
-  T* dst = (T*)a.dst;
-  unsigned long long o[4], b;
-  unsigned e[4];
-  if (begin % 8 || end % 8 || end <= begin || end / 8 > a.payload_bytes) {
-    if (lane == 0)
-      record(a, s);
-    return;
-  }
   const unsigned char* src = a.payload + begin / 8;
   const size_t bytes = (size_t)((end - begin) / 8);
   const unsigned w = a.w;
-  unsigned coder = src[0], q = 0;
-  unsigned long long n = 0;
-  for (b = b0; b < b1; b++)
-    n += block_box(a, b, o, e);
-  if (coder == PARZ_LL_CODER_RAW) {
-    if (bytes != 1 + n * (w / 8)) {
-      if (lane == 0)
-        record(a, s);
-      return;
-    }
-    unsigned long long i0 = 0;
-    for (b = b0; b < b1; b++) {
+  if (t == 0) {
+    unsigned long long o[4], n = 0;
+    unsigned e[4];
+    for (unsigned long long b = b0; b < b1; b++)
+      n += block_box(a, b, o, e);
+    ok = !(begin % 8 || end % 8 || end <= begin || end / 8 > a.payload_bytes) &&
+         parz_gpu_ll_head_read(src, bytes, n, w, &h);
+    codes_ok = 1;
+    values = n;
+  }
+  __syncthreads();
+  if (!ok) {
+    if (t == 0)
+      record(a, s);
+    return;
+  }
+  if (h.coder == PARZ_LL_CODER_RAW) {
+    unsigned long long o[4], i0 = 0;
+    unsigned e[4];
+    for (unsigned long long b = b0; b < b1; b++) {
       const unsigned count = block_box(a, b, o, e);
-      for (unsigned i = lane; i < count; i += 32)
-        dst[place(a, o, e, i)] = (T)parz_ll_raw_residual(src + 1, i0 + i, w);
+      for (unsigned i = t; i < count; i += SEG_THREADS)
+        ((T*)a.dst)[place(a, o, e, i)] = (T)parz_ll_raw_residual(src + 1, i0 + i, w);
       i0 += count;
     }
     return;
   }
-  const unsigned char* lengths = src + 1;
-  size_t lengths_bytes = bytes - 1, runs = 1, first = 0;
-  if (coder == PARZ_LL_CODER_RUNS || coder == PARZ_LL_CODER_ZERO_RUNS) {
-    if (parz_ll_runs_layout(src, bytes, (size_t)n, w, &coder, &q, &lengths_bytes, &runs, &first) !=
-        PARZ_LL_OK) {
-      if (lane == 0)
-        record(a, s);
-      return;
-    }
-    lengths = src + PARZ_LL_RUN_HEAD;
-  } else if (coder != PARZ_LL_CODER_LENGTHS && coder != PARZ_LL_CODER_CONTEXT) {
-    if (lane == 0)
-      record(a, s);
-    return;
-  }
-  const unsigned nc = parz_ll_contexts(w, coder);
-  if (lengths_bytes * 8 < 4ull * (w + 1) * nc) {
-    if (lane == 0)
-      record(a, s);
-    return;
-  }
-  /* the contexts' decoders, their fast tables, their decoders' tables */
+  const unsigned nc = h.nc;
+  /* the contexts' codes, their fast tables, their codes' memory */
   parz_huff_decoder* code = (parz_huff_decoder*)shared;
   uint32_t* fast = (uint32_t*)(code + nc);
   uint32_t* mem = fast + nc * PARZ_LL_TABLE_SIZE;
-  const int bad = lane < nc ? parz_ll_context_setup(lengths, lengths_bytes, w, lane, &code[lane],
-                                                    mem + lane * PARZ_LL_CODE_WORDS,
-                                                    fast + lane * PARZ_LL_TABLE_SIZE)
-                            : PARZ_LL_OK;
-  __syncwarp();
-  if (__any_sync(0xffffffffu, bad != PARZ_LL_OK)) {
-    if (lane == 0)
+  if (t < nc && code_setup(parz_gpu_ll_lengths(src, &h), (size_t)h.lengths_bytes, w, t, &code[t],
+                           mem + t * PARZ_GPU_LL_CODE_WORDS) != PARZ_LL_OK)
+    atomicAnd(&codes_ok, 0);
+  __syncthreads();
+  if (!codes_ok) {
+    if (t == 0)
       record(a, s);
     return;
   }
-  if (src[0] == PARZ_LL_CODER_RUNS || src[0] == PARZ_LL_CODER_ZERO_RUNS) {
-    const bool ok = decode_runs<T>(a, src, bytes, n, b0, coder, q, lengths_bytes, runs, first, code,
-                                   fast, lane);
-    if (!ok)
+  const unsigned per = SEG_THREADS / nc; /* threads per context's fast table */
+  if (t < per * nc)
+    parz_gpu_ll_fast_fill(&code[t / per], fast + (t / per) * PARZ_LL_TABLE_SIZE, t % per, per);
+  __syncthreads();
+  const unsigned long long n = values, nruns = h.runs, q = h.q;
+  unsigned long long told = 0, before, base = h.first;
+  for (unsigned long long r = t; r + 1 < nruns; r += SEG_THREADS)
+    told += parz_ll_run_bytes(src, (size_t)h.lengths_bytes, (size_t)r);
+  told = cta_scan(told, warp_sums, &before);
+  if (h.first + told > bytes) { /* the last run would start past the bytes */
+    if (t == 0)
       record(a, s);
     return;
   }
-  if (lane != 0)
-    return;
-  parz_ll_residual_reader rd;
-  parz_ll_reader_init(&rd, src, bytes, w, coder, code, fast);
-  for (b = b0; b < b1; b++) {
-    block_box(a, b, o, e);
-    for (unsigned x0 = 0; x0 < e[0]; x0++)
-      for (unsigned x1 = 0; x1 < e[1]; x1++)
-        for (unsigned x2 = 0; x2 < e[2]; x2++) {
-          T* row =
-              dst + (o[0] + x0) * a.st[0] + (o[1] + x1) * a.st[1] + (o[2] + x2) * a.st[2] + o[3];
-          for (unsigned x3 = 0; x3 < e[3]; x3++) {
-            uint64_t z;
-            if (parz_ll_residual_next(&rd, &z) != PARZ_LL_OK) {
-              record(a, s);
-              return;
-            }
-            row[x3] = (T)z;
-          }
-        }
+  for (unsigned long long r0 = 0; r0 < nruns; r0 += SEG_THREADS) {
+    const unsigned long long r = r0 + t, len = parz_gpu_ll_run_len(src, bytes, &h, r, told);
+    const unsigned long long total = cta_scan(len, warp_sums, &before), start = base + before;
+    base += total;
+    if (r >= nruns)
+      continue;
+    const unsigned long long i0 = r << q, i1 = n - i0 > (1ull << q) ? i0 + (1ull << q) : n;
+    if (start + len > bytes) {
+      record(a, s);
+    } else if (parz_ll_run_zero(h.coder, (size_t)len)) {
+      zeros<T>(a, b0, i0, i1);
+    } else if (!walk<T>(a, b0, i0, i1, src + start, (size_t)len, h.pos, h.code_coder, code, fast)) {
+      record(a, s);
+    }
   }
-  if (parz_ll_reader_end(&rd) != PARZ_LL_OK)
-    record(a, s);
 }
 
-/* Inclusive prefix sums of v (the block, extents e, count values) along dimension k, in place:
- * each line along k is cut among `per` threads, each sums its piece, the pieces' totals are
- * scanned, and each thread adds what comes before its piece. */
+/* A block's value i in shared memory: a word of padding after every 32, so that threads
+ * reading a word each of lines 32 words apart read distinct banks. */
+__device__ __forceinline__ unsigned pad(unsigned i) { return i + (i >> 5); }
+
+/* Inclusive prefix sums of v (the block, extents e, count values, padded) along dimension k, in
+ * place: each line along k is cut among `per` threads, each sums its piece, the pieces' totals
+ * are scanned, and each thread adds what comes before its piece. */
 template <typename T>
 __device__ void scan_dimension(T* v, T* totals, const unsigned e[4], unsigned count, int k) {
   unsigned q = 1;
@@ -337,13 +354,13 @@ __device__ void scan_dimension(T* v, T* totals, const unsigned e[4], unsigned co
   for (unsigned l0 = 0; l0 < lines; l0 += BLOCK_THREADS / per) {
     const unsigned line = l0 + threadIdx.x / per, j = threadIdx.x % per;
     const bool mine = line < lines && threadIdx.x / per < BLOCK_THREADS / per;
-    T* base = v + (line / q) * len * q + line % q;
+    const unsigned base = (line / q) * len * q + line % q;
     const unsigned t0 = j * piece, t1 = t0 + piece < len ? t0 + piece : len;
     T sum = 0;
     if (mine)
       for (unsigned t = t0; t < t1; t++) {
-        sum += base[(size_t)t * q];
-        base[(size_t)t * q] = sum;
+        sum += v[pad(base + t * q)];
+        v[pad(base + t * q)] = sum;
       }
     if (per > 1) {
       totals[threadIdx.x] = sum;
@@ -359,59 +376,88 @@ __device__ void scan_dimension(T* v, T* totals, const unsigned e[4], unsigned co
       __syncthreads();
       if (mine && j)
         for (unsigned t = t0; t < t1; t++)
-          base[(size_t)t * q] += totals[threadIdx.x];
+          v[pad(base + t * q)] += totals[threadIdx.x];
     }
     __syncthreads();
   }
+}
+
+/* A block as blocks_kernel's thread 0 finds it for the CTA: its extents, count, the magic
+ * multipliers of its three inner extents (parz_gpu_ll_div) and its first value's place. */
+struct ll_box {
+  unsigned e[4], count;
+  unsigned long long m[4], at;
+};
+
+/* Where value i (C order inside the block) lies in the array. */
+__device__ __forceinline__ unsigned long long box_place(const ll_box& x,
+                                                        const unsigned long long st[3],
+                                                        unsigned i) {
+  const unsigned r3 = parz_gpu_ll_div(i, x.m[3]), r2 = parz_gpu_ll_div(r3, x.m[2]);
+  const unsigned x0 = parz_gpu_ll_div(r2, x.m[1]);
+  return x.at + x0 * st[0] + (r2 - x0 * x.e[1]) * st[1] + (r3 - r2 * x.e[2]) * st[2] +
+         (i - r3 * x.e[3]);
 }
 
 /* One CTA per block: the residuals at its values' places become its values. */
 template <typename T>
 __global__ void __launch_bounds__(BLOCK_THREADS)
     blocks_kernel(const ll_args one, const ll_args* all) {
-  __shared__ T v[PARZ_LL_BLOCK_VALUES];
+  __shared__ T v[PARZ_LL_BLOCK_VALUES + PARZ_LL_BLOCK_VALUES / 32];
   __shared__ T totals[BLOCK_THREADS];
+  __shared__ ll_box box;
   const ll_args& a = args_of(one, all);
   const unsigned long long b = a.first * a.C + blockIdx.x;
   if (b >= PARZ_MIN(a.end * a.C, a.nblocks)) /* the whole CTA */
     return;
-  unsigned long long o[4];
-  unsigned e[4];
-  T* dst = (T*)a.dst;
-  const unsigned count = block_box(a, b, o, e);
-  for (unsigned i = threadIdx.x; i < count; i += BLOCK_THREADS) {
-    const T z = dst[place(a, o, e, i)];
-    v[i] = a.holt ? z : (z >> 1) ^ ((T)0 - (z & 1));
+  if (threadIdx.x == 0) {
+    unsigned long long o[4];
+    box.count = block_box(a, b, o, box.e);
+    box.at = o[0] * a.st[0] + o[1] * a.st[1] + o[2] * a.st[2] + o[3];
+    for (int k = 1; k < 4; k++)
+      box.m[k] = parz_gpu_ll_magic(box.e[k]);
   }
   __syncthreads();
-  if (a.holt) { /* a series' block: Holt's state is a serial recurrence, one thread walks it */
+  T* dst = (T*)a.dst;
+  const unsigned long long st[3] = {a.st[0], a.st[1], a.st[2]};
+  const unsigned count = box.count, holt = a.holt;
+  for (unsigned i = threadIdx.x; i < count; i += BLOCK_THREADS) {
+    const T z = dst[box_place(box, st, i)];
+    v[pad(i)] = holt ? z : (z >> 1) ^ ((T)0 - (z & 1));
+  }
+  __syncthreads();
+  if (holt) { /* a series' block: Holt's state is a serial recurrence, one thread walks it */
     if (threadIdx.x == 0) {
       const uint64_t mask = parz_ll_holt_mask(a.w);
       parz_ll_holt_state h = {0, 0};
       for (unsigned i = 0; i < count; i++)
-        v[i] = (T)parz_ll_holt_decode(&h, i, v[i], a.w, a.alpha, a.beta, mask);
+        v[pad(i)] = (T)parz_ll_holt_decode(&h, i, v[pad(i)], a.w, a.alpha, a.beta, mask);
     }
     __syncthreads();
   } else {
     for (int k = 0; k < 4; k++)
-      if (a.predicted >> k & 1 && e[k] > 1)
-        scan_dimension(v, totals, e, count, k);
+      if (a.predicted >> k & 1 && box.e[k] > 1)
+        scan_dimension(v, totals, box.e, count, k);
   }
   const int wide = sizeof(T) == 8;
+  const unsigned transform = a.dict ? 0 : a.transform;
+  const unsigned long long* dict = a.dict;
+  const unsigned long long dict_count = a.dict_count;
+  const int is_float = a.is_float;
+  const double scale = a.scale;
   for (unsigned i = threadIdx.x; i < count; i += BLOCK_THREADS) {
-    T u = v[i];
-    unsigned transform = a.transform;
-    if (a.dict) { /* u is a rank: the value is the dictionary's word, an integer image */
-      if (u >= a.dict_count) {
-        atomicMin(&a.fault->segment, place(a, o, e, i));
+    T u = v[pad(i)];
+    const unsigned long long at = box_place(box, st, i);
+    if (dict) { /* u is a rank: the value is the dictionary's word, an integer image */
+      if (u >= dict_count) {
+        atomicMin(&a.fault->segment, at);
         atomicOr(&a.fault->code, (unsigned)PARZ_GPU_FAULT_VALUE);
         u = 0;
       } else {
-        u = (T)a.dict[u];
+        u = (T)dict[u];
       }
-      transform = 0;
     }
-    dst[place(a, o, e, i)] = a.is_float ? (T)parz_ll_float_bits(wide, transform, a.scale, u) : u;
+    dst[at] = is_float ? (T)parz_ll_float_bits(wide, transform, scale, u) : u;
   }
 }
 
@@ -525,7 +571,7 @@ cudaError_t launch(const ll_args* h, const ll_args* d, unsigned n, cudaStream_t 
   }
   const unsigned nc = parz_ll_contexts(h[0].w, PARZ_LL_CODER_CONTEXT);
   const size_t shared =
-      nc * (sizeof(parz_huff_decoder) + (PARZ_LL_TABLE_SIZE + PARZ_LL_CODE_WORDS) * 4u);
+      nc * (sizeof(parz_huff_decoder) + (PARZ_LL_TABLE_SIZE + PARZ_GPU_LL_CODE_WORDS) * 4u);
   cudaError_t e = cudaFuncSetAttribute(segments_kernel<T>,
                                        cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared);
   if (e == cudaSuccess && sums && d) { /* a run's checksums; one chunk's are the frame's */
@@ -533,7 +579,7 @@ cudaError_t launch(const ll_args* h, const ll_args* d, unsigned n, cudaStream_t 
     e = cudaGetLastError();
   }
   if (e == cudaSuccess && segments) {
-    segments_kernel<T><<<dim3((unsigned)segments, n), 32, shared, st>>>(h[0], d);
+    segments_kernel<T><<<dim3((unsigned)segments, n), SEG_THREADS, shared, st>>>(h[0], d);
     e = cudaGetLastError();
   }
   if (e == cudaSuccess && blocks) {
@@ -566,7 +612,7 @@ int enqueue_slice(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d
 int enqueue_chunk(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d_chunk, void* d_dst,
                   const parz_gpu_scratch* s, const parz_gpu_shape* shape, cudaStream_t st,
                   parz_error* err) {
-  (void)shape; /* nothing to shape: one warp per segment, one CTA per block */
+  (void)shape; /* nothing to shape: one CTA per segment, one per block */
   int rc = parz_gpu_enqueue_offsets(ctx, v, d_chunk, s, st, err);
   return rc == PARZ_OK ? enqueue_slice(ctx, v, d_chunk, d_dst, 0, v->nsegments, s, st, err) : rc;
 }

@@ -1,0 +1,265 @@
+/* The lossless codec's GPU decoder, the steps of one thread (PARZ_HD), so that
+ * tests/test_gpu_lossless_host.cpp runs them on the CPU against the serial decoder
+ * (codec/lossless/residual_decode.h) where no GPU is; lossless_decode.cu launches them.
+ *
+ *   codes    a thread per context reads its code lengths and sets up the canonical code's limits
+ *            (huffman_decode.h, with no table of its own: parz_gpu_ll_code_setup); then every
+ *            thread fills entries of the contexts' fast tables (parz_gpu_ll_fast_entry), each
+ *            entry the canonical decode of its 9 bits;
+ *   reader   a thread per run (or per segment of coders 1 and 2) reads its residuals with
+ *            parz_gpu_ll_reader: a 64-bit window refilled from aligned 32-bit words, the next
+ *            word loaded one refill ahead so that its latency hides behind the residuals before
+ *            it; a word that straddles the run's bytes is read byte by byte, the bytes outside
+ *            as zeros, so nothing outside them is read. A word of the fast table decodes a
+ *            residual in one lookup; longer words and wider residuals take the canonical walk.
+ *            The residuals and the refusals are the serial reader's: the same words of the same
+ *            bits (zeros past the bytes), and at the end the same check of where the bits end
+ *            (parz_ll_reader_end's), which refuses every run the serial reader refuses earlier
+ *            (a run past its bytes can only end past them);
+ *   blocks   a value's coordinates in its block by multiplications (parz_gpu_ll_div), not
+ *            divisions. */
+#ifndef PARZ_GPU_LOSSLESS_RUNS_CUH
+#define PARZ_GPU_LOSSLESS_RUNS_CUH
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "residual_decode.h"
+
+/* A code's memory: its decoder's one-word table (table_bits 0) and its sorted symbols. */
+#define PARZ_GPU_LL_CODE_WORDS 66u
+
+/* A segment's layout, read once for its CTA: its coder byte, the code's coder and contexts; its
+ * runs (a coder 1 or 2 segment is one run, from the end of its code lengths on, bit pos): the
+ * first's byte, their 2^q residuals, and the code lengths' bytes. */
+typedef struct {
+  unsigned coder, code_coder, nc, q;
+  unsigned long long runs, first, lengths_bytes, pos;
+} parz_gpu_ll_head;
+
+/* The layout of segment src (bytes long, n residuals of w bits) into *h: whether the serial
+ * decoder's checks of it before its residuals pass (unknown coder, raw of another size, coder 3
+ * and 4 layouts, code lengths inside the bytes). */
+PARZ_HD int parz_gpu_ll_head_read(const uint8_t* src, size_t bytes, unsigned long long n,
+                                  unsigned w, parz_gpu_ll_head* h) {
+  size_t lengths_bytes = bytes - 1, runs = 1, first = 1;
+  unsigned code_coder = src[0], q = 63;
+  h->coder = src[0];
+  if (h->coder == PARZ_LL_CODER_RAW)
+    return bytes == 1 + n * (w / 8);
+  if (h->coder == PARZ_LL_CODER_RUNS || h->coder == PARZ_LL_CODER_ZERO_RUNS) {
+    if (parz_ll_runs_layout(src, bytes, (size_t)n, w, &code_coder, &q, &lengths_bytes, &runs,
+                            &first) != PARZ_LL_OK)
+      return 0;
+  } else if (h->coder != PARZ_LL_CODER_LENGTHS && h->coder != PARZ_LL_CODER_CONTEXT) {
+    return 0;
+  }
+  h->code_coder = code_coder;
+  h->nc = parz_ll_contexts(w, code_coder);
+  h->q = q;
+  h->runs = runs;
+  h->first = first;
+  h->lengths_bytes = lengths_bytes;
+  h->pos = h->coder == code_coder ? 4ull * (w + 1) * h->nc : 0;
+  return (unsigned long long)lengths_bytes * 8 >= 4ull * (w + 1) * h->nc;
+}
+
+/* The code lengths of segment src under head h. */
+PARZ_HD const uint8_t* parz_gpu_ll_lengths(const uint8_t* src, const parz_gpu_ll_head* h) {
+  return src + (h->coder == h->code_coder ? 1 : PARZ_LL_RUN_HEAD);
+}
+
+/* The byte length of run r of segment src (bytes long) under head h, the runs but the last
+ * taking told bytes (whose check, first + told <= bytes, is the caller's). */
+PARZ_HD unsigned long long parz_gpu_ll_run_len(const uint8_t* src, size_t bytes,
+                                               const parz_gpu_ll_head* h, unsigned long long r,
+                                               unsigned long long told) {
+  return r + 1 < h->runs    ? parz_ll_run_bytes(src, (size_t)h->lengths_bytes, (size_t)r)
+         : r + 1 == h->runs ? bytes - h->first - told
+                            : 0;
+}
+
+/* Fast entries: adv | k << 8 | len << 16 (PARZ_LL_FAST_*), only for words of at most
+ * PARZ_LL_TABLE_BITS bits whose word and bits below the leading one take at most
+ * PARZ_GPU_LL_FAST_BITS bits, so that a window refilled to 32 bits always holds them. */
+#define PARZ_GPU_LL_FAST_BITS 32u
+
+/* The code of context c from the code lengths at `lengths` (bytes long, checked by the caller to
+ * hold them): its canonical limits and sorted symbols into *d over mem (PARZ_GPU_LL_CODE_WORDS).
+ * PARZ_LL_OK or PARZ_LL_BAD_PREFIX, as parz_ll_context_setup. */
+PARZ_HD int parz_gpu_ll_code_setup(const uint8_t* lengths, size_t bytes, unsigned w, unsigned c,
+                                   parz_huff_decoder* d, uint32_t* mem) {
+  uint8_t len[65];
+  unsigned k, ns = w + 1;
+  parz_bitr r;
+  parz_bitr_init(&r, lengths, bytes, (uint64_t)4u * ns * c, (uint64_t)4u * ns);
+  for (k = 0; k < ns; k++)
+    len[k] = (uint8_t)parz_bitr_get(&r, 4);
+  return parz_huff_decoder_setup(d, len, ns, PARZ_LL_CODE_MAX, 0, mem) ? PARZ_LL_BAD_PREFIX
+                                                                       : PARZ_LL_OK;
+}
+
+/* Entry i (the window's low PARZ_LL_TABLE_BITS bits) of the fast table of code d (set up by
+ * parz_gpu_ll_code_setup): 0 where no word of at most PARZ_LL_TABLE_BITS bits starts the
+ * window, or where its residual's bits would not fit PARZ_GPU_LL_FAST_BITS. */
+PARZ_HD uint32_t parz_gpu_ll_fast_entry(const parz_huff_decoder* d, uint32_t i) {
+  unsigned l = 0;
+  const int32_t s = parz_huff_decode_long(d, i, &l);
+  if (s < 0 || l > PARZ_LL_TABLE_BITS)
+    return 0; /* no word, or one longer than the window's bits (the decode read zeros above) */
+  const unsigned adv = l + (s >= 2 ? (unsigned)s - 1 : 0);
+  return adv <= PARZ_GPU_LL_FAST_BITS ? adv | (uint32_t)s << 8 | l << 16 : 0;
+}
+
+/* Entries i = from, from + step, ... < PARZ_LL_TABLE_SIZE of the fast table of code d, each
+ * parz_gpu_ll_fast_entry's: the code's limits in registers, so that an entry takes no load but
+ * its symbol's. A canonical code's words of length l, read first bit first as 9-bit numbers,
+ * lie in [lim[l - 1], lim[l]), lim[l] = (first[l] + count[l]) << (9 - l), intervals one after
+ * the other as l grows; the window's word is the first l whose interval ends above it. */
+PARZ_HD void parz_gpu_ll_fast_fill(const parz_huff_decoder* d, uint32_t* fast, unsigned from,
+                                   unsigned step) {
+  uint32_t lim[PARZ_LL_TABLE_BITS + 1], base[PARZ_LL_TABLE_BITS + 1];
+  for (unsigned l = 1; l <= PARZ_LL_TABLE_BITS; l++) {
+    lim[l] = (d->first[l] + d->count[l]) << (PARZ_LL_TABLE_BITS - l);
+    base[l] = d->index[l] - d->first[l];
+  }
+  for (unsigned i = from; i < PARZ_LL_TABLE_SIZE; i += step) {
+    const uint32_t c = parz_huff_reverse(i, PARZ_LL_TABLE_BITS);
+    unsigned l = 1;
+    for (unsigned k = 1; k < PARZ_LL_TABLE_BITS; k++)
+      l += c >= lim[k];
+    uint32_t e = 0;
+    if (c < lim[l]) {
+      const uint32_t s = d->sorted[base[l] + (c >> (PARZ_LL_TABLE_BITS - l))];
+      const unsigned adv = l + (s >= 2 ? s - 1 : 0);
+      e = adv <= PARZ_GPU_LL_FAST_BITS ? adv | s << 8 | l << 16 : 0;
+    }
+    fast[i] = e;
+  }
+}
+
+/* The residual reader of a run: bytes p[0..bytes), from bit pos on. */
+typedef struct {
+  const uint8_t* p;
+  size_t bytes;
+  unsigned lead; /* bytes of the first aligned word before p */
+  size_t j;      /* the word after `next` (words counted from p - lead) */
+  uint32_t next; /* word j - 1, loaded ahead */
+  uint64_t buf;  /* the window: its cnt low bits are the stream's next bits, zeros above */
+  unsigned cnt;
+  const parz_huff_decoder* code;
+  const uint32_t* fast;
+  unsigned ctx, ctx_mask;
+} parz_gpu_ll_reader;
+
+/* Aligned word j (counted from p - lead) of the run's bytes, the bytes outside them zeros. */
+PARZ_HD uint32_t parz_gpu_ll_word(const uint8_t* p, size_t bytes, unsigned lead, size_t j) {
+  const size_t at = 4 * j; /* the word's first byte, from p - lead */
+  if (at >= lead && at - lead + 4 <= bytes) {
+#if defined(__CUDA_ARCH__)
+    return __ldg((const unsigned int*)(p + (at - lead)));
+#else
+    uint32_t v;
+    memcpy(&v, p + (at - lead), 4);
+    return PARZ_BITIO_LE ? v
+                         : (uint32_t)p[at - lead] | (uint32_t)p[at - lead + 1] << 8 |
+                               (uint32_t)p[at - lead + 2] << 16 | (uint32_t)p[at - lead + 3] << 24;
+#endif
+  }
+  uint32_t v = 0;
+  for (unsigned b = 0; b < 4; b++)
+    if (at + b >= lead && at + b - lead < bytes)
+      v |= (uint32_t)p[at + b - lead] << (8 * b);
+  return v;
+}
+
+/* Adds the word loaded ahead to the window where it holds 32 bits or fewer, and loads the next:
+ * the window then holds at least 32 bits. */
+PARZ_HD void parz_gpu_ll_refill(parz_gpu_ll_reader* s) {
+  if (s->cnt <= 32) {
+    s->buf |= (uint64_t)s->next << s->cnt;
+    s->cnt += 32;
+    s->next = parz_gpu_ll_word(s->p, s->bytes, s->lead, s->j++);
+  }
+}
+
+/* A reader of the residuals coded in p[0..bytes) from bit pos on (pos < 8 * bytes + 8), whose
+ * codes are set up (code[c], fast tables at fast + c * PARZ_LL_TABLE_SIZE; coder 1 or 2, the
+ * code's), the first residual in context 0. */
+PARZ_HD void parz_gpu_ll_reader_init(parz_gpu_ll_reader* s, const uint8_t* p, size_t bytes,
+                                     uint64_t pos, unsigned coder, const parz_huff_decoder* code,
+                                     const uint32_t* fast) {
+  s->p = p;
+  s->bytes = bytes;
+  s->lead = (unsigned)((uintptr_t)p & 3u);
+  const uint64_t bit = 8u * s->lead + pos; /* from the first aligned word */
+  const unsigned skip = (unsigned)(bit & 31u);
+  s->j = (size_t)(bit >> 5);
+  s->buf = parz_gpu_ll_word(p, bytes, s->lead, s->j++) >> skip;
+  s->cnt = 32 - skip;
+  s->next = parz_gpu_ll_word(p, bytes, s->lead, s->j++);
+  parz_gpu_ll_refill(s);
+  s->code = code;
+  s->fast = fast;
+  s->ctx = 0;
+  s->ctx_mask = coder == PARZ_LL_CODER_CONTEXT ? ~0u : 0u;
+}
+
+/* The next n <= 32 bits. */
+PARZ_HD uint64_t parz_gpu_ll_take(parz_gpu_ll_reader* s, unsigned n) {
+  parz_gpu_ll_refill(s);
+  const uint64_t v = s->buf & ((((uint64_t)1) << n) - 1);
+  s->buf >>= n;
+  s->cnt -= n;
+  return v;
+}
+
+/* The next residual into *z: PARZ_LL_OK, or PARZ_LL_BAD_WORD for bits that start no word. */
+PARZ_HD int parz_gpu_ll_next(parz_gpu_ll_reader* s, uint64_t* z) {
+  unsigned k;
+  parz_gpu_ll_refill(s);
+  const uint32_t e = s->fast[s->ctx | (unsigned)(s->buf & (PARZ_LL_TABLE_SIZE - 1))];
+  if (e) {
+    k = PARZ_LL_FAST_K(e);
+    const uint64_t below = ((((uint64_t)1) << k) - 1) >> 1;
+    *z = (below + (k != 0)) | ((s->buf >> PARZ_LL_FAST_LEN(e)) & below);
+    s->buf >>= PARZ_LL_FAST_ADVANCE(e);
+    s->cnt -= PARZ_LL_FAST_ADVANCE(e);
+  } else { /* a word longer than the table's, a wide residual, or bits that are no word */
+    unsigned l = 0;
+    const int32_t sym = parz_huff_decode_long(&s->code[s->ctx >> PARZ_LL_TABLE_BITS], s->buf, &l);
+    if (sym < 0)
+      return PARZ_LL_BAD_WORD;
+    k = (unsigned)sym;
+    s->buf >>= l;
+    s->cnt -= l;
+    if (k < 2) {
+      *z = k;
+    } else {
+      uint64_t low = parz_gpu_ll_take(s, k - 1 < 32 ? k - 1 : 32);
+      if (k - 1 > 32)
+        low |= parz_gpu_ll_take(s, k - 33) << 32;
+      *z = ((uint64_t)1 << (k - 1)) | low;
+    }
+  }
+  s->ctx = (parz_ll_context_of(k) & s->ctx_mask) << PARZ_LL_TABLE_BITS;
+  return PARZ_LL_OK;
+}
+
+/* After the last residual: parz_ll_reader_end's check of where the bits end. */
+PARZ_HD int parz_gpu_ll_reader_end(const parz_gpu_ll_reader* s) {
+  /* bits consumed from the first aligned word, less the lead's */
+  const uint64_t pos = (uint64_t)32 * (s->j - 1) - s->cnt - 8u * s->lead;
+  if (pos > (uint64_t)8 * s->bytes)
+    return PARZ_LL_BAD_PAST;
+  return (pos + 7) / 8 != s->bytes ? PARZ_LL_BAD_TRAILING : PARZ_LL_OK;
+}
+
+/* x / e as a multiplication by m = parz_gpu_ll_magic(e) = ceil(2^32 / e): exact where x * e <
+ * 2^32 (a block's values and extents are at most 2^12), since then x * (m * e - 2^32) / (e *
+ * 2^32) < 1 / e keeps x / e below its next integer. */
+PARZ_HD uint64_t parz_gpu_ll_magic(unsigned e) { return (((uint64_t)1 << 32) + e - 1) / e; }
+PARZ_HD unsigned parz_gpu_ll_div(unsigned x, uint64_t m) { return (unsigned)((x * m) >> 32); }
+
+#endif

@@ -1,0 +1,186 @@
+/* The lossless codec's GPU decoder, its threads' steps run on the CPU: a segment decoded as
+ * segments_kernel decodes it (gpu/lossless/lossless_decode.cu), through the steps of
+ * gpu/lossless/lossless_runs.cuh in the kernel's order (its head, a code per context, every fast
+ * table entry, the runs' starts, each run's reader), against the serial decoder
+ * (parz_ll_uncode_residuals): the same residuals where it takes a segment, a refusal where it
+ * refuses one. The segments are every coder's (raw, bit lengths, in context, runs, runs with
+ * empty runs) of residuals of many shapes, at each of the four alignments of their bytes, and
+ * the same segments with flipped bits, cut, lengthened and with lying run lengths. The blocks'
+ * division by multiplication (parz_gpu_ll_div) is checked for every value and extent of a block.
+ * This checks where no GPU is (CI) the reader that test_gpu_lossless checks on the device. */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <vector>
+
+#include "check.h"
+#include "lossless_runs.cuh"
+extern "C" { /* a C header without C++ guards */
+#include "residual_coder.h"
+}
+#include "xorshift.h"
+
+/* Segment src (bytes long, n residuals of w bits) decoded by the kernel's steps into z: whether
+ * it takes the segment. */
+static bool gpu_segment(const uint8_t* src, size_t bytes, size_t n, unsigned w,
+                        std::vector<uint64_t>& z) {
+  parz_gpu_ll_head h;
+  z.assign(n, 0);
+  if (!bytes || !parz_gpu_ll_head_read(src, bytes, n, w, &h))
+    return false;
+  if (h.coder == PARZ_LL_CODER_RAW) {
+    for (size_t i = 0; i < n; i++)
+      z[i] = parz_ll_raw_residual(src + 1, i, w);
+    return true;
+  }
+  std::vector<parz_huff_decoder> code(h.nc);
+  std::vector<uint32_t> mem(h.nc * PARZ_GPU_LL_CODE_WORDS), fast(h.nc * PARZ_LL_TABLE_SIZE);
+  for (unsigned c = 0; c < h.nc; c++) /* a thread per context */
+    if (parz_gpu_ll_code_setup(parz_gpu_ll_lengths(src, &h), (size_t)h.lengths_bytes, w, c,
+                               &code[c], &mem[c * PARZ_GPU_LL_CODE_WORDS]) != PARZ_LL_OK)
+      return false;
+  for (unsigned c = 0; c < h.nc; c++) /* threads of a context, each every 7th entry */
+    for (unsigned from = 7; from-- > 0;)
+      parz_gpu_ll_fast_fill(&code[c], &fast[c * PARZ_LL_TABLE_SIZE], from, 7);
+  for (size_t i = 0; i < fast.size(); i++)
+    CHECK(fast[i] ==
+              parz_gpu_ll_fast_entry(&code[i >> PARZ_LL_TABLE_BITS], i & (PARZ_LL_TABLE_SIZE - 1)),
+          ": context %zu, entry %zu: %#x, the canonical decode's %#x", i >> PARZ_LL_TABLE_BITS,
+          i & (PARZ_LL_TABLE_SIZE - 1), fast[i],
+          parz_gpu_ll_fast_entry(&code[i >> PARZ_LL_TABLE_BITS], i & (PARZ_LL_TABLE_SIZE - 1)));
+  unsigned long long told = 0;
+  for (unsigned long long r = 0; r + 1 < h.runs; r++)
+    told += parz_ll_run_bytes(src, (size_t)h.lengths_bytes, (size_t)r);
+  if (h.first + told > bytes)
+    return false;
+  unsigned long long start = h.first;
+  bool ok = true;
+  for (unsigned long long r = h.runs; r-- > 0;) { /* the runs are independent: last first */
+    const unsigned long long len = parz_gpu_ll_run_len(src, bytes, &h, r, told);
+    start = h.first;
+    for (unsigned long long k = 0; k < r; k++)
+      start += parz_gpu_ll_run_len(src, bytes, &h, k, told);
+    const unsigned long long i0 = r << h.q;
+    const unsigned long long i1 = n - i0 > (1ull << h.q) ? i0 + (1ull << h.q) : n;
+    if (start + len > bytes) {
+      ok = false;
+      continue;
+    }
+    if (parz_ll_run_zero(h.coder, (size_t)len))
+      continue; /* zeros */
+    parz_gpu_ll_reader rd;
+    parz_gpu_ll_reader_init(&rd, src + start, (size_t)len, h.pos, h.code_coder, code.data(),
+                            fast.data());
+    for (unsigned long long i = i0; i < i1 && ok; i++)
+      ok = parz_gpu_ll_next(&rd, &z[i]) == PARZ_LL_OK;
+    ok = ok && parz_gpu_ll_reader_end(&rd) == PARZ_LL_OK;
+  }
+  return ok;
+}
+
+static unsigned long long segments, refused;
+
+/* The segment's bytes at each alignment: the kernel's steps take it where the serial decoder
+ * does, with its residuals. */
+static void compare(const std::vector<uint8_t>& seg, size_t n, unsigned w, const char* what) {
+  std::vector<uint64_t> want(n ? n : 1), got;
+  parz_error e;
+  const bool cpu =
+      parz_ll_uncode_residuals(seg.data(), seg.size(), n, w, want.data(), NULL, 0, &e) == PARZ_OK;
+  want.resize(n);
+  segments++;
+  refused += !cpu;
+  for (unsigned lead = 0; lead < 4; lead++) {
+    std::vector<uint8_t> buf(seg.size() + 8, 0xA5);
+    const size_t at = (4 - ((uintptr_t)buf.data() & 3u) + lead) & 3u;
+    memcpy(buf.data() + at, seg.data(), seg.size());
+    const bool gpu = gpu_segment(buf.data() + at, seg.size(), n, w, got);
+    CHECK(gpu == cpu, ": %s (w %u, n %zu, %zu bytes, coder %u, lead %u): GPU %s, CPU %s (%s)", what,
+          w, n, seg.size(), seg.empty() ? 0u : seg[0], lead, gpu ? "takes it" : "refuses it",
+          cpu ? "takes it" : "refuses it", cpu ? "" : e.message);
+    if (gpu && cpu)
+      CHECK(got == want, ": %s (w %u, n %zu, coder %u, lead %u): other residuals", what, w, n,
+            seg[0], lead);
+  }
+}
+
+/* n residuals of w bits: kind 0 small (geometric bit lengths), 1 small with wide ones, 2 zeros
+ * with small stretches, 3 random bits, 4 one value. */
+static std::vector<uint64_t> residuals(size_t n, unsigned w, int kind) {
+  std::vector<uint64_t> z(n);
+  const uint64_t mask = w == 64 ? ~(uint64_t)0 : ((uint64_t)1 << w) - 1;
+  for (size_t i = 0; i < n; i++) {
+    const uint64_t x = xorshift_next();
+    unsigned k = 0;
+    while (k < 12 && (x >> (40 + k) & 1))
+      k++;
+    switch (kind) {
+      case 0: z[i] = (x & (((uint64_t)1 << k) - 1)); break;
+      case 1: z[i] = (x % 97 == 0) ? (x & mask) >> (x % w) : (x & (((uint64_t)1 << k) - 1)); break;
+      case 2: z[i] = ((i / 700) % 3 == 1) ? (x & 7) : 0; break;
+      case 3: z[i] = x & mask; break;
+      default: z[i] = 5;
+    }
+  }
+  return z;
+}
+
+/* Segment seg with one change of kind m (0-2 flipped bits, 3 cut, 4 lengthened, 5 a run's
+ * length off by one). */
+static std::vector<uint8_t> mutate(std::vector<uint8_t> seg, int m, unsigned w) {
+  const uint64_t x = xorshift_next();
+  if (m <= 2) {
+    for (int f = 0; f <= m; f++) {
+      const uint64_t y = xorshift_next();
+      seg[(size_t)(y % seg.size())] ^= (uint8_t)(1u << (y >> 32) % 8);
+    }
+  } else if (m == 3) {
+    seg.resize(seg.size() - PARZ_MIN(seg.size() - 1, (size_t)(1 + x % 3)));
+  } else if (m == 4) {
+    seg.push_back((uint8_t)(x & 1 ? x >> 8 : 0));
+  } else if (seg.size() > 8 &&
+             (seg[0] == PARZ_LL_CODER_RUNS || seg[0] == PARZ_LL_CODER_ZERO_RUNS)) {
+    const size_t lb = ((size_t)4u * (w + 1) * parz_ll_contexts(w, seg[1]) + 7) / 8;
+    const size_t at = PARZ_LL_RUN_HEAD + lb;
+    if (at + 2 <= seg.size())
+      seg[at] = (uint8_t)(seg[at] + (x & 1 ? 1 : 255));
+  }
+  return seg;
+}
+
+/* Every extent and value index of a block of at most 4096 values. */
+static void check_division(void) {
+  unsigned long long bad = 0;
+  for (unsigned e = 1; e <= 4096; e++) {
+    const uint64_t m = parz_gpu_ll_magic(e);
+    for (unsigned x = 0; x < 4096; x++)
+      bad += parz_gpu_ll_div(x, m) != x / e;
+  }
+  CHECK(bad == 0, ": %llu quotients wrong", bad);
+}
+
+int main(void) {
+  static const size_t ns[] = {1, 3, 64, 511, 512, 513, 1000, 3136, 4096, 16384};
+  check_division();
+  for (unsigned w = 32; w <= 64; w += 32)
+    for (size_t n : ns)
+      for (int kind = 0; kind <= 4; kind++) {
+        const std::vector<uint64_t> z = residuals(n, w, kind);
+        std::vector<uint8_t> seg(parz_ll_residual_bound(n, w));
+        seg.resize(parz_ll_code_residuals(z.data(), n, w, seg.data()));
+        char what[64];
+        snprintf(what, sizeof what, "kind %d", kind);
+        compare(seg, n, w, what);
+        std::vector<uint64_t> got;
+        CHECK(gpu_segment(seg.data(), seg.size(), n, w, got) && got == z,
+              ": kind %d (w %u, n %zu): not the encoder's residuals", kind, w, n);
+        for (int m = 0; m < 6; m++)
+          for (int rep = 0; rep < 12; rep++) {
+            snprintf(what, sizeof what, "kind %d, change %d", kind, m);
+            compare(mutate(seg, m, w), n, w, what);
+          }
+      }
+  printf("%llu segments, %llu refused by the serial decoder\n", segments, refused);
+  return test_finish("gpu_lossless_host");
+}
