@@ -74,6 +74,17 @@ PARZ_HD uint64_t parz_ll_raw_residual(const uint8_t* src, size_t i, unsigned w) 
   return v;
 }
 
+/* The w + 1 code lengths of context c into len, from the code lengths at `lengths` (bytes long:
+ * the segment's bytes from its first length on; the caller has checked that they lie inside). */
+PARZ_HD void parz_ll_context_lengths(const uint8_t* lengths, size_t bytes, unsigned w, unsigned c,
+                                     uint8_t* len) {
+  unsigned k, ns = w + 1;
+  parz_bitr r;
+  parz_bitr_init(&r, lengths, bytes, (uint64_t)4u * ns * c, (uint64_t)4u * ns);
+  for (k = 0; k < ns; k++)
+    len[k] = (uint8_t)parz_bitr_get(&r, 4);
+}
+
 /* The code of context c set up from the code lengths at `lengths` (bytes long: the segment's
  * bytes from its first length on): its decoder into *d, over mem (PARZ_LL_CODE_WORDS), and its
  * fast table into fast (PARZ_LL_TABLE_SIZE). PARZ_LL_OK or PARZ_LL_BAD_PREFIX; the caller has
@@ -82,10 +93,7 @@ PARZ_HD int parz_ll_context_setup(const uint8_t* lengths, size_t bytes, unsigned
                                   parz_huff_decoder* d, uint32_t* mem, uint32_t* fast) {
   uint8_t len[65];
   unsigned k, ns = w + 1;
-  parz_bitr r;
-  parz_bitr_init(&r, lengths, bytes, (uint64_t)4u * ns * c, (uint64_t)4u * ns);
-  for (k = 0; k < ns; k++)
-    len[k] = (uint8_t)parz_bitr_get(&r, 4);
+  parz_ll_context_lengths(lengths, bytes, w, c, len);
   if (parz_huff_decoder_setup(d, len, ns, PARZ_LL_CODE_MAX, PARZ_LL_TABLE_BITS, mem))
     return PARZ_LL_BAD_PREFIX;
   for (k = 0; k < PARZ_LL_TABLE_SIZE; k++) {

@@ -91,13 +91,9 @@ PARZ_HD unsigned long long parz_gpu_ll_run_len(const uint8_t* src, size_t bytes,
 PARZ_HD int parz_gpu_ll_code_setup(const uint8_t* lengths, size_t bytes, unsigned w, unsigned c,
                                    parz_huff_decoder* d, uint32_t* mem) {
   uint8_t len[65];
-  unsigned k, ns = w + 1;
-  parz_bitr r;
-  parz_bitr_init(&r, lengths, bytes, (uint64_t)4u * ns * c, (uint64_t)4u * ns);
-  for (k = 0; k < ns; k++)
-    len[k] = (uint8_t)parz_bitr_get(&r, 4);
-  return parz_huff_decoder_setup(d, len, ns, PARZ_LL_CODE_MAX, 0, mem) ? PARZ_LL_BAD_PREFIX
-                                                                       : PARZ_LL_OK;
+  parz_ll_context_lengths(lengths, bytes, w, c, len);
+  return parz_huff_decoder_setup(d, len, w + 1, PARZ_LL_CODE_MAX, 0, mem) ? PARZ_LL_BAD_PREFIX
+                                                                          : PARZ_LL_OK;
 }
 
 /* Entry i (the window's low PARZ_LL_TABLE_BITS bits) of the fast table of code d (set up by
