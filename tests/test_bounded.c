@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "bounded_chunk.h"
+#include "bounded_codec.h"
 #include "check.h"
 #include "fnv_hash.h"
 #include "huffman.h"
@@ -474,12 +475,12 @@ static void hostile_codes(void) {
   free(q);
 }
 
-/* The bytes each real array's chunks were written as (both bounds, every predictor, zero runs):
- * the encoder may get faster, never different. */
+/* The bytes each real array's chunks were written as (both bounds, every predictor, zero runs,
+ * the writers' segments): the encoder may get faster, never different. */
 static const fnv_pinned real_written[] = {
-    {"ccsm_trefht_ens", 0xd5e6d81a87057e3full}, {"egm96_geoid", 0x02b23d4fb3f036a9ull},
-    {"etopo5_relief", 0x259a0caf71c4dde3ull},   {"hst_acs_hrc_ngc104_sci", 0x990cbe62472ed6dfull},
-    {"levitus_temp", 0xadd4d922130894f9ull},    {"vasp_fepo4_chgcar", 0xcd6377e3ff941597ull},
+    {"ccsm_trefht_ens", 0xe983e94a94aa39b5ull}, {"egm96_geoid", 0x04d7792c0d0483d4ull},
+    {"etopo5_relief", 0x7cbe5aa4f26fd23aull},   {"hst_acs_hrc_ngc104_sci", 0x053ae6bcd13dc1d3ull},
+    {"levitus_temp", 0x9883d15692341ad4ull},    {"vasp_fepo4_chgcar", 0x4d347c1a8af8521aull},
 };
 
 /* Every real array, both bounds relative to its value range (fill values masked), every
@@ -505,7 +506,7 @@ static void real(const char* dir) {
     for (int e = 0; e < 2; e++) {
       double eb = (e ? 1e-5 : 1e-3) * range;
       for (int p = PARZ_BOUNDED_LORENZO; p <= PARZ_BOUNDED_PREDICTORS; p++)
-        roundtrip(r->name, &s, r->data, eb, p, 1, 4096, fill);
+        roundtrip(r->name, &s, r->data, eb, p, 1, PARZ_BOUNDED_SEGMENT_CODES, fill);
     }
     printf("%s: checked, bytes written %016llx\n", r->name, (unsigned long long)written_hash);
     CHECK(!fnv_pinned_differs(real_written, sizeof real_written / sizeof real_written[0], r->name,

@@ -392,9 +392,9 @@ static void fewest_bits(void) {
   int rc = bytes ? parz_chunk_parse(c, bytes, &view, &err) : PARZ_ERR_ARG;
   CHECK(rc == PARZ_OK, "chunk of zeros not parsed: %s", rc ? err.message : "");
   if (rc == PARZ_OK) {
-    /* 16 segments of 4096 codes, each one run of 4096: a 1-bit code word and 12 length bits */
-    CHECK(view.nsegments == 16 && view.payload_bits == 16 * 13,
-          "chunk of zeros in %llu segments of %llu bits, not 16 of 13",
+    /* 64 segments of 1024 codes, each one run of 1024: a 1-bit code word and 10 length bits */
+    CHECK(view.nsegments == 64 && view.payload_bits == 64 * 11,
+          "chunk of zeros in %llu segments of %llu bits, not 64 of 11",
           (unsigned long long)view.nsegments, (unsigned long long)view.payload_bits);
     const size_t runs_at = (size_t)(view.codec_data - c) + 9,
                  payload_at = (size_t)(view.payload - c);
@@ -405,7 +405,7 @@ static void fewest_bits(void) {
     for (unsigned b = 0; b < 4; b++)
       c[108 + b] = (unsigned char)(crc >> (8 * b));
     rc = parz_chunk_parse(c, bytes, &view, &err);
-    CHECK(rc == PARZ_ERR_FORMAT, "65536 codes without runs in 208 bits gave status %d (%s)", rc,
+    CHECK(rc == PARZ_ERR_FORMAT, "65536 codes without runs in 704 bits gave status %d (%s)", rc,
           rc ? err.message : "parsed");
   }
   free(v), free(c);

@@ -10,9 +10,11 @@
 extern "C" {
 #endif
 
-/* Codes per segment when the configuration leaves C to the codec: a table entry of 4 bytes per
- * 4096 codes is 0.1% of a payload at 1 bit per code, and 4096 codes decode in microseconds. */
-#define PARZ_BOUNDED_SEGMENT_CODES 4096u
+/* Codes per segment when the configuration leaves C to the codec: 1024 codes take at most
+ * 1024 x 52 bits, so the table's lengths are 2 bytes wide, 0.2% of a payload at 1 bit per code,
+ * and four times the segments of 4096 codes give the GPU's warps, one per segment, that many
+ * more shorter walks (the CPU decoders run segments in groups and do not care). */
+#define PARZ_BOUNDED_SEGMENT_CODES 1024u
 
 /* The bound a chunk's codec parameters promise. */
 double parz_bounded_params_eb(const unsigned char* params);
