@@ -1,11 +1,13 @@
 /* What the GPU benchmarks share besides their arrays (bench_raw_file.h): the check of a CUDA call
- * and the comma-separated number lists of their options. */
+ * and their options: --reps N and comma-separated number lists. */
 #ifndef PARZ_BENCH_GPU_ARGS_H
 #define PARZ_BENCH_GPU_ARGS_H
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include <initializer_list>
 #include <vector>
 
 #include <cuda_runtime.h>
@@ -31,6 +33,34 @@ static inline std::vector<double> parse_list(const char* s) {
     s = *end == ',' ? end + 1 : end;
   }
   return v;
+}
+
+/* A list option of a GPU benchmark: "NAME 1,2,3" (NAME with its dashes) sets *values. */
+struct bench_list {
+  const char* name;
+  std::vector<double>* values;
+};
+
+/* argv's "--reps N" into *reps and its list options into theirs; every other argument is a file,
+ * returned in order. */
+static inline std::vector<const char*> bench_args(int argc, char** argv, int* reps,
+                                                  std::initializer_list<bench_list> lists) {
+  std::vector<const char*> files;
+  for (int i = 1; i < argc; i++) {
+    bool taken = false;
+    if (!strcmp(argv[i], "--reps") && i + 1 < argc) {
+      *reps = atoi(argv[++i]);
+      continue;
+    }
+    for (const bench_list& l : lists)
+      if (!taken && !strcmp(argv[i], l.name) && i + 1 < argc) {
+        *l.values = parse_list(argv[++i]);
+        taken = true;
+      }
+    if (!taken)
+      files.push_back(argv[i]);
+  }
+  return files;
 }
 
 #endif

@@ -57,21 +57,9 @@ static const char* predictor_name(int p) {
 int main(int argc, char** argv) {
   int reps = 9;
   std::vector<double> rels = {1e-3}, preds = {0}, mibs = {0, 1, 4}, cs = {0};
-  std::vector<const char*> files;
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--reps") && i + 1 < argc)
-      reps = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--rel") && i + 1 < argc)
-      rels = parse_list(argv[++i]);
-    else if (!strcmp(argv[i], "--pred") && i + 1 < argc)
-      preds = parse_list(argv[++i]);
-    else if (!strcmp(argv[i], "--chunk-mib") && i + 1 < argc)
-      mibs = parse_list(argv[++i]);
-    else if (!strcmp(argv[i], "--segment-blocks") && i + 1 < argc)
-      cs = parse_list(argv[++i]);
-    else
-      files.push_back(argv[i]);
-  }
+  const std::vector<const char*> files = bench_args(
+      argc, argv, &reps,
+      {{"--rel", &rels}, {"--pred", &preds}, {"--chunk-mib", &mibs}, {"--segment-blocks", &cs}});
   parz_gpu_context* ctx;
   parz_error err;
   if (parz_gpu_context_create(&ctx, 0, &err) != PARZ_OK) {

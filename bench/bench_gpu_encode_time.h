@@ -1,6 +1,7 @@
 /* What the GPU encoders' benchmarks of whole chunks share: one configuration of one resident
  * array timed on the GPU (parz_gpu_encode_device) and on the host (parz_omp_chunk_encode), the
- * two chunks compared byte for byte. */
+ * two chunks compared byte for byte, its table row, and the benchmark's start-up (options,
+ * context, each array copied into device memory). */
 #ifndef PARZ_BENCH_GPU_ENCODE_TIME_H
 #define PARZ_BENCH_GPU_ENCODE_TIME_H
 
@@ -13,6 +14,7 @@
 #include <cuda_runtime.h>
 
 #include "bench_gpu_args.h"
+#include "bench_raw_file.h"
 #include "parz_gpu.h"
 #include "parz_omp.h"
 
@@ -72,6 +74,75 @@ static inline int bench_encode_time(parz_gpu_context* ctx, cudaStream_t st, int 
   t->written = written;
   cudaFree(d_chunk);
   return PARZ_OK;
+}
+
+/* What a benchmark's rows share: the context, the stream and the timed runs of each encoder. */
+struct bench_encode_run {
+  parz_gpu_context* ctx;
+  cudaStream_t st;
+  int reps;
+};
+
+/* Array r (in device memory at d_data) under cfg, timed, as a table row: the array's name and
+ * MiB, `cells` (the configuration's columns, "|"-separated), each encoder's ms and GiB/s, the
+ * ratio and whether the two chunks are the same; or the GPU's refusal. */
+static inline void bench_encode_row(const bench_encode_run& run, const raw_array& r,
+                                    const void* d_data, const parz_chunk_config& cfg,
+                                    const char* cells) {
+  const size_t bytes = r.data.size();
+  bench_encode_times t;
+  parz_error err;
+  if (bench_encode_time(run.ctx, run.st, run.reps, r.a, r.data.data(), d_data, cfg, &t, &err) !=
+      PARZ_OK) {
+    printf("| %s | | %s | refused: %s |\n", r.name, cells, err.message);
+    return;
+  }
+  const double g = t.gpu, c = t.cpu, gib = (double)bytes / (1 << 30);
+  printf("| %s | %.1f | %s | %.2f | %.2f | %.2f | %.2f | %.2f | %s |\n", r.name,
+         (double)bytes / (1 << 20), cells, 1e3 * g, gib / g, 1e3 * c, gib / c,
+         (double)bytes / (double)t.written, t.same ? "yes" : "NO");
+  fflush(stdout);
+}
+
+/* A GPU encoder benchmark's main: --reps N (`reps` unless given) and the list options `lists`,
+ * the other arguments raw array files; the table's head with the configurations' `ncolumns`
+ * columns named by `columns` ("|"-separated); then each array, copied into device memory,
+ * handed to each(run, r, d_data), which prints its rows. 77 without a usable GPU. */
+template <typename Each>
+static inline int bench_encode_main(int argc, char** argv, int reps,
+                                    std::initializer_list<bench_list> lists, const char* columns,
+                                    unsigned ncolumns, Each each) {
+  bench_encode_run run;
+  run.reps = reps;
+  const std::vector<const char*> files = bench_args(argc, argv, &run.reps, lists);
+  parz_error err;
+  if (!parz_gpu_available() || parz_gpu_context_create(&run.ctx, 0, &err) != PARZ_OK) {
+    fprintf(stderr, "no usable CUDA device\n");
+    return 77;
+  }
+  CHECK_CUDA(cudaStreamCreate(&run.st));
+  printf(
+      "| array | MiB | %s | GPU call ms | GPU GiB/s | OpenMP ms | OpenMP GiB/s | ratio | same "
+      "bytes |\n|",
+      columns);
+  for (unsigned k = 0; k < ncolumns + 8; k++)
+    printf("---|");
+  printf("\n");
+  for (const char* path : files) {
+    raw_array r;
+    if (!raw_file_load(path, &r)) {
+      fprintf(stderr, "%s: not a raw array\n", path);
+      continue;
+    }
+    void* d_data = NULL;
+    CHECK_CUDA(cudaMalloc(&d_data, r.data.size()));
+    CHECK_CUDA(cudaMemcpy(d_data, r.data.data(), r.data.size(), cudaMemcpyHostToDevice));
+    each(run, r, d_data);
+    cudaFree(d_data);
+  }
+  cudaStreamDestroy(run.st);
+  parz_gpu_context_free(run.ctx);
+  return 0;
 }
 
 #endif

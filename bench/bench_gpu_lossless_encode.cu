@@ -25,57 +25,18 @@
 #include "parz_omp.h"
 
 int main(int argc, char** argv) {
-  int reps = 5;
   std::vector<double> preds = {0, 1};
-  std::vector<const char*> files;
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--reps") && i + 1 < argc)
-      reps = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--pred") && i + 1 < argc)
-      preds = parse_list(argv[++i]);
-    else
-      files.push_back(argv[i]);
-  }
-  parz_gpu_context* ctx = NULL;
-  parz_error err;
-  if (!parz_gpu_available() || parz_gpu_context_create(&ctx, 0, &err) != PARZ_OK) {
-    fprintf(stderr, "no usable CUDA device\n");
-    return 77;
-  }
-  cudaStream_t st;
-  CHECK_CUDA(cudaStreamCreate(&st));
-  printf(
-      "| array | MiB | predictor | GPU call ms | GPU GiB/s | OpenMP ms | OpenMP GiB/s | ratio | "
-      "same bytes |\n|---|---|---|---|---|---|---|---|---|\n");
-  for (const char* path : files) {
-    raw_array r;
-    if (!raw_file_load(path, &r)) {
-      fprintf(stderr, "%s: not a raw array\n", path);
-      continue;
-    }
-    const size_t bytes = r.data.size();
-    void* d_data = NULL;
-    CHECK_CUDA(cudaMalloc(&d_data, bytes));
-    CHECK_CUDA(cudaMemcpy(d_data, r.data.data(), bytes, cudaMemcpyHostToDevice));
-    for (double pd : preds) {
-      parz_chunk_config cfg;
-      memset(&cfg, 0, sizeof cfg);
-      cfg.codec = PARZ_CODEC_LOSSLESS;
-      cfg.settings.predictor = (unsigned)pd;
-      bench_encode_times t;
-      if (bench_encode_time(ctx, st, reps, r.a, r.data.data(), d_data, cfg, &t, &err) != PARZ_OK) {
-        printf("| %s | | %u | refused: %s |\n", r.name, (unsigned)pd, err.message);
-        continue;
-      }
-      const double g = t.gpu, c = t.cpu, gib = (double)bytes / (1 << 30);
-      printf("| %s | %.1f | %u | %.2f | %.2f | %.2f | %.2f | %.2f | %s |\n", r.name,
-             (double)bytes / (1 << 20), (unsigned)pd, 1e3 * g, gib / g, 1e3 * c, gib / c,
-             (double)bytes / (double)t.written, t.same ? "yes" : "NO");
-      fflush(stdout);
-    }
-    cudaFree(d_data);
-  }
-  cudaStreamDestroy(st);
-  parz_gpu_context_free(ctx);
-  return 0;
+  return bench_encode_main(
+      argc, argv, 5, {{"--pred", &preds}}, "predictor", 1,
+      [&](const bench_encode_run& run, const raw_array& r, const void* d_data) {
+        for (double pd : preds) {
+          parz_chunk_config cfg;
+          memset(&cfg, 0, sizeof cfg);
+          cfg.codec = PARZ_CODEC_LOSSLESS;
+          cfg.settings.predictor = (unsigned)pd;
+          char cells[16];
+          snprintf(cells, sizeof cells, "%u", (unsigned)pd);
+          bench_encode_row(run, r, d_data, cfg, cells);
+        }
+      });
 }
