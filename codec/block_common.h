@@ -30,6 +30,13 @@
 #define PARZ_RESTRICT restrict
 #endif
 
+/* A host function kept out of its callers: a rare path that would crowd a hot loop's registers. */
+#if defined(__GNUC__) || defined(__clang__)
+#define PARZ_NOINLINE __attribute__((noinline))
+#else
+#define PARZ_NOINLINE
+#endif
+
 /* Table access: device code reads the __constant__ copy, host code the ordinary one. */
 #if defined(__CUDA_ARCH__)
 #define PARZ_TABLE(name) name##_dev

@@ -12,6 +12,10 @@ else()
 endif()
 add_test(NAME lossless COMMAND test_lossless "${PARZ_LOSSLESS_DATA}"
                                "${PROJECT_SOURCE_DIR}/data/series")
+# Coder 3's and 4's runs, read side by side, against the shared reader run after run.
+add_executable(test_lossless_runs ${CMAKE_CURRENT_SOURCE_DIR}/test_lossless_runs.c)
+target_link_libraries(test_lossless_runs parz_lossless)
+add_test(NAME lossless_runs COMMAND test_lossless_runs)
 # The codec through the frame: serial and OpenMP, windows, stored chunks, hostile chunks, the
 # real arrays.
 add_executable(test_lossless_chunk ${CMAKE_CURRENT_SOURCE_DIR}/test_lossless_chunk.c)

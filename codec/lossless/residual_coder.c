@@ -111,7 +111,7 @@ typedef struct {
   /* coders 3 and 4: its runs (0 for the other coders), the code's coder and q, the run being
    * read and its bytes [at, at + len), the run lengths' place */
   size_t runs, run, at, len, lengths_bytes;
-  unsigned coder, q;
+  unsigned coder, q, contexts;
 } uncoding;
 
 /* Segment u's coder read and its codes set up over u->fast (PARZ_LL_UNCODE_WORDS words, NULL:
@@ -152,6 +152,7 @@ static int uncode_begin(uncoding* u, unsigned w, parz_error* err) {
       u->run = 0;
     }
     nc = parz_ll_contexts(w, coder);
+    u->contexts = nc;
     if (lengths_bytes * 8 < 4u * (w + 1) * nc)
       return refuse(PARZ_LL_BAD_LENGTHS, u->segment, u->bytes, 0, u->n, err);
     if (!u->fast) {
@@ -165,7 +166,7 @@ static int uncode_begin(uncoding* u, unsigned w, parz_error* err) {
     /* A context no residual takes has no code word: its table refuses every bit. */
     mem = u->fast + (size_t)nc * PARZ_LL_TABLE_SIZE;
     for (c = 0; c < nc; c++)
-      if (parz_ll_context_setup(lengths, lengths_bytes, w, c, &u->code[c],
+      if (parz_ll_context_setup(lengths, lengths_bytes, w, c, nc, &u->code[c],
                                 mem + (size_t)c * PARZ_LL_CODE_WORDS,
                                 u->fast + (size_t)c * PARZ_LL_TABLE_SIZE) != PARZ_LL_OK)
         return parz_fail(err, PARZ_ERR_STREAM,
@@ -183,6 +184,97 @@ static int uncode_begin(uncoding* u, unsigned w, parz_error* err) {
  * dependent loads overlap. */
 #define RUNS_SIDE 4u
 
+/* The most bits one residual takes: a word of PARZ_LL_CODE_MAX bits and 63 bits below the
+ * leading one. */
+#define RESIDUAL_MOST_BITS (PARZ_LL_CODE_MAX + 63u)
+
+/* The 64 bits of src from bit pos on, low bits first (at least 57 of them the stream's); the
+ * caller checks that src[pos / 8 .. pos / 8 + 8) lie inside the bytes it owns. */
+static uint64_t bits_at(const uint8_t* src, uint64_t pos) {
+  uint64_t x;
+  memcpy(&x, src + (pos >> 3), 8);
+  return x >> (pos & 7u);
+}
+
+/* The four runs' state in the loop below: each reader's next bit (from the segment's first byte)
+ * and table, and the last bit from which 64 bits lie inside its run. */
+typedef struct {
+  uint64_t pos[RUNS_SIDE], last[RUNS_SIDE];
+  unsigned ctx[RUNS_SIDE], contexts; /* contexts: the segment's */
+  size_t done[RUNS_SIDE];            /* residuals each reader has read */
+  int bad, failed;                   /* a reader's refusal, and which reader */
+} runs_state;
+
+/* Reader k's residual that the fast table did not take, through a bit reader of its run's bytes
+ * [at, at + len): PARZ_LL_OK (its position and table moved on) or its refusal. */
+static PARZ_NOINLINE int run_slow(const uncoding* u, runs_state* st, unsigned k, size_t at,
+                                  size_t len, uint64_t* z) {
+  parz_bitr r;
+  int bad;
+  parz_bitr_init(&r, u->src + at, len, 0, (uint64_t)len * 8);
+  r.pos = st->pos[k] - (uint64_t)at * 8;
+  bad = parz_ll_residual_slow(&r, u->code, st->contexts, &st->ctx[k], z);
+  st->pos[k] = (uint64_t)at * 8 + r.pos;
+  return bad;
+}
+
+/* Four runs' residuals [0, common) side by side, while each load stays inside its run: the
+ * readers' positions and tables in registers, a load of 64 bits per residual, the bounds checked
+ * once per stretch of residuals that cannot leave the runs. Returns where the four stopped
+ * (st->done: each reader's count, which differ where reader st->failed refused). */
+static size_t runs_side(const uncoding* u, runs_state* st, const size_t at[RUNS_SIDE],
+                        const size_t len[RUNS_SIDE], uint64_t* const z[RUNS_SIDE], size_t common) {
+  const uint8_t* src = u->src;
+  const uint32_t* fast = u->fast;
+  uint64_t p[RUNS_SIDE];
+  unsigned c[RUNS_SIDE], k;
+  size_t j = 0;
+  for (k = 0; k < RUNS_SIDE; k++) {
+    p[k] = st->pos[k];
+    c[k] = st->ctx[k];
+  }
+  st->bad = PARZ_LL_OK;
+  st->failed = 0;
+  for (;;) {
+    /* residuals every reader can take before a load could pass its run's bytes */
+    size_t m = common - j, end;
+    for (k = 0; k < RUNS_SIDE; k++) {
+      const uint64_t room = p[k] <= st->last[k] ? (st->last[k] - p[k]) / RESIDUAL_MOST_BITS + 1 : 0;
+      if (room < m)
+        m = (size_t)room;
+    }
+    if (!m)
+      break;
+    for (end = j + m; j < end; j++) {
+#pragma GCC unroll 8
+      for (k = 0; k < RUNS_SIDE; k++) {
+        const unsigned a = parz_ll_residual_fast(fast, bits_at(src, p[k]), &c[k], &z[k][j]);
+        if (a) {
+          p[k] += a;
+        } else {
+          st->pos[k] = p[k];
+          st->ctx[k] = c[k];
+          st->bad = run_slow(u, st, k, at[k], len[k], &z[k][j]);
+          p[k] = st->pos[k];
+          c[k] = st->ctx[k];
+          if (st->bad != PARZ_LL_OK) {
+            st->failed = (int)k;
+            goto out;
+          }
+        }
+      }
+    }
+  }
+out:
+  for (k = 0; k < RUNS_SIDE; k++) {
+    st->pos[k] = p[k];
+    st->ctx[k] = c[k];
+    /* a refusal at residual j: the readers before the failed one have read it */
+    st->done[k] = j + (st->bad != PARZ_LL_OK && k < (unsigned)st->failed);
+  }
+  return j;
+}
+
 /* Coder 3 or 4: from run u->run on, RUNS_SIDE runs at a time, each reader on its own bytes;
  * coder 4's empty runs are zeros at once and take no reader. Where a run fails (its length past
  * the bytes, a bad word, bytes left over), u holds that run and its reader and outcome as the
@@ -191,7 +283,8 @@ static void uncode_runs(uncoding* u) {
   const size_t per = (size_t)1 << u->q;
   while (u->run < u->runs && u->bad == PARZ_LL_OK) {
     parz_ll_residual_reader rd[RUNS_SIDE];
-    size_t run[RUNS_SIDE], at[RUNS_SIDE], len[RUNS_SIDE], end[RUNS_SIDE], j, common = per, i;
+    size_t run[RUNS_SIDE], at[RUNS_SIDE], len[RUNS_SIDE], end[RUNS_SIDE], from[RUNS_SIDE],
+        common = per, i;
     size_t r = u->run, pos = u->at, l = 0;
     int bad[RUNS_SIDE], past = 0;
     unsigned k, m = 0;
@@ -220,32 +313,33 @@ static void uncode_runs(uncoding* u) {
       pos += l;
       m++;
     }
-    if (m == RUNS_SIDE) {
-      /* the readers in variables of their own, not an array's elements, so that the compiler
-       * keeps their fields in registers */
-      parz_ll_residual_reader r0 = rd[0], r1 = rd[1], r2 = rd[2], r3 = rd[3];
-      uint64_t *z0 = z[0], *z1 = z[1], *z2 = z[2], *z3 = z[3];
-      int b0 = PARZ_LL_OK, b1 = PARZ_LL_OK, b2 = PARZ_LL_OK, b3 = PARZ_LL_OK;
-      for (j = 0; j < common && (b0 | b1 | b2 | b3) == PARZ_LL_OK; j++) {
-        b0 = parz_ll_residual_next(&r0, &z0[j]);
-        b1 = parz_ll_residual_next(&r1, &z1[j]);
-        b2 = parz_ll_residual_next(&r2, &z2[j]);
-        b3 = parz_ll_residual_next(&r3, &z3[j]);
+    for (k = 0; k < m; k++)
+      from[k] = 0;
+    for (k = 0; k < m && len[k] >= 8; k++)
+      ;
+    if (PARZ_BITIO_LE && m == RUNS_SIDE && k == m) {
+      runs_state st;
+      st.contexts = u->contexts;
+      for (k = 0; k < RUNS_SIDE; k++) {
+        st.pos[k] = (uint64_t)at[k] * 8;
+        st.ctx[k] = 0;
+        st.last[k] = (uint64_t)(at[k] + len[k] - 8) * 8;
       }
-      rd[0] = r0;
-      rd[1] = r1;
-      rd[2] = r2;
-      rd[3] = r3;
-      bad[0] = b0;
-      bad[1] = b1;
-      bad[2] = b2;
-      bad[3] = b3;
-    } else {
-      j = 0;
+      runs_side(u, &st, at, len, z, common);
+      for (k = 0; k < RUNS_SIDE; k++) {
+        const uint64_t bit = st.pos[k] - (uint64_t)at[k] * 8;
+        from[k] = st.done[k];
+        parz_ll_reader_init_at(&rd[k], u->src + at[k], len[k], bit, u->coder, u->code, u->fast);
+        rd[k].ctx = st.ctx[k];
+        if (st.bad != PARZ_LL_OK && k == (unsigned)st.failed) {
+          bad[k] = st.bad;
+          rd[k].r.pos = bit;
+        }
+      }
     }
     /* each run's rest, then its end; the first run in order that fails stops the segment */
     for (k = 0; k < m; k++) {
-      for (i = j; i < end[k] && bad[k] == PARZ_LL_OK; i++)
+      for (i = from[k]; i < end[k] && bad[k] == PARZ_LL_OK; i++)
         bad[k] = parz_ll_residual_next(&rd[k], &z[k][i]);
       if (bad[k] == PARZ_LL_OK)
         bad[k] = parz_ll_reader_end(&rd[k]);

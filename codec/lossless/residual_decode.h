@@ -53,10 +53,17 @@ enum {
   PARZ_LL_BAD_RUNS      /* coder 3: another code's coder or q, or runs past the bytes */
 };
 
-/* The decoding loop's table per context: for a code word of at most PARZ_LL_TABLE_BITS bits,
- * its residual's bit length k, the word's length and the bits both take (the word, then k - 1
- * bits below the leading one when k >= 2); 0 where the window starts a longer word or none. */
+/* The decoding loop's table per context: for a code word of at most PARZ_LL_TABLE_BITS bits whose
+ * residual's bits (the word, then k - 1 bits below the leading one when k >= 2) take at most
+ * PARZ_LL_FAST_MOST bits, those bits' count (1..PARZ_LL_FAST_MOST), 63 - k, and the next
+ * residual's table (its offset in the fast tables: its context, or 0 without context coding);
+ * 0 where the window starts a longer word, a wider residual or no word. The GPU's reader
+ * (gpu/lossless/lossless_runs.cuh) fills tables of its own, whose entries hold the bits' count
+ * in the same place, then k and the word's length (PARZ_LL_FAST_K, PARZ_LL_FAST_LEN). */
+#define PARZ_LL_FAST_MOST 56u
 #define PARZ_LL_FAST_ADVANCE(e) ((e)&255u)
+#define PARZ_LL_FAST_SHIFT(e) (((e) >> 8) & 63u)
+#define PARZ_LL_FAST_NEXT(e) ((e) >> 16)
 #define PARZ_LL_FAST_K(e) (((e) >> 8) & 255u)
 #define PARZ_LL_FAST_LEN(e) ((e) >> 16)
 
@@ -85,21 +92,31 @@ PARZ_HD void parz_ll_context_lengths(const uint8_t* lengths, size_t bytes, unsig
     len[k] = (uint8_t)parz_bitr_get(&r, 4);
 }
 
-/* The code of context c set up from the code lengths at `lengths` (bytes long: the segment's
- * bytes from its first length on): its decoder into *d, over mem (PARZ_LL_CODE_WORDS), and its
- * fast table into fast (PARZ_LL_TABLE_SIZE). PARZ_LL_OK or PARZ_LL_BAD_PREFIX; the caller has
- * checked that the lengths lie inside the bytes. */
+/* The context of the residual after one of bit length k (contexts: 1 without context coding). */
+PARZ_HD unsigned parz_ll_next_context(unsigned k, unsigned contexts) {
+  return contexts > 1 ? parz_ll_context_of(k) : 0u;
+}
+
+/* The code of context c of a segment's `contexts` set up from the code lengths at `lengths` (bytes
+ * long: the segment's bytes from its first length on): its decoder into *d, over mem
+ * (PARZ_LL_CODE_WORDS), and its fast table into fast (PARZ_LL_TABLE_SIZE). PARZ_LL_OK or
+ * PARZ_LL_BAD_PREFIX; the caller has checked that the lengths lie inside the bytes. */
 PARZ_HD int parz_ll_context_setup(const uint8_t* lengths, size_t bytes, unsigned w, unsigned c,
-                                  parz_huff_decoder* d, uint32_t* mem, uint32_t* fast) {
+                                  unsigned contexts, parz_huff_decoder* d, uint32_t* mem,
+                                  uint32_t* fast) {
   uint8_t len[65];
   unsigned k, ns = w + 1;
   parz_ll_context_lengths(lengths, bytes, w, c, len);
   if (parz_huff_decoder_setup(d, len, ns, PARZ_LL_CODE_MAX, PARZ_LL_TABLE_BITS, mem))
     return PARZ_LL_BAD_PREFIX;
   for (k = 0; k < PARZ_LL_TABLE_SIZE; k++) {
-    uint32_t e = d->table[k];
-    unsigned l = PARZ_HUFF_ENTRY_LEN(e), s = PARZ_HUFF_ENTRY_SYM(e);
-    fast[k] = l ? (l + (s >= 2 ? s - 1 : 0)) | s << 8 | l << 16 : 0;
+    const uint32_t e = d->table[k];
+    const unsigned l = PARZ_HUFF_ENTRY_LEN(e), s = PARZ_HUFF_ENTRY_SYM(e);
+    const unsigned advance = l + (s >= 2 ? s - 1 : 0);
+    fast[k] = l && advance <= PARZ_LL_FAST_MOST
+                  ? advance | (63u - s) << 8 |
+                        parz_ll_next_context(s, contexts) << PARZ_LL_TABLE_BITS << 16
+                  : 0u;
   }
   return PARZ_LL_OK;
 }
@@ -142,14 +159,15 @@ PARZ_HD void parz_ll_window_seek(parz_ll_window* v, uint64_t pos) {
 
 /* A coded segment's residuals, one at a time: its bit reader (r, for what the window does not
  * take at once), the window, the contexts' codes (code[c], fast tables at fast + c *
- * PARZ_LL_TABLE_SIZE) and where the next residual's context's table begins in fast (context
- * (k + 3) / 4 with context coding, else always 0). */
+ * PARZ_LL_TABLE_SIZE), where the next residual's context's table begins in fast (context
+ * (k + 3) / 4 with context coding, else always 0) and whether there is context coding (contexts
+ * above 1). */
 typedef struct {
   parz_bitr r;
   parz_ll_window v;
   const parz_huff_decoder* code;
   const uint32_t* fast;
-  unsigned ctx, ctx_mask;
+  unsigned ctx, contexts;
 } parz_ll_residual_reader;
 
 /* A reader of the residuals coded in bytes p[0..bytes) from bit pos on, whose contexts are set
@@ -165,7 +183,7 @@ PARZ_HD void parz_ll_reader_init_at(parz_ll_residual_reader* s, const uint8_t* p
   s->code = code;
   s->fast = fast;
   s->ctx = 0;
-  s->ctx_mask = coder == PARZ_LL_CODER_CONTEXT ? ~0u : 0u;
+  s->contexts = coder == PARZ_LL_CODER_CONTEXT ? PARZ_LL_CONTEXTS : 1u; /* enough to tell */
 }
 
 /* A reader of segment src (bytes long, coder byte coder: 1 or 2) whose contexts are set up: from
@@ -177,48 +195,71 @@ PARZ_HD void parz_ll_reader_init(parz_ll_residual_reader* s, const uint8_t* src,
                          coder, code, fast);
 }
 
+/* The residual whose bits start the window x (at least PARZ_LL_FAST_MOST + 1 bits of the stream
+ * from its first bit on, low bits first) through the fast table at fast + *ctx: its bits taken
+ * (then its value into *z and the next residual's table into *ctx), or 0 where the fast table
+ * does not take it (parz_ll_residual_slow). */
+PARZ_HD unsigned parz_ll_residual_fast(const uint32_t* fast, uint64_t x, unsigned* ctx,
+                                       uint64_t* z) {
+  const uint32_t e = fast[*ctx + (unsigned)(x & (PARZ_LL_TABLE_SIZE - 1))];
+  const unsigned a = PARZ_LL_FAST_ADVANCE(e);
+  /* the bits below the leading one to the top, under an implicit leading one there, then down
+   * to k bits: the word's bits fall out at the bottom (k = 0: all of them) */
+  const uint64_t top = x << (63u - a) | 0x8000000000000000u;
+  if (!a)
+    return 0;
+  *z = top >> PARZ_LL_FAST_SHIFT(e) >> 1;
+  *ctx = PARZ_LL_FAST_NEXT(e);
+  return a;
+}
+
+/* The residual at r->pos that parz_ll_residual_fast did not take, through the code of context
+ * *ctx (code[*ctx >> PARZ_LL_TABLE_BITS], of the segment's `contexts`), read through r:
+ * PARZ_LL_OK (its value into *z, r past it, the next table into *ctx), PARZ_LL_BAD_WORD (r->pos:
+ * where) or PARZ_LL_BAD_PAST once it ran past r's bits. */
+PARZ_HD int parz_ll_residual_slow(parz_bitr* r, const parz_huff_decoder* code, unsigned contexts,
+                                  unsigned* ctx, uint64_t* z) {
+  const parz_huff_decoder* d = &code[*ctx >> PARZ_LL_TABLE_BITS];
+  const uint64_t x = parz_bitr_peek(r);
+  const uint32_t e = d->table[x & ((1u << d->table_bits) - 1u)];
+  unsigned k, l = PARZ_HUFF_ENTRY_LEN(e);
+  const int32_t sym = l ? (int32_t)PARZ_HUFF_ENTRY_SYM(e) : parz_huff_decode_long(d, x, &l);
+  if (sym < 0)
+    return PARZ_LL_BAD_WORD;
+  k = (unsigned)sym;
+  parz_bitr_skip(r, l);
+  if (k < 2) {
+    *z = k;
+  } else {
+    uint64_t low = parz_bitr_get(r, k - 1 < 32 ? k - 1 : 32);
+    if (k - 1 > 32)
+      low |= parz_bitr_get(r, k - 33) << 32;
+    *z = ((uint64_t)1 << (k - 1)) | low;
+  }
+  if (parz_bitr_over(r))
+    return PARZ_LL_BAD_PAST;
+  *ctx = parz_ll_next_context(k, contexts) << PARZ_LL_TABLE_BITS;
+  return PARZ_LL_OK;
+}
+
 /* The next residual into *z: PARZ_LL_OK, PARZ_LL_BAD_WORD (s->r.pos: where), or PARZ_LL_BAD_PAST
  * once a residual ran past the bytes. */
 PARZ_HD int parz_ll_residual_next(parz_ll_residual_reader* s, uint64_t* z) {
   parz_ll_window* v = &s->v;
-  unsigned k;
-  uint32_t e;
+  unsigned a;
+  int bad;
   parz_ll_window_fill(v);
-  e = s->fast[s->ctx + (unsigned)(v->buf & (PARZ_LL_TABLE_SIZE - 1))];
-  if (e && PARZ_LL_FAST_ADVANCE(e) <= 56) {
-    /* the code word and the bits below the leading one, in the buffer */
-    uint64_t below;
-    k = PARZ_LL_FAST_K(e);
-    below = (((uint64_t)1 << k) - 1) >> 1;
-    *z = (below + (k != 0)) | ((v->buf >> PARZ_LL_FAST_LEN(e)) & below);
-    v->buf >>= PARZ_LL_FAST_ADVANCE(e);
-    v->cnt -= PARZ_LL_FAST_ADVANCE(e);
-  } else {
-    /* a word longer than the table's, a wide residual, or bits that are no word */
-    unsigned l = PARZ_LL_FAST_LEN(e);
-    int32_t sym;
-    s->r.pos = parz_ll_window_pos(v);
-    sym = e ? (int32_t)PARZ_LL_FAST_K(e)
-            : parz_huff_decode_long(&s->code[s->ctx >> PARZ_LL_TABLE_BITS], parz_bitr_peek(&s->r),
-                                    &l);
-    if (sym < 0)
-      return PARZ_LL_BAD_WORD;
-    k = (unsigned)sym;
-    parz_bitr_skip(&s->r, l);
-    if (k < 2) {
-      *z = k;
-    } else {
-      uint64_t low = parz_bitr_get(&s->r, k - 1 < 32 ? k - 1 : 32);
-      if (k - 1 > 32)
-        low |= parz_bitr_get(&s->r, k - 33) << 32;
-      *z = ((uint64_t)1 << (k - 1)) | low;
-    }
-    if (parz_bitr_over(&s->r))
-      return PARZ_LL_BAD_PAST;
-    parz_ll_window_seek(v, s->r.pos);
+  a = parz_ll_residual_fast(s->fast, v->buf, &s->ctx, z);
+  if (a) {
+    v->buf >>= a;
+    v->cnt -= a;
+    return PARZ_LL_OK;
   }
-  s->ctx = (parz_ll_context_of(k) & s->ctx_mask) << PARZ_LL_TABLE_BITS;
-  return PARZ_LL_OK;
+  s->r.pos = parz_ll_window_pos(v);
+  bad = parz_ll_residual_slow(&s->r, s->code, s->contexts, &s->ctx, z);
+  if (bad == PARZ_LL_OK)
+    parz_ll_window_seek(v, s->r.pos);
+  return bad;
 }
 
 /* After the segment's last residual: PARZ_LL_OK where it ends exactly with the bytes,

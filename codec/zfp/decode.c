@@ -71,12 +71,6 @@ PARZ_HD size_t decode_run(decode_job* j, parz_type type, unsigned dims) {
   return count;
 }
 
-#if defined(__GNUC__) || defined(__clang__)
-#define PARZ_NOINLINE __attribute__((noinline))
-#else
-#define PARZ_NOINLINE
-#endif
-
 /* decode_run for each type and rank in a function of its own: all sixteen inlined into one
  * switch leave the register allocator one huge function, and the 3D double decoder then keeps
  * its plane loop and tile transposition in stack slots. */

@@ -1,0 +1,221 @@
+/* The lossless codec's runs (coders 3 and 4): the CPU decoder, which reads several runs side by
+ * side, gives what the shared reader of residual_decode.h gives reading the runs one after the
+ * other (the GPU's way): the same residuals, or the same refusal of the same run (its kind, and
+ * for a bad word its bit), for crafted residuals of every width a code word and its bits can
+ * take (short words, words longer than the fast table's, residuals wider than its window),
+ * intact and under damage (bit flips, run lengths told wrong, truncation). Each damaged segment
+ * is a copy of exactly its bytes, so that a read past them is a sanitizer's error. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "residual_coder.h"
+#include "xorshift.h"
+
+/* A residual of bit length k (0..64). */
+static uint64_t of_length(unsigned k) {
+  if (k == 0)
+    return 0;
+  return (uint64_t)1 << (k - 1) | (xorshift_next() & (((uint64_t)1 << (k - 1)) - 1));
+}
+
+/* What the reference read: PARZ_LL_OK, or the refusal of run `run` (bit: where a bad word
+ * starts in it; PARZ_LL_BAD_RUNS: a run length past the bytes), or of the segment's head (run
+ * HEAD). */
+#define HEAD ((size_t)-1)
+typedef struct {
+  int bad;
+  size_t run;
+  uint64_t bit;
+} outcome;
+
+/* The n residuals of the coder 3 or 4 segment src (bytes long) into z, run after run through the
+ * shared reader. */
+static outcome reference(const uint8_t* src, size_t bytes, size_t n, unsigned w, uint64_t* z) {
+  static parz_huff_decoder code[PARZ_LL_CONTEXTS];
+  static uint32_t tables[PARZ_LL_UNCODE_WORDS];
+  outcome o = {PARZ_LL_OK, HEAD, 0};
+  unsigned coder = 0, q = 0, c, nc;
+  size_t lengths_bytes = 0, runs = 0, at = 0, r;
+  o.bad = bytes && src[0] != PARZ_LL_CODER_RUNS && src[0] != PARZ_LL_CODER_ZERO_RUNS
+              ? PARZ_LL_BAD_CODER
+              : parz_ll_runs_layout(src, bytes, n, w, &coder, &q, &lengths_bytes, &runs, &at);
+  if (o.bad != PARZ_LL_OK)
+    return o;
+  nc = parz_ll_contexts(w, coder);
+  for (c = 0; c < nc; c++)
+    if (parz_ll_context_setup(src + PARZ_LL_RUN_HEAD, lengths_bytes, w, c, nc, &code[c],
+                              tables + (size_t)nc * PARZ_LL_TABLE_SIZE + c * PARZ_LL_CODE_WORDS,
+                              tables + (size_t)c * PARZ_LL_TABLE_SIZE) != PARZ_LL_OK) {
+      o.bad = PARZ_LL_BAD_PREFIX;
+      return o;
+    }
+  o.run = 0;
+  for (r = 0; r < runs; r++) {
+    const size_t i0 = r << q, count = n - i0 < ((size_t)1 << q) ? n - i0 : (size_t)1 << q;
+    const size_t len = r + 1 < runs ? parz_ll_run_bytes(src, lengths_bytes, r) : bytes - at;
+    parz_ll_residual_reader rd;
+    size_t i;
+    o.run = r;
+    if (len > bytes - at) {
+      o.bad = PARZ_LL_BAD_RUNS;
+      return o;
+    }
+    if (parz_ll_run_zero(src[0], len)) {
+      memset(z + i0, 0, count * sizeof *z);
+      continue;
+    }
+    parz_ll_reader_init_at(&rd, src + at, len, 0, coder, code, tables);
+    for (i = 0; i < count && o.bad == PARZ_LL_OK; i++)
+      o.bad = parz_ll_residual_next(&rd, &z[i0 + i]);
+    if (o.bad == PARZ_LL_OK)
+      o.bad = parz_ll_reader_end(&rd);
+    if (o.bad != PARZ_LL_OK) {
+      o.bit = rd.r.pos;
+      return o;
+    }
+    at += len;
+  }
+  o.run = 0;
+  return o;
+}
+
+/* What a refusal's message holds for each kind. */
+static const char* says(int bad) {
+  switch (bad) {
+    case PARZ_LL_BAD_WORD: return "no code at bit";
+    case PARZ_LL_BAD_PAST: return "pass its";
+    case PARZ_LL_BAD_TRAILING: return "after its last value";
+    case PARZ_LL_BAD_RUNS: return "bytes from byte";
+    default: return "?";
+  }
+}
+
+/* The decoder against the reference on segment src (exactly bytes long); returns whether it
+ * decoded. */
+static int same(const char* what, const uint8_t* src, size_t bytes, size_t n, unsigned w) {
+  uint64_t* want = malloc(n * sizeof *want);
+  uint64_t* got = malloc(n * sizeof *got);
+  parz_error err;
+  const outcome o = reference(src, bytes, n, w, want);
+  const int rc = parz_ll_uncode_residuals(src, bytes, n, w, got, NULL, 7, &err);
+  CHECK((rc == PARZ_OK) == (o.bad == PARZ_LL_OK), "%s: decoder %d, reference %d (run %zu)", what,
+        rc, o.bad, o.run);
+  if (rc == PARZ_OK && o.bad == PARZ_LL_OK) {
+    CHECK(!memcmp(want, got, n * sizeof *got), "%s: residuals differ", what);
+  } else if (rc != PARZ_OK && o.bad != PARZ_LL_OK && o.run != HEAD) {
+    char bit[64], run[64];
+    snprintf(bit, sizeof bit, "no code at bit %llu", (unsigned long long)o.bit);
+    snprintf(run, sizeof run, "run %zu of", o.run);
+    CHECK(strstr(err.message, "segment 7") && strstr(err.message, says(o.bad)),
+          "%s: reference refused run %zu (%d), the decoder said: %s", what, o.run, o.bad,
+          err.message);
+    CHECK(o.bad != PARZ_LL_BAD_WORD || strstr(err.message, bit),
+          "%s: reference refused run %zu at bit %llu, the decoder said: %s", what, o.run,
+          (unsigned long long)o.bit, err.message);
+    CHECK(o.bad != PARZ_LL_BAD_RUNS || strstr(err.message, run),
+          "%s: reference refused run %zu's length, the decoder said: %s", what, o.run, err.message);
+  }
+  free(want);
+  free(got);
+  return rc == PARZ_OK;
+}
+
+/* src with one change applied to an exact copy, decoded both ways. */
+static void damaged(const char* what, const uint8_t* src, size_t bytes, size_t n, unsigned w,
+                    size_t flip_bit, size_t keep) {
+  uint8_t* copy = malloc(keep ? keep : 1);
+  memcpy(copy, src, keep < bytes ? keep : bytes);
+  if (flip_bit < keep * 8)
+    copy[flip_bit / 8] ^= (uint8_t)(1u << (flip_bit % 8));
+  same(what, copy, keep, n, w);
+  free(copy);
+}
+
+/* Residuals of n whose bit lengths follow `shape`, coded by the encoder; its coder and the code's
+ * coder checked, then the decode intact and damaged. */
+static void segment(const char* what, size_t n, unsigned w, unsigned (*shape)(size_t, unsigned),
+                    unsigned coder, unsigned code) {
+  uint64_t* z = malloc(n * sizeof *z);
+  uint8_t* dst = malloc(parz_ll_residual_bound(n, w));
+  size_t i, bytes, bit, lengths_bytes = 0, runs = 0, first = 0, r;
+  unsigned got_code = 0, q = 0, flips = 0;
+  for (i = 0; i < n; i++)
+    z[i] = of_length(shape(i, w));
+  bytes = parz_ll_code_residuals(z, n, w, dst);
+  CHECK(dst[0] == coder && dst[1] == code, "%s: coder %u code %u, not %u and %u", what, dst[0],
+        dst[1], coder, code);
+  CHECK(parz_ll_runs_layout(dst, bytes, n, w, &got_code, &q, &lengths_bytes, &runs, &first) ==
+            PARZ_LL_OK,
+        "%s: layout refused", what);
+  {
+    uint8_t* copy = malloc(bytes);
+    uint64_t* back = malloc(n * sizeof *back);
+    parz_error err;
+    memcpy(copy, dst, bytes);
+    CHECK(same(what, copy, bytes, n, w), "%s: intact segment refused", what);
+    CHECK(parz_ll_uncode_residuals(copy, bytes, n, w, back, NULL, 0, &err) == PARZ_OK &&
+              !memcmp(back, z, n * sizeof *z),
+          "%s: residuals not back", what);
+    free(copy);
+    free(back);
+  }
+  /* bit flips: every bit of the head, of the first run's start and of the last run's end, a
+   * stride through the rest */
+  for (bit = 0; bit < bytes * 8;
+       bit += bit < (first + 64) * 8 || bit >= (bytes - 128) * 8 ? 1 : 37) {
+    damaged(what, dst, bytes, n, w, bit, bytes);
+    flips++;
+  }
+  /* each run length told one byte longer and shorter, and truncations */
+  for (r = 0; r + 1 < runs; r++) {
+    const size_t field = PARZ_LL_RUN_HEAD + lengths_bytes + 2 * r;
+    const unsigned was = dst[field] | dst[field + 1] << 8;
+    int d;
+    for (d = -1; d <= 1; d += 2) {
+      uint8_t* copy = malloc(bytes);
+      memcpy(copy, dst, bytes);
+      copy[field] = (uint8_t)(was + d);
+      copy[field + 1] = (uint8_t)((was + d) >> 8);
+      same(what, copy, bytes, n, w);
+      free(copy);
+    }
+  }
+  for (i = first; i < bytes; i += (bytes - first) / 97 + 1)
+    damaged(what, dst, bytes, n, w, (size_t)-1, i);
+  printf("%-26s %zu residuals, w %u: coder %u, code %u, %zu runs of 2^%u in %zu bytes, %u flips\n",
+         what, n, w, dst[0], dst[1], runs, q, bytes, flips);
+  free(z);
+  free(dst);
+}
+
+/* Mostly short residuals, with wide ones now and then: many short words, rare lengths that take
+ * words longer than the fast table's, residuals too wide for its window (w = 64). */
+static unsigned mixed(size_t i, unsigned w) {
+  const uint64_t d = xorshift_next() % 1000;
+  (void)i;
+  if (d < 6)
+    return w - (unsigned)(xorshift_next() % 8); /* wide: past the window where w = 64 */
+  if (d < 20)
+    return 12 + (unsigned)(xorshift_next() % 20); /* rare lengths: long code words */
+  return (unsigned)(xorshift_next() % 9);
+}
+
+/* Runs of small and of large residuals: context coding pays. */
+static unsigned waves(size_t i, unsigned w) {
+  return (i / 300) % 2 ? w / 2 + (unsigned)(xorshift_next() % 4) : (unsigned)(xorshift_next() % 3);
+}
+
+/* A quiet stretch of zeros in the middle: coder 4's empty runs among coded ones. */
+static unsigned quiet(size_t i, unsigned w) { return i >= 2048 && i < 6144 ? 0u : mixed(i, w); }
+
+int main(void) {
+  segment("mixed, w 64", 16384, 64, mixed, PARZ_LL_CODER_RUNS, PARZ_LL_CODER_LENGTHS);
+  segment("mixed, w 32", 16384, 32, mixed, PARZ_LL_CODER_RUNS, PARZ_LL_CODER_LENGTHS);
+  segment("waves, w 64", 16384, 64, waves, PARZ_LL_CODER_RUNS, PARZ_LL_CODER_CONTEXT);
+  segment("waves, w 32, short end", 16000, 32, waves, PARZ_LL_CODER_RUNS, PARZ_LL_CODER_CONTEXT);
+  segment("quiet, w 32", 16384, 32, quiet, PARZ_LL_CODER_ZERO_RUNS, PARZ_LL_CODER_CONTEXT);
+  return test_finish("test_lossless_runs");
+}
