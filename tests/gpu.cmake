@@ -2,7 +2,8 @@
 # against the encoder and the general decoder, and the GPU encoder's steps against the serial
 # encoder: run wherever C++ is enabled (CMakeLists.txt), GPU or not, CUDA or not.
 if(CMAKE_CXX_COMPILER_LOADED)
-  add_executable(test_gpu_parse_host ${CMAKE_CURRENT_SOURCE_DIR}/test_gpu_parse_host.cpp)
+  add_executable(test_gpu_parse_host ${CMAKE_CURRENT_SOURCE_DIR}/test_gpu_parse_host.cpp
+                                    ${CMAKE_CURRENT_SOURCE_DIR}/gpu_planes_host.cpp)
   target_include_directories(test_gpu_parse_host PRIVATE ${PROJECT_SOURCE_DIR}/gpu
                                                          ${PROJECT_SOURCE_DIR}/gpu/zfp
                                                          ${PROJECT_SOURCE_DIR}/codec)

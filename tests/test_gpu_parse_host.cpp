@@ -7,6 +7,8 @@
  *   precision, reversible (float blocks stored as bit patterns included) and expert settings
  *   with minbits padding, on payloads that end inside a 32-bit word;
  * - the window decoder's values and end equal the general decoder's (parz_decode_block);
+ * - the codec's block decoder as the GPU builds it (its plane loop deposits bits one by one,
+ *   gpu_planes_host.cpp) equals the CPU's planar one on every block, fixed rate included;
  * - blocks written from the coder's rules with random bits (synthetic), which reach paths that
  *   real data seldom does: the same two checks;
  * - garbage payloads (random bytes, lengths, starts, parameters) neither fault nor hang (run
@@ -38,6 +40,7 @@ static inline T __ldg(const T* p) {
 
 #include "block_small.cuh"
 #include "checksum.cuh"
+#include "gpu_planes_host.h"
 #include "parz_chunk.h"
 #include "view_fits.h"
 
@@ -49,6 +52,20 @@ static inline T __ldg(const T* p) {
 template <parz_type T>
 using raw_t =
     typename std::conditional<T == PARZ_DOUBLE || T == PARZ_INT64, uint64_t, uint32_t>::type;
+
+/* The block at bit q decoded by the GPU's plane loop (gpu_planes_host.cpp) equals the CPU's
+ * planar decode, values and end. */
+template <parz_type T, unsigned D>
+static void planes_agree(const unsigned char* s, size_t bytes, uint64_t q, const parz_params& p,
+                         const char* name, const char* mode, size_t b) {
+  raw_t<T> want[256], got[256];
+  parz_reader r;
+  parz_reader_init(&r, s, bytes, q);
+  parz_decode_block(&r, T, D, &p, want);
+  const unsigned long long end = gpu_planes_decode(s, bytes, q, T, D, &p, got);
+  CHECK(end == parz_reader_tell(&r) && !memcmp(want, got, sizeof(raw_t<T>) << (2 * D)), AT_BLOCK,
+        name, mode, (int)T, D, b);
+}
 
 template <parz_type T, unsigned D, bool REV>
 static unsigned long long skip_small(const unsigned char* s, size_t n, unsigned long long at,
@@ -108,6 +125,11 @@ static void check(const parz_params& p, const char* mode, int seed) {
     return;
   }
   const size_t bytes = (bits + 7) / 8; /* the payload ends inside a word */
+  uint64_t q = 0;
+  for (size_t b = 0; b < nb; q += len[b], b++)
+    planes_agree<T, D>(s.data(), bytes, q, p, "GPU plane loop", mode, b);
+  if (parz_params_fixed_rate(&p))
+    return; /* no parser applies */
   for (unsigned C : {1u, 3u, 32u, 64u}) {
     std::vector<uint32_t> rel(C), rel2(C);
     uint64_t at = 0;
@@ -224,6 +246,9 @@ static void synthetic(const parz_params& p, const char* mode, int seed) {
     }
     start[nb] = out.bits;
     const size_t bytes = (start[nb] + 7) / 8; /* the payload ends inside a word */
+    for (unsigned b = 0; b < nb; b++)
+      planes_agree<T, D>(out.bytes.data(), bytes, start[b], p, "synthetic, GPU plane loop", mode,
+                         b);
     for (unsigned C : {7u, 64u}) {
       std::vector<uint32_t> rel(C);
       for (unsigned b0 = 0; b0 < nb; b0 += C) {
@@ -431,6 +456,11 @@ int main(int argc, char** argv) {
     each_rank(p, "expert, minbits 200", seed);
     parz_params_expert(&p, 90, 20000, 64, -30, NULL);
     each_rank(p, "expert, minbits 90", seed);
+    /* fixed rate: the budget ends blocks inside a plane (only the plane loop is checked) */
+    for (double rate : {3.0, 12.5}) {
+      parz_params_rate(&p, rate, PARZ_FLOAT, 3, NULL, NULL);
+      each_rank(p, "fixed rate", seed);
+    }
     checksums(seed);
   }
   /* garbage: only termination and bounds are at stake (no expected values) */
