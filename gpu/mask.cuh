@@ -5,9 +5,8 @@
  * A block's record lies somewhere in its group's records, which only a walk from the group's
  * start finds. So one warp per group walks them first (in the launch before the decode: extra
  * CTAs of lengths_kernel) and writes, for every block of the group, where its record starts
- * (PARZ_GPU_MASK_NONE for a block without one): 4 bytes a block, the size of the block offsets. Lane 0 reads the records with the
- * codec's parz_mask_read and the warp writes the entries of each, the blocks between records
- * included, with coalesced stores. The decoding thread then reads its block's entry and the
+ * (PARZ_GPU_MASK_NONE for a block without one): 4 bytes a block, the size of the block offsets;
+ * the blocks between records included (parz_gpu_mask_expand says how). The decoding thread then reads its block's entry and the
  * record there (the codec's parz_mask_read) and writes the masked values into the block. Records
  * were validated on the host (parz_chunk_parse); internal to gpu/. */
 #ifndef PARZ_GPU_MASK_CUH
@@ -32,39 +31,71 @@ struct parz_gpu_mask {
 };
 
 /* Warp `w` of the launch's expanding warps fills the map of group group_first + w; every lane
- * of the warp takes part. */
+ * of the warp takes part. A group's records can only be walked one after the other, so the walk
+ * is the expansion's time: every lane walks the same records (the same loads, no divergence,
+ * nothing to broadcast) with the codec's parz_mask_hop, up to 32 of them a round, lane r keeping
+ * the round's r-th record; then each lane finds among them, by a binary search over the lanes'
+ * record ends, the record of each of its blocks, and the warp stores the round's entries
+ * coalesced. Before each round the lanes prefetch the next 4 KiB of records into L1, so the
+ * walk's loads do not wait for L2. Block indices fit in 32 bits (parz_gpu_view_fits), as do the
+ * record offsets. */
 __device__ __forceinline__ void parz_gpu_mask_expand(const parz_gpu_mask& m, unsigned long long w) {
   const unsigned lane = threadIdx.x & 31u;
   const unsigned long long g = m.group_first + w;
   if (g >= m.group_end)
     return; /* the whole warp */
-  const unsigned long long end = (g + 1) * m.G < m.nblocks ? (g + 1) * m.G : m.nblocks;
-  const unsigned long long stop =
-      g + 1 < m.ngroups ? parz_gpu_load_le(m.starts + 8 * (g + 1), 8) : m.record_bytes;
-  unsigned long long at = parz_gpu_load_le(m.starts + 8 * g, 8), cursor = g * m.G;
-  for (;;) {
-    /* lane 0 reads the next record; every lane gets its blocks [first, first + count) */
-    unsigned long long first = end, count = 0, off = 0;
-    int more = 0;
-    if (lane == 0 && at < stop) {
-      parz_mask_record r;
-      if (parz_mask_read(m.records + at, m.records + stop, m.dims, m.V, &r)) {
-        first = cursor + r.skip;
-        count = r.count;
-        off = at;
-        at = (unsigned long long)(r.next - m.records);
-        more = 1;
+  const uint32_t end = (uint32_t)((g + 1) * m.G < m.nblocks ? (g + 1) * m.G : m.nblocks);
+  const uint32_t stop =
+      (uint32_t)(g + 1 < m.ngroups ? parz_gpu_load_le(m.starts + 8 * (g + 1), 8) : m.record_bytes);
+  uint32_t at = (uint32_t)parz_gpu_load_le(m.starts + 8 * g, 8), cursor = (uint32_t)(g * m.G);
+  for (bool more = true; more;) {
+#ifdef __CUDA_ARCH__
+    if (at + 128u * lane < stop)
+      asm volatile("prefetch.L1 [%0];" ::"l"(m.records + at + 128u * lane));
+#endif
+    /* lanes past the round's records: no block, an end past every block */
+    uint32_t my_first = PARZ_GPU_MASK_NONE, my_end = PARZ_GPU_MASK_NONE, my_off = 0;
+    const uint32_t from = cursor;
+    for (unsigned r = 0; r < 32; r++) {
+      uint32_t skip = 0, count = 0, next = 0;
+      if (at < stop)
+        next = parz_mask_hop(m.records, stop, at, m.dims, m.V, &skip, &count);
+      if (!next && at < stop) { /* long varints; records were validated on the host */
+        parz_mask_record rec;
+        if (parz_mask_read(m.records + at, m.records + stop, m.dims, m.V, &rec)) {
+          skip = (uint32_t)rec.skip;
+          count = (uint32_t)rec.count;
+          next = (uint32_t)(rec.next - m.records);
+        }
       }
+      if (!next) {
+        more = false;
+        break;
+      }
+      const uint32_t first = cursor + skip;
+      if (lane == r) {
+        my_first = first;
+        my_end = first + count;
+        my_off = at;
+      }
+      cursor = first + count;
+      at = next;
     }
-    more = __shfl_sync(0xffffffffu, more, 0);
-    first = __shfl_sync(0xffffffffu, first, 0);
-    count = __shfl_sync(0xffffffffu, count, 0);
-    off = __shfl_sync(0xffffffffu, off, 0);
-    for (unsigned long long b = cursor + lane; b < first + count; b += 32)
-      m.map[b] = b < first ? PARZ_GPU_MASK_NONE : (uint32_t)off;
-    cursor = first + count;
-    if (!more)
-      return;
+    /* the round's blocks, and after the last record the group's blocks left */
+    const uint32_t upto = more ? (cursor < end ? cursor : end) : end;
+    for (uint32_t base = from; base < upto; base += 32) {
+      const uint32_t b = base + lane;
+      unsigned k = 0; /* the first lane whose record ends after b, or 31 */
+#pragma unroll
+      for (unsigned d = 16; d > 0; d >>= 1)
+        if (__shfl_sync(0xffffffffu, my_end, k + d - 1) <= b)
+          k += d;
+      const uint32_t f = __shfl_sync(0xffffffffu, my_first, k);
+      const uint32_t e = __shfl_sync(0xffffffffu, my_end, k);
+      const uint32_t o = __shfl_sync(0xffffffffu, my_off, k);
+      if (b < upto)
+        m.map[b] = b >= f && b < e ? o : PARZ_GPU_MASK_NONE;
+    }
   }
 }
 

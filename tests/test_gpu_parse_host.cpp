@@ -14,6 +14,7 @@
  * - garbage payloads (random bytes, lengths, starts, parameters) neither fault nor hang (run
  *   it under ASan/UBSan to see the first);
  * - the payload checksum's partition bounds and lane shares (checksum.cuh) against the codec;
+ * - the mask expansion's record step (parz_mask_hop, mask.cuh) against parz_mask_read;
  * - which chunks the decoder takes (view_fits.h): block indices, its last CTA's included, fit
  *   in 32 bits up to PARZ_GPU_BLOCKS_MAX blocks, and a chunk of more is refused with
  *   PARZ_ERR_UNSUPPORTED (the plugin then decodes it on the CPU), as is a mask too large.
@@ -41,6 +42,7 @@ static inline T __ldg(const T* p) {
 #include "block_small.cuh"
 #include "checksum.cuh"
 #include "gpu_planes_host.h"
+#include "mask_block.h"
 #include "parz_chunk.h"
 #include "view_fits.h"
 
@@ -435,6 +437,66 @@ static void view_limits(void) {
         (unsigned long long)v.mask.record_bytes);
 }
 
+/* The mask expansion's step (parz_mask_hop, gpu/mask.cuh) against parz_mask_read: records of
+ * both kinds for every rank, one value and several, skips and counts whose varints take one to
+ * five bytes; at every record start of the stream and of every truncation of it, a step that
+ * answers gives the reader's fields and next record, and one that does not is a record the
+ * reader refuses or whose varint is longer than three bytes. */
+static void mask_hops(int seed) {
+  srand(seed);
+  for (unsigned dims = 1; dims <= 4; dims++)
+    for (unsigned V : {1u, 3u}) {
+      std::vector<unsigned char> recs;
+      std::vector<uint32_t> starts;
+      for (int i = 0; i < 300; i++) {
+        const unsigned big = rand() % 10;
+        const uint64_t skip = big == 0   ? (uint64_t)rand() << 8
+                              : big == 1 ? rand() % 20000
+                                         : rand() % 3;
+        const bool bitmap = rand() % 2;
+        unsigned char tmp[16];
+        starts.push_back((uint32_t)recs.size());
+        unsigned k = parz_mask_put_varint(tmp, skip << 1 | (bitmap ? 1u : 0u));
+        recs.insert(recs.end(), tmp, tmp + k);
+        unsigned idx = V > 1 ? 1u : 0u;
+        if (bitmap) {
+          idx = 0;
+          for (unsigned j = 0; j < parz_mask_bitmap_bytes(dims); j++) {
+            const unsigned char x = (unsigned char)(j == 0 ? 1 | rand() : rand());
+            recs.push_back(x);
+            idx += V > 1 ? (unsigned)__builtin_popcount(x) : 0u;
+          }
+        } else {
+          const uint64_t m = big == 2   ? (uint64_t)rand() << 12
+                             : big == 3 ? rand() % 70000
+                                        : rand() % 5;
+          k = parz_mask_put_varint(tmp, m);
+          recs.insert(recs.end(), tmp, tmp + k);
+        }
+        for (unsigned j = 0; j < idx; j++)
+          recs.push_back((unsigned char)(rand() % V));
+      }
+      const uint32_t full = (uint32_t)recs.size();
+      for (uint32_t n : {full, full - 1, full - 2, full - 7, full - 33, full / 2}) {
+        for (uint32_t at : starts) {
+          if (at >= n)
+            continue;
+          parz_mask_record r;
+          const int ok = parz_mask_read(recs.data() + at, recs.data() + n, dims, V, &r);
+          uint32_t skip = 0, count = 0;
+          const uint32_t next = parz_mask_hop(recs.data(), n, at, dims, V, &skip, &count);
+          if (next)
+            CHECK(ok && r.skip == skip && r.count == count && r.next == recs.data() + next,
+                  "parz_mask_hop: %uD, %u values, record at %u of %u bytes", dims, V, at, n);
+          else
+            CHECK(!ok || r.skip >= (1u << 20) || r.count > (1u << 21),
+                  "parz_mask_hop: %uD, %u values, record at %u of %u bytes refused", dims, V, at,
+                  n);
+        }
+      }
+    }
+}
+
 int main(int argc, char** argv) {
   const int rounds = argc > 1 ? atoi(argv[1]) : 3;
   view_limits();
@@ -462,6 +524,7 @@ int main(int argc, char** argv) {
       each_rank(p, "fixed rate", seed);
     }
     checksums(seed);
+    mask_hops(seed);
   }
   /* garbage: only termination and bounds are at stake (no expected values) */
   srand(7);

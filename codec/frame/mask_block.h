@@ -104,6 +104,57 @@ PARZ_HD int parz_mask_read(const unsigned char* at, const unsigned char* end, un
   return 1;
 }
 
+/* A varint of at most three bytes from b[0..2] (the bytes at its place, zero past the
+ * records): its value, and its length in *len; 0 in *len when it is longer. */
+PARZ_HD uint32_t parz_mask_varint3(const uint32_t* b, uint32_t* len) {
+  const uint32_t c0 = b[0] >> 7, c1 = c0 & (b[1] >> 7);
+  *len = (c1 & (b[2] >> 7)) ? 0u : 1u + c0 + c1;
+  return (b[0] & 0x7fu) | (c0 ? (b[1] & 0x7fu) << 7 : 0u) | (c1 ? (b[2] & 0x7fu) << 14 : 0u);
+}
+
+/* One step of a walk over a group's records: the record at offset `at` of recs (n bytes, none
+ * read at or past n) skips *skip blocks and covers *count; returns the offset of the next
+ * record. Returns 0 (no record ends there) where parz_mask_read must decide: a varint of more
+ * than three bytes (values from 2^21, beyond any group's blocks), or a record that does not fit.
+ * The same fields as parz_mask_read's, in fewer dependent steps: the bytes that the varints can
+ * take are read at once and the record's length follows from them by selects. A walk's records
+ * follow one another, so the GPU's expansion of a group (gpu/mask.cuh) lasts as long as this
+ * step's chain times the group's records. */
+PARZ_HD uint32_t parz_mask_hop(const unsigned char* recs, uint32_t n, uint32_t at, unsigned dims,
+                               unsigned nvalues, uint32_t* skip, uint32_t* count) {
+  uint32_t b[6], hl, cl, h, i, next;
+  for (i = 0; i < 6; i++)
+    b[i] = at + i < n ? recs[at + i] : 0u;
+  h = parz_mask_varint3(b, &hl);
+  if (!hl)
+    return 0;
+  *skip = h >> 1;
+  if (h & 1u) { /* PARZ_MASK_BITMAP */
+    const uint32_t nb = parz_mask_bitmap_bytes(dims);
+    next = at + hl + nb;
+    if (next > n || next < at)
+      return 0;
+    if (nvalues > 1)
+      next += parz_mask_popcount(recs + at + hl, nb);
+    *count = 1;
+  } else { /* PARZ_MASK_RUN: the count's varint right after the header's */
+    const uint32_t c[3] = {hl == 1   ? b[1]
+                           : hl == 2 ? b[2]
+                                     : b[3],
+                           hl == 1   ? b[2]
+                           : hl == 2 ? b[3]
+                                     : b[4],
+                           hl == 1   ? b[3]
+                           : hl == 2 ? b[4]
+                                     : b[5]};
+    *count = parz_mask_varint3(c, &cl) + 1u;
+    if (!cl)
+      return 0;
+    next = at + hl + cl + (nvalues > 1 ? 1u : 0u);
+  }
+  return next <= n && next > at ? next : 0u;
+}
+
 /* Whether bits is a NaN of the type (every exponent bit set, a nonzero fraction); integers have
  * none. */
 PARZ_HD int parz_mask_is_nan(parz_type type, uint64_t bits) {
