@@ -338,14 +338,16 @@ __device__ __forceinline__ void expand_body(const seg_args& a) {
  * (BATCH) for chunk blockIdx.y of `many` in device memory: one launch serves a batch of chunks
  * of one type and rank (parz_gpu_decode_device_batch), each with its own grid of CTAs along x,
  * those past a chunk's own count leaving at once. lengths_kernel's CTAs parse segments
- * (parse_ctas of them, where the chunk's segments need it), then expand the mask. */
-template <parz_type T, unsigned D, bool BATCH>
+ * (parse_ctas of them, where the chunk's segments need it), then (MASK) expand the mask. The
+ * launches without a masked chunk take the kernel without the expansion, whose code the parse
+ * then does not share registers and scheduling with. */
+template <parz_type T, unsigned D, bool BATCH, bool MASK>
 __global__ void __launch_bounds__(128)
     lengths_kernel(const seg_args one, const seg_args* __restrict__ many) {
   const seg_args& a = BATCH ? many[blockIdx.y] : one;
   if (blockIdx.x < a.parse_ctas) /* the same in the whole CTA: lengths_body's barrier is safe */
     lengths_body<T, D>(a);
-  else if (blockIdx.x < a.parse_ctas + a.mask_ctas)
+  else if (MASK && blockIdx.x < a.parse_ctas + a.mask_ctas)
     expand_body(a);
 }
 
@@ -375,15 +377,22 @@ inline unsigned long long block_ctas(const seg_args& a) {
 template <parz_type T, unsigned D>
 cudaError_t launch_block(const seg_args* h, const seg_args* d, unsigned n, cudaStream_t stream) {
   unsigned long long lctas = 0, bctas = 0;
+  bool mask = false;
   for (unsigned i = 0; i < n; i++) {
     lctas = PARZ_MAX(lctas, (unsigned long long)h[i].parse_ctas + h[i].mask_ctas);
     bctas = PARZ_MAX(bctas, (unsigned long long)h[i].decode_ctas + h[i].sum_ctas);
+    mask = mask || h[i].mask_ctas;
   }
   if (lctas) {
-    if (d)
-      lengths_kernel<T, D, true><<<dim3((unsigned)lctas, n), 128, 0, stream>>>(h[0], d);
+    const dim3 grid((unsigned)lctas, d ? n : 1);
+    if (d && mask)
+      lengths_kernel<T, D, true, true><<<grid, 128, 0, stream>>>(h[0], d);
+    else if (d)
+      lengths_kernel<T, D, true, false><<<grid, 128, 0, stream>>>(h[0], d);
+    else if (mask)
+      lengths_kernel<T, D, false, true><<<grid, 128, 0, stream>>>(h[0], NULL);
     else
-      lengths_kernel<T, D, false><<<(unsigned)lctas, 128, 0, stream>>>(h[0], NULL);
+      lengths_kernel<T, D, false, false><<<grid, 128, 0, stream>>>(h[0], NULL);
   }
   cudaLaunchConfig_t cfg = {};
   cudaLaunchAttribute attr = {};
