@@ -135,15 +135,22 @@ static std::vector<parz_gpu_bnd_lane> staged_lanes(const parz_gpu_bnd& b, unsign
 }
 
 /* The forward kernels' steps of `predictor` over b's values (of shape s), thread after thread,
- * from the holes the scan left. */
+ * from the holes the scan left, with the grid's constants where b.kstep has them. */
 static void emulate_forward(const parz_gpu_bnd& b, const parz_bounded_shape& s, int predictor) {
   const size_t n = (size_t)b.n;
   if (predictor == PARZ_BOUNDED_LORENZO) {
     for (size_t i = 0; i < n; i++)
       parz_gpu_bnd_quantize(b, i);
-    for (size_t i = 0; i < n; i++) /* the holes' thread, in order */
+    std::vector<uint32_t> pos; /* the holes' positions, in order (kept in b.codes on the GPU) */
+    for (size_t i = 0; i < n; i++)
       if (b.hole[i] != PARZ_BOUNDED_KNOWN)
-        parz_gpu_bnd_lorenzo_hole(b, i);
+        pos.push_back((uint32_t)i);
+    if (b.stats)
+      CHECK(parz_gpu_bnd_holes(b.stats) == pos.size(),
+            ": Lorenzo: the scan and the quantization counted %llu holes, %zu there",
+            parz_gpu_bnd_holes(b.stats), pos.size());
+    for (uint32_t i : pos) /* the holes' thread, in order */
+      parz_gpu_bnd_lorenzo_hole(b, i);
     for (size_t i = 0; i < n; i++)
       parz_gpu_bnd_lorenzo_code(b, i);
     return;
@@ -226,6 +233,8 @@ static int emulate_choose(const parz_gpu_bnd_plan& p, const parz_gpu_bnd& full) 
   t.hole = hole.data();
   t.q = q.data();
   t.codes = codes.data();
+  unsigned long long trial[PARZ_GPU_BND_STATS];
+  t.stats = trial;
   parz_gpu_bnd_scan sc = {0, 0, 0, 0};
   for (size_t i = 0; i < n; i++)
     parz_gpu_bnd_scan_value(t, i, 0, 0, &sc);
@@ -233,6 +242,7 @@ static int emulate_choose(const parz_gpu_bnd_plan& p, const parz_gpu_bnd& full) 
   size_t bytes[PARZ_BOUNDED_PREDICTORS];
   for (int pred = 1; pred <= PARZ_BOUNDED_PREDICTORS; pred++) {
     std::fill(hole.begin(), hole.end(), (uint8_t)PARZ_BOUNDED_KNOWN);
+    memset(trial, 0, sizeof trial);
     emulate_forward(t, x.s, pred);
     parz_bounded_range r;
     const std::vector<uint64_t> ranged = emulate_counts(t, &r);
@@ -274,17 +284,36 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
   b.hole = hole.data();
   b.q = q.data();
   b.codes = codes.data();
+  unsigned long long stats[PARZ_GPU_BND_STATS] = {0};
+  b.stats = stats;
   parz_gpu_bnd_scan s = {0, 0, 0, 0};
   for (size_t i = 0; i < n; i++)
     parz_gpu_bnd_scan_value(b, i, p.fill, p.fill_bits, &s);
-  if ((rc = parz_gpu_bnd_after_scan(&p, &s, &b, err)) != PARZ_OK)
-    return rc;
-  if (!p.predictor) {
+  memcpy(&stats[PARZ_GPU_BND_TOP], &s.top, 8);
+  stats[PARZ_GPU_BND_NONFINITE] = s.nonfinite;
+  stats[PARZ_GPU_BND_NAN] = s.nan;
+  stats[PARZ_GPU_BND_FILL] = s.fill;
+  double kstep[4];
+  if (!p.predictor) { /* the trials need the step and the refusals on the host first */
+    if ((rc = parz_gpu_bnd_after_scan(&p, &s, &b, err)) != PARZ_OK)
+      return rc;
     p.predictor = emulate_choose(p, b);
     const int want = cpu_choice(p, data);
     CHECK(p.predictor == want, ": the trials chose predictor %d, the CPU %d", p.predictor, want);
+  } else { /* the step kernel's constants, the host's after the forward pass */
+    double top;
+    memcpy(&top, &stats[PARZ_GPU_BND_TOP], 8);
+    parz_gpu_bnd_step_consts(b.type, top, b.eb, kstep);
+    b.kstep = kstep;
+    emulate_forward(b, p.s, p.predictor);
+    if ((rc = parz_gpu_bnd_after_scan(&p, &s, &b, err)) != PARZ_OK)
+      return rc;
+    CHECK(b.step == kstep[0] && b.inv_step == kstep[1] && b.unit == kstep[2] &&
+              b.inv_unit == kstep[3],
+          ": the device's grid constants differ from the host's");
   }
-  emulate_forward(b, p.s, p.predictor);
+  if (!b.kstep)
+    emulate_forward(b, p.s, p.predictor);
   std::vector<unsigned long long> pos;
   std::vector<uint64_t> bits;
   for (size_t i = 0; i < n; i++)
@@ -294,6 +323,9 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
       pos.push_back(i);
       bits.push_back(v);
     }
+  CHECK(parz_gpu_bnd_holes(stats) == pos.size(),
+        ": the scan and the forward pass counted %llu holes, %zu there", parz_gpu_bnd_holes(stats),
+        pos.size());
   for (unsigned long long k = 0; k < b.nseg; k++) {
     size_t a0, e0;
     parz_gpu_bnd_segment(b, k, &a0, &e0);
@@ -301,20 +333,14 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
   }
   parz_bounded_range r;
   const std::vector<uint64_t> ranged = emulate_counts(b, &r);
-  parz_bounded_coded coded;
-  memset(&coded, 0, sizeof coded);
-  rc = parz_bounded_coded_book(&r, ranged.data(), ranged.data() + r.m, 2, &coded, err);
-  if (rc != PARZ_OK) {
-    parz_bounded_coded_free(&coded);
+  parz_gpu_bnd_book book;
+  if ((rc = parz_gpu_bnd_book_of(r, ranged.data(), b.step, p.predictor, &book, err)) != PARZ_OK)
     return rc;
-  }
-  std::vector<unsigned char> codec_data(parz_bounded_codec_data(
-      b.step, p.predictor, coded.runs, coded.book_bytes, coded.book_size, NULL));
-  parz_bounded_codec_data(b.step, p.predictor, coded.runs, coded.book_bytes, coded.book_size,
-                          codec_data.data());
-  b.len = coded.book.len;
-  b.code = coded.book.code;
-  b.use_runs = coded.runs;
+  const std::vector<unsigned char>& codec_data = book.codec_data;
+  b.len = book.kept;
+  b.code = book.code.data();
+  b.shift = r.shift;
+  b.use_runs = book.runs;
   std::vector<unsigned long long> seg_bits((size_t)b.nseg), seg_at((size_t)b.nseg + 1, 0);
   std::vector<unsigned long long> lane_bits((size_t)b.nseg * PARZ_GPU_BND_LANES);
   b.seg_bits = seg_bits.data();
@@ -331,12 +357,13 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
   }
   for (size_t k = 0; k < seg_bits.size(); k++)
     seg_at[k + 1] = seg_at[k] + seg_bits[k];
+  CHECK(seg_at.back() == book.bits, ": the segments hold %llu bits, the code's counts %llu",
+        seg_at.back(), book.bits);
   parz_chunk_view fin;
   size_t head = 0, size = 0;
-  rc = parz_gpu_bnd_settle(&p, &cfg, seg_at.back(), pos.size(), codec_data.size(), &fin, &head,
-                           &size, stored, err);
+  rc = parz_gpu_bnd_settle(&p, &cfg, book.bits, pos.size(), codec_data.size(), &fin, &head, &size,
+                           stored, err);
   if (rc != PARZ_OK || *stored) {
-    parz_bounded_coded_free(&coded);
     out.clear();
     return rc;
   }
@@ -368,7 +395,6 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
   rc = parz_gpu_whole_head(&fin, seg_bits.data(), pos.data(), bits.data(), codec_data.data(),
                            sums.data(), out.data(), head, err);
   memcpy(out.data() + head, payload.data(), fin.payload_bytes);
-  parz_bounded_coded_free(&coded);
   return rc;
 }
 

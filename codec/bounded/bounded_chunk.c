@@ -242,12 +242,31 @@ void parz_bounded_coded_free(parz_bounded_coded* c) {
   memset(c, 0, sizeof *c);
 }
 
+int parz_bounded_range_lengths(const parz_bounded_range* r, const uint64_t* plain,
+                               const uint64_t* runs, int runs_opt, uint8_t* len,
+                               const uint8_t** kept, int* use_runs, parz_error* err) {
+  *use_runs = runs_opt == 1;
+  *kept = len;
+  int rc = parz_bounded_book_lengths(runs_opt == 1 ? runs : plain, r->m, len, err);
+  if (rc == PARZ_OK && runs_opt == 2) {
+    /* zero runs pay where zeros come in long runs; short ones cost more as run symbols than
+     * as single zeros of a 1-bit code word */
+    rc = parz_bounded_book_lengths(runs, r->m, len + r->m, err);
+    if (rc == PARZ_OK && parz_bounded_coded_bits(runs, len + r->m, r->m) <
+                             parz_bounded_coded_bits(plain, len, r->m)) {
+      *use_runs = 1;
+      *kept = len + r->m;
+    }
+  }
+  return rc;
+}
+
 int parz_bounded_coded_book(const parz_bounded_range* r, const uint64_t* plain,
                             const uint64_t* runs, int runs_opt, parz_bounded_coded* out,
                             parz_error* err) {
   int rc;
-  uint8_t *len = (uint8_t*)malloc(2 * r->m), *kept = len;
-  out->runs = runs_opt == 1;
+  uint8_t* len = (uint8_t*)malloc(2 * r->m);
+  const uint8_t* kept = len;
   if (!out->book.len)
     out->book.len = (uint8_t*)malloc(PARZ_BOUNDED_SYMBOLS);
   if (!out->book.code)
@@ -260,17 +279,7 @@ int parz_bounded_coded_book(const parz_bounded_range* r, const uint64_t* plain,
   }
   /* the lengths decide between the codes with and without runs; the code words are built for
    * the one kept */
-  rc = parz_bounded_book_lengths(runs_opt == 1 ? runs : plain, r->m, len, err);
-  if (rc == PARZ_OK && runs_opt == 2) {
-    /* zero runs pay where zeros come in long runs; short ones cost more as run symbols than
-     * as single zeros of a 1-bit code word */
-    rc = parz_bounded_book_lengths(runs, r->m, len + r->m, err);
-    if (rc == PARZ_OK && parz_bounded_coded_bits(runs, len + r->m, r->m) <
-                             parz_bounded_coded_bits(plain, len, r->m)) {
-      out->runs = 1;
-      kept = len + r->m;
-    }
-  }
+  rc = parz_bounded_range_lengths(r, plain, runs, runs_opt, len, &kept, &out->runs, err);
   if (rc == PARZ_OK) {
     parz_bounded_book_expand(kept, r, out->book.len);
     rc = parz_bounded_book_codes(&out->book, err);

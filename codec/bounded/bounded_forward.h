@@ -30,6 +30,17 @@ PARZ_HD double parz_bounded_round(double t) {
 #endif
 }
 
+/* The grid's step for values whose largest finite magnitude is top, at bound eb
+ * (parz_bounded_step_of): 2 eb less the margin of half an ulp of top, in the type's precision,
+ * that the rounding of a reconstruction to the type may take (at most a quarter). */
+PARZ_HD double parz_bounded_grid_step(parz_type type, double top, double eb) {
+  const double half_ulp = top > 0 ? ldexp(1.0, ilogb(top) - (type == PARZ_FLOAT ? 24 : 53)) : 0;
+  double shrink = 2 * half_ulp / eb;
+  if (shrink > 0.25)
+    shrink = 0.25;
+  return 2 * eb * (1 - shrink);
+}
+
 /* The reconstruction of q in units of `unit` as the decoder computes it (bounded_inverse.h's
  * parz_bounded_value_*), as a double, for the check of a value against the bound. */
 PARZ_HD double parz_bounded_check_value(parz_type type, int32_t q, double unit) {

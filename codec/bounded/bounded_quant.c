@@ -185,12 +185,5 @@ double parz_bounded_step(const parz_bounded_shape* s, const void* src, double eb
 }
 
 double parz_bounded_step_of(parz_type type, double top, double eb) {
-  size_t w = type == PARZ_FLOAT ? 4 : 8;
-  /* half an ulp of the largest value, in the type's precision, against eb: the margin the grid
-   * leaves for the rounding of a reconstruction to the type */
-  double half_ulp = top > 0 ? ldexp(1.0, ilogb(top) - (w == 4 ? 24 : 53)) : 0;
-  double shrink = 2 * half_ulp / eb;
-  if (shrink > 0.25)
-    shrink = 0.25;
-  return 2 * eb * (1 - shrink);
+  return parz_bounded_grid_step(type, top, eb);
 }

@@ -1,12 +1,15 @@
 /* The error-bounded codec's GPU encoder: the kernels of bounded_encode.cuh's steps and the driver
  * that runs them, chunk after chunk, and places the chunks (gpu_codecs.h, encode_chunks). Each
- * chunk is built in buffers of its own from the stream's allocator; the host waits for the
- * scan's findings, Lorenzo's holes, the residuals' range and then the symbol counts over it, the
- * segments' bits and the checksums, each a few bytes or a codebook's counts (and, with the
- * predictor chosen, the trials' box step, holes, ranges and counts). The kernels that walk a
- * segment's codes give it a warp, its lanes a share each (bounded_encode.cuh). Once every
- * chunk's size is known, `place` gives each its place and its head and payload are copied
- * there. */
+ * chunk is built in buffers of its own from the stream's allocator. With the predictor given the
+ * host waits twice per chunk: once for the scan's findings, the exceptions' count, the residuals'
+ * range and the symbol counts over it, packed into one read (a second read for a range wider
+ * than PARZ_GPU_BND_WINDOW), then, once it has built the codebook and settled the layout from
+ * the code's bits, for the segments' offsets, the exceptions and the checksums. Between the
+ * waits nothing waits: the grid's step is computed on the device, the holes' kernels find their
+ * count there, the segments' offsets are summed there. With the predictor chosen the host also
+ * waits for the scan and the trials. The kernels that walk a segment's codes give it a warp, its
+ * lanes a share each (bounded_encode.cuh). Once every chunk's size is known, `place` gives each
+ * its place and its head and payload are copied there. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,8 +57,7 @@ __global__ void gather_kernel(gather_args g) {
   }
 }
 
-/* stats: [0] the largest finite magnitude's bits (a double >= 0 orders as its bits), [1] values
- * not finite, [2] NaN, [3] fill values. */
+/* stats: the scan's words of PARZ_GPU_BND_STATS (its first four). */
 __global__ void scan_kernel(parz_gpu_bnd b, int fill, uint64_t fill_bits,
                             unsigned long long* stats) {
   parz_gpu_bnd_scan s = {0, 0, 0, 0};
@@ -79,6 +81,14 @@ __global__ void scan_kernel(parz_gpu_bnd b, int fill, uint64_t fill_bits,
   }
 }
 
+/* The grid's constants from the scan's largest magnitude, into k (parz_gpu_bnd.kstep): one
+ * thread, so that the forward kernels follow the scan without the host's wait. */
+__global__ void step_kernel(parz_gpu_bnd b, double* k) {
+  double top;
+  memcpy(&top, b.stats + PARZ_GPU_BND_TOP, 8);
+  parz_gpu_bnd_step_consts(b.type, top, b.eb, k);
+}
+
 __global__ void quantize_kernel(parz_gpu_bnd b) {
   const unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
   if (i < b.n)
@@ -87,12 +97,13 @@ __global__ void quantize_kernel(parz_gpu_bnd b) {
 
 /* The holes' positions in order: a count per range of HOLE_RANGE values, their running sum,
  * then each range's positions from its first. A warp per range, 32 values at a time (a ballot of
- * their holes). */
+ * their holes); nothing to do where the scan and the forward pass counted no hole (b.stats), the
+ * counts left 0. */
 __global__ void hole_count_kernel(parz_gpu_bnd b, unsigned long long ranges,
                                   unsigned long long* counts) {
   const unsigned long long r = (blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x) / 32;
   const unsigned lane = threadIdx.x & 31u;
-  if (r >= ranges) /* the whole warp */
+  if (r >= ranges || (b.stats && !parz_gpu_bnd_holes(b.stats))) /* the whole warp */
     return;
   const unsigned long long a = r * HOLE_RANGE, e = a + HOLE_RANGE < b.n ? a + HOLE_RANGE : b.n;
   unsigned long long c = 0;
@@ -104,12 +115,13 @@ __global__ void hole_count_kernel(parz_gpu_bnd b, unsigned long long ranges,
     counts[r] = c;
 }
 
+/* The positions into pos (or pos32, 32 bits each), with bits their values' bits. */
 __global__ void hole_write_kernel(parz_gpu_bnd b, unsigned long long ranges,
-                                  const unsigned long long* first, unsigned long long* pos,
-                                  uint64_t* bits) {
+                                  const unsigned long long* first, uint32_t* pos32,
+                                  unsigned long long* pos, uint64_t* bits) {
   const unsigned long long r = (blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x) / 32;
   const unsigned lane = threadIdx.x & 31u;
-  if (r >= ranges) /* the whole warp */
+  if (r >= ranges || (b.stats && !parz_gpu_bnd_holes(b.stats))) /* the whole warp */
     return;
   const unsigned long long a = r * HOLE_RANGE, e = a + HOLE_RANGE < b.n ? a + HOLE_RANGE : b.n;
   unsigned long long at = first[r];
@@ -119,7 +131,10 @@ __global__ void hole_write_kernel(parz_gpu_bnd b, unsigned long long ranges,
     const unsigned mask = __ballot_sync(0xffffffffu, h);
     if (h) {
       const unsigned long long k = at + __popc(mask & ((1u << lane) - 1u));
-      pos[k] = i;
+      if (pos32)
+        pos32[k] = (uint32_t)i;
+      else
+        pos[k] = i;
       if (bits)
         parz_gpu_bnd_value(b, i, &bits[k]);
     }
@@ -127,10 +142,11 @@ __global__ void hole_write_kernel(parz_gpu_bnd b, unsigned long long ranges,
   }
 }
 
-/* Lorenzo's holes, one thread, in order. */
-__global__ void lorenzo_holes_kernel(parz_gpu_bnd b, const unsigned long long* pos,
-                                     unsigned long long count) {
-  for (unsigned long long k = 0; k < count; k++)
+/* Lorenzo's holes, one thread, in order: *count of them at pos. */
+__global__ void lorenzo_holes_kernel(parz_gpu_bnd b, const uint32_t* pos,
+                                     const unsigned long long* count) {
+  const unsigned long long c = *count;
+  for (unsigned long long k = 0; k < c; k++)
     parz_gpu_bnd_lorenzo_hole(b, pos[k]);
 }
 
@@ -298,6 +314,26 @@ __global__ void write_kernel(parz_gpu_bnd b, unsigned words, unsigned skew) {
                });
 }
 
+/* What the host reads once the symbols are counted, in one piece (PACK_HEAD words, then the
+ * counts over the residuals' range): the scan's and the forward pass's words (b.stats), the
+ * least and greatest residual, then the counts without zero runs and with them over the range
+ * (parz_gpu_bnd_range of the two), r.m each, as parz_gpu_bnd_book_of takes them. */
+#define PACK_LO PARZ_GPU_BND_STATS
+#define PACK_HEAD (PARZ_GPU_BND_STATS + 2u)
+__global__ void pack_kernel(parz_gpu_bnd b, const int* range, unsigned long long* out) {
+  const parz_bounded_range r = parz_gpu_bnd_range(range[0], range[1]);
+  const unsigned long long first = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
+  if (first < PARZ_GPU_BND_STATS)
+    out[first] = b.stats[first];
+  if (first < 2)
+    out[PACK_LO + first] = (unsigned long long)(long long)range[first];
+  for (unsigned long long e = first; e < 2 * r.m; e += (unsigned long long)gridDim.x * blockDim.x) {
+    const unsigned long long k = e % r.m;
+    const unsigned long long sym = k < PARZ_BOUNDED_HEAD ? k : k + r.shift;
+    out[PACK_HEAD + e] = (e < r.m ? b.plain : b.runs)[sym];
+  }
+}
+
 /* How the kernels that walk segments run on b's: their CTAs, the staged words per warp (0: not
  * staged), the skew and the shared memory they take. */
 struct seg_launch {
@@ -333,16 +369,14 @@ int down(call_memory& m, void* dst, const void* src, size_t bytes) {
 
 }  // namespace
 
-/* The holes in order: their number (counts per range of HOLE_RANGE values and their running
- * sum, the total downloaded into *total), then their positions into pos (with bits, their
- * values' bits). */
+/* The holes in order: counts per range of HOLE_RANGE values and their running sum on the
+ * device (first[ranges], the total), for write_holes to place them; nothing waited for. */
 struct hole_scan {
   unsigned long long ranges;
   unsigned long long* first; /* ranges + 1: each range's first hole, then the total */
 };
 
-static int count_holes(call_memory& m, const parz_gpu_bnd& b, hole_scan* h,
-                       unsigned long long* small, unsigned long long* total) {
+static void count_holes(call_memory& m, const parz_gpu_bnd& b, hole_scan* h) {
   h->ranges = (b.n + HOLE_RANGE - 1) / HOLE_RANGE;
   /* counts[ranges] stays 0, so that first[ranges] is the total */
   unsigned long long* counts = m.zeroed<unsigned long long>(h->ranges + 1);
@@ -360,18 +394,14 @@ static int count_holes(call_memory& m, const parz_gpu_bnd& b, hole_scan* h,
                                         m.st);
   m.release(scan);
   m.release(counts);
-  if (!down(m, small, h->first + h->ranges, sizeof *small))
-    return 0;
-  *total = small[0];
-  return 1;
 }
 
-static void write_holes(call_memory& m, const parz_gpu_bnd& b, const hole_scan& h,
-                        unsigned long long total, unsigned long long* pos, uint64_t* bits) {
-  if (m.e == cudaSuccess && total)
-    hole_write_kernel<<<blocks_for(32 * h.ranges, THREADS), THREADS, 0, m.st>>>(b, h.ranges,
-                                                                                h.first, pos, bits);
-  m.release(h.first);
+/* The holes' positions into pos32 or pos (and with bits their values' bits), in order. */
+static void write_holes(call_memory& m, const parz_gpu_bnd& b, const hole_scan& h, uint32_t* pos32,
+                        unsigned long long* pos, uint64_t* bits) {
+  if (m.e == cudaSuccess)
+    hole_write_kernel<<<blocks_for(32 * h.ranges, THREADS), THREADS, 0, m.st>>>(
+        b, h.ranges, h.first, pos32, pos, bits);
 }
 
 static size_t round256(size_t bytes) { return (bytes + 255) & ~(size_t)255; }
@@ -381,22 +411,21 @@ static unsigned grid_for(unsigned long long n) {
 }
 
 /* The forward pass of `predictor` over b's values (of shape s) into b.codes from the holes the
- * scan left: Lorenzo's quantization, holes (their count read back: a wait) and residuals, or the
- * interpolation's passes. 0 on an error (m.e). */
+ * scan left, queued without a wait: Lorenzo's quantization, holes and residuals (the holes'
+ * positions kept in b.codes until the residuals overwrite them), or the interpolation's passes.
+ * b.stats counts the exceptions they make. 0 on an error (m.e). */
 static int forward(call_memory& m, const parz_gpu_bnd& b, const parz_bounded_shape& s,
-                   int predictor, unsigned long long* small) {
+                   int predictor) {
   const unsigned long long n = b.n;
   if (predictor == PARZ_BOUNDED_LORENZO) {
     hole_scan holes;
-    unsigned long long nholes = 0;
     quantize_kernel<<<blocks_for(n, THREADS), THREADS, 0, m.st>>>(b);
-    if (!count_holes(m, b, &holes, small, &nholes))
-      return 0;
-    unsigned long long* pos = m.device<unsigned long long>(nholes);
-    write_holes(m, b, holes, nholes, pos, NULL);
-    if (m.e == cudaSuccess && nholes)
-      lorenzo_holes_kernel<<<1, 1, 0, m.st>>>(b, pos, nholes);
-    m.release(pos);
+    count_holes(m, b, &holes);
+    write_holes(m, b, holes, (uint32_t*)b.codes, NULL, NULL);
+    if (m.e == cudaSuccess)
+      lorenzo_holes_kernel<<<1, 1, 0, m.st>>>(b, (const uint32_t*)b.codes,
+                                              holes.first + holes.ranges);
+    m.release(holes.first);
     if (m.e == cudaSuccess)
       lorenzo_code_kernel<<<blocks_for(n, THREADS), THREADS, 0, m.st>>>(b);
   } else {
@@ -465,6 +494,7 @@ static int choose(call_memory& m, const parz_gpu_bnd_plan& p, const parz_gpu_bnd
       m.device<unsigned long long>(npred * 2 * (size_t)PARZ_BOUNDED_SYMBOLS);
   int* ranges = m.device<int>(2 * npred);
   unsigned long long* stats = m.zeroed<unsigned long long>(4 + 2 * npred);
+  unsigned long long* trial = m.zeroed<unsigned long long>(npred * (size_t)PARZ_GPU_BND_STATS);
   if (m.e != cudaSuccess)
     return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the predictors' trials");
   gather_args g;
@@ -489,7 +519,8 @@ static int choose(call_memory& m, const parz_gpu_bnd_plan& p, const parz_gpu_bnd
   for (unsigned k = 0; k < npred; k++) {
     if (m.e == cudaSuccess)
       m.e = cudaMemsetAsync(t.hole, PARZ_BOUNDED_KNOWN, n, m.st);
-    if (m.e != cudaSuccess || !forward(m, t, x.s, (int)k + 1, small))
+    t.stats = trial + k * (size_t)PARZ_GPU_BND_STATS; /* the trial's own exceptions */
+    if (m.e != cudaSuccess || !forward(m, t, x.s, (int)k + 1))
       return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the predictors' trials");
     t.plain = counts + 2 * k * (size_t)PARZ_BOUNDED_SYMBOLS;
     t.runs = t.plain + PARZ_BOUNDED_SYMBOLS;
@@ -525,16 +556,31 @@ static int choose(call_memory& m, const parz_gpu_bnd_plan& p, const parz_gpu_bnd
   m.release(counts);
   m.release(ranges);
   m.release(stats);
+  m.release(trial);
   return PARZ_OK;
 }
 
+/* The context's pinned words for the host's reads and writes (the zfp encoder uses them only
+ * within its own calls), at least `words` of them into *h: grown only while nothing is queued on
+ * them. */
+static int pinned(parz_gpu_context* ctx, size_t words, unsigned long long** h, parz_error* err) {
+  const int rc = parz_gpu_reserve_slack(&ctx->h_enc_sizes, 8 * words, 1, err);
+  *h = (unsigned long long*)ctx->h_enc_sizes.ptr;
+  return rc;
+}
+
+/* The words of the packed read (pack_kernel) the host takes at once: the counts of residuals
+ * within +-PARZ_GPU_BND_WINDOW / 2 of 0; a wider range's rest comes in a second read. */
+#define PACK_FIRST (PACK_HEAD + 2u * (PARZ_BOUNDED_HEAD + PARZ_GPU_BND_WINDOW))
+
 /* Chunk a encoded into c (its head on the host, its payload in device memory from keep) and its
- * size; its scratch is freed on return, in stream order. small: pinned words for the host's
- * reads, counts: pinned room for the symbol counts. */
+ * size; its scratch is freed on return, in stream order. The host waits twice with the
+ * predictor given: for the packed counts (and a wide range's rest), then for the segments'
+ * offsets, the exceptions and the checksums, the kernels between queued without a wait (the
+ * grid's step computed on the device, the payload's size from the code's bits). */
 static int encode_one(parz_gpu_context* ctx, call_memory& keep, const parz_array* a,
                       const void* d_data, const parz_chunk_config* cfg, coded_chunk* c,
-                      size_t* size, unsigned long long* small, unsigned long long* h_counts,
-                      parz_error* err) {
+                      size_t* size, parz_error* err) {
   call_memory m(keep.st);
   parz_gpu_bnd_plan p;
   parz_gpu_bnd b;
@@ -557,6 +603,12 @@ static int encode_one(parz_gpu_context* ctx, call_memory& keep, const parz_array
   const size_t need = round256(n) + 2 * round256(4 * n) + (contiguous ? 0 : round256(n * w));
   if ((rc = parz_gpu_reserve(&ctx->bnd_scratch, need, 0, err)) != PARZ_OK)
     return rc;
+  /* the packed read, or the trials' small words and counts */
+  unsigned long long* h = NULL;
+  if ((rc = pinned(ctx, 8 + PARZ_BOUNDED_PREDICTORS * (size_t)PARZ_BOUNDED_SYMBOLS, &h, err)) !=
+      PARZ_OK)
+    return rc;
+  const int given = p.predictor != 0;
   unsigned char* scratch = (unsigned char*)ctx->bnd_scratch.ptr;
   b.hole = (uint8_t*)scratch;
   b.q = (int32_t*)(scratch + round256(n));
@@ -580,120 +632,128 @@ static int encode_one(parz_gpu_context* ctx, call_memory& keep, const parz_array
     gather_kernel<<<blocks_for(n, THREADS), THREADS, 0, m.st>>>(g);
     b.src = g.dst;
   }
-  unsigned long long* stats = m.zeroed<unsigned long long>(4);
+  b.stats = m.zeroed<unsigned long long>(PARZ_GPU_BND_STATS);
+  double* kstep = m.device<double>(4);
   if (m.e != cudaSuccess)
     return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: scratch");
-  scan_kernel<<<grid_for(n), THREADS, 0, m.st>>>(b, p.fill, p.fill_bits, stats);
-  if (!down(m, small, stats, 4 * sizeof *small))
-    return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: scanning the values");
+  scan_kernel<<<grid_for(n), THREADS, 0, m.st>>>(b, p.fill, p.fill_bits, b.stats);
   parz_gpu_bnd_scan found;
-  memcpy(&found.top, &small[0], 8);
-  found.nonfinite = small[1];
-  found.nan = small[2];
-  found.fill = small[3];
-  if ((rc = parz_gpu_bnd_after_scan(&p, &found, &b, err)) != PARZ_OK)
-    return rc;
-  if (!p.predictor && (rc = choose(m, p, b, small, h_counts, &p.predictor, err)) != PARZ_OK)
-    return rc;
-  if (!forward(m, b, p.s, p.predictor, small))
+  if (!given) {
+    /* the trials need the step and the refusals on the host first */
+    if (!down(m, h, b.stats, 4 * sizeof *h))
+      return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: scanning the values");
+    memcpy(&found.top, &h[PARZ_GPU_BND_TOP], 8);
+    found.nonfinite = h[PARZ_GPU_BND_NONFINITE];
+    found.nan = h[PARZ_GPU_BND_NAN];
+    found.fill = h[PARZ_GPU_BND_FILL];
+    if ((rc = parz_gpu_bnd_after_scan(&p, &found, &b, err)) != PARZ_OK)
+      return rc;
+    if ((rc = choose(m, p, b, h, h + 8, &p.predictor, err)) != PARZ_OK)
+      return rc;
+  } else {
+    step_kernel<<<1, 1, 0, m.st>>>(b, kstep);
+    b.kstep = kstep;
+  }
+  if (!forward(m, b, p.s, p.predictor))
     return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the forward pass");
 
-  /* the exceptions: every hole, in order, with its value's bits */
-  hole_scan holes;
-  unsigned long long nexc = 0;
-  if (!count_holes(m, b, &holes, small, &nexc))
-    return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the exceptions");
-  unsigned long long* pos = m.device<unsigned long long>(nexc);
-  uint64_t* bits = m.device<uint64_t>(nexc);
-  write_holes(m, b, holes, nexc, pos, bits);
-
-  /* the symbol counts and the residuals' range, the codebook over that range */
+  /* the symbol counts and the residuals' range, read with the scan's words in one piece */
   b.plain = m.device<unsigned long long>(2 * (size_t)PARZ_BOUNDED_SYMBOLS);
   b.runs = b.plain + PARZ_BOUNDED_SYMBOLS;
   int* d_range = m.device<int>(2);
+  unsigned long long* packed =
+      m.device<unsigned long long>(PACK_HEAD + 2 * (size_t)PARZ_BOUNDED_SYMBOLS);
   count_symbols(m, b, d_range);
-  if (!down(m, small, d_range, 2 * sizeof(int)))
+  if (m.e == cudaSuccess)
+    pack_kernel<<<64, THREADS, 0, m.st>>>(b, d_range, packed);
+  if (!down(m, h, packed, PACK_FIRST * sizeof *h))
     return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: counting the symbols");
-  int lohi[2];
-  memcpy(lohi, small, sizeof lohi);
-  const parz_bounded_range r = parz_gpu_bnd_range(lohi[0], lohi[1]);
-  download_range(m, r, b.plain, (uint64_t*)h_counts);
-  download_range(m, r, b.runs, (uint64_t*)h_counts + r.m);
-  if (!down(m, NULL, NULL, 0))
+  const parz_bounded_range r =
+      parz_gpu_bnd_range((int)(long long)h[PACK_LO], (int)(long long)h[PACK_LO + 1]);
+  const size_t packed_words = PACK_HEAD + 2 * r.m;
+  if (packed_words > PACK_FIRST &&
+      !down(m, h + PACK_FIRST, packed + PACK_FIRST, (packed_words - PACK_FIRST) * sizeof *h))
     return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: counting the symbols");
+  if (given) {
+    memcpy(&found.top, &h[PARZ_GPU_BND_TOP], 8);
+    found.nonfinite = h[PARZ_GPU_BND_NONFINITE];
+    found.nan = h[PARZ_GPU_BND_NAN];
+    found.fill = h[PARZ_GPU_BND_FILL];
+    if ((rc = parz_gpu_bnd_after_scan(&p, &found, &b, err)) != PARZ_OK)
+      return rc; /* the host's step: the one step_kernel gave the device */
+  }
+  const unsigned long long nexc = parz_gpu_bnd_holes(h);
   m.release(b.plain);
   m.release(d_range);
+  m.release(packed);
   b.plain = b.runs = NULL;
-  parz_bounded_coded coded;
-  memset(&coded, 0, sizeof coded);
-  rc = parz_bounded_coded_book(&r, (const uint64_t*)h_counts, (const uint64_t*)h_counts + r.m, 2,
-                               &coded, err);
-  std::vector<unsigned char> codec_data;
-  if (rc == PARZ_OK) {
-    codec_data.resize(parz_bounded_codec_data(b.step, p.predictor, coded.runs, coded.book_bytes,
-                                              coded.book_size, NULL));
-    parz_bounded_codec_data(b.step, p.predictor, coded.runs, coded.book_bytes, coded.book_size,
-                            codec_data.data());
-    uint8_t* len = m.device<uint8_t>(PARZ_BOUNDED_SYMBOLS);
-    uint32_t* code = m.device<uint32_t>(PARZ_BOUNDED_SYMBOLS);
-    if (m.e == cudaSuccess)
-      m.e =
-          cudaMemcpyAsync(len, coded.book.len, PARZ_BOUNDED_SYMBOLS, cudaMemcpyHostToDevice, m.st);
-    if (m.e == cudaSuccess)
-      m.e = cudaMemcpyAsync(code, coded.book.code, PARZ_BOUNDED_SYMBOLS * sizeof(uint32_t),
-                            cudaMemcpyHostToDevice, m.st);
-    b.len = len;
-    b.code = code;
-    b.use_runs = coded.runs;
-  }
-
-  /* the segments' bits, their offsets, the layout */
-  std::vector<unsigned long long> seg_bits((size_t)b.nseg), seg_at((size_t)b.nseg + 1);
-  std::vector<unsigned long long> h_pos((size_t)nexc);
-  std::vector<uint64_t> h_bits((size_t)nexc);
-  b.seg_bits = m.device<unsigned long long>((size_t)b.nseg);
-  b.lane_bits = m.device<unsigned long long>((size_t)b.nseg * PARZ_GPU_BND_LANES);
-  const seg_launch g = seg_launch_of(b, bits_kernel, &m.e);
-  if (rc == PARZ_OK && m.e == cudaSuccess)
-    bits_kernel<<<g.blocks, SEG_WARPS * 32, g.shared, m.st>>>(b, g.words, g.skew);
-  if (rc == PARZ_OK && m.e == cudaSuccess && nexc)
-    m.e = cudaMemcpyAsync(h_pos.data(), pos, nexc * sizeof(unsigned long long),
-                          cudaMemcpyDeviceToHost, m.st);
-  if (rc == PARZ_OK && m.e == cudaSuccess && nexc)
-    m.e =
-        cudaMemcpyAsync(h_bits.data(), bits, nexc * sizeof(uint64_t), cudaMemcpyDeviceToHost, m.st);
-  /* the wait also ends the codebook's uploads from its host arrays, freed next */
-  if (rc == PARZ_OK &&
-      !down(m, seg_bits.data(), b.seg_bits, seg_bits.size() * sizeof(unsigned long long)))
-    rc = parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the segments' bits");
-  if (rc != PARZ_OK)
-    cudaStreamSynchronize(m.st); /* the uploads from coded's arrays, if any were queued */
-  parz_bounded_coded_free(&coded);
-  if (rc != PARZ_OK)
+  parz_gpu_bnd_book book;
+  if ((rc = parz_gpu_bnd_book_of(r, (const uint64_t*)h + PACK_HEAD, b.step, p.predictor, &book,
+                                 err)) != PARZ_OK)
     return rc;
-  m.release(pos);
-  m.release(bits);
-  seg_at[0] = 0;
-  for (size_t k = 0; k < seg_bits.size(); k++)
-    seg_at[k + 1] = seg_at[k] + seg_bits[k];
   parz_chunk_view fin;
   size_t head = 0;
-  rc = parz_gpu_bnd_settle(&p, cfg, seg_at.back(), nexc, codec_data.size(), &fin, &head, size,
+  rc = parz_gpu_bnd_settle(&p, cfg, book.bits, nexc, book.codec_data.size(), &fin, &head, size,
                            &c->stored, err);
   if (rc != PARZ_OK || c->stored)
     return rc;
 
-  /* the payload, its checksums, the head */
-  unsigned long long* d_at = m.device<unsigned long long>(seg_at.size());
+  /* the pinned words: the codebook's tables going up, then the segments' offsets, the
+   * exceptions and the checksums coming down */
+  const size_t nseg = (size_t)b.nseg, table_words = (r.m + 7) / 8 + (r.m + 1) / 2,
+               down_words = nseg + 1 + 2 * (size_t)nexc + (size_t)fin.nchecksums;
+  if ((rc = pinned(ctx, table_words + down_words, &h, err)) != PARZ_OK)
+    return rc;
+  uint8_t* h_len = (uint8_t*)h;
+  uint32_t* h_code = (uint32_t*)(h + (r.m + 7) / 8);
+  unsigned long long* h_at = h + table_words;
+  unsigned long long* h_pos = h_at + nseg + 1;
+  uint64_t* h_bits = (uint64_t*)h_pos + nexc;
+  uint64_t* h_sums = h_bits + nexc;
+  memcpy(h_len, book.kept, r.m);
+  memcpy(h_code, book.code.data(), r.m * sizeof *h_code);
+  uint8_t* len = m.device<uint8_t>(r.m);
+  uint32_t* code = m.device<uint32_t>(r.m);
+  if (m.e == cudaSuccess)
+    m.e = cudaMemcpyAsync(len, h_len, r.m, cudaMemcpyHostToDevice, m.st);
+  if (m.e == cudaSuccess)
+    m.e = cudaMemcpyAsync(code, h_code, r.m * sizeof *code, cudaMemcpyHostToDevice, m.st);
+  b.len = len;
+  b.code = code;
+  b.shift = r.shift;
+  b.use_runs = book.runs;
+
+  /* the exceptions: every hole, in order, with its value's bits */
+  unsigned long long* pos = m.device<unsigned long long>((size_t)nexc);
+  uint64_t* bits = m.device<uint64_t>((size_t)nexc);
+  if (nexc) {
+    hole_scan holes;
+    count_holes(m, b, &holes);
+    write_holes(m, b, holes, NULL, pos, bits);
+    m.release(holes.first);
+  }
+
+  /* the segments' bits and their running sum, the payload, its checksums */
+  b.seg_bits = m.zeroed<unsigned long long>(nseg + 1); /* the last stays 0: at[nseg], the total */
+  b.lane_bits = m.device<unsigned long long>(nseg * PARZ_GPU_BND_LANES);
+  unsigned long long* d_at = m.device<unsigned long long>(nseg + 1);
   unsigned long long* d_sums = m.device<unsigned long long>((size_t)fin.nchecksums);
+  const seg_launch g = seg_launch_of(b, bits_kernel, &m.e);
+  if (m.e == cudaSuccess)
+    bits_kernel<<<g.blocks, SEG_WARPS * 32, g.shared, m.st>>>(b, g.words, g.skew);
+  size_t scan_bytes = 0;
+  if (m.e == cudaSuccess)
+    m.e =
+        cub::DeviceScan::ExclusiveSum(NULL, scan_bytes, b.seg_bits, d_at, (int64_t)nseg + 1, m.st);
+  void* scan = m.device<unsigned char>(scan_bytes);
+  if (m.e == cudaSuccess)
+    m.e =
+        cub::DeviceScan::ExclusiveSum(scan, scan_bytes, b.seg_bits, d_at, (int64_t)nseg + 1, m.st);
   c->payload_bytes = fin.payload_bytes;
   b.payload = keep.zeroed<unsigned long long>(fin.payload_bytes / 8);
   if (keep.e != cudaSuccess)
     return parz_gpu_cuda_fail(err, keep.e, "bounded GPU encode: the payload");
   b.seg_at = d_at;
-  if (m.e == cudaSuccess)
-    m.e = cudaMemcpyAsync(d_at, seg_at.data(), seg_at.size() * sizeof(unsigned long long),
-                          cudaMemcpyHostToDevice, m.st);
   const seg_launch gw = seg_launch_of(b, write_kernel, &m.e);
   if (m.e == cudaSuccess)
     write_kernel<<<gw.blocks, SEG_WARPS * 32, gw.shared, m.st>>>(b, gw.words, gw.skew);
@@ -707,13 +767,25 @@ static int encode_one(parz_gpu_context* ctx, call_memory& keep, const parz_array
       (rc = parz_gpu_enqueue_sums(ctx, &ps, (const unsigned char*)b.payload, 0, fin.nchecksums,
                                   d_sums, m.st, err)) != PARZ_OK)
     return rc;
-  std::vector<uint64_t> sums((size_t)fin.nchecksums);
-  if (!down(m, sums.data(), d_sums, sums.size() * sizeof(uint64_t)))
+  if (m.e == cudaSuccess)
+    m.e = cudaMemcpyAsync(h_at, d_at, (nseg + 1) * sizeof *h_at, cudaMemcpyDeviceToHost, m.st);
+  if (m.e == cudaSuccess && nexc)
+    m.e = cudaMemcpyAsync(h_pos, pos, nexc * sizeof *h_pos, cudaMemcpyDeviceToHost, m.st);
+  if (m.e == cudaSuccess && nexc)
+    m.e = cudaMemcpyAsync(h_bits, bits, nexc * sizeof *h_bits, cudaMemcpyDeviceToHost, m.st);
+  if (!down(m, h_sums, d_sums, (size_t)fin.nchecksums * sizeof *h_sums))
     return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the payload");
+  if (h_at[nseg] != book.bits)
+    return parz_fail(err, PARZ_ERR_STREAM,
+                     "bounded GPU encode: the segments hold %llu bits, the code's counts %llu",
+                     h_at[nseg], book.bits);
+  std::vector<unsigned long long> seg_bits(nseg);
+  for (size_t k = 0; k < nseg; k++)
+    seg_bits[k] = h_at[k + 1] - h_at[k];
   c->payload = (unsigned char*)b.payload;
   c->head.resize(head);
-  return parz_gpu_whole_head(&fin, seg_bits.data(), h_pos.data(), h_bits.data(), codec_data.data(),
-                             sums.data(), c->head.data(), head, err);
+  return parz_gpu_whole_head(&fin, seg_bits.data(), h_pos, h_bits, book.codec_data.data(), h_sums,
+                             c->head.data(), head, err);
 }
 
 int parz_gpu_bounded_encode_chunks(parz_gpu_context* ctx, size_t n, const parz_array* arrays,
@@ -723,18 +795,10 @@ int parz_gpu_bounded_encode_chunks(parz_gpu_context* ctx, size_t n, const parz_a
   cudaError_t e = cudaSetDevice(ctx->device);
   if (e != cudaSuccess)
     return parz_gpu_cuda_fail(err, e, "selecting the device");
-  /* the host's reads: a few words, then the symbol counts (the context's pinned sizes buffer,
-   * which the zfp encoder uses only within its own calls) */
-  const size_t small_words = 8,
-               counts_words = PARZ_BOUNDED_PREDICTORS * (size_t)PARZ_BOUNDED_SYMBOLS;
-  int rc = parz_gpu_reserve(&ctx->h_enc_sizes, 8 * (small_words + counts_words), 1, err);
-  if (rc != PARZ_OK)
-    return rc;
-  unsigned long long* small = (unsigned long long*)ctx->h_enc_sizes.ptr;
   call_memory m(st);
   return parz_gpu_whole_encode(n, arrays, d_data, cfg, written, place, place_arg, st, failed, err,
                                [&](size_t i, coded_chunk* c) {
                                  return encode_one(ctx, m, &arrays[i], d_data[i], cfg, c,
-                                                   &written[i], small, small + small_words, err);
+                                                   &written[i], err);
                                });
 }

@@ -8,20 +8,21 @@
  * chunk's:
  *   scan     a thread per value: the values not finite (the frame's exceptions, holes for the
  *            codec), NaN and the fill value where the configuration masks, the largest finite
- *            magnitude; on the host the grid step (parz_bounded_step_of); for predictor 0 the
- *            CPU's choice (parz_bounded_choose) with its trials run by these steps on the
- *            CPU's sample box (parz_gpu_bnd_box below), the host only sizing them;
+ *            magnitude; one thread the grid step from it (parz_gpu_bnd_step_consts, the CPU's
+ *            parz_bounded_step_of); for predictor 0, on the host, the CPU's choice
+ *            (parz_bounded_choose) with its trials run by these steps on the CPU's sample box
+ *            (parz_gpu_bnd_box below), the host only sizing them;
  *   forward  Lorenzo: a thread per value quantizes, one thread gives the holes their prediction
  *            in order (each reads the ones before it), a thread per value writes its residual;
  *            the interpolation: a launch per pass, a thread per value of it (each pass reads
- *            only earlier passes' values);
+ *            only earlier passes' values); both count the exceptions they make;
  *   counts   a warp per segment, its lanes sharing the codes (the lane steps below) split them
  *            into tokens with zero runs and without, into the chunk's two symbol counts, and
  *            find the least and greatest residual; on the host the codebook over that range
- *            (parz_bounded_coded_book) and the codec data (parz_bounded_codec_data);
+ *            (parz_gpu_bnd_book_of: its lengths, words, codec data and the payload's bits), the
+ *            layout (parz_chunk_settle) and the chunk's size;
  *   bits     a warp per segment: each lane's bits under the codebook and their sum, the
- *            segment's; on the host the segments' running sum, the layout (parz_chunk_settle)
- *            and the chunk's size;
+ *            segment's; the segments' running sum (their offsets, the last the code's bits);
  *   payload  a warp per segment: each lane writes its tokens at the segment's offset and the
  *            bits of the lanes before it into a zeroed payload (the words it shares with its
  *            neighbours ORed in);
@@ -46,15 +47,30 @@
 #include "codecs.h"
 #include "encode_whole.h"
 #include "exceptions.h"
+#include "huffman_build.h"
 #include "payload_checksum.h"
 #include "stored.h"
 #include "table.h"
 
 #if defined(__CUDA_ARCH__)
 #define PARZ_GPU_BND_OR(p, v) atomicOr((unsigned long long*)(p), (unsigned long long)(v))
+#define PARZ_GPU_BND_ADD(p, v) atomicAdd((unsigned long long*)(p), (unsigned long long)(v))
 #else
 #define PARZ_GPU_BND_OR(p, v) (*(p) |= (v))
+#define PARZ_GPU_BND_ADD(p, v) (*(p) += (v))
 #endif
+
+/* The words the scan and the forward pass count on the device (parz_gpu_bnd.stats): the largest
+ * finite magnitude's bits (a double >= 0 orders as its bits), the values not finite, NaN, the
+ * fill values, then the exceptions the forward pass makes. */
+enum {
+  PARZ_GPU_BND_TOP,
+  PARZ_GPU_BND_NONFINITE,
+  PARZ_GPU_BND_NAN,
+  PARZ_GPU_BND_FILL,
+  PARZ_GPU_BND_MADE,
+  PARZ_GPU_BND_STATS
+};
 
 /* One chunk's part in the kernels. */
 struct parz_gpu_bnd {
@@ -63,14 +79,18 @@ struct parz_gpu_bnd {
   unsigned long long n;
   size_t n4[4], st4[4]; /* parz_bounded_shape4 */
   double eb, step, inv_step, unit, inv_unit;
+  const double* kstep;          /* step, inv_step, unit, inv_unit on the device, where the scan left
+                        * them (parz_gpu_bnd_const), or NULL: the fields above */
+  unsigned long long* stats;    /* PARZ_GPU_BND_STATS words, or NULL: nothing counted */
   uint8_t* hole;                /* per value: PARZ_BOUNDED_KNOWN, _EXCEPTION or _MASKED */
   int32_t* q;                   /* quantized values */
   int32_t* codes;               /* in the predictor's order */
   unsigned long long seg, nseg; /* codes per segment, segments */
   unsigned long long* plain;    /* symbol counts without zero runs [PARZ_BOUNDED_SYMBOLS] */
   unsigned long long* runs;     /* and with them */
-  const uint8_t* len;           /* the codebook's lengths and words */
-  const uint32_t* code;
+  const uint8_t* len;           /* the codebook's lengths and words over the residuals' range: */
+  const uint32_t* code;         /* symbol s at s below PARZ_BOUNDED_HEAD, at s - shift past it */
+  uint32_t shift;
   int use_runs;
   unsigned long long* lane_bits;    /* per lane of each segment (PARZ_GPU_BND_LANES) */
   unsigned long long* seg_bits;     /* per segment */
@@ -112,15 +132,42 @@ PARZ_HD void parz_gpu_bnd_scan_value(const parz_gpu_bnd& b, unsigned long long i
     s->top = fabs(x);
 }
 
+/* The grid's step for values whose largest finite magnitude is top (parz_bounded_step's) and the
+ * constants that follow from it: k = step, 1 / step, the interpolation's unit, 1 / unit. */
+PARZ_HD void parz_gpu_bnd_step_consts(int type, double top, double eb, double k[4]) {
+  k[0] = parz_bounded_grid_step((parz_type)type, top, eb);
+  k[1] = 1 / k[0];
+  k[2] = k[0] / PARZ_BOUNDED_FINE; /* parz_bounded_unit of the interpolation */
+  k[3] = 1 / k[2];
+}
+
+/* The grid's constant k (0 step, 1 1 / step, 2 the interpolation's unit, 3 1 / unit) for the
+ * forward steps: where the scan left it on the device (kstep), not waited for by the host, or b's
+ * field. Read apart, not by a copy of b: a thread's copy of the whole argument would go to local
+ * memory (the extents are indexed by a pass's axis). */
+PARZ_HD double parz_gpu_bnd_const(const parz_gpu_bnd& b, int k) {
+  if (b.kstep)
+    return b.kstep[k];
+  return k == 0 ? b.step : k == 1 ? b.inv_step : k == 2 ? b.unit : b.inv_unit;
+}
+
+/* The holes the scan and the forward pass left (0: the hole kernels have nothing to do). */
+PARZ_HD unsigned long long parz_gpu_bnd_holes(const unsigned long long* stats) {
+  return stats[PARZ_GPU_BND_NONFINITE] + stats[PARZ_GPU_BND_MADE];
+}
+
 /* Lorenzo: value i quantized (parz_bounded_quantize), a hole's q 0 until its prediction. */
 PARZ_HD void parz_gpu_bnd_quantize(const parz_gpu_bnd& b, unsigned long long i) {
   uint64_t bits;
   const double x = parz_gpu_bnd_value(b, i, &bits);
   int32_t v = 0;
   if (b.hole[i] == PARZ_BOUNDED_KNOWN &&
-      !parz_bounded_quantize_one((parz_type)b.type, x, b.eb, b.step, b.inv_step, &v)) {
+      !parz_bounded_quantize_one((parz_type)b.type, x, b.eb, parz_gpu_bnd_const(b, 0),
+                                 parz_gpu_bnd_const(b, 1), &v)) {
     v = 0;
     b.hole[i] = PARZ_BOUNDED_EXCEPTION;
+    if (b.stats)
+      PARZ_GPU_BND_ADD(b.stats + PARZ_GPU_BND_MADE, 1u);
   }
   b.q[i] = v;
 }
@@ -153,8 +200,12 @@ PARZ_HD void parz_gpu_bnd_pass_value(const parz_gpu_bnd& b, const parz_bounded_p
                                                            p.s * b.st4[p.k], p.s, cubic);
   uint64_t bits;
   const double x = parz_gpu_bnd_value(b, idx, &bits);
-  parz_bounded_interp_value((parz_type)b.type, x, pr, b.unit, b.inv_unit, b.eb, idx,
-                            (size_t)(p.pos + t), b.q, b.hole, b.codes);
+  const int known = b.hole[idx] == PARZ_BOUNDED_KNOWN;
+  parz_bounded_interp_value((parz_type)b.type, x, pr, parz_gpu_bnd_const(b, 2),
+                            parz_gpu_bnd_const(b, 3), b.eb, idx, (size_t)(p.pos + t), b.q, b.hole,
+                            b.codes);
+  if (known && b.stats && b.hole[idx] != PARZ_BOUNDED_KNOWN)
+    PARZ_GPU_BND_ADD(b.stats + PARZ_GPU_BND_MADE, 1u);
 }
 
 /* Codes [*a, *e) of segment s. */
@@ -332,13 +383,19 @@ PARZ_HD uint32_t parz_gpu_bnd_shared_symbol(unsigned entry) {
              : entry - (1u + PARZ_BOUNDED_RUNS) + PARZ_BOUNDED_SYM_ZERO - PARZ_GPU_BND_WINDOW / 2;
 }
 
+/* Symbol sym's entry in the codebook's tables (every symbol a token makes lies in the range). */
+PARZ_HD uint32_t parz_gpu_bnd_entry(const parz_gpu_bnd& b, uint32_t sym) {
+  return sym < PARZ_BOUNDED_HEAD ? sym : sym - b.shift;
+}
+
 /* The lane's bits under the codebook. */
 template <typename Codes>
 PARZ_HD unsigned long long parz_gpu_bnd_lane_bits(const parz_gpu_bnd& b, const Codes& codes,
                                                   const parz_gpu_bnd_lane& l) {
   unsigned long long bits = 0;
-  parz_gpu_bnd_lane_walk(codes, l, b.use_runs,
-                         [&](const parz_bounded_token& t) { bits += b.len[t.sym] + t.extra_bits; });
+  parz_gpu_bnd_lane_walk(codes, l, b.use_runs, [&](const parz_bounded_token& t) {
+    bits += b.len[parz_gpu_bnd_entry(b, t.sym)] + t.extra_bits;
+  });
   return bits;
 }
 
@@ -353,9 +410,10 @@ PARZ_HD void parz_gpu_bnd_lane_write(const parz_gpu_bnd& b, const Codes& codes,
   int alone = fill == 0; /* the word at w holds no earlier lane's bits */
   uint64_t acc = 0;
   parz_gpu_bnd_lane_walk(codes, l, b.use_runs, [&](const parz_bounded_token& t) {
+    const uint32_t k = parz_gpu_bnd_entry(b, t.sym);
     for (int part = 0; part < 2; part++) {
-      const unsigned nb = part ? t.extra_bits : b.len[t.sym];
-      const uint64_t v = part ? t.extra : b.code[t.sym];
+      const unsigned nb = part ? t.extra_bits : b.len[k];
+      const uint64_t v = part ? t.extra : b.code[k];
       if (!nb)
         continue;
       acc |= v << fill;
@@ -429,10 +487,12 @@ static inline void parz_gpu_bnd_args(const parz_gpu_bnd_plan* p, parz_gpu_bnd* b
 /* The grid step of values whose largest finite magnitude is top (parz_bounded_step's), and the
  * constants that follow from it. */
 static inline void parz_gpu_bnd_set_step(parz_gpu_bnd* b, double top) {
-  b->step = parz_bounded_step_of((parz_type)b->type, top, b->eb);
-  b->inv_step = 1 / b->step;
-  b->unit = parz_bounded_unit(PARZ_BOUNDED_LINEAR, b->step);
-  b->inv_unit = 1 / b->unit;
+  double k[4];
+  parz_gpu_bnd_step_consts(b->type, top, b->eb, k);
+  b->step = k[0];
+  b->inv_step = k[1];
+  b->unit = k[2];
+  b->inv_unit = k[3];
 }
 
 /* After the scan (s: the chunk's findings): the refusals of what the scan found, the grid step
@@ -455,11 +515,51 @@ static inline int parz_gpu_bnd_after_scan(const parz_gpu_bnd_plan* p, const parz
 
 /* The range of symbols (parz_bounded_range) of residuals from lo to hi, lo <= 0 <= hi: the head,
  * then the residuals' symbols. */
-static inline parz_bounded_range parz_gpu_bnd_range(int lo, int hi) {
+PARZ_HD parz_bounded_range parz_gpu_bnd_range(int lo, int hi) {
   parz_bounded_range r;
   r.shift = (uint32_t)((int64_t)PARZ_BOUNDED_SYM_ZERO + lo) - PARZ_BOUNDED_HEAD;
   r.m = PARZ_BOUNDED_HEAD + (size_t)((int64_t)hi - lo) + 1;
   return r;
+}
+
+/* The chunk's codebook from its symbol counts over the range r (plain, then runs, r.m each), as
+ * parz_bounded_coded_book builds it but over r alone (the same lengths, and the same words: the
+ * canonical order is the alphabet's, which r keeps): the kept code's words over r (the kernels'
+ * tables with its lengths, parz_gpu_bnd_entry), whether it has zero runs, the codec data
+ * (parz_bounded_codec_data, the grid's step and the predictor) and the payload's bits. */
+struct parz_gpu_bnd_book {
+  std::vector<uint8_t> len; /* 2 r.m: the kept code's r.m lengths at kept */
+  const uint8_t* kept;
+  std::vector<uint32_t> code; /* r.m */
+  int runs;
+  std::vector<unsigned char> codec_data;
+  unsigned long long bits;
+};
+
+static inline int parz_gpu_bnd_book_of(const parz_bounded_range& r, const uint64_t* counts,
+                                       double step, int predictor, parz_gpu_bnd_book* k,
+                                       parz_error* err) {
+  k->len.assign(2 * r.m, 0);
+  k->code.assign(r.m, 0);
+  int rc = parz_bounded_range_lengths(&r, counts, counts + r.m, 2, k->len.data(), &k->kept,
+                                      &k->runs, err);
+  if (rc != PARZ_OK)
+    return rc;
+  if (parz_huff_canonical(k->kept, r.m, PARZ_BOUNDED_MAX_LEN, k->code.data()))
+    return parz_fail(err, PARZ_ERR_STREAM,
+                     "bounded GPU encode: code lengths of %zu symbols are no prefix code", r.m);
+  /* every symbol of the grammar (bounded_huff.c) takes at most 32 bits, a run of unused ones
+   * too; then the span's varint */
+  std::vector<uint8_t> book(4 * r.m + 16);
+  const size_t size = parz_bounded_book_write(k->kept, &r, book.data(), book.size());
+  if (!size)
+    return parz_fail(err, PARZ_ERR_BUFFER,
+                     "bounded GPU encode: a codebook of %zu symbols takes more than %zu bytes", r.m,
+                     book.size());
+  k->codec_data.resize(parz_bounded_codec_data(step, predictor, k->runs, book.data(), size, NULL));
+  parz_bounded_codec_data(step, predictor, k->runs, book.data(), size, k->codec_data.data());
+  k->bits = parz_bounded_coded_bits(k->runs ? counts + r.m : counts, k->kept, r.m);
+  return PARZ_OK;
 }
 
 /* The predictor's choice (predictor 0) as parz_bounded_choose makes it, its trials run by the
