@@ -416,8 +416,49 @@ static void check_case(const char* name, const parz_array& a, const void* data,
   CHECK(bad == 0, ": %s: %zu values outside the bound %g", name, bad, cfg.settings.error_bound);
 }
 
+/* The codebook of a wide range (parz_gpu_bnd_book_of's, over the range) against
+ * parz_bounded_coded_book's (over the whole alphabet): the same codec data and payload bits, with
+ * zero runs paying and not. */
+static void wide_books() {
+  for (int zeros = 0; zeros < 2; zeros++) {
+    const parz_bounded_range r = parz_gpu_bnd_range(-3000, 2999);
+    std::vector<uint64_t> counts(2 * r.m, 0);
+    uint32_t x = 777u + (uint32_t)zeros;
+    for (size_t k = PARZ_BOUNDED_HEAD; k < r.m; k++) {
+      x = x * 1664525u + 1013904223u;
+      const size_t from0 = k > r.m / 2 ? k - r.m / 2 : r.m / 2 - k;
+      const uint64_t c = (uint64_t)(1u << 20) / (1 + from0) + (x >> 28);
+      counts[k] = counts[r.m + k] = c; /* residuals but 0: the same both ways */
+    }
+    const size_t zero = PARZ_BOUNDED_SYM_ZERO - r.shift;
+    /* zeros in long runs (the code with runs kept), or in runs of 2 and 3 (the one without) */
+    counts[zero] = zeros ? 50000000 : 4000000;
+    counts[r.m + zero] = zeros ? 10 : 2000000;
+    counts[r.m + (zeros ? 3 : 1)] = zeros ? 400000 : 1000000;
+    parz_error e = {0, ""};
+    parz_gpu_bnd_book k;
+    CHECK(parz_gpu_bnd_book_of(r, counts.data(), 0.5, 2, &k, &e) == PARZ_OK, ": %s", e.message);
+    parz_bounded_coded c;
+    memset(&c, 0, sizeof c);
+    CHECK(parz_bounded_coded_book(&r, counts.data(), counts.data() + r.m, 2, &c, &e) == PARZ_OK,
+          ": %s", e.message);
+    std::vector<unsigned char> want(
+        parz_bounded_codec_data(0.5, 2, c.runs, c.book_bytes, c.book_size, NULL));
+    parz_bounded_codec_data(0.5, 2, c.runs, c.book_bytes, c.book_size, want.data());
+    CHECK(k.runs == zeros, ": a wide range's codebook (zeros %d) keeps runs %d", zeros, k.runs);
+    CHECK(k.codec_data == want && k.runs == c.runs,
+          ": a wide range's codebook (zeros %d): runs %d against the CPU's %d, %zu bytes against "
+          "%zu",
+          zeros, k.runs, c.runs, k.codec_data.size(), want.size());
+    CHECK(k.bits == parz_bounded_coded_bits(counts.data() + (c.runs ? r.m : 0), k.kept, r.m),
+          ": a wide range's payload bits");
+    parz_bounded_coded_free(&c);
+  }
+}
+
 int main(int argc, char** argv) {
   crafted_lanes();
+  wide_books();
   const std::vector<bnd_case> cases = bnd_cases_segments();
   for (const bnd_case& c : cases)
     check_case(c.name.c_str(), c.a, c.data.data(), c.cfg, c.refused);

@@ -79,8 +79,9 @@ struct parz_gpu_bnd {
   unsigned long long n;
   size_t n4[4], st4[4]; /* parz_bounded_shape4 */
   double eb, step, inv_step, unit, inv_unit;
-  const double* kstep;          /* step, inv_step, unit, inv_unit on the device, where the scan left
-                        * them (parz_gpu_bnd_const), or NULL: the fields above */
+  /* step, inv_step, unit, inv_unit where the device computed them (parz_gpu_bnd_const), or NULL:
+   * the fields above */
+  const double* kstep;
   unsigned long long* stats;    /* PARZ_GPU_BND_STATS words, or NULL: nothing counted */
   uint8_t* hole;                /* per value: PARZ_BOUNDED_KNOWN, _EXCEPTION or _MASKED */
   int32_t* q;                   /* quantized values */
