@@ -99,25 +99,31 @@ PARZ_HD unsigned parz_ll_next_context(unsigned k, unsigned contexts) {
 
 /* The code of context c of a segment's `contexts` set up from the code lengths at `lengths` (bytes
  * long: the segment's bytes from its first length on): its decoder into *d, over mem
- * (PARZ_LL_CODE_WORDS), and its fast table into fast (PARZ_LL_TABLE_SIZE). PARZ_LL_OK or
- * PARZ_LL_BAD_PREFIX; the caller has checked that the lengths lie inside the bytes. */
+ * (PARZ_LL_CODE_WORDS; the decoder has no table of its own, its words decoded by the canonical
+ * walk), and its fast table into fast (PARZ_LL_TABLE_SIZE), each word of at most
+ * PARZ_LL_TABLE_BITS bits written at every entry it starts. PARZ_LL_OK or PARZ_LL_BAD_PREFIX; the
+ * caller has checked that the lengths lie inside the bytes. */
 PARZ_HD int parz_ll_context_setup(const uint8_t* lengths, size_t bytes, unsigned w, unsigned c,
                                   unsigned contexts, parz_huff_decoder* d, uint32_t* mem,
                                   uint32_t* fast) {
   uint8_t len[65];
-  unsigned k, ns = w + 1;
+  unsigned k, l;
   parz_ll_context_lengths(lengths, bytes, w, c, len);
-  if (parz_huff_decoder_setup(d, len, ns, PARZ_LL_CODE_MAX, PARZ_LL_TABLE_BITS, mem))
+  if (parz_huff_decoder_setup(d, len, w + 1, PARZ_LL_CODE_MAX, 0, mem))
     return PARZ_LL_BAD_PREFIX;
-  for (k = 0; k < PARZ_LL_TABLE_SIZE; k++) {
-    const uint32_t e = d->table[k];
-    const unsigned l = PARZ_HUFF_ENTRY_LEN(e), s = PARZ_HUFF_ENTRY_SYM(e);
-    const unsigned advance = l + (s >= 2 ? s - 1 : 0);
-    fast[k] = l && advance <= PARZ_LL_FAST_MOST
-                  ? advance | (63u - s) << 8 |
-                        parz_ll_next_context(s, contexts) << PARZ_LL_TABLE_BITS << 16
-                  : 0u;
-  }
+  for (k = 0; k < PARZ_LL_TABLE_SIZE; k++)
+    fast[k] = 0;
+  for (l = 1; l <= PARZ_LL_TABLE_BITS; l++)
+    for (k = 0; k < d->count[l]; k++) {
+      const unsigned s = d->sorted[d->index[l] + k], advance = l + (s >= 2 ? s - 1 : 0);
+      const uint32_t e =
+          advance | (63u - s) << 8 | parz_ll_next_context(s, contexts) << PARZ_LL_TABLE_BITS << 16;
+      uint32_t i;
+      if (advance > PARZ_LL_FAST_MOST)
+        continue;
+      for (i = parz_huff_reverse(d->first[l] + k, l); i < PARZ_LL_TABLE_SIZE; i += 1u << l)
+        fast[i] = e;
+    }
   return PARZ_LL_OK;
 }
 
