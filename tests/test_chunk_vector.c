@@ -72,8 +72,6 @@ static void check_vector(const char* name, const unsigned char* c, size_t n, con
   round_trip(name, c, n, a, input, decoded, &cfg);
 }
 
-/* parz_crc32c_combine against the CRC of the whole, for splits at every place of messages of
- * several lengths, long ones included (their shifts reduce modulo the order of x). */
 /* A version 1 lossless vector of one segment of runs of 16 residuals (coder 3 or 4, at payload
  * byte 128): its fields, and its values (raw bytes of them) decoded. */
 static void runs_vector(const char* name, const unsigned char* c, size_t n, unsigned coder,
@@ -93,6 +91,8 @@ static void runs_vector(const char* name, const unsigned char* c, size_t n, unsi
         rc ? err.message : "values differ");
 }
 
+/* parz_crc32c_combine against the CRC of the whole, for splits at every place of messages of
+ * several lengths, long ones included (their shifts reduce modulo the order of x). */
 static void crc_combine(void) {
   static unsigned char m[70000];
   static const size_t lens[] = {0, 1, 9, 100, 4097, 70000};
