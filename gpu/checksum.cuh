@@ -25,10 +25,8 @@ struct parz_gpu_sums {
 
 /* Bits [*begin, *end) of partition p < s.count: up to the next partition's first bit, the last
  * one to the end of the payload's last word. */
-__host__ __device__ __forceinline__ void parz_gpu_partition_bits(const parz_gpu_sums& s,
-                                                                 unsigned long long p,
-                                                                 unsigned long long* begin,
-                                                                 unsigned long long* end) {
+PARZ_HD void parz_gpu_partition_bits(const parz_gpu_sums& s, unsigned long long p,
+                                     unsigned long long* begin, unsigned long long* end) {
   *begin = s.table ? parz_word_load(s.table + p * s.record_bytes) : s.offsets[p * s.P];
   if (p + 1 == s.count)
     *end = s.payload_end;
@@ -37,17 +35,17 @@ __host__ __device__ __forceinline__ void parz_gpu_partition_bits(const parz_gpu_
 }
 
 /* Lane `lane` of 32's share of partition p's checksum. */
-__host__ __device__ __forceinline__ unsigned long long parz_gpu_checksum_share(
-    const parz_gpu_sums& s, const unsigned char* payload, unsigned long long p, unsigned lane) {
+PARZ_HD unsigned long long parz_gpu_checksum_share(const parz_gpu_sums& s,
+                                                   const unsigned char* payload,
+                                                   unsigned long long p, unsigned lane) {
   unsigned long long begin, end;
   parz_gpu_partition_bits(s, p, &begin, &end);
   return parz_checksum_lane(payload, begin, end, lane, 32);
 }
 
 /* Whether partition p's stored checksum equals `sum`. */
-__host__ __device__ __forceinline__ bool parz_gpu_checksum_ok(const parz_gpu_sums& s,
-                                                              unsigned long long p,
-                                                              unsigned long long sum) {
+PARZ_HD bool parz_gpu_checksum_ok(const parz_gpu_sums& s, unsigned long long p,
+                                  unsigned long long sum) {
   return parz_word_load(s.sums + 8 * p) == sum;
 }
 

@@ -24,6 +24,7 @@
 
 #include <string.h>
 
+#include "checksum.cuh"
 #include "checksum.h"
 #include "codecs.h"
 #include "crc32c.h"
@@ -305,12 +306,15 @@ PARZ_HD unsigned long long parz_gpu_mask_length(const parz_gpu_enc_chunk& c, uns
 
 /* Lane `lane` of `lanes`' share of the payload checksum of checksummed partition p (its blocks'
  * bits, the last one's up to the payload's end), from the payload in place in the chunk: the
- * codec's own arithmetic (payload_checksum.h), whose shares add up to the serial sum. */
+ * partitions as the decoders' checksum launches find them (checksum.cuh, over the per-block
+ * offsets, a partition's blocks its "P") and the codec's own arithmetic (payload_checksum.h),
+ * whose shares add up to the serial sum. */
 PARZ_HD unsigned long long parz_gpu_payload_share(const parz_gpu_enc_chunk& c, unsigned long long p,
                                                   unsigned lane, unsigned lanes) {
-  const unsigned long long b0 = p * c.checksum_blocks, b1 = b0 + c.checksum_blocks;
-  const unsigned long long begin = c.offsets[b0 < c.nblocks ? b0 : c.nblocks];
-  const unsigned long long end = p + 1 == c.nchecksums ? 64 * c.payload_words : c.offsets[b1];
+  const parz_gpu_sums s = {
+      NULL, NULL, c.offsets, 0, c.checksum_blocks, c.nchecksums, 64 * c.payload_words};
+  unsigned long long begin, end;
+  parz_gpu_partition_bits(s, p, &begin, &end);
   return parz_checksum_lane(c.chunk + c.payload_at, begin, end, lane, lanes);
 }
 
