@@ -203,6 +203,12 @@ static unsigned mixed(size_t i, unsigned w) {
   return (unsigned)(xorshift_next() % 9);
 }
 
+/* Full-width noise: residuals too wide for the window under short words, k = 64 among them. */
+static unsigned wide(size_t i, unsigned w) {
+  (void)i;
+  return w - (unsigned)(xorshift_next() % 5);
+}
+
 /* Runs of small and of large residuals: context coding pays. */
 static unsigned waves(size_t i, unsigned w) {
   return (i / 300) % 2 ? w / 2 + (unsigned)(xorshift_next() % 4) : (unsigned)(xorshift_next() % 3);
@@ -214,6 +220,7 @@ static unsigned quiet(size_t i, unsigned w) { return i >= 2048 && i < 6144 ? 0u 
 int main(void) {
   segment("mixed, w 64", 16384, 64, mixed, PARZ_LL_CODER_RUNS, PARZ_LL_CODER_LENGTHS);
   segment("mixed, w 32", 16384, 32, mixed, PARZ_LL_CODER_RUNS, PARZ_LL_CODER_LENGTHS);
+  segment("wide, w 64", 16384, 64, wide, PARZ_LL_CODER_RUNS, PARZ_LL_CODER_LENGTHS);
   segment("waves, w 64", 16384, 64, waves, PARZ_LL_CODER_RUNS, PARZ_LL_CODER_CONTEXT);
   segment("waves, w 32, short end", 16000, 32, waves, PARZ_LL_CODER_RUNS, PARZ_LL_CODER_CONTEXT);
   segment("quiet, w 32", 16384, 32, quiet, PARZ_LL_CODER_ZERO_RUNS, PARZ_LL_CODER_CONTEXT);

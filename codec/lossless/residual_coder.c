@@ -213,7 +213,7 @@ static PARZ_NOINLINE int run_slow(const uncoding* u, runs_state* st, unsigned k,
   int bad;
   parz_bitr_init(&r, u->src + at, len, 0, (uint64_t)len * 8);
   r.pos = st->pos[k] - (uint64_t)at * 8;
-  bad = parz_ll_residual_slow(&r, u->code, st->contexts, &st->ctx[k], z);
+  bad = parz_ll_residual_slow(&r, u->code, u->fast, st->contexts, &st->ctx[k], z);
   st->pos[k] = (uint64_t)at * 8 + r.pos;
   return bad;
 }

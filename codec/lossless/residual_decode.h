@@ -56,10 +56,11 @@ enum {
 /* The decoding loop's table per context: for a code word of at most PARZ_LL_TABLE_BITS bits whose
  * residual's bits (the word, then k - 1 bits below the leading one when k >= 2) take at most
  * PARZ_LL_FAST_MOST bits, those bits' count (1..PARZ_LL_FAST_MOST), 63 - k, and the next
- * residual's table (its offset in the fast tables: its context, or 0 without context coding);
- * 0 where the window starts a longer word, a wider residual or no word. The GPU's reader
- * (gpu/lossless/lossless_runs.cuh) fills tables of its own, whose entries hold the bits' count
- * in the same place, then k and the word's length (PARZ_LL_FAST_K, PARZ_LL_FAST_LEN). */
+ * residual's table (its offset in the fast tables: its context, or 0 without context coding).
+ * Where its bits take more, the entry's bits' count is 0 and it holds k and the word's length
+ * (PARZ_LL_FAST_K, PARZ_LL_FAST_LEN) for the slow path; 0 where the window starts a longer word
+ * or no word. The GPU's reader (gpu/lossless/lossless_runs.cuh) fills tables of its own, whose
+ * entries hold the bits' count in the same place, then k and the word's length. */
 #define PARZ_LL_FAST_MOST 56u
 #define PARZ_LL_FAST_ADVANCE(e) ((e)&255u)
 #define PARZ_LL_FAST_SHIFT(e) (((e) >> 8) & 63u)
@@ -116,11 +117,11 @@ PARZ_HD int parz_ll_context_setup(const uint8_t* lengths, size_t bytes, unsigned
   for (l = 1; l <= PARZ_LL_TABLE_BITS; l++)
     for (k = 0; k < d->count[l]; k++) {
       const unsigned s = d->sorted[d->index[l] + k], advance = l + (s >= 2 ? s - 1 : 0);
-      const uint32_t e =
-          advance | (63u - s) << 8 | parz_ll_next_context(s, contexts) << PARZ_LL_TABLE_BITS << 16;
+      const uint32_t e = advance <= PARZ_LL_FAST_MOST
+                             ? advance | (63u - s) << 8 |
+                                   parz_ll_next_context(s, contexts) << PARZ_LL_TABLE_BITS << 16
+                             : s << 8 | l << 16;
       uint32_t i;
-      if (advance > PARZ_LL_FAST_MOST)
-        continue;
       for (i = parz_huff_reverse(d->first[l] + k, l); i < PARZ_LL_TABLE_SIZE; i += 1u << l)
         fast[i] = e;
     }
@@ -220,16 +221,18 @@ PARZ_HD unsigned parz_ll_residual_fast(const uint32_t* fast, uint64_t x, unsigne
 }
 
 /* The residual at r->pos that parz_ll_residual_fast did not take, through the code of context
- * *ctx (code[*ctx >> PARZ_LL_TABLE_BITS], of the segment's `contexts`), read through r:
+ * *ctx (its fast table at fast + *ctx, its code code[*ctx >> PARZ_LL_TABLE_BITS], of the segment's
+ * `contexts`), read through r:
  * PARZ_LL_OK (its value into *z, r past it, the next table into *ctx), PARZ_LL_BAD_WORD (r->pos:
  * where) or PARZ_LL_BAD_PAST once it ran past r's bits. */
-PARZ_HD int parz_ll_residual_slow(parz_bitr* r, const parz_huff_decoder* code, unsigned contexts,
-                                  unsigned* ctx, uint64_t* z) {
-  const parz_huff_decoder* d = &code[*ctx >> PARZ_LL_TABLE_BITS];
+PARZ_HD int parz_ll_residual_slow(parz_bitr* r, const parz_huff_decoder* code, const uint32_t* fast,
+                                  unsigned contexts, unsigned* ctx, uint64_t* z) {
   const uint64_t x = parz_bitr_peek(r);
-  const uint32_t e = d->table[x & ((1u << d->table_bits) - 1u)];
-  unsigned k, l = PARZ_HUFF_ENTRY_LEN(e);
-  const int32_t sym = l ? (int32_t)PARZ_HUFF_ENTRY_SYM(e) : parz_huff_decode_long(d, x, &l);
+  const uint32_t e = fast[*ctx + (unsigned)(x & (PARZ_LL_TABLE_SIZE - 1))];
+  unsigned k, l = PARZ_LL_FAST_LEN(e);
+  /* a short word of a wide residual, or the canonical walk */
+  const int32_t sym = l ? (int32_t)PARZ_LL_FAST_K(e)
+                        : parz_huff_decode_long(&code[*ctx >> PARZ_LL_TABLE_BITS], x, &l);
   if (sym < 0)
     return PARZ_LL_BAD_WORD;
   k = (unsigned)sym;
@@ -262,7 +265,7 @@ PARZ_HD int parz_ll_residual_next(parz_ll_residual_reader* s, uint64_t* z) {
     return PARZ_LL_OK;
   }
   s->r.pos = parz_ll_window_pos(v);
-  bad = parz_ll_residual_slow(&s->r, s->code, s->contexts, &s->ctx, z);
+  bad = parz_ll_residual_slow(&s->r, s->code, s->fast, s->contexts, &s->ctx, z);
   if (bad == PARZ_LL_OK)
     parz_ll_window_seek(v, s->r.pos);
   return bad;
