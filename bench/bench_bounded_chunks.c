@@ -7,7 +7,11 @@
  *
  *   bench_bounded_chunks DIR [--reps N] [--chunk-mib M] [--threads 1,2] [--only NAME]
  *                            [--eb 1e-3,1e-5] [--step encode|decode] [--lossless]
- *                            [--segment-codes 4096,1024]
+ *                            [--segment-codes 4096,1024] [--no-keep]
+ *
+ * The chunks of a run share one keep (parz_keep, codec/parz_chunk.h), as the chunks of a dataset
+ * read or write do; --no-keep gives every chunk blocks of its own (what a caller without a keep
+ * gets).
  *
  * --lossless measures the lossless codec (codec 3, 4-D arrays as stacks) in the same chunks in
  * place of the error-bounded one: one row per array, its bound column "exact".
@@ -99,6 +103,19 @@ static uint64_t fnv(uint64_t h, const unsigned char* p, size_t n) {
 
 static double minimum(double a, double b) { return a < b ? a : b; }
 
+/* A chunk decoded on `threads` threads (1: serially), its blocks from cfg's keep. */
+static int decode_chunk(const chunk* c, const parz_chunk_config* cfg, int threads,
+                        parz_error* err) {
+  parz_chunk_view v;
+  parz_chunk_dest d;
+  int rc = parz_chunk_parse(c->coded, c->bytes, &v, err);
+  if (rc)
+    return rc;
+  v.keep = cfg->keep;
+  parz_chunk_dest_whole(&v, c->out, &d);
+  return parz_omp_decode_chunks(1, &v, &d, threads, NULL, err);
+}
+
 /* Every chunk encoded (encode != 0) or decoded on `threads` threads, the wall-clock and CPU
  * seconds it took in *wall and *cpu; 0, or 1 after printing the error. */
 static int run_chunks(chunk* ch, size_t nch, const parz_chunk_config* cfg, int threads, int encode,
@@ -106,7 +123,6 @@ static int run_chunks(chunk* ch, size_t nch, const parz_chunk_config* cfg, int t
   const double t0 = bench_now(), c0 = bench_process_cpu();
   parz_error err;
   for (size_t i = 0; i < nch; i++) {
-    const size_t raw = parz_array_count(&ch[i].a) * parz_type_size(ch[i].a.type);
     int rc;
     if (encode && !ch[i].coded) {
       ch[i].cap = parz_chunk_bound(&ch[i].a, cfg);
@@ -118,9 +134,7 @@ static int run_chunks(chunk* ch, size_t nch, const parz_chunk_config* cfg, int t
                         : parz_omp_chunk_encode(&ch[i].a, ch[i].data, cfg, ch[i].coded, ch[i].cap,
                                                 &ch[i].bytes, threads, &err);
     else
-      rc = threads == 1
-               ? parz_chunk_decode(ch[i].coded, ch[i].bytes, ch[i].out, raw, &err)
-               : parz_omp_chunk_decode(ch[i].coded, ch[i].bytes, ch[i].out, raw, threads, &err);
+      rc = decode_chunk(&ch[i], cfg, threads, &err);
     if (rc) {
       fprintf(stderr, "%s: %s: %s\n", name, encode ? "encode" : "decode", err.message);
       return 1;
@@ -136,8 +150,8 @@ int main(int argc, char** argv) {
   const char* only = NULL;
   int reps = 3, threads[8] = {1, 2}, nthreads = 2;
   double mib = 1, ebs[4] = {1e-3, 1e-5};
-  int nebs = 2, steps = 3, lossless = 0; /* steps: bit 0 encode, bit 1 decode */
-  unsigned sizes[4] = {0};               /* segment sizes C; 0: the codec's */
+  int nebs = 2, steps = 3, lossless = 0, keep = 1; /* steps: bit 0 encode, bit 1 decode */
+  unsigned sizes[4] = {0};                         /* segment sizes C; 0: the codec's */
   int nsizes = 1;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--reps") && i + 1 < argc) {
@@ -166,6 +180,8 @@ int main(int argc, char** argv) {
       }
     } else if (!strcmp(argv[i], "--lossless")) {
       lossless = 1;
+    } else if (!strcmp(argv[i], "--no-keep")) {
+      keep = 0;
     } else if (!strcmp(argv[i], "--step") && i + 1 < argc) {
       i++;
       steps = !strcmp(argv[i], "encode") ? 1 : !strcmp(argv[i], "decode") ? 2 : 0;
@@ -211,6 +227,7 @@ int main(int argc, char** argv) {
       cfg.segment_blocks = sizes[e % nsizes];
       cfg.settings.error_bound = lossless ? 0.0 : ebs[e / nsizes] * range;
       cfg.settings.predictor = lossless && r->array.dims == 4 ? 1u : 0u; /* a stack of fields */
+      cfg.keep = keep ? parz_keep_new(0) : NULL;
       if (!lossless &&
           strstr(r->name, "levitus")) { /* its fill value, masked as the filter masks it */
         float fill = -1e10f;
@@ -249,6 +266,7 @@ int main(int argc, char** argv) {
           if (threads[t] == 1)
             dec_cpu = minimum(dec_cpu, cpu);
         }
+      parz_keep_free(cfg.keep);
       for (size_t i = 0; i < nch; i++) {
         hash = fnv(hash, ch[i].coded, ch[i].bytes);
         total += ch[i].bytes;

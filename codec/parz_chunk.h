@@ -80,6 +80,24 @@ typedef enum {
  * tests look at zfp streams of any size; the HDF5 filter and the dataset writers turn it on. */
 typedef enum { PARZ_STORED_NEVER = 0, PARZ_STORED_WHEN_SMALLER = 1 } parz_stored_mode;
 
+/* A keep: chunk-wide blocks of memory (a scratch codec's codes and quantized values, in
+ * codec/bounded/) held between chunks for a caller that encodes or decodes many. A block the size
+ * of a chunk's values, allocated anew, costs a page fault and the clearing of a page for every
+ * 4 KiB on its first write and the unmapping at its free, work a team of threads waits for; the
+ * next chunk of a size no larger takes the kept block instead. The caller owns the keep: it
+ * creates one for a run of chunks (a dataset read or write), names it in the configurations
+ * (parz_chunk_config.keep) and views (parz_chunk_view.keep) of those chunks, and frees it after
+ * the last. Threads may share one keep (each block goes to one chunk at a time) or each have
+ * their own. No byte of a chunk and no decoded value depends on it.
+ *
+ * parz_keep_new: a keep holding blocks of at most `limit` bytes together (0:
+ * PARZ_KEEP_DEFAULT_BYTES; a larger block is freed when its chunk is done), NULL without memory.
+ * parz_keep_free frees it and every block it holds (NULL: nothing); no chunk may be using it. */
+typedef struct parz_keep parz_keep;
+#define PARZ_KEEP_DEFAULT_BYTES ((size_t)256 << 20)
+parz_keep* parz_keep_new(size_t limit);
+void parz_keep_free(parz_keep* keep);
+
 /* A codec's own settings in a chunk configuration, for the codecs whose choices are not zfp's
  * four parameters: each codec reads what it defines and says so in its modes (codec_modes.h). */
 typedef struct {
@@ -103,6 +121,9 @@ typedef struct {
    * zfp and the error-bounded codec. */
   unsigned codec;
   parz_codec_settings settings; /* the other codecs' choices */
+  /* Where the encoder takes its codec's chunk-wide blocks (parz_keep above), NULL: allocated for
+   * the chunk and freed. Not a setting: the chunk's bytes are the same either way. */
+  parz_keep* keep;
 } parz_chunk_config;
 
 /* Nonzero when chunks of `type` under cfg may hold a mask section: the mask is not off and the
@@ -155,6 +176,9 @@ typedef struct {
   uint64_t payload_bits;          /* bits used, <= 8 * payload_bytes */
   size_t chunk_bytes;             /* header + sections + payload */
   size_t raw_bytes;               /* size of the decoded array */
+  /* Where the decoders take the codec's chunk-wide blocks (parz_keep above): NULL after
+   * parz_chunk_parse (allocated for the chunk and freed); a caller decoding many chunks sets it. */
+  parz_keep* keep;
 } parz_chunk_view;
 
 /* Where an encoder that finds a chunk's size as it encodes puts the chunk: a buffer of at least

@@ -107,6 +107,7 @@ typedef struct {
   parz_chunk_ref* chunks;
   parz_chunk_reader read;
   void* ctx;
+  parz_keep* keep; /* the caller's, named in every view */
   const void* fill;
   void* dst;
   size_t dst_bytes;
@@ -160,6 +161,7 @@ static void take_in_chunks(assembly* a) {
     if (rc == PARZ_OK)
       rc = parz_chunk_ref_check(a->grid, a->packed, a->packed_bytes, i, c, v, "parz_omp_assemble",
                                 &e);
+    v->keep = a->keep;
     if (rc == PARZ_OK && c->raw == PARZ_STORED_PARZ && (extra = parz_chunk_offsets_bytes(v))) {
       parz_chunk_view expanded;
       if (!(a->offsets[i] = malloc(extra)))
@@ -280,7 +282,7 @@ static void assemble(assembly* a) {
 int parz_omp_assemble_reading(const parz_chunk_grid* grid, const parz_box* box, void* packed,
                               size_t packed_bytes, size_t n, parz_chunk_ref* chunks,
                               parz_chunk_reader read, void* ctx, const void* fill, void* dst,
-                              int threads, size_t* failed, parz_error* err) {
+                              int threads, parz_keep* keep, size_t* failed, parz_error* err) {
   static const char who[] = "parz_omp_assemble";
   const size_t size = parz_type_size(grid ? grid->type : PARZ_FLOAT);
   parz_box whole;
@@ -308,6 +310,7 @@ int parz_omp_assemble_reading(const parz_chunk_grid* grid, const parz_box* box, 
   a.chunks = chunks;
   a.read = read;
   a.ctx = ctx;
+  a.keep = keep;
   a.fill = fill;
   a.dst = dst;
   a.dst_bytes = (size_t)total * size;
@@ -360,5 +363,5 @@ int parz_omp_assemble(const parz_chunk_grid* grid, const parz_box* box, const vo
   /* without a reader nothing is written through these: the chunks stay as given */
   return parz_omp_assemble_reading(grid, box, (void*)(uintptr_t)packed, packed_bytes, n,
                                    (parz_chunk_ref*)(uintptr_t)chunks, NULL, NULL, fill, dst,
-                                   threads, failed, err);
+                                   threads, NULL, failed, err);
 }

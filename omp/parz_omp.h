@@ -51,7 +51,8 @@ int parz_omp_assemble(const parz_chunk_grid* grid, const parz_box* box, const vo
                       size_t packed_bytes, size_t n, const parz_chunk_ref* chunks, const void* fill,
                       void* dst, int threads, size_t* failed, parz_error* err);
 
-/* The same, with the stored chunks read as the assembly goes: read(ctx, i, &chunks[i], err) puts
+/* The same, with the stored chunks read as the assembly goes, and the chunks' blocks taken from
+ * keep (codec/parz_chunk.h; NULL: allocated per chunk): read(ctx, i, &chunks[i], err) puts
  * chunk i's bytes (chunks[i].bytes of them) into `packed` at chunks[i].at and sets
  * chunks[i].raw, PARZ_OK or an error in err. It is called for i = 0, 1, ... in order, on the
  * calling thread, while the team decodes the chunks read before (a dataset reader's HDF5
@@ -62,7 +63,7 @@ typedef int (*parz_chunk_reader)(void* ctx, size_t i, parz_chunk_ref* chunk, par
 int parz_omp_assemble_reading(const parz_chunk_grid* grid, const parz_box* box, void* packed,
                               size_t packed_bytes, size_t n, parz_chunk_ref* chunks,
                               parz_chunk_reader read, void* ctx, const void* fill, void* dst,
-                              int threads, size_t* failed, parz_error* err);
+                              int threads, parz_keep* keep, size_t* failed, parz_error* err);
 
 /* Nonzero when this build has OpenMP. */
 int parz_omp_enabled(void);

@@ -18,6 +18,13 @@ if(EXISTS "${PARZ_SHARED_DATA}")
   set_tests_properties(bounded_chunk_realdata PROPERTIES TIMEOUT 900)
 endif()
 
+# The caller's keep of chunk-wide blocks (codec/frame/chunk_keep.c) with the codec that takes
+# them: its rules, chunks of every size, rank and type through one keep, threads sharing one or
+# each with its own.
+add_executable(test_chunk_keep ${CMAKE_CURRENT_SOURCE_DIR}/test_chunk_keep.c)
+target_link_libraries(test_chunk_keep parz_omp m)
+add_test(NAME chunk_keep COMMAND test_chunk_keep)
+
 # The segment decode split among lanes (codec/bounded/bounded_lanes.h, the GPU's segment kernel's
 # steps) emulated on the CPU against the serial decode: crafted and damaged segments always,
 # every real array when there are some.

@@ -70,4 +70,10 @@ if(PARZ_CYCLES_PYTHON)
                    ${PROJECT_SOURCE_DIR} zfp lossless bounded -- codec=$<TARGET_FILE:parz_codec>
                    omp=$<TARGET_FILE:parz_omp>)
   set_tests_properties(codec_layers_calls PROPERTIES ENVIRONMENT "NM=${CMAKE_NM}")
+  # No mutable state of their own in the codec and the OpenMP drivers: what a caller reuses
+  # between chunks is an object it owns (parz_keep).
+  add_test(NAME codec_no_static_state
+           COMMAND ${PARZ_CYCLES_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_state.py
+                   $<TARGET_FILE:parz_codec> $<TARGET_FILE:parz_omp>)
+  set_tests_properties(codec_no_static_state PROPERTIES ENVIRONMENT "OBJDUMP=${CMAKE_OBJDUMP}")
 endif()

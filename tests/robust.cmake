@@ -26,6 +26,7 @@ function(parz_harness_deps target name)
   elseif(name STREQUAL "filter")
     # The filter callback as HDF5 calls it: the plugin's own sources, linked with libhdf5.
     target_sources(${target} PRIVATE ${PROJECT_SOURCE_DIR}/plugin/filter/H5Zparz.c
+                                     ${PROJECT_SOURCE_DIR}/plugin/filter/filter_keep.c
                                      ${PROJECT_SOURCE_DIR}/plugin/dataset/h5_api.c
                                      ${PROJECT_SOURCE_DIR}/plugin/dataset/h5_dataset.c
                                      ${PROJECT_SOURCE_DIR}/plugin/dataset/huge_pages.c)

@@ -79,7 +79,7 @@ static double get(const void* p, parz_type t, size_t i) {
 static long roundtrip(const char* what, const parz_bounded_shape* s, const void* src, double eb,
                       int predictor, int runs, size_t segment, const void* fill) {
   size_t n = parz_bounded_count(s), w = s->type == PARZ_FLOAT ? 4 : 8;
-  parz_bounded_options opt = {predictor, runs, segment, fill, NULL};
+  parz_bounded_options opt = {predictor, runs, segment, fill, NULL, NULL};
   parz_bounded_chunk c;
   parz_error err;
   int rc = parz_bounded_chunk_encode(s, src, eb, &opt, &c, &err);
@@ -226,7 +226,7 @@ static void large_on_jobs(void) {
   for (size_t i = 0; i < n; i++)
     v[i] = i % 997 == 0 ? NAN : i % 89 == 0 ? fill : (float)(50 * sin(0.002 * (double)i));
   for (int p = 0; p <= PARZ_BOUNDED_PREDICTORS; p++) {
-    parz_bounded_options opt = {p, 2, 4096, &fill, NULL};
+    parz_bounded_options opt = {p, 2, 4096, &fill, NULL, NULL};
     parz_bounded_chunk c;
     parz_error err;
     int rc = parz_bounded_chunk_encode(&s, v, 1e-3, &opt, &c, &err);
@@ -243,7 +243,7 @@ static void large_on_jobs(void) {
 static void arguments(void) {
   float v[4] = {1, 2, 3, 4};
   parz_bounded_shape s = {PARZ_FLOAT, 1, {4}};
-  parz_bounded_options opt = {PARZ_BOUNDED_CUBIC, 1, 64, NULL, NULL};
+  parz_bounded_options opt = {PARZ_BOUNDED_CUBIC, 1, 64, NULL, NULL, NULL};
   parz_bounded_chunk c;
   parz_error err;
   double bad_eb[] = {0, -1, NAN, INFINITY, DBL_MAX};
@@ -399,7 +399,7 @@ static void hostile_segments(void) {
   for (size_t i = 0; i < n; i++)
     v[i] = (float)(10 * sin(0.01 * (double)i) + 0.1 * uniform());
   for (int p = PARZ_BOUNDED_LORENZO; p <= PARZ_BOUNDED_PREDICTORS; p++) {
-    parz_bounded_options opt = {p, 1, 256, NULL, NULL};
+    parz_bounded_options opt = {p, 1, 256, NULL, NULL, NULL};
     parz_bounded_chunk c;
     parz_error err;
     if (parz_bounded_chunk_encode(&s, v, 1e-3, &opt, &c, &err)) {

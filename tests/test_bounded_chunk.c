@@ -200,32 +200,6 @@ static void uniform_chunks(void) {
   one_chunk("one NaN", &a, v, 1e-3, NULL, NULL);
 }
 
-/* Chunks of one shape one after the other, which the codec's blocks kept between chunks serve
- * (bounded_keep.h): a chunk of noise (a code not 0 at nearly every value) leaves its codes and
- * quantized values in the blocks, and a flat one after it (a run of zero codes, never
- * written into zeroed memory) must decode as it does alone, serially and on a team, and encode
- * to the same bytes again. */
-static void kept_blocks(void) {
-  enum { N = 160 * 200 };
-  float* noise = (float*)malloc(N * sizeof *noise);
-  float* flat = (float*)malloc(N * sizeof *flat);
-  parz_array a;
-  memset(&a, 0, sizeof a);
-  a.type = PARZ_FLOAT;
-  a.dims = 2;
-  a.shape[0] = 160;
-  a.shape[1] = 200;
-  for (size_t i = 0; i < N; i++) {
-    noise[i] = (float)(xorshift_next() % 2000001) * 1e-3f - 1000.f;
-    flat[i] = 5.f;
-  }
-  for (int round = 0; round < 3; round++) {
-    one_chunk("kept blocks: noise", &a, noise, 1e-3, NULL, NULL);
-    one_chunk("kept blocks: flat after noise", &a, flat, 1e-3, NULL, NULL);
-  }
-  free(noise), free(flat);
-}
-
 /* Integers refused at the configuration, naming the type; a strided array encodes as its dense
  * copy does. */
 static void arguments(void) {
@@ -446,7 +420,6 @@ static void real(const char* dir) {
 int main(int argc, char** argv) {
   crafted();
   uniform_chunks();
-  kept_blocks();
   arguments();
   hostile();
   fewest_bits();

@@ -216,7 +216,7 @@ static void crafted(void) {
     for (int p = PARZ_BOUNDED_LORENZO; p <= PARZ_BOUNDED_PREDICTORS; p++)
       for (size_t k = 0; k < sizeof segments / sizeof segments[0]; k++)
         for (int runs = 0; runs < 2; runs++) {
-          parz_bounded_options opt = {p, runs, segments[k], NULL, NULL};
+          parz_bounded_options opt = {p, runs, segments[k], NULL, NULL, NULL};
           parz_bounded_chunk c;
           parz_error err;
           const double eb = kind == 2 ? 1e-4 : 1e-3;
@@ -243,7 +243,7 @@ static void real(const char* dir) {
     parz_bounded_shape s = {r->array.type, r->array.dims, {0}};
     for (unsigned k = 0; k < r->array.dims; k++)
       s.shape[k] = r->array.shape[k];
-    parz_bounded_options opt = {0, 1, 4096, NULL, NULL};
+    parz_bounded_options opt = {0, 1, 4096, NULL, NULL, NULL};
     parz_bounded_chunk c;
     parz_error err;
     if (parz_bounded_chunk_encode(&s, r->data, 1e-3 * real_array_value_range(r), &opt, &c, &err) !=

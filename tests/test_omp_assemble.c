@@ -461,7 +461,7 @@ static void reading(void) {
     memset(into, 0, s.packed_bytes);
     memset(out, POISON, 128 * 128 * 4);
     rc = parz_omp_assemble_reading(&s.g, NULL, into, s.packed_bytes, n, s.refs, read_chunk, &r,
-                                   NULL, out, threads[t], NULL, &e);
+                                   NULL, out, threads[t], NULL, NULL, &e);
     CHECK(rc == PARZ_OK && !memcmp(out, s.values, 128 * 128 * 4),
           "read as assembled, %d threads: %s", threads[t], rc ? e.message : "values differ");
     CHECK(r.calls == n && r.in_order && r.on_caller,
@@ -474,7 +474,7 @@ static void reading(void) {
     start_reads(&r, &s, into, 6);
     failed = SIZE_MAX;
     rc = parz_omp_assemble_reading(&s.g, NULL, into, s.packed_bytes, n, s.refs, read_chunk, &r,
-                                   NULL, out, threads[t], &failed, &e);
+                                   NULL, out, threads[t], NULL, &failed, &e);
     CHECK(rc == PARZ_ERR_ARG && failed == 6 && strstr(e.message, "chunk 6 cannot be read") &&
               r.calls == 7,
           "read of chunk 6 fails, %d threads: rc %d, chunk %zu, %zu reads", threads[t], rc, failed,
@@ -486,7 +486,7 @@ static void reading(void) {
     start_reads(&r, &s, into, 6);
     failed = SIZE_MAX;
     rc = parz_omp_assemble_reading(&s.g, NULL, into, s.packed_bytes, n, s.refs, read_chunk, &r,
-                                   NULL, out, threads[t], &failed, &e);
+                                   NULL, out, threads[t], NULL, &failed, &e);
     CHECK(rc == PARZ_ERR_CHECKSUM && failed == 4,
           "chunk 4 corrupt, read of 6 fails, %d threads: rc %d, chunk %zu", threads[t], rc, failed);
   }

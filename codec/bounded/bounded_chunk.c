@@ -6,7 +6,7 @@
 
 #include "bounded_chunk.h"
 #include "bounded_jobs.h"
-#include "bounded_keep.h"
+#include "chunk_keep.h"
 #include "huffman.h"
 
 void parz_bounded_chunk_free(parz_bounded_chunk* c) {
@@ -234,8 +234,8 @@ int parz_bounded_choose(const parz_bounded_shape* s, const void* src, double eb,
 void parz_bounded_coded_free(parz_bounded_coded* c) {
   if (!c)
     return;
-  parz_bounded_give(c->codes);
-  parz_bounded_give(c->hole);
+  parz_keep_give(c->keep, c->codes);
+  parz_keep_give(c->keep, c->hole);
   free(c->book.len);
   free(c->book.code);
   free(c->book_bytes);
@@ -312,14 +312,15 @@ int parz_bounded_code(const parz_bounded_shape* s, const void* src, double eb,
   out->predictor = opt->predictor ? opt->predictor : parz_bounded_choose(s, src, eb, opt);
   out->runs = opt->runs == 1;
   out->segment = opt->segment;
-  /* the chunk-wide arrays are blocks kept between chunks (bounded_keep.h); every value of each
+  /* the chunk-wide arrays are blocks of the caller's keep (chunk_keep.h); every value of each
    * is written before it is read */
   int fresh;
-  int32_t* q = (int32_t*)parz_bounded_take(n * sizeof *q, &fresh);
+  int32_t* q = (int32_t*)parz_keep_take(opt->keep, n * sizeof *q, &fresh);
   uint64_t* freq = NULL;
   parz_bounded_range r;
-  out->codes = (int32_t*)parz_bounded_take(n * sizeof *out->codes, &fresh);
-  out->hole = (uint8_t*)parz_bounded_take(n, &fresh);
+  out->keep = opt->keep;
+  out->codes = (int32_t*)parz_keep_take(opt->keep, n * sizeof *out->codes, &fresh);
+  out->hole = (uint8_t*)parz_keep_take(opt->keep, n, &fresh);
   rc = PARZ_ERR_NOMEM;
   if (!q || !out->codes || !out->hole) {
     parz_fail(err, rc, "bounded: no memory for a chunk of %zu values", n);
@@ -343,7 +344,7 @@ int parz_bounded_code(const parz_bounded_shape* s, const void* src, double eb,
                              opt->runs != 0 ? freq + r.m : NULL, opt->jobs);
   rc = parz_bounded_coded_book(&r, freq, freq + r.m, opt->runs, out, err);
 done:
-  parz_bounded_give(q);
+  parz_keep_give(opt->keep, q);
   free(freq);
   if (rc)
     parz_bounded_coded_free(out);

@@ -16,6 +16,7 @@ typedef struct {
   size_t segment;   /* codes per segment, 1..2^24 */
   const void* fill; /* the fill value's bytes (masked wherever equal), or NULL */
   const parz_jobs* jobs; /* the threads of the forward pass, or NULL: the calling thread's */
+  parz_keep* keep;       /* where the chunk-wide arrays come from (chunk_keep.h), or NULL */
 } parz_bounded_options;
 
 typedef struct {
@@ -44,8 +45,9 @@ typedef struct {
   double step; /* the grid's step (parz_bounded_step): what the decoder multiplies by */
   int predictor, runs;
   size_t segment;
-  int32_t* codes;     /* one per value, in the predictor's order (bounded_keep.h's block) */
+  int32_t* codes;     /* one per value, in the predictor's order (a block of `keep`) */
   uint8_t* hole;      /* per value: PARZ_BOUNDED_KNOWN, _EXCEPTION or _MASKED (likewise) */
+  parz_keep* keep;    /* the options' keep, which the blocks go back to */
   size_t nexceptions; /* values the codes cannot carry within eb */
   size_t nmasked;     /* the caller's holes and the fill value */
   parz_bounded_book book;

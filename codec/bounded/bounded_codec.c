@@ -10,7 +10,7 @@
 #include "block_common.h"
 #include "bounded_chunk.h"
 #include "bounded_codec.h"
-#include "bounded_keep.h"
+#include "chunk_keep.h"
 #include "codecs.h"
 
 /* The codec data section's fields before the codebook. */
@@ -26,10 +26,11 @@ struct parz_codec_scratch {
   double step;
   int predictor, runs;
   size_t n, seg;
-  int32_t* codes; /* decoding: from the segments; encoding: the coded chunk's */
-  int32_t* q;     /* decoding: in the block of codes, after them */
-  int kept;       /* decoding: codes and q are one block of parz_bounded_take */
-  int zeroed;     /* decoding: the codes are zeros until their segments decode */
+  int32_t* codes;  /* decoding: from the segments; encoding: the coded chunk's */
+  int32_t* q;      /* decoding: in the block of codes, after them */
+  parz_keep* keep; /* decoding: the view's keep, which the block of codes and q came from */
+  int kept;        /* decoding: codes and q are one block of parz_keep_take */
+  int zeroed;      /* decoding: the codes are zeros until their segments decode */
   parz_bounded_decoder* dec;
   parz_bounded_coded coded; /* encoding */
   uint64_t* exc;
@@ -170,7 +171,7 @@ static void scratch_free(struct parz_codec_scratch* s) {
   if (!s)
     return;
   if (s->kept)
-    parz_bounded_give(s->codes);
+    parz_keep_give(s->keep, s->codes);
   else
     free(s->codes);
   parz_bounded_decoder_free(s->dec);
@@ -225,11 +226,12 @@ static int scratch_begin(const parz_chunk_view* v, struct parz_codec_scratch** o
     shape_of(&v->array, &s->shape);
     s->n = v->raw_bytes / parz_type_size(v->array.type);
     s->seg = v->segment_blocks;
-    /* codes and q in one block kept between chunks (bounded_keep.h); a new one is zeros, and
+    /* codes and q in one block of the caller's keep (chunk_keep.h); a new one is zeros, and
      * runs of zero codes are then never written (decode_segments), so that their pages are
      * never faulted in */
+    s->keep = v->keep;
     s->codes = s->n <= SIZE_MAX / (2 * sizeof *s->codes)
-                   ? (int32_t*)parz_bounded_take(2 * s->n * sizeof *s->codes, &s->zeroed)
+                   ? (int32_t*)parz_keep_take(s->keep, 2 * s->n * sizeof *s->codes, &s->zeroed)
                    : NULL;
     s->kept = 1;
     s->q = s->codes ? s->codes + s->n : NULL;
@@ -333,6 +335,7 @@ static int code(const parz_chunk_view* v, const parz_array* a, const void* data,
   opt.segment = v->segment_blocks;
   opt.fill = NULL;
   opt.jobs = jobs;
+  opt.keep = v->keep;
   rc = parz_bounded_code(&s->shape, data, parz_bounded_params_eb(v->codec_params), &opt, hole,
                          &s->coded, err);
   s->n = parz_bounded_count(&s->shape);

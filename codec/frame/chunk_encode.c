@@ -304,6 +304,7 @@ int parz_chunk_encoder_begin_jobs(parz_chunk_encoder** out, const parz_array* a,
     return rc;
   }
   enc->cfg = *cfg;
+  enc->v.keep = cfg->keep; /* what the codec's forward pass takes its blocks from */
   enc->auto_c = cfg->segment_blocks == 0 && parz_chunk_auto_c(&enc->v);
   enc->src = enc->orig = *a;
   enc->data = enc->orig_data = data;

@@ -111,10 +111,14 @@ PARZ_H5_EXPORT int parz_h5_read(hid_t dset, hid_t file_space, void* dst, size_t 
   }
   parz_advise_huge_pages(packed, list.packed_bytes);
   {
+    /* the read's chunks share the blocks of one keep: after the first chunk on each thread,
+     * the next finds its blocks faulted in */
     struct chunk_reads r = {dset, &d, &list, packed};
+    parz_keep* keep = parz_keep_new(0);
     rc = parz_omp_assemble_reading(&d.grid, &box, packed, list.packed_bytes, list.n, list.refs,
                                    read_one, &r, list.missing && d.fills ? d.fill : NULL, dst,
-                                   threads, &failed, err);
+                                   threads, keep, &failed, err);
+    parz_keep_free(keep);
   }
   if (rc != PARZ_OK)
     rc = parz_h5_name_chunk(&list, d.grid.rank, failed, rc, err);

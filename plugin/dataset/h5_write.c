@@ -205,11 +205,15 @@ int parz_h5_write_on_cpu(parz_h5_chunk_writer* w, const parz_h5_dataset* d, cons
   const size_t raw = parz_array_count(&f->chunk) * parz_type_size(g->type);
   struct chunk_out out = {NULL, 0};
   unsigned char* pad = NULL;
+  parz_chunk_config config = f->config;
   parz_chunk_ref ref;
   unsigned k;
   int rc = PARZ_OK;
   if (threads <= 0)
     threads = parz_dispatch_cpu_threads();
+  /* the write's chunks share the blocks of one keep (without memory for it, each chunk
+   * allocates its own) */
+  config.keep = parz_keep_new(0);
   memset(&ref, 0, sizeof ref);
   parz_box_first_chunk(g, w->box, ref.origin);
   do {
@@ -228,15 +232,16 @@ int parz_h5_write_on_cpu(parz_h5_chunk_writer* w, const parz_h5_dataset* d, cons
     }
     if (edge) {
       parz_chunk_dest_gather(&f->chunk, &dest, d->fills ? d->fill : NULL, pad);
-      rc = parz_omp_chunk_encode_alloc(&f->chunk, pad, &f->config, chunk_out_grow, &out, &ref.bytes,
+      rc = parz_omp_chunk_encode_alloc(&f->chunk, pad, &config, chunk_out_grow, &out, &ref.bytes,
                                        threads, err);
     } else {
-      rc = parz_omp_chunk_encode_alloc(&a, dest.data, &f->config, chunk_out_grow, &out, &ref.bytes,
+      rc = parz_omp_chunk_encode_alloc(&a, dest.data, &config, chunk_out_grow, &out, &ref.bytes,
                                        threads, err);
     }
     if (rc != PARZ_OK || (rc = parz_h5_write_chunks(w, 1, &ref, out.ptr, err)) != PARZ_OK)
       break;
   } while (parz_box_next_chunk(g, w->box, ref.origin));
+  parz_keep_free(config.keep);
   free(pad);
   free(out.ptr);
   return rc;

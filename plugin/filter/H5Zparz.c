@@ -22,6 +22,7 @@
 #include "H5Zparz_register.h"
 #include "filter_config.h"
 #include "filter_exec.h"
+#include "filter_keep.h"
 #include "h5_api.h"
 #include "h5_dataset.h"
 
@@ -240,7 +241,9 @@ static size_t filter_encode(const parz_filter_config* cfg, size_t nbytes, size_t
   }
   struct chunk_buffer out = {NULL, 0};
   size_t written = 0;
-  int rc = parz_filter_exec_encode(&cfg->chunk, in, &cfg->config, chunk_alloc, &out, &written, &e);
+  parz_chunk_config config = cfg->config;
+  config.keep = parz_filter_keep();
+  int rc = parz_filter_exec_encode(&cfg->chunk, in, &config, chunk_alloc, &out, &written, &e);
   free(swapped);
   if (rc != PARZ_OK) {
     if (rc == PARZ_ERR_NOMEM)
@@ -302,6 +305,7 @@ static size_t filter_decode(const parz_filter_config* cfg, size_t cd_nelmts,
   /* a new large block is mapped afresh on every chunk: huge pages fault it in 512 times less
    * often (huge_pages.h) */
   parz_advise_huge_pages(out, view.raw_bytes);
+  view.keep = parz_filter_keep();
   if (parz_filter_exec_decode(&view, *buf, nbytes, out, view.raw_bytes, &e) != PARZ_OK) {
     CHUNK_PUSH_STATUS(parz_h5()->err_decode, "cannot decode chunk", &e);
     parz_h5()->H5free_memory(out);

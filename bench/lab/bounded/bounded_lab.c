@@ -236,7 +236,7 @@ static int run_design(const real_array* r, double eb, const void* fill, const de
     int last = dz->predictor >= 0 ? dz->predictor : PARZ_BOUNDED_PREDICTORS;
     double t0 = bench_now();
     for (int p = first; p <= last; p++) {
-      parz_bounded_options opt = {p, dz->runs, dz->segment, fill, NULL};
+      parz_bounded_options opt = {p, dz->runs, dz->segment, fill, NULL, NULL};
       parz_bounded_chunk c;
       parz_error err;
       if (parz_bounded_chunk_encode(&s, in, eb, &opt, &c, &err)) {
