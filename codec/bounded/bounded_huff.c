@@ -265,8 +265,9 @@ struct parz_bounded_decoder {
 
 parz_bounded_decoder* parz_bounded_decoder_new(const parz_bounded_book* book, parz_error* err) {
   size_t used = 0;
-  for (uint32_t s = 0; s < PARZ_BOUNDED_SYMBOLS; s++)
-    used += book->len[s] != 0;
+  for (size_t s = parz_huff_next_used(book->len, PARZ_BOUNDED_SYMBOLS, 0); s < PARZ_BOUNDED_SYMBOLS;
+       s = parz_huff_next_used(book->len, PARZ_BOUNDED_SYMBOLS, s + 1))
+    used++;
   size_t words = parz_bounded_decoder_words_for(used);
   parz_bounded_decoder* d = (parz_bounded_decoder*)malloc(sizeof *d + words * sizeof(uint32_t));
   if (!d) {

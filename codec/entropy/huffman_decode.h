@@ -33,11 +33,38 @@ PARZ_HD uint32_t parz_huff_reverse(uint32_t c, unsigned l) {
 #if defined(__CUDA_ARCH__)
   return l ? __brev(c) >> (32u - l) : 0u;
 #else
-  uint32_t r = 0;
-  for (unsigned b = 0; b < l; b++)
-    r |= ((c >> b) & 1u) << (l - 1 - b);
-  return r;
+  /* the 32 bits reversed by swapping halves of ever smaller fields, then the l wanted moved down */
+  c = (c >> 16) | (c << 16);
+  c = ((c >> 8) & 0x00FF00FFu) | ((c & 0x00FF00FFu) << 8);
+  c = ((c >> 4) & 0x0F0F0F0Fu) | ((c & 0x0F0F0F0Fu) << 4);
+  c = ((c >> 2) & 0x33333333u) | ((c & 0x33333333u) << 2);
+  c = ((c >> 1) & 0x55555555u) | ((c & 0x55555555u) << 1);
+  return l ? c >> (32u - l) : 0u;
 #endif
+}
+
+/* The first symbol from s on (below n) with a length, n when none. Runs of 16 unused symbols
+ * are passed at once: a codec's alphabet may be mostly unused (the error-bounded codec's 65,560
+ * symbols around its few dozen), and a decoder is built for every chunk. */
+PARZ_HD size_t parz_huff_next_used(const uint8_t* len, size_t n, size_t s) {
+  while (s + 16 <= n) {
+    uint64_t lo = 0, hi = 0;
+#if defined(__GNUC__) && !defined(__CUDA_ARCH__)
+    __builtin_memcpy(&lo, len + s, 8); /* two loads */
+    __builtin_memcpy(&hi, len + s + 8, 8);
+#else
+    for (unsigned k = 0; k < 8; k++) {
+      lo |= (uint64_t)len[s + k] << (8 * k);
+      hi |= (uint64_t)len[s + 8 + k] << (8 * k);
+    }
+#endif
+    if (lo | hi)
+      break;
+    s += 16;
+  }
+  while (s < n && !len[s])
+    s++;
+  return s;
 }
 
 /* first[l], count[l] for l = 1..max_len (<= PARZ_HUFF_LEN_LIMIT; count[0]: the unused symbols)
@@ -46,13 +73,16 @@ PARZ_HD uint32_t parz_huff_reverse(uint32_t c, unsigned l) {
 PARZ_HD int parz_huff_limits(const uint8_t* len, size_t n, unsigned max_len, uint32_t* first,
                              uint32_t* count) {
   uint32_t all[PARZ_HUFF_LEN_LIMIT + 1];
+  size_t used = 0;
   for (unsigned l = 0; l <= max_len; l++)
     all[l] = 0;
-  for (size_t s = 0; s < n; s++) {
+  for (size_t s = parz_huff_next_used(len, n, 0); s < n; s = parz_huff_next_used(len, n, s + 1)) {
     if (len[s] > max_len)
       return 1;
     all[len[s]]++;
+    used++;
   }
+  all[0] = (uint32_t)(n - used);
   uint64_t kraft = 0;
   for (unsigned l = 1; l <= max_len; l++)
     kraft += (uint64_t)all[l] << (max_len - l);
@@ -91,10 +121,8 @@ PARZ_HD int parz_huff_decoder_setup(parz_huff_decoder* d, const uint8_t* len, si
     word[l] = d->first[l];
     at += d->count[l];
   }
-  for (size_t s = 0; s < n; s++) {
+  for (size_t s = parz_huff_next_used(len, n, 0); s < n; s = parz_huff_next_used(len, n, s + 1)) {
     unsigned l = len[s];
-    if (!l)
-      continue;
     d->sorted[next[l]++] = (uint32_t)s;
     uint32_t c = parz_huff_reverse(word[l]++, l);
     if (l <= d->table_bits)
