@@ -8,7 +8,12 @@
  * thousands of values' work, so steps that need no barrier between them share one: the payload
  * checksums and the segments (both only read the payload), and a row of passes of few values
  * each (an interpolation's coarse levels), which one thread runs in order. A step without units
- * (no mask, no exceptions) is skipped. */
+ * (no mask, no exceptions) is skipped.
+ *
+ * The passes of few values that come first read only the codes of the first segments (their
+ * codes come first in code order): the thread that finishes the last range of those segments
+ * runs them at once, inside the step of the segments, while the team decodes the others, rather
+ * than one thread after that step's barrier with the team waiting. */
 #include <stdint.h>
 #include <stdlib.h>
 #ifdef _OPENMP
@@ -43,6 +48,9 @@ typedef struct {
   const parz_chunk_view* v;
   const parz_chunk_dest* d;
   parz_chunk_scratch* s;
+  unsigned row;        /* passes [0, row) run inside the segments' step (0: none) */
+  uint64_t row_ranges; /* the segment ranges holding their codes: [0, row_ranges) */
+  uint64_t done;       /* of those ranges, the ones finished (atomic) */
 } job;
 
 /* Passes [pass, end) whole, in order. */
@@ -114,31 +122,76 @@ static void team_step(const job* j, step k, unsigned pass, unsigned pass_end, ui
   *base = b + ranges;
 }
 
+/* The leading passes of fewer than SMALL_PASS_VALUES values each, and the segment ranges (of
+ * step_ranges(nsegments, nthreads)) that hold the codes they read, into j->row and
+ * j->row_ranges. */
+static void plan_row(job* j, int nthreads) {
+  const unsigned passes = parz_chunk_scratch_passes(j->s);
+  const uint64_t nseg = j->v->nsegments, ranges = step_ranges(nseg, nthreads);
+  uint64_t codes, segments, lo, hi;
+  unsigned q;
+  for (q = 0; q < passes && parz_chunk_scratch_values(j->s, q) < SMALL_PASS_VALUES; q++)
+    ;
+  j->row = q;
+  j->row_ranges = 0;
+  j->done = 0;
+  if (!q)
+    return;
+  codes = parz_chunk_scratch_codes(j->s, q - 1);
+  segments = codes / j->v->segment_blocks + (codes % j->v->segment_blocks != 0);
+  do /* at least the first range: a row without codes still runs once */
+    step_range(nseg, ranges, j->row_ranges++, &lo, &hi);
+  while (hi < segments && j->row_ranges < ranges);
+}
+
+/* Counts a finished range of the row's segments; nonzero for the last of them. Each range's
+ * codes are written before its count (the flushes order them), so the thread that counts the
+ * last sees them all. */
+static int row_range_done(job* j) {
+  uint64_t done;
+#ifdef _OPENMP
+#pragma omp flush
+#pragma omp atomic capture
+#endif
+  done = ++j->done;
+#ifdef _OPENMP
+#pragma omp flush
+#endif
+  return done == j->row_ranges;
+}
+
 /* The payload checksums and the segments in one step: the checksums' items first, so that a
- * checksum's error comes before a segment's, as in the serial decoder. */
-static void team_verify_segments(const job* j, int nthreads, uint64_t* base,
+ * checksum's error comes before a segment's, as in the serial decoder. The leading row of
+ * passes runs once its segments are decoded; its item comes after every segment's, as its
+ * passes do in the serial decoder. */
+static void team_verify_segments(job* j, int nthreads, uint64_t* base,
                                  parz_omp_first_error* first) {
   const uint64_t nsums = j->v->nchecksums, nseg = j->v->nsegments;
   const uint64_t rv = step_ranges(nsums, nthreads), rs = step_ranges(nseg, nthreads);
-  const uint64_t b = *base;
+  const uint64_t b = *base, row_item = b + rv + rs;
   int64_t r;
 #ifdef _OPENMP
 #pragma omp for schedule(dynamic, 1)
 #endif
   for (r = 0; r < (int64_t)(rv + rs); r++) {
-    if ((uint64_t)r < rv)
+    const uint64_t k = (uint64_t)r - rv;
+    if ((uint64_t)r < rv) {
       run_range(j, STEP_VERIFY, 0, 0, nsums, rv, (uint64_t)r, b + (uint64_t)r, first);
-    else
-      run_range(j, STEP_SEGMENTS, 0, 0, nseg, rs, (uint64_t)r - rv, b + (uint64_t)r, first);
+      continue;
+    }
+    run_range(j, STEP_SEGMENTS, 0, 0, nseg, rs, k, b + (uint64_t)r, first);
+    /* a range skipped for an earlier failure counts too: the row then skips as well */
+    if (k < j->row_ranges && row_range_done(j))
+      run_range(j, STEP_PASSES, 0, j->row, 1, 1, 0, row_item, first);
   }
-  *base = b + rv + rs;
+  *base = row_item + (j->row != 0);
 }
 
-/* The codec's inverse passes in order: a row of small passes as one step on one thread, every
- * other pass a step of the team. */
+/* The codec's inverse passes in order after the leading row: a row of small passes as one step
+ * on one thread, every other pass a step of the team. */
 static void team_passes(const job* j, int nthreads, uint64_t* base, parz_omp_first_error* first) {
   const unsigned passes = parz_chunk_scratch_passes(j->s);
-  unsigned p = 0, q;
+  unsigned p = j->row, q;
   while (p < passes) {
     for (q = p; q < passes && parz_chunk_scratch_values(j->s, q) < SMALL_PASS_VALUES; q++)
       ;
@@ -177,6 +230,7 @@ int parz_omp_decode_scratch(const parz_chunk_view* view, const parz_chunk_dest* 
   j.v = &v;
   j.d = d;
   j.s = s;
+  plan_row(&j, nthreads);
   parz_omp_first_error_init(&first);
 #ifdef _OPENMP
 #pragma omp parallel num_threads(nthreads)

@@ -241,6 +241,45 @@ static void arguments(void) {
         "strided array's chunk differs from its dense copy's (%d %d)", rc, rc2);
 }
 
+/* Flips in the first half of a chunk's payload (checksums off, so that the segments and passes
+ * meet them): the OpenMP decoder runs the leading passes, which read the first segments' codes,
+ * as soon as those segments are decoded, among the team's other segments; on 3 and 4 threads
+ * (ranges of a segment or two) it still gives the serial decoder's values or error. */
+static void first_segments(const parz_array* a, const float* v) {
+  parz_chunk_config cfg = config(1e-3, NULL, 4);
+  const size_t n = parz_array_count(a);
+  size_t cap = parz_chunk_bound(a, &cfg), bytes = 0, errors = 0;
+  unsigned char* c = (unsigned char*)malloc(cap);
+  unsigned char* d = (unsigned char*)malloc(cap);
+  float* out = (float*)malloc(n * 4);
+  float* par = (float*)malloc(n * 4);
+  parz_chunk_view view;
+  parz_error err, perr;
+  cfg.checksum = PARZ_CHECKSUM_OFF;
+  int rc = parz_chunk_encode(a, v, &cfg, c, cap, &bytes, &err);
+  if (rc == PARZ_OK)
+    rc = parz_chunk_parse(c, bytes, &view, &err);
+  CHECK(rc == PARZ_OK && view.nsegments > 8, "a chunk of many segments: %s",
+        rc ? err.message : "too few");
+  for (int round = 0; rc == PARZ_OK && round < 400; round++) {
+    const size_t payload_at = (size_t)(view.payload - c);
+    const size_t half = (size_t)(parz_chunk_segment_offset(&view, view.nsegments / 2) / 8);
+    const size_t at = payload_at + (size_t)(xorshift_next() % (half + 1));
+    const int threads = 3 + round % 2;
+    memcpy(d, c, bytes);
+    d[at] ^= (unsigned char)(1u << (xorshift_next() % 8));
+    int src = parz_chunk_decode(d, bytes, out, n * 4, &err);
+    int prc = parz_omp_chunk_decode(d, bytes, par, n * 4, threads, &perr);
+    errors += src != PARZ_OK;
+    CHECK(prc == src && (src != PARZ_OK ? strcmp(perr.message, err.message) == 0
+                                        : memcmp(par, out, n * 4) == 0),
+          "flip at %zu, %d threads: OpenMP decode gave %d '%s', serial %d '%s'", at, threads, prc,
+          prc ? perr.message : "", src, src ? err.message : "");
+  }
+  CHECK(rc != PARZ_OK || errors > 0, "no flip in the first segments was refused");
+  free(c), free(d), free(out), free(par);
+}
+
 /* Damaged chunks: every one refused with an error or decoded to values, never a crash or a read
  * outside; the damages that must be seen are refused. */
 static void hostile(void) {
@@ -297,6 +336,7 @@ static void hostile(void) {
           prc ? perr.message : "", rc, rc ? err.message : "");
   }
   free(d);
+  first_segments(&a, v);
   /* codec data that lies, the header's CRC made right again: refused at parse or decode */
   struct {
     const char* what;

@@ -137,6 +137,10 @@ size_t parz_bounded_pass_units(const parz_bounded_shape* s, int predictor, unsig
 /* The values pass k writes: every value for Lorenzo's passes, a level and axis's for the
  * interpolation's. */
 size_t parz_bounded_pass_values(const parz_bounded_shape* s, int predictor, unsigned pass);
+/* The codes passes 0 to k read lie before this one, in code order: every code for Lorenzo's,
+ * those of the levels and axes up to pass k's for the interpolation's (its codes come in the
+ * order of its passes). */
+size_t parz_bounded_pass_codes(const parz_bounded_shape* s, int predictor, unsigned pass);
 int parz_bounded_unpredict_pass(const parz_bounded_shape* s, int predictor, unsigned pass,
                                 size_t first, size_t count, const int32_t* codes, int32_t* q,
                                 parz_error* err);

@@ -288,6 +288,10 @@ static uint64_t inverse_values(const struct parz_codec_scratch* s, unsigned pass
   return parz_bounded_pass_values(&s->shape, s->predictor, pass);
 }
 
+static uint64_t inverse_codes(const struct parz_codec_scratch* s, unsigned pass) {
+  return parz_bounded_pass_codes(&s->shape, s->predictor, pass);
+}
+
 static int inverse(struct parz_codec_scratch* s, unsigned pass, uint64_t first, uint64_t count,
                    parz_error* err) {
   return parz_bounded_unpredict_pass(&s->shape, s->predictor, pass, (size_t)first, (size_t)count,
@@ -423,6 +427,7 @@ static const parz_scratch_codec scratch_entries = {
     .inverse_passes = inverse_passes,
     .inverse_units = inverse_units,
     .inverse_values = inverse_values,
+    .inverse_codes = inverse_codes,
     .inverse = inverse,
     .store = store,
     .code = code,

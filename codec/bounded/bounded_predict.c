@@ -368,6 +368,16 @@ size_t parz_bounded_pass_values(const parz_bounded_shape* s, int predictor, unsi
   return passes[pass].cnt[0] * passes[pass].cnt[1] * passes[pass].cnt[2] * passes[pass].cnt[3];
 }
 
+size_t parz_bounded_pass_codes(const parz_bounded_shape* s, int predictor, unsigned pass) {
+  size_t n[4], st[4];
+  parz_bounded_pass passes[PARZ_BOUNDED_PASSES_MAX];
+  parz_bounded_shape4(s, n, st);
+  if (predictor == PARZ_BOUNDED_LORENZO || pass >= parz_bounded_interp_passes(n, predictor, passes))
+    return n[0] * n[1] * n[2] * n[3];
+  return passes[pass].pos +
+         passes[pass].cnt[0] * passes[pass].cnt[1] * passes[pass].cnt[2] * passes[pass].cnt[3];
+}
+
 /* Lorenzo along axis k, units [first, first + count) (lorenzo_sum_units): the prefix sum (the
  * inverse) or, with diff, the difference, each line then from its end so that every value reads
  * its neighbour as it was; in wrapping unsigned arithmetic, so that hostile codes cannot

@@ -63,6 +63,10 @@ uint64_t parz_chunk_scratch_values(const parz_chunk_scratch* s, unsigned pass) {
   return s->codec->scratch->inverse_values(s->state, pass);
 }
 
+uint64_t parz_chunk_scratch_codes(const parz_chunk_scratch* s, unsigned pass) {
+  return s->codec->scratch->inverse_codes(s->state, pass);
+}
+
 int parz_chunk_scratch_pass(parz_chunk_scratch* s, unsigned pass, uint64_t first, uint64_t count,
                             parz_error* err) {
   return s->codec->scratch->inverse(s->state, pass, first, count, err);

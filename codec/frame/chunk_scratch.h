@@ -48,6 +48,9 @@ unsigned parz_chunk_scratch_passes(const parz_chunk_scratch* s);
 uint64_t parz_chunk_scratch_units(const parz_chunk_scratch* s, unsigned pass);
 /* The values pass `pass` writes (a measure of its work). */
 uint64_t parz_chunk_scratch_values(const parz_chunk_scratch* s, unsigned pass);
+/* The codes (blocks) passes 0 to `pass` read come before this one, in the segments' order: those
+ * passes need only the segments that hold them. */
+uint64_t parz_chunk_scratch_codes(const parz_chunk_scratch* s, unsigned pass);
 int parz_chunk_scratch_pass(parz_chunk_scratch* s, unsigned pass, uint64_t first, uint64_t count,
                             parz_error* err);
 

@@ -70,6 +70,9 @@ typedef struct parz_scratch_codec {
   uint64_t (*inverse_units)(const struct parz_codec_scratch* state, unsigned pass);
   /* The values pass k writes: drivers run passes of few values together on one thread. */
   uint64_t (*inverse_values)(const struct parz_codec_scratch* state, unsigned pass);
+  /* The codes passes 0 to k read lie before this one (blocks in code order): passes that read
+   * only the first segments' codes may run while later segments decode. */
+  uint64_t (*inverse_codes)(const struct parz_codec_scratch* state, unsigned pass);
   int (*inverse)(struct parz_codec_scratch* state, unsigned pass, uint64_t first, uint64_t count,
                  parz_error* err);
   /* Stores the values of rows [first, first + count) of d's window (a row: the window's values
