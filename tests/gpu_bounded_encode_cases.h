@@ -94,7 +94,7 @@ static inline std::vector<bnd_case> bnd_cases(void) {
       for (unsigned pred = 0; pred <= 5; pred++) {
         bnd_case c;
         const parz_type type = t ? PARZ_DOUBLE : PARZ_FLOAT;
-        c.a = gpu_case_array(type, dims, shapes[dims - 1]);
+        c.a = parz_test_array(type, dims, shapes[dims - 1]);
         c.data = bnd_values(c.a, 0.5, dims * 10 + pred);
         c.cfg = bnd_config(0.01, pred);
         c.refused = 0;
@@ -105,7 +105,7 @@ static inline std::vector<bnd_case> bnd_cases(void) {
   /* escapes: a bound far below the noise, codes past +-32767 */
   for (unsigned pred = 1; pred <= 3; pred++) {
     bnd_case c;
-    c.a = gpu_case_array(PARZ_FLOAT, 2, s2);
+    c.a = parz_test_array(PARZ_FLOAT, 2, s2);
     c.data = bnd_values(c.a, 50, pred);
     c.cfg = bnd_config(1e-4, pred);
     c.refused = 0;
@@ -115,7 +115,7 @@ static inline std::vector<bnd_case> bnd_cases(void) {
   /* long zero runs: a constant array, and one constant but for a few values */
   for (unsigned pred = 0; pred <= 2; pred += 2) {
     bnd_case c;
-    c.a = gpu_case_array(PARZ_DOUBLE, 2, s2);
+    c.a = parz_test_array(PARZ_DOUBLE, 2, s2);
     c.data.assign(gpu_case_count(c.a) * 8, 0);
     c.cfg = bnd_config(1e-3, pred);
     c.refused = 0;
@@ -131,7 +131,7 @@ static inline std::vector<bnd_case> bnd_cases(void) {
   for (int k = 0; k < 3; k++)
     for (uint32_t C : {0u, 100u, 1u}) {
       bnd_case c;
-      c.a = gpu_case_array(PARZ_FLOAT, 2, s2);
+      c.a = parz_test_array(PARZ_FLOAT, 2, s2);
       c.data = bnd_values(c.a, 1, 7);
       c.cfg = bnd_config(0.01, 1 + (unsigned)k);
       c.cfg.table = tables[k];
@@ -148,7 +148,7 @@ static inline std::vector<bnd_case> bnd_cases(void) {
   for (unsigned pred = 1; pred <= 5; pred++)
     for (int t = 0; t < 2; t++) {
       bnd_case c;
-      c.a = gpu_case_array(t ? PARZ_DOUBLE : PARZ_FLOAT, 3, s3);
+      c.a = parz_test_array(t ? PARZ_DOUBLE : PARZ_FLOAT, 3, s3);
       c.data = bnd_values(c.a, 0.5, 40 + pred);
       c.cfg = bnd_config(1e-3, pred);
       c.cfg.mask = PARZ_MASK_OFF;
@@ -175,7 +175,7 @@ static inline std::vector<bnd_case> bnd_cases(void) {
    * predictor chosen */
   {
     bnd_case c;
-    c.a = gpu_case_array(PARZ_FLOAT, 2, s2);
+    c.a = parz_test_array(PARZ_FLOAT, 2, s2);
     c.data = bnd_values(c.a, 0.5, 90);
     c.cfg = bnd_config(1e-3, 1);
     c.refused = 1;
@@ -201,7 +201,7 @@ static inline std::vector<bnd_case> bnd_cases(void) {
   /* stored: noise at a bound far below it, larger coded than as it is */
   {
     bnd_case c;
-    c.a = gpu_case_array(PARZ_DOUBLE, 1, s1);
+    c.a = parz_test_array(PARZ_DOUBLE, 1, s1);
     c.data = bnd_values(c.a, 1e6, 3);
     c.cfg = bnd_config(1e-9, 1);
     c.cfg.stored = PARZ_STORED_WHEN_SMALLER;

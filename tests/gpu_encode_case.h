@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "array_of.h"
 #include "parz_chunk.h"
 
 struct gpu_encode_case {
@@ -17,17 +18,6 @@ struct gpu_encode_case {
   parz_chunk_config cfg;
   int refused; /* the GPU encoder answers PARZ_ERR_UNSUPPORTED */
 };
-
-/* A contiguous array of dims dimensions of the given shape. */
-static inline parz_array gpu_case_array(parz_type type, unsigned dims, const size_t* shape) {
-  parz_array a;
-  memset(&a, 0, sizeof a);
-  a.type = type;
-  a.dims = dims;
-  for (unsigned k = 0; k < dims; k++)
-    a.shape[k] = shape[k];
-  return a;
-}
 
 /* a's values. */
 static inline size_t gpu_case_count(const parz_array& a) {

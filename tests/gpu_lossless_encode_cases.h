@@ -128,7 +128,7 @@ static inline ll_case ll_make(const char* name, parz_type t, unsigned dims, cons
                               ll_kind kind, unsigned predictor, unsigned seed) {
   ll_case c;
   c.name = name;
-  c.a = gpu_case_array(t, dims, shape);
+  c.a = parz_test_array(t, dims, shape);
   c.data = ll_values(c.a, kind, seed);
   c.cfg = ll_config(predictor);
   c.refused = 0;

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "array_of.h"
 #include "check.h"
 #include "fuzz_common.h"
 #ifdef PARZ_TEST_OMP
@@ -102,12 +103,7 @@ static int holds_sentinel(const unsigned char* c, size_t n) {
 static sample make_sample(const char* name, parz_type t, unsigned dims, const size_t* shape,
                           int mode, parz_table_kind table, uint32_t c, uint32_t p) {
   sample s = {NULL, 0, 0, name};
-  parz_array a;
-  memset(&a, 0, sizeof a);
-  a.type = t;
-  a.dims = dims;
-  for (unsigned k = 0; k < dims; k++)
-    a.shape[k] = shape[k];
+  parz_array a = parz_test_array(t, dims, shape);
   size_t n = parz_array_count(&a), vs = parz_type_size(t);
   unsigned char* data = malloc(n * vs);
   for (size_t i = 0; i < n; i++) {

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../array_of.h"
 #include "../vectors/chunk_v1_lossless_runs.h"
 #include "../vectors/chunk_v1_lossless_zero_runs.h"
 #include "filter_config.h"
@@ -91,23 +92,13 @@ static const char* type_name(parz_type t) {
   return n[t];
 }
 
-static parz_array array_of(parz_type t, unsigned dims, const size_t* shape) {
-  parz_array a;
-  memset(&a, 0, sizeof a);
-  a.type = t;
-  a.dims = dims;
-  for (unsigned k = 0; k < dims; k++)
-    a.shape[k] = shape[k];
-  return a;
-}
-
 /* Chunk seeds for the parse, serial-decode and OpenMP-decode harnesses (control byte first). */
 static void chunk_seeds(void) {
   static const size_t shapes[4][4] = {{37}, {9, 13}, {5, 6, 7}, {3, 4, 5, 6}};
   static const char* const modes[] = {"rate", "prec", "acc", "expert", "rev"};
   for (int t = PARZ_INT32; t <= PARZ_DOUBLE; t++)
     for (unsigned d = 1; d <= 4; d++) {
-      parz_array a = array_of((parz_type)t, d, shapes[d - 1]);
+      parz_array a = parz_test_array((parz_type)t, d, shapes[d - 1]);
       for (int m = 0; m < 5; m++) {
         parz_chunk_config cfg;
         memset(&cfg, 0, sizeof cfg);
@@ -179,7 +170,7 @@ static void stored_seeds(void) {
   static const size_t shapes[4][4] = {{9000}, {9, 13}, {5, 6, 7}, {3, 4, 5, 6}};
   for (int t = PARZ_INT32; t <= PARZ_DOUBLE; t++)
     for (unsigned d = 1; d <= 4; d++) {
-      parz_array a = array_of((parz_type)t, d, shapes[d - 1]);
+      parz_array a = parz_test_array((parz_type)t, d, shapes[d - 1]);
       const size_t bytes = parz_array_count(&a) * parz_type_size(a.type);
       unsigned char* data = (unsigned char*)malloc(bytes);
       uint64_t r = 0x9E3779B97F4A7C15ull * (uint64_t)(t * 10 + (int)d);
@@ -211,7 +202,7 @@ static void bounded_seeds(void) {
   for (int t = PARZ_FLOAT; t <= PARZ_DOUBLE; t++)
     for (unsigned d = 1; d <= 4; d++)
       for (unsigned p = 0; p <= 5; p++) {
-        parz_array a = array_of((parz_type)t, d, shapes[d - 1]);
+        parz_array a = parz_test_array((parz_type)t, d, shapes[d - 1]);
         size_t n = parz_array_count(&a), size = parz_type_size(a.type);
         unsigned char* data = make_data(&a, (unsigned)(t * 10 + d + p), p % 2);
         uint64_t fill = size == 4 ? 0xc61c3c00u : 0xc0c3878000000000ull; /* -9999.0 */
@@ -247,7 +238,7 @@ static void bounded_seeds(void) {
   /* above the OpenMP harness's serial cut-off: its team's steps run */
   {
     static const size_t shape[2] = {200, 400};
-    parz_array a = array_of(PARZ_FLOAT, 2, shape);
+    parz_array a = parz_test_array(PARZ_FLOAT, 2, shape);
     unsigned char* data = make_data(&a, 99, 1);
     unsigned char fix = 0x81;
     parz_chunk_config cfg;
@@ -272,7 +263,7 @@ static void lossless_seeds(void) {
   for (int t = PARZ_INT32; t <= PARZ_DOUBLE; t++)
     for (unsigned d = 1; d <= 4; d++)
       for (unsigned kind = 0; kind < 2; kind++) {
-        parz_array a = array_of((parz_type)t, d, shapes[d - 1]);
+        parz_array a = parz_test_array((parz_type)t, d, shapes[d - 1]);
         void* data = make_data(&a, (unsigned)(t * 10 + (int)d), kind == 0);
         parz_chunk_config cfg;
         size_t n;
@@ -301,7 +292,7 @@ static void lossless_seeds(void) {
                  sizeof chunk_v1_lossless_zero_runs, 0x81, 1);
   { /* a field whose first half is one fill value: coder 4's empty runs */
     static const size_t shape[2] = {70, 90};
-    parz_array a = array_of(PARZ_FLOAT, 2, shape);
+    parz_array a = parz_test_array(PARZ_FLOAT, 2, shape);
     float* data = (float*)make_data(&a, 77, 0);
     parz_chunk_config cfg;
     size_t n, i;
@@ -318,7 +309,7 @@ static void lossless_seeds(void) {
   { /* a series of a few levels: the value dictionary in its codec data */
     static const size_t series[1] = {6000};
     static const double levels[5] = {-0.00022014, -0.00021537, -0.0, 7.5e-5, 1e300};
-    parz_array a = array_of(PARZ_DOUBLE, 1, series);
+    parz_array a = parz_test_array(PARZ_DOUBLE, 1, series);
     double* data = (double*)malloc(6000 * sizeof *data);
     parz_chunk_config cfg;
     unsigned char* c;
@@ -342,7 +333,7 @@ static void mask_seeds(void) {
   for (int t = PARZ_INT32; t <= PARZ_DOUBLE; t++)
     for (unsigned d = 1; d <= 4; d++)
       for (int m = 0; m < 2; m++) {
-        parz_array a = array_of((parz_type)t, d, shapes[d - 1]);
+        parz_array a = parz_test_array((parz_type)t, d, shapes[d - 1]);
         size_t n = parz_array_count(&a), size = parz_type_size(a.type);
         unsigned char* data = make_data(&a, (unsigned)(t * 10 + d), m);
         uint64_t fill = size == 4 ? 0xc61c3c00u : 0xc0c3878000000000ull; /* -9999.0 */
@@ -395,7 +386,7 @@ static void risk_seeds(void) {
   for (int t = PARZ_FLOAT; t <= PARZ_DOUBLE; t++)
     for (unsigned d = 1; d <= 4; d++)
       for (int off = 0; off < 2; off++) {
-        parz_array a = array_of((parz_type)t, d, shapes[d - 1]);
+        parz_array a = parz_test_array((parz_type)t, d, shapes[d - 1]);
         void* data = make_data(&a, (unsigned)(t * 10 + d), off);
         parz_chunk_config cfg;
         memset(&cfg, 0, sizeof cfg);
@@ -420,7 +411,7 @@ static void omp_seeds(void) {
   const size_t* shapes[] = {s1, s2, s3};
   for (int i = 0; i < 3; i++) {
     parz_type t = i == 1 ? PARZ_DOUBLE : PARZ_FLOAT;
-    parz_array a = array_of(t, (unsigned)i + 1, shapes[i]);
+    parz_array a = parz_test_array(t, (unsigned)i + 1, shapes[i]);
     size_t n = parz_array_count(&a);
     void* data = malloc(n * parz_type_size(t));
     for (size_t j = 0; j < n; j++) {
@@ -453,7 +444,7 @@ static void block_seeds(void) {
     for (unsigned d = 1; d <= 4; d++)
       for (int m = 0; m < 3; m++) {
         static const size_t shapes[4][4] = {{13}, {5, 7}, {4, 5, 3}, {2, 3, 5, 4}};
-        parz_array a = array_of((parz_type)t, d, shapes[d - 1]);
+        parz_array a = parz_test_array((parz_type)t, d, shapes[d - 1]);
         parz_params p;
         if (m == 0)
           parz_params_rate(&p, 10.0, a.type, d, NULL, NULL);
