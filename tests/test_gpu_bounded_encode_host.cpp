@@ -184,11 +184,7 @@ static std::vector<uint64_t> emulate_counts(const parz_gpu_bnd& b, parz_bounded_
     for (size_t l = ls.size(); l-- > 0;)
       parz_gpu_bnd_lane_count(st, ls[l], [&](int c, uint32_t sym, unsigned long long v) {
         const int e = parz_gpu_bnd_shared_entry(sym);
-        if (c && sym > PARZ_BOUNDED_RUNS) {
-          const int x = (int)sym - (int)PARZ_BOUNDED_SYM_ZERO;
-          lo = x < lo ? x : lo;
-          hi = x > hi ? x : hi;
-        }
+        parz_gpu_bnd_widen(c, sym, &lo, &hi);
         if (e >= 0)
           shared[c * PARZ_GPU_BND_SHARED + (unsigned)e] += v;
         else

@@ -252,11 +252,7 @@ __global__ void count_kernel(parz_gpu_bnd b, int* range, unsigned words, unsigne
     with_segment(b, s, words, skew, [&](const auto& codes, unsigned, const parz_gpu_bnd_lane& l) {
       parz_gpu_bnd_lane_count(codes, l, [&](int c, uint32_t sym, unsigned long long v) {
         const int e = parz_gpu_bnd_shared_entry(sym);
-        if (c && sym > PARZ_BOUNDED_RUNS) {
-          const int r = (int)sym - (int)PARZ_BOUNDED_SYM_ZERO;
-          lo = r < lo ? r : lo;
-          hi = r > hi ? r : hi;
-        }
+        parz_gpu_bnd_widen(c, sym, &lo, &hi);
         if (e >= 0)
           atomicAdd(&sh[c * PARZ_GPU_BND_SHARED + (unsigned)e], (unsigned)v);
         else

@@ -384,6 +384,16 @@ PARZ_HD uint32_t parz_gpu_bnd_shared_symbol(unsigned entry) {
              : entry - (1u + PARZ_BOUNDED_RUNS) + PARZ_BOUNDED_SYM_ZERO - PARZ_GPU_BND_WINDOW / 2;
 }
 
+/* Widens [*lo, *hi] to the residual of a residual symbol sym counted in coding c (1: with runs),
+ * the range the codebook is built over. */
+PARZ_HD void parz_gpu_bnd_widen(int c, uint32_t sym, int* lo, int* hi) {
+  if (c && sym > PARZ_BOUNDED_RUNS) {
+    const int r = (int)sym - (int)PARZ_BOUNDED_SYM_ZERO;
+    *lo = r < *lo ? r : *lo;
+    *hi = r > *hi ? r : *hi;
+  }
+}
+
 /* Symbol sym's entry in the codebook's tables (every symbol a token makes lies in the range). */
 PARZ_HD uint32_t parz_gpu_bnd_entry(const parz_gpu_bnd& b, uint32_t sym) {
   return sym < PARZ_BOUNDED_HEAD ? sym : sym - b.shift;
