@@ -7,7 +7,7 @@
  *
  *   bench_bounded_chunks DIR [--reps N] [--chunk-mib M] [--threads 1,2] [--only NAME]
  *                            [--eb 1e-3,1e-5] [--step encode|decode] [--lossless]
- *                            [--segment-codes 4096,1024] [--no-keep]
+ *                            [--segment-codes 4096,1024] [--no-keep] [--span P]
  *
  * The chunks of a run share one keep (parz_keep, codec/parz_chunk.h), as the chunks of a dataset
  * read or write do; --no-keep gives every chunk blocks of its own (what a caller without a keep
@@ -20,6 +20,12 @@
  * one row per C, each C's chunks encoded and decoded right after the previous C's (default: the
  * codec's own C, column 0).
  *
+ * --span P measures the encoder's critical path in place of the table's speeds, on one thread
+ * (bench_span.h): per array and bound, the serial encode's CPU time, the work and span of its
+ * begin (the passes the codec runs on jobs, cut as a team of P threads cuts them), the rest (the
+ * segments, head and checksums, which the team shares evenly), and the speed-up on P threads
+ * that Brent's bound promises at least: encode / (begin work / P + begin span + rest / P).
+ *
  * --step times one step alone (after one encode, for decode), for a profiler's record of it; the
  * other's columns read 0. */
 #include <stdint.h>
@@ -28,6 +34,7 @@
 #include <string.h>
 
 #include "bench_clock.h"
+#include "bench_span.h"
 #include "parz_chunk.h"
 #include "parz_omp.h"
 #include "real_arrays.h"
@@ -116,6 +123,51 @@ static int decode_chunk(const chunk* c, const parz_chunk_config* cfg, int thread
   return parz_omp_decode_chunks(1, &v, &d, threads, NULL, err);
 }
 
+/* The --span row of one array and bound: the best of reps of each sum over the chunks. */
+static int span_row(chunk* ch, size_t nch, const parz_chunk_config* cfg, int reps, int nthreads,
+                    const char* name, const char* bound) {
+  double best[3] = {1e30, 1e30, 1e30}; /* encode, begin's work, begin's span */
+  parz_jobs jobs;
+  parz_error err;
+  bench_span_jobs(&jobs, 4u * (uint64_t)nthreads);
+  for (int rep = 0; rep < reps; rep++) {
+    double sum[3] = {0, 0, 0};
+    for (size_t i = 0; i < nch; i++) {
+      parz_chunk_encoder* enc = NULL;
+      double t0, work, span, total;
+      if (!ch[i].coded) {
+        ch[i].cap = parz_chunk_bound(&ch[i].a, cfg);
+        ch[i].coded = (unsigned char*)malloc(ch[i].cap);
+      }
+      bench_span_begin();
+      if (parz_chunk_encoder_begin_jobs(&enc, &ch[i].a, ch[i].data, cfg, &jobs, &err)) {
+        fprintf(stderr, "%s: encode: %s\n", name, err.message);
+        return 1;
+      }
+      bench_span_end(&work, &span);
+      parz_chunk_encoder_free(enc);
+      bench_span_begin(); /* the whole encode, its begin on the same jobs */
+      if (parz_chunk_encode_jobs(&ch[i].a, ch[i].data, cfg, &jobs, ch[i].coded, ch[i].cap,
+                                 &ch[i].bytes, &err)) {
+        fprintf(stderr, "%s: encode: %s\n", name, err.message);
+        return 1;
+      }
+      bench_span_end(&total, &t0);
+      sum[0] += total;
+      sum[1] += work;
+      sum[2] += span;
+    }
+    for (int k = 0; k < 3; k++)
+      best[k] = minimum(best[k], sum[k]);
+  }
+  const double rest = best[0] > best[1] ? best[0] - best[1] : 0;
+  printf("| %s | %s | %.2f | %.2f | %.2f | %.2f | %.1fx |\n", name, bound, 1e3 * best[0],
+         1e3 * best[1], 1e3 * best[2], 1e3 * rest,
+         best[0] / (best[1] / nthreads + best[2] + rest / nthreads));
+  fflush(stdout);
+  return 0;
+}
+
 /* Every chunk encoded (encode != 0) or decoded on `threads` threads, the wall-clock and CPU
  * seconds it took in *wall and *cpu; 0, or 1 after printing the error. */
 static int run_chunks(chunk* ch, size_t nch, const parz_chunk_config* cfg, int threads, int encode,
@@ -152,7 +204,7 @@ int main(int argc, char** argv) {
   double mib = 1, ebs[4] = {1e-3, 1e-5};
   int nebs = 2, steps = 3, lossless = 0, keep = 1; /* steps: bit 0 encode, bit 1 decode */
   unsigned sizes[4] = {0};                         /* segment sizes C; 0: the codec's */
-  int nsizes = 1;
+  int nsizes = 1, span = 0; /* span: the --span team size, 0 for the speeds */
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--reps") && i + 1 < argc) {
       reps = atoi(argv[++i]);
@@ -180,6 +232,8 @@ int main(int argc, char** argv) {
       }
     } else if (!strcmp(argv[i], "--lossless")) {
       lossless = 1;
+    } else if (!strcmp(argv[i], "--span") && i + 1 < argc) {
+      span = atoi(argv[++i]);
     } else if (!strcmp(argv[i], "--no-keep")) {
       keep = 0;
     } else if (!strcmp(argv[i], "--step") && i + 1 < argc) {
@@ -203,13 +257,20 @@ int main(int argc, char** argv) {
             dir ? dir : "(none)");
     return 2;
   }
-  printf("| array | eb / range | C | ratio | hash |");
-  for (int t = 0; t < nthreads; t++)
-    printf(" enc %dT | dec %dT |", threads[t], threads[t]);
-  printf(" enc CPU 1T | dec CPU 1T |\n|---|---:|---:|---:|---|");
-  for (int t = 0; t < nthreads; t++)
-    printf("---:|---:|");
-  printf("---:|---:|\n");
+  if (span)
+    printf(
+        "| array | eb / range | encode ms | begin work ms | begin span ms | rest ms | "
+        "%dT speed-up at least |\n|---|---:|---:|---:|---:|---:|---:|\n",
+        span);
+  else {
+    printf("| array | eb / range | C | ratio | hash |");
+    for (int t = 0; t < nthreads; t++)
+      printf(" enc %dT | dec %dT |", threads[t], threads[t]);
+    printf(" enc CPU 1T | dec CPU 1T |\n|---|---:|---:|---:|---|");
+    for (int t = 0; t < nthreads; t++)
+      printf("---:|---:|");
+    printf("---:|---:|\n");
+  }
   for (size_t ai = 0; ai < narrays; ai++) {
     const real_array* r = &arrays[ai];
     if (only && !strstr(r->name, only))
@@ -242,6 +303,15 @@ int main(int argc, char** argv) {
            i++) { /* room by this configuration's bound (C sizes the table) */
         free(ch[i].coded);
         ch[i].coded = NULL;
+      }
+      if (span) {
+        char bound[32];
+        snprintf(bound, sizeof bound, "%g", ebs[e / nsizes]);
+        int rc = span_row(ch, nch, &cfg, reps, span, r->name, bound);
+        parz_keep_free(cfg.keep);
+        if (rc)
+          return 1;
+        continue;
       }
       if (steps == 2) { /* the chunks to decode */
         double wall, cpu;

@@ -46,5 +46,5 @@ if(TARGET H5Zparz AND TARGET parz_hdf5)
 endif()
 # bench_bounded_chunks: the error-bounded codec's chunk encoder and decoder alone, serial and
 # OpenMP, with a hash of the chunks' bytes (bench/results/build-vm/bounded_speed.md).
-add_executable(bench_bounded_chunks bench_bounded_chunks.c)
+add_executable(bench_bounded_chunks bench_bounded_chunks.c bench_span.c)
 target_link_libraries(bench_bounded_chunks PRIVATE parz_omp parz_real_arrays parz_bench_clock m)
