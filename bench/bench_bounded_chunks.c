@@ -7,11 +7,12 @@
  *
  *   bench_bounded_chunks DIR [--reps N] [--chunk-mib M] [--threads 1,2] [--only NAME]
  *                            [--eb 1e-3,1e-5] [--step encode|decode] [--lossless]
- *                            [--segment-codes 4096,1024] [--no-keep] [--span P]
+ *                            [--segment-codes 4096,1024] [--no-keep | --keep-both] [--span P]
  *
  * The chunks of a run share one keep (parz_keep, codec/parz_chunk.h), as the chunks of a dataset
  * read or write do; --no-keep gives every chunk blocks of its own (what a caller without a keep
- * gets).
+ * gets). --keep-both decodes every chunk both ways, with the keep then without, in each round:
+ * the columns "dec NT no keep" follow, measured side by side with the keep's.
  *
  * --lossless measures the lossless codec (codec 3, 4-D arrays as stacks) in the same chunks in
  * place of the error-bounded one: one row per array, its bound column "exact".
@@ -202,8 +203,9 @@ int main(int argc, char** argv) {
   const char* only = NULL;
   int reps = 3, threads[8] = {1, 2}, nthreads = 2;
   double mib = 1, ebs[4] = {1e-3, 1e-5};
-  int nebs = 2, steps = 3, lossless = 0, keep = 1; /* steps: bit 0 encode, bit 1 decode */
-  unsigned sizes[4] = {0};                         /* segment sizes C; 0: the codec's */
+  int nebs = 2, steps = 3, lossless = 0;
+  int keep = 1;             /* 0: no keep, 1: a keep, 2: both, side by side */
+  unsigned sizes[4] = {0};  /* segment sizes C; 0: the codec's */
   int nsizes = 1, span = 0; /* span: the --span team size, 0 for the speeds */
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--reps") && i + 1 < argc) {
@@ -236,6 +238,8 @@ int main(int argc, char** argv) {
       span = atoi(argv[++i]);
     } else if (!strcmp(argv[i], "--no-keep")) {
       keep = 0;
+    } else if (!strcmp(argv[i], "--keep-both")) {
+      keep = 2;
     } else if (!strcmp(argv[i], "--step") && i + 1 < argc) {
       i++;
       steps = !strcmp(argv[i], "encode") ? 1 : !strcmp(argv[i], "decode") ? 2 : 0;
@@ -266,10 +270,16 @@ int main(int argc, char** argv) {
     printf("| array | eb / range | C | ratio | hash |");
     for (int t = 0; t < nthreads; t++)
       printf(" enc %dT | dec %dT |", threads[t], threads[t]);
-    printf(" enc CPU 1T | dec CPU 1T |\n|---|---:|---:|---:|---|");
+    printf(" enc CPU 1T | dec CPU 1T |");
+    for (int t = 0; keep == 2 && t < nthreads; t++)
+      printf(" dec %dT no keep |", threads[t]);
+    printf("\n|---|---:|---:|---:|---|");
     for (int t = 0; t < nthreads; t++)
       printf("---:|---:|");
-    printf("---:|---:|\n");
+    printf("---:|---:|");
+    for (int t = 0; keep == 2 && t < nthreads; t++)
+      printf("---:|");
+    printf("\n");
   }
   for (size_t ai = 0; ai < narrays; ai++) {
     const real_array* r = &arrays[ai];
@@ -280,7 +290,7 @@ int main(int argc, char** argv) {
     const double range = real_array_value_range(r);
     for (int e = 0; e < (lossless ? 1 : nebs) * nsizes; e++) {
       parz_chunk_config cfg;
-      double enc[8], dec[8], enc_cpu = 1e30, dec_cpu = 1e30;
+      double enc[8], dec[8], dec_alone[8], enc_cpu = 1e30, dec_cpu = 1e30;
       uint64_t hash = 0xcbf29ce484222325ULL;
       size_t total = 0;
       memset(&cfg, 0, sizeof cfg);
@@ -298,7 +308,7 @@ int main(int argc, char** argv) {
         cfg.fill_bits = b;
       }
       for (int t = 0; t < nthreads; t++)
-        enc[t] = dec[t] = 1e30;
+        enc[t] = dec[t] = dec_alone[t] = 1e30;
       for (size_t i = 0; i < nch;
            i++) { /* room by this configuration's bound (C sizes the table) */
         free(ch[i].coded);
@@ -335,6 +345,13 @@ int main(int argc, char** argv) {
           dec[t] = minimum(dec[t], wall);
           if (threads[t] == 1)
             dec_cpu = minimum(dec_cpu, cpu);
+          if (keep == 2) { /* the same chunks without the keep */
+            parz_chunk_config alone = cfg;
+            alone.keep = NULL;
+            if (run_chunks(ch, nch, &alone, threads[t], 0, r->name, &wall, &cpu))
+              return 1;
+            dec_alone[t] = minimum(dec_alone[t], wall);
+          }
         }
       parz_keep_free(cfg.keep);
       for (size_t i = 0; i < nch; i++) {
@@ -351,7 +368,10 @@ int main(int argc, char** argv) {
              (double)r->bytes / (double)total, (unsigned long long)hash);
       for (int t = 0; t < nthreads; t++)
         printf(" %.0f | %.0f |", mb / enc[t], mb / dec[t]);
-      printf(" %.0f | %.0f |\n", mb / enc_cpu, mb / dec_cpu);
+      printf(" %.0f | %.0f |", mb / enc_cpu, mb / dec_cpu);
+      for (int t = 0; keep == 2 && t < nthreads; t++)
+        printf(" %.0f |", mb / dec_alone[t]);
+      printf("\n");
       fflush(stdout);
     }
     for (size_t i = 0; i < nch; i++)
