@@ -32,6 +32,13 @@ if(CMAKE_CXX_COMPILER_LOADED)
              COMMAND test_gpu_bounded_encode_host "${PARZ_SHARED_DATA}")
     set_tests_properties(gpu_bounded_encode_host_realdata PROPERTIES TIMEOUT 900)
   endif()
+  # the error-bounded codec's GPU decoder's interpolation steps, the same way
+  add_executable(test_gpu_bounded_host ${CMAKE_CURRENT_SOURCE_DIR}/test_gpu_bounded_host.cpp)
+  target_include_directories(test_gpu_bounded_host PRIVATE ${PROJECT_SOURCE_DIR}/gpu/bounded
+                                                           ${PROJECT_SOURCE_DIR}/codec)
+  target_link_libraries(test_gpu_bounded_host parz_codec m)
+  target_compile_features(test_gpu_bounded_host PRIVATE cxx_std_17)
+  add_test(NAME gpu_bounded_host COMMAND test_gpu_bounded_host)
   # the lossless codec's GPU decoder's steps, the same way
   add_executable(test_gpu_lossless_host ${CMAKE_CURRENT_SOURCE_DIR}/test_gpu_lossless_host.cpp)
   target_include_directories(test_gpu_lossless_host PRIVATE ${PROJECT_SOURCE_DIR}/gpu/lossless

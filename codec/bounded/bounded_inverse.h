@@ -142,16 +142,24 @@ PARZ_HD int64_t parz_bounded_interp_pred(const int32_t* q, size_t idx, size_t pk
 }
 
 /* The interpolation's inverse at the value idx of a pass (origin: the first pass, the origin
- * alone, predicted as 0): q[idx] = its prediction plus PARZ_BOUNDED_FINE times its code. Returns
- * 0, or 1 when that leaves +-PARZ_BOUNDED_QMAX_FINE (q[idx] untouched). */
-PARZ_HD int parz_bounded_interp_undo(int32_t* q, size_t idx, size_t pk, size_t nk, size_t sk,
-                                     size_t s, int cubic, int origin, int32_t code) {
+ * alone, predicted as 0) into *out: its prediction plus PARZ_BOUNDED_FINE times its code. Returns
+ * 0, or 1 when that leaves +-PARZ_BOUNDED_QMAX_FINE (*out untouched). A pass whose values no
+ * later pass reads (the GPU's last) need not store them in q. */
+PARZ_HD int parz_bounded_interp_inverse(const int32_t* q, size_t idx, size_t pk, size_t nk,
+                                        size_t sk, size_t s, int cubic, int origin, int32_t code,
+                                        int32_t* out) {
   int64_t pr = origin ? 0 : parz_bounded_interp_pred(q, idx, pk, nk, sk, s, cubic);
   int64_t v = pr + (int64_t)code * PARZ_BOUNDED_FINE;
   if (v > PARZ_BOUNDED_QMAX_FINE || v < -PARZ_BOUNDED_QMAX_FINE)
     return 1;
-  q[idx] = (int32_t)v;
+  *out = (int32_t)v;
   return 0;
+}
+
+/* The same, stored: q[idx] (untouched on 1). */
+PARZ_HD int parz_bounded_interp_undo(int32_t* q, size_t idx, size_t pk, size_t nk, size_t sk,
+                                     size_t s, int cubic, int origin, int32_t code) {
+  return parz_bounded_interp_inverse(q, idx, pk, nk, sk, s, cubic, origin, code, &q[idx]);
 }
 
 /* Lorenzo's inverse ends in wrapping unsigned sums: the quantized value of the sum u in *q, or 0

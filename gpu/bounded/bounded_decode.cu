@@ -4,19 +4,22 @@
  *
  *   0. the codebook, read on the host with the serial decoder's checks (parz_bounded_chunk_decoder;
  *      a chunk refused there is left out of the launches and reported by the fault check,
- *      parz_gpu_refuse) and its table decoder uploaded from pinned memory; the segment offsets
- *      (offsets.cu); the payload checksums (checksum.cu);
+ *      parz_gpu_refuse), its table decoder and the table's step table uploaded from pinned
+ *      memory; the segment offsets (offsets.cu); the payload checksums (checksum.cu), on a stream
+ *      beside steps 1 to 3, since they only add to the fault record;
  *   1. segments: a warp per segment, found through the offsets, decodes its codes into the
  *      chunk's scratch (zeroed first, so that runs of zeros cost nothing), its 32 lanes each a
  *      share of the segment's bits (codec/bounded/bounded_lanes.h: the lanes decode from guessed
  *      starts and correct them from their neighbours' ends), with the codec's own token decoder
  *      (parz_bounded_read_token), the table decoder's table in shared memory and beside it its
- *      step table (short tokens taken several at a lookup); a segment the CPU refuses sets the
- *      fault record;
+ *      step table (short tokens taken several at a lookup); as many CTAs as fit on the GPU, each
+ *      warp taking segment after segment; a segment the CPU refuses sets the fault record;
  *   2. the inverse passes: Lorenzo's prefix sums, a thread per column along the leading axes and
- *      a warp per row along the last; the interpolation's passes, a thread per value each;
- *   3. the values: stored by Lorenzo's last sums along the last axis (with the range check),
- *      else a thread per value;
+ *      a warp or a CTA per row along the last (a batch's chunks sharing these launches); the
+ *      interpolation's passes, a thread per value each, the first small ones in one CTA over
+ *      shared memory;
+ *   3. the values: stored by Lorenzo's last sums along the last axis (with the range check) or by
+ *      the interpolation's last pass, else a thread per value;
  *   4. the masked values: the groups' records expanded into a map (mask.cuh), then a thread per
  *      4^d block of the mask writes its masked values;
  *   5. the exceptions (offsets.cu).
@@ -27,12 +30,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <type_traits>
 #include <vector>
 
 #include "bounded_codec.h"
 #include "bounded_gpu.h"
 #include "bounded_inverse.h"
 #include "bounded_lanes.h"
+#include "bounded_passes.cuh"
 #include "gpu_codecs.h"
 #include "mask.cuh"
 
@@ -43,17 +48,29 @@
 
 struct segment_args {
   parz_huff_decoder huff; /* table and sorted in device memory */
+  const uint32_t* steps;  /* the table's step table (parz_bounded_step_entry), beside it */
   const unsigned char* payload;
   unsigned long long payload_bytes;
   const unsigned long long* offsets;
   unsigned long long nsegments, n, C;
+  unsigned long long taken; /* segments handed out past each warp's first (0 on upload) */
   int32_t* codes;
   parz_gpu_fault* fault;
+  /* a run's Lorenzo chunks with rows of 2 values or more, whose inverse the run's chunks share
+   * launches of (lorenzo_run_*): their extents (parz_bounded_shape4), sums, values and unit;
+   * lorenzo 0 for the others */
+  unsigned lorenzo, n4[4];
+  uint32_t* q;
+  void* dst;
+  double unit;
 };
 
+#define TABLE_WORDS_MAX 4096u /* bounded_huff.c's table of 12 bits */
+
 /* The chunk's device scratch: the codes (interpolation only: Lorenzo sums its codes in place),
- * the quantized values, the table decoder's words and the segment kernel's arguments (the last
- * two uploaded in one copy from the chunk's pinned share, laid out alike from dec on). */
+ * the quantized values, the table decoder's words followed by the step table and the segment
+ * kernel's arguments (the last two uploaded in one copy from the chunk's pinned share, laid out
+ * alike from dec on). */
 struct layout {
   size_t codes, q, dec, args, bytes;
 };
@@ -70,7 +87,7 @@ static layout layout_of(const parz_chunk_view* v) {
   l.codes = 0;
   l.q = round16(4 * n);
   l.dec = l.q + round16(4 * n);
-  l.args = l.dec + round16(4 * parz_bounded_decoder_words_bound(v));
+  l.args = l.dec + round16(4 * (parz_bounded_decoder_words_bound(v) + TABLE_WORDS_MAX));
   l.bytes = l.args + round16(sizeof(segment_args));
   return l;
 }
@@ -86,7 +103,6 @@ __device__ __forceinline__ void fault_at(parz_gpu_fault* f, unsigned long long a
   atomicOr(&f->code, code);
 }
 
-#define TABLE_WORDS_MAX 4096u /* bounded_huff.c's table of 12 bits */
 #define FULL 0xffffffffu
 /* Bits a lane decodes before its guessed start, so that its chain has met the true one there:
  * on etopo5 at 1e-3 this cuts the lanes' decodes again from 62 to 15 tokens a segment (the
@@ -94,36 +110,51 @@ __device__ __forceinline__ void fault_at(parz_gpu_fault* f, unsigned long long a
  * (tests/test_bounded_lanes.c emulates the lanes). */
 #define LEAD_BITS 64u
 
+/* The next segment of warp-wide loop over a chunk's segments, past the grid's first `warps`:
+ * taken from the chunk's counter, so that a CTA that starts late (the GPU busy with the
+ * checksums beside it) takes fewer. */
+__device__ __forceinline__ unsigned long long next_segment(const segment_args& a,
+                                                           unsigned long long warps,
+                                                           unsigned lane) {
+  unsigned long long t = 0;
+  if (lane == 0) /* the one field written, and only through atomics: the rest stays read-only */
+    t = atomicAdd((unsigned long long*)&a.taken, 1ull);
+  return warps + __shfl_sync(0xffffffffu, t, 0);
+}
+
 /* A warp per segment of chunk blockIdx.y (its arguments all[blockIdx.y], in device memory, so
- * that a run of chunks shares the launch; the CTA's warps take the chunk's segments warp by warp
- * across the grid's x): the lanes' decodes of bounded_lanes.h, their ends passed on until every
- * lane starts where the one before it ends, the codes counted, and each lane's codes written
- * after those of the lanes before it. Every branch on the segment is the whole warp's. */
+ * that a run of chunks shares the launch; the grid's warps along x take the chunk's first
+ * segments, then each the next one not taken (next_segment): the grid is what fits on the GPU at
+ * once, so that each CTA's copy of the tables serves several segments): the lanes' decodes of
+ * bounded_lanes.h, their ends passed on until every lane starts where the one before it ends, the
+ * codes counted, and each lane's codes written after those of the lanes before it. Every branch
+ * on the segment is the whole warp's. */
 __global__ void __launch_bounds__(SEGMENT_WARPS * 32)
     segments_kernel(const segment_args* __restrict__ all) {
   const segment_args& a = all[blockIdx.y];
   if (a.nsegments == 0) /* a chunk left out of the run (its codebook refused) or empty */
     return;
   /* the decoder in shared memory, its table too (the long words' limits are indexed by length),
-   * and the table's step table, built from it */
+   * and the table's step table, built on the host */
   __shared__ uint32_t table[TABLE_WORDS_MAX];
   __shared__ uint32_t steps[TABLE_WORDS_MAX];
   __shared__ parz_huff_decoder d;
   const unsigned words = 1u << a.huff.table_bits;
-  for (unsigned i = threadIdx.x; i < words; i += blockDim.x)
-    table[i] = a.huff.table[i];
+  const uint32_t* __restrict__ gt = a.huff.table;
+  const uint32_t* __restrict__ gs = a.steps;
+  for (unsigned i = threadIdx.x; i < words; i += blockDim.x) {
+    table[i] = gt[i];
+    steps[i] = gs[i];
+  }
   if (threadIdx.x == 0) {
     d = a.huff;
     d.table = table;
   }
   __syncthreads();
-  for (unsigned i = threadIdx.x; i < words; i += blockDim.x)
-    steps[i] = parz_bounded_step_entry(table, a.huff.table_bits, i);
-  __syncthreads();
   const unsigned lane = threadIdx.x & 31u;
   const unsigned long long warps = (unsigned long long)gridDim.x * SEGMENT_WARPS;
   for (unsigned long long g = (unsigned long long)blockIdx.x * SEGMENT_WARPS + threadIdx.x / 32;
-       g < a.nsegments; g += warps) {
+       g < a.nsegments; g = next_segment(a, warps, lane)) {
     const unsigned long long bit0 = a.offsets[g], end = a.offsets[g + 1];
     const unsigned long long c0 = g * a.C, count = a.n - c0 < a.C ? a.n - c0 : a.C;
     if (end < bit0 || end > 8 * a.payload_bytes) {
@@ -200,11 +231,9 @@ __device__ __forceinline__ void put_lorenzo(T* dst, unsigned long long i, uint32
  * carrying the sum, each sum stored as its value. Wrapping unsigned sums, as on the CPU: any
  * order of the additions gives the same bits. */
 template <typename T>
-__global__ void lorenzo_rows_kernel(const uint32_t* u, unsigned rows, unsigned n3, T* dst,
-                                    double unit, parz_gpu_fault* fault) {
-  const unsigned row = (blockIdx.x * blockDim.x + threadIdx.x) / 32u, lane = threadIdx.x & 31u;
-  if (row >= rows)
-    return; /* the whole warp */
+__device__ __forceinline__ void lorenzo_row(const uint32_t* u, unsigned row, unsigned n3, T* dst,
+                                            double unit, parz_gpu_fault* fault) {
+  const unsigned lane = threadIdx.x & 31u;
   const uint32_t* r = u + (size_t)row * n3;
   uint32_t carry = 0;
   for (unsigned j0 = 0; j0 < n3; j0 += 32) {
@@ -223,6 +252,14 @@ __global__ void lorenzo_rows_kernel(const uint32_t* u, unsigned rows, unsigned n
   }
 }
 
+template <typename T>
+__global__ void lorenzo_rows_kernel(const uint32_t* u, unsigned rows, unsigned n3, T* dst,
+                                    double unit, parz_gpu_fault* fault) {
+  const unsigned row = (blockIdx.x * blockDim.x + threadIdx.x) / 32u;
+  if (row < rows) /* the whole warp */
+    lorenzo_row(u, row, n3, dst, unit, fault);
+}
+
 /* Rows at least this long take a CTA each (lorenzo_long_rows_kernel): a warp walking such a
  * row 32 values at a time takes as long as the whole step of a chunk of few rows (a batch's small
  * chunks: 60 rows of 4320 values in 75 us). */
@@ -234,12 +271,11 @@ __global__ void lorenzo_rows_kernel(const uint32_t* u, unsigned rows, unsigned n
  * warps' totals through shared memory, the tiles before carried; each sum stored as its value,
  * as lorenzo_rows_kernel does. */
 template <typename T>
-__global__ void __launch_bounds__(THREADS)
-    lorenzo_long_rows_kernel(const uint32_t* u, unsigned n3, T* dst, double unit,
-                             parz_gpu_fault* fault) {
+__device__ __forceinline__ void lorenzo_long_row(const uint32_t* u, unsigned row, unsigned n3,
+                                                 T* dst, double unit, parz_gpu_fault* fault) {
   __shared__ uint32_t totals[THREADS / 32];
   const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x / 32u;
-  const unsigned long long first = (unsigned long long)blockIdx.x * n3;
+  const unsigned long long first = (unsigned long long)row * n3;
   const uint32_t* r = u + first;
   uint32_t carry = 0;
   for (unsigned j0 = 0; j0 < n3; j0 += ROW_TILE) {
@@ -275,13 +311,18 @@ __global__ void __launch_bounds__(THREADS)
   }
 }
 
+template <typename T>
+__global__ void __launch_bounds__(THREADS)
+    lorenzo_long_rows_kernel(const uint32_t* u, unsigned n3, T* dst, double unit,
+                             parz_gpu_fault* fault) {
+  lorenzo_long_row(u, blockIdx.x, n3, dst, unit, fault);
+}
+
 /* Lorenzo along axis k (not the last): a thread per column, one of `inner` (the stride of the
  * axis) in each of `outer` slabs, summing n_k values `inner` apart; neighbouring threads take
  * neighbouring columns. */
-__global__ void lorenzo_columns_kernel(uint32_t* u, unsigned outer, unsigned nk, unsigned inner) {
-  const unsigned long long t = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
-  if (t >= (unsigned long long)outer * inner)
-    return;
+__device__ __forceinline__ void lorenzo_column(uint32_t* u, unsigned nk, unsigned inner,
+                                               unsigned long long t) {
   const unsigned o = (unsigned)(t / inner), j = (unsigned)(t % inner);
   uint32_t* c = u + (size_t)o * nk * inner + j;
   uint32_t sum = 0;
@@ -305,57 +346,118 @@ __global__ void lorenzo_columns_kernel(uint32_t* u, unsigned outer, unsigned nk,
   }
 }
 
-/* One interpolation pass, a thread per value, in code order (codes from p.pos on). */
-struct pass_args {
-  unsigned long long n[4], st[4];
-  unsigned start[4], step[4], cnt[4];
-  unsigned long long pos, count, s, sk;
-  unsigned k;
-  int cubic, origin;
-  const int32_t* codes;
-  int32_t* q;
-  parz_gpu_fault* fault;
-};
-
-/* The value of pass a at t along the last axis of line (c0, c1, c2), u its place in code order. */
-__device__ __forceinline__ void interp_at(const pass_args& a, unsigned c0, unsigned c1, unsigned c2,
-                                          unsigned t, unsigned long long u) {
-  const unsigned long long i0 = a.start[0] + (unsigned long long)c0 * a.step[0];
-  const unsigned long long i1 = a.start[1] + (unsigned long long)c1 * a.step[1];
-  const unsigned long long i2 = a.start[2] + (unsigned long long)c2 * a.step[2];
-  const unsigned long long i3 = a.start[3] + (unsigned long long)t * a.step[3];
-  const unsigned long long idx = i0 * a.st[0] + i1 * a.st[1] + i2 * a.st[2] + i3;
-  const unsigned long long pk = a.k == 0 ? i0 : a.k == 1 ? i1 : a.k == 2 ? i2 : i3;
-  if (parz_bounded_interp_undo(a.q, (size_t)idx, (size_t)pk, (size_t)a.n[a.k], (size_t)a.sk,
-                               (size_t)a.s, a.cubic, a.origin, a.codes[a.pos + u]))
-    fault_at(a.fault, idx, PARZ_GPU_FAULT_VALUE);
+__global__ void lorenzo_columns_kernel(uint32_t* u, unsigned outer, unsigned nk, unsigned inner) {
+  const unsigned long long t = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < (unsigned long long)outer * inner)
+    lorenzo_column(u, nk, inner, t);
 }
 
-/* Value u (< a.count) of pass a: its line (c0, c1, c2) and t along the last axis by division. */
+/* The columns along axis k (not the last) of chunk v's sums (lorenzo_column): their count, and
+ * in *outer and *inner the slabs and the stride of the axis. */
+__host__ __device__ inline unsigned long long lorenzo_columns(const unsigned n4[4], unsigned k,
+                                                              unsigned long long* outer,
+                                                              unsigned long long* inner) {
+  *outer = *inner = 1;
+  for (unsigned j = 0; j < 4; j++)
+    if (j < k)
+      *outer *= n4[j];
+    else if (j > k)
+      *inner *= n4[j];
+  return *outer * *inner;
+}
+
+/* Lorenzo along axis k (not the last) for the Lorenzo chunks of a run (all[c].lorenzo) in one
+ * launch, chunk blockIdx.y each: a batch's small chunks take as long a launch each as a large
+ * one. */
+__global__ void lorenzo_run_columns_kernel(const segment_args* __restrict__ all, unsigned k) {
+  const segment_args& a = all[blockIdx.y];
+  if (!a.lorenzo || a.n4[k] < 2)
+    return;
+  unsigned long long outer, inner;
+  const unsigned long long t = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < lorenzo_columns(a.n4, k, &outer, &inner))
+    lorenzo_column(a.q, a.n4[k], (unsigned)inner, t);
+}
+
+/* Lorenzo along the last axis for the Lorenzo chunks of a run, the values stored, chunk
+ * blockIdx.y each: a CTA per row of long rows (lorenzo_long_row), else a warp per row. */
+template <typename T>
+__global__ void __launch_bounds__(THREADS)
+    lorenzo_run_rows_kernel(const segment_args* __restrict__ all) {
+  const segment_args& a = all[blockIdx.y];
+  if (!a.lorenzo)
+    return;
+  const unsigned n3 = a.n4[3], rows = (unsigned)(a.n / n3);
+  if (n3 >= LONG_ROW) {
+    if (blockIdx.x < rows) /* the whole CTA */
+      lorenzo_long_row(a.q, blockIdx.x, n3, (T*)a.dst, a.unit, a.fault);
+  } else {
+    const unsigned row = blockIdx.x * (THREADS / 32) + threadIdx.x / 32;
+    if (row < rows) /* the whole warp */
+      lorenzo_row(a.q, row, n3, (T*)a.dst, a.unit, a.fault);
+  }
+}
+
+/* One interpolation pass (bounded_passes.cuh); dst and unit for the last pass, which stores the
+ * values. */
+struct pass_args {
+  parz_gpu_bdec_pass p;
+  parz_gpu_fault* fault;
+  void* dst;
+  double unit;
+};
+
+/* The value of pass a at t along the last axis of line (c0, c1, c2), u its place in code order,
+ * into q; or, with T the values' type (not void), the last pass's, stored with the values beside
+ * it in dst instead (parz_gpu_bdec_last_places). */
+template <typename T>
+__device__ __forceinline__ void interp_at(const pass_args& a, unsigned c0, unsigned c1, unsigned c2,
+                                          unsigned t, unsigned long long u) {
+  uint64_t idx, pk;
+  int32_t v = 0;
+  const int bad = parz_gpu_bdec_value(&a.p, c0, c1, c2, t, u, &idx, &pk, &v);
+  if (bad)
+    fault_at(a.fault, idx, PARZ_GPU_FAULT_VALUE);
+  if constexpr (std::is_void<T>::value) {
+    if (!bad)
+      a.p.q[idx] = v;
+  } else {
+    uint64_t at[3];
+    const unsigned m = parz_gpu_bdec_last_places(&a.p, idx, pk, at);
+    T* dst = (T*)a.dst;
+    put_value(dst, at[0], a.p.q[at[0]], a.unit);
+    put_value(dst, idx, v, a.unit);
+    if (m == 3)
+      put_value(dst, at[2], a.p.q[at[2]], a.unit);
+  }
+}
+
+/* Value u (< a.p.count) of pass a: its line (c0, c1, c2) and t along the last axis by division. */
+template <typename T>
 __device__ __forceinline__ void interp_value(const pass_args& a, unsigned long long u) {
-  const unsigned x = (unsigned)u, line = x / a.cnt[3], t = x - line * a.cnt[3];
-  const unsigned l2 = line / a.cnt[2], c2 = line - l2 * a.cnt[2];
-  const unsigned c0 = l2 / a.cnt[1], c1 = l2 - c0 * a.cnt[1];
-  interp_at(a, c0, c1, c2, t, u);
+  unsigned c0, c1, c2, t;
+  parz_gpu_bdec_line(&a.p, u, &c0, &c1, &c2, &t);
+  interp_at<T>(a, c0, c1, c2, t, u);
 }
 
 /* A pass on a grid of its own shape: x along the last axis (threadIdx.x, blockIdx.x), y the lines
  * along axis 2 (threadIdx.y, blockIdx.y), z the lines of axes 0 and 1 (blockIdx.z, c1 fastest):
  * a thread's place comes without interp_value's three divisions by the pass's counts. */
+template <typename T>
 __global__ void interp_kernel(const pass_args a) {
   const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
   const unsigned c2 = blockIdx.y * blockDim.y + threadIdx.y;
-  if (t >= a.cnt[3] || c2 >= a.cnt[2])
+  if (t >= a.p.cnt[3] || c2 >= a.p.cnt[2])
     return;
-  const unsigned c0 = blockIdx.z / a.cnt[1], c1 = blockIdx.z - c0 * a.cnt[1];
-  const unsigned long long line = ((unsigned long long)blockIdx.z * a.cnt[2] + c2);
-  interp_at(a, c0, c1, c2, t, line * a.cnt[3] + t);
+  const unsigned c0 = blockIdx.z / a.p.cnt[1], c1 = blockIdx.z - c0 * a.p.cnt[1];
+  const unsigned long long line = ((unsigned long long)blockIdx.z * a.p.cnt[2] + c2);
+  interp_at<T>(a, c0, c1, c2, t, line * a.p.cnt[3] + t);
 }
 
 /* interp_kernel's CTA and grid for pass a: a CTA of THREADS threads, as many along the last axis
  * as it has values (a warp at least), the rest along axis 2. False where the grid's y or z would
  * pass CUDA's limit (65535). */
-static bool interp_grid(const pass_args& a, dim3* block, dim3* grid) {
+static bool interp_grid(const parz_gpu_bdec_pass& a, dim3* block, dim3* grid) {
   unsigned bx = 32;
   while (bx < THREADS && bx < a.cnt[3])
     bx *= 2;
@@ -370,28 +472,84 @@ static bool interp_grid(const pass_args& a, dim3* block, dim3* grid) {
 }
 
 /* A pass whose grid interp_grid refuses: a thread per value in code order. */
+template <typename T>
 __global__ void interp_flat_kernel(const pass_args a) {
   const unsigned long long u = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
-  if (u < a.count)
-    interp_value(a, u);
+  if (u < a.p.count)
+    interp_value<T>(a, u);
 }
 
-/* The first passes, a handful of values each, in one CTA: a barrier between passes (it orders
- * the CTA's global stores too) instead of a launch each. */
-#define COARSE_PASSES 16
-#define COARSE_VALUES 8192u /* the most values of a pass run so */
+/* Pass a's launch on st: on a grid of its shape where interp_grid allows one, else flat; T as
+ * for interp_at. */
+template <typename T>
+static void launch_pass(const pass_args& a, cudaStream_t st) {
+  dim3 block, grid;
+  if (interp_grid(a.p, &block, &grid))
+    interp_kernel<T><<<grid, block, 0, st>>>(a);
+  else
+    interp_flat_kernel<T><<<(unsigned)((a.p.count + THREADS - 1) / THREADS), THREADS, 0, st>>>(a);
+}
+
+/* The first passes, a handful of values each, in one CTA (bounded_passes.cuh, "coarse"): a
+ * barrier between passes (it orders the CTA's global stores too) instead of a launch each, and
+ * with `grid` their values in shared memory, so that a pass waits on shared memory rather than on
+ * the global stores of the pass before it. */
 #define COARSE_THREADS 1024u
+#define COARSE_SHARED_MAX (160u * 1024u) /* the most bytes of that grid */
 struct coarse_args {
-  pass_args p[COARSE_PASSES];
+  parz_gpu_bdec_pass p[PARZ_GPU_BDEC_COARSE_PASSES];
   unsigned np;
+  int grid;
+  parz_gpu_bdec_grid g;
+  parz_gpu_fault* fault;
 };
 
 __global__ void __launch_bounds__(COARSE_THREADS) interp_coarse_kernel(const coarse_args a) {
+  extern __shared__ int32_t gq[];
   for (unsigned i = 0; i < a.np; i++) {
-    for (unsigned long long u = threadIdx.x; u < a.p[i].count; u += blockDim.x)
-      interp_value(a.p[i], u);
+    const parz_gpu_bdec_pass* p = &a.p[i];
+    for (unsigned long long u = threadIdx.x; u < p->count; u += blockDim.x) {
+      uint64_t idx;
+      int32_t v;
+      int bad;
+      if (a.grid) {
+        bad = parz_gpu_bdec_coarse_value(p, &a.g, gq, u, &idx, &v);
+      } else {
+        unsigned c0, c1, c2, t;
+        uint64_t pk;
+        parz_gpu_bdec_line(p, u, &c0, &c1, &c2, &t);
+        bad = parz_gpu_bdec_value(p, c0, c1, c2, t, u, &idx, &pk, &v);
+      }
+      if (bad)
+        fault_at(a.fault, idx, PARZ_GPU_FAULT_VALUE);
+      else
+        p->q[idx] = v;
+    }
     __syncthreads();
   }
+}
+
+/* interp_coarse_kernel's launch on st for passes ca of a chunk of extents n4, its grid in shared
+ * memory where the device has room for it. Returns an error of the launch's setting. */
+static cudaError_t launch_coarse(coarse_args& ca, const size_t n4[4], cudaStream_t st) {
+  const unsigned long long S = ca.p[ca.np - 1].s; /* the levels' strides fall */
+  int device = 0, room = 0;
+  cudaError_t e = cudaGetDevice(&device);
+  if (e == cudaSuccess)
+    e = cudaDeviceGetAttribute(&room, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+  if (e != cudaSuccess)
+    return e;
+  size_t bytes = 4 * parz_gpu_bdec_grid_of(S, n4, &ca.g);
+  ca.grid = (1ull << ca.g.shift) == S && bytes <= COARSE_SHARED_MAX && bytes <= (size_t)room;
+  if (!ca.grid)
+    bytes = 0;
+  else if (bytes > 48 * 1024 &&
+           (e = cudaFuncSetAttribute(interp_coarse_kernel,
+                                     cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes)) !=
+               cudaSuccess)
+    return e;
+  interp_coarse_kernel<<<1, COARSE_THREADS, bytes, st>>>(ca);
+  return cudaSuccess; /* the launch's own error is the caller's last check */
 }
 
 /* dst[i] = the reconstruction of q[i] (Lorenzo's sums checked first), where no pass stored the
@@ -476,7 +634,7 @@ static unsigned grid_of(unsigned long long units, unsigned threads) {
  * those words, the grid step and the predictor. */
 struct book {
   parz_huff_decoder huff;
-  size_t words, sorted_at;
+  size_t words, sorted_at; /* the words are followed by the step table's 2^table_bits */
   double step;
   int predictor;
 };
@@ -500,19 +658,38 @@ static int read_book(const parz_chunk_view* v, const parz_gpu_scratch* s, book* 
   b->step = info.step;
   b->predictor = info.predictor;
   memcpy(s->h_codec, h->table, b->words * 4);
+  /* the step table once per chunk here rather than by every CTA of the segment kernel */
+  uint32_t* steps = (uint32_t*)s->h_codec + b->words;
+  for (uint32_t i = 0; i < (1u << h->table_bits); i++)
+    steps[i] = parz_bounded_step_entry(h->table, h->table_bits, i);
   parz_bounded_decoder_free(info.dec);
   return PARZ_OK;
 }
 
-/* The segment kernel's CTAs along x for chunk v: the warps go round the segments past them. */
-static unsigned segment_ctas(const parz_gpu_context* ctx, const parz_chunk_view* v) {
-  const unsigned ctas = grid_of(v->nsegments, SEGMENT_WARPS);
-  return ctas > 8u * (unsigned)ctx->sm_count ? 8u * (unsigned)ctx->sm_count : ctas;
+/* The segment kernel's CTAs that fit on the GPU at once, shared by `chunks` chunks: each chunk's
+ * share, at least 1. */
+static unsigned segment_share(const parz_gpu_context* ctx, size_t chunks) {
+  int per_sm = 0;
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, segments_kernel, SEGMENT_WARPS * 32,
+                                                    0) != cudaSuccess ||
+      per_sm < 1) {
+    cudaGetLastError(); /* not a launch's error: the kernel's known limit stands in */
+    per_sm = 3;
+  }
+  const unsigned long long share = (unsigned long long)per_sm * ctx->sm_count / chunks;
+  return share < 1 ? 1u : (unsigned)share;
 }
 
-/* Step 0 of chunk v on st, its codebook b read: the table decoder's upload, the payload
- * checksums and the codes zeroed, with *sa the segment kernel's arguments for the chunk (no
- * segments for an empty chunk), which the caller puts in device memory. */
+/* The segment kernel's CTAs along x for chunk v, at most `share`: its warps go round the
+ * segments past them. */
+static unsigned segment_ctas(const parz_chunk_view* v, unsigned share) {
+  const unsigned ctas = grid_of(v->nsegments, SEGMENT_WARPS);
+  return ctas > share ? share : ctas;
+}
+
+/* Step 0 of chunk v on st, its codebook b read: the table decoder's upload and the codes zeroed,
+ * with *sa the segment kernel's arguments for the chunk (no segments for an empty chunk), which
+ * the caller puts in device memory. The payload checksums are the caller's (enqueue_sums). */
 static int enqueue_prepare(parz_gpu_context* ctx, const parz_chunk_view* v, const book* b,
                            const void* d_chunk, const parz_gpu_scratch* s, cudaStream_t st,
                            segment_args* sa, parz_error* err) {
@@ -529,17 +706,15 @@ static int enqueue_prepare(parz_gpu_context* ctx, const parz_chunk_view* v, cons
   uint32_t* d_words = (uint32_t*)(scratch + l.dec);
   sa->huff.table = d_words;
   sa->huff.sorted = d_words + b->sorted_at;
-  e = cudaMemcpyAsync(d_words, s->h_codec, b->words * 4, cudaMemcpyHostToDevice, st);
+  sa->steps = d_words + b->words;
+  e = cudaMemcpyAsync(d_words, s->h_codec, (b->words + ((size_t)1 << b->huff.table_bits)) * 4,
+                      cudaMemcpyHostToDevice, st);
   if (e == cudaSuccess)
     e = cudaEventRecord(ctx->codec_copied, st);
   if (e != cudaSuccess)
     return parz_gpu_cuda_fail(err, e, "uploading a bounded chunk's codebook");
 
   const unsigned char* payload = chunk + parz_gpu_payload_offset(v);
-  int rc = parz_gpu_enqueue_checksums(ctx, v, d_chunk, s, 0, v->nchecksums, st, err);
-  if (rc != PARZ_OK)
-    return rc;
-
   int32_t* codes = (int32_t*)(scratch + (b->predictor == PARZ_BOUNDED_LORENZO ? l.q : l.codes));
   sa->payload = payload;
   sa->payload_bytes = v->payload_bytes;
@@ -556,13 +731,45 @@ static int enqueue_prepare(parz_gpu_context* ctx, const parz_chunk_view* v, cons
 }
 
 /* Steps 2 to 4 of chunk v into d_dst on st, its codebook b read and its segments decoded. */
+/* Chunk v's extents and strides as four axes (parz_bounded_shape4). */
+static void shape4_of(const parz_chunk_view* v, size_t n4[4], size_t st4[4]) {
+  parz_bounded_shape shape;
+  memset(&shape, 0, sizeof shape);
+  shape.type = v->array.type;
+  shape.dims = v->array.dims;
+  for (unsigned k = 0; k < v->array.dims; k++)
+    shape.shape[k] = v->array.shape[k];
+  parz_bounded_shape4(&shape, n4, st4);
+}
+
+/* The fields of *sa for the run's shared Lorenzo launches (lorenzo_run_*) where chunk v, its
+ * codebook b read and *sa prepared, is a Lorenzo chunk with rows of 2 values or more. */
+static void lorenzo_run_args(const parz_chunk_view* v, const book* b, const parz_gpu_scratch* s,
+                             void* d_dst, segment_args* sa) {
+  size_t n4[4], st4[4];
+  if (b->predictor != PARZ_BOUNDED_LORENZO || values_of(v) == 0)
+    return;
+  shape4_of(v, n4, st4);
+  if (n4[3] < 2)
+    return;
+  sa->lorenzo = 1;
+  for (unsigned k = 0; k < 4; k++)
+    sa->n4[k] = (unsigned)n4[k];
+  sa->q = (uint32_t*)((unsigned char*)s->codec + layout_of(v).q);
+  sa->dst = d_dst;
+  sa->unit = parz_bounded_unit(b->predictor, b->step);
+}
+
+/* Steps 2 to 4 of chunk v into d_dst on st, its codebook b read and its segments decoded; with
+ * `shared`, Lorenzo's steps were the run's (lorenzo_run_args) and only the masked values are
+ * left. */
 static int enqueue_values(const parz_chunk_view* v, const book* b, const void* d_chunk, void* d_dst,
-                          const parz_gpu_scratch* s, cudaStream_t st, parz_error* err) {
+                          const parz_gpu_scratch* s, int shared, cudaStream_t st, parz_error* err) {
   const unsigned char* chunk = (const unsigned char*)d_chunk;
   const layout l = layout_of(v);
   const unsigned long long n = values_of(v);
   unsigned char* scratch = (unsigned char*)s->codec;
-  cudaError_t e;
+  cudaError_t e = cudaSuccess;
   parz_bounded_chunk_info info;
   info.step = b->step;
   info.predictor = b->predictor;
@@ -571,18 +778,12 @@ static int enqueue_values(const parz_chunk_view* v, const book* b, const void* d
   const int lorenzo = info.predictor == PARZ_BOUNDED_LORENZO;
   int32_t* codes = (int32_t*)(scratch + (lorenzo ? l.q : l.codes));
   int32_t* q = (int32_t*)(scratch + l.q);
-  parz_bounded_shape shape;
   size_t n4[4], st4[4];
-  memset(&shape, 0, sizeof shape);
-  shape.type = v->array.type;
-  shape.dims = v->array.dims;
-  for (unsigned k = 0; k < v->array.dims; k++)
-    shape.shape[k] = v->array.shape[k];
-  parz_bounded_shape4(&shape, n4, st4);
+  shape4_of(v, n4, st4);
   const double unit = parz_bounded_unit(info.predictor, info.step);
   const int f32 = v->array.type == PARZ_FLOAT;
-  int stored = 0; /* Lorenzo's rows stored the values */
-  if (lorenzo) {
+  int stored = shared; /* Lorenzo's rows or the last interpolation pass stored the values */
+  if (lorenzo && !shared) {
     for (unsigned k = 0; k < 4; k++) {
       if (n4[k] < 2)
         continue;
@@ -610,7 +811,7 @@ static int enqueue_values(const parz_chunk_view* v, const book* b, const void* d
                                  st>>>((uint32_t*)q, outer, (unsigned)n4[k], (unsigned)st4[k]);
       }
     }
-  } else {
+  } else if (!lorenzo) {
     parz_bounded_pass* passes =
         (parz_bounded_pass*)malloc(PARZ_BOUNDED_PASSES_MAX * sizeof *passes);
     if (!passes)
@@ -618,44 +819,34 @@ static int enqueue_values(const parz_chunk_view* v, const book* b, const void* d
     const unsigned np = parz_bounded_interp_passes(n4, info.predictor, passes);
     coarse_args ca;
     memset(&ca, 0, sizeof ca);
+    ca.fault = s->fault;
     for (unsigned p = 0; p < np; p++) {
-      const parz_bounded_pass* ps = &passes[p];
       pass_args a;
-      memset(&a, 0, sizeof a);
-      a.count = 1;
-      for (unsigned k = 0; k < 4; k++) {
-        a.n[k] = n4[k];
-        a.st[k] = st4[k];
-        a.start[k] = (unsigned)ps->start[k];
-        a.step[k] = (unsigned)ps->step[k];
-        a.cnt[k] = (unsigned)ps->cnt[k];
-        a.count *= ps->cnt[k];
-      }
-      a.pos = ps->pos;
-      a.s = ps->s;
-      a.k = ps->k;
-      a.sk = ps->s * st4[ps->k];
-      a.cubic = info.predictor == PARZ_BOUNDED_CUBIC || info.predictor == PARZ_BOUNDED_CUBIC_FAST;
-      a.origin = ps->pos == 0;
-      a.codes = codes;
-      a.q = q;
+      a.p = parz_gpu_bdec_pass_of(&passes[p], n4, st4, info.predictor, codes, q);
       a.fault = s->fault;
-      /* the leading small passes go to one CTA, the rest a launch each */
-      if (ca.np == p && p < COARSE_PASSES && a.count <= COARSE_VALUES) {
-        ca.p[ca.np++] = a;
+      a.dst = d_dst;
+      a.unit = unit;
+      /* the last pass stores the values where it has a launch of its own (interp_at) */
+      const bool last = parz_gpu_bdec_last(p, np, &a.p);
+      if (parz_gpu_bdec_coarse(p, a.p.count, ca.np)) {
+        ca.p[ca.np++] = a.p;
         continue;
       }
-      if (ca.np && ca.np == p)
-        interp_coarse_kernel<<<1, COARSE_THREADS, 0, st>>>(ca);
-      dim3 block, grid;
-      if (a.count && interp_grid(a, &block, &grid))
-        interp_kernel<<<grid, block, 0, st>>>(a);
-      else if (a.count)
-        interp_flat_kernel<<<grid_of(a.count, THREADS), THREADS, 0, st>>>(a);
+      if (ca.np && ca.np == p && (e = launch_coarse(ca, n4, st)) != cudaSuccess)
+        break;
+      if (a.p.count && last && f32)
+        launch_pass<float>(a, st);
+      else if (a.p.count && last)
+        launch_pass<double>(a, st);
+      else if (a.p.count)
+        launch_pass<void>(a, st);
+      stored = last && a.p.count;
     }
-    if (ca.np == np && np)
-      interp_coarse_kernel<<<1, COARSE_THREADS, 0, st>>>(ca);
+    if (e == cudaSuccess && ca.np == np && np)
+      e = launch_coarse(ca, n4, st);
     free(passes);
+    if (e != cudaSuccess)
+      return parz_gpu_cuda_fail(err, e, "setting up a bounded chunk's first passes");
   }
 
   if (!stored && f32)
@@ -699,25 +890,85 @@ static int enqueue_values(const parz_chunk_view* v, const book* b, const void* d
   return e == cudaSuccess ? PARZ_OK : parz_gpu_cuda_fail(err, e, "bounded decode launch");
 }
 
-/* Steps 0 to 4 of chunk v into d_dst on st, its codebook b read: the segment kernel's arguments
- * go up from the chunk's pinned share; the exceptions are the caller's. */
+/* The payload checksums of chunk v (none for an empty chunk, whose payload nothing reads), on st
+ * after its segment offsets: they read the payload and add to the fault record only, so they may
+ * run beside the segment step. */
+static int enqueue_sums(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d_chunk,
+                        const parz_gpu_scratch* s, cudaStream_t st, parz_error* err) {
+  if (values_of(v) == 0)
+    return PARZ_OK;
+  return parz_gpu_enqueue_checksums(ctx, v, d_chunk, s, 0, v->nchecksums, st, err);
+}
+
+/* A stream forked from `main` after its work so far, joined back into it by join(), released
+ * once its work is done; where one cannot be made, `main` itself stands in. */
+struct side_stream {
+  cudaStream_t main, st = NULL;
+  cudaEvent_t fork = NULL, done = NULL;
+  explicit side_stream(cudaStream_t m) : main(m) {
+    if (cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking) != cudaSuccess ||
+        cudaEventCreateWithFlags(&fork, cudaEventDisableTiming) != cudaSuccess ||
+        cudaEventCreateWithFlags(&done, cudaEventDisableTiming) != cudaSuccess ||
+        cudaEventRecord(fork, main) != cudaSuccess ||
+        cudaStreamWaitEvent(st, fork, 0) != cudaSuccess) {
+      cudaGetLastError(); /* not a launch's error: the work goes on main */
+      release();
+    }
+  }
+  cudaStream_t stream() const { return st ? st : main; }
+  /* main waits for the stream's work so far */
+  cudaError_t join() {
+    if (!st)
+      return cudaSuccess;
+    cudaError_t e = cudaEventRecord(done, st);
+    return e == cudaSuccess ? cudaStreamWaitEvent(main, done, 0) : e;
+  }
+  void release() {
+    if (st)
+      cudaStreamDestroy(st);
+    if (fork)
+      cudaEventDestroy(fork);
+    if (done)
+      cudaEventDestroy(done);
+    st = NULL;
+    fork = done = NULL;
+  }
+  ~side_stream() { release(); }
+};
+
+/* Steps 0 to 4 of chunk v into d_dst on st, its codebook b read and its segment offsets queued
+ * on st: the segment kernel's arguments go up from the chunk's pinned share, the checksums run
+ * on a stream beside st's steps, joined back before this returns; the exceptions are the
+ * caller's. */
 static int enqueue_book(parz_gpu_context* ctx, const parz_chunk_view* v, const book* b,
                         const void* d_chunk, void* d_dst, const parz_gpu_scratch* s,
                         cudaStream_t st, parz_error* err) {
   const layout l = layout_of(v);
   segment_args* h = (segment_args*)(s->h_codec + (l.args - l.dec));
   segment_args* d = (segment_args*)((unsigned char*)s->codec + l.args);
-  int rc = enqueue_prepare(ctx, v, b, d_chunk, s, st, h, err);
-  if (rc != PARZ_OK || values_of(v) == 0)
-    return rc;
-  cudaError_t e = cudaMemcpyAsync(d, h, sizeof *h, cudaMemcpyHostToDevice, st);
-  if (e == cudaSuccess)
-    e = cudaEventRecord(ctx->codec_copied, st);
-  if (e != cudaSuccess)
-    return parz_gpu_cuda_fail(err, e, "uploading a bounded chunk's segment arguments");
-  if (v->nsegments)
-    segments_kernel<<<segment_ctas(ctx, v), SEGMENT_WARPS * 32, 0, st>>>(d);
-  return enqueue_values(v, b, d_chunk, d_dst, s, st, err);
+  if (values_of(v) == 0)
+    return enqueue_prepare(ctx, v, b, d_chunk, s, st, h, err);
+  side_stream side(st);
+  int rc = enqueue_sums(ctx, v, d_chunk, s, side.stream(), err);
+  if (rc == PARZ_OK)
+    rc = enqueue_prepare(ctx, v, b, d_chunk, s, st, h, err);
+  cudaError_t e = cudaSuccess;
+  if (rc == PARZ_OK) {
+    e = cudaMemcpyAsync(d, h, sizeof *h, cudaMemcpyHostToDevice, st);
+    if (e == cudaSuccess)
+      e = cudaEventRecord(ctx->codec_copied, st);
+    if (e != cudaSuccess)
+      rc = parz_gpu_cuda_fail(err, e, "uploading a bounded chunk's segment arguments");
+  }
+  if (rc == PARZ_OK && v->nsegments)
+    segments_kernel<<<segment_ctas(v, segment_share(ctx, 1)), SEGMENT_WARPS * 32, 0, st>>>(d);
+  if (rc == PARZ_OK)
+    rc = enqueue_values(v, b, d_chunk, d_dst, s, 0, st, err);
+  /* joined whatever happened: st must not run ahead of the checksums */
+  e = side.join();
+  if (e != cudaSuccess && rc == PARZ_OK)
+    rc = parz_gpu_cuda_fail(err, e, "joining a bounded chunk's checksums");
+  return rc;
 }
 
 /* Steps 0 to 4 of chunk v (all its segments) into d_dst on st: the exceptions are the caller's. */
@@ -776,6 +1027,35 @@ static int enqueue_chunk(parz_gpu_context* ctx, const parz_chunk_view* v, const 
  * steps 2 to 4 and exceptions on the side streams again, joined back into st: a chunk's segment
  * step takes as long as a whole array's, so the chunks share it rather than queue it. */
 #define RUN_STREAMS 8
+
+/* The shared Lorenzo launches of a run's chunks on st (lorenzo_run_args; ha their arguments on
+ * the host, d_args on the device): the sums along each axis but the last, then the rows. */
+static cudaError_t enqueue_lorenzo_run(const parz_chunk_view* v, const segment_args* ha, size_t n,
+                                       const segment_args* d_args, cudaStream_t st) {
+  unsigned long long cols[3] = {0, 0, 0}, rows = 0;
+  for (size_t c = 0; c < n; c++) {
+    if (!ha[c].lorenzo)
+      continue;
+    unsigned long long outer, inner;
+    for (unsigned k = 0; k < 3; k++) {
+      const unsigned long long x = grid_of(lorenzo_columns(ha[c].n4, k, &outer, &inner), THREADS);
+      if (ha[c].n4[k] >= 2 && x > cols[k])
+        cols[k] = x;
+    }
+    const unsigned long long r = ha[c].n / ha[c].n4[3];
+    const unsigned long long x = ha[c].n4[3] >= LONG_ROW ? r : grid_of(r, THREADS / 32);
+    rows = x > rows ? x : rows;
+  }
+  for (unsigned k = 0; k < 3; k++)
+    if (cols[k])
+      lorenzo_run_columns_kernel<<<dim3((unsigned)cols[k], (unsigned)n), THREADS, 0, st>>>(d_args,
+                                                                                           k);
+  if (rows && v[0].array.type == PARZ_FLOAT)
+    lorenzo_run_rows_kernel<float><<<dim3((unsigned)rows, (unsigned)n), THREADS, 0, st>>>(d_args);
+  else if (rows)
+    lorenzo_run_rows_kernel<double><<<dim3((unsigned)rows, (unsigned)n), THREADS, 0, st>>>(d_args);
+  return cudaGetLastError();
+}
 
 static int enqueue_run(parz_gpu_context* ctx, const parz_chunk_view* v, const void* const* d_chunks,
                        void* const* d_dsts, size_t n, const parz_gpu_scratch* s,
@@ -844,17 +1124,25 @@ static int enqueue_run(parz_gpu_context* ctx, const parz_chunk_view* v, const vo
     }
   }
   unsigned ctas = 0;
+  const unsigned share = segment_share(ctx, n);
   for (size_t c = 0; rc == PARZ_OK && c < n; c++) {
     if (status[c] != PARZ_OK)
       continue;
     if ((rc = parz_gpu_enqueue_offsets(ctx, &v[c], d_chunks[c], &s[c], side[c % k], err)) ==
         PARZ_OK)
       rc = enqueue_prepare(ctx, &v[c], &books[c], d_chunks[c], &s[c], side[c % k], &ha[c], err);
-    const unsigned x = segment_ctas(ctx, &v[c]);
+    if (rc == PARZ_OK && v[c].array.type == v[0].array.type)
+      lorenzo_run_args(&v[c], &books[c], &s[c], d_dsts[c], &ha[c]);
+    const unsigned x = segment_ctas(&v[c], share);
     ctas = x > ctas ? x : ctas;
   }
   if (rc == PARZ_OK && (e = join_side()) != cudaSuccess)
     rc = parz_gpu_cuda_fail(err, e, "joining a batch of bounded chunks");
+  /* the checksums on the side streams after the join: they run beside the segment step, and
+   * each chunk's later steps on its side stream follow them */
+  for (size_t c = 0; rc == PARZ_OK && c < n; c++)
+    if (status[c] == PARZ_OK)
+      rc = enqueue_sums(ctx, &v[c], d_chunks[c], &s[c], side[c % k], err);
   if (rc == PARZ_OK) {
     e = cudaMemcpyAsync(d_args, h_args, n * sizeof *ha, cudaMemcpyHostToDevice, st);
     if (e == cudaSuccess)
@@ -865,13 +1153,16 @@ static int enqueue_run(parz_gpu_context* ctx, const parz_chunk_view* v, const vo
       e = cudaGetLastError();
     }
     if (e == cudaSuccess)
+      e = enqueue_lorenzo_run(v, ha, n, (const segment_args*)d_args, st);
+    if (e == cudaSuccess)
       e = fork_side();
     if (e != cudaSuccess)
       rc = parz_gpu_cuda_fail(err, e, "the segments of a batch of bounded chunks");
   }
   for (size_t c = 0; rc == PARZ_OK && c < n; c++)
-    if (status[c] == PARZ_OK && (rc = enqueue_values(&v[c], &books[c], d_chunks[c], d_dsts[c],
-                                                     &s[c], side[c % k], err)) == PARZ_OK)
+    if (status[c] == PARZ_OK &&
+        (rc = enqueue_values(&v[c], &books[c], d_chunks[c], d_dsts[c], &s[c], (int)ha[c].lorenzo,
+                             side[c % k], err)) == PARZ_OK)
       rc = parz_gpu_enqueue_exceptions(ctx, &v[c], d_chunks[c], d_dsts[c], side[c % k], err);
   free(books);
   /* joined whatever happened: st must not run ahead of work queued on the side streams */
