@@ -539,13 +539,16 @@ static cudaError_t launch_coarse(coarse_args& ca, const size_t n4[4], cudaStream
     e = cudaDeviceGetAttribute(&room, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
   if (e != cudaSuccess)
     return e;
+  /* the kernel's limit set to the same value by every caller (the attribute is the process's,
+   * and host threads of other contexts may launch it at once) */
+  const size_t most = (size_t)room < COARSE_SHARED_MAX ? (size_t)room : COARSE_SHARED_MAX;
   size_t bytes = 4 * parz_gpu_bdec_grid_of(S, n4, &ca.g);
-  ca.grid = (1ull << ca.g.shift) == S && bytes <= COARSE_SHARED_MAX && bytes <= (size_t)room;
+  ca.grid = (1ull << ca.g.shift) == S && bytes <= most;
   if (!ca.grid)
     bytes = 0;
   else if (bytes > 48 * 1024 &&
            (e = cudaFuncSetAttribute(interp_coarse_kernel,
-                                     cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes)) !=
+                                     cudaFuncAttributeMaxDynamicSharedMemorySize, (int)most)) !=
                cudaSuccess)
     return e;
   interp_coarse_kernel<<<1, COARSE_THREADS, bytes, st>>>(ca);
