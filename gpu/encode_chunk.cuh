@@ -511,8 +511,8 @@ static inline int parz_gpu_enc_settle(parz_gpu_enc_chunk* c, const parz_array* a
                                       unsigned char* head, size_t* size, parz_error* err) {
   parz_chunk_view fin;
   parz_chunk_offsets o;
-  int rc =
-      parz_chunk_settle(&fin, a, cfg, bits, nexc, mask_bytes, needs2 || mask_bytes ? 2u : 1u, err);
+  int rc = parz_chunk_settle(&fin, a, cfg, NULL, bits, nexc, mask_bytes,
+                             needs2 || mask_bytes ? 2u : 1u, err);
   if (rc != PARZ_OK)
     return rc;
   parz_chunk_section_offsets(&fin, &o);

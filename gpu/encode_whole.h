@@ -45,7 +45,7 @@ static inline int parz_gpu_whole_settle(const parz_array* a, const parz_chunk_vi
                                         unsigned long long nexc, size_t codec_data_bytes,
                                         unsigned version, parz_chunk_view* fin, size_t* head,
                                         size_t* size, int* stored, parz_error* err) {
-  int rc = parz_chunk_settle(fin, a, cfg, bits, nexc, 0, version, err);
+  int rc = parz_chunk_settle(fin, a, cfg, v->codec_params, bits, nexc, 0, version, err);
   if (rc != PARZ_OK)
     return rc;
   memcpy(fin->codec_params, v->codec_params, PARZ_CODEC_PARAM_BYTES);

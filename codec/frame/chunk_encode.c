@@ -325,9 +325,11 @@ int parz_chunk_encoder_begin_jobs(parz_chunk_encoder** out, const parz_array* a,
   if (rc == PARZ_OK && enc->codec->scratch)
     rc = code_scratch(enc, a, jobs, err);
   parz_scan_free(&scan);
-  /* the codec's choices from the values it will encode, before the head's size is fixed */
-  if (rc == PARZ_OK && enc->codec->prepare)
-    rc = enc->codec->prepare(&enc->v, &enc->src, enc->data, &enc->codec_data, err);
+  /* the codec's choices from the values it will encode, before the head's size is fixed; they
+   * may cut other blocks */
+  if (rc == PARZ_OK && enc->codec->prepare &&
+      (rc = enc->codec->prepare(&enc->v, &enc->src, enc->data, &enc->codec_data, err)) == PARZ_OK)
+    rc = parz_chunk_recut(&enc->v, err);
   if (rc == PARZ_OK && enc->v.codec_data_bytes)
     enc->v.version = 2; /* sections need format version 2 */
   if (rc != PARZ_OK) {
@@ -443,8 +445,8 @@ static size_t padded_bytes(uint64_t bits) {
  * from the values (prepare); *head gets the bytes in front of its payload. */
 static int settle(const parz_chunk_encoder* enc, uint64_t bits, parz_chunk_view* fin, size_t* head,
                   parz_error* err) {
-  int rc = parz_chunk_settle(fin, &enc->v.array, &enc->cfg, bits, enc->v.nexceptions,
-                             enc->v.mask.section_bytes, enc->v.version, err);
+  int rc = parz_chunk_settle(fin, &enc->v.array, &enc->cfg, enc->v.codec_params, bits,
+                             enc->v.nexceptions, enc->v.mask.section_bytes, enc->v.version, err);
   memcpy(fin->codec_params, enc->v.codec_params, PARZ_CODEC_PARAM_BYTES);
   fin->codec_data_bytes = enc->v.codec_data_bytes;
   if (fin->codec_data_bytes && fin->version < 2)

@@ -30,13 +30,25 @@ static int codec_to_write(const parz_chunk_config* cfg, const parz_codec** codec
                    known);
 }
 
-int parz_chunk_layout(parz_chunk_view* v, const parz_array* a, const parz_chunk_config* cfg,
-                      parz_error* err) {
+/* v's blocks under its codec parameters: the sides, nblocks. */
+static void cut_blocks(parz_chunk_view* v, const parz_codec* codec) {
+  uint64_t nblocks = 1;
+  unsigned k;
+  codec->block_sides(v, v->block_side);
+  for (k = 0; k < v->array.dims; k++)
+    nblocks *= parz_blocks_along(v->array.shape[k], v->block_side[k]);
+  v->nblocks = nblocks;
+}
+
+/* parz_chunk_layout, with the codec parameters `params` (NULL: the configuration's) in place of
+ * those the configuration gives before the blocks are cut. */
+static int layout_with(parz_chunk_view* v, const parz_array* a, const parz_chunk_config* cfg,
+                       const unsigned char* params, parz_error* err) {
   const parz_codec* codec;
   int rc;
   unsigned k;
   parz_params p;
-  uint64_t count = 1, nblocks = 1, size;
+  uint64_t count = 1, size;
   memset(v, 0, sizeof *v);
   if (!a || !cfg)
     return parz_fail(err, PARZ_ERR_ARG, "NULL array or chunk configuration");
@@ -58,10 +70,9 @@ int parz_chunk_layout(parz_chunk_view* v, const parz_array* a, const parz_chunk_
   if ((rc = codec->configure(cfg, v, err)) != PARZ_OK)
     return rc;
   p = v->params;
-  codec->block_sides(v, v->block_side);
-  for (k = 0; k < a->dims; k++)
-    nblocks *= parz_blocks_along(a->shape[k], v->block_side[k]);
-  v->nblocks = nblocks;
+  if (params)
+    memcpy(v->codec_params, params, PARZ_CODEC_PARAM_BYTES);
+  cut_blocks(v, codec);
   v->raw_bytes = (size_t)(count * size);
   v->table = cfg->table;
   if (v->table == PARZ_TABLE_AUTO)
@@ -94,7 +105,7 @@ int parz_chunk_layout(parz_chunk_view* v, const parz_array* a, const parz_chunk_
                                               codec->block_bits_bound(a->type, a->dims, &p));
   if (parz_table_layout(v, err) != PARZ_OK) /* only absurd sizes get here */
     return parz_fail(err, PARZ_ERR_PARAM, "table for %llu blocks too large",
-                     (unsigned long long)nblocks);
+                     (unsigned long long)v->nblocks);
   if (cfg->checksum != PARZ_CHECKSUM_DEFAULT && cfg->checksum != PARZ_CHECKSUM_ON &&
       cfg->checksum != PARZ_CHECKSUM_OFF)
     return parz_fail(err, PARZ_ERR_PARAM, "unknown checksum setting %d", (int)cfg->checksum);
@@ -111,27 +122,45 @@ int parz_chunk_layout(parz_chunk_view* v, const parz_array* a, const parz_chunk_
   return PARZ_OK;
 }
 
+int parz_chunk_layout(parz_chunk_view* v, const parz_array* a, const parz_chunk_config* cfg,
+                      parz_error* err) {
+  return layout_with(v, a, cfg, NULL, err);
+}
+
+int parz_chunk_recut(parz_chunk_view* v, parz_error* err) {
+  int rc;
+  cut_blocks(v, parz_codec_find(v->codec));
+  if ((rc = parz_table_layout(v, err)) != PARZ_OK)
+    return rc;
+  if (v->checksum_segments)
+    v->nchecksums =
+        v->nsegments / v->checksum_segments + (v->nsegments % v->checksum_segments != 0);
+  return PARZ_OK;
+}
+
 int parz_chunk_auto_c(const parz_chunk_view* v) {
   const parz_codec* codec = parz_codec_find(v->codec);
   return codec && !codec->segment_blocks && !codec->fixed_length(&v->params) &&
          v->table != PARZ_TABLE_NONE;
 }
 
-/* Table bytes of the layout of a under cfg with C = c, or UINT64_MAX when it is not valid. */
-static uint64_t table_bytes_at(const parz_array* a, const parz_chunk_config* cfg, uint32_t c,
-                               parz_chunk_view* v) {
+/* Table bytes of the layout of a under cfg (codec parameters params, NULL: cfg's) with C = c,
+ * or UINT64_MAX when it is not valid. */
+static uint64_t table_bytes_at(const parz_array* a, const parz_chunk_config* cfg,
+                               const unsigned char* params, uint32_t c, parz_chunk_view* v) {
   parz_chunk_config at = *cfg;
   at.segment_blocks = c;
-  return parz_chunk_layout(v, a, &at, NULL) == PARZ_OK ? (uint64_t)v->table_bytes : UINT64_MAX;
+  return layout_with(v, a, &at, params, NULL) == PARZ_OK ? (uint64_t)v->table_bytes : UINT64_MAX;
 }
 
-int parz_chunk_layout_auto(parz_chunk_view* v, const parz_array* a, const parz_chunk_config* cfg,
-                           uint64_t payload_bytes, parz_error* err) {
+/* parz_chunk_layout_auto with the codec parameters params (NULL: cfg's). */
+static int layout_auto_with(parz_chunk_view* v, const parz_array* a, const parz_chunk_config* cfg,
+                            const unsigned char* params, uint64_t payload_bytes, parz_error* err) {
   parz_chunk_view t;
   uint64_t best = UINT64_MAX;
   uint32_t c;
   for (c = 1; c <= PARZ_AUTO_MAX_SEGMENT_BLOCKS; c *= 2) {
-    uint64_t tb = table_bytes_at(a, cfg, c, &t);
+    uint64_t tb = table_bytes_at(a, cfg, params, c, &t);
     if (tb != UINT64_MAX && tb <= payload_bytes / PARZ_AUTO_TABLE_SHARE) {
       *v = t;
       return PARZ_OK;
@@ -141,17 +170,22 @@ int parz_chunk_layout_auto(parz_chunk_view* v, const parz_array* a, const parz_c
       *v = t;
     }
   }
-  return best == UINT64_MAX ? parz_chunk_layout(v, a, cfg, err) /* says why none is valid */
+  return best == UINT64_MAX ? layout_with(v, a, cfg, params, err) /* says why none is valid */
                             : PARZ_OK;
 }
 
+int parz_chunk_layout_auto(parz_chunk_view* v, const parz_array* a, const parz_chunk_config* cfg,
+                           uint64_t payload_bytes, parz_error* err) {
+  return layout_auto_with(v, a, cfg, NULL, payload_bytes, err);
+}
+
 int parz_chunk_settle(parz_chunk_view* v, const parz_array* a, const parz_chunk_config* cfg,
-                      uint64_t payload_bits, uint64_t nexceptions, size_t mask_bytes,
-                      unsigned version, parz_error* err) {
+                      const unsigned char* codec_params, uint64_t payload_bits,
+                      uint64_t nexceptions, size_t mask_bytes, unsigned version, parz_error* err) {
   uint64_t payload_bytes = 8u * (payload_bits / 64u + (payload_bits % 64u != 0));
-  int rc = parz_chunk_layout(v, a, cfg, err);
+  int rc = layout_with(v, a, cfg, codec_params, err);
   if (rc == PARZ_OK && cfg->segment_blocks == 0 && parz_chunk_auto_c(v))
-    rc = parz_chunk_layout_auto(v, a, cfg, payload_bytes, err);
+    rc = layout_auto_with(v, a, cfg, codec_params, payload_bytes, err);
   if (rc != PARZ_OK)
     return rc;
   v->payload_bits = payload_bits;
@@ -176,7 +210,7 @@ static size_t bound_with(const parz_array* a, const parz_chunk_config* cfg, uint
     parz_chunk_view t;
     uint32_t c;
     for (c = 2; c <= PARZ_AUTO_MAX_SEGMENT_BLOCKS; c *= 2) {
-      uint64_t tb = table_bytes_at(a, cfg, c, &t);
+      uint64_t tb = table_bytes_at(a, cfg, NULL, c, &t);
       if (tb != UINT64_MAX && tb > v.table_bytes)
         v.table_bytes = (size_t)tb;
     }

@@ -68,6 +68,12 @@ void parz_chunk_section_offsets(const parz_chunk_view* v, parz_chunk_offsets* o)
 int parz_chunk_layout(parz_chunk_view* v, const parz_array* a, const parz_chunk_config* cfg,
                       parz_error* err);
 
+/* v's layout again once the codec's choices from the values (prepare) are in its codec
+ * parameters, which may cut other blocks (the lossless codec's row predictor): the block sides,
+ * nblocks and what follows from them (nsegments, npartitions, table_bytes, nchecksums); the table
+ * kind, C, P and the length width stay. */
+int parz_chunk_recut(parz_chunk_view* v, parz_error* err);
+
 /* Whether a layout (from parz_chunk_layout with C = 0) gets its C from
  * parz_chunk_layout_auto: variable-rate parameters with a table. */
 int parz_chunk_auto_c(const parz_chunk_view* v);
@@ -84,14 +90,16 @@ int parz_chunk_layout_auto(parz_chunk_view* v, const parz_array* a, const parz_c
                            uint64_t payload_bytes, parz_error* err);
 
 /* The layout of a chunk whose payload is encoded (payload_bits bits) with nexceptions
- * exception records and a mask section of mask_bytes (0: none): parz_chunk_layout's, or with
+ * exception records and a mask section of mask_bytes (0: none), its codec parameters
+ * codec_params as the encoder chose them (NULL: the configuration's), its blocks cut under them:
+ * parz_chunk_layout's, or with
  * auto C (cfg C = 0, parz_chunk_auto_c) the one parz_chunk_layout_auto picks for this payload;
  * payload, exception and mask sizes filled, the format version at least `version` (2 where the
  * exceptions or a mask need it, parz_exceptions_v1). Every encoder (serial, OpenMP, GPU) settles
  * its chunks here, so they agree on C. */
 int parz_chunk_settle(parz_chunk_view* v, const parz_array* a, const parz_chunk_config* cfg,
-                      uint64_t payload_bits, uint64_t nexceptions, size_t mask_bytes,
-                      unsigned version, parz_error* err);
+                      const unsigned char* codec_params, uint64_t payload_bits,
+                      uint64_t nexceptions, size_t mask_bytes, unsigned version, parz_error* err);
 
 /* Bytes in front of the payload: header, section directory, table, exceptions, checksums. */
 size_t parz_chunk_head_bytes(const parz_chunk_view* v);
