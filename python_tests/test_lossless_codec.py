@@ -211,3 +211,35 @@ def test_series_choices(tmp_path, chunks):
         said = {"trend": "images, holt %d/8 %d/8" % got[2:4], "levels": "  dictionary of 5, ",
                 "walk": "  images, lorenzo\n"}[name]
         assert said in out, out
+
+
+EEG = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "series",
+                   "eeg_f64le_4x800.bin")
+
+
+def test_row_choice(tmp_path):
+    """The encoder's choice for more dimensions, through the filter: each row along itself for
+    independent records (random walks far apart, channels of a recording), Lorenzo for a smooth
+    field; exact, windows too, and parz inspect says which. The EEG record (4 channels, a row
+    each) stores less than gzip-6 + shuffle."""
+    rng = np.random.default_rng(9)
+    walks = (np.cumsum(rng.integers(-1000, 1001, (6, 5000)), axis=1) * 1e-3 +
+             1e4 * np.arange(6)[:, None])
+    y, x = np.mgrid[0:90, 0:130]
+    smooth = 3.0 * x + 0.25 * y * y
+    eeg = np.fromfile(EEG, "<f8").reshape(4, 800)
+    for name, a, want in (("walks", walks, 3), ("smooth", smooth, 0), ("eeg", eeg, 3)):
+        path = tmp_path / (name + ".h5")
+        with h5py.File(path, "w") as f:
+            f.create_dataset("x", data=a, chunks=a.shape, **parz.Parz(codec="lossless"))
+            f.create_dataset("g", data=a, chunks=a.shape, compression="gzip",
+                             compression_opts=6, shuffle=True)
+        with h5py.File(path, "r") as f:
+            assert same_bits(f["x"][...], a), name
+            assert same_bits(f["x"][1:3, 17:700:7], a[1:3, 17:700:7]), name
+            stored, gzip = f["x"].id.get_storage_size(), f["g"].id.get_storage_size()
+        assert chunk_params(path)[1] == want, (name, chunk_params(path))
+        if name == "eeg":
+            assert stored < gzip, (stored, gzip)
+        out = parz_command("inspect", str(path))
+        assert (", rows\n" if want else ", lorenzo\n") in out, out

@@ -1,7 +1,8 @@
 /* The cases of the lossless codec's GPU encoder tests, shared by the test that runs its steps on
  * the CPU (test_gpu_lossless_encode_host.cpp) and the one on the device
  * (test_gpu_lossless_encode.cu): float32, float64, int32 and int64 values of ranks 1 to 4 in odd
- * shapes (dimensions of extent 1 among them), both predictors, the integer images and the scaled
+ * shapes (dimensions of extent 1 among them), the predictors asked for (Lorenzo, stack, rows) and
+ * the encoder's choice of the row predictor for independent rows, the integer images and the scaled
  * transforms, NaN payloads, -0.0, subnormals and infinities, every coder (raw noise, one code,
  * codes per context, coder 3's runs and segments of one run), every table kind, segment sizes,
  * checksums off, stored chunks, strided arrays, and the chunks the GPU encoder refuses (series
@@ -59,7 +60,8 @@ enum ll_kind {
   LL_CENTS,    /* hundredths (floats: a scale of 100) */
   LL_NOISE,    /* random bits: raw segments */
   LL_CONSTANT, /* one value: a code of one symbol */
-  LL_SPECIAL   /* a smooth field sprinkled with NaN payloads, -0.0, subnormals and infinities */
+  LL_SPECIAL,  /* a smooth field sprinkled with NaN payloads, -0.0, subnormals and infinities */
+  LL_ROWS      /* independent records along the last dimension: random walks far apart */
 };
 
 /* Value x (or, for LL_NOISE, the random bits r) at i of d. */
@@ -92,11 +94,16 @@ static inline std::vector<unsigned char> ll_values(const parz_array& a, ll_kind 
   const size_t n = gpu_case_count(a);
   std::vector<unsigned char> d(n * ll_size(a.type));
   uint64_t r = 0x9e3779b97f4a7c15ull * (seed + 1);
+  const size_t row = a.shape[a.dims - 1];
+  double walk = 0;
   for (size_t i = 0; i < n; i++) {
     r = r * 6364136223846793005ull + 1442695040888963407ull;
     const double u = (double)(r >> 11) / 9007199254740992.0 - 0.5;
     double x = sin(0.001 * (double)i) * 100 + cos(0.037 * (double)(i % 977)) * 20 + u;
-    if (kind == LL_WHOLE)
+    walk = i % row ? walk + 8 * u : (double)(i / row % 7) * 1000;
+    if (kind == LL_ROWS)
+      x = walk;
+    else if (kind == LL_WHOLE)
       x = floor(x * 10);
     else if (kind == LL_CENTS)
       x = floor(x * 100) / 100;
@@ -164,6 +171,21 @@ static inline std::vector<ll_case> ll_cases(void) {
                    knames[k], pred);
           out.push_back(
               ll_make(name, types[t], shapes[s].dims, shapes[s].s, kinds[k], pred, seed++));
+        }
+  /* independent rows and smooth fields, the predictor chosen (the row predictor where it stores
+   * less) and the row predictor asked for; a row longer than a block */
+  static const size_t r2[2] = {7, 5000}, r3[3] = {3, 11, 700}, r4[4] = {2, 3, 1, 90};
+  const shape rshapes[4] = {
+      {2, r2, "7x5000"}, {3, r3, "3x11x700"}, {4, r4, "2x3x1x90"}, {2, s2, "131x517"}};
+  const ll_kind rkinds[2] = {LL_ROWS, LL_SMOOTH};
+  for (unsigned t = 0; t < 4; t++)
+    for (unsigned s = 0; s < 4; s++)
+      for (unsigned k = 0; k < 2; k++)
+        for (unsigned pred = 0; pred <= 3; pred += 3) {
+          snprintf(name, sizeof name, "%s %s %s, predictor %u", tnames[t], rshapes[s].name,
+                   k ? "smooth" : "rows", pred);
+          out.push_back(
+              ll_make(name, types[t], rshapes[s].dims, rshapes[s].s, rkinds[k], pred, seed++));
         }
   /* the table's kinds, segment sizes, checksums off */
   const parz_table_kind tables[3] = {PARZ_TABLE_HYBRID, PARZ_TABLE_LENGTHS, PARZ_TABLE_OFFSETS};

@@ -17,6 +17,7 @@
 #include "vectors/chunk_v2_float1d_checksum.h"
 #include "vectors/chunk_v2_float2d_mask.h"
 #include "vectors/chunk_v1_lossless_holt.h"
+#include "vectors/chunk_v1_lossless_rows.h"
 #include "vectors/chunk_v1_lossless_runs.h"
 #include "vectors/chunk_v1_lossless_zero_runs.h"
 #include "vectors/chunk_v2_lossless.h"
@@ -412,6 +413,28 @@ int main(void) {
     cfg.checksum = PARZ_CHECKSUM_OFF;
     round_trip("Holt vector", c7, n7, &a7, chunk_v1_lossless_holt_values,
                chunk_v1_lossless_holt_values, &cfg);
+  }
+  /* a lossless chunk under the row predictor (codec 3, predictor 3): written when asked for, and
+   * the encoder's own choice for these independent rows */
+  {
+    const unsigned char* c9 = chunk_v1_lossless_rows;
+    size_t n9 = sizeof chunk_v1_lossless_rows;
+    parz_array a9 = test_array(PARZ_INT32, 2, 3, 6, 0, 0);
+    unsigned p;
+    rc = parz_chunk_parse(c9, n9, &v, &err);
+    CHECK(rc == PARZ_OK, "rows vector parse: %s", err.message);
+    CHECK(v.version == 1 && v.codec == PARZ_CODEC_LOSSLESS && v.nblocks == 3 && v.nsegments == 1 &&
+              v.block_side[0] == 1 && v.block_side[1] == 4096 && v.codec_params[1] == 3 &&
+              v.payload_bits == 192 && v.payload_bytes == 24 && v.payload == c9 + 128,
+          "rows vector fields");
+    for (p = 0; p <= 3; p += 3) {
+      memset(&cfg, 0, sizeof cfg);
+      cfg.codec = PARZ_CODEC_LOSSLESS;
+      cfg.checksum = PARZ_CHECKSUM_OFF;
+      cfg.settings.predictor = p;
+      round_trip(p ? "rows vector, asked" : "rows vector, chosen", c9, n9, &a9,
+                 chunk_v1_lossless_rows_values, chunk_v1_lossless_rows_values, &cfg);
+    }
   }
   /* lossless chunks whose segment is coder 3, runs, and coder 4, runs with empty runs (of 16
    * residuals: the encoder writes runs of 512, so only the decoder is held to them); the coder 4

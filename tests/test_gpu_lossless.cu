@@ -1,5 +1,6 @@
 /* The lossless codec's GPU decoder (gpu/lossless/) against the serial decoder: every type, rank
- * 1 to 4 (extents of 1, blocks cut at the edges), both predictors, both transforms, every coder
+ * 1 to 4 (extents of 1, blocks cut at the edges), the predictors (Lorenzo, stack, rows, Holt's
+ * for series), both transforms, every coder
  * (raw, bit lengths, in context), table kinds, C and payload checksums, special bit patterns
  * (NaN payloads, -0.0, subnormals, infinities, random bits), the real arrays and series in
  * slabs, batches mixing lossless, zfp and stored chunks, the filter path: the same bytes as
@@ -88,10 +89,10 @@ static int gpu_batch(const std::vector<std::vector<unsigned char>>& chunks,
   return rc;
 }
 
-/* Chunks of a mode the kernels lack (the value dictionary: the encoder picks it for series),
- * which the GPU refuses before any work and the plugin decodes on the CPU; chunks of Holt's
- * predictor and of the value dictionary the GPU took. */
-static int refused_modes, holt_taken, dict_taken;
+/* Chunks of a mode the kernels lack, which the GPU refuses before any work and the plugin
+ * decodes on the CPU; chunks of Holt's predictor, of the value dictionary and of the row
+ * predictor the GPU took. */
+static int refused_modes, holt_taken, dict_taken, rows_taken;
 
 /* Whether the GPU's codec table takes chunk (a chunk that does not parse is left to the
  * decoders' own checks). */
@@ -124,6 +125,7 @@ static void compare(const char* what, const std::vector<unsigned char>& chunk, s
       hv.codec == PARZ_CODEC_LOSSLESS) {
     holt_taken += hv.codec_params[1] == 2;
     dict_taken += hv.codec_params[0] == 128;
+    rows_taken += hv.codec_params[1] == 3;
   }
   const int serial_rc = parz_chunk_decode(chunk.data(), chunk.size(), ref.data(), raw, &e);
   const int ref_rc = takes ? serial_rc : PARZ_ERR_UNSUPPORTED;
@@ -232,11 +234,13 @@ static void synthetic_cases(int small) {
           continue;
         const std::vector<unsigned char> data = make(&a, kind);
         const size_t raw = data.size();
-        for (unsigned predictor = 0; predictor < 2; predictor++)
+        for (unsigned predictor = 0; predictor < 4; predictor++)
           for (unsigned c = 0; c < 3; c++) {
-            if (predictor && a.dims < 4 && !series(&a))
-              continue; /* stack is lorenzo below rank 4; for a series, lorenzo without the
-                           encoder's choice of Holt or the dictionary */
+            if (predictor == 2 || (predictor == 1 && a.dims < 4 && !series(&a)) ||
+                (predictor == 3 && series(&a)))
+              continue; /* Holt's is the encoder's choice; stack is lorenzo below rank 4; for a
+                           series, lorenzo without the encoder's choice of Holt or the
+                           dictionary; rows is lorenzo for a series */
             parz_chunk_config cfg = test_lossless_config(predictor, Cs[c]);
             cfg.table = tables[(s + c + kind) % 3];
             cfg.checksum = (s + kind + c) % 2 ? PARZ_CHECKSUM_ON : PARZ_CHECKSUM_OFF;
@@ -441,7 +445,8 @@ static void batch_cases(void) {
          chunks.size(), same.size());
 }
 
-/* A mode the kernels lack (a predictor id past Holt's, as another version may write): refused
+/* A mode the kernels lack (a predictor id past the row predictor's, as another version may
+ * write): refused
  * with PARZ_ERR_UNSUPPORTED before any work, the destination untouched; the GPU encoder refuses
  * the codec. */
 static void refusals(void) {
@@ -458,20 +463,20 @@ static void refusals(void) {
   void *d_chunk = NULL, *d_dst = NULL;
   if (chunk.empty() || parz_chunk_parse(chunk.data(), chunk.size(), &v, &e) != PARZ_OK)
     return;
-  v.codec_params[1] = 3; /* the predictor byte (FORMAT.md, "Lossless chunks") */
+  v.codec_params[1] = 4; /* the predictor byte (FORMAT.md, "Lossless chunks") */
   cudaMalloc(&d_chunk, chunk.size());
   cudaMalloc(&d_dst, v.raw_bytes);
   cudaMemcpy(d_chunk, chunk.data(), chunk.size(), cudaMemcpyHostToDevice);
   cudaMemset(d_dst, 0xA5, v.raw_bytes);
   int rc = parz_gpu_decode_device(ctx, &v, d_chunk, d_dst, NULL, &e);
-  CHECK(rc == PARZ_ERR_UNSUPPORTED && strstr(e.message, "predictor 3"),
-        ": predictor 3: status %d (%s)", rc, rc ? e.message : "");
+  CHECK(rc == PARZ_ERR_UNSUPPORTED && strstr(e.message, "predictor 4"),
+        ": predictor 4: status %d (%s)", rc, rc ? e.message : "");
   std::vector<unsigned char> back(v.raw_bytes);
   cudaMemcpy(back.data(), d_dst, back.size(), cudaMemcpyDeviceToHost);
   size_t touched = 0;
   for (unsigned char b : back)
     touched += b != 0xA5;
-  CHECK(touched == 0, ": predictor 3: %zu bytes written before the refusal", touched);
+  CHECK(touched == 0, ": predictor 4: %zu bytes written before the refusal", touched);
   cudaMemcpy(d_dst, data.data(), data.size(), cudaMemcpyHostToDevice);
   size_t written = 0;
   rc = parz_gpu_encode_device(ctx, &a, d_dst, &cfg, d_chunk, chunk.size(), &written, NULL, &e);
@@ -481,8 +486,9 @@ static void refusals(void) {
   cudaFree(d_dst);
 }
 
-/* Few and small chunks, one of each path (coder 3's runs, Holt's predictor, the dictionary, a
- * run of a batch), for compute-sanitizer's racecheck, which is slow per launch. */
+/* Few and small chunks, one of each path (coder 3's runs, Holt's predictor, the dictionary, the
+ * row predictor, a run of a batch), for compute-sanitizer's racecheck, which is slow per
+ * launch. */
 static void tiny_cases(void) {
   parz_array a = grid_of(PARZ_FLOAT, 100, 130);
   const std::vector<unsigned char> grid = make(&a, 0);
@@ -509,8 +515,17 @@ static void tiny_cases(void) {
     memcpy(&series[4 * (size_t)i], &v, 4);
   }
   compare("tiny dictionary", encode(&a, series.data(), &cfg), series.size());
-  CHECK(holt_taken >= 1 && dict_taken >= 1, ": tiny: %d of Holt's, %d dictionaries", holt_taken,
-        dict_taken);
+  /* 3 records of 3000 values, random walks apart: a block of the row predictor each */
+  a.dims = 2;
+  a.shape[0] = 3, a.shape[1] = 3000;
+  for (int32_t i = 0, y = 0; i < 9000; i++) {
+    y = i % 3000 ? y + (int32_t)(xorshift_next() % 201) - 100 : (int32_t)(i / 3000) * 100000;
+    memcpy(&series[4 * (size_t)i], &y, 4);
+  }
+  compare("tiny rows", encode(&a, series.data(), &cfg), series.size());
+  CHECK(holt_taken >= 1 && dict_taken >= 1 && rows_taken >= 1,
+        ": tiny: %d of Holt's, %d dictionaries, %d of the row predictor", holt_taken, dict_taken,
+        rows_taken);
 }
 
 int main(int argc, char** argv) {
@@ -540,11 +555,12 @@ int main(int argc, char** argv) {
     real_cases(dirs[d], small ? ((size_t)1 << 18) : ((size_t)4 << 20));
   printf(
       "  refused (modes without kernels, decoded on the CPU): %d chunks; on the GPU, Holt's: "
-      "%d, dictionary: %d\n",
-      refused_modes, holt_taken, dict_taken);
-  CHECK(ndirs < 2 || (holt_taken > 0 && dict_taken > 0 && refused_modes == 0),
-        ": series: %d refused, %d of Holt's and %d dictionaries decoded on the GPU", refused_modes,
-        holt_taken, dict_taken);
+      "%d, dictionary: %d, rows: %d\n",
+      refused_modes, holt_taken, dict_taken, rows_taken);
+  CHECK(ndirs < 2 || (holt_taken > 0 && dict_taken > 0 && rows_taken > 0 && refused_modes == 0),
+        ": series: %d refused, %d of Holt's, %d dictionaries and %d of the row predictor decoded "
+        "on the GPU",
+        refused_modes, holt_taken, dict_taken, rows_taken);
   parz_gpu_context_free(ctx);
   return test_finish("test_gpu_lossless");
 }

@@ -82,6 +82,39 @@ static void segment(const parz_gpu_ll& L, unsigned long long s) {
   L.seg_bytes[s] = as_raw ? raw : total;
 }
 
+/* A plan's residuals and segments under transform k as residual_kernel and segment_kernel make
+ * them (the values at data): L's buffers are z, slots and seg_bytes. */
+struct coded {
+  parz_gpu_ll L;
+  std::vector<uint64_t> z;
+  std::vector<uint8_t> slots;
+  std::vector<unsigned long long> seg_bytes;
+  unsigned long long bytes;
+};
+
+static void code_segments(const parz_gpu_ll_plan& p, unsigned k, const void* data, coded& c) {
+  parz_gpu_ll& L = c.L;
+  parz_gpu_ll_args(&p, k, &L);
+  L.src = data;
+  c.z.assign((size_t)L.n, ~(uint64_t)0);
+  c.slots.assign((size_t)(L.nseg * L.slot), 0xA5);
+  c.seg_bytes.assign((size_t)L.nseg, 0);
+  L.block_at = p.block_at.data();
+  L.z = c.z.data();
+  L.slots = c.slots.data();
+  L.seg_bytes = c.seg_bytes.data();
+  for (unsigned long long i = L.n; i-- > 0;)
+    parz_gpu_ll_residual(L, i);
+  for (unsigned long long s = 0; s < L.nseg; s++)
+    segment(L, s);
+  c.bytes = 0;
+  for (unsigned long long b : c.seg_bytes)
+    c.bytes += b;
+}
+
+/* Chunks whose predictor the encoder chose, and those of them under the row predictor. */
+static unsigned long long rows_asked, rows_taken;
+
 /* The GPU encoder's steps one thread after another into out; *stored set for a chunk the
  * configuration stores (out then empty). */
 static int emulate(const parz_array& a, const void* data, const parz_chunk_config& cfg,
@@ -110,20 +143,44 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
         break;
       }
     }
-  parz_gpu_ll_choose(&p, k);
   parz_gpu_ll_args(&p, k, &L);
   L.src = data;
-  std::vector<uint64_t> z((size_t)L.n, ~(uint64_t)0);
-  std::vector<uint8_t> slots((size_t)(L.nseg * L.slot), 0xA5);
-  std::vector<unsigned long long> seg_bytes((size_t)L.nseg);
-  L.block_at = p.block_at.data();
-  L.z = z.data();
-  L.slots = slots.data();
-  L.seg_bytes = seg_bytes.data();
-  for (unsigned long long i = L.n; i-- > 0;)
-    parz_gpu_ll_residual(L, i);
-  for (unsigned long long s = 0; s < L.nseg; s++)
-    segment(L, s);
+  /* the measure of the row predictor, its values in reverse (their order must not matter) */
+  int favoured = 0;
+  if (parz_gpu_ll_rows_chosen(&p)) {
+    parz_ll_geometry rows;
+    unsigned long long sums[2] = {0, 0};
+    if ((rc = parz_ll_geometry_init(&rows, &p.a, PARZ_LL_PREDICT_ROWS, err)) != PARZ_OK)
+      return rc;
+    for (unsigned long long i = L.n; i-- > 0;) {
+      unsigned bits[2];
+      parz_gpu_ll_measure(L, rows, i, bits);
+      sums[0] += bits[0];
+      sums[1] += bits[1];
+    }
+    favoured = sums[1] < sums[0];
+    rows_asked++;
+  }
+  parz_gpu_ll_choose(&p, k);
+  coded all;
+  code_segments(p, k, data, all);
+  coded by_rows, *kept = &all;
+  if (favoured) {
+    parz_gpu_ll_plan q = p;
+    if ((rc = parz_gpu_ll_cut(&q, PARZ_LL_PREDICT_ROWS, err)) != PARZ_OK)
+      return rc;
+    code_segments(q, k, data, by_rows);
+    if (parz_ll_rows_smaller(all.bytes, all.seg_bytes.size(), by_rows.bytes,
+                             by_rows.seg_bytes.size())) {
+      parz_gpu_ll_choose(&q, k);
+      p = q;
+      kept = &by_rows;
+      rows_taken++;
+    }
+  }
+  L = kept->L;
+  const std::vector<uint8_t>& slots = kept->slots;
+  const std::vector<unsigned long long>& seg_bytes = kept->seg_bytes;
   std::vector<unsigned long long> seg_bits((size_t)L.nseg), seg_at((size_t)L.nseg + 1);
   seg_at[0] = 0;
   for (size_t s = 0; s < seg_bytes.size(); s++) {
@@ -179,7 +236,10 @@ int main(int argc, char** argv) {
   const std::vector<ll_case> cases = ll_cases();
   for (const ll_case& c : cases)
     check_case(c.name.c_str(), c.a, c.data.data(), c.cfg, c.refused);
-  printf("%zu crafted cases\n", cases.size());
+  printf("%zu crafted cases; the row predictor chosen for %llu of %llu\n", cases.size(), rows_taken,
+         rows_asked);
+  CHECK(rows_taken > 0 && rows_taken < rows_asked,
+        ": crafted cases: the row predictor chosen for %llu of %llu", rows_taken, rows_asked);
   for (int d = 1; d < argc; d++) {
     size_t m = 0;
     real_array* r = real_arrays_load(argv[d], (size_t)1 << 20, &m);

@@ -361,10 +361,22 @@ static void test_scaled(void) {
           "scaled transform taken for int32");
     CHECK(parz_ll_encode_segment(&a, v, 99, 0, 1, 0, out, sizeof out, &n, &err) != PARZ_OK,
           "transform 99 taken");
-    CHECK(parz_ll_encode_segment(&a, v, 0, 3, 1, 0, out, sizeof out, &n, &err) == PARZ_ERR_PARAM,
-          "predictor 3 taken");
-    CHECK(parz_ll_decode_segment(&a, 0, 3, 1, 0, out, 1, v, &err) == PARZ_ERR_PARAM,
-          "predictor 3 taken by the decoder");
+    CHECK(parz_ll_encode_segment(&a, v, 0, 4, 1, 0, out, sizeof out, &n, &err) == PARZ_ERR_PARAM,
+          "predictor 4 taken");
+    CHECK(parz_ll_decode_segment(&a, 0, 4, 1, 0, out, 1, v, &err) == PARZ_ERR_PARAM,
+          "predictor 4 taken by the decoder");
+    CHECK(parz_ll_encode_segment(&a, v, 0, PARZ_LL_PREDICT_ROWS | 8u << 8, 1, 0, out, sizeof out,
+                                 &n, &err) == PARZ_ERR_PARAM,
+          "the row predictor with a gain taken");
+    { /* the row predictor's blocks: a row of 4096 values at most, whatever the rank */
+      parz_array r2 = test_array(PARZ_INT32, 2, 5, 9000, 1, 1);
+      parz_array r4 = test_array(PARZ_INT32, 4, 2, 1, 3, 70);
+      CHECK(parz_ll_block_count(&r2, PARZ_LL_PREDICT_ROWS) == 15 &&
+                parz_ll_block_count(&r4, PARZ_LL_PREDICT_ROWS) == 6 &&
+                parz_ll_block_count(&ia, PARZ_LL_PREDICT_ROWS) == 1,
+            "rows: %zu and %zu blocks", parz_ll_block_count(&r2, PARZ_LL_PREDICT_ROWS),
+            parz_ll_block_count(&r4, PARZ_LL_PREDICT_ROWS));
+    }
   }
   free(v);
   free(g);
@@ -642,6 +654,48 @@ static void test_real(const char* dir) {
   real_arrays_free(list, n);
 }
 
+/* The encoder's measure of the row predictor: by hand, for the rows 7 + x, 50 - 2x and -5 (6
+ * values each: one block of predictor 0, so every value measured), the residuals' bit lengths
+ * sum to 58 under predictor 0 (7 1 1 1 1 1 / 43 -3 -3 -3 -3 -3 / -55 2 2 2 2 2: zigzagged of 4,
+ * 2 x 5 / 7, 3 x 5 / 7, 3 x 5 bits) and to 35 along the rows (7 1 1 1 1 1 / 50 -2 -2 -2 -2 -2 /
+ * -5 0 0 0 0 0); in a grid of 64 blocks or more, only every 8th block from the 5th counts; a
+ * series takes no measure. */
+static void test_rows_measure(void) {
+  parz_array a = test_array(PARZ_INT32, 2, 3, 6, 1, 1);
+  int32_t v[18];
+  uint64_t bits[2] = {0, 0};
+  size_t x;
+  for (x = 0; x < 6; x++) {
+    v[x] = 7 + (int32_t)x;
+    v[6 + x] = 50 - 2 * (int32_t)x;
+    v[12 + x] = -5;
+  }
+  CHECK(parz_ll_rows_measure(&a, v, 0, bits) == 0 && bits[0] == 58 && bits[1] == 35,
+        "rows measure: %llu and %llu bits", (unsigned long long)bits[0],
+        (unsigned long long)bits[1]);
+  {
+    /* 64 x 4096 ones but x 256..319 (block 4 of 64) 4, 7, 10, ..., the same in every row: only
+     * blocks 4, 12, ..., 60 count. Predictor 0 in block 4: its first value 4 (zigzagged 8: 4
+     * bits), the rest of row 0 residuals 3 (6: 3 bits), all else 0: 193 bits; in the 7 others
+     * of ones, their first value (2: 2 bits): 14. Along the rows: each of block 4's 64 x 64
+     * values 3 above the one before it (3 bits): 12288; the others 0. Block 5, which starts at
+     * 1 after 193, would count otherwise. */
+    parz_array g = test_array(PARZ_INT32, 2, 64, 4096, 1, 1);
+    int32_t* w = malloc(64 * 4096 * sizeof *w);
+    size_t y;
+    for (y = 0; y < 64; y++)
+      for (x = 0; x < 4096; x++)
+        w[y * 4096 + x] = x >= 256 && x < 320 ? 1 + 3 * (int32_t)(x - 255) : 1;
+    CHECK(parz_ll_rows_measure(&g, w, 0, bits) == 0 && bits[0] == 207 && bits[1] == 12288,
+          "rows measure of a grid: %llu and %llu bits", (unsigned long long)bits[0],
+          (unsigned long long)bits[1]);
+    free(w);
+  }
+  a = test_array(PARZ_INT32, 1, 18, 1, 1, 1);
+  CHECK(parz_ll_rows_measure(&a, v, 0, bits) == 1 && bits[0] == 0 && bits[1] == 0,
+        "rows measure of a series taken");
+}
+
 int main(int argc, char** argv) {
   test_special_patterns();
   test_scaled();
@@ -659,6 +713,7 @@ int main(int argc, char** argv) {
   printf("Holt, bytes written: %016llx\n", (unsigned long long)written_hash);
   CHECK(written_hash == 0xa215b1beb299709bull, "Holt: the segments' bytes changed (%016llx)",
         (unsigned long long)written_hash);
+  test_rows_measure();
   test_hostile();
   if (argc > 1)
     test_real(argv[1]);

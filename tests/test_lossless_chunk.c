@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "lossless.h"
 #include "lossless_config.h"
 #include "checksum.h"
 #include "parz_chunk.h"
@@ -141,7 +142,7 @@ static uint64_t special(unsigned w, unsigned i) {
 }
 
 /* Every special bit pattern, all four types, ranks 1 to 4 (extents of 1 among them, edge-cut
- * blocks), both predictors, C of 1, 3 and the codec's own. */
+ * blocks), the predictors asked for (Lorenzo, stack, rows), C of 1, 3 and the codec's own. */
 static void special_patterns(void) {
   static const parz_type types[] = {PARZ_FLOAT, PARZ_DOUBLE, PARZ_INT32, PARZ_INT64};
   static const size_t shapes[][5] = {{1, 1, 0, 0, 0},   {1, 5000, 0, 0, 0}, {2, 65, 130, 0, 0},
@@ -193,8 +194,8 @@ static void special_patterns(void) {
             uint64_t bits = special((unsigned)(8 * w), (unsigned)i);
             memcpy(v + i * w, &bits, w);
           }
-        for (p = 0; p < 2; p++)
-          for (ci = 0; ci < 3; ci++) {
+        for (p = 0; p <= PARZ_LL_PREDICT_ROWS; p++)
+          for (ci = 0; ci < 3 && p != PARZ_LL_PREDICT_HOLT; ci++) {
             parz_chunk_config cfg = test_lossless_config(p, cs[ci]);
             char what[96];
             snprintf(what, sizeof what, "%s rank %u (%zu values) kind %u predictor %u C %u",
@@ -247,6 +248,17 @@ static void header_fields(void) {
     CHECK(c && parz_chunk_parse(c, n, &view, NULL) == PARZ_OK && view.block_side[0] == 1 &&
               view.block_side[1] == 16 && view.nblocks == 3 * 2,
           "stack: sides %u %u, %llu blocks", c ? view.block_side[0] : 0, c ? view.block_side[1] : 0,
+          c ? (unsigned long long)view.nblocks : 0ull);
+    free(c);
+    /* rows: side 4096 along the last dimension of extent above 1, 1 along the others */
+    b = test_array(PARZ_INT32, 4, 3, 2, 20, 1);
+    cfg = test_lossless_config(PARZ_LL_PREDICT_ROWS, 0);
+    c = test_encode(&b, iv, &cfg, &n);
+    CHECK(c && parz_chunk_parse(c, n, &view, NULL) == PARZ_OK && c[49] == 3 &&
+              view.block_side[0] == 1 && view.block_side[1] == 1 && view.block_side[2] == 4096 &&
+              view.block_side[3] == 1 && view.nblocks == 6 && view.nsegments == 2,
+          "rows: sides %u %u %u %u, %llu blocks", c ? view.block_side[0] : 0,
+          c ? view.block_side[1] : 0, c ? view.block_side[2] : 0, c ? view.block_side[3] : 0,
           c ? (unsigned long long)view.nblocks : 0ull);
     free(c);
     free(iv);
@@ -385,7 +397,9 @@ static void hostile(void) {
   m = malloc(n + 64);
   /* past the last scale */
   byte_refused(m, c, n, raw, 48, 38, "transform 38");
-  byte_refused(m, c, n, raw, 49, 3, "predictor 3");
+  byte_refused(m, c, n, raw, 49, 4, "predictor 4");
+  /* rows cut other blocks: 90 of them, whose table is not this one */
+  byte_refused(m, c, n, raw, 49, 3, "Lorenzo read as rows");
   /* Holt's, for a grid */
   byte_refused(m, c, n, raw, 49, 2, "Holt's predictor for a grid");
   byte_refused(m, c, n, raw, 63, 1, "reserved parameter byte");
@@ -489,6 +503,75 @@ static void hostile(void) {
   free(v);
 }
 
+/* The chunk of a's values v under cfg (n bytes, malloc'd) and its view, or NULL and a failed
+ * check. */
+static unsigned char* parsed_chunk(const char* what, const parz_array* a, const void* v,
+                                   const parz_chunk_config* cfg, size_t* n, parz_chunk_view* view) {
+  unsigned char* c = test_encode(a, v, cfg, n);
+  if (c && parz_chunk_parse(c, *n, view, NULL) == PARZ_OK)
+    return c;
+  CHECK(0, "%s: no chunk", what);
+  free(c);
+  return NULL;
+}
+
+/* The row predictor through the frame: the encoder writes it for independent records along the
+ * last dimension (serial and OpenMP alike, windows included), its blocks and table cut for it,
+ * and not for a smooth field; hostile edits of the predictor byte are refused. */
+static void rows(void) {
+  const size_t nrow = 6, len = 5000, count = nrow * len;
+  parz_array a = test_array(PARZ_DOUBLE, 2, nrow, len, 1, 1);
+  parz_array a3 = test_array(PARZ_FLOAT, 3, 2, 3, 900, 1);
+  double* v = malloc(count * sizeof *v);
+  float* f = malloc(count * sizeof *f);
+  parz_chunk_config cfg = test_lossless_config(0, 0);
+  unsigned char *c, *m;
+  size_t n, i, raw = count * sizeof *v;
+  parz_chunk_view view;
+  for (i = 0; i < count; i++) /* random walks, far apart: channels of a recording */
+    v[i] =
+        i % len ? v[i - 1] + 1e-3 * (double)((int)(next() % 2001) - 1000) : 1e4 * (double)(i / len);
+  for (i = 0; i < 2 * 3 * 900; i++)
+    f[i] = (float)v[i % count];
+  check_array("independent rows", &a, v, &cfg);
+  check_array("independent rows, float32 rank 3", &a3, f, &cfg);
+  if (!(c = parsed_chunk("independent rows", &a, v, &cfg, &n, &view))) {
+    free(v);
+    free(f);
+    return;
+  }
+  /* 6 rows of 5000: two blocks each (4096 and 904), 3 segments of C = 4 */
+  CHECK(c[49] == 3 && view.nblocks == 12 && view.nsegments == 3 && view.block_side[1] == 4096,
+        "independent rows: predictor %u, %llu blocks, %llu segments", c[49],
+        (unsigned long long)view.nblocks, (unsigned long long)view.nsegments);
+  {
+    size_t n3;
+    unsigned char* c3 = test_encode(&a3, f, &cfg, &n3);
+    CHECK(c3 && c3[49] == 3, "independent rows, rank 3: predictor %u", c3 ? c3[49] : 99);
+    free(c3);
+  }
+  m = malloc(n);
+  /* the predictor byte edited: 0 cuts other blocks, so the table no longer fits them; gains are
+   * Holt's alone; 4 is no predictor */
+  byte_refused(m, c, n, raw, 49, 0, "rows read as Lorenzo");
+  byte_refused(m, c, n, raw, 49, 4, "predictor 4");
+  byte_refused(m, c, n, raw, 50, 8, "rows with a gain");
+  truncations_refused(c, n, "rows chunk");
+  payload_flips_inside(m, c, n, view.payload_bytes, raw, 97, "rows chunk");
+  free(c);
+  { /* a smooth field: Lorenzo */
+    parz_array g = test_array(PARZ_DOUBLE, 2, 90, 130, 1, 1);
+    for (i = 0; i < 90 * 130; i++)
+      v[i] = 3.0 * (double)(i % 130) + 0.25 * (double)(i / 130) * (double)(i / 130);
+    c = test_encode(&g, v, &cfg, &n);
+    CHECK(c && c[49] == 0, "smooth field: predictor %u", c ? c[49] : 99);
+    free(c);
+  }
+  free(m);
+  free(v);
+  free(f);
+}
+
 /* Holt's predictor through the frame: the encoder writes it for a trending series (serial and
  * OpenMP alike, windows included) and not for a random walk; edited gains and predictors are
  * refused, and so is every truncation and every flipped bit of the head. */
@@ -506,10 +589,7 @@ static void holt(void) {
            1e-6 * (double)(next() % 5);
   check_array("Holt series", &a, v, &cfg);
   check_array("Holt series of shape n x 1", &col, v, &cfg);
-  c = test_encode(&a, v, &cfg, &n);
-  if (!c || parz_chunk_parse(c, n, &view, NULL) != PARZ_OK) {
-    CHECK(0, "Holt series: no chunk");
-    free(c);
+  if (!(c = parsed_chunk("Holt series", &a, v, &cfg, &n, &view))) {
     free(v);
     return;
   }
@@ -764,6 +844,7 @@ int main(int argc, char** argv) {
   hostile();
   damaged_pairs();
   holt();
+  rows();
   dictionary();
   special_patterns();
   if (argc > 1 && argv[1][0])

@@ -21,7 +21,7 @@ int parz_ll_geometry_init(parz_ll_geometry* g, const parz_array* a, unsigned pre
     return parz_fail(err, PARZ_ERR_TYPE, "lossless: unknown value type %d", (int)a->type);
   const unsigned kind = PARZ_LL_PREDICTOR_KIND(predictor);
   const unsigned alpha = PARZ_LL_HOLT_ALPHA(predictor), beta = PARZ_LL_HOLT_BETA(predictor);
-  if (kind > PARZ_LL_PREDICT_HOLT || predictor >> 24 ||
+  if (kind > PARZ_LL_PREDICT_ROWS || predictor >> 24 ||
       (kind != PARZ_LL_PREDICT_HOLT && predictor != kind))
     return parz_fail(err, PARZ_ERR_PARAM, "lossless: unknown predictor %u", predictor);
   if (alpha > PARZ_LL_GAIN_MAX || beta > PARZ_LL_GAIN_MAX)
@@ -55,6 +55,8 @@ int parz_ll_geometry_init(parz_ll_geometry* g, const parz_array* a, unsigned pre
     g->side[i] = used ? sides[d] : 1;
     if (predictor == PARZ_LL_PREDICT_STACK && d == 4)
       g->side[i] = i == 0 ? 1 : sides[3];
+    if (predictor == PARZ_LL_PREDICT_ROWS && used) /* the last dimension is the rows' */
+      g->side[i] = i == 3 ? sides[1] : 1;
     g->grid[i] = (g->n[i] + g->side[i] - 1) / g->side[i];
     if (g->grid[i] && g->blocks > (size_t)-1 / g->grid[i])
       return parz_fail(err, PARZ_ERR_DIMS, "lossless: too many blocks");

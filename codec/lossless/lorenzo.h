@@ -1,8 +1,10 @@
 /* The lossless codec's blocks and predictor (internal). Dimensions of extent 1 are dropped; the
- * d that remain (1..4) are cut into blocks of side 4096, 64, 16 or 8 (4096 values at most),
+ * d that remain (1..4) are cut into blocks of side 4096, 64, 16 or 8 (4096 values at most;
+ * under the stack predictor 1 x 16^3 for d = 4, under the row predictor 1 x ... x 4096),
  * numbered in C order of the block grid. Inside a block, each value is predicted from its
- * already-coded neighbours by the Lorenzo predictor (the sum over every non-empty set S of the d
- * dimensions of (-1)^(|S|+1) times the neighbour one step back along each dimension of S),
+ * already-coded neighbours by the Lorenzo predictor (the sum over every non-empty set S of the
+ * dimensions of block side above 1 of (-1)^(|S|+1) times the neighbour one step back along each
+ * dimension of S),
  * neighbours outside the block counting as 0, in wrap-around arithmetic of the values' width:
  * exact, with no floating point. The residual (value - prediction) is zigzagged, so that small
  * magnitudes of either sign are small numbers. */

@@ -19,7 +19,10 @@
  * each other, such as ensemble members; for fewer dimensions it is PARZ_LL_PREDICT_ALL.
  * PARZ_LL_HOLT(alpha, beta), for arrays of one dimension of extent above 1 (series) only: the same
  * blocks as PARZ_LL_PREDICT_ALL, each predicted by Holt's smoothing with those gains (holt.h);
- * gains 8 and 0 give PARZ_LL_PREDICT_ALL's residuals. */
+ * gains 8 and 0 give PARZ_LL_PREDICT_ALL's residuals. PARZ_LL_PREDICT_ROWS takes each row of the
+ * last dimension as a series of its own (blocks of 1 x ... x 4096 values, each value predicted
+ * by the one before it in its row), for arrays whose rows are independent records, such as the
+ * channels of a recording; for a series it is PARZ_LL_PREDICT_ALL. */
 #ifndef PARZ_LOSSLESS_H
 #define PARZ_LOSSLESS_H
 
@@ -35,6 +38,7 @@ extern "C" {
 #define PARZ_LL_PREDICT_ALL 0u
 #define PARZ_LL_PREDICT_STACK 1u
 #define PARZ_LL_PREDICT_HOLT 2u
+#define PARZ_LL_PREDICT_ROWS 3u
 /* The predictor argument of Holt's with gains alpha and beta (eighths, 0..8), and its parts. */
 #define PARZ_LL_HOLT(alpha, beta) \
   (PARZ_LL_PREDICT_HOLT | (unsigned)(alpha) << 8 | (unsigned)(beta) << 16)
@@ -58,8 +62,10 @@ unsigned parz_ll_choose_transform(const parz_array* a, const void* values);
 
 /* The predictor to write for predictor (PARZ_LL_PREDICT_ALL asks the encoder's choice): for a
  * series, Holt's with the gains of fewest residual bits where its segments of C blocks take
- * fewer bytes than PARZ_LL_PREDICT_ALL's, else predictor itself. Reads the values 15 times and
- * codes them twice (series only). */
+ * fewer bytes than PARZ_LL_PREDICT_ALL's (reads the values 15 times and codes them twice); for
+ * more dimensions, PARZ_LL_PREDICT_ROWS where parz_ll_rows_measure favours it and
+ * parz_ll_rows_smaller holds for the segments of both (codes the values twice only then); else
+ * predictor itself. */
 unsigned parz_ll_choose_predictor(const parz_array* a, const void* values, unsigned transform,
                                   unsigned predictor, size_t c);
 
@@ -67,6 +73,31 @@ unsigned parz_ll_choose_predictor(const parz_array* a, const void* values, unsig
  * cannot be encoded) into *bytes, coded once where the choice coded them already. */
 unsigned parz_ll_choose_predictor_bytes(const parz_array* a, const void* values, unsigned transform,
                                         unsigned predictor, size_t c, size_t* bytes);
+
+/* Blocks of PARZ_LL_PREDICT_ALL whose values the encoder's measure of the row predictor reads:
+ * those of number b with b % PARZ_LL_ROWS_SAMPLE == PARZ_LL_ROWS_SAMPLE / 2 where there are
+ * PARZ_LL_ROWS_ALL_BELOW blocks or more, else every block. */
+#define PARZ_LL_ROWS_SAMPLE 8u
+#define PARZ_LL_ROWS_ALL_BELOW 64u
+#define PARZ_LL_ROWS_SAMPLED(b, blocks) \
+  ((blocks) < PARZ_LL_ROWS_ALL_BELOW || (b) % PARZ_LL_ROWS_SAMPLE == PARZ_LL_ROWS_SAMPLE / 2)
+
+/* The encoder's measure of the row predictor against PARZ_LL_PREDICT_ALL: over the values of
+ * PARZ_LL_PREDICT_ALL's sampled blocks, the sums of their residuals' bit lengths (the position
+ * of a zigzagged residual's leading one, 0 for 0) under each, bits[0] and bits[1]. 0, or 1 where
+ * the array is no array of two dimensions of extent above 1 or more, or memory ran out. */
+int parz_ll_rows_measure(const parz_array* a, const void* values, unsigned transform,
+                         uint64_t bits[2]);
+
+/* The most bytes a segment adds to a chunk's head: a table record of 16 (a partition of one
+ * segment: its offset and its length padded to 8 bytes) and a payload checksum of 8. */
+#define PARZ_LL_SEGMENT_HEAD_MAX 24u
+
+/* Whether the row predictor's segments, rows bytes in nseg_rows segments, make a smaller chunk
+ * than PARZ_LL_PREDICT_ALL's, all bytes in nseg_all: fewer bytes even where each segment it adds
+ * takes PARZ_LL_SEGMENT_HEAD_MAX, so that its chunk never outgrows predictor 0's (nor
+ * parz_chunk_bound, which is predictor 0's when the encoder chooses). */
+int parz_ll_rows_smaller(size_t all, size_t nseg_all, size_t rows, size_t nseg_rows);
 
 /* Bytes of all the array's segments of C blocks under the transform and predictor; 0 where one
  * cannot be encoded. */

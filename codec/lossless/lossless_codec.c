@@ -81,9 +81,9 @@ static int read_params(parz_chunk_view* v, parz_error* err) {
     if (b[k])
       return parz_fail(err, PARZ_ERR_FORMAT, "lossless codec parameter byte %u is %u, not 0", k,
                        b[k]);
-  if (b[PARZ_LL_PARAM_PREDICTOR] > PARZ_LL_PREDICT_HOLT)
+  if (b[PARZ_LL_PARAM_PREDICTOR] > PARZ_LL_PREDICT_ROWS)
     return parz_fail(err, PARZ_ERR_FORMAT,
-                     "lossless predictor %u unknown (0 lorenzo, 1 stack, 2 holt)",
+                     "lossless predictor %u unknown (0 lorenzo, 1 stack, 2 holt, 3 rows)",
                      b[PARZ_LL_PARAM_PREDICTOR]);
   if (b[PARZ_LL_PARAM_PREDICTOR] != PARZ_LL_PREDICT_HOLT &&
       (b[PARZ_LL_PARAM_ALPHA] || b[PARZ_LL_PARAM_BETA]))
@@ -108,9 +108,11 @@ static int read_params(parz_chunk_view* v, parz_error* err) {
 static int configure(const parz_chunk_config* cfg, parz_chunk_view* v, parz_error* err) {
   memset(v->codec_params, 0, PARZ_CODEC_PARAM_BYTES);
   memset(&v->params, 0, sizeof v->params);
-  if (cfg->settings.predictor > PARZ_LL_PREDICT_STACK)
+  /* Holt's predictor takes its gains from the values: the encoder's choice, never asked */
+  if (cfg->settings.predictor > PARZ_LL_PREDICT_ROWS ||
+      cfg->settings.predictor == PARZ_LL_PREDICT_HOLT)
     return parz_fail(err, PARZ_ERR_PARAM,
-                     "lossless codec: predictor %u unknown (0 lorenzo, 1 stack)",
+                     "lossless codec: predictor %u unknown (0 lorenzo, 1 stack, 3 rows)",
                      cfg->settings.predictor);
   if (cfg->settings.error_bound != 0)
     return parz_fail(err, PARZ_ERR_PARAM,
@@ -120,8 +122,9 @@ static int configure(const parz_chunk_config* cfg, parz_chunk_view* v, parz_erro
   return PARZ_OK;
 }
 
-/* The transform is the values' choice: scaled integers where every value is one; and so is
- * Holt's predictor for a series, where it stores less than the delta. */
+/* The transform is the values' choice: scaled integers where every value is one; and so are
+ * Holt's predictor for a series, where it stores less than the delta, and the row predictor for
+ * more dimensions, where it stores less than the Lorenzo predictor. */
 static void set_choice(parz_chunk_view* v, unsigned transform, unsigned p) {
   v->codec_params[PARZ_LL_PARAM_TRANSFORM] = (unsigned char)transform;
   v->codec_params[PARZ_LL_PARAM_PREDICTOR] = (unsigned char)PARZ_LL_PREDICTOR_KIND(p);

@@ -45,15 +45,16 @@ static void keep(const parz_chunk_config* c, uint32_t words[4]) {
   words[1] = words[2] = words[3] = 0;
 }
 
-/* Holt's predictor is the encoder's choice for series under mode lorenzo. */
+/* Holt's predictor (for series) and the row predictor (for more dimensions) are the encoder's
+ * choices under mode lorenzo. */
 static unsigned mode_of(const parz_chunk_view* v) {
   const unsigned p = v->codec_params[PARZ_LL_PARAM_PREDICTOR];
-  return p == PARZ_LL_PREDICT_HOLT ? 1u : p + 1u;
+  return p == PARZ_LL_PREDICT_HOLT || p == PARZ_LL_PREDICT_ROWS ? 1u : p + 1u;
 }
 
 /* clang-format off */
 static const parz_codec_mode modes[] = {
-  {1, "lorenzo", "", "", "exact; Lorenzo prediction over every dimension (Holt's for a series where it stores less)", 1, lorenzo_params},
+  {1, "lorenzo", "", "", "exact; Lorenzo prediction over every dimension (Holt's for a series, along rows for independent rows, where it stores less)", 1, lorenzo_params},
   {2, "stack",   "", "", "exact; a 4D array as a stack of 3D fields (ensemble members)", 1, stack_params},
 };
 /* clang-format on */
@@ -73,7 +74,10 @@ static void describe(const parz_chunk_view* v, char* out, size_t bytes) {
   if (p == PARZ_LL_PREDICT_HOLT)
     snprintf(how, sizeof how, "holt %u/8 %u/8", b[PARZ_LL_PARAM_ALPHA], b[PARZ_LL_PARAM_BETA]);
   else
-    snprintf(how, sizeof how, "%s", p == PARZ_LL_PREDICT_STACK ? "stack" : "lorenzo");
+    snprintf(how, sizeof how, "%s",
+             p == PARZ_LL_PREDICT_STACK  ? "stack"
+             : p == PARZ_LL_PREDICT_ROWS ? "rows"
+                                         : "lorenzo");
   snprintf(out, bytes, "%s, %s", what, how);
 }
 

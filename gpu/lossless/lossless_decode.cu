@@ -20,7 +20,8 @@
  *      residual is the block's difference along every predicted dimension (values outside the
  *      block 0), so the values are the residuals' inclusive prefix sums along each predicted
  *      dimension in turn, in the values' w-bit wrap-around arithmetic, which is exact in any
- *      order: the same integers as the CPU's row by row prediction (codec/lossless/lorenzo.c).
+ *      order: the same integers as the CPU's row by row prediction (codec/lossless/lorenzo.c);
+ *      under the row predictor only the last dimension is predicted, a block being one row.
  *      Holt's predictor is a recurrence through the block's one row: one thread walks it with
  *      the CPU's step (codec/lossless/holt_step.h). Then each integer becomes its value through
  *      the CPU's inverse transform (codec/lossless/transform_decode.h), under the value
@@ -648,7 +649,7 @@ int enqueue_run(parz_gpu_context* ctx, const parz_chunk_view* v, const void* con
 int decodes(const parz_chunk_view* v, size_t i, parz_error* err) {
   const unsigned predictor = v->codec_params[PARZ_LL_PARAM_PREDICTOR];
   const unsigned transform = v->codec_params[PARZ_LL_PARAM_TRANSFORM];
-  if (predictor > PARZ_LL_PREDICT_HOLT)
+  if (predictor > PARZ_LL_PREDICT_ROWS)
     return parz_fail(err, PARZ_ERR_UNSUPPORTED,
                      "chunk %zu: lossless predictor %u has no GPU decoder: decode it on the CPU", i,
                      predictor);

@@ -1,7 +1,9 @@
 /* The lossless codec's GPU encoder: the kernels of lossless_encode.cuh's steps and the driver that
  * runs them, chunk after chunk, and places the chunks (gpu_codecs.h, encode_chunks). Each chunk
  * is built in buffers of its own from the stream's allocator; the host waits for the transform's
- * probe and checks, the segments' sizes and the checksums, each a few bytes per segment. Once
+ * probe and checks, the measure of the row predictor, the segments' sizes (of both predictors
+ * where the measure favours the row predictor) and the checksums, each a few bytes per segment.
+ * Once
  * every chunk's size is known, `place` gives each its place and its head and payload are copied
  * there. */
 #include <stdlib.h>
@@ -37,6 +39,21 @@ __global__ void probe_kernel(parz_gpu_ll L, unsigned long long probe, void* dst)
   const unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
   if (i < probe)
     parz_gpu_ll_probe(L, i, dst);
+}
+
+/* The measure of the row predictor (rows: its geometry) into sums[0] (predictor 0) and sums[1]
+ * (predictor 3): each warp's bits added once. */
+__global__ void measure_kernel(parz_gpu_ll L, parz_ll_geometry rows, unsigned long long* sums) {
+  const unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
+  unsigned bits[2] = {0, 0};
+  if (i < L.n)
+    parz_gpu_ll_measure(L, rows, i, bits);
+  const unsigned all = __reduce_add_sync(0xffffffffu, bits[0]);
+  const unsigned by_rows = __reduce_add_sync(0xffffffffu, bits[1]);
+  if ((threadIdx.x & 31u) == 0) {
+    atomicAdd(&sums[0], (unsigned long long)all);
+    atomicAdd(&sums[1], (unsigned long long)by_rows);
+  }
 }
 
 __global__ void residual_kernel(parz_gpu_ll L) {
@@ -171,6 +188,65 @@ static int choose_transform(parz_gpu_whole_memory& m, const parz_gpu_ll_plan& p,
   return PARZ_OK;
 }
 
+/* Whether the measure of the row predictor favours it for plan p under transform k (L: its
+ * arguments, the values at L.src): its sum of bits below predictor 0's. */
+static int rows_favoured(parz_gpu_whole_memory& m, const parz_gpu_ll_plan& p, const parz_gpu_ll& L,
+                         int* favoured, parz_error* err) {
+  parz_ll_geometry rows;
+  unsigned long long sums[2] = {0, 0};
+  int rc = parz_ll_geometry_init(&rows, &p.a, PARZ_LL_PREDICT_ROWS, err);
+  if (rc != PARZ_OK)
+    return rc;
+  unsigned long long* d_sums = m.device<unsigned long long>(2);
+  if (m.e == cudaSuccess)
+    m.e = cudaMemsetAsync(d_sums, 0, sizeof sums, m.st);
+  if (m.e == cudaSuccess)
+    measure_kernel<<<blocks_for(L.n, THREADS), THREADS, 0, m.st>>>(L, rows, d_sums);
+  if (!parz_gpu_whole_down(m, sums, d_sums, sizeof sums))
+    return parz_gpu_cuda_fail(err, m.e, "lossless GPU encode: the measure of the row predictor");
+  m.release(d_sums);
+  *favoured = sums[1] < sums[0];
+  return PARZ_OK;
+}
+
+/* Plan p's residuals and segments under transform k (its values at d_data): the segments in
+ * their slots (L->slots, in m) and their bytes. */
+static int code_segments(parz_gpu_whole_memory& m, const parz_gpu_ll_plan& p, unsigned k,
+                         const void* d_data, parz_gpu_ll* L,
+                         std::vector<unsigned long long>& seg_bytes, parz_error* err) {
+  parz_gpu_ll_args(&p, k, L);
+  L->src = d_data;
+  unsigned long long* block_at = m.device<unsigned long long>(p.block_at.size());
+  L->block_at = block_at;
+  L->z = m.device<uint64_t>((size_t)L->n);
+  L->slots = m.device<uint8_t>((size_t)(L->nseg * L->slot));
+  L->seg_bytes = m.device<unsigned long long>((size_t)L->nseg);
+  if (m.e == cudaSuccess)
+    m.e =
+        cudaMemcpyAsync(block_at, p.block_at.data(), p.block_at.size() * sizeof(unsigned long long),
+                        cudaMemcpyHostToDevice, m.st);
+  if (m.e == cudaSuccess)
+    residual_kernel<<<blocks_for(L->n, THREADS), THREADS, 0, m.st>>>(*L);
+  if (m.e == cudaSuccess)
+    segment_kernel<<<(unsigned)L->nseg, PARZ_GPU_LL_THREADS, 0, m.st>>>(*L);
+  if (m.e == cudaSuccess)
+    m.e = cudaGetLastError();
+  seg_bytes.assign((size_t)L->nseg, 0);
+  if (!parz_gpu_whole_down(m, seg_bytes.data(), L->seg_bytes,
+                           seg_bytes.size() * sizeof(unsigned long long)))
+    return parz_gpu_cuda_fail(err, m.e, "lossless GPU encode: the segments");
+  m.release(L->z);
+  m.release(block_at);
+  return PARZ_OK;
+}
+
+static unsigned long long sum_of(const std::vector<unsigned long long>& v) {
+  unsigned long long t = 0;
+  for (unsigned long long x : v)
+    t += x;
+  return t;
+}
+
 /* Chunk p (its values at d_data) encoded into c (its head on the host, its payload in device
  * memory from keep) and its size; its scratch is freed on return, in stream order. small: pinned
  * words for the host's reads. */
@@ -180,37 +256,43 @@ static int encode_one(parz_gpu_context* ctx, parz_gpu_whole_memory& keep, parz_g
   parz_gpu_whole_memory m(keep.st);
   parz_gpu_ll L;
   unsigned k = 0;
+  int favoured = 0;
   parz_gpu_ll_args(&p, 0, &L);
   L.src = d_data;
   int rc = choose_transform(m, p, L, small, &k, err);
   if (rc != PARZ_OK)
     return rc;
-  parz_gpu_ll_choose(&p, k);
   parz_gpu_ll_args(&p, k, &L);
   L.src = d_data;
+  if (parz_gpu_ll_rows_chosen(&p) && (rc = rows_favoured(m, p, L, &favoured, err)) != PARZ_OK)
+    return rc;
+  parz_gpu_ll_choose(&p, k);
 
-  /* the residuals, the segments in their slots */
-  unsigned long long* block_at = m.device<unsigned long long>(p.block_at.size());
-  L.block_at = block_at;
-  L.z = m.device<uint64_t>((size_t)L.n);
-  L.slots = m.device<uint8_t>((size_t)(L.nseg * L.slot));
-  L.seg_bytes = m.device<unsigned long long>((size_t)L.nseg);
-  if (m.e == cudaSuccess)
-    m.e =
-        cudaMemcpyAsync(block_at, p.block_at.data(), p.block_at.size() * sizeof(unsigned long long),
-                        cudaMemcpyHostToDevice, m.st);
-  if (m.e == cudaSuccess)
-    residual_kernel<<<blocks_for(L.n, THREADS), THREADS, 0, m.st>>>(L);
-  if (m.e == cudaSuccess)
-    segment_kernel<<<(unsigned)L.nseg, PARZ_GPU_LL_THREADS, 0, m.st>>>(L);
-  if (m.e == cudaSuccess)
-    m.e = cudaGetLastError();
-  std::vector<unsigned long long> seg_bytes((size_t)L.nseg), seg_bits((size_t)L.nseg);
+  /* the residuals, the segments in their slots; under the row predictor too where the measure
+   * favours it, kept where its chunk takes fewer bytes */
+  std::vector<unsigned long long> seg_bytes;
+  if ((rc = code_segments(m, p, k, d_data, &L, seg_bytes, err)) != PARZ_OK)
+    return rc;
+  if (favoured) {
+    parz_gpu_ll_plan q = p;
+    parz_gpu_ll R;
+    std::vector<unsigned long long> rows_bytes;
+    if ((rc = parz_gpu_ll_cut(&q, PARZ_LL_PREDICT_ROWS, err)) != PARZ_OK ||
+        (rc = code_segments(m, q, k, d_data, &R, rows_bytes, err)) != PARZ_OK)
+      return rc;
+    if (parz_ll_rows_smaller(sum_of(seg_bytes), seg_bytes.size(), sum_of(rows_bytes),
+                             rows_bytes.size())) {
+      parz_gpu_ll_choose(&q, k);
+      m.release(L.slots);
+      p = q;
+      L = R;
+      seg_bytes.swap(rows_bytes);
+    } else {
+      m.release(R.slots);
+    }
+  }
+  std::vector<unsigned long long> seg_bits((size_t)L.nseg);
   std::vector<unsigned long long> seg_at((size_t)L.nseg + 1), bit_at((size_t)L.nseg + 1);
-  if (!parz_gpu_whole_down(m, seg_bytes.data(), L.seg_bytes,
-                           seg_bytes.size() * sizeof(unsigned long long)))
-    return parz_gpu_cuda_fail(err, m.e, "lossless GPU encode: the segments");
-  m.release(L.z);
   seg_at[0] = bit_at[0] = 0;
   for (size_t s = 0; s < seg_bytes.size(); s++) {
     seg_bits[s] = 8 * seg_bytes[s];

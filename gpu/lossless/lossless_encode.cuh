@@ -10,6 +10,11 @@
  *   transform  on the host, the scales whose check the first 256 values pass (the CPU's
  *              parz_ll_scale_fits on a copy of them, a thread each); for each, in the CPU's order, a thread per
  *              value checks it, until one fits every value (parz_ll_choose_transform's choice);
+ *   predictor  for an array of two dimensions of extent above 1 or more asked for predictor 0,
+ *              a thread per value of the sampled blocks sums the bit lengths of its residuals
+ *              under predictors 0 and 3 (parz_ll_rows_measure's sums); where predictor 3's sum
+ *              is the smaller, the residuals and segments below are made under both and the
+ *              smaller chunk kept (parz_ll_rows_smaller: parz_ll_choose_predictor's choice);
  *   residuals  a thread per value: its transformed integer less its Lorenzo prediction inside its
  *              block, zigzagged, at its place in block order (each block's first residual
  *              counted on the host); the values are read through the array's strides;
@@ -154,6 +159,28 @@ PARZ_HD void parz_gpu_ll_residual(const parz_gpu_ll& L, unsigned long long i) {
     j = j * e + (x[k] - o[k]);
   }
   L.z[L.block_at[b] + j] = parz_ll_residual_at(&g, L.src, L.st, L.transform, L.scale, o, x);
+}
+
+/* Value i's part in the measure of the row predictor (parz_ll_rows_measure): the bit lengths of
+ * its residuals under L's geometry (predictor 0's) into bits[0] and under rows (predictor 3's)
+ * into bits[1] where its block of predictor 0 is sampled, else 0 and 0. */
+PARZ_HD void parz_gpu_ll_measure(const parz_gpu_ll& L, const parz_ll_geometry& rows,
+                                 unsigned long long i, unsigned bits[2]) {
+  const parz_ll_geometry& g = L.g;
+  size_t x[4], o[4], o_rows[4];
+  unsigned long long b = 0;
+  parz_gpu_ll_place(L, i, x);
+  for (int k = 0; k < 4; k++) {
+    const uint32_t c = (uint32_t)x[k] / (uint32_t)g.side[k];
+    b = b * g.grid[k] + c;
+    o[k] = (size_t)c * g.side[k];
+    o_rows[k] = (size_t)((uint32_t)x[k] / (uint32_t)rows.side[k]) * rows.side[k];
+  }
+  bits[0] = bits[1] = 0;
+  if (!PARZ_LL_ROWS_SAMPLED(b, g.blocks))
+    return;
+  bits[0] = parz_bitlen64(parz_ll_residual_at(&g, L.src, L.st, L.transform, L.scale, o, x));
+  bits[1] = parz_bitlen64(parz_ll_residual_at(&rows, L.src, L.st, L.transform, L.scale, o_rows, x));
 }
 
 /* ---------------- per segment: a CTA's threads ---------------- */
@@ -373,9 +400,35 @@ struct parz_gpu_ll_plan {
   parz_array a;      /* the array, contiguous */
   parz_ll_geometry g;
   ptrdiff_t st[4];    /* the values' elements apart along g's dimensions (the caller's strides) */
-  unsigned predictor; /* asked for */
+  unsigned predictor; /* asked for, then chosen */
   std::vector<unsigned long long> block_at;
 };
+
+/* The plan's blocks under the predictor: its layout cut again (parz_chunk_recut), its geometry
+ * and each block's first residual. */
+static inline int parz_gpu_ll_cut(parz_gpu_ll_plan* p, unsigned predictor, parz_error* err) {
+  p->predictor = predictor;
+  p->v.codec_params[PARZ_LL_PARAM_PREDICTOR] = (unsigned char)predictor;
+  int rc = parz_chunk_recut(&p->v, err);
+  if (rc == PARZ_OK)
+    rc = parz_ll_geometry_init(&p->g, &p->a, predictor, err);
+  if (rc != PARZ_OK)
+    return rc;
+  if (p->g.blocks != p->v.nblocks)
+    return parz_fail(err, PARZ_ERR_ARG, "GPU lossless encode: %zu blocks where the layout has %llu",
+                     p->g.blocks, (unsigned long long)p->v.nblocks);
+  p->block_at.resize(p->g.blocks + 1);
+  p->block_at[0] = 0;
+  for (size_t b = 0; b < p->g.blocks; b++)
+    p->block_at[b + 1] = p->block_at[b] + parz_ll_block_values(&p->g, b);
+  return PARZ_OK;
+}
+
+/* Whether the plan's predictor is the encoder's choice between predictors 0 and 3: predictor 0
+ * asked for (a series is refused then). */
+static inline int parz_gpu_ll_rows_chosen(const parz_gpu_ll_plan* p) {
+  return p->predictor == PARZ_LL_PREDICT_ALL;
+}
 
 /* Whether a is a series: at most one dimension of extent above 1 (lossless_codec.c's). */
 static inline int parz_gpu_ll_series(const parz_array* a) {
@@ -409,12 +462,8 @@ static inline int parz_gpu_ll_plan_of(parz_gpu_ll_plan* p, const parz_array* a,
                      "the CPU",
                      (unsigned long long)p->v.segment_blocks,
                      (unsigned)(PARZ_GPU_LL_RUNS_MAX * PARZ_LL_RUN / PARZ_LL_BLOCK_VALUES));
-  if ((rc = parz_ll_geometry_init(&p->g, &p->a, p->predictor, err)) != PARZ_OK)
-    return rc;
-  if (p->g.blocks != p->v.nblocks)
-    return parz_fail(err, PARZ_ERR_ARG, "GPU lossless encode: %zu blocks where the layout has %llu",
-                     p->g.blocks, (unsigned long long)p->v.nblocks);
-  /* g drops the dimensions of extent 1: the others' strides, slowest first, end its four */
+  /* the geometry drops the dimensions of extent 1: the others' strides, slowest first, end its
+   * four */
   ptrdiff_t run = 1, st[4] = {0, 0, 0, 0};
   unsigned used = 0;
   for (int k = (int)a->dims - 1; k >= 0; k--) {
@@ -424,11 +473,7 @@ static inline int parz_gpu_ll_plan_of(parz_gpu_ll_plan* p, const parz_array* a,
       st[3 - used++] = stride;
   }
   memcpy(p->st, st, sizeof st);
-  p->block_at.resize(p->g.blocks + 1);
-  p->block_at[0] = 0;
-  for (size_t b = 0; b < p->g.blocks; b++)
-    p->block_at[b + 1] = p->block_at[b] + parz_ll_block_values(&p->g, b);
-  return PARZ_OK;
+  return parz_gpu_ll_cut(p, p->predictor, err);
 }
 
 /* The scales, in the CPU's order, whose check the first values of the array (probe, the first
@@ -445,7 +490,7 @@ static inline std::vector<unsigned> parz_gpu_ll_scales(const parz_gpu_ll_plan* p
 }
 
 /* The codec's choices into the layout's parameters (lossless_codec.c, set_choice): the transform
- * and the predictor asked for. */
+ * and the plan's predictor. */
 static inline void parz_gpu_ll_choose(parz_gpu_ll_plan* p, unsigned transform) {
   p->v.codec_params[PARZ_LL_PARAM_TRANSFORM] = (unsigned char)transform;
   p->v.codec_params[PARZ_LL_PARAM_PREDICTOR] = (unsigned char)p->predictor;

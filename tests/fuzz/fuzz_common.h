@@ -131,7 +131,8 @@ static inline void parz_fuzz_check_view(const parz_chunk_view* v, const unsigned
   }
   /* a lossless chunk carries every value in its payload, in whole bytes, its segments' lengths
    * in a table; its codec parameters are a transform, a predictor, Holt's gains (a series' only)
-   * and zeros; a series may carry a dictionary of its values as codec data */
+   * and zeros; a series may carry a dictionary of its values as codec data; the row predictor's
+   * blocks are rows */
   if (v->codec == PARZ_CODEC_LOSSLESS) {
     unsigned long_dims = 0;
     const int dictionary = v->codec_params[0] == 128;
@@ -139,12 +140,19 @@ static inline void parz_fuzz_check_view(const parz_chunk_view* v, const unsigned
                     v->table != PARZ_TABLE_NONE && v->payload_bits % 8 == 0);
     /* at most 256 values a payload bit (coder 4's empty runs) */
     PARZ_FUZZ_CHECK(v->payload_bits >= parz_array_count(&v->array) / 256);
-    PARZ_FUZZ_CHECK((v->codec_params[0] <= 37 || dictionary) && v->codec_params[1] <= 2);
+    PARZ_FUZZ_CHECK((v->codec_params[0] <= 37 || dictionary) && v->codec_params[1] <= 3);
     PARZ_FUZZ_CHECK(v->codec_params[2] <= 8 && v->codec_params[3] <= 8);
     for (unsigned k = 0; k < v->array.dims; k++)
       long_dims += v->array.shape[k] > 1;
     if (dictionary)
       PARZ_FUZZ_CHECK(long_dims <= 1 && v->codec_data_bytes >= 24);
+    if (v->codec_params[1] == 3) { /* rows: side 4096 along the last long dimension, else 1 */
+      unsigned last = v->array.dims;
+      while (last > 0 && v->array.shape[last - 1] == 1)
+        last--;
+      for (unsigned k = 0; k < v->array.dims; k++)
+        PARZ_FUZZ_CHECK(v->block_side[k] == (k + 1 == last ? 4096u : 1u));
+    }
     if (v->codec_params[1] == 2)
       PARZ_FUZZ_CHECK(long_dims <= 1);
     else

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "../array_of.h"
+#include "../vectors/chunk_v1_lossless_rows.h"
 #include "../vectors/chunk_v1_lossless_runs.h"
 #include "../vectors/chunk_v1_lossless_zero_runs.h"
 #include "filter_config.h"
@@ -257,7 +258,8 @@ static void bounded_seeds(void) {
  * values with NaN and infinities among them (exact, no exception), scaled integers, random bits
  * (the raw coder), C 1 and the codec's own, with and without payload checksums; segments of more
  * than 512 residuals are coder 3's runs, coder 4's where some run is all zeros (a flat half), and
- * the runs vectors add short runs (q = 4), coder 4's with empty runs. */
+ * the runs vectors add short runs (q = 4), coder 4's with empty runs; the row predictor's vector
+ * and its chunks asked for (kind 1 of ranks 2 and 3). */
 static void lossless_seeds(void) {
   static const size_t shapes[4][4] = {{9000}, {70, 90}, {9, 17, 30}, {3, 9, 16, 10}};
   for (int t = PARZ_INT32; t <= PARZ_DOUBLE; t++)
@@ -270,7 +272,7 @@ static void lossless_seeds(void) {
         char name[96];
         memset(&cfg, 0, sizeof cfg);
         cfg.codec = PARZ_CODEC_LOSSLESS;
-        cfg.settings.predictor = d == 4 && kind ? 1u : 0u;
+        cfg.settings.predictor = d == 4 && kind ? 1u : (d == 2 || d == 3) && kind ? 3u : 0u;
         cfg.segment_blocks = kind ? 1u : 0u;
         cfg.checksum = d % 2 ? PARZ_CHECKSUM_DEFAULT : PARZ_CHECKSUM_OFF;
         if (kind && (a.type == PARZ_FLOAT || a.type == PARZ_DOUBLE)) /* scaled integers */
@@ -287,6 +289,8 @@ static void lossless_seeds(void) {
         free(data);
       }
   chunk_seeds_of("lossless_runs_vector", chunk_v1_lossless_runs, sizeof chunk_v1_lossless_runs,
+                 0x81, 1);
+  chunk_seeds_of("lossless_rows_vector", chunk_v1_lossless_rows, sizeof chunk_v1_lossless_rows,
                  0x81, 1);
   chunk_seeds_of("lossless_zero_runs_vector", chunk_v1_lossless_zero_runs,
                  sizeof chunk_v1_lossless_zero_runs, 0x81, 1);

@@ -13,7 +13,7 @@ residuals. --zero-runs: shape {56}, v[x] = x * x but v[x] = 15 * 15 for x in 16.
 import struct
 import sys
 
-from vector_bits import Bits, canonical, crc32c, huffman_lengths, opening, rows
+from vector_bits import Bits, crc32c, delta_zigzag, length_code, opening, rows
 
 ZERO = sys.argv[1:] == ["--zero-runs"]
 N, Q, CODER, INNER = (56, 4, 4, 1) if ZERO else (40, 4, 3, 1)
@@ -23,18 +23,8 @@ NAME = "chunk_v1_lossless_zero_runs" if ZERO else "chunk_v1_lossless_runs"
 values = [x * x for x in range(N)]
 if ZERO:
     values = [15 * 15 if 16 <= x < 32 else 47 * 47 if x >= 48 else x * x for x in range(N)]
-u = [v & 0xFFFFFFFF for v in values]  # transform 0 of int32: two's complement bits
-z = []
-for x in range(N):
-    r = (u[x] - (u[x - 1] if x else 0)) & 0xFFFFFFFF
-    z.append(((r << 1) ^ (0xFFFFFFFF if r >> 31 else 0)) & 0xFFFFFFFF)
-k = [v.bit_length() for v in z]
-freq = [0] * (W + 1)
-for kk in k:
-    freq[kk] += 1
-lengths = huffman_lengths(freq)
-assert max(lengths) <= 12
-words = canonical(lengths)
+z = delta_zigzag(values, W)
+k, lengths, words = length_code(z, W)
 
 head = Bits()
 for L in lengths:

@@ -27,6 +27,29 @@ def huffman_lengths(freq):
     return lengths
 
 
+def delta_zigzag(values, w=32):
+    """The zigzagged residuals of w-bit integers (transform 0: two's complement bits), each
+    predicted by the one before it, the first by 0."""
+    mask, z = (1 << w) - 1, []
+    u = [v & mask for v in values]
+    for x in range(len(u)):
+        r = (u[x] - (u[x - 1] if x else 0)) & mask
+        z.append(((r << 1) ^ (mask if r >> (w - 1) else 0)) & mask)
+    return z
+
+
+def length_code(z, w=32):
+    """The residuals' bit lengths k, and the optimal code of them: its lengths (L[0..w], at most
+    12) and canonical words."""
+    k = [v.bit_length() for v in z]
+    freq = [0] * (w + 1)
+    for kk in k:
+        freq[kk] += 1
+    lengths = huffman_lengths(freq)
+    assert max(lengths) <= 12
+    return k, lengths, canonical(lengths)
+
+
 def canonical(lengths):
     """Words (as integers, first bit the high one) in order of (length, symbol)."""
     words, code, prev = {}, -1, 0
