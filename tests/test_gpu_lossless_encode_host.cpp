@@ -160,6 +160,13 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
     }
     favoured = sums[1] < sums[0];
     rows_asked++;
+    /* the kernel's sums are the CPU's measure's, not only its choice */
+    uint64_t cpu[2] = {0, 0};
+    const std::vector<unsigned char> values = ll_contiguous(a, data);
+    CHECK(parz_ll_rows_measure(&p.a, values.data(), k, cpu) == 0 && cpu[0] == sums[0] &&
+              cpu[1] == sums[1],
+          ": the measure of the row predictor: %llu and %llu bits, the CPU's %llu and %llu",
+          sums[0], sums[1], (unsigned long long)cpu[0], (unsigned long long)cpu[1]);
   }
   parz_gpu_ll_choose(&p, k);
   coded all;
