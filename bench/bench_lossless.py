@@ -1,6 +1,9 @@
 """The lossless codec through the HDF5 filter, side by side in one run with HDF5's own lossless
-filter as h5py writes it (gzip level 6 after byte shuffle): ratio and the speeds of writes and
-reads through h5py, ParZ on one thread and on two (PARZ_THREADS), gzip on HDF5's one.
+filter as h5py writes it (gzip level 6 after byte shuffle) and ParZ's zfp codec in reversible
+mode: ratio and the speeds of writes and reads through h5py, ParZ on one thread and on two
+(PARZ_THREADS), gzip on HDF5's one; and fpzip (lossless, Debian's libfpzip through ctypes) on the
+same chunks, each chunk one fpzip stream, ratio only (raw bytes over the streams' bytes: no HDF5
+head is counted for it; --no-fpzip leaves it out).
 
 Every real array of --data, and of --series when given, in chunks of at most about 1 MiB and
 4 MiB (the largest extent halved until the chunk fits); every value read back is checked bit for
@@ -8,8 +11,10 @@ bit for both. The geomeans are over the grids (--data) and over every array (--s
 their heads. Speeds are MB/s of raw array, the best of --reps runs of a whole write (file
 created, dataset written, closed) or read.
 
-    bench_lossless.py [--data DIR] [--series DIR] [--reps N] [--out DIR]
+    bench_lossless.py [--data DIR] [--series DIR] [--reps N] [--out DIR] [--no-fpzip]
 """
+import ctypes
+import ctypes.util
 import os
 import tempfile
 
@@ -47,16 +52,70 @@ def through_h5py(path, a, chunks, opts, threads, reps):
     return stored, speeds
 
 
+class FPZ(ctypes.Structure):
+    """fpzip.h's stream head: its type (0 float32, 1 float64), precision (0: lossless) and shape
+    (x fastest, nf fields)."""
+    _fields_ = [(n, ctypes.c_int) for n in ("type", "prec", "nx", "ny", "nz", "nf")]
+
+
+def fpzip_library():
+    path = ctypes.util.find_library("fpzip")
+    if not path:
+        raise SystemExit("libfpzip not found (Debian: libfpzip1), or pass --no-fpzip")
+    lib = ctypes.CDLL(path)
+    lib.fpzip_write_to_buffer.restype = ctypes.POINTER(FPZ)
+    lib.fpzip_write_to_buffer.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+    lib.fpzip_write_header.argtypes = [ctypes.POINTER(FPZ)]
+    lib.fpzip_write.restype = ctypes.c_size_t
+    lib.fpzip_write.argtypes = [ctypes.POINTER(FPZ), ctypes.c_void_p]
+    lib.fpzip_write_close.argtypes = [ctypes.POINTER(FPZ)]
+    lib.fpzip_read_from_buffer.restype = ctypes.POINTER(FPZ)
+    lib.fpzip_read_from_buffer.argtypes = [ctypes.c_void_p]
+    lib.fpzip_read_header.argtypes = [ctypes.POINTER(FPZ)]
+    lib.fpzip_read.restype = ctypes.c_size_t
+    lib.fpzip_read.argtypes = [ctypes.POINTER(FPZ), ctypes.c_void_p]
+    lib.fpzip_read_close.argtypes = [ctypes.POINTER(FPZ)]
+    return lib
+
+
+def fpzip_bytes(lib, a, chunks):
+    """Bytes of a's chunks (of shape chunks, cut at the edges) as fpzip streams, lossless; raises
+    unless every chunk decodes bit for bit."""
+    total = 0
+    steps = [range(0, n, c) for n, c in zip(a.shape, chunks)]
+    for origin in np.stack(np.meshgrid(*steps, indexing="ij"), -1).reshape(-1, a.ndim):
+        part = np.ascontiguousarray(a[tuple(slice(o, o + c) for o, c in zip(origin, chunks))])
+        dims = [1] * (4 - part.ndim) + list(part.shape)  # fpzip: nf, nz, ny, nx
+        cap = part.nbytes * 2 + 1024
+        out = ctypes.create_string_buffer(cap)
+        f = lib.fpzip_write_to_buffer(out, cap)
+        f.contents.type, f.contents.prec = (1 if part.dtype == np.float64 else 0), 0
+        f.contents.nf, f.contents.nz, f.contents.ny, f.contents.nx = dims
+        n = lib.fpzip_write(f, part.ctypes.data) if lib.fpzip_write_header(f) else 0
+        lib.fpzip_write_close(f)
+        back = np.empty_like(part)
+        r = lib.fpzip_read_from_buffer(out)
+        ok = n and lib.fpzip_read_header(r) and lib.fpzip_read(r, back.ctypes.data)
+        lib.fpzip_read_close(r)
+        if not ok or back.tobytes() != part.tobytes():
+            raise SystemExit("fpzip: a chunk does not decode bit for bit")
+        total += n
+    return total
+
+
 def main():
     p = parser(__doc__, os.path.join(tempfile.gettempdir(), "bench_lossless.h5"))
     p.add_argument("--series", default=None)
     p.add_argument("--reps", type=int, default=3)
+    p.add_argument("--no-fpzip", action="store_true")
     args = p.parse_args()
+    fpzip = None if args.no_fpzip else fpzip_library()
     # (path, whether it is a series): the series are --series' arrays, whatever their rank (eeg
     # is 4 channels x 800), and too small for 1 or 4 MiB chunks
     paths = [(os.path.join(d, f), d == args.series) for d in (args.data, args.series) if d
              for f in sorted(os.listdir(d)) if f.endswith(".bin")]
     codecs = (("lossless", dict(parz.Parz(codec="lossless")), ("1", "2")),
+              ("zfp reversible", dict(parz.Parz(reversible=True)), ("1",)),
               ("gzip-6+shuffle", dict(compression="gzip", compression_opts=6, shuffle=True),
                ("1",)))
     rows, geo = [], {}
@@ -75,6 +134,14 @@ def main():
                 rows.append("| %s | %s | %s | %.3f | %.0f | %.0f | %.0f | %.0f |" % (
                     short, "x".join(map(str, cs)), key, ratio, sp["1"][0], two[0], sp["1"][1],
                     two[1]))
+            if fpzip:
+                ratio = a.nbytes / fpzip_bytes(fpzip, a, cs)
+                key = "fpzip %d MiB" % (limit // MIB)
+                geo.setdefault(("every array", key), []).append(ratio)
+                if not series:
+                    geo.setdefault(("the grids", key), []).append(ratio)
+                rows.append("| %s | %s | %s | %.3f | | | | |" % (short, "x".join(map(str, cs)),
+                                                                 key, ratio))
     lines = ["| array | chunk | codec | ratio | write 1T | write 2T | read 1T | read 2T |",
              "|---|---|---|---:|---:|---:|---:|---:|"] + rows
     keys = sorted({k for _, k in geo})
