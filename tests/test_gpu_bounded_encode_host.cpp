@@ -171,9 +171,10 @@ static void emulate_forward(const parz_gpu_bnd& b, const parz_bounded_shape& s, 
 }
 
 /* The count kernel's steps over b's codes, the lanes of each segment last first: most symbols into
- * a CTA's shared counts, then added in; then the counts over the residuals' range r as the
- * driver downloads them (plain, then runs, r.m each). */
-static std::vector<uint64_t> emulate_counts(const parz_gpu_bnd& b, parz_bounded_range* r) {
+ * a CTA's shared counts, then added in; the counts over the whole alphabet (plain, then runs,
+ * PARZ_BOUNDED_SYMBOLS each) and the residuals' range r. */
+static std::vector<unsigned long long> emulate_counts(const parz_gpu_bnd& b,
+                                                      parz_bounded_range* r) {
   std::vector<unsigned long long> counts(2 * (size_t)PARZ_BOUNDED_SYMBOLS, 0);
   std::vector<unsigned long long> shared(2 * PARZ_GPU_BND_SHARED, 0);
   int lo = 0, hi = 0;
@@ -196,14 +197,152 @@ static std::vector<uint64_t> emulate_counts(const parz_gpu_bnd& b, parz_bounded_
       counts[c * PARZ_BOUNDED_SYMBOLS + parz_gpu_bnd_shared_symbol(e)] +=
           shared[c * PARZ_GPU_BND_SHARED + e];
   *r = parz_gpu_bnd_range(lo, hi);
-  std::vector<uint64_t> ranged(2 * r->m);
-  for (unsigned c = 0; c < 2; c++) {
-    const unsigned long long* from = counts.data() + c * PARZ_BOUNDED_SYMBOLS;
-    std::copy(from, from + PARZ_BOUNDED_HEAD, ranged.begin() + c * r->m);
-    std::copy(from + PARZ_BOUNDED_HEAD + r->shift, from + r->shift + r->m,
-              ranged.begin() + c * r->m + PARZ_BOUNDED_HEAD);
-  }
+  return counts;
+}
+
+/* Counts over the whole alphabet (plain, then runs) as counts over the range r (r.m each). */
+static std::vector<uint64_t> ranged_of(const std::vector<unsigned long long>& counts,
+                                       const parz_bounded_range& r) {
+  std::vector<uint64_t> ranged(2 * r.m);
+  for (unsigned c = 0; c < 2; c++)
+    for (size_t k = 0; k < r.m; k++)
+      ranged[c * r.m + k] =
+          parz_gpu_bnd_ranged(counts.data() + c * PARZ_BOUNDED_SYMBOLS, r.shift, k);
   return ranged;
+}
+
+/* bounded_book.cuh's team as a loop: each() runs its items last first, as the threads of a CTA
+ * may (no step may read what the same step writes elsewhere). */
+struct host_team {
+  template <typename F>
+  void each(size_t n, F f) {
+    for (size_t i = n; i-- > 0;)
+      f(i);
+  }
+  template <typename F>
+  unsigned long long sum(size_t n, F f) {
+    unsigned long long v = 0;
+    for (size_t i = n; i-- > 0;)
+      v += f(i);
+    return v;
+  }
+  template <typename F>
+  void one(F f) {
+    f();
+  }
+};
+
+/* The device's codebook (bounded_encode.cu: the keys, their sort, book_kernel per code, then
+ * book_words_kernel) from counts over the whole alphabet (plain, then runs) and their range r:
+ * the kept code's lengths and words over r, whether it has runs, its bits. 0 where the device
+ * reports an error. */
+struct emulated_book {
+  std::vector<uint8_t> len; /* both codes', PARZ_BOUNDED_SYMBOLS each */
+  const uint8_t* kept;
+  std::vector<uint32_t> code;
+  int runs;
+  unsigned long long bits;
+};
+
+static int emulate_book(const std::vector<unsigned long long>& counts, const parz_bounded_range& r,
+                        emulated_book* k) {
+  const size_t S = PARZ_BOUNDED_SYMBOLS;
+  std::vector<uint64_t> keys(2 * S);
+  for (size_t e = 0; e < 2 * S; e++) {
+    const unsigned c = e >= S;
+    const size_t i = e - c * S;
+    keys[e] = parz_gpu_bnd_key(
+        c, i < r.m ? parz_gpu_bnd_ranged(counts.data() + c * S, r.shift, i) : 0, i);
+  }
+  std::sort(keys.begin(), keys.end());
+  k->len.assign(2 * S, 0xEE);
+  host_team team;
+  unsigned long long built[4];
+  for (unsigned c = 0; c < 2; c++) {
+    parz_gpu_bnd_huff st;
+    std::vector<unsigned char> scratch;
+    const size_t used = parz_gpu_bnd_lengths(team, st, keys.data() + c * S, S,
+                                             k->len.data() + c * S, r.m, [&](size_t u) {
+                                               scratch.assign(parz_gpu_bnd_huff_bytes(u), 0xEE);
+                                               return scratch.data();
+                                             });
+    built[2 * c] =
+        parz_gpu_bnd_book_bits(team, counts.data() + c * S, r.shift, k->len.data() + c * S, r.m);
+    built[2 * c + 1] = used;
+  }
+  k->runs = built[2] < built[0];
+  k->bits = built[2 * k->runs];
+  k->kept = k->len.data() + (k->runs ? S : 0);
+  k->code.assign(r.m, 0);
+  std::vector<uint32_t> cnt((PARZ_BOUNDED_MAX_LEN + 1) * (PARZ_GPU_BND_WORD_PARTS + 1));
+  if (!built[1] || !built[3])
+    return 0;
+  return !parz_gpu_bnd_words(team, k->kept, r.m, k->code.data(), cnt.data());
+}
+
+/* The device's lengths of a code of n counts (over a range of n entries from 0, unshifted)
+ * against the CPU's (parz_bounded_book_lengths: parz_huff_lengths at PARZ_BOUNDED_MAX_LEN), and
+ * its words against parz_huff_canonical's;
+ * name: what the failures name. */
+static void check_lengths(const std::vector<uint64_t>& freq, const char* name) {
+  const size_t n = freq.size(), S = PARZ_BOUNDED_SYMBOLS;
+  parz_bounded_range r;
+  r.shift = 0;
+  r.m = n;
+  std::vector<unsigned long long> counts(2 * S, 0);
+  for (size_t k = 0; k < n; k++)
+    counts[k] = counts[S + k] = freq[k];
+  emulated_book got;
+  std::vector<uint8_t> want(n);
+  std::vector<uint32_t> words(n);
+  parz_error e = {0, ""};
+  const int ok = parz_bounded_book_lengths(freq.data(), n, want.data(), &e) == PARZ_OK;
+  CHECK(ok, ": %s: parz_bounded_book_lengths: %s", name, e.message);
+  const int built = emulate_book(counts, r, &got);
+  size_t bad = 0;
+  for (size_t k = 0; k < n; k++)
+    bad += got.kept[k] != want[k];
+  CHECK(built && bad == 0, ": %s: %zu of %zu lengths differ from the CPU's", name, bad, n);
+  if (ok && !parz_huff_canonical(want.data(), n, PARZ_BOUNDED_MAX_LEN, words.data()))
+    CHECK(built && std::equal(words.begin(), words.end(), got.code.begin()),
+          ": %s: the canonical words differ from parz_huff_canonical's", name);
+}
+
+/* The device's codes against the CPU's on counts that take each of its paths: one or two
+ * symbols, ties everywhere, codes within the limit (Huffman's lengths) and over it
+ * (package-merge), Fibonacci counts (a round per node), the widest range. */
+static void crafted_lengths() {
+  check_lengths({0, 0, 7, 0}, "one symbol");
+  check_lengths({3, 0, 0, 3}, "two symbols");
+  check_lengths({1, 1, 2, 2}, "ties of leaves and nodes");
+  check_lengths(std::vector<uint64_t>(300, 5), "300 equal counts");
+  check_lengths(std::vector<uint64_t>(65536, 1), "the most symbols 20 bits hold, equal");
+  std::vector<uint64_t> f;
+  uint64_t a = 1, b = 1;
+  for (int k = 0; k < 40; k++) {
+    f.push_back(a);
+    const uint64_t t = a + b;
+    a = b;
+    b = t;
+  }
+  check_lengths(f, "Fibonacci counts (over the limit)");
+  check_lengths(std::vector<uint64_t>(f.begin(), f.begin() + 18), "Fibonacci counts (within)");
+  for (unsigned seed = 1; seed <= 12; seed++) {
+    uint32_t x = seed * 2654435761u;
+    const size_t n = seed < 6 ? 40u << seed : 30000 + 2800 * seed;
+    std::vector<uint64_t> g(n);
+    for (size_t k = 0; k < n; k++) {
+      x = x * 1664525u + 1013904223u;
+      const size_t d = k > n / 2 ? k - n / 2 : n / 2 - k;
+      /* a peak around the middle, a long tail of rare symbols, some unused, many ties */
+      g[k] = (x >> 29) == 0
+                 ? 0
+                 : ((uint64_t)1 << (seed % 6 + 18)) / (1 + d * d / (seed + 1)) + (x >> 30);
+    }
+    char name[64];
+    snprintf(name, sizeof name, "a peaked code of %zu symbols (seed %u)", n, seed);
+    check_lengths(g, name);
+  }
 }
 
 /* The driver's choice of predictor (bounded_encode.cu, choose) in the GPU's steps. */
@@ -241,7 +380,7 @@ static int emulate_choose(const parz_gpu_bnd_plan& p, const parz_gpu_bnd& full) 
     memset(trial, 0, sizeof trial);
     emulate_forward(t, x.s, pred);
     parz_bounded_range r;
-    const std::vector<uint64_t> ranged = emulate_counts(t, &r);
+    const std::vector<uint64_t> ranged = ranged_of(emulate_counts(t, &r), r);
     unsigned long long nexc = 0, nmask = 0;
     for (size_t i = 0; i < n; i++) {
       nexc += hole[i] == PARZ_BOUNDED_EXCEPTION;
@@ -328,13 +467,16 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
     check_lanes(b.codes, a0, e0, "a chunk's segment", false);
   }
   parz_bounded_range r;
-  const std::vector<uint64_t> ranged = emulate_counts(b, &r);
+  const std::vector<unsigned long long> counts = emulate_counts(b, &r);
+  emulated_book dev;
+  CHECK(emulate_book(counts, r, &dev), ": the device's codebook reports an error");
   parz_gpu_bnd_book book;
-  if ((rc = parz_gpu_bnd_book_of(r, ranged.data(), b.step, p.predictor, &book, err)) != PARZ_OK)
+  if ((rc = parz_gpu_bnd_book_of(r, dev.kept, dev.runs, dev.bits, b.step, p.predictor, &book,
+                                 err)) != PARZ_OK)
     return rc;
   const std::vector<unsigned char>& codec_data = book.codec_data;
-  b.len = book.kept;
-  b.code = book.code.data();
+  b.len = dev.kept;
+  b.code = dev.code.data();
   b.shift = r.shift;
   b.use_runs = book.runs;
   std::vector<unsigned long long> seg_bits((size_t)b.nseg), seg_at((size_t)b.nseg + 1, 0);
@@ -412,7 +554,7 @@ static void check_case(const char* name, const parz_array& a, const void* data,
   CHECK(bad == 0, ": %s: %zu values outside the bound %g", name, bad, cfg.settings.error_bound);
 }
 
-/* The codebook of a wide range (parz_gpu_bnd_book_of's, over the range) against
+/* The device's codebook of a wide range (emulate_book, then parz_gpu_bnd_book_of) against
  * parz_bounded_coded_book's (over the whole alphabet): the same codec data and payload bits, with
  * zero runs paying and not. */
 static void wide_books() {
@@ -432,8 +574,16 @@ static void wide_books() {
     counts[r.m + zero] = zeros ? 10 : 2000000;
     counts[r.m + (zeros ? 3 : 1)] = zeros ? 400000 : 1000000;
     parz_error e = {0, ""};
+    std::vector<unsigned long long> all(2 * (size_t)PARZ_BOUNDED_SYMBOLS, 0);
+    for (unsigned c = 0; c < 2; c++)
+      for (size_t k = 0; k < r.m; k++)
+        all[c * PARZ_BOUNDED_SYMBOLS + (k < PARZ_BOUNDED_HEAD ? k : k + r.shift)] =
+            counts[c * r.m + k];
+    emulated_book dev;
+    CHECK(emulate_book(all, r, &dev), ": a wide range's codebook: the device reports an error");
     parz_gpu_bnd_book k;
-    CHECK(parz_gpu_bnd_book_of(r, counts.data(), 0.5, 2, &k, &e) == PARZ_OK, ": %s", e.message);
+    CHECK(parz_gpu_bnd_book_of(r, dev.kept, dev.runs, dev.bits, 0.5, 2, &k, &e) == PARZ_OK, ": %s",
+          e.message);
     parz_bounded_coded c;
     memset(&c, 0, sizeof c);
     CHECK(parz_bounded_coded_book(&r, counts.data(), counts.data() + r.m, 2, &c, &e) == PARZ_OK,
@@ -446,7 +596,7 @@ static void wide_books() {
           ": a wide range's codebook (zeros %d): runs %d against the CPU's %d, %zu bytes against "
           "%zu",
           zeros, k.runs, c.runs, k.codec_data.size(), want.size());
-    CHECK(k.bits == parz_bounded_coded_bits(counts.data() + (c.runs ? r.m : 0), k.kept, r.m),
+    CHECK(k.bits == parz_bounded_coded_bits(counts.data() + (c.runs ? r.m : 0), dev.kept, r.m),
           ": a wide range's payload bits");
     parz_bounded_coded_free(&c);
   }
@@ -454,6 +604,7 @@ static void wide_books() {
 
 int main(int argc, char** argv) {
   crafted_lanes();
+  crafted_lengths();
   wide_books();
   const std::vector<bnd_case> cases = bnd_cases_segments();
   for (const bnd_case& c : cases)

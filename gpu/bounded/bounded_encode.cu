@@ -15,6 +15,7 @@
 
 #include <vector>
 
+#include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 
 #include "bounded_encode.cuh"
@@ -310,24 +311,125 @@ __global__ void write_kernel(parz_gpu_bnd b, unsigned words, unsigned skew) {
                });
 }
 
-/* What the host reads once the symbols are counted, in one piece (PACK_HEAD words, then the
- * counts over the residuals' range): the scan's and the forward pass's words (b.stats), the
- * least and greatest residual, then the counts without zero runs and with them over the range
- * (parz_gpu_bnd_range of the two), r.m each, as parz_gpu_bnd_book_of takes them. */
-#define PACK_LO PARZ_GPU_BND_STATS
-#define PACK_HEAD (PARZ_GPU_BND_STATS + 2u)
-__global__ void pack_kernel(parz_gpu_bnd b, const int* range, unsigned long long* out) {
-  const parz_bounded_range r = parz_gpu_bnd_range(range[0], range[1]);
-  const unsigned long long first = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
-  if (first < PARZ_GPU_BND_STATS)
-    out[first] = b.stats[first];
-  if (first < 2)
-    out[PACK_LO + first] = (unsigned long long)(long long)range[first];
-  for (unsigned long long e = first; e < 2 * r.m; e += (unsigned long long)gridDim.x * blockDim.x) {
-    const unsigned long long k = e % r.m;
-    const unsigned long long sym = k < PARZ_BOUNDED_HEAD ? k : k + r.shift;
-    out[PACK_HEAD + e] = (e < r.m ? b.plain : b.runs)[sym];
+/* ---------------- the codebook (bounded_book.cuh) ---------------- */
+
+/* A CTA as bounded_book.cuh's team: every thread runs the steps, each followed by a barrier;
+ * acc: a word of the CTA's shared memory for the sums. */
+struct cta_team {
+  unsigned long long* acc;
+  template <typename F>
+  __device__ void each(size_t n, F f) {
+    for (size_t i = threadIdx.x; i < n; i += blockDim.x)
+      f(i);
+    __syncthreads();
   }
+  template <typename F>
+  __device__ unsigned long long sum(size_t n, F f) {
+    unsigned long long v = 0;
+    for (size_t i = threadIdx.x; i < n; i += blockDim.x)
+      v += f(i);
+    for (unsigned d = 16; d > 0; d >>= 1)
+      v += __shfl_down_sync(0xffffffffu, v, d);
+    if (threadIdx.x == 0)
+      *acc = 0;
+    __syncthreads();
+    if ((threadIdx.x & 31u) == 0 && v)
+      atomicAdd(acc, v);
+    __syncthreads();
+    v = *acc;
+    __syncthreads();
+    return v;
+  }
+  template <typename F>
+  __device__ void one(F f) {
+    if (threadIdx.x == 0)
+      f();
+    __syncthreads();
+  }
+};
+
+#define BOOK_THREADS 1024u
+/* The shared memory a code's build takes its working memory from, when it fits. */
+#define BOOK_SHARED (192u << 10)
+
+/* The leaves' keys of both codes over the range (parz_gpu_bnd_key), PARZ_BOUNDED_SYMBOLS each. */
+__global__ void book_keys_kernel(const unsigned long long* plain, const unsigned long long* runs,
+                                 const int* range, uint64_t* keys) {
+  const parz_bounded_range r = parz_gpu_bnd_range(range[0], range[1]);
+  for (size_t e = blockIdx.x * (size_t)blockDim.x + threadIdx.x; e < 2 * PARZ_BOUNDED_SYMBOLS;
+       e += (size_t)gridDim.x * blockDim.x) {
+    const unsigned c = e >= PARZ_BOUNDED_SYMBOLS;
+    const size_t k = e - c * (size_t)PARZ_BOUNDED_SYMBOLS;
+    keys[e] =
+        parz_gpu_bnd_key(c, k < r.m ? parz_gpu_bnd_ranged(c ? runs : plain, r.shift, k) : 0, k);
+  }
+}
+
+/* Code blockIdx.x (0 without runs, 1 with them): its lengths over the range into len (at
+ * PARZ_BOUNDED_SYMBOLS x the code), its payload's bits and used symbols into out[2 x the code]
+ * and the next word. scratch: parz_gpu_bnd_huff_bytes(PARZ_BOUNDED_SYMBOLS) per code, used where
+ * the working memory does not fit the shared memory. */
+__global__ void __launch_bounds__(BOOK_THREADS)
+    book_kernel(const uint64_t* sorted, const unsigned long long* plain,
+                const unsigned long long* runs, const int* range, uint8_t* len,
+                unsigned char* scratch, unsigned long long* out) {
+  extern __shared__ unsigned long long book_shared[];
+  __shared__ unsigned long long acc;
+  __shared__ parz_gpu_bnd_huff st;
+  cta_team team = {&acc};
+  const unsigned c = blockIdx.x;
+  const parz_bounded_range r = parz_gpu_bnd_range(range[0], range[1]);
+  uint8_t* l = len + c * (size_t)PARZ_BOUNDED_SYMBOLS;
+  unsigned char* global = scratch + c * parz_gpu_bnd_huff_bytes(PARZ_BOUNDED_SYMBOLS);
+  const size_t used = parz_gpu_bnd_lengths(
+      team, st, sorted + c * (size_t)PARZ_BOUNDED_SYMBOLS, PARZ_BOUNDED_SYMBOLS, l, r.m,
+      [&](size_t u) {
+        return parz_gpu_bnd_huff_bytes(u) <= BOOK_SHARED ? (unsigned char*)book_shared : global;
+      });
+  const unsigned long long bits = parz_gpu_bnd_book_bits(team, c ? runs : plain, r.shift, l, r.m);
+  if (threadIdx.x == 0) {
+    out[2 * c] = bits;
+    out[2 * c + 1] = used;
+  }
+}
+
+/* What the host reads once the codebook is built, in one piece: the scan's and the forward
+ * pass's words (b.stats), the least and greatest residual, the kept code's payload bits, whether
+ * it has zero runs, an error (1: no symbol, 2: lengths that make no prefix code), then its
+ * lengths over the range, a byte each. */
+#define PACK_LO PARZ_GPU_BND_STATS
+#define PACK_BITS (PARZ_GPU_BND_STATS + 2u)
+#define PACK_RUNS (PACK_BITS + 1u)
+#define PACK_ERR (PACK_BITS + 2u)
+#define PACK_HEAD (PACK_BITS + 3u)
+#define PACK_WORDS (PACK_HEAD + (PARZ_BOUNDED_SYMBOLS + 7u) / 8u)
+
+/* The code kept (the one with runs where its bits are fewer, parz_bounded_range_lengths'
+ * choice): its canonical words over the range into code, and the host's read into pack. */
+__global__ void __launch_bounds__(BOOK_THREADS)
+    book_words_kernel(const unsigned long long* stats, const int* range, const uint8_t* len,
+                      const unsigned long long* built, uint32_t* code, unsigned long long* pack) {
+  __shared__ unsigned long long acc;
+  __shared__ uint32_t cnt[(PARZ_BOUNDED_MAX_LEN + 1) * (PARZ_GPU_BND_WORD_PARTS + 1)];
+  cta_team team = {&acc};
+  const parz_bounded_range r = parz_gpu_bnd_range(range[0], range[1]);
+  const int runs = built[2] < built[0];
+  const uint8_t* kept = len + (runs ? PARZ_BOUNDED_SYMBOLS : 0);
+  const int bad = !built[1] || !built[3]                           ? 1
+                  : parz_gpu_bnd_words(team, kept, r.m, code, cnt) ? 2
+                                                                   : 0;
+  for (unsigned k = threadIdx.x; k < PARZ_GPU_BND_STATS; k += blockDim.x)
+    pack[k] = stats[k];
+  if (threadIdx.x == 0) {
+    pack[PACK_LO] = (unsigned long long)(long long)range[0];
+    pack[PACK_LO + 1] = (unsigned long long)(long long)range[1];
+    pack[PACK_BITS] = built[2 * runs];
+    pack[PACK_RUNS] = (unsigned long long)runs;
+    pack[PACK_ERR] = (unsigned long long)bad;
+  }
+  uint8_t* bytes = (uint8_t*)(pack + PACK_HEAD);
+  for (size_t k = threadIdx.x; k < r.m; k += blockDim.x)
+    bytes[k] = kept[k];
 }
 
 /* How the kernels that walk segments run on b's: their CTAs, the staged words per warp (0: not
@@ -457,6 +559,79 @@ static void count_symbols(call_memory& m, const parz_gpu_bnd& b, int* range) {
     count_kernel<<<g.blocks, SEG_WARPS * 32, g.shared, m.st>>>(b, range, g.words, g.skew);
 }
 
+/* The codebook's device memory, kept with the chunk's scratch (it does not depend on the chunk):
+ * both codes' keys, sorted and not, the sort's own, the builds' working memory where it does not
+ * fit a CTA's shared memory, both codes' lengths, the kept code's words, what the builds found
+ * (per code its bits and used symbols) and the host's read. */
+struct book_memory {
+  uint64_t* keys;
+  void* sort;
+  size_t sort_bytes;
+  unsigned char* work;
+  uint8_t* len;
+  uint32_t* code;
+  unsigned long long *built, *pack;
+};
+
+#define BOOK_KEYS (2 * (size_t)PARZ_BOUNDED_SYMBOLS)
+
+/* The bytes of book_memory, carved from base when it is not NULL. */
+static size_t book_memory_of(unsigned char* base, book_memory* k) {
+  size_t sort_bytes = 0;
+  if (cub::DeviceRadixSort::SortKeys(NULL, sort_bytes, (uint64_t*)NULL, (uint64_t*)NULL,
+                                     (int)BOOK_KEYS, 0, PARZ_GPU_BND_KEY_BITS) != cudaSuccess)
+    sort_bytes = 0;
+  const size_t part[7] = {2 * BOOK_KEYS * 8,
+                          sort_bytes,
+                          2 * parz_gpu_bnd_huff_bytes(PARZ_BOUNDED_SYMBOLS),
+                          2 * (size_t)PARZ_BOUNDED_SYMBOLS,
+                          4 * (size_t)PARZ_BOUNDED_SYMBOLS,
+                          4 * 8,
+                          8 * (size_t)PACK_WORDS};
+  size_t at[7], total = 0;
+  for (int i = 0; i < 7; i++) {
+    at[i] = total;
+    total += round256(part[i]);
+  }
+  if (base) {
+    k->keys = (uint64_t*)(base + at[0]);
+    k->sort = base + at[1];
+    k->sort_bytes = sort_bytes;
+    k->work = base + at[2];
+    k->len = (uint8_t*)(base + at[3]);
+    k->code = (uint32_t*)(base + at[4]);
+    k->built = (unsigned long long*)(base + at[5]);
+    k->pack = (unsigned long long*)(base + at[6]);
+  }
+  return total;
+}
+
+/* The codebook of b's counts (b.plain, b.runs) over the residuals' range on the device
+ * (bounded_book.cuh), queued without a wait: both codes' lengths into k.len (PARZ_BOUNDED_SYMBOLS
+ * each), the kept code's words into k.code, the host's read into k.pack (book_words_kernel). 0
+ * on an error (m.e). */
+static int build_book(call_memory& m, const parz_gpu_bnd& b, const int* range,
+                      const book_memory& k) {
+  if (m.e == cudaSuccess)
+    book_keys_kernel<<<blocks_for(BOOK_KEYS, THREADS), THREADS, 0, m.st>>>(b.plain, b.runs, range,
+                                                                           k.keys);
+  size_t sort_bytes = k.sort_bytes;
+  if (m.e == cudaSuccess)
+    m.e = cub::DeviceRadixSort::SortKeys(k.sort, sort_bytes, k.keys, k.keys + BOOK_KEYS,
+                                         (int)BOOK_KEYS, 0, PARZ_GPU_BND_KEY_BITS, m.st);
+  if (m.e == cudaSuccess)
+    m.e = cudaFuncSetAttribute(book_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                               (int)BOOK_SHARED);
+  if (m.e == cudaSuccess)
+    book_kernel<<<2, BOOK_THREADS, BOOK_SHARED, m.st>>>(k.keys + BOOK_KEYS, b.plain, b.runs, range,
+                                                        k.len, k.work, k.built);
+  if (m.e == cudaSuccess)
+    book_words_kernel<<<1, BOOK_THREADS, 0, m.st>>>(b.stats, range, k.len, k.built, k.code, k.pack);
+  if (m.e == cudaSuccess)
+    m.e = cudaGetLastError();
+  return m.e == cudaSuccess;
+}
+
 /* Queues the download of counts over the whole alphabet (from) as counts over r (to): the head's,
  * then the residuals'. */
 static void download_range(call_memory& m, const parz_bounded_range& r,
@@ -565,9 +740,9 @@ static int pinned(parz_gpu_context* ctx, size_t words, unsigned long long** h, p
   return rc;
 }
 
-/* The words of the packed read (pack_kernel) the host takes at once: the counts of residuals
- * within +-PARZ_GPU_BND_WINDOW / 2 of 0; a wider range's rest comes in a second read. */
-#define PACK_FIRST (PACK_HEAD + 2u * (PARZ_BOUNDED_HEAD + PARZ_GPU_BND_WINDOW))
+/* The words of the packed read (book_words_kernel) the host takes at once: the lengths of a range
+ * of up to 4096 symbols; a wider range's rest comes in a second read. */
+#define PACK_FIRST (PACK_HEAD + 512u)
 
 /* Chunk a encoded into c (its head on the host, its payload in device memory from keep) and its
  * size; its scratch is freed on return, in stream order. The host waits twice with the
@@ -596,7 +771,9 @@ static int encode_one(parz_gpu_context* ctx, call_memory& keep, const parz_array
   }
   /* the chunk's holes, quantized values and codes (and a strided array's contiguous copy) in the
    * context's scratch, which only grows */
-  const size_t need = round256(n) + 2 * round256(4 * n) + (contiguous ? 0 : round256(n * w));
+  book_memory book_mem;
+  const size_t book_at = round256(n) + 2 * round256(4 * n) + (contiguous ? 0 : round256(n * w));
+  const size_t need = book_at + book_memory_of(NULL, &book_mem);
   if ((rc = parz_gpu_reserve(&ctx->bnd_scratch, need, 0, err)) != PARZ_OK)
     return rc;
   /* the packed read, or the trials' small words and counts */
@@ -653,23 +830,27 @@ static int encode_one(parz_gpu_context* ctx, call_memory& keep, const parz_array
   if (!forward(m, b, p.s, p.predictor))
     return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the forward pass");
 
-  /* the symbol counts and the residuals' range, read with the scan's words in one piece */
+  /* the symbol counts and the residuals' range, then the codebook on the device; the host reads
+   * the scan's words, the range and the kept code's lengths in one piece */
   b.plain = m.device<unsigned long long>(2 * (size_t)PARZ_BOUNDED_SYMBOLS);
   b.runs = b.plain + PARZ_BOUNDED_SYMBOLS;
   int* d_range = m.device<int>(2);
-  unsigned long long* packed =
-      m.device<unsigned long long>(PACK_HEAD + 2 * (size_t)PARZ_BOUNDED_SYMBOLS);
   count_symbols(m, b, d_range);
-  if (m.e == cudaSuccess)
-    pack_kernel<<<64, THREADS, 0, m.st>>>(b, d_range, packed);
-  if (!down(m, h, packed, PACK_FIRST * sizeof *h))
-    return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: counting the symbols");
+  book_memory_of(scratch + book_at, &book_mem);
+  const unsigned long long* packed = book_mem.pack;
+  if (!build_book(m, b, d_range, book_mem) || !down(m, h, packed, PACK_FIRST * sizeof *h))
+    return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the codebook");
   const parz_bounded_range r =
       parz_gpu_bnd_range((int)(long long)h[PACK_LO], (int)(long long)h[PACK_LO + 1]);
-  const size_t packed_words = PACK_HEAD + 2 * r.m;
+  const size_t packed_words = PACK_HEAD + (r.m + 7) / 8;
   if (packed_words > PACK_FIRST &&
       !down(m, h + PACK_FIRST, packed + PACK_FIRST, (packed_words - PACK_FIRST) * sizeof *h))
-    return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: counting the symbols");
+    return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the codebook");
+  if (h[PACK_ERR] == 1)
+    return parz_fail(err, PARZ_ERR_STREAM, "bounded GPU encode: no symbol to code");
+  if (h[PACK_ERR])
+    return parz_fail(err, PARZ_ERR_STREAM,
+                     "bounded GPU encode: code lengths of %zu symbols are no prefix code", r.m);
   if (given) {
     memcpy(&found.top, &h[PARZ_GPU_BND_TOP], 8);
     found.nonfinite = h[PARZ_GPU_BND_NONFINITE];
@@ -679,14 +860,14 @@ static int encode_one(parz_gpu_context* ctx, call_memory& keep, const parz_array
       return rc; /* the host's step: the one step_kernel gave the device */
   }
   const unsigned long long nexc = parz_gpu_bnd_holes(h);
+  const int use_runs = h[PACK_RUNS] != 0;
+  parz_gpu_bnd_book book;
+  if ((rc = parz_gpu_bnd_book_of(r, (const uint8_t*)(h + PACK_HEAD), use_runs, h[PACK_BITS], b.step,
+                                 p.predictor, &book, err)) != PARZ_OK)
+    return rc;
   m.release(b.plain);
   m.release(d_range);
-  m.release(packed);
   b.plain = b.runs = NULL;
-  parz_gpu_bnd_book book;
-  if ((rc = parz_gpu_bnd_book_of(r, (const uint64_t*)h + PACK_HEAD, b.step, p.predictor, &book,
-                                 err)) != PARZ_OK)
-    return rc;
   parz_chunk_view fin;
   size_t head = 0;
   rc = parz_gpu_bnd_settle(&p, cfg, book.bits, nexc, book.codec_data.size(), &fin, &head, size,
@@ -694,30 +875,19 @@ static int encode_one(parz_gpu_context* ctx, call_memory& keep, const parz_array
   if (rc != PARZ_OK || c->stored)
     return rc;
 
-  /* the pinned words: the codebook's tables going up, then the segments' offsets, the
-   * exceptions and the checksums coming down */
-  const size_t nseg = (size_t)b.nseg, table_words = (r.m + 7) / 8 + (r.m + 1) / 2,
+  /* the pinned words the segments' offsets, the exceptions and the checksums come down to */
+  const size_t nseg = (size_t)b.nseg,
                down_words = nseg + 1 + 2 * (size_t)nexc + (size_t)fin.nchecksums;
-  if ((rc = pinned(ctx, table_words + down_words, &h, err)) != PARZ_OK)
+  if ((rc = pinned(ctx, down_words, &h, err)) != PARZ_OK)
     return rc;
-  uint8_t* h_len = (uint8_t*)h;
-  uint32_t* h_code = (uint32_t*)(h + (r.m + 7) / 8);
-  unsigned long long* h_at = h + table_words;
+  unsigned long long* h_at = h;
   unsigned long long* h_pos = h_at + nseg + 1;
   uint64_t* h_bits = (uint64_t*)h_pos + nexc;
   uint64_t* h_sums = h_bits + nexc;
-  memcpy(h_len, book.kept, r.m);
-  memcpy(h_code, book.code.data(), r.m * sizeof *h_code);
-  uint8_t* len = m.device<uint8_t>(r.m);
-  uint32_t* code = m.device<uint32_t>(r.m);
-  if (m.e == cudaSuccess)
-    m.e = cudaMemcpyAsync(len, h_len, r.m, cudaMemcpyHostToDevice, m.st);
-  if (m.e == cudaSuccess)
-    m.e = cudaMemcpyAsync(code, h_code, r.m * sizeof *code, cudaMemcpyHostToDevice, m.st);
-  b.len = len;
-  b.code = code;
+  b.len = book_mem.len + (use_runs ? PARZ_BOUNDED_SYMBOLS : 0);
+  b.code = book_mem.code;
   b.shift = r.shift;
-  b.use_runs = book.runs;
+  b.use_runs = use_runs;
 
   /* the exceptions: every hole, in order, with its value's bits */
   unsigned long long* pos = m.device<unsigned long long>((size_t)nexc);

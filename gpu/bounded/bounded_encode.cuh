@@ -18,9 +18,11 @@
  *            only earlier passes' values); both count the exceptions they make;
  *   counts   a warp per segment, its lanes sharing the codes (the lane steps below) split them
  *            into tokens with zero runs and without, into the chunk's two symbol counts, and
- *            find the least and greatest residual; on the host the codebook over that range
- *            (parz_gpu_bnd_book_of: its lengths, words, codec data and the payload's bits), the
- *            layout (parz_chunk_settle) and the chunk's size;
+ *            find the least and greatest residual;
+ *   book     a CTA per code (without runs, with them) builds its lengths over that range
+ *            (bounded_book.cuh), then one CTA keeps the smaller and makes its canonical words;
+ *            on the host the codebook's bytes and the codec data from the kept lengths
+ *            (parz_gpu_bnd_book_of), the layout (parz_chunk_settle) and the chunk's size;
  *   bits     a warp per segment: each lane's bits under the codebook and their sum, the
  *            segment's; the segments' running sum (their offsets, the last the code's bits);
  *   payload  a warp per segment: each lane writes its tokens at the segment's offset and the
@@ -41,6 +43,7 @@
 
 #include <vector>
 
+#include "bounded_book.cuh"
 #include "bounded_chunk.h"
 #include "bounded_codec.h"
 #include "bounded_forward.h"
@@ -533,43 +536,31 @@ PARZ_HD parz_bounded_range parz_gpu_bnd_range(int lo, int hi) {
   return r;
 }
 
-/* The chunk's codebook from its symbol counts over the range r (plain, then runs, r.m each), as
- * parz_bounded_coded_book builds it but over r alone (the same lengths, and the same words: the
- * canonical order is the alphabet's, which r keeps): the kept code's words over r (the kernels'
- * tables with its lengths, parz_gpu_bnd_entry), whether it has zero runs, the codec data
- * (parz_bounded_codec_data, the grid's step and the predictor) and the payload's bits. */
+/* The chunk's codebook once the device has built it (bounded_book.cuh): the kept code's lengths
+ * over the range r, whether it has zero runs and the payload's bits, as parz_bounded_coded_book
+ * builds them; here its bytes (parz_bounded_book_write) and the codec data
+ * (parz_bounded_codec_data, with the grid's step and the predictor). */
 struct parz_gpu_bnd_book {
-  std::vector<uint8_t> len; /* 2 r.m: the kept code's r.m lengths at kept */
-  const uint8_t* kept;
-  std::vector<uint32_t> code; /* r.m */
   int runs;
-  std::vector<unsigned char> codec_data;
   unsigned long long bits;
+  std::vector<unsigned char> codec_data;
 };
 
-static inline int parz_gpu_bnd_book_of(const parz_bounded_range& r, const uint64_t* counts,
-                                       double step, int predictor, parz_gpu_bnd_book* k,
-                                       parz_error* err) {
-  k->len.assign(2 * r.m, 0);
-  k->code.assign(r.m, 0);
-  int rc = parz_bounded_range_lengths(&r, counts, counts + r.m, 2, k->len.data(), &k->kept,
-                                      &k->runs, err);
-  if (rc != PARZ_OK)
-    return rc;
-  if (parz_huff_canonical(k->kept, r.m, PARZ_BOUNDED_MAX_LEN, k->code.data()))
-    return parz_fail(err, PARZ_ERR_STREAM,
-                     "bounded GPU encode: code lengths of %zu symbols are no prefix code", r.m);
+static inline int parz_gpu_bnd_book_of(const parz_bounded_range& r, const uint8_t* kept, int runs,
+                                       unsigned long long bits, double step, int predictor,
+                                       parz_gpu_bnd_book* k, parz_error* err) {
+  k->runs = runs;
+  k->bits = bits;
   /* every symbol of the grammar (bounded_huff.c) takes at most 32 bits, a run of unused ones
    * too; then the span's varint */
   std::vector<uint8_t> book(4 * r.m + 16);
-  const size_t size = parz_bounded_book_write(k->kept, &r, book.data(), book.size());
+  const size_t size = parz_bounded_book_write(kept, &r, book.data(), book.size());
   if (!size)
     return parz_fail(err, PARZ_ERR_BUFFER,
                      "bounded GPU encode: a codebook of %zu symbols takes more than %zu bytes", r.m,
                      book.size());
-  k->codec_data.resize(parz_bounded_codec_data(step, predictor, k->runs, book.data(), size, NULL));
-  parz_bounded_codec_data(step, predictor, k->runs, book.data(), size, k->codec_data.data());
-  k->bits = parz_bounded_coded_bits(k->runs ? counts + r.m : counts, k->kept, r.m);
+  k->codec_data.resize(parz_bounded_codec_data(step, predictor, runs, book.data(), size, NULL));
+  parz_bounded_codec_data(step, predictor, runs, book.data(), size, k->codec_data.data());
   return PARZ_OK;
 }
 
