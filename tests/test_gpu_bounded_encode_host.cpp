@@ -200,17 +200,6 @@ static std::vector<unsigned long long> emulate_counts(const parz_gpu_bnd& b,
   return counts;
 }
 
-/* Counts over the whole alphabet (plain, then runs) as counts over the range r (r.m each). */
-static std::vector<uint64_t> ranged_of(const std::vector<unsigned long long>& counts,
-                                       const parz_bounded_range& r) {
-  std::vector<uint64_t> ranged(2 * r.m);
-  for (unsigned c = 0; c < 2; c++)
-    for (size_t k = 0; k < r.m; k++)
-      ranged[c * r.m + k] =
-          parz_gpu_bnd_ranged(counts.data() + c * PARZ_BOUNDED_SYMBOLS, r.shift, k);
-  return ranged;
-}
-
 /* bounded_book.cuh's team as a loop: each() runs its items last first, as the threads of a CTA
  * may (no step may read what the same step writes elsewhere). */
 struct host_team {
@@ -237,7 +226,8 @@ struct host_team {
  * the kept code's lengths and words over r, whether it has runs, its bits. 0 where the device
  * reports an error. */
 struct emulated_book {
-  std::vector<uint8_t> len; /* both codes', PARZ_BOUNDED_SYMBOLS each */
+  std::vector<uint8_t> len;    /* both codes', PARZ_BOUNDED_SYMBOLS each */
+  unsigned long long built[4]; /* per code its bits and used symbols */
   const uint8_t* kept;
   std::vector<uint32_t> code;
   int runs;
@@ -257,7 +247,7 @@ static int emulate_book(const std::vector<unsigned long long>& counts, const par
   std::sort(keys.begin(), keys.end());
   k->len.assign(2 * S, 0xEE);
   host_team team;
-  unsigned long long built[4];
+  unsigned long long* built = k->built;
   for (unsigned c = 0; c < 2; c++) {
     parz_gpu_bnd_huff st;
     std::vector<unsigned char> scratch;
@@ -380,13 +370,17 @@ static int emulate_choose(const parz_gpu_bnd_plan& p, const parz_gpu_bnd& full) 
     memset(trial, 0, sizeof trial);
     emulate_forward(t, x.s, pred);
     parz_bounded_range r;
-    const std::vector<uint64_t> ranged = ranged_of(emulate_counts(t, &r), r);
+    emulated_book dev;
+    emulate_book(emulate_counts(t, &r), r, &dev);
     unsigned long long nexc = 0, nmask = 0;
     for (size_t i = 0; i < n; i++) {
       nexc += hole[i] == PARZ_BOUNDED_EXCEPTION;
       nmask += hole[i] == PARZ_BOUNDED_MASKED;
     }
-    bytes[pred - 1] = parz_gpu_bnd_trial_bytes(ranged.data() + r.m, r, nexc, nmask);
+    /* the code with runs, a trial's (book_words_kernel's runs_only) */
+    bytes[pred - 1] =
+        parz_gpu_bnd_trial_bytes(r, dev.len.data() + PARZ_BOUNDED_SYMBOLS, dev.built[2],
+                                 dev.built[1] && dev.built[3], nexc, nmask);
   }
   return parz_bounded_pick(bytes);
 }

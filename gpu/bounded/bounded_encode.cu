@@ -405,15 +405,17 @@ __global__ void __launch_bounds__(BOOK_THREADS)
 #define PACK_WORDS (PACK_HEAD + (PARZ_BOUNDED_SYMBOLS + 7u) / 8u)
 
 /* The code kept (the one with runs where its bits are fewer, parz_bounded_range_lengths'
- * choice): its canonical words over the range into code, and the host's read into pack. */
+ * choice; with runs_only the one with runs, a trial's): its canonical words over the range into
+ * code, and the host's read into pack. */
 __global__ void __launch_bounds__(BOOK_THREADS)
     book_words_kernel(const unsigned long long* stats, const int* range, const uint8_t* len,
-                      const unsigned long long* built, uint32_t* code, unsigned long long* pack) {
+                      const unsigned long long* built, int runs_only, uint32_t* code,
+                      unsigned long long* pack) {
   __shared__ unsigned long long acc;
   __shared__ uint32_t cnt[(PARZ_BOUNDED_MAX_LEN + 1) * (PARZ_GPU_BND_WORD_PARTS + 1)];
   cta_team team = {&acc};
   const parz_bounded_range r = parz_gpu_bnd_range(range[0], range[1]);
-  const int runs = built[2] < built[0];
+  const int runs = runs_only || built[2] < built[0];
   const uint8_t* kept = len + (runs ? PARZ_BOUNDED_SYMBOLS : 0);
   const int bad = !built[1] || !built[3]                           ? 1
                   : parz_gpu_bnd_words(team, kept, r.m, code, cnt) ? 2
@@ -608,10 +610,10 @@ static size_t book_memory_of(unsigned char* base, book_memory* k) {
 
 /* The codebook of b's counts (b.plain, b.runs) over the residuals' range on the device
  * (bounded_book.cuh), queued without a wait: both codes' lengths into k.len (PARZ_BOUNDED_SYMBOLS
- * each), the kept code's words into k.code, the host's read into k.pack (book_words_kernel). 0
- * on an error (m.e). */
-static int build_book(call_memory& m, const parz_gpu_bnd& b, const int* range,
-                      const book_memory& k) {
+ * each), the kept code's words into k.code, the host's read into pack (book_words_kernel;
+ * runs_only: the code with runs kept). 0 on an error (m.e). */
+static int build_book(call_memory& m, const parz_gpu_bnd& b, const int* range, const book_memory& k,
+                      unsigned long long* pack, int runs_only) {
   if (m.e == cudaSuccess)
     book_keys_kernel<<<blocks_for(BOOK_KEYS, THREADS), THREADS, 0, m.st>>>(b.plain, b.runs, range,
                                                                            k.keys);
@@ -626,29 +628,19 @@ static int build_book(call_memory& m, const parz_gpu_bnd& b, const int* range,
     book_kernel<<<2, BOOK_THREADS, BOOK_SHARED, m.st>>>(k.keys + BOOK_KEYS, b.plain, b.runs, range,
                                                         k.len, k.work, k.built);
   if (m.e == cudaSuccess)
-    book_words_kernel<<<1, BOOK_THREADS, 0, m.st>>>(b.stats, range, k.len, k.built, k.code, k.pack);
+    book_words_kernel<<<1, BOOK_THREADS, 0, m.st>>>(b.stats, range, k.len, k.built, runs_only,
+                                                    k.code, pack);
   if (m.e == cudaSuccess)
     m.e = cudaGetLastError();
   return m.e == cudaSuccess;
 }
 
-/* Queues the download of counts over the whole alphabet (from) as counts over r (to): the head's,
- * then the residuals'. */
-static void download_range(call_memory& m, const parz_bounded_range& r,
-                           const unsigned long long* from, uint64_t* to) {
-  if (m.e == cudaSuccess)
-    m.e = cudaMemcpyAsync(to, from, PARZ_BOUNDED_HEAD * sizeof *to, cudaMemcpyDeviceToHost, m.st);
-  if (m.e == cudaSuccess)
-    m.e = cudaMemcpyAsync(to + PARZ_BOUNDED_HEAD, from + PARZ_BOUNDED_HEAD + r.shift,
-                          (r.m - PARZ_BOUNDED_HEAD) * sizeof *to, cudaMemcpyDeviceToHost, m.st);
-}
-
-/* Predictor 0's choice (parz_gpu_bnd_box): the trials on the GPU, their sizes and the pick on the
- * host. full: the chunk's arguments (its contiguous values). h: pinned room for
- * PARZ_BOUNDED_PREDICTORS x PARZ_BOUNDED_SYMBOLS words. */
+/* Predictor 0's choice (parz_gpu_bnd_box): the trials on the GPU, their codes with runs built
+ * there (build_book, into k), their sizes and the pick on the host. full: the chunk's arguments
+ * (its contiguous values). h: pinned room for PARZ_BOUNDED_PREDICTORS x PACK_WORDS words. */
 static int choose(call_memory& m, const parz_gpu_bnd_plan& p, const parz_gpu_bnd& full,
-                  unsigned long long* small, unsigned long long* h, int* predictor,
-                  parz_error* err) {
+                  const book_memory& k, unsigned long long* small, unsigned long long* h,
+                  int* predictor, parz_error* err) {
   parz_gpu_bnd_box x;
   parz_gpu_bnd t;
   *predictor = PARZ_BOUNDED_LORENZO;
@@ -661,11 +653,12 @@ static int choose(call_memory& m, const parz_gpu_bnd_plan& p, const parz_gpu_bnd
   t.hole = m.device<uint8_t>(n);
   t.q = m.device<int32_t>(n);
   t.codes = m.device<int32_t>(n);
-  unsigned long long* counts =
-      m.device<unsigned long long>(npred * 2 * (size_t)PARZ_BOUNDED_SYMBOLS);
+  t.plain = m.device<unsigned long long>(2 * (size_t)PARZ_BOUNDED_SYMBOLS);
+  t.runs = t.plain + PARZ_BOUNDED_SYMBOLS;
   int* ranges = m.device<int>(2 * npred);
   unsigned long long* stats = m.zeroed<unsigned long long>(4 + 2 * npred);
   unsigned long long* trial = m.zeroed<unsigned long long>(npred * (size_t)PARZ_GPU_BND_STATS);
+  unsigned long long* packs = m.device<unsigned long long>(npred * (size_t)PACK_WORDS);
   if (m.e != cudaSuccess)
     return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the predictors' trials");
   gather_args g;
@@ -675,9 +668,9 @@ static int choose(call_memory& m, const parz_gpu_bnd_plan& p, const parz_gpu_bnd
   g.n = n;
   g.dims = x.s.dims;
   g.size = (unsigned)w;
-  for (unsigned k = 0; k < x.s.dims; k++) {
-    g.shape[k] = x.s.shape[k];
-    g.stride[k] = x.stride[k];
+  for (unsigned d = 0; d < x.s.dims; d++) {
+    g.shape[d] = x.s.shape[d];
+    g.stride[d] = x.stride[d];
   }
   gather_kernel<<<grid_for(n), THREADS, 0, m.st>>>(g);
   t.src = box;
@@ -687,47 +680,43 @@ static int choose(call_memory& m, const parz_gpu_bnd_plan& p, const parz_gpu_bnd
   double top;
   memcpy(&top, small, 8);
   parz_gpu_bnd_set_step(&t, top);
-  for (unsigned k = 0; k < npred; k++) {
+  for (unsigned c = 0; c < npred; c++) {
     if (m.e == cudaSuccess)
       m.e = cudaMemsetAsync(t.hole, PARZ_BOUNDED_KNOWN, n, m.st);
-    t.stats = trial + k * (size_t)PARZ_GPU_BND_STATS; /* the trial's own exceptions */
-    if (m.e != cudaSuccess || !forward(m, t, x.s, (int)k + 1))
+    t.stats = trial + c * (size_t)PARZ_GPU_BND_STATS; /* the trial's own exceptions */
+    if (m.e != cudaSuccess || !forward(m, t, x.s, (int)c + 1))
       return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the predictors' trials");
-    t.plain = counts + 2 * k * (size_t)PARZ_BOUNDED_SYMBOLS;
-    t.runs = t.plain + PARZ_BOUNDED_SYMBOLS;
-    count_symbols(m, t, ranges + 2 * k);
+    count_symbols(m, t, ranges + 2 * c);
     if (m.e == cudaSuccess)
-      hole_stats_kernel<<<grid_for(n), THREADS, 0, m.st>>>(t, stats + 4 + 2 * k);
+      hole_stats_kernel<<<grid_for(n), THREADS, 0, m.st>>>(t, stats + 4 + 2 * c);
+    if (!build_book(m, t, ranges + 2 * c, k, packs + c * (size_t)PACK_WORDS, 1))
+      return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the predictors' trials");
   }
-  int lohi[2 * PARZ_BOUNDED_PREDICTORS];
   unsigned long long holes[2 * PARZ_BOUNDED_PREDICTORS];
   if (m.e == cudaSuccess)
-    m.e = cudaMemcpyAsync(h, ranges, sizeof lohi, cudaMemcpyDeviceToHost, m.st);
-  if (!down(m, h + PARZ_BOUNDED_PREDICTORS, stats + 4, sizeof holes))
+    m.e = cudaMemcpyAsync(h, packs, npred * (size_t)PACK_WORDS * sizeof *h, cudaMemcpyDeviceToHost,
+                          m.st);
+  if (!down(m, small, stats + 4, sizeof holes))
     return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the predictors' trials");
-  memcpy(lohi, h, sizeof lohi);
-  memcpy(holes, h + PARZ_BOUNDED_PREDICTORS, sizeof holes);
-  parz_bounded_range r[PARZ_BOUNDED_PREDICTORS];
-  for (unsigned k = 0; k < npred; k++) {
-    r[k] = parz_gpu_bnd_range(lohi[2 * k], lohi[2 * k + 1]);
-    download_range(m, r[k], counts + (2 * k + 1) * (size_t)PARZ_BOUNDED_SYMBOLS,
-                   (uint64_t*)h + k * (size_t)PARZ_BOUNDED_SYMBOLS);
-  }
-  if (!down(m, NULL, NULL, 0))
-    return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the predictors' trials");
+  memcpy(holes, small, sizeof holes);
   size_t bytes[PARZ_BOUNDED_PREDICTORS];
-  for (unsigned k = 0; k < npred; k++)
-    bytes[k] = parz_gpu_bnd_trial_bytes((const uint64_t*)h + k * (size_t)PARZ_BOUNDED_SYMBOLS, r[k],
-                                        holes[2 * k], holes[2 * k + 1]);
+  for (unsigned c = 0; c < npred; c++) {
+    const unsigned long long* pk = h + c * (size_t)PACK_WORDS;
+    const parz_bounded_range r =
+        parz_gpu_bnd_range((int)(long long)pk[PACK_LO], (int)(long long)pk[PACK_LO + 1]);
+    bytes[c] = parz_gpu_bnd_trial_bytes(r, (const uint8_t*)(pk + PACK_HEAD), pk[PACK_BITS],
+                                        pk[PACK_ERR] == 0, holes[2 * c], holes[2 * c + 1]);
+  }
   *predictor = parz_bounded_pick(bytes);
   m.release(box);
   m.release(t.hole);
   m.release(t.q);
   m.release(t.codes);
-  m.release(counts);
+  m.release(t.plain);
   m.release(ranges);
   m.release(stats);
   m.release(trial);
+  m.release(packs);
   return PARZ_OK;
 }
 
@@ -776,13 +765,13 @@ static int encode_one(parz_gpu_context* ctx, call_memory& keep, const parz_array
   const size_t need = book_at + book_memory_of(NULL, &book_mem);
   if ((rc = parz_gpu_reserve(&ctx->bnd_scratch, need, 0, err)) != PARZ_OK)
     return rc;
-  /* the packed read, or the trials' small words and counts */
+  /* the packed read, or the trials' small words and theirs */
   unsigned long long* h = NULL;
-  if ((rc = pinned(ctx, 8 + PARZ_BOUNDED_PREDICTORS * (size_t)PARZ_BOUNDED_SYMBOLS, &h, err)) !=
-      PARZ_OK)
+  if ((rc = pinned(ctx, 16 + PARZ_BOUNDED_PREDICTORS * (size_t)PACK_WORDS, &h, err)) != PARZ_OK)
     return rc;
   const int given = p.predictor != 0;
   unsigned char* scratch = (unsigned char*)ctx->bnd_scratch.ptr;
+  book_memory_of(scratch + book_at, &book_mem);
   b.hole = (uint8_t*)scratch;
   b.q = (int32_t*)(scratch + round256(n));
   b.codes = (int32_t*)(scratch + round256(n) + round256(4 * n));
@@ -821,7 +810,7 @@ static int encode_one(parz_gpu_context* ctx, call_memory& keep, const parz_array
     found.fill = h[PARZ_GPU_BND_FILL];
     if ((rc = parz_gpu_bnd_after_scan(&p, &found, &b, err)) != PARZ_OK)
       return rc;
-    if ((rc = choose(m, p, b, h, h + 8, &p.predictor, err)) != PARZ_OK)
+    if ((rc = choose(m, p, b, book_mem, h, h + 16, &p.predictor, err)) != PARZ_OK)
       return rc;
   } else {
     step_kernel<<<1, 1, 0, m.st>>>(b, kstep);
@@ -836,9 +825,9 @@ static int encode_one(parz_gpu_context* ctx, call_memory& keep, const parz_array
   b.runs = b.plain + PARZ_BOUNDED_SYMBOLS;
   int* d_range = m.device<int>(2);
   count_symbols(m, b, d_range);
-  book_memory_of(scratch + book_at, &book_mem);
   const unsigned long long* packed = book_mem.pack;
-  if (!build_book(m, b, d_range, book_mem) || !down(m, h, packed, PACK_FIRST * sizeof *h))
+  if (!build_book(m, b, d_range, book_mem, book_mem.pack, 0) ||
+      !down(m, h, packed, PACK_FIRST * sizeof *h))
     return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the codebook");
   const parz_bounded_range r =
       parz_gpu_bnd_range((int)(long long)h[PACK_LO], (int)(long long)h[PACK_LO + 1]);

@@ -569,9 +569,10 @@ static inline int parz_gpu_bnd_book_of(const parz_bounded_range& r, const uint8_
  * grid step (the scan's on the box), then per predictor the forward pass on the box from holes
  * all KNOWN (the values are finite: the encoder refuses others when it chooses, and masks
  * nothing, so the CPU's trials start from no holes either), the symbol counts with runs over
- * segments of the chunk's size and the residuals' range, the exceptions and masked values; on
- * the host each trial's size (parz_bounded_estimate_counted, parz_bounded_trial_bytes) and the
- * pick (parz_bounded_pick). */
+ * segments of the chunk's size and the residuals' range, the code with runs built on the device
+ * (bounded_book.cuh), the exceptions and masked values; on the host each trial's size from that
+ * code's lengths and bits (as parz_bounded_estimate_counted sizes it, parz_bounded_trial_bytes)
+ * and the pick (parz_bounded_pick). */
 struct parz_gpu_bnd_box {
   parz_bounded_shape s; /* the box */
   size_t n;             /* its values */
@@ -606,12 +607,20 @@ static inline void parz_gpu_bnd_box_args(const parz_gpu_bnd_plan* p, const parz_
   b->nseg = (b->n + b->seg - 1) / b->seg;
 }
 
-/* A trial's size from its counts with runs over its range r (PARZ_BOUNDED_HEAD entries, then the
- * residuals'), its exceptions and masked values. */
-static inline size_t parz_gpu_bnd_trial_bytes(const uint64_t* runs, const parz_bounded_range& r,
+/* A trial's size from the device's code with runs over its range r (its lengths len and its
+ * payload's bits; built 0 where the device built none) as parz_bounded_estimate_counted sizes it
+ * (the codebook's bytes and the payload's), with its exceptions and masked values. */
+static inline size_t parz_gpu_bnd_trial_bytes(const parz_bounded_range& r, const uint8_t* len,
+                                              unsigned long long bits, int built,
                                               unsigned long long nexc, unsigned long long nmask) {
-  return parz_bounded_trial_bytes(parz_bounded_estimate_counted(runs, &r), (size_t)nexc,
-                                  (size_t)nmask);
+  size_t estimate = SIZE_MAX;
+  if (built) {
+    std::vector<uint8_t> out(PARZ_BOUNDED_BOOK_BYTES_MAX);
+    const size_t book = parz_bounded_book_write(len, &r, out.data(), out.size());
+    if (book)
+      estimate = book + (size_t)((bits + 7) / 8);
+  }
+  return parz_bounded_trial_bytes(estimate, (size_t)nexc, (size_t)nmask);
 }
 
 /* The chunk once its payload's size and exceptions are known: its layout as the serial encoder
