@@ -112,6 +112,18 @@ static inline std::vector<bnd_case> bnd_cases(void) {
     c.name = "escapes, predictor " + std::to_string(pred);
     out.push_back(c);
   }
+  /* a codebook of tens of thousands of symbols (residuals spread over most of +-32767): the GPU
+   * encoder builds it on the device, its weights in 64 bits */
+  {
+    const size_t s[1] = {60000};
+    bnd_case c;
+    c.a = parz_test_array(PARZ_FLOAT, 1, s);
+    c.data = bnd_values(c.a, 30, 7);
+    c.cfg = bnd_config(1e-3, 1);
+    c.refused = 0;
+    c.name = "a wide codebook";
+    out.push_back(c);
+  }
   /* long zero runs: a constant array, and one constant but for a few values */
   for (unsigned pred = 0; pred <= 2; pred += 2) {
     bnd_case c;

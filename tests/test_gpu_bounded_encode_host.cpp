@@ -200,6 +200,17 @@ static std::vector<unsigned long long> emulate_counts(const parz_gpu_bnd& b,
   return counts;
 }
 
+/* Counts over the whole alphabet (plain, then runs) as counts over the range r (r.m each). */
+static std::vector<uint64_t> ranged_of(const std::vector<unsigned long long>& counts,
+                                       const parz_bounded_range& r) {
+  std::vector<uint64_t> ranged(2 * r.m);
+  for (unsigned c = 0; c < 2; c++)
+    for (size_t k = 0; k < r.m; k++)
+      ranged[c * r.m + k] =
+          parz_gpu_bnd_ranged(counts.data() + c * PARZ_BOUNDED_SYMBOLS, r.shift, k);
+  return ranged;
+}
+
 /* bounded_book.cuh's team as a loop: each() runs its items last first, as the threads of a CTA
  * may (no step may read what the same step writes elsewhere). */
 struct host_team {
@@ -221,6 +232,9 @@ struct host_team {
   }
 };
 
+/* The shared memory book_kernel builds in (bounded_encode.cu, BOOK_SHARED). */
+#define BOOK_FAST ((size_t)224 << 10)
+
 /* The device's codebook (bounded_encode.cu: the keys, their sort, book_kernel per code, then
  * book_words_kernel) from counts over the whole alphabet (plain, then runs) and their range r:
  * the kept code's lengths and words over r, whether it has runs, its bits. 0 where the device
@@ -235,7 +249,7 @@ struct emulated_book {
 };
 
 static int emulate_book(const std::vector<unsigned long long>& counts, const parz_bounded_range& r,
-                        emulated_book* k) {
+                        emulated_book* k, size_t fast_bytes = BOOK_FAST) {
   const size_t S = PARZ_BOUNDED_SYMBOLS;
   std::vector<uint64_t> keys(2 * S);
   for (size_t e = 0; e < 2 * S; e++) {
@@ -250,12 +264,11 @@ static int emulate_book(const std::vector<unsigned long long>& counts, const par
   unsigned long long* built = k->built;
   for (unsigned c = 0; c < 2; c++) {
     parz_gpu_bnd_huff st;
-    std::vector<unsigned char> scratch;
-    const size_t used = parz_gpu_bnd_lengths(team, st, keys.data() + c * S, S,
-                                             k->len.data() + c * S, r.m, [&](size_t u) {
-                                               scratch.assign(parz_gpu_bnd_huff_bytes(u), 0xEE);
-                                               return scratch.data();
-                                             });
+    std::vector<unsigned char> fast(fast_bytes + 1, 0xEE),
+        block(parz_gpu_bnd_huff_bytes(PARZ_BOUNDED_SYMBOLS), 0xEE);
+    const size_t used =
+        parz_gpu_bnd_lengths(team, st, keys.data() + c * S, S, k->len.data() + c * S, r.m,
+                             fast.data(), fast_bytes, block.data());
     built[2 * c] =
         parz_gpu_bnd_book_bits(team, counts.data() + c * S, r.shift, k->len.data() + c * S, r.m);
     built[2 * c + 1] = used;
@@ -264,10 +277,11 @@ static int emulate_book(const std::vector<unsigned long long>& counts, const par
   k->bits = built[2 * k->runs];
   k->kept = k->len.data() + (k->runs ? S : 0);
   k->code.assign(r.m, 0);
-  std::vector<uint32_t> cnt((PARZ_BOUNDED_MAX_LEN + 1) * (PARZ_GPU_BND_WORD_PARTS + 1));
+  const unsigned parts = 256; /* book_words_kernel's */
+  std::vector<uint32_t> cnt((PARZ_BOUNDED_MAX_LEN + 1) * (parts + 1));
   if (!built[1] || !built[3])
     return 0;
-  return !parz_gpu_bnd_words(team, k->kept, r.m, k->code.data(), cnt.data());
+  return !parz_gpu_bnd_words(team, k->kept, r.m, parts, k->code.data(), cnt.data());
 }
 
 /* The device's lengths of a code of n counts (over a range of n entries from 0, unshifted)
@@ -288,11 +302,18 @@ static void check_lengths(const std::vector<uint64_t>& freq, const char* name) {
   parz_error e = {0, ""};
   const int ok = parz_bounded_book_lengths(freq.data(), n, want.data(), &e) == PARZ_OK;
   CHECK(ok, ": %s: parz_bounded_book_lengths: %s", name, e.message);
+  /* the weights in 64 bits in the block, then where they fit in 32 bits in the fast memory */
+  emulated_book wide;
+  const int built_wide = emulate_book(counts, r, &wide, 0);
   const int built = emulate_book(counts, r, &got);
-  size_t bad = 0;
-  for (size_t k = 0; k < n; k++)
+  size_t bad = 0, bad_wide = 0;
+  for (size_t k = 0; k < n; k++) {
     bad += got.kept[k] != want[k];
+    bad_wide += wide.kept[k] != want[k];
+  }
   CHECK(built && bad == 0, ": %s: %zu of %zu lengths differ from the CPU's", name, bad, n);
+  CHECK(built_wide && bad_wide == 0,
+        ": %s: with 64-bit weights, %zu of %zu lengths differ from the CPU's", name, bad_wide, n);
   if (ok && !parz_huff_canonical(want.data(), n, PARZ_BOUNDED_MAX_LEN, words.data()))
     CHECK(built && std::equal(words.begin(), words.end(), got.code.begin()),
           ": %s: the canonical words differ from parz_huff_canonical's", name);
@@ -370,16 +391,21 @@ static int emulate_choose(const parz_gpu_bnd_plan& p, const parz_gpu_bnd& full) 
     memset(trial, 0, sizeof trial);
     emulate_forward(t, x.s, pred);
     parz_bounded_range r;
-    emulated_book dev;
-    emulate_book(emulate_counts(t, &r), r, &dev);
+    const std::vector<unsigned long long> counts = emulate_counts(t, &r);
     unsigned long long nexc = 0, nmask = 0;
     for (size_t i = 0; i < n; i++) {
       nexc += hole[i] == PARZ_BOUNDED_EXCEPTION;
       nmask += hole[i] == PARZ_BOUNDED_MASKED;
     }
-    /* the code with runs, a trial's (book_words_kernel's runs_only) */
+    if (r.m <= PARZ_GPU_BND_HOST_BOOK) { /* the host's code over a narrow range */
+      bytes[pred - 1] = parz_gpu_bnd_trial_bytes(ranged_of(counts, r).data() + r.m, r, nexc, nmask);
+      continue;
+    }
+    /* the device's code with runs over a wide one (book_words_kernel's runs_only) */
+    emulated_book dev;
+    emulate_book(counts, r, &dev);
     bytes[pred - 1] =
-        parz_gpu_bnd_trial_bytes(r, dev.len.data() + PARZ_BOUNDED_SYMBOLS, dev.built[2],
+        parz_gpu_bnd_trial_built(r, dev.len.data() + PARZ_BOUNDED_SYMBOLS, dev.built[2],
                                  dev.built[1] && dev.built[3], nexc, nmask);
   }
   return parz_bounded_pick(bytes);
@@ -463,14 +489,21 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
   parz_bounded_range r;
   const std::vector<unsigned long long> counts = emulate_counts(b, &r);
   emulated_book dev;
-  CHECK(emulate_book(counts, r, &dev), ": the device's codebook reports an error");
   parz_gpu_bnd_book book;
-  if ((rc = parz_gpu_bnd_book_of(r, dev.kept, dev.runs, dev.bits, b.step, p.predictor, &book,
-                                 err)) != PARZ_OK)
-    return rc;
+  if (r.m <= PARZ_GPU_BND_HOST_BOOK) { /* the host's codebook of a narrow range */
+    if ((rc = parz_gpu_bnd_book_of(r, ranged_of(counts, r).data(), b.step, p.predictor, &book,
+                                   err)) != PARZ_OK)
+      return rc;
+    b.code = book.code.data();
+  } else { /* the device's of a wide one */
+    CHECK(emulate_book(counts, r, &dev), ": the device's codebook reports an error");
+    if ((rc = parz_gpu_bnd_book_built(r, dev.kept, dev.runs, dev.bits, b.step, p.predictor, &book,
+                                      err)) != PARZ_OK)
+      return rc;
+    b.code = dev.code.data();
+  }
+  b.len = book.kept;
   const std::vector<unsigned char>& codec_data = book.codec_data;
-  b.len = dev.kept;
-  b.code = dev.code.data();
   b.shift = r.shift;
   b.use_runs = book.runs;
   std::vector<unsigned long long> seg_bits((size_t)b.nseg), seg_at((size_t)b.nseg + 1, 0);
@@ -548,7 +581,7 @@ static void check_case(const char* name, const parz_array& a, const void* data,
   CHECK(bad == 0, ": %s: %zu values outside the bound %g", name, bad, cfg.settings.error_bound);
 }
 
-/* The device's codebook of a wide range (emulate_book, then parz_gpu_bnd_book_of) against
+/* The device's codebook of a wide range (emulate_book, then parz_gpu_bnd_book_built) against
  * parz_bounded_coded_book's (over the whole alphabet): the same codec data and payload bits, with
  * zero runs paying and not. */
 static void wide_books() {
@@ -576,8 +609,8 @@ static void wide_books() {
     emulated_book dev;
     CHECK(emulate_book(all, r, &dev), ": a wide range's codebook: the device reports an error");
     parz_gpu_bnd_book k;
-    CHECK(parz_gpu_bnd_book_of(r, dev.kept, dev.runs, dev.bits, 0.5, 2, &k, &e) == PARZ_OK, ": %s",
-          e.message);
+    CHECK(parz_gpu_bnd_book_built(r, dev.kept, dev.runs, dev.bits, 0.5, 2, &k, &e) == PARZ_OK,
+          ": %s", e.message);
     parz_bounded_coded c;
     memset(&c, 0, sizeof c);
     CHECK(parz_bounded_coded_book(&r, counts.data(), counts.data() + r.m, 2, &c, &e) == PARZ_OK,

@@ -68,22 +68,29 @@ struct parz_gpu_bnd_huff {
   unsigned long long rounds;
 };
 
-/* A code's working memory for u used leaves (parz_gpu_bnd_huff_bytes of it), carved from one
- * block. */
+/* A code's working memory for u used leaves: the weights the steps search and merge (the leaves',
+ * the nodes', a round's items; package-merge's packages of the level below and of the level
+ * being made in the nodes' and the items' places), of a type W that holds every weight, where
+ * it fits in the team's fast memory (a CTA's shared memory), and the rest in a block of
+ * parz_gpu_bnd_huff_bytes(u) (the weights there too where they do not fit). */
+template <typename W>
 struct parz_gpu_bnd_huff_mem {
-  uint64_t *lw, *nw, *x, *a, *b; /* leaves' and nodes' weights, a round's items, two lists */
+  W *lw, *nw, *x;
   uint32_t *lidx, *parent, *rstart;
   uint8_t *depth, *flag;
 };
 
-/* The working memory's layout for u used leaves: each array's offset into off (in the order of
- * parz_gpu_bnd_huff_mem's members), its size returned. */
-PARZ_HD size_t parz_gpu_bnd_huff_layout(size_t u, size_t off[10]) {
+/* The bytes of the weights of u leaves of w bytes each. */
+PARZ_HD size_t parz_gpu_bnd_huff_fast(size_t u, size_t w) { return 3 * ((w * u + 7) & ~(size_t)7); }
+
+/* The layout of the rest for u used leaves: each array's offset into off (lidx, parent, rstart,
+ * depth, flag, then the weights of 8 bytes where they do not fit), the bytes returned. */
+PARZ_HD size_t parz_gpu_bnd_huff_layout(size_t u, size_t off[6]) {
   const size_t cap = 2 * u;
-  const size_t bytes[10] = {8 * u, 8 * u,   8 * u,       8 * cap, 8 * cap,
-                            4 * u, 4 * cap, 4 * (u + 1), cap,     PARZ_BOUNDED_MAX_LEN * cap};
+  const size_t bytes[6] = {
+      4 * u, 4 * cap, 4 * (u + 1), cap, PARZ_BOUNDED_MAX_LEN * cap, parz_gpu_bnd_huff_fast(u, 8)};
   size_t at = 0;
-  for (int k = 0; k < 10; k++) {
+  for (int k = 0; k < 6; k++) {
     off[k] = at;
     at += (bytes[k] + 7) & ~(size_t)7;
   }
@@ -91,27 +98,31 @@ PARZ_HD size_t parz_gpu_bnd_huff_layout(size_t u, size_t off[10]) {
 }
 
 PARZ_HD size_t parz_gpu_bnd_huff_bytes(size_t u) {
-  size_t off[10];
+  size_t off[6];
   return parz_gpu_bnd_huff_layout(u, off);
 }
 
-PARZ_HD void parz_gpu_bnd_huff_carve(unsigned char* base, size_t u, parz_gpu_bnd_huff_mem* m) {
-  size_t off[10];
+/* The memory of u leaves: the weights at fast (NULL: in the block), the rest in the block. */
+template <typename W>
+PARZ_HD void parz_gpu_bnd_huff_carve(unsigned char* fast, unsigned char* block, size_t u,
+                                     parz_gpu_bnd_huff_mem<W>* m) {
+  size_t off[6];
   parz_gpu_bnd_huff_layout(u, off);
-  m->lw = (uint64_t*)(base + off[0]);
-  m->nw = (uint64_t*)(base + off[1]);
-  m->x = (uint64_t*)(base + off[2]);
-  m->a = (uint64_t*)(base + off[3]);
-  m->b = (uint64_t*)(base + off[4]);
-  m->lidx = (uint32_t*)(base + off[5]);
-  m->parent = (uint32_t*)(base + off[6]);
-  m->rstart = (uint32_t*)(base + off[7]);
-  m->depth = base + off[8];
-  m->flag = base + off[9];
+  unsigned char* wb = fast ? fast : block + off[5];
+  const size_t ws = (sizeof(W) * u + 7) & ~(size_t)7;
+  m->lw = (W*)wb;
+  m->nw = (W*)(wb + ws);
+  m->x = (W*)(wb + 2 * ws);
+  m->lidx = (uint32_t*)(block + off[0]);
+  m->parent = (uint32_t*)(block + off[1]);
+  m->rstart = (uint32_t*)(block + off[2]);
+  m->depth = block + off[3];
+  m->flag = block + off[4];
 }
 
 /* Items of sorted w[lo, hi) below x (strictly: `le` 0) or at most x (`le` 1). */
-PARZ_HD size_t parz_gpu_bnd_below(const uint64_t* w, size_t lo, size_t hi, uint64_t x, int le) {
+template <typename W>
+PARZ_HD size_t parz_gpu_bnd_below(const W* w, size_t lo, size_t hi, uint64_t x, int le) {
   size_t a = lo, e = hi;
   while (a < e) {
     const size_t mid = a + (e - a) / 2;
@@ -123,19 +134,14 @@ PARZ_HD size_t parz_gpu_bnd_below(const uint64_t* w, size_t lo, size_t hi, uint6
   return a - lo;
 }
 
-/* Package j of a level whose items are prev: its two items' weight. */
-PARZ_HD uint64_t parz_gpu_bnd_package(const uint64_t* prev, size_t j) {
-  return prev[2 * j] + prev[2 * j + 1];
-}
-
-/* The leaves among the first d items of the merge of u leaves lw with npk packages of prev (a
- * leaf first on a tie): the merge path's split at diagonal d. */
-PARZ_HD size_t parz_gpu_bnd_split(const uint64_t* lw, size_t u, const uint64_t* prev, size_t npk,
-                                  size_t d) {
+/* The leaves among the first d items of the merge of u leaves lw with the npk packages pw (a leaf
+ * first on a tie): the merge path's split at diagonal d. */
+template <typename W>
+PARZ_HD size_t parz_gpu_bnd_split(const W* lw, size_t u, const W* pw, size_t npk, size_t d) {
   size_t lo = d > npk ? d - npk : 0, hi = d < u ? d : u;
   while (lo < hi) {
     const size_t mid = lo + (hi - lo) / 2;
-    if (lw[mid] <= parz_gpu_bnd_package(prev, d - mid - 1))
+    if (lw[mid] <= pw[d - mid - 1])
       lo = mid + 1;
     else
       hi = mid;
@@ -146,27 +152,12 @@ PARZ_HD size_t parz_gpu_bnd_split(const uint64_t* lw, size_t u, const uint64_t* 
 /* The parts a team cuts a level's merge into. */
 #define PARZ_GPU_BND_PARTS 1024u
 
-/* The lengths of the code of the counts whose sorted keys are key[0..nkeys) (the used first) into
- * len[0..m) over the range, as parz_huff_lengths gives them for PARZ_BOUNDED_MAX_LEN; scratch(u)
- * gives the working memory for u used leaves (parz_gpu_bnd_huff_bytes). Returns the used leaves
- * (0: no symbol, the lengths all 0). */
-template <typename Team, typename Scratch>
-PARZ_HD size_t parz_gpu_bnd_lengths(Team& team, parz_gpu_bnd_huff& st, const uint64_t* key,
-                                    size_t nkeys, uint8_t* len, size_t m, Scratch scratch) {
-  const size_t u = (size_t)team.sum(nkeys, [&](size_t i) {
-    return (unsigned long long)(parz_gpu_bnd_key_w(key[i]) != PARZ_GPU_BND_KEY_UNUSED);
-  });
-  team.each(m, [&](size_t k) { len[k] = 0; });
-  if (u <= 1) {
-    if (u)
-      team.one([&] { len[parz_gpu_bnd_key_idx(key[0])] = 1; });
-    return u;
-  }
-  parz_gpu_bnd_huff_mem mm;
-  parz_gpu_bnd_huff_carve(scratch(u), u, &mm);
-  const parz_gpu_bnd_huff_mem* g = &mm;
+/* The lengths (parz_gpu_bnd_lengths) from the u used leaves of the sorted keys, in g. */
+template <typename W, typename Team>
+PARZ_HD void parz_gpu_bnd_lengths_in(Team& team, parz_gpu_bnd_huff& st, const uint64_t* key,
+                                     size_t u, uint8_t* len, const parz_gpu_bnd_huff_mem<W>* g) {
   team.each(u, [&](size_t i) {
-    g->lw[i] = parz_gpu_bnd_key_w(key[i]);
+    g->lw[i] = (W)parz_gpu_bnd_key_w(key[i]);
     g->lidx[i] = parz_gpu_bnd_key_idx(key[i]);
   });
 
@@ -203,7 +194,7 @@ PARZ_HD size_t parz_gpu_bnd_lengths(Team& team, parz_gpu_bnd_huff& st, const uin
     const unsigned long long cl = st.cl, cn = st.cn, p = st.p;
     team.each(cl + cn, [&](size_t e) {
       size_t r;
-      uint64_t wt;
+      W wt;
       if (e < cl) { /* leaf li + e: after the nodes lighter than it */
         wt = g->lw[li + e];
         r = e + parz_gpu_bnd_below(g->nw, ni, ni + kb, wt, 0);
@@ -248,35 +239,43 @@ PARZ_HD size_t parz_gpu_bnd_lengths(Team& team, parz_gpu_bnd_huff& st, const uin
     return (unsigned long long)(g->depth[g->parent[i]] + 1u > PARZ_BOUNDED_MAX_LEN);
   });
 
-  if (over) { /* package-merge, PARZ_BOUNDED_MAX_LEN levels */
+  if (over) { /* package-merge, PARZ_BOUNDED_MAX_LEN levels; of each level's list only its
+               * packages for the level above are kept (pairs of its items, a part's own) */
     const unsigned L = PARZ_BOUNDED_MAX_LEN;
     const size_t cap = 2 * u - 2;
-    team.each(u, [&](size_t i) { g->a[i] = g->lw[i]; });
-    uint64_t *prev = g->a, *cur = g->b;
+    W *prev = g->nw, *next = g->x;
+    team.each(u / 2, [&](size_t q) { prev[q] = g->lw[2 * q] + g->lw[2 * q + 1]; });
     size_t n_prev = u;
     for (unsigned j = L - 1; j >= 1; j--) {
       const size_t npk = n_prev / 2, kk = cap < u + npk ? cap : u + npk;
-      const size_t per = (kk + PARZ_GPU_BND_PARTS - 1) / PARZ_GPU_BND_PARTS;
+      size_t per = (kk + PARZ_GPU_BND_PARTS - 1) / PARZ_GPU_BND_PARTS;
+      per += per & 1; /* even: a part's items pair among themselves */
       uint8_t* flag = g->flag + (size_t)j * cap;
       team.each(PARZ_GPU_BND_PARTS, [&](size_t t) {
         const size_t d0 = t * per, d1 = d0 + per < kk ? d0 + per : kk;
         if (d0 >= d1)
           return;
         size_t i = parz_gpu_bnd_split(g->lw, u, prev, npk, d0), q = d0 - i;
+        W held = 0;
         for (size_t d = d0; d < d1; d++) {
-          if (i < u && (q >= npk || g->lw[i] <= parz_gpu_bnd_package(prev, q))) {
-            cur[d] = g->lw[i++];
+          W item;
+          if (i < u && (q >= npk || g->lw[i] <= prev[q])) {
+            item = g->lw[i++];
             flag[d] = 0;
           } else {
-            cur[d] = parz_gpu_bnd_package(prev, q++);
+            item = prev[q++];
             flag[d] = 1;
           }
+          if (d & 1)
+            next[d / 2] = held + item;
+          else
+            held = item;
         }
       });
       n_prev = kk;
-      uint64_t* t = prev;
-      prev = cur;
-      cur = t;
+      W* t = prev;
+      prev = next;
+      next = t;
     }
     /* level j's solution takes its `need` first items, of them its lightest need - packages
      * leaves */
@@ -296,6 +295,39 @@ PARZ_HD size_t parz_gpu_bnd_lengths(Team& team, parz_gpu_bnd_huff& st, const uin
     });
   }
   team.each(u, [&](size_t i) { len[g->lidx[i]] = g->depth[i]; });
+}
+
+/* The lengths of the code of the counts whose sorted keys are key[0..nkeys) (the used first) into
+ * len[0..m) over the range, as parz_huff_lengths gives them for PARZ_BOUNDED_MAX_LEN. fast: the
+ * team's fast memory, fast_bytes of it; block: parz_gpu_bnd_huff_bytes(u) bytes for u used
+ * leaves. The weights are 32-bit where every package-merge weight fits (each is at most
+ * PARZ_BOUNDED_MAX_LEN times the counts' sum) and they fit in the fast memory, else 64-bit in
+ * the block. Returns the used leaves (0: no symbol, the lengths all 0). */
+template <typename Team>
+PARZ_HD size_t parz_gpu_bnd_lengths(Team& team, parz_gpu_bnd_huff& st, const uint64_t* key,
+                                    size_t nkeys, uint8_t* len, size_t m, unsigned char* fast,
+                                    size_t fast_bytes, unsigned char* block) {
+  const size_t u = (size_t)team.sum(nkeys, [&](size_t i) {
+    return (unsigned long long)(parz_gpu_bnd_key_w(key[i]) != PARZ_GPU_BND_KEY_UNUSED);
+  });
+  const unsigned long long total =
+      team.sum(u, [&](size_t i) { return (unsigned long long)parz_gpu_bnd_key_w(key[i]); });
+  team.each(m, [&](size_t k) { len[k] = 0; });
+  if (u <= 1) {
+    if (u)
+      team.one([&] { len[parz_gpu_bnd_key_idx(key[0])] = 1; });
+    return u;
+  }
+  if (total * PARZ_BOUNDED_MAX_LEN < ((unsigned long long)1 << 32) &&
+      parz_gpu_bnd_huff_fast(u, 4) <= fast_bytes) {
+    parz_gpu_bnd_huff_mem<uint32_t> g;
+    parz_gpu_bnd_huff_carve(fast, block, u, &g);
+    parz_gpu_bnd_lengths_in(team, st, key, u, len, &g);
+  } else {
+    parz_gpu_bnd_huff_mem<uint64_t> g;
+    parz_gpu_bnd_huff_carve((unsigned char*)NULL, block, u, &g);
+    parz_gpu_bnd_lengths_in(team, st, key, u, len, &g);
+  }
   return u;
 }
 
@@ -313,16 +345,13 @@ PARZ_HD unsigned long long parz_gpu_bnd_book_bits(Team& team, const unsigned lon
   });
 }
 
-/* The parts the canonical words are counted in. */
-#define PARZ_GPU_BND_WORD_PARTS 128u
-
-/* The canonical words (parz_huff_canonical) of the m lengths len into code; cnt holds
- * (PARZ_BOUNDED_MAX_LEN + 1) x (PARZ_GPU_BND_WORD_PARTS + 1) counts. 1 where the lengths are no
- * prefix code (parz_huff_limits' check), else 0. */
+/* The canonical words (parz_huff_canonical) of the m lengths len into code, the ranks of each
+ * length's symbols counted in P parts; cnt holds (PARZ_BOUNDED_MAX_LEN + 1) x (P + 1) counts. 1
+ * where the lengths are no prefix code (parz_huff_limits' check), else 0. */
 template <typename Team>
-PARZ_HD int parz_gpu_bnd_words(Team& team, const uint8_t* len, size_t m, uint32_t* code,
+PARZ_HD int parz_gpu_bnd_words(Team& team, const uint8_t* len, size_t m, unsigned P, uint32_t* code,
                                uint32_t* cnt) {
-  const unsigned L = PARZ_BOUNDED_MAX_LEN, P = PARZ_GPU_BND_WORD_PARTS;
+  const unsigned L = PARZ_BOUNDED_MAX_LEN;
   const size_t per = (m + P - 1) / P;
   team.each(P, [&](size_t t) {
     uint32_t c[PARZ_BOUNDED_MAX_LEN + 1];

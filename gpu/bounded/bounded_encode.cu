@@ -350,7 +350,7 @@ struct cta_team {
 
 #define BOOK_THREADS 1024u
 /* The shared memory a code's build takes its working memory from, when it fits. */
-#define BOOK_SHARED (192u << 10)
+#define BOOK_SHARED (224u << 10)
 
 /* The leaves' keys of both codes over the range (parz_gpu_bnd_key), PARZ_BOUNDED_SYMBOLS each. */
 __global__ void book_keys_kernel(const unsigned long long* plain, const unsigned long long* runs,
@@ -367,8 +367,8 @@ __global__ void book_keys_kernel(const unsigned long long* plain, const unsigned
 
 /* Code blockIdx.x (0 without runs, 1 with them): its lengths over the range into len (at
  * PARZ_BOUNDED_SYMBOLS x the code), its payload's bits and used symbols into out[2 x the code]
- * and the next word. scratch: parz_gpu_bnd_huff_bytes(PARZ_BOUNDED_SYMBOLS) per code, used where
- * the working memory does not fit the shared memory. */
+ * and the next word. The weights the build searches are in shared memory where they fit, the
+ * rest in scratch: parz_gpu_bnd_huff_bytes(PARZ_BOUNDED_SYMBOLS) per code. */
 __global__ void __launch_bounds__(BOOK_THREADS)
     book_kernel(const uint64_t* sorted, const unsigned long long* plain,
                 const unsigned long long* runs, const int* range, uint8_t* len,
@@ -381,11 +381,9 @@ __global__ void __launch_bounds__(BOOK_THREADS)
   const parz_bounded_range r = parz_gpu_bnd_range(range[0], range[1]);
   uint8_t* l = len + c * (size_t)PARZ_BOUNDED_SYMBOLS;
   unsigned char* global = scratch + c * parz_gpu_bnd_huff_bytes(PARZ_BOUNDED_SYMBOLS);
-  const size_t used = parz_gpu_bnd_lengths(
-      team, st, sorted + c * (size_t)PARZ_BOUNDED_SYMBOLS, PARZ_BOUNDED_SYMBOLS, l, r.m,
-      [&](size_t u) {
-        return parz_gpu_bnd_huff_bytes(u) <= BOOK_SHARED ? (unsigned char*)book_shared : global;
-      });
+  const size_t used = parz_gpu_bnd_lengths(team, st, sorted + c * (size_t)PARZ_BOUNDED_SYMBOLS,
+                                           PARZ_BOUNDED_SYMBOLS, l, r.m,
+                                           (unsigned char*)book_shared, BOOK_SHARED, global);
   const unsigned long long bits = parz_gpu_bnd_book_bits(team, c ? runs : plain, r.shift, l, r.m);
   if (threadIdx.x == 0) {
     out[2 * c] = bits;
@@ -393,46 +391,70 @@ __global__ void __launch_bounds__(BOOK_THREADS)
   }
 }
 
-/* What the host reads once the codebook is built, in one piece: the scan's and the forward
- * pass's words (b.stats), the least and greatest residual, the kept code's payload bits, whether
- * it has zero runs, an error (1: no symbol, 2: lengths that make no prefix code), then its
- * lengths over the range, a byte each. */
-#define PACK_LO PARZ_GPU_BND_STATS
-#define PACK_BITS (PARZ_GPU_BND_STATS + 2u)
-#define PACK_RUNS (PACK_BITS + 1u)
-#define PACK_ERR (PACK_BITS + 2u)
-#define PACK_HEAD (PACK_BITS + 3u)
-#define PACK_WORDS (PACK_HEAD + (PARZ_BOUNDED_SYMBOLS + 7u) / 8u)
+/* What the host reads of a codebook the device built, in one piece: the kept code's payload bits,
+ * whether it has zero runs, an error (1: no symbol, 2: lengths that make no prefix code), then
+ * its lengths over the range, a byte each. */
+#define BOOK_BITS 0u
+#define BOOK_RUNS 1u
+#define BOOK_ERR 2u
+#define BOOK_HEAD 3u
+#define BOOK_WORDS (BOOK_HEAD + (PARZ_BOUNDED_SYMBOLS + 7u) / 8u)
+
+/* The parts book_words_kernel counts the lengths in. */
+#define WORD_PARTS 256u
 
 /* The code kept (the one with runs where its bits are fewer, parz_bounded_range_lengths'
  * choice; with runs_only the one with runs, a trial's): its canonical words over the range into
- * code, and the host's read into pack. */
+ * code, and the host's read into pack. The kept lengths are staged in shared memory first. */
 __global__ void __launch_bounds__(BOOK_THREADS)
-    book_words_kernel(const unsigned long long* stats, const int* range, const uint8_t* len,
-                      const unsigned long long* built, int runs_only, uint32_t* code,
-                      unsigned long long* pack) {
+    book_words_kernel(const int* range, const uint8_t* len, const unsigned long long* built,
+                      int runs_only, uint32_t* code, unsigned long long* pack) {
+  extern __shared__ unsigned long long book_shared[];
   __shared__ unsigned long long acc;
-  __shared__ uint32_t cnt[(PARZ_BOUNDED_MAX_LEN + 1) * (PARZ_GPU_BND_WORD_PARTS + 1)];
+  __shared__ uint32_t cnt[(PARZ_BOUNDED_MAX_LEN + 1) * (WORD_PARTS + 1)];
   cta_team team = {&acc};
   const parz_bounded_range r = parz_gpu_bnd_range(range[0], range[1]);
   const int runs = runs_only || built[2] < built[0];
   const uint8_t* kept = len + (runs ? PARZ_BOUNDED_SYMBOLS : 0);
-  const int bad = !built[1] || !built[3]                           ? 1
-                  : parz_gpu_bnd_words(team, kept, r.m, code, cnt) ? 2
-                                                                   : 0;
-  for (unsigned k = threadIdx.x; k < PARZ_GPU_BND_STATS; k += blockDim.x)
-    pack[k] = stats[k];
+  uint8_t* staged = (uint8_t*)book_shared;
+  uint8_t* bytes = (uint8_t*)(pack + BOOK_HEAD);
+  team.each(r.m, [&](size_t k) { bytes[k] = staged[k] = kept[k]; });
+  const int bad = !built[1] || !built[3]                                         ? 1
+                  : parz_gpu_bnd_words(team, staged, r.m, WORD_PARTS, code, cnt) ? 2
+                                                                                 : 0;
   if (threadIdx.x == 0) {
-    pack[PACK_LO] = (unsigned long long)(long long)range[0];
-    pack[PACK_LO + 1] = (unsigned long long)(long long)range[1];
-    pack[PACK_BITS] = built[2 * runs];
-    pack[PACK_RUNS] = (unsigned long long)runs;
-    pack[PACK_ERR] = (unsigned long long)bad;
+    pack[BOOK_BITS] = built[2 * runs];
+    pack[BOOK_RUNS] = (unsigned long long)runs;
+    pack[BOOK_ERR] = (unsigned long long)bad;
   }
-  uint8_t* bytes = (uint8_t*)(pack + PACK_HEAD);
-  for (size_t k = threadIdx.x; k < r.m; k += blockDim.x)
-    bytes[k] = kept[k];
 }
+
+/* What the host reads once the symbols are counted, in one piece (PACK_HEAD words, then the
+ * counts over the residuals' range when it is narrow enough for the host's codebook): the
+ * scan's and the forward pass's words (b.stats), the least and greatest residual, then the
+ * counts without zero runs and with them over the range (parz_gpu_bnd_range of the two), r.m
+ * each, as parz_gpu_bnd_book_of takes them. */
+#define PACK_LO PARZ_GPU_BND_STATS
+#define PACK_HEAD (PARZ_GPU_BND_STATS + 2u)
+__global__ void pack_kernel(parz_gpu_bnd b, const int* range, unsigned long long* out) {
+  const parz_bounded_range r = parz_gpu_bnd_range(range[0], range[1]);
+  const unsigned long long first = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
+  if (first < PARZ_GPU_BND_STATS)
+    out[first] = b.stats[first];
+  if (first < 2)
+    out[PACK_LO + first] = (unsigned long long)(long long)range[first];
+  if (r.m > PARZ_GPU_BND_HOST_BOOK)
+    return;
+  for (unsigned long long e = first; e < 2 * r.m; e += (unsigned long long)gridDim.x * blockDim.x) {
+    const unsigned long long k = e % r.m;
+    const unsigned long long sym = k < PARZ_BOUNDED_HEAD ? k : k + r.shift;
+    out[PACK_HEAD + e] = (e < r.m ? b.plain : b.runs)[sym];
+  }
+}
+
+/* The words of the packed read the host takes: the counts of a range the host builds the codebook
+ * of. */
+#define PACK_FIRST (PACK_HEAD + 2u * PARZ_GPU_BND_HOST_BOOK)
 
 /* How the kernels that walk segments run on b's: their CTAs, the staged words per warp (0: not
  * staged), the skew and the shared memory they take. */
@@ -589,7 +611,7 @@ static size_t book_memory_of(unsigned char* base, book_memory* k) {
                           2 * (size_t)PARZ_BOUNDED_SYMBOLS,
                           4 * (size_t)PARZ_BOUNDED_SYMBOLS,
                           4 * 8,
-                          8 * (size_t)PACK_WORDS};
+                          8 * (size_t)BOOK_WORDS};
   size_t at[7], total = 0;
   for (int i = 0; i < 7; i++) {
     at[i] = total;
@@ -628,16 +650,31 @@ static int build_book(call_memory& m, const parz_gpu_bnd& b, const int* range, c
     book_kernel<<<2, BOOK_THREADS, BOOK_SHARED, m.st>>>(k.keys + BOOK_KEYS, b.plain, b.runs, range,
                                                         k.len, k.work, k.built);
   if (m.e == cudaSuccess)
-    book_words_kernel<<<1, BOOK_THREADS, 0, m.st>>>(b.stats, range, k.len, k.built, runs_only,
-                                                    k.code, pack);
+    m.e = cudaFuncSetAttribute(book_words_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                               (int)PARZ_BOUNDED_SYMBOLS);
+  if (m.e == cudaSuccess)
+    book_words_kernel<<<1, BOOK_THREADS, PARZ_BOUNDED_SYMBOLS, m.st>>>(range, k.len, k.built,
+                                                                       runs_only, k.code, pack);
   if (m.e == cudaSuccess)
     m.e = cudaGetLastError();
   return m.e == cudaSuccess;
 }
 
-/* Predictor 0's choice (parz_gpu_bnd_box): the trials on the GPU, their codes with runs built
- * there (build_book, into k), their sizes and the pick on the host. full: the chunk's arguments
- * (its contiguous values). h: pinned room for PARZ_BOUNDED_PREDICTORS x PACK_WORDS words. */
+/* Queues the download of counts over the whole alphabet (from) as counts over r (to): the head's,
+ * then the residuals'. */
+static void download_range(call_memory& m, const parz_bounded_range& r,
+                           const unsigned long long* from, uint64_t* to) {
+  if (m.e == cudaSuccess)
+    m.e = cudaMemcpyAsync(to, from, PARZ_BOUNDED_HEAD * sizeof *to, cudaMemcpyDeviceToHost, m.st);
+  if (m.e == cudaSuccess)
+    m.e = cudaMemcpyAsync(to + PARZ_BOUNDED_HEAD, from + PARZ_BOUNDED_HEAD + r.shift,
+                          (r.m - PARZ_BOUNDED_HEAD) * sizeof *to, cudaMemcpyDeviceToHost, m.st);
+}
+
+/* Predictor 0's choice (parz_gpu_bnd_box): the trials on the GPU, their sizes and the pick on the
+ * host; a trial's code with runs built by the host over a narrow range (from its counts), by the
+ * device (build_book, in k) over a wide one. full: the chunk's arguments (its contiguous
+ * values). h: pinned room for PARZ_BOUNDED_PREDICTORS x PARZ_BOUNDED_SYMBOLS words. */
 static int choose(call_memory& m, const parz_gpu_bnd_plan& p, const parz_gpu_bnd& full,
                   const book_memory& k, unsigned long long* small, unsigned long long* h,
                   int* predictor, parz_error* err) {
@@ -653,12 +690,12 @@ static int choose(call_memory& m, const parz_gpu_bnd_plan& p, const parz_gpu_bnd
   t.hole = m.device<uint8_t>(n);
   t.q = m.device<int32_t>(n);
   t.codes = m.device<int32_t>(n);
-  t.plain = m.device<unsigned long long>(2 * (size_t)PARZ_BOUNDED_SYMBOLS);
-  t.runs = t.plain + PARZ_BOUNDED_SYMBOLS;
+  unsigned long long* counts =
+      m.device<unsigned long long>(npred * 2 * (size_t)PARZ_BOUNDED_SYMBOLS);
   int* ranges = m.device<int>(2 * npred);
   unsigned long long* stats = m.zeroed<unsigned long long>(4 + 2 * npred);
   unsigned long long* trial = m.zeroed<unsigned long long>(npred * (size_t)PARZ_GPU_BND_STATS);
-  unsigned long long* packs = m.device<unsigned long long>(npred * (size_t)PACK_WORDS);
+  unsigned long long* packs = m.device<unsigned long long>(npred * (size_t)BOOK_WORDS);
   if (m.e != cudaSuccess)
     return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the predictors' trials");
   gather_args g;
@@ -686,33 +723,55 @@ static int choose(call_memory& m, const parz_gpu_bnd_plan& p, const parz_gpu_bnd
     t.stats = trial + c * (size_t)PARZ_GPU_BND_STATS; /* the trial's own exceptions */
     if (m.e != cudaSuccess || !forward(m, t, x.s, (int)c + 1))
       return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the predictors' trials");
+    t.plain = counts + 2 * c * (size_t)PARZ_BOUNDED_SYMBOLS;
+    t.runs = t.plain + PARZ_BOUNDED_SYMBOLS;
     count_symbols(m, t, ranges + 2 * c);
     if (m.e == cudaSuccess)
       hole_stats_kernel<<<grid_for(n), THREADS, 0, m.st>>>(t, stats + 4 + 2 * c);
-    if (!build_book(m, t, ranges + 2 * c, k, packs + c * (size_t)PACK_WORDS, 1))
-      return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the predictors' trials");
   }
+  int lohi[2 * PARZ_BOUNDED_PREDICTORS];
   unsigned long long holes[2 * PARZ_BOUNDED_PREDICTORS];
   if (m.e == cudaSuccess)
-    m.e = cudaMemcpyAsync(h, packs, npred * (size_t)PACK_WORDS * sizeof *h, cudaMemcpyDeviceToHost,
-                          m.st);
-  if (!down(m, small, stats + 4, sizeof holes))
+    m.e = cudaMemcpyAsync(h, ranges, sizeof lohi, cudaMemcpyDeviceToHost, m.st);
+  if (!down(m, h + PARZ_BOUNDED_PREDICTORS, stats + 4, sizeof holes))
     return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the predictors' trials");
-  memcpy(holes, small, sizeof holes);
+  memcpy(lohi, h, sizeof lohi);
+  memcpy(holes, h + PARZ_BOUNDED_PREDICTORS, sizeof holes);
+  /* each trial's counts over its range (narrow), or its code built on the device (wide) */
+  parz_bounded_range r[PARZ_BOUNDED_PREDICTORS];
+  for (unsigned c = 0; c < npred; c++) {
+    r[c] = parz_gpu_bnd_range(lohi[2 * c], lohi[2 * c + 1]);
+    unsigned long long* to = h + c * (size_t)PARZ_BOUNDED_SYMBOLS;
+    t.plain = counts + 2 * c * (size_t)PARZ_BOUNDED_SYMBOLS;
+    t.runs = t.plain + PARZ_BOUNDED_SYMBOLS;
+    if (r[c].m <= PARZ_GPU_BND_HOST_BOOK) {
+      download_range(m, r[c], t.runs, (uint64_t*)to);
+      continue;
+    }
+    unsigned long long* pack = packs + c * (size_t)BOOK_WORDS;
+    if (!build_book(m, t, ranges + 2 * c, k, pack, 1))
+      return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the predictors' trials");
+    if (m.e == cudaSuccess)
+      m.e = cudaMemcpyAsync(to, pack, (BOOK_HEAD + (r[c].m + 7) / 8) * sizeof *to,
+                            cudaMemcpyDeviceToHost, m.st);
+  }
+  if (!down(m, NULL, NULL, 0))
+    return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the predictors' trials");
   size_t bytes[PARZ_BOUNDED_PREDICTORS];
   for (unsigned c = 0; c < npred; c++) {
-    const unsigned long long* pk = h + c * (size_t)PACK_WORDS;
-    const parz_bounded_range r =
-        parz_gpu_bnd_range((int)(long long)pk[PACK_LO], (int)(long long)pk[PACK_LO + 1]);
-    bytes[c] = parz_gpu_bnd_trial_bytes(r, (const uint8_t*)(pk + PACK_HEAD), pk[PACK_BITS],
-                                        pk[PACK_ERR] == 0, holes[2 * c], holes[2 * c + 1]);
+    const unsigned long long* from = h + c * (size_t)PARZ_BOUNDED_SYMBOLS;
+    bytes[c] =
+        r[c].m <= PARZ_GPU_BND_HOST_BOOK
+            ? parz_gpu_bnd_trial_bytes((const uint64_t*)from, r[c], holes[2 * c], holes[2 * c + 1])
+            : parz_gpu_bnd_trial_built(r[c], (const uint8_t*)(from + BOOK_HEAD), from[BOOK_BITS],
+                                       from[BOOK_ERR] == 0, holes[2 * c], holes[2 * c + 1]);
   }
   *predictor = parz_bounded_pick(bytes);
   m.release(box);
   m.release(t.hole);
   m.release(t.q);
   m.release(t.codes);
-  m.release(t.plain);
+  m.release(counts);
   m.release(ranges);
   m.release(stats);
   m.release(trial);
@@ -728,10 +787,6 @@ static int pinned(parz_gpu_context* ctx, size_t words, unsigned long long** h, p
   *h = (unsigned long long*)ctx->h_enc_sizes.ptr;
   return rc;
 }
-
-/* The words of the packed read (book_words_kernel) the host takes at once: the lengths of a range
- * of up to 4096 symbols; a wider range's rest comes in a second read. */
-#define PACK_FIRST (PACK_HEAD + 512u)
 
 /* Chunk a encoded into c (its head on the host, its payload in device memory from keep) and its
  * size; its scratch is freed on return, in stream order. The host waits twice with the
@@ -767,7 +822,8 @@ static int encode_one(parz_gpu_context* ctx, call_memory& keep, const parz_array
     return rc;
   /* the packed read, or the trials' small words and theirs */
   unsigned long long* h = NULL;
-  if ((rc = pinned(ctx, 16 + PARZ_BOUNDED_PREDICTORS * (size_t)PACK_WORDS, &h, err)) != PARZ_OK)
+  if ((rc = pinned(ctx, 16 + PARZ_BOUNDED_PREDICTORS * (size_t)PARZ_BOUNDED_SYMBOLS, &h, err)) !=
+      PARZ_OK)
     return rc;
   const int given = p.predictor != 0;
   unsigned char* scratch = (unsigned char*)ctx->bnd_scratch.ptr;
@@ -819,27 +875,19 @@ static int encode_one(parz_gpu_context* ctx, call_memory& keep, const parz_array
   if (!forward(m, b, p.s, p.predictor))
     return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the forward pass");
 
-  /* the symbol counts and the residuals' range, then the codebook on the device; the host reads
-   * the scan's words, the range and the kept code's lengths in one piece */
+  /* the symbol counts and the residuals' range, read with the scan's words in one piece (and the
+   * counts over a narrow range, whose codebook the host builds) */
   b.plain = m.device<unsigned long long>(2 * (size_t)PARZ_BOUNDED_SYMBOLS);
   b.runs = b.plain + PARZ_BOUNDED_SYMBOLS;
   int* d_range = m.device<int>(2);
+  unsigned long long* packed = m.device<unsigned long long>(PACK_FIRST);
   count_symbols(m, b, d_range);
-  const unsigned long long* packed = book_mem.pack;
-  if (!build_book(m, b, d_range, book_mem, book_mem.pack, 0) ||
-      !down(m, h, packed, PACK_FIRST * sizeof *h))
-    return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the codebook");
+  if (m.e == cudaSuccess)
+    pack_kernel<<<64, THREADS, 0, m.st>>>(b, d_range, packed);
+  if (!down(m, h, packed, PACK_FIRST * sizeof *h))
+    return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: counting the symbols");
   const parz_bounded_range r =
       parz_gpu_bnd_range((int)(long long)h[PACK_LO], (int)(long long)h[PACK_LO + 1]);
-  const size_t packed_words = PACK_HEAD + (r.m + 7) / 8;
-  if (packed_words > PACK_FIRST &&
-      !down(m, h + PACK_FIRST, packed + PACK_FIRST, (packed_words - PACK_FIRST) * sizeof *h))
-    return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the codebook");
-  if (h[PACK_ERR] == 1)
-    return parz_fail(err, PARZ_ERR_STREAM, "bounded GPU encode: no symbol to code");
-  if (h[PACK_ERR])
-    return parz_fail(err, PARZ_ERR_STREAM,
-                     "bounded GPU encode: code lengths of %zu symbols are no prefix code", r.m);
   if (given) {
     memcpy(&found.top, &h[PARZ_GPU_BND_TOP], 8);
     found.nonfinite = h[PARZ_GPU_BND_NONFINITE];
@@ -849,13 +897,28 @@ static int encode_one(parz_gpu_context* ctx, call_memory& keep, const parz_array
       return rc; /* the host's step: the one step_kernel gave the device */
   }
   const unsigned long long nexc = parz_gpu_bnd_holes(h);
-  const int use_runs = h[PACK_RUNS] != 0;
+  const int on_host = r.m <= PARZ_GPU_BND_HOST_BOOK;
   parz_gpu_bnd_book book;
-  if ((rc = parz_gpu_bnd_book_of(r, (const uint8_t*)(h + PACK_HEAD), use_runs, h[PACK_BITS], b.step,
-                                 p.predictor, &book, err)) != PARZ_OK)
-    return rc;
+  if (on_host) {
+    if ((rc = parz_gpu_bnd_book_of(r, (const uint64_t*)h + PACK_HEAD, b.step, p.predictor, &book,
+                                   err)) != PARZ_OK)
+      return rc;
+  } else { /* the device builds the codebook of a wide range; the host reads its lengths */
+    if (!build_book(m, b, d_range, book_mem, book_mem.pack, 0) ||
+        !down(m, h, book_mem.pack, (BOOK_HEAD + (r.m + 7) / 8) * sizeof *h))
+      return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the codebook");
+    if (h[BOOK_ERR] == 1)
+      return parz_fail(err, PARZ_ERR_STREAM, "bounded GPU encode: no symbol to code");
+    if (h[BOOK_ERR])
+      return parz_fail(err, PARZ_ERR_STREAM,
+                       "bounded GPU encode: code lengths of %zu symbols are no prefix code", r.m);
+    if ((rc = parz_gpu_bnd_book_built(r, (const uint8_t*)(h + BOOK_HEAD), h[BOOK_RUNS] != 0,
+                                      h[BOOK_BITS], b.step, p.predictor, &book, err)) != PARZ_OK)
+      return rc;
+  }
   m.release(b.plain);
   m.release(d_range);
+  m.release(packed);
   b.plain = b.runs = NULL;
   parz_chunk_view fin;
   size_t head = 0;
@@ -864,19 +927,32 @@ static int encode_one(parz_gpu_context* ctx, call_memory& keep, const parz_array
   if (rc != PARZ_OK || c->stored)
     return rc;
 
-  /* the pinned words the segments' offsets, the exceptions and the checksums come down to */
-  const size_t nseg = (size_t)b.nseg,
+  /* the pinned words: a host codebook's tables going up, then the segments' offsets, the
+   * exceptions and the checksums coming down */
+  const size_t nseg = (size_t)b.nseg, table_words = on_host ? (r.m + 7) / 8 + (r.m + 1) / 2 : 0,
                down_words = nseg + 1 + 2 * (size_t)nexc + (size_t)fin.nchecksums;
-  if ((rc = pinned(ctx, down_words, &h, err)) != PARZ_OK)
+  if ((rc = pinned(ctx, table_words + down_words, &h, err)) != PARZ_OK)
     return rc;
-  unsigned long long* h_at = h;
+  unsigned long long* h_at = h + table_words;
   unsigned long long* h_pos = h_at + nseg + 1;
   uint64_t* h_bits = (uint64_t*)h_pos + nexc;
   uint64_t* h_sums = h_bits + nexc;
-  b.len = book_mem.len + (use_runs ? PARZ_BOUNDED_SYMBOLS : 0);
+  b.len = book_mem.len + (book.runs ? PARZ_BOUNDED_SYMBOLS : 0);
   b.code = book_mem.code;
+  if (on_host) { /* the host's tables, into the device's places */
+    uint8_t* h_len = (uint8_t*)h;
+    uint32_t* h_code = (uint32_t*)(h + (r.m + 7) / 8);
+    memcpy(h_len, book.kept, r.m);
+    memcpy(h_code, book.code.data(), r.m * sizeof *h_code);
+    b.len = book_mem.len;
+    if (m.e == cudaSuccess)
+      m.e = cudaMemcpyAsync(book_mem.len, h_len, r.m, cudaMemcpyHostToDevice, m.st);
+    if (m.e == cudaSuccess)
+      m.e = cudaMemcpyAsync(book_mem.code, h_code, r.m * sizeof *h_code, cudaMemcpyHostToDevice,
+                            m.st);
+  }
   b.shift = r.shift;
-  b.use_runs = use_runs;
+  b.use_runs = book.runs;
 
   /* the exceptions: every hole, in order, with its value's bits */
   unsigned long long* pos = m.device<unsigned long long>((size_t)nexc);

@@ -19,10 +19,12 @@
  *   counts   a warp per segment, its lanes sharing the codes (the lane steps below) split them
  *            into tokens with zero runs and without, into the chunk's two symbol counts, and
  *            find the least and greatest residual;
- *   book     a CTA per code (without runs, with them) builds its lengths over that range
- *            (bounded_book.cuh), then one CTA keeps the smaller and makes its canonical words;
- *            on the host the codebook's bytes and the codec data from the kept lengths
- *            (parz_gpu_bnd_book_of), the layout (parz_chunk_settle) and the chunk's size;
+ *   book     on the host from the counts over a range of at most PARZ_GPU_BND_HOST_BOOK
+ *            symbols (parz_gpu_bnd_book_of); over a wider one a CTA per code (without runs,
+ *            with them) builds its lengths (bounded_book.cuh), then one CTA keeps the smaller
+ *            and makes its canonical words, the host the codebook's bytes from the kept lengths
+ *            (parz_gpu_bnd_book_built); then the layout (parz_chunk_settle) and the chunk's
+ *            size;
  *   bits     a warp per segment: each lane's bits under the codebook and their sum, the
  *            segment's; the segments' running sum (their offsets, the last the code's bits);
  *   payload  a warp per segment: each lane writes its tokens at the segment's offset and the
@@ -536,32 +538,69 @@ PARZ_HD parz_bounded_range parz_gpu_bnd_range(int lo, int hi) {
   return r;
 }
 
-/* The chunk's codebook once the device has built it (bounded_book.cuh): the kept code's lengths
- * over the range r, whether it has zero runs and the payload's bits, as parz_bounded_coded_book
- * builds them; here its bytes (parz_bounded_book_write) and the codec data
- * (parz_bounded_codec_data, with the grid's step and the predictor). */
+/* The ranges of at most this many symbols whose codebook the host builds (from the counts it
+ * reads with the scan's words); the device builds a wider range's (bounded_book.cuh), where the
+ * host's package-merge over tens of thousands of symbols would take milliseconds. */
+#define PARZ_GPU_BND_HOST_BOOK (PARZ_BOUNDED_HEAD + PARZ_GPU_BND_WINDOW)
+
+/* The chunk's codebook over the range r, the same as parz_bounded_coded_book's (the same lengths,
+ * and the same words: the canonical order is the alphabet's, which r keeps): the kept code's
+ * lengths over r (kept: the host's in len, or the device's) and words (the host's in code, or
+ * the device's), whether it has zero runs, the payload's bits, the codebook's bytes in the codec
+ * data (parz_bounded_codec_data, with the grid's step and the predictor). */
 struct parz_gpu_bnd_book {
+  std::vector<uint8_t> len; /* the host's: 2 r.m, the kept code's r.m lengths at kept */
+  const uint8_t* kept;
+  std::vector<uint32_t> code; /* the host's: r.m */
   int runs;
   unsigned long long bits;
   std::vector<unsigned char> codec_data;
 };
 
-static inline int parz_gpu_bnd_book_of(const parz_bounded_range& r, const uint8_t* kept, int runs,
-                                       unsigned long long bits, double step, int predictor,
-                                       parz_gpu_bnd_book* k, parz_error* err) {
-  k->runs = runs;
-  k->bits = bits;
+/* The codec data of the kept lengths k->kept over r (k->runs set). */
+static inline int parz_gpu_bnd_book_bytes(const parz_bounded_range& r, double step, int predictor,
+                                          parz_gpu_bnd_book* k, parz_error* err) {
   /* every symbol of the grammar (bounded_huff.c) takes at most 32 bits, a run of unused ones
    * too; then the span's varint */
   std::vector<uint8_t> book(4 * r.m + 16);
-  const size_t size = parz_bounded_book_write(kept, &r, book.data(), book.size());
+  const size_t size = parz_bounded_book_write(k->kept, &r, book.data(), book.size());
   if (!size)
     return parz_fail(err, PARZ_ERR_BUFFER,
                      "bounded GPU encode: a codebook of %zu symbols takes more than %zu bytes", r.m,
                      book.size());
-  k->codec_data.resize(parz_bounded_codec_data(step, predictor, runs, book.data(), size, NULL));
-  parz_bounded_codec_data(step, predictor, runs, book.data(), size, k->codec_data.data());
+  k->codec_data.resize(parz_bounded_codec_data(step, predictor, k->runs, book.data(), size, NULL));
+  parz_bounded_codec_data(step, predictor, k->runs, book.data(), size, k->codec_data.data());
   return PARZ_OK;
+}
+
+/* The host's codebook from the symbol counts over the range r (plain, then runs, r.m each). */
+static inline int parz_gpu_bnd_book_of(const parz_bounded_range& r, const uint64_t* counts,
+                                       double step, int predictor, parz_gpu_bnd_book* k,
+                                       parz_error* err) {
+  k->len.assign(2 * r.m, 0);
+  k->code.assign(r.m, 0);
+  int rc = parz_bounded_range_lengths(&r, counts, counts + r.m, 2, k->len.data(), &k->kept,
+                                      &k->runs, err);
+  if (rc != PARZ_OK)
+    return rc;
+  if (parz_huff_canonical(k->kept, r.m, PARZ_BOUNDED_MAX_LEN, k->code.data()))
+    return parz_fail(err, PARZ_ERR_STREAM,
+                     "bounded GPU encode: code lengths of %zu symbols are no prefix code", r.m);
+  k->bits = parz_bounded_coded_bits(k->runs ? counts + r.m : counts, k->kept, r.m);
+  return parz_gpu_bnd_book_bytes(r, step, predictor, k, err);
+}
+
+/* The device's codebook: its kept lengths over r (a byte each), whether they have zero runs, the
+ * payload's bits. */
+static inline int parz_gpu_bnd_book_built(const parz_bounded_range& r, const uint8_t* kept,
+                                          int runs, unsigned long long bits, double step,
+                                          int predictor, parz_gpu_bnd_book* k, parz_error* err) {
+  k->len.clear();
+  k->code.clear();
+  k->kept = kept;
+  k->runs = runs;
+  k->bits = bits;
+  return parz_gpu_bnd_book_bytes(r, step, predictor, k, err);
 }
 
 /* The predictor's choice (predictor 0) as parz_bounded_choose makes it, its trials run by the
@@ -569,10 +608,10 @@ static inline int parz_gpu_bnd_book_of(const parz_bounded_range& r, const uint8_
  * grid step (the scan's on the box), then per predictor the forward pass on the box from holes
  * all KNOWN (the values are finite: the encoder refuses others when it chooses, and masks
  * nothing, so the CPU's trials start from no holes either), the symbol counts with runs over
- * segments of the chunk's size and the residuals' range, the code with runs built on the device
- * (bounded_book.cuh), the exceptions and masked values; on the host each trial's size from that
- * code's lengths and bits (as parz_bounded_estimate_counted sizes it, parz_bounded_trial_bytes)
- * and the pick (parz_bounded_pick). */
+ * segments of the chunk's size and the residuals' range, the exceptions and masked values; each
+ * trial's code with runs built as the chunk's is (on the host for a narrow range, on the device
+ * for a wide one), its size (parz_bounded_estimate_counted's, parz_bounded_trial_bytes) and the
+ * pick (parz_bounded_pick) on the host. */
 struct parz_gpu_bnd_box {
   parz_bounded_shape s; /* the box */
   size_t n;             /* its values */
@@ -607,10 +646,19 @@ static inline void parz_gpu_bnd_box_args(const parz_gpu_bnd_plan* p, const parz_
   b->nseg = (b->n + b->seg - 1) / b->seg;
 }
 
-/* A trial's size from the device's code with runs over its range r (its lengths len and its
- * payload's bits; built 0 where the device built none) as parz_bounded_estimate_counted sizes it
- * (the codebook's bytes and the payload's), with its exceptions and masked values. */
-static inline size_t parz_gpu_bnd_trial_bytes(const parz_bounded_range& r, const uint8_t* len,
+/* A trial's size from its counts with runs over its range r (PARZ_BOUNDED_HEAD entries, then the
+ * residuals'), its exceptions and masked values: the host's code (parz_bounded_estimate_counted)
+ * for a range of at most PARZ_GPU_BND_HOST_BOOK symbols. */
+static inline size_t parz_gpu_bnd_trial_bytes(const uint64_t* runs, const parz_bounded_range& r,
+                                              unsigned long long nexc, unsigned long long nmask) {
+  return parz_bounded_trial_bytes(parz_bounded_estimate_counted(runs, &r), (size_t)nexc,
+                                  (size_t)nmask);
+}
+
+/* The same from the device's code with runs for a wider range (its lengths len over r and its
+ * payload's bits; built 0 where the device built none), sized as parz_bounded_estimate_counted
+ * sizes it (the codebook's bytes and the payload's). */
+static inline size_t parz_gpu_bnd_trial_built(const parz_bounded_range& r, const uint8_t* len,
                                               unsigned long long bits, int built,
                                               unsigned long long nexc, unsigned long long nmask) {
   size_t estimate = SIZE_MAX;
