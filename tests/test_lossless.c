@@ -658,7 +658,7 @@ static void test_real(const char* dir) {
  * values each: one block of predictor 0, so every value measured), the residuals' bit lengths
  * sum to 58 under predictor 0 (7 1 1 1 1 1 / 43 -3 -3 -3 -3 -3 / -55 2 2 2 2 2: zigzagged of 4,
  * 2 x 5 / 7, 3 x 5 / 7, 3 x 5 bits) and to 35 along the rows (7 1 1 1 1 1 / 50 -2 -2 -2 -2 -2 /
- * -5 0 0 0 0 0); in a grid of 64 blocks or more, only every 8th block from the 5th counts; a
+ * -5 0 0 0 0 0); in a grid of 64 blocks or more, only every 16th block from the 9th counts; a
  * series takes no measure. */
 static void test_rows_measure(void) {
   parz_array a = test_array(PARZ_INT32, 2, 3, 6, 1, 1);
@@ -674,19 +674,19 @@ static void test_rows_measure(void) {
         "rows measure: %llu and %llu bits", (unsigned long long)bits[0],
         (unsigned long long)bits[1]);
   {
-    /* 64 x 4096 ones but x 256..319 (block 4 of 64) 4, 7, 10, ..., the same in every row: only
-     * blocks 4, 12, ..., 60 count. Predictor 0 in block 4: its first value 4 (zigzagged 8: 4
-     * bits), the rest of row 0 residuals 3 (6: 3 bits), all else 0: 193 bits; in the 7 others
-     * of ones, their first value (2: 2 bits): 14. Along the rows: each of block 4's 64 x 64
-     * values 3 above the one before it (3 bits): 12288; the others 0. Block 5, which starts at
+    /* 64 x 4096 ones but x 512..575 (block 8 of 64) 4, 7, 10, ..., the same in every row: only
+     * blocks 8, 24, 40 and 56 count. Predictor 0 in block 8: its first value 4 (zigzagged 8: 4
+     * bits), the rest of row 0 residuals 3 (6: 3 bits), all else 0: 193 bits; in the 3 others
+     * of ones, their first value (2: 2 bits): 6. Along the rows: each of block 8's 64 x 64
+     * values 3 above the one before it (3 bits): 12288; the others 0. Block 9, which starts at
      * 1 after 193, would count otherwise. */
     parz_array g = test_array(PARZ_INT32, 2, 64, 4096, 1, 1);
     int32_t* w = malloc(64 * 4096 * sizeof *w);
     size_t y;
     for (y = 0; y < 64; y++)
       for (x = 0; x < 4096; x++)
-        w[y * 4096 + x] = x >= 256 && x < 320 ? 1 + 3 * (int32_t)(x - 255) : 1;
-    CHECK(parz_ll_rows_measure(&g, w, 0, bits) == 0 && bits[0] == 207 && bits[1] == 12288,
+        w[y * 4096 + x] = x >= 512 && x < 576 ? 1 + 3 * (int32_t)(x - 511) : 1;
+    CHECK(parz_ll_rows_measure(&g, w, 0, bits) == 0 && bits[0] == 199 && bits[1] == 12288,
           "rows measure of a grid: %llu and %llu bits", (unsigned long long)bits[0],
           (unsigned long long)bits[1]);
     free(w);

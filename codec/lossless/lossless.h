@@ -77,7 +77,7 @@ unsigned parz_ll_choose_predictor_bytes(const parz_array* a, const void* values,
 /* Blocks of PARZ_LL_PREDICT_ALL whose values the encoder's measure of the row predictor reads:
  * those of number b with b % PARZ_LL_ROWS_SAMPLE == PARZ_LL_ROWS_SAMPLE / 2 where there are
  * PARZ_LL_ROWS_ALL_BELOW blocks or more, else every block. */
-#define PARZ_LL_ROWS_SAMPLE 8u
+#define PARZ_LL_ROWS_SAMPLE 16u
 #define PARZ_LL_ROWS_ALL_BELOW 64u
 #define PARZ_LL_ROWS_SAMPLED(b, blocks) \
   ((blocks) < PARZ_LL_ROWS_ALL_BELOW || (b) % PARZ_LL_ROWS_SAMPLE == PARZ_LL_ROWS_SAMPLE / 2)
