@@ -14,11 +14,13 @@
  * usage: bench_gpu_kernel [--reps N] [--c 1,4,16,...] [--p N] [--rel 1e-4,1e-3]
  *                         [--shapes auto,G=8,...]
  *                         [--modes accuracy,precision,reversible,lossless]
- *                         [--chunk-mib 1,4] FILE...
+ *                         [--chunk-mib 1,4] [--run-q 9,8,7] FILE...
  *   FILE: raw little-endian array named like name_f32le_AxBxC.bin (f32 or f64, C order).
  *   --rel: fixed-accuracy tolerances relative to the array's value range.
  *   --modes: zfp's modes, and the lossless codec (codec 3, whose kernels take no parse shape:
  *            every shape row times the same launches).
+ *   --run-q: the lossless codec's chunks written with runs of 2^q residuals (coder 3), a mode
+ *            "lossless q=Q" per q (parz_codec_settings.run_q); without it, the writers' own.
  *   --chunk-mib: also cut the array into chunks of about this size (chunked_row) and compare one
  *                launch set per chunk with one for all of them.
  *   --checksum: also decode the same chunk written without payload checksums (the same payload),
@@ -389,6 +391,7 @@ int main(int argc, char** argv) {
   const char* only = NULL;           /* comma-separated shape names, e.g. "auto,G=8" */
   const char* only_modes = NULL;     /* any of "accuracy,precision,reversible" */
   std::vector<double> chunk_mib;     /* --chunk-mib: also decode the array cut into chunks */
+  std::vector<double> run_qs = {0};  /* --run-q: the lossless chunks' run lengths (0: writers') */
   std::string chunked;               /* their table, printed after the main one */
   bool checksum = false;             /* --checksum: the cost of the payload checksums */
   std::string sums;                  /* its table */
@@ -409,6 +412,8 @@ int main(int argc, char** argv) {
       only_modes = argv[++i];
     else if (!strcmp(argv[i], "--chunk-mib") && i + 1 < argc)
       chunk_mib = parse_list(argv[++i]);
+    else if (!strcmp(argv[i], "--run-q") && i + 1 < argc)
+      run_qs = parse_list(argv[++i]);
     else if (!strcmp(argv[i], "--checksum"))
       checksum = true;
     else if (!strcmp(argv[i], "--mask") && i + 1 < argc)
@@ -472,6 +477,7 @@ int main(int argc, char** argv) {
       char label[48];
       parz_params p;
       unsigned codec; /* 0: zfp */
+      unsigned run_q; /* the lossless codec's runs (0: the writers') */
     };
     std::vector<mode> modes;
     for (double rel : rels) {
@@ -488,10 +494,16 @@ int main(int argc, char** argv) {
       snprintf(m.label, sizeof m.label, "reversible");
       parz_params_reversible(&m.p);
       modes.push_back(m);
-      snprintf(m.label, sizeof m.label, "lossless");
       memset(&m.p, 0, sizeof m.p);
       m.codec = PARZ_CODEC_LOSSLESS;
-      modes.push_back(m);
+      for (double q : run_qs) {
+        m.run_q = (unsigned)q;
+        if (m.run_q)
+          snprintf(m.label, sizeof m.label, "lossless q=%u", m.run_q);
+        else
+          snprintf(m.label, sizeof m.label, "lossless");
+        modes.push_back(m);
+      }
     }
     for (const mode& m : modes) {
       if (only_modes && !in_list(only_modes, std::string(m.label, strcspn(m.label, " ")).c_str()))
@@ -501,6 +513,7 @@ int main(int argc, char** argv) {
         memset(&cfg, 0, sizeof cfg);
         cfg.params = m.p;
         cfg.codec = m.codec;
+        cfg.settings.run_q = m.run_q;
         cfg.segment_blocks = (uint32_t)cd;
         cfg.partition_segments = (uint32_t)P;
         size_t bound = parz_chunk_bound(&r.a, &cfg), written = 0;

@@ -103,6 +103,10 @@ void parz_keep_free(parz_keep* keep);
 typedef struct {
   double error_bound; /* an absolute error bound, > 0 (error-bounded codecs) */
   unsigned predictor; /* the codec's predictor by its number; 0: the codec's default */
+  /* The lossless codec's runs of 2^run_q residuals (4..12), which its decoders read from each
+   * segment; 0: the writers' own (9). For tests and benchmarks of the decoders: no mode or
+   * cd_values sets it, and the GPU encoder refuses any other. */
+  unsigned run_q;
 } parz_codec_settings;
 
 typedef struct {
@@ -179,6 +183,9 @@ typedef struct {
   /* Where the decoders take the codec's chunk-wide blocks (parz_keep above): NULL after
    * parz_chunk_parse (allocated for the chunk and freed); a caller decoding many chunks sets it. */
   parz_keep* keep;
+  /* Encoders: the configuration's codec settings, for what a codec's encoder reads beyond the
+   * header's parameters; zeros after parz_chunk_parse. */
+  parz_codec_settings settings;
 } parz_chunk_view;
 
 /* Where an encoder that finds a chunk's size as it encodes puts the chunk: a buffer of at least

@@ -6,8 +6,8 @@
  * transforms, NaN payloads, -0.0, subnormals and infinities, every coder (raw noise, one code,
  * codes per context, coder 3's runs and segments of one run), every table kind, segment sizes,
  * checksums off, stored chunks, strided arrays, and the chunks the GPU encoder refuses (series
- * whose predictor is chosen, segments of more than 32 blocks), each with what the encoder must
- * answer. C++ (tests only). */
+ * whose predictor is chosen, segments of more than 32 blocks, runs other than the writers'),
+ * each with what the encoder must answer. C++ (tests only). */
 #ifndef PARZ_TEST_GPU_LOSSLESS_ENCODE_CASES_H
 #define PARZ_TEST_GPU_LOSSLESS_ENCODE_CASES_H
 
@@ -208,7 +208,8 @@ static inline std::vector<ll_case> ll_cases(void) {
     c.cfg.stored = PARZ_STORED_WHEN_SMALLER;
     out.push_back(c);
   }
-  /* strided arrays; refused: series whose predictor is chosen, segments of 33 blocks */
+  /* strided arrays; refused: series whose predictor is chosen, segments of 33 blocks, runs
+   * other than the writers' */
   {
     ll_case c = ll_make("float32 70001, predictor chosen (refused)", PARZ_FLOAT, 1, s1, LL_SMOOTH,
                         0, seed++);
@@ -235,6 +236,11 @@ static inline std::vector<ll_case> ll_cases(void) {
     f.cfg.segment_blocks = 33;
     f.refused = 1;
     out.push_back(f);
+    ll_case q =
+        ll_make("float32 131x517, runs of 2^7 (refused)", PARZ_FLOAT, 2, s2, LL_SMOOTH, 0, seed++);
+    q.cfg.settings.run_q = 7;
+    q.refused = 1;
+    out.push_back(q);
   }
   return out;
 }

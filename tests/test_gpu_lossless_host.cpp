@@ -4,9 +4,10 @@
  * table entry, the runs' starts, each run's reader), against the serial decoder
  * (parz_ll_uncode_residuals): the same residuals where it takes a segment, a refusal where it
  * refuses one. The segments are every coder's (raw, bit lengths, in context, runs, runs with
- * empty runs) of residuals of many shapes, at each of the four alignments of their bytes, and
- * the same segments with flipped bits, cut, lengthened and with lying run lengths. The blocks'
- * division by multiplication (parz_gpu_ll_div) is checked for every value and extent of a block.
+ * empty runs, runs of 2^4 to 2^12) of residuals of many shapes, at each of the four alignments
+ * of their bytes, and the same segments with flipped bits, cut, lengthened and with lying run
+ * lengths. The blocks' division by multiplication (parz_gpu_ll_div) is checked for every value
+ * and extent of a block.
  * This checks where no GPU is (CI) the reader that test_gpu_lossless checks on the device. */
 #include <stdint.h>
 #include <stdio.h>
@@ -180,6 +181,21 @@ int main(void) {
             snprintf(what, sizeof what, "kind %d, change %d", kind, m);
             compare(mutate(seg, m, w), n, w, what);
           }
+        /* the other run lengths a chunk may hold (the decoders read q from each segment) */
+        for (unsigned q : {4u, 7u, 8u, 12u}) {
+          if (n <= ((size_t)1 << q))
+            continue;
+          seg.assign(parz_ll_residual_bound(n, w), 0);
+          seg.resize(parz_ll_code_residuals_q(z.data(), n, w, q, seg.data()));
+          snprintf(what, sizeof what, "kind %d, runs of 2^%u", kind, q);
+          compare(seg, n, w, what);
+          CHECK(gpu_segment(seg.data(), seg.size(), n, w, got) && got == z,
+                ": %s (w %u, n %zu): not the encoder's residuals", what, w, n);
+          for (int m = 0; m < 6; m++) {
+            snprintf(what, sizeof what, "kind %d, runs of 2^%u, change %d", kind, q, m);
+            compare(mutate(seg, m, w), n, w, what);
+          }
+        }
       }
   printf("%llu segments, %llu refused by the serial decoder\n", segments, refused);
   return test_finish("gpu_lossless_host");

@@ -18,6 +18,7 @@
 #include "parz_omp.h"
 #include "real_arrays.h"
 #include "residual_decode.h"
+#include "residual_encode.h" /* PARZ_LL_RUN_Q */
 #include "table_endian.h"
 #include "team.h"
 #include "test_chunk_common.h"
@@ -300,6 +301,57 @@ static void bad_settings(void) {
     for (i = 0; i < 50; i++)
       CHECK(back[i] == v[2 * i], "strided value %zu", i);
   }
+}
+
+/* Coder 3's run length from the configuration (parz_codec_settings.run_q, for tests and
+ * benchmarks): each segment's head names the q asked for, 0 writes the writers' q byte for byte,
+ * every decoder gives the values back, and a q the decoders refuse is refused before anything is
+ * written. A 128 x 128 float32 grid of smooth rows with noise: one segment of 4 blocks, coded. */
+static void run_lengths(void) {
+  parz_array a = test_array(PARZ_FLOAT, 2, 128, 128, 1, 1);
+  float* v = malloc(128 * 128 * sizeof *v);
+  unsigned char *plain = NULL, *c;
+  size_t n, n0 = 0, i;
+  unsigned k;
+  static const unsigned qs[] = {0, PARZ_LL_RUN_Q, 4, 7, 8, 12};
+  parz_chunk_config cfg = test_lossless_config(0, 4);
+  parz_error err;
+  for (i = 0; i < 128 * 128; i++)
+    v[i] = (float)(i / 128 + i % 128) * 0.25f + (float)(next() % 64);
+  for (k = 0; k < sizeof qs / sizeof qs[0]; k++) {
+    parz_chunk_view view;
+    char what[48];
+    cfg.settings.run_q = qs[k];
+    snprintf(what, sizeof what, "runs of 2^%u (run_q %u)", qs[k] ? qs[k] : PARZ_LL_RUN_Q, qs[k]);
+    CHECK(check_array(what, &a, v, &cfg) != 0, "%s: round trip", what);
+    c = test_encode(&a, v, &cfg, &n);
+    if (!c || parz_chunk_parse(c, n, &view, &err) != PARZ_OK) {
+      CHECK(0, "%s: encode and parse", what);
+      free(c);
+      continue;
+    }
+    CHECK(view.nsegments == 1 && view.payload[0] == PARZ_LL_CODER_RUNS &&
+              view.payload[2] == (qs[k] ? qs[k] : PARZ_LL_RUN_Q),
+          "%s: %llu segments, coder %u, q %u", what, (unsigned long long)view.nsegments,
+          view.payload[0], view.payload[2]);
+    if (!qs[k]) {
+      plain = c;
+      n0 = n;
+      continue;
+    }
+    if (qs[k] == PARZ_LL_RUN_Q)
+      CHECK(plain && n == n0 && !memcmp(c, plain, n), "%s: not the writers' bytes", what);
+    free(c);
+  }
+  free(plain);
+  for (k = 0; k < 2; k++) {
+    unsigned char out[4096];
+    cfg.settings.run_q = k ? PARZ_LL_RUN_QMAX + 1 : PARZ_LL_RUN_QMIN - 1;
+    CHECK(parz_chunk_encode(&a, v, &cfg, out, sizeof out, &n, &err) == PARZ_ERR_PARAM &&
+              strstr(err.message, "run_q"),
+          "run_q %u accepted (%s)", cfg.settings.run_q, err.message);
+  }
+  free(v);
 }
 
 /* Random bits do not shrink: with stored chunks on, the chunk is stored (codec 2) and no larger
@@ -840,6 +892,7 @@ done:
 int main(int argc, char** argv) {
   header_fields();
   bad_settings();
+  run_lengths();
   stored_instead();
   hostile();
   damaged_pairs();

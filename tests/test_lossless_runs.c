@@ -134,22 +134,25 @@ static void damaged(const char* what, const uint8_t* src, size_t bytes, size_t n
   free(copy);
 }
 
-/* Residuals of n whose bit lengths follow `shape`, coded by the encoder; its coder and the code's
- * coder checked, then the decode intact and damaged. */
+/* Residuals of n whose bit lengths follow `shape`, coded by the encoder in runs of 2^want_q;
+ * its coder, the code's coder and q checked, then the decode intact and damaged. */
 static void segment(const char* what, size_t n, unsigned w, unsigned (*shape)(size_t, unsigned),
-                    unsigned coder, unsigned code) {
+                    unsigned coder, unsigned code, unsigned want_q) {
   uint64_t* z = malloc(n * sizeof *z);
   uint8_t* dst = malloc(parz_ll_residual_bound(n, w));
   size_t i, bytes, bit, stride, lengths_bytes = 0, runs = 0, first = 0, r;
   unsigned got_code = 0, q = 0, flips = 0;
   for (i = 0; i < n; i++)
     z[i] = of_length(shape(i, w));
-  bytes = parz_ll_code_residuals(z, n, w, dst);
+  bytes = want_q == PARZ_LL_RUN_Q ? parz_ll_code_residuals(z, n, w, dst)
+                                  : parz_ll_code_residuals_q(z, n, w, want_q, dst);
   CHECK(dst[0] == coder && dst[1] == code, "%s: coder %u code %u, not %u and %u", what, dst[0],
         dst[1], coder, code);
   CHECK(parz_ll_runs_layout(dst, bytes, n, w, &got_code, &q, &lengths_bytes, &runs, &first) ==
             PARZ_LL_OK,
         "%s: layout refused", what);
+  CHECK(q == want_q && runs == (n + ((size_t)1 << want_q) - 1) >> want_q,
+        "%s: %zu runs of 2^%u, not of 2^%u", what, runs, q, want_q);
   {
     uint8_t* copy = malloc(bytes);
     uint64_t* back = malloc(n * sizeof *back);
@@ -219,11 +222,19 @@ static unsigned waves(size_t i, unsigned w) {
 static unsigned quiet(size_t i, unsigned w) { return i >= 2048 && i < 6144 ? 0u : mixed(i, w); }
 
 int main(void) {
-  segment("mixed, w 64", 16384, 64, mixed, PARZ_LL_CODER_RUNS, PARZ_LL_CODER_LENGTHS);
-  segment("mixed, w 32", 16384, 32, mixed, PARZ_LL_CODER_RUNS, PARZ_LL_CODER_LENGTHS);
-  segment("wide, w 64", 16384, 64, wide, PARZ_LL_CODER_RUNS, PARZ_LL_CODER_LENGTHS);
-  segment("waves, w 64", 16384, 64, waves, PARZ_LL_CODER_RUNS, PARZ_LL_CODER_CONTEXT);
-  segment("waves, w 32, short end", 16000, 32, waves, PARZ_LL_CODER_RUNS, PARZ_LL_CODER_CONTEXT);
-  segment("quiet, w 32", 16384, 32, quiet, PARZ_LL_CODER_ZERO_RUNS, PARZ_LL_CODER_CONTEXT);
+  const unsigned q = PARZ_LL_RUN_Q;
+  segment("mixed, w 64", 16384, 64, mixed, PARZ_LL_CODER_RUNS, PARZ_LL_CODER_LENGTHS, q);
+  segment("mixed, w 32", 16384, 32, mixed, PARZ_LL_CODER_RUNS, PARZ_LL_CODER_LENGTHS, q);
+  segment("wide, w 64", 16384, 64, wide, PARZ_LL_CODER_RUNS, PARZ_LL_CODER_LENGTHS, q);
+  segment("waves, w 64", 16384, 64, waves, PARZ_LL_CODER_RUNS, PARZ_LL_CODER_CONTEXT, q);
+  segment("waves, w 32, short end", 16000, 32, waves, PARZ_LL_CODER_RUNS, PARZ_LL_CODER_CONTEXT, q);
+  segment("quiet, w 32", 16384, 32, quiet, PARZ_LL_CODER_ZERO_RUNS, PARZ_LL_CODER_CONTEXT, q);
+  /* the run lengths a test or benchmark may ask for (parz_codec_settings.run_q) */
+  segment("mixed, w 32, q 4", 16384, 32, mixed, PARZ_LL_CODER_RUNS, PARZ_LL_CODER_LENGTHS, 4);
+  segment("mixed, w 64, q 7", 16384, 64, mixed, PARZ_LL_CODER_RUNS, PARZ_LL_CODER_LENGTHS, 7);
+  segment("waves, w 32, short end, q 8", 16000, 32, waves, PARZ_LL_CODER_RUNS,
+          PARZ_LL_CODER_CONTEXT, 8);
+  segment("quiet, w 32, q 7", 16384, 32, quiet, PARZ_LL_CODER_ZERO_RUNS, PARZ_LL_CODER_CONTEXT, 7);
+  segment("wide, w 64, q 12", 16384, 64, wide, PARZ_LL_CODER_RUNS, PARZ_LL_CODER_LENGTHS, 12);
   return test_finish("test_lossless_runs");
 }

@@ -63,6 +63,7 @@ static int layout_with(parz_chunk_view* v, const parz_array* a, const parz_chunk
     count *= n;
   }
   v->codec = codec->id;
+  v->settings = cfg->settings;
   v->array.type = a->type;
   v->array.dims = a->dims;
   for (k = 0; k < a->dims; k++)

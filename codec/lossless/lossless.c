@@ -236,6 +236,13 @@ static int segment_end(segment_work* w, int rc) {
 int parz_ll_encode_segment(const parz_array* a, const void* values, unsigned transform,
                            unsigned predictor, size_t c, size_t s, uint8_t* dst, size_t dst_bytes,
                            size_t* written, parz_error* err) {
+  return parz_ll_encode_segment_q(a, values, transform, predictor, c, s, PARZ_LL_RUN_Q, dst,
+                                  dst_bytes, written, err);
+}
+
+int parz_ll_encode_segment_q(const parz_array* a, const void* values, unsigned transform,
+                             unsigned predictor, size_t c, size_t s, unsigned q, uint8_t* dst,
+                             size_t dst_bytes, size_t* written, parz_error* err) {
   segment_work w;
   size_t b, n = 0, bound;
   int rc;
@@ -250,7 +257,7 @@ int parz_ll_encode_segment(const parz_array* a, const void* values, unsigned tra
     return segment_end(&w, rc);
   for (b = w.first; b < w.end; b++)
     n += parz_ll_predict_block(&w.g, transform, values, b, w.scratch, w.z + n);
-  *written = parz_ll_code_residuals(w.z, n, w.g.w, dst);
+  *written = parz_ll_code_residuals_q(w.z, n, w.g.w, q, dst);
   return segment_end(&w, PARZ_OK);
 }
 

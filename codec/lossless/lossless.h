@@ -109,6 +109,11 @@ size_t parz_ll_coded_bytes(const parz_array* a, const void* values, unsigned tra
 int parz_ll_encode_segment(const parz_array* a, const void* values, unsigned transform,
                            unsigned predictor, size_t c, size_t s, uint8_t* dst, size_t dst_bytes,
                            size_t* written, parz_error* err);
+/* The same with coder 3's runs of 2^q residuals, q in PARZ_LL_RUN_QMIN..PARZ_LL_RUN_QMAX
+ * (residual_coder.h; the writers' q is PARZ_LL_RUN_Q). */
+int parz_ll_encode_segment_q(const parz_array* a, const void* values, unsigned transform,
+                             unsigned predictor, size_t c, size_t s, unsigned q, uint8_t* dst,
+                             size_t dst_bytes, size_t* written, parz_error* err);
 
 /* Decodes segment s from src (exactly its src_bytes) into its place in values. A segment that
  * ends early, runs past src_bytes or holds an impossible code is refused with PARZ_ERR_STREAM,

@@ -118,6 +118,12 @@ static int configure(const parz_chunk_config* cfg, parz_chunk_view* v, parz_erro
     return parz_fail(err, PARZ_ERR_PARAM,
                      "lossless codec: an error bound (%g) makes no sense: every value is exact",
                      cfg->settings.error_bound);
+  if (cfg->settings.run_q &&
+      (cfg->settings.run_q < PARZ_LL_RUN_QMIN || cfg->settings.run_q > PARZ_LL_RUN_QMAX))
+    return parz_fail(err, PARZ_ERR_PARAM,
+                     "lossless codec: runs of 2^%u residuals: run_q must be 0 (the writers' %u) "
+                     "or %u..%u",
+                     cfg->settings.run_q, PARZ_LL_RUN_Q, PARZ_LL_RUN_QMIN, PARZ_LL_RUN_QMAX);
   v->codec_params[PARZ_LL_PARAM_PREDICTOR] = (unsigned char)cfg->settings.predictor;
   return PARZ_OK;
 }
@@ -269,6 +275,7 @@ static int encode_segments(const parz_array* values_array, const void* values,
   const parz_array* a = &ranked;
   unsigned char* ranks = NULL;
   const void* data = values;
+  const unsigned q = v->settings.run_q ? v->settings.run_q : PARZ_LL_RUN_Q;
   const size_t bound = parz_ll_segment_bound(a, predictor, seg_blocks);
   unsigned char *out = (unsigned char*)dst, *spare = NULL;
   size_t at = 0, i, nseg = count / seg_blocks + (count % seg_blocks != 0), pad;
@@ -287,14 +294,14 @@ static int encode_segments(const parz_array* values_array, const void* values,
     /* the core writes a segment where its bound fits; near the end of a tight destination,
      * into a spare buffer first */
     if (dst_bytes - at >= bound) {
-      rc = parz_ll_encode_segment(a, data, transform, predictor, seg_blocks, s, out + at,
-                                  dst_bytes - at, &n, err);
+      rc = parz_ll_encode_segment_q(a, data, transform, predictor, seg_blocks, s, q, out + at,
+                                    dst_bytes - at, &n, err);
     } else {
       if (!spare && !(spare = (unsigned char*)malloc(bound)))
         rc = parz_fail(err, PARZ_ERR_NOMEM, "lossless codec: no room for segment %zu", s);
       if (rc == PARZ_OK)
-        rc = parz_ll_encode_segment(a, data, transform, predictor, seg_blocks, s, spare, bound, &n,
-                                    err);
+        rc = parz_ll_encode_segment_q(a, data, transform, predictor, seg_blocks, s, q, spare, bound,
+                                      &n, err);
       if (rc == PARZ_OK && n > dst_bytes - at)
         rc = parz_fail(err, PARZ_ERR_BUFFER, "lossless codec: segment %zu past %zu bytes", s,
                        dst_bytes);

@@ -27,11 +27,16 @@ static size_t code_raw(const uint64_t* z, size_t n, unsigned w, uint8_t* dst) {
 }
 
 size_t parz_ll_code_residuals(const uint64_t* z, size_t n, unsigned w, uint8_t* dst) {
+  return parz_ll_code_residuals_q(z, n, w, PARZ_LL_RUN_Q, dst);
+}
+
+size_t parz_ll_code_residuals_q(const uint64_t* z, size_t n, unsigned w, unsigned q, uint8_t* dst) {
   uint8_t len[2][PARZ_LL_CONTEXTS][65];
   uint32_t code[2][PARZ_LL_CONTEXTS][65];
   uint64_t bits[2], freq[PARZ_LL_CONTEXTS][65], odd[PARZ_LL_CONTEXTS][65], all[1][65];
   unsigned k, c, pick, coder, ns = w + 1;
-  const int runs = parz_ll_runs_of(n); /* more than one run: coder 3 */
+  const unsigned runs = parz_ll_runs_q(n, q); /* more than one run: coder 3 */
+  const size_t per = (size_t)1 << q;
   size_t r, m, at, lengths_end, raw = parz_ll_residual_bound(n, w);
   parz_bitw wr;
   /* one pass counts per context; the single code's counts are their sums */
@@ -50,11 +55,11 @@ size_t parz_ll_code_residuals(const uint64_t* z, size_t n, unsigned w, uint8_t* 
   pick = coder == PARZ_LL_CODER_CONTEXT;
   if (!runs) /* coder 1 or 2: the residuals right after the lengths' bits */
     return parz_ll_code_single(dst, raw, z, n, w, coder, len[pick], code[pick]);
-  lengths_end = parz_ll_runs_head(dst, raw, coder, len[pick], w);
-  m = parz_ll_run_count(n);
-  at = parz_ll_runs_start(lengths_end, n);
+  lengths_end = parz_ll_runs_head_q(dst, raw, coder, len[pick], w, q);
+  m = parz_ll_run_count_q(n, q);
+  at = parz_ll_runs_start_q(lengths_end, n, q);
   for (r = 0; r < m; r++) {
-    const size_t i0 = r * PARZ_LL_RUN, count = n - i0 > PARZ_LL_RUN ? PARZ_LL_RUN : n - i0;
+    const size_t i0 = r * per, count = n - i0 > per ? per : n - i0;
     size_t end = at;
     if (at >= raw)
       return code_raw(z, n, w, dst);

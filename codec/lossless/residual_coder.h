@@ -14,7 +14,7 @@
  * lengths of all runs but the last; then the runs of 2^q residuals (the last one the rest),
  * each coded as that coder codes a segment's residuals, its first in context 0, and padded to a
  * byte: so that runs decode side by side. 4, runs with empty runs: coder 3's bytes, but a run
- * of no bytes holds only zero residuals. The encoder writes coder 3 with q = PARZ_LL_RUN_Q for a
+ * of no bytes holds only zero residuals. The writers write coder 3 with q = PARZ_LL_RUN_Q for a
  * coded segment of more than 2^q residuals, or coder 4 where a run of them is all zeros, with
  * no bytes for such runs. */
 #ifndef PARZ_LL_RESIDUAL_CODER_H
@@ -36,6 +36,9 @@ void parz_ll_huffman_lengths(const uint64_t* freq, unsigned ns, unsigned max_len
 
 /* Codes z[0..n) into dst (at least parz_ll_residual_bound bytes); returns the bytes written. */
 size_t parz_ll_code_residuals(const uint64_t* z, size_t n, unsigned w, uint8_t* dst);
+/* The same with coder 3's runs of 2^q residuals, q in PARZ_LL_RUN_QMIN..PARZ_LL_RUN_QMAX (the
+ * writers' is PARZ_LL_RUN_Q). */
+size_t parz_ll_code_residuals_q(const uint64_t* z, size_t n, unsigned w, unsigned q, uint8_t* dst);
 
 /* Words of working memory parz_ll_uncode_residuals takes for its codes' tables. */
 #define PARZ_LL_UNCODE_WORDS ((size_t)PARZ_LL_CONTEXTS * PARZ_LL_CONTEXT_WORDS)

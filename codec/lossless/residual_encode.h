@@ -15,21 +15,30 @@
 #include "huffman_build.h"
 #include "residual_decode.h"
 
-/* The encoder's runs of coder 3: 2^9 = 512 residuals, so that a segment of 4 blocks of 4096
- * values is 32 runs, one per lane of a GPU warp. */
+/* The writers' runs of coder 3: 2^9 = 512 residuals, so that a segment of 4 blocks of 4096
+ * values is 32 runs, one per lane of a GPU warp. The encoder's steps below take the run length
+ * as its q (PARZ_LL_RUN_QMIN..PARZ_LL_RUN_QMAX), so that tests and benchmarks write others
+ * (parz_codec_settings.run_q); the wrappers without a q are the writers'. */
 #define PARZ_LL_RUN_Q 9u
 #define PARZ_LL_RUN ((size_t)1 << PARZ_LL_RUN_Q)
 
 /* Bytes of n raw residuals of w bits with their coder byte: the most a segment takes. */
 PARZ_HD size_t parz_ll_raw_bytes(size_t n, unsigned w) { return 1 + n * (w / 8); }
 
-/* Whether a segment of n residuals is written as runs (coder 3): more than one run. */
-PARZ_HD int parz_ll_runs_of(size_t n) { return n > PARZ_LL_RUN; }
+/* How a segment of n residuals is written under runs of 2^q: q where that is more than one run
+ * (coder 3), else 0 (one run: coder 1 or 2). The steps below call this value `runs`. */
+PARZ_HD unsigned parz_ll_runs_q(size_t n, unsigned q) { return n > ((size_t)1 << q) ? q : 0u; }
+PARZ_HD unsigned parz_ll_runs_of(size_t n) { return parz_ll_runs_q(n, PARZ_LL_RUN_Q); }
 
-/* The context of residual i of z, a segment's (runs: coder 3's, whose runs each start in
- * context 0). */
-PARZ_HD unsigned parz_ll_context_at(const uint64_t* z, size_t i, int runs) {
-  if (i == 0 || (runs && !(i & (PARZ_LL_RUN - 1))))
+/* Whether residual i starts a run of 2^runs (runs: parz_ll_runs_q's, 0 for one run). */
+PARZ_HD int parz_ll_run_starts(size_t i, unsigned runs) {
+  return runs && !(i & (((size_t)1 << runs) - 1));
+}
+
+/* The context of residual i of z, a segment's (runs: parz_ll_runs_q's; coder 3's runs each
+ * start in context 0). */
+PARZ_HD unsigned parz_ll_context_at(const uint64_t* z, size_t i, unsigned runs) {
+  if (i == 0 || parz_ll_run_starts(i, runs))
     return 0;
   return parz_ll_context_of(parz_bitlen64(z[i - 1]));
 }
@@ -38,13 +47,13 @@ PARZ_HD unsigned parz_ll_context_at(const uint64_t* z, size_t i, int runs) {
  * caller), the context of each residual as parz_ll_context_at gives it. odd (the same size,
  * zeroed) counts the odd residuals, so that runs of one bit length do not wait on their own
  * increments; added into freq at the end. */
-PARZ_HD void parz_ll_count(const uint64_t* z, size_t n, int runs, uint64_t freq[][65],
+PARZ_HD void parz_ll_count(const uint64_t* z, size_t n, unsigned runs, uint64_t freq[][65],
                            uint64_t odd[][65], unsigned w) {
   unsigned previous = 0, k, c;
   size_t i;
   for (i = 0; i + 1 < n; i += 2) {
     unsigned k1;
-    if (runs && !(i & (PARZ_LL_RUN - 1)))
+    if (parz_ll_run_starts(i, runs))
       previous = 0; /* each run starts in context 0 (runs are of even length) */
     k = parz_bitlen64(z[i]);
     k1 = parz_bitlen64(z[i + 1]);
@@ -53,7 +62,7 @@ PARZ_HD void parz_ll_count(const uint64_t* z, size_t n, int runs, uint64_t freq[
     previous = k1;
   }
   if (i < n) {
-    if (runs && !(i & (PARZ_LL_RUN - 1)))
+    if (parz_ll_run_starts(i, runs))
       previous = 0;
     k = parz_bitlen64(z[i]);
     freq[parz_ll_context_of(previous)][k]++;
@@ -247,17 +256,21 @@ PARZ_HD size_t parz_ll_runs_lengths_end(unsigned w, unsigned coder) {
   return PARZ_LL_RUN_HEAD + (size_t)((parz_ll_lengths_bits(w, coder) + 7) / 8);
 }
 
-/* Coder 3's head into dst (cap bytes, raw's): the coder byte, the code's coder and q, the code
- * lengths of nc codes, padded to a byte; returns where the run lengths start. */
-PARZ_HD size_t parz_ll_runs_head(uint8_t* dst, size_t cap, unsigned coder, uint8_t len[][65],
-                                 unsigned w) {
+/* Coder 3's head into dst (cap bytes, raw's): the coder byte, the code's coder and q (runs of
+ * 2^q), the code lengths of nc codes, padded to a byte; returns where the run lengths start. */
+PARZ_HD size_t parz_ll_runs_head_q(uint8_t* dst, size_t cap, unsigned coder, uint8_t len[][65],
+                                   unsigned w, unsigned q) {
   parz_bitw wr;
   dst[0] = (uint8_t)PARZ_LL_CODER_RUNS;
   dst[1] = (uint8_t)coder;
-  dst[2] = (uint8_t)PARZ_LL_RUN_Q;
+  dst[2] = (uint8_t)q;
   parz_bitw_init(&wr, dst, cap, PARZ_LL_RUN_HEAD);
   parz_ll_put_lengths(&wr, len, parz_ll_contexts(w, coder), w);
   return parz_bitw_finish(&wr);
+}
+PARZ_HD size_t parz_ll_runs_head(uint8_t* dst, size_t cap, unsigned coder, uint8_t len[][65],
+                                 unsigned w) {
+  return parz_ll_runs_head_q(dst, cap, coder, len, w, PARZ_LL_RUN_Q);
 }
 
 /* Whether z[0..n) are all zero: a run coder 4 writes with no bytes. */
@@ -269,13 +282,17 @@ PARZ_HD int parz_ll_all_zero(const uint64_t* z, size_t n) {
   return any == 0;
 }
 
-/* Runs of a segment of n residuals. */
-PARZ_HD size_t parz_ll_run_count(size_t n) { return (n + PARZ_LL_RUN - 1) / PARZ_LL_RUN; }
+/* Runs of 2^q residuals of a segment of n residuals. */
+PARZ_HD size_t parz_ll_run_count_q(size_t n, unsigned q) { return (n + ((size_t)1 << q) - 1) >> q; }
+PARZ_HD size_t parz_ll_run_count(size_t n) { return parz_ll_run_count_q(n, PARZ_LL_RUN_Q); }
 
-/* Where run 0 starts: after the u16 byte lengths of all runs but the last (lengths_end: the
- * head's end). */
+/* Where run 0 starts: after the u16 byte lengths of all runs of 2^q but the last (lengths_end:
+ * the head's end). */
+PARZ_HD size_t parz_ll_runs_start_q(size_t lengths_end, size_t n, unsigned q) {
+  return lengths_end + 2 * (parz_ll_run_count_q(n, q) - 1);
+}
 PARZ_HD size_t parz_ll_runs_start(size_t lengths_end, size_t n) {
-  return lengths_end + 2 * (parz_ll_run_count(n) - 1);
+  return parz_ll_runs_start_q(lengths_end, n, PARZ_LL_RUN_Q);
 }
 
 /* Run r's byte length (r not the last) into its u16 slot. */

@@ -35,7 +35,7 @@
  * What this encoder does not do is refused with PARZ_ERR_UNSUPPORTED, naming it, before any
  * work: a series (one dimension of extent above 1) whose predictor is the encoder's choice (the
  * CPU tries Holt's predictor and the dictionary there), segments of more than 32 blocks, chunks
- * of 2^32 values or more. Its callers encode such a chunk on the CPU. Internal to gpu/. */
+ * of 2^32 values or more, runs other than the writers' (parz_codec_settings.run_q). Its callers encode such a chunk on the CPU. Internal to gpu/. */
 #ifndef PARZ_GPU_LOSSLESS_ENCODE_CUH
 #define PARZ_GPU_LOSSLESS_ENCODE_CUH
 
@@ -450,6 +450,11 @@ static inline int parz_gpu_ll_plan_of(parz_gpu_ll_plan* p, const parz_array* a,
     return parz_fail(err, PARZ_ERR_UNSUPPORTED,
                      "GPU encode: a lossless series whose predictor is chosen (Holt's predictor "
                      "and the value dictionary are the CPU's choices): encode it on the CPU");
+  if (p->v.settings.run_q && p->v.settings.run_q != PARZ_LL_RUN_Q)
+    return parz_fail(err, PARZ_ERR_UNSUPPORTED,
+                     "GPU encode: lossless runs of 2^%u residuals; this encoder writes the "
+                     "writers' 2^%u: encode it on the CPU",
+                     p->v.settings.run_q, PARZ_LL_RUN_Q);
   if (parz_array_count(&p->a) >> 32)
     return parz_fail(err, PARZ_ERR_UNSUPPORTED,
                      "GPU encode: a lossless chunk of %zu values, 2^32 or more: encode it on the "
