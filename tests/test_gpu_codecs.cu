@@ -108,15 +108,15 @@ static void table_checks(const parz_chunk_view* raw, const parz_chunk_view* zfp)
     parz_chunk_view ll;
     memset(&ll, 0, sizeof ll);
     ll.codec = PARZ_CODEC_LOSSLESS;
-    for (unsigned p = 0; p < 3; p++) { /* Lorenzo, stack, Holt's (FORMAT.md, "Lossless chunks") */
+    for (unsigned p = 0; p < 4; p++) { /* Lorenzo, stack, Holt's, rows (FORMAT.md, "Lossless chunks") */
       ll.codec_params[1] = (unsigned char)p;
       CHECK(parz_gpu_codec_decoder(&ll, 0, &c, &err) == PARZ_OK && c == &parz_gpu_codec_lossless,
             ": lossless, predictor %u: %s", p, err.message);
     }
-    ll.codec_params[1] = 3;
+    ll.codec_params[1] = 4;
     CHECK(parz_gpu_codec_decoder(&ll, 4, &c, &err) == PARZ_ERR_UNSUPPORTED && c == NULL &&
-              strstr(err.message, "chunk 4: lossless predictor 3"),
-          ": lossless, predictor 3: \"%s\"", err.message);
+              strstr(err.message, "chunk 4: lossless predictor 4"),
+          ": lossless, predictor 4: \"%s\"", err.message);
     ll.codec_params[1] = 0;
     ll.codec_params[0] = 128; /* the value dictionary */
     CHECK(parz_gpu_codec_decoder(&ll, 0, &c, &err) == PARZ_OK && c == &parz_gpu_codec_lossless,
