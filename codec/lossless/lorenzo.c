@@ -9,6 +9,14 @@
 #include "lossless_forward.h"
 #include "transform.h"
 
+/* The block walk and the rows' loops start a cache line: where they start inside one depends on
+ * all the code linked before them, and their decode speed with it. */
+#if defined(__GNUC__)
+#define LINE_ALIGNED __attribute__((aligned(64)))
+#else
+#define LINE_ALIGNED
+#endif
+
 int parz_ll_geometry_init(parz_ll_geometry* g, const parz_array* a, unsigned predictor,
                           parz_error* err) {
   static const size_t sides[5] = {1, 4096, 64, 16, 8};
@@ -174,8 +182,8 @@ PARZ_HD void row(const frame* f, int terms, size_t n, uint64_t mask, uint64_t to
   }
 }
 
-static void row_any(const frame* f, size_t n, uint64_t mask, uint64_t top, uint64_t* v,
-                    uint64_t* z_out, const uint64_t* z_in) {
+LINE_ALIGNED static void row_any(const frame* f, size_t n, uint64_t mask, uint64_t top, uint64_t* v,
+                                 uint64_t* z_out, const uint64_t* z_in) {
   switch (f->terms) {
     case 1: row(f, 1, n, mask, top, v, z_out, z_in); break;
     case 3: row(f, 3, n, mask, top, v, z_out, z_in); break;
@@ -246,8 +254,9 @@ static void prefetch_next(const frame* f, size_t y[3], const void* base, size_t 
 /* Walks block b in C order: encoding (z_in NULL) reads the values and writes residuals to z_out;
  * decoding reads residuals from z_in and writes the values. A row of the block at a time goes
  * through the value transform. */
-static size_t walk(const parz_ll_geometry* g, unsigned transform, size_t b, uint64_t* scratch,
-                   const void* values_in, uint64_t* z_out, const uint64_t* z_in, void* values_out) {
+LINE_ALIGNED static size_t walk(const parz_ll_geometry* g, unsigned transform, size_t b,
+                                uint64_t* scratch, const void* values_in, uint64_t* z_out,
+                                const uint64_t* z_in, void* values_out) {
   frame f;
   size_t x0, x1, x2, n = 0;
   uint64_t mask = mask_of(g->w), top = (uint64_t)1 << (g->w - 1);
