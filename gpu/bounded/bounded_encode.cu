@@ -1,15 +1,17 @@
 /* The error-bounded codec's GPU encoder: the kernels of bounded_encode.cuh's steps and the driver
  * that runs them, chunk after chunk, and places the chunks (gpu_codecs.h, encode_chunks). Each
- * chunk is built in buffers of its own from the stream's allocator. With the predictor given the
- * host waits twice per chunk: once for the scan's findings, the exceptions' count, the residuals'
- * range and the symbol counts over it, packed into one read (a second read for a range wider
- * than PARZ_GPU_BND_WINDOW), then, once it has built the codebook and settled the layout from
- * the code's bits, for the segments' offsets, the exceptions and the checksums. Between the
- * waits nothing waits: the grid's step is computed on the device, the holes' kernels find their
- * count there, the segments' offsets are summed there. With the predictor chosen the host also
- * waits for the scan and the trials. The kernels that walk a segment's codes give it a warp, its
- * lanes a share each (bounded_encode.cuh). Once every chunk's size is known, `place` gives each
- * its place and its head and payload are copied there. */
+ * chunk is built in the context's scratch (its codes and the codebook's memory) and buffers of
+ * its own from the stream's allocator. With the predictor given the host waits twice per chunk:
+ * once for the scan's findings, the exceptions' count, the residuals' range and the symbol
+ * counts over a range of at most PARZ_GPU_BND_HOST_BOOK symbols, packed into one read, then,
+ * once it has built the codebook and settled the layout from the code's bits, for the segments'
+ * offsets, the exceptions and the checksums. A wider range's codebook is built on the device
+ * (bounded_book.cuh), a third wait reading its lengths. Between the waits nothing waits: the
+ * grid's step is computed on the device, the holes' kernels find their count there, the
+ * segments' offsets are summed there. With the predictor chosen the host also waits for the
+ * scan and the trials. The kernels that walk a segment's codes give it a warp, its lanes a share
+ * each (bounded_encode.cuh). Once every chunk's size is known, `place` gives each its place and
+ * its head and payload are copied there. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -584,13 +586,11 @@ static void count_symbols(call_memory& m, const parz_gpu_bnd& b, int* range) {
 }
 
 /* The codebook's device memory, kept with the chunk's scratch (it does not depend on the chunk):
- * both codes' keys, sorted and not, the sort's own, the builds' working memory where it does not
+ * both codes' keys, sorted and not, the builds' working memory where it does not
  * fit a CTA's shared memory, both codes' lengths, the kept code's words, what the builds found
  * (per code its bits and used symbols) and the host's read. */
 struct book_memory {
   uint64_t* keys;
-  void* sort;
-  size_t sort_bytes;
   unsigned char* work;
   uint8_t* len;
   uint32_t* code;
@@ -601,31 +601,24 @@ struct book_memory {
 
 /* The bytes of book_memory, carved from base when it is not NULL. */
 static size_t book_memory_of(unsigned char* base, book_memory* k) {
-  size_t sort_bytes = 0;
-  if (cub::DeviceRadixSort::SortKeys(NULL, sort_bytes, (uint64_t*)NULL, (uint64_t*)NULL,
-                                     (int)BOOK_KEYS, 0, PARZ_GPU_BND_KEY_BITS) != cudaSuccess)
-    sort_bytes = 0;
-  const size_t part[7] = {2 * BOOK_KEYS * 8,
-                          sort_bytes,
+  const size_t part[6] = {2 * BOOK_KEYS * 8,
                           2 * parz_gpu_bnd_huff_bytes(PARZ_BOUNDED_SYMBOLS),
                           2 * (size_t)PARZ_BOUNDED_SYMBOLS,
                           4 * (size_t)PARZ_BOUNDED_SYMBOLS,
                           4 * 8,
                           8 * (size_t)BOOK_WORDS};
-  size_t at[7], total = 0;
-  for (int i = 0; i < 7; i++) {
+  size_t at[6], total = 0;
+  for (int i = 0; i < 6; i++) {
     at[i] = total;
     total += round256(part[i]);
   }
   if (base) {
     k->keys = (uint64_t*)(base + at[0]);
-    k->sort = base + at[1];
-    k->sort_bytes = sort_bytes;
-    k->work = base + at[2];
-    k->len = (uint8_t*)(base + at[3]);
-    k->code = (uint32_t*)(base + at[4]);
-    k->built = (unsigned long long*)(base + at[5]);
-    k->pack = (unsigned long long*)(base + at[6]);
+    k->work = base + at[1];
+    k->len = (uint8_t*)(base + at[2]);
+    k->code = (uint32_t*)(base + at[3]);
+    k->built = (unsigned long long*)(base + at[4]);
+    k->pack = (unsigned long long*)(base + at[5]);
   }
   return total;
 }
@@ -633,16 +626,23 @@ static size_t book_memory_of(unsigned char* base, book_memory* k) {
 /* The codebook of b's counts (b.plain, b.runs) over the residuals' range on the device
  * (bounded_book.cuh), queued without a wait: both codes' lengths into k.len (PARZ_BOUNDED_SYMBOLS
  * each), the kept code's words into k.code, the host's read into pack (book_words_kernel;
- * runs_only: the code with runs kept). 0 on an error (m.e). */
+ * runs_only: the code with runs kept). The sort's own memory is sized here, not with k: its size
+ * query asks the runtime for the device's occupancy, which a call that builds no codebook on
+ * the device should not pay. 0 on an error (m.e). */
 static int build_book(call_memory& m, const parz_gpu_bnd& b, const int* range, const book_memory& k,
                       unsigned long long* pack, int runs_only) {
   if (m.e == cudaSuccess)
     book_keys_kernel<<<blocks_for(BOOK_KEYS, THREADS), THREADS, 0, m.st>>>(b.plain, b.runs, range,
                                                                            k.keys);
-  size_t sort_bytes = k.sort_bytes;
+  size_t sort_bytes = 0;
   if (m.e == cudaSuccess)
-    m.e = cub::DeviceRadixSort::SortKeys(k.sort, sort_bytes, k.keys, k.keys + BOOK_KEYS,
+    m.e = cub::DeviceRadixSort::SortKeys(NULL, sort_bytes, k.keys, k.keys + BOOK_KEYS,
                                          (int)BOOK_KEYS, 0, PARZ_GPU_BND_KEY_BITS, m.st);
+  void* sort = m.device<unsigned char>(sort_bytes);
+  if (m.e == cudaSuccess)
+    m.e = cub::DeviceRadixSort::SortKeys(sort, sort_bytes, k.keys, k.keys + BOOK_KEYS,
+                                         (int)BOOK_KEYS, 0, PARZ_GPU_BND_KEY_BITS, m.st);
+  m.release(sort);
   if (m.e == cudaSuccess)
     m.e = cudaFuncSetAttribute(book_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                (int)BOOK_SHARED);
