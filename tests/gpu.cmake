@@ -1,66 +1,39 @@
 # The GPU decoder's length parsers and window decoder compiled for the CPU, checked block by block
 # against the encoder and the general decoder, and the GPU encoder's steps against the serial
 # encoder: run wherever C++ is enabled (CMakeLists.txt), GPU or not, CUDA or not.
+# One host test: ctest NAME runs test_NAME, built from test_NAME.cpp and SOURCES with the codec's
+# headers and the gpu/ folders in DIRS, given ARGS; REALDATA adds NAME_realdata over the real arrays.
+function(parz_host_test name)
+  cmake_parse_arguments(H "REALDATA" "" "SOURCES;DIRS;LIBS;ARGS" ${ARGN})
+  set(dirs)
+  foreach(d IN LISTS H_DIRS)
+    list(APPEND dirs ${PROJECT_SOURCE_DIR}/${d})
+  endforeach()
+  add_executable(test_${name} ${CMAKE_CURRENT_SOURCE_DIR}/test_${name}.cpp ${H_SOURCES})
+  target_include_directories(test_${name} PRIVATE ${dirs} ${PROJECT_SOURCE_DIR}/codec)
+  target_link_libraries(test_${name} parz_codec ${H_LIBS} m)
+  target_compile_features(test_${name} PRIVATE cxx_std_17)
+  add_test(NAME ${name} COMMAND test_${name} ${H_ARGS})
+  if(H_REALDATA AND EXISTS "${PARZ_SHARED_DATA}")
+    add_test(NAME ${name}_realdata COMMAND test_${name} "${PARZ_SHARED_DATA}")
+    set_tests_properties(${name}_realdata PROPERTIES TIMEOUT 900)
+  endif()
+endfunction()
+
 if(CMAKE_CXX_COMPILER_LOADED)
-  add_executable(test_gpu_parse_host ${CMAKE_CURRENT_SOURCE_DIR}/test_gpu_parse_host.cpp
-                                    ${CMAKE_CURRENT_SOURCE_DIR}/gpu_planes_host.cpp)
-  target_include_directories(test_gpu_parse_host PRIVATE ${PROJECT_SOURCE_DIR}/gpu
-                                                         ${PROJECT_SOURCE_DIR}/gpu/zfp
-                                                         ${PROJECT_SOURCE_DIR}/codec)
-  target_link_libraries(test_gpu_parse_host parz_codec m)
-  target_compile_features(test_gpu_parse_host PRIVATE cxx_std_17)
-  add_test(NAME gpu_parse_host COMMAND test_gpu_parse_host)
+  parz_host_test(gpu_parse_host SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/gpu_planes_host.cpp
+                 DIRS gpu gpu/zfp)
   # the GPU encoder's per-thread steps, run in the kernels' order on the CPU
-  add_executable(test_gpu_encode_host ${CMAKE_CURRENT_SOURCE_DIR}/test_gpu_encode_host.cpp)
-  target_include_directories(test_gpu_encode_host PRIVATE ${PROJECT_SOURCE_DIR}/gpu
-                                                          ${PROJECT_SOURCE_DIR}/gpu/zfp
-                                                          ${PROJECT_SOURCE_DIR}/codec)
-  target_link_libraries(test_gpu_encode_host parz_codec m)
-  target_compile_features(test_gpu_encode_host PRIVATE cxx_std_17)
-  add_test(NAME gpu_encode_host COMMAND test_gpu_encode_host)
+  parz_host_test(gpu_encode_host DIRS gpu gpu/zfp)
   # the error-bounded codec's GPU encoder's steps, the same way
-  add_executable(test_gpu_bounded_encode_host
-                 ${CMAKE_CURRENT_SOURCE_DIR}/test_gpu_bounded_encode_host.cpp)
-  target_include_directories(test_gpu_bounded_encode_host PRIVATE ${PROJECT_SOURCE_DIR}/gpu
-                                                                  ${PROJECT_SOURCE_DIR}/gpu/bounded
-                                                                  ${PROJECT_SOURCE_DIR}/codec)
-  target_link_libraries(test_gpu_bounded_encode_host parz_codec parz_real_arrays m)
-  target_compile_features(test_gpu_bounded_encode_host PRIVATE cxx_std_17)
-  add_test(NAME gpu_bounded_encode_host COMMAND test_gpu_bounded_encode_host)
-  if(EXISTS "${PARZ_SHARED_DATA}")
-    add_test(NAME gpu_bounded_encode_host_realdata
-             COMMAND test_gpu_bounded_encode_host "${PARZ_SHARED_DATA}")
-    set_tests_properties(gpu_bounded_encode_host_realdata PROPERTIES TIMEOUT 900)
-  endif()
+  parz_host_test(gpu_bounded_encode_host DIRS gpu gpu/bounded LIBS parz_real_arrays REALDATA)
   # the error-bounded codec's GPU decoder's interpolation steps, the same way
-  add_executable(test_gpu_bounded_host ${CMAKE_CURRENT_SOURCE_DIR}/test_gpu_bounded_host.cpp)
-  target_include_directories(test_gpu_bounded_host PRIVATE ${PROJECT_SOURCE_DIR}/gpu/bounded
-                                                           ${PROJECT_SOURCE_DIR}/codec)
-  target_link_libraries(test_gpu_bounded_host parz_codec m)
-  target_compile_features(test_gpu_bounded_host PRIVATE cxx_std_17)
-  add_test(NAME gpu_bounded_host COMMAND test_gpu_bounded_host)
+  parz_host_test(gpu_bounded_host DIRS gpu/bounded)
   # the lossless codec's GPU decoder's steps, the same way
-  add_executable(test_gpu_lossless_host ${CMAKE_CURRENT_SOURCE_DIR}/test_gpu_lossless_host.cpp)
-  target_include_directories(test_gpu_lossless_host PRIVATE ${PROJECT_SOURCE_DIR}/gpu/lossless
-                                                            ${PROJECT_SOURCE_DIR}/codec)
-  target_link_libraries(test_gpu_lossless_host parz_codec m)
-  target_compile_features(test_gpu_lossless_host PRIVATE cxx_std_17)
-  add_test(NAME gpu_lossless_host COMMAND test_gpu_lossless_host)
+  parz_host_test(gpu_lossless_host DIRS gpu/lossless)
   # the lossless codec's GPU encoder's steps, the same way
-  add_executable(test_gpu_lossless_encode_host
-                 ${CMAKE_CURRENT_SOURCE_DIR}/test_gpu_lossless_encode_host.cpp)
-  target_include_directories(test_gpu_lossless_encode_host
-                             PRIVATE ${PROJECT_SOURCE_DIR}/gpu ${PROJECT_SOURCE_DIR}/gpu/lossless
-                                     ${PROJECT_SOURCE_DIR}/codec)
-  target_link_libraries(test_gpu_lossless_encode_host parz_codec parz_real_arrays m)
-  target_compile_features(test_gpu_lossless_encode_host PRIVATE cxx_std_17)
-  add_test(NAME gpu_lossless_encode_host COMMAND test_gpu_lossless_encode_host
-                                               ${PROJECT_SOURCE_DIR}/data/series)
-  if(EXISTS "${PARZ_SHARED_DATA}")
-    add_test(NAME gpu_lossless_encode_host_realdata
-             COMMAND test_gpu_lossless_encode_host "${PARZ_SHARED_DATA}")
-    set_tests_properties(gpu_lossless_encode_host_realdata PROPERTIES TIMEOUT 900)
-  endif()
+  parz_host_test(gpu_lossless_encode_host DIRS gpu gpu/lossless LIBS parz_real_arrays
+                 ARGS ${PROJECT_SOURCE_DIR}/data/series REALDATA)
 endif()
 
 # GPU decoder tests: built whenever the CUDA decoder is, run everywhere; without a CUDA
