@@ -117,8 +117,7 @@ static int layout_with(parz_chunk_view* v, const parz_array* a, const parz_chunk
     v->version = 2;
     v->checksum_segments =
         v->table == PARZ_TABLE_HYBRID ? v->partition_segments : PARZ_DEFAULT_PARTITION_SEGMENTS;
-    v->nchecksums =
-        v->nsegments / v->checksum_segments + (v->nsegments % v->checksum_segments != 0);
+    v->nchecksums = parz_checksum_count(v->nsegments, v->checksum_segments);
   }
   return PARZ_OK;
 }
@@ -134,8 +133,7 @@ int parz_chunk_recut(parz_chunk_view* v, parz_error* err) {
   if ((rc = parz_table_layout(v, err)) != PARZ_OK)
     return rc;
   if (v->checksum_segments)
-    v->nchecksums =
-        v->nsegments / v->checksum_segments + (v->nsegments % v->checksum_segments != 0);
+    v->nchecksums = parz_checksum_count(v->nsegments, v->checksum_segments);
   return PARZ_OK;
 }
 

@@ -81,7 +81,7 @@ static int parse_checksums(parz_chunk_view* v, const unsigned char* c, uint64_t 
     return parz_fail(err, PARZ_ERR_FORMAT,
                      "payload checksums over partitions of %llu segments (table: %u)",
                      (unsigned long long)P, v->partition_segments);
-  n = v->nsegments / P + (v->nsegments % P != 0);
+  n = parz_checksum_count(v->nsegments, P);
   if (bytes != PARZ_CHECKSUM_HEAD_BYTES + 8u * n)
     return parz_fail(err, PARZ_ERR_FORMAT,
                      "payload checksum section of %llu bytes for %llu partitions",

@@ -45,4 +45,10 @@ static inline uint64_t parz_blocks_along(uint64_t n, unsigned side) {
   return n / side + (n % side != 0);
 }
 
+/* Payload checksums of a chunk of nsegments segments: one per P segments, the last over those
+ * left. */
+static inline uint64_t parz_checksum_count(uint64_t nsegments, uint64_t P) {
+  return nsegments / P + (nsegments % P != 0);
+}
+
 #endif

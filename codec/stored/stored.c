@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "codecs.h"
+#include "header.h"
 #include "payload_checksum.h"
 #include "table.h"
 #include "table_endian.h"
@@ -69,8 +70,7 @@ int parz_stored_layout(parz_chunk_view* v, const parz_array* a, const parz_chunk
   v->payload_bytes = (v->raw_bytes + 7u) & ~(size_t)7u;
   if (cfg->checksum != PARZ_CHECKSUM_OFF) {
     v->checksum_segments = PARZ_DEFAULT_PARTITION_SEGMENTS;
-    v->nchecksums =
-        v->nsegments / v->checksum_segments + (v->nsegments % v->checksum_segments != 0);
+    v->nchecksums = parz_checksum_count(v->nsegments, v->checksum_segments);
   }
   v->chunk_bytes = PARZ_HEADER_BYTES + v->payload_bytes;
   if (v->nchecksums)
