@@ -128,7 +128,7 @@ def sz3(tool, src, a, eb, tmp, reps):
 
 
 def main():
-    p = parser(__doc__, os.path.join(tempfile.gettempdir(), "bench_bounded.h5"))
+    p = parser(__doc__, "bench_bounded.h5")
     p.add_argument("--sz3", required=True)
     p.add_argument("--reps", type=int, default=3)
     p.add_argument("--segment-codes", default="",

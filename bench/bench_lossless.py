@@ -16,7 +16,6 @@ created, dataset written, closed) or read.
 import ctypes
 import ctypes.util
 import os
-import tempfile
 
 import h5py
 import numpy as np
@@ -104,7 +103,7 @@ def fpzip_bytes(lib, a, chunks):
 
 
 def main():
-    p = parser(__doc__, os.path.join(tempfile.gettempdir(), "bench_lossless.h5"))
+    p = parser(__doc__, "bench_lossless.h5")
     p.add_argument("--series", default=None)
     p.add_argument("--reps", type=int, default=3)
     p.add_argument("--no-fpzip", action="store_true")

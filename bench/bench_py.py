@@ -2,8 +2,11 @@
 common options, the GPU modules where usable, etopo5 and its tolerance, the printed and written
 table, environment variables set for a block, and timing."""
 import argparse
+import atexit
 import os
+import shutil
 import statistics
+import tempfile
 import time
 
 import numpy as np
@@ -11,8 +14,12 @@ import numpy as np
 
 def parser(doc, default_file):
     """An argument parser with --data (the real arrays), --out (where the table goes) and --file
-    (the scratch HDF5 file)."""
+    (the scratch HDF5 file). The default scratch file is default_file's name in a directory of
+    this process's own, removed at exit, so that runs side by side never share one."""
     here = os.path.dirname(os.path.abspath(__file__))
+    scratch = tempfile.mkdtemp(prefix="parz-bench-")
+    atexit.register(shutil.rmtree, scratch, True)
+    default_file = os.path.join(scratch, os.path.basename(default_file))
     p = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     shared = os.path.join(here, "..", "..", "shared", "data")
     p.add_argument("--data", default=os.environ.get("PARZ_SHARED_DATA", shared))
