@@ -2,11 +2,13 @@
 # AddressSanitizer + UndefinedBehaviorSanitizer run of the library and the C tests.
 # Called by scripts/test.sh (CI). Builds in $PARZ_ASAN_BUILD_DIR (default build-asan) with
 # -DPARZ_SANITIZE=ON, without CUDA, then runs ctest with every sanitizer report fatal. Among the
-# tests: the replay of every fuzz corpus and regression input (robust_replay_*) and the hostile
-# chunk tests (test_hostile_*). Takes about 4-5 minutes on an idle 2-core machine.
+# tests: the replay of every fuzz corpus and regression input (robust_replay_*), the hostile
+# chunk tests (test_hostile_*) and the C++ host tests that run the GPU kernels' steps on the CPU
+# (gpu_*_host). Takes about 6-7 minutes on an idle 2-core machine.
 #
 # Left out, by name: the MPI tests (OpenMPI's own allocations and its launcher do not run under
-# ASan), the real-data table sweep (minutes of sanitizer time for no new code path) and
+# ASan), the real-data table sweep and the host tests' real-data runs (each tens of minutes of
+# sanitizer time for no code path their small cases miss) and
 # test_plugin_symbols (it checks the release module's undefined symbols; a sanitized module
 # necessarily imports the sanitizer runtimes).
 set -uo pipefail
@@ -22,13 +24,23 @@ if [ -z "$CC_ASAN" ]; then
   done
 fi
 
+# The C++ compiler of the same family, for the host tests of the GPU kernels' steps.
+CXX_ASAN="${CXX_ASAN:-}"
+if [ -z "$CXX_ASAN" ]; then
+  case "$CC_ASAN" in
+    clang*) CXX_ASAN="clang++${CC_ASAN#clang}" ;;
+    gcc*) CXX_ASAN="g++${CC_ASAN#gcc}" ;;
+    *) CXX_ASAN="c++" ;;
+  esac
+fi
+
 start=$(date +%s)
 mkdir -p "$BUILD"
 # -O1, the level the sanitizers' documentation advises: at -O2 clang spends several times as long
 # on the instrumented codec (codec/decode.c above all), and the tests run no faster for it.
-CC="$CC_ASAN" cmake -S "$PARZ_ROOT" -B "$BUILD" -DPARZ_SANITIZE=ON -DPARZ_CUDA=OFF \
+CC="$CC_ASAN" CXX="$CXX_ASAN" cmake -S "$PARZ_ROOT" -B "$BUILD" -DPARZ_SANITIZE=ON -DPARZ_CUDA=OFF \
   -DPARZ_EXAMPLES=OFF -DPARZ_BENCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -g -DNDEBUG" \
+  "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -g -DNDEBUG" "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g -DNDEBUG" \
   "-DPARZ_SHARED_DATA=$PARZ_SHARED_DATA" \
   >"$BUILD/sanitize-configure.log" 2>&1 || { cat "$BUILD/sanitize-configure.log"; echo "sanitize.sh: configure FAILED" >&2; exit 1; }
 cmake --build "$BUILD" -j"$JOBS" >"$BUILD/sanitize-build.log" 2>&1 ||
@@ -48,7 +60,7 @@ export LSAN_OPTIONS="suppressions=$SUPP:print_suppressions=0:use_tls=0"
 export HDF5_PLUGIN_PATH="$BUILD/plugins"
 # Serial HDF5 only: the module built here is instrumented and must not go into uninstrumented
 # tools (h5dump, h5repack); the tests that run those are excluded below.
-EXCLUDE='mpi|MPI|realdata_sweep|test_plugin_symbols'
+EXCLUDE='mpi|MPI|realdata_sweep|_host_realdata|test_plugin_symbols'
 (cd "$BUILD" && ctest -j"$JOBS" --output-on-failure -E "$EXCLUDE" --timeout 600)
 rc=$?
 tested=$(date +%s)
