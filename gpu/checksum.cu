@@ -3,6 +3,8 @@
  * for the encoders that write them (parz_gpu_enqueue_sums): a checksum is a sum
  * (checksum.cuh, payload_checksum.h), so a partition's words may be shared among any number of
  * CTAs, each adding its lanes' shares into the partition's sum, which a second launch checks.
+ * A run of a batch's chunks (parz_gpu_enqueue_run_checksums) takes the same two launches for all
+ * its chunks at once: one chunk's launches each cost more than a small chunk's sums.
  * zfp's decoder verifies its partitions a warp each in its decode launch instead. */
 #include <string.h>
 
@@ -41,6 +43,98 @@ __global__ void checksum_check_kernel(const parz_gpu_sums s, unsigned long long 
     atomicMin(&fault->partition, p);
     atomicOr(&fault->code, (unsigned)PARZ_GPU_FAULT_CHECKSUM);
   }
+}
+
+/* CTA g of a run's launch: its share of its chunk's partition (checksum.cuh), the CTA's total
+ * stored in part[g]: no atomics, so nothing to clear first. */
+__global__ void __launch_bounds__(PARZ_GPU_RUN_THREADS)
+    run_sums_kernel(const parz_gpu_run_sums* __restrict__ r, unsigned n,
+                    unsigned long long* __restrict__ part) {
+  __shared__ unsigned long long warps[PARZ_GPU_RUN_THREADS / 32];
+  const unsigned long long g = blockIdx.x;
+  unsigned long long p;
+  unsigned long long sum = parz_gpu_run_share(r[parz_gpu_run_chunk(r, n, g)], g, threadIdx.x, &p);
+#pragma unroll
+  for (unsigned d = 16; d > 0; d >>= 1)
+    sum += __shfl_xor_sync(0xffffffffu, sum, d);
+  if ((threadIdx.x & 31u) == 0)
+    warps[threadIdx.x / 32] = sum;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    for (unsigned w = 1; w < PARZ_GPU_RUN_THREADS / 32; w++)
+      sum += warps[w];
+    part[g] = sum;
+  }
+}
+
+/* Partition first + x of chunk y of a run: its CTAs' totals against its stored checksum. */
+__global__ void run_check_kernel(const parz_gpu_run_sums* __restrict__ r,
+                                 const unsigned long long* __restrict__ part) {
+  const parz_gpu_run_sums& c = r[blockIdx.y];
+  const unsigned long long p = c.first + (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (p >= c.end)
+    return;
+  const unsigned long long* mine = part + c.cta + (p - c.first) * c.per;
+  unsigned long long sum = 0;
+  for (unsigned long long j = 0; j < c.per; j++)
+    sum += mine[j];
+  if (!parz_gpu_checksum_ok(c.sums, p, sum)) {
+    atomicMin(&c.fault->partition, p);
+    atomicOr(&c.fault->code, (unsigned)PARZ_GPU_FAULT_CHECKSUM);
+  }
+}
+
+unsigned long long parz_gpu_run_sums_init(const parz_chunk_view* v, const void* d_chunk,
+                                          const parz_gpu_scratch* s, unsigned long long first,
+                                          unsigned long long end, unsigned long long cta,
+                                          parz_gpu_run_sums* r) {
+  const unsigned char* chunk = (const unsigned char*)d_chunk;
+  memset(r, 0, sizeof *r);
+  r->cta = cta;
+  r->per = 1;
+  if (end > v->nchecksums)
+    end = v->nchecksums;
+  if (first >= end)
+    return 0;
+  r->sums.sums = chunk + parz_gpu_checksums_offset(v);
+  r->sums.table = v->table == PARZ_TABLE_HYBRID ? chunk + parz_gpu_table_offset(v) : NULL;
+  r->sums.offsets = s->offsets;
+  r->sums.record_bytes = parz_gpu_record_bytes(v);
+  r->sums.P = v->checksum_segments;
+  r->sums.count = v->nchecksums;
+  r->sums.payload_end = 8ull * v->payload_bytes;
+  r->payload = chunk + parz_gpu_payload_offset(v);
+  r->fault = s->fault;
+  r->first = first;
+  r->end = end;
+  r->per = parz_gpu_run_per(v->payload_bytes, v->nchecksums);
+  return r->per * (end - first);
+}
+
+int parz_gpu_enqueue_run_checksums(parz_gpu_context* ctx, const parz_gpu_run_sums* h,
+                                   const parz_gpu_run_sums* d, unsigned n, cudaStream_t st,
+                                   parz_error* err) {
+  unsigned long long ctas = 0, most = 0;
+  for (unsigned i = 0; i < n; i++) {
+    ctas += h[i].per * (h[i].end - h[i].first);
+    most = h[i].end - h[i].first > most ? h[i].end - h[i].first : most;
+  }
+  if (!ctas)
+    return PARZ_OK;
+  if (ctas > 0x7fffffffull)
+    return parz_fail(err, PARZ_ERR_UNSUPPORTED, "a batch's payload checksums need %llu CTAs", ctas);
+  int rc = parz_gpu_reserve(&ctx->d_run_sums, 8 * ctas, 0, err);
+  if (rc != PARZ_OK)
+    return rc;
+  unsigned long long* part = (unsigned long long*)ctx->d_run_sums.ptr;
+  run_sums_kernel<<<(unsigned)ctas, PARZ_GPU_RUN_THREADS, 0, st>>>(d, n, part);
+  cudaError_t e = cudaGetLastError();
+  if (e == cudaSuccess) {
+    run_check_kernel<<<dim3((unsigned)((most + THREADS - 1) / THREADS), n), THREADS, 0, st>>>(d,
+                                                                                           part);
+    e = cudaGetLastError();
+  }
+  return e == cudaSuccess ? PARZ_OK : parz_gpu_cuda_fail(err, e, "a batch's payload checksums");
 }
 
 int parz_gpu_enqueue_checksums(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d_chunk,

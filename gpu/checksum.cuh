@@ -23,6 +23,7 @@ struct parz_gpu_sums {
   unsigned long long payload_end;    /* 8 * payload_bytes: the last partition's end */
 };
 
+
 /* Bits [*begin, *end) of partition p < s.count: up to the next partition's first bit, the last
  * one to the end of the payload's last word. */
 PARZ_HD void parz_gpu_partition_bits(const parz_gpu_sums& s, unsigned long long p,
@@ -47,6 +48,58 @@ PARZ_HD unsigned long long parz_gpu_checksum_share(const parz_gpu_sums& s,
 PARZ_HD bool parz_gpu_checksum_ok(const parz_gpu_sums& s, unsigned long long p,
                                   unsigned long long sum) {
   return parz_word_load(s.sums + 8 * p) == sum;
+}
+
+/* A chunk's partitions [first, end) among the chunks of a run (a batch's chunks of one codec)
+ * whose sums share one launch (checksum.cu, parz_gpu_enqueue_run_checksums): each partition
+ * spread over `per` CTAs of PARZ_GPU_RUN_THREADS, the chunk's from CTA `cta` of the launch on. */
+struct parz_gpu_run_sums {
+  parz_gpu_sums sums;
+  const unsigned char* payload;
+  struct parz_gpu_fault* fault;
+  unsigned long long first, end; /* partitions */
+  unsigned long long cta, per;
+};
+
+#define PARZ_GPU_RUN_THREADS 256u
+/* A run's CTAs: about this many payload bytes each (8 words a thread), at most
+ * PARZ_GPU_RUN_PER_MAX to a partition. */
+#define PARZ_GPU_RUN_CTA_BYTES 16384u
+#define PARZ_GPU_RUN_PER_MAX 4096u
+
+/* CTAs per partition of a chunk of payload_bytes in `count` partitions (count > 0): a
+ * partition's mean bytes in CTAs of PARZ_GPU_RUN_CTA_BYTES. */
+PARZ_HD unsigned long long parz_gpu_run_per(unsigned long long payload_bytes,
+                                            unsigned long long count) {
+  const unsigned long long per =
+      (payload_bytes / count + PARZ_GPU_RUN_CTA_BYTES - 1) / PARZ_GPU_RUN_CTA_BYTES;
+  return per < 1 ? 1 : per > PARZ_GPU_RUN_PER_MAX ? PARZ_GPU_RUN_PER_MAX : per;
+}
+
+/* The chunk of r[0..n) (n > 0) whose CTAs hold CTA g of the run's launch: the last one whose
+ * first CTA is at most g (a chunk of no CTAs has the next one's first). */
+PARZ_HD unsigned parz_gpu_run_chunk(const parz_gpu_run_sums* r, unsigned n, unsigned long long g) {
+  unsigned lo = 0, hi = n;
+  while (hi - lo > 1) {
+    const unsigned mid = lo + (hi - lo) / 2;
+    if (r[mid].cta <= g)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/* Thread t's share of CTA g of chunk c's CTAs (g in [c.cta, c.cta + c.per * (c.end - c.first)))
+ * and its partition *p: the CTA's threads take the partition's words in lanes of per * threads. */
+PARZ_HD unsigned long long parz_gpu_run_share(const parz_gpu_run_sums& c, unsigned long long g,
+                                              unsigned t, unsigned long long* p) {
+  const unsigned long long k = g - c.cta;
+  unsigned long long begin, end;
+  *p = c.first + k / c.per;
+  parz_gpu_partition_bits(c.sums, *p, &begin, &end);
+  return parz_checksum_lane(c.payload, begin, end, (unsigned)(k % c.per) * PARZ_GPU_RUN_THREADS + t,
+                            (unsigned)(c.per * PARZ_GPU_RUN_THREADS));
 }
 
 #if defined(__CUDACC__)

@@ -82,6 +82,7 @@ extern "C" void parz_gpu_context_free(parz_gpu_context* ctx) {
   release(&ctx->h_codec, 1);
   release(&ctx->h_args, 1);
   release(&ctx->d_args, 0);
+  release(&ctx->d_run_sums, 0);
   release(&ctx->d_places, 0);
   release(&ctx->d_chunk, 0);
   release(&ctx->d_out, 0);

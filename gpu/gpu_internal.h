@@ -116,6 +116,7 @@ struct parz_gpu_context {
   size_t upload_piece;              /* bytes per piece of a staged upload (transfer.cu) */
   void* populate_dst;               /* parz_gpu_populate_start's destination, while it runs */
   size_t populate_bytes;
+  struct parz_gpu_buffer d_run_sums; /* batches: a u64 per CTA of a run's checksum launch */
 };
 
 /* A chunk's share of the context's scratch in one call: its segment offsets, block offsets
@@ -247,6 +248,22 @@ int parz_gpu_enqueue_sums(parz_gpu_context* ctx, const struct parz_gpu_sums* s,
                           const unsigned char* payload, unsigned long long first,
                           unsigned long long end, unsigned long long* acc, cudaStream_t stream,
                           parz_error* err);
+struct parz_gpu_run_sums;
+/* Chunk v's partitions [first, end) as the CTAs of a run's checksum launch from CTA `cta` on
+ * (checksum.cuh's parz_gpu_run_sums r, each partition's CTAs by its payload bytes); returns how
+ * many CTAs it takes (0: none, the chunk having no checksums there). */
+unsigned long long parz_gpu_run_sums_init(const parz_chunk_view* v, const void* d_chunk,
+                                          const struct parz_gpu_scratch* s,
+                                          unsigned long long first, unsigned long long end,
+                                          unsigned long long cta, struct parz_gpu_run_sums* r);
+/* Verifies the payload checksums of a run of n chunks (their parz_gpu_run_sums_init records
+ * h[0..n), the same at d[0..n) in device memory, after their segment offsets) in two launches
+ * for the whole run: every CTA's share of its partition into the context's d_run_sums, then each
+ * partition's shares against its stored checksum; a partition that does not match sets its
+ * chunk's fault record (the lowest one). Does not wait. */
+int parz_gpu_enqueue_run_checksums(parz_gpu_context* ctx, const struct parz_gpu_run_sums* h,
+                                   const struct parz_gpu_run_sums* d, unsigned n,
+                                   cudaStream_t stream, parz_error* err);
 int parz_gpu_enqueue_exceptions(parz_gpu_context* ctx, const parz_chunk_view* v,
                                 const void* d_chunk, void* d_dst, cudaStream_t stream,
                                 parz_error* err);

@@ -445,6 +445,56 @@ static void batch_cases(void) {
          chunks.size(), same.size());
 }
 
+/* A run's payload checksums (the frame's launches for a run, parz_gpu_enqueue_run_checksums):
+ * lossless chunks of one type and rank with and without checksums, partitions of few and of
+ * many CTAs; a flipped payload bit in one chunk at a time (its first, middle or last word) is
+ * PARZ_ERR_CHECKSUM for that chunk, as the serial decoder says, and every other chunk decodes. */
+static void batch_checksum_cases(void) {
+  std::vector<std::vector<unsigned char>> run;
+  for (int i = 0; i < 6; i++) {
+    parz_array a = grid_of(PARZ_FLOAT, i == 2 ? 700 : 60 + 37 * (size_t)i, i == 2 ? 600 : 150);
+    parz_chunk_config cfg = test_lossless_config(0, i == 4 ? 1 : 0);
+    cfg.checksum = i % 3 == 1 ? PARZ_CHECKSUM_OFF : PARZ_CHECKSUM_ON;
+    if (i == 4)
+      cfg.partition_segments = 2;
+    std::vector<unsigned char> data = make(&a, 0);
+    run.push_back(encode(&a, data.data(), &cfg));
+  }
+  int flipped = 0;
+  for (size_t k = 0; k < run.size(); k++)
+    for (int where = 0; where < 3; where++) {
+      parz_chunk_view v;
+      if (parz_chunk_parse(run[k].data(), run[k].size(), &v, NULL) != PARZ_OK || !v.nchecksums)
+        continue;
+      std::vector<std::vector<unsigned char>> in = run, out;
+      const size_t at = in[k].size() - v.payload_bytes +
+                        (where == 0 ? 0 : where == 1 ? v.payload_bytes / 2 : v.payload_bytes - 1);
+      in[k][at] ^= (unsigned char)(1u << (3 + where));
+      std::vector<unsigned char> tmp(v.raw_bytes);
+      const int want = parz_chunk_decode(in[k].data(), in[k].size(), tmp.data(), tmp.size(), NULL);
+      size_t failed = 99;
+      parz_error e;
+      const int rc = gpu_batch(in, out, &failed, &e);
+      CHECK(want == PARZ_ERR_CHECKSUM && rc == want && failed == k,
+            ": run checksums: a flip at byte %zu of chunk %zu: status %d (serial %d), failed %zu",
+            at, k, rc, want, failed);
+      flipped++;
+      for (size_t i = 0; i < in.size() && i < out.size(); i++) {
+        parz_chunk_view w;
+        if (i == k || parz_chunk_parse(in[i].data(), in[i].size(), &w, NULL) != PARZ_OK)
+          continue;
+        std::vector<unsigned char> ref(w.raw_bytes);
+        CHECK(parz_chunk_decode(in[i].data(), in[i].size(), ref.data(), ref.size(), NULL) ==
+                      PARZ_OK &&
+                  out[i] == ref,
+              ": run checksums: chunk %zu differs after a flip in chunk %zu", i, k);
+      }
+    }
+  CHECK(flipped == 12, ": run checksums: %d flips in chunks with checksums", flipped);
+  printf("  batch checksums: a run of %zu lossless chunks, %d payload flips\n", run.size(),
+         flipped);
+}
+
 /* A mode the kernels lack (a predictor id past the row predictor's, as another version may
  * write): refused
  * with PARZ_ERR_UNSUPPORTED before any work, the destination untouched; the GPU encoder refuses
@@ -551,6 +601,7 @@ int main(int argc, char** argv) {
   synthetic_cases(small);
   hostile_cases(small);
   batch_cases();
+  batch_checksum_cases();
   for (int d = 0; d < ndirs; d++)
     real_cases(dirs[d], small ? ((size_t)1 << 18) : ((size_t)4 << 20));
   printf(

@@ -13,7 +13,9 @@
  *   real data seldom does: the same two checks;
  * - garbage payloads (random bytes, lengths, starts, parameters) neither fault nor hang (run
  *   it under ASan/UBSan to see the first);
- * - the payload checksum's partition bounds and lane shares (checksum.cuh) against the codec;
+ * - the payload checksum's partition bounds and lane shares (checksum.cuh) against the codec,
+ *   and a batch run's checksum CTAs (each finds its chunk and partition; their totals are the
+ *   stored checksums);
  * - the mask expansion's record step (parz_mask_hop, mask.cuh) against parz_mask_read;
  * - which chunks the decoder takes (view_fits.h): block indices, its last CTA's included, fit
  *   in 32 bits up to PARZ_GPU_BLOCKS_MAX blocks, and a chunk of more is refused with
@@ -326,17 +328,10 @@ static void garbage(const unsigned char* d, size_t n, const parz_params& p, unsi
   }
 }
 
-/* The GPU's payload checksum arithmetic (checksum.cuh) on the CPU: in chunks of every table
- * kind (the HYBRID table giving the partitions' bounds, the other kinds the segment offsets as
- * the offsets kernel writes them), each partition's bounds are the codec's, its 32 lane shares
- * add up to the stored checksum, and a flipped payload bit changes the sum of the partition
- * holding it and of no other. */
-static void checksums(int seed) {
-  static const struct {
-    parz_table_kind kind;
-    unsigned C, P;
-  } layouts[] = {{PARZ_TABLE_AUTO, 0, 0},    {PARZ_TABLE_HYBRID, 1, 3},  {PARZ_TABLE_HYBRID, 7, 64},
-                 {PARZ_TABLE_OFFSETS, 2, 0}, {PARZ_TABLE_LENGTHS, 5, 0}, {PARZ_TABLE_NONE, 3, 0}};
+/* A chunk of 93 x 167 floats in the table layout (kind, C, P), with payload checksums unless
+ * `off`; empty when its encoding fails. */
+static std::vector<unsigned char> checksum_chunk(parz_table_kind kind, unsigned C, unsigned P,
+                                                 int seed, int off) {
   parz_array a;
   memset(&a, 0, sizeof a);
   a.type = PARZ_FLOAT;
@@ -347,37 +342,64 @@ static void checksums(int seed) {
   std::vector<float> data(n);
   for (size_t i = 0; i < n; i++)
     data[i] = (float)value(i, seed);
-  for (const auto& l : layouts) {
-    parz_chunk_config cfg;
-    memset(&cfg, 0, sizeof cfg);
-    if (l.kind == PARZ_TABLE_NONE)
-      parz_params_rate(&cfg.params, 9.5, a.type, a.dims, NULL, NULL);
-    else
-      parz_params_accuracy(&cfg.params, 1e-2, NULL, NULL);
-    cfg.table = l.kind;
-    cfg.segment_blocks = l.C;
-    cfg.partition_segments = l.P;
-    std::vector<unsigned char> chunk(parz_chunk_bound_data(&a, data.data(), &cfg));
-    size_t bytes = 0;
+  parz_chunk_config cfg;
+  memset(&cfg, 0, sizeof cfg);
+  if (kind == PARZ_TABLE_NONE)
+    parz_params_rate(&cfg.params, 9.5, a.type, a.dims, NULL, NULL);
+  else
+    parz_params_accuracy(&cfg.params, 1e-2, NULL, NULL);
+  cfg.table = kind;
+  cfg.segment_blocks = C;
+  cfg.partition_segments = P;
+  cfg.checksum = off ? PARZ_CHECKSUM_OFF : PARZ_CHECKSUM_ON;
+  std::vector<unsigned char> chunk(parz_chunk_bound_data(&a, data.data(), &cfg));
+  size_t bytes = 0;
+  if (parz_chunk_encode(&a, data.data(), &cfg, chunk.data(), chunk.size(), &bytes, NULL) != PARZ_OK)
+    bytes = 0;
+  chunk.resize(bytes);
+  return chunk;
+}
+
+/* The checksum launches' view of chunk v (checksum.cuh), its segment offsets as the offsets
+ * kernel writes them. */
+static parz_gpu_sums sums_of(const parz_chunk_view& v, std::vector<unsigned long long>* offsets) {
+  offsets->resize(v.nsegments + 1);
+  for (uint64_t s = 0; s <= v.nsegments; s++)
+    (*offsets)[s] = parz_chunk_segment_offset(&v, s);
+  parz_gpu_sums sums;
+  sums.sums = v.checksums;
+  sums.table = v.table == PARZ_TABLE_HYBRID ? v.table_data : NULL;
+  sums.offsets = offsets->data();
+  sums.record_bytes = 8 + ((v.length_bytes * (unsigned long long)v.partition_segments + 7) & ~7ull);
+  sums.P = v.checksum_segments;
+  sums.count = v.nchecksums;
+  sums.payload_end = 8ull * v.payload_bytes;
+  return sums;
+}
+
+static const struct {
+  parz_table_kind kind;
+  unsigned C, P;
+} checksum_layouts[] = {{PARZ_TABLE_AUTO, 0, 0},    {PARZ_TABLE_HYBRID, 1, 3},
+                        {PARZ_TABLE_HYBRID, 7, 64}, {PARZ_TABLE_OFFSETS, 2, 0},
+                        {PARZ_TABLE_LENGTHS, 5, 0}, {PARZ_TABLE_NONE, 3, 0}};
+
+/* The GPU's payload checksum arithmetic (checksum.cuh) on the CPU: in chunks of every table
+ * kind (the HYBRID table giving the partitions' bounds, the other kinds the segment offsets as
+ * the offsets kernel writes them), each partition's bounds are the codec's, its 32 lane shares
+ * add up to the stored checksum, and a flipped payload bit changes the sum of the partition
+ * holding it and of no other. */
+static void checksums(int seed) {
+  for (const auto& l : checksum_layouts) {
+    std::vector<unsigned char> chunk = checksum_chunk(l.kind, l.C, l.P, seed, 0);
     parz_chunk_view v;
-    if (parz_chunk_encode(&a, data.data(), &cfg, chunk.data(), chunk.size(), &bytes, NULL) !=
-            PARZ_OK ||
-        parz_chunk_parse(chunk.data(), bytes, &v, NULL) != PARZ_OK || !v.nchecksums) {
-      CHECK(false, AT_BLOCK, "checksum chunk", "accuracy", (int)a.type, a.dims, (size_t)0);
+    if (chunk.empty() || parz_chunk_parse(chunk.data(), chunk.size(), &v, NULL) != PARZ_OK ||
+        !v.nchecksums) {
+      CHECK(false, AT_BLOCK, "checksum chunk", "accuracy", (int)PARZ_FLOAT, 2u, (size_t)0);
       continue;
     }
-    std::vector<unsigned long long> offsets(v.nsegments + 1);
-    for (uint64_t s = 0; s <= v.nsegments; s++)
-      offsets[s] = parz_chunk_segment_offset(&v, s);
-    parz_gpu_sums sums;
-    sums.sums = v.checksums;
-    sums.table = v.table == PARZ_TABLE_HYBRID ? v.table_data : NULL;
-    sums.offsets = offsets.data();
-    sums.record_bytes =
-        8 + ((v.length_bytes * (unsigned long long)v.partition_segments + 7) & ~7ull);
-    sums.P = v.checksum_segments;
-    sums.count = v.nchecksums;
-    sums.payload_end = 8ull * v.payload_bytes;
+    std::vector<unsigned long long> offsets;
+    const parz_gpu_sums sums = sums_of(v, &offsets);
     auto total = [&](const unsigned char* payload, unsigned long long p) {
       unsigned long long sum = 0;
       for (unsigned lane = 0; lane < 32; lane++)
@@ -391,7 +413,7 @@ static void checksums(int seed) {
                 end == (p + 1 == v.nchecksums ? 8ull * v.payload_bytes
                                               : parz_chunk_segment_offset(&v, (p + 1) * sums.P)) &&
                 parz_gpu_checksum_ok(sums, p, total(v.payload, p)),
-            AT_BLOCK, "checksum partition", "accuracy", (int)a.type, a.dims, (size_t)p);
+            AT_BLOCK, "checksum partition", "accuracy", (int)PARZ_FLOAT, 2u, (size_t)p);
     }
     std::vector<unsigned char> bad(v.payload, v.payload + v.payload_bytes);
     for (int flip = 0; flip < 64; flip++) {
@@ -401,9 +423,100 @@ static void checksums(int seed) {
         unsigned long long begin, end;
         parz_gpu_partition_bits(sums, p, &begin, &end);
         CHECK(parz_gpu_checksum_ok(sums, p, total(bad.data(), p)) != (bit >= begin && bit < end),
-              AT_BLOCK, "checksum after a flip", "accuracy", (int)a.type, a.dims, (size_t)bit);
+              AT_BLOCK, "checksum after a flip", "accuracy", (int)PARZ_FLOAT, 2u, (size_t)bit);
       }
       bad[bit / 8] ^= (unsigned char)(1u << (bit % 8));
+    }
+  }
+}
+
+/* A batch run's checksum launch (checksum.cuh, parz_gpu_run_chunk and parz_gpu_run_share) on
+ * the CPU: the chunks of every table layout, chunks without checksums among them (no CTAs: at
+ * the run's start, middle and end), each chunk's partitions spread over `per` CTAs, its own
+ * (parz_gpu_run_per) and others forced: every CTA of the launch finds the chunk that owns it,
+ * each partition's CTAs' totals add up to its stored checksum, and a flipped payload bit fails
+ * the partition holding it and no other. */
+static void run_checksums(int seed) {
+  std::vector<std::vector<unsigned char>> chunks;
+  chunks.push_back(checksum_chunk(PARZ_TABLE_AUTO, 0, 0, seed, 1));
+  for (const auto& l : checksum_layouts) {
+    chunks.push_back(checksum_chunk(l.kind, l.C, l.P, seed, 0));
+    if (l.kind == PARZ_TABLE_OFFSETS)
+      chunks.push_back(checksum_chunk(l.kind, l.C, l.P, seed + 1, 1));
+  }
+  chunks.push_back(checksum_chunk(PARZ_TABLE_HYBRID, 1, 2, seed + 2, 1));
+  const size_t n = chunks.size();
+  std::vector<parz_chunk_view> v(n);
+  std::vector<std::vector<unsigned long long>> offsets(n);
+  for (size_t i = 0; i < n; i++)
+    if (chunks[i].empty() ||
+        parz_chunk_parse(chunks[i].data(), chunks[i].size(), &v[i], NULL) != PARZ_OK) {
+      CHECK(false, ": run checksums: chunk %zu", i);
+      return;
+    }
+  for (unsigned long long force : {0ull, 1ull, 3ull, 40ull}) {
+    std::vector<parz_gpu_run_sums> r(n);
+    std::vector<std::vector<unsigned char>> payloads(n);
+    unsigned long long ctas = 0;
+    for (size_t i = 0; i < n; i++) {
+      payloads[i].assign(v[i].payload, v[i].payload + v[i].payload_bytes);
+      memset(&r[i], 0, sizeof r[i]);
+      r[i].sums = sums_of(v[i], &offsets[i]);
+      r[i].payload = payloads[i].data();
+      r[i].end = v[i].nchecksums;
+      r[i].cta = ctas;
+      r[i].per = force ? force : v[i].nchecksums ? parz_gpu_run_per(v[i].payload_bytes, v[i].nchecksums) : 1;
+      ctas += r[i].per * r[i].end;
+    }
+    /* each partition's CTAs' totals, as run_check_kernel adds them */
+    auto verify = [&](size_t* bad_chunk, unsigned long long* bad_p, size_t* fails) {
+      std::vector<unsigned long long> part(ctas);
+      for (unsigned long long g = 0; g < ctas; g++) {
+        const unsigned i = parz_gpu_run_chunk(r.data(), (unsigned)n, g);
+        const parz_gpu_run_sums& c = r[i];
+        CHECK(c.cta <= g && g < c.cta + c.per * (c.end - c.first),
+              ": run checksums (per %llu): CTA %llu in chunk %u", force, g, i);
+        unsigned long long sum = 0, p = 0;
+        for (unsigned t = 0; t < PARZ_GPU_RUN_THREADS; t++)
+          sum += parz_gpu_run_share(c, g, t, &p);
+        CHECK(p == c.first + (g - c.cta) / c.per,
+              ": run checksums (per %llu): CTA %llu's partition %llu", force, g, p);
+        part[g] = sum;
+      }
+      *fails = 0;
+      for (size_t i = 0; i < n; i++)
+        for (unsigned long long p = r[i].first; p < r[i].end; p++) {
+          unsigned long long sum = 0;
+          for (unsigned long long j = 0; j < r[i].per; j++)
+            sum += part[r[i].cta + (p - r[i].first) * r[i].per + j];
+          if (!parz_gpu_checksum_ok(r[i].sums, p, sum)) {
+            ++*fails;
+            *bad_chunk = i;
+            *bad_p = p;
+          }
+        }
+    };
+    size_t fails = 0, bad_chunk = n;
+    unsigned long long bad_p = 0;
+    verify(&bad_chunk, &bad_p, &fails);
+    CHECK(fails == 0, ": run checksums (per %llu): %zu partitions fail, chunk %zu's %llu", force,
+          fails, bad_chunk, bad_p);
+    for (size_t i = 0; i < n; i++) {
+      if (!v[i].nchecksums)
+        continue;
+      const unsigned long long bit = (unsigned long long)rand() % (8ull * v[i].payload_bytes);
+      payloads[i][bit / 8] ^= (unsigned char)(1u << (bit % 8));
+      unsigned long long p = 0, begin, end;
+      do
+        parz_gpu_partition_bits(r[i].sums, p, &begin, &end);
+      while (!(bit >= begin && bit < end) && ++p < v[i].nchecksums);
+      bad_chunk = n;
+      verify(&bad_chunk, &bad_p, &fails);
+      CHECK(fails == 1 && bad_chunk == i && bad_p == p,
+            ": run checksums (per %llu): bit %llu of chunk %zu (partition %llu): %zu fail, "
+            "chunk %zu's %llu",
+            force, bit, i, p, fails, bad_chunk, bad_p);
+      payloads[i][bit / 8] ^= (unsigned char)(1u << (bit % 8));
     }
   }
 }
@@ -524,6 +637,7 @@ int main(int argc, char** argv) {
       each_rank(p, "fixed rate", seed);
     }
     checksums(seed);
+    run_checksums(seed);
     mask_hops(seed);
   }
   /* garbage: only termination and bounds are at stake (no expected values) */

@@ -4,8 +4,9 @@
  * a batch share each launch, a chunk per row of the grid (enqueue_run):
  *
  *   1. the payload checksums: of one chunk (or a slice), the frame's launches that spread each
- *      partition over many CTAs (parz_gpu_enqueue_checksums); of a run of chunks,
- *      verify_kernel, one warp per partition of every chunk in one launch (checksum.cuh);
+ *      partition over many CTAs (parz_gpu_enqueue_checksums); of a run of chunks, the frame's
+ *      two launches for the whole run (parz_gpu_enqueue_run_checksums), every partition of
+ *      every chunk spread over CTAs by its bytes;
  *   2. segments_kernel: a CTA of SEG_THREADS per segment. Thread 0 reads its head; a thread per
  *      context sets up its code and the threads of each context fill its fast table in shared
  *      memory (gpu/lossless/lossless_runs.cuh). A coder 3 or 4 segment's runs decode
@@ -66,8 +67,7 @@ struct ll_args {
   unsigned long long dict_count;
   int is_float;
   double scale;
-  parz_gpu_sums sums;
-  unsigned long long sum_first, sum_end;
+  unsigned long long sum_first, sum_end; /* the checksummed partitions its segments start */
 };
 
 const unsigned BLOCK_THREADS = 256;
@@ -108,16 +108,6 @@ __device__ unsigned long long place(const ll_args& a, const unsigned long long o
  * else chunk blockIdx.y of a run's arguments in device memory. */
 __device__ __forceinline__ const ll_args& args_of(const ll_args& one, const ll_args* all) {
   return all ? all[blockIdx.y] : one;
-}
-
-__global__ void verify_kernel(const ll_args one, const ll_args* all) {
-  const ll_args& a = args_of(one, all);
-  const unsigned long long p =
-      a.sum_first + ((unsigned long long)blockIdx.x * blockDim.x + threadIdx.x) / 32u;
-  const unsigned lane = threadIdx.x & 31u;
-  if (p >= a.sum_end)
-    return; /* the whole warp */
-  parz_gpu_checksum_verify(a.sums, a.payload, p, lane, a.fault, PARZ_GPU_FAULT_CHECKSUM);
 }
 
 /* A walk through a segment's values in the order of its residuals: block b (extents e at origin
@@ -547,12 +537,6 @@ int setup(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d_chunk, 
   a->is_float = v->array.type == PARZ_FLOAT || v->array.type == PARZ_DOUBLE;
   if (v->nchecksums) { /* the partitions whose first segment is in [first, end) */
     const unsigned long long P = v->checksum_segments;
-    a->sums.sums = (const unsigned char*)d_chunk + parz_gpu_checksums_offset(v);
-    a->sums.table = NULL;
-    a->sums.offsets = s->offsets;
-    a->sums.P = P;
-    a->sums.count = v->nchecksums;
-    a->sums.payload_end = 8ull * v->payload_bytes;
     a->sum_first = (first + P - 1) / P;
     a->sum_end = PARZ_MIN((first + count + P - 1) / P, (unsigned long long)v->nchecksums);
   }
@@ -563,22 +547,16 @@ int setup(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d_chunk, 
  * memory; n = 1 and d = NULL: one chunk, its arguments by value): a chunk per row of each grid. */
 template <typename T>
 cudaError_t launch(const ll_args* h, const ll_args* d, unsigned n, cudaStream_t st) {
-  const unsigned warps = BLOCK_THREADS / 32;
-  unsigned long long segments = 0, blocks = 0, sums = 0;
+  unsigned long long segments = 0, blocks = 0;
   for (unsigned i = 0; i < n; i++) {
     segments = PARZ_MAX(segments, h[i].end - h[i].first);
     blocks = PARZ_MAX(blocks, PARZ_MIN(h[i].end * h[i].C, h[i].nblocks) - h[i].first * h[i].C);
-    sums = PARZ_MAX(sums, (h[i].sum_end - h[i].sum_first + warps - 1) / warps);
   }
   const unsigned nc = parz_ll_contexts(h[0].w, PARZ_LL_CODER_CONTEXT);
   const size_t shared =
       nc * (sizeof(parz_huff_decoder) + (PARZ_LL_TABLE_SIZE + PARZ_GPU_LL_CODE_WORDS) * 4u);
   cudaError_t e = cudaFuncSetAttribute(segments_kernel<T>,
                                        cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared);
-  if (e == cudaSuccess && sums && d) { /* a run's checksums; one chunk's are the frame's */
-    verify_kernel<<<dim3((unsigned)sums, n), BLOCK_THREADS, 0, st>>>(h[0], d);
-    e = cudaGetLastError();
-  }
   if (e == cudaSuccess && segments) {
     segments_kernel<T><<<dim3((unsigned)segments, n), SEG_THREADS, shared, st>>>(h[0], d);
     e = cudaGetLastError();
@@ -618,14 +596,16 @@ int enqueue_chunk(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d
   return rc == PARZ_OK ? enqueue_slice(ctx, v, d_chunk, d_dst, 0, v->nsegments, s, st, err) : rc;
 }
 
-/* Chunks [0, n) of one type and rank in one launch per kernel: their kernels' and offsets
- * kernels' arguments go to the device in one copy from h_args (pinned, this run's part). */
+/* Chunks [0, n) of one type and rank in one launch per kernel, their checksums in the frame's
+ * two launches for a run: the kernels' arguments, then the offsets kernels', then the
+ * checksums', go to the device in one copy from h_args (pinned, this run's part). */
 int enqueue_run(parz_gpu_context* ctx, const parz_chunk_view* v, const void* const* d_chunks,
                 void* const* d_dsts, size_t n, const parz_gpu_scratch* s, unsigned char* h_args,
                 unsigned char* d_args, cudaStream_t st, parz_error* err) {
   ll_args* ha = (ll_args*)h_args;
   parz_gpu_table_args* ht = (parz_gpu_table_args*)(ha + n);
   size_t i, m = 0;
+  unsigned long long ctas = 0;
   int rc;
   for (i = 0; i < n; i++) {
     if ((rc = setup(ctx, &v[i], d_chunks[i], d_dsts[i], 0, v[i].nsegments, &s[i], &ha[i], st,
@@ -633,8 +613,12 @@ int enqueue_run(parz_gpu_context* ctx, const parz_chunk_view* v, const void* con
       return rc;
     m += parz_gpu_table_args_init(ctx, &v[i], d_chunks[i], &s[i], &ht[m]);
   }
-  cudaError_t e =
-      cudaMemcpyAsync(d_args, h_args, n * sizeof *ha + m * sizeof *ht, cudaMemcpyHostToDevice, st);
+  parz_gpu_run_sums* hr = (parz_gpu_run_sums*)(ht + m);
+  for (i = 0; i < n; i++)
+    ctas += parz_gpu_run_sums_init(&v[i], d_chunks[i], &s[i], ha[i].sum_first, ha[i].sum_end, ctas,
+                                   &hr[i]);
+  const size_t bytes = (unsigned char*)(hr + n) - h_args;
+  cudaError_t e = cudaMemcpyAsync(d_args, h_args, bytes, cudaMemcpyHostToDevice, st);
   if (e == cudaSuccess)
     e = cudaEventRecord(ctx->args_copied, st);
   if (e == cudaSuccess && m)
@@ -642,6 +626,9 @@ int enqueue_run(parz_gpu_context* ctx, const parz_chunk_view* v, const void* con
                                 st);
   if (e != cudaSuccess)
     return parz_gpu_cuda_fail(err, e, "lossless offsets launch");
+  const parz_gpu_run_sums* dr = (const parz_gpu_run_sums*)(d_args + ((unsigned char*)hr - h_args));
+  if ((rc = parz_gpu_enqueue_run_checksums(ctx, hr, dr, (unsigned)n, st, err)) != PARZ_OK)
+    return rc;
   return launch_typed(ha, (const ll_args*)d_args, (unsigned)n, st, err);
 }
 
@@ -666,7 +653,7 @@ extern const parz_gpu_codec parz_gpu_codec_lossless = {
     PARZ_CODEC_LOSSLESS,
     enqueue_chunk,
     enqueue_run,
-    sizeof(ll_args) + sizeof(parz_gpu_table_args), /* a run's arguments (enqueue_run) */
+    sizeof(ll_args) + sizeof(parz_gpu_table_args) + sizeof(parz_gpu_run_sums), /* enqueue_run's */
     enqueue_slice,
     NULL,          /* no block kernel: its chunks are encoded whole (encode_chunks) */
     scratch_bytes, /* the value dictionary's words (the residuals go to the destination) */
