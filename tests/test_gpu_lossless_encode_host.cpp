@@ -152,12 +152,13 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
     unsigned long long sums[2] = {0, 0};
     if ((rc = parz_ll_geometry_init(&rows, &p.a, PARZ_LL_PREDICT_ROWS, err)) != PARZ_OK)
       return rc;
-    for (unsigned long long i = L.n; i-- > 0;) {
-      unsigned bits[2];
-      parz_gpu_ll_measure(L, rows, i, bits);
-      sums[0] += bits[0];
-      sums[1] += bits[1];
-    }
+    for (unsigned long long b = parz_gpu_ll_sampled(L.g); b-- > 0;)
+      for (unsigned j = PARZ_LL_BLOCK_VALUES; j-- > 0;) {
+        unsigned bits[2];
+        parz_gpu_ll_measure(L, rows, b, j, bits);
+        sums[0] += bits[0];
+        sums[1] += bits[1];
+      }
     favoured = sums[1] < sums[0];
     rows_asked++;
     /* the kernel's sums are the CPU's measure's, not only its choice */

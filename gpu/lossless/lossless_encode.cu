@@ -42,17 +42,28 @@ __global__ void probe_kernel(parz_gpu_ll L, unsigned long long probe, void* dst)
 }
 
 /* The measure of the row predictor (rows: its geometry) into sums[0] (predictor 0) and sums[1]
- * (predictor 3): each warp's bits added once. */
-__global__ void measure_kernel(parz_gpu_ll L, parz_ll_geometry rows, unsigned long long* sums) {
-  const unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
-  unsigned bits[2] = {0, 0};
-  if (i < L.n)
-    parz_gpu_ll_measure(L, rows, i, bits);
+ * (predictor 3): a thread per value of the sampled blocks, PARZ_LL_BLOCK_VALUES / THREADS CTAs
+ * a block, each CTA's bits added once (atomics of every warp to two words serialize). */
+__global__ void __launch_bounds__(THREADS)
+    measure_kernel(parz_gpu_ll L, parz_ll_geometry rows, unsigned long long* sums) {
+  __shared__ unsigned warps[2][THREADS / 32];
+  const unsigned long long i = blockIdx.x * (unsigned long long)THREADS + threadIdx.x;
+  unsigned bits[2];
+  parz_gpu_ll_measure(L, rows, i / PARZ_LL_BLOCK_VALUES, (unsigned)(i % PARZ_LL_BLOCK_VALUES),
+                      bits);
   const unsigned all = __reduce_add_sync(0xffffffffu, bits[0]);
   const unsigned by_rows = __reduce_add_sync(0xffffffffu, bits[1]);
   if ((threadIdx.x & 31u) == 0) {
-    atomicAdd(&sums[0], (unsigned long long)all);
-    atomicAdd(&sums[1], (unsigned long long)by_rows);
+    warps[0][threadIdx.x / 32] = all;
+    warps[1][threadIdx.x / 32] = by_rows;
+  }
+  __syncthreads();
+  if (threadIdx.x < 2) {
+    unsigned long long sum = 0;
+    for (unsigned w = 0; w < THREADS / 32; w++)
+      sum += warps[threadIdx.x][w];
+    if (sum)
+      atomicAdd(&sums[threadIdx.x], sum);
   }
 }
 
@@ -201,7 +212,8 @@ static int rows_favoured(parz_gpu_whole_memory& m, const parz_gpu_ll_plan& p, co
   if (m.e == cudaSuccess)
     m.e = cudaMemsetAsync(d_sums, 0, sizeof sums, m.st);
   if (m.e == cudaSuccess)
-    measure_kernel<<<blocks_for(L.n, THREADS), THREADS, 0, m.st>>>(L, rows, d_sums);
+    measure_kernel<<<(unsigned)(parz_gpu_ll_sampled(L.g) * (PARZ_LL_BLOCK_VALUES / THREADS)),
+                     THREADS, 0, m.st>>>(L, rows, d_sums);
   if (!parz_gpu_whole_down(m, sums, d_sums, sizeof sums))
     return parz_gpu_cuda_fail(err, m.e, "lossless GPU encode: the measure of the row predictor");
   m.release(d_sums);

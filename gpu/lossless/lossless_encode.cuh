@@ -11,8 +11,9 @@
  *              parz_ll_scale_fits on a copy of them, a thread each); for each, in the CPU's order, a thread per
  *              value checks it, until one fits every value (parz_ll_choose_transform's choice);
  *   predictor  for an array of two dimensions of extent above 1 or more asked for predictor 0,
- *              a thread per value of the sampled blocks sums the bit lengths of its residuals
- *              under predictors 0 and 3 (parz_ll_rows_measure's sums); where predictor 3's sum
+ *              a thread per value of the sampled blocks (and no other) finds the bit lengths of
+ *              its residuals under predictors 0 and 3, summed over its CTA and added once
+ *              (parz_ll_rows_measure's sums); where predictor 3's sum
  *              is the smaller, the residuals and segments below are made under both and the
  *              smaller chunk kept (parz_ll_rows_smaller: parz_ll_choose_predictor's choice);
  *   residuals  a thread per value: its transformed integer less its Lorenzo prediction inside its
@@ -161,23 +162,41 @@ PARZ_HD void parz_gpu_ll_residual(const parz_gpu_ll& L, unsigned long long i) {
   L.z[L.block_at[b] + j] = parz_ll_residual_at(&g, L.src, L.st, L.transform, L.scale, o, x);
 }
 
-/* Value i's part in the measure of the row predictor (parz_ll_rows_measure): the bit lengths of
- * its residuals under L's geometry (predictor 0's) into bits[0] and under rows (predictor 3's)
- * into bits[1] where its block of predictor 0 is sampled, else 0 and 0. */
+/* The blocks of L's geometry (predictor 0's) whose values the measure of the row predictor reads
+ * (PARZ_LL_ROWS_SAMPLED): how many there are, and the number of the k-th. */
+PARZ_HD unsigned long long parz_gpu_ll_sampled(const parz_ll_geometry& g) {
+  return g.blocks < PARZ_LL_ROWS_ALL_BELOW
+             ? g.blocks
+             : (g.blocks + PARZ_LL_ROWS_SAMPLE / 2 - 1) / PARZ_LL_ROWS_SAMPLE;
+}
+PARZ_HD unsigned long long parz_gpu_ll_sampled_block(const parz_ll_geometry& g,
+                                                     unsigned long long k) {
+  return g.blocks < PARZ_LL_ROWS_ALL_BELOW ? k
+                                           : k * PARZ_LL_ROWS_SAMPLE + PARZ_LL_ROWS_SAMPLE / 2;
+}
+
+/* Value j (C order inside its block, j < PARZ_LL_BLOCK_VALUES) of the k-th sampled block's part
+ * in the measure of the row predictor (parz_ll_rows_measure): the bit lengths of its residuals
+ * under L's geometry (predictor 0's) into bits[0] and under rows (predictor 3's) into bits[1];
+ * 0 and 0 past the block's values. A chunk holds fewer than 2^32 values, so 32-bit divisions. */
 PARZ_HD void parz_gpu_ll_measure(const parz_gpu_ll& L, const parz_ll_geometry& rows,
-                                 unsigned long long i, unsigned bits[2]) {
+                                 unsigned long long k, unsigned j, unsigned bits[2]) {
   const parz_ll_geometry& g = L.g;
   size_t x[4], o[4], o_rows[4];
-  unsigned long long b = 0;
-  parz_gpu_ll_place(L, i, x);
-  for (int k = 0; k < 4; k++) {
-    const uint32_t c = (uint32_t)x[k] / (uint32_t)g.side[k];
-    b = b * g.grid[k] + c;
-    o[k] = (size_t)c * g.side[k];
-    o_rows[k] = (size_t)((uint32_t)x[k] / (uint32_t)rows.side[k]) * rows.side[k];
+  uint32_t b = (uint32_t)parz_gpu_ll_sampled_block(g, k), e[4];
+  for (int d = 3; d >= 0; d--) {
+    const uint32_t grid = (uint32_t)g.grid[d], c = b % grid;
+    b /= grid;
+    o[d] = (size_t)c * g.side[d];
+    e[d] = (uint32_t)(g.n[d] - o[d] < g.side[d] ? g.n[d] - o[d] : g.side[d]);
   }
   bits[0] = bits[1] = 0;
-  if (!PARZ_LL_ROWS_SAMPLED(b, g.blocks))
+  for (int d = 3; d >= 0; d--) {
+    x[d] = o[d] + j % e[d];
+    j /= e[d];
+    o_rows[d] = (size_t)((uint32_t)x[d] / (uint32_t)rows.side[d]) * rows.side[d];
+  }
+  if (j) /* past the block's values */
     return;
   bits[0] = parz_bitlen64(parz_ll_residual_at(&g, L.src, L.st, L.transform, L.scale, o, x));
   bits[1] = parz_bitlen64(parz_ll_residual_at(&rows, L.src, L.st, L.transform, L.scale, o_rows, x));
