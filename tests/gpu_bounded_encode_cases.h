@@ -83,6 +83,50 @@ static inline void bnd_set(bnd_case& c, size_t i, double x) {
   }
 }
 
+/* The cases whose codebook the GPU encoder builds on the device over a range just wide enough,
+ * with few used symbols, so that its shared-memory steps run under compute-sanitizer's racecheck
+ * in seconds (test_gpu_bounded_encode --tiny): Lorenzo residuals of exact integers (eb 0.5, so
+ * the grid's step is 1 but for rounding far below it), +-1100 once each (a range of 2,201
+ * residuals, over PARZ_GPU_BND_HOST_BOOK) and 20 more residuals with Fibonacci counts, whose
+ * Huffman code is 21 bits deep: package-merge cuts it to PARZ_BOUNDED_MAX_LEN. Their order is
+ * shuffled, so that every segment holds several. With the predictor given and chosen. */
+static inline std::vector<bnd_case> bnd_tiny_cases(void) {
+  std::vector<int32_t> d;
+  uint64_t fa = 1, fb = 1;
+  for (int j = 0; j < 22; j++) {
+    const int32_t r = j < 2 ? (j ? -1100 : 1100) : (j % 2 ? -1 : 1) * (j / 2 + 1);
+    d.insert(d.end(), (size_t)fa, r);
+    const uint64_t t = fa + fb;
+    fa = fb;
+    fb = t;
+  }
+  uint64_t x = 12345;
+  for (size_t i = d.size(); i > 1; i--) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    const size_t k = (size_t)((x >> 33) % i);
+    const int32_t t = d[i - 1];
+    d[i - 1] = d[k];
+    d[k] = t;
+  }
+  std::vector<bnd_case> out;
+  const size_t s[1] = {d.size()};
+  bnd_case c;
+  c.a = parz_test_array(PARZ_DOUBLE, 1, s);
+  c.data.assign(d.size() * 8, 0);
+  double v = 0;
+  for (size_t i = 0; i < d.size(); i++) {
+    v += d[i];
+    bnd_set(c, i, v);
+  }
+  c.refused = 0;
+  for (unsigned pred : {1u, 0u}) {
+    c.cfg = bnd_config(0.5, pred);
+    c.name = "a wide codebook over the length limit, predictor " + std::to_string(pred);
+    out.push_back(c);
+  }
+  return out;
+}
+
 /* The crafted cases. */
 static inline std::vector<bnd_case> bnd_cases(void) {
   std::vector<bnd_case> out;
@@ -221,6 +265,8 @@ static inline std::vector<bnd_case> bnd_cases(void) {
     c.name = "stored";
     out.push_back(c);
   }
+  for (const bnd_case& c : bnd_tiny_cases())
+    out.push_back(c);
   return out;
 }
 

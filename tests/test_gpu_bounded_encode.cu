@@ -5,8 +5,9 @@
  * the predictor chosen, at 1e-3 and 1e-5 x their range; every predictor at 1e-3 x range on their
  * first 8 MiB, at segments of 1024 and 4096 codes. Exits 77 (ctest SKIP) when
  * no CUDA device is usable.
- * Usage: test_gpu_bounded_encode [--small] [DATA_DIR] (--small: the crafted cases alone, at the
- * codec's segment size, for compute-sanitizer) */
+ * Usage: test_gpu_bounded_encode [--small | --tiny] [DATA_DIR] (--small: the crafted cases alone,
+ * at the codec's segment size, for compute-sanitizer; --tiny: the cases whose codebook the device
+ * builds over a small alphabet, bnd_tiny_cases, alone, for its racecheck) */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,16 +62,26 @@ static bool batchable(const bnd_case& c) {
 }
 
 int main(int argc, char** argv) {
-  int small = 0, rc;
+  int small = 0, tiny = 0, rc;
   const char* dir = NULL;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--small"))
       small = 1;
+    else if (!strcmp(argv[i], "--tiny"))
+      tiny = 1;
     else
       dir = argv[i];
   }
   if ((rc = gpu_test_context(&ctx)) != 0)
     return rc;
+  if (tiny) {
+    const std::vector<bnd_case> few = bnd_tiny_cases();
+    for (const bnd_case& c : few)
+      check_case(c.name.c_str(), c.a, c.data.data(), gpu_case_count(c.a), c.cfg, c.refused);
+    printf("%zu tiny cases\n", few.size());
+    parz_gpu_context_free(ctx);
+    return test_finish("gpu_bounded_encode");
+  }
   /* the sanitizers' run (--small) at the codec's segment size alone: the other sizes take the
    * same kernels through the same steps, and three times their time */
   const std::vector<bnd_case> cases = small ? bnd_cases() : bnd_cases_segments();
