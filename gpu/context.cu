@@ -75,6 +75,7 @@ extern "C" void parz_gpu_context_free(parz_gpu_context* ctx) {
     cudaEventSynchronize(ctx->codec_copied); /* a codec's upload from h_codec */
   release(&ctx->d_offsets, 0);
   release(&ctx->d_rel, 0);
+  release(&ctx->d_ready, 0);
   release(&ctx->d_mask, 0);
   release(&ctx->d_fault, 0);
   release(&ctx->h_fault, 1);
@@ -177,6 +178,26 @@ static size_t rel_bytes(const parz_chunk_view* v) {
   return parsed ? share(4 * (size_t)v->nblocks) : 0;
 }
 
+/* The parse's token per segment, where segments are parsed. */
+static size_t ready_bytes(const parz_chunk_view* v) {
+  return rel_bytes(v) ? share(8 * (size_t)v->nsegments) : 0;
+}
+
+/* parz_gpu_reserve, zeroing what it allocates: the ready tokens must never equal a launch's
+ * token before that launch writes it. The context's streams do not wait for the null stream's
+ * memset, so this waits for it (only when the buffer grows). */
+static int reserve_zeroed(parz_gpu_buffer* b, size_t bytes, parz_error* err) {
+  cudaError_t e;
+  int rc;
+  if (bytes <= b->bytes)
+    return PARZ_OK;
+  if ((rc = parz_gpu_reserve(b, bytes, 0, err)) != PARZ_OK)
+    return rc;
+  if ((e = cudaMemset(b->ptr, 0, bytes)) != cudaSuccess || (e = cudaDeviceSynchronize()) != cudaSuccess)
+    return parz_gpu_cuda_fail(err, e, "clearing the parse tokens");
+  return PARZ_OK;
+}
+
 /* A mask map for chunks with a mask (mask.cuh). */
 static size_t mask_bytes(const parz_chunk_view* v) {
   return v->mask.nvalues ? share(4 * (size_t)v->nblocks) : 0;
@@ -197,7 +218,7 @@ static size_t offsets_bytes(const parz_chunk_view* v) {
 
 int parz_gpu_scratch_reserve(parz_gpu_context* ctx, const parz_chunk_view* views, size_t n,
                              parz_gpu_scratch* s, parz_error* err) {
-  size_t offsets = 0, rel = 0, mask = 0, codec = 0, pinned = 0, i;
+  size_t offsets = 0, rel = 0, ready = 0, mask = 0, codec = 0, pinned = 0, i;
   int rc;
   cudaError_t e;
   for (i = 0; i < n; i++) {
@@ -206,6 +227,7 @@ int parz_gpu_scratch_reserve(parz_gpu_context* ctx, const parz_chunk_view* views
       return rc;
     offsets += share(offsets_bytes(&views[i]));
     rel += rel_bytes(&views[i]);
+    ready += ready_bytes(&views[i]);
     mask += mask_bytes(&views[i]);
     codec += share(codec_bytes(&views[i], &p));
     pinned += share(p);
@@ -218,25 +240,28 @@ int parz_gpu_scratch_reserve(parz_gpu_context* ctx, const parz_chunk_view* views
     ctx->fault_clean = 0;
   if ((rc = parz_gpu_reserve(&ctx->d_offsets, offsets, 0, err)) != PARZ_OK ||
       (rc = parz_gpu_reserve(&ctx->d_rel, rel, 0, err)) != PARZ_OK ||
+      (rc = reserve_zeroed(&ctx->d_ready, ready, err)) != PARZ_OK ||
       (rc = parz_gpu_reserve(&ctx->d_mask, mask, 0, err)) != PARZ_OK ||
       (rc = parz_gpu_reserve(&ctx->d_codec, codec, 0, err)) != PARZ_OK ||
       (rc = parz_gpu_reserve(&ctx->h_codec, pinned, 1, err)) != PARZ_OK ||
       (rc = parz_gpu_reserve(&ctx->d_fault, n * sizeof(parz_gpu_fault), 0, err)) != PARZ_OK ||
       (rc = parz_gpu_reserve(&ctx->h_fault, n * sizeof(parz_gpu_fault), 1, err)) != PARZ_OK)
     return rc;
-  offsets = rel = mask = codec = pinned = 0;
+  offsets = rel = ready = mask = codec = pinned = 0;
   for (i = 0; i < n; i++) {
     size_t p;
     const size_t c = codec_bytes(&views[i], &p);
     s[i].offsets = (unsigned long long*)((char*)ctx->d_offsets.ptr + offsets);
     s[i].sums = s[i].offsets + views[i].nsegments + 1;
     s[i].rel = (uint32_t*)((char*)ctx->d_rel.ptr + rel);
+    s[i].ready = (unsigned long long*)((char*)ctx->d_ready.ptr + ready);
     s[i].mask = mask_bytes(&views[i]) ? (uint32_t*)((char*)ctx->d_mask.ptr + mask) : NULL;
     s[i].fault = (parz_gpu_fault*)ctx->d_fault.ptr + i;
     s[i].codec = c ? (char*)ctx->d_codec.ptr + codec : NULL;
     s[i].h_codec = p ? (unsigned char*)ctx->h_codec.ptr + pinned : NULL;
     offsets += share(offsets_bytes(&views[i]));
     rel += rel_bytes(&views[i]);
+    ready += ready_bytes(&views[i]);
     mask += mask_bytes(&views[i]);
     codec += share(c);
     pinned += share(p);

@@ -53,6 +53,12 @@ enum parz_gpu_fault_code {
 struct parz_gpu_shape {
   unsigned group; /* G: segments per warp of lengths_kernel, 1..32; 0 = plan's */
   int parser;     /* PARZ_GPU_SKIP_*: the length parser */
+  int wait;       /* PARZ_GPU_WAIT_*: what a decoding thread waits for */
+};
+
+enum {
+  PARZ_GPU_WAIT_AUTO = 0, /* its own segment's parse where the launch allows it, else the grid */
+  PARZ_GPU_WAIT_GRID = 1  /* the whole parse kernel (griddepcontrol.wait) */
 };
 
 enum {
@@ -77,6 +83,9 @@ struct parz_gpu_context {
   cudaStream_t copy_stream; /* filter path: downloads */
   struct parz_gpu_buffer d_offsets; /* u64 per segment + 1, per chunk of a call */
   struct parz_gpu_buffer d_rel;     /* parsed chunks: u32 per block, per chunk of a call */
+  /* parsed chunks: u64 per segment, per chunk of a call, the token of the last launch that
+   * parsed the segment (decode_kernels.cuh); zero when allocated, then only tokens, which grow */
+  struct parz_gpu_buffer d_ready;
   struct parz_gpu_buffer d_mask;    /* mask maps: u32 per block, per masked chunk of a call */
   struct parz_gpu_buffer d_codec;   /* the codecs' scratch (gpu_codecs.h, scratch_bytes) */
   struct parz_gpu_buffer h_codec;   /* pinned, the same */
@@ -127,6 +136,7 @@ struct parz_gpu_scratch {
   unsigned long long* offsets;
   unsigned long long* sums; /* per checksummed partition (parz_gpu_enqueue_checksums) */
   uint32_t* rel;
+  unsigned long long* ready; /* where segments are parsed: a token per segment */
   uint32_t* mask;
   struct parz_gpu_fault* fault;
   void* codec;            /* the codec's device scratch (gpu_codecs.h, scratch_bytes), or NULL */

@@ -94,9 +94,11 @@ static int gpu_device_decode(const unsigned char* chunk, size_t bytes, void* out
 }
 
 /* Parses forced on the GPU decoder beside its own choice (NULL): the general block-by-block
- * parser, and the segment parser with G = 3 (lanes 3..31 of each parsing warp idle). */
-static const parz_gpu_shape forced_shapes[] = {{0, PARZ_GPU_SKIP_BLOCK},
-                                               {3, PARZ_GPU_SKIP_SEGMENT}};
+ * parser, the segment parser with G = 3 (lanes 3..31 of each parsing warp idle), and the
+ * decode waiting for the whole parse grid rather than for each segment's parse. */
+static const parz_gpu_shape forced_shapes[] = {{0, PARZ_GPU_SKIP_BLOCK, PARZ_GPU_WAIT_AUTO},
+                                               {3, PARZ_GPU_SKIP_SEGMENT, PARZ_GPU_WAIT_AUTO},
+                                               {0, PARZ_GPU_SKIP_AUTO, PARZ_GPU_WAIT_GRID}};
 #define NSHAPES (int)(1 + sizeof forced_shapes / sizeof forced_shapes[0])
 
 /* Shape k of NSHAPES: 0 is the decoder's own choice. */
@@ -107,7 +109,7 @@ static const char* shape_name(int k) {
   const parz_gpu_shape* sh = shape_at(k);
   if (!sh)
     return "auto";
-  snprintf(buf, sizeof buf, "G=%u/parser=%d", sh->group, sh->parser);
+  snprintf(buf, sizeof buf, "G=%u/parser=%d/wait=%d", sh->group, sh->parser, sh->wait);
   return buf;
 }
 

@@ -22,6 +22,8 @@ struct seg_args {
   unsigned long long record_bytes; /* with table: bytes of a full partition record */
   unsigned width;                  /* with table: bytes of a length field */
   uint32_t* rel;                   /* per block, bit offset within its segment */
+  unsigned long long* ready;       /* per segment, `token` once its rel entries are written */
+  unsigned long long token;        /* this launch's (0: block_kernel waits for the whole grid) */
   unsigned long long block_end;    /* blocks [first * C, block_end) */
   unsigned long long nblocks;
   unsigned long long first; /* segments [first, end) */
@@ -63,6 +65,43 @@ __device__ __forceinline__ void pdl_wait_primary() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.wait;" ::: "memory");
 #endif
+}
+
+/* A segment's parse published (lengths_kernel, after its rel entries and offset) and awaited
+ * (block_kernel, before reading them): a release store and an acquire load at GPU scope. */
+__device__ __forceinline__ void ready_publish(unsigned long long* p, unsigned long long token) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+  asm volatile("st.release.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(token) : "memory");
+#else
+  *(volatile unsigned long long*)p = token;
+#endif
+}
+
+__device__ __forceinline__ unsigned long long ready_load(const unsigned long long* p) {
+  unsigned long long v;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+  asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+#else
+  v = *(const volatile unsigned long long*)p;
+#endif
+  return v;
+}
+
+/* Waits until segment s is parsed: its token, or after READY_POLLS polls (a parse slowed down
+ * by a debugger or sanitizer, say) the whole parse grid, which is always enough. Under
+ * programmatic dependent launch every CTA of lengths_kernel is resident before any of
+ * block_kernel starts, so the parse never waits for a slot that a polling CTA holds. */
+#define READY_POLLS 65536u
+__device__ __forceinline__ void ready_wait(const unsigned long long* p, unsigned long long token) {
+  for (unsigned k = 0; ready_load(p) != token; k++) {
+    if (k == READY_POLLS) {
+      pdl_wait_primary();
+      return;
+    }
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+    __nanosleep(200);
+#endif
+  }
 }
 
 __device__ __forceinline__ void report_fault(parz_gpu_fault* f, unsigned long long segment,
@@ -231,6 +270,40 @@ __device__ __forceinline__ unsigned long long seg_blocks(const seg_args& a, unsi
   return left < a.C ? left : a.C;
 }
 
+/* Walks segment s from bit `start`, writing where each block starts into rel, and checks that
+ * it ends at `want`. */
+template <parz_type T, unsigned D>
+__device__ __forceinline__ void lengths_walk(const seg_args& a, unsigned long long s,
+                                             unsigned long long start, unsigned long long want) {
+  const parz_params p = a.params;
+  const unsigned nb = (unsigned)seg_blocks(a, s);
+  uint32_t* rel = a.rel + s * a.C;
+  if constexpr (D <= 2) {
+    if (a.parser == PARZ_GPU_SKIP_SMALL) {
+      check_segment(a, s, false,
+                    p.minexp < PARZ_MIN_EXP ? parz_skip_segment_small<T, D, true>(
+                                                  a.payload, a.payload_bytes, start, nb, &p, rel)
+                                            : parz_skip_segment_small<T, D, false>(
+                                                  a.payload, a.payload_bytes, start, nb, &p, rel),
+                    want);
+      return;
+    }
+  }
+  if (a.parser == PARZ_GPU_SKIP_SEGMENT) {
+    check_segment(a, s, false,
+                  parz_skip_segment<T, D>(a.payload, a.payload_bytes, start, nb, &p, rel), want);
+    return;
+  }
+  parz_reader r;
+  uint32_t at = 0;
+  parz_reader_init(&r, a.payload, a.payload_bytes, start);
+  for (unsigned i = 0; i < nb; i++) {
+    rel[i] = at;
+    at += parz_skip_block<T, D>(&r, &p);
+  }
+  check_segment(a, s, r.err, start + at, want);
+}
+
 /* Kernel 1: one thread per segment walks its blocks with the length-only parser
  * and writes where each block starts, relative to its segment (u32: a segment of 2^32 bits or
  * more, which only an expert minbits in the billions makes, wraps and fails the end check). It
@@ -265,33 +338,9 @@ __device__ __forceinline__ void lengths_body(const seg_args& a) {
     start = a.offsets[s];
     want = a.offsets[s + 1];
   }
-  const parz_params p = a.params;
-  const unsigned nb = (unsigned)seg_blocks(a, s);
-  uint32_t* rel = a.rel + s * a.C;
-  if constexpr (D <= 2) {
-    if (a.parser == PARZ_GPU_SKIP_SMALL) {
-      check_segment(a, s, false,
-                    p.minexp < PARZ_MIN_EXP ? parz_skip_segment_small<T, D, true>(
-                                                  a.payload, a.payload_bytes, start, nb, &p, rel)
-                                            : parz_skip_segment_small<T, D, false>(
-                                                  a.payload, a.payload_bytes, start, nb, &p, rel),
-                    want);
-      return;
-    }
-  }
-  if (a.parser == PARZ_GPU_SKIP_SEGMENT) {
-    check_segment(a, s, false,
-                  parz_skip_segment<T, D>(a.payload, a.payload_bytes, start, nb, &p, rel), want);
-    return;
-  }
-  parz_reader r;
-  uint32_t at = 0;
-  parz_reader_init(&r, a.payload, a.payload_bytes, start);
-  for (unsigned i = 0; i < nb; i++) {
-    rel[i] = at;
-    at += parz_skip_block<T, D>(&r, &p);
-  }
-  check_segment(a, s, r.err, start + at, want);
+  lengths_walk<T, D>(a, s, start, want);
+  if (a.token) /* after the walk's rel entries and the offset above */
+    ready_publish(a.ready + s, a.token);
 }
 
 /* Kernel 2: one thread per block, so the parallelism is the number of blocks
@@ -307,12 +356,21 @@ __device__ __forceinline__ void block_body(const seg_args& a) {
     return;
   const parz_params p = a.params;
   const unsigned s = b / a.C, i = b - s * a.C;
-  pdl_wait_primary(); /* the offsets may come from lengths_kernel */
-  unsigned long long at = a.offsets[s];
-  if (a.fixed)
-    at += (unsigned long long)i * p.maxbits;
-  else if (a.C > 1)
-    at += a.rel[b];
+  /* the offsets may come from lengths_kernel; while it runs, read past the L1 cache, which
+   * may hold a line of rel read for a neighbouring segment before this one's entries were
+   * written */
+  unsigned long long at;
+  if (a.token) {
+    ready_wait(a.ready + s, a.token);
+    at = *(volatile const unsigned long long*)(a.offsets + s) + *(volatile const uint32_t*)(a.rel + b);
+  } else {
+    pdl_wait_primary();
+    at = a.offsets[s];
+    if (a.fixed)
+      at += (unsigned long long)i * p.maxbits;
+    else if (a.C > 1)
+      at += a.rel[b];
+  }
   U out[1u << (2 * D)];
   bool overrun;
   const unsigned long long end = decode_at<T, D>(a, &p, at, out, &overrun);

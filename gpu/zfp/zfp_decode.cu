@@ -10,7 +10,9 @@
  * block per thread, neighbouring threads taking neighbouring blocks, so the stores of a warp
  * land in the same rows. C then only sets the length of kernel 1's serial walk, which costs a
  * fraction of decoding. Fixed-rate chunks and C = 1 parse nothing (every block's start is
- * known). Values are decoded by parz_decode_block's width functions from codec/zfp/block_decode.h,
+ * known). kernel 2 is launched while kernel 1 runs (programmatic dependent launch), and each of
+ * its threads waits only for its own segment's parse (a token per segment, seg_args.ready), so
+ * the blocks of the segments parsed first decode beside the parse of the others. Values are decoded by parz_decode_block's width functions from codec/zfp/block_decode.h,
  * the code the CPU runs, except 1D/2D blocks in modes without a budget limit, which take the
  * window decoder of block_small.cuh (same transform and cast code); the output is bit-identical
  * either way. */
@@ -61,6 +63,12 @@ static unsigned plan(const parz_gpu_context* ctx, const parz_chunk_view* v, uint
   return G;
 }
 
+/* A launch's token for seg_args.ready: unique in the process, growing, never 0. */
+static unsigned long long next_token(void) {
+  static unsigned long long last;
+  return __atomic_add_fetch(&last, 1ull, __ATOMIC_RELAXED);
+}
+
 /* A chunk's segments [first, first + count) as kernel arguments, with `busy` segments decoded
  * in the same launch (plan's G rule counts them all). */
 static void seg_setup(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d_chunk,
@@ -96,7 +104,14 @@ static void seg_setup(parz_gpu_context* ctx, const parz_chunk_view* v, const voi
   a->block_end = PARZ_MIN(a->end * a->C, v->nblocks);
   if (block_parses(*a)) {
     a->rel = s->rel; /* parz_gpu_scratch_reserve gave the chunk its share */
+    a->ready = s->ready;
     a->parse_ctas = (unsigned)lengths_ctas(*a);
+    /* a decoding thread waits for its own segment rather than for the whole parse, so the
+     * decode of the segments parsed first runs beside the parse of the rest; not where the
+     * mask map (expanded by the same grid) is read, nor without programmatic dependent launch,
+     * where block_kernel starts after lengths_kernel anyway */
+    if (a->pdl && !v->mask.nvalues && !(shape && shape->wait == PARZ_GPU_WAIT_GRID))
+      a->token = next_token();
   }
   a->decode_ctas = (unsigned)block_ctas(*a);
   if (v->mask.nvalues) { /* the groups holding blocks [first * C, block_end) */
