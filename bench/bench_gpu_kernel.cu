@@ -3,17 +3,18 @@
  *
  * For each array, mode and segment size C, one chunk holds the whole array (the most parallelism
  * a chunk can offer); it is decoded on the device by the kernels of parz_gpu_decode_device with
- * each parse shape -- the decoder's own choice ("auto"), its decode waiting for the whole parse
- * grid rather than for each segment's parse ("grid-wait"), a parser forced ("segment-parser",
- * "block-parser": the general ones where the chunk's own would be faster) or a G forced (G=1 to
- * G=32, the segments per warp of the parse), through gpu_internal.h's parz_gpu_enqueue_chunk --
+ * each parse shape -- the decoder's own choice ("auto"), with its decode waiting for the whole
+ * parse grid ("grid-wait") or each thread for its own segment's parse ("segment-wait"), a
+ * parser forced ("segment-parser", "block-parser": the general ones where the chunk's own
+ * would be faster) or a G forced (G=1 to G=32, the segments per warp of the parse), through
+ * gpu_internal.h's parz_gpu_enqueue_chunk --
  * and timed with CUDA events around the queued kernels (median of --reps after warm-up; the
  * fault record is read back and checked after each run, outside the timed region). A
  * device-to-device copy of the decoded array's size, timed the same way, is the bandwidth anchor.
  * Every shape's output is compared with the serial decoder's.
  *
  * usage: bench_gpu_kernel [--reps N] [--c 1,4,16,...] [--p N] [--rel 1e-4,1e-3]
- *                         [--shapes auto,grid-wait,G=8,...]
+ *                         [--shapes auto,grid-wait,segment-wait,G=8,...]
  *                         [--modes accuracy,precision,reversible,lossless]
  *                         [--chunk-mib 1,4] [--run-q 9,8,7] FILE...
  *   FILE: raw little-endian array named like name_f32le_AxBxC.bin (f32 or f64, C order).
@@ -448,6 +449,7 @@ int main(int argc, char** argv) {
   static const shape_variant all_shapes[] = {
       {"auto", {0, PARZ_GPU_SKIP_AUTO, PARZ_GPU_WAIT_AUTO}},
       {"grid-wait", {0, PARZ_GPU_SKIP_AUTO, PARZ_GPU_WAIT_GRID}},
+      {"segment-wait", {0, PARZ_GPU_SKIP_AUTO, PARZ_GPU_WAIT_SEGMENT}},
       {"segment-parser", {0, PARZ_GPU_SKIP_SEGMENT, PARZ_GPU_WAIT_AUTO}},
       {"block-parser", {0, PARZ_GPU_SKIP_BLOCK, PARZ_GPU_WAIT_AUTO}},
       {"G=1", {1, PARZ_GPU_SKIP_AUTO, PARZ_GPU_WAIT_AUTO}},

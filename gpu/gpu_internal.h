@@ -57,8 +57,10 @@ struct parz_gpu_shape {
 };
 
 enum {
-  PARZ_GPU_WAIT_AUTO = 0, /* its own segment's parse where the launch allows it, else the grid */
-  PARZ_GPU_WAIT_GRID = 1  /* the whole parse kernel (griddepcontrol.wait) */
+  PARZ_GPU_WAIT_AUTO = 0,   /* SEGMENT where the decode has more CTAs than fit at once, else GRID */
+  PARZ_GPU_WAIT_GRID = 1,   /* the whole parse kernel (griddepcontrol.wait) */
+  PARZ_GPU_WAIT_SEGMENT = 2 /* its own segment's parse, where the launch allows it (no mask map,
+                               programmatic dependent launch), else GRID */
 };
 
 enum {

@@ -93,12 +93,13 @@ static int gpu_device_decode(const unsigned char* chunk, size_t bytes, void* out
   return rc;
 }
 
-/* Parses forced on the GPU decoder beside its own choice (NULL): the general block-by-block
- * parser, the segment parser with G = 3 (lanes 3..31 of each parsing warp idle), and the
- * decode waiting for the whole parse grid rather than for each segment's parse. */
-static const parz_gpu_shape forced_shapes[] = {{0, PARZ_GPU_SKIP_BLOCK, PARZ_GPU_WAIT_AUTO},
-                                               {3, PARZ_GPU_SKIP_SEGMENT, PARZ_GPU_WAIT_AUTO},
-                                               {0, PARZ_GPU_SKIP_AUTO, PARZ_GPU_WAIT_GRID}};
+/* Parses forced on the GPU decoder beside its own choice (NULL, whose decode waits for the
+ * whole parse grid but in large chunks): the general block-by-block parser, and with each
+ * decoding thread waiting for its own segment's parse, the segment parser with G = 3 (lanes
+ * 3..31 of each parsing warp idle) and the decoder's own parser. */
+static const parz_gpu_shape forced_shapes[] = {{0, PARZ_GPU_SKIP_BLOCK, PARZ_GPU_WAIT_GRID},
+                                               {3, PARZ_GPU_SKIP_SEGMENT, PARZ_GPU_WAIT_SEGMENT},
+                                               {0, PARZ_GPU_SKIP_AUTO, PARZ_GPU_WAIT_SEGMENT}};
 #define NSHAPES (int)(1 + sizeof forced_shapes / sizeof forced_shapes[0])
 
 /* Shape k of NSHAPES: 0 is the decoder's own choice. */

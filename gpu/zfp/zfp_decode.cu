@@ -10,9 +10,10 @@
  * block per thread, neighbouring threads taking neighbouring blocks, so the stores of a warp
  * land in the same rows. C then only sets the length of kernel 1's serial walk, which costs a
  * fraction of decoding. Fixed-rate chunks and C = 1 parse nothing (every block's start is
- * known). kernel 2 is launched while kernel 1 runs (programmatic dependent launch), and each of
- * its threads waits only for its own segment's parse (a token per segment, seg_args.ready), so
- * the blocks of the segments parsed first decode beside the parse of the others. Values are decoded by parz_decode_block's width functions from codec/zfp/block_decode.h,
+ * known). kernel 2 is launched while kernel 1 runs (programmatic dependent launch); in large
+ * chunks each of its threads waits only for its own segment's parse (a token per segment,
+ * seg_args.ready, wait_segment), so the blocks of the segments parsed first decode beside the
+ * parse of the others. Values are decoded by parz_decode_block's width functions from codec/zfp/block_decode.h,
  * the code the CPU runs, except 1D/2D blocks in modes without a budget limit, which take the
  * window decoder of block_small.cuh (same transform and cast code); the output is bit-identical
  * either way. */
@@ -69,6 +70,20 @@ static unsigned long long next_token(void) {
   return __atomic_add_fetch(&last, 1ull, __ATOMIC_RELAXED);
 }
 
+/* Whether a decoding thread waits for its own segment's parse rather than for the whole parse
+ * grid, with about `blocks` blocks decoded in the same launch. Then the decode of the segments parsed first runs
+ * beside the parse of the others -- which gains only where some CTAs of the decode would
+ * otherwise wait for a slot until the parse ends: where the decode has more CTAs than fit on
+ * the GPU at once (8 an SM here; block_kernel fits 10 of 128 threads at 48 registers, less
+ * beside the parse). With fewer, every CTA is resident from the start, and the segment parsed
+ * last still decodes after the parse either way. Not where the same grid expands the mask map
+ * that block_kernel reads, nor without programmatic dependent launch (the caller's test). */
+static int wait_segment(const parz_gpu_context* ctx, uint64_t blocks, int wait) {
+  if (wait != PARZ_GPU_WAIT_AUTO)
+    return wait == PARZ_GPU_WAIT_SEGMENT;
+  return blocks / 128 > 8ull * (unsigned long long)ctx->sm_count;
+}
+
 /* A chunk's segments [first, first + count) as kernel arguments, with `busy` segments decoded
  * in the same launch (plan's G rule counts them all). */
 static void seg_setup(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d_chunk,
@@ -106,11 +121,8 @@ static void seg_setup(parz_gpu_context* ctx, const parz_chunk_view* v, const voi
     a->rel = s->rel; /* parz_gpu_scratch_reserve gave the chunk its share */
     a->ready = s->ready;
     a->parse_ctas = (unsigned)lengths_ctas(*a);
-    /* a decoding thread waits for its own segment rather than for the whole parse, so the
-     * decode of the segments parsed first runs beside the parse of the rest; not where the
-     * mask map (expanded by the same grid) is read, nor without programmatic dependent launch,
-     * where block_kernel starts after lengths_kernel anyway */
-    if (a->pdl && !v->mask.nvalues && !(shape && shape->wait == PARZ_GPU_WAIT_GRID))
+    if (a->pdl && !v->mask.nvalues &&
+        wait_segment(ctx, busy * a->C, shape ? shape->wait : PARZ_GPU_WAIT_AUTO))
       a->token = next_token();
   }
   a->decode_ctas = (unsigned)block_ctas(*a);
