@@ -301,6 +301,20 @@ static int write_chunk(team_encode* t, unsigned char* d, size_t dst_bytes, size_
   return PARZ_OK;
 }
 
+/* The encoder's begin, its passes on the team's tasks (parz_omp_team_jobs). */
+typedef struct {
+  team_encode* t;
+  const parz_array* a;
+  const void* data;
+  const parz_chunk_config* cfg;
+  parz_error* err;
+} begin_call;
+
+static int begin_work(void* arg, const parz_jobs* jobs) {
+  begin_call* b = (begin_call*)arg;
+  return parz_chunk_encoder_begin_jobs(&b->t->enc, b->a, b->data, b->cfg, jobs, b->err);
+}
+
 /* The chunk into dst (dst_bytes), or, where alloc is given, into a buffer of exactly its size
  * from alloc, asked once every segment is encoded: each piece then starts in a slab of its
  * bound >> slab_shift (none where slab_shift is 0) of one scratch buffer, so that nothing of
@@ -311,7 +325,7 @@ static int encode_core(const parz_array* a, const void* data, const parz_chunk_c
                        size_t* written, int threads, size_t min_bytes, unsigned slab_shift,
                        parz_error* err) {
   team_encode t;
-  parz_jobs jobs;
+  begin_call b;
   size_t raw;
   int rc;
   memset(&t, 0, sizeof t);
@@ -323,8 +337,12 @@ static int encode_core(const parz_array* a, const void* data, const parz_chunk_c
     return encode_serial(a, data, cfg, dst, dst_bytes, alloc, alloc_arg, written, err);
   if (!dst && !alloc)
     return parz_fail(err, PARZ_ERR_ARG, "parz_omp_chunk_encode: NULL destination");
-  parz_omp_jobs_init(&jobs, &t.nthreads);
-  if ((rc = parz_chunk_encoder_begin_jobs(&t.enc, a, data, cfg, &jobs, err)) != PARZ_OK)
+  b.t = &t;
+  b.a = a;
+  b.data = data;
+  b.cfg = cfg;
+  b.err = err;
+  if ((rc = parz_omp_team_jobs(t.nthreads, begin_work, &b)) != PARZ_OK)
     return rc;
   if (!parz_chunk_encoder_stores(t.enc)) { /* exceptions or a mask alone outgrow the values */
     const size_t total = plan_pieces(&t);

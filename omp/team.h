@@ -83,6 +83,12 @@ int parz_omp_decode_scratch(const parz_chunk_view* v, const parz_chunk_dest* d, 
  * one part, on the calling thread, for *nthreads <= 1. */
 void parz_omp_jobs_init(parz_jobs* jobs, int* nthreads);
 
+/* work(arg, jobs) on one thread of a team of nthreads, its jobs the team's as tasks (jobs.c):
+ * one parallel region for all its runs of parts, whose parts may run parts of their own. Its
+ * result; with nthreads <= 1, work(arg, NULL) on the calling thread. */
+typedef int (*parz_team_work)(void* arg, const parz_jobs* jobs);
+int parz_omp_team_jobs(int nthreads, parz_team_work work, void* arg);
+
 /* Called by every thread of a parallel region on the same dst[0, bytes), a fresh destination
  * about to be written by the team: faults in this thread's contiguous slice of it, so that the
  * kernel's zeroing of new pages runs on every thread (populate.c). Leaves the contents alone and

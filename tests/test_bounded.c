@@ -201,8 +201,8 @@ static void estimate(void) {
       }
       /* the same over the whole alphabet */
       const parz_bounded_range all = {0, PARZ_BOUNDED_SYMBOLS};
-      size_t want = SIZE_MAX, got = parz_bounded_estimate_bytes(codes, n, 256);
-      parz_bounded_count_symbols(codes, n, 256, &all, NULL, freq, NULL);
+      size_t want = SIZE_MAX, got = parz_bounded_estimate_bytes(codes, n, 256, NULL);
+      parz_bounded_count_symbols(codes, n, 256, &all, NULL, freq, NULL, NULL);
       if (!parz_huff_lengths(freq, PARZ_BOUNDED_SYMBOLS, PARZ_BOUNDED_MAX_LEN, book.len, NULL)) {
         size_t b = parz_bounded_book_write(book.len, &all, out, PARZ_BOUNDED_BOOK_BYTES_MAX);
         if (b)
@@ -213,6 +213,48 @@ static void estimate(void) {
             (int)span, shape, got, want);
     }
   free(codes), free(freq), free(out), free(book.len);
+}
+
+/* The code words of a range's lengths (parz_bounded_range_codes) are the whole alphabet's words
+ * of the expanded lengths, unused symbols 0, for ranges narrow and wide, one-sided and far from
+ * zero. */
+static void range_codes(void) {
+  static const int32_t lo[] = {0, -3, -40, 5, -2000, 1000, -32000};
+  static const int32_t hi[] = {0, 3, 17, 60, 2000, 1900, 32000};
+  const size_t n = 20000;
+  int32_t* codes = (int32_t*)malloc(n * sizeof *codes);
+  uint64_t* freq = (uint64_t*)malloc(PARZ_BOUNDED_SYMBOLS * sizeof *freq);
+  uint8_t* len = (uint8_t*)malloc(PARZ_BOUNDED_SYMBOLS);
+  uint8_t* all = (uint8_t*)malloc(PARZ_BOUNDED_SYMBOLS);
+  uint32_t* got = (uint32_t*)malloc(PARZ_BOUNDED_SYMBOLS * sizeof *got);
+  uint32_t* want = (uint32_t*)malloc(PARZ_BOUNDED_SYMBOLS * sizeof *want);
+  for (size_t k = 0; k < sizeof lo / sizeof lo[0]; k++) {
+    parz_bounded_range r;
+    parz_error err;
+    size_t bad = 0;
+    for (size_t i = 0; i < n; i++) /* skewed towards lo, zeros in runs, a few escapes */
+      codes[i] = i % 50 < 10 ? 0
+                 : i % 97 == 0
+                     ? 5000000
+                     : lo[k] + (int32_t)(xorshift_next() %
+                                         (xorshift_next() % (uint64_t)(hi[k] - lo[k] + 1) + 1));
+    parz_bounded_code_range(codes, n, &r, NULL);
+    parz_bounded_count_symbols(codes, n, 512, &r, NULL, freq, NULL, NULL);
+    int rc = parz_bounded_book_lengths(freq, r.m, len, &err);
+    CHECK(rc == PARZ_OK, "range codes %d..%d: lengths: %s", lo[k], hi[k], rc ? err.message : "");
+    if (rc != PARZ_OK)
+      continue;
+    parz_bounded_book_expand(len, &r, all);
+    memset(got, 0xA5, PARZ_BOUNDED_SYMBOLS * sizeof *got);
+    rc = parz_bounded_range_codes(len, &r, got, &err) |
+         parz_huff_codes(all, PARZ_BOUNDED_SYMBOLS, PARZ_BOUNDED_MAX_LEN, want, &err);
+    CHECK(rc == PARZ_OK, "range codes %d..%d: %s", lo[k], hi[k], rc ? err.message : "");
+    for (size_t s = 0; rc == PARZ_OK && s < PARZ_BOUNDED_SYMBOLS; s++)
+      bad += got[s] != want[s];
+    CHECK(bad == 0, "range codes %d..%d (m %zu): %zu of the alphabet's words differ", lo[k], hi[k],
+          r.m, bad);
+  }
+  free(codes), free(freq), free(len), free(all), free(got), free(want);
 }
 
 /* A chunk large enough that every pass of the forward pass is cut into parts (a part holds
@@ -523,6 +565,7 @@ int main(int argc, char** argv) {
   CHECK(written_hash == 0xff26287d9e322ae9ull,
         "crafted arrays: the chunks' bytes changed (%016llx)", (unsigned long long)written_hash);
   estimate();
+  range_codes();
   large_on_jobs();
   hostile_books();
   hostile_segments();

@@ -178,26 +178,31 @@ void parz_bounded_code_range(const int32_t* codes, size_t n, parz_bounded_range*
 /* Counts the symbols the codes make into tables over r, segment by segment of seg codes, in one
  * pass both ways (either may be NULL): plain every zero a zero symbol, runs the runs of zeros as
  * run symbols (a run never crosses a segment's end). On jobs (NULL: the calling thread) the
- * segments are counted in parts, each into histograms of its own. */
+ * segments are counted in parts, each into histograms of its own, a block of keep (chunk_keep.h;
+ * NULL: allocated and freed here). */
 void parz_bounded_count_symbols(const int32_t* codes, size_t n, size_t seg,
                                 const parz_bounded_range* r, uint64_t* plain, uint64_t* runs,
-                                const parz_jobs* jobs);
+                                const parz_jobs* jobs, parz_keep* keep);
 
 /* The bytes of the serialized codebook and of the payload (rounded up) of a code built from the
  * codes' symbols with zero runs on, segments of seg codes: what parz_bounded_count_symbols (runs),
  * parz_huff_lengths, parz_bounded_book_write and parz_bounded_coded_bits give over the codes'
- * range. SIZE_MAX when no code is built. */
-size_t parz_bounded_estimate_bytes(const int32_t* codes, size_t n, size_t seg);
+ * range, read on jobs (NULL: the calling thread). SIZE_MAX when no code is built. */
+size_t parz_bounded_estimate_bytes(const int32_t* codes, size_t n, size_t seg,
+                                   const parz_jobs* jobs);
 /* The same from the symbols' counts with zero runs over the range r (parz_bounded_count_symbols'
  * runs), for a caller that counted them itself (the GPU encoder's trials). */
 size_t parz_bounded_estimate_counted(const uint64_t* runs, const parz_bounded_range* r);
 
 /* Length-limited canonical Huffman code: the lengths of a table of m counts (refused when no
- * symbol is used); the whole alphabet's lengths of a range's (unused between them); the canonical
- * code words of book's lengths. */
+ * symbol is used); the whole alphabet's lengths of a range's (unused between them); the whole
+ * alphabet's canonical code words (0 for unused symbols) of a range's lengths, built over the
+ * range alone (its symbols keep the alphabet's order, so the words are those of the expanded
+ * lengths). */
 int parz_bounded_book_lengths(const uint64_t* freq, size_t m, uint8_t* len, parz_error* err);
 void parz_bounded_book_expand(const uint8_t* len, const parz_bounded_range* r, uint8_t* all);
-int parz_bounded_book_codes(parz_bounded_book* book, parz_error* err);
+int parz_bounded_range_codes(const uint8_t* len, const parz_bounded_range* r, uint32_t* code,
+                             parz_error* err);
 
 /* The payload bits a code of a table of m symbol counts and lengths takes: code words and the
  * raw bits after them. */

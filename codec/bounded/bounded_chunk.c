@@ -116,9 +116,11 @@ typedef struct {
   size_t bytes[PARZ_BOUNDED_PREDICTORS]; /* each predictor's estimate, SIZE_MAX: none */
 } choose_job;
 
-/* Predictor i + 1's estimate of the box's bytes. */
+/* Predictor i + 1's estimate of the box's bytes, its passes on the jobs too (the trials run side
+ * by side, each cut into parts that the threads the others leave idle take). */
 static void trial(void* arg, uint64_t i) {
   choose_job* j = (choose_job*)arg;
+  const parz_jobs* jobs = j->opt->jobs;
   const int p = (int)i + 1;
   const size_t n = j->n;
   uint8_t* hole = (uint8_t*)malloc(n);
@@ -127,18 +129,18 @@ static void trial(void* arg, uint64_t i) {
   if (hole && q && codes) {
     if (p == PARZ_BOUNDED_LORENZO) {
       memcpy(hole, j->hole0, n);
-      parz_bounded_quantize(j->b, j->box, j->eb, j->step, q, hole, NULL);
+      parz_bounded_quantize(j->b, j->box, j->eb, j->step, q, hole, jobs);
     } else {
       memcpy(hole, j->hole_interp, n);
     }
-    parz_bounded_predict(j->b, p, j->box, j->eb, j->step, q, hole, codes, NULL);
+    parz_bounded_predict(j->b, p, j->box, j->eb, j->step, q, hole, codes, jobs);
     size_t nexc, nmask;
-    holes_count(hole, n, NULL, &nexc, &nmask);
+    holes_count(hole, n, jobs, &nexc, &nmask);
     /* the predictors compared with zero runs on: where runs pay, they decide the size, and
      * without them the sample's edges (which the chunk has fewer of) weigh more; the
      * payload's size is the code's bits for these counts, nothing is written */
-    j->bytes[i] = parz_bounded_trial_bytes(parz_bounded_estimate_bytes(codes, n, j->opt->segment),
-                                           nexc, nmask);
+    j->bytes[i] = parz_bounded_trial_bytes(
+        parz_bounded_estimate_bytes(codes, n, j->opt->segment, jobs), nexc, nmask);
   }
   free(hole), free(q), free(codes);
 }
@@ -219,10 +221,10 @@ int parz_bounded_choose(const parz_bounded_shape* s, const void* src, double eb,
   j.hole0 = (uint8_t*)malloc(n);
   j.hole_interp = (uint8_t*)malloc(n);
   if (j.hole0 && j.hole_interp && parz_bounded_check(&b, eb, NULL) == PARZ_OK) {
-    holes_set(box, w, NULL, opt->fill, j.hole0, n, NULL);
-    j.step = parz_bounded_step(&b, box, eb, j.hole0, NULL);
+    holes_set(box, w, NULL, opt->fill, j.hole0, n, opt->jobs);
+    j.step = parz_bounded_step(&b, box, eb, j.hole0, opt->jobs);
     memcpy(j.hole_interp, j.hole0, n);
-    parz_bounded_quantize(&b, box, eb, j.step, NULL, j.hole_interp, NULL);
+    parz_bounded_quantize(&b, box, eb, j.step, NULL, j.hole_interp, opt->jobs);
     parz_bounded_run(opt->jobs, PARZ_BOUNDED_PREDICTORS, trial, &j);
     best = parz_bounded_pick(j.bytes);
   }
@@ -242,28 +244,59 @@ void parz_bounded_coded_free(parz_bounded_coded* c) {
   memset(c, 0, sizeof *c);
 }
 
+/* The lengths of both codes (with zero runs and without) on two jobs at once. */
+typedef struct {
+  const uint64_t* freq[2];
+  size_t m;
+  uint8_t* len[2];
+  int rc[2];
+  parz_error err[2];
+} lengths_job;
+
+static void lengths_part(void* arg, uint64_t i) {
+  lengths_job* j = (lengths_job*)arg;
+  j->rc[i] = parz_bounded_book_lengths(j->freq[i], j->m, j->len[i], &j->err[i]);
+}
+
+static int range_lengths(const parz_bounded_range* r, const uint64_t* plain, const uint64_t* runs,
+                         int runs_opt, uint8_t* len, const uint8_t** kept, int* use_runs,
+                         const parz_jobs* jobs, parz_error* err) {
+  lengths_job j;
+  j.freq[0] = runs_opt == 1 ? runs : plain;
+  j.freq[1] = runs;
+  j.m = r->m;
+  j.len[0] = len;
+  j.len[1] = len + r->m;
+  j.rc[0] = j.rc[1] = PARZ_OK;
+  *use_runs = runs_opt == 1;
+  *kept = len;
+  parz_bounded_run(jobs, runs_opt == 2 ? 2 : 1, lengths_part, &j);
+  for (unsigned k = 0; k < (runs_opt == 2 ? 2u : 1u); k++)
+    if (j.rc[k]) {
+      if (err)
+        *err = j.err[k];
+      return j.rc[k];
+    }
+  /* zero runs pay where zeros come in long runs; short ones cost more as run symbols than as
+   * single zeros of a 1-bit code word */
+  if (runs_opt == 2 &&
+      parz_bounded_coded_bits(runs, len + r->m, r->m) < parz_bounded_coded_bits(plain, len, r->m)) {
+    *use_runs = 1;
+    *kept = len + r->m;
+  }
+  return PARZ_OK;
+}
+
 int parz_bounded_range_lengths(const parz_bounded_range* r, const uint64_t* plain,
                                const uint64_t* runs, int runs_opt, uint8_t* len,
                                const uint8_t** kept, int* use_runs, parz_error* err) {
-  *use_runs = runs_opt == 1;
-  *kept = len;
-  int rc = parz_bounded_book_lengths(runs_opt == 1 ? runs : plain, r->m, len, err);
-  if (rc == PARZ_OK && runs_opt == 2) {
-    /* zero runs pay where zeros come in long runs; short ones cost more as run symbols than
-     * as single zeros of a 1-bit code word */
-    rc = parz_bounded_book_lengths(runs, r->m, len + r->m, err);
-    if (rc == PARZ_OK && parz_bounded_coded_bits(runs, len + r->m, r->m) <
-                             parz_bounded_coded_bits(plain, len, r->m)) {
-      *use_runs = 1;
-      *kept = len + r->m;
-    }
-  }
-  return rc;
+  return range_lengths(r, plain, runs, runs_opt, len, kept, use_runs, NULL, err);
 }
 
-int parz_bounded_coded_book(const parz_bounded_range* r, const uint64_t* plain,
-                            const uint64_t* runs, int runs_opt, parz_bounded_coded* out,
-                            parz_error* err) {
+/* parz_bounded_coded_book with the two codes' lengths on jobs (NULL: the calling thread). */
+static int coded_book(const parz_bounded_range* r, const uint64_t* plain, const uint64_t* runs,
+                      int runs_opt, const parz_jobs* jobs, parz_bounded_coded* out,
+                      parz_error* err) {
   int rc;
   uint8_t* len = (uint8_t*)malloc(2 * r->m);
   const uint8_t* kept = len;
@@ -279,10 +312,10 @@ int parz_bounded_coded_book(const parz_bounded_range* r, const uint64_t* plain,
   }
   /* the lengths decide between the codes with and without runs; the code words are built for
    * the one kept */
-  rc = parz_bounded_range_lengths(r, plain, runs, runs_opt, len, &kept, &out->runs, err);
+  rc = range_lengths(r, plain, runs, runs_opt, len, &kept, &out->runs, jobs, err);
   if (rc == PARZ_OK) {
     parz_bounded_book_expand(kept, r, out->book.len);
-    rc = parz_bounded_book_codes(&out->book, err);
+    rc = parz_bounded_range_codes(kept, r, out->book.code, err);
   }
   if (rc == PARZ_OK && !(out->book_size = parz_bounded_book_write(kept, r, out->book_bytes,
                                                                   PARZ_BOUNDED_BOOK_BYTES_MAX)))
@@ -290,6 +323,12 @@ int parz_bounded_coded_book(const parz_bounded_range* r, const uint64_t* plain,
                    (unsigned)PARZ_BOUNDED_BOOK_BYTES_MAX);
   free(len);
   return rc;
+}
+
+int parz_bounded_coded_book(const parz_bounded_range* r, const uint64_t* plain,
+                            const uint64_t* runs, int runs_opt, parz_bounded_coded* out,
+                            parz_error* err) {
+  return coded_book(r, plain, runs, runs_opt, NULL, out, err);
 }
 
 int parz_bounded_code(const parz_bounded_shape* s, const void* src, double eb,
@@ -341,8 +380,8 @@ int parz_bounded_code(const parz_bounded_shape* s, const void* src, double eb,
     goto done;
   }
   parz_bounded_count_symbols(out->codes, n, opt->segment, &r, opt->runs != 1 ? freq : NULL,
-                             opt->runs != 0 ? freq + r.m : NULL, opt->jobs);
-  rc = parz_bounded_coded_book(&r, freq, freq + r.m, opt->runs, out, err);
+                             opt->runs != 0 ? freq + r.m : NULL, opt->jobs, opt->keep);
+  rc = coded_book(&r, freq, freq + r.m, opt->runs, opt->jobs, out, err);
 done:
   parz_keep_give(opt->keep, q);
   free(freq);

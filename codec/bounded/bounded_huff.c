@@ -9,6 +9,7 @@
 #include "bounded.h"
 #include "bounded_jobs.h"
 #include "bounded_forward.h"
+#include "chunk_keep.h"
 #include "huffman.h"
 
 #define SYM_ESCAPE PARZ_BOUNDED_SYM_ESCAPE
@@ -118,21 +119,46 @@ static void count_part(void* arg, uint64_t i) {
   parz_bounded_part(j->nseg, j->parts, i, &first, &count);
   const size_t c0 = first * j->seg,
                c1 = (first + count) * j->seg < j->n ? (first + count) * j->seg : j->n;
-  count_tokens(j->codes + c0, c1 - c0, j->seg, j->plain ? j->plain + i * j->m : NULL,
-               j->runs ? j->runs + i * j->m : NULL, j->shift, j->m);
+  uint64_t* plain = j->plain ? j->plain + i * j->m : NULL;
+  uint64_t* runs = j->runs ? j->runs + i * j->m : NULL;
+  /* each part clears its own histograms: their memory is touched first, and cleared, here */
+  if (plain)
+    memset(plain, 0, j->m * sizeof *plain);
+  if (runs)
+    memset(runs, 0, j->m * sizeof *runs);
+  count_tokens(j->codes + c0, c1 - c0, j->seg, plain, runs, j->shift, j->m);
 }
 
-/* Adds the parts' histograms into the range's. */
-static void add_parts(const count_job* j, const uint64_t* parts, uint64_t* all) {
+/* The parts' histograms added into the range's, the range cut into parts of its own. */
+typedef struct {
+  const count_job* count;
+  uint64_t *plain, *runs; /* the range's, or NULL */
+  uint64_t parts;
+} add_job;
+
+static void add_range(const count_job* j, const uint64_t* parts, uint64_t* all, size_t first,
+                      size_t count) {
   for (uint64_t p = 0; p < j->parts; p++)
-    for (size_t k = 0; k < j->m; k++)
+    for (size_t k = first; k < first + count; k++)
       all[k] += parts[p * j->m + k];
+}
+
+static void add_part(void* arg, uint64_t i) {
+  const add_job* a = (const add_job*)arg;
+  size_t first, count;
+  parz_bounded_part(a->count->m, a->parts, i, &first, &count);
+  if (a->plain)
+    add_range(a->count, a->count->plain, a->plain, first, count);
+  if (a->runs)
+    add_range(a->count, a->count->runs, a->runs, first, count);
 }
 
 void parz_bounded_count_symbols(const int32_t* codes, size_t n, size_t seg,
                                 const parz_bounded_range* r, uint64_t* plain, uint64_t* runs,
-                                const parz_jobs* jobs) {
+                                const parz_jobs* jobs, parz_keep* keep) {
   count_job j;
+  uint64_t* hist = NULL;
+  int zeroed;
   if (plain)
     memset(plain, 0, r->m * sizeof *plain);
   if (runs)
@@ -142,26 +168,24 @@ void parz_bounded_count_symbols(const int32_t* codes, size_t n, size_t seg,
   j.parts = parz_bounded_parts(jobs, j.nseg, n);
   if (j.parts > 1 && j.parts * j.m * 2 * sizeof(uint64_t) > PART_HISTOGRAMS_BYTES)
     j.parts = PART_HISTOGRAMS_BYTES / (j.m * 2 * sizeof(uint64_t));
-  j.plain = j.runs = NULL;
-  if (j.parts > 1) {
-    j.plain = plain ? (uint64_t*)calloc(j.parts * j.m, sizeof(uint64_t)) : NULL;
-    j.runs = runs ? (uint64_t*)calloc(j.parts * j.m, sizeof(uint64_t)) : NULL;
-  }
-  if (j.parts <= 1 || (plain && !j.plain) || (runs && !j.runs)) {
-    free(j.plain), free(j.runs);
+  /* the parts' histograms in one block of the keep: each part clears its own */
+  if (j.parts > 1)
+    hist = (uint64_t*)parz_keep_take(keep, (plain && runs ? 2 : 1) * j.parts * j.m * sizeof *hist,
+                                     &zeroed);
+  if (!hist) {
     count_tokens(codes, n, seg, plain, runs, r->shift, r->m);
     return;
   }
+  j.plain = plain ? hist : NULL;
+  j.runs = runs ? hist + (plain ? j.parts * j.m : 0) : NULL;
   j.codes = codes;
   j.n = n;
   j.seg = seg;
   j.shift = r->shift;
   parz_bounded_run(jobs, j.parts, count_part, &j);
-  if (plain)
-    add_parts(&j, j.plain, plain);
-  if (runs)
-    add_parts(&j, j.runs, runs);
-  free(j.plain), free(j.runs);
+  add_job a = {&j, plain, runs, parz_bounded_parts(jobs, j.m, j.m * j.parts)};
+  parz_bounded_run(jobs, a.parts, add_part, &a);
+  parz_keep_give(keep, hist);
 }
 
 size_t parz_bounded_estimate_counted(const uint64_t* runs, const parz_bounded_range* r) {
@@ -178,13 +202,14 @@ size_t parz_bounded_estimate_counted(const uint64_t* runs, const parz_bounded_ra
   return bytes;
 }
 
-size_t parz_bounded_estimate_bytes(const int32_t* codes, size_t n, size_t seg) {
+size_t parz_bounded_estimate_bytes(const int32_t* codes, size_t n, size_t seg,
+                                   const parz_jobs* jobs) {
   parz_bounded_range r;
-  parz_bounded_code_range(codes, n, &r, NULL);
+  parz_bounded_code_range(codes, n, &r, jobs);
   uint64_t* freq = (uint64_t*)malloc(r.m * sizeof *freq);
   size_t bytes = SIZE_MAX;
   if (freq) {
-    parz_bounded_count_symbols(codes, n, seg, &r, NULL, freq, NULL);
+    parz_bounded_count_symbols(codes, n, seg, &r, NULL, freq, jobs, NULL);
     bytes = parz_bounded_estimate_counted(freq, &r);
   }
   free(freq);
@@ -211,8 +236,21 @@ void parz_bounded_book_expand(const uint8_t* len, const parz_bounded_range* r, u
   memcpy(all + PARZ_BOUNDED_HEAD + r->shift, len + PARZ_BOUNDED_HEAD, r->m - PARZ_BOUNDED_HEAD);
 }
 
-int parz_bounded_book_codes(parz_bounded_book* book, parz_error* err) {
-  return parz_huff_codes(book->len, PARZ_BOUNDED_SYMBOLS, PARZ_BOUNDED_MAX_LEN, book->code, err);
+int parz_bounded_range_codes(const uint8_t* len, const parz_bounded_range* r, uint32_t* code,
+                             parz_error* err) {
+  uint32_t* words = (uint32_t*)malloc(r->m * sizeof *words);
+  int rc;
+  if (!words)
+    return parz_fail(err, PARZ_ERR_NOMEM, "bounded: no memory for %zu code words", r->m);
+  rc = parz_huff_codes(len, r->m, PARZ_BOUNDED_MAX_LEN, words, err);
+  if (rc == PARZ_OK) {
+    memset(code, 0, PARZ_BOUNDED_SYMBOLS * sizeof *code);
+    memcpy(code, words, PARZ_BOUNDED_HEAD * sizeof *code);
+    memcpy(code + PARZ_BOUNDED_HEAD + r->shift, words + PARZ_BOUNDED_HEAD,
+           (r->m - PARZ_BOUNDED_HEAD) * sizeof *code);
+  }
+  free(words);
+  return rc;
 }
 
 /* ---------------- encoding ---------------- */

@@ -4,6 +4,7 @@
  * fine), and every value of one level and axis is predicted from earlier ones only, so each such
  * pass of the inverse is parallel over its values. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bounded.h"
@@ -47,62 +48,117 @@ static void lorenzo_part(void* arg, uint64_t i) {
 
 static size_t lorenzo_sum_units(const size_t n[4], const size_t st[4], unsigned k);
 
+/* Lorenzo's holes: each takes its prediction from the values before it, holes included, so they
+ * are filled in order, row by row along the last axis; a row without holes is passed over at
+ * the cost of one test per value and the row's other coordinates found once; a hole with every
+ * neighbour of the prediction inside the array sums the terms of the axes longer than 1 (the
+ * others' never count), listed once.
+ *
+ * A row reads only rows of its own plane (the rows of one place of the first two axes) and of
+ * planes before it, at its own row or the one before: planes are claimed in order by the parts
+ * that run, and a row waits until the plane before has finished the same row, which that plane
+ * waited for in turn from the one before it. Every hole gets the value of the serial walk; a
+ * part waits only on planes claimed earlier by parts running already, so parts taken in any
+ * order, on any number of threads, finish. */
+typedef struct {
+  const size_t *n, *st;
+  int32_t* q;
+  const uint8_t* hole;
+  size_t off[15];
+  int sign[15];
+  unsigned axes, terms;
+  uint64_t planes, next; /* next: the next plane to claim (atomic) */
+  uint64_t* done;        /* per plane, its rows finished (atomic); NULL on one part */
+} holes_job;
+
+static void holes_row(const holes_job* j, size_t row) {
+  const size_t *n = j->n, base = row * n[3];
+  const uint8_t* h = j->hole + base;
+  int32_t* q = j->q;
+  size_t c[4];
+  unsigned any = 0;
+  for (size_t x = 0; x < n[3]; x++)
+    any |= h[x];
+  if (!any)
+    return;
+  c[2] = row % n[2];
+  c[1] = row / n[2] % n[1];
+  c[0] = row / n[2] / n[1];
+  int row_inside = 1;
+  for (unsigned k = 0; k < 3; k++)
+    row_inside &= !(j->axes >> k & 1u) || c[k] > 0;
+  for (size_t x = 0; x < n[3]; x++) {
+    if (h[x] == PARZ_BOUNDED_KNOWN)
+      continue;
+    const size_t i = base + x;
+    int64_t p = 0;
+    if (row_inside && (!(j->axes >> 3 & 1u) || x > 0)) {
+      for (unsigned t = 0; t < j->terms; t++)
+        p += j->sign[t] * (int64_t)q[i - j->off[t]];
+    } else {
+      c[3] = x;
+      p = parz_bounded_lorenzo_pred_at(q, c, j->st, i);
+    }
+    q[i] = parz_bounded_clamp(p, PARZ_BOUNDED_QMAX);
+  }
+}
+
+static void holes_part(void* arg, uint64_t i) {
+  holes_job* j = (holes_job*)arg;
+  const size_t rows = j->n[2];
+  (void)i;
+  for (;;) {
+    const uint64_t p = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED);
+    if (p >= j->planes)
+      return;
+    for (size_t y = 0; y < rows; y++) {
+      if (j->done && p)
+        while (__atomic_load_n(&j->done[p - 1], __ATOMIC_ACQUIRE) <= y)
+          ;
+      holes_row(j, (size_t)p * rows + y);
+      if (j->done)
+        __atomic_store_n(&j->done[p], (uint64_t)y + 1, __ATOMIC_RELEASE);
+    }
+  }
+}
+
+static void lorenzo_holes(const size_t n[4], const size_t st[4], int32_t* q, const uint8_t* hole,
+                          const parz_jobs* jobs) {
+  holes_job j;
+  uint64_t parts;
+  j.n = n;
+  j.st = st;
+  j.q = q;
+  j.hole = hole;
+  j.axes = j.terms = 0;
+  for (unsigned k = 0; k < 4; k++)
+    j.axes |= n[k] > 1 ? 1u << k : 0u;
+  for (unsigned m = 1; m < 16; m++) {
+    unsigned bits = 0;
+    if (m & ~j.axes)
+      continue;
+    j.off[j.terms] = 0;
+    for (unsigned k = 0; k < 4; k++)
+      if (m & (1u << k)) {
+        j.off[j.terms] += st[k];
+        bits++;
+      }
+    j.sign[j.terms++] = bits & 1 ? 1 : -1;
+  }
+  j.planes = (uint64_t)n[0] * n[1];
+  j.next = 0;
+  parts = parz_bounded_parts(jobs, j.planes, j.planes * n[2] * n[3]);
+  j.done = parts > 1 ? (uint64_t*)calloc((size_t)j.planes, sizeof *j.done) : NULL;
+  parz_bounded_run(jobs, j.done ? parts : 1, holes_part, &j);
+  free(j.done);
+}
+
 static void lorenzo_forward(const size_t n[4], const size_t st[4], int32_t* q, const uint8_t* hole,
                             int32_t* codes, const parz_jobs* jobs) {
   size_t total = n[0] * n[1] * n[2] * n[3];
   lorenzo_job j = {n, st, q, codes, 4, total, 0};
-  /* holes take their prediction from the values before them, holes included: in order, row
-   * by row along the last axis, a row without holes passed over at the cost of one test per
-   * value and the row's other coordinates found once; a hole with every neighbour of the
-   * prediction inside the array sums the terms of the axes longer than 1 (the others' never
-   * count), listed once */
-  if (hole) {
-    size_t c[4] = {0, 0, 0, 0}, off[15];
-    int sign[15];
-    unsigned axes = 0, terms = 0;
-    for (unsigned k = 0; k < 4; k++)
-      axes |= n[k] > 1 ? 1u << k : 0u;
-    for (unsigned m = 1; m < 16; m++) {
-      unsigned bits = 0;
-      if (m & ~axes)
-        continue;
-      off[terms] = 0;
-      for (unsigned k = 0; k < 4; k++)
-        if (m & (1u << k)) {
-          off[terms] += st[k];
-          bits++;
-        }
-      sign[terms++] = bits & 1 ? 1 : -1;
-    }
-    for (size_t row = 0, base = 0; row < n[0] * n[1] * n[2]; row++, base += n[3]) {
-      const uint8_t* h = hole + base;
-      unsigned any = 0;
-      for (size_t x = 0; x < n[3]; x++)
-        any |= h[x];
-      if (any) {
-        c[2] = row % n[2];
-        c[1] = row / n[2] % n[1];
-        c[0] = row / n[2] / n[1];
-        int row_inside = 1;
-        for (unsigned k = 0; k < 3; k++)
-          row_inside &= !(axes >> k & 1u) || c[k] > 0;
-        for (size_t x = 0; x < n[3]; x++) {
-          if (h[x] == PARZ_BOUNDED_KNOWN)
-            continue;
-          const size_t i = base + x;
-          int64_t p = 0;
-          if (row_inside && (!(axes >> 3 & 1u) || x > 0)) {
-            for (unsigned t = 0; t < terms; t++)
-              p += sign[t] * (int64_t)q[i - off[t]];
-          } else {
-            c[3] = x;
-            p = parz_bounded_lorenzo_pred_at(q, c, st, i);
-          }
-          q[i] = parz_bounded_clamp(p, PARZ_BOUNDED_QMAX);
-        }
-      }
-    }
-  }
+  if (hole)
+    lorenzo_holes(n, st, q, hole, jobs);
   j.parts = parz_bounded_parts(jobs, j.units, total);
   parz_bounded_run(jobs, j.parts, lorenzo_part, &j);
   for (unsigned k = 0; k < 4; k++) {
