@@ -9,9 +9,13 @@ old values.
 
 Each child writes one array over a dataset of old values in a new file again and again, under
 limits of its address space (or its file's size) at the write plus a margin, and reads back
-which chunks hold new values and which old ones. The children's threads and malloc arenas exist
-before the limit (a small write first), and large blocks are always mapped and unmapped
-(MALLOC_MMAP_THRESHOLD_), so that the margin is what the write itself may take.
+which chunks hold new values and which old ones. The children's threads exist before the limit
+(a small write first), all of them allocate from one malloc arena (MALLOC_ARENA_MAX), and large
+blocks are always mapped and unmapped (MALLOC_MMAP_THRESHOLD_), so that the margin is what the
+write itself may take. With more arenas, glibc gives a thread that allocates or frees memory (as
+libgomp frees a task where it ran) an arena whose heap reserves 64 MiB of address space before
+the limit, and once the caller's arena cannot grow, moves the caller onto it: the write then has
+that reserve besides the margin.
 """
 import json
 import os
@@ -104,7 +108,7 @@ def ladder(tmp_path, kind, how, limit, margins, exec_="omp"):
     """The child's results, one per margin (bytes)."""
     np.save(tmp_path / "a.npy", array(kind))
     opts = dict(parz.Parz(accuracy=TOLERANCE, mask=False), chunks=CHUNK, tolerance=TOLERANCE)
-    env = dict(os.environ, PARZ_EXEC=exec_, PARZ_THREADS="2", MALLOC_ARENA_MAX="2",
+    env = dict(os.environ, PARZ_EXEC=exec_, PARZ_THREADS="2", MALLOC_ARENA_MAX="1",
                MALLOC_MMAP_THRESHOLD_="131072")
     p = subprocess.run([sys.executable, "-c", LADDER, str(tmp_path / "a.npy"),
                         str(tmp_path / ("%s-%s.h5" % (how, limit))), how, limit, json.dumps(opts),

@@ -12,7 +12,7 @@ if(NOT TARGET parz_chunk_testutil)
   return()
 endif()
 
-foreach(t equal nested errors limits lengths assemble)
+foreach(t equal nested errors limits nomem lengths assemble)
   add_executable(test_omp_${t} ${CMAKE_CURRENT_SOURCE_DIR}/test_omp_${t}.c)
   target_link_libraries(test_omp_${t} parz_omp parz_real_arrays parz_chunk_testutil)
 endforeach()
@@ -49,6 +49,9 @@ add_test(NAME payload_checksum COMMAND test_payload_checksum "${PARZ_SHARED_DATA
 # 4096 threads asked under an address-space limit: results right, process alive
 add_test(NAME omp_limits COMMAND test_omp_limits)
 set_tests_properties(omp_limits PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120)
+# a chunk's begin out of memory on a team, under an address-space limit: PARZ_ERR_NOMEM
+add_test(NAME omp_nomem COMMAND test_omp_nomem)
+set_tests_properties(omp_nomem PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120)
 set_tests_properties(omp_equal omp_nested omp_errors omp_lengths omp_assemble payload_checksum
   PROPERTIES ENVIRONMENT "OMP_WAIT_POLICY=passive")
 # a prefix sum per work unit takes minutes here; one per call well under a second
