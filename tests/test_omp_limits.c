@@ -13,35 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "parz_chunk.h"
 #include "parz_omp.h"
+#include "address_limit.h"
 #include "test_chunk_common.h"
-
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
-#endif
-#endif
 
 #define THREADS_LIMITED 4096
 #define THREADS_UNLIMITED 65536
-
-/* The process's mapped size in bytes (first field of /proc/self/statm, in pages). */
-static size_t mapped_bytes(void) {
-  unsigned long pages = 0;
-  FILE* f = fopen("/proc/self/statm", "r");
-  if (f) {
-    if (fscanf(f, "%lu", &pages) != 1)
-      pages = 0;
-    fclose(f);
-  }
-  return (size_t)pages * (size_t)sysconf(_SC_PAGESIZE);
-}
 
 /* In the child: everything allocated, then the limit, then the drivers. Exit status 0 when both
  * gave the serial codec's results. */
@@ -84,15 +63,8 @@ static int child_case(const char* self, size_t margin, int threads) {
   char mib[32], count[32];
   snprintf(mib, sizeof mib, "%zu", margin >> 20);
   snprintf(count, sizeof count, "%d", threads);
-  fflush(stdout);
-  fflush(stderr);
-  pid_t pid = fork();
-  if (pid == 0) {
-    execl(self, self, mib, count, (char*)NULL);
-    _exit(2);
-  }
-  int status = 0;
-  if (pid < 0 || waitpid(pid, &status, 0) != pid)
+  const int status = run_child(self, mib, count);
+  if (status < 0)
     return 0;
   printf("%d threads asked, limit = %s + %zu MiB: %s (status %d, signal %d)\n", threads,
          margin ? "mapped size" : "none", margin >> 20,

@@ -21,38 +21,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
 
 #include "parz_chunk.h"
 #include "parz_omp.h"
+#include "address_limit.h"
 #include "test_chunk_common.h"
-
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
-#endif
-#endif
 
 /* 8 MiB of float: its exception records 32 MiB, its cleaned copy 8 MiB */
 #define ROWS 1024
 #define COLS 2048
-
-static size_t mapped_bytes(void) {
-  unsigned long pages = 0;
-  FILE* f = fopen("/proc/self/statm", "r");
-  if (f) {
-    if (fscanf(f, "%lu", &pages) != 1)
-      pages = 0;
-    fclose(f);
-  }
-  return (size_t)pages * (size_t)sysconf(_SC_PAGESIZE);
-}
 
 static void fill_nan(float* v, size_t n) {
   const float nan = (float)NAN;
@@ -125,15 +105,8 @@ static int child_case(const char* self, int threads, int arenas) {
   char count[32], arena[32];
   snprintf(count, sizeof count, "%d", threads);
   snprintf(arena, sizeof arena, "%d", arenas);
-  fflush(stdout);
-  fflush(stderr);
-  pid_t pid = fork();
-  if (pid == 0) {
-    execl(self, self, count, arena, (char*)NULL);
-    _exit(2);
-  }
-  int status = 0;
-  if (pid < 0 || waitpid(pid, &status, 0) != pid)
+  const int status = run_child(self, count, arena);
+  if (status < 0)
     return 0;
   const int ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
   printf("%d threads, M_ARENA_MAX %d: %s (status %d, signal %d)\n", threads, arenas,
