@@ -14,7 +14,8 @@
  *                          [--segment-blocks 0,1024] FILE...
  *   FILE: raw little-endian array named like name_f32le_AxB.bin; --chunk-mib 0: one chunk;
  *   --segment-blocks: the codes of a segment (C), 0 the writers' default.
- * Output: one Markdown table row per (array, rel, predictor, chunking). */
+ * Output: one Markdown table row per (array, rel, predictor, chunking); the predictor column
+ * names each predictor the encoder chose with its count of chunks. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -200,11 +201,21 @@ int main(int argc, char** argv) {
               }
             }
             const double k = median(ms), gib = (double)raw / 1073741824.0;
-            /* the predictor the encoder wrote (codec data byte 8, FORMAT.md) */
+            /* the predictors the encoder wrote (codec data byte 8, FORMAT.md), each with its
+             * count of chunks */
+            char chosen[128] = "";
+            for (int p = 0; p <= 5; p++) {
+              size_t c = 0;
+              for (size_t i = 0; i < m; i++)
+                c += views[i].codec_data[8] == p;
+              if (c && strlen(chosen) + 32 < sizeof chosen)
+                snprintf(chosen + strlen(chosen), sizeof chosen - strlen(chosen), "%s%s %zu",
+                         *chosen ? ", " : "", predictor_name(p), c);
+            }
             printf(
                 "| %s | %g | %s (%s) | %zu | %.2f | %u | %.2f | %llu | %.3f | %.1f | %.2f%s | %.0f "
                 "|\n",
-                r.name, rel, predictor_name((int)pd), predictor_name(views[0].codec_data[8]), m,
+                r.name, rel, predictor_name((int)pd), chosen, m,
                 (double)std::min(per, r.a.shape[0]) * (double)slice / 1048576.0,
                 views[0].segment_blocks, (double)raw / (double)total, segments, k, gib / (k * 1e-3),
                 median(host_ms),
