@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "dictionary.h"
 #include "lossless.h"
 #include "lossless_config.h"
 #include "checksum.h"
@@ -811,6 +812,95 @@ static void dictionary(void) {
   free(g);
 }
 
+/* The chunk of a (values v) under cfg holds in its payload, segment after segment, the core's
+ * own coding of each segment under the chunk's transform and predictor: where the encoder's
+ * choice coded the chunk (the row predictor against Lorenzo's, Holt's against the delta) and
+ * kept the winner's segments, those and no others. Dictionary chunks are left out (their
+ * segments code ranks). Returns the predictor byte, 255 where the chunk is not checked. */
+static unsigned same_as_core(const char* what, const parz_array* a, const void* v,
+                             const parz_chunk_config* cfg) {
+  size_t n, s, bound;
+  parz_chunk_view view;
+  unsigned char *c = parsed_chunk(what, a, v, cfg, &n, &view), *seg;
+  unsigned predictor, q = cfg->settings.run_q ? cfg->settings.run_q : PARZ_LL_RUN_Q;
+  if (!c || view.codec != PARZ_CODEC_LOSSLESS || view.codec_params[0] == PARZ_LL_DICTIONARY) {
+    free(c);
+    return 255;
+  }
+  predictor = view.codec_params[1] == PARZ_LL_PREDICT_HOLT
+                  ? PARZ_LL_HOLT(view.codec_params[2], view.codec_params[3])
+                  : view.codec_params[1];
+  bound = parz_ll_segment_bound(a, predictor, view.segment_blocks);
+  seg = malloc(bound);
+  for (s = 0; seg && s < view.nsegments; s++) {
+    const uint64_t at = parz_chunk_segment_offset(&view, s);
+    const uint64_t end = parz_chunk_segment_offset(&view, s + 1);
+    size_t bytes = 0;
+    int rc = parz_ll_encode_segment_q(a, v, view.codec_params[0], predictor, view.segment_blocks,
+                                      s, q, seg, bound, &bytes, NULL);
+    const int same =
+        rc == PARZ_OK && 8u * bytes == end - at && !memcmp(view.payload + at / 8u, seg, bytes);
+    CHECK(same, "%s: segment %zu of %llu (predictor %u) is not the core's (%zu bytes, chunk's %llu)",
+          what, s, (unsigned long long)view.nsegments, view.codec_params[1], bytes,
+          (unsigned long long)((end - at) / 8u));
+    if (!same)
+      break;
+  }
+  free(seg);
+  predictor = view.codec_params[1];
+  free(c);
+  return predictor;
+}
+
+/* The encoder's choices keep the segments they code (lossless.h, parz_ll_segments) and the frame
+ * copies those: the chunks are still the core's segments, under the writers'
+ * runs and others, for the row predictor, Holt's and the delta, and for real arrays in slabs of
+ * about 1 MiB (etopo5's include slabs the measure favours for rows that Lorenzo wins). */
+static void kept_segments(const char* dir) {
+  const size_t nrow = 6, len = 5000, count = nrow * len;
+  parz_array a = test_array(PARZ_DOUBLE, 2, nrow, len, 1, 1);
+  parz_array series = test_array(PARZ_DOUBLE, 1, count, 1, 1, 1);
+  double* v = malloc(count * sizeof *v);
+  parz_chunk_config cfg = test_lossless_config(0, 0);
+  size_t i, k, n = 0;
+  unsigned q, seen[4] = {0, 0, 0, 0};
+  real_array* list;
+  for (i = 0; i < count; i++) /* random walks, far apart: the rows' */
+    v[i] =
+        i % len ? v[i - 1] + 1e-3 * (double)((int)(next() % 2001) - 1000) : 1e4 * (double)(i / len);
+  for (q = 0; q <= PARZ_LL_RUN_QMIN; q += PARZ_LL_RUN_QMIN) {
+    cfg.settings.run_q = q;
+    CHECK(same_as_core("rows kept", &a, v, &cfg) == PARZ_LL_PREDICT_ROWS,
+          "rows kept, run_q %u: not the row predictor", q);
+    CHECK(same_as_core("random walk kept", &series, v, &cfg) == PARZ_LL_PREDICT_ALL,
+          "random walk kept, run_q %u: not the delta", q);
+  }
+  cfg.settings.run_q = 0;
+  for (i = 0; i < count; i++) /* a trend: Holt's */
+    v[i] = 250.0 + 0.37 * (double)i + 0.05 * (double)((int)(i % 400) - 200) +
+           1e-3 * (double)(next() % 1000);
+  CHECK(same_as_core("trend kept", &series, v, &cfg) == PARZ_LL_PREDICT_HOLT,
+        "trend kept: not Holt's");
+  free(v);
+  if (!dir || !dir[0])
+    return;
+  list = real_arrays_load(dir, 0, &n);
+  for (k = 0; k < n; k++) {
+    parz_array slab = list[k].array;
+    const size_t row = list[k].bytes / slab.shape[0], rows = row < (1u << 20) ? (1u << 20) / row : 1;
+    size_t first, total = slab.shape[0];
+    for (first = 0; first < total; first += rows) {
+      unsigned p;
+      slab.shape[0] = total - first < rows ? total - first : rows;
+      p = same_as_core(list[k].name, &slab, (const unsigned char*)list[k].data + first * row, &cfg);
+      if (p < 4)
+        seen[p]++;
+    }
+  }
+  printf("kept segments: slabs of predictor 0 %u, 2 %u, 3 %u\n", seen[0], seen[2], seen[3]);
+  real_arrays_free(list, n);
+}
+
 /* Every real array through the frame at the codec's own C, both predictors for 4D. */
 static void real(const char* dir) {
   size_t n = 0, k;
@@ -900,6 +990,9 @@ int main(int argc, char** argv) {
   rows();
   dictionary();
   special_patterns();
+  kept_segments(argc > 1 ? argv[1] : NULL);
+  if (argc > 2)
+    kept_segments(argv[2]);
   if (argc > 1 && argv[1][0])
     real(argv[1]);
   if (argc > 2)

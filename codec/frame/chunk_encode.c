@@ -4,7 +4,8 @@
  * Memory beyond the caller's array and destination: 4 bytes per unit (a segment, or a block
  * with auto C) and 8 per 64 units for the lengths, and, only when the array has exceptions,
  * masked values or blocks at risk of missing the accuracy bound, a cleaned copy of it, 16 bytes
- * per exception, the mask section and the patterns the bound's check took out. */
+ * per exception, the mask section and the patterns the bound's check took out; and the segments
+ * a codec coded while it chose its parameters (kept), which the encoder copies. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,6 +43,8 @@ struct parz_chunk_encoder {
   unsigned char* codec_data; /* owned codec data section, v.codec_data_bytes; NULL without */
   uint64_t* taken;           /* owned: the patterns the bound's check took out, ascending */
   struct parz_codec_scratch* coded; /* owned: a scratch codec's forward pass, NULL for others */
+  parz_kept_segments kept;          /* owned: the segments of the codec's choice (prepare), the
+                                     * chunk's own (its C and count), or empty */
   size_t ntaken;
   unsigned version;     /* the layout's format version, before exceptions and mask */
   uint32_t* seg_bits;   /* per unit, UNIT_NOT_ENCODED until encoded */
@@ -66,6 +69,8 @@ void parz_chunk_encoder_free(parz_chunk_encoder* enc) {
   free(enc->mask);
   free(enc->codec_data);
   free(enc->taken);
+  free(enc->kept.bytes);
+  free(enc->kept.ends);
   if (enc->coded)
     enc->codec->scratch->free(enc->coded);
   free(enc->seg_bits);
@@ -328,8 +333,14 @@ int parz_chunk_encoder_begin_jobs(parz_chunk_encoder** out, const parz_array* a,
   /* the codec's choices from the values it will encode, before the head's size is fixed; they
    * may cut other blocks */
   if (rc == PARZ_OK && enc->codec->prepare &&
-      (rc = enc->codec->prepare(&enc->v, &enc->src, enc->data, &enc->codec_data, err)) == PARZ_OK)
+      (rc = enc->codec->prepare(&enc->v, &enc->src, enc->data, &enc->codec_data, &enc->kept,
+                                err)) == PARZ_OK)
     rc = parz_chunk_recut(&enc->v, err);
+  if (enc->kept.count != enc->v.nsegments || enc->kept.seg_blocks != enc->v.segment_blocks) {
+    free(enc->kept.bytes); /* not the chunk's segments: they are coded when asked */
+    free(enc->kept.ends);
+    memset(&enc->kept, 0, sizeof enc->kept);
+  }
   if (rc == PARZ_OK && enc->v.codec_data_bytes)
     enc->v.version = 2; /* sections need format version 2 */
   if (rc != PARZ_OK) {
@@ -383,6 +394,24 @@ size_t parz_chunk_encoder_scratch_bound(const parz_chunk_encoder* enc, uint64_t 
   return enc->codec->stream_bound(enc->v.array.type, enc->v.array.dims, &enc->v.params, (size_t)nb);
 }
 
+/* Segments [first, first + count) that the codec kept (prepare) into dst as its encode_segments
+ * writes them: one after the other, zero bytes up to a whole 64-bit word, *bits the segments'
+ * bits; PARZ_ERR_BUFFER where dst_bytes is too small. */
+static int copy_kept(const parz_kept_segments* k, uint64_t first, uint64_t count, void* dst,
+                     size_t dst_bytes, uint64_t* bits, uint32_t* seg_bits, parz_error* err) {
+  const size_t begin = first ? k->ends[first - 1] : 0, end = k->ends[first + count - 1];
+  const size_t bytes = end - begin, pad = (8u - bytes % 8u) % 8u;
+  uint64_t s;
+  if (bytes + pad > dst_bytes)
+    return parz_fail(err, PARZ_ERR_BUFFER, "%zu bytes of segments in %zu", bytes + pad, dst_bytes);
+  memcpy(dst, k->bytes + begin, bytes);
+  memset((unsigned char*)dst + bytes, 0, pad);
+  for (s = 0; s < count; s++)
+    seg_bits[s] = (uint32_t)(8u * (k->ends[first + s] - (first + s ? k->ends[first + s - 1] : 0)));
+  *bits = 8u * (uint64_t)bytes;
+  return PARZ_OK;
+}
+
 int parz_chunk_encode_segments(parz_chunk_encoder* enc, uint64_t first, uint64_t count,
                                void* scratch, size_t scratch_bytes, uint64_t* bits,
                                parz_error* err) {
@@ -397,7 +426,10 @@ int parz_chunk_encode_segments(parz_chunk_encoder* enc, uint64_t first, uint64_t
                      (unsigned long long)first, (unsigned long long)count,
                      (unsigned long long)v->nsegments);
   nb = segment_blocks(v, first, count, &b0);
-  if (enc->coded)
+  if (enc->kept.count)
+    rc = copy_kept(&enc->kept, first, count, scratch, scratch_bytes, &total, enc->seg_bits + first,
+                   err);
+  else if (enc->coded)
     rc = enc->codec->scratch->encode_codes(enc->coded, (size_t)b0, (size_t)nb, v->segment_blocks,
                                            scratch, scratch_bytes, &total, enc->seg_bits + first,
                                            err);

@@ -55,6 +55,18 @@ typedef struct {
 
 struct parz_codec_scratch; /* a scratch codec's state: its own */
 
+/* Segments a codec's encoder coded while it chose its parameters from the values (prepare),
+ * kept so that the frame copies them into the payload rather than have them coded again: the
+ * chunk's segments of seg_blocks blocks, each of whole bytes, segment s at bytes
+ * [s ? ends[s - 1] : 0, ends[s]) of bytes, as encode_segments would write them. Empty (count 0,
+ * NULL pointers) where the codec kept none. */
+typedef struct {
+  unsigned char* bytes;
+  size_t* ends;
+  uint64_t count;
+  uint32_t seg_blocks;
+} parz_kept_segments;
+
 struct parz_mask_palette; /* mask.h */
 
 /* A scratch codec's entries (codecs.h, file comment). Its block is one code, C codes per segment;
@@ -124,11 +136,12 @@ typedef struct parz_codec {
    * the value refused. */
   int (*configure)(const parz_chunk_config* cfg, parz_chunk_view* v, parz_error* err);
   /* Encoders, once the values to encode are known (a: v's array, maybe strided, or the cleaned
-   * copy): the choices that depend on them written into v->codec_params, and the codec data
-   * section, *data (malloc'd, v->codec_data_bytes bytes, a multiple of 8; NULL and 0 for none).
+   * copy): the choices that depend on them written into v->codec_params, the codec data section,
+   * *data (malloc'd, v->codec_data_bytes bytes, a multiple of 8; NULL and 0 for none), and the
+   * segments the choice coded under them, *kept (its pointers malloc'd; left empty for none).
    * NULL: no such choice. */
   int (*prepare)(parz_chunk_view* v, const parz_array* a, const void* values, unsigned char** data,
-                 parz_error* err);
+                 parz_kept_segments* kept, parz_error* err);
   /* Whether every block takes the same number of bits (a table of kind NONE serves). */
   int (*fixed_length)(const parz_params* p);
   /* The codec's rules for a chunk's header beyond the frame's, once the frame has read its

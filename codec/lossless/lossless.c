@@ -49,65 +49,129 @@ static const unsigned char holt_gains[][2] = {{8, 8}, {8, 4}, {8, 2}, {8, 1}, {7
                                               {4, 4}, {2, 0}, {2, 2}, {8, 0}};
 #define HOLT_TRIALS (sizeof holt_gains / sizeof holt_gains[0] - 1)
 
-size_t parz_ll_coded_bytes(const parz_array* a, const void* values, unsigned transform,
-                           unsigned predictor, size_t c) {
+void parz_ll_segments_free(parz_ll_segments* k) {
+  free(k->bytes);
+  free(k->ends);
+  k->bytes = NULL;
+  k->ends = NULL;
+  k->count = 0;
+}
+
+/* The array's segments coded one after the other: with keep, each where the one before it ends
+ * in one buffer of all their bounds (only the pages they write are touched), kept; without, each
+ * into one buffer of a segment's bound. Their bytes, 0 where one cannot be encoded or memory ran
+ * out. */
+static size_t code_all(const parz_array* a, const void* values, unsigned transform,
+                       unsigned predictor, size_t c, parz_ll_segments* keep) {
   const size_t bound = parz_ll_segment_bound(a, predictor, c);
-  size_t s, total = 0, nseg = parz_ll_segment_count(a, predictor, c);
-  uint8_t* buf = bound ? (uint8_t*)malloc(bound) : NULL;
+  const size_t nseg = parz_ll_segment_count(a, predictor, c);
+  size_t s, total = 0, *ends = NULL;
+  uint8_t* buf = NULL;
+  if (!keep)
+    buf = bound ? (uint8_t*)malloc(bound) : NULL;
+  else if (bound && nseg && nseg <= SIZE_MAX / bound &&
+           (ends = (size_t*)malloc(nseg * sizeof *ends)) != NULL)
+    buf = (uint8_t*)malloc(nseg * bound);
   for (s = 0; buf && s < nseg; s++) {
     size_t n = 0;
-    if (parz_ll_encode_segment(a, values, transform, predictor, c, s, buf, bound, &n, NULL) !=
-        PARZ_OK)
+    if (parz_ll_encode_segment(a, values, transform, predictor, c, s, keep ? buf + total : buf,
+                               bound, &n, NULL) != PARZ_OK)
       break;
     total += n;
+    if (keep)
+      ends[s] = total;
   }
-  free(buf);
-  return buf && s == nseg ? total : 0;
+  if (!buf || s < nseg || !keep || !total) {
+    free(buf);
+    free(ends);
+    return buf && s == nseg ? total : 0;
+  }
+  keep->bytes = buf;
+  keep->ends = ends;
+  keep->count = nseg;
+  return total;
+}
+
+size_t parz_ll_coded_bytes(const parz_array* a, const void* values, unsigned transform,
+                           unsigned predictor, size_t c) {
+  return code_all(a, values, transform, predictor, c, NULL);
+}
+
+size_t parz_ll_code_segments(const parz_array* a, const void* values, unsigned transform,
+                             unsigned predictor, size_t c, parz_ll_segments* keep) {
+  parz_ll_segments_free(keep);
+  return code_all(a, values, transform, predictor, c, keep);
+}
+
+/* The bytes of the array's segments under predictor p, kept into keep where it is not NULL; where
+ * keeping them ran out of memory, their bytes alone, so that the choice is the same either way. */
+static size_t trial(const parz_array* a, const void* values, unsigned transform, unsigned p,
+                    size_t c, parz_ll_segments* keep) {
+  const size_t bytes = keep ? parz_ll_code_segments(a, values, transform, p, c, keep) : 0;
+  return bytes ? bytes : parz_ll_coded_bytes(a, values, transform, p, c);
 }
 
 unsigned parz_ll_choose_predictor(const parz_array* a, const void* values, unsigned transform,
                                   unsigned predictor, size_t c) {
-  return parz_ll_choose_predictor_bytes(a, values, transform, predictor, c, NULL);
+  return parz_ll_choose_predictor_bytes(a, values, transform, predictor, c, NULL, NULL);
 }
 
-/* The choice's bytes where it coded them (0 where not), or those it would take. */
+/* The choice p: its segments where the choice coded them (coded bytes, in *segs where keep asks
+ * for them; segs NULL where it coded none) moved into keep; its bytes where asked, those or
+ * coded here (kept too). */
 static unsigned chosen(const parz_array* a, const void* values, unsigned transform, unsigned p,
-                       size_t c, size_t coded, size_t* bytes) {
+                       size_t c, size_t coded, parz_ll_segments* segs, size_t* bytes,
+                       parz_ll_segments* keep) {
+  if (keep && segs) {
+    *keep = *segs;
+    segs->bytes = NULL;
+    segs->ends = NULL;
+    segs->count = 0;
+  }
   if (bytes)
-    *bytes = coded ? coded : parz_ll_coded_bytes(a, values, transform, p, c);
+    *bytes = coded ? coded : trial(a, values, transform, p, c, keep);
   return p;
 }
 
 /* For an array of two dimensions of extent above 1 or more: the row predictor where the measure
- * favours it and its segments make the smaller chunk, else PARZ_LL_PREDICT_ALL. */
+ * favours it and its segments make the smaller chunk, else PARZ_LL_PREDICT_ALL. Where it codes
+ * both, the loser's segments are dropped and the winner's kept (keep). */
 static unsigned choose_rows(const parz_array* a, const void* values, unsigned transform, size_t c,
-                            size_t* bytes) {
+                            size_t* bytes, parz_ll_segments* keep) {
+  parz_ll_segments by_all = {NULL, NULL, 0}, by_rows = {NULL, NULL, 0};
   uint64_t bits[2];
   size_t all, rows;
   if (parz_ll_rows_measure(a, values, transform, bits) != 0 || bits[1] >= bits[0])
-    return chosen(a, values, transform, PARZ_LL_PREDICT_ALL, c, 0, bytes);
-  all = parz_ll_coded_bytes(a, values, transform, PARZ_LL_PREDICT_ALL, c);
-  rows = parz_ll_coded_bytes(a, values, transform, PARZ_LL_PREDICT_ROWS, c);
+    return chosen(a, values, transform, PARZ_LL_PREDICT_ALL, c, 0, NULL, bytes, keep);
+  all = trial(a, values, transform, PARZ_LL_PREDICT_ALL, c, keep ? &by_all : NULL);
+  rows = trial(a, values, transform, PARZ_LL_PREDICT_ROWS, c, keep ? &by_rows : NULL);
   if (parz_ll_rows_smaller(all, parz_ll_segment_count(a, PARZ_LL_PREDICT_ALL, c), rows,
-                           parz_ll_segment_count(a, PARZ_LL_PREDICT_ROWS, c)))
-    return chosen(a, values, transform, PARZ_LL_PREDICT_ROWS, c, rows, bytes);
-  return chosen(a, values, transform, PARZ_LL_PREDICT_ALL, c, all, bytes);
+                           parz_ll_segment_count(a, PARZ_LL_PREDICT_ROWS, c))) {
+    parz_ll_segments_free(&by_all);
+    return chosen(a, values, transform, PARZ_LL_PREDICT_ROWS, c, rows, &by_rows, bytes, keep);
+  }
+  parz_ll_segments_free(&by_rows);
+  return chosen(a, values, transform, PARZ_LL_PREDICT_ALL, c, all, &by_all, bytes, keep);
 }
 
 unsigned parz_ll_choose_predictor_bytes(const parz_array* a, const void* values, unsigned transform,
-                                        unsigned predictor, size_t c, size_t* bytes) {
+                                        unsigned predictor, size_t c, size_t* bytes,
+                                        parz_ll_segments* keep) {
   parz_ll_geometry g;
+  parz_ll_segments by_delta = {NULL, NULL, 0}, by_holt = {NULL, NULL, 0};
   uint64_t cost[HOLT_TRIALS + 1] = {0}, *u;
   size_t b, best = HOLT_TRIALS, delta_bytes, holt_bytes;
   unsigned k, holt;
+  if (keep)
+    parz_ll_segments_free(keep);
   if (predictor != PARZ_LL_PREDICT_ALL || !values || c == 0 ||
       parz_ll_geometry_init(&g, a, predictor, NULL) != PARZ_OK ||
       !parz_ll_transform_valid(transform, a->type))
-    return chosen(a, values, transform, predictor, c, 0, bytes);
+    return chosen(a, values, transform, predictor, c, 0, NULL, bytes, keep);
   if (g.d > 1)
-    return choose_rows(a, values, transform, c, bytes);
+    return choose_rows(a, values, transform, c, bytes, keep);
   if (!(u = (uint64_t*)malloc(PARZ_LL_BLOCK_VALUES * sizeof *u)))
-    return chosen(a, values, transform, predictor, c, 0, bytes);
+    return chosen(a, values, transform, predictor, c, 0, NULL, bytes, keep);
   /* residual bits per gain pair, the delta's last: each block restarts, as it will be coded */
   for (b = 0; b < g.blocks; b++) {
     const size_t n = parz_ll_block_values(&g, b);
@@ -119,14 +183,17 @@ unsigned parz_ll_choose_predictor_bytes(const parz_array* a, const void* values,
     if (cost[k] < cost[best])
       best = k;
   if (best == HOLT_TRIALS)
-    return chosen(a, values, transform, predictor, c, 0, bytes);
+    return chosen(a, values, transform, predictor, c, 0, NULL, bytes, keep);
   /* the measure picks the gains; the coded bytes decide against the delta */
   holt = PARZ_LL_HOLT(holt_gains[best][0], holt_gains[best][1]);
-  delta_bytes = parz_ll_coded_bytes(a, values, transform, predictor, c);
-  holt_bytes = parz_ll_coded_bytes(a, values, transform, holt, c);
-  if (holt_bytes && delta_bytes && holt_bytes < delta_bytes)
-    return chosen(a, values, transform, holt, c, holt_bytes, bytes);
-  return chosen(a, values, transform, predictor, c, delta_bytes, bytes);
+  delta_bytes = trial(a, values, transform, predictor, c, keep ? &by_delta : NULL);
+  holt_bytes = trial(a, values, transform, holt, c, keep ? &by_holt : NULL);
+  if (holt_bytes && delta_bytes && holt_bytes < delta_bytes) {
+    parz_ll_segments_free(&by_delta);
+    return chosen(a, values, transform, holt, c, holt_bytes, &by_holt, bytes, keep);
+  }
+  parz_ll_segments_free(&by_holt);
+  return chosen(a, values, transform, predictor, c, delta_bytes, &by_delta, bytes, keep);
 }
 
 /* The blocks [first, end) of segment s; PARZ_OK or the error naming it. */

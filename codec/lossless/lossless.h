@@ -69,10 +69,26 @@ unsigned parz_ll_choose_transform(const parz_array* a, const void* values);
 unsigned parz_ll_choose_predictor(const parz_array* a, const void* values, unsigned transform,
                                   unsigned predictor, size_t c);
 
+/* An array's segments coded one after the other and kept, so that the encoder copies them
+ * rather than coding them again: segment s is bytes [s ? ends[s - 1] : 0, ends[s]) of bytes;
+ * count 0 and NULL pointers for none. */
+typedef struct {
+  uint8_t* bytes;
+  size_t* ends;
+  size_t count;
+} parz_ll_segments;
+
+/* Frees k's memory and leaves it empty. */
+void parz_ll_segments_free(parz_ll_segments* k);
+
 /* The same, and the bytes of the array's segments under the predictor it returns (0 where one
- * cannot be encoded) into *bytes, coded once where the choice coded them already. */
+ * cannot be encoded) into *bytes (NULL: not asked), coded once where the choice coded them
+ * already. With keep (NULL: none kept), the segments of the predictor it returns into *keep
+ * wherever it coded them, under coder 3's runs of PARZ_LL_RUN_Q (empty where it did not: a
+ * choice asked for no bytes that codes nothing). */
 unsigned parz_ll_choose_predictor_bytes(const parz_array* a, const void* values, unsigned transform,
-                                        unsigned predictor, size_t c, size_t* bytes);
+                                        unsigned predictor, size_t c, size_t* bytes,
+                                        parz_ll_segments* keep);
 
 /* Blocks of PARZ_LL_PREDICT_ALL whose values the encoder's measure of the row predictor reads:
  * those of number b with b % PARZ_LL_ROWS_SAMPLE == PARZ_LL_ROWS_SAMPLE / 2 where there are
@@ -103,6 +119,11 @@ int parz_ll_rows_smaller(size_t all, size_t nseg_all, size_t rows, size_t nseg_r
  * cannot be encoded. */
 size_t parz_ll_coded_bytes(const parz_array* a, const void* values, unsigned transform,
                            unsigned predictor, size_t c);
+
+/* The same, the segments kept into *keep (emptied first; left empty where one cannot be encoded
+ * or memory ran out, and then 0). */
+size_t parz_ll_code_segments(const parz_array* a, const void* values, unsigned transform,
+                             unsigned predictor, size_t c, parz_ll_segments* keep);
 
 /* Encodes segment s (of C blocks) of the contiguous array into dst (at least
  * parz_ll_segment_bound bytes): *written receives its size. */

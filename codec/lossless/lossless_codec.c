@@ -140,11 +140,14 @@ static void set_choice(parz_chunk_view* v, unsigned transform, unsigned p) {
 
 /* For a series asked for predictor 0 whose values repeat (at most half of them distinct): the
  * dictionary, its ranks' predictor chosen as the values' are, where its segments and its codec
- * data take fewer bytes than the values' segments. */
+ * data take fewer bytes than the values' segments (kept: the values' segments, which become
+ * the ranks' where the dictionary wins and keep is not NULL). */
 static int try_dictionary(parz_chunk_view* v, const parz_array* a, const void* values, size_t c,
-                          size_t plain_bytes, unsigned char** data, parz_error* err) {
+                          size_t plain_bytes, unsigned char** data, parz_ll_segments* keep,
+                          parz_error* err) {
   const size_t n = parz_array_count(a), w = 8 * parz_type_size(a->type);
   const parz_array ranked = coded_array(a, PARZ_LL_DICTIONARY);
+  parz_ll_segments by_ranks = {NULL, NULL, 0};
   uint64_t* sorted = NULL;
   unsigned char *ranks = NULL, *dict = NULL;
   size_t count = 0, dict_bytes, coded;
@@ -160,33 +163,56 @@ static int try_dictionary(parz_chunk_view* v, const parz_array* a, const void* v
     rc = parz_fail(err, PARZ_ERR_NOMEM, "lossless: no room for the ranks of %zu values", n);
   } else if ((dict_bytes = parz_ll_dict_write(sorted, count, (unsigned)w, dict)) != 0) {
     parz_ll_dict_ranks(a->type, values, 0, n, sorted, count, ranks);
-    p = parz_ll_choose_predictor_bytes(&ranked, ranks, 0, PARZ_LL_PREDICT_ALL, c, &coded);
+    p = parz_ll_choose_predictor_bytes(&ranked, ranks, 0, PARZ_LL_PREDICT_ALL, c, &coded,
+                                       keep ? &by_ranks : NULL);
     if (coded && coded + dict_bytes < plain_bytes) {
       set_choice(v, PARZ_LL_DICTIONARY, p);
       v->codec_data = dict; /* read back by encode_segments */
       v->codec_data_bytes = dict_bytes;
       *data = dict;
       dict = NULL;
+      if (keep) {
+        parz_ll_segments_free(keep);
+        *keep = by_ranks;
+        by_ranks.bytes = NULL;
+        by_ranks.ends = NULL;
+      }
     }
   }
+  parz_ll_segments_free(&by_ranks);
   free(sorted);
   free(ranks);
   free(dict);
   return rc;
 }
 
+/* The choices, and the segments they coded handed to the frame (kept) where they are the
+ * encoder's: coded with the writers' runs, which the chunk's settings may replace. */
 static int prepare(parz_chunk_view* v, const parz_array* a, const void* values,
-                   unsigned char** data, parz_error* err) {
+                   unsigned char** data, parz_kept_segments* kept, parz_error* err) {
   const unsigned transform = parz_ll_choose_transform(a, values), asked = predictor_of(v);
   const size_t c = v->segment_blocks ? v->segment_blocks : LOSSLESS_SEGMENT_BLOCKS;
   const int dictionary = asked == PARZ_LL_PREDICT_ALL && series(a) && parz_array_count(a) > 1;
+  const int keeps = v->settings.run_q == 0 || v->settings.run_q == PARZ_LL_RUN_Q;
+  parz_ll_segments segs = {NULL, NULL, 0};
   size_t bytes = 0;
-  const unsigned p = dictionary
-                         ? parz_ll_choose_predictor_bytes(a, values, transform, asked, c, &bytes)
-                         : parz_ll_choose_predictor(a, values, transform, asked, c);
+  const unsigned p = parz_ll_choose_predictor_bytes(a, values, transform, asked, c,
+                                                    dictionary ? &bytes : NULL,
+                                                    keeps ? &segs : NULL);
+  int rc = PARZ_OK;
   *data = NULL;
   set_choice(v, transform, p);
-  return dictionary ? try_dictionary(v, a, values, c, bytes, data, err) : PARZ_OK;
+  if (dictionary)
+    rc = try_dictionary(v, a, values, c, bytes, data, keeps ? &segs : NULL, err);
+  if (rc == PARZ_OK && segs.count) {
+    kept->bytes = segs.bytes;
+    kept->ends = segs.ends;
+    kept->count = segs.count;
+    kept->seg_blocks = (uint32_t)c;
+  } else {
+    parz_ll_segments_free(&segs);
+  }
+  return rc;
 }
 
 static int check(parz_chunk_view* v, parz_error* err) {
