@@ -836,11 +836,12 @@ static unsigned same_as_core(const char* what, const parz_array* a, const void* 
     const uint64_t at = parz_chunk_segment_offset(&view, s);
     const uint64_t end = parz_chunk_segment_offset(&view, s + 1);
     size_t bytes = 0;
-    int rc = parz_ll_encode_segment_q(a, v, view.codec_params[0], predictor, view.segment_blocks,
-                                      s, q, seg, bound, &bytes, NULL);
+    int rc = parz_ll_encode_segment_q(a, v, view.codec_params[0], predictor, view.segment_blocks, s,
+                                      q, seg, bound, &bytes, NULL);
     const int same =
         rc == PARZ_OK && 8u * bytes == end - at && !memcmp(view.payload + at / 8u, seg, bytes);
-    CHECK(same, "%s: segment %zu of %llu (predictor %u) is not the core's (%zu bytes, chunk's %llu)",
+    CHECK(same,
+          "%s: segment %zu of %llu (predictor %u) is not the core's (%zu bytes, chunk's %llu)",
           what, s, (unsigned long long)view.nsegments, view.codec_params[1], bytes,
           (unsigned long long)((end - at) / 8u));
     if (!same)
@@ -887,7 +888,8 @@ static void kept_segments(const char* dir) {
   list = real_arrays_load(dir, 0, &n);
   for (k = 0; k < n; k++) {
     parz_array slab = list[k].array;
-    const size_t row = list[k].bytes / slab.shape[0], rows = row < (1u << 20) ? (1u << 20) / row : 1;
+    const size_t row = list[k].bytes / slab.shape[0],
+                 rows = row < (1u << 20) ? (1u << 20) / row : 1;
     size_t first, total = slab.shape[0];
     for (first = 0; first < total; first += rows) {
       unsigned p;

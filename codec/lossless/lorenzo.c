@@ -8,6 +8,7 @@
 #include "lossless.h"
 #include "lossless_forward.h"
 #include "transform.h"
+#include "transform_decode.h"
 
 /* The block walk and the rows' loops start a cache line: where they start inside one depends on
  * all the code linked before them, and their decode speed with it. */
@@ -182,6 +183,38 @@ PARZ_HD void row(const frame* f, int terms, size_t n, uint64_t mask, uint64_t to
   }
 }
 
+/* Decoding a row of integer images (transform 0) of float32 (wide 0) or float64 (wide 1) under
+ * 1, 3 or 7 terms: the values into the padded block, as row() writes them, and in the same pass
+ * their bit patterns into the array at out, as parz_ll_store_row writes them, with no second
+ * pass over the row and no call per row: in three dimensions a row is 16 values. */
+PARZ_HD void row_image(const frame* f, int terms, int wide, size_t n, const uint64_t* z,
+                       uint64_t* v, void* out) {
+  const uint64_t mask = wide ? ~(uint64_t)0 : 0xffffffffu, top = (uint64_t)1 << (wide ? 63 : 31);
+  uint64_t left = v[-1];
+  size_t x;
+  for (x = 0; x < n; x++) {
+    const uint64_t r = (z[x] >> 1) ^ (0 - (z[x] & 1));
+    left += predict_above(f, terms, v + x) + r;
+    v[x] = left & mask;
+    if (wide)
+      ((uint64_t*)out)[x] = parz_ll_unimage(v[x], top, mask);
+    else
+      ((uint32_t*)out)[x] = (uint32_t)parz_ll_unimage(v[x], top, mask);
+  }
+}
+
+static void row_image_any(const frame* f, int wide, size_t n, const uint64_t* z, uint64_t* v,
+                          void* out) {
+  switch (f->terms + wide) {
+    case 1: row_image(f, 1, 0, n, z, v, out); break;
+    case 2: row_image(f, 1, 1, n, z, v, out); break;
+    case 3: row_image(f, 3, 0, n, z, v, out); break;
+    case 4: row_image(f, 3, 1, n, z, v, out); break;
+    case 7: row_image(f, 7, 0, n, z, v, out); break;
+    default: row_image(f, 7, 1, n, z, v, out); break;
+  }
+}
+
 LINE_ALIGNED static void row_any(const frame* f, size_t n, uint64_t mask, uint64_t top, uint64_t* v,
                                  uint64_t* z_out, const uint64_t* z_in) {
   switch (f->terms) {
@@ -263,7 +296,12 @@ LINE_ALIGNED static size_t walk(const parz_ll_geometry* g, unsigned transform, s
   const size_t size = g->w / 8;
   const void* base = z_in ? values_out : values_in;
   size_t y[3] = {0, 0, 0}, ahead = 0; /* the row ROWS_AHEAD after the one coded */
+  int image;
   frame_init(g, b, &f);
+  /* decoding floats' integer images under the Lorenzo predictor of 1 to 3 predicted dimensions:
+   * each row stored as it is rebuilt */
+  image = z_in && !g->holt && transform == 0 && (g->type == PARZ_FLOAT || g->type == PARZ_DOUBLE) &&
+          (f.terms == 1 || f.terms == 3 || f.terms == 7);
   zero_halo(&f, scratch);
   for (; ahead < ROWS_AHEAD && y[0] < f.e[0]; ahead++)
     prefetch_next(&f, y, base, size, z_in != NULL);
@@ -283,6 +321,9 @@ LINE_ALIGNED static size_t walk(const parz_ll_geometry* g, unsigned transform, s
             parz_ll_holt_row(f.e[3], g->w, g->alpha, g->beta, v, z_out + n, NULL);
           else
             row_any(&f, f.e[3], mask, top, v, z_out + n, NULL);
+        } else if (image) {
+          row_image_any(&f, g->w == 64, f.e[3], z_in + n, v,
+                        (unsigned char*)values_out + at * size);
         } else {
           if (g->holt)
             parz_ll_holt_row(f.e[3], g->w, g->alpha, g->beta, v, NULL, z_in + n);

@@ -196,9 +196,8 @@ static int prepare(parz_chunk_view* v, const parz_array* a, const void* values,
   const int keeps = v->settings.run_q == 0 || v->settings.run_q == PARZ_LL_RUN_Q;
   parz_ll_segments segs = {NULL, NULL, 0};
   size_t bytes = 0;
-  const unsigned p = parz_ll_choose_predictor_bytes(a, values, transform, asked, c,
-                                                    dictionary ? &bytes : NULL,
-                                                    keeps ? &segs : NULL);
+  const unsigned p = parz_ll_choose_predictor_bytes(
+      a, values, transform, asked, c, dictionary ? &bytes : NULL, keeps ? &segs : NULL);
   int rc = PARZ_OK;
   *data = NULL;
   set_choice(v, transform, p);
