@@ -150,6 +150,18 @@ PARZ_HD uint64_t predict_above(const frame* f, int terms, const uint64_t* v) {
   return v[o[0]] + v[o[1]] - v[o[2]] - v[o[4]] - v[o[5]] + v[o[6]];
 }
 
+/* The terms of the prediction at v that read earlier rows and not the row's own earlier
+ * values (the sets of dimensions without the last), for terms of 1, 3 or 7: predict_above(x) is
+ * predict_rows(x) - predict_rows(x - 1). */
+PARZ_HD uint64_t predict_rows(const frame* f, int terms, const uint64_t* v) {
+  const ptrdiff_t* o = f->off;
+  if (terms == 1)
+    return 0;
+  if (terms == 3)
+    return v[o[0]];
+  return v[o[0]] + v[o[1]] - v[o[2]];
+}
+
 /* A row's residuals: the values only read, the residuals written elsewhere (restrict), so that
  * the loop runs on vectors. */
 static void residual_row(const frame* f, int terms, size_t n, uint64_t mask, uint64_t top,
@@ -190,12 +202,14 @@ PARZ_HD void row(const frame* f, int terms, size_t n, uint64_t mask, uint64_t to
 PARZ_HD void row_image(const frame* f, int terms, int wide, size_t n, const uint64_t* z,
                        uint64_t* v, void* out) {
   const uint64_t mask = wide ? ~(uint64_t)0 : 0xffffffffu, top = (uint64_t)1 << (wide ? 63 : 31);
-  uint64_t left = v[-1];
+  /* the prediction less the left neighbour is a(x) - a(x - 1), a the terms that read earlier
+   * rows alone (predict_rows): a value is a(x) plus the residuals summed along the row from
+   * the value before it less a there, so the row's chain is one addition of a residual */
+  uint64_t sum = v[-1] - predict_rows(f, terms, v - 1);
   size_t x;
   for (x = 0; x < n; x++) {
-    const uint64_t r = (z[x] >> 1) ^ (0 - (z[x] & 1));
-    left += predict_above(f, terms, v + x) + r;
-    v[x] = left & mask;
+    sum += (z[x] >> 1) ^ (0 - (z[x] & 1));
+    v[x] = (predict_rows(f, terms, v + x) + sum) & mask;
     if (wide)
       ((uint64_t*)out)[x] = parz_ll_unimage(v[x], top, mask);
     else
