@@ -1,4 +1,5 @@
 /* Device discovery, the reusable context (streams, events, grow-only buffers), CUDA errors. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,6 +48,29 @@ int parz_gpu_reserve_slack(parz_gpu_buffer* b, size_t bytes, int pinned, parz_er
   return bytes <= b->bytes ? PARZ_OK : parz_gpu_reserve(b, bytes + bytes / 2, pinned, err);
 }
 
+int parz_gpu_enc_pool(parz_gpu_context* ctx, cudaMemPool_t* pool, parz_error* err) {
+  if (!ctx->enc_pool) {
+    cudaMemPoolProps props;
+    cudaMemPool_t made;
+    uint64_t keep = UINT64_MAX; /* the bytes held before a synchronization releases any */
+    memset(&props, 0, sizeof props);
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = ctx->device;
+    cudaError_t e = cudaMemPoolCreate(&made, &props);
+    if (e != cudaSuccess)
+      return parz_gpu_cuda_fail(err, e, "creating the encoders' memory pool");
+    e = cudaMemPoolSetAttribute(made, cudaMemPoolAttrReleaseThreshold, &keep);
+    if (e != cudaSuccess) {
+      cudaMemPoolDestroy(made);
+      return parz_gpu_cuda_fail(err, e, "setting the encoders' memory pool");
+    }
+    ctx->enc_pool = made;
+  }
+  *pool = ctx->enc_pool;
+  return PARZ_OK;
+}
+
 static void release(parz_gpu_buffer* b, int pinned) {
   if (b->ptr) {
     if (pinned)
@@ -91,6 +115,8 @@ extern "C" void parz_gpu_context_free(parz_gpu_context* ctx) {
   release(&ctx->h_out, 1);
   release(&ctx->enc_scratch, 0);
   release(&ctx->bnd_scratch, 0);
+  if (ctx->enc_pool)
+    cudaMemPoolDestroy(ctx->enc_pool);
   release(&ctx->enc_offsets, 0);
   release(&ctx->enc_tiles, 0);
   release(&ctx->enc_scan, 0);

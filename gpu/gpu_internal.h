@@ -128,6 +128,9 @@ struct parz_gpu_context {
   void* populate_dst;               /* parz_gpu_populate_start's destination, while it runs */
   size_t populate_bytes;
   struct parz_gpu_buffer d_run_sums; /* batches: a u64 per CTA of a run's checksum launch */
+  /* the whole-chunk encoders' stream-ordered memory (whole_memory.h), kept when freed
+   * (parz_gpu_enc_pool); NULL until the first such encode */
+  cudaMemPool_t enc_pool;
 };
 
 /* A chunk's share of the context's scratch in one call: its segment offsets, block offsets
@@ -169,6 +172,11 @@ int parz_gpu_reserve(struct parz_gpu_buffer* b, size_t bytes, int pinned, parz_e
  * encode produced, which creeps up from chunk to chunk, so that it is not freed and allocated
  * again (a device-wide wait) at every new largest size. */
 int parz_gpu_reserve_slack(struct parz_gpu_buffer* b, size_t bytes, int pinned, parz_error* err);
+/* The context's pool for the whole-chunk encoders' buffers into *pool, made at the first call:
+ * the stream allocator's, but with nothing released to the driver at a synchronization, so that
+ * the buffers of a call's steps after a wait, and of the next call, take pages already mapped;
+ * its memory goes with the context. */
+int parz_gpu_enc_pool(parz_gpu_context* ctx, cudaMemPool_t* pool, parz_error* err);
 
 /* n <= 8 little-endian bytes at p: table and exception fields, with no alignment assumed. */
 __device__ __forceinline__ unsigned long long parz_gpu_load_le(const unsigned char* p, unsigned n) {

@@ -9,12 +9,14 @@
 
 #include "gpu_internal.h"
 
-/* Device memory of one call (or chunk), from the stream's allocator, freed in stream order. */
+/* Device memory of one call (or chunk), from the stream's allocator (from `pool` where it is not
+ * NULL: the context's, parz_gpu_enc_pool), freed in stream order. */
 struct parz_gpu_whole_memory {
   cudaStream_t st;
+  cudaMemPool_t pool;
   std::vector<void*> dev;
   cudaError_t e = cudaSuccess;
-  explicit parz_gpu_whole_memory(cudaStream_t s) : st(s) {}
+  explicit parz_gpu_whole_memory(cudaStream_t s, cudaMemPool_t p = NULL) : st(s), pool(p) {}
   ~parz_gpu_whole_memory() {
     for (void* p : dev)
       cudaFreeAsync(p, st);
@@ -22,8 +24,9 @@ struct parz_gpu_whole_memory {
   template <typename T>
   T* device(size_t count) {
     void* p = NULL;
-    if (e == cudaSuccess &&
-        (e = cudaMallocAsync(&p, count ? count * sizeof(T) : 1, st)) == cudaSuccess)
+    const size_t bytes = count ? count * sizeof(T) : 1;
+    if (e == cudaSuccess && (e = pool ? cudaMallocFromPoolAsync(&p, bytes, pool, st)
+                                      : cudaMallocAsync(&p, bytes, st)) == cudaSuccess)
       dev.push_back(p);
     return (T*)p;
   }

@@ -1,9 +1,10 @@
 /* The error-bounded codec's GPU encoder: the kernels of bounded_encode.cuh's steps and the driver
  * that runs them, chunk after chunk, and places the chunks (gpu_codecs.h, encode_chunks). Each
  * chunk is built in the context's scratch (its codes and the codebook's memory) and buffers of
- * its own from the stream's allocator. With the predictor given the host waits twice per chunk:
- * once for the scan's findings, the exceptions' count, the residuals' range and the symbol
- * counts over a range of at most PARZ_GPU_BND_HOST_BOOK symbols, packed into one read, then,
+ * its own from the context's pool (parz_gpu_enc_pool, whose pages stay mapped across waits and
+ * calls). With the predictor given the host waits twice per chunk: once for the scan's findings,
+ * the exceptions' count, the residuals' range and the symbol counts over a range of at most
+ * PARZ_GPU_BND_HOST_BOOK symbols, packed into one read, then,
  * once it has built the codebook and settled the layout from the code's bits, for the segments'
  * offsets, the exceptions and the checksums. A wider range's codebook is built on the device
  * (bounded_book.cuh), a third wait reading its lengths. Between the waits nothing waits: the
@@ -796,7 +797,7 @@ static int pinned(parz_gpu_context* ctx, size_t words, unsigned long long** h, p
 static int encode_one(parz_gpu_context* ctx, call_memory& keep, const parz_array* a,
                       const void* d_data, const parz_chunk_config* cfg, coded_chunk* c,
                       size_t* size, parz_error* err) {
-  call_memory m(keep.st);
+  call_memory m(keep.st, keep.pool);
   parz_gpu_bnd_plan p;
   parz_gpu_bnd b;
   int rc = parz_gpu_bnd_plan_of(&p, a, cfg, err);
@@ -1026,7 +1027,11 @@ int parz_gpu_bounded_encode_chunks(parz_gpu_context* ctx, size_t n, const parz_a
   cudaError_t e = cudaSetDevice(ctx->device);
   if (e != cudaSuccess)
     return parz_gpu_cuda_fail(err, e, "selecting the device");
-  call_memory m(st);
+  cudaMemPool_t pool = NULL;
+  const int rc = parz_gpu_enc_pool(ctx, &pool, err);
+  if (rc != PARZ_OK)
+    return rc;
+  call_memory m(st, pool);
   return parz_gpu_whole_encode(n, arrays, d_data, cfg, written, place, place_arg, st, failed, err,
                                [&](size_t i, coded_chunk* c) {
                                  return encode_one(ctx, m, &arrays[i], d_data[i], cfg, c,
