@@ -23,6 +23,7 @@
 
 #include "bounded_encode.cuh"
 #include "bounded_gpu.h"
+#include "bounded_passes.cuh"
 #include "checksum.cuh"
 #include "encode_whole.h"
 #include "gpu_codecs.h"
@@ -183,6 +184,27 @@ __global__ void pass_kernel(parz_gpu_bnd b, parz_bounded_pass p, int cubic,
   const unsigned long long t = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
   if (t < count)
     parz_gpu_bnd_pass_value(b, p, cubic, t);
+}
+
+/* The first passes, a few values each (the decoder's rule, parz_gpu_bdec_coarse of
+ * bounded_passes.cuh), in one CTA: a barrier between passes, which orders the CTA's global
+ * stores too, in place of a launch each. */
+#define COARSE_THREADS 1024u
+struct coarse_passes {
+  parz_bounded_pass p[PARZ_GPU_BDEC_COARSE_PASSES];
+  unsigned np;
+  int cubic;
+};
+
+__global__ void __launch_bounds__(COARSE_THREADS)
+    coarse_kernel(parz_gpu_bnd b, const coarse_passes c) {
+  for (unsigned k = 0; k < c.np; k++) {
+    const parz_bounded_pass& p = c.p[k];
+    const unsigned long long count = (unsigned long long)p.cnt[0] * p.cnt[1] * p.cnt[2] * p.cnt[3];
+    for (unsigned long long t = threadIdx.x; t < count; t += blockDim.x)
+      parz_gpu_bnd_pass_value(b, p, c.cubic, t);
+    __syncthreads();
+  }
 }
 
 /* This lane's part of segment s (PARZ_GPU_BND_LANES lanes, the warp's) of `codes`: its share,
@@ -559,13 +581,24 @@ static int forward(call_memory& m, const parz_gpu_bnd& b, const parz_bounded_sha
     parz_bounded_shape4(&s, n4, st4);
     const unsigned np = parz_bounded_interp_passes(n4, predictor, passes.data());
     const int cubic = predictor == PARZ_BOUNDED_CUBIC || predictor == PARZ_BOUNDED_CUBIC_FAST;
+    coarse_passes cp;
+    memset(&cp, 0, sizeof cp);
+    cp.cubic = cubic;
     for (unsigned k = 0; k < np && m.e == cudaSuccess; k++) {
       const parz_bounded_pass& ps = passes[k];
       const unsigned long long count =
           (unsigned long long)ps.cnt[0] * ps.cnt[1] * ps.cnt[2] * ps.cnt[3];
+      if (parz_gpu_bdec_coarse(k, count, cp.np)) {
+        cp.p[cp.np++] = ps;
+        continue;
+      }
+      if (cp.np && cp.np == k) /* the first pass past the coarse ones */
+        coarse_kernel<<<1, COARSE_THREADS, 0, m.st>>>(b, cp);
       if (count)
         pass_kernel<<<blocks_for(count, THREADS), THREADS, 0, m.st>>>(b, ps, cubic, count);
     }
+    if (m.e == cudaSuccess && cp.np && cp.np == np)
+      coarse_kernel<<<1, COARSE_THREADS, 0, m.st>>>(b, cp);
   }
   if (m.e == cudaSuccess)
     m.e = cudaGetLastError();

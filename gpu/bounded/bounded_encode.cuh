@@ -14,7 +14,8 @@
  *            (parz_gpu_bnd_box below), the host only sizing them;
  *   forward  Lorenzo: a thread per value quantizes, one thread gives the holes their prediction
  *            in order (each reads the ones before it), a thread per value writes its residual;
- *            the interpolation: a launch per pass, a thread per value of it (each pass reads
+ *            the interpolation: the first passes of a few values each in one CTA, a barrier
+ *            between them, then a launch per pass, a thread per value of it (each pass reads
  *            only earlier passes' values); both count the exceptions they make;
  *   counts   a warp per segment, its lanes sharing the codes (the lane steps below) split them
  *            into tokens with zero runs and without, into the chunk's two symbol counts, and
