@@ -23,7 +23,6 @@
 
 #include "bounded_encode.cuh"
 #include "bounded_gpu.h"
-#include "bounded_passes.cuh"
 #include "checksum.cuh"
 #include "encode_whole.h"
 #include "gpu_codecs.h"

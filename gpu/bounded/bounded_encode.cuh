@@ -50,6 +50,7 @@
 #include "bounded_chunk.h"
 #include "bounded_codec.h"
 #include "bounded_forward.h"
+#include "bounded_passes.cuh"
 #include "codecs.h"
 #include "encode_whole.h"
 #include "exceptions.h"
@@ -193,18 +194,25 @@ PARZ_HD void parz_gpu_bnd_lorenzo_code(const parz_gpu_bnd& b, unsigned long long
   b.codes[i] = (int32_t)(uint32_t)(uint64_t)d;
 }
 
-/* The interpolation: value t of pass p (in code order), as bounded_predict.c encodes it. */
+/* The interpolation: value t of pass p (in code order), as bounded_predict.c encodes it. Its
+ * coordinates by 32-bit division (a chunk holds fewer than 2^32 values), and those along the
+ * pass's axis selected rather than indexed (parz_gpu_bdec_along), so that they stay in
+ * registers. */
 PARZ_HD void parz_gpu_bnd_pass_value(const parz_gpu_bnd& b, const parz_bounded_pass& p, int cubic,
                                      unsigned long long t) {
-  const unsigned long long c3 = t % p.cnt[3], line = t / p.cnt[3];
-  const unsigned long long c2 = line % p.cnt[2], c1 = line / p.cnt[2] % p.cnt[1],
-                           c0 = line / p.cnt[2] / p.cnt[1];
-  const size_t i[4] = {p.start[0] + (size_t)c0 * p.step[0], p.start[1] + (size_t)c1 * p.step[1],
-                       p.start[2] + (size_t)c2 * p.step[2], p.start[3] + (size_t)c3 * p.step[3]};
+  const unsigned u = (unsigned)t, n3 = (unsigned)p.cnt[3], n2 = (unsigned)p.cnt[2],
+                 n1 = (unsigned)p.cnt[1];
+  const unsigned line = u / n3, l2 = line / n2, c0 = l2 / n1;
+  const uint64_t i[4] = {p.start[0] + (uint64_t)c0 * p.step[0],
+                         p.start[1] + (uint64_t)(l2 - c0 * n1) * p.step[1],
+                         p.start[2] + (uint64_t)(line - l2 * n2) * p.step[2],
+                         p.start[3] + (uint64_t)(u - line * n3) * p.step[3]};
   const size_t idx = i[0] * b.st4[0] + i[1] * b.st4[1] + i[2] * b.st4[2] + i[3];
-  const int64_t pr = p.pos == 0 ? 0
-                                : parz_bounded_interp_pred(b.q, idx, i[p.k], b.n4[p.k],
-                                                           p.s * b.st4[p.k], p.s, cubic);
+  const int64_t pr =
+      p.pos == 0 ? 0
+                 : parz_bounded_interp_pred(b.q, idx, parz_gpu_bdec_along(i, p.k),
+                                            parz_gpu_bdec_along(b.n4, p.k),
+                                            p.s * parz_gpu_bdec_along(b.st4, p.k), p.s, cubic);
   uint64_t bits;
   const double x = parz_gpu_bnd_value(b, idx, &bits);
   const int known = b.hole[idx] == PARZ_BOUNDED_KNOWN;
