@@ -1,11 +1,10 @@
 /* The lossless codec's GPU encoder: the kernels of lossless_encode.cuh's steps and the driver that
  * runs them, chunk after chunk, and places the chunks (gpu_codecs.h, encode_chunks). Each chunk
- * is built in buffers of its own from the stream's allocator; the host waits for the transform's
- * probe and checks, the measure of the row predictor, the segments' sizes (of both predictors
- * where the measure favours the row predictor) and the checksums, each a few bytes per segment.
- * Once
- * every chunk's size is known, `place` gives each its place and its head and payload are copied
- * there. */
+ * is built in buffers of its own from the context's pool (parz_gpu_enc_pool, whose pages stay
+ * mapped across the host's waits); the host waits for the transform's probe and checks, the
+ * measure of the row predictor, the segments' sizes (of both predictors where the measure
+ * favours the row predictor) and the checksums, each a few bytes per segment. Once every chunk's
+ * size is known, `place` gives each its place and its head and payload are copied there. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -265,7 +264,7 @@ static unsigned long long sum_of(const std::vector<unsigned long long>& v) {
 static int encode_one(parz_gpu_context* ctx, parz_gpu_whole_memory& keep, parz_gpu_ll_plan& p,
                       const void* d_data, const parz_chunk_config* cfg, parz_gpu_whole_chunk* c,
                       size_t* size, unsigned* small, parz_error* err) {
-  parz_gpu_whole_memory m(keep.st);
+  parz_gpu_whole_memory m(keep.st, keep.pool);
   parz_gpu_ll L;
   unsigned k = 0;
   int favoured = 0;
@@ -372,7 +371,10 @@ int parz_gpu_lossless_encode_chunks(parz_gpu_context* ctx, size_t n, const parz_
   if ((rc = parz_gpu_reserve(&ctx->h_enc_sizes, 64, 1, err)) != PARZ_OK)
     return rc;
   unsigned* small = (unsigned*)ctx->h_enc_sizes.ptr;
-  parz_gpu_whole_memory m(st);
+  cudaMemPool_t pool = NULL;
+  if ((rc = parz_gpu_enc_pool(ctx, &pool, err)) != PARZ_OK)
+    return rc;
+  parz_gpu_whole_memory m(st, pool);
   return parz_gpu_whole_encode(n, arrays, d_data, cfg, written, place, place_arg, st, failed, err,
                                [&](size_t i, parz_gpu_whole_chunk* c) {
                                  return encode_one(ctx, m, plans[i], d_data[i], cfg, c, &written[i],
