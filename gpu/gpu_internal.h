@@ -131,6 +131,7 @@ struct parz_gpu_context {
   /* the whole-chunk encoders' stream-ordered memory (whole_memory.h), kept when freed
    * (parz_gpu_enc_pool); NULL until the first such encode */
   cudaMemPool_t enc_pool;
+  unsigned long long parse_token; /* the last token a launch wrote into d_ready (zfp_decode.cu) */
 };
 
 /* A chunk's share of the context's scratch in one call: its segment offsets, block offsets

@@ -64,20 +64,21 @@ static unsigned plan(const parz_gpu_context* ctx, const parz_chunk_view* v, uint
   return G;
 }
 
-/* A launch's token for seg_args.ready: unique in the process, growing, never 0. */
-static unsigned long long next_token(void) {
-  static unsigned long long last;
-  return __atomic_add_fetch(&last, 1ull, __ATOMIC_RELAXED);
+/* A launch's token for seg_args.ready: growing and never 0 in the context whose d_ready it is
+ * written to, so no entry left by an earlier launch matches it. */
+static unsigned long long next_token(parz_gpu_context* ctx) {
+  return ++ctx->parse_token;
 }
 
 /* Whether a decoding thread waits for its own segment's parse rather than for the whole parse
- * grid, with about `blocks` blocks decoded in the same launch. Then the decode of the segments parsed first runs
- * beside the parse of the others -- which gains only where some CTAs of the decode would
- * otherwise wait for a slot until the parse ends: where the decode has more CTAs than fit on
- * the GPU at once (8 an SM here; block_kernel fits 10 of 128 threads at 48 registers, less
- * beside the parse). With fewer, every CTA is resident from the start, and the segment parsed
- * last still decodes after the parse either way. Not where the same grid expands the mask map
- * that block_kernel reads, nor without programmatic dependent launch (the caller's test). */
+ * grid, with about `blocks` blocks decoded in the same launch. Then the decode of the segments
+ * parsed first runs beside the parse of the others -- which gains only where some CTAs of the
+ * decode would otherwise wait for a slot until the parse ends: where the decode has more CTAs
+ * than fit on the GPU at once (8 an SM here; block_kernel fits 10 of 128 threads at 48
+ * registers, less beside the parse). With fewer, every CTA is resident from the start, and the
+ * segment parsed last still decodes after the parse either way. Not where the same grid expands
+ * the mask map that block_kernel reads, nor without programmatic dependent launch (the caller's
+ * test). */
 static int wait_segment(const parz_gpu_context* ctx, uint64_t blocks, int wait) {
   if (wait != PARZ_GPU_WAIT_AUTO)
     return wait == PARZ_GPU_WAIT_SEGMENT;
@@ -123,7 +124,7 @@ static void seg_setup(parz_gpu_context* ctx, const parz_chunk_view* v, const voi
     a->parse_ctas = (unsigned)lengths_ctas(*a);
     if (a->pdl && !v->mask.nvalues &&
         wait_segment(ctx, busy * a->C, shape ? shape->wait : PARZ_GPU_WAIT_AUTO))
-      a->token = next_token();
+      a->token = next_token(ctx);
   }
   a->decode_ctas = (unsigned)block_ctas(*a);
   if (v->mask.nvalues) { /* the groups holding blocks [first * C, block_end) */
