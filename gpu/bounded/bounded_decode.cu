@@ -6,14 +6,16 @@
  *      a chunk refused there is left out of the launches and reported by the fault check,
  *      parz_gpu_refuse), its table decoder and the table's step table uploaded from pinned
  *      memory; the segment offsets (offsets.cu); the payload checksums (checksum.cu), on a stream
- *      beside steps 1 to 3, since they only add to the fault record;
+ *      beside steps 1 to 3, since they only add to the fault record (a batch's chunks share the
+ *      offsets' launch and the checksums' two);
  *   1. segments: a warp per segment, found through the offsets, decodes its codes into the
  *      chunk's scratch (zeroed first, so that runs of zeros cost nothing), its 32 lanes each a
  *      share of the segment's bits (codec/bounded/bounded_lanes.h: the lanes decode from guessed
- *      starts and correct them from their neighbours' ends), with the codec's own token decoder
- *      (parz_bounded_read_token), the table decoder's table in shared memory and beside it its
- *      step table (short tokens taken several at a lookup); as many CTAs as fit on the GPU, each
- *      warp taking segment after segment; a segment the CPU refuses sets the fault record;
+ *      starts and correct them from their neighbours' ends) read from shared memory, where the
+ *      warp stages them, with the codec's own token decoder (parz_bounded_read_token), the table
+ *      decoder's table in shared memory and beside it its step table (short tokens taken several
+ *      at a lookup); as many CTAs as fit on the GPU, each warp taking segment after segment; a
+ *      segment the CPU refuses sets the fault record;
  *   2. the inverse passes: Lorenzo's prefix sums, a thread per column along the leading axes and
  *      a warp or a CTA per row along the last (a batch's chunks sharing these launches); the
  *      interpolation's passes, a thread per value each, the first small ones in one CTA over
@@ -38,11 +40,15 @@
 #include "bounded_inverse.h"
 #include "bounded_lanes.h"
 #include "bounded_passes.cuh"
+#include "checksum.cuh"
 #include "gpu_codecs.h"
 #include "mask.cuh"
 
 #define THREADS 256u
 #define SEGMENT_WARPS 8u /* a CTA of the segment kernel: its warps share the codebook's table */
+/* 8-byte words of shared memory a warp of the segment kernel stages its segment's payload in
+ * (1.5 KiB, 12,288 bits; etopo5's segments of 1024 codes at 1e-3 take about 1,800) */
+#define STAGE_WORDS 192u
 
 /* ---------------- step 1: the segments ---------------- */
 
@@ -125,11 +131,12 @@ __device__ __forceinline__ unsigned long long next_segment(const segment_args& a
 /* A warp per segment of chunk blockIdx.y (its arguments all[blockIdx.y], in device memory, so
  * that a run of chunks shares the launch; the grid's warps along x take the chunk's first
  * segments, then each the next one not taken (next_segment): the grid is what fits on the GPU at
- * once, so that each CTA's copy of the tables serves several segments): the lanes' decodes of
- * bounded_lanes.h, their ends passed on until every lane starts where the one before it ends, the
- * codes counted, and each lane's codes written after those of the lanes before it. Every branch
- * on the segment is the whole warp's. */
-__global__ void __launch_bounds__(SEGMENT_WARPS * 32)
+ * once, so that each CTA's copy of the tables serves several segments): the segment's payload
+ * words staged in shared memory, the lanes' decodes of bounded_lanes.h, their ends passed on
+ * until every lane starts where the one before it ends, the codes counted, and each lane's codes
+ * written after those of the lanes before it. Every branch on the segment is the whole warp's.
+ * At most 80 registers, so that 3 CTAs fit on an SM. */
+__global__ void __launch_bounds__(SEGMENT_WARPS * 32, 3)
     segments_kernel(const segment_args* __restrict__ all) {
   const segment_args& a = all[blockIdx.y];
   if (a.nsegments == 0) /* a chunk left out of the run (its codebook refused) or empty */
@@ -139,12 +146,26 @@ __global__ void __launch_bounds__(SEGMENT_WARPS * 32)
   __shared__ uint32_t table[TABLE_WORDS_MAX];
   __shared__ uint32_t steps[TABLE_WORDS_MAX];
   __shared__ parz_huff_decoder d;
+  __shared__ uint64_t staged[SEGMENT_WARPS][STAGE_WORDS];
+  constexpr unsigned PER = TABLE_WORDS_MAX / (SEGMENT_WARPS * 32);
   const unsigned words = 1u << a.huff.table_bits;
   const uint32_t* __restrict__ gt = a.huff.table;
   const uint32_t* __restrict__ gs = a.steps;
-  for (unsigned i = threadIdx.x; i < words; i += blockDim.x) {
-    table[i] = gt[i];
-    steps[i] = gs[i];
+  /* every load first, then the stores: each CTA's copy waits for one load's latency, not PER */
+  uint32_t tw[PER], sw[PER];
+#pragma unroll
+  for (unsigned k = 0; k < PER; k++) {
+    const unsigned i = threadIdx.x + k * SEGMENT_WARPS * 32;
+    tw[k] = i < words ? gt[i] : 0u;
+    sw[k] = i < words ? gs[i] : 0u;
+  }
+#pragma unroll
+  for (unsigned k = 0; k < PER; k++) {
+    const unsigned i = threadIdx.x + k * SEGMENT_WARPS * 32;
+    if (i < words) {
+      table[i] = tw[k];
+      steps[i] = sw[k];
+    }
   }
   if (threadIdx.x == 0) {
     d = a.huff;
@@ -152,6 +173,9 @@ __global__ void __launch_bounds__(SEGMENT_WARPS * 32)
   }
   __syncthreads();
   const unsigned lane = threadIdx.x & 31u;
+  uint64_t* const stage = staged[threadIdx.x / 32];
+  /* the payload's 8-byte words can be loaded whole (parz_bitr_peek's own condition) */
+  const bool aligned = ((uintptr_t)a.payload & 7u) == 0;
   const unsigned long long warps = (unsigned long long)gridDim.x * SEGMENT_WARPS;
   for (unsigned long long g = (unsigned long long)blockIdx.x * SEGMENT_WARPS + threadIdx.x / 32;
        g < a.nsegments; g = next_segment(a, warps, lane)) {
@@ -168,8 +192,30 @@ __global__ void __launch_bounds__(SEGMENT_WARPS * 32)
       continue;
     }
     const uint32_t len = (uint32_t)(end - bit0), lim = parz_bounded_lane_limit(len, lane, 32);
+    /* The segment's payload words, those every read of its lanes may touch (a token starting
+     * before its end reads at most PARZ_BOUNDED_MAX_LEN bits on, then a 64-bit window), copied
+     * by the warp in coalesced loads into shared memory, where its lanes then read them: the
+     * same bytes (zeros past the payload, as parz_bitr_peek reads them), so the same tokens.
+     * A segment too long for the warp's staging words reads the payload where it lies. */
+    const unsigned long long w0 = bit0 >> 6, nw = ((end + PARZ_BOUNDED_MAX_LEN) >> 6) + 3 - w0;
+    const bool local = aligned && nw <= STAGE_WORDS;
+    __syncwarp(); /* the last segment's reads of the staging words are done */
+    if (local)
+      for (unsigned k = lane; k < nw; k += 32) {
+        const unsigned long long at = (w0 + k) * 8;
+        uint64_t w = 0;
+        if (at + 8 <= a.payload_bytes)
+          w = *(const uint64_t*)(a.payload + at);
+        else
+          for (unsigned b = 0; b < 8 && at + b < a.payload_bytes; b++)
+            w |= (uint64_t)a.payload[at + b] << (8 * b);
+        stage[k] = w;
+      }
+    __syncwarp();
     const parz_bounded_lanes s =
-        parz_bounded_lanes_init(&d, table, steps, a.payload, (size_t)a.payload_bytes, bit0);
+        local ? parz_bounded_lanes_init(&d, table, steps, (const uint8_t*)stage, 8 * nw,
+                                        bit0 - 64 * w0)
+              : parz_bounded_lanes_init(&d, table, steps, a.payload, (size_t)a.payload_bytes, bit0);
     parz_bounded_lane o;
     parz_bounded_lane_first(&s, len, lane, 32, LEAD_BITS, &o);
     /* lane r is exact after round r: 32 rounds settle every lane, the last one only checks */
@@ -1024,11 +1070,14 @@ static int enqueue_chunk(parz_gpu_context* ctx, const parz_chunk_view* v, const 
 }
 
 /* Chunks of a batch (a run of one type and rank): their codebooks read on the context's host
- * threads, then each chunk's step 0 (offsets, uploads, checksums, codes zeroed) on one of
- * RUN_STREAMS streams forked from st, one launch of the segment kernel for every chunk on st (a
- * chunk per row of its grid, the arguments in one copy from h_args to d_args), and each chunk's
- * steps 2 to 4 and exceptions on the side streams again, joined back into st: a chunk's segment
- * step takes as long as a whole array's, so the chunks share it rather than queue it. */
+ * threads, then each chunk's uploads and codes zeroed on one of RUN_STREAMS streams forked from
+ * st; on st the run's arguments in one copy from h_args to d_args (the segment kernel's, then the
+ * offsets kernel's, then the checksums'), the segment offsets of every chunk in one launch, the
+ * payload checksums of every chunk in the frame's two launches for a run on a stream beside the
+ * segment step, one launch of the segment kernel for every chunk (a chunk per row of its grid),
+ * and each chunk's steps 2 to 4 and exceptions on the side streams again, joined back into st: a
+ * chunk's segment step takes as long as a whole array's, so the chunks share it rather than
+ * queue it, and a small chunk's launches of its own cost more than its offsets and sums. */
 #define RUN_STREAMS 8
 
 /* The shared Lorenzo launches of a run's chunks on st (lorenzo_run_args; ha their arguments on
@@ -1058,6 +1107,18 @@ static cudaError_t enqueue_lorenzo_run(const parz_chunk_view* v, const segment_a
   else if (rows)
     lorenzo_run_rows_kernel<double><<<dim3((unsigned)rows, (unsigned)n), THREADS, 0, st>>>(d_args);
   return cudaGetLastError();
+}
+
+/* Chunk v's offsets kernel arguments into *a where it has one (*m counts them), as
+ * parz_gpu_enqueue_offsets would launch it alone. */
+static int run_table_args(const parz_gpu_context* ctx, const parz_chunk_view* v,
+                          const void* d_chunk, const parz_gpu_scratch* s, parz_gpu_table_args* a,
+                          size_t* m, parz_error* err) {
+  if (v->table != PARZ_TABLE_NONE && v->table != PARZ_TABLE_OFFSETS &&
+      v->table != PARZ_TABLE_HYBRID && v->table != PARZ_TABLE_LENGTHS)
+    return parz_fail(err, PARZ_ERR_FORMAT, "unknown table kind %d", (int)v->table);
+  *m += (size_t)parz_gpu_table_args_init(ctx, v, d_chunk, s, a);
+  return PARZ_OK;
 }
 
 static int enqueue_run(parz_gpu_context* ctx, const parz_chunk_view* v, const void* const* d_chunks,
@@ -1128,29 +1189,49 @@ static int enqueue_run(parz_gpu_context* ctx, const parz_chunk_view* v, const vo
   }
   unsigned ctas = 0;
   const unsigned share = segment_share(ctx, n);
+  parz_gpu_table_args* ht = (parz_gpu_table_args*)(ha + n);
+  size_t m = 0; /* chunks with an offsets kernel: ht[0..m) */
   for (size_t c = 0; rc == PARZ_OK && c < n; c++) {
     if (status[c] != PARZ_OK)
       continue;
-    if ((rc = parz_gpu_enqueue_offsets(ctx, &v[c], d_chunks[c], &s[c], side[c % k], err)) ==
-        PARZ_OK)
+    if ((rc = run_table_args(ctx, &v[c], d_chunks[c], &s[c], &ht[m], &m, err)) == PARZ_OK)
       rc = enqueue_prepare(ctx, &v[c], &books[c], d_chunks[c], &s[c], side[c % k], &ha[c], err);
     if (rc == PARZ_OK && v[c].array.type == v[0].array.type)
       lorenzo_run_args(&v[c], &books[c], &s[c], d_dsts[c], &ha[c]);
     const unsigned x = segment_ctas(&v[c], share);
     ctas = x > ctas ? x : ctas;
   }
-  if (rc == PARZ_OK && (e = join_side()) != cudaSuccess)
-    rc = parz_gpu_cuda_fail(err, e, "joining a batch of bounded chunks");
-  /* the checksums on the side streams after the join: they run beside the segment step, and
-   * each chunk's later steps on its side stream follow them */
-  for (size_t c = 0; rc == PARZ_OK && c < n; c++)
-    if (status[c] == PARZ_OK)
-      rc = enqueue_sums(ctx, &v[c], d_chunks[c], &s[c], side[c % k], err);
+  /* every chunk has a checksums record, one left out or empty with no CTAs */
+  parz_gpu_run_sums* hr = (parz_gpu_run_sums*)(ht + m);
+  unsigned long long sum_ctas = 0;
+  for (size_t c = 0; c < n; c++) {
+    const unsigned long long end = status[c] == PARZ_OK && values_of(&v[c]) ? v[c].nchecksums : 0;
+    sum_ctas += parz_gpu_run_sums_init(&v[c], d_chunks[c], &s[c], 0, end, sum_ctas, &hr[c]);
+  }
+  side_stream sums(st); /* made here, it waits for nothing of this run yet */
   if (rc == PARZ_OK) {
-    e = cudaMemcpyAsync(d_args, h_args, n * sizeof *ha, cudaMemcpyHostToDevice, st);
+    e = cudaMemcpyAsync(d_args, h_args, (unsigned char*)(hr + n) - h_args,
+                        cudaMemcpyHostToDevice, st);
     if (e == cudaSuccess)
       e = cudaEventRecord(ctx->args_copied, st);
-    if (e == cudaSuccess && ctas) {
+    if (e == cudaSuccess && m)
+      e = parz_gpu_launch_offsets(ht, (const parz_gpu_table_args*)(d_args + ((unsigned char*)ht -
+                                                                             h_args)),
+                                  (unsigned)m, st);
+    /* the checksums after the offsets, beside the rest: they only add to the fault records */
+    if (e == cudaSuccess && sums.st && (e = cudaEventRecord(sums.fork, st)) == cudaSuccess)
+      e = cudaStreamWaitEvent(sums.st, sums.fork, 0);
+    if (e != cudaSuccess)
+      rc = parz_gpu_cuda_fail(err, e, "the offsets of a batch of bounded chunks");
+  }
+  if (rc == PARZ_OK)
+    rc = parz_gpu_enqueue_run_checksums(
+        ctx, hr, (const parz_gpu_run_sums*)(d_args + ((unsigned char*)hr - h_args)), (unsigned)n,
+        sums.stream(), err);
+  if (rc == PARZ_OK && (e = join_side()) != cudaSuccess)
+    rc = parz_gpu_cuda_fail(err, e, "joining a batch of bounded chunks");
+  if (rc == PARZ_OK) {
+    if (ctas) {
       segments_kernel<<<dim3(ctas, (unsigned)n), SEGMENT_WARPS * 32, 0, st>>>(
           (const segment_args*)d_args);
       e = cudaGetLastError();
@@ -1170,6 +1251,8 @@ static int enqueue_run(parz_gpu_context* ctx, const parz_chunk_view* v, const vo
   free(books);
   /* joined whatever happened: st must not run ahead of work queued on the side streams */
   e = join_side();
+  const cudaError_t f = sums.join();
+  e = e == cudaSuccess ? f : e;
   if (e != cudaSuccess && rc == PARZ_OK)
     rc = parz_gpu_cuda_fail(err, e, "joining a batch of bounded chunks");
   for (i = 0; i < made; i++) {
@@ -1187,7 +1270,8 @@ extern const parz_gpu_codec parz_gpu_codec_bounded = {
     PARZ_CODEC_BOUNDED,
     enqueue_chunk,
     enqueue_run,          /* a batch's segments in one launch, the rest on streams */
-    sizeof(segment_args), /* a run's arguments (enqueue_run) */
+    /* a run's arguments (enqueue_run) */
+    sizeof(segment_args) + sizeof(parz_gpu_table_args) + sizeof(parz_gpu_run_sums),
     enqueue_all, /* the filter path: the chunk whole (`whole`), its exceptions on the host */
     NULL,        /* no block kernel: its chunks are encoded whole (encode_chunks) */
     scratch_bytes,
