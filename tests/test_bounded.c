@@ -517,6 +517,47 @@ static void hostile_codes(void) {
   free(q);
 }
 
+/* The predictor's choice skips the caller's holes as the chunk's codes do: a smooth 3-D field
+ * with a "land" of holes over a third of it, the holes holding zeros or loud noise, chooses the
+ * same predictor and writes the same codes either way (values at holes are never read). */
+static void choice_skips_holes(void) {
+  const parz_bounded_shape s = {PARZ_FLOAT, 3, {48, 48, 48}};
+  const size_t n = parz_bounded_count(&s);
+  float* quiet = (float*)malloc(n * sizeof *quiet);
+  float* loud = (float*)malloc(n * sizeof *loud);
+  uint8_t* given = (uint8_t*)malloc(n);
+  parz_bounded_options opt = {0, 2, PARZ_BOUNDED_SEGMENT_CODES, NULL, NULL, NULL};
+  parz_bounded_coded a, b;
+  parz_error err;
+  size_t holes = 0;
+  for (size_t i = 0; i < n; i++) {
+    const double z = (double)(i / 2304), y = (double)(i / 48 % 48), x = (double)(i % 48);
+    const double field = 20 * sin(0.11 * x) * cos(0.07 * y) + 0.3 * z;
+    given[i] = sin(0.13 * x + 0.05 * z) + cos(0.17 * y) > 0.9;
+    holes += given[i];
+    quiet[i] = given[i] ? 0.0f : (float)field;
+    loud[i] = given[i] ? (float)(1e4 * (uniform() - 0.5)) : (float)field;
+  }
+  CHECK(holes > n / 5 && holes < n / 2, "choice_skips_holes: %zu holes of %zu", holes, n);
+  int ra = parz_bounded_code(&s, quiet, 1e-3, &opt, given, &a, &err);
+  int rb = parz_bounded_code(&s, loud, 1e-3, &opt, given, &b, &err);
+  CHECK(ra == PARZ_OK && rb == PARZ_OK, "choice_skips_holes: %s", err.message);
+  if (ra == PARZ_OK && rb == PARZ_OK) {
+    CHECK(a.predictor == b.predictor,
+          "choice_skips_holes: predictor %d with zeros in the holes, %d with noise", a.predictor,
+          b.predictor);
+    CHECK(a.predictor != b.predictor ||
+              (a.book_size == b.book_size && !memcmp(a.codes, b.codes, n * sizeof *a.codes)),
+          "choice_skips_holes: predictor %d codes the field differently by its holes' values",
+          a.predictor);
+  }
+  if (ra == PARZ_OK)
+    parz_bounded_coded_free(&a);
+  if (rb == PARZ_OK)
+    parz_bounded_coded_free(&b);
+  free(quiet), free(loud), free(given);
+}
+
 /* The bytes each real array's chunks were written as (both bounds, every predictor, zero runs,
  * the writers' segments): the encoder may get faster, never different. */
 static const fnv_pinned real_written[] = {
@@ -570,6 +611,7 @@ int main(int argc, char** argv) {
   hostile_books();
   hostile_segments();
   hostile_codes();
+  choice_skips_holes();
   if (argc > 1)
     real(argv[1]);
   return test_finish("test_bounded");

@@ -419,7 +419,7 @@ static int cpu_choice(const parz_gpu_bnd_plan& p, const void* data) {
   opt.runs = 2;
   opt.segment = p.v.segment_blocks;
   opt.jobs = &backwards;
-  return parz_bounded_choose(&p.s, data, p.eb, &opt);
+  return parz_bounded_choose(&p.s, data, p.eb, &opt, NULL);
 }
 
 /* The GPU encoder's steps one thread after another into out (contiguous arrays); *stored set

@@ -187,13 +187,16 @@ size_t parz_bounded_sample_box(const parz_bounded_shape* s, parz_bounded_shape* 
 }
 
 int parz_bounded_choose(const parz_bounded_shape* s, const void* src, double eb,
-                        const parz_bounded_options* opt) {
+                        const parz_bounded_options* opt, const uint8_t* given) {
   parz_bounded_shape b;
   size_t lo[4], w = s->type == PARZ_FLOAT ? 4 : 8;
   const size_t n = parz_bounded_sample_box(s, &b, lo);
   unsigned char* box = (unsigned char*)malloc(n * w);
-  if (!box)
+  uint8_t* box_given = given ? (uint8_t*)malloc(n) : NULL;
+  if (!box || (given && !box_given)) {
+    free(box);
     return PARZ_BOUNDED_LORENZO;
+  }
   size_t ext[4] = {1, 1, 1, 1}, full[4] = {1, 1, 1, 1}, l4[4] = {0, 0, 0, 0};
   for (unsigned k = 0; k < s->dims; k++) {
     ext[4 - s->dims + k] = b.shape[k];
@@ -207,11 +210,14 @@ int parz_bounded_choose(const parz_bounded_shape* s, const void* src, double eb,
         size_t from =
             (((l4[0] + i0) * full[1] + l4[1] + i1) * full[2] + l4[2] + i2) * full[3] + l4[3];
         memcpy(box + at * w, (const unsigned char*)src + from * w, ext[3] * w);
+        if (given)
+          memcpy(box_given + at, given + from, ext[3]);
       }
   int best = PARZ_BOUNDED_LORENZO;
-  /* What every trial shares is found once: the holes of the fill value, the grid's step, the
-   * holes the interpolation starts from (values not finite); then each predictor from copies,
-   * the predictors at once on the jobs. */
+  /* What every trial shares is found once: the box's holes (the caller's and the fill value's,
+   * never read, as the chunk's codes never read them), the grid's step, the holes the
+   * interpolation starts from (values not finite); then each predictor from copies, the
+   * predictors at once on the jobs. */
   choose_job j;
   j.b = &b;
   j.box = box;
@@ -221,7 +227,7 @@ int parz_bounded_choose(const parz_bounded_shape* s, const void* src, double eb,
   j.hole0 = (uint8_t*)malloc(n);
   j.hole_interp = (uint8_t*)malloc(n);
   if (j.hole0 && j.hole_interp && parz_bounded_check(&b, eb, NULL) == PARZ_OK) {
-    holes_set(box, w, NULL, opt->fill, j.hole0, n, opt->jobs);
+    holes_set(box, w, box_given, opt->fill, j.hole0, n, opt->jobs);
     j.step = parz_bounded_step(&b, box, eb, j.hole0, opt->jobs);
     memcpy(j.hole_interp, j.hole0, n);
     parz_bounded_quantize(&b, box, eb, j.step, NULL, j.hole_interp, opt->jobs);
@@ -229,7 +235,7 @@ int parz_bounded_choose(const parz_bounded_shape* s, const void* src, double eb,
     best = parz_bounded_pick(j.bytes);
   }
   free(j.hole0), free(j.hole_interp);
-  free(box);
+  free(box), free(box_given);
   return best;
 }
 
@@ -348,7 +354,7 @@ int parz_bounded_code(const parz_bounded_shape* s, const void* src, double eb,
     return parz_fail(err, PARZ_ERR_PARAM, "bounded: segment of %zu codes, not 1..2^24",
                      opt->segment);
   size_t n = parz_bounded_count(s), w = s->type == PARZ_FLOAT ? 4 : 8;
-  out->predictor = opt->predictor ? opt->predictor : parz_bounded_choose(s, src, eb, opt);
+  out->predictor = opt->predictor ? opt->predictor : parz_bounded_choose(s, src, eb, opt, given);
   out->runs = opt->runs == 1;
   out->segment = opt->segment;
   /* the chunk-wide arrays are blocks of the caller's keep (chunk_keep.h); every value of each

@@ -93,9 +93,10 @@ size_t parz_bounded_trial_bytes(size_t estimate, size_t nexc, size_t nmask);
 int parz_bounded_pick(const size_t bytes[PARZ_BOUNDED_PREDICTORS]);
 
 /* The predictor whose codes a sample of the chunk (a box of about an eighth of it, at its centre)
- * makes smallest. */
+ * makes smallest, the sample's holes (given, as parz_bounded_code takes it, and the fill value)
+ * skipped as the chunk's codes skip them: what they hold is never read. */
 int parz_bounded_choose(const parz_bounded_shape* s, const void* src, double eb,
-                        const parz_bounded_options* opt);
+                        const parz_bounded_options* opt, const uint8_t* given);
 
 /* Encodes count values of src (s's type and shape, C order) at absolute bound eb. */
 int parz_bounded_chunk_encode(const parz_bounded_shape* s, const void* src, double eb,

@@ -616,11 +616,11 @@ static inline int parz_gpu_bnd_book_built(const parz_bounded_range& r, const uin
  * GPU's steps: the CPU's sample box (parz_bounded_sample_box) copied out of the chunk, its own
  * grid step (the scan's on the box), then per predictor the forward pass on the box from holes
  * all KNOWN (the values are finite: the encoder refuses others when it chooses, and masks
- * nothing, so the CPU's trials start from no holes either), the symbol counts with runs over
- * segments of the chunk's size and the residuals' range, the exceptions and masked values; each
- * trial's code with runs built as the chunk's is (on the host for a narrow range, on the device
- * for a wide one), its size (parz_bounded_estimate_counted's, parz_bounded_trial_bytes) and the
- * pick (parz_bounded_pick) on the host. */
+ * nothing, so the frame has no holes to give the CPU's trials either), the symbol counts with
+ * runs over segments of the chunk's size and the residuals' range, the exceptions and masked
+ * values; each trial's code with runs built as the chunk's is (on the host for a narrow range,
+ * on the device for a wide one), its size (parz_bounded_estimate_counted's,
+ * parz_bounded_trial_bytes) and the pick (parz_bounded_pick) on the host. */
 struct parz_gpu_bnd_box {
   parz_bounded_shape s; /* the box */
   size_t n;             /* its values */
