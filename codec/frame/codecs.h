@@ -93,8 +93,9 @@ typedef struct parz_scratch_codec {
                 uint64_t count);
   /* Encoding: the forward pass over the whole of a (contiguous, C order) under v's codec
    * parameters and C; hole, when not NULL, marks with a nonzero byte per value the values the
-   * frame restores itself (masked values, exceptions), which need no bound. jobs (NULL: none)
-   * are the caller's threads for it; the state is the same on any. Sets *state. */
+   * frame restores itself (masked values, exceptions), which need no bound and are never read:
+   * data holds there what the array held, no stand-in (mask.h). jobs (NULL: none) are the
+   * caller's threads for it; the state is the same on any. Sets *state. */
   int (*code)(const parz_chunk_view* v, const parz_array* a, const void* data, const uint8_t* hole,
               const parz_jobs* jobs, struct parz_codec_scratch** state, parz_error* err);
   /* The values the codes do not carry (*pos: their positions, increasing; owned by the state). */

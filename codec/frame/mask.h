@@ -22,6 +22,9 @@ typedef struct parz_mask_palette {
   parz_type type;
   parz_exception_set exc;
   int nan, taken, fill, fill_seen;
+  /* nonzero: the cleaned copy's holes get their stand-ins (the codec encodes what they hold);
+   * zero for a scratch codec, which is told the holes and never reads them (codecs.h) */
+  int standins;
   uint64_t fill_bits;
   unsigned npatterns;
   uint64_t patterns[PARZ_MASK_MAX_PATTERNS];   /* in order of first appearance */

@@ -182,11 +182,12 @@ int parz_mask_collect(const parz_mask_palette* pal, const parz_array* a, void* c
       me->block = block;
       me->value = uniform_code;
       me->extra = m->nbytes;
-      for (i = 0; i < n; i++)
+      for (i = 0; i < n && pal->standins; i++)
         parz_store_bits(c + size * idx[i], size, 0);
       continue;
     }
-    memset(st, PARZ_MASK_ABSENT, (size_t)1 << (2 * a->dims));
+    if (pal->standins)
+      memset(st, PARZ_MASK_ABSENT, (size_t)1 << (2 * a->dims));
     for (i = 0; i < n; i++) {
       uint64_t bits = parz_load_bits(c + size * idx[i], size);
       code[i] = parz_mask_lookup(pal, bits);
@@ -195,36 +196,37 @@ int parz_mask_collect(const parz_mask_palette* pal, const parz_array* a, void* c
         same = same && (first_code == -2 || first_code == code[i]);
         first_code = code[i];
       }
-      st[local[i]] =
-          code[i] >= 0 || parz_exception_in(&pal->exc, bits) ? PARZ_MASK_HOLE : PARZ_MASK_KNOWN;
-      val[local[i]] = bits;
-      nhole += st[local[i]] == PARZ_MASK_HOLE;
-    }
-    if (nhole) {
-      if (nmask) {
-        parz_mask_entry* me = new_entry(m);
-        if (!me)
-          return PARZ_ERR_NOMEM;
-        me->block = block;
-        me->value = nmask == n && same ? first_code : -1;
-        me->extra = m->nbytes;
-        if (me->value < 0) { /* the bitmap, then (several values) an index per masked value */
-          unsigned char* x =
-              (unsigned char*)grow(m->bytes, &m->bytes_cap, m->nbytes + bb + nmask, 1);
-          if (!x)
-            return PARZ_ERR_NOMEM;
-          m->bytes = x;
-          x += m->nbytes;
-          memset(x, 0, bb);
-          m->nbytes += bb;
-          for (i = 0; i < n; i++) /* C order in a block is increasing position */
-            if (code[i] >= 0) {
-              x[local[i] >> 3] |= (unsigned char)(1u << (local[i] & 7u));
-              if (m->nvalues > 1)
-                m->bytes[m->nbytes++] = (unsigned char)code[i];
-            }
-        }
+      if (pal->standins) {
+        st[local[i]] =
+            code[i] >= 0 || parz_exception_in(&pal->exc, bits) ? PARZ_MASK_HOLE : PARZ_MASK_KNOWN;
+        val[local[i]] = bits;
+        nhole += st[local[i]] == PARZ_MASK_HOLE;
       }
+    }
+    if (nmask) {
+      parz_mask_entry* me = new_entry(m);
+      if (!me)
+        return PARZ_ERR_NOMEM;
+      me->block = block;
+      me->value = nmask == n && same ? first_code : -1;
+      me->extra = m->nbytes;
+      if (me->value < 0) { /* the bitmap, then (several values) an index per masked value */
+        unsigned char* x = (unsigned char*)grow(m->bytes, &m->bytes_cap, m->nbytes + bb + nmask, 1);
+        if (!x)
+          return PARZ_ERR_NOMEM;
+        m->bytes = x;
+        x += m->nbytes;
+        memset(x, 0, bb);
+        m->nbytes += bb;
+        for (i = 0; i < n; i++) /* C order in a block is increasing position */
+          if (code[i] >= 0) {
+            x[local[i] >> 3] |= (unsigned char)(1u << (local[i] & 7u));
+            if (m->nvalues > 1)
+              m->bytes[m->nbytes++] = (unsigned char)code[i];
+          }
+      }
+    }
+    if (nhole) { /* stand-ins: a masked value is a hole, so nhole holds nmask */
       for (k = 0; k < 4; k++)
         e[k] = (unsigned)(v.n[3 - k] - b[3 - k] < 4 ? v.n[3 - k] - b[3 - k] : 4);
       parz_mask_fill_holes(val, st, e, a->dims);

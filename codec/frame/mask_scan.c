@@ -17,6 +17,7 @@ int parz_mask_palette_init(parz_mask_palette* pal, const parz_codec* codec, parz
                            parz_error* err) {
   memset(pal, 0, sizeof *pal);
   pal->type = type;
+  pal->standins = !codec->scratch;
   pal->exc = parz_exception_set_of(codec, type, dims, p);
   if (cfg->mask != PARZ_MASK_DEFAULT && cfg->mask != PARZ_MASK_ON && cfg->mask != PARZ_MASK_OFF)
     return parz_fail(err, PARZ_ERR_PARAM, "unknown mask setting %d", (int)cfg->mask);

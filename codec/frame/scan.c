@@ -208,7 +208,7 @@ static void block_part(void* arg, uint64_t i) {
   share(j->nblocks, i, j->nparts, &lo, &hi);
   if (j->entries)
     j->rc[i] = parz_mask_collect(&j->s->pal, j->whole, j->cleaned, lo, hi - lo, &j->entries[i]);
-  else if (j->s->exceptions)
+  else if (j->s->exceptions && j->s->pal.standins)
     parz_exceptions_standins(j->whole, j->cleaned, &j->s->pal.exc, lo, hi - lo);
 }
 
@@ -238,7 +238,7 @@ int parz_scan_clean(const parz_scan* s, const parz_array* a, const void* data,
   if (!s->parts || !parts_of(jobs)) {
     copy_values(s, a, data, cleaned, records, s->exceptions);
     if (!s->masked) {
-      if (s->exceptions)
+      if (s->exceptions && s->pal.standins)
         parz_exceptions_standins(whole, cleaned, &s->pal.exc, 0, parz_block_count(whole));
       return PARZ_OK;
     }

@@ -26,7 +26,9 @@ void parz_scan_free(parz_scan* s);
 
 /* Into `cleaned` (the array's values, contiguous) and `records` (s->exceptions of them): the
  * copy with the exceptions recorded, then either their stand-ins (no masked value) or the mask
- * section (*section, *section_bytes). In parts when s->parts says so. */
+ * section (*section, *section_bytes) with its holes' stand-ins; no stand-ins for a scratch
+ * codec (s->pal.standins), which is told the holes and never reads them. In parts when
+ * s->parts says so. */
 int parz_scan_clean(const parz_scan* s, const parz_array* a, const void* data,
                     const parz_array* whole, void* cleaned, unsigned char* records,
                     unsigned char** section, size_t* section_bytes, const parz_jobs* jobs,
