@@ -44,8 +44,11 @@ static void segment(const parz_gpu_ll& L, unsigned long long s) {
   const unsigned coder = parz_gpu_ll_coder(&W, w, n);
   const int pick = coder == PARZ_LL_CODER_CONTEXT;
   if (coder != PARZ_LL_CODER_RAW) {
-    for (size_t p = np; p-- > 0;)
-      W.piece[p] = parz_gpu_ll_piece_bits(z, n, p, runs, pick, W.len[pick], &W.nonzero[p]);
+    for (size_t p = np; p-- > 0;) {
+      uint64_t any = 0;
+      W.piece[p] = parz_gpu_ll_piece_share(z, n, p, 0, 1, runs, pick, W.len[pick], &any);
+      W.nonzero[p] = any != 0;
+    }
     const size_t per = PARZ_LL_RUN / PARZ_GPU_LL_PIECE, m = runs ? parz_ll_run_count(n) : 1;
     for (size_t r = m; r-- > 0;) {
       const size_t p1 = runs && (r + 1) * per < np ? (r + 1) * per : np;
@@ -103,8 +106,16 @@ static void code_segments(const parz_gpu_ll_plan& p, unsigned k, const void* dat
   L.z = c.z.data();
   L.slots = c.slots.data();
   L.seg_bytes = c.seg_bytes.data();
-  for (unsigned long long i = L.n; i-- > 0;)
-    parz_gpu_ll_residual(L, i);
+  std::vector<uint64_t> u(PARZ_LL_BLOCK_VALUES);
+  std::vector<uint8_t> back(PARZ_LL_BLOCK_VALUES);
+  for (unsigned long long b = L.g.blocks; b-- > 0;) {
+    parz_gpu_ll_box B;
+    parz_gpu_ll_box_of(L.g, b, &B);
+    for (uint32_t j = 0; j < B.count; j++)
+      u[j] = parz_gpu_ll_forward_in(L, B, j, &back[j]);
+    for (uint32_t j = 0; j < B.count; j++)
+      L.z[L.block_at[b] + j] = parz_gpu_ll_residual_in(L.g, B, u.data(), back[j], j);
+  }
   for (unsigned long long s = 0; s < L.nseg; s++)
     segment(L, s);
   c.bytes = 0;

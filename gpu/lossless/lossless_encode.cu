@@ -66,10 +66,22 @@ __global__ void __launch_bounds__(THREADS)
   }
 }
 
-__global__ void residual_kernel(parz_gpu_ll L) {
-  const unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
-  if (i < L.n)
-    parz_gpu_ll_residual(L, i);
+/* A CTA per block: its values' transformed integers into shared memory, each read once, then
+ * their residuals from there to the block's place in block order. */
+__global__ void __launch_bounds__(THREADS) residual_kernel(parz_gpu_ll L) {
+  __shared__ uint64_t u[PARZ_LL_BLOCK_VALUES];
+  __shared__ uint8_t back[PARZ_LL_BLOCK_VALUES];
+  __shared__ parz_gpu_ll_box B;
+  const unsigned long long b = blockIdx.x;
+  if (threadIdx.x == 0)
+    parz_gpu_ll_box_of(L.g, b, &B);
+  __syncthreads();
+  for (uint32_t j = threadIdx.x; j < B.count; j += THREADS)
+    u[j] = parz_gpu_ll_forward_in(L, B, j, &back[j]);
+  __syncthreads();
+  uint64_t* z = L.z + L.block_at[b];
+  for (uint32_t j = threadIdx.x; j < B.count; j += THREADS)
+    z[j] = parz_gpu_ll_residual_in(L.g, B, u, back[j], j);
 }
 
 /* A CTA per segment: its bytes into its slot, their count into seg_bytes. */
@@ -106,8 +118,18 @@ __global__ void __launch_bounds__(PARZ_GPU_LL_THREADS) segment_kernel(parz_gpu_l
   const unsigned coder = parz_gpu_ll_coder(&W, w, n);
   const int pick = coder == PARZ_LL_CODER_CONTEXT;
   if (coder != PARZ_LL_CODER_RAW) {
-    for (size_t p = t; p < np; p += T)
-      W.piece[p] = parz_gpu_ll_piece_bits(z, n, p, runs, pick, W.len[pick], &W.nonzero[p]);
+    /* a warp per piece: its bits and whether a residual is not 0, the lanes reading
+     * neighbouring residuals */
+    for (size_t p = t / 32; p < np; p += T / 32) {
+      uint64_t any = 0;
+      const unsigned bits = __reduce_add_sync(
+          0xffffffffu, parz_gpu_ll_piece_share(z, n, p, lane, 32, runs, pick, W.len[pick], &any));
+      const unsigned nonzero = __any_sync(0xffffffffu, any != 0);
+      if (lane == 0) {
+        W.piece[p] = bits;
+        W.nonzero[p] = (uint8_t)nonzero;
+      }
+    }
     __syncthreads();
     /* each run's bits into its pieces' offsets and its bytes; then the runs' places */
     const size_t per = PARZ_LL_RUN / PARZ_GPU_LL_PIECE, m = runs ? parz_ll_run_count(n) : 1;
@@ -237,7 +259,7 @@ static int code_segments(parz_gpu_whole_memory& m, const parz_gpu_ll_plan& p, un
         cudaMemcpyAsync(block_at, p.block_at.data(), p.block_at.size() * sizeof(unsigned long long),
                         cudaMemcpyHostToDevice, m.st);
   if (m.e == cudaSuccess)
-    residual_kernel<<<blocks_for(L->n, THREADS), THREADS, 0, m.st>>>(*L);
+    residual_kernel<<<(unsigned)L->g.blocks, THREADS, 0, m.st>>>(*L);
   if (m.e == cudaSuccess)
     segment_kernel<<<(unsigned)L->nseg, PARZ_GPU_LL_THREADS, 0, m.st>>>(*L);
   if (m.e == cudaSuccess)

@@ -16,18 +16,20 @@
  *              (parz_ll_rows_measure's sums); where predictor 3's sum
  *              is the smaller, the residuals and segments below are made under both and the
  *              smaller chunk kept (parz_ll_rows_smaller: parz_ll_choose_predictor's choice);
- *   residuals  a thread per value: its transformed integer less its Lorenzo prediction inside its
- *              block, zigzagged, at its place in block order (each block's first residual
- *              counted on the host); the values are read through the array's strides;
+ *   residuals  a CTA per block: a thread per value reads it (through the array's strides) and
+ *              keeps its transformed integer in shared memory; then a thread per value takes
+ *              its Lorenzo prediction inside the block from there, zigzagged, to its place in
+ *              block order (each block's first residual counted on the host);
  *   segments   a CTA per segment: its threads count the residuals' bit lengths per context into
  *              its shared counts (the lanes of a warp with one key adding once); a thread per
  *              code (coder 2's contexts, coder 1's single code) builds it (the CPU's builder,
  *              parz_huff_small_lengths) and sums its bits; every thread takes the CPU's choice;
- *              raw segments are written a residual per thread; otherwise each thread takes
- *              pieces of 64 residuals: their bits first, then per run (coder 3; a run of zero
- *              residuals takes none and makes the segment coder 4's) or for the segment of one
- *              run their offsets, the runs' places by thread 0 with the head, and each piece's
- *              bits ORed into zeroed words at its place; all into the segment's slot of its raw
+ *              raw segments are written a residual per thread; otherwise the segment is cut
+ *              into pieces of 64 residuals: a warp per piece adds their bits (its lanes reading
+ *              neighbouring residuals), then per run (coder 3; a run of zero residuals takes
+ *              none and makes the segment coder 4's) or for the segment of one run their
+ *              offsets, the runs' places by thread 0 with the head, and a thread per piece ORs
+ *              its bits into zeroed words at its place; all into the segment's slot of its raw
  *              size;
  *   payload    on the host the segments' running sum, the layout (parz_chunk_settle) and the
  *              chunk's size; a CTA per segment copies its slot to its place;
@@ -146,20 +148,83 @@ PARZ_HD void parz_gpu_ll_probe(const parz_gpu_ll& L, unsigned long long i, void*
          w);
 }
 
-/* Value i's residual into its place in block order. */
-PARZ_HD void parz_gpu_ll_residual(const parz_gpu_ll& L, unsigned long long i) {
-  const parz_ll_geometry& g = L.g;
-  size_t x[4], o[4];
-  unsigned long long b = 0, j = 0;
-  parz_gpu_ll_place(L, i, x);
-  for (int k = 0; k < 4; k++) {
-    const uint32_t side = (uint32_t)g.side[k], c = (uint32_t)x[k] / side;
-    const size_t e = g.n[k] - (size_t)c * side < side ? g.n[k] - (size_t)c * side : side;
-    b = b * g.grid[k] + c;
-    o[k] = (size_t)c * side;
-    j = j * e + (x[k] - o[k]);
+/* A block of L's geometry in the residual step: its first value o and extents e along g's four
+ * dimensions, its value count, and the terms of its Lorenzo predictor (lorenzo.h): for each set
+ * of its predicted dimensions (extent and side above 1; bit d for dimension d), the neighbour
+ * back along each (off values back in C order inside the block) and whether it is added (an
+ * odd set) or taken away. */
+struct parz_gpu_ll_box {
+  size_t o[4];
+  uint32_t e[4];
+  uint32_t count;
+  unsigned terms;
+  uint32_t off[15];
+  uint8_t set[15], add[15];
+};
+
+/* Block b's box. */
+PARZ_HD void parz_gpu_ll_box_of(const parz_ll_geometry& g, unsigned long long b,
+                                parz_gpu_ll_box* B) {
+  size_t e[4];
+  uint32_t q[4], step = 1;
+  B->count = (uint32_t)parz_ll_block_box(&g, (size_t)b, B->o, e);
+  for (int d = 3; d >= 0; d--) {
+    B->e[d] = (uint32_t)e[d];
+    q[d] = step;
+    step *= (uint32_t)e[d];
   }
-  L.z[L.block_at[b] + j] = parz_ll_residual_at(&g, L.src, L.st, L.transform, L.scale, o, x);
+  B->terms = 0;
+  for (unsigned set = 1; set < 16; set++) {
+    uint32_t off = 0;
+    unsigned bits = 0, ok = 1;
+    for (int d = 0; d < 4; d++)
+      if (set >> d & 1) {
+        ok &= g.n[d] > 1 && g.side[d] > 1;
+        off += q[d];
+        bits++;
+      }
+    if (!ok)
+      continue;
+    B->off[B->terms] = off;
+    B->set[B->terms] = (uint8_t)set;
+    B->add[B->terms++] = (uint8_t)(bits & 1);
+  }
+}
+
+/* Value j (C order inside block B) as its transformed integer, read through the array's
+ * strides; *back: bit d set where its neighbour back along dimension d lies inside the block.
+ * Each value of a block is read and transformed once; parz_gpu_ll_residual_in takes its
+ * neighbours' terms from the block's integers. */
+PARZ_HD uint64_t parz_gpu_ll_forward_in(const parz_gpu_ll& L, const parz_gpu_ll_box& B, uint32_t j,
+                                        uint8_t* back) {
+  ptrdiff_t at = 0;
+  unsigned bk = 0;
+  for (int d = 3; d >= 0; d--) {
+    uint32_t x = 0;
+    if (B.e[d] > 1) {
+      x = j % B.e[d];
+      j /= B.e[d];
+    }
+    bk |= (x > 0) << d;
+    at += (ptrdiff_t)(B.o[d] + x) * L.st[d];
+  }
+  *back = (uint8_t)bk;
+  return parz_ll_forward_at((int)L.g.type, L.src, at, L.transform, L.scale);
+}
+
+/* Value j's zigzagged Lorenzo residual from u, its block's transformed integers in C order (back:
+ * parz_gpu_ll_forward_in's): parz_ll_residual_at's sum of the terms whose neighbours lie inside
+ * the block, in wrap-around arithmetic of g.w bits. */
+PARZ_HD uint64_t parz_gpu_ll_residual_in(const parz_ll_geometry& g, const parz_gpu_ll_box& B,
+                                         const uint64_t* u, unsigned back, uint32_t j) {
+  const uint64_t mask = g.w == 64 ? ~(uint64_t)0 : 0xffffffffu, top = (uint64_t)1 << (g.w - 1);
+  uint64_t p = 0;
+  for (unsigned t = 0; t < B.terms; t++)
+    if ((B.set[t] & back) == B.set[t]) {
+      const uint64_t v = u[j - B.off[t]];
+      p += B.add[t] ? v : 0 - v;
+    }
+  return parz_ll_zigzag((u[j] - p) & mask, mask, top);
 }
 
 /* The blocks of L's geometry (predictor 0's) whose values the measure of the row predictor reads
@@ -265,29 +330,28 @@ PARZ_HD void parz_gpu_ll_raw(uint8_t* dst, const uint64_t* z, size_t n, unsigned
     parz_ll_raw_put(dst + 1, i, z[i], w);
 }
 
-/* Pieces of a segment of n residuals: PARZ_GPU_LL_PIECE residuals each, a thread's share of
- * the sizes and the writing (coder 3's runs are whole pieces). */
+/* Pieces of a segment of n residuals: PARZ_GPU_LL_PIECE residuals each, a warp's share of the
+ * sizes and a thread's of the writing (coder 3's runs are whole pieces). */
 PARZ_HD size_t parz_gpu_ll_pieces(size_t n) {
   return (n + PARZ_GPU_LL_PIECE - 1) / PARZ_GPU_LL_PIECE;
 }
 
-/* The bits piece p of a segment of n residuals (runs: coder 3's) takes under the code
- * (contexts: coder 2's), code words and the bits below each leading one, as parz_ll_code_run
- * writes them; *nonzero set where one of its residuals is not 0. */
-PARZ_HD uint32_t parz_gpu_ll_piece_bits(const uint64_t* z, size_t n, size_t p, int runs,
-                                        int contexts, uint8_t len[][65], uint8_t* nonzero) {
-  const size_t i0 = p * PARZ_GPU_LL_PIECE;
-  const size_t i1 = n - i0 > PARZ_GPU_LL_PIECE ? i0 + PARZ_GPU_LL_PIECE : n;
-  unsigned c = contexts ? parz_ll_context_at(z, i0, runs) : 0;
+/* Lane `lane` of `lanes`'s share of piece p of a segment of n residuals (runs: coder 3's): the
+ * bits its residuals p * PARZ_GPU_LL_PIECE + lane + k * lanes take under the code (contexts:
+ * coder 2's), code words and the bits below each leading one, as parz_ll_code_run writes them;
+ * *any ORed with them. The lanes' shares add up to the piece's bits (a warp's lanes read
+ * neighbouring residuals). */
+PARZ_HD uint32_t parz_gpu_ll_piece_share(const uint64_t* z, size_t n, size_t p, unsigned lane,
+                                         unsigned lanes, int runs, int contexts, uint8_t len[][65],
+                                         uint64_t* any) {
   uint32_t bits = 0;
-  uint64_t any = 0;
-  for (size_t i = i0; i < i1; i++) {
+  for (size_t i = p * PARZ_GPU_LL_PIECE + lane; i < n && i < (p + 1) * PARZ_GPU_LL_PIECE;
+       i += lanes) {
+    const unsigned c = contexts ? parz_ll_context_at(z, i, (unsigned)runs) : 0;
     const unsigned k = parz_bitlen64(z[i]);
     bits += len[c][k] + (k >= 2 ? k - 1 : 0);
-    any |= z[i];
-    c = contexts ? parz_ll_context_of(k) : 0;
+    *any |= z[i];
   }
-  *nonzero = any != 0;
   return bits;
 }
 
