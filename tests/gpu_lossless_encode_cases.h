@@ -3,7 +3,8 @@
  * (test_gpu_lossless_encode.cu): float32, float64, int32 and int64 values of ranks 1 to 4 in odd
  * shapes (dimensions of extent 1 among them), the predictors asked for (Lorenzo, stack, rows) and
  * the encoder's choice of the row predictor for independent rows, the integer images and the scaled
- * transforms, NaN payloads, -0.0, subnormals and infinities, every coder (raw noise, one code,
+ * transforms (one of them a scale the first 256 values pass and a later value misses), NaN
+ * payloads, -0.0, subnormals and infinities, every coder (raw noise, one code,
  * codes per context, coder 3's runs and segments of one run), every table kind, segment sizes,
  * checksums off, stored chunks, strided arrays, and the chunks the GPU encoder refuses (series
  * whose predictor is chosen, segments of more than 32 blocks, runs other than the writers'),
@@ -61,7 +62,9 @@ enum ll_kind {
   LL_NOISE,    /* random bits: raw segments */
   LL_CONSTANT, /* one value: a code of one symbol */
   LL_SPECIAL,  /* a smooth field sprinkled with NaN payloads, -0.0, subnormals and infinities */
-  LL_ROWS      /* independent records along the last dimension: random walks far apart */
+  LL_ROWS,     /* independent records along the last dimension: random walks far apart */
+  LL_HALVES    /* whole numbers, halves past the first 256 (floats: the encoders' probe of 256
+                  values passes scale 1, which a later value misses; scale 2 fits) */
 };
 
 /* Value x (or, for LL_NOISE, the random bits r) at i of d. */
@@ -105,6 +108,8 @@ static inline std::vector<unsigned char> ll_values(const parz_array& a, ll_kind 
       x = walk;
     else if (kind == LL_WHOLE)
       x = floor(x * 10);
+    else if (kind == LL_HALVES)
+      x = floor(x * 10) + (i >= 256 && i % 3 == 0 ? 0.5 : 0.0);
     else if (kind == LL_CENTS)
       x = floor(x * 100) / 100;
     else if (kind == LL_CONSTANT)
@@ -156,13 +161,14 @@ static inline std::vector<ll_case> ll_cases(void) {
   } shapes[7] = {{1, s1, "70001"},     {2, s2, "131x517"},      {3, s3, "19x37x45"},
                  {4, s4, "5x9x17x23"}, {4, s2e, "1x300x1x211"}, {2, tiny, "9x31"},
                  {1, one, "1"}};
-  const ll_kind kinds[6] = {LL_SMOOTH, LL_WHOLE, LL_CENTS, LL_NOISE, LL_CONSTANT, LL_SPECIAL};
-  const char* knames[6] = {"smooth", "whole", "cents", "noise", "constant", "special"};
+  const ll_kind kinds[7] = {LL_SMOOTH,   LL_WHOLE,   LL_CENTS, LL_NOISE,
+                            LL_CONSTANT, LL_SPECIAL, LL_HALVES};
+  const char* knames[7] = {"smooth", "whole", "cents", "noise", "constant", "special", "halves"};
   char name[200];
   unsigned seed = 1;
   for (unsigned t = 0; t < 4; t++)
     for (unsigned s = 0; s < 7; s++)
-      for (unsigned k = 0; k < 6; k++)
+      for (unsigned k = 0; k < 7; k++)
         for (unsigned pred = 0; pred <= 1; pred++) {
           /* series take predictor 1 (the GPU encodes them); predictor 0 is refused below */
           if (shapes[s].dims == 1 && pred == 0)

@@ -1,10 +1,12 @@
 /* The lossless codec's GPU encoder: the kernels of lossless_encode.cuh's steps and the driver that
  * runs them, chunk after chunk, and places the chunks (gpu_codecs.h, encode_chunks). Each chunk
  * is built in buffers of its own from the context's pool (parz_gpu_enc_pool, whose pages stay
- * mapped across the host's waits); the host waits for the transform's probe and checks, the
- * measure of the row predictor, the segments' sizes (of both predictors where the measure
- * favours the row predictor) and the checksums, each a few bytes per segment. Once every chunk's
- * size is known, `place` gives each its place and its head and payload are copied there. */
+ * mapped across the host's waits); the host waits for the transform's probe, then once for the
+ * check of the probe's first scale, the measure of the row predictor and the segments' sizes
+ * (again for the row predictor's where the measure favours it, and for the other scales' checks
+ * where a value misses the first), and for the checksums, each a few bytes per segment. Once
+ * every chunk's size is known, `place` gives each its place and its head and payload are copied
+ * there. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,6 +48,8 @@ __global__ void probe_kernel(parz_gpu_ll L, unsigned long long probe, void* dst)
 __global__ void __launch_bounds__(THREADS)
     measure_kernel(parz_gpu_ll L, parz_ll_geometry rows, unsigned long long* sums) {
   __shared__ unsigned warps[2][THREADS / 32];
+  if (L.misfit && *L.misfit) /* the scale misses a value: the measure is of no use */
+    return;
   const unsigned long long i = blockIdx.x * (unsigned long long)THREADS + threadIdx.x;
   unsigned bits[2];
   parz_gpu_ll_measure(L, rows, i / PARZ_LL_BLOCK_VALUES, (unsigned)(i % PARZ_LL_BLOCK_VALUES),
@@ -66,25 +70,29 @@ __global__ void __launch_bounds__(THREADS)
   }
 }
 
-/* A CTA per block: its values' transformed integers into shared memory, each read once, then
- * their residuals from there to the block's place in block order. */
+/* A CTA per block: its values' transformed integers into shared memory, each read once (and,
+ * where L.misfit is set, checked against the scale: 1 ORed into it once per CTA that finds a
+ * value missing it), then their residuals from there to the block's place in block order. */
 __global__ void __launch_bounds__(THREADS) residual_kernel(parz_gpu_ll L) {
   __shared__ uint64_t u[PARZ_LL_BLOCK_VALUES];
   __shared__ uint8_t back[PARZ_LL_BLOCK_VALUES];
   __shared__ parz_gpu_ll_box B;
   const unsigned long long b = blockIdx.x;
+  int misfit = 0;
   if (threadIdx.x == 0)
     parz_gpu_ll_box_of(L.g, b, &B);
   __syncthreads();
   for (uint32_t j = threadIdx.x; j < B.count; j += THREADS)
-    u[j] = parz_gpu_ll_forward_in(L, B, j, &back[j]);
-  __syncthreads();
+    u[j] = parz_gpu_ll_forward_in(L, B, j, &back[j], &misfit);
+  if (__syncthreads_or(misfit) && threadIdx.x == 0)
+    atomicOr(L.misfit, 1u);
   uint64_t* z = L.z + L.block_at[b];
   for (uint32_t j = threadIdx.x; j < B.count; j += THREADS)
     z[j] = parz_gpu_ll_residual_in(L.g, B, u, back[j], j);
 }
 
-/* A CTA per segment: its bytes into its slot, their count into seg_bytes. */
+/* A CTA per segment: its bytes into its slot, their count into seg_bytes; none where the
+ * residual step found a value that misses the scale (L.misfit). */
 __global__ void __launch_bounds__(PARZ_GPU_LL_THREADS) segment_kernel(parz_gpu_ll L) {
   __shared__ parz_gpu_ll_seg W;
   __shared__ unsigned long long total; /* the coded segment's bytes */
@@ -92,6 +100,8 @@ __global__ void __launch_bounds__(PARZ_GPU_LL_THREADS) segment_kernel(parz_gpu_l
   const unsigned t = threadIdx.x, T = PARZ_GPU_LL_THREADS, lane = t & 31u;
   const unsigned long long s = blockIdx.x;
   const unsigned w = L.g.w;
+  if (L.misfit && *L.misfit)
+    return;
   unsigned long long first;
   size_t n;
   parz_gpu_ll_segment(L, s, &first, &n);
@@ -187,11 +197,11 @@ __global__ void copy_kernel(parz_gpu_ll L) {
 
 /* ---------------- the driver ---------------- */
 
-/* The transform parz_ll_choose_transform chooses: the scales whose check the first values pass,
- * each checked on every value by the GPU, in the CPU's order, until one fits. */
-static int choose_transform(parz_gpu_whole_memory& m, const parz_gpu_ll_plan& p, parz_gpu_ll& L,
-                            unsigned* small, unsigned* k, parz_error* err) {
-  *k = 0;
+/* The transform's probe: into *scales the scales, in the CPU's order, whose check the array's
+ * first values pass (parz_ll_choose_transform may choose only those); none for integer types. */
+static int probe_scales(parz_gpu_whole_memory& m, const parz_gpu_ll_plan& p, const parz_gpu_ll& L,
+                        std::vector<unsigned>* scales, parz_error* err) {
+  scales->clear();
   if (p.a.type != PARZ_FLOAT && p.a.type != PARZ_DOUBLE)
     return PARZ_OK;
   const size_t size = parz_type_size(p.a.type);
@@ -203,16 +213,27 @@ static int choose_transform(parz_gpu_whole_memory& m, const parz_gpu_ll_plan& p,
   if (!parz_gpu_whole_down(m, first.data(), d_first, first.size()))
     return parz_gpu_cuda_fail(err, m.e, "lossless GPU encode: the transform's probe");
   m.release(d_first);
+  *scales = parz_gpu_ll_scales(&p, first.data());
+  return PARZ_OK;
+}
+
+/* Into *k the first of scales[from..] that every value fits, each checked by the GPU in turn (a
+ * wait each), 0 where none does. small: a pinned word. */
+static int next_fitting(parz_gpu_whole_memory& m, const parz_gpu_ll& L,
+                        const std::vector<unsigned>& scales, size_t from, unsigned* small,
+                        unsigned* k, parz_error* err) {
+  *k = 0;
   unsigned* bad = m.device<unsigned>(1);
-  for (unsigned s : parz_gpu_ll_scales(&p, first.data())) {
+  for (size_t i = from; i < scales.size(); i++) {
     if (m.e == cudaSuccess)
       m.e = cudaMemsetAsync(bad, 0, sizeof *bad, m.st);
     if (m.e == cudaSuccess)
-      fits_kernel<<<blocks_for(L.n, THREADS), THREADS, 0, m.st>>>(L, parz_ll_scale_of(s), bad);
+      fits_kernel<<<blocks_for(L.n, THREADS), THREADS, 0, m.st>>>(L, parz_ll_scale_of(scales[i]),
+                                                                  bad);
     if (!parz_gpu_whole_down(m, small, bad, sizeof *small))
       return parz_gpu_cuda_fail(err, m.e, "lossless GPU encode: the transform's check");
     if (!*small) {
-      *k = s;
+      *k = scales[i];
       break;
     }
   }
@@ -220,35 +241,30 @@ static int choose_transform(parz_gpu_whole_memory& m, const parz_gpu_ll_plan& p,
   return PARZ_OK;
 }
 
-/* Whether the measure of the row predictor favours it for plan p under transform k (L: its
- * arguments, the values at L.src): its sum of bits below predictor 0's. */
-static int rows_favoured(parz_gpu_whole_memory& m, const parz_gpu_ll_plan& p, const parz_gpu_ll& L,
-                         int* favoured, parz_error* err) {
+/* The measure of the row predictor for plan p under L's transform (the values at L.src),
+ * launched: predictor 0's and predictor 3's bits into d_sums. */
+static int launch_measure(parz_gpu_whole_memory& m, const parz_gpu_ll_plan& p, const parz_gpu_ll& L,
+                          unsigned long long* d_sums, parz_error* err) {
   parz_ll_geometry rows;
-  unsigned long long sums[2] = {0, 0};
   int rc = parz_ll_geometry_init(&rows, &p.a, PARZ_LL_PREDICT_ROWS, err);
   if (rc != PARZ_OK)
     return rc;
-  unsigned long long* d_sums = m.device<unsigned long long>(2);
   if (m.e == cudaSuccess)
-    m.e = cudaMemsetAsync(d_sums, 0, sizeof sums, m.st);
+    m.e = cudaMemsetAsync(d_sums, 0, 2 * sizeof *d_sums, m.st);
   if (m.e == cudaSuccess)
     measure_kernel<<<(unsigned)(parz_gpu_ll_sampled(L.g) * (PARZ_LL_BLOCK_VALUES / THREADS)),
                      THREADS, 0, m.st>>>(L, rows, d_sums);
-  if (!parz_gpu_whole_down(m, sums, d_sums, sizeof sums))
-    return parz_gpu_cuda_fail(err, m.e, "lossless GPU encode: the measure of the row predictor");
-  m.release(d_sums);
-  *favoured = sums[1] < sums[0];
   return PARZ_OK;
 }
 
-/* Plan p's residuals and segments under transform k (its values at d_data): the segments in
- * their slots (L->slots, in m) and their bytes. */
-static int code_segments(parz_gpu_whole_memory& m, const parz_gpu_ll_plan& p, unsigned k,
-                         const void* d_data, parz_gpu_ll* L,
-                         std::vector<unsigned long long>& seg_bytes, parz_error* err) {
+/* Plan p's residuals and segments under transform k (its values at d_data), launched: the
+ * segments in their slots (L->slots, in m), their bytes in L->seg_bytes; misfit: where not NULL,
+ * set where a value misses k's scale. */
+static void launch_segments(parz_gpu_whole_memory& m, const parz_gpu_ll_plan& p, unsigned k,
+                            const void* d_data, unsigned* misfit, parz_gpu_ll* L) {
   parz_gpu_ll_args(&p, k, L);
   L->src = d_data;
+  L->misfit = misfit;
   unsigned long long* block_at = m.device<unsigned long long>(p.block_at.size());
   L->block_at = block_at;
   L->z = m.device<uint64_t>((size_t)L->n);
@@ -264,12 +280,17 @@ static int code_segments(parz_gpu_whole_memory& m, const parz_gpu_ll_plan& p, un
     segment_kernel<<<(unsigned)L->nseg, PARZ_GPU_LL_THREADS, 0, m.st>>>(*L);
   if (m.e == cudaSuccess)
     m.e = cudaGetLastError();
-  seg_bytes.assign((size_t)L->nseg, 0);
-  if (!parz_gpu_whole_down(m, seg_bytes.data(), L->seg_bytes,
-                           seg_bytes.size() * sizeof(unsigned long long)))
-    return parz_gpu_cuda_fail(err, m.e, "lossless GPU encode: the segments");
   m.release(L->z);
   m.release(block_at);
+}
+
+/* The segments' bytes of L (launch_segments') into seg_bytes, waited for. */
+static int segments_down(parz_gpu_whole_memory& m, const parz_gpu_ll& L,
+                         std::vector<unsigned long long>& seg_bytes, parz_error* err) {
+  seg_bytes.assign((size_t)L.nseg, 0);
+  if (!parz_gpu_whole_down(m, seg_bytes.data(), L.seg_bytes,
+                           seg_bytes.size() * sizeof(unsigned long long)))
+    return parz_gpu_cuda_fail(err, m.e, "lossless GPU encode: the segments");
   return PARZ_OK;
 }
 
@@ -288,30 +309,58 @@ static int encode_one(parz_gpu_context* ctx, parz_gpu_whole_memory& keep, parz_g
                       size_t* size, unsigned* small, parz_error* err) {
   parz_gpu_whole_memory m(keep.st, keep.pool);
   parz_gpu_ll L;
-  unsigned k = 0;
-  int favoured = 0;
+  std::vector<unsigned> scales;
   parz_gpu_ll_args(&p, 0, &L);
   L.src = d_data;
-  int rc = choose_transform(m, p, L, small, &k, err);
+  int rc = probe_scales(m, p, L, &scales, err);
   if (rc != PARZ_OK)
     return rc;
-  parz_gpu_ll_args(&p, k, &L);
-  L.src = d_data;
-  if (parz_gpu_ll_rows_chosen(&p) && (rc = rows_favoured(m, p, L, &favoured, err)) != PARZ_OK)
-    return rc;
+
+  /* the first scale the probe passes (transform 0 where none does), taken before it is checked
+   * on every value: the residual step checks it, and the host waits once for the check, the
+   * segments' sizes and the measure of the row predictor; where a value misses it (the segments
+   * and the measure then left undone), the next scale that fits every value
+   * (parz_ll_choose_transform's choice) and the steps again */
+  const int measured = parz_gpu_ll_rows_chosen(&p);
+  unsigned k = scales.empty() ? 0 : scales[0];
+  int checked = k == 0, favoured = 0;
+  unsigned* d_misfit = m.device<unsigned>(1);
+  unsigned long long* d_bits = m.device<unsigned long long>(2);
+  unsigned long long* bits = (unsigned long long*)(small + 2); /* pinned, 8-byte aligned */
+  std::vector<unsigned long long> seg_bytes;
+  for (;;) {
+    if (!checked && m.e == cudaSuccess)
+      m.e = cudaMemsetAsync(d_misfit, 0, sizeof *d_misfit, m.st);
+    launch_segments(m, p, k, d_data, checked ? NULL : d_misfit, &L);
+    if (measured && (rc = launch_measure(m, p, L, d_bits, err)) != PARZ_OK)
+      return rc;
+    if (measured && m.e == cudaSuccess)
+      m.e = cudaMemcpyAsync(bits, d_bits, 2 * sizeof *bits, cudaMemcpyDeviceToHost, m.st);
+    if (!checked && m.e == cudaSuccess)
+      m.e = cudaMemcpyAsync(small, d_misfit, sizeof *small, cudaMemcpyDeviceToHost, m.st);
+    if ((rc = segments_down(m, L, seg_bytes, err)) != PARZ_OK)
+      return rc;
+    if (checked || !*small)
+      break;
+    m.release(L.slots);
+    m.release(L.seg_bytes);
+    if ((rc = next_fitting(m, L, scales, 1, small, &k, err)) != PARZ_OK)
+      return rc;
+    checked = 1;
+  }
+  favoured = measured && bits[1] < bits[0];
   parz_gpu_ll_choose(&p, k);
 
-  /* the residuals, the segments in their slots; under the row predictor too where the measure
-   * favours it, kept where its chunk takes fewer bytes */
-  std::vector<unsigned long long> seg_bytes;
-  if ((rc = code_segments(m, p, k, d_data, &L, seg_bytes, err)) != PARZ_OK)
-    return rc;
+  /* under the row predictor too where the measure favours it, kept where its chunk takes fewer
+   * bytes */
   if (favoured) {
     parz_gpu_ll_plan q = p;
     parz_gpu_ll R;
     std::vector<unsigned long long> rows_bytes;
-    if ((rc = parz_gpu_ll_cut(&q, PARZ_LL_PREDICT_ROWS, err)) != PARZ_OK ||
-        (rc = code_segments(m, q, k, d_data, &R, rows_bytes, err)) != PARZ_OK)
+    if ((rc = parz_gpu_ll_cut(&q, PARZ_LL_PREDICT_ROWS, err)) != PARZ_OK)
+      return rc;
+    launch_segments(m, q, k, d_data, NULL, &R);
+    if ((rc = segments_down(m, R, rows_bytes, err)) != PARZ_OK)
       return rc;
     if (parz_ll_rows_smaller(sum_of(seg_bytes), seg_bytes.size(), sum_of(rows_bytes),
                              rows_bytes.size())) {

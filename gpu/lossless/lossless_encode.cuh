@@ -8,8 +8,12 @@
  * arithmetic (codec/lossless/lossless_forward.h, residual_encode.h, codec/entropy/
  * huffman_build.h) and the frame's own host functions where a step is the whole chunk's:
  *   transform  on the host, the scales whose check the first 256 values pass (the CPU's
- *              parz_ll_scale_fits on a copy of them, a thread each); for each, in the CPU's order, a thread per
- *              value checks it, until one fits every value (parz_ll_choose_transform's choice);
+ *              parz_ll_scale_fits on a copy of them, a thread each); the first of them is taken
+ *              for the steps below before it is checked on every value, the residual step
+ *              checking it as it reads each value, so that the host waits once for the check,
+ *              the measure and the segments' sizes; where a value misses it, the others are
+ *              checked in the CPU's order, a thread per value, until one fits every value
+ *              (parz_ll_choose_transform's choice), and the steps below run again;
  *   predictor  for an array of two dimensions of extent above 1 or more asked for predictor 0,
  *              a thread per value of the sampled blocks (and no other) finds the bit lengths of
  *              its residuals under predictors 0 and 3, summed over its CTA and added once
@@ -91,6 +95,9 @@ struct parz_gpu_ll {
   unsigned long long* seg_bytes;      /* per segment */
   const unsigned long long* seg_at;   /* each segment's first byte, then the payload's end */
   unsigned char* payload;             /* zero before the payload step */
+  /* where set, 1 ORed into it by the residual step for a value the scale misses (the segments
+   * and the measure then left undone) */
+  unsigned* misfit;
 };
 
 /* A segment's CTA's shared state: its counts per context, both coders' codes, each code's bits,
@@ -122,10 +129,9 @@ PARZ_HD ptrdiff_t parz_gpu_ll_place(const parz_gpu_ll& L, unsigned long long i, 
   return at;
 }
 
-/* Whether value i fits the scale s (transform.h's scaled integers): float types only. */
-PARZ_HD int parz_gpu_ll_fits(const parz_gpu_ll& L, unsigned long long i, double s) {
-  size_t x[4];
-  const ptrdiff_t at = parz_gpu_ll_place(L, i, x);
+/* Whether the value `at` elements from L.src fits the scale s (transform.h's scaled integers):
+ * float types only. */
+PARZ_HD int parz_gpu_ll_fits_at(const parz_gpu_ll& L, ptrdiff_t at, double s) {
   if (L.g.type == PARZ_DOUBLE) {
     double v;
     uint64_t b;
@@ -138,6 +144,12 @@ PARZ_HD int parz_gpu_ll_fits(const parz_gpu_ll& L, unsigned long long i, double 
   memcpy(&b, (const unsigned char*)L.src + 4 * at, 4);
   memcpy(&v, &b, 4);
   return parz_ll_fits32(v, b, s);
+}
+
+/* Whether value i (C order) fits the scale s: float types only. */
+PARZ_HD int parz_gpu_ll_fits(const parz_gpu_ll& L, unsigned long long i, double s) {
+  size_t x[4];
+  return parz_gpu_ll_fits_at(L, parz_gpu_ll_place(L, i, x), s);
 }
 
 /* Value i (C order) copied to element i of dst: the transform's probe, contiguous. */
@@ -192,11 +204,12 @@ PARZ_HD void parz_gpu_ll_box_of(const parz_ll_geometry& g, unsigned long long b,
 }
 
 /* Value j (C order inside block B) as its transformed integer, read through the array's
- * strides; *back: bit d set where its neighbour back along dimension d lies inside the block.
- * Each value of a block is read and transformed once; parz_gpu_ll_residual_in takes its
- * neighbours' terms from the block's integers. */
+ * strides; *back: bit d set where its neighbour back along dimension d lies inside the block;
+ * where L.misfit is set, *misfit set where the value does not fit L's scale. Each value of a
+ * block is read and transformed once; parz_gpu_ll_residual_in takes its neighbours' terms from
+ * the block's integers. */
 PARZ_HD uint64_t parz_gpu_ll_forward_in(const parz_gpu_ll& L, const parz_gpu_ll_box& B, uint32_t j,
-                                        uint8_t* back) {
+                                        uint8_t* back, int* misfit) {
   ptrdiff_t at = 0;
   unsigned bk = 0;
   for (int d = 3; d >= 0; d--) {
@@ -209,6 +222,8 @@ PARZ_HD uint64_t parz_gpu_ll_forward_in(const parz_gpu_ll& L, const parz_gpu_ll_
     at += (ptrdiff_t)(B.o[d] + x) * L.st[d];
   }
   *back = (uint8_t)bk;
+  if (L.misfit && !parz_gpu_ll_fits_at(L, at, L.scale))
+    *misfit = 1;
   return parz_ll_forward_at((int)L.g.type, L.src, at, L.transform, L.scale);
 }
 
