@@ -61,20 +61,35 @@ __global__ void gather_kernel(gather_args g) {
   }
 }
 
-/* stats: the scan's words of PARZ_GPU_BND_STATS (its first four). */
+/* A warp's findings summed into its lane 0's. */
+__device__ void scan_warp_sum(parz_gpu_bnd_scan* s) {
+  for (unsigned d = 16; d > 0; d >>= 1) {
+    s->top = fmax(s->top, __shfl_down_sync(0xffffffffu, s->top, d));
+    s->nonfinite += __shfl_down_sync(0xffffffffu, s->nonfinite, d);
+    s->nan += __shfl_down_sync(0xffffffffu, s->nan, d);
+    s->fill += __shfl_down_sync(0xffffffffu, s->fill, d);
+  }
+}
+
+/* stats: the scan's words of PARZ_GPU_BND_STATS (its first four), added to once per CTA (THREADS
+ * threads): atomics of every warp on the same four words would wait for each other. */
 __global__ void scan_kernel(parz_gpu_bnd b, int fill, uint64_t fill_bits,
                             unsigned long long* stats) {
+  __shared__ parz_gpu_bnd_scan warps[THREADS / 32];
   parz_gpu_bnd_scan s = {0, 0, 0, 0};
   for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < b.n;
        i += (unsigned long long)gridDim.x * blockDim.x)
     parz_gpu_bnd_scan_value(b, i, fill, fill_bits, &s);
-  for (unsigned d = 16; d > 0; d >>= 1) {
-    s.top = fmax(s.top, __shfl_down_sync(0xffffffffu, s.top, d));
-    s.nonfinite += __shfl_down_sync(0xffffffffu, s.nonfinite, d);
-    s.nan += __shfl_down_sync(0xffffffffu, s.nan, d);
-    s.fill += __shfl_down_sync(0xffffffffu, s.fill, d);
-  }
-  if ((threadIdx.x & 31u) == 0) {
+  scan_warp_sum(&s);
+  if ((threadIdx.x & 31u) == 0)
+    warps[threadIdx.x / 32] = s;
+  __syncthreads();
+  if (threadIdx.x >= 32)
+    return;
+  const parz_gpu_bnd_scan none = {0, 0, 0, 0};
+  s = threadIdx.x < THREADS / 32 ? warps[threadIdx.x] : none;
+  scan_warp_sum(&s);
+  if (threadIdx.x == 0) {
     atomicMax(stats, (unsigned long long)__double_as_longlong(s.top));
     if (s.nonfinite)
       atomicAdd(stats + 1, s.nonfinite);
