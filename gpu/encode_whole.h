@@ -58,14 +58,15 @@ static inline int parz_gpu_whole_settle(const parz_array* a, const parz_chunk_vi
   return PARZ_OK;
 }
 
-/* The head (head bytes) of fin: header, directory, table from the segments' bits, exception
- * records (pos and bits, nexc of them, in order; NULL where there are none), codec data (NULL:
- * none), payload checksums (sums), and the header's CRC-32C. */
-static inline int parz_gpu_whole_head(const parz_chunk_view* fin,
-                                      const unsigned long long* seg_bits,
-                                      const unsigned long long* pos, const uint64_t* bits,
-                                      const unsigned char* codec_data, const uint64_t* sums,
-                                      unsigned char* head, size_t head_bytes, parz_error* err) {
+/* The head (head bytes) of fin but its payload checksums and the header's CRC-32C
+ * (parz_gpu_whole_seal): header, directory, table from the segments' bits, exception records (pos
+ * and bits, nexc of them, in order; NULL where there are none), codec data (NULL: none). What
+ * needs no payload, so that an encoder writes it while the payload is written. */
+static inline int parz_gpu_whole_unsealed(const parz_chunk_view* fin,
+                                          const unsigned long long* seg_bits,
+                                          const unsigned long long* pos, const uint64_t* bits,
+                                          const unsigned char* codec_data, unsigned char* head,
+                                          size_t head_bytes, parz_error* err) {
   parz_chunk_offsets o;
   std::vector<uint32_t> lens((size_t)fin->nsegments);
   for (size_t k = 0; k < lens.size(); k++)
@@ -82,10 +83,32 @@ static inline int parz_gpu_whole_head(const parz_chunk_view* fin,
   }
   if (fin->codec_data_bytes)
     memcpy(head + o.codec_data, codec_data, (size_t)fin->codec_data_bytes);
+  return PARZ_OK;
+}
+
+/* The payload checksums (sums) into fin's head written by parz_gpu_whole_unsealed, then the
+ * header's CRC-32C over it all. */
+static inline void parz_gpu_whole_seal(const parz_chunk_view* fin, const uint64_t* sums,
+                                       unsigned char* head, size_t head_bytes) {
+  parz_chunk_offsets o;
+  parz_chunk_section_offsets(fin, &o);
   for (uint64_t k = 0; k < fin->nchecksums; k++)
     parz_store64(head + o.checksums + 8 * k, sums[k]);
   parz_chunk_header_seal(head, head_bytes);
-  return PARZ_OK;
+}
+
+/* The head (head bytes) of fin: parz_gpu_whole_unsealed's sections, then the payload checksums
+ * (sums) and the header's CRC-32C (parz_gpu_whole_seal). */
+static inline int parz_gpu_whole_head(const parz_chunk_view* fin,
+                                      const unsigned long long* seg_bits,
+                                      const unsigned long long* pos, const uint64_t* bits,
+                                      const unsigned char* codec_data, const uint64_t* sums,
+                                      unsigned char* head, size_t head_bytes, parz_error* err) {
+  const int rc =
+      parz_gpu_whole_unsealed(fin, seg_bits, pos, bits, codec_data, head, head_bytes, err);
+  if (rc == PARZ_OK)
+    parz_gpu_whole_seal(fin, sums, head, head_bytes);
+  return rc;
 }
 
 #endif

@@ -2,12 +2,13 @@
  * that runs them, chunk after chunk, and places the chunks (gpu_codecs.h, encode_chunks). Each
  * chunk is built in the context's scratch (its codes and the codebook's memory) and buffers of
  * its own from the context's pool (parz_gpu_enc_pool, whose pages stay mapped across waits and
- * calls). With the predictor given the host waits twice per chunk: once for the scan's findings,
- * the exceptions' count, the residuals' range and the symbol counts over a range of at most
- * PARZ_GPU_BND_HOST_BOOK symbols, packed into one read, then,
- * once it has built the codebook and settled the layout from the code's bits, for the segments'
- * offsets, the exceptions and the checksums. A wider range's codebook is built on the device
- * (bounded_book.cuh), a third wait reading its lengths. Between the waits nothing waits: the
+ * calls). With the predictor given the host waits three times per chunk: once for the scan's
+ * findings, the exceptions' count, the residuals' range and the symbol counts over a range of at
+ * most PARZ_GPU_BND_HOST_BOOK symbols, packed into one read; then, once it has built the codebook
+ * and settled the layout from the code's bits, for the segments' offsets and the exceptions,
+ * read before the payload is written; last for the payload's checksums. It writes the head but
+ * its checksums and CRC-32C while the device writes the payload. A wider range's codebook is
+ * built on the device (bounded_book.cuh), one more wait reading its lengths. Between the waits nothing waits: the
  * grid's step is computed on the device, the holes' kernels find their count there, the
  * segments' offsets are summed there. With the predictor chosen the host also waits for the
  * scan and the trials. The kernels that walk a segment's codes give it a warp, its lanes a share
@@ -836,11 +837,24 @@ static int pinned(parz_gpu_context* ctx, size_t words, unsigned long long** h, p
   return rc;
 }
 
+/* An event destroyed with its scope (once it has happened, where it is still to come). */
+struct scoped_event {
+  cudaEvent_t ev = NULL;
+  scoped_event() = default;
+  scoped_event(const scoped_event&) = delete;
+  scoped_event& operator=(const scoped_event&) = delete;
+  ~scoped_event() {
+    if (ev)
+      cudaEventDestroy(ev);
+  }
+};
+
 /* Chunk a encoded into c (its head on the host, its payload in device memory from keep) and its
- * size; its scratch is freed on return, in stream order. The host waits twice with the
+ * size; its scratch is freed on return, in stream order. The host waits three times with the
  * predictor given: for the packed counts (and a wide range's rest), then for the segments'
- * offsets, the exceptions and the checksums, the kernels between queued without a wait (the
- * grid's step computed on the device, the payload's size from the code's bits). */
+ * offsets and the exceptions, the kernels between queued without a wait (the grid's step
+ * computed on the device, the payload's size from the code's bits), and last for the payload's
+ * checksums, having written the rest of the head while the payload was written. */
 static int encode_one(parz_gpu_context* ctx, call_memory& keep, const parz_array* a,
                       const void* d_data, const parz_chunk_config* cfg, coded_chunk* c,
                       size_t* size, parz_error* err) {
@@ -1028,10 +1042,25 @@ static int encode_one(parz_gpu_context* ctx, call_memory& keep, const parz_array
   if (m.e == cudaSuccess)
     m.e =
         cub::DeviceScan::ExclusiveSum(scan, scan_bytes, b.seg_bits, d_at, (int64_t)nseg + 1, m.st);
+  /* the segments' offsets and the exceptions come down before the payload is written, so that
+   * the host writes the head but its checksums meanwhile */
+  if (m.e == cudaSuccess)
+    m.e = cudaMemcpyAsync(h_at, d_at, (nseg + 1) * sizeof *h_at, cudaMemcpyDeviceToHost, m.st);
+  if (m.e == cudaSuccess && nexc)
+    m.e = cudaMemcpyAsync(h_pos, pos, nexc * sizeof *h_pos, cudaMemcpyDeviceToHost, m.st);
+  if (m.e == cudaSuccess && nexc)
+    m.e = cudaMemcpyAsync(h_bits, bits, nexc * sizeof *h_bits, cudaMemcpyDeviceToHost, m.st);
+  scoped_event offsets_down;
+  if (m.e == cudaSuccess)
+    m.e = cudaEventCreateWithFlags(&offsets_down.ev, cudaEventDisableTiming);
+  if (m.e == cudaSuccess)
+    m.e = cudaEventRecord(offsets_down.ev, m.st);
   c->payload_bytes = fin.payload_bytes;
   b.payload = keep.zeroed<unsigned long long>(fin.payload_bytes / 8);
-  if (keep.e != cudaSuccess)
+  if (keep.e != cudaSuccess) {
+    down(m, NULL, NULL, 0); /* nothing left coming into the pinned words */
     return parz_gpu_cuda_fail(err, keep.e, "bounded GPU encode: the payload");
+  }
   b.seg_at = d_at;
   const seg_launch gw = seg_launch_of(b, write_kernel, &m.e);
   if (m.e == cudaSuccess)
@@ -1044,27 +1073,39 @@ static int encode_one(parz_gpu_context* ctx, call_memory& keep, const parz_array
   ps.payload_end = 8ull * fin.payload_bytes;
   if (m.e == cudaSuccess && fin.nchecksums &&
       (rc = parz_gpu_enqueue_sums(ctx, &ps, (const unsigned char*)b.payload, 0, fin.nchecksums,
-                                  d_sums, m.st, err)) != PARZ_OK)
+                                  d_sums, m.st, err)) != PARZ_OK) {
+    down(m, NULL, NULL, 0);
     return rc;
+  }
+  if (m.e == cudaSuccess && fin.nchecksums)
+    m.e = cudaMemcpyAsync(h_sums, d_sums, (size_t)fin.nchecksums * sizeof *h_sums,
+                          cudaMemcpyDeviceToHost, m.st);
   if (m.e == cudaSuccess)
-    m.e = cudaMemcpyAsync(h_at, d_at, (nseg + 1) * sizeof *h_at, cudaMemcpyDeviceToHost, m.st);
-  if (m.e == cudaSuccess && nexc)
-    m.e = cudaMemcpyAsync(h_pos, pos, nexc * sizeof *h_pos, cudaMemcpyDeviceToHost, m.st);
-  if (m.e == cudaSuccess && nexc)
-    m.e = cudaMemcpyAsync(h_bits, bits, nexc * sizeof *h_bits, cudaMemcpyDeviceToHost, m.st);
-  if (!down(m, h_sums, d_sums, (size_t)fin.nchecksums * sizeof *h_sums))
-    return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the payload");
+    m.e = cudaEventSynchronize(offsets_down.ev);
+  if (m.e != cudaSuccess) {
+    const cudaError_t e = m.e;
+    cudaStreamSynchronize(m.st);
+    return parz_gpu_cuda_fail(err, e, "bounded GPU encode: the payload");
+  }
+  /* the head but its checksums, while the payload is written */
   if (h_at[nseg] != book.bits)
-    return parz_fail(err, PARZ_ERR_STREAM,
-                     "bounded GPU encode: the segments hold %llu bits, the code's counts %llu",
-                     h_at[nseg], book.bits);
+    rc = parz_fail(err, PARZ_ERR_STREAM,
+                   "bounded GPU encode: the segments hold %llu bits, the code's counts %llu",
+                   h_at[nseg], book.bits);
   std::vector<unsigned long long> seg_bits(nseg);
   for (size_t k = 0; k < nseg; k++)
     seg_bits[k] = h_at[k + 1] - h_at[k];
-  c->payload = (unsigned char*)b.payload;
   c->head.resize(head);
-  return parz_gpu_whole_head(&fin, seg_bits.data(), h_pos, h_bits, book.codec_data.data(), h_sums,
-                             c->head.data(), head, err);
+  if (rc == PARZ_OK)
+    rc = parz_gpu_whole_unsealed(&fin, seg_bits.data(), h_pos, h_bits, book.codec_data.data(),
+                                 c->head.data(), head, err);
+  if (!down(m, NULL, NULL, 0))
+    return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the payload");
+  if (rc != PARZ_OK)
+    return rc;
+  c->payload = (unsigned char*)b.payload;
+  parz_gpu_whole_seal(&fin, h_sums, c->head.data(), head);
+  return PARZ_OK;
 }
 
 int parz_gpu_bounded_encode_chunks(parz_gpu_context* ctx, size_t n, const parz_array* arrays,
