@@ -3,7 +3,8 @@
  * (parz_bounded_segment_codes): the same codes for every segment it accepts and a refusal for
  * every one it refuses, on chunks the encoder writes (every predictor, runs or not, escapes,
  * segments of 1 to 4096 codes, 1 to 64 lanes) and on their segments damaged (flipped bits, moved
- * ends, random bits).
+ * ends, random bits); and the lanes on a copy of only the payload words a segment's reads may
+ * touch (parz_bounded_lanes_words, what the GPU stages), the same.
  *
  *   test_bounded_lanes           crafted arrays and their damaged segments
  *   test_bounded_lanes DIR       also every real array of DIR at 1e-3 x its range, C = 4096 */
@@ -97,6 +98,28 @@ static void same_segment(const parz_huff_decoder* d, const uint32_t* steps, cons
     if (ok && lok)
       CHECK(memcmp(got, want, count * 4) == 0, "%s: %u lanes' codes differ", what, lane_counts[k]);
   }
+  /* The same lanes on a copy of the words parz_bounded_lanes_words names (the GPU's staging):
+   * zeros past the payload, and two words of other bits after them, which a read past those
+   * words would take for the payload's. */
+  uint64_t first;
+  const uint64_t nw = parz_bounded_lanes_words(bit0, bit0 + len, &first);
+  uint8_t* w = (uint8_t*)calloc((size_t)(nw + 2), 8);
+  for (uint64_t i = 0; i < 8 * nw && 8 * first + i < bytes; i++)
+    w[i] = p[8 * first + i];
+  for (uint64_t i = 8 * nw; i < 8 * (nw + 2); i++)
+    w[i] = (uint8_t)(151 * i + 89);
+  for (unsigned k = 0; k < 4; k += 3) {
+    memset(got, 0x5a, count * 4);
+    const int lok = lanes_decode(d, steps, w, (size_t)(8 * (nw + 2)), bit0 - 64 * first, len,
+                                 count, lane_counts[k], leads[k], got);
+    CHECK(lok == ok, "%s: %u lanes on the segment's words %s a segment of %zu codes the serial "
+          "decode %s", what, lane_counts[k], lok ? "accept" : "refuse", count, ok ? "accepts" :
+          "refuses");
+    if (ok && lok)
+      CHECK(memcmp(got, want, count * 4) == 0, "%s: %u lanes' codes on the segment's words differ",
+            what, lane_counts[k]);
+  }
+  free(w);
   free(want);
   free(got);
 }

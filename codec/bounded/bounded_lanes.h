@@ -87,6 +87,17 @@ PARZ_HD int parz_bounded_lanes_fit(uint64_t len, uint64_t count) {
   return len <= count * PARZ_BOUNDED_TOKEN_BITS;
 }
 
+/* The 8-byte payload words that the lanes of a segment in bits [bit0, end) may read: from word
+ * *first = bit0 / 64 on, the count returned. A token that starts before the segment's end reads
+ * at most PARZ_BOUNDED_MAX_LEN bits past its start before its last window, and parz_bitr_peek
+ * reads the word of a window's position and the next. The lanes given a copy of these words
+ * (zeros past the payload, as parz_bitr_peek reads them) and the segment at bit0 - 64 * *first
+ * decode the tokens of the payload itself: the GPU's segment kernel stages them so. */
+PARZ_HD uint64_t parz_bounded_lanes_words(uint64_t bit0, uint64_t end, uint64_t* first) {
+  *first = bit0 >> 6;
+  return ((end + PARZ_BOUNDED_MAX_LEN) >> 6) + 3 - *first;
+}
+
 /* The limit of lane `lane` of `lanes` in a segment of len bits (len < 2^32). */
 PARZ_HD uint32_t parz_bounded_lane_limit(uint32_t len, unsigned lane, unsigned lanes) {
   return (uint32_t)((uint64_t)len * (lane + 1) / lanes);

@@ -192,12 +192,13 @@ __global__ void __launch_bounds__(SEGMENT_WARPS * 32, 3)
       continue;
     }
     const uint32_t len = (uint32_t)(end - bit0), lim = parz_bounded_lane_limit(len, lane, 32);
-    /* The segment's payload words, those every read of its lanes may touch (a token starting
-     * before its end reads at most PARZ_BOUNDED_MAX_LEN bits on, then a 64-bit window), copied
-     * by the warp in coalesced loads into shared memory, where its lanes then read them: the
-     * same bytes (zeros past the payload, as parz_bitr_peek reads them), so the same tokens.
-     * A segment too long for the warp's staging words reads the payload where it lies. */
-    const unsigned long long w0 = bit0 >> 6, nw = ((end + PARZ_BOUNDED_MAX_LEN) >> 6) + 3 - w0;
+    /* The segment's payload words, those every read of its lanes may touch
+     * (parz_bounded_lanes_words), copied by the warp in coalesced loads into shared memory,
+     * where its lanes then read them: the same bytes (zeros past the payload, as parz_bitr_peek
+     * reads them), so the same tokens. A segment too long for the warp's staging words reads
+     * the payload where it lies. */
+    uint64_t w0;
+    const uint64_t nw = parz_bounded_lanes_words(bit0, end, &w0);
     const bool local = aligned && nw <= STAGE_WORDS;
     __syncwarp(); /* the last segment's reads of the staging words are done */
     if (local)
