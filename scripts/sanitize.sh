@@ -4,7 +4,7 @@
 # -DPARZ_SANITIZE=ON, without CUDA, then runs ctest with every sanitizer report fatal. Among the
 # tests: the replay of every fuzz corpus and regression input (robust_replay_*), the hostile
 # chunk tests (test_hostile_*) and the C++ host tests that run the GPU kernels' steps on the CPU
-# (gpu_*_host). Takes about 6-7 minutes on an idle 2-core machine.
+# (gpu_*_host). Takes about 14 minutes on an idle 2-core machine.
 #
 # Left out, by name: the MPI tests (OpenMPI's own allocations and its launcher do not run under
 # ASan), the real-data table sweep and the host tests' real-data runs (each tens of minutes of
