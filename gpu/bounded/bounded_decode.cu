@@ -1110,18 +1110,6 @@ static cudaError_t enqueue_lorenzo_run(const parz_chunk_view* v, const segment_a
   return cudaGetLastError();
 }
 
-/* Chunk v's offsets kernel arguments into *a where it has one (*m counts them), as
- * parz_gpu_enqueue_offsets would launch it alone. */
-static int run_table_args(const parz_gpu_context* ctx, const parz_chunk_view* v,
-                          const void* d_chunk, const parz_gpu_scratch* s, parz_gpu_table_args* a,
-                          size_t* m, parz_error* err) {
-  if (v->table != PARZ_TABLE_NONE && v->table != PARZ_TABLE_OFFSETS &&
-      v->table != PARZ_TABLE_HYBRID && v->table != PARZ_TABLE_LENGTHS)
-    return parz_fail(err, PARZ_ERR_FORMAT, "unknown table kind %d", (int)v->table);
-  *m += (size_t)parz_gpu_table_args_init(ctx, v, d_chunk, s, a);
-  return PARZ_OK;
-}
-
 static int enqueue_run(parz_gpu_context* ctx, const parz_chunk_view* v, const void* const* d_chunks,
                        void* const* d_dsts, size_t n, const parz_gpu_scratch* s,
                        unsigned char* h_args, unsigned char* d_args, cudaStream_t st,
@@ -1195,8 +1183,8 @@ static int enqueue_run(parz_gpu_context* ctx, const parz_chunk_view* v, const vo
   for (size_t c = 0; rc == PARZ_OK && c < n; c++) {
     if (status[c] != PARZ_OK)
       continue;
-    if ((rc = run_table_args(ctx, &v[c], d_chunks[c], &s[c], &ht[m], &m, err)) == PARZ_OK)
-      rc = enqueue_prepare(ctx, &v[c], &books[c], d_chunks[c], &s[c], side[c % k], &ha[c], err);
+    m += (size_t)parz_gpu_table_args_init(ctx, &v[c], d_chunks[c], &s[c], &ht[m]);
+    rc = enqueue_prepare(ctx, &v[c], &books[c], d_chunks[c], &s[c], side[c % k], &ha[c], err);
     if (rc == PARZ_OK && v[c].array.type == v[0].array.type)
       lorenzo_run_args(&v[c], &books[c], &s[c], d_dsts[c], &ha[c]);
     const unsigned x = segment_ctas(&v[c], share);
