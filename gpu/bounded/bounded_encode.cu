@@ -222,6 +222,45 @@ __global__ void __launch_bounds__(COARSE_THREADS)
   }
 }
 
+/* The interpolation predictors' trials of predictor 0's choice (choose), side by side: their
+ * arguments and passes in one table in device memory, every trial's coarse passes in one launch
+ * (a CTA per trial, as coarse_kernel), then a launch per step j of the later passes, each trial's
+ * j-th in it (blockIdx.y the trial). A trial's passes stay in order; the trials, on disjoint
+ * memory, share the launches. */
+#define TRIALS_MAX (PARZ_BOUNDED_PREDICTORS - 1u)
+struct trial_table {
+  parz_gpu_bnd b[TRIALS_MAX];
+  int cubic[TRIALS_MAX];
+  unsigned coarse[TRIALS_MAX]; /* its first passes, in the coarse CTA */
+  unsigned np[TRIALS_MAX];     /* its passes */
+  unsigned first[TRIALS_MAX];  /* its first pass's index in the passes */
+};
+
+__global__ void __launch_bounds__(COARSE_THREADS)
+    trials_coarse_kernel(const trial_table* tab, const parz_bounded_pass* passes) {
+  const unsigned c = blockIdx.x;
+  const parz_gpu_bnd& b = tab->b[c];
+  for (unsigned k = 0; k < tab->coarse[c]; k++) {
+    const parz_bounded_pass& p = passes[tab->first[c] + k];
+    const unsigned long long count = (unsigned long long)p.cnt[0] * p.cnt[1] * p.cnt[2] * p.cnt[3];
+    for (unsigned long long t = threadIdx.x; t < count; t += blockDim.x)
+      parz_gpu_bnd_pass_value(b, p, tab->cubic[c], t);
+    __syncthreads();
+  }
+}
+
+__global__ void trials_pass_kernel(const trial_table* tab, const parz_bounded_pass* passes,
+                                   unsigned j) {
+  const unsigned c = blockIdx.y, k = tab->coarse[c] + j;
+  if (k >= tab->np[c])
+    return;
+  const parz_bounded_pass& p = passes[tab->first[c] + k];
+  const unsigned long long count = (unsigned long long)p.cnt[0] * p.cnt[1] * p.cnt[2] * p.cnt[3];
+  const unsigned long long t = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
+  if (t < count)
+    parz_gpu_bnd_pass_value(tab->b[c], p, tab->cubic[c], t);
+}
+
 /* This lane's part of segment s (PARZ_GPU_BND_LANES lanes, the warp's) of `codes`: its share,
  * and from the other lanes' shares where the codes not 0 lie before and after it (a scan each
  * way). The whole warp calls it. */
@@ -620,8 +659,15 @@ static int forward(call_memory& m, const parz_gpu_bnd& b, const parz_bounded_sha
   return m.e == cudaSuccess;
 }
 
-/* b's symbol counts both ways over the whole alphabet (into b.plain and b.runs, zeroed here) and
- * its residuals' range (into range, zeroed here). */
+/* b's symbol counts both ways over the whole alphabet (into b.plain and b.runs) and its
+ * residuals' range (into range), all zero before. */
+static void count_zeroed(call_memory& m, const parz_gpu_bnd& b, int* range) {
+  const seg_launch g = seg_launch_of(b, count_kernel, &m.e);
+  if (m.e == cudaSuccess)
+    count_kernel<<<g.blocks, SEG_WARPS * 32, g.shared, m.st>>>(b, range, g.words, g.skew);
+}
+
+/* The same into counts and range zeroed here. */
 static void count_symbols(call_memory& m, const parz_gpu_bnd& b, int* range) {
   if (m.e == cudaSuccess)
     m.e = cudaMemsetAsync(b.plain, 0, PARZ_BOUNDED_SYMBOLS * sizeof *b.plain, m.st);
@@ -629,9 +675,7 @@ static void count_symbols(call_memory& m, const parz_gpu_bnd& b, int* range) {
     m.e = cudaMemsetAsync(b.runs, 0, PARZ_BOUNDED_SYMBOLS * sizeof *b.runs, m.st);
   if (m.e == cudaSuccess)
     m.e = cudaMemsetAsync(range, 0, 2 * sizeof *range, m.st);
-  const seg_launch g = seg_launch_of(b, count_kernel, &m.e);
-  if (m.e == cudaSuccess)
-    count_kernel<<<g.blocks, SEG_WARPS * 32, g.shared, m.st>>>(b, range, g.words, g.skew);
+  count_zeroed(m, b, range);
 }
 
 /* The codebook's device memory, kept with the chunk's scratch (it does not depend on the chunk):
@@ -722,11 +766,13 @@ static void download_range(call_memory& m, const parz_bounded_range& r,
 
 /* Predictor 0's choice (parz_gpu_bnd_box): the trials on the GPU, their sizes and the pick on the
  * host; a trial's code with runs built by the host over a narrow range (from its counts), by the
- * device (build_book, in k) over a wide one. full: the chunk's arguments (its contiguous
- * values). h: pinned room for PARZ_BOUNDED_PREDICTORS x PARZ_BOUNDED_SYMBOLS words. */
+ * device (build_book, in k) over a wide one. The box's grid step is computed on the device
+ * (step_kernel), so the trials follow its scan without a wait; Lorenzo's trial runs alone, the
+ * four interpolations' side by side (trial_table), each trial on memory of its own. full: the
+ * chunk's arguments (its contiguous values). h: pinned room for PARZ_BOUNDED_PREDICTORS x
+ * PARZ_BOUNDED_SYMBOLS words. */
 static int choose(call_memory& m, const parz_gpu_bnd_plan& p, const parz_gpu_bnd& full,
-                  const book_memory& k, unsigned long long* small, unsigned long long* h,
-                  int* predictor, parz_error* err) {
+                  const book_memory& k, unsigned long long* h, int* predictor, parz_error* err) {
   parz_gpu_bnd_box x;
   parz_gpu_bnd t;
   *predictor = PARZ_BOUNDED_LORENZO;
@@ -735,16 +781,44 @@ static int choose(call_memory& m, const parz_gpu_bnd_plan& p, const parz_gpu_bnd
   parz_gpu_bnd_box_args(&p, &x, &t);
   const unsigned npred = PARZ_BOUNDED_PREDICTORS;
   const size_t w = parz_type_size(x.s.type), n = x.n;
+  /* the interpolations' passes, after the table in h (uploaded before h is read into) */
+  trial_table tab;
+  memset(&tab, 0, sizeof tab);
+  const size_t passes_at = round256(sizeof tab);
+  parz_bounded_pass* passes = (parz_bounded_pass*)((unsigned char*)h + passes_at);
+  size_t n4[4], st4[4], np = 0;
+  unsigned steps = 0;
+  parz_bounded_shape4(&x.s, n4, st4);
+  for (unsigned c = 0; c < TRIALS_MAX; c++) {
+    const int pred = (int)c + 2;
+    tab.cubic[c] = pred == PARZ_BOUNDED_CUBIC || pred == PARZ_BOUNDED_CUBIC_FAST;
+    tab.first[c] = (unsigned)np;
+    tab.np[c] = parz_bounded_interp_passes(n4, pred, passes + np);
+    while (tab.coarse[c] < tab.np[c]) {
+      const parz_bounded_pass& ps = passes[np + tab.coarse[c]];
+      if (!parz_gpu_bdec_coarse(tab.coarse[c], (unsigned long long)ps.cnt[0] * ps.cnt[1] *
+                                                   ps.cnt[2] * ps.cnt[3],
+                                tab.coarse[c]))
+        break;
+      tab.coarse[c]++;
+    }
+    np += tab.np[c];
+    if (tab.np[c] - tab.coarse[c] > steps)
+      steps = tab.np[c] - tab.coarse[c];
+  }
   unsigned char* box = m.device<unsigned char>(n * w);
-  t.hole = m.device<uint8_t>(n);
-  t.q = m.device<int32_t>(n);
-  t.codes = m.device<int32_t>(n);
+  /* per trial its holes, quantized values and codes */
+  uint8_t* hole = m.device<uint8_t>(npred * n);
+  int32_t* q = m.device<int32_t>(npred * n);
+  int32_t* codes = m.device<int32_t>(npred * n);
   unsigned long long* counts =
-      m.device<unsigned long long>(npred * 2 * (size_t)PARZ_BOUNDED_SYMBOLS);
-  int* ranges = m.device<int>(2 * npred);
+      m.zeroed<unsigned long long>(npred * 2 * (size_t)PARZ_BOUNDED_SYMBOLS);
+  int* ranges = m.zeroed<int>(2 * npred);
   unsigned long long* stats = m.zeroed<unsigned long long>(4 + 2 * npred);
   unsigned long long* trial = m.zeroed<unsigned long long>(npred * (size_t)PARZ_GPU_BND_STATS);
   unsigned long long* packs = m.device<unsigned long long>(npred * (size_t)BOOK_WORDS);
+  double* kstep = m.device<double>(4);
+  unsigned char* d_tab = m.device<unsigned char>(passes_at + np * sizeof *passes);
   if (m.e != cudaSuccess)
     return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the predictors' trials");
   gather_args g;
@@ -760,24 +834,54 @@ static int choose(call_memory& m, const parz_gpu_bnd_plan& p, const parz_gpu_bnd
   }
   gather_kernel<<<grid_for(n), THREADS, 0, m.st>>>(g);
   t.src = box;
+  t.hole = hole;
   scan_kernel<<<grid_for(n), THREADS, 0, m.st>>>(t, 0, 0, stats);
-  if (!down(m, small, stats, 8))
-    return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the predictors' trials");
-  double top;
-  memcpy(&top, small, 8);
-  parz_gpu_bnd_set_step(&t, top);
+  if (m.e == cudaSuccess) /* every trial from holes all KNOWN */
+    m.e = cudaMemsetAsync(hole, PARZ_BOUNDED_KNOWN, npred * n, m.st);
+  t.stats = stats;
+  step_kernel<<<1, 1, 0, m.st>>>(t, kstep);
+  t.kstep = kstep;
+  parz_gpu_bnd trials[PARZ_BOUNDED_PREDICTORS];
   for (unsigned c = 0; c < npred; c++) {
-    if (m.e == cudaSuccess)
-      m.e = cudaMemsetAsync(t.hole, PARZ_BOUNDED_KNOWN, n, m.st);
-    t.stats = trial + c * (size_t)PARZ_GPU_BND_STATS; /* the trial's own exceptions */
-    if (m.e != cudaSuccess || !forward(m, t, x.s, (int)c + 1))
-      return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the predictors' trials");
-    t.plain = counts + 2 * c * (size_t)PARZ_BOUNDED_SYMBOLS;
-    t.runs = t.plain + PARZ_BOUNDED_SYMBOLS;
-    count_symbols(m, t, ranges + 2 * c);
-    if (m.e == cudaSuccess)
-      hole_stats_kernel<<<grid_for(n), THREADS, 0, m.st>>>(t, stats + 4 + 2 * c);
+    trials[c] = t;
+    trials[c].hole = hole + c * n;
+    trials[c].q = q + c * n;
+    trials[c].codes = codes + c * n;
+    trials[c].stats = trial + c * (size_t)PARZ_GPU_BND_STATS; /* the trial's own exceptions */
+    trials[c].plain = counts + 2 * c * (size_t)PARZ_BOUNDED_SYMBOLS;
+    trials[c].runs = trials[c].plain + PARZ_BOUNDED_SYMBOLS;
+    if (c)
+      tab.b[c - 1] = trials[c];
   }
+  memcpy(h, &tab, sizeof tab);
+  if (m.e == cudaSuccess)
+    m.e = cudaMemcpyAsync(d_tab, h, passes_at + np * sizeof *passes, cudaMemcpyHostToDevice, m.st);
+  if (m.e != cudaSuccess || !forward(m, trials[0], x.s, PARZ_BOUNDED_LORENZO))
+    return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the predictors' trials");
+  const trial_table* d_table = (const trial_table*)d_tab;
+  const parz_bounded_pass* d_passes = (const parz_bounded_pass*)(d_tab + passes_at);
+  if (m.e == cudaSuccess)
+    trials_coarse_kernel<<<TRIALS_MAX, COARSE_THREADS, 0, m.st>>>(d_table, d_passes);
+  for (unsigned j = 0; j < steps && m.e == cudaSuccess; j++) {
+    unsigned long long most = 0;
+    for (unsigned c = 0; c < TRIALS_MAX; c++)
+      if (tab.coarse[c] + j < tab.np[c]) {
+        const parz_bounded_pass& ps = passes[tab.first[c] + tab.coarse[c] + j];
+        const unsigned long long count =
+            (unsigned long long)ps.cnt[0] * ps.cnt[1] * ps.cnt[2] * ps.cnt[3];
+        most = count > most ? count : most;
+      }
+    if (most)
+      trials_pass_kernel<<<dim3(blocks_for(most, THREADS), TRIALS_MAX), THREADS, 0, m.st>>>(
+          d_table, d_passes, j);
+  }
+  for (unsigned c = 0; c < npred && m.e == cudaSuccess; c++) {
+    count_zeroed(m, trials[c], ranges + 2 * c);
+    if (m.e == cudaSuccess)
+      hole_stats_kernel<<<grid_for(n), THREADS, 0, m.st>>>(trials[c], stats + 4 + 2 * c);
+  }
+  if (m.e == cudaSuccess)
+    m.e = cudaGetLastError();
   int lohi[2 * PARZ_BOUNDED_PREDICTORS];
   unsigned long long holes[2 * PARZ_BOUNDED_PREDICTORS];
   if (m.e == cudaSuccess)
@@ -817,9 +921,11 @@ static int choose(call_memory& m, const parz_gpu_bnd_plan& p, const parz_gpu_bnd
   }
   *predictor = parz_bounded_pick(bytes);
   m.release(box);
-  m.release(t.hole);
-  m.release(t.q);
-  m.release(t.codes);
+  m.release(hole);
+  m.release(q);
+  m.release(codes);
+  m.release(kstep);
+  m.release(d_tab);
   m.release(counts);
   m.release(ranges);
   m.release(stats);
@@ -928,7 +1034,7 @@ static int encode_one(parz_gpu_context* ctx, call_memory& keep, const parz_array
     found.fill = h[PARZ_GPU_BND_FILL];
     if ((rc = parz_gpu_bnd_after_scan(&p, &found, &b, err)) != PARZ_OK)
       return rc;
-    if ((rc = choose(m, p, b, book_mem, h, h + 16, &p.predictor, err)) != PARZ_OK)
+    if ((rc = choose(m, p, b, book_mem, h + 16, &p.predictor, err)) != PARZ_OK)
       return rc;
   } else {
     step_kernel<<<1, 1, 0, m.st>>>(b, kstep);
