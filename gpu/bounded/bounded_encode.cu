@@ -535,6 +535,33 @@ __global__ void pack_kernel(parz_gpu_bnd b, const int* range, unsigned long long
  * of. */
 #define PACK_FIRST (PACK_HEAD + 2u * PARZ_GPU_BND_HOST_BOOK)
 
+/* What the host reads of the predictors' trials (choose), in one piece: per trial (blockIdx.y)
+ * TRIAL_WORDS words, its least and greatest residual, its exceptions and masked values
+ * (hole_stats_kernel's), then its counts with runs over its range when the range is narrow
+ * enough for the host's code (as parz_gpu_bnd_trial_bytes takes them). counts: each trial's
+ * plain then runs counts (2 x PARZ_BOUNDED_SYMBOLS); holes: 2 words a trial. */
+#define TRIAL_LO 0u
+#define TRIAL_HOLES 2u
+#define TRIAL_RUNS 4u
+#define TRIAL_WORDS (TRIAL_RUNS + PARZ_GPU_BND_HOST_BOOK)
+__global__ void trial_pack_kernel(const unsigned long long* counts, const int* ranges,
+                                  const unsigned long long* holes, unsigned long long* out) {
+  const unsigned c = blockIdx.y;
+  const int* range = ranges + 2 * c;
+  const parz_bounded_range r = parz_gpu_bnd_range(range[0], range[1]);
+  const unsigned long long* runs = counts + (2 * c + 1) * (size_t)PARZ_BOUNDED_SYMBOLS;
+  unsigned long long* o = out + c * (size_t)TRIAL_WORDS;
+  const unsigned long long first = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
+  if (first < 2) {
+    o[TRIAL_LO + first] = (unsigned long long)(long long)range[first];
+    o[TRIAL_HOLES + first] = holes[2 * c + first];
+  }
+  if (r.m > PARZ_GPU_BND_HOST_BOOK)
+    return;
+  for (unsigned long long k = first; k < r.m; k += (unsigned long long)gridDim.x * blockDim.x)
+    o[TRIAL_RUNS + k] = runs[k < PARZ_BOUNDED_HEAD ? k : k + r.shift];
+}
+
 /* How the kernels that walk segments run on b's: their CTAs, the staged words per warp (0: not
  * staged), the skew and the shared memory they take. */
 struct seg_launch {
@@ -753,26 +780,17 @@ static int build_book(call_memory& m, const parz_gpu_bnd& b, const int* range, c
   return m.e == cudaSuccess;
 }
 
-/* Queues the download of counts over the whole alphabet (from) as counts over r (to): the head's,
- * then the residuals'. */
-static void download_range(call_memory& m, const parz_bounded_range& r,
-                           const unsigned long long* from, uint64_t* to) {
-  if (m.e == cudaSuccess)
-    m.e = cudaMemcpyAsync(to, from, PARZ_BOUNDED_HEAD * sizeof *to, cudaMemcpyDeviceToHost, m.st);
-  if (m.e == cudaSuccess)
-    m.e = cudaMemcpyAsync(to + PARZ_BOUNDED_HEAD, from + PARZ_BOUNDED_HEAD + r.shift,
-                          (r.m - PARZ_BOUNDED_HEAD) * sizeof *to, cudaMemcpyDeviceToHost, m.st);
-}
-
 /* Predictor 0's choice (parz_gpu_bnd_box): the trials on the GPU, their sizes and the pick on the
- * host; a trial's code with runs built by the host over a narrow range (from its counts), by the
- * device (build_book, in k) over a wide one. The box's grid step is computed on the device
- * (step_kernel), so the trials follow its scan without a wait; Lorenzo's trial runs alone, the
- * four interpolations' side by side (trial_table), each trial on memory of its own. full: the
- * chunk's arguments (its contiguous values). h: pinned room for PARZ_BOUNDED_PREDICTORS x
- * PARZ_BOUNDED_SYMBOLS words. */
-static int choose(call_memory& m, const parz_gpu_bnd_plan& p, const parz_gpu_bnd& full,
-                  const book_memory& k, unsigned long long* h, int* predictor, parz_error* err) {
+ * host. The box's grid step is computed on the device (step_kernel), so the trials follow its
+ * scan without a wait; Lorenzo's trial runs alone, the four interpolations' side by side
+ * (trial_table), each trial on memory of its own. The host reads the trials' ranges, holes and
+ * narrow counts in one piece (trial_pack_kernel); a trial's code with runs over a wide range is
+ * built on the device (build_book), each on a stream and memory of its own; the host sizes the
+ * trials on the pool's threads (a code of its own each). full: the chunk's arguments (its
+ * contiguous values). h: pinned room for PARZ_BOUNDED_PREDICTORS x PARZ_BOUNDED_SYMBOLS words. */
+static int choose(call_memory& m, parz_host_pool* pool, const parz_gpu_bnd_plan& p,
+                  const parz_gpu_bnd& full, unsigned long long* h, int* predictor,
+                  parz_error* err) {
   parz_gpu_bnd_box x;
   parz_gpu_bnd t;
   *predictor = PARZ_BOUNDED_LORENZO;
@@ -816,7 +834,6 @@ static int choose(call_memory& m, const parz_gpu_bnd_plan& p, const parz_gpu_bnd
   int* ranges = m.zeroed<int>(2 * npred);
   unsigned long long* stats = m.zeroed<unsigned long long>(4 + 2 * npred);
   unsigned long long* trial = m.zeroed<unsigned long long>(npred * (size_t)PARZ_GPU_BND_STATS);
-  unsigned long long* packs = m.device<unsigned long long>(npred * (size_t)BOOK_WORDS);
   double* kstep = m.device<double>(4);
   unsigned char* d_tab = m.device<unsigned char>(passes_at + np * sizeof *passes);
   if (m.e != cudaSuccess)
@@ -882,43 +899,62 @@ static int choose(call_memory& m, const parz_gpu_bnd_plan& p, const parz_gpu_bnd
   }
   if (m.e == cudaSuccess)
     m.e = cudaGetLastError();
-  int lohi[2 * PARZ_BOUNDED_PREDICTORS];
-  unsigned long long holes[2 * PARZ_BOUNDED_PREDICTORS];
+  /* the trials' ranges, holes and narrow counts in one read */
+  unsigned long long* packed = m.device<unsigned long long>(npred * (size_t)TRIAL_WORDS);
   if (m.e == cudaSuccess)
-    m.e = cudaMemcpyAsync(h, ranges, sizeof lohi, cudaMemcpyDeviceToHost, m.st);
-  if (!down(m, h + PARZ_BOUNDED_PREDICTORS, stats + 4, sizeof holes))
+    trial_pack_kernel<<<dim3(8, npred), THREADS, 0, m.st>>>(counts, ranges, stats + 4, packed);
+  if (!down(m, h, packed, npred * (size_t)TRIAL_WORDS * sizeof *h))
     return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the predictors' trials");
-  memcpy(lohi, h, sizeof lohi);
-  memcpy(holes, h + PARZ_BOUNDED_PREDICTORS, sizeof holes);
-  /* each trial's counts over its range (narrow), or its code built on the device (wide) */
+  /* a wide range's code with runs built on the device, each trial's on a stream of its own with
+   * memory of its own (they do not depend on each other), its lengths read past the packed words */
   parz_bounded_range r[PARZ_BOUNDED_PREDICTORS];
+  unsigned long long* built = h + npred * (size_t)TRIAL_WORDS;
+  cudaStream_t side[PARZ_BOUNDED_PREDICTORS] = {};
   for (unsigned c = 0; c < npred; c++) {
-    r[c] = parz_gpu_bnd_range(lohi[2 * c], lohi[2 * c + 1]);
-    unsigned long long* to = h + c * (size_t)PARZ_BOUNDED_SYMBOLS;
-    t.plain = counts + 2 * c * (size_t)PARZ_BOUNDED_SYMBOLS;
-    t.runs = t.plain + PARZ_BOUNDED_SYMBOLS;
-    if (r[c].m <= PARZ_GPU_BND_HOST_BOOK) {
-      download_range(m, r[c], t.runs, (uint64_t*)to);
+    const unsigned long long* o = h + c * (size_t)TRIAL_WORDS;
+    r[c] = parz_gpu_bnd_range((int)(long long)o[TRIAL_LO], (int)(long long)o[TRIAL_LO + 1]);
+    if (r[c].m <= PARZ_GPU_BND_HOST_BOOK || m.e != cudaSuccess)
       continue;
+    if ((m.e = cudaStreamCreateWithFlags(&side[c], cudaStreamNonBlocking)) != cudaSuccess)
+      break;
+    call_memory mc(side[c], m.pool);
+    book_memory kc;
+    unsigned char* base = mc.device<unsigned char>(book_memory_of(NULL, &kc));
+    if (mc.e == cudaSuccess) {
+      book_memory_of(base, &kc);
+      build_book(mc, trials[c], ranges + 2 * c, kc, kc.pack, 1);
     }
-    unsigned long long* pack = packs + c * (size_t)BOOK_WORDS;
-    if (!build_book(m, t, ranges + 2 * c, k, pack, 1))
-      return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the predictors' trials");
-    if (m.e == cudaSuccess)
-      m.e = cudaMemcpyAsync(to, pack, (BOOK_HEAD + (r[c].m + 7) / 8) * sizeof *to,
-                            cudaMemcpyDeviceToHost, m.st);
+    if (mc.e == cudaSuccess)
+      mc.e = cudaMemcpyAsync(built + c * (size_t)BOOK_WORDS, kc.pack,
+                             (BOOK_HEAD + (r[c].m + 7) / 8) * sizeof *h, cudaMemcpyDeviceToHost,
+                             side[c]);
+    m.e = mc.e; /* mc's memory is freed on its stream, after the read */
   }
-  if (!down(m, NULL, NULL, 0))
+  for (unsigned c = 0; c < npred; c++)
+    if (side[c]) {
+      const cudaError_t e = cudaStreamSynchronize(side[c]);
+      if (m.e == cudaSuccess)
+        m.e = e;
+      cudaStreamDestroy(side[c]);
+    }
+  if (m.e != cudaSuccess)
     return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the predictors' trials");
+  /* each trial's size (a length-limited code of its own), the trials spread over the context's
+   * host threads */
   size_t bytes[PARZ_BOUNDED_PREDICTORS];
-  for (unsigned c = 0; c < npred; c++) {
-    const unsigned long long* from = h + c * (size_t)PARZ_BOUNDED_SYMBOLS;
-    bytes[c] =
-        r[c].m <= PARZ_GPU_BND_HOST_BOOK
-            ? parz_gpu_bnd_trial_bytes((const uint64_t*)from, r[c], holes[2 * c], holes[2 * c + 1])
-            : parz_gpu_bnd_trial_built(r[c], (const uint8_t*)(from + BOOK_HEAD), from[BOOK_BITS],
-                                       from[BOOK_ERR] == 0, holes[2 * c], holes[2 * c + 1]);
-  }
+  const int nthreads = parz_host_pool_size(pool);
+  parz_host_pool_each(pool, [&](int th) {
+    for (unsigned c = (unsigned)th; c < npred; c += (unsigned)nthreads) {
+      const unsigned long long* o = h + c * (size_t)TRIAL_WORDS;
+      const unsigned long long* from = built + c * (size_t)BOOK_WORDS;
+      bytes[c] = r[c].m <= PARZ_GPU_BND_HOST_BOOK
+                     ? parz_gpu_bnd_trial_bytes((const uint64_t*)o + TRIAL_RUNS, r[c],
+                                                o[TRIAL_HOLES], o[TRIAL_HOLES + 1])
+                     : parz_gpu_bnd_trial_built(r[c], (const uint8_t*)(from + BOOK_HEAD),
+                                                from[BOOK_BITS], from[BOOK_ERR] == 0,
+                                                o[TRIAL_HOLES], o[TRIAL_HOLES + 1]);
+    }
+  });
   *predictor = parz_bounded_pick(bytes);
   m.release(box);
   m.release(hole);
@@ -930,7 +966,7 @@ static int choose(call_memory& m, const parz_gpu_bnd_plan& p, const parz_gpu_bnd
   m.release(ranges);
   m.release(stats);
   m.release(trial);
-  m.release(packs);
+  m.release(packed);
   return PARZ_OK;
 }
 
@@ -1034,7 +1070,7 @@ static int encode_one(parz_gpu_context* ctx, call_memory& keep, const parz_array
     found.fill = h[PARZ_GPU_BND_FILL];
     if ((rc = parz_gpu_bnd_after_scan(&p, &found, &b, err)) != PARZ_OK)
       return rc;
-    if ((rc = choose(m, p, b, book_mem, h + 16, &p.predictor, err)) != PARZ_OK)
+    if ((rc = choose(m, ctx->host_pool, p, b, h + 16, &p.predictor, err)) != PARZ_OK)
       return rc;
   } else {
     step_kernel<<<1, 1, 0, m.st>>>(b, kstep);
