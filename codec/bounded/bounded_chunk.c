@@ -44,29 +44,69 @@ typedef struct {
   size_t nexc[PARZ_BOUNDED_PARTS_MAX], nmask[PARZ_BOUNDED_PARTS_MAX];
 } hole_job;
 
+/* hole[k] = 1 where given[k] (or NULL) is nonzero or the value's bits equal fill's, else 0, for
+ * k in [first, first + count) of values of one width (W bytes): inlined once per width, each
+ * loop without a branch, so that it vectorizes. */
+static inline void holes_set_values(const void* restrict src, const uint8_t* restrict given,
+                                    uint64_t fill, uint8_t* restrict hole, size_t first,
+                                    size_t count, size_t W) {
+  const unsigned char* v = (const unsigned char*)src;
+  for (size_t k = first; k < first + count; k++) {
+    const uint64_t bits = W == 4 ? value_bits(v, k, 4) : value_bits(v, k, 8);
+    hole[k] = (uint8_t)((given[k] != 0) | (bits == fill));
+  }
+}
+
+static inline void holes_fill_values(const void* restrict src, uint64_t fill,
+                                     uint8_t* restrict hole, size_t first, size_t count, size_t W) {
+  const unsigned char* v = (const unsigned char*)src;
+  for (size_t k = first; k < first + count; k++)
+    hole[k] = (uint8_t)((W == 4 ? value_bits(v, k, 4) : value_bits(v, k, 8)) == fill);
+}
+
 /* hole[i] = 1 where given[i] or the value's bytes are the fill value's, else 0; the value's bits
  * compared as an integer of its width. */
 static void holes_set_part(void* arg, uint64_t i) {
   const hole_job* j = (const hole_job*)arg;
   size_t first, count;
-  uint64_t fill = 0;
   parz_bounded_part(j->n, j->parts, i, &first, &count);
-  if (j->fill)
-    fill = j->w == 4 ? value_bits(j->fill, 0, 4) : value_bits(j->fill, 0, 8);
-  for (size_t k = first; k < first + count; k++) {
-    const int same =
-        j->fill && (j->w == 4 ? value_bits(j->src, k, 4) : value_bits(j->src, k, 8)) == fill;
-    j->hole[k] = (uint8_t)((j->given && j->given[k]) || same);
+  uint8_t* restrict hole = j->hole;
+  const uint8_t* restrict given = j->given;
+  if (!j->fill && !given) {
+    memset(hole + first, 0, count);
+    return;
   }
+  if (!j->fill) {
+    for (size_t k = first; k < first + count; k++)
+      hole[k] = (uint8_t)(given[k] != 0);
+    return;
+  }
+  const uint64_t fill = j->w == 4 ? value_bits(j->fill, 0, 4) : value_bits(j->fill, 0, 8);
+  if (given && j->w == 4)
+    holes_set_values(j->src, given, fill, hole, first, count, 4);
+  else if (given)
+    holes_set_values(j->src, given, fill, hole, first, count, 8);
+  else if (j->w == 4)
+    holes_fill_values(j->src, fill, hole, first, count, 4);
+  else
+    holes_fill_values(j->src, fill, hole, first, count, 8);
 }
 
 static void holes_count_part(void* arg, uint64_t i) {
   hole_job* j = (hole_job*)arg;
   size_t first, count, nexc = 0, nmask = 0;
   parz_bounded_part(j->n, j->parts, i, &first, &count);
-  for (size_t k = first; k < first + count; k++) {
-    nexc += j->hole[k] == PARZ_BOUNDED_EXCEPTION;
-    nmask += j->hole[k] == PARZ_BOUNDED_MASKED;
+  const uint8_t* h = j->hole;
+  /* in runs whose counts fit 32 bits, which the loop adds in vector lanes */
+  for (size_t k = first, end = first + count; k < end;) {
+    const size_t stop = end - k > ((size_t)1 << 30) ? k + ((size_t)1 << 30) : end;
+    uint32_t e = 0, m = 0;
+    for (; k < stop; k++) {
+      e += h[k] == PARZ_BOUNDED_EXCEPTION;
+      m += h[k] == PARZ_BOUNDED_MASKED;
+    }
+    nexc += e;
+    nmask += m;
   }
   j->nexc[i] = nexc;
   j->nmask[i] = nmask;

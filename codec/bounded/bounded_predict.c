@@ -71,6 +71,14 @@ typedef struct {
   uint64_t* done;        /* per plane, its rows finished (atomic); NULL on one part */
 } holes_job;
 
+/* The sum of the first T terms at i: T a constant where inlined, so that the loop unrolls. */
+static inline int64_t holes_terms(const holes_job* j, const int32_t* q, size_t i, unsigned T) {
+  int64_t p = 0;
+  for (unsigned t = 0; t < T; t++)
+    p += j->sign[t] * (int64_t)q[i - j->off[t]];
+  return p;
+}
+
 static void holes_row(const holes_job* j, size_t row) {
   const size_t *n = j->n, base = row * n[3];
   const uint8_t* h = j->hole + base;
@@ -93,8 +101,13 @@ static void holes_row(const holes_job* j, size_t row) {
     const size_t i = base + x;
     int64_t p = 0;
     if (row_inside && (!(j->axes >> 3 & 1u) || x > 0)) {
-      for (unsigned t = 0; t < j->terms; t++)
-        p += j->sign[t] * (int64_t)q[i - j->off[t]];
+      /* the counts of terms of 1 to 4 axes longer than 1 */
+      switch (j->terms) {
+        case 1: p = holes_terms(j, q, i, 1); break;
+        case 3: p = holes_terms(j, q, i, 3); break;
+        case 7: p = holes_terms(j, q, i, 7); break;
+        default: p = holes_terms(j, q, i, j->terms);
+      }
     } else {
       c[3] = x;
       p = parz_bounded_lorenzo_pred_at(q, c, j->st, i);
@@ -215,6 +228,45 @@ unsigned parz_bounded_interp_passes(const size_t n[4], int predictor, parz_bound
   return np;
 }
 
+/* floor(v / 2^sh) without a branch (parz_bounded_floor_shift's value): m is 0 for v >= 0 and
+ * all ones below, where v ^ m = ~v = -v - 1 >= 0 and floor(v / 2^sh) = ~floor(~v / 2^sh). */
+static inline int64_t floor_shift(int64_t v, unsigned sh) {
+  const uint64_t m = (uint64_t)0 - ((uint64_t)v >> 63);
+  return (int64_t)((((uint64_t)v ^ m) >> sh) ^ m);
+}
+
+/* Whether parz_bounded_interp_pred reads every neighbour of the value at pk along its axis (3s
+ * before and after for the cubic, s after for the linear), where interp_pred_inside gives it. */
+static inline int interp_inside(size_t pk, size_t nk, size_t s, int cubic) {
+  return cubic ? pk >= 3 * s && pk + 3 * s < nk : pk + s < nk;
+}
+
+/* parz_bounded_interp_pred of a value inside (interp_inside), in one expression: the loops'
+ * common case, without the tests of the edges. */
+static inline int64_t interp_pred_inside(const int32_t* q, size_t idx, size_t sk, int cubic) {
+  const int64_t b = q[idx - sk], c = q[idx + sk];
+  if (!cubic)
+    return floor_shift(b + c + 1, 1);
+  return floor_shift(9 * (b + c) - q[idx - 3 * sk] - q[idx + 3 * sk] + 8, 4);
+}
+
+/* The prediction of the value at idx of a pass other than the origin. */
+static inline int64_t interp_pred(const int32_t* q, size_t idx, size_t pk, size_t nk, size_t sk,
+                                  size_t s, int cubic) {
+  return interp_inside(pk, nk, s, cubic) ? interp_pred_inside(q, idx, sk, cubic)
+                                         : parz_bounded_interp_pred(q, idx, pk, nk, sk, s, cubic);
+}
+
+/* q[idx] = pr + FINE * code: 0, or 1 when that leaves +-QMAX_FINE (q[idx] untouched), as
+ * parz_bounded_interp_undo. */
+static inline int interp_store(int32_t* q, size_t idx, int64_t pr, int32_t code) {
+  const int64_t v = pr + (int64_t)code * PARZ_BOUNDED_FINE;
+  if (v > PARZ_BOUNDED_QMAX_FINE || v < -PARZ_BOUNDED_QMAX_FINE)
+    return 1;
+  q[idx] = (int32_t)v;
+  return 0;
+}
+
 /* Values per unit of an interpolation pass: a line along the last axis is cut into runs of at
  * most this many, so that a 1-D chunk's passes spread over threads too. */
 #define INTERP_RUN 4096u
@@ -246,11 +298,10 @@ static void interp_unit(const size_t st[4], const parz_bounded_pass* p, size_t u
   *pos = p->pos + line * p->cnt[3] + *a;
 }
 
-/* Units [first, first + count) of pass p decoded (q from the codes). Returns 0, or 1 when a
- * value leaves +-QMAX_FINE (*bad = its index). */
-static int interp_units_run(const size_t n[4], const size_t st[4], int cubic,
-                            const parz_bounded_pass* p, size_t first, size_t count, int32_t* q,
-                            const int32_t* codes, size_t* bad) {
+/* interp_units_run of one kind of prediction: inlined once for each. */
+static inline int interp_units_of(const size_t n[4], const size_t st[4], int cubic,
+                                  const parz_bounded_pass* p, size_t first, size_t count,
+                                  int32_t* q, const int32_t* codes, size_t* bad) {
   const size_t sk = p->s * st[p->k], nk = n[p->k], s = p->s, start3 = p->start[3];
   const size_t step3 = p->step[3];
   const int origin = p->pos == 0;
@@ -260,8 +311,17 @@ static int interp_units_run(const size_t n[4], const size_t st[4], int cubic,
     if (p->k == 3) {
       for (size_t t = a; t < b; t++, pos++) {
         size_t i3 = start3 + t * step3;
-        if (parz_bounded_interp_undo(q, base + i3, i3, nk, sk, s, cubic, origin, codes[pos])) {
+        const int64_t pr = origin ? 0 : interp_pred(q, base + i3, i3, nk, sk, s, cubic);
+        if (interp_store(q, base + i3, pr, codes[pos])) {
           *bad = base + i3;
+          return 1;
+        }
+      }
+    } else if (!origin && interp_inside(i[p->k], nk, s, cubic)) { /* the whole line */
+      for (size_t t = a; t < b; t++, pos++) {
+        size_t idx = base + start3 + t * step3;
+        if (interp_store(q, idx, interp_pred_inside(q, idx, sk, cubic), codes[pos])) {
+          *bad = idx;
           return 1;
         }
       }
@@ -279,6 +339,15 @@ static int interp_units_run(const size_t n[4], const size_t st[4], int cubic,
   return 0;
 }
 
+/* Units [first, first + count) of pass p decoded (q from the codes). Returns 0, or 1 when a
+ * value leaves +-QMAX_FINE (*bad = its index). */
+static int interp_units_run(const size_t n[4], const size_t st[4], int cubic,
+                            const parz_bounded_pass* p, size_t first, size_t count, int32_t* q,
+                            const int32_t* codes, size_t* bad) {
+  return cubic ? interp_units_of(n, st, 1, p, first, count, q, codes, bad)
+               : interp_units_of(n, st, 0, p, first, count, q, codes, bad);
+}
+
 /* The values [a, b) of one line of an encoding pass (codes and q from the values, holes set to
  * their prediction, misses turned into exceptions), of one type: inlined once per type, so that
  * each loop reads its values without a test of the type. */
@@ -286,15 +355,34 @@ static inline void interp_encode_line(const size_t n[4], int cubic, const parz_b
                                       size_t sk, const size_t i[3], size_t base, size_t a, size_t b,
                                       size_t pos, int32_t* q, const interp_source* in,
                                       int32_t* codes, parz_type type) {
+  /* what the loop reads of p and in, in locals: its stores through hole (bytes) could otherwise
+   * alias them, and every value would load them again */
   const size_t nk = n[p->k], s = p->s, start3 = p->start[3], step3 = p->step[3];
-  const int origin = p->pos == 0;
+  const int origin = p->pos == 0, along3 = p->k == 3;
+  const size_t pk_line = along3 ? 0 : i[p->k];
   const double unit = in->unit, inv_unit = in->inv_unit, eb = in->eb;
+  const void* src = in->src;
+  uint8_t* hole = in->hole;
   for (size_t t = a; t < b; t++, pos++) {
     size_t i3 = start3 + t * step3, idx = base + i3;
-    size_t pk = p->k == 3 ? i3 : i[p->k];
-    int64_t pr = origin ? 0 : parz_bounded_interp_pred(q, idx, pk, nk, sk, s, cubic);
-    double x = type == PARZ_FLOAT ? ((const float*)in->src)[idx] : ((const double*)in->src)[idx];
-    parz_bounded_interp_value(type, x, pr, unit, inv_unit, eb, idx, pos, q, in->hole, codes);
+    size_t pk = along3 ? i3 : pk_line;
+    int64_t pr = origin ? 0 : interp_pred(q, idx, pk, nk, sk, s, cubic);
+    double x = type == PARZ_FLOAT ? ((const float*)src)[idx] : ((const double*)src)[idx];
+    parz_bounded_interp_value(type, x, pr, unit, inv_unit, eb, idx, pos, q, hole, codes);
+  }
+}
+
+/* Units [first, first + count) of pass p encoded, of one type and kind of prediction: inlined
+ * once for each. */
+static inline void interp_encode_units(const size_t n[4], const size_t st[4], int cubic,
+                                       const parz_bounded_pass* p, size_t first, size_t count,
+                                       int32_t* q, const interp_source* in, int32_t* codes,
+                                       parz_type type) {
+  const size_t sk = p->s * st[p->k];
+  for (size_t u = first; u < first + count; u++) {
+    size_t i[3], base, a, b, pos;
+    interp_unit(st, p, u, i, &base, &a, &b, &pos);
+    interp_encode_line(n, cubic, p, sk, i, base, a, b, pos, q, in, codes, type);
   }
 }
 
@@ -302,15 +390,14 @@ static inline void interp_encode_line(const size_t n[4], int cubic, const parz_b
 static void interp_encode_run(const size_t n[4], const size_t st[4], int cubic,
                               const parz_bounded_pass* p, size_t first, size_t count, int32_t* q,
                               const interp_source* in, int32_t* codes) {
-  const size_t sk = p->s * st[p->k];
-  for (size_t u = first; u < first + count; u++) {
-    size_t i[3], base, a, b, pos;
-    interp_unit(st, p, u, i, &base, &a, &b, &pos);
-    if (in->type == PARZ_FLOAT)
-      interp_encode_line(n, cubic, p, sk, i, base, a, b, pos, q, in, codes, PARZ_FLOAT);
-    else
-      interp_encode_line(n, cubic, p, sk, i, base, a, b, pos, q, in, codes, PARZ_DOUBLE);
-  }
+  if (in->type == PARZ_FLOAT && cubic)
+    interp_encode_units(n, st, 1, p, first, count, q, in, codes, PARZ_FLOAT);
+  else if (in->type == PARZ_FLOAT)
+    interp_encode_units(n, st, 0, p, first, count, q, in, codes, PARZ_FLOAT);
+  else if (cubic)
+    interp_encode_units(n, st, 1, p, first, count, q, in, codes, PARZ_DOUBLE);
+  else
+    interp_encode_units(n, st, 0, p, first, count, q, in, codes, PARZ_DOUBLE);
 }
 
 static int is_cubic(int predictor) {
