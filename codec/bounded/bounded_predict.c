@@ -67,16 +67,34 @@ typedef struct {
   size_t off[15];
   int sign[15];
   unsigned axes, terms;
+  /* the terms but the neighbour before along the last axis (which the walk keeps), when that
+   * axis is longer than 1 */
+  size_t off_rest[14];
+  int sign_rest[14];
+  unsigned rest;
   uint64_t planes, next; /* next: the next plane to claim (atomic) */
   uint64_t* done;        /* per plane, its rows finished (atomic); NULL on one part */
 } holes_job;
 
-/* The sum of the first T terms at i: T a constant where inlined, so that the loop unrolls. */
-static inline int64_t holes_terms(const holes_job* j, const int32_t* q, size_t i, unsigned T) {
+/* The sum of the first T terms (of off and sign) at i: T a constant where inlined, so that the
+ * loop unrolls. */
+static inline int64_t holes_terms(const size_t* off, const int* sign, const int32_t* q, size_t i,
+                                  unsigned T) {
   int64_t p = 0;
   for (unsigned t = 0; t < T; t++)
-    p += j->sign[t] * (int64_t)q[i - j->off[t]];
+    p += sign[t] * (int64_t)q[i - off[t]];
   return p;
+}
+
+/* The terms but the neighbour before along the last axis, of a hole inside the array. */
+static inline int64_t holes_rest(const holes_job* j, const int32_t* q, size_t i) {
+  /* the counts for 1 to 4 axes longer than 1, the last among them */
+  switch (j->rest) {
+    case 0: return 0;
+    case 2: return holes_terms(j->off_rest, j->sign_rest, q, i, 2);
+    case 6: return holes_terms(j->off_rest, j->sign_rest, q, i, 6);
+    default: return holes_terms(j->off_rest, j->sign_rest, q, i, j->rest);
+  }
 }
 
 static void holes_row(const holes_job* j, size_t row) {
@@ -95,24 +113,26 @@ static void holes_row(const holes_job* j, size_t row) {
   int row_inside = 1;
   for (unsigned k = 0; k < 3; k++)
     row_inside &= !(j->axes >> k & 1u) || c[k] > 0;
+  const unsigned along3 = j->axes >> 3 & 1u;
+  /* q[i - 1] as the walk passes it: a hole's prediction takes the value just filled, from a
+   * register rather than back from memory */
+  int64_t last = 0;
   for (size_t x = 0; x < n[3]; x++) {
-    if (h[x] == PARZ_BOUNDED_KNOWN)
-      continue;
     const size_t i = base + x;
-    int64_t p = 0;
-    if (row_inside && (!(j->axes >> 3 & 1u) || x > 0)) {
-      /* the counts of terms of 1 to 4 axes longer than 1 */
-      switch (j->terms) {
-        case 1: p = holes_terms(j, q, i, 1); break;
-        case 3: p = holes_terms(j, q, i, 3); break;
-        case 7: p = holes_terms(j, q, i, 7); break;
-        default: p = holes_terms(j, q, i, j->terms);
-      }
+    if (h[x] == PARZ_BOUNDED_KNOWN) {
+      last = q[i];
+      continue;
+    }
+    int64_t p;
+    if (row_inside && along3 && x > 0) {
+      p = last + holes_rest(j, q, i);
+    } else if (row_inside && !along3) {
+      p = holes_terms(j->off, j->sign, q, i, j->terms);
     } else {
       c[3] = x;
       p = parz_bounded_lorenzo_pred_at(q, c, j->st, i);
     }
-    q[i] = parz_bounded_clamp(p, PARZ_BOUNDED_QMAX);
+    last = q[i] = parz_bounded_clamp(p, PARZ_BOUNDED_QMAX);
   }
 }
 
@@ -143,7 +163,7 @@ static void lorenzo_holes(const size_t n[4], const size_t st[4], int32_t* q, con
   j.st = st;
   j.q = q;
   j.hole = hole;
-  j.axes = j.terms = 0;
+  j.axes = j.terms = j.rest = 0;
   for (unsigned k = 0; k < 4; k++)
     j.axes |= n[k] > 1 ? 1u << k : 0u;
   for (unsigned m = 1; m < 16; m++) {
@@ -157,6 +177,10 @@ static void lorenzo_holes(const size_t n[4], const size_t st[4], int32_t* q, con
         bits++;
       }
     j.sign[j.terms++] = bits & 1 ? 1 : -1;
+    if (m != 8u) { /* 8: the last axis alone, the neighbour before along it */
+      j.off_rest[j.rest] = j.off[j.terms - 1];
+      j.sign_rest[j.rest++] = j.sign[j.terms - 1];
+    }
   }
   j.planes = (uint64_t)n[0] * n[1];
   j.next = 0;
