@@ -204,9 +204,16 @@ static size_t rel_bytes(const parz_chunk_view* v) {
   return parsed ? share(4 * (size_t)v->nblocks) : 0;
 }
 
-/* The parse's token per segment, where segments are parsed. */
-static size_t ready_bytes(const parz_chunk_view* v) {
+/* The launches' tokens (decode_kernels.cuh): one per segment where segments are parsed, then
+ * one per mask group where the chunk has a mask. */
+static size_t segment_tokens_bytes(const parz_chunk_view* v) {
   return rel_bytes(v) ? share(8 * (size_t)v->nsegments) : 0;
+}
+
+size_t parz_gpu_ready_groups(const parz_chunk_view* v) { return segment_tokens_bytes(v) / 8; }
+
+static size_t ready_bytes(const parz_chunk_view* v) {
+  return segment_tokens_bytes(v) + (v->mask.nvalues ? share(8 * (size_t)v->mask.ngroups) : 0);
 }
 
 /* parz_gpu_reserve, zeroing what it allocates: the ready tokens must never equal a launch's

@@ -57,10 +57,13 @@ struct parz_gpu_shape {
 };
 
 enum {
-  PARZ_GPU_WAIT_AUTO = 0,   /* SEGMENT where the decode has more CTAs than fit at once, else GRID */
-  PARZ_GPU_WAIT_GRID = 1,   /* the whole parse kernel (griddepcontrol.wait) */
-  PARZ_GPU_WAIT_SEGMENT = 2 /* its own segment's parse, where the launch allows it (no mask map,
-                               programmatic dependent launch), else GRID */
+  PARZ_GPU_WAIT_AUTO = 0,   /* SEGMENT where the chunk has a mask or the decode has more CTAs
+                               than fit at once, else GRID */
+  PARZ_GPU_WAIT_GRID = 1,   /* the whole parse kernel (griddepcontrol.wait), mask expansion
+                               included */
+  PARZ_GPU_WAIT_SEGMENT = 2 /* its own segment's parse before decoding, and its mask group's
+                               expansion after, where the launch allows it (programmatic
+                               dependent launch), else GRID */
 };
 
 enum {
@@ -85,8 +88,9 @@ struct parz_gpu_context {
   cudaStream_t copy_stream; /* filter path: downloads */
   struct parz_gpu_buffer d_offsets; /* u64 per segment + 1, per chunk of a call */
   struct parz_gpu_buffer d_rel;     /* parsed chunks: u32 per block, per chunk of a call */
-  /* parsed chunks: u64 per segment, per chunk of a call, the token of the last launch that
-   * parsed the segment (decode_kernels.cuh); zero when allocated, then only tokens, which grow */
+  /* per chunk of a call, u64 per segment where segments are parsed, then u64 per mask group
+   * where the chunk has a mask: the token of the last launch that parsed the segment or
+   * expanded the group (decode_kernels.cuh); zero when allocated, then only tokens, which grow */
   struct parz_gpu_buffer d_ready;
   struct parz_gpu_buffer d_mask;    /* mask maps: u32 per block, per masked chunk of a call */
   struct parz_gpu_buffer d_codec;   /* the codecs' scratch (gpu_codecs.h, scratch_bytes) */
@@ -142,7 +146,7 @@ struct parz_gpu_scratch {
   unsigned long long* offsets;
   unsigned long long* sums; /* per checksummed partition (parz_gpu_enqueue_checksums) */
   uint32_t* rel;
-  unsigned long long* ready; /* where segments are parsed: a token per segment */
+  unsigned long long* ready; /* a token per parsed segment, then per mask group (d_ready) */
   uint32_t* mask;
   struct parz_gpu_fault* fault;
   void* codec;            /* the codec's device scratch (gpu_codecs.h, scratch_bytes), or NULL */
@@ -216,6 +220,9 @@ __device__ __forceinline__ unsigned long long parz_gpu_div(unsigned long long x,
  * (HYBRID, C > 1, variable rate; decode_kernels.cuh, hybrid_span), so that no offsets kernel
  * runs. */
 int parz_gpu_parse_offsets(const parz_gpu_context* ctx, const parz_chunk_view* v);
+
+/* Where a chunk's mask groups' tokens start in its share of d_ready (scratch.ready), in tokens. */
+size_t parz_gpu_ready_groups(const parz_chunk_view* v);
 /* Bytes of a full HYBRID partition record (FORMAT.md). */
 unsigned long long parz_gpu_record_bytes(const parz_chunk_view* v);
 

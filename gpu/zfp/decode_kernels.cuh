@@ -23,6 +23,8 @@ struct seg_args {
   unsigned width;                  /* with table: bytes of a length field */
   uint32_t* rel;                   /* per block, bit offset within its segment */
   unsigned long long* ready;       /* per segment, `token` once its rel entries are written */
+  unsigned long long* mask_ready;  /* per mask group (absolute index), `token` once its map
+                                        entries are written */
   unsigned long long token;        /* this launch's (0: block_kernel waits for the whole grid) */
   unsigned long long block_end;    /* blocks [first * C, block_end) */
   unsigned long long nblocks;
@@ -343,11 +345,17 @@ __device__ __forceinline__ void lengths_body(const seg_args& a) {
     ready_publish(a.ready + s, a.token);
 }
 
+/* Whether the chunk's segments are parsed (lengths_kernel) before its blocks decode. */
+__host__ __device__ inline bool block_parses(const seg_args& a) { return a.C > 1 && !a.fixed; }
+
 /* Kernel 2: one thread per block, so the parallelism is the number of blocks
  * whatever C is, and neighbouring threads store neighbouring blocks. Where a block starts comes
  * from kernel 1 (variable rate) or from its index (fixed rate; C = 1 needs no offsets either).
- * Block indices are 32-bit, the grid's last CTA included (parz_gpu_view_fits refuses chunks
- * of more blocks). */
+ * With a token, a thread waits for its own segment's parse before decoding and for its mask
+ * group's expansion only after, so that a chunk's blocks decode while kernel 1 still walks the
+ * mask's records; the segment offsets of a chunk that kernel 1 does not parse come from the
+ * offsets kernel, which finished before kernel 1 began. Block indices are 32-bit, the grid's
+ * last CTA included (parz_gpu_view_fits refuses chunks of more blocks). */
 template <parz_type T, unsigned D>
 __device__ __forceinline__ void block_body(const seg_args& a) {
   typedef typename raw_of<T>::type U;
@@ -360,11 +368,12 @@ __device__ __forceinline__ void block_body(const seg_args& a) {
    * may hold a line of rel read for a neighbouring segment before this one's entries were
    * written */
   unsigned long long at;
-  if (a.token) {
+  if (a.token && block_parses(a)) {
     ready_wait(a.ready + s, a.token);
     at = *(volatile const unsigned long long*)(a.offsets + s) + *(volatile const uint32_t*)(a.rel + b);
   } else {
-    pdl_wait_primary();
+    if (!a.token)
+      pdl_wait_primary();
     at = a.offsets[s];
     if (a.fixed)
       at += (unsigned long long)i * p.maxbits;
@@ -378,18 +387,26 @@ __device__ __forceinline__ void block_body(const seg_args& a) {
     check_segment(a, s, overrun, end, a.offsets[s + 1]); /* no kernel 1 checked its end */
   else if (overrun)
     report_fault(a.fault, s, PARZ_GPU_FAULT_OVERRUN);
+  if (a.mask.values && a.token) /* the acquire orders the map's read after its writes */
+    ready_wait(a.mask_ready + b / a.mask.G, a.token);
   parz_gpu_mask_block<D>(a.mask, b, out);
   scatter<T, D>(a, b, out);
 }
 
-/* Whether the chunk's segments are parsed (lengths_kernel) before its blocks decode. */
-__host__ __device__ inline bool block_parses(const seg_args& a) { return a.C > 1 && !a.fixed; }
-
-/* A CTA of lengths_kernel past the parsing ones: a warp per mask group (mask.cuh). */
+/* A CTA of lengths_kernel past the parsing ones: a warp per mask group (mask.cuh). With a
+ * token the warp then publishes its group: every lane's map entries are made visible before
+ * lane 0's release. */
 __device__ __forceinline__ void expand_body(const seg_args& a) {
   pdl_launch_dependents();
-  parz_gpu_mask_expand(
-      a.mask, (unsigned long long)(blockIdx.x - a.parse_ctas) * WARPS_PER_CTA + (threadIdx.x >> 5));
+  const unsigned long long w =
+      (unsigned long long)(blockIdx.x - a.parse_ctas) * WARPS_PER_CTA + (threadIdx.x >> 5);
+  parz_gpu_mask_expand(a.mask, w);
+  if (a.token && a.mask.group_first + w < a.mask.group_end) { /* the same in the whole warp */
+    __threadfence();
+    __syncwarp();
+    if ((threadIdx.x & 31u) == 0)
+      ready_publish(a.mask_ready + a.mask.group_first + w, a.token);
+  }
 }
 
 /* The kernels for one chunk, its arguments by value (read from the parameter bank), or

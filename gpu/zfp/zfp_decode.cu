@@ -70,19 +70,21 @@ static unsigned long long next_token(parz_gpu_context* ctx) {
   return ++ctx->parse_token;
 }
 
-/* Whether a decoding thread waits for its own segment's parse rather than for the whole parse
- * grid, with about `blocks` blocks decoded in the same launch. Then the decode of the segments
- * parsed first runs beside the parse of the others -- which gains only where some CTAs of the
- * decode would otherwise wait for a slot until the parse ends: where the decode has more CTAs
- * than fit on the GPU at once (8 an SM here; block_kernel fits 10 of 128 threads at 48
- * registers, less beside the parse). With fewer, every CTA is resident from the start, and the
- * segment parsed last still decodes after the parse either way. Not where the same grid expands
- * the mask map that block_kernel reads, nor without programmatic dependent launch (the caller's
- * test). */
-static int wait_segment(const parz_gpu_context* ctx, uint64_t blocks, int wait) {
+/* Whether a decoding thread waits for its own segment's parse and mask group rather than for
+ * the whole grid of lengths_kernel, with about `blocks` blocks decoded in the same launch and
+ * `masked` whether the chunk has a mask; never without programmatic dependent launch (the
+ * caller's test). Then the decode of the segments parsed first runs beside the parse of the
+ * others -- which gains only where some CTAs of the decode would otherwise wait for a slot until
+ * the parse ends: where the decode has more CTAs than fit on the GPU at once (8 an SM here;
+ * block_kernel fits 10 of 128 threads at 48 registers, less beside the parse). With fewer, every
+ * CTA is resident from the start, and the segment parsed last still decodes after the parse
+ * either way. A masked chunk always gains: the grid holds the mask's expansion, a walk of each
+ * group's records that can outlast the parse, and only the last step of a block, its masked
+ * values, needs it. */
+static int wait_segment(const parz_gpu_context* ctx, uint64_t blocks, int masked, int wait) {
   if (wait != PARZ_GPU_WAIT_AUTO)
     return wait == PARZ_GPU_WAIT_SEGMENT;
-  return blocks / 128 > 8ull * (unsigned long long)ctx->sm_count;
+  return masked || blocks / 128 > 8ull * (unsigned long long)ctx->sm_count;
 }
 
 /* A chunk's segments [first, first + count) as kernel arguments, with `busy` segments decoded
@@ -122,10 +124,12 @@ static void seg_setup(parz_gpu_context* ctx, const parz_chunk_view* v, const voi
     a->rel = s->rel; /* parz_gpu_scratch_reserve gave the chunk its share */
     a->ready = s->ready;
     a->parse_ctas = (unsigned)lengths_ctas(*a);
-    if (a->pdl && !v->mask.nvalues &&
-        wait_segment(ctx, busy * a->C, shape ? shape->wait : PARZ_GPU_WAIT_AUTO))
-      a->token = next_token(ctx);
   }
+  /* a token where lengths_kernel runs (a parse or a mask's expansion) */
+  if (a->pdl && (block_parses(*a) || v->mask.nvalues) &&
+      wait_segment(ctx, busy * a->C, v->mask.nvalues != 0,
+                   shape ? shape->wait : PARZ_GPU_WAIT_AUTO))
+    a->token = next_token(ctx);
   a->decode_ctas = (unsigned)block_ctas(*a);
   if (v->mask.nvalues) { /* the groups holding blocks [first * C, block_end) */
     parz_gpu_mask* m = &a->mask;
@@ -142,6 +146,7 @@ static void seg_setup(parz_gpu_context* ctx, const parz_chunk_view* v, const voi
     m->group_first = first * a->C / m->G;
     m->group_end = a->block_end > first * a->C ? (a->block_end - 1) / m->G + 1 : m->group_first;
     a->mask_ctas = (unsigned)parz_gpu_mask_ctas(*m, WARPS_PER_CTA);
+    a->mask_ready = s->ready + parz_gpu_ready_groups(v);
   }
   if (v->nchecksums) { /* the partitions whose first segment is in [first, end) */
     const unsigned long long P = v->checksum_segments;
