@@ -57,8 +57,8 @@ struct parz_gpu_shape {
 };
 
 enum {
-  PARZ_GPU_WAIT_AUTO = 0,   /* SEGMENT where the chunk has a mask or the decode has more CTAs
-                               than fit at once, else GRID */
+  PARZ_GPU_WAIT_AUTO = 0,   /* SEGMENT where the decode has more CTAs than fit at once (no
+                               mask), or where a masked chunk parses nothing, else GRID */
   PARZ_GPU_WAIT_GRID = 1,   /* the whole parse kernel (griddepcontrol.wait), mask expansion
                                included */
   PARZ_GPU_WAIT_SEGMENT = 2 /* its own segment's parse before decoding, and its mask group's

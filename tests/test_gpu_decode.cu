@@ -94,7 +94,8 @@ static int gpu_device_decode(const unsigned char* chunk, size_t bytes, void* out
 }
 
 /* Parses forced on the GPU decoder beside its own choice (NULL, whose decode waits for the
- * whole parse grid but in large or masked chunks): the general block-by-block parser, and with each
+ * whole parse grid but in large chunks and masked ones that parse nothing): the general
+ * block-by-block parser, and with each
  * decoding thread waiting for its own segment's parse, the segment parser with G = 3 (lanes
  * 3..31 of each parsing warp idle) and the decoder's own parser. */
 static const parz_gpu_shape forced_shapes[] = {{0, PARZ_GPU_SKIP_BLOCK, PARZ_GPU_WAIT_GRID},

@@ -70,21 +70,25 @@ static unsigned long long next_token(parz_gpu_context* ctx) {
   return ++ctx->parse_token;
 }
 
-/* Whether a decoding thread waits for its own segment's parse and mask group rather than for
- * the whole grid of lengths_kernel, with about `blocks` blocks decoded in the same launch and
- * `masked` whether the chunk has a mask; never without programmatic dependent launch (the
- * caller's test). Then the decode of the segments parsed first runs beside the parse of the
- * others -- which gains only where some CTAs of the decode would otherwise wait for a slot until
- * the parse ends: where the decode has more CTAs than fit on the GPU at once (8 an SM here;
- * block_kernel fits 10 of 128 threads at 48 registers, less beside the parse). With fewer, every
- * CTA is resident from the start, and the segment parsed last still decodes after the parse
- * either way. A masked chunk always gains: the grid holds the mask's expansion, a walk of each
- * group's records that can outlast the parse, and only the last step of a block, its masked
- * values, needs it. */
-static int wait_segment(const parz_gpu_context* ctx, uint64_t blocks, int masked, int wait) {
+/* Whether a decoding thread waits for its own segment's parse (where the chunk is parsed) and
+ * its mask group's expansion (where it has a mask) rather than for the whole grid of
+ * lengths_kernel, with about `blocks` blocks decoded in the same launch; never without
+ * programmatic dependent launch (the caller's test). Then the decode of the segments parsed
+ * first runs beside the parse of the others -- which gains only where some CTAs of the decode
+ * would otherwise wait for a slot until the parse ends: where the decode has more CTAs than fit
+ * on the GPU at once (8 an SM here; block_kernel fits 10 of 128 threads at 48 registers, less
+ * beside the parse). With fewer, every CTA is resident from the start, and the segment parsed
+ * last still decodes after the parse either way. A masked chunk that parses nothing (C = 1,
+ * fixed rate) decodes beside its mask's expansion, which only a block's last step needs; one
+ * that parses keeps the grid wait, its expansion hidden under the parse: there the decode's
+ * polling beside the parse cost levitus 9% (bench/results/h200/gpu_decode_time.md). */
+static int wait_segment(const parz_gpu_context* ctx, uint64_t blocks, int parsed, int masked,
+                        int wait) {
   if (wait != PARZ_GPU_WAIT_AUTO)
     return wait == PARZ_GPU_WAIT_SEGMENT;
-  return masked || blocks / 128 > 8ull * (unsigned long long)ctx->sm_count;
+  if (masked)
+    return !parsed;
+  return blocks / 128 > 8ull * (unsigned long long)ctx->sm_count;
 }
 
 /* A chunk's segments [first, first + count) as kernel arguments, with `busy` segments decoded
@@ -127,7 +131,7 @@ static void seg_setup(parz_gpu_context* ctx, const parz_chunk_view* v, const voi
   }
   /* a token where lengths_kernel runs (a parse or a mask's expansion) */
   if (a->pdl && (block_parses(*a) || v->mask.nvalues) &&
-      wait_segment(ctx, busy * a->C, v->mask.nvalues != 0,
+      wait_segment(ctx, busy * a->C, block_parses(*a), v->mask.nvalues != 0,
                    shape ? shape->wait : PARZ_GPU_WAIT_AUTO))
     a->token = next_token(ctx);
   a->decode_ctas = (unsigned)block_ctas(*a);
