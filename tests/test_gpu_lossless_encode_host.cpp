@@ -22,6 +22,49 @@
 #include "payload_checksum.h"
 #include "real_arrays.h"
 
+/* Codes whose depths package-merge limits, built for the segments and for check_codes. */
+static unsigned long long pm_builds;
+
+/* build_code's lanes for code q, one after the other between its barriers, some in reverse (their
+ * order must not matter). */
+static void build_code(parz_gpu_ll_seg* W, parz_gpu_ll_build* B, unsigned w, unsigned q) {
+  const unsigned lanes = PARZ_GPU_LL_LANES;
+  uint8_t* len = parz_gpu_ll_code_len(W, w, q);
+  unsigned m = 0, longest = 0;
+  for (unsigned lane = lanes; lane-- > 0;)
+    m += parz_gpu_ll_build_counts(W, B, w, q, lane);
+  for (unsigned lane = lanes; lane-- > 0;)
+    parz_gpu_ll_build_sort(B, w, lane);
+  if (m >= 2)
+    parz_gpu_ll_build_merge(B, m);
+  for (unsigned lane = 0; lane < lanes; lane++) {
+    const unsigned d = parz_gpu_ll_build_depth(B, m, lane);
+    longest = d > longest ? d : longest;
+  }
+  if (longest > PARZ_LL_CODE_MAX) {
+    pm_builds++;
+    unsigned items = m;
+    for (unsigned j = PARZ_LL_CODE_MAX - 1; j >= 1; j--) {
+      for (unsigned lane = lanes; lane-- > 0;)
+        parz_gpu_ll_pm_packages(B, items, j == PARZ_LL_CODE_MAX - 1, lane);
+      unsigned next = 0;
+      for (unsigned lane = lanes; lane-- > 0;)
+        next = parz_gpu_ll_pm_level(B, m, items / 2, j, lane);
+      items = next;
+    }
+    for (unsigned lane = 0; lane < lanes; lane++)
+      parz_gpu_ll_pm_lengths(B, m, lane);
+  }
+  for (unsigned lane = lanes; lane-- > 0;)
+    parz_gpu_ll_build_lengths(B, len, w, m, lane);
+  for (unsigned lane = 0; lane < lanes; lane++)
+    parz_gpu_ll_build_per_len(B, len, w, lane);
+  uint64_t bits = 0;
+  for (unsigned lane = lanes; lane-- > 0;)
+    bits += parz_gpu_ll_build_words(B, len, parz_gpu_ll_code_words(W, w, q), w, lane);
+  W->bits[q] = bits;
+}
+
 /* segment_kernel's threads, one after the other between its __syncthreads(), some in reverse
  * (their order must not matter); its thread 0's steps as they are. */
 static void segment(const parz_gpu_ll& L, unsigned long long s) {
@@ -40,14 +83,14 @@ static void segment(const parz_gpu_ll& L, unsigned long long s) {
   for (size_t i = n; i-- > 0;)
     (&W.freq[0][0])[parz_gpu_ll_key(z, i, runs)]++;
   for (unsigned q = parz_ll_contexts(w, PARZ_LL_CODER_CONTEXT) + 1; q-- > 0;)
-    parz_gpu_ll_code(&W, w, q);
+    build_code(&W, &W.build[q % PARZ_GPU_LL_BUILDS], w, q);
   const unsigned coder = parz_gpu_ll_coder(&W, w, n);
   const int pick = coder == PARZ_LL_CODER_CONTEXT;
   if (coder != PARZ_LL_CODER_RAW) {
     for (size_t p = np; p-- > 0;) {
       uint64_t any = 0;
-      W.piece[p] = parz_gpu_ll_piece_share(z, n, p, 0, 1, runs, pick, W.len[pick], &any);
-      W.nonzero[p] = any != 0;
+      W.pc.piece[p] = parz_gpu_ll_piece_share(z, n, p, 0, 1, runs, pick, W.len[pick], &any);
+      W.pc.nonzero[p] = any != 0;
     }
     const size_t per = PARZ_LL_RUN / PARZ_GPU_LL_PIECE, m = runs ? parz_ll_run_count(n) : 1;
     for (size_t r = m; r-- > 0;) {
@@ -71,8 +114,8 @@ static void segment(const parz_gpu_ll& L, unsigned long long s) {
         const size_t r = runs ? p / per : 0;
         if (!runs || W.run_at[r + 1] > W.run_at[r])
           parz_gpu_ll_piece_write(
-              dst, 8ull * (runs ? W.run_at[r] : 0) + (runs ? 0 : W.run_at[0]) + W.piece[p], z, n, p,
-              runs, pick, W.len[pick], W.code[pick]);
+              dst, 8ull * (runs ? W.run_at[r] : 0) + (runs ? 0 : W.run_at[0]) + W.pc.piece[p], z, n,
+              p, runs, pick, W.len[pick], W.code[pick]);
       }
       for (size_t r = 0; runs && r + 1 < m; r++)
         parz_ll_run_length_put(dst, parz_ll_runs_lengths_end(w, coder), r,
@@ -83,6 +126,50 @@ static void segment(const parz_gpu_ll& L, unsigned long long s) {
     for (unsigned t = 0; t < T; t++)
       parz_gpu_ll_raw(dst, z, n, w, t, T);
   L.seg_bytes[s] = as_raw ? raw : total;
+}
+
+/* The codes built by a warp's steps against parz_ll_plan_context's (lengths, words and bits), for
+ * counts where every symbol ties, one or two symbols are used, counts halve from symbol to symbol
+ * (package-merge then limits the lengths) or are random; coder 1's code of random counts per
+ * context against the summed counts'. */
+static void check_codes() {
+  static parz_gpu_ll_seg W;
+  uint64_t state = 0x9e3779b97f4a7c15ull;
+  for (unsigned w = 32; w <= 64; w += 32) {
+    const unsigned nc = parz_ll_contexts(w, PARZ_LL_CODER_CONTEXT);
+    for (unsigned trial = 0; trial < 400; trial++) {
+      const unsigned q = trial % 3 == 2 ? nc : trial % nc;
+      uint64_t f[65] = {0};
+      memset(W.freq, 0, sizeof W.freq);
+      for (unsigned c = 0; c < (q == nc ? nc : 1); c++)
+        for (unsigned k = 0; k <= w; k++) {
+          state = state * 6364136223846793005ull + 1442695040888963407ull;
+          const unsigned r = (unsigned)(state >> 33);
+          uint32_t x = 0;
+          switch (trial % 5) {
+            case 0: /* ties: few distinct counts, some unused */ x = r % 4; break;
+            case 1: /* halving: deep Huffman codes */ x = k < 27 ? 1u << (26 - k) : r % 2; break;
+            case 2: /* one or two symbols */
+              x = k == trial % (w + 1) || (trial & 8 && k == (trial * 7) % (w + 1)) ? 1 + r % 100
+                                                                                    : 0;
+              break;
+            default: x = r % 3 ? r % (1u + (r >> 20) % 5000) : 0;
+          }
+          W.freq[q == nc ? c : q][k] = x;
+          f[k] += x;
+        }
+      uint8_t len[65];
+      uint32_t code[65];
+      const uint64_t bits = parz_ll_plan_context(f, w, len, code);
+      build_code(&W, &W.build[trial % PARZ_GPU_LL_BUILDS], w, q);
+      const uint8_t* got_len = parz_gpu_ll_code_len(&W, w, q);
+      const uint32_t* got_code = parz_gpu_ll_code_words(&W, w, q);
+      CHECK(
+          !memcmp(got_len, len, w + 1) && !memcmp(got_code, code, 4 * (w + 1)) && W.bits[q] == bits,
+          ": w %u, code %u, trial %u: the warp's code differs from parz_ll_plan_context's", w, q,
+          trial);
+    }
+  }
 }
 
 /* A plan's residuals and segments under transform k as residual_kernel and segment_kernel make
@@ -270,6 +357,9 @@ static void check_case(const char* name, const parz_array& a, const void* data,
 }
 
 int main(int argc, char** argv) {
+  check_codes();
+  printf("codes checked; package-merge limited %llu of them\n", pm_builds);
+  CHECK(pm_builds > 0, ": no code checked is limited by package-merge");
   const std::vector<ll_case> cases = ll_cases();
   for (const ll_case& c : cases)
     check_case(c.name.c_str(), c.a, c.data.data(), c.cfg, c.refused);
@@ -292,5 +382,6 @@ int main(int argc, char** argv) {
     printf("%zu arrays of %s\n", m, argv[d]);
     real_arrays_free(r, m);
   }
+  printf("package-merge limited %llu codes in all\n", pm_builds);
   return test_finish("gpu_lossless_encode_host");
 }

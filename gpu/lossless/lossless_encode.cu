@@ -21,6 +21,9 @@
 
 #define THREADS 256u
 #define COPY_THREADS 256u
+/* Segments' CTAs an SM holds at once (registers kept to 48 a thread): etopo5's 578 segments in one
+ * wave on an H200's 132 SMs. */
+#define PARZ_GPU_LL_CTAS 5
 
 static unsigned blocks_for(unsigned long long units, unsigned threads) {
   const unsigned long long b = (units + threads - 1) / threads;
@@ -91,9 +94,47 @@ __global__ void __launch_bounds__(THREADS) residual_kernel(parz_gpu_ll L) {
     z[j] = parz_gpu_ll_residual_in(L.g, B, u, back[j], j);
 }
 
+/* Code q of a segment (W's counts) built by a warp (B its scratch), lossless_encode.cuh's
+ * steps with a barrier of the warp between two. */
+__device__ void build_code(parz_gpu_ll_seg* W, parz_gpu_ll_build* B, unsigned w, unsigned q,
+                           unsigned lane) {
+  const unsigned all = 0xffffffffu;
+  uint8_t* len = parz_gpu_ll_code_len(W, w, q);
+  const unsigned m = __reduce_add_sync(all, parz_gpu_ll_build_counts(W, B, w, q, lane));
+  __syncwarp();
+  parz_gpu_ll_build_sort(B, w, lane);
+  __syncwarp();
+  if (lane == 0 && m >= 2)
+    parz_gpu_ll_build_merge(B, m);
+  __syncwarp();
+  if (__reduce_max_sync(all, parz_gpu_ll_build_depth(B, m, lane)) > PARZ_LL_CODE_MAX) {
+    unsigned items = m;
+    for (unsigned j = PARZ_LL_CODE_MAX - 1; j >= 1; j--) {
+      __syncwarp();
+      parz_gpu_ll_pm_packages(B, items, j == PARZ_LL_CODE_MAX - 1, lane);
+      __syncwarp();
+      items = parz_gpu_ll_pm_level(B, m, items / 2, j, lane);
+    }
+    __syncwarp();
+    parz_gpu_ll_pm_lengths(B, m, lane);
+  }
+  __syncwarp();
+  parz_gpu_ll_build_lengths(B, len, w, m, lane);
+  __syncwarp();
+  parz_gpu_ll_build_per_len(B, len, w, lane);
+  __syncwarp();
+  uint64_t bits = parz_gpu_ll_build_words(B, len, parz_gpu_ll_code_words(W, w, q), w, lane);
+  for (unsigned o = 16; o; o >>= 1)
+    bits += __shfl_xor_sync(all, bits, o);
+  if (lane == 0)
+    W->bits[q] = bits;
+  __syncwarp();
+}
+
 /* A CTA per segment: its bytes into its slot, their count into seg_bytes; none where the
  * residual step found a value that misses the scale (L.misfit). */
-__global__ void __launch_bounds__(PARZ_GPU_LL_THREADS) segment_kernel(parz_gpu_ll L) {
+__global__ void __launch_bounds__(PARZ_GPU_LL_THREADS, PARZ_GPU_LL_CTAS)
+    segment_kernel(parz_gpu_ll L) {
   __shared__ parz_gpu_ll_seg W;
   __shared__ unsigned long long total; /* the coded segment's bytes */
   __shared__ int as_raw;
@@ -120,10 +161,11 @@ __global__ void __launch_bounds__(PARZ_GPU_LL_THREADS) segment_kernel(parz_gpu_l
       atomicAdd(&W.freq[0][0] + key, (unsigned)__popc(same));
   }
   __syncthreads();
-  /* the codes, a thread each, spread over the warps */
-  for (unsigned q = 0; q <= parz_ll_contexts(w, PARZ_LL_CODER_CONTEXT); q++)
-    if (t == (q % (T / 32)) * 32 + q / (T / 32))
-      parz_gpu_ll_code(&W, w, q);
+  /* the codes, a warp each */
+  if (t / 32 < PARZ_GPU_LL_BUILDS)
+    for (unsigned q = t / 32; q <= parz_ll_contexts(w, PARZ_LL_CODER_CONTEXT);
+         q += PARZ_GPU_LL_BUILDS)
+      build_code(&W, &W.build[t / 32], w, q, lane);
   __syncthreads();
   const unsigned coder = parz_gpu_ll_coder(&W, w, n);
   const int pick = coder == PARZ_LL_CODER_CONTEXT;
@@ -136,8 +178,8 @@ __global__ void __launch_bounds__(PARZ_GPU_LL_THREADS) segment_kernel(parz_gpu_l
           0xffffffffu, parz_gpu_ll_piece_share(z, n, p, lane, 32, runs, pick, W.len[pick], &any));
       const unsigned nonzero = __any_sync(0xffffffffu, any != 0);
       if (lane == 0) {
-        W.piece[p] = bits;
-        W.nonzero[p] = (uint8_t)nonzero;
+        W.pc.piece[p] = bits;
+        W.pc.nonzero[p] = (uint8_t)nonzero;
       }
     }
     __syncthreads();
@@ -168,8 +210,8 @@ __global__ void __launch_bounds__(PARZ_GPU_LL_THREADS) segment_kernel(parz_gpu_l
         const size_t r = runs ? p / per : 0;
         if (!runs || W.run_at[r + 1] > W.run_at[r])
           parz_gpu_ll_piece_write(
-              dst, 8ull * (runs ? W.run_at[r] : 0) + (runs ? 0 : W.run_at[0]) + W.piece[p], z, n, p,
-              runs, pick, W.len[pick], W.code[pick]);
+              dst, 8ull * (runs ? W.run_at[r] : 0) + (runs ? 0 : W.run_at[0]) + W.pc.piece[p], z, n,
+              p, runs, pick, W.len[pick], W.code[pick]);
       }
       __syncthreads();
       for (size_t r = t; runs && r + 1 < m; r += T)

@@ -25,9 +25,10 @@
  *              its Lorenzo prediction inside the block from there, zigzagged, to its place in
  *              block order (each block's first residual counted on the host);
  *   segments   a CTA per segment: its threads count the residuals' bit lengths per context into
- *              its shared counts (the lanes of a warp with one key adding once); a thread per
- *              code (coder 2's contexts, coder 1's single code) builds it (the CPU's builder,
- *              parz_huff_small_lengths) and sums its bits; every thread takes the CPU's choice;
+ *              its shared counts (the lanes of a warp with one key adding once); a warp per
+ *              code (coder 2's contexts, coder 1's single code) builds it (the CPU's builder's
+ *              steps, parz_huff_small_lengths, spread over its lanes) and sums its bits; every
+ *              thread takes the CPU's choice;
  *              raw segments are written a residual per thread; otherwise the segment is cut
  *              into pieces of 64 residuals: a warp per piece adds their bits (its lanes reading
  *              neighbouring residuals), then per run (coder 3; a run of zero residuals takes
@@ -100,16 +101,47 @@ struct parz_gpu_ll {
   unsigned* misfit;
 };
 
+/* Codes built at once in a segment's CTA, a warp each: coder 2's 9 contexts and coder 1's code
+ * of 32-bit values in two rounds, their 17 and 1 of 64-bit values in three. */
+#define PARZ_GPU_LL_BUILDS 6u
+/* Lanes of a warp that builds a code. */
+#define PARZ_GPU_LL_LANES 32u
+/* Items of a level of package-merge: 2m - 2 for m used symbols. */
+#define PARZ_GPU_LL_ITEMS (2u * PARZ_HUFF_SMALL - 2u)
+
+/* One warp's code while it is built (parz_huff_small_lengths's steps, spread over its lanes):
+ * the counts per symbol; the used symbols as leaves in parz_huff_leaf_before's order (weights,
+ * symbols) and their depths; Huffman's merged nodes (node m + k's weight at nw[k], where
+ * package-merge keeps its packages) and each leaf's and node's parent; package-merge's items of
+ * the level below and a bit per item of each level that is a package; the symbols per length. */
+struct parz_gpu_ll_build {
+  uint64_t lw[PARZ_HUFF_SMALL];
+  uint64_t nw[PARZ_HUFF_SMALL - 1];
+  uint64_t item[PARZ_GPU_LL_ITEMS];
+  uint32_t f[PARZ_HUFF_SMALL];
+  uint32_t pkg[PARZ_LL_CODE_MAX][(PARZ_GPU_LL_ITEMS + 31) / 32];
+  uint32_t per_len[PARZ_LL_CODE_MAX + 1];
+  uint8_t sym[PARZ_HUFF_SMALL], depth[PARZ_HUFF_SMALL];
+  uint8_t parent[2 * PARZ_HUFF_SMALL];
+};
+
+/* A segment's pieces: their bits (then offsets) and whether each holds a residual other than 0. */
+struct parz_gpu_ll_pieces_of {
+  uint32_t piece[PARZ_GPU_LL_PIECES_MAX];
+  uint8_t nonzero[PARZ_GPU_LL_PIECES_MAX];
+};
+
 /* A segment's CTA's shared state: its counts per context, both coders' codes, each code's bits,
- * its pieces' bits (then offsets) and whether each holds a residual other than 0, its runs'
- * places (bytes). */
+ * the codes' builds and then, in the same bytes, its pieces; its runs' places (bytes). */
 struct parz_gpu_ll_seg {
   uint32_t freq[PARZ_LL_CONTEXTS][65];
   uint8_t len[2][PARZ_LL_CONTEXTS][65];
   uint32_t code[2][PARZ_LL_CONTEXTS][65];
   uint64_t bits[PARZ_LL_CONTEXTS + 1]; /* coder 2's contexts, then coder 1's code */
-  uint32_t piece[PARZ_GPU_LL_PIECES_MAX];
-  uint8_t nonzero[PARZ_GPU_LL_PIECES_MAX];
+  union {
+    parz_gpu_ll_build build[PARZ_GPU_LL_BUILDS];
+    parz_gpu_ll_pieces_of pc;
+  };
   uint32_t run_at[PARZ_GPU_LL_RUNS_MAX + 1];
 };
 
@@ -304,26 +336,204 @@ PARZ_HD unsigned parz_gpu_ll_key(const uint64_t* z, size_t i, int runs) {
   return parz_ll_context_at(z, i, runs) * 65u + parz_bitlen64(z[i]);
 }
 
-/* Code q's thread's work: context q of coder 2 for q below its contexts, coder 1's single code
- * (the contexts' counts summed) for q = its contexts; its bits into W->bits. */
-PARZ_HD void parz_gpu_ll_code(parz_gpu_ll_seg* W, unsigned w, unsigned q) {
+/* ---------------- per lane: a code built by a warp ---------------- */
+
+/* Code q of a segment (coder 2's context q for q below its contexts, coder 1's single code for q =
+ * its contexts) is parz_ll_plan_context's for its counts: the same lengths, words and bits. Its
+ * warp's lanes take the steps below in turn (a barrier of the warp between two), lane `lane`
+ * the symbols lane + PARZ_GPU_LL_LANES * r (or leaves, or items); Huffman's merge, whose picks
+ * depend each on the one before, is one lane's. A segment holds fewer than 2^32 residuals, so
+ * that its counts are 32-bit. */
+
+/* Code q's lengths and words in W. */
+PARZ_HD uint8_t* parz_gpu_ll_code_len(parz_gpu_ll_seg* W, unsigned w, unsigned q) {
+  return q < parz_ll_contexts(w, PARZ_LL_CODER_CONTEXT) ? W->len[1][q] : W->len[0][0];
+}
+PARZ_HD uint32_t* parz_gpu_ll_code_words(parz_gpu_ll_seg* W, unsigned w, unsigned q) {
+  return q < parz_ll_contexts(w, PARZ_LL_CODER_CONTEXT) ? W->code[1][q] : W->code[0][0];
+}
+
+/* Step 1: the lane's symbols' counts into B->f (for coder 1's code the contexts' counts summed),
+ * its share of the package bits and of the lengths' counts zeroed; returns how many of its
+ * symbols are used (the warp's sum is m, the leaves). */
+PARZ_HD unsigned parz_gpu_ll_build_counts(const parz_gpu_ll_seg* W, parz_gpu_ll_build* B,
+                                          unsigned w, unsigned q, unsigned lane) {
   const unsigned nc = parz_ll_contexts(w, PARZ_LL_CODER_CONTEXT);
-  uint64_t f[65];
-  if (q > nc)
-    return;
-  for (unsigned k = 0; k <= w; k++) {
-    uint64_t c = 0;
+  unsigned used = 0;
+  for (unsigned k = lane; k <= w; k += PARZ_GPU_LL_LANES) {
+    uint32_t c = 0;
     if (q < nc)
       c = W->freq[q][k];
     else
       for (unsigned x = 0; x < nc; x++)
         c += W->freq[x][k];
-    f[k] = c;
+    B->f[k] = c;
+    used += c != 0;
   }
-  if (q < nc)
-    W->bits[q] = parz_ll_plan_context(f, w, W->len[1][q], W->code[1][q]);
-  else
-    W->bits[nc] = parz_ll_plan_context(f, w, W->len[0][0], W->code[0][0]);
+  for (unsigned e = lane; e < sizeof B->pkg / sizeof B->pkg[0][0]; e += PARZ_GPU_LL_LANES)
+    (&B->pkg[0][0])[e] = 0;
+  for (unsigned l = lane; l <= PARZ_LL_CODE_MAX; l += PARZ_GPU_LL_LANES)
+    B->per_len[l] = 0;
+  return used;
+}
+
+/* Step 2: each used symbol of the lane to its leaf, its place the number of leaves before it. */
+PARZ_HD void parz_gpu_ll_build_sort(parz_gpu_ll_build* B, unsigned w, unsigned lane) {
+  for (unsigned k = lane; k <= w; k += PARZ_GPU_LL_LANES) {
+    const uint32_t c = B->f[k];
+    unsigned r = 0;
+    for (unsigned x = 0; x <= w; x++) {
+      const uint32_t d = B->f[x];
+      r += d != 0 && (d < c || (d == c && x < k));
+    }
+    if (c) {
+      B->lw[r] = c;
+      B->sym[r] = (uint8_t)k;
+    }
+  }
+}
+
+/* Step 3, one lane's, for m >= 2 leaves: Huffman's two queues (parz_huff_merge's picks, a leaf
+ * first on a tie), each pick's parent. */
+PARZ_HD void parz_gpu_ll_build_merge(parz_gpu_ll_build* B, unsigned m) {
+  unsigned li = 0, ni = 0, nn = 0;
+  for (unsigned k = 0; k + 1 < m; k++) {
+    uint64_t sum = 0;
+    for (int j = 0; j < 2; j++) {
+      if (li < m && (ni >= nn || B->lw[li] <= B->nw[ni])) {
+        sum += B->lw[li];
+        B->parent[li++] = (uint8_t)(m + nn);
+      } else {
+        sum += B->nw[ni];
+        B->parent[m + ni++] = (uint8_t)(m + nn);
+      }
+    }
+    B->nw[nn++] = sum;
+  }
+}
+
+/* Step 4: the lane's leaves' depths (the root is node 2m - 2; one leaf alone takes 1); returns
+ * the deepest. */
+PARZ_HD unsigned parz_gpu_ll_build_depth(parz_gpu_ll_build* B, unsigned m, unsigned lane) {
+  unsigned longest = 0;
+  for (unsigned i = lane; i < m; i += PARZ_GPU_LL_LANES) {
+    unsigned d = m == 1;
+    for (unsigned v = i; m > 1 && v != 2 * m - 2; v = B->parent[v])
+      d++;
+    B->depth[i] = (uint8_t)d;
+    longest = d > longest ? d : longest;
+  }
+  return longest;
+}
+
+/* Package-merge (parz_huff_package_merge) where a leaf lies deeper than PARZ_LL_CODE_MAX, level
+ * j from PARZ_LL_CODE_MAX - 1 down to 1, of n_prev items below it (the leaves for the first). Step 5a: the lane's packages, pairs of the items below, into B->nw. */
+PARZ_HD void parz_gpu_ll_pm_packages(parz_gpu_ll_build* B, unsigned n_prev, int first,
+                                     unsigned lane) {
+  const uint64_t* prev = first ? B->lw : B->item;
+  for (unsigned p = lane; p < n_prev / 2; p += PARZ_GPU_LL_LANES)
+    B->nw[p] = prev[2 * p] + prev[2 * p + 1];
+}
+
+/* How many of the sorted v[0..n) are below x, or (or_equal) at most x. */
+PARZ_HD unsigned parz_gpu_ll_rank(const uint64_t* v, unsigned n, uint64_t x, int or_equal) {
+  unsigned lo = 0, hi = n;
+  while (lo < hi) {
+    const unsigned mid = (lo + hi) / 2;
+    if (v[mid] < x || (or_equal && v[mid] == x))
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/* Step 5b: level j, the m leaves and npk packages merged (a leaf first on a tie: each item's
+ * place is its rank in its list plus the other list's items before it), its first 2m - 2 kept
+ * in B->item and the packages among them marked; returns the level's items. */
+PARZ_HD unsigned parz_gpu_ll_pm_level(parz_gpu_ll_build* B, unsigned m, unsigned npk, unsigned j,
+                                      unsigned lane) {
+  const unsigned cap = 2 * m - 2;
+  for (unsigned i = lane; i < m; i += PARZ_GPU_LL_LANES) {
+    const unsigned at = i + parz_gpu_ll_rank(B->nw, npk, B->lw[i], 0);
+    if (at < cap)
+      B->item[at] = B->lw[i];
+  }
+  for (unsigned p = lane; p < npk; p += PARZ_GPU_LL_LANES) {
+    const unsigned at = p + parz_gpu_ll_rank(B->lw, m, B->nw[p], 1);
+    if (at < cap) {
+      B->item[at] = B->nw[p];
+      PARZ_GPU_LL_OR(&B->pkg[j][at / 32], 1u << (at % 32));
+    }
+  }
+  return m + npk < cap ? m + npk : cap;
+}
+
+/* The set bits of x. */
+PARZ_HD unsigned parz_gpu_ll_popc(uint32_t x) {
+#if defined(__CUDA_ARCH__)
+  return (unsigned)__popc(x);
+#else
+  return (unsigned)__builtin_popcount(x);
+#endif
+}
+
+/* Step 5c: the lane's leaves' lengths, the levels where each is taken: at level j the first
+ * `need` items (2m - 2 at level 1, twice the packages among the level above's at the others),
+ * whose leaves are the lightest ones; at the last level the leaves alone. */
+PARZ_HD void parz_gpu_ll_pm_lengths(parz_gpu_ll_build* B, unsigned m, unsigned lane) {
+  for (unsigned i = lane; i < m; i += PARZ_GPU_LL_LANES) {
+    unsigned need = 2 * m - 2, d = 0;
+    for (unsigned j = 1; j < PARZ_LL_CODE_MAX; j++) {
+      unsigned packages = 0;
+      for (unsigned k = 0; k < need; k += 32)
+        packages +=
+            parz_gpu_ll_popc(B->pkg[j][k / 32] & (need - k < 32 ? (1u << (need - k)) - 1 : ~0u));
+      d += i < need - packages;
+      need = 2 * packages;
+    }
+    B->depth[i] = (uint8_t)(d + (i < need));
+  }
+}
+
+/* Step 6: the lengths of the lane's unused symbols (0) and of its leaves' symbols into len. */
+PARZ_HD void parz_gpu_ll_build_lengths(const parz_gpu_ll_build* B, uint8_t* len, unsigned w,
+                                       unsigned m, unsigned lane) {
+  for (unsigned k = lane; k <= w; k += PARZ_GPU_LL_LANES)
+    if (!B->f[k])
+      len[k] = 0;
+  for (unsigned i = lane; i < m; i += PARZ_GPU_LL_LANES)
+    len[B->sym[i]] = B->depth[i];
+}
+
+/* Step 7: the lane's symbols counted per length. */
+PARZ_HD void parz_gpu_ll_build_per_len(parz_gpu_ll_build* B, const uint8_t* len, unsigned w,
+                                       unsigned lane) {
+  for (unsigned k = lane; k <= w; k += PARZ_GPU_LL_LANES)
+    if (len[k])
+      PARZ_GPU_LL_ADD(&B->per_len[len[k]], 1u);
+}
+
+/* Step 8: the lane's symbols' canonical words into code (parz_huff_canonical's: a length's first
+ * word, parz_huff_limits', plus the symbols of that length before it; bit-reversed, 0 where
+ * unused); returns the bits its symbols' residuals take (parz_ll_plan_context's). */
+PARZ_HD uint64_t parz_gpu_ll_build_words(const parz_gpu_ll_build* B, const uint8_t* len,
+                                         uint32_t* code, unsigned w, unsigned lane) {
+  uint64_t bits = 0;
+  for (unsigned k = lane; k <= w; k += PARZ_GPU_LL_LANES) {
+    const unsigned l = len[k];
+    uint32_t word = 0;
+    if (l) {
+      for (unsigned x = 2; x <= l; x++)
+        word = (word + B->per_len[x - 1]) << 1;
+      for (unsigned x = 0; x < k; x++)
+        word += len[x] == l;
+      word = parz_huff_reverse(word, l);
+    }
+    code[k] = word;
+    bits += (uint64_t)B->f[k] * (l + (k >= 2 ? k - 1 : 0));
+  }
+  return bits;
 }
 
 /* The segment's coder from the codes' bits (parz_ll_code_residuals's choice). */
@@ -371,17 +581,17 @@ PARZ_HD uint32_t parz_gpu_ll_piece_share(const uint64_t* z, size_t n, size_t p, 
 }
 
 /* Run r (or, for a segment of one run, the segment) of pieces [p0, p1): the pieces' bits
- * (W->piece) become their offsets from the run's first bit; returns the run's bits, *zero set
+ * (W->pc.piece) become their offsets from the run's first bit; returns the run's bits, *zero set
  * where its residuals are all 0 (coder 3's run then takes no bytes, and the segment is coder
  * 4's). */
 PARZ_HD uint64_t parz_gpu_ll_run_offsets(parz_gpu_ll_seg* W, size_t p0, size_t p1, int* zero) {
   uint64_t at = 0;
   uint8_t any = 0;
   for (size_t p = p0; p < p1; p++) {
-    const uint32_t b = W->piece[p];
-    W->piece[p] = (uint32_t)at;
+    const uint32_t b = W->pc.piece[p];
+    W->pc.piece[p] = (uint32_t)at;
     at += b;
-    any |= W->nonzero[p];
+    any |= W->pc.nonzero[p];
   }
   *zero = !any;
   return at;
