@@ -3,7 +3,7 @@
  * (test_gpu_lossless_encode.cu): float32, float64, int32 and int64 values of ranks 1 to 4 in odd
  * shapes (dimensions of extent 1 among them), the predictors asked for (Lorenzo, stack, rows) and
  * the encoder's choice of the row predictor for independent rows, the integer images and the scaled
- * transforms (one of them a scale the first 256 values pass and a later value misses), NaN
+ * transforms (the first 256 values passing scales that later values miss), NaN
  * payloads, -0.0, subnormals and infinities, every coder (raw noise, one code,
  * codes per context, coder 3's runs and segments of one run), every table kind, segment sizes,
  * checksums off, stored chunks, strided arrays, and the chunks the GPU encoder refuses (series
@@ -63,8 +63,9 @@ enum ll_kind {
   LL_CONSTANT, /* one value: a code of one symbol */
   LL_SPECIAL,  /* a smooth field sprinkled with NaN payloads, -0.0, subnormals and infinities */
   LL_ROWS,     /* independent records along the last dimension: random walks far apart */
-  LL_HALVES    /* whole numbers, halves past the first 256 (floats: the encoders' probe of 256
-                  values passes scale 1, which a later value misses; scale 2 fits) */
+  LL_HALVES    /* whole numbers, halves past the first 256 and, for odd seeds, fifths
+                  (floats: the encoders' probe of 256 values passes scales 1, 2, 4, 5 and 8,
+                  which later values miss; scale 2 fits, or for odd seeds 10) */
 };
 
 /* Value x (or, for LL_NOISE, the random bits r) at i of d. */
@@ -109,7 +110,8 @@ static inline std::vector<unsigned char> ll_values(const parz_array& a, ll_kind 
     else if (kind == LL_WHOLE)
       x = floor(x * 10);
     else if (kind == LL_HALVES)
-      x = floor(x * 10) + (i >= 256 && i % 3 == 0 ? 0.5 : 0.0);
+      x = floor(x * 10) + (i >= 256 && i % 3 == 0 ? 0.5 : 0.0) +
+          (seed % 2 && i >= 256 && i % 5 == 1 ? 0.2 : 0.0);
     else if (kind == LL_CENTS)
       x = floor(x * 100) / 100;
     else if (kind == LL_CONSTANT)

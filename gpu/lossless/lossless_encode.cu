@@ -3,8 +3,9 @@
  * is built in buffers of its own from the context's pool (parz_gpu_enc_pool, whose pages stay
  * mapped across the host's waits); the host waits for the transform's probe, then once for the
  * check of the probe's first scale, the measure of the row predictor and the segments' sizes
- * (again for the row predictor's where the measure favours it, and for the other scales' checks
- * where a value misses the first), and for the checksums, each a few bytes per segment. Once
+ * (again for the row predictor's where the measure favours it, for the second scale's where a
+ * value misses the first, and for the other scales' check where a value misses the second too),
+ * and for the checksums, each a few bytes per segment. Once
  * every chunk's size is known, `place` gives each its place and its head and payload are copied
  * there. */
 #include <stdlib.h>
@@ -32,17 +33,24 @@ static unsigned blocks_for(unsigned long long units, unsigned threads) {
 
 /* ---------------- kernels ---------------- */
 
-/* *bad set where a value does not fit scale s. */
-__global__ void fits_kernel(parz_gpu_ll L, double s, unsigned* bad) {
-  const unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
-  if (i < L.n && !parz_gpu_ll_fits(L, i, s))
-    PARZ_GPU_LL_OR(bad, 1u);
+/* The transform's probe: a CTA per scale (transform blockIdx.x + 1), a thread per value of the
+ * array's first `probe`; bit k - 1 ORed into *passed where every one fits transform k's scale. */
+__global__ void __launch_bounds__(PARZ_GPU_LL_PROBE)
+    probe_kernel(parz_gpu_ll L, unsigned probe, unsigned long long* passed) {
+  const unsigned k = blockIdx.x + 1;
+  const int fit = threadIdx.x >= probe || parz_gpu_ll_fits(L, threadIdx.x, parz_ll_scale_of(k));
+  if (__syncthreads_and(fit) && threadIdx.x == 0)
+    atomicOr(passed, 1ull << (k - 1));
 }
 
-__global__ void probe_kernel(parz_gpu_ll L, unsigned long long probe, void* dst) {
+/* A thread per value: the scales of `want` it misses ORed into *missed, once per warp. */
+__global__ void misses_kernel(parz_gpu_ll L, unsigned long long want, unsigned long long* missed) {
   const unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
-  if (i < probe)
-    parz_gpu_ll_probe(L, i, dst);
+  const uint64_t x = i < L.n ? parz_gpu_ll_misses(L, i, want) : 0;
+  const unsigned lo = __reduce_or_sync(0xffffffffu, (unsigned)x);
+  const unsigned hi = __reduce_or_sync(0xffffffffu, (unsigned)(x >> 32));
+  if ((threadIdx.x & 31u) == 0 && (lo | hi))
+    atomicOr(missed, (unsigned long long)hi << 32 | lo);
 }
 
 /* The measure of the row predictor (rows: its geometry) into sums[0] (predictor 0) and sums[1]
@@ -240,46 +248,45 @@ __global__ void copy_kernel(parz_gpu_ll L) {
 /* ---------------- the driver ---------------- */
 
 /* The transform's probe: into *scales the scales, in the CPU's order, whose check the array's
- * first values pass (parz_ll_choose_transform may choose only those); none for integer types. */
+ * first values pass (parz_ll_choose_transform may choose only those); none for integer types.
+ * passed: a pinned word. */
 static int probe_scales(parz_gpu_whole_memory& m, const parz_gpu_ll_plan& p, const parz_gpu_ll& L,
-                        std::vector<unsigned>* scales, parz_error* err) {
+                        unsigned long long* passed, std::vector<unsigned>* scales,
+                        parz_error* err) {
   scales->clear();
   if (p.a.type != PARZ_FLOAT && p.a.type != PARZ_DOUBLE)
     return PARZ_OK;
-  const size_t size = parz_type_size(p.a.type);
-  const size_t probe = L.n < PARZ_GPU_LL_PROBE ? (size_t)L.n : PARZ_GPU_LL_PROBE;
-  std::vector<unsigned char> first(probe * size);
-  unsigned char* d_first = m.device<unsigned char>(first.size());
+  const unsigned probe = L.n < PARZ_GPU_LL_PROBE ? (unsigned)L.n : PARZ_GPU_LL_PROBE;
+  unsigned long long* d_passed = m.device<unsigned long long>(1);
   if (m.e == cudaSuccess)
-    probe_kernel<<<blocks_for(probe, THREADS), THREADS, 0, m.st>>>(L, probe, d_first);
-  if (!parz_gpu_whole_down(m, first.data(), d_first, first.size()))
+    m.e = cudaMemsetAsync(d_passed, 0, sizeof *d_passed, m.st);
+  if (m.e == cudaSuccess)
+    probe_kernel<<<PARZ_LL_SCALES, PARZ_GPU_LL_PROBE, 0, m.st>>>(L, probe, d_passed);
+  if (!parz_gpu_whole_down(m, passed, d_passed, sizeof *passed))
     return parz_gpu_cuda_fail(err, m.e, "lossless GPU encode: the transform's probe");
-  m.release(d_first);
-  *scales = parz_gpu_ll_scales(&p, first.data());
+  m.release(d_passed);
+  *scales = parz_gpu_ll_scales(&p, *passed);
   return PARZ_OK;
 }
 
-/* Into *k the first of scales[from..] that every value fits, each checked by the GPU in turn (a
- * wait each), 0 where none does. small: a pinned word. */
-static int next_fitting(parz_gpu_whole_memory& m, const parz_gpu_ll& L,
-                        const std::vector<unsigned>& scales, size_t from, unsigned* small,
-                        unsigned* k, parz_error* err) {
+/* Into *k the first of scales[from..] that every value fits, all checked by the GPU at once (one
+ * wait), 0 where none does. missed: a pinned word. */
+static int first_fitting(parz_gpu_whole_memory& m, const parz_gpu_ll& L,
+                         const std::vector<unsigned>& scales, size_t from,
+                         unsigned long long* missed, unsigned* k, parz_error* err) {
+  const uint64_t want = parz_gpu_ll_want(scales, from);
   *k = 0;
-  unsigned* bad = m.device<unsigned>(1);
-  for (size_t i = from; i < scales.size(); i++) {
-    if (m.e == cudaSuccess)
-      m.e = cudaMemsetAsync(bad, 0, sizeof *bad, m.st);
-    if (m.e == cudaSuccess)
-      fits_kernel<<<blocks_for(L.n, THREADS), THREADS, 0, m.st>>>(L, parz_ll_scale_of(scales[i]),
-                                                                  bad);
-    if (!parz_gpu_whole_down(m, small, bad, sizeof *small))
-      return parz_gpu_cuda_fail(err, m.e, "lossless GPU encode: the transform's check");
-    if (!*small) {
-      *k = scales[i];
-      break;
-    }
-  }
-  m.release(bad);
+  if (!want)
+    return PARZ_OK;
+  unsigned long long* d_missed = m.device<unsigned long long>(1);
+  if (m.e == cudaSuccess)
+    m.e = cudaMemsetAsync(d_missed, 0, sizeof *d_missed, m.st);
+  if (m.e == cudaSuccess)
+    misses_kernel<<<blocks_for(L.n, THREADS), THREADS, 0, m.st>>>(L, want, d_missed);
+  if (!parz_gpu_whole_down(m, missed, d_missed, sizeof *missed))
+    return parz_gpu_cuda_fail(err, m.e, "lossless GPU encode: the transform's check");
+  m.release(d_missed);
+  *k = parz_gpu_ll_first_fitting(scales, from, *missed);
   return PARZ_OK;
 }
 
@@ -352,23 +359,26 @@ static int encode_one(parz_gpu_context* ctx, parz_gpu_whole_memory& keep, parz_g
   parz_gpu_whole_memory m(keep.st, keep.pool);
   parz_gpu_ll L;
   std::vector<unsigned> scales;
+  unsigned long long* bits = (unsigned long long*)(small + 2); /* pinned, 8-byte aligned */
+  unsigned long long* mask = bits + 2;
   parz_gpu_ll_args(&p, 0, &L);
   L.src = d_data;
-  int rc = probe_scales(m, p, L, &scales, err);
+  int rc = probe_scales(m, p, L, mask, &scales, err);
   if (rc != PARZ_OK)
     return rc;
 
   /* the first scale the probe passes (transform 0 where none does), taken before it is checked
    * on every value: the residual step checks it, and the host waits once for the check, the
    * segments' sizes and the measure of the row predictor; where a value misses it (the segments
-   * and the measure then left undone), the next scale that fits every value
+   * and the measure then left undone), the next one the probe passes the same way, and after
+   * PARZ_GPU_LL_SPECULATE of them the first of the others that fits every value
    * (parz_ll_choose_transform's choice) and the steps again */
   const int measured = parz_gpu_ll_rows_chosen(&p);
+  size_t tried = 0;
   unsigned k = scales.empty() ? 0 : scales[0];
   int checked = k == 0, favoured = 0;
   unsigned* d_misfit = m.device<unsigned>(1);
   unsigned long long* d_bits = m.device<unsigned long long>(2);
-  unsigned long long* bits = (unsigned long long*)(small + 2); /* pinned, 8-byte aligned */
   std::vector<unsigned long long> seg_bytes;
   for (;;) {
     if (!checked && m.e == cudaSuccess)
@@ -386,7 +396,11 @@ static int encode_one(parz_gpu_context* ctx, parz_gpu_whole_memory& keep, parz_g
       break;
     m.release(L.slots);
     m.release(L.seg_bytes);
-    if ((rc = next_fitting(m, L, scales, 1, small, &k, err)) != PARZ_OK)
+    if (++tried < scales.size() && tried < PARZ_GPU_LL_SPECULATE) {
+      k = scales[tried];
+      continue;
+    }
+    if ((rc = first_fitting(m, L, scales, tried, mask, &k, err)) != PARZ_OK)
       return rc;
     checked = 1;
   }

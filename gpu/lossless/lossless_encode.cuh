@@ -7,12 +7,13 @@
  * encode_segments; codec/lossless/residual_coder.c, parz_ll_code_residuals), with the CPU's own
  * arithmetic (codec/lossless/lossless_forward.h, residual_encode.h, codec/entropy/
  * huffman_build.h) and the frame's own host functions where a step is the whole chunk's:
- *   transform  on the host, the scales whose check the first 256 values pass (the CPU's
- *              parz_ll_scale_fits on a copy of them, a thread each); the first of them is taken
- *              for the steps below before it is checked on every value, the residual step
- *              checking it as it reads each value, so that the host waits once for the check,
- *              the measure and the segments' sizes; where a value misses it, the others are
- *              checked in the CPU's order, a thread per value, until one fits every value
+ *   transform  the scales whose check the first 256 values pass (the CPU's parz_ll_scale_fits:
+ *              a CTA per scale, a thread per value), a bit each for the host; the first of them
+ *              is taken for the steps below before it is checked on every value, the residual
+ *              step checking it as it reads each value, so that the host waits once for the
+ *              check, the measure and the segments' sizes; where a value misses it, the second
+ *              is taken the same way; where a value misses that too, the others are checked at
+ *              once (a thread per value), the first that fits every value taken
  *              (parz_ll_choose_transform's choice), and the steps below run again;
  *   predictor  for an array of two dimensions of extent above 1 or more asked for predictor 0,
  *              a thread per value of the sampled blocks (and no other) finds the bit lengths of
@@ -77,7 +78,8 @@
 /* Coder 3's runs a segment may have (segments of up to 32 blocks), and its pieces. */
 #define PARZ_GPU_LL_RUNS_MAX 256u
 #define PARZ_GPU_LL_PIECES_MAX (PARZ_GPU_LL_RUNS_MAX * (PARZ_LL_RUN / PARZ_GPU_LL_PIECE))
-/* Values of the transform's probe on the host (parz_ll_choose_transform's). */
+/* Values of the transform's probe (parz_ll_choose_transform's), a thread each of a CTA per
+ * scale. */
 #define PARZ_GPU_LL_PROBE 256u
 
 /* One chunk's part in the kernels. */
@@ -184,12 +186,22 @@ PARZ_HD int parz_gpu_ll_fits(const parz_gpu_ll& L, unsigned long long i, double 
   return parz_gpu_ll_fits_at(L, parz_gpu_ll_place(L, i, x), s);
 }
 
-/* Value i (C order) copied to element i of dst: the transform's probe, contiguous. */
-PARZ_HD void parz_gpu_ll_probe(const parz_gpu_ll& L, unsigned long long i, void* dst) {
+/* The scales of `want` (bit k - 1 for transform k) that value i (C order) misses: float types
+ * only. */
+PARZ_HD uint64_t parz_gpu_ll_misses(const parz_gpu_ll& L, unsigned long long i, uint64_t want) {
   size_t x[4];
-  const size_t w = L.g.w / 8;
-  memcpy((unsigned char*)dst + w * i, (const unsigned char*)L.src + w * parz_gpu_ll_place(L, i, x),
-         w);
+  const ptrdiff_t at = parz_gpu_ll_place(L, i, x);
+  uint64_t missed = 0;
+  for (; want; want &= want - 1) {
+#if defined(__CUDA_ARCH__)
+    const unsigned k = (unsigned)__ffsll((long long)want);
+#else
+    const unsigned k = (unsigned)__builtin_ctzll(want) + 1;
+#endif
+    if (!parz_gpu_ll_fits_at(L, at, parz_ll_scale_of(k)))
+      missed |= (uint64_t)1 << (k - 1);
+  }
+  return missed;
 }
 
 /* A block of L's geometry in the residual step: its first value o and extents e along g's four
@@ -789,17 +801,38 @@ static inline int parz_gpu_ll_plan_of(parz_gpu_ll_plan* p, const parz_array* a,
   return parz_gpu_ll_cut(p, p->predictor, err);
 }
 
-/* The scales, in the CPU's order, whose check the first values of the array (probe, the first
- * PARZ_GPU_LL_PROBE of them or all, contiguous) pass: the only ones parz_ll_choose_transform
- * may choose. */
-static inline std::vector<unsigned> parz_gpu_ll_scales(const parz_gpu_ll_plan* p,
-                                                       const void* probe) {
+/* The scales, in the CPU's order, whose check the first values of the array (the first
+ * PARZ_GPU_LL_PROBE of them or all) pass (passed: bit k - 1 for transform k) and that are valid
+ * for its type: the only ones parz_ll_choose_transform may choose. */
+static inline std::vector<unsigned> parz_gpu_ll_scales(const parz_gpu_ll_plan* p, uint64_t passed) {
   std::vector<unsigned> k;
-  const size_t n = parz_array_count(&p->a);
   for (unsigned s = 1; s <= PARZ_LL_SCALES; s++)
-    if (parz_ll_scale_fits(p->a.type, probe, n < PARZ_GPU_LL_PROBE ? n : PARZ_GPU_LL_PROBE, s))
+    if ((passed >> (s - 1) & 1) && parz_ll_transform_valid(s, p->a.type))
       k.push_back(s);
   return k;
+}
+
+/* Scales the probe passes that are taken before they are checked on every value, one after the
+ * other (the residual step checks each): the second where a value misses the first (vasp's 32
+ * and 33). */
+#define PARZ_GPU_LL_SPECULATE 2u
+
+/* scales[from..] as bits (bit k - 1 for transform k). */
+static inline uint64_t parz_gpu_ll_want(const std::vector<unsigned>& scales, size_t from) {
+  uint64_t want = 0;
+  for (size_t i = from; i < scales.size(); i++)
+    want |= (uint64_t)1 << (scales[i] - 1);
+  return want;
+}
+
+/* The first of scales[from..] that no value misses (missed: the values' misses of them ORed), 0
+ * where every one is missed. */
+static inline unsigned parz_gpu_ll_first_fitting(const std::vector<unsigned>& scales, size_t from,
+                                                 uint64_t missed) {
+  for (size_t i = from; i < scales.size(); i++)
+    if (!(missed >> (scales[i] - 1) & 1))
+      return scales[i];
+  return 0;
 }
 
 /* The codec's choices into the layout's parameters (lossless_codec.c, set_choice): the transform
