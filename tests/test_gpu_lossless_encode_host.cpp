@@ -108,6 +108,8 @@ static void segment(const parz_gpu_ll& L, unsigned long long s) {
       for (unsigned t = 0; runs && t < 4; t++)
         if ((size_t)W.run_at[0] + t < 4 * from)
           dst[W.run_at[0] + t] = 0;
+      for (unsigned t = PARZ_GPU_LL_THREADS; runs && t-- > 0;)
+        parz_gpu_ll_runs_lengths(dst, w, coder, W.len[pick], t, PARZ_GPU_LL_THREADS);
       if (!runs)
         parz_gpu_ll_single_head(dst, raw, w, coder, W.len[pick]);
       for (size_t p = np; p-- > 0;) {

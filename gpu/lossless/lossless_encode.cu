@@ -204,12 +204,14 @@ __global__ void __launch_bounds__(PARZ_GPU_LL_THREADS, PARZ_GPU_LL_CTAS)
       total = parz_gpu_ll_runs_head(&W, dst, w, coder, n, &as_raw);
     __syncthreads();
     if (!as_raw) {
-      /* the words the pieces' bits are ORed into, zeros first (the head's bytes are written) */
+      /* the words the pieces' bits are ORed into, zeros first; the code lengths */
       const size_t from = runs ? ((size_t)W.run_at[0] + 3) / 4 : 0, to = ((size_t)total + 3) / 4;
       for (size_t k = from + t; k < to; k += T)
         memset(dst + 4 * k, 0, 4);
       if (runs && t < 4 && (size_t)W.run_at[0] + t < 4 * from)
         dst[W.run_at[0] + t] = 0;
+      if (runs)
+        parz_gpu_ll_runs_lengths(dst, w, coder, W.len[pick], t, T);
       __syncthreads();
       if (!runs && t == 0)
         parz_gpu_ll_single_head(dst, raw, w, coder, W.len[pick]);

@@ -34,9 +34,9 @@
  *              into pieces of 64 residuals: a warp per piece adds their bits (its lanes reading
  *              neighbouring residuals), then per run (coder 3; a run of zero residuals takes
  *              none and makes the segment coder 4's) or for the segment of one run their
- *              offsets, the runs' places by thread 0 with the head, and a thread per piece ORs
- *              its bits into zeroed words at its place; all into the segment's slot of its raw
- *              size;
+ *              offsets, the runs' places by thread 0 with the head's first bytes, coder 3's
+ *              code lengths a byte per thread, and a thread per piece ORs its bits into zeroed
+ *              words at its place; all into the segment's slot of its raw size;
  *   payload    on the host the segments' running sum, the layout (parz_chunk_settle) and the
  *              chunk's size; a CTA per segment copies its slot to its place;
  *   sums       the frame's payload sums (gpu/checksum.cu, parz_gpu_enqueue_sums);
@@ -682,9 +682,10 @@ PARZ_HD uint64_t parz_gpu_ll_single_head(uint8_t* dst, size_t cap, unsigned w, u
 /* Thread 0's step once each run's bytes (or, for a segment of one run, its bits) are in
  * W->run_at[1..]: a segment of n residuals under coder (not raw) gets its runs' places, a running
  * sum after the head (for a segment of one run, W->run_at[0] = the bit where its residuals start)
- * and, where coder 3's runs take fewer bytes than the raw segment, the head into dst: coder byte
- * (4 where a run is all zero), code lengths, the run lengths' bytes zeroed. Returns the segment's
- * coded bytes; *as_raw set where it is written raw instead. */
+ * and, where coder 3's runs take fewer bytes than the raw segment, the head's first bytes into
+ * dst: coder byte (4 where a run is all zero), the code's coder and q (parz_ll_runs_head's; the
+ * code lengths are parz_gpu_ll_runs_lengths', the run lengths written last). Returns the
+ * segment's coded bytes; *as_raw set where it is written raw instead. */
 PARZ_HD uint64_t parz_gpu_ll_runs_head(parz_gpu_ll_seg* W, uint8_t* dst, unsigned w, unsigned coder,
                                        size_t n, int* as_raw) {
   if (!parz_ll_runs_of(n)) {
@@ -704,12 +705,26 @@ PARZ_HD uint64_t parz_gpu_ll_runs_head(parz_gpu_ll_seg* W, uint8_t* dst, unsigne
   const uint64_t total = W->run_at[m];
   *as_raw = total >= parz_ll_raw_bytes(n, w);
   if (!*as_raw) {
-    memset(dst, 0, (size_t)W->run_at[0]);
-    parz_ll_runs_head(dst, W->run_at[0], coder, W->len[coder == PARZ_LL_CODER_CONTEXT], w);
-    if (zero)
-      dst[0] = PARZ_LL_CODER_ZERO_RUNS;
+    dst[0] = (uint8_t)(zero ? PARZ_LL_CODER_ZERO_RUNS : PARZ_LL_CODER_RUNS);
+    dst[1] = (uint8_t)coder;
+    dst[2] = (uint8_t)PARZ_LL_RUN_Q;
   }
   return total;
+}
+
+/* Thread t of T's share of coder 3's code lengths (parz_ll_runs_head's: 4 bits each, the codes'
+ * one after the other from byte PARZ_LL_RUN_HEAD on, the low half of a byte first, the last byte
+ * padded with zeros) for coder's codes len, a byte each. */
+PARZ_HD void parz_gpu_ll_runs_lengths(uint8_t* dst, unsigned w, unsigned coder, uint8_t len[][65],
+                                      unsigned t, unsigned T) {
+  const unsigned ns = w + 1, count = parz_ll_contexts(w, coder) * ns;
+  for (unsigned i = t; 2 * i < count; i += T) {
+    const unsigned k = 2 * i;
+    unsigned b = len[k / ns][k % ns];
+    if (k + 1 < count)
+      b |= (unsigned)len[(k + 1) / ns][(k + 1) % ns] << 4;
+    dst[PARZ_LL_RUN_HEAD + i] = (uint8_t)b;
+  }
 }
 
 /* ---------------- the host's steps ---------------- */
