@@ -579,6 +579,26 @@ static void lorenzo_axis(const size_t n[4], const size_t st[4], unsigned k, size
   }
 }
 
+/* The first of the sums u[a..b) whose value (parz_bounded_lorenzo_value) leaves +-QMAX, SIZE_MAX
+ * when none does. q and u are the same words, so a sum within range is its quantized value
+ * already: the pass only checks, a run of values at a time without a branch per value. */
+static size_t lorenzo_outside(const uint32_t* u, size_t a, size_t b) {
+  const uint32_t span = 2u * (uint32_t)PARZ_BOUNDED_QMAX; /* v + QMAX in [0, 2 QMAX] */
+  for (size_t r = a; r < b; r += 4096) {
+    const size_t e = b - r > 4096 ? r + 4096 : b;
+    uint32_t out = 0;
+    for (size_t i = r; i < e; i++)
+      out |= (uint32_t)(u[i] + (uint32_t)PARZ_BOUNDED_QMAX > span);
+    if (out)
+      for (size_t i = r; i < e; i++) {
+        int32_t v;
+        if (!parz_bounded_lorenzo_value(u[i], &v))
+          return i;
+      }
+  }
+  return SIZE_MAX;
+}
+
 int parz_bounded_unpredict_pass(const parz_bounded_shape* s, int predictor, unsigned pass,
                                 size_t first, size_t count, const int32_t* codes, int32_t* q,
                                 parz_error* err) {
@@ -592,11 +612,10 @@ int parz_bounded_unpredict_pass(const parz_bounded_shape* s, int predictor, unsi
     } else if (pass <= m) {
       lorenzo_axis(n, st, axes[pass - 1], first, count, u, 0);
     } else {
-      for (size_t i = first * n[3]; i < (first + count) * n[3]; i++)
-        if (!parz_bounded_lorenzo_value(u[i], &q[i]))
-          return parz_fail(err, PARZ_ERR_STREAM,
-                           "bounded: quantized value %lld at %zu outside +-%ld",
-                           (long long)(int32_t)u[i], i, (long)PARZ_BOUNDED_QMAX);
+      const size_t i = lorenzo_outside(u, first * n[3], (first + count) * n[3]);
+      if (i != SIZE_MAX)
+        return parz_fail(err, PARZ_ERR_STREAM, "bounded: quantized value %lld at %zu outside +-%ld",
+                         (long long)(int32_t)u[i], i, (long)PARZ_BOUNDED_QMAX);
     }
     return PARZ_OK;
   }
