@@ -513,6 +513,23 @@ static void hostile_codes(void) {
           "predictor %d: codes summing past the range accepted", p);
   }
   CHECK(parz_bounded_unpredict(&s, 7, codes, q, &err) == PARZ_ERR_FORMAT, "predictor 7 taken");
+  /* Lorenzo's range check at its edges: sums of exactly +-QMAX decode, one past either does not */
+  {
+    parz_bounded_shape line = {PARZ_FLOAT, 1, {4}};
+    const int32_t Q = PARZ_BOUNDED_QMAX;
+    const int32_t inside[4] = {Q, 0, -2 * Q, 0};
+    const int32_t above[4] = {Q, 0, 0, 1}, below[4] = {-Q, -1, 0, 0};
+    memcpy(codes, inside, sizeof inside);
+    CHECK(parz_bounded_unpredict(&line, PARZ_BOUNDED_LORENZO, codes, q, &err) == PARZ_OK &&
+              q[0] == Q && q[1] == Q && q[2] == -Q && q[3] == -Q,
+          "sums of +-QMAX refused or changed");
+    memcpy(codes, above, sizeof above);
+    CHECK(parz_bounded_unpredict(&line, PARZ_BOUNDED_LORENZO, codes, q, &err) == PARZ_ERR_STREAM,
+          "a sum of QMAX + 1 accepted");
+    memcpy(codes, below, sizeof below);
+    CHECK(parz_bounded_unpredict(&line, PARZ_BOUNDED_LORENZO, codes, q, &err) == PARZ_ERR_STREAM,
+          "a sum of -QMAX - 1 accepted");
+  }
   free(codes);
   free(q);
 }
