@@ -176,24 +176,6 @@ __global__ void lorenzo_code_kernel(parz_gpu_bnd b) {
     parz_gpu_bnd_lorenzo_code(b, i);
 }
 
-/* stats: [0] the exceptions among the holes, [1] the masked values. */
-__global__ void hole_stats_kernel(parz_gpu_bnd b, unsigned long long* stats) {
-  unsigned long long exc = 0, masked = 0;
-  for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < b.n;
-       i += (unsigned long long)gridDim.x * blockDim.x) {
-    exc += b.hole[i] == PARZ_BOUNDED_EXCEPTION;
-    masked += b.hole[i] == PARZ_BOUNDED_MASKED;
-  }
-  for (unsigned d = 16; d > 0; d >>= 1) {
-    exc += __shfl_down_sync(0xffffffffu, exc, d);
-    masked += __shfl_down_sync(0xffffffffu, masked, d);
-  }
-  if ((threadIdx.x & 31u) == 0 && exc)
-    atomicAdd(stats, exc);
-  if ((threadIdx.x & 31u) == 0 && masked)
-    atomicAdd(stats + 1, masked);
-}
-
 __global__ void pass_kernel(parz_gpu_bnd b, parz_bounded_pass p, int cubic,
                             unsigned long long count) {
   const unsigned long long t = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
@@ -226,10 +208,11 @@ __global__ void __launch_bounds__(COARSE_THREADS)
  * arguments and passes in one table in device memory, every trial's coarse passes in one launch
  * (a CTA per trial, as coarse_kernel), then a launch per step j of the later passes, each trial's
  * j-th in it (blockIdx.y the trial). A trial's passes stay in order; the trials, on disjoint
- * memory, share the launches. */
+ * memory, share the launches. The table holds Lorenzo's trial too, for the five trials' counts
+ * and holes, each one launch (trials_count_kernel, trials_hole_stats_kernel). */
 #define TRIALS_MAX (PARZ_BOUNDED_PREDICTORS - 1u)
 struct trial_table {
-  parz_gpu_bnd b[TRIALS_MAX];
+  parz_gpu_bnd b[PARZ_BOUNDED_PREDICTORS]; /* every trial's: Lorenzo's, then the interpolations' */
   int cubic[TRIALS_MAX];
   unsigned coarse[TRIALS_MAX]; /* its first passes, in the coarse CTA */
   unsigned np[TRIALS_MAX];     /* its passes */
@@ -239,7 +222,7 @@ struct trial_table {
 __global__ void __launch_bounds__(COARSE_THREADS)
     trials_coarse_kernel(const trial_table* tab, const parz_bounded_pass* passes) {
   const unsigned c = blockIdx.x;
-  const parz_gpu_bnd& b = tab->b[c];
+  const parz_gpu_bnd& b = tab->b[c + 1];
   for (unsigned k = 0; k < tab->coarse[c]; k++) {
     const parz_bounded_pass& p = passes[tab->first[c] + k];
     const unsigned long long count = (unsigned long long)p.cnt[0] * p.cnt[1] * p.cnt[2] * p.cnt[3];
@@ -258,7 +241,28 @@ __global__ void trials_pass_kernel(const trial_table* tab, const parz_bounded_pa
   const unsigned long long count = (unsigned long long)p.cnt[0] * p.cnt[1] * p.cnt[2] * p.cnt[3];
   const unsigned long long t = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
   if (t < count)
-    parz_gpu_bnd_pass_value(tab->b[c], p, tab->cubic[c], t);
+    parz_gpu_bnd_pass_value(tab->b[c + 1], p, tab->cubic[c], t);
+}
+
+/* Each trial's (blockIdx.y) holes: stats + 2 * trial, [0] the exceptions among them, [1] the
+ * masked values. */
+__global__ void trials_hole_stats_kernel(const trial_table* tab, unsigned long long* stats) {
+  const parz_gpu_bnd& b = tab->b[blockIdx.y];
+  unsigned long long exc = 0, masked = 0;
+  for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < b.n;
+       i += (unsigned long long)gridDim.x * blockDim.x) {
+    exc += b.hole[i] == PARZ_BOUNDED_EXCEPTION;
+    masked += b.hole[i] == PARZ_BOUNDED_MASKED;
+  }
+  for (unsigned d = 16; d > 0; d >>= 1) {
+    exc += __shfl_down_sync(0xffffffffu, exc, d);
+    masked += __shfl_down_sync(0xffffffffu, masked, d);
+  }
+  stats += 2 * blockIdx.y;
+  if ((threadIdx.x & 31u) == 0 && exc)
+    atomicAdd(stats, exc);
+  if ((threadIdx.x & 31u) == 0 && masked)
+    atomicAdd(stats + 1, masked);
 }
 
 /* This lane's part of segment s (PARZ_GPU_BND_LANES lanes, the warp's) of `codes`: its share,
@@ -320,7 +324,7 @@ __device__ void with_segment(const parz_gpu_bnd& b, unsigned long long s, unsign
  * (parz_gpu_bnd_shared_entry), then added to the chunk's counts: a global atomic per token on
  * the few symbols that most tokens are would make them wait for each other. range: the least
  * and greatest residual, kept from 0 (parz_bounded_code_range's), zero before. */
-__global__ void count_kernel(parz_gpu_bnd b, int* range, unsigned words, unsigned skew) {
+__device__ void count_segments(const parz_gpu_bnd& b, int* range, unsigned words, unsigned skew) {
   __shared__ unsigned sh[2 * PARZ_GPU_BND_SHARED];
   for (unsigned e = threadIdx.x; e < 2 * PARZ_GPU_BND_SHARED; e += blockDim.x)
     sh[e] = 0;
@@ -353,6 +357,18 @@ __global__ void count_kernel(parz_gpu_bnd b, int* range, unsigned words, unsigne
       atomicAdd(
           counts[e / PARZ_GPU_BND_SHARED] + parz_gpu_bnd_shared_symbol(e % PARZ_GPU_BND_SHARED),
           (unsigned long long)sh[e]);
+}
+
+__global__ void count_kernel(parz_gpu_bnd b, int* range, unsigned words, unsigned skew) {
+  count_segments(b, range, words, skew);
+}
+
+/* Every trial's counts in one launch, a trial per blockIdx.y (the trials share their segments,
+ * and one trial's few CTAs leave most of the GPU idle): into its counts and ranges + 2 * trial,
+ * zero before. */
+__global__ void trials_count_kernel(const trial_table* tab, int* ranges, unsigned words,
+                                    unsigned skew) {
+  count_segments(tab->b[blockIdx.y], ranges + 2 * blockIdx.y, words, skew);
 }
 
 /* Each lane's bits and the segment's. */
@@ -537,7 +553,7 @@ __global__ void pack_kernel(parz_gpu_bnd b, const int* range, unsigned long long
 
 /* What the host reads of the predictors' trials (choose), in one piece: per trial (blockIdx.y)
  * TRIAL_WORDS words, its least and greatest residual, its exceptions and masked values
- * (hole_stats_kernel's), then its counts with runs over its range when the range is narrow
+ * (trials_hole_stats_kernel's), then its counts with runs over its range when the range is narrow
  * enough for the host's code (as parz_gpu_bnd_trial_bytes takes them). counts: each trial's
  * plain then runs counts (2 x PARZ_BOUNDED_SYMBOLS); holes: 2 words a trial. */
 #define TRIAL_LO 0u
@@ -867,8 +883,7 @@ static int choose(call_memory& m, parz_host_pool* pool, const parz_gpu_bnd_plan&
     trials[c].stats = trial + c * (size_t)PARZ_GPU_BND_STATS; /* the trial's own exceptions */
     trials[c].plain = counts + 2 * c * (size_t)PARZ_BOUNDED_SYMBOLS;
     trials[c].runs = trials[c].plain + PARZ_BOUNDED_SYMBOLS;
-    if (c)
-      tab.b[c - 1] = trials[c];
+    tab.b[c] = trials[c];
   }
   memcpy(h, &tab, sizeof tab);
   if (m.e == cudaSuccess)
@@ -892,11 +907,12 @@ static int choose(call_memory& m, parz_host_pool* pool, const parz_gpu_bnd_plan&
       trials_pass_kernel<<<dim3(blocks_for(most, THREADS), TRIALS_MAX), THREADS, 0, m.st>>>(
           d_table, d_passes, j);
   }
-  for (unsigned c = 0; c < npred && m.e == cudaSuccess; c++) {
-    count_zeroed(m, trials[c], ranges + 2 * c);
-    if (m.e == cudaSuccess)
-      hole_stats_kernel<<<grid_for(n), THREADS, 0, m.st>>>(trials[c], stats + 4 + 2 * c);
-  }
+  const seg_launch gc = seg_launch_of(t, trials_count_kernel, &m.e);
+  if (m.e == cudaSuccess)
+    trials_count_kernel<<<dim3(gc.blocks, npred), SEG_WARPS * 32, gc.shared, m.st>>>(
+        d_table, ranges, gc.words, gc.skew);
+  if (m.e == cudaSuccess)
+    trials_hole_stats_kernel<<<dim3(grid_for(n), npred), THREADS, 0, m.st>>>(d_table, stats + 4);
   if (m.e == cudaSuccess)
     m.e = cudaGetLastError();
   /* the trials' ranges, holes and narrow counts in one read */
