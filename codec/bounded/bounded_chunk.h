@@ -79,9 +79,9 @@ int parz_bounded_range_lengths(const parz_bounded_range* r, const uint64_t* plai
                                const uint64_t* runs, int runs_opt, uint8_t* len,
                                const uint8_t** kept, int* use_runs, parz_error* err);
 
-/* The sample box parz_bounded_choose tries the predictors on: about an eighth of the chunk s, at
- * its centre, its shape into *b and its first corner into lo (lo[k] along s's axis k); returns
- * its values' count. */
+/* The sample box parz_bounded_choose tries the predictors on: at most an eighth of the chunk s
+ * where its extents allow (the last halving can leave a sixteenth), at its centre, its shape
+ * into *b and its first corner into lo (lo[k] along s's axis k); returns its values' count. */
 size_t parz_bounded_sample_box(const parz_bounded_shape* s, parz_bounded_shape* b, size_t lo[4]);
 
 /* A trial's size: the estimate of its code's bytes (parz_bounded_estimate_bytes, SIZE_MAX: none)
@@ -92,7 +92,7 @@ size_t parz_bounded_trial_bytes(size_t estimate, size_t nexc, size_t nmask);
  * Lorenzo when no trial built a code. */
 int parz_bounded_pick(const size_t bytes[PARZ_BOUNDED_PREDICTORS]);
 
-/* The predictor whose codes a sample of the chunk (a box of about an eighth of it, at its centre)
+/* The predictor whose codes a sample of the chunk (parz_bounded_sample_box's, at its centre)
  * makes smallest, the sample's holes (given, as parz_bounded_code takes it, and the fill value)
  * skipped as the chunk's codes skip them: what they hold is never read. */
 int parz_bounded_choose(const parz_bounded_shape* s, const void* src, double eb,
