@@ -703,14 +703,7 @@ static int forward(call_memory& m, const parz_gpu_bnd& b, const parz_bounded_sha
 }
 
 /* b's symbol counts both ways over the whole alphabet (into b.plain and b.runs) and its
- * residuals' range (into range), all zero before. */
-static void count_zeroed(call_memory& m, const parz_gpu_bnd& b, int* range) {
-  const seg_launch g = seg_launch_of(b, count_kernel, &m.e);
-  if (m.e == cudaSuccess)
-    count_kernel<<<g.blocks, SEG_WARPS * 32, g.shared, m.st>>>(b, range, g.words, g.skew);
-}
-
-/* The same into counts and range zeroed here. */
+ * residuals' range (into range), all zeroed here. */
 static void count_symbols(call_memory& m, const parz_gpu_bnd& b, int* range) {
   if (m.e == cudaSuccess)
     m.e = cudaMemsetAsync(b.plain, 0, PARZ_BOUNDED_SYMBOLS * sizeof *b.plain, m.st);
@@ -718,7 +711,9 @@ static void count_symbols(call_memory& m, const parz_gpu_bnd& b, int* range) {
     m.e = cudaMemsetAsync(b.runs, 0, PARZ_BOUNDED_SYMBOLS * sizeof *b.runs, m.st);
   if (m.e == cudaSuccess)
     m.e = cudaMemsetAsync(range, 0, 2 * sizeof *range, m.st);
-  count_zeroed(m, b, range);
+  const seg_launch g = seg_launch_of(b, count_kernel, &m.e);
+  if (m.e == cudaSuccess)
+    count_kernel<<<g.blocks, SEG_WARPS * 32, g.shared, m.st>>>(b, range, g.words, g.skew);
 }
 
 /* The codebook's device memory, kept with the chunk's scratch (it does not depend on the chunk):
