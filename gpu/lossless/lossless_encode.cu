@@ -22,8 +22,8 @@
 
 #define THREADS 256u
 #define COPY_THREADS 256u
-/* Segments' CTAs an SM holds at once (registers kept to 48 a thread): etopo5's 578 segments in one
- * wave on an H200's 132 SMs. */
+/* Segments' CTAs an SM holds at once (registers kept to 48 a thread), so that a chunk of up to
+ * this many segments per SM is coded in one wave. */
 #define PARZ_GPU_LL_CTAS 5
 
 static unsigned blocks_for(unsigned long long units, unsigned threads) {
