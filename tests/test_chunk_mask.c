@@ -441,7 +441,7 @@ done:
 }
 
 static void modes(parz_type t, unsigned d) {
-  static const size_t shapes[4][4] = {{93}, {13, 22}, {6, 9, 10}, {3, 5, 6, 7}};
+  static const size_t shapes[4][4] = {{93}, {13, 22}, {6, 9, 16}, {3, 5, 6, 7}};
   const unsigned planes = (unsigned)(8 * parz_type_size(t));
   parz_array a =
       test_array(t, d, shapes[d - 1][0], shapes[d - 1][1], shapes[d - 1][2], shapes[d - 1][3]);

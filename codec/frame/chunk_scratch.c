@@ -111,6 +111,7 @@ typedef struct {
   const parz_chunk_dest* d; /* NULL when marking */
   uint8_t* mark;            /* NULL when restoring */
   unsigned n;               /* positions of a block */
+  int rows;                 /* the window's last stride is 1 (or marking) */
   size_t w;                 /* bytes of a value */
   uint64_t nb[4], stride[4];
   ptrdiff_t in_array[256], in_window[256];
@@ -124,6 +125,7 @@ static void walker_init(mask_walker* k, const parz_chunk_view* v, const parz_chu
   k->d = d;
   k->mark = mark;
   k->n = 1u << (2 * dims);
+  k->rows = !d || d->stride[dims - 1] == 1;
   k->w = parz_type_size(v->array.type);
   for (j = dims; j-- > 0;) {
     k->nb[j] = v->array.shape[j] / 4u + (v->array.shape[j] % 4u != 0);
@@ -135,6 +137,64 @@ static void walker_init(mask_walker* k, const parz_chunk_view* v, const parz_chu
       const ptrdiff_t c = (ptrdiff_t)(i >> (2 * (dims - 1 - j)) & 3u);
       k->in_array[i] += c * (ptrdiff_t)k->stride[j];
       k->in_window[i] += d ? c * d->stride[j] : 0;
+    }
+  }
+}
+
+/* Position i of a block wholly inside the array and the window (its corner at base_array and
+ * base_window) marked, or given bits. */
+static inline void restore_one(const mask_walker* k, unsigned i, uint64_t bits,
+                               ptrdiff_t base_array, ptrdiff_t base_window) {
+  if (k->mark) {
+    k->mark[base_array + k->in_array[i]] = 1;
+    return;
+  }
+  unsigned char* at = (unsigned char*)k->d->data + (size_t)(base_window + k->in_window[i]) * k->w;
+  if (k->w == 4) {
+    uint32_t u = (uint32_t)bits;
+    memcpy(at, &u, 4);
+  } else {
+    memcpy(at, &bits, 8);
+  }
+}
+
+/* restore_block's case of a block wholly inside both: a run's positions all, each store's kind
+ * chosen once for the block; a bitmap's set bits found a byte at a time. */
+static void restore_whole(const mask_walker* k, const parz_mask_record* r,
+                          const unsigned char** index, uint64_t bits, ptrdiff_t base_array,
+                          ptrdiff_t base_window) {
+  const parz_chunk_mask* m = &k->v->mask;
+  unsigned i;
+  if (r->kind == PARZ_MASK_RUN) {
+    /* a block's rows of 4 positions along the last axis lie side by side in the array, and in
+     * the window where its last stride is 1: a row at a time there */
+    if (k->mark) {
+      for (i = 0; i < k->n; i += 4)
+        memset(k->mark + base_array + k->in_array[i], 1, 4);
+    } else if (k->w == 4 && k->rows) {
+      const uint32_t u = (uint32_t)bits, row[4] = {u, u, u, u};
+      unsigned char* at = (unsigned char*)k->d->data + 4 * base_window;
+      for (i = 0; i < k->n; i += 4)
+        memcpy(at + 4 * k->in_window[i], row, sizeof row);
+    } else if (k->rows) {
+      const uint64_t row[4] = {bits, bits, bits, bits};
+      unsigned char* at = (unsigned char*)k->d->data + 8 * base_window;
+      for (i = 0; i < k->n; i += 4)
+        memcpy(at + 8 * k->in_window[i], row, sizeof row);
+    } else {
+      for (i = 0; i < k->n; i++)
+        restore_one(k, i, bits, base_array, base_window);
+    }
+    return;
+  }
+  for (unsigned g = 0; g < k->n; g += 8) {
+    /* a 1-D block's byte holds 4 positions: its other bits are none of them */
+    unsigned byte = r->bitmap[g / 8] & (k->n < 8 ? (1u << k->n) - 1u : 0xffu);
+    for (; byte; byte &= byte - 1u) {
+      i = g + parz_ctz64(byte);
+      if (m->nvalues > 1)
+        bits = parz_mask_value(m->values, *(*index)++);
+      restore_one(k, i, bits, base_array, base_window);
     }
   }
 }
@@ -159,27 +219,16 @@ static void restore_block(const mask_walker* k, const parz_mask_record* r,
     base_array += (ptrdiff_t)(origin[j] * k->stride[j]);
     base_window += d ? (ptrdiff_t)(origin[j] - (whole ? d->lo[j] : 0)) * d->stride[j] : 0;
   }
+  if (whole) {
+    restore_whole(k, r, index, bits, base_array, base_window);
+    return;
+  }
   for (i = 0; i < k->n; i++) {
     if (r->kind == PARZ_MASK_BITMAP) {
       if (!(r->bitmap[i / 8] >> (i % 8) & 1u))
         continue;
       if (m->nvalues > 1)
         bits = parz_mask_value(m->values, *(*index)++);
-    }
-    if (whole) {
-      if (k->mark) {
-        k->mark[base_array + k->in_array[i]] = 1;
-      } else {
-        unsigned char* at =
-            (unsigned char*)d->data + (size_t)(base_window + k->in_window[i]) * k->w;
-        if (k->w == 4) {
-          uint32_t u = (uint32_t)bits;
-          memcpy(at, &u, 4);
-        } else {
-          memcpy(at, &bits, 8);
-        }
-      }
-      continue;
     }
     uint64_t at = 0;
     for (j = 0; j < dims; j++) { /* position i's coordinate along dimension j */

@@ -111,20 +111,18 @@ void parz_mask_entries_free(parz_mask_entries* m) {
  * general case, value by value. */
 enum block_kind { BLOCK_CLEAN, BLOCK_UNIFORM, BLOCK_MIXED };
 
-/* The kind of the block with corner b of the contiguous array c (extents N, values of `size`
- * bytes): one branch-free test per value, row by row, for a hole (a value the mask takes or an
- * exception) and for bits unlike the first's. Most blocks hold no hole and the collector passes
- * them by at this cost. Where the bound's check took patterns out, any value at risk counts as
- * a hole here (a superset of the taken ones: the general case sorts them out). *bits: the first
- * value's bits. */
-static enum block_kind block_kind_of(const parz_mask_palette* pal, const unsigned char* c,
-                                     size_t size, const size_t N[4], const size_t b[4],
-                                     uint64_t* bits) {
-  const unsigned fill = pal->fill != 0;
-  const parz_exception_rule rule =
-      pal->exc.ntaken ? parz_rule_union(&pal->exc.rule, &pal->exc.high) : pal->exc.rule;
-  const unsigned char* corner = c + size * parz_block4_first(N, b);
-  const uint64_t first = parz_load_bits(corner, size);
+/* The kind of the block with corner b of the contiguous array c (extents N, values of W bytes):
+ * one branch-free test per value, row by row, for a hole (the fill value, or a value of `rule`:
+ * an exception, and where the bound's check took patterns out, any value at risk, a superset of
+ * the taken ones that the general case sorts out) and for bits unlike the first's. Most blocks
+ * hold no hole and the collector passes them by at this cost. Inlined once per width. *bits:
+ * the first value's bits. */
+static inline enum block_kind block_kind_of(const parz_exception_rule* rule, unsigned fill,
+                                            uint64_t fill_bits, const unsigned char* c, size_t W,
+                                            const size_t N[4], const size_t b[4], uint64_t* bits) {
+  const parz_exception_rule r = *rule;
+  const unsigned char* corner = c + W * parz_block4_first(N, b);
+  const uint64_t first = parz_load_bits(corner, W);
   size_t e[4], i, j, k, x;
   unsigned q, holes = 0, unlike = 0;
   for (q = 0; q < 4; q++)
@@ -132,15 +130,97 @@ static enum block_kind block_kind_of(const parz_mask_palette* pal, const unsigne
   for (i = 0; i < e[0]; i++)
     for (j = 0; j < e[1]; j++)
       for (k = 0; k < e[2]; k++) {
-        const unsigned char* row = corner + size * (((i * N[1] + j) * N[2] + k) * N[3]);
+        const unsigned char* row = corner + W * (((i * N[1] + j) * N[2] + k) * N[3]);
         for (x = 0; x < e[3]; x++) {
-          const uint64_t v = parz_load_bits(row + size * x, size);
-          holes |= (fill & (unsigned)(v == pal->fill_bits)) | parz_exception_test(&rule, v);
+          const uint64_t v = parz_load_bits(row + W * x, W);
+          holes |= (fill & (unsigned)(v == fill_bits)) | parz_exception_test(&r, v);
           unlike |= (unsigned)(v != first);
         }
       }
   *bits = first;
   return !holes ? BLOCK_CLEAN : unlike ? BLOCK_MIXED : BLOCK_UNIFORM;
+}
+
+/* block_kind_of for 4-byte values where the rule and the fill value fit 32-bit words (the
+ * rule's mask below bit 32 drops the sum's carry past it), with vectors of 4 lanes: a block's
+ * row at once. Without vectors (PARZ_VECTOR, block_common.h) block_kind_of takes every width. */
+typedef struct {
+  uint32_t add, mask, shift, min, fill, fill_bits;
+} narrow_rule;
+
+static int narrow_rule_of(const parz_exception_rule* r, unsigned fill, uint64_t fill_bits,
+                          narrow_rule* out) {
+  if (!PARZ_VECTOR || r->mask >> 32 || r->shift >= 32 || r->min > UINT32_MAX || fill_bits >> 32)
+    return 0;
+  out->add = (uint32_t)r->add;
+  out->mask = (uint32_t)r->mask;
+  out->shift = r->shift;
+  out->min = (uint32_t)r->min;
+  out->fill = fill ? ~0u : 0u;
+  out->fill_bits = (uint32_t)fill_bits;
+  return 1;
+}
+
+#if PARZ_VECTOR
+typedef uint32_t lanes32 __attribute__((vector_size(16)));
+
+static lanes32 lanes_of(uint32_t x) {
+  lanes32 v = {x, x, x, x};
+  return v;
+}
+
+static inline enum block_kind block_kind_narrow(const narrow_rule* r, const unsigned char* c,
+                                                const size_t N[4], const size_t b[4],
+                                                uint64_t* bits) {
+  const lanes32 add = lanes_of(r->add), mask = lanes_of(r->mask), min = lanes_of(r->min);
+  const lanes32 fill = lanes_of(r->fill), fill_bits = lanes_of(r->fill_bits);
+  const unsigned char* corner = c + 4 * parz_block4_first(N, b);
+  uint32_t first;
+  memcpy(&first, corner, 4);
+  const lanes32 firsts = lanes_of(first);
+  lanes32 holes = lanes_of(0), unlike = lanes_of(0);
+  size_t e[4], i, j, k;
+  unsigned q;
+  for (q = 0; q < 4; q++)
+    e[q] = N[q] - b[q] < 4 ? N[q] - b[q] : 4;
+  for (i = 0; i < e[0]; i++)
+    for (j = 0; j < e[1]; j++)
+      for (k = 0; k < e[2]; k++) {
+        const unsigned char* row = corner + 4 * (((i * N[1] + j) * N[2] + k) * N[3]);
+        lanes32 u = firsts; /* past the array's edge: neither a hole nor unlike */
+        if (e[3] == 4)
+          memcpy(&u, row, 16);
+        else
+          memcpy(&u, row, 4 * e[3]);
+        holes |=
+            (lanes32)((((u + add) & mask) >> r->shift) >= min) | (fill & (lanes32)(u == fill_bits));
+        unlike |= (lanes32)(u != firsts);
+      }
+  *bits = first;
+  if (!(holes[0] | holes[1] | holes[2] | holes[3]))
+    return BLOCK_CLEAN;
+  return unlike[0] | unlike[1] | unlike[2] | unlike[3] ? BLOCK_MIXED : BLOCK_UNIFORM;
+}
+#else
+static inline enum block_kind block_kind_narrow(const narrow_rule* r, const unsigned char* c,
+                                                const size_t N[4], const size_t b[4],
+                                                uint64_t* bits) {
+  (void)r, (void)c, (void)N, (void)b, (void)bits;
+  return BLOCK_MIXED; /* never called: narrow_rule_of refuses every rule */
+}
+#endif
+
+/* parz_mask_lookup of a value of the collector's general case, the values the palette can take
+ * told apart without a call: the fill value, and the patterns (NaN, values at risk where the
+ * bound's check took some out) that it looks up. */
+static inline int code_of(const parz_mask_palette* pal, const parz_exception_rule* high,
+                          uint64_t bits) {
+  if (pal->fill && bits == pal->fill_bits)
+    return 0;
+  if (!(pal->nan && parz_mask_is_nan(pal->type, bits)) &&
+      !(pal->taken && pal->exc.ntaken && parz_exception_test(high, bits)))
+    return -1;
+  return parz_mask_lookup(pal, bits);
 }
 
 /* A mask entry for the next block, NULL without memory. */
@@ -156,6 +236,11 @@ int parz_mask_collect(const parz_mask_palette* pal, const parz_array* a, void* c
                       uint64_t first, uint64_t count, parz_mask_entries* m) {
   const size_t size = parz_type_size(a->type);
   const unsigned bb = parz_mask_bitmap_bytes(a->dims);
+  const parz_exception_rule rule =
+      pal->exc.ntaken ? parz_rule_union(&pal->exc.rule, &pal->exc.high) : pal->exc.rule;
+  const unsigned fill = pal->fill != 0;
+  narrow_rule nr = {0, 0, 0, 0, 0, 0};
+  const int narrow = size == 4 && narrow_rule_of(&rule, fill, pal->fill_bits, &nr);
   unsigned char* c = (unsigned char*)cleaned;
   parz_view4 v = parz_as_4d(a);
   size_t b[4], i;
@@ -169,11 +254,13 @@ int parz_mask_collect(const parz_mask_palette* pal, const parz_array* a, void* c
     int code[256], first_code = -2, same = 1, uniform_code;
     unsigned n, nmask = 0, nhole = 0;
     uint64_t first;
-    const enum block_kind kind = block_kind_of(pal, c, size, v.n, b, &first);
+    const enum block_kind kind =
+        narrow      ? block_kind_narrow(&nr, c, v.n, b, &first)
+        : size == 4 ? block_kind_of(&rule, fill, pal->fill_bits, c, 4, v.n, b, &first)
+                    : block_kind_of(&rule, fill, pal->fill_bits, c, 8, v.n, b, &first);
     if (kind == BLOCK_CLEAN)
       continue;
-    n = parz_block4_values(v.n, b, idx, local);
-    if (kind == BLOCK_UNIFORM && (uniform_code = parz_mask_lookup(pal, first)) >= 0) {
+    if (kind == BLOCK_UNIFORM && (uniform_code = code_of(pal, &pal->exc.high, first)) >= 0) {
       /* what the general case makes of it: a run candidate, and every value a hole with no
        * known value to fill it from, so 0 */
       parz_mask_entry* me = new_entry(m);
@@ -182,15 +269,19 @@ int parz_mask_collect(const parz_mask_palette* pal, const parz_array* a, void* c
       me->block = block;
       me->value = uniform_code;
       me->extra = m->nbytes;
-      for (i = 0; i < n && pal->standins; i++)
-        parz_store_bits(c + size * idx[i], size, 0);
+      if (pal->standins) {
+        n = parz_block4_values(v.n, b, idx, NULL);
+        for (i = 0; i < n; i++)
+          parz_store_bits(c + size * idx[i], size, 0);
+      }
       continue;
     }
+    n = parz_block4_values(v.n, b, idx, local);
     if (pal->standins)
       memset(st, PARZ_MASK_ABSENT, (size_t)1 << (2 * a->dims));
     for (i = 0; i < n; i++) {
       uint64_t bits = parz_load_bits(c + size * idx[i], size);
-      code[i] = parz_mask_lookup(pal, bits);
+      code[i] = code_of(pal, &pal->exc.high, bits);
       if (code[i] >= 0) {
         nmask++;
         same = same && (first_code == -2 || first_code == code[i]);

@@ -98,6 +98,64 @@ int parz_mask_palette_merge(parz_mask_palette* into, const parz_mask_palette* pa
   return 1;
 }
 
+/* Values of a contiguous row the scan looks at as one group first. */
+#define SCAN_GROUP 16u
+
+/* A group of n <= SCAN_GROUP contiguous values of W bytes at once, without a branch per value
+ * (inlined once per width, so that it vectorizes): *any, the values the scan's loop must look
+ * at (a hole of quick, the fill value, NaN); *same, those bit-equal to `last`. */
+static inline void group_summary(const unsigned char* group, size_t n, size_t W,
+                                 const parz_exception_rule* quick, unsigned fill,
+                                 uint64_t fill_bits, unsigned nan, uint64_t magnitude,
+                                 uint64_t infinity, uint64_t last, unsigned* any, unsigned* same) {
+  const parz_exception_rule r = *quick;
+  unsigned a = 0, e = 0;
+  for (size_t x = 0; x < n; x++) {
+    const uint64_t bits = parz_load_bits(group + W * x, W);
+    a += parz_exception_test(&r, bits) | (fill & (unsigned)(bits == fill_bits)) |
+         (nan & (unsigned)((bits & magnitude) > infinity));
+    e += (unsigned)(bits == last);
+  }
+  *any = a;
+  *same = e;
+}
+
+/* The same for 4-byte values under a rule whose fields fit 32 bits (rule32_of), in 32-bit
+ * words: 4 values a vector. */
+typedef struct {
+  uint32_t add, mask, shift, min, fill, fill_bits, nan;
+} rule32;
+
+static int rule32_of(const parz_exception_rule* r, unsigned fill, uint64_t fill_bits, unsigned nan,
+                     rule32* out) {
+  if (r->mask >> 32 || r->shift >= 32 || r->min > UINT32_MAX || fill_bits >> 32)
+    return 0;
+  out->add = (uint32_t)r->add; /* the sum's carry past bit 31 is masked out */
+  out->mask = (uint32_t)r->mask;
+  out->shift = r->shift;
+  out->min = (uint32_t)r->min;
+  out->fill = fill;
+  out->fill_bits = (uint32_t)fill_bits;
+  out->nan = nan;
+  return 1;
+}
+
+static inline void group_summary32(const unsigned char* group, size_t n, const rule32* r,
+                                   uint32_t last, unsigned* any, unsigned* same) {
+  const rule32 q = *r;
+  uint32_t a = 0, e = 0;
+  for (size_t x = 0; x < n; x++) {
+    uint32_t u;
+    memcpy(&u, group + 4 * x, 4);
+    a += (uint32_t)((((u + q.add) & q.mask) >> q.shift) >= q.min) |
+         (q.fill & (uint32_t)(u == q.fill_bits)) |
+         (q.nan & (uint32_t)((u & 0x7fffffffu) > 0x7f800000u));
+    e += (uint32_t)(u == last);
+  }
+  *any = a;
+  *same = e;
+}
+
 void parz_mask_scan(parz_mask_palette* pal, const parz_array* a, const void* data, uint64_t* masked,
                     uint64_t* exceptions, uint64_t* high) {
   size_t size = parz_type_size(a->type), i, j, k, x;
@@ -117,6 +175,8 @@ void parz_mask_scan(parz_mask_palette* pal, const parz_array* a, const void* dat
   const uint64_t magnitude = size == 4 ? 0x7fffffffu : UINT64_C(0x7fffffffffffffff);
   const uint64_t infinity = size == 4 ? 0x7f800000u : UINT64_C(0x7ff0000000000000);
   uint64_t nmasked = 0, nexceptions = 0, nhigh = 0;
+  rule32 q32 = {0, 0, 0, 0, 0, 0, 0};
+  const int narrow = size == 4 && rule32_of(&quick, fill, fill_bits, nan, &q32);
   /* the bits the palette took last: a masked region repeats one pattern, which the palette,
    * having taken it once, always takes (no search) */
   uint64_t last = 0;
@@ -126,24 +186,50 @@ void parz_mask_scan(parz_mask_palette* pal, const parz_array* a, const void* dat
       for (k = 0; k < v.n[2]; k++) {
         const unsigned char* row = parz_view4_row(&v, data, size, i, j, k);
         const ptrdiff_t step = (ptrdiff_t)size * v.s[3];
-        for (x = 0; x < v.n[3]; x++) {
-          const uint64_t bits = parz_load_bits(row + step * (ptrdiff_t)x, size);
-          /* the palette is asked only about the values it may take: the fill value, NaN and,
-           * after the bound's check, values at risk (a taken pattern is one) */
-          if (((fill & (unsigned)(bits == fill_bits)) |
-                   (nan & (unsigned)((bits & magnitude) > infinity)) ||
-               (taken_masked && parz_exception_test(&exc.high, bits))) &&
-              ((have_last & (unsigned)(bits == last)) || take(pal, bits))) {
-            last = bits;
-            have_last = 1;
-            nmasked++;
-          } else if (parz_exception_test(&quick, bits)) { /* an exception or a value at risk */
-            const unsigned risk = parz_exception_test(&exc.high, bits);
-            unsigned e = parz_exception_test(&exc.rule, bits);
-            if (risk & taken & !e)
-              e = parz_exception_among(exc.taken, exc.ntaken, bits);
-            nexceptions += e;
-            nhigh += risk & !e;
+        /* a contiguous row in groups of G values, each looked at whole first: most groups hold
+         * nothing to look at, or nothing but the pattern taken last (inside a masked region, or
+         * along its edge), which the loop below would count as masked one by one */
+        const int groups = step == (ptrdiff_t)size;
+        const size_t G = groups ? SCAN_GROUP : v.n[3];
+        for (size_t x0 = 0; x0 < v.n[3]; x0 += G) {
+          const size_t len = v.n[3] - x0 < G ? v.n[3] - x0 : G;
+          if (groups) {
+            const unsigned char* group = row + size * x0;
+            unsigned any, same;
+            if (narrow)
+              group_summary32(group, len, &q32, (uint32_t)last, &any, &same);
+            else if (size == 4)
+              group_summary(group, len, 4, &quick, fill, fill_bits, nan, magnitude, infinity, last,
+                            &any, &same);
+            else
+              group_summary(group, len, 8, &quick, fill, fill_bits, nan, magnitude, infinity, last,
+                            &any, &same);
+            if (!any)
+              continue;
+            if (have_last && same == any) {
+              nmasked += same;
+              continue;
+            }
+          }
+          for (x = x0; x < x0 + len; x++) {
+            const uint64_t bits = parz_load_bits(row + step * (ptrdiff_t)x, size);
+            /* the palette is asked only about the values it may take: the fill value, NaN and,
+             * after the bound's check, values at risk (a taken pattern is one) */
+            if (((fill & (unsigned)(bits == fill_bits)) |
+                     (nan & (unsigned)((bits & magnitude) > infinity)) ||
+                 (taken_masked && parz_exception_test(&exc.high, bits))) &&
+                ((have_last & (unsigned)(bits == last)) || take(pal, bits))) {
+              last = bits;
+              have_last = 1;
+              nmasked++;
+            } else if (parz_exception_test(&quick, bits)) { /* an exception or a value at risk */
+              const unsigned risk = parz_exception_test(&exc.high, bits);
+              unsigned e = parz_exception_test(&exc.rule, bits);
+              if (risk & taken & !e)
+                e = parz_exception_among(exc.taken, exc.ntaken, bits);
+              nexceptions += e;
+              nhigh += risk & !e;
+            }
           }
         }
       }
