@@ -16,6 +16,28 @@
 #define SYM_ZERO PARZ_BOUNDED_SYM_ZERO
 #define TABLE_BITS 12
 
+/* The first code at or after j, before end, that is not 0 (end when none): four codes at a time
+ * through a run of zeros (holes' codes make long ones), then one by one. */
+static inline size_t zeros_end(const int32_t* codes, size_t j, size_t end) {
+  for (; j + 4 <= end; j += 4) {
+    uint64_t a, b;
+    memcpy(&a, codes + j, 8);
+    memcpy(&b, codes + j + 2, 8);
+    if (a | b)
+      break;
+  }
+  while (j < end && codes[j] == 0)
+    j++;
+  return j;
+}
+
+/* parz_bounded_next_token with its run of zeros found by zeros_end. */
+static inline parz_bounded_token next_token(const int32_t* codes, size_t i, size_t end, int runs) {
+  if (codes[i] != 0 || !runs)
+    return parz_bounded_next_token(codes, i, end, runs);
+  return parz_bounded_zero_token(zeros_end(codes, i + 1, end) - i, runs);
+}
+
 /* The symbols of the codes counted (parz_bounded_count_symbols) into arrays zeroed by the
  * caller, a residual symbol past the run symbols at its number less shift. A residual but 0 is
  * the same symbol with runs and without: it is counted once, into runs when there are both, and
@@ -33,7 +55,7 @@ static void count_tokens(const int32_t* codes, size_t n, size_t seg, uint64_t* p
         i++;
         continue;
       }
-      parz_bounded_token t = parz_bounded_next_token(codes, i, end, 1);
+      parz_bounded_token t = next_token(codes, i, end, 1);
       uint32_t at = t.sym > PARZ_BOUNDED_RUNS ? t.sym - shift : t.sym;
       if (runs)
         runs[at]++;
@@ -58,12 +80,12 @@ static void count_tokens(const int32_t* codes, size_t n, size_t seg, uint64_t* p
  * none. */
 static void residual_span(const int32_t* codes, size_t first, size_t count, int32_t* lo,
                           int32_t* hi) {
-  int32_t a = 0, b = 0;
+  int16_t a = 0, b = 0;
   for (size_t i = first; i < first + count; i++) {
     const int32_t v = codes[i];
-    /* an escape's code taken as 0, which the span holds already: no branch, so that the loop
-     * vectorizes */
-    const int32_t r = v >= -PARZ_BOUNDED_RADIUS && v <= PARZ_BOUNDED_RADIUS ? v : 0;
+    /* an escape's code taken as 0, which the span holds already: no branch, and residuals in
+     * 16-bit lanes (the radius fits them), so that the loop vectorizes */
+    const int16_t r = (int16_t)(v >= -PARZ_BOUNDED_RADIUS && v <= PARZ_BOUNDED_RADIUS ? v : 0);
     a = r < a ? r : a;
     b = r > b ? r : b;
   }
@@ -277,7 +299,7 @@ size_t parz_bounded_encode(const int32_t* codes, size_t n, size_t seg, int runs,
         i++;
         continue;
       }
-      parz_bounded_token t = parz_bounded_next_token(codes, i, end, runs);
+      parz_bounded_token t = next_token(codes, i, end, runs);
       unsigned l = book->len[t.sym];
       if (!l)
         return (size_t)-1; /* the book was not built from these codes */

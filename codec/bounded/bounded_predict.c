@@ -281,6 +281,21 @@ static inline int64_t interp_pred(const int32_t* q, size_t idx, size_t pk, size_
                                          : parz_bounded_interp_pred(q, idx, pk, nk, sk, s, cubic);
 }
 
+/* The values t in [a, b) of a line along the last axis (at i3 = start3 + t * step3, every step3
+ * a multiple of s) cut where interp_inside holds: [a, *lo) before, [*lo, *hi) inside and
+ * [*hi, b) after, so that the loops test no value's place. */
+static inline void interp_inside_span(size_t start3, size_t step3, size_t nk, size_t s, int cubic,
+                                      size_t a, size_t b, size_t* lo, size_t* hi) {
+  const size_t first = cubic ? 3 * s : 0; /* inside from i3 >= first */
+  const size_t end = nk > (cubic ? 3 : 1) * s ? nk - (cubic ? 3 : 1) * s : 0; /* to i3 < end */
+  size_t t0 = first > start3 ? (first - start3 + step3 - 1) / step3 : 0;
+  size_t t1 = end > start3 ? (end - start3 + step3 - 1) / step3 : 0;
+  t0 = t0 < a ? a : t0 > b ? b : t0;
+  t1 = t1 < t0 ? t0 : t1 > b ? b : t1;
+  *lo = t0;
+  *hi = t1;
+}
+
 /* q[idx] = pr + FINE * code: 0, or 1 when that leaves +-QMAX_FINE (q[idx] untouched), as
  * parz_bounded_interp_undo. */
 static inline int interp_store(int32_t* q, size_t idx, int64_t pr, int32_t code) {
@@ -322,6 +337,24 @@ static void interp_unit(const size_t st[4], const parz_bounded_pass* p, size_t u
   *pos = p->pos + line * p->cnt[3] + *a;
 }
 
+/* Values [t0, t1) of a line along the last axis decoded, from code pos on: `inside` (a
+ * constant where inlined) when interp_inside holds for all of them. 0, or 1 as interp_store. */
+static inline int undo_along3(int32_t* q, const int32_t* codes, size_t base, size_t start3,
+                              size_t step3, size_t nk, size_t sk, size_t s, int cubic, int origin,
+                              size_t t0, size_t t1, size_t pos, size_t* bad, int inside) {
+  for (size_t t = t0; t < t1; t++, pos++) {
+    const size_t i3 = start3 + t * step3;
+    const int64_t pr = origin   ? 0
+                       : inside ? interp_pred_inside(q, base + i3, sk, cubic)
+                                : interp_pred(q, base + i3, i3, nk, sk, s, cubic);
+    if (interp_store(q, base + i3, pr, codes[pos])) {
+      *bad = base + i3;
+      return 1;
+    }
+  }
+  return 0;
+}
+
 /* interp_units_run of one kind of prediction: inlined once for each. */
 static inline int interp_units_of(const size_t n[4], const size_t st[4], int cubic,
                                   const parz_bounded_pass* p, size_t first, size_t count,
@@ -333,14 +366,16 @@ static inline int interp_units_of(const size_t n[4], const size_t st[4], int cub
     size_t i[3], base, a, b, pos;
     interp_unit(st, p, u, i, &base, &a, &b, &pos);
     if (p->k == 3) {
-      for (size_t t = a; t < b; t++, pos++) {
-        size_t i3 = start3 + t * step3;
-        const int64_t pr = origin ? 0 : interp_pred(q, base + i3, i3, nk, sk, s, cubic);
-        if (interp_store(q, base + i3, pr, codes[pos])) {
-          *bad = base + i3;
-          return 1;
-        }
-      }
+      size_t lo = b, hi = b; /* the origin's pass predicts 0 */
+      if (!origin)
+        interp_inside_span(start3, step3, nk, s, cubic, a, b, &lo, &hi);
+      if (undo_along3(q, codes, base, start3, step3, nk, sk, s, cubic, origin, a, lo, pos, bad,
+                      0) ||
+          undo_along3(q, codes, base, start3, step3, nk, sk, s, cubic, 0, lo, hi, pos + (lo - a),
+                      bad, 1) ||
+          undo_along3(q, codes, base, start3, step3, nk, sk, s, cubic, 0, hi, b, pos + (hi - a),
+                      bad, 0))
+        return 1;
     } else if (!origin && interp_inside(i[p->k], nk, s, cubic)) { /* the whole line */
       for (size_t t = a; t < b; t++, pos++) {
         size_t idx = base + start3 + t * step3;
@@ -372,27 +407,55 @@ static int interp_units_run(const size_t n[4], const size_t st[4], int cubic,
                : interp_units_of(n, st, 0, p, first, count, q, codes, bad);
 }
 
-/* The values [a, b) of one line of an encoding pass (codes and q from the values, holes set to
- * their prediction, misses turned into exceptions), of one type: inlined once per type, so that
- * each loop reads its values without a test of the type. */
-static inline void interp_encode_line(const size_t n[4], int cubic, const parz_bounded_pass* p,
-                                      size_t sk, const size_t i[3], size_t base, size_t a, size_t b,
-                                      size_t pos, int32_t* q, const interp_source* in,
-                                      int32_t* codes, parz_type type) {
+/* Values [t0, t1) of one line of an encoding pass from code pos on (codes and q from the
+ * values, holes set to their prediction, misses turned into exceptions), of one type:
+ * `inside` (a constant where inlined) when interp_inside holds for all of them. */
+static inline void interp_encode_values(const size_t n[4], int cubic, const parz_bounded_pass* p,
+                                        size_t sk, size_t pk_line, size_t base, size_t t0,
+                                        size_t t1, size_t pos, int32_t* q, const interp_source* in,
+                                        int32_t* codes, parz_type type, int inside) {
   /* what the loop reads of p and in, in locals: its stores through hole (bytes) could otherwise
    * alias them, and every value would load them again */
   const size_t nk = n[p->k], s = p->s, start3 = p->start[3], step3 = p->step[3];
   const int origin = p->pos == 0, along3 = p->k == 3;
-  const size_t pk_line = along3 ? 0 : i[p->k];
   const double unit = in->unit, inv_unit = in->inv_unit, eb = in->eb;
   const void* src = in->src;
   uint8_t* hole = in->hole;
-  for (size_t t = a; t < b; t++, pos++) {
+  for (size_t t = t0; t < t1; t++, pos++) {
     size_t i3 = start3 + t * step3, idx = base + i3;
     size_t pk = along3 ? i3 : pk_line;
-    int64_t pr = origin ? 0 : interp_pred(q, idx, pk, nk, sk, s, cubic);
+    int64_t pr = origin   ? 0
+                 : inside ? interp_pred_inside(q, idx, sk, cubic)
+                          : interp_pred(q, idx, pk, nk, sk, s, cubic);
     double x = type == PARZ_FLOAT ? ((const float*)src)[idx] : ((const double*)src)[idx];
     parz_bounded_interp_value(type, x, pr, unit, inv_unit, eb, idx, pos, q, hole, codes);
+  }
+}
+
+/* The values [a, b) of one line of an encoding pass, of one type: inlined once per type, so
+ * that each loop reads its values without a test of the type. Where interp_inside holds for
+ * every value (a line across the pass's axis inside it, or the middle of a line along it) the
+ * loop tests no value's place. */
+static inline void interp_encode_line(const size_t n[4], int cubic, const parz_bounded_pass* p,
+                                      size_t sk, const size_t i[3], size_t base, size_t a, size_t b,
+                                      size_t pos, int32_t* q, const interp_source* in,
+                                      int32_t* codes, parz_type type) {
+  const size_t nk = n[p->k], s = p->s;
+  const int origin = p->pos == 0;
+  size_t lo, hi;
+  if (origin) {
+    interp_encode_values(n, cubic, p, sk, 0, base, a, b, pos, q, in, codes, type, 0);
+  } else if (p->k != 3) {
+    const size_t pk = i[p->k];
+    if (interp_inside(pk, nk, s, cubic))
+      interp_encode_values(n, cubic, p, sk, pk, base, a, b, pos, q, in, codes, type, 1);
+    else
+      interp_encode_values(n, cubic, p, sk, pk, base, a, b, pos, q, in, codes, type, 0);
+  } else {
+    interp_inside_span(p->start[3], p->step[3], nk, s, cubic, a, b, &lo, &hi);
+    interp_encode_values(n, cubic, p, sk, 0, base, a, lo, pos, q, in, codes, type, 0);
+    interp_encode_values(n, cubic, p, sk, 0, base, lo, hi, pos + (lo - a), q, in, codes, type, 1);
+    interp_encode_values(n, cubic, p, sk, 0, base, hi, b, pos + (hi - a), q, in, codes, type, 0);
   }
 }
 

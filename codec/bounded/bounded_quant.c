@@ -158,12 +158,43 @@ void parz_bounded_dequantize_run(parz_type type, const int32_t* q, size_t n, dou
   }
 }
 
+/* The largest finite magnitude among float values [first, first + count) not in given (or
+ * NULL), 0 when none: as the magnitudes' bits, which order finite non-negative floats as their
+ * values do, so that the loop has no branch and vectorizes. */
+static double top_floats(const float* src, const uint8_t* given, size_t first, size_t count) {
+  uint32_t top = 0;
+  if (given) {
+    for (size_t k = first; k < first + count; k++) {
+      uint32_t m;
+      memcpy(&m, src + k, 4);
+      m &= 0x7fffffffu;
+      m = m < 0x7f800000u && !given[k] ? m : 0u;
+      top = m > top ? m : top;
+    }
+  } else {
+    for (size_t k = first; k < first + count; k++) {
+      uint32_t m;
+      memcpy(&m, src + k, 4);
+      m &= 0x7fffffffu;
+      m = m < 0x7f800000u ? m : 0u;
+      top = m > top ? m : top;
+    }
+  }
+  float f;
+  memcpy(&f, &top, 4);
+  return f;
+}
+
 static void top_part(void* arg, uint64_t i) {
   value_pass* j = (value_pass*)arg;
   const size_t w = j->s->type == PARZ_FLOAT ? 4 : 8;
   size_t first, count;
   double top = 0;
   parz_bounded_part(j->n, j->parts, i, &first, &count);
+  if (w == 4) {
+    j->top[i] = top_floats((const float*)j->src, j->given, first, count);
+    return;
+  }
   for (size_t k = first; k < first + count; k++) {
     double x = load_value((const unsigned char*)j->src + k * w, w);
     if (isfinite(x) && !(j->given && j->given[k]) && fabs(x) > top)
