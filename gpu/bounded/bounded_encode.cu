@@ -8,12 +8,13 @@
  * and settled the layout from the code's bits, for the segments' offsets and the exceptions,
  * read before the payload is written; last for the payload's checksums. It writes the head but
  * its checksums and CRC-32C while the device writes the payload. A wider range's codebook is
- * built on the device (bounded_book.cuh), one more wait reading its lengths. Between the waits nothing waits: the
- * grid's step is computed on the device, the holes' kernels find their count there, the
- * segments' offsets are summed there. With the predictor chosen the host also waits for the
- * scan and the trials. The kernels that walk a segment's codes give it a warp, its lanes a share
- * each (bounded_encode.cuh). Once every chunk's size is known, `place` gives each its place and
- * its head and payload are copied there. */
+ * built on the device (bounded_book.cuh), one more wait reading its lengths. Between the waits
+ * nothing waits: the grid's step is computed on the device, the holes' kernels find their count
+ * there, the segments' offsets are summed there. With the predictor chosen the host also waits
+ * for the scan's words and the trials, read together (and for a wide trial's codebook). The
+ * kernels that walk a segment's codes give it a warp, its lanes a share each
+ * (bounded_encode.cuh). Once every chunk's size is known, `place` gives each its place and its
+ * head and payload are copied there. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,15 +73,11 @@ __device__ void scan_warp_sum(parz_gpu_bnd_scan* s) {
   }
 }
 
-/* stats: the scan's words of PARZ_GPU_BND_STATS (its first four), added to once per CTA (THREADS
- * threads): atomics of every warp on the same four words would wait for each other. */
-__global__ void scan_kernel(parz_gpu_bnd b, int fill, uint64_t fill_bits,
-                            unsigned long long* stats) {
+/* A CTA's (THREADS threads) findings s added to stats, the scan's words of PARZ_GPU_BND_STATS
+ * (its first four), once: atomics of every warp on the same four words would wait for each
+ * other. The whole CTA calls it, last. */
+__device__ void scan_cta_add(parz_gpu_bnd_scan s, unsigned long long* stats) {
   __shared__ parz_gpu_bnd_scan warps[THREADS / 32];
-  parz_gpu_bnd_scan s = {0, 0, 0, 0};
-  for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < b.n;
-       i += (unsigned long long)gridDim.x * blockDim.x)
-    parz_gpu_bnd_scan_value(b, i, fill, fill_bits, &s);
   scan_warp_sum(&s);
   if ((threadIdx.x & 31u) == 0)
     warps[threadIdx.x / 32] = s;
@@ -99,6 +96,45 @@ __global__ void scan_kernel(parz_gpu_bnd b, int fill, uint64_t fill_bits,
     if (s.fill)
       atomicAdd(stats + 3, s.fill);
   }
+}
+
+__global__ void scan_kernel(parz_gpu_bnd b, int fill, uint64_t fill_bits,
+                            unsigned long long* stats) {
+  parz_gpu_bnd_scan s = {0, 0, 0, 0};
+  for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < b.n;
+       i += (unsigned long long)gridDim.x * blockDim.x)
+    parz_gpu_bnd_scan_value(b, i, fill, fill_bits, &s);
+  scan_cta_add(s, stats);
+}
+
+/* Predictor 0's sample box (parz_gpu_bnd_box) copied out of the chunk (g: the box's shape and
+ * the chunk's strides along its axes; values of `type`) with its largest finite magnitude into
+ * stats[PARZ_GPU_BND_TOP], for the trials' grid step: one pass over the box, its index arithmetic
+ * in 32 bits (the box, an eighth of a chunk at most, holds fewer than 2^32 values). */
+__global__ void box_kernel(gather_args g, int type, unsigned long long* stats) {
+  parz_gpu_bnd_scan s = {0, 0, 0, 0};
+  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < g.n; i += gridDim.x * blockDim.x) {
+    unsigned r = i;
+    unsigned long long off = 0;
+    for (int k = (int)g.dims - 1; k >= 0; k--) {
+      const unsigned e = (unsigned)g.shape[k];
+      off += (unsigned long long)(r % e) * (unsigned long long)g.stride[k];
+      r /= e;
+    }
+    double x;
+    if (type == PARZ_FLOAT) {
+      const float f = ((const float*)g.src)[off];
+      ((float*)g.dst)[i] = f;
+      x = f;
+    } else {
+      const double d = ((const double*)g.src)[off];
+      ((double*)g.dst)[i] = d;
+      x = d;
+    }
+    if (isfinite(x) && fabs(x) > s.top)
+      s.top = fabs(x);
+  }
+  scan_cta_add(s, stats);
 }
 
 /* The grid's constants from the scan's largest magnitude, into k (parz_gpu_bnd.kstep): one
@@ -204,7 +240,7 @@ __global__ void __launch_bounds__(COARSE_THREADS)
   }
 }
 
-/* The interpolation predictors' trials of predictor 0's choice (choose), side by side: their
+/* The interpolation predictors' trials of predictor 0's choice (trials_queue), side by side: their
  * arguments and passes in one table in device memory, every trial's coarse passes in one launch
  * (a CTA per trial, as coarse_kernel), then a launch per step j of the later passes, each trial's
  * j-th in it (blockIdx.y the trial). A trial's passes stay in order; the trials, on disjoint
@@ -245,7 +281,9 @@ __global__ void trials_pass_kernel(const trial_table* tab, const parz_bounded_pa
 }
 
 /* Each trial's (blockIdx.y) holes: stats + 2 * trial, [0] the exceptions among them, [1] the
- * masked values. */
+ * masked values. HOLE_STATS_VALUES values a thread: a launch of a thread per value would be
+ * thousands of CTAs for a few bytes each. */
+#define HOLE_STATS_VALUES 16u
 __global__ void trials_hole_stats_kernel(const trial_table* tab, unsigned long long* stats) {
   const parz_gpu_bnd& b = tab->b[blockIdx.y];
   unsigned long long exc = 0, masked = 0;
@@ -444,45 +482,71 @@ struct cta_team {
 };
 
 #define BOOK_THREADS 1024u
+/* A book's keys: both codes', PARZ_BOUNDED_SYMBOLS each. */
+#define BOOK_KEYS (2 * (size_t)PARZ_BOUNDED_SYMBOLS)
 /* The shared memory a code's build takes its working memory from, when it fits. */
 #define BOOK_SHARED (224u << 10)
 
-/* The leaves' keys of both codes over the range (parz_gpu_bnd_key), PARZ_BOUNDED_SYMBOLS each. */
-__global__ void book_keys_kernel(const unsigned long long* plain, const unsigned long long* runs,
-                                 const int* range, uint64_t* keys) {
-  const parz_bounded_range r = parz_gpu_bnd_range(range[0], range[1]);
-  for (size_t e = blockIdx.x * (size_t)blockDim.x + threadIdx.x; e < 2 * PARZ_BOUNDED_SYMBOLS;
+/* Codebooks built side by side, book y of them (blockIdx.y; blockIdx.x in book_words_kernel)
+ * from the counts at counts + 2 x PARZ_BOUNDED_SYMBOLS x set[y] (without runs, then with them)
+ * over the range at ranges + 2 x set[y]: the chunk's (one, set {0}), or predictor 0's trials of a
+ * wide range (set: those trials). Each book has its part of the memory (book_memory). */
+struct book_set {
+  const unsigned long long* counts;
+  const int* ranges;
+  unsigned set[PARZ_BOUNDED_PREDICTORS];
+};
+
+__device__ const unsigned long long* book_counts(const book_set& s, unsigned y, unsigned c) {
+  return s.counts + (2 * (size_t)s.set[y] + c) * PARZ_BOUNDED_SYMBOLS;
+}
+
+__device__ parz_bounded_range book_range(const book_set& s, unsigned y) {
+  const int* range = s.ranges + 2 * s.set[y];
+  return parz_gpu_bnd_range(range[0], range[1]);
+}
+
+/* Each book's (blockIdx.y) leaves' keys of both codes over its range (parz_gpu_bnd_key),
+ * PARZ_BOUNDED_SYMBOLS each, the book above PARZ_GPU_BND_KEY_BITS: one sort orders every book's
+ * keys, book after book. */
+__global__ void book_keys_kernel(const book_set s, uint64_t* keys) {
+  const unsigned y = blockIdx.y;
+  const parz_bounded_range r = book_range(s, y);
+  keys += y * (size_t)BOOK_KEYS;
+  for (size_t e = blockIdx.x * (size_t)blockDim.x + threadIdx.x; e < BOOK_KEYS;
        e += (size_t)gridDim.x * blockDim.x) {
     const unsigned c = e >= PARZ_BOUNDED_SYMBOLS;
     const size_t k = e - c * (size_t)PARZ_BOUNDED_SYMBOLS;
     keys[e] =
-        parz_gpu_bnd_key(c, k < r.m ? parz_gpu_bnd_ranged(c ? runs : plain, r.shift, k) : 0, k);
+        (uint64_t)y << PARZ_GPU_BND_KEY_BITS |
+        parz_gpu_bnd_key(c, k < r.m ? parz_gpu_bnd_ranged(book_counts(s, y, c), r.shift, k) : 0, k);
   }
 }
 
-/* Code blockIdx.x (0 without runs, 1 with them): its lengths over the range into len (at
- * PARZ_BOUNDED_SYMBOLS x the code), its payload's bits and used symbols into out[2 x the code]
- * and the next word. The weights the build searches are in shared memory where they fit, the
- * rest in scratch: parz_gpu_bnd_huff_bytes(PARZ_BOUNDED_SYMBOLS) per code. */
+/* Code blockIdx.x (0 without runs, 1 with them) of book blockIdx.y: its lengths over the range
+ * into len (at PARZ_BOUNDED_SYMBOLS x (2 x the book + the code)), its payload's bits and used
+ * symbols into out[4 x the book + 2 x the code] and the next word. The weights the build
+ * searches are in shared memory where they fit, the rest in scratch:
+ * parz_gpu_bnd_huff_bytes(PARZ_BOUNDED_SYMBOLS) per code. */
 __global__ void __launch_bounds__(BOOK_THREADS)
-    book_kernel(const uint64_t* sorted, const unsigned long long* plain,
-                const unsigned long long* runs, const int* range, uint8_t* len,
-                unsigned char* scratch, unsigned long long* out) {
+    book_kernel(const uint64_t* sorted, const book_set s, uint8_t* len, unsigned char* scratch,
+                unsigned long long* out) {
   extern __shared__ unsigned long long book_shared[];
   __shared__ unsigned long long acc;
   __shared__ parz_gpu_bnd_huff st;
   cta_team team = {&acc};
-  const unsigned c = blockIdx.x;
-  const parz_bounded_range r = parz_gpu_bnd_range(range[0], range[1]);
-  uint8_t* l = len + c * (size_t)PARZ_BOUNDED_SYMBOLS;
-  unsigned char* global = scratch + c * parz_gpu_bnd_huff_bytes(PARZ_BOUNDED_SYMBOLS);
-  const size_t used = parz_gpu_bnd_lengths(team, st, sorted + c * (size_t)PARZ_BOUNDED_SYMBOLS,
+  const unsigned c = blockIdx.x, y = blockIdx.y, code = 2 * y + c;
+  const parz_bounded_range r = book_range(s, y);
+  uint8_t* l = len + code * (size_t)PARZ_BOUNDED_SYMBOLS;
+  unsigned char* global = scratch + code * parz_gpu_bnd_huff_bytes(PARZ_BOUNDED_SYMBOLS);
+  const size_t used = parz_gpu_bnd_lengths(team, st, sorted + code * (size_t)PARZ_BOUNDED_SYMBOLS,
                                            PARZ_BOUNDED_SYMBOLS, l, r.m,
                                            (unsigned char*)book_shared, BOOK_SHARED, global);
-  const unsigned long long bits = parz_gpu_bnd_book_bits(team, c ? runs : plain, r.shift, l, r.m);
+  const unsigned long long bits =
+      parz_gpu_bnd_book_bits(team, book_counts(s, y, c), r.shift, l, r.m);
   if (threadIdx.x == 0) {
-    out[2 * c] = bits;
-    out[2 * c + 1] = used;
+    out[2 * code] = bits;
+    out[2 * code + 1] = used;
   }
 }
 
@@ -498,17 +562,23 @@ __global__ void __launch_bounds__(BOOK_THREADS)
 /* The parts book_words_kernel counts the lengths in. */
 #define WORD_PARTS 256u
 
-/* The code kept (the one with runs where its bits are fewer, parz_bounded_range_lengths'
- * choice; with runs_only the one with runs, a trial's): its canonical words over the range into
- * code, and the host's read into pack. The kept lengths are staged in shared memory first. */
+/* The code kept of book blockIdx.x (the one with runs where its bits are fewer,
+ * parz_bounded_range_lengths' choice; with runs_only the one with runs, a trial's): its canonical
+ * words over the range into code, and the host's read into pack, at PARZ_BOUNDED_SYMBOLS and
+ * BOOK_WORDS words a book. The kept lengths are staged in shared memory first. */
 __global__ void __launch_bounds__(BOOK_THREADS)
-    book_words_kernel(const int* range, const uint8_t* len, const unsigned long long* built,
+    book_words_kernel(const book_set s, const uint8_t* len, const unsigned long long* built,
                       int runs_only, uint32_t* code, unsigned long long* pack) {
   extern __shared__ unsigned long long book_shared[];
   __shared__ unsigned long long acc;
   __shared__ uint32_t cnt[(PARZ_BOUNDED_MAX_LEN + 1) * (WORD_PARTS + 1)];
   cta_team team = {&acc};
-  const parz_bounded_range r = parz_gpu_bnd_range(range[0], range[1]);
+  const unsigned y = blockIdx.x;
+  const parz_bounded_range r = book_range(s, y);
+  len += 2 * y * (size_t)PARZ_BOUNDED_SYMBOLS;
+  built += 4 * y;
+  code += y * (size_t)PARZ_BOUNDED_SYMBOLS;
+  pack += y * (size_t)BOOK_WORDS;
   const int runs = runs_only || built[2] < built[0];
   const uint8_t* kept = len + (runs ? PARZ_BOUNDED_SYMBOLS : 0);
   uint8_t* staged = (uint8_t*)book_shared;
@@ -551,17 +621,21 @@ __global__ void pack_kernel(parz_gpu_bnd b, const int* range, unsigned long long
  * of. */
 #define PACK_FIRST (PACK_HEAD + 2u * PARZ_GPU_BND_HOST_BOOK)
 
-/* What the host reads of the predictors' trials (choose), in one piece: per trial (blockIdx.y)
- * TRIAL_WORDS words, its least and greatest residual, its exceptions and masked values
- * (trials_hole_stats_kernel's), then its counts with runs over its range when the range is narrow
- * enough for the host's code (as parz_gpu_bnd_trial_bytes takes them). counts: each trial's
- * plain then runs counts (2 x PARZ_BOUNDED_SYMBOLS); holes: 2 words a trial. */
+/* What the host reads of the predictors' trials (trials_queue), in one piece: per trial
+ * (blockIdx.y) TRIAL_WORDS words, its least and greatest residual, its exceptions and masked
+ * values (trials_hole_stats_kernel's), then its counts with runs over its range when the range is
+ * narrow enough for the host's code (as parz_gpu_bnd_trial_bytes takes them); after the trials',
+ * the chunk's scan words (scan, the first TRIAL_SCAN of PARZ_GPU_BND_STATS: what the host's step
+ * and refusals take). counts: each trial's plain then runs counts (2 x PARZ_BOUNDED_SYMBOLS);
+ * holes: 2 words a trial. */
 #define TRIAL_LO 0u
 #define TRIAL_HOLES 2u
 #define TRIAL_RUNS 4u
 #define TRIAL_WORDS (TRIAL_RUNS + PARZ_GPU_BND_HOST_BOOK)
+#define TRIAL_SCAN PARZ_GPU_BND_MADE
 __global__ void trial_pack_kernel(const unsigned long long* counts, const int* ranges,
-                                  const unsigned long long* holes, unsigned long long* out) {
+                                  const unsigned long long* holes, const unsigned long long* scan,
+                                  unsigned long long* out) {
   const unsigned c = blockIdx.y;
   const int* range = ranges + 2 * c;
   const parz_bounded_range r = parz_gpu_bnd_range(range[0], range[1]);
@@ -572,6 +646,8 @@ __global__ void trial_pack_kernel(const unsigned long long* counts, const int* r
     o[TRIAL_LO + first] = (unsigned long long)(long long)range[first];
     o[TRIAL_HOLES + first] = holes[2 * c + first];
   }
+  if (c == 0 && first < TRIAL_SCAN)
+    out[gridDim.y * (size_t)TRIAL_WORDS + first] = scan[first];
   if (r.m > PARZ_GPU_BND_HOST_BOOK)
     return;
   for (unsigned long long k = first; k < r.m; k += (unsigned long long)gridDim.x * blockDim.x)
@@ -716,10 +792,11 @@ static void count_symbols(call_memory& m, const parz_gpu_bnd& b, int* range) {
     count_kernel<<<g.blocks, SEG_WARPS * 32, g.shared, m.st>>>(b, range, g.words, g.skew);
 }
 
-/* The codebook's device memory, kept with the chunk's scratch (it does not depend on the chunk):
- * both codes' keys, sorted and not, the builds' working memory where it does not
- * fit a CTA's shared memory, both codes' lengths, the kept code's words, what the builds found
- * (per code its bits and used symbols) and the host's read. */
+/* The codebooks' device memory (the chunk's kept with the chunk's scratch: it does not depend on
+ * the chunk), per book (book_set): both codes' keys (every book's, then every book's sorted), the
+ * builds' working memory where it does not fit a CTA's shared memory, both codes' lengths, the
+ * kept code's words, what the builds found (per code its bits and used symbols) and the host's
+ * read. */
 struct book_memory {
   uint64_t* keys;
   unsigned char* work;
@@ -728,10 +805,8 @@ struct book_memory {
   unsigned long long *built, *pack;
 };
 
-#define BOOK_KEYS (2 * (size_t)PARZ_BOUNDED_SYMBOLS)
-
-/* The bytes of book_memory, carved from base when it is not NULL. */
-static size_t book_memory_of(unsigned char* base, book_memory* k) {
+/* The bytes of book_memory of nbooks books, carved from base when it is not NULL. */
+static size_t book_memory_of(unsigned char* base, book_memory* k, unsigned nbooks) {
   const size_t part[6] = {2 * BOOK_KEYS * 8,
                           2 * parz_gpu_bnd_huff_bytes(PARZ_BOUNDED_SYMBOLS),
                           2 * (size_t)PARZ_BOUNDED_SYMBOLS,
@@ -741,7 +816,7 @@ static size_t book_memory_of(unsigned char* base, book_memory* k) {
   size_t at[6], total = 0;
   for (int i = 0; i < 6; i++) {
     at[i] = total;
-    total += round256(part[i]);
+    total += round256(nbooks * part[i]);
   }
   if (base) {
     k->keys = (uint64_t*)(base + at[0]);
@@ -754,59 +829,78 @@ static size_t book_memory_of(unsigned char* base, book_memory* k) {
   return total;
 }
 
-/* The codebook of b's counts (b.plain, b.runs) over the residuals' range on the device
- * (bounded_book.cuh), queued without a wait: both codes' lengths into k.len (PARZ_BOUNDED_SYMBOLS
- * each), the kept code's words into k.code, the host's read into pack (book_words_kernel;
+/* The codebooks of the nbooks books of s over their ranges on the device (bounded_book.cuh),
+ * side by side, queued without a wait: each book's codes' lengths into k.len (PARZ_BOUNDED_SYMBOLS
+ * each), its kept code's words into k.code, the host's read into k.pack (book_words_kernel;
  * runs_only: the code with runs kept). The sort's own memory is sized here, not with k: its size
  * query asks the runtime for the device's occupancy, which a call that builds no codebook on
  * the device should not pay. 0 on an error (m.e). */
-static int build_book(call_memory& m, const parz_gpu_bnd& b, const int* range, const book_memory& k,
-                      unsigned long long* pack, int runs_only) {
+static int build_book(call_memory& m, const book_set& s, unsigned nbooks, const book_memory& k,
+                      int runs_only) {
+  /* the books' keys sorted at once: the book's bits above the key's */
+  unsigned book_bits = 0;
+  while ((1u << book_bits) < nbooks)
+    book_bits++;
+  const size_t nkeys = nbooks * BOOK_KEYS;
   if (m.e == cudaSuccess)
-    book_keys_kernel<<<blocks_for(BOOK_KEYS, THREADS), THREADS, 0, m.st>>>(b.plain, b.runs, range,
-                                                                           k.keys);
+    book_keys_kernel<<<dim3(blocks_for(BOOK_KEYS, THREADS), nbooks), THREADS, 0, m.st>>>(s, k.keys);
   size_t sort_bytes = 0;
   if (m.e == cudaSuccess)
-    m.e = cub::DeviceRadixSort::SortKeys(NULL, sort_bytes, k.keys, k.keys + BOOK_KEYS,
-                                         (int)BOOK_KEYS, 0, PARZ_GPU_BND_KEY_BITS, m.st);
+    m.e = cub::DeviceRadixSort::SortKeys(NULL, sort_bytes, k.keys, k.keys + nkeys, (int)nkeys, 0,
+                                         PARZ_GPU_BND_KEY_BITS + book_bits, m.st);
   void* sort = m.device<unsigned char>(sort_bytes);
   if (m.e == cudaSuccess)
-    m.e = cub::DeviceRadixSort::SortKeys(sort, sort_bytes, k.keys, k.keys + BOOK_KEYS,
-                                         (int)BOOK_KEYS, 0, PARZ_GPU_BND_KEY_BITS, m.st);
+    m.e = cub::DeviceRadixSort::SortKeys(sort, sort_bytes, k.keys, k.keys + nkeys, (int)nkeys, 0,
+                                         PARZ_GPU_BND_KEY_BITS + book_bits, m.st);
   m.release(sort);
   if (m.e == cudaSuccess)
     m.e = cudaFuncSetAttribute(book_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                (int)BOOK_SHARED);
   if (m.e == cudaSuccess)
-    book_kernel<<<2, BOOK_THREADS, BOOK_SHARED, m.st>>>(k.keys + BOOK_KEYS, b.plain, b.runs, range,
-                                                        k.len, k.work, k.built);
+    book_kernel<<<dim3(2, nbooks), BOOK_THREADS, BOOK_SHARED, m.st>>>(k.keys + nkeys, s, k.len,
+                                                                      k.work, k.built);
   if (m.e == cudaSuccess)
     m.e = cudaFuncSetAttribute(book_words_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                (int)PARZ_BOUNDED_SYMBOLS);
   if (m.e == cudaSuccess)
-    book_words_kernel<<<1, BOOK_THREADS, PARZ_BOUNDED_SYMBOLS, m.st>>>(range, k.len, k.built,
-                                                                       runs_only, k.code, pack);
+    book_words_kernel<<<nbooks, BOOK_THREADS, PARZ_BOUNDED_SYMBOLS, m.st>>>(
+        s, k.len, k.built, runs_only, k.code, k.pack);
   if (m.e == cudaSuccess)
     m.e = cudaGetLastError();
   return m.e == cudaSuccess;
 }
 
-/* Predictor 0's choice (parz_gpu_bnd_box): the trials on the GPU, their sizes and the pick on the
- * host. The box's grid step is computed on the device (step_kernel), so the trials follow its
- * scan without a wait; Lorenzo's trial runs alone, the four interpolations' side by side
- * (trial_table), each trial on memory of its own. The host reads the trials' ranges, holes and
- * narrow counts in one piece (trial_pack_kernel); a trial's code with runs over a wide range is
- * built on the device (build_book), each on a stream and memory of its own; the host sizes the
- * trials on the pool's threads (a code of its own each). full: the chunk's arguments (its
- * contiguous values). h: pinned room for PARZ_BOUNDED_PREDICTORS x PARZ_BOUNDED_SYMBOLS words. */
-static int choose(call_memory& m, parz_host_pool* pool, const parz_gpu_bnd_plan& p,
-                  const parz_gpu_bnd& full, unsigned long long* h, int* predictor,
-                  parz_error* err) {
+/* Predictor 0's trials between their queueing (trials_queue) and their pick (trials_pick): on,
+ * whether there are any (parz_gpu_bnd_box_of); each trial's arguments; the device memory they
+ * hold; the packed read's words (npred trials' TRIAL_WORDS, then the chunk's scan words). */
+struct trials_run {
+  int on;
+  parz_gpu_bnd trials[PARZ_BOUNDED_PREDICTORS];
+  unsigned long long* counts; /* each trial's without runs, then with them */
+  int* ranges;
+  unsigned long long* packed;
+  size_t packed_words;
+  void* mem[12];
+  unsigned nmem;
+};
+
+/* Predictor 0's choice (parz_gpu_bnd_box), its GPU part queued without a wait: the box copied
+ * out of the chunk with its largest magnitude (box_kernel), its grid step computed on the device
+ * (step_kernel), Lorenzo's trial, then the four interpolations' (trial_table, side by side, each
+ * trial on memory of its own), the five trials' counts and hole stats, and
+ * their ranges, holes and narrow counts packed for one read with the chunk's scan words
+ * (trial_pack_kernel), so that the host reads the chunk's scan and the trials at once. full: the
+ * chunk's arguments (its contiguous values, its scan's words). h: pinned room for
+ * PARZ_BOUNDED_PREDICTORS x PARZ_BOUNDED_SYMBOLS words (the table goes up from it). 0 on an error
+ * (m.e). */
+static int trials_queue(call_memory& m, const parz_gpu_bnd_plan& p, const parz_gpu_bnd& full,
+                        unsigned long long* h, trials_run* tr) {
   parz_gpu_bnd_box x;
   parz_gpu_bnd t;
-  *predictor = PARZ_BOUNDED_LORENZO;
-  if (!parz_gpu_bnd_box_of(&p, &x))
-    return PARZ_OK;
+  tr->on = parz_gpu_bnd_box_of(&p, &x);
+  tr->nmem = 0;
+  if (!tr->on)
+    return 1;
   parz_gpu_bnd_box_args(&p, &x, &t);
   const unsigned npred = PARZ_BOUNDED_PREDICTORS;
   const size_t w = parz_type_size(x.s.type), n = x.n;
@@ -825,8 +919,8 @@ static int choose(call_memory& m, parz_host_pool* pool, const parz_gpu_bnd_plan&
     tab.np[c] = parz_bounded_interp_passes(n4, pred, passes + np);
     while (tab.coarse[c] < tab.np[c]) {
       const parz_bounded_pass& ps = passes[np + tab.coarse[c]];
-      if (!parz_gpu_bdec_coarse(tab.coarse[c], (unsigned long long)ps.cnt[0] * ps.cnt[1] *
-                                                   ps.cnt[2] * ps.cnt[3],
+      if (!parz_gpu_bdec_coarse(tab.coarse[c],
+                                (unsigned long long)ps.cnt[0] * ps.cnt[1] * ps.cnt[2] * ps.cnt[3],
                                 tab.coarse[c]))
         break;
       tab.coarse[c]++;
@@ -847,8 +941,16 @@ static int choose(call_memory& m, parz_host_pool* pool, const parz_gpu_bnd_plan&
   unsigned long long* trial = m.zeroed<unsigned long long>(npred * (size_t)PARZ_GPU_BND_STATS);
   double* kstep = m.device<double>(4);
   unsigned char* d_tab = m.device<unsigned char>(passes_at + np * sizeof *passes);
+  tr->packed_words = npred * (size_t)TRIAL_WORDS + TRIAL_SCAN;
+  unsigned long long* packed = m.device<unsigned long long>(tr->packed_words);
   if (m.e != cudaSuccess)
-    return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the predictors' trials");
+    return 0;
+  void* const mem[] = {box, hole, q, codes, counts, ranges, stats, trial, kstep, d_tab, packed};
+  for (void* k : mem)
+    tr->mem[tr->nmem++] = k;
+  tr->counts = counts;
+  tr->ranges = ranges;
+  tr->packed = packed;
   gather_args g;
   memset(&g, 0, sizeof g);
   g.src = (const unsigned char*)full.src + x.corner * w;
@@ -860,16 +962,14 @@ static int choose(call_memory& m, parz_host_pool* pool, const parz_gpu_bnd_plan&
     g.shape[d] = x.s.shape[d];
     g.stride[d] = x.stride[d];
   }
-  gather_kernel<<<grid_for(n), THREADS, 0, m.st>>>(g);
+  box_kernel<<<grid_for(n), THREADS, 0, m.st>>>(g, x.s.type, stats);
   t.src = box;
-  t.hole = hole;
-  scan_kernel<<<grid_for(n), THREADS, 0, m.st>>>(t, 0, 0, stats);
   if (m.e == cudaSuccess) /* every trial from holes all KNOWN */
     m.e = cudaMemsetAsync(hole, PARZ_BOUNDED_KNOWN, npred * n, m.st);
   t.stats = stats;
   step_kernel<<<1, 1, 0, m.st>>>(t, kstep);
   t.kstep = kstep;
-  parz_gpu_bnd trials[PARZ_BOUNDED_PREDICTORS];
+  parz_gpu_bnd* trials = tr->trials;
   for (unsigned c = 0; c < npred; c++) {
     trials[c] = t;
     trials[c].hole = hole + c * n;
@@ -884,7 +984,7 @@ static int choose(call_memory& m, parz_host_pool* pool, const parz_gpu_bnd_plan&
   if (m.e == cudaSuccess)
     m.e = cudaMemcpyAsync(d_tab, h, passes_at + np * sizeof *passes, cudaMemcpyHostToDevice, m.st);
   if (m.e != cudaSuccess || !forward(m, trials[0], x.s, PARZ_BOUNDED_LORENZO))
-    return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the predictors' trials");
+    return 0;
   const trial_table* d_table = (const trial_table*)d_tab;
   const parz_bounded_pass* d_passes = (const parz_bounded_pass*)(d_tab + passes_at);
   if (m.e == cudaSuccess)
@@ -907,49 +1007,58 @@ static int choose(call_memory& m, parz_host_pool* pool, const parz_gpu_bnd_plan&
     trials_count_kernel<<<dim3(gc.blocks, npred), SEG_WARPS * 32, gc.shared, m.st>>>(
         d_table, ranges, gc.words, gc.skew);
   if (m.e == cudaSuccess)
-    trials_hole_stats_kernel<<<dim3(grid_for(n), npred), THREADS, 0, m.st>>>(d_table, stats + 4);
+    trials_hole_stats_kernel<<<dim3(blocks_for(n, THREADS * HOLE_STATS_VALUES), npred), THREADS, 0,
+                               m.st>>>(d_table, stats + 4);
+  if (m.e == cudaSuccess)
+    trial_pack_kernel<<<dim3(8, npred), THREADS, 0, m.st>>>(counts, ranges, stats + 4, full.stats,
+                                                            packed);
   if (m.e == cudaSuccess)
     m.e = cudaGetLastError();
-  /* the trials' ranges, holes and narrow counts in one read */
-  unsigned long long* packed = m.device<unsigned long long>(npred * (size_t)TRIAL_WORDS);
-  if (m.e == cudaSuccess)
-    trial_pack_kernel<<<dim3(8, npred), THREADS, 0, m.st>>>(counts, ranges, stats + 4, packed);
-  if (!down(m, h, packed, npred * (size_t)TRIAL_WORDS * sizeof *h))
-    return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the predictors' trials");
-  /* a wide range's code with runs built on the device, each trial's on a stream of its own with
-   * memory of its own (they do not depend on each other), its lengths read past the packed words */
+  return m.e == cudaSuccess;
+}
+
+/* The pick of the trials tr queued (read into h, tr->packed_words words): the codes with runs of
+ * the trials of a wide range built on the device side by side (build_book), their lengths read
+ * past the packed words in one piece; the host sizes the trials on the pool's threads (a code of
+ * its own each) and picks. */
+static int trials_pick(call_memory& m, parz_host_pool* pool, trials_run* tr, unsigned long long* h,
+                       int* predictor, parz_error* err) {
+  *predictor = PARZ_BOUNDED_LORENZO;
+  if (!tr->on)
+    return PARZ_OK;
+  const unsigned npred = PARZ_BOUNDED_PREDICTORS;
   parz_bounded_range r[PARZ_BOUNDED_PREDICTORS];
-  unsigned long long* built = h + npred * (size_t)TRIAL_WORDS;
-  cudaStream_t side[PARZ_BOUNDED_PREDICTORS] = {};
+  unsigned long long* built = h + tr->packed_words;
+  book_set wide;
+  unsigned nwide = 0, book_of[PARZ_BOUNDED_PREDICTORS] = {};
+  size_t read = 0; /* the words of a book's read the widest range takes */
+  memset(&wide, 0, sizeof wide);
+  wide.counts = tr->counts;
+  wide.ranges = tr->ranges;
   for (unsigned c = 0; c < npred; c++) {
     const unsigned long long* o = h + c * (size_t)TRIAL_WORDS;
     r[c] = parz_gpu_bnd_range((int)(long long)o[TRIAL_LO], (int)(long long)o[TRIAL_LO + 1]);
-    if (r[c].m <= PARZ_GPU_BND_HOST_BOOK || m.e != cudaSuccess)
+    if (r[c].m <= PARZ_GPU_BND_HOST_BOOK)
       continue;
-    if ((m.e = cudaStreamCreateWithFlags(&side[c], cudaStreamNonBlocking)) != cudaSuccess)
-      break;
-    call_memory mc(side[c], m.pool);
-    book_memory kc;
-    unsigned char* base = mc.device<unsigned char>(book_memory_of(NULL, &kc));
-    if (mc.e == cudaSuccess) {
-      book_memory_of(base, &kc);
-      build_book(mc, trials[c], ranges + 2 * c, kc, kc.pack, 1);
-    }
-    if (mc.e == cudaSuccess)
-      mc.e = cudaMemcpyAsync(built + c * (size_t)BOOK_WORDS, kc.pack,
-                             (BOOK_HEAD + (r[c].m + 7) / 8) * sizeof *h, cudaMemcpyDeviceToHost,
-                             side[c]);
-    m.e = mc.e; /* mc's memory is freed on its stream, after the read */
+    book_of[c] = nwide;
+    wide.set[nwide++] = c;
+    if (BOOK_HEAD + (r[c].m + 7) / 8 > read)
+      read = BOOK_HEAD + (r[c].m + 7) / 8;
   }
-  for (unsigned c = 0; c < npred; c++)
-    if (side[c]) {
-      const cudaError_t e = cudaStreamSynchronize(side[c]);
-      if (m.e == cudaSuccess)
-        m.e = e;
-      cudaStreamDestroy(side[c]);
+  if (nwide) {
+    book_memory k;
+    unsigned char* base = m.device<unsigned char>(book_memory_of(NULL, &k, nwide));
+    if (m.e == cudaSuccess) {
+      book_memory_of(base, &k, nwide);
+      build_book(m, wide, nwide, k, 1);
     }
-  if (m.e != cudaSuccess)
-    return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the predictors' trials");
+    if (m.e == cudaSuccess)
+      m.e = cudaMemcpy2DAsync(built, BOOK_WORDS * sizeof *h, k.pack, BOOK_WORDS * sizeof *h,
+                              read * sizeof *h, nwide, cudaMemcpyDeviceToHost, m.st);
+    if (!down(m, NULL, NULL, 0))
+      return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the predictors' trials");
+    m.release(base);
+  }
   /* each trial's size (a length-limited code of its own), the trials spread over the context's
    * host threads */
   size_t bytes[PARZ_BOUNDED_PREDICTORS];
@@ -957,27 +1066,19 @@ static int choose(call_memory& m, parz_host_pool* pool, const parz_gpu_bnd_plan&
   parz_host_pool_each(pool, [&](int th) {
     for (unsigned c = (unsigned)th; c < npred; c += (unsigned)nthreads) {
       const unsigned long long* o = h + c * (size_t)TRIAL_WORDS;
-      const unsigned long long* from = built + c * (size_t)BOOK_WORDS;
-      bytes[c] = r[c].m <= PARZ_GPU_BND_HOST_BOOK
-                     ? parz_gpu_bnd_trial_bytes((const uint64_t*)o + TRIAL_RUNS, r[c],
-                                                o[TRIAL_HOLES], o[TRIAL_HOLES + 1])
-                     : parz_gpu_bnd_trial_built(r[c], (const uint8_t*)(from + BOOK_HEAD),
-                                                from[BOOK_BITS], from[BOOK_ERR] == 0,
-                                                o[TRIAL_HOLES], o[TRIAL_HOLES + 1]);
+      const unsigned long long* from = built + book_of[c] * (size_t)BOOK_WORDS;
+      bytes[c] =
+          r[c].m <= PARZ_GPU_BND_HOST_BOOK
+              ? parz_gpu_bnd_trial_bytes((const uint64_t*)o + TRIAL_RUNS, r[c], o[TRIAL_HOLES],
+                                         o[TRIAL_HOLES + 1])
+              : parz_gpu_bnd_trial_built(r[c], (const uint8_t*)(from + BOOK_HEAD), from[BOOK_BITS],
+                                         from[BOOK_ERR] == 0, o[TRIAL_HOLES], o[TRIAL_HOLES + 1]);
     }
   });
   *predictor = parz_bounded_pick(bytes);
-  m.release(box);
-  m.release(hole);
-  m.release(q);
-  m.release(codes);
-  m.release(kstep);
-  m.release(d_tab);
-  m.release(counts);
-  m.release(ranges);
-  m.release(stats);
-  m.release(trial);
-  m.release(packed);
+  for (unsigned k = 0; k < tr->nmem; k++)
+    m.release(tr->mem[k]);
+  tr->nmem = 0;
   return PARZ_OK;
 }
 
@@ -1032,7 +1133,7 @@ static int encode_one(parz_gpu_context* ctx, call_memory& keep, const parz_array
    * context's scratch, which only grows */
   book_memory book_mem;
   const size_t book_at = round256(n) + 2 * round256(4 * n) + (contiguous ? 0 : round256(n * w));
-  const size_t need = book_at + book_memory_of(NULL, &book_mem);
+  const size_t need = book_at + book_memory_of(NULL, &book_mem, 1);
   if ((rc = parz_gpu_reserve(&ctx->bnd_scratch, need, 0, err)) != PARZ_OK)
     return rc;
   /* the packed read, or the trials' small words and theirs */
@@ -1042,7 +1143,7 @@ static int encode_one(parz_gpu_context* ctx, call_memory& keep, const parz_array
     return rc;
   const int given = p.predictor != 0;
   unsigned char* scratch = (unsigned char*)ctx->bnd_scratch.ptr;
-  book_memory_of(scratch + book_at, &book_mem);
+  book_memory_of(scratch + book_at, &book_mem, 1);
   b.hole = (uint8_t*)scratch;
   b.q = (int32_t*)(scratch + round256(n));
   b.codes = (int32_t*)(scratch + round256(n) + round256(4 * n));
@@ -1072,16 +1173,22 @@ static int encode_one(parz_gpu_context* ctx, call_memory& keep, const parz_array
   scan_kernel<<<grid_for(n), THREADS, 0, m.st>>>(b, p.fill, p.fill_bits, b.stats);
   parz_gpu_bnd_scan found;
   if (!given) {
-    /* the trials need the step and the refusals on the host first */
-    if (!down(m, h, b.stats, 4 * sizeof *h))
+    /* the trials queued behind the scan (they take the box's own step, not the chunk's), and
+     * read with the scan's words in one piece: the host's step and refusals wait for that read */
+    trials_run tr;
+    if (!trials_queue(m, p, b, h + 16, &tr))
+      return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the predictors' trials");
+    const unsigned long long* words = tr.on ? h + 16 + tr.packed_words - TRIAL_SCAN : h;
+    if (!(tr.on ? down(m, h + 16, tr.packed, tr.packed_words * sizeof *h)
+                : down(m, h, b.stats, TRIAL_SCAN * sizeof *h)))
       return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: scanning the values");
-    memcpy(&found.top, &h[PARZ_GPU_BND_TOP], 8);
-    found.nonfinite = h[PARZ_GPU_BND_NONFINITE];
-    found.nan = h[PARZ_GPU_BND_NAN];
-    found.fill = h[PARZ_GPU_BND_FILL];
+    memcpy(&found.top, &words[PARZ_GPU_BND_TOP], 8);
+    found.nonfinite = words[PARZ_GPU_BND_NONFINITE];
+    found.nan = words[PARZ_GPU_BND_NAN];
+    found.fill = words[PARZ_GPU_BND_FILL];
     if ((rc = parz_gpu_bnd_after_scan(&p, &found, &b, err)) != PARZ_OK)
       return rc;
-    if ((rc = choose(m, ctx->host_pool, p, b, h + 16, &p.predictor, err)) != PARZ_OK)
+    if ((rc = trials_pick(m, ctx->host_pool, &tr, h + 16, &p.predictor, err)) != PARZ_OK)
       return rc;
   } else {
     step_kernel<<<1, 1, 0, m.st>>>(b, kstep);
@@ -1119,7 +1226,11 @@ static int encode_one(parz_gpu_context* ctx, call_memory& keep, const parz_array
                                    err)) != PARZ_OK)
       return rc;
   } else { /* the device builds the codebook of a wide range; the host reads its lengths */
-    if (!build_book(m, b, d_range, book_mem, book_mem.pack, 0) ||
+    book_set one;
+    memset(&one, 0, sizeof one);
+    one.counts = b.plain;
+    one.ranges = d_range;
+    if (!build_book(m, one, 1, book_mem, 0) ||
         !down(m, h, book_mem.pack, (BOOK_HEAD + (r.m + 7) / 8) * sizeof *h))
       return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the codebook");
     if (h[BOOK_ERR] == 1)
