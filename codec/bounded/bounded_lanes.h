@@ -113,7 +113,7 @@ PARZ_HD uint32_t parz_bounded_lane_add(uint32_t codes, size_t n) {
  * they stand for and whether those codes are all 0. A lane then moves over such tokens in one
  * lookup instead of one each: on etopo5 at 1e-3 most tokens are a few bits. An entry of 0 bits
  * (the first token is a longer word, the escape, a run whose raw bits pass the window, or bits that
- * start no word) leaves the token to parz_bounded_read_token. Positions a lane reaches by steps are
+ * start no word) leaves the token to parz_bounded_lane_token. Positions a lane reaches by steps are
  * token ends of the same chain, so the lanes' results are those of a decode token by token. */
 #define PARZ_BOUNDED_STEP_BITS(e) ((e)&31u)
 #define PARZ_BOUNDED_STEP_ZEROS(e) ((e) >> 5 & 1u)
@@ -162,6 +162,24 @@ PARZ_HD void parz_bounded_lane_skip(parz_bitr* r, parz_bounded_window* win, unsi
   win->valid -= b;
 }
 
+/* The window's first token where it is a code word of at most the table's bits other than the
+ * escape, with a run's raw bits inside the window: its bits, with *n the codes it stands for and
+ * *code its code (0 for a run), what parz_bounded_read_token gives for it. 0 bits for any other
+ * token, which the caller leaves to parz_bounded_read_token. The lanes compute it beside the
+ * step at every move and take one or the other, so that a warp whose lanes stand at both kinds
+ * of bits runs one path, not both in turn. */
+PARZ_HD unsigned parz_bounded_lane_token(const parz_bounded_lanes* s,
+                                         const parz_bounded_window* win, uint32_t* n,
+                                         int32_t* code) {
+  const uint32_t e = s->table[win->w & s->table_mask];
+  const unsigned l = PARZ_HUFF_ENTRY_LEN(e), sym = PARZ_HUFF_ENTRY_SYM(e);
+  const unsigned raw = sym <= PARZ_BOUNDED_RUNS ? sym : 0u;
+  const uint32_t bits = (uint32_t)(win->w >> l) & ((1u << raw) - 1u);
+  *n = raw ? (1u << raw) + bits : 1u;
+  *code = raw ? 0 : (int32_t)sym - (int32_t)PARZ_BOUNDED_SYM_ZERO;
+  return l && sym != PARZ_BOUNDED_SYM_ESCAPE && l + raw <= win->valid ? l + raw : 0u;
+}
+
 /* The tokens from `start` on while they start before `lim`, into *o; with `was` (a decode of the
  * same lane from another start, or NULL) it stops at the first token end `was` recorded and
  * takes the rest from it. The first decode moves by steps where they end by lim and records the
@@ -178,12 +196,15 @@ PARZ_HD void parz_bounded_lane_decode(const parz_bounded_lanes* s, uint32_t star
   while (at < lim) {
     const uint32_t e = parz_bounded_lane_step(s, &r, &win);
     const uint32_t b = was ? 0u : PARZ_BOUNDED_STEP_BITS(e);
-    size_t n;
-    if (b && lim - at >= b) {
-      parz_bounded_lane_skip(&r, &win, b);
-      n = PARZ_BOUNDED_STEP_CODES(e);
+    uint32_t tn;
+    int32_t code;
+    const unsigned tb = parz_bounded_lane_token(s, &win, &tn, &code);
+    const int step = b && lim - at >= b;
+    const unsigned move = step ? b : tb;
+    size_t n = step ? PARZ_BOUNDED_STEP_CODES(e) : tn;
+    if (move) {
+      parz_bounded_lane_skip(&r, &win, move);
     } else {
-      int32_t code;
       n = parz_bounded_read_token(s->d, s->table, s->table_mask, &r, &win, &code);
       if (n == 0) {
         o->bad = 1;
@@ -242,9 +263,12 @@ PARZ_HD uint32_t parz_bounded_lane_guess(const parz_bounded_lanes* s, uint32_t f
   uint64_t pos = from;
   while (pos < at) {
     const uint32_t e = parz_bounded_lane_step(s, &r, &win), b = PARZ_BOUNDED_STEP_BITS(e);
+    uint32_t tn;
     int32_t code;
-    if (b && at - pos >= b)
-      parz_bounded_lane_skip(&r, &win, b);
+    const unsigned tb = parz_bounded_lane_token(s, &win, &tn, &code);
+    const unsigned move = b && at - pos >= b ? b : tb;
+    if (move)
+      parz_bounded_lane_skip(&r, &win, move);
     else if (!parz_bounded_read_token(s->d, s->table, s->table_mask, &r, &win, &code))
       return at;
     pos = r.pos - s->bit0;
@@ -289,15 +313,18 @@ PARZ_HD void parz_bounded_lane_write(const parz_bounded_lanes* s, const parz_bou
   size_t i = first;
   while (r.pos < end) {
     const uint32_t e = parz_bounded_lane_step(s, &r, &win), b = PARZ_BOUNDED_STEP_BITS(e);
+    uint32_t tn;
     int32_t code;
-    size_t n;
-    if (b && PARZ_BOUNDED_STEP_ZEROS(e) && end - r.pos >= b) {
-      parz_bounded_lane_skip(&r, &win, b);
-      n = PARZ_BOUNDED_STEP_CODES(e);
+    const unsigned tb = parz_bounded_lane_token(s, &win, &tn, &code);
+    const int step = b && PARZ_BOUNDED_STEP_ZEROS(e) && end - r.pos >= b;
+    const unsigned move = step ? b : tb;
+    size_t n = step ? PARZ_BOUNDED_STEP_CODES(e) : tn;
+    if (step)
       code = 0;
-    } else {
+    if (move)
+      parz_bounded_lane_skip(&r, &win, move);
+    else
       n = parz_bounded_read_token(s->d, s->table, s->table_mask, &r, &win, &code);
-    }
     if (n == 1) {
       if (code || !zeroed)
         codes[i] = code;
