@@ -207,6 +207,7 @@ PARZ_HD void row_image(const frame* f, int terms, int wide, size_t n, const uint
    * the value before it less a there, so the row's chain is one addition of a residual */
   uint64_t sum = v[-1] - predict_rows(f, terms, v - 1);
   size_t x;
+#pragma GCC unroll 4
   for (x = 0; x < n; x++) {
     sum += (z[x] >> 1) ^ (0 - (z[x] & 1));
     v[x] = (predict_rows(f, terms, v + x) + sum) & mask;

@@ -322,16 +322,24 @@ static void uncode_runs(uncoding* u) {
       from[k] = 0;
     for (k = 0; k < m && len[k] >= 8; k++)
       ;
-    if (PARZ_BITIO_LE && m == RUNS_SIDE && k == m) {
+    if (PARZ_BITIO_LE && m >= 2 && k == m) {
+      /* fewer runs than readers: the spare readers read the last run again, the same bits into
+       * the same residuals (it refuses first where they would) */
+      size_t sat[RUNS_SIDE], slen[RUNS_SIDE];
+      uint64_t* sz[RUNS_SIDE];
       runs_state st;
       st.contexts = u->contexts;
       for (k = 0; k < RUNS_SIDE; k++) {
-        st.pos[k] = (uint64_t)at[k] * 8;
+        const unsigned o = k < m ? k : m - 1;
+        sat[k] = at[o];
+        slen[k] = len[o];
+        sz[k] = z[o];
+        st.pos[k] = (uint64_t)at[o] * 8;
         st.ctx[k] = 0;
-        st.last[k] = (uint64_t)(at[k] + len[k] - 8) * 8;
+        st.last[k] = (uint64_t)(at[o] + len[o] - 8) * 8;
       }
-      runs_side(u, &st, at, len, z, common);
-      for (k = 0; k < RUNS_SIDE; k++) {
+      runs_side(u, &st, sat, slen, sz, common);
+      for (k = 0; k < m; k++) {
         const uint64_t bit = st.pos[k] - (uint64_t)at[k] * 8;
         from[k] = st.done[k];
         parz_ll_reader_init_at(&rd[k], u->src + at[k], len[k], bit, u->coder, u->code, u->fast);
