@@ -112,19 +112,23 @@ PARZ_HD int parz_ll_context_setup(const uint8_t* lengths, size_t bytes, unsigned
   parz_ll_context_lengths(lengths, bytes, w, c, len);
   if (parz_huff_decoder_setup(d, len, w + 1, PARZ_LL_CODE_MAX, 0, mem))
     return PARZ_LL_BAD_PREFIX;
-  for (k = 0; k < PARZ_LL_TABLE_SIZE; k++)
-    fast[k] = 0;
-  for (l = 1; l <= PARZ_LL_TABLE_BITS; l++)
+  /* by doubling: the first 2^l entries hold the words of up to l bits once the first 2^(l-1)
+   * are repeated above themselves (a shorter word's entries recur every 2^(l-1)) and the words
+   * of l bits written at theirs */
+  fast[0] = 0;
+  for (l = 1; l <= PARZ_LL_TABLE_BITS; l++) {
+    const uint32_t half = 1u << (l - 1);
+    for (k = 0; k < half; k++)
+      fast[half + k] = fast[k];
     for (k = 0; k < d->count[l]; k++) {
       const unsigned s = d->sorted[d->index[l] + k], advance = l + (s >= 2 ? s - 1 : 0);
-      const uint32_t e = advance <= PARZ_LL_FAST_MOST
-                             ? advance | (63u - s) << 8 |
-                                   parz_ll_next_context(s, contexts) << PARZ_LL_TABLE_BITS << 16
-                             : s << 8 | l << 16;
-      uint32_t i;
-      for (i = parz_huff_reverse(d->first[l] + k, l); i < PARZ_LL_TABLE_SIZE; i += 1u << l)
-        fast[i] = e;
+      fast[parz_huff_reverse(d->first[l] + k, l)] =
+          advance <= PARZ_LL_FAST_MOST
+              ? advance | (63u - s) << 8 |
+                    parz_ll_next_context(s, contexts) << PARZ_LL_TABLE_BITS << 16
+              : s << 8 | l << 16;
     }
+  }
   return PARZ_LL_OK;
 }
 
