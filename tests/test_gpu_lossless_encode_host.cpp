@@ -188,7 +188,7 @@ static void code_segments(const parz_gpu_ll_plan& p, unsigned k, const void* dat
                           unsigned* misfit) {
   parz_gpu_ll& L = c.L;
   parz_gpu_ll_args(&p, k, &L);
-  L.src = data;
+  parz_gpu_ll_source(&L, data);
   L.misfit = misfit;
   c.z.assign((size_t)L.n, ~(uint64_t)0);
   c.slots.assign((size_t)(L.nseg * L.slot), 0xA5);
@@ -201,14 +201,15 @@ static void code_segments(const parz_gpu_ll_plan& p, unsigned k, const void* dat
   std::vector<uint8_t> back(PARZ_LL_BLOCK_VALUES);
   for (unsigned long long b = L.g.blocks; b-- > 0;) {
     parz_gpu_ll_box B;
-    parz_gpu_ll_box_of(L.g, b, &B);
+    parz_gpu_ll_box_of(L, b, &B);
     int miss = 0;
     for (uint32_t j = 0; j < B.count; j++)
       u[j] = parz_gpu_ll_forward_in(L, B, j, &back[j], &miss);
     if (miss)
       *misfit |= 1u;
-    for (uint32_t j = 0; j < B.count; j++)
-      L.z[L.block_at[b] + j] = parz_gpu_ll_residual_in(L.g, B, u.data(), back[j], j);
+    for (unsigned t = PARZ_GPU_LL_THREADS; t-- > 0;)
+      parz_gpu_ll_residuals(L.g, B, u.data(), back.data(), L.z + L.block_at[b], t,
+                            PARZ_GPU_LL_THREADS);
   }
   for (unsigned long long s = 0; s < L.nseg; s++)
     segment(L, s);
@@ -322,7 +323,7 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
     }
   }
   L = kept->L;
-  const std::vector<uint8_t>& slots = kept->slots;
+  std::vector<uint8_t>& slots = kept->slots;
   const std::vector<unsigned long long>& seg_bytes = kept->seg_bytes;
   std::vector<unsigned long long> seg_bits((size_t)L.nseg), seg_at((size_t)L.nseg + 1);
   seg_at[0] = 0;
@@ -339,8 +340,12 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
   std::vector<unsigned char> payload(fin.payload_bytes, 0);
   L.seg_at = seg_at.data();
   L.payload = payload.data();
-  for (unsigned long long s = 0; s < L.nseg; s++)
-    memcpy(payload.data() + seg_at[s], slots.data() + s * L.slot, seg_bytes[s]);
+  /* copy_kernel's CTAs and threads, in reverse; the slots hold other bytes past each segment's */
+  for (unsigned long long s = L.nseg; s-- > 0;)
+    memset(slots.data() + s * L.slot + seg_bytes[s], 0x5A, (size_t)(L.slot - seg_bytes[s]));
+  for (unsigned long long s = L.nseg; s-- > 0;)
+    for (unsigned long long w = (seg_at[s + 1] + 3) / 4; w-- > seg_at[s] / 4;)
+      parz_gpu_ll_copy_word(L, s, w);
   /* the sums as checksum.cu's CTAs add them: partitions at the segments' bit offsets */
   std::vector<uint64_t> sums((size_t)fin.nchecksums);
   for (unsigned long long q = 0; q < fin.nchecksums; q++) {

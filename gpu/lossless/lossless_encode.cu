@@ -91,15 +91,13 @@ __global__ void __launch_bounds__(THREADS) residual_kernel(parz_gpu_ll L) {
   const unsigned long long b = blockIdx.x;
   int misfit = 0;
   if (threadIdx.x == 0)
-    parz_gpu_ll_box_of(L.g, b, &B);
+    parz_gpu_ll_box_of(L, b, &B);
   __syncthreads();
   for (uint32_t j = threadIdx.x; j < B.count; j += THREADS)
     u[j] = parz_gpu_ll_forward_in(L, B, j, &back[j], &misfit);
   if (__syncthreads_or(misfit) && threadIdx.x == 0)
     atomicOr(L.misfit, 1u);
-  uint64_t* z = L.z + L.block_at[b];
-  for (uint32_t j = threadIdx.x; j < B.count; j += THREADS)
-    z[j] = parz_gpu_ll_residual_in(L.g, B, u, back[j], j);
+  parz_gpu_ll_residuals(L.g, B, u, back, L.z + L.block_at[b], threadIdx.x, THREADS);
 }
 
 /* Code q of a segment (W's counts) built by a warp (B its scratch), lossless_encode.cuh's
@@ -238,13 +236,11 @@ __global__ void __launch_bounds__(PARZ_GPU_LL_THREADS, PARZ_GPU_LL_CTAS)
     L.seg_bytes[s] = as_raw ? raw : total;
 }
 
-/* A CTA per segment copies its slot to its place in the payload. */
+/* A CTA per segment copies its slot to its place in the payload, a payload word per thread. */
 __global__ void copy_kernel(parz_gpu_ll L) {
-  const unsigned long long s = blockIdx.x;
-  const unsigned long long at = L.seg_at[s], bytes = L.seg_at[s + 1] - at;
-  const uint8_t* src = L.slots + s * L.slot;
-  for (unsigned long long j = threadIdx.x; j < bytes; j += blockDim.x)
-    L.payload[at + j] = src[j];
+  const unsigned long long s = blockIdx.x, w1 = (L.seg_at[s + 1] + 3) / 4;
+  for (unsigned long long w = L.seg_at[s] / 4 + threadIdx.x; w < w1; w += blockDim.x)
+    parz_gpu_ll_copy_word(L, s, w);
 }
 
 /* ---------------- the driver ---------------- */
@@ -314,7 +310,7 @@ static int launch_measure(parz_gpu_whole_memory& m, const parz_gpu_ll_plan& p, c
 static void launch_segments(parz_gpu_whole_memory& m, const parz_gpu_ll_plan& p, unsigned k,
                             const void* d_data, unsigned* misfit, parz_gpu_ll* L) {
   parz_gpu_ll_args(&p, k, L);
-  L->src = d_data;
+  parz_gpu_ll_source(L, d_data);
   L->misfit = misfit;
   unsigned long long* block_at = m.device<unsigned long long>(p.block_at.size());
   L->block_at = block_at;

@@ -21,7 +21,8 @@
  *              (parz_ll_rows_measure's sums); where predictor 3's sum
  *              is the smaller, the residuals and segments below are made under both and the
  *              smaller chunk kept (parz_ll_rows_smaller: parz_ll_choose_predictor's choice);
- *   residuals  a CTA per block: a thread per value reads it (through the array's strides) and
+ *   residuals  a CTA per block: a thread per value reads it (through the array's strides, in
+ *              one load where the array is aligned to its values' size) and
  *              keeps its transformed integer in shared memory; then a thread per value takes
  *              its Lorenzo prediction inside the block from there, zigzagged, to its place in
  *              block order (each block's first residual counted on the host);
@@ -101,6 +102,8 @@ struct parz_gpu_ll {
   /* where set, 1 ORed into it by the residual step for a value the scale misses (the segments
    * and the measure then left undone) */
   unsigned* misfit;
+  /* src is aligned to its elements' size: the residual step reads each value in one load */
+  int aligned;
 };
 
 /* Codes built at once in a segment's CTA, a warp each: coder 2's 9 contexts and coder 1's code
@@ -210,25 +213,36 @@ PARZ_HD uint64_t parz_gpu_ll_misses(const parz_gpu_ll& L, unsigned long long i, 
  * back along each (off values back in C order inside the block) and whether it is added (an
  * odd set) or taken away. */
 struct parz_gpu_ll_box {
-  size_t o[4];
+  ptrdiff_t base; /* its first value's elements from L.src */
   uint32_t e[4];
+  uint8_t shift[4]; /* log2 e[d] where e[d] is a power of 2, else 32 */
   uint32_t count;
   unsigned terms;
   uint32_t off[15];
   uint8_t set[15], add[15];
 };
 
-/* Block b's box. */
-PARZ_HD void parz_gpu_ll_box_of(const parz_ll_geometry& g, unsigned long long b,
-                                parz_gpu_ll_box* B) {
-  size_t e[4];
-  uint32_t q[4], step = 1;
-  B->count = (uint32_t)parz_ll_block_box(&g, (size_t)b, B->o, e);
+/* Block b of L's geometry's box: parz_ll_block_box's in 32-bit arithmetic (a chunk holds fewer
+ * than 2^32 values), since one thread finds it while its CTA waits. */
+PARZ_HD void parz_gpu_ll_box_of(const parz_gpu_ll& L, unsigned long long b, parz_gpu_ll_box* B) {
+  const parz_ll_geometry& g = L.g;
+  uint32_t q[4], step = 1, r = (uint32_t)b;
+  B->base = 0;
   for (int d = 3; d >= 0; d--) {
-    B->e[d] = (uint32_t)e[d];
+    const uint32_t grid = (uint32_t)g.grid[d], side = (uint32_t)g.side[d], n = (uint32_t)g.n[d];
+    const uint32_t o = r % grid * side, e = n - o < side ? n - o : side;
+    r /= grid;
+    B->base += (ptrdiff_t)o * L.st[d];
+    B->e[d] = e;
+#if defined(__CUDA_ARCH__)
+    B->shift[d] = (uint8_t)(e & (e - 1) ? 32 : __ffs((int)e) - 1);
+#else
+    B->shift[d] = (uint8_t)(e & (e - 1) ? 32 : __builtin_ctz(e));
+#endif
     q[d] = step;
-    step *= (uint32_t)e[d];
+    step *= e;
   }
+  B->count = step;
   B->terms = 0;
   for (unsigned set = 1; set < 16; set++) {
     uint32_t off = 0;
@@ -247,6 +261,46 @@ PARZ_HD void parz_gpu_ll_box_of(const parz_ll_geometry& g, unsigned long long b,
   }
 }
 
+/* The bits of the value `at` elements from L.src (the low 32 for 4-byte types): one load where
+ * L.aligned, else a copy of its bytes. */
+PARZ_HD uint64_t parz_gpu_ll_bits_at(const parz_gpu_ll& L, ptrdiff_t at) {
+  if (L.g.w == 64) {
+    if (L.aligned)
+      return ((const uint64_t*)L.src)[at];
+    uint64_t b;
+    memcpy(&b, (const unsigned char*)L.src + 8 * at, 8);
+    return b;
+  }
+  if (L.aligned)
+    return ((const uint32_t*)L.src)[at];
+  uint32_t b;
+  memcpy(&b, (const unsigned char*)L.src + 4 * at, 4);
+  return b;
+}
+
+/* A value of L's type (its bits b, parz_gpu_ll_bits_at's) as its transformed integer,
+ * parz_ll_forward_at's; where L.misfit is set (float types only), *misfit set where it does not
+ * fit L's scale (parz_gpu_ll_fits_at's check). */
+PARZ_HD uint64_t parz_gpu_ll_forward_bits(const parz_gpu_ll& L, uint64_t b, int* misfit) {
+  if (L.g.type == PARZ_DOUBLE) {
+    double v;
+    memcpy(&v, &b, 8);
+    if (L.misfit && !parz_ll_fits64(v, b, L.scale))
+      *misfit = 1;
+    return parz_ll_forward64(v, b, L.transform, L.scale);
+  }
+  if (L.g.type == PARZ_FLOAT) {
+    const uint32_t b32 = (uint32_t)b;
+    float v;
+    memcpy(&v, &b32, 4);
+    if (L.misfit && !parz_ll_fits32(v, b32, L.scale))
+      *misfit = 1;
+    return parz_ll_forward32(v, b32, L.transform, L.scale);
+  }
+  /* integer types: their bits (no scale is ever taken for them, so L.misfit is not set) */
+  return L.g.type == PARZ_INT64 ? b : (uint64_t)(uint32_t)b;
+}
+
 /* Value j (C order inside block B) as its transformed integer, read through the array's
  * strides; *back: bit d set where its neighbour back along dimension d lies inside the block;
  * where L.misfit is set, *misfit set where the value does not fit L's scale. Each value of a
@@ -254,36 +308,71 @@ PARZ_HD void parz_gpu_ll_box_of(const parz_ll_geometry& g, unsigned long long b,
  * the block's integers. */
 PARZ_HD uint64_t parz_gpu_ll_forward_in(const parz_gpu_ll& L, const parz_gpu_ll_box& B, uint32_t j,
                                         uint8_t* back, int* misfit) {
-  ptrdiff_t at = 0;
+  ptrdiff_t at = B.base;
   unsigned bk = 0;
-  for (int d = 3; d >= 0; d--) {
-    uint32_t x = 0;
+  for (int d = 3; d >= 0; d--)
     if (B.e[d] > 1) {
-      x = j % B.e[d];
-      j /= B.e[d];
+      uint32_t x;
+      if (B.shift[d] < 32) { /* most blocks' extents: no division */
+        x = j & (B.e[d] - 1);
+        j >>= B.shift[d];
+      } else {
+        x = j % B.e[d];
+        j /= B.e[d];
+      }
+      bk |= (x > 0) << d;
+      at += (ptrdiff_t)x * L.st[d];
     }
-    bk |= (x > 0) << d;
-    at += (ptrdiff_t)(B.o[d] + x) * L.st[d];
-  }
   *back = (uint8_t)bk;
-  if (L.misfit && !parz_gpu_ll_fits_at(L, at, L.scale))
-    *misfit = 1;
-  return parz_ll_forward_at((int)L.g.type, L.src, at, L.transform, L.scale);
+  return parz_gpu_ll_forward_bits(L, parz_gpu_ll_bits_at(L, at), misfit);
 }
 
 /* Value j's zigzagged Lorenzo residual from u, its block's transformed integers in C order (back:
  * parz_gpu_ll_forward_in's): parz_ll_residual_at's sum of the terms whose neighbours lie inside
- * the block, in wrap-around arithmetic of g.w bits. */
+ * the block, in wrap-around arithmetic of g.w bits. NT: B.terms where the caller knows it (the
+ * loop then unrolled), 0 for any. */
+template <unsigned NT>
 PARZ_HD uint64_t parz_gpu_ll_residual_in(const parz_ll_geometry& g, const parz_gpu_ll_box& B,
                                          const uint64_t* u, unsigned back, uint32_t j) {
   const uint64_t mask = g.w == 64 ? ~(uint64_t)0 : 0xffffffffu, top = (uint64_t)1 << (g.w - 1);
-  uint64_t p = 0;
-  for (unsigned t = 0; t < B.terms; t++)
+  const unsigned terms = NT ? NT : B.terms;
+  uint64_t plus = 0, minus = 0;
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+  for (unsigned t = 0; t < terms; t++)
     if ((B.set[t] & back) == B.set[t]) {
-      const uint64_t v = u[j - B.off[t]];
-      p += B.add[t] ? v : 0 - v;
+      if (B.add[t])
+        plus += u[j - B.off[t]];
+      else
+        minus += u[j - B.off[t]];
     }
-  return parz_ll_zigzag((u[j] - p) & mask, mask, top);
+  return parz_ll_zigzag((u[j] - plus + minus) & mask, mask, top);
+}
+
+/* Thread t of T's residuals of block B (u, back: its values' parz_gpu_ll_forward_in) into z, the
+ * block's place: the blocks of one, two or three predicted dimensions (1, 3 or 7 terms) with the
+ * terms' loop unrolled. */
+PARZ_HD void parz_gpu_ll_residuals(const parz_ll_geometry& g, const parz_gpu_ll_box& B,
+                                   const uint64_t* u, const uint8_t* back, uint64_t* z, unsigned t,
+                                   unsigned T) {
+  switch (B.terms) {
+  case 3:
+    for (uint32_t j = t; j < B.count; j += T)
+      z[j] = parz_gpu_ll_residual_in<3>(g, B, u, back[j], j);
+    break;
+  case 1:
+    for (uint32_t j = t; j < B.count; j += T)
+      z[j] = parz_gpu_ll_residual_in<1>(g, B, u, back[j], j);
+    break;
+  case 7:
+    for (uint32_t j = t; j < B.count; j += T)
+      z[j] = parz_gpu_ll_residual_in<7>(g, B, u, back[j], j);
+    break;
+  default:
+    for (uint32_t j = t; j < B.count; j += T)
+      z[j] = parz_gpu_ll_residual_in<0>(g, B, u, back[j], j);
+  }
 }
 
 /* The blocks of L's geometry (predictor 0's) whose values the measure of the row predictor reads
@@ -668,6 +757,45 @@ PARZ_HD void parz_gpu_ll_piece_write(uint8_t* dst, uint64_t bit, const uint64_t*
     parz_gpu_ll_or_word(dst, o.word, (uint32_t)o.acc);
 }
 
+/* Payload word w (4 bytes from the payload's start, zeros before, 8-byte aligned) of segment s
+ * of L (its bytes at L.seg_at[s], from its slot): the slot's bytes that fall into it, made from
+ * two of the slot's aligned words; ORed where the word holds bytes of a neighbouring segment
+ * too (the segment's first and last), stored otherwise. */
+PARZ_HD void parz_gpu_ll_copy_word(const parz_gpu_ll& L, unsigned long long s,
+                                   unsigned long long w) {
+  const unsigned long long at = L.seg_at[s], end = L.seg_at[s + 1], k = w - at / 4;
+  const unsigned sh = (unsigned)(at % 4);
+  const uint8_t* src = L.slots + s * L.slot;
+  uint32_t lo = 0, hi = 0; /* the slot's words k - 1 and k: word w starts at its byte 4k - sh */
+#if defined(__CUDA_ARCH__)
+  if (k >= 1)
+    lo = ((const uint32_t*)src)[k - 1];
+  if (4 * k + 4 <= L.slot)
+    hi = ((const uint32_t*)src)[k];
+#else
+  if (k >= 1)
+    memcpy(&lo, src + 4 * (k - 1), 4);
+  if (4 * k + 4 <= L.slot)
+    memcpy(&hi, src + 4 * k, 4);
+#endif
+  uint32_t x = sh ? (uint32_t)(((uint64_t)hi << 32 | lo) >> (8 * (4 - sh))) : hi;
+  const int first = k == 0, last = 4 * w + 4 >= end;
+  if (first)
+    x &= ~0u << (8 * sh);
+  if (last && end - 4 * w < 4)
+    x &= (1u << (8 * (end - 4 * w))) - 1;
+  if (first || last) {
+    if (x)
+      parz_gpu_ll_or_word(L.payload, (size_t)w, x);
+  } else {
+#if defined(__CUDA_ARCH__)
+    ((uint32_t*)L.payload)[w] = x;
+#else
+    memcpy(L.payload + 4 * w, &x, 4);
+#endif
+  }
+}
+
 /* A segment of one run under coder 1 or 2: its coder byte and code lengths into dst (cap
  * bytes), the last byte padded; returns the bit where its residuals start (parz_ll_code_single
  * writes them right after the lengths). */
@@ -870,6 +998,12 @@ static inline void parz_gpu_ll_args(const parz_gpu_ll_plan* p, unsigned k, parz_
   L->C = p->v.segment_blocks;
   L->nseg = p->v.nsegments;
   L->slot = (parz_ll_raw_bytes((size_t)L->C * PARZ_LL_BLOCK_VALUES, p->g.w) + 7) / 8 * 8;
+}
+
+/* The kernels' values at src, and whether src is aligned to their size (parz_gpu_ll_bits_at). */
+static inline void parz_gpu_ll_source(parz_gpu_ll* L, const void* src) {
+  L->src = src;
+  L->aligned = (uintptr_t)src % (L->g.w / 8) == 0;
 }
 
 #endif
