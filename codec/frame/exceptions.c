@@ -13,13 +13,8 @@ static uint64_t count32(const parz_exception_rule* r, const unsigned char* p, si
                         uint64_t fill_bits) {
   uint64_t c = 0;
   size_t i;
-  if (!(r->mask >> 32) && r->shift < 32) {
-    /* the rule in 32-bit words (a mask below bit 32 drops the sum's carry past it, and a field
-     * of 32 bits never reaches a min of 2^32), so that the loop takes 4 values a vector; counts
-     * in runs that fit 32 bits */
-    const int never = r->min > UINT32_MAX;
-    const uint32_t add = (uint32_t)r->add, mask = never ? 0u : (uint32_t)r->mask;
-    const uint32_t min = never ? 1u : (uint32_t)r->min, shift = r->shift;
+  parz_rule32 q;
+  if (parz_rule32_of(r, &q)) { /* 4 values a vector; counts in runs that fit 32 bits */
     const uint32_t f = (uint32_t)fill_bits, with_fill = fill != 0 && !(fill_bits >> 32);
     for (i = 0; i < n;) {
       const size_t stop = n - i > ((size_t)1 << 30) ? i + ((size_t)1 << 30) : n;
@@ -27,7 +22,7 @@ static uint64_t count32(const parz_exception_rule* r, const unsigned char* p, si
       for (; i < stop; i++) {
         uint32_t u;
         memcpy(&u, p + 4 * i, 4);
-        k += (uint32_t)((((u + add) & mask) >> shift) >= min) | (with_fill & (uint32_t)(u == f));
+        k += parz_rule32_test(&q, u) | (with_fill & (uint32_t)(u == f));
       }
       c += k;
     }

@@ -141,21 +141,17 @@ static inline enum block_kind block_kind_of(const parz_exception_rule* rule, uns
   return !holes ? BLOCK_CLEAN : unlike ? BLOCK_MIXED : BLOCK_UNIFORM;
 }
 
-/* block_kind_of for 4-byte values where the rule and the fill value fit 32-bit words (the
- * rule's mask below bit 32 drops the sum's carry past it), with vectors of 4 lanes: a block's
- * row at once. Without vectors (PARZ_VECTOR, block_common.h) block_kind_of takes every width. */
+/* block_kind_of for 4-byte values where the rule (parz_rule32_of) and the fill value fit 32-bit
+ * words, with vectors of 4 lanes: a block's row at once. Without vectors (PARZ_VECTOR, block_common.h) block_kind_of takes every width. */
 typedef struct {
-  uint32_t add, mask, shift, min, fill, fill_bits;
+  parz_rule32 rule;
+  uint32_t fill, fill_bits;
 } narrow_rule;
 
 static int narrow_rule_of(const parz_exception_rule* r, unsigned fill, uint64_t fill_bits,
                           narrow_rule* out) {
-  if (!PARZ_VECTOR || r->mask >> 32 || r->shift >= 32 || r->min > UINT32_MAX || fill_bits >> 32)
+  if (!PARZ_VECTOR || fill_bits >> 32 || !parz_rule32_of(r, &out->rule))
     return 0;
-  out->add = (uint32_t)r->add;
-  out->mask = (uint32_t)r->mask;
-  out->shift = r->shift;
-  out->min = (uint32_t)r->min;
   out->fill = fill ? ~0u : 0u;
   out->fill_bits = (uint32_t)fill_bits;
   return 1;
@@ -172,7 +168,8 @@ static lanes32 lanes_of(uint32_t x) {
 static inline enum block_kind block_kind_narrow(const narrow_rule* r, const unsigned char* c,
                                                 const size_t N[4], const size_t b[4],
                                                 uint64_t* bits) {
-  const lanes32 add = lanes_of(r->add), mask = lanes_of(r->mask), min = lanes_of(r->min);
+  const lanes32 add = lanes_of(r->rule.add), mask = lanes_of(r->rule.mask);
+  const lanes32 min = lanes_of(r->rule.min);
   const lanes32 fill = lanes_of(r->fill), fill_bits = lanes_of(r->fill_bits);
   const unsigned char* corner = c + 4 * parz_block4_first(N, b);
   uint32_t first;
@@ -193,7 +190,7 @@ static inline enum block_kind block_kind_narrow(const narrow_rule* r, const unsi
         else
           memcpy(&u, row, 4 * e[3]);
         holes |=
-            (lanes32)((((u + add) & mask) >> r->shift) >= min) | (fill & (lanes32)(u == fill_bits));
+            (lanes32)((((u + add) & mask) >> r->rule.shift) >= min) | (fill & (lanes32)(u == fill_bits));
         unlike |= (lanes32)(u != firsts);
       }
   *bits = first;
@@ -239,7 +236,7 @@ int parz_mask_collect(const parz_mask_palette* pal, const parz_array* a, void* c
   const parz_exception_rule rule =
       pal->exc.ntaken ? parz_rule_union(&pal->exc.rule, &pal->exc.high) : pal->exc.rule;
   const unsigned fill = pal->fill != 0;
-  narrow_rule nr = {0, 0, 0, 0, 0, 0};
+  narrow_rule nr = {{0, 0, 0, 0}, 0, 0};
   const int narrow = size == 4 && narrow_rule_of(&rule, fill, pal->fill_bits, &nr);
   unsigned char* c = (unsigned char*)cleaned;
   parz_view4 v = parz_as_4d(a);

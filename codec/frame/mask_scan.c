@@ -120,35 +120,31 @@ static inline void group_summary(const unsigned char* group, size_t n, size_t W,
   *same = e;
 }
 
-/* The same for 4-byte values under a rule whose fields fit 32 bits (rule32_of), in 32-bit
- * words: 4 values a vector. */
+/* The same for 4-byte values where the rule (parz_rule32_of) and the fill value fit 32-bit words:
+ * 4 values a vector. */
 typedef struct {
-  uint32_t add, mask, shift, min, fill, fill_bits, nan;
-} rule32;
+  parz_rule32 rule;
+  uint32_t fill, fill_bits, nan;
+} scan32;
 
-static int rule32_of(const parz_exception_rule* r, unsigned fill, uint64_t fill_bits, unsigned nan,
-                     rule32* out) {
-  if (r->mask >> 32 || r->shift >= 32 || r->min > UINT32_MAX || fill_bits >> 32)
+static int scan32_of(const parz_exception_rule* r, unsigned fill, uint64_t fill_bits, unsigned nan,
+                     scan32* out) {
+  if (fill_bits >> 32 || !parz_rule32_of(r, &out->rule))
     return 0;
-  out->add = (uint32_t)r->add; /* the sum's carry past bit 31 is masked out */
-  out->mask = (uint32_t)r->mask;
-  out->shift = r->shift;
-  out->min = (uint32_t)r->min;
   out->fill = fill;
   out->fill_bits = (uint32_t)fill_bits;
   out->nan = nan;
   return 1;
 }
 
-static inline void group_summary32(const unsigned char* group, size_t n, const rule32* r,
+static inline void group_summary32(const unsigned char* group, size_t n, const scan32* r,
                                    uint32_t last, unsigned* any, unsigned* same) {
-  const rule32 q = *r;
+  const scan32 q = *r;
   uint32_t a = 0, e = 0;
   for (size_t x = 0; x < n; x++) {
     uint32_t u;
     memcpy(&u, group + 4 * x, 4);
-    a += (uint32_t)((((u + q.add) & q.mask) >> q.shift) >= q.min) |
-         (q.fill & (uint32_t)(u == q.fill_bits)) |
+    a += parz_rule32_test(&q.rule, u) | (q.fill & (uint32_t)(u == q.fill_bits)) |
          (q.nan & (uint32_t)((u & 0x7fffffffu) > 0x7f800000u));
     e += (uint32_t)(u == last);
   }
@@ -175,8 +171,8 @@ void parz_mask_scan(parz_mask_palette* pal, const parz_array* a, const void* dat
   const uint64_t magnitude = size == 4 ? 0x7fffffffu : UINT64_C(0x7fffffffffffffff);
   const uint64_t infinity = size == 4 ? 0x7f800000u : UINT64_C(0x7ff0000000000000);
   uint64_t nmasked = 0, nexceptions = 0, nhigh = 0;
-  rule32 q32 = {0, 0, 0, 0, 0, 0, 0};
-  const int narrow = size == 4 && rule32_of(&quick, fill, fill_bits, nan, &q32);
+  scan32 q32 = {{0, 0, 0, 0}, 0, 0, 0};
+  const int narrow = size == 4 && scan32_of(&quick, fill, fill_bits, nan, &q32);
   /* the bits the palette took last: a masked region repeats one pattern, which the palette,
    * having taken it once, always takes (no search) */
   uint64_t last = 0;

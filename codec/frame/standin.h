@@ -36,6 +36,29 @@ PARZ_HD unsigned parz_exception_test(const parz_exception_rule* r, uint64_t bits
   return (((bits + r->add) & r->mask) >> r->shift) >= r->min;
 }
 
+/* A rule of 4-byte values in 32-bit words, so that loops over them take 4 values a vector. */
+typedef struct {
+  uint32_t add, mask, min, shift;
+} parz_rule32;
+
+/* r in 32-bit words where it tests every 4-byte value as parz_exception_test does: its mask
+ * below bit 32 (which drops the sum's carry past it) and its shift below 32; a min past 32 bits,
+ * which no 32-bit field reaches, as a rule that takes nothing. 0 for any other rule. */
+PARZ_HD int parz_rule32_of(const parz_exception_rule* r, parz_rule32* out) {
+  const int never = r->min > UINT32_MAX;
+  if (r->mask >> 32 || r->shift >= 32)
+    return 0;
+  out->add = (uint32_t)r->add;
+  out->mask = never ? 0u : (uint32_t)r->mask;
+  out->min = never ? 1u : (uint32_t)r->min;
+  out->shift = r->shift;
+  return 1;
+}
+
+PARZ_HD uint32_t parz_rule32_test(const parz_rule32* r, uint32_t u) {
+  return (uint32_t)((((u + r->add) & r->mask) >> r->shift) >= r->min);
+}
+
 /* A rule that takes every value a or b takes, for one pass that looks for either: a float
  * exception rule and a risk rule of the same type (both compare the exponent field, or b takes
  * every nonzero magnitude, which holds every value a takes: NaN, infinities and magnitudes of
