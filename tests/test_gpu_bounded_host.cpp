@@ -1,10 +1,12 @@
-/* The error-bounded codec's GPU interpolation steps (gpu/bounded/bounded_passes.cuh) run on the
- * CPU in the decoder's order against the serial inverse (parz_bounded_unpredict): the coarse
- * CTA's passes on their grid (as the kernel runs them where the grid fits in shared memory) and
- * on q (where it does not), the later passes a value at a time, the last pass storing the values
- * with those beside it. Every shape of a list, ranks 1 to 4 with odd and even extents, each
- * interpolation predictor, random codes: every value stored exactly once and equal to the serial
- * decoder's, and a value out of range refused by both. Needs no GPU. */
+/* The error-bounded codec's GPU interpolation steps (gpu/bounded/bounded_passes.cuh,
+ * bounded_pair.cuh) run on the CPU in the decoder's order against the serial inverse
+ * (parz_bounded_unpredict): the coarse CTA's passes on their grid (as the kernel runs them where
+ * the grid fits in shared memory) and on q (where it does not), the later passes a value at a
+ * time, or a level's two passes that pair a unit at a time (in reverse order, 1 or 4 rows a
+ * unit), the last pass storing the values with those beside it. Every shape of a list, ranks 1 to
+ * 4 with odd and even extents, each interpolation predictor, random codes: every value stored
+ * exactly once and equal to the serial decoder's, and a value out of range refused by both.
+ * Needs no GPU. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +14,7 @@
 
 #include <vector>
 
+#include "bounded_pair.cuh"
 #include "bounded_passes.cuh"
 #include "check.h"
 #include "xorshift.h"
@@ -44,8 +47,66 @@ static int coarse(const parz_gpu_bdec_pass* cp, unsigned nc, const size_t n4[4],
   return bad;
 }
 
-/* One chunk: the steps' values against the serial decoder's. */
-static void one(unsigned dims, const size_t* shape, int predictor, int grid, int wide) {
+static size_t total_pairs;
+
+/* Where a pair's units put their values (pair_kernel's stores): q, or the values where `last`,
+ * each store counted. */
+struct pair_out {
+  std::vector<int32_t>& q;
+  std::vector<int32_t>& out;
+  std::vector<unsigned char>& stores;
+  uint64_t sk;
+  int last, bad;
+  void put(uint64_t at, int32_t v) {
+    out[at] = v;
+    stores[at]++;
+  }
+  void even(uint64_t at, const int32_t e[2], int odd, int b) {
+    bad |= b;
+    if (!last) {
+      if (odd && !b)
+        q[at] = e[1];
+      return;
+    }
+    put(at - sk, e[0]);
+    if (odd)
+      put(at, e[1]);
+  }
+  void odd(uint64_t at, int32_t v, int b) {
+    bad |= b;
+    if (!last) {
+      if (!b)
+        q[at] = v;
+      return;
+    }
+    put(at, v);
+  }
+};
+
+/* Passes a and b as pair_kernel runs them, `rows` even rows a unit, the units in reverse order;
+ * returns whether a value left the range. */
+static int pair(const parz_gpu_bdec_pass& a, const parz_gpu_bdec_pass& b, int last, unsigned rows,
+                std::vector<int32_t>& q, std::vector<int32_t>& out,
+                std::vector<unsigned char>& stores) {
+  pair_out o{q, out, stores, a.sk, last, 0};
+  const unsigned cols = parz_gpu_bdec_pair_cols(&b);
+  for (uint64_t z = parz_gpu_bdec_pair_planes(&a); z-- > 0;)
+    for (unsigned i = (a.cnt[2] - 1) / rows * rows + rows; i >= rows;) {
+      i -= rows;
+      for (unsigned j = cols; j-- > 0;) {
+        const unsigned c0 = (unsigned)(z / a.cnt[1]), c1 = (unsigned)(z % a.cnt[1]);
+        if (rows == 4)
+          parz_gpu_bdec_pair_unit<4>(&a, &b, c0, c1, i, j, o);
+        else
+          parz_gpu_bdec_pair_unit<1>(&a, &b, c0, c1, i, j, o);
+      }
+    }
+  return o.bad;
+}
+
+/* One chunk: the steps' values against the serial decoder's; `rows` for pairs (0: none). */
+static void one(unsigned dims, const size_t* shape, int predictor, int grid, int wide,
+                unsigned rows) {
   parz_bounded_shape sh;
   memset(&sh, 0, sizeof sh);
   sh.type = PARZ_FLOAT;
@@ -68,6 +129,7 @@ static void one(unsigned dims, const size_t* shape, int predictor, int grid, int
   parz_gpu_bdec_pass cp[PARZ_GPU_BDEC_COARSE_PASSES];
   unsigned nc = 0;
   int bad = 0, stored = 0;
+  unsigned pairs = 0;
   for (unsigned p = 0; p < np; p++) {
     const parz_gpu_bdec_pass a =
         parz_gpu_bdec_pass_of(&passes[p], n4, st4, predictor, codes.data(), q.data());
@@ -77,6 +139,18 @@ static void one(unsigned dims, const size_t* shape, int predictor, int grid, int
     }
     if (nc && nc == p)
       bad |= coarse(cp, nc, n4, grid, q);
+    if (rows && p + 1 < np) {
+      const parz_gpu_bdec_pass b =
+          parz_gpu_bdec_pass_of(&passes[p + 1], n4, st4, predictor, codes.data(), q.data());
+      if (parz_gpu_bdec_pair(&a, &b)) {
+        const int last = parz_gpu_bdec_last(p + 1, np, &b);
+        bad |= pair(a, b, last, rows, q, out, stores);
+        pairs++;
+        stored = last;
+        p++;
+        continue;
+      }
+    }
     const int last = parz_gpu_bdec_last(p, np, &a);
     for (uint64_t u = 0; u < a.count; u++) {
       unsigned c0, c1, c2, t;
@@ -110,8 +184,10 @@ static void one(unsigned dims, const size_t* shape, int predictor, int grid, int
     }
 
   char what[160];
-  snprintf(what, sizeof what, "%uD %zux%zux%zux%zu, predictor %d, %s, %s codes", dims, n4[0], n4[1],
-           n4[2], n4[3], predictor, grid ? "coarse grid" : "coarse on q", wide ? "wide" : "small");
+  snprintf(what, sizeof what, "%uD %zux%zux%zux%zu, predictor %d, %s, %s codes, %u pairs of %u rows",
+           dims, n4[0], n4[1], n4[2], n4[3], predictor, grid ? "coarse grid" : "coarse on q",
+           wide ? "wide" : "small", pairs, rows);
+  total_pairs += pairs;
   CHECK(bad == (rc != PARZ_OK), "%s: steps %s, serial %d", what, bad ? "refuse" : "accept", rc);
   if (rc != PARZ_OK)
     return;
@@ -139,6 +215,9 @@ int main(void) {
     for (int predictor = PARZ_BOUNDED_LINEAR; predictor <= PARZ_BOUNDED_CUBIC_FAST; predictor++)
       for (int grid = 0; grid < 2; grid++)
         for (int wide = 0; wide < 2; wide++)
-          one(s.dims, s.shape, predictor, grid, wide);
+          for (unsigned rows = 0; rows <= 4; rows += rows ? 3 : 1)
+            one(s.dims, s.shape, predictor, grid, wide, rows);
+  /* the linear-fast levels of every shape of rank 2 or more with rows of 2 values or more pair */
+  CHECK(total_pairs > 50, "only %zu pairs run", total_pairs);
   return test_finish("test_gpu_bounded_host");
 }

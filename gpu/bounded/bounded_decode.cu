@@ -39,6 +39,7 @@
 #include "bounded_gpu.h"
 #include "bounded_inverse.h"
 #include "bounded_lanes.h"
+#include "bounded_pair.cuh"
 #include "bounded_passes.cuh"
 #include "checksum.cuh"
 #include "gpu_codecs.h"
@@ -537,6 +538,84 @@ static void launch_pass(const pass_args& a, cudaStream_t st) {
     interp_flat_kernel<T><<<(unsigned)((a.p.count + THREADS - 1) / THREADS), THREADS, 0, st>>>(a);
 }
 
+/* A level's passes along axes 3 and 2 in one launch (bounded_pair.cuh): x the column pairs, y the
+ * even rows ROWS a thread, z the planes; with T the values' type (not void) pass b is the last
+ * pass and the step stores the values of both rows instead of q. */
+struct pair_args {
+  parz_gpu_bdec_pass a, b;
+  parz_gpu_fault* fault;
+  void* dst;
+  double unit;
+};
+
+/* Where pair_kernel's values go: q, or with T (not void) the values. */
+template <typename T>
+struct pair_out {
+  const pair_args& p;
+  __device__ void even(uint64_t at, const int32_t e[2], int odd, int bad) {
+    if (bad)
+      fault_at(p.fault, at, PARZ_GPU_FAULT_VALUE);
+    if constexpr (std::is_void<T>::value) {
+      if (odd && !bad)
+        p.a.q[at] = e[1];
+    } else {
+      put_value((T*)p.dst, at - p.a.sk, e[0], p.unit);
+      if (odd)
+        put_value((T*)p.dst, at, e[1], p.unit);
+    }
+  }
+  __device__ void odd(uint64_t at, int32_t v, int bad) {
+    if (bad)
+      fault_at(p.fault, at, PARZ_GPU_FAULT_VALUE);
+    if constexpr (std::is_void<T>::value) {
+      if (!bad)
+        p.a.q[at] = v;
+    } else {
+      put_value((T*)p.dst, at, v, p.unit);
+    }
+  }
+};
+
+template <typename T, unsigned ROWS>
+__global__ void __launch_bounds__(THREADS) pair_kernel(const pair_args p) {
+  const unsigned j = blockIdx.x * blockDim.x + threadIdx.x;
+  const unsigned i0 = (blockIdx.y * blockDim.y + threadIdx.y) * ROWS;
+  if (j >= parz_gpu_bdec_pair_cols(&p.b) || i0 >= p.a.cnt[2])
+    return;
+  const unsigned c0 = blockIdx.z / p.a.cnt[1], c1 = blockIdx.z - c0 * p.a.cnt[1];
+  pair_out<T> out{p};
+  parz_gpu_bdec_pair_unit<ROWS>(&p.a, &p.b, c0, c1, i0, j, out);
+}
+
+/* Rows a thread of pair_kernel takes: 4 where the units fill the GPU several times over. */
+#define PAIR_ROWS 4u
+#define PAIR_ROWS_FROM (1ull << 20)
+
+/* The launch of pair p on st (T as for pair_kernel); false where its grid would pass CUDA's
+ * limits (65535 along y and z), the passes then left to a launch each. */
+template <typename T>
+static bool launch_pair(const pair_args& p, cudaStream_t st) {
+  const unsigned cols = parz_gpu_bdec_pair_cols(&p.b);
+  const unsigned long long planes = parz_gpu_bdec_pair_planes(&p.a);
+  const unsigned rows = (unsigned long long)cols * p.a.cnt[2] * planes >= PAIR_ROWS_FROM ||
+                                !std::is_void<T>::value
+                            ? PAIR_ROWS
+                            : 1u;
+  unsigned bx = 32;
+  while (bx < THREADS && bx < cols)
+    bx *= 2;
+  const unsigned by = THREADS / bx;
+  const unsigned long long gy = ((p.a.cnt[2] + rows - 1) / rows + by - 1) / by;
+  if (gy > 65535 || planes > 65535)
+    return false;
+  const dim3 block(bx, by, 1), grid((cols + bx - 1) / bx, (unsigned)gy, (unsigned)planes);
+  if (rows == PAIR_ROWS)
+    pair_kernel<T, PAIR_ROWS><<<grid, block, 0, st>>>(p);
+  else if constexpr (std::is_void<T>::value)
+    pair_kernel<T, 1><<<grid, block, 0, st>>>(p);
+  return true;
+}
+
 /* The first passes, a handful of values each, in one CTA (bounded_passes.cuh, "coarse"): a
  * barrier between passes (it orders the CTA's global stores too) instead of a launch each, and
  * with `grid` their values in shared memory, so that a pass waits on shared memory rather than on
@@ -884,6 +963,22 @@ static int enqueue_values(const parz_chunk_view* v, const book* b, const void* d
       }
       if (ca.np && ca.np == p && (e = launch_coarse(ca, n4, st)) != cudaSuccess)
         break;
+      if (p + 1 < np) { /* the level's passes along axes 3 and 2 in one launch where they pair */
+        pair_args pa;
+        pa.a = a.p;
+        pa.b = parz_gpu_bdec_pass_of(&passes[p + 1], n4, st4, info.predictor, codes, q);
+        pa.fault = s->fault;
+        pa.dst = d_dst;
+        pa.unit = unit;
+        const bool pair_last = parz_gpu_bdec_last(p + 1, np, &pa.b);
+        if (parz_gpu_bdec_pair(&pa.a, &pa.b) &&
+            (pair_last ? (f32 ? launch_pair<float>(pa, st) : launch_pair<double>(pa, st))
+                       : launch_pair<void>(pa, st))) {
+          stored = pair_last;
+          p++;
+          continue;
+        }
+      }
       if (a.p.count && last && f32)
         launch_pass<float>(a, st);
       else if (a.p.count && last)

@@ -1,0 +1,128 @@
+/* Two interpolation passes of one level in one step, each thread's work PARZ_HD, so that
+ * tests/test_gpu_bounded_host.cpp runs it on the CPU against the serial decoder where no GPU is.
+ *
+ * A level of stride s whose axes run fastest first (parz_bounded_interp_passes) takes the last
+ * axis first: pass a, the values of even multiples of s along axis 2 and odd ones along axis 3,
+ * then pass b along axis 2: the values of odd multiples along axis 2, every multiple along axis 3;
+ * along axes 0 and 1 both take the even multiples. Pass b's neighbours along axis 2 are pass a's
+ * values and the grid of stride 2s. One step takes a unit of both: at column pair j (columns
+ * 2sj and 2sj + s), the even row 2si and the odd row below it; its even row's values read from q
+ * (the grid of 2s) and from pass a's codes, the odd row's predicted from the even rows around it
+ * held in registers, the next even row computed again by the unit below it rather than read from
+ * q, so that no step waits on another's stores: each value of the two passes is then stored once
+ * (q for a later level, or the chunk's values when pass b is the decode's last) and the level
+ * takes one launch, the odd rows reading no store of pass a. A value out of range is handled as
+ * the passes in turn do: not stored in q, its neighbours reading q as it lies (pass a), or 0 in
+ * the values (the last pass). Internal to gpu/. */
+#ifndef PARZ_GPU_BOUNDED_PAIR_CUH
+#define PARZ_GPU_BOUNDED_PAIR_CUH
+
+#include "bounded_passes.cuh"
+
+/* Whether passes a and b (a right before b) are a level's passes along axes 3 and 2 as above,
+ * linear. */
+PARZ_HD int parz_gpu_bdec_pair(const parz_gpu_bdec_pass* a, const parz_gpu_bdec_pass* b) {
+  const uint64_t s = a->s;
+  if (a->cubic || a->origin || b->origin || a->k != 3 || b->k != 2 || b->s != s ||
+      b->codes != a->codes || b->q != a->q || !a->count || !b->count)
+    return 0;
+  for (unsigned k = 0; k < 4; k++)
+    if (a->step[k] != 2 * s || b->step[k] != (k == 3 ? s : 2 * s) ||
+        a->start[k] != (k == 3 ? s : 0) || b->start[k] != (k == 2 ? s : 0) ||
+        a->n[k] != b->n[k] || a->st[k] != b->st[k] || (k < 2 && a->cnt[k] != b->cnt[k]))
+      return 0;
+  return a->st[3] == 1;
+}
+
+/* The units of a pair: planes (axes 0 and 1), even rows (pass a's lines along axis 2) and
+ * column pairs (the multiples of 2s along axis 3). */
+PARZ_HD uint64_t parz_gpu_bdec_pair_planes(const parz_gpu_bdec_pass* a) {
+  return (uint64_t)a->cnt[0] * a->cnt[1];
+}
+PARZ_HD unsigned parz_gpu_bdec_pair_cols(const parz_gpu_bdec_pass* b) {
+  return (b->cnt[3] + 1) / 2;
+}
+
+/* The even row i's two values at column pair j of plane z (c0, c1): e[0] from q, e[1] pass a's
+ * (where column 2sj + s lies inside), with its index *at; returns 1 where pass a's value leaves
+ * the range (e[1] then q's, as pass b would read it). */
+PARZ_HD int parz_gpu_bdec_pair_even(const parz_gpu_bdec_pass* a, unsigned c0, unsigned c1,
+                                    unsigned i, unsigned j, int32_t e[2], uint64_t* at) {
+  uint64_t pos[4], pk;
+  const uint64_t idx = parz_gpu_bdec_place(a, c0, c1, i, j, pos);
+  e[0] = a->q[idx - a->sk];
+  *at = idx;
+  if (j >= a->cnt[3])
+    return 0;
+  const uint64_t u = ((uint64_t)(c0 * a->cnt[1] + c1) * a->cnt[2] + i) * a->cnt[3] + j;
+  if (parz_gpu_bdec_value(a, c0, c1, i, j, u, at, &pk, &e[1])) {
+    e[1] = a->q[idx];
+    return 1;
+  }
+  return 0;
+}
+
+/* Pass b's value of odd row i at column 2sj + s*h (h 0 or 1) into *v from the even rows around
+ * it: up[h] above, down[h] below (far[h], the even row above up, where no row lies below):
+ * parz_bounded_interp_inverse on the three in a column of its own. Returns 1 where it leaves the
+ * range (*v untouched). */
+PARZ_HD int parz_gpu_bdec_pair_odd(const parz_gpu_bdec_pass* b, unsigned c0, unsigned c1,
+                                   unsigned i, unsigned j, unsigned h, const int32_t up[2],
+                                   const int32_t down[2], const int32_t far[2], uint64_t* at,
+                                   int32_t* v) {
+  const unsigned t = 2 * j + h;
+  const uint64_t u = ((uint64_t)(c0 * b->cnt[1] + c1) * b->cnt[2] + i) * b->cnt[3] + t;
+  uint64_t pos[4];
+  *at = parz_gpu_bdec_place(b, c0, c1, i, t, pos);
+  /* the column: far at 0, up at 2, this value at 3, down at 4 (stride 1 for sk) */
+  const int32_t col[5] = {far[h], 0, up[h], 0, down[h]};
+  return parz_bounded_interp_inverse(col, 3, (size_t)pos[2], (size_t)b->n[2], 1, (size_t)b->s, 0,
+                                     0, b->codes[b->pos + u], v);
+}
+
+/* One thread's units: column pair j of plane (c0, c1), even rows i0 to i0 + ROWS - 1 with the odd
+ * row below each, the values handed to `out` as they come: out.even(at, e, odd, bad) for even row
+ * i (e[0] at at - a->sk, e[1] at `at` where odd, bad its range fault), out.odd(at, v, bad) for
+ * each value of the odd row below (v 0 where bad). The rows follow one another, so that each even
+ * row but the first and the one after the last is computed once. */
+template <unsigned ROWS, class Out>
+PARZ_HD void parz_gpu_bdec_pair_unit(const parz_gpu_bdec_pass* a, const parz_gpu_bdec_pass* b,
+                                     unsigned c0, unsigned c1, unsigned i0, unsigned j, Out& out) {
+  const int odd = j < a->cnt[3];
+  int32_t cur[2] = {0, 0};
+  uint64_t at_e;
+  int bad_e = parz_gpu_bdec_pair_even(a, c0, c1, i0, j, cur, &at_e);
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+  for (unsigned r = 0; r < ROWS; r++) {
+    const unsigned i = i0 + r;
+    if (i >= a->cnt[2])
+      break;
+    out.even(at_e, cur, odd, bad_e);
+    if (i >= b->cnt[2]) /* no odd row below the last even one */
+      break;
+    /* the even row below, or where none lies below, the one above row i */
+    int32_t next[2] = {0, 0}, far[2] = {0, 0};
+    uint64_t at_n = 0, at_f;
+    int bad_n = 0;
+    if (i + 1 < a->cnt[2])
+      bad_n = parz_gpu_bdec_pair_even(a, c0, c1, i + 1, j, next, &at_n);
+    else if (i >= 1)
+      parz_gpu_bdec_pair_even(a, c0, c1, i - 1, j, far, &at_f); /* its fault is its row's */
+    for (unsigned h = 0; h < 2; h++) {
+      if (h && !odd)
+        break;
+      uint64_t at;
+      int32_t v = 0;
+      const int bad = parz_gpu_bdec_pair_odd(b, c0, c1, i, j, h, cur, next, far, &at, &v);
+      out.odd(at, v, bad);
+    }
+    cur[0] = next[0];
+    cur[1] = next[1];
+    at_e = at_n;
+    bad_e = bad_n;
+  }
+}
+
+#endif
