@@ -184,8 +184,9 @@ static void one(unsigned dims, const size_t* shape, int predictor, int grid, int
     }
 
   char what[160];
-  snprintf(what, sizeof what, "%uD %zux%zux%zux%zu, predictor %d, %s, %s codes, %u pairs of %u rows",
-           dims, n4[0], n4[1], n4[2], n4[3], predictor, grid ? "coarse grid" : "coarse on q",
+  snprintf(what, sizeof what,
+           "%uD %zux%zux%zux%zu, predictor %d, %s, %s codes, %u pairs of %u rows", dims, n4[0],
+           n4[1], n4[2], n4[3], predictor, grid ? "coarse grid" : "coarse on q",
            wide ? "wide" : "small", pairs, rows);
   total_pairs += pairs;
   CHECK(bad == (rc != PARZ_OK), "%s: steps %s, serial %d", what, bad ? "refuse" : "accept", rc);

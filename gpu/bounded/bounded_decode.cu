@@ -597,10 +597,10 @@ template <typename T>
 static bool launch_pair(const pair_args& p, cudaStream_t st) {
   const unsigned cols = parz_gpu_bdec_pair_cols(&p.b);
   const unsigned long long planes = parz_gpu_bdec_pair_planes(&p.a);
-  const unsigned rows = (unsigned long long)cols * p.a.cnt[2] * planes >= PAIR_ROWS_FROM ||
-                                !std::is_void<T>::value
-                            ? PAIR_ROWS
-                            : 1u;
+  const unsigned rows =
+      (unsigned long long)cols * p.a.cnt[2] * planes >= PAIR_ROWS_FROM || !std::is_void<T>::value
+          ? PAIR_ROWS
+          : 1u;
   unsigned bx = 32;
   while (bx < THREADS && bx < cols)
     bx *= 2;

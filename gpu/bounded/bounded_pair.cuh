@@ -28,8 +28,8 @@ PARZ_HD int parz_gpu_bdec_pair(const parz_gpu_bdec_pass* a, const parz_gpu_bdec_
     return 0;
   for (unsigned k = 0; k < 4; k++)
     if (a->step[k] != 2 * s || b->step[k] != (k == 3 ? s : 2 * s) ||
-        a->start[k] != (k == 3 ? s : 0) || b->start[k] != (k == 2 ? s : 0) ||
-        a->n[k] != b->n[k] || a->st[k] != b->st[k] || (k < 2 && a->cnt[k] != b->cnt[k]))
+        a->start[k] != (k == 3 ? s : 0) || b->start[k] != (k == 2 ? s : 0) || a->n[k] != b->n[k] ||
+        a->st[k] != b->st[k] || (k < 2 && a->cnt[k] != b->cnt[k]))
       return 0;
   return a->st[3] == 1;
 }
@@ -76,8 +76,8 @@ PARZ_HD int parz_gpu_bdec_pair_odd(const parz_gpu_bdec_pass* b, unsigned c0, uns
   *at = parz_gpu_bdec_place(b, c0, c1, i, t, pos);
   /* the column: far at 0, up at 2, this value at 3, down at 4 (stride 1 for sk) */
   const int32_t col[5] = {far[h], 0, up[h], 0, down[h]};
-  return parz_bounded_interp_inverse(col, 3, (size_t)pos[2], (size_t)b->n[2], 1, (size_t)b->s, 0,
-                                     0, b->codes[b->pos + u], v);
+  return parz_bounded_interp_inverse(col, 3, (size_t)pos[2], (size_t)b->n[2], 1, (size_t)b->s, 0, 0,
+                                     b->codes[b->pos + u], v);
 }
 
 /* One thread's units: column pair j of plane (c0, c1), even rows i0 to i0 + ROWS - 1 with the odd
