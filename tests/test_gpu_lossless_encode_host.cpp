@@ -185,11 +185,13 @@ struct coded {
 };
 
 static void code_segments(const parz_gpu_ll_plan& p, unsigned k, const void* data, coded& c,
-                          unsigned* misfit) {
+                          unsigned* misfit, const unsigned long long* passed) {
   parz_gpu_ll& L = c.L;
   parz_gpu_ll_args(&p, k, &L);
   parz_gpu_ll_source(&L, data);
   L.misfit = misfit;
+  L.passed = passed;
+  L.valid = parz_gpu_ll_valid(&p);
   c.z.assign((size_t)L.n, ~(uint64_t)0);
   c.slots.assign((size_t)(L.nseg * L.slot), 0xA5);
   c.seg_bytes.assign((size_t)L.nseg, 0);
@@ -204,7 +206,7 @@ static void code_segments(const parz_gpu_ll_plan& p, unsigned k, const void* dat
     parz_gpu_ll_box_of(L, b, &B);
     int miss = 0;
     for (uint32_t j = 0; j < B.count; j++)
-      u[j] = parz_gpu_ll_forward_in(L, B, j, &back[j], &miss);
+      u[j] = parz_gpu_ll_forward_in(L, parz_gpu_ll_xf_of(L), B, j, &back[j], &miss);
     if (miss)
       *misfit |= 1u;
     for (unsigned t = PARZ_GPU_LL_THREADS; t-- > 0;)
@@ -237,7 +239,7 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
    * then the second, checked by the residual step; where a value misses both, the others checked
    * on every value at once, and the steps again */
   const unsigned probe = L.n < PARZ_GPU_LL_PROBE ? (unsigned)L.n : PARZ_GPU_LL_PROBE;
-  uint64_t passed = 0;
+  unsigned long long passed = 0;
   for (unsigned s = 1; s <= PARZ_LL_SCALES; s++) {
     int fit = 1;
     for (unsigned i = probe; i-- > 0;)
@@ -257,14 +259,19 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
         cpu.push_back(s);
     CHECK(cpu == scales, ": the probe's %zu scales, the CPU's %zu", scales.size(), cpu.size());
   }
+  /* the first pass takes the probe's first scale as the GPU takes it, from the probe's bits */
+  const int probing = a.type == PARZ_FLOAT || a.type == PARZ_DOUBLE;
   size_t tried = 0;
-  unsigned k = scales.empty() ? 0 : scales[0];
-  int checked = k == 0, favoured = 0;
+  unsigned k = 0;
+  int checked = !probing, favoured = 0;
   unsigned long long bits[2] = {0, 0};
   coded all;
   for (;;) {
+    const int probed = probing && !tried;
     parz_gpu_ll_args(&p, k, &L);
     L.src = data;
+    L.passed = probed ? &passed : NULL;
+    L.valid = parz_gpu_ll_valid(&p);
     /* the measure of the row predictor, its values in reverse (their order must not matter) */
     if (parz_gpu_ll_rows_chosen(&p)) {
       parz_ll_geometry rows;
@@ -280,7 +287,14 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
         }
     }
     unsigned misfit = 0;
-    code_segments(p, k, data, all, checked ? NULL : &misfit);
+    code_segments(p, k, data, all, checked ? NULL : &misfit, L.passed);
+    if (probed) {
+      k = scales.empty() ? 0 : scales[0];
+      CHECK(parz_gpu_ll_xf_of(L).k == k, ": the GPU's scale %u, the probe's first %u",
+            parz_gpu_ll_xf_of(L).k, k);
+      checked = k == 0;
+      CHECK(!checked || !misfit, ": a value checked under transform 0");
+    }
     if (checked || !misfit)
       break;
     misfits++;
@@ -313,7 +327,7 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
     parz_gpu_ll_plan q = p;
     if ((rc = parz_gpu_ll_cut(&q, PARZ_LL_PREDICT_ROWS, err)) != PARZ_OK)
       return rc;
-    code_segments(q, k, data, by_rows, NULL);
+    code_segments(q, k, data, by_rows, NULL, NULL);
     if (parz_ll_rows_smaller(all.bytes, all.seg_bytes.size(), by_rows.bytes,
                              by_rows.seg_bytes.size())) {
       parz_gpu_ll_choose(&q, k);

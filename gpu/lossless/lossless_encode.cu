@@ -1,11 +1,11 @@
 /* The lossless codec's GPU encoder: the kernels of lossless_encode.cuh's steps and the driver that
  * runs them, chunk after chunk, and places the chunks (gpu_codecs.h, encode_chunks). Each chunk
  * is built in buffers of its own from the context's pool (parz_gpu_enc_pool, whose pages stay
- * mapped across the host's waits); the host waits for the transform's probe, then once for the
- * check of the probe's first scale, the measure of the row predictor and the segments' sizes
- * (again for the row predictor's where the measure favours it, for the second scale's where a
- * value misses the first, and for the other scales' check where a value misses the second too),
- * and for the checksums, each a few bytes per segment. Once
+ * mapped across the host's waits); the host waits once for the transform's probe, the check of
+ * the probe's first scale (which the GPU takes behind the probe), the measure of the row
+ * predictor and the segments' sizes (again for the row predictor's where the measure favours it,
+ * for the second scale's where a value misses the first, and for the other scales' check where a
+ * value misses the second too), and for the checksums, each a few bytes per segment. Once
  * every chunk's size is known, `place` gives each its place and its head and payload are copied
  * there. */
 #include <stdlib.h>
@@ -89,12 +89,13 @@ __global__ void __launch_bounds__(THREADS) residual_kernel(parz_gpu_ll L) {
   __shared__ uint8_t back[PARZ_LL_BLOCK_VALUES];
   __shared__ parz_gpu_ll_box B;
   const unsigned long long b = blockIdx.x;
+  const parz_gpu_ll_xf X = parz_gpu_ll_xf_of(L);
   int misfit = 0;
   if (threadIdx.x == 0)
     parz_gpu_ll_box_of(L, b, &B);
   __syncthreads();
   for (uint32_t j = threadIdx.x; j < B.count; j += THREADS)
-    u[j] = parz_gpu_ll_forward_in(L, B, j, &back[j], &misfit);
+    u[j] = parz_gpu_ll_forward_in(L, X, B, j, &back[j], &misfit);
   if (__syncthreads_or(misfit) && threadIdx.x == 0)
     atomicOr(L.misfit, 1u);
   parz_gpu_ll_residuals(L.g, B, u, back, L.z + L.block_at[b], threadIdx.x, THREADS);
@@ -245,26 +246,20 @@ __global__ void copy_kernel(parz_gpu_ll L) {
 
 /* ---------------- the driver ---------------- */
 
-/* The transform's probe: into *scales the scales, in the CPU's order, whose check the array's
- * first values pass (parz_ll_choose_transform may choose only those); none for integer types.
- * passed: a pinned word. */
-static int probe_scales(parz_gpu_whole_memory& m, const parz_gpu_ll_plan& p, const parz_gpu_ll& L,
-                        unsigned long long* passed, std::vector<unsigned>* scales,
-                        parz_error* err) {
-  scales->clear();
+/* The transform's probe, launched: the scales whose check the array's first values pass
+ * (parz_ll_choose_transform may choose only those) into the device word it returns; NULL for
+ * integer types, which take none. */
+static unsigned long long* launch_probe(parz_gpu_whole_memory& m, const parz_gpu_ll_plan& p,
+                                        const parz_gpu_ll& L) {
   if (p.a.type != PARZ_FLOAT && p.a.type != PARZ_DOUBLE)
-    return PARZ_OK;
+    return NULL;
   const unsigned probe = L.n < PARZ_GPU_LL_PROBE ? (unsigned)L.n : PARZ_GPU_LL_PROBE;
   unsigned long long* d_passed = m.device<unsigned long long>(1);
   if (m.e == cudaSuccess)
     m.e = cudaMemsetAsync(d_passed, 0, sizeof *d_passed, m.st);
   if (m.e == cudaSuccess)
     probe_kernel<<<PARZ_LL_SCALES, PARZ_GPU_LL_PROBE, 0, m.st>>>(L, probe, d_passed);
-  if (!parz_gpu_whole_down(m, passed, d_passed, sizeof *passed))
-    return parz_gpu_cuda_fail(err, m.e, "lossless GPU encode: the transform's probe");
-  m.release(d_passed);
-  *scales = parz_gpu_ll_scales(&p, *passed);
-  return PARZ_OK;
+  return d_passed;
 }
 
 /* Into *k the first of scales[from..] that every value fits, all checked by the GPU at once (one
@@ -306,12 +301,16 @@ static int launch_measure(parz_gpu_whole_memory& m, const parz_gpu_ll_plan& p, c
 
 /* Plan p's residuals and segments under transform k (its values at d_data), launched: the
  * segments in their slots (L->slots, in m), their bytes in L->seg_bytes; misfit: where not NULL,
- * set where a value misses k's scale. */
+ * set where a value misses k's scale; passed: where not NULL, the probe's scales, whose first
+ * valid one is taken in place of k (parz_gpu_ll.passed). */
 static void launch_segments(parz_gpu_whole_memory& m, const parz_gpu_ll_plan& p, unsigned k,
-                            const void* d_data, unsigned* misfit, parz_gpu_ll* L) {
+                            const void* d_data, unsigned* misfit,
+                            const unsigned long long* passed, parz_gpu_ll* L) {
   parz_gpu_ll_args(&p, k, L);
   parz_gpu_ll_source(L, d_data);
   L->misfit = misfit;
+  L->passed = passed;
+  L->valid = parz_gpu_ll_valid(&p);
   unsigned long long* block_at = m.device<unsigned long long>(p.block_at.size());
   L->block_at = block_at;
   L->z = m.device<uint64_t>((size_t)L->n);
@@ -359,37 +358,45 @@ static int encode_one(parz_gpu_context* ctx, parz_gpu_whole_memory& keep, parz_g
   std::vector<unsigned> scales;
   unsigned long long* bits = (unsigned long long*)(small + 2); /* pinned, 8-byte aligned */
   unsigned long long* mask = bits + 2;
+  int rc = PARZ_OK;
   parz_gpu_ll_args(&p, 0, &L);
   L.src = d_data;
-  int rc = probe_scales(m, p, L, mask, &scales, err);
-  if (rc != PARZ_OK)
-    return rc;
+  unsigned long long* d_passed = launch_probe(m, p, L);
 
-  /* the first scale the probe passes (transform 0 where none does), taken before it is checked
-   * on every value: the residual step checks it, and the host waits once for the check, the
-   * segments' sizes and the measure of the row predictor; where a value misses it (the segments
-   * and the measure then left undone), the next one the probe passes the same way, and after
-   * PARZ_GPU_LL_SPECULATE of them the first of the others that fits every value
-   * (parz_ll_choose_transform's choice) and the steps again */
+  /* the first scale the probe passes (transform 0 where none does), taken on the GPU behind the
+   * probe and before it is checked on every value: the residual step checks it, and the host
+   * waits once for the probe, the check, the segments' sizes and the measure of the row
+   * predictor; where a value misses it (the segments and the measure then left undone), the
+   * next one the probe passes the same way, and after PARZ_GPU_LL_SPECULATE of them the first of
+   * the others that fits every value (parz_ll_choose_transform's choice) and the steps again */
   const int measured = parz_gpu_ll_rows_chosen(&p);
   size_t tried = 0;
-  unsigned k = scales.empty() ? 0 : scales[0];
-  int checked = k == 0, favoured = 0;
+  unsigned k = 0;
+  int checked = d_passed == NULL, favoured = 0;
   unsigned* d_misfit = m.device<unsigned>(1);
   unsigned long long* d_bits = m.device<unsigned long long>(2);
   std::vector<unsigned long long> seg_bytes;
   for (;;) {
+    const int probed = d_passed && !tried; /* the transform the GPU's, from the probe */
     if (!checked && m.e == cudaSuccess)
       m.e = cudaMemsetAsync(d_misfit, 0, sizeof *d_misfit, m.st);
-    launch_segments(m, p, k, d_data, checked ? NULL : d_misfit, &L);
+    launch_segments(m, p, k, d_data, checked ? NULL : d_misfit, probed ? d_passed : NULL, &L);
     if (measured && (rc = launch_measure(m, p, L, d_bits, err)) != PARZ_OK)
       return rc;
     if (measured && m.e == cudaSuccess)
       m.e = cudaMemcpyAsync(bits, d_bits, 2 * sizeof *bits, cudaMemcpyDeviceToHost, m.st);
     if (!checked && m.e == cudaSuccess)
       m.e = cudaMemcpyAsync(small, d_misfit, sizeof *small, cudaMemcpyDeviceToHost, m.st);
+    if (probed && m.e == cudaSuccess)
+      m.e = cudaMemcpyAsync(mask, d_passed, sizeof *mask, cudaMemcpyDeviceToHost, m.st);
     if ((rc = segments_down(m, L, seg_bytes, err)) != PARZ_OK)
       return rc;
+    if (probed) {
+      /* the GPU's choice, the host's from here on: under transform 0 nothing was checked */
+      scales = parz_gpu_ll_scales(&p, *mask);
+      k = scales.empty() ? 0 : scales[0];
+      checked = k == 0;
+    }
     if (checked || !*small)
       break;
     m.release(L.slots);
@@ -413,7 +420,7 @@ static int encode_one(parz_gpu_context* ctx, parz_gpu_whole_memory& keep, parz_g
     std::vector<unsigned long long> rows_bytes;
     if ((rc = parz_gpu_ll_cut(&q, PARZ_LL_PREDICT_ROWS, err)) != PARZ_OK)
       return rc;
-    launch_segments(m, q, k, d_data, NULL, &R);
+    launch_segments(m, q, k, d_data, NULL, NULL, &R);
     if ((rc = segments_down(m, R, rows_bytes, err)) != PARZ_OK)
       return rc;
     if (parz_ll_rows_smaller(sum_of(seg_bytes), seg_bytes.size(), sum_of(rows_bytes),

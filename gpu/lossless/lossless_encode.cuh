@@ -8,10 +8,11 @@
  * arithmetic (codec/lossless/lossless_forward.h, residual_encode.h, codec/entropy/
  * huffman_build.h) and the frame's own host functions where a step is the whole chunk's:
  *   transform  the scales whose check the first 256 values pass (the CPU's parz_ll_scale_fits:
- *              a CTA per scale, a thread per value), a bit each for the host; the first of them
- *              is taken for the steps below before it is checked on every value, the residual
- *              step checking it as it reads each value, so that the host waits once for the
- *              check, the measure and the segments' sizes; where a value misses it, the second
+ *              a CTA per scale, a thread per value), a bit each; the first of them valid for the
+ *              type is taken by the steps below from those bits (parz_gpu_ll.passed) before it
+ *              is checked on every value, the residual step checking it as it reads each value,
+ *              so that the host waits once for the probe, the check, the measure and the
+ *              segments' sizes; where a value misses it, the second
  *              is taken the same way; where a value misses that too, the others are checked at
  *              once (a thread per value), the first that fits every value taken
  *              (parz_ll_choose_transform's choice), and the steps below run again;
@@ -102,6 +103,11 @@ struct parz_gpu_ll {
   /* where set, 1 ORed into it by the residual step for a value the scale misses (the segments
    * and the measure then left undone) */
   unsigned* misfit;
+  /* where set, the transform is the first of the probe's scales (*passed: bit k - 1 for transform
+   * k) that is valid for the type (`valid`, the same bits), 0 where none is, in place of
+   * transform and scale: the kernels take it behind the probe, the host not waiting for it */
+  const unsigned long long* passed;
+  unsigned long long valid;
   /* src is aligned to its elements' size: the residual step reads each value in one load */
   int aligned;
 };
@@ -151,6 +157,29 @@ struct parz_gpu_ll_seg {
 };
 
 /* ---------------- per thread: the transform's check, the residuals ---------------- */
+
+/* The first scale of `passed` that is valid (bit k - 1 for transform k), 0 where none is: the first
+ * of parz_gpu_ll_scales'. */
+PARZ_HD unsigned parz_gpu_ll_first_scale(uint64_t passed, uint64_t valid) {
+  const uint64_t x = passed & valid;
+#if defined(__CUDA_ARCH__)
+  return x ? (unsigned)__ffsll((long long)x) : 0u;
+#else
+  return x ? (unsigned)__builtin_ctzll(x) + 1 : 0u;
+#endif
+}
+
+/* The transform the kernels of L take and its scale (parz_gpu_ll.passed). */
+struct parz_gpu_ll_xf {
+  unsigned k;
+  double scale;
+};
+PARZ_HD parz_gpu_ll_xf parz_gpu_ll_xf_of(const parz_gpu_ll& L) {
+  parz_gpu_ll_xf x;
+  x.k = L.passed ? parz_gpu_ll_first_scale(*L.passed, L.valid) : L.transform;
+  x.scale = L.passed ? parz_ll_scale_of(x.k) : L.scale;
+  return x;
+}
 
 /* Value i's coordinates (C order) in g's dimensions into x; its elements from L.src. A chunk
  * holds fewer than 2^32 values (parz_gpu_ll_plan_of), so that 32-bit divisions do. */
@@ -278,36 +307,38 @@ PARZ_HD uint64_t parz_gpu_ll_bits_at(const parz_gpu_ll& L, ptrdiff_t at) {
   return b;
 }
 
-/* A value of L's type (its bits b, parz_gpu_ll_bits_at's) as its transformed integer,
- * parz_ll_forward_at's; where L.misfit is set (float types only), *misfit set where it does not
- * fit L's scale (parz_gpu_ll_fits_at's check). */
-PARZ_HD uint64_t parz_gpu_ll_forward_bits(const parz_gpu_ll& L, uint64_t b, int* misfit) {
+/* A value of L's type (its bits b, parz_gpu_ll_bits_at's) as its transformed integer under X,
+ * parz_ll_forward_at's; where L.misfit is set and X is a scale (float types only), *misfit set
+ * where it does not fit X's scale (parz_gpu_ll_fits_at's check). */
+PARZ_HD uint64_t parz_gpu_ll_forward_bits(const parz_gpu_ll& L, parz_gpu_ll_xf X, uint64_t b,
+                                          int* misfit) {
   if (L.g.type == PARZ_DOUBLE) {
     double v;
     memcpy(&v, &b, 8);
-    if (L.misfit && !parz_ll_fits64(v, b, L.scale))
+    if (L.misfit && X.k && !parz_ll_fits64(v, b, X.scale))
       *misfit = 1;
-    return parz_ll_forward64(v, b, L.transform, L.scale);
+    return parz_ll_forward64(v, b, X.k, X.scale);
   }
   if (L.g.type == PARZ_FLOAT) {
     const uint32_t b32 = (uint32_t)b;
     float v;
     memcpy(&v, &b32, 4);
-    if (L.misfit && !parz_ll_fits32(v, b32, L.scale))
+    if (L.misfit && X.k && !parz_ll_fits32(v, b32, X.scale))
       *misfit = 1;
-    return parz_ll_forward32(v, b32, L.transform, L.scale);
+    return parz_ll_forward32(v, b32, X.k, X.scale);
   }
   /* integer types: their bits (no scale is ever taken for them, so L.misfit is not set) */
   return L.g.type == PARZ_INT64 ? b : (uint64_t)(uint32_t)b;
 }
 
-/* Value j (C order inside block B) as its transformed integer, read through the array's
+/* Value j (C order inside block B) as its transformed integer under X, read through the array's
  * strides; *back: bit d set where its neighbour back along dimension d lies inside the block;
- * where L.misfit is set, *misfit set where the value does not fit L's scale. Each value of a
+ * where L.misfit is set, *misfit set where the value does not fit X's scale. Each value of a
  * block is read and transformed once; parz_gpu_ll_residual_in takes its neighbours' terms from
  * the block's integers. */
-PARZ_HD uint64_t parz_gpu_ll_forward_in(const parz_gpu_ll& L, const parz_gpu_ll_box& B, uint32_t j,
-                                        uint8_t* back, int* misfit) {
+PARZ_HD uint64_t parz_gpu_ll_forward_in(const parz_gpu_ll& L, parz_gpu_ll_xf X,
+                                        const parz_gpu_ll_box& B, uint32_t j, uint8_t* back,
+                                        int* misfit) {
   ptrdiff_t at = B.base;
   unsigned bk = 0;
   for (int d = 3; d >= 0; d--)
@@ -324,7 +355,7 @@ PARZ_HD uint64_t parz_gpu_ll_forward_in(const parz_gpu_ll& L, const parz_gpu_ll_
       at += (ptrdiff_t)x * L.st[d];
     }
   *back = (uint8_t)bk;
-  return parz_gpu_ll_forward_bits(L, parz_gpu_ll_bits_at(L, at), misfit);
+  return parz_gpu_ll_forward_bits(L, X, parz_gpu_ll_bits_at(L, at), misfit);
 }
 
 /* Value j's zigzagged Lorenzo residual from u, its block's transformed integers in C order (back:
@@ -411,8 +442,9 @@ PARZ_HD void parz_gpu_ll_measure(const parz_gpu_ll& L, const parz_ll_geometry& r
   }
   if (j) /* past the block's values */
     return;
-  bits[0] = parz_bitlen64(parz_ll_residual_at(&g, L.src, L.st, L.transform, L.scale, o, x));
-  bits[1] = parz_bitlen64(parz_ll_residual_at(&rows, L.src, L.st, L.transform, L.scale, o_rows, x));
+  const parz_gpu_ll_xf X = parz_gpu_ll_xf_of(L);
+  bits[0] = parz_bitlen64(parz_ll_residual_at(&g, L.src, L.st, X.k, X.scale, o, x));
+  bits[1] = parz_bitlen64(parz_ll_residual_at(&rows, L.src, L.st, X.k, X.scale, o_rows, x));
 }
 
 /* ---------------- per segment: a CTA's threads ---------------- */
@@ -944,13 +976,23 @@ static inline int parz_gpu_ll_plan_of(parz_gpu_ll_plan* p, const parz_array* a,
   return parz_gpu_ll_cut(p, p->predictor, err);
 }
 
+/* The scales valid for the plan's type (bit k - 1 for transform k). */
+static inline uint64_t parz_gpu_ll_valid(const parz_gpu_ll_plan* p) {
+  uint64_t valid = 0;
+  for (unsigned s = 1; s <= PARZ_LL_SCALES; s++)
+    if (parz_ll_transform_valid(s, p->a.type))
+      valid |= (uint64_t)1 << (s - 1);
+  return valid;
+}
+
 /* The scales, in the CPU's order, whose check the first values of the array (the first
  * PARZ_GPU_LL_PROBE of them or all) pass (passed: bit k - 1 for transform k) and that are valid
  * for its type: the only ones parz_ll_choose_transform may choose. */
 static inline std::vector<unsigned> parz_gpu_ll_scales(const parz_gpu_ll_plan* p, uint64_t passed) {
   std::vector<unsigned> k;
+  const uint64_t x = passed & parz_gpu_ll_valid(p);
   for (unsigned s = 1; s <= PARZ_LL_SCALES; s++)
-    if ((passed >> (s - 1) & 1) && parz_ll_transform_valid(s, p->a.type))
+    if (x >> (s - 1) & 1)
       k.push_back(s);
   return k;
 }
