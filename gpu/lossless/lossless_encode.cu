@@ -22,6 +22,11 @@
 
 #define THREADS 256u
 #define COPY_THREADS 256u
+/* Residuals a thread of a segment's CTA reads before it counts any of them, and pieces a warp
+ * reads before it sizes any: their loads in flight together, as each pass over a segment's
+ * residuals waits on their loads. */
+#define PARZ_GPU_LL_KEYS 4u
+#define PARZ_GPU_LL_SIZED 4u
 /* Segments' CTAs an SM holds at once (registers kept to 48 a thread), so that a chunk of up to
  * this many segments per SM is coded in one wave. */
 #define PARZ_GPU_LL_CTAS 5
@@ -138,6 +143,53 @@ __device__ void build_code(parz_gpu_ll_seg* W, parz_gpu_ll_build* B, unsigned w,
   __syncwarp();
 }
 
+/* Pieces p0, p0 + T / 32, ... (PARZ_GPU_LL_SIZED of them, those below np) of a segment of n
+ * residuals (z), sized by a warp (lane `lane`): each one's bits under the code (contexts: coder
+ * 2's) and whether a residual is not 0 into W->pc, parz_gpu_ll_piece_share's sum over its lanes.
+ * A lane reads residuals 32 apart in each piece, the pieces' loads before any size; a residual's
+ * context comes from the lane before (lane 0's first from the residual before the piece). */
+__device__ void size_pieces(parz_gpu_ll_seg* W, const uint64_t* z, size_t n, size_t np, size_t p0,
+                            unsigned lane, int runs, int contexts) {
+  const unsigned all = 0xffffffffu, G = PARZ_GPU_LL_SIZED, step = PARZ_GPU_LL_THREADS / 32;
+  uint64_t x[G][2], before[G];
+#pragma unroll
+  for (unsigned g = 0; g < G; g++) {
+    const size_t p = p0 + g * step, i = p * PARZ_GPU_LL_PIECE + lane;
+    x[g][0] = p < np && i < n ? z[i] : 0;
+    x[g][1] = p < np && i + 32 < n ? z[i + 32] : 0;
+    before[g] = lane == 0 && p < np && p > 0 ? z[p * PARZ_GPU_LL_PIECE - 1] : 0;
+  }
+#pragma unroll
+  for (unsigned g = 0; g < G; g++) {
+    const size_t p = p0 + g * step;
+    if (p >= np) /* the same for the warp's lanes */
+      break;
+    const unsigned k0 = parz_bitlen64(x[g][0]), k1 = parz_bitlen64(x[g][1]);
+    const unsigned up0 = __shfl_up_sync(all, k0, 1), up1 = __shfl_up_sync(all, k1, 1);
+    const unsigned last0 = __shfl_sync(all, k0, 31);
+    const size_t i = p * PARZ_GPU_LL_PIECE + lane;
+    unsigned bits = 0;
+    if (i < n) {
+      const unsigned c = contexts && i && !parz_ll_run_starts(i, (unsigned)runs)
+                             ? parz_ll_context_of(lane ? up0 : parz_bitlen64(before[g]))
+                             : 0;
+      bits += W->len[contexts][c][k0] + (k0 >= 2 ? k0 - 1 : 0);
+    }
+    if (i + 32 < n) {
+      const unsigned c = contexts && !parz_ll_run_starts(i + 32, (unsigned)runs)
+                             ? parz_ll_context_of(lane ? up1 : last0)
+                             : 0;
+      bits += W->len[contexts][c][k1] + (k1 >= 2 ? k1 - 1 : 0);
+    }
+    bits = __reduce_add_sync(all, bits);
+    const unsigned nonzero = __any_sync(all, (x[g][0] | x[g][1]) != 0);
+    if (lane == 0) {
+      W->pc.piece[p] = bits;
+      W->pc.nonzero[p] = (uint8_t)nonzero;
+    }
+  }
+}
+
 /* A CTA per segment: its bytes into its slot, their count into seg_bytes; none where the
  * residual step found a value that misses the scale (L.misfit). */
 __global__ void __launch_bounds__(PARZ_GPU_LL_THREADS, PARZ_GPU_LL_CTAS)
@@ -157,16 +209,26 @@ __global__ void __launch_bounds__(PARZ_GPU_LL_THREADS, PARZ_GPU_LL_CTAS)
   uint8_t* dst = L.slots + s * L.slot;
   const size_t raw = parz_ll_raw_bytes(n, w), np = parz_gpu_ll_pieces(n);
   const int runs = parz_ll_runs_of(n);
-  parz_gpu_ll_clear(&W, t, T);
+  const unsigned parts = parz_gpu_ll_parts(w, T / 32);
+  parz_gpu_ll_clear(&W, w, parts, t, T);
   __syncthreads();
-  /* the counts: lanes of one key add once, with their number */
-  for (size_t i0 = 0; i0 < n; i0 += T) {
-    const size_t i = i0 + t;
-    const unsigned key = i < n ? parz_gpu_ll_key(z, i, runs) : ~0u;
-    const unsigned same = __match_any_sync(0xffffffffu, key);
-    if (i < n && lane == (unsigned)__ffs(same) - 1)
-      atomicAdd(&W.freq[0][0] + key, (unsigned)__popc(same));
+  /* the counts, each warp into its copy (parz_gpu_ll_parts), then added; a thread's keys of
+   * PARZ_GPU_LL_KEYS rounds read before it adds any */
+  uint32_t* part = W.part + t / 32 % parts * parz_gpu_ll_part_keys(w);
+  for (size_t i0 = 0; i0 < n; i0 += PARZ_GPU_LL_KEYS * T) {
+    unsigned key[PARZ_GPU_LL_KEYS];
+#pragma unroll
+    for (unsigned u = 0; u < PARZ_GPU_LL_KEYS; u++) {
+      const size_t i = i0 + u * T + t;
+      key[u] = i < n ? parz_gpu_ll_key(z, i, runs, w) : ~0u;
+    }
+#pragma unroll
+    for (unsigned u = 0; u < PARZ_GPU_LL_KEYS; u++)
+      if (key[u] != ~0u)
+        atomicAdd(part + key[u], 1u);
   }
+  __syncthreads();
+  parz_gpu_ll_parts_add(&W, w, parts, t, T);
   __syncthreads();
   /* the codes, a warp each */
   if (t / 32 < PARZ_GPU_LL_BUILDS)
@@ -178,17 +240,9 @@ __global__ void __launch_bounds__(PARZ_GPU_LL_THREADS, PARZ_GPU_LL_CTAS)
   const int pick = coder == PARZ_LL_CODER_CONTEXT;
   if (coder != PARZ_LL_CODER_RAW) {
     /* a warp per piece: its bits and whether a residual is not 0, the lanes reading
-     * neighbouring residuals */
-    for (size_t p = t / 32; p < np; p += T / 32) {
-      uint64_t any = 0;
-      const unsigned bits = __reduce_add_sync(
-          0xffffffffu, parz_gpu_ll_piece_share(z, n, p, lane, 32, runs, pick, W.len[pick], &any));
-      const unsigned nonzero = __any_sync(0xffffffffu, any != 0);
-      if (lane == 0) {
-        W.pc.piece[p] = bits;
-        W.pc.nonzero[p] = (uint8_t)nonzero;
-      }
-    }
+     * neighbouring residuals, PARZ_GPU_LL_SIZED pieces a round */
+    for (size_t p = t / 32; p < np; p += PARZ_GPU_LL_SIZED * (T / 32))
+      size_pieces(&W, z, n, np, p, lane, runs, pick);
     __syncthreads();
     /* each run's bits into its pieces' offsets and its bytes; then the runs' places */
     const size_t per = PARZ_LL_RUN / PARZ_GPU_LL_PIECE, m = runs ? parz_ll_run_count(n) : 1;

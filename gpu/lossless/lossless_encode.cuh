@@ -28,10 +28,10 @@
  *              its Lorenzo prediction inside the block from there, zigzagged, to its place in
  *              block order (each block's first residual counted on the host);
  *   segments   a CTA per segment: its threads count the residuals' bit lengths per context into
- *              its shared counts (the lanes of a warp with one key adding once); a warp per
- *              code (coder 2's contexts, coder 1's single code) builds it (the CPU's builder's
- *              steps, parz_huff_small_lengths, spread over its lanes) and sums its bits; every
- *              thread takes the CPU's choice;
+ *              copies of its counts in shared memory, a warp's own where they fit, then added
+ *              (parz_gpu_ll_parts); a warp per code (coder 2's contexts, coder 1's single code)
+ *              builds it (the CPU's builder's steps, parz_huff_small_lengths, spread over its
+ *              lanes) and sums its bits; every thread takes the CPU's choice;
  *              raw segments are written a residual per thread; otherwise the segment is cut
  *              into pieces of 64 residuals: a warp per piece adds their bits (its lanes reading
  *              neighbouring residuals), then per run (coder 3; a run of zero residuals takes
@@ -143,13 +143,15 @@ struct parz_gpu_ll_pieces_of {
 };
 
 /* A segment's CTA's shared state: its counts per context, both coders' codes, each code's bits,
- * the codes' builds and then, in the same bytes, its pieces; its runs' places (bytes). */
+ * the counts' copies (parz_gpu_ll_parts), then in the same bytes the codes' builds and then its
+ * pieces; its runs' places (bytes). */
 struct parz_gpu_ll_seg {
   uint32_t freq[PARZ_LL_CONTEXTS][65];
   uint8_t len[2][PARZ_LL_CONTEXTS][65];
   uint32_t code[2][PARZ_LL_CONTEXTS][65];
   uint64_t bits[PARZ_LL_CONTEXTS + 1]; /* coder 2's contexts, then coder 1's code */
   union {
+    uint32_t part[sizeof(parz_gpu_ll_build) * PARZ_GPU_LL_BUILDS / 4];
     parz_gpu_ll_build build[PARZ_GPU_LL_BUILDS];
     parz_gpu_ll_pieces_of pc;
   };
@@ -457,16 +459,43 @@ PARZ_HD void parz_gpu_ll_segment(const parz_gpu_ll& L, unsigned long long s, uns
   *n = (size_t)(L.block_at[b1] - L.block_at[b0]);
 }
 
-/* Thread t of T clears its share of the counts. */
-PARZ_HD void parz_gpu_ll_clear(parz_gpu_ll_seg* W, unsigned t, unsigned T) {
-  for (unsigned e = t; e < PARZ_LL_CONTEXTS * 65u; e += T)
-    W->freq[e / 65][e % 65] = 0;
+/* The counts of a segment's CTA are kept in copies (W->part) while its warps count, so that warps
+ * do not add into the same words: keys (a context's symbols, then the next context's) of w-bit
+ * residuals, and copies of them that W->part holds, a warp's own where there are enough (32-bit
+ * residuals), else warp v the copy v % parts. */
+PARZ_HD unsigned parz_gpu_ll_part_keys(unsigned w) {
+  return parz_ll_contexts(w, PARZ_LL_CODER_CONTEXT) * (w + 1);
+}
+PARZ_HD unsigned parz_gpu_ll_parts(unsigned w, unsigned warps) {
+  const unsigned fit = (unsigned)(sizeof(((parz_gpu_ll_seg*)0)->part) / 4) / parz_gpu_ll_part_keys(w);
+  return fit < warps ? fit : warps;
 }
 
-/* Residual i's place in the counts: its context (parz_ll_context_at) times 65 plus its bit
- * length. */
-PARZ_HD unsigned parz_gpu_ll_key(const uint64_t* z, size_t i, int runs) {
-  return parz_ll_context_at(z, i, runs) * 65u + parz_bitlen64(z[i]);
+/* Thread t of T's share of the counts from the copies (parts of them, parz_gpu_ll_parts'). */
+PARZ_HD void parz_gpu_ll_parts_add(parz_gpu_ll_seg* W, unsigned w, unsigned parts, unsigned t,
+                                   unsigned T) {
+  const unsigned ns = w + 1, nk = parz_gpu_ll_part_keys(w);
+  for (unsigned e = t; e < nk; e += T) {
+    uint32_t sum = 0;
+    for (unsigned c = 0; c < parts; c++)
+      sum += W->part[c * nk + e];
+    W->freq[e / ns][e % ns] = sum;
+  }
+}
+
+/* Thread t of T clears its share of the counts and of their copies (parts of them). */
+PARZ_HD void parz_gpu_ll_clear(parz_gpu_ll_seg* W, unsigned w, unsigned parts, unsigned t,
+                               unsigned T) {
+  for (unsigned e = t; e < PARZ_LL_CONTEXTS * 65u; e += T)
+    W->freq[e / 65][e % 65] = 0;
+  for (unsigned e = t; e < parts * parz_gpu_ll_part_keys(w); e += T)
+    W->part[e] = 0;
+}
+
+/* Residual i's key in a copy of the counts of w-bit residuals (parz_gpu_ll_part_keys'): its
+ * context (parz_ll_context_at) times w + 1 plus its bit length. */
+PARZ_HD unsigned parz_gpu_ll_key(const uint64_t* z, size_t i, int runs, unsigned w) {
+  return parz_ll_context_at(z, i, runs) * (w + 1) + parz_bitlen64(z[i]);
 }
 
 /* ---------------- per lane: a code built by a warp ---------------- */
@@ -760,6 +789,10 @@ PARZ_HD void parz_gpu_ll_orw_put(parz_gpu_ll_orw* o, uint64_t v, unsigned n) {
   }
 }
 
+/* Residuals a thread reads before it writes any of them in parz_gpu_ll_piece_write: their loads
+ * in flight together. */
+#define PARZ_GPU_LL_WRITE_AHEAD 4u
+
 /* Piece p of a segment of n residuals ORed into dst (zeros, 4-byte aligned) from bit `bit` on,
  * its bits as parz_ll_code_run writes them. */
 PARZ_HD void parz_gpu_ll_piece_write(uint8_t* dst, uint64_t bit, const uint64_t* z, size_t n,
@@ -773,17 +806,28 @@ PARZ_HD void parz_gpu_ll_piece_write(uint8_t* dst, uint64_t bit, const uint64_t*
   o.word = (size_t)(bit / 32);
   o.acc = 0;
   o.fill = (unsigned)(bit % 32);
-  for (size_t i = i0; i < i1; i++) {
-    const unsigned k = parz_bitlen64(z[i]), below = k >= 2 ? k - 1 : 0;
-    const uint64_t low = below ? z[i] & (((uint64_t)1 << below) - 1) : 0;
-    parz_gpu_ll_orw_put(&o, code[c][k], len[c][k]);
-    if (below > 32) {
-      parz_gpu_ll_orw_put(&o, low & 0xffffffffu, 32);
-      parz_gpu_ll_orw_put(&o, low >> 32, below - 32);
-    } else {
-      parz_gpu_ll_orw_put(&o, low, below);
+  for (size_t i = i0; i < i1; i += PARZ_GPU_LL_WRITE_AHEAD) {
+    uint64_t x[PARZ_GPU_LL_WRITE_AHEAD];
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+    for (unsigned u = 0; u < PARZ_GPU_LL_WRITE_AHEAD; u++)
+      x[u] = i + u < i1 ? z[i + u] : 0;
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+    for (unsigned u = 0; u < PARZ_GPU_LL_WRITE_AHEAD && i + u < i1; u++) {
+      const unsigned k = parz_bitlen64(x[u]), below = k >= 2 ? k - 1 : 0;
+      const uint64_t low = below ? x[u] & (((uint64_t)1 << below) - 1) : 0;
+      parz_gpu_ll_orw_put(&o, code[c][k], len[c][k]);
+      if (below > 32) {
+        parz_gpu_ll_orw_put(&o, low & 0xffffffffu, 32);
+        parz_gpu_ll_orw_put(&o, low >> 32, below - 32);
+      } else {
+        parz_gpu_ll_orw_put(&o, low, below);
+      }
+      c = contexts ? parz_ll_context_of(k) : 0;
     }
-    c = contexts ? parz_ll_context_of(k) : 0;
   }
   if (o.fill)
     parz_gpu_ll_or_word(dst, o.word, (uint32_t)o.acc);
