@@ -540,7 +540,9 @@ static void launch_pass(const pass_args& a, cudaStream_t st) {
 
 /* A level's passes along axes 3 and 2 in one launch (bounded_pair.cuh): x the column pairs, y the
  * even rows ROWS a thread, z the planes; with T the values' type (not void) pass b is the last
- * pass and the step stores the values of both rows instead of q. */
+ * pass and the step stores the values of both rows instead of q. launch_pair gives each thread
+ * one row: on the H200 four rows a thread, fewer threads each waiting on its rows in turn, took
+ * longer at etopo5's last level (bench/results/h200/bench_gpu_bounded.md). */
 struct pair_args {
   parz_gpu_bdec_pass a, b;
   parz_gpu_fault* fault;
@@ -587,32 +589,21 @@ __global__ void __launch_bounds__(THREADS) pair_kernel(const pair_args p) {
   parz_gpu_bdec_pair_unit<ROWS>(&p.a, &p.b, c0, c1, i0, j, out);
 }
 
-/* Rows a thread of pair_kernel takes: 4 where the units fill the GPU several times over. */
-#define PAIR_ROWS 4u
-#define PAIR_ROWS_FROM (1ull << 20)
-
 /* The launch of pair p on st (T as for pair_kernel); false where its grid would pass CUDA's
  * limits (65535 along y and z), the passes then left to a launch each. */
 template <typename T>
 static bool launch_pair(const pair_args& p, cudaStream_t st) {
   const unsigned cols = parz_gpu_bdec_pair_cols(&p.b);
   const unsigned long long planes = parz_gpu_bdec_pair_planes(&p.a);
-  const unsigned rows =
-      (unsigned long long)cols * p.a.cnt[2] * planes >= PAIR_ROWS_FROM || !std::is_void<T>::value
-          ? PAIR_ROWS
-          : 1u;
   unsigned bx = 32;
   while (bx < THREADS && bx < cols)
     bx *= 2;
   const unsigned by = THREADS / bx;
-  const unsigned long long gy = ((p.a.cnt[2] + rows - 1) / rows + by - 1) / by;
+  const unsigned long long gy = (p.a.cnt[2] + by - 1) / by;
   if (gy > 65535 || planes > 65535)
     return false;
   const dim3 block(bx, by, 1), grid((cols + bx - 1) / bx, (unsigned)gy, (unsigned)planes);
-  if (rows == PAIR_ROWS)
-    pair_kernel<T, PAIR_ROWS><<<grid, block, 0, st>>>(p);
-  else if constexpr (std::is_void<T>::value)
-    pair_kernel<T, 1><<<grid, block, 0, st>>>(p);
+  pair_kernel<T, 1><<<grid, block, 0, st>>>(p);
   return true;
 }
 
