@@ -1082,6 +1082,21 @@ static int trials_pick(call_memory& m, parz_host_pool* pool, trials_run* tr, uns
   return PARZ_OK;
 }
 
+/* f(0) and f(1), on two of the pool's threads where it has them: the host's two codes of a
+ * codebook, built while the device waits for them. */
+template <typename F>
+static void both_on(parz_host_pool* pool, F f) {
+  if (parz_host_pool_size(pool) < 2) {
+    f(0);
+    f(1);
+    return;
+  }
+  parz_host_pool_each(pool, [&](int t) {
+    if (t < 2)
+      f(t);
+  });
+}
+
 /* The context's pinned words for the host's reads and writes (the zfp encoder uses them only
  * within its own calls), at least `words` of them into *h: grown only while nothing is queued on
  * them. */
@@ -1223,7 +1238,7 @@ static int encode_one(parz_gpu_context* ctx, call_memory& keep, const parz_array
   parz_gpu_bnd_book book;
   if (on_host) {
     if ((rc = parz_gpu_bnd_book_of(r, (const uint64_t*)h + PACK_HEAD, b.step, p.predictor, &book,
-                                   err)) != PARZ_OK)
+                                   err, [&](auto f) { both_on(ctx->host_pool, f); })) != PARZ_OK)
       return rc;
   } else { /* the device builds the codebook of a wide range; the host reads its lengths */
     book_set one;
