@@ -136,6 +136,15 @@ static std::vector<parz_gpu_bnd_lane> staged_lanes(const parz_gpu_bnd& b, unsign
 
 /* The forward kernels' steps of `predictor` over b's values (of shape s), thread after thread,
  * from the holes the scan left, with the grid's constants where b.kstep has them. */
+/* The coarse passes' grid of least stride S over extents n4 into *g, its points into *gq (filled
+ * with a value no pass stores, so that a read of a point no earlier pass stored shows); 0 where
+ * S is no power of 2 (no grid). */
+static int grid_points(size_t S, const size_t n4[4], parz_gpu_bdec_grid* g,
+                       std::vector<int32_t>* gq) {
+  gq->assign(parz_gpu_bdec_grid_of(S, n4, g), INT32_MIN);
+  return ((size_t)1 << g->shift) == S;
+}
+
 static void emulate_forward(const parz_gpu_bnd& b, const parz_bounded_shape& s, int predictor) {
   const size_t n = (size_t)b.n;
   if (predictor == PARZ_BOUNDED_LORENZO) {
@@ -160,13 +169,28 @@ static void emulate_forward(const parz_gpu_bnd& b, const parz_bounded_shape& s, 
   parz_bounded_shape4(&s, n4, st4);
   const unsigned np = parz_bounded_interp_passes(n4, predictor, passes.data());
   const int cubic = predictor == PARZ_BOUNDED_CUBIC || predictor == PARZ_BOUNDED_CUBIC_FAST;
+  /* the coarse CTA's passes (parz_gpu_bdec_coarse) on the grid of their least stride, as the
+   * kernel runs them where the grid fits its shared memory */
+  unsigned coarse = 0;
+  while (coarse < np &&
+         parz_gpu_bdec_coarse(coarse,
+                              (unsigned long long)passes[coarse].cnt[0] * passes[coarse].cnt[1] *
+                                  passes[coarse].cnt[2] * passes[coarse].cnt[3],
+                              coarse))
+    coarse++;
+  parz_gpu_bdec_grid g;
+  std::vector<int32_t> gq;
+  const int grid = coarse && grid_points(passes[coarse - 1].s, n4, &g, &gq);
   for (unsigned k = 0; k < np; k++) {
     const parz_bounded_pass& ps = passes[k];
     const unsigned long long count =
         (unsigned long long)ps.cnt[0] * ps.cnt[1] * ps.cnt[2] * ps.cnt[3];
     /* backwards: a pass's values must not depend on their order */
     for (unsigned long long t = count; t-- > 0;)
-      parz_gpu_bnd_pass_value(b, ps, cubic, t);
+      if (grid && k < coarse)
+        parz_gpu_bnd_coarse_value(b, ps, cubic, t, g, gq.data());
+      else
+        parz_gpu_bnd_pass_value(b, ps, cubic, t);
   }
 }
 

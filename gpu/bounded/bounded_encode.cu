@@ -221,23 +221,43 @@ __global__ void pass_kernel(parz_gpu_bnd b, parz_bounded_pass p, int cubic,
 
 /* The first passes, a few values each (the decoder's rule, parz_gpu_bdec_coarse of
  * bounded_passes.cuh), in one CTA: a barrier between passes, which orders the CTA's global
- * stores too, in place of a launch each. */
+ * stores too, in place of a launch each; with a grid, their q in the CTA's shared memory too
+ * (parz_gpu_bnd_coarse_value), where a pass reads its neighbours. */
 #define COARSE_THREADS 1024u
+/* The most bytes of a coarse CTA's grid: the shared memory a CTA has without asking for more. */
+#define COARSE_GRID_MAX (48u << 10)
 struct coarse_passes {
   parz_bounded_pass p[PARZ_GPU_BDEC_COARSE_PASSES];
   unsigned np;
   int cubic;
+  int grid; /* the passes' q also in shared memory, on g */
+  parz_gpu_bdec_grid g;
 };
+
+/* The grid of coarse passes whose last (least) stride is S, of a chunk of extents n4, into *g;
+ * its bytes, or 0 where it does not serve (S not a power of 2, or more than COARSE_GRID_MAX). */
+static size_t coarse_grid(unsigned long long S, const size_t n4[4], parz_gpu_bdec_grid* g) {
+  const size_t bytes = 4 * parz_gpu_bdec_grid_of(S, n4, g);
+  return (1ull << g->shift) == S && bytes <= COARSE_GRID_MAX ? bytes : 0;
+}
+
+/* Coarse pass p's values, the CTA's threads taking them in turn, then a barrier. */
+__device__ void coarse_pass(const parz_gpu_bnd& b, const parz_bounded_pass& p, int cubic, int grid,
+                            const parz_gpu_bdec_grid& g, int32_t* gq) {
+  const unsigned long long count = (unsigned long long)p.cnt[0] * p.cnt[1] * p.cnt[2] * p.cnt[3];
+  for (unsigned long long t = threadIdx.x; t < count; t += blockDim.x)
+    if (grid)
+      parz_gpu_bnd_coarse_value(b, p, cubic, t, g, gq);
+    else
+      parz_gpu_bnd_pass_value(b, p, cubic, t);
+  __syncthreads();
+}
 
 __global__ void __launch_bounds__(COARSE_THREADS)
     coarse_kernel(parz_gpu_bnd b, const coarse_passes c) {
-  for (unsigned k = 0; k < c.np; k++) {
-    const parz_bounded_pass& p = c.p[k];
-    const unsigned long long count = (unsigned long long)p.cnt[0] * p.cnt[1] * p.cnt[2] * p.cnt[3];
-    for (unsigned long long t = threadIdx.x; t < count; t += blockDim.x)
-      parz_gpu_bnd_pass_value(b, p, c.cubic, t);
-    __syncthreads();
-  }
+  extern __shared__ int32_t gq[];
+  for (unsigned k = 0; k < c.np; k++)
+    coarse_pass(b, c.p[k], c.cubic, c.grid, c.g, gq);
 }
 
 /* The interpolation predictors' trials of predictor 0's choice (trials_queue), side by side: their
@@ -253,19 +273,17 @@ struct trial_table {
   unsigned coarse[TRIALS_MAX]; /* its first passes, in the coarse CTA */
   unsigned np[TRIALS_MAX];     /* its passes */
   unsigned first[TRIALS_MAX];  /* its first pass's index in the passes */
+  int grid[TRIALS_MAX];        /* its coarse passes' q also in shared memory, on g */
+  parz_gpu_bdec_grid g[TRIALS_MAX];
 };
 
 __global__ void __launch_bounds__(COARSE_THREADS)
     trials_coarse_kernel(const trial_table* tab, const parz_bounded_pass* passes) {
+  extern __shared__ int32_t gq[];
   const unsigned c = blockIdx.x;
   const parz_gpu_bnd& b = tab->b[c + 1];
-  for (unsigned k = 0; k < tab->coarse[c]; k++) {
-    const parz_bounded_pass& p = passes[tab->first[c] + k];
-    const unsigned long long count = (unsigned long long)p.cnt[0] * p.cnt[1] * p.cnt[2] * p.cnt[3];
-    for (unsigned long long t = threadIdx.x; t < count; t += blockDim.x)
-      parz_gpu_bnd_pass_value(b, p, tab->cubic[c], t);
-    __syncthreads();
-  }
+  for (unsigned k = 0; k < tab->coarse[c]; k++)
+    coarse_pass(b, passes[tab->first[c] + k], tab->cubic[c], tab->grid[c], tab->g[c], gq);
 }
 
 __global__ void trials_pass_kernel(const trial_table* tab, const parz_bounded_pass* passes,
@@ -730,6 +748,13 @@ static unsigned grid_for(unsigned long long n) {
   return blocks_for(n, THREADS) < 4096 ? blocks_for(n, THREADS) : 4096;
 }
 
+/* coarse_kernel's launch for the passes cp of b, on its grid where it serves. */
+static void launch_coarse(call_memory& m, const parz_gpu_bnd& b, coarse_passes& cp) {
+  const size_t bytes = coarse_grid(cp.p[cp.np - 1].s, b.n4, &cp.g);
+  cp.grid = bytes != 0;
+  coarse_kernel<<<1, COARSE_THREADS, bytes, m.st>>>(b, cp);
+}
+
 /* The forward pass of `predictor` over b's values (of shape s) into b.codes from the holes the
  * scan left, queued without a wait: Lorenzo's quantization, holes and residuals (the holes'
  * positions kept in b.codes until the residuals overwrite them), or the interpolation's passes.
@@ -766,12 +791,12 @@ static int forward(call_memory& m, const parz_gpu_bnd& b, const parz_bounded_sha
         continue;
       }
       if (cp.np && cp.np == k) /* the first pass past the coarse ones */
-        coarse_kernel<<<1, COARSE_THREADS, 0, m.st>>>(b, cp);
+        launch_coarse(m, b, cp);
       if (count)
         pass_kernel<<<blocks_for(count, THREADS), THREADS, 0, m.st>>>(b, ps, cubic, count);
     }
     if (m.e == cudaSuccess && cp.np && cp.np == np)
-      coarse_kernel<<<1, COARSE_THREADS, 0, m.st>>>(b, cp);
+      launch_coarse(m, b, cp);
   }
   if (m.e == cudaSuccess)
     m.e = cudaGetLastError();
@@ -909,7 +934,7 @@ static int trials_queue(call_memory& m, const parz_gpu_bnd_plan& p, const parz_g
   memset(&tab, 0, sizeof tab);
   const size_t passes_at = round256(sizeof tab);
   parz_bounded_pass* passes = (parz_bounded_pass*)((unsigned char*)h + passes_at);
-  size_t n4[4], st4[4], np = 0;
+  size_t n4[4], st4[4], np = 0, grid_bytes = 0;
   unsigned steps = 0;
   parz_bounded_shape4(&x.s, n4, st4);
   for (unsigned c = 0; c < TRIALS_MAX; c++) {
@@ -924,6 +949,11 @@ static int trials_queue(call_memory& m, const parz_gpu_bnd_plan& p, const parz_g
                                 tab.coarse[c]))
         break;
       tab.coarse[c]++;
+    }
+    if (tab.coarse[c]) {
+      const size_t bytes = coarse_grid(passes[np + tab.coarse[c] - 1].s, n4, &tab.g[c]);
+      tab.grid[c] = bytes != 0;
+      grid_bytes = bytes > grid_bytes ? bytes : grid_bytes;
     }
     np += tab.np[c];
     if (tab.np[c] - tab.coarse[c] > steps)
@@ -988,7 +1018,7 @@ static int trials_queue(call_memory& m, const parz_gpu_bnd_plan& p, const parz_g
   const trial_table* d_table = (const trial_table*)d_tab;
   const parz_bounded_pass* d_passes = (const parz_bounded_pass*)(d_tab + passes_at);
   if (m.e == cudaSuccess)
-    trials_coarse_kernel<<<TRIALS_MAX, COARSE_THREADS, 0, m.st>>>(d_table, d_passes);
+    trials_coarse_kernel<<<TRIALS_MAX, COARSE_THREADS, grid_bytes, m.st>>>(d_table, d_passes);
   for (unsigned j = 0; j < steps && m.e == cudaSuccess; j++) {
     unsigned long long most = 0;
     for (unsigned c = 0; c < TRIALS_MAX; c++)

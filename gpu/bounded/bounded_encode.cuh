@@ -194,33 +194,74 @@ PARZ_HD void parz_gpu_bnd_lorenzo_code(const parz_gpu_bnd& b, unsigned long long
   b.codes[i] = (int32_t)(uint32_t)(uint64_t)d;
 }
 
-/* The interpolation: value t of pass p (in code order), as bounded_predict.c encodes it. Its
- * coordinates by 32-bit division (a chunk holds fewer than 2^32 values), and those along the
- * pass's axis selected rather than indexed (parz_gpu_bdec_along), so that they stay in
- * registers. */
-PARZ_HD void parz_gpu_bnd_pass_value(const parz_gpu_bnd& b, const parz_bounded_pass& p, int cubic,
-                                     unsigned long long t) {
+/* The interpolation: the coordinates i of value t of pass p (in code order) and its index. By
+ * 32-bit division (a chunk holds fewer than 2^32 values). */
+PARZ_HD size_t parz_gpu_bnd_pass_place(const parz_gpu_bnd& b, const parz_bounded_pass& p,
+                                       unsigned long long t, uint64_t i[4]) {
   const unsigned u = (unsigned)t, n3 = (unsigned)p.cnt[3], n2 = (unsigned)p.cnt[2],
                  n1 = (unsigned)p.cnt[1];
   const unsigned line = u / n3, l2 = line / n2, c0 = l2 / n1;
-  const uint64_t i[4] = {p.start[0] + (uint64_t)c0 * p.step[0],
-                         p.start[1] + (uint64_t)(l2 - c0 * n1) * p.step[1],
-                         p.start[2] + (uint64_t)(line - l2 * n2) * p.step[2],
-                         p.start[3] + (uint64_t)(u - line * n3) * p.step[3]};
-  const size_t idx = i[0] * b.st4[0] + i[1] * b.st4[1] + i[2] * b.st4[2] + i[3];
+  i[0] = p.start[0] + (uint64_t)c0 * p.step[0];
+  i[1] = p.start[1] + (uint64_t)(l2 - c0 * n1) * p.step[1];
+  i[2] = p.start[2] + (uint64_t)(line - l2 * n2) * p.step[2];
+  i[3] = p.start[3] + (uint64_t)(u - line * n3) * p.step[3];
+  return i[0] * b.st4[0] + i[1] * b.st4[1] + i[2] * b.st4[2] + i[3];
+}
+
+/* The interpolation: the value at idx, code pos, from its prediction pr (bounded_predict.c's
+ * step), its q, hole and code stored; returns its q. */
+PARZ_HD int32_t parz_gpu_bnd_interp_at(const parz_gpu_bnd& b, size_t idx, size_t pos, int64_t pr) {
+  uint64_t bits;
+  const double x = parz_gpu_bnd_value(b, idx, &bits);
+  uint8_t hole = b.hole[idx];
+  const int known = hole == PARZ_BOUNDED_KNOWN;
+  int32_t q, code;
+  parz_bounded_interp_value((parz_type)b.type, x, pr, parz_gpu_bnd_const(b, 2),
+                            parz_gpu_bnd_const(b, 3), b.eb, 0, 0, &q, &hole, &code);
+  b.q[idx] = q;
+  b.codes[pos] = code;
+  if (known && hole != PARZ_BOUNDED_KNOWN) {
+    b.hole[idx] = hole;
+    if (b.stats)
+      PARZ_GPU_BND_ADD(b.stats + PARZ_GPU_BND_MADE, 1u);
+  }
+  return q;
+}
+
+/* The interpolation: value t of pass p (in code order), as bounded_predict.c encodes it. Its
+ * coordinates along the pass's axis selected rather than indexed (parz_gpu_bdec_along), so that
+ * they stay in registers. */
+PARZ_HD void parz_gpu_bnd_pass_value(const parz_gpu_bnd& b, const parz_bounded_pass& p, int cubic,
+                                     unsigned long long t) {
+  uint64_t i[4];
+  const size_t idx = parz_gpu_bnd_pass_place(b, p, t, i);
   const int64_t pr =
       p.pos == 0 ? 0
                  : parz_bounded_interp_pred(b.q, idx, parz_gpu_bdec_along(i, p.k),
                                             parz_gpu_bdec_along(b.n4, p.k),
                                             p.s * parz_gpu_bdec_along(b.st4, p.k), p.s, cubic);
-  uint64_t bits;
-  const double x = parz_gpu_bnd_value(b, idx, &bits);
-  const int known = b.hole[idx] == PARZ_BOUNDED_KNOWN;
-  parz_bounded_interp_value((parz_type)b.type, x, pr, parz_gpu_bnd_const(b, 2),
-                            parz_gpu_bnd_const(b, 3), b.eb, idx, (size_t)(p.pos + t), b.q, b.hole,
-                            b.codes);
-  if (known && b.stats && b.hole[idx] != PARZ_BOUNDED_KNOWN)
-    PARZ_GPU_BND_ADD(b.stats + PARZ_GPU_BND_MADE, 1u);
+  parz_gpu_bnd_interp_at(b, idx, (size_t)(p.pos + t), pr);
+}
+
+/* The same for a coarse pass whose values, and the neighbours they read, lie on the grid g
+ * (parz_gpu_bdec_grid_of of the coarse passes' least stride), its points' q in gq (a CTA's shared
+ * memory on the GPU): the neighbours read there, the value stored there too, so that a pass
+ * waits on gq rather than on the global stores of the pass before it. */
+PARZ_HD void parz_gpu_bnd_coarse_value(const parz_gpu_bnd& b, const parz_bounded_pass& p, int cubic,
+                                       unsigned long long t, const parz_gpu_bdec_grid& g,
+                                       int32_t* gq) {
+  uint64_t i[4];
+  const size_t idx = parz_gpu_bnd_pass_place(b, p, t, i);
+  const unsigned sh = g.shift;
+  const uint64_t at =
+      (i[0] >> sh) * g.gst[0] + (i[1] >> sh) * g.gst[1] + (i[2] >> sh) * g.gst[2] + (i[3] >> sh);
+  const int64_t pr =
+      p.pos == 0 ? 0
+                 : parz_bounded_interp_pred(gq, (size_t)at, parz_gpu_bdec_along(i, p.k),
+                                            parz_gpu_bdec_along(b.n4, p.k),
+                                            (size_t)((p.s >> sh) * parz_gpu_bdec_along(g.gst, p.k)),
+                                            p.s, cubic);
+  gq[at] = parz_gpu_bnd_interp_at(b, idx, (size_t)(p.pos + t), pr);
 }
 
 /* Codes [*a, *e) of segment s. */
