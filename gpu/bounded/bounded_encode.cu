@@ -1251,6 +1251,18 @@ static int encode_one(parz_gpu_context* ctx, call_memory& keep, const parz_array
   count_symbols(m, b, d_range);
   if (m.e == cudaSuccess)
     pack_kernel<<<64, THREADS, 0, m.st>>>(b, d_range, packed);
+  /* what the segments' bits take, which depends on the segments alone, taken while the device
+   * counts: the host's steps between the counts and the bits leave the device idle */
+  b.seg_bits = m.zeroed<unsigned long long>(b.nseg + 1); /* the last stays 0: at[nseg], the total */
+  b.lane_bits = m.device<unsigned long long>(b.nseg * PARZ_GPU_BND_LANES);
+  unsigned long long* d_at = m.device<unsigned long long>(b.nseg + 1);
+  size_t scan_bytes = 0;
+  if (m.e == cudaSuccess)
+    m.e = cub::DeviceScan::ExclusiveSum(NULL, scan_bytes, b.seg_bits, d_at, (int64_t)b.nseg + 1,
+                                        m.st);
+  void* scan = m.device<unsigned char>(scan_bytes);
+  const seg_launch g = seg_launch_of(b, bits_kernel, &m.e);
+  const seg_launch gw = seg_launch_of(b, write_kernel, &m.e);
   if (!down(m, h, packed, PACK_FIRST * sizeof *h))
     return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: counting the symbols");
   const parz_bounded_range r =
@@ -1336,18 +1348,9 @@ static int encode_one(parz_gpu_context* ctx, call_memory& keep, const parz_array
   }
 
   /* the segments' bits and their running sum, the payload, its checksums */
-  b.seg_bits = m.zeroed<unsigned long long>(nseg + 1); /* the last stays 0: at[nseg], the total */
-  b.lane_bits = m.device<unsigned long long>(nseg * PARZ_GPU_BND_LANES);
-  unsigned long long* d_at = m.device<unsigned long long>(nseg + 1);
   unsigned long long* d_sums = m.device<unsigned long long>((size_t)fin.nchecksums);
-  const seg_launch g = seg_launch_of(b, bits_kernel, &m.e);
   if (m.e == cudaSuccess)
     bits_kernel<<<g.blocks, SEG_WARPS * 32, g.shared, m.st>>>(b, g.words, g.skew);
-  size_t scan_bytes = 0;
-  if (m.e == cudaSuccess)
-    m.e =
-        cub::DeviceScan::ExclusiveSum(NULL, scan_bytes, b.seg_bits, d_at, (int64_t)nseg + 1, m.st);
-  void* scan = m.device<unsigned char>(scan_bytes);
   if (m.e == cudaSuccess)
     m.e =
         cub::DeviceScan::ExclusiveSum(scan, scan_bytes, b.seg_bits, d_at, (int64_t)nseg + 1, m.st);
@@ -1371,7 +1374,6 @@ static int encode_one(parz_gpu_context* ctx, call_memory& keep, const parz_array
     return parz_gpu_cuda_fail(err, keep.e, "bounded GPU encode: the payload");
   }
   b.seg_at = d_at;
-  const seg_launch gw = seg_launch_of(b, write_kernel, &m.e);
   if (m.e == cudaSuccess)
     write_kernel<<<gw.blocks, SEG_WARPS * 32, gw.shared, m.st>>>(b, gw.words, gw.skew);
   parz_gpu_sums ps;
