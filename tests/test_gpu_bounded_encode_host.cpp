@@ -200,26 +200,35 @@ static void emulate_forward(const parz_gpu_bnd& b, const parz_bounded_shape& s, 
 static std::vector<unsigned long long> emulate_counts(const parz_gpu_bnd& b,
                                                       parz_bounded_range* r) {
   std::vector<unsigned long long> counts(2 * (size_t)PARZ_BOUNDED_SYMBOLS, 0);
-  std::vector<unsigned long long> shared(2 * PARZ_GPU_BND_SHARED, 0);
+  std::vector<unsigned long long> shared(PARZ_GPU_BND_SHARED, 0);
+  unsigned long long* plain = counts.data();
+  unsigned long long* runs = plain + PARZ_BOUNDED_SYMBOLS;
+  unsigned long long zeros = 0;
   int lo = 0, hi = 0;
   std::vector<int32_t> buf;
   for (unsigned long long k = b.nseg; k-- > 0;) {
     const parz_gpu_bnd_staged st = staged_of(b, k, buf);
     const std::vector<parz_gpu_bnd_lane> ls = staged_lanes(b, k, st);
     for (size_t l = ls.size(); l-- > 0;)
-      parz_gpu_bnd_lane_count(st, ls[l], [&](int c, uint32_t sym, unsigned long long v) {
+      zeros += parz_gpu_bnd_lane_count(st, ls[l], [&](uint32_t sym) {
         const int e = parz_gpu_bnd_shared_entry(sym);
-        parz_gpu_bnd_widen(c, sym, &lo, &hi);
-        if (e >= 0)
-          shared[c * PARZ_GPU_BND_SHARED + (unsigned)e] += v;
-        else
-          counts[c * PARZ_BOUNDED_SYMBOLS + sym] += v;
+        parz_gpu_bnd_widen(sym, &lo, &hi);
+        if (e >= 0) {
+          shared[(unsigned)e]++;
+        } else {
+          runs[sym]++;
+          if (parz_gpu_bnd_plain_too(sym))
+            plain[sym]++;
+        }
       });
   }
-  for (unsigned c = 0; c < 2; c++)
-    for (unsigned e = 0; e < PARZ_GPU_BND_SHARED; e++)
-      counts[c * PARZ_BOUNDED_SYMBOLS + parz_gpu_bnd_shared_symbol(e)] +=
-          shared[c * PARZ_GPU_BND_SHARED + e];
+  for (unsigned e = 0; e < PARZ_GPU_BND_SHARED; e++) {
+    const uint32_t sym = parz_gpu_bnd_shared_symbol(e);
+    runs[sym] += shared[e];
+    if (parz_gpu_bnd_plain_too(sym))
+      plain[sym] += shared[e];
+  }
+  plain[PARZ_BOUNDED_SYM_ZERO] += zeros;
   *r = parz_gpu_bnd_range(lo, hi);
   return counts;
 }

@@ -378,41 +378,56 @@ __device__ void with_segment(const parz_gpu_bnd& b, unsigned long long s, unsign
 
 /* The symbols of a CTA's segments counted in shared memory where most fall
  * (parz_gpu_bnd_shared_entry), then added to the chunk's counts: a global atomic per token on
- * the few symbols that most tokens are would make them wait for each other. range: the least
- * and greatest residual, kept from 0 (parz_bounded_code_range's), zero before. */
+ * the few symbols that most tokens are would make them wait for each other. The tokens with zero
+ * runs are counted, the counts without them follow (parz_gpu_bnd_lane_count), the zeros of the
+ * runs summed in registers. range: the least and greatest residual, kept from 0
+ * (parz_bounded_code_range's), zero before. */
 __device__ void count_segments(const parz_gpu_bnd& b, int* range, unsigned words, unsigned skew) {
-  __shared__ unsigned sh[2 * PARZ_GPU_BND_SHARED];
-  for (unsigned e = threadIdx.x; e < 2 * PARZ_GPU_BND_SHARED; e += blockDim.x)
+  __shared__ unsigned sh[PARZ_GPU_BND_SHARED];
+  __shared__ unsigned long long cta_zeros;
+  for (unsigned e = threadIdx.x; e < PARZ_GPU_BND_SHARED; e += blockDim.x)
     sh[e] = 0;
+  if (threadIdx.x == 0)
+    cta_zeros = 0;
   __syncthreads();
   const unsigned long long s = blockIdx.x * (unsigned long long)SEG_WARPS + threadIdx.x / 32;
-  unsigned long long* counts[2] = {b.plain, b.runs};
   int lo = 0, hi = 0;
+  unsigned long long zeros = 0;
   if (s < b.nseg) /* the whole warp */
     with_segment(b, s, words, skew, [&](const auto& codes, unsigned, const parz_gpu_bnd_lane& l) {
-      parz_gpu_bnd_lane_count(codes, l, [&](int c, uint32_t sym, unsigned long long v) {
+      zeros = parz_gpu_bnd_lane_count(codes, l, [&](uint32_t sym) {
         const int e = parz_gpu_bnd_shared_entry(sym);
-        parz_gpu_bnd_widen(c, sym, &lo, &hi);
-        if (e >= 0)
-          atomicAdd(&sh[c * PARZ_GPU_BND_SHARED + (unsigned)e], (unsigned)v);
-        else
-          atomicAdd(counts[c] + sym, v);
+        parz_gpu_bnd_widen(sym, &lo, &hi);
+        if (e >= 0) {
+          atomicAdd(&sh[(unsigned)e], 1u);
+        } else {
+          atomicAdd(b.runs + sym, 1ull);
+          if (parz_gpu_bnd_plain_too(sym))
+            atomicAdd(b.plain + sym, 1ull);
+        }
       });
     });
   for (unsigned d = 16; d > 0; d >>= 1) {
     lo = min(lo, __shfl_down_sync(0xffffffffu, lo, d));
     hi = max(hi, __shfl_down_sync(0xffffffffu, hi, d));
+    zeros += __shfl_down_sync(0xffffffffu, zeros, d);
   }
   if ((threadIdx.x & 31u) == 0 && lo)
     atomicMin(range, lo);
   if ((threadIdx.x & 31u) == 0 && hi)
     atomicMax(range + 1, hi);
+  if ((threadIdx.x & 31u) == 0 && zeros)
+    atomicAdd(&cta_zeros, zeros);
   __syncthreads();
-  for (unsigned e = threadIdx.x; e < 2 * PARZ_GPU_BND_SHARED; e += blockDim.x)
-    if (sh[e])
-      atomicAdd(
-          counts[e / PARZ_GPU_BND_SHARED] + parz_gpu_bnd_shared_symbol(e % PARZ_GPU_BND_SHARED),
-          (unsigned long long)sh[e]);
+  for (unsigned e = threadIdx.x; e < PARZ_GPU_BND_SHARED; e += blockDim.x)
+    if (sh[e]) {
+      const uint32_t sym = parz_gpu_bnd_shared_symbol(e);
+      atomicAdd(b.runs + sym, (unsigned long long)sh[e]);
+      if (parz_gpu_bnd_plain_too(sym))
+        atomicAdd(b.plain + sym, (unsigned long long)sh[e]);
+    }
+  if (threadIdx.x == 0 && cta_zeros)
+    atomicAdd(b.plain + PARZ_BOUNDED_SYM_ZERO, cta_zeros);
 }
 
 __global__ void count_kernel(parz_gpu_bnd b, int* range, unsigned words, unsigned skew) {

@@ -408,17 +408,27 @@ PARZ_HD void parz_gpu_bnd_lane_walk(const Codes& codes, const parz_gpu_bnd_lane&
   }
 }
 
-/* The lane's symbols counted both ways (bounded_huff.c's count): add(k, symbol, n) adds n to the
- * entry of that symbol in the counts without zero runs (k = 0) or with them (k = 1). */
+/* The lane's symbols counted both ways (bounded_huff.c's count): add(symbol) for each of its tokens
+ * with zero runs, and the zeros its run tokens stand for returned. The counts without runs follow
+ * from those (parz_gpu_bnd_plain_too): a symbol but the run symbols is the same token both ways,
+ * and the zero symbol counts every zero of the runs too (a zero alone is the zero symbol both
+ * ways). So a count takes one add per token, and the most frequent symbol none. */
 template <typename Codes, typename Add>
-PARZ_HD void parz_gpu_bnd_lane_count(const Codes& codes, const parz_gpu_bnd_lane& l, Add add) {
+PARZ_HD unsigned long long parz_gpu_bnd_lane_count(const Codes& codes, const parz_gpu_bnd_lane& l,
+                                                   Add add) {
+  unsigned long long zeros = 0;
   parz_gpu_bnd_lane_walk(codes, l, 1, [&](const parz_bounded_token& t) {
-    add(1, t.sym, 1u);
+    add(t.sym);
     if (t.sym >= 1 && t.sym <= PARZ_BOUNDED_RUNS)
-      add(0, PARZ_BOUNDED_SYM_ZERO, (unsigned long long)t.advance);
-    else
-      add(0, t.sym, 1u);
+      zeros += t.advance;
   });
+  return zeros;
+}
+
+/* Whether the count with zero runs of symbol sym is its count without them too: all but the run
+ * symbols (the zero symbol's then adds the runs' zeros, parz_gpu_bnd_lane_count). */
+PARZ_HD int parz_gpu_bnd_plain_too(uint32_t sym) {
+  return sym == PARZ_BOUNDED_SYM_ESCAPE || sym > PARZ_BOUNDED_RUNS;
 }
 
 /* The symbols the count kernel counts in shared memory, where most of them fall: the escape and
@@ -439,10 +449,10 @@ PARZ_HD uint32_t parz_gpu_bnd_shared_symbol(unsigned entry) {
              : entry - (1u + PARZ_BOUNDED_RUNS) + PARZ_BOUNDED_SYM_ZERO - PARZ_GPU_BND_WINDOW / 2;
 }
 
-/* Widens [*lo, *hi] to the residual of a residual symbol sym counted in coding c (1: with runs),
- * the range the codebook is built over. */
-PARZ_HD void parz_gpu_bnd_widen(int c, uint32_t sym, int* lo, int* hi) {
-  if (c && sym > PARZ_BOUNDED_RUNS) {
+/* Widens [*lo, *hi] to the residual of symbol sym (of a token with zero runs) where it is a
+ * residual's, the range the codebook is built over. */
+PARZ_HD void parz_gpu_bnd_widen(uint32_t sym, int* lo, int* hi) {
+  if (sym > PARZ_BOUNDED_RUNS) {
     const int r = (int)sym - (int)PARZ_BOUNDED_SYM_ZERO;
     *lo = r < *lo ? r : *lo;
     *hi = r > *hi ? r : *hi;
