@@ -18,14 +18,14 @@
  *            between them, then a launch per pass, a thread per value of it (each pass reads
  *            only earlier passes' values); both count the exceptions they make;
  *   counts   a warp per segment, its lanes sharing the codes (the lane steps below) split them
- *            into tokens with zero runs and without, into the chunk's two symbol counts, and
- *            find the least and greatest residual;
+ *            into tokens with zero runs and count them, the counts without runs following from
+ *            those (parz_gpu_bnd_lane_count), and find the least and greatest residual;
  *   book     on the host from the counts over a range of at most PARZ_GPU_BND_HOST_BOOK
- *            symbols (parz_gpu_bnd_book_of); over a wider one a CTA per code (without runs,
- *            with them) builds its lengths (bounded_book.cuh), then one CTA keeps the smaller
- *            and makes its canonical words, the host the codebook's bytes from the kept lengths
- *            (parz_gpu_bnd_book_built); then the layout (parz_chunk_settle) and the chunk's
- *            size;
+ *            symbols (parz_gpu_bnd_book_of, its two codes on two threads); over a wider one a
+ *            CTA per code (without runs, with them) builds its lengths (bounded_book.cuh), then
+ *            one CTA keeps the smaller and makes its canonical words, the host the codebook's
+ *            bytes from the kept lengths (parz_gpu_bnd_book_built); then the layout
+ *            (parz_chunk_settle) and the chunk's size;
  *   bits     a warp per segment: each lane's bits under the codebook and their sum, the
  *            segment's; the segments' running sum (their offsets, the last the code's bits);
  *   payload  a warp per segment: each lane writes its tokens at the segment's offset and the
@@ -257,10 +257,9 @@ PARZ_HD void parz_gpu_bnd_coarse_value(const parz_gpu_bnd& b, const parz_bounded
       (i[0] >> sh) * g.gst[0] + (i[1] >> sh) * g.gst[1] + (i[2] >> sh) * g.gst[2] + (i[3] >> sh);
   const int64_t pr =
       p.pos == 0 ? 0
-                 : parz_bounded_interp_pred(gq, (size_t)at, parz_gpu_bdec_along(i, p.k),
-                                            parz_gpu_bdec_along(b.n4, p.k),
-                                            (size_t)((p.s >> sh) * parz_gpu_bdec_along(g.gst, p.k)),
-                                            p.s, cubic);
+                 : parz_bounded_interp_pred(
+                       gq, (size_t)at, parz_gpu_bdec_along(i, p.k), parz_gpu_bdec_along(b.n4, p.k),
+                       (size_t)((p.s >> sh) * parz_gpu_bdec_along(g.gst, p.k)), p.s, cubic);
   gq[at] = parz_gpu_bnd_interp_at(b, idx, (size_t)(p.pos + t), pr);
 }
 
