@@ -10,11 +10,12 @@
  *   2. segments_kernel: a CTA of SEG_THREADS per segment. Thread 0 reads its head; a thread per
  *      context sets up its code and the threads of each context fill its fast table in shared
  *      memory (gpu/lossless/lossless_runs.cuh). A coder 3 or 4 segment's runs decode
- *      independently, run r on thread r % SEG_THREADS (their starts by a scan of their byte
- *      lengths over the CTA; coder 4's empty runs are zeros); in coders 1 and 2 each residual's
- *      code depends on the one before it (its context), so one thread walks the segment. Each
- *      walk reads its bytes through a register window of aligned words and writes each
- *      residual, still zigzagged, to its value's place in the destination, a row at a time;
+ *      independently, spread over the CTA's warps, a few lanes of each (their starts by a scan
+ *      of their byte lengths over the CTA; coder 4's empty runs are zeros); in coders 1 and 2
+ *      each residual's code depends on the one before it (its context), so one thread walks
+ *      the segment. Each walk reads its bytes through a register window of aligned words and
+ *      writes each residual, still zigzagged, to its value's place in the destination, a row
+ *      at a time, the blocks stepped through by their grid coordinates;
  *      all threads copy a raw segment;
  *   3. blocks_kernel: one CTA per block of 4096 values rebuilds the block in place, in shared
  *      memory padded against bank conflicts. The Lorenzo
@@ -105,46 +106,84 @@ __device__ unsigned long long place(const ll_args& a, const unsigned long long o
 }
 
 /* The arguments of the chunk a CTA works on: `one` for a launch of one chunk (all == NULL),
- * else chunk blockIdx.y of a run's arguments in device memory. */
+ * else chunk blockIdx.y of a run's arguments in device memory. `one` is a __grid_constant__
+ * parameter, so that the reference is to the parameter itself, not to a copy of its 272 bytes
+ * in every thread's local memory. */
 __device__ __forceinline__ const ll_args& args_of(const ll_args& one, const ll_args* all) {
   return all ? all[blockIdx.y] : one;
 }
 
-/* A walk through a segment's values in the order of its residuals: block b (extents e at origin
- * o), value x of it (C order), the row of x[3] in the destination. */
+/* The grid coordinates of block b (C order of the grid). */
+__device__ void block_coords(const ll_args& a, unsigned long long b, unsigned long long c[4]) {
+  for (int k = 3; k >= 0; k--) {
+    c[k] = b % a.grid[k];
+    b /= a.grid[k];
+  }
+}
+
+/* The coordinates of the block after the one at c. */
+__device__ __forceinline__ void block_step(const ll_args& a, unsigned long long c[4]) {
+  for (int k = 3; k >= 0; k--) {
+    if (++c[k] < a.grid[k])
+      return;
+    c[k] = 0;
+  }
+}
+
+/* The extents e of the block at grid coordinates c; its count of values. */
+__device__ __forceinline__ unsigned coords_box(const ll_args& a, const unsigned long long c[4],
+                                               unsigned e[4]) {
+  unsigned count = 1;
+  for (int k = 3; k >= 0; k--) {
+    const unsigned long long o = c[k] * a.side[k];
+    e[k] = (unsigned)(a.n[k] - o < a.side[k] ? a.n[k] - o : a.side[k]);
+    count *= e[k];
+  }
+  return count;
+}
+
+/* A walk through a segment's values in the order of its residuals: the block at grid
+ * coordinates c (extents e), value x of it (C order), the row of x[3] in the destination. The
+ * walk's loop touches only the row and x[3]; the rest is read once a row. */
 template <typename T>
 struct ll_cursor {
-  unsigned long long b, o[4];
+  unsigned long long c[4];
   unsigned e[4], x[4];
   T* row;
 };
 
 template <typename T>
 __device__ __forceinline__ void cursor_row(const ll_args& a, ll_cursor<T>* c) {
-  c->row = (T*)a.dst + (c->o[0] + c->x[0]) * a.st[0] + (c->o[1] + c->x[1]) * a.st[1] +
-           (c->o[2] + c->x[2]) * a.st[2] + c->o[3];
+  unsigned long long at = c->c[3] * a.side[3];
+  for (int k = 0; k < 3; k++)
+    at += (c->c[k] * a.side[k] + c->x[k]) * a.st[k];
+  c->row = (T*)a.dst + at;
 }
 
-/* The cursor at residual i of the segment whose first block is b. */
+/* The cursor at residual i of the segment whose first block is at grid coordinates c0: blocks
+ * stepped through by their coordinates, no division but the value's in its block. */
 template <typename T>
-__device__ __noinline__ void cursor_seek(const ll_args& a, unsigned long long b,
-                                         unsigned long long i, ll_cursor<T>* c) {
-  unsigned long long count;
-  while (i >= (count = block_box(a, b, c->o, c->e))) {
+__device__ __forceinline__ void cursor_seek(const ll_args& a, const unsigned long long c0[4],
+                                            unsigned long long i, ll_cursor<T>* c) {
+  unsigned count;
+  for (int k = 0; k < 4; k++)
+    c->c[k] = c0[k];
+  while (i >= (count = coords_box(a, c->c, c->e))) {
     i -= count;
-    b++;
+    block_step(a, c->c);
   }
-  c->b = b;
+  unsigned v = (unsigned)i; /* below the block's count, at most PARZ_LL_BLOCK_VALUES */
   for (int k = 3; k >= 0; k--) {
-    c->x[k] = (unsigned)(i % c->e[k]);
-    i /= c->e[k];
+    c->x[k] = v % c->e[k];
+    v /= c->e[k];
   }
   cursor_row(a, c);
 }
 
-/* Past the end of a row: the next row, or the next block's first. */
+/* Past the end of a row: the next row, or the next block's first (the caller knows there is
+ * one: the segment has more values). */
 template <typename T>
-__device__ __noinline__ void cursor_next_row(const ll_args& a, ll_cursor<T>* c) {
+__device__ __forceinline__ void cursor_next_row(const ll_args& a, ll_cursor<T>* c) {
   c->x[3] = 0;
   for (int k = 2; k >= 0; k--) {
     if (++c->x[k] < c->e[k]) {
@@ -153,54 +192,56 @@ __device__ __noinline__ void cursor_next_row(const ll_args& a, ll_cursor<T>* c) 
     }
     c->x[k] = 0;
   }
-  if (++c->b < a.nblocks) { /* the next block's first value */
-    block_box(a, c->b, c->o, c->e);
-    cursor_row(a, c);
-  }
+  block_step(a, c->c);
+  coords_box(a, c->c, c->e);
+  cursor_row(a, c);
 }
 
-/* Residuals [i0, i1) of the segment whose first block is b0, coded in p[0..bytes) from bit pos
- * on, at their values' places; whether they decoded and their bits ended where the bytes do. The
- * row, its end and the reader stay in registers; the rest of the cursor is touched once a row. */
+/* Residuals [i0, i1) of the segment whose first block is at grid coordinates c0, coded in
+ * p[0..bytes) from bit pos on, at their values' places; whether they decoded and their bits
+ * ended where the bytes do. The loop runs a row at a time, the row, x and the reader in
+ * registers. */
 template <typename T>
-__device__ __forceinline__ bool walk(const ll_args& a, unsigned long long b0, unsigned long long i0,
-                                     unsigned long long i1, const unsigned char* p, size_t bytes,
-                                     unsigned long long pos, unsigned coder,
-                                     const parz_huff_decoder* code, const uint32_t* fast) {
+__device__ __forceinline__ bool walk(const ll_args& a, const unsigned long long c0[4],
+                                     unsigned long long i0, unsigned long long i1,
+                                     const unsigned char* p, size_t bytes, unsigned long long pos,
+                                     unsigned coder, const parz_huff_decoder* code,
+                                     const uint32_t* fast) {
   parz_gpu_ll_reader rd;
   ll_cursor<T> c;
   parz_gpu_ll_reader_init(&rd, p, bytes, pos, coder, code, fast);
-  cursor_seek(a, b0, i0, &c);
-  T* row = c.row;
-  unsigned x = c.x[3], e = c.e[3];
-  for (unsigned long long i = i0; i < i1; i++) {
-    uint64_t z;
-    if (parz_gpu_ll_next(&rd, &z) != PARZ_LL_OK)
-      return false;
-    row[x] = (T)z;
-    if (++x == e) {
-      cursor_next_row(a, &c);
-      row = c.row;
-      x = 0;
-      e = c.e[3];
+  cursor_seek(a, c0, i0, &c);
+  for (unsigned long long left = i1 - i0;;) {
+    const unsigned x0 = c.x[3], end = left < c.e[3] - x0 ? x0 + (unsigned)left : c.e[3];
+    T* const row = c.row;
+    for (unsigned x = x0; x < end; x++) {
+      uint64_t z;
+      if (parz_gpu_ll_next(&rd, &z) != PARZ_LL_OK)
+        return false;
+      row[x] = (T)z;
     }
+    left -= end - x0;
+    if (!left)
+      break;
+    cursor_next_row(a, &c);
   }
   return parz_gpu_ll_reader_end(&rd) == PARZ_LL_OK;
 }
 
-/* A run of zeros: residuals [i0, i1) of the segment whose first block is b0. */
+/* A run of zeros: residuals [i0, i1) of the segment whose first block is at c0. */
 template <typename T>
-__device__ void zeros(const ll_args& a, unsigned long long b0, unsigned long long i0,
+__device__ void zeros(const ll_args& a, const unsigned long long c0[4], unsigned long long i0,
                       unsigned long long i1) {
   ll_cursor<T> c;
-  cursor_seek(a, b0, i0, &c);
-  unsigned x = c.x[3];
-  for (unsigned long long i = i0; i < i1; i++) {
-    c.row[x] = 0;
-    if (++x == c.e[3]) {
-      cursor_next_row(a, &c);
-      x = 0;
-    }
+  cursor_seek(a, c0, i0, &c);
+  for (unsigned long long left = i1 - i0;;) {
+    const unsigned x0 = c.x[3], end = left < c.e[3] - x0 ? x0 + (unsigned)left : c.e[3];
+    for (unsigned x = x0; x < end; x++)
+      c.row[x] = 0;
+    left -= end - x0;
+    if (!left)
+      break;
+    cursor_next_row(a, &c);
   }
 }
 
@@ -233,18 +274,28 @@ __device__ unsigned long long cta_scan(unsigned long long x, unsigned long long*
   return total;
 }
 
+/* The run of each round of SEG_THREADS runs that thread t walks: the runs spread over the CTA's
+ * warps (run u on lane u / W of warp u % W, W warps), so that a segment of fewer runs than
+ * threads walks in every warp, with fewer lanes each: a warp waits for the slowest of its lanes
+ * at every step (a load that misses, a refill), and more warps of fewer lanes keep more of an
+ * SM's issue slots busy. */
+__device__ __forceinline__ unsigned run_of(unsigned t) {
+  return (t & 31u) * (SEG_THREADS / 32) + (t >> 5);
+}
+
 /* One CTA per segment: its residuals, zigzagged, at their values' places. Thread 0 reads the
  * head; a thread per context sets up its code and all threads fill the fast tables; a coder 3 or
- * 4 segment's runs decode side by side, run r on thread r % SEG_THREADS (their starts by a scan
+ * 4 segment's runs decode side by side, spread over the warps (run_of; their starts by a scan
  * of their byte lengths; coder 4's empty runs are zeros); a coder 1 or 2 segment is one walk of
  * thread 0; a raw segment is copied by all. */
 template <typename T>
 __global__ void __launch_bounds__(SEG_THREADS, SEG_CTAS)
-    segments_kernel(const ll_args one, const ll_args* all) {
+    segments_kernel(const __grid_constant__ ll_args one, const ll_args* all) {
   extern __shared__ unsigned long long shared[];
   __shared__ parz_gpu_ll_head h;
   __shared__ int ok, codes_ok;
-  __shared__ unsigned long long values, warp_sums[SEG_THREADS / 32];
+  __shared__ unsigned long long values, warp_sums[SEG_THREADS / 32], c0[4];
+  __shared__ unsigned long long starts[SEG_THREADS]; /* a round's runs' first bytes */
   const ll_args& a = args_of(one, all);
   const unsigned long long s = a.first + blockIdx.x;
   const unsigned t = threadIdx.x;
@@ -256,10 +307,13 @@ __global__ void __launch_bounds__(SEG_THREADS, SEG_CTAS)
   const size_t bytes = (size_t)((end - begin) / 8);
   const unsigned w = a.w;
   if (t == 0) {
-    unsigned long long o[4], n = 0;
+    unsigned long long c[4], n = 0;
     unsigned e[4];
-    for (unsigned long long b = b0; b < b1; b++)
-      n += block_box(a, b, o, e);
+    block_coords(a, b0, c);
+    for (int k = 0; k < 4; k++)
+      c0[k] = c[k];
+    for (unsigned long long b = b0; b < b1; b++, block_step(a, c))
+      n += coords_box(a, c, e);
     ok = !(begin % 8 || end % 8 || end <= begin || end / 8 > a.payload_bytes) &&
          parz_gpu_ll_head_read(src, bytes, n, w, &h);
     codes_ok = 1;
@@ -298,7 +352,8 @@ __global__ void __launch_bounds__(SEG_THREADS, SEG_CTAS)
   }
   const unsigned per = SEG_THREADS / nc; /* threads per context's fast table */
   if (t < per * nc)
-    parz_gpu_ll_fast_fill(&code[t / per], fast + (t / per) * PARZ_LL_TABLE_SIZE, t % per, per);
+    parz_gpu_ll_fast_fill(&code[t / per], nc, fast + (t / per) * PARZ_LL_TABLE_SIZE, t % per,
+                          per);
   __syncthreads();
   const unsigned long long n = values, nruns = h.runs, q = h.q;
   unsigned long long told = 0, before, base = h.first;
@@ -310,20 +365,28 @@ __global__ void __launch_bounds__(SEG_THREADS, SEG_CTAS)
       record(a, s);
     return;
   }
+  const unsigned u = run_of(t);
   for (unsigned long long r0 = 0; r0 < nruns; r0 += SEG_THREADS) {
-    const unsigned long long r = r0 + t, len = parz_gpu_ll_run_len(src, bytes, &h, r, told);
-    const unsigned long long total = cta_scan(len, warp_sums, &before), start = base + before;
+    /* the round's starts, in the runs' order */
+    const unsigned long long total =
+        cta_scan(parz_gpu_ll_run_len(src, bytes, &h, r0 + t, told), warp_sums, &before);
+    starts[t] = base + before;
     base += total;
-    if (r >= nruns)
-      continue;
-    const unsigned long long i0 = r << q, i1 = n - i0 > (1ull << q) ? i0 + (1ull << q) : n;
-    if (start + len > bytes) {
-      record(a, s);
-    } else if (parz_ll_run_zero(h.coder, (size_t)len)) {
-      zeros<T>(a, b0, i0, i1);
-    } else if (!walk<T>(a, b0, i0, i1, src + start, (size_t)len, h.pos, h.code_coder, code, fast)) {
-      record(a, s);
+    __syncthreads();
+    const unsigned long long r = r0 + u, start = starts[u];
+    if (r < nruns) {
+      const unsigned long long len = parz_gpu_ll_run_len(src, bytes, &h, r, told);
+      const unsigned long long i0 = r << q, i1 = n - i0 > (1ull << q) ? i0 + (1ull << q) : n;
+      if (start + len > bytes) {
+        record(a, s);
+      } else if (parz_ll_run_zero(h.coder, (size_t)len)) {
+        zeros<T>(a, c0, i0, i1);
+      } else if (!walk<T>(a, c0, i0, i1, src + start, (size_t)len, h.pos, h.code_coder, code,
+                          fast)) {
+        record(a, s);
+      }
     }
+    __syncthreads(); /* starts is free again */
   }
 }
 
@@ -393,7 +456,7 @@ __device__ __forceinline__ unsigned long long box_place(const ll_box& x,
 /* One CTA per block: the residuals at its values' places become its values. */
 template <typename T>
 __global__ void __launch_bounds__(BLOCK_THREADS)
-    blocks_kernel(const ll_args one, const ll_args* all) {
+    blocks_kernel(const __grid_constant__ ll_args one, const ll_args* all) {
   __shared__ T v[PARZ_LL_BLOCK_VALUES + PARZ_LL_BLOCK_VALUES / 32];
   __shared__ T totals[BLOCK_THREADS];
   __shared__ ll_box box;

@@ -7,11 +7,16 @@
  *            thread fills entries of the contexts' fast tables (parz_gpu_ll_fast_entry), each
  *            entry the canonical decode of its 9 bits;
  *   reader   a thread per run (or per segment of coders 1 and 2) reads its residuals with
- *            parz_gpu_ll_reader: a 64-bit window refilled from aligned 32-bit words, the next
- *            word loaded one refill ahead so that its latency hides behind the residuals before
- *            it; a word that straddles the run's bytes is read byte by byte, the bytes outside
- *            as zeros, so nothing outside them is read. A word of the fast table decodes a
- *            residual in one lookup; longer words and wider residuals take the canonical walk.
+ *            parz_gpu_ll_reader: a 64-bit window refilled from aligned 32-bit words, each word
+ *            loaded two refills ahead, so that its latency hides behind the residuals of the
+ *            refill between (a word loaded one refill ahead is waited for at that refill's move
+ *            of it); on the GPU the run's first lines are prefetched into L1 and each refill
+ *            that enters a line prefetches one further on, since a warp waits for the slowest
+ *            lane's miss. A word that straddles the run's bytes is read byte by byte, the bytes
+ *            outside as zeros, so nothing outside them is read. A word of the fast table
+ *            decodes a residual in one lookup (its value by one funnel shift of the window's low
+ *            word, its next context from the entry); longer words and wider residuals take the
+ *            canonical walk.
  *            The residuals and the refusals are the serial reader's: the same words of the same
  *            bits (zeros past the bytes), and at the end the same check of where the bits end
  *            (parz_ll_reader_end's), which refuses every run the serial reader refuses earlier
@@ -80,10 +85,27 @@ PARZ_HD unsigned long long parz_gpu_ll_run_len(const uint8_t* src, size_t bytes,
                             : 0;
 }
 
-/* Fast entries: adv | k << 8 | len << 16 (PARZ_LL_FAST_*), only for words of at most
- * PARZ_LL_TABLE_BITS bits whose word and bits below the leading one take at most
- * PARZ_GPU_LL_FAST_BITS bits, so that a window refilled to 32 bits always holds them. */
+/* Fast entries: adv | s << 8 | h << 14 | next << 16, only for words of at most
+ * PARZ_LL_TABLE_BITS bits whose word and bits below the leading one (adv of them, 1 to
+ * PARZ_GPU_LL_FAST_BITS) fit a window refilled to 32 bits: s = 33 - k and h = (k != 0), so that
+ * with t the window's low word shifted up by 32 - adv, the residual is the funnel shift of h:t
+ * right by s (clamped to 32: k = 0 gives 0, k = 1 gives 1); next is the table of the residual
+ * after it (its context's offset, 0 for a code without contexts). 0 where the window starts a
+ * longer word, no word, or a residual of more bits: the canonical walk decodes those. */
 #define PARZ_GPU_LL_FAST_BITS 32u
+#define PARZ_GPU_LL_FAST_ADV(e) ((e)&255u)
+#define PARZ_GPU_LL_FAST_SHIFT(e) (((e) >> 8) & 63u)
+#define PARZ_GPU_LL_FAST_HIGH(e) (((e) >> 14) & 1u)
+#define PARZ_GPU_LL_FAST_NEXT(e) ((e) >> 16)
+
+/* The fast entry of a word of l bits for residual bit length k, under `contexts` contexts. */
+PARZ_HD uint32_t parz_gpu_ll_fast_of(unsigned l, unsigned k, unsigned contexts) {
+  const unsigned adv = l + (k >= 2 ? k - 1 : 0);
+  return adv <= PARZ_GPU_LL_FAST_BITS ? adv | (33u - k) << 8 | (k != 0) << 14 |
+                                            parz_ll_next_context(k, contexts)
+                                                << PARZ_LL_TABLE_BITS << 16
+                                      : 0;
+}
 
 /* The code of context c from the code lengths at `lengths` (bytes long, checked by the caller to
  * hold them): its canonical limits and sorted symbols into *d over mem (PARZ_GPU_LL_CODE_WORDS).
@@ -97,24 +119,24 @@ PARZ_HD int parz_gpu_ll_code_setup(const uint8_t* lengths, size_t bytes, unsigne
 }
 
 /* Entry i (the window's low PARZ_LL_TABLE_BITS bits) of the fast table of code d (set up by
- * parz_gpu_ll_code_setup): 0 where no word of at most PARZ_LL_TABLE_BITS bits starts the
- * window, or where its residual's bits would not fit PARZ_GPU_LL_FAST_BITS. */
-PARZ_HD uint32_t parz_gpu_ll_fast_entry(const parz_huff_decoder* d, uint32_t i) {
+ * parz_gpu_ll_code_setup, one of `contexts`): 0 where no word of at most PARZ_LL_TABLE_BITS bits
+ * starts the window, or where its residual's bits would not fit PARZ_GPU_LL_FAST_BITS. */
+PARZ_HD uint32_t parz_gpu_ll_fast_entry(const parz_huff_decoder* d, unsigned contexts, uint32_t i) {
   unsigned l = 0;
   const int32_t s = parz_huff_decode_long(d, i, &l);
   if (s < 0 || l > PARZ_LL_TABLE_BITS)
     return 0; /* no word, or one longer than the window's bits (the decode read zeros above) */
-  const unsigned adv = l + (s >= 2 ? (unsigned)s - 1 : 0);
-  return adv <= PARZ_GPU_LL_FAST_BITS ? adv | (uint32_t)s << 8 | l << 16 : 0;
+  return parz_gpu_ll_fast_of(l, (unsigned)s, contexts);
 }
 
-/* Entries i = from, from + step, ... < PARZ_LL_TABLE_SIZE of the fast table of code d, each
- * parz_gpu_ll_fast_entry's: the code's limits in registers, so that an entry takes no load but
- * its symbol's. A canonical code's words of length l, read first bit first as 9-bit numbers,
- * lie in [lim[l - 1], lim[l]), lim[l] = (first[l] + count[l]) << (9 - l), intervals one after
- * the other as l grows; the window's word is the first l whose interval ends above it. */
-PARZ_HD void parz_gpu_ll_fast_fill(const parz_huff_decoder* d, uint32_t* fast, unsigned from,
-                                   unsigned step) {
+/* Entries i = from, from + step, ... < PARZ_LL_TABLE_SIZE of the fast table of code d (one of
+ * `contexts`), each parz_gpu_ll_fast_entry's: the code's limits in registers, so that an entry
+ * takes no load but its symbol's. A canonical code's words of length l, read first bit first as
+ * 9-bit numbers, lie in [lim[l - 1], lim[l]), lim[l] = (first[l] + count[l]) << (9 - l),
+ * intervals one after the other as l grows; the window's word is the first l whose interval ends
+ * above it. */
+PARZ_HD void parz_gpu_ll_fast_fill(const parz_huff_decoder* d, unsigned contexts, uint32_t* fast,
+                                   unsigned from, unsigned step) {
   uint32_t lim[PARZ_LL_TABLE_BITS + 1], base[PARZ_LL_TABLE_BITS + 1];
   for (unsigned l = 1; l <= PARZ_LL_TABLE_BITS; l++) {
     lim[l] = (d->first[l] + d->count[l]) << (PARZ_LL_TABLE_BITS - l);
@@ -125,13 +147,9 @@ PARZ_HD void parz_gpu_ll_fast_fill(const parz_huff_decoder* d, uint32_t* fast, u
     unsigned l = 1;
     for (unsigned k = 1; k < PARZ_LL_TABLE_BITS; k++)
       l += c >= lim[k];
-    uint32_t e = 0;
-    if (c < lim[l]) {
-      const uint32_t s = d->sorted[base[l] + (c >> (PARZ_LL_TABLE_BITS - l))];
-      const unsigned adv = l + (s >= 2 ? s - 1 : 0);
-      e = adv <= PARZ_GPU_LL_FAST_BITS ? adv | s << 8 | l << 16 : 0;
-    }
-    fast[i] = e;
+    fast[i] = c < lim[l] ? parz_gpu_ll_fast_of(
+                               l, d->sorted[base[l] + (c >> (PARZ_LL_TABLE_BITS - l))], contexts)
+                         : 0;
   }
 }
 
@@ -139,10 +157,11 @@ PARZ_HD void parz_gpu_ll_fast_fill(const parz_huff_decoder* d, uint32_t* fast, u
 typedef struct {
   const uint8_t* p;
   size_t bytes;
-  unsigned lead; /* bytes of the first aligned word before p */
-  size_t j;      /* the word after `next` (words counted from p - lead) */
-  uint32_t next; /* word j - 1, loaded ahead */
-  uint64_t buf;  /* the window: its cnt low bits are the stream's next bits, zeros above */
+  unsigned lead;   /* bytes of the first aligned word before p */
+  size_t j;        /* the word after `ahead` (words counted from p - lead) */
+  uint32_t next;   /* word j - 2, loaded ahead: the next refill's */
+  uint32_t ahead;  /* word j - 1, the refill after it */
+  uint64_t buf;    /* the window: its cnt low bits are the stream's next bits, zeros above */
   unsigned cnt;
   const parz_huff_decoder* code;
   const uint32_t* fast;
@@ -170,13 +189,33 @@ PARZ_HD uint32_t parz_gpu_ll_word(const uint8_t* p, size_t bytes, unsigned lead,
   return v;
 }
 
-/* Adds the word loaded ahead to the window where it holds 32 bits or fewer, and loads the next:
- * the window then holds at least 32 bits. */
+/* Lines of 128 bytes a walk has prefetched ahead of the word it loads. */
+#define PARZ_GPU_LL_PREFETCH_LINES 4u
+
+/* On the GPU, a hint that the line of p + at (at < bytes) will be read: into L1. */
+PARZ_HD void parz_gpu_ll_prefetch(const uint8_t* p, size_t bytes, size_t at) {
+#if defined(__CUDA_ARCH__)
+  if (at < bytes)
+    asm volatile("prefetch.global.L1 [%0];" ::"l"(p + at));
+#else
+  (void)p;
+  (void)bytes;
+  (void)at;
+#endif
+}
+
+/* Adds the word loaded ahead to the window where it holds 32 bits or fewer, and loads the one
+ * two refills on: the window then holds at least 32 bits. A load that enters a line of 128
+ * bytes prefetches the line PARZ_GPU_LL_PREFETCH_LINES further on. */
 PARZ_HD void parz_gpu_ll_refill(parz_gpu_ll_reader* s) {
   if (s->cnt <= 32) {
     s->buf |= (uint64_t)s->next << s->cnt;
     s->cnt += 32;
-    s->next = parz_gpu_ll_word(s->p, s->bytes, s->lead, s->j++);
+    s->next = s->ahead;
+    const size_t at = 4 * s->j - s->lead; /* the word's first byte, from p */
+    if ((((uintptr_t)s->p + at) & 127u) == 0)
+      parz_gpu_ll_prefetch(s->p, s->bytes, at + 128u * PARZ_GPU_LL_PREFETCH_LINES);
+    s->ahead = parz_gpu_ll_word(s->p, s->bytes, s->lead, s->j++);
   }
 }
 
@@ -192,9 +231,12 @@ PARZ_HD void parz_gpu_ll_reader_init(parz_gpu_ll_reader* s, const uint8_t* p, si
   const uint64_t bit = 8u * s->lead + pos; /* from the first aligned word */
   const unsigned skip = (unsigned)(bit & 31u);
   s->j = (size_t)(bit >> 5);
+  for (unsigned k = 1; k <= PARZ_GPU_LL_PREFETCH_LINES; k++)
+    parz_gpu_ll_prefetch(p, bytes, (size_t)(pos / 8) + 128u * k);
   s->buf = parz_gpu_ll_word(p, bytes, s->lead, s->j++) >> skip;
   s->cnt = 32 - skip;
   s->next = parz_gpu_ll_word(p, bytes, s->lead, s->j++);
+  s->ahead = parz_gpu_ll_word(p, bytes, s->lead, s->j++);
   parz_gpu_ll_refill(s);
   s->code = code;
   s->fast = fast;
@@ -211,33 +253,43 @@ PARZ_HD uint64_t parz_gpu_ll_take(parz_gpu_ll_reader* s, unsigned n) {
   return v;
 }
 
+/* The funnel shift right of hi:lo by s, clamped to 32 (s = 32 gives hi). */
+PARZ_HD uint32_t parz_gpu_ll_funnel(uint32_t lo, uint32_t hi, unsigned s) {
+#if defined(__CUDA_ARCH__)
+  return __funnelshift_rc(lo, hi, s);
+#else
+  return s >= 32 ? hi : (uint32_t)((((uint64_t)hi << 32) | lo) >> s);
+#endif
+}
+
 /* The next residual into *z: PARZ_LL_OK, or PARZ_LL_BAD_WORD for bits that start no word. */
 PARZ_HD int parz_gpu_ll_next(parz_gpu_ll_reader* s, uint64_t* z) {
-  unsigned k;
   parz_gpu_ll_refill(s);
   const uint32_t e = s->fast[s->ctx | (unsigned)(s->buf & (PARZ_LL_TABLE_SIZE - 1))];
   if (e) {
-    k = PARZ_LL_FAST_K(e);
-    const uint64_t below = ((((uint64_t)1) << k) - 1) >> 1;
-    *z = (below + (k != 0)) | ((s->buf >> PARZ_LL_FAST_LEN(e)) & below);
-    s->buf >>= PARZ_LL_FAST_ADVANCE(e);
-    s->cnt -= PARZ_LL_FAST_ADVANCE(e);
-  } else { /* a word longer than the table's, a wide residual, or bits that are no word */
-    unsigned l = 0;
-    const int32_t sym = parz_huff_decode_long(&s->code[s->ctx >> PARZ_LL_TABLE_BITS], s->buf, &l);
-    if (sym < 0)
-      return PARZ_LL_BAD_WORD;
-    k = (unsigned)sym;
-    s->buf >>= l;
-    s->cnt -= l;
-    if (k < 2) {
-      *z = k;
-    } else {
-      uint64_t low = parz_gpu_ll_take(s, k - 1 < 32 ? k - 1 : 32);
-      if (k - 1 > 32)
-        low |= parz_gpu_ll_take(s, k - 33) << 32;
-      *z = ((uint64_t)1 << (k - 1)) | low;
-    }
+    const unsigned adv = PARZ_GPU_LL_FAST_ADV(e); /* 1..32: the window holds them */
+    const uint32_t t = (uint32_t)s->buf << (32u - adv);
+    *z = parz_gpu_ll_funnel(t, PARZ_GPU_LL_FAST_HIGH(e), PARZ_GPU_LL_FAST_SHIFT(e));
+    s->buf >>= adv;
+    s->cnt -= adv;
+    s->ctx = PARZ_GPU_LL_FAST_NEXT(e);
+    return PARZ_LL_OK;
+  }
+  /* a word longer than the table's, a wide residual, or bits that are no word */
+  unsigned l = 0, k;
+  const int32_t sym = parz_huff_decode_long(&s->code[s->ctx >> PARZ_LL_TABLE_BITS], s->buf, &l);
+  if (sym < 0)
+    return PARZ_LL_BAD_WORD;
+  k = (unsigned)sym;
+  s->buf >>= l;
+  s->cnt -= l;
+  if (k < 2) {
+    *z = k;
+  } else {
+    uint64_t low = parz_gpu_ll_take(s, k - 1 < 32 ? k - 1 : 32);
+    if (k - 1 > 32)
+      low |= parz_gpu_ll_take(s, k - 33) << 32;
+    *z = ((uint64_t)1 << (k - 1)) | low;
   }
   s->ctx = (parz_ll_context_of(k) & s->ctx_mask) << PARZ_LL_TABLE_BITS;
   return PARZ_LL_OK;
@@ -245,8 +297,8 @@ PARZ_HD int parz_gpu_ll_next(parz_gpu_ll_reader* s, uint64_t* z) {
 
 /* After the last residual: parz_ll_reader_end's check of where the bits end. */
 PARZ_HD int parz_gpu_ll_reader_end(const parz_gpu_ll_reader* s) {
-  /* bits consumed from the first aligned word, less the lead's */
-  const uint64_t pos = (uint64_t)32 * (s->j - 1) - s->cnt - 8u * s->lead;
+  /* bits consumed from the first aligned word (the two words ahead not yet), less the lead's */
+  const uint64_t pos = (uint64_t)32 * (s->j - 2) - s->cnt - 8u * s->lead;
   if (pos > (uint64_t)8 * s->bytes)
     return PARZ_LL_BAD_PAST;
   return (pos + 7) / 8 != s->bytes ? PARZ_LL_BAD_TRAILING : PARZ_LL_OK;
