@@ -443,22 +443,35 @@ struct ll_box {
   unsigned long long m[4], at;
 };
 
-/* Where value i (C order inside the block) lies in the array. */
-__device__ __forceinline__ unsigned long long box_place(const ll_box& x,
+/* A block's rows (its values along the last dimension): at most 8^3, the rows of a block of
+ * four dimensions of side 8 (lorenzo.h's sides; any block of fewer dimensions has fewer). */
+const unsigned BLOCK_ROWS = 512;
+
+/* Where row r (C order of the block's rows) of the block lies in the array. */
+__device__ __forceinline__ unsigned long long row_place(const ll_box& x,
                                                         const unsigned long long st[3],
-                                                        unsigned i) {
-  const unsigned r3 = parz_gpu_ll_div(i, x.m[3]), r2 = parz_gpu_ll_div(r3, x.m[2]);
-  const unsigned x0 = parz_gpu_ll_div(r2, x.m[1]);
-  return x.at + x0 * st[0] + (r2 - x0 * x.e[1]) * st[1] + (r3 - r2 * x.e[2]) * st[2] +
-         (i - r3 * x.e[3]);
+                                                        unsigned r) {
+  const unsigned r1 = parz_gpu_ll_div(r, x.m[2]), x0 = parz_gpu_ll_div(r1, x.m[1]);
+  return x.at + x0 * st[0] + (r1 - x0 * x.e[1]) * st[1] + (r - r1 * x.e[2]) * st[2];
 }
 
-/* One CTA per block: the residuals at its values' places become its values. */
+/* Where value i (C order inside the block) lies in the array, its row's place in rows. */
+__device__ __forceinline__ unsigned long long box_place(const ll_box& x,
+                                                        const unsigned long long* rows,
+                                                        unsigned i) {
+  const unsigned r = parz_gpu_ll_div(i, x.m[3]);
+  return rows[r] + (i - r * x.e[3]);
+}
+
+/* One CTA per block: the residuals at its values' places become its values. Each row's place
+ * is found once, into shared memory, so that a value's place is a division by multiplication
+ * and a load. */
 template <typename T>
 __global__ void __launch_bounds__(BLOCK_THREADS)
     blocks_kernel(const __grid_constant__ ll_args one, const ll_args* all) {
   __shared__ T v[PARZ_LL_BLOCK_VALUES + PARZ_LL_BLOCK_VALUES / 32];
   __shared__ T totals[BLOCK_THREADS];
+  __shared__ unsigned long long rows[BLOCK_ROWS];
   __shared__ ll_box box;
   const ll_args& a = args_of(one, all);
   const unsigned long long b = a.first * a.C + blockIdx.x;
@@ -473,10 +486,16 @@ __global__ void __launch_bounds__(BLOCK_THREADS)
   }
   __syncthreads();
   T* dst = (T*)a.dst;
-  const unsigned long long st[3] = {a.st[0], a.st[1], a.st[2]};
   const unsigned count = box.count, holt = a.holt;
+  {
+    const unsigned long long st[3] = {a.st[0], a.st[1], a.st[2]};
+    const unsigned nrows = parz_gpu_ll_div(count, box.m[3]); /* at most BLOCK_ROWS (setup) */
+    for (unsigned r = threadIdx.x; r < nrows; r += BLOCK_THREADS)
+      rows[r] = row_place(box, st, r);
+  }
+  __syncthreads();
   for (unsigned i = threadIdx.x; i < count; i += BLOCK_THREADS) {
-    const T z = dst[box_place(box, st, i)];
+    const T z = dst[box_place(box, rows, i)];
     v[pad(i)] = holt ? z : (z >> 1) ^ ((T)0 - (z & 1));
   }
   __syncthreads();
@@ -501,7 +520,7 @@ __global__ void __launch_bounds__(BLOCK_THREADS)
   const double scale = a.scale;
   for (unsigned i = threadIdx.x; i < count; i += BLOCK_THREADS) {
     T u = v[pad(i)];
-    const unsigned long long at = box_place(box, st, i);
+    const unsigned long long at = box_place(box, rows, i);
     if (dict) { /* u is a rank: the value is the dictionary's word, an integer image */
       if (u >= dict_count) {
         atomicMin(&a.fault->segment, at);
@@ -571,6 +590,9 @@ int setup(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d_chunk, 
   if (g.blocks != v->nblocks)
     return parz_fail(err, PARZ_ERR_FORMAT, "lossless chunk of %llu blocks where its array has %zu",
                      (unsigned long long)v->nblocks, g.blocks);
+  if (g.side[0] * g.side[1] * g.side[2] > BLOCK_ROWS) /* blocks_kernel's table of rows */
+    return parz_fail(err, PARZ_ERR_UNSUPPORTED, "lossless blocks of %zu rows: decode on the CPU",
+                     g.side[0] * g.side[1] * g.side[2]);
   memset(a, 0, sizeof *a);
   a->payload = (const unsigned char*)d_chunk + parz_gpu_payload_offset(v);
   a->payload_bytes = v->payload_bytes;
