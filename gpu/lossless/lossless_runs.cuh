@@ -196,7 +196,7 @@ PARZ_HD uint32_t parz_gpu_ll_word(const uint8_t* p, size_t bytes, unsigned lead,
 PARZ_HD void parz_gpu_ll_prefetch(const uint8_t* p, size_t bytes, size_t at) {
 #if defined(__CUDA_ARCH__)
   if (at < bytes)
-    asm volatile("prefetch.global.L1 [%0];" ::"l"(p + at));
+    asm volatile("prefetch.L1 [%0];" ::"l"(p + at));
 #else
   (void)p;
   (void)bytes;
