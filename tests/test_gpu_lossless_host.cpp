@@ -45,11 +45,12 @@ static bool gpu_segment(const uint8_t* src, size_t bytes, size_t n, unsigned w,
     for (unsigned from = 7; from-- > 0;)
       parz_gpu_ll_fast_fill(&code[c], h.nc, &fast[c * PARZ_LL_TABLE_SIZE], from, 7);
   for (size_t i = 0; i < fast.size(); i++)
-    CHECK(fast[i] ==
-              parz_gpu_ll_fast_entry(&code[i >> PARZ_LL_TABLE_BITS], h.nc, i & (PARZ_LL_TABLE_SIZE - 1)),
-          ": context %zu, entry %zu: %#x, the canonical decode's %#x", i >> PARZ_LL_TABLE_BITS,
-          i & (PARZ_LL_TABLE_SIZE - 1), fast[i],
-          parz_gpu_ll_fast_entry(&code[i >> PARZ_LL_TABLE_BITS], h.nc, i & (PARZ_LL_TABLE_SIZE - 1)));
+    CHECK(
+        fast[i] == parz_gpu_ll_fast_entry(&code[i >> PARZ_LL_TABLE_BITS], h.nc,
+                                          i & (PARZ_LL_TABLE_SIZE - 1)),
+        ": context %zu, entry %zu: %#x, the canonical decode's %#x", i >> PARZ_LL_TABLE_BITS,
+        i & (PARZ_LL_TABLE_SIZE - 1), fast[i],
+        parz_gpu_ll_fast_entry(&code[i >> PARZ_LL_TABLE_BITS], h.nc, i & (PARZ_LL_TABLE_SIZE - 1)));
   unsigned long long told = 0;
   for (unsigned long long r = 0; r + 1 < h.runs; r++)
     told += parz_ll_run_bytes(src, (size_t)h.lengths_bytes, (size_t)r);

@@ -352,8 +352,7 @@ __global__ void __launch_bounds__(SEG_THREADS, SEG_CTAS)
   }
   const unsigned per = SEG_THREADS / nc; /* threads per context's fast table */
   if (t < per * nc)
-    parz_gpu_ll_fast_fill(&code[t / per], nc, fast + (t / per) * PARZ_LL_TABLE_SIZE, t % per,
-                          per);
+    parz_gpu_ll_fast_fill(&code[t / per], nc, fast + (t / per) * PARZ_LL_TABLE_SIZE, t % per, per);
   __syncthreads();
   const unsigned long long n = values, nruns = h.runs, q = h.q;
   unsigned long long told = 0, before, base = h.first;

@@ -8,15 +8,16 @@
  *            entry the canonical decode of its 9 bits;
  *   reader   a thread per run (or per segment of coders 1 and 2) reads its residuals with
  *            parz_gpu_ll_reader: a 64-bit window refilled from aligned 32-bit words, each word
- *            loaded two refills ahead, so that its latency hides behind the residuals of the
- *            refill between (a word loaded one refill ahead is waited for at that refill's move
- *            of it); on the GPU the run's first lines are prefetched into L1 and each refill
- *            that enters a line prefetches one further on, since a warp waits for the slowest
- *            lane's miss. A word that straddles the run's bytes is read byte by byte, the bytes
- *            outside as zeros, so nothing outside them is read. A word of the fast table
- *            decodes a residual in one lookup (its value by one funnel shift of the window's low
- *            word, its next context from the entry); longer words and wider residuals take the
- *            canonical walk.
+ *            loaded two refills ahead (a word loaded one refill ahead is waited for at that
+ *            refill's move of it; ptxas still copies the loaded word into its register at the
+ *            end of the refill's branch and waits there, as bench/results/h200/
+ *            bench_gpu_lossless.md shows); on the GPU the run's first lines are prefetched into
+ *            L1 and each refill that enters a line prefetches one further on, since a warp
+ *            waits for the slowest lane's miss. A word that straddles the run's bytes is read
+ *            byte by byte, the bytes outside as zeros, so nothing outside them is read. A word
+ *            of the fast table decodes a residual in one lookup (its value by one funnel shift
+ *            of the window's low word, its next context from the entry); longer words and
+ *            wider residuals take the canonical walk.
  *            The residuals and the refusals are the serial reader's: the same words of the same
  *            bits (zeros past the bytes), and at the end the same check of where the bits end
  *            (parz_ll_reader_end's), which refuses every run the serial reader refuses earlier
@@ -101,10 +102,10 @@ PARZ_HD unsigned long long parz_gpu_ll_run_len(const uint8_t* src, size_t bytes,
 /* The fast entry of a word of l bits for residual bit length k, under `contexts` contexts. */
 PARZ_HD uint32_t parz_gpu_ll_fast_of(unsigned l, unsigned k, unsigned contexts) {
   const unsigned adv = l + (k >= 2 ? k - 1 : 0);
-  return adv <= PARZ_GPU_LL_FAST_BITS ? adv | (33u - k) << 8 | (k != 0) << 14 |
-                                            parz_ll_next_context(k, contexts)
-                                                << PARZ_LL_TABLE_BITS << 16
-                                      : 0;
+  return adv <= PARZ_GPU_LL_FAST_BITS
+             ? adv | (33u - k) << 8 | (k != 0) << 14 |
+                   parz_ll_next_context(k, contexts) << PARZ_LL_TABLE_BITS << 16
+             : 0;
 }
 
 /* The code of context c from the code lengths at `lengths` (bytes long, checked by the caller to
@@ -157,11 +158,11 @@ PARZ_HD void parz_gpu_ll_fast_fill(const parz_huff_decoder* d, unsigned contexts
 typedef struct {
   const uint8_t* p;
   size_t bytes;
-  unsigned lead;   /* bytes of the first aligned word before p */
-  size_t j;        /* the word after `ahead` (words counted from p - lead) */
-  uint32_t next;   /* word j - 2, loaded ahead: the next refill's */
-  uint32_t ahead;  /* word j - 1, the refill after it */
-  uint64_t buf;    /* the window: its cnt low bits are the stream's next bits, zeros above */
+  unsigned lead;  /* bytes of the first aligned word before p */
+  size_t j;       /* the word after `ahead` (words counted from p - lead) */
+  uint32_t next;  /* word j - 2, loaded ahead: the next refill's */
+  uint32_t ahead; /* word j - 1, the refill after it */
+  uint64_t buf;   /* the window: its cnt low bits are the stream's next bits, zeros above */
   unsigned cnt;
   const parz_huff_decoder* code;
   const uint32_t* fast;
