@@ -7,7 +7,7 @@
  *      partition over many CTAs (parz_gpu_enqueue_checksums); of a run of chunks, the frame's
  *      two launches for the whole run (parz_gpu_enqueue_run_checksums), every partition of
  *      every chunk spread over CTAs by its bytes;
- *   2. segments_kernel: a CTA of SEG_THREADS per segment. Thread 0 reads its head; a thread per
+ *   2. segments_kernel: a CTA per segment (seg_threads). Thread 0 reads its head; a thread per
  *      context sets up its code and the threads of each context fill its fast table in shared
  *      memory (gpu/lossless/lossless_runs.cuh). A coder 3 or 4 segment's runs decode
  *      independently, spread over the CTA's warps, a few lanes of each (their starts by a scan
@@ -72,8 +72,15 @@ struct ll_args {
 };
 
 const unsigned BLOCK_THREADS = 256;
-const unsigned SEG_THREADS = 128; /* a segment's CTA */
-const unsigned SEG_CTAS = 5;      /* CTAs an SM holds: etopo5's 578 segments in one wave */
+/* A segment's CTA: 128 threads, 5 an SM (etopo5's 578 segments of 4 blocks in one wave), for
+ * segments of at least 4 blocks (32 runs of the writers' 512 residuals: 8 lanes of each of 4
+ * warps walk); 64 threads, 8 an SM, for smaller ones (runs of 8 lanes in 2 warps where 4 warps
+ * would walk 2 or 4 lanes each, and more CTAs an SM): measured at C = 4 and C = 1 on etopo5
+ * (bench/results/h200/bench_gpu_lossless.md). */
+__host__ __device__ constexpr unsigned seg_threads(unsigned long long C) {
+  return C >= 4 ? 128 : 64;
+}
+__host__ __device__ constexpr unsigned seg_ctas(unsigned threads) { return threads == 128 ? 5 : 8; }
 
 __device__ void record(const ll_args& a, unsigned long long s) {
   atomicMin(&a.fault->segment, s);
@@ -251,8 +258,9 @@ __device__ __noinline__ int code_setup(const uint8_t* lengths, size_t bytes, uns
   return parz_gpu_ll_code_setup(lengths, bytes, w, c, d, mem);
 }
 
-/* The sum of x over the CTA (SEG_THREADS threads, warp_sums: a word per warp), every thread
- * taking part; *before: the sum over the threads before this one. */
+/* The sum of x over the CTA (THREADS threads, warp_sums: a word per warp), every thread taking
+ * part; *before: the sum over the threads before this one. */
+template <unsigned THREADS>
 __device__ unsigned long long cta_scan(unsigned long long x, unsigned long long* warp_sums,
                                        unsigned long long* before) {
   const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
@@ -265,7 +273,7 @@ __device__ unsigned long long cta_scan(unsigned long long x, unsigned long long*
   if (lane == 31)
     warp_sums[warp] = incl;
   __syncthreads();
-  for (unsigned k = 0; k < SEG_THREADS / 32; k++) {
+  for (unsigned k = 0; k < THREADS / 32; k++) {
     prior += k < warp ? warp_sums[k] : 0;
     total += warp_sums[k];
   }
@@ -274,13 +282,14 @@ __device__ unsigned long long cta_scan(unsigned long long x, unsigned long long*
   return total;
 }
 
-/* The run of each round of SEG_THREADS runs that thread t walks: the runs spread over the CTA's
+/* The run of each round of THREADS runs that thread t walks: the runs spread over the CTA's
  * warps (run u on lane u / W of warp u % W, W warps), so that a segment of fewer runs than
  * threads walks in every warp, with fewer lanes each: a warp waits for the slowest of its lanes
  * at every step (a load that misses, a refill), and more warps of fewer lanes keep more of an
  * SM's issue slots busy. */
+template <unsigned THREADS>
 __device__ __forceinline__ unsigned run_of(unsigned t) {
-  return (t & 31u) * (SEG_THREADS / 32) + (t >> 5);
+  return (t & 31u) * (THREADS / 32) + (t >> 5);
 }
 
 /* One CTA per segment: its residuals, zigzagged, at their values' places. Thread 0 reads the
@@ -288,14 +297,14 @@ __device__ __forceinline__ unsigned run_of(unsigned t) {
  * 4 segment's runs decode side by side, spread over the warps (run_of; their starts by a scan
  * of their byte lengths; coder 4's empty runs are zeros); a coder 1 or 2 segment is one walk of
  * thread 0; a raw segment is copied by all. */
-template <typename T>
-__global__ void __launch_bounds__(SEG_THREADS, SEG_CTAS)
+template <typename T, unsigned THREADS>
+__global__ void __launch_bounds__(THREADS, seg_ctas(THREADS))
     segments_kernel(const __grid_constant__ ll_args one, const ll_args* all) {
   extern __shared__ unsigned long long shared[];
   __shared__ parz_gpu_ll_head h;
   __shared__ int ok, codes_ok;
-  __shared__ unsigned long long values, warp_sums[SEG_THREADS / 32], c0[4];
-  __shared__ unsigned long long starts[SEG_THREADS]; /* a round's runs' first bytes */
+  __shared__ unsigned long long values, warp_sums[THREADS / 32], c0[4];
+  __shared__ unsigned long long starts[THREADS]; /* a round's runs' first bytes */
   const ll_args& a = args_of(one, all);
   const unsigned long long s = a.first + blockIdx.x;
   const unsigned t = threadIdx.x;
@@ -330,7 +339,7 @@ __global__ void __launch_bounds__(SEG_THREADS, SEG_CTAS)
     unsigned e[4];
     for (unsigned long long b = b0; b < b1; b++) {
       const unsigned count = block_box(a, b, o, e);
-      for (unsigned i = t; i < count; i += SEG_THREADS)
+      for (unsigned i = t; i < count; i += THREADS)
         ((T*)a.dst)[place(a, o, e, i)] = (T)parz_ll_raw_residual(src + 1, i0 + i, w);
       i0 += count;
     }
@@ -350,25 +359,25 @@ __global__ void __launch_bounds__(SEG_THREADS, SEG_CTAS)
       record(a, s);
     return;
   }
-  const unsigned per = SEG_THREADS / nc; /* threads per context's fast table */
+  const unsigned per = THREADS / nc; /* threads per context's fast table */
   if (t < per * nc)
     parz_gpu_ll_fast_fill(&code[t / per], nc, fast + (t / per) * PARZ_LL_TABLE_SIZE, t % per, per);
   __syncthreads();
   const unsigned long long n = values, nruns = h.runs, q = h.q;
   unsigned long long told = 0, before, base = h.first;
-  for (unsigned long long r = t; r + 1 < nruns; r += SEG_THREADS)
+  for (unsigned long long r = t; r + 1 < nruns; r += THREADS)
     told += parz_ll_run_bytes(src, (size_t)h.lengths_bytes, (size_t)r);
-  told = cta_scan(told, warp_sums, &before);
+  told = cta_scan<THREADS>(told, warp_sums, &before);
   if (h.first + told > bytes) { /* the last run would start past the bytes */
     if (t == 0)
       record(a, s);
     return;
   }
-  const unsigned u = run_of(t);
-  for (unsigned long long r0 = 0; r0 < nruns; r0 += SEG_THREADS) {
+  const unsigned u = run_of<THREADS>(t);
+  for (unsigned long long r0 = 0; r0 < nruns; r0 += THREADS) {
     /* the round's starts, in the runs' order */
     const unsigned long long total =
-        cta_scan(parz_gpu_ll_run_len(src, bytes, &h, r0 + t, told), warp_sums, &before);
+        cta_scan<THREADS>(parz_gpu_ll_run_len(src, bytes, &h, r0 + t, told), warp_sums, &before);
     starts[t] = base + before;
     base += total;
     __syncthreads();
@@ -627,24 +636,35 @@ int setup(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d_chunk, 
   return PARZ_OK;
 }
 
+/* segments_kernel<T, THREADS> over `segments` CTAs of each of n chunks, shared bytes each. */
+template <typename T, unsigned THREADS>
+cudaError_t launch_segments(const ll_args* h, const ll_args* d, unsigned n,
+                            unsigned long long segments, size_t shared, cudaStream_t st) {
+  cudaError_t e = cudaFuncSetAttribute(segments_kernel<T, THREADS>,
+                                       cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared);
+  if (e == cudaSuccess && segments) {
+    segments_kernel<T, THREADS><<<dim3((unsigned)segments, n), THREADS, shared, st>>>(h[0], d);
+    e = cudaGetLastError();
+  }
+  return e;
+}
+
 /* Enqueues the kernels of n chunks of one type (arguments h[0..n), the same at d in device
- * memory; n = 1 and d = NULL: one chunk, its arguments by value): a chunk per row of each grid. */
+ * memory; n = 1 and d = NULL: one chunk, its arguments by value): a chunk per row of each grid,
+ * segments_kernel's CTAs sized by the largest C among them. */
 template <typename T>
 cudaError_t launch(const ll_args* h, const ll_args* d, unsigned n, cudaStream_t st) {
-  unsigned long long segments = 0, blocks = 0;
+  unsigned long long segments = 0, blocks = 0, C = 0;
   for (unsigned i = 0; i < n; i++) {
     segments = PARZ_MAX(segments, h[i].end - h[i].first);
     blocks = PARZ_MAX(blocks, PARZ_MIN(h[i].end * h[i].C, h[i].nblocks) - h[i].first * h[i].C);
+    C = PARZ_MAX(C, h[i].C);
   }
   const unsigned nc = parz_ll_contexts(h[0].w, PARZ_LL_CODER_CONTEXT);
   const size_t shared =
       nc * (sizeof(parz_huff_decoder) + (PARZ_LL_TABLE_SIZE + PARZ_GPU_LL_CODE_WORDS) * 4u);
-  cudaError_t e = cudaFuncSetAttribute(segments_kernel<T>,
-                                       cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared);
-  if (e == cudaSuccess && segments) {
-    segments_kernel<T><<<dim3((unsigned)segments, n), SEG_THREADS, shared, st>>>(h[0], d);
-    e = cudaGetLastError();
-  }
+  cudaError_t e = seg_threads(C) == 128 ? launch_segments<T, 128>(h, d, n, segments, shared, st)
+                                        : launch_segments<T, 64>(h, d, n, segments, shared, st);
   if (e == cudaSuccess && blocks) {
     blocks_kernel<T><<<dim3((unsigned)blocks, n), BLOCK_THREADS, 0, st>>>(h[0], d);
     e = cudaGetLastError();
