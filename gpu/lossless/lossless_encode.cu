@@ -3,11 +3,11 @@
  * is built in buffers of its own from the context's pool (parz_gpu_enc_pool, whose pages stay
  * mapped across the host's waits); the host waits once for the transform's probe, the check of
  * the probe's first scale (which the GPU takes behind the probe), the measure of the row
- * predictor and the segments' sizes (again for the row predictor's where the measure favours it,
- * for the second scale's where a value misses the first, and for the other scales' check where a
- * value misses the second too), and for the checksums, each a few bytes per segment. Once
- * every chunk's size is known, `place` gives each its place and its head and payload are copied
- * there. */
+ * predictor (on the context's second stream, beside the residuals and segments) and the
+ * segments' sizes (again for the row predictor's where the measure favours it, for the second
+ * scale's where a value misses the first, and for the other scales' check where a value misses
+ * the second too), and for the checksums, each a few bytes per segment. Once every chunk's size
+ * is known, `place` gives each its place and its head and payload are copied there. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -338,18 +338,27 @@ static int first_fitting(parz_gpu_whole_memory& m, const parz_gpu_ll& L,
 }
 
 /* The measure of the row predictor for plan p under L's transform (the values at L.src),
- * launched: predictor 0's and predictor 3's bits into d_sums. */
+ * launched on stream `side` behind what m's stream has done (`forked`), m's stream then waiting
+ * for it (`joined`): predictor 0's and predictor 3's bits into d_sums, while the residuals and
+ * segments launched next on m's stream run beside it. */
 static int launch_measure(parz_gpu_whole_memory& m, const parz_gpu_ll_plan& p, const parz_gpu_ll& L,
-                          unsigned long long* d_sums, parz_error* err) {
+                          unsigned long long* d_sums, cudaStream_t side, cudaEvent_t forked,
+                          cudaEvent_t joined, parz_error* err) {
   parz_ll_geometry rows;
   int rc = parz_ll_geometry_init(&rows, &p.a, PARZ_LL_PREDICT_ROWS, err);
   if (rc != PARZ_OK)
     return rc;
   if (m.e == cudaSuccess)
-    m.e = cudaMemsetAsync(d_sums, 0, 2 * sizeof *d_sums, m.st);
+    m.e = cudaEventRecord(forked, m.st);
+  if (m.e == cudaSuccess)
+    m.e = cudaStreamWaitEvent(side, forked, 0);
+  if (m.e == cudaSuccess)
+    m.e = cudaMemsetAsync(d_sums, 0, 2 * sizeof *d_sums, side);
   if (m.e == cudaSuccess)
     measure_kernel<<<(unsigned)(parz_gpu_ll_sampled(L.g) * (PARZ_LL_BLOCK_VALUES / THREADS)),
-                     THREADS, 0, m.st>>>(L, rows, d_sums);
+                     THREADS, 0, side>>>(L, rows, d_sums);
+  if (m.e == cudaSuccess)
+    m.e = cudaEventRecord(joined, side);
   return PARZ_OK;
 }
 
@@ -357,14 +366,18 @@ static int launch_measure(parz_gpu_whole_memory& m, const parz_gpu_ll_plan& p, c
  * segments in their slots (L->slots, in m), their bytes in L->seg_bytes; misfit: where not NULL,
  * set where a value misses k's scale; passed: where not NULL, the probe's scales, whose first
  * valid one is taken in place of k (parz_gpu_ll.passed). */
-static void launch_segments(parz_gpu_whole_memory& m, const parz_gpu_ll_plan& p, unsigned k,
-                            const void* d_data, unsigned* misfit,
-                            const unsigned long long* passed, parz_gpu_ll* L) {
+static void segments_args(const parz_gpu_ll_plan& p, unsigned k, const void* d_data,
+                          unsigned* misfit, const unsigned long long* passed, parz_gpu_ll* L) {
   parz_gpu_ll_args(&p, k, L);
   parz_gpu_ll_source(L, d_data);
   L->misfit = misfit;
   L->passed = passed;
   L->valid = parz_gpu_ll_valid(&p);
+}
+static void launch_segments(parz_gpu_whole_memory& m, const parz_gpu_ll_plan& p, unsigned k,
+                            const void* d_data, unsigned* misfit,
+                            const unsigned long long* passed, parz_gpu_ll* L) {
+  segments_args(p, k, d_data, misfit, passed, L);
   unsigned long long* block_at = m.device<unsigned long long>(p.block_at.size());
   L->block_at = block_at;
   L->z = m.device<uint64_t>((size_t)L->n);
@@ -406,7 +419,8 @@ static unsigned long long sum_of(const std::vector<unsigned long long>& v) {
  * words for the host's reads. */
 static int encode_one(parz_gpu_context* ctx, parz_gpu_whole_memory& keep, parz_gpu_ll_plan& p,
                       const void* d_data, const parz_chunk_config* cfg, parz_gpu_whole_chunk* c,
-                      size_t* size, unsigned* small, parz_error* err) {
+                      size_t* size, unsigned* small, const cudaEvent_t fork_join[2],
+                      parz_error* err) {
   parz_gpu_whole_memory m(keep.st, keep.pool);
   parz_gpu_ll L;
   std::vector<unsigned> scales;
@@ -434,9 +448,18 @@ static int encode_one(parz_gpu_context* ctx, parz_gpu_whole_memory& keep, parz_g
     const int probed = d_passed && !tried; /* the transform the GPU's, from the probe */
     if (!checked && m.e == cudaSuccess)
       m.e = cudaMemsetAsync(d_misfit, 0, sizeof *d_misfit, m.st);
+    if (measured) {
+      /* the measure beside the residuals and segments, checking nothing (a misfit found by
+       * the residual step sets aside its sums) */
+      parz_gpu_ll M;
+      segments_args(p, k, d_data, NULL, probed ? d_passed : NULL, &M);
+      if ((rc = launch_measure(m, p, M, d_bits, ctx->copy_stream, fork_join[0], fork_join[1],
+                               err)) != PARZ_OK)
+        return rc;
+    }
     launch_segments(m, p, k, d_data, checked ? NULL : d_misfit, probed ? d_passed : NULL, &L);
-    if (measured && (rc = launch_measure(m, p, L, d_bits, err)) != PARZ_OK)
-      return rc;
+    if (measured && m.e == cudaSuccess)
+      m.e = cudaStreamWaitEvent(m.st, fork_join[1], 0);
     if (measured && m.e == cudaSuccess)
       m.e = cudaMemcpyAsync(bits, d_bits, 2 * sizeof *bits, cudaMemcpyDeviceToHost, m.st);
     if (!checked && m.e == cudaSuccess)
@@ -560,10 +583,23 @@ int parz_gpu_lossless_encode_chunks(parz_gpu_context* ctx, size_t n, const parz_
   cudaMemPool_t pool = NULL;
   if ((rc = parz_gpu_enc_pool(ctx, &pool, err)) != PARZ_OK)
     return rc;
+  /* the measure of the row predictor runs on the context's second stream (the filter path's
+   * downloads' otherwise), forked from and joined to st by these */
+  struct events {
+    cudaEvent_t e[2] = {NULL, NULL};
+    ~events() {
+      for (cudaEvent_t x : e)
+        if (x)
+          cudaEventDestroy(x);
+    }
+  } fork_join;
+  for (cudaEvent_t& x : fork_join.e)
+    if ((e = cudaEventCreateWithFlags(&x, cudaEventDisableTiming)) != cudaSuccess)
+      return parz_gpu_cuda_fail(err, e, "lossless GPU encode: the measure's events");
   parz_gpu_whole_memory m(st, pool);
   return parz_gpu_whole_encode(n, arrays, d_data, cfg, written, place, place_arg, st, failed, err,
                                [&](size_t i, parz_gpu_whole_chunk* c) {
                                  return encode_one(ctx, m, plans[i], d_data[i], cfg, c, &written[i],
-                                                   small, err);
+                                                   small, fork_join.e, err);
                                });
 }
