@@ -458,8 +458,13 @@ static int encode_one(parz_gpu_context* ctx, parz_gpu_whole_memory& keep, parz_g
         return rc;
     }
     launch_segments(m, p, k, d_data, checked ? NULL : d_misfit, probed ? d_passed : NULL, &L);
-    if (measured && m.e == cudaSuccess)
-      m.e = cudaStreamWaitEvent(m.st, fork_join[1], 0);
+    if (measured) {
+      /* joined even after a failure: m's memory, which the measure reads and writes, is freed
+       * in m's stream order */
+      const cudaError_t joined = cudaStreamWaitEvent(m.st, fork_join[1], 0);
+      if (m.e == cudaSuccess)
+        m.e = joined;
+    }
     if (measured && m.e == cudaSuccess)
       m.e = cudaMemcpyAsync(bits, d_bits, 2 * sizeof *bits, cudaMemcpyDeviceToHost, m.st);
     if (!checked && m.e == cudaSuccess)
