@@ -201,38 +201,77 @@ static uint64_t bits_at(const uint8_t* src, uint64_t pos) {
   return x >> (pos & 7u);
 }
 
-/* The four runs' state in the loop below: each reader's next bit (from the segment's first byte)
- * and table, and the last bit from which 64 bits lie inside its run. */
+/* Residual j of a reader at bit p of src in the table at fast + c, through the fast table:
+ * parz_ll_residual_fast's steps on 64-bit variables (no widening of the table's offset in the
+ * loop). Its bits (p and c moved on, its value into *z), or 0 where the table does not take it. */
+static inline uint64_t take_fast(const uint8_t* src, const uint32_t* fast, uint64_t* p, uint64_t* c,
+                                 uint64_t* z) {
+  const uint64_t x = bits_at(src, *p);
+  const uint64_t e = fast[*c + (x & (PARZ_LL_TABLE_SIZE - 1))], a = PARZ_LL_FAST_ADVANCE(e);
+  if (!a)
+    return 0;
+  /* 63 - a as ~e's low 6 bits (a < 64), which is all a shift reads */
+  *z = (x << (~e & 63u) | 0x8000000000000000u) >> PARZ_LL_FAST_SHIFT(e) >> 1;
+  *c = PARZ_LL_FAST_NEXT(e);
+  *p += a;
+  return a;
+}
+
+/* Bytes of zeros after each run's copy (uncode_runs): a reader near its run's end loads them as
+ * the window reader reads past its bytes, and each stretch of runs_side's loop takes at least
+ * (RUNS_PAD - 8) * 8 / RESIDUAL_MOST_BITS residuals. */
+#define RUNS_PAD 512u
+/* The longest run copied: 512 residuals (q = 9, the writers') of the most bits each. */
+#define RUNS_COPY (512u * RESIDUAL_MOST_BITS / 8u + 1u)
+
+/* The four runs' state in the loop below: the bytes they are read from, each reader's next bit
+ * (from those bytes' first) and table, and the last bit from which 64 bits can be loaded. */
 typedef struct {
+  const uint8_t* bytes;
   uint64_t pos[RUNS_SIDE], last[RUNS_SIDE];
   unsigned ctx[RUNS_SIDE], contexts; /* contexts: the segment's */
   size_t done[RUNS_SIDE];            /* residuals each reader has read */
   int bad, failed;                   /* a reader's refusal, and which reader */
 } runs_state;
 
-/* Reader k's residual that the fast table did not take, through a bit reader of its run's bytes
- * [at, at + len): PARZ_LL_OK (its position and table moved on) or its refusal. */
-static PARZ_NOINLINE int run_slow(const uncoding* u, runs_state* st, unsigned k, size_t at,
-                                  size_t len, uint64_t* z) {
-  parz_bitr r;
-  int bad;
-  parz_bitr_init(&r, u->src + at, len, 0, (uint64_t)len * 8);
-  r.pos = st->pos[k] - (uint64_t)at * 8;
-  bad = parz_ll_residual_slow(&r, u->code, u->fast, st->contexts, &st->ctx[k], z);
-  st->pos[k] = (uint64_t)at * 8 + r.pos;
-  return bad;
+/* Residual j of readers k..RUNS_SIDE-1, one reader at a time, once reader k's fast table did
+ * not take it: each through the fast table where it takes it, else through a bit reader of its
+ * run's bytes st->bytes[at, at + len). PARZ_LL_OK, or the first refusal (st->failed: whose).
+ * Kept out of the loop of runs_side, so that the readers' state there stays in registers. */
+static PARZ_NOINLINE int runs_rest(const uncoding* u, runs_state* st, unsigned k,
+                                   const size_t at[RUNS_SIDE], const size_t len[RUNS_SIDE],
+                                   uint64_t* const z[RUNS_SIDE], size_t j) {
+  for (; k < RUNS_SIDE; k++) {
+    const unsigned a =
+        parz_ll_residual_fast(u->fast, bits_at(st->bytes, st->pos[k]), &st->ctx[k], &z[k][j]);
+    parz_bitr r;
+    int bad;
+    if (a) {
+      st->pos[k] += a;
+      continue;
+    }
+    parz_bitr_init(&r, st->bytes + at[k], len[k], 0, (uint64_t)len[k] * 8);
+    r.pos = st->pos[k] - (uint64_t)at[k] * 8;
+    bad = parz_ll_residual_slow(&r, u->code, u->fast, st->contexts, &st->ctx[k], &z[k][j]);
+    st->pos[k] = (uint64_t)at[k] * 8 + r.pos;
+    if (bad != PARZ_LL_OK) {
+      st->failed = (int)k;
+      return bad;
+    }
+  }
+  return PARZ_LL_OK;
 }
 
-/* Four runs' residuals [0, common) side by side, while each load stays inside its run: the
+/* Four runs' residuals [0, common) side by side, while each load stays below st->last: the
  * readers' positions and tables in registers, a load of 64 bits per residual, the bounds checked
- * once per stretch of residuals that cannot leave the runs. Returns where the four stopped
+ * once per stretch of residuals that cannot pass them. Returns where the four stopped
  * (st->done: each reader's count, which differ where reader st->failed refused). */
 static size_t runs_side(const uncoding* u, runs_state* st, const size_t at[RUNS_SIDE],
                         const size_t len[RUNS_SIDE], uint64_t* const z[RUNS_SIDE], size_t common) {
-  const uint8_t* src = u->src;
+  const uint8_t* src = st->bytes;
   const uint32_t* fast = u->fast;
-  uint64_t p[RUNS_SIDE];
-  unsigned c[RUNS_SIDE], k;
+  uint64_t p[RUNS_SIDE], c[RUNS_SIDE];
+  unsigned k;
   size_t j = 0;
   for (k = 0; k < RUNS_SIDE; k++) {
     p[k] = st->pos[k];
@@ -252,28 +291,33 @@ static size_t runs_side(const uncoding* u, runs_state* st, const size_t at[RUNS_
       break;
     for (end = j + m; j < end; j++) {
 #pragma GCC unroll 8
-      for (k = 0; k < RUNS_SIDE; k++) {
-        const unsigned a = parz_ll_residual_fast(fast, bits_at(src, p[k]), &c[k], &z[k][j]);
-        if (a) {
-          p[k] += a;
-        } else {
-          st->pos[k] = p[k];
-          st->ctx[k] = c[k];
-          st->bad = run_slow(u, st, k, at[k], len[k], &z[k][j]);
-          p[k] = st->pos[k];
-          c[k] = st->ctx[k];
-          if (st->bad != PARZ_LL_OK) {
-            st->failed = (int)k;
-            goto out;
-          }
-        }
+      for (k = 0; k < RUNS_SIDE; k++)
+        if (!take_fast(src, fast, &p[k], &c[k], &z[k][j]))
+          goto rest;
+    }
+    continue;
+  rest:
+    /* residual j of reader k and of the later ones through runs_rest, the state in memory (the
+     * loop above indexes p and c by constants alone) */
+    {
+      unsigned i;
+      for (i = 0; i < RUNS_SIDE; i++) {
+        st->pos[i] = p[i];
+        st->ctx[i] = (unsigned)c[i];
       }
+      st->bad = runs_rest(u, st, k, at, len, z, j);
+      for (i = 0; i < RUNS_SIDE; i++) {
+        p[i] = st->pos[i];
+        c[i] = st->ctx[i];
+      }
+      if (st->bad != PARZ_LL_OK)
+        break;
+      j++;
     }
   }
-out:
   for (k = 0; k < RUNS_SIDE; k++) {
     st->pos[k] = p[k];
-    st->ctx[k] = c[k];
+    st->ctx[k] = (unsigned)c[k];
     /* a refusal at residual j: the readers before the failed one have read it */
     st->done[k] = j + (st->bad != PARZ_LL_OK && k < (unsigned)st->failed);
   }
@@ -286,12 +330,13 @@ out:
  * runs one after the other would: the first failing run in order. */
 static void uncode_runs(uncoding* u) {
   const size_t per = (size_t)1 << u->q;
+  uint8_t copy[RUNS_SIDE * (RUNS_COPY + RUNS_PAD)];
   while (u->run < u->runs && u->bad == PARZ_LL_OK) {
     parz_ll_residual_reader rd[RUNS_SIDE];
     size_t run[RUNS_SIDE], at[RUNS_SIDE], len[RUNS_SIDE], end[RUNS_SIDE], from[RUNS_SIDE],
         common = per, i;
     size_t r = u->run, pos = u->at, l = 0;
-    int bad[RUNS_SIDE], past = 0;
+    int bad[RUNS_SIDE], past = 0, copied;
     unsigned k, m = 0;
     uint64_t* z[RUNS_SIDE];
     while (m < RUNS_SIDE && r < u->runs) {
@@ -320,27 +365,40 @@ static void uncode_runs(uncoding* u) {
     }
     for (k = 0; k < m; k++)
       from[k] = 0;
-    for (k = 0; k < m && len[k] >= 8; k++)
+    for (k = 0; k < m && len[k] <= RUNS_COPY; k++)
+      ;
+    copied = k == m;
+    for (k = 0; k < m && (copied || len[k] >= 8); k++)
       ;
     if (PARZ_BITIO_LE && m >= 2 && k == m) {
-      /* fewer runs than readers: the spare readers read the last run again, the same bits into
+      /* the runs read from copies with zeros after them where they fit, else where they are;
+       * fewer runs than readers: the spare readers read the last run again, the same bits into
        * the same residuals (it refuses first where they would) */
-      size_t sat[RUNS_SIDE], slen[RUNS_SIDE];
+      size_t sat[RUNS_SIDE], slen[RUNS_SIDE], off[RUNS_SIDE], o = 0;
       uint64_t* sz[RUNS_SIDE];
       runs_state st;
       st.contexts = u->contexts;
+      st.bytes = copied ? copy : u->src;
+      for (k = 0; k < m; k++) {
+        off[k] = copied ? o : at[k];
+        if (copied) {
+          memcpy(copy + o, u->src + at[k], len[k]);
+          memset(copy + o + len[k], 0, RUNS_PAD);
+          o += len[k] + RUNS_PAD;
+        }
+      }
       for (k = 0; k < RUNS_SIDE; k++) {
-        const unsigned o = k < m ? k : m - 1;
-        sat[k] = at[o];
-        slen[k] = len[o];
-        sz[k] = z[o];
-        st.pos[k] = (uint64_t)at[o] * 8;
+        const unsigned t = k < m ? k : m - 1;
+        sat[k] = off[t];
+        slen[k] = len[t];
+        sz[k] = z[t];
+        st.pos[k] = (uint64_t)off[t] * 8;
         st.ctx[k] = 0;
-        st.last[k] = (uint64_t)(at[o] + len[o] - 8) * 8;
+        st.last[k] = (uint64_t)(off[t] + len[t] + (copied ? RUNS_PAD : 0) - 8) * 8;
       }
       runs_side(u, &st, sat, slen, sz, common);
       for (k = 0; k < m; k++) {
-        const uint64_t bit = st.pos[k] - (uint64_t)at[k] * 8;
+        const uint64_t bit = st.pos[k] - (uint64_t)off[k] * 8;
         from[k] = st.done[k];
         parz_ll_reader_init_at(&rd[k], u->src + at[k], len[k], bit, u->coder, u->code, u->fast);
         rd[k].ctx = st.ctx[k];
