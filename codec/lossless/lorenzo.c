@@ -218,18 +218,6 @@ PARZ_HD void row_image(const frame* f, int terms, int wide, size_t n, const uint
   }
 }
 
-static void row_image_any(const frame* f, int wide, size_t n, const uint64_t* z, uint64_t* v,
-                          void* out) {
-  switch (f->terms + wide) {
-    case 1: row_image(f, 1, 0, n, z, v, out); break;
-    case 2: row_image(f, 1, 1, n, z, v, out); break;
-    case 3: row_image(f, 3, 0, n, z, v, out); break;
-    case 4: row_image(f, 3, 1, n, z, v, out); break;
-    case 7: row_image(f, 7, 0, n, z, v, out); break;
-    default: row_image(f, 7, 1, n, z, v, out); break;
-  }
-}
-
 LINE_ALIGNED static void row_any(const frame* f, size_t n, uint64_t mask, uint64_t top, uint64_t* v,
                                  uint64_t* z_out, const uint64_t* z_in) {
   switch (f->terms) {
@@ -299,6 +287,77 @@ static void prefetch_next(const frame* f, size_t y[3], const void* base, size_t 
   }
 }
 
+/* A block's rows in C order: a row's place in the array (at, in values) and in the padded block
+ * (v), stepped from row to row by the steps of steps_init, with no multiplication per row. */
+typedef struct {
+  size_t x1, x2, at;
+  uint64_t* v;
+} row_cursor;
+
+/* The steps from a row to the next: along dimension 2, at the end of a dimension 2 (to the next
+ * along dimension 1), at the end of a dimension 1 (to the next along dimension 0). */
+typedef struct {
+  size_t e1, e2;
+  ptrdiff_t at[3], v[3];
+} row_steps;
+
+static void steps_init(const frame* f, row_steps* s) {
+  s->e1 = f->e[1];
+  s->e2 = f->e[2];
+  s->at[2] = (ptrdiff_t)f->st[2];
+  s->at[1] = (ptrdiff_t)f->st[1] - (ptrdiff_t)(f->e[2] - 1) * s->at[2];
+  s->at[0] = (ptrdiff_t)f->st[0] - (ptrdiff_t)(f->e[1] - 1) * (ptrdiff_t)f->st[1] -
+             (ptrdiff_t)(f->e[2] - 1) * s->at[2];
+  s->v[2] = (ptrdiff_t)f->q[2];
+  s->v[1] = (ptrdiff_t)f->q[1] - (ptrdiff_t)(f->e[2] - 1) * s->v[2];
+  s->v[0] = (ptrdiff_t)f->q[0] - (ptrdiff_t)(f->e[1] - 1) * (ptrdiff_t)f->q[1] -
+            (ptrdiff_t)(f->e[2] - 1) * s->v[2];
+}
+
+static inline void cursor_next(row_cursor* c, const row_steps* s) {
+  int d = 2;
+  if (++c->x2 == s->e2) {
+    c->x2 = 0;
+    d = 1;
+    if (++c->x1 == s->e1) {
+      c->x1 = 0;
+      d = 0;
+    }
+  }
+  c->at += (size_t)s->at[d];
+  c->v += s->v[d];
+}
+
+/* Decoding block b's rows as row_image writes them (f: its frame, terms and wide fixed by the
+ * caller), each row's lines asked of the caches ROWS_AHEAD rows before it. */
+static inline void image_rows(const frame* f, int terms, int wide, const uint64_t* z,
+                              uint64_t* scratch, unsigned char* out) {
+  const size_t size = wide ? 8 : 4, rows = f->e[0] * f->e[1] * f->e[2], bytes = f->e[3] * size;
+  row_steps s;
+  row_cursor c, ahead;
+  size_t r, b;
+  steps_init(f, &s);
+  c.x1 = c.x2 = 0;
+  c.at = f->o[0] * f->st[0] + f->o[1] * f->st[1] + f->o[2] * f->st[2] + f->o[3];
+  c.v = scratch + f->pad[0] * f->q[0] + f->pad[1] * f->q[1] + f->pad[2] * f->q[2] + f->pad[3];
+  ahead = c;
+  for (r = 0; r < ROWS_AHEAD && r < rows; r++) {
+    for (b = 0; b < bytes; b += 64)
+      PREFETCH(out + ahead.at * size + b, 1);
+    cursor_next(&ahead, &s);
+  }
+  for (r = 0; r < rows; r++) {
+    if (r + ROWS_AHEAD < rows) {
+      for (b = 0; b < bytes; b += 64)
+        PREFETCH(out + ahead.at * size + b, 1);
+      cursor_next(&ahead, &s);
+    }
+    row_image(f, terms, wide, f->e[3], z, c.v, out + c.at * size);
+    z += f->e[3];
+    cursor_next(&c, &s);
+  }
+}
+
 /* Walks block b in C order: encoding (z_in NULL) reads the values and writes residuals to z_out;
  * decoding reads residuals from z_in and writes the values. A row of the block at a time goes
  * through the value transform. */
@@ -318,6 +377,19 @@ LINE_ALIGNED static size_t walk(const parz_ll_geometry* g, unsigned transform, s
   image = z_in && !g->holt && transform == 0 && (g->type == PARZ_FLOAT || g->type == PARZ_DOUBLE) &&
           (f.terms == 1 || f.terms == 3 || f.terms == 7);
   zero_halo(&f, scratch);
+  if (image) {
+    /* each pair of terms and width its own loop */
+    unsigned char* out = (unsigned char*)values_out;
+    switch (f.terms + (g->w == 64)) {
+      case 1: image_rows(&f, 1, 0, z_in, scratch, out); break;
+      case 2: image_rows(&f, 1, 1, z_in, scratch, out); break;
+      case 3: image_rows(&f, 3, 0, z_in, scratch, out); break;
+      case 4: image_rows(&f, 3, 1, z_in, scratch, out); break;
+      case 7: image_rows(&f, 7, 0, z_in, scratch, out); break;
+      default: image_rows(&f, 7, 1, z_in, scratch, out); break;
+    }
+    return f.e[0] * f.e[1] * f.e[2] * f.e[3];
+  }
   for (; ahead < ROWS_AHEAD && y[0] < f.e[0]; ahead++)
     prefetch_next(&f, y, base, size, z_in != NULL);
   for (x0 = 0; x0 < f.e[0]; x0++)
@@ -336,9 +408,6 @@ LINE_ALIGNED static size_t walk(const parz_ll_geometry* g, unsigned transform, s
             parz_ll_holt_row(f.e[3], g->w, g->alpha, g->beta, v, z_out + n, NULL);
           else
             row_any(&f, f.e[3], mask, top, v, z_out + n, NULL);
-        } else if (image) {
-          row_image_any(&f, g->w == 64, f.e[3], z_in + n, v,
-                        (unsigned char*)values_out + at * size);
         } else {
           if (g->holt)
             parz_ll_holt_row(f.e[3], g->w, g->alpha, g->beta, v, NULL, z_in + n);
