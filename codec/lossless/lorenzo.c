@@ -10,6 +10,14 @@
 #include "transform.h"
 #include "transform_decode.h"
 
+/* row_image takes two values at a time on SSE2 (every x86-64 CPU has it). */
+#if defined(__SSE2__) && defined(__x86_64__)
+#include <emmintrin.h>
+#define ROW_PAIRS 1
+#else
+#define ROW_PAIRS 0
+#endif
+
 /* The block walk and the rows' loops start a cache line: where they start inside one depends on
  * all the code linked before them, and their decode speed with it. */
 #if defined(__GNUC__)
@@ -206,9 +214,50 @@ PARZ_HD void row_image(const frame* f, int terms, int wide, size_t n, const uint
    * rows alone (predict_rows): a value is a(x) plus the residuals summed along the row from
    * the value before it less a there, so the row's chain is one addition of a residual */
   uint64_t sum = v[-1] - predict_rows(f, terms, v - 1);
-  size_t x;
+  size_t x = 0;
+#if ROW_PAIRS
+  {
+    /* the residuals of a pair summed across it, then added to the sum so far in both lanes
+     * (carry): the chain is two operations per pair; the terms of earlier rows read two at a
+     * time; the bit patterns under the sign of each lane (a float32's in its low half) */
+    const uint64_t* a0 = terms >= 3 ? v + f->off[0] : v; /* terms past f->terms are unset */
+    const uint64_t* a1 = terms == 7 ? v + f->off[1] : v;
+    const uint64_t* a2 = terms == 7 ? v + f->off[2] : v;
+    const __m128i one = _mm_set1_epi64x(1), ones = _mm_set1_epi32(-1),
+                  low = _mm_set1_epi64x((long long)mask),
+                  sign = wide ? _mm_set1_epi64x((long long)top) : _mm_set1_epi32((int)top);
+    __m128i carry = _mm_set1_epi64x((long long)sum);
+    for (; x + 2 <= n; x += 2) {
+      const __m128i zz = _mm_loadu_si128((const __m128i*)(z + x));
+      const __m128i r = _mm_xor_si128(_mm_srli_epi64(zz, 1),
+                                      _mm_sub_epi64(_mm_setzero_si128(), _mm_and_si128(zz, one)));
+      __m128i u = _mm_add_epi64(_mm_add_epi64(r, _mm_slli_si128(r, 8)), carry), m;
+      carry = _mm_unpackhi_epi64(u, u);
+      if (terms == 3)
+        u = _mm_add_epi64(u, _mm_loadu_si128((const __m128i*)(a0 + x)));
+      if (terms == 7)
+        u = _mm_add_epi64(u, _mm_sub_epi64(_mm_add_epi64(_mm_loadu_si128((const __m128i*)(a0 + x)),
+                                                         _mm_loadu_si128((const __m128i*)(a1 + x))),
+                                           _mm_loadu_si128((const __m128i*)(a2 + x))));
+      if (!wide)
+        u = _mm_and_si128(u, low);
+      _mm_storeu_si128((__m128i*)(v + x), u);
+      /* all ones where the sign is set: u less its sign, else ~u */
+      m = _mm_srai_epi32(u, 31);
+      if (wide)
+        m = _mm_shuffle_epi32(m, _MM_SHUFFLE(3, 3, 1, 1));
+      u = _mm_xor_si128(u, _mm_or_si128(_mm_xor_si128(m, ones), sign));
+      if (wide)
+        _mm_storeu_si128((__m128i*)((uint64_t*)out + x), u);
+      else
+        _mm_storel_epi64((__m128i*)((uint32_t*)out + x),
+                         _mm_shuffle_epi32(u, _MM_SHUFFLE(3, 3, 2, 0)));
+    }
+    sum = (uint64_t)_mm_cvtsi128_si64(carry);
+  }
+#endif
 #pragma GCC unroll 4
-  for (x = 0; x < n; x++) {
+  for (; x < n; x++) {
     sum += (z[x] >> 1) ^ (0 - (z[x] & 1));
     v[x] = (predict_rows(f, terms, v + x) + sum) & mask;
     if (wide)
@@ -330,8 +379,8 @@ static inline void cursor_next(row_cursor* c, const row_steps* s) {
 
 /* Decoding block b's rows as row_image writes them (f: its frame, terms and wide fixed by the
  * caller), each row's lines asked of the caches ROWS_AHEAD rows before it. */
-static inline void image_rows(const frame* f, int terms, int wide, const uint64_t* z,
-                              uint64_t* scratch, unsigned char* out) {
+PARZ_HD void image_rows(const frame* f, int terms, int wide, const uint64_t* z, uint64_t* scratch,
+                        unsigned char* out) {
   const size_t size = wide ? 8 : 4, rows = f->e[0] * f->e[1] * f->e[2], bytes = f->e[3] * size;
   row_steps s;
   row_cursor c, ahead;
