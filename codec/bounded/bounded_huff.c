@@ -23,28 +23,52 @@ static inline size_t zeros_end(const int32_t* codes, size_t j, size_t end) {
     uint64_t a, b;
     memcpy(&a, codes + j, 8);
     memcpy(&b, codes + j + 2, 8);
-    if (a | b)
-      break;
+    if (a | b) {
+      /* the first of the four not 0, found without a branch (where a run ends is a coin toss) */
+      const size_t in_b = a == 0;
+      const uint64_t pair = in_b ? b : a;
+      uint32_t first;
+      memcpy(&first, &pair, 4); /* the pair's first code, as it lies in memory */
+      return j + 2 * in_b + (first == 0);
+    }
   }
   while (j < end && codes[j] == 0)
     j++;
   return j;
 }
 
-/* parz_bounded_next_token with its run of zeros found by zeros_end. */
+/* The run symbol of a run of len zeros, 2 <= len <= PARZ_BOUNDED_RUN_MAX: floor(log2(len)), as
+ * parz_bounded_zero_token finds it, here without a loop. */
+static inline uint32_t run_symbol(size_t len) {
+  return parz_bitlen64((uint64_t)len) - 1u;
+}
+
+/* parz_bounded_next_token with its run of zeros found by zeros_end, and the run's token that
+ * parz_bounded_zero_token gives. */
 static inline parz_bounded_token next_token(const int32_t* codes, size_t i, size_t end, int runs) {
   if (codes[i] != 0 || !runs)
     return parz_bounded_next_token(codes, i, end, runs);
-  return parz_bounded_zero_token(zeros_end(codes, i + 1, end) - i, runs);
+  const size_t len = zeros_end(codes, i + 1, end) - i;
+  if (len < 2 || len > PARZ_BOUNDED_RUN_MAX)
+    return parz_bounded_zero_token(len, runs);
+  parz_bounded_token t;
+  t.sym = run_symbol(len);
+  t.extra = (uint32_t)(len - ((size_t)1 << t.sym));
+  t.extra_bits = t.sym;
+  t.advance = len;
+  return t;
 }
 
 /* The symbols of the codes counted (parz_bounded_count_symbols) into arrays zeroed by the
  * caller, a residual symbol past the run symbols at its number less shift. A residual but 0 is
  * the same symbol with runs and without: it is counted once, into runs when there are both, and
- * added to plain at the end (an increment per code, not two). */
+ * added to plain at the end (an increment per code, not two). Without runs every zero is the zero
+ * symbol, so plain's count of it is the zeros', added at the end too. */
 static void count_tokens(const int32_t* codes, size_t n, size_t seg, uint64_t* plain,
                          uint64_t* runs, uint32_t shift, size_t m) {
   uint64_t* once = runs ? runs : plain;
+  const uint32_t zero = SYM_ZERO - shift;
+  size_t zeros = 0;
   for (size_t s0 = 0; s0 < n; s0 += seg) {
     size_t end = s0 + seg < n ? s0 + seg : n;
     for (size_t i = s0; i < end;) {
@@ -55,24 +79,33 @@ static void count_tokens(const int32_t* codes, size_t n, size_t seg, uint64_t* p
         i++;
         continue;
       }
-      parz_bounded_token t = next_token(codes, i, end, 1);
-      uint32_t at = t.sym > PARZ_BOUNDED_RUNS ? t.sym - shift : t.sym;
-      if (runs)
-        runs[at]++;
-      if (plain) {
-        if (t.sym >= 1 && t.sym <= PARZ_BOUNDED_RUNS)
-          plain[SYM_ZERO - shift] += t.advance;
-        else
-          plain[at]++;
+      if (v != 0) { /* an escape, in both counts */
+        once[SYM_ESCAPE]++;
+        if (runs && plain)
+          plain[SYM_ESCAPE]++;
+        i++;
+        continue;
       }
-      i += t.advance;
+      /* a run of zeros: with runs, tokens of as many as a run symbol holds, a single zero the
+       * zero symbol (parz_bounded_zero_token) */
+      const size_t j = zeros_end(codes, i + 1, end);
+      zeros += j - i;
+      if (runs)
+        for (size_t len = j - i; len;) {
+          const size_t take = len > PARZ_BOUNDED_RUN_MAX ? PARZ_BOUNDED_RUN_MAX : len;
+          runs[take >= 2 ? run_symbol(take) : zero]++;
+          len -= take;
+        }
+      i = j;
     }
   }
-  /* the residuals but 0 (the tokens above counted into both already: the zero symbol, whose
+  if (plain)
+    plain[zero] += zeros;
+  /* the residuals but 0 (the tokens above counted into runs alone: the zero symbol, whose
    * counts differ, and escapes, below the residuals) */
   if (runs && plain)
     for (size_t k = PARZ_BOUNDED_HEAD; k < m; k++)
-      if (k != SYM_ZERO - shift)
+      if (k != zero)
         plain[k] += runs[k];
 }
 
