@@ -111,6 +111,12 @@ void parz_mask_entries_free(parz_mask_entries* m) {
  * general case, value by value. */
 enum block_kind { BLOCK_CLEAN, BLOCK_UNIFORM, BLOCK_MIXED };
 
+/* The extents e of the block with corner b in an array of extents N: 4, or less at its end. */
+static inline void block_extents(const size_t N[4], const size_t b[4], size_t e[4]) {
+  for (unsigned q = 0; q < 4; q++)
+    e[q] = N[q] - b[q] < 4 ? N[q] - b[q] : 4;
+}
+
 /* The kind of the block with corner b of the contiguous array c (extents N, values of W bytes):
  * one branch-free test per value, row by row, for a hole (the fill value, or a value of `rule`:
  * an exception, and where the bound's check took patterns out, any value at risk, a superset of
@@ -124,9 +130,8 @@ static inline enum block_kind block_kind_of(const parz_exception_rule* rule, uns
   const unsigned char* corner = c + W * parz_block4_first(N, b);
   const uint64_t first = parz_load_bits(corner, W);
   size_t e[4], i, j, k, x;
-  unsigned q, holes = 0, unlike = 0;
-  for (q = 0; q < 4; q++)
-    e[q] = N[q] - b[q] < 4 ? N[q] - b[q] : 4;
+  unsigned holes = 0, unlike = 0;
+  block_extents(N, b, e);
   for (i = 0; i < e[0]; i++)
     for (j = 0; j < e[1]; j++)
       for (k = 0; k < e[2]; k++) {
@@ -165,6 +170,18 @@ static lanes32 lanes_of(uint32_t x) {
   return v;
 }
 
+/* Row (i, j, k) of a block of extents e (block_extents) from its corner in a contiguous array of
+ * extents N and 4-byte values, as 4 lanes: those past the array's edge keep pad's. */
+static inline lanes32 block_row(const unsigned char* corner, const size_t N[4], const size_t e[4],
+                                size_t i, size_t j, size_t k, lanes32 pad) {
+  const unsigned char* row = corner + 4 * (((i * N[1] + j) * N[2] + k) * N[3]);
+  if (e[3] == 4)
+    memcpy(&pad, row, 16);
+  else
+    memcpy(&pad, row, 4 * e[3]);
+  return pad;
+}
+
 static inline enum block_kind block_kind_narrow(const narrow_rule* r, const unsigned char* c,
                                                 const size_t N[4], const size_t b[4],
                                                 uint64_t* bits) {
@@ -177,18 +194,12 @@ static inline enum block_kind block_kind_narrow(const narrow_rule* r, const unsi
   const lanes32 firsts = lanes_of(first);
   lanes32 holes = lanes_of(0), unlike = lanes_of(0);
   size_t e[4], i, j, k;
-  unsigned q;
-  for (q = 0; q < 4; q++)
-    e[q] = N[q] - b[q] < 4 ? N[q] - b[q] : 4;
+  block_extents(N, b, e);
   for (i = 0; i < e[0]; i++)
     for (j = 0; j < e[1]; j++)
       for (k = 0; k < e[2]; k++) {
-        const unsigned char* row = corner + 4 * (((i * N[1] + j) * N[2] + k) * N[3]);
-        lanes32 u = firsts; /* past the array's edge: neither a hole nor unlike */
-        if (e[3] == 4)
-          memcpy(&u, row, 16);
-        else
-          memcpy(&u, row, 4 * e[3]);
+        /* past the array's edge: the first value, neither a hole nor unlike */
+        const lanes32 u = block_row(corner, N, e, i, j, k, firsts);
         holes |=
             (lanes32)((((u + add) & mask) >> r->rule.shift) >= min) | (fill & (lanes32)(u == fill_bits));
         unlike |= (lanes32)(u != firsts);
@@ -198,7 +209,38 @@ static inline enum block_kind block_kind_narrow(const narrow_rule* r, const unsi
     return BLOCK_CLEAN;
   return unlike[0] | unlike[1] | unlike[2] | unlike[3] ? BLOCK_MIXED : BLOCK_UNIFORM;
 }
+
+/* The places of the fill value in the block with corner b of the contiguous array c (extents N,
+ * 4-byte values) set in the bitmap x (parz_mask_bitmap_bytes, zeroed by the caller), a row of 4
+ * values at a time: a row's 4 bits are a nibble of the bitmap, whose positions are C order in a
+ * block of 4 along every axis. Returns how many. */
+static inline unsigned block_fill_bitmap(const narrow_rule* r, const unsigned char* c,
+                                         const size_t N[4], const size_t b[4], unsigned char* x) {
+  const lanes32 fill = lanes_of(r->fill), fill_bits = lanes_of(r->fill_bits);
+  const unsigned char* corner = c + 4 * parz_block4_first(N, b);
+  size_t e[4], i, j, k;
+  unsigned count = 0;
+  block_extents(N, b, e);
+  for (i = 0; i < e[0]; i++)
+    for (j = 0; j < e[1]; j++)
+      for (k = 0; k < e[2]; k++) {
+        const unsigned nibble = (unsigned)(16 * i + 4 * j + k); /* the row's first value / 4 */
+        /* past the array's edge: not the fill value */
+        const lanes32 u = block_row(corner, N, e, i, j, k, lanes_of(~r->fill_bits));
+        const lanes32 at = fill & (lanes32)(u == fill_bits) & lanes_of(1);
+        const unsigned bits = at[0] | at[1] << 1 | at[2] << 2 | at[3] << 3;
+        x[nibble >> 1] |= (unsigned char)(bits << (4 * (nibble & 1u)));
+        count += at[0] + at[1] + at[2] + at[3];
+      }
+  return count;
+}
 #else
+static inline unsigned block_fill_bitmap(const narrow_rule* r, const unsigned char* c,
+                                         const size_t N[4], const size_t b[4], unsigned char* x) {
+  (void)r, (void)c, (void)N, (void)b, (void)x;
+  return 0; /* never called: narrow_rule_of refuses every rule */
+}
+
 static inline enum block_kind block_kind_narrow(const narrow_rule* r, const unsigned char* c,
                                                 const size_t N[4], const size_t b[4],
                                                 uint64_t* bits) {
@@ -238,6 +280,10 @@ int parz_mask_collect(const parz_mask_palette* pal, const parz_array* a, void* c
   const unsigned fill = pal->fill != 0;
   narrow_rule nr = {{0, 0, 0, 0}, 0, 0};
   const int narrow = size == 4 && narrow_rule_of(&rule, fill, pal->fill_bits, &nr);
+  /* With no pattern met (no NaN, no taken value), the fill value is the only value the mask
+   * takes (code_of: 0 for it, -1 for every other), and without stand-ins a block's entry is its
+   * bitmap alone */
+  const int fill_only = narrow && !pal->standins && pal->npatterns == 0;
   unsigned char* c = (unsigned char*)cleaned;
   parz_view4 v = parz_as_4d(a);
   size_t b[4], i;
@@ -270,6 +316,31 @@ int parz_mask_collect(const parz_mask_palette* pal, const parz_array* a, void* c
         n = parz_block4_values(v.n, b, idx, NULL);
         for (i = 0; i < n; i++)
           parz_store_bits(c + size * idx[i], size, 0);
+      }
+      continue;
+    }
+    if (fill_only) { /* the general case below, a row of 4 at a time */
+      unsigned char x[32];
+      memset(x, 0, bb);
+      nmask = block_fill_bitmap(&nr, c, v.n, b, x);
+      if (!nmask)
+        continue;
+      size_t ext[4];
+      block_extents(v.n, b, ext);
+      n = (unsigned)(ext[0] * ext[1] * ext[2] * ext[3]);
+      parz_mask_entry* me = new_entry(m);
+      if (!me)
+        return PARZ_ERR_NOMEM;
+      me->block = block;
+      me->value = nmask == n ? 0 : -1;
+      me->extra = m->nbytes;
+      if (me->value < 0) { /* the bitmap; one value (m->nvalues is 1), so no index */
+        unsigned char* y = (unsigned char*)grow(m->bytes, &m->bytes_cap, m->nbytes + bb, 1);
+        if (!y)
+          return PARZ_ERR_NOMEM;
+        m->bytes = y;
+        memcpy(y + m->nbytes, x, bb);
+        m->nbytes += bb;
       }
       continue;
     }
