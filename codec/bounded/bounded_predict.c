@@ -337,6 +337,27 @@ static void interp_unit(const size_t st[4], const parz_bounded_pass* p, size_t u
   *pos = p->pos + line * p->cnt[3] + *a;
 }
 
+/* From unit u of pass p (interp_unit's i, base, a, b and pos) to unit u + 1, whose place the
+ * last's gives without interp_unit's divisions: the next run of the line, or the next line's
+ * first (codes of consecutive lines are consecutive). Not past the pass's last unit. */
+static inline void interp_unit_next(const size_t st[4], const parz_bounded_pass* p, size_t i[3],
+                                    size_t* base, size_t* a, size_t* b, size_t* pos) {
+  *pos += *b - *a;
+  if (*b < p->cnt[3]) {
+    *a = *b;
+  } else {
+    *a = 0;
+    for (unsigned j = 3; j-- > 0;) { /* the line's three coordinates, the last fastest */
+      i[j] += p->step[j];
+      if (j == 0 || i[j] < p->start[j] + p->cnt[j] * p->step[j])
+        break;
+      i[j] = p->start[j];
+    }
+    *base = i[0] * st[0] + i[1] * st[1] + i[2] * st[2];
+  }
+  *b = *a + INTERP_RUN < p->cnt[3] ? *a + INTERP_RUN : p->cnt[3];
+}
+
 /* Values [t0, t1) of a line along the last axis decoded, from code pos on: `inside` (a
  * constant where inlined) when interp_inside holds for all of them. 0, or 1 as interp_store. */
 static inline int undo_along3(int32_t* q, const int32_t* codes, size_t base, size_t start3,
@@ -362,9 +383,12 @@ static inline int interp_units_of(const size_t n[4], const size_t st[4], int cub
   const size_t sk = p->s * st[p->k], nk = n[p->k], s = p->s, start3 = p->start[3];
   const size_t step3 = p->step[3];
   const int origin = p->pos == 0;
+  size_t i[3], base, a, b, pos;
   for (size_t u = first; u < first + count; u++) {
-    size_t i[3], base, a, b, pos;
-    interp_unit(st, p, u, i, &base, &a, &b, &pos);
+    if (u == first)
+      interp_unit(st, p, u, i, &base, &a, &b, &pos);
+    else
+      interp_unit_next(st, p, i, &base, &a, &b, &pos);
     if (p->k == 3) {
       size_t lo = b, hi = b; /* the origin's pass predicts 0 */
       if (!origin)
@@ -377,18 +401,18 @@ static inline int interp_units_of(const size_t n[4], const size_t st[4], int cub
                       bad, 0))
         return 1;
     } else if (!origin && interp_inside(i[p->k], nk, s, cubic)) { /* the whole line */
-      for (size_t t = a; t < b; t++, pos++) {
+      for (size_t t = a, at = pos; t < b; t++, at++) {
         size_t idx = base + start3 + t * step3;
-        if (interp_store(q, idx, interp_pred_inside(q, idx, sk, cubic), codes[pos])) {
+        if (interp_store(q, idx, interp_pred_inside(q, idx, sk, cubic), codes[at])) {
           *bad = idx;
           return 1;
         }
       }
     } else {
       const size_t pk = i[p->k];
-      for (size_t t = a; t < b; t++, pos++) {
+      for (size_t t = a, at = pos; t < b; t++, at++) {
         size_t idx = base + start3 + t * step3;
-        if (parz_bounded_interp_undo(q, idx, pk, nk, sk, s, cubic, origin, codes[pos])) {
+        if (parz_bounded_interp_undo(q, idx, pk, nk, sk, s, cubic, origin, codes[at])) {
           *bad = idx;
           return 1;
         }
@@ -466,9 +490,12 @@ static inline void interp_encode_units(const size_t n[4], const size_t st[4], in
                                        int32_t* q, const interp_source* in, int32_t* codes,
                                        parz_type type) {
   const size_t sk = p->s * st[p->k];
+  size_t i[3], base, a, b, pos;
   for (size_t u = first; u < first + count; u++) {
-    size_t i[3], base, a, b, pos;
-    interp_unit(st, p, u, i, &base, &a, &b, &pos);
+    if (u == first)
+      interp_unit(st, p, u, i, &base, &a, &b, &pos);
+    else
+      interp_unit_next(st, p, i, &base, &a, &b, &pos);
     interp_encode_line(n, cubic, p, sk, i, base, a, b, pos, q, in, codes, type);
   }
 }
