@@ -365,7 +365,9 @@ static void uncode_runs(uncoding* u) {
     }
     for (k = 0; k < m; k++)
       from[k] = 0;
-    for (k = 0; k < m && len[k] <= RUNS_COPY; k++)
+    /* runs of fewer than 16 bits a residual copied: there the last 8 bytes hold many residuals
+     * and the stretches are short; a denser run's copy costs more than it saves */
+    for (k = 0; k < m && len[k] <= RUNS_COPY && len[k] < 2 * per; k++)
       ;
     copied = k == m;
     for (k = 0; k < m && (copied || len[k] >= 8); k++)
