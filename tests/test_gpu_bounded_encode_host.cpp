@@ -521,6 +521,16 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
   }
   parz_bounded_range r;
   const std::vector<unsigned long long> counts = emulate_counts(b, &r);
+  {
+    /* both counts against the CPU's over the same codes, whichever code the chunk keeps */
+    const std::vector<uint64_t> got = ranged_of(counts, r);
+    std::vector<uint64_t> plain(r.m), runs(r.m);
+    parz_bounded_count_symbols(b.codes, n, (size_t)b.seg, &r, plain.data(), runs.data(), NULL,
+                               NULL);
+    CHECK(std::equal(plain.begin(), plain.end(), got.begin()) &&
+              std::equal(runs.begin(), runs.end(), got.begin() + r.m),
+          ": the count kernel's counts differ from the CPU's (range of %zu symbols)", (size_t)r.m);
+  }
   emulated_book dev;
   parz_gpu_bnd_book book;
   if (r.m <= PARZ_GPU_BND_HOST_BOOK) { /* the host's codebook of a narrow range */
