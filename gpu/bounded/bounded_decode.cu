@@ -541,8 +541,8 @@ static void launch_pass(const pass_args& a, cudaStream_t st) {
 /* A level's passes along axes 3 and 2 in one launch (bounded_pair.cuh): x the column pairs, y the
  * even rows ROWS a thread, z the planes; with T the values' type (not void) pass b is the last
  * pass and the step stores the values of both rows instead of q. launch_pair gives each thread
- * one row: on the H200 four rows a thread, fewer threads each waiting on its rows in turn, took
- * longer at etopo5's last level (bench/results/h200/bench_gpu_bounded.md). */
+ * one row, so that more threads run with fewer loads each in turn (the rows a thread takes are
+ * compared in bench/results/h200/bench_gpu_bounded.md). */
 struct pair_args {
   parz_gpu_bdec_pass a, b;
   parz_gpu_fault* fault;
