@@ -17,8 +17,10 @@
  *      writes each residual, still zigzagged, to its value's place in the destination, a row
  *      at a time, the blocks stepped through by their grid coordinates;
  *      all threads copy a raw segment;
- *   3. blocks_kernel: one CTA per block of 4096 values rebuilds the block in place, in shared
- *      memory padded against bank conflicts. The Lorenzo
+ *   3. grid_kernel for blocks of two dimensions (a chunk of rank 2 under the Lorenzo predictor):
+ *      one CTA per block rebuilds it in registers, a warp per 8 of its rows, a lane per 2 of its
+ *      columns; blocks_kernel for every other block: one CTA per block of 4096 values rebuilds
+ *      the block in place, in shared memory padded against bank conflicts. The Lorenzo
  *      residual is the block's difference along every predicted dimension (values outside the
  *      block 0), so the values are the residuals' inclusive prefix sums along each predicted
  *      dimension in turn, in the values' w-bit wrap-around arithmetic, which is exact in any
@@ -35,6 +37,7 @@
  * about their lengths, bounds that are not whole bytes) is recorded in the chunk's fault record
  * and comes back as PARZ_ERR_STREAM, as does a rank past the dictionary; nothing is written
  * outside the destination's values of the chunk. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,6 +71,7 @@ struct ll_args {
   unsigned long long dict_count;
   int is_float;
   double scale;
+  double unscale; /* 1 / scale where that is a power of two (so exact), else 0 */
   unsigned long long sum_first, sum_end; /* the checksummed partitions its segments start */
 };
 
@@ -542,6 +546,189 @@ __global__ void __launch_bounds__(BLOCK_THREADS)
   }
 }
 
+/* Two-dimensional blocks (grid_kernel_fits: sides {1, 1, at most 64, at most 64}, Lorenzo or
+ * unpredicted dimensions, no Holt): one CTA per block, the block in registers. Warp w holds rows
+ * 8w..8w+7 of the block, lane l columns 2l and 2l + 1 of each (zeros outside the block), so that
+ * a warp reads and writes each row in one coalesced access and nothing goes through shared
+ * memory but the warps' column sums: the prefix sums along a row by shuffles over the lanes,
+ * down a column through a lane's own rows, then the sums of the warps above. */
+const unsigned GRID_THREADS = 256, GRID_SIDE = 64, GRID_WARPS = GRID_THREADS / 32,
+               GRID_ROWS = GRID_SIDE / GRID_WARPS;
+/* grid_kernel's CTAs an SM: 4 (64 registers) were faster than 3 (80, no spill) on etopo5
+ * (bench/results/h200/bench_gpu_lossless.md). */
+const unsigned GRID_CTAS = 4;
+
+/* Whether grid_kernel decodes the blocks of a chunk of these arguments. */
+bool grid_kernel_fits(const ll_args& a) {
+  return !a.holt && a.n[0] == 1 && a.n[1] == 1 && a.side[2] <= GRID_SIDE &&
+         a.side[3] <= GRID_SIDE;
+}
+
+/* A pair of T in one access. */
+template <typename T>
+struct pair_of;
+template <>
+struct pair_of<uint32_t> {
+  typedef uint2 type;
+};
+template <>
+struct pair_of<uint64_t> {
+  typedef ulonglong2 type;
+};
+
+template <typename T>
+__device__ __forceinline__ T unzigzag(T z) {
+  return (z >> 1) ^ ((T)0 - (z & 1));
+}
+
+/* How grid_kernel turns a block's integers into values, the same for all the chunks of its
+ * launch (grid_way), else GRID_ANY. */
+enum { GRID_INTS, GRID_IMAGE, GRID_TIMES, GRID_ANY };
+
+/* The way of a chunk of these arguments. */
+int grid_way(const ll_args& a) {
+  return a.dict        ? GRID_ANY
+         : !a.is_float ? GRID_INTS
+         : !a.transform ? GRID_IMAGE
+         : a.unscale    ? GRID_TIMES
+                        : GRID_ANY;
+}
+
+/* The value of integer u at place `at` of the destination under way M, as blocks_kernel's:
+ * integers as they are; a float's integer image; i / S for a scale S as the product i * (1 / S)
+ * where 1 / S is a power of two (the converted integer times a power of two: exact, so the
+ * correctly rounded quotient); under GRID_ANY, blocks_kernel's steps (the dictionary, where a
+ * rank past it is a fault, then the inverse transform). */
+template <typename T, int M>
+__device__ __forceinline__ T grid_value(const ll_args& a, T u, unsigned long long at) {
+  const int wide = sizeof(T) == 8;
+  if (M == GRID_INTS)
+    return u;
+  if (M == GRID_IMAGE)
+    return (T)parz_ll_float_bits(wide, 0, 1.0, u);
+  if (M == GRID_TIMES) {
+    if (wide)
+      return (T)__double_as_longlong((double)(int64_t)u * a.unscale);
+    return (T)__float_as_uint((float)(int32_t)(uint32_t)u * (float)a.unscale);
+  }
+  if (a.dict) {
+    if (u >= a.dict_count) {
+      atomicMin(&a.fault->segment, at);
+      atomicOr(&a.fault->code, (unsigned)PARZ_GPU_FAULT_VALUE);
+      u = 0;
+    } else {
+      u = (T)a.dict[u];
+    }
+  }
+  return a.is_float ? (T)parz_ll_float_bits(wide, a.dict ? 0 : a.transform, a.scale, u) : u;
+}
+
+template <typename T, int M>
+__global__ void __launch_bounds__(GRID_THREADS, GRID_CTAS)
+    grid_kernel(const __grid_constant__ ll_args one, const ll_args* all) {
+  typedef typename pair_of<T>::type P;
+  __shared__ P sums[GRID_WARPS][32]; /* each warp's column sums, a pair a lane */
+  const ll_args& a = args_of(one, all);
+  const unsigned long long b = a.first * a.C + blockIdx.x;
+  if (b >= PARZ_MIN(a.end * a.C, a.nblocks)) /* the whole CTA */
+    return;
+  const unsigned long long g3 = a.grid[3];
+  unsigned long long c2, c3;
+  if ((b | g3) >> 32) {
+    c2 = b / g3, c3 = b % g3;
+  } else { /* a 32-bit division where it fits */
+    c2 = (unsigned)b / (unsigned)g3, c3 = (unsigned)b - (unsigned)c2 * (unsigned)g3;
+  }
+  const unsigned long long o2 = c2 * a.side[2], o3 = c3 * a.side[3], st = a.st[2];
+  const unsigned e2 = (unsigned)PARZ_MIN(a.n[2] - o2, a.side[2]);
+  const unsigned e3 = (unsigned)PARZ_MIN(a.n[3] - o3, a.side[3]);
+  const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5, x = 2 * lane;
+  const unsigned long long at = o2 * st + o3 + (unsigned long long)warp * GRID_ROWS * st + x;
+  T* const dst = (T*)a.dst + at; /* this lane's first value of row 8w */
+  /* a pair in one access where both are in the block and the pair is aligned in every row */
+  const bool both = x + 1 < e3 && !(((uintptr_t)dst | st * sizeof(T)) % sizeof(P));
+  T lo[GRID_ROWS], hi[GRID_ROWS];
+#pragma unroll
+  for (unsigned j = 0; j < GRID_ROWS; j++) {
+    const unsigned r = warp * GRID_ROWS + j;
+    lo[j] = hi[j] = 0;
+    if (r < e2) {
+      const T* p = dst + j * st;
+      if (both) {
+        const P v = *(const P*)p;
+        lo[j] = v.x, hi[j] = v.y;
+      } else {
+        if (x < e3)
+          lo[j] = p[0];
+        if (x + 1 < e3)
+          hi[j] = p[1];
+      }
+    }
+    lo[j] = unzigzag(lo[j]);
+    hi[j] = unzigzag(hi[j]);
+  }
+  if (a.predicted >> 3 & 1) { /* along the rows: a lane's pair, then the lanes before it */
+    T s[GRID_ROWS];
+#pragma unroll
+    for (unsigned j = 0; j < GRID_ROWS; j++)
+      s[j] = lo[j] + hi[j];
+#pragma unroll
+    for (unsigned d = 1; d < 32; d <<= 1)
+#pragma unroll
+      for (unsigned j = 0; j < GRID_ROWS; j++) {
+        const T y = __shfl_up_sync(0xffffffffu, s[j], d);
+        if (lane >= d)
+          s[j] += y;
+      }
+#pragma unroll
+    for (unsigned j = 0; j < GRID_ROWS; j++) {
+      lo[j] = s[j] - hi[j]; /* the row's sum through the pair's first */
+      hi[j] = s[j];
+    }
+  }
+  if (a.predicted >> 2 & 1) { /* down the columns: a lane's rows, then the warps above */
+#pragma unroll
+    for (unsigned j = 1; j < GRID_ROWS; j++) {
+      lo[j] += lo[j - 1];
+      hi[j] += hi[j - 1];
+    }
+    P m;
+    m.x = lo[GRID_ROWS - 1], m.y = hi[GRID_ROWS - 1];
+    sums[warp][lane] = m;
+    __syncthreads();
+    T above_lo = 0, above_hi = 0;
+    for (unsigned k = 0; k < warp; k++) {
+      const P v = sums[k][lane];
+      above_lo += v.x;
+      above_hi += v.y;
+    }
+#pragma unroll
+    for (unsigned j = 0; j < GRID_ROWS; j++) {
+      lo[j] += above_lo;
+      hi[j] += above_hi;
+    }
+  }
+#pragma unroll
+  for (unsigned j = 0; j < GRID_ROWS; j++) {
+    const unsigned r = warp * GRID_ROWS + j;
+    if (r < e2) {
+      T* p = dst + j * st;
+      const unsigned long long pa = at + j * st;
+      if (both) {
+        P v;
+        v.x = grid_value<T, M>(a, lo[j], pa);
+        v.y = grid_value<T, M>(a, hi[j], pa + 1);
+        *(P*)p = v;
+      } else {
+        if (x < e3)
+          p[0] = grid_value<T, M>(a, lo[j], pa);
+        if (x + 1 < e3)
+          p[1] = grid_value<T, M>(a, hi[j], pa + 1);
+      }
+    }
+  }
+}
+
 size_t values_of(const parz_chunk_view* v) { return v->raw_bytes / parz_type_size(v->array.type); }
 
 /* The value dictionary's words (transform 128) at most: its count D, the codec data's first u64,
@@ -625,6 +812,9 @@ int setup(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d_chunk, 
   a->beta = v->codec_params[PARZ_LL_PARAM_BETA];
   a->transform = v->codec_params[PARZ_LL_PARAM_TRANSFORM];
   a->scale = parz_ll_scale_of(a->transform);
+  int exponent;
+  if (frexp(a->scale, &exponent) == 0.5) /* a power of two: 1 / scale is exact */
+    a->unscale = 1.0 / a->scale;
   if (a->transform == PARZ_LL_DICTIONARY && (rc = upload_dictionary(ctx, v, s, a, st, err)))
     return rc;
   a->is_float = v->array.type == PARZ_FLOAT || v->array.type == PARZ_DOUBLE;
@@ -665,8 +855,24 @@ cudaError_t launch(const ll_args* h, const ll_args* d, unsigned n, cudaStream_t 
       nc * (sizeof(parz_huff_decoder) + (PARZ_LL_TABLE_SIZE + PARZ_GPU_LL_CODE_WORDS) * 4u);
   cudaError_t e = seg_threads(C) == 128 ? launch_segments<T, 128>(h, d, n, segments, shared, st)
                                         : launch_segments<T, 64>(h, d, n, segments, shared, st);
+  bool grid = true;
+  int way = grid_way(h[0]);
+  for (unsigned i = 0; i < n; i++) {
+    grid = grid && grid_kernel_fits(h[i]);
+    way = grid_way(h[i]) == way ? way : GRID_ANY;
+  }
   if (e == cudaSuccess && blocks) {
-    blocks_kernel<T><<<dim3((unsigned)blocks, n), BLOCK_THREADS, 0, st>>>(h[0], d);
+    const dim3 ctas((unsigned)blocks, n);
+    if (grid && way == GRID_INTS)
+      grid_kernel<T, GRID_INTS><<<ctas, GRID_THREADS, 0, st>>>(h[0], d);
+    else if (grid && way == GRID_IMAGE)
+      grid_kernel<T, GRID_IMAGE><<<ctas, GRID_THREADS, 0, st>>>(h[0], d);
+    else if (grid && way == GRID_TIMES)
+      grid_kernel<T, GRID_TIMES><<<ctas, GRID_THREADS, 0, st>>>(h[0], d);
+    else if (grid)
+      grid_kernel<T, GRID_ANY><<<ctas, GRID_THREADS, 0, st>>>(h[0], d);
+    else
+      blocks_kernel<T><<<dim3((unsigned)blocks, n), BLOCK_THREADS, 0, st>>>(h[0], d);
     e = cudaGetLastError();
   }
   return e;
