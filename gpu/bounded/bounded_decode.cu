@@ -539,10 +539,10 @@ static void launch_pass(const pass_args& a, cudaStream_t st) {
 }
 
 /* A level's passes along axes 3 and 2 in one launch (bounded_pair.cuh): x the column pairs, y the
- * even rows ROWS a thread, z the planes; with T the values' type (not void) pass b is the last
- * pass and the step stores the values of both rows instead of q. launch_pair gives each thread
- * one row, so that more threads run with fewer loads each in turn (the rows a thread takes are
- * compared in bench/results/h200/bench_gpu_bounded.md). */
+ * even rows, one a thread, z the planes; with T the values' type (not void) pass b is the last
+ * pass and the step stores the values of both rows instead of q. One row a thread rather than
+ * several: more threads run, each with fewer loads in turn (the rows a thread takes are compared
+ * in bench/results/h200/bench_gpu_bounded.md). */
 struct pair_args {
   parz_gpu_bdec_pass a, b;
   parz_gpu_fault* fault;
@@ -578,15 +578,15 @@ struct pair_out {
   }
 };
 
-template <typename T, unsigned ROWS>
+template <typename T>
 __global__ void __launch_bounds__(THREADS) pair_kernel(const pair_args p) {
   const unsigned j = blockIdx.x * blockDim.x + threadIdx.x;
-  const unsigned i0 = (blockIdx.y * blockDim.y + threadIdx.y) * ROWS;
-  if (j >= parz_gpu_bdec_pair_cols(&p.b) || i0 >= p.a.cnt[2])
+  const unsigned i = blockIdx.y * blockDim.y + threadIdx.y;
+  if (j >= parz_gpu_bdec_pair_cols(&p.b) || i >= p.a.cnt[2])
     return;
   const unsigned c0 = blockIdx.z / p.a.cnt[1], c1 = blockIdx.z - c0 * p.a.cnt[1];
   pair_out<T> out{p};
-  parz_gpu_bdec_pair_unit<ROWS>(&p.a, &p.b, c0, c1, i0, j, out);
+  parz_gpu_bdec_pair_unit(&p.a, &p.b, c0, c1, i, j, out);
 }
 
 /* The launch of pair p on st (T as for pair_kernel); false where its grid would pass CUDA's
@@ -603,7 +603,7 @@ static bool launch_pair(const pair_args& p, cudaStream_t st) {
   if (gy > 65535 || planes > 65535)
     return false;
   const dim3 block(bx, by, 1), grid((cols + bx - 1) / bx, (unsigned)gy, (unsigned)planes);
-  pair_kernel<T, 1><<<grid, block, 0, st>>>(p);
+  pair_kernel<T><<<grid, block, 0, st>>>(p);
   return true;
 }
 

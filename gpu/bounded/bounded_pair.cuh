@@ -80,48 +80,34 @@ PARZ_HD int parz_gpu_bdec_pair_odd(const parz_gpu_bdec_pass* b, unsigned c0, uns
                                      b->codes[b->pos + u], v);
 }
 
-/* One thread's units: column pair j of plane (c0, c1), even rows i0 to i0 + ROWS - 1 with the odd
- * row below each, the values handed to `out` as they come: out.even(at, e, odd, bad) for even row
- * i (e[0] at at - a->sk, e[1] at `at` where odd, bad its range fault), out.odd(at, v, bad) for
- * each value of the odd row below (v 0 where bad). The rows follow one another, so that each even
- * row but the first and the one after the last is computed once. */
-template <unsigned ROWS, class Out>
+/* One thread's unit: column pair j of plane (c0, c1), even row i with the odd row below it, the
+ * values handed to `out` as they come: out.even(at, e, odd, bad) for even row i (e[0] at
+ * at - a->sk, e[1] at `at` where odd, bad its range fault), out.odd(at, v, bad) for each value of
+ * the odd row below (v 0 where bad). The even row below is computed again by the unit below it. */
+template <class Out>
 PARZ_HD void parz_gpu_bdec_pair_unit(const parz_gpu_bdec_pass* a, const parz_gpu_bdec_pass* b,
-                                     unsigned c0, unsigned c1, unsigned i0, unsigned j, Out& out) {
+                                     unsigned c0, unsigned c1, unsigned i, unsigned j, Out& out) {
   const int odd = j < a->cnt[3];
   int32_t cur[2] = {0, 0};
   uint64_t at_e;
-  int bad_e = parz_gpu_bdec_pair_even(a, c0, c1, i0, j, cur, &at_e);
-#if defined(__CUDA_ARCH__)
-#pragma unroll
-#endif
-  for (unsigned r = 0; r < ROWS; r++) {
-    const unsigned i = i0 + r;
-    if (i >= a->cnt[2])
+  const int bad_e = parz_gpu_bdec_pair_even(a, c0, c1, i, j, cur, &at_e);
+  out.even(at_e, cur, odd, bad_e);
+  if (i >= b->cnt[2]) /* no odd row below the last even one */
+    return;
+  /* the even row below, or where none lies below, the one above row i */
+  int32_t next[2] = {0, 0}, far[2] = {0, 0};
+  uint64_t at_x; /* a row another unit stores */
+  if (i + 1 < a->cnt[2])
+    parz_gpu_bdec_pair_even(a, c0, c1, i + 1, j, next, &at_x); /* its fault the unit's below */
+  else if (i >= 1)
+    parz_gpu_bdec_pair_even(a, c0, c1, i - 1, j, far, &at_x); /* the unit's above */
+  for (unsigned h = 0; h < 2; h++) {
+    if (h && !odd)
       break;
-    out.even(at_e, cur, odd, bad_e);
-    if (i >= b->cnt[2]) /* no odd row below the last even one */
-      break;
-    /* the even row below, or where none lies below, the one above row i */
-    int32_t next[2] = {0, 0}, far[2] = {0, 0};
-    uint64_t at_n = 0, at_f;
-    int bad_n = 0;
-    if (i + 1 < a->cnt[2])
-      bad_n = parz_gpu_bdec_pair_even(a, c0, c1, i + 1, j, next, &at_n);
-    else if (i >= 1)
-      parz_gpu_bdec_pair_even(a, c0, c1, i - 1, j, far, &at_f); /* its fault is its row's */
-    for (unsigned h = 0; h < 2; h++) {
-      if (h && !odd)
-        break;
-      uint64_t at;
-      int32_t v = 0;
-      const int bad = parz_gpu_bdec_pair_odd(b, c0, c1, i, j, h, cur, next, far, &at, &v);
-      out.odd(at, v, bad);
-    }
-    cur[0] = next[0];
-    cur[1] = next[1];
-    at_e = at_n;
-    bad_e = bad_n;
+    uint64_t at;
+    int32_t v = 0;
+    const int bad = parz_gpu_bdec_pair_odd(b, c0, c1, i, j, h, cur, next, far, &at, &v);
+    out.odd(at, v, bad);
   }
 }
 
