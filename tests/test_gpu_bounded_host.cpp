@@ -2,10 +2,10 @@
  * bounded_pair.cuh) run on the CPU in the decoder's order against the serial inverse
  * (parz_bounded_unpredict): the coarse CTA's passes on their grid (as the kernel runs them where
  * the grid fits in shared memory) and on q (where it does not), the later passes a value at a
- * time, or a level's two passes that pair a unit (an even row and the odd row below it) at a
- * time in reverse order, the last pass storing the values with those beside it. Every shape of a list, ranks 1 to
- * 4 with odd and even extents, each interpolation predictor, random codes: every value stored
- * exactly once and equal to the serial decoder's, and a value out of range refused by both.
+ * time, or a level's two passes that pair a unit (an even row and the odd row below it) at a time
+ * in reverse order, the last pass storing the values with those beside it. Every shape of a list,
+ * ranks 1 to 4 with odd and even extents, each interpolation predictor, random codes: every value
+ * stored exactly once and equal to the serial decoder's, and a value out of range refused by both.
  * Needs no GPU. */
 #include <stdint.h>
 #include <stdio.h>
@@ -33,7 +33,7 @@ static int coarse(const parz_gpu_bdec_pass* cp, unsigned nc, const size_t n4[4],
       int32_t v;
       int b;
       if (grid) {
-        b = parz_gpu_bdec_coarse_value(&cp[i], &g, gq.data(), u, &idx, &v);
+        b = parz_gpu_bdec_coarse_value(&cp[i], &g, gq.data(), cp[i].codes, u, &idx, &v);
       } else {
         unsigned c0, c1, c2, t;
         parz_gpu_bdec_line(&cp[i], u, &c0, &c1, &c2, &t);

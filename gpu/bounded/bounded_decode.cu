@@ -9,7 +9,8 @@
  *      beside steps 1 to 3, since they only add to the fault record (a batch's chunks share the
  *      offsets' launch and the checksums' two);
  *   1. segments: a warp per segment, found through the offsets, decodes its codes into the
- *      chunk's scratch (zeroed first, so that runs of zeros cost nothing), its 32 lanes each a
+ *      chunk's scratch (the segment's zeroed first by the warp's coalesced stores, so that runs
+ *      of zeros cost its lanes nothing), its 32 lanes each a
  *      share of the segment's bits (codec/bounded/bounded_lanes.h: the lanes decode from guessed
  *      starts and correct them from their neighbours' ends) read from shared memory, where the
  *      warp stages them, with the codec's own token decoder (parz_bounded_read_token), the table
@@ -129,14 +130,30 @@ __device__ __forceinline__ unsigned long long next_segment(const segment_args& a
   return warps + __shfl_sync(0xffffffffu, t, 0);
 }
 
-/* A warp per segment of chunk blockIdx.y (its arguments all[blockIdx.y], in device memory, so
- * that a run of chunks shares the launch; the grid's warps along x take the chunk's first
- * segments, then each the next one not taken (next_segment): the grid is what fits on the GPU at
- * once, so that each CTA's copy of the tables serves several segments): the segment's payload
- * words staged in shared memory, the lanes' decodes of bounded_lanes.h, their ends passed on
- * until every lane starts where the one before it ends, the codes counted, and each lane's codes
- * written after those of the lanes before it. Every branch on the segment is the whole warp's.
- * At most 80 registers, so that 3 CTAs fit on an SM. */
+/* codes[0..count) zeroed by a warp, lane `lane` of it, in coalesced stores, 16 bytes a store where
+ * codes lies on 16 bytes: the segment step zeroes its codes itself, its stores beside loops that
+ * leave memory idle, rather than a memset of the chunk's codes before it, a pass of its own. */
+__device__ __forceinline__ void zero_codes(int32_t* codes, unsigned long long count,
+                                           unsigned lane) {
+  unsigned long long k = lane;
+  if (((uintptr_t)codes & 15u) == 0) {
+    const int4 z = make_int4(0, 0, 0, 0);
+    for (; k < count / 4; k += 32)
+      ((int4*)codes)[k] = z;
+    k = count / 4 * 4 + lane;
+  }
+  for (; k < count; k += 32)
+    codes[k] = 0;
+}
+
+/* A warp per segment of chunk blockIdx.y (its arguments all[blockIdx.y], in device memory, so that
+ * a run of chunks shares the launch; the grid's warps along x take the chunk's first segments, then
+ * each the next one not taken (next_segment): the grid is what fits on the GPU at once, so that
+ * each CTA's copy of the tables serves several segments): the segment's codes zeroed, its payload
+ * words staged in shared memory, the lanes' decodes of bounded_lanes.h, their ends passed on until
+ * every lane starts where the one before it ends, the codes counted, and each lane's codes written
+ * after those of the lanes before it. Every branch on the segment is the whole warp's. At most 80
+ * registers, so that 3 CTAs fit on an SM. */
 __global__ void __launch_bounds__(SEGMENT_WARPS * 32, 3)
     segments_kernel(const segment_args* __restrict__ all) {
   const segment_args& a = all[blockIdx.y];
@@ -182,6 +199,8 @@ __global__ void __launch_bounds__(SEGMENT_WARPS * 32, 3)
        g < a.nsegments; g = next_segment(a, warps, lane)) {
     const unsigned long long bit0 = a.offsets[g], end = a.offsets[g + 1];
     const unsigned long long c0 = g * a.C, count = a.n - c0 < a.C ? a.n - c0 : a.C;
+    /* before the lanes store the codes other than 0, ordered by the __syncwarp below */
+    zero_codes(a.codes + c0, count, lane);
     if (end < bit0 || end > 8 * a.payload_bytes) {
       if (lane == 0)
         fault_at(a.fault, g, PARZ_GPU_FAULT_OVERRUN);
@@ -807,9 +826,9 @@ static unsigned segment_ctas(const parz_chunk_view* v, unsigned share) {
   return ctas > share ? share : ctas;
 }
 
-/* Step 0 of chunk v on st, its codebook b read: the table decoder's upload and the codes zeroed,
- * with *sa the segment kernel's arguments for the chunk (no segments for an empty chunk), which
- * the caller puts in device memory. The payload checksums are the caller's (enqueue_sums). */
+/* Step 0 of chunk v on st, its codebook b read: the table decoder's upload, with *sa the segment
+ * kernel's arguments for the chunk (no segments for an empty chunk), which the caller puts in
+ * device memory. The payload checksums are the caller's (enqueue_sums). */
 static int enqueue_prepare(parz_gpu_context* ctx, const parz_chunk_view* v, const book* b,
                            const void* d_chunk, const parz_gpu_scratch* s, cudaStream_t st,
                            segment_args* sa, parz_error* err) {
@@ -843,10 +862,7 @@ static int enqueue_prepare(parz_gpu_context* ctx, const parz_chunk_view* v, cons
   sa->n = n;
   sa->C = v->segment_blocks;
   sa->codes = codes;
-  sa->fault = s->fault;
-  /* the codes zeroed first: runs of zeros then cost a segment's thread nothing */
-  if ((e = cudaMemsetAsync(codes, 0, 4 * n, st)) != cudaSuccess)
-    return parz_gpu_cuda_fail(err, e, "clearing a bounded chunk's codes");
+  sa->fault = s->fault; /* the codes are zeroed by the segment step (zero_codes) */
   return PARZ_OK;
 }
 
@@ -1157,14 +1173,14 @@ static int enqueue_chunk(parz_gpu_context* ctx, const parz_chunk_view* v, const 
 }
 
 /* Chunks of a batch (a run of one type and rank): their codebooks read on the context's host
- * threads, then each chunk's uploads and codes zeroed on one of RUN_STREAMS streams forked from
- * st; on st the run's arguments in one copy from h_args to d_args (the segment kernel's, then the
- * offsets kernel's, then the checksums'), the segment offsets of every chunk in one launch, the
- * payload checksums of every chunk in the frame's two launches for a run on a stream beside the
- * segment step, one launch of the segment kernel for every chunk (a chunk per row of its grid),
- * and each chunk's steps 2 to 4 and exceptions on the side streams again, joined back into st: a
- * chunk's segment step takes as long as a whole array's, so the chunks share it rather than
- * queue it, and a small chunk's launches of its own cost more than its offsets and sums. */
+ * threads, then each chunk's uploads on one of RUN_STREAMS streams forked from st; on st the run's
+ * arguments in one copy from h_args to d_args (the segment kernel's, then the offsets kernel's,
+ * then the checksums'), the segment offsets of every chunk in one launch, the payload checksums of
+ * every chunk in the frame's two launches for a run on a stream beside the segment step, one launch
+ * of the segment kernel for every chunk (a chunk per row of its grid), and each chunk's steps 2 to
+ * 4 and exceptions on the side streams again, joined back into st: a chunk's segment step takes as
+ * long as a whole array's, so the chunks share it rather than queue it, and a small chunk's
+ * launches of its own cost more than its offsets and sums. */
 #define RUN_STREAMS 8
 
 /* The shared Lorenzo launches of a run's chunks on st (lorenzo_run_args; ha their arguments on
