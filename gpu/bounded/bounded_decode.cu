@@ -629,19 +629,42 @@ static bool launch_pair(const pair_args& p, cudaStream_t st) {
 /* The first passes, a handful of values each, in one CTA (bounded_passes.cuh, "coarse"): a
  * barrier between passes (it orders the CTA's global stores too) instead of a launch each, and
  * with `grid` their values in shared memory, so that a pass waits on shared memory rather than on
- * the global stores of the pass before it. */
+ * the global stores of the pass before it; with `staged` their codes too, copied in by loads all
+ * in flight at once, so that no pass waits on a global load. */
 #define COARSE_THREADS 1024u
-#define COARSE_SHARED_MAX (160u * 1024u) /* the most bytes of that grid */
+#define COARSE_SHARED_MAX (160u * 1024u) /* the most bytes of that grid and the codes */
+#define COARSE_LOADS 8u                  /* codes a thread loads before it stores them */
 struct coarse_args {
   parz_gpu_bdec_pass p[PARZ_GPU_BDEC_COARSE_PASSES];
   unsigned np;
   int grid;
   parz_gpu_bdec_grid g;
+  /* the grid's points, then the codes 0 to staged - 1 in shared memory (0: none there) */
+  unsigned long long points, staged;
   parz_gpu_fault* fault;
 };
 
 __global__ void __launch_bounds__(COARSE_THREADS) interp_coarse_kernel(const coarse_args a) {
   extern __shared__ int32_t gq[];
+  int32_t* const codes = gq + a.points;
+  if (a.staged) {
+    const int32_t* __restrict__ c = a.p[0].codes;
+    for (unsigned long long u0 = threadIdx.x; u0 < a.staged; u0 += COARSE_LOADS * COARSE_THREADS) {
+      int32_t x[COARSE_LOADS];
+#pragma unroll
+      for (unsigned m = 0; m < COARSE_LOADS; m++) {
+        const unsigned long long u = u0 + m * COARSE_THREADS;
+        x[m] = u < a.staged ? c[u] : 0;
+      }
+#pragma unroll
+      for (unsigned m = 0; m < COARSE_LOADS; m++) {
+        const unsigned long long u = u0 + m * COARSE_THREADS;
+        if (u < a.staged)
+          codes[u] = x[m];
+      }
+    }
+    __syncthreads();
+  }
   for (unsigned i = 0; i < a.np; i++) {
     const parz_gpu_bdec_pass* p = &a.p[i];
     for (unsigned long long u = threadIdx.x; u < p->count; u += blockDim.x) {
@@ -649,7 +672,7 @@ __global__ void __launch_bounds__(COARSE_THREADS) interp_coarse_kernel(const coa
       int32_t v;
       int bad;
       if (a.grid) {
-        bad = parz_gpu_bdec_coarse_value(p, &a.g, gq, u, &idx, &v);
+        bad = parz_gpu_bdec_coarse_value(p, &a.g, gq, a.staged ? codes : p->codes, u, &idx, &v);
       } else {
         unsigned c0, c1, c2, t;
         uint64_t pk;
@@ -666,7 +689,8 @@ __global__ void __launch_bounds__(COARSE_THREADS) interp_coarse_kernel(const coa
 }
 
 /* interp_coarse_kernel's launch on st for passes ca of a chunk of extents n4, its grid in shared
- * memory where the device has room for it. Returns an error of the launch's setting. */
+ * memory where the device has room for it, and the passes' codes beside it where it has room for
+ * both. Returns an error of the launch's setting. */
 static cudaError_t launch_coarse(coarse_args& ca, const size_t n4[4], cudaStream_t st) {
   const unsigned long long S = ca.p[ca.np - 1].s; /* the levels' strides fall */
   int device = 0, room = 0;
@@ -678,8 +702,15 @@ static cudaError_t launch_coarse(coarse_args& ca, const size_t n4[4], cudaStream
   /* the kernel's limit set to the same value by every caller (the attribute is the process's,
    * and host threads of other contexts may launch it at once) */
   const size_t most = (size_t)room < COARSE_SHARED_MAX ? (size_t)room : COARSE_SHARED_MAX;
-  size_t bytes = 4 * parz_gpu_bdec_grid_of(S, n4, &ca.g);
+  ca.points = parz_gpu_bdec_grid_of(S, n4, &ca.g);
+  size_t bytes = 4 * ca.points;
   ca.grid = (1ull << ca.g.shift) == S && bytes <= most;
+  /* the passes' codes, the chunk's first ones where each pass's follow the last's */
+  unsigned long long codes = ca.p[0].pos == 0 ? ca.p[0].count : 0;
+  for (unsigned i = 1; codes && i < ca.np; i++)
+    codes = ca.p[i].pos == codes ? codes + ca.p[i].count : 0;
+  ca.staged = ca.grid && bytes + 4 * codes <= most ? codes : 0;
+  bytes += 4 * ca.staged;
   if (!ca.grid)
     bytes = 0;
   else if (bytes > 48 * 1024 &&

@@ -6,7 +6,7 @@
  *           PARZ_GPU_BDEC_COARSE_PASSES of them) in one CTA, a barrier between passes: their values
  *           and every neighbour they read lie on the grid of the least stride among them, a power
  *           of 2, which the CTA keeps in shared memory where it fits (parz_gpu_bdec_coarse_value),
- *           besides storing the values in q;
+ *           besides storing the values in q, and with it where they fit the passes' codes;
  *   pass    each later pass a launch, a thread per value (parz_gpu_bdec_value into q);
  *   last    the last pass (s = 1 along its axis k: the values of odd coordinate along k, every
  *           other value final before it) stores the values instead of q: each thread its own and
@@ -143,10 +143,12 @@ PARZ_HD uint64_t parz_gpu_bdec_grid_of(uint64_t S, const size_t n4[4], parz_gpu_
 }
 
 /* Value u of coarse pass a on grid g (points gq in shared memory), as parz_gpu_bdec_value, its
- * neighbours read from gq and its value stored there: the prediction's tests of the edges compare
- * multiples of the stride, alike in the chunk's units and the grid's. */
+ * neighbours read from gq and its value stored there, its code codes[a->pos + u] (a->codes, or a
+ * copy of them in shared memory): the prediction's tests of the edges compare multiples of the
+ * stride, alike in the chunk's units and the grid's. */
 PARZ_HD int parz_gpu_bdec_coarse_value(const parz_gpu_bdec_pass* a, const parz_gpu_bdec_grid* g,
-                                       int32_t* gq, uint64_t u, uint64_t* idx, int32_t* v) {
+                                       int32_t* gq, const int32_t* codes, uint64_t u, uint64_t* idx,
+                                       int32_t* v) {
   unsigned c0, c1, c2, t;
   uint64_t i[4];
   parz_gpu_bdec_line(a, u, &c0, &c1, &c2, &t);
@@ -156,7 +158,7 @@ PARZ_HD int parz_gpu_bdec_coarse_value(const parz_gpu_bdec_pass* a, const parz_g
       (i[0] >> sh) * g->gst[0] + (i[1] >> sh) * g->gst[1] + (i[2] >> sh) * g->gst[2] + (i[3] >> sh);
   if (parz_bounded_interp_inverse(gq, (size_t)at, (size_t)parz_gpu_bdec_along(i, a->k),
                                   (size_t)a->n[a->k], (size_t)((a->s >> sh) * g->gst[a->k]),
-                                  (size_t)a->s, a->cubic, a->origin, a->codes[a->pos + u], v))
+                                  (size_t)a->s, a->cubic, a->origin, codes[a->pos + u], v))
     return 1;
   gq[at] = *v;
   return 0;
