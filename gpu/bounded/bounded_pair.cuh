@@ -43,40 +43,45 @@ PARZ_HD unsigned parz_gpu_bdec_pair_cols(const parz_gpu_bdec_pass* b) {
   return (b->cnt[3] + 1) / 2;
 }
 
-/* The even row i's two values at column pair j of plane z (c0, c1): e[0] from q, e[1] pass a's
- * (where column 2sj + s lies inside), with its index *at; returns 1 where pass a's value leaves
- * the range (e[1] then q's, as pass b would read it). */
-PARZ_HD int parz_gpu_bdec_pair_even(const parz_gpu_bdec_pass* a, unsigned c0, unsigned c1,
-                                    unsigned i, unsigned j, int32_t e[2], uint64_t* at) {
-  uint64_t pos[4], pk;
-  const uint64_t idx = parz_gpu_bdec_place(a, c0, c1, i, j, pos);
-  e[0] = a->q[idx - a->sk];
-  *at = idx;
-  if (j >= a->cnt[3])
+/* A unit's places are 32-bit (a chunk holds fewer than 2^32 values, parz_gpu_view_fits), each
+ * found from the unit's first one by a step rather than from its coordinates: at the level's
+ * stride s, with pass a's steps of 2s along every axis, even row i's value at column pair j lies
+ * at 2s (c0 st0 + c1 st1 + i st2 + j), pass a's value s after it, the next even row 2s st2 after
+ * it and the odd row's values s st2 and s st2 + s after it. */
+
+/* Even row values at `at` (column x = 2sj along axis 3, pass a's code place u): e[0] from q,
+ * e[1] pass a's at at + s where odd (column x + s lies inside); returns 1 where pass a's value
+ * leaves the range (e[1] then q's, as pass b would read it). parz_bounded_interp_inverse runs on
+ * the row's neighbours in a row of their own: x - 2s at 0, x at 2, x + 2s at 4, each read from q
+ * where the prediction reads it. */
+PARZ_HD int parz_gpu_bdec_pair_even(const parz_gpu_bdec_pass* a, uint32_t at, uint32_t x,
+                                    uint32_t u, int odd, int32_t e[2]) {
+  const uint32_t s = (uint32_t)a->s, pk = x + s;
+  e[0] = a->q[at];
+  if (!odd)
     return 0;
-  const uint64_t u = ((uint64_t)(c0 * a->cnt[1] + c1) * a->cnt[2] + i) * a->cnt[3] + j;
-  if (parz_gpu_bdec_value(a, c0, c1, i, j, u, at, &pk, &e[1])) {
-    e[1] = a->q[idx];
+  const int end = pk + s >= a->n[3];
+  const int32_t row[5] = {end && pk >= 3 * s ? a->q[at - 2 * s] : 0, 0, e[0], 0,
+                          end ? 0 : a->q[at + 2 * s]};
+  if (parz_bounded_interp_inverse(row, 3, pk, (size_t)a->n[3], 1, s, 0, 0, a->codes[a->pos + u],
+                                  &e[1])) {
+    e[1] = a->q[at + s];
     return 1;
   }
   return 0;
 }
 
-/* Pass b's value of odd row i at column 2sj + s*h (h 0 or 1) into *v from the even rows around
- * it: up[h] above, down[h] below (far[h], the even row above up, where no row lies below):
- * parz_bounded_interp_inverse on the three in a column of its own. Returns 1 where it leaves the
- * range (*v untouched). */
-PARZ_HD int parz_gpu_bdec_pair_odd(const parz_gpu_bdec_pass* b, unsigned c0, unsigned c1,
-                                   unsigned i, unsigned j, unsigned h, const int32_t up[2],
-                                   const int32_t down[2], const int32_t far[2], uint64_t* at,
+/* Pass b's value of odd row i at column 2sj + s*h (h 0 or 1, its code place u) into *v from the
+ * even rows around it: up[h] above, down[h] below (far[h], the even row above up, where no row
+ * lies below): parz_bounded_interp_inverse on the three in a column of its own. Returns 1 where
+ * it leaves the range (*v untouched). */
+PARZ_HD int parz_gpu_bdec_pair_odd(const parz_gpu_bdec_pass* b, uint32_t i, uint32_t u, unsigned h,
+                                   const int32_t up[2], const int32_t down[2], const int32_t far[2],
                                    int32_t* v) {
-  const unsigned t = 2 * j + h;
-  const uint64_t u = ((uint64_t)(c0 * b->cnt[1] + c1) * b->cnt[2] + i) * b->cnt[3] + t;
-  uint64_t pos[4];
-  *at = parz_gpu_bdec_place(b, c0, c1, i, t, pos);
+  const uint32_t s = (uint32_t)b->s;
   /* the column: far at 0, up at 2, this value at 3, down at 4 (stride 1 for sk) */
   const int32_t col[5] = {far[h], 0, up[h], 0, down[h]};
-  return parz_bounded_interp_inverse(col, 3, (size_t)pos[2], (size_t)b->n[2], 1, (size_t)b->s, 0, 0,
+  return parz_bounded_interp_inverse(col, 3, 2 * s * i + s, (size_t)b->n[2], 1, s, 0, 0,
                                      b->codes[b->pos + u], v);
 }
 
@@ -88,26 +93,29 @@ template <class Out>
 PARZ_HD void parz_gpu_bdec_pair_unit(const parz_gpu_bdec_pass* a, const parz_gpu_bdec_pass* b,
                                      unsigned c0, unsigned c1, unsigned i, unsigned j, Out& out) {
   const int odd = j < a->cnt[3];
+  const uint32_t s = (uint32_t)a->s, st2 = (uint32_t)a->st[2], x = 2 * s * j,
+                 z = c0 * a->cnt[1] + c1;
+  const uint32_t at = 2 * s * (c0 * (uint32_t)a->st[0] + c1 * (uint32_t)a->st[1] + i * st2) + x;
+  const uint32_t ua = (z * a->cnt[2] + i) * a->cnt[3] + j;
   int32_t cur[2] = {0, 0};
-  uint64_t at_e;
-  const int bad_e = parz_gpu_bdec_pair_even(a, c0, c1, i, j, cur, &at_e);
-  out.even(at_e, cur, odd, bad_e);
+  const int bad_e = parz_gpu_bdec_pair_even(a, at, x, ua, odd, cur);
+  out.even(at + s, cur, odd, bad_e);
   if (i >= b->cnt[2]) /* no odd row below the last even one */
     return;
-  /* the even row below, or where none lies below, the one above row i */
+  /* the even row below, or where none lies below, the one above row i (their faults their
+   * units') */
   int32_t next[2] = {0, 0}, far[2] = {0, 0};
-  uint64_t at_x; /* a row another unit stores */
   if (i + 1 < a->cnt[2])
-    parz_gpu_bdec_pair_even(a, c0, c1, i + 1, j, next, &at_x); /* its fault the unit's below */
+    parz_gpu_bdec_pair_even(a, at + 2 * s * st2, x, ua + a->cnt[3], odd, next);
   else if (i >= 1)
-    parz_gpu_bdec_pair_even(a, c0, c1, i - 1, j, far, &at_x); /* the unit's above */
+    parz_gpu_bdec_pair_even(a, at - 2 * s * st2, x, ua - a->cnt[3], odd, far);
+  const uint32_t ub = (z * b->cnt[2] + i) * b->cnt[3] + 2 * j;
   for (unsigned h = 0; h < 2; h++) {
     if (h && !odd)
       break;
-    uint64_t at;
     int32_t v = 0;
-    const int bad = parz_gpu_bdec_pair_odd(b, c0, c1, i, j, h, cur, next, far, &at, &v);
-    out.odd(at, v, bad);
+    const int bad = parz_gpu_bdec_pair_odd(b, i, ub + h, h, cur, next, far, &v);
+    out.odd(at + s * st2 + h * s, v, bad);
   }
 }
 
