@@ -124,11 +124,20 @@ __device__ __forceinline__ const ll_args& args_of(const ll_args& one, const ll_a
   return all ? all[blockIdx.y] : one;
 }
 
-/* The grid coordinates of block b (C order of the grid). */
+/* The grid coordinates of block b (C order of the grid), by 32-bit divisions where b and the
+ * grid's extents fit 32 bits (a 64-bit division is a subroutine of some 70 instructions, which a
+ * segment's CTA waits for at its head). */
 __device__ void block_coords(const ll_args& a, unsigned long long b, unsigned long long c[4]) {
   for (int k = 3; k >= 0; k--) {
-    c[k] = b % a.grid[k];
-    b /= a.grid[k];
+    const unsigned long long g = a.grid[k];
+    if ((b | g) >> 32) {
+      c[k] = b % g;
+      b /= g;
+    } else {
+      const unsigned q = (unsigned)b / (unsigned)g;
+      c[k] = (unsigned)b - q * (unsigned)g;
+      b = q;
+    }
   }
 }
 
@@ -554,9 +563,10 @@ __global__ void __launch_bounds__(BLOCK_THREADS)
  * down a column through a lane's own rows, then the sums of the warps above. */
 const unsigned GRID_THREADS = 256, GRID_SIDE = 64, GRID_WARPS = GRID_THREADS / 32,
                GRID_ROWS = GRID_SIDE / GRID_WARPS;
-/* grid_kernel's CTAs an SM: 4 (64 registers) were faster than 3 (80, no spill) on etopo5
- * (bench/results/h200/bench_gpu_lossless.md). */
-const unsigned GRID_CTAS = 4;
+/* grid_kernel's CTAs an SM for values of `bytes` bytes: for 4-byte values 4 (64 registers) were
+ * faster than 3 (80) on etopo5 (bench/results/h200/bench_gpu_lossless.md); 8-byte values take
+ * twice the registers and would spill at 64. */
+__host__ __device__ constexpr unsigned grid_ctas(unsigned bytes) { return bytes == 8 ? 3 : 4; }
 
 /* Whether grid_kernel decodes the blocks of a chunk of these arguments. */
 bool grid_kernel_fits(const ll_args& a) {
@@ -595,12 +605,13 @@ int grid_way(const ll_args& a) {
 }
 
 /* The value of integer u at place `at` of the destination under way M, as blocks_kernel's:
- * integers as they are; a float's integer image; i / S for a scale S as the product i * (1 / S)
- * where 1 / S is a power of two (the converted integer times a power of two: exact, so the
+ * integers as they are; a float's integer image; i / S for a scale S as the product i * inverse
+ * (1 / S, a power of two: the converted integer times a power of two is exact, so it is the
  * correctly rounded quotient); under GRID_ANY, blocks_kernel's steps (the dictionary, where a
  * rank past it is a fault, then the inverse transform). */
 template <typename T, int M>
-__device__ __forceinline__ T grid_value(const ll_args& a, T u, unsigned long long at) {
+__device__ __forceinline__ T grid_value(const ll_args& a, T u, unsigned long long at,
+                                        double inverse) {
   const int wide = sizeof(T) == 8;
   if (M == GRID_INTS)
     return u;
@@ -608,8 +619,8 @@ __device__ __forceinline__ T grid_value(const ll_args& a, T u, unsigned long lon
     return (T)parz_ll_float_bits(wide, 0, 1.0, u);
   if (M == GRID_TIMES) {
     if (wide)
-      return (T)__double_as_longlong((double)(int64_t)u * a.unscale);
-    return (T)__float_as_uint((float)(int32_t)(uint32_t)u * (float)a.unscale);
+      return (T)__double_as_longlong((double)(int64_t)u * inverse);
+    return (T)__float_as_uint((float)(int32_t)(uint32_t)u * (float)inverse);
   }
   if (a.dict) {
     if (u >= a.dict_count) {
@@ -623,36 +634,25 @@ __device__ __forceinline__ T grid_value(const ll_args& a, T u, unsigned long lon
   return a.is_float ? (T)parz_ll_float_bits(wide, a.dict ? 0 : a.transform, a.scale, u) : u;
 }
 
-template <typename T, int M>
-__global__ void __launch_bounds__(GRID_THREADS, GRID_CTAS)
-    grid_kernel(const __grid_constant__ ll_args one, const ll_args* all) {
+/* The block of e2 rows and e3 columns whose lane's first value (row 8w, column 2l) is at dst
+ * (place `at`), rows st apart, rebuilt under way M (inverse: a.unscale, read before any store,
+ * which the compiler cannot keep from aliasing the arguments). FULL: a block of 64 x 64 whose
+ * pairs are aligned, so that no row or column needs a check. */
+template <typename T, int M, bool FULL>
+__device__ __forceinline__ void grid_block(const ll_args& a, T* dst, unsigned long long at,
+                                           unsigned long long st, unsigned e2, unsigned e3,
+                                           double inverse, typename pair_of<T>::type (*sums)[32]) {
   typedef typename pair_of<T>::type P;
-  __shared__ P sums[GRID_WARPS][32]; /* each warp's column sums, a pair a lane */
-  const ll_args& a = args_of(one, all);
-  const unsigned long long b = a.first * a.C + blockIdx.x;
-  if (b >= PARZ_MIN(a.end * a.C, a.nblocks)) /* the whole CTA */
-    return;
-  const unsigned long long g3 = a.grid[3];
-  unsigned long long c2, c3;
-  if ((b | g3) >> 32) {
-    c2 = b / g3, c3 = b % g3;
-  } else { /* a 32-bit division where it fits */
-    c2 = (unsigned)b / (unsigned)g3, c3 = (unsigned)b - (unsigned)c2 * (unsigned)g3;
-  }
-  const unsigned long long o2 = c2 * a.side[2], o3 = c3 * a.side[3], st = a.st[2];
-  const unsigned e2 = (unsigned)PARZ_MIN(a.n[2] - o2, a.side[2]);
-  const unsigned e3 = (unsigned)PARZ_MIN(a.n[3] - o3, a.side[3]);
   const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5, x = 2 * lane;
-  const unsigned long long at = o2 * st + o3 + (unsigned long long)warp * GRID_ROWS * st + x;
-  T* const dst = (T*)a.dst + at; /* this lane's first value of row 8w */
+  const unsigned predicted = a.predicted;
   /* a pair in one access where both are in the block and the pair is aligned in every row */
-  const bool both = x + 1 < e3 && !(((uintptr_t)dst | st * sizeof(T)) % sizeof(P));
+  const bool both = FULL || (x + 1 < e3 && !(((uintptr_t)dst | st * sizeof(T)) % sizeof(P)));
   T lo[GRID_ROWS], hi[GRID_ROWS];
 #pragma unroll
   for (unsigned j = 0; j < GRID_ROWS; j++) {
     const unsigned r = warp * GRID_ROWS + j;
     lo[j] = hi[j] = 0;
-    if (r < e2) {
+    if (FULL || r < e2) {
       const T* p = dst + j * st;
       if (both) {
         const P v = *(const P*)p;
@@ -667,7 +667,7 @@ __global__ void __launch_bounds__(GRID_THREADS, GRID_CTAS)
     lo[j] = unzigzag(lo[j]);
     hi[j] = unzigzag(hi[j]);
   }
-  if (a.predicted >> 3 & 1) { /* along the rows: a lane's pair, then the lanes before it */
+  if (predicted >> 3 & 1) { /* along the rows: a lane's pair, then the lanes before it */
     T s[GRID_ROWS];
 #pragma unroll
     for (unsigned j = 0; j < GRID_ROWS; j++)
@@ -686,7 +686,7 @@ __global__ void __launch_bounds__(GRID_THREADS, GRID_CTAS)
       hi[j] = s[j];
     }
   }
-  if (a.predicted >> 2 & 1) { /* down the columns: a lane's rows, then the warps above */
+  if (predicted >> 2 & 1) { /* down the columns: a lane's rows, then the warps above */
 #pragma unroll
     for (unsigned j = 1; j < GRID_ROWS; j++) {
       lo[j] += lo[j - 1];
@@ -711,22 +711,48 @@ __global__ void __launch_bounds__(GRID_THREADS, GRID_CTAS)
 #pragma unroll
   for (unsigned j = 0; j < GRID_ROWS; j++) {
     const unsigned r = warp * GRID_ROWS + j;
-    if (r < e2) {
+    if (FULL || r < e2) {
       T* p = dst + j * st;
       const unsigned long long pa = at + j * st;
       if (both) {
         P v;
-        v.x = grid_value<T, M>(a, lo[j], pa);
-        v.y = grid_value<T, M>(a, hi[j], pa + 1);
+        v.x = grid_value<T, M>(a, lo[j], pa, inverse);
+        v.y = grid_value<T, M>(a, hi[j], pa + 1, inverse);
         *(P*)p = v;
       } else {
         if (x < e3)
-          p[0] = grid_value<T, M>(a, lo[j], pa);
+          p[0] = grid_value<T, M>(a, lo[j], pa, inverse);
         if (x + 1 < e3)
-          p[1] = grid_value<T, M>(a, hi[j], pa + 1);
+          p[1] = grid_value<T, M>(a, hi[j], pa + 1, inverse);
       }
     }
   }
+}
+
+template <typename T, int M>
+__global__ void __launch_bounds__(GRID_THREADS, grid_ctas(sizeof(T)))
+    grid_kernel(const __grid_constant__ ll_args one, const ll_args* all) {
+  typedef typename pair_of<T>::type P;
+  __shared__ P sums[GRID_WARPS][32]; /* each warp's column sums, a pair a lane */
+  const ll_args& a = args_of(one, all);
+  const unsigned long long b = a.first * a.C + blockIdx.x;
+  if (b >= PARZ_MIN(a.end * a.C, a.nblocks)) /* the whole CTA */
+    return;
+  unsigned long long c[4];
+  block_coords(a, b, c);
+  const unsigned long long o2 = c[2] * a.side[2], o3 = c[3] * a.side[3], st = a.st[2];
+  const unsigned e2 = (unsigned)PARZ_MIN(a.n[2] - o2, a.side[2]);
+  const unsigned e3 = (unsigned)PARZ_MIN(a.n[3] - o3, a.side[3]);
+  const unsigned warp = threadIdx.x >> 5, x = 2 * (threadIdx.x & 31u);
+  const unsigned long long at = o2 * st + o3 + (unsigned long long)warp * GRID_ROWS * st + x;
+  T* const dst = (T*)a.dst + at; /* this lane's first value of row 8w */
+  const double inverse = a.unscale;
+  /* every row of the block whole, and its pairs aligned (the same in every row and lane) */
+  const unsigned long long first = (uintptr_t)((T*)a.dst + o2 * st + o3);
+  if (e2 == GRID_SIDE && e3 == GRID_SIDE && !((first | st * sizeof(T)) % sizeof(P)))
+    grid_block<T, M, true>(a, dst, at, st, e2, e3, inverse, sums);
+  else
+    grid_block<T, M, false>(a, dst, at, st, e2, e3, inverse, sums);
 }
 
 size_t values_of(const parz_chunk_view* v) { return v->raw_bytes / parz_type_size(v->array.type); }
