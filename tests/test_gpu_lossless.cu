@@ -28,6 +28,7 @@
 #include "parz_gpu.h"
 #include "real_arrays.h"
 #include "residual_decode.h"
+#include "transform_decode.h"
 #include "xorshift.h"
 
 static parz_gpu_context* ctx;
@@ -174,12 +175,16 @@ static std::vector<unsigned char> make(const parz_array* a, int kind) {
     }
     switch (a->type) {
       case PARZ_FLOAT: {
-        float f = kind == 3 ? (float)(int)(x * 10) / 10.0f : (float)x;
+        float f = kind == 3   ? (float)(int)(x * 10) / 10.0f
+                  : kind == 5 ? (float)(int)(x * 4) / 4.0f
+                              : (float)x;
         memcpy(p, &f, 4);
         break;
       }
       case PARZ_DOUBLE: {
-        double f = kind == 3 ? (double)(long long)(x * 1000) / 10.0 : x;
+        double f = kind == 3   ? (double)(long long)(x * 1000) / 10.0
+                   : kind == 5 ? (double)(long long)(x * 8) / 8.0
+                               : x;
         memcpy(p, &f, 8);
         break;
       }
@@ -210,6 +215,16 @@ static std::vector<unsigned char> make(const parz_array* a, int kind) {
 
 static const char* type_name(parz_type t) { return parz_type_name(t); }
 
+/* Whether lossless transform k (the codec's parameter 0) divides by a power of two above 1. */
+static int scale_halves(unsigned k) {
+  static const double scales[] = {2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096};
+  const double s = k >= 1 && k <= 37 ? parz_ll_scale_of(k) : 1.0;
+  for (size_t i = 0; i < sizeof scales / sizeof scales[0]; i++)
+    if (s == scales[i])
+      return 1;
+  return 0;
+}
+
 static void synthetic_cases(int small) {
   static const parz_type types[] = {PARZ_FLOAT, PARZ_DOUBLE, PARZ_INT32, PARZ_INT64};
   static const struct {
@@ -221,17 +236,17 @@ static void synthetic_cases(int small) {
   static const uint32_t Cs[] = {0, 1, 3};
   static const parz_table_kind tables[] = {PARZ_TABLE_HYBRID, PARZ_TABLE_OFFSETS,
                                            PARZ_TABLE_LENGTHS};
-  int cases = 0, zero_runs = 0;
+  int cases = 0, zero_runs = 0, halved = 0;
   for (unsigned t = 0; t < 4; t++)
     for (unsigned s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
-      for (int kind = 0; kind < 5; kind++) {
+      for (int kind = 0; kind < 6; kind++) {
         parz_array a;
         memset(&a, 0, sizeof a);
         a.type = types[t];
         a.dims = shapes[s].dims;
         memcpy(a.shape, shapes[s].shape, sizeof a.shape);
-        if (small && (s % 3 || kind % 2))
-          continue;
+        if ((small && (s % 3 || kind % 2)) || (kind == 5 && t >= 2))
+          continue; /* kind 5: floats in quarters or eighths */
         const std::vector<unsigned char> data = make(&a, kind);
         const size_t raw = data.size();
         for (unsigned predictor = 0; predictor < 4; predictor++)
@@ -255,6 +270,10 @@ static void synthetic_cases(int small) {
             if (parz_chunk_parse(chunk.data(), chunk.size(), &v, NULL) == PARZ_OK &&
                 chunk[chunk.size() - v.payload_bytes] == PARZ_LL_CODER_ZERO_RUNS)
               zero_runs++; /* segment 0 coder 4 */
+            if (parz_chunk_parse(chunk.data(), chunk.size(), &v, NULL) == PARZ_OK &&
+                v.array.dims == 2 && v.array.shape[0] > 1 && v.array.shape[1] > 1 &&
+                v.codec_params[1] == 0 && scale_halves(v.codec_params[0]))
+              halved++; /* Lorenzo, rank 2, a scale of 2^k, k > 0: grid_kernel's product */
             std::vector<unsigned char> back(raw);
             CHECK(
                 parz_chunk_decode(chunk.data(), chunk.size(), back.data(), raw, NULL) == PARZ_OK &&
@@ -264,7 +283,10 @@ static void synthetic_cases(int small) {
           }
       }
   CHECK(zero_runs > 0, ": synthetic: no chunk's segment 0 of coder 4");
-  printf("  synthetic: %d chunks (%d with coder 4 first)\n", cases, zero_runs);
+  CHECK(small || halved >= 4, ": synthetic: %d chunks of rank 2 under a scale of 2^k, k > 0",
+        halved);
+  printf("  synthetic: %d chunks (%d with coder 4 first, %d of rank 2 scaled by 2^k)\n", cases,
+         zero_runs, halved);
 }
 
 /* Real arrays and series in slabs of at most 4 MiB, both predictors where they differ. */
