@@ -163,10 +163,14 @@ static void trial(void* arg, uint64_t i) {
   const parz_jobs* jobs = j->opt->jobs;
   const int p = (int)i + 1;
   const size_t n = j->n;
-  uint8_t* hole = (uint8_t*)malloc(n);
-  int32_t *q = (int32_t*)malloc(n * sizeof *q), *codes = (int32_t*)malloc(n * sizeof *codes);
+  /* q, codes and holes in one block of the keep: a block malloc'd per trial would be given
+   * back to the system when freed and cost a page fault per 4 KiB at every trial */
+  int fresh;
+  int32_t* q = (int32_t*)parz_keep_take(j->opt->keep, n * (2 * sizeof *q + 1), &fresh);
+  int32_t* codes = q ? q + n : NULL;
+  uint8_t* hole = q ? (uint8_t*)(q + 2 * n) : NULL;
   j->bytes[i] = SIZE_MAX;
-  if (hole && q && codes) {
+  if (q) {
     if (p == PARZ_BOUNDED_LORENZO) {
       memcpy(hole, j->hole0, n);
       parz_bounded_quantize(j->b, j->box, j->eb, j->step, q, hole, jobs);
@@ -182,7 +186,7 @@ static void trial(void* arg, uint64_t i) {
     j->bytes[i] = parz_bounded_trial_bytes(
         parz_bounded_estimate_bytes(codes, n, j->opt->segment, jobs), nexc, nmask);
   }
-  free(hole), free(q), free(codes);
+  parz_keep_give(j->opt->keep, q);
 }
 
 size_t parz_bounded_trial_bytes(size_t estimate, size_t nexc, size_t nmask) {
@@ -231,12 +235,13 @@ int parz_bounded_choose(const parz_bounded_shape* s, const void* src, double eb,
   parz_bounded_shape b;
   size_t lo[4], w = s->type == PARZ_FLOAT ? 4 : 8;
   const size_t n = parz_bounded_sample_box(s, &b, lo);
-  unsigned char* box = (unsigned char*)malloc(n * w);
-  uint8_t* box_given = given ? (uint8_t*)malloc(n) : NULL;
-  if (!box || (given && !box_given)) {
-    free(box);
+  /* the box's values, the caller's holes in it and the trials' two kinds of holes in one block
+   * of the keep (as the trials' blocks: no page faults at every chunk) */
+  int fresh;
+  unsigned char* box = (unsigned char*)parz_keep_take(opt->keep, n * (w + 3), &fresh);
+  if (!box)
     return PARZ_BOUNDED_LORENZO;
-  }
+  uint8_t* box_given = given ? box + n * w : NULL;
   size_t ext[4] = {1, 1, 1, 1}, full[4] = {1, 1, 1, 1}, l4[4] = {0, 0, 0, 0};
   for (unsigned k = 0; k < s->dims; k++) {
     ext[4 - s->dims + k] = b.shape[k];
@@ -264,9 +269,9 @@ int parz_bounded_choose(const parz_bounded_shape* s, const void* src, double eb,
   j.eb = eb;
   j.opt = opt;
   j.n = n;
-  j.hole0 = (uint8_t*)malloc(n);
-  j.hole_interp = (uint8_t*)malloc(n);
-  if (j.hole0 && j.hole_interp && parz_bounded_check(&b, eb, NULL) == PARZ_OK) {
+  j.hole0 = box + n * (w + 1);
+  j.hole_interp = box + n * (w + 2);
+  if (parz_bounded_check(&b, eb, NULL) == PARZ_OK) {
     holes_set(box, w, box_given, opt->fill, j.hole0, n, opt->jobs);
     j.step = parz_bounded_step(&b, box, eb, j.hole0, opt->jobs);
     memcpy(j.hole_interp, j.hole0, n);
@@ -274,8 +279,7 @@ int parz_bounded_choose(const parz_bounded_shape* s, const void* src, double eb,
     parz_bounded_run(opt->jobs, PARZ_BOUNDED_PREDICTORS, trial, &j);
     best = parz_bounded_pick(j.bytes);
   }
-  free(j.hole0), free(j.hole_interp);
-  free(box), free(box_given);
+  parz_keep_give(opt->keep, box);
   return best;
 }
 
