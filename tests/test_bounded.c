@@ -14,6 +14,7 @@
 #include "bounded_chunk.h"
 #include "bounded_codec.h"
 #include "check.h"
+#include "chunk_keep.h"
 #include "fnv_hash.h"
 #include "huffman.h"
 #include "real_arrays.h"
@@ -616,6 +617,59 @@ static void real(const char* dir) {
   real_arrays_free(arr, na);
 }
 
+/* The predictor's trials and the chunk take their blocks from the caller's keep, which hands
+ * back blocks holding what their last use left: a chunk coded through a keep whose blocks hold
+ * garbage, and again through the blocks the first left, chooses the predictor and writes the
+ * codes and codebook of a chunk coded without a keep (whose blocks start zeroed). A smooth 3-D
+ * field with holes given and NaN, so that every trial meets holes and exceptions. */
+static void choice_in_a_used_keep(void) {
+  const parz_bounded_shape s = {PARZ_FLOAT, 3, {40, 56, 72}};
+  const size_t n = parz_bounded_count(&s);
+  float* v = (float*)malloc(n * sizeof *v);
+  uint8_t* given = (uint8_t*)malloc(n);
+  parz_bounded_options opt = {0, 2, PARZ_BOUNDED_SEGMENT_CODES, NULL, NULL, NULL};
+  parz_keep* keep = parz_keep_new(0);
+  void* junk[12];
+  parz_bounded_coded a;
+  parz_error err;
+  for (size_t i = 0; i < n; i++) {
+    const double z = (double)(i / (56 * 72)), y = (double)(i / 72 % 56), x = (double)(i % 72);
+    given[i] = sin(0.13 * x + 0.05 * z) + cos(0.17 * y) > 1.2;
+    v[i] = i % 97 == 5 ? NAN : (float)(20 * sin(0.11 * x) * cos(0.07 * y) + 0.3 * z);
+  }
+  /* the keep's blocks, of 4 KiB to 8 MiB, filled with garbage */
+  for (unsigned k = 0; k < 12; k++) {
+    int zeroed;
+    const size_t bytes = (size_t)4096 << k;
+    junk[k] = parz_keep_take(keep, bytes, &zeroed);
+    if (junk[k])
+      memset(junk[k], 0xA5 ^ (int)k, bytes);
+  }
+  for (unsigned k = 0; k < 12; k++)
+    parz_keep_give(keep, junk[k]);
+  int ra = parz_bounded_code(&s, v, 1e-3, &opt, given, &a, &err);
+  CHECK(ra == PARZ_OK, "choice_in_a_used_keep: %s", err.message);
+  opt.keep = keep;
+  for (int round = 0; ra == PARZ_OK && round < 2; round++) {
+    parz_bounded_coded b;
+    int rb = parz_bounded_code(&s, v, 1e-3, &opt, given, &b, &err);
+    CHECK(rb == PARZ_OK, "choice_in_a_used_keep: %s", err.message);
+    if (rb != PARZ_OK)
+      break;
+    CHECK(a.predictor == b.predictor && a.nexceptions == b.nexceptions && a.nmasked == b.nmasked &&
+              a.book_size == b.book_size && !memcmp(a.book_bytes, b.book_bytes, a.book_size) &&
+              !memcmp(a.codes, b.codes, n * sizeof *a.codes),
+          "choice_in_a_used_keep: round %d through the keep: predictor %d (%d without), %zu "
+          "exceptions (%zu), a codebook of %zu bytes (%zu) or the codes differ",
+          round, b.predictor, a.predictor, b.nexceptions, a.nexceptions, b.book_size, a.book_size);
+    parz_bounded_coded_free(&b);
+  }
+  if (ra == PARZ_OK)
+    parz_bounded_coded_free(&a);
+  parz_keep_free(keep);
+  free(v), free(given);
+}
+
 int main(int argc, char** argv) {
   arguments();
   crafted();
@@ -629,6 +683,7 @@ int main(int argc, char** argv) {
   hostile_segments();
   hostile_codes();
   choice_skips_holes();
+  choice_in_a_used_keep();
   if (argc > 1)
     real(argv[1]);
   return test_finish("test_bounded");
