@@ -201,18 +201,20 @@ static uint64_t bits_at(const uint8_t* src, uint64_t pos) {
   return x >> (pos & 7u);
 }
 
-/* Residual j of a reader at bit p of src in the table at fast + c, through the fast table:
- * parz_ll_residual_fast's steps on 64-bit variables (no widening of the table's offset in the
- * loop). Its bits (p and c moved on, its value into *z), or 0 where the table does not take it. */
-static inline uint64_t take_fast(const uint8_t* src, const uint32_t* fast, uint64_t* p, uint64_t* c,
-                                 uint64_t* z) {
+/* Residual j of a reader at bit p of src through its context's fast table *t (of the tables at
+ * fast): parz_ll_residual_fast's steps on 64-bit variables. The reader holds its table's place
+ * rather than its offset, so that the chain of loads from one residual to the next has no
+ * addition in it. Its bits (p and *t moved on, its value into *z), or 0 where the table does not
+ * take it. */
+static inline uint64_t take_fast(const uint8_t* src, const uint32_t* fast, uint64_t* p,
+                                 const uint32_t** t, uint64_t* z) {
   const uint64_t x = bits_at(src, *p);
-  const uint64_t e = fast[*c + (x & (PARZ_LL_TABLE_SIZE - 1))], a = PARZ_LL_FAST_ADVANCE(e);
+  const uint64_t e = (*t)[x & (PARZ_LL_TABLE_SIZE - 1)], a = PARZ_LL_FAST_ADVANCE(e);
   if (!a)
     return 0;
   /* 63 - a as ~e's low 6 bits (a < 64), which is all a shift reads */
   *z = (x << (~e & 63u) | 0x8000000000000000u) >> PARZ_LL_FAST_SHIFT(e) >> 1;
-  *c = PARZ_LL_FAST_NEXT(e);
+  *t = fast + PARZ_LL_FAST_NEXT(e);
   *p += a;
   return a;
 }
@@ -270,12 +272,13 @@ static size_t runs_side(const uncoding* u, runs_state* st, const size_t at[RUNS_
                         const size_t len[RUNS_SIDE], uint64_t* const z[RUNS_SIDE], size_t common) {
   const uint8_t* src = st->bytes;
   const uint32_t* fast = u->fast;
-  uint64_t p[RUNS_SIDE], c[RUNS_SIDE];
+  uint64_t p[RUNS_SIDE];
+  const uint32_t* t[RUNS_SIDE]; /* each reader's table */
   unsigned k;
   size_t j = 0;
   for (k = 0; k < RUNS_SIDE; k++) {
     p[k] = st->pos[k];
-    c[k] = st->ctx[k];
+    t[k] = fast + st->ctx[k];
   }
   st->bad = PARZ_LL_OK;
   st->failed = 0;
@@ -292,23 +295,23 @@ static size_t runs_side(const uncoding* u, runs_state* st, const size_t at[RUNS_
     for (end = j + m; j < end; j++) {
 #pragma GCC unroll 8
       for (k = 0; k < RUNS_SIDE; k++)
-        if (!take_fast(src, fast, &p[k], &c[k], &z[k][j]))
+        if (!take_fast(src, fast, &p[k], &t[k], &z[k][j]))
           goto rest;
     }
     continue;
   rest:
     /* residual j of reader k and of the later ones through runs_rest, the state in memory (the
-     * loop above indexes p and c by constants alone) */
+     * loop above indexes p and t by constants alone) */
     {
       unsigned i;
       for (i = 0; i < RUNS_SIDE; i++) {
         st->pos[i] = p[i];
-        st->ctx[i] = (unsigned)c[i];
+        st->ctx[i] = (unsigned)(t[i] - fast);
       }
       st->bad = runs_rest(u, st, k, at, len, z, j);
       for (i = 0; i < RUNS_SIDE; i++) {
         p[i] = st->pos[i];
-        c[i] = st->ctx[i];
+        t[i] = fast + st->ctx[i];
       }
       if (st->bad != PARZ_LL_OK)
         break;
@@ -317,7 +320,7 @@ static size_t runs_side(const uncoding* u, runs_state* st, const size_t at[RUNS_
   }
   for (k = 0; k < RUNS_SIDE; k++) {
     st->pos[k] = p[k];
-    st->ctx[k] = (unsigned)c[k];
+    st->ctx[k] = (unsigned)(t[k] - fast);
     /* a refusal at residual j: the readers before the failed one have read it */
     st->done[k] = j + (st->bad != PARZ_LL_OK && k < (unsigned)st->failed);
   }
