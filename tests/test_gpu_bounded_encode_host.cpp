@@ -535,7 +535,7 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
   parz_gpu_bnd_book book;
   if (r.m <= PARZ_GPU_BND_HOST_BOOK) { /* the host's codebook of a narrow range */
     if ((rc = parz_gpu_bnd_book_of(r, ranged_of(counts, r).data(), b.step, p.predictor, &book,
-                                   err)) != PARZ_OK)
+                                   &backwards, err)) != PARZ_OK)
       return rc;
     b.code = book.code.data();
   } else { /* the device's of a wide one */

@@ -6,6 +6,7 @@
 
 #include "bounded_chunk.h"
 #include "bounded_jobs.h"
+#include "bounded_lengths.h"
 #include "chunk_keep.h"
 #include "huffman.h"
 
@@ -308,9 +309,10 @@ static void lengths_part(void* arg, uint64_t i) {
   j->rc[i] = parz_bounded_book_lengths(j->freq[i], j->m, j->len[i], &j->err[i]);
 }
 
-static int range_lengths(const parz_bounded_range* r, const uint64_t* plain, const uint64_t* runs,
-                         int runs_opt, uint8_t* len, const uint8_t** kept, int* use_runs,
-                         const parz_jobs* jobs, parz_error* err) {
+int parz_bounded_range_lengths_jobs(const parz_bounded_range* r, const uint64_t* plain,
+                                    const uint64_t* runs, int runs_opt, uint8_t* len,
+                                    const uint8_t** kept, int* use_runs, const parz_jobs* jobs,
+                                    parz_error* err) {
   lengths_job j;
   j.freq[0] = runs_opt == 1 ? runs : plain;
   j.freq[1] = runs;
@@ -340,7 +342,7 @@ static int range_lengths(const parz_bounded_range* r, const uint64_t* plain, con
 int parz_bounded_range_lengths(const parz_bounded_range* r, const uint64_t* plain,
                                const uint64_t* runs, int runs_opt, uint8_t* len,
                                const uint8_t** kept, int* use_runs, parz_error* err) {
-  return range_lengths(r, plain, runs, runs_opt, len, kept, use_runs, NULL, err);
+  return parz_bounded_range_lengths_jobs(r, plain, runs, runs_opt, len, kept, use_runs, NULL, err);
 }
 
 /* parz_bounded_coded_book with the two codes' lengths on jobs (NULL: the calling thread). */
@@ -362,7 +364,7 @@ static int coded_book(const parz_bounded_range* r, const uint64_t* plain, const 
   }
   /* the lengths decide between the codes with and without runs; the code words are built for
    * the one kept */
-  rc = range_lengths(r, plain, runs, runs_opt, len, &kept, &out->runs, jobs, err);
+  rc = parz_bounded_range_lengths_jobs(r, plain, runs, runs_opt, len, &kept, &out->runs, jobs, err);
   if (rc == PARZ_OK) {
     parz_bounded_book_expand(kept, r, out->book.len);
     rc = parz_bounded_range_codes(kept, r, out->book.code, err);

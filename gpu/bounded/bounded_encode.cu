@@ -1127,18 +1127,13 @@ static int trials_pick(call_memory& m, parz_host_pool* pool, trials_run* tr, uns
   return PARZ_OK;
 }
 
-/* f(0) and f(1), on two of the pool's threads where it has them: the host's two codes of a
- * codebook, built while the device waits for them. */
-template <typename F>
-static void both_on(parz_host_pool* pool, F f) {
-  if (parz_host_pool_size(pool) < 2) {
-    f(0);
-    f(1);
-    return;
-  }
+/* The pool's threads as jobs (parz_jobs, ctx the pool): part i on thread i modulo its size. */
+static void pool_jobs_run(void* ctx, uint64_t n, void (*job)(void* arg, uint64_t i), void* arg) {
+  parz_host_pool* pool = (parz_host_pool*)ctx;
+  const uint64_t size = (uint64_t)parz_host_pool_size(pool);
   parz_host_pool_each(pool, [&](int t) {
-    if (t < 2)
-      f(t);
+    for (uint64_t i = (uint64_t)t; i < n; i += size)
+      job(arg, i);
   });
 }
 
@@ -1294,8 +1289,11 @@ static int encode_one(parz_gpu_context* ctx, call_memory& keep, const parz_array
   const int on_host = r.m <= PARZ_GPU_BND_HOST_BOOK;
   parz_gpu_bnd_book book;
   if (on_host) {
+    /* its two codes side by side on the context's host threads, while the device waits */
+    const parz_jobs jobs = {pool_jobs_run, ctx->host_pool,
+                            (uint64_t)parz_host_pool_size(ctx->host_pool)};
     if ((rc = parz_gpu_bnd_book_of(r, (const uint64_t*)h + PACK_HEAD, b.step, p.predictor, &book,
-                                   err, [&](auto f) { both_on(ctx->host_pool, f); })) != PARZ_OK)
+                                   &jobs, err)) != PARZ_OK)
       return rc;
   } else { /* the device builds the codebook of a wide range; the host reads its lengths */
     book_set one;

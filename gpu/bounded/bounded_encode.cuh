@@ -50,6 +50,7 @@
 #include "bounded_chunk.h"
 #include "bounded_codec.h"
 #include "bounded_forward.h"
+#include "bounded_lengths.h"
 #include "bounded_passes.cuh"
 #include "codecs.h"
 #include "encode_whole.h"
@@ -632,47 +633,23 @@ static inline int parz_gpu_bnd_book_bytes(const parz_bounded_range& r, double st
   return PARZ_OK;
 }
 
-/* The host's codebook from the symbol counts over the range r (plain, then runs, r.m each), its
- * two codes' lengths (without runs, with them) built by each(f), which calls f(0) and f(1) and
- * returns once both have returned, side by side where it has the threads: the lengths and the
- * choice between them are parz_bounded_range_lengths' (runs_opt 2), each code's lengths
- * parz_bounded_book_lengths'. */
-template <typename Each>
+/* The host's codebook from the symbol counts over the range r (plain, then runs, r.m each): its
+ * two codes' lengths and the choice between them parz_bounded_range_lengths_jobs' (runs_opt 2),
+ * the two codes built on jobs (NULL: the calling thread). */
 static inline int parz_gpu_bnd_book_of(const parz_bounded_range& r, const uint64_t* counts,
                                        double step, int predictor, parz_gpu_bnd_book* k,
-                                       parz_error* err, Each each) {
+                                       const parz_jobs* jobs, parz_error* err) {
   k->len.assign(2 * r.m, 0);
   k->code.assign(r.m, 0);
-  int rcs[2];
-  parz_error errs[2];
-  each([&](int c) {
-    rcs[c] = parz_bounded_book_lengths(counts + c * r.m, r.m, k->len.data() + c * r.m, &errs[c]);
-  });
-  for (int c = 0; c < 2; c++)
-    if (rcs[c] != PARZ_OK) {
-      if (err)
-        *err = errs[c];
-      return rcs[c];
-    }
-  /* the code with runs where its payload is the smaller, as parz_bounded_range_lengths keeps */
-  k->runs = parz_bounded_coded_bits(counts + r.m, k->len.data() + r.m, r.m) <
-            parz_bounded_coded_bits(counts, k->len.data(), r.m);
-  k->kept = k->len.data() + (k->runs ? r.m : 0);
+  const int rc = parz_bounded_range_lengths_jobs(&r, counts, counts + r.m, 2, k->len.data(),
+                                                 &k->kept, &k->runs, jobs, err);
+  if (rc != PARZ_OK)
+    return rc;
   if (parz_huff_canonical(k->kept, r.m, PARZ_BOUNDED_MAX_LEN, k->code.data()))
     return parz_fail(err, PARZ_ERR_STREAM,
                      "bounded GPU encode: code lengths of %zu symbols are no prefix code", r.m);
   k->bits = parz_bounded_coded_bits(k->runs ? counts + r.m : counts, k->kept, r.m);
   return parz_gpu_bnd_book_bytes(r, step, predictor, k, err);
-}
-
-/* The same on the calling thread alone. */
-static inline int parz_gpu_bnd_book_of(const parz_bounded_range& r, const uint64_t* counts,
-                                       double step, int predictor, parz_gpu_bnd_book* k,
-                                       parz_error* err) {
-  return parz_gpu_bnd_book_of(r, counts, step, predictor, k, err, [](auto f) {
-    f(0);
-    f(1);
-  });
 }
 
 /* The device's codebook: its kept lengths over r (a byte each), whether they have zero runs, the

@@ -1,0 +1,25 @@
+/* The code lengths of a chunk's codebook over a range of its symbols, and the choice between its
+ * two codes (with zero runs and without), the two codes' lengths built on a caller's threads: the
+ * CPU encoder's codebook (bounded_chunk.c) and the GPU encoder's host codebook
+ * (gpu/bounded/bounded_encode.cuh) are built by this one function. */
+#ifndef PARZ_BOUNDED_LENGTHS_H
+#define PARZ_BOUNDED_LENGTHS_H
+
+#include "bounded.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* parz_bounded_range_lengths (bounded_chunk.h) with the two codes' lengths, when runs_opt is 2,
+ * built as two parts on jobs (NULL: the calling thread, one after the other). */
+int parz_bounded_range_lengths_jobs(const parz_bounded_range* r, const uint64_t* plain,
+                                    const uint64_t* runs, int runs_opt, uint8_t* len,
+                                    const uint8_t** kept, int* use_runs, const parz_jobs* jobs,
+                                    parz_error* err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
