@@ -55,10 +55,13 @@ static std::vector<parz_gpu_bnd_lane> lanes_of(const Codes& codes, size_t a, siz
   return out;
 }
 
-/* The lanes' tokens of segment [a, e), lane after lane, against the serial walk's, with runs and
- * without, for 1 to 64 lanes (every count, or some: a real chunk's many segments); name: what the
- * failures name. */
-static void check_lanes(const int32_t* codes, size_t a, size_t e, const char* name, bool every) {
+/* The lanes' tokens of segment [a, e) of codes, read through c (the codes themselves, or their
+ * staged copy with its bitmap), lane after lane, against the serial walk's, with runs and without,
+ * for 1 to 64 lanes (every count, or some: a real chunk's many segments); name: what the failures
+ * name. */
+template <typename Codes>
+static void check_lanes_of(const int32_t* codes, const Codes& c, size_t a, size_t e,
+                           const char* name, bool every) {
   for (int runs = 0; runs < 2; runs++) {
     std::vector<parz_bounded_token> want;
     for (size_t i = a; i < e;) {
@@ -67,9 +70,18 @@ static void check_lanes(const int32_t* codes, size_t a, size_t e, const char* na
     }
     for (unsigned lanes = 1; lanes <= 64; lanes += every || lanes < 3 ? 1 : lanes / 2 + 1) {
       std::vector<parz_bounded_token> got;
-      for (const parz_gpu_bnd_lane& l : lanes_of(codes, a, e, lanes))
-        parz_gpu_bnd_lane_walk(codes, l, runs,
-                               [&](const parz_bounded_token& t) { got.push_back(t); });
+      const std::vector<parz_gpu_bnd_lane> ls = lanes_of(c, a, e, lanes),
+                                           by_code = lanes_of(codes, a, e, lanes);
+      for (unsigned l = 0; l < lanes; l++)
+        CHECK(ls[l].before == by_code[l].before && ls[l].next == by_code[l].next &&
+                  ls[l].after == by_code[l].after,
+              ": %s, codes %zu..%zu, %u lanes: lane %u's edges %zu %zu %zu, through the codes %zu "
+              "%zu "
+              "%zu",
+              name, a, e, lanes, l, ls[l].before, ls[l].next, ls[l].after, by_code[l].before,
+              by_code[l].next, by_code[l].after);
+      for (const parz_gpu_bnd_lane& l : ls)
+        parz_gpu_bnd_lane_walk(c, l, runs, [&](const parz_bounded_token& t) { got.push_back(t); });
       size_t k = 0;
       while (k < got.size() && k < want.size() && got[k].sym == want[k].sym &&
              got[k].extra == want[k].extra && got[k].extra_bits == want[k].extra_bits &&
@@ -81,6 +93,21 @@ static void check_lanes(const int32_t* codes, size_t a, size_t e, const char* na
             name, a, e, runs, lanes, got.size(), want.size(), k);
     }
   }
+}
+
+/* The same through the codes, then through their staged copy, whose lanes search its bitmap. */
+static void check_lanes(const int32_t* codes, size_t a, size_t e, const char* name, bool every) {
+  check_lanes_of(codes, codes, a, e, name, every);
+  const unsigned skew = parz_gpu_bnd_skew(e - a, PARZ_GPU_BND_LANES);
+  const size_t words = parz_gpu_bnd_staged_words(e - a, skew);
+  std::vector<int32_t> buf(words, INT32_MIN);
+  parz_gpu_bnd_stage(codes, a, e, skew, buf.data(), 0, 1);
+  uint32_t* nz = (uint32_t*)buf.data() + (words - parz_gpu_bnd_nz_words(e - a));
+  parz_gpu_bnd_stage_nz(codes, a, e, nz);
+  const parz_gpu_bnd_staged c = {buf.data(), a, skew, nz};
+  char staged[96];
+  snprintf(staged, sizeof staged, "%s, staged", name);
+  check_lanes_of(codes, c, a, e, staged, every);
 }
 
 /* Crafted segments: zero runs that start, end and cross at the shares' edges, lone zeros there,
@@ -113,16 +140,20 @@ static void crafted_lanes() {
 }
 
 /* Segment k of b's codes staged as the segment kernels stage it (bounded_encode.cu,
- * with_segment: the lanes' parts last first) into buf; the lanes read it through the result. */
+ * with_segment: the lanes' parts last first, then the bitmap of the codes not 0) into buf; the
+ * lanes read it through the result. */
 static parz_gpu_bnd_staged staged_of(const parz_gpu_bnd& b, unsigned long long k,
                                      std::vector<int32_t>& buf) {
   size_t a0, e0;
   parz_gpu_bnd_segment(b, k, &a0, &e0);
   const unsigned skew = parz_gpu_bnd_skew((size_t)b.seg, PARZ_GPU_BND_LANES);
-  buf.assign(parz_gpu_bnd_staged_words((size_t)b.seg, skew), INT32_MIN);
+  const size_t words = parz_gpu_bnd_staged_words((size_t)b.seg, skew);
+  buf.assign(words, INT32_MIN);
   for (unsigned l = PARZ_GPU_BND_LANES; l-- > 0;)
     parz_gpu_bnd_stage(b.codes, a0, e0, skew, buf.data(), l, PARZ_GPU_BND_LANES);
-  const parz_gpu_bnd_staged c = {buf.data(), a0, skew};
+  uint32_t* nz = (uint32_t*)buf.data() + (words - parz_gpu_bnd_nz_words((size_t)b.seg));
+  parz_gpu_bnd_stage_nz(b.codes, a0, e0, nz);
+  const parz_gpu_bnd_staged c = {buf.data(), a0, skew, nz};
   return c;
 }
 

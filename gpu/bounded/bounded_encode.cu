@@ -352,11 +352,29 @@ __device__ parz_gpu_bnd_lane warp_lane(const parz_gpu_bnd& b, const Codes& codes
  * are. */
 #define STAGE_BYTES_MAX (100u << 10)
 
+/* The segment [a, e) of the chunk's codes staged by its warp into p (parz_gpu_bnd_stage's places),
+ * the bitmap of its codes not 0 (parz_gpu_bnd_stage_nz's) into nz from the warp's ballots on the
+ * same reads. The whole warp calls it. */
+__device__ void stage_segment(const int32_t* codes, size_t a, size_t e, unsigned skew, int32_t* p,
+                              uint32_t* nz, unsigned lane) {
+  const uint32_t n = (uint32_t)(e - a);
+#pragma unroll 4
+  for (uint32_t r0 = 0; r0 < n; r0 += 32) {
+    const uint32_t r = r0 + lane;
+    const int32_t v = r < n ? codes[a + r] : 0;
+    if (r < n)
+      p[r + (r >> skew)] = v;
+    const uint32_t m = __ballot_sync(0xffffffffu, v != 0);
+    if (lane == 0)
+      nz[r0 / 32] = m;
+  }
+}
+
 /* Segment s's codes for its warp: f(codes, lane, l) with this lane's part (warp_lane) and the
  * codes, staged in the warp's part of the CTA's shared memory first (coalesced reads of the
- * chunk's codes; the lanes then read their own shares there, not 32 lines of memory at once)
- * when words, the staged words of a warp, is not 0; skew: parz_gpu_bnd_skew of the chunk's
- * segments. The whole warp calls it. */
+ * chunk's codes; the lanes then read their own shares there, not 32 lines of memory at once,
+ * and search the bitmap of its codes not 0 for the next one) when words, the staged words of a
+ * warp, is not 0; skew: parz_gpu_bnd_skew of the chunk's segments. The whole warp calls it. */
 template <typename F>
 __device__ void with_segment(const parz_gpu_bnd& b, unsigned long long s, unsigned words,
                              unsigned skew, F f) {
@@ -370,9 +388,10 @@ __device__ void with_segment(const parz_gpu_bnd& b, unsigned long long s, unsign
   size_t a, e;
   parz_gpu_bnd_segment(b, s, &a, &e);
   int32_t* p = stage + (threadIdx.x / 32) * (size_t)words;
-  parz_gpu_bnd_stage(b.codes, a, e, skew, p, lane, 32);
+  uint32_t* nz = (uint32_t*)p + (words - parz_gpu_bnd_nz_words((size_t)b.seg));
+  stage_segment(b.codes, a, e, skew, p, nz, lane);
   __syncwarp();
-  const parz_gpu_bnd_staged codes = {p, a, skew};
+  const parz_gpu_bnd_staged codes = {p, a, skew, nz};
   f(codes, lane, warp_lane(b, codes, s, lane));
 }
 

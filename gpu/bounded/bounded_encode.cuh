@@ -298,8 +298,11 @@ PARZ_HD void parz_gpu_bnd_share(size_t a, size_t e, unsigned lanes, unsigned l, 
 
 /* A segment's codes staged (in a CTA's shared memory on the GPU), read as the chunk's: code i of
  * the segment from `a` at p[r + (r >> skew)], r = i - a, so that the lanes reading the k-th
- * codes of their shares at once (shares of about 2^skew codes) meet different banks. The lane
- * steps take it, or the chunk's codes themselves (any Codes with codes[i]). */
+ * codes of their shares at once (shares of about 2^skew codes) meet different banks; beside them
+ * the bitmap of the codes not 0 (bit r % 32 of nz[r / 32], the bits past the segment's end 0),
+ * so that a lane finds the next code not 0 a word of 32 codes at a time, not a code at a time.
+ * The lane steps take it, or the chunk's codes themselves (any Codes with codes[i], searched a
+ * code at a time). */
 #if defined(__CUDACC__)
 #define PARZ_GPU_BND_MEMBER __host__ __device__ __forceinline__
 #else
@@ -309,6 +312,7 @@ struct parz_gpu_bnd_staged {
   const int32_t* p;
   size_t a;
   unsigned skew;
+  const uint32_t* nz;
   PARZ_GPU_BND_MEMBER int32_t operator[](size_t i) const {
     const uint32_t r = (uint32_t)(i - a);
     return p[r + (r >> skew)];
@@ -323,8 +327,12 @@ PARZ_HD unsigned parz_gpu_bnd_skew(size_t n, unsigned lanes) {
   return k;
 }
 
-/* The words a staged segment of n codes takes. */
-PARZ_HD size_t parz_gpu_bnd_staged_words(size_t n, unsigned skew) { return n + (n >> skew) + 1; }
+/* The words a staged segment of n codes takes: its codes, then its bitmap's
+ * parz_gpu_bnd_nz_words. */
+PARZ_HD size_t parz_gpu_bnd_nz_words(size_t n) { return (n + 31) / 32; }
+PARZ_HD size_t parz_gpu_bnd_staged_words(size_t n, unsigned skew) {
+  return n + (n >> skew) + 1 + parz_gpu_bnd_nz_words(n);
+}
 
 /* Lane l of `lanes` stages its part of the segment [a, e) of codes into p (the codes l, l + lanes,
  * ...: a warp's reads of the chunk's codes coalesced). */
@@ -334,18 +342,79 @@ PARZ_HD void parz_gpu_bnd_stage(const int32_t* codes, size_t a, size_t e, unsign
     p[r + (r >> skew)] = codes[a + r];
 }
 
+/* The bitmap of the codes not 0 of the segment [a, e) into nz (its parz_gpu_bnd_nz_words): what
+ * the kernels' ballots build while they stage it (bounded_encode.cu, stage_segment). */
+PARZ_HD void parz_gpu_bnd_stage_nz(const int32_t* codes, size_t a, size_t e, uint32_t* nz) {
+  for (size_t w = 0; w < parz_gpu_bnd_nz_words(e - a); w++)
+    nz[w] = 0;
+  for (size_t r = 0; r < e - a; r++)
+    if (codes[a + r] != 0)
+      nz[r / 32] |= (uint32_t)1 << (r % 32);
+}
+
+#if defined(__CUDA_ARCH__)
+#define PARZ_GPU_BND_FFS(x) (__ffs((int)(x)) - 1)
+#define PARZ_GPU_BND_CLZ(x) __clz((int)(x))
+#else
+#define PARZ_GPU_BND_FFS(x) __builtin_ctz(x)
+#define PARZ_GPU_BND_CLZ(x) __builtin_clz(x)
+#endif
+
+/* The first code not 0 in [i, end) (end when none), a code at a time, or a word of the staged
+ * bitmap at a time. */
+template <typename Codes>
+PARZ_HD size_t parz_gpu_bnd_next_nz(const Codes& codes, size_t i, size_t end) {
+  while (i < end && codes[i] == 0)
+    i++;
+  return i;
+}
+PARZ_HD size_t parz_gpu_bnd_next_nz(const parz_gpu_bnd_staged& c, size_t i, size_t end) {
+  if (i >= end || c[i] != 0) /* most runs of zeros are short: the code first */
+    return i;
+  const size_t r = i - c.a, last = (end - 1 - c.a) / 32;
+  size_t w = r / 32;
+  uint32_t m = c.nz[w] & (~0u << (r % 32));
+  while (!m) {
+    if (w == last)
+      return end;
+    m = c.nz[++w];
+  }
+  const size_t at = c.a + 32 * w + (size_t)PARZ_GPU_BND_FFS(m);
+  return at < end ? at : end;
+}
+
+/* One past the last code not 0 in [i, j) (i when none), the same two ways. */
+template <typename Codes>
+PARZ_HD size_t parz_gpu_bnd_last_nz1(const Codes& codes, size_t i, size_t j) {
+  while (j > i && codes[j - 1] == 0)
+    j--;
+  return j;
+}
+PARZ_HD size_t parz_gpu_bnd_last_nz1(const parz_gpu_bnd_staged& c, size_t i, size_t j) {
+  if (j <= i)
+    return i;
+  if (c[j - 1] != 0)
+    return j;
+  const size_t r = j - 1 - c.a, first = (i - c.a) / 32;
+  size_t w = r / 32;
+  uint32_t m = c.nz[w] & (~0u >> (31 - r % 32));
+  while (!m) {
+    if (w == first)
+      return i;
+    m = c.nz[--w];
+  }
+  const size_t at = c.a + 32 * w + (size_t)(32 - PARZ_GPU_BND_CLZ(m));
+  return at > i ? at : i;
+}
+
 /* The share [sa, se) of a segment ending at e: its first code not 0 (e when none) and one past its
  * last (0 when none). */
 template <typename Codes>
 PARZ_HD void parz_gpu_bnd_share_edges(const Codes& codes, size_t sa, size_t se, size_t e,
                                       size_t* first, size_t* last1) {
-  size_t i = sa, j = se;
-  while (i < se && codes[i] == 0)
-    i++;
-  while (j > i && codes[j - 1] == 0)
-    j--;
+  const size_t i = parz_gpu_bnd_next_nz(codes, sa, se);
   *first = i < se ? i : e;
-  *last1 = j > i ? j : 0;
+  *last1 = i < se ? parz_gpu_bnd_last_nz1(codes, i, se) : 0;
 }
 
 /* One lane's share and what it needs of the others'. */
@@ -395,9 +464,7 @@ PARZ_HD void parz_gpu_bnd_lane_walk(const Codes& codes, const parz_gpu_bnd_lane&
       i++;
       continue;
     }
-    size_t j = i + 1; /* the run's end */
-    while (j < l.se && codes[j] == 0)
-      j++;
+    size_t j = parz_gpu_bnd_next_nz(codes, i + 1, l.se); /* the run's end */
     if (j == l.se)
       j = l.after;
     while (i < j && i < l.se) { /* its pieces that start in the share */
