@@ -370,12 +370,21 @@ __device__ void stage_segment(const int32_t* codes, size_t a, size_t e, unsigned
   }
 }
 
+/* A staged segment read without its bitmap: the lanes scan it a code at a time. The count
+ * kernels take it: at small bounds most zeros stand alone, and there the bitmap's search cost the
+ * count more than it saved (bench/results/h200/bounded_gpu_encode.md). */
+struct staged_scan {
+  parz_gpu_bnd_staged c;
+  __device__ __forceinline__ int32_t operator[](size_t i) const { return c[i]; }
+};
+
 /* Segment s's codes for its warp: f(codes, lane, l) with this lane's part (warp_lane) and the
  * codes, staged in the warp's part of the CTA's shared memory first (coalesced reads of the
- * chunk's codes; the lanes then read their own shares there, not 32 lines of memory at once,
- * and search the bitmap of its codes not 0 for the next one) when words, the staged words of a
- * warp, is not 0; skew: parz_gpu_bnd_skew of the chunk's segments. The whole warp calls it. */
-template <typename F>
+ * chunk's codes; the lanes then read their own shares there, not 32 lines of memory at once;
+ * with Bitmap they search the bitmap of its codes not 0 for the next one) when words, the staged
+ * words of a warp, is not 0; skew: parz_gpu_bnd_skew of the chunk's segments. The whole warp
+ * calls it. */
+template <bool Bitmap = true, typename F>
 __device__ void with_segment(const parz_gpu_bnd& b, unsigned long long s, unsigned words,
                              unsigned skew, F f) {
   extern __shared__ int32_t stage[];
@@ -388,11 +397,18 @@ __device__ void with_segment(const parz_gpu_bnd& b, unsigned long long s, unsign
   size_t a, e;
   parz_gpu_bnd_segment(b, s, &a, &e);
   int32_t* p = stage + (threadIdx.x / 32) * (size_t)words;
-  uint32_t* nz = (uint32_t*)p + (words - parz_gpu_bnd_nz_words((size_t)b.seg));
-  stage_segment(b.codes, a, e, skew, p, nz, lane);
-  __syncwarp();
-  const parz_gpu_bnd_staged codes = {p, a, skew, nz};
-  f(codes, lane, warp_lane(b, codes, s, lane));
+  if (Bitmap) {
+    uint32_t* nz = (uint32_t*)p + (words - parz_gpu_bnd_nz_words((size_t)b.seg));
+    stage_segment(b.codes, a, e, skew, p, nz, lane);
+    __syncwarp();
+    const parz_gpu_bnd_staged codes = {p, a, skew, nz};
+    f(codes, lane, warp_lane(b, codes, s, lane));
+  } else {
+    parz_gpu_bnd_stage(b.codes, a, e, skew, p, lane, 32);
+    __syncwarp();
+    const staged_scan codes = {{p, a, skew, NULL}};
+    f(codes, lane, warp_lane(b, codes, s, lane));
+  }
 }
 
 /* The symbols of a CTA's segments counted in shared memory where most fall
@@ -413,19 +429,20 @@ __device__ void count_segments(const parz_gpu_bnd& b, int* range, unsigned words
   int lo = 0, hi = 0;
   unsigned long long zeros = 0;
   if (s < b.nseg) /* the whole warp */
-    with_segment(b, s, words, skew, [&](const auto& codes, unsigned, const parz_gpu_bnd_lane& l) {
-      zeros = parz_gpu_bnd_lane_count(codes, l, [&](uint32_t sym) {
-        const int e = parz_gpu_bnd_shared_entry(sym);
-        parz_gpu_bnd_widen(sym, &lo, &hi);
-        if (e >= 0) {
-          atomicAdd(&sh[(unsigned)e], 1u);
-        } else {
-          atomicAdd(b.runs + sym, 1ull);
-          if (parz_gpu_bnd_plain_too(sym))
-            atomicAdd(b.plain + sym, 1ull);
-        }
-      });
-    });
+    with_segment<false>(b, s, words, skew,
+                        [&](const auto& codes, unsigned, const parz_gpu_bnd_lane& l) {
+                          zeros = parz_gpu_bnd_lane_count(codes, l, [&](uint32_t sym) {
+                            const int e = parz_gpu_bnd_shared_entry(sym);
+                            parz_gpu_bnd_widen(sym, &lo, &hi);
+                            if (e >= 0) {
+                              atomicAdd(&sh[(unsigned)e], 1u);
+                            } else {
+                              atomicAdd(b.runs + sym, 1ull);
+                              if (parz_gpu_bnd_plain_too(sym))
+                                atomicAdd(b.plain + sym, 1ull);
+                            }
+                          });
+                        });
   for (unsigned d = 16; d > 0; d >>= 1) {
     lo = min(lo, __shfl_down_sync(0xffffffffu, lo, d));
     hi = max(hi, __shfl_down_sync(0xffffffffu, hi, d));
