@@ -115,32 +115,39 @@ __device__ __forceinline__ unsigned parz_skip_block(parz_reader* r, const parz_p
 struct parz_window {
   const uint32_t* base; /* the word holding the opening bit (the payload is 8-byte aligned) */
   uint64_t w;
-  uint32_t nfull; /* words from base wholly inside the payload */
-  uint32_t tail;  /* the word in which the payload ends, zero padded (0 if none) */
-  uint32_t next;  /* index from base of the word in `ahead` */
-  uint32_t ahead; /* loaded one refill early, so the load's latency is hidden */
-  uint32_t at;    /* bits consumed since the opening */
-  unsigned lead;  /* bit of base[0] where the window was opened */
-  unsigned cnt;   /* valid bits in w */
+  uint32_t nfull;           /* words from base wholly inside the payload */
+  uint32_t tail;            /* the word in which the payload ends, zero padded (0 if none) */
+  uint32_t next;            /* index from base of the word in `ahead` */
+  uint32_t ahead;           /* loaded one refill early, so the load's latency is hidden */
+  const uint32_t* ahead_at; /* base + next (see parz_window_step_flat) */
+  uint32_t at;              /* bits consumed since the opening */
+  unsigned lead;            /* bit of base[0] where the window was opened */
+  unsigned cnt;             /* valid bits in w */
 };
 
-/* Word j from base if `want`, else `keep`: a select, then a load predicated into the same
- * register, no branch. The order matters: written as `j == nfull ? tail : v` after the load,
- * nvcc puts the select after the load, which then makes every refill wait for the very word it
- * prefetches. */
-__device__ __forceinline__ uint32_t parz_window_load(const parz_window* b, uint32_t j, bool want,
-                                                     uint32_t keep) {
+/* Word j from base (at `at`, base + j) if `want`, else `keep`: a select, then a load predicated
+ * into the same register, no branch. The order matters: written as `j == nfull ? tail : v`
+ * after the load, nvcc puts the select after the load, which then makes every refill wait for
+ * the very word it prefetches. */
+__device__ __forceinline__ uint32_t parz_window_load_at(const parz_window* b, const uint32_t* at,
+                                                        uint32_t j, bool want, uint32_t keep) {
   uint32_t v = want ? (j == b->nfull ? b->tail : 0u) : keep;
 #ifdef __CUDA_ARCH__
   asm("{\n\t.reg .pred q, r;\n\tsetp.ne.u32 r, %4, 0;\n\tsetp.lt.and.u32 q, %1, %2, r;"
       "\n\t@q ld.global.nc.u32 %0, [%3];\n\t}"
       : "+r"(v)
-      : "r"(j), "r"(b->nfull), "l"(b->base + j), "r"((unsigned)want));
+      : "r"(j), "r"(b->nfull), "l"(at), "r"((unsigned)want));
 #else
   if (want && j < b->nfull)
-    v = __ldg(b->base + j);
+    v = __ldg(at);
 #endif
   return v;
+}
+
+/* parz_window_load_at of word j, at base + j. */
+__device__ __forceinline__ uint32_t parz_window_load(const parz_window* b, uint32_t j, bool want,
+                                                     uint32_t keep) {
+  return parz_window_load_at(b, b->base + j, j, want, keep);
 }
 
 __device__ __forceinline__ uint32_t parz_window_word(const parz_window* b, uint32_t j) {
@@ -157,6 +164,7 @@ __device__ __forceinline__ void parz_window_seek(parz_window* b, uint32_t rel) {
          ((uint64_t)parz_window_word(b, j + 1) << (32 - off));
   b->cnt = 64 - off;
   b->next = j + 2;
+  b->ahead_at = b->base + b->next;
   b->ahead = parz_window_word(b, b->next);
 }
 
@@ -218,6 +226,7 @@ __device__ __forceinline__ void parz_window_step(parz_window* b, unsigned adv) {
     b->w |= (uint64_t)b->ahead << b->cnt;
     b->cnt += 32;
     b->ahead = parz_window_word(b, ++b->next);
+    b->ahead_at = b->base + b->next;
   }
 }
 
@@ -232,7 +241,11 @@ __device__ __forceinline__ void parz_window_step_flat(parz_window* b, unsigned a
   b->cnt = cnt + (need ? 32u : 0u);
   b->at += adv;
   b->next += need;
-  b->ahead = parz_window_load(b, b->next, need, b->ahead);
+  /* the address is carried from step to step, by an opaque step that the compiler cannot fold
+   * back into base + next: from base, it rebuilds the address from the kernel's parameters at
+   * every step of the lockstep walk */
+  b->ahead_at += parz_opaque((unsigned)need);
+  b->ahead = parz_window_load_at(b, b->ahead_at, b->next, need, b->ahead);
 }
 
 /* Drops n bits (any number). */
@@ -453,26 +466,30 @@ __device__ __forceinline__ unsigned long long parz_skip_small_walk(
   const unsigned minbits = parz_opaque(p->minbits), maxprec = parz_opaque(p->maxprec);
   const int minexp = parz_opaque(p->minexp);
   nb = parz_opaque(nb);
-  rel = parz_opaque(rel);
   parz_window b = parz_window_open(data, nbytes, start);
   uint32_t block_at = 0;
-  /* planes: planes of the block not yet over; n: significant coefficients; off: where the
-   * next group test sits in the window (a plane's n raw bits come first, none inside a
-   * plane); pattern: parz_tests_sh[n]. The block is over when planes == 0; raw planes remain
-   * when n == size. */
-  unsigned i = 0, planes = 0, n = 0, off = 0;
+  /* left: blocks not yet started; to: where the next one's start goes. Both are carried from
+   * step to step, by opaque steps that the compiler cannot fold into one block index: from an
+   * index it rebuilds the block count and the address from the kernel's parameters at every
+   * step. planes: planes of the block not yet over; n: significant
+   * coefficients; off: where the next group test sits in the window (a plane's n raw bits
+   * come first, none inside a plane); pattern: parz_tests_sh[n]. The block is over when
+   * planes == 0; raw planes remain when n == size. */
+  unsigned left = nb, planes = 0, n = 0, off = 0;
+  uint32_t* to = parz_opaque(rel);
   const uint32_t pattern0 = parz_tests_sh[0];
   uint32_t pattern = pattern0;
   for (;;) {
     const bool over = planes == 0;
-    if (PAD && over && i > 0 && b.at - block_at < minbits)
+    if (PAD && over && left < nb && b.at - block_at < minbits)
       parz_window_seek(&b, block_at + minbits); /* pad to minbits: a reload */
-    if (over && i == nb)
+    if (over && left == 0)
       break;
     if (over)
-      rel[i] = b.at;
+      *to = b.at;
     block_at = parz_sel(over, b.at, block_at);
-    i += over;
+    to += parz_opaque((unsigned)over);
+    left -= parz_opaque((unsigned)over);
     /* a block's header and its first planes are one step: after a header of hadv bits,
      * V = 32 - hadv bits of the window are sure to be valid, and the limits below count from
      * V (bits past it read as zeros or as the payload) */
