@@ -309,10 +309,10 @@ static void lengths_part(void* arg, uint64_t i) {
   j->rc[i] = parz_bounded_book_lengths(j->freq[i], j->m, j->len[i], &j->err[i]);
 }
 
-int parz_bounded_range_lengths_jobs(const parz_bounded_range* r, const uint64_t* plain,
-                                    const uint64_t* runs, int runs_opt, uint8_t* len,
-                                    const uint8_t** kept, int* use_runs, const parz_jobs* jobs,
-                                    parz_error* err) {
+int parz_bounded_range_lengths(const parz_bounded_range* r, const uint64_t* plain,
+                               const uint64_t* runs, int runs_opt, uint8_t* len,
+                               const uint8_t** kept, int* use_runs, const parz_jobs* jobs,
+                               parz_error* err) {
   lengths_job j;
   j.freq[0] = runs_opt == 1 ? runs : plain;
   j.freq[1] = runs;
@@ -339,12 +339,6 @@ int parz_bounded_range_lengths_jobs(const parz_bounded_range* r, const uint64_t*
   return PARZ_OK;
 }
 
-int parz_bounded_range_lengths(const parz_bounded_range* r, const uint64_t* plain,
-                               const uint64_t* runs, int runs_opt, uint8_t* len,
-                               const uint8_t** kept, int* use_runs, parz_error* err) {
-  return parz_bounded_range_lengths_jobs(r, plain, runs, runs_opt, len, kept, use_runs, NULL, err);
-}
-
 /* parz_bounded_coded_book with the two codes' lengths on jobs (NULL: the calling thread). */
 static int coded_book(const parz_bounded_range* r, const uint64_t* plain, const uint64_t* runs,
                       int runs_opt, const parz_jobs* jobs, parz_bounded_coded* out,
@@ -364,7 +358,7 @@ static int coded_book(const parz_bounded_range* r, const uint64_t* plain, const 
   }
   /* the lengths decide between the codes with and without runs; the code words are built for
    * the one kept */
-  rc = parz_bounded_range_lengths_jobs(r, plain, runs, runs_opt, len, &kept, &out->runs, jobs, err);
+  rc = parz_bounded_range_lengths(r, plain, runs, runs_opt, len, &kept, &out->runs, jobs, err);
   if (rc == PARZ_OK) {
     parz_bounded_book_expand(kept, r, out->book.len);
     rc = parz_bounded_range_codes(kept, r, out->book.code, err);

@@ -72,13 +72,6 @@ int parz_bounded_coded_book(const parz_bounded_range* r, const uint64_t* plain,
                             const uint64_t* runs, int runs_opt, parz_bounded_coded* out,
                             parz_error* err);
 
-/* The code lengths parz_bounded_coded_book builds, over the range r alone: into len (2 r->m
- * bytes), *kept pointing at the r->m lengths of the code it keeps, *use_runs set when that code
- * has zero runs. For a caller that builds its own tables over r (the GPU encoder). */
-int parz_bounded_range_lengths(const parz_bounded_range* r, const uint64_t* plain,
-                               const uint64_t* runs, int runs_opt, uint8_t* len,
-                               const uint8_t** kept, int* use_runs, parz_error* err);
-
 /* The sample box parz_bounded_choose tries the predictors on: at most an eighth of the chunk s
  * where its extents allow (the last halving can leave a sixteenth), at its centre, its shape
  * into *b and its first corner into lo (lo[k] along s's axis k); returns its values' count. */

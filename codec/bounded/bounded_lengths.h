@@ -11,12 +11,14 @@
 extern "C" {
 #endif
 
-/* parz_bounded_range_lengths (bounded_chunk.h) with the two codes' lengths, when runs_opt is 2,
- * built as two parts on jobs (NULL: the calling thread, one after the other). */
-int parz_bounded_range_lengths_jobs(const parz_bounded_range* r, const uint64_t* plain,
-                                    const uint64_t* runs, int runs_opt, uint8_t* len,
-                                    const uint8_t** kept, int* use_runs, const parz_jobs* jobs,
-                                    parz_error* err);
+/* The code lengths parz_bounded_coded_book (bounded_chunk.h) builds, over the range r alone: into
+ * len (2 r->m bytes), *kept pointing at the r->m lengths of the code it keeps, *use_runs set when
+ * that code has zero runs (kept where its coded bits are fewer). With runs_opt 2 the two codes'
+ * lengths are built as two parts on jobs (NULL: the calling thread, one after the other). */
+int parz_bounded_range_lengths(const parz_bounded_range* r, const uint64_t* plain,
+                               const uint64_t* runs, int runs_opt, uint8_t* len,
+                               const uint8_t** kept, int* use_runs, const parz_jobs* jobs,
+                               parz_error* err);
 
 #ifdef __cplusplus
 }

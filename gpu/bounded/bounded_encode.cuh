@@ -701,15 +701,15 @@ static inline int parz_gpu_bnd_book_bytes(const parz_bounded_range& r, double st
 }
 
 /* The host's codebook from the symbol counts over the range r (plain, then runs, r.m each): its
- * two codes' lengths and the choice between them parz_bounded_range_lengths_jobs' (runs_opt 2),
+ * two codes' lengths and the choice between them parz_bounded_range_lengths' (runs_opt 2),
  * the two codes built on jobs (NULL: the calling thread). */
 static inline int parz_gpu_bnd_book_of(const parz_bounded_range& r, const uint64_t* counts,
                                        double step, int predictor, parz_gpu_bnd_book* k,
                                        const parz_jobs* jobs, parz_error* err) {
   k->len.assign(2 * r.m, 0);
   k->code.assign(r.m, 0);
-  const int rc = parz_bounded_range_lengths_jobs(&r, counts, counts + r.m, 2, k->len.data(),
-                                                 &k->kept, &k->runs, jobs, err);
+  const int rc = parz_bounded_range_lengths(&r, counts, counts + r.m, 2, k->len.data(), &k->kept,
+                                            &k->runs, jobs, err);
   if (rc != PARZ_OK)
     return rc;
   if (parz_huff_canonical(k->kept, r.m, PARZ_BOUNDED_MAX_LEN, k->code.data()))
