@@ -371,8 +371,8 @@ __device__ void stage_segment(const int32_t* codes, size_t a, size_t e, unsigned
 }
 
 /* A staged segment read without its bitmap: the lanes scan it a code at a time. The count
- * kernels take it: at small bounds most zeros stand alone, and there the bitmap's search cost the
- * count more than it saved (bench/results/h200/bounded_gpu_encode.md). */
+ * kernels take it: at small bounds most zeros stand alone, and there the bitmap's search costs the
+ * count more than it saves (bench/results/h200/bounded_gpu_encode.md). */
 struct staged_scan {
   parz_gpu_bnd_staged c;
   __device__ __forceinline__ int32_t operator[](size_t i) const { return c[i]; }

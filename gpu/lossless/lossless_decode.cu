@@ -563,9 +563,9 @@ __global__ void __launch_bounds__(BLOCK_THREADS)
  * down a column through a lane's own rows, then the sums of the warps above. */
 const unsigned GRID_THREADS = 256, GRID_SIDE = 64, GRID_WARPS = GRID_THREADS / 32,
                GRID_ROWS = GRID_SIDE / GRID_WARPS;
-/* grid_kernel's CTAs an SM for values of `bytes` bytes: for 4-byte values 4 (64 registers) were
- * faster than 3 (80) on etopo5 (bench/results/h200/bench_gpu_lossless.md); 8-byte values take
- * twice the registers and would spill at 64. */
+/* grid_kernel's CTAs an SM for values of `bytes` bytes: 4 (64 registers) for 4-byte values, the
+ * quicker of 4 and 3 (80) on etopo5 (bench/results/h200/bench_gpu_lossless.md); 3 for 8-byte
+ * values, which take twice the registers and would spill at 64. */
 __host__ __device__ constexpr unsigned grid_ctas(unsigned bytes) { return bytes == 8 ? 3 : 4; }
 
 /* Whether grid_kernel decodes the blocks of a chunk of these arguments. */
