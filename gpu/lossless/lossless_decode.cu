@@ -75,6 +75,41 @@ struct ll_args {
   unsigned long long sum_first, sum_end; /* the checksummed partitions its segments start */
 };
 
+/* How a block's integers become values, the chunk's arguments read once (before the block's
+ * stores, which the compiler cannot keep from aliasing them): a rank of the value dictionary
+ * becomes its word, an integer image (a rank past it is a fault, and 0 its value), then a float's
+ * integer the float of the chunk's transform. blocks_kernel's last step, and grid_kernel's for
+ * chunks whose transform it does not take at launch. */
+struct ll_values {
+  const unsigned long long* dict;
+  unsigned long long dict_count;
+  parz_gpu_fault* fault;
+  unsigned transform;
+  int is_float;
+  double scale;
+  __device__ explicit ll_values(const ll_args& a)
+      : dict(a.dict),
+        dict_count(a.dict_count),
+        fault(a.fault),
+        transform(a.dict ? 0 : a.transform),
+        is_float(a.is_float),
+        scale(a.scale) {}
+  /* The value of integer u at place `at` of the destination. */
+  template <typename T>
+  __device__ __forceinline__ T of(T u, unsigned long long at) const {
+    if (dict) {
+      if (u >= dict_count) {
+        atomicMin(&fault->segment, at);
+        atomicOr(&fault->code, (unsigned)PARZ_GPU_FAULT_VALUE);
+        u = 0;
+      } else {
+        u = (T)dict[u];
+      }
+    }
+    return is_float ? (T)parz_ll_float_bits(sizeof(T) == 8, transform, scale, u) : u;
+  }
+};
+
 const unsigned BLOCK_THREADS = 256;
 /* A segment's CTA: 128 threads, 5 an SM (etopo5's 578 segments of 4 blocks in one wave), for
  * segments of at least 4 blocks (32 runs of the writers' 512 residuals: 8 lanes of each of 4
@@ -533,25 +568,10 @@ __global__ void __launch_bounds__(BLOCK_THREADS)
       if (a.predicted >> k & 1 && box.e[k] > 1)
         scan_dimension(v, totals, box.e, count, k);
   }
-  const int wide = sizeof(T) == 8;
-  const unsigned transform = a.dict ? 0 : a.transform;
-  const unsigned long long* dict = a.dict;
-  const unsigned long long dict_count = a.dict_count;
-  const int is_float = a.is_float;
-  const double scale = a.scale;
+  const ll_values values(a);
   for (unsigned i = threadIdx.x; i < count; i += BLOCK_THREADS) {
-    T u = v[pad(i)];
     const unsigned long long at = box_place(box, rows, i);
-    if (dict) { /* u is a rank: the value is the dictionary's word, an integer image */
-      if (u >= dict_count) {
-        atomicMin(&a.fault->segment, at);
-        atomicOr(&a.fault->code, (unsigned)PARZ_GPU_FAULT_VALUE);
-        u = 0;
-      } else {
-        u = (T)dict[u];
-      }
-    }
-    dst[at] = is_float ? (T)parz_ll_float_bits(wide, transform, scale, u) : u;
+    dst[at] = values.of(v[pad(i)], at);
   }
 }
 
@@ -570,8 +590,7 @@ __host__ __device__ constexpr unsigned grid_ctas(unsigned bytes) { return bytes 
 
 /* Whether grid_kernel decodes the blocks of a chunk of these arguments. */
 bool grid_kernel_fits(const ll_args& a) {
-  return !a.holt && a.n[0] == 1 && a.n[1] == 1 && a.side[2] <= GRID_SIDE &&
-         a.side[3] <= GRID_SIDE;
+  return !a.holt && a.n[0] == 1 && a.n[1] == 1 && a.side[2] <= GRID_SIDE && a.side[3] <= GRID_SIDE;
 }
 
 /* A pair of T in one access. */
@@ -597,8 +616,8 @@ enum { GRID_INTS, GRID_IMAGE, GRID_TIMES, GRID_ANY };
 
 /* The way of a chunk of these arguments. */
 int grid_way(const ll_args& a) {
-  return a.dict        ? GRID_ANY
-         : !a.is_float ? GRID_INTS
+  return a.dict         ? GRID_ANY
+         : !a.is_float  ? GRID_INTS
          : !a.transform ? GRID_IMAGE
          : a.unscale    ? GRID_TIMES
                         : GRID_ANY;
@@ -622,16 +641,7 @@ __device__ __forceinline__ T grid_value(const ll_args& a, T u, unsigned long lon
       return (T)__double_as_longlong((double)(int64_t)u * inverse);
     return (T)__float_as_uint((float)(int32_t)(uint32_t)u * (float)inverse);
   }
-  if (a.dict) {
-    if (u >= a.dict_count) {
-      atomicMin(&a.fault->segment, at);
-      atomicOr(&a.fault->code, (unsigned)PARZ_GPU_FAULT_VALUE);
-      u = 0;
-    } else {
-      u = (T)a.dict[u];
-    }
-  }
-  return a.is_float ? (T)parz_ll_float_bits(wide, a.dict ? 0 : a.transform, a.scale, u) : u;
+  return ll_values(a).of(u, at);
 }
 
 /* The block of e2 rows and e3 columns whose lane's first value (row 8w, column 2l) is at dst
