@@ -147,6 +147,38 @@ static void crafted_lanes() {
     }
 }
 
+/* The lane walk's token (parz_gpu_bnd_token) against the serial walk's for every code the
+ * crafted segments hold and for zero runs of every length class, up to and past the longest run a
+ * token holds (lengths no crafted segment reaches). */
+static void crafted_tokens() {
+  std::vector<uint32_t> lens;
+  for (uint32_t n = 1; n <= 4100; n++)
+    lens.push_back(n);
+  for (unsigned k = 12; k < 32; k++)
+    for (uint32_t d : {0u, 1u, 2u})
+      lens.push_back(((uint32_t)1 << k) - d), lens.push_back(((uint32_t)1 << k) + d);
+  lens.push_back(UINT32_MAX);
+  const auto same = [](const parz_bounded_token& x, const parz_bounded_token& y) {
+    return x.sym == y.sym && x.extra == y.extra && x.extra_bits == y.extra_bits &&
+           x.advance == y.advance;
+  };
+  for (int runs = 0; runs < 2; runs++)
+    for (uint32_t len : lens) {
+      const parz_bounded_token want = parz_bounded_zero_token(runs ? len : 1, runs);
+      const parz_bounded_token got = parz_gpu_bnd_token(0, runs ? len : 1, runs);
+      CHECK(same(got, want), ": a run of %u zeros (runs %d): symbol %u extra %u advance %zu, "
+            "the serial walk's %u %u %zu", len, runs, got.sym, got.extra, got.advance, want.sym,
+            want.extra, want.advance);
+    }
+  const int32_t values[] = {1, -1, 2, 100, -32767, 32767, 32768, -32768, INT32_MAX, INT32_MIN};
+  for (int runs = 0; runs < 2; runs++)
+    for (int32_t v : values) {
+      const parz_bounded_token want = parz_bounded_next_token(&v, 0, 1, runs);
+      CHECK(same(parz_gpu_bnd_token(v, 1, runs), want), ": the code %d's token (runs %d)", v,
+            runs);
+    }
+}
+
 /* Segment k of b's codes staged as the segment kernels stage it (bounded_encode.cu,
  * with_segment: the lanes' parts last first, then the bitmap of the codes not 0) into buf; the
  * lanes read it through the result. */
@@ -712,6 +744,7 @@ static void wide_books() {
 }
 
 int main(int argc, char** argv) {
+  crafted_tokens();
   crafted_lanes();
   crafted_lengths();
   wide_books();

@@ -323,7 +323,7 @@ __global__ void trials_hole_stats_kernel(const trial_table* tab, unsigned long l
 
 /* This lane's part of segment s (PARZ_GPU_BND_LANES lanes, the warp's) of `codes`: its share,
  * and from the other lanes' shares where the codes not 0 lie before and after it (a scan each
- * way). The whole warp calls it. */
+ * way, of positions from the segment's first code in 32 bits). The whole warp calls it. */
 template <typename Codes>
 __device__ parz_gpu_bnd_lane warp_lane(const parz_gpu_bnd& b, const Codes& codes,
                                        unsigned long long s, unsigned lane) {
@@ -331,19 +331,20 @@ __device__ parz_gpu_bnd_lane warp_lane(const parz_gpu_bnd& b, const Codes& codes
   parz_gpu_bnd_segment(b, s, &a, &e);
   parz_gpu_bnd_share(a, e, PARZ_GPU_BND_LANES, lane, &sa, &se);
   parz_gpu_bnd_share_edges(codes, sa, se, e, &first, &last1);
-  unsigned long long up = last1, down = first;
+  /* last1 0 (none) and a both give `before` a: 0 here */
+  uint32_t up = last1 > a ? (uint32_t)(last1 - a) : 0u, down = (uint32_t)(first - a);
   for (unsigned d = 1; d < 32; d <<= 1) {
-    const unsigned long long u = __shfl_up_sync(0xffffffffu, up, d);
-    const unsigned long long v = __shfl_down_sync(0xffffffffu, down, d);
+    const uint32_t u = __shfl_up_sync(0xffffffffu, up, d);
+    const uint32_t v = __shfl_down_sync(0xffffffffu, down, d);
     if (lane >= d && u > up)
       up = u;
     if (lane + d < 32 && v < down)
       down = v;
   }
-  const unsigned long long before = __shfl_up_sync(0xffffffffu, up, 1);
-  const unsigned long long after = __shfl_down_sync(0xffffffffu, down, 1);
-  return parz_gpu_bnd_lane_of(a, sa, se, first, lane ? (size_t)before : 0,
-                              lane < 31 ? (size_t)after : e);
+  const uint32_t before = __shfl_up_sync(0xffffffffu, up, 1);
+  const uint32_t after = __shfl_down_sync(0xffffffffu, down, 1);
+  return parz_gpu_bnd_lane_of(a, sa, se, first, lane ? a + before : 0,
+                              lane < 31 ? a + after : e);
 }
 
 /* The segments (warps) per CTA of the kernels that walk segments. */

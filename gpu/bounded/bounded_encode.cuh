@@ -452,26 +452,69 @@ PARZ_HD size_t parz_gpu_bnd_lane_start(const Codes& codes, const parz_gpu_bnd_la
   return t < l.next ? t : l.next;
 }
 
-/* The lane's tokens in order: emit(token) for each. */
+/* The lane walk's steps in 32 bits, positions r relative to the segment's first code a (a
+ * segment holds at most PARZ_MAX_SEGMENT_BLOCKS codes): code r, and the first code not 0 in
+ * [r, end) (end when none), a code at a time or a word of the staged bitmap at a time. */
+template <typename Codes>
+PARZ_HD int32_t parz_gpu_bnd_code_at(const Codes& codes, size_t a, uint32_t r) {
+  return codes[a + r];
+}
+PARZ_HD int32_t parz_gpu_bnd_code_at(const parz_gpu_bnd_staged& c, size_t, uint32_t r) {
+  return c.p[r + (r >> c.skew)];
+}
+template <typename Codes>
+PARZ_HD uint32_t parz_gpu_bnd_next_nz_at(const Codes& codes, size_t a, uint32_t r, uint32_t end) {
+  while (r < end && parz_gpu_bnd_code_at(codes, a, r) == 0)
+    r++;
+  return r;
+}
+PARZ_HD uint32_t parz_gpu_bnd_next_nz_at(const parz_gpu_bnd_staged& c, size_t, uint32_t r,
+                                         uint32_t end) {
+  if (r >= end)
+    return end;
+  const uint32_t last = (end - 1) / 32;
+  uint32_t w = r / 32, m = c.nz[w] & (~0u << (r % 32));
+  while (!m && w < last)
+    m = c.nz[++w];
+  const uint32_t at = m ? 32 * w + (uint32_t)PARZ_GPU_BND_FFS(m) : end;
+  return at < end ? at : end;
+}
+
+/* The token at code v, len the zeros from it to the run's end when v is 0 with runs (else 1):
+ * parz_bounded_next_token's, a run's as parz_bounded_zero_token makes it, its symbol from the
+ * length's highest bit rather than a loop over the bits. */
+PARZ_HD parz_bounded_token parz_gpu_bnd_token(int32_t v, uint32_t len, int runs) {
+  if (v != 0 || !runs || len < 2)
+    return parz_bounded_next_token(&v, 0, 1, 0);
+  const uint32_t k = 31u - (uint32_t)PARZ_GPU_BND_CLZ(len);
+  parz_bounded_token t;
+  t.sym = k < PARZ_BOUNDED_RUNS ? k : PARZ_BOUNDED_RUNS;
+  if (len > PARZ_BOUNDED_RUN_MAX)
+    len = (uint32_t)PARZ_BOUNDED_RUN_MAX;
+  t.extra = len - ((uint32_t)1 << t.sym);
+  t.extra_bits = t.sym;
+  t.advance = len;
+  return t;
+}
+
+/* The lane's tokens in order: emit(token) for each; a token at a time, a run of zeros one token
+ * (its end searched once; a run longer than a token holds comes back as the next token). */
 template <typename Codes, typename Emit>
 PARZ_HD void parz_gpu_bnd_lane_walk(const Codes& codes, const parz_gpu_bnd_lane& l, int runs,
                                     Emit emit) {
-  size_t i = parz_gpu_bnd_lane_start(codes, l, runs);
-  while (i < l.se) {
-    const int32_t v = codes[i];
-    if (!runs || v != 0) { /* a token of this code alone */
-      emit(parz_bounded_next_token(&v, 0, 1, runs));
-      i++;
-      continue;
+  const size_t a = l.a;
+  const uint32_t se = (uint32_t)(l.se - a), after = (uint32_t)(l.after - a);
+  uint32_t i = (uint32_t)(parz_gpu_bnd_lane_start(codes, l, runs) - a);
+  while (i < se) {
+    const int32_t v = parz_gpu_bnd_code_at(codes, a, i);
+    uint32_t len = 1;
+    if (runs && v == 0) {
+      const uint32_t j = parz_gpu_bnd_next_nz_at(codes, a, i + 1, se);
+      len = (j == se ? after : j) - i;
     }
-    size_t j = parz_gpu_bnd_next_nz(codes, i + 1, l.se); /* the run's end */
-    if (j == l.se)
-      j = l.after;
-    while (i < j && i < l.se) { /* its pieces that start in the share */
-      const parz_bounded_token t = parz_bounded_zero_token(j - i, 1);
-      emit(t);
-      i += t.advance;
-    }
+    const parz_bounded_token t = parz_gpu_bnd_token(v, len, runs);
+    emit(t);
+    i += (uint32_t)t.advance;
   }
 }
 
@@ -535,7 +578,7 @@ PARZ_HD uint32_t parz_gpu_bnd_entry(const parz_gpu_bnd& b, uint32_t sym) {
 template <typename Codes>
 PARZ_HD unsigned long long parz_gpu_bnd_lane_bits(const parz_gpu_bnd& b, const Codes& codes,
                                                   const parz_gpu_bnd_lane& l) {
-  unsigned long long bits = 0;
+  uint32_t bits = 0; /* a segment's codes take fewer than 2^32 bits */
   parz_gpu_bnd_lane_walk(codes, l, b.use_runs, [&](const parz_bounded_token& t) {
     bits += b.len[parz_gpu_bnd_entry(b, t.sym)] + t.extra_bits;
   });
@@ -553,24 +596,21 @@ PARZ_HD void parz_gpu_bnd_lane_write(const parz_gpu_bnd& b, const Codes& codes,
   int alone = fill == 0; /* the word at w holds no earlier lane's bits */
   uint64_t acc = 0;
   parz_gpu_bnd_lane_walk(codes, l, b.use_runs, [&](const parz_bounded_token& t) {
-    const uint32_t k = parz_gpu_bnd_entry(b, t.sym);
-    for (int part = 0; part < 2; part++) {
-      const unsigned nb = part ? t.extra_bits : b.len[k];
-      const uint64_t v = part ? t.extra : b.code[k];
-      if (!nb)
-        continue;
-      acc |= v << fill;
-      fill += nb;
-      if (fill >= 64) {
-        if (alone)
-          b.payload[w] = acc;
-        else
-          PARZ_GPU_BND_OR(b.payload + w, acc);
-        alone = 1;
-        w++;
-        fill -= 64;
-        acc = fill ? v >> (nb - fill) : 0;
-      }
+    /* the code word, then the raw bits: at most PARZ_BOUNDED_MAX_LEN + 32 bits, put at once */
+    const uint32_t k = parz_gpu_bnd_entry(b, t.sym), nl = b.len[k];
+    const unsigned nb = nl + t.extra_bits;
+    const uint64_t v = (uint64_t)b.code[k] | (uint64_t)t.extra << nl;
+    acc |= v << fill;
+    fill += nb;
+    if (fill >= 64) {
+      if (alone)
+        b.payload[w] = acc;
+      else
+        PARZ_GPU_BND_OR(b.payload + w, acc);
+      alone = 1;
+      w++;
+      fill -= 64;
+      acc = fill ? v >> (nb - fill) : 0;
     }
   });
   if (fill)
