@@ -621,7 +621,7 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
   b.shift = r.shift;
   b.use_runs = book.runs;
   std::vector<unsigned long long> seg_bits((size_t)b.nseg), seg_at((size_t)b.nseg + 1, 0);
-  std::vector<unsigned long long> lane_bits((size_t)b.nseg * PARZ_GPU_BND_LANES);
+  std::vector<uint32_t> lane_bits((size_t)b.nseg * PARZ_GPU_BND_LANES);
   b.seg_bits = seg_bits.data();
   b.lane_bits = lane_bits.data();
   std::vector<int32_t> buf;

@@ -486,9 +486,9 @@ __global__ void bits_kernel(parz_gpu_bnd b, unsigned words, unsigned skew) {
     return;
   with_segment(b, s, words, skew,
                [&](const auto& codes, unsigned lane, const parz_gpu_bnd_lane& l) {
-                 const unsigned long long bits = parz_gpu_bnd_lane_bits(b, codes, l);
+                 const uint32_t bits = parz_gpu_bnd_lane_bits(b, codes, l);
                  b.lane_bits[s * PARZ_GPU_BND_LANES + lane] = bits;
-                 unsigned long long sum = bits;
+                 uint32_t sum = bits; /* a segment's codes take fewer than 2^32 bits */
                  for (unsigned d = 16; d > 0; d >>= 1)
                    sum += __shfl_down_sync(0xffffffffu, sum, d);
                  if (lane == 0)
@@ -503,10 +503,10 @@ __global__ void write_kernel(parz_gpu_bnd b, unsigned words, unsigned skew) {
     return;
   with_segment(b, s, words, skew,
                [&](const auto& codes, unsigned lane, const parz_gpu_bnd_lane& l) {
-                 const unsigned long long bits = b.lane_bits[s * PARZ_GPU_BND_LANES + lane];
-                 unsigned long long at = bits;
+                 const uint32_t bits = b.lane_bits[s * PARZ_GPU_BND_LANES + lane];
+                 uint32_t at = bits;
                  for (unsigned d = 1; d < 32; d <<= 1) {
-                   const unsigned long long u = __shfl_up_sync(0xffffffffu, at, d);
+                   const uint32_t u = __shfl_up_sync(0xffffffffu, at, d);
                    if (lane >= d)
                      at += u;
                  }
@@ -1301,7 +1301,7 @@ static int encode_one(parz_gpu_context* ctx, call_memory& keep, const parz_array
   /* what the segments' bits take, which depends on the segments alone, taken while the device
    * counts: the host's steps between the counts and the bits leave the device idle */
   b.seg_bits = m.zeroed<unsigned long long>(b.nseg + 1); /* the last stays 0: at[nseg], the total */
-  b.lane_bits = m.device<unsigned long long>(b.nseg * PARZ_GPU_BND_LANES);
+  b.lane_bits = m.device<uint32_t>(b.nseg * PARZ_GPU_BND_LANES);
   unsigned long long* d_at = m.device<unsigned long long>(b.nseg + 1);
   size_t scan_bytes = 0;
   if (m.e == cudaSuccess)

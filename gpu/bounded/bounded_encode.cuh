@@ -101,7 +101,7 @@ struct parz_gpu_bnd {
   const uint32_t* code;         /* symbol s at s below PARZ_BOUNDED_HEAD, at s - shift past it */
   uint32_t shift;
   int use_runs;
-  unsigned long long* lane_bits;    /* per lane of each segment (PARZ_GPU_BND_LANES) */
+  uint32_t* lane_bits;              /* per lane of each segment (PARZ_GPU_BND_LANES) */
   unsigned long long* seg_bits;     /* per segment */
   const unsigned long long* seg_at; /* each segment's first bit */
   unsigned long long* payload;      /* zero before the payload step */
@@ -576,7 +576,7 @@ PARZ_HD uint32_t parz_gpu_bnd_entry(const parz_gpu_bnd& b, uint32_t sym) {
 
 /* The lane's bits under the codebook. */
 template <typename Codes>
-PARZ_HD unsigned long long parz_gpu_bnd_lane_bits(const parz_gpu_bnd& b, const Codes& codes,
+PARZ_HD uint32_t parz_gpu_bnd_lane_bits(const parz_gpu_bnd& b, const Codes& codes,
                                                   const parz_gpu_bnd_lane& l) {
   uint32_t bits = 0; /* a segment's codes take fewer than 2^32 bits */
   parz_gpu_bnd_lane_walk(codes, l, b.use_runs, [&](const parz_bounded_token& t) {
