@@ -355,15 +355,20 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
                              &size, stored, err);
   if (rc != PARZ_OK || *stored)
     return rc;
-  std::vector<unsigned char> payload(fin.payload_bytes, 0);
+  /* the payload's memory holds other bytes before the copy, as the pool's does */
+  std::vector<unsigned char> payload(fin.payload_bytes, 0xA5);
   L.seg_at = seg_at.data();
   L.payload = payload.data();
+  L.payload_words = fin.payload_bytes / 4;
   /* copy_kernel's CTAs and threads, in reverse; the slots hold other bytes past each segment's */
   for (unsigned long long s = L.nseg; s-- > 0;)
     memset(slots.data() + s * L.slot + seg_bytes[s], 0x5A, (size_t)(L.slot - seg_bytes[s]));
-  for (unsigned long long s = L.nseg; s-- > 0;)
-    for (unsigned long long w = (seg_at[s + 1] + 3) / 4; w-- > seg_at[s] / 4;)
+  for (unsigned long long s = L.nseg; s-- > 0;) {
+    unsigned long long w0, w1;
+    parz_gpu_ll_copy_words(L, s, &w0, &w1);
+    for (unsigned long long w = w1; w-- > w0;)
       parz_gpu_ll_copy_word(L, s, w);
+  }
   /* the sums as checksum.cu's CTAs add them: partitions at the segments' bit offsets */
   std::vector<uint64_t> sums((size_t)fin.nchecksums);
   for (unsigned long long q = 0; q < fin.nchecksums; q++) {

@@ -22,6 +22,7 @@
 
 #define THREADS 256u
 #define COPY_THREADS 256u
+#define OFFSETS_THREADS 1024u
 /* Residuals a thread of a segment's CTA reads before it counts any of them, and pieces a warp
  * reads before it sizes any: their loads in flight together, as each pass over a segment's
  * residuals waits on their loads. */
@@ -291,11 +292,58 @@ __global__ void __launch_bounds__(PARZ_GPU_LL_THREADS, PARZ_GPU_LL_CTAS)
     L.seg_bytes[s] = as_raw ? raw : total;
 }
 
-/* A CTA per segment copies its slot to its place in the payload, a payload word per thread. */
+/* One CTA: the nseg segments' places from their bytes (seg_bytes), a running sum: at[0..nseg]
+ * their first bytes then the payload's end, at[nseg + 1..2 nseg + 1] the same in bits (the
+ * payload sums' offsets). A thread adds a run of neighbouring segments, its warp's and the
+ * CTA's sums before it taken by shuffles and one round in shared memory. */
+__global__ void __launch_bounds__(OFFSETS_THREADS)
+    offsets_kernel(const unsigned long long* seg_bytes, unsigned long long nseg,
+                   unsigned long long* at) {
+  __shared__ unsigned long long warps[OFFSETS_THREADS / 32];
+  const unsigned all = 0xffffffffu, t = threadIdx.x, lane = t & 31u;
+  const unsigned long long per = (nseg + OFFSETS_THREADS - 1) / OFFSETS_THREADS;
+  const unsigned long long i0 = t * per < nseg ? t * per : nseg;
+  const unsigned long long i1 = i0 + per < nseg ? i0 + per : nseg;
+  unsigned long long own = 0, x;
+  for (unsigned long long i = i0; i < i1; i++)
+    own += seg_bytes[i];
+  x = own;
+  for (unsigned o = 1; o < 32; o <<= 1) {
+    const unsigned long long y = __shfl_up_sync(all, x, o);
+    if (lane >= o)
+      x += y;
+  }
+  if (lane == 31)
+    warps[t / 32] = x;
+  __syncthreads();
+  if (t < 32) {
+    unsigned long long v = warps[t];
+    for (unsigned o = 1; o < 32; o <<= 1) {
+      const unsigned long long y = __shfl_up_sync(all, v, o);
+      if (lane >= o)
+        v += y;
+    }
+    warps[t] = v;
+  }
+  __syncthreads();
+  unsigned long long before = x - own + (t >= 32 ? warps[t / 32 - 1] : 0);
+  for (unsigned long long i = i0; i < i1; i++) {
+    at[i] = before;
+    at[nseg + 1 + i] = 8 * before;
+    before += seg_bytes[i];
+  }
+  if (t == OFFSETS_THREADS - 1) {
+    at[nseg] = before;
+    at[2 * nseg + 1] = 8 * before;
+  }
+}
+
+/* A CTA per segment writes its payload words (parz_gpu_ll_copy_words), a word per thread. */
 __global__ void copy_kernel(parz_gpu_ll L) {
-  const unsigned long long s = blockIdx.x, w1 = (L.seg_at[s + 1] + 3) / 4;
-  for (unsigned long long w = L.seg_at[s] / 4 + threadIdx.x; w < w1; w += blockDim.x)
-    parz_gpu_ll_copy_word(L, s, w);
+  unsigned long long w0, w1;
+  parz_gpu_ll_copy_words(L, blockIdx.x, &w0, &w1);
+  for (unsigned long long w = w0 + threadIdx.x; w < w1; w += blockDim.x)
+    parz_gpu_ll_copy_word(L, blockIdx.x, w);
 }
 
 /* ---------------- the driver ---------------- */
@@ -363,7 +411,8 @@ static int launch_measure(parz_gpu_whole_memory& m, const parz_gpu_ll_plan& p, c
 }
 
 /* Plan p's residuals and segments under transform k (its values at d_data), launched: the
- * segments in their slots (L->slots, in m), their bytes in L->seg_bytes; misfit: where not NULL,
+ * segments in their slots (L->slots, in m), their bytes in L->seg_bytes, room for their places
+ * (L->seg_at, segments_down's); misfit: where not NULL,
  * set where a value misses k's scale; passed: where not NULL, the probe's scales, whose first
  * valid one is taken in place of k (parz_gpu_ll.passed). */
 static void segments_args(const parz_gpu_ll_plan& p, unsigned k, const void* d_data,
@@ -383,6 +432,7 @@ static void launch_segments(parz_gpu_whole_memory& m, const parz_gpu_ll_plan& p,
   L->z = m.device<uint64_t>((size_t)L->n);
   L->slots = m.device<uint8_t>((size_t)(L->nseg * L->slot));
   L->seg_bytes = m.device<unsigned long long>((size_t)L->nseg);
+  L->seg_at = m.device<unsigned long long>(2 * ((size_t)L->nseg + 1));
   if (m.e == cudaSuccess)
     m.e =
         cudaMemcpyAsync(block_at, p.block_at.data(), p.block_at.size() * sizeof(unsigned long long),
@@ -397,12 +447,26 @@ static void launch_segments(parz_gpu_whole_memory& m, const parz_gpu_ll_plan& p,
   m.release(block_at);
 }
 
-/* The segments' bytes of L (launch_segments') into seg_bytes, waited for. */
+/* The segments' bytes of L (launch_segments') into seg_bytes, waited for (`read`: an event for
+ * it); behind their copy, their places into L.seg_at (offsets_kernel), not waited for. */
 static int segments_down(parz_gpu_whole_memory& m, const parz_gpu_ll& L,
-                         std::vector<unsigned long long>& seg_bytes, parz_error* err) {
+                         std::vector<unsigned long long>& seg_bytes, cudaEvent_t read,
+                         parz_error* err) {
   seg_bytes.assign((size_t)L.nseg, 0);
-  if (!parz_gpu_whole_down(m, seg_bytes.data(), L.seg_bytes,
-                           seg_bytes.size() * sizeof(unsigned long long)))
+  if (m.e == cudaSuccess)
+    m.e = cudaMemcpyAsync(seg_bytes.data(), L.seg_bytes,
+                          seg_bytes.size() * sizeof(unsigned long long), cudaMemcpyDeviceToHost,
+                          m.st);
+  if (m.e == cudaSuccess)
+    m.e = cudaEventRecord(read, m.st);
+  if (m.e == cudaSuccess)
+    offsets_kernel<<<1, OFFSETS_THREADS, 0, m.st>>>(L.seg_bytes, L.nseg,
+                                                    (unsigned long long*)L.seg_at);
+  if (m.e == cudaSuccess)
+    m.e = cudaGetLastError();
+  if (m.e == cudaSuccess)
+    m.e = cudaEventSynchronize(read);
+  if (m.e != cudaSuccess)
     return parz_gpu_cuda_fail(err, m.e, "lossless GPU encode: the segments");
   return PARZ_OK;
 }
@@ -419,7 +483,7 @@ static unsigned long long sum_of(const std::vector<unsigned long long>& v) {
  * words for the host's reads. */
 static int encode_one(parz_gpu_context* ctx, parz_gpu_whole_memory& keep, parz_gpu_ll_plan& p,
                       const void* d_data, const parz_chunk_config* cfg, parz_gpu_whole_chunk* c,
-                      size_t* size, unsigned* small, const cudaEvent_t fork_join[2],
+                      size_t* size, unsigned* small, const cudaEvent_t events[3],
                       parz_error* err) {
   parz_gpu_whole_memory m(keep.st, keep.pool);
   parz_gpu_ll L;
@@ -453,7 +517,7 @@ static int encode_one(parz_gpu_context* ctx, parz_gpu_whole_memory& keep, parz_g
        * the residual step sets aside its sums) */
       parz_gpu_ll M;
       segments_args(p, k, d_data, NULL, probed ? d_passed : NULL, &M);
-      if ((rc = launch_measure(m, p, M, d_bits, ctx->copy_stream, fork_join[0], fork_join[1],
+      if ((rc = launch_measure(m, p, M, d_bits, ctx->copy_stream, events[0], events[1],
                                err)) != PARZ_OK)
         return rc;
     }
@@ -461,7 +525,7 @@ static int encode_one(parz_gpu_context* ctx, parz_gpu_whole_memory& keep, parz_g
     if (measured) {
       /* joined even after a failure: m's memory, which the measure reads and writes, is freed
        * in m's stream order */
-      const cudaError_t joined = cudaStreamWaitEvent(m.st, fork_join[1], 0);
+      const cudaError_t joined = cudaStreamWaitEvent(m.st, events[1], 0);
       if (m.e == cudaSuccess)
         m.e = joined;
     }
@@ -471,7 +535,7 @@ static int encode_one(parz_gpu_context* ctx, parz_gpu_whole_memory& keep, parz_g
       m.e = cudaMemcpyAsync(small, d_misfit, sizeof *small, cudaMemcpyDeviceToHost, m.st);
     if (probed && m.e == cudaSuccess)
       m.e = cudaMemcpyAsync(mask, d_passed, sizeof *mask, cudaMemcpyDeviceToHost, m.st);
-    if ((rc = segments_down(m, L, seg_bytes, err)) != PARZ_OK)
+    if ((rc = segments_down(m, L, seg_bytes, events[2], err)) != PARZ_OK)
       return rc;
     if (probed) {
       /* the GPU's choice, the host's from here on: under transform 0 nothing was checked */
@@ -483,6 +547,7 @@ static int encode_one(parz_gpu_context* ctx, parz_gpu_whole_memory& keep, parz_g
       break;
     m.release(L.slots);
     m.release(L.seg_bytes);
+    m.release((void*)L.seg_at);
     if (++tried < scales.size() && tried < PARZ_GPU_LL_SPECULATE) {
       k = scales[tried];
       continue;
@@ -503,68 +568,67 @@ static int encode_one(parz_gpu_context* ctx, parz_gpu_whole_memory& keep, parz_g
     if ((rc = parz_gpu_ll_cut(&q, PARZ_LL_PREDICT_ROWS, err)) != PARZ_OK)
       return rc;
     launch_segments(m, q, k, d_data, NULL, NULL, &R);
-    if ((rc = segments_down(m, R, rows_bytes, err)) != PARZ_OK)
+    if ((rc = segments_down(m, R, rows_bytes, events[2], err)) != PARZ_OK)
       return rc;
     if (parz_ll_rows_smaller(sum_of(seg_bytes), seg_bytes.size(), sum_of(rows_bytes),
                              rows_bytes.size())) {
       parz_gpu_ll_choose(&q, k);
       m.release(L.slots);
+      m.release((void*)L.seg_at);
       p = q;
       L = R;
       seg_bytes.swap(rows_bytes);
     } else {
       m.release(R.slots);
+      m.release((void*)R.seg_at);
     }
   }
   std::vector<unsigned long long> seg_bits((size_t)L.nseg);
-  std::vector<unsigned long long> seg_at((size_t)L.nseg + 1), bit_at((size_t)L.nseg + 1);
-  seg_at[0] = bit_at[0] = 0;
+  unsigned long long bytes = 0;
   for (size_t s = 0; s < seg_bytes.size(); s++) {
     seg_bits[s] = 8 * seg_bytes[s];
-    seg_at[s + 1] = seg_at[s] + seg_bytes[s];
-    bit_at[s + 1] = 8 * seg_at[s + 1];
+    bytes += seg_bytes[s];
   }
   parz_chunk_view fin;
   size_t head = 0;
-  rc = parz_gpu_whole_settle(&p.a, &p.v, cfg, bit_at.back(), 0, 0, p.v.version, &fin, &head, size,
+  rc = parz_gpu_whole_settle(&p.a, &p.v, cfg, 8 * bytes, 0, 0, p.v.version, &fin, &head, size,
                              &c->stored, err);
   if (rc != PARZ_OK || c->stored)
     return rc;
 
-  /* the payload, its checksums, the head */
-  unsigned long long* d_at = m.device<unsigned long long>(2 * seg_at.size());
+  /* the payload (its words all written by the copy), its checksums over the segments' bit
+   * offsets (offsets_kernel's), the head's sections while the GPU writes them */
   unsigned long long* d_sums = m.device<unsigned long long>((size_t)fin.nchecksums);
   c->payload_bytes = fin.payload_bytes;
-  c->payload = (unsigned char*)keep.zeroed<unsigned long long>(fin.payload_bytes / 8);
+  c->payload = (unsigned char*)keep.device<unsigned long long>(fin.payload_bytes / 8);
   if (keep.e != cudaSuccess)
     return parz_gpu_cuda_fail(err, keep.e, "lossless GPU encode: the payload");
-  L.seg_at = d_at;
   L.payload = c->payload;
-  if (m.e == cudaSuccess)
-    m.e = cudaMemcpyAsync(d_at, seg_at.data(), seg_at.size() * sizeof(unsigned long long),
-                          cudaMemcpyHostToDevice, m.st);
-  if (m.e == cudaSuccess)
-    m.e = cudaMemcpyAsync(d_at + seg_at.size(), bit_at.data(),
-                          bit_at.size() * sizeof(unsigned long long), cudaMemcpyHostToDevice, m.st);
+  L.payload_words = fin.payload_bytes / 4;
   if (m.e == cudaSuccess)
     copy_kernel<<<(unsigned)L.nseg, COPY_THREADS, 0, m.st>>>(L);
+  if (m.e == cudaSuccess)
+    m.e = cudaGetLastError();
   if (m.e != cudaSuccess)
     return parz_gpu_cuda_fail(err, m.e, "lossless GPU encode: the payload");
   parz_gpu_sums sums;
   memset(&sums, 0, sizeof sums);
-  sums.offsets = d_at + seg_at.size();
+  sums.offsets = L.seg_at + L.nseg + 1;
   sums.P = fin.checksum_segments;
   sums.count = fin.nchecksums;
   sums.payload_end = 8ull * fin.payload_bytes;
   if (fin.nchecksums && (rc = parz_gpu_enqueue_sums(ctx, &sums, c->payload, 0, fin.nchecksums,
                                                     d_sums, m.st, err)) != PARZ_OK)
     return rc;
+  c->head.resize(head);
+  if ((rc = parz_gpu_whole_unsealed(&fin, seg_bits.data(), NULL, NULL, NULL, c->head.data(), head,
+                                    err)) != PARZ_OK)
+    return rc;
   std::vector<uint64_t> h_sums((size_t)fin.nchecksums);
   if (!parz_gpu_whole_down(m, h_sums.data(), d_sums, h_sums.size() * sizeof(uint64_t)))
     return parz_gpu_cuda_fail(err, m.e, "lossless GPU encode: the payload's checksums");
-  c->head.resize(head);
-  return parz_gpu_whole_head(&fin, seg_bits.data(), NULL, NULL, NULL, h_sums.data(), c->head.data(),
-                             head, err);
+  parz_gpu_whole_seal(&fin, h_sums.data(), c->head.data(), head);
+  return PARZ_OK;
 }
 
 int parz_gpu_lossless_encode_chunks(parz_gpu_context* ctx, size_t n, const parz_array* arrays,
@@ -589,22 +653,23 @@ int parz_gpu_lossless_encode_chunks(parz_gpu_context* ctx, size_t n, const parz_
   if ((rc = parz_gpu_enc_pool(ctx, &pool, err)) != PARZ_OK)
     return rc;
   /* the measure of the row predictor runs on the context's second stream (the filter path's
-   * downloads' otherwise), forked from and joined to st by these */
+   * downloads' otherwise), forked from and joined to st by the first two; the third marks the
+   * segments' bytes read back */
   struct events {
-    cudaEvent_t e[2] = {NULL, NULL};
+    cudaEvent_t e[3] = {NULL, NULL, NULL};
     ~events() {
       for (cudaEvent_t x : e)
         if (x)
           cudaEventDestroy(x);
     }
-  } fork_join;
-  for (cudaEvent_t& x : fork_join.e)
+  } events;
+  for (cudaEvent_t& x : events.e)
     if ((e = cudaEventCreateWithFlags(&x, cudaEventDisableTiming)) != cudaSuccess)
-      return parz_gpu_cuda_fail(err, e, "lossless GPU encode: the measure's events");
+      return parz_gpu_cuda_fail(err, e, "lossless GPU encode: the events");
   parz_gpu_whole_memory m(st, pool);
   return parz_gpu_whole_encode(n, arrays, d_data, cfg, written, place, place_arg, st, failed, err,
                                [&](size_t i, parz_gpu_whole_chunk* c) {
                                  return encode_one(ctx, m, plans[i], d_data[i], cfg, c, &written[i],
-                                                   small, fork_join.e, err);
+                                                   small, events.e, err);
                                });
 }

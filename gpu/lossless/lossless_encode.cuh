@@ -39,8 +39,9 @@
  *              offsets, the runs' places by thread 0 with the head's first bytes, coder 3's
  *              code lengths a byte per thread, and a thread per piece ORs its bits into zeroed
  *              words at its place; all into the segment's slot of its raw size;
- *   payload    on the host the segments' running sum, the layout (parz_chunk_settle) and the
- *              chunk's size; a CTA per segment copies its slot to its place;
+ *   payload    a CTA scans the segments' bytes into their places (while the host reads them);
+ *              on the host their sum, the layout (parz_chunk_settle) and the chunk's size; a CTA
+ *              per segment copies its slot to its place, each payload word written once;
  *   sums       the frame's payload sums (gpu/checksum.cu, parz_gpu_enqueue_sums);
  *   head       on the host, with the frame's functions (gpu/encode_whole.h).
  * What this encoder does not do is refused with PARZ_ERR_UNSUPPORTED, naming it, before any
@@ -99,7 +100,8 @@ struct parz_gpu_ll {
   unsigned long long slot;            /* a segment's raw bytes at most */
   unsigned long long* seg_bytes;      /* per segment */
   const unsigned long long* seg_at;   /* each segment's first byte, then the payload's end */
-  unsigned char* payload;             /* zero before the payload step */
+  unsigned char* payload;             /* the payload's memory, whatever it holds before */
+  unsigned long long payload_words;   /* its 4-byte words */
   /* where set, 1 ORed into it by the residual step for a value the scale misses (the segments
    * and the measure then left undone) */
   unsigned* misfit;
@@ -833,43 +835,55 @@ PARZ_HD void parz_gpu_ll_piece_write(uint8_t* dst, uint64_t bit, const uint64_t*
     parz_gpu_ll_or_word(dst, o.word, (uint32_t)o.acc);
 }
 
-/* Payload word w (4 bytes from the payload's start, zeros before, 8-byte aligned) of segment s
- * of L (its bytes at L.seg_at[s], from its slot): the slot's bytes that fall into it, made from
- * two of the slot's aligned words; ORed where the word holds bytes of a neighbouring segment
- * too (the segment's first and last), stored otherwise. */
+/* The payload words [*w0, *w1) that segment s of L writes: those whose first byte is one of its
+ * bytes (at L.seg_at[s]), and for the last segment those past the payload's last byte too (up to
+ * L.payload_words), so that every word is written once, by one thread. */
+PARZ_HD void parz_gpu_ll_copy_words(const parz_gpu_ll& L, unsigned long long s,
+                                    unsigned long long* w0, unsigned long long* w1) {
+  *w0 = (L.seg_at[s] + 3) / 4;
+  *w1 = s + 1 == L.nseg ? L.payload_words : (L.seg_at[s + 1] + 3) / 4;
+}
+
+/* Payload word w (4 bytes from the payload's start, 8-byte aligned; one of segment s's,
+ * parz_gpu_ll_copy_words) of L, stored over whatever the payload's memory holds: made from two of
+ * the slot's aligned words where the segment holds all four bytes; otherwise byte by byte from
+ * the slots of the segments after it that the word reaches, zeros past the payload's last byte. */
 PARZ_HD void parz_gpu_ll_copy_word(const parz_gpu_ll& L, unsigned long long s,
                                    unsigned long long w) {
-  const unsigned long long at = L.seg_at[s], end = L.seg_at[s + 1], k = w - at / 4;
-  const unsigned sh = (unsigned)(at % 4);
-  const uint8_t* src = L.slots + s * L.slot;
-  uint32_t lo = 0, hi = 0; /* the slot's words k - 1 and k: word w starts at its byte 4k - sh */
+  const unsigned long long at = L.seg_at[s], end = L.seg_at[s + 1];
+  uint32_t x = 0;
+  if (4 * w + 4 <= end) {
+    const unsigned long long k = w - at / 4;
+    const unsigned sh = (unsigned)(at % 4); /* k >= 1 where sh > 0: word w starts past `at` */
+    const uint8_t* src = L.slots + s * L.slot;
+    uint32_t lo = 0, hi = 0; /* the slot's words k - 1 and k: word w starts at its byte 4k - sh */
 #if defined(__CUDA_ARCH__)
-  if (k >= 1)
-    lo = ((const uint32_t*)src)[k - 1];
-  if (4 * k + 4 <= L.slot)
-    hi = ((const uint32_t*)src)[k];
+    if (k >= 1)
+      lo = ((const uint32_t*)src)[k - 1];
+    if (4 * k + 4 <= L.slot)
+      hi = ((const uint32_t*)src)[k];
 #else
-  if (k >= 1)
-    memcpy(&lo, src + 4 * (k - 1), 4);
-  if (4 * k + 4 <= L.slot)
-    memcpy(&hi, src + 4 * k, 4);
+    if (k >= 1)
+      memcpy(&lo, src + 4 * (k - 1), 4);
+    if (4 * k + 4 <= L.slot)
+      memcpy(&hi, src + 4 * k, 4);
 #endif
-  uint32_t x = sh ? (uint32_t)(((uint64_t)hi << 32 | lo) >> (8 * (4 - sh))) : hi;
-  const int first = k == 0, last = 4 * w + 4 >= end;
-  if (first)
-    x &= ~0u << (8 * sh);
-  if (last && end - 4 * w < 4)
-    x &= (1u << (8 * (end - 4 * w))) - 1;
-  if (first || last) {
-    if (x)
-      parz_gpu_ll_or_word(L.payload, (size_t)w, x);
+    x = sh ? (uint32_t)(((uint64_t)hi << 32 | lo) >> (8 * (4 - sh))) : hi;
   } else {
-#if defined(__CUDA_ARCH__)
-    ((uint32_t*)L.payload)[w] = x;
-#else
-    memcpy(L.payload + 4 * w, &x, 4);
-#endif
+    unsigned long long t = s;
+    for (unsigned i = 0; i < 4; i++) {
+      const unsigned long long b = 4 * w + i;
+      while (t < L.nseg && b >= L.seg_at[t + 1])
+        t++;
+      if (t < L.nseg)
+        x |= (uint32_t)L.slots[t * L.slot + (b - L.seg_at[t])] << (8 * i);
+    }
   }
+#if defined(__CUDA_ARCH__)
+  ((uint32_t*)L.payload)[w] = x;
+#else
+  memcpy(L.payload + 4 * w, &x, 4);
+#endif
 }
 
 /* A segment of one run under coder 1 or 2: its coder byte and code lengths into dst (cap
