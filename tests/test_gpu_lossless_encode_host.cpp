@@ -78,12 +78,13 @@ static void segment(const parz_gpu_ll& L, unsigned long long s) {
   const size_t raw = parz_ll_raw_bytes(n, w), np = parz_gpu_ll_pieces(n);
   const int runs = parz_ll_runs_of(n);
   int as_raw = 1;
-  /* the counts into the copies of residual i's warp (thread i % T's), then added */
+  /* the counts into the copy of residual i's thread (parz_gpu_ll_counter_of), then added */
   const unsigned parts = parz_gpu_ll_parts(w, T / 32), nk = parz_gpu_ll_part_keys(w);
   for (unsigned t = 0; t < T; t++)
     parz_gpu_ll_clear(&W, w, parts, t, T);
   for (size_t i = n; i-- > 0;)
-    W.part[i % T / 32 % parts * nk + parz_gpu_ll_key(z, i, runs, w)]++;
+    W.part[parz_gpu_ll_copy_of(parz_gpu_ll_counter_of(i), parts) * nk +
+           parz_gpu_ll_key(z, i, runs, w)]++;
   for (unsigned t = T; t-- > 0;)
     parz_gpu_ll_parts_add(&W, w, parts, t, T);
   for (unsigned q = parz_ll_contexts(w, PARZ_LL_CODER_CONTEXT) + 1; q-- > 0;)

@@ -23,10 +23,8 @@
 #define THREADS 256u
 #define COPY_THREADS 256u
 #define OFFSETS_THREADS 1024u
-/* Residuals a thread of a segment's CTA reads before it counts any of them, and pieces a warp
- * reads before it sizes any: their loads in flight together, as each pass over a segment's
- * residuals waits on their loads. */
-#define PARZ_GPU_LL_KEYS 4u
+/* Pieces a warp reads before it sizes any: their loads in flight together, as each pass over a
+ * segment's residuals waits on their loads. */
 #define PARZ_GPU_LL_SIZED 4u
 /* Segments' CTAs an SM holds at once (registers kept to 48 a thread), so that a chunk of up to
  * this many segments per SM is coded in one wave. */
@@ -213,20 +211,40 @@ __global__ void __launch_bounds__(PARZ_GPU_LL_THREADS, PARZ_GPU_LL_CTAS)
   const unsigned parts = parz_gpu_ll_parts(w, T / 32);
   parz_gpu_ll_clear(&W, w, parts, t, T);
   __syncthreads();
-  /* the counts, each warp into its copy (parz_gpu_ll_parts), then added; a thread's keys of
-   * PARZ_GPU_LL_KEYS rounds read before it adds any */
-  uint32_t* part = W.part + t / 32 % parts * parz_gpu_ll_part_keys(w);
+  /* the counts, each warp into its copy (parz_gpu_ll_parts), then added: a thread takes
+   * PARZ_GPU_LL_KEYS neighbouring residuals a round, each one's context from the one before it
+   * in its registers, and adds each of their keys once, by the times it occurs among them
+   * (neighbours often share a key, and a warp's adds to one word are made one after another) */
+  uint32_t* part = W.part + parz_gpu_ll_copy_of(t, parts) * parz_gpu_ll_part_keys(w);
   for (size_t i0 = 0; i0 < n; i0 += PARZ_GPU_LL_KEYS * T) {
-    unsigned key[PARZ_GPU_LL_KEYS];
-#pragma unroll
-    for (unsigned u = 0; u < PARZ_GPU_LL_KEYS; u++) {
-      const size_t i = i0 + u * T + t;
-      key[u] = i < n ? parz_gpu_ll_key(z, i, runs, w) : ~0u;
-    }
+    const size_t i = i0 + PARZ_GPU_LL_KEYS * t;
+    uint64_t x[PARZ_GPU_LL_KEYS];
+    const uint64_t before = i && i < n ? z[i - 1] : 0;
 #pragma unroll
     for (unsigned u = 0; u < PARZ_GPU_LL_KEYS; u++)
-      if (key[u] != ~0u)
-        atomicAdd(part + key[u], 1u);
+      x[u] = i + u < n ? z[i + u] : 0;
+    unsigned key[PARZ_GPU_LL_KEYS], k = parz_bitlen64(before);
+#pragma unroll
+    for (unsigned u = 0; u < PARZ_GPU_LL_KEYS; u++) {
+      const size_t j = i + u;
+      const unsigned c = j && !parz_ll_run_starts(j, (unsigned)runs) ? parz_ll_context_of(k) : 0;
+      k = parz_bitlen64(x[u]);
+      key[u] = j < n ? c * (w + 1) + k : ~0u;
+    }
+#pragma unroll
+    for (unsigned u = 0; u < PARZ_GPU_LL_KEYS; u++) {
+      unsigned times = 1;
+      int first = key[u] != ~0u;
+#pragma unroll
+      for (unsigned v = 0; v < PARZ_GPU_LL_KEYS; v++) {
+        if (v < u)
+          first &= key[v] != key[u];
+        if (v > u)
+          times += key[v] == key[u];
+      }
+      if (first)
+        atomicAdd(part + key[u], times);
+    }
   }
   __syncthreads();
   parz_gpu_ll_parts_add(&W, w, parts, t, T);

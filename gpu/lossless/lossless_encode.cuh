@@ -75,6 +75,8 @@
 
 /* Threads of a segment's CTA. */
 #define PARZ_GPU_LL_THREADS 256u
+/* Neighbouring residuals a thread of a segment's CTA counts a round, read before it counts any. */
+#define PARZ_GPU_LL_KEYS 4u
 /* Residuals per piece, a thread's share of a segment's sizes and writing: coder 3's runs are
  * whole pieces. */
 #define PARZ_GPU_LL_PIECE 64u
@@ -471,6 +473,15 @@ PARZ_HD unsigned parz_gpu_ll_part_keys(unsigned w) {
 PARZ_HD unsigned parz_gpu_ll_parts(unsigned w, unsigned warps) {
   const unsigned fit = (unsigned)(sizeof(((parz_gpu_ll_seg*)0)->part) / 4) / parz_gpu_ll_part_keys(w);
   return fit < warps ? fit : warps;
+}
+
+/* The copy of the counts (of `parts`, parz_gpu_ll_parts') that thread t of a segment's CTA adds
+ * into: its warp's. */
+PARZ_HD unsigned parz_gpu_ll_copy_of(unsigned t, unsigned parts) { return t / 32 % parts; }
+
+/* The thread of a segment's CTA that counts residual i: PARZ_GPU_LL_KEYS neighbours a thread. */
+PARZ_HD unsigned parz_gpu_ll_counter_of(size_t i) {
+  return (unsigned)(i % (PARZ_GPU_LL_KEYS * PARZ_GPU_LL_THREADS) / PARZ_GPU_LL_KEYS);
 }
 
 /* Thread t of T's share of the counts from the copies (parts of them, parz_gpu_ll_parts'). */
