@@ -29,7 +29,8 @@
  *              block order (each block's first residual counted on the host);
  *   segments   a CTA per segment: its threads count the residuals' bit lengths per context into
  *              copies of its counts in shared memory, a warp's own where they fit, then added
- *              (parz_gpu_ll_parts); a warp per code (coder 2's contexts, coder 1's single code)
+ *              (parz_gpu_ll_parts), a thread a few neighbouring residuals at a time, each of
+ *              their keys added once (parz_gpu_ll_counter_of); a warp per code (coder 2's contexts, coder 1's single code)
  *              builds it (the CPU's builder's steps, parz_huff_small_lengths, spread over its
  *              lanes) and sums its bits; every thread takes the CPU's choice;
  *              raw segments are written a residual per thread; otherwise the segment is cut
