@@ -16,11 +16,13 @@
  *      warp stages them, with the codec's own token decoder (parz_bounded_read_token), the table
  *      decoder's table in shared memory and beside it its step table (short tokens taken several
  *      at a lookup); as many CTAs as fit on the GPU, each warp taking segment after segment; a
- *      segment the CPU refuses sets the fault record;
+ *      segment the CPU refuses sets the fault record; the interpolation's first passes, a few
+ *      values each, run by one CTA of this step once the segments of their codes are decoded,
+ *      beside the other CTAs' segments (coarse_passes);
  *   2. the inverse passes: Lorenzo's prefix sums, a thread per column along the leading axes and
  *      a warp or a CTA per row along the last (a batch's chunks sharing these launches); the
- *      interpolation's passes, a thread per value each, the first small ones in one CTA over
- *      shared memory;
+ *      interpolation's later passes, a thread per value each, a level's two linear passes in one
+ *      launch where they pair;
  *   3. the values: stored by Lorenzo's last sums along the last axis (with the range check) or by
  *      the interpolation's last pass, else a thread per value;
  *   4. the masked values: the groups' records expanded into a map (mask.cuh), then a thread per
@@ -62,6 +64,12 @@ struct segment_args {
   const unsigned long long* offsets;
   unsigned long long nsegments, n, C;
   unsigned long long taken; /* segments handed out past each warp's first (0 on upload) */
+  /* an interpolation chunk's first passes (parz_gpu_bdec_coarse), in device memory beside the
+   * step table: run by the one of the first coarse_ctas CTAs that ends its first segments last
+   * (coarse_done counts them, 0 on upload), those segments holding every code the passes read */
+  const parz_gpu_bdec_pass* coarse;
+  unsigned coarse_np, coarse_ctas;
+  unsigned long long coarse_done;
   int32_t* codes;
   parz_gpu_fault* fault;
   /* a run's Lorenzo chunks with rows of 2 values or more, whose inverse the run's chunks share
@@ -76,9 +84,9 @@ struct segment_args {
 #define TABLE_WORDS_MAX 4096u /* bounded_huff.c's table of 12 bits */
 
 /* The chunk's device scratch: the codes (interpolation only: Lorenzo sums its codes in place),
- * the quantized values, the table decoder's words followed by the step table and the segment
- * kernel's arguments (the last two uploaded in one copy from the chunk's pinned share, laid out
- * alike from dec on). */
+ * the quantized values, the table decoder's words followed by the step table and the coarse
+ * passes (coarse_at), and the segment kernel's arguments (uploaded from the chunk's pinned share,
+ * laid out alike from dec on). */
 struct layout {
   size_t codes, q, dec, args, bytes;
 };
@@ -95,7 +103,8 @@ static layout layout_of(const parz_chunk_view* v) {
   l.codes = 0;
   l.q = round16(4 * n);
   l.dec = l.q + round16(4 * n);
-  l.args = l.dec + round16(4 * (parz_bounded_decoder_words_bound(v) + TABLE_WORDS_MAX));
+  l.args = l.dec + round16(4 * (parz_bounded_decoder_words_bound(v) + TABLE_WORDS_MAX)) +
+           round16(PARZ_GPU_BDEC_COARSE_PASSES * sizeof(parz_gpu_bdec_pass));
   l.bytes = l.args + round16(sizeof(segment_args));
   return l;
 }
@@ -146,14 +155,126 @@ __device__ __forceinline__ void zero_codes(int32_t* codes, unsigned long long co
     codes[k] = 0;
 }
 
+/* Segment g of chunk a by one warp, lane `lane` of it, the decoder d with its table and step
+ * table in shared memory, `stage` the warp's staging words: the segment's codes zeroed, its
+ * payload words staged, the lanes' decodes of bounded_lanes.h, their ends passed on until every
+ * lane starts where the one before it ends, the codes counted, and each lane's codes written
+ * after those of the lanes before it. Every branch on the segment is the whole warp's. */
+__device__ __forceinline__ void decode_segment(const segment_args& a, unsigned long long g,
+                                               const parz_huff_decoder* d, const uint32_t* table,
+                                               const uint32_t* steps, uint64_t* stage,
+                                               unsigned lane) {
+  /* the payload's 8-byte words can be loaded whole (parz_bitr_peek's own condition) */
+  const bool aligned = ((uintptr_t)a.payload & 7u) == 0;
+  const unsigned long long bit0 = a.offsets[g], end = a.offsets[g + 1];
+  const unsigned long long c0 = g * a.C, count = a.n - c0 < a.C ? a.n - c0 : a.C;
+  /* before the lanes store the codes other than 0, ordered by the __syncwarp below */
+  zero_codes(a.codes + c0, count, lane);
+  if (end < bit0 || end > 8 * a.payload_bytes) {
+    if (lane == 0)
+      fault_at(a.fault, g, PARZ_GPU_FAULT_OVERRUN);
+    return;
+  }
+  if (!parz_bounded_lanes_fit(end - bit0, count)) {
+    if (lane == 0)
+      fault_at(a.fault, g, PARZ_GPU_FAULT_END);
+    return;
+  }
+  const uint32_t len = (uint32_t)(end - bit0), lim = parz_bounded_lane_limit(len, lane, 32);
+  /* The segment's payload words, those every read of its lanes may touch
+   * (parz_bounded_lanes_words), copied by the warp in coalesced loads into shared memory,
+   * where its lanes then read them: the same bytes (zeros past the payload, as parz_bitr_peek
+   * reads them), so the same tokens. A segment too long for the warp's staging words reads
+   * the payload where it lies. */
+  uint64_t w0;
+  const uint64_t nw = parz_bounded_lanes_words(bit0, end, &w0);
+  const bool local = aligned && nw <= STAGE_WORDS;
+  __syncwarp(); /* the last segment's reads of the staging words are done */
+  if (local)
+    for (unsigned k = lane; k < nw; k += 32) {
+      const unsigned long long at = (w0 + k) * 8;
+      uint64_t w = 0;
+      if (at + 8 <= a.payload_bytes)
+        w = *(const uint64_t*)(a.payload + at);
+      else
+        for (unsigned b = 0; b < 8 && at + b < a.payload_bytes; b++)
+          w |= (uint64_t)a.payload[at + b] << (8 * b);
+      stage[k] = w;
+    }
+  __syncwarp();
+  const parz_bounded_lanes s =
+      local ? parz_bounded_lanes_init(d, table, steps, (const uint8_t*)stage, 8 * nw,
+                                      bit0 - 64 * w0)
+            : parz_bounded_lanes_init(d, table, steps, a.payload, (size_t)a.payload_bytes, bit0);
+  parz_bounded_lane o;
+  parz_bounded_lane_first(&s, len, lane, 32, LEAD_BITS, &o);
+  /* lane r is exact after round r: 32 rounds settle every lane, the last one only checks */
+  bool settled = false;
+  for (unsigned round = 0; round <= 32 && !settled; round++) {
+    uint32_t want = __shfl_up_sync(FULL, o.end, 1);
+    if (lane == 0)
+      want = 0;
+    const bool moved = want != o.start;
+    settled = !__any_sync(FULL, moved);
+    if (moved)
+      parz_bounded_lane_redecode(&s, want, lim, &o);
+  }
+  unsigned long long before = o.codes; /* inclusive, then exclusive, prefix sum */
+#pragma unroll
+  for (unsigned k = 1; k < 32; k <<= 1) {
+    const unsigned long long t = __shfl_up_sync(FULL, before, k);
+    if (lane >= k)
+      before += t;
+  }
+  const unsigned long long total = __shfl_sync(FULL, before, 31);
+  const uint32_t last_end = __shfl_sync(FULL, o.end, 31);
+  const int bad = __any_sync(FULL, o.bad != 0);
+  before -= o.codes;
+  if (!settled || !parz_bounded_lanes_ok(total, count, bad, last_end, len)) {
+    if (lane == 0)
+      fault_at(a.fault, g, PARZ_GPU_FAULT_END);
+    return;
+  }
+  parz_bounded_lane_write(&s, &o, a.codes + c0, (size_t)before, 1);
+}
+
+/* The coarse passes of chunk a (a.coarse) by the CTA, after its first segments, where it is the
+ * last of the first a.coarse_ctas CTAs to end theirs: each pass a thread per value through q, a
+ * barrier between passes (it orders the CTA's global stores too). The passes' codes lie in those
+ * CTAs' first segments, so they run beside the other CTAs' segments rather than in a launch of
+ * their own after the whole step; every thread's fence before the count, and after it in the
+ * CTA that counts last, makes the other CTAs' codes visible to its loads. */
+__device__ __forceinline__ void coarse_passes(const segment_args& a, unsigned* last) {
+  __threadfence();
+  __syncthreads();
+  if (threadIdx.x == 0)
+    *last = atomicAdd((unsigned long long*)&a.coarse_done, 1ull) + 1 == a.coarse_ctas;
+  __syncthreads();
+  if (!*last)
+    return;
+  __threadfence();
+  for (unsigned i = 0; i < a.coarse_np; i++) {
+    const parz_gpu_bdec_pass* p = &a.coarse[i];
+    for (unsigned long long u = threadIdx.x; u < p->count; u += blockDim.x) {
+      unsigned c0, c1, c2, t;
+      uint64_t idx, pk;
+      int32_t v;
+      parz_gpu_bdec_line(p, u, &c0, &c1, &c2, &t);
+      if (parz_gpu_bdec_value(p, c0, c1, c2, t, u, &idx, &pk, &v))
+        fault_at(a.fault, idx, PARZ_GPU_FAULT_VALUE);
+      else
+        p->q[idx] = v;
+    }
+    __syncthreads();
+  }
+}
+
 /* A warp per segment of chunk blockIdx.y (its arguments all[blockIdx.y], in device memory, so that
  * a run of chunks shares the launch; the grid's warps along x take the chunk's first segments, then
  * each the next one not taken (next_segment): the grid is what fits on the GPU at once, so that
- * each CTA's copy of the tables serves several segments): the segment's codes zeroed, its payload
- * words staged in shared memory, the lanes' decodes of bounded_lanes.h, their ends passed on until
- * every lane starts where the one before it ends, the codes counted, and each lane's codes written
- * after those of the lanes before it. Every branch on the segment is the whole warp's. At most 80
- * registers, so that 3 CTAs fit on an SM. */
+ * each CTA's copy of the tables serves several segments), each by decode_segment; between a CTA's
+ * first segments and the rest, the chunk's coarse passes where its first CTAs hold their codes
+ * (coarse_passes). At most 80 registers, so that 3 CTAs fit on an SM. */
 __global__ void __launch_bounds__(SEGMENT_WARPS * 32, 3)
     segments_kernel(const segment_args* __restrict__ all) {
   const segment_args& a = all[blockIdx.y];
@@ -165,6 +286,7 @@ __global__ void __launch_bounds__(SEGMENT_WARPS * 32, 3)
   __shared__ uint32_t steps[TABLE_WORDS_MAX];
   __shared__ parz_huff_decoder d;
   __shared__ uint64_t staged[SEGMENT_WARPS][STAGE_WORDS];
+  __shared__ unsigned last;
   constexpr unsigned PER = TABLE_WORDS_MAX / (SEGMENT_WARPS * 32);
   const unsigned words = 1u << a.huff.table_bits;
   const uint32_t* __restrict__ gt = a.huff.table;
@@ -192,81 +314,18 @@ __global__ void __launch_bounds__(SEGMENT_WARPS * 32, 3)
   __syncthreads();
   const unsigned lane = threadIdx.x & 31u;
   uint64_t* const stage = staged[threadIdx.x / 32];
-  /* the payload's 8-byte words can be loaded whole (parz_bitr_peek's own condition) */
-  const bool aligned = ((uintptr_t)a.payload & 7u) == 0;
   const unsigned long long warps = (unsigned long long)gridDim.x * SEGMENT_WARPS;
-  for (unsigned long long g = (unsigned long long)blockIdx.x * SEGMENT_WARPS + threadIdx.x / 32;
-       g < a.nsegments; g = next_segment(a, warps, lane)) {
-    const unsigned long long bit0 = a.offsets[g], end = a.offsets[g + 1];
-    const unsigned long long c0 = g * a.C, count = a.n - c0 < a.C ? a.n - c0 : a.C;
-    /* before the lanes store the codes other than 0, ordered by the __syncwarp below */
-    zero_codes(a.codes + c0, count, lane);
-    if (end < bit0 || end > 8 * a.payload_bytes) {
-      if (lane == 0)
-        fault_at(a.fault, g, PARZ_GPU_FAULT_OVERRUN);
-      continue;
-    }
-    if (!parz_bounded_lanes_fit(end - bit0, count)) {
-      if (lane == 0)
-        fault_at(a.fault, g, PARZ_GPU_FAULT_END);
-      continue;
-    }
-    const uint32_t len = (uint32_t)(end - bit0), lim = parz_bounded_lane_limit(len, lane, 32);
-    /* The segment's payload words, those every read of its lanes may touch
-     * (parz_bounded_lanes_words), copied by the warp in coalesced loads into shared memory,
-     * where its lanes then read them: the same bytes (zeros past the payload, as parz_bitr_peek
-     * reads them), so the same tokens. A segment too long for the warp's staging words reads
-     * the payload where it lies. */
-    uint64_t w0;
-    const uint64_t nw = parz_bounded_lanes_words(bit0, end, &w0);
-    const bool local = aligned && nw <= STAGE_WORDS;
-    __syncwarp(); /* the last segment's reads of the staging words are done */
-    if (local)
-      for (unsigned k = lane; k < nw; k += 32) {
-        const unsigned long long at = (w0 + k) * 8;
-        uint64_t w = 0;
-        if (at + 8 <= a.payload_bytes)
-          w = *(const uint64_t*)(a.payload + at);
-        else
-          for (unsigned b = 0; b < 8 && at + b < a.payload_bytes; b++)
-            w |= (uint64_t)a.payload[at + b] << (8 * b);
-        stage[k] = w;
-      }
-    __syncwarp();
-    const parz_bounded_lanes s =
-        local ? parz_bounded_lanes_init(&d, table, steps, (const uint8_t*)stage, 8 * nw,
-                                        bit0 - 64 * w0)
-              : parz_bounded_lanes_init(&d, table, steps, a.payload, (size_t)a.payload_bytes, bit0);
-    parz_bounded_lane o;
-    parz_bounded_lane_first(&s, len, lane, 32, LEAD_BITS, &o);
-    /* lane r is exact after round r: 32 rounds settle every lane, the last one only checks */
-    bool settled = false;
-    for (unsigned round = 0; round <= 32 && !settled; round++) {
-      uint32_t want = __shfl_up_sync(FULL, o.end, 1);
-      if (lane == 0)
-        want = 0;
-      const bool moved = want != o.start;
-      settled = !__any_sync(FULL, moved);
-      if (moved)
-        parz_bounded_lane_redecode(&s, want, lim, &o);
-    }
-    unsigned long long before = o.codes; /* inclusive, then exclusive, prefix sum */
-#pragma unroll
-    for (unsigned k = 1; k < 32; k <<= 1) {
-      const unsigned long long t = __shfl_up_sync(FULL, before, k);
-      if (lane >= k)
-        before += t;
-    }
-    const unsigned long long total = __shfl_sync(FULL, before, 31);
-    const uint32_t last_end = __shfl_sync(FULL, o.end, 31);
-    const int bad = __any_sync(FULL, o.bad != 0);
-    before -= o.codes;
-    if (!settled || !parz_bounded_lanes_ok(total, count, bad, last_end, len)) {
-      if (lane == 0)
-        fault_at(a.fault, g, PARZ_GPU_FAULT_END);
-      continue;
-    }
-    parz_bounded_lane_write(&s, &o, a.codes + c0, (size_t)before, 1);
+  /* one call of decode_segment in the loop (its code once, not inlined twice); a warp's first
+   * segment is below `warps`, those of the counter not, so the coarse passes' turn comes once, in
+   * the whole CTA's first round */
+  for (unsigned long long g = (unsigned long long)blockIdx.x * SEGMENT_WARPS + threadIdx.x / 32;;
+       g = next_segment(a, warps, lane)) {
+    if (g < a.nsegments)
+      decode_segment(a, g, &d, table, steps, stage, lane);
+    if (g < warps && blockIdx.x < a.coarse_ctas)
+      coarse_passes(a, &last);
+    if (g >= a.nsegments)
+      break;
   }
 }
 
@@ -626,102 +685,6 @@ static bool launch_pair(const pair_args& p, cudaStream_t st) {
   return true;
 }
 
-/* The first passes, a handful of values each, in one CTA (bounded_passes.cuh, "coarse"): a
- * barrier between passes (it orders the CTA's global stores too) instead of a launch each, and
- * with `grid` their values in shared memory, so that a pass waits on shared memory rather than on
- * the global stores of the pass before it; with `staged` their codes too, copied in by loads all
- * in flight at once, so that no pass waits on a global load. */
-#define COARSE_THREADS 1024u
-#define COARSE_SHARED_MAX (160u * 1024u) /* the most bytes of that grid and the codes */
-#define COARSE_LOADS 8u                  /* codes a thread loads before it stores them */
-struct coarse_args {
-  parz_gpu_bdec_pass p[PARZ_GPU_BDEC_COARSE_PASSES];
-  unsigned np;
-  int grid;
-  parz_gpu_bdec_grid g;
-  /* the grid's points, then the codes 0 to staged - 1 in shared memory (0: none there) */
-  unsigned long long points, staged;
-  parz_gpu_fault* fault;
-};
-
-__global__ void __launch_bounds__(COARSE_THREADS) interp_coarse_kernel(const coarse_args a) {
-  extern __shared__ int32_t gq[];
-  int32_t* const codes = gq + a.points;
-  if (a.staged) {
-    const int32_t* __restrict__ c = a.p[0].codes;
-    for (unsigned long long u0 = threadIdx.x; u0 < a.staged; u0 += COARSE_LOADS * COARSE_THREADS) {
-      int32_t x[COARSE_LOADS];
-#pragma unroll
-      for (unsigned m = 0; m < COARSE_LOADS; m++) {
-        const unsigned long long u = u0 + m * COARSE_THREADS;
-        x[m] = u < a.staged ? c[u] : 0;
-      }
-#pragma unroll
-      for (unsigned m = 0; m < COARSE_LOADS; m++) {
-        const unsigned long long u = u0 + m * COARSE_THREADS;
-        if (u < a.staged)
-          codes[u] = x[m];
-      }
-    }
-    __syncthreads();
-  }
-  for (unsigned i = 0; i < a.np; i++) {
-    const parz_gpu_bdec_pass* p = &a.p[i];
-    for (unsigned long long u = threadIdx.x; u < p->count; u += blockDim.x) {
-      uint64_t idx;
-      int32_t v;
-      int bad;
-      if (a.grid) {
-        bad = parz_gpu_bdec_coarse_value(p, &a.g, gq, a.staged ? codes : p->codes, u, &idx, &v);
-      } else {
-        unsigned c0, c1, c2, t;
-        uint64_t pk;
-        parz_gpu_bdec_line(p, u, &c0, &c1, &c2, &t);
-        bad = parz_gpu_bdec_value(p, c0, c1, c2, t, u, &idx, &pk, &v);
-      }
-      if (bad)
-        fault_at(a.fault, idx, PARZ_GPU_FAULT_VALUE);
-      else
-        p->q[idx] = v;
-    }
-    __syncthreads();
-  }
-}
-
-/* interp_coarse_kernel's launch on st for passes ca of a chunk of extents n4, its grid in shared
- * memory where the device has room for it, and the passes' codes beside it where it has room for
- * both. Returns an error of the launch's setting. */
-static cudaError_t launch_coarse(coarse_args& ca, const size_t n4[4], cudaStream_t st) {
-  const unsigned long long S = ca.p[ca.np - 1].s; /* the levels' strides fall */
-  int device = 0, room = 0;
-  cudaError_t e = cudaGetDevice(&device);
-  if (e == cudaSuccess)
-    e = cudaDeviceGetAttribute(&room, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
-  if (e != cudaSuccess)
-    return e;
-  /* the kernel's limit set to the same value by every caller (the attribute is the process's,
-   * and host threads of other contexts may launch it at once) */
-  const size_t most = (size_t)room < COARSE_SHARED_MAX ? (size_t)room : COARSE_SHARED_MAX;
-  ca.points = parz_gpu_bdec_grid_of(S, n4, &ca.g);
-  size_t bytes = 4 * ca.points;
-  ca.grid = (1ull << ca.g.shift) == S && bytes <= most;
-  /* the passes' codes, the chunk's first ones where each pass's follow the last's */
-  unsigned long long codes = ca.p[0].pos == 0 ? ca.p[0].count : 0;
-  for (unsigned i = 1; codes && i < ca.np; i++)
-    codes = ca.p[i].pos == codes ? codes + ca.p[i].count : 0;
-  ca.staged = ca.grid && bytes + 4 * codes <= most ? codes : 0;
-  bytes += 4 * ca.staged;
-  if (!ca.grid)
-    bytes = 0;
-  else if (bytes > 48 * 1024 &&
-           (e = cudaFuncSetAttribute(interp_coarse_kernel,
-                                     cudaFuncAttributeMaxDynamicSharedMemorySize, (int)most)) !=
-               cudaSuccess)
-    return e;
-  interp_coarse_kernel<<<1, COARSE_THREADS, bytes, st>>>(ca);
-  return cudaSuccess; /* the launch's own error is the caller's last check */
-}
-
 /* dst[i] = the reconstruction of q[i] (Lorenzo's sums checked first), where no pass stored the
  * values. */
 template <typename T, bool LORENZO>
@@ -799,15 +762,62 @@ static unsigned grid_of(unsigned long long units, unsigned threads) {
   return (unsigned)((units + threads - 1) / threads);
 }
 
+/* Chunk v's extents and strides as four axes (parz_bounded_shape4). */
+static void shape4_of(const parz_chunk_view* v, size_t n4[4], size_t st4[4]) {
+  parz_bounded_shape shape;
+  memset(&shape, 0, sizeof shape);
+  shape.type = v->array.type;
+  shape.dims = v->array.dims;
+  for (unsigned k = 0; k < v->array.dims; k++)
+    shape.shape[k] = v->array.shape[k];
+  parz_bounded_shape4(&shape, n4, st4);
+}
+
 /* A chunk's codebook, read on the host with the serial decoder's checks: its table decoder's words
  * in the chunk's pinned share (s->h_codec), the decoder's limits with the symbols' place among
- * those words, the grid step and the predictor. */
+ * those words, the grid step and the predictor; with them its coarse passes (coarse_of). */
 struct book {
   parz_huff_decoder huff;
   size_t words, sorted_at; /* the words are followed by the step table's 2^table_bits */
   double step;
   int predictor;
+  unsigned coarse_np;           /* the coarse passes after the step table (coarse_at) */
+  unsigned long long coarse_end; /* the codes they read: the chunk's first */
 };
+
+/* Where the coarse passes follow the step table in the chunk's pinned share and in its device
+ * copy: bytes from the table decoder's first word. */
+static size_t coarse_at(const book* b) {
+  return round16(4 * (b->words + ((size_t)1 << b->huff.table_bits)));
+}
+
+/* The passes of an interpolation chunk v (predictor, its codes and q in device memory) that the
+ * segment step runs (parz_gpu_bdec_coarse: the first ones, a few values each) into out, *np of
+ * them (none for Lorenzo's chunks), with *end the codes they read, the chunk's first. The later
+ * passes are enqueue_values'. */
+static int coarse_of(const parz_chunk_view* v, int predictor, int32_t* codes, int32_t* q,
+                     parz_gpu_bdec_pass* out, unsigned* np, unsigned long long* end,
+                     parz_error* err) {
+  *np = 0;
+  *end = 0;
+  if (predictor == PARZ_BOUNDED_LORENZO || values_of(v) == 0)
+    return PARZ_OK;
+  parz_bounded_pass* passes = (parz_bounded_pass*)malloc(PARZ_BOUNDED_PASSES_MAX * sizeof *passes);
+  if (!passes)
+    return parz_fail(err, PARZ_ERR_NOMEM, "bounded: no memory for the interpolation's passes");
+  size_t n4[4], st4[4];
+  shape4_of(v, n4, st4);
+  const unsigned all = parz_bounded_interp_passes(n4, predictor, passes);
+  for (unsigned p = 0; p < all; p++) {
+    const parz_gpu_bdec_pass a = parz_gpu_bdec_pass_of(&passes[p], n4, st4, predictor, codes, q);
+    if (!parz_gpu_bdec_coarse(p, a.count, *np))
+      break;
+    out[(*np)++] = a;
+    *end = a.pos + a.count;
+  }
+  free(passes);
+  return PARZ_OK;
+}
 
 static int read_book(const parz_chunk_view* v, const parz_gpu_scratch* s, book* b,
                      parz_error* err) {
@@ -833,7 +843,11 @@ static int read_book(const parz_chunk_view* v, const parz_gpu_scratch* s, book* 
   for (uint32_t i = 0; i < (1u << h->table_bits); i++)
     steps[i] = parz_bounded_step_entry(h->table, h->table_bits, i);
   parz_bounded_decoder_free(info.dec);
-  return PARZ_OK;
+  const layout l = layout_of(v);
+  unsigned char* scratch = (unsigned char*)s->codec;
+  return coarse_of(v, b->predictor, (int32_t*)(scratch + l.codes), (int32_t*)(scratch + l.q),
+                   (parz_gpu_bdec_pass*)(s->h_codec + coarse_at(b)), &b->coarse_np,
+                   &b->coarse_end, err);
 }
 
 /* The segment kernel's CTAs that fit on the GPU at once, shared by `chunks` chunks: each chunk's
@@ -850,11 +864,13 @@ static unsigned segment_share(const parz_gpu_context* ctx, size_t chunks) {
   return share < 1 ? 1u : (unsigned)share;
 }
 
-/* The segment kernel's CTAs along x for chunk v, at most `share`: its warps go round the
+/* The segment kernel's CTAs along x for chunk v, at most `share` but no fewer than the CTAs
+ * whose first segments hold its coarse passes' codes (sa, its arguments): its warps go round the
  * segments past them. */
-static unsigned segment_ctas(const parz_chunk_view* v, unsigned share) {
+static unsigned segment_ctas(const parz_chunk_view* v, unsigned share, const segment_args* sa) {
   const unsigned ctas = grid_of(v->nsegments, SEGMENT_WARPS);
-  return ctas > share ? share : ctas;
+  const unsigned most = ctas > share ? share : ctas;
+  return most > sa->coarse_ctas ? most : sa->coarse_ctas;
 }
 
 /* Step 0 of chunk v on st, its codebook b read: the table decoder's upload, with *sa the segment
@@ -877,8 +893,10 @@ static int enqueue_prepare(parz_gpu_context* ctx, const parz_chunk_view* v, cons
   sa->huff.table = d_words;
   sa->huff.sorted = d_words + b->sorted_at;
   sa->steps = d_words + b->words;
-  e = cudaMemcpyAsync(d_words, s->h_codec, (b->words + ((size_t)1 << b->huff.table_bits)) * 4,
-                      cudaMemcpyHostToDevice, st);
+  /* with the coarse passes after them, run by the segment step (coarse_passes) */
+  const size_t up = b->coarse_np ? coarse_at(b) + b->coarse_np * sizeof(parz_gpu_bdec_pass)
+                                 : (b->words + ((size_t)1 << b->huff.table_bits)) * 4;
+  e = cudaMemcpyAsync(d_words, s->h_codec, up, cudaMemcpyHostToDevice, st);
   if (e == cudaSuccess)
     e = cudaEventRecord(ctx->codec_copied, st);
   if (e != cudaSuccess)
@@ -894,19 +912,14 @@ static int enqueue_prepare(parz_gpu_context* ctx, const parz_chunk_view* v, cons
   sa->C = v->segment_blocks;
   sa->codes = codes;
   sa->fault = s->fault; /* the codes are zeroed by the segment step (zero_codes) */
+  if (b->coarse_np) {
+    const unsigned long long C = v->segment_blocks, need = (b->coarse_end + C - 1) / C;
+    sa->coarse = (const parz_gpu_bdec_pass*)((unsigned char*)d_words + coarse_at(b));
+    sa->coarse_np = b->coarse_np;
+    sa->coarse_ctas =
+        (unsigned)grid_of(need < v->nsegments ? need : v->nsegments, SEGMENT_WARPS);
+  }
   return PARZ_OK;
-}
-
-/* Steps 2 to 4 of chunk v into d_dst on st, its codebook b read and its segments decoded. */
-/* Chunk v's extents and strides as four axes (parz_bounded_shape4). */
-static void shape4_of(const parz_chunk_view* v, size_t n4[4], size_t st4[4]) {
-  parz_bounded_shape shape;
-  memset(&shape, 0, sizeof shape);
-  shape.type = v->array.type;
-  shape.dims = v->array.dims;
-  for (unsigned k = 0; k < v->array.dims; k++)
-    shape.shape[k] = v->array.shape[k];
-  parz_bounded_shape4(&shape, n4, st4);
 }
 
 /* The fields of *sa for the run's shared Lorenzo launches (lorenzo_run_*) where chunk v, its
@@ -984,10 +997,8 @@ static int enqueue_values(const parz_chunk_view* v, const book* b, const void* d
     if (!passes)
       return parz_fail(err, PARZ_ERR_NOMEM, "bounded: no memory for the interpolation's passes");
     const unsigned np = parz_bounded_interp_passes(n4, info.predictor, passes);
-    coarse_args ca;
-    memset(&ca, 0, sizeof ca);
-    ca.fault = s->fault;
-    for (unsigned p = 0; p < np; p++) {
+    /* the first b->coarse_np passes were the segment step's (coarse_passes) */
+    for (unsigned p = b->coarse_np; p < np; p++) {
       pass_args a;
       a.p = parz_gpu_bdec_pass_of(&passes[p], n4, st4, info.predictor, codes, q);
       a.fault = s->fault;
@@ -995,12 +1006,6 @@ static int enqueue_values(const parz_chunk_view* v, const book* b, const void* d
       a.unit = unit;
       /* the last pass stores the values where it has a launch of its own (interp_at) */
       const bool last = parz_gpu_bdec_last(p, np, &a.p);
-      if (parz_gpu_bdec_coarse(p, a.p.count, ca.np)) {
-        ca.p[ca.np++] = a.p;
-        continue;
-      }
-      if (ca.np && ca.np == p && (e = launch_coarse(ca, n4, st)) != cudaSuccess)
-        break;
       if (p + 1 < np) { /* the level's passes along axes 3 and 2 in one launch where they pair */
         pair_args pa;
         pa.a = a.p;
@@ -1025,11 +1030,7 @@ static int enqueue_values(const parz_chunk_view* v, const book* b, const void* d
         launch_pass<void>(a, st);
       stored = last && a.p.count;
     }
-    if (e == cudaSuccess && ca.np == np && np)
-      e = launch_coarse(ca, n4, st);
     free(passes);
-    if (e != cudaSuccess)
-      return parz_gpu_cuda_fail(err, e, "setting up a bounded chunk's first passes");
   }
 
   if (!stored && f32)
@@ -1144,7 +1145,7 @@ static int enqueue_book(parz_gpu_context* ctx, const parz_chunk_view* v, const b
       rc = parz_gpu_cuda_fail(err, e, "uploading a bounded chunk's segment arguments");
   }
   if (rc == PARZ_OK && v->nsegments)
-    segments_kernel<<<segment_ctas(v, segment_share(ctx, 1)), SEGMENT_WARPS * 32, 0, st>>>(d);
+    segments_kernel<<<segment_ctas(v, segment_share(ctx, 1), h), SEGMENT_WARPS * 32, 0, st>>>(d);
   if (rc == PARZ_OK)
     rc = enqueue_values(v, b, d_chunk, d_dst, s, 0, st, err);
   /* joined whatever happened: st must not run ahead of the checksums */
@@ -1320,7 +1321,7 @@ static int enqueue_run(parz_gpu_context* ctx, const parz_chunk_view* v, const vo
     rc = enqueue_prepare(ctx, &v[c], &books[c], d_chunks[c], &s[c], side[c % k], &ha[c], err);
     if (rc == PARZ_OK && v[c].array.type == v[0].array.type)
       lorenzo_run_args(&v[c], &books[c], &s[c], d_dsts[c], &ha[c]);
-    const unsigned x = segment_ctas(&v[c], share);
+    const unsigned x = segment_ctas(&v[c], share, &ha[c]);
     ctas = x > ctas ? x : ctas;
   }
   /* every chunk has a checksums record, one left out or empty with no CTAs */
