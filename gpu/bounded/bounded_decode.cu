@@ -16,13 +16,15 @@
  *      warp stages them, with the codec's own token decoder (parz_bounded_read_token), the table
  *      decoder's table in shared memory and beside it its step table (short tokens taken several
  *      at a lookup); as many CTAs as fit on the GPU, each warp taking segment after segment; a
- *      segment the CPU refuses sets the fault record; the interpolation's first passes, a few
- *      values each, run by one CTA of this step once the segments of their codes are decoded,
- *      beside the other CTAs' segments (coarse_passes);
+ *      segment the CPU refuses sets the fault record; where its warps take two segments or more
+ *      each (segment_folds), the interpolation's first passes, a few values each, run by one CTA
+ *      of this step once the segments of their codes are decoded, beside the other CTAs'
+ *      segments (coarse_passes);
  *   2. the inverse passes: Lorenzo's prefix sums, a thread per column along the leading axes and
  *      a warp or a CTA per row along the last (a batch's chunks sharing these launches); the
- *      interpolation's later passes, a thread per value each, a level's two linear passes in one
- *      launch where they pair;
+ *      interpolation's passes, a thread per value each, the first small ones (where step 1 did
+ *      not run them) in one CTA over shared memory, a level's two linear passes in one launch
+ *      where they pair;
  *   3. the values: stored by Lorenzo's last sums along the last axis (with the range check) or by
  *      the interpolation's last pass, else a thread per value;
  *   4. the masked values: the groups' records expanded into a map (mask.cuh), then a thread per
@@ -685,6 +687,103 @@ static bool launch_pair(const pair_args& p, cudaStream_t st) {
   return true;
 }
 
+/* The first passes, a handful of values each, in one CTA (bounded_passes.cuh, "coarse") where the
+ * segment step does not run them (folds): a barrier between passes (it orders the CTA's global
+ * stores too) instead of a launch each, and
+ * with `grid` their values in shared memory, so that a pass waits on shared memory rather than on
+ * the global stores of the pass before it; with `staged` their codes too, copied in by loads all
+ * in flight at once, so that no pass waits on a global load. */
+#define COARSE_THREADS 1024u
+#define COARSE_SHARED_MAX (160u * 1024u) /* the most bytes of that grid and the codes */
+#define COARSE_LOADS 8u                  /* codes a thread loads before it stores them */
+struct coarse_args {
+  parz_gpu_bdec_pass p[PARZ_GPU_BDEC_COARSE_PASSES];
+  unsigned np;
+  int grid;
+  parz_gpu_bdec_grid g;
+  /* the grid's points, then the codes 0 to staged - 1 in shared memory (0: none there) */
+  unsigned long long points, staged;
+  parz_gpu_fault* fault;
+};
+
+__global__ void __launch_bounds__(COARSE_THREADS) interp_coarse_kernel(const coarse_args a) {
+  extern __shared__ int32_t gq[];
+  int32_t* const codes = gq + a.points;
+  if (a.staged) {
+    const int32_t* __restrict__ c = a.p[0].codes;
+    for (unsigned long long u0 = threadIdx.x; u0 < a.staged; u0 += COARSE_LOADS * COARSE_THREADS) {
+      int32_t x[COARSE_LOADS];
+#pragma unroll
+      for (unsigned m = 0; m < COARSE_LOADS; m++) {
+        const unsigned long long u = u0 + m * COARSE_THREADS;
+        x[m] = u < a.staged ? c[u] : 0;
+      }
+#pragma unroll
+      for (unsigned m = 0; m < COARSE_LOADS; m++) {
+        const unsigned long long u = u0 + m * COARSE_THREADS;
+        if (u < a.staged)
+          codes[u] = x[m];
+      }
+    }
+    __syncthreads();
+  }
+  for (unsigned i = 0; i < a.np; i++) {
+    const parz_gpu_bdec_pass* p = &a.p[i];
+    for (unsigned long long u = threadIdx.x; u < p->count; u += blockDim.x) {
+      uint64_t idx;
+      int32_t v;
+      int bad;
+      if (a.grid) {
+        bad = parz_gpu_bdec_coarse_value(p, &a.g, gq, a.staged ? codes : p->codes, u, &idx, &v);
+      } else {
+        unsigned c0, c1, c2, t;
+        uint64_t pk;
+        parz_gpu_bdec_line(p, u, &c0, &c1, &c2, &t);
+        bad = parz_gpu_bdec_value(p, c0, c1, c2, t, u, &idx, &pk, &v);
+      }
+      if (bad)
+        fault_at(a.fault, idx, PARZ_GPU_FAULT_VALUE);
+      else
+        p->q[idx] = v;
+    }
+    __syncthreads();
+  }
+}
+
+/* interp_coarse_kernel's launch on st for passes ca of a chunk of extents n4, its grid in shared
+ * memory where the device has room for it, and the passes' codes beside it where it has room for
+ * both. Returns an error of the launch's setting. */
+static cudaError_t launch_coarse(coarse_args& ca, const size_t n4[4], cudaStream_t st) {
+  const unsigned long long S = ca.p[ca.np - 1].s; /* the levels' strides fall */
+  int device = 0, room = 0;
+  cudaError_t e = cudaGetDevice(&device);
+  if (e == cudaSuccess)
+    e = cudaDeviceGetAttribute(&room, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+  if (e != cudaSuccess)
+    return e;
+  /* the kernel's limit set to the same value by every caller (the attribute is the process's,
+   * and host threads of other contexts may launch it at once) */
+  const size_t most = (size_t)room < COARSE_SHARED_MAX ? (size_t)room : COARSE_SHARED_MAX;
+  ca.points = parz_gpu_bdec_grid_of(S, n4, &ca.g);
+  size_t bytes = 4 * ca.points;
+  ca.grid = (1ull << ca.g.shift) == S && bytes <= most;
+  /* the passes' codes, the chunk's first ones where each pass's follow the last's */
+  unsigned long long codes = ca.p[0].pos == 0 ? ca.p[0].count : 0;
+  for (unsigned i = 1; codes && i < ca.np; i++)
+    codes = ca.p[i].pos == codes ? codes + ca.p[i].count : 0;
+  ca.staged = ca.grid && bytes + 4 * codes <= most ? codes : 0;
+  bytes += 4 * ca.staged;
+  if (!ca.grid)
+    bytes = 0;
+  else if (bytes > 48 * 1024 &&
+           (e = cudaFuncSetAttribute(interp_coarse_kernel,
+                                     cudaFuncAttributeMaxDynamicSharedMemorySize, (int)most)) !=
+               cudaSuccess)
+    return e;
+  interp_coarse_kernel<<<1, COARSE_THREADS, bytes, st>>>(ca);
+  return cudaSuccess; /* the launch's own error is the caller's last check */
+}
+
 /* dst[i] = the reconstruction of q[i] (Lorenzo's sums checked first), where no pass stored the
  * values. */
 template <typename T, bool LORENZO>
@@ -775,14 +874,12 @@ static void shape4_of(const parz_chunk_view* v, size_t n4[4], size_t st4[4]) {
 
 /* A chunk's codebook, read on the host with the serial decoder's checks: its table decoder's words
  * in the chunk's pinned share (s->h_codec), the decoder's limits with the symbols' place among
- * those words, the grid step and the predictor; with them its coarse passes (coarse_of). */
+ * those words, the grid step and the predictor. */
 struct book {
   parz_huff_decoder huff;
   size_t words, sorted_at; /* the words are followed by the step table's 2^table_bits */
   double step;
   int predictor;
-  unsigned coarse_np;           /* the coarse passes after the step table (coarse_at) */
-  unsigned long long coarse_end; /* the codes they read: the chunk's first */
 };
 
 /* Where the coarse passes follow the step table in the chunk's pinned share and in its device
@@ -791,10 +888,15 @@ static size_t coarse_at(const book* b) {
   return round16(4 * (b->words + ((size_t)1 << b->huff.table_bits)));
 }
 
+/* The most values of the passes a CTA of the segment step runs: measured on the H200, etopo5's
+ * first 9,180 (its grid of stride 32) end well within the step's 143 us, its 4 MiB chunks' first
+ * 16,200 did not (bench/results/h200/bench_gpu_bounded.md). */
+#define SEGMENT_COARSE_VALUES 10240u
+
 /* The passes of an interpolation chunk v (predictor, its codes and q in device memory) that the
- * segment step runs (parz_gpu_bdec_coarse: the first ones, a few values each) into out, *np of
- * them (none for Lorenzo's chunks), with *end the codes they read, the chunk's first. The later
- * passes are enqueue_values'. */
+ * segment step runs where it folds them (segment_folds): the first coarse ones
+ * (parz_gpu_bdec_coarse), at most SEGMENT_COARSE_VALUES values in all, into out, *np of them,
+ * with *end the codes they read, the chunk's first. The later passes are enqueue_values'. */
 static int coarse_of(const parz_chunk_view* v, int predictor, int32_t* codes, int32_t* q,
                      parz_gpu_bdec_pass* out, unsigned* np, unsigned long long* end,
                      parz_error* err) {
@@ -810,7 +912,7 @@ static int coarse_of(const parz_chunk_view* v, int predictor, int32_t* codes, in
   const unsigned all = parz_bounded_interp_passes(n4, predictor, passes);
   for (unsigned p = 0; p < all; p++) {
     const parz_gpu_bdec_pass a = parz_gpu_bdec_pass_of(&passes[p], n4, st4, predictor, codes, q);
-    if (!parz_gpu_bdec_coarse(p, a.count, *np))
+    if (!parz_gpu_bdec_coarse(p, a.count, *np) || a.pos + a.count > SEGMENT_COARSE_VALUES)
       break;
     out[(*np)++] = a;
     *end = a.pos + a.count;
@@ -843,11 +945,7 @@ static int read_book(const parz_chunk_view* v, const parz_gpu_scratch* s, book* 
   for (uint32_t i = 0; i < (1u << h->table_bits); i++)
     steps[i] = parz_bounded_step_entry(h->table, h->table_bits, i);
   parz_bounded_decoder_free(info.dec);
-  const layout l = layout_of(v);
-  unsigned char* scratch = (unsigned char*)s->codec;
-  return coarse_of(v, b->predictor, (int32_t*)(scratch + l.codes), (int32_t*)(scratch + l.q),
-                   (parz_gpu_bdec_pass*)(s->h_codec + coarse_at(b)), &b->coarse_np,
-                   &b->coarse_end, err);
+  return PARZ_OK;
 }
 
 /* The segment kernel's CTAs that fit on the GPU at once, shared by `chunks` chunks: each chunk's
@@ -865,20 +963,30 @@ static unsigned segment_share(const parz_gpu_context* ctx, size_t chunks) {
 }
 
 /* The segment kernel's CTAs along x for chunk v, at most `share` but no fewer than the CTAs
- * whose first segments hold its coarse passes' codes (sa, its arguments): its warps go round the
- * segments past them. */
+ * whose first segments hold the codes of the coarse passes it runs (sa, its arguments): its warps
+ * go round the segments past them. */
 static unsigned segment_ctas(const parz_chunk_view* v, unsigned share, const segment_args* sa) {
   const unsigned ctas = grid_of(v->nsegments, SEGMENT_WARPS);
   const unsigned most = ctas > share ? share : ctas;
   return most > sa->coarse_ctas ? most : sa->coarse_ctas;
 }
 
+/* Whether the segment step of chunk v, with `share` CTAs at most, runs its coarse passes
+ * (coarse_passes): where its warps take two segments or more each, so that the CTA that runs
+ * them, once its first segments are done, ends them while the others decode; a chunk of fewer
+ * segments takes the coarse CTA after the step (interp_coarse_kernel), 1024 threads on a grid in
+ * shared memory. */
+static bool segment_folds(const parz_chunk_view* v, unsigned share) {
+  const segment_args none = {};
+  return v->nsegments >= 2ull * SEGMENT_WARPS * segment_ctas(v, share, &none);
+}
+
 /* Step 0 of chunk v on st, its codebook b read: the table decoder's upload, with *sa the segment
  * kernel's arguments for the chunk (no segments for an empty chunk), which the caller puts in
  * device memory. The payload checksums are the caller's (enqueue_sums). */
 static int enqueue_prepare(parz_gpu_context* ctx, const parz_chunk_view* v, const book* b,
-                           const void* d_chunk, const parz_gpu_scratch* s, cudaStream_t st,
-                           segment_args* sa, parz_error* err) {
+                           const void* d_chunk, const parz_gpu_scratch* s, unsigned share,
+                           cudaStream_t st, segment_args* sa, parz_error* err) {
   const unsigned char* chunk = (const unsigned char*)d_chunk;
   const layout l = layout_of(v);
   const unsigned long long n = values_of(v);
@@ -893,9 +1001,18 @@ static int enqueue_prepare(parz_gpu_context* ctx, const parz_chunk_view* v, cons
   sa->huff.table = d_words;
   sa->huff.sorted = d_words + b->sorted_at;
   sa->steps = d_words + b->words;
-  /* with the coarse passes after them, run by the segment step (coarse_passes) */
-  const size_t up = b->coarse_np ? coarse_at(b) + b->coarse_np * sizeof(parz_gpu_bdec_pass)
-                                 : (b->words + ((size_t)1 << b->huff.table_bits)) * 4;
+  /* the coarse passes the segment step runs (coarse_passes) go up after the step table */
+  unsigned np = 0;
+  unsigned long long end = 0;
+  if (segment_folds(v, share)) {
+    const int rc = coarse_of(v, b->predictor, (int32_t*)(scratch + l.codes),
+                             (int32_t*)(scratch + l.q),
+                             (parz_gpu_bdec_pass*)(s->h_codec + coarse_at(b)), &np, &end, err);
+    if (rc != PARZ_OK)
+      return rc;
+  }
+  const size_t up = np ? coarse_at(b) + np * sizeof(parz_gpu_bdec_pass)
+                       : (b->words + ((size_t)1 << b->huff.table_bits)) * 4;
   e = cudaMemcpyAsync(d_words, s->h_codec, up, cudaMemcpyHostToDevice, st);
   if (e == cudaSuccess)
     e = cudaEventRecord(ctx->codec_copied, st);
@@ -912,10 +1029,10 @@ static int enqueue_prepare(parz_gpu_context* ctx, const parz_chunk_view* v, cons
   sa->C = v->segment_blocks;
   sa->codes = codes;
   sa->fault = s->fault; /* the codes are zeroed by the segment step (zero_codes) */
-  if (b->coarse_np) {
-    const unsigned long long C = v->segment_blocks, need = (b->coarse_end + C - 1) / C;
+  if (np) {
+    const unsigned long long C = v->segment_blocks, need = (end + C - 1) / C;
     sa->coarse = (const parz_gpu_bdec_pass*)((unsigned char*)d_words + coarse_at(b));
-    sa->coarse_np = b->coarse_np;
+    sa->coarse_np = np;
     sa->coarse_ctas =
         (unsigned)grid_of(need < v->nsegments ? need : v->nsegments, SEGMENT_WARPS);
   }
@@ -942,9 +1059,10 @@ static void lorenzo_run_args(const parz_chunk_view* v, const book* b, const parz
 
 /* Steps 2 to 4 of chunk v into d_dst on st, its codebook b read and its segments decoded; with
  * `shared`, Lorenzo's steps were the run's (lorenzo_run_args) and only the masked values are
- * left. */
+ * left; the first `folded` interpolation passes were the segment step's (coarse_passes). */
 static int enqueue_values(const parz_chunk_view* v, const book* b, const void* d_chunk, void* d_dst,
-                          const parz_gpu_scratch* s, int shared, cudaStream_t st, parz_error* err) {
+                          const parz_gpu_scratch* s, int shared, unsigned folded, cudaStream_t st,
+                          parz_error* err) {
   const unsigned char* chunk = (const unsigned char*)d_chunk;
   const layout l = layout_of(v);
   const unsigned long long n = values_of(v);
@@ -997,8 +1115,10 @@ static int enqueue_values(const parz_chunk_view* v, const book* b, const void* d
     if (!passes)
       return parz_fail(err, PARZ_ERR_NOMEM, "bounded: no memory for the interpolation's passes");
     const unsigned np = parz_bounded_interp_passes(n4, info.predictor, passes);
-    /* the first b->coarse_np passes were the segment step's (coarse_passes) */
-    for (unsigned p = b->coarse_np; p < np; p++) {
+    coarse_args ca;
+    memset(&ca, 0, sizeof ca);
+    ca.fault = s->fault;
+    for (unsigned p = folded; p < np; p++) {
       pass_args a;
       a.p = parz_gpu_bdec_pass_of(&passes[p], n4, st4, info.predictor, codes, q);
       a.fault = s->fault;
@@ -1006,6 +1126,12 @@ static int enqueue_values(const parz_chunk_view* v, const book* b, const void* d
       a.unit = unit;
       /* the last pass stores the values where it has a launch of its own (interp_at) */
       const bool last = parz_gpu_bdec_last(p, np, &a.p);
+      if (!folded && parz_gpu_bdec_coarse(p, a.p.count, ca.np)) {
+        ca.p[ca.np++] = a.p;
+        continue;
+      }
+      if (ca.np && ca.np == p && (e = launch_coarse(ca, n4, st)) != cudaSuccess)
+        break;
       if (p + 1 < np) { /* the level's passes along axes 3 and 2 in one launch where they pair */
         pair_args pa;
         pa.a = a.p;
@@ -1030,7 +1156,11 @@ static int enqueue_values(const parz_chunk_view* v, const book* b, const void* d
         launch_pass<void>(a, st);
       stored = last && a.p.count;
     }
+    if (e == cudaSuccess && ca.np == np && np)
+      e = launch_coarse(ca, n4, st);
     free(passes);
+    if (e != cudaSuccess)
+      return parz_gpu_cuda_fail(err, e, "setting up a bounded chunk's first passes");
   }
 
   if (!stored && f32)
@@ -1130,12 +1260,13 @@ static int enqueue_book(parz_gpu_context* ctx, const parz_chunk_view* v, const b
   const layout l = layout_of(v);
   segment_args* h = (segment_args*)(s->h_codec + (l.args - l.dec));
   segment_args* d = (segment_args*)((unsigned char*)s->codec + l.args);
+  const unsigned share = segment_share(ctx, 1);
   if (values_of(v) == 0)
-    return enqueue_prepare(ctx, v, b, d_chunk, s, st, h, err);
+    return enqueue_prepare(ctx, v, b, d_chunk, s, share, st, h, err);
   side_stream side(st);
   int rc = enqueue_sums(ctx, v, d_chunk, s, side.stream(), err);
   if (rc == PARZ_OK)
-    rc = enqueue_prepare(ctx, v, b, d_chunk, s, st, h, err);
+    rc = enqueue_prepare(ctx, v, b, d_chunk, s, share, st, h, err);
   cudaError_t e = cudaSuccess;
   if (rc == PARZ_OK) {
     e = cudaMemcpyAsync(d, h, sizeof *h, cudaMemcpyHostToDevice, st);
@@ -1145,9 +1276,9 @@ static int enqueue_book(parz_gpu_context* ctx, const parz_chunk_view* v, const b
       rc = parz_gpu_cuda_fail(err, e, "uploading a bounded chunk's segment arguments");
   }
   if (rc == PARZ_OK && v->nsegments)
-    segments_kernel<<<segment_ctas(v, segment_share(ctx, 1), h), SEGMENT_WARPS * 32, 0, st>>>(d);
+    segments_kernel<<<segment_ctas(v, share, h), SEGMENT_WARPS * 32, 0, st>>>(d);
   if (rc == PARZ_OK)
-    rc = enqueue_values(v, b, d_chunk, d_dst, s, 0, st, err);
+    rc = enqueue_values(v, b, d_chunk, d_dst, s, 0, h->coarse_np, st, err);
   /* joined whatever happened: st must not run ahead of the checksums */
   e = side.join();
   if (e != cudaSuccess && rc == PARZ_OK)
@@ -1318,7 +1449,8 @@ static int enqueue_run(parz_gpu_context* ctx, const parz_chunk_view* v, const vo
     if (status[c] != PARZ_OK)
       continue;
     m += (size_t)parz_gpu_table_args_init(ctx, &v[c], d_chunks[c], &s[c], &ht[m]);
-    rc = enqueue_prepare(ctx, &v[c], &books[c], d_chunks[c], &s[c], side[c % k], &ha[c], err);
+    rc = enqueue_prepare(ctx, &v[c], &books[c], d_chunks[c], &s[c], share, side[c % k], &ha[c],
+                         err);
     if (rc == PARZ_OK && v[c].array.type == v[0].array.type)
       lorenzo_run_args(&v[c], &books[c], &s[c], d_dsts[c], &ha[c]);
     const unsigned x = segment_ctas(&v[c], share, &ha[c]);
@@ -1369,7 +1501,7 @@ static int enqueue_run(parz_gpu_context* ctx, const parz_chunk_view* v, const vo
   for (size_t c = 0; rc == PARZ_OK && c < n; c++)
     if (status[c] == PARZ_OK &&
         (rc = enqueue_values(&v[c], &books[c], d_chunks[c], d_dsts[c], &s[c], (int)ha[c].lorenzo,
-                             side[c % k], err)) == PARZ_OK)
+                             ha[c].coarse_np, side[c % k], err)) == PARZ_OK)
       rc = parz_gpu_enqueue_exceptions(ctx, &v[c], d_chunks[c], d_dsts[c], side[c % k], err);
   free(books);
   /* joined whatever happened: st must not run ahead of work queued on the side streams */
