@@ -248,6 +248,62 @@ static void hostile(void) {
     }
 }
 
+/* A batch of interpolation chunks of short segments, more of them than twice the warps of each
+ * chunk's share of the segment step, so that the step runs their first passes in its own CTAs
+ * (gpu/bounded/bounded_decode.cu, segment_folds), codes from more CTAs than the grid's share:
+ * every chunk the serial decoder's values, every interpolation predictor. */
+static void folded(void) {
+  parz_array a;
+  memset(&a, 0, sizeof a);
+  a.type = PARZ_FLOAT;
+  a.dims = 2;
+  a.shape[0] = 128;
+  a.shape[1] = 256;
+  const size_t n = 128 * 256, m = 16;
+  std::vector<std::vector<unsigned char>> chunks;
+  std::vector<std::vector<float>> want;
+  for (size_t c = 0; c < m; c++) {
+    std::vector<float> d(n);
+    for (size_t i = 0; i < n; i++)
+      d[i] = (float)(30 * sin(0.003 * (double)i + (double)c) * cos(0.05 * (double)(i % 256)) +
+                     0.01 * (double)(xorshift_next() % 100));
+    parz_chunk_config cfg = bounded_config(1e-3 * 60, 2 + (int)(c % 4), NULL, 4);
+    cfg.segment_blocks = 32; /* 1,024 segments a chunk */
+    chunks.push_back(encode(&a, d.data(), &cfg, "folded"));
+    std::vector<float> w(n);
+    CHECK(parz_chunk_decode(chunks.back().data(), chunks.back().size(), w.data(), n * 4, NULL) ==
+          PARZ_OK);
+    want.push_back(w);
+  }
+  std::vector<parz_chunk_view> views(m);
+  std::vector<const void*> d_chunks(m);
+  std::vector<void*> d_dsts(m);
+  for (size_t i = 0; i < m; i++) {
+    CHECK(parz_chunk_parse(chunks[i].data(), chunks[i].size(), &views[i], NULL) == PARZ_OK);
+    CHECK(views[i].nsegments == 1024, "folded: chunk %zu of %llu segments", i,
+          (unsigned long long)views[i].nsegments);
+    void* p = NULL;
+    cudaMalloc(&p, chunks[i].size());
+    cudaMemcpy(p, chunks[i].data(), chunks[i].size(), cudaMemcpyHostToDevice);
+    d_chunks[i] = p;
+    cudaMalloc(&d_dsts[i], n * 4);
+    cudaMemset(d_dsts[i], 0x5A, n * 4);
+  }
+  parz_error err;
+  size_t failed = 99;
+  const int rc = parz_gpu_decode_device_batch(ctx, m, views.data(), d_chunks.data(), d_dsts.data(),
+                                              NULL, &failed, &err);
+  CHECK(rc == PARZ_OK, "folded: %d (%s)", rc, rc ? err.message : "");
+  for (size_t i = 0; i < m; i++) {
+    std::vector<float> got(n);
+    cudaMemcpy(got.data(), d_dsts[i], n * 4, cudaMemcpyDeviceToHost);
+    CHECK(memcmp(got.data(), want[i].data(), n * 4) == 0, "folded: chunk %zu (predictor %d) differs",
+          i, 2 + (int)(i % 4));
+    cudaFree((void*)d_chunks[i]);
+    cudaFree(d_dsts[i]);
+  }
+}
+
 /* A batch of bounded, zfp and stored chunks (runs of each, and one alone between them): every
  * chunk the serial decoder's values; a bounded chunk with a flipped payload bit names itself. */
 static void batch(void) {
@@ -566,6 +622,7 @@ int main(int argc, char** argv) {
   crafted();
   hostile();
   batch();
+  folded();
   boxes();
   encoder_writes();
   if (dir)

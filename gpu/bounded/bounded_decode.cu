@@ -16,11 +16,16 @@
  *      warp stages them, with the codec's own token decoder (parz_bounded_read_token), the table
  *      decoder's table in shared memory and beside it its step table (short tokens taken several
  *      at a lookup); as many CTAs as fit on the GPU, each warp taking segment after segment; a
- *      segment the CPU refuses sets the fault record;
+ *      segment the CPU refuses sets the fault record; where its warps take two segments or more
+ *      each (segment_folds), for a chunk alone or in a batch of more interpolation chunks than
+ *      streams, the interpolation's first passes, a few values each, run by one CTA of this step
+ *      once the segments of their codes are decoded, beside the other CTAs' segments
+ *      (coarse_passes);
  *   2. the inverse passes: Lorenzo's prefix sums, a thread per column along the leading axes and
  *      a warp or a CTA per row along the last (a batch's chunks sharing these launches); the
- *      interpolation's passes, a thread per value each, the first small ones in one CTA over
- *      shared memory;
+ *      interpolation's passes, a thread per value each, the first small ones (where step 1 did
+ *      not run them) in one CTA over shared memory, a level's two linear passes in one launch
+ *      where they pair;
  *   3. the values: stored by Lorenzo's last sums along the last axis (with the range check) or by
  *      the interpolation's last pass, else a thread per value;
  *   4. the masked values: the groups' records expanded into a map (mask.cuh), then a thread per
@@ -62,6 +67,12 @@ struct segment_args {
   const unsigned long long* offsets;
   unsigned long long nsegments, n, C;
   unsigned long long taken; /* segments handed out past each warp's first (0 on upload) */
+  /* an interpolation chunk's first passes (parz_gpu_bdec_coarse), in device memory beside the
+   * step table: run by the one of the first coarse_ctas CTAs that ends its first segments last
+   * (coarse_done counts them, 0 on upload), those segments holding every code the passes read */
+  const parz_gpu_bdec_pass* coarse;
+  unsigned coarse_np, coarse_ctas;
+  unsigned long long coarse_done;
   int32_t* codes;
   parz_gpu_fault* fault;
   /* a run's Lorenzo chunks with rows of 2 values or more, whose inverse the run's chunks share
@@ -76,9 +87,9 @@ struct segment_args {
 #define TABLE_WORDS_MAX 4096u /* bounded_huff.c's table of 12 bits */
 
 /* The chunk's device scratch: the codes (interpolation only: Lorenzo sums its codes in place),
- * the quantized values, the table decoder's words followed by the step table and the segment
- * kernel's arguments (the last two uploaded in one copy from the chunk's pinned share, laid out
- * alike from dec on). */
+ * the quantized values, the table decoder's words followed by the step table and the coarse
+ * passes (coarse_at), and the segment kernel's arguments (uploaded from the chunk's pinned share,
+ * laid out alike from dec on). */
 struct layout {
   size_t codes, q, dec, args, bytes;
 };
@@ -95,7 +106,8 @@ static layout layout_of(const parz_chunk_view* v) {
   l.codes = 0;
   l.q = round16(4 * n);
   l.dec = l.q + round16(4 * n);
-  l.args = l.dec + round16(4 * (parz_bounded_decoder_words_bound(v) + TABLE_WORDS_MAX));
+  l.args = l.dec + round16(4 * (parz_bounded_decoder_words_bound(v) + TABLE_WORDS_MAX)) +
+           round16(PARZ_GPU_BDEC_COARSE_PASSES * sizeof(parz_gpu_bdec_pass));
   l.bytes = l.args + round16(sizeof(segment_args));
   return l;
 }
@@ -146,14 +158,126 @@ __device__ __forceinline__ void zero_codes(int32_t* codes, unsigned long long co
     codes[k] = 0;
 }
 
+/* Segment g of chunk a by one warp, lane `lane` of it, the decoder d with its table and step
+ * table in shared memory, `stage` the warp's staging words: the segment's codes zeroed, its
+ * payload words staged, the lanes' decodes of bounded_lanes.h, their ends passed on until every
+ * lane starts where the one before it ends, the codes counted, and each lane's codes written
+ * after those of the lanes before it. Every branch on the segment is the whole warp's. */
+__device__ __forceinline__ void decode_segment(const segment_args& a, unsigned long long g,
+                                               const parz_huff_decoder* d, const uint32_t* table,
+                                               const uint32_t* steps, uint64_t* stage,
+                                               unsigned lane) {
+  /* the payload's 8-byte words can be loaded whole (parz_bitr_peek's own condition) */
+  const bool aligned = ((uintptr_t)a.payload & 7u) == 0;
+  const unsigned long long bit0 = a.offsets[g], end = a.offsets[g + 1];
+  const unsigned long long c0 = g * a.C, count = a.n - c0 < a.C ? a.n - c0 : a.C;
+  /* before the lanes store the codes other than 0, ordered by the __syncwarp below */
+  zero_codes(a.codes + c0, count, lane);
+  if (end < bit0 || end > 8 * a.payload_bytes) {
+    if (lane == 0)
+      fault_at(a.fault, g, PARZ_GPU_FAULT_OVERRUN);
+    return;
+  }
+  if (!parz_bounded_lanes_fit(end - bit0, count)) {
+    if (lane == 0)
+      fault_at(a.fault, g, PARZ_GPU_FAULT_END);
+    return;
+  }
+  const uint32_t len = (uint32_t)(end - bit0), lim = parz_bounded_lane_limit(len, lane, 32);
+  /* The segment's payload words, those every read of its lanes may touch
+   * (parz_bounded_lanes_words), copied by the warp in coalesced loads into shared memory,
+   * where its lanes then read them: the same bytes (zeros past the payload, as parz_bitr_peek
+   * reads them), so the same tokens. A segment too long for the warp's staging words reads
+   * the payload where it lies. */
+  uint64_t w0;
+  const uint64_t nw = parz_bounded_lanes_words(bit0, end, &w0);
+  const bool local = aligned && nw <= STAGE_WORDS;
+  __syncwarp(); /* the last segment's reads of the staging words are done */
+  if (local)
+    for (unsigned k = lane; k < nw; k += 32) {
+      const unsigned long long at = (w0 + k) * 8;
+      uint64_t w = 0;
+      if (at + 8 <= a.payload_bytes)
+        w = *(const uint64_t*)(a.payload + at);
+      else
+        for (unsigned b = 0; b < 8 && at + b < a.payload_bytes; b++)
+          w |= (uint64_t)a.payload[at + b] << (8 * b);
+      stage[k] = w;
+    }
+  __syncwarp();
+  const parz_bounded_lanes s =
+      local ? parz_bounded_lanes_init(d, table, steps, (const uint8_t*)stage, 8 * nw,
+                                      bit0 - 64 * w0)
+            : parz_bounded_lanes_init(d, table, steps, a.payload, (size_t)a.payload_bytes, bit0);
+  parz_bounded_lane o;
+  parz_bounded_lane_first(&s, len, lane, 32, LEAD_BITS, &o);
+  /* lane r is exact after round r: 32 rounds settle every lane, the last one only checks */
+  bool settled = false;
+  for (unsigned round = 0; round <= 32 && !settled; round++) {
+    uint32_t want = __shfl_up_sync(FULL, o.end, 1);
+    if (lane == 0)
+      want = 0;
+    const bool moved = want != o.start;
+    settled = !__any_sync(FULL, moved);
+    if (moved)
+      parz_bounded_lane_redecode(&s, want, lim, &o);
+  }
+  unsigned long long before = o.codes; /* inclusive, then exclusive, prefix sum */
+#pragma unroll
+  for (unsigned k = 1; k < 32; k <<= 1) {
+    const unsigned long long t = __shfl_up_sync(FULL, before, k);
+    if (lane >= k)
+      before += t;
+  }
+  const unsigned long long total = __shfl_sync(FULL, before, 31);
+  const uint32_t last_end = __shfl_sync(FULL, o.end, 31);
+  const int bad = __any_sync(FULL, o.bad != 0);
+  before -= o.codes;
+  if (!settled || !parz_bounded_lanes_ok(total, count, bad, last_end, len)) {
+    if (lane == 0)
+      fault_at(a.fault, g, PARZ_GPU_FAULT_END);
+    return;
+  }
+  parz_bounded_lane_write(&s, &o, a.codes + c0, (size_t)before, 1);
+}
+
+/* The coarse passes of chunk a (a.coarse) by the CTA, after its first segments, where it is the
+ * last of the first a.coarse_ctas CTAs to end theirs: each pass a thread per value through q, a
+ * barrier between passes (it orders the CTA's global stores too). The passes' codes lie in those
+ * CTAs' first segments, so they run beside the other CTAs' segments rather than in a launch of
+ * their own after the whole step; every thread's fence before the count, and after it in the
+ * CTA that counts last, makes the other CTAs' codes visible to its loads. */
+__device__ __forceinline__ void coarse_passes(const segment_args& a, unsigned* last) {
+  __threadfence();
+  __syncthreads();
+  if (threadIdx.x == 0)
+    *last = atomicAdd((unsigned long long*)&a.coarse_done, 1ull) + 1 == a.coarse_ctas;
+  __syncthreads();
+  if (!*last)
+    return;
+  __threadfence();
+  for (unsigned i = 0; i < a.coarse_np; i++) {
+    const parz_gpu_bdec_pass* p = &a.coarse[i];
+    for (unsigned long long u = threadIdx.x; u < p->count; u += blockDim.x) {
+      unsigned c0, c1, c2, t;
+      uint64_t idx, pk;
+      int32_t v;
+      parz_gpu_bdec_line(p, u, &c0, &c1, &c2, &t);
+      if (parz_gpu_bdec_value(p, c0, c1, c2, t, u, &idx, &pk, &v))
+        fault_at(a.fault, idx, PARZ_GPU_FAULT_VALUE);
+      else
+        p->q[idx] = v;
+    }
+    __syncthreads();
+  }
+}
+
 /* A warp per segment of chunk blockIdx.y (its arguments all[blockIdx.y], in device memory, so that
  * a run of chunks shares the launch; the grid's warps along x take the chunk's first segments, then
  * each the next one not taken (next_segment): the grid is what fits on the GPU at once, so that
- * each CTA's copy of the tables serves several segments): the segment's codes zeroed, its payload
- * words staged in shared memory, the lanes' decodes of bounded_lanes.h, their ends passed on until
- * every lane starts where the one before it ends, the codes counted, and each lane's codes written
- * after those of the lanes before it. Every branch on the segment is the whole warp's. At most 80
- * registers, so that 3 CTAs fit on an SM. */
+ * each CTA's copy of the tables serves several segments), each by decode_segment; between a CTA's
+ * first segments and the rest, the chunk's coarse passes where its first CTAs hold their codes
+ * (coarse_passes). At most 80 registers, so that 3 CTAs fit on an SM. */
 __global__ void __launch_bounds__(SEGMENT_WARPS * 32, 3)
     segments_kernel(const segment_args* __restrict__ all) {
   const segment_args& a = all[blockIdx.y];
@@ -165,6 +289,7 @@ __global__ void __launch_bounds__(SEGMENT_WARPS * 32, 3)
   __shared__ uint32_t steps[TABLE_WORDS_MAX];
   __shared__ parz_huff_decoder d;
   __shared__ uint64_t staged[SEGMENT_WARPS][STAGE_WORDS];
+  __shared__ unsigned last;
   constexpr unsigned PER = TABLE_WORDS_MAX / (SEGMENT_WARPS * 32);
   const unsigned words = 1u << a.huff.table_bits;
   const uint32_t* __restrict__ gt = a.huff.table;
@@ -192,81 +317,18 @@ __global__ void __launch_bounds__(SEGMENT_WARPS * 32, 3)
   __syncthreads();
   const unsigned lane = threadIdx.x & 31u;
   uint64_t* const stage = staged[threadIdx.x / 32];
-  /* the payload's 8-byte words can be loaded whole (parz_bitr_peek's own condition) */
-  const bool aligned = ((uintptr_t)a.payload & 7u) == 0;
   const unsigned long long warps = (unsigned long long)gridDim.x * SEGMENT_WARPS;
-  for (unsigned long long g = (unsigned long long)blockIdx.x * SEGMENT_WARPS + threadIdx.x / 32;
-       g < a.nsegments; g = next_segment(a, warps, lane)) {
-    const unsigned long long bit0 = a.offsets[g], end = a.offsets[g + 1];
-    const unsigned long long c0 = g * a.C, count = a.n - c0 < a.C ? a.n - c0 : a.C;
-    /* before the lanes store the codes other than 0, ordered by the __syncwarp below */
-    zero_codes(a.codes + c0, count, lane);
-    if (end < bit0 || end > 8 * a.payload_bytes) {
-      if (lane == 0)
-        fault_at(a.fault, g, PARZ_GPU_FAULT_OVERRUN);
-      continue;
-    }
-    if (!parz_bounded_lanes_fit(end - bit0, count)) {
-      if (lane == 0)
-        fault_at(a.fault, g, PARZ_GPU_FAULT_END);
-      continue;
-    }
-    const uint32_t len = (uint32_t)(end - bit0), lim = parz_bounded_lane_limit(len, lane, 32);
-    /* The segment's payload words, those every read of its lanes may touch
-     * (parz_bounded_lanes_words), copied by the warp in coalesced loads into shared memory,
-     * where its lanes then read them: the same bytes (zeros past the payload, as parz_bitr_peek
-     * reads them), so the same tokens. A segment too long for the warp's staging words reads
-     * the payload where it lies. */
-    uint64_t w0;
-    const uint64_t nw = parz_bounded_lanes_words(bit0, end, &w0);
-    const bool local = aligned && nw <= STAGE_WORDS;
-    __syncwarp(); /* the last segment's reads of the staging words are done */
-    if (local)
-      for (unsigned k = lane; k < nw; k += 32) {
-        const unsigned long long at = (w0 + k) * 8;
-        uint64_t w = 0;
-        if (at + 8 <= a.payload_bytes)
-          w = *(const uint64_t*)(a.payload + at);
-        else
-          for (unsigned b = 0; b < 8 && at + b < a.payload_bytes; b++)
-            w |= (uint64_t)a.payload[at + b] << (8 * b);
-        stage[k] = w;
-      }
-    __syncwarp();
-    const parz_bounded_lanes s =
-        local ? parz_bounded_lanes_init(&d, table, steps, (const uint8_t*)stage, 8 * nw,
-                                        bit0 - 64 * w0)
-              : parz_bounded_lanes_init(&d, table, steps, a.payload, (size_t)a.payload_bytes, bit0);
-    parz_bounded_lane o;
-    parz_bounded_lane_first(&s, len, lane, 32, LEAD_BITS, &o);
-    /* lane r is exact after round r: 32 rounds settle every lane, the last one only checks */
-    bool settled = false;
-    for (unsigned round = 0; round <= 32 && !settled; round++) {
-      uint32_t want = __shfl_up_sync(FULL, o.end, 1);
-      if (lane == 0)
-        want = 0;
-      const bool moved = want != o.start;
-      settled = !__any_sync(FULL, moved);
-      if (moved)
-        parz_bounded_lane_redecode(&s, want, lim, &o);
-    }
-    unsigned long long before = o.codes; /* inclusive, then exclusive, prefix sum */
-#pragma unroll
-    for (unsigned k = 1; k < 32; k <<= 1) {
-      const unsigned long long t = __shfl_up_sync(FULL, before, k);
-      if (lane >= k)
-        before += t;
-    }
-    const unsigned long long total = __shfl_sync(FULL, before, 31);
-    const uint32_t last_end = __shfl_sync(FULL, o.end, 31);
-    const int bad = __any_sync(FULL, o.bad != 0);
-    before -= o.codes;
-    if (!settled || !parz_bounded_lanes_ok(total, count, bad, last_end, len)) {
-      if (lane == 0)
-        fault_at(a.fault, g, PARZ_GPU_FAULT_END);
-      continue;
-    }
-    parz_bounded_lane_write(&s, &o, a.codes + c0, (size_t)before, 1);
+  /* one call of decode_segment in the loop (its code once, not inlined twice); a warp's first
+   * segment is below `warps`, those of the counter not, so the coarse passes' turn comes once, in
+   * the whole CTA's first round */
+  for (unsigned long long g = (unsigned long long)blockIdx.x * SEGMENT_WARPS + threadIdx.x / 32;;
+       g = next_segment(a, warps, lane)) {
+    if (g < a.nsegments)
+      decode_segment(a, g, &d, table, steps, stage, lane);
+    if (g < warps && blockIdx.x < a.coarse_ctas)
+      coarse_passes(a, &last);
+    if (g >= a.nsegments)
+      break;
   }
 }
 
@@ -626,8 +688,9 @@ static bool launch_pair(const pair_args& p, cudaStream_t st) {
   return true;
 }
 
-/* The first passes, a handful of values each, in one CTA (bounded_passes.cuh, "coarse"): a
- * barrier between passes (it orders the CTA's global stores too) instead of a launch each, and
+/* The first passes, a handful of values each, in one CTA (bounded_passes.cuh, "coarse") where the
+ * segment step does not run them (folds): a barrier between passes (it orders the CTA's global
+ * stores too) instead of a launch each, and
  * with `grid` their values in shared memory, so that a pass waits on shared memory rather than on
  * the global stores of the pass before it; with `staged` their codes too, copied in by loads all
  * in flight at once, so that no pass waits on a global load. */
@@ -799,6 +862,17 @@ static unsigned grid_of(unsigned long long units, unsigned threads) {
   return (unsigned)((units + threads - 1) / threads);
 }
 
+/* Chunk v's extents and strides as four axes (parz_bounded_shape4). */
+static void shape4_of(const parz_chunk_view* v, size_t n4[4], size_t st4[4]) {
+  parz_bounded_shape shape;
+  memset(&shape, 0, sizeof shape);
+  shape.type = v->array.type;
+  shape.dims = v->array.dims;
+  for (unsigned k = 0; k < v->array.dims; k++)
+    shape.shape[k] = v->array.shape[k];
+  parz_bounded_shape4(&shape, n4, st4);
+}
+
 /* A chunk's codebook, read on the host with the serial decoder's checks: its table decoder's words
  * in the chunk's pinned share (s->h_codec), the decoder's limits with the symbols' place among
  * those words, the grid step and the predictor. */
@@ -808,6 +882,45 @@ struct book {
   double step;
   int predictor;
 };
+
+/* Where the coarse passes follow the step table in the chunk's pinned share and in its device
+ * copy: bytes from the table decoder's first word. */
+static size_t coarse_at(const book* b) {
+  return round16(4 * (b->words + ((size_t)1 << b->huff.table_bits)));
+}
+
+/* The most values of the passes a CTA of the segment step runs: measured on the H200, etopo5's
+ * first 9,180 (its grid of stride 32) end well within the step's 143 us, its 4 MiB chunks' first
+ * 16,200 did not (bench/results/h200/bench_gpu_bounded.md). */
+#define SEGMENT_COARSE_VALUES 10240u
+
+/* The passes of an interpolation chunk v (predictor, its codes and q in device memory) that the
+ * segment step runs where it folds them (segment_folds): the first coarse ones
+ * (parz_gpu_bdec_coarse), at most SEGMENT_COARSE_VALUES values in all, into out, *np of them,
+ * with *end the codes they read, the chunk's first. The later passes are enqueue_values'. */
+static int coarse_of(const parz_chunk_view* v, int predictor, int32_t* codes, int32_t* q,
+                     parz_gpu_bdec_pass* out, unsigned* np, unsigned long long* end,
+                     parz_error* err) {
+  *np = 0;
+  *end = 0;
+  if (predictor == PARZ_BOUNDED_LORENZO || values_of(v) == 0)
+    return PARZ_OK;
+  parz_bounded_pass* passes = (parz_bounded_pass*)malloc(PARZ_BOUNDED_PASSES_MAX * sizeof *passes);
+  if (!passes)
+    return parz_fail(err, PARZ_ERR_NOMEM, "bounded: no memory for the interpolation's passes");
+  size_t n4[4], st4[4];
+  shape4_of(v, n4, st4);
+  const unsigned all = parz_bounded_interp_passes(n4, predictor, passes);
+  for (unsigned p = 0; p < all; p++) {
+    const parz_gpu_bdec_pass a = parz_gpu_bdec_pass_of(&passes[p], n4, st4, predictor, codes, q);
+    if (!parz_gpu_bdec_coarse(p, a.count, *np) || a.pos + a.count > SEGMENT_COARSE_VALUES)
+      break;
+    out[(*np)++] = a;
+    *end = a.pos + a.count;
+  }
+  free(passes);
+  return PARZ_OK;
+}
 
 static int read_book(const parz_chunk_view* v, const parz_gpu_scratch* s, book* b,
                      parz_error* err) {
@@ -850,19 +963,31 @@ static unsigned segment_share(const parz_gpu_context* ctx, size_t chunks) {
   return share < 1 ? 1u : (unsigned)share;
 }
 
-/* The segment kernel's CTAs along x for chunk v, at most `share`: its warps go round the
- * segments past them. */
-static unsigned segment_ctas(const parz_chunk_view* v, unsigned share) {
+/* The segment kernel's CTAs along x for chunk v, at most `share` but no fewer than the CTAs
+ * whose first segments hold the codes of the coarse passes it runs (sa, its arguments): its warps
+ * go round the segments past them. */
+static unsigned segment_ctas(const parz_chunk_view* v, unsigned share, const segment_args* sa) {
   const unsigned ctas = grid_of(v->nsegments, SEGMENT_WARPS);
-  return ctas > share ? share : ctas;
+  const unsigned most = ctas > share ? share : ctas;
+  return most > sa->coarse_ctas ? most : sa->coarse_ctas;
+}
+
+/* Whether the segment step of chunk v, with `share` CTAs at most, runs its coarse passes
+ * (coarse_passes): where its warps take two segments or more each, so that the CTA that runs
+ * them, once its first segments are done, ends them while the others decode; a chunk of fewer
+ * segments takes the coarse CTA after the step (interp_coarse_kernel), 1024 threads on a grid in
+ * shared memory. */
+static bool segment_folds(const parz_chunk_view* v, unsigned share) {
+  const segment_args none = {};
+  return v->nsegments >= 2ull * SEGMENT_WARPS * segment_ctas(v, share, &none);
 }
 
 /* Step 0 of chunk v on st, its codebook b read: the table decoder's upload, with *sa the segment
  * kernel's arguments for the chunk (no segments for an empty chunk), which the caller puts in
  * device memory. The payload checksums are the caller's (enqueue_sums). */
 static int enqueue_prepare(parz_gpu_context* ctx, const parz_chunk_view* v, const book* b,
-                           const void* d_chunk, const parz_gpu_scratch* s, cudaStream_t st,
-                           segment_args* sa, parz_error* err) {
+                           const void* d_chunk, const parz_gpu_scratch* s, unsigned share,
+                           int may_fold, cudaStream_t st, segment_args* sa, parz_error* err) {
   const unsigned char* chunk = (const unsigned char*)d_chunk;
   const layout l = layout_of(v);
   const unsigned long long n = values_of(v);
@@ -877,8 +1002,19 @@ static int enqueue_prepare(parz_gpu_context* ctx, const parz_chunk_view* v, cons
   sa->huff.table = d_words;
   sa->huff.sorted = d_words + b->sorted_at;
   sa->steps = d_words + b->words;
-  e = cudaMemcpyAsync(d_words, s->h_codec, (b->words + ((size_t)1 << b->huff.table_bits)) * 4,
-                      cudaMemcpyHostToDevice, st);
+  /* the coarse passes the segment step runs (coarse_passes) go up after the step table */
+  unsigned np = 0;
+  unsigned long long end = 0;
+  if (may_fold && segment_folds(v, share)) {
+    const int rc = coarse_of(v, b->predictor, (int32_t*)(scratch + l.codes),
+                             (int32_t*)(scratch + l.q),
+                             (parz_gpu_bdec_pass*)(s->h_codec + coarse_at(b)), &np, &end, err);
+    if (rc != PARZ_OK)
+      return rc;
+  }
+  const size_t up = np ? coarse_at(b) + np * sizeof(parz_gpu_bdec_pass)
+                       : (b->words + ((size_t)1 << b->huff.table_bits)) * 4;
+  e = cudaMemcpyAsync(d_words, s->h_codec, up, cudaMemcpyHostToDevice, st);
   if (e == cudaSuccess)
     e = cudaEventRecord(ctx->codec_copied, st);
   if (e != cudaSuccess)
@@ -894,19 +1030,14 @@ static int enqueue_prepare(parz_gpu_context* ctx, const parz_chunk_view* v, cons
   sa->C = v->segment_blocks;
   sa->codes = codes;
   sa->fault = s->fault; /* the codes are zeroed by the segment step (zero_codes) */
+  if (np) {
+    const unsigned long long C = v->segment_blocks, need = (end + C - 1) / C;
+    sa->coarse = (const parz_gpu_bdec_pass*)((unsigned char*)d_words + coarse_at(b));
+    sa->coarse_np = np;
+    sa->coarse_ctas =
+        (unsigned)grid_of(need < v->nsegments ? need : v->nsegments, SEGMENT_WARPS);
+  }
   return PARZ_OK;
-}
-
-/* Steps 2 to 4 of chunk v into d_dst on st, its codebook b read and its segments decoded. */
-/* Chunk v's extents and strides as four axes (parz_bounded_shape4). */
-static void shape4_of(const parz_chunk_view* v, size_t n4[4], size_t st4[4]) {
-  parz_bounded_shape shape;
-  memset(&shape, 0, sizeof shape);
-  shape.type = v->array.type;
-  shape.dims = v->array.dims;
-  for (unsigned k = 0; k < v->array.dims; k++)
-    shape.shape[k] = v->array.shape[k];
-  parz_bounded_shape4(&shape, n4, st4);
 }
 
 /* The fields of *sa for the run's shared Lorenzo launches (lorenzo_run_*) where chunk v, its
@@ -929,9 +1060,10 @@ static void lorenzo_run_args(const parz_chunk_view* v, const book* b, const parz
 
 /* Steps 2 to 4 of chunk v into d_dst on st, its codebook b read and its segments decoded; with
  * `shared`, Lorenzo's steps were the run's (lorenzo_run_args) and only the masked values are
- * left. */
+ * left; the first `folded` interpolation passes were the segment step's (coarse_passes). */
 static int enqueue_values(const parz_chunk_view* v, const book* b, const void* d_chunk, void* d_dst,
-                          const parz_gpu_scratch* s, int shared, cudaStream_t st, parz_error* err) {
+                          const parz_gpu_scratch* s, int shared, unsigned folded, cudaStream_t st,
+                          parz_error* err) {
   const unsigned char* chunk = (const unsigned char*)d_chunk;
   const layout l = layout_of(v);
   const unsigned long long n = values_of(v);
@@ -987,7 +1119,7 @@ static int enqueue_values(const parz_chunk_view* v, const book* b, const void* d
     coarse_args ca;
     memset(&ca, 0, sizeof ca);
     ca.fault = s->fault;
-    for (unsigned p = 0; p < np; p++) {
+    for (unsigned p = folded; p < np; p++) {
       pass_args a;
       a.p = parz_gpu_bdec_pass_of(&passes[p], n4, st4, info.predictor, codes, q);
       a.fault = s->fault;
@@ -995,7 +1127,7 @@ static int enqueue_values(const parz_chunk_view* v, const book* b, const void* d
       a.unit = unit;
       /* the last pass stores the values where it has a launch of its own (interp_at) */
       const bool last = parz_gpu_bdec_last(p, np, &a.p);
-      if (parz_gpu_bdec_coarse(p, a.p.count, ca.np)) {
+      if (!folded && parz_gpu_bdec_coarse(p, a.p.count, ca.np)) {
         ca.p[ca.np++] = a.p;
         continue;
       }
@@ -1129,12 +1261,13 @@ static int enqueue_book(parz_gpu_context* ctx, const parz_chunk_view* v, const b
   const layout l = layout_of(v);
   segment_args* h = (segment_args*)(s->h_codec + (l.args - l.dec));
   segment_args* d = (segment_args*)((unsigned char*)s->codec + l.args);
+  const unsigned share = segment_share(ctx, 1);
   if (values_of(v) == 0)
-    return enqueue_prepare(ctx, v, b, d_chunk, s, st, h, err);
+    return enqueue_prepare(ctx, v, b, d_chunk, s, share, 1, st, h, err);
   side_stream side(st);
   int rc = enqueue_sums(ctx, v, d_chunk, s, side.stream(), err);
   if (rc == PARZ_OK)
-    rc = enqueue_prepare(ctx, v, b, d_chunk, s, st, h, err);
+    rc = enqueue_prepare(ctx, v, b, d_chunk, s, share, 1, st, h, err);
   cudaError_t e = cudaSuccess;
   if (rc == PARZ_OK) {
     e = cudaMemcpyAsync(d, h, sizeof *h, cudaMemcpyHostToDevice, st);
@@ -1144,9 +1277,9 @@ static int enqueue_book(parz_gpu_context* ctx, const parz_chunk_view* v, const b
       rc = parz_gpu_cuda_fail(err, e, "uploading a bounded chunk's segment arguments");
   }
   if (rc == PARZ_OK && v->nsegments)
-    segments_kernel<<<segment_ctas(v, segment_share(ctx, 1)), SEGMENT_WARPS * 32, 0, st>>>(d);
+    segments_kernel<<<segment_ctas(v, share, h), SEGMENT_WARPS * 32, 0, st>>>(d);
   if (rc == PARZ_OK)
-    rc = enqueue_values(v, b, d_chunk, d_dst, s, 0, st, err);
+    rc = enqueue_values(v, b, d_chunk, d_dst, s, 0, h->coarse_np, st, err);
   /* joined whatever happened: st must not run ahead of the checksums */
   e = side.join();
   if (e != cudaSuccess && rc == PARZ_OK)
@@ -1311,16 +1444,26 @@ static int enqueue_run(parz_gpu_context* ctx, const parz_chunk_view* v, const vo
   }
   unsigned ctas = 0;
   const unsigned share = segment_share(ctx, n);
+  /* the run's interpolation chunks: where they fit on its streams, their coarse CTAs run side by
+   * side after the segment step, one CTA's time; where more share a stream, they would run one
+   * after another there, and the segment step runs their coarse passes instead (segment_folds;
+   * measured in bench/results/h200/bench_gpu_bounded.md) */
+  size_t interp = 0;
+  for (size_t c = 0; rc == PARZ_OK && c < n; c++)
+    interp += status[c] == PARZ_OK && books[c].predictor != PARZ_BOUNDED_LORENZO &&
+              values_of(&v[c]) > 0;
+  const int may_fold = interp > k;
   parz_gpu_table_args* ht = (parz_gpu_table_args*)(ha + n);
   size_t m = 0; /* chunks with an offsets kernel: ht[0..m) */
   for (size_t c = 0; rc == PARZ_OK && c < n; c++) {
     if (status[c] != PARZ_OK)
       continue;
     m += (size_t)parz_gpu_table_args_init(ctx, &v[c], d_chunks[c], &s[c], &ht[m]);
-    rc = enqueue_prepare(ctx, &v[c], &books[c], d_chunks[c], &s[c], side[c % k], &ha[c], err);
+    rc = enqueue_prepare(ctx, &v[c], &books[c], d_chunks[c], &s[c], share, may_fold, side[c % k],
+                         &ha[c], err);
     if (rc == PARZ_OK && v[c].array.type == v[0].array.type)
       lorenzo_run_args(&v[c], &books[c], &s[c], d_dsts[c], &ha[c]);
-    const unsigned x = segment_ctas(&v[c], share);
+    const unsigned x = segment_ctas(&v[c], share, &ha[c]);
     ctas = x > ctas ? x : ctas;
   }
   /* every chunk has a checksums record, one left out or empty with no CTAs */
@@ -1368,7 +1511,7 @@ static int enqueue_run(parz_gpu_context* ctx, const parz_chunk_view* v, const vo
   for (size_t c = 0; rc == PARZ_OK && c < n; c++)
     if (status[c] == PARZ_OK &&
         (rc = enqueue_values(&v[c], &books[c], d_chunks[c], d_dsts[c], &s[c], (int)ha[c].lorenzo,
-                             side[c % k], err)) == PARZ_OK)
+                             ha[c].coarse_np, side[c % k], err)) == PARZ_OK)
       rc = parz_gpu_enqueue_exceptions(ctx, &v[c], d_chunks[c], d_dsts[c], side[c % k], err);
   free(books);
   /* joined whatever happened: st must not run ahead of work queued on the side streams */
