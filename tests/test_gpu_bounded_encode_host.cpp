@@ -743,11 +743,29 @@ static void wide_books() {
   }
 }
 
+/* Chunks whose coarse passes end at a stride above 1 (257 x 513: sixteen coarse passes down to
+ * stride 4, a grid of 8,385 points, one the coarse CTA keeps in shared memory), so that the grid's
+ * coordinates and strides are scaled: the shared crafted cases are too small for that, every
+ * coarse grid of theirs has stride 1. Each interpolation predictor, two bounds. */
+static void coarse_grid_cases() {
+  const size_t shape[2] = {257, 513};
+  const parz_array a = parz_test_array(PARZ_FLOAT, 2, shape);
+  const std::vector<unsigned char> data = bnd_values(a, 0.5, 7);
+  for (double eb : {1e-3, 0.05})
+    for (unsigned pred = 2; pred <= 5; pred++) {
+      char name[96];
+      snprintf(name, sizeof name, "257 x 513, coarse grid of stride 4, eb %g, predictor %u", eb,
+               pred);
+      check_case(name, a, data.data(), bnd_config(eb, pred), 0);
+    }
+}
+
 int main(int argc, char** argv) {
   crafted_tokens();
   crafted_lanes();
   crafted_lengths();
   wide_books();
+  coarse_grid_cases();
   const std::vector<bnd_case> cases = bnd_cases_segments();
   for (const bnd_case& c : cases)
     check_case(c.name.c_str(), c.a, c.data.data(), c.cfg, c.refused);
