@@ -357,22 +357,102 @@ struct parz_bounded_decoder {
   uint32_t mem[]; /* the decoder's table and symbols */
 };
 
+/* Lengths are walked in groups of 32: a group of unused ones costs four loads and a test. */
+#define GROUP 32u
+#define GROUPS ((PARZ_BOUNDED_SYMBOLS + GROUP - 1) / GROUP)
+
+/* How many of the 8 lengths at p are not 0. */
+static unsigned used_in_word(const uint8_t* p) {
+  uint64_t w;
+  memcpy(&w, p, 8);
+  w |= w >> 4;
+  w |= w >> 2;
+  w |= w >> 1;
+  /* one bit per byte, then their sum in the top byte */
+  return (unsigned)(((w & 0x0101010101010101ull) * 0x0101010101010101ull) >> 56);
+}
+
+/* The groups of the alphabet that hold a used symbol, into group[] (their number returned), and
+ * the used symbols' count into *used. */
+static size_t used_groups(const uint8_t* len, uint16_t* group, size_t* used) {
+  size_t n = 0, m = 0;
+  for (size_t g = 0; g < GROUPS; g++) {
+    const size_t lo = g * GROUP, hi = lo + GROUP < PARZ_BOUNDED_SYMBOLS ? lo + GROUP
+                                                                        : PARZ_BOUNDED_SYMBOLS;
+    size_t s = lo;
+    unsigned k = 0;
+    if (hi - lo == GROUP) {
+      uint64_t w[4];
+      memcpy(w, len + lo, sizeof w);
+      if (!(w[0] | w[1] | w[2] | w[3]))
+        continue;
+    }
+    for (; s + 8 <= hi; s += 8)
+      k += used_in_word(len + s);
+    for (; s < hi; s++)
+      k += len[s] != 0;
+    group[n] = (uint16_t)g;
+    n += k != 0;
+    m += k;
+  }
+  *used = m;
+  return n;
+}
+
+/* The used symbols of the groups, in order, into sym and their lengths into clen (each with room
+ * for one entry past the last used symbol, which the walk writes without a branch). */
+static void used_symbols(const uint8_t* len, const uint16_t* group, size_t ngroups, uint32_t* sym,
+                         uint8_t* clen) {
+  size_t m = 0;
+  for (size_t i = 0; i < ngroups; i++) {
+    const size_t lo = (size_t)group[i] * GROUP;
+    const size_t hi = lo + GROUP < PARZ_BOUNDED_SYMBOLS ? lo + GROUP : PARZ_BOUNDED_SYMBOLS;
+    for (size_t s = lo; s < hi; s++) {
+      sym[m] = (uint32_t)s;
+      clen[m] = len[s];
+      m += len[s] != 0;
+    }
+  }
+}
+
+/* The decoder is built for the used symbols alone, renumbered 0..used-1 in symbol order (a
+ * chunk's book uses dozens to thousands of the 65,560 symbols, scattered over the alphabet),
+ * and its table entries and sorted symbols then given their own numbers back: the canonical
+ * code orders words by (length, symbol), which the renumbering keeps, so the decoder is the one
+ * of the whole alphabet, without walks over the unused symbols. */
 parz_bounded_decoder* parz_bounded_decoder_new(const parz_bounded_book* book, parz_error* err) {
-  size_t used = 0;
-  for (size_t s = parz_huff_next_used(book->len, PARZ_BOUNDED_SYMBOLS, 0); s < PARZ_BOUNDED_SYMBOLS;
-       s = parz_huff_next_used(book->len, PARZ_BOUNDED_SYMBOLS, s + 1))
-    used++;
-  size_t words = parz_bounded_decoder_words_for(used);
+  uint16_t group[GROUPS];
+  size_t used;
+  const size_t ngroups = used_groups(book->len, group, &used);
+  const size_t words = parz_bounded_decoder_words_for(used);
   parz_bounded_decoder* d = (parz_bounded_decoder*)malloc(sizeof *d + words * sizeof(uint32_t));
-  if (!d) {
+  uint32_t* sym = (uint32_t*)malloc((used + 1) * (sizeof *sym + 1));
+  uint8_t* clen = sym ? (uint8_t*)(sym + used + 1) : NULL;
+  if (!d || !sym) {
+    free(d);
+    free(sym);
     parz_fail(err, PARZ_ERR_NOMEM, "bounded: no memory for a decoder of %zu words", words);
     return NULL;
   }
-  if (parz_huff_decoder_init(&d->huff, book->len, PARZ_BOUNDED_SYMBOLS, PARZ_BOUNDED_MAX_LEN,
-                             TABLE_BITS, d->mem, err)) {
+  used_symbols(book->len, group, ngroups, sym, clen);
+  if (parz_huff_decoder_init(&d->huff, clen, used, PARZ_BOUNDED_MAX_LEN, TABLE_BITS, d->mem, err)) {
+    free(sym);
     free(d);
     return NULL;
   }
+  d->huff.count[0] = (uint32_t)(PARZ_BOUNDED_SYMBOLS - used);
+  uint32_t* table = d->huff.table;
+  uint32_t* sorted = d->huff.sorted;
+  const uint32_t entries = 1u << d->huff.table_bits;
+  for (uint32_t i = 0; i < entries; i++) {
+    /* without a branch: an empty entry (0) stays 0, and reads sym[0], which exists */
+    const uint32_t e = table[i];
+    const uint32_t full = sym[PARZ_HUFF_ENTRY_SYM(e)] << 5 | PARZ_HUFF_ENTRY_LEN(e);
+    table[i] = e ? full : 0u;
+  }
+  for (size_t i = 0; i < used; i++)
+    sorted[i] = sym[sorted[i]];
+  free(sym);
   return d;
 }
 

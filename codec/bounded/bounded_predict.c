@@ -567,9 +567,25 @@ void parz_bounded_predict(const parz_bounded_shape* s, int predictor, const void
 /* ---------------- the inverse in passes ---------------- */
 
 /* Lorenzo's inverse: pass 0 copies the codes (rows), then one prefix sum per axis longer than 1
- * (units: lines along the last axis; for the other axes, runs of LORENZO_RUN values across the
+ * (units: lines along the last axis; for the other axes, runs of lorenzo_run values across the
  * lines, one slab of the axis at a time), then the range check (rows). */
 #define LORENZO_RUN 4096u
+/* An axis before the last whose units would be fewer than LORENZO_UNITS (enough for a team of
+ * 16 threads to share out evenly) has its runs halved, to LORENZO_RUN_MIN values at the least
+ * (128 bytes of each line): a 2-D chunk of lines of 540 values would sum its first axis as one
+ * unit, on one thread, while the others wait. */
+#define LORENZO_UNITS 256u
+#define LORENZO_RUN_MIN 32u
+
+/* The values of one unit's run across the lines of axis k < 3. */
+static size_t lorenzo_run(const size_t n[4], const size_t st[4], unsigned k) {
+  size_t outer = 1, run = LORENZO_RUN;
+  for (unsigned j = 0; j < k; j++)
+    outer *= n[j];
+  while (run > LORENZO_RUN_MIN && outer * ((st[k] + run - 1) / run) < LORENZO_UNITS)
+    run /= 2;
+  return run;
+}
 
 /* The axes a Lorenzo inverse sums along, slowest first; returns their number. */
 static unsigned lorenzo_axes(const size_t n[4], unsigned axes[4]) {
@@ -587,7 +603,8 @@ static size_t lorenzo_sum_units(const size_t n[4], const size_t st[4], unsigned 
     outer *= n[j];
   if (k == 3)
     return outer * 1; /* st[3] = 1: a unit is a row */
-  return outer * (st[k] / LORENZO_RUN + (st[k] % LORENZO_RUN != 0));
+  const size_t run = lorenzo_run(n, st, k);
+  return outer * ((st[k] + run - 1) / run);
 }
 
 unsigned parz_bounded_passes(const parz_bounded_shape* s, int predictor) {
@@ -653,10 +670,15 @@ static void lorenzo_axis(const size_t n[4], const size_t st[4], unsigned k, size
     }
     return;
   }
-  size_t runs = st[k] / LORENZO_RUN + (st[k] % LORENZO_RUN != 0), span = n[k] * st[k];
-  for (size_t unit = first; unit < first + count; unit++) {
-    size_t o = unit / runs, a = unit % runs * LORENZO_RUN;
-    size_t b = a + LORENZO_RUN < st[k] ? a + LORENZO_RUN : st[k];
+  /* units side by side in one slab are summed as one run of LORENZO_RUN values at most, as
+   * wide as the runs of an axis with units enough */
+  const size_t run = lorenzo_run(n, st, k), per = LORENZO_RUN / run;
+  const size_t runs = (st[k] + run - 1) / run, span = n[k] * st[k], end = first + count;
+  for (size_t unit = first, next; unit < end; unit = next) {
+    const size_t o = unit / runs, a = unit % runs * run;
+    next = unit + per < (o + 1) * runs ? unit + per : (o + 1) * runs;
+    next = next < end ? next : end;
+    const size_t b = (next - o * runs) * run < st[k] ? (next - o * runs) * run : st[k];
     uint32_t* slab = u + o * span;
     if (diff)
       for (size_t i = n[k]; i-- > 1;)
