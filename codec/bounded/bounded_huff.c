@@ -611,11 +611,26 @@ size_t parz_bounded_book_write(const uint8_t* len, const parz_bounded_range* r, 
   return w.overflow ? 0 : end;
 }
 
-/* Bits of the codebook, refused past its end. */
-static int book_bits(parz_bitr* r, unsigned n, uint32_t* v) {
-  if (r->pos + n > r->end)
+/* The codebook's bit reader: its bits from a window of at least 57 read at once, refilled when
+ * a field needs more than it holds (a symbol's length takes 1 to 32 bits, most often 1 to 3). */
+typedef struct {
+  parz_bitr r;
+  uint64_t window; /* the bits from r.pos on, low first */
+  unsigned held;   /* of them, those read from the buffer */
+} book_reader;
+
+/* n <= 24 bits of the codebook, refused past its end. */
+static inline int book_bits(book_reader* b, unsigned n, uint32_t* v) {
+  if (b->r.pos + n > b->r.end)
     return 0;
-  *v = (uint32_t)parz_bitr_get(r, n);
+  if (b->held < n) {
+    b->window = parz_bitr_peek(&b->r);
+    b->held = 57;
+  }
+  *v = (uint32_t)(b->window & ((UINT64_C(1) << n) - 1u));
+  b->window >>= n;
+  b->held -= n;
+  b->r.pos += n;
   return 1;
 }
 
@@ -629,8 +644,10 @@ int parz_bounded_book_read(const uint8_t* in, size_t size, parz_bounded_book* bo
   if (span == 0 || span > PARZ_BOUNDED_SYMBOLS)
     return parz_fail(err, PARZ_ERR_STREAM, "bounded codebook: span %u, not 1..%u", span,
                      (unsigned)PARZ_BOUNDED_SYMBOLS);
-  parz_bitr r;
-  parz_bitr_init(&r, in + at, size - at, 0, (uint64_t)(size - at) * 8);
+  book_reader r;
+  parz_bitr_init(&r.r, in + at, size - at, 0, (uint64_t)(size - at) * 8);
+  r.window = 0;
+  r.held = 0;
   unsigned prev = 0;
   uint32_t m = 0, v = 0;
   uint64_t kraft = 0; /* sum of 2^(MAX_LEN - len) */
@@ -698,6 +715,6 @@ int parz_bounded_book_read(const uint8_t* in, size_t size, parz_bounded_book* bo
     if (rc)
       return rc;
   }
-  *used = at + (size_t)((r.pos + 7) / 8);
+  *used = at + (size_t)((r.r.pos + 7) / 8);
   return PARZ_OK;
 }
