@@ -10,12 +10,24 @@
  * each (an interpolation's coarse levels), which one thread runs in order. A step without units
  * (no mask, no exceptions) is skipped.
  *
+ * Nor do the steps end in the team's barriers: the ranges of every step form one queue, which
+ * the threads take from in order, and a thread that takes a range of a step whose previous step
+ * has ranges still running waits for those alone, spinning briefly, then yielding its processor.
+ * The wait is the tail of a step (its last ranges, microseconds), where a barrier would put the
+ * team to sleep and wake it again at every step under a passive wait policy.
+ *
  * The passes of few values that come first read only the codes of the first segments (their
  * codes come first in code order): the thread that finishes the last range of those segments
  * runs them at once, inside the step of the segments, while the team decodes the others, rather
  * than one thread after that step's barrier with the team waiting. */
 #include <stdint.h>
 #include <stdlib.h>
+#if defined(__unix__) || defined(__APPLE__)
+#include <sched.h>
+#define YIELD() sched_yield()
+#else
+#define YIELD() ((void)0)
+#endif
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -32,9 +44,15 @@
  * them: their work is less than the barrier a pass of their own would cost. */
 #define SMALL_PASS_VALUES 8192u
 
+/* Checks of a step's end a waiting thread makes before it yields its processor between checks:
+ * tens of microseconds, the tail of a step on an idle machine. */
+#define SPINS 2048u
+
 /* What one step does to units [first, first + count). STEP_PASSES is passes [pass, pass_end)
- * whole, in order, on one thread (a single unit). */
+ * whole, in order, on one thread (a single unit). STEP_FIRST is the checksums' and the
+ * segments' ranges together, with the leading row of passes. */
 typedef enum {
+  STEP_FIRST,
   STEP_VERIFY,
   STEP_SEGMENTS,
   STEP_PASS,
@@ -104,24 +122,6 @@ static void run_range(const job* j, step k, unsigned pass, unsigned pass_end, ui
     parz_omp_first_error_record(first, item, rc, &e);
 }
 
-/* The units of one step cut into ranges on the team (inside its parallel region); item numbers
- * continue from *base so that the first error is that of the earliest step. Every thread skips
- * a step without units alike, so no barrier is missed. */
-static void team_step(const job* j, step k, unsigned pass, unsigned pass_end, uint64_t units,
-                      int nthreads, uint64_t* base, parz_omp_first_error* first) {
-  const uint64_t ranges = step_ranges(units, nthreads), b = *base;
-  int64_t r;
-  if (!units)
-    return;
-#ifdef _OPENMP
-#pragma omp for schedule(dynamic, 1)
-#endif
-  for (r = 0; r < (int64_t)ranges; r++)
-    run_range(j, k, pass, pass_end, units, ranges, (uint64_t)r, b + (uint64_t)r, first);
-  /* the loop's implicit barrier ends the step on every thread */
-  *base = b + ranges;
-}
-
 /* The leading passes of fewer than SMALL_PASS_VALUES values each, and the segment ranges (of
  * step_ranges(nsegments, nthreads)) that hold the codes they read, into j->row and
  * j->row_ranges. */
@@ -160,48 +160,136 @@ static int row_range_done(job* j) {
   return done == j->row_ranges;
 }
 
-/* The payload checksums and the segments in one step: the checksums' items first, so that a
- * checksum's error comes before a segment's, as in the serial decoder. The leading row of
- * passes runs once its segments are decoded; its item comes after every segment's, as its
- * passes do in the serial decoder. */
-static void team_verify_segments(job* j, int nthreads, uint64_t* base,
-                                 parz_omp_first_error* first) {
-  const uint64_t nsums = j->v->nchecksums, nseg = j->v->nsegments;
-  const uint64_t rv = step_ranges(nsums, nthreads), rs = step_ranges(nseg, nthreads);
-  const uint64_t b = *base, row_item = b + rv + rs;
-  int64_t r;
-#ifdef _OPENMP
-#pragma omp for schedule(dynamic, 1)
-#endif
-  for (r = 0; r < (int64_t)(rv + rs); r++) {
-    const uint64_t k = (uint64_t)r - rv;
-    if ((uint64_t)r < rv) {
-      run_range(j, STEP_VERIFY, 0, 0, nsums, rv, (uint64_t)r, b + (uint64_t)r, first);
-      continue;
-    }
-    run_range(j, STEP_SEGMENTS, 0, 0, nseg, rs, k, b + (uint64_t)r, first);
-    /* a range skipped for an earlier failure counts too: the row then skips as well */
-    if (k < j->row_ranges && row_range_done(j))
-      run_range(j, STEP_PASSES, 0, j->row, 1, 1, 0, row_item, first);
-  }
-  *base = row_item + (j->row != 0);
+/* One step of the queue: its ranges take places [start, start + ranges) of the queue and error
+ * items [item, item + ranges), in the order of the serial decoder's steps. */
+typedef struct {
+  step kind;
+  unsigned pass, pass_end;
+  uint64_t units, ranges;
+  uint64_t start, item;
+  uint64_t done; /* ranges finished (atomic) */
+} queued_step;
+
+/* Appends a step of `units` units to q[*n] unless it has none. */
+static void add_step(queued_step* q, unsigned* n, step kind, unsigned pass, unsigned pass_end,
+                     uint64_t units, int nthreads) {
+  if (!units)
+    return;
+  q[*n].kind = kind;
+  q[*n].pass = pass;
+  q[*n].pass_end = pass_end;
+  q[*n].units = units;
+  q[*n].ranges = step_ranges(units, nthreads);
+  q[*n].done = 0;
+  ++*n;
 }
 
-/* The codec's inverse passes in order after the leading row: a row of small passes as one step
- * on one thread, every other pass a step of the team. */
-static void team_passes(const job* j, int nthreads, uint64_t* base, parz_omp_first_error* first) {
+/* The steps of the chunk into q (at most passes + 4), their count returned: first the payload
+ * checksums with the segments (and the leading row of passes), then the codec's inverse passes
+ * in order after the row (a row of small passes as one step on one thread, every other pass a
+ * step of the team), the window's values, the mask, the exceptions; steps without units left
+ * out but the first. */
+static unsigned plan_steps(const job* j, int nthreads, queued_step* q) {
+  const parz_chunk_view* v = j->v;
   const unsigned passes = parz_chunk_scratch_passes(j->s);
-  unsigned p = j->row, q;
+  const uint64_t rv = step_ranges(v->nchecksums, nthreads);
+  unsigned n = 1, p = j->row, e;
+  q[0].kind = STEP_FIRST;
+  q[0].units = 0;
+  q[0].ranges = rv + step_ranges(v->nsegments, nthreads);
+  q[0].start = q[0].item = q[0].done = 0;
   while (p < passes) {
-    for (q = p; q < passes && parz_chunk_scratch_values(j->s, q) < SMALL_PASS_VALUES; q++)
+    for (e = p; e < passes && parz_chunk_scratch_values(j->s, e) < SMALL_PASS_VALUES; e++)
       ;
-    if (q > p + 1) {
-      team_step(j, STEP_PASSES, p, q, 1, nthreads, base, first);
-      p = q;
+    if (e > p + 1) {
+      add_step(q, &n, STEP_PASSES, p, e, 1, nthreads);
+      p = e;
     } else {
-      team_step(j, STEP_PASS, p, p + 1, parz_chunk_scratch_units(j->s, p), nthreads, base, first);
+      add_step(q, &n, STEP_PASS, p, p + 1, parz_chunk_scratch_units(j->s, p), nthreads);
       p++;
     }
+  }
+  add_step(q, &n, STEP_STORE, 0, 0, parz_chunk_dest_rows(v, j->d), nthreads);
+  add_step(q, &n, STEP_MASK, 0, 0, v->mask.nvalues ? v->mask.ngroups : 0, nthreads);
+  add_step(q, &n, STEP_PATCH, 0, 0, v->nexceptions, nthreads);
+  /* the row's item follows the first step's ranges, as its passes follow the segments in the
+   * serial decoder */
+  for (unsigned k = 1; k < n; k++) {
+    q[k].start = q[k - 1].start + q[k - 1].ranges;
+    q[k].item = q[k - 1].item + q[k - 1].ranges + (k == 1 && j->row != 0);
+  }
+  return n;
+}
+
+/* Range r of the first step: the checksums' ranges first, so that a checksum's error comes
+ * before a segment's, as in the serial decoder; then the segments', the leading row run by the
+ * thread that finishes the last range of the segments holding its codes. */
+static void run_first(job* j, const queued_step* q, uint64_t r, int nthreads,
+                      parz_omp_first_error* first) {
+  const uint64_t nsums = j->v->nchecksums, nseg = j->v->nsegments;
+  const uint64_t rv = step_ranges(nsums, nthreads), rs = q->ranges - rv;
+  if (r < rv) {
+    run_range(j, STEP_VERIFY, 0, 0, nsums, rv, r, r, first);
+    return;
+  }
+  run_range(j, STEP_SEGMENTS, 0, 0, nseg, rs, r - rv, r, first);
+  /* a range skipped for an earlier failure counts too: the row then skips as well */
+  if (r - rv < j->row_ranges && row_range_done(j))
+    run_range(j, STEP_PASSES, 0, j->row, 1, 1, 0, q->ranges, first);
+}
+
+/* Counts a finished range of step q; its writes are flushed before the count, so that a thread
+ * that sees the step finished sees them. */
+static void step_done(queued_step* q) {
+#ifdef _OPENMP
+#pragma omp flush
+#pragma omp atomic update
+#endif
+  q->done++;
+}
+
+/* Returns once every range of step q has finished. */
+static void step_wait(queued_step* q) {
+  for (unsigned spins = 0;; spins++) {
+    uint64_t done;
+#ifdef _OPENMP
+#pragma omp atomic read
+#endif
+    done = q->done;
+    if (done == q->ranges)
+      break;
+    if (spins >= SPINS)
+      YIELD();
+  }
+#ifdef _OPENMP
+#pragma omp flush
+#endif
+}
+
+/* One thread's part: places of the queue taken in order until none is left, each run once the
+ * step before its own has finished. */
+static void team_queue(job* j, queued_step* q, unsigned nsteps, int nthreads, uint64_t* next,
+                       parz_omp_first_error* first) {
+  const uint64_t total = q[nsteps - 1].start + q[nsteps - 1].ranges;
+  unsigned k = 0;
+  for (;;) {
+    uint64_t at;
+#ifdef _OPENMP
+#pragma omp atomic capture
+#endif
+    at = (*next)++;
+    if (at >= total)
+      return;
+    while (at >= q[k].start + q[k].ranges) /* a thread's places only grow */
+      k++;
+    if (k)
+      step_wait(&q[k - 1]);
+    if (k == 0)
+      run_first(j, &q[0], at, nthreads, first);
+    else
+      run_range(j, q[k].kind, q[k].pass, q[k].pass_end, q[k].units, q[k].ranges, at - q[k].start,
+                q[k].item + (at - q[k].start), first);
+    step_done(&q[k]);
   }
 }
 
@@ -211,6 +299,9 @@ int parz_omp_decode_scratch(const parz_chunk_view* view, const parz_chunk_dest* 
   parz_chunk_view v;
   parz_chunk_scratch* s;
   void* offsets = NULL;
+  queued_step* q;
+  uint64_t next = 0;
+  unsigned nsteps;
   job j;
   int rc;
   /* a LENGTHS table as offsets, so that a range of segments starts without summing the lengths
@@ -227,23 +318,23 @@ int parz_omp_decode_scratch(const parz_chunk_view* view, const parz_chunk_dest* 
     free(offsets);
     return rc;
   }
+  if (!(q = (queued_step*)malloc((parz_chunk_scratch_passes(s) + 4u) * sizeof *q))) {
+    parz_chunk_scratch_free(s);
+    free(offsets);
+    return parz_fail(err, PARZ_ERR_NOMEM, "no memory for a chunk's decoding steps");
+  }
   j.v = &v;
   j.d = d;
   j.s = s;
   plan_row(&j, nthreads);
+  nsteps = plan_steps(&j, nthreads, q);
   parz_omp_first_error_init(&first);
 #ifdef _OPENMP
 #pragma omp parallel num_threads(nthreads)
 #endif
-  {
-    uint64_t base = 0;
-    team_verify_segments(&j, nthreads, &base, &first);
-    team_passes(&j, nthreads, &base, &first);
-    team_step(&j, STEP_STORE, 0, 0, parz_chunk_dest_rows(&v, d), nthreads, &base, &first);
-    team_step(&j, STEP_MASK, 0, 0, v.mask.nvalues ? v.mask.ngroups : 0, nthreads, &base, &first);
-    team_step(&j, STEP_PATCH, 0, 0, v.nexceptions, nthreads, &base, &first);
-  }
+  team_queue(&j, q, nsteps, nthreads, &next, &first);
   rc = parz_omp_first_error_result(&first, err);
+  free(q);
   parz_chunk_scratch_free(s);
   free(offsets);
   return rc;
