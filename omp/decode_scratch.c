@@ -1,25 +1,25 @@
 /* OpenMP decoder of a chunk of a scratch codec (codec/frame/chunk_scratch.h): one team runs the
- * steps in order, each step's units spread over it and handed out dynamically, with a barrier
- * between steps (every value needs every segment, every pass the one before). The values are
- * the serial decoder's, whatever the thread count: every step writes each value from the same
- * inputs, only the order of independent units changes.
+ * steps in order, each step's units spread over it and handed out dynamically, no range of a step
+ * starting before every range of the step before has ended (every value needs every segment,
+ * every pass the one before). The values are the serial decoder's, whatever the thread count:
+ * every step writes each value from the same inputs, only the order of independent units
+ * changes.
  *
- * A barrier costs a team of sleeping threads tens of microseconds (each is woken), as much as
- * thousands of values' work, so steps that need no barrier between them share one: the payload
- * checksums and the segments (both only read the payload), and a row of passes of few values
- * each (an interpolation's coarse levels), which one thread runs in order. A step without units
- * (no mask, no exceptions) is skipped.
+ * The steps' ranges form one queue, which the threads take from in order; a thread that takes a
+ * range of a step whose previous step has ranges still running waits for those alone, spinning
+ * briefly, then yielding its processor. The wait is the tail of a step (its last ranges,
+ * microseconds), where a barrier of the team would put it to sleep and wake it again at every
+ * step under a passive wait policy (tens of microseconds each).
  *
- * Nor do the steps end in the team's barriers: the ranges of every step form one queue, which
- * the threads take from in order, and a thread that takes a range of a step whose previous step
- * has ranges still running waits for those alone, spinning briefly, then yielding its processor.
- * The wait is the tail of a step (its last ranges, microseconds), where a barrier would put the
- * team to sleep and wake it again at every step under a passive wait policy.
+ * A step's end still costs its tail, so steps that need not wait for each other share one: the
+ * payload checksums and the segments (both only read the payload), and a row of passes of few
+ * values each (an interpolation's coarse levels), which one thread runs in order. A step without
+ * units (no mask, no exceptions) is left out.
  *
  * The passes of few values that come first read only the codes of the first segments (their
  * codes come first in code order): the thread that finishes the last range of those segments
  * runs them at once, inside the step of the segments, while the team decodes the others, rather
- * than one thread after that step's barrier with the team waiting. */
+ * than one thread after that step's end with the team waiting. */
 #include <stdint.h>
 #include <stdlib.h>
 #if defined(__unix__) || defined(__APPLE__)
@@ -41,7 +41,7 @@
 #define RANGES_PER_THREAD 8u
 
 /* Passes of fewer values than this run on one thread, together with the small passes next to
- * them: their work is less than the barrier a pass of their own would cost. */
+ * them: their work is less than the tail and the hand-out of a step of their own. */
 #define SMALL_PASS_VALUES 8192u
 
 /* Checks of a step's end a waiting thread makes before it yields its processor between checks:
