@@ -696,6 +696,33 @@ static void test_rows_measure(void) {
         "rows measure of a series taken");
 }
 
+/* Float32 tenths (scale 10, whose division rounds) and their integer images, ranks 1 to 3 of
+ * extents that are not multiples of four: the decoder's rows of 32-bit lanes, four values a
+ * vector and the rest one at a time, give back every bit under each predictor. */
+static void test_float32_rows(void) {
+  static const size_t shapes[3][3] = {{4099, 1, 1}, {67, 70, 1}, {17, 18, 19}};
+  unsigned d, p;
+  for (d = 0; d < 3; d++) {
+    parz_array a = test_array(PARZ_FLOAT, d + 1, shapes[d][0], shapes[d][1], shapes[d][2], 1);
+    const size_t n = count_of(&a);
+    float* v = malloc(n * sizeof *v);
+    size_t i;
+    unsigned t;
+    char what[64];
+    for (i = 0; i < n; i++) /* a smooth field of tenths, both signs */
+      v[i] = (float)((long)((i * 7) % 1501 + i / 97) - 800) / 10.0f;
+    t = parz_ll_choose_transform(&a, v);
+    CHECK(t >= 1 && parz_ll_scale_of(t) == 10.0, "rank %u tenths: transform %u", d + 1, t);
+    for (p = 0; p < 2; p++) {
+      const unsigned predictor = p ? PARZ_LL_PREDICT_STACK : PARZ_LL_PREDICT_ALL;
+      snprintf(what, sizeof what, "float32 tenths rank %u predictor %u", d + 1, predictor);
+      round_trip(what, &a, v, t, predictor, 3);
+      round_trip(what, &a, v, 0, predictor, 3);
+    }
+    free(v);
+  }
+}
+
 int main(int argc, char** argv) {
   test_special_patterns();
   test_scaled();
@@ -713,6 +740,7 @@ int main(int argc, char** argv) {
   printf("Holt, bytes written: %016llx\n", (unsigned long long)written_hash);
   CHECK(written_hash == 0xa215b1beb299709bull, "Holt: the segments' bytes changed (%016llx)",
         (unsigned long long)written_hash);
+  test_float32_rows();
   test_rows_measure();
   test_hostile();
   if (argc > 1)

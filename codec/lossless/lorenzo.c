@@ -1,6 +1,7 @@
 /* Blocks and the integer Lorenzo predictor (lorenzo.h). */
 #include "lorenzo.h"
 
+#include <float.h>
 #include <string.h>
 
 #include "block_common.h"
@@ -16,6 +17,16 @@
 #define ROW_PAIRS 1
 #else
 #define ROW_PAIRS 0
+#endif
+
+/* The 32-bit image rows divide scaled integers (row_image32) only where the division is IEEE's:
+ * -ffast-math or a wider evaluation would round otherwise (transform.h); there the scaled
+ * transforms go through parz_ll_store_row, whose file keeps IEEE divisions in the test that
+ * builds this one with -ffast-math (and a build so made refuses them). */
+#if FLT_EVAL_METHOD != 0 || defined(__FAST_MATH__)
+#define IMAGE_SCALES 0u
+#else
+#define IMAGE_SCALES PARZ_LL_SCALES
 #endif
 
 /* The block walk and the rows' loops start a cache line: where they start inside one depends on
@@ -203,13 +214,13 @@ PARZ_HD void row(const frame* f, int terms, size_t n, uint64_t mask, uint64_t to
   }
 }
 
-/* Decoding a row of integer images (transform 0) of float32 (wide 0) or float64 (wide 1) under
- * 1, 3 or 7 terms: the values into the padded block, as row() writes them, and in the same pass
- * their bit patterns into the array at out, as parz_ll_store_row writes them, with no second
- * pass over the row and no call per row: in three dimensions a row is 16 values. */
-PARZ_HD void row_image(const frame* f, int terms, int wide, size_t n, const uint64_t* z,
-                       uint64_t* v, void* out) {
-  const uint64_t mask = wide ? ~(uint64_t)0 : 0xffffffffu, top = (uint64_t)1 << (wide ? 63 : 31);
+/* Decoding a row of float64 integer images (transform 0) under 1, 3 or 7 terms: the values into
+ * the padded block, as row() writes them, and in the same pass their bit patterns into the array
+ * at out, as parz_ll_store_row writes them, with no second pass over the row and no call per
+ * row: in three dimensions a row is 16 values. */
+PARZ_HD void row_image(const frame* f, int terms, size_t n, const uint64_t* z, uint64_t* v,
+                       uint64_t* out) {
+  const uint64_t top = (uint64_t)1 << 63;
   /* the prediction less the left neighbour is a(x) - a(x - 1), a the terms that read earlier
    * rows alone (predict_rows): a value is a(x) plus the residuals summed along the row from
    * the value before it less a there, so the row's chain is one addition of a residual */
@@ -219,13 +230,12 @@ PARZ_HD void row_image(const frame* f, int terms, int wide, size_t n, const uint
   {
     /* the residuals of a pair summed across it, then added to the sum so far in both lanes
      * (carry): the chain is two operations per pair; the terms of earlier rows read two at a
-     * time; the bit patterns under the sign of each lane (a float32's in its low half) */
+     * time; the bit patterns under the sign of each lane */
     const uint64_t* a0 = terms >= 3 ? v + f->off[0] : v; /* terms past f->terms are unset */
     const uint64_t* a1 = terms == 7 ? v + f->off[1] : v;
     const uint64_t* a2 = terms == 7 ? v + f->off[2] : v;
     const __m128i one = _mm_set1_epi64x(1), ones = _mm_set1_epi32(-1),
-                  low = _mm_set1_epi64x((long long)mask),
-                  sign = wide ? _mm_set1_epi64x((long long)top) : _mm_set1_epi32((int)top);
+                  sign = _mm_set1_epi64x((long long)top);
     __m128i carry = _mm_set1_epi64x((long long)sum);
     for (; x + 2 <= n; x += 2) {
       const __m128i zz = _mm_loadu_si128((const __m128i*)(z + x));
@@ -239,19 +249,11 @@ PARZ_HD void row_image(const frame* f, int terms, int wide, size_t n, const uint
         u = _mm_add_epi64(u, _mm_sub_epi64(_mm_add_epi64(_mm_loadu_si128((const __m128i*)(a0 + x)),
                                                          _mm_loadu_si128((const __m128i*)(a1 + x))),
                                            _mm_loadu_si128((const __m128i*)(a2 + x))));
-      if (!wide)
-        u = _mm_and_si128(u, low);
       _mm_storeu_si128((__m128i*)(v + x), u);
       /* all ones where the sign is set: u less its sign, else ~u */
-      m = _mm_srai_epi32(u, 31);
-      if (wide)
-        m = _mm_shuffle_epi32(m, _MM_SHUFFLE(3, 3, 1, 1));
-      u = _mm_xor_si128(u, _mm_or_si128(_mm_xor_si128(m, ones), sign));
-      if (wide)
-        _mm_storeu_si128((__m128i*)((uint64_t*)out + x), u);
-      else
-        _mm_storel_epi64((__m128i*)((uint32_t*)out + x),
-                         _mm_shuffle_epi32(u, _MM_SHUFFLE(3, 3, 2, 0)));
+      m = _mm_shuffle_epi32(_mm_srai_epi32(u, 31), _MM_SHUFFLE(3, 3, 1, 1));
+      _mm_storeu_si128((__m128i*)(out + x),
+                       _mm_xor_si128(u, _mm_or_si128(_mm_xor_si128(m, ones), sign)));
     }
     sum = (uint64_t)_mm_cvtsi128_si64(carry);
   }
@@ -259,11 +261,75 @@ PARZ_HD void row_image(const frame* f, int terms, int wide, size_t n, const uint
 #pragma GCC unroll 4
   for (; x < n; x++) {
     sum += (z[x] >> 1) ^ (0 - (z[x] & 1));
-    v[x] = (predict_rows(f, terms, v + x) + sum) & mask;
-    if (wide)
-      ((uint64_t*)out)[x] = parz_ll_unimage(v[x], top, mask);
-    else
-      ((uint32_t*)out)[x] = (uint32_t)parz_ll_unimage(v[x], top, mask);
+    v[x] = predict_rows(f, terms, v + x) + sum;
+    out[x] = parz_ll_unimage(v[x], top, ~(uint64_t)0);
+  }
+}
+
+/* predict_rows in 32-bit lanes: the same sum modulo 2^32. */
+PARZ_HD uint32_t predict_rows32(const frame* f, int terms, const uint32_t* v) {
+  const ptrdiff_t* o = f->off;
+  if (terms == 1)
+    return 0;
+  if (terms == 3)
+    return v[o[0]];
+  return v[o[0]] + v[o[1]] - v[o[2]];
+}
+
+/* Decoding a row of float32 values as row_image decodes float64's, in 32-bit lanes (a float32's
+ * image is its residuals' sum modulo 2^32, so no lane needs more): the values into a padded
+ * block of 32-bit words, their bit patterns into out. Under transform k (scale s) a value is
+ * its integer divided by s as a float32, the lanes' IEEE division giving the bits of
+ * parz_ll_float_bits; under k = 0 the integer image's bit pattern. */
+PARZ_HD void row_image32(const frame* f, int terms, unsigned k, double s, size_t n,
+                         const uint64_t* z, uint32_t* v, uint32_t* out) {
+  const uint32_t top = 0x80000000u;
+  uint32_t sum = v[-1] - predict_rows32(f, terms, v - 1);
+  size_t x = 0;
+#if ROW_PAIRS
+  {
+    /* four residuals summed across the vector in two steps, then the sum so far added in every
+     * lane (carry): the chain is two operations per four values */
+    const uint32_t* a0 = terms >= 3 ? v + f->off[0] : v; /* terms past f->terms are unset */
+    const uint32_t* a1 = terms == 7 ? v + f->off[1] : v;
+    const uint32_t* a2 = terms == 7 ? v + f->off[2] : v;
+    const __m128i one = _mm_set1_epi32(1), ones = _mm_set1_epi32(-1),
+                  sign = _mm_set1_epi32((int)top);
+    const __m128 scale = _mm_set1_ps((float)s); /* as parz_ll_scaled_float divides */
+    __m128i carry = _mm_set1_epi32((int)sum);
+    for (; x + 4 <= n; x += 4) {
+      /* the residuals' low halves: a float32's residuals fit 32 bits */
+      const __m128 lo = _mm_castsi128_ps(_mm_loadu_si128((const __m128i*)(z + x)));
+      const __m128 hi = _mm_castsi128_ps(_mm_loadu_si128((const __m128i*)(z + x + 2)));
+      const __m128i zz = _mm_castps_si128(_mm_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0)));
+      __m128i u, r = _mm_xor_si128(_mm_srli_epi32(zz, 1),
+                                   _mm_sub_epi32(_mm_setzero_si128(), _mm_and_si128(zz, one)));
+      r = _mm_add_epi32(r, _mm_slli_si128(r, 4));
+      u = _mm_add_epi32(_mm_add_epi32(r, _mm_slli_si128(r, 8)), carry);
+      carry = _mm_shuffle_epi32(u, _MM_SHUFFLE(3, 3, 3, 3));
+      if (terms == 3)
+        u = _mm_add_epi32(u, _mm_loadu_si128((const __m128i*)(a0 + x)));
+      if (terms == 7)
+        u = _mm_add_epi32(u, _mm_sub_epi32(_mm_add_epi32(_mm_loadu_si128((const __m128i*)(a0 + x)),
+                                                         _mm_loadu_si128((const __m128i*)(a1 + x))),
+                                           _mm_loadu_si128((const __m128i*)(a2 + x))));
+      _mm_storeu_si128((__m128i*)(v + x), u);
+      if (k) {
+        _mm_storeu_ps((float*)(out + x), _mm_div_ps(_mm_cvtepi32_ps(u), scale));
+      } else {
+        /* all ones where the sign is set: u less its sign, else ~u */
+        const __m128i m = _mm_srai_epi32(u, 31);
+        _mm_storeu_si128((__m128i*)(out + x),
+                         _mm_xor_si128(u, _mm_or_si128(_mm_xor_si128(m, ones), sign)));
+      }
+    }
+    sum = (uint32_t)_mm_cvtsi128_si32(carry);
+  }
+#endif
+  for (; x < n; x++) {
+    sum += (uint32_t)((z[x] >> 1) ^ (0 - (z[x] & 1)));
+    v[x] = predict_rows32(f, terms, v + x) + sum;
+    out[x] = (uint32_t)parz_ll_float_bits(0, k, s, v[x]);
   }
 }
 
@@ -280,8 +346,10 @@ LINE_ALIGNED static void row_any(const frame* f, size_t n, uint64_t mask, uint64
 static uint64_t mask_of(unsigned w) { return w == 64 ? ~(uint64_t)0 : 0xffffffffu; }
 
 /* Zeros the padded block's halo, the values at index 0 along each padded dimension: what the
- * predictor reads outside the block. The rows write every other value before it is read. */
-static void zero_halo(const frame* f, uint64_t* v) {
+ * predictor reads outside the block. The rows write every other value before it is read. The
+ * block's values are `size` bytes each (8, or 4 for the 32-bit lanes of row_image32). */
+static void zero_halo(const frame* f, void* block, size_t size) {
+  unsigned char* v = (unsigned char*)block;
   int i;
   for (i = 0; i < 4; i++) {
     /* along dimension i: runs of q[i] values, one per step of the dimensions before it */
@@ -289,12 +357,15 @@ static void zero_halo(const frame* f, uint64_t* v) {
     size_t o;
     if (!f->pad[i])
       continue;
-    if (f->q[i] == 1)
+    if (f->q[i] == 1 && size == 8)
       for (o = 0; o < outer; o++)
-        v[o * step] = 0;
+        ((uint64_t*)block)[o * step] = 0;
+    else if (f->q[i] == 1)
+      for (o = 0; o < outer; o++)
+        ((uint32_t*)block)[o * step] = 0;
     else
       for (o = 0; o < outer; o++)
-        memset(v + o * step, 0, f->q[i] * sizeof *v);
+        memset(v + o * step * size, 0, f->q[i] * size);
   }
 }
 
@@ -336,11 +407,11 @@ static void prefetch_next(const frame* f, size_t y[3], const void* base, size_t 
   }
 }
 
-/* A block's rows in C order: a row's place in the array (at, in values) and in the padded block
- * (v), stepped from row to row by the steps of steps_init, with no multiplication per row. */
+/* A block's rows in C order: a row's place in the array (at) and in the padded block (v), both
+ * in values, stepped from row to row by the steps of steps_init, with no multiplication per
+ * row. */
 typedef struct {
-  size_t x1, x2, at;
-  uint64_t* v;
+  size_t x1, x2, at, v;
 } row_cursor;
 
 /* The steps from a row to the next: along dimension 2, at the end of a dimension 2 (to the next
@@ -374,36 +445,43 @@ static inline void cursor_next(row_cursor* c, const row_steps* s) {
     }
   }
   c->at += (size_t)s->at[d];
-  c->v += s->v[d];
+  c->v += (size_t)s->v[d];
 }
 
-/* Decoding block b's rows as row_image writes them (f: its frame, terms and wide fixed by the
- * caller), each row's lines asked of the caches ROWS_AHEAD rows before it. */
-PARZ_HD void image_rows(const frame* f, int terms, int wide, const uint64_t* z, uint64_t* scratch,
-                        unsigned char* out) {
-  const size_t size = wide ? 8 : 4, rows = f->e[0] * f->e[1] * f->e[2], bytes = f->e[3] * size;
-  row_steps s;
+/* Decoding block b's rows as row_image (float64, narrow 0) or row_image32 (float32, narrow 1;
+ * transform k of scale s) writes them into the padded block at scratch (f: its frame, terms and
+ * narrow fixed by the caller), each row's lines asked of the caches ROWS_AHEAD rows before it. */
+PARZ_HD void image_rows(const frame* f, int terms, int narrow, unsigned k, double s,
+                        const uint64_t* z, void* scratch, unsigned char* out) {
+  const size_t size = narrow ? 4 : 8, rows = f->e[0] * f->e[1] * f->e[2], bytes = f->e[3] * size;
+  row_steps st;
   row_cursor c, ahead;
   size_t r, b;
-  steps_init(f, &s);
+  steps_init(f, &st);
   c.x1 = c.x2 = 0;
   c.at = f->o[0] * f->st[0] + f->o[1] * f->st[1] + f->o[2] * f->st[2] + f->o[3];
-  c.v = scratch + f->pad[0] * f->q[0] + f->pad[1] * f->q[1] + f->pad[2] * f->q[2] + f->pad[3];
+  c.v = f->pad[0] * f->q[0] + f->pad[1] * f->q[1] + f->pad[2] * f->q[2] + f->pad[3];
+  zero_halo(f, scratch, size);
   ahead = c;
   for (r = 0; r < ROWS_AHEAD && r < rows; r++) {
     for (b = 0; b < bytes; b += 64)
       PREFETCH(out + ahead.at * size + b, 1);
-    cursor_next(&ahead, &s);
+    cursor_next(&ahead, &st);
   }
   for (r = 0; r < rows; r++) {
     if (r + ROWS_AHEAD < rows) {
       for (b = 0; b < bytes; b += 64)
         PREFETCH(out + ahead.at * size + b, 1);
-      cursor_next(&ahead, &s);
+      cursor_next(&ahead, &st);
     }
-    row_image(f, terms, wide, f->e[3], z, c.v, out + c.at * size);
+    if (narrow)
+      row_image32(f, terms, k, s, f->e[3], z, (uint32_t*)scratch + c.v,
+                  (uint32_t*)(void*)(out + c.at * size));
+    else
+      row_image(f, terms, f->e[3], z, (uint64_t*)scratch + c.v,
+                (uint64_t*)(void*)(out + c.at * size));
     z += f->e[3];
-    cursor_next(&c, &s);
+    cursor_next(&c, &st);
   }
 }
 
@@ -421,24 +499,26 @@ LINE_ALIGNED static size_t walk(const parz_ll_geometry* g, unsigned transform, s
   size_t y[3] = {0, 0, 0}, ahead = 0; /* the row ROWS_AHEAD after the one coded */
   int image;
   frame_init(g, b, &f);
-  /* decoding floats' integer images under the Lorenzo predictor of 1 to 3 predicted dimensions:
-   * each row stored as it is rebuilt */
-  image = z_in && !g->holt && transform == 0 && (g->type == PARZ_FLOAT || g->type == PARZ_DOUBLE) &&
-          (f.terms == 1 || f.terms == 3 || f.terms == 7);
-  zero_halo(&f, scratch);
+  /* decoding floats under the Lorenzo predictor of 1 to 3 predicted dimensions: float64's
+   * integer images, float32's images or scaled integers; each row stored as it is rebuilt */
+  image = z_in && !g->holt && (f.terms == 1 || f.terms == 3 || f.terms == 7) &&
+          ((g->type == PARZ_DOUBLE && transform == 0) ||
+           (g->type == PARZ_FLOAT && transform <= IMAGE_SCALES));
   if (image) {
     /* each pair of terms and width its own loop */
     unsigned char* out = (unsigned char*)values_out;
+    const double s = parz_ll_scale_of(transform);
     switch (f.terms + (g->w == 64)) {
-      case 1: image_rows(&f, 1, 0, z_in, scratch, out); break;
-      case 2: image_rows(&f, 1, 1, z_in, scratch, out); break;
-      case 3: image_rows(&f, 3, 0, z_in, scratch, out); break;
-      case 4: image_rows(&f, 3, 1, z_in, scratch, out); break;
-      case 7: image_rows(&f, 7, 0, z_in, scratch, out); break;
-      default: image_rows(&f, 7, 1, z_in, scratch, out); break;
+      case 1: image_rows(&f, 1, 1, transform, s, z_in, scratch, out); break;
+      case 2: image_rows(&f, 1, 0, 0, 1.0, z_in, scratch, out); break;
+      case 3: image_rows(&f, 3, 1, transform, s, z_in, scratch, out); break;
+      case 4: image_rows(&f, 3, 0, 0, 1.0, z_in, scratch, out); break;
+      case 7: image_rows(&f, 7, 1, transform, s, z_in, scratch, out); break;
+      default: image_rows(&f, 7, 0, 0, 1.0, z_in, scratch, out); break;
     }
     return f.e[0] * f.e[1] * f.e[2] * f.e[3];
   }
+  zero_halo(&f, scratch, 8);
   for (; ahead < ROWS_AHEAD && y[0] < f.e[0]; ahead++)
     prefetch_next(&f, y, base, size, z_in != NULL);
   for (x0 = 0; x0 < f.e[0]; x0++)
