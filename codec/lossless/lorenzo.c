@@ -283,7 +283,6 @@ PARZ_HD uint32_t predict_rows32(const frame* f, int terms, const uint32_t* v) {
  * parz_ll_float_bits; under k = 0 the integer image's bit pattern. */
 PARZ_HD void row_image32(const frame* f, int terms, unsigned k, double s, size_t n,
                          const uint64_t* z, uint32_t* v, uint32_t* out) {
-  const uint32_t top = 0x80000000u;
   uint32_t sum = v[-1] - predict_rows32(f, terms, v - 1);
   size_t x = 0;
 #if ROW_PAIRS
@@ -294,7 +293,7 @@ PARZ_HD void row_image32(const frame* f, int terms, unsigned k, double s, size_t
     const uint32_t* a1 = terms == 7 ? v + f->off[1] : v;
     const uint32_t* a2 = terms == 7 ? v + f->off[2] : v;
     const __m128i one = _mm_set1_epi32(1), ones = _mm_set1_epi32(-1),
-                  sign = _mm_set1_epi32((int)top);
+                  sign = _mm_set1_epi32(INT32_MIN);
     const __m128 scale = _mm_set1_ps((float)s); /* as parz_ll_scaled_float divides */
     __m128i carry = _mm_set1_epi32((int)sum);
     for (; x + 4 <= n; x += 4) {
