@@ -169,16 +169,23 @@ PARZ_HD uint64_t predict_above(const frame* f, int terms, const uint64_t* v) {
   return v[o[0]] + v[o[1]] - v[o[2]] - v[o[4]] - v[o[5]] + v[o[6]];
 }
 
-/* The terms of the prediction at v that read earlier rows and not the row's own earlier
- * values (the sets of dimensions without the last), for terms of 1, 3 or 7: predict_above(x) is
- * predict_rows(x) - predict_rows(x - 1). */
-PARZ_HD uint64_t predict_rows(const frame* f, int terms, const uint64_t* v) {
+/* Value i of a padded block of 64-bit words (narrow 0) or of 32-bit ones (narrow 1). */
+PARZ_HD uint64_t block_value(const void* v, ptrdiff_t i, int narrow) {
+  return narrow ? ((const uint32_t*)v)[i] : ((const uint64_t*)v)[i];
+}
+
+/* The terms of the prediction at value x of the padded block v (of 64-bit or 32-bit words: the
+ * sum modulo 2^32 of the second is the first's low half) that read earlier rows and not the
+ * row's own earlier values (the sets of dimensions without the last), for terms of 1, 3 or 7:
+ * predict_above(x) is predict_rows(x) - predict_rows(x - 1). */
+PARZ_HD uint64_t predict_rows(const frame* f, int terms, const void* v, ptrdiff_t x, int narrow) {
   const ptrdiff_t* o = f->off;
   if (terms == 1)
     return 0;
   if (terms == 3)
-    return v[o[0]];
-  return v[o[0]] + v[o[1]] - v[o[2]];
+    return block_value(v, x + o[0], narrow);
+  return block_value(v, x + o[0], narrow) + block_value(v, x + o[1], narrow) -
+         block_value(v, x + o[2], narrow);
 }
 
 /* A row's residuals: the values only read, the residuals written elsewhere (restrict), so that
@@ -224,7 +231,7 @@ PARZ_HD void row_image(const frame* f, int terms, size_t n, const uint64_t* z, u
   /* the prediction less the left neighbour is a(x) - a(x - 1), a the terms that read earlier
    * rows alone (predict_rows): a value is a(x) plus the residuals summed along the row from
    * the value before it less a there, so the row's chain is one addition of a residual */
-  uint64_t sum = v[-1] - predict_rows(f, terms, v - 1);
+  uint64_t sum = v[-1] - predict_rows(f, terms, v, -1, 0);
   size_t x = 0;
 #if ROW_PAIRS
   {
@@ -261,19 +268,9 @@ PARZ_HD void row_image(const frame* f, int terms, size_t n, const uint64_t* z, u
 #pragma GCC unroll 4
   for (; x < n; x++) {
     sum += (z[x] >> 1) ^ (0 - (z[x] & 1));
-    v[x] = predict_rows(f, terms, v + x) + sum;
+    v[x] = predict_rows(f, terms, v, (ptrdiff_t)x, 0) + sum;
     out[x] = parz_ll_unimage(v[x], top, ~(uint64_t)0);
   }
-}
-
-/* predict_rows in 32-bit lanes: the same sum modulo 2^32. */
-PARZ_HD uint32_t predict_rows32(const frame* f, int terms, const uint32_t* v) {
-  const ptrdiff_t* o = f->off;
-  if (terms == 1)
-    return 0;
-  if (terms == 3)
-    return v[o[0]];
-  return v[o[0]] + v[o[1]] - v[o[2]];
 }
 
 /* Decoding a row of float32 values as row_image decodes float64's, in 32-bit lanes (a float32's
@@ -283,7 +280,7 @@ PARZ_HD uint32_t predict_rows32(const frame* f, int terms, const uint32_t* v) {
  * parz_ll_float_bits; under k = 0 the integer image's bit pattern. */
 PARZ_HD void row_image32(const frame* f, int terms, unsigned k, double s, size_t n,
                          const uint64_t* z, uint32_t* v, uint32_t* out) {
-  uint32_t sum = v[-1] - predict_rows32(f, terms, v - 1);
+  uint32_t sum = v[-1] - (uint32_t)predict_rows(f, terms, v, -1, 1);
   size_t x = 0;
 #if ROW_PAIRS
   {
@@ -327,7 +324,7 @@ PARZ_HD void row_image32(const frame* f, int terms, unsigned k, double s, size_t
 #endif
   for (; x < n; x++) {
     sum += (uint32_t)((z[x] >> 1) ^ (0 - (z[x] & 1)));
-    v[x] = predict_rows32(f, terms, v + x) + sum;
+    v[x] = (uint32_t)predict_rows(f, terms, v, (ptrdiff_t)x, 1) + sum;
     out[x] = (uint32_t)parz_ll_float_bits(0, k, s, v[x]);
   }
 }
