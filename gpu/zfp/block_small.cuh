@@ -39,10 +39,20 @@ __device__ __forceinline__ unsigned long long parz_decode_block_small(const unsi
   }
   const unsigned planes = h.planes;
   parz_window_step(&b, h.adv);
+  /* The top planes before the first significant coefficient are one 0 group test each: their
+   * bits are zero in every value, so they are skipped at once (at most 31: the window's valid
+   * bits) and only the live planes below them go round the loop. */
+  const unsigned lead = PARZ_MIN(parz_window_run((uint32_t)b.w, 0, 31), planes);
+  const unsigned live = planes - lead;
+  parz_window_step(&b, lead);
   /* Planes go into the values most significant first, eight at a time: acc[g] holds the
    * last planes of values 4g..4g+3, one byte each (a plane's four bits spread to the bytes'
    * low bits by one multiply), and every eighth plane the bytes shift into the values. That
-   * is five operations per four values and plane, against three per value. */
+   * is five operations per four values and plane, against three per value. While at most
+   * four coefficients are significant (n <= 4, most planes of smooth data) only acc[0] and
+   * u[0..3] can hold a one: the other groups are left alone, a branch the whole warp skips
+   * when none of its blocks has more. The batches count from the first live plane, so the
+   * lanes of a warp merge at the same steps. */
   const unsigned groups = size / 4;
   U u[size];
   uint32_t acc[groups];
@@ -53,7 +63,7 @@ __device__ __forceinline__ unsigned long long parz_decode_block_small(const unsi
   for (unsigned g = 0; g < groups; g++)
     acc[g] = 0;
   unsigned n = 0;
-  for (unsigned j = 0; j < planes; j++) {
+  for (unsigned j = 0; j < live; j++) {
     uint32_t lo = (uint32_t)b.w;
     uint32_t x = lo & ((1u << n) - 1u); /* the raw bits; n <= 16 */
     unsigned adv = n;
@@ -86,31 +96,34 @@ __device__ __forceinline__ unsigned long long parz_decode_block_small(const unsi
       }
     }
     parz_window_step(&b, adv);
+    acc[0] = 2 * acc[0] + (((x & 15u) * 0x00204081u) & 0x01010101u);
+    if (groups > 1 && n > 4) {
 #pragma unroll
-    for (unsigned g = 0; g < groups; g++)
-      acc[g] = 2 * acc[g] + ((((x >> (4 * g)) & 15u) * 0x00204081u) & 0x01010101u);
+      for (unsigned g = 1; g < groups; g++)
+        acc[g] = 2 * acc[g] + ((((x >> (4 * g)) & 15u) * 0x00204081u) & 0x01010101u);
+    }
     if ((j & 7u) == 7u) {
 #pragma unroll
-      for (unsigned i = 0; i < size; i++)
-        u[i] = (U)(u[i] << 8) | ((acc[i / 4] >> (8 * (i % 4))) & 0xffu);
+      for (unsigned i = 0; i < 4; i++)
+        u[i] = (U)(u[i] << 8) | ((acc[0] >> (8 * i)) & 0xffu);
+      acc[0] = 0;
+      if (groups > 1 && n > 4) {
 #pragma unroll
-      for (unsigned g = 0; g < groups; g++)
-        acc[g] = 0;
+        for (unsigned i = 4; i < size; i++)
+          u[i] = (U)(u[i] << 8) | ((acc[i / 4] >> (8 * (i % 4))) & 0xffu);
+#pragma unroll
+        for (unsigned g = 1; g < groups; g++)
+          acc[g] = 0;
+      }
     }
   }
-  /* the last planes % 8 planes, then the lowest plane's weight */
-  const unsigned rest = planes & 7u;
-  if (rest) {
+  /* the last live % 8 planes, then the lowest plane's weight (planes <= intprec; no shift
+   * when no plane is coded, whose values are zero) */
+  const unsigned rest = live & 7u;
+  const unsigned kmin = planes > 0 ? intprec - planes : 0u;
 #pragma unroll
-    for (unsigned i = 0; i < size; i++)
-      u[i] = (U)(u[i] << rest) | ((acc[i / 4] >> (8 * (i % 4))) & 0xffu);
-  }
-  if (planes > 0 && planes < intprec) {
-    const unsigned kmin = intprec - planes;
-#pragma unroll
-    for (unsigned i = 0; i < size; i++)
-      u[i] <<= kmin;
-  }
+  for (unsigned i = 0; i < size; i++)
+    u[i] = (U)((U)(u[i] << rest) | ((acc[i / 4] >> (8 * (i % 4))) & 0xffu)) << kmin;
   const uint32_t at = PARZ_MAX(b.at, p->minbits);
   if constexpr (wide) {
     parz_decode_finish64(u, DIMS, REV, out);

@@ -182,9 +182,12 @@ __device__ __forceinline__ void scatter(const seg_args& a, I b, const typename r
   unsigned long long str[4]; /* element stride per dimension */
 #pragma unroll
   for (int k = (int)D - 1; k >= 0; k--) {
-    /* I = unsigned where the block index fits: a 64-bit division is a long software routine */
-    unsigned long long bc = b % (I)a.bgrid[k];
-    b /= (I)a.bgrid[k];
+    /* I = unsigned where the block index fits: a 64-bit division is a long software routine.
+     * What is left of b for the outermost dimension is below its block count (b < nblocks),
+     * so that one needs no division. */
+    unsigned long long bc = k == 0 ? (unsigned long long)b : b % (I)a.bgrid[k];
+    if (k > 0)
+      b /= (I)a.bgrid[k];
     unsigned long long left = a.shape[k] - 4 * bc;
     lim[k] = left < 4 ? left : 4;
     str[k] = stride;
@@ -363,7 +366,10 @@ __device__ __forceinline__ void block_body(const seg_args& a) {
   if (b >= (unsigned)a.block_end)
     return;
   const parz_params p = a.params;
-  const unsigned s = b / a.C, i = b - s * a.C;
+  /* C is a power of two but where the caller chose otherwise (16 by default): a shift in place
+   * of the division, which is a routine of about 15 instructions */
+  const unsigned s = (a.C & (a.C - 1)) == 0 ? b >> (__ffs((int)a.C) - 1) : b / a.C;
+  const unsigned i = b - s * a.C;
   /* the offsets may come from lengths_kernel; while it runs, read past the L1 cache, which
    * may hold a line of rel read for a neighbouring segment before this one's entries were
    * written */
