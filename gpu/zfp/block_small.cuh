@@ -15,6 +15,28 @@
 
 #include "block_skip.cuh"
 
+/* The bits of v in reverse order, and the count of leading zeros of v != 0: the device's
+ * instructions, and their portable forms where the window decoder runs on the host (tests). */
+__device__ __forceinline__ uint32_t parz_brev(uint32_t v) {
+#ifdef __CUDA_ARCH__
+  return __brev(v);
+#else
+  v = ((v >> 1) & 0x55555555u) | ((v & 0x55555555u) << 1);
+  v = ((v >> 2) & 0x33333333u) | ((v & 0x33333333u) << 2);
+  v = ((v >> 4) & 0x0f0f0f0fu) | ((v & 0x0f0f0f0fu) << 4);
+  v = ((v >> 8) & 0x00ff00ffu) | ((v & 0x00ff00ffu) << 8);
+  return (v >> 16) | (v << 16);
+#endif
+}
+
+__device__ __forceinline__ unsigned parz_clz(uint32_t v) {
+#ifdef __CUDA_ARCH__
+  return (unsigned)__clz((int)v);
+#else
+  return (unsigned)__builtin_clz(v);
+#endif
+}
+
 /* Decodes the block at bit `start` into out (U = uint32_t for float and int32, uint64_t for
  * double and int64; 4^DIMS raw values) and returns the bit after it. */
 template <parz_type TYPE, unsigned DIMS, bool REV, typename U>
@@ -38,13 +60,14 @@ __device__ __forceinline__ unsigned long long parz_decode_block_small(const unsi
     return start + (REV ? 1u : PARZ_MAX(1u, p->minbits));
   }
   const unsigned planes = h.planes;
-  parz_window_step(&b, h.adv);
   /* The top planes before the first significant coefficient are one 0 group test each: their
-   * bits are zero in every value, so they are skipped at once (at most 31: the window's valid
-   * bits) and only the live planes below them go round the loop. */
-  const unsigned lead = PARZ_MIN(parz_window_run((uint32_t)b.w, 0, 31), planes);
+   * bits are zero in every value, so they are skipped with the header, in one step (as many
+   * as the window's valid bits after the header show, 32 - h.adv), and only the live planes
+   * below them go round the loop. */
+  const unsigned lead =
+      PARZ_MIN(parz_window_run((uint32_t)(b.w >> h.adv), 0, 31 - h.adv), planes);
   const unsigned live = planes - lead;
-  parz_window_step(&b, lead);
+  parz_window_step(&b, h.adv + lead);
   /* Planes go into the values most significant first, eight at a time: acc[g] holds the
    * last planes of values 4g..4g+3, one byte each (a plane's four bits spread to the bytes'
    * low bits by one multiply), and every eighth plane the bytes shift into the values. That
@@ -64,37 +87,35 @@ __device__ __forceinline__ unsigned long long parz_decode_block_small(const unsi
     acc[g] = 0;
   unsigned n = 0;
   for (unsigned j = 0; j < live; j++) {
-    uint32_t lo = (uint32_t)b.w;
-    uint32_t x = lo & ((1u << n) - 1u); /* the raw bits; n <= 16 */
-    unsigned adv = n;
-    if (n < size) {
-      /* group tests: a 0 ends the plane; a 1 is followed by zeros up to the next significant
-       * coefficient, at most lim of them (the last coefficient needs no terminating one): a
-       * stop bit at lim makes z = min(run, lim) */
-      unsigned off = n;
-      for (;;) {
-        const unsigned lim = size - 1 - n;
-        const unsigned g = (lo >> off) & 1u;
-        const unsigned z = parz_window_run(lo, off + 1, lim);
-        if (!g) {
-          adv = off + 1;
-          break;
-        }
-        n += z;
-        x |= 1u << n;
-        n++;
-        if (z == lim) {
-          adv = off + 1 + lim; /* n == size */
-          break;
-        }
-        /* the next test follows this event, still inside lo: a whole plane of at most 16
-         * values fits in 32 bits. With n significant coefficients after it and k 1 tests in
-         * it, it is n + k + 1 bits, or n + k - 1 when its last event reaches the last
-         * coefficient, and k <= n; so at most 31. The furthest bit read, a run's stop bit at
-         * off + 1 + lim, is 16 plus the events so far, at most 31 too. */
-        off += 2 + z;
-      }
+    const uint32_t lo = (uint32_t)b.w;
+    /* the raw bits (n <= 16), then the group tests: a 0 ends the plane; a 1 is followed by
+     * zeros up to the next significant coefficient, at most lim = size - 1 - n of them (the
+     * last coefficient needs no terminating one). The tests run on the plane's bits reversed
+     * (rb), so that a test is the sign of t and its run a count of leading zeros: t holds the
+     * bits from the next test on, q is that test's place in the plane. stop, the bit below
+     * which the run must end (30 - lim in t), is 1 << (31 - size + n): an event of c = z + 1
+     * bits moves it up by c, and its top place is n == size, which ends the plane with no
+     * terminating one. The new coefficient's bit, 1 << (n - 1), is stop >> (32 - size).
+     * A plane is at most 31 bits: with n significant coefficients after it and k 1 tests in
+     * it, n + k + 1, or n + k - 1 when its last event reaches the last coefficient, and
+     * k <= n; so every test and every run's end lies inside lo. */
+    uint32_t x = lo & ((1u << n) - 1u);
+    const uint32_t rb = parz_brev(lo);
+    uint32_t t = rb << n;
+    uint32_t stop = (1u << (31 - size)) << n;
+    uint32_t news = 0;
+    unsigned q = n;
+    const bool raw = n == size;
+    while (t & ~stop & 0x80000000u) { /* a 1 test, and a coefficient left */
+      const unsigned c = parz_clz((t & 0x7fffffffu) | stop);
+      stop <<= c;
+      news |= stop;
+      q += c + 1;
+      t = (t << c) << 1;
     }
+    n = size - parz_clz(stop);
+    x |= news >> (32 - size);
+    const unsigned adv = raw ? size : n == size ? q - 1 : q + 1;
     parz_window_step(&b, adv);
     acc[0] = 2 * acc[0] + (((x & 15u) * 0x00204081u) & 0x01010101u);
     if (groups > 1 && n > 4) {
