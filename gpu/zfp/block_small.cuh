@@ -73,9 +73,10 @@ __device__ __forceinline__ unsigned long long parz_decode_block_small(const unsi
    * low bits by one multiply), and every eighth plane the bytes shift into the values. That
    * is five operations per four values and plane, against three per value. While at most
    * four coefficients are significant (n <= 4, most planes of smooth data) only acc[0] and
-   * u[0..3] can hold a one: the other groups are left alone, a branch the whole warp skips
-   * when none of its blocks has more. The batches count from the first live plane, so the
-   * lanes of a warp merge at the same steps. */
+   * u[0..3] can hold a one: in the lossy modes the other groups are left alone then, a
+   * branch the whole warp skips when none of its blocks has more (reversible blocks, nearly
+   * incompressible, reach n > 4 within a few planes: no branch there). The batches count
+   * from the first live plane, so the lanes of a warp merge at the same steps. */
   const unsigned groups = size / 4;
   U u[size];
   uint32_t acc[groups];
@@ -100,25 +101,27 @@ __device__ __forceinline__ unsigned long long parz_decode_block_small(const unsi
      * it, n + k + 1, or n + k - 1 when its last event reaches the last coefficient, and
      * k <= n; so every test and every run's end lies inside lo. */
     uint32_t x = lo & ((1u << n) - 1u);
-    const uint32_t rb = parz_brev(lo);
-    uint32_t t = rb << n;
-    uint32_t stop = (1u << (31 - size)) << n;
-    uint32_t news = 0;
-    unsigned q = n;
-    const bool raw = n == size;
-    while (t & ~stop & 0x80000000u) { /* a 1 test, and a coefficient left */
-      const unsigned c = parz_clz((t & 0x7fffffffu) | stop);
-      stop <<= c;
-      news |= stop;
-      q += c + 1;
-      t = (t << c) << 1;
+    unsigned adv = n;
+    if (n < size) { /* else a raw plane (reversible blocks end in many) */
+      const uint32_t rb = parz_brev(lo);
+      uint32_t t = rb << n;
+      uint32_t stop = (1u << (31 - size)) << n;
+      uint32_t news = 0;
+      unsigned q = n;
+      while (t & ~stop & 0x80000000u) { /* a 1 test, and a coefficient left */
+        const unsigned c = parz_clz((t & 0x7fffffffu) | stop);
+        stop <<= c;
+        news |= stop;
+        q += c + 1;
+        t = (t << c) << 1;
+      }
+      n = size - parz_clz(stop);
+      x |= news >> (32 - size);
+      adv = n == size ? q - 1 : q + 1;
     }
-    n = size - parz_clz(stop);
-    x |= news >> (32 - size);
-    const unsigned adv = raw ? size : n == size ? q - 1 : q + 1;
     parz_window_step(&b, adv);
     acc[0] = 2 * acc[0] + (((x & 15u) * 0x00204081u) & 0x01010101u);
-    if (groups > 1 && n > 4) {
+    if (groups > 1 && (REV || n > 4)) {
 #pragma unroll
       for (unsigned g = 1; g < groups; g++)
         acc[g] = 2 * acc[g] + ((((x >> (4 * g)) & 15u) * 0x00204081u) & 0x01010101u);
@@ -128,7 +131,7 @@ __device__ __forceinline__ unsigned long long parz_decode_block_small(const unsi
       for (unsigned i = 0; i < 4; i++)
         u[i] = (U)(u[i] << 8) | ((acc[0] >> (8 * i)) & 0xffu);
       acc[0] = 0;
-      if (groups > 1 && n > 4) {
+      if (groups > 1 && (REV || n > 4)) {
 #pragma unroll
         for (unsigned i = 4; i < size; i++)
           u[i] = (U)(u[i] << 8) | ((acc[i / 4] >> (8 * (i % 4))) & 0xffu);
