@@ -96,10 +96,10 @@ __device__ __forceinline__ unsigned long long parz_decode_block_small(const unsi
      * bits from the next test on, q is that test's place in the plane. stop, the bit below
      * which the run must end (30 - lim in t), is 1 << (31 - size + n): an event of c = z + 1
      * bits moves it up by c, and its top place is n == size, which ends the plane with no
-     * terminating one. The new coefficient's bit, 1 << (n - 1), is stop >> (32 - size).
-     * A plane is at most 31 bits: with n significant coefficients after it and k 1 tests in
-     * it, n + k + 1, or n + k - 1 when its last event reaches the last coefficient, and
-     * k <= n; so every test and every run's end lies inside lo. */
+     * terminating one. The bit of the coefficient an event adds, 1 << (n - 1), is
+     * stop >> (32 - size). A plane is at most 31 bits: with n significant coefficients after
+     * it and k 1 tests in it, n + k + 1, or n + k - 1 when its last event reaches the last
+     * coefficient, and k <= n; so every test and every run's end lies inside lo. */
     uint32_t x = lo & ((1u << n) - 1u);
     unsigned adv = n;
     if (n < size) { /* else a raw plane (reversible blocks end in many) */
