@@ -889,9 +889,9 @@ static size_t coarse_at(const book* b) {
   return round16(4 * (b->words + ((size_t)1 << b->huff.table_bits)));
 }
 
-/* The most values of the passes a CTA of the segment step runs: measured on the H200, etopo5's
- * first 9,180 (its grid of stride 32) end well within the step's 143 us, its 4 MiB chunks' first
- * 16,200 did not (bench/results/h200/bench_gpu_bounded.md). */
+/* The most values of the passes a CTA of the segment step runs: passes of more values, on the
+ * CTA's 256 threads, outlast the step's other CTAs and delay it (bench/results/h200/
+ * bench_gpu_bounded.md has the measurements). */
 #define SEGMENT_COARSE_VALUES 10240u
 
 /* The passes of an interpolation chunk v (predictor, its codes and q in device memory) that the
