@@ -465,16 +465,38 @@ static void launch_segments(parz_gpu_whole_memory& m, const parz_gpu_ll_plan& p,
   m.release(block_at);
 }
 
-/* The segments' bytes of L (launch_segments') into seg_bytes, waited for (`read`: an event for
- * it); behind their copy, their places into L.seg_at (offsets_kernel), not waited for. */
+/* The host's pinned words of a call (the context's h_enc_sizes): a few for the transform's and the
+ * measure's reads (`small`), then two runs of `room` words for the segments' bytes, under the
+ * chunk's predictor and under the row predictor; the payload's sums take the first run once the
+ * segments' bytes are read. Pinned, so that a read is queued behind the kernels and the host
+ * waits on its event, not on the copy of pageable memory. */
+struct ll_host {
+  unsigned* small;
+  unsigned long long* sizes[2];
+  size_t room;
+};
+
+/* The most segments of plan p's chunk under its predictor or, where the encoder chooses it, the
+ * row predictor: at most their blocks. */
+static size_t segments_most(const parz_gpu_ll_plan& p) {
+  parz_ll_geometry rows;
+  parz_error err;
+  size_t most = p.g.blocks;
+  if (parz_gpu_ll_rows_chosen(&p) &&
+      parz_ll_geometry_init(&rows, &p.a, PARZ_LL_PREDICT_ROWS, &err) == PARZ_OK &&
+      rows.blocks > most)
+    most = rows.blocks;
+  return most;
+}
+
+/* The segments' bytes of L (launch_segments') into seg_bytes (pinned, L.nseg words), waited for
+ * (`read`: an event for it); behind their copy, their places into L.seg_at (offsets_kernel), not
+ * waited for. */
 static int segments_down(parz_gpu_whole_memory& m, const parz_gpu_ll& L,
-                         std::vector<unsigned long long>& seg_bytes, cudaEvent_t read,
-                         parz_error* err) {
-  seg_bytes.assign((size_t)L.nseg, 0);
+                         unsigned long long* seg_bytes, cudaEvent_t read, parz_error* err) {
   if (m.e == cudaSuccess)
-    m.e = cudaMemcpyAsync(seg_bytes.data(), L.seg_bytes,
-                          seg_bytes.size() * sizeof(unsigned long long), cudaMemcpyDeviceToHost,
-                          m.st);
+    m.e = cudaMemcpyAsync(seg_bytes, L.seg_bytes, (size_t)L.nseg * sizeof(unsigned long long),
+                          cudaMemcpyDeviceToHost, m.st);
   if (m.e == cudaSuccess)
     m.e = cudaEventRecord(read, m.st);
   if (m.e == cudaSuccess)
@@ -489,24 +511,25 @@ static int segments_down(parz_gpu_whole_memory& m, const parz_gpu_ll& L,
   return PARZ_OK;
 }
 
-static unsigned long long sum_of(const std::vector<unsigned long long>& v) {
+static unsigned long long sum_of(const unsigned long long* v, size_t n) {
   unsigned long long t = 0;
-  for (unsigned long long x : v)
-    t += x;
+  for (size_t i = 0; i < n; i++)
+    t += v[i];
   return t;
 }
 
 /* Chunk p (its values at d_data) encoded into c (its head on the host, its payload in device
- * memory from keep) and its size; its scratch is freed on return, in stream order. small: pinned
- * words for the host's reads. */
+ * memory from keep) and its size; its scratch is freed on return, in stream order. h: pinned
+ * words for the host's reads, room for segments_most(p). */
 static int encode_one(parz_gpu_context* ctx, parz_gpu_whole_memory& keep, parz_gpu_ll_plan& p,
                       const void* d_data, const parz_chunk_config* cfg, parz_gpu_whole_chunk* c,
-                      size_t* size, unsigned* small, const cudaEvent_t events[3],
+                      size_t* size, const ll_host& h, const cudaEvent_t events[3],
                       parz_error* err) {
   parz_gpu_whole_memory m(keep.st, keep.pool);
   parz_gpu_ll L;
   std::vector<unsigned> scales;
-  unsigned long long* bits = (unsigned long long*)(small + 2); /* pinned, 8-byte aligned */
+  unsigned* small = h.small;
+  unsigned long long* bits = (unsigned long long*)(small + 2); /* 8-byte aligned */
   unsigned long long* mask = bits + 2;
   int rc = PARZ_OK;
   parz_gpu_ll_args(&p, 0, &L);
@@ -525,7 +548,7 @@ static int encode_one(parz_gpu_context* ctx, parz_gpu_whole_memory& keep, parz_g
   int checked = d_passed == NULL, favoured = 0;
   unsigned* d_misfit = m.device<unsigned>(1);
   unsigned long long* d_bits = m.device<unsigned long long>(2);
-  std::vector<unsigned long long> seg_bytes;
+  unsigned long long* seg_bytes = h.sizes[0];
   for (;;) {
     const int probed = d_passed && !tried; /* the transform the GPU's, from the probe */
     if (!checked && m.e == cudaSuccess)
@@ -582,20 +605,20 @@ static int encode_one(parz_gpu_context* ctx, parz_gpu_whole_memory& keep, parz_g
   if (favoured) {
     parz_gpu_ll_plan q = p;
     parz_gpu_ll R;
-    std::vector<unsigned long long> rows_bytes;
+    unsigned long long* rows_bytes = h.sizes[1];
     if ((rc = parz_gpu_ll_cut(&q, PARZ_LL_PREDICT_ROWS, err)) != PARZ_OK)
       return rc;
     launch_segments(m, q, k, d_data, NULL, NULL, &R);
     if ((rc = segments_down(m, R, rows_bytes, events[2], err)) != PARZ_OK)
       return rc;
-    if (parz_ll_rows_smaller(sum_of(seg_bytes), seg_bytes.size(), sum_of(rows_bytes),
-                             rows_bytes.size())) {
+    if (parz_ll_rows_smaller(sum_of(seg_bytes, (size_t)L.nseg), (size_t)L.nseg,
+                             sum_of(rows_bytes, (size_t)R.nseg), (size_t)R.nseg)) {
       parz_gpu_ll_choose(&q, k);
       m.release(L.slots);
       m.release((void*)L.seg_at);
       p = q;
       L = R;
-      seg_bytes.swap(rows_bytes);
+      seg_bytes = rows_bytes;
     } else {
       m.release(R.slots);
       m.release((void*)R.seg_at);
@@ -603,7 +626,7 @@ static int encode_one(parz_gpu_context* ctx, parz_gpu_whole_memory& keep, parz_g
   }
   std::vector<unsigned long long> seg_bits((size_t)L.nseg);
   unsigned long long bytes = 0;
-  for (size_t s = 0; s < seg_bytes.size(); s++) {
+  for (size_t s = 0; s < seg_bits.size(); s++) {
     seg_bits[s] = 8 * seg_bytes[s];
     bytes += seg_bytes[s];
   }
@@ -642,10 +665,11 @@ static int encode_one(parz_gpu_context* ctx, parz_gpu_whole_memory& keep, parz_g
   if ((rc = parz_gpu_whole_unsealed(&fin, seg_bits.data(), NULL, NULL, NULL, c->head.data(), head,
                                     err)) != PARZ_OK)
     return rc;
-  std::vector<uint64_t> h_sums((size_t)fin.nchecksums);
-  if (!parz_gpu_whole_down(m, h_sums.data(), d_sums, h_sums.size() * sizeof(uint64_t)))
+  /* the segments' bytes read above: their pinned words take the sums (nchecksums <= nsegments) */
+  uint64_t* h_sums = (uint64_t*)h.sizes[0];
+  if (!parz_gpu_whole_down(m, h_sums, d_sums, (size_t)fin.nchecksums * sizeof(uint64_t)))
     return parz_gpu_cuda_fail(err, m.e, "lossless GPU encode: the payload's checksums");
-  parz_gpu_whole_seal(&fin, h_sums.data(), c->head.data(), head);
+  parz_gpu_whole_seal(&fin, h_sums, c->head.data(), head);
   return PARZ_OK;
 }
 
@@ -664,9 +688,17 @@ int parz_gpu_lossless_encode_chunks(parz_gpu_context* ctx, size_t n, const parz_
       *failed = i;
   if (rc != PARZ_OK)
     return rc;
-  if ((rc = parz_gpu_reserve(&ctx->h_enc_sizes, 64, 1, err)) != PARZ_OK)
+  ll_host h;
+  h.room = 0;
+  for (const parz_gpu_ll_plan& p : plans) {
+    const size_t most = segments_most(p);
+    h.room = most > h.room ? most : h.room;
+  }
+  if ((rc = parz_gpu_reserve(&ctx->h_enc_sizes, 64 + 2 * 8 * h.room, 1, err)) != PARZ_OK)
     return rc;
-  unsigned* small = (unsigned*)ctx->h_enc_sizes.ptr;
+  h.small = (unsigned*)ctx->h_enc_sizes.ptr;
+  h.sizes[0] = (unsigned long long*)((unsigned char*)ctx->h_enc_sizes.ptr + 64);
+  h.sizes[1] = h.sizes[0] + h.room;
   cudaMemPool_t pool = NULL;
   if ((rc = parz_gpu_enc_pool(ctx, &pool, err)) != PARZ_OK)
     return rc;
@@ -688,6 +720,6 @@ int parz_gpu_lossless_encode_chunks(parz_gpu_context* ctx, size_t n, const parz_
   return parz_gpu_whole_encode(n, arrays, d_data, cfg, written, place, place_arg, st, failed, err,
                                [&](size_t i, parz_gpu_whole_chunk* c) {
                                  return encode_one(ctx, m, plans[i], d_data[i], cfg, c, &written[i],
-                                                   small, events.e, err);
+                                                   h, events.e, err);
                                });
 }
