@@ -71,31 +71,53 @@ PARZ_HD unsigned parz_huff_merge(const parz_huff_leaf* lv, size_t m, uint8_t* de
  * first on a tie). The solution takes the 2m - 2 first items of level 1 and, below each taken
  * package, the two items it packed; a leaf's length is the number of levels where it is taken,
  * and the leaves taken at a level are always its lightest ones. pkg[j][k] (L * (2m - 2) bytes)
- * records whether item k of level j is a package; a and b hold 2m weights each. */
+ * records whether item k of level j is a package; a and b hold 2m weights each.
+ *
+ * A level's list mostly begins as the level below's: where two lists agree on their first s
+ * items, their packages agree on the first s / 2, and the two merges pick alike until they come
+ * to package s / 2. So each level keeps the items and flags of the level below up to that point
+ * (where the level below took package s / 2 - 1) and merges only from there, comparing what it
+ * writes with the level below's list to find its own s. One list, rewritten level by level. */
 PARZ_HD void parz_huff_package_merge(const parz_huff_leaf* lv, size_t m, unsigned L, uint8_t* len,
                                      uint64_t* a, uint64_t* b, uint8_t* pkg) {
-  size_t cap = 2 * m - 2, n_prev = m;
-  uint64_t *prev = a, *cur = b;
+  const size_t cap = 2 * m - 2;
+  uint64_t* item = a;                /* the list, level by level */
+  uint64_t* pack = b;                /* the level's packages (at most m - 1) */
+  uint32_t* at = (uint32_t*)(b + m); /* where the list took each package */
+  size_t n = m, taken = 0, same = 0; /* the list's items, packages, and prefix shared with below */
   for (size_t i = 0; i < m; i++)
-    prev[i] = lv[i].w;
+    item[i] = lv[i].w;
   for (unsigned j = L - 1; j >= 1; j--) {
     uint8_t* flag = pkg + (size_t)j * cap;
-    size_t npk = n_prev / 2, li = 0, pi = 0, k = 0;
-    while (k < cap && (li < m || pi < npk)) {
-      uint64_t pw = pi < npk ? prev[2 * pi] + prev[2 * pi + 1] : 0;
-      if (li < m && (pi >= npk || lv[li].w <= pw)) {
-        cur[k] = lv[li++].w;
-        flag[k++] = 0;
+    const size_t npk = n / 2, q = same / 2, out = m + npk < cap ? m + npk : cap;
+    /* the merge's state where it first reaches package q: the level below's there */
+    size_t pi = q <= taken ? q : taken;
+    size_t k = q == 0 ? 0 : q <= taken ? at[q - 1] + 1 : n;
+    size_t li = k - pi;
+    for (size_t i = 0; i < k; i++)
+      flag[i] = flag[i + cap];
+    for (size_t i = pi; i < npk; i++)
+      pack[i] = item[2 * i] + item[2 * i + 1];
+    size_t agree = 1;
+    same = k;
+    while (k < out) {
+      uint64_t w;
+      uint8_t p;
+      if (li < m && (pi >= npk || lv[li].w <= pack[pi])) {
+        w = lv[li++].w;
+        p = 0;
       } else {
-        cur[k] = pw;
-        flag[k++] = 1;
-        pi++;
+        w = pack[pi];
+        at[pi++] = (uint32_t)k;
+        p = 1;
       }
+      agree &= k < n && item[k] == w;
+      same += agree;
+      item[k] = w;
+      flag[k++] = p;
     }
-    n_prev = k;
-    uint64_t* t = prev;
-    prev = cur;
-    cur = t;
+    n = out;
+    taken = pi;
   }
   for (size_t i = 0; i < m; i++)
     len[i] = 0;
