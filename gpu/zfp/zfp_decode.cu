@@ -81,13 +81,19 @@ static unsigned long long next_token(parz_gpu_context* ctx) {
  * last still decodes after the parse either way. A masked chunk that parses nothing (C = 1,
  * fixed rate) decodes beside its mask's expansion, which only a block's last step needs; one
  * that parses keeps the grid wait, its expansion hidden under the parse: there the decode's
- * polling beside the parse cost levitus 9% (bench/results/h200/gpu_decode_time.md). */
+ * polling beside the parse cost levitus 9% (bench/results/h200/gpu_decode_time.md). Reversible
+ * 1D/2D chunks (`rev_small`: the lockstep parser in reversible mode) wait per segment at any
+ * size: hst at C = 2 and egm96 at C = 4 decoded 3-8% faster so than with the grid wait in every
+ * pair of rounds of three H200 calls (bench/results/h200/bench_gpu_kernel.md); the lossy 1D/2D
+ * chunks of that size did not gain. */
 static int wait_segment(const parz_gpu_context* ctx, uint64_t blocks, int parsed, int masked,
-                        int wait) {
+                        int rev_small, int wait) {
   if (wait != PARZ_GPU_WAIT_AUTO)
     return wait == PARZ_GPU_WAIT_SEGMENT;
   if (masked)
     return !parsed;
+  if (parsed && rev_small)
+    return 1;
   return blocks / 128 > 8ull * (unsigned long long)ctx->sm_count;
 }
 
@@ -132,6 +138,7 @@ static void seg_setup(parz_gpu_context* ctx, const parz_chunk_view* v, const voi
   /* a token where lengths_kernel runs (a parse or a mask's expansion) */
   if (a->pdl && (block_parses(*a) || v->mask.nvalues) &&
       wait_segment(ctx, busy * a->C, block_parses(*a), v->mask.nvalues != 0,
+                   a->parser == PARZ_GPU_SKIP_SMALL && v->params.minexp < PARZ_MIN_EXP,
                    shape ? shape->wait : PARZ_GPU_WAIT_AUTO))
     a->token = next_token(ctx);
   a->decode_ctas = (unsigned)block_ctas(*a);
