@@ -22,7 +22,7 @@
 
 #define LANES_MAX 64
 
-static unsigned long long segments_seen, refusals_seen, rounds_total, redecodes;
+static unsigned long long segments_seen, refusals_seen, rounds_total, redecodes, pairs_seen;
 
 /* The warp's steps on `lanes` emulated lanes: every lane's first decode, then rounds of the
  * lanes taking the previous lane's end (all read before any lane decodes again) until none
@@ -125,12 +125,14 @@ static void same_segment(const parz_huff_decoder* d, const uint32_t* steps, cons
 }
 
 /* Every entry of d's step table (steps): its bits end a token of the chain from the window's first
- * bit, its codes are those of the tokens before, zero where they all are, and the next token does
- * not end within the table's bits (or starts no word): random bits past them change none of it. */
+ * bit, its codes are those of the tokens before (within the entry's 12 bits), zero where they all
+ * are, and the next token does not end within the table's bits (or starts no word); its pair is
+ * the first two tokens exactly where both are single codes in [-8, 7] within those bits: random
+ * bits past them change none of it. */
 static void check_steps(const parz_huff_decoder* d, const uint32_t* steps, const char* what) {
   const unsigned T = d->table_bits;
   const uint64_t mask = ((uint64_t)1 << T) - 1;
-  unsigned long long tokens = 0;
+  unsigned long long tokens = 0, pairs = 0;
   for (uint32_t i = 0; i < (1u << T); i++) {
     uint8_t buf[16];
     for (int k = 0; k < 16; k++)
@@ -165,8 +167,27 @@ static void check_steps(const parz_huff_decoder* d, const uint32_t* steps, const
     n = parz_bounded_read_token(d, d->table, mask, &r, &win, &code);
     CHECK(n == 0 || r.pos > T, "%s: step entry %u stops before a token that ends at bit %llu of %u",
           what, i, (unsigned long long)r.pos, T);
+    /* the pair: the first two tokens where both are single codes in [-8, 7] ending within T bits */
+    parz_bitr_init(&r, buf, sizeof buf, 0, 0);
+    win.w = 0;
+    win.valid = 0;
+    int32_t c[2] = {0, 0};
+    int pair = 1;
+    for (int k = 0; k < 2 && pair; k++)
+      pair = parz_bounded_read_token(d, d->table, mask, &r, &win, &c[k]) == 1 && r.pos <= T &&
+             c[k] >= -8 && c[k] <= 7;
+    const unsigned pb = PARZ_BOUNDED_STEP_PAIR_BITS(e);
+    pairs += pair;
+    CHECK(pair ? pb == r.pos && PARZ_BOUNDED_STEP_PAIR_CODE(e, 0) == c[0] &&
+                     PARZ_BOUNDED_STEP_PAIR_CODE(e, 1) == c[1]
+               : pb == 0,
+          "%s: step entry %u's pair (%u bits, codes %d %d) is not the tokens' (%s, %llu bits, "
+          "codes %d %d)", what, i, pb, PARZ_BOUNDED_STEP_PAIR_CODE(e, 0),
+          PARZ_BOUNDED_STEP_PAIR_CODE(e, 1), pair ? "a pair" : "none", (unsigned long long)r.pos,
+          c[0], c[1]);
   }
   CHECK(tokens > 0, "%s: no step holds a token", what);
+  pairs_seen += pairs;
 }
 
 /* Every segment of chunk c, then (damage) each of its first segments damaged. */
@@ -288,8 +309,9 @@ static void real(const char* dir) {
 
 int main(int argc, char** argv) {
   crafted();
-  printf("crafted: %llu segments, %llu refused by the serial decode\n", segments_seen,
-         refusals_seen);
+  printf("crafted: %llu segments, %llu refused by the serial decode, %llu step entries with a "
+         "pair\n", segments_seen, refusals_seen, pairs_seen);
+  CHECK(pairs_seen > 0, "no step entry holds a pair");
   CHECK(refusals_seen > 10000 && refusals_seen < segments_seen,
         "the damage reaches too few segments (%llu of %llu refused)", refusals_seen, segments_seen);
   if (argc > 1)

@@ -114,15 +114,22 @@ PARZ_HD uint32_t parz_bounded_lane_add(uint32_t codes, size_t n) {
  * lookup instead of one each: on etopo5 at 1e-3 most tokens are a few bits. An entry of 0 bits
  * (the first token is a longer word, the escape, a run whose raw bits pass the window, or bits that
  * start no word) leaves the token to parz_bounded_lane_token. Positions a lane reaches by steps are
- * token ends of the same chain, so the lanes' results are those of a decode token by token. */
+ * token ends of the same chain, so the lanes' results are those of a decode token by token.
+ * Those codes are fewer than 2^12 (T is at most 12 and a run of 2^s codes or more takes s raw
+ * bits), so the entry's high bits hold its pair: where the first two tokens are single codes in
+ * [-8, 7], their bits and those two codes, 4 bits each, so that the lanes' writes take both in
+ * one lookup (0 bits: no pair). */
 #define PARZ_BOUNDED_STEP_BITS(e) ((e)&31u)
 #define PARZ_BOUNDED_STEP_ZEROS(e) ((e) >> 5 & 1u)
-#define PARZ_BOUNDED_STEP_CODES(e) ((e) >> 6)
+#define PARZ_BOUNDED_STEP_CODES(e) ((e) >> 6 & 0xfffu)
+#define PARZ_BOUNDED_STEP_PAIR_BITS(e) ((e) >> 18 & 15u)
+/* code k (0 or 1) of the pair, sign-extended from its 4 bits at bit 22 + 4k */
+#define PARZ_BOUNDED_STEP_PAIR_CODE(e, k) ((int32_t)((e) << (6u - 4u * (k))) >> 28)
 
-/* Entry i of the step table of a table decoder (table, its T = table_bits). */
+/* Entry i of the step table of a table decoder (table, its T = table_bits, at most 12). */
 PARZ_HD uint32_t parz_bounded_step_entry(const uint32_t* table, unsigned T, uint32_t i) {
-  unsigned used = 0;
-  uint32_t codes = 0, zeros = 1;
+  unsigned used = 0, tokens = 0, small = 0; /* small: the first tokens that may form the pair */
+  uint32_t codes = 0, zeros = 1, pair = 0;
   while (used < T) {
     /* the bits past the known ones read as zeros: a word of at most the known bits is the same */
     const unsigned known = T - used;
@@ -136,12 +143,19 @@ PARZ_HD uint32_t parz_bounded_step_entry(const uint32_t* table, unsigned T, uint
       codes += (1u << sym) + (i >> (used + l) & ((1u << sym) - 1u));
       used += l + sym;
     } else {
+      const int32_t code = (int32_t)sym - (int32_t)PARZ_BOUNDED_SYM_ZERO;
+      if (small == tokens && small < 2 && code >= -8 && code <= 7) {
+        pair |= ((uint32_t)code & 15u) << (22 + 4 * small);
+        if (++small == 2)
+          pair |= (used + l) << 18;
+      }
       codes++;
       zeros &= sym == PARZ_BOUNDED_SYM_ZERO;
       used += l;
     }
+    tokens++;
   }
-  return codes << 6 | zeros << 5 | used;
+  return (small == 2 ? pair : 0u) | codes << 6 | zeros << 5 | used;
 }
 
 /* The step entry for r's window (refilled when short, as parz_bounded_read_token would), 0 without
@@ -303,7 +317,7 @@ PARZ_HD int parz_bounded_lanes_ok(uint64_t total, uint64_t count, int bad, uint3
 }
 
 /* Lane o's codes (the segment accepted) into codes[first...]; with `zeroed` the codes are zero
- * already and only the others are stored. Steps of zeros are taken whole. */
+ * already and only the others are stored. Steps of zeros and pairs of codes are taken whole. */
 PARZ_HD void parz_bounded_lane_write(const parz_bounded_lanes* s, const parz_bounded_lane* o,
                                      int32_t* codes, size_t first, int zeroed) {
   parz_bitr r;
@@ -317,7 +331,9 @@ PARZ_HD void parz_bounded_lane_write(const parz_bounded_lanes* s, const parz_bou
     int32_t code;
     const unsigned tb = parz_bounded_lane_token(s, &win, &tn, &code);
     const int step = b && PARZ_BOUNDED_STEP_ZEROS(e) && end - r.pos >= b;
-    const unsigned move = step ? b : tb;
+    const unsigned pb = PARZ_BOUNDED_STEP_PAIR_BITS(e);
+    const int pair = !step && pb && end - r.pos >= pb;
+    const unsigned move = step ? b : pair ? pb : tb;
     size_t n = step ? PARZ_BOUNDED_STEP_CODES(e) : tn;
     if (step)
       code = 0;
@@ -325,7 +341,14 @@ PARZ_HD void parz_bounded_lane_write(const parz_bounded_lanes* s, const parz_bou
       parz_bounded_lane_skip(&r, &win, move);
     else
       n = parz_bounded_read_token(s->d, s->table, s->table_mask, &r, &win, &code);
-    if (n == 1) {
+    if (pair) {
+      const int32_t c0 = PARZ_BOUNDED_STEP_PAIR_CODE(e, 0), c1 = PARZ_BOUNDED_STEP_PAIR_CODE(e, 1);
+      if (c0 || !zeroed)
+        codes[i] = c0;
+      if (c1 || !zeroed)
+        codes[i + 1] = c1;
+      n = 2;
+    } else if (n == 1) {
       if (code || !zeroed)
         codes[i] = code;
     } else if (!zeroed) {
