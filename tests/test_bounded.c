@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bounded_book_read.h"
 #include "bounded_chunk.h"
 #include "bounded_codec.h"
 #include "check.h"
@@ -75,6 +76,60 @@ static double get(const void* p, parz_type t, size_t i) {
   return t == PARZ_FLOAT ? ((const float*)p)[i] : ((const double*)p)[i];
 }
 
+/* The decoder a chunk's decoders read from the codebook in[0..size) (parz_bounded_decoder_read)
+ * against the one of the whole alphabet's lengths parz_bounded_book_read gives, built by
+ * parz_huff_decoder_init over all 65,560 symbols: the same status and message, and when
+ * accepted the same table, symbols and limits; parz_bounded_decoder_new gives that decoder
+ * too. Returns whether the codebook was accepted. */
+static int same_decoder(const char* what, const uint8_t* in, size_t size) {
+  parz_bounded_book b = {(uint8_t*)malloc(PARZ_BOUNDED_SYMBOLS), NULL};
+  parz_bounded_decoder* d = NULL;
+  parz_error e1, e2;
+  size_t used = 0;
+  memset(&e1, 0, sizeof e1);
+  memset(&e2, 0, sizeof e2);
+  int rc1 = parz_bounded_book_read(in, size, &b, &used, &e1);
+  int rc2 = parz_bounded_decoder_read(in, rc1 == PARZ_OK ? used : size, 1, &d, &e2);
+  CHECK(rc1 == rc2 && (rc1 == PARZ_OK || !strcmp(e1.message, e2.message)),
+        "%s: book read %d (%s), decoder read %d (%s)", what, rc1, e1.message, rc2, e2.message);
+  if (rc1 == PARZ_OK && used < size) {
+    parz_bounded_decoder* longer = NULL;
+    CHECK(parz_bounded_decoder_read(in, size, 1, &longer, &e2) == PARZ_ERR_STREAM && !longer,
+          "%s: a codebook of %zu bytes read in a field of %zu", what, used, size);
+  }
+  if (rc1 == PARZ_OK && d) {
+    size_t n = 0;
+    for (uint32_t s = 0; s < PARZ_BOUNDED_SYMBOLS; s++)
+      n += b.len[s] != 0;
+    const size_t words = parz_huff_decoder_words(n, 12);
+    uint32_t* mem = (uint32_t*)malloc(words * sizeof *mem);
+    parz_huff_decoder g;
+    parz_bounded_decoder* dn = parz_bounded_decoder_new(&b, &e1);
+    CHECK(parz_huff_decoder_init(&g, b.len, PARZ_BOUNDED_SYMBOLS, PARZ_BOUNDED_MAX_LEN, 12, mem,
+                                 &e1) == PARZ_OK &&
+              dn != NULL,
+          "%s: whole-alphabet decoder: %s", what, e1.message);
+    const parz_bounded_decoder* two[2] = {d, dn};
+    for (int k = 0; k < 2 && dn; k++) {
+      const parz_huff_decoder* h = parz_bounded_decoder_huff(two[k]);
+      int same = h->table_bits == g.table_bits && h->max_len == g.max_len &&
+                 h->count[0] == g.count[0] &&
+                 !memcmp(h->table, g.table, sizeof(uint32_t) << g.table_bits) &&
+                 !memcmp(h->sorted, g.sorted, n * sizeof(uint32_t)) &&
+                 parz_bounded_decoder_words(two[k]) == words;
+      for (unsigned l = 1; l <= g.max_len; l++)
+        same &= h->first[l] == g.first[l] && h->count[l] == g.count[l] && h->index[l] == g.index[l];
+      CHECK(same, "%s: %s's decoder differs from the whole alphabet's (%zu symbols)", what,
+            k ? "parz_bounded_decoder_new" : "parz_bounded_decoder_read", n);
+    }
+    parz_bounded_decoder_free(dn);
+    free(mem);
+  }
+  parz_bounded_decoder_free(d);
+  free(b.len);
+  return rc1 == PARZ_OK;
+}
+
 /* Encodes and decodes; checks every value: within eb where finite and not the fill value, bit
  * for bit otherwise. Returns the chunk's payload bytes, or -1 when a step failed. */
 static long roundtrip(const char* what, const parz_bounded_shape* s, const void* src, double eb,
@@ -89,6 +144,7 @@ static long roundtrip(const char* what, const parz_bounded_shape* s, const void*
     return -1;
   if (predictor)
     note_written(&c);
+  same_decoder(what, c.book, c.book_bytes);
   if (n <= ((size_t)1 << 16))
     same_on_jobs(what, s, src, eb, &opt, &c);
   void* dst = malloc(n * w);
@@ -326,6 +382,80 @@ static void book_len(book_bytes* t, unsigned l) { /* an explicit length */
 }
 static size_t book_size(const book_bytes* t) { return 1 + (t->bits + 7) / 8; }
 
+/* A chunk without runs refuses a codebook that codes a run symbol, with the escape before it or
+ * not, and takes one whose first symbols past the escape are residuals. */
+static void run_symbols_refused(void) {
+  static const struct {
+    unsigned first, second; /* two symbols of length 1 */
+    int refused;            /* without runs */
+  } cases[] = {{0, 1, 1}, {0, 24, 1}, {1, 2, 1}, {24, 30, 1}, {0, 25, 0}, {25, 26, 0}};
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    book_bytes t;
+    parz_bounded_decoder* d = NULL;
+    parz_error err;
+    memset(&t, 0, sizeof t);
+    t.b[0] = (uint8_t)(cases[k].second + 1); /* the span */
+    if (cases[k].first) /* the unused symbols before the first: a run of 2^x + r */
+      book_put(&t, 7, 3), book_put(&t, (uint32_t)parz_bitlen64(cases[k].first) - 1, 5),
+          book_put(&t, cases[k].first - (1u << (parz_bitlen64(cases[k].first) - 1)),
+                   parz_bitlen64(cases[k].first) - 1);
+    book_len(&t, 1);
+    const unsigned gap = cases[k].second - cases[k].first - 1;
+    if (gap)
+      book_put(&t, 7, 3), book_put(&t, (uint32_t)parz_bitlen64(gap) - 1, 5),
+          book_put(&t, gap - (1u << (parz_bitlen64(gap) - 1)), parz_bitlen64(gap) - 1);
+    book_put(&t, 0, 1); /* the previous length, 1 */
+    const size_t size = book_size(&t);
+    CHECK(same_decoder("two symbols", t.b, size), "codebook of symbols %u and %u refused",
+          cases[k].first, cases[k].second);
+    int rc = parz_bounded_decoder_read(t.b, size, 0, &d, &err);
+    CHECK(cases[k].refused ? rc == PARZ_ERR_STREAM && !d && strstr(err.message, "run symbol")
+                           : rc == PARZ_OK && d,
+          "symbols %u and %u in a chunk without runs: status %d (%s)", cases[k].first,
+          cases[k].second, rc, rc ? err.message : "");
+    parz_bounded_decoder_free(d);
+  }
+}
+
+/* Codebooks of thousands of symbols whose lengths repeat in runs of every size (the reader takes
+ * a run of repeated lengths at once, as far as its window holds), with gaps of unused symbols,
+ * whole and cut short near their end: each decoder equals the whole alphabet's. */
+static void long_books(void) {
+  parz_bounded_book b = {(uint8_t*)malloc(PARZ_BOUNDED_SYMBOLS), NULL};
+  uint8_t* out = (uint8_t*)malloc(PARZ_BOUNDED_BOOK_BYTES_MAX);
+  const parz_bounded_range all = {0, PARZ_BOUNDED_SYMBOLS};
+  int built = 0;
+  for (int round = 0; round < 40; round++) {
+    /* a complete code: each symbol the drifting length l, or the shortest longer one that still
+     * fits the Kraft sum left (in units of 2^-20), until the sum is spent */
+    uint64_t left = (uint64_t)1 << PARZ_BOUNDED_MAX_LEN, s = xorshift_next() % 64;
+    unsigned l = 6 + (unsigned)(xorshift_next() % 7);
+    memset(b.len, 0, PARZ_BOUNDED_SYMBOLS);
+    while (left && s < PARZ_BOUNDED_SYMBOLS) {
+      unsigned k = l;
+      while (((uint64_t)1 << (PARZ_BOUNDED_MAX_LEN - k)) > left)
+        k++;
+      b.len[s] = (uint8_t)k;
+      left -= (uint64_t)1 << (PARZ_BOUNDED_MAX_LEN - k);
+      s += 1 + (xorshift_next() % 64 == 0 ? xorshift_next() % 100 : 0);
+      if (xorshift_next() % 97 == 0 && l < 13)
+        l++;
+      else if (xorshift_next() % 211 == 0 && l > 1)
+        l--;
+    }
+    if (left)
+      continue;
+    built++;
+    const size_t size = parz_bounded_book_write(b.len, &all, out, PARZ_BOUNDED_BOOK_BYTES_MAX);
+    CHECK(size > 0 && same_decoder("long codebook", out, size), "long codebook %d refused", round);
+    for (size_t cut = size > 16 ? size - 16 : 0; cut < size; cut++)
+      same_decoder("long codebook cut short", out, cut);
+  }
+  CHECK(built > 30, "only %d of 40 long codebooks built", built);
+  free(out);
+  free(b.len);
+}
+
 /* Codebooks built by hand: each refused with PARZ_ERR_STREAM and a message. */
 static void hostile_books(void) {
   parz_bounded_book b = {(uint8_t*)malloc(PARZ_BOUNDED_SYMBOLS),
@@ -367,6 +497,7 @@ static void hostile_books(void) {
     memset(&err, 0, sizeof err);
     int rc = parz_bounded_book_read(t[k].b, size[k], &b, &used, &err);
     CHECK(rc == PARZ_ERR_STREAM, "codebook '%s' accepted (rc %d)", what[k], rc);
+    same_decoder(what[k], t[k].b, size[k]);
     CHECK(rc == PARZ_OK || strstr(err.message, "codebook") != NULL, "codebook '%s': message '%s'",
           what[k], err.message);
   }
@@ -383,9 +514,12 @@ static void hostile_books(void) {
   CHECK(parz_bounded_book_read(good.b, gsize, &b, &used, &err) == PARZ_OK && used == gsize,
         "good codebook refused: %s", err.message);
   CHECK(b.len[39] == 1 && b.len[40] == 1 && b.len[0] == 0, "good codebook's lengths wrong");
-  for (size_t cut = 0; cut < gsize; cut++)
+  for (size_t cut = 0; cut < gsize; cut++) {
     CHECK(parz_bounded_book_read(good.b, cut, &b, &used, &err) == PARZ_ERR_STREAM,
           "codebook cut to %zu of %zu bytes accepted", cut, gsize);
+    same_decoder("good codebook cut short", good.b, cut);
+  }
+  CHECK(same_decoder("good codebook", good.b, gsize), "good codebook refused");
   /* and a single symbol of length 1 */
   book_bytes one;
   memset(&one, 0, sizeof one);
@@ -406,6 +540,7 @@ static void hostile_books(void) {
       bytes[0] = (uint8_t)(1 + xorshift_next() % 40); /* a small span: more books parse */
     int rc = parz_bounded_book_read(bytes, size, &b, &used, &err);
     CHECK(rc == PARZ_OK || rc == PARZ_ERR_STREAM, "random codebook: status %d", rc);
+    same_decoder("random codebook", bytes, size);
     if (rc != PARZ_OK)
       continue;
     accepted++;
@@ -427,6 +562,8 @@ static void hostile_books(void) {
     parz_bounded_decoder_free(d);
   }
   CHECK(accepted > 10, "only %zu random codebooks parsed: the check above tests little", accepted);
+  run_symbols_refused();
+  long_books();
   free(b.len);
   free(b.code);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "block_common.h"
+#include "bounded_book_read.h"
 #include "bounded_chunk.h"
 #include "bounded_codec.h"
 #include "chunk_keep.h"
@@ -183,30 +184,11 @@ static void scratch_free(struct parz_codec_scratch* s) {
 int parz_bounded_chunk_decoder(const parz_chunk_view* v, parz_bounded_chunk_info* out,
                                parz_error* err) {
   const unsigned char* d = v->codec_data;
-  parz_bounded_book book = {(uint8_t*)malloc(PARZ_BOUNDED_SYMBOLS), NULL}; /* no code words */
-  size_t used = 0, book_bytes = parz_load32(d + D_BOOK_BYTES);
-  int rc = PARZ_OK;
   out->step = parz_f64_from(parz_load64(d + D_STEP));
   out->predictor = d[D_PREDICTOR];
   out->runs = d[D_RUNS];
-  out->dec = NULL;
-  if (!book.len)
-    rc = parz_fail(err, PARZ_ERR_NOMEM, "bounded: no memory for a codebook");
-  if (rc == PARZ_OK &&
-      (rc = parz_bounded_book_read(d + D_BOOK, book_bytes, &book, &used, err)) == PARZ_OK &&
-      used != book_bytes)
-    rc = parz_fail(err, PARZ_ERR_STREAM, "bounded: codebook of %zu bytes in a field of %zu", used,
-                   book_bytes);
-  /* a codebook without the run symbols when the chunk says it has none */
-  if (rc == PARZ_OK && !out->runs)
-    for (unsigned k = 1; k <= PARZ_BOUNDED_RUNS; k++)
-      if (book.len[k])
-        rc = parz_fail(err, PARZ_ERR_STREAM,
-                       "bounded: codebook codes run symbol %u in a chunk without runs", k);
-  if (rc == PARZ_OK && !(out->dec = parz_bounded_decoder_new(&book, err)))
-    rc = PARZ_ERR_NOMEM;
-  free(book.len);
-  return rc;
+  return parz_bounded_decoder_read(d + D_BOOK, parz_load32(d + D_BOOK_BYTES), out->runs, &out->dec,
+                                   err);
 }
 
 size_t parz_bounded_decoder_words_bound(const parz_chunk_view* v) {

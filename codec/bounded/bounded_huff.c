@@ -7,6 +7,7 @@
 
 #include "bitio.h"
 #include "bounded.h"
+#include "bounded_book_read.h"
 #include "bounded_jobs.h"
 #include "bounded_forward.h"
 #include "chunk_keep.h"
@@ -399,60 +400,105 @@ static size_t used_groups(const uint8_t* len, uint16_t* group, size_t* used) {
   return n;
 }
 
-/* The used symbols of the groups, in order, into sym and their lengths into clen (each with room
- * for one entry past the last used symbol, which the walk writes without a branch). */
-static void used_symbols(const uint8_t* len, const uint16_t* group, size_t ngroups, uint32_t* sym,
-                         uint8_t* clen) {
+/* A used symbol and its length in one word of a list in symbol order. */
+#define USED(s, l) ((uint32_t)(s) << 5 | (l))
+#define USED_SYM(u) ((u) >> 5)
+#define USED_LEN(u) ((u)&31u)
+
+/* The used symbols of the groups, in order, into list (with room for one entry past the last
+ * used symbol, which the walk writes without a branch); their longest length returned. */
+static unsigned used_symbols(const uint8_t* len, const uint16_t* group, size_t ngroups,
+                             uint32_t* list) {
   size_t m = 0;
+  unsigned top = 0;
   for (size_t i = 0; i < ngroups; i++) {
     const size_t lo = (size_t)group[i] * GROUP;
     const size_t hi = lo + GROUP < PARZ_BOUNDED_SYMBOLS ? lo + GROUP : PARZ_BOUNDED_SYMBOLS;
     for (size_t s = lo; s < hi; s++) {
-      sym[m] = (uint32_t)s;
-      clen[m] = len[s];
+      list[m] = USED(s, len[s] & 31u);
       m += len[s] != 0;
+      top = len[s] > top ? len[s] : top;
     }
   }
+  return top;
 }
 
-/* The decoder is built for the used symbols alone, renumbered 0..used-1 in symbol order (a
- * chunk's book uses dozens to thousands of the 65,560 symbols, scattered over the alphabet),
- * and its table entries and sorted symbols then given their own numbers back: the canonical
- * code orders words by (length, symbol), which the renumbering keeps, so the decoder is the one
- * of the whole alphabet, without walks over the unused symbols. */
+/* The decoder of the used symbols in list (symbol order, lengths 1..PARZ_BOUNDED_MAX_LEN), the
+ * one parz_huff_decoder_init builds over the whole alphabet's lengths: a symbol's place in the
+ * canonical code depends only on the symbols before it, so one pass over the used ones in order
+ * gives every word, without walks over the unused symbols (a chunk's book uses dozens to
+ * thousands of the 65,560, scattered over the alphabet). NULL for lengths that are no prefix
+ * code. */
+static parz_bounded_decoder* decoder_of(const uint32_t* list, size_t used, parz_error* err) {
+  const size_t words = parz_bounded_decoder_words_for(used);
+  const unsigned max_len = PARZ_BOUNDED_MAX_LEN;
+  const unsigned bits = TABLE_BITS < max_len ? TABLE_BITS : max_len;
+  uint32_t next[PARZ_HUFF_LEN_LIMIT + 1], word[PARZ_HUFF_LEN_LIMIT + 1];
+  uint64_t kraft = 0;
+  parz_bounded_decoder* d = (parz_bounded_decoder*)malloc(sizeof *d + words * sizeof(uint32_t));
+  if (!d) {
+    parz_fail(err, PARZ_ERR_NOMEM, "bounded: no memory for a decoder of %zu words", words);
+    return NULL;
+  }
+  parz_huff_decoder* h = &d->huff;
+  uint32_t count[32] = {0};
+  for (size_t i = 0; i < used; i++)
+    count[USED_LEN(list[i])]++;
+  for (unsigned l = 1; l <= max_len; l++)
+    kraft += (uint64_t)count[l] << (max_len - l);
+  uint32_t longer = 0;
+  for (unsigned l = max_len + 1; l < 32; l++)
+    longer |= count[l];
+  if (count[0] || longer || kraft > ((uint64_t)1 << max_len)) {
+    free(d);
+    parz_fail(err, PARZ_ERR_STREAM, "huffman: code lengths (at most %u) are no prefix code",
+              max_len);
+    return NULL;
+  }
+  memset(h, 0, sizeof *h);
+  memcpy(h->count, count, sizeof h->count);
+  h->max_len = max_len;
+  h->table_bits = bits;
+  h->table = d->mem;
+  h->sorted = d->mem + ((size_t)1 << TABLE_BITS);
+  h->count[0] = (uint32_t)(PARZ_BOUNDED_SYMBOLS - used);
+  uint32_t code = 0, at = 0;
+  for (unsigned l = 1; l <= max_len; l++) {
+    if (l > 1)
+      code = (code + h->count[l - 1]) << 1;
+    h->first[l] = code;
+    h->index[l] = next[l] = at;
+    word[l] = code;
+    at += h->count[l];
+  }
+  memset(h->table, 0, sizeof(uint32_t) << bits);
+  for (size_t i = 0; i < used; i++) {
+    const uint32_t sym = USED_SYM(list[i]);
+    const unsigned l = USED_LEN(list[i]);
+    h->sorted[next[l]++] = sym;
+    if (l <= bits) /* its word, bits reversed, starts 2^(bits - l) entries */
+      for (uint32_t e = parz_huff_reverse(word[l]++, l); e < (1u << bits); e += 1u << l)
+        h->table[e] = USED(sym, l);
+  }
+  return d;
+}
+
 parz_bounded_decoder* parz_bounded_decoder_new(const parz_bounded_book* book, parz_error* err) {
   uint16_t group[GROUPS];
   size_t used;
   const size_t ngroups = used_groups(book->len, group, &used);
-  const size_t words = parz_bounded_decoder_words_for(used);
-  parz_bounded_decoder* d = (parz_bounded_decoder*)malloc(sizeof *d + words * sizeof(uint32_t));
-  uint32_t* sym = (uint32_t*)malloc((used + 1) * (sizeof *sym + 1));
-  uint8_t* clen = sym ? (uint8_t*)(sym + used + 1) : NULL;
-  if (!d || !sym) {
-    free(d);
-    free(sym);
-    parz_fail(err, PARZ_ERR_NOMEM, "bounded: no memory for a decoder of %zu words", words);
+  uint32_t* list = (uint32_t*)malloc((used + 1) * sizeof *list);
+  parz_bounded_decoder* d = NULL;
+  if (!list) {
+    parz_fail(err, PARZ_ERR_NOMEM, "bounded: no memory for a decoder of %zu symbols", used);
     return NULL;
   }
-  used_symbols(book->len, group, ngroups, sym, clen);
-  if (parz_huff_decoder_init(&d->huff, clen, used, PARZ_BOUNDED_MAX_LEN, TABLE_BITS, d->mem, err)) {
-    free(sym);
-    free(d);
-    return NULL;
-  }
-  d->huff.count[0] = (uint32_t)(PARZ_BOUNDED_SYMBOLS - used);
-  uint32_t* table = d->huff.table;
-  uint32_t* sorted = d->huff.sorted;
-  const uint32_t entries = 1u << d->huff.table_bits;
-  for (uint32_t i = 0; i < entries; i++) {
-    /* without a branch: an empty entry (0) stays 0, and reads sym[0], which exists */
-    const uint32_t e = table[i];
-    const uint32_t full = sym[PARZ_HUFF_ENTRY_SYM(e)] << 5 | PARZ_HUFF_ENTRY_LEN(e);
-    table[i] = e ? full : 0u;
-  }
-  for (size_t i = 0; i < used; i++)
-    sorted[i] = sym[sorted[i]];
-  free(sym);
+  if (used_symbols(book->len, group, ngroups, list) <= PARZ_BOUNDED_MAX_LEN)
+    d = decoder_of(list, used, err);
+  else
+    parz_fail(err, PARZ_ERR_STREAM, "huffman: code lengths (at most %u) are no prefix code",
+              (unsigned)PARZ_BOUNDED_MAX_LEN);
+  free(list);
   return d;
 }
 
@@ -634,11 +680,34 @@ static inline int book_bits(book_reader* b, unsigned n, uint32_t* v) {
   return 1;
 }
 
-int parz_bounded_book_read(const uint8_t* in, size_t size, parz_bounded_book* book, size_t* used,
-                           parz_error* err) {
+/* Up to max zero bits (each the previous length again) after the one just read, as many as the
+ * window holds, passed at once: lengths change slowly over the residuals, so a codebook is mostly
+ * runs of them. Their count returned. */
+static inline uint32_t book_zeros(book_reader* b, uint32_t max) {
+  const uint64_t left = b->r.end - b->r.pos;
+  uint32_t k = b->held < left ? b->held : (uint32_t)left;
+  if (b->window)
+    k = parz_ctz64(b->window) < k ? parz_ctz64(b->window) : k;
+  k = k < max ? k : max;
+  b->window >>= k; /* k <= held <= 57 */
+  b->held -= k;
+  b->r.pos += k;
+  return k;
+}
+
+/* The most used symbols a codebook of size bytes can describe: each takes at least one bit. */
+static size_t book_list_cap(size_t size) {
+  return size < PARZ_BOUNDED_SYMBOLS / 8 ? size * 8 : PARZ_BOUNDED_SYMBOLS;
+}
+
+/* The codebook's grammar, with every check parz_bounded_book_read names: its used symbols in
+ * symbol order into list (USED, book_list_cap(size) entries), their count into *m and the bytes
+ * it takes into *used. */
+static int read_book(const uint8_t* in, size_t size, uint32_t* list, size_t* m, size_t* used,
+                     parz_error* err) {
   size_t at = 0;
   uint32_t span = 0;
-  memset(book->len, 0, PARZ_BOUNDED_SYMBOLS);
+  *m = 0;
   if (!get_varint(in, size, &at, &span))
     return parz_fail(err, PARZ_ERR_STREAM, "bounded codebook: span cut off (%zu bytes)", size);
   if (span == 0 || span > PARZ_BOUNDED_SYMBOLS)
@@ -649,72 +718,119 @@ int parz_bounded_book_read(const uint8_t* in, size_t size, parz_bounded_book* bo
   r.window = 0;
   r.held = 0;
   unsigned prev = 0;
-  uint32_t m = 0, v = 0;
+  size_t n = 0;
+  uint32_t v = 0;
   uint64_t kraft = 0; /* sum of 2^(MAX_LEN - len) */
   for (uint32_t s = 0; s < span;) {
     if (!book_bits(&r, 1, &v))
       return parz_fail(err, PARZ_ERR_STREAM, "bounded codebook: cut off at symbol %u of %u", s,
                        span);
     unsigned l = prev;
-    if (v) {
-      uint32_t kind, sign;
-      if (!book_bits(&r, 1, &kind))
-        return parz_fail(err, PARZ_ERR_STREAM, "bounded codebook: cut off at symbol %u", s);
-      if (!kind) {
-        if (!book_bits(&r, 1, &sign))
-          return parz_fail(err, PARZ_ERR_STREAM, "bounded codebook: cut off at symbol %u", s);
-        l = sign ? prev - 1 : prev + 1;
-        if ((sign && prev < 2) || l > PARZ_BOUNDED_MAX_LEN)
-          return parz_fail(err, PARZ_ERR_STREAM,
-                           "bounded codebook: symbol %u's length steps from %u out of 1..%u", s,
-                           prev, (unsigned)PARZ_BOUNDED_MAX_LEN);
-      } else {
-        uint32_t run, x;
-        if (!book_bits(&r, 1, &run) || !book_bits(&r, 5, &x))
-          return parz_fail(err, PARZ_ERR_STREAM, "bounded codebook: cut off at symbol %u", s);
-        if (run) {
-          uint32_t extra;
-          if (x > 24 || !book_bits(&r, x, &extra))
-            return parz_fail(err, PARZ_ERR_STREAM,
-                             "bounded codebook: run at symbol %u with %u bits refused", s, x);
-          uint64_t count = ((uint64_t)1 << x) + extra;
-          if (count > span - s)
-            return parz_fail(err, PARZ_ERR_STREAM,
-                             "bounded codebook: run of %llu unused symbols at %u passes span %u",
-                             (unsigned long long)count, s, span);
-          s += (uint32_t)count;
-          continue;
-        }
-        if (x > PARZ_BOUNDED_MAX_LEN)
-          return parz_fail(err, PARZ_ERR_STREAM, "bounded codebook: length %u of symbol %u > %u", x,
-                           s, (unsigned)PARZ_BOUNDED_MAX_LEN);
-        l = x;
+    if (!v) { /* the previous length, for this symbol and the zeros after it */
+      const uint32_t k = 1 + book_zeros(&r, span - s - 1);
+      if (l) {
+        for (uint32_t i = 0; i < k; i++)
+          list[n + i] = USED(s + i, l);
+        n += k;
+        kraft += (uint64_t)k << (PARZ_BOUNDED_MAX_LEN - l);
       }
+      s += k;
+      continue;
     }
-    book->len[s] = (uint8_t)l;
+    uint32_t kind, sign;
+    if (!book_bits(&r, 1, &kind))
+      return parz_fail(err, PARZ_ERR_STREAM, "bounded codebook: cut off at symbol %u", s);
+    if (!kind) {
+      if (!book_bits(&r, 1, &sign))
+        return parz_fail(err, PARZ_ERR_STREAM, "bounded codebook: cut off at symbol %u", s);
+      l = sign ? prev - 1 : prev + 1;
+      if ((sign && prev < 2) || l > PARZ_BOUNDED_MAX_LEN)
+        return parz_fail(err, PARZ_ERR_STREAM,
+                         "bounded codebook: symbol %u's length steps from %u out of 1..%u", s,
+                         prev, (unsigned)PARZ_BOUNDED_MAX_LEN);
+    } else {
+      uint32_t run, x;
+      if (!book_bits(&r, 1, &run) || !book_bits(&r, 5, &x))
+        return parz_fail(err, PARZ_ERR_STREAM, "bounded codebook: cut off at symbol %u", s);
+      if (run) {
+        uint32_t extra;
+        if (x > 24 || !book_bits(&r, x, &extra))
+          return parz_fail(err, PARZ_ERR_STREAM,
+                           "bounded codebook: run at symbol %u with %u bits refused", s, x);
+        uint64_t count = ((uint64_t)1 << x) + extra;
+        if (count > span - s)
+          return parz_fail(err, PARZ_ERR_STREAM,
+                           "bounded codebook: run of %llu unused symbols at %u passes span %u",
+                           (unsigned long long)count, s, span);
+        s += (uint32_t)count;
+        continue;
+      }
+      if (x > PARZ_BOUNDED_MAX_LEN)
+        return parz_fail(err, PARZ_ERR_STREAM, "bounded codebook: length %u of symbol %u > %u", x,
+                         s, (unsigned)PARZ_BOUNDED_MAX_LEN);
+      l = x;
+    }
     if (l) {
-      m++;
+      list[n++] = USED(s, l);
       kraft += (uint64_t)1 << (PARZ_BOUNDED_MAX_LEN - l);
     }
     prev = l;
     s++;
   }
   uint64_t full = (uint64_t)1 << PARZ_BOUNDED_MAX_LEN;
-  if (m == 0)
+  if (n == 0)
     return parz_fail(err, PARZ_ERR_STREAM, "bounded codebook: no symbol is used");
   if (kraft > full)
     return parz_fail(err, PARZ_ERR_STREAM,
                      "bounded codebook: over-subscribed (Kraft sum %llu/%llu)",
                      (unsigned long long)kraft, (unsigned long long)full);
-  if (kraft < full && !(m == 1 && kraft == full / 2))
+  if (kraft < full && !(n == 1 && kraft == full / 2))
     return parz_fail(err, PARZ_ERR_STREAM, "bounded codebook: incomplete (Kraft sum %llu/%llu)",
                      (unsigned long long)kraft, (unsigned long long)full);
-  if (book->code) {
-    int rc =
-        parz_huff_codes(book->len, PARZ_BOUNDED_SYMBOLS, PARZ_BOUNDED_MAX_LEN, book->code, err);
-    if (rc)
-      return rc;
-  }
+  *m = n;
   *used = at + (size_t)((r.r.pos + 7) / 8);
   return PARZ_OK;
+}
+
+int parz_bounded_book_read(const uint8_t* in, size_t size, parz_bounded_book* book, size_t* used,
+                           parz_error* err) {
+  uint32_t* list = (uint32_t*)malloc((book_list_cap(size) + 1) * sizeof *list);
+  size_t m = 0;
+  int rc;
+  memset(book->len, 0, PARZ_BOUNDED_SYMBOLS);
+  if (!list)
+    return parz_fail(err, PARZ_ERR_NOMEM, "bounded: no memory for a codebook of %zu bytes", size);
+  if ((rc = read_book(in, size, list, &m, used, err)) == PARZ_OK)
+    for (size_t i = 0; i < m; i++)
+      book->len[USED_SYM(list[i])] = (uint8_t)USED_LEN(list[i]);
+  free(list);
+  if (rc == PARZ_OK && book->code)
+    rc = parz_huff_codes(book->len, PARZ_BOUNDED_SYMBOLS, PARZ_BOUNDED_MAX_LEN, book->code, err);
+  return rc;
+}
+
+int parz_bounded_decoder_read(const uint8_t* in, size_t size, int runs,
+                              parz_bounded_decoder** out, parz_error* err) {
+  uint32_t* list = (uint32_t*)malloc((book_list_cap(size) + 1) * sizeof *list);
+  size_t m = 0, used = 0;
+  int rc;
+  *out = NULL;
+  if (!list)
+    return parz_fail(err, PARZ_ERR_NOMEM, "bounded: no memory for a codebook of %zu bytes", size);
+  rc = read_book(in, size, list, &m, &used, err);
+  if (rc == PARZ_OK && used != size)
+    rc = parz_fail(err, PARZ_ERR_STREAM, "bounded: codebook of %zu bytes in a field of %zu", used,
+                   size);
+  /* a codebook without the run symbols when the chunk says it has none: they follow the escape,
+   * the list's first symbol when used */
+  const size_t first = rc == PARZ_OK && m > 1 && USED_SYM(list[0]) == 0;
+  if (rc == PARZ_OK && !runs && USED_SYM(list[first]) >= 1 &&
+      USED_SYM(list[first]) <= PARZ_BOUNDED_RUNS)
+    rc = parz_fail(err, PARZ_ERR_STREAM,
+                   "bounded: codebook codes run symbol %u in a chunk without runs",
+                   (unsigned)USED_SYM(list[first]));
+  if (rc == PARZ_OK && !(*out = decoder_of(list, m, err)))
+    rc = PARZ_ERR_NOMEM;
+  free(list);
+  return rc;
 }
