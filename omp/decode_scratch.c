@@ -19,9 +19,16 @@
  * The passes of few values that come first read only the codes of the first segments (their
  * codes come first in code order): the thread that finishes the last range of those segments
  * runs them at once, inside the step of the segments, while the team decodes the others, rather
- * than one thread after that step's end with the team waiting. */
+ * than one thread after that step's end with the team waiting.
+ *
+ * The codec's state (its codebook read into a decoder, on one thread: tens to hundreds of
+ * microseconds) is the queue's first place, and the payload checksums' ranges, which need no
+ * state, the places after it: the team checks them while the first thread reads the codebook
+ * (and while the others, asleep between chunks under a passive wait policy, wake), and the steps
+ * that need the state, planned by that thread once it has it, follow. */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #if defined(__unix__) || defined(__APPLE__)
 #include <sched.h>
 #define YIELD() sched_yield()
@@ -49,8 +56,8 @@
 #define SPINS 2048u
 
 /* What one step does to units [first, first + count). STEP_PASSES is passes [pass, pass_end)
- * whole, in order, on one thread (a single unit). STEP_FIRST is the checksums' and the
- * segments' ranges together, with the leading row of passes. */
+ * whole, in order, on one thread (a single unit). STEP_FIRST is the segments' ranges, with the
+ * leading row of passes. */
 typedef enum {
   STEP_FIRST,
   STEP_VERIFY,
@@ -184,20 +191,22 @@ static void add_step(queued_step* q, unsigned* n, step kind, unsigned pass, unsi
   ++*n;
 }
 
-/* The steps of the chunk into q (at most passes + 4), their count returned: first the payload
- * checksums with the segments (and the leading row of passes), then the codec's inverse passes
- * in order after the row (a row of small passes as one step on one thread, every other pass a
- * step of the team), the window's values, the mask, the exceptions; steps without units left
- * out but the first. */
-static unsigned plan_steps(const job* j, int nthreads, queued_step* q) {
+/* The steps of the chunk into q (at most passes + 4), their count returned, their places from
+ * `start` on and their error items from `item` on: first the segments (and the leading row of
+ * passes), then the codec's inverse passes in order after the row (a row of small passes as one
+ * step on one thread, every other pass a step of the team), the window's values, the mask, the
+ * exceptions; steps without units left out but the first. */
+static unsigned plan_steps(const job* j, int nthreads, uint64_t start, uint64_t item,
+                           queued_step* q) {
   const parz_chunk_view* v = j->v;
   const unsigned passes = parz_chunk_scratch_passes(j->s);
-  const uint64_t rv = step_ranges(v->nchecksums, nthreads);
   unsigned n = 1, p = j->row, e;
   q[0].kind = STEP_FIRST;
   q[0].units = 0;
-  q[0].ranges = rv + step_ranges(v->nsegments, nthreads);
-  q[0].start = q[0].item = q[0].done = 0;
+  q[0].ranges = step_ranges(v->nsegments, nthreads);
+  q[0].start = start;
+  q[0].item = item;
+  q[0].done = 0;
   while (p < passes) {
     for (e = p; e < passes && parz_chunk_scratch_values(j->s, e) < SMALL_PASS_VALUES; e++)
       ;
@@ -221,21 +230,13 @@ static unsigned plan_steps(const job* j, int nthreads, queued_step* q) {
   return n;
 }
 
-/* Range r of the first step: the checksums' ranges first, so that a checksum's error comes
- * before a segment's, as in the serial decoder; then the segments', the leading row run by the
- * thread that finishes the last range of the segments holding its codes. */
-static void run_first(job* j, const queued_step* q, uint64_t r, int nthreads,
-                      parz_omp_first_error* first) {
-  const uint64_t nsums = j->v->nchecksums, nseg = j->v->nsegments;
-  const uint64_t rv = step_ranges(nsums, nthreads), rs = q->ranges - rv;
-  if (r < rv) {
-    run_range(j, STEP_VERIFY, 0, 0, nsums, rv, r, r, first);
-    return;
-  }
-  run_range(j, STEP_SEGMENTS, 0, 0, nseg, rs, r - rv, r, first);
+/* Range r of the first step, the segments', the leading row run by the thread that finishes the
+ * last range of the segments holding its codes. */
+static void run_first(job* j, const queued_step* q, uint64_t r, parz_omp_first_error* first) {
+  run_range(j, STEP_SEGMENTS, 0, 0, j->v->nsegments, q->ranges, r, q->item + r, first);
   /* a range skipped for an earlier failure counts too: the row then skips as well */
-  if (r - rv < j->row_ranges && row_range_done(j))
-    run_range(j, STEP_PASSES, 0, j->row, 1, 1, 0, q->ranges, first);
+  if (r < j->row_ranges && row_range_done(j))
+    run_range(j, STEP_PASSES, 0, j->row, 1, 1, 0, q->item + q->ranges, first);
 }
 
 /* Counts a finished range of step q; its writes are flushed before the count, so that a thread
@@ -266,43 +267,121 @@ static void step_wait(queued_step* q) {
 #endif
 }
 
+/* What the team shares: the queue's places are the codec's state (place 0, error item rv), the
+ * checksums' rv ranges (places and items from 1 and 0), then the planned steps (q, from place
+ * rv + 1, item rv + 1). */
+typedef struct {
+  job j;
+  uint64_t rv;       /* the checksums' ranges */
+  queued_step sums;  /* their count of ranges done */
+  uint64_t next;     /* the next place (atomic) */
+  queued_step* q;    /* the steps, once planned */
+  unsigned nsteps;   /* their number */
+  uint64_t total;    /* places in all, once planned */
+  int planned;       /* 0 until the state is planned, then 1, or -1 when it failed (atomic) */
+  int nthreads;
+  parz_omp_first_error first;
+} team;
+
+/* Place 0: the codec's state and the steps that need it, published through t->planned. */
+static void begin_and_plan(team* t) {
+  parz_chunk_scratch* s = NULL;
+  parz_error e;
+  int rc, planned = -1;
+  if ((rc = parz_chunk_scratch_begin(t->j.v, &s, &e)) != PARZ_OK) {
+    parz_omp_first_error_record(&t->first, t->rv, rc, &e);
+  } else if (!(t->q = (queued_step*)malloc((parz_chunk_scratch_passes(s) + 4u) * sizeof *t->q))) {
+    parz_omp_first_error_record(
+        &t->first, t->rv, PARZ_ERR_NOMEM,
+        (parz_fail(&e, PARZ_ERR_NOMEM, "no memory for a chunk's decoding steps"), &e));
+  } else {
+    t->j.s = s;
+    plan_row(&t->j, t->nthreads);
+    t->nsteps = plan_steps(&t->j, t->nthreads, t->rv + 1, t->rv + 1, t->q);
+    t->total = t->q[t->nsteps - 1].start + t->q[t->nsteps - 1].ranges;
+    planned = 1;
+  }
+  t->j.s = s;
+#ifdef _OPENMP
+#pragma omp flush
+#endif
+  if (planned > 0) {
+#ifdef _OPENMP
+#pragma omp atomic write
+#endif
+    t->planned = 1;
+  } else {
+#ifdef _OPENMP
+#pragma omp atomic write
+#endif
+    t->planned = -1;
+  }
+}
+
+/* Returns once place 0 has planned the steps: 1, or 0 when it failed. */
+static int plan_wait(team* t) {
+  int planned;
+  for (unsigned spins = 0;; spins++) {
+#ifdef _OPENMP
+#pragma omp atomic read
+#endif
+    planned = t->planned;
+    if (planned)
+      break;
+    if (spins >= SPINS)
+      YIELD();
+  }
+#ifdef _OPENMP
+#pragma omp flush
+#endif
+  return planned > 0;
+}
+
 /* One thread's part: places of the queue taken in order until none is left, each run once the
  * step before its own has finished. */
-static void team_queue(job* j, queued_step* q, unsigned nsteps, int nthreads, uint64_t* next,
-                       parz_omp_first_error* first) {
-  const uint64_t total = q[nsteps - 1].start + q[nsteps - 1].ranges;
+static void team_queue(team* t) {
+  const uint64_t rv = t->rv;
   unsigned k = 0;
   for (;;) {
     uint64_t at;
 #ifdef _OPENMP
 #pragma omp atomic capture
 #endif
-    at = (*next)++;
-    if (at >= total)
+    at = t->next++;
+    if (at == 0) {
+      begin_and_plan(t);
+      continue;
+    }
+    if (at <= rv) {
+      run_range(&t->j, STEP_VERIFY, 0, 0, t->j.v->nchecksums, rv, at - 1, at - 1, &t->first);
+      step_done(&t->sums);
+      continue;
+    }
+    if (!plan_wait(t) || at >= t->total)
       return;
+    queued_step* q = t->q;
     while (at >= q[k].start + q[k].ranges) /* a thread's places only grow */
       k++;
     if (k)
       step_wait(&q[k - 1]);
+    /* no value reaches the destination before every checksum has been checked, as in the serial
+     * decoder (the checksums end long before: no wait in practice) */
+    if (q[k].kind >= STEP_STORE)
+      step_wait(&t->sums);
     if (k == 0)
-      run_first(j, &q[0], at, nthreads, first);
+      run_first(&t->j, &q[0], at - q[0].start, &t->first);
     else
-      run_range(j, q[k].kind, q[k].pass, q[k].pass_end, q[k].units, q[k].ranges, at - q[k].start,
-                q[k].item + (at - q[k].start), first);
+      run_range(&t->j, q[k].kind, q[k].pass, q[k].pass_end, q[k].units, q[k].ranges,
+                at - q[k].start, q[k].item + (at - q[k].start), &t->first);
     step_done(&q[k]);
   }
 }
 
 int parz_omp_decode_scratch(const parz_chunk_view* view, const parz_chunk_dest* d, int nthreads,
                             parz_error* err) {
-  parz_omp_first_error first;
   parz_chunk_view v;
-  parz_chunk_scratch* s;
   void* offsets = NULL;
-  queued_step* q;
-  uint64_t next = 0;
-  unsigned nsteps;
-  job j;
+  team t;
   int rc;
   /* a LENGTHS table as offsets, so that a range of segments starts without summing the lengths
    * before it */
@@ -314,28 +393,20 @@ int parz_omp_decode_scratch(const parz_chunk_view* view, const parz_chunk_dest* 
   } else {
     v = *view;
   }
-  if ((rc = parz_chunk_scratch_begin(&v, &s, err)) != PARZ_OK) {
-    free(offsets);
-    return rc;
-  }
-  if (!(q = (queued_step*)malloc((parz_chunk_scratch_passes(s) + 4u) * sizeof *q))) {
-    parz_chunk_scratch_free(s);
-    free(offsets);
-    return parz_fail(err, PARZ_ERR_NOMEM, "no memory for a chunk's decoding steps");
-  }
-  j.v = &v;
-  j.d = d;
-  j.s = s;
-  plan_row(&j, nthreads);
-  nsteps = plan_steps(&j, nthreads, q);
-  parz_omp_first_error_init(&first);
+  memset(&t, 0, sizeof t);
+  t.j.v = &v;
+  t.j.d = d;
+  t.rv = step_ranges(v.nchecksums, nthreads);
+  t.sums.ranges = t.rv;
+  t.nthreads = nthreads;
+  parz_omp_first_error_init(&t.first);
 #ifdef _OPENMP
 #pragma omp parallel num_threads(nthreads)
 #endif
-  team_queue(&j, q, nsteps, nthreads, &next, &first);
-  rc = parz_omp_first_error_result(&first, err);
-  free(q);
-  parz_chunk_scratch_free(s);
+  team_queue(&t);
+  rc = parz_omp_first_error_result(&t.first, err);
+  free(t.q);
+  parz_chunk_scratch_free(t.j.s);
   free(offsets);
   return rc;
 }

@@ -405,6 +405,29 @@ static void hostile(void) {
           lies[k].what, rc, rc ? err.message : "decoded");
     free(x);
   }
+  /* a codebook that lies (span 0) in a chunk whose payload fails its checksum: the serial decoder
+   * checks the checksums before it reads the codebook, and the OpenMP decoder, whose team checks
+   * them while one thread reads the codebook, reports the checksum's error too */
+  for (int threads = 2; threads <= 4; threads += 2) {
+    unsigned char* x = (unsigned char*)malloc(bytes);
+    parz_error perr;
+    memcpy(x, c, bytes);
+    x[data_at + 16] = 0; /* the codebook's span, a varint */
+    uint32_t crc = parz_crc32c(0, x, 108);
+    crc = parz_crc32c(crc, x + 112, payload_at - 112);
+    for (unsigned b = 0; b < 4; b++)
+      x[108 + b] = (unsigned char)(crc >> (8 * b));
+    int rc = parz_chunk_decode(x, bytes, out, n * 4, &err);
+    CHECK(rc == PARZ_ERR_STREAM && strstr(err.message, "span 0"), "codebook of span 0: %d (%s)", rc,
+          rc ? err.message : "decoded");
+    x[bytes - 1] ^= 1; /* the last partition's payload */
+    rc = parz_chunk_decode(x, bytes, out, n * 4, &err);
+    int prc = parz_omp_chunk_decode(x, bytes, par, n * 4, threads, &perr);
+    CHECK(rc == PARZ_ERR_CHECKSUM && prc == rc && strcmp(perr.message, err.message) == 0,
+          "lying codebook, payload flipped, %d threads: OpenMP decode gave %d '%s', serial %d '%s'",
+          threads, prc, prc ? perr.message : "", rc, rc ? err.message : "");
+    free(x);
+  }
   free(v), free(out), free(par), free(c);
 }
 
