@@ -427,8 +427,8 @@ static unsigned used_symbols(const uint8_t* len, const uint16_t* group, size_t n
  * one parz_huff_decoder_init builds over the whole alphabet's lengths: a symbol's place in the
  * canonical code depends only on the symbols before it, so one pass over the used ones in order
  * gives every word, without walks over the unused symbols (a chunk's book uses dozens to
- * thousands of the 65,560, scattered over the alphabet). NULL for lengths that are no prefix
- * code. */
+ * thousands of the 65,560, scattered over the alphabet). NULL, with err set, for lengths that
+ * are no prefix code or without memory. */
 static parz_bounded_decoder* decoder_of(const uint32_t* list, size_t used, parz_error* err) {
   const size_t words = parz_bounded_decoder_words_for(used);
   const unsigned max_len = PARZ_BOUNDED_MAX_LEN;
@@ -476,9 +476,9 @@ static parz_bounded_decoder* decoder_of(const uint32_t* list, size_t used, parz_
     const uint32_t sym = USED_SYM(list[i]);
     const unsigned l = USED_LEN(list[i]);
     h->sorted[next[l]++] = sym;
-    if (l <= bits) /* its word, bits reversed, starts 2^(bits - l) entries */
+    if (l <= bits) /* the 2^(bits - l) entries whose low l bits are its word, reversed */
       for (uint32_t e = parz_huff_reverse(word[l]++, l); e < (1u << bits); e += 1u << l)
-        h->table[e] = USED(sym, l);
+        h->table[e] = sym << 5 | l; /* PARZ_HUFF_ENTRY_SYM, PARZ_HUFF_ENTRY_LEN */
   }
   return d;
 }
