@@ -274,20 +274,21 @@ typedef struct {
   job j;
   uint64_t rv;       /* the checksums' ranges */
   queued_step sums;  /* their count of ranges done */
+  queued_step plan;  /* place 0, done once the steps are planned or the state failed */
   uint64_t next;     /* the next place (atomic) */
   queued_step* q;    /* the steps, once planned */
   unsigned nsteps;   /* their number */
   uint64_t total;    /* places in all, once planned */
-  int planned;       /* 0 until the state is planned, then 1, or -1 when it failed (atomic) */
+  int planned;       /* once plan is done: 1, or 0 when the state failed */
   int nthreads;
   parz_omp_first_error first;
 } team;
 
-/* Place 0: the codec's state and the steps that need it, published through t->planned. */
+/* Place 0: the codec's state and the steps that need it. */
 static void begin_and_plan(team* t) {
   parz_chunk_scratch* s = NULL;
   parz_error e;
-  int rc, planned = -1;
+  int rc;
   if ((rc = parz_chunk_scratch_begin(t->j.v, &s, &e)) != PARZ_OK) {
     parz_omp_first_error_record(&t->first, t->rv, rc, &e);
   } else if (!(t->q = (queued_step*)malloc((parz_chunk_scratch_passes(s) + 4u) * sizeof *t->q))) {
@@ -299,42 +300,10 @@ static void begin_and_plan(team* t) {
     plan_row(&t->j, t->nthreads);
     t->nsteps = plan_steps(&t->j, t->nthreads, t->rv + 1, t->rv + 1, t->q);
     t->total = t->q[t->nsteps - 1].start + t->q[t->nsteps - 1].ranges;
-    planned = 1;
+    t->planned = 1;
   }
   t->j.s = s;
-#ifdef _OPENMP
-#pragma omp flush
-#endif
-  if (planned > 0) {
-#ifdef _OPENMP
-#pragma omp atomic write
-#endif
-    t->planned = 1;
-  } else {
-#ifdef _OPENMP
-#pragma omp atomic write
-#endif
-    t->planned = -1;
-  }
-}
-
-/* Returns once place 0 has planned the steps: 1, or 0 when it failed. */
-static int plan_wait(team* t) {
-  int planned;
-  for (unsigned spins = 0;; spins++) {
-#ifdef _OPENMP
-#pragma omp atomic read
-#endif
-    planned = t->planned;
-    if (planned)
-      break;
-    if (spins >= SPINS)
-      YIELD();
-  }
-#ifdef _OPENMP
-#pragma omp flush
-#endif
-  return planned > 0;
+  step_done(&t->plan);
 }
 
 /* One thread's part: places of the queue taken in order until none is left, each run once the
@@ -342,6 +311,7 @@ static int plan_wait(team* t) {
 static void team_queue(team* t) {
   const uint64_t rv = t->rv;
   unsigned k = 0;
+  int planned = 0; /* seen the plan done */
   for (;;) {
     uint64_t at;
 #ifdef _OPENMP
@@ -357,7 +327,11 @@ static void team_queue(team* t) {
       step_done(&t->sums);
       continue;
     }
-    if (!plan_wait(t) || at >= t->total)
+    if (!planned) {
+      step_wait(&t->plan);
+      planned = 1;
+    }
+    if (!t->planned || at >= t->total)
       return;
     queued_step* q = t->q;
     while (at >= q[k].start + q[k].ranges) /* a thread's places only grow */
@@ -398,6 +372,7 @@ int parz_omp_decode_scratch(const parz_chunk_view* view, const parz_chunk_dest* 
   t.j.d = d;
   t.rv = step_ranges(v.nchecksums, nthreads);
   t.sums.ranges = t.rv;
+  t.plan.ranges = 1;
   t.nthreads = nthreads;
   parz_omp_first_error_init(&t.first);
 #ifdef _OPENMP
