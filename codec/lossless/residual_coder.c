@@ -201,22 +201,25 @@ static uint64_t bits_at(const uint8_t* src, uint64_t pos) {
   return x >> (pos & 7u);
 }
 
-/* Residual j of a reader at bit p of src through its context's fast table *t (of the tables at
- * fast): parz_ll_residual_fast's steps on 64-bit variables. The reader holds its table's place
- * rather than its offset, so that the chain of loads from one residual to the next has no
- * addition in it. Its bits (p and *t moved on, its value into *z), or 0 where the table does not
- * take it. */
-static inline uint64_t take_fast(const uint8_t* src, const uint32_t* fast, uint64_t* p,
-                                 const uint32_t** t, uint64_t* z) {
-  const uint64_t x = bits_at(src, *p);
-  const uint64_t e = (*t)[x & (PARZ_LL_TABLE_SIZE - 1)], a = PARZ_LL_FAST_ADVANCE(e);
-  if (!a)
-    return 0;
-  /* 63 - a as ~e's low 6 bits (a < 64), which is all a shift reads */
-  *z = (x << (~e & 63u) | 0x8000000000000000u) >> PARZ_LL_FAST_SHIFT(e) >> 1;
-  *t = fast + PARZ_LL_FAST_NEXT(e);
-  *p += a;
-  return a;
+/* The residual of a reader at bit p of memory (its position counted from address 0) through its
+ * context's fast table *t (of the tables at fast): parz_ll_residual_fast's steps on 64-bit
+ * variables. The reader holds its table's place rather than its offset, so that the chain of
+ * loads from one residual to the next has no addition in it. Its bits (p and *t moved on, its
+ * value into *z), or 0 where the table does not take it. */
+PARZ_HD uint64_t take_fast(const uint32_t* fast, uint64_t* p, const uint32_t** t, uint64_t* z) {
+  uint64_t x;
+  memcpy(&x, (const uint8_t*)(uintptr_t)(*p >> 3), 8);
+  x >>= *p & 7u;
+  {
+    const uint64_t e = (*t)[x & (PARZ_LL_TABLE_SIZE - 1)], a = PARZ_LL_FAST_ADVANCE(e);
+    if (!a)
+      return 0;
+    /* 63 - a as ~e's low 6 bits (a < 64), which is all a shift reads */
+    *z = (x << (~e & 63u) | 0x8000000000000000u) >> PARZ_LL_FAST_SHIFT(e) >> 1;
+    *t = fast + PARZ_LL_FAST_NEXT(e);
+    *p += a;
+    return a;
+  }
 }
 
 /* Bytes of zeros after each run's copy (uncode_runs): a reader near its run's end loads them as
@@ -264,6 +267,50 @@ static PARZ_NOINLINE int runs_rest(const uncoding* u, runs_state* st, unsigned k
   return PARZ_LL_OK;
 }
 
+/* Four runs' residuals [j, end) side by side, the readers' positions (bits from src's first),
+ * tables and residuals' places in p, t and z: the loop of runs_side. Returns where the four
+ * stopped; *k: the reader whose fast table did not take residual j (the readers after it have
+ * not read it either), RUNS_SIDE where none. */
+PARZ_HD size_t runs_stretch(const uint8_t* src, const uint32_t* fast, uint64_t p[RUNS_SIDE],
+                            const uint32_t* t[RUNS_SIDE], uint64_t* const z[RUNS_SIDE], size_t j,
+                            size_t end, unsigned* k) {
+  /* the readers' state in locals of their own, which the compiler keeps in registers, their
+   * positions counted from address 0 (src's address times 8 fits in 64 bits: the caller checks,
+   * bits_fit), so that a load needs no base register: one more register for the four readers */
+  const uint64_t base = (uint64_t)(uintptr_t)src << 3;
+  uint64_t p0 = p[0] + base, p1 = p[1] + base, p2 = p[2] + base, p3 = p[3] + base;
+  const uint32_t *t0 = t[0], *t1 = t[1], *t2 = t[2], *t3 = t[3];
+  uint64_t *z0 = z[0], *z1 = z[1], *z2 = z[2], *z3 = z[3];
+  *k = RUNS_SIDE;
+  for (; j < end; j++) {
+    if (!take_fast(fast, &p0, &t0, &z0[j])) {
+      *k = 0;
+      break;
+    }
+    if (!take_fast(fast, &p1, &t1, &z1[j])) {
+      *k = 1;
+      break;
+    }
+    if (!take_fast(fast, &p2, &t2, &z2[j])) {
+      *k = 2;
+      break;
+    }
+    if (!take_fast(fast, &p3, &t3, &z3[j])) {
+      *k = 3;
+      break;
+    }
+  }
+  p[0] = p0 - base, p[1] = p1 - base, p[2] = p2 - base, p[3] = p3 - base;
+  t[0] = t0, t[1] = t1, t[2] = t2, t[3] = t3;
+  return j;
+}
+
+/* Whether the bit positions of the bytes at src (far fewer than 2^60 of them) counted from
+ * address 0 fit in 64 bits: runs_stretch's positions. */
+static int bits_fit(const uint8_t* src) {
+  return (uint64_t)(uintptr_t)src < (uint64_t)1 << 60;
+}
+
 /* Four runs' residuals [0, common) side by side, while each load stays below st->last: the
  * readers' positions and tables in registers, a load of 64 bits per residual, the bounds checked
  * once per stretch of residuals that cannot pass them. Returns where the four stopped
@@ -284,7 +331,7 @@ static size_t runs_side(const uncoding* u, runs_state* st, const size_t at[RUNS_
   st->failed = 0;
   for (;;) {
     /* residuals every reader can take before a load could pass its run's bytes */
-    size_t m = common - j, end;
+    size_t m = common - j;
     for (k = 0; k < RUNS_SIDE; k++) {
       const uint64_t room = p[k] <= st->last[k] ? (st->last[k] - p[k]) / RESIDUAL_MOST_BITS + 1 : 0;
       if (room < m)
@@ -292,16 +339,10 @@ static size_t runs_side(const uncoding* u, runs_state* st, const size_t at[RUNS_
     }
     if (!m)
       break;
-    for (end = j + m; j < end; j++) {
-#pragma GCC unroll 8
-      for (k = 0; k < RUNS_SIDE; k++)
-        if (!take_fast(src, fast, &p[k], &t[k], &z[k][j]))
-          goto rest;
-    }
-    continue;
-  rest:
-    /* residual j of reader k and of the later ones through runs_rest, the state in memory (the
-     * loop above indexes p and t by constants alone) */
+    j = runs_stretch(src, fast, p, t, z, j, j + m, &k);
+    if (k == RUNS_SIDE)
+      continue;
+    /* residual j of reader k and of the later ones through runs_rest, the state in memory */
     {
       unsigned i;
       for (i = 0; i < RUNS_SIDE; i++) {
@@ -375,7 +416,7 @@ static void uncode_runs(uncoding* u) {
     copied = k == m;
     for (k = 0; k < m && (copied || len[k] >= 8); k++)
       ;
-    if (PARZ_BITIO_LE && m >= 2 && k == m) {
+    if (PARZ_BITIO_LE && m >= 2 && k == m && bits_fit(copied ? copy : u->src)) {
       /* the runs read from copies with zeros after them where they fit, else where they are;
        * fewer runs than readers: the spare readers read the last run again, the same bits into
        * the same residuals (it refuses first where they would) */
