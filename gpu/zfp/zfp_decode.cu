@@ -80,12 +80,11 @@ static unsigned long long next_token(parz_gpu_context* ctx) {
  * beside the parse). With fewer, every CTA is resident from the start, and the segment parsed
  * last still decodes after the parse either way. A masked chunk that parses nothing (C = 1,
  * fixed rate) decodes beside its mask's expansion, which only a block's last step needs; one
- * that parses keeps the grid wait, its expansion hidden under the parse: there the decode's
- * polling beside the parse cost levitus 9% (bench/results/h200/gpu_decode_time.md). Reversible
- * 1D/2D chunks (`rev_small`: the lockstep parser in reversible mode) wait per segment at any
- * size: hst at C = 2 and egm96 at C = 4 decoded 3-8% faster so than with the grid wait in every
- * pair of rounds of three H200 calls (bench/results/h200/bench_gpu_kernel.md); the lossy 1D/2D
- * chunks of that size did not gain. */
+ * that parses keeps the grid wait, its expansion hidden under the parse, since the decode's
+ * polling beside the parse slows it (bench/results/h200/gpu_decode_time.md). Reversible 1D/2D
+ * chunks (`rev_small`: the lockstep parser in reversible mode) wait per segment at any size:
+ * their segments decode sooner that way than behind the grid wait, while lossy 1D/2D chunks
+ * of that size gain nothing (bench/results/h200/bench_gpu_kernel.md). */
 static int wait_segment(const parz_gpu_context* ctx, uint64_t blocks, int parsed, int masked,
                         int rev_small, int wait) {
   if (wait != PARZ_GPU_WAIT_AUTO)
