@@ -185,7 +185,7 @@ struct coded {
   parz_gpu_ll L;
   std::vector<uint64_t> z;
   std::vector<uint8_t> slots;
-  std::vector<unsigned long long> seg_bytes;
+  std::vector<unsigned long long> seg_bytes, block_at;
   unsigned long long bytes;
 };
 
@@ -200,7 +200,8 @@ static void code_segments(const parz_gpu_ll_plan& p, unsigned k, const void* dat
   c.z.assign((size_t)L.n, ~(uint64_t)0);
   c.slots.assign((size_t)(L.nseg * L.slot), 0xA5);
   c.seg_bytes.assign((size_t)L.nseg, 0);
-  L.block_at = p.block_at.data();
+  c.block_at.assign((size_t)L.g.blocks + 1, ~0ull);
+  L.block_at = c.block_at.data();
   L.z = c.z.data();
   L.slots = c.slots.data();
   L.seg_bytes = c.seg_bytes.data();
@@ -209,13 +210,21 @@ static void code_segments(const parz_gpu_ll_plan& p, unsigned k, const void* dat
   for (unsigned long long b = L.g.blocks; b-- > 0;) {
     parz_gpu_ll_box B;
     parz_gpu_ll_box_of(L, b, &B);
+    L.block_at[b] = B.first;
+    if (b + 1 == L.g.blocks)
+      L.block_at[b + 1] = L.n;
+    CHECK(B.first == parz_ll_block_first(&L.g, b) &&
+              B.count == parz_ll_block_first(&L.g, b + 1) - B.first,
+          ": block %llu of %zu: first residual %u, count %u; the codec's %zu and %zu", b,
+          L.g.blocks, B.first, B.count, parz_ll_block_first(&L.g, b),
+          parz_ll_block_first(&L.g, b + 1) - parz_ll_block_first(&L.g, b));
     int miss = 0;
     for (uint32_t j = 0; j < B.count; j++)
       u[j] = parz_gpu_ll_forward_in(L, parz_gpu_ll_xf_of(L), B, j, &back[j], &miss);
     if (miss)
       *misfit |= 1u;
     for (unsigned t = PARZ_GPU_LL_THREADS; t-- > 0;)
-      parz_gpu_ll_residuals(L.g, B, u.data(), back.data(), L.z + L.block_at[b], t,
+      parz_gpu_ll_residuals(L.g, B, u.data(), back.data(), L.z + B.first, t,
                             PARZ_GPU_LL_THREADS);
   }
   for (unsigned long long s = 0; s < L.nseg; s++)
@@ -223,6 +232,101 @@ static void code_segments(const parz_gpu_ll_plan& p, unsigned k, const void* dat
   c.bytes = 0;
   for (unsigned long long b : c.seg_bytes)
     c.bytes += b;
+}
+
+/* Whether value v (bits b) under transform k of scale s has its transform and check at once as
+ * the two apart; *fit: the check's. */
+static bool forward_same(float v, uint32_t b, unsigned k, double s, int* fit) {
+  return parz_ll_forward_fits32(v, b, k, s, fit) == parz_ll_forward32(v, b, k, s) &&
+         *fit == parz_ll_fits32(v, b, s);
+}
+static bool forward_same(double v, uint64_t b, unsigned k, double s, int* fit) {
+  return parz_ll_forward_fits64(v, b, k, s, fit) == parz_ll_forward64(v, b, k, s) &&
+         *fit == parz_ll_fits64(v, b, s);
+}
+
+/* The values of bit patterns `bits` (of type V) whose transform and check at once under
+ * transform k differ from the two apart, added to *bad; those that fit, to *fits. */
+template <typename V, typename B>
+static void forward_against(const std::vector<B>& bits, unsigned k, unsigned long long* bad,
+                            unsigned long long* fits) {
+  for (B b : bits) {
+    V v;
+    int fit;
+    memcpy(&v, &b, sizeof v);
+    *bad += !forward_same(v, b, k, parz_ll_scale_of(k), &fit);
+    *fits += fit;
+  }
+}
+
+/* parz_ll_forward_fits32 and 64 (the residual step's transform and check at once) against
+ * parz_ll_forward32 and parz_ll_fits32 (64) apart, under every scale: whole numbers and their
+ * halves near 0, 2^24 and the range's ends, -0.0, infinities, NaNs, and random bit patterns
+ * (their low bits cleared in some, so that more of them are multiples of a scale). */
+static void check_forward() {
+  std::vector<uint32_t> b32;
+  std::vector<uint64_t> b64;
+  const double around[] = {0.0, 1.0, 16777216.0, 2.1e9, 2147483648.0, 9.2e18, 1e15};
+  for (double c : around)
+    for (int d = -40; d <= 40; d++)
+      for (int sign = -1; sign <= 1; sign += 2) {
+        const double x = sign * (c + d * 0.5);
+        const float f = (float)x;
+        uint32_t u;
+        uint64_t v;
+        memcpy(&u, &f, 4);
+        memcpy(&v, &x, 8);
+        b32.push_back(u);
+        b32.push_back(u + 1);
+        b64.push_back(v);
+        b64.push_back(v + 1);
+      }
+  const uint32_t special32[] = {0x80000000u, 0x7f800000u, 0xff800000u, 0x7fc00000u, 0x00000001u};
+  const uint64_t special64[] = {0x8000000000000000ull, 0x7ff0000000000000ull,
+                                0xfff0000000000000ull, 0x7ff8000000000000ull, 1ull};
+  b32.insert(b32.end(), special32, special32 + 5);
+  b64.insert(b64.end(), special64, special64 + 5);
+  uint64_t r = 0x9E3779B97F4A7C15ull;
+  for (int i = 0; i < 20000; i++) {
+    r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+    b32.push_back((uint32_t)r & ~((1u << (r >> 59)) - 1));
+    b64.push_back(r & ~((1ull << (r >> 58)) - 1));
+  }
+  unsigned long long bad = 0, fits = 0;
+  for (unsigned k = 1; k <= PARZ_LL_SCALES; k++) {
+    forward_against<float>(b32, k, &bad, &fits);
+    forward_against<double>(b64, k, &bad, &fits);
+  }
+  CHECK(bad == 0 && fits > 0, ": parz_ll_forward_fits32/64: %llu values differ (%llu fit)", bad,
+        fits);
+  printf("the transforms and checks at once: %zu float32 and %zu float64 values, %llu fit\n",
+         b32.size() * PARZ_LL_SCALES, b64.size() * PARZ_LL_SCALES, fits);
+}
+
+/* The head of a call's one chunk as the GPU seals it in its place (parz_gpu_ll_seal): unsealed,
+ * the host's part of its CRC taken, the sums then written into it, seal_kernel's lanes in
+ * reverse; it must be the head sealed on the host (want, head bytes). */
+static unsigned long long seals;
+static void check_seal(const parz_chunk_view& fin, const std::vector<unsigned long long>& seg_bits,
+                       const std::vector<uint64_t>& sums, const std::vector<unsigned char>& want,
+                       size_t head) {
+  std::vector<unsigned char> got(head, 0xA5);
+  parz_error e = {0, ""};
+  parz_gpu_ll_seal s;
+  CHECK(parz_gpu_whole_unsealed(&fin, seg_bits.data(), NULL, NULL, NULL, got.data(), head, &e) ==
+            PARZ_OK,
+        ": the unsealed head: %s", e.message);
+  parz_gpu_ll_seal_of(&fin, got.data(), head, &s);
+  for (size_t k = 0; k < sums.size(); k++)
+    parz_store64(got.data() + s.at + 8 * k, sums[k]);
+  uint32_t shares = 0;
+  for (unsigned lane = PARZ_GPU_LL_SEAL_LANES; lane-- > 0;)
+    shares ^= parz_gpu_ll_seal_share(s, got.data() + s.at, lane);
+  parz_store32(got.data() + PARZ_HEADER_BYTES - 4, parz_gpu_ll_seal_crc(s, shares));
+  CHECK(memcmp(got.data(), want.data(), head) == 0,
+        ": the head sealed as on the GPU differs from the host's (%llu sums)",
+        (unsigned long long)sums.size());
+  seals++;
 }
 
 /* Chunks whose predictor the encoder chose, and those of them under the row predictor; chunks
@@ -385,6 +489,10 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
   rc = parz_gpu_whole_head(&fin, seg_bits.data(), NULL, NULL, NULL, sums.data(), out.data(), head,
                            err);
   memcpy(out.data() + head, payload.data(), fin.payload_bytes);
+  parz_chunk_offsets o;
+  parz_chunk_section_offsets(&fin, &o);
+  if (rc == PARZ_OK && fin.nchecksums && head % 8 == 0 && o.checksums % 8 == 0)
+    check_seal(fin, seg_bits, sums, out, head);
   return rc;
 }
 
@@ -405,6 +513,7 @@ static void check_case(const char* name, const parz_array& a, const void* data,
 }
 
 int main(int argc, char** argv) {
+  check_forward();
   check_codes();
   printf("codes checked; package-merge limited %llu of them\n", pm_builds);
   CHECK(pm_builds > 0, ": no code checked is limited by package-merge");
@@ -433,6 +542,8 @@ int main(int argc, char** argv) {
     printf("%zu arrays of %s\n", m, argv[d]);
     real_arrays_free(r, m);
   }
-  printf("package-merge limited %llu codes in all\n", pm_builds);
+  printf("package-merge limited %llu codes in all; %llu heads sealed as on the GPU\n", pm_builds,
+         seals);
+  CHECK(seals > 0, ": no head sealed as on the GPU");
   return test_finish("gpu_lossless_encode_host");
 }

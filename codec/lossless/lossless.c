@@ -6,6 +6,7 @@
 
 #include "holt.h"
 #include "lorenzo.h"
+#include "lossless_forward.h"
 #include "residual_coder.h"
 #include "transform.h"
 
@@ -218,7 +219,6 @@ typedef struct {
 
 static int segment_begin(segment_work* w, const parz_array* a, unsigned transform,
                          unsigned predictor, size_t c, size_t s, parz_error* err) {
-  size_t b;
   int rc = parz_ll_geometry_init(&w->g, a, predictor, err);
   w->z = w->scratch = NULL;
   if (rc != PARZ_OK)
@@ -229,9 +229,7 @@ static int segment_begin(segment_work* w, const parz_array* a, unsigned transfor
   rc = segment_blocks(&w->g, c, s, &w->first, &w->end, err);
   if (rc != PARZ_OK)
     return rc;
-  w->values = 0;
-  for (b = w->first; b < w->end; b++)
-    w->values += parz_ll_block_values(&w->g, b);
+  w->values = parz_ll_block_first(&w->g, w->end) - parz_ll_block_first(&w->g, w->first);
   w->z = (uint64_t*)malloc(w->values * sizeof *w->z);
   w->scratch = (uint64_t*)malloc(PARZ_LL_SCRATCH * sizeof *w->scratch);
   if (!w->z || !w->scratch)

@@ -14,6 +14,7 @@
 #include "lossless_codec.h"
 #include "lorenzo.h"
 #include "lossless.h"
+#include "lossless_forward.h"
 #include "residual_coder.h"
 #include "transform.h"
 
@@ -468,7 +469,6 @@ static int run_segment(const parz_segment_run* run, const parz_ll_geometry* g, s
                        uint64_t begin, size_t* b0, size_t* b1, size_t* n, parz_error* err) {
   const size_t C = run->seg_blocks, s = run->first / C + i;
   const uint64_t end = run->ends[i];
-  size_t b;
   *b0 = run->first + i * C;
   *b1 = *b0 + C < run->first + run->count ? *b0 + C : run->first + run->count;
   if (begin % 8u || end % 8u || end < begin || end / 8u > run->src_bytes)
@@ -476,8 +476,7 @@ static int run_segment(const parz_segment_run* run, const parz_ll_geometry* g, s
                      "lossless segment %zu spans payload bits %llu to %llu: not whole bytes of "
                      "the payload",
                      s, (unsigned long long)begin, (unsigned long long)end);
-  for (b = *b0, *n = 0; b < *b1; b++)
-    *n += parz_ll_block_values(g, b);
+  *n = parz_ll_block_first(g, *b1) - parz_ll_block_first(g, *b0);
   return PARZ_OK;
 }
 

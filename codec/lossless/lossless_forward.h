@@ -71,6 +71,48 @@ PARZ_HD uint64_t parz_ll_forward64(double v, uint64_t b, unsigned k, double s) {
            : parz_ll_image(b, (uint64_t)1 << 63, ~(uint64_t)0);
 }
 
+/* parz_ll_forward32 and, into *fit, parz_ll_fits32 of a float32 (v, bits b) under transform
+ * k > 0 of scale s at once, the scaled product taken once: the GPU's residual step checks each
+ * value as it reads it. Scale 1 (whole numbers) in float arithmetic alone: v * 1 is v, the
+ * range holds for v as for (double)v (2.1e9 is a float), v's nearest integer is rintf's (the
+ * same rounding mode), i / 1 is i, and i back as a float is rintf's result but for -0.0, whose
+ * 0 comes back as 0.0. A value out of the range takes parz_ll_forward32's own steps. */
+PARZ_HD uint64_t parz_ll_forward_fits32(float v, uint32_t b, unsigned k, double s, int* fit) {
+  int in;
+  int32_t i;
+  if (s == 1.0) {
+    float r;
+    uint32_t rb;
+    in = v > -2.1e9f && v < 2.1e9f;
+    r = rintf(in ? v : 0.0f);
+    memcpy(&rb, &r, 4);
+    i = (int32_t)r;
+    *fit = in & (rb == b) & (b != 0x80000000u);
+  } else {
+    const double x = parz_mul_rn((double)v, s);
+    float back;
+    uint32_t b0;
+    in = x > -2.1e9 && x < 2.1e9;
+    i = (int32_t)(int64_t)parz_ll_nearest_small(in ? x : 0.0);
+    back = parz_ll_scaled_float(i, s);
+    memcpy(&b0, &back, 4);
+    *fit = in & (b0 == b);
+  }
+  return in ? (uint32_t)i : parz_ll_forward32(v, b, k, s);
+}
+
+/* The same for a float64 (v, bits b): parz_ll_forward64 and parz_ll_fits64. */
+PARZ_HD uint64_t parz_ll_forward_fits64(double v, uint64_t b, unsigned k, double s, int* fit) {
+  const double x = parz_mul_rn(v, s);
+  const int in = x > -9.2e18 && x < 9.2e18;
+  const int64_t i = in ? parz_ll_nearest(x) : 0;
+  const double back = parz_ll_scaled_double(i, s);
+  uint64_t b0;
+  memcpy(&b0, &back, 8);
+  *fit = in && b0 == b;
+  return in ? (uint64_t)i : parz_ll_forward64(v, b, k, s);
+}
+
 /* The value i elements from values (of type `type`) as its transformed integer (transform k,
  * scale s): integer types are their two's-complement bits. */
 PARZ_HD uint64_t parz_ll_forward_at(int type, const void* values, ptrdiff_t i, unsigned k,
@@ -112,6 +154,24 @@ PARZ_HD size_t parz_ll_block_box(const parz_ll_geometry* g, size_t b, size_t o[4
     count *= e[i];
   }
   return count;
+}
+
+/* Block b's first value in block order (each block's values together, the blocks in C order of
+ * g's grid); for b = g's blocks, the count of all values. A dimension at a time from the last:
+ * the values before the block along it (full blocks, side[i] each) times the dimensions after
+ * it whole, plus its extent along it times the values before it in those. */
+PARZ_HD size_t parz_ll_block_first(const parz_ll_geometry* g, size_t b) {
+  size_t first = 0, inner = 1;
+  const int past = b >= g->blocks;
+  int i;
+  for (i = 3; i >= 0; i--) {
+    const size_t o = b % g->grid[i] * g->side[i];
+    const size_t e = g->n[i] - o < g->side[i] ? g->n[i] - o : g->side[i];
+    b /= g->grid[i];
+    first = o * inner + e * first;
+    inner *= g->n[i];
+  }
+  return past ? inner : first;
 }
 
 /* The zigzagged Lorenzo residual (lorenzo.h) of the value at x (coordinates in g's four

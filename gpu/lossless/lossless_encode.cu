@@ -4,10 +4,13 @@
  * mapped across the host's waits); the host waits once for the transform's probe, the check of
  * the probe's first scale (which the GPU takes behind the probe), the measure of the row
  * predictor (on the context's second stream, beside the residuals and segments) and the
- * segments' sizes (again for the row predictor's where the measure favours it, for the second
- * scale's where a value misses the first, and for the other scales' check where a value misses
- * the second too), and for the checksums, each a few bytes per segment. Once every chunk's size
- * is known, `place` gives each its place and its head and payload are copied there. */
+ * segments' sizes, read at once (again for the row predictor's where the measure favours it, for
+ * the second scale's where a value misses the first, and for the other scales' check where a
+ * value misses the second too). A call's one chunk is placed as soon as its size is known: its
+ * payload is written there, its sums added into its head there and the head sealed by the GPU,
+ * with no wait for them. A batch's chunks wait for their checksums, each a few bytes per
+ * segment; once every chunk's size is known, `place` gives each its place and its head and
+ * payload are copied there. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -87,7 +90,8 @@ __global__ void __launch_bounds__(THREADS)
 
 /* A CTA per block: its values' transformed integers into shared memory, each read once (and,
  * where L.misfit is set, checked against the scale: 1 ORed into it once per CTA that finds a
- * value missing it), then their residuals from there to the block's place in block order. */
+ * value missing it), then their residuals from there to the block's place in block order; the
+ * place into L.block_at (the last block's CTA the count of all after it). */
 __global__ void __launch_bounds__(THREADS) residual_kernel(parz_gpu_ll L) {
   __shared__ uint64_t u[PARZ_LL_BLOCK_VALUES];
   __shared__ uint8_t back[PARZ_LL_BLOCK_VALUES];
@@ -95,14 +99,18 @@ __global__ void __launch_bounds__(THREADS) residual_kernel(parz_gpu_ll L) {
   const unsigned long long b = blockIdx.x;
   const parz_gpu_ll_xf X = parz_gpu_ll_xf_of(L);
   int misfit = 0;
-  if (threadIdx.x == 0)
+  if (threadIdx.x == 0) {
     parz_gpu_ll_box_of(L, b, &B);
+    L.block_at[b] = B.first;
+    if (b + 1 == L.g.blocks)
+      L.block_at[b + 1] = L.n;
+  }
   __syncthreads();
   for (uint32_t j = threadIdx.x; j < B.count; j += THREADS)
     u[j] = parz_gpu_ll_forward_in(L, X, B, j, &back[j], &misfit);
   if (__syncthreads_or(misfit) && threadIdx.x == 0)
     atomicOr(L.misfit, 1u);
-  parz_gpu_ll_residuals(L.g, B, u, back, L.z + L.block_at[b], threadIdx.x, THREADS);
+  parz_gpu_ll_residuals(L.g, B, u, back, L.z + B.first, threadIdx.x, THREADS);
 }
 
 /* Code q of a segment (W's counts) built by a warp (B its scratch), lossless_encode.cuh's
@@ -364,17 +372,25 @@ __global__ void copy_kernel(parz_gpu_ll L) {
     parz_gpu_ll_copy_word(L, blockIdx.x, w);
 }
 
+/* One warp (PARZ_GPU_LL_SEAL_LANES): the header's CRC-32C of the head at chunk, its sums in place
+ * (parz_gpu_ll_seal), into its field. */
+__global__ void seal_kernel(unsigned char* chunk, parz_gpu_ll_seal s) {
+  const uint32_t shares =
+      __reduce_xor_sync(0xffffffffu, parz_gpu_ll_seal_share(s, chunk + s.at, threadIdx.x));
+  if (threadIdx.x == 0)
+    *(uint32_t*)(chunk + PARZ_HEADER_BYTES - 4) = parz_gpu_ll_seal_crc(s, shares);
+}
+
 /* ---------------- the driver ---------------- */
 
 /* The transform's probe, launched: the scales whose check the array's first values pass
- * (parz_ll_choose_transform may choose only those) into the device word it returns; NULL for
- * integer types, which take none. */
+ * (parz_ll_choose_transform may choose only those) into the device word d_passed, which it
+ * returns; NULL for integer types, which take none. */
 static unsigned long long* launch_probe(parz_gpu_whole_memory& m, const parz_gpu_ll_plan& p,
-                                        const parz_gpu_ll& L) {
+                                        const parz_gpu_ll& L, unsigned long long* d_passed) {
   if (p.a.type != PARZ_FLOAT && p.a.type != PARZ_DOUBLE)
     return NULL;
   const unsigned probe = L.n < PARZ_GPU_LL_PROBE ? (unsigned)L.n : PARZ_GPU_LL_PROBE;
-  unsigned long long* d_passed = m.device<unsigned long long>(1);
   if (m.e == cudaSuccess)
     m.e = cudaMemsetAsync(d_passed, 0, sizeof *d_passed, m.st);
   if (m.e == cudaSuccess)
@@ -429,8 +445,8 @@ static int launch_measure(parz_gpu_whole_memory& m, const parz_gpu_ll_plan& p, c
 }
 
 /* Plan p's residuals and segments under transform k (its values at d_data), launched: the
- * segments in their slots (L->slots, in m), their bytes in L->seg_bytes, room for their places
- * (L->seg_at, segments_down's); misfit: where not NULL,
+ * segments in their slots (L->slots, in m), their bytes in L->seg_bytes (seg_bytes where not
+ * NULL, else in m), room for their places (L->seg_at, segments_down's); misfit: where not NULL,
  * set where a value misses k's scale; passed: where not NULL, the probe's scales, whose first
  * valid one is taken in place of k (parz_gpu_ll.passed). */
 static void segments_args(const parz_gpu_ll_plan& p, unsigned k, const void* d_data,
@@ -443,18 +459,15 @@ static void segments_args(const parz_gpu_ll_plan& p, unsigned k, const void* d_d
 }
 static void launch_segments(parz_gpu_whole_memory& m, const parz_gpu_ll_plan& p, unsigned k,
                             const void* d_data, unsigned* misfit,
-                            const unsigned long long* passed, parz_gpu_ll* L) {
+                            const unsigned long long* passed, unsigned long long* seg_bytes,
+                            parz_gpu_ll* L) {
   segments_args(p, k, d_data, misfit, passed, L);
-  unsigned long long* block_at = m.device<unsigned long long>(p.block_at.size());
+  unsigned long long* block_at = m.device<unsigned long long>((size_t)L->g.blocks + 1);
   L->block_at = block_at;
   L->z = m.device<uint64_t>((size_t)L->n);
   L->slots = m.device<uint8_t>((size_t)(L->nseg * L->slot));
-  L->seg_bytes = m.device<unsigned long long>((size_t)L->nseg);
+  L->seg_bytes = seg_bytes ? seg_bytes : m.device<unsigned long long>((size_t)L->nseg);
   L->seg_at = m.device<unsigned long long>(2 * ((size_t)L->nseg + 1));
-  if (m.e == cudaSuccess)
-    m.e =
-        cudaMemcpyAsync(block_at, p.block_at.data(), p.block_at.size() * sizeof(unsigned long long),
-                        cudaMemcpyHostToDevice, m.st);
   if (m.e == cudaSuccess)
     residual_kernel<<<(unsigned)L->g.blocks, THREADS, 0, m.st>>>(*L);
   if (m.e == cudaSuccess)
@@ -465,16 +478,22 @@ static void launch_segments(parz_gpu_whole_memory& m, const parz_gpu_ll_plan& p,
   m.release(block_at);
 }
 
-/* The host's pinned words of a call (the context's h_enc_sizes): a few for the transform's and the
- * measure's reads (`small`), then two runs of `room` words for the segments' bytes, under the
- * chunk's predictor and under the row predictor; the payload's sums take the first run once the
- * segments' bytes are read. Pinned, so that a read is queued behind the kernels and the host
- * waits on its event, not on the copy of pageable memory. */
+/* The host's pinned words of a call (the context's h_enc_sizes): a few for the transform's check
+ * of every value (`small`), then two runs of LL_WORDS + `room` words, for the words read after
+ * the segments under the chunk's predictor (ll_words: the transform's, the measure's and the
+ * segments' bytes, one read) and for the segments' bytes under the row predictor; the payload's
+ * sums take the first run once it is read. Pinned, so that a read is queued behind the kernels
+ * and the host waits on its event, not on the copy of pageable memory. */
 struct ll_host {
-  unsigned* small;
-  unsigned long long* sizes[2];
+  unsigned long long* small;
+  unsigned long long* words[2];
   size_t room;
 };
+
+/* The words the host reads after the segments under the chunk's predictor, one read from one
+ * device buffer: the residual step's misfit (its low 4 bytes), the probe's scales, the measure's
+ * two sums, then the segments' bytes. */
+enum { LL_MISFIT, LL_PASSED, LL_BITS, LL_SEG_BYTES = LL_BITS + 2, LL_WORDS = LL_SEG_BYTES };
 
 /* The most segments of plan p's chunk under its predictor or, where the encoder chooses it, the
  * row predictor: at most their blocks. */
@@ -489,13 +508,14 @@ static size_t segments_most(const parz_gpu_ll_plan& p) {
   return most;
 }
 
-/* The segments' bytes of L (launch_segments') into seg_bytes (pinned, L.nseg words), waited for
- * (`read`: an event for it); behind their copy, their places into L.seg_at (offsets_kernel), not
- * waited for. */
-static int segments_down(parz_gpu_whole_memory& m, const parz_gpu_ll& L,
-                         unsigned long long* seg_bytes, cudaEvent_t read, parz_error* err) {
+/* The segments' bytes of L (launch_segments') and the `first` words before them in device memory
+ * into dst (pinned, first + L.nseg words), waited for (`read`: an event for it); behind their
+ * copy, their places into L.seg_at (offsets_kernel), not waited for. */
+static int segments_down(parz_gpu_whole_memory& m, const parz_gpu_ll& L, size_t first,
+                         unsigned long long* dst, cudaEvent_t read, parz_error* err) {
   if (m.e == cudaSuccess)
-    m.e = cudaMemcpyAsync(seg_bytes, L.seg_bytes, (size_t)L.nseg * sizeof(unsigned long long),
+    m.e = cudaMemcpyAsync(dst, L.seg_bytes - first,
+                          (first + (size_t)L.nseg) * sizeof(unsigned long long),
                           cudaMemcpyDeviceToHost, m.st);
   if (m.e == cudaSuccess)
     m.e = cudaEventRecord(read, m.st);
@@ -518,23 +538,32 @@ static unsigned long long sum_of(const unsigned long long* v, size_t n) {
   return t;
 }
 
+/* The caller's place of a call's one chunk, taken by encode_one once the chunk's size is known
+ * (parz_gpu_enc_place's contract), and whether it was. */
+struct ll_direct {
+  parz_gpu_enc_place place;
+  void* arg;
+  size_t* failed;
+  int placed;
+};
+
 /* Chunk p (its values at d_data) encoded into c (its head on the host, its payload in device
- * memory from keep) and its size; its scratch is freed on return, in stream order. h: pinned
- * words for the host's reads, room for segments_most(p). */
+ * memory from keep) and its size; or, where direct is not NULL and the chunk is not stored,
+ * into its place (direct->placed set), queued on keep's stream. Its scratch is freed on return,
+ * in stream order. h: pinned words for the host's reads, room for segments_most(p). */
 static int encode_one(parz_gpu_context* ctx, parz_gpu_whole_memory& keep, parz_gpu_ll_plan& p,
                       const void* d_data, const parz_chunk_config* cfg, parz_gpu_whole_chunk* c,
                       size_t* size, const ll_host& h, const cudaEvent_t events[3],
-                      parz_error* err) {
+                      ll_direct* direct, parz_error* err) {
   parz_gpu_whole_memory m(keep.st, keep.pool);
   parz_gpu_ll L;
   std::vector<unsigned> scales;
-  unsigned* small = h.small;
-  unsigned long long* bits = (unsigned long long*)(small + 2); /* 8-byte aligned */
-  unsigned long long* mask = bits + 2;
+  unsigned long long* words = h.words[0]; /* ll_words' */
   int rc = PARZ_OK;
   parz_gpu_ll_args(&p, 0, &L);
   L.src = d_data;
-  unsigned long long* d_passed = launch_probe(m, p, L);
+  unsigned long long* d_words = m.device<unsigned long long>(LL_WORDS + (size_t)L.nseg);
+  unsigned long long* d_passed = launch_probe(m, p, L, d_words + LL_PASSED);
 
   /* the first scale the probe passes (transform 0 where none does), taken on the GPU behind the
    * probe and before it is checked on every value: the residual step checks it, and the host
@@ -546,23 +575,23 @@ static int encode_one(parz_gpu_context* ctx, parz_gpu_whole_memory& keep, parz_g
   size_t tried = 0;
   unsigned k = 0;
   int checked = d_passed == NULL, favoured = 0;
-  unsigned* d_misfit = m.device<unsigned>(1);
-  unsigned long long* d_bits = m.device<unsigned long long>(2);
-  unsigned long long* seg_bytes = h.sizes[0];
+  unsigned* d_misfit = (unsigned*)(d_words + LL_MISFIT);
+  unsigned long long* seg_bytes = words + LL_SEG_BYTES;
   for (;;) {
     const int probed = d_passed && !tried; /* the transform the GPU's, from the probe */
     if (!checked && m.e == cudaSuccess)
-      m.e = cudaMemsetAsync(d_misfit, 0, sizeof *d_misfit, m.st);
+      m.e = cudaMemsetAsync(d_words + LL_MISFIT, 0, sizeof *d_words, m.st);
     if (measured) {
       /* the measure beside the residuals and segments, checking nothing (a misfit found by
        * the residual step sets aside its sums) */
       parz_gpu_ll M;
       segments_args(p, k, d_data, NULL, probed ? d_passed : NULL, &M);
-      if ((rc = launch_measure(m, p, M, d_bits, ctx->copy_stream, events[0], events[1],
-                               err)) != PARZ_OK)
+      if ((rc = launch_measure(m, p, M, d_words + LL_BITS, ctx->copy_stream, events[0],
+                               events[1], err)) != PARZ_OK)
         return rc;
     }
-    launch_segments(m, p, k, d_data, checked ? NULL : d_misfit, probed ? d_passed : NULL, &L);
+    launch_segments(m, p, k, d_data, checked ? NULL : d_misfit, probed ? d_passed : NULL,
+                    d_words + LL_SEG_BYTES, &L);
     if (measured) {
       /* joined even after a failure: m's memory, which the measure reads and writes, is freed
        * in m's stream order */
@@ -570,34 +599,28 @@ static int encode_one(parz_gpu_context* ctx, parz_gpu_whole_memory& keep, parz_g
       if (m.e == cudaSuccess)
         m.e = joined;
     }
-    if (measured && m.e == cudaSuccess)
-      m.e = cudaMemcpyAsync(bits, d_bits, 2 * sizeof *bits, cudaMemcpyDeviceToHost, m.st);
-    if (!checked && m.e == cudaSuccess)
-      m.e = cudaMemcpyAsync(small, d_misfit, sizeof *small, cudaMemcpyDeviceToHost, m.st);
-    if (probed && m.e == cudaSuccess)
-      m.e = cudaMemcpyAsync(mask, d_passed, sizeof *mask, cudaMemcpyDeviceToHost, m.st);
-    if ((rc = segments_down(m, L, seg_bytes, events[2], err)) != PARZ_OK)
+    /* one read: the words the host reads are written only where they are read below */
+    if ((rc = segments_down(m, L, LL_WORDS, words, events[2], err)) != PARZ_OK)
       return rc;
     if (probed) {
       /* the GPU's choice, the host's from here on: under transform 0 nothing was checked */
-      scales = parz_gpu_ll_scales(&p, *mask);
+      scales = parz_gpu_ll_scales(&p, words[LL_PASSED]);
       k = scales.empty() ? 0 : scales[0];
       checked = k == 0;
     }
-    if (checked || !*small)
+    if (checked || !words[LL_MISFIT])
       break;
     m.release(L.slots);
-    m.release(L.seg_bytes);
     m.release((void*)L.seg_at);
     if (++tried < scales.size() && tried < PARZ_GPU_LL_SPECULATE) {
       k = scales[tried];
       continue;
     }
-    if ((rc = first_fitting(m, L, scales, tried, mask, &k, err)) != PARZ_OK)
+    if ((rc = first_fitting(m, L, scales, tried, h.small, &k, err)) != PARZ_OK)
       return rc;
     checked = 1;
   }
-  favoured = measured && bits[1] < bits[0];
+  favoured = measured && words[LL_BITS + 1] < words[LL_BITS];
   parz_gpu_ll_choose(&p, k);
 
   /* under the row predictor too where the measure favours it, kept where its chunk takes fewer
@@ -605,11 +628,11 @@ static int encode_one(parz_gpu_context* ctx, parz_gpu_whole_memory& keep, parz_g
   if (favoured) {
     parz_gpu_ll_plan q = p;
     parz_gpu_ll R;
-    unsigned long long* rows_bytes = h.sizes[1];
+    unsigned long long* rows_bytes = h.words[1];
     if ((rc = parz_gpu_ll_cut(&q, PARZ_LL_PREDICT_ROWS, err)) != PARZ_OK)
       return rc;
-    launch_segments(m, q, k, d_data, NULL, NULL, &R);
-    if ((rc = segments_down(m, R, rows_bytes, events[2], err)) != PARZ_OK)
+    launch_segments(m, q, k, d_data, NULL, NULL, NULL, &R);
+    if ((rc = segments_down(m, R, 0, rows_bytes, events[2], err)) != PARZ_OK)
       return rc;
     if (parz_ll_rows_smaller(sum_of(seg_bytes, (size_t)L.nseg), (size_t)L.nseg,
                              sum_of(rows_bytes, (size_t)R.nseg), (size_t)R.nseg)) {
@@ -637,11 +660,27 @@ static int encode_one(parz_gpu_context* ctx, parz_gpu_whole_memory& keep, parz_g
   if (rc != PARZ_OK || c->stored)
     return rc;
 
+  /* the call's one chunk placed here (direct), its payload written there: no copy of it, and the
+   * head sealed on the GPU behind the sums (no wait for them); where the head's size leaves the
+   * payload or the sums unaligned to their words, placed later as a batch's chunks are */
+  parz_chunk_offsets o;
+  parz_chunk_section_offsets(&fin, &o);
+  unsigned char* d_chunk = NULL;
+  if (direct && head % 8 == 0 && o.checksums % 8 == 0) {
+    void* at = NULL;
+    if ((rc = direct->place(direct->arg, 1, size, &at, direct->failed, err)) != PARZ_OK)
+      return rc;
+    d_chunk = (unsigned char*)at;
+    direct->placed = 1;
+  }
+
   /* the payload (its words all written by the copy), its checksums over the segments' bit
    * offsets (offsets_kernel's), the head's sections while the GPU writes them */
-  unsigned long long* d_sums = m.device<unsigned long long>((size_t)fin.nchecksums);
+  unsigned long long* d_sums = d_chunk ? (unsigned long long*)(d_chunk + o.checksums)
+                                       : m.device<unsigned long long>((size_t)fin.nchecksums);
   c->payload_bytes = fin.payload_bytes;
-  c->payload = (unsigned char*)keep.device<unsigned long long>(fin.payload_bytes / 8);
+  c->payload = d_chunk ? d_chunk + head
+                       : (unsigned char*)keep.device<unsigned long long>(fin.payload_bytes / 8);
   if (keep.e != cudaSuccess)
     return parz_gpu_cuda_fail(err, keep.e, "lossless GPU encode: the payload");
   L.payload = c->payload;
@@ -652,6 +691,22 @@ static int encode_one(parz_gpu_context* ctx, parz_gpu_whole_memory& keep, parz_g
     m.e = cudaGetLastError();
   if (m.e != cudaSuccess)
     return parz_gpu_cuda_fail(err, m.e, "lossless GPU encode: the payload");
+  c->head.resize(head);
+  if ((rc = parz_gpu_whole_unsealed(&fin, seg_bits.data(), NULL, NULL, NULL, c->head.data(), head,
+                                    err)) != PARZ_OK)
+    return rc;
+  parz_gpu_ll_seal seal;
+  if (d_chunk) {
+    /* the head up before the sums are added into it; without sums sealed here */
+    if (fin.nchecksums)
+      parz_gpu_ll_seal_of(&fin, c->head.data(), head, &seal);
+    else
+      parz_gpu_whole_seal(&fin, NULL, c->head.data(), head);
+    if (m.e == cudaSuccess)
+      m.e = cudaMemcpyAsync(d_chunk, c->head.data(), head, cudaMemcpyHostToDevice, m.st);
+    if (m.e != cudaSuccess)
+      return parz_gpu_cuda_fail(err, m.e, "lossless GPU encode: the head");
+  }
   parz_gpu_sums sums;
   memset(&sums, 0, sizeof sums);
   sums.offsets = L.seg_at + L.nseg + 1;
@@ -661,12 +716,17 @@ static int encode_one(parz_gpu_context* ctx, parz_gpu_whole_memory& keep, parz_g
   if (fin.nchecksums && (rc = parz_gpu_enqueue_sums(ctx, &sums, c->payload, 0, fin.nchecksums,
                                                     d_sums, m.st, err)) != PARZ_OK)
     return rc;
-  c->head.resize(head);
-  if ((rc = parz_gpu_whole_unsealed(&fin, seg_bits.data(), NULL, NULL, NULL, c->head.data(), head,
-                                    err)) != PARZ_OK)
-    return rc;
-  /* the segments' bytes read above: their pinned words take the sums (nchecksums <= nsegments) */
-  uint64_t* h_sums = (uint64_t*)h.sizes[0];
+  if (d_chunk) {
+    if (fin.nchecksums && m.e == cudaSuccess)
+      seal_kernel<<<1, PARZ_GPU_LL_SEAL_LANES, 0, m.st>>>(d_chunk, seal);
+    if (m.e == cudaSuccess)
+      m.e = cudaGetLastError();
+    if (m.e != cudaSuccess)
+      return parz_gpu_cuda_fail(err, m.e, "lossless GPU encode: the head's seal");
+    return PARZ_OK;
+  }
+  /* the words read above: their pinned words take the sums (nchecksums <= nsegments) */
+  uint64_t* h_sums = (uint64_t*)h.words[0];
   if (!parz_gpu_whole_down(m, h_sums, d_sums, (size_t)fin.nchecksums * sizeof(uint64_t)))
     return parz_gpu_cuda_fail(err, m.e, "lossless GPU encode: the payload's checksums");
   parz_gpu_whole_seal(&fin, h_sums, c->head.data(), head);
@@ -694,11 +754,12 @@ int parz_gpu_lossless_encode_chunks(parz_gpu_context* ctx, size_t n, const parz_
     const size_t most = segments_most(p);
     h.room = most > h.room ? most : h.room;
   }
-  if ((rc = parz_gpu_reserve(&ctx->h_enc_sizes, 64 + 2 * 8 * h.room, 1, err)) != PARZ_OK)
+  if ((rc = parz_gpu_reserve(&ctx->h_enc_sizes, 64 + 2 * 8 * (LL_WORDS + h.room), 1, err)) !=
+      PARZ_OK)
     return rc;
-  h.small = (unsigned*)ctx->h_enc_sizes.ptr;
-  h.sizes[0] = (unsigned long long*)((unsigned char*)ctx->h_enc_sizes.ptr + 64);
-  h.sizes[1] = h.sizes[0] + h.room;
+  h.small = (unsigned long long*)ctx->h_enc_sizes.ptr;
+  h.words[0] = (unsigned long long*)((unsigned char*)ctx->h_enc_sizes.ptr + 64);
+  h.words[1] = h.words[0] + LL_WORDS + h.room;
   cudaMemPool_t pool = NULL;
   if ((rc = parz_gpu_enc_pool(ctx, &pool, err)) != PARZ_OK)
     return rc;
@@ -717,9 +778,25 @@ int parz_gpu_lossless_encode_chunks(parz_gpu_context* ctx, size_t n, const parz_
     if ((e = cudaEventCreateWithFlags(&x, cudaEventDisableTiming)) != cudaSuccess)
       return parz_gpu_cuda_fail(err, e, "lossless GPU encode: the events");
   parz_gpu_whole_memory m(st, pool);
-  return parz_gpu_whole_encode(n, arrays, d_data, cfg, written, place, place_arg, st, failed, err,
-                               [&](size_t i, parz_gpu_whole_chunk* c) {
-                                 return encode_one(ctx, m, plans[i], d_data[i], cfg, c, &written[i],
-                                                   h, events.e, err);
-                               });
+  ll_direct direct = {place, place_arg, failed, 0};
+  auto one = [&](size_t i, parz_gpu_whole_chunk* c) {
+    return encode_one(ctx, m, plans[i], d_data[i], cfg, c, &written[i], h, events.e,
+                      n == 1 ? &direct : NULL, err);
+  };
+  if (n != 1)
+    return parz_gpu_whole_encode(n, arrays, d_data, cfg, written, place, place_arg, st, failed, err,
+                                 one);
+  /* one chunk: in its place as soon as its size is known, unless it is stored */
+  std::vector<parz_gpu_whole_chunk> chunk(1);
+  if ((rc = one(0, &chunk[0])) != PARZ_OK) {
+    if (failed)
+      *failed = 0;
+    return rc;
+  }
+  if (!direct.placed)
+    return parz_gpu_whole_place(1, arrays, d_data, cfg, chunk, written, place, place_arg, st,
+                                failed, err);
+  if ((e = cudaStreamSynchronize(st)) != cudaSuccess)
+    return parz_gpu_cuda_fail(err, e, "GPU encode: writing the chunks");
+  return PARZ_OK;
 }

@@ -26,7 +26,8 @@
  *              one load where the array is aligned to its values' size) and
  *              keeps its transformed integer in shared memory; then a thread per value takes
  *              its Lorenzo prediction inside the block from there, zigzagged, to its place in
- *              block order (each block's first residual counted on the host);
+ *              block order (its first residual from the block's place in the grid, into
+ *              block_at for the segments);
  *   segments   a CTA per segment: its threads count the residuals' bit lengths per context into
  *              copies of its counts in shared memory, a warp's own where they fit, then added
  *              (parz_gpu_ll_parts), a thread a few neighbouring residuals at a time, each of
@@ -42,9 +43,13 @@
  *              words at its place; all into the segment's slot of its raw size;
  *   payload    a CTA scans the segments' bytes into their places (while the host reads them);
  *              on the host their sum, the layout (parz_chunk_settle) and the chunk's size; a CTA
- *              per segment copies its slot to its place, each payload word written once;
+ *              per segment copies its slot to its place (a call's one chunk: in the chunk's own
+ *              place), each payload word written once;
  *   sums       the frame's payload sums (gpu/checksum.cu, parz_gpu_enqueue_sums);
- *   head       on the host, with the frame's functions (gpu/encode_whole.h).
+ *   head       on the host, with the frame's functions (gpu/encode_whole.h); for a call's one
+ *              chunk, up into its place before the sums are added into it there, and its
+ *              header's CRC-32C taken in two parts, the host's from the other bytes and a
+ *              warp's from the sums (parz_gpu_ll_seal).
  * What this encoder does not do is refused with PARZ_ERR_UNSUPPORTED, naming it, before any
  * work: a series (one dimension of extent above 1) whose predictor is the encoder's choice (the
  * CPU tries Holt's predictor and the dictionary there), segments of more than 32 blocks, chunks
@@ -56,7 +61,9 @@
 
 #include <vector>
 
+#include "checksum.h"
 #include "codecs.h"
+#include "crc32c.h"
 #include "encode_whole.h"
 #include "lorenzo.h"
 #include "lossless.h"
@@ -97,7 +104,8 @@ struct parz_gpu_ll {
   double scale;
   unsigned long long n;               /* values */
   unsigned long long C, nseg;         /* blocks per segment, segments */
-  const unsigned long long* block_at; /* blocks + 1: each block's first residual */
+  unsigned long long* block_at;       /* blocks + 1: each block's first residual (the residual
+                                       * step's), then the count of all */
   uint64_t* z;                        /* the residuals, in block order */
   uint8_t* slots;                     /* a slot of `slot` bytes per segment */
   unsigned long long slot;            /* a segment's raw bytes at most */
@@ -249,7 +257,8 @@ PARZ_HD uint64_t parz_gpu_ll_misses(const parz_gpu_ll& L, unsigned long long i, 
  * back along each (off values back in C order inside the block) and whether it is added (an
  * odd set) or taken away. */
 struct parz_gpu_ll_box {
-  ptrdiff_t base; /* its first value's elements from L.src */
+  ptrdiff_t base;  /* its first value's elements from L.src */
+  uint32_t first;  /* its first residual (parz_ll_block_first's) */
   uint32_t e[4];
   uint8_t shift[4]; /* log2 e[d] where e[d] is a power of 2, else 32 */
   uint32_t count;
@@ -258,16 +267,20 @@ struct parz_gpu_ll_box {
   uint8_t set[15], add[15];
 };
 
-/* Block b of L's geometry's box: parz_ll_block_box's in 32-bit arithmetic (a chunk holds fewer
- * than 2^32 values), since one thread finds it while its CTA waits. */
+/* Block b of L's geometry's box: parz_ll_block_box's and parz_ll_block_first's in 32-bit
+ * arithmetic (a chunk holds fewer than 2^32 values), since one thread finds it while its CTA
+ * waits. */
 PARZ_HD void parz_gpu_ll_box_of(const parz_gpu_ll& L, unsigned long long b, parz_gpu_ll_box* B) {
   const parz_ll_geometry& g = L.g;
-  uint32_t q[4], step = 1, r = (uint32_t)b;
+  uint32_t q[4], step = 1, r = (uint32_t)b, inner = 1;
   B->base = 0;
+  B->first = 0;
   for (int d = 3; d >= 0; d--) {
     const uint32_t grid = (uint32_t)g.grid[d], side = (uint32_t)g.side[d], n = (uint32_t)g.n[d];
     const uint32_t o = r % grid * side, e = n - o < side ? n - o : side;
     r /= grid;
+    B->first = o * inner + e * B->first;
+    inner *= n;
     B->base += (ptrdiff_t)o * L.st[d];
     B->e[d] = e;
 #if defined(__CUDA_ARCH__)
@@ -316,23 +329,31 @@ PARZ_HD uint64_t parz_gpu_ll_bits_at(const parz_gpu_ll& L, ptrdiff_t at) {
 
 /* A value of L's type (its bits b, parz_gpu_ll_bits_at's) as its transformed integer under X,
  * parz_ll_forward_at's; where L.misfit is set and X is a scale (float types only), *misfit set
- * where it does not fit X's scale (parz_gpu_ll_fits_at's check). */
+ * where it does not fit X's scale (parz_gpu_ll_fits_at's check, the product taken once with the
+ * transform's: parz_ll_forward_fits32). */
 PARZ_HD uint64_t parz_gpu_ll_forward_bits(const parz_gpu_ll& L, parz_gpu_ll_xf X, uint64_t b,
                                           int* misfit) {
+  int fit = 1;
   if (L.g.type == PARZ_DOUBLE) {
     double v;
     memcpy(&v, &b, 8);
-    if (L.misfit && X.k && !parz_ll_fits64(v, b, X.scale))
+    if (!X.k)
+      return parz_ll_forward64(v, b, 0, X.scale);
+    const uint64_t u = parz_ll_forward_fits64(v, b, X.k, X.scale, &fit);
+    if (L.misfit && !fit)
       *misfit = 1;
-    return parz_ll_forward64(v, b, X.k, X.scale);
+    return u;
   }
   if (L.g.type == PARZ_FLOAT) {
     const uint32_t b32 = (uint32_t)b;
     float v;
     memcpy(&v, &b32, 4);
-    if (L.misfit && X.k && !parz_ll_fits32(v, b32, X.scale))
+    if (!X.k)
+      return parz_ll_forward32(v, b32, 0, X.scale);
+    const uint64_t u = parz_ll_forward_fits32(v, b32, X.k, X.scale, &fit);
+    if (L.misfit && !fit)
       *misfit = 1;
-    return parz_ll_forward32(v, b32, X.k, X.scale);
+    return u;
   }
   /* integer types: their bits (no scale is ever taken for them, so L.misfit is not set) */
   return L.g.type == PARZ_INT64 ? b : (uint64_t)(uint32_t)b;
@@ -957,6 +978,69 @@ PARZ_HD void parz_gpu_ll_runs_lengths(uint8_t* dst, unsigned w, unsigned coder, 
   }
 }
 
+/* ---------------- the head sealed on the GPU ---------------- */
+
+/* The header's CRC-32C (parz_chunk_header_seal's) of a head in the chunk's place whose payload
+ * sums the GPU writes there, in two parts (crc32c.h: the raw registers of a message's pieces,
+ * each shifted by the bytes after it, XOR to the whole's): the host's from the head's other
+ * bytes, before the sums are known; the GPU's from the sums, `words` of them from byte `at` of
+ * the head, `after` head bytes after them. */
+#define PARZ_GPU_LL_SEAL_LANES 32u
+struct parz_gpu_ll_seal {
+  uint32_t key; /* the register of the bytes before the sums shifted past the rest, XOR the raw
+                 * register of the bytes after them */
+  unsigned long long at, words, after;
+  /* lane l's multiplier: x^(8n) mod P for the n head bytes after its run of sums */
+  uint32_t shift[PARZ_GPU_LL_SEAL_LANES];
+};
+
+/* The sums [*k0, *k1) of lane `lane` of PARZ_GPU_LL_SEAL_LANES: a run of neighbours each. */
+PARZ_HD void parz_gpu_ll_seal_run(const parz_gpu_ll_seal& s, unsigned lane, unsigned long long* k0,
+                                  unsigned long long* k1) {
+  const unsigned long long per = (s.words + PARZ_GPU_LL_SEAL_LANES - 1) / PARZ_GPU_LL_SEAL_LANES;
+  *k0 = lane * per < s.words ? lane * per : s.words;
+  *k1 = *k0 + per < s.words ? *k0 + per : s.words;
+}
+
+/* The host's part of fin's head (head_bytes at head, its sums' bytes not read). */
+static inline void parz_gpu_ll_seal_of(const parz_chunk_view* fin, const unsigned char* head,
+                                       size_t head_bytes, parz_gpu_ll_seal* s) {
+  parz_chunk_offsets o;
+  parz_chunk_section_offsets(fin, &o);
+  s->at = o.checksums;
+  s->words = fin->nchecksums;
+  s->after = head_bytes - o.checksums - 8 * fin->nchecksums;
+  /* the CRC's field left out: the header's bytes before it, then from the directory on */
+  uint32_t crc = parz_crc32c(0, head, PARZ_HEADER_BYTES - 4);
+  crc = parz_crc32c(crc, head + PARZ_HEADER_BYTES, o.checksums - PARZ_HEADER_BYTES);
+  s->key = parz_crc32c_shift(~crc, 8 * s->words + s->after) ^
+           ~parz_crc32c(~0u, head + o.checksums + 8 * s->words, (size_t)s->after);
+  for (unsigned lane = 0; lane < PARZ_GPU_LL_SEAL_LANES; lane++) {
+    unsigned long long k0, k1;
+    parz_gpu_ll_seal_run(*s, lane, &k0, &k1);
+    s->shift[lane] = parz_crc32c_x8n(8 * (s->words - k1) + s->after);
+  }
+}
+
+/* Lane `lane`'s share of the GPU's part (the sums at `sums`): the raw register of its run of
+ * neighbouring sums, shifted by the head's bytes after the run. */
+PARZ_HD uint32_t parz_gpu_ll_seal_share(const parz_gpu_ll_seal& s, const unsigned char* sums,
+                                        unsigned lane) {
+  unsigned long long k0, k1;
+  uint32_t reg = 0;
+  parz_gpu_ll_seal_run(s, lane, &k0, &k1);
+  if (k0 == k1)
+    return 0;
+  for (unsigned long long b = 8 * k0; b < 8 * k1; b++)
+    reg = parz_crc32c_step(reg, sums[b]);
+  return parz_crc32c_mulmod(reg, s.shift[lane]);
+}
+
+/* The header's CRC-32C from the lanes' shares XORed. */
+PARZ_HD uint32_t parz_gpu_ll_seal_crc(const parz_gpu_ll_seal& s, uint32_t shares) {
+  return ~(s.key ^ shares);
+}
+
 /* ---------------- the host's steps ---------------- */
 
 /* A chunk's plan: its layout and geometry, the residuals' places. */
@@ -966,39 +1050,10 @@ struct parz_gpu_ll_plan {
   parz_ll_geometry g;
   ptrdiff_t st[4];    /* the values' elements apart along g's dimensions (the caller's strides) */
   unsigned predictor; /* asked for, then chosen */
-  std::vector<unsigned long long> block_at;
 };
 
-/* Block c's extent along dimension d of g (parz_ll_block_box's). */
-static inline size_t parz_gpu_ll_extent(const parz_ll_geometry* g, int d, size_t c) {
-  const size_t o = c * g->side[d];
-  return g->n[d] - o < g->side[d] ? g->n[d] - o : g->side[d];
-}
-
-/* Each block's first residual into at[0..g's blocks]: the blocks in C order of g's grid, each
- * one's values the product of its extents, a dimension at a time (parz_ll_block_values finds a
- * block's box with four divisions: for etopo5's 2312 blocks most of the call's start, with the
- * GPU idle). */
-static inline void parz_gpu_ll_block_starts(const parz_ll_geometry* g,
-                                            std::vector<unsigned long long>& at) {
-  at.resize(g->blocks + 1);
-  unsigned long long* x = at.data();
-  *x = 0;
-  for (size_t c0 = 0; c0 < g->grid[0]; c0++) {
-    const size_t e0 = parz_gpu_ll_extent(g, 0, c0);
-    for (size_t c1 = 0; c1 < g->grid[1]; c1++) {
-      const size_t e1 = e0 * parz_gpu_ll_extent(g, 1, c1);
-      for (size_t c2 = 0; c2 < g->grid[2]; c2++) {
-        const size_t e2 = e1 * parz_gpu_ll_extent(g, 2, c2);
-        for (size_t c3 = 0; c3 < g->grid[3]; c3++, x++)
-          x[1] = x[0] + e2 * parz_gpu_ll_extent(g, 3, c3);
-      }
-    }
-  }
-}
-
-/* The plan's blocks under the predictor: its layout cut again (parz_chunk_recut), its geometry
- * and each block's first residual. */
+/* The plan's blocks under the predictor: its layout cut again (parz_chunk_recut) and its
+ * geometry. */
 static inline int parz_gpu_ll_cut(parz_gpu_ll_plan* p, unsigned predictor, parz_error* err) {
   p->predictor = predictor;
   p->v.codec_params[PARZ_LL_PARAM_PREDICTOR] = (unsigned char)predictor;
@@ -1010,7 +1065,6 @@ static inline int parz_gpu_ll_cut(parz_gpu_ll_plan* p, unsigned predictor, parz_
   if (p->g.blocks != p->v.nblocks)
     return parz_fail(err, PARZ_ERR_ARG, "GPU lossless encode: %zu blocks where the layout has %llu",
                      p->g.blocks, (unsigned long long)p->v.nblocks);
-  parz_gpu_ll_block_starts(&p->g, p->block_at);
   return PARZ_OK;
 }
 
