@@ -127,23 +127,33 @@ unsigned parz_bounded_interp_passes(const size_t n[4], int predictor, parz_bound
 int parz_bounded_unpredict(const parz_bounded_shape* s, int predictor, const int32_t* codes,
                            int32_t* q, parz_error* err);
 
-/* The same in passes, for decoders on many threads: passes run in order, 0 to
- * parz_bounded_passes - 1, and pass k is parz_bounded_pass_units units, which may run in any
- * order and at once (each writes values of q no other unit of its pass reads or writes).
- * Lorenzo: a copy of the codes, a prefix sum per axis longer than 1, the range check.
- * Interpolation: one pass per level and axis, its units runs of a line along the last axis. */
-unsigned parz_bounded_passes(const parz_bounded_shape* s, int predictor);
-size_t parz_bounded_pass_units(const parz_bounded_shape* s, int predictor, unsigned pass);
+/* The same in passes, for decoders on many threads: passes run in order, 0 to passes - 1, and
+ * pass k is parz_bounded_pass_units units, which may run in any order and at once (each writes
+ * values of q no other unit of its pass reads or writes). Lorenzo: a copy of the codes, a prefix
+ * sum per axis longer than 1, the range check. Interpolation: one pass per level and axis, its
+ * units runs of a line along the last axis. The passes of a shape and predictor are found once,
+ * into a plan: finding them walks every level and axis, and a decoder on many threads asks for a
+ * pass at every range of it. */
+typedef struct {
+  int predictor;
+  size_t n[4], st[4];
+  unsigned passes;
+  unsigned axes[4], m; /* Lorenzo's axes longer than 1 and their number */
+  parz_bounded_pass pass[PARZ_BOUNDED_PASSES_MAX]; /* the interpolation's */
+} parz_bounded_plan;
+
+/* The plan of shape s and a predictor 1..PARZ_BOUNDED_PREDICTORS. */
+void parz_bounded_plan_init(parz_bounded_plan* p, const parz_bounded_shape* s, int predictor);
+size_t parz_bounded_pass_units(const parz_bounded_plan* p, unsigned pass);
 /* The values pass k writes: every value for Lorenzo's passes, a level and axis's for the
  * interpolation's. */
-size_t parz_bounded_pass_values(const parz_bounded_shape* s, int predictor, unsigned pass);
+size_t parz_bounded_pass_values(const parz_bounded_plan* p, unsigned pass);
 /* The codes passes 0 to k read lie before this one, in code order: every code for Lorenzo's,
  * those of the levels and axes up to pass k's for the interpolation's (its codes come in the
  * order of its passes). */
-size_t parz_bounded_pass_codes(const parz_bounded_shape* s, int predictor, unsigned pass);
-int parz_bounded_unpredict_pass(const parz_bounded_shape* s, int predictor, unsigned pass,
-                                size_t first, size_t count, const int32_t* codes, int32_t* q,
-                                parz_error* err);
+size_t parz_bounded_pass_codes(const parz_bounded_plan* p, unsigned pass);
+int parz_bounded_unpredict_pass(const parz_bounded_plan* p, unsigned pass, size_t first,
+                                size_t count, const int32_t* codes, int32_t* q, parz_error* err);
 
 /* --- Huffman coding of the codes (bounded_huff.c) --- */
 

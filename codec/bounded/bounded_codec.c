@@ -33,6 +33,7 @@ struct parz_codec_scratch {
   int kept;        /* decoding: codes and q are one block of parz_keep_take */
   int zeroed;      /* decoding: the codes are zeros until their segments decode */
   parz_bounded_decoder* dec;
+  parz_bounded_plan* plan;  /* decoding: the inverse's passes */
   parz_bounded_coded coded; /* encoding */
   uint64_t* exc;
   size_t nexc;
@@ -176,6 +177,7 @@ static void scratch_free(struct parz_codec_scratch* s) {
   else
     free(s->codes);
   parz_bounded_decoder_free(s->dec);
+  free(s->plan);
   parz_bounded_coded_free(&s->coded);
   free(s->exc);
   free(s);
@@ -226,6 +228,10 @@ static int scratch_begin(const parz_chunk_view* v, struct parz_codec_scratch** o
     s->predictor = info.predictor;
     s->runs = info.runs;
     s->dec = info.dec;
+    if (!(s->plan = (parz_bounded_plan*)malloc(sizeof *s->plan)))
+      rc = parz_fail(err, PARZ_ERR_NOMEM, "bounded: no memory for the passes of a chunk");
+    else
+      parz_bounded_plan_init(s->plan, &s->shape, s->predictor);
   }
   if (rc != PARZ_OK) {
     scratch_free(s);
@@ -258,26 +264,24 @@ static int decode_segments(const parz_segment_run* run, size_t* bad, uint64_t* b
   return PARZ_OK;
 }
 
-static unsigned inverse_passes(const struct parz_codec_scratch* s) {
-  return parz_bounded_passes(&s->shape, s->predictor);
-}
+static unsigned inverse_passes(const struct parz_codec_scratch* s) { return s->plan->passes; }
 
 static uint64_t inverse_units(const struct parz_codec_scratch* s, unsigned pass) {
-  return parz_bounded_pass_units(&s->shape, s->predictor, pass);
+  return parz_bounded_pass_units(s->plan, pass);
 }
 
 static uint64_t inverse_values(const struct parz_codec_scratch* s, unsigned pass) {
-  return parz_bounded_pass_values(&s->shape, s->predictor, pass);
+  return parz_bounded_pass_values(s->plan, pass);
 }
 
 static uint64_t inverse_codes(const struct parz_codec_scratch* s, unsigned pass) {
-  return parz_bounded_pass_codes(&s->shape, s->predictor, pass);
+  return parz_bounded_pass_codes(s->plan, pass);
 }
 
 static int inverse(struct parz_codec_scratch* s, unsigned pass, uint64_t first, uint64_t count,
                    parz_error* err) {
-  return parz_bounded_unpredict_pass(&s->shape, s->predictor, pass, (size_t)first, (size_t)count,
-                                     s->codes, s->q, err);
+  return parz_bounded_unpredict_pass(s->plan, pass, (size_t)first, (size_t)count, s->codes, s->q,
+                                     err);
 }
 
 static void store(const struct parz_codec_scratch* s, const parz_chunk_dest* d, uint64_t first,

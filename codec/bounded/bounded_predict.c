@@ -607,49 +607,40 @@ static size_t lorenzo_sum_units(const size_t n[4], const size_t st[4], unsigned 
   return outer * ((st[k] + run - 1) / run);
 }
 
-unsigned parz_bounded_passes(const parz_bounded_shape* s, int predictor) {
-  size_t n[4], st[4];
-  unsigned axes[4];
-  parz_bounded_pass passes[PARZ_BOUNDED_PASSES_MAX];
-  parz_bounded_shape4(s, n, st);
-  if (predictor == PARZ_BOUNDED_LORENZO)
-    return 2 + lorenzo_axes(n, axes);
-  return parz_bounded_interp_passes(n, predictor, passes);
+void parz_bounded_plan_init(parz_bounded_plan* p, const parz_bounded_shape* s, int predictor) {
+  p->predictor = predictor;
+  parz_bounded_shape4(s, p->n, p->st);
+  p->m = lorenzo_axes(p->n, p->axes);
+  p->passes = predictor == PARZ_BOUNDED_LORENZO
+                  ? 2 + p->m
+                  : parz_bounded_interp_passes(p->n, predictor, p->pass);
 }
 
-size_t parz_bounded_pass_units(const parz_bounded_shape* s, int predictor, unsigned pass) {
-  size_t n[4], st[4];
-  unsigned axes[4], m;
-  parz_bounded_pass passes[PARZ_BOUNDED_PASSES_MAX];
-  parz_bounded_shape4(s, n, st);
-  if (predictor != PARZ_BOUNDED_LORENZO)
-    return pass < parz_bounded_interp_passes(n, predictor, passes) ? interp_units(&passes[pass])
-                                                                   : 0;
-  m = lorenzo_axes(n, axes);
-  if (pass == 0 || pass == m + 1)
-    return n[0] * n[1] * n[2];
-  return pass <= m ? lorenzo_sum_units(n, st, axes[pass - 1]) : 0;
-}
-
-size_t parz_bounded_pass_values(const parz_bounded_shape* s, int predictor, unsigned pass) {
-  size_t n[4], st[4];
-  parz_bounded_pass passes[PARZ_BOUNDED_PASSES_MAX];
-  parz_bounded_shape4(s, n, st);
-  if (predictor == PARZ_BOUNDED_LORENZO)
-    return pass < parz_bounded_passes(s, predictor) ? n[0] * n[1] * n[2] * n[3] : 0;
-  if (pass >= parz_bounded_interp_passes(n, predictor, passes))
+size_t parz_bounded_pass_units(const parz_bounded_plan* p, unsigned pass) {
+  const size_t* n = p->n;
+  if (pass >= p->passes)
     return 0;
-  return passes[pass].cnt[0] * passes[pass].cnt[1] * passes[pass].cnt[2] * passes[pass].cnt[3];
+  if (p->predictor != PARZ_BOUNDED_LORENZO)
+    return interp_units(&p->pass[pass]);
+  if (pass == 0 || pass == p->m + 1)
+    return n[0] * n[1] * n[2];
+  return lorenzo_sum_units(n, p->st, p->axes[pass - 1]);
 }
 
-size_t parz_bounded_pass_codes(const parz_bounded_shape* s, int predictor, unsigned pass) {
-  size_t n[4], st[4];
-  parz_bounded_pass passes[PARZ_BOUNDED_PASSES_MAX];
-  parz_bounded_shape4(s, n, st);
-  if (predictor == PARZ_BOUNDED_LORENZO || pass >= parz_bounded_interp_passes(n, predictor, passes))
+size_t parz_bounded_pass_values(const parz_bounded_plan* p, unsigned pass) {
+  const size_t* n = p->n;
+  if (pass >= p->passes)
+    return 0;
+  if (p->predictor == PARZ_BOUNDED_LORENZO)
     return n[0] * n[1] * n[2] * n[3];
-  return passes[pass].pos +
-         passes[pass].cnt[0] * passes[pass].cnt[1] * passes[pass].cnt[2] * passes[pass].cnt[3];
+  return p->pass[pass].cnt[0] * p->pass[pass].cnt[1] * p->pass[pass].cnt[2] * p->pass[pass].cnt[3];
+}
+
+size_t parz_bounded_pass_codes(const parz_bounded_plan* p, unsigned pass) {
+  const size_t* n = p->n;
+  if (p->predictor == PARZ_BOUNDED_LORENZO || pass >= p->passes)
+    return n[0] * n[1] * n[2] * n[3];
+  return p->pass[pass].pos + parz_bounded_pass_values(p, pass);
 }
 
 /* Lorenzo along axis k, units [first, first + count) (lorenzo_sum_units): the prefix sum (the
@@ -711,18 +702,18 @@ static size_t lorenzo_outside(const uint32_t* u, size_t a, size_t b) {
   return SIZE_MAX;
 }
 
-int parz_bounded_unpredict_pass(const parz_bounded_shape* s, int predictor, unsigned pass,
-                                size_t first, size_t count, const int32_t* codes, int32_t* q,
-                                parz_error* err) {
-  size_t n[4], st[4], bad = 0;
-  parz_bounded_shape4(s, n, st);
-  if (predictor == PARZ_BOUNDED_LORENZO) {
-    unsigned axes[4], m = lorenzo_axes(n, axes);
+int parz_bounded_unpredict_pass(const parz_bounded_plan* p, unsigned pass, size_t first,
+                                size_t count, const int32_t* codes, int32_t* q, parz_error* err) {
+  const size_t *n = p->n, *st = p->st;
+  size_t bad = 0;
+  if (pass >= p->passes)
+    return parz_fail(err, PARZ_ERR_ARG, "bounded: pass %u of %u", pass, p->passes);
+  if (p->predictor == PARZ_BOUNDED_LORENZO) {
     uint32_t* u = (uint32_t*)q;
     if (pass == 0) {
       memcpy(q + first * n[3], codes + first * n[3], count * n[3] * sizeof *q);
-    } else if (pass <= m) {
-      lorenzo_axis(n, st, axes[pass - 1], first, count, u, 0);
+    } else if (pass <= p->m) {
+      lorenzo_axis(n, st, p->axes[pass - 1], first, count, u, 0);
     } else {
       const size_t i = lorenzo_outside(u, first * n[3], (first + count) * n[3]);
       if (i != SIZE_MAX)
@@ -731,13 +722,7 @@ int parz_bounded_unpredict_pass(const parz_bounded_shape* s, int predictor, unsi
     }
     return PARZ_OK;
   }
-  if (predictor < PARZ_BOUNDED_LINEAR || predictor > PARZ_BOUNDED_CUBIC_FAST)
-    return parz_fail(err, PARZ_ERR_FORMAT, "bounded: predictor %d unknown", predictor);
-  parz_bounded_pass passes[PARZ_BOUNDED_PASSES_MAX];
-  unsigned np = parz_bounded_interp_passes(n, predictor, passes);
-  if (pass >= np)
-    return parz_fail(err, PARZ_ERR_ARG, "bounded: pass %u of %u", pass, np);
-  if (interp_units_run(n, st, is_cubic(predictor), &passes[pass], first, count, q, codes, &bad))
+  if (interp_units_run(n, st, is_cubic(p->predictor), &p->pass[pass], first, count, q, codes, &bad))
     return parz_fail(err, PARZ_ERR_STREAM, "bounded: quantized value at %zu outside +-%ld", bad,
                      (long)PARZ_BOUNDED_QMAX_FINE);
   return PARZ_OK;
@@ -747,12 +732,10 @@ int parz_bounded_unpredict(const parz_bounded_shape* s, int predictor, const int
                            int32_t* q, parz_error* err) {
   if (predictor < PARZ_BOUNDED_LORENZO || predictor > PARZ_BOUNDED_CUBIC_FAST)
     return parz_fail(err, PARZ_ERR_FORMAT, "bounded: predictor %d unknown", predictor);
-  unsigned np = parz_bounded_passes(s, predictor);
-  for (unsigned k = 0; k < np; k++) {
-    int rc = parz_bounded_unpredict_pass(s, predictor, k, 0,
-                                         parz_bounded_pass_units(s, predictor, k), codes, q, err);
-    if (rc)
-      return rc;
-  }
-  return PARZ_OK;
+  parz_bounded_plan p;
+  int rc = PARZ_OK;
+  parz_bounded_plan_init(&p, s, predictor);
+  for (unsigned k = 0; k < p.passes && rc == PARZ_OK; k++)
+    rc = parz_bounded_unpredict_pass(&p, k, 0, parz_bounded_pass_units(&p, k), codes, q, err);
+  return rc;
 }
