@@ -69,8 +69,9 @@ static int holds(const void* src, const void* dst, parz_type t, size_t i, double
   return fabs(x - y) <= eb;
 }
 
-/* One chunk: serial and OpenMP encodes byte for byte equal, serial and OpenMP decodes and a
- * window's decode equal, the bound on every value. Returns the chunk's size (0: failed). */
+/* One chunk: serial and OpenMP encodes byte for byte equal, serial and OpenMP decodes (2 and 16
+ * threads) and a window's decode (serial, and by a team of 7) equal, the bound on every value.
+ * Returns the chunk's size (0: failed). */
 static size_t one_chunk(const char* what, const parz_array* a, const void* data, double eb,
                         const void* fill, unsigned char** chunk_out) {
   parz_chunk_config cfg = config(eb, fill, parz_type_size(a->type));
@@ -99,9 +100,12 @@ static size_t one_chunk(const char* what, const parz_array* a, const void* data,
         first = i;
     CHECK(bad == 0, "%s: %zu values miss eb %g (first at %zu: %.17g -> %.17g)", what, bad, eb,
           first, get(data, a->type, first), get(out, a->type, first));
-    rc = parz_omp_chunk_decode(c, bytes, par, n * w, 2, &err);
-    CHECK(rc == PARZ_OK && memcmp(par, out, n * w) == 0, "%s: OpenMP decode differs: %s", what,
-          rc ? err.message : "");
+    for (int threads = 2; threads <= 16 && rc == PARZ_OK; threads += 14) {
+      memset(par, 0xA5, n * w);
+      rc = parz_omp_chunk_decode(c, bytes, par, n * w, threads, &err);
+      CHECK(rc == PARZ_OK && memcmp(par, out, n * w) == 0,
+            "%s: OpenMP decode on %d threads differs: %s", what, threads, rc ? err.message : "");
+    }
   }
   if (rc == PARZ_OK) { /* a window: the middle third along each dimension, into a dense box */
     parz_chunk_view v;
@@ -123,6 +127,16 @@ static size_t one_chunk(const char* what, const parz_array* a, const void* data,
     if (rc == PARZ_OK)
       rc = parz_chunk_patch_exceptions_to(&v, &d, &err);
     CHECK(rc == PARZ_OK, "%s: window: %s", what, err.message);
+    if (rc == PARZ_OK) { /* the same window by a team */
+      unsigned char* team = (unsigned char*)malloc(cnt * w);
+      parz_chunk_dest td = d;
+      td.data = team;
+      memset(team, 0x5A, cnt * w);
+      rc = parz_omp_decode_chunks(1, &v, &td, 7, NULL, &err);
+      CHECK(rc == PARZ_OK && memcmp(team, par, cnt * w) == 0,
+            "%s: window decoded by a team of 7 differs: %s", what, rc ? err.message : "");
+      free(team);
+    }
     for (size_t i = 0, diff = 0; rc == PARZ_OK && i < cnt && !diff; i++) {
       size_t at = 0, r = i, x[4];
       for (k = a->dims; k-- > 0;) {
