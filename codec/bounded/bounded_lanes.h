@@ -196,9 +196,12 @@ PARZ_HD unsigned parz_bounded_lane_token(const parz_bounded_lanes* s,
 
 /* The tokens from `start` on while they start before `lim`, into *o; with `was` (a decode of the
  * same lane from another start, or NULL) it stops at the first token end `was` recorded and
- * takes the rest from it. The first decode moves by steps where they end by lim and records the
- * ends of its first steps; a decode again goes token by token, so that it meets every end
- * recorded on its chain. */
+ * takes the rest from it. Both move by steps where they end by lim, and the first records the
+ * ends of its first steps. A decode again meets such an end where its own steps end there too,
+ * which they do once the two chains share a token end often enough; where the chains never
+ * meet (bits that parse into tokens alike from two starts, as long stretches of one repeated
+ * token do) it decodes on to lim, and its steps make that walk, which the lanes after it may
+ * each repeat in the rounds, several tokens a lookup rather than one. */
 PARZ_HD void parz_bounded_lane_decode(const parz_bounded_lanes* s, uint32_t start, uint32_t lim,
                                       const parz_bounded_lane* was, parz_bounded_lane* o) {
   parz_bitr r;
@@ -209,7 +212,7 @@ PARZ_HD void parz_bounded_lane_decode(const parz_bounded_lanes* s, uint32_t star
   o->bad = 0;
   while (at < lim) {
     const uint32_t e = parz_bounded_lane_step(s, &r, &win);
-    const uint32_t b = was ? 0u : PARZ_BOUNDED_STEP_BITS(e);
+    const uint32_t b = PARZ_BOUNDED_STEP_BITS(e);
     uint32_t tn;
     int32_t code;
     const unsigned tb = parz_bounded_lane_token(s, &win, &tn, &code);
