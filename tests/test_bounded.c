@@ -14,6 +14,7 @@
 #include "bounded_book_read.h"
 #include "bounded_chunk.h"
 #include "bounded_codec.h"
+#include "bounded_lengths.h"
 #include "check.h"
 #include "chunk_keep.h"
 #include "fnv_hash.h"
@@ -312,6 +313,78 @@ static void range_codes(void) {
           r.m, bad);
   }
   free(codes), free(freq), free(len), free(all), free(got), free(want);
+}
+
+/* The choice between the codes with zero runs and without (parz_bounded_range_lengths, which
+ * leaves out the package-merge of a code that Huffman's unlimited code rules out) against both
+ * codes built in full: the same kept lengths and the same choice, on the calling thread and on
+ * jobs, for tables whose codes fit the limit or need package-merge, bounds far apart and close,
+ * and equal tables (the plain code kept on a tie). */
+static void range_choice(void) {
+  const size_t cap = 6000;
+  uint64_t* plain = (uint64_t*)malloc(cap * sizeof *plain);
+  uint64_t* runs = (uint64_t*)malloc(cap * sizeof *runs);
+  uint8_t* want = (uint8_t*)malloc(2 * cap);
+  uint8_t* got = (uint8_t*)malloc(2 * cap);
+  size_t bad = 0, cases = 0, deep = 0;
+  for (unsigned t = 0; t < 1500; t++) {
+    const unsigned kind = t % 5;
+    const size_t m = PARZ_BOUNDED_HEAD + 2 + (size_t)(xorshift_next() % (t % 3 ? 300 : 5000));
+    parz_bounded_range r = {0, m};
+    memset(plain, 0, m * sizeof *plain);
+    memset(runs, 0, m * sizeof *runs);
+    uint64_t a = 1, b = 1;
+    for (size_t s = PARZ_BOUNDED_HEAD; s < m; s++) {
+      uint64_t w;
+      if (kind == 0) { /* Fibonacci's weights: Huffman's code as deep as it gets */
+        w = a;
+        const uint64_t c = a + b;
+        a = b;
+        b = c < ((uint64_t)1 << 40) ? c : (uint64_t)1 << 40;
+      } else if (kind == 1) { /* steep: deeper than the limit for a few hundred symbols */
+        w = ((uint64_t)1 << 40) >> ((s - PARZ_BOUNDED_HEAD) * 40 / (m - PARZ_BOUNDED_HEAD));
+      } else {
+        w = xorshift_next() % (kind == 2 ? 5 : 1000000);
+      }
+      plain[s] = w;
+      runs[s] = w;
+    }
+    /* the zeros' symbol and the escape; runs take zeros (and raw bits) away, or barely */
+    const size_t zero = PARZ_BOUNDED_HEAD + (m - PARZ_BOUNDED_HEAD) / 2;
+    plain[zero] += xorshift_next() % ((uint64_t)1 << 36);
+    plain[0] = xorshift_next() % 3;
+    runs[0] = plain[0];
+    runs[zero] = t % 4 == 0 ? plain[zero] : plain[zero] - plain[zero] / (1 + t % 7 * 1000);
+    for (unsigned k = 1; k < PARZ_BOUNDED_HEAD; k++)
+      runs[k] = t % 4 == 1 ? 0 : (plain[zero] - runs[zero]) >> (k + t % 3);
+    if (t % 11 == 0)
+      memcpy(runs, plain, m * sizeof *plain);
+    /* both codes in full, and the choice's rule */
+    int rc = parz_bounded_book_lengths(plain, m, want, NULL) |
+             parz_bounded_book_lengths(runs, m, want + m, NULL);
+    if (rc != PARZ_OK)
+      continue;
+    const int want_runs = parz_bounded_coded_bits(runs, want + m, m) <
+                          parz_bounded_coded_bits(plain, want, m);
+    for (unsigned s = 0; s < m; s++)
+      deep += want[s] == PARZ_BOUNDED_MAX_LEN || want[m + s] == PARZ_BOUNDED_MAX_LEN;
+    for (int on_jobs = 0; on_jobs < 2; on_jobs++) {
+      parz_jobs jobs = {run_backwards, NULL, 2};
+      const uint8_t* kept = NULL;
+      int use_runs = -1;
+      parz_error err;
+      memset(got, 0xA5, 2 * m);
+      rc = parz_bounded_range_lengths(&r, plain, runs, 2, got, &kept, &use_runs,
+                                      on_jobs ? &jobs : NULL, &err);
+      cases++;
+      if (rc != PARZ_OK || use_runs != want_runs || kept != got + (use_runs ? m : 0) ||
+          memcmp(kept, want + (want_runs ? m : 0), m) != 0)
+        bad++;
+    }
+  }
+  CHECK(bad == 0, "range choice: %zu of %zu choices differ from both codes built", bad, cases);
+  CHECK(deep > 0, "range choice: no code reached the length limit");
+  free(plain), free(runs), free(want), free(got);
 }
 
 /* A chunk large enough that every pass of the forward pass is cut into parts (a part holds
@@ -815,6 +888,7 @@ int main(int argc, char** argv) {
         "crafted arrays: the chunks' bytes changed (%016llx)", (unsigned long long)written_hash);
   estimate();
   range_codes();
+  range_choice();
   large_on_jobs();
   hostile_books();
   hostile_segments();

@@ -295,18 +295,92 @@ void parz_bounded_coded_free(parz_bounded_coded* c) {
   memset(c, 0, sizeof *c);
 }
 
-/* The lengths of both codes (with zero runs and without) on two jobs at once. */
+/* The lengths of the two codes (with zero runs and without): part i of stage BUILD makes
+ * Huffman's code of code i with no limit (a tree, parz_huff_tree_build), of stage CUT cuts it to
+ * the limit and frees the tree, of stage BOTH does both. */
+enum { BUILD = 1, CUT = 2, BOTH = 3 };
 typedef struct {
   const uint64_t* freq[2];
   size_t m;
   uint8_t* len[2];
+  int stage;
+  parz_huff_tree tree[2];
   int rc[2];
   parz_error err[2];
 } lengths_job;
 
 static void lengths_part(void* arg, uint64_t i) {
   lengths_job* j = (lengths_job*)arg;
-  j->rc[i] = parz_bounded_book_lengths(j->freq[i], j->m, j->len[i], &j->err[i]);
+  if (j->stage & BUILD) {
+    j->rc[i] = parz_huff_tree_build(&j->tree[i], j->freq[i], j->m, PARZ_BOUNDED_MAX_LEN,
+                                    j->len[i], &j->err[i]);
+    if (j->rc[i] == PARZ_OK && !j->tree[i].longest)
+      j->rc[i] = parz_fail(&j->err[i], PARZ_ERR_ARG, "bounded: no symbol to code");
+  }
+  if (j->stage & CUT) { /* the lengths are the code's: the tree has served */
+    if (j->rc[i] == PARZ_OK)
+      j->rc[i] = parz_huff_tree_limit(&j->tree[i], j->len[i], &j->err[i]);
+    parz_huff_tree_free(&j->tree[i]);
+  }
+}
+
+/* The first failure of the parts into err. */
+static int lengths_failed(const lengths_job* j, unsigned parts, parz_error* err) {
+  for (unsigned k = 0; k < parts; k++)
+    if (j->rc[k]) {
+      if (err)
+        *err = j->err[k];
+      return j->rc[k];
+    }
+  return PARZ_OK;
+}
+
+/* The ranges of at most this many symbols build the two codes' trees on the calling thread and
+ * cut one where they can: there a hand-off to other threads costs more than a tree, and the
+ * trees are small. A wider range builds both codes on the jobs. */
+#define LENGTHS_NARROW 4096u
+
+/* The two codes' lengths in j and the choice between them (*use_runs), the code with runs kept
+ * where its bits are fewer. Over a narrow range: where Huffman's code without the limit (which
+ * is the code where it fits the limit, and never costs more than it where it does not) of one
+ * code already costs more than the other code, that code is not kept, and is not cut. The code
+ * of the lower bound is cut first. */
+static int lengths_choose(const parz_bounded_range* r, lengths_job* j, const parz_jobs* jobs,
+                          int* use_runs, parz_error* err) {
+  int rc;
+  uint64_t bits[2];
+  j->stage = r->m > LENGTHS_NARROW ? BOTH : BUILD;
+  parz_bounded_run(j->stage == BOTH ? jobs : NULL, 2, lengths_part, j);
+  if ((rc = lengths_failed(j, 2, err)) != PARZ_OK)
+    return rc;
+  for (unsigned k = 0; k < 2; k++) /* a bound until cut */
+    bits[k] = parz_bounded_coded_bits(j->freq[k], j->len[k], r->m);
+  const unsigned first = bits[1] < bits[0], second = !first;
+  const int cut[2] = {j->tree[0].longest > PARZ_BOUNDED_MAX_LEN,
+                      j->tree[1].longest > PARZ_BOUNDED_MAX_LEN};
+  j->stage = CUT;
+  if (cut[0] && cut[1] && bits[second] - bits[first] <= bits[first] / 256) {
+    /* bounds this close leave both codes to cut: side by side */
+    parz_bounded_run(jobs, 2, lengths_part, j);
+    if ((rc = lengths_failed(j, 2, err)) != PARZ_OK)
+      return rc;
+    for (unsigned k = 0; k < 2; k++)
+      bits[k] = parz_bounded_coded_bits(j->freq[k], j->len[k], r->m);
+  } else {
+    for (unsigned step = 0; step < 2; step++) {
+      const unsigned k = step ? second : first;
+      /* the second code is kept only where its bits are fewer than the first's (the plain
+       * code's, where they are as many) */
+      if (!cut[k] || (step && (k == 0 ? bits[0] > bits[1] : bits[1] >= bits[0])))
+        continue;
+      lengths_part(j, k);
+      if (j->rc[k])
+        return lengths_failed(j, 2, err);
+      bits[k] = parz_bounded_coded_bits(j->freq[k], j->len[k], r->m);
+    }
+  }
+  *use_runs = bits[1] < bits[0];
+  return PARZ_OK;
 }
 
 int parz_bounded_range_lengths(const parz_bounded_range* r, const uint64_t* plain,
@@ -314,29 +388,27 @@ int parz_bounded_range_lengths(const parz_bounded_range* r, const uint64_t* plai
                                const uint8_t** kept, int* use_runs, const parz_jobs* jobs,
                                parz_error* err) {
   lengths_job j;
+  int rc;
+  memset(&j, 0, sizeof j);
   j.freq[0] = runs_opt == 1 ? runs : plain;
   j.freq[1] = runs;
   j.m = r->m;
   j.len[0] = len;
   j.len[1] = len + r->m;
-  j.rc[0] = j.rc[1] = PARZ_OK;
   *use_runs = runs_opt == 1;
   *kept = len;
-  parz_bounded_run(jobs, runs_opt == 2 ? 2 : 1, lengths_part, &j);
-  for (unsigned k = 0; k < (runs_opt == 2 ? 2u : 1u); k++)
-    if (j.rc[k]) {
-      if (err)
-        *err = j.err[k];
-      return j.rc[k];
-    }
-  /* zero runs pay where zeros come in long runs; short ones cost more as run symbols than as
-   * single zeros of a 1-bit code word */
-  if (runs_opt == 2 &&
-      parz_bounded_coded_bits(runs, len + r->m, r->m) < parz_bounded_coded_bits(plain, len, r->m)) {
-    *use_runs = 1;
-    *kept = len + r->m;
+  if (runs_opt != 2) {
+    rc = parz_bounded_book_lengths(j.freq[0], r->m, len, err);
+  } else {
+    /* zero runs pay where zeros come in long runs; short ones cost more as run symbols than as
+     * single zeros of a 1-bit code word: the code with runs is kept where its bits are fewer */
+    rc = lengths_choose(r, &j, jobs, use_runs, err);
+    if (*use_runs)
+      *kept = len + r->m;
   }
-  return PARZ_OK;
+  parz_huff_tree_free(&j.tree[0]);
+  parz_huff_tree_free(&j.tree[1]);
+  return rc;
 }
 
 /* parz_bounded_coded_book with the two codes' lengths on jobs (NULL: the calling thread). */

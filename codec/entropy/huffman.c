@@ -63,8 +63,9 @@ static void sort_leaves(leaf* v, size_t m, size_t n, uint64_t* work) {
   parz_huff_insertion(v, m);
 }
 
-int parz_huff_lengths(const uint64_t* freq, size_t n, unsigned max_len, uint8_t* len,
-                      parz_error* err) {
+int parz_huff_tree_build(parz_huff_tree* t, const uint64_t* freq, size_t n, unsigned max_len,
+                         uint8_t* len, parz_error* err) {
+  memset(t, 0, sizeof *t);
   if (n < 1 || n > PARZ_HUFF_MAX_SYMBOLS)
     return parz_fail(err, PARZ_ERR_ARG, "huffman: %zu symbols, not 1..%zu", n,
                      PARZ_HUFF_MAX_SYMBOLS);
@@ -85,44 +86,72 @@ int parz_huff_lengths(const uint64_t* freq, size_t n, unsigned max_len, uint8_t*
   if (m > ((size_t)1 << max_len))
     return parz_fail(err, PARZ_ERR_ARG, "huffman: %zu symbols used, more than %u-bit codes hold", m,
                      max_len);
+  t->m = m;
+  t->max_len = max_len;
   memset(len, 0, n);
   if (m <= 1) {
     for (size_t s = 0; s < n; s++)
       if (freq[s])
         len[s] = 1;
+    t->longest = (unsigned)m;
     return PARZ_OK;
   }
-  /* leaves, two weight lists of 2m, parents of 2m, depths of 2m, and package-merge's flags */
-  size_t cap = 2 * m - 2;
+  /* leaves, two weight lists of 2m, parents of 2m, depths of 2m */
   size_t bytes = m * sizeof(leaf) + 4 * m * sizeof(uint64_t) + 2 * m * sizeof(uint32_t) + 2 * m;
   unsigned char* mem = (unsigned char*)malloc(bytes);
   if (!mem)
     return parz_fail(err, PARZ_ERR_NOMEM, "huffman: no memory for a code of %zu symbols", m);
+  t->mem = mem;
   leaf* lv = (leaf*)mem;
   uint64_t* w1 = (uint64_t*)(lv + m);
-  uint64_t* w2 = w1 + 2 * m;
-  uint32_t* parent = (uint32_t*)(w2 + 2 * m);
+  uint32_t* parent = (uint32_t*)(w1 + 4 * m);
   uint8_t* depth = (uint8_t*)(parent + 2 * m);
   size_t j = 0;
   for (size_t s = 0; s < n; s++)
     if (freq[s])
       lv[j++] = (leaf){freq[s], (uint32_t)s};
-  sort_leaves(lv, m, n, w1); /* w1 and w2 hold the 2m keys it may need */
-  int rc = PARZ_OK;
-  if (parz_huff_merge(lv, m, depth, w1, parent) > max_len) {
-    uint8_t* pkg = (uint8_t*)malloc((size_t)max_len * cap);
-    if (!pkg) {
-      rc = parz_fail(err, PARZ_ERR_NOMEM, "huffman: no memory to limit %zu symbols to %u bits", m,
+  sort_leaves(lv, m, n, w1); /* w1 and the list after it hold the 2m keys it may need */
+  t->longest = parz_huff_merge(lv, m, depth, w1, parent);
+  for (size_t i = 0; i < m; i++)
+    len[lv[i].sym] = depth[i];
+  return PARZ_OK;
+}
+
+int parz_huff_tree_limit(parz_huff_tree* t, uint8_t* len, parz_error* err) {
+  const size_t m = t->m;
+  const unsigned max_len = t->max_len;
+  if (t->longest <= max_len)
+    return PARZ_OK;
+  /* package-merge's flags */
+  uint8_t* pkg = (uint8_t*)malloc((size_t)max_len * (2 * m - 2));
+  if (!pkg)
+    return parz_fail(err, PARZ_ERR_NOMEM, "huffman: no memory to limit %zu symbols to %u bits", m,
                      max_len);
-    } else {
-      parz_huff_package_merge(lv, m, max_len, depth, w1, w2, pkg);
-      free(pkg);
-    }
+  leaf* lv = (leaf*)t->mem;
+  uint64_t* w1 = (uint64_t*)(lv + m);
+  uint8_t* depth = (uint8_t*)((uint32_t*)(w1 + 4 * m) + 2 * m);
+  parz_huff_package_merge(lv, m, max_len, depth, w1, w1 + 2 * m, pkg);
+  free(pkg);
+  t->longest = 0;
+  for (size_t i = 0; i < m; i++) {
+    len[lv[i].sym] = depth[i];
+    t->longest = depth[i] > t->longest ? depth[i] : t->longest;
   }
+  return PARZ_OK;
+}
+
+void parz_huff_tree_free(parz_huff_tree* t) {
+  free(t->mem);
+  t->mem = NULL;
+}
+
+int parz_huff_lengths(const uint64_t* freq, size_t n, unsigned max_len, uint8_t* len,
+                      parz_error* err) {
+  parz_huff_tree t;
+  int rc = parz_huff_tree_build(&t, freq, n, max_len, len, err);
   if (rc == PARZ_OK)
-    for (size_t i = 0; i < m; i++)
-      len[lv[i].sym] = depth[i];
-  free(mem);
+    rc = parz_huff_tree_limit(&t, len, err);
+  parz_huff_tree_free(&t);
   return rc;
 }
 

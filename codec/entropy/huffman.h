@@ -27,6 +27,24 @@
 int parz_huff_lengths(const uint64_t* freq, size_t n, unsigned max_len, uint8_t* len,
                       parz_error* err);
 
+/* parz_huff_lengths in two steps, for a caller that may leave the second out: _build makes
+ * Huffman's code with no limit on its lengths into len (each at most 255) and keeps its sorted
+ * leaves; _limit cuts it to max_len where it is longer (package-merge), giving
+ * parz_huff_lengths' lengths. For any max_len, Huffman's code costs no more than the limited
+ * one (the sum of freq[s] * len[s]: no prefix code costs less), a bound that can rule a code
+ * out before its package-merge. _build refuses what parz_huff_lengths refuses; _free frees the
+ * leaves (of a tree _build failed on too). */
+typedef struct {
+  size_t m;         /* used symbols */
+  unsigned max_len; /* the limit */
+  unsigned longest; /* the code's longest length, 0 with no used symbol */
+  void* mem;        /* the sorted leaves and the merges' lists */
+} parz_huff_tree;
+int parz_huff_tree_build(parz_huff_tree* t, const uint64_t* freq, size_t n, unsigned max_len,
+                         uint8_t* len, parz_error* err);
+int parz_huff_tree_limit(parz_huff_tree* t, uint8_t* len, parz_error* err);
+void parz_huff_tree_free(parz_huff_tree* t);
+
 /* Sum over the used symbols of 2^(max_len - len[s]): 2^max_len for a complete code, more for
  * one that is not a prefix code; UINT64_MAX when a length exceeds max_len. */
 uint64_t parz_huff_kraft(const uint8_t* len, size_t n, unsigned max_len);
