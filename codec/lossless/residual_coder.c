@@ -10,6 +10,15 @@
 #include "huffman.h"
 #include "residual_encode.h"
 
+/* On x86-64 the runs' readers hand their residuals' bits to a second pass on AVX2's lanes where
+ * the CPU has it (runs_split); elsewhere each reader computes its residuals itself. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && PARZ_BITIO_LE
+#include <immintrin.h>
+#define RUNS_SPLIT 1
+#else
+#define RUNS_SPLIT 0
+#endif
+
 size_t parz_ll_residual_bound(size_t n, unsigned w) { return parz_ll_raw_bytes(n, w); }
 
 void parz_ll_huffman_lengths(const uint64_t* freq, unsigned ns, unsigned max_len, uint8_t* len) {
@@ -305,6 +314,125 @@ PARZ_HD size_t runs_stretch(const uint8_t* src, const uint32_t* fast, uint64_t p
   return j;
 }
 
+#if RUNS_SPLIT
+/* Residuals per reader that runs_split reads before their values are computed: the windows and
+ * entries of the four readers' (12 bytes each) stay in the first-level cache beside the tables
+ * and the runs' copies. */
+#define SPLIT_STEP 64u
+
+/* take_fast's first half: the window at bit p and its entry into *x and *e, p and *t moved on;
+ * the residual's bits, or 0 where the table does not take it (nothing stored, nothing moved). */
+PARZ_HD uint64_t take_window(const uint32_t* fast, uint64_t* p, const uint32_t** t, uint64_t* x,
+                             uint32_t* e) {
+  uint64_t w;
+  memcpy(&w, (const uint8_t*)(uintptr_t)(*p >> 3), 8);
+  w >>= *p & 7u;
+  {
+    const uint32_t* at = *t + (w & (PARZ_LL_TABLE_SIZE - 1));
+    const uint32_t f = *at;
+    const uint64_t a = *(const uint8_t*)(const void*)at; /* the advance, the entry's low byte */
+    if (!a)
+      return 0;
+    *x = w;
+    *e = f;
+    *t = fast + PARZ_LL_FAST_NEXT(f);
+    *p += a;
+    return a;
+  }
+}
+
+/* The windows and entries of the four readers' residuals [from, from + fill) that runs_split
+ * has read and whose values split_flush has not yet computed. */
+typedef struct {
+  uint64_t x[RUNS_SIDE][SPLIT_STEP];
+  uint32_t e[RUNS_SIDE][SPLIT_STEP];
+  size_t from, fill;
+} split_buffer;
+
+/* take_fast's second half for the windows and entries held: the readers' residuals into z (and
+ * residual from + fill of the readers before reader k, where k < RUNS_SIDE stopped there), four
+ * at a time in AVX2's 64-bit lanes, which shift each lane by its own count; the buffer emptied,
+ * its next residual the one after them. */
+__attribute__((target("avx2"))) static void split_flush(split_buffer* b,
+                                                        uint64_t* const z[RUNS_SIDE], unsigned k) {
+  const __m256i low6 = _mm256_set1_epi64x(63);
+  const __m256i top = _mm256_set1_epi64x((long long)0x8000000000000000u);
+  unsigned r;
+  for (r = 0; r < RUNS_SIDE; r++) {
+    const uint64_t* x = b->x[r];
+    const uint32_t* e = b->e[r];
+    uint64_t* out = z[r] + b->from;
+    const size_t n = b->fill + (r < k && k < RUNS_SIDE);
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+      const __m256i w = _mm256_loadu_si256((const __m256i*)(const void*)(x + i));
+      const __m256i f =
+          _mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i*)(const void*)(e + i)));
+      /* 63 - a as ~f's low 6 bits, as take_fast shifts */
+      const __m256i up = _mm256_or_si256(_mm256_sllv_epi64(w, _mm256_andnot_si256(f, low6)), top);
+      const __m256i down = _mm256_srlv_epi64(up, _mm256_and_si256(_mm256_srli_epi64(f, 8), low6));
+      _mm256_storeu_si256((__m256i*)(void*)(out + i), _mm256_srli_epi64(down, 1));
+    }
+    for (; i < n; i++)
+      out[i] = (x[i] << (~e[i] & 63u) | 0x8000000000000000u) >> PARZ_LL_FAST_SHIFT(e[i]) >> 1;
+  }
+  b->from += b->fill + (k < RUNS_SIDE);
+  b->fill = 0;
+}
+
+/* runs_stretch in two passes: the four readers' loop keeps only each residual's window and
+ * entry in b (the chain of loads from one residual to the next and the position's step; no
+ * shifts by counts of the entry, no stores through the runs' pointers), and split_flush computes
+ * their values, each time b is full and where a reader stops. The same contract as
+ * runs_stretch; residual j is b's next (b->from + b->fill). */
+static size_t runs_split(const uint8_t* src, const uint32_t* fast, uint64_t p[RUNS_SIDE],
+                         const uint32_t* t[RUNS_SIDE], uint64_t* const z[RUNS_SIDE], size_t j,
+                         size_t end, unsigned* k, split_buffer* b) {
+  const uint64_t base = (uint64_t)(uintptr_t)src << 3;
+  uint64_t p0 = p[0] + base, p1 = p[1] + base, p2 = p[2] + base, p3 = p[3] + base;
+  const uint32_t *t0 = t[0], *t1 = t[1], *t2 = t[2], *t3 = t[3];
+  *k = RUNS_SIDE;
+  while (j < end) {
+    const size_t room = SPLIT_STEP - b->fill, n = end - j < room ? end - j : room;
+    size_t i = b->fill;
+    const size_t stop = i + n;
+    for (; i < stop; i++) {
+      if (!take_window(fast, &p0, &t0, &b->x[0][i], &b->e[0][i])) {
+        *k = 0;
+        break;
+      }
+      if (!take_window(fast, &p1, &t1, &b->x[1][i], &b->e[1][i])) {
+        *k = 1;
+        break;
+      }
+      if (!take_window(fast, &p2, &t2, &b->x[2][i], &b->e[2][i])) {
+        *k = 2;
+        break;
+      }
+      if (!take_window(fast, &p3, &t3, &b->x[3][i], &b->e[3][i])) {
+        *k = 3;
+        break;
+      }
+    }
+    j += i - b->fill;
+    b->fill = i;
+    if (*k < RUNS_SIDE || i == SPLIT_STEP)
+      split_flush(b, z, *k);
+    if (*k < RUNS_SIDE)
+      break;
+  }
+  p[0] = p0 - base, p[1] = p1 - base, p[2] = p2 - base, p[3] = p3 - base;
+  t[0] = t0, t[1] = t1, t[2] = t2, t[3] = t3;
+  return j;
+}
+
+/* Whether the CPU has AVX2 (runs_split's second pass). */
+static int have_avx2(void) {
+  __builtin_cpu_init(); /* idempotent; needed when called before the constructors ran */
+  return __builtin_cpu_supports("avx2");
+}
+#endif
+
 /* Whether the bit positions of the bytes at src (far fewer than 2^60 of them) counted from
  * address 0 fit in 64 bits: runs_stretch's positions. */
 static int bits_fit(const uint8_t* src) {
@@ -323,6 +451,12 @@ static size_t runs_side(const uncoding* u, runs_state* st, const size_t at[RUNS_
   const uint32_t* t[RUNS_SIDE]; /* each reader's table */
   unsigned k;
   size_t j = 0;
+#if RUNS_SPLIT
+  const int split = have_avx2();
+  split_buffer b;
+  b.from = 0;
+  b.fill = 0;
+#endif
   for (k = 0; k < RUNS_SIDE; k++) {
     p[k] = st->pos[k];
     t[k] = fast + st->ctx[k];
@@ -339,7 +473,12 @@ static size_t runs_side(const uncoding* u, runs_state* st, const size_t at[RUNS_
     }
     if (!m)
       break;
-    j = runs_stretch(src, fast, p, t, z, j, j + m, &k);
+#if RUNS_SPLIT
+    if (split)
+      j = runs_split(src, fast, p, t, z, j, j + m, &k, &b);
+    else
+#endif
+      j = runs_stretch(src, fast, p, t, z, j, j + m, &k);
     if (k == RUNS_SIDE)
       continue;
     /* residual j of reader k and of the later ones through runs_rest, the state in memory */
@@ -359,6 +498,10 @@ static size_t runs_side(const uncoding* u, runs_state* st, const size_t at[RUNS_
       j++;
     }
   }
+#if RUNS_SPLIT
+  if (split && b.fill) /* the values of the residuals read last */
+    split_flush(&b, z, RUNS_SIDE);
+#endif
   for (k = 0; k < RUNS_SIDE; k++) {
     st->pos[k] = p[k];
     st->ctx[k] = (unsigned)(t[k] - fast);
