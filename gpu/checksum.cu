@@ -12,26 +12,40 @@
 #include "gpu_internal.h"
 
 #define THREADS 256u
-#define CTA_MIN_BYTES 65536u /* a CTA's least share of a partition */
+/* A partition's CTAs in parz_gpu_enqueue_sums: one for each CTA_MIN_BYTES of it (four words a
+ * thread), up to CTAS_PER_SM an SM for the launch's partitions together (as many CTAs of THREADS
+ * as an SM holds at once). A thread reads its words one after another, each a wait on memory, so
+ * fewer words a thread end the sums sooner; but a decoder's checks may run beside its decode
+ * kernels (bounded_decode.cu), and CTAs of fewer words take more of the SMs from those. */
+#define CTA_MIN_BYTES (32u * THREADS)
+#define CTAS_PER_SM 8u
 
 /* CTA c of the `per` CTAs of partition first + c / per adds its threads' shares of the
- * per * blockDim lanes, a warp reduction each, into acc[partition]. */
-__global__ void checksum_sums_kernel(const parz_gpu_sums s,
-                                     const unsigned char* __restrict__ payload,
-                                     unsigned long long first, unsigned long long end, unsigned per,
-                                     unsigned long long* acc) {
+ * per * blockDim lanes into acc[partition], once per CTA: the CTAs of a partition add to one
+ * word, and such atomics are made one after another. */
+__global__ void __launch_bounds__(THREADS)
+    checksum_sums_kernel(const parz_gpu_sums s, const unsigned char* __restrict__ payload,
+                         unsigned long long first, unsigned long long end, unsigned per,
+                         unsigned long long* acc) {
+  __shared__ unsigned long long warps[THREADS / 32];
   const unsigned long long p = first + blockIdx.x / per;
-  const unsigned lane = (blockIdx.x % per) * blockDim.x + threadIdx.x;
+  const unsigned lane = (blockIdx.x % per) * THREADS + threadIdx.x;
   if (p >= end)
     return;
   unsigned long long begin, stop;
   parz_gpu_partition_bits(s, p, &begin, &stop);
-  unsigned long long sum = parz_checksum_lane(payload, begin, stop, lane, per * blockDim.x);
+  unsigned long long sum = parz_checksum_lane(payload, begin, stop, lane, per * THREADS);
 #pragma unroll
   for (unsigned d = 16; d > 0; d >>= 1)
     sum += __shfl_xor_sync(0xffffffffu, sum, d);
   if ((threadIdx.x & 31u) == 0)
+    warps[threadIdx.x / 32] = sum;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    for (unsigned w = 1; w < THREADS / 32; w++)
+      sum += warps[w];
     atomicAdd(&acc[p], sum);
+  }
 }
 
 /* Each partition's sum against its stored checksum. */
@@ -172,8 +186,8 @@ int parz_gpu_enqueue_sums(parz_gpu_context* ctx, const parz_gpu_sums* sums,
   if (first >= end)
     return PARZ_OK;
   const unsigned long long count = end - first;
-  /* CTAs enough to fill the GPU, each of at least CTA_MIN_BYTES of payload */
-  unsigned long long per = (unsigned long long)ctx->sm_count * 4 / count;
+  /* a CTA for each CTA_MIN_BYTES of a partition, a wave of them at most */
+  unsigned long long per = (unsigned long long)ctx->sm_count * CTAS_PER_SM / count;
   const unsigned long long most = sums->payload_end / 8 / sums->count / CTA_MIN_BYTES;
   per = per > most ? most : per;
   per = per < 1 ? 1 : per;
