@@ -219,8 +219,9 @@ static void code_segments(const parz_gpu_ll_plan& p, unsigned k, const void* dat
           L.g.blocks, B.first, B.count, parz_ll_block_first(&L.g, b),
           parz_ll_block_first(&L.g, b + 1) - parz_ll_block_first(&L.g, b));
     int miss = 0;
-    for (uint32_t j = 0; j < B.count; j++)
-      u[j] = parz_gpu_ll_forward_in(L, parz_gpu_ll_xf_of(L), B, j, &back[j], &miss);
+    for (unsigned t = 0; t < PARZ_GPU_LL_THREADS; t++)
+      miss |= parz_gpu_ll_forward_block(L, parz_gpu_ll_xf_of(L), B, u.data(), back.data(), t,
+                                        PARZ_GPU_LL_THREADS);
     if (miss)
       *misfit |= 1u;
     for (unsigned t = PARZ_GPU_LL_THREADS; t-- > 0;)

@@ -26,6 +26,9 @@
 #define THREADS 256u
 #define COPY_THREADS 256u
 #define OFFSETS_THREADS 1024u
+/* Residual CTAs an SM holds at once: as many as their shared memory allows, the registers kept
+ * to that. */
+#define RESIDUAL_CTAS 6
 /* Pieces a warp reads before it sizes any: their loads in flight together, as each pass over a
  * segment's residuals waits on their loads. */
 #define PARZ_GPU_LL_SIZED 4u
@@ -92,13 +95,12 @@ __global__ void __launch_bounds__(THREADS)
  * where L.misfit is set, checked against the scale: 1 ORed into it once per CTA that finds a
  * value missing it), then their residuals from there to the block's place in block order; the
  * place into L.block_at (the last block's CTA the count of all after it). */
-__global__ void __launch_bounds__(THREADS) residual_kernel(parz_gpu_ll L) {
+__global__ void __launch_bounds__(THREADS, RESIDUAL_CTAS) residual_kernel(parz_gpu_ll L) {
   __shared__ uint64_t u[PARZ_LL_BLOCK_VALUES];
   __shared__ uint8_t back[PARZ_LL_BLOCK_VALUES];
   __shared__ parz_gpu_ll_box B;
   const unsigned long long b = blockIdx.x;
   const parz_gpu_ll_xf X = parz_gpu_ll_xf_of(L);
-  int misfit = 0;
   if (threadIdx.x == 0) {
     parz_gpu_ll_box_of(L, b, &B);
     L.block_at[b] = B.first;
@@ -106,8 +108,7 @@ __global__ void __launch_bounds__(THREADS) residual_kernel(parz_gpu_ll L) {
       L.block_at[b + 1] = L.n;
   }
   __syncthreads();
-  for (uint32_t j = threadIdx.x; j < B.count; j += THREADS)
-    u[j] = parz_gpu_ll_forward_in(L, X, B, j, &back[j], &misfit);
+  const int misfit = parz_gpu_ll_forward_block(L, X, B, u, back, threadIdx.x, THREADS);
   if (__syncthreads_or(misfit) && threadIdx.x == 0)
     atomicOr(L.misfit, 1u);
   parz_gpu_ll_residuals(L.g, B, u, back, L.z + B.first, threadIdx.x, THREADS);

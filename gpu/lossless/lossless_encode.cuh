@@ -310,17 +310,29 @@ PARZ_HD void parz_gpu_ll_box_of(const parz_gpu_ll& L, unsigned long long b, parz
   }
 }
 
+/* The residual step's value type and source alignment, as template arguments: TYPE a parz_type
+ * or 0 for L's own (L.g.type), ALIGNED 0 or 1 or -1 for L's own (L.aligned). Its loop is
+ * compiled for each pair (parz_gpu_ll_forward_block), so that it tests neither per value, and
+ * the unaligned path's byte loads are not issued beside the aligned one's load. */
+template <int TYPE>
+PARZ_HD int parz_gpu_ll_type_of(const parz_gpu_ll& L) {
+  return TYPE ? TYPE : (int)L.g.type;
+}
+
 /* The bits of the value `at` elements from L.src (the low 32 for 4-byte types): one load where
  * L.aligned, else a copy of its bytes. */
+template <int TYPE = 0, int ALIGNED = -1>
 PARZ_HD uint64_t parz_gpu_ll_bits_at(const parz_gpu_ll& L, ptrdiff_t at) {
-  if (L.g.w == 64) {
-    if (L.aligned)
+  const int type = parz_gpu_ll_type_of<TYPE>(L);
+  const int aligned = ALIGNED >= 0 ? ALIGNED : L.aligned;
+  if (type == PARZ_DOUBLE || type == PARZ_INT64) {
+    if (aligned)
       return ((const uint64_t*)L.src)[at];
     uint64_t b;
     memcpy(&b, (const unsigned char*)L.src + 8 * at, 8);
     return b;
   }
-  if (L.aligned)
+  if (aligned)
     return ((const uint32_t*)L.src)[at];
   uint32_t b;
   memcpy(&b, (const unsigned char*)L.src + 4 * at, 4);
@@ -331,10 +343,12 @@ PARZ_HD uint64_t parz_gpu_ll_bits_at(const parz_gpu_ll& L, ptrdiff_t at) {
  * parz_ll_forward_at's; where L.misfit is set and X is a scale (float types only), *misfit set
  * where it does not fit X's scale (parz_gpu_ll_fits_at's check, the product taken once with the
  * transform's: parz_ll_forward_fits32). */
+template <int TYPE = 0>
 PARZ_HD uint64_t parz_gpu_ll_forward_bits(const parz_gpu_ll& L, parz_gpu_ll_xf X, uint64_t b,
                                           int* misfit) {
+  const int type = parz_gpu_ll_type_of<TYPE>(L);
   int fit = 1;
-  if (L.g.type == PARZ_DOUBLE) {
+  if (type == PARZ_DOUBLE) {
     double v;
     memcpy(&v, &b, 8);
     if (!X.k)
@@ -344,7 +358,7 @@ PARZ_HD uint64_t parz_gpu_ll_forward_bits(const parz_gpu_ll& L, parz_gpu_ll_xf X
       *misfit = 1;
     return u;
   }
-  if (L.g.type == PARZ_FLOAT) {
+  if (type == PARZ_FLOAT) {
     const uint32_t b32 = (uint32_t)b;
     float v;
     memcpy(&v, &b32, 4);
@@ -356,7 +370,7 @@ PARZ_HD uint64_t parz_gpu_ll_forward_bits(const parz_gpu_ll& L, parz_gpu_ll_xf X
     return u;
   }
   /* integer types: their bits (no scale is ever taken for them, so L.misfit is not set) */
-  return L.g.type == PARZ_INT64 ? b : (uint64_t)(uint32_t)b;
+  return type == PARZ_INT64 ? b : (uint64_t)(uint32_t)b;
 }
 
 /* Value j (C order inside block B) as its transformed integer under X, read through the array's
@@ -364,6 +378,7 @@ PARZ_HD uint64_t parz_gpu_ll_forward_bits(const parz_gpu_ll& L, parz_gpu_ll_xf X
  * where L.misfit is set, *misfit set where the value does not fit X's scale. Each value of a
  * block is read and transformed once; parz_gpu_ll_residual_in takes its neighbours' terms from
  * the block's integers. */
+template <int TYPE = 0, int ALIGNED = -1>
 PARZ_HD uint64_t parz_gpu_ll_forward_in(const parz_gpu_ll& L, parz_gpu_ll_xf X,
                                         const parz_gpu_ll_box& B, uint32_t j, uint8_t* back,
                                         int* misfit) {
@@ -383,7 +398,42 @@ PARZ_HD uint64_t parz_gpu_ll_forward_in(const parz_gpu_ll& L, parz_gpu_ll_xf X,
       at += (ptrdiff_t)x * L.st[d];
     }
   *back = (uint8_t)bk;
-  return parz_gpu_ll_forward_bits(L, X, parz_gpu_ll_bits_at(L, at), misfit);
+  return parz_gpu_ll_forward_bits<TYPE>(L, X, parz_gpu_ll_bits_at<TYPE, ALIGNED>(L, at), misfit);
+}
+
+/* Thread t of T's values of block B as their transformed integers into u and their backs into
+ * back (parz_gpu_ll_forward_in's), the loop compiled for TYPE and ALIGNED, with the box copied
+ * out of B (parz_gpu_ll_residuals' reason); whether a value misses X's scale (where L.misfit is
+ * set). */
+template <int TYPE, int ALIGNED>
+PARZ_HD int parz_gpu_ll_forward_values(const parz_gpu_ll& L, parz_gpu_ll_xf X,
+                                       const parz_gpu_ll_box& B, uint64_t* u, uint8_t* back,
+                                       unsigned t, unsigned T) {
+  const parz_gpu_ll_box R = B;
+  int misfit = 0;
+  for (uint32_t j = t; j < R.count; j += T)
+    u[j] = parz_gpu_ll_forward_in<TYPE, ALIGNED>(L, X, R, j, &back[j], &misfit);
+  return misfit;
+}
+
+/* parz_gpu_ll_forward_values for L's type and alignment. */
+PARZ_HD int parz_gpu_ll_forward_block(const parz_gpu_ll& L, parz_gpu_ll_xf X,
+                                      const parz_gpu_ll_box& B, uint64_t* u, uint8_t* back,
+                                      unsigned t, unsigned T) {
+  switch (L.g.type) {
+  case PARZ_FLOAT:
+    return L.aligned ? parz_gpu_ll_forward_values<PARZ_FLOAT, 1>(L, X, B, u, back, t, T)
+                     : parz_gpu_ll_forward_values<PARZ_FLOAT, 0>(L, X, B, u, back, t, T);
+  case PARZ_DOUBLE:
+    return L.aligned ? parz_gpu_ll_forward_values<PARZ_DOUBLE, 1>(L, X, B, u, back, t, T)
+                     : parz_gpu_ll_forward_values<PARZ_DOUBLE, 0>(L, X, B, u, back, t, T);
+  case PARZ_INT32:
+    return L.aligned ? parz_gpu_ll_forward_values<PARZ_INT32, 1>(L, X, B, u, back, t, T)
+                     : parz_gpu_ll_forward_values<PARZ_INT32, 0>(L, X, B, u, back, t, T);
+  default:
+    return L.aligned ? parz_gpu_ll_forward_values<PARZ_INT64, 1>(L, X, B, u, back, t, T)
+                     : parz_gpu_ll_forward_values<PARZ_INT64, 0>(L, X, B, u, back, t, T);
+  }
 }
 
 /* Value j's zigzagged Lorenzo residual from u, its block's transformed integers in C order (back:
@@ -411,23 +461,31 @@ PARZ_HD uint64_t parz_gpu_ll_residual_in(const parz_ll_geometry& g, const parz_g
 
 /* Thread t of T's residuals of block B (u, back: its values' parz_gpu_ll_forward_in) into z, the
  * block's place: the blocks of one, two or three predicted dimensions (1, 3 or 7 terms) with the
- * terms' loop unrolled. */
+ * terms' loop unrolled and the box copied out of B, so that its terms stay in registers (B may
+ * lie in shared memory, and the compiler cannot tell the stores to z from it: it would read each
+ * term's fields again for every value). */
 PARZ_HD void parz_gpu_ll_residuals(const parz_ll_geometry& g, const parz_gpu_ll_box& B,
                                    const uint64_t* u, const uint8_t* back, uint64_t* z, unsigned t,
                                    unsigned T) {
   switch (B.terms) {
-  case 3:
-    for (uint32_t j = t; j < B.count; j += T)
-      z[j] = parz_gpu_ll_residual_in<3>(g, B, u, back[j], j);
+  case 3: {
+    const parz_gpu_ll_box R = B;
+    for (uint32_t j = t; j < R.count; j += T)
+      z[j] = parz_gpu_ll_residual_in<3>(g, R, u, back[j], j);
     break;
-  case 1:
-    for (uint32_t j = t; j < B.count; j += T)
-      z[j] = parz_gpu_ll_residual_in<1>(g, B, u, back[j], j);
+  }
+  case 1: {
+    const parz_gpu_ll_box R = B;
+    for (uint32_t j = t; j < R.count; j += T)
+      z[j] = parz_gpu_ll_residual_in<1>(g, R, u, back[j], j);
     break;
-  case 7:
-    for (uint32_t j = t; j < B.count; j += T)
-      z[j] = parz_gpu_ll_residual_in<7>(g, B, u, back[j], j);
+  }
+  case 7: {
+    const parz_gpu_ll_box R = B;
+    for (uint32_t j = t; j < R.count; j += T)
+      z[j] = parz_gpu_ll_residual_in<7>(g, R, u, back[j], j);
     break;
+  }
   default:
     for (uint32_t j = t; j < B.count; j += T)
       z[j] = parz_gpu_ll_residual_in<0>(g, B, u, back[j], j);
