@@ -326,7 +326,7 @@ static parz_array grid_of(parz_type t, size_t n0, size_t n1) {
 static void hostile_cases(int small) {
   parz_array a = grid_of(PARZ_FLOAT, 150, 200);
   const std::vector<unsigned char> data = make(&a, 0);
-  int stream = 0, checksum = 0, ok = 0, runs_lied = 0;
+  int stream = 0, checksum = 0, ok = 0, runs_lied = 0, lengths_crafted = 0;
   for (int sums = 0; sums < 2; sums++) {
     parz_chunk_config cfg = test_lossless_config(0, 1);
     cfg.checksum = sums ? PARZ_CHECKSUM_ON : PARZ_CHECKSUM_OFF;
@@ -359,6 +359,44 @@ static void hostile_cases(int small) {
       snprintf(what, sizeof what, "coder byte %u checksums %d", bad[at0], sums);
       compare(what, bad, data.size());
     }
+    /* crafted: segment 0's code lengths: a length past PARZ_LL_CODE_MAX in the last context,
+     * a context's every length 1 (no prefix code), none (no word), two of them swapped (another
+     * prefix code) */
+    const unsigned coder0 = chunk[at0];
+    const bool runs0 = coder0 == PARZ_LL_CODER_RUNS || coder0 == PARZ_LL_CODER_ZERO_RUNS;
+    const unsigned code0 = runs0 ? chunk[at0 + 1] : coder0;
+    if (code0 == PARZ_LL_CODER_LENGTHS || code0 == PARZ_LL_CODER_CONTEXT) {
+      const size_t lengths = at0 + (runs0 ? PARZ_LL_RUN_HEAD : 1);
+      const unsigned ns = 33, nc = parz_ll_contexts(32, code0);
+      auto nibble = [&](std::vector<unsigned char>& b, unsigned c, unsigned k) -> unsigned char& {
+        return b[lengths + (4u * (ns * c + k)) / 8];
+      };
+      auto set = [&](std::vector<unsigned char>& b, unsigned c, unsigned k, unsigned v) {
+        const unsigned sh = (4u * (ns * c + k)) & 4u;
+        nibble(b, c, k) = (unsigned char)((nibble(b, c, k) & ~(15u << sh)) | v << sh);
+      };
+      auto get = [&](std::vector<unsigned char>& b, unsigned c, unsigned k) {
+        return (unsigned)(nibble(b, c, k) >> ((4u * (ns * c + k)) & 4u)) & 15u;
+      };
+      for (int m = 0; m < 4; m++) {
+        std::vector<unsigned char> bad = chunk;
+        if (m == 0)
+          set(bad, nc - 1, 3, PARZ_LL_CODE_MAX + 1);
+        for (unsigned k = 0; m == 1 && k < ns; k++)
+          set(bad, 0, k, 1);
+        for (unsigned k = 0; m == 2 && k < ns; k++)
+          set(bad, 0, k, 0);
+        if (m == 3) {
+          const unsigned x = get(bad, 0, 1), y = get(bad, 0, 2);
+          set(bad, 0, 1, y);
+          set(bad, 0, 2, x);
+        }
+        char what[80];
+        snprintf(what, sizeof what, "code lengths %d checksums %d", m, sums);
+        compare(what, bad, data.size());
+      }
+      lengths_crafted++;
+    }
     /* crafted: coder 3's header lying (run 0's byte length one off, q out of range) */
     unsigned code, q;
     size_t lengths_bytes, runs, first;
@@ -383,6 +421,8 @@ static void hostile_cases(int small) {
     }
   }
   CHECK(runs_lied == 2, ": hostile: %d chunks of coder 3 segments, not 2", runs_lied);
+  CHECK(lengths_crafted == 2, ": hostile: %d chunks with code lengths crafted, not 2",
+        lengths_crafted);
   printf("  hostile: serial decoder took %d, refused %d as stream and %d as checksum errors\n", ok,
          stream, checksum);
 }

@@ -22,10 +22,22 @@ extern "C" { /* a C header without C++ guards */
 }
 #include "xorshift.h"
 
-/* Segment src (bytes long, n residuals of w bits) decoded by the kernel's steps into z: whether
- * it takes the segment. */
+/* A run's n residuals into z through reader rd (next, then end's check of where its bits end):
+ * whether it takes them. */
+template <typename R>
+static bool read_run(R* rd, int (*next)(R*, uint64_t*), int (*end)(const R*), uint64_t* z,
+                     unsigned long long n) {
+  bool ok = true;
+  for (unsigned long long i = 0; i < n && ok; i++)
+    ok = next(rd, &z[i]) == PARZ_LL_OK;
+  return ok && end(rd) == PARZ_LL_OK;
+}
+
+/* Segment src (bytes long, n residuals of w bits) decoded by the kernel's steps into z, each
+ * run by the reader of the segment's bytes or (copied) of its copy into words, as the kernel's
+ * CTA copies it: whether it takes the segment. */
 static bool gpu_segment(const uint8_t* src, size_t bytes, size_t n, unsigned w,
-                        std::vector<uint64_t>& z) {
+                        std::vector<uint64_t>& z, int copied = 0) {
   parz_gpu_ll_head h;
   z.assign(n, 0);
   if (!bytes || !parz_gpu_ll_head_read(src, bytes, n, w, &h))
@@ -56,6 +68,11 @@ static bool gpu_segment(const uint8_t* src, size_t bytes, size_t n, unsigned w,
     told += parz_ll_run_bytes(src, (size_t)h.lengths_bytes, (size_t)r);
   if (h.first + told > bytes)
     return false;
+  const unsigned lead = (unsigned)((uintptr_t)src & 3u);
+  const size_t nwords = (bytes + lead + 3) / 4;
+  std::vector<uint32_t> words(nwords + 2, 0xA5A5A5A5u);
+  for (size_t j = 0; j < nwords + 2; j++)
+    words[j] = parz_gpu_ll_word(src, bytes, lead, j);
   unsigned long long start = h.first;
   bool ok = true;
   for (unsigned long long r = h.runs; r-- > 0;) { /* the runs are independent: last first */
@@ -71,12 +88,24 @@ static bool gpu_segment(const uint8_t* src, size_t bytes, size_t n, unsigned w,
     }
     if (parz_ll_run_zero(h.coder, (size_t)len))
       continue; /* zeros */
-    parz_gpu_ll_reader rd;
-    parz_gpu_ll_reader_init(&rd, src + start, (size_t)len, h.pos, h.code_coder, code.data(),
-                            fast.data());
-    for (unsigned long long i = i0; i < i1 && ok; i++)
-      ok = parz_gpu_ll_next(&rd, &z[i]) == PARZ_LL_OK;
-    ok = ok && parz_gpu_ll_reader_end(&rd) == PARZ_LL_OK;
+    if (copied == 2) {
+      parz_gpu_ll_w2reader rd;
+      parz_gpu_ll_w2reader_init(&rd, words.data(), (uint32_t)nwords, (uint32_t)(lead + start),
+                                (uint32_t)len, (uint32_t)h.pos, h.code_coder, code.data(),
+                                fast.data());
+      ok = ok && read_run(&rd, parz_gpu_ll_w2next, parz_gpu_ll_w2reader_end, &z[i0], i1 - i0);
+    } else if (copied) {
+      parz_gpu_ll_wreader rd;
+      parz_gpu_ll_wreader_init(&rd, words.data(), (uint32_t)nwords, (uint32_t)(lead + start),
+                               (uint32_t)len, (uint32_t)h.pos, h.code_coder, code.data(),
+                               fast.data());
+      ok = ok && read_run(&rd, parz_gpu_ll_wnext, parz_gpu_ll_wreader_end, &z[i0], i1 - i0);
+    } else {
+      parz_gpu_ll_reader rd;
+      parz_gpu_ll_reader_init(&rd, src + start, (size_t)len, h.pos, h.code_coder, code.data(),
+                              fast.data());
+      ok = ok && read_run(&rd, parz_gpu_ll_next, parz_gpu_ll_reader_end, &z[i0], i1 - i0);
+    }
   }
   return ok;
 }
@@ -97,13 +126,16 @@ static void compare(const std::vector<uint8_t>& seg, size_t n, unsigned w, const
     std::vector<uint8_t> buf(seg.size() + 8, 0xA5);
     const size_t at = (4 - ((uintptr_t)buf.data() & 3u) + lead) & 3u;
     memcpy(buf.data() + at, seg.data(), seg.size());
-    const bool gpu = gpu_segment(buf.data() + at, seg.size(), n, w, got);
-    CHECK(gpu == cpu, ": %s (w %u, n %zu, %zu bytes, coder %u, lead %u): GPU %s, CPU %s (%s)", what,
-          w, n, seg.size(), seg.empty() ? 0u : seg[0], lead, gpu ? "takes it" : "refuses it",
-          cpu ? "takes it" : "refuses it", cpu ? "" : e.message);
-    if (gpu && cpu)
-      CHECK(got == want, ": %s (w %u, n %zu, coder %u, lead %u): other residuals", what, w, n,
-            seg[0], lead);
+    for (int copied = 0; copied < 3; copied++) {
+      const bool gpu = gpu_segment(buf.data() + at, seg.size(), n, w, got, copied);
+      CHECK(gpu == cpu,
+            ": %s (w %u, n %zu, %zu bytes, coder %u, lead %u, copied %d): GPU %s, CPU %s (%s)",
+            what, w, n, seg.size(), seg.empty() ? 0u : seg[0], lead, copied,
+            gpu ? "takes it" : "refuses it", cpu ? "takes it" : "refuses it", cpu ? "" : e.message);
+      if (gpu && cpu)
+        CHECK(got == want, ": %s (w %u, n %zu, coder %u, lead %u, copied %d): other residuals",
+              what, w, n, seg[0], lead, copied);
+    }
   }
 }
 
@@ -175,8 +207,10 @@ int main(void) {
         snprintf(what, sizeof what, "kind %d", kind);
         compare(seg, n, w, what);
         std::vector<uint64_t> got;
-        CHECK(gpu_segment(seg.data(), seg.size(), n, w, got) && got == z,
-              ": kind %d (w %u, n %zu): not the encoder's residuals", kind, w, n);
+        for (int copied = 0; copied < 3; copied++)
+          CHECK(gpu_segment(seg.data(), seg.size(), n, w, got, copied) && got == z,
+                ": kind %d (w %u, n %zu, copied %d): not the encoder's residuals", kind, w, n,
+                copied);
         for (int m = 0; m < 6; m++)
           for (int rep = 0; rep < 12; rep++) {
             snprintf(what, sizeof what, "kind %d, change %d", kind, m);
@@ -190,8 +224,9 @@ int main(void) {
           seg.resize(parz_ll_code_residuals_q(z.data(), n, w, q, seg.data()));
           snprintf(what, sizeof what, "kind %d, runs of 2^%u", kind, q);
           compare(seg, n, w, what);
-          CHECK(gpu_segment(seg.data(), seg.size(), n, w, got) && got == z,
-                ": %s (w %u, n %zu): not the encoder's residuals", what, w, n);
+          for (int copied = 0; copied < 3; copied++)
+            CHECK(gpu_segment(seg.data(), seg.size(), n, w, got, copied) && got == z,
+                  ": %s (w %u, n %zu, copied %d): not the encoder's residuals", what, w, n, copied);
           for (int m = 0; m < 6; m++) {
             snprintf(what, sizeof what, "kind %d, runs of 2^%u, change %d", kind, q, m);
             compare(mutate(seg, m, w), n, w, what);

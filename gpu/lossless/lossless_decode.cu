@@ -7,15 +7,17 @@
  *      partition over many CTAs (parz_gpu_enqueue_checksums); of a run of chunks, the frame's
  *      two launches for the whole run (parz_gpu_enqueue_run_checksums), every partition of
  *      every chunk spread over CTAs by its bytes;
- *   2. segments_kernel: a CTA per segment (seg_threads). Thread 0 reads its head; a thread per
- *      context sets up its code and the threads of each context fill its fast table in shared
- *      memory (gpu/lossless/lossless_runs.cuh). A coder 3 or 4 segment's runs decode
+ *   2. segments_kernel: a CTA per segment (seg_threads). Thread 0 reads its head; a warp per
+ *      context sets up its code, the threads of each context fill its fast table in shared
+ *      memory (gpu/lossless/lossless_runs.cuh), and all copy the segment's words into the
+ *      shared memory after the tables where they fit. A coder 3 or 4 segment's runs decode
  *      independently, spread over the CTA's warps, a few lanes of each (their starts by a scan
  *      of their byte lengths over the CTA; coder 4's empty runs are zeros); in coders 1 and 2
  *      each residual's code depends on the one before it (its context), so one thread walks
- *      the segment. Each walk reads its bytes through a register window of aligned words and
- *      writes each residual, still zigzagged, to its value's place in the destination, a row
- *      at a time, the blocks stepped through by their grid coordinates;
+ *      the segment. Each walk reads its bits from the copy (the window's words in registers),
+ *      or through a register window of aligned words of global memory where the segment did
+ *      not fit, and writes each residual, still zigzagged, to its value's place in the
+ *      destination, a row at a time, the blocks stepped through by their grid coordinates;
  *      all threads copy a raw segment;
  *   3. grid_kernel for blocks of two dimensions (a chunk of rank 2 under the Lorenzo predictor):
  *      one CTA per block rebuilds it in registers, a warp per 8 of its rows, a lane per 2 of its
@@ -38,6 +40,7 @@
  * and comes back as PARZ_ERR_STREAM, as does a rank past the dictionary; nothing is written
  * outside the destination's values of the chunk. */
 #include <math.h>
+#include <atomic>
 #include <stdlib.h>
 #include <string.h>
 
@@ -252,26 +255,67 @@ __device__ __forceinline__ void cursor_next_row(const ll_args& a, ll_cursor<T>* 
   cursor_row(a, c);
 }
 
-/* Residuals [i0, i1) of the segment whose first block is at grid coordinates c0, coded in
- * p[0..bytes) from bit pos on, at their values' places; whether they decoded and their bits
- * ended where the bytes do. The loop runs a row at a time, the row, x and the reader in
- * registers. */
-template <typename T>
+/* A run's readers: of the segment's bytes in global memory, or of its copy in the CTA's shared
+ * memory (lossless_runs.cuh). */
+__device__ __forceinline__ int next_of(parz_gpu_ll_reader* rd, uint64_t* z) {
+  return parz_gpu_ll_next(rd, z);
+}
+__device__ __forceinline__ int next_of(parz_gpu_ll_w2reader* rd, uint64_t* z) {
+  return parz_gpu_ll_w2next(rd, z);
+}
+__device__ __forceinline__ int end_of(const parz_gpu_ll_reader* rd) {
+  return parz_gpu_ll_reader_end(rd);
+}
+__device__ __forceinline__ int end_of(const parz_gpu_ll_w2reader* rd) {
+  return parz_gpu_ll_w2reader_end(rd);
+}
+
+/* Values v[0..16 / sizeof(T)) as one 16-byte store at p (16-byte aligned). */
+__device__ __forceinline__ void store16(uint32_t* p, const uint32_t* v) {
+  *reinterpret_cast<uint4*>(p) = make_uint4(v[0], v[1], v[2], v[3]);
+}
+__device__ __forceinline__ void store16(uint64_t* p, const uint64_t* v) {
+  *reinterpret_cast<ulonglong2*>(p) = make_ulonglong2(v[0], v[1]);
+}
+
+/* Residuals [i0, i1) of the segment whose first block is at grid coordinates c0, read by rd, at
+ * their values' places; whether they decoded and their bits ended where the run's bytes do. The
+ * loop runs a row at a time, the row, x and the reader in registers. WIDE: a row's values from
+ * its first 16-byte aligned one on go out 16 bytes a store, so that the lanes of a warp, each on
+ * its own row, send the memory system a quarter (a half for 64-bit values) of the requests of a
+ * store per value. */
+template <typename T, bool WIDE, typename R>
 __device__ __forceinline__ bool walk(const ll_args& a, const unsigned long long c0[4],
-                                     unsigned long long i0, unsigned long long i1,
-                                     const unsigned char* p, size_t bytes, unsigned long long pos,
-                                     unsigned coder, const parz_huff_decoder* code,
-                                     const uint32_t* fast) {
-  parz_gpu_ll_reader rd;
+                                     unsigned long long i0, unsigned long long i1, R* rd) {
   ll_cursor<T> c;
-  parz_gpu_ll_reader_init(&rd, p, bytes, pos, coder, code, fast);
   cursor_seek(a, c0, i0, &c);
   for (unsigned long long left = i1 - i0;;) {
     const unsigned x0 = c.x[3], end = left < c.e[3] - x0 ? x0 + (unsigned)left : c.e[3];
     T* const row = c.row;
-    for (unsigned x = x0; x < end; x++) {
+    unsigned x = x0;
+    if (WIDE) {
+      constexpr unsigned V = 16 / sizeof(T);
+      for (; x < end && ((uintptr_t)(row + x) & 15u); x++) {
+        uint64_t z;
+        if (next_of(rd, &z) != PARZ_LL_OK)
+          return false;
+        row[x] = (T)z;
+      }
+      for (; x + V <= end; x += V) {
+        T v[V];
+#pragma unroll
+        for (unsigned k = 0; k < V; k++) {
+          uint64_t z;
+          if (next_of(rd, &z) != PARZ_LL_OK)
+            return false;
+          v[k] = (T)z;
+        }
+        store16(row + x, v);
+      }
+    }
+    for (; x < end; x++) {
       uint64_t z;
-      if (parz_gpu_ll_next(&rd, &z) != PARZ_LL_OK)
+      if (next_of(rd, &z) != PARZ_LL_OK)
         return false;
       row[x] = (T)z;
     }
@@ -280,7 +324,34 @@ __device__ __forceinline__ bool walk(const ll_args& a, const unsigned long long 
       break;
     cursor_next_row(a, &c);
   }
-  return parz_gpu_ll_reader_end(&rd) == PARZ_LL_OK;
+  return end_of(rd) == PARZ_LL_OK;
+}
+
+/* Segment src (bytes long, lead bytes after an aligned word) into words[0..n + 2): its aligned
+ * words (parz_gpu_ll_word's, the bytes outside it zeros), n = (lead + bytes + 3) / 4 of them,
+ * then two words of zeros; THREADS threads, each with eight loads in flight. */
+template <unsigned THREADS>
+__device__ void copy_segment(const unsigned char* src, size_t bytes, unsigned lead, unsigned n,
+                             uint32_t* words) {
+  const unsigned t = threadIdx.x, all = n + 2;
+  const unsigned inner0 = (lead + 3) / 4, inner1 = (unsigned)((lead + bytes) / 4);
+  const uint32_t* aligned = (const uint32_t*)(src - lead);
+  for (unsigned j0 = 0; j0 < all; j0 += 8 * THREADS) {
+    uint32_t v[8];
+#pragma unroll
+    for (unsigned u = 0; u < 8; u++) {
+      const unsigned j = j0 + u * THREADS + t;
+      v[u] = j >= inner0 && j < inner1 ? __ldg(aligned + j) : 0u;
+    }
+#pragma unroll
+    for (unsigned u = 0; u < 8; u++) {
+      const unsigned j = j0 + u * THREADS + t;
+      if (j < n && (j < inner0 || j >= inner1)) /* a word the segment's bytes end inside */
+        v[u] = parz_gpu_ll_word(src, bytes, lead, j);
+      if (j < all)
+        words[j] = v[u];
+    }
+  }
 }
 
 /* A run of zeros: residuals [i0, i1) of the segment whose first block is at c0. */
@@ -300,10 +371,75 @@ __device__ void zeros(const ll_args& a, const unsigned long long c0[4], unsigned
   }
 }
 
-/* parz_gpu_ll_code_setup kept out of the kernel's registers: it runs once per context. */
-__device__ __noinline__ int code_setup(const uint8_t* lengths, size_t bytes, unsigned w, unsigned c,
-                                       parz_huff_decoder* d, uint32_t* mem) {
-  return parz_gpu_ll_code_setup(lengths, bytes, w, c, d, mem);
+/* parz_gpu_ll_code_setup's decoder of context c by the 32 lanes of one warp, a lane per symbol
+ * (ns = w + 1 of them, 4 bits of length each at bit 4 * ns * c of lengths, which the caller has
+ * checked lie inside the bytes): the lengths' counts by a ballot per length, the canonical
+ * limits from them, each symbol's place among those of its length by the lanes before it of
+ * its length. Whether the lengths make a prefix code of at most PARZ_LL_CODE_MAX bits, as
+ * parz_huff_decoder_setup refuses them. Every lane of the warp calls it. */
+__device__ bool warp_code_setup(const uint8_t* lengths, unsigned w, unsigned c,
+                                parz_huff_decoder* d, uint32_t* mem) {
+  const unsigned lane = threadIdx.x & 31u, ns = w + 1, lt = (1u << lane) - 1u;
+  unsigned count = 0; /* lane l in 1..PARZ_LL_CODE_MAX: the symbols of length l */
+  bool bad = false;
+  for (unsigned k0 = 0; k0 < ns; k0 += 32) {
+    const unsigned k = k0 + lane;
+    const unsigned long long bit = 4ull * ((unsigned long long)ns * c + k);
+    const unsigned len = k < ns ? (lengths[bit >> 3] >> (bit & 4u)) & 15u : 0u;
+    bad |= __any_sync(0xffffffffu, len > PARZ_LL_CODE_MAX);
+#pragma unroll
+    for (unsigned l = 1; l <= PARZ_LL_CODE_MAX; l++) {
+      const unsigned n = __popc(__ballot_sync(0xffffffffu, len == l));
+      count += lane == l ? n : 0u;
+    }
+  }
+  /* the limits, every lane stepping through the lengths; lane l keeps index[l] */
+  unsigned code = 0, at = 0, used = 0, index = 0;
+  unsigned long long kraft = 0;
+  for (unsigned l = 1; l <= PARZ_LL_CODE_MAX; l++) {
+    const unsigned n = __shfl_sync(0xffffffffu, count, l),
+                   before = __shfl_sync(0xffffffffu, count, l - 1);
+    if (l > 1)
+      code = (code + before) << 1;
+    if (lane == 0) {
+      d->first[l] = code;
+      d->count[l] = n;
+      d->index[l] = at;
+    }
+    index = lane == l ? at : index;
+    at += n;
+    used += n;
+    kraft += (unsigned long long)n << (PARZ_LL_CODE_MAX - l);
+  }
+  bad |= kraft > (1ull << PARZ_LL_CODE_MAX);
+  if (lane == 0) {
+    d->first[0] = 0;
+    d->count[0] = ns - used;
+    d->max_len = PARZ_LL_CODE_MAX;
+    d->table_bits = 0;
+    d->table = mem;
+    d->sorted = mem + 1;
+    mem[0] = 0;
+  }
+  if (bad)
+    return false;
+  /* each symbol at its place: its length's index, the symbols of its length in earlier rounds
+   * (lane l's `index` moves past them) and the lanes before it of its length */
+  for (unsigned k0 = 0; k0 < ns; k0 += 32) {
+    const unsigned k = k0 + lane;
+    const unsigned long long bit = 4ull * ((unsigned long long)ns * c + k);
+    const unsigned len = k < ns ? (lengths[bit >> 3] >> (bit & 4u)) & 15u : 0u;
+    const unsigned same = __match_any_sync(0xffffffffu, len);
+    const unsigned place = __shfl_sync(0xffffffffu, index, len) + __popc(same & lt);
+    if (len && k < ns)
+      mem[1 + place] = k;
+#pragma unroll
+    for (unsigned l = 1; l <= PARZ_LL_CODE_MAX; l++) {
+      const unsigned n = __popc(__ballot_sync(0xffffffffu, len == l));
+      index += lane == l ? n : 0u;
+    }
+  }
+  return true;
 }
 
 /* The sum of x over the CTA (THREADS threads, warp_sums: a word per warp), every thread taking
@@ -341,13 +477,17 @@ __device__ __forceinline__ unsigned run_of(unsigned t) {
 }
 
 /* One CTA per segment: its residuals, zigzagged, at their values' places. Thread 0 reads the
- * head; a thread per context sets up its code and all threads fill the fast tables; a coder 3 or
- * 4 segment's runs decode side by side, spread over the warps (run_of; their starts by a scan
- * of their byte lengths; coder 4's empty runs are zeros); a coder 1 or 2 segment is one walk of
- * thread 0; a raw segment is copied by all. */
+ * head; a warp per context sets up its code and all threads fill the fast tables, and copy the
+ * segment's words into the shared memory after them where copy_words of it hold them; a coder 3
+ * or 4 segment's runs decode side by side, spread over the warps (run_of; their starts by a scan
+ * of their byte lengths; coder 4's empty runs are zeros), each read from the copy, else from
+ * global memory; a coder 1 or 2 segment is one walk of thread 0; a raw segment is copied by all.
+ * The 128-thread CTAs store 16 bytes at a time (walk's WIDE); the 64-thread ones, which hold
+ * more CTAs an SM with fewer walking lanes each, a value at a time, which measured faster there
+ * (bench/results/h200/bench_gpu_lossless.md). */
 template <typename T, unsigned THREADS>
 __global__ void __launch_bounds__(THREADS, seg_ctas(THREADS))
-    segments_kernel(const __grid_constant__ ll_args one, const ll_args* all) {
+    segments_kernel(const __grid_constant__ ll_args one, const ll_args* all, unsigned copy_words) {
   extern __shared__ unsigned long long shared[];
   __shared__ parz_gpu_ll_head h;
   __shared__ int ok, codes_ok;
@@ -398,9 +538,11 @@ __global__ void __launch_bounds__(THREADS, seg_ctas(THREADS))
   parz_huff_decoder* code = (parz_huff_decoder*)shared;
   uint32_t* fast = (uint32_t*)(code + nc);
   uint32_t* mem = fast + nc * PARZ_LL_TABLE_SIZE;
-  if (t < nc && code_setup(parz_gpu_ll_lengths(src, &h), (size_t)h.lengths_bytes, w, t, &code[t],
-                           mem + t * PARZ_GPU_LL_CODE_WORDS) != PARZ_LL_OK)
-    atomicAnd(&codes_ok, 0);
+  for (unsigned k = t >> 5; k < nc; k += THREADS / 32)
+    if (!warp_code_setup(parz_gpu_ll_lengths(src, &h), w, k, &code[k],
+                         mem + k * PARZ_GPU_LL_CODE_WORDS) &&
+        (t & 31u) == 0)
+      atomicAnd(&codes_ok, 0);
   __syncthreads();
   if (!codes_ok) {
     if (t == 0)
@@ -410,6 +552,14 @@ __global__ void __launch_bounds__(THREADS, seg_ctas(THREADS))
   const unsigned per = THREADS / nc; /* threads per context's fast table */
   if (t < per * nc)
     parz_gpu_ll_fast_fill(&code[t / per], nc, fast + (t / per) * PARZ_LL_TABLE_SIZE, t % per, per);
+  /* the segment's words after the codes' memory, where they fit (the same for the whole CTA) */
+  uint32_t* words = mem + nc * PARZ_GPU_LL_CODE_WORDS;
+  const unsigned lead = (unsigned)((uintptr_t)src & 3u);
+  const unsigned long long need = (bytes + lead + 3) / 4 + 2; /* and two words of zeros */
+  const bool copied = need <= copy_words;
+  const unsigned nwords = copied ? (unsigned)(need - 2) : 0;
+  if (copied)
+    copy_segment<THREADS>(src, bytes, lead, nwords, words);
   __syncthreads();
   const unsigned long long n = values, nruns = h.runs, q = h.q;
   unsigned long long told = 0, before, base = h.first;
@@ -437,9 +587,17 @@ __global__ void __launch_bounds__(THREADS, seg_ctas(THREADS))
         record(a, s);
       } else if (parz_ll_run_zero(h.coder, (size_t)len)) {
         zeros<T>(a, c0, i0, i1);
-      } else if (!walk<T>(a, c0, i0, i1, src + start, (size_t)len, h.pos, h.code_coder, code,
-                          fast)) {
-        record(a, s);
+      } else if (copied) {
+        parz_gpu_ll_w2reader rd;
+        parz_gpu_ll_w2reader_init(&rd, words, nwords, (uint32_t)(lead + start), (uint32_t)len,
+                                  (uint32_t)h.pos, h.code_coder, code, fast);
+        if (!walk<T, THREADS == 128>(a, c0, i0, i1, &rd))
+          record(a, s);
+      } else {
+        parz_gpu_ll_reader rd;
+        parz_gpu_ll_reader_init(&rd, src + start, (size_t)len, h.pos, h.code_coder, code, fast);
+        if (!walk<T, THREADS == 128>(a, c0, i0, i1, &rd))
+          record(a, s);
       }
     }
     __syncthreads(); /* starts is free again */
@@ -862,14 +1020,53 @@ int setup(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d_chunk, 
   return PARZ_OK;
 }
 
-/* segments_kernel<T, THREADS> over `segments` CTAs of each of n chunks, shared bytes each. */
+/* The dynamic shared memory a CTA of segments_kernel<T, THREADS> may take so that
+ * seg_ctas(THREADS) of them fit an SM of the current device: the SM's shared memory over them in
+ * the 128-byte lines it is allocated in, less the system's reserve per CTA and the kernel's
+ * static share; 0 where the device's attributes are not to be had. Found once per device from its
+ * attributes alone (the occupancy API's answer for the dynamic share changes with the size last
+ * set on the kernel). */
+template <typename T, unsigned THREADS>
+size_t segments_budget() {
+  static std::atomic<size_t> known[64]; /* a device's budget + 1; 0: not yet found */
+  int dev = 0, per_sm = 0, per_block = 0, reserved = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess)
+    return 0;
+  if (dev >= 0 && dev < 64 && known[dev].load(std::memory_order_relaxed))
+    return known[dev].load(std::memory_order_relaxed) - 1;
+  cudaFuncAttributes fa;
+  size_t budget = 0;
+  if (cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) ==
+          cudaSuccess &&
+      cudaDeviceGetAttribute(&per_block, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) ==
+          cudaSuccess &&
+      cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) ==
+          cudaSuccess &&
+      cudaFuncGetAttributes(&fa, segments_kernel<T, THREADS>) == cudaSuccess) {
+    const size_t share = (size_t)per_sm / seg_ctas(THREADS) / 128 * 128;
+    const size_t fixed = (size_t)reserved + (fa.sharedSizeBytes + 127) / 128 * 128;
+    budget = share > fixed ? PARZ_MIN(share - fixed, (size_t)per_block - fa.sharedSizeBytes) : 0;
+  }
+  (void)cudaGetLastError(); /* an attribute not had leaves no error behind */
+  if (dev >= 0 && dev < 64)
+    known[dev].store(budget + 1, std::memory_order_relaxed);
+  return budget;
+}
+
+/* segments_kernel<T, THREADS> over `segments` CTAs of each of n chunks, `tables` bytes of shared
+ * memory each for the codes and, where the budget leaves room, the rest of it (less a line) for
+ * a segment's copy. */
 template <typename T, unsigned THREADS>
 cudaError_t launch_segments(const ll_args* h, const ll_args* d, unsigned n,
-                            unsigned long long segments, size_t shared, cudaStream_t st) {
+                            unsigned long long segments, size_t tables, cudaStream_t st) {
+  const size_t budget = segments_budget<T, THREADS>();
+  const size_t copy = budget > tables + 128 + 512 ? (budget - tables - 128) / 128 * 128 : 0;
+  const size_t shared = tables + copy;
   cudaError_t e = cudaFuncSetAttribute(segments_kernel<T, THREADS>,
                                        cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared);
   if (e == cudaSuccess && segments) {
-    segments_kernel<T, THREADS><<<dim3((unsigned)segments, n), THREADS, shared, st>>>(h[0], d);
+    segments_kernel<T, THREADS>
+        <<<dim3((unsigned)segments, n), THREADS, shared, st>>>(h[0], d, (unsigned)(copy / 4));
     e = cudaGetLastError();
   }
   return e;
@@ -887,10 +1084,10 @@ cudaError_t launch(const ll_args* h, const ll_args* d, unsigned n, cudaStream_t 
     C = PARZ_MAX(C, h[i].C);
   }
   const unsigned nc = parz_ll_contexts(h[0].w, PARZ_LL_CODER_CONTEXT);
-  const size_t shared =
+  const size_t tables =
       nc * (sizeof(parz_huff_decoder) + (PARZ_LL_TABLE_SIZE + PARZ_GPU_LL_CODE_WORDS) * 4u);
-  cudaError_t e = seg_threads(C) == 128 ? launch_segments<T, 128>(h, d, n, segments, shared, st)
-                                        : launch_segments<T, 64>(h, d, n, segments, shared, st);
+  cudaError_t e = seg_threads(C) == 128 ? launch_segments<T, 128>(h, d, n, segments, tables, st)
+                                        : launch_segments<T, 64>(h, d, n, segments, tables, st);
   bool grid = true;
   int way = grid_way(h[0]);
   for (unsigned i = 0; i < n; i++) {

@@ -2,10 +2,11 @@
  * tests/test_gpu_lossless_host.cpp runs them on the CPU against the serial decoder
  * (codec/lossless/residual_decode.h) where no GPU is; lossless_decode.cu launches them.
  *
- *   codes    a thread per context reads its code lengths and sets up the canonical code's limits
- *            (huffman_decode.h, with no table of its own: parz_gpu_ll_code_setup); then every
- *            thread fills entries of the contexts' fast tables (parz_gpu_ll_fast_entry), each
- *            entry the canonical decode of its 9 bits;
+ *   codes    each context's code lengths give the canonical code's limits and sorted symbols
+ *            (huffman_decode.h's decoder with no table of its own: parz_gpu_ll_code_setup here,
+ *            a warp per context in the kernel, lossless_decode.cu's warp_code_setup, the same
+ *            fields); then every thread fills entries of the contexts' fast tables
+ *            (parz_gpu_ll_fast_entry), each entry the canonical decode of its 9 bits;
  *   reader   a thread per run (or per segment of coders 1 and 2) reads its residuals with
  *            parz_gpu_ll_reader: a 64-bit window refilled from aligned 32-bit words, each word
  *            loaded two refills ahead (a word loaded one refill ahead is waited for at that
@@ -17,7 +18,9 @@
  *            byte by byte, the bytes outside as zeros, so nothing outside them is read. A word
  *            of the fast table decodes a residual in one lookup (its value by one funnel shift
  *            of the window's low word, its next context from the entry); longer words and
- *            wider residuals take the canonical walk.
+ *            wider residuals take the canonical walk. Where the CTA copied the segment into
+ *            shared memory, parz_gpu_ll_w2reader reads the copy instead: each window the funnel
+ *            shift of two words at the residual's bit, no refill.
  *            The residuals and the refusals are the serial reader's: the same words of the same
  *            bits (zeros past the bytes), and at the end the same check of where the bits end
  *            (parz_ll_reader_end's), which refuses every run the serial reader refuses earlier
@@ -134,23 +137,34 @@ PARZ_HD uint32_t parz_gpu_ll_fast_entry(const parz_huff_decoder* d, unsigned con
  * `contexts`), each parz_gpu_ll_fast_entry's: the code's limits in registers, so that an entry
  * takes no load but its symbol's. A canonical code's words of length l, read first bit first as
  * 9-bit numbers, lie in [lim[l - 1], lim[l]), lim[l] = (first[l] + count[l]) << (9 - l),
- * intervals one after the other as l grows; the window's word is the first l whose interval ends
- * above it. */
+ * intervals one after the other as l grows (so lim never falls); the window's word is the first
+ * l whose interval ends above it, found by selects over constant indices (an index by l would
+ * put the limits in local memory). */
 PARZ_HD void parz_gpu_ll_fast_fill(const parz_huff_decoder* d, unsigned contexts, uint32_t* fast,
                                    unsigned from, unsigned step) {
   uint32_t lim[PARZ_LL_TABLE_BITS + 1], base[PARZ_LL_TABLE_BITS + 1];
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
   for (unsigned l = 1; l <= PARZ_LL_TABLE_BITS; l++) {
     lim[l] = (d->first[l] + d->count[l]) << (PARZ_LL_TABLE_BITS - l);
     base[l] = d->index[l] - d->first[l];
   }
   for (unsigned i = from; i < PARZ_LL_TABLE_SIZE; i += step) {
     const uint32_t c = parz_huff_reverse(i, PARZ_LL_TABLE_BITS);
-    unsigned l = 1;
-    for (unsigned k = 1; k < PARZ_LL_TABLE_BITS; k++)
-      l += c >= lim[k];
-    fast[i] = c < lim[l] ? parz_gpu_ll_fast_of(
-                               l, d->sorted[base[l] + (c >> (PARZ_LL_TABLE_BITS - l))], contexts)
-                         : 0;
+    unsigned l = PARZ_LL_TABLE_BITS;
+    uint32_t b = base[PARZ_LL_TABLE_BITS];
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+    for (unsigned k = PARZ_LL_TABLE_BITS - 1; k >= 1; k--) {
+      const bool in = c < lim[k];
+      l = in ? k : l;
+      b = in ? base[k] : b;
+    }
+    fast[i] = c < lim[PARZ_LL_TABLE_BITS]
+                  ? parz_gpu_ll_fast_of(l, d->sorted[b + (c >> (PARZ_LL_TABLE_BITS - l))], contexts)
+                  : 0;
   }
 }
 
@@ -303,6 +317,150 @@ PARZ_HD int parz_gpu_ll_reader_end(const parz_gpu_ll_reader* s) {
   if (pos > (uint64_t)8 * s->bytes)
     return PARZ_LL_BAD_PAST;
   return (pos + 7) / 8 != s->bytes ? PARZ_LL_BAD_TRAILING : PARZ_LL_OK;
+}
+
+/* The reader of a run whose segment is copied into words (the CTA's shared memory on the GPU):
+ * words[j] is aligned word j of the segment's bytes (counted from the segment's first byte less
+ * its lead, the bytes outside the segment zeros), then two words of zeros, `last` the first of
+ * them. Each residual's window is the funnel shift of the two words at its bit, found by its
+ * position alone: no refill, no branch but the slow path's, and nothing loaded ahead that a
+ * later step waits for. Bits past the run's bytes are the next run's, where the global reader
+ * reads zeros: a run that decodes into them ends past its bytes and is refused all the same, and
+ * a run that ends inside them read the same bits as the serial reader. Positions past the copy
+ * read its zeros. */
+typedef struct {
+  const uint32_t* words;
+  uint32_t pos;        /* the next residual's first bit, from words[0]'s */
+  uint32_t last;       /* the first of the two words of zeros */
+  uint32_t start, end; /* the run's first and end bit */
+  const parz_huff_decoder* code;
+  const uint32_t* fast;
+  unsigned ctx, ctx_mask;
+} parz_gpu_ll_wreader;
+
+/* The 32 bits of the copy from bit pos on. */
+PARZ_HD uint32_t parz_gpu_ll_wwindow(const uint32_t* words, uint32_t pos, uint32_t last) {
+  const uint32_t i = PARZ_MIN(pos >> 5, last);
+#if defined(__CUDA_ARCH__)
+  return __funnelshift_r(words[i], words[i + 1], pos);
+#else
+  return (uint32_t)((((uint64_t)words[i + 1] << 32) | words[i]) >> (pos & 31u));
+#endif
+}
+
+/* A reader of the run of bytes [start, start + bytes) of the segment copied into words (start
+ * counted from the segment's first byte less its lead), from bit pos of the run on, whose codes
+ * are set up as parz_gpu_ll_reader_init's; the first residual in context 0. */
+PARZ_HD void parz_gpu_ll_wreader_init(parz_gpu_ll_wreader* s, const uint32_t* words, uint32_t last,
+                                      uint32_t start, uint32_t bytes, uint32_t pos, unsigned coder,
+                                      const parz_huff_decoder* code, const uint32_t* fast) {
+  s->words = words;
+  s->last = last;
+  s->start = 8u * start;
+  s->end = 8u * (start + bytes);
+  s->pos = s->start + pos;
+  s->code = code;
+  s->fast = fast;
+  s->ctx = 0;
+  s->ctx_mask = coder == PARZ_LL_CODER_CONTEXT ? ~0u : 0u;
+}
+
+/* The next n <= 32 bits of the copy from bit pos on (n = 0: none). */
+PARZ_HD uint32_t parz_gpu_ll_wbits(const parz_gpu_ll_wreader* s, uint32_t pos, unsigned n) {
+  return n ? parz_gpu_ll_wwindow(s->words, pos, s->last) & (0xFFFFFFFFu >> (32u - n)) : 0u;
+}
+
+/* The next residual into *z: PARZ_LL_OK, or PARZ_LL_BAD_WORD for bits that start no word. */
+PARZ_HD int parz_gpu_ll_wnext(parz_gpu_ll_wreader* s, uint64_t* z) {
+  const uint32_t x = parz_gpu_ll_wwindow(s->words, s->pos, s->last);
+  const uint32_t e = s->fast[s->ctx | (x & (PARZ_LL_TABLE_SIZE - 1))];
+  if (e) {
+    const unsigned adv = PARZ_GPU_LL_FAST_ADV(e); /* 1..32: the window holds them */
+    *z = parz_gpu_ll_funnel(x << (32u - adv), PARZ_GPU_LL_FAST_HIGH(e), PARZ_GPU_LL_FAST_SHIFT(e));
+    s->pos += adv;
+    s->ctx = PARZ_GPU_LL_FAST_NEXT(e);
+    return PARZ_LL_OK;
+  }
+  /* a word longer than the table's, a wide residual, or bits that are no word: the code's
+   * words take at most PARZ_LL_CODE_MAX bits, which the window holds */
+  unsigned l = 0, k;
+  const int32_t sym = parz_huff_decode_long(&s->code[s->ctx >> PARZ_LL_TABLE_BITS], x, &l);
+  if (sym < 0)
+    return PARZ_LL_BAD_WORD;
+  k = (unsigned)sym;
+  s->pos += l;
+  if (k < 2) {
+    *z = k;
+  } else {
+    const unsigned lo = k - 1 < 32 ? k - 1 : 32;
+    uint64_t low = parz_gpu_ll_wbits(s, s->pos, lo);
+    low |= (uint64_t)parz_gpu_ll_wbits(s, s->pos + 32, k - 1 - lo) << 32;
+    s->pos += k - 1;
+    *z = ((uint64_t)1 << (k - 1)) | low;
+  }
+  s->ctx = (parz_ll_context_of(k) & s->ctx_mask) << PARZ_LL_TABLE_BITS;
+  return PARZ_LL_OK;
+}
+
+/* After the last residual: parz_ll_reader_end's check of where the bits end. */
+PARZ_HD int parz_gpu_ll_wreader_end(const parz_gpu_ll_wreader* s) {
+  const uint32_t pos = s->pos - s->start;
+  if (pos > s->end - s->start)
+    return PARZ_LL_BAD_PAST;
+  return (pos + 7) / 8 != (s->end - s->start) / 8 ? PARZ_LL_BAD_TRAILING : PARZ_LL_OK;
+}
+
+/* The same reader with the window's words in registers: a and b, the words of the next
+ * residual's window, and c the word after them, loaded at every step for the next (its load's
+ * wait falls in the next step's lookup); a residual that crosses into b shifts them by one. */
+typedef struct {
+  parz_gpu_ll_wreader r;
+  uint32_t a, b, c;
+} parz_gpu_ll_w2reader;
+
+/* a, b and c for the reader's position. */
+PARZ_HD void parz_gpu_ll_w2load(parz_gpu_ll_w2reader* s) {
+  const uint32_t i = PARZ_MIN(s->r.pos >> 5, s->r.last);
+  s->a = s->r.words[i];
+  s->b = s->r.words[i + 1];
+  s->c = s->r.words[PARZ_MIN(i + 2, s->r.last + 1)];
+}
+
+PARZ_HD void parz_gpu_ll_w2reader_init(parz_gpu_ll_w2reader* s, const uint32_t* words,
+                                       uint32_t last, uint32_t start, uint32_t bytes, uint32_t pos,
+                                       unsigned coder, const parz_huff_decoder* code,
+                                       const uint32_t* fast) {
+  parz_gpu_ll_wreader_init(&s->r, words, last, start, bytes, pos, coder, code, fast);
+  parz_gpu_ll_w2load(s);
+}
+
+PARZ_HD int parz_gpu_ll_w2next(parz_gpu_ll_w2reader* s, uint64_t* z) {
+  const uint32_t pos = s->r.pos;
+#if defined(__CUDA_ARCH__)
+  const uint32_t x = __funnelshift_r(s->a, s->b, pos);
+#else
+  const uint32_t x = (uint32_t)((((uint64_t)s->b << 32) | s->a) >> (pos & 31u));
+#endif
+  const uint32_t e = s->r.fast[s->r.ctx | (x & (PARZ_LL_TABLE_SIZE - 1))];
+  if (e) {
+    const unsigned adv = PARZ_GPU_LL_FAST_ADV(e); /* 1..32: at most one word crossed */
+    const uint32_t next = pos + adv;
+    const bool crossed = (next ^ pos) & 32u;
+    *z = parz_gpu_ll_funnel(x << (32u - adv), PARZ_GPU_LL_FAST_HIGH(e), PARZ_GPU_LL_FAST_SHIFT(e));
+    s->a = crossed ? s->b : s->a;
+    s->b = crossed ? s->c : s->b;
+    s->c = s->r.words[PARZ_MIN((next >> 5) + 2, s->r.last + 1)];
+    s->r.pos = next;
+    s->r.ctx = PARZ_GPU_LL_FAST_NEXT(e);
+    return PARZ_LL_OK;
+  }
+  const int bad = parz_gpu_ll_wnext(&s->r, z);
+  parz_gpu_ll_w2load(s);
+  return bad;
+}
+
+PARZ_HD int parz_gpu_ll_w2reader_end(const parz_gpu_ll_w2reader* s) {
+  return parz_gpu_ll_wreader_end(&s->r);
 }
 
 /* x / e as a multiplication by m = parz_gpu_ll_magic(e) = ceil(2^32 / e): exact where x * e <
