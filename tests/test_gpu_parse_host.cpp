@@ -17,6 +17,8 @@
  *   and a batch run's checksum CTAs (each finds its chunk and partition; their totals are the
  *   stored checksums);
  * - the mask expansion's record step (parz_mask_hop, mask.cuh) against parz_mask_read;
+ * - the scatter's division of block indices by a multiply (fast_div.h) against the division,
+ *   at the divisors' and numerators' edges and on random ones;
  * - which chunks the decoder takes (view_fits.h): block indices, its last CTA's included, fit
  *   in 32 bits up to PARZ_GPU_BLOCKS_MAX blocks, and a chunk of more is refused with
  *   PARZ_ERR_UNSUPPORTED (the plugin then decodes it on the CPU), as is a mask too large.
@@ -43,6 +45,7 @@ static inline T __ldg(const T* p) {
 
 #include "block_small.cuh"
 #include "checksum.cuh"
+#include "fast_div.h"
 #include "gpu_planes_host.h"
 #include "mask_block.h"
 #include "parz_chunk.h"
@@ -550,6 +553,33 @@ static void view_limits(void) {
         (unsigned long long)v.mask.record_bytes);
 }
 
+/* parz_fast_div_of against / for divisors from 1 to 2^32 - 1: every power of two and its
+ * neighbours, small ones, random ones; numerators at 0, around multiples of the divisor, at the
+ * top of the range and random. */
+static void fast_divisions(int seed) {
+  std::vector<uint32_t> ds;
+  for (uint32_t d = 1; d < 2000; d++)
+    ds.push_back(d);
+  for (unsigned l = 1; l < 32; l++)
+    for (int e = -1; e <= 1; e++)
+      ds.push_back((uint32_t)(((uint64_t)1 << l) + e));
+  ds.push_back(0xffffffffu);
+  srand((unsigned)seed);
+  for (int i = 0; i < 2000; i++)
+    ds.push_back((uint32_t)((((uint64_t)rand() << 16) ^ (uint64_t)rand()) >> (rand() % 24)) | 1u);
+  for (uint32_t d : ds) {
+    const parz_fast_div f = parz_fast_div_make(d);
+    std::vector<uint32_t> ns = {
+        0u, 1u, d - 1u, d, 0xffffffffu, 0xfffffffeu, 0xffffffffu / d * d, 0xffffffffu / d * d - 1u};
+    for (int k = 0; k < 64; k++)
+      ns.push_back(
+          (uint32_t)(((uint64_t)rand() << 17) ^ ((uint64_t)rand() << 2) ^ (uint64_t)rand()));
+    for (uint32_t n : ns)
+      CHECK(parz_fast_div_of(n, f) == n / d, "parz_fast_div_of(%u) by %u: %u", n, d,
+            parz_fast_div_of(n, f));
+  }
+}
+
 /* The mask expansion's step (parz_mask_hop, gpu/mask.cuh) against parz_mask_read: records of
  * both kinds for every rank, one value and several, skips and counts whose varints take one to
  * five bytes; at every record start of the stream and of every truncation of it, a step that
@@ -639,6 +669,7 @@ int main(int argc, char** argv) {
     checksums(seed);
     run_checksums(seed);
     mask_hops(seed);
+    fast_divisions(seed);
   }
   /* garbage: only termination and bounds are at stake (no expected values) */
   srand(7);

@@ -76,7 +76,9 @@ __device__ __forceinline__ unsigned long long parz_decode_block_small(const unsi
    * u[0..3] can hold a one: in the lossy modes the other groups are left alone then, a
    * branch the whole warp skips when none of its blocks has more (reversible blocks, nearly
    * incompressible, reach n > 4 within a few planes: no branch there). The batches count
-   * from the first live plane, so the lanes of a warp merge at the same steps. */
+   * from the first live plane, so the lanes of a warp merge at the same steps. A batch is a
+   * loop of its own, whose test is then the only one a plane pays; the last batch, full or
+   * not, is merged after the loop. */
   const unsigned groups = size / 4;
   U u[size];
   uint32_t acc[groups];
@@ -86,10 +88,13 @@ __device__ __forceinline__ unsigned long long parz_decode_block_small(const unsi
 #pragma unroll
   for (unsigned g = 0; g < groups; g++)
     acc[g] = 0;
-  unsigned n = 0;
-  for (unsigned j = 0; j < live; j++) {
-    const uint32_t lo = (uint32_t)b.w;
-    /* the raw bits (n <= 16), then the group tests: a 0 ends the plane; a 1 is followed by
+  unsigned n = 0, left = live, batch;
+  for (;;) {
+    batch = PARZ_MIN(left, 8u);
+#pragma unroll 1
+    for (unsigned j = 0; j < batch; j++) {
+      const uint32_t lo = (uint32_t)b.w;
+      /* the raw bits (n <= 16), then the group tests: a 0 ends the plane; a 1 is followed by
      * zeros up to the next significant coefficient, at most lim = size - 1 - n of them (the
      * last coefficient needs no terminating one). The tests run on the plane's bits reversed
      * (rb), so that a test is the sign of t and its run a count of leading zeros: t holds the
@@ -100,50 +105,52 @@ __device__ __forceinline__ unsigned long long parz_decode_block_small(const unsi
      * stop >> (32 - size). A plane is at most 31 bits: with n significant coefficients after
      * it and k 1 tests in it, n + k + 1, or n + k - 1 when its last event reaches the last
      * coefficient, and k <= n; so every test and every run's end lies inside lo. */
-    uint32_t x = lo & ((1u << n) - 1u);
-    unsigned adv = n;
-    if (n < size) { /* else a raw plane (reversible blocks end in many) */
-      const uint32_t rb = parz_brev(lo);
-      uint32_t t = rb << n;
-      uint32_t stop = (1u << (31 - size)) << n;
-      uint32_t news = 0;
-      unsigned q = n;
-      while (t & ~stop & 0x80000000u) { /* a 1 test, and a coefficient left */
-        const unsigned c = parz_clz((t & 0x7fffffffu) | stop);
-        stop <<= c;
-        news |= stop;
-        q += c + 1;
-        t = (t << c) << 1;
+      uint32_t x = lo & ((1u << n) - 1u);
+      unsigned adv = n;
+      if (n < size) { /* else a raw plane (reversible blocks end in many) */
+        const uint32_t rb = parz_brev(lo);
+        uint32_t t = rb << n;
+        uint32_t stop = (1u << (31 - size)) << n;
+        uint32_t news = 0;
+        unsigned q = n;
+        while (t & ~stop & 0x80000000u) { /* a 1 test, and a coefficient left */
+          const unsigned c = parz_clz((t & 0x7fffffffu) | stop);
+          stop <<= c;
+          news |= stop;
+          q += c + 1;
+          t = (t << c) << 1;
+        }
+        n = size - parz_clz(stop);
+        x |= news >> (32 - size);
+        adv = n == size ? q - 1 : q + 1;
       }
-      n = size - parz_clz(stop);
-      x |= news >> (32 - size);
-      adv = n == size ? q - 1 : q + 1;
-    }
-    parz_window_step(&b, adv);
-    acc[0] = 2 * acc[0] + (((x & 15u) * 0x00204081u) & 0x01010101u);
-    if (groups > 1 && (REV || n > 4)) {
-#pragma unroll
-      for (unsigned g = 1; g < groups; g++)
-        acc[g] = 2 * acc[g] + ((((x >> (4 * g)) & 15u) * 0x00204081u) & 0x01010101u);
-    }
-    if ((j & 7u) == 7u) {
-#pragma unroll
-      for (unsigned i = 0; i < 4; i++)
-        u[i] = (U)(u[i] << 8) | ((acc[0] >> (8 * i)) & 0xffu);
-      acc[0] = 0;
+      parz_window_step(&b, adv);
+      acc[0] = 2 * acc[0] + (((x & 15u) * 0x00204081u) & 0x01010101u);
       if (groups > 1 && (REV || n > 4)) {
 #pragma unroll
-        for (unsigned i = 4; i < size; i++)
-          u[i] = (U)(u[i] << 8) | ((acc[i / 4] >> (8 * (i % 4))) & 0xffu);
-#pragma unroll
         for (unsigned g = 1; g < groups; g++)
-          acc[g] = 0;
+          acc[g] = 2 * acc[g] + ((((x >> (4 * g)) & 15u) * 0x00204081u) & 0x01010101u);
       }
     }
+    left -= batch;
+    if (left == 0)
+      break;
+#pragma unroll
+    for (unsigned i = 0; i < 4; i++)
+      u[i] = (U)(u[i] << 8) | ((acc[0] >> (8 * i)) & 0xffu);
+    acc[0] = 0;
+    if (groups > 1 && (REV || n > 4)) {
+#pragma unroll
+      for (unsigned i = 4; i < size; i++)
+        u[i] = (U)(u[i] << 8) | ((acc[i / 4] >> (8 * (i % 4))) & 0xffu);
+#pragma unroll
+      for (unsigned g = 1; g < groups; g++)
+        acc[g] = 0;
+    }
   }
-  /* the last live % 8 planes, then the lowest plane's weight (planes <= intprec; no shift
-   * when no plane is coded, whose values are zero) */
-  const unsigned rest = live & 7u;
+  /* the last batch's planes (none where no plane is live), then the lowest plane's weight
+   * (planes <= intprec; no shift when no plane is coded, whose values are zero) */
+  const unsigned rest = batch;
   const unsigned kmin = planes > 0 ? intprec - planes : 0u;
 #pragma unroll
   for (unsigned i = 0; i < size; i++)

@@ -6,6 +6,7 @@
 #include "block_small.cuh"
 #include "block_type.cuh"
 #include "checksum.cuh"
+#include "fast_div.h"
 #include "gpu_internal.h"
 #include "mask.cuh"
 
@@ -32,6 +33,7 @@ struct seg_args {
   unsigned long long end;
   unsigned long long shape[4]; /* C order */
   unsigned long long bgrid[4]; /* blocks along each dimension */
+  parz_fast_div bdiv[4];       /* division by bgrid[k], k >= 1 (scatter) */
   parz_params params;
   unsigned C, G; /* G: segments per warp of lengths_kernel */
   int fixed;     /* every block is maxbits long */
@@ -171,10 +173,44 @@ __device__ __forceinline__ unsigned long long decode_at(const seg_args& a, const
   return parz_reader_tell(&r);
 }
 
+/* Where row `row` of a block (its coordinates in dimensions 0..D-2, dimension D-2 fastest)
+ * starts, from the block's first value `base`; false when the row lies outside the array. */
+template <unsigned D>
+__device__ __forceinline__ bool row_at(unsigned row, unsigned long long base,
+                                       const unsigned long long* lim, const unsigned long long* str,
+                                       unsigned long long* off) {
+  bool inside = true;
+#pragma unroll
+  for (int k = (int)D - 2; k >= 0; k--) {
+    unsigned c = (row >> (2 * (D - 2 - k))) & 3u;
+    inside = inside && c < lim[k];
+    base += c * str[k];
+  }
+  *off = base;
+  return inside;
+}
+
+/* A row of four values as one 16-byte store (two for 64-bit values) at p, which is 16-byte
+ * aligned (seg_args.vec), written in PTX: as a C++ vector store, nvcc splits the store of a
+ * block's first row into four scalar ones, the form of the path for partial rows. */
+template <typename U>
+__device__ __forceinline__ void store_row(U* p, const U* src) {
+  const size_t g = __cvta_generic_to_global(p);
+  if constexpr (sizeof(U) == 4)
+    asm volatile("st.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(g), "r"(src[0]), "r"(src[1]),
+                 "r"(src[2]), "r"(src[3])
+                 : "memory");
+  else
+    asm volatile("st.global.v2.u64 [%0], {%1, %2};\n\tst.global.v2.u64 [%0+16], {%3, %4};" ::"l"(g),
+                 "l"(src[0]), "l"(src[1]), "l"(src[2]), "l"(src[3])
+                 : "memory");
+}
+
 /* Writes decoded block b (4^D raw values, x fastest) into its place in the array; values of
  * partial blocks that fall outside the array are dropped. */
-template <parz_type T, unsigned D, typename I>
-__device__ __forceinline__ void scatter(const seg_args& a, I b, const typename raw_of<T>::type* v) {
+template <parz_type T, unsigned D>
+__device__ __forceinline__ void scatter(const seg_args& a, unsigned b,
+                                        const typename raw_of<T>::type* v) {
   typedef typename raw_of<T>::type U;
   U* dst = (U*)a.dst;
   unsigned long long base = 0, stride = 1;
@@ -182,46 +218,37 @@ __device__ __forceinline__ void scatter(const seg_args& a, I b, const typename r
   unsigned long long str[4]; /* element stride per dimension */
 #pragma unroll
   for (int k = (int)D - 1; k >= 0; k--) {
-    /* I = unsigned where the block index fits: a 64-bit division is a long software routine.
-     * What is left of b for the outermost dimension is below its block count (b < nblocks),
-     * so that one needs no division. */
-    unsigned long long bc = k == 0 ? (unsigned long long)b : b % (I)a.bgrid[k];
-    if (k > 0)
-      b /= (I)a.bgrid[k];
-    unsigned long long left = a.shape[k] - 4 * bc;
+    /* block indices are 32-bit (parz_gpu_view_fits), so the divisions are seg_args' multiplies;
+     * what is left of b for the outermost dimension is below its block count (b < nblocks) */
+    unsigned bc = b;
+    if (k > 0) {
+      const unsigned q = parz_fast_div_of(b, a.bdiv[k]);
+      bc = b - q * (unsigned)a.bgrid[k];
+      b = q;
+    }
+    unsigned long long left = a.shape[k] - 4ull * bc;
     lim[k] = left < 4 ? left : 4;
     str[k] = stride;
-    base += 4 * bc * stride;
+    base += 4ull * bc * stride;
     stride *= a.shape[k];
   }
   const unsigned rows = 1u << (2 * (D - 1));
+  unsigned long long off;
+  if (a.vec && lim[D - 1] == 4) {
+#pragma unroll
+    for (unsigned row = 0; row < rows; row++)
+      if (row_at<D>(row, base, lim, str, &off))
+        store_row(dst + off, v + 4 * row);
+    return;
+  }
 #pragma unroll
   for (unsigned row = 0; row < rows; row++) {
-    /* row coordinates in dimensions 0..D-2 (dimension D-2 varies fastest) */
-    unsigned long long off = base;
-    bool inside = true;
-#pragma unroll
-    for (int k = (int)D - 2; k >= 0; k--) {
-      unsigned c = (row >> (2 * (D - 2 - k))) & 3u;
-      inside = inside && c < lim[k];
-      off += c * str[k];
-    }
-    if (!inside)
+    if (!row_at<D>(row, base, lim, str, &off))
       continue;
-    const U* src = v + 4 * row;
-    if (a.vec && lim[D - 1] == 4) {
-      if constexpr (sizeof(U) == 4) {
-        *(uint4*)(dst + off) = make_uint4(src[0], src[1], src[2], src[3]);
-      } else {
-        *(ulonglong2*)(dst + off) = make_ulonglong2(src[0], src[1]);
-        *(ulonglong2*)(dst + off + 2) = make_ulonglong2(src[2], src[3]);
-      }
-    } else {
 #pragma unroll
-      for (unsigned x = 0; x < 4; x++)
-        if (x < lim[D - 1])
-          dst[off + x] = src[x];
-    }
+    for (unsigned x = 0; x < 4; x++)
+      if (x < lim[D - 1])
+        dst[off + x] = v[4 * row + x];
   }
 }
 
@@ -360,9 +387,9 @@ __host__ __device__ inline bool block_parses(const seg_args& a) { return a.C > 1
  * offsets kernel, which finished before kernel 1 began. Block indices are 32-bit, the grid's
  * last CTA included (parz_gpu_view_fits refuses chunks of more blocks). */
 template <parz_type T, unsigned D>
-__device__ __forceinline__ void block_body(const seg_args& a) {
+__device__ __forceinline__ void block_body(const seg_args& a, unsigned cta) {
   typedef typename raw_of<T>::type U;
-  const unsigned b = (unsigned)(a.first * a.C) + blockIdx.x * blockDim.x + threadIdx.x;
+  const unsigned b = (unsigned)(a.first * a.C) + cta * blockDim.x + threadIdx.x;
   if (b >= (unsigned)a.block_end)
     return;
   const parz_params p = a.params;
@@ -440,7 +467,7 @@ __global__ void __launch_bounds__(128)
     verify_body(
         a, (unsigned long long)(blockIdx.x - a.decode_ctas) * WARPS_PER_CTA + (threadIdx.x >> 5));
   else
-    block_body<T, D>(a);
+    block_body<T, D>(a, blockIdx.x);
 }
 
 /* CTAs of lengths_kernel and block_kernel for a chunk. */

@@ -118,6 +118,8 @@ static void seg_setup(parz_gpu_context* ctx, const parz_chunk_view* v, const voi
   for (k = 0; k < v->array.dims; k++) {
     a->shape[k] = v->array.shape[k];
     a->bgrid[k] = (v->array.shape[k] + 3) / 4;
+    /* below 2^32 wherever the decoder takes the chunk (parz_gpu_view_fits); 0 in an empty one */
+    a->bdiv[k] = parz_fast_div_make((uint32_t)PARZ_MAX(1, PARZ_MIN(a->bgrid[k], 0xffffffffull)));
   }
   a->params = v->params;
   a->C = v->segment_blocks;
