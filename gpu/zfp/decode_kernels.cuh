@@ -46,7 +46,7 @@ struct seg_args {
   parz_gpu_sums sums;           /* payload checksums (sums.sums NULL: the chunk has none) */
   unsigned long long sum_first; /* partitions [sum_first, sum_end) verified by this launch */
   unsigned long long sum_end;
-  unsigned decode_ctas; /* CTAs that decode; the sum_ctas after them verify */
+  unsigned decode_ctas; /* CTAs that decode, after the sum_ctas that verify */
   unsigned sum_ctas;    /* CTAs of WARPS_PER_CTA verifying warps */
   parz_gpu_mask mask;   /* masked values (mask.values NULL: none) */
   unsigned parse_ctas;  /* CTAs of lengths_kernel that parse segments; the
@@ -463,11 +463,14 @@ template <parz_type T, unsigned D, bool BATCH>
 __global__ void __launch_bounds__(128)
     block_kernel(const seg_args one, const seg_args* __restrict__ many) {
   const seg_args& a = BATCH ? many[blockIdx.y] : one;
-  if (blockIdx.x >= a.decode_ctas) /* the CTAs after the decoding ones verify checksums */
-    verify_body(
-        a, (unsigned long long)(blockIdx.x - a.decode_ctas) * WARPS_PER_CTA + (threadIdx.x >> 5));
+  /* The CTAs that verify checksums come first: CTAs start in the order of their index, so
+   * these run beside the decoding ones (and, under programmatic dependent launch, beside the
+   * parse: where the table is HYBRID a verification waits for nothing) rather than in the
+   * grid's last wave, after every decoding CTA has started. */
+  if (blockIdx.x < a.sum_ctas)
+    verify_body(a, (unsigned long long)blockIdx.x * WARPS_PER_CTA + (threadIdx.x >> 5));
   else
-    block_body<T, D>(a, blockIdx.x);
+    block_body<T, D>(a, blockIdx.x - a.sum_ctas);
 }
 
 /* CTAs of lengths_kernel and block_kernel for a chunk. */
