@@ -8,7 +8,8 @@
  * cut to 1 MiB each, at segments of 1024 and 4096 codes. The lanes' split of a
  * segment's tokens is checked apart for 1 to 64 lanes against the serial walk
  * (parz_bounded_next_token), with runs and without, on crafted segments and on every segment of
- * every chunk here.
+ * every chunk here. The head of every chunk with sums is sealed again as the GPU seals a call's
+ * one chunk in its place, and must be the host's.
  * Usage: test_gpu_bounded_encode_host [DATA_DIR] */
 #include <math.h>
 #include <stdint.h>
@@ -526,6 +527,9 @@ static int cpu_choice(const parz_gpu_bnd_plan& p, const void* data) {
   return parz_bounded_choose(&p.s, data, p.eb, &opt, NULL);
 }
 
+/* Heads sealed as on the GPU (gpu_seal_same_as_host). */
+static unsigned long long seals;
+
 /* The GPU encoder's steps one thread after another into out (contiguous arrays); *stored set
  * for a chunk the configuration stores (out then empty). */
 static int emulate(const parz_array& a, const void* data, const parz_chunk_config& cfg,
@@ -674,6 +678,9 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
   rc = parz_gpu_whole_head(&fin, seg_bits.data(), pos.data(), bits.data(), codec_data.data(),
                            sums.data(), out.data(), head, err);
   memcpy(out.data() + head, payload.data(), fin.payload_bytes);
+  if (rc == PARZ_OK)
+    seals += gpu_seal_same_as_host(fin, seg_bits.data(), pos.data(), bits.data(), codec_data.data(),
+                                   sums.data(), out.data(), head);
   return rc;
 }
 
@@ -787,5 +794,7 @@ int main(int argc, char** argv) {
     printf("%zu real arrays\n", m);
     real_arrays_free(r, m);
   }
+  printf("%llu heads sealed as on the GPU\n", seals);
+  CHECK(seals > 0, ": no head sealed as on the GPU");
   return test_finish("gpu_bounded_encode_host");
 }

@@ -6,15 +6,18 @@
  * findings, the exceptions' count, the residuals' range and the symbol counts over a range of at
  * most PARZ_GPU_BND_HOST_BOOK symbols, packed into one read; then, once it has built the codebook
  * and settled the layout from the code's bits, for the segments' offsets and the exceptions,
- * read before the payload is written; last for the payload's checksums. It writes the head but
- * its checksums and CRC-32C while the device writes the payload. A wider range's codebook is
+ * read before the payload is written; last, for a batch's chunk, for the payload's checksums. It
+ * writes the head but its checksums and CRC-32C while the device writes the payload. A call's
+ * one chunk is placed as soon as its size is known: its payload is written there, its head goes
+ * up there and the GPU seals it behind the checksums (parz_gpu_whole_direct), with no wait for
+ * them. A wider range's codebook is
  * built on the device (bounded_book.cuh), one more wait reading its lengths. Between the waits
  * nothing waits: the grid's step is computed on the device, the holes' kernels find their count
  * there, the segments' offsets are summed there. With the predictor chosen the host also waits
  * for the scan's words and the trials, read together (and for a wide trial's codebook). The
  * kernels that walk a segment's codes give it a warp, its lanes a share each
- * (bounded_encode.cuh). Once every chunk's size is known, `place` gives each its place and its
- * head and payload are copied there. */
+ * (bounded_encode.cuh). Once every chunk of a batch is encoded, `place` gives each its place and
+ * its head and payload are copied there. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -1196,14 +1199,16 @@ struct scoped_event {
 };
 
 /* Chunk a encoded into c (its head on the host, its payload in device memory from keep) and its
- * size; its scratch is freed on return, in stream order. The host waits three times with the
- * predictor given: for the packed counts (and a wide range's rest), then for the segments'
- * offsets and the exceptions, the kernels between queued without a wait (the grid's step
- * computed on the device, the payload's size from the code's bits), and last for the payload's
- * checksums, having written the rest of the head while the payload was written. */
+ * size; or, where direct is not NULL and the chunk is not stored, into its place
+ * (parz_gpu_whole_direct_place), queued on keep's stream. Its scratch is freed on return, in
+ * stream order. The host waits three times with the predictor given: for the packed counts (and
+ * a wide range's rest), then for the segments' offsets and the exceptions, the kernels between
+ * queued without a wait (the grid's step computed on the device, the payload's size from the
+ * code's bits), and last, unless the chunk was placed, for the payload's checksums, having
+ * written the rest of the head while the payload was written. */
 static int encode_one(parz_gpu_context* ctx, call_memory& keep, const parz_array* a,
                       const void* d_data, const parz_chunk_config* cfg, coded_chunk* c,
-                      size_t* size, parz_error* err) {
+                      size_t* size, parz_gpu_whole_direct* direct, parz_error* err) {
   call_memory m(keep.st, keep.pool);
   parz_gpu_bnd_plan p;
   parz_gpu_bnd b;
@@ -1359,11 +1364,17 @@ static int encode_one(parz_gpu_context* ctx, call_memory& keep, const parz_array
                            &c->stored, err);
   if (rc != PARZ_OK || c->stored)
     return rc;
+  /* the call's one chunk placed here (direct): its payload written there, its head sealed there
+   * behind the sums */
+  unsigned char* d_chunk = NULL;
+  if ((rc = parz_gpu_whole_direct_place(direct, &fin, head, size, &d_chunk, err)) != PARZ_OK)
+    return rc;
 
   /* the pinned words: a host codebook's tables going up, then the segments' offsets, the
-   * exceptions and the checksums coming down */
+   * exceptions and the checksums coming down; placed, the head going up in the checksums' stead */
   const size_t nseg = (size_t)b.nseg, table_words = on_host ? (r.m + 7) / 8 + (r.m + 1) / 2 : 0,
-               down_words = nseg + 1 + 2 * (size_t)nexc + (size_t)fin.nchecksums;
+               down_words = nseg + 1 + 2 * (size_t)nexc +
+                            (d_chunk ? (head + 7) / 8 : (size_t)fin.nchecksums);
   if ((rc = pinned(ctx, table_words + down_words, &h, err)) != PARZ_OK)
     return rc;
   unsigned long long* h_at = h + table_words;
@@ -1418,7 +1429,13 @@ static int encode_one(parz_gpu_context* ctx, call_memory& keep, const parz_array
   if (m.e == cudaSuccess)
     m.e = cudaEventRecord(offsets_down.ev, m.st);
   c->payload_bytes = fin.payload_bytes;
-  b.payload = keep.zeroed<unsigned long long>(fin.payload_bytes / 8);
+  if (d_chunk) {
+    b.payload = (unsigned long long*)(d_chunk + head);
+    if (m.e == cudaSuccess)
+      m.e = cudaMemsetAsync(b.payload, 0, fin.payload_bytes, m.st);
+  } else {
+    b.payload = keep.zeroed<unsigned long long>(fin.payload_bytes / 8);
+  }
   if (keep.e != cudaSuccess) {
     down(m, NULL, NULL, 0); /* nothing left coming into the pinned words */
     return parz_gpu_cuda_fail(err, keep.e, "bounded GPU encode: the payload");
@@ -1438,7 +1455,7 @@ static int encode_one(parz_gpu_context* ctx, call_memory& keep, const parz_array
     down(m, NULL, NULL, 0);
     return rc;
   }
-  if (m.e == cudaSuccess && fin.nchecksums)
+  if (m.e == cudaSuccess && fin.nchecksums && !d_chunk)
     m.e = cudaMemcpyAsync(h_sums, d_sums, (size_t)fin.nchecksums * sizeof *h_sums,
                           cudaMemcpyDeviceToHost, m.st);
   if (m.e == cudaSuccess)
@@ -1456,10 +1473,20 @@ static int encode_one(parz_gpu_context* ctx, call_memory& keep, const parz_array
   std::vector<unsigned long long> seg_bits(nseg);
   for (size_t k = 0; k < nseg; k++)
     seg_bits[k] = h_at[k + 1] - h_at[k];
-  c->head.resize(head);
+  /* placed: the head from pinned words, so that its copy waits for nothing queued before it */
+  c->head.resize(d_chunk ? 0 : head);
+  unsigned char* h_head = d_chunk ? (unsigned char*)h_sums : c->head.data();
   if (rc == PARZ_OK)
     rc = parz_gpu_whole_unsealed(&fin, seg_bits.data(), h_pos, h_bits, book.codec_data.data(),
-                                 c->head.data(), head, err);
+                                 h_head, head, err);
+  if (d_chunk && rc == PARZ_OK) {
+    parz_gpu_seal seal;
+    m.e = parz_gpu_whole_direct_head(&fin, h_head, head, d_chunk, &seal, m.st);
+    if (m.e == cudaSuccess)
+      m.e = parz_gpu_whole_direct_seal(&fin, seal, d_chunk, d_sums, m.st);
+    if (m.e == cudaSuccess)
+      return PARZ_OK;
+  }
   if (!down(m, NULL, NULL, 0))
     return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the payload");
   if (rc != PARZ_OK)
@@ -1482,8 +1509,8 @@ int parz_gpu_bounded_encode_chunks(parz_gpu_context* ctx, size_t n, const parz_a
     return rc;
   call_memory m(st, pool);
   return parz_gpu_whole_encode(n, arrays, d_data, cfg, written, place, place_arg, st, failed, err,
-                               [&](size_t i, coded_chunk* c) {
+                               [&](size_t i, coded_chunk* c, parz_gpu_whole_direct* direct) {
                                  return encode_one(ctx, m, &arrays[i], d_data[i], cfg, c,
-                                                   &written[i], err);
+                                                   &written[i], direct, err);
                                });
 }

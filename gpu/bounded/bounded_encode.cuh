@@ -34,7 +34,9 @@
  *   sums     a CTA per partition: its payload checksum (payload_checksum.h);
  *   head     on the host, with the frame's functions: header, directory, table, exception
  *            records (the positions of every hole, in order, and their values' bits), codec data,
- *            while the device writes the payload; then its checksums, the header's CRC-32C.
+ *            while the device writes the payload; then its checksums, the header's CRC-32C (for
+ *            a call's one chunk, up into its place and its CRC-32C taken in two parts, the
+ *            host's from the other bytes and a warp's from the sums: parz_gpu_seal).
  * What this encoder does not do is refused with PARZ_ERR_UNSUPPORTED, naming it, before the
  * forward pass: values the configuration masks (NaN, the fill value), values not finite when
  * the predictor is chosen (the CPU chooses on the frame's cleaned copy), chunks of 2^32 values or

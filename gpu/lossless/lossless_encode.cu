@@ -373,15 +373,6 @@ __global__ void copy_kernel(parz_gpu_ll L) {
     parz_gpu_ll_copy_word(L, blockIdx.x, w);
 }
 
-/* One warp (PARZ_GPU_LL_SEAL_LANES): the header's CRC-32C of the head at chunk, its sums in place
- * (parz_gpu_ll_seal), into its field. */
-__global__ void seal_kernel(unsigned char* chunk, parz_gpu_ll_seal s) {
-  const uint32_t shares =
-      __reduce_xor_sync(0xffffffffu, parz_gpu_ll_seal_share(s, chunk + s.at, threadIdx.x));
-  if (threadIdx.x == 0)
-    *(uint32_t*)(chunk + PARZ_HEADER_BYTES - 4) = parz_gpu_ll_seal_crc(s, shares);
-}
-
 /* ---------------- the driver ---------------- */
 
 /* The transform's probe, launched: the scales whose check the array's first values pass
@@ -539,23 +530,14 @@ static unsigned long long sum_of(const unsigned long long* v, size_t n) {
   return t;
 }
 
-/* The caller's place of a call's one chunk, taken by encode_one once the chunk's size is known
- * (parz_gpu_enc_place's contract), and whether it was. */
-struct ll_direct {
-  parz_gpu_enc_place place;
-  void* arg;
-  size_t* failed;
-  int placed;
-};
-
 /* Chunk p (its values at d_data) encoded into c (its head on the host, its payload in device
  * memory from keep) and its size; or, where direct is not NULL and the chunk is not stored,
- * into its place (direct->placed set), queued on keep's stream. Its scratch is freed on return,
- * in stream order. h: pinned words for the host's reads, room for segments_most(p). */
+ * into its place (parz_gpu_whole_direct_place), queued on keep's stream. Its scratch is freed on
+ * return, in stream order. h: pinned words for the host's reads, room for segments_most(p). */
 static int encode_one(parz_gpu_context* ctx, parz_gpu_whole_memory& keep, parz_gpu_ll_plan& p,
                       const void* d_data, const parz_chunk_config* cfg, parz_gpu_whole_chunk* c,
                       size_t* size, const ll_host& h, const cudaEvent_t events[3],
-                      ll_direct* direct, parz_error* err) {
+                      parz_gpu_whole_direct* direct, parz_error* err) {
   parz_gpu_whole_memory m(keep.st, keep.pool);
   parz_gpu_ll L;
   std::vector<unsigned> scales;
@@ -662,18 +644,12 @@ static int encode_one(parz_gpu_context* ctx, parz_gpu_whole_memory& keep, parz_g
     return rc;
 
   /* the call's one chunk placed here (direct), its payload written there: no copy of it, and the
-   * head sealed on the GPU behind the sums (no wait for them); where the head's size leaves the
-   * payload or the sums unaligned to their words, placed later as a batch's chunks are */
+   * head sealed on the GPU behind the sums (no wait for them) */
   parz_chunk_offsets o;
   parz_chunk_section_offsets(&fin, &o);
   unsigned char* d_chunk = NULL;
-  if (direct && head % 8 == 0 && o.checksums % 8 == 0) {
-    void* at = NULL;
-    if ((rc = direct->place(direct->arg, 1, size, &at, direct->failed, err)) != PARZ_OK)
-      return rc;
-    d_chunk = (unsigned char*)at;
-    direct->placed = 1;
-  }
+  if ((rc = parz_gpu_whole_direct_place(direct, &fin, head, size, &d_chunk, err)) != PARZ_OK)
+    return rc;
 
   /* the payload (its words all written by the copy), its checksums over the segments' bit
    * offsets (offsets_kernel's), the head's sections while the GPU writes them */
@@ -696,15 +672,11 @@ static int encode_one(parz_gpu_context* ctx, parz_gpu_whole_memory& keep, parz_g
   if ((rc = parz_gpu_whole_unsealed(&fin, seg_bits.data(), NULL, NULL, NULL, c->head.data(), head,
                                     err)) != PARZ_OK)
     return rc;
-  parz_gpu_ll_seal seal;
+  parz_gpu_seal seal;
   if (d_chunk) {
-    /* the head up before the sums are added into it; without sums sealed here */
-    if (fin.nchecksums)
-      parz_gpu_ll_seal_of(&fin, c->head.data(), head, &seal);
-    else
-      parz_gpu_whole_seal(&fin, NULL, c->head.data(), head);
+    /* the head up before the sums are added into it */
     if (m.e == cudaSuccess)
-      m.e = cudaMemcpyAsync(d_chunk, c->head.data(), head, cudaMemcpyHostToDevice, m.st);
+      m.e = parz_gpu_whole_direct_head(&fin, c->head.data(), head, d_chunk, &seal, m.st);
     if (m.e != cudaSuccess)
       return parz_gpu_cuda_fail(err, m.e, "lossless GPU encode: the head");
   }
@@ -718,10 +690,8 @@ static int encode_one(parz_gpu_context* ctx, parz_gpu_whole_memory& keep, parz_g
                                                     d_sums, m.st, err)) != PARZ_OK)
     return rc;
   if (d_chunk) {
-    if (fin.nchecksums && m.e == cudaSuccess)
-      seal_kernel<<<1, PARZ_GPU_LL_SEAL_LANES, 0, m.st>>>(d_chunk, seal);
     if (m.e == cudaSuccess)
-      m.e = cudaGetLastError();
+      m.e = parz_gpu_whole_direct_seal(&fin, seal, d_chunk, d_sums, m.st);
     if (m.e != cudaSuccess)
       return parz_gpu_cuda_fail(err, m.e, "lossless GPU encode: the head's seal");
     return PARZ_OK;
@@ -779,25 +749,10 @@ int parz_gpu_lossless_encode_chunks(parz_gpu_context* ctx, size_t n, const parz_
     if ((e = cudaEventCreateWithFlags(&x, cudaEventDisableTiming)) != cudaSuccess)
       return parz_gpu_cuda_fail(err, e, "lossless GPU encode: the events");
   parz_gpu_whole_memory m(st, pool);
-  ll_direct direct = {place, place_arg, failed, 0};
-  auto one = [&](size_t i, parz_gpu_whole_chunk* c) {
-    return encode_one(ctx, m, plans[i], d_data[i], cfg, c, &written[i], h, events.e,
-                      n == 1 ? &direct : NULL, err);
-  };
-  if (n != 1)
-    return parz_gpu_whole_encode(n, arrays, d_data, cfg, written, place, place_arg, st, failed, err,
-                                 one);
-  /* one chunk: in its place as soon as its size is known, unless it is stored */
-  std::vector<parz_gpu_whole_chunk> chunk(1);
-  if ((rc = one(0, &chunk[0])) != PARZ_OK) {
-    if (failed)
-      *failed = 0;
-    return rc;
-  }
-  if (!direct.placed)
-    return parz_gpu_whole_place(1, arrays, d_data, cfg, chunk, written, place, place_arg, st,
-                                failed, err);
-  if ((e = cudaStreamSynchronize(st)) != cudaSuccess)
-    return parz_gpu_cuda_fail(err, e, "GPU encode: writing the chunks");
-  return PARZ_OK;
+  return parz_gpu_whole_encode(n, arrays, d_data, cfg, written, place, place_arg, st, failed, err,
+                               [&](size_t i, parz_gpu_whole_chunk* c,
+                                   parz_gpu_whole_direct* direct) {
+                                 return encode_one(ctx, m, plans[i], d_data[i], cfg, c,
+                                                   &written[i], h, events.e, direct, err);
+                               });
 }

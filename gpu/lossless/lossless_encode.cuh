@@ -49,7 +49,7 @@
  *   head       on the host, with the frame's functions (gpu/encode_whole.h); for a call's one
  *              chunk, up into its place before the sums are added into it there, and its
  *              header's CRC-32C taken in two parts, the host's from the other bytes and a
- *              warp's from the sums (parz_gpu_ll_seal).
+ *              warp's from the sums (parz_gpu_seal, encode_whole.h).
  * What this encoder does not do is refused with PARZ_ERR_UNSUPPORTED, naming it, before any
  * work: a series (one dimension of extent above 1) whose predictor is the encoder's choice (the
  * CPU tries Holt's predictor and the dictionary there), segments of more than 32 blocks, chunks
@@ -63,7 +63,6 @@
 
 #include "checksum.h"
 #include "codecs.h"
-#include "crc32c.h"
 #include "encode_whole.h"
 #include "lorenzo.h"
 #include "lossless.h"
@@ -1034,69 +1033,6 @@ PARZ_HD void parz_gpu_ll_runs_lengths(uint8_t* dst, unsigned w, unsigned coder, 
       b |= (unsigned)len[(k + 1) / ns][(k + 1) % ns] << 4;
     dst[PARZ_LL_RUN_HEAD + i] = (uint8_t)b;
   }
-}
-
-/* ---------------- the head sealed on the GPU ---------------- */
-
-/* The header's CRC-32C (parz_chunk_header_seal's) of a head in the chunk's place whose payload
- * sums the GPU writes there, in two parts (crc32c.h: the raw registers of a message's pieces,
- * each shifted by the bytes after it, XOR to the whole's): the host's from the head's other
- * bytes, before the sums are known; the GPU's from the sums, `words` of them from byte `at` of
- * the head, `after` head bytes after them. */
-#define PARZ_GPU_LL_SEAL_LANES 32u
-struct parz_gpu_ll_seal {
-  uint32_t key; /* the register of the bytes before the sums shifted past the rest, XOR the raw
-                 * register of the bytes after them */
-  unsigned long long at, words, after;
-  /* lane l's multiplier: x^(8n) mod P for the n head bytes after its run of sums */
-  uint32_t shift[PARZ_GPU_LL_SEAL_LANES];
-};
-
-/* The sums [*k0, *k1) of lane `lane` of PARZ_GPU_LL_SEAL_LANES: a run of neighbours each. */
-PARZ_HD void parz_gpu_ll_seal_run(const parz_gpu_ll_seal& s, unsigned lane, unsigned long long* k0,
-                                  unsigned long long* k1) {
-  const unsigned long long per = (s.words + PARZ_GPU_LL_SEAL_LANES - 1) / PARZ_GPU_LL_SEAL_LANES;
-  *k0 = lane * per < s.words ? lane * per : s.words;
-  *k1 = *k0 + per < s.words ? *k0 + per : s.words;
-}
-
-/* The host's part of fin's head (head_bytes at head, its sums' bytes not read). */
-static inline void parz_gpu_ll_seal_of(const parz_chunk_view* fin, const unsigned char* head,
-                                       size_t head_bytes, parz_gpu_ll_seal* s) {
-  parz_chunk_offsets o;
-  parz_chunk_section_offsets(fin, &o);
-  s->at = o.checksums;
-  s->words = fin->nchecksums;
-  s->after = head_bytes - o.checksums - 8 * fin->nchecksums;
-  /* the CRC's field left out: the header's bytes before it, then from the directory on */
-  uint32_t crc = parz_crc32c(0, head, PARZ_HEADER_BYTES - 4);
-  crc = parz_crc32c(crc, head + PARZ_HEADER_BYTES, o.checksums - PARZ_HEADER_BYTES);
-  s->key = parz_crc32c_shift(~crc, 8 * s->words + s->after) ^
-           ~parz_crc32c(~0u, head + o.checksums + 8 * s->words, (size_t)s->after);
-  for (unsigned lane = 0; lane < PARZ_GPU_LL_SEAL_LANES; lane++) {
-    unsigned long long k0, k1;
-    parz_gpu_ll_seal_run(*s, lane, &k0, &k1);
-    s->shift[lane] = parz_crc32c_x8n(8 * (s->words - k1) + s->after);
-  }
-}
-
-/* Lane `lane`'s share of the GPU's part (the sums at `sums`): the raw register of its run of
- * neighbouring sums, shifted by the head's bytes after the run. */
-PARZ_HD uint32_t parz_gpu_ll_seal_share(const parz_gpu_ll_seal& s, const unsigned char* sums,
-                                        unsigned lane) {
-  unsigned long long k0, k1;
-  uint32_t reg = 0;
-  parz_gpu_ll_seal_run(s, lane, &k0, &k1);
-  if (k0 == k1)
-    return 0;
-  for (unsigned long long b = 8 * k0; b < 8 * k1; b++)
-    reg = parz_crc32c_step(reg, sums[b]);
-  return parz_crc32c_mulmod(reg, s.shift[lane]);
-}
-
-/* The header's CRC-32C from the lanes' shares XORed. */
-PARZ_HD uint32_t parz_gpu_ll_seal_crc(const parz_gpu_ll_seal& s, uint32_t shares) {
-  return ~(s.key ^ shares);
 }
 
 /* ---------------- the host's steps ---------------- */
