@@ -44,7 +44,7 @@ struct bench_list {
 /* argv's "--reps N" into *reps and its list options into theirs; every other argument is a file,
  * returned in order. */
 static inline std::vector<const char*> bench_args(int argc, char** argv, int* reps,
-                                                  std::initializer_list<bench_list> lists) {
+                                                  const std::vector<bench_list>& lists) {
   std::vector<const char*> files;
   for (int i = 1; i < argc; i++) {
     bool taken = false;

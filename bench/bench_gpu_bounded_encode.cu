@@ -7,8 +7,9 @@
  * after a warm-up; GiB/s are of the input array. The OpenMP encode (all threads) of the same
  * array is timed the same way, and the two chunks must be equal byte for byte.
  *
- * usage: bench_gpu_bounded_encode [--reps N] [--rel 1e-3,1e-5] [--pred 0,1,2,3,4,5] [--seg 0]
- *   FILE...
+ * usage: bench_gpu_bounded_encode [--reps N] [--pause MS] [--rel 1e-3,1e-5] [--pred 0,1,2,3,4,5]
+ *   [--seg 0] FILE...
+ *   --pause MS: the host asleep MS milliseconds before each GPU call (its host threads asleep).
  *   FILE: raw little-endian array named like name_f32le_AxBxC.bin (f32 or f64, C order).
  * Output: Markdown table rows. */
 #include <stdio.h>

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <thread>
 #include <vector>
 
 #include <cuda_runtime.h>
@@ -36,12 +37,12 @@ struct bench_encode_times {
 };
 
 /* Array a (its values in host memory at data and in device memory at d_data) encoded under cfg
- * reps times after a warm-up by each encoder, into *t; the GPU's refusal's status (message in
- * err) where it refuses. */
+ * reps times after a warm-up by each encoder, into *t, the host asleep pause_ms before each GPU
+ * call; the GPU's refusal's status (message in err) where it refuses. */
 static inline int bench_encode_time(parz_gpu_context* ctx, cudaStream_t st, int reps,
-                                    const parz_array& a, const void* data, const void* d_data,
-                                    const parz_chunk_config& cfg, bench_encode_times* t,
-                                    parz_error* err) {
+                                    double pause_ms, const parz_array& a, const void* data,
+                                    const void* d_data, const parz_chunk_config& cfg,
+                                    bench_encode_times* t, parz_error* err) {
   const size_t bound = parz_chunk_bound(&a, &cfg);
   void* d_chunk = NULL;
   CHECK_CUDA(cudaMalloc(&d_chunk, bound));
@@ -50,6 +51,8 @@ static inline int bench_encode_time(parz_gpu_context* ctx, cudaStream_t st, int 
   size_t written = 0, cw = 0;
   int rc = PARZ_OK;
   for (int k = 0; k <= reps && rc == PARZ_OK; k++) {
+    if (pause_ms > 0)
+      std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(pause_ms));
     auto t0 = std::chrono::steady_clock::now();
     rc = parz_gpu_encode_device(ctx, &a, d_data, &cfg, d_chunk, bound, &written, st, err);
     CHECK_CUDA(cudaStreamSynchronize(st));
@@ -76,11 +79,13 @@ static inline int bench_encode_time(parz_gpu_context* ctx, cudaStream_t st, int 
   return PARZ_OK;
 }
 
-/* What a benchmark's rows share: the context, the stream and the timed runs of each encoder. */
+/* What a benchmark's rows share: the context, the stream, the timed runs of each encoder and the
+ * pause before each GPU call (--pause MS; 0: none). */
 struct bench_encode_run {
   parz_gpu_context* ctx;
   cudaStream_t st;
   int reps;
+  double pause_ms;
 };
 
 /* Array r (in device memory at d_data) under cfg, timed, as a table row: the array's name and
@@ -92,8 +97,8 @@ static inline void bench_encode_row(const bench_encode_run& run, const raw_array
   const size_t bytes = r.data.size();
   bench_encode_times t;
   parz_error err;
-  if (bench_encode_time(run.ctx, run.st, run.reps, r.a, r.data.data(), d_data, cfg, &t, &err) !=
-      PARZ_OK) {
+  if (bench_encode_time(run.ctx, run.st, run.reps, run.pause_ms, r.a, r.data.data(), d_data, cfg,
+                        &t, &err) != PARZ_OK) {
     printf("| %s | | %s | refused: %s |\n", r.name, cells, err.message);
     return;
   }
@@ -104,7 +109,9 @@ static inline void bench_encode_row(const bench_encode_run& run, const raw_array
   fflush(stdout);
 }
 
-/* A GPU encoder benchmark's main: --reps N (`reps` unless given) and the list options `lists`,
+/* A GPU encoder benchmark's main: --reps N (`reps` unless given), --pause MS (the host asleep MS
+ * milliseconds before each GPU call: the context's host threads, which spin 2 ms after a job,
+ * then sleep when a call starts, as between a user's single writes) and the list options `lists`,
  * the other arguments raw array files; the table's head with the configurations' `ncolumns`
  * columns named by `columns` ("|"-separated); then each array, copied into device memory,
  * handed to each(run, r, d_data), which prints its rows. 77 without a usable GPU. */
@@ -114,7 +121,11 @@ static inline int bench_encode_main(int argc, char** argv, int reps,
                                     unsigned ncolumns, Each each) {
   bench_encode_run run;
   run.reps = reps;
-  const std::vector<const char*> files = bench_args(argc, argv, &run.reps, lists);
+  std::vector<double> pause = {0};
+  std::vector<bench_list> options(lists);
+  options.push_back({"--pause", &pause});
+  const std::vector<const char*> files = bench_args(argc, argv, &run.reps, options);
+  run.pause_ms = pause.empty() ? 0 : pause[0];
   parz_error err;
   if (!parz_gpu_available() || parz_gpu_context_create(&run.ctx, 0, &err) != PARZ_OK) {
     fprintf(stderr, "no usable CUDA device\n");

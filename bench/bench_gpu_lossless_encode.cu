@@ -7,7 +7,8 @@
  * GiB/s are of the input array. The OpenMP encode (all threads) of the same array is timed the
  * same way, and the two chunks must be equal byte for byte.
  *
- * usage: bench_gpu_lossless_encode [--reps N] [--pred 0,1] FILE...
+ * usage: bench_gpu_lossless_encode [--reps N] [--pause MS] [--pred 0,1] FILE...
+ *   --pause MS: the host asleep MS milliseconds before each GPU call (its host threads asleep).
  *   FILE: raw little-endian array named like name_f32le_AxBxC.bin (f32 or f64, C order).
  * Output: Markdown table rows. */
 #include <stdio.h>
