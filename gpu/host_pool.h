@@ -34,11 +34,28 @@ void parz_host_pool_run(parz_host_pool* pool, void (*fn)(void* arg, int t), void
 void parz_host_pool_start(parz_host_pool* pool, void (*fn)(void* arg, int t), void* arg);
 void parz_host_pool_wait(parz_host_pool* pool);
 
-/* The same with any callable fn(t). */
+/* Runs fn(arg, i) once for every i in [0, parts) and returns when all have returned: each part
+ * goes to whichever thread asks first, the caller included. With wake, at most parts - 1 of the
+ * pool's sleeping threads are woken (parts far longer than a sleeping thread's wake-up, tens to
+ * hundreds of microseconds on a virtual machine's host); without, only threads still spinning
+ * after their last job take parts, and the caller the rest (small parts, which a woken thread
+ * would take late and keep the caller waiting for). A job with a part for every thread is
+ * parz_host_pool_run's. */
+void parz_host_pool_parts(parz_host_pool* pool, int parts, int wake, void (*fn)(void* arg, int i),
+                          void* arg);
+
+/* parz_host_pool_run with any callable fn(t). */
 template <typename F>
 static inline void parz_host_pool_each(parz_host_pool* pool, F fn) {
   parz_host_pool_run(
       pool, [](void* f, int t) { (*(F*)f)(t); }, &fn);
+}
+
+/* parz_host_pool_parts with any callable fn(i). */
+template <typename F>
+static inline void parz_host_pool_each_part(parz_host_pool* pool, int parts, int wake, F fn) {
+  parz_host_pool_parts(
+      pool, parts, wake, [](void* f, int i) { (*(F*)f)(i); }, &fn);
 }
 
 #endif

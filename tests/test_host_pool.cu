@@ -1,12 +1,17 @@
 /* The filter path's host thread pool (gpu/host_pool.h): every job runs each thread index exactly
  * once and returns only after all have finished; a NULL pool runs jobs on the caller. A started
  * job runs indices 1.. on the pool's threads alone, and wait, the next run or the next start
- * return only once it is over; so too with threads that sleep at once (no spin). The spin follows
- * OMP_WAIT_POLICY. Needs no GPU, so it runs in CI. */
+ * return only once it is over; so too with threads that sleep at once (no spin). A job of parts
+ * runs each part exactly once, however many parts against threads, waking threads or not (then
+ * the caller runs what the spinning ones do not take), and returns only after all, between and
+ * after jobs of the other kinds. The spin follows OMP_WAIT_POLICY. Needs no GPU, so
+ * it runs in CI. */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include <atomic>
+#include <chrono>
+#include <thread>
 
 #include "check.h"
 #include "host_pool.h"
@@ -93,6 +98,38 @@ int main(void) {
           CHECK(after.hits[t] == later, "job after a started one, index %d (pool of %d, job %d)", t,
                 size, j);
         }
+      }
+      /* jobs of parts, waking threads and not: fewer, as many and more parts than threads, after
+       * jobs of each kind, with the next job at once or after the threads have gone back to
+       * sleep */
+      for (int j = 0; j < runs; j++, jobs++) {
+        static const int counts[] = {0, 1, 2, 3, 5, 16};
+        const int parts = counts[j % 6];
+        job_state s, after;
+        for (int t = 0; t < 16; t++)
+          s.hits[t] = after.hits[t] = 0;
+        s.sum = after.sum = 0;
+        if (j % 5 == 1)
+          parz_host_pool_start(pool, touch, &after);
+        else if (j % 5 == 2)
+          parz_host_pool_run(pool, touch, &after);
+        parz_host_pool_parts(pool, parts, j % 7 < 3, touch, &s);
+        for (int t = 0; t < 16; t++)
+          CHECK(s.hits[t] == (t < parts ? 1 : 0), "part %d of %d (pool of %d, job %d): %d runs", t,
+                parts, size, j, (int)s.hits[t]);
+        if (j % 5 == 3)
+          parz_host_pool_start(pool, touch, &after);
+        else if (j % 5 == 4)
+          parz_host_pool_run(pool, touch, &after);
+        parz_host_pool_wait(pool);
+        for (int t = 0; t < 16; t++) {
+          const int started = j % 5 == 1 || j % 5 == 3, ran = j % 5 == 2 || j % 5 == 4;
+          const int later = started ? t > 0 && t < size && pool : ran ? t < size : 0;
+          CHECK(after.hits[t] == later, "job beside parts, index %d (pool of %d, job %d)", t, size,
+                j);
+        }
+        if (spin_pass == 0 && j % 200 == 199) /* past the spin: the next job finds them asleep */
+          std::this_thread::sleep_for(std::chrono::milliseconds(3));
       }
       /* freed while a started job runs: it finishes first */
       {

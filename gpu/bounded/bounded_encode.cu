@@ -1144,21 +1144,20 @@ static int trials_pick(call_memory& m, parz_host_pool* pool, trials_run* tr, uns
       return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the predictors' trials");
     m.release(base);
   }
-  /* each trial's size (a length-limited code of its own), the trials spread over the context's
-   * host threads */
+  /* each trial's size (a length-limited code of its own), a part each on the calling thread and
+   * the context's host threads still spinning after their last job: a sleeping one would wake
+   * after the calling thread has sized them all */
   size_t bytes[PARZ_BOUNDED_PREDICTORS];
-  const int nthreads = parz_host_pool_size(pool);
-  parz_host_pool_each(pool, [&](int th) {
-    for (unsigned c = (unsigned)th; c < npred; c += (unsigned)nthreads) {
-      const unsigned long long* o = h + c * (size_t)TRIAL_WORDS;
-      const unsigned long long* from = built + book_of[c] * (size_t)BOOK_WORDS;
-      bytes[c] =
-          r[c].m <= PARZ_GPU_BND_HOST_BOOK
-              ? parz_gpu_bnd_trial_bytes((const uint64_t*)o + TRIAL_RUNS, r[c], o[TRIAL_HOLES],
-                                         o[TRIAL_HOLES + 1])
-              : parz_gpu_bnd_trial_built(r[c], (const uint8_t*)(from + BOOK_HEAD), from[BOOK_BITS],
-                                         from[BOOK_ERR] == 0, o[TRIAL_HOLES], o[TRIAL_HOLES + 1]);
-    }
+  parz_host_pool_each_part(pool, (int)npred, 0, [&](int part) {
+    const unsigned c = (unsigned)part;
+    const unsigned long long* o = h + c * (size_t)TRIAL_WORDS;
+    const unsigned long long* from = built + book_of[c] * (size_t)BOOK_WORDS;
+    bytes[c] = r[c].m <= PARZ_GPU_BND_HOST_BOOK
+                   ? parz_gpu_bnd_trial_bytes((const uint64_t*)o + TRIAL_RUNS, r[c],
+                                              o[TRIAL_HOLES], o[TRIAL_HOLES + 1])
+                   : parz_gpu_bnd_trial_built(r[c], (const uint8_t*)(from + BOOK_HEAD),
+                                              from[BOOK_BITS], from[BOOK_ERR] == 0, o[TRIAL_HOLES],
+                                              o[TRIAL_HOLES + 1]);
   });
   *predictor = parz_bounded_pick(bytes);
   for (unsigned k = 0; k < tr->nmem; k++)
@@ -1167,14 +1166,11 @@ static int trials_pick(call_memory& m, parz_host_pool* pool, trials_run* tr, uns
   return PARZ_OK;
 }
 
-/* The pool's threads as jobs (parz_jobs, ctx the pool): part i on thread i modulo its size. */
+/* The pool's threads as jobs (parz_jobs, ctx the pool): a part each (parz_host_pool_parts), the
+ * threads asleep woken for them (a wide range's codes, each far longer than a wake-up). */
 static void pool_jobs_run(void* ctx, uint64_t n, void (*job)(void* arg, uint64_t i), void* arg) {
-  parz_host_pool* pool = (parz_host_pool*)ctx;
-  const uint64_t size = (uint64_t)parz_host_pool_size(pool);
-  parz_host_pool_each(pool, [&](int t) {
-    for (uint64_t i = (uint64_t)t; i < n; i += size)
-      job(arg, i);
-  });
+  parz_host_pool_each_part((parz_host_pool*)ctx, (int)n, 1,
+                           [&](int i) { job(arg, (uint64_t)i); });
 }
 
 /* The context's pinned words for the host's reads and writes (the zfp encoder uses them only
