@@ -724,22 +724,52 @@ static void hostile_codes(void) {
           "predictor %d: codes summing past the range accepted", p);
   }
   CHECK(parz_bounded_unpredict(&s, 7, codes, q, &err) == PARZ_ERR_FORMAT, "predictor 7 taken");
-  /* Lorenzo's range check at its edges: sums of exactly +-QMAX decode, one past either does not */
-  {
-    parz_bounded_shape line = {PARZ_FLOAT, 1, {4}};
+  /* Lorenzo's range check at its edges: sums of exactly +-QMAX decode, one past either does not;
+   * along the last axis (checked in its sum) and along the others (checked apart) */
+  static const parz_bounded_shape lines[] = {{PARZ_FLOAT, 1, {4}},
+                                             {PARZ_FLOAT, 2, {4, 1}},
+                                             {PARZ_FLOAT, 3, {4, 1, 1}},
+                                             {PARZ_FLOAT, 2, {1, 4}},
+                                             {PARZ_FLOAT, 4, {1, 1, 4, 1}}};
+  for (size_t k = 0; k < sizeof lines / sizeof lines[0]; k++) {
+    const parz_bounded_shape* line = &lines[k];
     const int32_t Q = PARZ_BOUNDED_QMAX;
     const int32_t inside[4] = {Q, 0, -2 * Q, 0};
     const int32_t above[4] = {Q, 0, 0, 1}, below[4] = {-Q, -1, 0, 0};
     memcpy(codes, inside, sizeof inside);
-    CHECK(parz_bounded_unpredict(&line, PARZ_BOUNDED_LORENZO, codes, q, &err) == PARZ_OK &&
+    CHECK(parz_bounded_unpredict(line, PARZ_BOUNDED_LORENZO, codes, q, &err) == PARZ_OK &&
               q[0] == Q && q[1] == Q && q[2] == -Q && q[3] == -Q,
-          "sums of +-QMAX refused or changed");
+          "shape %zu: sums of +-QMAX refused or changed", k);
     memcpy(codes, above, sizeof above);
-    CHECK(parz_bounded_unpredict(&line, PARZ_BOUNDED_LORENZO, codes, q, &err) == PARZ_ERR_STREAM,
-          "a sum of QMAX + 1 accepted");
+    CHECK(parz_bounded_unpredict(line, PARZ_BOUNDED_LORENZO, codes, q, &err) == PARZ_ERR_STREAM &&
+              strstr(err.message, "at 3 "),
+          "shape %zu: a sum of QMAX + 1 accepted or misplaced (%s)", k, err.message);
     memcpy(codes, below, sizeof below);
-    CHECK(parz_bounded_unpredict(&line, PARZ_BOUNDED_LORENZO, codes, q, &err) == PARZ_ERR_STREAM,
-          "a sum of -QMAX - 1 accepted");
+    CHECK(parz_bounded_unpredict(line, PARZ_BOUNDED_LORENZO, codes, q, &err) == PARZ_ERR_STREAM &&
+              strstr(err.message, "at 1 "),
+          "shape %zu: a sum of -QMAX - 1 accepted or misplaced (%s)", k, err.message);
+  }
+  /* a single value: its code alone */
+  {
+    const parz_bounded_shape one = {PARZ_DOUBLE, 2, {1, 1}};
+    codes[0] = PARZ_BOUNDED_QMAX;
+    CHECK(parz_bounded_unpredict(&one, PARZ_BOUNDED_LORENZO, codes, q, &err) == PARZ_OK &&
+              q[0] == PARZ_BOUNDED_QMAX,
+          "a single value of QMAX refused or changed");
+    codes[0] = -PARZ_BOUNDED_QMAX - 1;
+    CHECK(parz_bounded_unpredict(&one, PARZ_BOUNDED_LORENZO, codes, q, &err) == PARZ_ERR_STREAM,
+          "a single value of -QMAX - 1 accepted");
+  }
+  /* the first value out of range in C order is the one named, whatever order the sums ran in:
+   * one code of QMAX + 1 at (1, 2, 3) of a 3 x 4 x 5 chunk puts every value from there on in
+   * each axis's direction out of range */
+  {
+    const parz_bounded_shape box = {PARZ_FLOAT, 3, {3, 4, 5}};
+    memset(codes, 0, 60 * sizeof *codes);
+    codes[(1 * 4 + 2) * 5 + 3] = PARZ_BOUNDED_QMAX + 1;
+    CHECK(parz_bounded_unpredict(&box, PARZ_BOUNDED_LORENZO, codes, q, &err) == PARZ_ERR_STREAM &&
+              strstr(err.message, "at 33 "),
+          "a value out of range at 33 of a 3 x 4 x 5 chunk: %s", err.message);
   }
   free(codes);
   free(q);

@@ -129,11 +129,13 @@ int parz_bounded_unpredict(const parz_bounded_shape* s, int predictor, const int
 
 /* The same in passes, for decoders on many threads: passes run in order, 0 to passes - 1, and
  * pass k is parz_bounded_pass_units units, which may run in any order and at once (each writes
- * values of q no other unit of its pass reads or writes). Lorenzo: a copy of the codes, a prefix
- * sum per axis longer than 1, the range check. Interpolation: one pass per level and axis, its
- * units runs of a line along the last axis. The passes of a shape and predictor are found once,
- * into a plan: finding them walks every level and axis, and a decoder on many threads asks for a
- * pass at every range of it. */
+ * values of q no other unit of its pass reads or writes). Lorenzo: a prefix sum per axis longer
+ * than 1, the first reading the codes, the last (along the last axis) checking the range of the
+ * lines it makes; a pass of its own checks them where the last axis is 1 long, and copies the
+ * code of a single value. Interpolation: one pass per level and axis, its units runs of a line
+ * along the last axis. The passes of a shape and predictor are found once, into a plan: finding
+ * them walks every level and axis, and a decoder on many threads asks for a pass at every range
+ * of it. */
 typedef struct {
   int predictor;
   size_t n[4], st[4];

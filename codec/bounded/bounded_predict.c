@@ -25,7 +25,7 @@ void parz_bounded_shape4(const parz_bounded_shape* s, size_t n[4], size_t st[4])
 
 /* Lorenzo along an axis (below): the n-D difference is one per axis longer than 1. */
 static void lorenzo_axis(const size_t n[4], const size_t st[4], unsigned k, size_t first,
-                         size_t count, uint32_t* u, int diff);
+                         size_t count, uint32_t* u, const uint32_t* from, int diff);
 
 /* A pass of the forward Lorenzo on the jobs: a copy of q, or the difference along an axis. */
 typedef struct {
@@ -43,7 +43,7 @@ static void lorenzo_part(void* arg, uint64_t i) {
   if (j->axis == 4)
     memcpy(j->codes + first, j->q + first, count * sizeof *j->codes);
   else
-    lorenzo_axis(j->n, j->st, j->axis, first, count, (uint32_t*)j->codes, 1);
+    lorenzo_axis(j->n, j->st, j->axis, first, count, (uint32_t*)j->codes, NULL, 1);
 }
 
 static size_t lorenzo_sum_units(const size_t n[4], const size_t st[4], unsigned k);
@@ -566,9 +566,13 @@ void parz_bounded_predict(const parz_bounded_shape* s, int predictor, const void
 
 /* ---------------- the inverse in passes ---------------- */
 
-/* Lorenzo's inverse: pass 0 copies the codes (rows), then one prefix sum per axis longer than 1
- * (units: lines along the last axis; for the other axes, runs of lorenzo_run values across the
- * lines, one slab of the axis at a time), then the range check (rows). */
+/* Lorenzo's inverse: one prefix sum per axis longer than 1, slowest first (units: lines along the
+ * last axis; for the other axes, runs of lorenzo_run values across the lines, one slab of the
+ * axis at a time), then the range check. The first sum reads the codes and the check reads each
+ * line right after the last axis's sum has made it, rather than passes of their own: a pass
+ * over the chunk on a team moves every line of it between the cores' caches, which costs about
+ * what its arithmetic does. A chunk whose last axis is 1 long checks in a pass of its own (rows),
+ * and one of a single value copies and checks it. */
 #define LORENZO_RUN 4096u
 /* An axis before the last whose units would be fewer than LORENZO_UNITS (enough for a team of
  * 16 threads to share out evenly) has its runs halved, to LORENZO_RUN_MIN values at the least
@@ -607,12 +611,17 @@ static size_t lorenzo_sum_units(const size_t n[4], const size_t st[4], unsigned 
   return outer * ((st[k] + run - 1) / run);
 }
 
+/* 1 when Lorenzo's last sum is along the last axis, and checks the lines it makes. */
+static int lorenzo_checks_last(const parz_bounded_plan* p) {
+  return p->m && p->axes[p->m - 1] == 3;
+}
+
 void parz_bounded_plan_init(parz_bounded_plan* p, const parz_bounded_shape* s, int predictor) {
   p->predictor = predictor;
   parz_bounded_shape4(s, p->n, p->st);
   p->m = lorenzo_axes(p->n, p->axes);
   p->passes = predictor == PARZ_BOUNDED_LORENZO
-                  ? 2 + p->m
+                  ? p->m + !lorenzo_checks_last(p)
                   : parz_bounded_interp_passes(p->n, predictor, p->pass);
 }
 
@@ -622,9 +631,9 @@ size_t parz_bounded_pass_units(const parz_bounded_plan* p, unsigned pass) {
     return 0;
   if (p->predictor != PARZ_BOUNDED_LORENZO)
     return interp_units(&p->pass[pass]);
-  if (pass == 0 || pass == p->m + 1)
+  if (pass == p->m) /* the check of its own (rows) */
     return n[0] * n[1] * n[2];
-  return lorenzo_sum_units(n, p->st, p->axes[pass - 1]);
+  return lorenzo_sum_units(n, p->st, p->axes[pass]);
 }
 
 size_t parz_bounded_pass_values(const parz_bounded_plan* p, unsigned pass) {
@@ -643,21 +652,36 @@ size_t parz_bounded_pass_codes(const parz_bounded_plan* p, unsigned pass) {
   return p->pass[pass].pos + parz_bounded_pass_values(p, pass);
 }
 
+/* The prefix sum along an axis of `lines` lines `stride` apart, over places [a, b) of each,
+ * from `in` into `out`, which never overlap (restrict: the loop vectorizes without checks). */
+static void lorenzo_run_from(uint32_t* restrict out, const uint32_t* restrict in, size_t lines,
+                             size_t stride, size_t a, size_t b) {
+  memcpy(out + a, in + a, (b - a) * sizeof *out);
+  for (size_t i = 1; i < lines; i++)
+    for (size_t j = a; j < b; j++)
+      out[i * stride + j] = in[i * stride + j] + out[(i - 1) * stride + j];
+}
+
 /* Lorenzo along axis k, units [first, first + count) (lorenzo_sum_units): the prefix sum (the
- * inverse) or, with diff, the difference, each line then from its end so that every value reads
- * its neighbour as it was; in wrapping unsigned arithmetic, so that hostile codes cannot
- * overflow a signed type. */
+ * inverse) of the values at the same places of `from` (NULL: of u itself) into u or, with diff,
+ * the difference in place, each line then from its end so that every value reads its neighbour
+ * as it was; in wrapping unsigned arithmetic, so that hostile codes cannot overflow a signed
+ * type. */
 static void lorenzo_axis(const size_t n[4], const size_t st[4], unsigned k, size_t first,
-                         size_t count, uint32_t* u, int diff) {
+                         size_t count, uint32_t* u, const uint32_t* from, int diff) {
+  const uint32_t* f = from ? from : u;
   if (k == 3) {
     for (size_t r = first; r < first + count; r++) {
       uint32_t* row = u + r * n[3];
-      if (diff)
+      const uint32_t* in = f + r * n[3];
+      if (diff) {
         for (size_t i = n[3]; i-- > 1;)
           row[i] -= row[i - 1];
-      else
-        for (size_t i = 1; i < n[3]; i++)
-          row[i] += row[i - 1];
+      } else {
+        uint32_t sum = 0;
+        for (size_t i = 0; i < n[3]; i++)
+          row[i] = sum += in[i];
+      }
     }
     return;
   }
@@ -671,14 +695,18 @@ static void lorenzo_axis(const size_t n[4], const size_t st[4], unsigned k, size
     next = next < end ? next : end;
     const size_t b = (next - o * runs) * run < st[k] ? (next - o * runs) * run : st[k];
     uint32_t* slab = u + o * span;
-    if (diff)
+    const uint32_t* in = f + o * span;
+    if (diff) {
       for (size_t i = n[k]; i-- > 1;)
         for (size_t j = a; j < b; j++)
           slab[i * st[k] + j] -= slab[(i - 1) * st[k] + j];
-    else
+    } else if (from) {
+      lorenzo_run_from(slab, in, n[k], st[k], a, b);
+    } else {
       for (size_t i = 1; i < n[k]; i++)
         for (size_t j = a; j < b; j++)
           slab[i * st[k] + j] += slab[(i - 1) * st[k] + j];
+    }
   }
 }
 
@@ -710,16 +738,18 @@ int parz_bounded_unpredict_pass(const parz_bounded_plan* p, unsigned pass, size_
     return parz_fail(err, PARZ_ERR_ARG, "bounded: pass %u of %u", pass, p->passes);
   if (p->predictor == PARZ_BOUNDED_LORENZO) {
     uint32_t* u = (uint32_t*)q;
-    if (pass == 0) {
+    if (pass < p->m) {
+      lorenzo_axis(n, st, p->axes[pass], first, count, u, pass ? NULL : (const uint32_t*)codes, 0);
+      if (pass + 1 < p->m || !lorenzo_checks_last(p))
+        return PARZ_OK;
+    } else if (!p->m) { /* a single value */
       memcpy(q + first * n[3], codes + first * n[3], count * n[3] * sizeof *q);
-    } else if (pass <= p->m) {
-      lorenzo_axis(n, st, p->axes[pass - 1], first, count, u, 0);
-    } else {
-      const size_t i = lorenzo_outside(u, first * n[3], (first + count) * n[3]);
-      if (i != SIZE_MAX)
-        return parz_fail(err, PARZ_ERR_STREAM, "bounded: quantized value %lld at %zu outside +-%ld",
-                         (long long)(int32_t)u[i], i, (long)PARZ_BOUNDED_QMAX);
     }
+    /* rows [first, first + count), final */
+    const size_t i = lorenzo_outside(u, first * n[3], (first + count) * n[3]);
+    if (i != SIZE_MAX)
+      return parz_fail(err, PARZ_ERR_STREAM, "bounded: quantized value %lld at %zu outside +-%ld",
+                       (long long)(int32_t)u[i], i, (long)PARZ_BOUNDED_QMAX);
     return PARZ_OK;
   }
   if (interp_units_run(n, st, is_cubic(p->predictor), &p->pass[pass], first, count, q, codes, &bad))
