@@ -490,14 +490,106 @@ static void run_symbols_refused(void) {
   }
 }
 
+/* The codebook's grammar (bounded_huff.c) read here one bit at a time, with every check of
+ * parz_bounded_book_read: 1 with the lengths in len (PARZ_BOUNDED_SYMBOLS entries) and the bytes
+ * read in *used, 0 for a codebook it refuses. The library reads most tokens several at a time;
+ * this reading is the one it must agree with. */
+static int reference_book(const uint8_t* in, size_t size, uint8_t* len, size_t* used) {
+  const uint64_t full = (uint64_t)1 << PARZ_BOUNDED_MAX_LEN;
+  uint64_t span = 0, pos = 0, kraft = 0;
+  size_t at = 0, m = 0;
+  for (unsigned shift = 0;; shift += 7) {
+    if (shift >= 35 || at >= size)
+      return 0;
+    span |= (uint64_t)(in[at] & 0x7Fu) << shift;
+    if (!(in[at++] & 0x80u))
+      break;
+  }
+  if (span == 0 || span > PARZ_BOUNDED_SYMBOLS)
+    return 0;
+  const uint64_t end = (uint64_t)(size - at) * 8;
+  memset(len, 0, PARZ_BOUNDED_SYMBOLS);
+#define REF_BITS(n, v)                                           \
+  do {                                                           \
+    if (pos + (n) > end)                                         \
+      return 0;                                                  \
+    v = 0;                                                       \
+    for (unsigned i_ = 0; i_ < (n); i_++, pos++)                 \
+      v |= (uint32_t)(in[at + pos / 8] >> (pos % 8) & 1u) << i_; \
+  } while (0)
+  unsigned prev = 0;
+  for (uint64_t sym = 0; sym < span;) {
+    uint32_t bit, kind, third, x, r;
+    unsigned l;
+    REF_BITS(1, bit);
+    if (!bit) {
+      l = prev;
+    } else {
+      REF_BITS(1, kind);
+      REF_BITS(1, third);
+      if (!kind) { /* the previous length +- 1 */
+        if (third ? prev < 2 : prev >= PARZ_BOUNDED_MAX_LEN)
+          return 0;
+        l = third ? prev - 1 : prev + 1;
+      } else {
+        REF_BITS(5, x);
+        if (third) { /* 2^x + r unused symbols */
+          if (x > 24)
+            return 0;
+          REF_BITS(x, r);
+          if (((uint64_t)1 << x) + r > span - sym)
+            return 0;
+          sym += ((uint64_t)1 << x) + r;
+          continue;
+        }
+        if (x > PARZ_BOUNDED_MAX_LEN)
+          return 0;
+        l = x;
+      }
+    }
+    if (l) {
+      len[sym] = (uint8_t)l;
+      kraft += full >> l;
+      m++;
+    }
+    prev = l;
+    sym++;
+  }
+#undef REF_BITS
+  if (!m || kraft > full || (kraft < full && !(m == 1 && kraft == full / 2)))
+    return 0;
+  *used = at + (size_t)((pos + 7) / 8);
+  return 1;
+}
+
+/* parz_bounded_book_read against reference_book on the codebook in[0..size): the same verdict,
+ * and when both take it the same lengths and bytes used. Returns whether the library took it. */
+static int as_reference(const char* what, const uint8_t* in, size_t size, uint8_t* ref) {
+  parz_bounded_book b = {(uint8_t*)malloc(PARZ_BOUNDED_SYMBOLS), NULL};
+  size_t used = 0, ref_used = 0;
+  parz_error err;
+  const int rc = parz_bounded_book_read(in, size, &b, &used, &err);
+  const int ok = reference_book(in, size, ref, &ref_used);
+  CHECK((rc == PARZ_OK) == ok, "%s (%zu bytes): library %s, reference %s", what, size,
+        rc == PARZ_OK ? "takes it" : err.message, ok ? "takes it" : "refuses it");
+  if (rc == PARZ_OK && ok)
+    CHECK(used == ref_used && !memcmp(b.len, ref, PARZ_BOUNDED_SYMBOLS),
+          "%s (%zu bytes): lengths or bytes used (%zu, reference %zu) differ", what, size, used,
+          ref_used);
+  free(b.len);
+  return rc == PARZ_OK;
+}
+
 /* Codebooks of thousands of symbols whose lengths repeat in runs of every size (the reader takes
  * a run of repeated lengths at once, as far as its window holds), with gaps of unused symbols,
  * whole and cut short near their end: each decoder equals the whole alphabet's. */
 static void long_books(void) {
   parz_bounded_book b = {(uint8_t*)malloc(PARZ_BOUNDED_SYMBOLS), NULL};
   uint8_t* out = (uint8_t*)malloc(PARZ_BOUNDED_BOOK_BYTES_MAX);
+  uint8_t* ref = (uint8_t*)malloc(PARZ_BOUNDED_SYMBOLS);
   const parz_bounded_range all = {0, PARZ_BOUNDED_SYMBOLS};
   int built = 0;
+  size_t damaged = 0; /* damaged codebooks still taken */
   for (int round = 0; round < 40; round++) {
     /* a complete code: each symbol the drifting length l, or the shortest longer one that still
      * fits the Kraft sum left (in units of 2^-20), until the sum is spent */
@@ -523,10 +615,57 @@ static void long_books(void) {
     CHECK(size > 0 && same_decoder("long codebook", out, size), "long codebook %d refused", round);
     for (size_t cut = size > 16 ? size - 16 : 0; cut < size; cut++)
       same_decoder("long codebook cut short", out, cut);
+    /* read back as written, and damaged: as the reference reads it */
+    CHECK(
+        as_reference("long codebook", out, size, ref) && !memcmp(ref, b.len, PARZ_BOUNDED_SYMBOLS),
+        "long codebook %d: not read back as written", round);
+    for (int k = 0; k < 200 && size; k++) {
+      const size_t at = (size_t)(xorshift_next() % size);
+      const uint8_t was = out[at], flip = (uint8_t)(1u << (xorshift_next() % 8));
+      out[at] ^= k % 4 ? flip : (uint8_t)xorshift_next();
+      damaged += as_reference("long codebook damaged", out, size, ref);
+      out[at] = was;
+    }
   }
   CHECK(built > 30, "only %d of 40 long codebooks built", built);
+  /* a damage that keeps the code complete changes lengths, which the reader must read alike */
+  CHECK(damaged > 10, "only %zu damaged codebooks taken: their lengths go unchecked", damaged);
+  free(ref);
   free(out);
   free(b.len);
+}
+
+/* Hostile tokens after 40 bytes of good ones (an unused symbol each) and with 8 bytes after
+ * them, where the library reads tokens several at a time: refused for the reason it gives for
+ * them at a codebook's end. */
+static void hostile_tokens_late(void) {
+  static const char* const why[] = {"length 21 of symbol", "steps from 20", "steps from 1",
+                                    "passes span", "with 25 bits refused"};
+  uint8_t* ref = (uint8_t*)malloc(PARZ_BOUNDED_SYMBOLS);
+  parz_bounded_book b = {(uint8_t*)malloc(PARZ_BOUNDED_SYMBOLS), NULL};
+  for (int c = 0; c < 5; c++) {
+    book_bytes t;
+    parz_error err;
+    size_t used;
+    memset(&t, 0, sizeof t);
+    t.b[0] = c < 3 ? 42 : 44; /* the span */
+    for (int k = 0; k < 40; k++)
+      book_put(&t, 7, 3), book_put(&t, 0, 5);
+    switch (c) {
+      case 0: book_len(&t, 1), book_len(&t, 21); break;
+      case 1: book_len(&t, 20), book_put(&t, 1, 3); break;   /* + 1 */
+      case 2: book_len(&t, 1), book_put(&t, 5, 3); break;    /* - 1 */
+      case 3: book_put(&t, 7, 3), book_put(&t, 3, 5); break; /* 8 unused of the 4 left */
+      default: book_put(&t, 7, 3), book_put(&t, 25, 5); break;
+    }
+    const size_t size = book_size(&t) + 8;
+    CHECK(parz_bounded_book_read(t.b, size, &b, &used, &err) == PARZ_ERR_STREAM &&
+              strstr(err.message, why[c]),
+          "late hostile token %d: not refused for '%s' (%s)", c, why[c], err.message);
+    as_reference("late hostile token", t.b, size, ref);
+  }
+  free(b.len);
+  free(ref);
 }
 
 /* Codebooks built by hand: each refused with PARZ_ERR_STREAM and a message. */
@@ -637,6 +776,7 @@ static void hostile_books(void) {
   CHECK(accepted > 10, "only %zu random codebooks parsed: the check above tests little", accepted);
   run_symbols_refused();
   long_books();
+  hostile_tokens_late();
   free(b.len);
   free(b.code);
 }

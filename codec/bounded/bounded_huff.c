@@ -423,17 +423,25 @@ static unsigned used_symbols(const uint8_t* len, const uint16_t* group, size_t n
   return top;
 }
 
+/* The list walked in this many quarters side by side when its symbols are counted and placed:
+ * a length's count and its next place are a chain of increments through memory, which one walk
+ * would run one symbol at a time where lengths repeat (as they mostly do). */
+#define WAYS 4u
+
 /* The decoder of the used symbols in list (symbol order, lengths 1..PARZ_BOUNDED_MAX_LEN), the
  * one parz_huff_decoder_init builds over the whole alphabet's lengths: a symbol's place in the
  * canonical code depends only on the symbols before it, so one pass over the used ones in order
  * gives every word, without walks over the unused symbols (a chunk's book uses dozens to
- * thousands of the 65,560, scattered over the alphabet). NULL, with err set, for lengths that
- * are no prefix code or without memory. */
+ * thousands of the 65,560, scattered over the alphabet). The list is cut into WAYS parts, each
+ * counted and placed with counters of its own: part q's symbols of a length follow those of the
+ * parts before it, so the order is the one walk's. NULL, with err set, for lengths that are no
+ * prefix code or without memory. */
 static parz_bounded_decoder* decoder_of(const uint32_t* list, size_t used, parz_error* err) {
   const size_t words = parz_bounded_decoder_words_for(used);
   const unsigned max_len = PARZ_BOUNDED_MAX_LEN;
   const unsigned bits = TABLE_BITS < max_len ? TABLE_BITS : max_len;
-  uint32_t next[PARZ_HUFF_LEN_LIMIT + 1], word[PARZ_HUFF_LEN_LIMIT + 1];
+  const size_t part = used / WAYS, tail = WAYS * part;
+  uint32_t next[WAYS][32], count[WAYS][32];
   uint64_t kraft = 0;
   parz_bounded_decoder* d = (parz_bounded_decoder*)malloc(sizeof *d + words * sizeof(uint32_t));
   if (!d) {
@@ -441,22 +449,28 @@ static parz_bounded_decoder* decoder_of(const uint32_t* list, size_t used, parz_
     return NULL;
   }
   parz_huff_decoder* h = &d->huff;
-  uint32_t count[32] = {0};
-  for (size_t i = 0; i < used; i++)
-    count[USED_LEN(list[i])]++;
+  memset(count, 0, sizeof count);
+  for (size_t i = 0; i < part; i++)
+    for (unsigned q = 0; q < WAYS; q++)
+      count[q][USED_LEN(list[q * part + i])]++;
+  for (size_t i = tail; i < used; i++) /* the last part's rest */
+    count[WAYS - 1][USED_LEN(list[i])]++;
+  uint32_t all[32] = {0}, longer = 0;
+  for (unsigned q = 0; q < WAYS; q++)
+    for (unsigned l = 0; l < 32; l++)
+      all[l] += count[q][l];
   for (unsigned l = 1; l <= max_len; l++)
-    kraft += (uint64_t)count[l] << (max_len - l);
-  uint32_t longer = 0;
+    kraft += (uint64_t)all[l] << (max_len - l);
   for (unsigned l = max_len + 1; l < 32; l++)
-    longer |= count[l];
-  if (count[0] || longer || kraft > ((uint64_t)1 << max_len)) {
+    longer |= all[l];
+  if (all[0] || longer || kraft > ((uint64_t)1 << max_len)) {
     free(d);
     parz_fail(err, PARZ_ERR_STREAM, "huffman: code lengths (at most %u) are no prefix code",
               max_len);
     return NULL;
   }
   memset(h, 0, sizeof *h);
-  memcpy(h->count, count, sizeof h->count);
+  memcpy(h->count, all, sizeof h->count);
   h->max_len = max_len;
   h->table_bits = bits;
   h->table = d->mem;
@@ -467,19 +481,28 @@ static parz_bounded_decoder* decoder_of(const uint32_t* list, size_t used, parz_
     if (l > 1)
       code = (code + h->count[l - 1]) << 1;
     h->first[l] = code;
-    h->index[l] = next[l] = at;
-    word[l] = code;
-    at += h->count[l];
+    h->index[l] = at;
+    for (unsigned q = 0; q < WAYS; q++) {
+      next[q][l] = at;
+      at += count[q][l];
+    }
   }
+  for (size_t i = 0; i < part; i++)
+    for (unsigned q = 0; q < WAYS; q++) {
+      const uint32_t u = list[q * part + i];
+      h->sorted[next[q][USED_LEN(u)]++] = USED_SYM(u);
+    }
+  for (size_t i = tail; i < used; i++)
+    h->sorted[next[WAYS - 1][USED_LEN(list[i])]++] = USED_SYM(list[i]);
+  /* the words of at most `bits` bits, each the first of its length plus its place among them:
+   * the 2^(bits - l) entries whose low l bits are the word, reversed */
   memset(h->table, 0, sizeof(uint32_t) << bits);
-  for (size_t i = 0; i < used; i++) {
-    const uint32_t sym = USED_SYM(list[i]);
-    const unsigned l = USED_LEN(list[i]);
-    h->sorted[next[l]++] = sym;
-    if (l <= bits) /* the 2^(bits - l) entries whose low l bits are its word, reversed */
-      for (uint32_t e = parz_huff_reverse(word[l]++, l); e < (1u << bits); e += 1u << l)
+  for (unsigned l = 1; l <= bits; l++)
+    for (uint32_t k = 0; k < h->count[l]; k++) {
+      const uint32_t sym = h->sorted[h->index[l] + k];
+      for (uint32_t e = parz_huff_reverse(h->first[l] + k, l); e < (1u << bits); e += 1u << l)
         h->table[e] = sym << 5 | l; /* PARZ_HUFF_ENTRY_SYM, PARZ_HUFF_ENTRY_LEN */
-  }
+    }
   return d;
 }
 
@@ -700,8 +723,94 @@ static size_t book_list_cap(size_t size) {
   return size < PARZ_BOUNDED_SYMBOLS / 8 ? size * 8 : PARZ_BOUNDED_SYMBOLS;
 }
 
+/* The zeros (the previous length again) read_fast takes in one step at most: its list entries for
+ * them are written whole, used or not, so a list has this many entries of room past its end. */
+#define FAST_ZEROS 4u
+
+/* The codebook's state between symbols: read_fast's and read_book's. */
+typedef struct {
+  uint32_t s;     /* the next symbol */
+  unsigned prev;  /* the previous length */
+  size_t n;       /* used symbols listed */
+  uint64_t kraft; /* sum of 2^(MAX_LEN - len) over them */
+} book_state;
+
+/* read_book's grammar on the bits of r from r->pos on, while at least 8 bytes of the buffer are
+ * left (a window of 57 bits then holds any step): each step a run of zeros and the token after
+ * it, their fields taken by shifts and selects rather than a branch per token, which a codebook's
+ * mix of tokens would mispredict. Returns 0 at the first token read_book would refuse, with b and
+ * r->pos wherever they stopped: the caller reads the codebook again from its start to say why. */
+static int read_fast(parz_bitr* r, uint32_t span, uint32_t* list, book_state* b) {
+  const unsigned max = PARZ_BOUNDED_MAX_LEN;
+  uint32_t s = b->s;
+  unsigned prev = b->prev;
+  size_t n = b->n;
+  uint64_t kraft = b->kraft, pos = r->pos;
+  int ok = 1;
+  uint64_t w = 0;
+  unsigned held = 0; /* bits of w read from the buffer */
+  while (s < span) {
+    if (held < 42) { /* a step takes 42 bits at most */
+      if ((pos >> 3) + 8 > r->bytes)
+        break;
+      r->pos = pos;
+      w = parz_bitr_peek(r);
+      held = 57;
+    }
+    const uint32_t z = parz_ctz64(w | (UINT64_C(1) << FAST_ZEROS)), left = span - s;
+    /* the zeros' symbols, written whole; those of an unused length are not counted */
+    const uint32_t at = USED(s, prev), used = prev ? 1u : 0u;
+    for (uint32_t i = 0; i < FAST_ZEROS; i++)
+      list[n + i] = at + (i << 5);
+    if (z >= left) { /* the span ends inside the run */
+      n += used * left;
+      kraft += (uint64_t)(used * left) << (max - prev);
+      s = span;
+      pos += left;
+      break;
+    }
+    n += used * z;
+    kraft += (uint64_t)(used * z) << (max - prev);
+    s += z;
+    if (z == FAST_ZEROS) { /* the run goes on */
+      pos += z;
+      w >>= z;
+      held -= z;
+      continue;
+    }
+    /* the token at bit z: 1 0 s, 1 1 0 l[5] or 1 1 1 k[5] r[k] */
+    const uint64_t t = w >> z;
+    const unsigned kind = (unsigned)(t >> 1) & 1u, third = (unsigned)(t >> 2) & 1u;
+    const unsigned x = (unsigned)(t >> 3) & 31u;
+    const unsigned step = !kind, skip = kind & third;
+    const unsigned l = step ? (third ? prev - 1u : prev + 1u) : (skip ? prev : x);
+    const uint64_t count = skip ? (UINT64_C(1) << x) + ((t >> 8) & ((UINT64_C(1) << x) - 1u)) : 1u;
+    const unsigned emit = !skip && l != 0;
+    if ((step && (third ? prev < 2 : prev >= max)) || (kind && !third && x > max) ||
+        (skip && (x > 24 || count > left - z))) {
+      ok = 0;
+      break;
+    }
+    list[n] = USED(s, l);
+    n += emit;
+    kraft += (uint64_t)emit << ((max - l) & 31u);
+    s += (uint32_t)count;
+    prev = l;
+    const unsigned c = z + (step ? 3u : 8u + (skip ? x : 0u));
+    pos += c;
+    w = t >> (c - z);
+    held -= c;
+  }
+  r->pos = pos;
+  *b = (book_state){s, prev, n, kraft};
+  return ok;
+}
+
+/* Entries of a list read_book fills from a codebook of size bytes. */
+static size_t book_list_room(size_t size) { return book_list_cap(size) + FAST_ZEROS + 1; }
+
 /* The codebook's grammar, with every check parz_bounded_book_read names: its used symbols in
- * symbol order into list (USED, book_list_cap(size) entries), their count into *m and the bytes
+ * symbol order into list (USED, book_list_room(size) entries), their count into *m and the bytes
  * it takes into *used. */
 static int read_book(const uint8_t* in, size_t size, uint32_t* list, size_t* m, size_t* used,
                      parz_error* err) {
@@ -714,14 +823,19 @@ static int read_book(const uint8_t* in, size_t size, uint32_t* list, size_t* m, 
     return parz_fail(err, PARZ_ERR_STREAM, "bounded codebook: span %u, not 1..%u", span,
                      (unsigned)PARZ_BOUNDED_SYMBOLS);
   book_reader r;
+  book_state b = {0, 0, 0, 0};
   parz_bitr_init(&r.r, in + at, size - at, 0, (uint64_t)(size - at) * 8);
+  if (!read_fast(&r.r, span, list, &b)) { /* read again below, to the refusal's message */
+    memset(&b, 0, sizeof b);
+    r.r.pos = 0;
+  }
   r.window = 0;
   r.held = 0;
-  unsigned prev = 0;
-  size_t n = 0;
+  unsigned prev = b.prev;
+  size_t n = b.n;
   uint32_t v = 0;
-  uint64_t kraft = 0; /* sum of 2^(MAX_LEN - len) */
-  for (uint32_t s = 0; s < span;) {
+  uint64_t kraft = b.kraft; /* sum of 2^(MAX_LEN - len) */
+  for (uint32_t s = b.s; s < span;) {
     if (!book_bits(&r, 1, &v))
       return parz_fail(err, PARZ_ERR_STREAM, "bounded codebook: cut off at symbol %u of %u", s,
                        span);
@@ -794,7 +908,7 @@ static int read_book(const uint8_t* in, size_t size, uint32_t* list, size_t* m, 
 
 int parz_bounded_book_read(const uint8_t* in, size_t size, parz_bounded_book* book, size_t* used,
                            parz_error* err) {
-  uint32_t* list = (uint32_t*)malloc((book_list_cap(size) + 1) * sizeof *list);
+  uint32_t* list = (uint32_t*)malloc(book_list_room(size) * sizeof *list);
   size_t m = 0;
   int rc;
   memset(book->len, 0, PARZ_BOUNDED_SYMBOLS);
@@ -811,7 +925,7 @@ int parz_bounded_book_read(const uint8_t* in, size_t size, parz_bounded_book* bo
 
 int parz_bounded_decoder_read(const uint8_t* in, size_t size, int runs,
                               parz_bounded_decoder** out, parz_error* err) {
-  uint32_t* list = (uint32_t*)malloc((book_list_cap(size) + 1) * sizeof *list);
+  uint32_t* list = (uint32_t*)malloc(book_list_room(size) * sizeof *list);
   size_t m = 0, used = 0;
   int rc;
   *out = NULL;
