@@ -126,6 +126,7 @@ typedef struct {
    * read and its bytes [at, at + len), the run lengths' place */
   size_t runs, run, at, len, lengths_bytes;
   unsigned coder, q, contexts;
+  int split; /* whether runs_side reads in two passes (runs_split: the CPU has AVX2) */
 } uncoding;
 
 /* Segment u's coder read and its codes set up over u->fast (PARZ_LL_UNCODE_WORDS words, NULL:
@@ -210,25 +211,35 @@ static uint64_t bits_at(const uint8_t* src, uint64_t pos) {
   return x >> (pos & 7u);
 }
 
+/* The 64 bits of memory from bit p on (p counted from address 0), low bits first: a runs'
+ * reader's window (take_fast, take_window). */
+PARZ_HD uint64_t window_at(uint64_t p) {
+  uint64_t x;
+  memcpy(&x, (const uint8_t*)(uintptr_t)(p >> 3), 8);
+  return x >> (p & 7u);
+}
+
+/* The value of the residual whose bits start window x, of fast entry e: the bits below its
+ * leading one to the top under an implicit one, then down to its bits (parz_ll_residual_fast). */
+PARZ_HD uint64_t window_value(uint64_t x, uint64_t e) {
+  /* 63 - a as ~e's low 6 bits (a < 64), which is all a shift reads */
+  return (x << (~e & 63u) | 0x8000000000000000u) >> PARZ_LL_FAST_SHIFT(e) >> 1;
+}
+
 /* The residual of a reader at bit p of memory (its position counted from address 0) through its
  * context's fast table *t (of the tables at fast): parz_ll_residual_fast's steps on 64-bit
  * variables. The reader holds its table's place rather than its offset, so that the chain of
  * loads from one residual to the next has no addition in it. Its bits (p and *t moved on, its
  * value into *z), or 0 where the table does not take it. */
 PARZ_HD uint64_t take_fast(const uint32_t* fast, uint64_t* p, const uint32_t** t, uint64_t* z) {
-  uint64_t x;
-  memcpy(&x, (const uint8_t*)(uintptr_t)(*p >> 3), 8);
-  x >>= *p & 7u;
-  {
-    const uint64_t e = (*t)[x & (PARZ_LL_TABLE_SIZE - 1)], a = PARZ_LL_FAST_ADVANCE(e);
-    if (!a)
-      return 0;
-    /* 63 - a as ~e's low 6 bits (a < 64), which is all a shift reads */
-    *z = (x << (~e & 63u) | 0x8000000000000000u) >> PARZ_LL_FAST_SHIFT(e) >> 1;
-    *t = fast + PARZ_LL_FAST_NEXT(e);
-    *p += a;
-    return a;
-  }
+  const uint64_t x = window_at(*p), e = (*t)[x & (PARZ_LL_TABLE_SIZE - 1)],
+                 a = PARZ_LL_FAST_ADVANCE(e);
+  if (!a)
+    return 0;
+  *z = window_value(x, e);
+  *t = fast + PARZ_LL_FAST_NEXT(e);
+  *p += a;
+  return a;
 }
 
 /* Bytes of zeros after each run's copy (uncode_runs): a reader near its run's end loads them as
@@ -320,25 +331,24 @@ PARZ_HD size_t runs_stretch(const uint8_t* src, const uint32_t* fast, uint64_t p
  * and the runs' copies. */
 #define SPLIT_STEP 64u
 
-/* take_fast's first half: the window at bit p and its entry into *x and *e, p and *t moved on;
- * the residual's bits, or 0 where the table does not take it (nothing stored, nothing moved). */
+/* take_fast's lookup alone: the window at bit p and its entry into *x and *e, p and *t moved
+ * on; the residual's bits, or 0 where the table does not take it (nothing stored, nothing
+ * moved). Its value is left to split_flush. */
 PARZ_HD uint64_t take_window(const uint32_t* fast, uint64_t* p, const uint32_t** t, uint64_t* x,
                              uint32_t* e) {
-  uint64_t w;
-  memcpy(&w, (const uint8_t*)(uintptr_t)(*p >> 3), 8);
-  w >>= *p & 7u;
-  {
-    const uint32_t* at = *t + (w & (PARZ_LL_TABLE_SIZE - 1));
-    const uint32_t f = *at;
-    const uint64_t a = *(const uint8_t*)(const void*)at; /* the advance, the entry's low byte */
-    if (!a)
-      return 0;
-    *x = w;
-    *e = f;
-    *t = fast + PARZ_LL_FAST_NEXT(f);
-    *p += a;
-    return a;
-  }
+  const uint64_t w = window_at(*p);
+  const uint32_t* at = *t + (w & (PARZ_LL_TABLE_SIZE - 1));
+  const uint32_t f = *at;
+  /* the advance as the entry's low byte, loaded beside the entry rather than masked out of it:
+   * one step less in the chain from one position to the next (little-endian: RUNS_SPLIT) */
+  const uint64_t a = *(const uint8_t*)(const void*)at;
+  if (!a)
+    return 0;
+  *x = w;
+  *e = f;
+  *t = fast + PARZ_LL_FAST_NEXT(f);
+  *p += a;
+  return a;
 }
 
 /* The windows and entries of the four readers' residuals [from, from + fill) that runs_split
@@ -368,13 +378,13 @@ __attribute__((target("avx2"))) static void split_flush(split_buffer* b,
       const __m256i w = _mm256_loadu_si256((const __m256i*)(const void*)(x + i));
       const __m256i f =
           _mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i*)(const void*)(e + i)));
-      /* 63 - a as ~f's low 6 bits, as take_fast shifts */
+      /* window_value's shifts, 63 - a as ~f's low 6 bits */
       const __m256i up = _mm256_or_si256(_mm256_sllv_epi64(w, _mm256_andnot_si256(f, low6)), top);
       const __m256i down = _mm256_srlv_epi64(up, _mm256_and_si256(_mm256_srli_epi64(f, 8), low6));
       _mm256_storeu_si256((__m256i*)(void*)(out + i), _mm256_srli_epi64(down, 1));
     }
     for (; i < n; i++)
-      out[i] = (x[i] << (~e[i] & 63u) | 0x8000000000000000u) >> PARZ_LL_FAST_SHIFT(e[i]) >> 1;
+      out[i] = window_value(x[i], e[i]);
   }
   b->from += b->fill + (k < RUNS_SIDE);
   b->fill = 0;
@@ -452,7 +462,6 @@ static size_t runs_side(const uncoding* u, runs_state* st, const size_t at[RUNS_
   unsigned k;
   size_t j = 0;
 #if RUNS_SPLIT
-  const int split = have_avx2();
   split_buffer b;
   b.from = 0;
   b.fill = 0;
@@ -474,7 +483,7 @@ static size_t runs_side(const uncoding* u, runs_state* st, const size_t at[RUNS_
     if (!m)
       break;
 #if RUNS_SPLIT
-    if (split)
+    if (u->split)
       j = runs_split(src, fast, p, t, z, j, j + m, &k, &b);
     else
 #endif
@@ -499,7 +508,7 @@ static size_t runs_side(const uncoding* u, runs_state* st, const size_t at[RUNS_
     }
   }
 #if RUNS_SPLIT
-  if (split && b.fill) /* the values of the residuals read last */
+  if (u->split && b.fill) /* the values of the residuals read last */
     split_flush(&b, z, RUNS_SIDE);
 #endif
   for (k = 0; k < RUNS_SIDE; k++) {
@@ -664,6 +673,11 @@ static void uncode_init(uncoding* u, const uint8_t* src, size_t bytes, size_t n,
   u->z = z;
   u->fast = fast;
   u->segment = segment;
+#if RUNS_SPLIT
+  u->split = have_avx2();
+#else
+  u->split = 0;
+#endif
 }
 
 int parz_ll_uncode_residuals(const uint8_t* src, size_t src_bytes, size_t n, unsigned w,
