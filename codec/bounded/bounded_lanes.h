@@ -10,13 +10,16 @@
  * given (parz_bounded_lane_redecode). Canonical Huffman chains from two starts meet again within
  * a few tokens, so the second decode usually stops at a token end the first one recorded and
  * takes the rest of the first decode's result (from a common boundary both chains are the same
- * tokens). Lane 0 starts right; once lane l's start is right, so is its end, so after round l
- * lanes 0..l are exact and nothing changes any more after at most L rounds: the worst case is the
- * serial walk's work, never a wrong answer. The segment is then right exactly when no lane met
- * bits that start no code word, the lanes' codes add up to its count and the last lane ends at
- * its end: the refusals of parz_bounded_segment_codes, segment for segment. A lane finally
- * decodes its tokens once more, writing its codes after those of the lanes before it
- * (parz_bounded_lane_write).
+ * tokens). Where they never meet (a long stretch of one repeated token, which chains enter at a
+ * few phases), a lane's start moves among those phases round after round, so a lane also keeps
+ * the result of its decode before the last (start, end, codes): going back to that start, or
+ * reaching it on its chain, costs no further walk. Lane 0 starts right; once lane l's start is
+ * right, so is its end, so after round l lanes 0..l are exact and nothing changes any more after
+ * at most L rounds: the worst case is the serial walk's work, never a wrong answer. The segment
+ * is then right exactly when no lane met bits that start no code word, the lanes' codes add up to
+ * its count and the last lane ends at its end: the refusals of parz_bounded_segment_codes,
+ * segment for segment. A lane finally decodes its tokens once more, writing its codes after those
+ * of the lanes before it (parz_bounded_lane_write).
  *
  * Positions are bits from the segment's first bit, 32-bit: a segment of m codes longer than
  * m * PARZ_BOUNDED_TOKEN_BITS bits is refused before any lane decodes it (the serial decode would
@@ -51,7 +54,13 @@ typedef struct {
   uint32_t marks;      /* the token ends recorded below, at most PARZ_BOUNDED_LANE_MARKS */
   uint32_t mark[PARZ_BOUNDED_LANE_MARKS];   /* the first token ends after start */
   uint32_t before[PARZ_BOUNDED_LANE_MARKS]; /* the codes of the tokens up to each */
+  /* the lane's decode before this one, but for its token ends (was_start
+   * PARZ_BOUNDED_LANE_NONE: none) */
+  uint32_t was_start, was_end, was_codes, was_bad;
 } parz_bounded_lane;
+
+/* No start: positions are below 2^32 - 1 (parz_bounded_lanes_fit). */
+#define PARZ_BOUNDED_LANE_NONE 0xffffffffu
 
 /* What the lanes of one segment share: the codebook with its step table (or NULL: token by
  * token), the payload and the segment's first bit. */
@@ -236,6 +245,12 @@ PARZ_HD void parz_bounded_lane_decode(const parz_bounded_lanes* s, uint32_t star
       o->bad = was->bad;
       break;
     }
+    if (was && at == was->was_start) { /* likewise the decode before it */
+      codes = parz_bounded_lane_add(codes, was->was_codes);
+      at = was->was_end;
+      o->bad = was->was_bad;
+      break;
+    }
     if (was) {
       /* the ends are increasing, so at most one is met; unrolled, so that they stay registers */
       int met = -1;
@@ -268,6 +283,7 @@ PARZ_HD void parz_bounded_lane_decode(const parz_bounded_lanes* s, uint32_t star
   o->end = at;
   o->codes = codes;
   o->marks = marks;
+  o->was_start = PARZ_BOUNDED_LANE_NONE;
 }
 
 /* The first token end at or past `at` of the chain from `from` (at when bits that start no code
@@ -305,11 +321,25 @@ PARZ_HD void parz_bounded_lane_first(const parz_bounded_lanes* s, uint32_t len, 
   parz_bounded_lane_decode(s, start, parz_bounded_lane_limit(len, lane, lanes), NULL, o);
 }
 
-/* A lane's decode again from `start` (the previous lane's end), *o its decode so far. */
+/* A lane's decode again from `start` (the previous lane's end), *o its decode so far, which it
+ * keeps as the decode before: from the start of that one's own decode before, the two swap (its
+ * token ends are not kept, so it records none). */
 PARZ_HD void parz_bounded_lane_redecode(const parz_bounded_lanes* s, uint32_t start, uint32_t lim,
                                         parz_bounded_lane* o) {
   const parz_bounded_lane was = *o;
-  parz_bounded_lane_decode(s, start, lim, &was, o);
+  if (start == was.was_start) {
+    o->start = start;
+    o->end = was.was_end;
+    o->codes = was.was_codes;
+    o->bad = was.was_bad;
+    o->marks = 0;
+  } else {
+    parz_bounded_lane_decode(s, start, lim, &was, o);
+  }
+  o->was_start = was.start;
+  o->was_end = was.end;
+  o->was_codes = was.codes;
+  o->was_bad = was.bad;
 }
 
 /* Whether a segment of `count` codes whose lanes' codes add up to `total`, none of them bad, the
