@@ -19,8 +19,8 @@
  *      segment the CPU refuses sets the fault record; where its warps take two segments or more
  *      each (segment_folds), for a chunk alone or in a batch of more interpolation chunks than
  *      streams, the interpolation's first passes, a few values each, run by one CTA of this step
- *      once the segments of their codes are decoded, beside the other CTAs' segments
- *      (coarse_passes);
+ *      once the segments of their codes are decoded, beside the other CTAs' segments, on a grid
+ *      in the shared memory of its tables where it fits (coarse_passes);
  *   2. the inverse passes: Lorenzo's prefix sums, a thread per column along the leading axes and
  *      a warp or a CTA per row along the last (a batch's chunks sharing these launches); the
  *      interpolation's passes, a thread per value each, the first small ones (where step 1 did
@@ -73,6 +73,9 @@ struct segment_args {
   const parz_gpu_bdec_pass* coarse;
   unsigned coarse_np, coarse_ctas;
   unsigned long long coarse_done;
+  /* with coarse_grid, the passes' values on grid g in the CTA's shared memory (coarse_passes) */
+  int coarse_grid;
+  parz_gpu_bdec_grid g;
   int32_t* codes;
   parz_gpu_fault* fault;
   /* a run's Lorenzo chunks with rows of 2 values or more, whose inverse the run's chunks share
@@ -85,6 +88,9 @@ struct segment_args {
 };
 
 #define TABLE_WORDS_MAX 4096u /* bounded_huff.c's table of 12 bits */
+/* 4-byte words of a segment CTA's shared memory: the table, the step table and the warps' staging
+ * words, in this order, which the CTA that runs the coarse passes on a grid takes for the grid */
+#define POOL_WORDS (2u * TABLE_WORDS_MAX + 2u * SEGMENT_WARPS * STAGE_WORDS)
 
 /* The chunk's device scratch: the codes (interpolation only: Lorenzo sums its codes in place),
  * the quantized values, the table decoder's words followed by the step table and the coarse
@@ -241,35 +247,59 @@ __device__ __forceinline__ void decode_segment(const segment_args& a, unsigned l
   parz_bounded_lane_write(&s, &o, a.codes + c0, (size_t)before, 1);
 }
 
+/* Value u of coarse pass p into q: with `grid` also onto grid g at gq in shared memory, whence it
+ * reads its neighbours (parz_gpu_bdec_coarse_value, its code from codes), else read from q
+ * (parz_gpu_bdec_value); a value that leaves the codec's range recorded in fault instead. */
+__device__ __forceinline__ void coarse_value(const parz_gpu_bdec_pass* p, unsigned long long u,
+                                             bool grid, const parz_gpu_bdec_grid* g, int32_t* gq,
+                                             const int32_t* codes, parz_gpu_fault* fault) {
+  uint64_t idx;
+  int32_t v;
+  int bad;
+  if (grid) {
+    bad = parz_gpu_bdec_coarse_value(p, g, gq, codes, u, &idx, &v);
+  } else {
+    unsigned c0, c1, c2, t;
+    uint64_t pk;
+    parz_gpu_bdec_line(p, u, &c0, &c1, &c2, &t);
+    bad = parz_gpu_bdec_value(p, c0, c1, c2, t, u, &idx, &pk, &v);
+  }
+  if (bad)
+    fault_at(fault, idx, PARZ_GPU_FAULT_VALUE);
+  else
+    p->q[idx] = v;
+}
+
 /* The coarse passes of chunk a (a.coarse) by the CTA, after its first segments, where it is the
  * last of the first a.coarse_ctas CTAs to end theirs: each pass a thread per value through q, a
  * barrier between passes (it orders the CTA's global stores too). The passes' codes lie in those
  * CTAs' first segments, so they run beside the other CTAs' segments rather than in a launch of
  * their own after the whole step; every thread's fence before the count, and after it in the
- * CTA that counts last, makes the other CTAs' codes visible to its loads. */
-__device__ __forceinline__ void coarse_passes(const segment_args& a, unsigned* last) {
+ * CTA that counts last, makes the other CTAs' codes visible to its loads. With a.coarse_grid the
+ * values also go to the grid in pool, the CTA's shared memory, whence the later passes read their
+ * neighbours: a pass then waits on shared memory rather than on the global stores of the pass
+ * before it. The pool holds the CTA's tables, so that CTA takes no segment after the passes (the
+ * host sets coarse_grid only where the chunk's segments have other CTAs to take them). Returns
+ * whether the CTA ran the passes on the grid. */
+__device__ __forceinline__ bool coarse_passes(const segment_args& a, unsigned* last,
+                                              uint32_t* pool) {
   __threadfence();
   __syncthreads();
   if (threadIdx.x == 0)
     *last = atomicAdd((unsigned long long*)&a.coarse_done, 1ull) + 1 == a.coarse_ctas;
   __syncthreads();
   if (!*last)
-    return;
+    return false;
   __threadfence();
+  const bool grid = a.coarse_grid != 0;
   for (unsigned i = 0; i < a.coarse_np; i++) {
     const parz_gpu_bdec_pass* p = &a.coarse[i];
     for (unsigned long long u = threadIdx.x; u < p->count; u += blockDim.x) {
-      unsigned c0, c1, c2, t;
-      uint64_t idx, pk;
-      int32_t v;
-      parz_gpu_bdec_line(p, u, &c0, &c1, &c2, &t);
-      if (parz_gpu_bdec_value(p, c0, c1, c2, t, u, &idx, &pk, &v))
-        fault_at(a.fault, idx, PARZ_GPU_FAULT_VALUE);
-      else
-        p->q[idx] = v;
+      coarse_value(p, u, grid, &a.g, (int32_t*)pool, p->codes, a.fault);
     }
     __syncthreads();
   }
+  return grid;
 }
 
 /* A warp per segment of chunk blockIdx.y (its arguments all[blockIdx.y], in device memory, so that
@@ -285,10 +315,10 @@ __global__ void __launch_bounds__(SEGMENT_WARPS * 32, 3)
     return;
   /* the decoder in shared memory, its table too (the long words' limits are indexed by length),
    * and the table's step table, built on the host */
-  __shared__ uint32_t table[TABLE_WORDS_MAX];
-  __shared__ uint32_t steps[TABLE_WORDS_MAX];
+  __shared__ __align__(16) uint32_t pool[POOL_WORDS];
+  uint32_t* const table = pool;
+  uint32_t* const steps = pool + TABLE_WORDS_MAX;
   __shared__ parz_huff_decoder d;
-  __shared__ uint64_t staged[SEGMENT_WARPS][STAGE_WORDS];
   __shared__ unsigned last;
   constexpr unsigned PER = TABLE_WORDS_MAX / (SEGMENT_WARPS * 32);
   const unsigned words = 1u << a.huff.table_bits;
@@ -316,7 +346,7 @@ __global__ void __launch_bounds__(SEGMENT_WARPS * 32, 3)
   }
   __syncthreads();
   const unsigned lane = threadIdx.x & 31u;
-  uint64_t* const stage = staged[threadIdx.x / 32];
+  uint64_t* const stage = (uint64_t*)(pool + 2 * TABLE_WORDS_MAX) + threadIdx.x / 32 * STAGE_WORDS;
   const unsigned long long warps = (unsigned long long)gridDim.x * SEGMENT_WARPS;
   /* one call of decode_segment in the loop (its code once, not inlined twice); a warp's first
    * segment is below `warps`, those of the counter not, so the coarse passes' turn comes once, in
@@ -325,8 +355,8 @@ __global__ void __launch_bounds__(SEGMENT_WARPS * 32, 3)
        g = next_segment(a, warps, lane)) {
     if (g < a.nsegments)
       decode_segment(a, g, &d, table, steps, stage, lane);
-    if (g < warps && blockIdx.x < a.coarse_ctas)
-      coarse_passes(a, &last);
+    if (g < warps && blockIdx.x < a.coarse_ctas && coarse_passes(a, &last, pool))
+      break;
     if (g >= a.nsegments)
       break;
   }
@@ -731,21 +761,7 @@ __global__ void __launch_bounds__(COARSE_THREADS) interp_coarse_kernel(const coa
   for (unsigned i = 0; i < a.np; i++) {
     const parz_gpu_bdec_pass* p = &a.p[i];
     for (unsigned long long u = threadIdx.x; u < p->count; u += blockDim.x) {
-      uint64_t idx;
-      int32_t v;
-      int bad;
-      if (a.grid) {
-        bad = parz_gpu_bdec_coarse_value(p, &a.g, gq, a.staged ? codes : p->codes, u, &idx, &v);
-      } else {
-        unsigned c0, c1, c2, t;
-        uint64_t pk;
-        parz_gpu_bdec_line(p, u, &c0, &c1, &c2, &t);
-        bad = parz_gpu_bdec_value(p, c0, c1, c2, t, u, &idx, &pk, &v);
-      }
-      if (bad)
-        fault_at(a.fault, idx, PARZ_GPU_FAULT_VALUE);
-      else
-        p->q[idx] = v;
+      coarse_value(p, u, a.grid, &a.g, gq, a.staged ? codes : p->codes, a.fault);
     }
     __syncthreads();
   }
@@ -1036,6 +1052,15 @@ static int enqueue_prepare(parz_gpu_context* ctx, const parz_chunk_view* v, cons
     sa->coarse_np = np;
     sa->coarse_ctas =
         (unsigned)grid_of(need < v->nsegments ? need : v->nsegments, SEGMENT_WARPS);
+    /* the grid of the passes' least stride in the coarse CTA's shared memory where it fits, and
+     * where another CTA takes the segments that CTA then leaves */
+    size_t n4[4], st4[4];
+    shape4_of(v, n4, st4);
+    const parz_gpu_bdec_pass* last =
+        (const parz_gpu_bdec_pass*)(s->h_codec + coarse_at(b)) + np - 1;
+    const unsigned long long points = parz_gpu_bdec_grid_of(last->s, n4, &sa->g);
+    sa->coarse_grid = (1ull << sa->g.shift) == last->s && points <= POOL_WORDS &&
+                      segment_ctas(v, share, sa) >= 2;
   }
   return PARZ_OK;
 }
