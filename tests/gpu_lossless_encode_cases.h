@@ -250,6 +250,15 @@ static inline std::vector<ll_case> ll_cases(void) {
     q.refused = 1;
     out.push_back(q);
   }
+  /* a segment of 2,400 residuals (38 pieces, 5 runs), so that a warp of segment_kernel sizes a
+   * fourth piece a round (PARZ_GPU_LL_SIZED) and writes five pieces one after the other; small
+   * enough for compute-sanitizer (--small takes these) */
+  static const size_t four[2] = {40, 60};
+  for (unsigned t = 0; t < 4; t++)
+    for (unsigned k = 0; k < 2; k++) {
+      snprintf(name, sizeof name, "%s 40x60 %s, predictor 0", tnames[t], k ? "cents" : "smooth");
+      out.push_back(ll_make(name, types[t], 2, four, k ? LL_CENTS : LL_SMOOTH, 0, seed++));
+    }
   return out;
 }
 

@@ -65,6 +65,71 @@ static void build_code(parz_gpu_ll_seg* W, parz_gpu_ll_build* B, unsigned w, uns
   W->bits[q] = bits;
 }
 
+/* A warp's lanes for the group of pieces from piece p0 of a segment of n residuals (z; runs:
+ * coder 3's), in order: each one's residuals (parz_gpu_ll_lane_load) into x[lane], their count
+ * into m[lane], the bit length of the residual before each one's first into kp[lane]. */
+template <typename X>
+static void lanes_load(const uint64_t* z, size_t n, size_t p0, int runs,
+                       X x[32][PARZ_GPU_LL_LANE], unsigned m[32], unsigned kp[32]) {
+  const size_t i0 = p0 * PARZ_GPU_LL_PIECE;
+  unsigned k = parz_bitlen64(parz_gpu_ll_before(z, i0, runs));
+  for (unsigned lane = 0; lane < 32; lane++) {
+    m[lane] = parz_gpu_ll_lane_load<X>(z, n, i0 + lane * PARZ_GPU_LL_LANE, x[lane]);
+    kp[lane] = k;
+    k = parz_gpu_ll_bitlen(x[lane][PARZ_GPU_LL_LANE - 1]);
+  }
+}
+
+/* size_pieces' warps, one group of pieces after the other and their lanes in reverse (their order
+ * must not matter): each piece's bits the sum of its lanes'. */
+template <typename X>
+static void size_pieces(parz_gpu_ll_seg* W, const uint64_t* z, size_t n, size_t np, int runs,
+                        int pick) {
+  const unsigned lanes = PARZ_GPU_LL_PIECE / PARZ_GPU_LL_LANE;
+  for (size_t p0 = 0; p0 < np; p0 += PARZ_GPU_LL_GROUP) {
+    X x[32][PARZ_GPU_LL_LANE];
+    unsigned m[32], kp[32];
+    lanes_load<X>(z, n, p0, runs, x, m, kp);
+    for (size_t p = p0; p < p0 + PARZ_GPU_LL_GROUP && p < np; p++) {
+      W->pc.piece[p] = 0;
+      W->pc.nonzero[p] = 0;
+    }
+    for (unsigned lane = 32; lane-- > 0;) {
+      const size_t p = p0 + lane / lanes;
+      if (p >= np)
+        continue;
+      W->pc.piece[p] += parz_gpu_ll_lane_bits<X>(x[lane], m[lane], kp[lane], pick, W->len[pick]);
+      for (unsigned u = 0; u < PARZ_GPU_LL_LANE; u++)
+        W->pc.nonzero[p] |= x[lane][u] != 0;
+    }
+  }
+}
+
+/* write_pieces' warps, one group of pieces after the other: its lanes' offsets (the warp's prefix
+ * sum), then their residuals ORed in, the lanes in reverse (their order must not matter). */
+template <typename X>
+static void write_pieces(parz_gpu_ll_seg* W, uint8_t* dst, const uint64_t* z, size_t n,
+                         size_t np, int runs, int pick) {
+  const size_t per = PARZ_LL_RUN / PARZ_GPU_LL_PIECE;
+  for (size_t p0 = 0; p0 < np; p0 += PARZ_GPU_LL_GROUP) {
+    const size_t r = runs ? p0 / per : 0;
+    if (runs && W->run_at[r + 1] == W->run_at[r])
+      continue;
+    X x[32][PARZ_GPU_LL_LANE];
+    unsigned m[32], kp[32];
+    uint64_t bit[32];
+    lanes_load<X>(z, n, p0, runs, x, m, kp);
+    uint64_t at = 8ull * (runs ? W->run_at[r] : 0) + (runs ? 0 : W->run_at[0]) + W->pc.piece[p0];
+    for (unsigned lane = 0; lane < 32; lane++) {
+      bit[lane] = at;
+      at += parz_gpu_ll_lane_bits<X>(x[lane], m[lane], kp[lane], pick, W->len[pick]);
+    }
+    for (unsigned lane = 32; lane-- > 0;)
+      parz_gpu_ll_lane_write<X>(dst, bit[lane], x[lane], m[lane], kp[lane], pick, W->len[pick],
+                                W->code[pick]);
+  }
+}
+
 /* segment_kernel's threads, one after the other between its __syncthreads(), some in reverse
  * (their order must not matter); its thread 0's steps as they are. */
 static void segment(const parz_gpu_ll& L, unsigned long long s) {
@@ -92,11 +157,10 @@ static void segment(const parz_gpu_ll& L, unsigned long long s) {
   const unsigned coder = parz_gpu_ll_coder(&W, w, n);
   const int pick = coder == PARZ_LL_CODER_CONTEXT;
   if (coder != PARZ_LL_CODER_RAW) {
-    for (size_t p = np; p-- > 0;) {
-      uint64_t any = 0;
-      W.pc.piece[p] = parz_gpu_ll_piece_share(z, n, p, 0, 1, runs, pick, W.len[pick], &any);
-      W.pc.nonzero[p] = any != 0;
-    }
+    if (w == 32)
+      size_pieces<uint32_t>(&W, z, n, np, runs, pick);
+    else
+      size_pieces<uint64_t>(&W, z, n, np, runs, pick);
     const size_t per = PARZ_LL_RUN / PARZ_GPU_LL_PIECE, m = runs ? parz_ll_run_count(n) : 1;
     for (size_t r = m; r-- > 0;) {
       const size_t p1 = runs && (r + 1) * per < np ? (r + 1) * per : np;
@@ -117,13 +181,10 @@ static void segment(const parz_gpu_ll& L, unsigned long long s) {
         parz_gpu_ll_runs_lengths(dst, w, coder, W.len[pick], t, PARZ_GPU_LL_THREADS);
       if (!runs)
         parz_gpu_ll_single_head(dst, raw, w, coder, W.len[pick]);
-      for (size_t p = np; p-- > 0;) {
-        const size_t r = runs ? p / per : 0;
-        if (!runs || W.run_at[r + 1] > W.run_at[r])
-          parz_gpu_ll_piece_write(
-              dst, 8ull * (runs ? W.run_at[r] : 0) + (runs ? 0 : W.run_at[0]) + W.pc.piece[p], z, n,
-              p, runs, pick, W.len[pick], W.code[pick]);
-      }
+      if (w == 32)
+        write_pieces<uint32_t>(&W, dst, z, n, np, runs, pick);
+      else
+        write_pieces<uint64_t>(&W, dst, z, n, np, runs, pick);
       for (size_t r = 0; runs && r + 1 < m; r++)
         parz_ll_run_length_put(dst, parz_ll_runs_lengths_end(w, coder), r,
                                W.run_at[r + 1] - W.run_at[r]);

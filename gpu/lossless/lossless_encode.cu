@@ -29,12 +29,12 @@
 /* Residual CTAs an SM holds at once: as many as their shared memory allows, the registers kept
  * to that. */
 #define RESIDUAL_CTAS 6
-/* Pieces a warp reads before it sizes any: their loads in flight together, as each pass over a
- * segment's residuals waits on their loads. */
-#define PARZ_GPU_LL_SIZED 4u
 /* Segments' CTAs an SM holds at once (registers kept to 48 a thread), so that a chunk of up to
  * this many segments per SM is coded in one wave. */
 #define PARZ_GPU_LL_CTAS 5
+
+/* A warp's group of pieces lies in one run. */
+static_assert(PARZ_LL_RUN / PARZ_GPU_LL_PIECE % PARZ_GPU_LL_GROUP == 0, "whole groups a run");
 
 static unsigned blocks_for(unsigned long long units, unsigned threads) {
   const unsigned long long b = (units + threads - 1) / threads;
@@ -151,50 +151,77 @@ __device__ void build_code(parz_gpu_ll_seg* W, parz_gpu_ll_build* B, unsigned w,
   __syncwarp();
 }
 
-/* Pieces p0, p0 + T / 32, ... (PARZ_GPU_LL_SIZED of them, those below np) of a segment of n
- * residuals (z), sized by a warp (lane `lane`): each one's bits under the code (contexts: coder
- * 2's) and whether a residual is not 0 into W->pc, parz_gpu_ll_piece_share's sum over its lanes.
- * A lane reads residuals 32 apart in each piece, the pieces' loads before any size; a residual's
- * context comes from the lane before (lane 0's first from the residual before the piece). */
-__device__ void size_pieces(parz_gpu_ll_seg* W, const uint64_t* z, size_t n, size_t np, size_t p0,
-                            unsigned lane, int runs, int contexts) {
-  const unsigned all = 0xffffffffu, G = PARZ_GPU_LL_SIZED, step = PARZ_GPU_LL_THREADS / 32;
-  uint64_t x[G][2], before[G];
+/* Lane `lane` of a warp's residuals of the group of pieces from residual i0 of a segment of n (z;
+ * runs: coder 3's) into x (parz_gpu_ll_lane_load), their count into *m; returns the bit length of
+ * the residual before its first (the lane before's last; lane 0: parz_gpu_ll_before's). */
+template <typename X>
+__device__ __forceinline__ unsigned lane_load(const uint64_t* z, unsigned n, unsigned i0,
+                                              unsigned lane, int runs, X* x, unsigned* m) {
+  const uint64_t before = parz_gpu_ll_before(z, i0, runs);
+  *m = parz_gpu_ll_lane_load<X>(z, n, i0 + lane * PARZ_GPU_LL_LANE, x);
+  const unsigned up =
+      __shfl_up_sync(0xffffffffu, parz_gpu_ll_bitlen(x[PARZ_GPU_LL_LANE - 1]), 1);
+  return lane ? up : parz_bitlen64(before);
+}
+
+/* The pieces of a segment of n residuals (z; np of them; runs: coder 3's) sized by the CTA's
+ * warps (t: the thread), a group of PARZ_GPU_LL_GROUP pieces a warp at once, PARZ_GPU_LL_LANE
+ * neighbouring residuals a lane: each piece's bits under the code (contexts: coder 2's) and
+ * whether a residual is not 0 into W->pc, its lanes' bits added by shuffles. */
+template <typename X>
+__device__ __forceinline__ void size_pieces(parz_gpu_ll_seg* W, const uint64_t* z, unsigned n,
+                                            unsigned np, int runs, int contexts, unsigned t) {
+  const unsigned all = 0xffffffffu, lane = t & 31u, G = PARZ_GPU_LL_GROUP,
+                 lanes = PARZ_GPU_LL_PIECE / PARZ_GPU_LL_LANE; /* a piece's */
+  for (unsigned p0 = t / 32 * G; p0 < np; p0 += PARZ_GPU_LL_THREADS / 32 * G) {
+    X x[PARZ_GPU_LL_LANE], any = 0;
+    unsigned m;
+    const unsigned kp = lane_load<X>(z, n, p0 * PARZ_GPU_LL_PIECE, lane, runs, x, &m);
+    unsigned bits = parz_gpu_ll_lane_bits<X>(x, m, kp, contexts, W->len[contexts]);
 #pragma unroll
-  for (unsigned g = 0; g < G; g++) {
-    const size_t p = p0 + g * step, i = p * PARZ_GPU_LL_PIECE + lane;
-    x[g][0] = p < np && i < n ? z[i] : 0;
-    x[g][1] = p < np && i + 32 < n ? z[i + 32] : 0;
-    before[g] = lane == 0 && p < np && p > 0 ? z[p * PARZ_GPU_LL_PIECE - 1] : 0;
-  }
+    for (unsigned u = 0; u < PARZ_GPU_LL_LANE; u++)
+      any |= x[u];
+    const unsigned nonzero = __ballot_sync(all, any != 0);
 #pragma unroll
-  for (unsigned g = 0; g < G; g++) {
-    const size_t p = p0 + g * step;
-    if (p >= np) /* the same for the warp's lanes */
-      break;
-    const unsigned k0 = parz_bitlen64(x[g][0]), k1 = parz_bitlen64(x[g][1]);
-    const unsigned up0 = __shfl_up_sync(all, k0, 1), up1 = __shfl_up_sync(all, k1, 1);
-    const unsigned last0 = __shfl_sync(all, k0, 31);
-    const size_t i = p * PARZ_GPU_LL_PIECE + lane;
-    unsigned bits = 0;
-    if (i < n) {
-      const unsigned c = contexts && i && !parz_ll_run_starts(i, (unsigned)runs)
-                             ? parz_ll_context_of(lane ? up0 : parz_bitlen64(before[g]))
-                             : 0;
-      bits += W->len[contexts][c][k0] + (k0 >= 2 ? k0 - 1 : 0);
-    }
-    if (i + 32 < n) {
-      const unsigned c = contexts && !parz_ll_run_starts(i + 32, (unsigned)runs)
-                             ? parz_ll_context_of(lane ? up1 : last0)
-                             : 0;
-      bits += W->len[contexts][c][k1] + (k1 >= 2 ? k1 - 1 : 0);
-    }
-    bits = __reduce_add_sync(all, bits);
-    const unsigned nonzero = __any_sync(all, (x[g][0] | x[g][1]) != 0);
-    if (lane == 0) {
+    for (unsigned o = 1; o < lanes; o <<= 1)
+      bits += __shfl_xor_sync(all, bits, o);
+    const unsigned p = p0 + lane / lanes;
+    if (lane % lanes == 0 && p < np) {
       W->pc.piece[p] = bits;
-      W->pc.nonzero[p] = (uint8_t)nonzero;
+      W->pc.nonzero[p] = (uint8_t)((nonzero >> lane & ((1u << lanes) - 1)) != 0);
     }
+  }
+}
+
+/* The pieces of a segment of n residuals (z; np of them; runs: coder 3's) written into dst (zeros
+ * where lanes share words) by the CTA's warps (t: the thread), a group of pieces a warp at once
+ * as size_pieces takes them: each lane's bits, their offset the piece group's (W->pc, a run's
+ * first bit W->run_at's) and the warp's prefix sum, then its residuals ORed in side by side.
+ * Groups of a run of zeros (coder 4's) take no bytes. */
+template <typename X>
+__device__ __forceinline__ void write_pieces(parz_gpu_ll_seg* W, uint8_t* dst, const uint64_t* z,
+                                             unsigned n, unsigned np, int runs, int contexts,
+                                             unsigned t) {
+  const unsigned all = 0xffffffffu, lane = t & 31u, G = PARZ_GPU_LL_GROUP,
+                 per = PARZ_LL_RUN / PARZ_GPU_LL_PIECE;
+  for (unsigned p0 = t / 32 * G; p0 < np; p0 += PARZ_GPU_LL_THREADS / 32 * G) {
+    const unsigned r = runs ? p0 / per : 0;
+    if (runs && W->run_at[r + 1] == W->run_at[r])
+      continue;
+    X x[PARZ_GPU_LL_LANE];
+    unsigned m;
+    const unsigned kp = lane_load<X>(z, n, p0 * PARZ_GPU_LL_PIECE, lane, runs, x, &m);
+    const unsigned bits = parz_gpu_ll_lane_bits<X>(x, m, kp, contexts, W->len[contexts]);
+    unsigned inc = bits;
+#pragma unroll
+    for (unsigned o = 1; o < 32; o <<= 1) {
+      const unsigned v = __shfl_up_sync(all, inc, o);
+      if (lane >= o)
+        inc += v;
+    }
+    const uint64_t bit = 8ull * (runs ? W->run_at[r] : 0) + (runs ? 0 : W->run_at[0]) +
+                         W->pc.piece[p0] + (inc - bits);
+    parz_gpu_ll_lane_write<X>(dst, bit, x, m, kp, contexts, W->len[contexts], W->code[contexts]);
   }
 }
 
@@ -267,10 +294,11 @@ __global__ void __launch_bounds__(PARZ_GPU_LL_THREADS, PARZ_GPU_LL_CTAS)
   const unsigned coder = parz_gpu_ll_coder(&W, w, n);
   const int pick = coder == PARZ_LL_CODER_CONTEXT;
   if (coder != PARZ_LL_CODER_RAW) {
-    /* a warp per piece: its bits and whether a residual is not 0, the lanes reading
-     * neighbouring residuals, PARZ_GPU_LL_SIZED pieces a round */
-    for (size_t p = t / 32; p < np; p += PARZ_GPU_LL_SIZED * (T / 32))
-      size_pieces(&W, z, n, np, p, lane, runs, pick);
+    /* each piece's bits and whether a residual is not 0, a group of pieces a warp */
+    if (w == 32)
+      size_pieces<uint32_t>(&W, z, (unsigned)n, (unsigned)np, runs, pick, t);
+    else
+      size_pieces<uint64_t>(&W, z, (unsigned)n, (unsigned)np, runs, pick, t);
     __syncthreads();
     /* each run's bits into its pieces' offsets and its bytes; then the runs' places */
     const size_t per = PARZ_LL_RUN / PARZ_GPU_LL_PIECE, m = runs ? parz_ll_run_count(n) : 1;
@@ -285,10 +313,11 @@ __global__ void __launch_bounds__(PARZ_GPU_LL_THREADS, PARZ_GPU_LL_CTAS)
       total = parz_gpu_ll_runs_head(&W, dst, w, coder, n, &as_raw);
     __syncthreads();
     if (!as_raw) {
-      /* the words the pieces' bits are ORed into, zeros first; the code lengths */
+      /* zeros first in the words the pieces' ends share and those they store whole (a word a
+       * store: the slot is 4-byte aligned); the code lengths */
       const size_t from = runs ? ((size_t)W.run_at[0] + 3) / 4 : 0, to = ((size_t)total + 3) / 4;
       for (size_t k = from + t; k < to; k += T)
-        memset(dst + 4 * k, 0, 4);
+        ((uint32_t*)dst)[k] = 0;
       if (runs && t < 4 && (size_t)W.run_at[0] + t < 4 * from)
         dst[W.run_at[0] + t] = 0;
       if (runs)
@@ -297,13 +326,10 @@ __global__ void __launch_bounds__(PARZ_GPU_LL_THREADS, PARZ_GPU_LL_CTAS)
       if (!runs && t == 0)
         parz_gpu_ll_single_head(dst, raw, w, coder, W.len[pick]);
       __syncthreads();
-      for (size_t p = t; p < np; p += T) {
-        const size_t r = runs ? p / per : 0;
-        if (!runs || W.run_at[r + 1] > W.run_at[r])
-          parz_gpu_ll_piece_write(
-              dst, 8ull * (runs ? W.run_at[r] : 0) + (runs ? 0 : W.run_at[0]) + W.pc.piece[p], z, n,
-              p, runs, pick, W.len[pick], W.code[pick]);
-      }
+      if (w == 32)
+        write_pieces<uint32_t>(&W, dst, z, (unsigned)n, (unsigned)np, runs, pick, t);
+      else
+        write_pieces<uint64_t>(&W, dst, z, (unsigned)n, (unsigned)np, runs, pick, t);
       __syncthreads();
       for (size_t r = t; runs && r + 1 < m; r += T)
         parz_ll_run_length_put(dst, parz_ll_runs_lengths_end(w, coder), r,
@@ -668,15 +694,25 @@ static int encode_one(parz_gpu_context* ctx, parz_gpu_whole_memory& keep, parz_g
     m.e = cudaGetLastError();
   if (m.e != cudaSuccess)
     return parz_gpu_cuda_fail(err, m.e, "lossless GPU encode: the payload");
-  c->head.resize(head);
-  if ((rc = parz_gpu_whole_unsealed(&fin, seg_bits.data(), NULL, NULL, NULL, c->head.data(), head,
-                                    err)) != PARZ_OK)
+  /* placed: the head from the context's pinned words (the words read above are done with), so
+   * that its copy waits for nothing queued before it */
+  unsigned char* h_head = NULL;
+  if (d_chunk) {
+    if ((rc = parz_gpu_reserve_slack(&ctx->h_enc_sizes, head, 1, err)) != PARZ_OK)
+      return rc;
+    h_head = (unsigned char*)ctx->h_enc_sizes.ptr;
+  } else {
+    c->head.resize(head);
+    h_head = c->head.data();
+  }
+  if ((rc = parz_gpu_whole_unsealed(&fin, seg_bits.data(), NULL, NULL, NULL, h_head, head, err)) !=
+      PARZ_OK)
     return rc;
   parz_gpu_seal seal;
   if (d_chunk) {
     /* the head up before the sums are added into it */
     if (m.e == cudaSuccess)
-      m.e = parz_gpu_whole_direct_head(&fin, c->head.data(), head, d_chunk, &seal, m.st);
+      m.e = parz_gpu_whole_direct_head(&fin, h_head, head, d_chunk, &seal, m.st);
     if (m.e != cudaSuccess)
       return parz_gpu_cuda_fail(err, m.e, "lossless GPU encode: the head");
   }

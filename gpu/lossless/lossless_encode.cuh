@@ -84,9 +84,12 @@
 #define PARZ_GPU_LL_THREADS 256u
 /* Neighbouring residuals a thread of a segment's CTA counts a round, read before it counts any. */
 #define PARZ_GPU_LL_KEYS 4u
-/* Residuals per piece, a thread's share of a segment's sizes and writing: coder 3's runs are
- * whole pieces. */
+/* Residuals per piece, whose offset in its run the sizes give: coder 3's runs are whole pieces. */
 #define PARZ_GPU_LL_PIECE 64u
+/* Neighbouring residuals a lane of segment_kernel sizes and writes, read at once; the pieces a
+ * warp takes at once (half a run, so that a run holds whole groups). */
+#define PARZ_GPU_LL_LANE 8u
+#define PARZ_GPU_LL_GROUP (32u * PARZ_GPU_LL_LANE / PARZ_GPU_LL_PIECE)
 /* Coder 3's runs a segment may have (segments of up to 32 blocks), and its pieces. */
 #define PARZ_GPU_LL_RUNS_MAX 256u
 #define PARZ_GPU_LL_PIECES_MAX (PARZ_GPU_LL_RUNS_MAX * (PARZ_LL_RUN / PARZ_GPU_LL_PIECE))
@@ -809,27 +812,57 @@ PARZ_HD void parz_gpu_ll_raw(uint8_t* dst, const uint64_t* z, size_t n, unsigned
     parz_ll_raw_put(dst + 1, i, z[i], w);
 }
 
-/* Pieces of a segment of n residuals: PARZ_GPU_LL_PIECE residuals each, a warp's share of the
- * sizes and a thread's of the writing (coder 3's runs are whole pieces). */
+/* Pieces of a segment of n residuals: PARZ_GPU_LL_PIECE residuals each (coder 3's runs are
+ * whole pieces). */
 PARZ_HD size_t parz_gpu_ll_pieces(size_t n) {
   return (n + PARZ_GPU_LL_PIECE - 1) / PARZ_GPU_LL_PIECE;
 }
 
-/* Lane `lane` of `lanes`'s share of piece p of a segment of n residuals (runs: coder 3's): the
- * bits its residuals p * PARZ_GPU_LL_PIECE + lane + k * lanes take under the code (contexts:
- * coder 2's), code words and the bits below each leading one, as parz_ll_code_run writes them;
- * *any ORed with them. The lanes' shares add up to the piece's bits (a warp's lanes read
- * neighbouring residuals). */
-PARZ_HD uint32_t parz_gpu_ll_piece_share(const uint64_t* z, size_t n, size_t p, unsigned lane,
-                                         unsigned lanes, int runs, int contexts, uint8_t len[][65],
-                                         uint64_t* any) {
-  uint32_t bits = 0;
-  for (size_t i = p * PARZ_GPU_LL_PIECE + lane; i < n && i < (p + 1) * PARZ_GPU_LL_PIECE;
-       i += lanes) {
-    const unsigned c = contexts ? parz_ll_context_at(z, i, (unsigned)runs) : 0;
-    const unsigned k = parz_bitlen64(z[i]);
-    bits += len[c][k] + (k >= 2 ? k - 1 : 0);
-    *any |= z[i];
+/* A residual's bit length, X its width (w / 8 bytes). */
+PARZ_HD unsigned parz_gpu_ll_bitlen(uint32_t x) {
+#if defined(__CUDA_ARCH__)
+  return (unsigned)(32 - __clz((int)x));
+#else
+  return x ? (unsigned)(32 - __builtin_clz(x)) : 0u;
+#endif
+}
+PARZ_HD unsigned parz_gpu_ll_bitlen(uint64_t x) { return parz_bitlen64(x); }
+
+/* The residual before residual i0 of a segment's z (runs: coder 3's), 0 where i0 starts the
+ * segment or a run: the context of residual i0 is parz_ll_context_of of its bit length
+ * (parz_ll_context_at's). */
+PARZ_HD uint64_t parz_gpu_ll_before(const uint64_t* z, size_t i0, int runs) {
+  return i0 && !parz_ll_run_starts(i0, (unsigned)runs) ? z[i0 - 1] : 0u;
+}
+
+/* A lane's PARZ_GPU_LL_LANE residuals from residual i of a segment of n (z) into x, those past n
+ * zero; returns how many are not. */
+template <typename X>
+PARZ_HD unsigned parz_gpu_ll_lane_load(const uint64_t* z, size_t n, size_t i, X* x) {
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+  for (unsigned u = 0; u < PARZ_GPU_LL_LANE; u++)
+    x[u] = i + u < n ? (X)z[i + u] : (X)0;
+  return i >= n ? 0u : n - i < PARZ_GPU_LL_LANE ? (unsigned)(n - i) : PARZ_GPU_LL_LANE;
+}
+
+/* The bits of a lane's m residuals x[0..m) under the code (contexts: coder 2's, each residual's
+ * context from the bit length of the one before it, kp for the first), code words and the bits
+ * below each leading one, as parz_ll_code_run writes them. */
+template <typename X>
+PARZ_HD unsigned parz_gpu_ll_lane_bits(const X* x, unsigned m, unsigned kp, int contexts,
+                                       uint8_t len[][65]) {
+  unsigned bits = 0;
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+  for (unsigned u = 0; u < PARZ_GPU_LL_LANE; u++) {
+    if (u >= m)
+      break;
+    const unsigned k = parz_gpu_ll_bitlen(x[u]);
+    bits += len[contexts ? parz_ll_context_of(kp) : 0u][k] + (k >= 2 ? k - 1 : 0u);
+    kp = k;
   }
   return bits;
 }
@@ -851,8 +884,8 @@ PARZ_HD uint64_t parz_gpu_ll_run_offsets(parz_gpu_ll_seg* W, size_t p0, size_t p
   return at;
 }
 
-/* A stream of bits ORed into words of zeros from bit `bit` of dst on: the pieces of a segment
- * written side by side, each ORing the words it shares with its neighbours. */
+/* A stream of bits ORed into words of zeros from bit `bit` of dst on: the lanes' residuals of a
+ * segment written side by side, each ORing the words it shares with its neighbours. */
 typedef struct {
   uint8_t* dst;
   size_t word;
@@ -881,45 +914,39 @@ PARZ_HD void parz_gpu_ll_orw_put(parz_gpu_ll_orw* o, uint64_t v, unsigned n) {
   }
 }
 
-/* Residuals a thread reads before it writes any of them in parz_gpu_ll_piece_write: their loads
- * in flight together. */
-#define PARZ_GPU_LL_WRITE_AHEAD 4u
-
-/* Piece p of a segment of n residuals ORed into dst (zeros, 4-byte aligned) from bit `bit` on,
- * its bits as parz_ll_code_run writes them. */
-PARZ_HD void parz_gpu_ll_piece_write(uint8_t* dst, uint64_t bit, const uint64_t* z, size_t n,
-                                     size_t p, int runs, int contexts, uint8_t len[][65],
-                                     uint32_t code[][65]) {
-  const size_t i0 = p * PARZ_GPU_LL_PIECE;
-  const size_t i1 = n - i0 > PARZ_GPU_LL_PIECE ? i0 + PARZ_GPU_LL_PIECE : n;
-  unsigned c = contexts ? parz_ll_context_at(z, i0, runs) : 0;
+/* A lane's m residuals x[0..m) ORed into dst (zeros where the lanes before and after it share
+ * its words, 4-byte aligned) from bit `bit` on, as parz_ll_code_run writes them (contexts and kp
+ * as parz_gpu_ll_lane_bits takes them). */
+template <typename X>
+PARZ_HD void parz_gpu_ll_lane_write(uint8_t* dst, uint64_t bit, const X* x, unsigned m,
+                                    unsigned kp, int contexts, uint8_t len[][65],
+                                    uint32_t code[][65]) {
   parz_gpu_ll_orw o;
   o.dst = dst;
   o.word = (size_t)(bit / 32);
   o.acc = 0;
   o.fill = (unsigned)(bit % 32);
-  for (size_t i = i0; i < i1; i += PARZ_GPU_LL_WRITE_AHEAD) {
-    uint64_t x[PARZ_GPU_LL_WRITE_AHEAD];
 #if defined(__CUDA_ARCH__)
 #pragma unroll
 #endif
-    for (unsigned u = 0; u < PARZ_GPU_LL_WRITE_AHEAD; u++)
-      x[u] = i + u < i1 ? z[i + u] : 0;
-#if defined(__CUDA_ARCH__)
-#pragma unroll
-#endif
-    for (unsigned u = 0; u < PARZ_GPU_LL_WRITE_AHEAD && i + u < i1; u++) {
-      const unsigned k = parz_bitlen64(x[u]), below = k >= 2 ? k - 1 : 0;
-      const uint64_t low = below ? x[u] & (((uint64_t)1 << below) - 1) : 0;
-      parz_gpu_ll_orw_put(&o, code[c][k], len[c][k]);
+  for (unsigned u = 0; u < PARZ_GPU_LL_LANE; u++) {
+    if (u >= m)
+      break;
+    const unsigned c = contexts ? parz_ll_context_of(kp) : 0u, k = parz_gpu_ll_bitlen(x[u]);
+    const unsigned l = len[c][k], below = k >= 2 ? k - 1 : 0u;
+    const X low = below ? x[u] & (X)(~(X)0 >> (8 * sizeof(X) - below)) : (X)0;
+    if (l + below <= 32) {
+      parz_gpu_ll_orw_put(&o, code[c][k] | (uint64_t)low << l, l + below);
+    } else {
+      parz_gpu_ll_orw_put(&o, code[c][k], l);
       if (below > 32) {
-        parz_gpu_ll_orw_put(&o, low & 0xffffffffu, 32);
-        parz_gpu_ll_orw_put(&o, low >> 32, below - 32);
+        parz_gpu_ll_orw_put(&o, (uint64_t)low & 0xffffffffu, 32);
+        parz_gpu_ll_orw_put(&o, (uint64_t)low >> 32, below - 32);
       } else {
         parz_gpu_ll_orw_put(&o, low, below);
       }
-      c = contexts ? parz_ll_context_of(k) : 0;
     }
+    kp = k;
   }
   if (o.fill)
     parz_gpu_ll_or_word(dst, o.word, (uint32_t)o.acc);
