@@ -313,8 +313,8 @@ __global__ void __launch_bounds__(PARZ_GPU_LL_THREADS, PARZ_GPU_LL_CTAS)
       total = parz_gpu_ll_runs_head(&W, dst, w, coder, n, &as_raw);
     __syncthreads();
     if (!as_raw) {
-      /* zeros first in the words the pieces' ends share and those they store whole (a word a
-       * store: the slot is 4-byte aligned); the code lengths */
+      /* the words the lanes' bits are ORed into, zeros first (a word a store: the slot is
+       * 4-byte aligned); the code lengths */
       const size_t from = runs ? ((size_t)W.run_at[0] + 3) / 4 : 0, to = ((size_t)total + 3) / 4;
       for (size_t k = from + t; k < to; k += T)
         ((uint32_t*)dst)[k] = 0;

@@ -35,12 +35,14 @@
  *              builds it (the CPU's builder's steps, parz_huff_small_lengths, spread over its
  *              lanes) and sums its bits; every thread takes the CPU's choice;
  *              raw segments are written a residual per thread; otherwise the segment is cut
- *              into pieces of 64 residuals: a warp per piece adds their bits (its lanes reading
- *              neighbouring residuals), then per run (coder 3; a run of zero residuals takes
- *              none and makes the segment coder 4's) or for the segment of one run their
- *              offsets, the runs' places by thread 0 with the head's first bytes, coder 3's
- *              code lengths a byte per thread, and a thread per piece ORs its bits into zeroed
- *              words at its place; all into the segment's slot of its raw size;
+ *              into pieces of 64 residuals, a warp taking a group of four, eight neighbouring
+ *              residuals a lane in its registers: each piece's bits added from its lanes', then
+ *              per run (coder 3; a run of zero residuals takes none and makes the segment coder
+ *              4's) or for the segment of one run their offsets, the runs' places by thread 0
+ *              with the head's first bytes, coder 3's code lengths a byte per thread, and each
+ *              lane, its first bit from its group's offset and the warp's prefix sum, ORs its
+ *              residuals' bits into zeroed words at their place; all into the segment's slot of
+ *              its raw size;
  *   payload    a CTA scans the segments' bytes into their places (while the host reads them);
  *              on the host their sum, the layout (parz_chunk_settle) and the chunk's size; a CTA
  *              per segment copies its slot to its place (a call's one chunk: in the chunk's own
