@@ -69,8 +69,8 @@ static void build_code(parz_gpu_ll_seg* W, parz_gpu_ll_build* B, unsigned w, uns
  * coder 3's), in order: each one's residuals (parz_gpu_ll_lane_load) into x[lane], their count
  * into m[lane], the bit length of the residual before each one's first into kp[lane]. */
 template <typename X>
-static void lanes_load(const uint64_t* z, size_t n, size_t p0, int runs,
-                       X x[32][PARZ_GPU_LL_LANE], unsigned m[32], unsigned kp[32]) {
+static void lanes_load(const uint64_t* z, size_t n, size_t p0, int runs, X x[32][PARZ_GPU_LL_LANE],
+                       unsigned m[32], unsigned kp[32]) {
   const size_t i0 = p0 * PARZ_GPU_LL_PIECE;
   unsigned k = parz_bitlen64(parz_gpu_ll_before(z, i0, runs));
   for (unsigned lane = 0; lane < 32; lane++) {
@@ -108,8 +108,8 @@ static void size_pieces(parz_gpu_ll_seg* W, const uint64_t* z, size_t n, size_t 
 /* write_pieces' warps, one group of pieces after the other: its lanes' offsets (the warp's prefix
  * sum), then their residuals ORed in, the lanes in reverse (their order must not matter). */
 template <typename X>
-static void write_pieces(parz_gpu_ll_seg* W, uint8_t* dst, const uint64_t* z, size_t n,
-                         size_t np, int runs, int pick) {
+static void write_pieces(parz_gpu_ll_seg* W, uint8_t* dst, const uint64_t* z, size_t n, size_t np,
+                         int runs, int pick) {
   const size_t per = PARZ_LL_RUN / PARZ_GPU_LL_PIECE;
   for (size_t p0 = 0; p0 < np; p0 += PARZ_GPU_LL_GROUP) {
     const size_t r = runs ? p0 / per : 0;

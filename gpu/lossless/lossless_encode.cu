@@ -159,8 +159,7 @@ __device__ __forceinline__ unsigned lane_load(const uint64_t* z, unsigned n, uns
                                               unsigned lane, int runs, X* x, unsigned* m) {
   const uint64_t before = parz_gpu_ll_before(z, i0, runs);
   *m = parz_gpu_ll_lane_load<X>(z, n, i0 + lane * PARZ_GPU_LL_LANE, x);
-  const unsigned up =
-      __shfl_up_sync(0xffffffffu, parz_gpu_ll_bitlen(x[PARZ_GPU_LL_LANE - 1]), 1);
+  const unsigned up = __shfl_up_sync(0xffffffffu, parz_gpu_ll_bitlen(x[PARZ_GPU_LL_LANE - 1]), 1);
   return lane ? up : parz_bitlen64(before);
 }
 

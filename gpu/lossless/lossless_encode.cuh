@@ -837,13 +837,18 @@ PARZ_HD uint64_t parz_gpu_ll_before(const uint64_t* z, size_t i0, int runs) {
   return i0 && !parz_ll_run_starts(i0, (unsigned)runs) ? z[i0 - 1] : 0u;
 }
 
+/* A lane's loops over its residuals, unrolled on the GPU so that they stay in registers. */
+#if defined(__CUDA_ARCH__)
+#define PARZ_GPU_LL_UNROLL _Pragma("unroll")
+#else
+#define PARZ_GPU_LL_UNROLL
+#endif
+
 /* A lane's PARZ_GPU_LL_LANE residuals from residual i of a segment of n (z) into x, those past n
  * zero; returns how many are not. */
 template <typename X>
 PARZ_HD unsigned parz_gpu_ll_lane_load(const uint64_t* z, size_t n, size_t i, X* x) {
-#if defined(__CUDA_ARCH__)
-#pragma unroll
-#endif
+  PARZ_GPU_LL_UNROLL
   for (unsigned u = 0; u < PARZ_GPU_LL_LANE; u++)
     x[u] = i + u < n ? (X)z[i + u] : (X)0;
   return i >= n ? 0u : n - i < PARZ_GPU_LL_LANE ? (unsigned)(n - i) : PARZ_GPU_LL_LANE;
@@ -856,9 +861,7 @@ template <typename X>
 PARZ_HD unsigned parz_gpu_ll_lane_bits(const X* x, unsigned m, unsigned kp, int contexts,
                                        uint8_t len[][65]) {
   unsigned bits = 0;
-#if defined(__CUDA_ARCH__)
-#pragma unroll
-#endif
+  PARZ_GPU_LL_UNROLL
   for (unsigned u = 0; u < PARZ_GPU_LL_LANE; u++) {
     if (u >= m)
       break;
@@ -920,17 +923,14 @@ PARZ_HD void parz_gpu_ll_orw_put(parz_gpu_ll_orw* o, uint64_t v, unsigned n) {
  * its words, 4-byte aligned) from bit `bit` on, as parz_ll_code_run writes them (contexts and kp
  * as parz_gpu_ll_lane_bits takes them). */
 template <typename X>
-PARZ_HD void parz_gpu_ll_lane_write(uint8_t* dst, uint64_t bit, const X* x, unsigned m,
-                                    unsigned kp, int contexts, uint8_t len[][65],
-                                    uint32_t code[][65]) {
+PARZ_HD void parz_gpu_ll_lane_write(uint8_t* dst, uint64_t bit, const X* x, unsigned m, unsigned kp,
+                                    int contexts, uint8_t len[][65], uint32_t code[][65]) {
   parz_gpu_ll_orw o;
   o.dst = dst;
   o.word = (size_t)(bit / 32);
   o.acc = 0;
   o.fill = (unsigned)(bit % 32);
-#if defined(__CUDA_ARCH__)
-#pragma unroll
-#endif
+  PARZ_GPU_LL_UNROLL
   for (unsigned u = 0; u < PARZ_GPU_LL_LANE; u++) {
     if (u >= m)
       break;
