@@ -256,10 +256,24 @@ __device__ __forceinline__ void parz_window_skip(parz_window* b, uint32_t n) {
     parz_window_seek(b, b->at + n);
 }
 
+/* The place of the lowest one of x != 0: the highest one of x & -x, which is that one alone.
+ * That is two integer operations and a FLO, where __ffs is a bit reversal and a FLO: both of
+ * those run on the SM's quarter-rate unit, whose latency lies on the chain of the walk's
+ * steps. */
+__device__ __forceinline__ unsigned parz_low_one(uint32_t x) {
+#ifdef __CUDA_ARCH__
+  unsigned r;
+  asm("bfind.u32 %0, %1;" : "=r"(r) : "r"(x & (0u - x)));
+  return r;
+#else
+  return 31u - (unsigned)__builtin_clz(x & (0u - x));
+#endif
+}
+
 /* The zeros after a 1 group test: z = the run from bit `from` of lo, at most lim (the last
  * coefficient needs no terminating one, so a stop bit at lim ends the search). */
 __device__ __forceinline__ unsigned parz_window_run(uint32_t lo, unsigned from, unsigned lim) {
-  return (unsigned)(__ffs((int)((lo >> from) | (1u << lim))) - 1);
+  return parz_low_one((lo >> from) | (1u << lim));
 }
 
 /* A block header as the window paths read it, from the low 32 bits of the window: its
@@ -493,7 +507,10 @@ __device__ __forceinline__ unsigned long long parz_skip_small_walk(
     /* a block's header and its first planes are one step: after a header of hadv bits,
      * V = 32 - hadv bits of the window are sure to be valid, and the limits below count from
      * V (bits past it read as zeros or as the payload) */
-    const parz_head h = parz_window_header<TYPE, DIMS, REV>((uint32_t)b.w, maxprec, minexp);
+    /* the window's low word, opaque: else nvcc tests its bit 0 (nz) as a 64-bit value, two
+     * compares more on the step's chain */
+    const parz_head h =
+        parz_window_header<TYPE, DIMS, REV>(parz_opaque((uint32_t)b.w), maxprec, minexp);
     const unsigned hadv = parz_sel(over, h.adv, 0u);
     const uint32_t lo = (uint32_t)(b.w >> hadv);
     const unsigned pl = parz_sel(over, h.planes, planes);
@@ -516,11 +533,14 @@ __device__ __forceinline__ unsigned long long parz_skip_small_walk(
     /* a second event in the same plane, when the test after the first one's terminating 1 is
      * a 1 too and the event ends inside V: its terminating 1 at q2 + 1 + z2, or without one
      * (z2 == lim2) its last zero at q2 + lim2. At q2 = 31 the run is read from the wrong
-     * place, so both cases are checked against V. */
+     * place, so both cases are checked against V. As z2 <= lim2 (the stop bit), that last bit is
+     * q2 + min(z2 + 1, lim2), inside V when either is: the test of q2 + lim2 needs no z2, and
+     * leaves the step's chain of dependent operations. */
     const unsigned q2 = q + 2 + z, n2 = n + z + 1;
     const unsigned lim2 = (size - 1 - n2) & 31u;
     const unsigned z2 = parz_window_run(lo, (q2 + 1) & 31u, lim2);
-    const unsigned two = more1 & (q2 + z2 + (z2 < lim2) < 32u - hadv) & ((lo >> (q2 & 31u)) & 1u);
+    const unsigned inside2 = (q2 + z2 + 1 < 32u - hadv) | (q2 + lim2 < 32u - hadv);
+    const unsigned two = more1 & inside2 & ((lo >> (q2 & 31u)) & 1u);
     const unsigned more = parz_sel(two, z2 < lim2, more1);
     const unsigned ev_n = parz_sel(event, parz_sel(two, n2 + z2 + 1, n2), n);
     /* raw planes (never in a header's step: n == 0 there): up to 32 bits of them, or in
