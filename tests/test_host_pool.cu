@@ -4,13 +4,16 @@
  * return only once it is over; so too with threads that sleep at once (no spin). A job of parts
  * runs each part exactly once, however many parts against threads, waking threads or not (then
  * the caller runs what the spinning ones do not take), and returns only after all, between and
- * after jobs of the other kinds. The spin follows OMP_WAIT_POLICY. Needs no GPU, so
+ * after jobs of the other kinds. The spin follows OMP_WAIT_POLICY. A job that never returns
+ * fails the test with a message naming it, by a watchdog, instead of hanging it. Needs no GPU, so
  * it runs in CI. */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <thread>
 
 #include "check.h"
@@ -29,6 +32,48 @@ static void touch(void* arg, int t) {
   for (int i = 0; i < 1000 * (t + 1); i++)
     x += i ^ t;
   s->sum += x;
+}
+
+/* A job that never returns (a part never run, a wait never woken) ends the test with a message
+ * naming it: the main thread says which round of jobs it is in and counts those that return, and
+ * a watchdog thread ends the process once the count has stood still for WATCH_SECONDS, far more
+ * than any round takes on a loaded machine. */
+#define WATCH_SECONDS 30
+static struct {
+  std::mutex mutex;
+  std::condition_variable wake;
+  bool stop = false;
+  std::atomic<unsigned long long> returned{0};
+  std::atomic<const char*> kind{"no job"};
+  std::atomic<int> size{0}, job{0}, spin{0};
+} watch;
+
+static void watch_round(const char* kind, int spin_us, int size, int job) {
+  watch.kind = kind;
+  watch.spin = spin_us;
+  watch.size = size;
+  watch.job = job;
+}
+
+static void watchdog(void) {
+  unsigned long long seen = watch.returned.load();
+  auto last = std::chrono::steady_clock::now();
+  std::unique_lock<std::mutex> lock(watch.mutex);
+  while (!watch.wake.wait_for(lock, std::chrono::milliseconds(100), [] { return watch.stop; })) {
+    const unsigned long long now = watch.returned.load();
+    if (now != seen) {
+      seen = now;
+      last = std::chrono::steady_clock::now();
+    } else if (std::chrono::steady_clock::now() - last > std::chrono::seconds(WATCH_SECONDS)) {
+      fprintf(stderr,
+              "test_host_pool: %s %d (pool of %d threads, spin %d us) has not returned in %d s: "
+              "a part never run or a wait never woken; %d checks had failed\n",
+              watch.kind.load(), watch.job.load(), watch.size.load(), watch.spin.load(),
+              WATCH_SECONDS, failures);
+      fflush(stderr);
+      _Exit(1);
+    }
+  }
 }
 
 /* OMP_WAIT_POLICY as parz_host_pool_spin_from_env reads it: passive (any case, blanks around)
@@ -54,6 +99,7 @@ static void check_spin_from_env(void) {
 
 int main(void) {
   int jobs = 0;
+  std::thread dog(watchdog);
   check_spin_from_env();
   /* threads that spin between jobs, then threads that sleep at once (fewer jobs: each wakes
    * them all) */
@@ -65,8 +111,9 @@ int main(void) {
       const int size = parz_host_pool_size(pool);
       CHECK(n <= 1 ? size == 1 : size >= 1 && size <= n, "pool of %d threads asked, %d made", n,
             size);
-      for (int j = 0; j < runs; j++, jobs++) {
+      for (int j = 0; j < runs; j++, jobs++, watch.returned++) {
         job_state s;
+        watch_round("run", (int)spin_us, size, j);
         for (int t = 0; t < 16; t++)
           s.hits[t] = 0;
         s.sum = 0;
@@ -77,8 +124,9 @@ int main(void) {
                 j);
       }
       /* started jobs: the caller's index never runs; the next job waits for the one before */
-      for (int j = 0; j < starts; j++, jobs++) {
+      for (int j = 0; j < starts; j++, jobs++, watch.returned++) {
         job_state s, after;
+        watch_round("started job", (int)spin_us, size, j);
         for (int t = 0; t < 16; t++)
           s.hits[t] = after.hits[t] = 0;
         s.sum = after.sum = 0;
@@ -102,10 +150,11 @@ int main(void) {
       /* jobs of parts, waking threads and not: fewer, as many and more parts than threads, after
        * jobs of each kind, with the next job at once or after the threads have gone back to
        * sleep */
-      for (int j = 0; j < runs; j++, jobs++) {
+      for (int j = 0; j < runs; j++, jobs++, watch.returned++) {
         static const int counts[] = {0, 1, 2, 3, 5, 16};
         const int parts = counts[j % 6];
         job_state s, after;
+        watch_round("job of parts", (int)spin_us, size, j);
         for (int t = 0; t < 16; t++)
           s.hits[t] = after.hits[t] = 0;
         s.sum = after.sum = 0;
@@ -134,15 +183,23 @@ int main(void) {
       /* freed while a started job runs: it finishes first */
       {
         job_state s;
+        watch_round("pool freed beside job", (int)spin_us, size, 0);
         for (int t = 0; t < 16; t++)
           s.hits[t] = 0;
         s.sum = 0;
         parz_host_pool_start(pool, touch, &s);
         parz_host_pool_free(pool);
+        watch.returned++;
         for (int t = 0; t < 16; t++)
           CHECK(s.hits[t] == (t > 0 && t < size && pool ? 1 : 0), "freed pool, index %d", t);
       }
     }
+  {
+    std::lock_guard<std::mutex> lock(watch.mutex);
+    watch.stop = true;
+  }
+  watch.wake.notify_all();
+  dog.join();
   printf("%d jobs\n", jobs);
   return test_finish("test_host_pool");
 }
