@@ -18,7 +18,7 @@
  *   3. the payload is copied after the head, and the head is written: table
  *      (parz_gpu_table_segment), exception records (parz_gpu_exc_*), the section directory and
  *      the payload checksums (parz_gpu_sections, parz_gpu_payload_share), then the header with
- *      the CRC-32C of all in front of the payload (parz_gpu_crc_piece, parz_gpu_seal). */
+ *      the CRC-32C of all in front of the payload (head_crc.h: parz_gpu_enc_head_crc, parz_gpu_seal). */
 #ifndef PARZ_GPU_ENCODE_CHUNK_CUH
 #define PARZ_GPU_ENCODE_CHUNK_CUH
 
@@ -29,6 +29,8 @@
 #include "codecs.h"
 #include "crc32c.h"
 #include "encode_mask.cuh"
+#include "head_crc.h"
+#include "head_table.h"
 #include "payload_checksum.h"
 #include "standin.h"
 #include "zfp_rules.h" /* parz_exception_rule_of, parz_risk_rule_of: the GPU encoder writes zfp */
@@ -84,11 +86,8 @@ struct parz_gpu_enc_chunk {
 #define PARZ_GPU_HEAD_MASK (PARZ_GPU_HEAD_SUMS + PARZ_CHECKSUM_HEAD_BYTES)
 #define PARZ_GPU_HEAD (PARZ_GPU_HEAD_MASK + PARZ_MASK_HEAD_BYTES + 8u)
 
-/* Values per thread in the exception kernels; bytes per thread in the CRC kernel (one word) and
- * its base-2 logarithm; threads sharing a partition's payload checksum. */
+/* Values per thread in the exception kernels; threads sharing a partition's payload checksum. */
 #define PARZ_GPU_EXC_RANGE 1024u
-#define PARZ_GPU_CRC_PIECE 8u
-#define PARZ_GPU_CRC_PIECE_LOG2 3u
 #define PARZ_GPU_SUM_THREADS 256u
 
 /* ORs a block's bits into the payload at bit `at`: `bits` of them, of which the first nw words
@@ -118,37 +117,12 @@ PARZ_HD void parz_gpu_place_block(unsigned long long* payload, unsigned long lon
   }
 }
 
-/* n little-endian bytes of v at p. */
-PARZ_HD void parz_gpu_store_le(unsigned char* p, unsigned long long v, unsigned n) {
-  for (unsigned i = 0; i < n; i++)
-    p[i] = (unsigned char)(v >> (8 * i));
-}
-
-/* Segment s's entries in the table (codec/FORMAT.md, "Table"), and the padding after them that
- * falls to it: the last segment's for LENGTHS, each partition's first segment's for HYBRID. */
+/* Segment s's entries in the table (head_table.h) from its blocks' offsets. */
 PARZ_HD void parz_gpu_table_segment(const parz_gpu_enc_chunk& c, unsigned long long s) {
   const unsigned long long b0 = s * c.C, b1 = b0 + c.C < c.nblocks ? b0 + c.C : c.nblocks;
-  const unsigned long long off = c.offsets[b0], len = c.offsets[b1] - c.offsets[b0];
-  unsigned char* t = c.chunk + c.table_at;
-  const unsigned w = c.width;
-  if (c.table == PARZ_TABLE_OFFSETS) {
-    parz_gpu_store_le(t + 8 * s, off, 8);
-  } else if (c.table == PARZ_TABLE_LENGTHS) {
-    parz_gpu_store_le(t + w * s, len, w);
-    if (s + 1 == c.nsegments)
-      for (unsigned long long j = w * c.nsegments; j < c.table_bytes; j++)
-        t[j] = 0;
-  } else if (c.table == PARZ_TABLE_HYBRID) {
-    const unsigned long long p = s / c.P, k = s - p * c.P;
-    unsigned char* rec = t + p * c.record_bytes;
-    if (k == 0) {
-      const unsigned long long m = c.nsegments - s < c.P ? c.nsegments - s : c.P;
-      parz_gpu_store_le(rec, off, 8);
-      for (unsigned long long j = 8 + w * m; j < 8 + ((w * m + 7) & ~7ull); j++)
-        rec[j] = 0;
-    }
-    parz_gpu_store_le(rec + 8 + w * k, len, w);
-  }
+  const parz_gpu_table t = {c.chunk + c.table_at, c.table,        c.width,      c.P,
+                            c.nsegments,          c.record_bytes, c.table_bytes};
+  parz_gpu_table_entry(t, s, c.offsets[b0], c.offsets[b1] - c.offsets[b0]);
 }
 
 /* Bit pattern of the value at C-order position pos (its index in the chunk's array). */
@@ -318,71 +292,13 @@ PARZ_HD unsigned long long parz_gpu_payload_share(const parz_gpu_enc_chunk& c, u
   return parz_checksum_lane(c.chunk + c.payload_at, begin, end, lane, lanes);
 }
 
-/* The CRC-32C of all behind the header ([PARZ_HEADER_BYTES, payload_at) of the chunk, len bytes),
- * in pieces of PARZ_GPU_CRC_PIECE bytes, PARZ_GPU_CRC_THREADS pieces a span (a CTA's work).
- * The bytes are counted as if zeros filled the front up to whole spans: leading zeros leave a
- * register from 0 at 0, so the raw register (crc32c.h) is the same, and then every piece and
- * span has one length. A CTA joins its pieces pairwise in a tree, each level by one
- * multiplication with a constant (parz_gpu_crc_join), and shifts its span's register over the
- * spans after it. */
-#define PARZ_GPU_CRC_THREADS 256u
-#define PARZ_GPU_CRC_LEVELS 8u /* log2(PARZ_GPU_CRC_THREADS) */
-#define PARZ_GPU_CRC_SPAN (PARZ_GPU_CRC_PIECE * PARZ_GPU_CRC_THREADS)
-
-PARZ_HD unsigned long long parz_gpu_crc_spans(const parz_gpu_enc_chunk& c) {
-  return (c.payload_at - PARZ_HEADER_BYTES + PARZ_GPU_CRC_SPAN - 1) / PARZ_GPU_CRC_SPAN;
-}
-
-/* The raw register of piece p, one word (table: parz_crc32c_table, on the GPU a copy in shared
- * memory). */
-PARZ_HD uint32_t parz_gpu_crc_piece(const parz_gpu_enc_chunk& c, unsigned long long p,
-                                    const uint32_t* table) {
-  const unsigned long long len = c.payload_at - PARZ_HEADER_BYTES;
-  const unsigned long long pad = parz_gpu_crc_spans(c) * PARZ_GPU_CRC_SPAN - len;
-  const unsigned long long at = p * PARZ_GPU_CRC_PIECE;
-  uint32_t reg = 0;
-  if (at < pad) /* sections are whole words, so pad is one too */
-    return 0;
-  const uint64_t w = parz_word_load(c.chunk + PARZ_HEADER_BYTES + (at - pad));
-  for (unsigned k = 0; k < 8; k++)
-    reg = table[(reg ^ (unsigned)(w >> (8 * k))) & 0xffu] ^ (reg >> 8);
-  return reg;
-}
-
-/* Join tables: table j holds x^i times x^(8 PIECE 2^j), the register of 2^j pieces of zeros,
- * for i < 32, mod P (reflected). Multiplying by a constant b is the XOR of b x^i over the set bits
- * of the other factor (parz_crc32c_mulmod), so with the 32 products at hand a multiplication is
- * 32 independent selections instead of a chain of 32 dependent steps. Tables 0 to
- * PARZ_GPU_CRC_LEVELS - 1 join the levels of a CTA's tree; the next ones, a span times 2^j,
- * shift a span's register over the spans after it. x8 has 31 entries: the tables end there. */
-#define PARZ_GPU_CRC_JOIN_TABLES (31u - PARZ_GPU_CRC_PIECE_LOG2)
-
-PARZ_HD uint32_t parz_gpu_crc_join_entry(unsigned j, unsigned i) {
-  uint32_t b = PARZ_TABLE(parz_crc32c_x8)[PARZ_GPU_CRC_PIECE_LOG2 + j];
-  for (unsigned k = 0; k < i; k++)
-    b = (b >> 1) ^ (PARZ_CRC32C_POLY & (0u - (b & 1u)));
-  return b;
-}
-
-/* The register `left` followed by 2^j pieces whose register is `right`; tab: join table j. */
-PARZ_HD uint32_t parz_gpu_crc_join(uint32_t left, uint32_t right, const uint32_t* tab) {
-  uint32_t p = right;
-  for (unsigned i = 0; i < 32; i++)
-    p ^= tab[i] & (0u - ((left >> (31 - i)) & 1u));
-  return p;
-}
-
-/* A span's register, shifted over the spans after it (a join-table multiplication per set bit
- * of their count; the generic shift for what lies beyond the tables, heads over 2^(31 - 11) spans
- * long): its share of the raw register. tabs: the join tables. */
-PARZ_HD uint32_t parz_gpu_crc_span(const parz_gpu_enc_chunk& c, unsigned long long span,
-                                   uint32_t reg, const uint32_t (*tabs)[32]) {
-  const unsigned span_tables = PARZ_GPU_CRC_JOIN_TABLES - PARZ_GPU_CRC_LEVELS;
-  unsigned long long m = parz_gpu_crc_spans(c) - 1 - span;
-  for (unsigned j = 0; m && j < span_tables; j++, m >>= 1)
-    if (m & 1u)
-      reg = parz_gpu_crc_join(reg, 0, tabs[PARZ_GPU_CRC_LEVELS + j]);
-  return m ? parz_crc32c_shift(reg, (m << span_tables) * PARZ_GPU_CRC_SPAN) : reg;
+/* The CRC-32C of all behind the header ([PARZ_HEADER_BYTES, payload_at) of the chunk) as the
+ * GPU takes it (head_crc.h): every byte there the GPU's, the register after the header carried
+ * over them (crc_init) the key. */
+PARZ_HD parz_gpu_head_crc parz_gpu_enc_head_crc(const parz_gpu_enc_chunk& c) {
+  const parz_gpu_head_crc s = {c.chunk,    PARZ_HEADER_BYTES,     c.payload_at,
+                               c.crc_init, 0x80000000u /* x^0 */, c.crc};
+  return s;
 }
 
 /* The header, its checksum the CRC-32C of all in front of the payload: the register after the
@@ -390,7 +306,8 @@ PARZ_HD uint32_t parz_gpu_crc_span(const parz_gpu_enc_chunk& c, unsigned long lo
 PARZ_HD void parz_gpu_seal(const parz_gpu_enc_chunk& c, uint32_t raw) {
   for (unsigned i = 0; i < PARZ_HEADER_BYTES; i += 8)
     parz_word_store(c.chunk + i, parz_word_load(c.header + i));
-  parz_gpu_store_le(c.chunk + PARZ_HEADER_BYTES - 4, ~(c.crc_init ^ raw) & 0xffffffffu, 4);
+  parz_gpu_store_le(c.chunk + PARZ_HEADER_BYTES - 4,
+                    parz_gpu_head_crc_value(parz_gpu_enc_head_crc(c), raw), 4);
 }
 
 /* ---- Host side: a chunk's arguments before and after its blocks are encoded (encode.cu) ---- */

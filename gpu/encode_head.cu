@@ -5,6 +5,7 @@
  * their arguments in device memory), except the exception kernels, which run per chunk that
  * has any. */
 #include "encode_launch.cuh"
+#include "head_crc.cuh"
 
 __device__ __forceinline__ unsigned long long thread_index() {
   return (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
@@ -344,42 +345,13 @@ __global__ void __launch_bounds__(PARZ_GPU_SUM_THREADS)
   }
 }
 
-/* One span per CTA (encode_chunk.cuh): each thread's piece, joined pairwise, within a warp by
- * shuffles and then across the warps through shared memory. The byte table and the levels' join
- * tables sit in shared memory: lanes look up different byte entries, which the constant cache
- * would serve one at a time. */
+/* One span per CTA of chunk blockIdx.y's head behind its header (head_crc.cuh). */
 __global__ void __launch_bounds__(PARZ_GPU_CRC_THREADS)
     crc_kernel(const parz_gpu_enc_chunk* chunks) {
-  __shared__ uint32_t table[256];
-  __shared__ uint32_t joins[PARZ_GPU_CRC_JOIN_TABLES][32];
-  __shared__ uint32_t warps[PARZ_GPU_CRC_THREADS / 32];
-  const parz_gpu_enc_chunk& c = chunks[blockIdx.y];
-  if (blockIdx.x >= parz_gpu_crc_spans(c))
+  const parz_gpu_head_crc s = parz_gpu_enc_head_crc(chunks[blockIdx.y]);
+  if (blockIdx.x >= parz_gpu_crc_spans(s))
     return; /* the whole CTA */
-  const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
-  table[threadIdx.x] = parz_crc32c_table_dev[threadIdx.x];
-  for (unsigned e = threadIdx.x; e < 32 * PARZ_GPU_CRC_JOIN_TABLES; e += PARZ_GPU_CRC_THREADS)
-    joins[e / 32][e % 32] = parz_gpu_crc_join_entry(e / 32, e % 32);
-  __syncthreads();
-  uint32_t v = parz_gpu_crc_piece(c, thread_index(), table);
-  for (unsigned k = 0; k < 5; k++) {
-    const uint32_t right = __shfl_down_sync(0xffffffffu, v, 1u << k);
-    if ((lane & ((2u << k) - 1)) == 0)
-      v = parz_gpu_crc_join(v, right, joins[k]);
-  }
-  if (lane == 0)
-    warps[warp] = v;
-  __syncthreads();
-  if (warp)
-    return;
-  v = lane < PARZ_GPU_CRC_THREADS / 32 ? warps[lane] : 0;
-  for (unsigned k = 5; (1u << k) < PARZ_GPU_CRC_THREADS; k++) {
-    const uint32_t right = __shfl_down_sync(0xffffffffu, v, 1u << (k - 5));
-    if ((lane & ((2u << (k - 5)) - 1)) == 0)
-      v = parz_gpu_crc_join(v, right, joins[k]);
-  }
-  if (lane == 0)
-    atomicXor(c.crc, parz_gpu_crc_span(c, blockIdx.x, v, joins));
+  parz_gpu_crc_cta(s, blockIdx.x);
 }
 
 __global__ void seal_kernel(const parz_gpu_enc_chunk* chunks, unsigned n) {
@@ -501,9 +473,10 @@ cudaError_t parz_gpu_launch_sums(const parz_gpu_enc_chunk* h, const parz_gpu_enc
 
 cudaError_t parz_gpu_launch_crc(const parz_gpu_enc_chunk* h, const parz_gpu_enc_chunk* d,
                                 unsigned n, cudaStream_t st) {
-  return over_chunks(
-      h, d, n, PARZ_GPU_CRC_THREADS, st, crc_kernel,
-      [](const parz_gpu_enc_chunk& c) { return parz_gpu_crc_spans(c) * PARZ_GPU_CRC_THREADS; });
+  return over_chunks(h, d, n, PARZ_GPU_CRC_THREADS, st, crc_kernel,
+                     [](const parz_gpu_enc_chunk& c) {
+                       return parz_gpu_crc_spans(parz_gpu_enc_head_crc(c)) * PARZ_GPU_CRC_THREADS;
+                     });
 }
 
 cudaError_t parz_gpu_launch_seal(const parz_gpu_enc_chunk* d, unsigned n, cudaStream_t st) {

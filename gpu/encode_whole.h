@@ -1,11 +1,10 @@
 /* What the GPU encoders of whole chunks (gpu_codecs.h, encode_chunks: the scratch codecs) share
  * of the frame on the host: the chunk's layout once its payload's size is known (chunk_encode.c,
  * settle) and its head written with the frame's functions (header, directory, table, exception
- * records, codec data, payload checksums, the header's CRC-32C), or the header's CRC-32C taken in
- * two parts where the GPU writes the sums into the chunk's place (parz_gpu_seal). Plain C++ with
- * no CUDA (the seal's steps compiled for the GPU too), so that the host tests of the encoders'
- * steps build chunks with it too; whole_memory.h holds their device memory and places a call's
- * one chunk. Internal to gpu/. */
+ * records, codec data, payload checksums, the header's CRC-32C), or its fixed parts and the key of
+ * the header's CRC-32C where the GPU writes the rest (head_crc.h). Plain C++ with no CUDA, so that
+ * the host tests of the encoders' steps build chunks with it too; whole_memory.h holds their
+ * device memory, places a call's one chunk and seals heads on the GPU. Internal to gpu/. */
 #ifndef PARZ_GPU_ENCODE_WHOLE_H
 #define PARZ_GPU_ENCODE_WHOLE_H
 
@@ -17,6 +16,7 @@
 #include "codecs.h"
 #include "crc32c.h"
 #include "exceptions.h"
+#include "head_crc.h"
 #include "stored.h"
 #include "table.h"
 #include "table_endian.h"
@@ -62,9 +62,22 @@ static inline int parz_gpu_whole_settle(const parz_array* a, const parz_chunk_vi
   return PARZ_OK;
 }
 
+/* The head (head bytes) of fin as the host writes it where the GPU writes its table, exception
+ * records and payload checksums: header (the CRC-32C's field 0), directory, the checksum
+ * section's own header, codec data (NULL: none), and zeros in the GPU's places. */
+static inline void parz_gpu_whole_fixed(const parz_chunk_view* fin, const unsigned char* codec_data,
+                                        unsigned char* head, size_t head_bytes) {
+  parz_chunk_offsets o;
+  memset(head, 0, head_bytes);
+  parz_chunk_section_offsets(fin, &o);
+  parz_chunk_header_write(fin, head);
+  if (fin->codec_data_bytes)
+    memcpy(head + o.codec_data, codec_data, (size_t)fin->codec_data_bytes);
+}
+
 /* The head (head bytes) of fin but its payload checksums and the header's CRC-32C
- * (parz_gpu_whole_seal): header, directory, table from the segments' bits, exception records (pos
- * and bits, nexc of them, in order; NULL where there are none), codec data (NULL: none). What
+ * (parz_gpu_whole_seal): parz_gpu_whole_fixed's, then the table from the segments' bits and the
+ * exception records (pos and bits, nexc of them, in order; NULL where there are none). What
  * needs no payload, so that an encoder writes it while the payload is written. */
 static inline int parz_gpu_whole_unsealed(const parz_chunk_view* fin,
                                           const unsigned long long* seg_bits,
@@ -75,9 +88,8 @@ static inline int parz_gpu_whole_unsealed(const parz_chunk_view* fin,
   std::vector<uint32_t> lens((size_t)fin->nsegments);
   for (size_t k = 0; k < lens.size(); k++)
     lens[k] = seg_bits[k] > UINT32_MAX ? UINT32_MAX : (uint32_t)seg_bits[k];
-  memset(head, 0, head_bytes);
+  parz_gpu_whole_fixed(fin, codec_data, head, head_bytes);
   parz_chunk_section_offsets(fin, &o);
-  parz_chunk_header_write(fin, head);
   int rc = parz_table_write(fin, lens.data(), 1, fin->nsegments, head + o.table, err);
   if (rc != PARZ_OK)
     return rc;
@@ -85,8 +97,6 @@ static inline int parz_gpu_whole_unsealed(const parz_chunk_view* fin,
     parz_store64(head + o.exceptions + e * PARZ_EXCEPTION_BYTES, pos[e]);
     parz_store64(head + o.exceptions + e * PARZ_EXCEPTION_BYTES + 8, bits[e]);
   }
-  if (fin->codec_data_bytes)
-    memcpy(head + o.codec_data, codec_data, (size_t)fin->codec_data_bytes);
   return PARZ_OK;
 }
 
@@ -117,65 +127,22 @@ static inline int parz_gpu_whole_head(const parz_chunk_view* fin,
 
 /* ---------------- the head sealed on the GPU ---------------- */
 
-/* The header's CRC-32C (parz_chunk_header_seal's) of a head in the chunk's place whose payload
- * sums the GPU writes there, in two parts (crc32c.h: the raw registers of a message's pieces,
- * each shifted by the bytes after it, XOR to the whole's): the host's from the head's other
- * bytes, before the sums are known; the GPU's from the sums, `words` of them from byte `at` of
- * the head, `after` head bytes after them. */
-#define PARZ_GPU_SEAL_LANES 32u
-struct parz_gpu_seal {
-  uint32_t key; /* the register of the bytes before the sums shifted past the rest, XOR the raw
-                 * register of the bytes after them */
-  unsigned long long at, words, after;
-  /* lane l's multiplier: x^(8n) mod P for the n head bytes after its run of sums */
-  uint32_t shift[PARZ_GPU_SEAL_LANES];
-};
-
-/* The sums [*k0, *k1) of lane `lane` of PARZ_GPU_SEAL_LANES: a run of neighbours each. */
-PARZ_HD void parz_gpu_seal_run(const parz_gpu_seal& s, unsigned lane, unsigned long long* k0,
-                               unsigned long long* k1) {
-  const unsigned long long per = (s.words + PARZ_GPU_SEAL_LANES - 1) / PARZ_GPU_SEAL_LANES;
-  *k0 = lane * per < s.words ? lane * per : s.words;
-  *k1 = *k0 + per < s.words ? *k0 + per : s.words;
-}
-
-/* The host's part of fin's head (head_bytes at head, its sums' bytes not read). */
-static inline void parz_gpu_seal_of(const parz_chunk_view* fin, const unsigned char* head,
-                                    size_t head_bytes, parz_gpu_seal* s) {
-  parz_chunk_offsets o;
-  parz_chunk_section_offsets(fin, &o);
-  s->at = o.checksums;
-  s->words = fin->nchecksums;
-  s->after = head_bytes - o.checksums - 8 * fin->nchecksums;
+/* The header's CRC-32C of a head whose bytes [from, to) the GPU writes at chunk (whole words,
+ * from 8-aligned), their raw register XORed into *raw (zero before): into *s, the key from the
+ * host's copy of the head (head_bytes at head; its bytes outside [from, to) as they will be). */
+static inline void parz_gpu_whole_crc_of(const unsigned char* head, size_t head_bytes, size_t from,
+                                         size_t to, unsigned char* chunk, uint32_t* raw,
+                                         parz_gpu_head_crc* s) {
   /* the CRC's field left out: the header's bytes before it, then from the directory on */
   uint32_t crc = parz_crc32c(0, head, PARZ_HEADER_BYTES - 4);
-  crc = parz_crc32c(crc, head + PARZ_HEADER_BYTES, o.checksums - PARZ_HEADER_BYTES);
-  s->key = parz_crc32c_shift(~crc, 8 * s->words + s->after) ^
-           ~parz_crc32c(~0u, head + o.checksums + 8 * s->words, (size_t)s->after);
-  for (unsigned lane = 0; lane < PARZ_GPU_SEAL_LANES; lane++) {
-    unsigned long long k0, k1;
-    parz_gpu_seal_run(*s, lane, &k0, &k1);
-    s->shift[lane] = parz_crc32c_x8n(8 * (s->words - k1) + s->after);
-  }
-}
-
-/* Lane `lane`'s share of the GPU's part (the sums' bytes at `sums`): the raw register of its run
- * of neighbouring sums, shifted by the head's bytes after the run. */
-PARZ_HD uint32_t parz_gpu_seal_share(const parz_gpu_seal& s, const unsigned char* sums,
-                                     unsigned lane) {
-  unsigned long long k0, k1;
-  uint32_t reg = 0;
-  parz_gpu_seal_run(s, lane, &k0, &k1);
-  if (k0 == k1)
-    return 0;
-  for (unsigned long long b = 8 * k0; b < 8 * k1; b++)
-    reg = parz_crc32c_step(reg, sums[b]);
-  return parz_crc32c_mulmod(reg, s.shift[lane]);
-}
-
-/* The header's CRC-32C from the lanes' shares XORed. */
-PARZ_HD uint32_t parz_gpu_seal_crc(const parz_gpu_seal& s, uint32_t shares) {
-  return ~(s.key ^ shares);
+  crc = parz_crc32c(crc, head + PARZ_HEADER_BYTES, from - PARZ_HEADER_BYTES);
+  s->chunk = chunk;
+  s->from = from;
+  s->to = to;
+  s->raw = raw;
+  s->key =
+      parz_crc32c_shift(~crc, head_bytes - from) ^ ~parz_crc32c(~0u, head + to, head_bytes - to);
+  s->shift = parz_crc32c_x8n(head_bytes - to);
 }
 
 #endif

@@ -1,8 +1,9 @@
 /* The device memory of the GPU encoders of whole chunks (gpu_codecs.h, encode_chunks): a call's
  * (or a chunk's) buffers from the stream's allocator, freed in stream order, the host's reads of
  * a few words between their steps, and the chunks, once encoded, copied to their places; or a
- * call's one chunk placed as soon as its size is known, its payload written there and its head
- * sealed there by the GPU behind its sums (parz_gpu_whole_direct). Internal to gpu/ (C++/CUDA). */
+ * call's one chunk placed as soon as its size is known, its payload written there (parz_gpu_whole_
+ * direct); a head whose table, exception records or sums the GPU writes sealed by the GPU behind
+ * them (head_crc.cuh). Internal to gpu/ (C++/CUDA). */
 #ifndef PARZ_GPU_WHOLE_MEMORY_H
 #define PARZ_GPU_WHOLE_MEMORY_H
 
@@ -10,6 +11,7 @@
 
 #include "encode_whole.h"
 #include "gpu_internal.h"
+#include "head_crc.cuh"
 
 /* Device memory of one call (or chunk), from the stream's allocator (from `pool` where it is not
  * NULL: the context's, parz_gpu_enc_pool), freed in stream order. */
@@ -59,10 +61,12 @@ static inline int parz_gpu_whole_down(parz_gpu_whole_memory& m, void* dst, const
   return m.e == cudaSuccess;
 }
 
-/* A chunk once encoded, waiting for its place: its head on the host, its payload in device
- * memory, or stored (its values as they are). */
+/* A chunk once encoded, waiting for its place: its head on the host (or d_head_bytes of it in
+ * device memory at d_head), its payload in device memory, or stored (its values as they are). */
 struct parz_gpu_whole_chunk {
   std::vector<unsigned char> head;
+  const unsigned char* d_head = NULL;
+  size_t d_head_bytes = 0;
   unsigned char* payload = NULL;
   size_t payload_bytes = 0;
   int stored = 0;
@@ -92,9 +96,11 @@ static inline int parz_gpu_whole_place(size_t n, const parz_array* arrays,
       }
       continue;
     }
-    e = cudaMemcpyAsync(d_chunks[i], c.head.data(), c.head.size(), cudaMemcpyHostToDevice, st);
+    const size_t head = c.d_head ? c.d_head_bytes : c.head.size();
+    e = c.d_head ? cudaMemcpyAsync(d_chunks[i], c.d_head, head, cudaMemcpyDeviceToDevice, st)
+                 : cudaMemcpyAsync(d_chunks[i], c.head.data(), head, cudaMemcpyHostToDevice, st);
     if (e == cudaSuccess)
-      e = cudaMemcpyAsync((unsigned char*)d_chunks[i] + c.head.size(), c.payload, c.payload_bytes,
+      e = cudaMemcpyAsync((unsigned char*)d_chunks[i] + head, c.payload, c.payload_bytes,
                           cudaMemcpyDeviceToDevice, st);
   }
   if (e == cudaSuccess)
@@ -114,8 +120,7 @@ struct parz_gpu_whole_direct {
 };
 
 /* Chunk fin (head bytes in front of its payload, *size bytes in all) given its place by direct
- * into *d_chunk, so that its payload is written there and its head sealed there
- * (parz_gpu_whole_direct_head, _seal); *d_chunk NULL where direct is NULL (a batch's chunk) or
+ * into *d_chunk, so that its payload is written there and its head there; *d_chunk NULL where direct is NULL (a batch's chunk) or
  * the head's size leaves the payload or the sums unaligned to their words: such a chunk is placed
  * once encoded (parz_gpu_whole_place). */
 static inline int parz_gpu_whole_direct_place(parz_gpu_whole_direct* direct,
@@ -137,50 +142,41 @@ static inline int parz_gpu_whole_direct_place(parz_gpu_whole_direct* direct,
   return PARZ_OK;
 }
 
-/* One warp (PARZ_GPU_SEAL_LANES): the sums at `sums` into the head at chunk, where they are not
- * there already, and the header's CRC-32C (s, parz_gpu_seal) into its field. */
-static __global__ void parz_gpu_seal_kernel(unsigned char* chunk, const unsigned long long* sums,
-                                            parz_gpu_seal s) {
-  unsigned long long k0, k1;
-  parz_gpu_seal_run(s, threadIdx.x, &k0, &k1);
-  unsigned long long* field = (unsigned long long*)(chunk + s.at);
-  if (sums != field)
-    for (unsigned long long k = k0; k < k1; k++)
-      field[k] = sums[k];
-  const uint32_t shares = __reduce_xor_sync(
-      0xffffffffu, parz_gpu_seal_share(s, (const unsigned char*)sums, threadIdx.x));
-  if (threadIdx.x == 0)
-    *(uint32_t*)(chunk + PARZ_HEADER_BYTES - 4) = parz_gpu_seal_crc(s, shares);
+/* A CTA per span of the GPU's bytes of a head (head_crc.cuh). */
+static __global__ void __launch_bounds__(PARZ_GPU_CRC_THREADS)
+    parz_gpu_whole_crc_kernel(const parz_gpu_head_crc s) {
+  parz_gpu_crc_cta(s, blockIdx.x);
 }
 
-/* The head of chunk fin placed at d_chunk (parz_gpu_whole_direct_place; head bytes at h_head, as
- * parz_gpu_whole_unsealed writes them) up into its place on st: sealed here where it has no sums,
- * else the host's part of its header's CRC-32C into *seal for parz_gpu_whole_direct_seal. Its
- * sums' field goes up as zeros, so the sums are written there after it, or elsewhere. From
- * pageable memory at h_head the copy may wait for st's work first: the encoders that queue the
- * payload's writes before it hand pinned memory. */
-static inline cudaError_t parz_gpu_whole_direct_head(const parz_chunk_view* fin,
-                                                     unsigned char* h_head, size_t head,
-                                                     unsigned char* d_chunk, parz_gpu_seal* seal,
-                                                     cudaStream_t st) {
-  if (fin->nchecksums)
-    parz_gpu_seal_of(fin, h_head, head, seal);
-  else
-    parz_gpu_whole_seal(fin, NULL, h_head, head);
-  return cudaMemcpyAsync(d_chunk, h_head, head, cudaMemcpyHostToDevice, st);
+/* One thread: the header's CRC-32C into its field. */
+static __global__ void parz_gpu_whole_field_kernel(const parz_gpu_head_crc s) {
+  parz_gpu_crc_field(s);
 }
 
-/* The sums (d_sums: fin's nchecksums words, in their field at d_chunk or elsewhere) into the head
- * at d_chunk and its header's CRC-32C, queued on st behind them and the head's copy
- * (parz_gpu_whole_direct_head, seal its host part); nothing where fin has no sums. */
-static inline cudaError_t parz_gpu_whole_direct_seal(const parz_chunk_view* fin,
-                                                     const parz_gpu_seal& seal,
-                                                     unsigned char* d_chunk,
-                                                     const unsigned long long* d_sums,
-                                                     cudaStream_t st) {
-  if (!fin->nchecksums)
+/* The head (head bytes at h_head, its bytes outside [from, to) final) up into d_head on st: where
+ * the GPU writes bytes [from, to) of it (whole words) after this copy, the key of its header's
+ * CRC-32C into *s for parz_gpu_whole_head_seal (raw: a zeroed word of device memory); where from
+ * == to, sealed here. From pageable memory at h_head the copy may wait for st's work first: the
+ * encoders that queue other work before it hand pinned memory. */
+static inline cudaError_t parz_gpu_whole_head_up(unsigned char* h_head, size_t head, size_t from,
+                                                 size_t to, unsigned char* d_head, uint32_t* raw,
+                                                 parz_gpu_head_crc* s, cudaStream_t st) {
+  if (from < to) {
+    parz_gpu_whole_crc_of(h_head, head, from, to, d_head, raw, s);
+  } else {
+    parz_chunk_header_seal(h_head, head);
+    memset(s, 0, sizeof *s);
+  }
+  return cudaMemcpyAsync(d_head, h_head, head, cudaMemcpyHostToDevice, st);
+}
+
+/* The header's CRC-32C of head s (parz_gpu_whole_head_up) into its field, queued on st behind
+ * the GPU's writes of its bytes; nothing where the host sealed it. */
+static inline cudaError_t parz_gpu_whole_head_seal(const parz_gpu_head_crc& s, cudaStream_t st) {
+  if (s.from >= s.to)
     return cudaSuccess;
-  parz_gpu_seal_kernel<<<1, PARZ_GPU_SEAL_LANES, 0, st>>>(d_chunk, d_sums, seal);
+  parz_gpu_whole_crc_kernel<<<(unsigned)parz_gpu_crc_spans(s), PARZ_GPU_CRC_THREADS, 0, st>>>(s);
+  parz_gpu_whole_field_kernel<<<1, 1, 0, st>>>(s);
   return cudaGetLastError();
 }
 

@@ -10,6 +10,8 @@
 
 #include "check.h"
 #include "encode_whole.h"
+#include "gpu_head_crc_host.h"
+#include "head_table.h"
 #include "parz_chunk.h"
 
 /* The emulated encoder's answer for chunk a (values at data) under cfg: its status rc and error
@@ -52,37 +54,57 @@ static inline int gpu_encode_same_as_cpu(const char* name, const parz_array& a, 
   return 1;
 }
 
-/* The head of a call's one chunk as the GPU seals it in its place (parz_gpu_seal): unsealed
- * (parz_gpu_whole_unsealed, from the segments' bits, the exceptions' positions and bits and the
- * codec data), the host's part of its CRC taken, the sums then written into it, the seal
- * kernel's lanes in reverse; it must be want's head (head bytes, sealed on the host). 1 where
- * checked: fin has sums and its head and sums are aligned to their words, as a chunk placed at
- * once has them; else 0. */
-static inline int gpu_seal_same_as_host(const parz_chunk_view& fin,
+/* The head of a chunk as the GPU writes and seals it (whole_memory.h, head_crc.h): the host's
+ * part as its encoder writes it (gpu_table: the bounded encoder's parz_gpu_whole_fixed, the GPU
+ * then writing the table's entries from the segments' bits, parz_gpu_table_entry, and the
+ * exception records, pos and bits; else the lossless encoder's parz_gpu_whole_unsealed), the sums
+ * written into it, the header's CRC-32C taken in two parts, the GPU's as its kernel takes it; it
+ * must be want's head (head bytes, sealed on the host). 1 where checked: the GPU writes part of
+ * the head, and (without gpu_table, a call's one chunk only) the head and sums are aligned to
+ * their words, as a chunk placed at once has them; else 0. */
+static inline int gpu_seal_same_as_host(const parz_chunk_view& fin, int gpu_table,
                                         const unsigned long long* seg_bits,
                                         const unsigned long long* pos, const uint64_t* bits,
                                         const unsigned char* codec_data, const uint64_t* sums,
                                         const unsigned char* want, size_t head) {
   parz_chunk_offsets o;
   parz_chunk_section_offsets(&fin, &o);
-  if (!fin.nchecksums || head % 8 || o.checksums % 8)
+  const size_t from = gpu_table ? o.table : o.checksums, to = o.mask;
+  if (from == to || (!gpu_table && (head % 8 || o.checksums % 8)))
     return 0;
   std::vector<unsigned char> got(head, 0xA5);
   parz_error e = {0, ""};
-  parz_gpu_seal s;
-  CHECK(parz_gpu_whole_unsealed(&fin, seg_bits, pos, bits, codec_data, got.data(), head, &e) ==
-            PARZ_OK,
-        ": the unsealed head: %s", e.message);
-  parz_gpu_seal_of(&fin, got.data(), head, &s);
+  if (gpu_table) {
+    parz_gpu_whole_fixed(&fin, codec_data, got.data(), head);
+  } else {
+    CHECK(parz_gpu_whole_unsealed(&fin, seg_bits, pos, bits, codec_data, got.data(), head, &e) ==
+              PARZ_OK,
+          ": the unsealed head: %s", e.message);
+  }
+  uint32_t raw = 0;
+  parz_gpu_head_crc s;
+  parz_gpu_whole_crc_of(got.data(), head, from, to, got.data(), &raw, &s);
+  if (gpu_table) { /* the segments in reverse, as threads may run */
+    const parz_gpu_table t = parz_gpu_table_of(&fin, got.data() + o.table);
+    unsigned long long end = 0;
+    for (uint64_t k = 0; k < fin.nsegments; k++)
+      end += seg_bits[k];
+    for (uint64_t k = fin.nsegments; k-- > 0;) {
+      end -= seg_bits[k];
+      parz_gpu_table_entry(t, k, end, seg_bits[k]);
+    }
+    for (uint64_t k = 0; k < fin.nexceptions; k++) {
+      parz_store64(got.data() + o.exceptions + 16 * k, pos[k]);
+      parz_store64(got.data() + o.exceptions + 16 * k + 8, bits[k]);
+    }
+  }
   for (size_t k = 0; k < fin.nchecksums; k++)
-    parz_store64(got.data() + s.at + 8 * k, sums[k]);
-  uint32_t shares = 0;
-  for (unsigned lane = PARZ_GPU_SEAL_LANES; lane-- > 0;)
-    shares ^= parz_gpu_seal_share(s, got.data() + s.at, lane);
-  parz_store32(got.data() + PARZ_HEADER_BYTES - 4, parz_gpu_seal_crc(s, shares));
+    parz_store64(got.data() + o.checksums + 8 * k, sums[k]);
+  raw = gpu_crc_raw(s);
+  parz_store32(got.data() + PARZ_HEADER_BYTES - 4, parz_gpu_head_crc_value(s, raw));
   CHECK(memcmp(got.data(), want, head) == 0,
-        ": the head sealed as on the GPU differs from the host's (%llu sums, %llu bytes after)",
-        (unsigned long long)fin.nchecksums, s.after);
+        ": the head sealed as on the GPU differs from the host's (GPU bytes %zu to %zu of %zu)",
+        from, to, head);
   return 1;
 }
 

@@ -8,8 +8,8 @@
  * cut to 1 MiB each, at segments of 1024 and 4096 codes. The lanes' split of a
  * segment's tokens is checked apart for 1 to 64 lanes against the serial walk
  * (parz_bounded_next_token), with runs and without, on crafted segments and on every segment of
- * every chunk here. The head of every chunk with sums is sealed again as the GPU seals a call's
- * one chunk in its place, and must be the host's.
+ * every chunk here. The head of every chunk is written and sealed again as the GPU writes and
+ * seals it (its table, exception records and sums on the GPU), and must be the host's.
  * Usage: test_gpu_bounded_encode_host [DATA_DIR] */
 #include <math.h>
 #include <stdint.h>
@@ -679,8 +679,8 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
                            sums.data(), out.data(), head, err);
   memcpy(out.data() + head, payload.data(), fin.payload_bytes);
   if (rc == PARZ_OK)
-    seals += gpu_seal_same_as_host(fin, seg_bits.data(), pos.data(), bits.data(), codec_data.data(),
-                                   sums.data(), out.data(), head);
+    seals += gpu_seal_same_as_host(fin, 1, seg_bits.data(), pos.data(), bits.data(),
+                                   codec_data.data(), sums.data(), out.data(), head);
   return rc;
 }
 

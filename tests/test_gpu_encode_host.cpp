@@ -20,6 +20,7 @@
 #include "check.h"
 #include "encode_block.cuh"
 #include "gpu_encode_cases.h"
+#include "gpu_head_crc_host.h"
 
 /* The GPU pipeline, one thread after another. */
 template <parz_type T, unsigned D>
@@ -146,19 +147,7 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
     parz_word_store(c.chunk + c.sums_at + 8 * p, sum);
   }
   /* each span's pieces joined pairwise as the CTA's tree joins them */
-  uint32_t raw = 0, joins[PARZ_GPU_CRC_JOIN_TABLES][32];
-  for (unsigned k = 0; k < PARZ_GPU_CRC_JOIN_TABLES; k++)
-    for (unsigned i = 0; i < 32; i++)
-      joins[k][i] = parz_gpu_crc_join_entry(k, i);
-  for (unsigned long long span = 0; span < parz_gpu_crc_spans(c); span++) {
-    uint32_t v[PARZ_GPU_CRC_THREADS];
-    for (unsigned t = 0; t < PARZ_GPU_CRC_THREADS; t++)
-      v[t] = parz_gpu_crc_piece(c, span * PARZ_GPU_CRC_THREADS + t, parz_crc32c_table);
-    for (unsigned k = 0; (1u << k) < PARZ_GPU_CRC_THREADS; k++)
-      for (unsigned t = 0; t < PARZ_GPU_CRC_THREADS; t += 2u << k)
-        v[t] = parz_gpu_crc_join(v[t], v[t + (1u << k)], joins[k]);
-    raw ^= parz_gpu_crc_span(c, span, v[0], joins);
-  }
+  const uint32_t raw = gpu_crc_raw(parz_gpu_enc_head_crc(c));
   parz_gpu_seal(c, raw);
   return PARZ_OK;
 }
@@ -281,20 +270,18 @@ int main(int argc, char** argv) {
   {
     /* a span's shift over the spans after it, by the join tables and beyond them (heads of more
      * spans than any case here has), against the generic shift */
-    static uint32_t joins[PARZ_GPU_CRC_JOIN_TABLES][32];
+    const uint32_t(*joins)[32] = gpu_crc_joins();
     const unsigned long long counts[] = {1,         2, 3, 41, 1000, 1ull << 20, (1ull << 21) + 5,
                                          1ull << 33};
-    parz_gpu_enc_chunk c;
+    parz_gpu_head_crc c;
     memset(&c, 0, sizeof c);
-    for (unsigned k = 0; k < PARZ_GPU_CRC_JOIN_TABLES; k++)
-      for (unsigned i = 0; i < 32; i++)
-        joins[k][i] = parz_gpu_crc_join_entry(k, i);
+    c.from = PARZ_HEADER_BYTES;
     for (unsigned long long spans : counts)
       for (unsigned long long span : {0ull, 1ull, spans / 2, spans - 1}) {
         if (span >= spans)
           continue;
         const uint32_t reg = 0x9e3779b9u ^ (uint32_t)(spans * 31 + span);
-        c.payload_at = PARZ_HEADER_BYTES + spans * PARZ_GPU_CRC_SPAN;
+        c.to = c.from + spans * PARZ_GPU_CRC_SPAN;
         CHECK(parz_gpu_crc_span(c, span, reg, joins) ==
                   parz_crc32c_shift(reg, (spans - 1 - span) * PARZ_GPU_CRC_SPAN),
               "span %llu of %llu", span, spans);

@@ -529,8 +529,8 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
                            err);
   memcpy(out.data() + head, payload.data(), fin.payload_bytes);
   if (rc == PARZ_OK)
-    seals += gpu_seal_same_as_host(fin, seg_bits.data(), NULL, NULL, NULL, sums.data(), out.data(),
-                                   head);
+    seals += gpu_seal_same_as_host(fin, 0, seg_bits.data(), NULL, NULL, NULL, sums.data(),
+                                   out.data(), head);
   return rc;
 }
 

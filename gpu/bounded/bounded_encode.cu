@@ -2,18 +2,17 @@
  * that runs them, chunk after chunk, and places the chunks (gpu_codecs.h, encode_chunks). Each
  * chunk is built in the context's scratch (its codes and the codebook's memory) and buffers of
  * its own from the context's pool (parz_gpu_enc_pool, whose pages stay mapped across waits and
- * calls). With the predictor given the host waits three times per chunk: once for the scan's
+ * calls). With the predictor given the host waits twice per chunk: once for the scan's
  * findings, the exceptions' count, the residuals' range and the symbol counts over a range of at
- * most PARZ_GPU_BND_HOST_BOOK symbols, packed into one read; then, once it has built the codebook
- * and settled the layout from the code's bits, for the segments' offsets and the exceptions,
- * read before the payload is written; last, for a batch's chunk, for the payload's checksums. It
- * writes the head but its checksums and CRC-32C while the device writes the payload. A call's
- * one chunk is placed as soon as its size is known: its payload is written there, its head goes
- * up there and the GPU seals it behind the checksums (parz_gpu_whole_direct), with no wait for
- * them. A wider range's codebook is
- * built on the device (bounded_book.cuh), one more wait reading its lengths. Between the waits
- * nothing waits: the grid's step is computed on the device, the holes' kernels find their count
- * there, the segments' offsets are summed there. With the predictor chosen the host also waits
+ * most PARZ_GPU_BND_HOST_BOOK symbols, packed into one read; then, once it has built the codebook,
+ * settled the layout from the code's bits and queued the rest, for the chunk's end. The host
+ * writes the head's fixed parts (header, directory, codec data) and sends them up; the device
+ * writes its table, exception records and checksums and seals it (head_crc.h), so nothing of the
+ * head waits for the host. A call's one chunk is placed as soon as its size is known: its payload
+ * and head are written there (parz_gpu_whole_direct). A wider range's codebook is built on the
+ * device (bounded_book.cuh), one more wait reading its lengths. Between the waits nothing waits:
+ * the grid's step is computed on the device, the holes' kernels find their count there, the
+ * segments' offsets are summed there. With the predictor chosen the host also waits
  * for the scan's words and the trials, read together (and for a wide trial's codebook). The
  * kernels that walk a segment's codes give it a warp, its lanes a share each
  * (bounded_encode.cuh). Once every chunk of a batch is encoded, `place` gives each its place and
@@ -31,6 +30,7 @@
 #include "checksum.cuh"
 #include "encode_whole.h"
 #include "gpu_codecs.h"
+#include "head_table.h"
 #include "whole_memory.h"
 
 #define THREADS 256u
@@ -174,10 +174,10 @@ __global__ void hole_count_kernel(parz_gpu_bnd b, unsigned long long ranges,
     counts[r] = c;
 }
 
-/* The positions into pos (or pos32, 32 bits each), with bits their values' bits. */
+/* The positions into pos32 (32 bits each), or exception records into rec (codec/frame/
+ * exceptions.h: the position, then the value's bits, a word each). */
 __global__ void hole_write_kernel(parz_gpu_bnd b, unsigned long long ranges,
-                                  const unsigned long long* first, uint32_t* pos32,
-                                  unsigned long long* pos, uint64_t* bits) {
+                                  const unsigned long long* first, uint32_t* pos32, uint64_t* rec) {
   const unsigned long long r = (blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x) / 32;
   const unsigned lane = threadIdx.x & 31u;
   if (r >= ranges || (b.stats && !parz_gpu_bnd_holes(b.stats))) /* the whole warp */
@@ -190,12 +190,12 @@ __global__ void hole_write_kernel(parz_gpu_bnd b, unsigned long long ranges,
     const unsigned mask = __ballot_sync(0xffffffffu, h);
     if (h) {
       const unsigned long long k = at + __popc(mask & ((1u << lane) - 1u));
-      if (pos32)
+      if (pos32) {
         pos32[k] = (uint32_t)i;
-      else
-        pos[k] = i;
-      if (bits)
-        parz_gpu_bnd_value(b, i, &bits[k]);
+      } else {
+        rec[2 * k] = i;
+        parz_gpu_bnd_value(b, i, &rec[2 * k + 1]);
+      }
     }
     at += __popc(mask);
   }
@@ -517,6 +517,28 @@ __global__ void write_kernel(parz_gpu_bnd b, unsigned words, unsigned skew) {
                });
 }
 
+/* What the host reads once a chunk is written: the segments' bits (their running sum's last), and
+ * one past the last segment whose bits its length field does not hold (0: none). */
+#define VERDICT_BITS 0u
+#define VERDICT_LONG 1u
+#define VERDICT_WORDS 2u
+
+/* Segment s's entries in the table t from the segments' offsets at (nseg + 1 of them); a length
+ * over `most` (the width's) marked in verdict, whose bits the first thread copies. */
+__global__ void table_kernel(const parz_gpu_table t, const unsigned long long* at,
+                             unsigned long long nseg, unsigned long long most,
+                             unsigned long long* verdict) {
+  const unsigned long long s = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
+  if (s == 0)
+    verdict[VERDICT_BITS] = at[nseg];
+  if (s >= nseg)
+    return;
+  const unsigned long long len = at[s + 1] - at[s];
+  if (t.width && len > most)
+    atomicMax(verdict + VERDICT_LONG, s + 1);
+  parz_gpu_table_entry(t, s, at[s], len);
+}
+
 /* ---------------- the codebook (bounded_book.cuh) ---------------- */
 
 /* A CTA as bounded_book.cuh's team: every thread runs the steps, each followed by a barrier;
@@ -789,12 +811,12 @@ static void count_holes(call_memory& m, const parz_gpu_bnd& b, hole_scan* h) {
   m.release(counts);
 }
 
-/* The holes' positions into pos32 or pos (and with bits their values' bits), in order. */
+/* The holes' positions into pos32, or their exception records into rec, in order. */
 static void write_holes(call_memory& m, const parz_gpu_bnd& b, const hole_scan& h, uint32_t* pos32,
-                        unsigned long long* pos, uint64_t* bits) {
+                        uint64_t* rec) {
   if (m.e == cudaSuccess)
     hole_write_kernel<<<blocks_for(32 * h.ranges, THREADS), THREADS, 0, m.st>>>(
-        b, h.ranges, h.first, pos32, pos, bits);
+        b, h.ranges, h.first, pos32, rec);
 }
 
 static size_t round256(size_t bytes) { return (bytes + 255) & ~(size_t)255; }
@@ -821,7 +843,7 @@ static int forward(call_memory& m, const parz_gpu_bnd& b, const parz_bounded_sha
     hole_scan holes;
     quantize_kernel<<<blocks_for(n, THREADS), THREADS, 0, m.st>>>(b);
     count_holes(m, b, &holes);
-    write_holes(m, b, holes, (uint32_t*)b.codes, NULL, NULL);
+    write_holes(m, b, holes, (uint32_t*)b.codes, NULL);
     if (m.e == cudaSuccess)
       lorenzo_holes_kernel<<<1, 1, 0, m.st>>>(b, (const uint32_t*)b.codes,
                                               holes.first + holes.ranges);
@@ -1182,26 +1204,12 @@ static int pinned(parz_gpu_context* ctx, size_t words, unsigned long long** h, p
   return rc;
 }
 
-/* An event destroyed with its scope (once it has happened, where it is still to come). */
-struct scoped_event {
-  cudaEvent_t ev = NULL;
-  scoped_event() = default;
-  scoped_event(const scoped_event&) = delete;
-  scoped_event& operator=(const scoped_event&) = delete;
-  ~scoped_event() {
-    if (ev)
-      cudaEventDestroy(ev);
-  }
-};
-
-/* Chunk a encoded into c (its head on the host, its payload in device memory from keep) and its
- * size; or, where direct is not NULL and the chunk is not stored, into its place
- * (parz_gpu_whole_direct_place), queued on keep's stream. Its scratch is freed on return, in
- * stream order. The host waits three times with the predictor given: for the packed counts (and
- * a wide range's rest), then for the segments' offsets and the exceptions, the kernels between
- * queued without a wait (the grid's step computed on the device, the payload's size from the
- * code's bits), and last, unless the chunk was placed, for the payload's checksums, having
- * written the rest of the head while the payload was written. */
+/* Chunk a encoded into c (its head and payload in device memory from keep) and its size; or,
+ * where direct is not NULL and the chunk is not stored, into its place
+ * (parz_gpu_whole_direct_place). Its scratch is freed on return, in stream order. The host waits
+ * twice with the predictor given: for the packed counts (and a wide range's rest), the kernels
+ * before queued without a wait (the grid's step computed on the device), and for the chunk's
+ * end, the verdict of its segments' bits. */
 static int encode_one(parz_gpu_context* ctx, call_memory& keep, const parz_array* a,
                       const void* d_data, const parz_chunk_config* cfg, coded_chunk* c,
                       size_t* size, parz_gpu_whole_direct* direct, parz_error* err) {
@@ -1360,23 +1368,22 @@ static int encode_one(parz_gpu_context* ctx, call_memory& keep, const parz_array
                            &c->stored, err);
   if (rc != PARZ_OK || c->stored)
     return rc;
-  /* the call's one chunk placed here (direct): its payload written there, its head sealed there
-   * behind the sums */
+  /* the call's one chunk placed here (direct): its payload and head written there; a batch's
+   * chunk gets a head and a payload of its own */
   unsigned char* d_chunk = NULL;
   if ((rc = parz_gpu_whole_direct_place(direct, &fin, head, size, &d_chunk, err)) != PARZ_OK)
     return rc;
+  parz_chunk_offsets o;
+  parz_chunk_section_offsets(&fin, &o);
 
-  /* the pinned words: a host codebook's tables going up, then the segments' offsets, the
-   * exceptions and the checksums coming down; placed, the head going up in the checksums' stead */
+  /* the pinned words: a host codebook's tables and the head's fixed parts going up, the verdict
+   * coming down */
   const size_t nseg = (size_t)b.nseg, table_words = on_host ? (r.m + 7) / 8 + (r.m + 1) / 2 : 0,
-               down_words = nseg + 1 + 2 * (size_t)nexc +
-                            (d_chunk ? (head + 7) / 8 : (size_t)fin.nchecksums);
-  if ((rc = pinned(ctx, table_words + down_words, &h, err)) != PARZ_OK)
+               head_words = (head + 7) / 8;
+  if ((rc = pinned(ctx, table_words + head_words + VERDICT_WORDS, &h, err)) != PARZ_OK)
     return rc;
-  unsigned long long* h_at = h + table_words;
-  unsigned long long* h_pos = h_at + nseg + 1;
-  uint64_t* h_bits = (uint64_t*)h_pos + nexc;
-  uint64_t* h_sums = h_bits + nexc;
+  unsigned char* h_head = (unsigned char*)(h + table_words);
+  unsigned long long* h_verdict = h + table_words + head_words;
   b.len = book_mem.len + (book.runs ? PARZ_BOUNDED_SYMBOLS : 0);
   b.code = book_mem.code;
   if (on_host) { /* the host's tables, into the device's places */
@@ -1394,48 +1401,44 @@ static int encode_one(parz_gpu_context* ctx, call_memory& keep, const parz_array
   b.shift = r.shift;
   b.use_runs = book.runs;
 
-  /* the exceptions: every hole, in order, with its value's bits */
-  unsigned long long* pos = m.device<unsigned long long>((size_t)nexc);
-  uint64_t* bits = m.device<uint64_t>((size_t)nexc);
-  if (nexc) {
-    hole_scan holes;
-    count_holes(m, b, &holes);
-    write_holes(m, b, holes, NULL, pos, bits);
-    m.release(holes.first);
-  }
-
-  /* the segments' bits and their running sum, the payload, its checksums */
-  unsigned long long* d_sums = m.device<unsigned long long>((size_t)fin.nchecksums);
+  /* the segments' bits and their running sum */
   if (m.e == cudaSuccess)
     bits_kernel<<<g.blocks, SEG_WARPS * 32, g.shared, m.st>>>(b, g.words, g.skew);
   if (m.e == cudaSuccess)
     m.e =
         cub::DeviceScan::ExclusiveSum(scan, scan_bytes, b.seg_bits, d_at, (int64_t)nseg + 1, m.st);
-  /* the segments' offsets and the exceptions come down before the payload is written, so that
-   * the host writes the head but its checksums meanwhile */
-  if (m.e == cudaSuccess)
-    m.e = cudaMemcpyAsync(h_at, d_at, (nseg + 1) * sizeof *h_at, cudaMemcpyDeviceToHost, m.st);
-  if (m.e == cudaSuccess && nexc)
-    m.e = cudaMemcpyAsync(h_pos, pos, nexc * sizeof *h_pos, cudaMemcpyDeviceToHost, m.st);
-  if (m.e == cudaSuccess && nexc)
-    m.e = cudaMemcpyAsync(h_bits, bits, nexc * sizeof *h_bits, cudaMemcpyDeviceToHost, m.st);
-  scoped_event offsets_down;
-  if (m.e == cudaSuccess)
-    m.e = cudaEventCreateWithFlags(&offsets_down.ev, cudaEventDisableTiming);
-  if (m.e == cudaSuccess)
-    m.e = cudaEventRecord(offsets_down.ev, m.st);
-  c->payload_bytes = fin.payload_bytes;
-  if (d_chunk) {
-    b.payload = (unsigned long long*)(d_chunk + head);
-    if (m.e == cudaSuccess)
-      m.e = cudaMemsetAsync(b.payload, 0, fin.payload_bytes, m.st);
-  } else {
-    b.payload = keep.zeroed<unsigned long long>(fin.payload_bytes / 8);
-  }
-  if (keep.e != cudaSuccess) {
-    down(m, NULL, NULL, 0); /* nothing left coming into the pinned words */
+  /* the head and the payload: the head's fixed parts go up while the device takes the bits, and
+   * the device writes the rest of it after them */
+  unsigned char* d_head =
+      d_chunk ? d_chunk : (unsigned char*)keep.device<unsigned long long>(head_words);
+  b.payload = d_chunk ? (unsigned long long*)(d_chunk + head)
+                      : keep.zeroed<unsigned long long>(fin.payload_bytes / 8);
+  if (keep.e != cudaSuccess)
     return parz_gpu_cuda_fail(err, keep.e, "bounded GPU encode: the payload");
+  /* the verdict, then a word for the raw register of the GPU's part of the header's CRC-32C */
+  unsigned long long* verdict = m.zeroed<unsigned long long>(VERDICT_WORDS + 1);
+  parz_gpu_head_crc seal;
+  parz_gpu_whole_fixed(&fin, book.codec_data.data(), h_head, head);
+  if (m.e == cudaSuccess)
+    m.e = parz_gpu_whole_head_up(h_head, head, o.table, o.mask, d_head,
+                                 (uint32_t*)(verdict + VERDICT_WORDS), &seal, m.st);
+
+  /* the exceptions: every hole, in order, with its value's bits, into their records */
+  if (nexc) {
+    hole_scan holes;
+    count_holes(m, b, &holes);
+    write_holes(m, b, holes, NULL, (uint64_t*)(d_head + o.exceptions));
+    m.release(holes.first);
   }
+  if (m.e == cudaSuccess)
+    table_kernel<<<blocks_for(nseg, THREADS), THREADS, 0, m.st>>>(
+        parz_gpu_table_of(&fin, d_head + o.table), d_at, nseg,
+        fin.length_bytes == 2 ? 0xffffull : 0xffffffffull, verdict);
+
+  /* the payload, its checksums into their field, the header's CRC-32C */
+  c->payload_bytes = fin.payload_bytes;
+  if (d_chunk && m.e == cudaSuccess)
+    m.e = cudaMemsetAsync(b.payload, 0, fin.payload_bytes, m.st);
   b.seg_at = d_at;
   if (m.e == cudaSuccess)
     write_kernel<<<gw.blocks, SEG_WARPS * 32, gw.shared, m.st>>>(b, gw.words, gw.skew);
@@ -1447,48 +1450,29 @@ static int encode_one(parz_gpu_context* ctx, call_memory& keep, const parz_array
   ps.payload_end = 8ull * fin.payload_bytes;
   if (m.e == cudaSuccess && fin.nchecksums &&
       (rc = parz_gpu_enqueue_sums(ctx, &ps, (const unsigned char*)b.payload, 0, fin.nchecksums,
-                                  d_sums, m.st, err)) != PARZ_OK) {
-    down(m, NULL, NULL, 0);
+                                  (unsigned long long*)(d_head + o.checksums), m.st, err)) !=
+          PARZ_OK) {
+    down(m, NULL, NULL, 0); /* nothing left going up from the pinned words */
     return rc;
   }
-  if (m.e == cudaSuccess && fin.nchecksums && !d_chunk)
-    m.e = cudaMemcpyAsync(h_sums, d_sums, (size_t)fin.nchecksums * sizeof *h_sums,
-                          cudaMemcpyDeviceToHost, m.st);
   if (m.e == cudaSuccess)
-    m.e = cudaEventSynchronize(offsets_down.ev);
-  if (m.e != cudaSuccess) {
-    const cudaError_t e = m.e;
-    cudaStreamSynchronize(m.st);
-    return parz_gpu_cuda_fail(err, e, "bounded GPU encode: the payload");
-  }
-  /* the head but its checksums, while the payload is written */
-  if (h_at[nseg] != book.bits)
-    rc = parz_fail(err, PARZ_ERR_STREAM,
-                   "bounded GPU encode: the segments hold %llu bits, the code's counts %llu",
-                   h_at[nseg], book.bits);
-  std::vector<unsigned long long> seg_bits(nseg);
-  for (size_t k = 0; k < nseg; k++)
-    seg_bits[k] = h_at[k + 1] - h_at[k];
-  /* placed: the head from pinned words, so that its copy waits for nothing queued before it */
-  c->head.resize(d_chunk ? 0 : head);
-  unsigned char* h_head = d_chunk ? (unsigned char*)h_sums : c->head.data();
-  if (rc == PARZ_OK)
-    rc = parz_gpu_whole_unsealed(&fin, seg_bits.data(), h_pos, h_bits, book.codec_data.data(),
-                                 h_head, head, err);
-  if (d_chunk && rc == PARZ_OK) {
-    parz_gpu_seal seal;
-    m.e = parz_gpu_whole_direct_head(&fin, h_head, head, d_chunk, &seal, m.st);
-    if (m.e == cudaSuccess)
-      m.e = parz_gpu_whole_direct_seal(&fin, seal, d_chunk, d_sums, m.st);
-    if (m.e == cudaSuccess)
-      return PARZ_OK;
-  }
-  if (!down(m, NULL, NULL, 0))
+    m.e = parz_gpu_whole_head_seal(seal, m.st);
+  if (!down(m, h_verdict, verdict, VERDICT_WORDS * sizeof *h_verdict))
     return parz_gpu_cuda_fail(err, m.e, "bounded GPU encode: the payload");
-  if (rc != PARZ_OK)
-    return rc;
-  c->payload = (unsigned char*)b.payload;
-  parz_gpu_whole_seal(&fin, h_sums, c->head.data(), head);
+  if (h_verdict[VERDICT_BITS] != book.bits)
+    return parz_fail(err, PARZ_ERR_STREAM,
+                     "bounded GPU encode: the segments hold %llu bits, the code's counts %llu",
+                     h_verdict[VERDICT_BITS], book.bits);
+  if (h_verdict[VERDICT_LONG])
+    return parz_fail(err, PARZ_ERR_PARAM,
+                     "bounded GPU encode: segment %llu has more bits than its %u-bit length field "
+                     "holds",
+                     h_verdict[VERDICT_LONG] - 1, 8u * fin.length_bytes);
+  if (!d_chunk) {
+    c->d_head = d_head;
+    c->d_head_bytes = head;
+    c->payload = (unsigned char*)b.payload;
+  }
   return PARZ_OK;
 }
 

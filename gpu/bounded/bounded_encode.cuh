@@ -32,11 +32,12 @@
  *            bits of the lanes before it into a zeroed payload (the words it shares with its
  *            neighbours ORed in);
  *   sums     a CTA per partition: its payload checksum (payload_checksum.h);
- *   head     on the host, with the frame's functions: header, directory, table, exception
- *            records (the positions of every hole, in order, and their values' bits), codec data,
- *            while the device writes the payload; then its checksums, the header's CRC-32C (for
- *            a call's one chunk, up into its place and its CRC-32C taken in two parts, the
- *            host's from the other bytes and a warp's from the sums: parz_gpu_seal).
+ *   head     on the host, with the frame's functions: header, directory, codec data, up into
+ *            the chunk's place (a batch's chunk: a head of its own in device memory); on the
+ *            device the exception records (the positions of every hole, in order, and their
+ *            values' bits), the table from the segments' offsets (parz_gpu_table_entry), the
+ *            checksums, then the header's CRC-32C, taken in two parts: the host's from its
+ *            bytes and the GPU's from the rest (head_crc.h).
  * What this encoder does not do is refused with PARZ_ERR_UNSUPPORTED, naming it, before the
  * forward pass: values the configuration masks (NaN, the fill value), values not finite when
  * the predictor is chosen (the CPU chooses on the frame's cleaned copy), chunks of 2^32 values or

@@ -707,11 +707,14 @@ static int encode_one(parz_gpu_context* ctx, parz_gpu_whole_memory& keep, parz_g
   if ((rc = parz_gpu_whole_unsealed(&fin, seg_bits.data(), NULL, NULL, NULL, h_head, head, err)) !=
       PARZ_OK)
     return rc;
-  parz_gpu_seal seal;
+  parz_gpu_head_crc seal;
   if (d_chunk) {
-    /* the head up before the sums are added into it */
+    /* the head up before the sums are added into it; the GPU takes their share of its CRC-32C */
+    uint32_t* raw = m.zeroed<uint32_t>(1);
     if (m.e == cudaSuccess)
-      m.e = parz_gpu_whole_direct_head(&fin, h_head, head, d_chunk, &seal, m.st);
+      m.e = parz_gpu_whole_head_up(h_head, head, o.checksums,
+                                   o.checksums + 8 * (size_t)fin.nchecksums, d_chunk, raw, &seal,
+                                   m.st);
     if (m.e != cudaSuccess)
       return parz_gpu_cuda_fail(err, m.e, "lossless GPU encode: the head");
   }
@@ -726,7 +729,7 @@ static int encode_one(parz_gpu_context* ctx, parz_gpu_whole_memory& keep, parz_g
     return rc;
   if (d_chunk) {
     if (m.e == cudaSuccess)
-      m.e = parz_gpu_whole_direct_seal(&fin, seal, d_chunk, d_sums, m.st);
+      m.e = parz_gpu_whole_head_seal(seal, m.st);
     if (m.e != cudaSuccess)
       return parz_gpu_cuda_fail(err, m.e, "lossless GPU encode: the head's seal");
     return PARZ_OK;

@@ -50,8 +50,8 @@
  *   sums       the frame's payload sums (gpu/checksum.cu, parz_gpu_enqueue_sums);
  *   head       on the host, with the frame's functions (gpu/encode_whole.h); for a call's one
  *              chunk, up into its place before the sums are added into it there, and its
- *              header's CRC-32C taken in two parts, the host's from the other bytes and a
- *              warp's from the sums (parz_gpu_seal, encode_whole.h).
+ *              header's CRC-32C taken in two parts, the host's from the other bytes and the
+ *              GPU's from the sums (head_crc.h, whole_memory.h).
  * What this encoder does not do is refused with PARZ_ERR_UNSUPPORTED, naming it, before any
  * work: a series (one dimension of extent above 1) whose predictor is the encoder's choice (the
  * CPU tries Holt's predictor and the dictionary there), segments of more than 32 blocks, chunks
