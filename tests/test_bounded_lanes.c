@@ -4,7 +4,9 @@
  * every one it refuses, on chunks the encoder writes (every predictor, runs or not, escapes,
  * segments of 1 to 4096 codes, 1 to 64 lanes) and on their segments damaged (flipped bits, moved
  * ends, random bits); and the lanes on a copy of only the payload words a segment's reads may
- * touch (parz_bounded_lanes_words, what the GPU stages), the same.
+ * touch (parz_bounded_lanes_words, what the GPU stages), the same. The codec's decode of words
+ * longer than the table's bits against the table decoder's, on every window the table misses, for
+ * each chunk's codebook and for random ones.
  *
  *   test_bounded_lanes           crafted arrays and their damaged segments
  *   test_bounded_lanes DIR       also every real array of DIR at 1e-3 x its range, C = 4096 */
@@ -190,6 +192,76 @@ static void check_steps(const parz_huff_decoder* d, const uint32_t* steps, const
   pairs_seen += pairs;
 }
 
+static unsigned long long long_windows;
+
+/* The long words' decode of the codec (parz_bounded_decode_long) against the table decoder's walk
+ * over the lengths (parz_huff_decode_long), on every window of max_len bits that d's table misses,
+ * each with other bits past them: the same symbol and length, or -1 alike (bits that start no
+ * word of an incomplete code). */
+static void check_long(const parz_huff_decoder* d, const char* what) {
+  const unsigned T = d->table_bits, max = d->max_len;
+  uint64_t state = 0x2545F4914F6CDD1Dull; /* its own sequence: the other checks' stay as they are */
+  unsigned long long bad = 0;
+  for (uint32_t i = 0; i < (1u << T); i++) {
+    if (PARZ_HUFF_ENTRY_LEN(d->table[i]))
+      continue;
+    for (uint64_t rest = 0; rest < ((uint64_t)1 << (max - T)); rest++) {
+      state ^= state << 13;
+      state ^= state >> 7;
+      state ^= state << 17;
+      const uint64_t w = i | rest << T | (max < 64 ? state << max : 0);
+      unsigned want_len = 0, got_len = 0;
+      const int32_t want = parz_huff_decode_long(d, w, &want_len);
+      const int32_t got = parz_bounded_decode_long(d, w, &got_len);
+      if (got != want || (want >= 0 && got_len != want_len)) {
+        if (bad++ < 5)
+          CHECK(0, "%s: the long word at window %#llx is symbol %d of %u bits, not %d of %u", what,
+                (unsigned long long)w, want, want_len, got, got_len);
+      }
+      long_windows++;
+    }
+  }
+  CHECK(bad == 0, "%s: %llu windows' long words differ", what, bad);
+}
+
+/* Codebooks of random lengths (at most PARZ_BOUNDED_MAX_LEN bits, mostly incomplete codes: bits
+ * that start no word), each one's long words checked (check_long). */
+static void random_books(void) {
+  parz_bounded_book b = {(uint8_t*)malloc(PARZ_BOUNDED_SYMBOLS),
+                         (uint32_t*)malloc(PARZ_BOUNDED_SYMBOLS * 4)};
+  for (int t = 0; t < 10; t++) {
+    memset(b.len, 0, PARZ_BOUNDED_SYMBOLS);
+    const unsigned m = 2 + (unsigned)(xorshift_next() % (t < 5 ? 40 : 600));
+    uint64_t kraft = 0;
+    for (unsigned k = 0; k < m; k++) {
+      const size_t sym = (size_t)(xorshift_next() % PARZ_BOUNDED_SYMBOLS);
+      if (b.len[sym])
+        continue;
+      b.len[sym] = (uint8_t)(1 + xorshift_next() % PARZ_BOUNDED_MAX_LEN);
+      kraft += (uint64_t)1 << (PARZ_BOUNDED_MAX_LEN - b.len[sym]);
+    }
+    /* lengthened until the lengths are a prefix code */
+    for (size_t sym = 0; kraft > ((uint64_t)1 << PARZ_BOUNDED_MAX_LEN); sym++)
+      if (b.len[sym % PARZ_BOUNDED_SYMBOLS] &&
+          b.len[sym % PARZ_BOUNDED_SYMBOLS] < PARZ_BOUNDED_MAX_LEN) {
+        kraft -= (uint64_t)1 << (PARZ_BOUNDED_MAX_LEN - b.len[sym % PARZ_BOUNDED_SYMBOLS]);
+        b.len[sym % PARZ_BOUNDED_SYMBOLS]++;
+        kraft += (uint64_t)1 << (PARZ_BOUNDED_MAX_LEN - b.len[sym % PARZ_BOUNDED_SYMBOLS]);
+      }
+    parz_error err;
+    parz_bounded_decoder* dec = parz_bounded_decoder_new(&b, &err);
+    CHECK(dec != NULL, "random book %d: %s", t, err.message);
+    if (!dec)
+      continue;
+    char what[48];
+    snprintf(what, sizeof what, "random book %d (%u symbols)", t, m);
+    check_long(parz_bounded_decoder_huff(dec), what);
+    parz_bounded_decoder_free(dec);
+  }
+  free(b.len);
+  free(b.code);
+}
+
 /* Every segment of chunk c, then (damage) each of its first segments damaged. */
 static void same_chunk(const parz_bounded_chunk* c, const char* what, int damage) {
   parz_bounded_book b = {(uint8_t*)malloc(PARZ_BOUNDED_SYMBOLS),
@@ -210,6 +282,7 @@ static void same_chunk(const parz_bounded_chunk* c, const char* what, int damage
   for (uint32_t i = 0; i < (1u << d->table_bits); i++)
     steps[i] = parz_bounded_step_entry(d->table, d->table_bits, i);
   check_steps(d, steps, what);
+  check_long(d, what);
   uint64_t bit0 = 0;
   uint8_t* p = (uint8_t*)malloc(c->payload_bytes);
   memcpy(p, c->payload, c->payload_bytes);
@@ -316,5 +389,8 @@ int main(int argc, char** argv) {
         "the damage reaches too few segments (%llu of %llu refused)", refusals_seen, segments_seen);
   if (argc > 1)
     real(argv[1]);
+  random_books();
+  printf("long words: %llu windows checked\n", long_windows);
+  CHECK(long_windows > 0, "no window holds a long word");
   return test_finish("test_bounded_lanes");
 }

@@ -34,6 +34,34 @@ typedef struct {
   unsigned valid;
 } parz_bounded_window;
 
+/* The word longer than d's table bits at the low bits of window (no word of at most table_bits
+ * bits starts it): its symbol with *len its length, or -1, as parz_huff_decode_long gives them,
+ * found by halving the lengths rather than walking them. Along a window's bits, the first l bits
+ * c_l of a window the table misses never fall below first[l], so a word of length l starts it
+ * exactly where c_l < first[l] + count[l], that is, where the window's first max_len bits v
+ * (most significant first) fall below that limit shifted to max_len bits; the limits grow with
+ * l (each adds count[l + 1] words past the last), so the length is the first l past the table's
+ * bits whose limit lies above v. The codec's long words are its large residuals, dense in the
+ * segments of the interpolation's coarse levels: its 8 lengths past the table's 12 bits take
+ * three halvings here, one lookup each, where a walk takes a lookup a length. */
+PARZ_HD int32_t parz_bounded_decode_long(const parz_huff_decoder* d, uint64_t window,
+                                         unsigned* len) {
+  const unsigned max = d->max_len;
+  const uint32_t v = parz_huff_reverse((uint32_t)(window & ((1u << max) - 1u)), max);
+  unsigned lo = d->table_bits, hi = max; /* no word of length lo; the word's length in (lo, hi] */
+  if (hi <= lo || v >= (d->first[hi] + d->count[hi]) << (max - hi))
+    return -1;
+  while (hi - lo > 1) {
+    const unsigned mid = (lo + hi) / 2;
+    if (v < (d->first[mid] + d->count[mid]) << (max - mid))
+      hi = mid;
+    else
+      lo = mid;
+  }
+  *len = hi;
+  return (int32_t)d->sorted[d->index[hi] + (v >> (max - hi)) - d->first[hi]];
+}
+
 /* One token from r (a code word and its raw bits), r->pos moved past it: returns the codes it
  * stands for (1, or a run's length of at least 2) with *code the code of a single one (0 for a
  * run), or 0 for bits that start no code word of the book. table and table_mask are d's table,
@@ -47,7 +75,7 @@ PARZ_HD size_t parz_bounded_read_token(const parz_huff_decoder* d, const uint32_
   }
   uint32_t e = table[win->w & table_mask];
   unsigned l = PARZ_HUFF_ENTRY_LEN(e);
-  int32_t sym = l ? (int32_t)PARZ_HUFF_ENTRY_SYM(e) : parz_huff_decode_long(d, win->w, &l);
+  int32_t sym = l ? (int32_t)PARZ_HUFF_ENTRY_SYM(e) : parz_bounded_decode_long(d, win->w, &l);
   if (sym < 0)
     return 0;
   parz_bitr_skip(r, l);
