@@ -5,11 +5,20 @@
  * every step writes each value from the same inputs, only the order of independent units
  * changes.
  *
- * The steps' ranges form one queue, which the threads take from in order; a thread that takes a
- * range of a step whose previous step has ranges still running waits for those alone, spinning
- * briefly, then yielding its processor. The wait is the tail of a step (its last ranges,
+ * Every thread walks the steps in order, taking ranges of each until none is left; a thread that
+ * takes a range of a step whose previous step has ranges still running waits for those alone,
+ * spinning briefly, then yielding its processor. The wait is the tail of a step (its last ranges,
  * microseconds), where a barrier of the team would put it to sleep and wake it again at every
  * step under a passive wait policy (tens of microseconds each).
+ *
+ * The segments' ranges come from one counter, in order (their costs differ: a fill region's codes
+ * cost almost nothing). Every later step's ranges are cut into one block per thread, which the
+ * thread takes first and then takes from the others' blocks: range r of every pass, and of the
+ * window's rows, covers about the same part of the chunk (units follow C order), so a thread
+ * mostly reads what it wrote in the step before, from its own cache, rather than lines another
+ * core holds; and a thread's own ranges are taken through a count no other thread writes until
+ * it steals. The counts threads write lie apart from each other and from what the team only
+ * reads (SPREAD).
  *
  * A step's end still costs its tail, so steps that need not wait for each other share one: the
  * payload checksums and the segments (both only read the payload), and a row of passes of few
@@ -44,12 +53,18 @@
 #include "team.h"
 
 /* Ranges per thread of each step: enough for dynamic hand-out to even out segments of uneven
- * cost (a fill region's codes cost almost nothing). */
+ * cost, and for the blocks of the later steps to even out a thread that starts late. */
 #define RANGES_PER_THREAD 8u
 
 /* Passes of fewer values than this run on one thread, together with the small passes next to
  * them: their work is less than the tail and the hand-out of a step of their own. */
 #define SMALL_PASS_VALUES 8192u
+
+/* Words of a cache line (of 64 bytes, or less): counts that threads write are this many words
+ * apart, so that no two share a line, nor one a line of what the team only reads. Every taker of
+ * a range reads its step's description, and every finisher writes its step's count: in one line,
+ * each count would take the line from every reader. */
+#define SPREAD 8u
 
 /* Checks of a step's end a waiting thread makes before it yields its processor between checks:
  * tens of microseconds, the tail of a step on an idle machine. */
@@ -167,14 +182,16 @@ static int row_range_done(job* j) {
   return done == j->row_ranges;
 }
 
-/* One step of the queue: its ranges take places [start, start + ranges) of the queue and error
- * items [item, item + ranges), in the order of the serial decoder's steps. */
+/* One step: its ranges are error items [item, item + ranges), in the order of the serial
+ * decoder's steps. Read only once planned, but for its counts, which lie apart (SPREAD). */
 typedef struct {
   step kind;
   unsigned pass, pass_end;
   uint64_t units, ranges;
-  uint64_t start, item;
-  uint64_t done; /* ranges finished (atomic) */
+  uint64_t item;
+  uint64_t* done; /* ranges finished (atomic) */
+  uint64_t* next; /* the next range to take (atomic): next[0], or block i's at next[SPREAD * i] */
+  int owned;      /* the ranges cut into one block per thread of the team */
 } queued_step;
 
 /* Appends a step of `units` units to q[*n] unless it has none. */
@@ -187,26 +204,39 @@ static void add_step(queued_step* q, unsigned* n, step kind, unsigned pass, unsi
   q[*n].pass_end = pass_end;
   q[*n].units = units;
   q[*n].ranges = step_ranges(units, nthreads);
-  q[*n].done = 0;
   ++*n;
 }
 
-/* The steps of the chunk into q (at most passes + 4), their count returned, their places from
- * `start` on and their error items from `item` on: first the segments (and the leading row of
- * passes), then the codec's inverse passes in order after the row (a row of small passes as one
- * step on one thread, every other pass a step of the team), the window's values, the mask, the
- * exceptions; steps without units left out but the first. */
-static unsigned plan_steps(const job* j, int nthreads, uint64_t start, uint64_t item,
-                           queued_step* q) {
+/* The first of block i's ranges of `ranges` cut into `team` blocks (block team: the end). */
+static uint64_t block_first(uint64_t ranges, int i, int team) {
+  return ranges * (uint64_t)i / (uint64_t)team;
+}
+
+/* Words of the counts of passes + 4 steps for a team of `team` threads. */
+static size_t counts_words(unsigned passes, int team) {
+  return SPREAD * ((size_t)(passes + 4u) * (2u + (size_t)team) + 2u);
+}
+
+/* Bytes of passes + 4 steps and, after them, their counts. */
+static size_t steps_bytes(unsigned passes, int team) {
+  return (passes + 4u) * sizeof(queued_step) + counts_words(passes, team) * sizeof(uint64_t);
+}
+
+/* The steps of the chunk into q (at most passes + 4), their count returned, their error items
+ * from `item` on, their counts in `counts` (zeros, counts_words(passes, team) words): first the
+ * segments (and the leading row of passes), then the codec's inverse passes in order after the
+ * row (a row of small passes as one step on one thread, every other pass a step of the team), the
+ * window's values, the mask, the exceptions; steps without units left out but the first. Every
+ * step after the segments' is cut into blocks for the `team` threads. */
+static unsigned plan_steps(const job* j, int nthreads, int team, uint64_t item, queued_step* q,
+                           uint64_t* counts) {
   const parz_chunk_view* v = j->v;
   const unsigned passes = parz_chunk_scratch_passes(j->s);
   unsigned n = 1, p = j->row, e;
   q[0].kind = STEP_FIRST;
   q[0].units = 0;
   q[0].ranges = step_ranges(v->nsegments, nthreads);
-  q[0].start = start;
   q[0].item = item;
-  q[0].done = 0;
   while (p < passes) {
     for (e = p; e < passes && parz_chunk_scratch_values(j->s, e) < SMALL_PASS_VALUES; e++)
       ;
@@ -221,10 +251,18 @@ static unsigned plan_steps(const job* j, int nthreads, uint64_t start, uint64_t 
   add_step(q, &n, STEP_STORE, 0, 0, parz_chunk_dest_rows(v, j->d), nthreads);
   add_step(q, &n, STEP_MASK, 0, 0, v->mask.nvalues ? v->mask.ngroups : 0, nthreads);
   add_step(q, &n, STEP_PATCH, 0, 0, v->nexceptions, nthreads);
+  counts += SPREAD;
+  for (unsigned k = 0; k < n; k++) {
+    q[k].done = counts;
+    q[k].next = counts + SPREAD;
+    q[k].owned = k > 0;
+    counts += SPREAD * (q[k].owned ? 1u + (size_t)team : 2u);
+    for (int i = 0; q[k].owned && i < team; i++) /* block i: its first range */
+      q[k].next[SPREAD * (size_t)i] = block_first(q[k].ranges, i, team);
+  }
   /* the row's item follows the first step's ranges, as its passes follow the segments in the
    * serial decoder */
   for (unsigned k = 1; k < n; k++) {
-    q[k].start = q[k - 1].start + q[k - 1].ranges;
     q[k].item = q[k - 1].item + q[k - 1].ranges + (k == 1 && j->row != 0);
   }
   return n;
@@ -239,24 +277,24 @@ static void run_first(job* j, const queued_step* q, uint64_t r, parz_omp_first_e
     run_range(j, STEP_PASSES, 0, j->row, 1, 1, 0, q->item + q->ranges, first);
 }
 
-/* Counts a finished range of step q; its writes are flushed before the count, so that a thread
- * that sees the step finished sees them. */
-static void step_done(queued_step* q) {
+/* Counts n finished ranges of step q; their writes are flushed before the count, so that a
+ * thread that sees the step finished sees them. */
+static void steps_done(const queued_step* q, uint64_t n) {
 #ifdef _OPENMP
 #pragma omp flush
 #pragma omp atomic update
 #endif
-  q->done++;
+  *q->done += n;
 }
 
 /* Returns once every range of step q has finished. */
-static void step_wait(queued_step* q) {
+static void step_wait(const queued_step* q) {
   for (unsigned spins = 0;; spins++) {
     uint64_t done;
 #ifdef _OPENMP
 #pragma omp atomic read
 #endif
-    done = q->done;
+    done = *q->done;
     if (done == q->ranges)
       break;
     if (spins >= SPINS)
@@ -267,87 +305,163 @@ static void step_wait(queued_step* q) {
 #endif
 }
 
-/* What the team shares: the queue's places are the codec's state (place 0, error item rv), the
- * checksums' rv ranges (places and items from 1 and 0), then the planned steps (q, from place
- * rv + 1, item rv + 1). */
+/* What the team shares: the opening queue's places are the codec's state (place 0, error item
+ * rv) and the checksums' rv ranges (places and items from 1 and 0); then the planned steps (q,
+ * items from rv + 1). */
 typedef struct {
   job j;
-  uint64_t rv;       /* the checksums' ranges */
-  queued_step sums;  /* their count of ranges done */
-  queued_step plan;  /* place 0, done once the steps are planned or the state failed */
-  uint64_t next;     /* the next place (atomic) */
-  queued_step* q;    /* the steps, once planned */
-  unsigned nsteps;   /* their number */
-  uint64_t total;    /* places in all, once planned */
-  int planned;       /* once plan is done: 1, or 0 when the state failed */
-  int nthreads;
+  uint64_t rv;      /* the checksums' ranges */
+  queued_step sums; /* their count of ranges done */
+  queued_step plan; /* place 0, done once the steps are planned or the state failed */
+  queued_step* q;   /* the steps, once planned, and after them their counts */
+  unsigned nsteps;  /* their number */
+  int planned;      /* once plan is done: 1, or 0 when the state failed */
+  int nthreads;     /* asked for */
+  int size;         /* the team's threads, which the blocks are cut for */
   parz_omp_first_error first;
+  /* the opening queue's next place (atomic), and plan's and sums' counts, at words SPREAD,
+   * 2 SPREAD and 3 SPREAD */
+  uint64_t lines[4 * SPREAD];
 } team;
+
+#define TEAM_NEXT(t) ((t)->lines[SPREAD])
 
 /* Place 0: the codec's state and the steps that need it. */
 static void begin_and_plan(team* t) {
   parz_chunk_scratch* s = NULL;
   parz_error e;
   int rc;
+  t->size = 1;
+#ifdef _OPENMP
+  t->size = omp_get_num_threads(); /* the blocks' count: the team's, not the one asked for */
+#endif
   if ((rc = parz_chunk_scratch_begin(t->j.v, &s, &e)) != PARZ_OK) {
     parz_omp_first_error_record(&t->first, t->rv, rc, &e);
-  } else if (!(t->q = (queued_step*)malloc((parz_chunk_scratch_passes(s) + 4u) * sizeof *t->q))) {
+  } else if (!(t->q =
+                   (queued_step*)calloc(1, steps_bytes(parz_chunk_scratch_passes(s), t->size)))) {
     parz_omp_first_error_record(
         &t->first, t->rv, PARZ_ERR_NOMEM,
         (parz_fail(&e, PARZ_ERR_NOMEM, "no memory for a chunk's decoding steps"), &e));
   } else {
     t->j.s = s;
     plan_row(&t->j, t->nthreads);
-    t->nsteps = plan_steps(&t->j, t->nthreads, t->rv + 1, t->rv + 1, t->q);
-    t->total = t->q[t->nsteps - 1].start + t->q[t->nsteps - 1].ranges;
+    t->nsteps = plan_steps(&t->j, t->nthreads, t->size, t->rv + 1, t->q,
+                           (uint64_t*)(t->q + parz_chunk_scratch_passes(s) + 4u));
     t->planned = 1;
   }
   t->j.s = s;
-  step_done(&t->plan);
+  steps_done(&t->plan, 1);
 }
 
-/* One thread's part: places of the queue taken in order until none is left, each run once the
- * step before its own has finished. */
+/* The next range of block o of step q (thread o's), UINT64_MAX once none is left; another's
+ * block is looked at first, so that one taken to its end is read, not written. */
+static uint64_t take_from(const queued_step* q, int o, int size, int look) {
+  const uint64_t end = block_first(q->ranges, o + 1, size);
+  uint64_t* next = q->next + SPREAD * (size_t)o;
+  uint64_t r;
+  if (look) {
+#ifdef _OPENMP
+#pragma omp atomic read
+#endif
+    r = *next;
+    if (r >= end)
+      return UINT64_MAX;
+  }
+#ifdef _OPENMP
+#pragma omp atomic capture
+#endif
+  r = (*next)++;
+  return r < end ? r : UINT64_MAX;
+}
+
+/* What one thread knows of the queue: the steps it has seen finished. */
+typedef struct {
+  team* t;
+  unsigned waited; /* steps [0, waited) seen finished */
+  int summed;      /* the checksums seen done */
+} thread_view;
+
+/* Range r of step k, once the step before it (and, for the destination's steps, the checksums)
+ * has finished. */
+static void run_place(thread_view* w, unsigned k, uint64_t r) {
+  team* t = w->t;
+  const queued_step* q = t->q;
+  if (k > w->waited) {
+    step_wait(&q[k - 1]);
+    w->waited = k;
+  }
+  /* no value reaches the destination before every checksum has been checked, as in the serial
+   * decoder (the checksums end long before: no wait in practice) */
+  if (q[k].kind >= STEP_STORE && !w->summed) {
+    step_wait(&t->sums);
+    w->summed = 1;
+  }
+  if (k == 0)
+    run_first(&t->j, &q[0], r, &t->first);
+  else
+    run_range(&t->j, q[k].kind, q[k].pass, q[k].pass_end, q[k].units, q[k].ranges, r, q[k].item + r,
+              &t->first);
+}
+
+/* One thread's part: places of the opening queue (the codec's state, the checksums) taken in
+ * order until none is left, then every planned step in order, its ranges taken until none is
+ * left: the segments' from their counter; a later step's from the thread's own block, counted
+ * once it is done, then from the other blocks in turn. */
 static void team_queue(team* t) {
   const uint64_t rv = t->rv;
-  unsigned k = 0;
-  int planned = 0; /* seen the plan done */
+  thread_view w = {t, 0, 0};
+  int self = 0;
+#ifdef _OPENMP
+  self = omp_get_thread_num();
+#endif
   for (;;) {
     uint64_t at;
 #ifdef _OPENMP
 #pragma omp atomic capture
 #endif
-    at = t->next++;
+    at = TEAM_NEXT(t)++;
     if (at == 0) {
       begin_and_plan(t);
       continue;
     }
-    if (at <= rv) {
-      run_range(&t->j, STEP_VERIFY, 0, 0, t->j.v->nchecksums, rv, at - 1, at - 1, &t->first);
-      step_done(&t->sums);
+    if (at > rv)
+      break;
+    run_range(&t->j, STEP_VERIFY, 0, 0, t->j.v->nchecksums, rv, at - 1, at - 1, &t->first);
+    steps_done(&t->sums, 1);
+  }
+  step_wait(&t->plan);
+  if (!t->planned)
+    return;
+  const queued_step* q = t->q;
+  const int size = t->size;
+  for (unsigned k = 0; k < t->nsteps; k++) {
+    uint64_t r, ran = 0;
+    if (!q[k].owned) {
+      for (;;) {
+#ifdef _OPENMP
+#pragma omp atomic capture
+#endif
+        r = (*q[k].next)++;
+        if (r >= q[k].ranges)
+          break;
+        run_place(&w, k, r);
+        steps_done(&q[k], 1);
+      }
       continue;
     }
-    if (!planned) {
-      step_wait(&t->plan);
-      planned = 1;
+    while ((r = take_from(&q[k], self, size, 0)) != UINT64_MAX) {
+      run_place(&w, k, r);
+      ran++;
     }
-    if (!t->planned || at >= t->total)
-      return;
-    queued_step* q = t->q;
-    while (at >= q[k].start + q[k].ranges) /* a thread's places only grow */
-      k++;
-    if (k)
-      step_wait(&q[k - 1]);
-    /* no value reaches the destination before every checksum has been checked, as in the serial
-     * decoder (the checksums end long before: no wait in practice) */
-    if (q[k].kind >= STEP_STORE)
-      step_wait(&t->sums);
-    if (k == 0)
-      run_first(&t->j, &q[0], at - q[0].start, &t->first);
-    else
-      run_range(&t->j, q[k].kind, q[k].pass, q[k].pass_end, q[k].units, q[k].ranges,
-                at - q[k].start, q[k].item + (at - q[k].start), &t->first);
-    step_done(&q[k]);
+    if (ran)
+      steps_done(&q[k], ran);
+    for (int o = 1; o < size; o++) {
+      const int from = (self + o) % size;
+      while ((r = take_from(&q[k], from, size, 1)) != UINT64_MAX) {
+        run_place(&w, k, r);
+        steps_done(&q[k], 1);
+      }
+    }
   }
 }
 
@@ -372,7 +486,9 @@ int parz_omp_decode_scratch(const parz_chunk_view* view, const parz_chunk_dest* 
   t.j.d = d;
   t.rv = step_ranges(v.nchecksums, nthreads);
   t.sums.ranges = t.rv;
+  t.sums.done = &t.lines[3 * SPREAD];
   t.plan.ranges = 1;
+  t.plan.done = &t.lines[2 * SPREAD];
   t.nthreads = nthreads;
   parz_omp_first_error_init(&t.first);
 #ifdef _OPENMP
