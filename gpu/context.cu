@@ -175,6 +175,14 @@ extern "C" int parz_gpu_context_create(parz_gpu_context** out, int device, parz_
   if (e == cudaSuccess)
     e = cudaDeviceGetAttribute(&ctx->cc_major, cudaDevAttrComputeCapabilityMajor, device);
   if (e == cudaSuccess)
+    e = cudaDeviceGetAttribute(&ctx->smem_per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor,
+                               device);
+  if (e == cudaSuccess)
+    e = cudaDeviceGetAttribute(&ctx->smem_per_cta, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+  if (e == cudaSuccess)
+    e = cudaDeviceGetAttribute(&ctx->smem_reserved, cudaDevAttrReservedSharedMemoryPerBlock,
+                               device);
+  if (e == cudaSuccess)
     e = cudaStreamCreateWithFlags(&ctx->stream, cudaStreamNonBlocking);
   if (e == cudaSuccess)
     e = cudaStreamCreateWithFlags(&ctx->copy_stream, cudaStreamNonBlocking);

@@ -136,6 +136,9 @@ struct parz_gpu_context {
    * (parz_gpu_enc_pool); NULL until the first such encode */
   cudaMemPool_t enc_pool;
   unsigned long long parse_token; /* the last token a launch wrote into d_ready (zfp_decode.cu) */
+  /* the device's shared memory in bytes: an SM's, the most one CTA may opt into, and the
+   * system's reserve per CTA (the lossless decoder sizes its CTAs' segment copies by them) */
+  int smem_per_sm, smem_per_cta, smem_reserved;
 };
 
 /* A chunk's share of the context's scratch in one call: its segment offsets, block offsets

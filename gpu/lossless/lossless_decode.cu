@@ -40,7 +40,6 @@
  * and comes back as PARZ_ERR_STREAM, as does a rank past the dictionary; nothing is written
  * outside the destination's values of the chunk. */
 #include <math.h>
-#include <atomic>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1021,45 +1020,34 @@ int setup(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d_chunk, 
 }
 
 /* The dynamic shared memory a CTA of segments_kernel<T, THREADS> may take so that
- * seg_ctas(THREADS) of them fit an SM of the current device: the SM's shared memory over them in
- * the 128-byte lines it is allocated in, less the system's reserve per CTA and the kernel's
- * static share; 0 where the device's attributes are not to be had. Found once per device from its
- * attributes alone (the occupancy API's answer for the dynamic share changes with the size last
- * set on the kernel). */
+ * seg_ctas(THREADS) of them fit an SM of ctx's device: the SM's shared memory over them in the
+ * 128-byte lines it is allocated in, less the system's reserve per CTA and the kernel's static
+ * share; 0 where the kernel's attributes are not to be had. From the device's attributes alone
+ * (the occupancy API's answer for the dynamic share changes with the size last set on the
+ * kernel). */
 template <typename T, unsigned THREADS>
-size_t segments_budget() {
-  static std::atomic<size_t> known[64]; /* a device's budget + 1; 0: not yet found */
-  int dev = 0, per_sm = 0, per_block = 0, reserved = 0;
-  if (cudaGetDevice(&dev) != cudaSuccess)
-    return 0;
-  if (dev >= 0 && dev < 64 && known[dev].load(std::memory_order_relaxed))
-    return known[dev].load(std::memory_order_relaxed) - 1;
+size_t segments_budget(const parz_gpu_context* ctx) {
   cudaFuncAttributes fa;
-  size_t budget = 0;
-  if (cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) ==
-          cudaSuccess &&
-      cudaDeviceGetAttribute(&per_block, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) ==
-          cudaSuccess &&
-      cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) ==
-          cudaSuccess &&
-      cudaFuncGetAttributes(&fa, segments_kernel<T, THREADS>) == cudaSuccess) {
-    const size_t share = (size_t)per_sm / seg_ctas(THREADS) / 128 * 128;
-    const size_t fixed = (size_t)reserved + (fa.sharedSizeBytes + 127) / 128 * 128;
-    budget = share > fixed ? PARZ_MIN(share - fixed, (size_t)per_block - fa.sharedSizeBytes) : 0;
+  if (cudaFuncGetAttributes(&fa, segments_kernel<T, THREADS>) != cudaSuccess) {
+    (void)cudaGetLastError(); /* no copy: the segments read global memory */
+    return 0;
   }
-  (void)cudaGetLastError(); /* an attribute not had leaves no error behind */
-  if (dev >= 0 && dev < 64)
-    known[dev].store(budget + 1, std::memory_order_relaxed);
-  return budget;
+  const size_t share = (size_t)ctx->smem_per_sm / seg_ctas(THREADS) / 128 * 128;
+  const size_t fixed = (size_t)ctx->smem_reserved + (fa.sharedSizeBytes + 127) / 128 * 128;
+  const size_t most = (size_t)ctx->smem_per_cta;
+  return share > fixed && most > fa.sharedSizeBytes
+             ? PARZ_MIN(share - fixed, most - fa.sharedSizeBytes)
+             : 0;
 }
 
 /* segments_kernel<T, THREADS> over `segments` CTAs of each of n chunks, `tables` bytes of shared
  * memory each for the codes and, where the budget leaves room, the rest of it (less a line) for
  * a segment's copy. */
 template <typename T, unsigned THREADS>
-cudaError_t launch_segments(const ll_args* h, const ll_args* d, unsigned n,
-                            unsigned long long segments, size_t tables, cudaStream_t st) {
-  const size_t budget = segments_budget<T, THREADS>();
+cudaError_t launch_segments(const parz_gpu_context* ctx, const ll_args* h, const ll_args* d,
+                            unsigned n, unsigned long long segments, size_t tables,
+                            cudaStream_t st) {
+  const size_t budget = segments_budget<T, THREADS>(ctx);
   const size_t copy = budget > tables + 128 + 512 ? (budget - tables - 128) / 128 * 128 : 0;
   const size_t shared = tables + copy;
   cudaError_t e = cudaFuncSetAttribute(segments_kernel<T, THREADS>,
@@ -1076,7 +1064,8 @@ cudaError_t launch_segments(const ll_args* h, const ll_args* d, unsigned n,
  * memory; n = 1 and d = NULL: one chunk, its arguments by value): a chunk per row of each grid,
  * segments_kernel's CTAs sized by the largest C among them. */
 template <typename T>
-cudaError_t launch(const ll_args* h, const ll_args* d, unsigned n, cudaStream_t st) {
+cudaError_t launch(const parz_gpu_context* ctx, const ll_args* h, const ll_args* d, unsigned n,
+                   cudaStream_t st) {
   unsigned long long segments = 0, blocks = 0, C = 0;
   for (unsigned i = 0; i < n; i++) {
     segments = PARZ_MAX(segments, h[i].end - h[i].first);
@@ -1086,8 +1075,9 @@ cudaError_t launch(const ll_args* h, const ll_args* d, unsigned n, cudaStream_t 
   const unsigned nc = parz_ll_contexts(h[0].w, PARZ_LL_CODER_CONTEXT);
   const size_t tables =
       nc * (sizeof(parz_huff_decoder) + (PARZ_LL_TABLE_SIZE + PARZ_GPU_LL_CODE_WORDS) * 4u);
-  cudaError_t e = seg_threads(C) == 128 ? launch_segments<T, 128>(h, d, n, segments, tables, st)
-                                        : launch_segments<T, 64>(h, d, n, segments, tables, st);
+  cudaError_t e = seg_threads(C) == 128
+                      ? launch_segments<T, 128>(ctx, h, d, n, segments, tables, st)
+                      : launch_segments<T, 64>(ctx, h, d, n, segments, tables, st);
   bool grid = true;
   int way = grid_way(h[0]);
   for (unsigned i = 0; i < n; i++) {
@@ -1111,9 +1101,10 @@ cudaError_t launch(const ll_args* h, const ll_args* d, unsigned n, cudaStream_t 
   return e;
 }
 
-int launch_typed(const ll_args* h, const ll_args* d, unsigned n, cudaStream_t st, parz_error* err) {
+int launch_typed(const parz_gpu_context* ctx, const ll_args* h, const ll_args* d, unsigned n,
+                 cudaStream_t st, parz_error* err) {
   const cudaError_t e =
-      h[0].w == 64 ? launch<uint64_t>(h, d, n, st) : launch<uint32_t>(h, d, n, st);
+      h[0].w == 64 ? launch<uint64_t>(ctx, h, d, n, st) : launch<uint32_t>(ctx, h, d, n, st);
   return e == cudaSuccess ? PARZ_OK : parz_gpu_cuda_fail(err, e, "lossless decode launch");
 }
 
@@ -1128,7 +1119,7 @@ int enqueue_slice(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d
       (rc = parz_gpu_enqueue_checksums(ctx, v, d_chunk, s, a.sum_first, a.sum_end, st, err)) !=
           PARZ_OK)
     return rc;
-  return launch_typed(&a, NULL, 1, st, err);
+  return launch_typed(ctx, &a, NULL, 1, st, err);
 }
 
 int enqueue_chunk(parz_gpu_context* ctx, const parz_chunk_view* v, const void* d_chunk, void* d_dst,
@@ -1172,7 +1163,7 @@ int enqueue_run(parz_gpu_context* ctx, const parz_chunk_view* v, const void* con
   const parz_gpu_run_sums* dr = (const parz_gpu_run_sums*)(d_args + ((unsigned char*)hr - h_args));
   if ((rc = parz_gpu_enqueue_run_checksums(ctx, hr, dr, (unsigned)n, st, err)) != PARZ_OK)
     return rc;
-  return launch_typed(ha, (const ll_args*)d_args, (unsigned)n, st, err);
+  return launch_typed(ctx, ha, (const ll_args*)d_args, (unsigned)n, st, err);
 }
 
 /* The modes these kernels decode: every predictor and transform the library reads. */
