@@ -60,8 +60,8 @@ enum {
  * Where its bits take more, the entry's bits' count is 0 and it holds k and the word's length
  * (PARZ_LL_FAST_K, PARZ_LL_FAST_LEN) for the slow path; 0 where the window starts a longer word
  * or no word. The GPU's reader (gpu/lossless/lossless_runs.cuh) fills tables of its own, whose
- * entries hold the bits' count in the same place, then 33 - k, whether k is above 0, and the next
- * residual's table (parz_gpu_ll_fast_entry). */
+ * 16-bit entries hold the bits' count in the low bits, then 33 - k and the next residual's
+ * context (parz_gpu_ll_fast_entry). */
 #define PARZ_LL_FAST_MOST 56u
 #define PARZ_LL_FAST_ADVANCE(e) ((e)&255u)
 #define PARZ_LL_FAST_SHIFT(e) (((e) >> 8) & 63u)

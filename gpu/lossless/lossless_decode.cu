@@ -54,6 +54,7 @@ extern "C" { /* C headers without C++ guards */
 #include "lossless.h"
 #include "lossless_codec.h"
 #include "lossless_runs.cuh"
+#include "warp_code.cuh"
 #include "residual_decode.h"
 #include "transform_decode.h"
 
@@ -115,13 +116,17 @@ struct ll_values {
 const unsigned BLOCK_THREADS = 256;
 /* A segment's CTA: 128 threads, 5 an SM (etopo5's 578 segments of 4 blocks in one wave), for
  * segments of at least 4 blocks (32 runs of the writers' 512 residuals: 8 lanes of each of 4
- * warps walk); 64 threads, 8 an SM, for smaller ones (runs of 8 lanes in 2 warps where 4 warps
- * would walk 2 or 4 lanes each, and more CTAs an SM): measured at C = 4 and C = 1 on etopo5
+ * warps walk); 64 threads, 11 an SM, for smaller ones (runs of 8 lanes in 2 warps where 4 warps
+ * would walk 2 or 4 lanes each; a segment of 1 block has few runs, so the more segments an SM
+ * holds at once, the more runs it walks side by side, and 11 still leave each CTA room for a
+ * copy of a typical segment beside its 16-bit tables): measured at C = 4 and C = 1 on etopo5
  * (bench/results/h200/bench_gpu_lossless.md). */
 __host__ __device__ constexpr unsigned seg_threads(unsigned long long C) {
   return C >= 4 ? 128 : 64;
 }
-__host__ __device__ constexpr unsigned seg_ctas(unsigned threads) { return threads == 128 ? 5 : 8; }
+__host__ __device__ constexpr unsigned seg_ctas(unsigned threads) {
+  return threads == 128 ? 5 : 11;
+}
 
 __device__ void record(const ll_args& a, unsigned long long s) {
   atomicMin(&a.fault->segment, s);
@@ -370,77 +375,6 @@ __device__ void zeros(const ll_args& a, const unsigned long long c0[4], unsigned
   }
 }
 
-/* parz_gpu_ll_code_setup's decoder of context c by the 32 lanes of one warp, a lane per symbol
- * (ns = w + 1 of them, 4 bits of length each at bit 4 * ns * c of lengths, which the caller has
- * checked lie inside the bytes): the lengths' counts by a ballot per length, the canonical
- * limits from them, each symbol's place among those of its length by the lanes before it of
- * its length. Whether the lengths make a prefix code of at most PARZ_LL_CODE_MAX bits, as
- * parz_huff_decoder_setup refuses them. Every lane of the warp calls it. */
-__device__ bool warp_code_setup(const uint8_t* lengths, unsigned w, unsigned c,
-                                parz_huff_decoder* d, uint32_t* mem) {
-  const unsigned lane = threadIdx.x & 31u, ns = w + 1, lt = (1u << lane) - 1u;
-  unsigned count = 0; /* lane l in 1..PARZ_LL_CODE_MAX: the symbols of length l */
-  bool bad = false;
-  for (unsigned k0 = 0; k0 < ns; k0 += 32) {
-    const unsigned k = k0 + lane;
-    const unsigned long long bit = 4ull * ((unsigned long long)ns * c + k);
-    const unsigned len = k < ns ? (lengths[bit >> 3] >> (bit & 4u)) & 15u : 0u;
-    bad |= __any_sync(0xffffffffu, len > PARZ_LL_CODE_MAX);
-#pragma unroll
-    for (unsigned l = 1; l <= PARZ_LL_CODE_MAX; l++) {
-      const unsigned n = __popc(__ballot_sync(0xffffffffu, len == l));
-      count += lane == l ? n : 0u;
-    }
-  }
-  /* the limits, every lane stepping through the lengths; lane l keeps index[l] */
-  unsigned code = 0, at = 0, used = 0, index = 0;
-  unsigned long long kraft = 0;
-  for (unsigned l = 1; l <= PARZ_LL_CODE_MAX; l++) {
-    const unsigned n = __shfl_sync(0xffffffffu, count, l),
-                   before = __shfl_sync(0xffffffffu, count, l - 1);
-    if (l > 1)
-      code = (code + before) << 1;
-    if (lane == 0) {
-      d->first[l] = code;
-      d->count[l] = n;
-      d->index[l] = at;
-    }
-    index = lane == l ? at : index;
-    at += n;
-    used += n;
-    kraft += (unsigned long long)n << (PARZ_LL_CODE_MAX - l);
-  }
-  bad |= kraft > (1ull << PARZ_LL_CODE_MAX);
-  if (lane == 0) {
-    d->first[0] = 0;
-    d->count[0] = ns - used;
-    d->max_len = PARZ_LL_CODE_MAX;
-    d->table_bits = 0;
-    d->table = mem;
-    d->sorted = mem + 1;
-    mem[0] = 0;
-  }
-  if (bad)
-    return false;
-  /* each symbol at its place: its length's index, the symbols of its length in earlier rounds
-   * (lane l's `index` moves past them) and the lanes before it of its length */
-  for (unsigned k0 = 0; k0 < ns; k0 += 32) {
-    const unsigned k = k0 + lane;
-    const unsigned long long bit = 4ull * ((unsigned long long)ns * c + k);
-    const unsigned len = k < ns ? (lengths[bit >> 3] >> (bit & 4u)) & 15u : 0u;
-    const unsigned same = __match_any_sync(0xffffffffu, len);
-    const unsigned place = __shfl_sync(0xffffffffu, index, len) + __popc(same & lt);
-    if (len && k < ns)
-      mem[1 + place] = k;
-#pragma unroll
-    for (unsigned l = 1; l <= PARZ_LL_CODE_MAX; l++) {
-      const unsigned n = __popc(__ballot_sync(0xffffffffu, len == l));
-      index += lane == l ? n : 0u;
-    }
-  }
-  return true;
-}
-
 /* The sum of x over the CTA (THREADS threads, warp_sums: a word per warp), every thread taking
  * part; *before: the sum over the threads before this one. */
 template <unsigned THREADS>
@@ -535,11 +469,12 @@ __global__ void __launch_bounds__(THREADS, seg_ctas(THREADS))
   const unsigned nc = h.nc;
   /* the contexts' codes, their fast tables, their codes' memory */
   parz_huff_decoder* code = (parz_huff_decoder*)shared;
-  uint32_t* fast = (uint32_t*)(code + nc);
-  uint32_t* mem = fast + nc * PARZ_LL_TABLE_SIZE;
+  uint16_t* fast = (uint16_t*)(code + nc);
+  uint32_t* mem = (uint32_t*)(fast + nc * PARZ_LL_TABLE_SIZE); /* whole KiBs on: aligned */
+  const unsigned cw = parz_gpu_ll_code_words(w);
   for (unsigned k = t >> 5; k < nc; k += THREADS / 32)
-    if (!warp_code_setup(parz_gpu_ll_lengths(src, &h), w, k, &code[k],
-                         mem + k * PARZ_GPU_LL_CODE_WORDS) &&
+    if (!parz_gpu_ll_warp_code_setup(parz_gpu_ll_cuda_warp(), parz_gpu_ll_lengths(src, &h), w, k,
+                                     &code[k], mem + k * cw) &&
         (t & 31u) == 0)
       atomicAnd(&codes_ok, 0);
   __syncthreads();
@@ -552,7 +487,7 @@ __global__ void __launch_bounds__(THREADS, seg_ctas(THREADS))
   if (t < per * nc)
     parz_gpu_ll_fast_fill(&code[t / per], nc, fast + (t / per) * PARZ_LL_TABLE_SIZE, t % per, per);
   /* the segment's words after the codes' memory, where they fit (the same for the whole CTA) */
-  uint32_t* words = mem + nc * PARZ_GPU_LL_CODE_WORDS;
+  uint32_t* words = mem + nc * cw;
   const unsigned lead = (unsigned)((uintptr_t)src & 3u);
   const unsigned long long need = (bytes + lead + 3) / 4 + 2; /* and two words of zeros */
   const bool copied = need <= copy_words;
@@ -1073,8 +1008,8 @@ cudaError_t launch(const parz_gpu_context* ctx, const ll_args* h, const ll_args*
     C = PARZ_MAX(C, h[i].C);
   }
   const unsigned nc = parz_ll_contexts(h[0].w, PARZ_LL_CODER_CONTEXT);
-  const size_t tables =
-      nc * (sizeof(parz_huff_decoder) + (PARZ_LL_TABLE_SIZE + PARZ_GPU_LL_CODE_WORDS) * 4u);
+  const size_t tables = nc * (sizeof(parz_huff_decoder) + PARZ_LL_TABLE_SIZE * sizeof(uint16_t) +
+                              4u * parz_gpu_ll_code_words(h[0].w));
   cudaError_t e = seg_threads(C) == 128
                       ? launch_segments<T, 128>(ctx, h, d, n, segments, tables, st)
                       : launch_segments<T, 64>(ctx, h, d, n, segments, tables, st);

@@ -4,9 +4,9 @@
  *
  *   codes    each context's code lengths give the canonical code's limits and sorted symbols
  *            (huffman_decode.h's decoder with no table of its own: parz_gpu_ll_code_setup here,
- *            a warp per context in the kernel, lossless_decode.cu's warp_code_setup, the same
- *            fields); then every thread fills entries of the contexts' fast tables
- *            (parz_gpu_ll_fast_entry), each entry the canonical decode of its 9 bits;
+ *            a warp per context in the kernel, warp_code.cuh's parz_gpu_ll_warp_code_setup, the
+ *            same fields); then every thread fills entries of the contexts' fast tables
+ *            (parz_gpu_ll_fast_entry), each entry the canonical decode of its 9 bits in 16 bits;
  *   reader   a thread per run (or per segment of coders 1 and 2) reads its residuals with
  *            parz_gpu_ll_reader: a 64-bit window refilled from aligned 32-bit words, each word
  *            loaded two refills ahead (a word loaded one refill ahead is waited for at that
@@ -16,7 +16,7 @@
  *            L1 and each refill that enters a line prefetches one further on, since a warp
  *            waits for the slowest lane's miss. A word that straddles the run's bytes is read
  *            byte by byte, the bytes outside as zeros, so nothing outside them is read. A word
- *            of the fast table decodes a residual in one lookup (its value by one funnel shift
+ *            of the fast table decodes a residual in one lookup (its value by one 64-bit shift
  *            of the window's low word, its next context from the entry); longer words and
  *            wider residuals take the canonical walk. Where the CTA copied the segment into
  *            shared memory, parz_gpu_ll_w2reader reads the copy instead: each window the funnel
@@ -36,8 +36,9 @@
 
 #include "residual_decode.h"
 
-/* A code's memory: its decoder's one-word table (table_bits 0) and its sorted symbols. */
-#define PARZ_GPU_LL_CODE_WORDS 66u
+/* A code's memory in words for values of w bits: its decoder's one-word table (table_bits 0)
+ * and its sorted symbols, w + 1 at most. */
+PARZ_HD unsigned parz_gpu_ll_code_words(unsigned w) { return w + 2; }
 
 /* A segment's layout, read once for its CTA: its coder byte, the code's coder and contexts; its
  * runs (a coder 1 or 2 segment is one run, from the end of its code lengths on, bit pos): the
@@ -89,30 +90,36 @@ PARZ_HD unsigned long long parz_gpu_ll_run_len(const uint8_t* src, size_t bytes,
                             : 0;
 }
 
-/* Fast entries: adv | s << 8 | h << 14 | next << 16, only for words of at most
+/* Fast entries, 16 bits each (a segment's tables take half the shared memory of 32-bit ones, so
+ * that more segments' CTAs fit an SM): adv | s << 6 | next << 12, only for words of at most
  * PARZ_LL_TABLE_BITS bits whose word and bits below the leading one (adv of them, 1 to
- * PARZ_GPU_LL_FAST_BITS) fit a window refilled to 32 bits: s = 33 - k and h = (k != 0), so that
- * with t the window's low word shifted up by 32 - adv, the residual is the funnel shift of h:t
- * right by s (clamped to 32: k = 0 gives 0, k = 1 gives 1); next is the table of the residual
- * after it (its context's offset, 0 for a code without contexts). 0 where the window starts a
+ * PARZ_GPU_LL_FAST_BITS) fit a window refilled to 32 bits: s = 33 - k, so that with t the
+ * window's low word shifted up by 32 - adv, the residual is the low word of the 64-bit 1:t
+ * shifted right by s (k = 0 gives 0, k = 1 gives 1); next is the context of the residual after
+ * it (0 for a code without contexts; at most 8, as k is at most 32). 0 where the window starts a
  * longer word, no word, or a residual of more bits: the canonical walk decodes those. */
 #define PARZ_GPU_LL_FAST_BITS 32u
-#define PARZ_GPU_LL_FAST_ADV(e) ((e)&255u)
-#define PARZ_GPU_LL_FAST_SHIFT(e) (((e) >> 8) & 63u)
-#define PARZ_GPU_LL_FAST_HIGH(e) (((e) >> 14) & 1u)
-#define PARZ_GPU_LL_FAST_NEXT(e) ((e) >> 16)
+#define PARZ_GPU_LL_FAST_ADV(e) ((unsigned)(e)&63u)
+#define PARZ_GPU_LL_FAST_SHIFT(e) (((unsigned)(e) >> 6) & 63u)
+/* the next residual's table: its offset in the fast tables */
+#define PARZ_GPU_LL_FAST_NEXT(e) (((unsigned)(e) >> 12) << PARZ_LL_TABLE_BITS)
 
 /* The fast entry of a word of l bits for residual bit length k, under `contexts` contexts. */
-PARZ_HD uint32_t parz_gpu_ll_fast_of(unsigned l, unsigned k, unsigned contexts) {
+PARZ_HD uint16_t parz_gpu_ll_fast_of(unsigned l, unsigned k, unsigned contexts) {
   const unsigned adv = l + (k >= 2 ? k - 1 : 0);
-  return adv <= PARZ_GPU_LL_FAST_BITS
-             ? adv | (33u - k) << 8 | (k != 0) << 14 |
-                   parz_ll_next_context(k, contexts) << PARZ_LL_TABLE_BITS << 16
-             : 0;
+  return (uint16_t)(adv <= PARZ_GPU_LL_FAST_BITS
+                        ? adv | (33u - k) << 6 | parz_ll_next_context(k, contexts) << 12
+                        : 0);
+}
+
+/* The residual of fast entry e whose bits start the window x. */
+PARZ_HD uint32_t parz_gpu_ll_fast_value(uint32_t x, uint16_t e) {
+  const uint32_t t = x << (32u - PARZ_GPU_LL_FAST_ADV(e)); /* adv is 1..32 */
+  return (uint32_t)((((uint64_t)1 << 32) | t) >> PARZ_GPU_LL_FAST_SHIFT(e));
 }
 
 /* The code of context c from the code lengths at `lengths` (bytes long, checked by the caller to
- * hold them): its canonical limits and sorted symbols into *d over mem (PARZ_GPU_LL_CODE_WORDS).
+ * hold them): its canonical limits and sorted symbols into *d over mem (parz_gpu_ll_code_words).
  * PARZ_LL_OK or PARZ_LL_BAD_PREFIX, as parz_ll_context_setup. */
 PARZ_HD int parz_gpu_ll_code_setup(const uint8_t* lengths, size_t bytes, unsigned w, unsigned c,
                                    parz_huff_decoder* d, uint32_t* mem) {
@@ -125,7 +132,7 @@ PARZ_HD int parz_gpu_ll_code_setup(const uint8_t* lengths, size_t bytes, unsigne
 /* Entry i (the window's low PARZ_LL_TABLE_BITS bits) of the fast table of code d (set up by
  * parz_gpu_ll_code_setup, one of `contexts`): 0 where no word of at most PARZ_LL_TABLE_BITS bits
  * starts the window, or where its residual's bits would not fit PARZ_GPU_LL_FAST_BITS. */
-PARZ_HD uint32_t parz_gpu_ll_fast_entry(const parz_huff_decoder* d, unsigned contexts, uint32_t i) {
+PARZ_HD uint16_t parz_gpu_ll_fast_entry(const parz_huff_decoder* d, unsigned contexts, uint32_t i) {
   unsigned l = 0;
   const int32_t s = parz_huff_decode_long(d, i, &l);
   if (s < 0 || l > PARZ_LL_TABLE_BITS)
@@ -140,7 +147,7 @@ PARZ_HD uint32_t parz_gpu_ll_fast_entry(const parz_huff_decoder* d, unsigned con
  * intervals one after the other as l grows (so lim never falls); the window's word is the first
  * l whose interval ends above it, found by selects over constant indices (an index by l would
  * put the limits in local memory). */
-PARZ_HD void parz_gpu_ll_fast_fill(const parz_huff_decoder* d, unsigned contexts, uint32_t* fast,
+PARZ_HD void parz_gpu_ll_fast_fill(const parz_huff_decoder* d, unsigned contexts, uint16_t* fast,
                                    unsigned from, unsigned step) {
   uint32_t lim[PARZ_LL_TABLE_BITS + 1], base[PARZ_LL_TABLE_BITS + 1];
 #if defined(__CUDA_ARCH__)
@@ -179,7 +186,7 @@ typedef struct {
   uint64_t buf;   /* the window: its cnt low bits are the stream's next bits, zeros above */
   unsigned cnt;
   const parz_huff_decoder* code;
-  const uint32_t* fast;
+  const uint16_t* fast;
   unsigned ctx, ctx_mask;
 } parz_gpu_ll_reader;
 
@@ -239,7 +246,7 @@ PARZ_HD void parz_gpu_ll_refill(parz_gpu_ll_reader* s) {
  * code's), the first residual in context 0. */
 PARZ_HD void parz_gpu_ll_reader_init(parz_gpu_ll_reader* s, const uint8_t* p, size_t bytes,
                                      uint64_t pos, unsigned coder, const parz_huff_decoder* code,
-                                     const uint32_t* fast) {
+                                     const uint16_t* fast) {
   s->p = p;
   s->bytes = bytes;
   s->lead = (unsigned)((uintptr_t)p & 3u);
@@ -268,23 +275,13 @@ PARZ_HD uint64_t parz_gpu_ll_take(parz_gpu_ll_reader* s, unsigned n) {
   return v;
 }
 
-/* The funnel shift right of hi:lo by s, clamped to 32 (s = 32 gives hi). */
-PARZ_HD uint32_t parz_gpu_ll_funnel(uint32_t lo, uint32_t hi, unsigned s) {
-#if defined(__CUDA_ARCH__)
-  return __funnelshift_rc(lo, hi, s);
-#else
-  return s >= 32 ? hi : (uint32_t)((((uint64_t)hi << 32) | lo) >> s);
-#endif
-}
-
 /* The next residual into *z: PARZ_LL_OK, or PARZ_LL_BAD_WORD for bits that start no word. */
 PARZ_HD int parz_gpu_ll_next(parz_gpu_ll_reader* s, uint64_t* z) {
   parz_gpu_ll_refill(s);
-  const uint32_t e = s->fast[s->ctx | (unsigned)(s->buf & (PARZ_LL_TABLE_SIZE - 1))];
+  const uint16_t e = s->fast[s->ctx | (unsigned)(s->buf & (PARZ_LL_TABLE_SIZE - 1))];
   if (e) {
     const unsigned adv = PARZ_GPU_LL_FAST_ADV(e); /* 1..32: the window holds them */
-    const uint32_t t = (uint32_t)s->buf << (32u - adv);
-    *z = parz_gpu_ll_funnel(t, PARZ_GPU_LL_FAST_HIGH(e), PARZ_GPU_LL_FAST_SHIFT(e));
+    *z = parz_gpu_ll_fast_value((uint32_t)s->buf, e);
     s->buf >>= adv;
     s->cnt -= adv;
     s->ctx = PARZ_GPU_LL_FAST_NEXT(e);
@@ -334,7 +331,7 @@ typedef struct {
   uint32_t last;       /* the first of the two words of zeros */
   uint32_t start, end; /* the run's first and end bit */
   const parz_huff_decoder* code;
-  const uint32_t* fast;
+  const uint16_t* fast;
   unsigned ctx, ctx_mask;
 } parz_gpu_ll_wreader;
 
@@ -353,7 +350,7 @@ PARZ_HD uint32_t parz_gpu_ll_wwindow(const uint32_t* words, uint32_t pos, uint32
  * are set up as parz_gpu_ll_reader_init's; the first residual in context 0. */
 PARZ_HD void parz_gpu_ll_wreader_init(parz_gpu_ll_wreader* s, const uint32_t* words, uint32_t last,
                                       uint32_t start, uint32_t bytes, uint32_t pos, unsigned coder,
-                                      const parz_huff_decoder* code, const uint32_t* fast) {
+                                      const parz_huff_decoder* code, const uint16_t* fast) {
   s->words = words;
   s->last = last;
   s->start = 8u * start;
@@ -373,11 +370,10 @@ PARZ_HD uint32_t parz_gpu_ll_wbits(const parz_gpu_ll_wreader* s, uint32_t pos, u
 /* The next residual into *z: PARZ_LL_OK, or PARZ_LL_BAD_WORD for bits that start no word. */
 PARZ_HD int parz_gpu_ll_wnext(parz_gpu_ll_wreader* s, uint64_t* z) {
   const uint32_t x = parz_gpu_ll_wwindow(s->words, s->pos, s->last);
-  const uint32_t e = s->fast[s->ctx | (x & (PARZ_LL_TABLE_SIZE - 1))];
+  const uint16_t e = s->fast[s->ctx | (x & (PARZ_LL_TABLE_SIZE - 1))];
   if (e) {
-    const unsigned adv = PARZ_GPU_LL_FAST_ADV(e); /* 1..32: the window holds them */
-    *z = parz_gpu_ll_funnel(x << (32u - adv), PARZ_GPU_LL_FAST_HIGH(e), PARZ_GPU_LL_FAST_SHIFT(e));
-    s->pos += adv;
+    *z = parz_gpu_ll_fast_value(x, e);
+    s->pos += PARZ_GPU_LL_FAST_ADV(e); /* 1..32: the window holds them */
     s->ctx = PARZ_GPU_LL_FAST_NEXT(e);
     return PARZ_LL_OK;
   }
@@ -429,7 +425,7 @@ PARZ_HD void parz_gpu_ll_w2load(parz_gpu_ll_w2reader* s) {
 PARZ_HD void parz_gpu_ll_w2reader_init(parz_gpu_ll_w2reader* s, const uint32_t* words,
                                        uint32_t last, uint32_t start, uint32_t bytes, uint32_t pos,
                                        unsigned coder, const parz_huff_decoder* code,
-                                       const uint32_t* fast) {
+                                       const uint16_t* fast) {
   parz_gpu_ll_wreader_init(&s->r, words, last, start, bytes, pos, coder, code, fast);
   parz_gpu_ll_w2load(s);
 }
@@ -441,12 +437,12 @@ PARZ_HD int parz_gpu_ll_w2next(parz_gpu_ll_w2reader* s, uint64_t* z) {
 #else
   const uint32_t x = (uint32_t)((((uint64_t)s->b << 32) | s->a) >> (pos & 31u));
 #endif
-  const uint32_t e = s->r.fast[s->r.ctx | (x & (PARZ_LL_TABLE_SIZE - 1))];
+  const uint16_t e = s->r.fast[s->r.ctx | (x & (PARZ_LL_TABLE_SIZE - 1))];
   if (e) {
     const unsigned adv = PARZ_GPU_LL_FAST_ADV(e); /* 1..32: at most one word crossed */
     const uint32_t next = pos + adv;
     const bool crossed = (next ^ pos) & 32u;
-    *z = parz_gpu_ll_funnel(x << (32u - adv), PARZ_GPU_LL_FAST_HIGH(e), PARZ_GPU_LL_FAST_SHIFT(e));
+    *z = parz_gpu_ll_fast_value(x, e);
     s->a = crossed ? s->b : s->a;
     s->b = crossed ? s->c : s->b;
     s->c = s->r.words[PARZ_MIN((next >> 5) + 2, s->r.last + 1)];
