@@ -160,6 +160,7 @@ struct host_warp {
     return b;
   }
   bool any(bool p) const { return ballot(p) != 0; }
+  unsigned popc(unsigned x) const { return (unsigned)__builtin_popcount(x); }
   unsigned shfl(unsigned x, unsigned from) const {
     uint32_t v[32];
     all(x, v);

@@ -4,7 +4,7 @@
  * tests/test_gpu_lossless_host.cpp, on the CPU over 32 threads that exchange each collective's
  * values, where its fields are compared with parz_gpu_ll_code_setup's (huffman_decode.h's
  * set-up). W provides lane(), any(p), ballot(p), shfl(v, lane) and match_any(v), each the
- * CUDA intrinsic's value over all 32 lanes. */
+ * CUDA intrinsic's value over all 32 lanes, and popc(x), the set bits of x. */
 #ifndef PARZ_GPU_LOSSLESS_WARP_CODE_CUH
 #define PARZ_GPU_LOSSLESS_WARP_CODE_CUH
 
@@ -19,15 +19,6 @@
 #define PARZ_GPU_LL_WARP
 #endif
 
-/* The set bits of x. */
-PARZ_HD unsigned parz_gpu_ll_popc(unsigned x) {
-#if defined(__CUDA_ARCH__)
-  return (unsigned)__popc(x);
-#else
-  return (unsigned)__builtin_popcount(x);
-#endif
-}
-
 #if defined(__CUDACC__)
 /* The collectives of the calling warp, all 32 lanes taking part. */
 struct parz_gpu_ll_cuda_warp {
@@ -40,8 +31,23 @@ struct parz_gpu_ll_cuda_warp {
   __device__ __forceinline__ unsigned match_any(unsigned v) const {
     return __match_any_sync(0xffffffffu, v);
   }
+  __device__ __forceinline__ unsigned popc(unsigned x) const { return (unsigned)__popc(x); }
 };
 #endif
+
+/* Lane l in 1..PARZ_LL_CODE_MAX: the lanes of warp W whose length len is l (others: 0). */
+template <typename W>
+PARZ_GPU_LL_WARP unsigned parz_gpu_ll_warp_lengths(const W& warp, unsigned len) {
+  unsigned mine = 0;
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+  for (unsigned l = 1; l <= PARZ_LL_CODE_MAX; l++) {
+    const unsigned n = warp.popc(warp.ballot(len == l));
+    mine += warp.lane() == l ? n : 0u;
+  }
+  return mine;
+}
 
 /* parz_gpu_ll_code_setup's decoder of context c by the 32 lanes of warp W, a lane per symbol
  * (ns = w + 1 of them, 4 bits of length each at bit 4 * ns * c of lengths, which the caller has
@@ -60,13 +66,7 @@ PARZ_GPU_LL_WARP bool parz_gpu_ll_warp_code_setup(const W& warp, const uint8_t* 
     const unsigned long long bit = 4ull * ((unsigned long long)ns * c + k);
     const unsigned len = k < ns ? (lengths[bit >> 3] >> (bit & 4u)) & 15u : 0u;
     bad |= warp.any(len > PARZ_LL_CODE_MAX);
-#if defined(__CUDA_ARCH__)
-#pragma unroll
-#endif
-    for (unsigned l = 1; l <= PARZ_LL_CODE_MAX; l++) {
-      const unsigned n = parz_gpu_ll_popc(warp.ballot(len == l));
-      count += lane == l ? n : 0u;
-    }
+    count += parz_gpu_ll_warp_lengths(warp, len);
   }
   /* the limits, every lane stepping through the lengths; lane l keeps index[l] */
   unsigned code = 0, at = 0, used = 0, index = 0;
@@ -104,16 +104,10 @@ PARZ_GPU_LL_WARP bool parz_gpu_ll_warp_code_setup(const W& warp, const uint8_t* 
     const unsigned long long bit = 4ull * ((unsigned long long)ns * c + k);
     const unsigned len = k < ns ? (lengths[bit >> 3] >> (bit & 4u)) & 15u : 0u;
     const unsigned same = warp.match_any(len);
-    const unsigned place = warp.shfl(index, len) + parz_gpu_ll_popc(same & lt);
+    const unsigned place = warp.shfl(index, len) + warp.popc(same & lt);
     if (len && k < ns)
       mem[1 + place] = k;
-#if defined(__CUDA_ARCH__)
-#pragma unroll
-#endif
-    for (unsigned l = 1; l <= PARZ_LL_CODE_MAX; l++) {
-      const unsigned n = parz_gpu_ll_popc(warp.ballot(len == l));
-      index += lane == l ? n : 0u;
-    }
+    index += parz_gpu_ll_warp_lengths(warp, len);
   }
   return true;
 }
