@@ -1,5 +1,9 @@
 /* The residual coder (residual_coder.h): the codes, their words and the LSB-first bit streams
- * are the codecs' shared ones (codec/entropy/). */
+ * are the codecs' shared ones (codec/entropy/). The encoder runs the steps of residual_encode.h
+ * in order, its two passes over the residuals written for one core: the count keeps each
+ * residual's symbol (its context and bit length), and the writer takes everything a residual's
+ * bits need from one entry per symbol, so that no bit length, context or mask is computed twice.
+ * Its bytes are those of residual_encode.h's steps alone (the GPU's), which the tests compare. */
 #include "residual_coder.h"
 
 #include <stdlib.h>
@@ -19,6 +23,15 @@
 #define RUNS_SPLIT 0
 #endif
 
+/* The encoder's writer has a build for BMI2 (put_run_bmi2) where the compiler can make one. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define PUT_BMI2 1
+#define ALWAYS_INLINE __attribute__((always_inline))
+#else
+#define PUT_BMI2 0
+#define ALWAYS_INLINE
+#endif
+
 size_t parz_ll_residual_bound(size_t n, unsigned w) { return parz_ll_raw_bytes(n, w); }
 
 void parz_ll_huffman_lengths(const uint64_t* freq, unsigned ns, unsigned max_len, uint8_t* len) {
@@ -35,36 +48,225 @@ static size_t code_raw(const uint64_t* z, size_t n, unsigned w, uint8_t* dst) {
   return parz_ll_residual_bound(n, w);
 }
 
+/* A residual's symbol: its context's row of 65 and its bit length, s = 65 * context + k. */
+#define ROW 65u
+
+/* Residuals whose symbols live on the stack (a segment of the writers' 4 blocks), with a flag per
+ * run of the shortest runs (2^PARZ_LL_RUN_QMIN); more take memory of their own. */
+#define STACK_SYMBOLS (4u * 4096u)
+#define STACK_RUNS (STACK_SYMBOLS >> PARZ_LL_RUN_QMIN)
+
+/* The bit length of x (of w = 64 bits where wide) without a branch on x = 0, whose residuals are
+ * common and unpredictable: 2x + 1 has its leading one at x's bit length. */
+static inline unsigned bit_length(uint64_t x, int wide) {
+#if defined(__GNUC__) || defined(__clang__)
+  return wide && x >> 63 ? 64u : (unsigned)(__builtin_clzll(x << 1 | 1) ^ 63);
+#else
+  (void)wide;
+  return parz_bitlen64(x);
+#endif
+}
+
+/* parz_ll_count's counts of z[0..n) (runs: parz_ll_runs_q's; wide: w = 64) into freq (rows of
+ * ROW, zeroed for the w / 4 + 1 rows w takes), each residual's symbol into sym[0..n), and per run
+ * whether it is all zeros into zero. Even and odd residuals count into freq and odd (zeroed as
+ * freq), so that runs of one symbol do not wait on their own increments; odd is added into freq
+ * at the end. */
+static inline void count_symbols(const uint64_t* z, size_t n, unsigned runs, unsigned w, int wide,
+                                 uint64_t* freq, uint64_t* odd, uint16_t* sym, uint8_t* zero) {
+  const size_t per = runs ? (size_t)1 << runs : n;
+  uint16_t row_of[65]; /* the context row of the residual after one of bit length k */
+  size_t i, i0, r;
+  unsigned k;
+  for (k = 0; k <= w; k++)
+    row_of[k] = (uint16_t)(ROW * parz_ll_context_of(k));
+  for (i0 = 0, r = 0; i0 < n; i0 += per, r++) {
+    const size_t end = n - i0 < per ? n : i0 + per;
+    unsigned row = 0, any = 0; /* each run starts in context 0 */
+    for (i = i0; i + 1 < end; i += 2) {
+      const unsigned k0 = bit_length(z[i], wide), k1 = bit_length(z[i + 1], wide);
+      const unsigned s0 = row + k0, s1 = row_of[k0] + k1;
+      freq[s0]++;
+      odd[s1]++;
+      sym[i] = (uint16_t)s0;
+      sym[i + 1] = (uint16_t)s1;
+      any |= k0 | k1;
+      row = row_of[k1];
+    }
+    if (i < end) { /* runs are of even length: a segment's last residual */
+      const unsigned k0 = bit_length(z[i], wide);
+      freq[row + k0]++;
+      sym[i] = (uint16_t)(row + k0);
+      any |= k0;
+    }
+    zero[r] = !any;
+  }
+  for (i = 0; i < (size_t)parz_ll_contexts(w, PARZ_LL_CODER_CONTEXT) * ROW; i++)
+    freq[i] += odd[i];
+}
+
+/* What the writer takes per symbol of the chosen code: the residual's bits are
+ * (x << len) ^ word, where word is the code word with, for k >= 1, the residual's leading one
+ * (bit len + k - 1 of x << len) set, so that the xor clears it; bits the count of them. Where
+ * they are more than 56, word is the code word alone (the writer's slow path). */
+typedef struct {
+  uint64_t word;
+  uint32_t len, bits;
+} symbol_entry;
+
+/* The entries of the code len and code (one code, or one per context: contexts) for every
+ * context's row, so that symbols counted in context need no other index under one code. */
+static void symbol_table_init(symbol_entry* t, unsigned w, int contexts, uint8_t len[][65],
+                              uint32_t code[][65]) {
+  const unsigned nc = parz_ll_contexts(w, PARZ_LL_CODER_CONTEXT);
+  unsigned c, k;
+  for (c = 0; c < nc; c++) {
+    const unsigned from = contexts ? c : 0;
+    for (k = 0; k <= w; k++) {
+      const unsigned l = len[from][k], n = l + (k >= 2 ? k - 1 : 0);
+      symbol_entry* e = &t[c * ROW + k];
+      e->word = code[from][k] ^ (k >= 1 && n <= 56 ? (uint64_t)1 << n : 0);
+      e->len = l;
+      e->bits = n;
+    }
+  }
+}
+
+/* Residual x of entry e into wr through p, as parz_ll_code_run writes it (the slow path). */
+static void put_slow(parz_bitw* wr, parz_ll_put_state* p, uint64_t x, const symbol_entry* e,
+                     int wide) {
+  parz_ll_put_residual(wr, p, x, bit_length(x, wide),
+                       (uint32_t)(e->word & ~(~(uint64_t)0 << e->len)), e->len);
+}
+
+/* parz_ll_code_run's stream of z[0..n) (symbols sym; wide: w = 64) through the table t into wr
+ * (its first byte stored: wr->at >= 1): the same bits, two residuals a store where their bits
+ * are 56 or fewer and 8 bytes are left; returns the stream's end in bytes, its last byte padded.
+ * The writer's state in locals, its place a pointer: with the residuals' and symbols' places,
+ * the loop's state fits the registers. Inlined into each of put_run's builds. */
+static inline ALWAYS_INLINE size_t put_run_body(parz_bitw* wr, const uint64_t* z,
+                                                const uint16_t* sym, size_t n,
+                                                const symbol_entry* t, int wide) {
+  const uint64_t* const pairs_end = z + (n & ~(size_t)1);
+  /* the last place with 8 bytes' room, before the first where there is none (at >= 1) */
+  uint8_t* const last = wr->out + (wr->cap >= 8 ? wr->cap - 8 : 0);
+  uint8_t* o = wr->out + wr->at;
+  uint64_t acc = wr->acc;
+  unsigned fill = wr->fill;
+  parz_ll_put_state p;
+  for (; z < pairs_end; z += 2, sym += 2) {
+    const symbol_entry *e0 = t + sym[0], *e1 = t + sym[1];
+    const unsigned n0 = e0->bits, n1 = e1->bits;
+    if (PARZ_BITIO_LE && n0 + n1 <= 56 && o <= last) {
+      const uint64_t v0 = z[0] << e0->len ^ e0->word, v1 = z[1] << e1->len ^ e1->word;
+      acc |= (v0 | v1 << n0) << fill;
+      fill += n0 + n1;
+      memcpy(o, &acc, 8);
+      o += fill >> 3;
+      acc >>= fill & ~7u;
+      fill &= 7u;
+    } else if (PARZ_BITIO_LE && n0 <= 56 && n1 <= 56 && o <= last && last - o >= 7) {
+      /* wide residuals: a store each (the first moves o on by 7 bytes at most) */
+      acc |= (z[0] << e0->len ^ e0->word) << fill;
+      fill += n0;
+      memcpy(o, &acc, 8);
+      o += fill >> 3;
+      acc >>= fill & ~7u;
+      fill &= 7u;
+      acc |= (z[1] << e1->len ^ e1->word) << fill;
+      fill += n1;
+      memcpy(o, &acc, 8);
+      o += fill >> 3;
+      acc >>= fill & ~7u;
+      fill &= 7u;
+    } else {
+      p.acc = acc;
+      p.at = (size_t)(o - wr->out);
+      p.fill = fill;
+      put_slow(wr, &p, z[0], e0, wide);
+      put_slow(wr, &p, z[1], e1, wide);
+      acc = p.acc;
+      o = wr->out + p.at;
+      fill = p.fill;
+    }
+  }
+  p.acc = acc;
+  p.at = (size_t)(o - wr->out);
+  p.fill = fill;
+  if (n & 1)
+    put_slow(wr, &p, z[0], t + sym[0], wide);
+  wr->acc = p.acc;
+  wr->at = p.at;
+  wr->fill = p.fill;
+  return parz_bitw_finish(wr);
+}
+
+static size_t put_run(parz_bitw* wr, const uint64_t* z, const uint16_t* sym, size_t n,
+                      const symbol_entry* t, int wide) {
+  return put_run_body(wr, z, sym, n, t, wide);
+}
+
+#if PUT_BMI2
+/* put_run where the CPU has BMI2: its shifts by a register's count (shlx, shrx) need no move to
+ * cl, which leaves the loop's state in registers. */
+__attribute__((target("bmi2"))) static size_t put_run_bmi2(parz_bitw* wr, const uint64_t* z,
+                                                           const uint16_t* sym, size_t n,
+                                                           const symbol_entry* t, int wide) {
+  return put_run_body(wr, z, sym, n, t, wide);
+}
+
+/* Whether the CPU has BMI2 (put_run_bmi2). */
+static int have_bmi2(void) {
+  __builtin_cpu_init(); /* idempotent; needed when called before the constructors ran */
+  return __builtin_cpu_supports("bmi2");
+}
+#endif
+
 size_t parz_ll_code_residuals(const uint64_t* z, size_t n, unsigned w, uint8_t* dst) {
   return parz_ll_code_residuals_q(z, n, w, PARZ_LL_RUN_Q, dst);
 }
 
-size_t parz_ll_code_residuals_q(const uint64_t* z, size_t n, unsigned w, unsigned q, uint8_t* dst) {
-  uint8_t len[2][PARZ_LL_CONTEXTS][65];
-  uint32_t code[2][PARZ_LL_CONTEXTS][65];
-  uint64_t bits[2], freq[PARZ_LL_CONTEXTS][65], odd[PARZ_LL_CONTEXTS][65], all[1][65];
-  unsigned k, c, pick, coder, ns = w + 1;
-  const unsigned runs = parz_ll_runs_q(n, q); /* more than one run: coder 3 */
-  const size_t per = (size_t)1 << q;
-  size_t r, m, at, lengths_end, raw = parz_ll_residual_bound(n, w);
+/* What the count keeps for the writer: each residual's symbol, per run whether it is all zeros,
+ * and whether w is 64. */
+typedef struct {
+  uint16_t* sym;
+  uint8_t* zero;
+  int wide, bmi2; /* bmi2: put_run_bmi2 runs */
+} symbols;
+
+/* Run r (residuals [i0, i0 + n) of z) into wr as parz_ll_code_run writes it: from the symbols y
+ * through the table t, or without symbols (y NULL) through residual_encode.h's writer. */
+static size_t code_run(parz_bitw* wr, const uint64_t* z, size_t i0, size_t n, const symbols* y,
+                       const symbol_entry* t, int contexts, uint8_t len[][65],
+                       uint32_t code[][65]) {
+  if (!y)
+    return parz_ll_code_run(wr, z + i0, n, contexts, len, code);
+#if PUT_BMI2
+  if (y->bmi2)
+    return put_run_bmi2(wr, z + i0, y->sym + i0, n, t, y->wide);
+#endif
+  return put_run(wr, z + i0, y->sym + i0, n, t, y->wide);
+}
+
+/* The segment's bytes once its codes are planned under a coder other than raw: one run (coder 1
+ * or 2) or runs (coder 3, 4 where a run is all zeros); raw where they would not be smaller. */
+static size_t write_coded(const uint64_t* z, size_t n, unsigned w, unsigned q, uint8_t* dst,
+                          const symbols* y, unsigned coder, uint8_t len[][65],
+                          uint32_t code[][65]) {
+  const unsigned runs = parz_ll_runs_q(n, q);
+  const int contexts = coder == PARZ_LL_CODER_CONTEXT;
+  const size_t per = (size_t)1 << q, raw = parz_ll_residual_bound(n, w);
+  size_t r, m, at, lengths_end;
+  symbol_entry t[PARZ_LL_CONTEXTS * ROW];
   parz_bitw wr;
-  /* one pass counts per context; the single code's counts are their sums */
-  memset(freq, 0, sizeof freq);
-  memset(odd, 0, sizeof odd);
-  memset(all, 0, sizeof all);
-  parz_ll_count(z, n, runs, freq, odd, w);
-  for (c = 0; c < parz_ll_contexts(w, PARZ_LL_CODER_CONTEXT); c++)
-    for (k = 0; k < ns; k++)
-      all[0][k] += freq[c][k];
-  bits[0] = parz_ll_plan(all, w, PARZ_LL_CODER_LENGTHS, len[0], code[0]);
-  bits[1] = parz_ll_plan(freq, w, PARZ_LL_CODER_CONTEXT, len[1], code[1]);
-  coder = parz_ll_pick(bits[0], bits[1], raw);
-  if (coder == PARZ_LL_CODER_RAW)
-    return code_raw(z, n, w, dst);
-  pick = coder == PARZ_LL_CODER_CONTEXT;
-  if (!runs) /* coder 1 or 2: the residuals right after the lengths' bits */
-    return parz_ll_code_single(dst, raw, z, n, w, coder, len[pick], code[pick]);
-  lengths_end = parz_ll_runs_head_q(dst, raw, coder, len[pick], w, q);
+  if (y)
+    symbol_table_init(t, w, contexts, len, code);
+  if (!runs) { /* coder 1 or 2: the residuals right after the lengths' bits */
+    parz_ll_single_lengths(&wr, dst, raw, w, coder, len);
+    parz_bitw_flush_bytes(&wr);
+    return code_run(&wr, z, 0, n, y, t, contexts, len, code);
+  }
+  lengths_end = parz_ll_runs_head_q(dst, raw, coder, len, w, q);
   m = parz_ll_run_count_q(n, q);
   at = parz_ll_runs_start_q(lengths_end, n, q);
   for (r = 0; r < m; r++) {
@@ -72,11 +274,11 @@ size_t parz_ll_code_residuals_q(const uint64_t* z, size_t n, unsigned w, unsigne
     size_t end = at;
     if (at >= raw)
       return code_raw(z, n, w, dst);
-    if (parz_ll_all_zero(z + i0, count)) { /* no bytes: the segment becomes coder 4 */
+    if (y ? y->zero[r] : parz_ll_all_zero(z + i0, count)) { /* no bytes: coder 4 */
       dst[0] = (uint8_t)PARZ_LL_CODER_ZERO_RUNS;
     } else {
       parz_bitw_init(&wr, dst, raw, at);
-      end = parz_ll_code_run(&wr, z + i0, count, pick, len[pick], code[pick]);
+      end = code_run(&wr, z, i0, count, y, t, contexts, len, code);
       if (wr.overflow || end >= raw)
         return code_raw(z, n, w, dst);
     }
@@ -85,6 +287,61 @@ size_t parz_ll_code_residuals_q(const uint64_t* z, size_t n, unsigned w, unsigne
     at = end;
   }
   return at;
+}
+
+size_t parz_ll_code_residuals_q(const uint64_t* z, size_t n, unsigned w, unsigned q, uint8_t* dst) {
+  uint8_t len[2][PARZ_LL_CONTEXTS][65];
+  uint32_t code[2][PARZ_LL_CONTEXTS][65];
+  uint64_t bits[2], counts[2][PARZ_LL_CONTEXTS * ROW], all[1][65];
+  /* the counts by symbol, as rows of contexts for the steps of residual_encode.h */
+  uint64_t(*freq)[ROW] = (uint64_t(*)[ROW])counts[0], (*odd)[ROW] = (uint64_t(*)[ROW])counts[1];
+  uint16_t stack_sym[STACK_SYMBOLS];
+  uint8_t stack_zero[STACK_RUNS], *heap = NULL;
+  const unsigned nc = parz_ll_contexts(w, PARZ_LL_CODER_CONTEXT), runs = parz_ll_runs_q(n, q);
+  const size_t nruns = runs ? parz_ll_run_count_q(n, q) : 1;
+  symbols y, *have = &y;
+  unsigned k, c, coder, pick;
+  size_t bytes;
+  y.sym = stack_sym;
+  y.zero = stack_zero;
+  y.wide = w == 64;
+#if PUT_BMI2
+  y.bmi2 = have_bmi2();
+#else
+  y.bmi2 = 0;
+#endif
+  /* more residuals than the stack holds: their symbols in memory of their own, or without it
+   * residual_encode.h's steps, which keep none */
+  if ((n > STACK_SYMBOLS || nruns > STACK_RUNS) &&
+      (heap = (uint8_t*)malloc(n * sizeof *y.sym + nruns)) != NULL) {
+    y.sym = (uint16_t*)(void*)heap;
+    y.zero = heap + n * sizeof *y.sym;
+  } else if (n > STACK_SYMBOLS || nruns > STACK_RUNS) {
+    have = NULL;
+  }
+  /* one pass counts per context (the rows of w's contexts zeroed); the single code's counts are
+   * their sums */
+  memset(counts[0], 0, nc * ROW * sizeof counts[0][0]);
+  memset(counts[1], 0, nc * ROW * sizeof counts[1][0]);
+  memset(all, 0, sizeof all);
+  if (!have)
+    parz_ll_count(z, n, runs, freq, odd, w);
+  else if (y.wide) /* each width its own loop: the bit length's test only where w = 64 */
+    count_symbols(z, n, runs, w, 1, counts[0], counts[1], y.sym, y.zero);
+  else
+    count_symbols(z, n, runs, w, 0, counts[0], counts[1], y.sym, y.zero);
+  for (c = 0; c < nc; c++)
+    for (k = 0; k <= w; k++)
+      all[0][k] += freq[c][k];
+  bits[0] = parz_ll_plan(all, w, PARZ_LL_CODER_LENGTHS, len[0], code[0]);
+  bits[1] = parz_ll_plan(freq, w, PARZ_LL_CODER_CONTEXT, len[1], code[1]);
+  coder = parz_ll_pick(bits[0], bits[1], parz_ll_residual_bound(n, w));
+  pick = coder == PARZ_LL_CODER_CONTEXT;
+  bytes = coder == PARZ_LL_CODER_RAW
+              ? code_raw(z, n, w, dst)
+              : write_coded(z, n, w, q, dst, have, coder, len[pick], code[pick]);
+  free(heap);
+  return bytes;
 }
 
 /* Messages of the shared decoder's refusals (residual_decode.h). */
