@@ -12,6 +12,7 @@
 #include "check.h"
 #include "fnv_hash.h"
 #include "lossless.h"
+#include "lossless_forward.h"
 #include "real_arrays.h"
 #include "residual_decode.h"
 #include "test_chunk_common.h"
@@ -382,6 +383,37 @@ static void test_scaled(void) {
   free(g);
 }
 
+/* The check of float32 whole numbers (transform 1) against parz_ll_fits32 at scale 1, value by
+ * value: the edges of its range and of 2^22 and 2^23 (where a float's spacing passes 1/2 and 1),
+ * halves, -0.0, the infinities and NaN, and a million random bit patterns. */
+static void test_whole_numbers(void) {
+  static const float edges[] = {0.0f,         -0.0f,        0.5f,        1.0f,        1.5f,
+                                4194303.5f,   4194304.0f,   4194304.5f,  8388607.0f,  8388607.5f,
+                                8388608.0f,   8388609.0f,   16777216.0f, 16777218.0f, 2.1e9f,
+                                2.0999999e9f, 2.1000001e9f, 3e9f,        1e-45f,      3.4e38f,
+                                INFINITY,     NAN};
+  unsigned long long differ = 0;
+  uint64_t x = 0x2545f4914f6cdd1dull; /* its own sequence: the others' inputs stay as pinned */
+  size_t i;
+  for (i = 0; i < 2 * sizeof edges / sizeof edges[0] + 1000000; i++) {
+    float v;
+    uint32_t b;
+    if (i < 2 * sizeof edges / sizeof edges[0]) { /* each edge and its negative */
+      v = i % 2 ? -edges[i / 2] : edges[i / 2];
+      memcpy(&b, &v, 4);
+    } else {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      b = (uint32_t)(x >> 32);
+      if (i % 2) /* a whole number, or one near one, of every magnitude */
+        b = (b & 0x80000000u) | (uint32_t)(0x3f800000u + (x % 31) * 0x00800000u) |
+            (b & (i % 4 == 1 ? 0x007fffffu : 0x00000003u));
+      memcpy(&v, &b, 4);
+    }
+    differ += parz_ll_scale_fits(PARZ_FLOAT, &v, 1, 1) != parz_ll_fits32(v, b, 1.0);
+  }
+  CHECK(differ == 0, "float32 whole numbers: %llu values differ from parz_ll_fits32", differ);
+}
+
 /* Segment 1 at C = 1: of a 100 x 100 (or 8 x 100) array, block (0, 1), rows 0..63 and columns
  * 64..99; of 8192 (or 4608) values in a row, values 4096 on. */
 static int in_square(size_t j) { return j / 100 < 64 && j % 100 >= 64; }
@@ -726,6 +758,7 @@ static void test_float32_rows(void) {
 int main(int argc, char** argv) {
   test_special_patterns();
   test_scaled();
+  test_whole_numbers();
   /* every coder, type, rank and transform of the crafted arrays above */
   printf("crafted arrays, bytes written: %016llx\n", (unsigned long long)written_hash);
   CHECK(written_hash == 0xab9aae82c7d4fcaaull,

@@ -2,6 +2,7 @@
 #include "transform.h"
 
 #include <float.h>
+#include <math.h>
 #include <string.h>
 
 #include "lossless_forward.h"
@@ -21,6 +22,17 @@ int parz_ll_transform_valid(unsigned k, parz_type type) {
 
 /* Values a float32 check takes between its looks at the outcome. */
 #define FITS_GROUP 64u
+
+/* parz_ll_fits32 at scale 1 in float arithmetic, without a branch, which runs four values to a
+ * vector: v is in range, not -0.0 (whose 0 comes back as 0.0), and whole: |v| of 2^23 or more is
+ * (a float's spacing there is 1 or more), and below it |v| + 2^23 rounds to an integer and back
+ * to |v| only where |v| is one. NaN fails the range. */
+static unsigned whole32(float v, uint32_t b) {
+  const float a = fabsf(v);
+  const unsigned in = (unsigned)(v > -2.1e9f) & (unsigned)(v < 2.1e9f); /* 2.1e9 is a float */
+  return in & ((unsigned)(a >= 8388608.0f) | (unsigned)((a + 8388608.0f) - 8388608.0f == a)) &
+         (unsigned)(b != 0x80000000u);
+}
 
 int parz_ll_scale_fits(parz_type type, const void* values, size_t n, unsigned k) {
   if (k == 0 || !parz_ll_transform_valid(k, type))
@@ -44,10 +56,18 @@ int parz_ll_scale_fits(parz_type type, const void* values, size_t n, unsigned k)
     const size_t end = n - i < FITS_GROUP ? n : i + FITS_GROUP;
     unsigned bad = 0;
     size_t j;
-    for (j = i; j < end; j++) {
-      uint32_t b;
-      memcpy(&b, &v[j], 4);
-      bad |= !parz_ll_fits32(v[j], b, s);
+    if (s == 1.0) {
+      for (j = i; j < end; j++) {
+        uint32_t b;
+        memcpy(&b, &v[j], 4);
+        bad |= ~whole32(v[j], b) & 1u;
+      }
+    } else {
+      for (j = i; j < end; j++) {
+        uint32_t b;
+        memcpy(&b, &v[j], 4);
+        bad |= !parz_ll_fits32(v[j], b, s);
+      }
     }
     if (bad)
       return 0;
