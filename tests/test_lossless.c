@@ -168,7 +168,7 @@ static void test_special_patterns(void) {
           snprintf(what, sizeof what, "%s rank %u shape %zu kind %u", parz_type_name(a.type),
                    a.dims, n, kind);
           {
-            unsigned t = parz_ll_choose_transform(&a, v);
+            unsigned t = parz_ll_choose_transform(&a, v, NULL);
             round_trip(what, &a, v, t, PARZ_LL_PREDICT_ALL, cs[ci]);
             round_trip(what, &a, v, t, PARZ_LL_PREDICT_STACK, cs[ci]);
           }
@@ -186,14 +186,14 @@ static void test_decimal_scales(void) {
   unsigned t;
   for (i = 0; i < 5000; i++)
     v[i] = (double)(414081135001ll + 7919ll * (long long)(i * i)) / 1e11;
-  t = parz_ll_choose_transform(&a, v);
+  t = parz_ll_choose_transform(&a, v, NULL);
   CHECK(t >= 1 && parz_ll_scale_of(t) == 1e11, "11 significant digits not found (transform %u)", t);
   scaled = round_trip("f64 / 1e11", &a, v, t, 0, 2);
   plain = round_trip("f64 / 1e11 as images", &a, v, 0, 0, 2);
   CHECK(scaled < plain, "1e11 scale (%zu bytes) not smaller than images (%zu)", scaled, plain);
   for (i = 0; i < 5000; i++)
     v[i] = (double)(-123456789012345ll + 104729ll * (long long)i) / 1e15;
-  t = parz_ll_choose_transform(&a, v);
+  t = parz_ll_choose_transform(&a, v, NULL);
   CHECK(t >= 1 && parz_ll_scale_of(t) == 1e15, "15 decimals not found (transform %u)", t);
   round_trip("f64 / 1e15", &a, v, t, 0, 3);
   free(v);
@@ -322,36 +322,36 @@ static void test_scaled(void) {
     v[i] = (double)((int)(i % 300) - 100) / 200.0;
     g[i] = (float)((int)(i % 977) - 400);
   }
-  t = parz_ll_choose_transform(&a, v);
+  t = parz_ll_choose_transform(&a, v, NULL);
   CHECK(t >= 1 && parz_ll_scale_of(t) == 200.0, "counts / 200 not found (transform %u)", t);
   scaled = round_trip("f64 / 200", &a, v, t, 0, 2);
   plain = round_trip("f64 / 200 as images", &a, v, 0, 0, 2);
   CHECK(scaled < plain, "scaled integers (%zu bytes) not smaller than images (%zu)", scaled, plain);
-  t = parz_ll_choose_transform(&f, g);
+  t = parz_ll_choose_transform(&f, g, NULL);
   CHECK(t >= 1 && parz_ll_scale_of(t) == 1.0, "whole numbers not found (transform %u)", t);
   round_trip("f32 whole numbers", &f, g, t, 0, 1);
   g[4321] = -0.0f;
-  CHECK(parz_ll_choose_transform(&f, g) == 0, "-0.0 taken as a whole number");
+  CHECK(parz_ll_choose_transform(&f, g, NULL) == 0, "-0.0 taken as a whole number");
   round_trip("f32 whole numbers and -0.0", &f, g, 0, 0, 1);
   g[4321] = 3.5f;
-  CHECK(parz_ll_choose_transform(&f, g) != 1, "3.5 taken as a whole number");
+  CHECK(parz_ll_choose_transform(&f, g, NULL) != 1, "3.5 taken as a whole number");
   /* float32 values are checked in groups: a misfit at a group's edges and in the last value */
   g[4321] = 7.0f;
   g[63] = 2.5f;
-  t = parz_ll_choose_transform(&f, g);
+  t = parz_ll_choose_transform(&f, g, NULL);
   CHECK(t != 1 && t != 0, "2.5 at value 63: transform %u", t);
   g[63] = 7.0f;
   g[64] = 0.25f;
-  CHECK(parz_ll_choose_transform(&f, g) > 2, "0.25 at value 64 taken as a half or whole");
+  CHECK(parz_ll_choose_transform(&f, g, NULL) > 2, "0.25 at value 64 taken as a half or whole");
   g[64] = 7.0f;
   g[4999] = 0.0f / 0.0f;
-  CHECK(parz_ll_choose_transform(&f, g) == 0, "float NaN last taken as a scaled integer");
+  CHECK(parz_ll_choose_transform(&f, g, NULL) == 0, "float NaN last taken as a scaled integer");
   g[4999] = 3e9f;
-  CHECK(parz_ll_choose_transform(&f, g) == 0, "3e9 taken as a scaled int32");
+  CHECK(parz_ll_choose_transform(&f, g, NULL) == 0, "3e9 taken as a scaled int32");
   g[4999] = 2.0e9f;
-  CHECK(parz_ll_choose_transform(&f, g) == 1, "2e9, a whole number in range, not found");
+  CHECK(parz_ll_choose_transform(&f, g, NULL) == 1, "2e9, a whole number in range, not found");
   v[17] = 0.0 / 0.0;
-  CHECK(parz_ll_choose_transform(&a, v) == 0, "NaN taken as a scaled integer");
+  CHECK(parz_ll_choose_transform(&a, v, NULL) == 0, "NaN taken as a scaled integer");
   {
     parz_array ia = test_array(PARZ_INT32, 1, 10, 1, 1, 1);
     int32_t iv[10] = {0};
@@ -643,7 +643,7 @@ static void test_real(const char* dir) {
   size_t n = 0, k;
   real_array* list = real_arrays_load(dir, 0, &n);
   for (k = 0; k < n; k++) {
-    unsigned chosen = parz_ll_choose_transform(&list[k].array, list[k].data), t = chosen;
+    unsigned chosen = parz_ll_choose_transform(&list[k].array, list[k].data, NULL), t = chosen;
     unsigned p, last = list[k].array.dims == 4 ? PARZ_LL_PREDICT_STACK : PARZ_LL_PREDICT_ALL;
     /* the chosen transform, then integer images where the chosen one is a scale */
     for (;;) {
@@ -743,7 +743,7 @@ static void test_float32_rows(void) {
     char what[64];
     for (i = 0; i < n; i++) /* a smooth field of tenths, both signs */
       v[i] = (float)((long)((i * 7) % 1501 + i / 97) - 800) / 10.0f;
-    t = parz_ll_choose_transform(&a, v);
+    t = parz_ll_choose_transform(&a, v, NULL);
     CHECK(t >= 1 && parz_ll_scale_of(t) == 10.0, "rank %u tenths: transform %u", d + 1, t);
     for (p = 0; p < 2; p++) {
       const unsigned predictor = p ? PARZ_LL_PREDICT_STACK : PARZ_LL_PREDICT_ALL;

@@ -333,7 +333,7 @@ int parz_chunk_encoder_begin_jobs(parz_chunk_encoder** out, const parz_array* a,
   /* the codec's choices from the values it will encode, before the head's size is fixed; they
    * may cut other blocks */
   if (rc == PARZ_OK && enc->codec->prepare &&
-      (rc = enc->codec->prepare(&enc->v, &enc->src, enc->data, &enc->codec_data, &enc->kept,
+      (rc = enc->codec->prepare(&enc->v, &enc->src, enc->data, jobs, &enc->codec_data, &enc->kept,
                                 err)) == PARZ_OK)
     rc = parz_chunk_recut(&enc->v, err);
   if (enc->kept.count != enc->v.nsegments || enc->kept.seg_blocks != enc->v.segment_blocks) {

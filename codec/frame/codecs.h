@@ -139,10 +139,11 @@ typedef struct parz_codec {
   /* Encoders, once the values to encode are known (a: v's array, maybe strided, or the cleaned
    * copy): the choices that depend on them written into v->codec_params, the codec data section,
    * *data (malloc'd, v->codec_data_bytes bytes, a multiple of 8; NULL and 0 for none), and the
-   * segments the choice coded under them, *kept (its pointers malloc'd; left empty for none).
+   * segments the choice coded under them, *kept (its pointers malloc'd; left empty for none);
+   * its reads and codings may be cut into parts on jobs (NULL: none), with the same outcome.
    * NULL: no such choice. */
-  int (*prepare)(parz_chunk_view* v, const parz_array* a, const void* values, unsigned char** data,
-                 parz_kept_segments* kept, parz_error* err);
+  int (*prepare)(parz_chunk_view* v, const parz_array* a, const void* values, const parz_jobs* jobs,
+                 unsigned char** data, parz_kept_segments* kept, parz_error* err);
   /* Whether every block takes the same number of bits (a table of kind NONE serves). */
   int (*fixed_length)(const parz_params* p);
   /* The codec's rules for a chunk's header beyond the frame's, once the frame has read its

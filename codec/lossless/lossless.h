@@ -30,6 +30,7 @@
 #include <stdint.h>
 
 #include "parz.h"
+#include "parz_chunk.h" /* parz_jobs */
 
 #ifdef __cplusplus
 extern "C" {
@@ -57,8 +58,9 @@ size_t parz_ll_segment_count(const parz_array* a, unsigned predictor, size_t c);
 size_t parz_ll_segment_bound(const parz_array* a, unsigned predictor, size_t c);
 
 /* The transform every segment of the array will use: 0 for integer images, else the scale's
- * number (transform.h). Reads every value once. */
-unsigned parz_ll_choose_transform(const parz_array* a, const void* values);
+ * number (transform.h). Reads every value once, cut into parts on jobs (NULL: on the calling
+ * thread; parz_chunk.h), with the same outcome. */
+unsigned parz_ll_choose_transform(const parz_array* a, const void* values, const parz_jobs* jobs);
 
 /* The predictor to write for predictor (PARZ_LL_PREDICT_ALL asks the encoder's choice): for a
  * series, Holt's with the gains of fewest residual bits where its segments of C blocks take
@@ -81,14 +83,15 @@ typedef struct {
 /* Frees k's memory and leaves it empty. */
 void parz_ll_segments_free(parz_ll_segments* k);
 
-/* The same, and the bytes of the array's segments under the predictor it returns (0 where one
- * cannot be encoded) into *bytes (NULL: not asked), coded once where the choice coded them
- * already. With keep (NULL: none kept), the segments of the predictor it returns into *keep
- * wherever it coded them, under coder 3's runs of PARZ_LL_RUN_Q (empty where it did not: a
- * choice asked for no bytes that codes nothing). */
+/* The same, its reads and codings cut into parts on jobs (NULL: on the calling thread), and the
+ * bytes of the array's segments under the predictor it returns (0 where one cannot be encoded)
+ * into *bytes (NULL: not asked), coded once where the choice coded them already. With keep
+ * (NULL: none kept), the segments of the predictor it returns into *keep wherever it coded them,
+ * under coder 3's runs of PARZ_LL_RUN_Q (empty where it did not: a choice asked for no bytes
+ * that codes nothing). */
 unsigned parz_ll_choose_predictor_bytes(const parz_array* a, const void* values, unsigned transform,
-                                        unsigned predictor, size_t c, size_t* bytes,
-                                        parz_ll_segments* keep);
+                                        unsigned predictor, size_t c, const parz_jobs* jobs,
+                                        size_t* bytes, parz_ll_segments* keep);
 
 /* Blocks of PARZ_LL_PREDICT_ALL whose values the encoder's measure of the row predictor reads:
  * those of number b with b % PARZ_LL_ROWS_SAMPLE == PARZ_LL_ROWS_SAMPLE / 2 where there are
@@ -104,6 +107,10 @@ unsigned parz_ll_choose_predictor_bytes(const parz_array* a, const void* values,
  * the array is no array of two dimensions of extent above 1 or more, or memory ran out. */
 int parz_ll_rows_measure(const parz_array* a, const void* values, unsigned transform,
                          uint64_t bits[2]);
+/* The same over the sampled blocks among blocks [first, end) alone: the measure's sums are those
+ * of its parts. */
+int parz_ll_rows_measure_blocks(const parz_array* a, const void* values, unsigned transform,
+                                size_t first, size_t end, uint64_t bits[2]);
 
 /* The most bytes a segment adds to a chunk's head: a table record of 16 (a partition of one
  * segment: its offset and its length padded to 8 bytes) and a payload checksum of 8. */

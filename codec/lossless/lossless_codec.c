@@ -144,8 +144,8 @@ static void set_choice(parz_chunk_view* v, unsigned transform, unsigned p) {
  * data take fewer bytes than the values' segments (kept: the values' segments, which become
  * the ranks' where the dictionary wins and keep is not NULL). */
 static int try_dictionary(parz_chunk_view* v, const parz_array* a, const void* values, size_t c,
-                          size_t plain_bytes, unsigned char** data, parz_ll_segments* keep,
-                          parz_error* err) {
+                          const parz_jobs* jobs, size_t plain_bytes, unsigned char** data,
+                          parz_ll_segments* keep, parz_error* err) {
   const size_t n = parz_array_count(a), w = 8 * parz_type_size(a->type);
   const parz_array ranked = coded_array(a, PARZ_LL_DICTIONARY);
   parz_ll_segments by_ranks = {NULL, NULL, 0};
@@ -164,7 +164,7 @@ static int try_dictionary(parz_chunk_view* v, const parz_array* a, const void* v
     rc = parz_fail(err, PARZ_ERR_NOMEM, "lossless: no room for the ranks of %zu values", n);
   } else if ((dict_bytes = parz_ll_dict_write(sorted, count, (unsigned)w, dict)) != 0) {
     parz_ll_dict_ranks(a->type, values, 0, n, sorted, count, ranks);
-    p = parz_ll_choose_predictor_bytes(&ranked, ranks, 0, PARZ_LL_PREDICT_ALL, c, &coded,
+    p = parz_ll_choose_predictor_bytes(&ranked, ranks, 0, PARZ_LL_PREDICT_ALL, c, jobs, &coded,
                                        keep ? &by_ranks : NULL);
     if (coded && coded + dict_bytes < plain_bytes) {
       set_choice(v, PARZ_LL_DICTIONARY, p);
@@ -188,22 +188,24 @@ static int try_dictionary(parz_chunk_view* v, const parz_array* a, const void* v
 }
 
 /* The choices, and the segments they coded handed to the frame (kept) where they are the
- * encoder's: coded with the writers' runs, which the chunk's settings may replace. */
+ * encoder's: coded with the writers' runs, which the chunk's settings may replace. Their reads
+ * and codings are cut into parts on jobs. */
 static int prepare(parz_chunk_view* v, const parz_array* a, const void* values,
-                   unsigned char** data, parz_kept_segments* kept, parz_error* err) {
-  const unsigned transform = parz_ll_choose_transform(a, values), asked = predictor_of(v);
+                   const parz_jobs* jobs, unsigned char** data, parz_kept_segments* kept,
+                   parz_error* err) {
+  const unsigned transform = parz_ll_choose_transform(a, values, jobs), asked = predictor_of(v);
   const size_t c = v->segment_blocks ? v->segment_blocks : LOSSLESS_SEGMENT_BLOCKS;
   const int dictionary = asked == PARZ_LL_PREDICT_ALL && series(a) && parz_array_count(a) > 1;
   const int keeps = v->settings.run_q == 0 || v->settings.run_q == PARZ_LL_RUN_Q;
   parz_ll_segments segs = {NULL, NULL, 0};
   size_t bytes = 0;
   const unsigned p = parz_ll_choose_predictor_bytes(
-      a, values, transform, asked, c, dictionary ? &bytes : NULL, keeps ? &segs : NULL);
+      a, values, transform, asked, c, jobs, dictionary ? &bytes : NULL, keeps ? &segs : NULL);
   int rc = PARZ_OK;
   *data = NULL;
   set_choice(v, transform, p);
   if (dictionary)
-    rc = try_dictionary(v, a, values, c, bytes, data, keeps ? &segs : NULL, err);
+    rc = try_dictionary(v, a, values, c, jobs, bytes, data, keeps ? &segs : NULL, err);
   if (rc == PARZ_OK && segs.count) {
     kept->bytes = segs.bytes;
     kept->ends = segs.ends;

@@ -1,5 +1,6 @@
 /* The row predictor's measure (lossless.h): the encoder's estimate of it against the Lorenzo
  * predictor, and the comparison of their segments' bytes. */
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "block_common.h"
@@ -10,6 +11,11 @@
 
 int parz_ll_rows_measure(const parz_array* a, const void* values, unsigned transform,
                          uint64_t bits[2]) {
+  return parz_ll_rows_measure_blocks(a, values, transform, 0, SIZE_MAX, bits);
+}
+
+int parz_ll_rows_measure_blocks(const parz_array* a, const void* values, unsigned transform,
+                                size_t first, size_t end, uint64_t bits[2]) {
   parz_ll_geometry g;
   uint64_t *z = NULL, *scratch = NULL, *u = NULL, mask, top;
   size_t b;
@@ -25,7 +31,7 @@ int parz_ll_rows_measure(const parz_array* a, const void* values, unsigned trans
   }
   mask = g.w == 64 ? ~(uint64_t)0 : 0xffffffffu;
   top = (uint64_t)1 << (g.w - 1);
-  for (b = 0; b < g.blocks; b++) {
+  for (b = first; b < end && b < g.blocks; b++) {
     size_t o[4], e[4], x0, x1, x2, i, count;
     if (!PARZ_LL_ROWS_SAMPLED(b, g.blocks))
       continue;

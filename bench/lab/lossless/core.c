@@ -43,7 +43,7 @@ static size_t core_encode(const lab_array* a, uint8_t* out, size_t cap, const vo
   parz_array p = core_array(a);
   size_t segments = parz_ll_segment_count(&p, CORE_P, CORE_C),
          bound = parz_ll_segment_bound(&p, CORE_P, CORE_C);
-  unsigned t = parz_ll_choose_transform(&p, a->data);
+  unsigned t = parz_ll_choose_transform(&p, a->data, NULL);
   size_t at = 1;
   out[0] = (uint8_t)t;
   for (size_t s = 0; s < segments; s++) {
