@@ -139,6 +139,18 @@ static void put_slow(parz_bitw* wr, parz_ll_put_state* p, uint64_t x, const symb
                        (uint32_t)(e->word & ~(~(uint64_t)0 << e->len)), e->len);
 }
 
+/* The n bits of v (n <= 56) into the stream whose next byte is *o, its bits not yet stored in
+ * *acc (fewer than 8: *fill), with one store: 8 bytes' room at *o. */
+static inline ALWAYS_INLINE void put_at(uint8_t** o, uint64_t* acc, unsigned* fill, uint64_t v,
+                                        unsigned n) {
+  *acc |= v << *fill;
+  *fill += n;
+  memcpy(*o, acc, 8);
+  *o += *fill >> 3;
+  *acc >>= *fill & ~7u;
+  *fill &= 7u;
+}
+
 /* parz_ll_code_run's stream of z[0..n) (symbols sym; wide: w = 64) through the table t into wr
  * (its first byte stored: wr->at >= 1): the same bits, two residuals a store where their bits
  * are 56 or fewer and 8 bytes are left; returns the stream's end in bytes, its last byte padded.
@@ -157,28 +169,13 @@ static inline ALWAYS_INLINE size_t put_run_body(parz_bitw* wr, const uint64_t* z
   for (; z < pairs_end; z += 2, sym += 2) {
     const symbol_entry *e0 = t + sym[0], *e1 = t + sym[1];
     const unsigned n0 = e0->bits, n1 = e1->bits;
+    const uint64_t v0 = z[0] << e0->len ^ e0->word, v1 = z[1] << e1->len ^ e1->word;
     if (PARZ_BITIO_LE && n0 + n1 <= 56 && o <= last) {
-      const uint64_t v0 = z[0] << e0->len ^ e0->word, v1 = z[1] << e1->len ^ e1->word;
-      acc |= (v0 | v1 << n0) << fill;
-      fill += n0 + n1;
-      memcpy(o, &acc, 8);
-      o += fill >> 3;
-      acc >>= fill & ~7u;
-      fill &= 7u;
+      put_at(&o, &acc, &fill, v0 | v1 << n0, n0 + n1);
     } else if (PARZ_BITIO_LE && n0 <= 56 && n1 <= 56 && o <= last && last - o >= 7) {
       /* wide residuals: a store each (the first moves o on by 7 bytes at most) */
-      acc |= (z[0] << e0->len ^ e0->word) << fill;
-      fill += n0;
-      memcpy(o, &acc, 8);
-      o += fill >> 3;
-      acc >>= fill & ~7u;
-      fill &= 7u;
-      acc |= (z[1] << e1->len ^ e1->word) << fill;
-      fill += n1;
-      memcpy(o, &acc, 8);
-      o += fill >> 3;
-      acc >>= fill & ~7u;
-      fill &= 7u;
+      put_at(&o, &acc, &fill, v0, n0);
+      put_at(&o, &acc, &fill, v1, n1);
     } else {
       p.acc = acc;
       p.at = (size_t)(o - wr->out);
