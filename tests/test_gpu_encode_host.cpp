@@ -5,7 +5,8 @@
  * where no GPU is (CI) what the GPU test checks on the device, on the same cases
  * (gpu_encode_cases.h, every table setting for every kind of values), the refusals (NaN of too
  * many patterns, blocks at risk of missing the accuracy bound) and that of reversible-transform
- * parameters cut short.
+ * parameters cut short; here alone, tables of several partitions of both length widths, written
+ * first to last and last to first (hybrid_partitions).
  * Usage: test_gpu_encode_host [--quick] (the values with special values among them alone) */
 #include <float.h>
 #include <math.h>
@@ -21,6 +22,11 @@
 #include "encode_block.cuh"
 #include "gpu_encode_cases.h"
 #include "gpu_head_crc_host.h"
+
+/* Whether the table's segments are written last to first, else first to last: the GPU's threads
+ * run in any order, so an entry that writes over another's bytes shows in one order or the
+ * other. */
+static bool table_backwards;
 
 /* The GPU pipeline, one thread after another. */
 template <parz_type T, unsigned D>
@@ -110,8 +116,8 @@ static int emulate(const parz_array& a, const void* data, const parz_chunk_confi
   for (unsigned long long k = 0; k < c.payload_words; k++)
     parz_word_store(c.chunk + c.payload_at + 8 * k, c.scratch[k]);
   if (c.table != PARZ_TABLE_NONE)
-    for (unsigned long long s = 0; s < c.nsegments; s++)
-      parz_gpu_table_segment(c, s);
+    for (unsigned long long k = 0; k < c.nsegments; k++)
+      parz_gpu_table_segment(c, table_backwards ? c.nsegments - 1 - k : k);
   if (c.nexceptions) {
     typedef typename raw_of<T>::type U;
     const unsigned long long ranges = (c.count + PARZ_GPU_EXC_RANGE - 1) / PARZ_GPU_EXC_RANGE;
@@ -199,6 +205,66 @@ static void compare(const char* what, const parz_array& a, const void* data,
   }
 }
 
+/* HYBRID tables of several partitions with records that end in padding, of both length widths:
+ * P = 3 and 5 (P * w is no multiple of 8 for w = 2 or 4), three full partitions and a last one of
+ * each size, P segments (a table of whole partitions) then 1 to P - 1; the last segment of half
+ * of C's blocks. Floats in accuracy mode with C = 2 give segments far below 65536 bits (w = 2),
+ * doubles in reversible mode with C = 400 segments above it (w = 4); the CPU's chunk is checked
+ * to have the layout meant. The same arrays with OFFSETS and LENGTHS tables; each chunk with
+ * checksums on and off (off, the payload follows the table: an entry past the table's end lands
+ * on it), its table written first to last and last to first. */
+static void hybrid_partitions() {
+  static const parz_table_kind kinds[] = {PARZ_TABLE_HYBRID, PARZ_TABLE_OFFSETS,
+                                          PARZ_TABLE_LENGTHS};
+  char what[200];
+  for (int wide = 0; wide < 2; wide++)
+    for (unsigned P : {3u, 5u})
+      for (unsigned last = 0; last < P; last++) {
+        const unsigned C = wide ? 400 : 2, nseg = 3 * P + (last ? last : P);
+        const size_t nblocks = (size_t)(nseg - 1) * C + (C + 1) / 2;
+        parz_array a;
+        memset(&a, 0, sizeof a);
+        a.type = wide ? PARZ_DOUBLE : PARZ_FLOAT;
+        a.dims = 1;
+        a.shape[0] = 4 * nblocks - 1;
+        std::vector<unsigned char> data = gpu_cases_values(a.type, a.shape[0], 0);
+        for (parz_table_kind kind : kinds)
+          for (int off = 0; off < 2; off++) {
+            parz_chunk_config cfg;
+            memset(&cfg, 0, sizeof cfg);
+            if (wide)
+              parz_params_reversible(&cfg.params);
+            else
+              CHECK(parz_params_accuracy(&cfg.params, 1e-2, NULL, NULL) == PARZ_OK, "accuracy");
+            cfg.table = kind;
+            cfg.segment_blocks = C;
+            cfg.partition_segments = kind == PARZ_TABLE_HYBRID ? P : 0;
+            cfg.checksum = off ? PARZ_CHECKSUM_OFF : PARZ_CHECKSUM_DEFAULT;
+            if (kind == PARZ_TABLE_HYBRID) {
+              size_t cap = parz_chunk_bound(&a, &cfg), n = 0;
+              std::vector<unsigned char> ref(cap);
+              parz_chunk_view v;
+              CHECK(
+                  parz_chunk_encode(&a, data.data(), &cfg, ref.data(), cap, &n, NULL) == PARZ_OK &&
+                      parz_chunk_parse(ref.data(), n, &v, NULL) == PARZ_OK &&
+                      v.table == PARZ_TABLE_HYBRID && v.partition_segments == P &&
+                      v.nsegments == nseg && v.length_bytes == (wide ? 4u : 2u),
+                  "P=%u, %u segments of width %u: the CPU's chunk has another layout", P, nseg,
+                  wide ? 4u : 2u);
+            }
+            for (int back = 0; back < 2; back++) {
+              table_backwards = back != 0;
+              snprintf(what, sizeof what,
+                       "partitions: table %d P=%u, %u segments of width %u, checksums %s, %s",
+                       (int)kind, cfg.partition_segments, nseg, wide ? 4u : 2u, off ? "off" : "on",
+                       back ? "last to first" : "first to last");
+              compare(what, a, data.data(), cfg);
+            }
+            table_backwards = false;
+          }
+      }
+}
+
 /* An array the GPU encoder refuses (NaN of more patterns than its set holds, or a block at risk
  * of missing the accuracy bound): the serial encoder encodes it, the GPU's steps refuse it with
  * PARZ_ERR_UNSUPPORTED and a message naming `why`, before any chunk is written, so that callers
@@ -267,6 +333,7 @@ int main(int argc, char** argv) {
   }
   gpu_cases_masks(scope, compare, refuse);
   gpu_cases_risk(scope, compare, refuse);
+  hybrid_partitions();
   {
     /* a span's shift over the spans after it, by the join tables and beyond them (heads of more
      * spans than any case here has), against the generic shift */
