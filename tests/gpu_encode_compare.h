@@ -56,10 +56,12 @@ static inline int gpu_encode_same_as_cpu(const char* name, const parz_array& a, 
 
 /* The head of a chunk as the GPU writes and seals it (whole_memory.h, head_crc.h): the host's
  * part as its encoder writes it (gpu_table: the bounded encoder's parz_gpu_whole_fixed, the GPU
- * then writing the table's entries from the segments' bits, parz_gpu_table_entry, and the
- * exception records, pos and bits; else the lossless encoder's parz_gpu_whole_unsealed), the sums
- * written into it, the header's CRC-32C taken in two parts, the GPU's as its kernel takes it; it
- * must be want's head (head bytes, sealed on the host). 1 where checked: the GPU writes part of
+ * then writing the exception records, pos and bits, and after them, as its stream orders the
+ * kernels, the table's entries from the segments' bits, parz_gpu_table_entry, the segments last
+ * to first and again first to last, as threads may run; else the lossless encoder's
+ * parz_gpu_whole_unsealed), the sums written into it, the header's CRC-32C taken in two parts,
+ * the GPU's as its kernel takes it; it must be want's head (head bytes, sealed on the host), in
+ * either order of the table's entries. 1 where checked: the GPU writes part of
  * the head, and (without gpu_table, a call's one chunk only) the head and sums are aligned to
  * their words, as a chunk placed at once has them; else 0. */
 static inline int gpu_seal_same_as_host(const parz_chunk_view& fin, int gpu_table,
@@ -84,27 +86,33 @@ static inline int gpu_seal_same_as_host(const parz_chunk_view& fin, int gpu_tabl
   uint32_t raw = 0;
   parz_gpu_head_crc s;
   parz_gpu_whole_crc_of(got.data(), head, from, to, got.data(), &raw, &s);
-  if (gpu_table) { /* the segments in reverse, as threads may run */
-    const parz_gpu_table t = parz_gpu_table_of(&fin, got.data() + o.table);
-    unsigned long long end = 0;
-    for (uint64_t k = 0; k < fin.nsegments; k++)
-      end += seg_bits[k];
-    for (uint64_t k = fin.nsegments; k-- > 0;) {
-      end -= seg_bits[k];
-      parz_gpu_table_entry(t, k, end, seg_bits[k]);
-    }
-    for (uint64_t k = 0; k < fin.nexceptions; k++) {
-      parz_store64(got.data() + o.exceptions + 16 * k, pos[k]);
-      parz_store64(got.data() + o.exceptions + 16 * k + 8, bits[k]);
-    }
+  for (uint64_t k = 0; gpu_table && k < fin.nexceptions; k++) {
+    parz_store64(got.data() + o.exceptions + 16 * k, pos[k]);
+    parz_store64(got.data() + o.exceptions + 16 * k + 8, bits[k]);
   }
-  for (size_t k = 0; k < fin.nchecksums; k++)
-    parz_store64(got.data() + o.checksums + 8 * k, sums[k]);
-  raw = gpu_crc_raw(s);
-  parz_store32(got.data() + PARZ_HEADER_BYTES - 4, parz_gpu_head_crc_value(s, raw));
-  CHECK(memcmp(got.data(), want, head) == 0,
-        ": the head sealed as on the GPU differs from the host's (GPU bytes %zu to %zu of %zu)",
-        from, to, head);
+  /* the CRC's state s reads the head where it lies, in got, so each order starts from a copy */
+  const std::vector<unsigned char> before(got);
+  for (int forward = 0; forward <= gpu_table; forward++) {
+    memcpy(got.data(), before.data(), head);
+    if (gpu_table) {
+      const parz_gpu_table t = parz_gpu_table_of(&fin, got.data() + o.table);
+      std::vector<unsigned long long> at((size_t)fin.nsegments + 1, 0);
+      for (uint64_t k = 0; k < fin.nsegments; k++)
+        at[k + 1] = at[k] + seg_bits[k];
+      for (uint64_t j = 0; j < fin.nsegments; j++) {
+        const uint64_t k = forward ? j : fin.nsegments - 1 - j;
+        parz_gpu_table_entry(t, k, at[k], seg_bits[k]);
+      }
+    }
+    for (size_t k = 0; k < fin.nchecksums; k++)
+      parz_store64(got.data() + o.checksums + 8 * k, sums[k]);
+    raw = gpu_crc_raw(s);
+    parz_store32(got.data() + PARZ_HEADER_BYTES - 4, parz_gpu_head_crc_value(s, raw));
+    CHECK(memcmp(got.data(), want, head) == 0,
+          ": the head sealed as on the GPU differs from the host's (GPU bytes %zu to %zu of %zu%s)",
+          from, to, head,
+          gpu_table ? (forward ? ", table first to last" : ", table last to first") : "");
+  }
   return 1;
 }
 

@@ -9,7 +9,8 @@
  * segment's tokens is checked apart for 1 to 64 lanes against the serial walk
  * (parz_bounded_next_token), with runs and without, on crafted segments and on every segment of
  * every chunk here. The head of every chunk is written and sealed again as the GPU writes and
- * seals it (its table, exception records and sums on the GPU), and must be the host's.
+ * seals it (its table, exception records and sums on the GPU), and must be the host's; HYBRID
+ * tables of several partitions of both length widths are checked apart (hybrid_partitions).
  * Usage: test_gpu_bounded_encode_host [DATA_DIR] */
 #include <math.h>
 #include <stdint.h>
@@ -767,12 +768,62 @@ static void coarse_grid_cases() {
     }
 }
 
+/* HYBRID tables of several partitions with records that end in padding, of both length widths:
+ * P = 3 and 5 (P * w is no multiple of 8 for w = 2 or 4), three full partitions and a last one of
+ * each size, P segments (a table of whole partitions) then 1 to P - 1; the last segment of half
+ * of C's values. A bound of 0.01 with C = 64 gives segments far below 65536 bits (w = 2), one of
+ * 1e-4 with C = 8192 segments above it (w = 4); the CPU's chunk is checked to have the layout
+ * meant. Each with checksums on, off, and on with an infinity (an exception record right after
+ * the table): what follows the table is written before it (the checksum section's header and
+ * the codec data by the host, the exception records by an earlier kernel), so that an entry past
+ * the table's end shows. */
+static void hybrid_partitions() {
+  char name[160];
+  for (int wide = 0; wide < 2; wide++)
+    for (unsigned P : {3u, 5u})
+      for (unsigned last = 0; last < P; last++) {
+        const unsigned C = wide ? 8192 : 64, nseg = 3 * P + (last ? last : P);
+        const size_t shape[1] = {(size_t)(nseg - 1) * C + C / 2};
+        const parz_array a = parz_test_array(PARZ_FLOAT, 1, shape);
+        std::vector<unsigned char> data = bnd_values(a, 0.5, 300 + nseg);
+        for (int variant = 0; variant < 3; variant++) {
+          parz_chunk_config cfg = bnd_config(wide ? 1e-4 : 0.01, 1);
+          cfg.table = PARZ_TABLE_HYBRID;
+          cfg.segment_blocks = C;
+          cfg.partition_segments = P;
+          cfg.checksum = variant == 1 ? PARZ_CHECKSUM_OFF : PARZ_CHECKSUM_DEFAULT;
+          if (variant == 2) {
+            const float inf = INFINITY;
+            memcpy(&data[4 * (shape[0] / 2)], &inf, 4);
+          }
+          size_t n = 0;
+          std::vector<unsigned char> ref(parz_chunk_bound(&a, &cfg));
+          parz_chunk_view v;
+          CHECK(parz_chunk_encode(&a, data.data(), &cfg, ref.data(), ref.size(), &n, NULL) ==
+                        PARZ_OK &&
+                    parz_chunk_parse(ref.data(), n, &v, NULL) == PARZ_OK &&
+                    v.table == PARZ_TABLE_HYBRID && v.partition_segments == P &&
+                    v.nsegments == nseg && v.length_bytes == (wide ? 4u : 2u) &&
+                    v.nexceptions == (variant == 2 ? 1u : 0u),
+                ": P=%u, %u segments of width %u: the CPU's chunk has another layout", P, nseg,
+                wide ? 4u : 2u);
+          snprintf(name, sizeof name, "partitions: P=%u, %u segments of width %u, %s", P, nseg,
+                   wide ? 4u : 2u,
+                   variant == 0   ? "checksums on"
+                   : variant == 1 ? "checksums off"
+                                  : "an exception");
+          check_case(name, a, data.data(), cfg, 0);
+        }
+      }
+}
+
 int main(int argc, char** argv) {
   crafted_tokens();
   crafted_lanes();
   crafted_lengths();
   wide_books();
   coarse_grid_cases();
+  hybrid_partitions();
   const std::vector<bnd_case> cases = bnd_cases_segments();
   for (const bnd_case& c : cases)
     check_case(c.name.c_str(), c.a, c.data.data(), c.cfg, c.refused);
