@@ -11,6 +11,8 @@
  *   gpu_planes_host.cpp) equals the CPU's planar one on every block, fixed rate included;
  * - blocks written from the coder's rules with random bits (synthetic), which reach paths that
  *   real data seldom does: the same two checks;
+ * - blocks crafted to put the lockstep walk's events at the edge of a step's valid bits, at
+ *   every fill of its window (window_edges): both parsers find every block start;
  * - garbage payloads (random bytes, lengths, starts, parameters) neither fault nor hang (run
  *   it under ASan/UBSan to see the first);
  * - the payload checksum's partition bounds and lane shares (checksum.cuh) against the codec,
@@ -290,6 +292,143 @@ static void synthetic(const parz_params& p, const char* mode, int seed) {
       }
     }
   }
+}
+
+/* Blocks whose events sit at every place of the lockstep walk's window (parz_skip_small_walk):
+ * a header (lossy or reversible, of every type), a first plane that makes n0 coefficients
+ * significant, c planes that add none, then a plane with two events back to back -- a run of z
+ * zeros and its terminating one, then a run of z2 zeros that ends at the last coefficient
+ * (z2 == lim2, no terminating one) or before it -- then planes of raw bits. The n0, c, z and
+ * z2 move the first event's stop bit and the second event's last bit across V = 32 - hadv, in
+ * header steps (hadv > 0 but for lossy integers) and in the steps after them (hadv = 0); 0 to
+ * 31 pad bits before the first block give each step every fill of the window (a step's bits
+ * past V are the window's bits 32 and up, which read as zeros until they are loaded). The serial decoder must end each block where it was written, and both
+ * parsers must find every block start, from segments of 3 blocks. */
+template <parz_type T, unsigned D, bool REV>
+static void window_edges(const parz_params& p, const char* mode) {
+  const bool wide = T == PARZ_DOUBLE || T == PARZ_INT64;
+  const bool header = T == PARZ_FLOAT || T == PARZ_DOUBLE;
+  const unsigned size = 1u << (2 * D);
+  const unsigned ebits = wide ? 11u : 8u, pbits = wide ? 6u : 5u, ebias = wide ? 1023u : 127u;
+  const unsigned planes = 32; /* lossy: precision 32 with a block exponent of 1 */
+  CHECK(parz_skip_small_ok(T, D, &p), AT_BLOCK, "window edges: no lockstep walk", mode, (int)T, D,
+        (size_t)0);
+  for (unsigned n0 : {0u, 1u, 3u, 7u}) {
+    if (n0 >= size - 1)
+      continue;
+    bit_sink out;
+    auto put = [&](uint64_t v, unsigned k) {
+      for (unsigned i = 0; i < k; i++)
+        out.put((unsigned)(v >> i));
+    };
+    std::vector<uint64_t> start;
+    /* c up to every plane but the first and the events': a step that starts on raw bits after
+     * a window of quiet planes meets more quiet planes before its first event */
+    for (unsigned c = 0; c + 2 < planes; c++)
+      for (unsigned z = 0; z + 1 < size - n0; z++)
+        for (unsigned z2 = 0; z2 <= size - n0 - 2 - z; z2++) {
+          start.push_back(out.bits);
+          if (REV) {
+            if (header) {
+              put(1, 1); /* nonzero */
+              put(0, 1); /* block floating point, not bit patterns */
+              put(ebias, ebits);
+            }
+            put(planes - 1, pbits);
+          } else if (header) {
+            put(1, 1);
+            put(ebias + 1, ebits);
+          }
+          unsigned n = 0;
+          for (unsigned k = 0; k < planes; k++) {
+            for (unsigned r = 0; r < n; r++)
+              out.put((unsigned)rand());
+            if (n == size)
+              continue;
+            if (k == 0 && n0) {
+              /* n0 significant: a one test, n0 - 1 zeros, the terminating one */
+              put(1, 1);
+              put(0, n0 - 1);
+              put(1, 1);
+              n = n0;
+            } else if (k == c + (n0 ? 1u : 0u)) {
+              const unsigned lim2 = size - 1 - (n + z + 1);
+              put(1, 1);
+              put(0, z);
+              put(1, 1);
+              put(1, 1);
+              put(0, z2);
+              if (z2 < lim2)
+                put(1, 1);
+              n += z + 1 + z2 + 1;
+            }
+            if (n < size)
+              put(0, 1); /* the plane's last group test */
+          }
+        }
+    const size_t nb = start.size();
+    start.push_back(out.bits);
+    const size_t bytes = (out.bits + 7) / 8;
+    for (size_t b = 0; b < nb; b++) {
+      raw_t<T> v[16];
+      parz_reader r;
+      parz_reader_init(&r, out.bytes.data(), bytes, start[b]);
+      parz_decode_block(&r, T, D, &p, v);
+      CHECK(parz_reader_tell(&r) == start[b + 1], AT_BLOCK, "window edges, serial decoder", mode,
+            (int)T, D, b);
+    }
+    /* the same blocks after pad bits (0x5a...: never parsed) */
+    for (unsigned pad = 0; pad < 32; pad++) {
+      std::vector<unsigned char> moved(bytes + 5);
+      const unsigned sh = pad % 8;
+      for (size_t j = 0; j < moved.size(); j++) {
+        const size_t i = j - pad / 8;
+        const unsigned hi = j < pad / 8 || i >= bytes ? 0u : out.bytes[i];
+        const unsigned lo = j <= pad / 8 || i - 1 >= bytes ? 0x5au : out.bytes[i - 1];
+        moved[j] = (unsigned char)(j < pad / 8 ? 0x5a : (hi << sh | lo >> (8 - sh)));
+      }
+      const unsigned char* s = moved.data();
+      const size_t sbytes = (out.bits + pad + 7) / 8;
+      const unsigned C = 3;
+      uint32_t rel[C];
+      for (size_t b0 = 0; b0 < nb; b0 += C) {
+        const unsigned m = (unsigned)PARZ_MIN(C, nb - b0);
+        auto agrees = [&](unsigned long long got, const char* name) {
+          bool ok = got == start[b0 + m] + pad;
+          for (unsigned i = 0; i < m; i++)
+            ok = ok && rel[i] == start[b0 + i] - start[b0];
+          CHECK(ok, AT_BLOCK ", pad %u", name, mode, (int)T, D, b0, pad);
+        };
+        agrees(parz_skip_segment_small<T, D, REV>(s, sbytes, start[b0] + pad, m, &p, rel),
+               "window edges, parz_skip_segment_small");
+        if (!REV)
+          agrees(parz_skip_segment<T, D>(s, sbytes, start[b0] + pad, m, &p, rel),
+                 "window edges, parz_skip_segment");
+      }
+    }
+  }
+}
+
+static void window_edges_all(void) {
+  parz_params p;
+  parz_params_precision(&p, 32, NULL);
+  window_edges<PARZ_FLOAT, 1, false>(p, "precision 32");
+  window_edges<PARZ_FLOAT, 2, false>(p, "precision 32");
+  window_edges<PARZ_DOUBLE, 1, false>(p, "precision 32");
+  window_edges<PARZ_DOUBLE, 2, false>(p, "precision 32");
+  window_edges<PARZ_INT32, 1, false>(p, "precision 32");
+  window_edges<PARZ_INT32, 2, false>(p, "precision 32");
+  window_edges<PARZ_INT64, 1, false>(p, "precision 32");
+  window_edges<PARZ_INT64, 2, false>(p, "precision 32");
+  parz_params_reversible(&p);
+  window_edges<PARZ_FLOAT, 1, true>(p, "reversible");
+  window_edges<PARZ_FLOAT, 2, true>(p, "reversible");
+  window_edges<PARZ_DOUBLE, 1, true>(p, "reversible");
+  window_edges<PARZ_DOUBLE, 2, true>(p, "reversible");
+  window_edges<PARZ_INT32, 1, true>(p, "reversible");
+  window_edges<PARZ_INT32, 2, true>(p, "reversible");
+  window_edges<PARZ_INT64, 1, true>(p, "reversible");
+  window_edges<PARZ_INT64, 2, true>(p, "reversible");
 }
 
 template <unsigned D>
@@ -645,6 +784,8 @@ int main(int argc, char** argv) {
   view_limits();
   for (unsigned k = 0; k < 16; k++)
     parz_tests_sh[k] = parz_test_pattern(k);
+  srand(11);
+  window_edges_all();
   for (int seed = 1; seed <= rounds; seed++) {
     parz_params p;
     parz_params_reversible(&p);
