@@ -105,6 +105,9 @@ static int same(const char* what, const uint8_t* src, size_t bytes, size_t n, un
         rc, o.bad, o.run);
   if (rc == PARZ_OK && o.bad == PARZ_LL_OK) {
     CHECK(!memcmp(want, got, n * sizeof *got), "%s: residuals differ", what);
+  } else if (rc != PARZ_OK && o.bad == PARZ_LL_BAD_PREFIX) {
+    CHECK(strstr(err.message, "not a prefix code") != NULL,
+          "%s: reference refused the code lengths, the decoder said: %s", what, err.message);
   } else if (rc != PARZ_OK && o.bad != PARZ_LL_OK && o.run != HEAD) {
     char bit[64], run[64];
     snprintf(bit, sizeof bit, "no code at bit %llu", (unsigned long long)o.bit);
@@ -221,6 +224,92 @@ static unsigned waves(size_t i, unsigned w) {
 /* A quiet stretch of zeros in the middle: coder 4's empty runs among coded ones. */
 static unsigned quiet(size_t i, unsigned w) { return i >= 2048 && i < 6144 ? 0u : mixed(i, w); }
 
+/* Nibble p of the code lengths of coder 3's segment src set to v (4 bits a length, low half of
+ * a byte first). */
+static void set_length(uint8_t* src, size_t p, unsigned v) {
+  uint8_t* b = src + PARZ_LL_RUN_HEAD + p / 2;
+  *b = (uint8_t)(p & 1 ? (*b & 15u) | v << 4 : (*b & 0xF0u) | v);
+}
+
+/* Symbol s of ns with length l, each other symbol's length 0, for lengths 1, 2, .., 12 and 12
+ * once more (a code whose words fill its 2^12 exactly) on ns distinct symbols from `from` on
+ * with a stride of 7 (ns >= 13). */
+static unsigned ladder(unsigned s, unsigned ns, unsigned from) {
+  unsigned l;
+  for (l = 0; l < 13; l++)
+    if ((from + 7u * l) % ns == s)
+      return l < 12 ? l + 1 : 12;
+  return 0;
+}
+
+/* Code lengths that no encoder writes, put into coder 3's segments of both codes (one context,
+ * and a context per 4 bit lengths, whose lengths start at odd nibbles): the decoder sets up the
+ * codes as the shared reader's parz_ll_context_setup does, so that both take the same residuals
+ * or refuse alike. Per context: random prefix codes (incomplete, words of 1 to 12 bits), codes
+ * that fill 2^12 exactly, the same with one word more (refused), a length of 13 to 15 (refused)
+ * and no words at all. */
+static void foreign_lengths(const char* what, size_t n, unsigned w,
+                            unsigned (*shape)(size_t, unsigned), unsigned code) {
+  uint64_t* z = malloc(n * sizeof *z);
+  uint8_t* dst = malloc(parz_ll_residual_bound(n, w));
+  uint8_t* copy;
+  const unsigned ns = w + 1, nc = parz_ll_contexts(w, code);
+  size_t i, bytes;
+  uint64_t* back = malloc(n * sizeof *back);
+  unsigned trial, read = 0, refused = 0;
+  for (i = 0; i < n; i++)
+    z[i] = of_length(shape(i, w));
+  bytes = parz_ll_code_residuals(z, n, w, dst);
+  CHECK(dst[0] == PARZ_LL_CODER_RUNS && dst[1] == code, "%s: coder %u code %u", what, dst[0],
+        dst[1]);
+  copy = malloc(bytes);
+  for (trial = 0; trial < 120; trial++) {
+    unsigned c, k;
+    memcpy(copy, dst, bytes);
+    for (c = 0; c < nc; c++) {
+      /* every fourth trial refused in one context (kinds 3 and 4), the others take kinds 0, 1,
+       * 2 and 5 in turn */
+      static const unsigned taken[4] = {0, 1, 2, 5};
+      const unsigned kind =
+          trial % 4 == 0 && c == trial / 4 % nc ? 3 + trial / 4 % 2 : taken[(trial + c) % 4];
+      const unsigned from = (unsigned)(xorshift_next() % ns);
+      uint32_t room = 1u << PARZ_LL_CODE_MAX;
+      for (k = 0; k < ns; k++) {
+        unsigned l = 0;
+        if (kind == 0 || kind == 1) { /* random, incomplete; kind 0 with few words past 9 bits */
+          l = (unsigned)(xorshift_next() % 13);
+          if (kind == 0 && l > 9 && xorshift_next() % 4)
+            l = (unsigned)(xorshift_next() % 4) + 1;
+          if (l && (1u << (PARZ_LL_CODE_MAX - l)) > room)
+            l = 0;
+          room -= l ? 1u << (PARZ_LL_CODE_MAX - l) : 0u;
+        } else if (kind == 2 || kind == 3) { /* full; kind 3 one 12-bit word more */
+          l = ladder(k, ns, from);
+          if (kind == 3 && !l && k == (from + 7u * 13) % ns)
+            l = 12;
+        } else if (kind == 4) { /* words of 1 to 4 bits and one length past 12 */
+          l = k == from ? 13 + (unsigned)(xorshift_next() % 3) : ladder(k, ns, from);
+          l = l > 4 && k != from ? 0 : l;
+        }
+        set_length(copy, (size_t)c * ns + k, l); /* kind 5: no words, every length 0 */
+      }
+    }
+    same(what, copy, bytes, n, w);
+    if (reference(copy, bytes, n, w, back).bad == PARZ_LL_BAD_PREFIX)
+      refused++;
+    else
+      read++;
+  }
+  /* both outcomes seen: codes refused, and codes set up whose words were then read */
+  CHECK(read > 0 && refused > 0, "%s: %u codes set up, %u refused", what, read, refused);
+  printf("%-26s foreign code lengths: %u set up and read, %u refused, as the reference\n", what,
+         read, refused);
+  free(back);
+  free(copy);
+  free(z);
+  free(dst);
+}
+
 int main(void) {
   const unsigned q = PARZ_LL_RUN_Q;
   segment("mixed, w 64", 16384, 64, mixed, PARZ_LL_CODER_RUNS, PARZ_LL_CODER_LENGTHS, q);
@@ -236,5 +325,8 @@ int main(void) {
           PARZ_LL_CODER_CONTEXT, 8);
   segment("quiet, w 32, q 7", 16384, 32, quiet, PARZ_LL_CODER_ZERO_RUNS, PARZ_LL_CODER_CONTEXT, 7);
   segment("wide, w 64, q 12", 16384, 64, wide, PARZ_LL_CODER_RUNS, PARZ_LL_CODER_LENGTHS, 12);
+  foreign_lengths("mixed, w 32", 16384, 32, mixed, PARZ_LL_CODER_LENGTHS);
+  foreign_lengths("waves, w 32", 16384, 32, waves, PARZ_LL_CODER_CONTEXT);
+  foreign_lengths("waves, w 64", 16384, 64, waves, PARZ_LL_CODER_CONTEXT);
   return test_finish("test_lossless_runs");
 }
