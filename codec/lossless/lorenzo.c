@@ -109,7 +109,11 @@ typedef struct {
 } frame;
 
 static void frame_init(const parz_ll_geometry* g, size_t b, frame* f) {
-  int i, s;
+  /* per set of dimensions (bit i: dimension i): the sum of its strides, whether each of its
+   * dimensions is padded, whether it has an odd count of them */
+  ptrdiff_t sum[16];
+  unsigned all_padded[16], odd[16];
+  int i, j;
   parz_ll_block_box(g, b, f->o, f->e);
   for (i = 0; i < 4; i++)
     f->pad[i] = g->n[i] > 1 && g->side[i] > 1;
@@ -120,21 +124,23 @@ static void frame_init(const parz_ll_geometry* g, size_t b, frame* f) {
   f->st[3] = 1;
   for (i = 2; i >= 0; i--)
     f->st[i] = f->st[i + 1] * g->n[i + 1];
+  /* the terms: the sets of padded dimensions in increasing order of their bits, each set s =
+   * 2^i + j (j < 2^i) from set j, the one without its highest dimension */
   f->terms = 0;
-  for (s = 1; s < 16; s++) {
-    int ok = 1, bits = 0;
-    ptrdiff_t sum = 0;
-    for (i = 0; i < 4; i++)
-      if (s >> i & 1) {
-        ok &= (int)f->pad[i];
-        bits++;
-        sum += (ptrdiff_t)f->q[i];
-      }
-    if (!ok)
-      continue;
-    f->off[f->terms] = -sum;
-    f->neg[f->terms++] = (bits & 1) ? 0 : ~(uint64_t)0;
-  }
+  sum[0] = 0;
+  all_padded[0] = 1;
+  odd[0] = 0;
+  for (i = 0; i < 4; i++)
+    for (j = 0; j < 1 << i; j++) {
+      const int s = 1 << i | j;
+      sum[s] = sum[j] + (ptrdiff_t)f->q[i];
+      all_padded[s] = all_padded[j] & f->pad[i];
+      odd[s] = odd[j] ^ 1u;
+      if (!all_padded[s])
+        continue;
+      f->off[f->terms] = -sum[s];
+      f->neg[f->terms++] = odd[s] ? 0 : ~(uint64_t)0;
+    }
 }
 
 /* The prediction at v from its terms; inlined with terms a constant, so that each rank's row
