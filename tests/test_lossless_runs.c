@@ -3,8 +3,9 @@
  * other (the GPU's way): the same residuals, or the same refusal of the same run (its kind, and
  * for a bad word its bit), for crafted residuals of every width a code word and its bits can
  * take (short words, words longer than the fast table's, residuals wider than its window),
- * intact and under damage (bit flips, run lengths told wrong, truncation). Each damaged segment
- * is a copy of exactly its bytes, so that a read past them is a sanitizer's error. */
+ * intact and under damage (bit flips, run lengths told wrong, truncation, code lengths no encoder
+ * writes). Each damaged segment is a copy of exactly its bytes, so that a read past them is a
+ * sanitizer's error. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -438,7 +438,7 @@ static int context_setup(const uint8_t* lengths, unsigned w, unsigned c, unsigne
   for (k = 0; k < ns; k++)
     d->sorted[next[len[k]]++] = k;
   /* the fast table by doubling, as parz_ll_context_setup fills it; from 8 entries on, 32 bytes
-   * a step in two 16-byte copies (vector loads and stores: a memcpy of the whole half became
+   * a step in two 16-byte copies (vector loads and stores: gcc makes a memcpy of a whole half
    * `rep movsq`, whose start costs more than these copies) */
   fast[0] = 0;
   for (l = 1; l <= PARZ_LL_TABLE_BITS; l++) {
