@@ -22,6 +22,40 @@ static uint64_t of_length(unsigned k) {
   return (uint64_t)1 << (k - 1) | (xorshift_next() & (((uint64_t)1 << (k - 1)) - 1));
 }
 
+/* The reference's set-up, the plain one that the CPU decoder's context_setup (residual_coder.c)
+ * must match: the code of context c of a segment's `contexts` from the code lengths at `lengths`
+ * (bytes long: the segment's bytes from its first length on): its decoder into *d, over mem
+ * (PARZ_LL_CODE_WORDS; the decoder has no table of its own, its words decoded by the canonical
+ * walk), and its fast table into fast (PARZ_LL_TABLE_SIZE), each word of at most
+ * PARZ_LL_TABLE_BITS bits written at every entry it starts. PARZ_LL_OK or PARZ_LL_BAD_PREFIX; the
+ * caller has checked that the lengths lie inside the bytes. */
+static int plain_setup(const uint8_t* lengths, size_t bytes, unsigned w, unsigned c,
+                       unsigned contexts, parz_huff_decoder* d, uint32_t* mem, uint32_t* fast) {
+  uint8_t len[65];
+  unsigned k, l;
+  parz_ll_context_lengths(lengths, bytes, w, c, len);
+  if (parz_huff_decoder_setup(d, len, w + 1, PARZ_LL_CODE_MAX, 0, mem))
+    return PARZ_LL_BAD_PREFIX;
+  /* by doubling: the first 2^l entries hold the words of up to l bits once the first 2^(l-1)
+   * are repeated above themselves (a shorter word's entries recur every 2^(l-1)) and the words
+   * of l bits written at theirs */
+  fast[0] = 0;
+  for (l = 1; l <= PARZ_LL_TABLE_BITS; l++) {
+    const uint32_t half = 1u << (l - 1);
+    for (k = 0; k < half; k++)
+      fast[half + k] = fast[k];
+    for (k = 0; k < d->count[l]; k++) {
+      const unsigned s = d->sorted[d->index[l] + k], advance = l + (s >= 2 ? s - 1 : 0);
+      fast[parz_huff_reverse(d->first[l] + k, l)] = advance <= PARZ_LL_FAST_MOST
+                                                        ? advance | (63u - s) << 8 |
+                                                              parz_ll_next_context(s, contexts)
+                                                                  << PARZ_LL_TABLE_BITS << 16
+                                                        : s << 8 | l << 16;
+    }
+  }
+  return PARZ_LL_OK;
+}
+
 /* What the reference read: PARZ_LL_OK, or the refusal of run `run` (bit: where a bad word
  * starts in it; PARZ_LL_BAD_RUNS: a run length past the bytes), or of the segment's head (run
  * HEAD). */
@@ -47,9 +81,9 @@ static outcome reference(const uint8_t* src, size_t bytes, size_t n, unsigned w,
     return o;
   nc = parz_ll_contexts(w, coder);
   for (c = 0; c < nc; c++)
-    if (parz_ll_context_setup(src + PARZ_LL_RUN_HEAD, lengths_bytes, w, c, nc, &code[c],
-                              tables + (size_t)nc * PARZ_LL_TABLE_SIZE + c * PARZ_LL_CODE_WORDS,
-                              tables + (size_t)c * PARZ_LL_TABLE_SIZE) != PARZ_LL_OK) {
+    if (plain_setup(src + PARZ_LL_RUN_HEAD, lengths_bytes, w, c, nc, &code[c],
+                    tables + (size_t)nc * PARZ_LL_TABLE_SIZE + c * PARZ_LL_CODE_WORDS,
+                    tables + (size_t)c * PARZ_LL_TABLE_SIZE) != PARZ_LL_OK) {
       o.bad = PARZ_LL_BAD_PREFIX;
       return o;
     }
@@ -245,7 +279,7 @@ static unsigned ladder(unsigned s, unsigned ns, unsigned from) {
 
 /* Code lengths that no encoder writes, put into coder 3's segments of both codes (one context,
  * and a context per 4 bit lengths, whose lengths start at odd nibbles): the decoder sets up the
- * codes as the shared reader's parz_ll_context_setup does, so that both take the same residuals
+ * codes as the reference's plain_setup does, so that both take the same residuals
  * or refuse alike. Per context: random prefix codes (incomplete, words of 1 to 12 bits), codes
  * that fill 2^12 exactly, the same with one word more (refused), a length of 13 to 15 (refused)
  * and no words at all. */

@@ -383,9 +383,9 @@ typedef struct {
   int split; /* whether runs_side reads in two passes (runs_split: the CPU has AVX2) */
 } uncoding;
 
-/* The code of context c of a segment's nc set up as parz_ll_context_setup sets it up (the same
- * decoder over mem, the same fast table, the same outcome), in fewer steps for one core: a
- * segment of 4,096 values sets up nine codes of 33 lengths, most of them 0. The lengths' nibbles
+/* The code of context c of a segment's nc from its code lengths: the decoder over mem, the fast
+ * table and the outcome that the plain set-up of tests/test_lossless_runs.c gives, in fewer steps
+ * for one core: a segment of 4,096 values sets up nine codes of 33 lengths, most of them 0. The lengths' nibbles
  * are read straight from their bytes and counted as they are read, and the symbols are sorted by
  * one pass that gives every symbol its place (the unused ones after the used), with no search
  * for the next used symbol. The caller has checked that the lengths lie inside their bytes. */
@@ -437,7 +437,7 @@ static int context_setup(const uint8_t* lengths, unsigned w, unsigned c, unsigne
   }
   for (k = 0; k < ns; k++)
     d->sorted[next[len[k]]++] = k;
-  /* the fast table by doubling, as parz_ll_context_setup fills it; from 8 entries on, 32 bytes
+  /* the fast table by doubling, as the plain set-up fills it; from 8 entries on, 32 bytes
    * a step in two 16-byte copies (vector loads and stores: gcc makes a memcpy of a whole half
    * `rep movsq`, whose start costs more than these copies) */
   fast[0] = 0;

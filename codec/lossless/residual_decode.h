@@ -99,40 +99,6 @@ PARZ_HD unsigned parz_ll_next_context(unsigned k, unsigned contexts) {
   return contexts > 1 ? parz_ll_context_of(k) : 0u;
 }
 
-/* The code of context c of a segment's `contexts` set up from the code lengths at `lengths` (bytes
- * long: the segment's bytes from its first length on): its decoder into *d, over mem
- * (PARZ_LL_CODE_WORDS; the decoder has no table of its own, its words decoded by the canonical
- * walk), and its fast table into fast (PARZ_LL_TABLE_SIZE), each word of at most
- * PARZ_LL_TABLE_BITS bits written at every entry it starts. PARZ_LL_OK or PARZ_LL_BAD_PREFIX; the
- * caller has checked that the lengths lie inside the bytes. */
-PARZ_HD int parz_ll_context_setup(const uint8_t* lengths, size_t bytes, unsigned w, unsigned c,
-                                  unsigned contexts, parz_huff_decoder* d, uint32_t* mem,
-                                  uint32_t* fast) {
-  uint8_t len[65];
-  unsigned k, l;
-  parz_ll_context_lengths(lengths, bytes, w, c, len);
-  if (parz_huff_decoder_setup(d, len, w + 1, PARZ_LL_CODE_MAX, 0, mem))
-    return PARZ_LL_BAD_PREFIX;
-  /* by doubling: the first 2^l entries hold the words of up to l bits once the first 2^(l-1)
-   * are repeated above themselves (a shorter word's entries recur every 2^(l-1)) and the words
-   * of l bits written at theirs */
-  fast[0] = 0;
-  for (l = 1; l <= PARZ_LL_TABLE_BITS; l++) {
-    const uint32_t half = 1u << (l - 1);
-    for (k = 0; k < half; k++)
-      fast[half + k] = fast[k];
-    for (k = 0; k < d->count[l]; k++) {
-      const unsigned s = d->sorted[d->index[l] + k], advance = l + (s >= 2 ? s - 1 : 0);
-      fast[parz_huff_reverse(d->first[l] + k, l)] =
-          advance <= PARZ_LL_FAST_MOST
-              ? advance | (63u - s) << 8 |
-                    parz_ll_next_context(s, contexts) << PARZ_LL_TABLE_BITS << 16
-              : s << 8 | l << 16;
-    }
-  }
-  return PARZ_LL_OK;
-}
-
 /* The reader of the decoding loop: a 64-bit buffer of the bits from position at * 8 - cnt on,
  * refilled before each residual so that it holds at least 56 (bits past the stream read as
  * zeros, never a byte outside it); bits of the buffer above cnt are stream bits or zeros. */

@@ -120,7 +120,7 @@ PARZ_HD uint32_t parz_gpu_ll_fast_value(uint32_t x, uint16_t e) {
 
 /* The code of context c from the code lengths at `lengths` (bytes long, checked by the caller to
  * hold them): its canonical limits and sorted symbols into *d over mem (parz_gpu_ll_code_words).
- * PARZ_LL_OK or PARZ_LL_BAD_PREFIX, as parz_ll_context_setup. */
+ * PARZ_LL_OK or PARZ_LL_BAD_PREFIX, as the CPU decoder's set-up. */
 PARZ_HD int parz_gpu_ll_code_setup(const uint8_t* lengths, size_t bytes, unsigned w, unsigned c,
                                    parz_huff_decoder* d, uint32_t* mem) {
   uint8_t len[65];
