@@ -915,6 +915,91 @@ static void hostile_codes(void) {
   free(q);
 }
 
+/* Lorenzo's holes: each hole gets the clamped Lorenzo prediction from the values before it in C
+ * order (holes included, neighbours outside the array taken as 0), the known values stay, and
+ * the codes sum back to them. Shapes of every rank, axes of length 1 between and last, holes in
+ * runs (at rows' starts and ends) and alone; small values, and values near +-QMAX whose runs of
+ * holes are clamped. */
+static int32_t holes_reference(const int32_t* q, const size_t n[4], size_t i) {
+  const size_t c[4] = {i / (n[1] * n[2] * n[3]), i / (n[2] * n[3]) % n[1], i / n[3] % n[2],
+                       i % n[3]};
+  const size_t st[4] = {n[1] * n[2] * n[3], n[2] * n[3], n[3], 1};
+  int64_t p = 0;
+  for (unsigned m = 1; m < 16; m++) {
+    size_t back = 0;
+    int ok = 1, bits = 0;
+    for (unsigned k = 0; k < 4; k++)
+      if (m >> k & 1u) {
+        ok &= c[k] > 0;
+        back += st[k];
+        bits++;
+      }
+    if (ok)
+      p += (bits & 1 ? 1 : -1) * (int64_t)q[i - back];
+  }
+  const int64_t Q = PARZ_BOUNDED_QMAX;
+  return (int32_t)(p > Q ? Q : p < -Q ? -Q : p);
+}
+
+static void lorenzo_holes_filled(void) {
+  static const parz_bounded_shape shapes[] = {
+      {PARZ_FLOAT, 1, {40}},          {PARZ_FLOAT, 2, {7, 33}},      {PARZ_FLOAT, 3, {5, 6, 29}},
+      {PARZ_FLOAT, 3, {4, 1, 17}},    {PARZ_FLOAT, 3, {6, 9, 1}},    {PARZ_FLOAT, 4, {3, 4, 5, 19}},
+      {PARZ_FLOAT, 4, {2, 1, 3, 11}}, {PARZ_FLOAT, 4, {3, 2, 4, 1}}, {PARZ_DOUBLE, 2, {1, 50}}};
+  size_t clamped = 0;
+  for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++)
+    for (int big = 0; big <= 1; big++) {
+      const parz_bounded_shape* s = &shapes[si];
+      size_t n[4] = {1, 1, 1, 1}, total = 1, holes = 0, wrong = 0, first = 0;
+      for (unsigned k = 0; k < s->dims; k++) {
+        n[4 - s->dims + k] = s->shape[k];
+        total *= s->shape[k];
+      }
+      int32_t* q0 = (int32_t*)malloc(total * sizeof *q0);
+      int32_t* q = (int32_t*)malloc(total * sizeof *q);
+      int32_t* ref = (int32_t*)malloc(total * sizeof *ref);
+      int32_t* codes = (int32_t*)malloc(total * sizeof *codes);
+      int32_t* back = (int32_t*)malloc(total * sizeof *back);
+      uint8_t* hole = (uint8_t*)malloc(total);
+      for (size_t i = 0; i < total; i++) {
+        const size_t x = i % n[3], row = i / n[3];
+        const int32_t r = (int32_t)(xorshift_next() % 2001) - 1000;
+        /* big: rows alternating near +QMAX and -QMAX, so that predictions leave the range */
+        q0[i] = big ? (row % 2 ? 1 : -1) * (PARZ_BOUNDED_QMAX - 2000 - r) : r;
+        hole[i] =
+            (x / 4 + row) % 3 == 0 || xorshift_next() % 7 == 0
+                ? (uint8_t)(xorshift_next() % 2 ? PARZ_BOUNDED_MASKED : PARZ_BOUNDED_EXCEPTION)
+                : (uint8_t)PARZ_BOUNDED_KNOWN;
+        /* the holes' own values are never read */
+        q[i] = hole[i] ? (int32_t)(xorshift_next() % 1000) : q0[i];
+      }
+      parz_bounded_predict(s, PARZ_BOUNDED_LORENZO, NULL, 1.0, 1.0, q, hole, codes, NULL);
+      for (size_t i = 0; i < total; i++) {
+        if (hole[i]) {
+          holes++;
+          ref[i] = holes_reference(ref, n, i);
+          clamped += ref[i] == PARZ_BOUNDED_QMAX || ref[i] == -PARZ_BOUNDED_QMAX;
+        } else {
+          ref[i] = q0[i];
+        }
+        if (q[i] != ref[i] && !wrong++)
+          first = i;
+      }
+      CHECK(holes > total / 4 && wrong == 0,
+            "Lorenzo's holes, shape %zu%s: %zu of %zu values (%zu holes) differ from the walk's, "
+            "the first at %zu (%d, not %d)",
+            si, big ? " near QMAX" : "", wrong, total, holes, first, (int)q[first],
+            (int)ref[first]);
+      parz_error err;
+      CHECK(parz_bounded_unpredict(s, PARZ_BOUNDED_LORENZO, codes, back, &err) == PARZ_OK &&
+                memcmp(back, q, total * sizeof *q) == 0,
+            "Lorenzo's holes, shape %zu%s: the codes do not sum back to the values", si,
+            big ? " near QMAX" : "");
+      free(q0), free(q), free(ref), free(codes), free(back), free(hole);
+    }
+  CHECK(clamped > 50, "Lorenzo's holes: only %zu holes clamped", clamped);
+}
+
 /* The predictor's choice skips the caller's holes as the chunk's codes do: a smooth 3-D field
  * with a "land" of holes over a third of it, the holes holding zeros or loud noise, chooses the
  * same predictor and writes the same codes either way (values at holes are never read). */
@@ -1063,6 +1148,7 @@ int main(int argc, char** argv) {
   hostile_books();
   hostile_segments();
   hostile_codes();
+  lorenzo_holes_filled();
   choice_skips_holes();
   choice_in_a_used_keep();
   if (argc > 1)

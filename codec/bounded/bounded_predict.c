@@ -50,9 +50,15 @@ static size_t lorenzo_sum_units(const size_t n[4], const size_t st[4], unsigned 
 
 /* Lorenzo's holes: each takes its prediction from the values before it, holes included, so they
  * are filled in order, row by row along the last axis; a row without holes is passed over at
- * the cost of one test per value and the row's other coordinates found once; a hole with every
- * neighbour of the prediction inside the array sums the terms of the axes longer than 1 (the
- * others' never count), listed once.
+ * the cost of one test per value and the row's other coordinates found once.
+ *
+ * A hole's prediction sums the terms of the axes longer than 1 whose neighbours are inside the
+ * array (the others' never count). Of a row, A(i) sums those of the axes but the last: values of
+ * earlier rows only, listed once per set of the first three axes a row has neighbours along. A
+ * hole at the row's start is A alone; one after it is the value before it plus
+ * A(i) - A(i - 1). Along a run of holes q - A therefore stays what it was before the run, so the
+ * run is A plus that difference, each value on its own: the walk's chain through the value
+ * before is needed only where a value would be clamped, and the run is then walked in order.
  *
  * A row reads only rows of its own plane (the rows of one place of the first two axes) and of
  * planes before it, at its own row or the one before: planes are claimed in order by the parts
@@ -61,39 +67,54 @@ static size_t lorenzo_sum_units(const size_t n[4], const size_t st[4], unsigned 
  * part waits only on planes claimed earlier by parts running already, so parts taken in any
  * order, on any number of threads, finish. */
 typedef struct {
-  const size_t *n, *st;
+  const size_t* n;
   int32_t* q;
   const uint8_t* hole;
-  size_t off[15];
-  int sign[15];
-  unsigned axes, terms;
-  /* the terms but the neighbour before along the last axis (which the walk keeps), when that
-   * axis is longer than 1 */
-  size_t off_rest[14];
-  int sign_rest[14];
-  unsigned rest;
+  unsigned axes; /* bit k: axis k longer than 1 */
+  /* per set of the first three axes (bit k: axis k), A's terms: offsets back and signs */
+  size_t off[8][7];
+  int sign[8][7];
+  unsigned terms[8];
   uint64_t planes, next; /* next: the next plane to claim (atomic) */
   uint64_t* done;        /* per plane, its rows finished (atomic); NULL on one part */
 } holes_job;
 
-/* The sum of the first T terms (of off and sign) at i: T a constant where inlined, so that the
- * loop unrolls. */
-static inline int64_t holes_terms(const size_t* off, const int* sign, const int32_t* q, size_t i,
-                                  unsigned T) {
+/* A(i): the sum of T terms (of off and sign) at i; T a constant where inlined, so that the loop
+ * unrolls. */
+static inline int64_t holes_a(const size_t* off, const int* sign, const int32_t* q, size_t i,
+                              unsigned T) {
   int64_t p = 0;
   for (unsigned t = 0; t < T; t++)
     p += sign[t] * (int64_t)q[i - off[t]];
   return p;
 }
 
-/* The terms but the neighbour before along the last axis, of a hole inside the array. */
-static inline int64_t holes_rest(const holes_job* j, const int32_t* q, size_t i) {
-  /* the counts for 1 to 4 axes longer than 1, the last among them */
-  switch (j->rest) {
-    case 0: return 0;
-    case 2: return holes_terms(j->off_rest, j->sign_rest, q, i, 2);
-    case 6: return holes_terms(j->off_rest, j->sign_rest, q, i, 6);
-    default: return holes_terms(j->off_rest, j->sign_rest, q, i, j->rest);
+/* The holes [i, end) of a row, i past the row's first value, A of T terms: A plus the difference
+ * before the run where no value leaves the range, else the walk in order. */
+static inline void holes_run_of(const size_t* off, const int* sign, int32_t* q, size_t i,
+                                size_t end, unsigned T) {
+  const int64_t d = (int64_t)q[i - 1] - holes_a(off, sign, q, i - 1, T);
+  unsigned out = 0;
+  for (size_t t = i; t < end; t++) {
+    const int64_t p = holes_a(off, sign, q, t, T) + d;
+    out |= (unsigned)(p > PARZ_BOUNDED_QMAX) | (unsigned)(p < -PARZ_BOUNDED_QMAX);
+    q[t] = (int32_t)p;
+  }
+  if (out)
+    for (size_t t = i; t < end; t++)
+      q[t] = parz_bounded_clamp(
+          q[t - 1] + holes_a(off, sign, q, t, T) - holes_a(off, sign, q, t - 1, T),
+          PARZ_BOUNDED_QMAX);
+}
+
+static void holes_run(const size_t* off, const int* sign, unsigned terms, int32_t* q, size_t i,
+                      size_t end) {
+  /* A's terms for 0 to 3 axes, each a loop unrolled */
+  switch (terms) {
+    case 0: holes_run_of(off, sign, q, i, end, 0); break;
+    case 1: holes_run_of(off, sign, q, i, end, 1); break;
+    case 3: holes_run_of(off, sign, q, i, end, 3); break;
+    default: holes_run_of(off, sign, q, i, end, 7); break;
   }
 }
 
@@ -101,7 +122,7 @@ static void holes_row(const holes_job* j, size_t row) {
   const size_t *n = j->n, base = row * n[3];
   const uint8_t* h = j->hole + base;
   int32_t* q = j->q;
-  size_t c[4];
+  size_t c[3];
   unsigned any = 0;
   for (size_t x = 0; x < n[3]; x++)
     any |= h[x];
@@ -110,29 +131,28 @@ static void holes_row(const holes_job* j, size_t row) {
   c[2] = row % n[2];
   c[1] = row / n[2] % n[1];
   c[0] = row / n[2] / n[1];
-  int row_inside = 1;
+  unsigned set = 0; /* the axes of the first three with neighbours before this row */
   for (unsigned k = 0; k < 3; k++)
-    row_inside &= !(j->axes >> k & 1u) || c[k] > 0;
-  const unsigned along3 = j->axes >> 3 & 1u;
-  /* q[i - 1] as the walk passes it: a hole's prediction takes the value just filled, from a
-   * register rather than back from memory */
-  int64_t last = 0;
-  for (size_t x = 0; x < n[3]; x++) {
-    const size_t i = base + x;
+    set |= (j->axes >> k & 1u) && c[k] > 0 ? 1u << k : 0u;
+  const size_t* off = j->off[set];
+  const int* sign = j->sign[set];
+  const unsigned terms = j->terms[set];
+  size_t x = 0;
+  while (x < n[3]) {
     if (h[x] == PARZ_BOUNDED_KNOWN) {
-      last = q[i];
+      x++;
       continue;
     }
-    int64_t p;
-    if (row_inside && along3 && x > 0) {
-      p = last + holes_rest(j, q, i);
-    } else if (row_inside && !along3) {
-      p = holes_terms(j->off, j->sign, q, i, j->terms);
-    } else {
-      c[3] = x;
-      p = parz_bounded_lorenzo_pred_at(q, c, j->st, i);
+    size_t end = x + 1;
+    while (end < n[3] && h[end] != PARZ_BOUNDED_KNOWN)
+      end++;
+    if (x == 0) { /* no neighbour before along the last axis: A alone */
+      q[base] = parz_bounded_clamp(holes_a(off, sign, q, base, terms), PARZ_BOUNDED_QMAX);
+      x = 1;
     }
-    last = q[i] = parz_bounded_clamp(p, PARZ_BOUNDED_QMAX);
+    if (x < end)
+      holes_run(off, sign, terms, q, base + x, base + end);
+    x = end;
   }
 }
 
@@ -160,26 +180,25 @@ static void lorenzo_holes(const size_t n[4], const size_t st[4], int32_t* q, con
   holes_job j;
   uint64_t parts;
   j.n = n;
-  j.st = st;
   j.q = q;
   j.hole = hole;
-  j.axes = j.terms = j.rest = 0;
+  j.axes = 0;
   for (unsigned k = 0; k < 4; k++)
     j.axes |= n[k] > 1 ? 1u << k : 0u;
-  for (unsigned m = 1; m < 16; m++) {
-    unsigned bits = 0;
-    if (m & ~j.axes)
-      continue;
-    j.off[j.terms] = 0;
-    for (unsigned k = 0; k < 4; k++)
-      if (m & (1u << k)) {
-        j.off[j.terms] += st[k];
-        bits++;
-      }
-    j.sign[j.terms++] = bits & 1 ? 1 : -1;
-    if (m != 8u) { /* 8: the last axis alone, the neighbour before along it */
-      j.off_rest[j.rest] = j.off[j.terms - 1];
-      j.sign_rest[j.rest++] = j.sign[j.terms - 1];
+  for (unsigned set = 0; set < 8; set++) {
+    j.terms[set] = 0;
+    for (unsigned m = 1; m < 8; m++) {
+      unsigned bits = 0;
+      size_t off = 0;
+      if (m & ~set)
+        continue;
+      for (unsigned k = 0; k < 3; k++)
+        if (m & (1u << k)) {
+          off += st[k];
+          bits++;
+        }
+      j.off[set][j.terms[set]] = off;
+      j.sign[set][j.terms[set]++] = bits & 1 ? 1 : -1;
     }
   }
   j.planes = (uint64_t)n[0] * n[1];
