@@ -524,6 +524,46 @@ static void sizes(void) {
   free(in);
 }
 
+/* One masked value anywhere in a chunk of several thousand values is found: the NaN or the fill
+ * value alone at the first value, around multiples of 4096 and at the last, masked (one mask
+ * value, no exception) and back bit for bit. */
+static void one_late(void) {
+  parz_array a = test_array(PARZ_FLOAT, 2, 110, 113, 0, 0);
+  const size_t count = 110 * 113;
+  const size_t at[] = {0, 4095, 4096, 8191, 8192, 12287, 12288, count - 1};
+  float* in = test_data(&a, 11);
+  float* out = malloc(count * sizeof *out);
+  parz_chunk_config cfg;
+  parz_chunk_view v;
+  parz_error err;
+  memset(&cfg, 0, sizeof cfg);
+  parz_params_accuracy(&cfg.params, 1e-3, NULL, NULL);
+  cfg.fill_bits = fill_of(PARZ_FLOAT);
+  for (int fill = 0; fill < 2; fill++)
+    for (size_t k = 0; k < sizeof at / sizeof at[0]; k++) {
+      const size_t i = at[k];
+      const float keep = in[i];
+      uint32_t want = 0x7fc00123u, got;
+      size_t n = 0;
+      if (fill)
+        want = (uint32_t)cfg.fill_bits;
+      cfg.fill = fill;
+      memcpy(&in[i], &want, 4);
+      unsigned char* c = test_encode(&a, in, &cfg, &n);
+      CHECK(c && parz_chunk_parse(c, n, &v, &err) == PARZ_OK && v.mask.nvalues == 1 &&
+                v.nexceptions == 0,
+            "one %s at %zu: %u mask values, %llu exceptions", fill ? "fill value" : "NaN", i,
+            c ? v.mask.nvalues : 0u, c ? (unsigned long long)v.nexceptions : 0ull);
+      CHECK(c && parz_chunk_decode(c, n, out, count * sizeof *out, &err) == PARZ_OK &&
+                (memcpy(&got, &out[i], 4), got == want),
+            "one %s at %zu: not back bit for bit", fill ? "fill value" : "NaN", i);
+      free(c);
+      in[i] = keep;
+    }
+  free(out);
+  free(in);
+}
+
 /* Settings the encoder refuses. */
 static void refused(void) {
   parz_array a = test_array(PARZ_FLOAT, 1, 16, 0, 0, 0);
@@ -554,6 +594,7 @@ int main(void) {
       modes((parz_type)t, d);
   many_nans();
   sizes();
+  one_late();
   refused();
   return test_finish("test_chunk_mask");
 }

@@ -152,6 +152,34 @@ static inline void group_summary32(const unsigned char* group, size_t n, const s
   *same = e;
 }
 
+/* Values the test for special values reads as one piece: the test stops at the first piece that
+ * holds one, the scan below then reading every value anyway. */
+#define SPECIAL_PIECE 4096u
+
+/* Whether a holds a value the scan must look at (an exception or value at risk of `quick`, the
+ * fill value): pieces of a contiguous array in order, else the whole array at once. */
+static int any_special(const parz_array* a, const void* data, const parz_exception_rule* quick,
+                       int fill, uint64_t fill_bits) {
+  const parz_view4 v = parz_as_4d(a);
+  const size_t size = parz_type_size(a->type);
+  if (!parz_view4_contiguous(&v))
+    return parz_exceptions_count_special(a, data, quick, fill, fill_bits) != 0;
+  const size_t n = v.n[0] * v.n[1] * v.n[2] * v.n[3];
+  parz_array piece = *a;
+  piece.dims = 1;
+  for (unsigned k = 0; k < 4; k++) {
+    piece.shape[k] = 0;
+    piece.stride[k] = 0; /* contiguous, whatever strides a names */
+  }
+  for (size_t lo = 0; lo < n; lo += SPECIAL_PIECE) {
+    piece.shape[0] = n - lo < SPECIAL_PIECE ? n - lo : SPECIAL_PIECE;
+    if (parz_exceptions_count_special(&piece, (const unsigned char*)data + size * lo, quick, fill,
+                                      fill_bits))
+      return 1;
+  }
+  return 0;
+}
+
 void parz_mask_scan(parz_mask_palette* pal, const parz_array* a, const void* data, uint64_t* masked,
                     uint64_t* exceptions, uint64_t* high) {
   size_t size = parz_type_size(a->type), i, j, k, x;
@@ -159,7 +187,7 @@ void parz_mask_scan(parz_mask_palette* pal, const parz_array* a, const void* dat
   parz_view4 v;
   *masked = *exceptions = *high = 0;
   /* the usual array holds none of them: one branch-free count says so */
-  if (!parz_exceptions_count_special(a, data, &quick, pal->fill, pal->fill_bits))
+  if (!any_special(a, data, &quick, pal->fill, pal->fill_bits))
     return;
   v = parz_as_4d(a);
   /* copies of what the loop reads (take() writes the palette, which would reload them), and a
