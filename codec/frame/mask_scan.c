@@ -186,7 +186,7 @@ void parz_mask_scan(parz_mask_palette* pal, const parz_array* a, const void* dat
   const parz_exception_rule quick = parz_rule_union(&pal->exc.rule, &pal->exc.high);
   parz_view4 v;
   *masked = *exceptions = *high = 0;
-  /* the usual array holds none of them: one branch-free count says so */
+  /* the usual array holds none of them: branch-free counts, piece by piece, say so */
   if (!any_special(a, data, &quick, pal->fill, pal->fill_bits))
     return;
   v = parz_as_4d(a);
