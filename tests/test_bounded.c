@@ -364,8 +364,8 @@ static void range_choice(void) {
              parz_bounded_book_lengths(runs, m, want + m, NULL);
     if (rc != PARZ_OK)
       continue;
-    const int want_runs = parz_bounded_coded_bits(runs, want + m, m) <
-                          parz_bounded_coded_bits(plain, want, m);
+    const int want_runs =
+        parz_bounded_coded_bits(runs, want + m, m) < parz_bounded_coded_bits(plain, want, m);
     for (unsigned s = 0; s < m; s++)
       deep += want[s] == PARZ_BOUNDED_MAX_LEN || want[m + s] == PARZ_BOUNDED_MAX_LEN;
     for (int on_jobs = 0; on_jobs < 2; on_jobs++) {
@@ -915,6 +915,87 @@ static void hostile_codes(void) {
   free(q);
 }
 
+/* One pass of plan p over q (from the state before it, before) with the given codes: its result
+ * code (err) and values in q. */
+static int one_pass(const parz_bounded_plan* p, unsigned k, const int32_t* codes,
+                    const int32_t* before, int32_t* q, size_t n, parz_error* err) {
+  memcpy(q, before, n * sizeof *q);
+  return parz_bounded_unpredict_pass(p, k, 0, parz_bounded_pass_units(p, k), codes, q, err);
+}
+
+/* The interpolation's range check at its edges, at every value of every pass (the passes'
+ * ends, lines inside along the last axis and along the others): a value decoded to exactly
+ * +-QMAX_FINE is kept, one past either is refused and named. Each value is taken in its pass
+ * alone, from the state the passes before leave (a pass reads none of its own values): its
+ * place is where code 1 and code 0 differ, its prediction what code 0 gives, and FINE times a
+ * code reaches the edge exactly where the prediction's remainder by FINE allows; the run asserts
+ * that those cases came up. */
+static void interp_range_edges(void) {
+  const parz_bounded_shape box = {PARZ_FLOAT, 3, {9, 8, 33}};
+  const size_t n = 9 * 8 * 33;
+  const int64_t Q = PARZ_BOUNDED_QMAX_FINE, F = PARZ_BOUNDED_FINE;
+  int32_t *codes = (int32_t*)malloc(n * sizeof *codes), *q = (int32_t*)malloc(n * sizeof *q),
+          *before = (int32_t*)malloc(n * sizeof *q), *zero = (int32_t*)malloc(n * sizeof *q);
+  parz_error err;
+  char at[32];
+  for (int pr_kind = PARZ_BOUNDED_LINEAR; pr_kind <= PARZ_BOUNDED_PREDICTORS; pr_kind++) {
+    parz_bounded_plan p;
+    unsigned exact = 0, one_past = 0; /* bit 0: the top edge, bit 1: the bottom */
+    parz_bounded_plan_init(&p, &box, pr_kind);
+    for (size_t i = 0; i < n; i++)
+      codes[i] = (int32_t)(xorshift_next() % 7) - 3;
+    memset(before, 0, n * sizeof *before);
+    for (unsigned k = 0; k < p.passes; k++) {
+      const size_t last = parz_bounded_pass_codes(&p, k),
+                   first = last - parz_bounded_pass_values(&p, k);
+      for (size_t j = first; j < last; j++) {
+        const int32_t keep = codes[j];
+        size_t t = 0;
+        codes[j] = 1;
+        CHECK(one_pass(&p, k, codes, before, q, n, &err) == PARZ_OK,
+              "predictor %d: small codes refused", pr_kind);
+        codes[j] = 0;
+        CHECK(one_pass(&p, k, codes, before, zero, n, &err) == PARZ_OK,
+              "predictor %d: small codes refused", pr_kind);
+        while (t < n && q[t] == zero[t])
+          t++;
+        if (t == n) {
+          CHECK(0, "predictor %d, pass %u: code %zu changes no value", pr_kind, k, j);
+          continue;
+        }
+        const int64_t pr = zero[t];
+        snprintf(at, sizeof at, "at %zu ", t);
+        for (int side = 0; side < 2; side++) {
+          /* the code giving the value nearest the edge on its inside, then the next one out */
+          const int64_t edge = side ? -Q : Q, dir = side ? -1 : 1, c = (edge - pr) / F;
+          const int64_t inside = pr + c * F, outside = inside + dir * F;
+          codes[j] = (int32_t)c;
+          CHECK(one_pass(&p, k, codes, before, q, n, &err) == PARZ_OK && q[t] == inside,
+                "predictor %d, value %zu: %lld refused or changed", pr_kind, t, (long long)inside);
+          codes[j] = (int32_t)(c + dir);
+          CHECK(one_pass(&p, k, codes, before, q, n, &err) == PARZ_ERR_STREAM &&
+                    strstr(err.message, at),
+                "predictor %d, value %zu: %lld accepted or misplaced", pr_kind, t,
+                (long long)outside);
+          exact |= (unsigned)(inside == edge) << side;
+          one_past |= (unsigned)(outside == edge + dir) << side;
+        }
+        codes[j] = keep;
+      }
+      CHECK(one_pass(&p, k, codes, before, q, n, &err) == PARZ_OK,
+            "predictor %d: small codes refused", pr_kind);
+      memcpy(before, q, n * sizeof *q);
+    }
+    CHECK(exact == 3 && one_past == 3,
+          "predictor %d: the edges themselves not reached (exactly %u, one past %u)", pr_kind,
+          exact, one_past);
+  }
+  free(codes);
+  free(q);
+  free(before);
+  free(zero);
+}
+
 /* Lorenzo's holes: each hole gets the clamped Lorenzo prediction from the values before it in C
  * order (holes included, neighbours outside the array taken as 0), the known values stay, and
  * the codes sum back to them. Shapes of every rank, axes of length 1 between and last, holes in
@@ -1148,6 +1229,7 @@ int main(int argc, char** argv) {
   hostile_books();
   hostile_segments();
   hostile_codes();
+  interp_range_edges();
   lorenzo_holes_filled();
   choice_skips_holes();
   choice_in_a_used_keep();

@@ -319,7 +319,8 @@ static inline void interp_inside_span(size_t start3, size_t step3, size_t nk, si
  * parz_bounded_interp_undo. */
 static inline int interp_store(int32_t* q, size_t idx, int64_t pr, int32_t code) {
   const int64_t v = pr + (int64_t)code * PARZ_BOUNDED_FINE;
-  if (v > PARZ_BOUNDED_QMAX_FINE || v < -PARZ_BOUNDED_QMAX_FINE)
+  /* |v| > QMAX_FINE in one unsigned compare */
+  if ((uint64_t)(v + PARZ_BOUNDED_QMAX_FINE) > 2 * (uint64_t)PARZ_BOUNDED_QMAX_FINE)
     return 1;
   q[idx] = (int32_t)v;
   return 0;
@@ -377,22 +378,51 @@ static inline void interp_unit_next(const size_t st[4], const parz_bounded_pass*
   *b = *a + INTERP_RUN < p->cnt[3] ? *a + INTERP_RUN : p->cnt[3];
 }
 
-/* Values [t0, t1) of a line along the last axis decoded, from code pos on: `inside` (a
- * constant where inlined) when interp_inside holds for all of them. 0, or 1 as interp_store. */
+/* Values [t0, t1) of a line along the last axis decoded, from code pos on, each prediction
+ * testing its value's place (the line's ends). 0, or 1 as interp_store. */
 static inline int undo_along3(int32_t* q, const int32_t* codes, size_t base, size_t start3,
                               size_t step3, size_t nk, size_t sk, size_t s, int cubic, int origin,
-                              size_t t0, size_t t1, size_t pos, size_t* bad, int inside) {
+                              size_t t0, size_t t1, size_t pos, size_t* bad) {
   for (size_t t = t0; t < t1; t++, pos++) {
     const size_t i3 = start3 + t * step3;
-    const int64_t pr = origin   ? 0
-                       : inside ? interp_pred_inside(q, base + i3, sk, cubic)
-                                : interp_pred(q, base + i3, i3, nk, sk, s, cubic);
+    const int64_t pr = origin ? 0 : interp_pred(q, base + i3, i3, nk, sk, s, cubic);
     if (interp_store(q, base + i3, pr, codes[pos])) {
       *bad = base + i3;
       return 1;
     }
   }
   return 0;
+}
+
+/* Values [t0, t1) of a line of a pass along the last axis decoded, from code pos on, every one
+ * inside (interp_inside): at base + start3 + t * 2s (such a pass steps 2s along its axis), their
+ * neighbours on the same line s and 3s away, so each prediction takes three of its four (the
+ * linear's one of two) from the one before. 0, or 1 as interp_store. */
+static inline int undo_inside3(int32_t* q, const int32_t* codes, size_t base, size_t start3,
+                               size_t s, int cubic, size_t t0, size_t t1, size_t pos, size_t* bad) {
+  if (t0 >= t1)
+    return 0;
+  int32_t* at = q + base + start3 + t0 * 2 * s;
+  const int32_t* code = codes + pos;
+  int64_t a = cubic ? at[-3 * (ptrdiff_t)s] : 0, b = at[-(ptrdiff_t)s], c = at[s],
+          d = cubic ? at[3 * s] : 0;
+  for (size_t left = t1 - t0;; at += 2 * s, code++) {
+    const int64_t pr = cubic ? floor_shift(9 * (b + c) - a - d + 8, 4) : floor_shift(b + c + 1, 1);
+    if (interp_store(at, 0, pr, *code)) {
+      *bad = (size_t)(at - q);
+      return 1;
+    }
+    if (--left == 0)
+      return 0;
+    a = b; /* the next value's neighbours: these moved by one, and one read */
+    b = c;
+    if (cubic) {
+      c = d;
+      d = at[5 * s];
+    } else {
+      c = at[3 * s];
+    }
+  }
 }
 
 /* interp_units_run of one kind of prediction: inlined once for each. */
@@ -412,12 +442,10 @@ static inline int interp_units_of(const size_t n[4], const size_t st[4], int cub
       size_t lo = b, hi = b; /* the origin's pass predicts 0 */
       if (!origin)
         interp_inside_span(start3, step3, nk, s, cubic, a, b, &lo, &hi);
-      if (undo_along3(q, codes, base, start3, step3, nk, sk, s, cubic, origin, a, lo, pos, bad,
-                      0) ||
-          undo_along3(q, codes, base, start3, step3, nk, sk, s, cubic, 0, lo, hi, pos + (lo - a),
-                      bad, 1) ||
+      if (undo_along3(q, codes, base, start3, step3, nk, sk, s, cubic, origin, a, lo, pos, bad) ||
+          undo_inside3(q, codes, base, start3, s, cubic, lo, hi, pos + (lo - a), bad) ||
           undo_along3(q, codes, base, start3, step3, nk, sk, s, cubic, 0, hi, b, pos + (hi - a),
-                      bad, 0))
+                      bad))
         return 1;
     } else if (!origin && interp_inside(i[p->k], nk, s, cubic)) { /* the whole line */
       for (size_t t = a, at = pos; t < b; t++, at++) {
