@@ -345,6 +345,67 @@ LINE_ALIGNED static void row_any(const frame* f, size_t n, uint64_t mask, uint64
   }
 }
 
+/* The encoder's residual rows of 1, 3 or 7 terms have a build for AVX2 (residual_rows_avx2),
+ * chosen at run time: four 64-bit lanes a step, where SSE2's two lack the compare of the
+ * zigzag's sign and gcc keeps residual_row scalar. */
+#if defined(__GNUC__) && defined(__x86_64__)
+#define ROWS_AVX2 1
+#else
+#define ROWS_AVX2 0
+#endif
+
+#if ROWS_AVX2
+typedef uint64_t lanes4 __attribute__((vector_size(32)));
+/* The steps of residual_rows_avx2, built for AVX2 as it is (a 32-byte vector passed between
+ * functions of other builds would change their ABI). */
+#define AVX2_STEP static inline __attribute__((always_inline, target("avx2")))
+
+AVX2_STEP lanes4 load4(const uint64_t* p) {
+  lanes4 a;
+  memcpy(&a, p, sizeof a);
+  return a;
+}
+
+/* residual_row four values a step: the same terms summed modulo 2^64, the zigzag's sign the
+ * masked residual's top bit (bit w - 1) shifted down, the last n % 4 values by residual_row. */
+AVX2_STEP void residual_row4(const frame* f, int terms, size_t n, uint64_t mask, uint64_t top,
+                             const uint64_t* v, uint64_t* z) {
+  const ptrdiff_t* o = f->off;
+  const unsigned sh = top >> 63 ? 63u : 31u;
+  size_t x;
+  for (x = 0; x + 4 <= n; x += 4) {
+    const uint64_t* p = v + x;
+    lanes4 q = load4(p + o[0]), r;
+    if (terms >= 3)
+      q = q + load4(p + o[1]) - load4(p + o[2]);
+    if (terms == 7)
+      q = q + load4(p + o[3]) - load4(p + o[4]) - load4(p + o[5]) + load4(p + o[6]);
+    r = (load4(p) - q) & mask;
+    r = ((r << 1) ^ (0 - (r >> sh))) & mask;
+    memcpy(z + x, &r, sizeof r);
+  }
+  if (x < n)
+    residual_row(f, terms, n - x, mask, top, v + x, z + x);
+}
+
+/* One row's residuals under f's 1, 3 or 7 terms where the CPU has AVX2. */
+__attribute__((target("avx2"))) static void residual_rows_avx2(const frame* f, size_t n,
+                                                               uint64_t mask, uint64_t top,
+                                                               const uint64_t* v, uint64_t* z) {
+  switch (f->terms) {
+    case 1: residual_row4(f, 1, n, mask, top, v, z); break;
+    case 3: residual_row4(f, 3, n, mask, top, v, z); break;
+    default: residual_row4(f, 7, n, mask, top, v, z); break;
+  }
+}
+
+/* Whether the CPU has AVX2 (residual_rows_avx2). */
+static int have_avx2(void) {
+  __builtin_cpu_init(); /* idempotent; needed when called before the constructors ran */
+  return __builtin_cpu_supports("avx2");
+}
+#endif
+
 static uint64_t mask_of(unsigned w) { return w == 64 ? ~(uint64_t)0 : 0xffffffffu; }
 
 /* Zeros the padded block's halo, the values at index 0 along each padded dimension: what the
@@ -500,6 +561,9 @@ LINE_ALIGNED static size_t walk(const parz_ll_geometry* g, unsigned transform, s
   const void* base = z_in ? values_out : values_in;
   size_t y[3] = {0, 0, 0}, ahead = 0; /* the row ROWS_AHEAD after the one coded */
   int image;
+#if ROWS_AVX2
+  int avx2; /* the encoder's rows by residual_rows_avx2 */
+#endif
   frame_init(g, b, &f);
   /* decoding floats under the Lorenzo predictor of 1 to 3 predicted dimensions: float64's
    * integer images, float32's images or scaled integers; each row stored as it is rebuilt */
@@ -520,6 +584,9 @@ LINE_ALIGNED static size_t walk(const parz_ll_geometry* g, unsigned transform, s
     }
     return f.e[0] * f.e[1] * f.e[2] * f.e[3];
   }
+#if ROWS_AVX2
+  avx2 = !z_in && (f.terms == 1 || f.terms == 3 || f.terms == 7) && have_avx2();
+#endif
   zero_halo(&f, scratch, 8);
   for (; ahead < ROWS_AHEAD && y[0] < f.e[0]; ahead++)
     prefetch_next(&f, y, base, size, z_in != NULL);
@@ -537,6 +604,10 @@ LINE_ALIGNED static size_t walk(const parz_ll_geometry* g, unsigned transform, s
           parz_ll_load_row(g->type, values_in, at, f.e[3], transform, v);
           if (g->holt)
             parz_ll_holt_row(f.e[3], g->w, g->alpha, g->beta, v, z_out + n, NULL);
+#if ROWS_AVX2
+          else if (avx2)
+            residual_rows_avx2(&f, f.e[3], mask, top, v, z_out + n);
+#endif
           else
             row_any(&f, f.e[3], mask, top, v, z_out + n, NULL);
         } else {
