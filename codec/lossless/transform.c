@@ -7,17 +7,27 @@
 
 #include "lossless_forward.h"
 
+/* The float32 scaled load takes two values a step on SSE2 (every x86-64 CPU has it). */
+#if defined(__SSE2__) && defined(__x86_64__)
+#include <emmintrin.h>
+#define LOAD_PAIRS 1
+#else
+#define LOAD_PAIRS 0
+#endif
+
+/* Whether the scales' roundings are IEEE's in this build (parz_ll_transform_valid). */
+#if FLT_EVAL_METHOD != 0 || defined(__FAST_MATH__)
+#define IEEE_SCALES 0
+#else
+#define IEEE_SCALES 1
+#endif
+
 /* A scale needs i / S rounded as the format says: a wider evaluation, or -ffast-math (a division
  * by a reciprocal's product, the rounding of nearest() folded away), would round otherwise. */
 int parz_ll_transform_valid(unsigned k, parz_type type) {
   if (k == 0)
     return 1;
-#if FLT_EVAL_METHOD != 0 || defined(__FAST_MATH__)
-  (void)type;
-  return 0;
-#else
-  return k <= PARZ_LL_SCALES && (type == PARZ_FLOAT || type == PARZ_DOUBLE);
-#endif
+  return IEEE_SCALES && k <= PARZ_LL_SCALES && (type == PARZ_FLOAT || type == PARZ_DOUBLE);
 }
 
 /* Values a float32 check takes between its looks at the outcome. */
@@ -75,6 +85,63 @@ int parz_ll_scale_fits(parz_type type, const void* values, size_t n, unsigned k)
   return 1;
 }
 
+/* A float32 row's integer images (transform 0): parz_ll_image's two cases as one xor (b with its
+ * sign set becomes ~b, else b | 2^31), with no branch, so that the loop runs on vectors. */
+static void load_images32(const float* v, size_t n, uint64_t* u) {
+  size_t i;
+  for (i = 0; i < n; i++) {
+    uint32_t b;
+    memcpy(&b, &v[i], 4);
+    u[i] = b ^ ((0u - (b >> 31)) | 0x80000000u);
+  }
+}
+
+/* The same for a float64 row (transform 0). */
+static void load_images64(const double* v, size_t n, uint64_t* u) {
+  size_t i;
+  for (i = 0; i < n; i++) {
+    uint64_t b;
+    memcpy(&b, &v[i], 8);
+    u[i] = b ^ ((0 - (b >> 63)) | (uint64_t)1 << 63);
+  }
+}
+
+/* A float32 row's scaled integers (transform k > 0 of scale s) as parz_ll_forward32 computes
+ * them, where every product x = v * s is below 2^51 in magnitude: x + 1.5 * 2^52 is x rounded to
+ * its integer i as parz_ll_nearest_small rounds it, held in the low bits of the mantissa as
+ * 2^51 + i, whose low 32 bits are i's as an int32. No branch per value: two values a step on
+ * SSE2 (gcc does not convert floats to doubles on vectors by itself). Returns 0 where a product
+ * is out of that range (or NaN), and the caller loads the row value by value. */
+static int load_scaled32(const float* v, size_t n, double s, uint64_t* u) {
+  size_t i = 0;
+  unsigned in = 1;
+#if LOAD_PAIRS
+  {
+    const __m128d scale = _mm_set1_pd(s), round = _mm_set1_pd(6755399441055744.0),
+                  range = _mm_set1_pd(2251799813685248.0),
+                  magnitude = _mm_castsi128_pd(_mm_set1_epi64x(INT64_MAX));
+    const __m128i low = _mm_set1_epi64x(0xffffffff);
+    __m128d inside = _mm_cmpeq_pd(scale, scale); /* all ones: scales are numbers */
+    for (; i + 2 <= n; i += 2) {
+      const __m128 pair = _mm_castsi128_ps(_mm_loadl_epi64((const __m128i*)(const void*)(v + i)));
+      const __m128d x = _mm_mul_pd(_mm_cvtps_pd(pair), scale);
+      _mm_storeu_si128((__m128i*)(void*)(u + i),
+                       _mm_and_si128(_mm_castpd_si128(_mm_add_pd(x, round)), low));
+      inside = _mm_and_pd(inside, _mm_cmplt_pd(_mm_and_pd(x, magnitude), range));
+    }
+    in = _mm_movemask_pd(inside) == 3;
+  }
+#endif
+  for (; i < n; i++) {
+    const double x = parz_mul_rn((double)v[i], s), t = x + 6755399441055744.0;
+    uint64_t b;
+    memcpy(&b, &t, 8);
+    u[i] = b & 0xffffffffu;
+    in &= (unsigned)(fabs(x) < 2251799813685248.0);
+  }
+  return (int)in;
+}
+
 void parz_ll_load_row(parz_type type, const void* values, size_t at, size_t n, unsigned k,
                       uint64_t* u) {
   size_t i;
@@ -82,6 +149,10 @@ void parz_ll_load_row(parz_type type, const void* values, size_t at, size_t n, u
   switch (type) {
     case PARZ_DOUBLE: {
       const double* v = (const double*)values + at;
+      if (!k) {
+        load_images64(v, n, u);
+        break;
+      }
       for (i = 0; i < n; i++) {
         uint64_t b;
         memcpy(&b, &v[i], 8);
@@ -91,6 +162,12 @@ void parz_ll_load_row(parz_type type, const void* values, size_t at, size_t n, u
     }
     case PARZ_FLOAT: {
       const float* v = (const float*)values + at;
+      if (!k) {
+        load_images32(v, n, u);
+        break;
+      }
+      if (IEEE_SCALES && load_scaled32(v, n, s, u))
+        break;
       for (i = 0; i < n; i++) {
         uint32_t b;
         memcpy(&b, &v[i], 4);
