@@ -99,8 +99,9 @@ static inline void images32(const float* v, size_t n, uint64_t* u) {
 
 static void load_images32(const float* v, size_t n, uint64_t* u) { images32(v, n, u); }
 
-/* load_images32 where the CPU has AVX2: four values a step, each widened by one instruction. */
-#if LOAD_PAIRS && defined(__GNUC__)
+/* load_images32 where the CPU has AVX2: four values a step, each widened by one instruction
+ * (left out under PARZ_LL_NO_AVX2, as lorenzo.c's rows are). */
+#if LOAD_PAIRS && defined(__GNUC__) && !defined(PARZ_LL_NO_AVX2)
 #define IMAGES32_AVX2 1
 __attribute__((target("avx2"))) static void load_images32_avx2(const float* v, size_t n,
                                                                uint64_t* u) {
