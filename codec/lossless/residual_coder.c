@@ -115,9 +115,10 @@ typedef struct {
 } symbol_entry;
 
 /* The entries of the code len and code (one code, or one per context: contexts) for every
- * context's row, so that symbols counted in context need no other index under one code. */
+ * context's row, so that symbols counted in context need no other index under one code; only
+ * the symbols the segment has (freq, by context), the writer's only reads. */
 static void symbol_table_init(symbol_entry* t, unsigned w, int contexts, uint8_t len[][65],
-                              uint32_t code[][65]) {
+                              uint32_t code[][65], const uint64_t (*freq)[ROW]) {
   const unsigned nc = parz_ll_contexts(w, PARZ_LL_CODER_CONTEXT);
   unsigned c, k;
   for (c = 0; c < nc; c++) {
@@ -125,6 +126,8 @@ static void symbol_table_init(symbol_entry* t, unsigned w, int contexts, uint8_t
     for (k = 0; k <= w; k++) {
       const unsigned l = len[from][k], n = l + (k >= 2 ? k - 1 : 0);
       symbol_entry* e = &t[c * ROW + k];
+      if (!freq[c][k])
+        continue;
       e->word = code[from][k] ^ (k >= 1 && n <= 56 ? (uint64_t)1 << n : 0);
       e->len = l;
       e->bits = n;
@@ -249,7 +252,7 @@ static size_t code_run(parz_bitw* wr, const uint64_t* z, size_t i0, size_t n, co
  * or 2) or runs (coder 3, 4 where a run is all zeros); raw where they would not be smaller. */
 static size_t write_coded(const uint64_t* z, size_t n, unsigned w, unsigned q, uint8_t* dst,
                           const symbols* y, unsigned coder, uint8_t len[][65],
-                          uint32_t code[][65]) {
+                          uint32_t code[][65], const uint64_t (*freq)[ROW]) {
   const unsigned runs = parz_ll_runs_q(n, q);
   const int contexts = coder == PARZ_LL_CODER_CONTEXT;
   const size_t per = (size_t)1 << q, raw = parz_ll_residual_bound(n, w);
@@ -257,7 +260,7 @@ static size_t write_coded(const uint64_t* z, size_t n, unsigned w, unsigned q, u
   symbol_entry t[PARZ_LL_CONTEXTS * ROW];
   parz_bitw wr;
   if (y)
-    symbol_table_init(t, w, contexts, len, code);
+    symbol_table_init(t, w, contexts, len, code, freq);
   if (!runs) { /* coder 1 or 2: the residuals right after the lengths' bits */
     parz_ll_single_lengths(&wr, dst, raw, w, coder, len);
     parz_bitw_flush_bytes(&wr);
@@ -336,7 +339,8 @@ size_t parz_ll_code_residuals_q(const uint64_t* z, size_t n, unsigned w, unsigne
   pick = coder == PARZ_LL_CODER_CONTEXT;
   bytes = coder == PARZ_LL_CODER_RAW
               ? code_raw(z, n, w, dst)
-              : write_coded(z, n, w, q, dst, have, coder, len[pick], code[pick]);
+              : write_coded(z, n, w, q, dst, have, coder, len[pick], code[pick],
+                            (const uint64_t(*)[ROW])freq);
   free(heap);
   return bytes;
 }
