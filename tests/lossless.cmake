@@ -27,10 +27,10 @@ set_tests_properties(lossless_chunk PROPERTIES ENVIRONMENT "OMP_WAIT_POLICY=pass
 # above) against the core built with -O0 and with -O3 -ffast-math -march=native, each held to
 # the same pinned fingerprints, so their segments are byte for byte the Release build's (Holt's
 # predictor, the Lorenzo predictor and every coder). The -O0 build leaves out the encoder's AVX2
-# builds (PARZ_LL_NO_AVX2), so that the rows and loads of CPUs without AVX2 are held to the
-# fingerprints on any host. The scaled transforms' divisions are IEEE
-# operations that -ffast-math may replace (transform.h: such a build neither chooses nor decodes
-# them), so transform.c keeps the build's own flags in the second.
+# build of the residual rows (PARZ_LL_NO_AVX2), so that the rows of CPUs without AVX2 are held to
+# the fingerprints on any host. The scaled transforms' divisions are IEEE operations that
+# -ffast-math may replace (transform.h: such a build neither chooses nor decodes them), so
+# transform.c keeps the build's own flags in the second.
 if(CMAKE_C_COMPILER_ID MATCHES "GNU|Clang")
   set(PARZ_LL_CORE_SOURCES
       ${PROJECT_SOURCE_DIR}/codec/lossless/lossless.c ${PROJECT_SOURCE_DIR}/codec/lossless/lorenzo.c

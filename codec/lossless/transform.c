@@ -86,9 +86,8 @@ int parz_ll_scale_fits(parz_type type, const void* values, size_t n, unsigned k)
 }
 
 /* A float32 row's integer images (transform 0): parz_ll_image's two cases as one xor (b with its
- * sign set becomes ~b, else b | 2^31), with no branch, so that the loop runs on vectors. Inlined
- * into each of its builds. */
-static inline void images32(const float* v, size_t n, uint64_t* u) {
+ * sign set becomes ~b, else b | 2^31), with no branch, so that the loop runs on vectors. */
+static void load_images32(const float* v, size_t n, uint64_t* u) {
   size_t i;
   for (i = 0; i < n; i++) {
     uint32_t b;
@@ -96,20 +95,6 @@ static inline void images32(const float* v, size_t n, uint64_t* u) {
     u[i] = b ^ ((0u - (b >> 31)) | 0x80000000u);
   }
 }
-
-static void load_images32(const float* v, size_t n, uint64_t* u) { images32(v, n, u); }
-
-/* load_images32 where the CPU has AVX2: four values a step, each widened by one instruction
- * (left out under PARZ_LL_NO_AVX2, as lorenzo.c's rows are). */
-#if LOAD_PAIRS && defined(__GNUC__) && !defined(PARZ_LL_NO_AVX2)
-#define IMAGES32_AVX2 1
-__attribute__((target("avx2"))) static void load_images32_avx2(const float* v, size_t n,
-                                                               uint64_t* u) {
-  images32(v, n, u);
-}
-#else
-#define IMAGES32_AVX2 0
-#endif
 
 /* The same for a float64 row (transform 0). */
 static void load_images64(const double* v, size_t n, uint64_t* u) {
@@ -178,12 +163,6 @@ void parz_ll_load_row(parz_type type, const void* values, size_t at, size_t n, u
     case PARZ_FLOAT: {
       const float* v = (const float*)values + at;
       if (!k) {
-#if IMAGES32_AVX2
-        if (__builtin_cpu_supports("avx2")) {
-          load_images32_avx2(v, n, u);
-          break;
-        }
-#endif
         load_images32(v, n, u);
         break;
       }
