@@ -409,26 +409,25 @@ static void window_edges(const parz_params& p, const char* mode) {
   }
 }
 
+/* Every type of value, 1D and 2D, in one mode. */
+template <bool REV>
+static void window_edges_types(const parz_params& p, const char* mode) {
+  window_edges<PARZ_FLOAT, 1, REV>(p, mode);
+  window_edges<PARZ_FLOAT, 2, REV>(p, mode);
+  window_edges<PARZ_DOUBLE, 1, REV>(p, mode);
+  window_edges<PARZ_DOUBLE, 2, REV>(p, mode);
+  window_edges<PARZ_INT32, 1, REV>(p, mode);
+  window_edges<PARZ_INT32, 2, REV>(p, mode);
+  window_edges<PARZ_INT64, 1, REV>(p, mode);
+  window_edges<PARZ_INT64, 2, REV>(p, mode);
+}
+
 static void window_edges_all(void) {
   parz_params p;
   parz_params_precision(&p, 32, NULL);
-  window_edges<PARZ_FLOAT, 1, false>(p, "precision 32");
-  window_edges<PARZ_FLOAT, 2, false>(p, "precision 32");
-  window_edges<PARZ_DOUBLE, 1, false>(p, "precision 32");
-  window_edges<PARZ_DOUBLE, 2, false>(p, "precision 32");
-  window_edges<PARZ_INT32, 1, false>(p, "precision 32");
-  window_edges<PARZ_INT32, 2, false>(p, "precision 32");
-  window_edges<PARZ_INT64, 1, false>(p, "precision 32");
-  window_edges<PARZ_INT64, 2, false>(p, "precision 32");
+  window_edges_types<false>(p, "precision 32");
   parz_params_reversible(&p);
-  window_edges<PARZ_FLOAT, 1, true>(p, "reversible");
-  window_edges<PARZ_FLOAT, 2, true>(p, "reversible");
-  window_edges<PARZ_DOUBLE, 1, true>(p, "reversible");
-  window_edges<PARZ_DOUBLE, 2, true>(p, "reversible");
-  window_edges<PARZ_INT32, 1, true>(p, "reversible");
-  window_edges<PARZ_INT32, 2, true>(p, "reversible");
-  window_edges<PARZ_INT64, 1, true>(p, "reversible");
-  window_edges<PARZ_INT64, 2, true>(p, "reversible");
+  window_edges_types<true>(p, "reversible");
 }
 
 template <unsigned D>
