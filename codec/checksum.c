@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "cpu_has.h"
 #include "crc32c.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -29,10 +30,6 @@ __attribute__((target("sse4.2"))) static uint32_t crc32c_sse42(uint32_t crc, con
   return (uint32_t)c;
 }
 
-static int have_sse42(void) {
-  __builtin_cpu_init(); /* idempotent; needed when called before the constructors ran */
-  return __builtin_cpu_supports("sse4.2");
-}
 #endif
 
 uint32_t parz_crc32c_bytewise(uint32_t crc, const void* data, size_t bytes) {
@@ -45,7 +42,7 @@ uint32_t parz_crc32c_bytewise(uint32_t crc, const void* data, size_t bytes) {
 
 uint32_t parz_crc32c(uint32_t crc, const void* data, size_t bytes) {
 #ifdef PARZ_CRC32C_SSE42
-  if (have_sse42())
+  if (PARZ_CPU_HAS("sse4.2"))
     return ~crc32c_sse42(~crc, (const unsigned char*)data, bytes);
 #endif
   return parz_crc32c_bytewise(crc, data, bytes);

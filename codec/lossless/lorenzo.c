@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "block_common.h"
+#include "cpu_has.h"
 #include "holt.h"
 #include "lossless.h"
 #include "lossless_forward.h"
@@ -400,11 +401,6 @@ __attribute__((target("avx2"))) static void residual_rows_avx2(const frame* f, s
   }
 }
 
-/* Whether the CPU has AVX2 (residual_rows_avx2). */
-static int have_avx2(void) {
-  __builtin_cpu_init(); /* idempotent; needed when called before the constructors ran */
-  return __builtin_cpu_supports("avx2");
-}
 #endif
 
 static uint64_t mask_of(unsigned w) { return w == 64 ? ~(uint64_t)0 : 0xffffffffu; }
@@ -586,7 +582,7 @@ LINE_ALIGNED static size_t walk(const parz_ll_geometry* g, unsigned transform, s
     return f.e[0] * f.e[1] * f.e[2] * f.e[3];
   }
 #if ROWS_AVX2
-  avx2 = !z_in && (f.terms == 1 || f.terms == 3 || f.terms == 7) && have_avx2();
+  avx2 = !z_in && (f.terms == 1 || f.terms == 3 || f.terms == 7) && PARZ_CPU_HAS("avx2");
 #endif
   zero_halo(&f, scratch, 8);
   for (; ahead < ROWS_AHEAD && y[0] < f.e[0]; ahead++)

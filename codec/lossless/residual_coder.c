@@ -11,6 +11,7 @@
 
 #include "bitio.h"
 #include "block_common.h"
+#include "cpu_has.h"
 #include "huffman.h"
 #include "residual_encode.h"
 
@@ -215,11 +216,6 @@ __attribute__((target("bmi2"))) static size_t put_run_bmi2(parz_bitw* wr, const 
   return put_run_body(wr, z, sym, n, t, wide);
 }
 
-/* Whether the CPU has BMI2 (put_run_bmi2). */
-static int have_bmi2(void) {
-  __builtin_cpu_init(); /* idempotent; needed when called before the constructors ran */
-  return __builtin_cpu_supports("bmi2");
-}
 #endif
 
 size_t parz_ll_code_residuals(const uint64_t* z, size_t n, unsigned w, uint8_t* dst) {
@@ -251,8 +247,8 @@ static size_t code_run(parz_bitw* wr, const uint64_t* z, size_t i0, size_t n, co
 /* The segment's bytes once its codes are planned under a coder other than raw: one run (coder 1
  * or 2) or runs (coder 3, 4 where a run is all zeros); raw where they would not be smaller. */
 static size_t write_coded(const uint64_t* z, size_t n, unsigned w, unsigned q, uint8_t* dst,
-                          const symbols* y, unsigned coder, uint8_t len[][65],
-                          uint32_t code[][65], const uint64_t (*freq)[ROW]) {
+                          const symbols* y, unsigned coder, uint8_t len[][65], uint32_t code[][65],
+                          const uint64_t (*freq)[ROW]) {
   const unsigned runs = parz_ll_runs_q(n, q);
   const int contexts = coder == PARZ_LL_CODER_CONTEXT;
   const size_t per = (size_t)1 << q, raw = parz_ll_residual_bound(n, w);
@@ -306,7 +302,7 @@ size_t parz_ll_code_residuals_q(const uint64_t* z, size_t n, unsigned w, unsigne
   y.zero = stack_zero;
   y.wide = w == 64;
 #if PUT_BMI2
-  y.bmi2 = have_bmi2();
+  y.bmi2 = PARZ_CPU_HAS("bmi2");
 #else
   y.bmi2 = 0;
 #endif
@@ -337,10 +333,9 @@ size_t parz_ll_code_residuals_q(const uint64_t* z, size_t n, unsigned w, unsigne
   bits[1] = parz_ll_plan(freq, w, PARZ_LL_CODER_CONTEXT, len[1], code[1]);
   coder = parz_ll_pick(bits[0], bits[1], parz_ll_residual_bound(n, w));
   pick = coder == PARZ_LL_CODER_CONTEXT;
-  bytes = coder == PARZ_LL_CODER_RAW
-              ? code_raw(z, n, w, dst)
-              : write_coded(z, n, w, q, dst, have, coder, len[pick], code[pick],
-                            (const uint64_t(*)[ROW])freq);
+  bytes = coder == PARZ_LL_CODER_RAW ? code_raw(z, n, w, dst)
+                                     : write_coded(z, n, w, q, dst, have, coder, len[pick],
+                                                   code[pick], (const uint64_t(*)[ROW])freq);
   free(heap);
   return bytes;
 }
@@ -772,18 +767,11 @@ static size_t runs_split(const uint8_t* src, const uint32_t* fast, uint64_t p[RU
   return j;
 }
 
-/* Whether the CPU has AVX2 (runs_split's second pass). */
-static int have_avx2(void) {
-  __builtin_cpu_init(); /* idempotent; needed when called before the constructors ran */
-  return __builtin_cpu_supports("avx2");
-}
 #endif
 
 /* Whether the bit positions of the bytes at src (far fewer than 2^60 of them) counted from
  * address 0 fit in 64 bits: runs_stretch's positions. */
-static int bits_fit(const uint8_t* src) {
-  return (uint64_t)(uintptr_t)src < (uint64_t)1 << 60;
-}
+static int bits_fit(const uint8_t* src) { return (uint64_t)(uintptr_t)src < (uint64_t)1 << 60; }
 
 /* Four runs' residuals [0, common) side by side, while each load stays below st->last: the
  * readers' positions and tables in registers, a load of 64 bits per residual, the bounds checked
@@ -1010,7 +998,7 @@ static void uncode_init(uncoding* u, const uint8_t* src, size_t bytes, size_t n,
   u->fast = fast;
   u->segment = segment;
 #if RUNS_SPLIT
-  u->split = have_avx2();
+  u->split = PARZ_CPU_HAS("avx2");
 #else
   u->split = 0;
 #endif
